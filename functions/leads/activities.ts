@@ -1,0 +1,8 @@
+import { apiHandler } from '../../shared/http/api-handler';
+import { pageEnvelope } from '../../shared/pagination';
+import { listActivitiesPage } from '../../shared/repositories/leads';
+import * as routes from '../../shared/routes/leads';
+
+export const handler = apiHandler(routes.listLeadActivities, async ({ path, query, organizationId }) =>
+  pageEnvelope('activities', await listActivitiesPage(organizationId, path.leadId, query.page, query.limit)),
+);

@@ -1,0 +1,7 @@
+import { apiHandler } from '../../shared/http/api-handler';
+import { createLead } from '../../shared/repositories/leads';
+import * as routes from '../../shared/routes/leads';
+
+export const handler = apiHandler(routes.createLead, async ({ body, organizationId }) => ({
+  lead: await createLead(organizationId, body),
+}));

@@ -1,0 +1,18 @@
+import { createApiKey } from '../../shared/repositories/api-keys';
+import { createOrganization } from '../../shared/repositories/organizations';
+import { seedLeads } from './leads';
+
+export interface CreatedOrganization {
+  organizationId: string;
+  apiKey: string;
+  demo?: Record<string, unknown>;
+}
+
+/** An organization with one API key, and with `demo`, a realistic data set for every endpoint. */
+export async function createOrganizationWithKey(name: string, { demo = false } = {}): Promise<CreatedOrganization> {
+  const organization = await createOrganization(name);
+  const { token } = await createApiKey(organization.id);
+  if (!demo) return { organizationId: organization.id, apiKey: token };
+  const leads = await seedLeads(organization.id);
+  return { organizationId: organization.id, apiKey: token, demo: { leadIds: leads.map((lead) => lead.id) } };
+}

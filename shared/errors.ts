@@ -1,0 +1,51 @@
+/** Domain errors. The HTTP middleware is the only place that turns them into responses. */
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code?: string,
+    readonly details?: ErrorDetail[],
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class BadRequestError extends ApiError {
+  constructor(message = 'Bad request', code = 'BAD_REQUEST', details?: ErrorDetail[]) {
+    super(400, message, code, details);
+  }
+}
+
+export class ValidationError extends BadRequestError {
+  constructor(details: ErrorDetail[]) {
+    super(details[0] ? describe(details[0]) : 'Bad request', 'VALIDATION_ERROR', details);
+  }
+}
+
+/** "limit must be at least 1" stays as it is; "Invalid type: …" gets its field in front. */
+function describe({ path, message }: ErrorDetail): string {
+  return message.startsWith(path) ? message : `${path}: ${message}`;
+}
+
+export class NotFoundError extends ApiError {
+  constructor(message = 'Not found') {
+    super(404, message, 'NOT_FOUND');
+  }
+}
+
+export class ConflictError extends ApiError {
+  constructor(message = 'Conflict') {
+    super(409, message, 'CONFLICT');
+  }
+}
+
+/** The SMS provider refused or failed; the spec answers this with a bare {message}. */
+export class SmsDeliveryError extends Error {
+  readonly status = 502;
+}

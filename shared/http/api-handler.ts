@@ -1,0 +1,46 @@
+import middy from '@middy/core';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import type * as v from 'valibot';
+import type { RouteDefinition, RouteRequest } from '../routes/route';
+import { jsonResponse, type JsonResponse } from './envelope';
+import { accessLog, errorEnvelope } from './middleware';
+import { parseRequestPart } from './validate';
+
+type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
+
+export interface HandlerInput<R extends RouteRequest> {
+  path: Out<R['path']>;
+  query: Out<R['query']>;
+  body: Out<R['body']>;
+  /** Set by the authorizer from the API key; the only source of the organization. */
+  organizationId: string;
+}
+
+/**
+ * Builds a Lambda handler for a route: logs, maps errors to the envelope, parses JSON,
+ * validates path, query and body with the route's schemas, and serialises the result.
+ */
+export function apiHandler<R extends RouteRequest>(
+  route: RouteDefinition<R>,
+  handle: (input: HandlerInput<R>) => Promise<unknown>,
+) {
+  const { path, query, body } = route.request;
+  const chain = middy<APIGatewayProxyEvent, JsonResponse, Error, Context>().use(accessLog(route.operationId)).use(errorEnvelope());
+  if (body) chain.use(httpJsonBodyParser({ disableContentTypeCheck: true }));
+  return chain.handler(async (event) => {
+    const input = {
+      path: path ? parseRequestPart(path, event.pathParameters ?? {}, 'path') : undefined,
+      query: query ? parseRequestPart(query, event.queryStringParameters ?? {}, 'query') : undefined,
+      body: body ? parseRequestPart(body, event.body ?? undefined, 'body') : undefined,
+    } as Omit<HandlerInput<R>, 'organizationId'>;
+    const organizationId = route.auth === 'none' ? '' : requireOrganization(event);
+    return jsonResponse(route.status, await handle({ ...input, organizationId }));
+  });
+}
+
+function requireOrganization(event: APIGatewayProxyEvent): string {
+  const organizationId: unknown = event.requestContext?.authorizer?.organizationId;
+  if (typeof organizationId !== 'string' || !organizationId) throw new Error('Authorizer context has no organizationId');
+  return organizationId;
+}

@@ -1,0 +1,27 @@
+import type { ErrorDetail } from '../errors';
+
+export interface ErrorEnvelope {
+  success: false;
+  message: string;
+  error: { status: number; message: string; code?: string; details?: ErrorDetail[] };
+}
+
+export function errorEnvelope(status: number, message: string, code?: string, details?: ErrorDetail[]): ErrorEnvelope {
+  return { success: false, message, error: { status, message, ...(code ? { code } : {}), ...(details ? { details } : {}) } };
+}
+
+export const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
+
+export interface JsonResponse {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export function jsonResponse(statusCode: number, body: unknown): JsonResponse {
+  return { statusCode, headers: { ...JSON_HEADERS }, body: JSON.stringify(body) };
+}
+
+export function errorResponse(status: number, message: string, code?: string, details?: ErrorDetail[]): JsonResponse {
+  return jsonResponse(status, errorEnvelope(status, message, code, details));
+}

@@ -1,0 +1,26 @@
+/**
+ * Errors API Gateway answers by itself, before or instead of a function. The stack installs these
+ * as gateway responses and the local server answers with the same ones, so every error the API
+ * returns has the spec's envelope.
+ */
+export interface GatewayResponse {
+  type: 'UNAUTHORIZED' | 'ACCESS_DENIED' | 'MISSING_AUTHENTICATION_TOKEN' | 'THROTTLED' | 'REQUEST_TOO_LARGE' | 'DEFAULT_4XX' | 'DEFAULT_5XX';
+  status: number;
+  message: string;
+  code: string;
+}
+
+export const GATEWAY_RESPONSES = {
+  UNAUTHORIZED: { type: 'UNAUTHORIZED', status: 401, message: 'Invalid or expired token', code: 'UNAUTHORIZED' },
+  ACCESS_DENIED: { type: 'ACCESS_DENIED', status: 401, message: 'Invalid or expired token', code: 'UNAUTHORIZED' },
+  // API Gateway calls an unknown route a missing token; for the API's users it is an unknown route.
+  MISSING_AUTHENTICATION_TOKEN: { type: 'MISSING_AUTHENTICATION_TOKEN', status: 404, message: 'Not found', code: 'NOT_FOUND' },
+  THROTTLED: { type: 'THROTTLED', status: 429, message: 'Too many requests', code: 'THROTTLED' },
+  REQUEST_TOO_LARGE: { type: 'REQUEST_TOO_LARGE', status: 413, message: 'Request body too large', code: 'REQUEST_TOO_LARGE' },
+  DEFAULT_4XX: { type: 'DEFAULT_4XX', status: 400, message: 'Bad request', code: 'BAD_REQUEST' },
+  DEFAULT_5XX: { type: 'DEFAULT_5XX', status: 500, message: 'Internal server error', code: 'INTERNAL_ERROR' },
+} as const satisfies Record<GatewayResponse['type'], GatewayResponse>;
+
+export function gatewayResponseBody({ status, message, code }: GatewayResponse) {
+  return { success: false, message, error: { status, message, code } };
+}

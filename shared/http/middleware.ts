@@ -1,0 +1,58 @@
+import type { MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { ApiError, SmsDeliveryError } from '../errors';
+import { errorResponse, jsonResponse, type JsonResponse } from './envelope';
+
+type Middleware = MiddlewareObj<APIGatewayProxyEvent, JsonResponse, Error, Context>;
+
+/** middy's body parser signals malformed JSON with a 422; the API answers 400. */
+function isBodyParserError(error: unknown): boolean {
+  return (error as { cause?: { package?: string } }).cause?.package === '@middy/http-json-body-parser';
+}
+
+/** The one place where errors become HTTP responses. Internals never leak into a 500. */
+export function errorEnvelope(): Middleware {
+  return {
+    onError: (request) => {
+      const { error } = request;
+      if (error instanceof ApiError) {
+        request.response = errorResponse(error.status, error.message, error.code, error.details);
+      } else if (error instanceof SmsDeliveryError) {
+        request.response = jsonResponse(error.status, { message: error.message });
+      } else if (isBodyParserError(error)) {
+        request.response = errorResponse(400, 'Request body must be valid JSON', 'INVALID_JSON');
+      } else {
+        request.response = errorResponse(500, 'Internal server error', 'INTERNAL_ERROR');
+      }
+    },
+  };
+}
+
+/** One structured line per request, with the request id, so a support ticket can be traced. */
+export function accessLog(operationId: string): Middleware {
+  let startedAt = 0;
+  const log = (request: Parameters<NonNullable<Middleware['after']>>[0]) => {
+    const status = request.response?.statusCode ?? 500;
+    const line = {
+      level: status >= 500 ? 'ERROR' : 'INFO',
+      message: 'request',
+      operationId,
+      requestId: request.event.requestContext?.requestId,
+      lambdaRequestId: request.context.awsRequestId,
+      organizationId: request.event.requestContext?.authorizer?.organizationId,
+      method: request.event.httpMethod,
+      path: request.event.path,
+      status,
+      durationMs: Date.now() - startedAt,
+      ...(status >= 500 && request.error ? { error: { name: request.error.name, message: request.error.message, stack: request.error.stack } } : {}),
+    };
+    console.log(JSON.stringify(line));
+  };
+  return {
+    before: () => {
+      startedAt = Date.now();
+    },
+    after: log,
+    onError: log,
+  };
+}

@@ -1,0 +1,71 @@
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { generateToken, hashToken } from '../auth/tokens';
+import { config } from '../config';
+import { dynamo } from '../dynamo';
+import { fromApiKeyItem, isActive, toApiKeyItem, type ApiKey, type ApiKeySummary } from '../entities/api-key';
+import { keys } from '../entities/keys';
+import { NotFoundError } from '../errors';
+import { newId, now } from '../ids';
+
+/** Issues a key and returns its secret token: the only time the token exists outside the caller. */
+export async function createApiKey(organizationId: string, expiresAt: Date | null = null): Promise<{ key: ApiKeySummary; token: string }> {
+  const token = generateToken();
+  const key: ApiKey = {
+    keyId: newId('key'),
+    organizationId,
+    tokenHash: hashToken(token),
+    createdAt: now(),
+    expiresAt: expiresAt?.toISOString() ?? null,
+    revokedAt: null,
+  };
+  await dynamo.send(new PutCommand({ TableName: config.tableName, Item: toApiKeyItem(key), ConditionExpression: 'attribute_not_exists(pk)' }));
+  const { tokenHash: _, ...summary } = key;
+  return { key: summary, token };
+}
+
+/** The active key a token belongs to, or undefined for unknown, expired and revoked tokens. */
+export async function findActiveKeyByToken(token: string, at = new Date()): Promise<ApiKey | undefined> {
+  const index = keys.apiKeyByTokenHash(hashToken(token));
+  const { Items } = await dynamo.send(
+    new QueryCommand({
+      TableName: config.tableName,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk',
+      ExpressionAttributeValues: { ':pk': index.gsi1pk, ':sk': index.gsi1sk },
+      Limit: 1,
+    }),
+  );
+  const key = Items?.[0] && fromApiKeyItem(Items[0]);
+  return key && isActive(key, at) ? key : undefined;
+}
+
+export async function revokeApiKey(organizationId: string, keyId: string): Promise<void> {
+  await dynamo
+    .send(
+      new UpdateCommand({
+        TableName: config.tableName,
+        Key: keys.apiKey(organizationId, keyId),
+        UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :now)',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':now': now() },
+      }),
+    )
+    .catch((error: unknown) => {
+      throw (error as Error).name === 'ConditionalCheckFailedException' ? new NotFoundError('API key not found') : error;
+    });
+}
+
+export async function listApiKeys(organizationId: string): Promise<ApiKeySummary[]> {
+  const { pk, sk } = keys.apiKey(organizationId, '');
+  const { Items } = await dynamo.send(
+    new QueryCommand({
+      TableName: config.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': pk, ':prefix': sk },
+    }),
+  );
+  return (Items ?? []).map((item) => {
+    const { tokenHash: _, ...summary } = fromApiKeyItem(item);
+    return summary;
+  });
+}

@@ -1,0 +1,54 @@
+import type * as v from 'valibot';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** DynamoDB actions a route's function may call; the stack grants exactly these. */
+export type DynamoAction =
+  | 'GetItem'
+  | 'BatchGetItem'
+  | 'Query'
+  | 'PutItem'
+  | 'UpdateItem'
+  | 'DeleteItem'
+  | 'BatchWriteItem'
+  | 'ConditionCheckItem';
+
+type Schema = v.GenericSchema;
+
+export interface RouteRequest {
+  path?: Schema;
+  query?: Schema;
+  body?: Schema;
+}
+
+/**
+ * One row of the route table. The CDK stack, the local server and the OpenAPI document
+ * are all generated from these rows, and each handler validates with the row's schemas.
+ */
+export interface RouteDefinition<R extends RouteRequest = RouteRequest> {
+  operationId: string;
+  method: HttpMethod;
+  /** Resource path as API Gateway writes it, e.g. /v1/leads/{id}. */
+  path: string;
+  /** Handler module below functions/, without extension, e.g. leads/list. */
+  handler: string;
+  summary: string;
+  tag: string;
+  /** Bearer API key (the default) or a public route. */
+  auth?: 'apiKey' | 'none';
+  dynamodb: DynamoAction[];
+  /** Status of a successful answer. */
+  status: number;
+  request: R;
+  response: Schema;
+  /** Error statuses this route can answer besides 401 and 500. */
+  errors: number[];
+}
+
+export function defineRoute<R extends RouteRequest>(route: RouteDefinition<R>): RouteDefinition<R> {
+  return route;
+}
+
+export function routeId(route: Pick<RouteDefinition, 'handler'>): string {
+  return route.handler.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''));
+}

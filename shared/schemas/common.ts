@@ -1,0 +1,53 @@
+import * as v from 'valibot';
+
+/** Positive integer written in a path or query string. */
+export function integerString(name: string, { min = 1, max = 2_147_483_647 } = {}) {
+  return v.pipe(
+    v.string(),
+    v.regex(/^-?\d{1,10}$/, `${name} must be an integer`),
+    v.transform(Number),
+    v.integer(`${name} must be an integer`),
+    v.minValue(min, `${name} must be at least ${min}`),
+    v.maxValue(max, `${name} must be at most ${max}`),
+  );
+}
+
+export const PAGE_DEFAULT = 1;
+export const LIMIT_DEFAULT = 50;
+export const LIMIT_MAX = 100;
+
+export const PageQuery = v.object({
+  page: v.optional(integerString('page'), String(PAGE_DEFAULT)),
+  limit: v.optional(integerString('limit', { max: LIMIT_MAX }), String(LIMIT_DEFAULT)),
+});
+export type PageQuery = v.InferOutput<typeof PageQuery>;
+
+export const Timestamp = v.pipe(v.string(), v.isoTimestamp());
+
+export const NonEmptyString = (name: string, max = 500) =>
+  v.pipe(v.string(`${name} must be a string`), v.trim(), v.minLength(1, `${name} must not be empty`), v.maxLength(max, `${name} must be at most ${max} characters`));
+
+export const IntegerIdPath = (name: string) => v.object({ [name]: integerString(name) } as Record<string, ReturnType<typeof integerString>>);
+
+/** A list response: the items under `key` plus the spec's pagination fields. */
+export function pageSchema<K extends string, S extends v.GenericSchema>(key: K, item: S) {
+  return v.object({
+    ...({ [key]: v.array(item) } as { [P in K]: v.ArraySchema<S, undefined> }),
+    totalPages: v.pipe(v.number(), v.integer()),
+    currentPage: v.pipe(v.number(), v.integer()),
+    totalCount: v.pipe(v.number(), v.integer()),
+  });
+}
+
+export const ErrorEnvelopeSchema = v.object({
+  success: v.literal(false),
+  message: v.string(),
+  error: v.object({
+    status: v.pipe(v.number(), v.integer()),
+    message: v.string(),
+    code: v.optional(v.string()),
+    details: v.optional(v.array(v.object({ path: v.string(), message: v.string() }))),
+  }),
+});
+
+export const DeletedSchema = v.object({ success: v.literal(true), id: v.string() });

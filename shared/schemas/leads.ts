@@ -1,0 +1,72 @@
+import * as v from 'valibot';
+import { NonEmptyString, PageQuery, Timestamp, pageSchema } from './common';
+
+export const LEAD_STATUSES = ['NEW', 'CONTACTED', 'QUALIFIED', 'QUOTED', 'WON', 'LOST'] as const;
+
+/** E.164: a plus, a country code and up to 15 digits in all. */
+export const E164Phone = v.pipe(v.string(), v.trim(), v.regex(/^\+[1-9]\d{6,14}$/, 'phone must be in E.164 format, e.g. +61412345678'));
+
+export const Socials = v.pipe(
+  v.record(v.pipe(v.string(), v.maxLength(50)), v.pipe(v.string(), v.maxLength(500))),
+  v.check((socials) => Object.keys(socials).length <= 20, 'socials may have at most 20 entries'),
+);
+
+export const Lead = v.object({
+  id: v.string(),
+  firstName: v.nullable(v.string()),
+  lastName: v.nullable(v.string()),
+  email: v.nullable(v.string()),
+  phone: v.nullable(v.string()),
+  suburb: v.nullable(v.string()),
+  businessName: v.nullable(v.string()),
+  socials: v.record(v.string(), v.string()),
+  status: v.picklist(LEAD_STATUSES),
+  createdAt: Timestamp,
+  read: v.boolean(),
+  lastInquiryId: v.nullable(v.string()),
+  lastInquiryDate: v.nullable(Timestamp),
+  unreadEmails: v.pipe(v.number(), v.integer()),
+  unreadCalls: v.pipe(v.number(), v.integer()),
+  unreadChatbotThreads: v.pipe(v.number(), v.integer()),
+  unreadSMS: v.pipe(v.number(), v.integer()),
+  unreadWebformSubmissions: v.pipe(v.number(), v.integer()),
+  hasFlaggedInquiry: v.boolean(),
+});
+export type Lead = v.InferOutput<typeof Lead>;
+
+export const CreateLeadBody = v.pipe(
+  v.strictObject({
+    name: v.optional(NonEmptyString('name', 200)),
+    email: v.pipe(v.string('email is required'), v.trim(), v.email('email must be a valid email address'), v.maxLength(254)),
+    firstName: v.optional(NonEmptyString('firstName', 100)),
+    lastName: v.optional(NonEmptyString('lastName', 100)),
+    phone: v.optional(E164Phone),
+    suburb: v.optional(NonEmptyString('suburb', 100)),
+    businessName: v.optional(NonEmptyString('businessName', 200)),
+    socials: v.optional(Socials),
+  }),
+  v.forward(
+    v.check((body) => body.name !== undefined || body.firstName !== undefined, 'name is required'),
+    ['name'],
+  ),
+);
+export type CreateLeadBody = v.InferOutput<typeof CreateLeadBody>;
+
+export const LeadIdPath = v.object({ leadId: NonEmptyString('leadId', 100) });
+export const DeleteLeadPath = v.object({ id: NonEmptyString('id', 100) });
+
+export const LeadActivity = v.object({
+  id: v.pipe(v.number(), v.integer()),
+  event: v.string(),
+  data: v.nullable(v.string()),
+  referenceId: v.nullable(v.string()),
+  userId: v.nullable(v.string()),
+  leadId: v.string(),
+  createdAt: Timestamp,
+});
+export type LeadActivity = v.InferOutput<typeof LeadActivity>;
+
+export const LeadPage = pageSchema('leads', Lead);
+export const ActivityPage = pageSchema('activities', LeadActivity);
+export const LeadCreated = v.object({ lead: Lead });
+export { PageQuery };

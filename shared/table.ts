@@ -1,0 +1,21 @@
+/**
+ * The single table's key schema, read by the CDK stack, the local server and the tests,
+ * so that every place creates exactly the same table.
+ */
+export const TABLE_KEYS = { partitionKey: 'pk', sortKey: 'sk' } as const;
+
+export interface IndexDefinition {
+  indexName: string;
+  partitionKey: string;
+  sortKey: string;
+}
+
+/** Overloaded secondary indexes; docs/data-model.md says which entity uses which. */
+export const TABLE_INDEXES = [
+  { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
+  { indexName: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
+  { indexName: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
+  { indexName: 'gsi4', partitionKey: 'gsi4pk', sortKey: 'gsi4sk' },
+] as const satisfies readonly IndexDefinition[];
+
+export type IndexName = (typeof TABLE_INDEXES)[number]['indexName'];
