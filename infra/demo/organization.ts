@@ -1,6 +1,6 @@
 import { createApiKey } from '../../shared/repositories/api-keys';
 import { createOrganization } from '../../shared/repositories/organizations';
-import { seedLeads } from './leads';
+import { seedDemoData } from './index';
 
 export interface CreatedOrganization {
   organizationId: string;
@@ -13,6 +13,5 @@ export async function createOrganizationWithKey(name: string, { demo = false } =
   const organization = await createOrganization(name);
   const { token } = await createApiKey(organization.id);
   if (!demo) return { organizationId: organization.id, apiKey: token };
-  const leads = await seedLeads(organization.id);
-  return { organizationId: organization.id, apiKey: token, demo: { leadIds: leads.map((lead) => lead.id) } };
+  return { organizationId: organization.id, apiKey: token, demo: await seedDemoData(organization.id) };
 }

@@ -88,7 +88,7 @@ export function createLocalGateway({ routes, loadHandler, loadAuthorizer }: Loca
   const sendGateway = (response: ServerResponse, gateway: GatewayResponse) =>
     send(response, gateway.status, JSON.stringify(gatewayResponseBody(gateway)));
 
-  return async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const url = new URL(request.url ?? '/', 'http://localhost');
     const method = (request.method ?? 'GET').toUpperCase();
     const match = compiled
@@ -178,5 +178,12 @@ export function createLocalGateway({ routes, loadHandler, loadAuthorizer }: Loca
     });
     if (!result) return sendGateway(response, GATEWAY_RESPONSES.DEFAULT_5XX);
     send(response, result.statusCode, result.body, { ...result.headers, 'x-request-id': requestId });
+  };
+
+  return (request: IncomingMessage, response: ServerResponse): void => {
+    handle(request, response).catch((error: unknown) => {
+      console.error(JSON.stringify({ level: 'ERROR', message: 'local gateway failed', error: String(error) }));
+      if (!response.headersSent) sendGateway(response, GATEWAY_RESPONSES.DEFAULT_5XX);
+    });
   };
 }

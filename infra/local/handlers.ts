@@ -1,8 +1,10 @@
 import type { RouteDefinition } from '../../shared/routes/route';
 
+const functionsDir = new URL('../../functions/', import.meta.url);
+
 /** Loads the same handler modules the stack bundles into each function. */
 export async function loadHandler(route: RouteDefinition) {
-  const module = (await import(`../../functions/${route.handler}.ts`)) as { handler: never };
+  const module = (await import(/* @vite-ignore */ new URL(`${route.handler}.ts`, functionsDir).href)) as { handler: never };
   return module.handler;
 }
 

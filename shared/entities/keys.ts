@@ -1,6 +1,6 @@
 /**
- * Every key format of the single table, in one place. Each partition key starts with the
- * organization, so no access pattern can reach another organization's items.
+ * Every key format of the single table, in one place. Each base-table partition key starts with
+ * the organization, so no access pattern can reach another organization's items.
  * docs/data-model.md lists which endpoint uses which key.
  */
 const org = (organizationId: string) => `ORG#${organizationId}`;
@@ -8,14 +8,24 @@ const org = (organizationId: string) => `ORG#${organizationId}`;
 /** Integer ids sort as text when zero-padded, so a descending query is newest first. */
 export const pad = (n: number) => String(n).padStart(10, '0');
 
+/** Names are unique per organization ignoring case and surrounding space. */
+export const normalizeName = (name: string) => name.trim().replace(/\s+/g, ' ').toLowerCase();
+
 export interface Key {
   pk: string;
   sk: string;
 }
 
+/** A collection to query: a partition and, optionally, a sort-key prefix. */
+export interface Collection {
+  pk: string;
+  skPrefix?: string;
+}
+
 export const keys = {
   organization: (o: string): Key => ({ pk: org(o), sk: 'ORGANIZATION' }),
   apiKey: (o: string, keyId: string): Key => ({ pk: org(o), sk: `KEY#${keyId}` }),
+  apiKeys: (o: string): Collection => ({ pk: org(o), skPrefix: 'KEY#' }),
   /** gsi1: token hash → key item, for the authorizer. */
   apiKeyByTokenHash: (hash: string) => ({ gsi1pk: `TOKEN#${hash}`, gsi1sk: 'KEY' }),
 
@@ -23,7 +33,56 @@ export const keys = {
   sequence: (o: string, kind: string): Key => ({ pk: org(o), sk: `SEQ#${kind}` }),
 
   lead: (o: string, leadId: string): Key => ({ pk: org(o), sk: `LEAD#${leadId}` }),
-  leadPrefix: (o: string) => ({ pk: org(o), skPrefix: 'LEAD#' }),
+  leads: (o: string): Collection => ({ pk: org(o), skPrefix: 'LEAD#' }),
   activity: (o: string, leadId: string, id: number): Key => ({ pk: `${org(o)}#LEAD#${leadId}`, sk: `ACTIVITY#${pad(id)}` }),
-  activityPrefix: (o: string, leadId: string) => ({ pk: `${org(o)}#LEAD#${leadId}`, skPrefix: 'ACTIVITY#' }),
+  activities: (o: string, leadId: string): Collection => ({ pk: `${org(o)}#LEAD#${leadId}`, skPrefix: 'ACTIVITY#' }),
+
+  /** Members with a user account; pending invitations live under INVITATION# and are never listed. */
+  member: (o: string, id: number): Key => ({ pk: org(o), sk: `MEMBER#${pad(id)}` }),
+  members: (o: string): Collection => ({ pk: org(o), skPrefix: 'MEMBER#' }),
+  invitation: (o: string, id: number): Key => ({ pk: org(o), sk: `INVITATION#${pad(id)}` }),
+  /** user_… → its member, so POST /v1/sms can check the sender in one read. */
+  user: (o: string, userId: string): Key => ({ pk: org(o), sk: `USER#${userId}` }),
+
+  company: (o: string, companyId: string): Key => ({ pk: org(o), sk: `COMPANY#${companyId}` }),
+  companyNote: (o: string, companyId: string, id: number): Key => ({ pk: `${org(o)}#COMPANY#${companyId}`, sk: `NOTE#${pad(id)}` }),
+  companyNotes: (o: string, companyId: string): Collection => ({ pk: `${org(o)}#COMPANY#${companyId}`, skPrefix: 'NOTE#' }),
+
+  service: (o: string, id: number): Key => ({ pk: org(o), sk: `SERVICE#${pad(id)}` }),
+  services: (o: string): Collection => ({ pk: org(o), skPrefix: 'SERVICE#' }),
+  serviceName: (o: string, name: string): Key => ({ pk: org(o), sk: `SERVICENAME#${normalizeName(name)}` }),
+  scenario: (o: string, id: number): Key => ({ pk: org(o), sk: `SCENARIO#${pad(id)}` }),
+
+  product: (o: string, id: number): Key => ({ pk: org(o), sk: `PRODUCT#${pad(id)}` }),
+  productName: (o: string, name: string): Key => ({ pk: org(o), sk: `PRODUCTNAME#${normalizeName(name)}` }),
+
+  transfer: (o: string, id: number): Key => ({ pk: org(o), sk: `TRANSFER#${pad(id)}` }),
+  transferLabel: (o: string, label: string): Key => ({ pk: org(o), sk: `TRANSFERLABEL#${normalizeName(label)}` }),
+
+  policy: (o: string, id: number): Key => ({ pk: org(o), sk: `POLICY#${pad(id)}` }),
+  policies: (o: string): Collection => ({ pk: org(o), skPrefix: 'POLICY#' }),
+  faq: (o: string, id: number): Key => ({ pk: org(o), sk: `FAQ#${pad(id)}` }),
+
+  /**
+   * An inquiry's item collection: the summary (INQUIRY), its populated source record (SOURCE) and,
+   * for SMS, its messages (MESSAGE#<ulid>). A single read is one Query of this partition.
+   */
+  inquiry: (o: string, inquiryId: string): Key => ({ pk: `${org(o)}#INQUIRY#${inquiryId}`, sk: 'INQUIRY' }),
+  inquirySource: (o: string, inquiryId: string): Key => ({ pk: `${org(o)}#INQUIRY#${inquiryId}`, sk: 'SOURCE' }),
+  inquiryMessage: (o: string, inquiryId: string, messageId: string): Key => ({ pk: `${org(o)}#INQUIRY#${inquiryId}`, sk: `MESSAGE#${messageId}` }),
+  inquiryCollection: (o: string, inquiryId: string): Collection => ({ pk: `${org(o)}#INQUIRY#${inquiryId}` }),
+  /** The four list indexes of an inquiry summary; each list filter combination is one index partition. */
+  inquiryIndexes: (o: string, inquiry: { id: string; source: string; leadId: string }) => ({
+    gsi1pk: `${org(o)}#INQUIRIES`,
+    gsi1sk: inquiry.id,
+    gsi2pk: `${org(o)}#INQUIRIES#SOURCE#${inquiry.source}`,
+    gsi2sk: inquiry.id,
+    gsi3pk: `${org(o)}#INQUIRIES#LEAD#${inquiry.leadId}`,
+    gsi3sk: inquiry.id,
+    gsi4pk: `${org(o)}#INQUIRIES#LEAD#${inquiry.leadId}#SOURCE#${inquiry.source}`,
+    gsi4sk: inquiry.id,
+  }),
+  /** SMS thread → its lead and inquiry, for appending to a thread. */
+  thread: (o: string, threadId: string): Key => ({ pk: org(o), sk: `THREAD#${threadId}` }),
+  smsOutbox: (o: string, messageId: string): Key => ({ pk: org(o), sk: `OUTBOX#${messageId}` }),
 } as const;

@@ -56,12 +56,12 @@ export async function revokeApiKey(organizationId: string, keyId: string): Promi
 }
 
 export async function listApiKeys(organizationId: string): Promise<ApiKeySummary[]> {
-  const { pk, sk } = keys.apiKey(organizationId, '');
+  const { pk, skPrefix } = keys.apiKeys(organizationId);
   const { Items } = await dynamo.send(
     new QueryCommand({
       TableName: config.tableName,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': pk, ':prefix': sk },
+      ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
     }),
   );
   return (Items ?? []).map((item) => {

@@ -71,7 +71,7 @@ export async function createLead(organizationId: string, body: CreateLeadBody): 
 
 export async function listLeadsPage(organizationId: string, page: number, limit: number): Promise<Page<Lead>> {
   const [items, totalCount] = await Promise.all([
-    queryPage(keys.leadPrefix(organizationId), page, limit),
+    queryPage(keys.leads(organizationId), page, limit),
     readCounter(organizationId, counterNames.leads),
   ]);
   return { items: items.map(fromLeadItem), totalCount: totalCount ?? 0, page, limit };
@@ -83,7 +83,7 @@ export async function listLeadsPage(organizationId: string, page: number, limit:
  */
 export async function listActivitiesPage(organizationId: string, leadId: string, page: number, limit: number): Promise<Page<LeadActivity>> {
   const [items, totalCount] = await Promise.all([
-    queryPage(keys.activityPrefix(organizationId, leadId), page, limit),
+    queryPage(keys.activities(organizationId, leadId), page, limit),
     readCounter(organizationId, counterNames.activities(leadId)),
   ]);
   if (totalCount === undefined) throw new NotFoundError('Lead not found');
@@ -104,7 +104,7 @@ export async function deleteLead(organizationId: string, leadId: string): Promis
 }
 
 async function deleteActivities(organizationId: string, leadId: string): Promise<void> {
-  const { pk, skPrefix } = keys.activityPrefix(organizationId, leadId);
+  const { pk, skPrefix } = keys.activities(organizationId, leadId);
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await dynamo.send(

@@ -1,13 +1,12 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 import { dynamo } from '../dynamo';
+import type { Collection } from '../entities/keys';
 import type { IndexName } from '../table';
 
-export interface PageSource {
+export interface PageSource extends Collection {
   /** Base table when absent. */
   index?: IndexName;
-  pk: string;
-  skPrefix?: string;
 }
 
 function baseQuery({ index, pk, skPrefix }: PageSource): QueryCommandInput {

@@ -1,0 +1,217 @@
+import { describe, expect, it } from 'vitest';
+import { useTestApi } from './support/api';
+import { countDynamoCalls } from './support/dynamo-calls';
+
+const api = useTestApi();
+const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+describe('POST /v1/leads', () => {
+  it('answers 201 with every Lead field filled, splitting name into firstName and lastName', async () => {
+    const { client } = await api.organization();
+    const res = await client.post('/v1/leads', { name: 'Jane van der Berg', email: 'jane@example.com', phone: '+61412000111', suburb: 'Glebe' });
+    expect(res.status).toBe(201);
+    expect(res.body.lead).toEqual({
+      id: expect.stringMatching(/^lead_[0-9A-HJKMNP-TV-Z]{26}$/),
+      firstName: 'Jane',
+      lastName: 'van der Berg',
+      email: 'jane@example.com',
+      phone: '+61412000111',
+      suburb: 'Glebe',
+      businessName: null,
+      socials: {},
+      status: 'NEW',
+      createdAt: expect.stringMatching(ISO_MS),
+      read: false,
+      lastInquiryId: null,
+      lastInquiryDate: null,
+      unreadEmails: 0,
+      unreadCalls: 0,
+      unreadChatbotThreads: 0,
+      unreadSMS: 0,
+      unreadWebformSubmissions: 0,
+      hasFlaggedInquiry: false,
+    });
+  });
+
+  it('records a LEAD_CREATED activity with an integer id', async () => {
+    const { client } = await api.organization();
+    const { body } = await client.post('/v1/leads', { name: 'Sam Lee', email: 'sam@example.com' });
+    const activities = await client.get(`/v1/leads/${body.lead.id}/activities`);
+    expect(activities.status).toBe(200);
+    expect(activities.body).toEqual({
+      activities: [
+        { id: 1, event: 'LEAD_CREATED', data: 'Lead Sam Lee created', referenceId: null, userId: null, leadId: body.lead.id, createdAt: body.lead.createdAt },
+      ],
+      totalPages: 1,
+      currentPage: 1,
+      totalCount: 1,
+    });
+  });
+
+  it('lets explicit firstName, lastName, businessName and socials through', async () => {
+    const { client } = await api.organization();
+    const res = await client.post('/v1/leads', {
+      email: 'ops@acme.com.au',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      businessName: 'Acme',
+      socials: { linkedin: 'https://linkedin.com/in/ada' },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.lead).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace', businessName: 'Acme', socials: { linkedin: 'https://linkedin.com/in/ada' } });
+  });
+
+  it.each([
+    ['a missing email', { name: 'No Email' }, 'email'],
+    ['an invalid email', { name: 'Bad Email', email: 'not-an-email' }, 'email'],
+    ['a missing name', { email: 'a@example.com' }, 'name'],
+    ['a phone not in E.164', { name: 'A B', email: 'a@example.com', phone: '0412 345 678' }, 'phone'],
+    ['an unknown field', { name: 'A B', email: 'a@example.com', favouriteColour: 'blue' }, 'favouriteColour'],
+    ['a name of the wrong type', { name: 42, email: 'a@example.com' }, 'name'],
+  ])('answers 400 naming the field for %s, and writes nothing', async (_, body, field) => {
+    const { client } = await api.organization();
+    const res = await client.post('/v1/leads', body);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ success: false, error: { status: 400, code: 'VALIDATION_ERROR' } });
+    expect(res.body.message).toContain(field);
+    expect(res.body.error.details[0].path).toBe(field);
+    expect((await client.get('/v1/leads')).body.totalCount).toBe(0);
+  });
+
+  it('answers 400 with the envelope for malformed JSON, whatever the content type', async () => {
+    const { client } = await api.organization();
+    for (const headers of [{ 'content-type': 'application/json' }, { 'content-type': 'text/plain' }]) {
+      const res = await client.post('/v1/leads', undefined, { rawBody: '{"name": "x",', headers });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        success: false,
+        message: 'Request body must be valid JSON',
+        error: { status: 400, message: 'Request body must be valid JSON', code: 'INVALID_JSON' },
+      });
+    }
+  });
+
+  it('answers 400 for a missing body', async () => {
+    const { client } = await api.organization();
+    const res = await client.post('/v1/leads');
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('VALIDATION_ERROR');
+  });
+
+  it('costs one sequence update and one transaction', async () => {
+    const { client } = await api.organization();
+    const calls = await countDynamoCalls(() => client.post('/v1/leads', { name: 'Count Me', email: 'count@example.com' }));
+    expect(calls).toEqual(['UpdateItemCommand', 'TransactWriteItemsCommand']);
+  });
+});
+
+describe('GET /v1/leads', () => {
+  it('lists the demo leads newest first with the pagination envelope', async () => {
+    const { client } = await api.organization({ demo: true });
+    const res = await client.get('/v1/leads');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ totalPages: 1, currentPage: 1, totalCount: 8 });
+    const dates = res.body.leads.map((lead: { createdAt: string }) => lead.createdAt);
+    expect(dates).toHaveLength(8);
+    expect(dates).toEqual([...dates].sort().reverse());
+  });
+
+  it('pages with page and limit, and answers an empty page past the end', async () => {
+    const { client } = await api.organization({ demo: true });
+    const all = (await client.get('/v1/leads?limit=100')).body.leads.map((lead: { id: string }) => lead.id);
+    const page2 = await client.get('/v1/leads?page=2&limit=3');
+    expect(page2.body).toMatchObject({ totalPages: 3, currentPage: 2, totalCount: 8 });
+    expect(page2.body.leads.map((lead: { id: string }) => lead.id)).toEqual(all.slice(3, 6));
+    const page3 = await client.get('/v1/leads?page=3&limit=3');
+    expect(page3.body.leads.map((lead: { id: string }) => lead.id)).toEqual(all.slice(6, 8));
+    const past = await client.get('/v1/leads?page=9&limit=3');
+    expect(past.status).toBe(200);
+    expect(past.body).toEqual({ leads: [], totalPages: 3, currentPage: 9, totalCount: 8 });
+  });
+
+  it('answers an empty first page for an organization with no leads', async () => {
+    const { client } = await api.organization();
+    expect((await client.get('/v1/leads')).body).toEqual({ leads: [], totalPages: 0, currentPage: 1, totalCount: 0 });
+  });
+
+  it.each(['page=0', 'page=-1', 'page=1.5', 'page=abc', 'limit=0', 'limit=101', 'limit=ten', 'limit='])(
+    'answers 400 for %s',
+    async (query) => {
+      const { client } = await api.organization();
+      const res = await client.get(`/v1/leads?${query}`);
+      expect(res.status).toBe(400);
+      expect(res.body.message).toContain(query.split('=')[0]);
+    },
+  );
+
+  it('reads page 1 with one Query and one counter read, however many leads there are', async () => {
+    const { client } = await api.organization({ demo: true });
+    const calls = await countDynamoCalls(() => client.get('/v1/leads?limit=2'));
+    expect(calls.sort()).toEqual(['GetItemCommand', 'QueryCommand']);
+  });
+
+  it("never shows another organization's leads", async () => {
+    const mine = await api.organization({ demo: true });
+    const theirs = await api.organization();
+    await theirs.client.post('/v1/leads', { name: 'Their Lead', email: 'their@example.com' });
+    const res = await mine.client.get('/v1/leads?limit=100');
+    expect(res.body.totalCount).toBe(8);
+    expect(res.body.leads.map((lead: { email: string }) => lead.email)).not.toContain('their@example.com');
+  });
+});
+
+describe('DELETE /v1/leads/{id}', () => {
+  it('removes the lead, keeps the count true, and its activities answer 404 afterwards', async () => {
+    const { client } = await api.organization({ demo: true });
+    const [lead] = (await client.get('/v1/leads?limit=1')).body.leads;
+    const res = await client.delete(`/v1/leads/${lead.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true, id: lead.id });
+    const list = await client.get('/v1/leads?limit=100');
+    expect(list.body.totalCount).toBe(7);
+    expect(list.body.leads).toHaveLength(7);
+    expect(list.body.leads.map((l: { id: string }) => l.id)).not.toContain(lead.id);
+    const activities = await client.get(`/v1/leads/${lead.id}/activities`);
+    expect(activities.status).toBe(404);
+    expect(activities.body).toMatchObject({ success: false, error: { status: 404 } });
+  });
+
+  it('answers 404 for an unknown lead, and for a lead deleted already', async () => {
+    const { client } = await api.organization();
+    const { body } = await client.post('/v1/leads', { name: 'Gone Soon', email: 'gone@example.com' });
+    expect((await client.delete(`/v1/leads/${body.lead.id}`)).status).toBe(200);
+    const again = await client.delete(`/v1/leads/${body.lead.id}`);
+    expect(again.status).toBe(404);
+    expect(again.body).toEqual({ success: false, message: 'Lead not found', error: { status: 404, message: 'Lead not found', code: 'NOT_FOUND' } });
+    expect((await client.get('/v1/leads')).body.totalCount).toBe(0);
+  });
+
+  it("answers 404 for another organization's lead and leaves it in place", async () => {
+    const owner = await api.organization();
+    const other = await api.organization();
+    const { body } = await owner.client.post('/v1/leads', { name: 'Kept Lead', email: 'kept@example.com' });
+    expect((await other.client.delete(`/v1/leads/${body.lead.id}`)).status).toBe(404);
+    expect((await owner.client.get('/v1/leads')).body.totalCount).toBe(1);
+  });
+});
+
+describe('GET /v1/leads/{leadId}/activities', () => {
+  it('answers 404 for an unknown lead', async () => {
+    const { client } = await api.organization();
+    const res = await client.get('/v1/leads/lead_01HZZZZZZZZZZZZZZZZZZZZZZZ/activities');
+    expect(res.status).toBe(404);
+  });
+
+  it("answers 404 for another organization's lead", async () => {
+    const owner = await api.organization({ demo: true });
+    const other = await api.organization();
+    const [lead] = (await owner.client.get('/v1/leads?limit=1')).body.leads;
+    expect((await other.client.get(`/v1/leads/${lead.id}/activities`)).status).toBe(404);
+  });
+
+  it('answers 400 for a bad limit', async () => {
+    const { client } = await api.organization({ demo: true });
+    const [lead] = (await client.get('/v1/leads?limit=1')).body.leads;
+    expect((await client.get(`/v1/leads/${lead.id}/activities?limit=500`)).status).toBe(400);
+  });
+});

@@ -1,0 +1,79 @@
+import type { Server } from 'node:http';
+import { afterAll, beforeAll } from 'vitest';
+import { createOrganizationWithKey, type CreatedOrganization } from '../../infra/demo/organization';
+import { startLocalServer } from '../../infra/local/server';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Sent as is, for malformed bodies. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export type Client = ReturnType<typeof clientFor>;
+
+function clientFor(baseUrl: () => string, apiKey?: string) {
+  const request = async <T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> => {
+    const headers: Record<string, string> = { ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}), ...options.headers };
+    let body: string | undefined = options.rawBody;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(baseUrl() + path, { method, headers, body });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+  };
+  return {
+    request,
+    get: <T = any>(path: string, options?: RequestOptions) => request<T>('GET', path, options),
+    post: <T = any>(path: string, body?: unknown, options?: RequestOptions) => request<T>('POST', path, { body, ...options }),
+    put: <T = any>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PUT', path, { body, ...options }),
+    patch: <T = any>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PATCH', path, { body, ...options }),
+    delete: <T = any>(path: string, options?: RequestOptions) => request<T>('DELETE', path, options),
+  };
+}
+
+export interface TestApi {
+  readonly url: string;
+  /** A client with no Authorization header. */
+  anonymous: Client;
+  as: (apiKey: string) => Client;
+  /** A new organization with its own API key (and the demo data set with `demo`). */
+  organization: (options?: { demo?: boolean }) => Promise<CreatedOrganization & { client: Client }>;
+}
+
+/**
+ * The local API on a free port, against this file's own table in DynamoDB Local.
+ * Registers its own beforeAll/afterAll.
+ */
+export function useTestApi(): TestApi {
+  let server: Server | undefined;
+  let url = '';
+  beforeAll(async () => {
+    ({ server, url } = await startLocalServer(0));
+  });
+  afterAll(async () => {
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+  });
+  const as = (apiKey: string) => clientFor(() => url, apiKey);
+  let created = 0;
+  return {
+    get url() {
+      return url;
+    },
+    anonymous: clientFor(() => url),
+    as,
+    organization: async ({ demo = false } = {}) => {
+      const organization = await createOrganizationWithKey(`Test organization ${++created}`, { demo });
+      return { ...organization, client: as(organization.apiKey) };
+    },
+  };
+}

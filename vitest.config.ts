@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    globalSetup: ['test/support/global-setup.ts'],
+    setupFiles: ['test/support/table-per-file.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    // Each file has its own table on the one DynamoDB Local, so files run in parallel.
+    fileParallelism: true,
+  },
+});
