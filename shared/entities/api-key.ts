@@ -12,8 +12,16 @@ export interface ApiKey {
 /** What may be shown about a key: never its hash. */
 export type ApiKeySummary = Omit<ApiKey, 'tokenHash'>;
 
+/** Absent rather than null expiry and revocation, so revoking can keep the first revocation time (if_not_exists). */
 export function toApiKeyItem(key: ApiKey) {
-  return { ...keys.apiKey(key.organizationId, key.keyId), ...keys.apiKeyByTokenHash(key.tokenHash), entity: 'API_KEY', ...key };
+  return {
+    ...keys.apiKey(key.organizationId, key.keyId),
+    ...keys.apiKeyByTokenHash(key.tokenHash),
+    entity: 'API_KEY',
+    ...key,
+    expiresAt: key.expiresAt ?? undefined,
+    revokedAt: key.revokedAt ?? undefined,
+  };
 }
 
 export function fromApiKeyItem(item: Record<string, unknown>): ApiKey {

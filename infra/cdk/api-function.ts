@@ -1,0 +1,71 @@
+import { Duration, Validations } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Construct } from 'constructs';
+import { fileURLToPath } from 'node:url';
+import type { DynamoAction } from '../../shared/routes/route';
+import { TABLE_INDEXES } from '../../shared/table';
+
+export interface ApiFunctionProps {
+  /** Module below functions/, without extension. */
+  handler: string;
+  table: ITableV2;
+  /** Exactly the DynamoDB actions this function may call, on the table and its indexes. */
+  dynamodb: readonly DynamoAction[];
+}
+
+const functionsDir = fileURLToPath(new URL('../../functions/', import.meta.url));
+
+/**
+ * Every function of the API, with every default in one place: Node.js 24 on arm64, the handler
+ * bundled by esbuild with the AWS SDK inside (minified, source maps), its own log group with a
+ * retention, X-Ray tracing, the table's name, and a least-privilege DynamoDB grant.
+ */
+export class ApiFunction extends Construct {
+  readonly function: NodejsFunction;
+
+  constructor(scope: Construct, id: string, { handler, table, dynamodb }: ApiFunctionProps) {
+    super(scope, id);
+    const logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH });
+    this.function = new NodejsFunction(this, 'Function', {
+      entry: `${functionsDir}${handler}.ts`,
+      handler: 'handler',
+      runtime: Runtime.NODEJS_24_X,
+      architecture: Architecture.ARM_64,
+      memorySize: 512,
+      timeout: Duration.seconds(10),
+      tracing: Tracing.ACTIVE,
+      logGroup,
+      environment: { TABLE_NAME: table.tableName, NODE_OPTIONS: '--enable-source-maps' },
+      bundling: {
+        minify: true,
+        sourceMap: true,
+        target: 'node24',
+        format: OutputFormat.ESM,
+        mainFields: ['module', 'main'],
+        externalModules: [],
+        // Some bundled CommonJS dependencies still call require().
+        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+      },
+    });
+    if (dynamodb.length) {
+      this.function.addToRolePolicy(
+        new PolicyStatement({
+          actions: [...new Set(dynamodb)].sort().map((action) => `dynamodb:${action}`),
+          resources: [table.tableArn, ...TABLE_INDEXES.map((index) => `${table.tableArn}/index/${index.indexName}`)],
+        }),
+      );
+    }
+    Validations.of(this.function).acknowledge({
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      reason: 'The AWS managed basic execution role only lets the function write its own logs.',
+    });
+    Validations.of(this.function).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'X-Ray PutTraceSegments and PutTelemetryRecords do not support resource-level permissions.',
+    });
+  }
+}

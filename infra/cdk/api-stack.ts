@@ -1,0 +1,96 @@
+import { Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import {
+  AccessLogFormat,
+  AuthorizationType,
+  IdentitySource,
+  LambdaIntegration,
+  LogGroupLogDestination,
+  MethodLoggingLevel,
+  RequestAuthorizer,
+  ResponseType,
+  RestApi,
+} from 'aws-cdk-lib/aws-apigateway';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { GATEWAY_RESPONSES, gatewayResponseBody } from '../../shared/http/gateway-responses';
+import { routeId, type RouteDefinition } from '../../shared/routes/route';
+import { ApiFunction } from './api-function';
+
+export interface ApiStackProps extends StackProps {
+  table: ITableV2;
+  routes: RouteDefinition[];
+}
+
+export const STAGE_NAME = 'prod';
+
+/** The stateless part: the REST API, its authorizer and one function per row of the route table. */
+export class ApiStack extends Stack {
+  readonly api: RestApi;
+
+  constructor(scope: Construct, id: string, { table, routes, ...props }: ApiStackProps) {
+    super(scope, id, props);
+
+    this.api = new RestApi(this, 'Api', {
+      restApiName: 'sales-pipeline',
+      description: 'Sales pipeline API',
+      cloudWatchRole: true,
+      deployOptions: {
+        stageName: STAGE_NAME,
+        throttlingRateLimit: 100,
+        throttlingBurstLimit: 200,
+        tracingEnabled: true,
+        loggingLevel: MethodLoggingLevel.ERROR,
+        accessLogDestination: new LogGroupLogDestination(new LogGroup(this, 'AccessLogs', { retention: RetentionDays.ONE_MONTH })),
+        accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
+      },
+    });
+
+    for (const response of Object.values(GATEWAY_RESPONSES)) {
+      this.api.addGatewayResponse(response.type, {
+        type: ResponseType.of(response.type),
+        statusCode: String(response.status),
+        responseHeaders: { 'Content-Type': "'application/json'" },
+        templates: { 'application/json': JSON.stringify(gatewayResponseBody(response)) },
+      });
+    }
+
+    const authorizer = new RequestAuthorizer(this, 'ApiKeyAuthorizer', {
+      handler: new ApiFunction(this, 'Authorizer', { handler: 'authorizer', table, dynamodb: ['Query'] }).function,
+      identitySources: [IdentitySource.header('Authorization')],
+      resultsCacheTtl: Duration.seconds(300),
+    });
+
+    for (const route of routes) {
+      const { function: fn } = new ApiFunction(this, routeId(route), { handler: route.handler, table, dynamodb: route.dynamodb });
+      const method = this.api.root.resourceForPath(route.path).addMethod(
+        route.method,
+        new LambdaIntegration(fn),
+        route.auth === 'none' ? { authorizationType: AuthorizationType.NONE } : { authorizer, authorizationType: AuthorizationType.CUSTOM },
+      );
+      if (route.auth === 'none') {
+        for (const rule of ['AwsSolutions-APIG4', 'AwsSolutions-COG4']) {
+          Validations.of(method).acknowledge({ id: rule, reason: `${route.method} ${route.path} is public by design (spec §9).` });
+        }
+      } else {
+        Validations.of(method).acknowledge({
+          id: 'AwsSolutions-COG4',
+          reason: 'Callers are integrations holding API keys, checked by the Lambda REQUEST authorizer, not Cognito users.',
+        });
+      }
+    }
+
+    Validations.of(this.api).acknowledge({
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+      reason: 'The AWS managed role lets API Gateway write the stage execution and access logs, and nothing else.',
+    });
+    Validations.of(this.api).acknowledge({
+      id: 'AwsSolutions-APIG2',
+      reason: 'Every function validates path, query and body with the same valibot schemas the OpenAPI document is built from.',
+    });
+    Validations.of(this.api).acknowledge({
+      id: 'AwsSolutions-APIG3',
+      reason: 'Stage throttling and API-key authorization protect the API; a WAF web ACL is an operator choice per account.',
+    });
+  }
+}

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { handler as authorizer } from '../functions/authorizer';
+import { createApiKey, listApiKeys, revokeApiKey } from '../shared/repositories/api-keys';
+import { useTestApi } from './support/api';
+
+const api = useTestApi();
+const UNAUTHORIZED = {
+  success: false,
+  message: 'Invalid or expired token',
+  error: { status: 401, message: 'Invalid or expired token', code: 'UNAUTHORIZED' },
+};
+
+describe('Authorization: Bearer <api key>', () => {
+  it.each([
+    ['no Authorization header', {}],
+    ['an empty bearer token', { authorization: 'Bearer ' }],
+    ['another scheme', { authorization: 'Basic dXNlcjpwYXNz' }],
+    ['a malformed token', { authorization: 'Bearer not a token' }],
+    ['an unknown token', { authorization: 'Bearer sp_live_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }],
+  ])('answers 401 with the envelope for %s', async (_, headers) => {
+    const res = await api.anonymous.get('/v1/leads', { headers });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual(UNAUTHORIZED);
+  });
+
+  it('answers 401 for an expired key', async () => {
+    const { organizationId } = await api.organization();
+    const { token } = await createApiKey(organizationId, new Date(Date.now() - 1000));
+    const res = await api.as(token).get('/v1/leads');
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual(UNAUTHORIZED);
+  });
+
+  it('accepts a key until it expires', async () => {
+    const { organizationId } = await api.organization();
+    const { token } = await createApiKey(organizationId, new Date(Date.now() + 60_000));
+    expect((await api.as(token).get('/v1/leads')).status).toBe(200);
+  });
+
+  it('answers 401 for a revoked key, and other keys of the organization keep working', async () => {
+    const { organizationId, client } = await api.organization();
+    const { key, token } = await createApiKey(organizationId);
+    expect((await api.as(token).get('/v1/leads')).status).toBe(200);
+    await revokeApiKey(organizationId, key.keyId);
+    expect((await api.as(token).get('/v1/leads')).status).toBe(401);
+    expect((await client.get('/v1/leads')).status).toBe(200);
+  });
+
+  it('lists keys without their hashes or secrets', async () => {
+    const { organizationId, apiKey } = await api.organization();
+    const listed = await listApiKeys(organizationId);
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toEqual({ keyId: expect.stringMatching(/^key_/), organizationId, createdAt: expect.any(String), expiresAt: null, revokedAt: null });
+    expect(JSON.stringify(listed)).not.toContain(apiKey);
+  });
+
+  it('scopes a key to its own organization: two keys of two organizations see different leads', async () => {
+    const a = await api.organization();
+    const b = await api.organization();
+    await a.client.post('/v1/leads', { name: 'Only A', email: 'a@example.com' });
+    expect((await a.client.get('/v1/leads')).body.totalCount).toBe(1);
+    expect((await b.client.get('/v1/leads')).body.totalCount).toBe(0);
+  });
+});
+
+describe('the authorizer', () => {
+  it('allows the whole API so a cached answer serves every method and path', async () => {
+    const { organizationId, apiKey } = await api.organization();
+    const result = await authorizer({
+      type: 'REQUEST',
+      methodArn: 'arn:aws:execute-api:ap-southeast-2:123456789012:abc123/prod/GET/v1/leads',
+      headers: { Authorization: `Bearer ${apiKey}` },
+    } as never);
+    expect(result.context).toEqual({ organizationId, keyId: expect.stringMatching(/^key_/) });
+    expect(result.policyDocument.Statement).toEqual([
+      { Action: 'execute-api:Invoke', Effect: 'Allow', Resource: 'arn:aws:execute-api:ap-southeast-2:123456789012:abc123/prod/*/*' },
+    ]);
+  });
+
+  it('rejects an unknown token with Unauthorized', async () => {
+    await expect(
+      authorizer({ type: 'REQUEST', methodArn: 'arn:aws:execute-api:r:1:a/prod/GET/v1/leads', headers: { authorization: 'Bearer sp_live_unknownunknownunknown' } } as never),
+    ).rejects.toThrow('Unauthorized');
+  });
+});
+
+describe('unknown routes', () => {
+  it('answers 404 with the envelope, with or without a key', async () => {
+    const { client } = await api.organization();
+    for (const res of [await client.get('/v1/nothing-here'), await api.anonymous.get('/v2/leads'), await client.request('PATCH', '/v1/leads')]) {
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ success: false, message: 'Not found', error: { status: 404, message: 'Not found', code: 'NOT_FOUND' } });
+    }
+  });
+});

@@ -1,0 +1,125 @@
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { buildApp } from '../infra/cdk/app';
+import { routes } from '../shared/routes/index';
+import { routeId } from '../shared/routes/route';
+import { TABLE_INDEXES } from '../shared/table';
+
+// Asset bundling is left to `npm run synth`; here only the templates matter.
+const { api, data } = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [] } }));
+const apiTemplate = Template.fromStack(api);
+const dataTemplate = Template.fromStack(data);
+
+type Resource = { Properties: Record<string, any> };
+const functions = apiTemplate.findResources('AWS::Lambda::Function') as Record<string, Resource>;
+const policies = apiTemplate.findResources('AWS::IAM::Policy') as Record<string, Resource>;
+const methods = Object.values(apiTemplate.findResources('AWS::ApiGateway::Method') as Record<string, Resource>);
+
+function dynamoActionsOf(constructId: string): string[] {
+  const policy = Object.entries(policies).find(([logicalId]) => logicalId.startsWith(`${constructId}Function`));
+  const statements: Array<{ Action: string | string[] }> = policy?.[1].Properties.PolicyDocument.Statement ?? [];
+  return statements.flatMap((s) => [s.Action].flat()).filter((action) => action.startsWith('dynamodb:')).sort();
+}
+
+describe('the API stack', () => {
+  it('has one function per route plus the authorizer, all Node.js 24 on arm64 with tracing', () => {
+    expect(Object.keys(functions)).toHaveLength(routes.length + 1);
+    for (const fn of Object.values(functions)) {
+      expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' } });
+      expect(fn.Properties.LoggingConfig.LogGroup).toBeDefined();
+    }
+  });
+
+  it('puts the authorizer on every method except the public ones', () => {
+    const authorizerLogicalId = Object.keys(apiTemplate.findResources('AWS::ApiGateway::Authorizer'))[0];
+    for (const route of routes) {
+      const method = methods.find(
+        (m) => m.Properties.HttpMethod === route.method && JSON.stringify(m.Properties.Integration).includes(`${routeId(route)}Function`),
+      );
+      expect(method, `${route.method} ${route.path}`).toBeDefined();
+      if (route.auth === 'none') {
+        expect(method!.Properties.AuthorizationType).toBe('NONE');
+      } else {
+        expect(method!.Properties).toMatchObject({ AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: authorizerLogicalId } });
+      }
+    }
+    expect(methods).toHaveLength(routes.length);
+  });
+
+  it('authorizes with the Authorization header and caches the answer for 300 s', () => {
+    apiTemplate.hasResourceProperties('AWS::ApiGateway::Authorizer', {
+      Type: 'REQUEST',
+      IdentitySource: 'method.request.header.Authorization',
+      AuthorizerResultTtlInSeconds: 300,
+    });
+  });
+
+  it("grants each function exactly its route's DynamoDB actions, never a wildcard or a Scan", () => {
+    for (const route of routes) {
+      expect(dynamoActionsOf(routeId(route)), route.operationId).toEqual([...new Set(route.dynamodb)].sort().map((a) => `dynamodb:${a}`));
+    }
+    expect(dynamoActionsOf('Authorizer')).toEqual(['dynamodb:Query']);
+    const allActions = JSON.stringify(policies);
+    expect(allActions).not.toContain('dynamodb:*');
+    expect(allActions).not.toContain('dynamodb:Scan');
+  });
+
+  it('scopes DynamoDB grants to the table and its named indexes', () => {
+    for (const policy of Object.values(policies)) {
+      for (const statement of policy.Properties.PolicyDocument.Statement) {
+        if (![statement.Action].flat().some((a: string) => a.startsWith('dynamodb:'))) continue;
+        const resources = JSON.stringify(statement.Resource);
+        expect(resources).not.toMatch(/"\*"/);
+        for (const index of TABLE_INDEXES) expect(resources).toContain(`/index/${index.indexName}`);
+      }
+    }
+  });
+
+  it('answers gateway errors with the spec envelope, unknown routes as 404', () => {
+    apiTemplate.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'UNAUTHORIZED',
+      StatusCode: '401',
+      ResponseTemplates: {
+        'application/json': JSON.stringify({
+          success: false,
+          message: 'Invalid or expired token',
+          error: { status: 401, message: 'Invalid or expired token', code: 'UNAUTHORIZED' },
+        }),
+      },
+    });
+    apiTemplate.hasResourceProperties('AWS::ApiGateway::GatewayResponse', { ResponseType: 'MISSING_AUTHENTICATION_TOKEN', StatusCode: '404' });
+    for (const type of ['ACCESS_DENIED', 'DEFAULT_4XX', 'DEFAULT_5XX']) {
+      apiTemplate.hasResourceProperties('AWS::ApiGateway::GatewayResponse', { ResponseType: type });
+    }
+  });
+
+  it('throttles the stage and writes access logs', () => {
+    apiTemplate.hasResourceProperties('AWS::ApiGateway::Stage', {
+      StageName: 'prod',
+      TracingEnabled: true,
+      AccessLogSetting: Match.objectLike({ DestinationArn: Match.anyValue() }),
+      MethodSettings: Match.arrayWith([Match.objectLike({ ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 })]),
+    });
+  });
+});
+
+describe('the data stack', () => {
+  it('has the single table with its keys, indexes, on-demand billing, PITR and deletion protection, retained', () => {
+    dataTemplate.resourceCountIs('AWS::DynamoDB::GlobalTable', 1);
+    const [table] = Object.values(dataTemplate.findResources('AWS::DynamoDB::GlobalTable')) as Array<Resource & { DeletionPolicy: string }>;
+    expect(table!.DeletionPolicy).toBe('Retain');
+    expect(table!.Properties).toMatchObject({
+      KeySchema: [
+        { AttributeName: 'pk', KeyType: 'HASH' },
+        { AttributeName: 'sk', KeyType: 'RANGE' },
+      ],
+      BillingMode: 'PAY_PER_REQUEST',
+    });
+    expect(table!.Properties.GlobalSecondaryIndexes.map((i: { IndexName: string }) => i.IndexName)).toEqual(TABLE_INDEXES.map((i) => i.indexName));
+    expect(table!.Properties.Replicas[0]).toMatchObject({
+      DeletionProtectionEnabled: true,
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+    });
+  });
+});
