@@ -1,0 +1,118 @@
+import { parseArgs } from 'node:util';
+import { LOCAL_AWS_ENV } from '../local/dynamodb-local';
+
+const USAGE = `Usage: npm run admin -- <command> [options]
+
+Commands:
+  org create --name <name> [--demo]          create an organization and its first API key
+  key create --org <id> [--expires-in 30d]   issue another API key (s, m, h or d)
+  key revoke --org <id> --key <keyId>        revoke an API key
+  key list --org <id>                        list an organization's keys (never their secrets)
+
+Target (default: the local server's DynamoDB Local at localhost:$DYNAMODB_PORT, table sales-pipeline):
+  --table <name> --region <region>           a deployed table, with the usual AWS credentials
+`;
+
+class UsageError extends Error {}
+
+const { positionals, values } = (() => {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      options: {
+        name: { type: 'string' },
+        demo: { type: 'boolean', default: false },
+        org: { type: 'string' },
+        key: { type: 'string' },
+        'expires-in': { type: 'string' },
+        table: { type: 'string' },
+        region: { type: 'string' },
+        help: { type: 'boolean', default: false },
+      },
+    });
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+})();
+
+function required(name: 'name' | 'org' | 'key'): string {
+  const value = values[name];
+  if (!value) throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function expiry(text: string | undefined): Date | null {
+  if (text === undefined) return null;
+  const match = /^(\d+)([smhd])$/.exec(text);
+  if (!match) throw new UsageError(`--expires-in must look like 30d, 12h, 15m or 90s (got "${text}")`);
+  const seconds = { s: 1, m: 60, h: 3600, d: 86_400 }[match[2] as 's' | 'm' | 'h' | 'd'];
+  return new Date(Date.now() + Number(match[1]) * seconds * 1000);
+}
+
+/** Points the shared code at the target table before it is loaded (it reads its configuration on import). */
+function configureTarget(): void {
+  if (values.table) {
+    if (!values.region && !process.env.AWS_REGION) throw new UsageError('--region is required with --table (or set AWS_REGION)');
+    Object.assign(process.env, { TABLE_NAME: values.table, ...(values.region ? { AWS_REGION: values.region } : {}) });
+    return;
+  }
+  Object.assign(process.env, LOCAL_AWS_ENV, {
+    TABLE_NAME: process.env.TABLE_NAME ?? 'sales-pipeline',
+    AWS_ENDPOINT_URL_DYNAMODB: `http://localhost:${process.env.DYNAMODB_PORT ?? 8000}`,
+  });
+}
+
+async function run(): Promise<unknown> {
+  const [resource, action] = positionals;
+  const command = `${resource ?? ''} ${action ?? ''}`.trim();
+  if (values.help || !command) throw new UsageError('');
+  const known = ['org create', 'key create', 'key revoke', 'key list'];
+  if (!known.includes(command)) throw new UsageError(`Unknown command "${command}"`);
+  configureTarget();
+  const keys = await import('../../shared/repositories/api-keys');
+  const { organizationExists } = await import('../../shared/repositories/organizations');
+  const requireOrganization = async () => {
+    const org = required('org');
+    if (!(await organizationExists(org))) throw new UsageError(`No organization ${org} in this table`);
+    return org;
+  };
+  switch (command) {
+    case 'org create': {
+      const name = required('name');
+      const { createOrganizationWithKey } = await import('../demo/organization');
+      return createOrganizationWithKey(name, { demo: values.demo });
+    }
+    case 'key create': {
+      const expiresAt = expiry(values['expires-in']);
+      const { key, token } = await keys.createApiKey(await requireOrganization(), expiresAt);
+      return { organizationId: key.organizationId, keyId: key.keyId, apiKey: token, expiresAt: key.expiresAt };
+    }
+    case 'key revoke': {
+      const organizationId = await requireOrganization();
+      const keyId = required('key');
+      await keys.revokeApiKey(organizationId, keyId);
+      return { organizationId, keyId, revoked: true };
+    }
+    default:
+      return { organizationId: values.org, keys: await keys.listApiKeys(await requireOrganization()) };
+  }
+}
+
+run().then(
+  (result) => {
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      process.stderr.write(error.message ? `${error.message}\n\n${USAGE}` : USAGE);
+      process.exit(2);
+    }
+    if ((error as Error).name === 'NotFoundError') {
+      process.stderr.write(`${(error as Error).message}\n`);
+      process.exit(2);
+    }
+    process.stderr.write(`${(error as Error).message}\n`);
+    process.exit(1);
+  },
+);

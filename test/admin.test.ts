@@ -1,0 +1,73 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { useTestApi } from './support/api';
+
+const api = useTestApi();
+const exec = promisify(execFile);
+
+/** Runs the admin CLI against this file's table in the test DynamoDB Local. */
+async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const port = new URL(process.env.AWS_ENDPOINT_URL_DYNAMODB!).port;
+  const env = { ...process.env, DYNAMODB_PORT: port, TABLE_NAME: process.env.TABLE_NAME! };
+  delete env.AWS_ENDPOINT_URL_DYNAMODB;
+  return exec('node_modules/.bin/tsx', ['infra/admin/cli.ts', ...args], { env }).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+  );
+}
+
+describe('npm run admin', () => {
+  it('org create prints exactly one JSON line whose key works against the API', async () => {
+    const { code, stdout } = await admin('org', 'create', '--name', 'Acme Plumbing');
+    expect(code).toBe(0);
+    expect(stdout.trim().split('\n')).toHaveLength(1);
+    const created = JSON.parse(stdout);
+    expect(created).toEqual({ organizationId: expect.stringMatching(/^org_/), apiKey: expect.stringMatching(/^sp_live_/) });
+    const res = await api.as(created.apiKey).get('/v1/leads');
+    expect(res.status).toBe(200);
+    expect(res.body.totalCount).toBe(0);
+  });
+
+  it('org create --demo also lists the ids it created', async () => {
+    const { code, stdout } = await admin('org', 'create', '--name', 'Demo Co', '--demo');
+    expect(code).toBe(0);
+    const created = JSON.parse(stdout);
+    expect(created.demo.leadIds).toHaveLength(8);
+    expect((await api.as(created.apiKey).get('/v1/leads')).body.totalCount).toBe(8);
+  });
+
+  it('key create, key list and key revoke manage keys without printing secrets of existing keys', async () => {
+    const org = JSON.parse((await admin('org', 'create', '--name', 'Keys Co')).stdout);
+    const second = JSON.parse((await admin('key', 'create', '--org', org.organizationId, '--expires-in', '30d')).stdout);
+    expect(second).toMatchObject({ organizationId: org.organizationId, keyId: expect.stringMatching(/^key_/), apiKey: expect.stringMatching(/^sp_live_/) });
+    expect(new Date(second.expiresAt).getTime()).toBeGreaterThan(Date.now() + 29 * 86_400_000);
+
+    const listed = await admin('key', 'list', '--org', org.organizationId);
+    expect(JSON.parse(listed.stdout).keys).toHaveLength(2);
+    expect(listed.stdout).not.toContain(org.apiKey);
+    expect(listed.stdout).not.toContain(second.apiKey);
+    expect(listed.stdout).not.toContain('tokenHash');
+
+    expect((await api.as(second.apiKey).get('/v1/leads')).status).toBe(200);
+    const revoked = await admin('key', 'revoke', '--org', org.organizationId, '--key', second.keyId);
+    expect(JSON.parse(revoked.stdout)).toEqual({ organizationId: org.organizationId, keyId: second.keyId, revoked: true });
+    expect((await api.as(second.apiKey).get('/v1/leads')).status).toBe(401);
+    expect((await api.as(org.apiKey).get('/v1/leads')).status).toBe(200);
+  });
+
+  it.each([
+    [['org', 'create']],
+    [['key', 'create']],
+    [['key', 'create', '--org', 'org_unknown']],
+    [['key', 'create', '--org', 'x', '--expires-in', 'soon']],
+    [['key', 'revoke', '--org', 'x']],
+    [['frobnicate']],
+    [['org', 'create', '--name', 'x', '--colour', 'red']],
+  ])('exits 2 with a message for bad arguments: %j', async (args) => {
+    const { code, stdout, stderr } = await admin(...args);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.length).toBeGreaterThan(0);
+  });
+});
