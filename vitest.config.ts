@@ -9,5 +9,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Each file has its own table on the one DynamoDB Local, so files run in parallel.
     fileParallelism: true,
+    reporters: ['default', 'json'],
+    outputFile: { json: 'test-results/vitest.json' },
   },
 });
