@@ -9,8 +9,8 @@ const exec = promisify(execFile);
 /** Runs the admin CLI against this file's table in the test DynamoDB Local. */
 async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const port = new URL(process.env.AWS_ENDPOINT_URL_DYNAMODB!).port;
-  const env = { ...process.env, DYNAMODB_PORT: port, TABLE_NAME: process.env.TABLE_NAME! };
-  delete env.AWS_ENDPOINT_URL_DYNAMODB;
+  const { AWS_ENDPOINT_URL_DYNAMODB: _, ...inherited } = process.env;
+  const env = { ...inherited, DYNAMODB_PORT: port, TABLE_NAME: process.env.TABLE_NAME! };
   return exec('node_modules/.bin/tsx', ['infra/admin/cli.ts', ...args], { env }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
