@@ -1,13 +1,14 @@
 import { Duration, Validations } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import { fileURLToPath } from 'node:url';
 import type { DynamoAction } from '../../shared/routes/route';
 import { TABLE_INDEXES } from '../../shared/table';
+import { BUNDLING } from './bundling';
 
 export interface ApiFunctionProps {
   /** Module below functions/, without extension. */
@@ -21,8 +22,8 @@ const functionsDir = fileURLToPath(new URL('../../functions/', import.meta.url))
 
 /**
  * Every function of the API, with every default in one place: Node.js 24 on arm64, the handler
- * bundled by esbuild with the AWS SDK inside (minified, source maps), its own log group with a
- * retention, X-Ray tracing, the table's name, and a least-privilege DynamoDB grant.
+ * bundled as BUNDLING says, its own log group with a retention, X-Ray tracing, the table's name,
+ * and a least-privilege DynamoDB grant.
  */
 export class ApiFunction extends Construct {
   readonly function: NodejsFunction;
@@ -40,16 +41,7 @@ export class ApiFunction extends Construct {
       tracing: Tracing.ACTIVE,
       logGroup,
       environment: { TABLE_NAME: table.tableName, NODE_OPTIONS: '--enable-source-maps' },
-      bundling: {
-        minify: true,
-        sourceMap: true,
-        target: 'node24',
-        format: OutputFormat.ESM,
-        mainFields: ['module', 'main'],
-        externalModules: [],
-        // Some bundled CommonJS dependencies still call require().
-        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
-      },
+      bundling: { ...BUNDLING, mainFields: [...BUNDLING.mainFields], externalModules: [...BUNDLING.externalModules] },
     });
     if (dynamodb.length) {
       this.function.addToRolePolicy(
