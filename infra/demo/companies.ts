@@ -1,0 +1,56 @@
+import type { Company } from '../../shared/entities/company';
+import { addCompanyNote, createCompany, type NewCompany } from '../../shared/repositories/companies';
+import type { Member } from '../../shared/schemas/members';
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/** Notes name their author by index into the members seeded before (newest member first). */
+const DEMO_COMPANIES: Array<NewCompany & { daysAgo: number; notes: Array<{ value: string; author: number; daysAgo: number }> }> = [
+  {
+    name: 'Harbourside Strata Management',
+    email: 'maintenance@harboursidestrata.com.au',
+    phone: '+61299551200',
+    suburb: 'Neutral Bay',
+    daysAgo: 180,
+    notes: [
+      { value: 'Manages 14 buildings on the lower north shore. Quotes go to the building manager by email, never to residents.', author: 3, daysAgo: 170 },
+      { value: 'Purchase order number required on every invoice, otherwise payment is held for 60 days.', author: 2, daysAgo: 120 },
+      { value: 'Keys for 22 Ben Boyd Rd are in the lockbox on level 1; code changes monthly, ask Karen.', author: 1, daysAgo: 45 },
+      { value: 'Asked for a quote to replace the hot water plant at Kurraba Point before winter.', author: 2, daysAgo: 6 },
+    ],
+  },
+  {
+    name: 'Coastline Constructions',
+    email: 'site@coastlineconstructions.com.au',
+    phone: '+61242271800',
+    suburb: 'Wollongong',
+    daysAgo: 95,
+    notes: [
+      { value: 'Builder doing four townhouse projects in the Illawarra; wants rough-in and fit-off priced separately.', author: 2, daysAgo: 90 },
+      { value: 'Site induction required before anyone goes on site at Thirroul. White card and SWMS on file.', author: 1, daysAgo: 30 },
+      { value: 'Switchboard upgrades for lots 3 and 4 approved, start after the slab pour on the 14th.', author: 2, daysAgo: 3 },
+    ],
+  },
+  {
+    name: 'Inner West Realty',
+    email: 'pm@innerwestrealty.com.au',
+    phone: '+61295601400',
+    suburb: 'Marrickville',
+    daysAgo: 20,
+    notes: [{ value: 'Property managers send urgent repairs by SMS; tenant contact details come with each work order.', author: 2, daysAgo: 18 }],
+  },
+];
+
+/** Three customer businesses with notes written by the demo members, oldest first. */
+export async function seedCompanies(organizationId: string, members: Member[], at = Date.now()): Promise<Company[]> {
+  const companies: Company[] = [];
+  for (const { daysAgo, notes, ...input } of DEMO_COMPANIES) {
+    const company = await createCompany(organizationId, input, new Date(at - daysAgo * DAY));
+    for (const note of notes) {
+      const author = members[note.author % members.length]!;
+      await addCompanyNote(organizationId, company.id, { value: note.value, userId: author.user.id }, new Date(at - note.daysAgo * DAY).toISOString());
+    }
+    companies.push(company);
+  }
+  return companies.reverse();
+}

@@ -1,0 +1,42 @@
+import * as v from 'valibot';
+
+/**
+ * The trade categories services and products belong to. A built-in catalog rather than a table:
+ * it is the same for every organization and changes only with a release (docs/trade-categories.md).
+ */
+export const TRADE_CATEGORIES = [
+  { id: 1, name: 'Plumbing', type: 'SERVICE' },
+  { id: 2, name: 'Electrical', type: 'SERVICE' },
+  { id: 3, name: 'Heating & cooling', type: 'SERVICE' },
+  { id: 4, name: 'Carpentry', type: 'SERVICE' },
+  { id: 5, name: 'Roofing', type: 'SERVICE' },
+  { id: 6, name: 'Painting', type: 'SERVICE' },
+  { id: 7, name: 'Landscaping', type: 'SERVICE' },
+  { id: 8, name: 'Cleaning', type: 'SERVICE' },
+  { id: 9, name: 'Pest control', type: 'SERVICE' },
+  { id: 10, name: 'Locksmith', type: 'SERVICE' },
+  { id: 11, name: 'Building', type: 'SERVICE' },
+  { id: 12, name: 'General handyman', type: 'SERVICE' },
+] as const satisfies readonly TradeCategory[];
+
+export interface TradeCategory {
+  id: number;
+  name: string;
+  type: 'SERVICE';
+}
+
+const byId = new Map<number, TradeCategory>(TRADE_CATEGORIES.map((category) => [category.id, category]));
+
+export function tradeCategoryById(id: number): TradeCategory | undefined {
+  return byId.get(id);
+}
+
+const ids = TRADE_CATEGORIES.map((category) => category.id);
+const range = `${Math.min(...ids)}–${Math.max(...ids)}`;
+
+/** A request field holding a catalog id: an integer (not a numeric string) that the catalog lists. */
+export const TradeCategoryIdSchema = v.pipe(
+  v.number('tradeCategoryId must be an integer'),
+  v.integer('tradeCategoryId must be an integer'),
+  v.check((id) => byId.has(id), `tradeCategoryId must be a trade category id (${range}, see docs/trade-categories.md)`),
+);

@@ -1,0 +1,79 @@
+import { config } from '../config';
+import { fromCompanyNoteItem, toCompanyItem, toCompanyNoteItem, type Company } from '../entities/company';
+import { keys } from '../entities/keys';
+import { NotFoundError } from '../errors';
+import { newId, now } from '../ids';
+import type { Page } from '../pagination';
+import type { CompanyNote } from '../schemas/companies';
+import { counterNames, counterUpdate, readCounter } from './counters';
+import { queryPage } from './query-page';
+import { reserveIds } from './sequences';
+import { transact } from './transact';
+
+export const NOTE_SEQUENCE = 'NOTE';
+
+export interface NewCompany {
+  name: string;
+  email?: string | null;
+  phone?: string | null;
+  suburb?: string | null;
+}
+
+/** The company and its notes counter (at 0), together: the counter's presence is the company's. */
+export async function createCompany(organizationId: string, input: NewCompany, createdAt = new Date()): Promise<Company> {
+  const company: Company = {
+    id: newId('company', createdAt),
+    name: input.name,
+    email: input.email ?? null,
+    phone: input.phone ?? null,
+    suburb: input.suburb ?? null,
+    createdAt: createdAt.toISOString(),
+  };
+  await transact(
+    [
+      { Put: { TableName: config.tableName, Item: toCompanyItem(organizationId, company), ConditionExpression: 'attribute_not_exists(pk)' } },
+      counterUpdate(organizationId, counterNames.companyNotes(company.id), 0),
+    ],
+    () => new Error(`Company id ${company.id} collided`),
+  );
+  return company;
+}
+
+/** The note and its counter step, in one transaction that fails when the company does not exist. */
+export async function addCompanyNote(
+  organizationId: string,
+  companyId: string,
+  input: { value: string; userId: string },
+  createdAt = now(),
+): Promise<CompanyNote> {
+  const note: CompanyNote = {
+    id: await reserveIds(organizationId, NOTE_SEQUENCE),
+    value: input.value,
+    companyId,
+    userId: input.userId,
+    createdAt,
+    updatedAt: createdAt,
+  };
+  const counter = counterUpdate(organizationId, counterNames.companyNotes(companyId), 1).Update;
+  await transact(
+    [
+      { Put: { TableName: config.tableName, Item: toCompanyNoteItem(organizationId, note), ConditionExpression: 'attribute_not_exists(pk)' } },
+      { Update: { ...counter, ConditionExpression: 'attribute_exists(pk)' } },
+    ],
+    (index) => (index === 1 ? new NotFoundError('Company not found') : new Error(`Note id ${note.id} collided`)),
+  );
+  return note;
+}
+
+/**
+ * The notes counter exists exactly while its company does, so reading it answers "is this
+ * company here?" without a third call.
+ */
+export async function listCompanyNotesPage(organizationId: string, companyId: string, page: number, limit: number): Promise<Page<CompanyNote>> {
+  const [items, totalCount] = await Promise.all([
+    queryPage(keys.companyNotes(organizationId, companyId), page, limit),
+    readCounter(organizationId, counterNames.companyNotes(companyId)),
+  ]);
+  if (totalCount === undefined) throw new NotFoundError('Company not found');
+  return { items: items.map(fromCompanyNoteItem), totalCount, page, limit };
+}

@@ -1,0 +1,47 @@
+import { ScenarioIdPath, ScenarioResponse } from '../schemas/scenarios';
+import { CreateServiceBody, ServiceIdPath, ServiceResponse } from '../schemas/services';
+import { defineRoute } from './route';
+
+export const createService = defineRoute({
+  operationId: 'createService',
+  method: 'POST',
+  path: '/v1/services',
+  handler: 'services/create',
+  summary: 'Create a service and its scenario',
+  tag: 'Services',
+  dynamodb: ['UpdateItem', 'PutItem'],
+  status: 201,
+  request: { body: CreateServiceBody },
+  response: ServiceResponse,
+  errors: [400, 409],
+});
+
+export const getService = defineRoute({
+  operationId: 'getService',
+  method: 'GET',
+  path: '/v1/services/{serviceId}',
+  handler: 'services/get',
+  summary: 'Read a service with its scenario summary',
+  tag: 'Services',
+  dynamodb: ['GetItem'],
+  status: 200,
+  request: { path: ServiceIdPath },
+  response: ServiceResponse,
+  errors: [400, 404],
+});
+
+export const getScenario = defineRoute({
+  operationId: 'getScenario',
+  method: 'GET',
+  path: '/v1/scenarios/{scenarioId}',
+  handler: 'scenarios/get',
+  summary: 'Read a scenario in full',
+  tag: 'Scenarios',
+  dynamodb: ['GetItem'],
+  status: 200,
+  request: { path: ScenarioIdPath },
+  response: ScenarioResponse,
+  errors: [400, 404],
+});
+
+export const serviceRoutes = [createService, getService, getScenario];

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { keys } from '../shared/entities/keys';
+import { addCompanyNote, createCompany } from '../shared/repositories/companies';
+import { counterNames, readCounter } from '../shared/repositories/counters';
+import { queryAll } from '../shared/repositories/query-page';
+import { useTestApi } from './support/api';
+import { countDynamoCalls } from './support/dynamo-calls';
+
+const api = useTestApi();
+const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const UNKNOWN_COMPANY = 'company_01HZZZZZZZZZZZZZZZZZZZZZZZ';
+
+async function demoCompanies() {
+  const organization = await api.organization({ demo: true });
+  return { ...organization, companyIds: organization.demo?.companyIds as string[] };
+}
+
+describe('GET /v1/companies/{companyId}/notes', () => {
+  it("lists a demo company's notes newest first, with every field", async () => {
+    const { client, companyIds, demo } = await demoCompanies();
+    expect(companyIds.length).toBeGreaterThanOrEqual(2);
+    const harbourside = companyIds[2]!;
+    const res = await client.get(`/v1/companies/${harbourside}/notes`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ totalPages: 1, currentPage: 1, totalCount: 4 });
+    const dates = res.body.notes.map((note: { createdAt: string }) => note.createdAt);
+    expect(dates).toEqual([...dates].sort().reverse());
+    expect(res.body.notes[0]).toEqual({
+      id: expect.any(Number),
+      value: 'Asked for a quote to replace the hot water plant at Kurraba Point before winter.',
+      companyId: harbourside,
+      userId: expect.stringMatching(/^user_/),
+      createdAt: expect.stringMatching(ISO_MS),
+      updatedAt: expect.stringMatching(ISO_MS),
+    });
+    for (const note of res.body.notes) expect(demo?.userIds).toContain(note.userId);
+  });
+
+  it('answers the exact notes the repository wrote, with integer ids from the organization sequence', async () => {
+    const { client, organizationId } = await api.organization();
+    const company = await createCompany(organizationId, { name: 'Northside Builders' });
+    const first = await addCompanyNote(organizationId, company.id, { value: 'Prefers morning site visits', userId: 'user_01HAAAAAAAAAAAAAAAAAAAAAAA' });
+    const second = await addCompanyNote(organizationId, company.id, { value: 'Pays on 14-day terms', userId: 'user_01HBBBBBBBBBBBBBBBBBBBBBBB' });
+    const res = await client.get(`/v1/companies/${company.id}/notes`);
+    expect(res.body).toEqual({ notes: [second, first], totalPages: 1, currentPage: 1, totalCount: 2 });
+    expect([first.id, second.id]).toEqual([1, 2]);
+    expect(second).toEqual({
+      id: 2,
+      value: 'Pays on 14-day terms',
+      companyId: company.id,
+      userId: 'user_01HBBBBBBBBBBBBBBBBBBBBBBB',
+      createdAt: expect.stringMatching(ISO_MS),
+      updatedAt: second.createdAt,
+    });
+  });
+
+  it('answers an empty first page for a company with no notes', async () => {
+    const { client, organizationId } = await api.organization();
+    const company = await createCompany(organizationId, { name: 'Quiet Pty Ltd' });
+    const res = await client.get(`/v1/companies/${company.id}/notes`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ notes: [], totalPages: 0, currentPage: 1, totalCount: 0 });
+  });
+
+  it('pages with page and limit, and answers an empty page past the end', async () => {
+    const { client, companyIds } = await demoCompanies();
+    const company = companyIds[2]!;
+    const all = (await client.get(`/v1/companies/${company}/notes?limit=100`)).body.notes.map((note: { id: number }) => note.id);
+    expect(all).toHaveLength(4);
+    const page2 = await client.get(`/v1/companies/${company}/notes?page=2&limit=3`);
+    expect(page2.body).toMatchObject({ totalPages: 2, currentPage: 2, totalCount: 4 });
+    expect(page2.body.notes.map((note: { id: number }) => note.id)).toEqual(all.slice(3));
+    const past = await client.get(`/v1/companies/${company}/notes?page=5&limit=3`);
+    expect(past.status).toBe(200);
+    expect(past.body).toEqual({ notes: [], totalPages: 2, currentPage: 5, totalCount: 4 });
+  });
+
+  it('answers 404 for an unknown company', async () => {
+    const { client } = await api.organization({ demo: true });
+    const res = await client.get(`/v1/companies/${UNKNOWN_COMPANY}/notes`);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ success: false, message: 'Company not found', error: { status: 404, message: 'Company not found', code: 'NOT_FOUND' } });
+  });
+
+  it("answers 404 for another organization's company", async () => {
+    const owner = await demoCompanies();
+    const other = await api.organization();
+    const res = await other.client.get(`/v1/companies/${owner.companyIds[0]}/notes`);
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('NOT_FOUND');
+  });
+
+  it.each(['page=0', 'limit=101', 'limit=abc'])('answers 400 naming the parameter for %s', async (query) => {
+    const { client, companyIds } = await demoCompanies();
+    const res = await client.get(`/v1/companies/${companyIds[0]}/notes?${query}`);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain(query.split('=')[0]);
+  });
+
+  it('reads a page, or answers 404, with one Query and one counter read', async () => {
+    const { client, companyIds } = await demoCompanies();
+    expect((await countDynamoCalls(() => client.get(`/v1/companies/${companyIds[2]}/notes?limit=2`))).sort()).toEqual(['GetItemCommand', 'QueryCommand']);
+    expect((await countDynamoCalls(() => client.get(`/v1/companies/${UNKNOWN_COMPANY}/notes`))).sort()).toEqual(['GetItemCommand', 'QueryCommand']);
+  });
+
+  it('refuses a note for a company that does not exist, and writes nothing', async () => {
+    const { client, organizationId } = await api.organization();
+    await expect(addCompanyNote(organizationId, UNKNOWN_COMPANY, { value: 'Lost note', userId: 'user_x' })).rejects.toThrow('Company not found');
+    expect(await readCounter(organizationId, counterNames.companyNotes(UNKNOWN_COMPANY))).toBeUndefined();
+    expect(await queryAll(keys.companyNotes(organizationId, UNKNOWN_COMPANY))).toEqual([]);
+    expect((await client.get(`/v1/companies/${UNKNOWN_COMPANY}/notes`)).status).toBe(404);
+  });
+});
