@@ -47,5 +47,6 @@ export class ConflictError extends ApiError {
 
 /** The SMS provider refused or failed; the spec answers this with a bare {message}. */
 export class SmsDeliveryError extends Error {
+  override readonly name = 'SmsDeliveryError';
   readonly status = 502;
 }

@@ -1,0 +1,241 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config';
+import { dynamo } from '../dynamo';
+import {
+  fromInquiryCollection,
+  fromInquiryItem,
+  toInquiryItem,
+  toInquirySourceItem,
+  toSmsMessageItem,
+  toThreadItem,
+  type InquiryRecord,
+  type StoredSourceData,
+} from '../entities/inquiry';
+import { keys } from '../entities/keys';
+import { NotFoundError } from '../errors';
+import { newId, now } from '../ids';
+import type { Page } from '../pagination';
+import {
+  FLAGGING_TAGS,
+  type Inquiry,
+  type InquiryDataBySource,
+  type InquiryExpansion,
+  type InquiryLead,
+  type InquiryListItem,
+  type InquirySource,
+  type InquiryTag,
+  type ListInquiriesQuery,
+  type SmsData,
+} from '../schemas/inquiries';
+import { batchGetItems } from './batch-get';
+import { counterNames, counterUpdate, readCounter } from './counters';
+import { queryAll, queryPage, type PageSource } from './query-page';
+import { transact, type TransactItem } from './transact';
+
+/** Kind prefix of a source record's id; an SMS inquiry's source record is its message thread. */
+const SOURCE_ID_KIND: Record<InquirySource, string> = { CALL: 'call', EMAIL: 'email', CHATBOT: 'chat', SMS: 'thread', WEBFORM: 'webform' };
+
+/** The lead's unread count an unread inquiry of each source adds to. */
+const UNREAD_COUNT: Record<InquirySource, string> = {
+  CALL: 'unreadCalls',
+  EMAIL: 'unreadEmails',
+  CHATBOT: 'unreadChatbotThreads',
+  SMS: 'unreadSMS',
+  WEBFORM: 'unreadWebformSubmissions',
+};
+
+/** TransactWriteItems takes 100 items; an SMS inquiry's fixed items (lead, inquiry, source, thread, 4 counters) leave room for these. */
+export const MAX_SMS_MESSAGES_PER_CREATE = 90;
+
+type WithOptionalId<T extends { id: string }> = Omit<T, 'id'> & { id?: string };
+
+export type NewInquiry = { [S in InquirySource]: { source: S; data: WithOptionalId<InquiryDataBySource[S]> } }[InquirySource] & {
+  leadId: string;
+  tag: InquiryTag;
+  summary: string;
+  isRead: boolean;
+  externalInquiryId?: string | null;
+  /** Now when absent; the inquiry id is a ULID of this time, so lists sort by it. */
+  createdAt?: string;
+};
+
+/** What creating an inquiry must know of its lead: that it exists, and its latest inquiry. */
+export interface LeadInquiryState {
+  lastInquiryId: string | null;
+  lastInquiryDate: string | null;
+}
+
+/** The lead's latest inquiry moved between our read and our write. */
+class LeadChanged extends Error {}
+
+const MAX_ATTEMPTS = 5;
+
+/** The counters of every list filter combination the inquiry appears under. */
+function inquiryCounters({ leadId, source }: InquiryRecord): string[] {
+  return [counterNames.inquiries(), counterNames.inquiries({ source }), counterNames.inquiries({ leadId }), counterNames.inquiries({ leadId, source })];
+}
+
+function put(Item: Record<string, unknown>): TransactItem {
+  return { Put: { TableName: config.tableName, Item, ConditionExpression: 'attribute_not_exists(pk)' } };
+}
+
+/**
+ * Moves the lead's lastInquiry forward (never back, for back-dated imports), counts the inquiry as
+ * unread, flags the lead, on condition that the lead exists and its latest inquiry is still the one
+ * read: that keeps isFirstInquiry true for exactly one inquiry of a lead.
+ */
+function leadUpdate(organizationId: string, inquiry: InquiryRecord, lead: LeadInquiryState): TransactItem {
+  const sets: string[] = [];
+  const adds: string[] = [];
+  const values: Record<string, unknown> = {};
+  if (lead.lastInquiryDate === null || inquiry.createdAt >= lead.lastInquiryDate) {
+    sets.push('lastInquiryId = :id', 'lastInquiryDate = :date');
+    Object.assign(values, { ':id': inquiry.id, ':date': inquiry.createdAt });
+  }
+  if (!inquiry.isRead) {
+    adds.push(`${UNREAD_COUNT[inquiry.source]} :one`);
+    values[':one'] = 1;
+  }
+  if (FLAGGING_TAGS.includes(inquiry.tag)) {
+    sets.push('hasFlaggedInquiry = :flagged');
+    values[':flagged'] = true;
+  }
+  const unchanged =
+    lead.lastInquiryId === null ? '(attribute_not_exists(lastInquiryId) OR attribute_type(lastInquiryId, :nullType))' : 'lastInquiryId = :seen';
+  const check = {
+    TableName: config.tableName,
+    Key: keys.lead(organizationId, inquiry.leadId),
+    ConditionExpression: `attribute_exists(pk) AND ${unchanged}`,
+  };
+  const conditionValues = lead.lastInquiryId === null ? { ':nullType': 'NULL' } : { ':seen': lead.lastInquiryId };
+  const expression = [sets.length ? `SET ${sets.join(', ')}` : '', adds.length ? `ADD ${adds.join(', ')}` : ''].filter(Boolean).join(' ');
+  if (!expression) return { ConditionCheck: { ...check, ExpressionAttributeValues: conditionValues } };
+  return { Update: { ...check, UpdateExpression: expression, ExpressionAttributeValues: { ...values, ...conditionValues } } };
+}
+
+function inquiryWrites(organizationId: string, inquiry: InquiryRecord, data: InquiryDataBySource[InquirySource], lead: LeadInquiryState): TransactItem[] {
+  const writes: TransactItem[] = [leadUpdate(organizationId, inquiry, lead), put(toInquiryItem(organizationId, inquiry))];
+  if (inquiry.source === 'SMS') {
+    const { messages, ...thread } = data as SmsData;
+    writes.push(
+      put(toInquirySourceItem(organizationId, inquiry.id, 'SMS', thread)),
+      put(toThreadItem(organizationId, { threadId: thread.id, leadId: inquiry.leadId, inquiryId: inquiry.id, createdAt: inquiry.createdAt })),
+      ...messages.map((message) => put(toSmsMessageItem(organizationId, inquiry.id, thread.id, message))),
+    );
+  } else {
+    writes.push(put(toInquirySourceItem(organizationId, inquiry.id, inquiry.source, data as StoredSourceData)));
+  }
+  return [...writes, ...inquiryCounters(inquiry).map((name) => counterUpdate(organizationId, name, 1))];
+}
+
+export async function readLeadInquiryState(organizationId: string, leadId: string): Promise<LeadInquiryState> {
+  const { Item } = await dynamo.send(
+    new GetCommand({
+      TableName: config.tableName,
+      Key: keys.lead(organizationId, leadId),
+      ProjectionExpression: 'pk, lastInquiryId, lastInquiryDate',
+      ConsistentRead: true,
+    }),
+  );
+  if (!Item) throw new NotFoundError('Lead not found');
+  return { lastInquiryId: (Item.lastInquiryId as string | null) ?? null, lastInquiryDate: (Item.lastInquiryDate as string | null) ?? null };
+}
+
+/**
+ * An inquiry of any source with its source record (for SMS: its thread and messages), the four list
+ * counters and the lead's lastInquiry, unread count and flag, in one transaction. `lead` saves the
+ * read when the caller has just read it; a concurrent inquiry for the same lead makes it read again.
+ */
+export async function createInquiry(organizationId: string, input: NewInquiry, lead?: LeadInquiryState): Promise<InquiryRecord> {
+  if (input.source === 'SMS' && input.data.messages.length > MAX_SMS_MESSAGES_PER_CREATE) {
+    throw new Error(`An SMS inquiry is created with at most ${MAX_SMS_MESSAGES_PER_CREATE} messages`);
+  }
+  const createdAt = input.createdAt ?? now();
+  const at = new Date(createdAt);
+  const id = newId('inquiry', at);
+  const data = { ...input.data, id: input.data.id ?? newId(SOURCE_ID_KIND[input.source], at) } as InquiryDataBySource[InquirySource];
+  let known = lead;
+  for (let attempt = 1; ; attempt++) {
+    known ??= await readLeadInquiryState(organizationId, input.leadId);
+    const inquiry: InquiryRecord = {
+      id,
+      source: input.source,
+      sourceId: data.id,
+      tag: input.tag,
+      summary: input.summary,
+      isFirstInquiry: known.lastInquiryId === null,
+      isRead: input.isRead,
+      leadId: input.leadId,
+      createdAt,
+      externalInquiryId: input.externalInquiryId ?? null,
+    };
+    try {
+      await transact(inquiryWrites(organizationId, inquiry, data, known), (index) =>
+        index === 0 ? new LeadChanged(`Lead ${input.leadId} kept changing while inquiry ${id} was recorded`) : new Error(`Inquiry ${id} collided`),
+      );
+      return inquiry;
+    } catch (error) {
+      if (!(error instanceof LeadChanged) || attempt === MAX_ATTEMPTS) throw error;
+      // Deleted meanwhile → the read answers 404; a newer inquiry meanwhile → recompute isFirstInquiry.
+      known = undefined;
+    }
+  }
+}
+
+export interface InquiryFilter {
+  leadId?: string;
+  source?: InquirySource;
+}
+
+/** Each filter combination has its own index partition, newest first. */
+function listSource(organizationId: string, { leadId, source }: InquiryFilter): PageSource {
+  const index = keys.inquiryIndexes(organizationId, { id: '', leadId: leadId ?? '', source: source ?? '' });
+  if (leadId && source) return { index: 'gsi4', pk: index.gsi4pk };
+  if (leadId) return { index: 'gsi3', pk: index.gsi3pk };
+  if (source) return { index: 'gsi2', pk: index.gsi2pk };
+  return { index: 'gsi1', pk: index.gsi1pk };
+}
+
+const LEAD_FIELDS = ['id', 'firstName', 'lastName', 'email', 'phone', 'businessName'] as const;
+
+/** The leads of one page in one BatchGetItem (a page holds at most 100 distinct leads). */
+async function readInquiryLeads(organizationId: string, inquiries: InquiryRecord[]): Promise<Map<string, InquiryLead>> {
+  const leadIds = [...new Set(inquiries.map((inquiry) => inquiry.leadId))];
+  if (!leadIds.length) return new Map();
+  const items = await batchGetItems(
+    leadIds.map((leadId) => keys.lead(organizationId, leadId)),
+    { attributes: [...LEAD_FIELDS] },
+  );
+  return new Map(
+    items.map((item) => {
+      const lead = Object.fromEntries(LEAD_FIELDS.map((field) => [field, item[field] ?? null])) as InquiryLead;
+      return [lead.id, lead];
+    }),
+  );
+}
+
+function toListItem({ externalInquiryId, ...inquiry }: InquiryRecord, expand: InquiryExpansion | undefined, leads?: Map<string, InquiryLead>): InquiryListItem {
+  return {
+    ...inquiry,
+    ...(expand === 'external' || expand === 'both' ? { externalInquiryId } : {}),
+    ...(leads ? { lead: leads.get(inquiry.leadId) ?? null } : {}),
+  };
+}
+
+/** One index Query and one counter read (+ one BatchGetItem of the page's leads with expand=lead|both). */
+export async function listInquiriesPage(organizationId: string, { page, limit, leadId, source, expand }: ListInquiriesQuery): Promise<Page<InquiryListItem>> {
+  const [items, totalCount] = await Promise.all([
+    queryPage(listSource(organizationId, { leadId, source }), page, limit),
+    readCounter(organizationId, counterNames.inquiries({ leadId, source })),
+  ]);
+  const inquiries = items.map(fromInquiryItem);
+  const leads = expand === 'lead' || expand === 'both' ? await readInquiryLeads(organizationId, inquiries) : undefined;
+  return { items: inquiries.map((inquiry) => toListItem(inquiry, expand, leads)), totalCount: totalCount ?? 0, page, limit };
+}
+
+/** One Query of the inquiry's item collection: the summary, its source record and any SMS messages. */
+export async function getInquiry(organizationId: string, inquiryId: string): Promise<Inquiry> {
+  const inquiry = fromInquiryCollection(await queryAll(keys.inquiryCollection(organizationId, inquiryId)));
+  if (!inquiry) throw new NotFoundError('Inquiry not found');
+  return inquiry;
+}

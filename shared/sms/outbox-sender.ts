@@ -1,0 +1,21 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config';
+import { dynamo } from '../dynamo';
+import { keys } from '../entities/keys';
+import type { OutgoingSms, SmsReceipt, SmsSender } from './sender';
+
+export function toOutboxItem(sms: OutgoingSms) {
+  return { ...keys.smsOutbox(sms.organizationId, sms.messageId), entity: 'SMS_OUTBOX', status: 'PENDING', ...sms };
+}
+
+/**
+ * Records the SMS as an OUTBOX# item for a delivery worker (a provider adapter reading the table's
+ * stream) to send. Keyed by message id, so a retried request cannot queue the same message twice.
+ */
+export const outboxSmsSender: SmsSender = {
+  name: 'outbox',
+  async send(sms: OutgoingSms): Promise<SmsReceipt> {
+    await dynamo.send(new PutCommand({ TableName: config.tableName, Item: toOutboxItem(sms), ConditionExpression: 'attribute_not_exists(pk)' }));
+    return { status: 'QUEUED', providerMessageId: sms.messageId };
+  },
+};
