@@ -1,0 +1,61 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import { config } from '../config';
+import { dynamo } from '../dynamo';
+import { keys } from '../entities/keys';
+import { fromPolicyItem, toPolicyItem } from '../entities/policy';
+import { NotFoundError } from '../errors';
+import { now } from '../ids';
+import type { Page } from '../pagination';
+import { NewPolicy, type Policy, type PolicyChanges } from '../schemas/policies';
+import { counterNames, counterUpdate, readCounter } from './counters';
+import { queryPage } from './query-page';
+import { reserveIds } from './sequences';
+import { transact } from './transact';
+import { defined } from './versioned';
+
+export const POLICY_SEQUENCE = 'POLICY';
+export const POLICY_NOT_FOUND = 'Policy not found';
+
+/** The policy and the policies counter in one transaction. */
+export async function createPolicy(organizationId: string, input: NewPolicy, at = now()): Promise<Policy> {
+  const fields = v.parse(NewPolicy, input);
+  const policy: Policy = { id: await reserveIds(organizationId, POLICY_SEQUENCE), ...fields };
+  await transact(
+    [
+      { Put: { TableName: config.tableName, Item: toPolicyItem(organizationId, policy, at), ConditionExpression: 'attribute_not_exists(pk)' } },
+      counterUpdate(organizationId, counterNames.policies, 1),
+    ],
+    () => new Error(`Policy id ${policy.id} collided`),
+  );
+  return policy;
+}
+
+export async function listPoliciesPage(organizationId: string, page: number, limit: number): Promise<Page<Policy>> {
+  const [items, totalCount] = await Promise.all([
+    queryPage(keys.policies(organizationId), page, limit),
+    readCounter(organizationId, counterNames.policies),
+  ]);
+  return { items: items.map(fromPolicyItem), totalCount: totalCount ?? 0, page, limit };
+}
+
+/** One conditional update: policies have no rule across fields, so nothing needs reading first. */
+export async function updatePolicy(organizationId: string, policyId: number, changes: PolicyChanges): Promise<Policy> {
+  const fields = Object.entries({ ...defined(changes), updatedAt: now() });
+  const { Attributes } = await dynamo
+    .send(
+      new UpdateCommand({
+        TableName: config.tableName,
+        Key: keys.policy(organizationId, policyId),
+        UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :f${i}`).join(', ')}`,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
+        ExpressionAttributeValues: Object.fromEntries(fields.map(([, value], i) => [`:f${i}`, value])),
+        ReturnValues: 'ALL_NEW',
+      }),
+    )
+    .catch((error: unknown) => {
+      throw (error as Error).name === 'ConditionalCheckFailedException' ? new NotFoundError(POLICY_NOT_FOUND) : error;
+    });
+  return fromPolicyItem(Attributes ?? {});
+}

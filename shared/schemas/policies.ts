@@ -1,0 +1,35 @@
+import * as v from 'valibot';
+import { NonEmptyString, PageQuery, integerString, pageSchema } from './common';
+
+export const Policy = v.object({
+  id: v.pipe(v.number(), v.integer()),
+  title: v.string(),
+  content: v.string(),
+  isActive: v.boolean(),
+});
+export type Policy = v.InferOutput<typeof Policy>;
+
+const policyFields = {
+  title: NonEmptyString('title', 200),
+  content: NonEmptyString('content', 20_000),
+  isActive: v.boolean('isActive must be a boolean'),
+};
+
+/** Policies come from the organization's setup (the demo seed, the admin CLI); the API only lists and edits them. */
+export const NewPolicy = v.object({ ...policyFields, isActive: v.optional(policyFields.isActive, true) });
+export type NewPolicy = v.InferInput<typeof NewPolicy>;
+
+export const UpdatePolicyBody = v.pipe(
+  v.strictObject({
+    title: v.optional(policyFields.title),
+    content: v.optional(policyFields.content),
+    isActive: v.optional(policyFields.isActive),
+  }),
+  v.check((body) => Object.keys(body).length > 0, 'body must contain at least one field to change'),
+);
+export type PolicyChanges = v.InferOutput<typeof UpdatePolicyBody>;
+
+export const PolicyIdPath = v.object({ policyId: integerString('policyId') });
+export const PolicyPage = pageSchema('policies', Policy);
+export const PolicyResponse = v.object({ policy: Policy });
+export { PageQuery };

@@ -1,0 +1,207 @@
+import { describe, expect, it } from 'vitest';
+import { getProduct } from '../shared/repositories/products';
+import { useTestApi, type Client } from './support/api';
+import { countDynamoCalls } from './support/dynamo-calls';
+
+const api = useTestApi();
+
+async function create(client: Client, name: string, pricing: Record<string, unknown> = { pricingType: 'FIXED', price: 100 }) {
+  const res = await client.post('/v1/products', { name, tradeCategoryId: 1, ...pricing });
+  expect(res.status).toBe(201);
+  return res.body.product;
+}
+
+/** An organization with three FIXED products: Blocked drain clear, Tap washer replacement, Toilet repair. */
+async function setup() {
+  const org = await api.organization();
+  const [drain, tap, toilet] = [
+    await create(org.client, 'Blocked drain clear', { pricingType: 'FIXED', price: 220 }),
+    await create(org.client, 'Tap washer replacement', { pricingType: 'FIXED', price: 95 }),
+    await create(org.client, 'Toilet repair', { pricingType: 'RANGE', minPrice: 150, maxPrice: 400 }),
+  ];
+  return { ...org, drain, tap, toilet };
+}
+
+const batch = (client: Client, updates: unknown) => client.patch('/v1/products/batch', { updates });
+const stored = async (organizationId: string, id: number) => (await getProduct(organizationId, id))?.value;
+
+describe('PATCH /v1/products/batch', () => {
+  it('renames and re-prices, answering each item in input order with its updated product', async () => {
+    const { client, drain, tap, toilet } = await setup();
+    const res = await batch(client, [
+      { id: toilet.id, pricing: { pricingType: 'RANGE', price: 180, maxPrice: 450, isDisclosePrice: true } },
+      { id: drain.id, name: 'Blocked drain clear (CCTV)' },
+      { id: tap.id, name: 'Tap service', pricing: { pricingType: 'NONE' } },
+    ]);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      results: [
+        { id: toilet.id, status: 'ok', product: { ...toilet, price: 180, maxPrice: 450, isDisclosePrice: true, updatedAt: expect.any(String) } },
+        { id: drain.id, status: 'ok', product: { ...drain, name: 'Blocked drain clear (CCTV)', updatedAt: expect.any(String) } },
+        { id: tap.id, status: 'ok', product: { ...tap, name: 'Tap service', pricingType: 'NONE', price: null, maxPrice: null, updatedAt: expect.any(String) } },
+      ],
+      summary: { total: 3, succeeded: 3, failed: 0 },
+    });
+  });
+
+  it('reports a not-found, a conflict and malformed items in place among successes, and counts them', async () => {
+    const { client, drain, tap, toilet } = await setup();
+    const res = await batch(client, [
+      { id: drain.id, pricing: { pricingType: 'FIXED', price: 240 } },
+      { id: 9999, name: 'Ghost product' },
+      { id: tap.id, name: 'toilet REPAIR' },
+      { id: tap.id, name: 42 },
+      { id: 'seven', name: 'Bad id' },
+      { id: toilet.id },
+      { id: toilet.id, pricing: { pricingType: 'RANGE', price: 500, maxPrice: 100 } },
+      { id: tap.id, pricing: { pricingType: 'FIXED', price: 99 } },
+    ]);
+    expect(res.status).toBe(200);
+    expect(res.body.results).toEqual([
+      { id: drain.id, status: 'ok', product: expect.objectContaining({ id: drain.id, price: 240 }) },
+      { id: 9999, status: 'error', code: 'NOT_FOUND', message: 'Trade product not found' },
+      { id: tap.id, status: 'error', code: 'CONFLICT', message: 'A product named "toilet REPAIR" already exists' },
+      { id: tap.id, status: 'error', code: 'VALIDATION_ERROR', message: 'name must be a string' },
+      { id: null, status: 'error', code: 'VALIDATION_ERROR', message: 'id must be an integer' },
+      { id: toilet.id, status: 'error', code: 'VALIDATION_ERROR', message: 'each update must change name or pricing' },
+      { id: toilet.id, status: 'error', code: 'VALIDATION_ERROR', message: 'pricing.maxPrice must be greater than or equal to pricing.price' },
+      { id: tap.id, status: 'ok', product: expect.objectContaining({ id: tap.id, name: 'Tap washer replacement', price: 99 }) },
+    ]);
+    expect(res.body.summary).toEqual({ total: 8, succeeded: 2, failed: 6 });
+  });
+
+  it.each([
+    ['FIXED without a price', { pricingType: 'FIXED' }, 'NONE', 'pricing.price is required when pricingType is FIXED'],
+    ['FIXED with a maxPrice', { pricingType: 'FIXED', price: 10, maxPrice: 20 }, 'FIXED', 'pricing.maxPrice must not be set when pricingType is FIXED'],
+    ['RANGE without a maxPrice', { pricingType: 'RANGE', price: 10 }, 'FIXED', 'pricing.maxPrice is required when pricingType is RANGE'],
+    ['NONE with a price', { pricingType: 'NONE', price: 10 }, 'FIXED', 'pricing.price must not be set when pricingType is NONE'],
+    ['an unknown pricingType', { pricingType: 'HOURLY', price: 10 }, 'FIXED', 'pricingType must be one of NONE, FIXED, RANGE'],
+    ['an unknown pricing field', { pricingType: 'FIXED', price: 10, currency: 'AUD' }, 'FIXED', 'pricing.currency'],
+  ])('fails only the item for pricing %s', async (_, pricing, initialType, message) => {
+    const { client, organizationId } = await api.organization();
+    const product = await create(client, 'Gutter clean', initialType === 'NONE' ? { pricingType: 'NONE' } : { pricingType: 'FIXED', price: 300 });
+    const res = await batch(client, [{ id: product.id, pricing }, { id: product.id, name: 'Gutter clean and flush' }]);
+    expect(res.status).toBe(200);
+    expect(res.body.results[0]).toMatchObject({ status: 'error', code: 'VALIDATION_ERROR' });
+    expect(res.body.results[0].message).toContain(message);
+    expect(res.body.results[1]).toMatchObject({ status: 'ok' });
+    expect(await stored(organizationId, product.id)).toMatchObject({ name: 'Gutter clean and flush', pricingType: initialType });
+  });
+
+  it('keeps earlier successes when a later item fails', async () => {
+    const { client, organizationId, drain, tap } = await setup();
+    const res = await batch(client, [
+      { id: drain.id, name: 'Drain unblock' },
+      { id: tap.id, name: 'Drain unblock' },
+    ]);
+    expect(res.body.results.map((r: { status: string }) => r.status)).toEqual(['ok', 'error']);
+    expect(await stored(organizationId, drain.id)).toMatchObject({ name: 'Drain unblock' });
+    expect(await stored(organizationId, tap.id)).toEqual(tap);
+  });
+
+  it('applies a second item for the same id on top of the first', async () => {
+    const { client, organizationId, drain } = await setup();
+    const res = await batch(client, [
+      { id: drain.id, name: 'Drain unblock' },
+      { id: drain.id, pricing: { pricingType: 'RANGE', price: 200, maxPrice: 600 } },
+      { id: drain.id, name: 'Drain unblock and camera' },
+    ]);
+    expect(res.body.results.map((r: { status: string }) => r.status)).toEqual(['ok', 'ok', 'ok']);
+    expect(res.body.results[1].product).toMatchObject({ name: 'Drain unblock', pricingType: 'RANGE', price: 200, maxPrice: 600 });
+    expect(res.body.results[2].product).toMatchObject({ name: 'Drain unblock and camera', pricingType: 'RANGE', price: 200, maxPrice: 600 });
+    expect(await stored(organizationId, drain.id)).toEqual(res.body.results[2].product);
+    // Both earlier names are free again; only the last one is held.
+    expect((await client.post('/v1/products', { name: 'Blocked drain clear', tradeCategoryId: 1, pricingType: 'NONE' })).status).toBe(201);
+    expect((await client.post('/v1/products', { name: 'Drain unblock', tradeCategoryId: 1, pricingType: 'NONE' })).status).toBe(201);
+    expect((await client.post('/v1/products', { name: 'drain unblock and camera', tradeCategoryId: 1, pricingType: 'NONE' })).status).toBe(409);
+  });
+
+  it('lets a later item take a name an earlier item gave up', async () => {
+    const { client, drain, tap } = await setup();
+    const res = await batch(client, [
+      { id: drain.id, name: 'Old drain service' },
+      { id: tap.id, name: 'Blocked drain clear' },
+    ]);
+    expect(res.body.summary).toEqual({ total: 2, succeeded: 2, failed: 0 });
+  });
+
+  it("answers NOT_FOUND for another organization's product and leaves it unchanged", async () => {
+    const owner = await setup();
+    const other = await api.organization();
+    const res = await batch(other.client, [{ id: owner.drain.id, name: 'Hijacked', pricing: { pricingType: 'NONE' } }]);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      results: [{ id: owner.drain.id, status: 'error', code: 'NOT_FOUND', message: 'Trade product not found' }],
+      summary: { total: 1, succeeded: 0, failed: 1 },
+    });
+    expect(await stored(owner.organizationId, owner.drain.id)).toEqual(owner.drain);
+  });
+
+  it('accepts exactly 100 items and applies them in order', async () => {
+    const { client, organizationId, drain, tap, toilet } = await setup();
+    const ids = [drain.id, tap.id, toilet.id];
+    const updates = Array.from({ length: 100 }, (_, i) => ({ id: ids[i % 3], pricing: { pricingType: 'FIXED', price: i } }));
+    const res = await batch(client, updates);
+    expect(res.status).toBe(200);
+    expect(res.body.summary).toEqual({ total: 100, succeeded: 100, failed: 0 });
+    expect(res.body.results.map((r: { id: number }) => r.id)).toEqual(updates.map((u) => u.id));
+    expect((await stored(organizationId, drain.id))?.price).toBe(99);
+    expect((await stored(organizationId, tap.id))?.price).toBe(97);
+    expect((await stored(organizationId, toilet.id))?.price).toBe(98);
+  });
+
+  it('rejects 101 items as a whole with BATCH_TOO_LARGE and applies nothing', async () => {
+    const { client, organizationId, drain } = await setup();
+    const updates = Array.from({ length: 101 }, (_, i) => ({ id: drain.id, name: `Drain ${i}` }));
+    let res: Awaited<ReturnType<typeof batch>> | undefined;
+    const calls = await countDynamoCalls(async () => {
+      res = await batch(client, updates);
+    });
+    expect(res!.status).toBe(400);
+    expect(res!.body).toEqual({
+      success: false,
+      message: 'The batch exceeds 100 items (101 given); nothing was applied',
+      error: { status: 400, message: 'The batch exceeds 100 items (101 given); nothing was applied', code: 'BATCH_TOO_LARGE' },
+    });
+    expect(calls).toEqual([]);
+    expect(await stored(organizationId, drain.id)).toEqual(drain);
+  });
+
+  it.each([
+    ['no items', { updates: [] }, 'updates must contain at least one item'],
+    ['updates that is not an array', { updates: { id: 1 } }, 'updates must be an array'],
+    ['a missing updates', {}, 'updates'],
+    ['a body that is an array', [{ id: 1, name: 'x' }], 'updates'],
+    ['a body that is a string', 'updates', 'body'],
+    ['an unknown top-level field', { updates: [{ id: 1, name: 'x' }], dryRun: true }, 'dryRun'],
+  ])('answers 400 for %s', async (_, body, message) => {
+    const { client } = await api.organization();
+    const res = await client.patch('/v1/products/batch', body);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    expect(res.body.message).toContain(message);
+  });
+
+  it('costs one BatchGetItem for all products plus one write per item: a Put, or a transaction for a rename', async () => {
+    const { client, drain, tap, toilet } = await setup();
+    const calls = await countDynamoCalls(() =>
+      batch(client, [
+        { id: drain.id, pricing: { pricingType: 'FIXED', price: 1 } },
+        { id: tap.id, name: 'Tap service' },
+        { id: toilet.id, pricing: { pricingType: 'NONE' } },
+        { id: drain.id, pricing: { pricingType: 'FIXED', price: 2 } },
+        { id: 777, name: 'Missing' },
+        { id: drain.id, name: 42 },
+      ]),
+    );
+    expect(calls).toEqual(['BatchGetItemCommand', 'PutItemCommand', 'TransactWriteItemsCommand', 'PutItemCommand', 'PutItemCommand']);
+  });
+
+  it('costs N + 1 calls for 100 re-pricing items', async () => {
+    const { client, drain, tap, toilet } = await setup();
+    const ids = [drain.id, tap.id, toilet.id];
+    const updates = Array.from({ length: 100 }, (_, i) => ({ id: ids[i % 3], pricing: { pricingType: 'FIXED', price: i } }));
+    const calls = await countDynamoCalls(() => batch(client, updates));
+    expect(calls).toEqual(['BatchGetItemCommand', ...Array(100).fill('PutItemCommand')]);
+  });
+});

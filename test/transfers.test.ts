@@ -1,0 +1,277 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { config } from '../shared/config';
+import { dynamo } from '../shared/dynamo';
+import { keys } from '../shared/entities/keys';
+import { getTransfer } from '../shared/repositories/transfers';
+import { useTestApi, type Client } from './support/api';
+import { countDynamoCalls } from './support/dynamo-calls';
+
+const api = useTestApi();
+const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+const emergency = {
+  label: 'Emergency plumbing',
+  method: 'WARM',
+  destinationType: 'PHONE_NUMBER',
+  destination: '+61298765432',
+  conditions: 'The caller reports a burst pipe, flooding or a gas smell.',
+};
+
+async function create(client: Client, body: Record<string, unknown>) {
+  const res = await client.post('/v1/transfers', body);
+  expect(res.status).toBe(201);
+  return res.body.transfer;
+}
+
+const stored = async (organizationId: string, id: number) => (await getTransfer(organizationId, id))?.value;
+
+/** A scenario row, as POST /v1/services would leave one; transfers only need it to exist. */
+async function putScenario(organizationId: string, id: number) {
+  await dynamo.send(new PutCommand({ TableName: config.tableName, Item: { ...keys.scenario(organizationId, id), entity: 'SCENARIO', id } }));
+}
+
+describe('POST /v1/transfers', () => {
+  it('answers 201 with every Transfer field, filling name, summaryFormat, settings, isEnabled and scenarioId', async () => {
+    const { client } = await api.organization();
+    const res = await client.post('/v1/transfers', emergency);
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      transfer: {
+        id: 1,
+        label: 'Emergency plumbing',
+        name: 'Emergency plumbing',
+        method: 'WARM',
+        destinationType: 'PHONE_NUMBER',
+        destination: '+61298765432',
+        conditions: emergency.conditions,
+        summaryFormat: 'Caller {name} is calling about {topic}. Summary: {summary}',
+        settings: { ignore_business_hours: false },
+        isEnabled: true,
+        scenarioId: null,
+        createdAt: expect.stringMatching(ISO_MS),
+        updatedAt: expect.stringMatching(ISO_MS),
+      },
+    });
+  });
+
+  it('keeps the optional fields it is given, including a scenario of the organization', async () => {
+    const { client, organizationId } = await api.organization();
+    await putScenario(organizationId, 3);
+    const transfer = await create(client, {
+      label: 'Quotes',
+      name: 'Quotes to the office',
+      method: 'COLD',
+      destinationType: 'DEPARTMENT',
+      destination: 'Sales',
+      conditions: 'The caller wants a written quote.',
+      summaryFormat: '{name}: {summary}',
+      settings: { ignore_business_hours: true },
+      isEnabled: false,
+      scenarioId: 3,
+    });
+    expect(transfer).toMatchObject({
+      name: 'Quotes to the office',
+      method: 'COLD',
+      summaryFormat: '{name}: {summary}',
+      settings: { ignore_business_hours: true },
+      isEnabled: false,
+      scenarioId: 3,
+    });
+  });
+
+  it.each([
+    ['a missing label', { ...emergency, label: undefined }, 'label'],
+    ['a blank label', { ...emergency, label: '  ' }, 'label'],
+    ['a missing conditions', { ...emergency, conditions: undefined }, 'conditions'],
+    ['conditions that are not a string', { ...emergency, conditions: ['burst pipe'] }, 'conditions'],
+    ['an unknown method', { ...emergency, method: 'HOT' }, 'method'],
+    ['an unknown destinationType', { ...emergency, destinationType: 'EMAIL' }, 'destinationType'],
+    ['a missing destination', { ...emergency, destination: undefined }, 'destination'],
+    ['a PHONE_NUMBER destination that is not E.164', { ...emergency, destination: '02 9876 5432' }, 'destination'],
+    ['an unknown placeholder in summaryFormat', { ...emergency, summaryFormat: 'Call from {caller}' }, 'summaryFormat'],
+    ['settings without ignore_business_hours', { ...emergency, settings: {} }, 'settings.ignore_business_hours'],
+    ['an unknown setting', { ...emergency, settings: { ignore_business_hours: true, afterHours: 1 } }, 'settings.afterHours'],
+    ['isEnabled that is not a boolean', { ...emergency, isEnabled: 'yes' }, 'isEnabled'],
+    ['a scenarioId that is not an integer', { ...emergency, scenarioId: '3' }, 'scenarioId'],
+    ['an unknown field', { ...emergency, priority: 1 }, 'priority'],
+  ])('answers 400 for %s, naming the field', async (_, body, field) => {
+    const { client } = await api.organization();
+    const res = await client.post('/v1/transfers', body);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    expect(res.body.error.details[0].path).toBe(field);
+    expect(res.body.message).toContain(field);
+  });
+
+  it("answers 400 for a scenarioId of no scenario, or of another organization's scenario, and frees the label", async () => {
+    const { client } = await api.organization();
+    const other = await api.organization();
+    await putScenario(other.organizationId, 5);
+    for (const scenarioId of [404, 5]) {
+      const res = await client.post('/v1/transfers', { ...emergency, scenarioId });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe(`scenarioId ${scenarioId} does not match any scenario of the organization`);
+    }
+    expect((await client.post('/v1/transfers', emergency)).status).toBe(201);
+  });
+
+  it('answers 409 for a label that exists already, ignoring case and surrounding space', async () => {
+    const { client } = await api.organization();
+    await create(client, emergency);
+    const res = await client.post('/v1/transfers', { ...emergency, label: ' EMERGENCY plumbing ', destinationType: 'DEPARTMENT', destination: 'Dispatch' });
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({
+      success: false,
+      message: 'A transfer rule labelled "EMERGENCY plumbing" already exists',
+      error: { status: 409, message: 'A transfer rule labelled "EMERGENCY plumbing" already exists', code: 'CONFLICT' },
+    });
+  });
+
+  it('lets two organizations use the same label', async () => {
+    await create((await api.organization()).client, emergency);
+    await create((await api.organization()).client, emergency);
+  });
+
+  it('costs one sequence update and one transaction', async () => {
+    const { client } = await api.organization();
+    expect(await countDynamoCalls(() => client.post('/v1/transfers', emergency))).toEqual(['UpdateItemCommand', 'TransactWriteItemsCommand']);
+  });
+});
+
+describe('PUT /v1/transfers/{transferId}', () => {
+  it('changes only the fields sent and keeps the others', async () => {
+    const { client, organizationId } = await api.organization();
+    const before = await create(client, emergency);
+    const res = await client.put(`/v1/transfers/${before.id}`, { conditions: 'Any gas smell.', settings: { ignore_business_hours: true } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      transfer: { ...before, conditions: 'Any gas smell.', settings: { ignore_business_hours: true }, updatedAt: expect.stringMatching(ISO_MS) },
+    });
+    expect(await stored(organizationId, before.id)).toEqual(res.body.transfer);
+  });
+
+  it('keeps name when the label changes', async () => {
+    const { client } = await api.organization();
+    const { id } = await create(client, emergency);
+    const res = await client.put(`/v1/transfers/${id}`, { label: 'Urgent plumbing' });
+    expect(res.body.transfer).toMatchObject({ label: 'Urgent plumbing', name: 'Emergency plumbing' });
+  });
+
+  it('checks the merged destination: switching to PHONE_NUMBER needs an E.164 destination', async () => {
+    const { client } = await api.organization();
+    const { id } = await create(client, { ...emergency, destinationType: 'DEPARTMENT', destination: 'Dispatch' });
+    const bad = await client.put(`/v1/transfers/${id}`, { destinationType: 'PHONE_NUMBER' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details[0].path).toBe('destination');
+    const good = await client.put(`/v1/transfers/${id}`, { destinationType: 'PHONE_NUMBER', destination: '+61400111222' });
+    expect(good.status).toBe(200);
+  });
+
+  it('links and unlinks a scenario, refusing one that does not exist', async () => {
+    const { client, organizationId } = await api.organization();
+    await putScenario(organizationId, 2);
+    const { id } = await create(client, emergency);
+    expect((await client.put(`/v1/transfers/${id}`, { scenarioId: 2 })).body.transfer.scenarioId).toBe(2);
+    const missing = await client.put(`/v1/transfers/${id}`, { scenarioId: 9 });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.details[0].path).toBe('scenarioId');
+    expect((await client.put(`/v1/transfers/${id}`, { scenarioId: null })).body.transfer.scenarioId).toBeNull();
+  });
+
+  it.each([
+    ['an empty body', {}, 'body'],
+    ['an unknown field', { priority: 2 }, 'priority'],
+    ['a read-only field', { id: 9 }, 'id'],
+    ['a blank label', { label: '' }, 'label'],
+    ['an unknown method', { method: 'LUKEWARM' }, 'method'],
+  ])('answers 400 for %s', async (_, body, field) => {
+    const { client } = await api.organization();
+    const { id } = await create(client, emergency);
+    const res = await client.put(`/v1/transfers/${id}`, body);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain(field);
+  });
+
+  it.each(['abc', '2.5', '0'])('answers 400 for the transfer id %s', async (transferId) => {
+    const { client } = await api.organization();
+    const res = await client.put(`/v1/transfers/${transferId}`, { isEnabled: false });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details[0].path).toBe('transferId');
+  });
+
+  it('answers 404 for an unknown transfer rule', async () => {
+    const { client } = await api.organization();
+    const res = await client.put('/v1/transfers/31', { isEnabled: false });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ success: false, message: 'Transfer rule not found', error: { status: 404, message: 'Transfer rule not found', code: 'NOT_FOUND' } });
+  });
+
+  it("answers 404 for another organization's transfer rule and leaves it unchanged", async () => {
+    const owner = await api.organization();
+    const other = await api.organization();
+    const transfer = await create(owner.client, emergency);
+    expect((await other.client.put(`/v1/transfers/${transfer.id}`, { isEnabled: false })).status).toBe(404);
+    expect(await stored(owner.organizationId, transfer.id)).toEqual(transfer);
+  });
+
+  describe('relabelling', () => {
+    it('answers 409 for a label another rule has, and changes nothing', async () => {
+      const { client, organizationId } = await api.organization();
+      await create(client, emergency);
+      const after = await create(client, { ...emergency, label: 'After hours' });
+      const res = await client.put(`/v1/transfers/${after.id}`, { label: 'emergency PLUMBING', isEnabled: false });
+      expect(res.status).toBe(409);
+      expect(res.body.error.code).toBe('CONFLICT');
+      expect(await stored(organizationId, after.id)).toEqual(after);
+    });
+
+    it('allows a rule to take its own label in different case', async () => {
+      const { client } = await api.organization();
+      const { id } = await create(client, emergency);
+      const res = await client.put(`/v1/transfers/${id}`, { label: 'EMERGENCY PLUMBING' });
+      expect(res.status).toBe(200);
+      expect(res.body.transfer.label).toBe('EMERGENCY PLUMBING');
+    });
+
+    it('frees the old label for reuse and holds the new one', async () => {
+      const { client } = await api.organization();
+      const { id } = await create(client, emergency);
+      expect((await client.put(`/v1/transfers/${id}`, { label: 'Urgent plumbing' })).status).toBe(200);
+      expect((await client.post('/v1/transfers', emergency)).status).toBe(201);
+      expect((await client.post('/v1/transfers', { ...emergency, label: 'urgent plumbing' })).status).toBe(409);
+    });
+  });
+
+  it('costs one read and one conditional write, and one transaction instead for a relabel', async () => {
+    const { client } = await api.organization();
+    const { id } = await create(client, emergency);
+    expect(await countDynamoCalls(() => client.put(`/v1/transfers/${id}`, { isEnabled: false }))).toEqual(['GetItemCommand', 'PutItemCommand']);
+    expect(await countDynamoCalls(() => client.put(`/v1/transfers/${id}`, { label: 'Relabelled' }))).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+  });
+
+  it('loses no change when updates of the same rule race', async () => {
+    const { client, organizationId } = await api.organization();
+    const { id } = await create(client, emergency);
+    const responses = await Promise.all([
+      client.put(`/v1/transfers/${id}`, { conditions: 'Raced conditions' }),
+      client.put(`/v1/transfers/${id}`, { isEnabled: false }),
+      client.put(`/v1/transfers/${id}`, { label: 'Raced label' }),
+    ]);
+    expect(responses.map((res) => res.status)).toEqual([200, 200, 200]);
+    expect(await stored(organizationId, id)).toMatchObject({ conditions: 'Raced conditions', isEnabled: false, label: 'Raced label' });
+  });
+});
+
+describe('demo transfer rules', () => {
+  it('hold their labels, and one is linked to a scenario of the organization', async () => {
+    const { client, organizationId, demo } = await api.organization({ demo: true });
+    const ids = demo!.transferIds as number[];
+    expect(ids.length).toBeGreaterThanOrEqual(2);
+    const transfers = await Promise.all(ids.map((id) => stored(organizationId, id)));
+    const linked = transfers.find((transfer) => transfer?.scenarioId !== null);
+    expect(demo!.scenarioIds).toContain(linked?.scenarioId);
+    expect((await client.post('/v1/transfers', { ...emergency, label: 'EMERGENCY PLUMBING' })).status).toBe(409);
+    expect((await client.put(`/v1/transfers/${ids[1]}`, { isEnabled: false })).status).toBe(200);
+  });
+});
