@@ -5,6 +5,7 @@ import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DynamoAction } from '../../shared/routes/route';
 import { TABLE_INDEXES } from '../../shared/table';
@@ -16,6 +17,8 @@ export interface ApiFunctionProps {
   table: ITableV2;
   /** Exactly the DynamoDB actions this function may call, on the table and its indexes. */
   dynamodb: readonly DynamoAction[];
+  /** Files below node_modules the function reads at run time, copied beside its bundle. */
+  assets?: readonly string[];
 }
 
 const functionsDir = fileURLToPath(new URL('../../functions/', import.meta.url));
@@ -28,7 +31,7 @@ const functionsDir = fileURLToPath(new URL('../../functions/', import.meta.url))
 export class ApiFunction extends Construct {
   readonly function: NodejsFunction;
 
-  constructor(scope: Construct, id: string, { handler, table, dynamodb }: ApiFunctionProps) {
+  constructor(scope: Construct, id: string, { handler, table, dynamodb, assets = [] }: ApiFunctionProps) {
     super(scope, id);
     const logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH });
     this.function = new NodejsFunction(this, 'Function', {
@@ -41,7 +44,19 @@ export class ApiFunction extends Construct {
       tracing: Tracing.ACTIVE,
       logGroup,
       environment: { TABLE_NAME: table.tableName, NODE_OPTIONS: '--enable-source-maps' },
-      bundling: { ...BUNDLING, mainFields: [...BUNDLING.mainFields], externalModules: [...BUNDLING.externalModules] },
+      bundling: {
+        ...BUNDLING,
+        mainFields: [...BUNDLING.mainFields],
+        externalModules: [...BUNDLING.externalModules],
+        commandHooks: assets.length
+          ? {
+              beforeBundling: () => [],
+              beforeInstall: () => [],
+              afterBundling: (inputDir, outputDir) =>
+                assets.map((asset) => `cp "${join(inputDir, 'node_modules', asset)}" "${join(outputDir, basename(asset))}"`),
+            }
+          : undefined,
+      },
     });
     if (dynamodb.length) {
       this.function.addToRolePolicy(

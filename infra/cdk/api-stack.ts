@@ -62,7 +62,12 @@ export class ApiStack extends Stack {
     });
 
     for (const route of routes) {
-      const { function: fn } = new ApiFunction(this, routeId(route), { handler: route.handler, table, dynamodb: route.dynamodb });
+      const { function: fn } = new ApiFunction(this, routeId(route), {
+        handler: route.handler,
+        table,
+        dynamodb: route.dynamodb,
+        assets: route.assets,
+      });
       const method = this.api.root.resourceForPath(route.path).addMethod(
         route.method,
         new LambdaIntegration(fn),
