@@ -32,7 +32,7 @@ afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 /** Loads the bundle, not the source. */
 async function bundled(handler: string) {
   const outfile = join(outDir, `${handler}.mjs`);
-  return (await import(pathToFileURL(outfile).href)) as { handler: (event: unknown, context: unknown) => Promise<{ statusCode: number; body: string }> };
+  return (await import(pathToFileURL(outfile).href)) as { handler: (event: unknown, context: unknown) => Promise<{ statusCode: number; headers?: Record<string, string>; body: string }> };
 }
 
 const context = { awsRequestId: 'bundle-test', getRemainingTimeInMillis: () => 10_000 };
@@ -67,7 +67,8 @@ describe('the bundled functions', () => {
         context,
       );
       expect(response.statusCode).toBeLessThan(500);
-      expect(() => JSON.parse(response.body)).not.toThrow();
+      if (route.contentType) expect(response.headers?.['content-type']).toBe(route.contentType);
+      else expect(() => JSON.parse(response.body)).not.toThrow();
     },
   );
 });

@@ -38,12 +38,12 @@ describe('npm start and the README curl session', () => {
     });
     child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-    const key = await new Promise<string>((resolve, reject) => {
+    const { key, company } = await new Promise<{ key: string; company: string }>((resolve, reject) => {
       const timer = setInterval(() => {
-        const match = /Demo API key:\s+(sp_live_\S+)/.exec(output.join(''));
+        const match = /Demo API key:\s+(sp_live_\S+)\s+Demo company:\s+(company_\S+)/.exec(output.join(''));
         if (match) {
           clearInterval(timer);
-          resolve(match[1]!);
+          resolve({ key: match[1]!, company: match[2]! });
         } else if (child!.exitCode !== null) {
           clearInterval(timer);
           reject(new Error(`npm start exited: ${output.join('')}`));
@@ -54,14 +54,38 @@ describe('npm start and the README curl session', () => {
 
     const session = readmeCurlSession()
       .replace(/^KEY=.*$/m, `KEY=${key}`)
+      .replace(/^COMPANY=.*$/m, `COMPANY=${company}`)
       .replace(/^API=.*$/m, `API=http://localhost:${port}`);
     const { stdout } = await exec('bash', ['-euo', 'pipefail', '-c', session]);
-    expect(stdout).toContain('"leads":[');
-    expect(stdout).toContain('"activities":[{');
-    expect(stdout).toContain('"event":"LEAD_CREATED"');
-    expect(stdout).toMatch(/"success":true,"id":"lead_/);
-    expect(stdout).toContain('"message":"Invalid or expired token"');
-    expect(stdout).toContain('limit must be at most 100');
+    // One answer per resource, in the README's order.
+    const expected = [
+      '"leads":[',
+      '"event":"LEAD_CREATED"',
+      '{"message":"SMS sent"}',
+      '"lead":{"id":"lead_',
+      '"transcripts":[',
+      '"notes":[{',
+      '"categories":[{',
+      '"scenario":{"id":',
+      '"tradeServiceId":',
+      '"name":"Tap washer replacement"',
+      '"price":135',
+      '"summary":{"total":2,"succeeded":1,"failed":1}',
+      '"label":"After-hours emergencies"',
+      '"isEnabled":false',
+      '"policy":{"id":',
+      '"faq":{"id":',
+      '"success":true,"id":"lead_',
+      '"message":"Invalid or expired token"',
+      'limit must be at most 100',
+      '"status":404',
+    ];
+    let from = 0;
+    for (const text of expected) {
+      const at = stdout.indexOf(text, from);
+      expect(at, `README session output should contain ${text} after position ${from}:\n${stdout}`).toBeGreaterThanOrEqual(0);
+      from = at;
+    }
 
     child.kill('SIGINT');
     const code = await new Promise((resolve) => child!.once('exit', resolve));

@@ -1,4 +1,9 @@
+import { seedCatalog } from './catalog';
+import { seedCompanies } from './companies';
+import { seedInquiries } from './inquiries';
 import { seedLeads } from './leads';
+import { seedMembers } from './members';
+import { seedServices } from './services';
 
 /**
  * Fills an organization with a realistic Australian-trades data set that exercises every endpoint.
@@ -6,5 +11,20 @@ import { seedLeads } from './leads';
  */
 export async function seedDemoData(organizationId: string): Promise<Record<string, unknown>> {
   const leads = await seedLeads(organizationId);
-  return { leadIds: leads.map((lead) => lead.id) };
+  const members = await seedMembers(organizationId);
+  const inquiries = await seedInquiries(organizationId, leads, members.map((member) => member.user));
+  const companies = await seedCompanies(organizationId, members);
+  const services = await seedServices(organizationId);
+  const catalog = await seedCatalog(organizationId, services.find((service) => service.name === 'Blocked drain clearing')?.scenario.id ?? null);
+  return {
+    leadIds: leads.map((lead) => lead.id),
+    memberIds: members.map((member) => member.id),
+    inquiryIds: inquiries.inquiryIds,
+    smsThreadId: inquiries.smsThreadId,
+    userIds: members.map((member) => member.user.id),
+    companyIds: companies.map((company) => company.id),
+    serviceIds: services.map((service) => service.id),
+    scenarioIds: services.map((service) => service.scenario.id),
+    ...catalog,
+  };
 }

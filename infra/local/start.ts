@@ -35,8 +35,10 @@ Sales Pipeline API running at ${url}  (ready in ${((Date.now() - startedAt) / 10
   DynamoDB Local: ${dynamodb.endpoint}, table ${tableName}${dataDir ? `, data in ${dataDir}` : ', in memory'}
   Demo organization: ${demo.organizationId}
   Demo API key:      ${demo.apiKey}
+  Demo company:      ${(demo.demo?.companyIds as string[] | undefined)?.[0] ?? '-'}
 
   curl -H "Authorization: Bearer ${demo.apiKey}" ${url}/v1/leads
+  API reference: ${url}/docs   OpenAPI: ${url}/openapi
 
 Press Ctrl-C to stop.`);
 

@@ -3,7 +3,7 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type * as v from 'valibot';
 import type { RouteDefinition, RouteRequest } from '../routes/route';
-import { jsonResponse, type JsonResponse } from './envelope';
+import { jsonResponse, textResponse, type JsonResponse } from './envelope';
 import { accessLog, errorEnvelope } from './middleware';
 import { parseRequestPart } from './validate';
 
@@ -19,7 +19,8 @@ export interface HandlerInput<R extends RouteRequest> {
 
 /**
  * Builds a Lambda handler for a route: logs, maps errors to the envelope, parses JSON,
- * validates path, query and body with the route's schemas, and serialises the result.
+ * validates path, query and body with the route's schemas, and serialises the result (JSON unless
+ * the route sets another content type, whose body the handler returns as a string).
  */
 export function apiHandler<R extends RouteRequest>(
   route: RouteDefinition<R>,
@@ -35,7 +36,8 @@ export function apiHandler<R extends RouteRequest>(
       body: body ? parseRequestPart(body, event.body ?? undefined, 'body') : undefined,
     } as Omit<HandlerInput<R>, 'organizationId'>;
     const organizationId = route.auth === 'none' ? '' : requireOrganization(event);
-    return jsonResponse(route.status, await handle({ ...input, organizationId }));
+    const result = await handle({ ...input, organizationId });
+    return route.contentType ? textResponse(route.status, route.contentType, result) : jsonResponse(route.status, result);
   });
 }
 

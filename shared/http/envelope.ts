@@ -22,6 +22,12 @@ export function jsonResponse(statusCode: number, body: unknown): JsonResponse {
   return { statusCode, headers: { ...JSON_HEADERS }, body: JSON.stringify(body) };
 }
 
+/** A non-JSON answer (the docs page): the handler returns the body as a string. */
+export function textResponse(statusCode: number, contentType: string, body: unknown): JsonResponse {
+  if (typeof body !== 'string') throw new TypeError(`A ${contentType} answer needs a string body`);
+  return { statusCode, headers: { 'content-type': contentType }, body };
+}
+
 export function errorResponse(status: number, message: string, code?: string, details?: ErrorDetail[]): JsonResponse {
   return jsonResponse(status, errorEnvelope(status, message, code, details));
 }

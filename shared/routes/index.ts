@@ -1,5 +1,15 @@
+import { companyRoutes } from './companies';
+import { faqRoutes } from './faqs';
+import { inquiryRoutes } from './inquiries';
 import { leadRoutes } from './leads';
+import { metaRoutes } from './meta';
+import { organizationRoutes } from './organization';
+import { policyRoutes } from './policies';
+import { productRoutes } from './products';
 import type { RouteDefinition } from './route';
+import { smsRoutes } from './sms';
+import { serviceRoutes } from './services';
+import { transferRoutes } from './transfers';
 
 /** The route table: every endpoint of the API, one row each. */
-export const routes: RouteDefinition[] = [...leadRoutes];
+export const routes: RouteDefinition[] = [...leadRoutes, ...companyRoutes, ...organizationRoutes, ...serviceRoutes, ...productRoutes, ...transferRoutes, ...policyRoutes, ...faqRoutes, ...inquiryRoutes, ...smsRoutes, ...metaRoutes];

@@ -15,6 +15,15 @@ export type DynamoAction =
 
 type Schema = v.GenericSchema;
 
+/** What the OpenAPI document says about one response beyond the defaults. */
+export interface ResponseDoc {
+  description?: string;
+  /** The body when it is not the error envelope, e.g. the SMS provider's bare {message}. */
+  schema?: Schema;
+  /** Named example bodies. */
+  examples?: Record<string, unknown>;
+}
+
 export interface RouteRequest {
   path?: Schema;
   query?: Schema;
@@ -39,10 +48,16 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest> {
   dynamodb: DynamoAction[];
   /** Status of a successful answer. */
   status: number;
+  /** Media type of a successful answer; JSON unless set (the docs page is HTML). */
+  contentType?: string;
   request: R;
   response: Schema;
-  /** Error statuses this route can answer besides 401 and 500. */
+  /** Error statuses this route can answer besides 401 and 500; the body is the error envelope unless `responses` says otherwise. */
   errors: number[];
+  /** Per-status documentation: a body other than the envelope, or examples. */
+  responses?: Record<number, ResponseDoc>;
+  /** Files from node_modules the function reads at run time; the stack copies each beside the function's bundle. */
+  assets?: string[];
 }
 
 export function defineRoute<R extends RouteRequest>(route: RouteDefinition<R>): RouteDefinition<R> {

@@ -6,6 +6,8 @@ export function integerString(name: string, { min = 1, max = 2_147_483_647 } = {
     v.string(),
     v.regex(/^-?\d{1,10}$/, `${name} must be an integer`),
     v.transform(Number),
+    // Declares the output type, so the OpenAPI document describes the parameter as an integer.
+    v.number(),
     v.integer(`${name} must be an integer`),
     v.minValue(min, `${name} must be at least ${min}`),
     v.maxValue(max, `${name} must be at most ${max}`),

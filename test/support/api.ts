@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import { afterAll, beforeAll } from 'vitest';
 import { createOrganizationWithKey, type CreatedOrganization } from '../../infra/demo/organization';
 import { startLocalServer } from '../../infra/local/server';
+import { assertMatchesDocument, readBody } from './contract';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -26,9 +27,12 @@ function clientFor(baseUrl: () => string, apiKey?: string) {
       body = JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
     }
-    const response = await fetch(baseUrl() + path, { method, headers, body });
-    const text = await response.text();
-    return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+    const url = new URL(baseUrl() + path);
+    const response = await fetch(url, { method, headers, body });
+    const parsed = await readBody(response);
+    // Every response any test receives is held to the OpenAPI document; a mismatch fails the test.
+    assertMatchesDocument({ method, path: url.pathname, status: response.status, contentType: response.headers.get('content-type'), body: parsed });
+    return { status: response.status, headers: response.headers, body: parsed as T };
   };
   return {
     request,

@@ -1,0 +1,196 @@
+import { STATUS_CODES } from 'node:http';
+import * as v from 'valibot';
+import { GATEWAY_RESPONSES, gatewayResponseBody } from '../http/gateway-responses';
+import { errorEnvelope } from '../http/envelope';
+import { routes as routeTable } from '../routes/index';
+import type { RouteDefinition } from '../routes/route';
+import { componentSchemas } from './components';
+import { componentExamples } from './examples';
+import { convert, convertComponents, type JsonSchema } from './json-schema';
+
+export const LOCAL_BASE_URL = 'http://localhost:3000';
+const JSON_MEDIA_TYPE = 'application/json';
+const SECURITY_SCHEME = 'apiKey';
+
+type Json = Record<string, unknown>;
+
+/** Error responses shared by many operations, under components.responses. */
+const SHARED_ERRORS: Record<number, { name: string; description: string; example: unknown }> = {
+  400: {
+    name: 'BadRequest',
+    description: 'A path, query or body value failed validation, or the body is not valid JSON. The message names the field.',
+    example: errorEnvelope(400, 'limit must be at most 100', 'VALIDATION_ERROR', [{ path: 'limit', message: 'limit must be at most 100' }]),
+  },
+  401: {
+    name: 'Unauthorized',
+    description: 'The bearer token is missing, invalid or expired.',
+    example: gatewayResponseBody(GATEWAY_RESPONSES.UNAUTHORIZED),
+  },
+  404: {
+    name: 'NotFound',
+    description: 'No such record in the caller’s organization (a record of another organization is not found either), or no such route.',
+    example: errorEnvelope(404, 'Lead not found', 'NOT_FOUND'),
+  },
+  409: {
+    name: 'Conflict',
+    description: 'The name or label is already used in the organization.',
+    example: errorEnvelope(409, 'A product named "Hot water system install" already exists', 'CONFLICT'),
+  },
+  413: {
+    name: 'RequestTooLarge',
+    description: 'The request body is larger than the gateway accepts.',
+    example: gatewayResponseBody(GATEWAY_RESPONSES.REQUEST_TOO_LARGE),
+  },
+  429: {
+    name: 'TooManyRequests',
+    description: 'The gateway’s rate limit was exceeded; retry later.',
+    example: gatewayResponseBody(GATEWAY_RESPONSES.THROTTLED),
+  },
+  500: {
+    name: 'InternalError',
+    description: 'An unexpected error; nothing internal is disclosed.',
+    example: errorEnvelope(500, 'Internal server error', 'INTERNAL_ERROR'),
+  },
+};
+
+const envelopeRef = { $ref: '#/components/schemas/ErrorEnvelope' };
+
+const DESCRIPTION = `A sales pipeline for trades businesses: leads, inquiries, services, products, transfers, policies, FAQs and SMS.
+
+**Authentication.** Every operation except this description and its reference page takes the organization's API key as a bearer token: \`Authorization: Bearer <API key>\`. Every record read or written belongs to that organization; another organization's record answers 404.
+
+**Errors.** Every error is the envelope \`{success: false, message, error: {status, message, code?}}\` (ErrorEnvelope), except the SMS provider's failure, which is \`{message}\` only.
+
+**Lists.** \`page\` (from 1, default 1) and \`limit\` (1–100, default 50); newest first; \`{<items>, totalPages, currentPage, totalCount}\`.`;
+
+function pathParameterNames(path: string): string[] {
+  return [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
+}
+
+function parameters(route: RouteDefinition): Json[] {
+  const result: Json[] = [];
+  const add = (where: 'path' | 'query', schema: v.GenericSchema | undefined) => {
+    if (!schema) return;
+    const object = convert(schema, 'output');
+    const required = new Set(object.required ?? []);
+    for (const [name, property] of Object.entries(object.properties ?? {})) {
+      const { description, ...propertySchema } = property as JsonSchema;
+      result.push({ name, in: where, required: where === 'path' || required.has(name), ...(description ? { description } : {}), schema: propertySchema });
+    }
+  };
+  add('path', route.request.path);
+  const declared = new Set(result.map((parameter) => parameter.name));
+  // A path template's parameter must be described even when the route does not validate it.
+  for (const name of pathParameterNames(route.path)) {
+    if (!declared.has(name)) result.push({ name, in: 'path', required: true, schema: { type: 'string' } });
+  }
+  add('query', route.request.query);
+  return result;
+}
+
+function mediaType(route: RouteDefinition): string {
+  return (route.contentType ?? JSON_MEDIA_TYPE).split(';')[0]!.trim();
+}
+
+function examplesObject(examples: Record<string, unknown>): Json {
+  return Object.fromEntries(Object.entries(examples).map(([name, value]) => [name, { value }]));
+}
+
+function statusesOf(route: RouteDefinition): number[] {
+  const statuses = new Set([route.status, ...route.errors, ...Object.keys(route.responses ?? {}).map(Number), 429, 500]);
+  if (route.auth !== 'none') statuses.add(401);
+  if (route.request.body) statuses.add(413);
+  return [...statuses].sort((a, b) => a - b);
+}
+
+function response(route: RouteDefinition, status: number): Json {
+  const doc = route.responses?.[status];
+  if (status === route.status) {
+    const content: Json = { schema: convert(doc?.schema ?? route.response, 'output', componentSchemas) };
+    if (doc?.examples) content.examples = examplesObject(doc.examples);
+    return { description: doc?.description ?? route.summary, content: { [mediaType(route)]: content } };
+  }
+  const shared = SHARED_ERRORS[status];
+  if (!doc && shared) return { $ref: `#/components/responses/${shared.name}` };
+  const description = doc?.description ?? shared?.description ?? STATUS_CODES[status] ?? `HTTP ${status}`;
+  if (doc?.schema) {
+    const content: Json = { schema: convert(doc.schema, 'output', componentSchemas) };
+    if (doc.examples) content.examples = examplesObject(doc.examples);
+    return { description, content: { [JSON_MEDIA_TYPE]: content } };
+  }
+  const examples = { ...(shared ? { [shared.name]: shared.example } : {}), ...doc?.examples };
+  const content: Json = { schema: envelopeRef };
+  if (Object.keys(examples).length) content.examples = examplesObject(examples);
+  return { description, content: { [JSON_MEDIA_TYPE]: content } };
+}
+
+function operation(route: RouteDefinition): Json {
+  const op: Json = { operationId: route.operationId, summary: route.summary, tags: [route.tag] };
+  if (route.auth === 'none') op.security = [];
+  const params = parameters(route);
+  if (params.length) op.parameters = params;
+  if (route.request.body) {
+    op.requestBody = { required: true, content: { [JSON_MEDIA_TYPE]: { schema: convert(route.request.body, 'input') } } };
+  }
+  op.responses = Object.fromEntries(statusesOf(route).map((status) => [String(status), response(route, status)]));
+  return op;
+}
+
+function componentsSection(): Json {
+  const schemas = convertComponents(componentSchemas);
+  for (const [name, example] of Object.entries(componentExamples)) {
+    if (schemas[name]) schemas[name] = { ...schemas[name], examples: [example as NonNullable<JsonSchema['default']>] };
+  }
+  const responses = Object.fromEntries(
+    Object.values(SHARED_ERRORS).map(({ name, description, example }) => [
+      name,
+      { description, content: { [JSON_MEDIA_TYPE]: { schema: envelopeRef, examples: examplesObject({ [name]: example }) } } },
+    ]),
+  );
+  return {
+    schemas,
+    responses,
+    securitySchemes: {
+      [SECURITY_SCHEME]: { type: 'http', scheme: 'bearer', description: 'The organization’s API key, sent as `Authorization: Bearer <API key>`.' },
+    },
+  };
+}
+
+/** The OpenAPI 3.1 description of the API, generated from the route table and its valibot schemas. */
+export function buildOpenApiDocument(routes: readonly RouteDefinition[] = routeTable): Json {
+  const paths: Record<string, Json> = {};
+  for (const route of routes) {
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route);
+  }
+  const tags = [...new Set(routes.map((route) => route.tag))].map((name) => ({ name }));
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Sales Pipeline API', version: '1.0.0', description: DESCRIPTION },
+    servers: [
+      { url: LOCAL_BASE_URL, description: 'Local API (npm start)' },
+      {
+        url: '{base_url}',
+        description: 'Deployed API',
+        variables: { base_url: { default: 'https://api.example.com', description: 'The deployed API’s endpoint (the API stack’s output), e.g. https://abc123.execute-api.ap-southeast-2.amazonaws.com/prod' } },
+      },
+    ],
+    security: [{ [SECURITY_SCHEME]: [] }],
+    tags,
+    paths,
+    components: componentsSection(),
+  };
+}
+
+let cached: Json | undefined;
+
+/** Built once per container: the route table does not change while it runs. */
+export function openApiDocument(): Json {
+  return (cached ??= buildOpenApiDocument());
+}
+
+/** docs/openapi.json as `npm run openapi` writes it. */
+export const OPENAPI_FILE = new URL('../../docs/openapi.json', import.meta.url);
+
+export function serializeDocument(document: Json): string {
+  return `${JSON.stringify(document, null, 2)}\n`;
+}

@@ -1,0 +1,193 @@
+/**
+ * One example per named component, drawn from the demo organization (infra/demo) with fixed ids and
+ * dates so the document does not change from run to run. The OpenAPI tests validate each against
+ * its schema in the document, so an example cannot drift from the code.
+ */
+const LEAD_ID = 'lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6';
+const INQUIRY_ID = 'inquiry_01JCZ41B2C3D4E5F6G7H8J9K0M';
+const THREAD_ID = 'thread_01JCZ41A9B8C7D6E5F4G3H2J1K';
+const USER_ID = 'user_01JBQ0ZP5W9X7Y3Z1A2B4C6D8E';
+const COMPANY_ID = 'company_01JA4N8S2T6V0W4X8Y2Z6A0B4C';
+
+const lead = {
+  id: LEAD_ID,
+  firstName: 'Olivia',
+  lastName: 'Nguyen',
+  email: 'olivia.nguyen@example.com.au',
+  phone: '+61412345001',
+  suburb: 'Parramatta',
+  businessName: null,
+  socials: {},
+  status: 'NEW',
+  createdAt: '2026-11-20T04:12:09.512Z',
+  read: false,
+  lastInquiryId: INQUIRY_ID,
+  lastInquiryDate: '2026-11-20T04:15:42.118Z',
+  unreadEmails: 0,
+  unreadCalls: 0,
+  unreadChatbotThreads: 0,
+  unreadSMS: 1,
+  unreadWebformSubmissions: 0,
+  hasFlaggedInquiry: false,
+};
+
+const smsMessage = {
+  id: 'sms_01JCZ41C5D6E7F8G9H0J1K2M3N',
+  direction: 'OUTBOUND',
+  status: 'SENT',
+  body: 'Hi Olivia, thanks for getting in touch. Tom can look at the blocked drain tomorrow between 8 and 10am. Does that suit?',
+  userId: USER_ID,
+  createdAt: '2026-11-20T04:15:42.118Z',
+};
+
+const smsData = { id: THREAD_ID, leadPhone: '+61412345001', messages: [smsMessage] };
+
+const scenarioQuestion = {
+  question: 'Which drain is blocked (sink, toilet, shower or outside)?',
+  answerOptions: [],
+};
+
+const scenarioOutcome = { type: 'continueCall', property1: null, property2: null };
+
+const product = {
+  id: 3,
+  name: 'Hot water system install',
+  description: 'Supply and install of a 250 L electric storage hot water system, old unit removed.',
+  response: 'A standard electric hot water install starts from $1,650 including the unit.',
+  tradeCategoryId: 1,
+  pricingType: 'RANGE',
+  price: 1650,
+  maxPrice: 2400,
+  isDisclosePrice: true,
+  faqs: [{ question: 'How long does an install take?', answer: 'Usually three to four hours.' }],
+  isActive: true,
+  createdAt: '2026-10-02T23:41:05.220Z',
+  updatedAt: '2026-11-18T01:02:33.874Z',
+};
+
+const categoryService = {
+  id: 1,
+  name: 'Blocked drain clearing',
+  description: 'Clearing blocked sinks, toilets and stormwater drains with an electric eel or high-pressure jetter.',
+  duration: 90,
+  followUpQuestions: ['Which drain is blocked (sink, toilet, shower or outside)?', 'Is water overflowing right now?'],
+  tradeCategoryId: 1,
+  createdAt: '2026-09-14T22:10:41.006Z',
+  isActive: true,
+};
+
+export const componentExamples: Record<string, unknown> = {
+  ErrorEnvelope: { success: false, message: 'Lead not found', error: { status: 404, message: 'Lead not found', code: 'NOT_FOUND' } },
+  Lead: lead,
+  LeadActivity: {
+    id: 1,
+    event: 'LEAD_CREATED',
+    data: 'Lead Olivia Nguyen created',
+    referenceId: null,
+    userId: null,
+    leadId: LEAD_ID,
+    createdAt: '2026-11-20T04:12:09.512Z',
+  },
+  InquiryListItem: {
+    id: INQUIRY_ID,
+    source: 'SMS',
+    sourceId: THREAD_ID,
+    tag: 'BOOKING',
+    summary: 'Booked a blocked drain visit for tomorrow morning.',
+    isFirstInquiry: true,
+    isRead: false,
+    leadId: LEAD_ID,
+    createdAt: '2026-11-20T04:15:42.118Z',
+  },
+  InquiryLead: { id: LEAD_ID, firstName: 'Olivia', lastName: 'Nguyen', email: 'olivia.nguyen@example.com.au', phone: '+61412345001', businessName: null },
+  Inquiry: {
+    id: INQUIRY_ID,
+    source: 'SMS',
+    tag: 'BOOKING',
+    summary: 'Booked a blocked drain visit for tomorrow morning.',
+    isFirstInquiry: true,
+    isRead: false,
+    leadId: LEAD_ID,
+    createdAt: '2026-11-20T04:15:42.118Z',
+    data: smsData,
+  },
+  SmsData: smsData,
+  SmsMessage: smsMessage,
+  CompanyNote: {
+    id: 4,
+    value: 'Asked for a quote to replace the hot water plant at Kurraba Point before winter.',
+    companyId: COMPANY_ID,
+    userId: USER_ID,
+    createdAt: '2026-11-14T03:20:00.000Z',
+    updatedAt: '2026-11-14T03:20:00.000Z',
+  },
+  Member: {
+    id: 2,
+    role: 'MANAGER',
+    firstName: 'Daniel',
+    lastName: 'Russo',
+    position: 'Operations Manager',
+    responsibility: 'Scheduling crews, job follow-ups and strata clients',
+    avatarImg: 'https://images.harbourcitytrades.com.au/team/daniel-russo.jpg',
+    isDisabled: false,
+    user: { id: USER_ID, email: 'daniel@harbourcitytrades.com.au' },
+  },
+  MemberUser: { id: USER_ID, email: 'daniel@harbourcitytrades.com.au' },
+  Service: {
+    ...categoryService,
+    durationUnit: 'MINUTES',
+    pricingMode: 'CALL_OUT',
+    fixedPrice: null,
+    hourlyRate: 145,
+    callOutFee: 99,
+    minPrice: null,
+    maxPrice: null,
+    plusGST: true,
+    plusMaterials: false,
+    isCustomPriceResponseActive: false,
+    customPriceResponse: null,
+    isDisclosePrice: true,
+    teamAssignmentMethod: 'ROUND_ROBIN',
+    scenario: { id: 1, response: '', questions: [scenarioQuestion], outcome: scenarioOutcome },
+    updatedAt: '2026-09-14T22:10:41.006Z',
+  },
+  ServiceCategory: { id: 1, name: 'Plumbing', type: 'SERVICE', services: [categoryService] },
+  CategoryService: categoryService,
+  Scenario: {
+    id: 1,
+    name: 'Blocked drain clearing',
+    prompt: '',
+    response: '',
+    isActive: true,
+    questions: [scenarioQuestion],
+    outcome: scenarioOutcome,
+    tradeServiceId: 1,
+    createdAt: '2026-09-14T22:10:41.006Z',
+    updatedAt: '2026-09-14T22:10:41.006Z',
+  },
+  ScenarioQuestion: scenarioQuestion,
+  ScenarioOutcome: scenarioOutcome,
+  Product: product,
+  Transfer: {
+    id: 1,
+    label: 'Emergency plumbing',
+    name: 'Emergency plumbing',
+    method: 'WARM',
+    destinationType: 'DEPARTMENT',
+    destination: 'On-call plumber',
+    conditions: 'The caller reports a burst pipe, flooding or no hot water at a rental property.',
+    summaryFormat: 'Caller {name} is calling about {topic}. Summary: {summary}',
+    settings: { ignore_business_hours: true },
+    isEnabled: true,
+    scenarioId: null,
+    createdAt: '2026-08-30T00:05:12.431Z',
+    updatedAt: '2026-10-11T06:44:50.090Z',
+  },
+  Policy: {
+    id: 1,
+    title: 'Call-out fee',
+    content: 'A $99 call-out fee applies to every visit and covers the first 30 minutes on site.',
+    isActive: true,
+  },
+  Faq: { id: 1, question: 'Are you licensed?', answer: 'Yes: NSW plumbing licence 123456C and electrical licence 654321C.', isActive: true },
+};

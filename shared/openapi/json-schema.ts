@@ -1,0 +1,64 @@
+import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig, type JsonSchema } from '@valibot/to-json-schema';
+import * as v from 'valibot';
+
+export type { JsonSchema };
+
+/**
+ * Actions JSON Schema cannot express (and `finite`, which every JSON number is). The handlers still
+ * run them; the document describes the shape around them (a trimmed string is still a string).
+ */
+const IGNORED_ACTIONS = ['trim', 'check', 'partial_check', 'finite'];
+
+/**
+ * `input`: what a client sends (request bodies). `output`: what the API answers, and path and query
+ * values after parsing, so `integerString` shows as an integer with its bounds.
+ */
+export type SchemaView = 'input' | 'output';
+
+type Json = Record<string, unknown>;
+
+const isSchema = (value: unknown): value is v.GenericSchema => (value as { kind?: unknown } | null)?.kind === 'schema';
+
+const componentRef = (name: string) => `#/components/schemas/${name}`;
+
+function config(view: SchemaView, definitions?: Record<string, v.GenericSchema>): ConversionConfig {
+  return {
+    target: 'draft-2020-12',
+    typeMode: view,
+    errorMode: 'throw',
+    ignoreActions: IGNORED_ACTIONS,
+    definitions,
+    overrideRef: ({ referenceId }) => componentRef(referenceId),
+    // A value a handler validates in steps (a batch whose items are parsed one by one, so one bad item
+    // fails alone) is documented by the schema it meets in the end: v.metadata({ documentedAs: … }).
+    overrideAction: ({ valibotAction }) => {
+      const documentedAs = valibotAction.type === 'metadata' ? (valibotAction as v.MetadataAction<unknown, Json>).metadata.documentedAs : undefined;
+      return isSchema(documentedAs) ? strip(toJsonSchema(documentedAs, config(view, definitions))) : undefined;
+    },
+    overrideSchema: ({ valibotSchema, jsonSchema }) => {
+      // v.object drops unknown keys, so what the API answers has exactly the listed ones.
+      if (view === 'output' && valibotSchema.type === 'object') return { ...jsonSchema, additionalProperties: false };
+      // An optional value's default is written in the input type ('50'); the output view shows it parsed (50).
+      if (view === 'output' && valibotSchema.type === 'optional' && jsonSchema.default !== undefined) {
+        const schema = valibotSchema as v.OptionalSchema<v.GenericSchema, unknown>;
+        return { ...jsonSchema, default: v.parse(schema.wrapped, v.getDefault(schema)) as JsonSchema['default'] };
+      }
+      return undefined;
+    },
+  };
+}
+
+function strip({ $schema: _schema, $defs: _defs, ...schema }: JsonSchema): JsonSchema {
+  return schema;
+}
+
+/** One schema, with registered components written as references to them. */
+export function convert(schema: v.GenericSchema, view: SchemaView, components?: Record<string, v.GenericSchema>): JsonSchema {
+  return strip(toJsonSchema(schema, config(view, components)));
+}
+
+/** The named component schemas, each referring to the others by name. */
+export function convertComponents(components: Record<string, v.GenericSchema>): Record<string, JsonSchema> {
+  const converted = toJsonSchemaDefs(components, config('output'));
+  return Object.fromEntries(Object.entries(converted).map(([name, schema]) => [name, strip(schema)]));
+}

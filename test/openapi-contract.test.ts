@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { assertMatchesDocument, type ObservedResponse } from './support/contract';
+import { useTestApi } from './support/api';
+
+const api = useTestApi();
+
+const lead = {
+  id: 'lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6',
+  firstName: 'Olivia',
+  lastName: 'Nguyen',
+  email: 'olivia.nguyen@example.com.au',
+  phone: '+61412345001',
+  suburb: 'Parramatta',
+  businessName: null,
+  socials: {},
+  status: 'NEW',
+  createdAt: '2026-11-20T04:12:09.512Z',
+  read: false,
+  lastInquiryId: null,
+  lastInquiryDate: null,
+  unreadEmails: 0,
+  unreadCalls: 0,
+  unreadChatbotThreads: 0,
+  unreadSMS: 0,
+  unreadWebformSubmissions: 0,
+  hasFlaggedInquiry: false,
+};
+const json = 'application/json; charset=utf-8';
+const created = (body: unknown): ObservedResponse => ({ method: 'POST', path: '/v1/leads', status: 201, contentType: json, body });
+const notFound = { success: false, message: 'Not found', error: { status: 404, message: 'Not found', code: 'NOT_FOUND' } };
+
+describe('the contract check every test response passes through', () => {
+  it('accepts a response that matches the document', () => {
+    expect(() => assertMatchesDocument(created({ lead }))).not.toThrow();
+  });
+
+  it('rejects a body that breaks the schema, naming the route, the status and the field', () => {
+    expect(() => assertMatchesDocument(created({ lead: { ...lead, unreadSMS: '0' } }))).toThrow(
+      /POST \/v1\/leads \(createLead\) answered 201: the body does not match the OpenAPI document: \/lead\/unreadSMS must be integer/,
+    );
+    const { hasFlaggedInquiry: _, ...missing } = lead;
+    expect(() => assertMatchesDocument(created({ lead: missing }))).toThrow(/must have required property 'hasFlaggedInquiry'/);
+    expect(() => assertMatchesDocument(created({ lead: { ...lead, status: 'ARCHIVED' } }))).toThrow(/\/lead\/status must be equal to one of the allowed values/);
+  });
+
+  it('rejects a status the document does not list for the route', () => {
+    expect(() => assertMatchesDocument({ ...created({ lead }), status: 200 })).toThrow(/createLead\) answered 200, a status the OpenAPI document does not list/);
+    expect(() => assertMatchesDocument({ method: 'GET', path: '/v1/leads', status: 404, contentType: json, body: notFound })).toThrow(/listLeads\) answered 404/);
+  });
+
+  it('rejects an error that is not the envelope, and the SMS failure that is', () => {
+    expect(() => assertMatchesDocument({ method: 'DELETE', path: '/v1/leads/lead_1', status: 404, contentType: json, body: { message: 'Not found' } })).toThrow(
+      /deleteLead\) answered 404: the body does not match/,
+    );
+    const sms = { method: 'POST', path: '/v1/sms', status: 502, contentType: json };
+    expect(() => assertMatchesDocument({ ...sms, body: { message: 'SMS provider rejected the message' } })).not.toThrow();
+    expect(() => assertMatchesDocument({ ...sms, body: { ...notFound, error: { ...notFound.error, status: 502 } } })).toThrow(/sendSms\) answered 502/);
+  });
+
+  it('rejects a media type the document does not give', () => {
+    expect(() => assertMatchesDocument({ ...created({ lead }), contentType: 'text/plain' })).toThrow(/as text\/plain, but the OpenAPI document gives application\/json/);
+  });
+
+  it('matches literal segments before parameters, as API Gateway does', () => {
+    const batch = { method: 'PATCH', path: '/v1/products/batch', status: 200, contentType: json, body: { results: [], summary: { total: 0, succeeded: 0, failed: 0 } } };
+    expect(() => assertMatchesDocument(batch)).not.toThrow();
+  });
+
+  it('lets a route the document does not list answer only the gateway 404 envelope', () => {
+    const unknown = { method: 'GET', path: '/v1/nothing-here', contentType: json };
+    expect(() => assertMatchesDocument({ ...unknown, status: 404, body: notFound })).not.toThrow();
+    expect(() => assertMatchesDocument({ ...unknown, status: 200, body: {} })).toThrow(/no operation in the OpenAPI document\) answered 200/);
+    expect(() => assertMatchesDocument({ ...unknown, status: 404, body: { message: 'nope' } })).toThrow(/the body does not match/);
+  });
+
+  it('is applied by the test client: an unknown route and a missing token pass as documented', async () => {
+    const { client } = await api.organization();
+    const unknown = await client.get('/v1/nothing-here');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ success: false, error: { status: 404 } });
+    const anonymous = await api.anonymous.get('/v1/leads');
+    expect(anonymous.status).toBe(401);
+    expect((await client.put('/v1/leads')).status).toBe(404);
+  });
+});

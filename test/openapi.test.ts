@@ -1,0 +1,202 @@
+import { readFileSync } from 'node:fs';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { describe, expect, it } from 'vitest';
+import { buildOpenApiDocument, OPENAPI_FILE, serializeDocument } from '../shared/openapi/document';
+import { componentExamples } from '../shared/openapi/examples';
+import { routes } from '../shared/routes/index';
+import { useTestApi } from './support/api';
+
+type Json = Record<string, any>;
+
+const document = buildOpenApiDocument() as Json;
+const operationOf = (route: { method: string; path: string }) => document.paths[route.path]?.[route.method.toLowerCase()] as Json;
+const api = useTestApi();
+
+function refsIn(node: unknown, found: string[] = []): string[] {
+  if (Array.isArray(node)) node.forEach((item) => refsIn(item, found));
+  else if (node && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string') found.push(value);
+      else refsIn(value, found);
+    }
+  }
+  return found;
+}
+
+describe('the OpenAPI document', () => {
+  it('is committed as docs/openapi.json exactly as generated (run npm run openapi after changing a route or schema)', () => {
+    const committed = readFileSync(OPENAPI_FILE, 'utf8');
+    expect(committed === serializeDocument(document), 'docs/openapi.json is stale: run npm run openapi').toBe(true);
+  });
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(document));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
+
+  it('describes every route of the route table once, with its operationId, summary and tag', () => {
+    const operationIds = routes.map((route) => route.operationId);
+    expect(new Set(operationIds).size).toBe(operationIds.length);
+    for (const route of routes) {
+      expect(operationOf(route), `${route.method} ${route.path}`).toMatchObject({ operationId: route.operationId, summary: route.summary, tags: [route.tag] });
+    }
+    const documented = Object.values(document.paths as Record<string, Json>).flatMap((item) => Object.keys(item));
+    expect(documented).toHaveLength(routes.length);
+  });
+
+  it('lists every response a route can give: success, its errors, 401 unless public, 429 and 500', () => {
+    for (const route of routes) {
+      const statuses = Object.keys(operationOf(route).responses).map(Number);
+      const expected = [route.status, ...route.errors, 429, 500, ...(route.auth === 'none' ? [] : [401])];
+      expect(statuses, `${route.method} ${route.path}`).toEqual(expect.arrayContaining(expected));
+      if (route.auth === 'none') expect(statuses).not.toContain(401);
+    }
+  });
+
+  it('requires the bearer API key everywhere except on the public description and reference page', () => {
+    expect(document.security).toEqual([{ apiKey: [] }]);
+    expect(document.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
+    for (const route of routes) {
+      if (route.auth === 'none') expect(operationOf(route).security, route.path).toEqual([]);
+      else expect(operationOf(route).security, route.path).toBeUndefined();
+    }
+    expect(operationOf({ method: 'GET', path: '/openapi' }).security).toEqual([]);
+    expect(operationOf({ method: 'GET', path: '/docs' }).security).toEqual([]);
+  });
+
+  it('names the local and the deployed base URL as servers', () => {
+    expect(document.servers).toEqual([
+      expect.objectContaining({ url: 'http://localhost:3000' }),
+      expect.objectContaining({ url: '{base_url}', variables: { base_url: expect.objectContaining({ default: expect.any(String) }) } }),
+    ]);
+  });
+
+  it('describes page and limit as integers with their bounds and defaults on every list', () => {
+    const lists = routes.filter((route) => operationOf(route).parameters?.some((p: Json) => p.name === 'limit'));
+    expect(lists.map((route) => route.operationId)).toEqual(expect.arrayContaining(['listLeads', 'listLeadActivities', 'listInquiries']));
+    for (const route of lists) {
+      const parameters = operationOf(route).parameters as Json[];
+      expect(parameters.find((p) => p.name === 'page'), route.path).toEqual({ name: 'page', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 2147483647, default: 1 } });
+      expect(parameters.find((p) => p.name === 'limit'), route.path).toEqual({ name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } });
+    }
+  });
+
+  it('describes every path parameter as required, integer ids as integers', () => {
+    for (const route of routes) {
+      const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+      const parameters = (operationOf(route).parameters ?? []).filter((p: Json) => p.in === 'path');
+      expect(parameters.map((p: Json) => p.name), route.path).toEqual(names);
+      for (const parameter of parameters) expect(parameter.required).toBe(true);
+    }
+    const productId = operationOf({ method: 'PUT', path: '/v1/products/{productId}' }).parameters[0];
+    expect(productId.schema).toMatchObject({ type: 'integer', minimum: 1 });
+  });
+
+  it('gives each request body its schema, unknown fields refused', () => {
+    for (const route of routes.filter((r) => r.request.body)) {
+      const body = operationOf(route).requestBody;
+      expect(body, route.path).toMatchObject({ required: true, content: { 'application/json': { schema: expect.any(Object) } } });
+    }
+    const createLead = operationOf({ method: 'POST', path: '/v1/leads' }).requestBody.content['application/json'].schema;
+    expect(createLead).toMatchObject({ type: 'object', required: ['email'], additionalProperties: false });
+    expect(createLead.properties.email).toMatchObject({ type: 'string', format: 'email' });
+  });
+
+  it('names the component schemas and refers to them instead of repeating them', () => {
+    const schemas = document.components.schemas as Json;
+    for (const name of ['ErrorEnvelope', 'Lead', 'LeadActivity', 'Inquiry', 'InquiryListItem', 'Product', 'Service', 'Scenario', 'Member', 'CompanyNote']) {
+      expect(schemas[name], name).toBeDefined();
+    }
+    const listLeads = operationOf({ method: 'GET', path: '/v1/leads' }).responses['200'].content['application/json'].schema;
+    expect(listLeads.properties.leads.items).toEqual({ $ref: '#/components/schemas/Lead' });
+    expect(operationOf({ method: 'GET', path: '/v1/inquiries/{inquiryId}' }).responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/Inquiry',
+    });
+    const pointers = refsIn(document).map((ref) => ref.replace(/^#\//, '').split('/'));
+    for (const pointer of pointers) {
+      expect(pointer.reduce<Json | undefined>((node, part) => node?.[part], document), pointer.join('/')).toBeDefined();
+    }
+  });
+
+  it('answers errors with the envelope, and the SMS provider failure with {message} only', () => {
+    expect(document.components.schemas.ErrorEnvelope).toMatchObject({ type: 'object', required: ['success', 'message', 'error'] });
+    expect(operationOf({ method: 'GET', path: '/v1/leads' }).responses['401']).toEqual({ $ref: '#/components/responses/Unauthorized' });
+    const sms = operationOf({ method: 'POST', path: '/v1/sms' }).responses;
+    expect(sms['404']).toEqual({ $ref: '#/components/responses/NotFound' });
+    expect(sms['502'].content['application/json'].schema).toEqual({ type: 'object', properties: { message: { type: 'string' } }, required: ['message'], additionalProperties: false });
+  });
+
+  it('shows BATCH_TOO_LARGE on the batch update, and its items with their 100-item limit', () => {
+    const batch = operationOf({ method: 'PATCH', path: '/v1/products/batch' });
+    const examples = batch.responses['400'].content['application/json'].examples;
+    expect(Object.values(examples).map((example: any) => example.value.error.code)).toContain('BATCH_TOO_LARGE');
+    const updates = batch.requestBody.content['application/json'].schema.properties.updates;
+    expect(updates.items).toMatchObject({ type: 'object', required: ['id'], properties: { id: { type: 'integer' } } });
+    expect(updates.description).toContain('BATCH_TOO_LARGE');
+  });
+
+  it('carries examples that match their own schemas', () => {
+    const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    addFormats(ajv);
+    ajv.addSchema(document, 'doc');
+    expect(Object.keys(componentExamples).length).toBeGreaterThan(10);
+    for (const [name, example] of Object.entries(componentExamples)) {
+      expect(document.components.schemas[name]?.examples, name).toEqual([example]);
+      const validate = ajv.getSchema(`doc#/components/schemas/${name}`)!;
+      expect(validate(example) ? [] : validate.errors, name).toEqual([]);
+    }
+    const envelope = ajv.getSchema('doc#/components/schemas/ErrorEnvelope')!;
+    for (const route of routes) {
+      for (const [status, documented] of Object.entries(operationOf(route).responses as Json)) {
+        const response = documented.$ref ? document.components.responses[documented.$ref.split('/').pop()] : documented;
+        const media = response.content?.['application/json'];
+        if (media?.schema?.$ref !== '#/components/schemas/ErrorEnvelope') continue;
+        for (const [name, example] of Object.entries(media.examples ?? {}) as Array<[string, Json]>) {
+          expect(envelope(example.value) ? [] : envelope.errors, `${route.operationId} ${status} ${name}`).toEqual([]);
+          expect(example.value.error.status, `${route.operationId} ${status} ${name}`).toBe(Number(status));
+        }
+      }
+    }
+  });
+});
+
+describe('GET /openapi', () => {
+  it('answers the document without authentication', async () => {
+    const res = await api.anonymous.get('/openapi');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('application/json');
+    expect(res.body).toEqual(document);
+  });
+
+  it('answers it with an API key too', async () => {
+    const { client } = await api.organization();
+    expect((await client.get('/openapi')).body.openapi).toBe('3.1.0');
+  });
+});
+
+describe('GET /docs', () => {
+  it('answers the reference page without authentication, loading the renderer and the document from the API itself', async () => {
+    const res = await api.anonymous.get('/docs');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.body).toContain('<title>Sales Pipeline API reference</title>');
+    expect(res.body).toContain('"/docs/api-reference.js"');
+    expect(res.body).toContain('"/openapi"');
+    expect(res.body).not.toMatch(/https?:\/\//);
+  });
+
+  it('serves the renderer script itself, so the page needs no other host', async () => {
+    const res = await api.anonymous.get('/docs/api-reference.js');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(res.body).toContain('createApiReference');
+    // Lambda answers at most 6 MB, counted on the JSON-encoded proxy response.
+    expect(Buffer.byteLength(JSON.stringify({ statusCode: 200, headers: {}, body: res.body }))).toBeLessThan(5.5 * 1024 * 1024);
+  });
+});
