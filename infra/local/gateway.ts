@@ -72,13 +72,15 @@ export interface LocalGatewayOptions {
   routes: RouteDefinition[];
   loadHandler: (route: RouteDefinition) => Promise<ProxyHandler>;
   loadAuthorizer: () => Promise<AuthorizerHandler>;
+  /** Wraps each function invocation (not the authorizer's), e.g. to attribute its DynamoDB calls to the route. */
+  aroundInvoke?: <T>(route: RouteDefinition, invoke: () => Promise<T>) => Promise<T>;
 }
 
 /**
  * A small stand-in for API Gateway's REST API: matches the route table, runs the real authorizer
  * and the real handler with the same proxy events, and answers with the same gateway responses.
  */
-export function createLocalGateway({ routes, loadHandler, loadAuthorizer }: LocalGatewayOptions) {
+export function createLocalGateway({ routes, loadHandler, loadAuthorizer, aroundInvoke = (_, invoke) => invoke() }: LocalGatewayOptions) {
   const compiled = routes.map(compile).sort((a, b) => specificity(a) - specificity(b));
 
   const send = (response: ServerResponse, statusCode: number, body: string, headers: Record<string, string> = {}) => {
@@ -172,7 +174,7 @@ export function createLocalGateway({ routes, loadHandler, loadAuthorizer }: Loca
     } as unknown as APIGatewayProxyEvent;
 
     const handler = await loadHandler(route);
-    const result = await handler(event, lambdaContext(routeId(route))).catch((error: unknown) => {
+    const result = await aroundInvoke(route, () => handler(event, lambdaContext(routeId(route)))).catch((error: unknown) => {
       console.error(JSON.stringify({ level: 'ERROR', message: 'handler crashed', route: route.operationId, error: String(error) }));
       return undefined;
     });

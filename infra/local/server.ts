@@ -1,12 +1,15 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { routes } from '../../shared/routes/index';
-import { createLocalGateway } from './gateway';
+import { createLocalGateway, type LocalGatewayOptions } from './gateway';
 import { loadAuthorizer, loadHandler } from './handlers';
 
 /** The local API: the route table behind a plain HTTP server. Needs TABLE_NAME and the DynamoDB endpoint in the environment. */
-export async function startLocalServer(port: number): Promise<{ server: Server; url: string }> {
-  const server = createServer(createLocalGateway({ routes, loadHandler, loadAuthorizer }));
+export async function startLocalServer(
+  port: number,
+  { aroundInvoke }: Pick<LocalGatewayOptions, 'aroundInvoke'> = {},
+): Promise<{ server: Server; url: string }> {
+  const server = createServer(createLocalGateway({ routes, loadHandler, loadAuthorizer, aroundInvoke }));
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const { port: bound } = server.address() as AddressInfo;
   return { server, url: `http://localhost:${bound}` };

@@ -1,8 +1,9 @@
 import type { Server } from 'node:http';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { createOrganizationWithKey, type CreatedOrganization } from '../../infra/demo/organization';
 import { startLocalServer } from '../../infra/local/server';
 import { assertMatchesDocument, readBody } from './contract';
+import { invokingRoute, takeGrantViolations } from './dynamo-calls';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -55,13 +56,16 @@ export interface TestApi {
 
 /**
  * The local API on a free port, against this file's own table in DynamoDB Local.
- * Registers its own beforeAll/afterAll.
+ * Registers its own beforeAll/afterAll, and after each test checks that every request stayed within its route's DynamoDB grant.
  */
 export function useTestApi(): TestApi {
   let server: Server | undefined;
   let url = '';
   beforeAll(async () => {
-    ({ server, url } = await startLocalServer(0));
+    ({ server, url } = await startLocalServer(0, { aroundInvoke: (route, invoke) => invokingRoute.run(route, invoke) }));
+  });
+  afterEach(() => {
+    expect(takeGrantViolations(), "every DynamoDB action a request used is granted by its route's row").toEqual([]);
   });
   afterAll(async () => {
     server?.closeAllConnections();

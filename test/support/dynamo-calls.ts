@@ -1,17 +1,42 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { dynamo } from '../../shared/dynamo';
+import type { DynamoAction, RouteDefinition } from '../../shared/routes/route';
 
 /**
- * Records every command the shared DynamoDB client sends while the local server runs in this
- * process, so tests can hold a request to its number of round trips. The authorizer's token
- * lookup is left out: API Gateway caches it, and it is the same for every route.
+ * Watches every command the shared DynamoDB client sends while a route's function runs in the local
+ * server of this process (the authorizer's token lookup is not a route's: API Gateway caches it).
+ * Tests use it to count a request's round trips, and every request is held to its route's grant:
+ * an action the stack does not grant would work here and fail with AccessDenied in AWS.
  */
+export const invokingRoute = new AsyncLocalStorage<RouteDefinition>();
+
 const sent: string[] = [];
+const grantViolations: string[] = [];
 let recording = false;
+
+const TRANSACT_ACTIONS: Record<string, DynamoAction> = { Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem', ConditionCheck: 'ConditionCheckItem' };
+
+/** The IAM actions a command needs: a transaction needs the action of each of its items. */
+function actionsOf(commandName: string, input: { TransactItems?: Record<string, unknown>[] }): string[] {
+  if (commandName === 'TransactWriteItemsCommand') {
+    return (input.TransactItems ?? []).flatMap((item) => Object.keys(item).map((kind) => TRANSACT_ACTIONS[kind] ?? kind));
+  }
+  if (commandName === 'TransactGetItemsCommand') return ['GetItem'];
+  return [commandName.replace(/Command$/, '')];
+}
 
 dynamo.middlewareStack.add(
   (next, context) => async (args) => {
-    const isTokenLookup = JSON.stringify((args.input as { ExpressionAttributeValues?: unknown }).ExpressionAttributeValues ?? {}).includes('TOKEN#');
-    if (recording && !isTokenLookup) sent.push(String(context.commandName));
+    const route = invokingRoute.getStore();
+    if (route) {
+      const commandName = String(context.commandName);
+      if (recording) sent.push(commandName);
+      for (const action of actionsOf(commandName, args.input as never)) {
+        if (!route.dynamodb.includes(action as DynamoAction)) {
+          grantViolations.push(`${route.method} ${route.path} sent ${commandName} needing dynamodb:${action}, which its route row does not grant`);
+        }
+      }
+    }
     return next(args);
   },
   { step: 'initialize', name: 'testCallRecorder' },
@@ -26,4 +51,9 @@ export async function countDynamoCalls(action: () => Promise<unknown>): Promise<
     recording = false;
   }
   return [...sent];
+}
+
+/** Grant violations seen since the last call. */
+export function takeGrantViolations(): string[] {
+  return grantViolations.splice(0);
 }
