@@ -1,5 +1,7 @@
-import { execFile, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -23,34 +25,57 @@ function readmeCurlSession(): string {
   return block;
 }
 
-describe('npm start and the README curl session', () => {
-  const output: string[] = [];
-  let child: ReturnType<typeof spawn> | undefined;
-  afterAll(() => {
-    if (child?.exitCode === null) child.kill('SIGKILL');
-  });
+interface Started {
+  child: ChildProcess;
+  port: number;
+  dynamoPort: number;
+  key: string;
+  company: string;
+  output: () => string;
+}
 
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+/** `npm start` as a developer runs it, on free ports; resolves once it prints the demo key. */
+async function npmStart(env: Record<string, string> = {}): Promise<Started> {
+  const [port, dynamoPort] = [await freePort(), await freePort()];
+  const child = spawn('node_modules/.bin/tsx', ['infra/local/start.ts'], {
+    env: { ...process.env, PORT: String(port), DYNAMODB_PORT: String(dynamoPort), TABLE_NAME: 'readme', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  const chunks: string[] = [];
+  child.stdout!.on('data', (chunk: Buffer) => chunks.push(chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => chunks.push(chunk.toString()));
+  const output = () => chunks.join('');
+  const { key, company } = await new Promise<{ key: string; company: string }>((resolve, reject) => {
+    const timer = setInterval(() => {
+      const match = /Demo API key:\s+(sp_live_\S+)\s+Demo company:\s+(company_\S+)/.exec(output());
+      if (match) {
+        clearInterval(timer);
+        resolve({ key: match[1]!, company: match[2]! });
+      } else if (child.exitCode !== null) {
+        clearInterval(timer);
+        reject(new Error(`npm start exited: ${output()}`));
+      }
+    }, 100);
+  });
+  return { child, port, dynamoPort, key, company, output };
+}
+
+/** Ctrl-C, and the exit code. */
+async function stop(child: ChildProcess): Promise<number | null> {
+  child.kill('SIGINT');
+  return new Promise((resolve) => child.once('exit', resolve));
+}
+
+describe('npm start and the README curl session', () => {
   it('starts DynamoDB Local, a demo organization and the API, the README session works, and Ctrl-C stops it all', async () => {
-    const [port, dynamoPort] = [await freePort(), await freePort()];
-    child = spawn('node_modules/.bin/tsx', ['infra/local/start.ts'], {
-      env: { ...process.env, PORT: String(port), DYNAMODB_PORT: String(dynamoPort), TABLE_NAME: 'readme' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-    const { key, company } = await new Promise<{ key: string; company: string }>((resolve, reject) => {
-      const timer = setInterval(() => {
-        const match = /Demo API key:\s+(sp_live_\S+)\s+Demo company:\s+(company_\S+)/.exec(output.join(''));
-        if (match) {
-          clearInterval(timer);
-          resolve({ key: match[1]!, company: match[2]! });
-        } else if (child!.exitCode !== null) {
-          clearInterval(timer);
-          reject(new Error(`npm start exited: ${output.join('')}`));
-        }
-      }, 100);
-    });
-    expect(output.join('')).toContain(`running at http://localhost:${port}`);
+    const { child, port, dynamoPort, key, company, output } = await npmStart();
+    expect(output()).toContain(`running at http://localhost:${port}`);
 
     const session = readmeCurlSession()
       .replace(/^KEY=.*$/m, `KEY=${key}`)
@@ -87,9 +112,29 @@ describe('npm start and the README curl session', () => {
       from = at;
     }
 
-    child.kill('SIGINT');
-    const code = await new Promise((resolve) => child!.once('exit', resolve));
-    expect(code).toBe(0);
+    expect(await stop(child)).toBe(0);
     await expect(fetch(`http://127.0.0.1:${dynamoPort}`)).rejects.toThrow();
+  }, 120_000);
+
+  it('keeps data and the demo key across restarts with DATA_DIR', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'sales-pipeline-data-'));
+    try {
+      const first = await npmStart({ DATA_DIR: dataDir });
+      const created = await fetch(`http://localhost:${first.port}/v1/leads`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${first.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Kept Between Runs', email: 'kept@example.com' }),
+      });
+      expect(created.status).toBe(201);
+      expect(await stop(first.child)).toBe(0);
+
+      const second = await npmStart({ DATA_DIR: dataDir });
+      expect(second.key).toBe(first.key);
+      const leads = await fetch(`http://localhost:${second.port}/v1/leads?limit=1`, { headers: { authorization: `Bearer ${second.key}` } });
+      expect(((await leads.json()) as { leads: unknown[] }).leads[0]).toMatchObject({ firstName: 'Kept', lastName: 'Between Runs' });
+      expect(await stop(second.child)).toBe(0);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   }, 120_000);
 });
