@@ -1,5 +1,6 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BadRequestError } from './errors';
 
 /**
  * One client per container. The endpoint comes from the SDK's own settings
@@ -8,3 +9,22 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 export const dynamo = DynamoDBDocumentClient.from(new DynamoDBClient({}), {
   marshallOptions: { removeUndefinedValues: true },
 });
+
+const ITEM_SIZE = /item size/i;
+
+function isItemTooLarge(error: unknown): boolean {
+  if (error instanceof TransactionCanceledException) {
+    return (error.CancellationReasons ?? []).some((reason) => reason.Code === 'ValidationError' && ITEM_SIZE.test(reason.Message ?? ''));
+  }
+  return (error as Error).name === 'ValidationException' && ITEM_SIZE.test((error as Error).message);
+}
+
+// Only oversized input reaches DynamoDB's 400 KB item limit (the schemas bound each field, not
+// their sum in bytes), so it is the caller's 400, not a 500.
+dynamo.middlewareStack.add(
+  (next) => async (args) =>
+    next(args).catch((error: unknown) => {
+      throw isItemTooLarge(error) ? new BadRequestError('The record would be larger than 400 KB; send less text', 'ITEM_TOO_LARGE') : error;
+    }),
+  { step: 'initialize', name: 'itemTooLargeIsBadRequest' },
+);

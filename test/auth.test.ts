@@ -23,6 +23,13 @@ describe('Authorization: Bearer <api key>', () => {
     expect(res.body).toEqual(UNAUTHORIZED);
   });
 
+  it('accepts the scheme name in any case, as HTTP auth schemes are case-insensitive', async () => {
+    const { apiKey } = await api.organization();
+    for (const scheme of ['bearer', 'BEARER']) {
+      expect((await api.anonymous.get('/v1/leads', { headers: { authorization: `${scheme} ${apiKey}` } })).status).toBe(200);
+    }
+  });
+
   it('answers 401 for an expired key', async () => {
     const { organizationId } = await api.organization();
     const { token } = await createApiKey(organizationId, new Date(Date.now() - 1000));

@@ -171,7 +171,7 @@ describe('PATCH /v1/products/batch', () => {
     ['no items', { updates: [] }, 'updates must contain at least one item'],
     ['updates that is not an array', { updates: { id: 1 } }, 'updates must be an array'],
     ['a missing updates', {}, 'updates'],
-    ['a body that is an array', [{ id: 1, name: 'x' }], 'updates'],
+    ['a body that is an array', [{ id: 1, name: 'x' }], 'body must be a JSON object'],
     ['a body that is a string', 'updates', 'body'],
     ['an unknown top-level field', { updates: [{ id: 1, name: 'x' }], dryRun: true }, 'dryRun'],
   ])('answers 400 for %s', async (_, body, message) => {

@@ -147,6 +147,19 @@ describe('POST /v1/products', () => {
     expect((await theirs.client.post('/v1/products', hotWater)).status).toBe(201);
   });
 
+  it('answers 400 ITEM_TOO_LARGE, not a 500, for text that would exceed the 400 KB record limit', async () => {
+    const { client } = await api.organization();
+    // Within every field's character bound, but three bytes a character.
+    const faqs = Array.from({ length: 50 }, (_, i) => ({ question: `Question ${i}?`, answer: '漢'.repeat(5000) }));
+    const res = await client.post('/v1/products', { ...fixed('Huge FAQ product'), faqs });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('ITEM_TOO_LARGE');
+    const small = await create(client, fixed('Small FAQ product'));
+    const update = await client.put(`/v1/products/${small.id}`, { faqs });
+    expect(update.status).toBe(400);
+    expect(update.body.error.code).toBe('ITEM_TOO_LARGE');
+  });
+
   it('costs one sequence update and one transaction', async () => {
     const { client } = await api.organization();
     const calls = await countDynamoCalls(() => client.post('/v1/products', hotWater));

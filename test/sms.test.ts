@@ -59,6 +59,14 @@ afterEach(() => {
 });
 
 describe('POST /v1/sms without messageThreadId', () => {
+  it('summarises a long message without splitting an emoji in two', async () => {
+    const { client, userId, leadId } = await organizationWithSender();
+    expect((await client.post('/v1/sms', { userId, leadId, message: '😀'.repeat(300) })).status).toBe(201);
+    const [item] = (await inquiriesOf(client, leadId)).inquiries;
+    expect(item.summary.isWellFormed()).toBe(true);
+    expect(item.summary).toMatch(/^Outbound SMS: (😀)+…$/u);
+  });
+
   it('answers 201 with a confirmation and starts a thread with a new SMS inquiry for the lead', async () => {
     const { client, userId, leadId } = await organizationWithSender();
     const res = await client.post('/v1/sms', { userId, leadId, message: 'Hi Olivia, we can come tomorrow at 10.' });

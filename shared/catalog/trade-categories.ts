@@ -38,5 +38,8 @@ const range = `${Math.min(...ids)}–${Math.max(...ids)}`;
 export const TradeCategoryIdSchema = v.pipe(
   v.number('tradeCategoryId must be an integer'),
   v.integer('tradeCategoryId must be an integer'),
+  // The catalog's ids are contiguous, so the bounds also document it in the OpenAPI document.
+  v.minValue(Math.min(...ids), `tradeCategoryId must be a trade category id (${range}, see docs/trade-categories.md)`),
+  v.maxValue(Math.max(...ids), `tradeCategoryId must be a trade category id (${range}, see docs/trade-categories.md)`),
   v.check((id) => byId.has(id), `tradeCategoryId must be a trade category id (${range}, see docs/trade-categories.md)`),
 );

@@ -2,6 +2,7 @@ import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type * as v from 'valibot';
+import { ValidationError } from '../errors';
 import type { RouteDefinition, RouteRequest } from '../routes/route';
 import { jsonResponse, textResponse, type JsonResponse } from './envelope';
 import { accessLog, errorEnvelope } from './middleware';
@@ -33,12 +34,20 @@ export function apiHandler<R extends RouteRequest>(
     const input = {
       path: path ? parseRequestPart(path, event.pathParameters ?? {}, 'path') : undefined,
       query: query ? parseRequestPart(query, event.queryStringParameters ?? {}, 'query') : undefined,
-      body: body ? parseRequestPart(body, event.body ?? undefined, 'body') : undefined,
+      body: body ? parseRequestPart(body, jsonObject(event.body), 'body') : undefined,
     } as Omit<HandlerInput<R>, 'organizationId'>;
     const organizationId = route.auth === 'none' ? '' : requireOrganization(event);
     const result = await handle({ ...input, organizationId });
     return route.contentType ? textResponse(route.status, route.contentType, result) : jsonResponse(route.status, result);
   });
+}
+
+/** Every request body of this API is a JSON object; an array, a scalar or nothing is refused as a whole. */
+function jsonObject(body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ValidationError([{ path: 'body', message: 'body must be a JSON object' }]);
+  }
+  return body as Record<string, unknown>;
 }
 
 function requireOrganization(event: APIGatewayProxyEvent): string {

@@ -6,6 +6,7 @@ import { fromApiKeyItem, isActive, toApiKeyItem, type ApiKey, type ApiKeySummary
 import { keys } from '../entities/keys';
 import { NotFoundError } from '../errors';
 import { newId, now } from '../ids';
+import { queryAll } from './query-page';
 
 /** Issues a key and returns its secret token: the only time the token exists outside the caller. */
 export async function createApiKey(organizationId: string, expiresAt: Date | null = null): Promise<{ key: ApiKeySummary; token: string }> {
@@ -56,15 +57,7 @@ export async function revokeApiKey(organizationId: string, keyId: string): Promi
 }
 
 export async function listApiKeys(organizationId: string): Promise<ApiKeySummary[]> {
-  const { pk, skPrefix } = keys.apiKeys(organizationId);
-  const { Items } = await dynamo.send(
-    new QueryCommand({
-      TableName: config.tableName,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
-    }),
-  );
-  return (Items ?? []).map((item) => {
+  return (await queryAll(keys.apiKeys(organizationId))).map((item) => {
     const { tokenHash: _, ...summary } = fromApiKeyItem(item);
     return summary;
   });

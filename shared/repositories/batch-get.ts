@@ -2,6 +2,7 @@ import { BatchGetCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamo
 import { config } from '../config';
 import { dynamo } from '../dynamo';
 import type { Key } from '../entities/keys';
+import { backoff, MAX_RETRIES } from './retry';
 
 const MAX_KEYS = 100;
 
@@ -22,7 +23,8 @@ export async function batchGetItems(keys: Key[], { consistentRead = false, attri
   for (let start = 0; start < keys.length; start += MAX_KEYS) {
     let pending: Record<string, unknown>[] | undefined = keys.slice(start, start + MAX_KEYS).map(({ pk, sk }) => ({ pk, sk }));
     for (let attempt = 0; pending?.length; attempt++) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
+      if (attempt > MAX_RETRIES) throw new Error(`BatchGetItem left ${pending.length} keys unprocessed after ${MAX_RETRIES} retries`);
+      if (attempt > 0) await backoff(attempt);
       const result: BatchGetCommandOutput = await dynamo.send(
         new BatchGetCommand({
           RequestItems: {

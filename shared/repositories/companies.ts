@@ -5,8 +5,8 @@ import { NotFoundError } from '../errors';
 import { newId, now } from '../ids';
 import type { Page } from '../pagination';
 import type { CompanyNote } from '../schemas/companies';
-import { counterNames, counterUpdate, readCounter } from './counters';
-import { queryPage } from './query-page';
+import { counterNames, counterUpdate } from './counters';
+import { countedPage } from './query-page';
 import { reserveIds } from './sequences';
 import { transact } from './transact';
 
@@ -70,10 +70,7 @@ export async function addCompanyNote(
  * company here?" without a third call.
  */
 export async function listCompanyNotesPage(organizationId: string, companyId: string, page: number, limit: number): Promise<Page<CompanyNote>> {
-  const [items, totalCount] = await Promise.all([
-    queryPage(keys.companyNotes(organizationId, companyId), page, limit),
-    readCounter(organizationId, counterNames.companyNotes(companyId)),
-  ]);
+  const { items, totalCount } = await countedPage(keys.companyNotes(organizationId, companyId), organizationId, counterNames.companyNotes(companyId), page, limit);
   if (totalCount === undefined) throw new NotFoundError('Company not found');
   return { items: items.map(fromCompanyNoteItem), totalCount, page, limit };
 }

@@ -28,8 +28,8 @@ import {
   type SmsData,
 } from '../schemas/inquiries';
 import { batchGetItems } from './batch-get';
-import { counterNames, counterUpdate, readCounter } from './counters';
-import { queryAll, queryPage, type PageSource } from './query-page';
+import { counterNames, counterUpdate } from './counters';
+import { countedPage, queryAll, type PageSource } from './query-page';
 import { transact, type TransactItem } from './transact';
 
 /** Kind prefix of a source record's id; an SMS inquiry's source record is its message thread. */
@@ -224,10 +224,7 @@ function toListItem({ externalInquiryId, ...inquiry }: InquiryRecord, expand: In
 
 /** One index Query and one counter read (+ one BatchGetItem of the page's leads with expand=lead|both). */
 export async function listInquiriesPage(organizationId: string, { page, limit, leadId, source, expand }: ListInquiriesQuery): Promise<Page<InquiryListItem>> {
-  const [items, totalCount] = await Promise.all([
-    queryPage(listSource(organizationId, { leadId, source }), page, limit),
-    readCounter(organizationId, counterNames.inquiries({ leadId, source })),
-  ]);
+  const { items, totalCount } = await countedPage(listSource(organizationId, { leadId, source }), organizationId, counterNames.inquiries({ leadId, source }), page, limit);
   const inquiries = items.map(fromInquiryItem);
   const leads = expand === 'lead' || expand === 'both' ? await readInquiryLeads(organizationId, inquiries) : undefined;
   return { items: inquiries.map((inquiry) => toListItem(inquiry, expand, leads)), totalCount: totalCount ?? 0, page, limit };

@@ -1,14 +1,13 @@
-import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
-import { dynamo } from '../dynamo';
 import { fromActivityItem, fromLeadItem, toActivityItem, toLeadItem } from '../entities/lead';
-import { keys } from '../entities/keys';
+import { keys, type Key } from '../entities/keys';
 import { NotFoundError } from '../errors';
 import { newId, now } from '../ids';
 import type { Page } from '../pagination';
 import type { CreateLeadBody, Lead, LeadActivity } from '../schemas/leads';
-import { counterNames, counterUpdate, readCounter } from './counters';
-import { queryPage } from './query-page';
+import { counterNames, counterUpdate } from './counters';
+import { deleteItems } from './batch-write';
+import { countedPage, queryAll } from './query-page';
 import { reserveIds } from './sequences';
 import { transact } from './transact';
 
@@ -70,10 +69,7 @@ export async function createLead(organizationId: string, body: CreateLeadBody): 
 }
 
 export async function listLeadsPage(organizationId: string, page: number, limit: number): Promise<Page<Lead>> {
-  const [items, totalCount] = await Promise.all([
-    queryPage(keys.leads(organizationId), page, limit),
-    readCounter(organizationId, counterNames.leads),
-  ]);
+  const { items, totalCount } = await countedPage(keys.leads(organizationId), organizationId, counterNames.leads, page, limit);
   return { items: items.map(fromLeadItem), totalCount: totalCount ?? 0, page, limit };
 }
 
@@ -82,49 +78,30 @@ export async function listLeadsPage(organizationId: string, page: number, limit:
  * same transactions), so reading it answers "does this lead exist here?" without a third call.
  */
 export async function listActivitiesPage(organizationId: string, leadId: string, page: number, limit: number): Promise<Page<LeadActivity>> {
-  const [items, totalCount] = await Promise.all([
-    queryPage(keys.activities(organizationId, leadId), page, limit),
-    readCounter(organizationId, counterNames.activities(leadId)),
-  ]);
+  const { items, totalCount } = await countedPage(keys.activities(organizationId, leadId), organizationId, counterNames.activities(leadId), page, limit);
   if (totalCount === undefined) throw new NotFoundError('Lead not found');
   return { items: items.map(fromActivityItem), totalCount, page, limit };
 }
 
-/** Removes the lead and its counters atomically, then its activity records. */
-export async function deleteLead(organizationId: string, leadId: string): Promise<void> {
-  await transact(
+/**
+ * Removes the lead and its counters atomically, then its activity records. A retried delete whose
+ * first attempt stopped after the transaction answers 404 and still finishes removing them.
+ */
+export async function deleteLeadWithActivities(organizationId: string, leadId: string): Promise<void> {
+  const notFound = await transact(
     [
       { Delete: { TableName: config.tableName, Key: keys.lead(organizationId, leadId), ConditionExpression: 'attribute_exists(pk)' } },
       counterUpdate(organizationId, counterNames.leads, -1),
       { Delete: { TableName: config.tableName, Key: keys.counter(organizationId, counterNames.activities(leadId)) } },
     ],
     () => new NotFoundError('Lead not found'),
+  ).then(
+    () => undefined,
+    (error: unknown) => {
+      if (error instanceof NotFoundError) return error;
+      throw error;
+    },
   );
-  await deleteActivities(organizationId, leadId);
-}
-
-async function deleteActivities(organizationId: string, leadId: string): Promise<void> {
-  const { pk, skPrefix } = keys.activities(organizationId, leadId);
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo.send(
-      new QueryCommand({
-        TableName: config.tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
-        ProjectionExpression: 'pk, sk',
-        ExclusiveStartKey: startKey,
-        Limit: 25,
-      }),
-    );
-    const items = page.Items ?? [];
-    if (items.length) {
-      await dynamo.send(
-        new BatchWriteCommand({
-          RequestItems: { [config.tableName]: items.map((Key) => ({ DeleteRequest: { Key: { pk: Key.pk, sk: Key.sk } } })) },
-        }),
-      );
-    }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  await deleteItems((await queryAll(keys.activities(organizationId, leadId), ['pk', 'sk'])) as unknown as Key[]);
+  if (notFound) throw notFound;
 }

@@ -6,8 +6,8 @@ import { fromMemberItem, toInvitationItem, toMemberItem, toUserLookupItem, type 
 import { newId, now } from '../ids';
 import type { Page } from '../pagination';
 import type { Member, MemberRole } from '../schemas/members';
-import { counterNames, counterUpdate, readCounter } from './counters';
-import { queryPage } from './query-page';
+import { counterNames, counterUpdate } from './counters';
+import { countedPage } from './query-page';
 import { reserveIds } from './sequences';
 import { transact } from './transact';
 
@@ -78,9 +78,6 @@ export async function inviteMember(
 
 /** Invitations live under their own sort-key prefix, so neither this Query nor the counter sees them. */
 export async function listMembersPage(organizationId: string, page: number, limit: number): Promise<Page<Member>> {
-  const [items, totalCount] = await Promise.all([
-    queryPage(keys.members(organizationId), page, limit),
-    readCounter(organizationId, counterNames.members),
-  ]);
+  const { items, totalCount } = await countedPage(keys.members(organizationId), organizationId, counterNames.members, page, limit);
   return { items: items.map(fromMemberItem), totalCount: totalCount ?? 0, page, limit };
 }

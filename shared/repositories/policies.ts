@@ -8,8 +8,8 @@ import { NotFoundError } from '../errors';
 import { now } from '../ids';
 import type { Page } from '../pagination';
 import { NewPolicy, type Policy, type PolicyChanges } from '../schemas/policies';
-import { counterNames, counterUpdate, readCounter } from './counters';
-import { queryPage } from './query-page';
+import { counterNames, counterUpdate } from './counters';
+import { countedPage } from './query-page';
 import { reserveIds } from './sequences';
 import { transact } from './transact';
 import { defined } from './versioned';
@@ -32,10 +32,7 @@ export async function createPolicy(organizationId: string, input: NewPolicy, at 
 }
 
 export async function listPoliciesPage(organizationId: string, page: number, limit: number): Promise<Page<Policy>> {
-  const [items, totalCount] = await Promise.all([
-    queryPage(keys.policies(organizationId), page, limit),
-    readCounter(organizationId, counterNames.policies),
-  ]);
+  const { items, totalCount } = await countedPage(keys.policies(organizationId), organizationId, counterNames.policies, page, limit);
   return { items: items.map(fromPolicyItem), totalCount: totalCount ?? 0, page, limit };
 }
 

@@ -3,6 +3,7 @@ import { config } from '../config';
 import { dynamo } from '../dynamo';
 import type { Collection } from '../entities/keys';
 import type { IndexName } from '../table';
+import { readCounter } from './counters';
 
 export interface PageSource extends Collection {
   /** Base table when absent. */
@@ -22,12 +23,15 @@ function baseQuery({ index, pk, skPrefix }: PageSource): QueryCommandInput {
   };
 }
 
+/** Positions skipped per keys-only Query while walking to a later page. */
+const SKIP_BATCH = 1000;
+
 /**
  * Reads page `page` of `limit` items, newest first (sort keys grow with time).
  * Page 1 is a single Query of `limit` items. A later page first walks past the earlier
  * pages reading keys only, then reads its own items: DynamoDB has no offset.
  */
-export async function queryPage(source: PageSource, page: number, limit: number): Promise<Record<string, unknown>[]> {
+async function queryPage(source: PageSource, page: number, limit: number): Promise<Record<string, unknown>[]> {
   const query = baseQuery(source);
   let startKey: Record<string, unknown> | undefined;
   let toSkip = (page - 1) * limit;
@@ -35,7 +39,7 @@ export async function queryPage(source: PageSource, page: number, limit: number)
     const skipped = await dynamo.send(
       new QueryCommand({
         ...query,
-        Limit: toSkip,
+        Limit: Math.min(toSkip, SKIP_BATCH),
         // Only the position matters while skipping; the key attribute is the smallest projection.
         ProjectionExpression: '#pk',
         ExclusiveStartKey: startKey,
@@ -54,9 +58,41 @@ export async function queryPage(source: PageSource, page: number, limit: number)
   return items;
 }
 
-/** Every item of a small, bounded collection (a catalog, not a growing list). */
-export async function queryAll(source: PageSource): Promise<Record<string, unknown>[]> {
-  const query = { ...baseQuery(source), ScanIndexForward: true };
+export interface CountedPage {
+  items: Record<string, unknown>[];
+  /** Undefined when the counter does not exist (for some collections: their owner does not exist). */
+  totalCount: number | undefined;
+}
+
+/**
+ * A list page and its collection's counter. Page 1 reads both at once: one Query and one GetItem.
+ * A later page reads the counter first and skips the walk when the page lies past the end.
+ */
+export async function countedPage(source: PageSource, organizationId: string, counter: string, page: number, limit: number): Promise<CountedPage> {
+  const totalCount = readCounter(organizationId, counter);
+  if (page === 1) {
+    const [items, total] = await Promise.all([queryPage(source, page, limit), totalCount]);
+    return { items, totalCount: total };
+  }
+  const total = await totalCount;
+  const pastTheEnd = total === undefined || (page - 1) * limit >= total;
+  return { items: pastTheEnd ? [] : await queryPage(source, page, limit), totalCount: total };
+}
+
+/** Every item of a small, bounded collection (a catalog, not a growing list), optionally only some attributes. */
+export async function queryAll(source: PageSource, attributes?: string[]): Promise<Record<string, unknown>[]> {
+  const base = baseQuery(source);
+  const projection = attributes?.map((name, i) => [`#p${i}`, name] as const);
+  const query = {
+    ...base,
+    ScanIndexForward: true,
+    ...(projection
+      ? {
+          ProjectionExpression: projection.map(([alias]) => alias).join(', '),
+          ExpressionAttributeNames: { ...base.ExpressionAttributeNames, ...Object.fromEntries(projection) },
+        }
+      : {}),
+  };
   const items: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {

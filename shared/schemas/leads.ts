@@ -7,7 +7,7 @@ export const LEAD_STATUSES = ['NEW', 'CONTACTED', 'QUALIFIED', 'QUOTED', 'WON', 
 export const E164Phone = v.pipe(v.string(), v.trim(), v.regex(/^\+[1-9]\d{6,14}$/, 'phone must be in E.164 format, e.g. +61412345678'));
 
 export const Socials = v.pipe(
-  v.record(v.pipe(v.string(), v.maxLength(50)), v.pipe(v.string(), v.maxLength(500))),
+  v.record(v.pipe(v.string(), v.minLength(1, 'socials keys must not be empty'), v.maxLength(50)), v.pipe(v.string(), v.maxLength(500))),
   v.check((socials) => Object.keys(socials).length <= 20, 'socials may have at most 20 entries'),
 );
 

@@ -10,7 +10,9 @@ const SUMMARY_LENGTH = 140;
 
 function summarize(message: string): string {
   const text = message.replace(/\s+/g, ' ').trim();
-  return `Outbound SMS: ${text.length > SUMMARY_LENGTH ? `${text.slice(0, SUMMARY_LENGTH - 1)}…` : text}`;
+  // Cut by code point, never inside a surrogate pair (an emoji).
+  const characters = [...text];
+  return `Outbound SMS: ${characters.length > SUMMARY_LENGTH ? `${characters.slice(0, SUMMARY_LENGTH - 1).join('')}…` : text}`;
 }
 
 /**
