@@ -10,7 +10,8 @@ export function toOutboxItem(sms: OutgoingSms) {
 
 /**
  * Records the SMS as an OUTBOX# item for a delivery worker (a provider adapter reading the table's
- * stream) to send. Keyed by message id, so a retried request cannot queue the same message twice.
+ * stream) to send. Keyed by the message id, so the same send is never queued twice; a client that
+ * repeats a whole request sends a second message, as there is no idempotency key yet.
  */
 export const outboxSmsSender: SmsSender = {
   name: 'outbox',

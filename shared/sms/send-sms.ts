@@ -15,18 +15,18 @@ function summarize(message: string): string {
   return `Outbound SMS: ${characters.length > SUMMARY_LENGTH ? `${characters.slice(0, SUMMARY_LENGTH - 1).join('')}…` : text}`;
 }
 
-/**
- * Validate, send, then record. Sending before recording means a provider failure leaves nothing
- * behind (no thread, no inquiry, no message claiming to be sent); the price is that a write failing
- * after the provider accepted the SMS leaves it sent but unrecorded, which only a lead deleted in
- * between can cause (docs/decisions.md).
- */
 export interface SentSms {
   messageId: string;
   threadId: string;
   inquiryId: string;
 }
 
+/**
+ * Validate, send, then record. Sending before recording means a provider failure leaves nothing
+ * behind (no thread, no inquiry, no message claiming to be sent); the price is that a record
+ * failing after the provider accepted the SMS (the lead deleted in between, or the function
+ * stopped) leaves it sent but unrecorded (docs/decisions.md).
+ */
 export async function sendSms(organizationId: string, body: SendSmsBody): Promise<SentSms> {
   const { lead, user, thread } = await readSmsParties(organizationId, { leadId: body.leadId, userId: body.userId, threadId: body.messageThreadId });
   if (!lead) throw new NotFoundError('Lead not found');
