@@ -107,6 +107,31 @@ describe('the OpenAPI document', () => {
     expect(createLead.properties.email).toMatchObject({ type: 'string', format: 'email' });
   });
 
+  it('states the body rules the API enforces beyond field types, so a client can check before sending', async () => {
+    const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+    const ajv = new Ajv2020({ strict: false });
+    addFormats(ajv);
+    ajv.addSchema(document, 'urn:sales-pipeline:request-bodies');
+    const accepts = (path: string, method: string, body: unknown) =>
+      ajv.validate({ $ref: `urn:sales-pipeline:request-bodies#/paths/${path.replace(/\//g, '~1')}/${method}/requestBody/content/application~1json/schema` }, body);
+    const { client } = await api.organization({ demo: true });
+    const policyId = (await client.get('/v1/policies?limit=1')).body.policies[0].id;
+    const cases: Array<[string, string, string, unknown]> = [
+      ['/v1/leads', 'post', '/v1/leads', { email: 'only@example.com' }],
+      ['/v1/leads', 'post', '/v1/leads', { email: 'first@example.com', firstName: 'Ada' }],
+      ['/v1/leads', 'post', '/v1/leads', { email: 'named@example.com', name: 'Ada Lovelace' }],
+      ['/v1/policies/{policyId}', 'put', `/v1/policies/${policyId}`, {}],
+      ['/v1/policies/{policyId}', 'put', `/v1/policies/${policyId}`, { isActive: true }],
+      ['/v1/products/{productId}', 'put', '/v1/products/1', {}],
+      ['/v1/transfers/{transferId}', 'put', '/v1/transfers/1', {}],
+      ['/v1/products', 'post', '/v1/products', { name: 'Out of catalog', tradeCategoryId: 13, pricingType: 'NONE' }],
+    ];
+    for (const [template, method, path, body] of cases) {
+      const res = await client.request(method.toUpperCase(), path, { body });
+      expect(accepts(template, method, body), `${method} ${template} ${JSON.stringify(body)}: the API answered ${res.status}`).toBe(res.status < 400);
+    }
+  });
+
   it('names the component schemas and refers to them instead of repeating them', () => {
     const schemas = document.components.schemas as Json;
     for (const name of ['ErrorEnvelope', 'Lead', 'LeadActivity', 'Inquiry', 'InquiryListItem', 'Product', 'Service', 'Scenario', 'Member', 'CompanyNote']) {

@@ -1242,7 +1242,7 @@ export interface operations {
                     socials?: {
                         [key: string]: string;
                     };
-                };
+                } | unknown | unknown;
             };
         };
         responses: {

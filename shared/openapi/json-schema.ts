@@ -31,9 +31,16 @@ function config(view: SchemaView, definitions?: Record<string, v.GenericSchema>)
     overrideRef: ({ referenceId }) => componentRef(referenceId),
     // A value a handler validates in steps (a batch whose items are parsed one by one, so one bad item
     // fails alone) is documented by the schema it meets in the end: v.metadata({ documentedAs: … }).
-    overrideAction: ({ valibotAction }) => {
-      const documentedAs = valibotAction.type === 'metadata' ? (valibotAction as v.MetadataAction<unknown, Json>).metadata.documentedAs : undefined;
-      return isSchema(documentedAs) ? strip(toJsonSchema(documentedAs, config(view, definitions))) : undefined;
+    // A rule a v.check enforces and JSON Schema can state (one of two fields required, a non-empty
+    // partial update) is added beside it: v.metadata({ jsonSchema: { minProperties: 1 } }).
+    overrideAction: ({ valibotAction, jsonSchema }) => {
+      if (valibotAction.type !== 'metadata') return undefined;
+      const metadata = (valibotAction as v.MetadataAction<unknown, Json>).metadata;
+      if (isSchema(metadata.documentedAs)) return strip(toJsonSchema(metadata.documentedAs, config(view, definitions)));
+      if (!metadata.jsonSchema) return undefined;
+      // The converter copies metadata into the schema as is; only the keywords belong there.
+      const { jsonSchema: _keywords, ...converted } = jsonSchema as Json;
+      return { ...converted, ...(metadata.jsonSchema as Json) } as JsonSchema;
     },
     overrideSchema: ({ valibotSchema, jsonSchema }) => {
       // v.object drops unknown keys, so what the API answers has exactly the listed ones.

@@ -53,3 +53,18 @@ export const ErrorEnvelopeSchema = v.object({
 });
 
 export const DeletedSchema = v.object({ success: v.literal(true), id: v.string() });
+
+type OptionalEntries<T extends v.ObjectEntries> = { [K in keyof T]: v.OptionalSchema<T[K], undefined> };
+
+/**
+ * A PUT body: any non-empty subset of the resource's writable fields; absent fields stay as they
+ * are, unknown fields answer 400.
+ */
+export function partialUpdateBody<T extends v.ObjectEntries>(fields: T) {
+  const entries = Object.fromEntries(Object.entries(fields).map(([name, schema]) => [name, v.optional(schema)])) as OptionalEntries<T>;
+  return v.pipe(
+    v.strictObject(entries),
+    v.check((body) => Object.keys(body).length > 0, 'body must contain at least one field to change'),
+    v.metadata({ jsonSchema: { minProperties: 1 } }),
+  );
+}

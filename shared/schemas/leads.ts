@@ -49,6 +49,7 @@ export const CreateLeadBody = v.pipe(
     v.check((body) => body.name !== undefined || body.firstName !== undefined, 'name is required'),
     ['name'],
   ),
+  v.metadata({ jsonSchema: { anyOf: [{ required: ['name'] }, { required: ['firstName'] }] } }),
 );
 export type CreateLeadBody = v.InferOutput<typeof CreateLeadBody>;
 

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { NonEmptyString, PageQuery, integerString, pageSchema } from './common';
+import { NonEmptyString, PageQuery, integerString, pageSchema, partialUpdateBody } from './common';
 
 export const Policy = v.object({
   id: v.pipe(v.number(), v.integer()),
@@ -19,14 +19,11 @@ const policyFields = {
 export const NewPolicy = v.object({ ...policyFields, isActive: v.optional(policyFields.isActive, true) });
 export type NewPolicy = v.InferInput<typeof NewPolicy>;
 
-export const UpdatePolicyBody = v.pipe(
-  v.strictObject({
-    title: v.optional(policyFields.title),
-    content: v.optional(policyFields.content),
-    isActive: v.optional(policyFields.isActive),
-  }),
-  v.check((body) => Object.keys(body).length > 0, 'body must contain at least one field to change'),
-);
+export const UpdatePolicyBody = partialUpdateBody({
+  title: policyFields.title,
+  content: policyFields.content,
+  isActive: policyFields.isActive,
+});
 export type PolicyChanges = v.InferOutput<typeof UpdatePolicyBody>;
 
 export const PolicyIdPath = v.object({ policyId: integerString('policyId') });

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { TradeCategoryIdSchema } from '../catalog/trade-categories';
-import { NonEmptyString, Timestamp, integerString } from './common';
+import { NonEmptyString, Timestamp, integerString, partialUpdateBody } from './common';
 
 export const PRICING_TYPES = ['NONE', 'FIXED', 'RANGE'] as const;
 export type PricingType = (typeof PRICING_TYPES)[number];
@@ -70,24 +70,19 @@ export const CreateProductBody = v.strictObject({
 });
 export type CreateProductBody = v.InferOutput<typeof CreateProductBody>;
 
-const nonEmpty = <T extends object>(body: T) => Object.keys(body).length > 0;
-
-export const UpdateProductBody = v.pipe(
-  v.strictObject({
-    name: v.optional(productFields.name),
-    description: v.optional(productFields.description),
-    response: v.optional(productFields.response),
-    faqs: v.optional(productFields.faqs),
-    tradeCategoryId: v.optional(productFields.tradeCategoryId),
-    pricingType: v.optional(productFields.pricingType),
-    price: v.optional(productFields.price),
-    minPrice: v.optional(productFields.minPrice),
-    maxPrice: v.optional(productFields.maxPrice),
-    isDisclosePrice: v.optional(productFields.isDisclosePrice),
-    isActive: v.optional(productFields.isActive),
-  }),
-  v.check(nonEmpty, 'body must contain at least one field to change'),
-);
+export const UpdateProductBody = partialUpdateBody({
+  name: productFields.name,
+  description: productFields.description,
+  response: productFields.response,
+  faqs: productFields.faqs,
+  tradeCategoryId: productFields.tradeCategoryId,
+  pricingType: productFields.pricingType,
+  price: productFields.price,
+  minPrice: productFields.minPrice,
+  maxPrice: productFields.maxPrice,
+  isDisclosePrice: productFields.isDisclosePrice,
+  isActive: productFields.isActive,
+});
 /** Any subset of the writable fields; PUT bodies and batch items both become one of these. */
 export type ProductChanges = v.InferOutput<typeof UpdateProductBody>;
 

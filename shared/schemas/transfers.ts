@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { NonEmptyString, Timestamp, integerString } from './common';
+import { NonEmptyString, Timestamp, integerString, partialUpdateBody } from './common';
 
 /** WARM: the AI introduces the caller before handing over; COLD: it hands the call straight over. */
 export const TRANSFER_METHODS = ['WARM', 'COLD'] as const;
@@ -71,21 +71,18 @@ export const CreateTransferBody = v.strictObject({
 });
 export type CreateTransferBody = v.InferOutput<typeof CreateTransferBody>;
 
-export const UpdateTransferBody = v.pipe(
-  v.strictObject({
-    label: v.optional(transferFields.label),
-    name: v.optional(transferFields.name),
-    method: v.optional(transferFields.method),
-    destinationType: v.optional(transferFields.destinationType),
-    destination: v.optional(transferFields.destination),
-    conditions: v.optional(transferFields.conditions),
-    summaryFormat: v.optional(transferFields.summaryFormat),
-    settings: v.optional(transferFields.settings),
-    isEnabled: v.optional(transferFields.isEnabled),
-    scenarioId: v.optional(transferFields.scenarioId),
-  }),
-  v.check((body) => Object.keys(body).length > 0, 'body must contain at least one field to change'),
-);
+export const UpdateTransferBody = partialUpdateBody({
+  label: transferFields.label,
+  name: transferFields.name,
+  method: transferFields.method,
+  destinationType: transferFields.destinationType,
+  destination: transferFields.destination,
+  conditions: transferFields.conditions,
+  summaryFormat: transferFields.summaryFormat,
+  settings: transferFields.settings,
+  isEnabled: transferFields.isEnabled,
+  scenarioId: transferFields.scenarioId,
+});
 export type TransferChanges = v.InferOutput<typeof UpdateTransferBody>;
 
 export const TransferIdPath = v.object({ transferId: integerString('transferId') });
