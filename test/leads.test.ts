@@ -104,6 +104,14 @@ describe('POST /v1/leads', () => {
     expect(res.body.error.details).toEqual([{ path: 'body', message: 'body must be a JSON object' }]);
   });
 
+  it('words a missing and an unknown field plainly', async () => {
+    const { client } = await api.organization();
+    const missing = await client.post('/v1/leads', { name: 'No Email' });
+    expect(missing.body.error.details).toEqual([{ path: 'email', message: 'email is required' }]);
+    const unknown = await client.post('/v1/leads', { name: 'A B', email: 'a@example.com', favouriteColour: 'blue' });
+    expect(unknown.body.message).toBe('favouriteColour is not a known field');
+  });
+
   it('answers 400 for a missing body', async () => {
     const { client } = await api.organization();
     const res = await client.post('/v1/leads');

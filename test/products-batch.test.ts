@@ -54,6 +54,8 @@ describe('PATCH /v1/products/batch', () => {
       { id: 'seven', name: 'Bad id' },
       { id: toilet.id },
       { id: toilet.id, pricing: { pricingType: 'RANGE', price: 500, maxPrice: 100 } },
+      { name: 'No id at all' },
+      { id: toilet.id, name: 'Extra', colour: 'red' },
       { id: tap.id, pricing: { pricingType: 'FIXED', price: 99 } },
     ]);
     expect(res.status).toBe(200);
@@ -65,9 +67,11 @@ describe('PATCH /v1/products/batch', () => {
       { id: null, status: 'error', code: 'VALIDATION_ERROR', message: 'id must be an integer' },
       { id: toilet.id, status: 'error', code: 'VALIDATION_ERROR', message: 'each update must change name or pricing' },
       { id: toilet.id, status: 'error', code: 'VALIDATION_ERROR', message: 'pricing.maxPrice must be greater than or equal to pricing.price' },
+      { id: null, status: 'error', code: 'VALIDATION_ERROR', message: 'id is required' },
+      { id: toilet.id, status: 'error', code: 'VALIDATION_ERROR', message: 'colour is not a known field' },
       { id: tap.id, status: 'ok', product: expect.objectContaining({ id: tap.id, name: 'Tap washer replacement', price: 99 }) },
     ]);
-    expect(res.body.summary).toEqual({ total: 8, succeeded: 2, failed: 6 });
+    expect(res.body.summary).toEqual({ total: 10, succeeded: 2, failed: 8 });
   });
 
   it.each([

@@ -1,13 +1,31 @@
 import * as v from 'valibot';
 import { ValidationError, type ErrorDetail } from '../errors';
 
-function details(issues: readonly v.BaseIssue<unknown>[], where: string): ErrorDetail[] {
-  return issues.map((issue) => ({ path: v.getDotPath(issue) ?? where, message: issue.message }));
+const OBJECT_TYPES = new Set(['object', 'strict_object', 'loose_object']);
+
+/**
+ * valibot reports a missing or unknown key as an issue of the object, worded with the object's own
+ * message; the API words both the same way everywhere instead.
+ */
+function message(issue: v.BaseIssue<unknown>, path: string | null): string {
+  if (path && OBJECT_TYPES.has(issue.type)) {
+    if (issue.expected === 'never') return `${path} is not a known field`;
+    if (issue.received === 'undefined') return `${path} is required`;
+  }
+  return issue.message;
+}
+
+/** The issues as `{path, message}`; an issue of the value as a whole is placed at `where`. */
+export function validationDetails(issues: readonly v.BaseIssue<unknown>[], where: string): ErrorDetail[] {
+  return issues.map((issue) => {
+    const path = v.getDotPath(issue);
+    return { path: path ?? where, message: message(issue, path) };
+  });
 }
 
 /** Parses one part of the request (path, query or body) or throws a 400 naming the field. */
 export function parseRequestPart<S extends v.GenericSchema>(schema: S, input: unknown, where: string): v.InferOutput<S> {
   const result = v.safeParse(schema, input);
-  if (!result.success) throw new ValidationError(details(result.issues, where));
+  if (!result.success) throw new ValidationError(validationDetails(result.issues, where));
   return result.output;
 }

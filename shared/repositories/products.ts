@@ -1,6 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { config } from '../config';
+import { validationDetails } from '../http/validate';
 import { dynamo } from '../dynamo';
 import { fromProductItem, toProductItem, toProductNameItem, type VersionedProduct } from '../entities/product';
 import { keys, normalizeName } from '../entities/keys';
@@ -158,7 +159,7 @@ function parseBatchItem(raw: unknown): ParsedItem {
   return {
     id: Number.isInteger(id) ? (id as number) : null,
     // The result already sits at the item's position, so an issue of the whole item needs no path.
-    error: new ValidationError(result.issues.map((issue) => ({ path: v.getDotPath(issue) ?? '', message: issue.message }))),
+    error: new ValidationError(validationDetails(result.issues, '')),
   };
 }
 
