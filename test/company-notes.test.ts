@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { keys } from '../shared/entities/keys';
+import { counterNames, keys } from '../shared/entities/keys';
 import { addCompanyNote, createCompany } from '../shared/repositories/companies';
-import { counterNames, readCounter } from '../shared/repositories/counters';
+import { readCounter } from '../shared/repositories/counters';
 import { queryAll } from '../shared/repositories/query-page';
 import { useTestApi } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';

@@ -22,6 +22,22 @@ export interface Collection {
   skPrefix?: string;
 }
 
+/**
+ * The names of counter items (`COUNT#<name>`), kept in step with their collection inside the same
+ * transaction; lists read them for totalCount.
+ */
+export const counterNames = {
+  leads: 'LEADS',
+  activities: (leadId: string) => `ACTIVITIES#${leadId}`,
+  members: 'MEMBERS',
+  /** Exists exactly while the company does. */
+  companyNotes: (companyId: string) => `NOTES#${companyId}`,
+  policies: 'POLICIES',
+  /** One counter per inquiry list filter combination, so every filtered totalCount is one read. */
+  inquiries: ({ leadId, source }: { leadId?: string; source?: string } = {}) =>
+    ['INQUIRIES', ...(leadId ? [`LEAD#${leadId}`] : []), ...(source ? [`SOURCE#${source}`] : [])].join('#'),
+} as const;
+
 export const keys = {
   organization: (o: string): Key => ({ pk: org(o), sk: 'ORGANIZATION' }),
   apiKey: (o: string, keyId: string): Key => ({ pk: org(o), sk: `KEY#${keyId}` }),

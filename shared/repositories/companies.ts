@@ -1,11 +1,11 @@
 import { config } from '../config';
 import { fromCompanyNoteItem, toCompanyItem, toCompanyNoteItem, type Company } from '../entities/company';
-import { keys } from '../entities/keys';
+import { counterNames, keys } from '../entities/keys';
 import { NotFoundError } from '../errors';
 import { newId, now } from '../ids';
 import type { Page } from '../pagination';
 import type { CompanyNote } from '../schemas/companies';
-import { counterNames, counterUpdate } from './counters';
+import { counterUpdate } from './counters';
 import { countedPage } from './query-page';
 import { reserveIds } from './sequences';
 import { transact } from './transact';

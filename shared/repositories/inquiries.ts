@@ -11,7 +11,7 @@ import {
   type InquiryRecord,
   type StoredSourceData,
 } from '../entities/inquiry';
-import { keys } from '../entities/keys';
+import { counterNames, keys } from '../entities/keys';
 import { NotFoundError } from '../errors';
 import { newId, now } from '../ids';
 import type { Page } from '../pagination';
@@ -28,7 +28,7 @@ import {
   type SmsData,
 } from '../schemas/inquiries';
 import { batchGetItems } from './batch-get';
-import { counterNames, counterUpdate } from './counters';
+import { counterUpdate } from './counters';
 import { countedPage, queryAll, type PageSource } from './query-page';
 import { transact, type TransactItem } from './transact';
 

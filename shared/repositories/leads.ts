@@ -1,11 +1,11 @@
 import { config } from '../config';
 import { fromActivityItem, fromLeadItem, toActivityItem, toLeadItem } from '../entities/lead';
-import { keys, type Key } from '../entities/keys';
+import { counterNames, keys, type Key } from '../entities/keys';
 import { NotFoundError } from '../errors';
 import { newId, now } from '../ids';
 import type { Page } from '../pagination';
 import type { CreateLeadBody, Lead, LeadActivity } from '../schemas/leads';
-import { counterNames, counterUpdate } from './counters';
+import { counterUpdate } from './counters';
 import { deleteItems } from './batch-write';
 import { countedPage, queryAll } from './query-page';
 import { reserveIds } from './sequences';

@@ -1,12 +1,12 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 import { dynamo } from '../dynamo';
-import { keys } from '../entities/keys';
+import { counterNames, keys } from '../entities/keys';
 import { fromMemberItem, toInvitationItem, toMemberItem, toUserLookupItem, type Invitation } from '../entities/member';
 import { newId, now } from '../ids';
 import type { Page } from '../pagination';
 import type { Member, MemberRole } from '../schemas/members';
-import { counterNames, counterUpdate } from './counters';
+import { counterUpdate } from './counters';
 import { countedPage } from './query-page';
 import { reserveIds } from './sequences';
 import { transact } from './transact';
