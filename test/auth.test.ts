@@ -7,7 +7,7 @@ const api = useTestApi();
 const UNAUTHORIZED = {
   success: false,
   message: 'Invalid or expired token',
-  error: { status: 401, message: 'Invalid or expired token', code: 'UNAUTHORIZED' },
+  error: { status: 401, message: 'Invalid or expired token' },
 };
 
 describe('Authorization: Bearer <api key>', () => {

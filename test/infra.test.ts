@@ -84,7 +84,7 @@ describe('the API stack', () => {
         'application/json': JSON.stringify({
           success: false,
           message: 'Invalid or expired token',
-          error: { status: 401, message: 'Invalid or expired token', code: 'UNAUTHORIZED' },
+          error: { status: 401, message: 'Invalid or expired token' },
         }),
       },
     });

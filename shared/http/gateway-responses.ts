@@ -7,12 +7,13 @@ export interface GatewayResponse {
   type: 'UNAUTHORIZED' | 'ACCESS_DENIED' | 'MISSING_AUTHENTICATION_TOKEN' | 'THROTTLED' | 'REQUEST_TOO_LARGE' | 'DEFAULT_4XX' | 'DEFAULT_5XX';
   status: number;
   message: string;
-  code: string;
+  /** Absent on 401: the issue and spec give that body exactly, without a code. */
+  code?: string;
 }
 
 export const GATEWAY_RESPONSES = {
-  UNAUTHORIZED: { type: 'UNAUTHORIZED', status: 401, message: 'Invalid or expired token', code: 'UNAUTHORIZED' },
-  ACCESS_DENIED: { type: 'ACCESS_DENIED', status: 401, message: 'Invalid or expired token', code: 'UNAUTHORIZED' },
+  UNAUTHORIZED: { type: 'UNAUTHORIZED', status: 401, message: 'Invalid or expired token' },
+  ACCESS_DENIED: { type: 'ACCESS_DENIED', status: 401, message: 'Invalid or expired token' },
   // API Gateway calls an unknown route a missing token; for the API's users it is an unknown route.
   MISSING_AUTHENTICATION_TOKEN: { type: 'MISSING_AUTHENTICATION_TOKEN', status: 404, message: 'Not found', code: 'NOT_FOUND' },
   THROTTLED: { type: 'THROTTLED', status: 429, message: 'Too many requests', code: 'THROTTLED' },
@@ -22,5 +23,5 @@ export const GATEWAY_RESPONSES = {
 } as const satisfies Record<GatewayResponse['type'], GatewayResponse>;
 
 export function gatewayResponseBody({ status, message, code }: GatewayResponse) {
-  return { success: false, message, error: { status, message, code } };
+  return { success: false, message, error: { status, message, ...(code ? { code } : {}) } };
 }

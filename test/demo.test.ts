@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { useTestApi, type Client } from './support/api';
+
+const api = useTestApi();
+
+/** Every item of a list, page by page, and the totalCount each page reported. */
+async function readAll(client: Client, path: string, key: string): Promise<{ items: Array<Record<string, any>>; totalCounts: number[] }> {
+  const items: Array<Record<string, any>> = [];
+  const totalCounts: number[] = [];
+  const separator = path.includes('?') ? '&' : '?';
+  for (let page = 1; ; page++) {
+    const res = await client.get(`${path}${separator}page=${page}&limit=3`);
+    expect(res.status, path).toBe(200);
+    totalCounts.push(res.body.totalCount);
+    items.push(...res.body[key]);
+    if (page >= res.body.totalPages) return { items, totalCounts };
+  }
+}
+
+/** totalCount agrees with the rows: the pages hold exactly that many distinct items, on every page. */
+async function expectCountsAgree(client: Client, path: string, key: string): Promise<Array<Record<string, any>>> {
+  const { items, totalCounts } = await readAll(client, path, key);
+  expect(new Set(totalCounts).size, `${path}: one totalCount on every page`).toBe(1);
+  expect(items.length, `${path}: totalCount matches the rows`).toBe(totalCounts[0]);
+  expect(new Set(items.map((item) => item.id)).size, `${path}: no item twice`).toBe(items.length);
+  return items;
+}
+
+describe('the demo organization', () => {
+  it('has counters that agree with the rows on every list, including each filter', async () => {
+    const { client, demo } = await api.organization({ demo: true });
+    const leads = await expectCountsAgree(client, '/v1/leads', 'leads');
+    expect(leads.length).toBeGreaterThanOrEqual(8);
+    const members = await expectCountsAgree(client, '/v1/organization/members', 'members');
+    expect(members.length).toBeGreaterThanOrEqual(3);
+    expect((await expectCountsAgree(client, '/v1/policies', 'policies')).length).toBeGreaterThanOrEqual(3);
+
+    const inquiries = await expectCountsAgree(client, '/v1/inquiries', 'inquiries');
+    for (const source of ['CALL', 'EMAIL', 'CHATBOT', 'SMS', 'WEBFORM']) {
+      const bySource = await expectCountsAgree(client, `/v1/inquiries?source=${source}`, 'inquiries');
+      expect(bySource.length, source).toBe(inquiries.filter((inquiry) => inquiry.source === source).length);
+      expect(bySource.length, `demo inquiries of source ${source}`).toBeGreaterThan(0);
+    }
+    for (const lead of leads) {
+      const byLead = await expectCountsAgree(client, `/v1/inquiries?leadId=${lead.id}`, 'inquiries');
+      expect(byLead.length).toBe(inquiries.filter((inquiry) => inquiry.leadId === lead.id).length);
+      const activities = await expectCountsAgree(client, `/v1/leads/${lead.id}/activities`, 'activities');
+      expect(activities.map((activity) => activity.event)).toContain('LEAD_CREATED');
+    }
+
+    const companyIds = demo!.companyIds as string[];
+    expect(companyIds.length).toBeGreaterThanOrEqual(2);
+    for (const companyId of companyIds) {
+      expect((await expectCountsAgree(client, `/v1/companies/${companyId}/notes`, 'notes')).length).toBeGreaterThan(0);
+    }
+
+    const services = (await client.get('/v1/organization/services')).body;
+    expect(services.totalCategories).toBeGreaterThanOrEqual(2);
+    expect(services.totalCategories).toBe(services.categories.length);
+    expect(services.totalServices).toBe(services.categories.reduce((sum: number, category: { services: unknown[] }) => sum + category.services.length, 0));
+  });
+
+  it('exercises every kind of record: calls with transcripts, each pricing type, scenarios linked to services', async () => {
+    const { client, demo } = await api.organization({ demo: true });
+    const [call] = (await client.get('/v1/inquiries?source=CALL&limit=1')).body.inquiries;
+    const single = (await client.get(`/v1/inquiries/${call.id}`)).body;
+    expect(single.data.transcripts.length).toBeGreaterThan(0);
+    expect(single.data.keyPoints.length).toBeGreaterThan(0);
+    for (const serviceId of demo!.serviceIds as number[]) {
+      const { service } = (await client.get(`/v1/services/${serviceId}`)).body;
+      const { scenario } = (await client.get(`/v1/scenarios/${service.scenario.id}`)).body;
+      expect(scenario.tradeServiceId).toBe(service.id);
+    }
+    const pricingTypes = new Set<string>();
+    for (const productId of demo!.productIds as number[]) {
+      const res = await client.put(`/v1/products/${productId}`, { isActive: true });
+      expect(res.status).toBe(200);
+      pricingTypes.add(res.body.product.pricingType);
+    }
+    expect([...pricingTypes].sort()).toEqual(['FIXED', 'NONE', 'RANGE']);
+    expect((demo!.transferIds as number[]).length).toBeGreaterThan(0);
+    expect((demo!.faqIds as number[]).length).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe('a new, empty organization', () => {
+  it.each([
+    ['/v1/leads', 'leads'],
+    ['/v1/inquiries', 'inquiries'],
+    ['/v1/organization/members', 'members'],
+    ['/v1/policies', 'policies'],
+  ])('answers %s with an empty first page', async (path, key) => {
+    const { client } = await api.organization();
+    expect((await client.get(path)).body).toEqual({ [key]: [], totalPages: 0, currentPage: 1, totalCount: 0 });
+  });
+
+  it('has no services, and none of the demo organization’s records', async () => {
+    const demoOrg = await api.organization({ demo: true });
+    const { client } = await api.organization();
+    expect((await client.get('/v1/organization/services')).body).toEqual({ categories: [], totalCategories: 0, totalServices: 0 });
+    const companyId = (demoOrg.demo!.companyIds as string[])[0];
+    expect((await client.get(`/v1/companies/${companyId}/notes`)).status).toBe(404);
+    expect((await client.get(`/v1/services/${(demoOrg.demo!.serviceIds as number[])[0]}`)).status).toBe(404);
+  });
+});
