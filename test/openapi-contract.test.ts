@@ -1,30 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { assertMatchesDocument, type ObservedResponse } from './support/contract';
 import { useTestApi } from './support/api';
+import { componentExamples } from '../shared/openapi/examples';
 
 const api = useTestApi();
 
-const lead = {
-  id: 'lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6',
-  firstName: 'Olivia',
-  lastName: 'Nguyen',
-  email: 'olivia.nguyen@example.com.au',
-  phone: '+61412345001',
-  suburb: 'Parramatta',
-  businessName: null,
-  socials: {},
-  status: 'NEW',
-  createdAt: '2026-11-20T04:12:09.512Z',
-  read: false,
-  lastInquiryId: null,
-  lastInquiryDate: null,
-  unreadEmails: 0,
-  unreadCalls: 0,
-  unreadChatbotThreads: 0,
-  unreadSMS: 0,
-  unreadWebformSubmissions: 0,
-  hasFlaggedInquiry: false,
-};
+/** A valid Lead: the document's own example, so these cases start from a body it accepts. */
+const lead = componentExamples.Lead as Record<string, unknown>;
 const json = 'application/json; charset=utf-8';
 const created = (body: unknown): ObservedResponse => ({ method: 'POST', path: '/v1/leads', status: 201, contentType: json, body });
 const notFound = { success: false, message: 'Not found', error: { status: 404, message: 'Not found', code: 'NOT_FOUND' } };
