@@ -65,15 +65,23 @@ describe('the API stack', () => {
     expect(allActions).not.toContain('dynamodb:Scan');
   });
 
-  it('scopes DynamoDB grants to the table and its named indexes', () => {
-    for (const policy of Object.values(policies)) {
-      for (const statement of policy.Properties.PolicyDocument.Statement) {
-        if (![statement.Action].flat().some((a: string) => a.startsWith('dynamodb:'))) continue;
-        const resources = JSON.stringify(statement.Resource);
-        expect(resources).not.toMatch(/"\*"/);
-        for (const index of TABLE_INDEXES) expect(resources).toContain(`/index/${index.indexName}`);
+  it('scopes each DynamoDB grant to the table and only the indexes its route queries', () => {
+    const grantedResources = (constructId: string) => {
+      const policy = Object.entries(policies).find(([logicalId]) => logicalId.startsWith(`${constructId}Function`))![1];
+      const statement = policy.Properties.PolicyDocument.Statement.find((s: { Action: string | string[] }) =>
+        [s.Action].flat().some((a) => a.startsWith('dynamodb:')),
+      );
+      return JSON.stringify(statement.Resource);
+    };
+    for (const route of routes.filter((r) => r.dynamodb.length)) {
+      const resources = grantedResources(routeId(route));
+      expect(resources, route.operationId).not.toMatch(/"\*"|index\/\*/);
+      for (const index of TABLE_INDEXES) {
+        expect(resources.includes(`/index/${index.indexName}`), `${route.operationId} on ${index.indexName}`).toBe(route.indexes?.includes(index.indexName) ?? false);
       }
     }
+    expect(grantedResources('Authorizer')).toContain('/index/gsi1');
+    expect(grantedResources('Authorizer')).not.toContain('/index/gsi2');
   });
 
   it('answers gateway errors with the spec envelope, unknown routes as 404', () => {

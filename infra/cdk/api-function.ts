@@ -8,7 +8,7 @@ import { Construct } from 'constructs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DynamoAction } from '../../shared/routes/route';
-import { TABLE_INDEXES } from '../../shared/table';
+import type { IndexName } from '../../shared/table';
 import { BUNDLING } from './bundling';
 
 export interface ApiFunctionProps {
@@ -17,6 +17,8 @@ export interface ApiFunctionProps {
   table: ITableV2;
   /** Exactly the DynamoDB actions this function may call, on the table and its indexes. */
   dynamodb: readonly DynamoAction[];
+  /** The secondary indexes it queries; the grant covers the table and only these. */
+  indexes?: readonly IndexName[];
   /** Files below node_modules the function reads at run time, copied beside its bundle. */
   assets?: readonly string[];
 }
@@ -31,7 +33,7 @@ const functionsDir = fileURLToPath(new URL('../../functions/', import.meta.url))
 export class ApiFunction extends Construct {
   readonly function: NodejsFunction;
 
-  constructor(scope: Construct, id: string, { handler, table, dynamodb, assets = [] }: ApiFunctionProps) {
+  constructor(scope: Construct, id: string, { handler, table, dynamodb, indexes = [], assets = [] }: ApiFunctionProps) {
     super(scope, id);
     const logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH });
     this.function = new NodejsFunction(this, 'Function', {
@@ -62,7 +64,7 @@ export class ApiFunction extends Construct {
       this.function.addToRolePolicy(
         new PolicyStatement({
           actions: [...new Set(dynamodb)].sort().map((action) => `dynamodb:${action}`),
-          resources: [table.tableArn, ...TABLE_INDEXES.map((index) => `${table.tableArn}/index/${index.indexName}`)],
+          resources: [table.tableArn, ...indexes.map((index) => `${table.tableArn}/index/${index}`)],
         }),
       );
     }

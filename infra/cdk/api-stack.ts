@@ -56,7 +56,7 @@ export class ApiStack extends Stack {
     }
 
     const authorizer = new RequestAuthorizer(this, 'ApiKeyAuthorizer', {
-      handler: new ApiFunction(this, 'Authorizer', { handler: 'authorizer', table, dynamodb: ['Query'] }).function,
+      handler: new ApiFunction(this, 'Authorizer', { handler: 'authorizer', table, dynamodb: ['Query'], indexes: ['gsi1'] }).function,
       identitySources: [IdentitySource.header('Authorization')],
       resultsCacheTtl: Duration.seconds(300),
     });
@@ -66,6 +66,7 @@ export class ApiStack extends Stack {
         handler: route.handler,
         table,
         dynamodb: route.dynamodb,
+        indexes: route.indexes,
         assets: route.assets,
       });
       const method = this.api.root.resourceForPath(route.path).addMethod(

@@ -9,6 +9,8 @@ export const listInquiries = defineRoute({
   summary: 'List inquiries, newest first, filtered by lead and/or source',
   tag: 'Inquiries',
   dynamodb: ['Query', 'GetItem', 'BatchGetItem'],
+  // One index per filter combination (docs/data-model.md).
+  indexes: ['gsi1', 'gsi2', 'gsi3', 'gsi4'],
   status: 200,
   request: { query: ListInquiriesQuery },
   response: InquiryPage,

@@ -1,4 +1,5 @@
 import type * as v from 'valibot';
+import type { IndexName } from '../table';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -46,6 +47,8 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest> {
   /** Bearer API key (the default) or a public route. */
   auth?: 'apiKey' | 'none';
   dynamodb: DynamoAction[];
+  /** Secondary indexes the function queries; its grant covers the table and only these. */
+  indexes?: IndexName[];
   /** Status of a successful answer. */
   status: number;
   /** Media type of a successful answer; JSON unless set (the docs page is HTML). */

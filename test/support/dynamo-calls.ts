@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { dynamo } from '../../shared/dynamo';
 import type { DynamoAction, RouteDefinition } from '../../shared/routes/route';
+import type { IndexName } from '../../shared/table';
 
 /**
  * Watches every command the shared DynamoDB client sends while a route's function runs in the local
@@ -35,6 +36,10 @@ dynamo.middlewareStack.add(
         if (!route.dynamodb.includes(action as DynamoAction)) {
           grantViolations.push(`${route.method} ${route.path} sent ${commandName} needing dynamodb:${action}, which its route row does not grant`);
         }
+      }
+      const index = (args.input as { IndexName?: string }).IndexName;
+      if (index && !route.indexes?.includes(index as IndexName)) {
+        grantViolations.push(`${route.method} ${route.path} queried index ${index}, which its route row does not grant`);
       }
     }
     return next(args);
