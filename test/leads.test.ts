@@ -191,6 +191,13 @@ describe('GET /v1/leads', () => {
     }
   });
 
+  it('names the bound for an integer beyond it', async () => {
+    const { client } = await api.organization();
+    const res = await client.get('/v1/leads?page=99999999999');
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('page must be at most 2147483647');
+  });
+
   it('answers an empty first page for an organization with no leads', async () => {
     const { client } = await api.organization();
     expect((await client.get('/v1/leads')).body).toEqual({ leads: [], totalPages: 0, currentPage: 1, totalCount: 0 });

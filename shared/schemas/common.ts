@@ -4,7 +4,7 @@ import * as v from 'valibot';
 export function integerString(name: string, { min = 1, max = 2_147_483_647 } = {}) {
   return v.pipe(
     v.string(),
-    v.regex(/^-?\d{1,10}$/, `${name} must be an integer`),
+    v.regex(/^-?\d+$/, `${name} must be an integer`),
     v.transform(Number),
     // Declares the output type, so the OpenAPI document describes the parameter as an integer.
     v.number(),
