@@ -1,4 +1,5 @@
-import type { Inquiry, InquiryDataBySource, InquirySource, InquirySummary, SmsData, SmsMessage } from '../schemas/inquiries';
+import * as v from 'valibot';
+import { Inquiry, type InquiryDataBySource, type InquirySource, type InquirySummary, type SmsData, type SmsMessage } from '../schemas/inquiries';
 import { keys } from './keys';
 
 /** What the INQUIRY item holds: the list fields plus the id the inquiry has in the system it came from. */
@@ -79,5 +80,6 @@ export function fromInquiryCollection(items: Record<string, unknown>[]): Inquiry
             .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id)),
         }
       : stored;
-  return { ...fields, data } as Inquiry;
+  // Parsed by the response schema: the stored map's attribute order is DynamoDB's, the answer's is the documented one.
+  return v.parse(Inquiry, { ...fields, data });
 }
