@@ -112,6 +112,17 @@ describe('POST /v1/leads', () => {
     expect(unknown.body.message).toBe('favouriteColour is not a known field');
   });
 
+  it('answers 400 for a __proto__ key, saying so, and writes nothing', async () => {
+    const { client } = await api.organization();
+    const res = await client.post('/v1/leads', undefined, {
+      rawBody: '{"name":"A B","email":"a@example.com","__proto__":{"admin":true}}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('Request body must not use the key "__proto__"');
+    expect((await client.get('/v1/leads')).body.totalCount).toBe(0);
+  });
+
   it('answers 400 for a missing body', async () => {
     const { client } = await api.organization();
     const res = await client.post('/v1/leads');

@@ -5,9 +5,16 @@ import { errorResponse, jsonResponse, type JsonResponse } from './envelope';
 
 type Middleware = MiddlewareObj<APIGatewayProxyEvent, JsonResponse, Error, Context>;
 
-/** middy's body parser signals malformed JSON with a 422; the API answers 400. */
-function isBodyParserError(error: unknown): boolean {
-  return (error as { cause?: { package?: string } }).cause?.package === '@middy/http-json-body-parser';
+type BodyParserCause = { package?: string; data?: unknown };
+
+/**
+ * middy's body parser signals malformed JSON, and a prototype-polluting key such as __proto__
+ * (which it refuses on purpose), with a 422; the API answers 400 and says which it was.
+ */
+function bodyParserMessage(error: Error): string | undefined {
+  const cause = (error as { cause?: BodyParserCause }).cause;
+  if (cause?.package !== '@middy/http-json-body-parser') return undefined;
+  return error.message === 'Forbidden key in JSON body' ? `Request body must not use the key "${String(cause.data)}"` : 'Request body must be valid JSON';
 }
 
 /** The one place where errors become HTTP responses. Internals never leak into a 500. */
@@ -15,12 +22,13 @@ export function errorEnvelope(): Middleware {
   return {
     onError: (request) => {
       const { error } = request;
+      const malformedBody = error ? bodyParserMessage(error) : undefined;
       if (error instanceof ApiError) {
         request.response = errorResponse(error.status, error.message, error.code, error.details);
       } else if (error instanceof SmsDeliveryError) {
         request.response = jsonResponse(error.status, { message: error.message });
-      } else if (isBodyParserError(error)) {
-        request.response = errorResponse(400, 'Request body must be valid JSON', 'INVALID_JSON');
+      } else if (malformedBody) {
+        request.response = errorResponse(400, malformedBody, 'INVALID_JSON');
       } else {
         request.response = errorResponse(500, 'Internal server error', 'INTERNAL_ERROR');
       }
