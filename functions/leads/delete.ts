@@ -4,5 +4,5 @@ import * as routes from '../../shared/routes/leads';
 
 export const handler = apiHandler(routes.deleteLead, async ({ path, organizationId }) => {
   await deleteLeadWithActivities(organizationId, path.id);
-  return { success: true, id: path.id };
+  return { success: true as const, id: path.id };
 });

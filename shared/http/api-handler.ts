@@ -10,6 +10,9 @@ import { parseRequestPart } from './validate';
 
 type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
 
+/** What a handler returns: the input type of its route's response schema, which the document describes. */
+export type HandlerOutput<S extends v.GenericSchema> = v.InferInput<S>;
+
 export interface HandlerInput<R extends RouteRequest> {
   path: Out<R['path']>;
   query: Out<R['query']>;
@@ -23,9 +26,9 @@ export interface HandlerInput<R extends RouteRequest> {
  * validates path, query and body with the route's schemas, and serialises the result (JSON unless
  * the route sets another content type, whose body the handler returns as a string).
  */
-export function apiHandler<R extends RouteRequest>(
-  route: RouteDefinition<R>,
-  handle: (input: HandlerInput<R>) => Promise<unknown>,
+export function apiHandler<R extends RouteRequest, S extends v.GenericSchema>(
+  route: RouteDefinition<R, S>,
+  handle: (input: HandlerInput<R>) => Promise<HandlerOutput<S>>,
 ) {
   const { path, query, body } = route.request;
   const chain = middy<APIGatewayProxyEvent, JsonResponse, Error, Context>().use(accessLog(route.operationId)).use(errorEnvelope());

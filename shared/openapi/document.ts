@@ -5,6 +5,7 @@ import { errorEnvelope } from '../http/envelope';
 import { routes as routeTable } from '../routes/index';
 import type { RouteDefinition } from '../routes/route';
 import { componentSchemas } from './components';
+import type { OpenApiDocument } from './schemas';
 import { componentExamples } from './examples';
 import { convert, convertComponents, type JsonSchema } from './json-schema';
 
@@ -157,7 +158,7 @@ function componentsSection(): Json {
 }
 
 /** The OpenAPI 3.1 description of the API, generated from the route table and its valibot schemas. */
-export function buildOpenApiDocument(routes: readonly RouteDefinition[] = routeTable): Json {
+export function buildOpenApiDocument(routes: readonly RouteDefinition[] = routeTable): OpenApiDocument {
   const paths: Record<string, Json> = {};
   for (const route of routes) {
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route);
@@ -181,16 +182,16 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[] = routeT
   };
 }
 
-let cached: Json | undefined;
+let cached: OpenApiDocument | undefined;
 
 /** Built once per container: the route table does not change while it runs. */
-export function openApiDocument(): Json {
+export function openApiDocument(): OpenApiDocument {
   return (cached ??= buildOpenApiDocument());
 }
 
 /** docs/openapi.json as `npm run openapi` writes it. */
 export const OPENAPI_FILE = new URL('../../docs/openapi.json', import.meta.url);
 
-export function serializeDocument(document: Json): string {
+export function serializeDocument(document: OpenApiDocument): string {
   return `${JSON.stringify(document, null, 2)}\n`;
 }

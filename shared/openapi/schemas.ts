@@ -10,4 +10,6 @@ export const OpenApiDocumentSchema = v.looseObject({
   paths: v.record(v.string(), v.looseObject({})),
 });
 
+export type OpenApiDocument = v.InferInput<typeof OpenApiDocumentSchema>;
+
 export const TextBody = v.string();

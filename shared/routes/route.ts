@@ -35,7 +35,7 @@ export interface RouteRequest {
  * One row of the route table. The CDK stack, the local server and the OpenAPI document
  * are all generated from these rows, and each handler validates with the row's schemas.
  */
-export interface RouteDefinition<R extends RouteRequest = RouteRequest> {
+export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extends Schema = Schema> {
   operationId: string;
   method: HttpMethod;
   /** Resource path as API Gateway writes it, e.g. /v1/leads/{id}. */
@@ -54,7 +54,8 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest> {
   /** Media type of a successful answer; JSON unless set (the docs page is HTML). */
   contentType?: string;
   request: R;
-  response: Schema;
+  /** The body of a successful answer; the handler must return its input type, so drift is a compile error. */
+  response: S;
   /** Error statuses this route can answer besides 401 and 500; the body is the error envelope unless `responses` says otherwise. */
   errors: number[];
   /** Per-status documentation: a body other than the envelope, or examples. */
@@ -63,7 +64,7 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest> {
   assets?: string[];
 }
 
-export function defineRoute<R extends RouteRequest>(route: RouteDefinition<R>): RouteDefinition<R> {
+export function defineRoute<R extends RouteRequest, S extends Schema>(route: RouteDefinition<R, S>): RouteDefinition<R, S> {
   return route;
 }
 
