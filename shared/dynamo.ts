@@ -1,6 +1,6 @@
 import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { BadRequestError } from './errors';
+import { ItemTooLargeError } from './errors';
 
 /**
  * One client per container. The endpoint comes from the SDK's own settings
@@ -20,11 +20,11 @@ function isItemTooLarge(error: unknown): boolean {
 }
 
 // Only oversized input reaches DynamoDB's 400 KB item limit (the schemas bound each field, not
-// their sum in bytes), so it is the caller's 400, not a 500.
+// their sum in bytes), so it is named as the domain error it is rather than left a fault of ours.
 dynamo.middlewareStack.add(
   (next) => async (args) =>
     next(args).catch((error: unknown) => {
-      throw isItemTooLarge(error) ? new BadRequestError('The record would be larger than 400 KB; send less text', 'ITEM_TOO_LARGE') : error;
+      throw isItemTooLarge(error) ? new ItemTooLargeError() : error;
     }),
-  { step: 'initialize', name: 'itemTooLargeIsBadRequest' },
+  { step: 'initialize', name: 'itemTooLargeIsDomainError' },
 );

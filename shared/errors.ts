@@ -45,6 +45,13 @@ export class ConflictError extends ApiError {
   }
 }
 
+/** DynamoDB's 400 KB item limit: only oversized input reaches it, so it is the caller's to fix. */
+export class ItemTooLargeError extends BadRequestError {
+  constructor() {
+    super('The record would be larger than 400 KB; send less text', 'ITEM_TOO_LARGE');
+  }
+}
+
 /** The SMS provider refused or failed; the spec answers this with a bare {message}. */
 export class SmsDeliveryError extends Error {
   override readonly name = 'SmsDeliveryError';

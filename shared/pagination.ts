@@ -1,5 +1,3 @@
-import type { PageQuery } from './schemas/common';
-
 export interface Page<T> {
   items: T[];
   totalCount: number;
@@ -16,5 +14,3 @@ export function pageEnvelope<K extends string, T>(key: K, { items, totalCount, p
     totalCount,
   } as { [P in K]: T[] } & { totalPages: number; currentPage: number; totalCount: number };
 }
-
-export type { PageQuery };

@@ -9,7 +9,7 @@ const api = useTestApi();
 async function withPolicies(count: number) {
   const org = await api.organization();
   const policies = [];
-  for (let i = 1; i <= count; i++) policies.push(await createPolicy(org.organizationId, { title: `Policy ${i}`, content: `Content ${i}` }));
+  for (let i = 1; i <= count; i++) policies.push(await createPolicy(org.organizationId, { title: `Policy ${i}`, content: `Content ${i}`, isActive: true }));
   return { ...org, policies };
 }
 

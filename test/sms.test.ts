@@ -7,7 +7,6 @@ import { keys } from '../shared/entities/keys';
 import { SmsDeliveryError } from '../shared/errors';
 import { createInquiry } from '../shared/repositories/inquiries';
 import { createMemberWithUser } from '../shared/repositories/members';
-import { findOrganizationUser } from '../shared/repositories/users';
 import { Inquiry } from '../shared/schemas/inquiries';
 import { setSmsSender, smsSender, type SmsSender } from '../shared/sms/sender';
 import { useTestApi, type Client } from './support/api';
@@ -289,14 +288,5 @@ describe('POST /v1/sms errors', () => {
 
   it('uses the outbox sender unless another is set', () => {
     expect(smsSender().name).toBe('outbox');
-  });
-});
-
-describe('findOrganizationUser', () => {
-  it("finds a member's user in its own organization only", async () => {
-    const mine = await organizationWithSender();
-    const theirs = await organizationWithSender();
-    expect(await findOrganizationUser(mine.organizationId, mine.userId)).toEqual({ userId: mine.userId, memberId: expect.any(Number), email: 'priya@example.com.au' });
-    expect(await findOrganizationUser(theirs.organizationId, mine.userId)).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { createProduct } from '../../shared/repositories/products';
+import { createProduct } from '../../shared/domain/products';
 import * as routes from '../../shared/routes/products';
 
 export const handler = apiHandler(routes.createProduct, async ({ body, organizationId }) => ({

@@ -1,7 +1,7 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { createServiceWithScenario } from '../../shared/repositories/services';
+import { createService } from '../../shared/domain/services';
 import * as routes from '../../shared/routes/services';
 
 export const handler = apiHandler(routes.createService, async ({ body, organizationId }) => ({
-  service: await createServiceWithScenario(organizationId, body),
+  service: await createService(organizationId, body),
 }));

@@ -1,5 +1,5 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { createTransfer } from '../../shared/repositories/transfers';
+import { createTransfer } from '../../shared/domain/transfers';
 import * as routes from '../../shared/routes/transfers';
 
 export const handler = apiHandler(routes.createTransfer, async ({ body, organizationId }) => ({

@@ -1,5 +1,5 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { updateTransfer } from '../../shared/repositories/transfers';
+import { updateTransfer } from '../../shared/domain/transfers';
 import * as routes from '../../shared/routes/transfers';
 
 export const handler = apiHandler(routes.updateTransfer, async ({ path, body, organizationId }) => ({

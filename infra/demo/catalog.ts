@@ -1,10 +1,10 @@
 import * as v from 'valibot';
+import { createProduct } from '../../shared/domain/products';
+import { createTransfer } from '../../shared/domain/transfers';
 import { createFaq } from '../../shared/repositories/faqs';
 import { createPolicy } from '../../shared/repositories/policies';
-import { createProduct } from '../../shared/repositories/products';
-import { createTransfer } from '../../shared/repositories/transfers';
 import { CreateFaqBody } from '../../shared/schemas/faqs';
-import type { NewPolicy } from '../../shared/schemas/policies';
+import { NewPolicy } from '../../shared/schemas/policies';
 import { CreateProductBody } from '../../shared/schemas/products';
 import { CreateTransferBody } from '../../shared/schemas/transfers';
 
@@ -102,7 +102,7 @@ const DEMO_TRANSFERS: Array<v.InferInput<typeof CreateTransferBody> & { linkScen
   },
 ];
 
-const DEMO_POLICIES: NewPolicy[] = [
+const DEMO_POLICIES: v.InferInput<typeof NewPolicy>[] = [
   {
     title: 'Cancellation policy',
     content: 'Bookings can be cancelled or moved free of charge up to 24 hours before the appointment. Later cancellations incur a $79 call-out fee.',
@@ -138,7 +138,7 @@ export interface DemoCatalog {
 
 /**
  * Products of every pricing type, transfer rules (one linked to `scenarioId` when given), policies and FAQs,
- * created oldest first a day apart, through the same repository functions as the API.
+ * created oldest first a day apart, through the same domain and repository functions as the API.
  */
 export async function seedCatalog(organizationId: string, scenarioId: number | null = null, at = Date.now()): Promise<DemoCatalog> {
   const day = (daysAgo: number) => new Date(at - daysAgo * DAY).toISOString();
@@ -152,7 +152,7 @@ export async function seedCatalog(organizationId: string, scenarioId: number | n
     transferIds.push((await createTransfer(organizationId, request, day(20 - i))).id);
   }
   const policyIds: number[] = [];
-  for (const [i, policy] of DEMO_POLICIES.entries()) policyIds.push((await createPolicy(organizationId, policy, day(60 - i))).id);
+  for (const [i, policy] of DEMO_POLICIES.entries()) policyIds.push((await createPolicy(organizationId, v.parse(NewPolicy, policy), day(60 - i))).id);
   const faqIds: number[] = [];
   for (const [i, body] of DEMO_FAQS.entries()) faqIds.push((await createFaq(organizationId, v.parse(CreateFaqBody, body), day(10 - i))).id);
   return { productIds, transferIds, policyIds, faqIds };

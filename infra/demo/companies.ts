@@ -1,4 +1,4 @@
-import type { Company } from '../../shared/entities/company';
+import type { Company } from '../../shared/schemas/companies';
 import { addCompanyNote, createCompany, type NewCompany } from '../../shared/repositories/companies';
 import type { Member } from '../../shared/schemas/members';
 

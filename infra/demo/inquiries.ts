@@ -3,7 +3,7 @@ import { newId } from '../../shared/ids';
 import { createInquiry, type NewInquiry } from '../../shared/repositories/inquiries';
 import type { CallData, SmsMessage } from '../../shared/schemas/inquiries';
 import type { Lead } from '../../shared/schemas/leads';
-import { sendSms } from '../../shared/sms/send-sms';
+import { sendSms } from '../../shared/domain/sms';
 
 const DAY = 24 * 60 * 60 * 1000;
 const BUSINESS_EMAIL = 'enquiries@harbourcitytrades.com.au';

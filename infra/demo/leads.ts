@@ -1,5 +1,5 @@
 import { newId } from '../../shared/ids';
-import { createLeadWithActivity, leadFromRequest } from '../../shared/repositories/leads';
+import { addLead, newLead } from '../../shared/domain/leads';
 import type { Lead } from '../../shared/schemas/leads';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -20,8 +20,8 @@ export async function seedLeads(organizationId: string, at = Date.now()): Promis
   const leads: Lead[] = [];
   for (const demo of [...DEMO_LEADS].reverse()) {
     const createdAt = new Date(at - demo.daysAgo * DAY);
-    const lead = { ...leadFromRequest(demo, newId('lead', createdAt), createdAt.toISOString()), status: demo.status };
-    leads.push(await createLeadWithActivity(organizationId, lead));
+    const lead = { ...newLead(demo, newId('lead', createdAt), createdAt.toISOString()), status: demo.status };
+    leads.push(await addLead(organizationId, lead));
   }
   return leads.reverse();
 }

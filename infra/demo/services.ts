@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { createServiceWithScenario } from '../../shared/repositories/services';
+import { createService } from '../../shared/domain/services';
 import { CreateServiceBody, type Service } from '../../shared/schemas/services';
 
 /** Written as API requests and validated as such, so the demo cannot hold what the API would refuse. */
@@ -73,6 +73,6 @@ const DEMO_SERVICES: Array<v.InferInput<typeof CreateServiceBody>> = [
 /** Five services in three trade categories (plumbing, electrical, roofing), each with its scenario. */
 export async function seedServices(organizationId: string): Promise<Service[]> {
   const services: Service[] = [];
-  for (const input of DEMO_SERVICES) services.push(await createServiceWithScenario(organizationId, v.parse(CreateServiceBody, input)));
+  for (const input of DEMO_SERVICES) services.push(await createService(organizationId, v.parse(CreateServiceBody, input)));
   return services.reverse();
 }

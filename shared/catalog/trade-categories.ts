@@ -27,10 +27,6 @@ export interface TradeCategory {
 
 const byId = new Map<number, TradeCategory>(TRADE_CATEGORIES.map((category) => [category.id, category]));
 
-export function tradeCategoryById(id: number): TradeCategory | undefined {
-  return byId.get(id);
-}
-
 const ids = TRADE_CATEGORIES.map((category) => category.id);
 const range = `${Math.min(...ids)}–${Math.max(...ids)}`;
 

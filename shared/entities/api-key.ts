@@ -1,18 +1,20 @@
+import * as v from 'valibot';
 import { keys } from './keys';
 
-export interface ApiKey {
-  keyId: string;
-  organizationId: string;
-  tokenHash: string;
-  createdAt: string;
-  expiresAt: string | null;
-  revokedAt: string | null;
-}
+/** Expiry and revocation are stored absent rather than null, so revoking can keep the first revocation time (if_not_exists). */
+const ApiKey = v.object({
+  keyId: v.string(),
+  organizationId: v.string(),
+  tokenHash: v.string(),
+  createdAt: v.string(),
+  expiresAt: v.optional(v.nullable(v.string()), null),
+  revokedAt: v.optional(v.nullable(v.string()), null),
+});
+export type ApiKey = v.InferOutput<typeof ApiKey>;
 
 /** What may be shown about a key: never its hash. */
 export type ApiKeySummary = Omit<ApiKey, 'tokenHash'>;
 
-/** Absent rather than null expiry and revocation, so revoking can keep the first revocation time (if_not_exists). */
 export function toApiKeyItem(key: ApiKey) {
   return {
     ...keys.apiKey(key.organizationId, key.keyId),
@@ -24,17 +26,7 @@ export function toApiKeyItem(key: ApiKey) {
   };
 }
 
-export function fromApiKeyItem(item: Record<string, unknown>): ApiKey {
-  const i = item as unknown as ApiKey;
-  return {
-    keyId: i.keyId,
-    organizationId: i.organizationId,
-    tokenHash: i.tokenHash,
-    createdAt: i.createdAt,
-    expiresAt: i.expiresAt ?? null,
-    revokedAt: i.revokedAt ?? null,
-  };
-}
+export const fromApiKeyItem = (item: Record<string, unknown>): ApiKey => v.parse(ApiKey, item);
 
 export function isActive(key: ApiKey, at: Date): boolean {
   return key.revokedAt === null && (key.expiresAt === null || new Date(key.expiresAt) > at);

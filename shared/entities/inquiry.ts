@@ -1,19 +1,17 @@
 import * as v from 'valibot';
-import { Inquiry, type InquiryDataBySource, type InquirySource, type InquirySummary, type SmsData, type SmsMessage } from '../schemas/inquiries';
+import { Inquiry, InquirySummary, SmsMessage, type InquiryDataBySource, type InquirySource, type SmsData } from '../schemas/inquiries';
 import { keys } from './keys';
 
 /** What the INQUIRY item holds: the list fields plus the id the inquiry has in the system it came from. */
-export type InquiryRecord = InquirySummary & { externalInquiryId: string | null };
+export const InquiryRecord = v.object({ ...InquirySummary.entries, externalInquiryId: v.nullable(v.string()) });
+export type InquiryRecord = v.InferOutput<typeof InquiryRecord>;
 
 /** The SOURCE item's data. An SMS thread's messages are items of their own, so a reply is one small write. */
 export type StoredSourceData = { [S in InquirySource]: S extends 'SMS' ? Omit<SmsData, 'messages'> : InquiryDataBySource[S] }[InquirySource];
 
-export interface SmsThread {
-  threadId: string;
-  leadId: string;
-  inquiryId: string;
-  createdAt: string;
-}
+/** An SMS thread → its lead and inquiry, for appending to the thread. */
+export const SmsThread = v.object({ threadId: v.string(), leadId: v.string(), inquiryId: v.string(), createdAt: v.string() });
+export type SmsThread = v.InferOutput<typeof SmsThread>;
 
 export function toInquiryItem(organizationId: string, inquiry: InquiryRecord) {
   return {
@@ -25,21 +23,7 @@ export function toInquiryItem(organizationId: string, inquiry: InquiryRecord) {
   };
 }
 
-export function fromInquiryItem(item: Record<string, unknown>): InquiryRecord {
-  const i = item as ReturnType<typeof toInquiryItem>;
-  return {
-    id: i.id,
-    source: i.source,
-    sourceId: i.sourceId,
-    tag: i.tag,
-    summary: i.summary,
-    isFirstInquiry: i.isFirstInquiry,
-    isRead: i.isRead,
-    leadId: i.leadId,
-    createdAt: i.createdAt,
-    externalInquiryId: i.externalInquiryId ?? null,
-  };
-}
+export const fromInquiryItem = (item: Record<string, unknown>): InquiryRecord => v.parse(InquiryRecord, item);
 
 export function toInquirySourceItem(organizationId: string, inquiryId: string, source: InquirySource, data: StoredSourceData) {
   return { ...keys.inquirySource(organizationId, inquiryId), entity: 'INQUIRY_SOURCE', source, data };
@@ -49,19 +33,13 @@ export function toSmsMessageItem(organizationId: string, inquiryId: string, thre
   return { ...keys.inquiryMessage(organizationId, inquiryId, message.id), entity: 'SMS_MESSAGE', threadId, ...message };
 }
 
-function fromSmsMessageItem(item: Record<string, unknown>): SmsMessage {
-  const i = item as ReturnType<typeof toSmsMessageItem>;
-  return { id: i.id, direction: i.direction, status: i.status, body: i.body, userId: i.userId ?? null, createdAt: i.createdAt };
-}
+const fromSmsMessageItem = (item: Record<string, unknown>): SmsMessage => v.parse(SmsMessage, item);
 
 export function toThreadItem(organizationId: string, thread: SmsThread) {
   return { ...keys.thread(organizationId, thread.threadId), entity: 'SMS_THREAD', ...thread };
 }
 
-export function fromThreadItem(item: Record<string, unknown>): SmsThread {
-  const i = item as ReturnType<typeof toThreadItem>;
-  return { threadId: i.threadId, leadId: i.leadId, inquiryId: i.inquiryId, createdAt: i.createdAt };
-}
+export const fromThreadItem = (item: Record<string, unknown>): SmsThread => v.parse(SmsThread, item);
 
 /** The single-read object from the items of one inquiry collection (INQUIRY, MESSAGE#…, SOURCE). */
 export function fromInquiryCollection(items: Record<string, unknown>[]): Inquiry | undefined {

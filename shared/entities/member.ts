@@ -1,26 +1,12 @@
-import type { Member } from '../schemas/members';
+import * as v from 'valibot';
+import { Member } from '../schemas/members';
 import { keys } from './keys';
 
-export type MemberItem = Member & { pk: string; sk: string; entity: 'MEMBER'; createdAt: string };
-
-export function toMemberItem(organizationId: string, member: Member, createdAt: string): MemberItem {
+export function toMemberItem(organizationId: string, member: Member, createdAt: string) {
   return { ...keys.member(organizationId, member.id), entity: 'MEMBER', ...member, createdAt };
 }
 
-export function fromMemberItem(item: Record<string, unknown>): Member {
-  const i = item as MemberItem;
-  return {
-    id: i.id,
-    role: i.role,
-    firstName: i.firstName,
-    lastName: i.lastName,
-    position: i.position ?? null,
-    responsibility: i.responsibility ?? null,
-    avatarImg: i.avatarImg ?? null,
-    isDisabled: i.isDisabled ?? false,
-    user: { id: i.user.id, email: i.user.email },
-  };
-}
+export const fromMemberItem = (item: Record<string, unknown>): Member => v.parse(Member, item);
 
 /** Someone asked to join who has no user account yet; never listed, never a sender. */
 export interface Invitation {
@@ -36,16 +22,12 @@ export function toInvitationItem(organizationId: string, invitation: Invitation)
   return { ...keys.invitation(organizationId, invitation.id), entity: 'INVITATION', ...invitation };
 }
 
-/**
- * user_… → its member. Exactly these attributes: POST /v1/sms reads this item to check the sender
- * (shared/repositories/users.ts).
- */
-export interface UserLookup {
-  userId: string;
-  memberId: number;
-  email: string;
-}
+/** user_… → its member: what POST /v1/sms reads to check the sender. */
+export const UserLookup = v.object({ userId: v.string(), memberId: v.number(), email: v.string() });
+export type UserLookup = v.InferOutput<typeof UserLookup>;
 
 export function toUserLookupItem(organizationId: string, user: UserLookup) {
-  return { ...keys.user(organizationId, user.userId), userId: user.userId, memberId: user.memberId, email: user.email };
+  return { ...keys.user(organizationId, user.userId), ...user };
 }
+
+export const fromUserLookupItem = (item: Record<string, unknown>): UserLookup => v.parse(UserLookup, item);

@@ -6,7 +6,7 @@ import { ValidationError } from '../errors';
 import type { RouteDefinition, RouteRequest } from '../routes/route';
 import { jsonResponse, textResponse, type JsonResponse } from './envelope';
 import { accessLog, errorEnvelope } from './middleware';
-import { parseRequestPart } from './validate';
+import { parseOrThrow } from '../validation';
 
 type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
 
@@ -35,9 +35,9 @@ export function apiHandler<R extends RouteRequest, S extends v.GenericSchema>(
   if (body) chain.use(httpJsonBodyParser({ disableContentTypeCheck: true }));
   return chain.handler(async (event) => {
     const input = {
-      path: path ? parseRequestPart(path, event.pathParameters ?? {}, 'path') : undefined,
-      query: query ? parseRequestPart(query, event.queryStringParameters ?? {}, 'query') : undefined,
-      body: body ? parseRequestPart(body, jsonObject(event.body), 'body') : undefined,
+      path: path ? parseOrThrow(path, event.pathParameters ?? {}, 'path') : undefined,
+      query: query ? parseOrThrow(query, event.queryStringParameters ?? {}, 'query') : undefined,
+      body: body ? parseOrThrow(body, jsonObject(event.body), 'body') : undefined,
     } as Omit<HandlerInput<R>, 'organizationId'>;
     const organizationId = route.auth === 'none' ? '' : requireOrganization(event);
     const result = await handle({ ...input, organizationId });

@@ -42,6 +42,20 @@ const smsMessage = {
 
 const smsData = { id: THREAD_ID, leadPhone: '+61412345001', messages: [smsMessage] };
 
+const inquiryListItem = {
+  id: INQUIRY_ID,
+  source: 'SMS',
+  sourceId: THREAD_ID,
+  tag: 'BOOKING',
+  summary: 'Booked a blocked drain visit for tomorrow morning.',
+  isFirstInquiry: true,
+  isRead: false,
+  leadId: LEAD_ID,
+  createdAt: '2026-11-20T04:15:42.118Z',
+};
+/** A single read has the list fields but sourceId, and its populated source record. */
+const { sourceId: _sourceId, ...inquiryFields } = inquiryListItem;
+
 const scenarioQuestion = {
   question: 'Which drain is blocked (sink, toilet, shower or outside)?',
   answerOptions: [],
@@ -88,29 +102,9 @@ export const componentExamples: Record<string, unknown> = {
     leadId: LEAD_ID,
     createdAt: '2026-11-20T04:12:09.512Z',
   },
-  InquiryListItem: {
-    id: INQUIRY_ID,
-    source: 'SMS',
-    sourceId: THREAD_ID,
-    tag: 'BOOKING',
-    summary: 'Booked a blocked drain visit for tomorrow morning.',
-    isFirstInquiry: true,
-    isRead: false,
-    leadId: LEAD_ID,
-    createdAt: '2026-11-20T04:15:42.118Z',
-  },
+  InquiryListItem: inquiryListItem,
   InquiryLead: { id: LEAD_ID, firstName: 'Olivia', lastName: 'Nguyen', email: 'olivia.nguyen@example.com.au', phone: '+61412345001', businessName: null },
-  Inquiry: {
-    id: INQUIRY_ID,
-    source: 'SMS',
-    tag: 'BOOKING',
-    summary: 'Booked a blocked drain visit for tomorrow morning.',
-    isFirstInquiry: true,
-    isRead: false,
-    leadId: LEAD_ID,
-    createdAt: '2026-11-20T04:15:42.118Z',
-    data: smsData,
-  },
+  Inquiry: { ...inquiryFields, data: smsData },
   SmsData: smsData,
   SmsMessage: smsMessage,
   CompanyNote: {

@@ -1,4 +1,4 @@
-import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { generateToken, hashToken } from '../auth/tokens';
 import { config } from '../config';
 import { dynamo } from '../dynamo';
@@ -7,6 +7,7 @@ import { keys } from '../entities/keys';
 import { NotFoundError } from '../errors';
 import { newId, now } from '../ids';
 import { queryAll } from './query-page';
+import { insertIfAbsent, writeAlone } from './transact';
 
 /** Issues a key and returns its secret token: the only time the token exists outside the caller. */
 export async function createApiKey(organizationId: string, expiresAt: Date | null = null): Promise<{ key: ApiKeySummary; token: string }> {
@@ -19,7 +20,7 @@ export async function createApiKey(organizationId: string, expiresAt: Date | nul
     expiresAt: expiresAt?.toISOString() ?? null,
     revokedAt: null,
   };
-  await dynamo.send(new PutCommand({ TableName: config.tableName, Item: toApiKeyItem(key), ConditionExpression: 'attribute_not_exists(pk)' }));
+  await writeAlone(insertIfAbsent(toApiKeyItem(key)));
   const { tokenHash: _, ...summary } = key;
   return { key: summary, token };
 }

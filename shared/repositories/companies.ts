@@ -1,16 +1,17 @@
-import { config } from '../config';
-import { fromCompanyNoteItem, toCompanyItem, toCompanyNoteItem, type Company } from '../entities/company';
+import { fromCompanyNoteItem, toCompanyItem, toCompanyNoteItem } from '../entities/company';
 import { counterNames, keys } from '../entities/keys';
 import { NotFoundError } from '../errors';
 import { newId, now } from '../ids';
 import type { Page } from '../pagination';
-import type { CompanyNote } from '../schemas/companies';
+import type { Company, CompanyNote } from '../schemas/companies';
 import { counterUpdate } from './counters';
 import { countedPage } from './query-page';
 import { reserveIds } from './sequences';
-import { transact } from './transact';
+import { insertIfAbsent, transact } from './transact';
 
 export const NOTE_SEQUENCE = 'NOTE';
+
+const companyNotFound = () => new NotFoundError('Company not found');
 
 export interface NewCompany {
   name: string;
@@ -29,13 +30,7 @@ export async function createCompany(organizationId: string, input: NewCompany, c
     suburb: input.suburb ?? null,
     createdAt: createdAt.toISOString(),
   };
-  await transact(
-    [
-      { Put: { TableName: config.tableName, Item: toCompanyItem(organizationId, company), ConditionExpression: 'attribute_not_exists(pk)' } },
-      counterUpdate(organizationId, counterNames.companyNotes(company.id), 0),
-    ],
-    () => new Error(`Company id ${company.id} collided`),
-  );
+  await transact([insertIfAbsent(toCompanyItem(organizationId, company)), counterUpdate(organizationId, counterNames.companyNotes(company.id), 0)]);
   return company;
 }
 
@@ -54,14 +49,7 @@ export async function addCompanyNote(
     createdAt,
     updatedAt: createdAt,
   };
-  const counter = counterUpdate(organizationId, counterNames.companyNotes(companyId), 1).Update;
-  await transact(
-    [
-      { Put: { TableName: config.tableName, Item: toCompanyNoteItem(organizationId, note), ConditionExpression: 'attribute_not_exists(pk)' } },
-      { Update: { ...counter, ConditionExpression: 'attribute_exists(pk)' } },
-    ],
-    (index) => (index === 1 ? new NotFoundError('Company not found') : new Error(`Note id ${note.id} collided`)),
-  );
+  await transact([insertIfAbsent(toCompanyNoteItem(organizationId, note)), counterUpdate(organizationId, counterNames.companyNotes(companyId), 1, companyNotFound)]);
   return note;
 }
 
@@ -71,6 +59,6 @@ export async function addCompanyNote(
  */
 export async function listCompanyNotesPage(organizationId: string, companyId: string, page: number, limit: number): Promise<Page<CompanyNote>> {
   const { items, totalCount } = await countedPage(keys.companyNotes(organizationId, companyId), organizationId, counterNames.companyNotes(companyId), page, limit);
-  if (totalCount === undefined) throw new NotFoundError('Company not found');
+  if (totalCount === undefined) throw companyNotFound();
   return { items: items.map(fromCompanyNoteItem), totalCount, page, limit };
 }

@@ -2,17 +2,25 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 import { dynamo } from '../dynamo';
 import { keys } from '../entities/keys';
+import type { TransactWrite } from './transact';
 
-/** A TransactWriteItems Update that moves a counter by `by`. */
-export function counterUpdate(organizationId: string, name: string, by: number) {
+/**
+ * A transaction write that moves a counter by `by`. With `onMissing`, the counter must already
+ * exist (a collection whose counter lives exactly as long as its owner).
+ */
+export function counterUpdate(organizationId: string, name: string, by: number, onMissing?: () => Error): TransactWrite {
   return {
-    Update: {
-      TableName: config.tableName,
-      Key: keys.counter(organizationId, name),
-      UpdateExpression: 'ADD #count :by',
-      ExpressionAttributeNames: { '#count': 'count' },
-      ExpressionAttributeValues: { ':by': by },
+    item: {
+      Update: {
+        TableName: config.tableName,
+        Key: keys.counter(organizationId, name),
+        UpdateExpression: 'ADD #count :by',
+        ...(onMissing ? { ConditionExpression: 'attribute_exists(pk)' } : {}),
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: { ':by': by },
+      },
     },
+    onConditionFailed: onMissing,
   };
 }
 

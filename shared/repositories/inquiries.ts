@@ -1,4 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
 import { config } from '../config';
 import { dynamo } from '../dynamo';
 import {
@@ -20,7 +21,7 @@ import {
   type Inquiry,
   type InquiryDataBySource,
   type InquiryExpansion,
-  type InquiryLead,
+  InquiryLead,
   type InquiryListItem,
   type InquirySource,
   type InquiryTag,
@@ -30,7 +31,7 @@ import {
 import { batchGetItems } from './batch-get';
 import { counterUpdate } from './counters';
 import { countedPage, queryAll, type PageSource } from './query-page';
-import { transact, type TransactItem } from './transact';
+import { insertIfAbsent, transact, type TransactWrite } from './transact';
 
 /** Kind prefix of a source record's id; an SMS inquiry's source record is its message thread. */
 const SOURCE_ID_KIND: Record<InquirySource, string> = { CALL: 'call', EMAIL: 'email', CHATBOT: 'chat', SMS: 'thread', WEBFORM: 'webform' };
@@ -75,16 +76,12 @@ function inquiryCounters({ leadId, source }: InquiryRecord): string[] {
   return [counterNames.inquiries(), counterNames.inquiries({ source }), counterNames.inquiries({ leadId }), counterNames.inquiries({ leadId, source })];
 }
 
-function put(Item: Record<string, unknown>): TransactItem {
-  return { Put: { TableName: config.tableName, Item, ConditionExpression: 'attribute_not_exists(pk)' } };
-}
-
 /**
  * Moves the lead's lastInquiry forward (never back, for back-dated imports), counts the inquiry as
  * unread, flags the lead, on condition that the lead exists and its latest inquiry is still the one
  * read: that keeps isFirstInquiry true for exactly one inquiry of a lead.
  */
-function leadUpdate(organizationId: string, inquiry: InquiryRecord, lead: LeadInquiryState): TransactItem {
+function leadUpdate(organizationId: string, inquiry: InquiryRecord, lead: LeadInquiryState): TransactWrite {
   const sets: string[] = [];
   const adds: string[] = [];
   const values: Record<string, unknown> = {};
@@ -109,21 +106,22 @@ function leadUpdate(organizationId: string, inquiry: InquiryRecord, lead: LeadIn
   };
   const conditionValues = lead.lastInquiryId === null ? { ':nullType': 'NULL' } : { ':seen': lead.lastInquiryId };
   const expression = [sets.length ? `SET ${sets.join(', ')}` : '', adds.length ? `ADD ${adds.join(', ')}` : ''].filter(Boolean).join(' ');
-  if (!expression) return { ConditionCheck: { ...check, ExpressionAttributeValues: conditionValues } };
-  return { Update: { ...check, UpdateExpression: expression, ExpressionAttributeValues: { ...values, ...conditionValues } } };
+  const onConditionFailed = () => new LeadChanged(`Lead ${inquiry.leadId} kept changing while inquiry ${inquiry.id} was recorded`);
+  if (!expression) return { item: { ConditionCheck: { ...check, ExpressionAttributeValues: conditionValues } }, onConditionFailed };
+  return { item: { Update: { ...check, UpdateExpression: expression, ExpressionAttributeValues: { ...values, ...conditionValues } } }, onConditionFailed };
 }
 
-function inquiryWrites(organizationId: string, inquiry: InquiryRecord, data: InquiryDataBySource[InquirySource], lead: LeadInquiryState): TransactItem[] {
-  const writes: TransactItem[] = [leadUpdate(organizationId, inquiry, lead), put(toInquiryItem(organizationId, inquiry))];
+function inquiryWrites(organizationId: string, inquiry: InquiryRecord, data: InquiryDataBySource[InquirySource], lead: LeadInquiryState): TransactWrite[] {
+  const writes: TransactWrite[] = [leadUpdate(organizationId, inquiry, lead), insertIfAbsent(toInquiryItem(organizationId, inquiry))];
   if (inquiry.source === 'SMS') {
     const { messages, ...thread } = data as SmsData;
     writes.push(
-      put(toInquirySourceItem(organizationId, inquiry.id, 'SMS', thread)),
-      put(toThreadItem(organizationId, { threadId: thread.id, leadId: inquiry.leadId, inquiryId: inquiry.id, createdAt: inquiry.createdAt })),
-      ...messages.map((message) => put(toSmsMessageItem(organizationId, inquiry.id, thread.id, message))),
+      insertIfAbsent(toInquirySourceItem(organizationId, inquiry.id, 'SMS', thread)),
+      insertIfAbsent(toThreadItem(organizationId, { threadId: thread.id, leadId: inquiry.leadId, inquiryId: inquiry.id, createdAt: inquiry.createdAt })),
+      ...messages.map((message) => insertIfAbsent(toSmsMessageItem(organizationId, inquiry.id, thread.id, message))),
     );
   } else {
-    writes.push(put(toInquirySourceItem(organizationId, inquiry.id, inquiry.source, data as StoredSourceData)));
+    writes.push(insertIfAbsent(toInquirySourceItem(organizationId, inquiry.id, inquiry.source, data as StoredSourceData)));
   }
   return [...writes, ...inquiryCounters(inquiry).map((name) => counterUpdate(organizationId, name, 1))];
 }
@@ -170,9 +168,7 @@ export async function createInquiry(organizationId: string, input: NewInquiry, l
       externalInquiryId: input.externalInquiryId ?? null,
     };
     try {
-      await transact(inquiryWrites(organizationId, inquiry, data, known), (index) =>
-        index === 0 ? new LeadChanged(`Lead ${input.leadId} kept changing while inquiry ${id} was recorded`) : new Error(`Inquiry ${id} collided`),
-      );
+      await transact(inquiryWrites(organizationId, inquiry, data, known));
       return inquiry;
     } catch (error) {
       if (!(error instanceof LeadChanged) || attempt === MAX_ATTEMPTS) throw error;
@@ -196,7 +192,7 @@ function listSource(organizationId: string, { leadId, source }: InquiryFilter): 
   return { index: 'gsi1', pk: index.gsi1pk };
 }
 
-const LEAD_FIELDS = ['id', 'firstName', 'lastName', 'email', 'phone', 'businessName'] as const;
+const LEAD_FIELDS = Object.keys(InquiryLead.entries);
 
 /** The leads of one page in one BatchGetItem (a page holds at most 100 distinct leads). */
 async function readInquiryLeads(organizationId: string, inquiries: InquiryRecord[]): Promise<Map<string, InquiryLead>> {
@@ -204,14 +200,9 @@ async function readInquiryLeads(organizationId: string, inquiries: InquiryRecord
   if (!leadIds.length) return new Map();
   const items = await batchGetItems(
     leadIds.map((leadId) => keys.lead(organizationId, leadId)),
-    { attributes: [...LEAD_FIELDS] },
+    { attributes: LEAD_FIELDS },
   );
-  return new Map(
-    items.map((item) => {
-      const lead = Object.fromEntries(LEAD_FIELDS.map((field) => [field, item[field] ?? null])) as InquiryLead;
-      return [lead.id, lead];
-    }),
-  );
+  return new Map(items.map((item) => v.parse(InquiryLead, item)).map((lead) => [lead.id, lead]));
 }
 
 function toListItem({ externalInquiryId, ...inquiry }: InquiryRecord, expand: InquiryExpansion | undefined, leads?: Map<string, InquiryLead>): InquiryListItem {

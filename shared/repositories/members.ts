@@ -1,6 +1,3 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../config';
-import { dynamo } from '../dynamo';
 import { counterNames, keys } from '../entities/keys';
 import { fromMemberItem, toInvitationItem, toMemberItem, toUserLookupItem, type Invitation } from '../entities/member';
 import { newId, now } from '../ids';
@@ -9,7 +6,7 @@ import type { Member, MemberRole } from '../schemas/members';
 import { counterUpdate } from './counters';
 import { countedPage } from './query-page';
 import { reserveIds } from './sequences';
-import { transact } from './transact';
+import { insertIfAbsent, transact, writeAlone } from './transact';
 
 /** Members and invitations share one sequence, so an accepted invitation can keep its id. */
 export const MEMBER_SEQUENCE = 'MEMBER';
@@ -39,20 +36,11 @@ export async function createMemberWithUser(organizationId: string, input: NewMem
     isDisabled: input.isDisabled ?? false,
     user: { id: newId('user', new Date(createdAt)), email: input.email },
   };
-  await transact(
-    [
-      { Put: { TableName: config.tableName, Item: toMemberItem(organizationId, member, createdAt), ConditionExpression: 'attribute_not_exists(pk)' } },
-      {
-        Put: {
-          TableName: config.tableName,
-          Item: toUserLookupItem(organizationId, { userId: member.user.id, memberId: member.id, email: member.user.email }),
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-      counterUpdate(organizationId, counterNames.members, 1),
-    ],
-    () => new Error(`Member id ${id} collided`),
-  );
+  await transact([
+    insertIfAbsent(toMemberItem(organizationId, member, createdAt)),
+    insertIfAbsent(toUserLookupItem(organizationId, { userId: member.user.id, memberId: member.id, email: member.user.email })),
+    counterUpdate(organizationId, counterNames.members, 1),
+  ]);
   return member;
 }
 
@@ -70,9 +58,7 @@ export async function inviteMember(
     lastName: input.lastName ?? null,
     invitedAt,
   };
-  await dynamo.send(
-    new PutCommand({ TableName: config.tableName, Item: toInvitationItem(organizationId, invitation), ConditionExpression: 'attribute_not_exists(pk)' }),
-  );
+  await writeAlone(insertIfAbsent(toInvitationItem(organizationId, invitation)));
   return invitation;
 }
 

@@ -1,8 +1,9 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 import { dynamo } from '../dynamo';
 import { keys } from '../entities/keys';
 import { newId, now } from '../ids';
+import { insertIfAbsent, writeAlone } from './transact';
 
 export interface Organization {
   id: string;
@@ -12,13 +13,7 @@ export interface Organization {
 
 export async function createOrganization(name: string): Promise<Organization> {
   const organization = { id: newId('org'), name, createdAt: now() };
-  await dynamo.send(
-    new PutCommand({
-      TableName: config.tableName,
-      Item: { ...keys.organization(organization.id), entity: 'ORGANIZATION', ...organization },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  await writeAlone(insertIfAbsent({ ...keys.organization(organization.id), entity: 'ORGANIZATION', ...organization }));
   return organization;
 }
 

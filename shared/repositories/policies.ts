@@ -1,5 +1,4 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import * as v from 'valibot';
 import { config } from '../config';
 import { dynamo } from '../dynamo';
 import { counterNames, keys } from '../entities/keys';
@@ -7,27 +6,20 @@ import { fromPolicyItem, toPolicyItem } from '../entities/policy';
 import { NotFoundError } from '../errors';
 import { now } from '../ids';
 import type { Page } from '../pagination';
-import { NewPolicy, type Policy, type PolicyChanges } from '../schemas/policies';
+import type { NewPolicy, Policy, PolicyChanges } from '../schemas/policies';
 import { counterUpdate } from './counters';
 import { countedPage } from './query-page';
 import { reserveIds } from './sequences';
-import { transact } from './transact';
-import { defined } from './versioned';
+import { insertIfAbsent, transact } from './transact';
+import { defined } from '../entities/changes';
 
 export const POLICY_SEQUENCE = 'POLICY';
 export const POLICY_NOT_FOUND = 'Policy not found';
 
 /** The policy and the policies counter in one transaction. */
-export async function createPolicy(organizationId: string, input: NewPolicy, at = now()): Promise<Policy> {
-  const fields = v.parse(NewPolicy, input);
+export async function createPolicy(organizationId: string, fields: NewPolicy, at = now()): Promise<Policy> {
   const policy: Policy = { id: await reserveIds(organizationId, POLICY_SEQUENCE), ...fields };
-  await transact(
-    [
-      { Put: { TableName: config.tableName, Item: toPolicyItem(organizationId, policy, at), ConditionExpression: 'attribute_not_exists(pk)' } },
-      counterUpdate(organizationId, counterNames.policies, 1),
-    ],
-    () => new Error(`Policy id ${policy.id} collided`),
-  );
+  await transact([insertIfAbsent(toPolicyItem(organizationId, policy, at)), counterUpdate(organizationId, counterNames.policies, 1)]);
   return policy;
 }
 

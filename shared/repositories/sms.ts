@@ -1,17 +1,15 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../config';
-import { dynamo } from '../dynamo';
 import { fromThreadItem, toSmsMessageItem, type SmsThread } from '../entities/inquiry';
 import { fromLeadItem } from '../entities/lead';
 import { keys } from '../entities/keys';
+import { fromUserLookupItem, type UserLookup } from '../entities/member';
 import type { SmsMessage } from '../schemas/inquiries';
 import type { Lead } from '../schemas/leads';
 import { batchGetItems } from './batch-get';
-import { fromOrganizationUserItem, type OrganizationUser } from './users';
+import { insertIfAbsent, writeAlone } from './transact';
 
 export interface SmsParties {
   lead?: Lead;
-  user?: OrganizationUser;
+  user?: UserLookup;
   thread?: SmsThread;
 }
 
@@ -27,18 +25,12 @@ export async function readSmsParties(organizationId: string, { leadId, userId, t
   const thread = threadKey && bySk.get(threadKey.sk);
   return {
     lead: lead && fromLeadItem(lead),
-    user: user && fromOrganizationUserItem(user),
+    user: user && fromUserLookupItem(user),
     thread: thread ? fromThreadItem(thread) : undefined,
   };
 }
 
 /** Adds a message to an existing thread's inquiry collection. */
 export async function appendSmsMessage(organizationId: string, thread: SmsThread, message: SmsMessage): Promise<void> {
-  await dynamo.send(
-    new PutCommand({
-      TableName: config.tableName,
-      Item: toSmsMessageItem(organizationId, thread.inquiryId, thread.threadId, message),
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  await writeAlone(insertIfAbsent(toSmsMessageItem(organizationId, thread.inquiryId, thread.threadId, message)));
 }

@@ -1,58 +1,39 @@
-import { PutCommand, type PutCommandInput } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
-import { dynamo } from '../dynamo';
 import type { Key } from '../entities/keys';
+import type { Versioned } from '../entities/versioned';
 import { ConflictError } from '../errors';
-import { transact, type TransactItem } from './transact';
-
-/** An entity as stored, with the version number every update of it is conditioned on. */
-export interface Versioned<T> {
-  value: T;
-  version: number;
-}
+import { insertIfAbsent, transact, writeAlone, type TransactWrite } from './transact';
 
 /** The conditional write lost a race: the item is no longer at the version that was read. */
 export class StaleWrite extends Error {}
-
-/** The fields of a partial change that were actually sent. */
-export const defined = <T extends object>(object: T): Partial<T> =>
-  Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as Partial<T>;
 
 /** A lost race is read again and redone this many times before the caller is told to retry. */
 const MAX_ATTEMPTS = 3;
 
 /** A Put of the whole item that succeeds only while the stored item is still at `version`. */
-export function putIfVersion(item: Record<string, unknown>, version: number) {
+export function putIfVersion(item: Key & Record<string, unknown>, version: number): TransactWrite {
   return {
-    TableName: config.tableName,
-    Item: item,
-    ConditionExpression: '#version = :version',
-    ExpressionAttributeNames: { '#version': 'version' },
-    ExpressionAttributeValues: { ':version': version },
-  } satisfies PutCommandInput;
+    item: {
+      Put: {
+        TableName: config.tableName,
+        Item: item,
+        ConditionExpression: '#version = :version',
+        ExpressionAttributeNames: { '#version': 'version' },
+        ExpressionAttributeValues: { ':version': version },
+      },
+    },
+    onConditionFailed: () => new StaleWrite(),
+  };
 }
 
-/** A single versioned Put (no other item to keep in step). */
-export async function sendPutIfVersion(put: PutCommandInput): Promise<void> {
-  await dynamo.send(new PutCommand(put)).catch((error: unknown) => {
-    throw (error as Error).name === 'ConditionalCheckFailedException' ? new StaleWrite() : error;
-  });
+/** The versioned Put alone when nothing else moves with it, otherwise with the other writes in one transaction. */
+export async function writeVersion(put: TransactWrite, others: TransactWrite[] = []): Promise<void> {
+  await (others.length ? transact([put, ...others]) : writeAlone(put));
 }
 
-/**
- * A versioned Put together with other items in one transaction. The Put must come first: its failed
- * condition means a lost race; any other item's failed condition becomes `onOtherFailed(index)`.
- */
-export async function transactWithVersionedPut(put: PutCommandInput, others: TransactItem[], onOtherFailed: (index: number) => Error): Promise<void> {
-  await transact([{ Put: put }, ...others] as TransactItem[], (index) => (index === 0 ? new StaleWrite() : onOtherFailed(index)));
-}
-
-/** Moves a uniqueness item (a name or label) from `oldKey` to `newItem`; the new one must be free. */
-export function moveUniqueItem(oldKey: Key, newItem: Key & Record<string, unknown>): TransactItem[] {
-  return [
-    { Delete: { TableName: config.tableName, Key: oldKey } },
-    { Put: { TableName: config.tableName, Item: newItem, ConditionExpression: 'attribute_not_exists(pk)' } },
-  ];
+/** Moves a uniqueness item (a name or label) from `oldKey` to `newItem`; the new one must be free, or `onTaken`. */
+export function moveUniqueItem(oldKey: Key, newItem: Key & Record<string, unknown>, onTaken: () => Error): TransactWrite[] {
+  return [{ item: { Delete: { TableName: config.tableName, Key: oldKey } } }, insertIfAbsent(newItem, onTaken)];
 }
 
 export interface VersionedUpdate<T> {

@@ -1,4 +1,5 @@
-import { PageQuery, PolicyIdPath, PolicyPage, PolicyResponse, UpdatePolicyBody } from '../schemas/policies';
+import { PageQuery } from '../schemas/common';
+import { PolicyIdPath, PolicyPage, PolicyResponse, UpdatePolicyBody } from '../schemas/policies';
 import { defineRoute } from './route';
 
 export const listPolicies = defineRoute({

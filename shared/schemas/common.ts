@@ -29,7 +29,8 @@ export const Timestamp = v.pipe(v.string(), v.isoTimestamp());
 export const NonEmptyString = (name: string, max = 500) =>
   v.pipe(v.string(`${name} must be a string`), v.trim(), v.minLength(1, `${name} must not be empty`), v.maxLength(max, `${name} must be at most ${max} characters`));
 
-export const IntegerIdPath = (name: string) => v.object({ [name]: integerString(name) } as Record<string, ReturnType<typeof integerString>>);
+/** A phone number in E.164: a plus, a country code and up to 15 digits in all. */
+export const E164 = /^\+[1-9]\d{6,14}$/;
 
 /** A list response: the items under `key` plus the spec's pagination fields. */
 export function pageSchema<K extends string, S extends v.GenericSchema>(key: K, item: S) {

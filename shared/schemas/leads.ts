@@ -1,10 +1,9 @@
 import * as v from 'valibot';
-import { NonEmptyString, PageQuery, Timestamp, pageSchema } from './common';
+import { E164, NonEmptyString, Timestamp, pageSchema } from './common';
 
 export const LEAD_STATUSES = ['NEW', 'CONTACTED', 'QUALIFIED', 'QUOTED', 'WON', 'LOST'] as const;
 
-/** E.164: a plus, a country code and up to 15 digits in all. */
-export const E164Phone = v.pipe(v.string(), v.trim(), v.regex(/^\+[1-9]\d{6,14}$/, 'phone must be in E.164 format, e.g. +61412345678'));
+export const E164Phone = v.pipe(v.string(), v.trim(), v.regex(E164, 'phone must be in E.164 format, e.g. +61412345678'));
 
 export const Socials = v.pipe(
   v.record(v.pipe(v.string(), v.minLength(1, 'socials keys must not be empty'), v.maxLength(50)), v.pipe(v.string(), v.maxLength(500))),
@@ -70,4 +69,3 @@ export type LeadActivity = v.InferOutput<typeof LeadActivity>;
 export const LeadPage = pageSchema('leads', Lead);
 export const ActivityPage = pageSchema('activities', LeadActivity);
 export const LeadCreated = v.object({ lead: Lead });
-export { PageQuery };

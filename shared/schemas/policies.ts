@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { NonEmptyString, PageQuery, integerString, pageSchema, partialUpdateBody } from './common';
+import { NonEmptyString, integerString, pageSchema, partialUpdateBody } from './common';
 
 export const Policy = v.object({
   id: v.pipe(v.number(), v.integer()),
@@ -15,18 +15,13 @@ const policyFields = {
   isActive: v.boolean('isActive must be a boolean'),
 };
 
-/** Policies come from the organization's setup (the demo seed, the admin CLI); the API only lists and edits them. */
+/** A new policy's fields. No endpoint creates policies yet; the demo data is written with these. */
 export const NewPolicy = v.object({ ...policyFields, isActive: v.optional(policyFields.isActive, true) });
-export type NewPolicy = v.InferInput<typeof NewPolicy>;
+export type NewPolicy = v.InferOutput<typeof NewPolicy>;
 
-export const UpdatePolicyBody = partialUpdateBody({
-  title: policyFields.title,
-  content: policyFields.content,
-  isActive: policyFields.isActive,
-});
+export const UpdatePolicyBody = partialUpdateBody(policyFields);
 export type PolicyChanges = v.InferOutput<typeof UpdatePolicyBody>;
 
 export const PolicyIdPath = v.object({ policyId: integerString('policyId') });
 export const PolicyPage = pageSchema('policies', Policy);
 export const PolicyResponse = v.object({ policy: Policy });
-export { PageQuery };

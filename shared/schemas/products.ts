@@ -3,7 +3,6 @@ import { TradeCategoryIdSchema } from '../catalog/trade-categories';
 import { NonEmptyString, Timestamp, integerString, partialUpdateBody } from './common';
 
 export const PRICING_TYPES = ['NONE', 'FIXED', 'RANGE'] as const;
-export type PricingType = (typeof PRICING_TYPES)[number];
 
 export const MAX_BATCH_ITEMS = 100;
 
@@ -56,12 +55,10 @@ const productFields = {
 };
 
 export const CreateProductBody = v.strictObject({
-  name: productFields.name,
+  ...productFields,
   description: v.optional(productFields.description, ''),
   response: v.optional(productFields.response, ''),
   faqs: v.optional(productFields.faqs, []),
-  tradeCategoryId: productFields.tradeCategoryId,
-  pricingType: productFields.pricingType,
   price: v.optional(productFields.price),
   minPrice: v.optional(productFields.minPrice),
   maxPrice: v.optional(productFields.maxPrice),
@@ -70,19 +67,7 @@ export const CreateProductBody = v.strictObject({
 });
 export type CreateProductBody = v.InferOutput<typeof CreateProductBody>;
 
-export const UpdateProductBody = partialUpdateBody({
-  name: productFields.name,
-  description: productFields.description,
-  response: productFields.response,
-  faqs: productFields.faqs,
-  tradeCategoryId: productFields.tradeCategoryId,
-  pricingType: productFields.pricingType,
-  price: productFields.price,
-  minPrice: productFields.minPrice,
-  maxPrice: productFields.maxPrice,
-  isDisclosePrice: productFields.isDisclosePrice,
-  isActive: productFields.isActive,
-});
+export const UpdateProductBody = partialUpdateBody(productFields);
 /** Any subset of the writable fields; PUT bodies and batch items both become one of these. */
 export type ProductChanges = v.InferOutput<typeof UpdateProductBody>;
 

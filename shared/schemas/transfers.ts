@@ -58,12 +58,8 @@ const transferFields = {
 };
 
 export const CreateTransferBody = v.strictObject({
-  label: transferFields.label,
+  ...transferFields,
   name: v.optional(transferFields.name),
-  method: transferFields.method,
-  destinationType: transferFields.destinationType,
-  destination: transferFields.destination,
-  conditions: transferFields.conditions,
   summaryFormat: v.optional(transferFields.summaryFormat, DEFAULT_SUMMARY_FORMAT),
   settings: v.optional(transferFields.settings, { ignore_business_hours: false }),
   isEnabled: v.optional(transferFields.isEnabled, true),
@@ -71,18 +67,7 @@ export const CreateTransferBody = v.strictObject({
 });
 export type CreateTransferBody = v.InferOutput<typeof CreateTransferBody>;
 
-export const UpdateTransferBody = partialUpdateBody({
-  label: transferFields.label,
-  name: transferFields.name,
-  method: transferFields.method,
-  destinationType: transferFields.destinationType,
-  destination: transferFields.destination,
-  conditions: transferFields.conditions,
-  summaryFormat: transferFields.summaryFormat,
-  settings: transferFields.settings,
-  isEnabled: transferFields.isEnabled,
-  scenarioId: transferFields.scenarioId,
-});
+export const UpdateTransferBody = partialUpdateBody(transferFields);
 export type TransferChanges = v.InferOutput<typeof UpdateTransferBody>;
 
 export const TransferIdPath = v.object({ transferId: integerString('transferId') });

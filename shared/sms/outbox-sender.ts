@@ -1,7 +1,5 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../config';
-import { dynamo } from '../dynamo';
 import { keys } from '../entities/keys';
+import { insertIfAbsent, writeAlone } from '../repositories/transact';
 import type { OutgoingSms, SmsReceipt, SmsSender } from './sender';
 
 export function toOutboxItem(sms: OutgoingSms) {
@@ -16,7 +14,7 @@ export function toOutboxItem(sms: OutgoingSms) {
 export const outboxSmsSender: SmsSender = {
   name: 'outbox',
   async send(sms: OutgoingSms): Promise<SmsReceipt> {
-    await dynamo.send(new PutCommand({ TableName: config.tableName, Item: toOutboxItem(sms), ConditionExpression: 'attribute_not_exists(pk)' }));
+    await writeAlone(insertIfAbsent(toOutboxItem(sms)));
     return { status: 'QUEUED', providerMessageId: sms.messageId };
   },
 };

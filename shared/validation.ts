@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { ValidationError, type ErrorDetail } from '../errors';
+import { ValidationError, type ErrorDetail } from './errors';
 
 const OBJECT_TYPES = new Set(['object', 'strict_object', 'loose_object']);
 
@@ -23,8 +23,8 @@ export function validationDetails(issues: readonly v.BaseIssue<unknown>[], where
   });
 }
 
-/** Parses one part of the request (path, query or body) or throws a 400 naming the field. */
-export function parseRequestPart<S extends v.GenericSchema>(schema: S, input: unknown, where: string): v.InferOutput<S> {
+/** Parses a value (a request part, a batch item) or throws a 400 naming the field. */
+export function parseOrThrow<S extends v.GenericSchema>(schema: S, input: unknown, where: string): v.InferOutput<S> {
   const result = v.safeParse(schema, input);
   if (!result.success) throw new ValidationError(validationDetails(result.issues, where));
   return result.output;

@@ -4,7 +4,7 @@ import { createInquiry } from '../repositories/inquiries';
 import { appendSmsMessage, readSmsParties } from '../repositories/sms';
 import type { SmsMessage } from '../schemas/inquiries';
 import type { SendSmsBody } from '../schemas/sms';
-import { smsSender } from './sender';
+import { smsSender } from '../sms/sender';
 
 const SUMMARY_LENGTH = 140;
 
