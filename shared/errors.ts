@@ -52,7 +52,7 @@ export class ItemTooLargeError extends BadRequestError {
   }
 }
 
-/** The SMS provider refused or failed; the spec answers this with a bare {message}. */
+/** The SMS provider refused or failed; the API answers this with a bare {message} (502). */
 export class SmsDeliveryError extends Error {
   override readonly name = 'SmsDeliveryError';
   readonly status = 502;

@@ -5,7 +5,7 @@ export interface Page<T> {
   limit: number;
 }
 
-/** The spec's list envelope: items under a named key plus the page counters. */
+/** The list envelope: items under a named key plus totalPages, currentPage and totalCount. */
 export function pageEnvelope<K extends string, T>(key: K, { items, totalCount, page, limit }: Page<T>) {
   return {
     [key]: items,

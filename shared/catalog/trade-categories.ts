@@ -4,6 +4,7 @@ import * as v from 'valibot';
  * The trade categories services and products belong to. A built-in catalog rather than a table:
  * it is the same for every organization and changes only with a release (docs/trade-categories.md).
  */
+// One row per category: the rows are data and alike by design.
 export const TRADE_CATEGORIES = [
   { id: 1, name: 'Plumbing', type: 'SERVICE' },
   { id: 2, name: 'Electrical', type: 'SERVICE' },

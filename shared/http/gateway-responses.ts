@@ -1,13 +1,13 @@
 /**
  * Errors API Gateway answers by itself, before or instead of a function. The stack installs these
  * as gateway responses and the local server answers with the same ones, so every error the API
- * returns has the spec's envelope.
+ * returns has the error envelope {success: false, message, error: {status, message, code?}}.
  */
 export interface GatewayResponse {
   type: 'UNAUTHORIZED' | 'ACCESS_DENIED' | 'MISSING_AUTHENTICATION_TOKEN' | 'THROTTLED' | 'REQUEST_TOO_LARGE' | 'DEFAULT_4XX' | 'DEFAULT_5XX';
   status: number;
   message: string;
-  /** Absent on 401: the issue and spec give that body exactly, without a code. */
+  /** Absent on 401: that body is exactly {success, message, error: {status, message}}, without a code. */
   code?: string;
 }
 

@@ -32,7 +32,7 @@ export const NonEmptyString = (name: string, max = 500) =>
 /** A phone number in E.164: a plus, a country code and up to 15 digits in all. */
 export const E164 = /^\+[1-9]\d{6,14}$/;
 
-/** A list response: the items under `key` plus the spec's pagination fields. */
+/** A list response: the items under `key` plus totalPages, currentPage and totalCount. */
 export function pageSchema<K extends string, S extends v.GenericSchema>(key: K, item: S) {
   return v.object({
     ...({ [key]: v.array(item) } as { [P in K]: v.ArraySchema<S, undefined> }),

@@ -54,6 +54,7 @@ const productFields = {
   isActive: Bool('isActive'),
 };
 
+/** The field map with what a create may leave out and its default (the same pattern for every resource, by design). */
 export const CreateProductBody = v.strictObject({
   ...productFields,
   description: v.optional(productFields.description, ''),

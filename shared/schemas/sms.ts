@@ -21,5 +21,5 @@ export const SMS_SENT_MESSAGE = 'SMS sent';
 
 export const SmsSent = v.object({ message: v.string() });
 
-/** The provider failing (502): the spec's bare `{message}`, not the error envelope. */
+/** The provider failing (502): a bare `{message}`, not the error envelope, as the SMS endpoint has always answered. */
 export const SmsDeliveryFailed = v.object({ message: v.string() });

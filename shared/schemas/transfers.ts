@@ -57,6 +57,7 @@ const transferFields = {
   ),
 };
 
+/** The field map with what a create may leave out and its default (the same pattern for every resource, by design). */
 export const CreateTransferBody = v.strictObject({
   ...transferFields,
   name: v.optional(transferFields.name),
