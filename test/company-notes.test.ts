@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { counterNames, keys } from '../shared/entities/keys';
-import { addCompanyNote, createCompany } from '../shared/repositories/companies';
+import { addCompanyNote } from '../shared/repositories/companies';
 import { readCounter } from '../shared/repositories/counters';
 import { queryAll } from '../shared/repositories/query-page';
 import { useTestApi } from './support/api';
@@ -38,9 +38,9 @@ describe('GET /v1/companies/{companyId}/notes', () => {
 
   it('answers the exact notes the repository wrote, with integer ids from the organization sequence', async () => {
     const { client, organizationId } = await api.organization();
-    const company = await createCompany(organizationId, { name: 'Northside Builders' });
-    const first = await addCompanyNote(organizationId, company.id, { value: 'Prefers morning site visits', userId: 'user_01HAAAAAAAAAAAAAAAAAAAAAAA' });
-    const second = await addCompanyNote(organizationId, company.id, { value: 'Pays on 14-day terms', userId: 'user_01HBBBBBBBBBBBBBBBBBBBBBBB' });
+    const { company } = (await client.post('/v1/companies', { name: 'Northside Builders' })).body;
+    const first = await addCompanyNote(organizationId, company.id, { value: 'Prefers morning site visits', userId: null });
+    const second = await addCompanyNote(organizationId, company.id, { value: 'Pays on 14-day terms', userId: null });
     const res = await client.get(`/v1/companies/${company.id}/notes`);
     expect(res.body).toEqual({ notes: [second, first], totalPages: 1, currentPage: 1, totalCount: 2 });
     expect([first.id, second.id]).toEqual([1, 2]);
@@ -48,7 +48,7 @@ describe('GET /v1/companies/{companyId}/notes', () => {
       id: 2,
       value: 'Pays on 14-day terms',
       companyId: company.id,
-      userId: 'user_01HBBBBBBBBBBBBBBBBBBBBBBB',
+      userId: null,
       createdAt: expect.stringMatching(ISO_MS),
       updatedAt: second.createdAt,
     });
@@ -56,7 +56,7 @@ describe('GET /v1/companies/{companyId}/notes', () => {
 
   it('answers an empty first page for a company with no notes', async () => {
     const { client, organizationId } = await api.organization();
-    const company = await createCompany(organizationId, { name: 'Quiet Pty Ltd' });
+    const { company } = (await client.post('/v1/companies', { name: 'Quiet Pty Ltd' })).body;
     const res = await client.get(`/v1/companies/${company.id}/notes`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ notes: [], totalPages: 0, currentPage: 1, totalCount: 0 });

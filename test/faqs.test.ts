@@ -45,8 +45,92 @@ describe('POST /v1/faqs', () => {
     expect(calls).toEqual([]);
   });
 
-  it('costs one sequence update and one conditional Put', async () => {
+  it('costs one sequence update and one transaction (the FAQ and its counter)', async () => {
     const { client } = await api.organization();
-    expect(await countDynamoCalls(() => client.post('/v1/faqs', licensed))).toEqual(['UpdateItemCommand', 'PutItemCommand']);
+    expect(await countDynamoCalls(() => client.post('/v1/faqs', licensed))).toEqual(['UpdateItemCommand', 'TransactWriteItemsCommand']);
+  });
+});
+
+async function withFaqs(count: number) {
+  const org = await api.organization();
+  for (let i = 1; i <= count; i++) expect((await org.client.post('/v1/faqs', { question: `Question ${i}?`, answer: `Answer ${i}.` })).status).toBe(201);
+  return org;
+}
+
+describe('GET /v1/faqs', () => {
+  it('lists FAQs newest first with an exact totalCount, and pages', async () => {
+    const { client } = await withFaqs(3);
+    expect((await client.get('/v1/faqs')).body).toEqual({
+      faqs: [3, 2, 1].map((id) => ({ id, question: `Question ${id}?`, answer: `Answer ${id}.`, isActive: true })),
+      totalPages: 1,
+      currentPage: 1,
+      totalCount: 3,
+    });
+    const page2 = (await client.get('/v1/faqs?page=2&limit=2')).body;
+    expect(page2).toMatchObject({ totalPages: 2, currentPage: 2, totalCount: 3 });
+    expect(page2.faqs.map((faq: { id: number }) => faq.id)).toEqual([1]);
+  });
+
+  it("lists the demo FAQs, and none of another organization's", async () => {
+    const demo = await api.organization({ demo: true });
+    const listed = (await demo.client.get('/v1/faqs')).body;
+    expect(listed.faqs.map((faq: { id: number }) => faq.id)).toEqual([...(demo.demo!.faqIds as number[])].reverse());
+    expect(listed.totalCount).toBe((demo.demo!.faqIds as number[]).length);
+    const { client } = await api.organization();
+    expect((await client.get('/v1/faqs')).body).toEqual({ faqs: [], totalPages: 0, currentPage: 1, totalCount: 0 });
+  });
+
+  it('reads page 1 with one Query and one counter read', async () => {
+    const { client } = await withFaqs(2);
+    expect((await countDynamoCalls(() => client.get('/v1/faqs'))).sort()).toEqual(['GetItemCommand', 'QueryCommand']);
+  });
+});
+
+describe('PUT /v1/faqs/{faqId}', () => {
+  it('changes only the fields sent', async () => {
+    const { client } = await withFaqs(2);
+    const res = await client.put('/v1/faqs/1', { answer: ' Yes. ', isActive: false });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ faq: { id: 1, question: 'Question 1?', answer: 'Yes.', isActive: false } });
+    expect((await client.get('/v1/faqs')).body.faqs[1]).toEqual(res.body.faq);
+  });
+
+  it.each([
+    ['an empty body', {}, 'body'],
+    ['a blank question', { question: '' }, 'question'],
+    ['an unknown field', { order: 1 }, 'order'],
+  ])('answers 400 for %s', async (_, body, field) => {
+    const { client } = await withFaqs(1);
+    const res = await client.put('/v1/faqs/1', body);
+    expect(res.status).toBe(400);
+    expect(res.body.error.details[0].path).toBe(field);
+  });
+
+  it("answers 404 for an unknown FAQ and for another organization's", async () => {
+    const owner = await withFaqs(1);
+    const { client } = await api.organization();
+    for (const path of ['/v1/faqs/1', '/v1/faqs/99']) {
+      const res = await client.put(path, { isActive: false });
+      expect(res.status).toBe(404);
+      expect(res.body.message).toBe('FAQ not found');
+    }
+    expect((await owner.client.get('/v1/faqs')).body.faqs[0].isActive).toBe(true);
+  });
+});
+
+describe('DELETE /v1/faqs/{faqId}', () => {
+  it('removes the FAQ and lowers totalCount; a second delete answers 404', async () => {
+    const { client } = await withFaqs(2);
+    expect((await client.delete('/v1/faqs/1')).body).toEqual({ success: true, id: 1 });
+    expect((await client.get('/v1/faqs')).body).toMatchObject({ totalCount: 1, faqs: [{ id: 2 }] });
+    expect((await client.delete('/v1/faqs/1')).status).toBe(404);
+    expect((await client.get('/v1/faqs')).body.totalCount).toBe(1);
+  });
+
+  it("answers 404 for another organization's FAQ and leaves it", async () => {
+    const owner = await withFaqs(1);
+    const { client } = await api.organization();
+    expect((await client.delete('/v1/faqs/1')).status).toBe(404);
+    expect((await owner.client.get('/v1/faqs')).body.totalCount).toBe(1);
   });
 });

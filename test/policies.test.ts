@@ -129,3 +129,61 @@ describe('PUT /v1/policies/{policyId}', () => {
     expect(await countDynamoCalls(() => client.put('/v1/policies/1', { isActive: false }))).toEqual(['UpdateItemCommand']);
   });
 });
+
+describe('POST /v1/policies', () => {
+  it('answers 201 with the policy, trimmed, active by default, and lists it first', async () => {
+    const { client } = await withPolicies(1);
+    const res = await client.post('/v1/policies', { title: ' Warranty ', content: 'Workmanship is guaranteed for 6 years.' });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ policy: { id: 2, title: 'Warranty', content: 'Workmanship is guaranteed for 6 years.', isActive: true } });
+    const listed = (await client.get('/v1/policies')).body;
+    expect(listed.policies[0]).toEqual(res.body.policy);
+    expect(listed.totalCount).toBe(2);
+  });
+
+  it('keeps isActive false', async () => {
+    const { client } = await api.organization();
+    const res = await client.post('/v1/policies', { title: 'Draft', content: 'Not yet', isActive: false });
+    expect(res.body.policy).toEqual({ id: 1, title: 'Draft', content: 'Not yet', isActive: false });
+  });
+
+  it.each([
+    ['a missing title', { content: 'x' }, 'title'],
+    ['a blank content', { title: 'x', content: ' ' }, 'content'],
+    ['an unknown field', { title: 'x', content: 'y', category: 'billing' }, 'category'],
+  ])('answers 400 for %s, naming it, and writes nothing', async (_, body, field) => {
+    const { client } = await api.organization();
+    const calls = await countDynamoCalls(async () => {
+      const res = await client.post('/v1/policies', body);
+      expect(res.status).toBe(400);
+      expect(res.body.error.details[0].path).toBe(field);
+    });
+    expect(calls).toEqual([]);
+  });
+
+  it('costs one sequence update and one transaction', async () => {
+    const { client } = await api.organization();
+    expect(await countDynamoCalls(() => client.post('/v1/policies', { title: 'T', content: 'C' }))).toEqual(['UpdateItemCommand', 'TransactWriteItemsCommand']);
+  });
+});
+
+describe('DELETE /v1/policies/{policyId}', () => {
+  it('removes the policy and lowers totalCount; a second delete answers 404', async () => {
+    const { client } = await withPolicies(3);
+    const res = await client.delete('/v1/policies/2');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true, id: 2 });
+    const listed = (await client.get('/v1/policies')).body;
+    expect(listed.policies.map((policy: { id: number }) => policy.id)).toEqual([3, 1]);
+    expect(listed.totalCount).toBe(2);
+    expect((await client.delete('/v1/policies/2')).status).toBe(404);
+    expect((await client.get('/v1/policies')).body.totalCount).toBe(2);
+  });
+
+  it("answers 404 for another organization's policy and leaves it", async () => {
+    const owner = await withPolicies(1);
+    const other = await api.organization();
+    expect((await other.client.delete('/v1/policies/1')).status).toBe(404);
+    expect((await owner.client.get('/v1/policies')).body.totalCount).toBe(1);
+  });
+});

@@ -56,6 +56,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/companies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List companies, newest first */
+        get: operations["listCompanies"];
+        put?: never;
+        /** Create a company */
+        post: operations["createCompany"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/companies/{companyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a company */
+        get: operations["getCompany"];
+        /** Change any subset of a company’s fields */
+        put: operations["updateCompany"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/companies/{companyId}/notes": {
         parameters: {
             query?: never;
@@ -66,8 +102,27 @@ export interface paths {
         /** List a company's notes, newest first */
         get: operations["listCompanyNotes"];
         put?: never;
-        post?: never;
+        /** Add a note to a company */
+        post: operations["createCompanyNote"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/companies/{companyId}/notes/{noteId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change a company note’s text */
+        put: operations["updateCompanyNote"];
+        post?: never;
+        /** Delete a company note */
+        delete: operations["deleteCompanyNote"];
         options?: never;
         head?: never;
         patch?: never;
@@ -253,7 +308,8 @@ export interface paths {
         /** List policies, newest first */
         get: operations["listPolicies"];
         put?: never;
-        post?: never;
+        /** Create a policy */
+        post: operations["createPolicy"];
         delete?: never;
         options?: never;
         head?: never;
@@ -271,7 +327,8 @@ export interface paths {
         /** Change a policy’s title, content or isActive */
         put: operations["updatePolicy"];
         post?: never;
-        delete?: never;
+        /** Delete a policy */
+        delete: operations["deletePolicy"];
         options?: never;
         head?: never;
         patch?: never;
@@ -284,11 +341,30 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** List FAQs, newest first */
+        get: operations["listFaqs"];
         put?: never;
         /** Create an FAQ the AI receptionist can answer from */
         post: operations["createFaq"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/faqs/{faqId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change an FAQ’s question, answer or isActive */
+        put: operations["updateFaq"];
+        post?: never;
+        /** Delete an FAQ */
+        delete: operations["deleteFaq"];
         options?: never;
         head?: never;
         patch?: never;
@@ -739,6 +815,30 @@ export interface components {
         };
         /**
          * @example {
+         *       "id": "company_01JA4N8S2T6V0W4X8Y2Z6A0B4C",
+         *       "name": "Harbourside Strata Management",
+         *       "website": "https://harboursidestrata.com.au",
+         *       "email": "maintenance@harboursidestrata.com.au",
+         *       "phone": "+61299551200",
+         *       "address": "1/92 Military Rd, Neutral Bay NSW 2089",
+         *       "createdAt": "2026-05-26T01:20:00.000Z",
+         *       "updatedAt": "2026-05-26T01:20:00.000Z"
+         *     }
+         */
+        Company: {
+            id: string;
+            name: string;
+            website: string | null;
+            email: string | null;
+            phone: string | null;
+            address: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * @example {
          *       "id": 4,
          *       "value": "Asked for a quote to replace the hot water plant at Kurraba Point before winter.",
          *       "companyId": "company_01JA4N8S2T6V0W4X8Y2Z6A0B4C",
@@ -751,7 +851,7 @@ export interface components {
             id: number;
             value: string;
             companyId: string;
-            userId: string;
+            userId: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1330,6 +1430,148 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listCompanies: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List companies, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        companies: components["schemas"]["Company"][];
+                        totalPages: number;
+                        currentPage: number;
+                        totalCount: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createCompany: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @default null */
+                    website?: string | null;
+                    /** @default null */
+                    email?: string | null;
+                    /** @default null */
+                    phone?: string | null;
+                    /** @default null */
+                    address?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Create a company */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        company: components["schemas"]["Company"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getCompany: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                companyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read a company */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        company: components["schemas"]["Company"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateCompany: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                companyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    website?: string | null;
+                    email?: string | null;
+                    phone?: string | null;
+                    address?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Change any subset of a company’s fields */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        company: components["schemas"]["Company"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listCompanyNotes: {
         parameters: {
             query?: {
@@ -1355,6 +1597,113 @@ export interface operations {
                         totalPages: number;
                         currentPage: number;
                         totalCount: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createCompanyNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                companyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    value: string;
+                    /** @default null */
+                    userId?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Add a note to a company */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        note: components["schemas"]["CompanyNote"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateCompanyNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                companyId: string;
+                noteId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    value: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Change a company note’s text */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        note: components["schemas"]["CompanyNote"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteCompanyNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                companyId: string;
+                noteId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete a company note */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        id: number;
                     };
                 };
             };
@@ -1843,6 +2192,42 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    createPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title: string;
+                    content: string;
+                    /** @default true */
+                    isActive?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Create a policy */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        policy: components["schemas"]["Policy"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     updatePolicy: {
         parameters: {
             query?: never;
@@ -1881,6 +2266,69 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    deletePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                policyId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete a policy */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        id: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listFaqs: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List FAQs, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        faqs: components["schemas"]["Faq"][];
+                        totalPages: number;
+                        currentPage: number;
+                        totalCount: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     createFaq: {
         parameters: {
             query?: never;
@@ -1913,6 +2361,75 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateFaq: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                faqId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    question?: string;
+                    answer?: string;
+                    isActive?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Change an FAQ’s question, answer or isActive */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        faq: components["schemas"]["Faq"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteFaq: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                faqId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete an FAQ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        id: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -4,7 +4,7 @@ import { createTransfer } from '../../shared/domain/transfers';
 import { createFaq } from '../../shared/repositories/faqs';
 import { createPolicy } from '../../shared/repositories/policies';
 import { CreateFaqBody } from '../../shared/schemas/faqs';
-import { NewPolicy } from '../../shared/schemas/policies';
+import { CreatePolicyBody } from '../../shared/schemas/policies';
 import { CreateProductBody } from '../../shared/schemas/products';
 import { CreateTransferBody } from '../../shared/schemas/transfers';
 
@@ -102,7 +102,7 @@ const DEMO_TRANSFERS: Array<v.InferInput<typeof CreateTransferBody> & { linkScen
   },
 ];
 
-const DEMO_POLICIES: v.InferInput<typeof NewPolicy>[] = [
+const DEMO_POLICIES: v.InferInput<typeof CreatePolicyBody>[] = [
   {
     title: 'Cancellation policy',
     content: 'Bookings can be cancelled or moved free of charge up to 24 hours before the appointment. Later cancellations incur a $79 call-out fee.',
@@ -152,7 +152,7 @@ export async function seedCatalog(organizationId: string, scenarioId: number | n
     transferIds.push((await createTransfer(organizationId, request, day(20 - i))).id);
   }
   const policyIds: number[] = [];
-  for (const [i, policy] of DEMO_POLICIES.entries()) policyIds.push((await createPolicy(organizationId, v.parse(NewPolicy, policy), day(60 - i))).id);
+  for (const [i, policy] of DEMO_POLICIES.entries()) policyIds.push((await createPolicy(organizationId, v.parse(CreatePolicyBody, policy), day(60 - i))).id);
   const faqIds: number[] = [];
   for (const [i, body] of DEMO_FAQS.entries()) faqIds.push((await createFaq(organizationId, v.parse(CreateFaqBody, body), day(10 - i))).id);
   return { productIds, transferIds, policyIds, faqIds };

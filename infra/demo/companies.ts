@@ -1,16 +1,18 @@
-import type { Company } from '../../shared/schemas/companies';
-import { addCompanyNote, createCompany, type NewCompany } from '../../shared/repositories/companies';
+import * as v from 'valibot';
+import { addCompanyNote, createCompany } from '../../shared/repositories/companies';
+import { CreateCompanyBody, type Company } from '../../shared/schemas/companies';
 import type { Member } from '../../shared/schemas/members';
 
 const DAY = 24 * 60 * 60 * 1000;
 
 /** Notes name their author by index into the members seeded before (newest member first). */
-const DEMO_COMPANIES: Array<NewCompany & { daysAgo: number; notes: Array<{ value: string; author: number; daysAgo: number }> }> = [
+const DEMO_COMPANIES: Array<v.InferInput<typeof CreateCompanyBody> & { daysAgo: number; notes: Array<{ value: string; author: number; daysAgo: number }> }> = [
   {
     name: 'Harbourside Strata Management',
     email: 'maintenance@harboursidestrata.com.au',
     phone: '+61299551200',
-    suburb: 'Neutral Bay',
+    website: 'https://harboursidestrata.com.au',
+    address: '1/92 Military Rd, Neutral Bay NSW 2089',
     daysAgo: 180,
     notes: [
       { value: 'Manages 14 buildings on the lower north shore. Quotes go to the building manager by email, never to residents.', author: 3, daysAgo: 170 },
@@ -23,7 +25,8 @@ const DEMO_COMPANIES: Array<NewCompany & { daysAgo: number; notes: Array<{ value
     name: 'Coastline Constructions',
     email: 'site@coastlineconstructions.com.au',
     phone: '+61242271800',
-    suburb: 'Wollongong',
+    website: 'https://coastlineconstructions.com.au',
+    address: '41 Crown St, Wollongong NSW 2500',
     daysAgo: 95,
     notes: [
       { value: 'Builder doing four townhouse projects in the Illawarra; wants rough-in and fit-off priced separately.', author: 2, daysAgo: 90 },
@@ -35,7 +38,7 @@ const DEMO_COMPANIES: Array<NewCompany & { daysAgo: number; notes: Array<{ value
     name: 'Inner West Realty',
     email: 'pm@innerwestrealty.com.au',
     phone: '+61295601400',
-    suburb: 'Marrickville',
+    address: '302 Illawarra Rd, Marrickville NSW 2204',
     daysAgo: 20,
     notes: [{ value: 'Property managers send urgent repairs by SMS; tenant contact details come with each work order.', author: 2, daysAgo: 18 }],
   },
@@ -45,7 +48,7 @@ const DEMO_COMPANIES: Array<NewCompany & { daysAgo: number; notes: Array<{ value
 export async function seedCompanies(organizationId: string, members: Member[], at = Date.now()): Promise<Company[]> {
   const companies: Company[] = [];
   for (const { daysAgo, notes, ...input } of DEMO_COMPANIES) {
-    const company = await createCompany(organizationId, input, new Date(at - daysAgo * DAY));
+    const company = await createCompany(organizationId, v.parse(CreateCompanyBody, input), new Date(at - daysAgo * DAY));
     for (const note of notes) {
       const author = members[note.author % members.length]!;
       await addCompanyNote(organizationId, company.id, { value: note.value, userId: author.user.id }, new Date(at - note.daysAgo * DAY).toISOString());

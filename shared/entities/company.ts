@@ -6,6 +6,8 @@ export function toCompanyItem(organizationId: string, company: Company) {
   return { ...keys.company(organizationId, company.id), entity: 'COMPANY', ...company };
 }
 
+export const fromCompanyItem = (item: Record<string, unknown>): Company => v.parse(Company, item);
+
 export function toCompanyNoteItem(organizationId: string, note: CompanyNote) {
   return { ...keys.companyNote(organizationId, note.companyId, note.id), entity: 'COMPANY_NOTE', ...note };
 }

@@ -30,9 +30,11 @@ export const counterNames = {
   leads: 'LEADS',
   activities: (leadId: string) => `ACTIVITIES#${leadId}`,
   members: 'MEMBERS',
+  companies: 'COMPANIES',
   /** Exists exactly while the company does. */
   companyNotes: (companyId: string) => `NOTES#${companyId}`,
   policies: 'POLICIES',
+  faqs: 'FAQS',
   /** One counter per inquiry list filter combination, so every filtered totalCount is one read. */
   inquiries: ({ leadId, source }: { leadId?: string; source?: string } = {}) =>
     ['INQUIRIES', ...(leadId ? [`LEAD#${leadId}`] : []), ...(source ? [`SOURCE#${source}`] : [])].join('#'),
@@ -61,6 +63,7 @@ export const keys = {
   user: (o: string, userId: string): Key => ({ pk: org(o), sk: `USER#${userId}` }),
 
   company: (o: string, companyId: string): Key => ({ pk: org(o), sk: `COMPANY#${companyId}` }),
+  companies: (o: string): Collection => ({ pk: org(o), skPrefix: 'COMPANY#' }),
   companyNote: (o: string, companyId: string, id: number): Key => ({ pk: `${org(o)}#COMPANY#${companyId}`, sk: `NOTE#${pad(id)}` }),
   companyNotes: (o: string, companyId: string): Collection => ({ pk: `${org(o)}#COMPANY#${companyId}`, skPrefix: 'NOTE#' }),
 
@@ -78,6 +81,7 @@ export const keys = {
   policy: (o: string, id: number): Key => ({ pk: org(o), sk: `POLICY#${pad(id)}` }),
   policies: (o: string): Collection => ({ pk: org(o), skPrefix: 'POLICY#' }),
   faq: (o: string, id: number): Key => ({ pk: org(o), sk: `FAQ#${pad(id)}` }),
+  faqs: (o: string): Collection => ({ pk: org(o), skPrefix: 'FAQ#' }),
 
   /**
    * An inquiry's item collection: the summary (INQUIRY), its populated source record (SOURCE) and,

@@ -31,6 +31,7 @@ export const componentSchemas: Record<string, v.GenericSchema> = {
   SmsMessage: inquiries.SmsMessage,
   WebformData: inquiries.WebformData,
   WebformField: inquiries.WebformField,
+  Company: companies.Company,
   CompanyNote: companies.CompanyNote,
   Member: members.Member,
   MemberUser: members.MemberUser,

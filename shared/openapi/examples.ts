@@ -107,6 +107,16 @@ export const componentExamples: Record<string, unknown> = {
   Inquiry: { ...inquiryFields, data: smsData },
   SmsData: smsData,
   SmsMessage: smsMessage,
+  Company: {
+    id: COMPANY_ID,
+    name: 'Harbourside Strata Management',
+    website: 'https://harboursidestrata.com.au',
+    email: 'maintenance@harboursidestrata.com.au',
+    phone: '+61299551200',
+    address: '1/92 Military Rd, Neutral Bay NSW 2089',
+    createdAt: '2026-05-26T01:20:00.000Z',
+    updatedAt: '2026-05-26T01:20:00.000Z',
+  },
   CompanyNote: {
     id: 4,
     value: 'Asked for a quote to replace the hot water plant at Kurraba Point before winter.',

@@ -1,56 +1,80 @@
-import { fromCompanyNoteItem, toCompanyItem, toCompanyNoteItem } from '../entities/company';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config';
+import { dynamo } from '../dynamo';
+import { fromCompanyItem, fromCompanyNoteItem, toCompanyItem, toCompanyNoteItem } from '../entities/company';
 import { counterNames, keys } from '../entities/keys';
-import { NotFoundError } from '../errors';
+import { NotFoundError, ValidationError } from '../errors';
 import { newId, now } from '../ids';
 import type { Page } from '../pagination';
-import type { Company, CompanyNote } from '../schemas/companies';
+import type { Company, CompanyChanges, CompanyNote, CreateCompanyBody } from '../schemas/companies';
 import { counterUpdate } from './counters';
 import { countedPage } from './query-page';
 import { reserveIds } from './sequences';
-import { insertIfAbsent, transact } from './transact';
+import { deleteItem, insertIfAbsent, requireExisting, transact, type TransactWrite } from './transact';
+import { updateExistingItem } from './update-fields';
 
 export const NOTE_SEQUENCE = 'NOTE';
 
 const companyNotFound = () => new NotFoundError('Company not found');
+const noteNotFound = () => new NotFoundError('Company note not found');
 
-export interface NewCompany {
-  name: string;
-  email?: string | null;
-  phone?: string | null;
-  suburb?: string | null;
-}
-
-/** The company and its notes counter (at 0), together: the counter's presence is the company's. */
-export async function createCompany(organizationId: string, input: NewCompany, createdAt = new Date()): Promise<Company> {
-  const company: Company = {
-    id: newId('company', createdAt),
-    name: input.name,
-    email: input.email ?? null,
-    phone: input.phone ?? null,
-    suburb: input.suburb ?? null,
-    createdAt: createdAt.toISOString(),
-  };
-  await transact([insertIfAbsent(toCompanyItem(organizationId, company)), counterUpdate(organizationId, counterNames.companyNotes(company.id), 0)]);
+/** The company, its notes counter (at 0: its presence is the company's) and the companies counter, together. */
+export async function createCompany(organizationId: string, body: CreateCompanyBody, createdAt = new Date()): Promise<Company> {
+  const at = createdAt.toISOString();
+  const company: Company = { id: newId('company', createdAt), ...body, createdAt: at, updatedAt: at };
+  await transact([
+    insertIfAbsent(toCompanyItem(organizationId, company)),
+    counterUpdate(organizationId, counterNames.companyNotes(company.id), 0),
+    counterUpdate(organizationId, counterNames.companies, 1),
+  ]);
   return company;
 }
 
-/** The note and its counter step, in one transaction that fails when the company does not exist. */
+export async function getCompany(organizationId: string, companyId: string): Promise<Company> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.company(organizationId, companyId), ConsistentRead: true }));
+  if (!Item) throw companyNotFound();
+  return fromCompanyItem(Item);
+}
+
+export async function listCompaniesPage(organizationId: string, page: number, limit: number): Promise<Page<Company>> {
+  const { items, totalCount } = await countedPage(keys.companies(organizationId), organizationId, counterNames.companies, page, limit);
+  return { items: items.map(fromCompanyItem), totalCount: totalCount ?? 0, page, limit };
+}
+
+/** One conditional update: a company has no rule across fields, so nothing needs reading first. */
+export async function updateCompany(organizationId: string, companyId: string, changes: CompanyChanges): Promise<Company> {
+  return fromCompanyItem(await updateExistingItem(keys.company(organizationId, companyId), { ...changes, updatedAt: now() }, companyNotFound));
+}
+
+/** A note's author must be a member's user of this organization. */
+function authorCheck(organizationId: string, userId: string | null): TransactWrite[] {
+  if (userId === null) return [];
+  const unknown = () => new ValidationError([{ path: 'userId', message: `userId ${userId} does not match any member of the organization` }]);
+  return [requireExisting(keys.user(organizationId, userId), unknown)];
+}
+
+/** The note, its counter step (which fails when the company does not exist) and the author check, in one transaction. */
 export async function addCompanyNote(
   organizationId: string,
   companyId: string,
-  input: { value: string; userId: string },
+  input: { value: string; userId: string | null },
   createdAt = now(),
 ): Promise<CompanyNote> {
-  const note: CompanyNote = {
-    id: await reserveIds(organizationId, NOTE_SEQUENCE),
-    value: input.value,
-    companyId,
-    userId: input.userId,
-    createdAt,
-    updatedAt: createdAt,
-  };
-  await transact([insertIfAbsent(toCompanyNoteItem(organizationId, note)), counterUpdate(organizationId, counterNames.companyNotes(companyId), 1, companyNotFound)]);
+  const note: CompanyNote = { id: await reserveIds(organizationId, NOTE_SEQUENCE), value: input.value, companyId, userId: input.userId, createdAt, updatedAt: createdAt };
+  await transact([
+    insertIfAbsent(toCompanyNoteItem(organizationId, note)),
+    counterUpdate(organizationId, counterNames.companyNotes(companyId), 1, companyNotFound),
+    ...authorCheck(organizationId, note.userId),
+  ]);
   return note;
+}
+
+export async function updateCompanyNote(organizationId: string, companyId: string, noteId: number, value: string): Promise<CompanyNote> {
+  return fromCompanyNoteItem(await updateExistingItem(keys.companyNote(organizationId, companyId, noteId), { value, updatedAt: now() }, noteNotFound));
+}
+
+export async function deleteCompanyNote(organizationId: string, companyId: string, noteId: number): Promise<void> {
+  await transact([deleteItem(keys.companyNote(organizationId, companyId, noteId), noteNotFound), counterUpdate(organizationId, counterNames.companyNotes(companyId), -1)]);
 }
 
 /**

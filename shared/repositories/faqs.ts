@@ -1,13 +1,36 @@
-import { toFaqItem } from '../entities/faq';
+import { fromFaqItem, toFaqItem } from '../entities/faq';
+import { counterNames, keys } from '../entities/keys';
+import { NotFoundError } from '../errors';
 import { now } from '../ids';
-import type { CreateFaqBody, Faq } from '../schemas/faqs';
+import type { Page } from '../pagination';
+import type { CreateFaqBody, Faq, FaqChanges } from '../schemas/faqs';
+import { counterUpdate } from './counters';
+import { countedPage } from './query-page';
 import { reserveIds } from './sequences';
-import { insertIfAbsent, writeAlone } from './transact';
+import { deleteItem, insertIfAbsent, transact } from './transact';
+import { updateExistingItem } from './update-fields';
 
 export const FAQ_SEQUENCE = 'FAQ';
 
+const faqNotFound = () => new NotFoundError('FAQ not found');
+
+/** The FAQ and the FAQs counter in one transaction. */
 export async function createFaq(organizationId: string, body: CreateFaqBody, at = now()): Promise<Faq> {
   const faq: Faq = { id: await reserveIds(organizationId, FAQ_SEQUENCE), ...body };
-  await writeAlone(insertIfAbsent(toFaqItem(organizationId, faq, at)));
+  await transact([insertIfAbsent(toFaqItem(organizationId, faq, at)), counterUpdate(organizationId, counterNames.faqs, 1)]);
   return faq;
+}
+
+export async function listFaqsPage(organizationId: string, page: number, limit: number): Promise<Page<Faq>> {
+  const { items, totalCount } = await countedPage(keys.faqs(organizationId), organizationId, counterNames.faqs, page, limit);
+  return { items: items.map(fromFaqItem), totalCount: totalCount ?? 0, page, limit };
+}
+
+/** One conditional update: an FAQ has no rule across fields, so nothing needs reading first. */
+export async function updateFaq(organizationId: string, faqId: number, changes: FaqChanges): Promise<Faq> {
+  return fromFaqItem(await updateExistingItem(keys.faq(organizationId, faqId), { ...changes, updatedAt: now() }, faqNotFound));
+}
+
+export async function deleteFaq(organizationId: string, faqId: number): Promise<void> {
+  await transact([deleteItem(keys.faq(organizationId, faqId), faqNotFound), counterUpdate(organizationId, counterNames.faqs, -1)]);
 }

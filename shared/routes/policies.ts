@@ -1,5 +1,5 @@
 import { PageQuery } from '../schemas/common';
-import { PolicyIdPath, PolicyPage, PolicyResponse, UpdatePolicyBody } from '../schemas/policies';
+import { CreatePolicyBody, PolicyDeleted, PolicyIdPath, PolicyPage, PolicyResponse, UpdatePolicyBody } from '../schemas/policies';
 import { defineRoute } from './route';
 
 export const listPolicies = defineRoute({
@@ -30,4 +30,34 @@ export const updatePolicy = defineRoute({
   errors: [400, 404],
 });
 
-export const policyRoutes = [listPolicies, updatePolicy];
+export const createPolicy = defineRoute({
+  operationId: 'createPolicy',
+  method: 'POST',
+  path: '/v1/policies',
+  handler: 'policies/create',
+  summary: 'Create a policy',
+  description: 'A policy the AI receptionist can quote (cancellations, warranty, payment terms). `isActive` defaults to true.',
+  tag: 'Policies',
+  dynamodb: ['UpdateItem', 'PutItem'],
+  status: 201,
+  request: { body: CreatePolicyBody },
+  response: PolicyResponse,
+  errors: [400],
+});
+
+export const deletePolicy = defineRoute({
+  operationId: 'deletePolicy',
+  method: 'DELETE',
+  path: '/v1/policies/{policyId}',
+  handler: 'policies/delete',
+  summary: 'Delete a policy',
+  description: 'Removes the policy and lowers the policies count in one transaction. A policy already gone answers 404.',
+  tag: 'Policies',
+  dynamodb: ['DeleteItem', 'UpdateItem'],
+  status: 200,
+  request: { path: PolicyIdPath },
+  response: PolicyDeleted,
+  errors: [400, 404],
+});
+
+export const policyRoutes = [listPolicies, createPolicy, updatePolicy, deletePolicy];

@@ -43,6 +43,8 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
   /** Handler module below functions/, without extension, e.g. leads/list. */
   handler: string;
   summary: string;
+  /** What the operation does and what an integrator must know about it. */
+  description?: string;
   tag: string;
   /** Bearer API key (the default) or a public route. */
   auth?: 'apiKey' | 'none';

@@ -53,7 +53,9 @@ export const ErrorEnvelopeSchema = v.object({
   }),
 });
 
-export const DeletedSchema = v.object({ success: v.literal(true), id: v.string() });
+/** What a DELETE answers: the id of the record that is gone. */
+export const deletedSchema = <S extends v.GenericSchema>(id: S) => v.object({ success: v.literal(true), id });
+export const DeletedSchema = deletedSchema(v.string());
 
 type OptionalEntries<T extends v.ObjectEntries> = { [K in keyof T]: v.OptionalSchema<T[K], undefined> };
 

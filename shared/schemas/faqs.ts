@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { NonEmptyString } from './common';
+import { NonEmptyString, deletedSchema, integerString, pageSchema, partialUpdateBody } from './common';
 
 export const Faq = v.object({
   id: v.pipe(v.number(), v.integer()),
@@ -9,11 +9,19 @@ export const Faq = v.object({
 });
 export type Faq = v.InferOutput<typeof Faq>;
 
-export const CreateFaqBody = v.strictObject({
+const faqFields = {
   question: NonEmptyString('question', 500),
   answer: NonEmptyString('answer', 5000),
-  isActive: v.optional(v.boolean('isActive must be a boolean'), true),
-});
+  isActive: v.boolean('isActive must be a boolean'),
+};
+
+export const CreateFaqBody = v.strictObject({ ...faqFields, isActive: v.optional(faqFields.isActive, true) });
 export type CreateFaqBody = v.InferOutput<typeof CreateFaqBody>;
 
+export const UpdateFaqBody = partialUpdateBody(faqFields);
+export type FaqChanges = v.InferOutput<typeof UpdateFaqBody>;
+
+export const FaqIdPath = v.object({ faqId: integerString('faqId') });
 export const FaqResponse = v.object({ faq: Faq });
+export const FaqPage = pageSchema('faqs', Faq);
+export const FaqDeleted = deletedSchema(v.pipe(v.number(), v.integer()));

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { NonEmptyString, integerString, pageSchema, partialUpdateBody } from './common';
+import { NonEmptyString, deletedSchema, integerString, pageSchema, partialUpdateBody } from './common';
 
 export const Policy = v.object({
   id: v.pipe(v.number(), v.integer()),
@@ -15,9 +15,8 @@ const policyFields = {
   isActive: v.boolean('isActive must be a boolean'),
 };
 
-/** A new policy's fields. No endpoint creates policies yet; the demo data is written with these. */
-export const NewPolicy = v.object({ ...policyFields, isActive: v.optional(policyFields.isActive, true) });
-export type NewPolicy = v.InferOutput<typeof NewPolicy>;
+export const CreatePolicyBody = v.strictObject({ ...policyFields, isActive: v.optional(policyFields.isActive, true) });
+export type CreatePolicyBody = v.InferOutput<typeof CreatePolicyBody>;
 
 export const UpdatePolicyBody = partialUpdateBody(policyFields);
 export type PolicyChanges = v.InferOutput<typeof UpdatePolicyBody>;
@@ -25,3 +24,4 @@ export type PolicyChanges = v.InferOutput<typeof UpdatePolicyBody>;
 export const PolicyIdPath = v.object({ policyId: integerString('policyId') });
 export const PolicyPage = pageSchema('policies', Policy);
 export const PolicyResponse = v.object({ policy: Policy });
+export const PolicyDeleted = deletedSchema(v.pipe(v.number(), v.integer()));

@@ -1,0 +1,8 @@
+import { apiHandler } from '../../shared/http/api-handler';
+import { deleteCompanyNote } from '../../shared/repositories/companies';
+import * as routes from '../../shared/routes/companies';
+
+export const handler = apiHandler(routes.deleteCompanyNote, async ({ path, organizationId }) => {
+  await deleteCompanyNote(organizationId, path.companyId, path.noteId);
+  return { success: true as const, id: path.noteId };
+});
