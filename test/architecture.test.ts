@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -44,5 +44,28 @@ describe('the layers of shared/', () => {
     const dynamo = modules.find((m) => m.module === 'dynamo.ts')!;
     expect(dynamo.imports.filter((folder) => folder === 'http')).toEqual([]);
     expect(readFileSync(join(SHARED, 'dynamo.ts'), 'utf8')).not.toMatch(/BadRequestError|ApiError|statusCode/);
+  });
+});
+
+describe('the README’s steps for adding an endpoint or a resource', () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const steps = readme.slice(readme.indexOf('## Adding an endpoint'), readme.indexOf('## Where things live'));
+
+  it('name only files and folders that exist (reading <resource>, <entity> and <verb> as the companies example)', () => {
+    const paths = [...steps.matchAll(/`((?:shared|functions|infra|test|docs)\/[^`\s]*)`/g)].map((match) => match[1]!);
+    expect(paths.length).toBeGreaterThan(10);
+    const concrete = paths.map((path) => path.replace('<resource>', 'companies').replace('<entity>', 'company').replace('<verb>', 'create'));
+    const missing = concrete.filter((path) => !existsSync(join(ROOT, path)));
+    expect(missing).toEqual([]);
+  });
+
+  it('name every helper they tell a change to use, and each is exported where they say', () => {
+    const exported = (file: string) => readFileSync(join(ROOT, file), 'utf8');
+    for (const helper of ['insertIfAbsent', 'requireExisting', 'deleteItem', 'transact', 'writeAlone']) {
+      expect(steps).toContain(`\`${helper}\``);
+      expect(exported('shared/repositories/transact.ts')).toMatch(new RegExp(`export (async )?function ${helper}\\b`));
+    }
+    expect(exported('shared/repositories/counters.ts')).toMatch(/export function counterUpdate\b/);
+    expect(exported('shared/schemas/common.ts')).toMatch(/export function partialUpdateBody\b/);
   });
 });
