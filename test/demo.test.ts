@@ -34,6 +34,12 @@ describe('the demo organization', () => {
     const members = await expectCountsAgree(client, '/v1/organization/members', 'members');
     expect(members.length).toBeGreaterThanOrEqual(3);
     expect((await expectCountsAgree(client, '/v1/policies', 'policies')).length).toBeGreaterThanOrEqual(3);
+    expect((await expectCountsAgree(client, '/v1/faqs', 'faqs')).length).toBeGreaterThanOrEqual(3);
+    expect((await expectCountsAgree(client, '/v1/companies', 'companies')).length).toBeGreaterThanOrEqual(2);
+    for (const status of ['NEW', 'CONTACTED', 'QUALIFIED', 'QUOTED', 'WON', 'LOST']) {
+      const byStatus = await expectCountsAgree(client, `/v1/leads?status=${status}`, 'leads');
+      expect(byStatus.length, status).toBe(leads.filter((lead) => lead.status === status).length);
+    }
 
     const inquiries = await expectCountsAgree(client, '/v1/inquiries', 'inquiries');
     for (const source of ['CALL', 'EMAIL', 'CHATBOT', 'SMS', 'WEBFORM']) {
@@ -52,7 +58,10 @@ describe('the demo organization', () => {
     expect(companyIds.length).toBeGreaterThanOrEqual(2);
     for (const companyId of companyIds) {
       expect((await expectCountsAgree(client, `/v1/companies/${companyId}/notes`, 'notes')).length).toBeGreaterThan(0);
+      const byCompany = await expectCountsAgree(client, `/v1/leads?companyId=${companyId}`, 'leads');
+      expect(byCompany.length).toBe(leads.filter((lead) => lead.companyId === companyId).length);
     }
+    expect(leads.filter((lead) => lead.companyId !== null).length, 'demo leads linked to a company').toBeGreaterThan(0);
 
     const services = (await client.get('/v1/organization/services')).body;
     expect(services.totalCategories).toBeGreaterThanOrEqual(2);
@@ -89,6 +98,8 @@ describe('a new, empty organization', () => {
     ['/v1/inquiries', 'inquiries'],
     ['/v1/organization/members', 'members'],
     ['/v1/policies', 'policies'],
+    ['/v1/faqs', 'faqs'],
+    ['/v1/companies', 'companies'],
   ])('answers %s with an empty first page', async (path, key) => {
     const { client } = await api.organization();
     expect((await client.get(path)).body).toEqual({ [key]: [], totalPages: 0, currentPage: 1, totalCount: 0 });

@@ -3,7 +3,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { apiHandler, type HandlerOutput } from '../shared/http/api-handler';
 import { defineRoute } from '../shared/routes/route';
 import * as leadRoutes from '../shared/routes/leads';
-import type { Lead } from '../shared/schemas/leads';
+import { Lead } from '../shared/schemas/leads';
 
 // `npm run typecheck` compiles this file: each @ts-expect-error below must be a type error, or the build fails.
 
@@ -28,8 +28,9 @@ const context = { awsRequestId: 'lambda-1' } as never;
 describe('a handler is typed by its route’s response schema', () => {
   it('must return the input type of the response schema (defaults may be left out)', () => {
     expectTypeOf<HandlerOutput<typeof route.response>>().toEqualTypeOf<{ widget: { id: string; count: number; label?: string | undefined } }>();
-    expectTypeOf<HandlerOutput<typeof leadRoutes.createLead.response>>().toEqualTypeOf<{ lead: v.InferInput<typeof leadRoutes.createLead.response>['lead'] }>();
-    expectTypeOf<HandlerOutput<typeof leadRoutes.createLead.response>['lead']>().toEqualTypeOf<Lead>();
+    expectTypeOf<HandlerOutput<typeof leadRoutes.createLead.response>>().toEqualTypeOf<{ lead: v.InferInput<typeof Lead> }>();
+    // A lead as the domain holds it is a valid answer.
+    expectTypeOf<{ lead: Lead }>().toExtend<HandlerOutput<typeof leadRoutes.createLead.response>>();
   });
 
   it('refuses, at compile time, a handler whose answer has another shape: exactly what the schema refuses', async () => {

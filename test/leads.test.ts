@@ -23,6 +23,7 @@ describe('POST /v1/leads', () => {
       phone: '+61412000111',
       suburb: 'Glebe',
       businessName: null,
+      companyId: null,
       socials: {},
       status: 'NEW',
       createdAt: expect.stringMatching(ISO_MS),
@@ -249,7 +250,7 @@ async function storedActivities(organizationId: string, leadId: string) {
   return Items ?? [];
 }
 
-describe('DELETE /v1/leads/{id}', () => {
+describe('DELETE /v1/leads/{leadId}', () => {
   it('removes the lead, keeps the count true, removes its activities, and they answer 404 afterwards', async () => {
     const { client, organizationId } = await api.organization({ demo: true });
     const [lead] = (await client.get('/v1/leads?limit=1')).body.leads;

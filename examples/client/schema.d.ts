@@ -22,21 +22,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/leads/{id}": {
+    "/v1/leads/{leadId}": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Read a lead */
+        get: operations["getLead"];
         put?: never;
         post?: never;
         /** Delete a lead */
         delete: operations["deleteLead"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change a lead’s details, status, read flag or company */
+        patch: operations["updateLead"];
         trace?: never;
     };
     "/v1/leads/{leadId}/activities": {
@@ -510,6 +512,7 @@ export interface components {
          *       "phone": "+61412345001",
          *       "suburb": "Parramatta",
          *       "businessName": null,
+         *       "companyId": null,
          *       "socials": {},
          *       "status": "NEW",
          *       "createdAt": "2026-11-20T04:12:09.512Z",
@@ -532,6 +535,8 @@ export interface components {
             phone: string | null;
             suburb: string | null;
             businessName: string | null;
+            /** @default null */
+            companyId: string | null;
             socials: {
                 [key: string]: string;
             };
@@ -1294,6 +1299,8 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
+                status?: "NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST";
+                companyId?: string;
             };
             header?: never;
             path?: never;
@@ -1342,6 +1349,7 @@ export interface operations {
                     socials?: {
                         [key: string]: string;
                     };
+                    companyId?: string;
                 } | unknown | unknown;
             };
         };
@@ -1364,12 +1372,41 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getLead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                leadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read a lead */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        lead: components["schemas"]["Lead"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     deleteLead: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                leadId: string;
             };
             cookie?: never;
         };
@@ -1391,6 +1428,56 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateLead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                leadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email?: string;
+                    firstName?: string;
+                    lastName?: string | null;
+                    phone?: string | null;
+                    suburb?: string | null;
+                    businessName?: string | null;
+                    socials?: {
+                        [key: string]: string;
+                    };
+                    companyId?: string | null;
+                    /** @enum {string} */
+                    status?: "NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST";
+                    read?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Change a lead’s details, status, read flag or company */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        lead: components["schemas"]["Lead"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

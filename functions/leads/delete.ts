@@ -3,6 +3,6 @@ import { deleteLeadWithActivities } from '../../shared/repositories/leads';
 import * as routes from '../../shared/routes/leads';
 
 export const handler = apiHandler(routes.deleteLead, async ({ path, organizationId }) => {
-  await deleteLeadWithActivities(organizationId, path.id);
-  return { success: true as const, id: path.id };
+  await deleteLeadWithActivities(organizationId, path.leadId);
+  return { success: true as const, id: path.leadId };
 });

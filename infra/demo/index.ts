@@ -1,3 +1,4 @@
+import { updateLead } from '../../shared/domain/leads';
 import { seedCatalog } from './catalog';
 import { seedCompanies } from './companies';
 import { seedInquiries } from './inquiries';
@@ -14,6 +15,12 @@ export async function seedDemoData(organizationId: string): Promise<Record<strin
   const members = await seedMembers(organizationId);
   const inquiries = await seedInquiries(organizationId, leads, members.map((member) => member.user));
   const companies = await seedCompanies(organizationId, members);
+  // Leads who work for a customer business: Jack builds for Coastline, Amelia manages for Harbourside.
+  const [harbourside, coastline] = [...companies].reverse();
+  for (const [email, company] of [['jack@thompsonbuilds.com.au', coastline], ['amelia@brownproperty.com.au', harbourside]] as const) {
+    const lead = leads.find((candidate) => candidate.email === email);
+    if (lead && company) Object.assign(lead, await updateLead(organizationId, lead.id, { companyId: company.id }));
+  }
   const services = await seedServices(organizationId);
   const catalog = await seedCatalog(organizationId, services.find((service) => service.name === 'Blocked drain clearing')?.scenario.id ?? null);
   return {

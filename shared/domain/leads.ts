@@ -1,14 +1,18 @@
 import * as v from 'valibot';
-import { newId } from '../ids';
-import { ACTIVITY_SEQUENCE, insertLeadWithActivity } from '../repositories/leads';
+import { defined } from '../entities/changes';
+import { ConflictError, NotFoundError } from '../errors';
+import { newId, now } from '../ids';
+import { ACTIVITY_SEQUENCE, getLead, insertLeadWithActivity, writeLeadChanges } from '../repositories/leads';
 import { reserveIds } from '../repositories/sequences';
-import { Lead, type CreateLeadBody, type LeadActivity } from '../schemas/leads';
+import { StaleWrite } from '../repositories/versioned';
+import { Lead, type CreateLeadBody, type LeadActivity, type LeadChanges } from '../schemas/leads';
 
 /** What a new lead holds before anything happens to it, and for the optional fields left out. */
 const NEW_LEAD = {
   phone: null,
   suburb: null,
   businessName: null,
+  companyId: null,
   socials: {},
   status: 'NEW',
   read: false,
@@ -35,22 +39,42 @@ export function newLead({ name, ...profile }: CreateLeadBody, id: string, create
   });
 }
 
+async function activity(organizationId: string, leadId: string, event: string, data: string, createdAt: string): Promise<LeadActivity> {
+  return { id: await reserveIds(organizationId, ACTIVITY_SEQUENCE), event, data, referenceId: null, userId: null, leadId, createdAt };
+}
+
 /** Records a lead with its LEAD_CREATED activity. */
-export async function addLead(organizationId: string, lead: Lead, userId: string | null = null): Promise<Lead> {
-  const activity: LeadActivity = {
-    id: await reserveIds(organizationId, ACTIVITY_SEQUENCE),
-    event: 'LEAD_CREATED',
-    data: `Lead ${[lead.firstName, lead.lastName].filter(Boolean).join(' ')} created`,
-    referenceId: null,
-    userId,
-    leadId: lead.id,
-    createdAt: lead.createdAt,
-  };
-  await insertLeadWithActivity(organizationId, lead, activity);
+export async function addLead(organizationId: string, lead: Lead): Promise<Lead> {
+  const created = await activity(organizationId, lead.id, 'LEAD_CREATED', `Lead ${[lead.firstName, lead.lastName].filter(Boolean).join(' ')} created`, lead.createdAt);
+  await insertLeadWithActivity(organizationId, lead, created);
   return lead;
 }
 
 export async function createLead(organizationId: string, body: CreateLeadBody): Promise<Lead> {
   const createdAt = new Date();
   return addLead(organizationId, newLead(body, newId('lead', createdAt), createdAt.toISOString()));
+}
+
+const MAX_ATTEMPTS = 3;
+
+/**
+ * Applies a partial change. A new status is recorded as a STATUS_CHANGED activity in the same
+ * transaction; a lead changed or deleted meanwhile is read again (404 once it is gone).
+ */
+export async function updateLead(organizationId: string, leadId: string, changes: LeadChanges): Promise<Lead> {
+  const sent = defined(changes);
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    const current = await getLead(organizationId, leadId);
+    if (!current) throw new NotFoundError('Lead not found');
+    const next = v.parse(Lead, { ...current, ...sent });
+    const statusChanged = next.status !== current.status;
+    const recorded = statusChanged ? await activity(organizationId, leadId, 'STATUS_CHANGED', `Status changed from ${current.status} to ${next.status}`, now()) : undefined;
+    try {
+      await writeLeadChanges(organizationId, current, sent, recorded);
+      return next;
+    } catch (error) {
+      if (!(error instanceof StaleWrite)) throw error;
+    }
+  }
+  throw new ConflictError('The record was changed by another request at the same time; try again');
 }

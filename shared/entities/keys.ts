@@ -27,7 +27,9 @@ export interface Collection {
  * transaction; lists read them for totalCount.
  */
 export const counterNames = {
-  leads: 'LEADS',
+  /** One counter per lead list filter combination, so every filtered totalCount is one read. */
+  leads: ({ status, companyId }: { status?: string; companyId?: string | null } = {}) =>
+    ['LEADS', ...(companyId ? [`COMPANY#${companyId}`] : []), ...(status ? [`STATUS#${status}`] : [])].join('#'),
   activities: (leadId: string) => `ACTIVITIES#${leadId}`,
   members: 'MEMBERS',
   companies: 'COMPANIES',
@@ -52,6 +54,22 @@ export const keys = {
 
   lead: (o: string, leadId: string): Key => ({ pk: org(o), sk: `LEAD#${leadId}` }),
   leads: (o: string): Collection => ({ pk: org(o), skPrefix: 'LEAD#' }),
+  /**
+   * The lead list indexes: by status (gsi2), by company (gsi3) and by both (gsi4), sort key the lead id
+   * (a ULID, so newest first). A lead without a company has no gsi3/gsi4 keys.
+   */
+  leadIndexes: (o: string, lead: { id: string; status: string; companyId: string | null }) => ({
+    gsi2pk: `${org(o)}#LEADS#STATUS#${lead.status}`,
+    gsi2sk: lead.id,
+    ...(lead.companyId
+      ? {
+          gsi3pk: `${org(o)}#LEADS#COMPANY#${lead.companyId}`,
+          gsi3sk: lead.id,
+          gsi4pk: `${org(o)}#LEADS#COMPANY#${lead.companyId}#STATUS#${lead.status}`,
+          gsi4sk: lead.id,
+        }
+      : {}),
+  }),
   activity: (o: string, leadId: string, id: number): Key => ({ pk: `${org(o)}#LEAD#${leadId}`, sk: `ACTIVITY#${pad(id)}` }),
   activities: (o: string, leadId: string): Collection => ({ pk: `${org(o)}#LEAD#${leadId}`, skPrefix: 'ACTIVITY#' }),
 

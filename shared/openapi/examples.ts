@@ -17,6 +17,7 @@ const lead = {
   phone: '+61412345001',
   suburb: 'Parramatta',
   businessName: null,
+  companyId: null,
   socials: {},
   status: 'NEW',
   createdAt: '2026-11-20T04:12:09.512Z',

@@ -1,29 +1,109 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config';
+import { dynamo } from '../dynamo';
 import { fromActivityItem, fromLeadItem, toActivityItem, toLeadItem } from '../entities/lead';
 import { counterNames, keys, type Key } from '../entities/keys';
-import { NotFoundError } from '../errors';
+import { NotFoundError, ValidationError } from '../errors';
 import type { Page } from '../pagination';
-import type { Lead, LeadActivity } from '../schemas/leads';
+import type { Lead, LeadActivity, ListLeadsQuery } from '../schemas/leads';
 import { deleteItems } from './batch-write';
 import { counterUpdate } from './counters';
-import { countedPage, queryAll } from './query-page';
-import { deleteItem, insertIfAbsent, transact } from './transact';
+import { countedPage, queryAll, type PageSource } from './query-page';
+import { deleteItem, insertIfAbsent, requireExisting, transact, writeAlone, type TransactWrite } from './transact';
+import { setFields, type Condition } from './update-fields';
+import { StaleWrite } from './versioned';
 
 export const ACTIVITY_SEQUENCE = 'ACTIVITY';
 
 const leadNotFound = () => new NotFoundError('Lead not found');
 
-/** The lead, its first activity and both counters, in one transaction. */
+type LeadFilters = Pick<Lead, 'status' | 'companyId'>;
+
+/** The counters a lead counts in: every lead, its status, and with a company, its company and company + status. */
+function countersOf({ status, companyId }: LeadFilters): string[] {
+  const names = [counterNames.leads(), counterNames.leads({ status })];
+  if (companyId) names.push(counterNames.leads({ companyId }), counterNames.leads({ companyId, status }));
+  return names;
+}
+
+/** The counter moves when a lead's status or company changes: out of the old ones, into the new ones. */
+function counterMoves(organizationId: string, from: LeadFilters | null, to: LeadFilters | null): TransactWrite[] {
+  const before = new Set(from ? countersOf(from) : []);
+  const after = new Set(to ? countersOf(to) : []);
+  return [
+    ...[...before].filter((name) => !after.has(name)).map((name) => counterUpdate(organizationId, name, -1)),
+    ...[...after].filter((name) => !before.has(name)).map((name) => counterUpdate(organizationId, name, 1)),
+  ];
+}
+
+/** A linked company must be one of the organization's, checked inside the write's transaction. */
+function companyCheck(organizationId: string, companyId: string | null): TransactWrite[] {
+  if (companyId === null) return [];
+  const unknown = () => new ValidationError([{ path: 'companyId', message: `companyId ${companyId} does not match any company of the organization` }]);
+  return [requireExisting(keys.company(organizationId, companyId), unknown)];
+}
+
+/** The lead still has the status and company it was read with, so the counters it moves are the right ones. */
+function unchanged({ status, companyId }: LeadFilters): Condition {
+  const company = companyId === null ? '(attribute_not_exists(#companyId) OR attribute_type(#companyId, :nullType))' : '#companyId = :companyId';
+  return {
+    expression: `#status = :status AND ${company}`,
+    names: { '#status': 'status', '#companyId': 'companyId' },
+    values: { ':status': status, ...(companyId === null ? { ':nullType': 'NULL' } : { ':companyId': companyId }) },
+  };
+}
+
+/** The lead, its first activity, and the lead and activity counters, in one transaction; a linked company must exist. */
 export async function insertLeadWithActivity(organizationId: string, lead: Lead, activity: LeadActivity): Promise<void> {
   await transact([
     insertIfAbsent(toLeadItem(organizationId, lead)),
     insertIfAbsent(toActivityItem(organizationId, activity)),
-    counterUpdate(organizationId, counterNames.leads, 1),
+    ...companyCheck(organizationId, lead.companyId),
+    ...counterMoves(organizationId, null, lead),
     counterUpdate(organizationId, counterNames.activities(lead.id), 1),
   ]);
 }
 
-export async function listLeadsPage(organizationId: string, page: number, limit: number): Promise<Page<Lead>> {
-  const { items, totalCount } = await countedPage(keys.leads(organizationId), organizationId, counterNames.leads, page, limit);
+export async function getLead(organizationId: string, leadId: string): Promise<Lead | undefined> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.lead(organizationId, leadId), ConsistentRead: true }));
+  return Item && fromLeadItem(Item);
+}
+
+/**
+ * Writes the changed fields of a lead (never the whole item, so an inquiry recorded meanwhile keeps its
+ * counts) on condition that its status and company are still those read. A new status or company moves
+ * the list indexes and counters, a new company is checked, and `activity` is recorded, in one
+ * transaction. Throws StaleWrite when the lead changed or went meanwhile.
+ */
+export async function writeLeadChanges(organizationId: string, current: Lead, changes: Partial<Lead>, activity?: LeadActivity): Promise<void> {
+  const next = { ...current, ...changes };
+  const moved = next.status !== current.status || next.companyId !== current.companyId;
+  const indexes = moved ? keys.leadIndexes(organizationId, next) : {};
+  const update = setFields(keys.lead(organizationId, current.id), { ...changes, ...indexes }, {
+    remove: moved && !next.companyId && current.companyId ? ['gsi3pk', 'gsi3sk', 'gsi4pk', 'gsi4sk'] : [],
+    condition: unchanged(current),
+    onConditionFailed: () => new StaleWrite(),
+  });
+  const others = [
+    ...(moved ? counterMoves(organizationId, current, next) : []),
+    ...(next.companyId !== current.companyId ? companyCheck(organizationId, next.companyId) : []),
+    ...(activity ? [insertIfAbsent(toActivityItem(organizationId, activity)), counterUpdate(organizationId, counterNames.activities(current.id), 1)] : []),
+  ];
+  await (others.length ? transact([update, ...others]) : writeAlone(update));
+}
+
+/** Each filter combination has its own index partition, newest first. */
+function listSource(organizationId: string, { status, companyId }: Partial<LeadFilters>): PageSource {
+  if (!status && !companyId) return keys.leads(organizationId);
+  const index = keys.leadIndexes(organizationId, { id: '', status: status ?? '', companyId: companyId ?? null });
+  if (companyId && status) return { index: 'gsi4', pk: index.gsi4pk! };
+  if (companyId) return { index: 'gsi3', pk: index.gsi3pk! };
+  return { index: 'gsi2', pk: index.gsi2pk };
+}
+
+/** One Query and one counter read, whatever the filters. */
+export async function listLeadsPage(organizationId: string, { page, limit, status, companyId }: ListLeadsQuery): Promise<Page<Lead>> {
+  const { items, totalCount } = await countedPage(listSource(organizationId, { status, companyId }), organizationId, counterNames.leads({ status, companyId }), page, limit);
   return { items: items.map(fromLeadItem), totalCount: totalCount ?? 0, page, limit };
 }
 
@@ -37,22 +117,44 @@ export async function listActivitiesPage(organizationId: string, leadId: string,
   return { items: items.map(fromActivityItem), totalCount, page, limit };
 }
 
+const MAX_DELETE_ATTEMPTS = 3;
+
 /**
- * Removes the lead and its counters atomically, then its activity records. A retried delete whose
- * first attempt stopped after the transaction answers 404 and still finishes removing them.
+ * Reads the lead (its status and company name the counters it leaves), removes it and its counters
+ * atomically on condition that neither changed meanwhile, then its activity records. A retried delete
+ * whose first attempt stopped after the transaction answers 404 and still finishes removing them.
  */
 export async function deleteLeadWithActivities(organizationId: string, leadId: string): Promise<void> {
-  const notFound = await transact([
-    deleteItem(keys.lead(organizationId, leadId), leadNotFound),
-    counterUpdate(organizationId, counterNames.leads, -1),
-    deleteItem(keys.counter(organizationId, counterNames.activities(leadId))),
-  ]).then(
-    () => undefined,
-    (error: unknown) => {
-      if (error instanceof NotFoundError) return error;
-      throw error;
-    },
-  );
+  let found = false;
+  for (let attempt = 1; !found; attempt++) {
+    const lead = await getLead(organizationId, leadId);
+    if (!lead) break;
+    try {
+      await transact([
+        deleteIfUnchanged(keys.lead(organizationId, leadId), unchanged(lead)),
+        ...counterMoves(organizationId, lead, null),
+        deleteItem(keys.counter(organizationId, counterNames.activities(leadId))),
+      ]);
+      found = true;
+    } catch (error) {
+      if (!(error instanceof StaleWrite) || attempt === MAX_DELETE_ATTEMPTS) throw error;
+    }
+  }
   await deleteItems((await queryAll(keys.activities(organizationId, leadId), ['pk', 'sk'])) as unknown as Key[]);
-  if (notFound) throw notFound;
+  if (!found) throw leadNotFound();
+}
+
+function deleteIfUnchanged(key: Key, condition: Condition): TransactWrite {
+  return {
+    item: {
+      Delete: {
+        TableName: config.tableName,
+        Key: key,
+        ConditionExpression: condition.expression,
+        ExpressionAttributeNames: condition.names,
+        ExpressionAttributeValues: condition.values,
+      },
+    },
+    onConditionFailed: () => new StaleWrite(),
+  };
 }

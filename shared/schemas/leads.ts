@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { E164, NonEmptyString, Timestamp, pageSchema } from './common';
+import { E164, NonEmptyString, PageQuery, Timestamp, pageSchema, partialUpdateBody } from './common';
 
 export const LEAD_STATUSES = ['NEW', 'CONTACTED', 'QUALIFIED', 'QUOTED', 'WON', 'LOST'] as const;
 
@@ -18,6 +18,8 @@ export const Lead = v.object({
   phone: v.nullable(v.string()),
   suburb: v.nullable(v.string()),
   businessName: v.nullable(v.string()),
+  /** Absent on leads stored before companies could be linked: read as null. */
+  companyId: v.optional(v.nullable(v.string()), null),
   socials: v.record(v.string(), v.string()),
   status: v.picklist(LEAD_STATUSES),
   createdAt: Timestamp,
@@ -33,16 +35,31 @@ export const Lead = v.object({
 });
 export type Lead = v.InferOutput<typeof Lead>;
 
+const LeadStatus = v.picklist(LEAD_STATUSES, `status must be one of ${LEAD_STATUSES.join(', ')}`);
+
+/** The lead's writable fields; a create sets them, a PATCH changes any of them. */
+const leadFields = {
+  email: v.pipe(v.string('email is required'), v.trim(), v.email('email must be a valid email address'), v.maxLength(254)),
+  firstName: NonEmptyString('firstName', 100),
+  lastName: NonEmptyString('lastName', 100),
+  phone: E164Phone,
+  suburb: NonEmptyString('suburb', 100),
+  businessName: NonEmptyString('businessName', 200),
+  socials: Socials,
+  companyId: NonEmptyString('companyId', 100),
+};
+
 export const CreateLeadBody = v.pipe(
   v.strictObject({
     name: v.optional(NonEmptyString('name', 200)),
-    email: v.pipe(v.string('email is required'), v.trim(), v.email('email must be a valid email address'), v.maxLength(254)),
-    firstName: v.optional(NonEmptyString('firstName', 100)),
-    lastName: v.optional(NonEmptyString('lastName', 100)),
-    phone: v.optional(E164Phone),
-    suburb: v.optional(NonEmptyString('suburb', 100)),
-    businessName: v.optional(NonEmptyString('businessName', 200)),
-    socials: v.optional(Socials),
+    email: leadFields.email,
+    firstName: v.optional(leadFields.firstName),
+    lastName: v.optional(leadFields.lastName),
+    phone: v.optional(leadFields.phone),
+    suburb: v.optional(leadFields.suburb),
+    businessName: v.optional(leadFields.businessName),
+    socials: v.optional(leadFields.socials),
+    companyId: v.optional(leadFields.companyId),
   }),
   v.forward(
     v.check((body) => body.name !== undefined || body.firstName !== undefined, 'name is required'),
@@ -52,8 +69,27 @@ export const CreateLeadBody = v.pipe(
 );
 export type CreateLeadBody = v.InferOutput<typeof CreateLeadBody>;
 
+/** Any subset of the writable fields plus the pipeline state; null clears an optional field. */
+export const UpdateLeadBody = partialUpdateBody({
+  ...leadFields,
+  lastName: v.nullable(leadFields.lastName),
+  phone: v.nullable(leadFields.phone),
+  suburb: v.nullable(leadFields.suburb),
+  businessName: v.nullable(leadFields.businessName),
+  companyId: v.nullable(leadFields.companyId),
+  status: LeadStatus,
+  read: v.boolean('read must be a boolean'),
+});
+export type LeadChanges = v.InferOutput<typeof UpdateLeadBody>;
+
+export const ListLeadsQuery = v.object({
+  ...PageQuery.entries,
+  status: v.optional(LeadStatus),
+  companyId: v.optional(NonEmptyString('companyId', 100)),
+});
+export type ListLeadsQuery = v.InferOutput<typeof ListLeadsQuery>;
+
 export const LeadIdPath = v.object({ leadId: NonEmptyString('leadId', 100) });
-export const DeleteLeadPath = v.object({ id: NonEmptyString('id', 100) });
 
 export const LeadActivity = v.object({
   id: v.pipe(v.number(), v.integer()),
@@ -68,4 +104,4 @@ export type LeadActivity = v.InferOutput<typeof LeadActivity>;
 
 export const LeadPage = pageSchema('leads', Lead);
 export const ActivityPage = pageSchema('activities', LeadActivity);
-export const LeadCreated = v.object({ lead: Lead });
+export const LeadResponse = v.object({ lead: Lead });
