@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { config } from '../shared/config';
 import { dynamo } from '../shared/dynamo';
 import { keys } from '../shared/entities/keys';
-import { createMemberWithUser, inviteMember } from '../shared/repositories/members';
+import { createMember, inviteMember } from '../shared/domain/members';
 import { useTestApi } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
 
@@ -46,7 +46,7 @@ describe('GET /v1/organization/members', () => {
   it('counts only members with a user account however many invitations are pending', async () => {
     const { client, organizationId } = await api.organization();
     await inviteMember(organizationId, { email: 'first@example.com.au', role: 'MANAGER' });
-    const member = await createMemberWithUser(organizationId, { ...person(1), role: 'ADMIN', avatarImg: null });
+    const member = await createMember(organizationId, { ...person(1), role: 'ADMIN', avatarImg: null });
     await inviteMember(organizationId, { email: 'second@example.com.au', role: 'MEMBER', firstName: 'Second' });
     const res = await client.get('/v1/organization/members');
     expect(res.body).toEqual({
@@ -69,11 +69,11 @@ describe('GET /v1/organization/members', () => {
     });
   });
 
-  it('writes the user lookup with exactly userId, memberId and email', async () => {
+  it('writes the user lookup with exactly userId, memberId, email and isDisabled', async () => {
     const { organizationId } = await api.organization();
-    const member = await createMemberWithUser(organizationId, person(1));
+    const member = await createMember(organizationId, person(1));
     const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.user(organizationId, member.user.id) }));
-    expect(Item).toEqual({ ...keys.user(organizationId, member.user.id), userId: member.user.id, memberId: member.id, email: 'person1@example.com.au' });
+    expect(Item).toEqual({ ...keys.user(organizationId, member.user.id), userId: member.user.id, memberId: member.id, email: 'person1@example.com.au', isDisabled: false });
   });
 
   it('pages with page and limit, and answers an empty page past the end', async () => {
@@ -105,7 +105,7 @@ describe('GET /v1/organization/members', () => {
   it("never lists another organization's members", async () => {
     const mine = await api.organization();
     const theirs = await api.organization({ demo: true });
-    await createMemberWithUser(mine.organizationId, person(7));
+    await createMember(mine.organizationId, person(7));
     const res = await mine.client.get('/v1/organization/members');
     expect(res.body.totalCount).toBe(1);
     expect(res.body.members.map((m: { user: { email: string } }) => m.user.email)).toEqual(['person7@example.com.au']);
@@ -116,5 +116,159 @@ describe('GET /v1/organization/members', () => {
     const { client } = await api.organization({ demo: true });
     const calls = await countDynamoCalls(() => client.get('/v1/organization/members?limit=2'));
     expect(calls.sort()).toEqual(['GetItemCommand', 'QueryCommand']);
+  });
+});
+
+describe('POST /v1/organization/members', () => {
+  const sarah = { email: 'sarah@example.com.au', firstName: 'Sarah', lastName: 'Mitchell' };
+
+  it('adds an active member with a user, MEMBER by default, listed first with the count moved', async () => {
+    const { client } = await api.organization();
+    const res = await client.post('/v1/organization/members', { ...sarah, position: ' Director ' });
+    expect(res.status).toBe(201);
+    expect(res.body.member).toEqual({
+      id: 1,
+      role: 'MEMBER',
+      firstName: 'Sarah',
+      lastName: 'Mitchell',
+      position: 'Director',
+      responsibility: null,
+      avatarImg: null,
+      isDisabled: false,
+      user: { id: expect.stringMatching(USER_ID), email: 'sarah@example.com.au' },
+    });
+    expect((await client.get('/v1/organization/members')).body).toEqual({ members: [res.body.member], totalPages: 1, currentPage: 1, totalCount: 1 });
+  });
+
+  it('answers 409 for an email a member already has, ignoring case, and writes nothing', async () => {
+    const { client } = await api.organization();
+    await client.post('/v1/organization/members', sarah);
+    const res = await client.post('/v1/organization/members', { ...sarah, email: ' SARAH@Example.com.au ', firstName: 'Other' });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toEqual({ status: 409, message: 'A member or pending invitation with the email SARAH@Example.com.au already exists', code: 'CONFLICT' });
+    expect((await client.get('/v1/organization/members')).body.totalCount).toBe(1);
+  });
+
+  it('lets exactly one of two concurrent creates with one email through', async () => {
+    const { client } = await api.organization();
+    const statuses = (await Promise.all([client.post('/v1/organization/members', sarah), client.post('/v1/organization/members', { ...sarah, firstName: 'Twin' })])).map((res) => res.status);
+    expect(statuses.sort()).toEqual([201, 409]);
+    expect((await client.get('/v1/organization/members')).body.totalCount).toBe(1);
+  });
+
+  it('lets another organization use the same email', async () => {
+    await (await api.organization()).client.post('/v1/organization/members', sarah);
+    const { client } = await api.organization();
+    expect((await client.post('/v1/organization/members', sarah)).status).toBe(201);
+  });
+
+  it.each([
+    ['a missing email', { firstName: 'A', lastName: 'B' }, 'email'],
+    ['an invalid email', { ...sarah, email: 'sarah' }, 'email'],
+    ['a missing lastName', { email: 'a@example.com', firstName: 'A' }, 'lastName'],
+    ['an unknown role', { ...sarah, role: 'OWNER' }, 'role'],
+    ['an unknown field', { ...sarah, isDisabled: true }, 'isDisabled'],
+  ])('answers 400 for %s, naming the field', async (_, body, field) => {
+    const { client } = await api.organization();
+    const res = await client.post('/v1/organization/members', body);
+    expect(res.status).toBe(400);
+    expect(res.body.error.details[0].path).toBe(field);
+  });
+});
+
+describe('PATCH /v1/organization/members/{memberId}', () => {
+  it('changes role, position, responsibility and isDisabled, and keeps the rest', async () => {
+    const { client } = await api.organization();
+    const member = (await client.post('/v1/organization/members', { email: 'dan@example.com', firstName: 'Dan', lastName: 'Russo' })).body.member;
+    const res = await client.patch(`/v1/organization/members/${member.id}`, { role: 'MANAGER', responsibility: 'Scheduling', isDisabled: true });
+    expect(res.status).toBe(200);
+    expect(res.body.member).toEqual({ ...member, role: 'MANAGER', responsibility: 'Scheduling', isDisabled: true });
+    expect((await client.get('/v1/organization/members')).body.members).toEqual([res.body.member]);
+  });
+
+  it('stops a disabled member’s user sending SMS (400 USER_DISABLED), and lets it again once enabled', async () => {
+    const { client } = await api.organization();
+    const member = (await client.post('/v1/organization/members', { email: 'dan@example.com', firstName: 'Dan', lastName: 'Russo' })).body.member;
+    const lead = (await client.post('/v1/leads', { name: 'Olivia Nguyen', email: 'olivia@example.com', phone: '+61412345001' })).body.lead;
+    const sms = { userId: member.user.id, leadId: lead.id, message: 'On our way' };
+    await client.patch(`/v1/organization/members/${member.id}`, { isDisabled: true });
+    const refused = await client.post('/v1/sms', sms);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toEqual({ status: 400, message: 'userId: the member is disabled and cannot send SMS', code: 'USER_DISABLED' });
+    expect((await client.get(`/v1/inquiries?leadId=${lead.id}`)).body.totalCount).toBe(0);
+    await client.patch(`/v1/organization/members/${member.id}`, { isDisabled: false });
+    expect((await client.post('/v1/sms', sms)).status).toBe(201);
+  });
+
+  it.each([
+    ['an empty body', {}, 'body'],
+    ['a name, which is the member’s own to change', { firstName: 'X' }, 'firstName'],
+    ['isDisabled that is not a boolean', { isDisabled: 'yes' }, 'isDisabled'],
+  ])('answers 400 for %s', async (_, body, field) => {
+    const { client } = await api.organization();
+    const member = (await client.post('/v1/organization/members', { email: 'dan@example.com', firstName: 'Dan', lastName: 'Russo' })).body.member;
+    const res = await client.patch(`/v1/organization/members/${member.id}`, body);
+    expect(res.status).toBe(400);
+    expect(res.body.error.details[0].path).toBe(field);
+  });
+
+  it("answers 404 for an unknown member and for another organization's", async () => {
+    const mine = await api.organization();
+    const member = (await mine.client.post('/v1/organization/members', { email: 'dan@example.com', firstName: 'Dan', lastName: 'Russo' })).body.member;
+    const { client } = await api.organization();
+    for (const id of [member.id, 99]) expect((await client.patch(`/v1/organization/members/${id}`, { isDisabled: true })).status).toBe(404);
+    expect((await mine.client.get('/v1/organization/members')).body.members[0].isDisabled).toBe(false);
+  });
+});
+
+describe('invitations', () => {
+  it('invites, lists the pending invitation apart from members, and accepting makes it a member with a user', async () => {
+    const { client } = await api.organization();
+    const invited = await client.post('/v1/organization/invitations', { email: 'Liam@Example.com', role: 'MANAGER', firstName: 'Liam' });
+    expect(invited.status).toBe(201);
+    const invitation = invited.body.invitation;
+    expect(invitation).toEqual({ id: 1, email: 'Liam@Example.com', role: 'MANAGER', firstName: 'Liam', lastName: null, status: 'PENDING', createdAt: expect.any(String) });
+    expect((await client.get('/v1/organization/invitations')).body).toEqual({ invitations: [invitation], totalPages: 1, currentPage: 1, totalCount: 1 });
+    expect((await client.get('/v1/organization/members')).body.totalCount).toBe(0);
+
+    const withoutLastName = await client.post(`/v1/organization/invitations/${invitation.id}/accept`);
+    expect(withoutLastName.status).toBe(400);
+    expect(withoutLastName.body.error.details).toEqual([{ path: 'lastName', message: 'lastName is required: the invitation has none' }]);
+
+    const accepted = await client.post(`/v1/organization/invitations/${invitation.id}/accept`, { lastName: 'Kelly' });
+    expect(accepted.status).toBe(201);
+    expect(accepted.body.member).toEqual({
+      id: invitation.id,
+      role: 'MANAGER',
+      firstName: 'Liam',
+      lastName: 'Kelly',
+      position: null,
+      responsibility: null,
+      avatarImg: null,
+      isDisabled: false,
+      user: { id: expect.stringMatching(USER_ID), email: 'Liam@Example.com' },
+    });
+    expect((await client.get('/v1/organization/invitations')).body.totalCount).toBe(0);
+    expect((await client.get('/v1/organization/members')).body).toMatchObject({ totalCount: 1, members: [accepted.body.member] });
+    expect((await client.post(`/v1/organization/invitations/${invitation.id}/accept`, {})).status).toBe(404);
+  });
+
+  it('answers 409 when the email already belongs to a member or a pending invitation', async () => {
+    const { client } = await api.organization();
+    await client.post('/v1/organization/members', { email: 'dan@example.com', firstName: 'Dan', lastName: 'Russo' });
+    await client.post('/v1/organization/invitations', { email: 'liam@example.com' });
+    for (const email of ['DAN@example.com', 'liam@EXAMPLE.com']) {
+      expect((await client.post('/v1/organization/invitations', { email })).status).toBe(409);
+    }
+    expect((await client.post('/v1/organization/members', { email: 'liam@example.com', firstName: 'L', lastName: 'K' })).status).toBe(409);
+    expect((await client.get('/v1/organization/invitations')).body.totalCount).toBe(1);
+  });
+
+  it("answers 404 when accepting another organization's invitation", async () => {
+    const mine = await api.organization();
+    const invitation = (await mine.client.post('/v1/organization/invitations', { email: 'liam@example.com', firstName: 'Liam', lastName: 'Kelly' })).body.invitation;
+    const { client } = await api.organization();
+    expect((await client.post(`/v1/organization/invitations/${invitation.id}/accept`)).status).toBe(404);
+    expect((await mine.client.get('/v1/organization/invitations')).body.totalCount).toBe(1);
   });
 });

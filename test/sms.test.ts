@@ -6,7 +6,7 @@ import { dynamo } from '../shared/dynamo';
 import { keys } from '../shared/entities/keys';
 import { SmsDeliveryError } from '../shared/errors';
 import { createInquiry } from '../shared/repositories/inquiries';
-import { createMemberWithUser } from '../shared/repositories/members';
+import { createMember } from '../shared/domain/members';
 import { Inquiry } from '../shared/schemas/inquiries';
 import { setSmsSender, smsSender, type SmsSender } from '../shared/sms/sender';
 import { useTestApi, type Client } from './support/api';
@@ -26,7 +26,7 @@ interface Sender {
 /** An organization with one member (and so one user) and one lead with a phone. */
 async function organizationWithSender(): Promise<Sender> {
   const { client, organizationId } = await api.organization();
-  const member = await createMemberWithUser(organizationId, { role: 'MEMBER', firstName: 'Priya', lastName: 'Sharma', email: 'priya@example.com.au' });
+  const member = await createMember(organizationId, { role: 'MEMBER', firstName: 'Priya', lastName: 'Sharma', email: 'priya@example.com.au' });
   const lead = await client.post('/v1/leads', { name: 'Olivia Nguyen', email: 'olivia@example.com.au', phone: '+61412345001' });
   return { client, organizationId, userId: member.user.id, leadId: lead.body.lead.id };
 }

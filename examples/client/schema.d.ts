@@ -130,6 +130,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/organization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read the organization the API key belongs to */
+        get: operations["getOrganization"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change the organization’s name, time zone or SMS sender identity */
+        patch: operations["updateOrganization"];
+        trace?: never;
+    };
     "/v1/organization/members": {
         parameters: {
             query?: never;
@@ -140,7 +158,60 @@ export interface paths {
         /** List the members with a user account, newest first (pending invitations are left out) */
         get: operations["listOrganizationMembers"];
         put?: never;
+        /** Add a member with a user account */
+        post: operations["createOrganizationMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organization/members/{memberId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change a member’s role, position, responsibility or isDisabled */
+        patch: operations["updateOrganizationMember"];
+        trace?: never;
+    };
+    "/v1/organization/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List pending invitations, newest first */
+        get: operations["listOrganizationInvitations"];
+        put?: never;
+        /** Invite someone to join the organization */
+        post: operations["createOrganizationInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organization/invitations/{invitationId}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept an invitation: it becomes a member with a user */
+        post: operations["acceptOrganizationInvitation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -899,6 +970,58 @@ export interface components {
         MemberUser: {
             id: string;
             email: string;
+        };
+        /**
+         * @example {
+         *       "id": 5,
+         *       "email": "liam.kelly@harbourcitytrades.com.au",
+         *       "role": "MEMBER",
+         *       "firstName": "Liam",
+         *       "lastName": "Kelly",
+         *       "status": "PENDING",
+         *       "createdAt": "2026-11-20T03:00:00.000Z"
+         *     }
+         */
+        Invitation: {
+            id: number;
+            email: string;
+            /** @enum {string} */
+            role: "ADMIN" | "MANAGER" | "MEMBER";
+            firstName: string | null;
+            lastName: string | null;
+            /** @enum {string} */
+            status: "PENDING";
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "id": "org_01JA0000000000000000000000",
+         *       "name": "Harbour City Trades",
+         *       "timezone": "Australia/Sydney",
+         *       "smsSenderId": "HarbourCity",
+         *       "createdAt": "2025-10-18T22:00:00.000Z",
+         *       "counts": {
+         *         "leads": 8,
+         *         "members": 4,
+         *         "services": 5
+         *       }
+         *     }
+         */
+        Organization: {
+            id: string;
+            name: string;
+            /** @default UTC */
+            timezone: string;
+            /** @default null */
+            smsSenderId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            counts: {
+                leads: number;
+                members: number;
+                services: number;
+            };
         };
         /**
          * @example {
@@ -1801,6 +1924,66 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read the organization the API key belongs to */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        organization: components["schemas"]["Organization"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    timezone?: string;
+                    smsSenderId?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Change the organization’s name, time zone or SMS sender identity */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        organization: components["schemas"]["Organization"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listOrganizationMembers: {
         parameters: {
             query?: {
@@ -1829,6 +2012,205 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createOrganizationMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    firstName: string;
+                    lastName: string;
+                    /**
+                     * @default MEMBER
+                     * @enum {string}
+                     */
+                    role?: "ADMIN" | "MANAGER" | "MEMBER";
+                    /** @default null */
+                    position?: string | null;
+                    /** @default null */
+                    responsibility?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Add a member with a user account */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        member: components["schemas"]["Member"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateOrganizationMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                memberId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    role?: "ADMIN" | "MANAGER" | "MEMBER";
+                    position?: string | null;
+                    responsibility?: string | null;
+                    isDisabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Change a member’s role, position, responsibility or isDisabled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        member: components["schemas"]["Member"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listOrganizationInvitations: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List pending invitations, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        invitations: components["schemas"]["Invitation"][];
+                        totalPages: number;
+                        currentPage: number;
+                        totalCount: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createOrganizationInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    /**
+                     * @default MEMBER
+                     * @enum {string}
+                     */
+                    role?: "ADMIN" | "MANAGER" | "MEMBER";
+                    /** @default null */
+                    firstName?: string | null;
+                    /** @default null */
+                    lastName?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Invite someone to join the organization */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        invitation: components["schemas"]["Invitation"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    acceptOrganizationInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                invitationId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    firstName?: string;
+                    lastName?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accept an invitation: it becomes a member with a user */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        member: components["schemas"]["Member"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -1,4 +1,4 @@
-import { createMemberWithUser, inviteMember, type NewMember } from '../../shared/repositories/members';
+import { createMember, inviteMember, type NewMember } from '../../shared/domain/members';
 import type { Member } from '../../shared/schemas/members';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -50,7 +50,7 @@ const DEMO_MEMBERS: Array<NewMember & { daysAgo: number }> = [
 export async function seedMembers(organizationId: string, at = Date.now()): Promise<Member[]> {
   const members: Member[] = [];
   for (const { daysAgo, ...member } of DEMO_MEMBERS) {
-    members.push(await createMemberWithUser(organizationId, member, new Date(at - daysAgo * DAY).toISOString()));
+    members.push(await createMember(organizationId, member, new Date(at - daysAgo * DAY).toISOString()));
   }
   await inviteMember(organizationId, { email: 'liam.kelly@harbourcitytrades.com.au', role: 'MEMBER', firstName: 'Liam', lastName: 'Kelly' }, new Date(at - 2 * DAY).toISOString());
   return members.reverse();

@@ -10,7 +10,8 @@ export interface CreatedOrganization {
 
 /** An organization with one API key, and with `demo`, a realistic data set for every endpoint. */
 export async function createOrganizationWithKey(name: string, { demo = false } = {}): Promise<CreatedOrganization> {
-  const organization = await createOrganization(name);
+  // The demo business is in Sydney; an organization made without demo data starts in UTC.
+  const organization = await createOrganization(name, demo ? 'Australia/Sydney' : 'UTC');
   const { token } = await createApiKey(organization.id);
   if (!demo) return { organizationId: organization.id, apiKey: token };
   return { organizationId: organization.id, apiKey: token, demo: await seedDemoData(organization.id) };

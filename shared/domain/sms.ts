@@ -31,6 +31,7 @@ export async function sendSms(organizationId: string, body: SendSmsBody): Promis
   const { lead, user, thread } = await readSmsParties(organizationId, { leadId: body.leadId, userId: body.userId, threadId: body.messageThreadId });
   if (!lead) throw new NotFoundError('Lead not found');
   if (!user) throw new NotFoundError('User not found');
+  if (user.isDisabled) throw new BadRequestError('userId: the member is disabled and cannot send SMS', 'USER_DISABLED');
   if (body.messageThreadId !== undefined && thread?.leadId !== lead.id) throw new NotFoundError('Message thread not found');
   if (!lead.phone) throw new BadRequestError('leadId: the lead has no phone number to send an SMS to', 'LEAD_HAS_NO_PHONE');
 

@@ -32,6 +32,8 @@ export const counterNames = {
     ['LEADS', ...(companyId ? [`COMPANY#${companyId}`] : []), ...(status ? [`STATUS#${status}`] : [])].join('#'),
   activities: (leadId: string) => `ACTIVITIES#${leadId}`,
   members: 'MEMBERS',
+  services: 'SERVICES',
+  invitations: 'INVITATIONS',
   companies: 'COMPANIES',
   /** Exists exactly while the company does. */
   companyNotes: (companyId: string) => `NOTES#${companyId}`,
@@ -77,6 +79,9 @@ export const keys = {
   member: (o: string, id: number): Key => ({ pk: org(o), sk: `MEMBER#${pad(id)}` }),
   members: (o: string): Collection => ({ pk: org(o), skPrefix: 'MEMBER#' }),
   invitation: (o: string, id: number): Key => ({ pk: org(o), sk: `INVITATION#${pad(id)}` }),
+  invitations: (o: string): Collection => ({ pk: org(o), skPrefix: 'INVITATION#' }),
+  /** An email address taken by a member or a pending invitation, ignoring case. */
+  memberEmail: (o: string, email: string): Key => ({ pk: org(o), sk: `MEMBEREMAIL#${email.trim().toLowerCase()}` }),
   /** user_… → its member, so POST /v1/sms can check the sender in one read. */
   user: (o: string, userId: string): Key => ({ pk: org(o), sk: `USER#${userId}` }),
 

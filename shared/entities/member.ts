@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { Member } from '../schemas/members';
+import { Invitation, Member } from '../schemas/members';
 import { keys } from './keys';
 
 export function toMemberItem(organizationId: string, member: Member, createdAt: string) {
@@ -8,22 +8,14 @@ export function toMemberItem(organizationId: string, member: Member, createdAt: 
 
 export const fromMemberItem = (item: Record<string, unknown>): Member => v.parse(Member, item);
 
-/** Someone asked to join who has no user account yet; never listed, never a sender. */
-export interface Invitation {
-  id: number;
-  role: Member['role'];
-  email: string;
-  firstName: string | null;
-  lastName: string | null;
-  invitedAt: string;
-}
-
 export function toInvitationItem(organizationId: string, invitation: Invitation) {
   return { ...keys.invitation(organizationId, invitation.id), entity: 'INVITATION', ...invitation };
 }
 
+export const fromInvitationItem = (item: Record<string, unknown>): Invitation => v.parse(Invitation, item);
+
 /** user_… → its member: what POST /v1/sms reads to check the sender. */
-export const UserLookup = v.object({ userId: v.string(), memberId: v.number(), email: v.string() });
+export const UserLookup = v.object({ userId: v.string(), memberId: v.number(), email: v.string(), isDisabled: v.optional(v.boolean(), false) });
 export type UserLookup = v.InferOutput<typeof UserLookup>;
 
 export function toUserLookupItem(organizationId: string, user: UserLookup) {
@@ -31,3 +23,11 @@ export function toUserLookupItem(organizationId: string, user: UserLookup) {
 }
 
 export const fromUserLookupItem = (item: Record<string, unknown>): UserLookup => v.parse(UserLookup, item);
+
+/**
+ * Holds an email address (case-insensitive) for the member or pending invitation that has it, so no
+ * second member or invitation of the organization can take it.
+ */
+export function toMemberEmailItem(organizationId: string, email: string, holder: { memberId: number } | { invitationId: number }) {
+  return { ...keys.memberEmail(organizationId, email), entity: 'MEMBER_EMAIL', email, ...holder };
+}

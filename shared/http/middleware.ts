@@ -64,3 +64,16 @@ export function accessLog(operationId: string): Middleware {
     onError: log,
   };
 }
+
+/**
+ * A request without a body is read as `{}`, so a route whose fields are all optional (accepting an
+ * invitation) needs none, and one with required fields names the first missing field. A body that is
+ * JSON but not an object (`null`, `[]`) is still refused as a whole.
+ */
+export function absentBodyIsEmptyObject(): Middleware {
+  return {
+    before: (request) => {
+      if (request.event.body === null || request.event.body === undefined || request.event.body === '') request.event.body = '{}';
+    },
+  };
+}

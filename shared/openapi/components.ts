@@ -5,6 +5,7 @@ import * as faqs from '../schemas/faqs';
 import * as inquiries from '../schemas/inquiries';
 import * as leads from '../schemas/leads';
 import * as members from '../schemas/members';
+import * as organization from '../schemas/organization';
 import * as policies from '../schemas/policies';
 import * as products from '../schemas/products';
 import * as scenarios from '../schemas/scenarios';
@@ -35,6 +36,8 @@ export const componentSchemas: Record<string, v.GenericSchema> = {
   CompanyNote: companies.CompanyNote,
   Member: members.Member,
   MemberUser: members.MemberUser,
+  Invitation: members.Invitation,
+  Organization: organization.Organization,
   Service: services.Service,
   ServiceCategory: services.ServiceCategory,
   CategoryService: services.CategoryService,

@@ -138,6 +138,15 @@ export const componentExamples: Record<string, unknown> = {
     user: { id: USER_ID, email: 'daniel@harbourcitytrades.com.au' },
   },
   MemberUser: { id: USER_ID, email: 'daniel@harbourcitytrades.com.au' },
+  Organization: {
+    id: 'org_01JA0000000000000000000000',
+    name: 'Harbour City Trades',
+    timezone: 'Australia/Sydney',
+    smsSenderId: 'HarbourCity',
+    createdAt: '2025-10-18T22:00:00.000Z',
+    counts: { leads: 8, members: 4, services: 5 },
+  },
+  Invitation: { id: 5, email: 'liam.kelly@harbourcitytrades.com.au', role: 'MEMBER', firstName: 'Liam', lastName: 'Kelly', status: 'PENDING', createdAt: '2026-11-20T03:00:00.000Z' },
   Service: {
     ...categoryService,
     durationUnit: 'MINUTES',

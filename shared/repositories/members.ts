@@ -1,69 +1,87 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config';
+import { dynamo } from '../dynamo';
 import { counterNames, keys } from '../entities/keys';
-import { fromMemberItem, toInvitationItem, toMemberItem, toUserLookupItem, type Invitation } from '../entities/member';
-import { newId, now } from '../ids';
+import { fromInvitationItem, fromMemberItem, toInvitationItem, toMemberEmailItem, toMemberItem, toUserLookupItem } from '../entities/member';
+import { ConflictError, NotFoundError } from '../errors';
 import type { Page } from '../pagination';
-import type { Member, MemberRole } from '../schemas/members';
+import type { Invitation, Member, MemberChanges } from '../schemas/members';
 import { counterUpdate } from './counters';
 import { countedPage } from './query-page';
-import { reserveIds } from './sequences';
-import { insertIfAbsent, transact, writeAlone } from './transact';
+import { deleteItem, insertIfAbsent, transact, type TransactWrite } from './transact';
+import { setFields } from './update-fields';
 
-/** Members and invitations share one sequence, so an accepted invitation can keep its id. */
+/** Members and invitations share one sequence, so an accepted invitation keeps its id. */
 export const MEMBER_SEQUENCE = 'MEMBER';
 
-export interface NewMember {
-  role: MemberRole;
-  firstName: string;
-  lastName: string;
-  email: string;
-  position?: string | null;
-  responsibility?: string | null;
-  avatarImg?: string | null;
-  isDisabled?: boolean;
-}
+const emailTaken = (email: string) => () => new ConflictError(`A member or pending invitation with the email ${email} already exists`);
+const memberNotFound = () => new NotFoundError('Member not found');
+const invitationNotFound = () => new NotFoundError('Invitation not found');
 
-/** A member with a user account: the member, its user lookup and the members counter, in one transaction. */
-export async function createMemberWithUser(organizationId: string, input: NewMember, createdAt = now()): Promise<Member> {
-  const id = await reserveIds(organizationId, MEMBER_SEQUENCE);
-  const member: Member = {
-    id,
-    role: input.role,
-    firstName: input.firstName,
-    lastName: input.lastName,
-    position: input.position ?? null,
-    responsibility: input.responsibility ?? null,
-    avatarImg: input.avatarImg ?? null,
-    isDisabled: input.isDisabled ?? false,
-    user: { id: newId('user', new Date(createdAt)), email: input.email },
-  };
-  await transact([
+/** The member with its user account. */
+function memberWrites(organizationId: string, member: Member, createdAt: string): TransactWrite[] {
+  return [
     insertIfAbsent(toMemberItem(organizationId, member, createdAt)),
-    insertIfAbsent(toUserLookupItem(organizationId, { userId: member.user.id, memberId: member.id, email: member.user.email })),
+    insertIfAbsent(toUserLookupItem(organizationId, { userId: member.user.id, memberId: member.id, email: member.user.email, isDisabled: member.isDisabled })),
     counterUpdate(organizationId, counterNames.members, 1),
-  ]);
-  return member;
+  ];
 }
 
-/** A pending invitation: only the invitation item, so it counts nowhere and is listed nowhere. */
-export async function inviteMember(
-  organizationId: string,
-  input: { email: string; role: MemberRole; firstName?: string; lastName?: string },
-  invitedAt = now(),
-): Promise<Invitation> {
-  const invitation: Invitation = {
-    id: await reserveIds(organizationId, MEMBER_SEQUENCE),
-    role: input.role,
-    email: input.email,
-    firstName: input.firstName ?? null,
-    lastName: input.lastName ?? null,
-    invitedAt,
-  };
-  await writeAlone(insertIfAbsent(toInvitationItem(organizationId, invitation)));
-  return invitation;
+/** The member, its user lookup, its email claim and the members counter, in one transaction: a taken email → 409. */
+export async function insertMemberWithUser(organizationId: string, member: Member, createdAt: string): Promise<void> {
+  await transact([
+    insertIfAbsent(toMemberEmailItem(organizationId, member.user.email, { memberId: member.id }), emailTaken(member.user.email)),
+    ...memberWrites(organizationId, member, createdAt),
+  ]);
+}
+
+export async function getMember(organizationId: string, memberId: number): Promise<Member | undefined> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.member(organizationId, memberId), ConsistentRead: true }));
+  return Item && fromMemberItem(Item);
+}
+
+/** The member's fields, and its user's disabled flag (what the SMS sender check reads), in one transaction. */
+export async function writeMemberChanges(organizationId: string, member: Member, changes: MemberChanges): Promise<void> {
+  await transact([
+    setFields(keys.member(organizationId, member.id), changes, { onConditionFailed: memberNotFound }),
+    ...(changes.isDisabled === undefined ? [] : [setFields(keys.user(organizationId, member.user.id), { isDisabled: changes.isDisabled }, { onConditionFailed: memberNotFound })]),
+  ]);
 }
 
 /** Invitations live under their own sort-key prefix, so neither this Query nor the counter sees them. */
 export async function listMembersPage(organizationId: string, page: number, limit: number): Promise<Page<Member>> {
   const { items, totalCount } = await countedPage(keys.members(organizationId), organizationId, counterNames.members, page, limit);
   return { items: items.map(fromMemberItem), totalCount: totalCount ?? 0, page, limit };
+}
+
+/** A pending invitation, its email claim and the invitations counter: it counts nowhere else and is listed nowhere else. */
+export async function insertInvitation(organizationId: string, invitation: Invitation): Promise<void> {
+  await transact([
+    insertIfAbsent(toMemberEmailItem(organizationId, invitation.email, { invitationId: invitation.id }), emailTaken(invitation.email)),
+    insertIfAbsent(toInvitationItem(organizationId, invitation)),
+    counterUpdate(organizationId, counterNames.invitations, 1),
+  ]);
+}
+
+export async function getInvitation(organizationId: string, invitationId: number): Promise<Invitation | undefined> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.invitation(organizationId, invitationId), ConsistentRead: true }));
+  return Item && fromInvitationItem(Item);
+}
+
+export async function listInvitationsPage(organizationId: string, page: number, limit: number): Promise<Page<Invitation>> {
+  const { items, totalCount } = await countedPage(keys.invitations(organizationId), organizationId, counterNames.invitations, page, limit);
+  return { items: items.map(fromInvitationItem), totalCount: totalCount ?? 0, page, limit };
+}
+
+/**
+ * The invitation becomes the member in one transaction: the invitation goes (404 when it already has),
+ * the email claim passes to the member, and both counters move.
+ */
+export async function replaceInvitationWithMember(organizationId: string, invitation: Invitation, member: Member, createdAt: string): Promise<void> {
+  await transact([
+    deleteItem(keys.invitation(organizationId, invitation.id), invitationNotFound),
+    { item: { Put: { TableName: config.tableName, Item: toMemberEmailItem(organizationId, invitation.email, { memberId: member.id }) } } },
+    ...memberWrites(organizationId, member, createdAt),
+    counterUpdate(organizationId, counterNames.invitations, -1),
+  ]);
 }

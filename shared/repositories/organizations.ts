@@ -1,23 +1,41 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
 import { config } from '../config';
 import { dynamo } from '../dynamo';
-import { keys } from '../entities/keys';
+import { counterNames, keys } from '../entities/keys';
+import { NotFoundError } from '../errors';
 import { newId, now } from '../ids';
+import { OrganizationRecord, type Organization, type OrganizationChanges } from '../schemas/organization';
+import { batchGetItems } from './batch-get';
 import { insertIfAbsent, writeAlone } from './transact';
+import { updateExistingItem } from './update-fields';
 
-export interface Organization {
-  id: string;
-  name: string;
-  createdAt: string;
-}
+const toOrganizationItem = (organization: OrganizationRecord) => ({ ...keys.organization(organization.id), entity: 'ORGANIZATION', ...organization });
 
-export async function createOrganization(name: string): Promise<Organization> {
-  const organization = { id: newId('org'), name, createdAt: now() };
-  await writeAlone(insertIfAbsent({ ...keys.organization(organization.id), entity: 'ORGANIZATION', ...organization }));
+export async function createOrganization(name: string, timezone = 'UTC'): Promise<OrganizationRecord> {
+  const organization: OrganizationRecord = { id: newId('org'), name, timezone, smsSenderId: null, createdAt: now() };
+  await writeAlone(insertIfAbsent(toOrganizationItem(organization)));
   return organization;
 }
 
 export async function organizationExists(organizationId: string): Promise<boolean> {
   const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.organization(organizationId), ProjectionExpression: 'pk' }));
   return Item !== undefined;
+}
+
+const COUNTED = { leads: counterNames.leads(), members: counterNames.members, services: counterNames.services } as const;
+
+/** The organization item and the counters it shows, in one consistent BatchGetItem. */
+export async function getOrganization(organizationId: string): Promise<Organization> {
+  const counterKeys = Object.values(COUNTED).map((name) => keys.counter(organizationId, name));
+  const items = await batchGetItems([keys.organization(organizationId), ...counterKeys], { consistentRead: true });
+  const bySk = new Map(items.map((item) => [item.sk as string, item]));
+  const record = bySk.get(keys.organization(organizationId).sk);
+  if (!record) throw new NotFoundError('Organization not found');
+  const counts = Object.fromEntries(Object.entries(COUNTED).map(([field, name]) => [field, Number(bySk.get(keys.counter(organizationId, name).sk)?.count ?? 0)]));
+  return { ...v.parse(OrganizationRecord, record), counts: counts as Organization['counts'] };
+}
+
+export async function updateOrganization(organizationId: string, changes: OrganizationChanges): Promise<void> {
+  await updateExistingItem(keys.organization(organizationId), { ...changes, updatedAt: now() }, () => new NotFoundError('Organization not found'));
 }

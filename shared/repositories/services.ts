@@ -1,12 +1,13 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 import { dynamo } from '../dynamo';
-import { keys } from '../entities/keys';
+import { counterNames, keys } from '../entities/keys';
 import { fromScenarioItem, toScenarioItem } from '../entities/scenario';
 import { fromServiceItem, toServiceItem, toServiceNameItem } from '../entities/service';
 import { ConflictError, NotFoundError } from '../errors';
 import type { Scenario } from '../schemas/scenarios';
 import type { Service } from '../schemas/services';
+import { counterUpdate } from './counters';
 import { queryAll } from './query-page';
 import { insertIfAbsent, transact } from './transact';
 
@@ -19,6 +20,7 @@ export async function insertServiceWithScenario(organizationId: string, service:
     insertIfAbsent(toServiceNameItem(organizationId, service), () => new ConflictError(`A service named "${service.name}" already exists`)),
     insertIfAbsent(toServiceItem(organizationId, service)),
     insertIfAbsent(toScenarioItem(organizationId, scenario)),
+    counterUpdate(organizationId, counterNames.services, 1),
   ]);
 }
 

@@ -1,0 +1,46 @@
+import * as v from 'valibot';
+import { E164, NonEmptyString, Timestamp, partialUpdateBody } from './common';
+
+/** The IANA time zones this runtime knows, plus UTC, which Intl lists only as its own canonical zone. */
+const TIME_ZONES = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC']);
+
+/** The organization as stored; fields added after launch are optional with their default. */
+export const OrganizationRecord = v.object({
+  id: v.string(),
+  name: v.string(),
+  /** IANA time zone of the business: appointments and business hours are read in it. */
+  timezone: v.optional(v.string(), 'UTC'),
+  /** Who an SMS appears to come from: an E.164 number or an alphanumeric sender id (up to 11 characters). */
+  smsSenderId: v.optional(v.nullable(v.string()), null),
+  createdAt: Timestamp,
+});
+export type OrganizationRecord = v.InferOutput<typeof OrganizationRecord>;
+
+const count = v.pipe(v.number(), v.integer());
+
+export const Organization = v.object({
+  ...OrganizationRecord.entries,
+  counts: v.object({ leads: count, members: count, services: count }),
+});
+export type Organization = v.InferOutput<typeof Organization>;
+
+export const OrganizationResponse = v.object({ organization: Organization });
+
+export const UpdateOrganizationBody = partialUpdateBody({
+  name: NonEmptyString('name', 200),
+  timezone: v.pipe(
+    v.string('timezone must be a string'),
+    v.check((zone) => TIME_ZONES.has(zone), 'timezone must be an IANA time zone, e.g. Australia/Sydney'),
+  ),
+  smsSenderId: v.nullable(
+    v.pipe(
+      v.string('smsSenderId must be a string'),
+      v.trim(),
+      v.check(
+        (sender) => E164.test(sender) || /^(?=.*[A-Za-z])[A-Za-z0-9 ]{1,11}$/.test(sender),
+        'smsSenderId must be a phone number in E.164 format or 1 to 11 letters, digits and spaces with at least one letter',
+      ),
+    ),
+  ),
+});
+export type OrganizationChanges = v.InferOutput<typeof UpdateOrganizationBody>;

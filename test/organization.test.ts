@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { useTestApi } from './support/api';
+import { countDynamoCalls } from './support/dynamo-calls';
+
+const api = useTestApi();
+
+describe('GET /v1/organization', () => {
+  it('answers the organization of the key with its counts, in one call', async () => {
+    const { client, organizationId, demo } = await api.organization({ demo: true });
+    let body: any;
+    const calls = await countDynamoCalls(async () => {
+      body = (await client.get('/v1/organization')).body;
+    });
+    expect(calls).toEqual(['BatchGetItemCommand']);
+    expect(body.organization).toEqual({
+      id: organizationId,
+      name: expect.stringMatching(/^Test organization/),
+      timezone: 'Australia/Sydney',
+      smsSenderId: null,
+      createdAt: expect.any(String),
+      counts: { leads: (demo!.leadIds as string[]).length, members: (demo!.memberIds as number[]).length, services: (demo!.serviceIds as number[]).length },
+    });
+  });
+
+  it('counts what the organization creates through the API, starting from zero', async () => {
+    const { client } = await api.organization();
+    expect((await client.get('/v1/organization')).body.organization).toMatchObject({ timezone: 'UTC', counts: { leads: 0, members: 0, services: 0 } });
+    await client.post('/v1/leads', { name: 'Sam Lee', email: 'sam@example.com' });
+    await client.post('/v1/organization/members', { email: 'dan@example.com', firstName: 'Dan', lastName: 'Russo' });
+    await client.post('/v1/organization/invitations', { email: 'liam@example.com' });
+    expect((await client.get('/v1/organization')).body.organization.counts).toEqual({ leads: 1, members: 1, services: 0 });
+  });
+});
+
+describe('PATCH /v1/organization', () => {
+  it('changes the name, time zone and SMS sender identity, and null clears the sender', async () => {
+    const { client } = await api.organization();
+    const res = await client.patch('/v1/organization', { name: ' Harbour City Trades ', timezone: 'Australia/Perth', smsSenderId: 'HarbourCity' });
+    expect(res.status).toBe(200);
+    expect(res.body.organization).toMatchObject({ name: 'Harbour City Trades', timezone: 'Australia/Perth', smsSenderId: 'HarbourCity' });
+    expect((await client.get('/v1/organization')).body).toEqual(res.body);
+    expect((await client.patch('/v1/organization', { smsSenderId: '+61400000000' })).body.organization.smsSenderId).toBe('+61400000000');
+    expect((await client.patch('/v1/organization', { smsSenderId: null })).body.organization.smsSenderId).toBeNull();
+  });
+
+  it.each([
+    ['an empty body', {}, 'body'],
+    ['a time zone that is not IANA', { timezone: 'AEST' }, 'timezone'],
+    ['an offset instead of a zone', { timezone: '+10:00' }, 'timezone'],
+    ['a sender id that is too long', { smsSenderId: 'HarbourCityTrades' }, 'smsSenderId'],
+    ['a sender id of digits only that is not E.164', { smsSenderId: '0400000000' }, 'smsSenderId'],
+    ['a blank name', { name: ' ' }, 'name'],
+    ['an unknown field', { plan: 'pro' }, 'plan'],
+  ])('answers 400 for %s, naming the field, and changes nothing', async (_, body, field) => {
+    const { client } = await api.organization();
+    const before = (await client.get('/v1/organization')).body;
+    const res = await client.patch('/v1/organization', body);
+    expect(res.status).toBe(400);
+    expect(res.body.error.details[0].path).toBe(field);
+    expect((await client.get('/v1/organization')).body).toEqual(before);
+  });
+
+  it("changes only the key's own organization", async () => {
+    const other = await api.organization();
+    const before = (await other.client.get('/v1/organization')).body;
+    const { client } = await api.organization();
+    await client.patch('/v1/organization', { name: 'Renamed' });
+    expect((await other.client.get('/v1/organization')).body).toEqual(before);
+  });
+});
