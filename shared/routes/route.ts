@@ -66,6 +66,10 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
   assets?: string[];
 }
 
+/**
+ * Rows of the route table look alike by design: each is the whole, declarative description of one
+ * endpoint, and the stack, the local server and the document read them as data.
+ */
 export function defineRoute<R extends RouteRequest, S extends Schema>(route: RouteDefinition<R, S>): RouteDefinition<R, S> {
   return route;
 }
