@@ -17,7 +17,11 @@ export function wholeApiArn(methodArn: string): string {
 export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
   const token = bearerToken(event.headers);
   if (!token) throw unauthorized();
-  const key = await findActiveKeyByToken(token);
+  const key = await findActiveKeyByToken(token).catch((error: unknown) => {
+    // Not the caller's fault: any error but "Unauthorized" makes API Gateway answer AUTHORIZER_FAILURE (503).
+    console.error(JSON.stringify({ level: 'ERROR', message: 'authorizer could not check the key', error: { name: (error as Error).name, message: (error as Error).message } }));
+    throw new Error('The API key store could not be read');
+  });
   if (!key) throw unauthorized();
   return {
     principalId: key.keyId,

@@ -3,10 +3,17 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ItemTooLargeError } from './errors';
 
 /**
+ * A hung DynamoDB must fail a request well inside the function's timeout (15 s) rather than hold it:
+ * three attempts of at most 1 s to connect and 3 s to answer, with the SDK's backoff between them.
+ */
+export const DYNAMODB_TIMEOUTS = { connectionTimeout: 1_000, requestTimeout: 3_000, throwOnRequestTimeout: true } as const;
+export const DYNAMODB_MAX_ATTEMPTS = 3;
+
+/**
  * One client per container. The endpoint comes from the SDK's own settings
  * (AWS_ENDPOINT_URL_DYNAMODB), so this code is the same in Lambda and locally.
  */
-export const dynamo = DynamoDBDocumentClient.from(new DynamoDBClient({}), {
+export const dynamo = DynamoDBDocumentClient.from(new DynamoDBClient({ maxAttempts: DYNAMODB_MAX_ATTEMPTS, requestHandler: DYNAMODB_TIMEOUTS }), {
   marshallOptions: { removeUndefinedValues: true },
 });
 

@@ -2,6 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../infra/cdk/app';
+import { DYNAMODB_MAX_ATTEMPTS, DYNAMODB_TIMEOUTS } from '../shared/dynamo';
 import { routes } from '../shared/routes/index';
 import { routeId } from '../shared/routes/route';
 import { TABLE_INDEXES } from '../shared/table';
@@ -99,6 +100,26 @@ describe('the API stack', () => {
     apiTemplate.hasResourceProperties('AWS::ApiGateway::GatewayResponse', { ResponseType: 'MISSING_AUTHENTICATION_TOKEN', StatusCode: '404' });
     for (const type of ['ACCESS_DENIED', 'DEFAULT_4XX', 'DEFAULT_5XX']) {
       apiTemplate.hasResourceProperties('AWS::ApiGateway::GatewayResponse', { ResponseType: type });
+    }
+  });
+
+  it('answers an authorizer that could not check the key with 503, not 401, and a timed-out integration with 504', () => {
+    for (const type of ['AUTHORIZER_FAILURE', 'AUTHORIZER_CONFIGURATION_ERROR']) {
+      apiTemplate.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+        ResponseType: type,
+        StatusCode: '503',
+        ResponseTemplates: { 'application/json': Match.stringLikeRegexp('AUTHORIZER_UNAVAILABLE') },
+      });
+    }
+    apiTemplate.hasResourceProperties('AWS::ApiGateway::GatewayResponse', { ResponseType: 'INTEGRATION_TIMEOUT', StatusCode: '504' });
+  });
+
+  it('gives every function more time than the DynamoDB client can take, and less than the gateway’s 29 s', () => {
+    const timeouts = Object.values(functions).map((fn) => fn.Properties.Timeout as number);
+    const worstDynamoMs = DYNAMODB_MAX_ATTEMPTS * (DYNAMODB_TIMEOUTS.connectionTimeout + DYNAMODB_TIMEOUTS.requestTimeout);
+    for (const timeout of timeouts) {
+      expect(timeout * 1000).toBeGreaterThan(worstDynamoMs);
+      expect(timeout).toBeLessThan(29);
     }
   });
 

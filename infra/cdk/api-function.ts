@@ -42,7 +42,8 @@ export class ApiFunction extends Construct {
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       memorySize: 512,
-      timeout: Duration.seconds(10),
+      // Above the DynamoDB client's worst case (shared/dynamo.ts), below API Gateway's 29 s.
+      timeout: Duration.seconds(15),
       tracing: Tracing.ACTIVE,
       logGroup,
       environment: { TABLE_NAME: table.tableName, NODE_OPTIONS: '--enable-source-maps' },

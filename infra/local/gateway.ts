@@ -57,6 +57,15 @@ function allows(result: APIGatewayAuthorizerResult, methodArn: string): boolean 
   });
 }
 
+/** A path segment with malformed percent-encoding (`%E0%A4%A`) is the caller's error, as API Gateway answers it. */
+function safeDecode(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
 async function readBody(request: IncomingMessage): Promise<string | null | 'TOO_LARGE'> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -74,13 +83,18 @@ export interface LocalGatewayOptions {
   loadAuthorizer: () => Promise<AuthorizerHandler>;
   /** Wraps each function invocation (not the authorizer's), e.g. to attribute its DynamoDB calls to the route. */
   aroundInvoke?: <T>(route: RouteDefinition, invoke: () => Promise<T>) => Promise<T>;
+  /** How long a function may take before the gateway answers 504, as API Gateway's 29 s. */
+  integrationTimeoutMs?: number;
 }
+
+/** API Gateway ends an integration after 29 s. */
+export const INTEGRATION_TIMEOUT_MS = 29_000;
 
 /**
  * A small stand-in for API Gateway's REST API: matches the route table, runs the real authorizer
  * and the real handler with the same proxy events, and answers with the same gateway responses.
  */
-export function createLocalGateway({ routes, loadHandler, loadAuthorizer, aroundInvoke = (_, invoke) => invoke() }: LocalGatewayOptions) {
+export function createLocalGateway({ routes, loadHandler, loadAuthorizer, aroundInvoke = (_, invoke) => invoke(), integrationTimeoutMs = INTEGRATION_TIMEOUT_MS }: LocalGatewayOptions) {
   const compiled = routes.map(compile).sort((a, b) => specificity(a) - specificity(b));
 
   const send = (response: ServerResponse, statusCode: number, body: string, headers: Record<string, string> = {}) => {
@@ -103,21 +117,24 @@ export function createLocalGateway({ routes, loadHandler, loadAuthorizer, around
     const body = await readBody(request);
     if (body === 'TOO_LARGE') return sendGateway(response, GATEWAY_RESPONSES.REQUEST_TOO_LARGE);
 
-    const headers: Record<string, string> = {};
-    const multiValueHeaders: Record<string, string[]> = {};
+    // Prototype-free maps: a header or parameter named constructor or __proto__ is just a name.
+    const headers: Record<string, string> = Object.create(null);
+    const multiValueHeaders: Record<string, string[]> = Object.create(null);
     for (let i = 0; i < request.rawHeaders.length; i += 2) {
       const name = request.rawHeaders[i]!;
       const value = request.rawHeaders[i + 1]!;
       headers[name] = value;
       (multiValueHeaders[name] ??= []).push(value);
     }
-    const query: Record<string, string> = {};
-    const multiQuery: Record<string, string[]> = {};
+    const query: Record<string, string> = Object.create(null);
+    const multiQuery: Record<string, string[]> = Object.create(null);
     for (const [name, value] of url.searchParams) {
       query[name] = value;
       (multiQuery[name] ??= []).push(value);
     }
-    const pathParameters = Object.fromEntries(params.map((name, i) => [name, decodeURIComponent(match.values![i + 1]!)]));
+    const decoded = params.map((_, i) => safeDecode(match.values![i + 1]!));
+    if (decoded.includes(undefined)) return sendGateway(response, GATEWAY_RESPONSES.DEFAULT_4XX);
+    const pathParameters = Object.fromEntries(params.map((name, i) => [name, decoded[i]!]));
     const requestId = randomUUID();
     const methodArn = `arn:aws:execute-api:local:000000000000:local/${STAGE}/${method}${url.pathname}`;
 
@@ -139,8 +156,13 @@ export function createLocalGateway({ routes, loadHandler, loadAuthorizer, around
         multiValueQueryStringParameters: multiQuery,
         stageVariables: {},
         requestContext: {} as APIGatewayRequestAuthorizerEvent['requestContext'],
-      }).catch(() => undefined);
-      if (!result) return sendGateway(response, GATEWAY_RESPONSES.UNAUTHORIZED);
+      }).catch((error: unknown) => {
+        if ((error as Error).message === 'Unauthorized') return 'UNAUTHORIZED' as const;
+        console.error(JSON.stringify({ level: 'ERROR', message: 'authorizer failed', error: String(error) }));
+        return 'FAILED' as const;
+      });
+      if (result === 'UNAUTHORIZED') return sendGateway(response, GATEWAY_RESPONSES.UNAUTHORIZED);
+      if (result === 'FAILED') return sendGateway(response, GATEWAY_RESPONSES.AUTHORIZER_FAILURE);
       if (!allows(result, methodArn)) return sendGateway(response, GATEWAY_RESPONSES.ACCESS_DENIED);
       authorizer = { principalId: result.principalId, ...result.context };
     }
@@ -174,10 +196,19 @@ export function createLocalGateway({ routes, loadHandler, loadAuthorizer, around
     } as unknown as APIGatewayProxyEvent;
 
     const handler = await loadHandler(route);
-    const result = await aroundInvoke(route, () => handler(event, lambdaContext(routeId(route)))).catch((error: unknown) => {
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'TIMEOUT'>((resolve) => {
+      timer = setTimeout(() => resolve('TIMEOUT'), integrationTimeoutMs);
+    });
+    const invocation = aroundInvoke(route, () => handler(event, lambdaContext(routeId(route)))).catch((error: unknown) => {
       console.error(JSON.stringify({ level: 'ERROR', message: 'handler crashed', route: route.operationId, error: String(error) }));
       return undefined;
     });
+    const result = await Promise.race([invocation, timedOut]).finally(() => clearTimeout(timer));
+    if (result === 'TIMEOUT') {
+      console.error(JSON.stringify({ level: 'ERROR', message: 'integration timed out', route: route.operationId, afterMs: integrationTimeoutMs }));
+      return sendGateway(response, GATEWAY_RESPONSES.INTEGRATION_TIMEOUT);
+    }
     if (!result) return sendGateway(response, GATEWAY_RESPONSES.DEFAULT_5XX);
     send(response, result.statusCode, result.body, { ...result.headers, 'x-request-id': requestId });
   };

@@ -4,7 +4,17 @@
  * returns has the error envelope {success: false, message, error: {status, message, code?}}.
  */
 export interface GatewayResponse {
-  type: 'UNAUTHORIZED' | 'ACCESS_DENIED' | 'MISSING_AUTHENTICATION_TOKEN' | 'THROTTLED' | 'REQUEST_TOO_LARGE' | 'DEFAULT_4XX' | 'DEFAULT_5XX';
+  type:
+    | 'UNAUTHORIZED'
+    | 'ACCESS_DENIED'
+    | 'MISSING_AUTHENTICATION_TOKEN'
+    | 'THROTTLED'
+    | 'REQUEST_TOO_LARGE'
+    | 'AUTHORIZER_FAILURE'
+    | 'AUTHORIZER_CONFIGURATION_ERROR'
+    | 'INTEGRATION_TIMEOUT'
+    | 'DEFAULT_4XX'
+    | 'DEFAULT_5XX';
   status: number;
   message: string;
   /** Absent on 401: that body is exactly {success, message, error: {status, message}}, without a code. */
@@ -18,6 +28,11 @@ export const GATEWAY_RESPONSES = {
   MISSING_AUTHENTICATION_TOKEN: { type: 'MISSING_AUTHENTICATION_TOKEN', status: 404, message: 'Not found', code: 'NOT_FOUND' },
   THROTTLED: { type: 'THROTTLED', status: 429, message: 'Too many requests', code: 'THROTTLED' },
   REQUEST_TOO_LARGE: { type: 'REQUEST_TOO_LARGE', status: 413, message: 'Request body too large', code: 'REQUEST_TOO_LARGE' },
+  // The authorizer could not check the key (its store failed): not the caller's fault, so not a 401.
+  AUTHORIZER_FAILURE: { type: 'AUTHORIZER_FAILURE', status: 503, message: 'The API key could not be checked; try again', code: 'AUTHORIZER_UNAVAILABLE' },
+  AUTHORIZER_CONFIGURATION_ERROR: { type: 'AUTHORIZER_CONFIGURATION_ERROR', status: 503, message: 'The API key could not be checked; try again', code: 'AUTHORIZER_UNAVAILABLE' },
+  // API Gateway gives an integration 29 s.
+  INTEGRATION_TIMEOUT: { type: 'INTEGRATION_TIMEOUT', status: 504, message: 'The request took too long; try again', code: 'TIMEOUT' },
   DEFAULT_4XX: { type: 'DEFAULT_4XX', status: 400, message: 'Bad request', code: 'BAD_REQUEST' },
   DEFAULT_5XX: { type: 'DEFAULT_5XX', status: 500, message: 'Internal server error', code: 'INTERNAL_ERROR' },
 } as const satisfies Record<GatewayResponse['type'], GatewayResponse>;

@@ -1,0 +1,129 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { handler as authorizer } from '../functions/authorizer';
+import { dynamo, DYNAMODB_MAX_ATTEMPTS, DYNAMODB_TIMEOUTS } from '../shared/dynamo';
+import { createLocalGateway } from '../infra/local/gateway';
+import { loadAuthorizer } from '../infra/local/handlers';
+import { routes } from '../shared/routes/index';
+import { useTestApi } from './support/api';
+
+const api = useTestApi();
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('names of Object.prototype in a request', () => {
+  it.each(['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty'])('ignores a query parameter named %s', async (name) => {
+    const { client } = await api.organization();
+    const res = await client.get(`/v1/leads?${name}=x`);
+    expect(res.status).toBe(200);
+    expect(res.body.totalCount).toBe(0);
+  });
+
+  it('answers 401, not 500, without a key', async () => {
+    const res = await api.anonymous.get('/v1/leads?constructor=x&__proto__=y');
+    expect(res.status).toBe(401);
+  });
+
+  it('ignores a header named constructor on a public route', async () => {
+    const res = await fetch(`${api.url}/openapi`, { headers: { constructor: 'x', tostring: 'y' } });
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('a path id with malformed percent-encoding', () => {
+  it('answers 400 with the envelope', async () => {
+    const { client } = await api.organization();
+    const res = await client.get('/v1/leads/%E0%A4%A/activities');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ success: false, message: 'Bad request', error: { status: 400, message: 'Bad request', code: 'BAD_REQUEST' } });
+  });
+});
+
+/** A local gateway on a free port whose authorizer or handlers the test replaces. */
+async function gatewayWith(options: Partial<Parameters<typeof createLocalGateway>[0]>) {
+  const server = createHttpServer(
+    createLocalGateway({ routes, loadHandler: async () => (async () => ({ statusCode: 200, body: '{}' })) as never, loadAuthorizer, ...options }),
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+describe('when the API key store cannot be read', () => {
+  it('the authorizer logs the failure and fails with an error that is not "Unauthorized"', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    vi.spyOn(dynamo, 'send').mockRejectedValue(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8000'), { name: 'Error' }) as never);
+    const event = { headers: { authorization: 'Bearer sp_live_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }, methodArn: 'arn:aws:execute-api:local:0:api/prod/GET/v1/leads' };
+    const failure = await authorizer(event as never).catch((error: Error) => error);
+    expect(failure).toBeInstanceOf(Error);
+    expect((failure as Error).message).not.toBe('Unauthorized');
+    expect(JSON.parse(String(logged.mock.calls[0]![0]))).toMatchObject({ level: 'ERROR', message: 'authorizer could not check the key' });
+  });
+
+  it('the gateway answers 503 with the envelope, not 401, and logs it', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const gateway = await gatewayWith({ loadAuthorizer: async () => async () => Promise.reject(new Error('The API key store could not be read')) });
+    try {
+      const res = await fetch(`${gateway.url}/v1/leads`, { headers: { authorization: 'Bearer sp_live_x' } });
+      expect(res.status).toBe(503);
+      expect(await res.json()).toEqual({
+        success: false,
+        message: 'The API key could not be checked; try again',
+        error: { status: 503, message: 'The API key could not be checked; try again', code: 'AUTHORIZER_UNAVAILABLE' },
+      });
+      expect(logged.mock.calls.map((call) => JSON.parse(String(call[0])).message)).toContain('authorizer failed');
+    } finally {
+      await gateway.close();
+    }
+  });
+});
+
+describe('a hung dependency', () => {
+  it('the gateway answers 504 with the envelope once the integration timeout passes', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const gateway = await gatewayWith({
+      integrationTimeoutMs: 50,
+      loadHandler: async () => (() => new Promise(() => undefined)) as never,
+      loadAuthorizer: async () => async () => ({ principalId: 'key', policyDocument: { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: '*' }] }, context: { organizationId: 'org_x' } }),
+    });
+    try {
+      const res = await fetch(`${gateway.url}/v1/leads`, { headers: { authorization: 'Bearer sp_live_x' } });
+      expect(res.status).toBe(504);
+      expect(((await res.json()) as { error: unknown }).error).toEqual({ status: 504, message: 'The request took too long; try again', code: 'TIMEOUT' });
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('a DynamoDB that accepts connections and never answers fails the call after the client’s attempts instead of holding it', async () => {
+    const sockets: Socket[] = [];
+    let connections = 0;
+    const blackHole: Server = createServer((socket) => {
+      connections++;
+      sockets.push(socket);
+    });
+    await new Promise<void>((resolve) => blackHole.listen(0, '127.0.0.1', resolve));
+    const client = DynamoDBDocumentClient.from(
+      new DynamoDBClient({
+        endpoint: `http://127.0.0.1:${(blackHole.address() as AddressInfo).port}`,
+        region: 'local',
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+        maxAttempts: DYNAMODB_MAX_ATTEMPTS,
+        requestHandler: DYNAMODB_TIMEOUTS,
+      }),
+    );
+    try {
+      const failure = await client.send(new GetCommand({ TableName: 't', Key: { pk: 'a', sk: 'b' } })).catch((error: Error) => error);
+      expect(failure).toBeInstanceOf(Error);
+      expect(connections).toBe(DYNAMODB_MAX_ATTEMPTS);
+      expect(await dynamo.config.maxAttempts()).toBe(DYNAMODB_MAX_ATTEMPTS);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => blackHole.close(resolve));
+    }
+  }, 20_000);
+});
