@@ -127,3 +127,39 @@ describe('a hung dependency', () => {
     }
   }, 20_000);
 });
+
+describe('ids that are not exactly the format the API issues', () => {
+  it("answers 400 for a leadId filter carrying a key fragment, instead of reading another filter's counter", async () => {
+    const { client, demo } = await api.organization({ demo: true });
+    const leadId = (demo!.leadIds as string[])[0]!;
+    const res = await client.get(`/v1/inquiries?leadId=${leadId}%23SOURCE%23CALL`);
+    expect(res.status).toBe(400);
+    expect(res.body.error.details[0]).toEqual({ path: 'leadId', message: 'leadId must be a lead id: lead_ followed by 26 characters' });
+  });
+
+  it.each([
+    ['a lead path id', 'GET', '/v1/leads/lead_1', undefined, 'leadId'],
+    ['a company path id', 'GET', '/v1/companies/COMPANY_01HZZZZZZZZZZZZZZZZZZZZZZZ', undefined, 'companyId'],
+    ['an inquiry path id', 'GET', '/v1/inquiries/inquiry_01HZZZZZZZZZZZZZZZZZZZZZZZ%23SOURCE', undefined, 'inquiryId'],
+    ['a companyId filter', 'GET', '/v1/leads?companyId=company_x', undefined, 'companyId'],
+    ['a userId in a body', 'POST', '/v1/sms', { userId: 'user_#1', leadId: 'lead_01HZZZZZZZZZZZZZZZZZZZZZZZ', message: 'Hi' }, 'userId'],
+    ['a thread id in a body', 'POST', '/v1/sms', { userId: 'user_01HZZZZZZZZZZZZZZZZZZZZZZZ', leadId: 'lead_01HZZZZZZZZZZZZZZZZZZZZZZZ', message: 'Hi', messageThreadId: 'thread_1' }, 'messageThreadId'],
+  ])('answers 400 naming the field for %s', async (_, method, path, body, field) => {
+    const { client } = await api.organization();
+    const res = await client.request(method, path, body === undefined ? {} : { body });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details[0].path).toBe(field);
+  });
+});
+
+describe('socials given as an array', () => {
+  it('answers 400 naming socials and writes nothing', async () => {
+    const { client } = await api.organization();
+    for (const socials of [['@jane'], []]) {
+      const res = await client.post('/v1/leads', { name: 'Jane Doe', email: 'jane@example.com', socials });
+      expect(res.status).toBe(400);
+      expect(res.body.error.details[0]).toEqual({ path: 'socials', message: 'socials must be an object of network to handle, not an array' });
+    }
+    expect((await client.get('/v1/leads')).body.totalCount).toBe(0);
+  });
+});

@@ -43,6 +43,8 @@ function config(view: SchemaView, definitions?: Record<string, v.GenericSchema>)
       return { ...converted, ...(metadata.jsonSchema as Json) } as JsonSchema;
     },
     overrideSchema: ({ valibotSchema, jsonSchema }) => {
+      // A v.custom guard is documented by the schema after it (v.metadata({ documentedAs })).
+      if (valibotSchema.type === 'custom') return {};
       // v.object drops unknown keys, so what the API answers has exactly the listed ones.
       if (view === 'output' && valibotSchema.type === 'object') return { ...jsonSchema, additionalProperties: false };
       // An optional value's default is written in the input type ('50'); the output view shows it parsed (50).

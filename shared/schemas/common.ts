@@ -29,6 +29,16 @@ export const Timestamp = v.pipe(v.string(), v.isoTimestamp());
 export const NonEmptyString = (name: string, max = 500) =>
   v.pipe(v.string(`${name} must be a string`), v.trim(), v.minLength(1, `${name} must not be empty`), v.maxLength(max, `${name} must be at most ${max} characters`));
 
+/**
+ * An id the API issued: `<kind>_` and a 26-character ULID, exactly. Checking the whole format keeps
+ * any other text (a `#`, a key fragment) from ever reaching a key.
+ */
+export const PrefixedId = (kind: string, name: string) =>
+  v.pipe(
+    v.string(`${name} must be a string`),
+    v.regex(new RegExp(`^${kind}_[0-9A-HJKMNP-TV-Z]{26}$`), `${name} must be a ${kind} id: ${kind}_ followed by 26 characters`),
+  );
+
 /** A phone number in E.164: a plus, a country code and up to 15 digits in all. */
 export const E164 = /^\+[1-9]\d{6,14}$/;
 

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { deletedSchema, E164, integerString, NonEmptyString, Timestamp, pageSchema, partialUpdateBody } from './common';
+import { deletedSchema, E164, integerString, NonEmptyString, PrefixedId, Timestamp, pageSchema, partialUpdateBody } from './common';
 
 /** A customer business of the organization: a strata manager, a builder, an agency. */
 export const Company = v.object({
@@ -44,7 +44,7 @@ export type CreateCompanyBody = v.InferOutput<typeof CreateCompanyBody>;
 export const UpdateCompanyBody = partialUpdateBody(companyFields);
 export type CompanyChanges = v.InferOutput<typeof UpdateCompanyBody>;
 
-export const CompanyIdPath = v.object({ companyId: NonEmptyString('companyId', 100) });
+export const CompanyIdPath = v.object({ companyId: PrefixedId('company', 'companyId') });
 export const CompanyResponse = v.object({ company: Company });
 export const CompanyPage = pageSchema('companies', Company);
 
@@ -61,7 +61,7 @@ export type CompanyNote = v.InferOutput<typeof CompanyNote>;
 
 const noteFields = {
   value: NonEmptyString('value', 5000),
-  userId: v.nullable(NonEmptyString('userId', 100)),
+  userId: v.nullable(PrefixedId('user', 'userId')),
 };
 
 export const CreateCompanyNoteBody = v.strictObject({ ...noteFields, userId: v.optional(noteFields.userId, null) });

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { NonEmptyString, PageQuery, Timestamp, pageSchema } from './common';
+import { PageQuery, PrefixedId, Timestamp, pageSchema } from './common';
 
 export const INQUIRY_SOURCES = ['CALL', 'EMAIL', 'CHATBOT', 'SMS', 'WEBFORM'] as const;
 export type InquirySource = (typeof INQUIRY_SOURCES)[number];
@@ -18,13 +18,13 @@ const list = (values: readonly string[]) => values.join(', ');
 
 export const ListInquiriesQuery = v.object({
   ...PageQuery.entries,
-  leadId: v.optional(NonEmptyString('leadId', 100)),
+  leadId: v.optional(PrefixedId('lead', 'leadId')),
   source: v.optional(v.picklist(INQUIRY_SOURCES, `source must be one of ${list(INQUIRY_SOURCES)}`)),
   expand: v.optional(v.picklist(INQUIRY_EXPANSIONS, `expand must be one of ${list(INQUIRY_EXPANSIONS)}`)),
 });
 export type ListInquiriesQuery = v.InferOutput<typeof ListInquiriesQuery>;
 
-export const InquiryIdPath = v.object({ inquiryId: NonEmptyString('inquiryId', 100) });
+export const InquiryIdPath = v.object({ inquiryId: PrefixedId('inquiry', 'inquiryId') });
 
 /** The lead fields `expand=lead` adds to a list item. */
 export const InquiryLead = v.object({

@@ -1,13 +1,20 @@
 import * as v from 'valibot';
-import { E164, NonEmptyString, PageQuery, Timestamp, pageSchema, partialUpdateBody } from './common';
+import { E164, NonEmptyString, PageQuery, PrefixedId, Timestamp, pageSchema, partialUpdateBody } from './common';
 
 export const LEAD_STATUSES = ['NEW', 'CONTACTED', 'QUALIFIED', 'QUOTED', 'WON', 'LOST'] as const;
 
 export const E164Phone = v.pipe(v.string(), v.trim(), v.regex(E164, 'phone must be in E.164 format, e.g. +61412345678'));
 
-export const Socials = v.pipe(
+const SocialsRecord = v.pipe(
   v.record(v.pipe(v.string(), v.minLength(1, 'socials keys must not be empty'), v.maxLength(50)), v.pipe(v.string(), v.maxLength(500))),
   v.check((socials) => Object.keys(socials).length <= 20, 'socials may have at most 20 entries'),
+);
+
+/** valibot's record takes an array as an object of its indexes; socials must be a real object. */
+export const Socials = v.pipe(
+  v.custom<Record<string, unknown>>((input) => typeof input === 'object' && input !== null && !Array.isArray(input), 'socials must be an object of network to handle, not an array'),
+  v.metadata({ documentedAs: SocialsRecord }),
+  SocialsRecord,
 );
 
 export const Lead = v.object({
@@ -46,7 +53,7 @@ const leadFields = {
   suburb: NonEmptyString('suburb', 100),
   businessName: NonEmptyString('businessName', 200),
   socials: Socials,
-  companyId: NonEmptyString('companyId', 100),
+  companyId: PrefixedId('company', 'companyId'),
 };
 
 export const CreateLeadBody = v.pipe(
@@ -85,11 +92,11 @@ export type LeadChanges = v.InferOutput<typeof UpdateLeadBody>;
 export const ListLeadsQuery = v.object({
   ...PageQuery.entries,
   status: v.optional(LeadStatus),
-  companyId: v.optional(NonEmptyString('companyId', 100)),
+  companyId: v.optional(leadFields.companyId),
 });
 export type ListLeadsQuery = v.InferOutput<typeof ListLeadsQuery>;
 
-export const LeadIdPath = v.object({ leadId: NonEmptyString('leadId', 100) });
+export const LeadIdPath = v.object({ leadId: PrefixedId('lead', 'leadId') });
 
 export const LeadActivity = v.object({
   id: v.pipe(v.number(), v.integer()),

@@ -1,19 +1,19 @@
 import * as v from 'valibot';
-import { NonEmptyString } from './common';
+import { PrefixedId } from './common';
 
 /** Ten concatenated SMS segments of 160 GSM characters, the usual provider ceiling. */
 export const SMS_MAX_LENGTH = 1600;
 
 export const SendSmsBody = v.strictObject({
-  userId: NonEmptyString('userId', 100),
-  leadId: NonEmptyString('leadId', 100),
+  userId: PrefixedId('user', 'userId'),
+  leadId: PrefixedId('lead', 'leadId'),
   message: v.pipe(
     v.string('message must be a string'),
     v.minLength(1, 'message must not be empty'),
     v.check((message) => message.trim().length > 0, 'message must not be blank'),
     v.maxLength(SMS_MAX_LENGTH, `message must be at most ${SMS_MAX_LENGTH} characters`),
   ),
-  messageThreadId: v.optional(NonEmptyString('messageThreadId', 100)),
+  messageThreadId: v.optional(PrefixedId('thread', 'messageThreadId')),
 });
 export type SendSmsBody = v.InferOutput<typeof SendSmsBody>;
 
