@@ -95,3 +95,29 @@ describe('the handler middleware', () => {
     expect(handle).not.toHaveBeenCalled();
   });
 });
+
+describe('the access log under overlapping requests', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('gives each request its own duration, however they overlap', async () => {
+    vi.useFakeTimers({ now: 0 });
+    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    const release: Record<string, () => void> = {};
+    const handler = apiHandler(route, ({ path }) => new Promise((resolve) => (release[path.id] = () => resolve({ ok: true }))));
+    const slowEvent = { ...(event('{"n":1}') as object), pathParameters: { id: 'slow' } } as never;
+    const quickEvent = { ...(event('{"n":1}') as object), pathParameters: { id: 'quick' } } as never;
+
+    const slow = handler(slowEvent, context);
+    await vi.advanceTimersByTimeAsync(250);
+    const quick = handler(quickEvent, context);
+    await vi.advanceTimersByTimeAsync(30);
+    release.quick!();
+    await quick;
+    await vi.advanceTimersByTimeAsync(20);
+    release.slow!();
+    await slow;
+
+    const lines = log.mock.calls.map((call) => JSON.parse(call[0] as string) as { durationMs: number });
+    expect(lines.map((line) => line.durationMs)).toEqual([30, 300]);
+  });
+});

@@ -36,9 +36,12 @@ export function errorEnvelope(): Middleware {
   };
 }
 
-/** One structured line per request, with the request id, so a support ticket can be traced. */
+/**
+ * One structured line per request, with the request id, so a support ticket can be traced. The start
+ * time is kept per request, not per handler: one handler serves overlapping requests locally.
+ */
 export function accessLog(operationId: string): Middleware {
-  let startedAt = 0;
+  const startedAt = new WeakMap<object, number>();
   const log = (request: Parameters<NonNullable<Middleware['after']>>[0]) => {
     const status = request.response?.statusCode ?? 500;
     const line = {
@@ -51,14 +54,14 @@ export function accessLog(operationId: string): Middleware {
       method: request.event.httpMethod,
       path: request.event.path,
       status,
-      durationMs: Date.now() - startedAt,
+      durationMs: Date.now() - (startedAt.get(request) ?? Date.now()),
       ...(status >= 500 && request.error ? { error: { name: request.error.name, message: request.error.message, stack: request.error.stack } } : {}),
     };
     console.log(JSON.stringify(line));
   };
   return {
-    before: () => {
-      startedAt = Date.now();
+    before: (request) => {
+      startedAt.set(request, Date.now());
     },
     after: log,
     onError: log,
