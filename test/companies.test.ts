@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi, type ApiResponse, type Client } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
+import { created } from './support/fixtures';
 
 const api = useTestApi();
 const COMPANY_ID = /^company_[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -14,11 +15,8 @@ const harbourside = {
   address: '1/92 Military Rd, Neutral Bay NSW 2089',
 };
 
-async function createCompany(client: Client, body: Record<string, unknown> = harbourside) {
-  const res = await client.post('/v1/companies', body);
-  expect(res.status).toBe(201);
-  return res.body.company as { id: string; name: string; createdAt: string; updatedAt: string };
-}
+const createCompany = (client: Client, body: Record<string, unknown> = harbourside) =>
+  created<{ id: string; name: string; createdAt: string; updatedAt: string }>(client, '/v1/companies', 'company', body);
 
 describe('POST /v1/companies', () => {
   it('answers 201 with every company field, trimmed', async () => {

@@ -5,9 +5,9 @@ import { readCounter } from '../shared/repositories/counters';
 import { queryAll } from '../shared/repositories/query-page';
 import { useTestApi } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
+import { ISO_MS } from './support/fixtures';
 
 const api = useTestApi();
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UNKNOWN_COMPANY = 'company_01HZZZZZZZZZZZZZZZZZZZZZZZ';
 
 async function demoCompanies() {

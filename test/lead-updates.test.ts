@@ -1,19 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi, type Client } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
+import { created } from './support/fixtures';
 
 const api = useTestApi();
 const UNKNOWN_LEAD = 'lead_01HZZZZZZZZZZZZZZZZZZZZZZZ';
 
-async function createLead(client: Client, body: Record<string, unknown> = {}) {
-  const res = await client.post('/v1/leads', { name: 'Sam Lee', email: 'sam@example.com', phone: '+61412000111', ...body });
-  expect(res.status).toBe(201);
-  return res.body.lead as { id: string; status: string; companyId: string | null } & Record<string, unknown>;
-}
-
-async function createCompany(client: Client, name = 'Harbourside Strata') {
-  return (await client.post('/v1/companies', { name })).body.company as { id: string };
-}
+const createLead = (client: Client, body: Record<string, unknown> = {}) =>
+  created<{ id: string; status: string; companyId: string | null } & Record<string, unknown>>(client, '/v1/leads', 'lead', { name: 'Sam Lee', email: 'sam@example.com', phone: '+61412000111', ...body });
+const createCompany = (client: Client, name = 'Harbourside Strata') => created<{ id: string }>(client, '/v1/companies', 'company', { name });
 
 describe('GET /v1/leads/{leadId}', () => {
   it('answers the lead as created, with one GetItem', async () => {

@@ -6,9 +6,9 @@ import { dynamo } from '../shared/dynamo';
 import { keys } from '../shared/entities/keys';
 import { useTestApi } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
+import { ISO_MS } from './support/fixtures';
 
 const api = useTestApi();
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe('POST /v1/leads', () => {
   it('answers 201 with every Lead field filled, splitting name into firstName and lastName', async () => {

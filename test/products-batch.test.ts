@@ -1,15 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { getProduct } from '../shared/repositories/products';
 import { useTestApi, type Client } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
+import { created, storedProduct } from './support/fixtures';
 
 const api = useTestApi();
 
-async function create(client: Client, name: string, pricing: Record<string, unknown> = { pricingType: 'FIXED', price: 100 }) {
-  const res = await client.post('/v1/products', { name, tradeCategoryId: 1, ...pricing });
-  expect(res.status).toBe(201);
-  return res.body.product;
-}
+const create = (client: Client, name: string, pricing: Record<string, unknown> = { pricingType: 'FIXED', price: 100 }) =>
+  created(client, '/v1/products', 'product', { name, tradeCategoryId: 1, ...pricing });
 
 /** An organization with three FIXED products: Blocked drain clear, Tap washer replacement, Toilet repair. */
 async function setup() {
@@ -23,7 +20,7 @@ async function setup() {
 }
 
 const batch = (client: Client, updates: unknown) => client.patch('/v1/products/batch', { updates });
-const stored = async (organizationId: string, id: number) => (await getProduct(organizationId, id))?.value;
+const stored = storedProduct;
 
 describe('PATCH /v1/products/batch', () => {
   it('renames and re-prices, answering each item in input order with its updated product', async () => {

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { getProduct } from '../shared/repositories/products';
 import { useTestApi, type ApiResponse, type Client } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
+import { created, ISO_MS, storedProduct } from './support/fixtures';
 
 const api = useTestApi();
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const hotWater = {
   name: 'Hot water system install',
@@ -18,16 +17,11 @@ const hotWater = {
   isDisclosePrice: true,
 };
 
-async function create(client: Client, body: Record<string, unknown>) {
-  const res = await client.post('/v1/products', body);
-  expect(res.status).toBe(201);
-  return res.body.product;
-}
+const create = (client: Client, body: Record<string, unknown>) => created(client, '/v1/products', 'product', body);
 
 const fixed = (name: string, price = 180) => ({ name, tradeCategoryId: 1, pricingType: 'FIXED', price });
 
-/** The product as stored, read past the API (there is no GET endpoint for products). */
-const stored = async (organizationId: string, id: number) => (await getProduct(organizationId, id))?.value;
+const stored = storedProduct;
 
 describe('POST /v1/products', () => {
   it('answers 201 with every Product field, a RANGE price as price (minimum) and maxPrice', async () => {

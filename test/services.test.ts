@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { queryAll } from '../shared/repositories/query-page';
 import { useTestApi } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
+import { ISO_MS } from './support/fixtures';
 
 const api = useTestApi();
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const CONTINUE_CALL = { type: 'continueCall', property1: null, property2: null };
 
 const blockedDrain = {

@@ -11,10 +11,10 @@ import { Inquiry } from '../shared/schemas/inquiries';
 import { setSmsSender, smsSender, type SmsSender } from '../shared/sms/sender';
 import { useTestApi, type Client } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
+import { ISO_MS } from './support/fixtures';
 
 const api = useTestApi();
 const UNKNOWN_LEAD = 'lead_01HZZZZZZZZZZZZZZZZZZZZZZZ';
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 interface Sender {
   client: Client;

@@ -3,12 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { config } from '../shared/config';
 import { dynamo } from '../shared/dynamo';
 import { keys } from '../shared/entities/keys';
-import { getTransfer } from '../shared/repositories/transfers';
 import { useTestApi, type Client } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
+import { created, ISO_MS, storedTransfer } from './support/fixtures';
 
 const api = useTestApi();
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const emergency = {
   label: 'Emergency plumbing',
@@ -18,13 +17,8 @@ const emergency = {
   conditions: 'The caller reports a burst pipe, flooding or a gas smell.',
 };
 
-async function create(client: Client, body: Record<string, unknown>) {
-  const res = await client.post('/v1/transfers', body);
-  expect(res.status).toBe(201);
-  return res.body.transfer;
-}
-
-const stored = async (organizationId: string, id: number) => (await getTransfer(organizationId, id))?.value;
+const create = (client: Client, body: Record<string, unknown>) => created(client, '/v1/transfers', 'transfer', body);
+const stored = storedTransfer;
 
 /** A scenario row, as POST /v1/services would leave one; transfers only need it to exist. */
 async function putScenario(organizationId: string, id: number) {
