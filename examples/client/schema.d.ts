@@ -11,10 +11,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List leads, newest first */
+        /**
+         * List leads, newest first
+         * @description Pages through the organization’s leads, newest first, optionally only those of one `status` and/or one `companyId`. `totalCount` is exact for every filter.
+         */
         get: operations["listLeads"];
         put?: never;
-        /** Create a lead */
+        /**
+         * Create a lead
+         * @description Creates a lead with status NEW and records its LEAD_CREATED activity in the same transaction. `email` and `name` (or `firstName`) are required; `name` is split into first and last name unless those are given. A `companyId` must be a company of the organization.
+         */
         post: operations["createLead"];
         delete?: never;
         options?: never;
@@ -29,15 +35,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a lead */
+        /**
+         * Read a lead
+         * @description One lead with its pipeline state and unread counts. Another organization’s lead answers 404.
+         */
         get: operations["getLead"];
         put?: never;
         post?: never;
-        /** Delete a lead */
+        /**
+         * Delete a lead
+         * @description Removes the lead, its counts and its activities. Inquiries keep their `leadId`; lists expanding the lead show it as null. A lead already gone answers 404.
+         */
         delete: operations["deleteLead"];
         options?: never;
         head?: never;
-        /** Change a lead’s details, status, read flag or company */
+        /**
+         * Change a lead’s details, status, read flag or company
+         * @description Fields left out keep their values; `null` clears an optional field. A new `status` records a STATUS_CHANGED activity in the same transaction; a `companyId` must be a company of the organization (else 400).
+         */
         patch: operations["updateLead"];
         trace?: never;
     };
@@ -48,7 +63,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a lead's activities, newest first */
+        /**
+         * List a lead's activities, newest first
+         * @description The lead’s history (LEAD_CREATED, STATUS_CHANGED, …), newest first. An unknown lead answers 404, not an empty list.
+         */
         get: operations["listLeadActivities"];
         put?: never;
         post?: never;
@@ -65,10 +83,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List companies, newest first */
+        /**
+         * List companies, newest first
+         * @description Pages through the organization’s companies, newest first, with an exact `totalCount`.
+         */
         get: operations["listCompanies"];
         put?: never;
-        /** Create a company */
+        /**
+         * Create a company
+         * @description Records a customer business (a strata manager, a builder, an agency). Only `name` is required; the other fields are null until set.
+         */
         post: operations["createCompany"];
         delete?: never;
         options?: never;
@@ -83,9 +107,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a company */
+        /**
+         * Read a company
+         * @description One company of the organization; another organization’s company answers 404.
+         */
         get: operations["getCompany"];
-        /** Change any subset of a company’s fields */
+        /**
+         * Change any subset of a company’s fields
+         * @description Fields left out keep their values; `null` clears an optional field. Moves `updatedAt`.
+         */
         put: operations["updateCompany"];
         post?: never;
         delete?: never;
@@ -101,10 +131,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a company's notes, newest first */
+        /**
+         * List a company's notes, newest first
+         * @description Pages through the notes of one company, newest first. An unknown company answers 404, not an empty list.
+         */
         get: operations["listCompanyNotes"];
         put?: never;
-        /** Add a note to a company */
+        /**
+         * Add a note to a company
+         * @description `userId`, when given, must be a member’s user of the organization (else 400); a note written without one has `userId: null`.
+         */
         post: operations["createCompanyNote"];
         delete?: never;
         options?: never;
@@ -120,10 +156,16 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Change a company note’s text */
+        /**
+         * Change a company note’s text
+         * @description Replaces `value` and moves `updatedAt`.
+         */
         put: operations["updateCompanyNote"];
         post?: never;
-        /** Delete a company note */
+        /**
+         * Delete a company note
+         * @description Removes the note and lowers the notes count in one transaction. A note already gone answers 404.
+         */
         delete: operations["deleteCompanyNote"];
         options?: never;
         head?: never;
@@ -137,14 +179,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read the organization the API key belongs to */
+        /**
+         * Read the organization the API key belongs to
+         * @description Its name, time zone, SMS sender identity and counts of leads, members and services, read together in one call.
+         */
         get: operations["getOrganization"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Change the organization’s name, time zone or SMS sender identity */
+        /**
+         * Change the organization’s name, time zone or SMS sender identity
+         * @description `timezone` must be an IANA zone (e.g. Australia/Sydney). `smsSenderId` is what recipients see an SMS come from: an E.164 number or an alphanumeric sender id of up to 11 characters; `null` returns to the provider’s default.
+         */
         patch: operations["updateOrganization"];
         trace?: never;
     };
@@ -155,10 +203,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the members with a user account, newest first (pending invitations are left out) */
+        /**
+         * List the members with a user account, newest first (pending invitations are left out)
+         * @description The organization's members with a user account, newest first. Pending invitations are listed apart (`GET /v1/organization/invitations`) and never counted here.
+         */
         get: operations["listOrganizationMembers"];
         put?: never;
-        /** Add a member with a user account */
+        /**
+         * Add a member with a user account
+         * @description The member is active at once and gets a user (`user.id`, the `userId` that sends SMS). `role` defaults to MEMBER. An email already used by a member or a pending invitation, ignoring case, answers 409.
+         */
         post: operations["createOrganizationMember"];
         delete?: never;
         options?: never;
@@ -179,7 +233,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change a member’s role, position, responsibility or isDisabled */
+        /**
+         * Change a member’s role, position, responsibility or isDisabled
+         * @description Fields left out keep their values. A disabled member stays listed, but its `userId` can no longer send SMS (400 USER_DISABLED).
+         */
         patch: operations["updateOrganizationMember"];
         trace?: never;
     };
@@ -190,10 +247,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List pending invitations, newest first */
+        /**
+         * List pending invitations, newest first
+         * @description Invitations not yet accepted; an accepted invitation leaves this list and appears among the members.
+         */
         get: operations["listOrganizationInvitations"];
         put?: never;
-        /** Invite someone to join the organization */
+        /**
+         * Invite someone to join the organization
+         * @description A pending invitation: not a member, not listed among members, and its person cannot send SMS until it is accepted. An email already used by a member or a pending invitation answers 409.
+         */
         post: operations["createOrganizationInvitation"];
         delete?: never;
         options?: never;
@@ -210,7 +273,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Accept an invitation: it becomes a member with a user */
+        /**
+         * Accept an invitation: it becomes a member with a user
+         * @description The member keeps the invitation’s id, email and role. The body may give the first and last name; they are required when the invitation has none. An invitation already accepted answers 404.
+         */
         post: operations["acceptOrganizationInvitation"];
         delete?: never;
         options?: never;
@@ -225,7 +291,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the services grouped by trade category (only categories that have services) */
+        /**
+         * List the services grouped by trade category (only categories that have services)
+         * @description Every service of the organization under its trade category, categories in catalog order and only those with a service, newest service first within a category.
+         */
         get: operations["listOrganizationServices"];
         put?: never;
         post?: never;
@@ -244,7 +313,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a service and its scenario */
+        /**
+         * Create a service and its scenario
+         * @description A trade service and the AI-receptionist scenario it starts with, written together. `pricingMode` decides which price fields are required. A name already used in the organization, ignoring case and spacing, answers 409 and writes nothing.
+         */
         post: operations["createService"];
         delete?: never;
         options?: never;
@@ -259,7 +331,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a service with its scenario summary */
+        /**
+         * Read a service with its scenario summary
+         * @description One service with the summary of its scenario. Another organization's service answers 404.
+         */
         get: operations["getService"];
         put?: never;
         post?: never;
@@ -276,7 +351,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a scenario in full */
+        /**
+         * Read a scenario in full
+         * @description One AI-receptionist scenario with its prompt, questions and outcome. Another organization's scenario answers 404.
+         */
         get: operations["getScenario"];
         put?: never;
         post?: never;
@@ -295,7 +373,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a trade product (pricing per pricingType) */
+        /**
+         * Create a trade product (pricing per pricingType)
+         * @description A product the AI receptionist can quote. `pricingType` decides the price fields: NONE takes none, FIXED takes `price`, RANGE takes `minPrice` and `maxPrice` (min ≤ max). A name already used in the organization, ignoring case and spacing, answers 409.
+         */
         post: operations["createProduct"];
         delete?: never;
         options?: never;
@@ -311,7 +392,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Change any subset of a trade product’s fields */
+        /**
+         * Change any subset of a trade product’s fields
+         * @description Fields left out keep their values; the merged product must still fit its `pricingType`. A rename to a name in use answers 409 and changes nothing. Concurrent updates are applied one after another, never lost.
+         */
         put: operations["updateProduct"];
         post?: never;
         delete?: never;
@@ -333,7 +417,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Rename and re-price up to 100 trade products, item by item */
+        /**
+         * Rename and re-price up to 100 trade products, item by item
+         * @description Applies up to 100 renames and re-pricings in order, each on its own: a failing item (unknown id, taken name, inconsistent pricing) is reported in its result and neither stops nor undoes the others. Answers 200 with one result per item and a summary; over 100 items nothing is applied (400 BATCH_TOO_LARGE).
+         */
         patch: operations["batchUpdateProducts"];
         trace?: never;
     };
@@ -346,7 +433,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a call transfer rule */
+        /**
+         * Create a call transfer rule
+         * @description When and where the AI receptionist hands a call over: a department, a member or a phone number (E.164). A label already used in the organization answers 409; a `scenarioId` must be a scenario of the organization.
+         */
         post: operations["createTransfer"];
         delete?: never;
         options?: never;
@@ -362,7 +452,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Change any subset of a transfer rule’s fields */
+        /**
+         * Change any subset of a transfer rule’s fields
+         * @description Fields left out keep their values; the merged rule is checked again (a PHONE_NUMBER destination must be E.164). A label in use answers 409. Concurrent updates are applied one after another, never lost.
+         */
         put: operations["updateTransfer"];
         post?: never;
         delete?: never;
@@ -378,10 +471,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List policies, newest first */
+        /**
+         * List policies, newest first
+         * @description Pages through the organization's policies, newest first, with an exact `totalCount`.
+         */
         get: operations["listPolicies"];
         put?: never;
-        /** Create a policy */
+        /**
+         * Create a policy
+         * @description A policy the AI receptionist can quote (cancellations, warranty, payment terms). `isActive` defaults to true.
+         */
         post: operations["createPolicy"];
         delete?: never;
         options?: never;
@@ -397,10 +496,16 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Change a policy’s title, content or isActive */
+        /**
+         * Change a policy’s title, content or isActive
+         * @description Fields left out keep their values. Another organization's policy answers 404.
+         */
         put: operations["updatePolicy"];
         post?: never;
-        /** Delete a policy */
+        /**
+         * Delete a policy
+         * @description Removes the policy and lowers the policies count in one transaction. A policy already gone answers 404.
+         */
         delete: operations["deletePolicy"];
         options?: never;
         head?: never;
@@ -414,10 +519,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List FAQs, newest first */
+        /**
+         * List FAQs, newest first
+         * @description Pages through the organization’s FAQs, newest first, with an exact `totalCount`.
+         */
         get: operations["listFaqs"];
         put?: never;
-        /** Create an FAQ the AI receptionist can answer from */
+        /**
+         * Create an FAQ the AI receptionist can answer from
+         * @description An FAQ the AI receptionist answers callers from. `question` and `answer` are trimmed and required; `isActive` defaults to true. Ids count up from 1 per organization.
+         */
         post: operations["createFaq"];
         delete?: never;
         options?: never;
@@ -433,10 +544,16 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Change an FAQ’s question, answer or isActive */
+        /**
+         * Change an FAQ’s question, answer or isActive
+         * @description Fields left out keep their values. Another organization’s FAQ answers 404.
+         */
         put: operations["updateFaq"];
         post?: never;
-        /** Delete an FAQ */
+        /**
+         * Delete an FAQ
+         * @description Removes the FAQ and lowers the FAQs count in one transaction. An FAQ already gone answers 404.
+         */
         delete: operations["deleteFaq"];
         options?: never;
         head?: never;
@@ -450,7 +567,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List inquiries, newest first, filtered by lead and/or source */
+        /**
+         * List inquiries, newest first, filtered by lead and/or source
+         * @description Every contact from a lead (call, email, chatbot, SMS, web form), newest first. Filter by `leadId` and/or `source`; `totalCount` is exact for every filter. `expand=lead` adds each inquiry's lead, `expand=external` the id in the source system, `expand=both` both.
+         */
         get: operations["listInquiries"];
         put?: never;
         post?: never;
@@ -467,7 +587,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read an inquiry with its populated source record */
+        /**
+         * Read an inquiry with its populated source record
+         * @description The inquiry with `data`, the populated record of its source: a call with its transcript and key points, an email, a chatbot conversation, an SMS thread with its messages, or a web form submission. Another organization's inquiry answers 404.
+         */
         get: operations["getInquiry"];
         put?: never;
         post?: never;
@@ -486,7 +609,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send an SMS to a lead, starting a thread (and an SMS inquiry) or replying in one */
+        /**
+         * Send an SMS to a lead, starting a thread (and an SMS inquiry) or replying in one
+         * @description Sent by a member (`userId`) to the lead’s phone. Without `messageThreadId` it starts a thread, recorded as an SMS inquiry; with one it adds the message to that thread. A lead without a phone or a disabled member answers 400; if the SMS provider fails, nothing is recorded and the answer is 502 with a bare `{message}`.
+         */
         post: operations["sendSms"];
         delete?: never;
         options?: never;
@@ -501,7 +627,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This description of the API (OpenAPI 3.1) */
+        /**
+         * This description of the API (OpenAPI 3.1)
+         * @description The OpenAPI 3.1 document, generated from the same route table and schemas that validate every request. Public.
+         */
         get: operations["getOpenApiDocument"];
         put?: never;
         post?: never;
@@ -518,7 +647,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The API reference page, rendered from /openapi in the browser */
+        /**
+         * The API reference page, rendered from /openapi in the browser
+         * @description An HTML reference of this API, rendered in the browser from `/openapi`, with a console to try requests. Public.
+         */
         get: operations["getApiReference"];
         put?: never;
         post?: never;
@@ -535,7 +667,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The reference page’s renderer (Scalar), served by the API so the page needs no other host */
+        /**
+         * The reference page’s renderer (Scalar), served by the API so the page needs no other host
+         * @description The script `/docs` runs. Served by the API itself so the reference page needs no other host. Public.
+         */
         get: operations["getApiReferenceScript"];
         put?: never;
         post?: never;

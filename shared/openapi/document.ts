@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '../http/gateway-responses';
 import { errorEnvelope } from '../http/envelope';
 import { routes as routeTable } from '../routes/index';
+import { TAG_DESCRIPTIONS, type Tag } from '../routes/tags';
 import type { RouteDefinition } from '../routes/route';
 import { componentSchemas } from './components';
 import type { OpenApiDocument } from './schemas';
@@ -126,7 +127,7 @@ function response(route: RouteDefinition, status: number): Json {
 }
 
 function operation(route: RouteDefinition): Json {
-  const op: Json = { operationId: route.operationId, summary: route.summary, tags: [route.tag] };
+  const op: Json = { operationId: route.operationId, summary: route.summary, description: route.description, tags: [route.tag] };
   if (route.auth === 'none') op.security = [];
   const params = parameters(route);
   if (params.length) op.parameters = params;
@@ -163,16 +164,30 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[] = routeT
   for (const route of routes) {
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route);
   }
-  const tags = [...new Set(routes.map((route) => route.tag))].map((name) => ({ name }));
+  const used = new Set(routes.map((route) => route.tag));
+  const tags = Object.entries(TAG_DESCRIPTIONS)
+    .filter(([name]) => used.has(name as Tag))
+    .map(([name, description]) => ({ name, description }));
   return {
     openapi: '3.1.0',
-    info: { title: 'Sales Pipeline API', version: '1.0.0', description: DESCRIPTION },
+    info: {
+      title: 'Sales Pipeline API',
+      version: '1.0.0',
+      description: DESCRIPTION,
+      contact: { name: 'Sales Pipeline API team' },
+      // Not open source: an SPDX reference to the terms the API is licensed under, not a public licence.
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
     servers: [
-      { url: LOCAL_BASE_URL, description: 'Local API (npm start)' },
       {
         url: '{base_url}',
-        description: 'Deployed API',
-        variables: { base_url: { default: 'https://api.example.com', description: 'The deployed API’s endpoint (the API stack’s output), e.g. https://abc123.execute-api.ap-southeast-2.amazonaws.com/prod' } },
+        description: 'The API: npm start serves it locally; deployed, it is the API stack’s output',
+        variables: {
+          base_url: {
+            default: LOCAL_BASE_URL,
+            description: 'http://localhost:3000 for npm start; deployed, the API stack’s ApiUrl output, e.g. https://abc123.execute-api.ap-southeast-2.amazonaws.com/prod',
+          },
+        },
       },
     ],
     security: [{ [SECURITY_SCHEME]: [] }],

@@ -8,6 +8,7 @@ export const createFaq = defineRoute({
   path: '/v1/faqs',
   handler: 'faqs/create',
   summary: 'Create an FAQ the AI receptionist can answer from',
+  description: 'An FAQ the AI receptionist answers callers from. `question` and `answer` are trimmed and required; `isActive` defaults to true. Ids count up from 1 per organization.',
   tag: 'FAQs',
   dynamodb: ['UpdateItem', 'PutItem'],
   status: 201,

@@ -1,5 +1,6 @@
 import type * as v from 'valibot';
 import type { IndexName } from '../table';
+import type { Tag } from './tags';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -44,8 +45,8 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
   handler: string;
   summary: string;
   /** What the operation does and what an integrator must know about it. */
-  description?: string;
-  tag: string;
+  description: string;
+  tag: Tag;
   /** Bearer API key (the default) or a public route. */
   auth?: 'apiKey' | 'none';
   dynamodb: DynamoAction[];

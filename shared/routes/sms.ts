@@ -7,6 +7,7 @@ export const sendSms = defineRoute({
   path: '/v1/sms',
   handler: 'sms/send',
   summary: 'Send an SMS to a lead, starting a thread (and an SMS inquiry) or replying in one',
+  description: 'Sent by a member (`userId`) to the lead’s phone. Without `messageThreadId` it starts a thread, recorded as an SMS inquiry; with one it adds the message to that thread. A lead without a phone or a disabled member answers 400; if the SMS provider fails, nothing is recorded and the answer is 502 with a bare `{message}`.',
   tag: 'SMS',
   // BatchGetItem validates; PutItem queues (outbox) and appends; the new-thread transaction puts and
   // updates, and re-reads the lead (GetItem) when another inquiry raced it.

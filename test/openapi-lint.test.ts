@@ -1,0 +1,26 @@
+import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { Document, Spectral } from '@stoplight/spectral-core';
+import { Json as JsonParser } from '@stoplight/spectral-parsers';
+import { oas } from '@stoplight/spectral-rulesets';
+import { describe, expect, it } from 'vitest';
+import { buildOpenApiDocument, serializeDocument } from '../shared/openapi/document';
+
+// Other people's linters read the document as integrators' tools do; a new route must not add a finding.
+const source = serializeDocument(buildOpenApiDocument());
+
+describe('the OpenAPI document, read by the linters integrators use', () => {
+  it("has no finding of any severity under Spectral's spectral:oas ruleset", async () => {
+    const spectral = new Spectral();
+    spectral.setRuleset(oas as never);
+    const findings = await spectral.run(new Document(source, JsonParser, 'openapi.json'));
+    const described = findings.map((finding) => `${finding.code} at ${finding.path.join('.')}: ${finding.message}`);
+    expect(described).toEqual([]);
+  });
+
+  it("has no problem of any severity under Redocly's recommended ruleset", async () => {
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({ source, absoluteRef: 'openapi.json', config });
+    const described = problems.map((problem) => `${problem.ruleId} (${problem.severity}) at ${problem.location[0]?.pointer}: ${problem.message}`);
+    expect(described).toEqual([]);
+  });
+});
