@@ -36,6 +36,8 @@ describe('the demo organization', () => {
     expect((await expectCountsAgree(client, '/v1/policies', 'policies')).length).toBeGreaterThanOrEqual(3);
     expect((await expectCountsAgree(client, '/v1/faqs', 'faqs')).length).toBeGreaterThanOrEqual(3);
     expect((await expectCountsAgree(client, '/v1/companies', 'companies')).length).toBeGreaterThanOrEqual(2);
+    const appointments = await expectCountsAgree(client, '/v1/appointments', 'appointments');
+    expect(appointments.map((appointment) => appointment.id).sort()).toEqual([...(demo!.appointmentIds as string[])].sort());
     for (const status of ['NEW', 'CONTACTED', 'QUALIFIED', 'QUOTED', 'WON', 'LOST']) {
       const byStatus = await expectCountsAgree(client, `/v1/leads?status=${status}`, 'leads');
       expect(byStatus.length, status).toBe(leads.filter((lead) => lead.status === status).length);
@@ -100,6 +102,7 @@ describe('a new, empty organization', () => {
     ['/v1/policies', 'policies'],
     ['/v1/faqs', 'faqs'],
     ['/v1/companies', 'companies'],
+    ['/v1/appointments', 'appointments'],
   ])('answers %s with an empty first page', async (path, key) => {
     const { client } = await api.organization();
     expect((await client.get(path)).body).toEqual({ [key]: [], totalPages: 0, currentPage: 1, totalCount: 0 });

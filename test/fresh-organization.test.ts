@@ -33,12 +33,19 @@ describe('an organization made without demo data', () => {
     const faq = (await client.post('/v1/faqs', { question: 'Do you do emergencies?', answer: 'Yes, 24/7.' })).body.faq;
     expect((await client.get('/v1/faqs')).body).toEqual({ faqs: [faq], totalPages: 1, currentPage: 1, totalCount: 1 });
 
+    const appointment = (
+      await client.post('/v1/appointments', { leadId: lead.id, title: 'Quote visit', startsAt: '2026-12-01T09:00:00+11:00', endsAt: '2026-12-01T10:00:00+11:00', attendees: [{ userId: member.user.id }] })
+    ).body.appointment;
+    expect(appointment).toMatchObject({ timezone: 'Australia/Sydney', status: 'BOOKED', startsAt: '2026-11-30T22:00:00.000Z' });
+    const moved = (await client.patch(`/v1/appointments/${appointment.id}`, { startsAt: '2026-12-01T13:00:00+11:00', endsAt: '2026-12-01T14:00:00+11:00' })).body.appointment;
+    expect((await client.get(`/v1/appointments?leadId=${lead.id}`)).body).toEqual({ appointments: [moved], totalPages: 1, currentPage: 1, totalCount: 1 });
+
     const patched = (await client.patch(`/v1/leads/${lead.id}`, { status: 'CONTACTED', companyId: company.id })).body.lead;
     expect(patched).toMatchObject({ status: 'CONTACTED', companyId: company.id });
     expect((await client.get(`/v1/leads?companyId=${company.id}&status=CONTACTED`)).body).toMatchObject({ totalCount: 1, leads: [{ id: lead.id }] });
     const activities = (await client.get(`/v1/leads/${lead.id}/activities`)).body;
-    expect(activities.activities.map((activity: { event: string }) => activity.event)).toEqual(['STATUS_CHANGED', 'LEAD_CREATED']);
-    expect(activities.totalCount).toBe(2);
+    expect(activities.activities.map((activity: { event: string }) => activity.event)).toEqual(['STATUS_CHANGED', 'APPOINTMENT_RESCHEDULED', 'APPOINTMENT_BOOKED', 'LEAD_CREATED']);
+    expect(activities.totalCount).toBe(4);
 
     expect((await client.get('/v1/organization')).body.organization.counts).toEqual({ leads: 1, members: 1, services: 0 });
   });

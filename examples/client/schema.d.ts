@@ -76,6 +76,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/appointments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List appointments by start time, earliest first
+         * @description Every appointment, or one lead’s with `leadId`, ordered by `startsAt`. `from` and `to` keep those starting in [from, to). Cancelled appointments are listed with their status. `totalCount` is exact: from a counter, or counted over the window when `from` or `to` is given.
+         */
+        get: operations["listAppointments"];
+        put?: never;
+        /**
+         * Book an appointment with a lead
+         * @description Books a visit or call for a lead, with members of the organization as attendees, and records an APPOINTMENT_BOOKED activity on the lead in the same transaction. Times are ISO 8601 with an offset and are answered in UTC; `timezone` (IANA) defaults to the organization’s. An attendee already booked at an overlapping time answers 409; back-to-back appointments are fine.
+         */
+        post: operations["createAppointment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/appointments/{appointmentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an appointment
+         * @description One appointment of the organization; another organization’s answers 404.
+         */
+        get: operations["getAppointment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Reschedule, change or cancel an appointment
+         * @description Fields left out keep their values. A new time records APPOINTMENT_RESCHEDULED on the lead; `status: "CANCELLED"` records APPOINTMENT_CANCELLED and frees the attendees’ time. A new time or new attendees are checked for overlaps (409). A cancelled appointment can no longer be changed (409).
+         */
+        patch: operations["updateAppointment"];
+        trace?: never;
+    };
     "/v1/companies": {
         parameters: {
             query?: never;
@@ -1026,6 +1074,47 @@ export interface components {
         };
         /**
          * @example {
+         *       "id": "appointment_01JD1H3Q9V7C5X3Z1B9N7M5K3J",
+         *       "leadId": "lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6",
+         *       "title": "Blocked drain inspection",
+         *       "startsAt": "2026-11-21T22:00:00.000Z",
+         *       "endsAt": "2026-11-21T23:00:00.000Z",
+         *       "timezone": "Australia/Sydney",
+         *       "location": "14 Church St, Parramatta NSW 2150",
+         *       "attendees": [
+         *         {
+         *           "userId": "user_01JBQ0ZP5W9X7Y3Z1A2B4C6D8E"
+         *         }
+         *       ],
+         *       "notes": "Side gate is unlocked; dog is friendly.",
+         *       "status": "BOOKED",
+         *       "createdAt": "2026-11-20T04:20:00.000Z",
+         *       "updatedAt": "2026-11-20T04:20:00.000Z"
+         *     }
+         */
+        Appointment: {
+            id: string;
+            leadId: string;
+            title: string;
+            /** Format: date-time */
+            startsAt: string;
+            /** Format: date-time */
+            endsAt: string;
+            timezone: string;
+            location: string | null;
+            attendees: {
+                userId: string;
+            }[];
+            notes: string | null;
+            /** @enum {string} */
+            status: "BOOKED" | "CANCELLED";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * @example {
          *       "id": "company_01JA4N8S2T6V0W4X8Y2Z6A0B4C",
          *       "name": "Harbourside Strata Management",
          *       "website": "https://harboursidestrata.com.au",
@@ -1771,6 +1860,168 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listAppointments: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                leadId?: string;
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List appointments by start time, earliest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        appointments: components["schemas"]["Appointment"][];
+                        totalPages: number;
+                        currentPage: number;
+                        totalCount: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createAppointment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    leadId: string;
+                    title: string;
+                    /** Format: date-time */
+                    startsAt: string;
+                    /** Format: date-time */
+                    endsAt: string;
+                    timezone?: string;
+                    /** @default null */
+                    location?: string | null;
+                    /** @default [] */
+                    attendees?: {
+                        userId: string;
+                    }[];
+                    /** @default null */
+                    notes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Book an appointment with a lead */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        appointment: components["schemas"]["Appointment"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getAppointment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appointmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read an appointment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        appointment: components["schemas"]["Appointment"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateAppointment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appointmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title?: string;
+                    /** Format: date-time */
+                    startsAt?: string;
+                    /** Format: date-time */
+                    endsAt?: string;
+                    timezone?: string;
+                    location?: string | null;
+                    attendees?: {
+                        userId: string;
+                    }[];
+                    notes?: string | null;
+                    /** @enum {string} */
+                    status?: "CANCELLED";
+                };
+            };
+        };
+        responses: {
+            /** @description Reschedule, change or cancel an appointment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        appointment: components["schemas"]["Appointment"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

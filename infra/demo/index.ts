@@ -1,4 +1,5 @@
 import { updateLead } from '../../shared/domain/leads';
+import { seedAppointments } from './appointments';
 import { seedCatalog } from './catalog';
 import { seedCompanies } from './companies';
 import { seedInquiries } from './inquiries';
@@ -21,6 +22,7 @@ export async function seedDemoData(organizationId: string): Promise<Record<strin
     const lead = leads.find((candidate) => candidate.email === email);
     if (lead && company) Object.assign(lead, await updateLead(organizationId, lead.id, { companyId: company.id }));
   }
+  const appointments = await seedAppointments(organizationId, leads, members);
   const services = await seedServices(organizationId);
   const catalog = await seedCatalog(organizationId, services.find((service) => service.name === 'Blocked drain clearing')?.scenario.id ?? null);
   return {
@@ -30,6 +32,7 @@ export async function seedDemoData(organizationId: string): Promise<Record<strin
     smsThreadId: inquiries.smsThreadId,
     userIds: members.map((member) => member.user.id),
     companyIds: companies.map((company) => company.id),
+    appointmentIds: appointments.map((appointment) => appointment.id),
     serviceIds: services.map((service) => service.id),
     scenarioIds: services.map((service) => service.scenario.id),
     ...catalog,

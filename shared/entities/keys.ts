@@ -35,6 +35,8 @@ export const counterNames = {
   services: 'SERVICES',
   invitations: 'INVITATIONS',
   companies: 'COMPANIES',
+  /** Every appointment, and those of one lead. */
+  appointments: ({ leadId }: { leadId?: string } = {}) => (leadId ? `APPOINTMENTS#LEAD#${leadId}` : 'APPOINTMENTS'),
   /** Exists exactly while the company does. */
   companyNotes: (companyId: string) => `NOTES#${companyId}`,
   policies: 'POLICIES',
@@ -125,6 +127,22 @@ export const keys = {
     gsi4pk: `${org(o)}#INQUIRIES#LEAD#${inquiry.leadId}#SOURCE#${inquiry.source}`,
     gsi4sk: inquiry.id,
   }),
+  appointment: (o: string, appointmentId: string): Key => ({ pk: org(o), sk: `APPOINTMENT#${appointmentId}` }),
+  /** The appointment lists by start time: all (gsi1) and one lead's (gsi2); the sort key is startsAt#id. */
+  appointmentIndexes: (o: string, appointment: { id: string; leadId: string; startsAt: string }) => ({
+    gsi1pk: `${org(o)}#APPOINTMENTS`,
+    gsi1sk: `${appointment.startsAt}#${appointment.id}`,
+    gsi2pk: `${org(o)}#APPOINTMENTS#LEAD#${appointment.leadId}`,
+    gsi2sk: `${appointment.startsAt}#${appointment.id}`,
+  }),
+  /**
+   * A member's schedule: one BOOKING item per booked appointment, sorted by start, and a HEAD item whose
+   * version every booking of the member moves, so two overlapping bookings cannot both pass the check.
+   */
+  booking: (o: string, userId: string, startsAt: string, appointmentId: string): Key => ({ pk: `${org(o)}#SCHEDULE#${userId}`, sk: `BOOKING#${startsAt}#${appointmentId}` }),
+  bookingsStartingBetween: (o: string, userId: string, from: string, to: string) => ({ pk: `${org(o)}#SCHEDULE#${userId}`, skBetween: [`BOOKING#${from}`, `BOOKING#${to}`] as [string, string] }),
+  scheduleHead: (o: string, userId: string): Key => ({ pk: `${org(o)}#SCHEDULE#${userId}`, sk: 'HEAD' }),
+
   /** SMS thread → its lead and inquiry, for appending to a thread. */
   thread: (o: string, threadId: string): Key => ({ pk: org(o), sk: `THREAD#${threadId}` }),
   smsOutbox: (o: string, messageId: string): Key => ({ pk: org(o), sk: `OUTBOX#${messageId}` }),

@@ -1,5 +1,6 @@
 import type * as v from 'valibot';
 import { ErrorEnvelopeSchema } from '../schemas/common';
+import * as appointments from '../schemas/appointments';
 import * as companies from '../schemas/companies';
 import * as faqs from '../schemas/faqs';
 import * as inquiries from '../schemas/inquiries';
@@ -32,6 +33,7 @@ export const componentSchemas: Record<string, v.GenericSchema> = {
   SmsMessage: inquiries.SmsMessage,
   WebformData: inquiries.WebformData,
   WebformField: inquiries.WebformField,
+  Appointment: appointments.Appointment,
   Company: companies.Company,
   CompanyNote: companies.CompanyNote,
   Member: members.Member,

@@ -39,3 +39,9 @@ export async function getOrganization(organizationId: string): Promise<Organizat
 export async function updateOrganization(organizationId: string, changes: OrganizationChanges): Promise<void> {
   await updateExistingItem(keys.organization(organizationId), { ...changes, updatedAt: now() }, () => new NotFoundError('Organization not found'));
 }
+
+/** The organization's time zone, what its appointments are shown in unless they say otherwise. */
+export async function getOrganizationTimezone(organizationId: string): Promise<string> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.organization(organizationId), ProjectionExpression: '#timezone', ExpressionAttributeNames: { '#timezone': 'timezone' } }));
+  return typeof Item?.timezone === 'string' ? Item.timezone : 'UTC';
+}

@@ -8,18 +8,30 @@ import { readCounter } from './counters';
 export interface PageSource extends Collection {
   /** Base table when absent. */
   index?: IndexName;
+  /** Sort keys between these, inclusive (instead of skPrefix). */
+  skBetween?: [string, string];
+  /** Oldest first (the sort key ascending); newest first when absent. */
+  ascending?: boolean;
 }
 
-function baseQuery({ index, pk, skPrefix }: PageSource): QueryCommandInput {
+function keyCondition({ skPrefix, skBetween }: PageSource): { expression: string; values: Record<string, string> } {
+  if (skBetween) return { expression: ' AND #sk BETWEEN :from AND :to', values: { ':from': skBetween[0], ':to': skBetween[1] } };
+  if (skPrefix) return { expression: ' AND begins_with(#sk, :prefix)', values: { ':prefix': skPrefix } };
+  return { expression: '', values: {} };
+}
+
+function baseQuery(source: PageSource): QueryCommandInput {
+  const { index, pk, ascending = false } = source;
   const pkName = index ? `${index}pk` : 'pk';
   const skName = index ? `${index}sk` : 'sk';
+  const sk = keyCondition(source);
   return {
     TableName: config.tableName,
     IndexName: index,
-    KeyConditionExpression: skPrefix ? '#pk = :pk AND begins_with(#sk, :prefix)' : '#pk = :pk',
-    ExpressionAttributeNames: skPrefix ? { '#pk': pkName, '#sk': skName } : { '#pk': pkName },
-    ExpressionAttributeValues: skPrefix ? { ':pk': pk, ':prefix': skPrefix } : { ':pk': pk },
-    ScanIndexForward: false,
+    KeyConditionExpression: `#pk = :pk${sk.expression}`,
+    ExpressionAttributeNames: sk.expression ? { '#pk': pkName, '#sk': skName } : { '#pk': pkName },
+    ExpressionAttributeValues: { ':pk': pk, ...sk.values },
+    ScanIndexForward: ascending,
   };
 }
 
@@ -101,4 +113,26 @@ export async function queryAll(source: PageSource, attributes?: string[]): Promi
     startKey = result.LastEvaluatedKey;
   } while (startKey);
   return items;
+}
+
+/**
+ * How many items a key range holds, for a range no counter tracks (a date window): a Query that
+ * returns only the count, read capacity proportional to the range's size.
+ */
+export async function countItems(source: PageSource): Promise<number> {
+  const query = { ...baseQuery(source), Select: 'COUNT' as const };
+  let count = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result = await dynamo.send(new QueryCommand({ ...query, ExclusiveStartKey: startKey }));
+    count += result.Count ?? 0;
+    startKey = result.LastEvaluatedKey;
+  } while (startKey);
+  return count;
+}
+
+/** A list page whose total is counted over its key range rather than read from a counter. */
+export async function rangePage(source: PageSource, page: number, limit: number): Promise<{ items: Record<string, unknown>[]; totalCount: number }> {
+  const [items, totalCount] = await Promise.all([queryPage(source, page, limit), countItems(source)]);
+  return { items, totalCount };
 }

@@ -1,3 +1,4 @@
+import { appointmentRoutes } from './appointments';
 import { companyRoutes } from './companies';
 import { faqRoutes } from './faqs';
 import { inquiryRoutes } from './inquiries';
@@ -12,4 +13,4 @@ import { serviceRoutes } from './services';
 import { transferRoutes } from './transfers';
 
 /** The route table: every endpoint of the API, one row each. */
-export const routes: RouteDefinition[] = [...leadRoutes, ...companyRoutes, ...organizationRoutes, ...serviceRoutes, ...productRoutes, ...transferRoutes, ...policyRoutes, ...faqRoutes, ...inquiryRoutes, ...smsRoutes, ...metaRoutes];
+export const routes: RouteDefinition[] = [...leadRoutes, ...appointmentRoutes, ...companyRoutes, ...organizationRoutes, ...serviceRoutes, ...productRoutes, ...transferRoutes, ...policyRoutes, ...faqRoutes, ...inquiryRoutes, ...smsRoutes, ...metaRoutes];

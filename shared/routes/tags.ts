@@ -3,6 +3,7 @@ export const TAG_DESCRIPTIONS = {
   Leads: 'People who contacted the business or were added by hand, their pipeline status and their activity history.',
   Inquiries: 'Each contact from a lead — a call, an email, a chatbot conversation, an SMS thread or a web form — with its source record.',
   SMS: 'Text messages from the organization’s members to leads.',
+  Appointments: 'Visits and calls booked with leads, with the members attending; no member is booked twice at once.',
   Companies: 'Customer businesses (strata managers, builders, agencies) and the team’s notes on them.',
   Organization: 'The organization the API key belongs to: its settings, members, invitations and services by trade category.',
   Services: 'Trade services the business offers, each with the AI-receptionist scenario it starts with.',

@@ -4,6 +4,12 @@ import { E164, NonEmptyString, Timestamp, partialUpdateBody } from './common';
 /** The IANA time zones this runtime knows, plus UTC, which Intl lists only as its own canonical zone. */
 const TIME_ZONES = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC']);
 
+/** An IANA time zone name, e.g. Australia/Sydney. */
+export const TimeZone = v.pipe(
+  v.string('timezone must be a string'),
+  v.check((zone) => TIME_ZONES.has(zone), 'timezone must be an IANA time zone, e.g. Australia/Sydney'),
+);
+
 /** The organization as stored; fields added after launch are optional with their default. */
 export const OrganizationRecord = v.object({
   id: v.string(),
@@ -28,10 +34,7 @@ export const OrganizationResponse = v.object({ organization: Organization });
 
 export const UpdateOrganizationBody = partialUpdateBody({
   name: NonEmptyString('name', 200),
-  timezone: v.pipe(
-    v.string('timezone must be a string'),
-    v.check((zone) => TIME_ZONES.has(zone), 'timezone must be an IANA time zone, e.g. Australia/Sydney'),
-  ),
+  timezone: TimeZone,
   smsSenderId: v.nullable(
     v.pipe(
       v.string('smsSenderId must be a string'),

@@ -1,0 +1,107 @@
+import * as v from 'valibot';
+import type { Booking, VersionedAppointment } from '../entities/appointment';
+import { defined } from '../entities/changes';
+import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import { newId, now } from '../ids';
+import { getAppointment, readSchedules, writeAppointment, type Schedule } from '../repositories/appointments';
+import { ACTIVITY_SEQUENCE } from '../repositories/leads';
+import { getOrganizationTimezone } from '../repositories/organizations';
+import { reserveIds } from '../repositories/sequences';
+import { StaleWrite } from '../repositories/versioned';
+import { Appointment, MAX_APPOINTMENT_MS, type AppointmentChanges, type CreateAppointmentBody } from '../schemas/appointments';
+import type { LeadActivity } from '../schemas/leads';
+
+const MAX_ATTEMPTS = 5;
+
+/** Two intervals overlap unless one ends at or before the other starts: back-to-back bookings are fine. */
+const overlaps = (a: { startsAt: string; endsAt: string }, b: { startsAt: string; endsAt: string }) => a.startsAt < b.endsAt && b.startsAt < a.endsAt;
+
+/** The attendees' schedules around the appointment, failing with 409 when one is already booked at that time. */
+async function checkedSchedules(organizationId: string, appointment: Appointment): Promise<Schedule[]> {
+  const userIds = appointment.attendees.map((attendee) => attendee.userId);
+  // Only a booking starting less than the longest appointment before this one can still be running.
+  const from = new Date(new Date(appointment.startsAt).getTime() - MAX_APPOINTMENT_MS).toISOString();
+  const schedules = await readSchedules(organizationId, userIds, from, appointment.endsAt);
+  for (const schedule of schedules) {
+    const clash = schedule.bookings.find((booking) => booking.appointmentId !== appointment.id && overlaps(booking, appointment));
+    if (clash) {
+      throw new ConflictError(`Attendee ${schedule.userId} is already booked from ${clash.startsAt} to ${clash.endsAt} (appointment ${clash.appointmentId})`);
+    }
+  }
+  return schedules;
+}
+
+const bookingOf = (appointment: Appointment): Booking => ({ appointmentId: appointment.id, startsAt: appointment.startsAt, endsAt: appointment.endsAt });
+const bookingsOf = (appointment: Appointment) => appointment.attendees.map(({ userId }) => ({ userId, booking: bookingOf(appointment) }));
+
+async function activity(organizationId: string, appointment: Appointment, event: string, data: string, at: string): Promise<LeadActivity> {
+  return { id: await reserveIds(organizationId, ACTIVITY_SEQUENCE), event, data, referenceId: appointment.id, userId: null, leadId: appointment.leadId, createdAt: at };
+}
+
+const describeTime = (appointment: Appointment) => `${appointment.startsAt} to ${appointment.endsAt} (${appointment.timezone})`;
+
+/** Runs `attempt` again while a schedule or the appointment changed between its read and its write. */
+async function retryingStale<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!(error instanceof StaleWrite)) throw error;
+      if (tries === MAX_ATTEMPTS) throw new ConflictError('The schedule was changed by another request at the same time; try again');
+    }
+  }
+}
+
+/**
+ * Books the appointment: no attendee may be booked at an overlapping time (409), the lead gets an
+ * APPOINTMENT_BOOKED activity, all in one transaction that fails if an attendee's schedule changed meanwhile.
+ */
+export async function createAppointment(organizationId: string, body: CreateAppointmentBody, at = new Date()): Promise<Appointment> {
+  const timezone = body.timezone ?? (await getOrganizationTimezone(organizationId));
+  const createdAt = at.toISOString();
+  const appointment = v.parse(Appointment, { ...body, timezone, id: newId('appointment', at), status: 'BOOKED', createdAt, updatedAt: createdAt });
+  const booked = await activity(organizationId, appointment, 'APPOINTMENT_BOOKED', `Appointment "${appointment.title}" booked for ${describeTime(appointment)}`, createdAt);
+  await retryingStale(async () => {
+    const claimed = await checkedSchedules(organizationId, appointment);
+    await writeAppointment(organizationId, { next: { value: appointment, version: 1 }, claimed, released: [], booked: bookingsOf(appointment), activities: [booked] });
+  });
+  return appointment;
+}
+
+/**
+ * Changes a booked appointment. A new time or new attendees are checked against the attendees'
+ * schedules and move the bookings; a new time records APPOINTMENT_RESCHEDULED, a cancellation
+ * APPOINTMENT_CANCELLED and frees the time. A cancelled appointment does not change again (409).
+ */
+export async function updateAppointment(organizationId: string, appointmentId: string, changes: AppointmentChanges): Promise<Appointment> {
+  return retryingStale(async () => {
+    const current = await getAppointment(organizationId, appointmentId);
+    if (!current) throw new NotFoundError('Appointment not found');
+    if (current.value.status === 'CANCELLED') throw new ConflictError('The appointment is cancelled and can no longer be changed');
+    const next: VersionedAppointment = { value: v.parse(Appointment, { ...current.value, ...defined(changes), updatedAt: now() }), version: current.version + 1 };
+    if (next.value.endsAt <= next.value.startsAt) throw new ValidationError([{ path: 'endsAt', message: 'endsAt must be after startsAt' }]);
+    const rescheduled = next.value.startsAt !== current.value.startsAt || next.value.endsAt !== current.value.endsAt;
+    const cancelled = next.value.status === 'CANCELLED';
+    const rebooked = !cancelled && (rescheduled || changes.attendees !== undefined);
+    const activities = [
+      ...(rescheduled ? [await activity(organizationId, next.value, 'APPOINTMENT_RESCHEDULED', `Appointment "${next.value.title}" moved to ${describeTime(next.value)}`, next.value.updatedAt)] : []),
+      ...(cancelled ? [await activity(organizationId, next.value, 'APPOINTMENT_CANCELLED', `Appointment "${next.value.title}" cancelled`, next.value.updatedAt)] : []),
+    ];
+    const claimed = rebooked ? await checkedSchedules(organizationId, next.value) : [];
+    await writeAppointment(organizationId, {
+      next,
+      current,
+      claimed,
+      released: cancelled || rebooked ? bookingsOf(current.value) : [],
+      booked: rebooked ? bookingsOf(next.value) : [],
+      activities,
+    });
+    return next.value;
+  });
+}
+
+export async function readAppointment(organizationId: string, appointmentId: string): Promise<Appointment> {
+  const appointment = await getAppointment(organizationId, appointmentId);
+  if (!appointment) throw new NotFoundError('Appointment not found');
+  return appointment.value;
+}

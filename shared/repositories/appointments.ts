@@ -1,0 +1,124 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config';
+import { dynamo } from '../dynamo';
+import { fromAppointmentItem, fromBookingItem, toAppointmentItem, toBookingItem, type Booking, type VersionedAppointment } from '../entities/appointment';
+import { toActivityItem } from '../entities/lead';
+import { counterNames, keys } from '../entities/keys';
+import { NotFoundError, ValidationError } from '../errors';
+import type { Page } from '../pagination';
+import type { ListAppointmentsQuery } from '../schemas/appointments';
+import type { LeadActivity } from '../schemas/leads';
+import { batchGetItems } from './batch-get';
+import { counterUpdate } from './counters';
+import { countedPage, queryAll, rangePage, type PageSource } from './query-page';
+import { deleteItem, insertIfAbsent, requireExisting, transact, type TransactWrite } from './transact';
+import { putIfVersion, StaleWrite } from './versioned';
+
+/** What one member's schedule holds around a time window, and the version a booking must find unchanged. */
+export interface Schedule {
+  userId: string;
+  version: number;
+  bookings: Booking[];
+}
+
+/** The members' bookings starting in [from, to), and their schedule versions: one Query each and one BatchGetItem. */
+export async function readSchedules(organizationId: string, userIds: string[], from: string, to: string): Promise<Schedule[]> {
+  if (!userIds.length) return [];
+  const [heads, ...bookings] = await Promise.all([
+    batchGetItems(userIds.map((userId) => keys.scheduleHead(organizationId, userId)), { consistentRead: true }),
+    ...userIds.map((userId) => queryAll(keys.bookingsStartingBetween(organizationId, userId, from, to))),
+  ]);
+  const versions = new Map(heads.map((head) => [head.pk as string, Number(head.version)]));
+  return userIds.map((userId, i) => ({
+    userId,
+    version: versions.get(keys.scheduleHead(organizationId, userId).pk) ?? 0,
+    bookings: bookings[i]!.map(fromBookingItem),
+  }));
+}
+
+/** Moves a member's schedule version on condition it is still the one read: a concurrent booking makes this a StaleWrite. */
+function claimSchedule(organizationId: string, { userId, version }: Schedule): TransactWrite {
+  return {
+    item: {
+      Put: {
+        TableName: config.tableName,
+        Item: { ...keys.scheduleHead(organizationId, userId), entity: 'SCHEDULE', userId, version: version + 1 },
+        ConditionExpression: 'attribute_not_exists(pk) OR #version = :version',
+        ExpressionAttributeNames: { '#version': 'version' },
+        ExpressionAttributeValues: { ':version': version },
+      },
+    },
+    onConditionFailed: () => new StaleWrite(),
+  };
+}
+
+/** Each attendee must be a member's user of the organization. */
+function attendeeChecks(organizationId: string, userIds: string[]): TransactWrite[] {
+  return userIds.map((userId) =>
+    requireExisting(keys.user(organizationId, userId), () => new ValidationError([{ path: 'attendees', message: `attendee ${userId} is not a member of the organization` }])),
+  );
+}
+
+/** The lead's activities and their counter, on condition the lead exists. */
+function activityWrites(organizationId: string, leadId: string, activities: LeadActivity[]): TransactWrite[] {
+  if (!activities.length) return [];
+  return [
+    requireExisting(keys.lead(organizationId, leadId), () => new NotFoundError('Lead not found')),
+    ...activities.map((activity) => insertIfAbsent(toActivityItem(organizationId, activity))),
+    counterUpdate(organizationId, counterNames.activities(leadId), activities.length),
+  ];
+}
+
+export interface AppointmentWrite {
+  /** The appointment as it will be; `current` is the version read, absent for a new one. */
+  next: VersionedAppointment;
+  current?: VersionedAppointment;
+  /** The schedules read for the bookings being added; each must still be at the version read. */
+  claimed: Schedule[];
+  /** Attendees whose bookings of this appointment go, and those that are written. */
+  released: { userId: string; booking: Booking }[];
+  booked: { userId: string; booking: Booking }[];
+  activities: LeadActivity[];
+}
+
+/**
+ * The appointment, its bookings, the schedule claims, attendee checks and the lead's activities, in one
+ * transaction. Throws StaleWrite when the appointment or a schedule changed since it was read.
+ */
+export async function writeAppointment(organizationId: string, { next, current, claimed, released, booked, activities }: AppointmentWrite): Promise<void> {
+  const appointment = current ? putIfVersion(toAppointmentItem(organizationId, next), current.version) : insertIfAbsent(toAppointmentItem(organizationId, next));
+  const isNew = !current;
+  // A booking kept under the same key is overwritten by its new version, not deleted and written again.
+  const bookingKey = ({ userId, booking }: { userId: string; booking: Booking }) => `${userId}|${booking.startsAt}`;
+  const kept = new Set(booked.map(bookingKey));
+  await transact([
+    appointment,
+    ...(isNew
+      ? [counterUpdate(organizationId, counterNames.appointments(), 1), counterUpdate(organizationId, counterNames.appointments({ leadId: next.value.leadId }), 1)]
+      : []),
+    ...released.filter((release) => !kept.has(bookingKey(release))).map(({ userId, booking }) => deleteItem(keys.booking(organizationId, userId, booking.startsAt, booking.appointmentId))),
+    ...booked.map(({ userId, booking }) => ({ item: { Put: { TableName: config.tableName, Item: toBookingItem(organizationId, userId, booking) } } })),
+    ...attendeeChecks(organizationId, [...new Set(booked.map(({ userId }) => userId))]),
+    ...claimed.map((schedule) => claimSchedule(organizationId, schedule)),
+    ...activityWrites(organizationId, next.value.leadId, activities),
+  ]);
+}
+
+export async function getAppointment(organizationId: string, appointmentId: string): Promise<VersionedAppointment | undefined> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.appointment(organizationId, appointmentId), ConsistentRead: true }));
+  return Item && fromAppointmentItem(Item);
+}
+
+/** The appointments by start time, earliest first: all of them or one lead's, optionally in a window of start times. */
+export async function listAppointmentsPage(organizationId: string, { page, limit, leadId, from, to }: ListAppointmentsQuery): Promise<Page<VersionedAppointment['value']>> {
+  const partition = keys.appointmentIndexes(organizationId, { id: '', leadId: leadId ?? '', startsAt: '' });
+  const base: PageSource = leadId ? { index: 'gsi2', pk: partition.gsi2pk, ascending: true } : { index: 'gsi1', pk: partition.gsi1pk, ascending: true };
+  if (from === undefined && to === undefined) {
+    const { items, totalCount } = await countedPage(base, organizationId, counterNames.appointments({ leadId }), page, limit);
+    return { items: items.map((item) => fromAppointmentItem(item).value), totalCount: totalCount ?? 0, page, limit };
+  }
+  // Sort keys are `<startsAt>#<id>`: `<from>` sorts before every key starting then, `<to>#` before every key
+  // starting at `to` itself, which the window leaves out. '0' and '~' sort before and after every instant.
+  const { items, totalCount } = await rangePage({ ...base, skBetween: [from ?? '0', to === undefined ? '~' : `${to}#`] }, page, limit);
+  return { items: items.map((item) => fromAppointmentItem(item).value), totalCount, page, limit };
+}
