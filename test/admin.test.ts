@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { freePort } from './support/ports';
 import { describe, expect, it } from 'vitest';
 import { useTestApi } from './support/api';
 
@@ -23,7 +24,7 @@ describe('npm run admin', () => {
     expect(code).toBe(0);
     expect(stdout.trim().split('\n')).toHaveLength(1);
     const created = JSON.parse(stdout);
-    expect(created).toEqual({ organizationId: expect.stringMatching(/^org_/), apiKey: expect.stringMatching(/^sp_live_/) });
+    expect(created).toEqual({ organizationId: expect.stringMatching(/^org_/), keyId: expect.stringMatching(/^key_/), apiKey: expect.stringMatching(/^sp_live_/) });
     const res = await api.as(created.apiKey).get('/v1/leads');
     expect(res.status).toBe(200);
     expect(res.body.totalCount).toBe(0);
@@ -61,6 +62,7 @@ describe('npm run admin', () => {
     [['key', 'create']],
     [['key', 'create', '--org', 'org_unknown']],
     [['key', 'create', '--org', 'x', '--expires-in', 'soon']],
+    [['key', 'create', '--org', 'x', '--expires-in', '0s']],
     [['key', 'revoke', '--org', 'x']],
     [['frobnicate']],
     [['org', 'create', '--name', 'x', '--colour', 'red']],
@@ -69,5 +71,18 @@ describe('npm run admin', () => {
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr.length).toBeGreaterThan(0);
+  });
+
+  it('says which DynamoDB it could not reach and how to start one, instead of a bare ECONNREFUSED', async () => {
+    const { code, stdout, stderr } = await exec('node_modules/.bin/tsx', ['infra/admin/cli.ts', 'key', 'list', '--org', 'org_x'], {
+      env: { ...process.env, AWS_ENDPOINT_URL_DYNAMODB: '', DYNAMODB_PORT: String(await freePort()), TABLE_NAME: 'nowhere' },
+    }).then(
+      () => ({ code: 0, stdout: '', stderr: '' }),
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(/^Cannot reach DynamoDB at http:\/\/localhost:\d+ \(table nowhere\)/);
+    expect(stderr).toContain('npm start');
   });
 });

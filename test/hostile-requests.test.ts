@@ -163,3 +163,43 @@ describe('socials given as an array', () => {
     expect((await client.get('/v1/leads')).body.totalCount).toBe(0);
   });
 });
+
+describe('names as people type them', () => {
+  const product = (name: string) => ({ name, tradeCategoryId: 1, pricingType: 'NONE' });
+
+  it.each([
+    ['a control character', '\u0000'],
+    ['only zero-width spaces', '\u200b\u200b'],
+    ['a bell in a name', 'Tap\u0007washer'],
+  ])('refuses a name of %s (400 naming it) and reserves nothing', async (_, name) => {
+    const { client } = await api.organization();
+    const res = await client.post('/v1/products', product(name));
+    expect(res.status).toBe(400);
+    expect(res.body.error.details[0].path).toBe('name');
+    expect((await client.post('/v1/products', product('Tap washer'))).body.product.id).toBe(1);
+  });
+
+  it('treats names that differ only by composition, case or invisible characters as the same name (409)', async () => {
+    const { client } = await api.organization();
+    const cafe = await client.post('/v1/products', product('Caf\u00e9 fit-out'));
+    expect(cafe.status).toBe(201);
+    expect((await client.post('/v1/products', product('CAFE\u0301 FIT-OUT'))).status).toBe(409);
+    expect((await client.post('/v1/products', product('Tap washer'))).status).toBe(201);
+    expect((await client.post('/v1/products', product('Tap\u200bwasher'))).status).toBe(409);
+    expect((await client.post('/v1/transfers', { label: 'After\u200bhours', method: 'COLD', destinationType: 'DEPARTMENT', destination: 'Office', conditions: 'Late' })).status).toBe(201);
+    expect((await client.post('/v1/transfers', { label: 'after hours', method: 'COLD', destinationType: 'DEPARTMENT', destination: 'Office', conditions: 'Late' })).status).toBe(409);
+  });
+
+  it('stores text in NFC, so a decomposed é reads back as one character', async () => {
+    const { client } = await api.organization();
+    const res = await client.post('/v1/products', product('Cafe\u0301 fit-out'));
+    expect(res.body.product.name).toBe('Caf\u00e9 fit-out');
+  });
+
+  it('keeps line breaks in longer text', async () => {
+    const { client } = await api.organization();
+    const res = await client.post('/v1/policies', { title: 'Payment', content: 'Line one.\nLine two.\r\n\tIndented.' });
+    expect(res.status).toBe(201);
+    expect(res.body.policy.content).toBe('Line one.\nLine two.\r\n\tIndented.');
+  });
+});

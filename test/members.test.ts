@@ -264,6 +264,28 @@ describe('invitations', () => {
     expect((await client.get('/v1/organization/invitations')).body.totalCount).toBe(1);
   });
 
+  it.each([
+    ['a missing email', { role: 'MEMBER' }, 'email'],
+    ['an invalid email', { email: 'liam' }, 'email'],
+    ['an unknown role', { email: 'liam@example.com', role: 'OWNER' }, 'role'],
+    ['an unknown field', { email: 'liam@example.com', expiresAt: '2027-01-01' }, 'expiresAt'],
+  ])('answers 400 for an invitation with %s, naming the field, and writes nothing', async (_, body, field) => {
+    const { client } = await api.organization();
+    const res = await client.post('/v1/organization/invitations', body);
+    expect(res.status).toBe(400);
+    expect(res.body.error.details[0].path).toBe(field);
+    expect((await client.get('/v1/organization/invitations')).body.totalCount).toBe(0);
+  });
+
+  it('pages pending invitations newest first, and answers 400 for a bad page', async () => {
+    const { client } = await api.organization();
+    for (const name of ['a', 'b', 'c']) await client.post('/v1/organization/invitations', { email: `${name}@example.com` });
+    const page = (await client.get('/v1/organization/invitations?limit=2')).body;
+    expect(page).toMatchObject({ totalCount: 3, totalPages: 2, currentPage: 1 });
+    expect(page.invitations.map((invitation: { email: string }) => invitation.email)).toEqual(['c@example.com', 'b@example.com']);
+    expect((await client.get('/v1/organization/invitations?page=0')).status).toBe(400);
+  });
+
   it("answers 404 when accepting another organization's invitation", async () => {
     const mine = await api.organization();
     const invitation = (await mine.client.post('/v1/organization/invitations', { email: 'liam@example.com', firstName: 'Liam', lastName: 'Kelly' })).body.invitation;

@@ -9,7 +9,8 @@ Commands:
   key revoke --org <id> --key <keyId>        revoke an API key
   key list --org <id>                        list an organization's keys (never their secrets)
 
-Target (default: the local server's DynamoDB Local at localhost:$DYNAMODB_PORT, table sales-pipeline):
+Target (default: the local server's DynamoDB Local at localhost:$DYNAMODB_PORT (8000), table $TABLE_NAME (sales-pipeline),
+as npm start uses them):
   --table <name> --region <region>           a deployed table, with the usual AWS credentials
 `;
 
@@ -46,6 +47,7 @@ function expiry(text: string | undefined): Date | null {
   if (text === undefined) return null;
   const match = /^(\d+)([smhd])$/.exec(text);
   if (!match) throw new UsageError(`--expires-in must look like 30d, 12h, 15m or 90s (got "${text}")`);
+  if (Number(match[1]) <= 0) throw new UsageError(`--expires-in must be a positive duration: a key that expires at once is useless (got "${text}")`);
   const seconds = { s: 1, m: 60, h: 3600, d: 86_400 }[match[2] as 's' | 'm' | 'h' | 'd'];
   return new Date(Date.now() + Number(match[1]) * seconds * 1000);
 }
@@ -99,6 +101,12 @@ async function run(): Promise<unknown> {
   }
 }
 
+/** A refused or failed connection, as the SDK reports it when nothing listens at the endpoint. */
+function isUnreachable(error: unknown): boolean {
+  const { code, name, message } = error as { code?: string; name?: string; message?: string };
+  return code === 'ECONNREFUSED' || name === 'TimeoutError' || /ECONNREFUSED|ENOTFOUND|connect ETIMEDOUT/.test(message ?? '');
+}
+
 run().then(
   (result) => {
     process.stdout.write(`${JSON.stringify(result)}\n`);
@@ -107,6 +115,14 @@ run().then(
     if (error instanceof UsageError) {
       process.stderr.write(error.message ? `${error.message}\n\n${USAGE}` : USAGE);
       process.exit(2);
+    }
+    if (isUnreachable(error)) {
+      const where = values.table ? `table ${values.table} in ${values.region ?? process.env.AWS_REGION}` : `${process.env.AWS_ENDPOINT_URL_DYNAMODB} (table ${process.env.TABLE_NAME})`;
+      process.stderr.write(
+        `Cannot reach DynamoDB at ${where}: ${(error as Error).message}\n` +
+          'Start the local one with `npm start` (the CLI follows its DYNAMODB_PORT and TABLE_NAME), or target a deployed table with --table and --region.\n',
+      );
+      process.exit(1);
     }
     if ((error as Error).name === 'NotFoundError') {
       process.stderr.write(`${(error as Error).message}\n`);

@@ -4,6 +4,8 @@ import { seedDemoData } from './index';
 
 export interface CreatedOrganization {
   organizationId: string;
+  /** The first key's id, to revoke or rotate it later; its secret is `apiKey`, shown only here. */
+  keyId: string;
   apiKey: string;
   demo?: Record<string, unknown>;
 }
@@ -12,7 +14,7 @@ export interface CreatedOrganization {
 export async function createOrganizationWithKey(name: string, { demo = false } = {}): Promise<CreatedOrganization> {
   // The demo business is in Sydney; an organization made without demo data starts in UTC.
   const organization = await createOrganization(name, demo ? 'Australia/Sydney' : 'UTC');
-  const { token } = await createApiKey(organization.id);
-  if (!demo) return { organizationId: organization.id, apiKey: token };
-  return { organizationId: organization.id, apiKey: token, demo: await seedDemoData(organization.id) };
+  const { key, token } = await createApiKey(organization.id);
+  const created = { organizationId: organization.id, keyId: key.keyId, apiKey: token };
+  return demo ? { ...created, demo: await seedDemoData(organization.id) } : created;
 }

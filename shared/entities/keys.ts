@@ -8,8 +8,16 @@ const org = (organizationId: string) => `ORG#${organizationId}`;
 /** Integer ids sort as text when zero-padded, so a descending query is newest first. */
 export const pad = (n: number) => String(n).padStart(10, '0');
 
-/** Names are unique per organization ignoring case and surrounding space. */
-export const normalizeName = (name: string) => name.trim().replace(/\s+/g, ' ').toLowerCase();
+/**
+ * Names are unique per organization ignoring case, spacing and invisible characters, however their
+ * letters were composed: NFC, format characters (a zero-width space) read as space, runs of space as one.
+ */
+export const normalizeName = (name: string) =>
+  name
+    .normalize('NFC')
+    .replace(/[\s\p{Cf}]+/gu, ' ')
+    .trim()
+    .toLowerCase();
 
 export interface Key {
   pk: string;
@@ -83,7 +91,7 @@ export const keys = {
   invitation: (o: string, id: number): Key => ({ pk: org(o), sk: `INVITATION#${pad(id)}` }),
   invitations: (o: string): Collection => ({ pk: org(o), skPrefix: 'INVITATION#' }),
   /** An email address taken by a member or a pending invitation, ignoring case. */
-  memberEmail: (o: string, email: string): Key => ({ pk: org(o), sk: `MEMBEREMAIL#${email.trim().toLowerCase()}` }),
+  memberEmail: (o: string, email: string): Key => ({ pk: org(o), sk: `MEMBEREMAIL#${normalizeName(email)}` }),
   /** user_… → its member, so POST /v1/sms can check the sender in one read. */
   user: (o: string, userId: string): Key => ({ pk: org(o), sk: `USER#${userId}` }),
 

@@ -7,7 +7,7 @@ export type { JsonSchema };
  * Actions JSON Schema cannot express (and `finite`, which every JSON number is). The handlers still
  * run them; the document describes the shape around them (a trimmed string is still a string).
  */
-const IGNORED_ACTIONS = ['trim', 'check', 'partial_check', 'finite'];
+const IGNORED_ACTIONS = ['trim', 'normalize', 'check', 'partial_check', 'finite'];
 
 /**
  * `input`: what a client sends (request bodies). `output`: what the API answers, and path and query

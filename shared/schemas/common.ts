@@ -26,8 +26,25 @@ export type PageQuery = v.InferOutput<typeof PageQuery>;
 
 export const Timestamp = v.pipe(v.string(), v.isoTimestamp());
 
+/** Control characters other than tab, line feed and carriage return: never part of text a person wrote. */
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+/** Characters that show nothing: white space and format characters such as the zero-width space. */
+const INVISIBLE = /[\s\p{Cf}]/gu;
+
+/**
+ * Text a person wrote: normalized to NFC (so é is one character however it was typed), trimmed, free of
+ * control characters, with at least one visible character, and at most `max` characters.
+ */
 export const NonEmptyString = (name: string, max = 500) =>
-  v.pipe(v.string(`${name} must be a string`), v.trim(), v.minLength(1, `${name} must not be empty`), v.maxLength(max, `${name} must be at most ${max} characters`));
+  v.pipe(
+    v.string(`${name} must be a string`),
+    v.normalize('NFC'),
+    v.trim(),
+    v.minLength(1, `${name} must not be empty`),
+    v.check((text) => !CONTROL.test(text), `${name} must not contain control characters`),
+    v.check((text) => text.replace(INVISIBLE, '') !== '', `${name} must have a visible character`),
+    v.maxLength(max, `${name} must be at most ${max} characters`),
+  );
 
 /**
  * An id the API issued: `<kind>_` and a 26-character ULID, exactly. Checking the whole format keeps
