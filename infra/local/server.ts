@@ -10,7 +10,13 @@ export async function startLocalServer(
   { aroundInvoke }: Pick<LocalGatewayOptions, 'aroundInvoke'> = {},
 ): Promise<{ server: Server; url: string }> {
   const server = createServer(createLocalGateway({ routes, loadHandler, loadAuthorizer, aroundInvoke }));
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   const { port: bound } = server.address() as AddressInfo;
   return { server, url: `http://localhost:${bound}` };
 }

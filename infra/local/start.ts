@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { createTable, LOCAL_AWS_ENV, startDynamoDbLocal } from './dynamodb-local';
+import { join, resolve } from 'node:path';
+import { createTable, LOCAL_AWS_ENV, portInUse, PortInUseError, startDynamoDbLocal } from './dynamodb-local';
 
 /**
  * `npm start`: DynamoDB Local, the table, a demo organization and the local API.
@@ -9,11 +9,24 @@ import { createTable, LOCAL_AWS_ENV, startDynamoDbLocal } from './dynamodb-local
 const port = Number(process.env.PORT ?? 3000);
 const dynamoPort = Number(process.env.DYNAMODB_PORT ?? 8000);
 const tableName = process.env.TABLE_NAME ?? 'sales-pipeline';
-const dataDir = process.env.DATA_DIR;
+// A relative DATA_DIR is read from where the command was typed (npm runs scripts from the project root).
+const dataDir = process.env.DATA_DIR ? resolve(process.env.INIT_CWD ?? process.cwd(), process.env.DATA_DIR) : undefined;
+
+/** One line on stderr and a non-zero exit, for a problem the developer can fix. */
+function fail(message: string): never {
+  process.stderr.write(`npm start: ${message}\n`);
+  process.exit(1);
+}
 
 const startedAt = Date.now();
+// Checked before Java starts, so a taken PORT leaves nothing running.
+if (await portInUse(port)) fail(`PORT ${port} is already in use; stop what listens there or set PORT to a free port.`);
 if (dataDir) mkdirSync(dataDir, { recursive: true });
-const dynamodb = await startDynamoDbLocal({ port: dynamoPort, dataDir });
+const dynamodb = await startDynamoDbLocal({ port: dynamoPort, dataDir }).catch((error: unknown) => {
+  if (error instanceof PortInUseError) fail(error.message);
+  throw error;
+});
+dynamodb.onUnexpectedExit((code) => fail(`DynamoDB Local stopped unexpectedly (exit code ${code}); the API cannot serve without it.`));
 Object.assign(process.env, LOCAL_AWS_ENV, { AWS_ENDPOINT_URL_DYNAMODB: dynamodb.endpoint, TABLE_NAME: tableName });
 await createTable(dynamodb.endpoint, tableName);
 
@@ -29,7 +42,11 @@ const demo =
     : await createOrganizationWithKey('Harbour City Plumbing & Electrical', { demo: true });
 if (demoFile) writeFileSync(demoFile, JSON.stringify(demo, null, 2));
 
-const { server, url } = await startLocalServer(port);
+const { server, url } = await startLocalServer(port).catch(async (error: NodeJS.ErrnoException) => {
+  await dynamodb.stop();
+  if (error.code === 'EADDRINUSE') fail(`PORT ${port} is already in use; stop what listens there or set PORT to a free port.`);
+  throw error;
+});
 console.log(`
 Sales Pipeline API running at ${url}  (ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s)
   DynamoDB Local: ${dynamodb.endpoint}, table ${tableName}${dataDir ? `, data in ${dataDir}` : ', in memory'}

@@ -1,0 +1,88 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { portInUse } from '../infra/local/dynamodb-local';
+import { freePort } from './support/ports';
+
+const children: ChildProcess[] = [];
+const servers: Server[] = [];
+afterAll(async () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+});
+
+/** Something else listening on a port, as another program would. */
+async function occupy(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, resolve));
+  servers.push(server);
+  return (server.address() as { port: number }).port;
+}
+
+/** `npm start` with the given environment; `until` decides from its output when to stop watching. */
+function npmStart(env: Record<string, string>, until: (output: string) => boolean) {
+  const child = spawn('node_modules/.bin/tsx', ['infra/local/start.ts'], { env: { ...process.env, TABLE_NAME: 'start', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const settled = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const timer = setInterval(() => {
+      if (child.exitCode !== null || until(stdout + stderr)) {
+        clearInterval(timer);
+        resolve({ code: child.exitCode, stdout, stderr });
+      }
+    }, 100);
+  });
+  return { child, settled, output: () => stdout + stderr, exited: new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve))) };
+}
+
+const ready = (output: string) => output.includes('Press Ctrl-C to stop.');
+
+describe('npm start on a machine where things go wrong', () => {
+  it('refuses a busy DYNAMODB_PORT in one line naming it, instead of writing into whatever answers there', async () => {
+    const dynamoPort = await occupy();
+    const { settled } = npmStart({ PORT: String(await freePort()), DYNAMODB_PORT: String(dynamoPort) }, () => false);
+    const { code, stdout, stderr } = await settled;
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr.trim().split('\n')).toEqual([`npm start: DYNAMODB_PORT ${dynamoPort} is already in use; stop what listens there or set DYNAMODB_PORT to a free port.`]);
+  });
+
+  it('refuses a busy PORT in one line naming it, and leaves no DynamoDB Local running', async () => {
+    const [port, dynamoPort] = [await occupy(), await freePort()];
+    const { settled } = npmStart({ PORT: String(port), DYNAMODB_PORT: String(dynamoPort) }, () => false);
+    const { code, stderr } = await settled;
+    expect(code).toBe(1);
+    expect(stderr.trim().split('\n')).toEqual([`npm start: PORT ${port} is already in use; stop what listens there or set PORT to a free port.`]);
+    expect(await portInUse(dynamoPort)).toBe(false);
+  });
+
+  it('reads a relative DATA_DIR from the current directory', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sales-pipeline-data-'));
+    try {
+      const { child, settled, exited } = npmStart({ PORT: String(await freePort()), DYNAMODB_PORT: String(await freePort()), DATA_DIR: relative(process.cwd(), dir) }, ready);
+      const { stdout } = await settled;
+      expect(stdout).toContain(`data in ${dir}`);
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('says so and exits non-zero when DynamoDB Local dies, instead of serving errors', async () => {
+    const dynamoPort = await freePort();
+    const { settled, exited, output } = npmStart({ PORT: String(await freePort()), DYNAMODB_PORT: String(dynamoPort) }, ready);
+    await settled;
+    // The Java process is the one listening on DYNAMODB_PORT; find it by its command line and kill it.
+    const { execSync } = await import('node:child_process');
+    execSync(`pkill -KILL -f "[-]port ${dynamoPort}( |$)"`);
+    expect(await exited).toBe(1);
+    expect(output()).toMatch(/npm start: DynamoDB Local stopped unexpectedly \(exit code \S+\); the API cannot serve without it\./);
+  });
+});
