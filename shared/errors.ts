@@ -52,6 +52,12 @@ export class ItemTooLargeError extends BadRequestError {
   }
 }
 
+export class PayloadTooLargeError extends ApiError {
+  constructor(limitBytes: number) {
+    super(413, `The request body is larger than ${limitBytes / 1024} KB`, 'PAYLOAD_TOO_LARGE');
+  }
+}
+
 /** The SMS provider refused or failed; the API answers this with a bare {message} (502). */
 export class SmsDeliveryError extends Error {
   override readonly name = 'SmsDeliveryError';

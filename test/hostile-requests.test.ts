@@ -203,3 +203,35 @@ describe('names as people type them', () => {
     expect(res.body.policy.content).toBe('Line one.\nLine two.\r\n\tIndented.');
   });
 });
+
+describe('limits and headers every answer carries', () => {
+  it('answers 413 PAYLOAD_TOO_LARGE for a body over 256 KB, before parsing it, and writes nothing', async () => {
+    const { client } = await api.organization();
+    const res = await client.post('/v1/leads', { name: 'Big', email: 'big@example.com', suburb: 'x'.repeat(300 * 1024) });
+    expect(res.status).toBe(413);
+    expect(res.body.error).toEqual({ status: 413, message: 'The request body is larger than 256 KB', code: 'PAYLOAD_TOO_LARGE' });
+    expect((await client.get('/v1/leads')).body.totalCount).toBe(0);
+  });
+
+  it('marks every answer no-store and nosniff: success, validation error, gateway error and unknown route', async () => {
+    const { client } = await api.organization();
+    const answers = [
+      await client.get('/v1/leads'),
+      await client.get('/v1/leads?limit=0'),
+      await api.anonymous.get('/v1/leads'),
+      await client.get('/v1/nothing-here'),
+    ];
+    expect(answers.map((res) => res.status)).toEqual([200, 400, 401, 404]);
+    for (const res of answers) {
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    }
+  });
+
+  it('lets a browser cache the reference page’s script, and only that', async () => {
+    const script = await fetch(`${api.url}/docs/api-reference.js`);
+    expect(script.headers.get('cache-control')).toBe('public, max-age=86400');
+    expect(script.headers.get('x-content-type-options')).toBe('nosniff');
+    expect((await fetch(`${api.url}/docs`)).headers.get('cache-control')).toBe('no-store');
+  });
+});

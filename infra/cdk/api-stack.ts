@@ -50,7 +50,7 @@ export class ApiStack extends Stack {
       this.api.addGatewayResponse(response.type, {
         type: ResponseType.of(response.type),
         statusCode: String(response.status),
-        responseHeaders: { 'Content-Type': "'application/json'" },
+        responseHeaders: { 'Content-Type': "'application/json'", 'Cache-Control': "'no-store'", 'X-Content-Type-Options': "'nosniff'" },
         templates: { 'application/json': JSON.stringify(gatewayResponseBody(response)) },
       });
     }

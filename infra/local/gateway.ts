@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import { GATEWAY_RESPONSES, gatewayResponseBody, type GatewayResponse } from '../../shared/http/gateway-responses';
+import { NO_STORE_HEADERS } from '../../shared/http/envelope';
 import { routeId, type RouteDefinition } from '../../shared/routes/route';
 
 type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<{ statusCode: number; headers?: Record<string, string>; body: string }>;
@@ -98,7 +99,7 @@ export function createLocalGateway({ routes, loadHandler, loadAuthorizer, around
   const compiled = routes.map(compile).sort((a, b) => specificity(a) - specificity(b));
 
   const send = (response: ServerResponse, statusCode: number, body: string, headers: Record<string, string> = {}) => {
-    response.writeHead(statusCode, { 'content-type': 'application/json; charset=utf-8', ...headers });
+    response.writeHead(statusCode, { 'content-type': 'application/json; charset=utf-8', ...NO_STORE_HEADERS, ...headers });
     response.end(body);
   };
   const sendGateway = (response: ServerResponse, gateway: GatewayResponse) =>

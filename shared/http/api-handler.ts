@@ -5,7 +5,7 @@ import type * as v from 'valibot';
 import { ValidationError } from '../errors';
 import type { RouteDefinition, RouteRequest } from '../routes/route';
 import { jsonResponse, textResponse, type JsonResponse } from './envelope';
-import { absentBodyIsEmptyObject, accessLog, errorEnvelope } from './middleware';
+import { absentBodyIsEmptyObject, accessLog, bodySizeLimit, errorEnvelope } from './middleware';
 import { parseOrThrow } from '../validation';
 
 type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
@@ -32,7 +32,7 @@ export function apiHandler<R extends RouteRequest, S extends v.GenericSchema>(
 ) {
   const { path, query, body } = route.request;
   const chain = middy<APIGatewayProxyEvent, JsonResponse, Error, Context>().use(accessLog(route.operationId)).use(errorEnvelope());
-  if (body) chain.use(absentBodyIsEmptyObject()).use(httpJsonBodyParser({ disableContentTypeCheck: true }));
+  if (body) chain.use(bodySizeLimit()).use(absentBodyIsEmptyObject()).use(httpJsonBodyParser({ disableContentTypeCheck: true }));
   return chain.handler(async (event) => {
     const input = {
       path: path ? parseOrThrow(path, event.pathParameters ?? {}, 'path') : undefined,
@@ -41,7 +41,7 @@ export function apiHandler<R extends RouteRequest, S extends v.GenericSchema>(
     } as Omit<HandlerInput<R>, 'organizationId'>;
     const organizationId = route.auth === 'none' ? '' : requireOrganization(event);
     const result = await handle({ ...input, organizationId });
-    return route.contentType ? textResponse(route.status, route.contentType, result) : jsonResponse(route.status, result);
+    return route.contentType ? textResponse(route.status, route.contentType, result, route.cacheControl) : jsonResponse(route.status, result);
   });
 }
 

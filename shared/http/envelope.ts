@@ -10,7 +10,10 @@ export function errorEnvelope(status: number, message: string, code?: string, de
   return { success: false, message, error: { status, message, ...(code ? { code } : {}), ...(details ? { details } : {}) } };
 }
 
-export const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
+/** On every answer: nothing an API returns is for a shared cache, and no browser guesses another type. */
+export const NO_STORE_HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' } as const;
+
+export const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', ...NO_STORE_HEADERS } as const;
 
 export interface JsonResponse {
   statusCode: number;
@@ -23,9 +26,9 @@ export function jsonResponse(statusCode: number, body: unknown): JsonResponse {
 }
 
 /** A non-JSON answer (the docs page): the handler returns the body as a string. */
-export function textResponse(statusCode: number, contentType: string, body: unknown): JsonResponse {
+export function textResponse(statusCode: number, contentType: string, body: unknown, cacheControl = 'no-store'): JsonResponse {
   if (typeof body !== 'string') throw new TypeError(`A ${contentType} answer needs a string body`);
-  return { statusCode, headers: { 'content-type': contentType }, body };
+  return { statusCode, headers: { 'content-type': contentType, ...NO_STORE_HEADERS, 'cache-control': cacheControl }, body };
 }
 
 export function errorResponse(status: number, message: string, code?: string, details?: ErrorDetail[]): JsonResponse {

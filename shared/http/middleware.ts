@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { ApiError, SmsDeliveryError } from '../errors';
+import { ApiError, PayloadTooLargeError, SmsDeliveryError } from '../errors';
 import { errorResponse, jsonResponse, type JsonResponse } from './envelope';
 
 type Middleware = MiddlewareObj<APIGatewayProxyEvent, JsonResponse, Error, Context>;
@@ -77,6 +77,21 @@ export function absentBodyIsEmptyObject(): Middleware {
   return {
     before: (request) => {
       if (request.event.body === null || request.event.body === undefined || request.event.body === '') request.event.body = '{}';
+    },
+  };
+}
+
+/** The largest request body the API reads: far above any valid request, far below what would slow a function. */
+export const MAX_BODY_BYTES = 256 * 1024;
+
+/** A body over MAX_BODY_BYTES answers 413 before anything parses it. */
+export function bodySizeLimit(): Middleware {
+  return {
+    before: (request) => {
+      const { body, isBase64Encoded } = request.event;
+      if (typeof body !== 'string') return;
+      const bytes = isBase64Encoded ? Buffer.byteLength(body, 'base64') : Buffer.byteLength(body, 'utf8');
+      if (bytes > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
     },
   };
 }

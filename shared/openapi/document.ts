@@ -40,7 +40,7 @@ const SHARED_ERRORS: Record<number, { name: string; description: string; example
   },
   413: {
     name: 'RequestTooLarge',
-    description: 'The request body is larger than the gateway accepts.',
+    description: 'The request body is larger than 256 KB (PAYLOAD_TOO_LARGE), or than the gateway accepts.',
     example: gatewayResponseBody(GATEWAY_RESPONSES.REQUEST_TOO_LARGE),
   },
   429: {

@@ -46,6 +46,8 @@ export const getApiReferenceScript = defineRoute({
   dynamodb: [],
   status: 200,
   contentType: 'text/javascript; charset=utf-8',
+  // The same for every request until the next deploy: a browser may keep it for a day.
+  cacheControl: 'public, max-age=86400',
   request: {},
   response: TextBody,
   errors: [],

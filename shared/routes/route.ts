@@ -56,6 +56,8 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
   status: number;
   /** Media type of a successful answer; JSON unless set (the docs page is HTML). */
   contentType?: string;
+  /** Cache-Control of a successful answer; no-store unless set (the reference page's script may be cached). */
+  cacheControl?: string;
   request: R;
   /** The body of a successful answer; the handler must return its input type, so drift is a compile error. */
   response: S;
