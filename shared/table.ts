@@ -4,6 +4,9 @@
  */
 export const TABLE_KEYS = { partitionKey: 'pk', sortKey: 'sk' } as const;
 
+/** Epoch seconds after which DynamoDB deletes an item by itself (idempotency records). */
+export const TTL_ATTRIBUTE = 'expiresAtEpoch';
+
 export interface IndexDefinition {
   indexName: string;
   partitionKey: string;

@@ -1597,7 +1597,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description The name or label is already used in the organization. */
+        /** @description A conflict with the organization’s records (a name or label already used, an attendee already booked), or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS). */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -1606,7 +1606,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description The request body is larger than the gateway accepts. */
+        /** @description The request body is larger than 256 KB (PAYLOAD_TOO_LARGE), or than the gateway accepts. */
         RequestTooLarge: {
             headers: {
                 [name: string]: unknown;
@@ -1678,7 +1678,10 @@ export interface operations {
     createLead: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1714,6 +1717,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -1782,7 +1786,10 @@ export interface operations {
     updateLead: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 leadId: string;
             };
@@ -1902,7 +1909,10 @@ export interface operations {
     createAppointment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1980,7 +1990,10 @@ export interface operations {
     updateAppointment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 appointmentId: string;
             };
@@ -2061,7 +2074,10 @@ export interface operations {
     createCompany: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2094,6 +2110,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -2206,7 +2223,10 @@ export interface operations {
     createCompanyNote: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 companyId: string;
             };
@@ -2236,6 +2256,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -2338,7 +2359,10 @@ export interface operations {
     updateOrganization: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2365,6 +2389,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -2405,7 +2430,10 @@ export interface operations {
     createOrganizationMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2451,7 +2479,10 @@ export interface operations {
     updateOrganizationMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 memberId: number;
             };
@@ -2483,6 +2514,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -2523,7 +2555,10 @@ export interface operations {
     createOrganizationInvitation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2567,7 +2602,10 @@ export interface operations {
     acceptOrganizationInvitation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 invitationId: number;
             };
@@ -2596,6 +2634,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -2631,7 +2670,10 @@ export interface operations {
     createService: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2752,7 +2794,10 @@ export interface operations {
     createProduct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2856,7 +2901,10 @@ export interface operations {
     batchUpdateProducts: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2905,6 +2953,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -2913,7 +2962,10 @@ export interface operations {
     createTransfer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3050,7 +3102,10 @@ export interface operations {
     createPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3078,6 +3133,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3187,7 +3243,10 @@ export interface operations {
     createFaq: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3215,6 +3274,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3354,7 +3414,10 @@ export interface operations {
     sendSms: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3383,6 +3446,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

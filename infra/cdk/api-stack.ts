@@ -14,7 +14,7 @@ import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '../../shared/http/gateway-responses';
-import { routeId, type RouteDefinition } from '../../shared/routes/route';
+import { grantedActions, routeId, type RouteDefinition } from '../../shared/routes/route';
 import { ApiFunction } from './api-function';
 
 export interface ApiStackProps extends StackProps {
@@ -65,7 +65,7 @@ export class ApiStack extends Stack {
       const { function: fn } = new ApiFunction(this, routeId(route), {
         handler: route.handler,
         table,
-        dynamodb: route.dynamodb,
+        dynamodb: grantedActions(route),
         indexes: route.indexes,
         assets: route.assets,
       });

@@ -1,7 +1,7 @@
 import { RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, Billing, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
-import { TABLE_INDEXES, TABLE_KEYS } from '../../shared/table';
+import { TABLE_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../../shared/table';
 
 /** The stateful part: the single table. It outlives every redeploy of the API. */
 export class DataStack extends Stack {
@@ -15,6 +15,7 @@ export class DataStack extends Stack {
       billing: Billing.onDemand(),
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       deletionProtection: true,
+      timeToLiveAttribute: TTL_ATTRIBUTE,
       removalPolicy: RemovalPolicy.RETAIN,
       globalSecondaryIndexes: TABLE_INDEXES.map((index) => ({
         indexName: index.indexName,

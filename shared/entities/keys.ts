@@ -151,6 +151,9 @@ export const keys = {
   bookingsStartingBetween: (o: string, userId: string, from: string, to: string) => ({ pk: `${org(o)}#SCHEDULE#${userId}`, skBetween: [`BOOKING#${from}`, `BOOKING#${to}`] as [string, string] }),
   scheduleHead: (o: string, userId: string): Key => ({ pk: `${org(o)}#SCHEDULE#${userId}`, sk: 'HEAD' }),
 
+  /** A request's Idempotency-Key and the answer it got, per organization. */
+  idempotency: (o: string, key: string): Key => ({ pk: org(o), sk: `IDEMPOTENCY#${key}` }),
+
   /** SMS thread → its lead and inquiry, for appending to a thread. */
   thread: (o: string, threadId: string): Key => ({ pk: org(o), sk: `THREAD#${threadId}` }),
   smsOutbox: (o: string, messageId: string): Key => ({ pk: org(o), sk: `OUTBOX#${messageId}` }),

@@ -5,6 +5,9 @@ import type * as v from 'valibot';
 import { ValidationError } from '../errors';
 import type { RouteDefinition, RouteRequest } from '../routes/route';
 import { jsonResponse, textResponse, type JsonResponse } from './envelope';
+import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '../repositories/idempotency';
+import { isIdempotent } from '../routes/route';
+import { idempotency, type IdempotencyStore } from './idempotency';
 import { absentBodyIsEmptyObject, accessLog, bodySizeLimit, errorEnvelope } from './middleware';
 import { parseOrThrow } from '../validation';
 
@@ -31,7 +34,9 @@ export function apiHandler<R extends RouteRequest, S extends v.GenericSchema>(
   handle: (input: HandlerInput<R>) => Promise<HandlerOutput<S>>,
 ) {
   const { path, query, body } = route.request;
-  const chain = middy<APIGatewayProxyEvent, JsonResponse, Error, Context>().use(accessLog(route.operationId)).use(errorEnvelope());
+  const chain = middy<APIGatewayProxyEvent, JsonResponse, Error, Context>().use(accessLog(route.operationId));
+  if (isIdempotent(route) && route.auth !== 'none') chain.use(idempotency(idempotencyStore));
+  chain.use(errorEnvelope());
   if (body) chain.use(bodySizeLimit()).use(absentBodyIsEmptyObject()).use(httpJsonBodyParser({ disableContentTypeCheck: true }));
   return chain.handler(async (event) => {
     const input = {
@@ -44,6 +49,13 @@ export function apiHandler<R extends RouteRequest, S extends v.GenericSchema>(
     return route.contentType ? textResponse(route.status, route.contentType, result, route.cacheControl) : jsonResponse(route.status, result);
   });
 }
+
+/** The handler factory is where the HTTP layer meets storage: the idempotency records live in the table. */
+const idempotencyStore: IdempotencyStore = {
+  claim: claimIdempotencyKey,
+  complete: completeIdempotencyKey,
+  release: releaseIdempotencyKey,
+};
 
 /** Every request body of this API is a JSON object; an array, a scalar or nothing is refused as a whole. */
 function jsonObject(body: unknown): Record<string, unknown> {

@@ -4,7 +4,7 @@ import { GATEWAY_RESPONSES, gatewayResponseBody } from '../http/gateway-response
 import { errorEnvelope } from '../http/envelope';
 import { routes as routeTable } from '../routes/index';
 import { TAG_DESCRIPTIONS, type Tag } from '../routes/tags';
-import type { RouteDefinition } from '../routes/route';
+import { isIdempotent, type RouteDefinition } from '../routes/route';
 import { componentSchemas } from './components';
 import type { OpenApiDocument } from './schemas';
 import { componentExamples } from './examples';
@@ -35,7 +35,7 @@ const SHARED_ERRORS: Record<number, { name: string; description: string; example
   },
   409: {
     name: 'Conflict',
-    description: 'The name or label is already used in the organization.',
+    description: 'A conflict with the organization’s records (a name or label already used, an attendee already booked), or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS).',
     example: errorEnvelope(409, 'A product named "Hot water system install" already exists', 'CONFLICT'),
   },
   413: {
@@ -65,6 +65,17 @@ const DESCRIPTION = `A sales pipeline for trades businesses: leads, inquiries, s
 
 **Lists.** \`page\` (from 1, default 1) and \`limit\` (1–100, default 50); newest first; \`{<items>, totalPages, currentPage, totalCount}\`.`;
 
+const honoursIdempotencyKey = (route: RouteDefinition) => isIdempotent(route) && route.auth !== 'none';
+
+const IDEMPOTENCY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
+};
+
 function pathParameterNames(path: string): string[] {
   return [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
 }
@@ -87,6 +98,7 @@ function parameters(route: RouteDefinition): Json[] {
     if (!declared.has(name)) result.push({ name, in: 'path', required: true, schema: { type: 'string' } });
   }
   add('query', route.request.query);
+  if (honoursIdempotencyKey(route)) result.push(IDEMPOTENCY_PARAMETER);
   return result;
 }
 
@@ -101,6 +113,7 @@ function examplesObject(examples: Record<string, unknown>): Json {
 function statusesOf(route: RouteDefinition): number[] {
   const statuses = new Set([route.status, ...route.errors, ...Object.keys(route.responses ?? {}).map(Number), 429, 500]);
   if (route.auth !== 'none') statuses.add(401);
+  if (honoursIdempotencyKey(route)) statuses.add(409);
   if (route.request.body) statuses.add(413);
   return [...statuses].sort((a, b) => a - b);
 }

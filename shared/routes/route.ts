@@ -77,6 +77,17 @@ export function defineRoute<R extends RouteRequest, S extends Schema>(route: Rou
   return route;
 }
 
+/** What an Idempotency-Key costs a POST or PATCH: claim, read, complete or release its record. */
+export const IDEMPOTENCY_ACTIONS: readonly DynamoAction[] = ['PutItem', 'GetItem', 'UpdateItem', 'DeleteItem'];
+
+/** Whether a route honours Idempotency-Key: every POST and PATCH. */
+export const isIdempotent = (route: Pick<RouteDefinition, 'method'>) => route.method === 'POST' || route.method === 'PATCH';
+
+/** The DynamoDB actions a route's function is granted: its row's, plus the idempotency record's when it has one. */
+export function grantedActions(route: Pick<RouteDefinition, 'method' | 'dynamodb'>): DynamoAction[] {
+  return [...new Set([...route.dynamodb, ...(isIdempotent(route) ? IDEMPOTENCY_ACTIONS : [])])].sort();
+}
+
 export function routeId(route: Pick<RouteDefinition, 'handler'>): string {
   return route.handler.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''));
 }

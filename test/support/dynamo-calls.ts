@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { dynamo } from '../../shared/dynamo';
-import type { DynamoAction, RouteDefinition } from '../../shared/routes/route';
+import { grantedActions, type DynamoAction, type RouteDefinition } from '../../shared/routes/route';
 import type { IndexName } from '../../shared/table';
 
 /**
@@ -33,7 +33,7 @@ dynamo.middlewareStack.add(
       const commandName = String(context.commandName);
       if (recording) sent.push(commandName);
       for (const action of actionsOf(commandName, args.input as never)) {
-        if (!route.dynamodb.includes(action as DynamoAction)) {
+        if (!grantedActions(route).includes(action as DynamoAction)) {
           grantViolations.push(`${route.method} ${route.path} sent ${commandName} needing dynamodb:${action}, which its route row does not grant`);
         }
       }

@@ -1,0 +1,78 @@
+import { createHash } from 'node:crypto';
+import type { MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { ApiError, ValidationError } from '../errors';
+import type { JsonResponse } from './envelope';
+
+type Middleware = MiddlewareObj<APIGatewayProxyEvent, JsonResponse, Error, Context>;
+
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+export const REPLAYED_HEADER = 'idempotent-replayed';
+
+/** Where claims and kept answers live; the handler factory passes the DynamoDB one. */
+export interface IdempotencyStore {
+  claim(organizationId: string, key: string, fingerprint: string): Promise<
+    { outcome: 'claimed' } | { outcome: 'completed'; fingerprint: string; response: JsonResponse } | { outcome: 'in-progress'; fingerprint: string }
+  >;
+  complete(organizationId: string, key: string, fingerprint: string, response: JsonResponse): Promise<void>;
+  release(organizationId: string, key: string): Promise<void>;
+}
+
+const PRINTABLE = /^[\x21-\x7E]{1,255}$/;
+
+function headerValue(event: APIGatewayProxyEvent): string | undefined {
+  const name = Object.keys(event.headers ?? {}).find((header) => header.toLowerCase() === IDEMPOTENCY_HEADER.toLowerCase());
+  return name === undefined ? undefined : (event.headers[name] ?? undefined);
+}
+
+/** The same request means the same method, path and body, byte for byte. */
+const fingerprintOf = (event: APIGatewayProxyEvent) =>
+  createHash('sha256').update(`${event.httpMethod} ${event.path}\n${typeof event.body === 'string' ? event.body : ''}`).digest('base64url');
+
+/** Answers that are not kept, so a retry runs the request again: invalid input, throttling and our faults. */
+const isKept = (status: number) => status !== 400 && status !== 429 && status < 500;
+
+interface Claimed {
+  organizationId: string;
+  key: string;
+  fingerprint: string;
+}
+
+/**
+ * Idempotency-Key on POST and PATCH: the first completed answer to a key is kept for 24 h and replayed
+ * verbatim (with Idempotent-Replayed: true) to a retry of the same request; the same key on another
+ * request answers 409 IDEMPOTENCY_KEY_REUSED, and while the first still runs, 409 IDEMPOTENCY_IN_PROGRESS.
+ * Registered before the error middleware, so it keeps the answer the caller actually got.
+ */
+export function idempotency(store: IdempotencyStore): Middleware {
+  const claims = new WeakMap<object, Claimed>();
+  const finish = async (request: Parameters<NonNullable<Middleware['after']>>[0]) => {
+    const claimed = claims.get(request);
+    if (!claimed || !request.response) return;
+    const { organizationId, key, fingerprint } = claimed;
+    await (isKept(request.response.statusCode) ? store.complete(organizationId, key, fingerprint, request.response) : store.release(organizationId, key));
+  };
+  return {
+    before: async (request) => {
+      const key = headerValue(request.event);
+      if (key === undefined) return undefined;
+      if (!PRINTABLE.test(key)) throw new ValidationError([{ path: IDEMPOTENCY_HEADER, message: `${IDEMPOTENCY_HEADER} must be 1 to 255 printable characters without spaces` }]);
+      const organizationId = String(request.event.requestContext?.authorizer?.organizationId ?? '');
+      const fingerprint = fingerprintOf(request.event);
+      const claim = await store.claim(organizationId, key, fingerprint);
+      if (claim.outcome === 'claimed') {
+        claims.set(request, { organizationId, key, fingerprint });
+        return undefined;
+      }
+      if (claim.fingerprint !== fingerprint) {
+        throw new ApiError(409, `${IDEMPOTENCY_HEADER} ${key} was already used for a different request`, 'IDEMPOTENCY_KEY_REUSED');
+      }
+      if (claim.outcome === 'in-progress') {
+        throw new ApiError(409, `A request with ${IDEMPOTENCY_HEADER} ${key} is still being processed; retry later`, 'IDEMPOTENCY_IN_PROGRESS');
+      }
+      return { ...claim.response, headers: { ...claim.response.headers, [REPLAYED_HEADER]: 'true' } };
+    },
+    after: finish,
+    onError: finish,
+  };
+}
