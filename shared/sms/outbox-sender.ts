@@ -9,7 +9,7 @@ export function toOutboxItem(sms: OutgoingSms) {
 /**
  * Records the SMS as an OUTBOX# item for a delivery worker (a provider adapter reading the table's
  * stream) to send. Keyed by the message id, so the same send is never queued twice; a client that
- * repeats a whole request sends a second message, as there is no idempotency key yet.
+ * repeats a whole request without an Idempotency-Key sends a second message.
  */
 export const outboxSmsSender: SmsSender = {
   name: 'outbox',
