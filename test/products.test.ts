@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi, type ApiResponse, type Client } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
+import { insertProduct } from '../shared/repositories/products';
 import { created, ISO_MS, storedProduct } from './support/fixtures';
 
 const api = useTestApi();
@@ -141,17 +142,25 @@ describe('POST /v1/products', () => {
     expect((await theirs.client.post('/v1/products', hotWater)).status).toBe(201);
   });
 
-  it('answers 400 ITEM_TOO_LARGE, not a 500, for text that would exceed the 400 KB record limit', async () => {
+  it('answers 413, not a 500, for text within every field bound but over the body limit, and writes nothing', async () => {
     const { client } = await api.organization();
-    // Within every field's character bound, but three bytes a character.
+    // Within every field's character bound, but three bytes a character: 750 KB.
     const faqs = Array.from({ length: 50 }, (_, i) => ({ question: `Question ${i}?`, answer: '漢'.repeat(5000) }));
     const res = await client.post('/v1/products', { ...fixed('Huge FAQ product'), faqs });
-    expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('ITEM_TOO_LARGE');
+    expect(res.status).toBe(413);
+    expect(res.body.error.code).toBe('PAYLOAD_TOO_LARGE');
     const small = await create(client, fixed('Small FAQ product'));
+    expect(small.id).toBe(1);
     const update = await client.put(`/v1/products/${small.id}`, { faqs });
-    expect(update.status).toBe(400);
-    expect(update.body.error.code).toBe('ITEM_TOO_LARGE');
+    expect(update.status).toBe(413);
+  });
+
+  it('names a record over DynamoDB’s 400 KB item limit ITEM_TOO_LARGE (a 400), never a raw ValidationException', async () => {
+    const { organizationId } = await api.organization();
+    const faqs = Array.from({ length: 50 }, (_, i) => ({ question: `Question ${i}?`, answer: '漢'.repeat(5000) }));
+    const at = new Date().toISOString();
+    const product = { id: 1, name: 'Huge', description: '', response: '', tradeCategoryId: 1, pricingType: 'NONE' as const, price: null, maxPrice: null, isDisclosePrice: false, faqs, isActive: true, createdAt: at, updatedAt: at };
+    await expect(insertProduct(organizationId, product)).rejects.toMatchObject({ status: 400, code: 'ITEM_TOO_LARGE' });
   });
 
   it('costs one sequence update and one transaction', async () => {
