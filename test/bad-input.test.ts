@@ -1,0 +1,87 @@
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { config } from '../shared/config';
+import { dynamo } from '../shared/dynamo';
+import { routes } from '../shared/routes/index';
+import type { RouteDefinition } from '../shared/routes/route';
+import { useTestApi } from './support/api';
+
+const api = useTestApi();
+
+/** Generated requests in `npm test`; BAD_INPUT_RUNS raises it, BAD_INPUT_SEED explores other inputs (a fixed seed keeps CI repeatable). */
+const RUNS = Number(process.env.BAD_INPUT_RUNS ?? 10_000);
+const SEED = Number(process.env.BAD_INPUT_SEED ?? 20_261_122);
+
+/** Every item of one organization, as stored. */
+async function itemsOf(organizationId: string): Promise<string[]> {
+  const items: string[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo.send(new ScanCommand({ TableName: config.tableName, ConsistentRead: true, ExclusiveStartKey: startKey }));
+    for (const item of page.Items ?? []) if (String(item.pk).startsWith(`ORG#${organizationId}`)) items.push(JSON.stringify(item, Object.keys(item).sort()));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items.sort();
+}
+
+const text = fc.oneof(
+  fc.string({ unit: 'grapheme', maxLength: 40 }),
+  fc.constantFrom('', ' ', '#', '%', '%E0%A4%A', '__proto__', 'constructor', 'lead_01HZZZZZZZZZZZZZZZZZZZZZZZ', '-1', '0', '1e309', 'NaN', '\u0000', '\u200b', 'null'),
+);
+
+/** A value for a path segment, sent percent-encoded or raw. */
+const pathValue = fc.oneof(text.map(encodeURIComponent), fc.constantFrom('%E0%A4%A', '%', '%%', '..', '.'));
+
+/** A JSON body of any shape, malformed text, or nothing. */
+const body = fc.oneof(
+  fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify(value)),
+  fc.dictionary(text, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 6 }).map((value) => JSON.stringify(value)),
+  text,
+  fc.constant(undefined),
+);
+
+const query = fc.dictionary(fc.oneof(text, fc.constantFrom('page', 'limit', 'leadId', 'source', 'status', 'companyId', 'from', 'to', 'expand')), text, { maxKeys: 4 });
+
+/** Header names and values HTTP allows, including names of Object.prototype and the idempotency header. */
+const headers = fc.dictionary(
+  fc.oneof(fc.stringMatching(/^[a-z][a-z0-9-]{0,15}$/), fc.constantFrom('constructor', 'content-type', 'idempotency-key', 'content-length-x')),
+  fc.stringMatching(/^[\x21-\x7e]{0,30}$/),
+  { maxKeys: 3 },
+);
+
+function pathOf(route: RouteDefinition, values: string[]): string {
+  let i = 0;
+  return route.path.replace(/\{\w+\}/g, () => values[i++ % values.length] || 'x');
+}
+
+describe('generated bad input on every route', () => {
+  it(`answers ${RUNS} generated requests with a JSON answer below 500, an envelope for every 4xx, and rejected ones change nothing`, async () => {
+    const { apiKey, organizationId } = await api.organization({ demo: true });
+    const before = await itemsOf(organizationId);
+    const accepted: string[] = [];
+    const authenticated = routes.filter((route) => route.auth !== 'none');
+
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...authenticated), fc.array(pathValue, { minLength: 1, maxLength: 3 }), query, body, headers, async (route, values, params, raw, extra) => {
+        const search = new URLSearchParams(params).toString();
+        const url = `${api.url}${pathOf(route, values)}${search ? `?${search}` : ''}`;
+        const res = await fetch(url, {
+          method: route.method,
+          headers: { ...extra, authorization: `Bearer ${apiKey}` },
+          body: route.method === 'GET' || route.method === 'DELETE' ? undefined : raw,
+        });
+        const answer = await res.text();
+        expect(res.status, `${route.method} ${url} → ${answer}`).toBeLessThan(500);
+        expect(res.headers.get('content-type'), url).toMatch(/^application\/json/);
+        const parsed = JSON.parse(answer) as { success?: boolean; error?: { status?: number } };
+        if (res.status >= 400) expect(parsed, `${route.method} ${url}`).toMatchObject({ success: false, error: { status: res.status } });
+        else if (route.method !== 'GET') accepted.push(`${route.method} ${url}`);
+      }),
+      { numRuns: RUNS, seed: SEED },
+    );
+
+    expect(accepted, 'generated writes the API accepted').toEqual([]);
+    expect(await itemsOf(organizationId)).toEqual(before);
+  }, 600_000);
+});
