@@ -1,6 +1,6 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { bearerToken } from '../shared/auth/tokens';
-import { findActiveKeyByToken } from '../shared/repositories/api-keys';
+import { findActiveKeyByToken, touchApiKey } from '../shared/repositories/api-keys';
 
 /** API Gateway answers a thrown "Unauthorized" with 401 (the UNAUTHORIZED gateway response). */
 const unauthorized = () => new Error('Unauthorized');
@@ -23,6 +23,10 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<
     throw new Error('The API key store could not be read');
   });
   if (!key) throw unauthorized();
+  // Bookkeeping must never refuse a valid key: a failed write is logged, and the request goes on.
+  await touchApiKey(key).catch((error: unknown) => {
+    console.error(JSON.stringify({ level: 'ERROR', message: 'could not record the key as used', keyId: key.keyId, error: (error as Error).message }));
+  });
   return {
     principalId: key.keyId,
     policyDocument: {

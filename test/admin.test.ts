@@ -57,7 +57,23 @@ describe('npm run admin', () => {
     expect((await api.as(org.apiKey).get('/v1/leads')).status).toBe(200);
   });
 
+  it('rotates a key: the replacement works at once and the old one ends after the overlap', async () => {
+    const org = JSON.parse((await admin('org', 'create', '--name', 'Rotate Co')).stdout);
+    const named = JSON.parse((await admin('key', 'create', '--org', org.organizationId, '--name', 'Zapier')).stdout);
+    expect(named.name).toBe('Zapier');
+    const kept = JSON.parse((await admin('key', 'rotate', '--org', org.organizationId, '--key', named.keyId)).stdout);
+    expect(kept).toMatchObject({ name: 'Zapier', replaces: named.keyId, apiKey: expect.stringMatching(/^sp_live_/) });
+    expect(new Date(kept.replacedKeyEndsAt).getTime()).toBeGreaterThan(Date.now() + 23 * 3600_000);
+    expect((await api.as(named.apiKey).get('/v1/leads')).status).toBe(200);
+    expect((await api.as(kept.apiKey).get('/v1/leads')).status).toBe(200);
+
+    const now = JSON.parse((await admin('key', 'rotate', '--org', org.organizationId, '--key', kept.keyId, '--overlap', '0s')).stdout);
+    expect((await api.as(kept.apiKey).get('/v1/leads')).status).toBe(401);
+    expect((await api.as(now.apiKey).get('/v1/leads')).status).toBe(200);
+  });
+
   it.each([
+    [['key', 'rotate', '--org', 'x']],
     [['org', 'create']],
     [['key', 'create']],
     [['key', 'create', '--org', 'org_unknown']],

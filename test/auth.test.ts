@@ -57,7 +57,7 @@ describe('Authorization: Bearer <api key>', () => {
     const { organizationId, apiKey } = await api.organization();
     const listed = await listApiKeys(organizationId);
     expect(listed).toHaveLength(1);
-    expect(listed[0]).toEqual({ keyId: expect.stringMatching(/^key_/), organizationId, createdAt: expect.any(String), expiresAt: null, revokedAt: null });
+    expect(listed[0]).toEqual({ keyId: expect.stringMatching(/^key_/), organizationId, name: null, createdAt: expect.any(String), lastUsedAt: null, expiresAt: null, revokedAt: null });
     expect(JSON.stringify(listed)).not.toContain(apiKey);
   });
 
@@ -98,5 +98,30 @@ describe('unknown routes', () => {
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ success: false, message: 'Not found', error: { status: 404, message: 'Not found', code: 'NOT_FOUND' } });
     }
+  });
+});
+
+describe('key bookkeeping', () => {
+  it('records when a key was last used, to the minute, without a write on every request', async () => {
+    const { organizationId, apiKey, client } = await api.organization();
+    expect((await listApiKeys(organizationId))[0]!.lastUsedAt).toBeNull();
+    await client.get('/v1/leads');
+    const first = (await listApiKeys(organizationId))[0]!.lastUsedAt;
+    expect(first).toEqual(expect.any(String));
+    await api.as(apiKey).get('/v1/leads');
+    expect((await listApiKeys(organizationId))[0]!.lastUsedAt).toBe(first);
+  });
+
+  it('keeps a name given to a key', async () => {
+    const { organizationId } = await api.organization();
+    const { key } = await createApiKey(organizationId, null, 'Zapier');
+    expect((await listApiKeys(organizationId)).find((listed) => listed.keyId === key.keyId)?.name).toBe('Zapier');
+  });
+
+  it('logs no key: the suite scans every line it writes (test/support/table-per-file.ts)', async () => {
+    const { organizationId } = await api.organization();
+    const { token } = await createApiKey(organizationId);
+    expect(token).toMatch(/^sp_live_[A-Za-z0-9_-]{20,}$/);
+    expect((await api.as(token).post('/v1/leads', { name: 'x' })).status).toBe(400);
   });
 });

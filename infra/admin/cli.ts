@@ -5,7 +5,10 @@ const USAGE = `Usage: npm run admin -- <command> [options]
 
 Commands:
   org create --name <name> [--demo]          create an organization and its first API key
-  key create --org <id> [--expires-in 30d]   issue another API key (s, m, h or d)
+  key create --org <id> [--name <name>] [--expires-in 30d]
+                                             issue another API key (s, m, h or d)
+  key rotate --org <id> --key <keyId> [--overlap 24h] [--expires-in 90d]
+                                             issue its replacement; the old key ends after the overlap
   key revoke --org <id> --key <keyId>        revoke an API key
   key list --org <id>                        list an organization's keys (never their secrets)
 
@@ -26,6 +29,7 @@ const { positionals, values } = (() => {
         org: { type: 'string' },
         key: { type: 'string' },
         'expires-in': { type: 'string' },
+        overlap: { type: 'string' },
         table: { type: 'string' },
         region: { type: 'string' },
         help: { type: 'boolean', default: false },
@@ -43,14 +47,16 @@ function required(name: 'name' | 'org' | 'key'): string {
   return value;
 }
 
-function expiry(text: string | undefined): Date | null {
-  if (text === undefined) return null;
+/** `30d`, `12h`, `15m` or `90s` from now; `allowZero` for an overlap that may end the old key at once. */
+function later(option: string, text: string, { allowZero = false } = {}): Date {
   const match = /^(\d+)([smhd])$/.exec(text);
-  if (!match) throw new UsageError(`--expires-in must look like 30d, 12h, 15m or 90s (got "${text}")`);
-  if (Number(match[1]) <= 0) throw new UsageError(`--expires-in must be a positive duration: a key that expires at once is useless (got "${text}")`);
+  if (!match) throw new UsageError(`--${option} must look like 30d, 12h, 15m or 90s (got "${text}")`);
+  if (Number(match[1]) <= 0 && !allowZero) throw new UsageError(`--${option} must be a positive duration: a key that expires at once is useless (got "${text}")`);
   const seconds = { s: 1, m: 60, h: 3600, d: 86_400 }[match[2] as 's' | 'm' | 'h' | 'd'];
   return new Date(Date.now() + Number(match[1]) * seconds * 1000);
 }
+
+const expiry = (text: string | undefined): Date | null => (text === undefined ? null : later('expires-in', text));
 
 /** Points the shared code at the target table before it is loaded (it reads its configuration on import). */
 function configureTarget(): void {
@@ -69,7 +75,7 @@ async function run(): Promise<unknown> {
   const [resource, action] = positionals;
   const command = `${resource ?? ''} ${action ?? ''}`.trim();
   if (values.help || !command) throw new UsageError('');
-  const known = ['org create', 'key create', 'key revoke', 'key list'];
+  const known = ['org create', 'key create', 'key rotate', 'key revoke', 'key list'];
   if (!known.includes(command)) throw new UsageError(`Unknown command "${command}"`);
   configureTarget();
   const keys = await import('../../shared/repositories/api-keys');
@@ -87,8 +93,17 @@ async function run(): Promise<unknown> {
     }
     case 'key create': {
       const expiresAt = expiry(values['expires-in']);
-      const { key, token } = await keys.createApiKey(await requireOrganization(), expiresAt);
-      return { organizationId: key.organizationId, keyId: key.keyId, apiKey: token, expiresAt: key.expiresAt };
+      const { key, token } = await keys.createApiKey(await requireOrganization(), expiresAt, values.name ?? null);
+      return { organizationId: key.organizationId, keyId: key.keyId, name: key.name, apiKey: token, expiresAt: key.expiresAt };
+    }
+    case 'key rotate': {
+      const organizationId = await requireOrganization();
+      const old = await keys.findApiKey(organizationId, required('key'));
+      if (!old) throw new UsageError(`No key ${values.key} in organization ${organizationId}`);
+      const oldEndsAt = later('overlap', values.overlap ?? '24h', { allowZero: true });
+      const { key, token } = await keys.createApiKey(organizationId, expiry(values['expires-in']), old.name);
+      await keys.expireApiKey(organizationId, old.keyId, oldEndsAt);
+      return { organizationId, keyId: key.keyId, name: key.name, apiKey: token, replaces: old.keyId, replacedKeyEndsAt: oldEndsAt.toISOString() };
     }
     case 'key revoke': {
       const organizationId = await requireOrganization();

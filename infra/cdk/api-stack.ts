@@ -56,7 +56,7 @@ export class ApiStack extends Stack {
     }
 
     const authorizer = new RequestAuthorizer(this, 'ApiKeyAuthorizer', {
-      handler: new ApiFunction(this, 'Authorizer', { handler: 'authorizer', table, dynamodb: ['Query'], indexes: ['gsi1'] }).function,
+      handler: new ApiFunction(this, 'Authorizer', { handler: 'authorizer', table, dynamodb: ['Query', 'UpdateItem'], indexes: ['gsi1'] }).function,
       identitySources: [IdentitySource.header('Authorization')],
       resultsCacheTtl: Duration.seconds(300),
     });

@@ -5,8 +5,12 @@ import { keys } from './keys';
 const ApiKey = v.object({
   keyId: v.string(),
   organizationId: v.string(),
+  /** What the operator calls it ("Zapier", "website form"); null for a key issued without one. */
+  name: v.optional(v.nullable(v.string()), null),
   tokenHash: v.string(),
   createdAt: v.string(),
+  /** When a request last used it, to the minute: a key nobody uses can be revoked without fear. */
+  lastUsedAt: v.optional(v.nullable(v.string()), null),
   expiresAt: v.optional(v.nullable(v.string()), null),
   revokedAt: v.optional(v.nullable(v.string()), null),
 });
@@ -23,6 +27,7 @@ export function toApiKeyItem(key: ApiKey) {
     ...key,
     expiresAt: key.expiresAt ?? undefined,
     revokedAt: key.revokedAt ?? undefined,
+    lastUsedAt: key.lastUsedAt ?? undefined,
   };
 }
 

@@ -1,4 +1,4 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { generateToken, hashToken } from '../auth/tokens';
 import { config } from '../config';
 import { dynamo } from '../dynamo';
@@ -10,13 +10,15 @@ import { queryAll } from './query-page';
 import { insertIfAbsent, writeAlone } from './transact';
 
 /** Issues a key and returns its secret token: the only time the token exists outside the caller. */
-export async function createApiKey(organizationId: string, expiresAt: Date | null = null): Promise<{ key: ApiKeySummary; token: string }> {
+export async function createApiKey(organizationId: string, expiresAt: Date | null = null, name: string | null = null): Promise<{ key: ApiKeySummary; token: string }> {
   const token = generateToken();
   const key: ApiKey = {
     keyId: newId('key'),
     organizationId,
+    name,
     tokenHash: hashToken(token),
     createdAt: now(),
+    lastUsedAt: null,
     expiresAt: expiresAt?.toISOString() ?? null,
     revokedAt: null,
   };
@@ -55,6 +57,50 @@ export async function revokeApiKey(organizationId: string, keyId: string): Promi
     .catch((error: unknown) => {
       throw (error as Error).name === 'ConditionalCheckFailedException' ? new NotFoundError('API key not found') : error;
     });
+}
+
+/** How stale lastUsedAt may be: writing it on every request would cost a write per call. */
+const LAST_USED_PRECISION_MS = 60_000;
+
+/** Records that the key was just used, at most once a minute (a conditional write that does nothing otherwise). */
+export async function touchApiKey(key: ApiKey, at = new Date()): Promise<void> {
+  if (key.lastUsedAt && at.getTime() - new Date(key.lastUsedAt).getTime() < LAST_USED_PRECISION_MS) return;
+  await dynamo
+    .send(
+      new UpdateCommand({
+        TableName: config.tableName,
+        Key: keys.apiKey(key.organizationId, key.keyId),
+        UpdateExpression: 'SET lastUsedAt = :now',
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :staleBefore)',
+        ExpressionAttributeValues: { ':now': at.toISOString(), ':staleBefore': new Date(at.getTime() - LAST_USED_PRECISION_MS).toISOString() },
+      }),
+    )
+    .catch((error: unknown) => {
+      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    });
+}
+
+/** Ends a key at `at` (now, or after an overlap while its replacement is rolled out); an earlier end stays. */
+export async function expireApiKey(organizationId: string, keyId: string, at: Date): Promise<void> {
+  await dynamo
+    .send(
+      new UpdateCommand({
+        TableName: config.tableName,
+        Key: keys.apiKey(organizationId, keyId),
+        UpdateExpression: 'SET expiresAt = :at',
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(expiresAt) OR expiresAt > :at)',
+        ExpressionAttributeValues: { ':at': at.toISOString() },
+      }),
+    )
+    .catch(async (error: unknown) => {
+      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+      if (!(await findApiKey(organizationId, keyId))) throw new NotFoundError('API key not found');
+    });
+}
+
+export async function findApiKey(organizationId: string, keyId: string): Promise<ApiKey | undefined> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.apiKey(organizationId, keyId), ConsistentRead: true }));
+  return Item && fromApiKeyItem(Item);
 }
 
 export async function listApiKeys(organizationId: string): Promise<ApiKeySummary[]> {

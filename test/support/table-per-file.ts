@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { inject } from 'vitest';
+import { afterAll, expect, inject } from 'vitest';
 import { createTable, LOCAL_AWS_ENV } from '../../infra/local/dynamodb-local';
 
 // Runs before each test file, before it imports anything that reads the configuration.
@@ -7,3 +7,18 @@ const endpoint = inject('dynamoEndpoint');
 const tableName = `test-${randomUUID()}`;
 Object.assign(process.env, LOCAL_AWS_ENV, { AWS_ENDPOINT_URL_DYNAMODB: endpoint, TABLE_NAME: tableName });
 await createTable(endpoint, tableName);
+
+// No API key may ever reach a log: every line the suite writes is scanned for a token.
+const TOKEN = /sp_live_[A-Za-z0-9_-]{20,}/;
+const leaks: string[] = [];
+for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
+  const original = console[method].bind(console);
+  console[method] = (...args: unknown[]) => {
+    const line = args.map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg))).join(' ');
+    if (TOKEN.test(line)) leaks.push(line.slice(0, 200));
+    original(...args);
+  };
+}
+afterAll(() => {
+  expect(leaks, 'log lines that carry an API key').toEqual([]);
+});
