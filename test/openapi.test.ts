@@ -228,4 +228,25 @@ describe('GET /docs', () => {
     // Lambda answers at most 6 MB, counted on the JSON-encoded proxy response.
     expect(Buffer.byteLength(JSON.stringify({ statusCode: 200, headers: {}, body: res.body }))).toBeLessThan(5.5 * 1024 * 1024);
   });
+
+  it('bounds every string and every array a client can send, in the document', () => {
+    const unbounded: string[] = [];
+    const walk = (schema: Json | undefined, where: string): void => {
+      if (!schema || typeof schema !== 'object' || schema.$ref) return;
+      const fixed = schema.enum || schema.const !== undefined || schema.format || schema.pattern;
+      if (schema.type === 'string' && schema.maxLength === undefined && !fixed) unbounded.push(where);
+      if (schema.type === 'array' && schema.maxItems === undefined) unbounded.push(`${where}[]`);
+      for (const [name, property] of Object.entries(schema.properties ?? {})) walk(property as Json, `${where}.${name}`);
+      walk(schema.items, `${where}[]`);
+      if (typeof schema.additionalProperties === 'object') walk(schema.additionalProperties, `${where}{}`);
+      walk(schema.propertyNames, `${where}<key>`);
+      for (const branch of [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])]) walk(branch, where);
+    };
+    for (const route of routes) {
+      const operation = operationOf(route);
+      walk(operation.requestBody?.content?.['application/json']?.schema, `${route.operationId} body`);
+      for (const parameter of operation.parameters ?? []) walk(parameter.schema, `${route.operationId} ${parameter.name}`);
+    }
+    expect(unbounded).toEqual([]);
+  });
 });

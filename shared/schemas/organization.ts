@@ -7,6 +7,7 @@ const TIME_ZONES = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC']);
 /** An IANA time zone name, e.g. Australia/Sydney. */
 export const TimeZone = v.pipe(
   v.string('timezone must be a string'),
+  v.maxLength(64, 'timezone must be at most 64 characters'),
   v.check((zone) => TIME_ZONES.has(zone), 'timezone must be an IANA time zone, e.g. Australia/Sydney'),
 );
 
@@ -39,6 +40,7 @@ export const UpdateOrganizationBody = partialUpdateBody({
     v.pipe(
       v.string('smsSenderId must be a string'),
       v.trim(),
+      v.maxLength(16, 'smsSenderId must be at most 16 characters'),
       v.check(
         (sender) => E164.test(sender) || /^(?=.*[A-Za-z])[A-Za-z0-9 ]{1,11}$/.test(sender),
         'smsSenderId must be a phone number in E.164 format or 1 to 11 letters, digits and spaces with at least one letter',

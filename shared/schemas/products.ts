@@ -109,6 +109,8 @@ export const BatchUpdateProductsBody = v.strictObject({
   updates: v.pipe(
     v.array(v.pipe(v.unknown(), v.metadata({ documentedAs: BatchItem })), 'updates must be an array'),
     v.minLength(1, 'updates must contain at least one item'),
+    // Over the limit answers BATCH_TOO_LARGE rather than a validation error, but the limit is documented.
+    v.metadata({ jsonSchema: { maxItems: MAX_BATCH_ITEMS } }),
     v.description(`1 to ${MAX_BATCH_ITEMS} items, applied in order; more than ${MAX_BATCH_ITEMS} is rejected as a whole with BATCH_TOO_LARGE.`),
   ),
 });
