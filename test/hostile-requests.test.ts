@@ -235,3 +235,24 @@ describe('limits and headers every answer carries', () => {
     expect((await fetch(`${api.url}/docs`)).headers.get('cache-control')).toBe('no-store');
   });
 });
+
+describe('phone numbers must be E.164: a plus, a country code, then digits', () => {
+  it.each(['0412000111', '61412000111', '+0412000111', '+61 412 000 111', '+614120001112345678'])('refuses %s wherever a phone is taken', async (phone) => {
+    const { client } = await api.organization();
+    const lead = await client.post('/v1/leads', { name: 'Sam Lee', email: 'sam@example.com', phone });
+    expect(lead.status).toBe(400);
+    expect(lead.body.error.details[0].path).toBe('phone');
+    const company = await client.post('/v1/companies', { name: 'Acme', phone });
+    expect(company.status).toBe(400);
+    const transfer = await client.post('/v1/transfers', { label: 'Urgent', method: 'COLD', destinationType: 'PHONE_NUMBER', destination: phone, conditions: 'Always' });
+    expect(transfer.status).toBe(400);
+    expect(transfer.body.error.details[0].path).toBe('destination');
+    const sender = await client.patch('/v1/organization', { smsSenderId: phone });
+    expect(sender.status).toBe(400);
+  });
+
+  it('accepts a number in E.164', async () => {
+    const { client } = await api.organization();
+    expect((await client.post('/v1/leads', { name: 'Sam Lee', email: 'sam@example.com', phone: '+61412000111' })).status).toBe(201);
+  });
+});
