@@ -1,10 +1,8 @@
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { config } from '../shared/config';
-import { dynamo } from '../shared/dynamo';
 import { routes } from '../shared/routes/index';
 import type { RouteDefinition } from '../shared/routes/route';
+import { itemsOf } from './support/fixtures';
 import { useTestApi } from './support/api';
 
 const api = useTestApi();
@@ -12,18 +10,6 @@ const api = useTestApi();
 /** Generated requests in `npm test`; BAD_INPUT_RUNS raises it, BAD_INPUT_SEED explores other inputs (a fixed seed keeps CI repeatable). */
 const RUNS = Number(process.env.BAD_INPUT_RUNS ?? 10_000);
 const SEED = Number(process.env.BAD_INPUT_SEED ?? 20_261_122);
-
-/** Every item of one organization, as stored. */
-async function itemsOf(organizationId: string): Promise<string[]> {
-  const items: string[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo.send(new ScanCommand({ TableName: config.tableName, ConsistentRead: true, ExclusiveStartKey: startKey }));
-    for (const item of page.Items ?? []) if (String(item.pk).startsWith(`ORG#${organizationId}`)) items.push(JSON.stringify(item, Object.keys(item).sort()));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items.sort();
-}
 
 const text = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 40 }),

@@ -1,24 +1,10 @@
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { config } from '../shared/config';
-import { dynamo } from '../shared/dynamo';
 import { routes } from '../shared/routes/index';
 import type { RouteDefinition } from '../shared/routes/route';
+import { itemsOf } from './support/fixtures';
 import { useTestApi, type Client } from './support/api';
 
 const api = useTestApi();
-
-/** Every item of one organization, as stored, in a stable order. */
-async function itemsOf(organizationId: string): Promise<string[]> {
-  const items: string[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo.send(new ScanCommand({ TableName: config.tableName, ConsistentRead: true, ExclusiveStartKey: startKey }));
-    for (const item of page.Items ?? []) if (String(item.pk).startsWith(`ORG#${organizationId}`)) items.push(JSON.stringify(item, Object.keys(item).sort()));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items.sort();
-}
 
 /** Organization A's ids, by the parameter or field name that carries them. */
 type Ids = Record<string, string | number>;

@@ -1,4 +1,7 @@
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
+import { config } from '../../shared/config';
+import { dynamo } from '../../shared/dynamo';
 import { getProduct } from '../../shared/repositories/products';
 import { getTransfer } from '../../shared/repositories/transfers';
 import type { Client } from './api';
@@ -16,3 +19,18 @@ export async function created<T = any>(client: Client, path: string, key: string
 /** A product or transfer rule as stored, read past the API (neither has a GET endpoint). */
 export const storedProduct = async (organizationId: string, id: number) => (await getProduct(organizationId, id))?.value;
 export const storedTransfer = async (organizationId: string, id: number) => (await getTransfer(organizationId, id))?.value;
+
+/**
+ * Every item of one organization exactly as stored, in a stable order, to compare before and after.
+ * A Scan of this test file's own table: fine for a test, never an access pattern of the API.
+ */
+export async function itemsOf(organizationId: string): Promise<string[]> {
+  const items: string[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo.send(new ScanCommand({ TableName: config.tableName, ConsistentRead: true, ExclusiveStartKey: startKey }));
+    for (const item of page.Items ?? []) if (String(item.pk).startsWith(`ORG#${organizationId}`)) items.push(JSON.stringify(item, Object.keys(item).sort()));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items.sort();
+}
