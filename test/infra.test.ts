@@ -18,7 +18,7 @@ const policies = apiTemplate.findResources('AWS::IAM::Policy') as Record<string,
 const methods = Object.values(apiTemplate.findResources('AWS::ApiGateway::Method') as Record<string, Resource>);
 
 function dynamoActionsOf(constructId: string): string[] {
-  const policy = Object.entries(policies).find(([logicalId]) => logicalId.startsWith(`${constructId}Function`));
+  const policy = Object.entries(policies).find(([logicalId]) => logicalId.startsWith(`${constructId}Role`));
   const statements: Array<{ Action: string | string[] }> = policy?.[1].Properties.PolicyDocument.Statement ?? [];
   return statements.flatMap((s) => [s.Action].flat()).filter((action) => action.startsWith('dynamodb:')).sort();
 }
@@ -66,9 +66,22 @@ describe('the API stack', () => {
     expect(allActions).not.toContain('dynamodb:Scan');
   });
 
+  it('gives each function a role that writes only its own log group, not the managed basic execution role', () => {
+    const roles = apiTemplate.findResources('AWS::IAM::Role') as Record<string, Resource>;
+    expect(JSON.stringify(roles)).not.toContain('AWSLambdaBasicExecutionRole');
+    for (const route of routes) {
+      const id = routeId(route);
+      const policy = Object.entries(policies).find(([logicalId]) => logicalId.startsWith(`${id}Role`))![1];
+      const logs = policy.Properties.PolicyDocument.Statement.filter((s: { Action: string | string[] }) => [s.Action].flat().some((a) => a.startsWith('logs:')));
+      expect(logs, route.operationId).toHaveLength(1);
+      const logGroup = Object.keys(apiTemplate.findResources('AWS::Logs::LogGroup')).find((logicalId) => logicalId.startsWith(`${id}Logs`));
+      expect(logs[0].Resource, route.operationId).toEqual({ 'Fn::GetAtt': [logGroup, 'Arn'] });
+    }
+  });
+
   it('scopes each DynamoDB grant to the table and only the indexes its route queries', () => {
     const grantedResources = (constructId: string) => {
-      const policy = Object.entries(policies).find(([logicalId]) => logicalId.startsWith(`${constructId}Function`))![1];
+      const policy = Object.entries(policies).find(([logicalId]) => logicalId.startsWith(`${constructId}Role`))![1];
       const statement = policy.Properties.PolicyDocument.Statement.find((s: { Action: string | string[] }) =>
         [s.Action].flat().some((a) => a.startsWith('dynamodb:')),
       );
