@@ -127,6 +127,16 @@ describe('the API stack', () => {
     apiTemplate.hasResourceProperties('AWS::ApiGateway::GatewayResponse', { ResponseType: 'INTEGRATION_TIMEOUT', StatusCode: '504' });
   });
 
+  it("keeps API Gateway's own statuses (403, 415, 502, 504 …) in the envelope instead of flattening them into 400 or 500", () => {
+    for (const [type, status] of [['EXPIRED_TOKEN', 403], ['INVALID_API_KEY', 403], ['WAF_FILTERED', 403], ['UNSUPPORTED_MEDIA_TYPE', 415], ['INTEGRATION_FAILURE', 502], ['INTEGRATION_TIMEOUT', 504], ['QUOTA_EXCEEDED', 429]] as const) {
+      apiTemplate.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+        ResponseType: type,
+        StatusCode: String(status),
+        ResponseTemplates: { 'application/json': Match.stringLikeRegexp(`"status":${status}`) },
+      });
+    }
+  });
+
   it('gives every function more time than the DynamoDB client can take, and less than the gateway’s 29 s', () => {
     const timeouts = Object.values(functions).map((fn) => fn.Properties.Timeout as number);
     const worstDynamoMs = DYNAMODB_MAX_ATTEMPTS * (DYNAMODB_TIMEOUTS.connectionTimeout + DYNAMODB_TIMEOUTS.requestTimeout);

@@ -13,6 +13,17 @@ export interface GatewayResponse {
     | 'AUTHORIZER_FAILURE'
     | 'AUTHORIZER_CONFIGURATION_ERROR'
     | 'INTEGRATION_TIMEOUT'
+    | 'INTEGRATION_FAILURE'
+    | 'API_CONFIGURATION_ERROR'
+    | 'EXPIRED_TOKEN'
+    | 'INVALID_API_KEY'
+    | 'INVALID_SIGNATURE'
+    | 'WAF_FILTERED'
+    | 'UNSUPPORTED_MEDIA_TYPE'
+    | 'QUOTA_EXCEEDED'
+    | 'RESOURCE_NOT_FOUND'
+    | 'BAD_REQUEST_BODY'
+    | 'BAD_REQUEST_PARAMETERS'
     | 'DEFAULT_4XX'
     | 'DEFAULT_5XX';
   status: number;
@@ -33,6 +44,18 @@ export const GATEWAY_RESPONSES = {
   AUTHORIZER_CONFIGURATION_ERROR: { type: 'AUTHORIZER_CONFIGURATION_ERROR', status: 503, message: 'The API key could not be checked; try again', code: 'AUTHORIZER_UNAVAILABLE' },
   // API Gateway gives an integration 29 s.
   INTEGRATION_TIMEOUT: { type: 'INTEGRATION_TIMEOUT', status: 504, message: 'The request took too long; try again', code: 'TIMEOUT' },
+  // API Gateway's own answers keep their real status; only types nobody names fall to the defaults below.
+  INTEGRATION_FAILURE: { type: 'INTEGRATION_FAILURE', status: 502, message: 'The request could not be processed; try again', code: 'BAD_GATEWAY' },
+  API_CONFIGURATION_ERROR: { type: 'API_CONFIGURATION_ERROR', status: 500, message: 'Internal server error', code: 'INTERNAL_ERROR' },
+  EXPIRED_TOKEN: { type: 'EXPIRED_TOKEN', status: 403, message: 'Forbidden', code: 'FORBIDDEN' },
+  INVALID_API_KEY: { type: 'INVALID_API_KEY', status: 403, message: 'Forbidden', code: 'FORBIDDEN' },
+  INVALID_SIGNATURE: { type: 'INVALID_SIGNATURE', status: 403, message: 'Forbidden', code: 'FORBIDDEN' },
+  WAF_FILTERED: { type: 'WAF_FILTERED', status: 403, message: 'The request was blocked by the firewall', code: 'FORBIDDEN' },
+  UNSUPPORTED_MEDIA_TYPE: { type: 'UNSUPPORTED_MEDIA_TYPE', status: 415, message: 'Unsupported media type: send application/json', code: 'UNSUPPORTED_MEDIA_TYPE' },
+  QUOTA_EXCEEDED: { type: 'QUOTA_EXCEEDED', status: 429, message: 'The daily request quota is used up', code: 'QUOTA_EXCEEDED' },
+  RESOURCE_NOT_FOUND: { type: 'RESOURCE_NOT_FOUND', status: 404, message: 'Not found', code: 'NOT_FOUND' },
+  BAD_REQUEST_BODY: { type: 'BAD_REQUEST_BODY', status: 400, message: 'Bad request', code: 'BAD_REQUEST' },
+  BAD_REQUEST_PARAMETERS: { type: 'BAD_REQUEST_PARAMETERS', status: 400, message: 'Bad request', code: 'BAD_REQUEST' },
   DEFAULT_4XX: { type: 'DEFAULT_4XX', status: 400, message: 'Bad request', code: 'BAD_REQUEST' },
   DEFAULT_5XX: { type: 'DEFAULT_5XX', status: 500, message: 'Internal server error', code: 'INTERNAL_ERROR' },
 } as const satisfies Record<GatewayResponse['type'], GatewayResponse>;
