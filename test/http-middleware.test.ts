@@ -19,15 +19,15 @@ const route = defineRoute({
   errors: [400, 404, 409],
 });
 
-function event(body: string | null, organizationId: string | null = 'org_1') {
+function event(body: string | null, organizationId: string | null = 'org_1', { id = '7', requestId = 'req-123' } = {}) {
   return {
     httpMethod: 'POST',
-    path: '/v1/probe/7',
+    path: `/v1/probe/${id}`,
     headers: {},
-    pathParameters: { id: '7' },
+    pathParameters: { id },
     queryStringParameters: null,
     body,
-    requestContext: { requestId: 'req-123', authorizer: organizationId ? { organizationId } : null },
+    requestContext: { requestId, authorizer: organizationId ? { organizationId } : null },
   } as never;
 }
 const context = { awsRequestId: 'lambda-456' } as never;
@@ -100,25 +100,28 @@ describe('the handler middleware', () => {
 describe('the access log under overlapping requests', () => {
   afterEach(() => vi.useRealTimers());
 
-  it('gives each request its own duration, however they overlap', async () => {
+  it('logs each request with its own duration when one handler serves them at once', async () => {
     vi.useFakeTimers({ now: 0 });
     const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
-    const release: Record<string, () => void> = {};
-    const handler = apiHandler(route, ({ path }) => new Promise((resolve) => (release[path.id] = () => resolve({ ok: true }))));
-    const slowEvent = { ...(event('{"n":1}') as object), pathParameters: { id: 'slow' } } as never;
-    const quickEvent = { ...(event('{"n":1}') as object), pathParameters: { id: 'quick' } } as never;
+    // The handler answers a request only when the test finishes it, so the overlap is exactly as written below.
+    const finish: Record<string, () => void> = {};
+    const handler = apiHandler(route, ({ path }) => new Promise((resolve) => (finish[path.id] = () => resolve({ ok: true }))));
+    const request = (id: string) => handler(event('{"n":1}', 'org_1', { id, requestId: `req-${id}` }), context);
 
-    const slow = handler(slowEvent, context);
+    const slow = request('slow'); // starts at 0 ms
     await vi.advanceTimersByTimeAsync(250);
-    const quick = handler(quickEvent, context);
+    const quick = request('quick'); // starts at 250 ms, while the slow one runs
     await vi.advanceTimersByTimeAsync(30);
-    release.quick!();
-    await quick;
+    finish.quick!();
+    await quick; // ends at 280 ms
     await vi.advanceTimersByTimeAsync(20);
-    release.slow!();
-    await slow;
+    finish.slow!();
+    await slow; // ends at 300 ms
 
-    const lines = log.mock.calls.map((call) => JSON.parse(call[0] as string) as { durationMs: number });
-    expect(lines.map((line) => line.durationMs)).toEqual([30, 300]);
+    const lines = log.mock.calls.map(([line]) => JSON.parse(line as string) as Record<string, unknown>);
+    expect(lines.map(({ requestId, path, durationMs }) => ({ requestId, path, durationMs }))).toEqual([
+      { requestId: 'req-quick', path: '/v1/probe/quick', durationMs: 30 },
+      { requestId: 'req-slow', path: '/v1/probe/slow', durationMs: 300 },
+    ]);
   });
 });

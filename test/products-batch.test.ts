@@ -1,26 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi, type Client } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
-import { created, storedProduct } from './support/fixtures';
+import { createProduct, fixedProduct, storedProduct } from './support/fixtures';
 
 const api = useTestApi();
 
-const create = (client: Client, name: string, pricing: Record<string, unknown> = { pricingType: 'FIXED', price: 100 }) =>
-  created(client, '/v1/products', 'product', { name, tradeCategoryId: 1, ...pricing });
-
-/** An organization with three FIXED products: Blocked drain clear, Tap washer replacement, Toilet repair. */
+/** An organization with three products: Blocked drain clear and Tap washer replacement at FIXED prices, Toilet repair at a RANGE. */
 async function setup() {
   const org = await api.organization();
   const [drain, tap, toilet] = [
-    await create(org.client, 'Blocked drain clear', { pricingType: 'FIXED', price: 220 }),
-    await create(org.client, 'Tap washer replacement', { pricingType: 'FIXED', price: 95 }),
-    await create(org.client, 'Toilet repair', { pricingType: 'RANGE', minPrice: 150, maxPrice: 400 }),
+    await createProduct(org.client, fixedProduct('Blocked drain clear', 220)),
+    await createProduct(org.client, fixedProduct('Tap washer replacement', 95)),
+    await createProduct(org.client, { name: 'Toilet repair', tradeCategoryId: 1, pricingType: 'RANGE', minPrice: 150, maxPrice: 400 }),
   ];
   return { ...org, drain, tap, toilet };
 }
 
 const batch = (client: Client, updates: unknown) => client.patch('/v1/products/batch', { updates });
-const stored = storedProduct;
 
 describe('PATCH /v1/products/batch', () => {
   it('renames and re-prices, answering each item in input order with its updated product', async () => {
@@ -80,13 +76,13 @@ describe('PATCH /v1/products/batch', () => {
     ['an unknown pricing field', { pricingType: 'FIXED', price: 10, currency: 'AUD' }, 'FIXED', 'pricing.currency'],
   ])('fails only the item for pricing %s', async (_, pricing, initialType, message) => {
     const { client, organizationId } = await api.organization();
-    const product = await create(client, 'Gutter clean', initialType === 'NONE' ? { pricingType: 'NONE' } : { pricingType: 'FIXED', price: 300 });
+    const product = await createProduct(client, initialType === 'NONE' ? { name: 'Gutter clean', tradeCategoryId: 1, pricingType: 'NONE' } : fixedProduct('Gutter clean', 300));
     const res = await batch(client, [{ id: product.id, pricing }, { id: product.id, name: 'Gutter clean and flush' }]);
     expect(res.status).toBe(200);
     expect(res.body.results[0]).toMatchObject({ status: 'error', code: 'VALIDATION_ERROR' });
     expect(res.body.results[0].message).toContain(message);
     expect(res.body.results[1]).toMatchObject({ status: 'ok' });
-    expect(await stored(organizationId, product.id)).toMatchObject({ name: 'Gutter clean and flush', pricingType: initialType });
+    expect(await storedProduct(organizationId, product.id)).toMatchObject({ name: 'Gutter clean and flush', pricingType: initialType });
   });
 
   it('keeps earlier successes when a later item fails', async () => {
@@ -96,8 +92,8 @@ describe('PATCH /v1/products/batch', () => {
       { id: tap.id, name: 'Drain unblock' },
     ]);
     expect(res.body.results.map((r: { status: string }) => r.status)).toEqual(['ok', 'error']);
-    expect(await stored(organizationId, drain.id)).toMatchObject({ name: 'Drain unblock' });
-    expect(await stored(organizationId, tap.id)).toEqual(tap);
+    expect(await storedProduct(organizationId, drain.id)).toMatchObject({ name: 'Drain unblock' });
+    expect(await storedProduct(organizationId, tap.id)).toEqual(tap);
   });
 
   it('applies a second item for the same id on top of the first', async () => {
@@ -110,7 +106,7 @@ describe('PATCH /v1/products/batch', () => {
     expect(res.body.results.map((r: { status: string }) => r.status)).toEqual(['ok', 'ok', 'ok']);
     expect(res.body.results[1].product).toMatchObject({ name: 'Drain unblock', pricingType: 'RANGE', price: 200, maxPrice: 600 });
     expect(res.body.results[2].product).toMatchObject({ name: 'Drain unblock and camera', pricingType: 'RANGE', price: 200, maxPrice: 600 });
-    expect(await stored(organizationId, drain.id)).toEqual(res.body.results[2].product);
+    expect(await storedProduct(organizationId, drain.id)).toEqual(res.body.results[2].product);
     // Both earlier names are free again; only the last one is held.
     expect((await client.post('/v1/products', { name: 'Blocked drain clear', tradeCategoryId: 1, pricingType: 'NONE' })).status).toBe(201);
     expect((await client.post('/v1/products', { name: 'Drain unblock', tradeCategoryId: 1, pricingType: 'NONE' })).status).toBe(201);
@@ -135,7 +131,7 @@ describe('PATCH /v1/products/batch', () => {
       results: [{ id: owner.drain.id, status: 'error', code: 'NOT_FOUND', message: 'Trade product not found' }],
       summary: { total: 1, succeeded: 0, failed: 1 },
     });
-    expect(await stored(owner.organizationId, owner.drain.id)).toEqual(owner.drain);
+    expect(await storedProduct(owner.organizationId, owner.drain.id)).toEqual(owner.drain);
   });
 
   it('accepts exactly 100 items and applies them in order', async () => {
@@ -146,9 +142,9 @@ describe('PATCH /v1/products/batch', () => {
     expect(res.status).toBe(200);
     expect(res.body.summary).toEqual({ total: 100, succeeded: 100, failed: 0 });
     expect(res.body.results.map((r: { id: number }) => r.id)).toEqual(updates.map((u) => u.id));
-    expect((await stored(organizationId, drain.id))?.price).toBe(99);
-    expect((await stored(organizationId, tap.id))?.price).toBe(97);
-    expect((await stored(organizationId, toilet.id))?.price).toBe(98);
+    expect((await storedProduct(organizationId, drain.id))?.price).toBe(99);
+    expect((await storedProduct(organizationId, tap.id))?.price).toBe(97);
+    expect((await storedProduct(organizationId, toilet.id))?.price).toBe(98);
   });
 
   it('rejects 101 items as a whole with BATCH_TOO_LARGE and applies nothing', async () => {
@@ -165,7 +161,7 @@ describe('PATCH /v1/products/batch', () => {
       error: { status: 400, message: 'The batch exceeds 100 items (101 given); nothing was applied', code: 'BATCH_TOO_LARGE' },
     });
     expect(calls).toEqual([]);
-    expect(await stored(organizationId, drain.id)).toEqual(drain);
+    expect(await storedProduct(organizationId, drain.id)).toEqual(drain);
   });
 
   it.each([

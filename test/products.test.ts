@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { useTestApi, type ApiResponse, type Client } from './support/api';
+import { useTestApi, type ApiResponse } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
 import { insertProduct } from '../shared/repositories/products';
-import { created, ISO_MS, storedProduct } from './support/fixtures';
+import { createProduct, fixedProduct, ISO_MS, storedProduct } from './support/fixtures';
 
 const api = useTestApi();
 
@@ -17,12 +17,6 @@ const hotWater = {
   maxPrice: 3500,
   isDisclosePrice: true,
 };
-
-const create = (client: Client, body: Record<string, unknown>) => created(client, '/v1/products', 'product', body);
-
-const fixed = (name: string, price = 180) => ({ name, tradeCategoryId: 1, pricingType: 'FIXED', price });
-
-const stored = storedProduct;
 
 describe('POST /v1/products', () => {
   it('answers 201 with every Product field, a RANGE price as price (minimum) and maxPrice', async () => {
@@ -51,16 +45,16 @@ describe('POST /v1/products', () => {
 
   it('stores a FIXED price with maxPrice null, and numbers ids per organization from 1', async () => {
     const { client } = await api.organization();
-    await create(client, hotWater);
-    const product = await create(client, { ...fixed('Blocked drain clear', 220), faqs: [] });
+    await createProduct(client, hotWater);
+    const product = await createProduct(client, { ...fixedProduct('Blocked drain clear', 220), faqs: [] });
     expect(product).toMatchObject({ id: 2, pricingType: 'FIXED', price: 220, maxPrice: null });
     const other = await api.organization();
-    expect((await create(other.client, fixed('Blocked drain clear'))).id).toBe(1);
+    expect((await createProduct(other.client, fixedProduct('Blocked drain clear'))).id).toBe(1);
   });
 
   it('stores NONE with no price and fills the optional fields with their defaults', async () => {
     const { client } = await api.organization();
-    const product = await create(client, { name: '  Free quote ', tradeCategoryId: 12, pricingType: 'NONE' });
+    const product = await createProduct(client, { name: '  Free quote ', tradeCategoryId: 12, pricingType: 'NONE' });
     expect(product).toMatchObject({
       name: 'Free quote',
       description: '',
@@ -75,9 +69,9 @@ describe('POST /v1/products', () => {
   });
 
   it.each([
-    ['FIXED without price', { ...fixed('A'), price: undefined }, 'price', 'price is required when pricingType is FIXED'],
-    ['FIXED with maxPrice', { ...fixed('A'), maxPrice: 300 }, 'maxPrice', 'maxPrice must not be set when pricingType is FIXED'],
-    ['FIXED with minPrice', { ...fixed('A'), minPrice: 100 }, 'minPrice', 'minPrice must not be set when pricingType is FIXED'],
+    ['FIXED without price', { ...fixedProduct('A'), price: undefined }, 'price', 'price is required when pricingType is FIXED'],
+    ['FIXED with maxPrice', { ...fixedProduct('A'), maxPrice: 300 }, 'maxPrice', 'maxPrice must not be set when pricingType is FIXED'],
+    ['FIXED with minPrice', { ...fixedProduct('A'), minPrice: 100 }, 'minPrice', 'minPrice must not be set when pricingType is FIXED'],
     ['RANGE with minPrice above maxPrice', { ...hotWater, minPrice: 4000 }, 'maxPrice', 'maxPrice must be greater than or equal to minPrice'],
     ['RANGE without maxPrice', { ...hotWater, maxPrice: undefined }, 'maxPrice', 'maxPrice is required when pricingType is RANGE'],
     ['RANGE without minPrice', { ...hotWater, minPrice: undefined }, 'minPrice', 'minPrice is required when pricingType is RANGE'],
@@ -97,19 +91,19 @@ describe('POST /v1/products', () => {
 
   it.each([
     ['a missing name', { tradeCategoryId: 1, pricingType: 'NONE' }, 'name'],
-    ['a blank name', { ...fixed('   ') }, 'name'],
-    ['a name of the wrong type', { ...fixed('A'), name: 42 }, 'name'],
+    ['a blank name', { ...fixedProduct('   ') }, 'name'],
+    ['a name of the wrong type', { ...fixedProduct('A'), name: 42 }, 'name'],
     ['a missing pricingType', { name: 'A', tradeCategoryId: 1 }, 'pricingType'],
-    ['an unknown pricingType', { ...fixed('A'), pricingType: 'HOURLY' }, 'pricingType'],
-    ['a negative price', { ...fixed('A'), price: -1 }, 'price'],
-    ['a price given as a string', { ...fixed('A'), price: '180' }, 'price'],
-    ['a tradeCategoryId outside the catalog', { ...fixed('A'), tradeCategoryId: 99 }, 'tradeCategoryId'],
-    ['a tradeCategoryId given as a string', { ...fixed('A'), tradeCategoryId: '1' }, 'tradeCategoryId'],
+    ['an unknown pricingType', { ...fixedProduct('A'), pricingType: 'HOURLY' }, 'pricingType'],
+    ['a negative price', { ...fixedProduct('A'), price: -1 }, 'price'],
+    ['a price given as a string', { ...fixedProduct('A'), price: '180' }, 'price'],
+    ['a tradeCategoryId outside the catalog', { ...fixedProduct('A'), tradeCategoryId: 99 }, 'tradeCategoryId'],
+    ['a tradeCategoryId given as a string', { ...fixedProduct('A'), tradeCategoryId: '1' }, 'tradeCategoryId'],
     ['a missing tradeCategoryId', { name: 'A', pricingType: 'NONE' }, 'tradeCategoryId'],
-    ['a faq without an answer', { ...fixed('A'), faqs: [{ question: 'Why?' }] }, 'faqs.0.answer'],
-    ['faqs that are not an array', { ...fixed('A'), faqs: 'none' }, 'faqs'],
-    ['isDisclosePrice that is not a boolean', { ...fixed('A'), isDisclosePrice: 'yes' }, 'isDisclosePrice'],
-    ['an unknown field', { ...fixed('A'), colour: 'red' }, 'colour'],
+    ['a faq without an answer', { ...fixedProduct('A'), faqs: [{ question: 'Why?' }] }, 'faqs.0.answer'],
+    ['faqs that are not an array', { ...fixedProduct('A'), faqs: 'none' }, 'faqs'],
+    ['isDisclosePrice that is not a boolean', { ...fixedProduct('A'), isDisclosePrice: 'yes' }, 'isDisclosePrice'],
+    ['an unknown field', { ...fixedProduct('A'), colour: 'red' }, 'colour'],
   ])('answers 400 for %s, naming the field, without touching DynamoDB', async (_, body, field) => {
     const { client } = await api.organization();
     let res: ApiResponse | undefined;
@@ -125,8 +119,8 @@ describe('POST /v1/products', () => {
 
   it('answers 409 for a name that exists already, ignoring case and surrounding space', async () => {
     const { client } = await api.organization();
-    await create(client, hotWater);
-    const res = await client.post('/v1/products', { ...fixed('  hot WATER system install '), faqs: [] });
+    await createProduct(client, hotWater);
+    const res = await client.post('/v1/products', { ...fixedProduct('  hot WATER system install '), faqs: [] });
     expect(res.status).toBe(409);
     expect(res.body).toEqual({
       success: false,
@@ -138,7 +132,7 @@ describe('POST /v1/products', () => {
   it('lets two organizations use the same product name', async () => {
     const mine = await api.organization();
     const theirs = await api.organization();
-    await create(mine.client, hotWater);
+    await createProduct(mine.client, hotWater);
     expect((await theirs.client.post('/v1/products', hotWater)).status).toBe(201);
   });
 
@@ -146,10 +140,10 @@ describe('POST /v1/products', () => {
     const { client } = await api.organization();
     // Within every field's character bound, but three bytes a character: 750 KB.
     const faqs = Array.from({ length: 50 }, (_, i) => ({ question: `Question ${i}?`, answer: '漢'.repeat(5000) }));
-    const res = await client.post('/v1/products', { ...fixed('Huge FAQ product'), faqs });
+    const res = await client.post('/v1/products', { ...fixedProduct('Huge FAQ product'), faqs });
     expect(res.status).toBe(413);
     expect(res.body.error.code).toBe('PAYLOAD_TOO_LARGE');
-    const small = await create(client, fixed('Small FAQ product'));
+    const small = await createProduct(client, fixedProduct('Small FAQ product'));
     expect(small.id).toBe(1);
     const update = await client.put(`/v1/products/${small.id}`, { faqs });
     expect(update.status).toBe(413);
@@ -173,7 +167,7 @@ describe('POST /v1/products', () => {
 describe('PUT /v1/products/{productId}', () => {
   it('changes only the fields sent and keeps the others', async () => {
     const { client } = await api.organization();
-    const before = await create(client, hotWater);
+    const before = await createProduct(client, hotWater);
     const res = await client.put(`/v1/products/${before.id}`, { description: 'Now with free removal.', isActive: false });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -184,7 +178,7 @@ describe('PUT /v1/products/{productId}', () => {
 
   it('writes every writable field at once', async () => {
     const { client, organizationId } = await api.organization();
-    const before = await create(client, hotWater);
+    const before = await createProduct(client, hotWater);
     const changes = {
       name: 'Heat pump install',
       description: 'Energy-efficient heat pump hot water.',
@@ -200,42 +194,42 @@ describe('PUT /v1/products/{productId}', () => {
     expect(res.status).toBe(200);
     const { minPrice: _, ...expected } = { ...before, ...changes, maxPrice: null, updatedAt: res.body.product.updatedAt };
     expect(res.body.product).toEqual(expected);
-    expect(await stored(organizationId, before.id)).toEqual(res.body.product);
+    expect(await storedProduct(organizationId, before.id)).toEqual(res.body.product);
   });
 
   describe('validates the merged pricing', () => {
     it('keeps the other end of a RANGE when only one end changes', async () => {
       const { client } = await api.organization();
-      const { id } = await create(client, hotWater);
+      const { id } = await createProduct(client, hotWater);
       const res = await client.put(`/v1/products/${id}`, { minPrice: 1500 });
       expect(res.body.product).toMatchObject({ pricingType: 'RANGE', price: 1500, maxPrice: 3500 });
     });
 
     it('answers 400 when the new maxPrice falls below the stored minimum', async () => {
       const { client, organizationId } = await api.organization();
-      const before = await create(client, hotWater);
+      const before = await createProduct(client, hotWater);
       const res = await client.put(`/v1/products/${before.id}`, { maxPrice: 1000 });
       expect(res.status).toBe(400);
       expect(res.body.message).toBe('maxPrice must be greater than or equal to minPrice');
-      expect(await stored(organizationId, before.id)).toEqual(before);
+      expect(await storedProduct(organizationId, before.id)).toEqual(before);
     });
 
     it('keeps a FIXED price when only pricingType FIXED is repeated, and changes the price alone', async () => {
       const { client } = await api.organization();
-      const { id } = await create(client, fixed('Blocked drain clear', 220));
+      const { id } = await createProduct(client, fixedProduct('Blocked drain clear', 220));
       expect((await client.put(`/v1/products/${id}`, { pricingType: 'FIXED' })).body.product.price).toBe(220);
       expect((await client.put(`/v1/products/${id}`, { price: 250 })).body.product).toMatchObject({ pricingType: 'FIXED', price: 250, maxPrice: null });
     });
 
     it.each([
       ['switching to FIXED without a price', hotWater, { pricingType: 'FIXED' }, 'price is required when pricingType is FIXED'],
-      ['switching to RANGE with only a maximum', fixed('A'), { pricingType: 'RANGE', maxPrice: 500 }, 'minPrice is required when pricingType is RANGE'],
+      ['switching to RANGE with only a maximum', fixedProduct('A'), { pricingType: 'RANGE', maxPrice: 500 }, 'minPrice is required when pricingType is RANGE'],
       ['a price on a RANGE product', hotWater, { price: 999 }, 'price must not be set when pricingType is RANGE'],
-      ['a maxPrice on a FIXED product', fixed('A'), { maxPrice: 999 }, 'maxPrice must not be set when pricingType is FIXED'],
+      ['a maxPrice on a FIXED product', fixedProduct('A'), { maxPrice: 999 }, 'maxPrice must not be set when pricingType is FIXED'],
       ['a price on a NONE product', { name: 'Free quote', tradeCategoryId: 1, pricingType: 'NONE' }, { price: 10 }, 'price must not be set when pricingType is NONE'],
     ])('answers 400 for %s', async (_, initial, changes, message) => {
       const { client } = await api.organization();
-      const { id } = await create(client, initial);
+      const { id } = await createProduct(client, initial);
       const res = await client.put(`/v1/products/${id}`, changes);
       expect(res.status).toBe(400);
       expect(res.body.message).toBe(message);
@@ -243,7 +237,7 @@ describe('PUT /v1/products/{productId}', () => {
 
     it('drops the old prices when switching type', async () => {
       const { client } = await api.organization();
-      const { id } = await create(client, hotWater);
+      const { id } = await createProduct(client, hotWater);
       expect((await client.put(`/v1/products/${id}`, { pricingType: 'NONE' })).body.product).toMatchObject({ pricingType: 'NONE', price: null, maxPrice: null });
       expect((await client.put(`/v1/products/${id}`, { pricingType: 'FIXED', price: 99 })).body.product).toMatchObject({ price: 99, maxPrice: null });
     });
@@ -259,7 +253,7 @@ describe('PUT /v1/products/{productId}', () => {
     ['isActive that is not a boolean', { isActive: 'no' }, 'isActive'],
   ])('answers 400 for %s, naming it', async (_, body, field) => {
     const { client } = await api.organization();
-    const { id } = await create(client, hotWater);
+    const { id } = await createProduct(client, hotWater);
     const res = await client.put(`/v1/products/${id}`, body);
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
@@ -283,26 +277,26 @@ describe('PUT /v1/products/{productId}', () => {
   it("answers 404 for another organization's product and leaves it unchanged", async () => {
     const owner = await api.organization();
     const other = await api.organization();
-    const product = await create(owner.client, hotWater);
+    const product = await createProduct(owner.client, hotWater);
     const res = await other.client.put(`/v1/products/${product.id}`, { name: 'Taken over', isActive: false });
     expect(res.status).toBe(404);
-    expect(await stored(owner.organizationId, product.id)).toEqual(product);
+    expect(await storedProduct(owner.organizationId, product.id)).toEqual(product);
   });
 
   describe('renames', () => {
     it('answers 409 for a name another product has, and changes nothing', async () => {
       const { client, organizationId } = await api.organization();
-      await create(client, hotWater);
-      const drain = await create(client, fixed('Blocked drain clear'));
+      await createProduct(client, hotWater);
+      const drain = await createProduct(client, fixedProduct('Blocked drain clear'));
       const res = await client.put(`/v1/products/${drain.id}`, { name: 'HOT water system install', price: 1 });
       expect(res.status).toBe(409);
       expect(res.body.error.code).toBe('CONFLICT');
-      expect(await stored(organizationId, drain.id)).toEqual(drain);
+      expect(await storedProduct(organizationId, drain.id)).toEqual(drain);
     });
 
     it('allows a product to take its own name in different case', async () => {
       const { client } = await api.organization();
-      const { id } = await create(client, hotWater);
+      const { id } = await createProduct(client, hotWater);
       const res = await client.put(`/v1/products/${id}`, { name: 'HOT WATER SYSTEM INSTALL' });
       expect(res.status).toBe(200);
       expect(res.body.product.name).toBe('HOT WATER SYSTEM INSTALL');
@@ -311,7 +305,7 @@ describe('PUT /v1/products/{productId}', () => {
 
     it('frees the old name for reuse and holds the new one', async () => {
       const { client } = await api.organization();
-      const { id } = await create(client, hotWater);
+      const { id } = await createProduct(client, hotWater);
       expect((await client.put(`/v1/products/${id}`, { name: 'Heat pump install' })).status).toBe(200);
       expect((await client.post('/v1/products', hotWater)).status).toBe(201);
       expect((await client.post('/v1/products', { ...hotWater, name: 'heat pump install' })).status).toBe(409);
@@ -320,21 +314,21 @@ describe('PUT /v1/products/{productId}', () => {
 
   it('costs one read and one conditional write, and one transaction instead for a rename', async () => {
     const { client } = await api.organization();
-    const { id } = await create(client, hotWater);
+    const { id } = await createProduct(client, hotWater);
     expect(await countDynamoCalls(() => client.put(`/v1/products/${id}`, { isActive: false }))).toEqual(['GetItemCommand', 'PutItemCommand']);
     expect(await countDynamoCalls(() => client.put(`/v1/products/${id}`, { name: 'Renamed' }))).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
   });
 
   it('loses no change when updates of the same product race', async () => {
     const { client, organizationId } = await api.organization();
-    const { id } = await create(client, hotWater);
+    const { id } = await createProduct(client, hotWater);
     const responses = await Promise.all([
       client.put(`/v1/products/${id}`, { description: 'Raced description' }),
       client.put(`/v1/products/${id}`, { response: 'Raced response' }),
       client.put(`/v1/products/${id}`, { maxPrice: 9000 }),
     ]);
     expect(responses.map((res) => res.status)).toEqual([200, 200, 200]);
-    expect(await stored(organizationId, id)).toMatchObject({ description: 'Raced description', response: 'Raced response', maxPrice: 9000 });
+    expect(await storedProduct(organizationId, id)).toMatchObject({ description: 'Raced description', response: 'Raced response', maxPrice: 9000 });
   });
 });
 
@@ -342,9 +336,9 @@ describe('demo products', () => {
   it('come in every pricing type, hold their names, and take updates', async () => {
     const { client, organizationId, demo } = await api.organization({ demo: true });
     const ids = demo!.productIds as number[];
-    const products = await Promise.all(ids.map((id) => stored(organizationId, id)));
+    const products = await Promise.all(ids.map((id) => storedProduct(organizationId, id)));
     expect(new Set(products.map((product) => product?.pricingType))).toEqual(new Set(['NONE', 'FIXED', 'RANGE']));
-    expect((await client.post('/v1/products', { ...fixed('blocked DRAIN clear') })).status).toBe(409);
+    expect((await client.post('/v1/products', { ...fixedProduct('blocked DRAIN clear') })).status).toBe(409);
     const res = await client.patch('/v1/products/batch', { updates: ids.map((id) => ({ id, pricing: { pricingType: 'NONE' } })) });
     expect(res.body.summary).toEqual({ total: ids.length, succeeded: ids.length, failed: 0 });
   });

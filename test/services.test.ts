@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { queryAll } from '../shared/repositories/query-page';
 import { useTestApi } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
-import { ISO_MS } from './support/fixtures';
+import { createService, ISO_MS } from './support/fixtures';
 
 const api = useTestApi();
 const CONTINUE_CALL = { type: 'continueCall', property1: null, property2: null };
@@ -171,7 +171,7 @@ describe('POST /v1/services', () => {
     ['a name differing only in surrounding and inner space', '  Blocked   drain clearing '],
   ])('answers 409 for %s, and writes no service and no scenario', async (_, name) => {
     const { client, organizationId } = await api.organization();
-    const first = await client.post('/v1/services', blockedDrain);
+    const first = await createService(client, blockedDrain);
     const before = await storedItems(organizationId);
     const res = await client.post('/v1/services', { ...blockedDrain, name, tradeCategoryId: 2 });
     expect(res.status).toBe(409);
@@ -185,7 +185,7 @@ describe('POST /v1/services', () => {
     expect((await client.get('/v1/organization/services')).body).toMatchObject({ totalCategories: 1, totalServices: 1 });
     expect((await client.get('/v1/scenarios/2')).status).toBe(404);
     expect((await client.get('/v1/services/2')).status).toBe(404);
-    expect((await client.get(`/v1/services/${first.body.service.id}`)).body.service.tradeCategoryId).toBe(1);
+    expect((await client.get(`/v1/services/${first.id}`)).body.service.tradeCategoryId).toBe(1);
   });
 
   it('lets two organizations use the same service name', async () => {
@@ -241,18 +241,17 @@ describe('GET /v1/services/{serviceId}', () => {
   it("answers 404 for a service of another organization", async () => {
     const owner = await api.organization();
     const other = await api.organization();
-    const { body } = await owner.client.post('/v1/services', blockedDrain);
-    expect((await other.client.get(`/v1/services/${body.service.id}`)).status).toBe(404);
-    expect((await owner.client.get(`/v1/services/${body.service.id}`)).status).toBe(200);
+    const service = await createService(owner.client, blockedDrain);
+    expect((await other.client.get(`/v1/services/${service.id}`)).status).toBe(404);
+    expect((await owner.client.get(`/v1/services/${service.id}`)).status).toBe(200);
   });
 });
 
 describe('GET /v1/scenarios/{scenarioId}', () => {
   it('answers the full scenario linked to its service', async () => {
     const { client } = await api.organization();
-    await client.post('/v1/services', { name: 'Gutter clean', duration: 2, durationUnit: 'HOURS', tradeCategoryId: 5 });
-    const { body } = await client.post('/v1/services', blockedDrain);
-    const { service } = body;
+    await createService(client, { name: 'Gutter clean', duration: 2, durationUnit: 'HOURS', tradeCategoryId: 5 });
+    const service = await createService(client, blockedDrain);
     const res = await client.get(`/v1/scenarios/${service.scenario.id}`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -324,7 +323,7 @@ describe('GET /v1/organization/services', () => {
 
   it('shows each service with exactly the listing fields', async () => {
     const { client } = await api.organization();
-    const { body } = await client.post('/v1/services', { ...blockedDrain, isActive: false });
+    const service = await createService(client, { ...blockedDrain, isActive: false });
     const res = await client.get('/v1/organization/services');
     expect(res.body).toEqual({
       categories: [
@@ -334,13 +333,13 @@ describe('GET /v1/organization/services', () => {
           type: 'SERVICE',
           services: [
             {
-              id: body.service.id,
+              id: service.id,
               name: 'Blocked drain clearing',
               description: 'Clearing blocked sinks, toilets and stormwater drains',
               duration: 90,
               followUpQuestions: ['Which drain is blocked?', 'Is water overflowing right now?'],
               tradeCategoryId: 1,
-              createdAt: body.service.createdAt,
+              createdAt: service.createdAt,
               isActive: false,
             },
           ],
@@ -361,7 +360,7 @@ describe('GET /v1/organization/services', () => {
   it("never lists another organization's services", async () => {
     const mine = await api.organization();
     await api.organization({ demo: true });
-    await mine.client.post('/v1/services', { name: 'Pest inspection', duration: 1, durationUnit: 'HOURS', tradeCategoryId: 9 });
+    await createService(mine.client, { name: 'Pest inspection', duration: 1, durationUnit: 'HOURS', tradeCategoryId: 9 });
     const res = await mine.client.get('/v1/organization/services');
     expect(res.body).toMatchObject({ totalCategories: 1, totalServices: 1 });
     expect(res.body.categories[0]).toMatchObject({ id: 9, name: 'Pest control', services: [{ name: 'Pest inspection' }] });

@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { config } from '../shared/config';
 import { dynamo } from '../shared/dynamo';
 import { keys } from '../shared/entities/keys';
-import { useTestApi, type Client } from './support/api';
+import { useTestApi } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
-import { created, ISO_MS, storedTransfer } from './support/fixtures';
+import { createTransfer, ISO_MS, storedTransfer } from './support/fixtures';
 
 const api = useTestApi();
 
@@ -16,9 +16,6 @@ const emergency = {
   destination: '+61298765432',
   conditions: 'The caller reports a burst pipe, flooding or a gas smell.',
 };
-
-const create = (client: Client, body: Record<string, unknown>) => created(client, '/v1/transfers', 'transfer', body);
-const stored = storedTransfer;
 
 /** A scenario row, as POST /v1/services would leave one; transfers only need it to exist. */
 async function putScenario(organizationId: string, id: number) {
@@ -52,7 +49,7 @@ describe('POST /v1/transfers', () => {
   it('keeps the optional fields it is given, including a scenario of the organization', async () => {
     const { client, organizationId } = await api.organization();
     await putScenario(organizationId, 3);
-    const transfer = await create(client, {
+    const transfer = await createTransfer(client, {
       label: 'Quotes',
       name: 'Quotes to the office',
       method: 'COLD',
@@ -112,7 +109,7 @@ describe('POST /v1/transfers', () => {
 
   it('answers 409 for a label that exists already, ignoring case and surrounding space', async () => {
     const { client } = await api.organization();
-    await create(client, emergency);
+    await createTransfer(client, emergency);
     const res = await client.post('/v1/transfers', { ...emergency, label: ' EMERGENCY plumbing ', destinationType: 'DEPARTMENT', destination: 'Dispatch' });
     expect(res.status).toBe(409);
     expect(res.body).toEqual({
@@ -123,8 +120,8 @@ describe('POST /v1/transfers', () => {
   });
 
   it('lets two organizations use the same label', async () => {
-    await create((await api.organization()).client, emergency);
-    await create((await api.organization()).client, emergency);
+    await createTransfer((await api.organization()).client, emergency);
+    await createTransfer((await api.organization()).client, emergency);
   });
 
   it('costs one sequence update and one transaction', async () => {
@@ -136,25 +133,25 @@ describe('POST /v1/transfers', () => {
 describe('PUT /v1/transfers/{transferId}', () => {
   it('changes only the fields sent and keeps the others', async () => {
     const { client, organizationId } = await api.organization();
-    const before = await create(client, emergency);
+    const before = await createTransfer(client, emergency);
     const res = await client.put(`/v1/transfers/${before.id}`, { conditions: 'Any gas smell.', settings: { ignore_business_hours: true } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       transfer: { ...before, conditions: 'Any gas smell.', settings: { ignore_business_hours: true }, updatedAt: expect.stringMatching(ISO_MS) },
     });
-    expect(await stored(organizationId, before.id)).toEqual(res.body.transfer);
+    expect(await storedTransfer(organizationId, before.id)).toEqual(res.body.transfer);
   });
 
   it('keeps name when the label changes', async () => {
     const { client } = await api.organization();
-    const { id } = await create(client, emergency);
+    const { id } = await createTransfer(client, emergency);
     const res = await client.put(`/v1/transfers/${id}`, { label: 'Urgent plumbing' });
     expect(res.body.transfer).toMatchObject({ label: 'Urgent plumbing', name: 'Emergency plumbing' });
   });
 
   it('checks the merged destination: switching to PHONE_NUMBER needs an E.164 destination', async () => {
     const { client } = await api.organization();
-    const { id } = await create(client, { ...emergency, destinationType: 'DEPARTMENT', destination: 'Dispatch' });
+    const { id } = await createTransfer(client, { ...emergency, destinationType: 'DEPARTMENT', destination: 'Dispatch' });
     const bad = await client.put(`/v1/transfers/${id}`, { destinationType: 'PHONE_NUMBER' });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details[0].path).toBe('destination');
@@ -165,7 +162,7 @@ describe('PUT /v1/transfers/{transferId}', () => {
   it('links and unlinks a scenario, refusing one that does not exist', async () => {
     const { client, organizationId } = await api.organization();
     await putScenario(organizationId, 2);
-    const { id } = await create(client, emergency);
+    const { id } = await createTransfer(client, emergency);
     expect((await client.put(`/v1/transfers/${id}`, { scenarioId: 2 })).body.transfer.scenarioId).toBe(2);
     const missing = await client.put(`/v1/transfers/${id}`, { scenarioId: 9 });
     expect(missing.status).toBe(400);
@@ -181,7 +178,7 @@ describe('PUT /v1/transfers/{transferId}', () => {
     ['an unknown method', { method: 'LUKEWARM' }, 'method'],
   ])('answers 400 for %s', async (_, body, field) => {
     const { client } = await api.organization();
-    const { id } = await create(client, emergency);
+    const { id } = await createTransfer(client, emergency);
     const res = await client.put(`/v1/transfers/${id}`, body);
     expect(res.status).toBe(400);
     expect(res.body.message).toContain(field);
@@ -204,25 +201,25 @@ describe('PUT /v1/transfers/{transferId}', () => {
   it("answers 404 for another organization's transfer rule and leaves it unchanged", async () => {
     const owner = await api.organization();
     const other = await api.organization();
-    const transfer = await create(owner.client, emergency);
+    const transfer = await createTransfer(owner.client, emergency);
     expect((await other.client.put(`/v1/transfers/${transfer.id}`, { isEnabled: false })).status).toBe(404);
-    expect(await stored(owner.organizationId, transfer.id)).toEqual(transfer);
+    expect(await storedTransfer(owner.organizationId, transfer.id)).toEqual(transfer);
   });
 
   describe('relabelling', () => {
     it('answers 409 for a label another rule has, and changes nothing', async () => {
       const { client, organizationId } = await api.organization();
-      await create(client, emergency);
-      const after = await create(client, { ...emergency, label: 'After hours' });
+      await createTransfer(client, emergency);
+      const after = await createTransfer(client, { ...emergency, label: 'After hours' });
       const res = await client.put(`/v1/transfers/${after.id}`, { label: 'emergency PLUMBING', isEnabled: false });
       expect(res.status).toBe(409);
       expect(res.body.error.code).toBe('CONFLICT');
-      expect(await stored(organizationId, after.id)).toEqual(after);
+      expect(await storedTransfer(organizationId, after.id)).toEqual(after);
     });
 
     it('allows a rule to take its own label in different case', async () => {
       const { client } = await api.organization();
-      const { id } = await create(client, emergency);
+      const { id } = await createTransfer(client, emergency);
       const res = await client.put(`/v1/transfers/${id}`, { label: 'EMERGENCY PLUMBING' });
       expect(res.status).toBe(200);
       expect(res.body.transfer.label).toBe('EMERGENCY PLUMBING');
@@ -230,7 +227,7 @@ describe('PUT /v1/transfers/{transferId}', () => {
 
     it('frees the old label for reuse and holds the new one', async () => {
       const { client } = await api.organization();
-      const { id } = await create(client, emergency);
+      const { id } = await createTransfer(client, emergency);
       expect((await client.put(`/v1/transfers/${id}`, { label: 'Urgent plumbing' })).status).toBe(200);
       expect((await client.post('/v1/transfers', emergency)).status).toBe(201);
       expect((await client.post('/v1/transfers', { ...emergency, label: 'urgent plumbing' })).status).toBe(409);
@@ -239,21 +236,21 @@ describe('PUT /v1/transfers/{transferId}', () => {
 
   it('costs one read and one conditional write, and one transaction instead for a relabel', async () => {
     const { client } = await api.organization();
-    const { id } = await create(client, emergency);
+    const { id } = await createTransfer(client, emergency);
     expect(await countDynamoCalls(() => client.put(`/v1/transfers/${id}`, { isEnabled: false }))).toEqual(['GetItemCommand', 'PutItemCommand']);
     expect(await countDynamoCalls(() => client.put(`/v1/transfers/${id}`, { label: 'Relabelled' }))).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
   });
 
   it('loses no change when updates of the same rule race', async () => {
     const { client, organizationId } = await api.organization();
-    const { id } = await create(client, emergency);
+    const { id } = await createTransfer(client, emergency);
     const responses = await Promise.all([
       client.put(`/v1/transfers/${id}`, { conditions: 'Raced conditions' }),
       client.put(`/v1/transfers/${id}`, { isEnabled: false }),
       client.put(`/v1/transfers/${id}`, { label: 'Raced label' }),
     ]);
     expect(responses.map((res) => res.status)).toEqual([200, 200, 200]);
-    expect(await stored(organizationId, id)).toMatchObject({ conditions: 'Raced conditions', isEnabled: false, label: 'Raced label' });
+    expect(await storedTransfer(organizationId, id)).toMatchObject({ conditions: 'Raced conditions', isEnabled: false, label: 'Raced label' });
   });
 });
 
@@ -262,7 +259,7 @@ describe('demo transfer rules', () => {
     const { client, organizationId, demo } = await api.organization({ demo: true });
     const ids = demo!.transferIds as number[];
     expect(ids.length).toBeGreaterThanOrEqual(2);
-    const transfers = await Promise.all(ids.map((id) => stored(organizationId, id)));
+    const transfers = await Promise.all(ids.map((id) => storedTransfer(organizationId, id)));
     const linked = transfers.find((transfer) => transfer?.scenarioId !== null);
     expect(demo!.scenarioIds).toContain(linked?.scenarioId);
     expect((await client.post('/v1/transfers', { ...emergency, label: 'EMERGENCY PLUMBING' })).status).toBe(409);

@@ -16,6 +16,14 @@ export async function created<T = any>(client: Client, path: string, key: string
   return res.body[key] as T;
 }
 
+/** A new product, transfer rule or service, as the API answers it; the test fails unless it was created. */
+export const createProduct = (client: Client, body: Record<string, unknown>) => created(client, '/v1/products', 'product', body);
+export const createTransfer = (client: Client, body: Record<string, unknown>) => created(client, '/v1/transfers', 'transfer', body);
+export const createService = (client: Client, body: Record<string, unknown>) => created(client, '/v1/services', 'service', body);
+
+/** The smallest valid product: a name in the first trade category at a FIXED price. */
+export const fixedProduct = (name: string, price = 180) => ({ name, tradeCategoryId: 1, pricingType: 'FIXED', price });
+
 /** A product or transfer rule as stored, read past the API (neither has a GET endpoint). */
 export const storedProduct = async (organizationId: string, id: number) => (await getProduct(organizationId, id))?.value;
 export const storedTransfer = async (organizationId: string, id: number) => (await getTransfer(organizationId, id))?.value;
