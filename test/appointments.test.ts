@@ -74,6 +74,7 @@ describe('POST /v1/appointments', () => {
   it.each([
     ['endsAt before startsAt', { startsAt: '2026-12-01T10:00:00Z', endsAt: '2026-12-01T09:00:00Z' }, 'endsAt'],
     ['endsAt equal to startsAt', { startsAt: '2026-12-01T10:00:00Z', endsAt: '2026-12-01T10:00:00Z' }, 'endsAt'],
+    ['an appointment longer than 7 days', { startsAt: '2026-12-01T10:00:00Z', endsAt: '2026-12-08T10:00:01Z' }, 'endsAt'],
     ['a time without an offset', { startsAt: '2026-12-01T10:00:00', endsAt: '2026-12-01T11:00:00Z' }, 'startsAt'],
     ['a time zone that is not IANA', { timezone: 'AEST' }, 'timezone'],
     ['a repeated attendee', { attendees: [{ userId: 'user_01HZZZZZZZZZZZZZZZZZZZZZZZ' }, { userId: 'user_01HZZZZZZZZZZZZZZZZZZZZZZZ' }] }, 'attendees'],
@@ -84,6 +85,14 @@ describe('POST /v1/appointments', () => {
     expect(res.status).toBe(400);
     expect(res.body.error.details[0].path).toBe(field);
     expect((await client.get('/v1/appointments')).body.totalCount).toBe(0);
+  });
+
+  it('accepts an appointment of exactly 7 days, and still finds it when a booking starts near its end', async () => {
+    const { client, body } = await booked();
+    expect((await book(client, body('2026-12-01T09:00:00Z', '2026-12-08T09:00:00Z'))).status).toBe(201);
+    const clash = await book(client, body('2026-12-08T08:00:00Z', '2026-12-08T10:00:00Z'));
+    expect(clash.status).toBe(409);
+    expect((await book(client, body('2026-12-08T09:00:00Z', '2026-12-08T10:00:00Z'))).status).toBe(201);
   });
 
   it("answers 400 naming attendees for a user who is not the organization's member, and writes nothing", async () => {
@@ -145,6 +154,15 @@ describe('PATCH /v1/appointments/{appointmentId}', () => {
     expect(res.body.error.details).toEqual([{ path: 'endsAt', message: 'endsAt must be after startsAt' }]);
   });
 
+  it('answers 400 naming endsAt when the merged times would last longer than 7 days', async () => {
+    const { client, body } = await booked();
+    const appointment = await created(client, '/v1/appointments', 'appointment', body('2026-12-01T09:00:00Z', '2026-12-01T10:00:00Z'));
+    const res = await client.patch(`/v1/appointments/${appointment.id}`, { endsAt: '2026-12-08T09:00:01Z' });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual([{ path: 'endsAt', message: 'endsAt must be at most 7 days after startsAt' }]);
+    expect((await client.get(`/v1/appointments/${appointment.id}`)).body.appointment.endsAt).toBe('2026-12-01T10:00:00.000Z');
+  });
+
   it("answers 404 for an unknown appointment or another organization's, and 400 for a malformed id", async () => {
     const { client, body } = await booked();
     const mine = await created(client, '/v1/appointments', 'appointment', body('2026-12-01T09:00:00Z', '2026-12-01T10:00:00Z'));
@@ -191,8 +209,16 @@ describe('GET /v1/appointments', () => {
     expect((await countDynamoCalls(() => client.get('/v1/appointments'))).sort()).toEqual(['GetItemCommand', 'QueryCommand']);
   });
 
-  it.each(['from=yesterday', 'to=2026-12-01', 'leadId=lead_1'])('answers 400 for %s', async (query) => {
+  it.each([
+    ['from=yesterday', 'from'],
+    ['to=2026-12-01', 'to'],
+    ['leadId=lead_1', 'leadId'],
+    ['from=2026-12-02T00:00:00Z&to=2026-12-01T00:00:00Z', 'to'],
+    ['from=2026-12-01T00:00:00Z&to=2026-12-01T00:00:00Z', 'to'],
+  ])('answers 400 for %s, naming %s', async (query, field) => {
     const { client } = await api.organization();
-    expect((await client.get(`/v1/appointments?${query}`)).status).toBe(400);
+    const res = await client.get(`/v1/appointments?${query}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error.details[0].path).toBe(field);
   });
 });

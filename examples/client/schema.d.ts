@@ -85,13 +85,13 @@ export interface paths {
         };
         /**
          * List appointments by start time, earliest first
-         * @description Every appointment, or one lead’s with `leadId`, ordered by `startsAt`. `from` and `to` keep those starting in [from, to). Cancelled appointments are listed with their status. `totalCount` is exact: from a counter, or counted over the window when `from` or `to` is given.
+         * @description Every appointment, or one lead’s with `leadId`, ordered by `startsAt`. `from` and `to` keep those starting in [from, to); `to` must be after `from`. Cancelled appointments are listed with their status. `totalCount` is exact: from a counter, or counted over the window when `from` or `to` is given.
          */
         get: operations["listAppointments"];
         put?: never;
         /**
          * Book an appointment with a lead
-         * @description Books a visit or call for a lead, with members of the organization as attendees, and records an APPOINTMENT_BOOKED activity on the lead in the same transaction. Times are ISO 8601 with an offset and are answered in UTC; `timezone` (IANA) defaults to the organization’s. An attendee already booked at an overlapping time answers 409; back-to-back appointments are fine.
+         * @description Books a visit or call for a lead, with members of the organization as attendees, and records an APPOINTMENT_BOOKED activity on the lead in the same transaction. Times are ISO 8601 with an offset and are answered in UTC; an appointment lasts at most 7 days; `timezone` (IANA) defaults to the organization’s. An attendee already booked at an overlapping time answers 409; back-to-back appointments are fine.
          */
         post: operations["createAppointment"];
         delete?: never;
@@ -1877,7 +1877,9 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 leadId?: string;
+                /** @description Only appointments starting at or after this instant. */
                 from?: string;
+                /** @description Only appointments starting before this instant; after `from` when both are given. */
                 to?: string;
             };
             header?: never;
@@ -1921,9 +1923,15 @@ export interface operations {
                 "application/json": {
                     leadId: string;
                     title: string;
-                    /** Format: date-time */
+                    /**
+                     * Format: date-time
+                     * @description When it starts, with an offset; answered in UTC.
+                     */
                     startsAt: string;
-                    /** Format: date-time */
+                    /**
+                     * Format: date-time
+                     * @description When it ends: after startsAt, and at most 7 days after it.
+                     */
                     endsAt: string;
                     timezone?: string;
                     /** @default null */
@@ -2003,9 +2011,15 @@ export interface operations {
             content: {
                 "application/json": {
                     title?: string;
-                    /** Format: date-time */
+                    /**
+                     * Format: date-time
+                     * @description When it starts, with an offset; answered in UTC.
+                     */
                     startsAt?: string;
-                    /** Format: date-time */
+                    /**
+                     * Format: date-time
+                     * @description When it ends: after startsAt, and at most 7 days after it.
+                     */
                     endsAt?: string;
                     timezone?: string;
                     location?: string | null;

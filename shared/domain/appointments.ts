@@ -8,7 +8,7 @@ import { ACTIVITY_SEQUENCE } from '../repositories/leads';
 import { getOrganizationTimezone } from '../repositories/organizations';
 import { reserveIds } from '../repositories/sequences';
 import { StaleWrite } from '../repositories/versioned';
-import { Appointment, MAX_APPOINTMENT_MS, type AppointmentChanges, type CreateAppointmentBody } from '../schemas/appointments';
+import { Appointment, endsAtIssue, MAX_APPOINTMENT_MS, type AppointmentChanges, type CreateAppointmentBody } from '../schemas/appointments';
 import type { LeadActivity } from '../schemas/leads';
 
 const MAX_ATTEMPTS = 5;
@@ -79,7 +79,8 @@ export async function updateAppointment(organizationId: string, appointmentId: s
     if (!current) throw new NotFoundError('Appointment not found');
     if (current.value.status === 'CANCELLED') throw new ConflictError('The appointment is cancelled and can no longer be changed');
     const next: VersionedAppointment = { value: v.parse(Appointment, { ...current.value, ...defined(changes), updatedAt: now() }), version: current.version + 1 };
-    if (next.value.endsAt <= next.value.startsAt) throw new ValidationError([{ path: 'endsAt', message: 'endsAt must be after startsAt' }]);
+    const timesIssue = endsAtIssue(next.value);
+    if (timesIssue) throw new ValidationError([{ path: 'endsAt', message: timesIssue }]);
     const rescheduled = next.value.startsAt !== current.value.startsAt || next.value.endsAt !== current.value.endsAt;
     const cancelled = next.value.status === 'CANCELLED';
     const rebooked = !cancelled && (rescheduled || changes.attendees !== undefined);

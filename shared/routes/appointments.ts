@@ -8,7 +8,7 @@ export const createAppointment = defineRoute({
   handler: 'appointments/create',
   summary: 'Book an appointment with a lead',
   description:
-    'Books a visit or call for a lead, with members of the organization as attendees, and records an APPOINTMENT_BOOKED activity on the lead in the same transaction. Times are ISO 8601 with an offset and are answered in UTC; `timezone` (IANA) defaults to the organization’s. An attendee already booked at an overlapping time answers 409; back-to-back appointments are fine.',
+    'Books a visit or call for a lead, with members of the organization as attendees, and records an APPOINTMENT_BOOKED activity on the lead in the same transaction. Times are ISO 8601 with an offset and are answered in UTC; an appointment lasts at most 7 days; `timezone` (IANA) defaults to the organization’s. An attendee already booked at an overlapping time answers 409; back-to-back appointments are fine.',
   tag: 'Appointments',
   dynamodb: ['GetItem', 'UpdateItem', 'PutItem', 'ConditionCheckItem', 'Query', 'BatchGetItem'],
   status: 201,
@@ -24,7 +24,7 @@ export const listAppointments = defineRoute({
   handler: 'appointments/list',
   summary: 'List appointments by start time, earliest first',
   description:
-    'Every appointment, or one lead’s with `leadId`, ordered by `startsAt`. `from` and `to` keep those starting in [from, to). Cancelled appointments are listed with their status. `totalCount` is exact: from a counter, or counted over the window when `from` or `to` is given.',
+    'Every appointment, or one lead’s with `leadId`, ordered by `startsAt`. `from` and `to` keep those starting in [from, to); `to` must be after `from`. Cancelled appointments are listed with their status. `totalCount` is exact: from a counter, or counted over the window when `from` or `to` is given.',
   tag: 'Appointments',
   dynamodb: ['Query', 'GetItem'],
   indexes: ['gsi1', 'gsi2'],

@@ -27,21 +27,26 @@ export const Appointment = v.object({
 });
 export type Appointment = v.InferOutput<typeof Appointment>;
 
-/** An ISO 8601 date-time with an offset (Z or ±hh:mm), stored as the same instant in UTC. */
-const Instant = (name: string) =>
+/**
+ * An ISO 8601 date-time with an offset (Z or ±hh:mm), stored as the same instant in UTC. The description
+ * is stated on both sides of the transform: a body is documented as sent, a query value as parsed.
+ */
+const Instant = (name: string, description: string) =>
   v.pipe(
     v.string(`${name} must be a string`),
     v.isoTimestamp(`${name} must be an ISO 8601 date-time with an offset, e.g. 2026-12-01T09:00:00+11:00`),
+    v.description(description),
     v.transform((at) => new Date(at).toISOString()),
     // Declares the output type, so the document describes the parsed value.
     v.string(),
     v.isoTimestamp(),
+    v.description(description),
   );
 
 const appointmentFields = {
   title: NonEmptyString('title', 200),
-  startsAt: Instant('startsAt'),
-  endsAt: Instant('endsAt'),
+  startsAt: Instant('startsAt', 'When it starts, with an offset; answered in UTC.'),
+  endsAt: Instant('endsAt', 'When it ends: after startsAt, and at most 7 days after it.'),
   timezone: TimeZone,
   location: v.nullable(NonEmptyString('location', 500)),
   attendees: v.pipe(
@@ -52,8 +57,19 @@ const appointmentFields = {
   notes: v.nullable(NonEmptyString('notes', 5000)),
 };
 
-const END_AFTER_START = 'endsAt must be after startsAt';
-const endsAfterStart = (body: { startsAt?: string; endsAt?: string }) => body.startsAt === undefined || body.endsAt === undefined || body.endsAt > body.startsAt;
+/**
+ * What is wrong with an appointment's times, if anything: it ends after it starts and lasts at most
+ * MAX_APPOINTMENT_MS (the overlap check looks back no further). Either time absent: nothing to compare.
+ */
+export function endsAtIssue({ startsAt, endsAt }: { startsAt?: string; endsAt?: string }): string | undefined {
+  if (startsAt === undefined || endsAt === undefined) return undefined;
+  if (endsAt <= startsAt) return 'endsAt must be after startsAt';
+  if (Date.parse(endsAt) - Date.parse(startsAt) > MAX_APPOINTMENT_MS) return 'endsAt must be at most 7 days after startsAt';
+  return undefined;
+}
+
+/** The message of a failed endsAt check: the issue's input is the body checked. */
+const endsAtMessage = (issue: { input: { startsAt?: string; endsAt?: string } }) => endsAtIssue(issue.input) ?? 'endsAt is invalid';
 
 /** The field map with what a create may leave out and its default (the same pattern for every resource, by design). */
 export const CreateAppointmentBody = v.pipe(
@@ -65,7 +81,7 @@ export const CreateAppointmentBody = v.pipe(
     attendees: v.optional(appointmentFields.attendees, []),
     notes: v.optional(appointmentFields.notes, null),
   }),
-  v.forward(v.check((body) => endsAfterStart(body), END_AFTER_START), ['endsAt']),
+  v.forward(v.check((body) => endsAtIssue(body) === undefined, endsAtMessage), ['endsAt']),
 );
 export type CreateAppointmentBody = v.InferOutput<typeof CreateAppointmentBody>;
 
@@ -83,18 +99,22 @@ export const UpdateAppointmentBody = v.pipe(
   }),
   v.check((body) => Object.keys(body).length > 0, 'body must contain at least one field to change'),
   v.metadata({ jsonSchema: { minProperties: 1 } }),
-  v.forward(v.check((body) => endsAfterStart(body), END_AFTER_START), ['endsAt']),
+  v.forward(v.check((body) => endsAtIssue(body) === undefined, endsAtMessage), ['endsAt']),
 );
 export type AppointmentChanges = v.InferOutput<typeof UpdateAppointmentBody>;
 
-export const ListAppointmentsQuery = v.object({
-  ...PageQuery.entries,
-  leadId: v.optional(PrefixedId('lead', 'leadId')),
-  /** Appointments starting at or after this instant. */
-  from: v.optional(Instant('from')),
-  /** Appointments starting before this instant. */
-  to: v.optional(Instant('to')),
-});
+export const ListAppointmentsQuery = v.pipe(
+  v.object({
+    ...PageQuery.entries,
+    leadId: v.optional(PrefixedId('lead', 'leadId')),
+    from: v.optional(Instant('from', 'Only appointments starting at or after this instant.')),
+    to: v.optional(Instant('to', 'Only appointments starting before this instant; after `from` when both are given.')),
+  }),
+  v.forward(
+    v.check((query) => query.from === undefined || query.to === undefined || query.to > query.from, 'to must be after from'),
+    ['to'],
+  ),
+);
 export type ListAppointmentsQuery = v.InferOutput<typeof ListAppointmentsQuery>;
 
 export const AppointmentIdPath = v.object({ appointmentId: PrefixedId('appointment', 'appointmentId') });
