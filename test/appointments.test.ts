@@ -163,6 +163,22 @@ describe('PATCH /v1/appointments/{appointmentId}', () => {
     expect((await client.get(`/v1/appointments/${appointment.id}`)).body.appointment.endsAt).toBe('2026-12-01T10:00:00.000Z');
   });
 
+  it('cancels an appointment whose lead was deleted, freeing the time, and refuses any other change of it with 404', async () => {
+    const { client, lead, body } = await booked();
+    const appointment = await created(client, '/v1/appointments', 'appointment', body('2026-12-01T09:00:00Z', '2026-12-01T10:00:00Z'));
+    expect((await client.delete(`/v1/leads/${lead.id}`)).status).toBe(200);
+    const retitled = await client.patch(`/v1/appointments/${appointment.id}`, { title: 'Drain camera inspection' });
+    expect(retitled.status).toBe(404);
+    expect(retitled.body.message).toBe('Lead not found');
+    expect((await client.patch(`/v1/appointments/${appointment.id}`, { startsAt: '2026-12-01T11:00:00Z', endsAt: '2026-12-01T12:00:00Z' })).status).toBe(404);
+    const cancelled = await client.patch(`/v1/appointments/${appointment.id}`, { status: 'CANCELLED' });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.appointment).toMatchObject({ title: 'Blocked drain inspection', status: 'CANCELLED', startsAt: '2026-12-01T09:00:00.000Z' });
+    const otherLead = await created(client, '/v1/leads', 'lead', { name: 'Tom Baker', email: 'tom@example.com' });
+    expect((await book(client, { ...body('2026-12-01T09:00:00Z', '2026-12-01T10:00:00Z'), leadId: otherLead.id })).status).toBe(201);
+    expect((await client.get(`/v1/leads/${lead.id}/activities`)).status).toBe(404);
+  });
+
   it("answers 404 for an unknown appointment or another organization's, and 400 for a malformed id", async () => {
     const { client, body } = await booked();
     const mine = await created(client, '/v1/appointments', 'appointment', body('2026-12-01T09:00:00Z', '2026-12-01T10:00:00Z'));

@@ -119,7 +119,7 @@ export interface paths {
         head?: never;
         /**
          * Reschedule, change or cancel an appointment
-         * @description Fields left out keep their values. A new time records APPOINTMENT_RESCHEDULED on the lead; `status: "CANCELLED"` records APPOINTMENT_CANCELLED and frees the attendees’ time. A new time or new attendees are checked for overlaps (409). A cancelled appointment can no longer be changed (409).
+         * @description Fields left out keep their values. A new time records APPOINTMENT_RESCHEDULED on the lead; `status: "CANCELLED"` records APPOINTMENT_CANCELLED and frees the attendees’ time. A new time or new attendees are checked for overlaps (409). A cancelled appointment can no longer be changed (409). One whose lead was deleted can still be cancelled, recording no activity; any other change of it answers 404.
          */
         patch: operations["updateAppointment"];
         trace?: never;

@@ -3,7 +3,7 @@ import type { Booking, VersionedAppointment } from '../entities/appointment';
 import { defined } from '../entities/changes';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { newId, now } from '../ids';
-import { getAppointment, readSchedules, writeAppointment, type Schedule } from '../repositories/appointments';
+import { getAppointment, LeadNotFound, readSchedules, writeAppointment, type AppointmentWrite, type Schedule } from '../repositories/appointments';
 import { ACTIVITY_SEQUENCE } from '../repositories/leads';
 import { getOrganizationTimezone } from '../repositories/organizations';
 import { reserveIds } from '../repositories/sequences';
@@ -71,7 +71,8 @@ export async function createAppointment(organizationId: string, body: CreateAppo
 /**
  * Changes a booked appointment. A new time or new attendees are checked against the attendees'
  * schedules and move the bookings; a new time records APPOINTMENT_RESCHEDULED, a cancellation
- * APPOINTMENT_CANCELLED and frees the time. A cancelled appointment does not change again (409).
+ * APPOINTMENT_CANCELLED and frees the time. A cancelled appointment does not change again (409);
+ * one whose lead was deleted can only be cancelled (otherwise 404 Lead not found).
  */
 export async function updateAppointment(organizationId: string, appointmentId: string, changes: AppointmentChanges): Promise<Appointment> {
   return retryingStale(async () => {
@@ -89,14 +90,22 @@ export async function updateAppointment(organizationId: string, appointmentId: s
       ...(cancelled ? [await activity(organizationId, next.value, 'APPOINTMENT_CANCELLED', `Appointment "${next.value.title}" cancelled`, next.value.updatedAt)] : []),
     ];
     const claimed = rebooked ? await checkedSchedules(organizationId, next.value) : [];
-    await writeAppointment(organizationId, {
+    const write: AppointmentWrite = {
       next,
       current,
       claimed,
       released: cancelled || rebooked ? bookingsOf(current.value) : [],
       booked: rebooked ? bookingsOf(next.value) : [],
       activities,
-    });
+    };
+    try {
+      await writeAppointment(organizationId, write);
+    } catch (error) {
+      // A deleted lead's appointment can still be cancelled, so its attendees' time is freed; the
+      // cancellation has no lead to be recorded on. Any other change answers 404 Lead not found.
+      if (!(error instanceof LeadNotFound && cancelled)) throw error;
+      await writeAppointment(organizationId, { ...write, activities: [], leadDeleted: true });
+    }
     return next.value;
   });
 }

@@ -59,13 +59,20 @@ function attendeeChecks(organizationId: string, userIds: string[]): TransactWrit
   );
 }
 
-/** The lead's activities and their counter, on condition the lead exists. */
-function activityWrites(organizationId: string, leadId: string, activities: LeadActivity[]): TransactWrite[] {
-  if (!activities.length) return [];
+/** The appointment's lead does not exist: never did (a create), or was deleted since the booking. */
+export class LeadNotFound extends NotFoundError {
+  constructor() {
+    super('Lead not found');
+  }
+}
+
+/** The lead's activities and their counter, on condition the lead exists; no writes at all for a deleted lead. */
+function leadWrites(organizationId: string, leadId: string, activities: LeadActivity[], leadDeleted: boolean): TransactWrite[] {
+  if (leadDeleted) return [];
   return [
-    requireExisting(keys.lead(organizationId, leadId), () => new NotFoundError('Lead not found')),
+    requireExisting(keys.lead(organizationId, leadId), () => new LeadNotFound()),
     ...activities.map((activity) => insertIfAbsent(toActivityItem(organizationId, activity))),
-    counterUpdate(organizationId, counterNames.activities(leadId), activities.length),
+    ...(activities.length ? [counterUpdate(organizationId, counterNames.activities(leadId), activities.length)] : []),
   ];
 }
 
@@ -79,13 +86,16 @@ export interface AppointmentWrite {
   released: { userId: string; booking: Booking }[];
   booked: { userId: string; booking: Booking }[];
   activities: LeadActivity[];
+  /** The lead was deleted (LeadNotFound on a write that checked it): nothing checks it or records an activity on it. */
+  leadDeleted?: boolean;
 }
 
 /**
- * The appointment, its bookings, the schedule claims, attendee checks and the lead's activities, in one
- * transaction. Throws StaleWrite when the appointment or a schedule changed since it was read.
+ * The appointment, its bookings, the schedule claims, attendee checks, the lead check and the lead's
+ * activities, in one transaction. Throws StaleWrite when the appointment or a schedule changed since it
+ * was read, and LeadNotFound when the lead does not exist.
  */
-export async function writeAppointment(organizationId: string, { next, current, claimed, released, booked, activities }: AppointmentWrite): Promise<void> {
+export async function writeAppointment(organizationId: string, { next, current, claimed, released, booked, activities, leadDeleted = false }: AppointmentWrite): Promise<void> {
   const appointment = current ? putIfVersion(toAppointmentItem(organizationId, next), current.version) : insertIfAbsent(toAppointmentItem(organizationId, next));
   const isNew = !current;
   // A booking kept under the same key is overwritten by its new version, not deleted and written again.
@@ -100,7 +110,7 @@ export async function writeAppointment(organizationId: string, { next, current, 
     ...booked.map(({ userId, booking }) => ({ item: { Put: { TableName: config.tableName, Item: toBookingItem(organizationId, userId, booking) } } })),
     ...attendeeChecks(organizationId, [...new Set(booked.map(({ userId }) => userId))]),
     ...claimed.map((schedule) => claimSchedule(organizationId, schedule)),
-    ...activityWrites(organizationId, next.value.leadId, activities),
+    ...leadWrites(organizationId, next.value.leadId, activities, leadDeleted),
   ]);
 }
 
