@@ -21,13 +21,17 @@ export interface Schedule {
   bookings: Booking[];
 }
 
-/** The members' bookings starting in [from, to), and their schedule versions: one Query each and one BatchGetItem. */
+/**
+ * The members' bookings starting in [from, to), and their schedule versions: one BatchGetItem, then one
+ * Query each. The heads are read first and both reads are consistent: a booking written after the head
+ * read moves the head past the version read, so the claim fails; one written before is in the Query.
+ * Read together, a booking could commit between the two reads, missed by the Query yet counted in the
+ * version, and two overlapping bookings could both pass.
+ */
 export async function readSchedules(organizationId: string, userIds: string[], from: string, to: string): Promise<Schedule[]> {
   if (!userIds.length) return [];
-  const [heads, ...bookings] = await Promise.all([
-    batchGetItems(userIds.map((userId) => keys.scheduleHead(organizationId, userId)), { consistentRead: true }),
-    ...userIds.map((userId) => queryAll(keys.bookingsStartingBetween(organizationId, userId, from, to))),
-  ]);
+  const heads = await batchGetItems(userIds.map((userId) => keys.scheduleHead(organizationId, userId)), { consistentRead: true });
+  const bookings = await Promise.all(userIds.map((userId) => queryAll({ ...keys.bookingsStartingBetween(organizationId, userId, from, to), consistentRead: true })));
   const versions = new Map(heads.map((head) => [head.pk as string, Number(head.version)]));
   return userIds.map((userId, i) => ({
     userId,

@@ -12,6 +12,8 @@ export interface PageSource extends Collection {
   skBetween?: [string, string];
   /** Oldest first (the sort key ascending); newest first when absent. */
   ascending?: boolean;
+  /** A strongly consistent read (base table only): sees every write acknowledged before it. */
+  consistentRead?: boolean;
 }
 
 function keyCondition({ skPrefix, skBetween }: PageSource): { expression: string; values: Record<string, string> } {
@@ -21,7 +23,7 @@ function keyCondition({ skPrefix, skBetween }: PageSource): { expression: string
 }
 
 function baseQuery(source: PageSource): QueryCommandInput {
-  const { index, pk, ascending = false } = source;
+  const { index, pk, ascending = false, consistentRead } = source;
   const pkName = index ? `${index}pk` : 'pk';
   const skName = index ? `${index}sk` : 'sk';
   const sk = keyCondition(source);
@@ -32,6 +34,7 @@ function baseQuery(source: PageSource): QueryCommandInput {
     ExpressionAttributeNames: sk.expression ? { '#pk': pkName, '#sk': skName } : { '#pk': pkName },
     ExpressionAttributeValues: { ':pk': pk, ...sk.values },
     ScanIndexForward: ascending,
+    ...(consistentRead ? { ConsistentRead: true } : {}),
   };
 }
 
