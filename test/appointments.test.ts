@@ -118,6 +118,14 @@ describe('POST /v1/appointments', () => {
     ['a time zone that is not IANA', { timezone: 'AEST' }, 'timezone'],
     ['a repeated attendee', { attendees: [{ userId: 'user_01HZZZZZZZZZZZZZZZZZZZZZZZ' }, { userId: 'user_01HZZZZZZZZZZZZZZZZZZZZZZZ' }] }, 'attendees'],
     ['an unknown field', { colour: 'red' }, 'colour'],
+    ['no title', { title: undefined }, 'title'],
+    ['an empty title', { title: '  ' }, 'title'],
+    ['a title over 200 characters', { title: 'x'.repeat(201) }, 'title'],
+    ['a location over 500 characters', { location: 'x'.repeat(501) }, 'location'],
+    ['notes over 5000 characters', { notes: 'x'.repeat(5001) }, 'notes'],
+    ['more than 20 attendees', { attendees: Array.from({ length: 21 }, (_, i) => ({ userId: `user_01HZZZZZZZZZZZZZZZZZZZZZ${String(i).padStart(2, '0')}` })) }, 'attendees'],
+    ['an attendee without a userId', { attendees: [{}] }, 'attendees.0.userId'],
+    ['a malformed leadId', { leadId: 'lead_1' }, 'leadId'],
   ])('answers 400 for %s, naming the field', async (_, change, field) => {
     const { client, body } = await booked();
     const res = await book(client, { ...body('2026-12-01T09:00:00Z', '2026-12-01T10:00:00Z'), ...change });
@@ -132,6 +140,23 @@ describe('POST /v1/appointments', () => {
     const clash = await book(client, body('2026-12-08T08:00:00Z', '2026-12-08T10:00:00Z'));
     expect(clash.status).toBe(409);
     expect((await book(client, body('2026-12-08T09:00:00Z', '2026-12-08T10:00:00Z'))).status).toBe(201);
+  });
+
+  it('books with one read of each kind and one transaction, the organization read only for its time zone', async () => {
+    const { client, body } = await booked();
+    expect(await countDynamoCalls(() => book(client, body('2026-12-01T09:00:00Z', '2026-12-01T10:00:00Z')))).toEqual([
+      'GetItemCommand',
+      'UpdateItemCommand',
+      'BatchGetItemCommand',
+      'QueryCommand',
+      'TransactWriteItemsCommand',
+    ]);
+    expect(await countDynamoCalls(() => book(client, { ...body('2026-12-02T09:00:00Z', '2026-12-02T10:00:00Z'), timezone: 'Australia/Perth' }))).toEqual([
+      'UpdateItemCommand',
+      'BatchGetItemCommand',
+      'QueryCommand',
+      'TransactWriteItemsCommand',
+    ]);
   });
 
   it("answers 400 naming attendees for a user who is not the organization's member, and writes nothing", async () => {
@@ -218,6 +243,26 @@ describe('PATCH /v1/appointments/{appointmentId}', () => {
     expect((await client.get(`/v1/leads/${lead.id}/activities`)).status).toBe(404);
   });
 
+  it.each([
+    ['a status other than CANCELLED', { status: 'BOOKED' }, 'status'],
+    ['an empty title', { title: '' }, 'title'],
+    ['a time without an offset', { startsAt: '2026-12-01T08:00:00' }, 'startsAt'],
+    ['an unknown field', { leadId: 'lead_01HZZZZZZZZZZZZZZZZZZZZZZZ' }, 'leadId'],
+  ])('answers 400 for %s, naming the field, and changes nothing', async (_, change, field) => {
+    const { client, body } = await booked();
+    const appointment = await created(client, '/v1/appointments', 'appointment', body('2026-12-01T09:00:00Z', '2026-12-01T10:00:00Z'));
+    const res = await client.patch(`/v1/appointments/${appointment.id}`, change);
+    expect(res.status).toBe(400);
+    expect(res.body.error.details[0].path).toBe(field);
+    expect((await client.get(`/v1/appointments/${appointment.id}`)).body).toEqual({ appointment });
+  });
+
+  it('answers 400 for an empty body', async () => {
+    const { client, body } = await booked();
+    const appointment = await created(client, '/v1/appointments', 'appointment', body('2026-12-01T09:00:00Z', '2026-12-01T10:00:00Z'));
+    expect((await client.patch(`/v1/appointments/${appointment.id}`, {})).status).toBe(400);
+  });
+
   it("answers 404 for an unknown appointment or another organization's, and 400 for a malformed id", async () => {
     const { client, body } = await booked();
     const mine = await created(client, '/v1/appointments', 'appointment', body('2026-12-01T09:00:00Z', '2026-12-01T10:00:00Z'));
@@ -256,6 +301,28 @@ describe('GET /v1/appointments', () => {
     await created(client, '/v1/appointments', 'appointment', body('2026-12-01T09:00:00Z', '2026-12-01T10:00:00Z'));
     const other = await api.organization();
     expect((await other.client.get('/v1/appointments')).body).toEqual({ appointments: [], totalPages: 0, currentPage: 1, totalCount: 0 });
+  });
+
+  it('pages through a window, earliest first, with the total counted over the window', async () => {
+    const { client, body } = await booked();
+    const ids: string[] = [];
+    for (const day of ['01', '02', '03', '04', '05']) {
+      ids.push((await created(client, '/v1/appointments', 'appointment', body(`2026-12-${day}T09:00:00Z`, `2026-12-${day}T10:00:00Z`))).id);
+    }
+    const window = 'from=2026-12-02T00:00:00Z&to=2026-12-05T00:00:00Z&limit=2';
+    const first = (await client.get(`/v1/appointments?${window}`)).body;
+    const second = (await client.get(`/v1/appointments?${window}&page=2`)).body;
+    const third = (await client.get(`/v1/appointments?${window}&page=3`)).body;
+    expect(first).toMatchObject({ totalCount: 3, totalPages: 2, currentPage: 1 });
+    expect(second).toMatchObject({ totalCount: 3, totalPages: 2, currentPage: 2 });
+    expect([...first.appointments, ...second.appointments].map((appointment: { id: string }) => appointment.id)).toEqual(ids.slice(1, 4));
+    expect(third).toMatchObject({ appointments: [], totalCount: 3, currentPage: 3 });
+  });
+
+  it('reads one appointment with one GetItem', async () => {
+    const { client, body } = await booked();
+    const appointment = await created(client, '/v1/appointments', 'appointment', body('2026-12-01T09:00:00Z', '2026-12-01T10:00:00Z'));
+    expect(await countDynamoCalls(() => client.get(`/v1/appointments/${appointment.id}`))).toEqual(['GetItemCommand']);
   });
 
   it('reads page 1 with one index Query and one counter read', async () => {
