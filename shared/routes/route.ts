@@ -39,7 +39,7 @@ export interface RouteRequest {
 export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extends Schema = Schema> {
   operationId: string;
   method: HttpMethod;
-  /** Resource path as API Gateway writes it, e.g. /v1/leads/{id}. */
+  /** Resource path as API Gateway writes it, e.g. /v1/leads/{leadId}. */
   path: string;
   /** Handler module below functions/, without extension, e.g. leads/list. */
   handler: string;
