@@ -1,5 +1,6 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { bearerToken } from '../shared/auth/tokens';
+import { usageIdentifierKey } from '../shared/auth/usage-plans';
 import { findActiveKeyByToken, touchApiKey } from '../shared/repositories/api-keys';
 
 /** API Gateway answers a thrown "Unauthorized" with 401 (the UNAUTHORIZED gateway response). */
@@ -34,5 +35,7 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<
       Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: wholeApiArn(event.methodArn) }],
     },
     context: { organizationId: key.organizationId, keyId: key.keyId },
+    // API Gateway meters and throttles the request against the usage plan holding this organization's key.
+    usageIdentifierKey: usageIdentifierKey(key.organizationId),
   };
 };

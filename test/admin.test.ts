@@ -1,7 +1,10 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { freePort } from './support/ports';
+import { APIGatewayClient, NotFoundException } from '@aws-sdk/client-api-gateway';
 import { describe, expect, it } from 'vitest';
+import { assignUsagePlan } from '../infra/admin/usage-plan-keys';
+import { USAGE_PLANS, usageIdentifierKey } from '../shared/auth/usage-plans';
 import { useTestApi } from './support/api';
 
 const api = useTestApi();
@@ -100,5 +103,80 @@ describe('npm run admin', () => {
     expect(stdout).toBe('');
     expect(stderr).toMatch(/^Cannot reach DynamoDB at http:\/\/localhost:\d+ \(table nowhere\)/);
     expect(stderr).toContain('npm start');
+  });
+
+  it('org plan puts an organization on a usage plan that the API enforces', async () => {
+    const org = JSON.parse((await admin('org', 'create', '--name', 'Busy Co')).stdout);
+    const { code, stdout } = await admin('org', 'plan', '--org', org.organizationId, '--plan', 'starter');
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({ organizationId: org.organizationId, usagePlan: 'starter', limits: USAGE_PLANS.starter });
+    const statuses = await Promise.all(Array.from({ length: USAGE_PLANS.starter.burstLimit * 4 }, () => api.as(org.apiKey).get('/v1/leads').then((r) => r.status)));
+    expect(statuses).toContain(429);
+  });
+
+  it('refuses an unknown plan, and a deployed table without the API whose usage plans meter it', async () => {
+    const org = JSON.parse((await admin('org', 'create', '--name', 'Plan Co')).stdout);
+    const unknown = await admin('org', 'plan', '--org', org.organizationId, '--plan', 'gold');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('--plan must be one of starter, standard, scale, internal');
+    const missing = await admin('org', 'plan', '--org', org.organizationId);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--plan is required');
+    const deployed = await admin('org', 'create', '--name', 'X', '--table', 'prod-table', '--region', 'ap-southeast-2');
+    expect(deployed.code).toBe(2);
+    expect(deployed.stderr).toContain('--api is required with --table');
+  });
+});
+
+describe('putting an organization in a usage plan of the deployed API', () => {
+  /** Records the API Gateway commands sent, answering from a small model of the account's usage plans and keys. */
+  function apiGateway(existingKeyId?: string) {
+    const sent: Array<{ command: string; input: any }> = [];
+    const usagePlans = [
+      { id: 'up-standard', name: 'SalesPipelineApi-standard', apiStages: [{ apiId: 'api123', stage: 'prod' }] },
+      { id: 'up-starter', name: 'SalesPipelineApi-starter', apiStages: [{ apiId: 'api123', stage: 'prod' }] },
+      { id: 'up-other', name: 'OtherStack-starter', apiStages: [{ apiId: 'other', stage: 'prod' }] },
+    ];
+    // The real SDK client, answered before anything leaves the process.
+    const client = new APIGatewayClient({ region: 'ap-southeast-2', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } });
+    client.middlewareStack.add(
+      (_next, context) => async (args: any) => {
+        const name = context.commandName!;
+        sent.push({ command: name, input: args.input });
+        const answer = (output: object) => ({ output: { $metadata: {}, ...output }, response: {} });
+        if (name === 'GetUsagePlansCommand') return answer({ items: usagePlans });
+        if (name === 'GetApiKeysCommand') return answer({ items: existingKeyId ? [{ id: existingKeyId, name: args.input.nameQuery }] : [] });
+        if (name === 'CreateApiKeyCommand') return answer({ id: 'key-new' });
+        if (name === 'DeleteUsagePlanKeyCommand') throw new NotFoundException({ message: 'Invalid usage plan key', $metadata: {} });
+        return answer({});
+      },
+      { step: 'initialize', name: 'answerLocally' },
+    );
+    return { client, sent };
+  }
+
+  it('creates the organization’s key with its usage identifier as value and adds it to the plan of this API only', async () => {
+    const { client, sent } = apiGateway();
+    const result = await assignUsagePlan(client, { restApiId: 'api123', organizationId: 'org_01JZ0000000000000000000000', plan: 'starter' });
+    expect(result).toEqual({ usagePlanId: 'up-starter', apiKeyId: 'key-new' });
+    expect(sent.find((s) => s.command === 'CreateApiKeyCommand')?.input).toMatchObject({
+      name: 'org_01JZ0000000000000000000000',
+      value: usageIdentifierKey('org_01JZ0000000000000000000000'),
+      enabled: true,
+    });
+    expect(sent.filter((s) => s.command === 'DeleteUsagePlanKeyCommand').map((s) => s.input.usagePlanId)).toEqual(['up-standard']);
+    expect(sent.filter((s) => s.command === 'CreateUsagePlanKeyCommand').map((s) => s.input)).toEqual([{ usagePlanId: 'up-starter', keyId: 'key-new', keyType: 'API_KEY' }]);
+  });
+
+  it('moves an existing key between plans without making another', async () => {
+    const { client, sent } = apiGateway('key-existing');
+    await assignUsagePlan(client, { restApiId: 'api123', organizationId: 'org_01JZ0000000000000000000000', plan: 'standard' });
+    expect(sent.map((s) => s.command)).not.toContain('CreateApiKeyCommand');
+    expect(sent.filter((s) => s.command === 'CreateUsagePlanKeyCommand').map((s) => s.input.usagePlanId)).toEqual(['up-standard']);
+  });
+
+  it('names the plan it could not find instead of guessing', async () => {
+    const { client } = apiGateway();
+    await expect(assignUsagePlan(client, { restApiId: 'api123', organizationId: 'org_01JZ0000000000000000000000', plan: 'scale' })).rejects.toThrow('API api123 has no usage plan "scale"');
   });
 });

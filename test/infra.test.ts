@@ -2,6 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../infra/cdk/app';
+import { USAGE_PLAN_NAMES, USAGE_PLANS } from '../shared/auth/usage-plans';
 import { DYNAMODB_MAX_ATTEMPTS, DYNAMODB_TIMEOUTS } from '../shared/dynamo';
 import { routes } from '../shared/routes/index';
 import { grantedActions, routeId } from '../shared/routes/route';
@@ -146,12 +147,44 @@ describe('the API stack', () => {
     }
   });
 
+  it('meters each organization through a usage plan: the authorizer supplies the key, every authorized method requires one', () => {
+    apiTemplate.hasResourceProperties('AWS::ApiGateway::RestApi', { ApiKeySourceType: 'AUTHORIZER' });
+    for (const route of routes) {
+      const method = methods.find((m) => m.Properties.HttpMethod === route.method && JSON.stringify(m.Properties.Integration).includes(`${routeId(route)}Function`));
+      expect(method?.Properties.ApiKeyRequired ?? false, `${route.method} ${route.path}`).toBe(route.auth !== 'none');
+    }
+    const plans = Object.values(apiTemplate.findResources('AWS::ApiGateway::UsagePlan') as Record<string, Resource>);
+    expect(plans).toHaveLength(USAGE_PLAN_NAMES.length);
+    for (const name of USAGE_PLAN_NAMES) {
+      const plan = plans.find((p) => String(p.Properties.UsagePlanName).endsWith(`-${name}`));
+      const limits = USAGE_PLANS[name];
+      expect(plan?.Properties.ApiStages, name).toHaveLength(1);
+      if (Number.isFinite(limits.rateLimit)) {
+        expect(plan?.Properties.Throttle).toEqual({ RateLimit: limits.rateLimit, BurstLimit: limits.burstLimit });
+        expect(plan?.Properties.Quota).toEqual({ Limit: limits.dailyQuota, Period: 'DAY' });
+      } else {
+        expect(plan?.Properties.Throttle).toBeUndefined();
+      }
+    }
+  });
+
+  it('answers both usage-plan limits with 429 RATE_LIMITED and a Retry-After header', () => {
+    for (const type of ['THROTTLED', 'QUOTA_EXCEEDED']) {
+      apiTemplate.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+        ResponseType: type,
+        StatusCode: '429',
+        ResponseParameters: Match.objectLike({ 'gatewayresponse.header.Retry-After': Match.stringLikeRegexp("^'[1-9][0-9]*'$") }),
+        ResponseTemplates: { 'application/json': Match.stringLikeRegexp('"code":"RATE_LIMITED"') },
+      });
+    }
+  });
+
   it('throttles the stage and writes access logs', () => {
     apiTemplate.hasResourceProperties('AWS::ApiGateway::Stage', {
       StageName: 'prod',
       TracingEnabled: true,
       AccessLogSetting: Match.objectLike({ DestinationArn: Match.anyValue() }),
-      MethodSettings: Match.arrayWith([Match.objectLike({ ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 })]),
+      MethodSettings: Match.arrayWith([Match.objectLike({ ThrottlingRateLimit: 1000, ThrottlingBurstLimit: 2000 })]),
     });
   });
 });

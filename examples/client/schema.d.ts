@@ -1615,9 +1615,11 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description The gateway’s rate limit was exceeded; retry later. */
+        /** @description RATE_LIMITED: the organization’s usage plan was exceeded, either its requests per second and burst or its daily quota (renewed at 00:00 UTC). Wait the Retry-After seconds before retrying. */
         TooManyRequests: {
             headers: {
+                /** @description Seconds to wait before retrying. */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {

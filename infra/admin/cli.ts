@@ -1,10 +1,14 @@
 import { parseArgs } from 'node:util';
+import { DEFAULT_USAGE_PLAN, isUsagePlanName, USAGE_PLAN_NAMES, USAGE_PLANS, type UsagePlanName } from '../../shared/auth/usage-plans';
 import { LOCAL_AWS_ENV } from '../local/dynamodb-local';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
 Commands:
-  org create --name <name> [--demo]          create an organization and its first API key
+  org create --name <name> [--demo] [--plan standard]
+                                             create an organization and its first API key
+  org plan --org <id> --plan <plan>          choose its usage plan: ${USAGE_PLAN_NAMES.join(', ')}
+                                             (requests per second, burst and daily quota; default ${DEFAULT_USAGE_PLAN})
   key create --org <id> [--name <name>] [--expires-in 30d]
                                              issue another API key (s, m, h or d)
   key rotate --org <id> --key <keyId> [--overlap 24h] [--expires-in 90d]
@@ -15,6 +19,8 @@ Commands:
 Target (default: the local server's DynamoDB Local at localhost:$DYNAMODB_PORT (8000), table $TABLE_NAME (sales-pipeline),
 as npm start uses them):
   --table <name> --region <region>           a deployed table, with the usual AWS credentials
+  --api <restApiId>                          with --table, for org create and org plan: the stack's RestApiId
+                                             output, whose usage plans meter the organization
 `;
 
 class UsageError extends Error {}
@@ -32,6 +38,8 @@ const { positionals, values } = (() => {
         overlap: { type: 'string' },
         table: { type: 'string' },
         region: { type: 'string' },
+        api: { type: 'string' },
+        plan: { type: 'string' },
         help: { type: 'boolean', default: false },
       },
     });
@@ -56,12 +64,30 @@ function later(option: string, text: string, { allowZero = false } = {}): Date {
   return new Date(Date.now() + Number(match[1]) * seconds * 1000);
 }
 
+function usagePlan(): UsagePlanName {
+  const plan = values.plan ?? DEFAULT_USAGE_PLAN;
+  if (!isUsagePlanName(plan)) throw new UsageError(`--plan must be one of ${USAGE_PLAN_NAMES.join(', ')} (got "${plan}")`);
+  return plan;
+}
+
+/**
+ * Deployed, API Gateway meters an organization only once its key is in a usage plan (an organization
+ * without one is refused with 403), so org create and org plan also update API Gateway.
+ */
+async function applyUsagePlan(organizationId: string, plan: UsagePlanName): Promise<Record<string, string>> {
+  if (!values.table) return {};
+  const { APIGatewayClient } = await import('@aws-sdk/client-api-gateway');
+  const { assignUsagePlan } = await import('./usage-plan-keys');
+  return assignUsagePlan(new APIGatewayClient({}), { restApiId: values.api!, organizationId, plan });
+}
+
 const expiry = (text: string | undefined): Date | null => (text === undefined ? null : later('expires-in', text));
 
 /** Points the shared code at the target table before it is loaded (it reads its configuration on import). */
-function configureTarget(): void {
+function configureTarget(command: string): void {
   if (values.table) {
     if (!values.region && !process.env.AWS_REGION) throw new UsageError('--region is required with --table (or set AWS_REGION)');
+    if (!values.api && ['org create', 'org plan'].includes(command)) throw new UsageError('--api is required with --table for org create and org plan (the stack output RestApiId)');
     Object.assign(process.env, { TABLE_NAME: values.table, ...(values.region ? { AWS_REGION: values.region } : {}) });
     return;
   }
@@ -75,11 +101,11 @@ async function run(): Promise<unknown> {
   const [resource, action] = positionals;
   const command = `${resource ?? ''} ${action ?? ''}`.trim();
   if (values.help || !command) throw new UsageError('');
-  const known = ['org create', 'key create', 'key rotate', 'key revoke', 'key list'];
+  const known = ['org create', 'org plan', 'key create', 'key rotate', 'key revoke', 'key list'];
   if (!known.includes(command)) throw new UsageError(`Unknown command "${command}"`);
-  configureTarget();
+  configureTarget(command);
   const keys = await import('../../shared/repositories/api-keys');
-  const { organizationExists } = await import('../../shared/repositories/organizations');
+  const { organizationExists, setOrganizationUsagePlan } = await import('../../shared/repositories/organizations');
   const requireOrganization = async () => {
     const org = required('org');
     if (!(await organizationExists(org))) throw new UsageError(`No organization ${org} in this table`);
@@ -88,8 +114,18 @@ async function run(): Promise<unknown> {
   switch (command) {
     case 'org create': {
       const name = required('name');
+      const plan = usagePlan();
       const { createOrganizationWithKey } = await import('../demo/organization');
-      return createOrganizationWithKey(name, { demo: values.demo });
+      const created = await createOrganizationWithKey(name, { demo: values.demo, usagePlan: plan });
+      await applyUsagePlan(created.organizationId, plan);
+      return created;
+    }
+    case 'org plan': {
+      const organizationId = await requireOrganization();
+      if (!values.plan) throw new UsageError('--plan is required');
+      const plan = usagePlan();
+      await setOrganizationUsagePlan(organizationId, plan);
+      return { organizationId, usagePlan: plan, limits: USAGE_PLANS[plan], ...(await applyUsagePlan(organizationId, plan)) };
     }
     case 'key create': {
       const expiresAt = expiry(values['expires-in']);

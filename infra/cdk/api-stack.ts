@@ -1,11 +1,13 @@
-import { Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
+  ApiKeySourceType,
   AuthorizationType,
   IdentitySource,
   LambdaIntegration,
   LogGroupLogDestination,
   MethodLoggingLevel,
+  Period,
   RequestAuthorizer,
   ResponseType,
   RestApi,
@@ -13,7 +15,8 @@ import {
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { GATEWAY_RESPONSES, gatewayResponseBody } from '../../shared/http/gateway-responses';
+import { USAGE_PLANS } from '../../shared/auth/usage-plans';
+import { GATEWAY_RESPONSES, gatewayResponseBody, type GatewayResponse } from '../../shared/http/gateway-responses';
 import { grantedActions, routeId, type RouteDefinition } from '../../shared/routes/route';
 import { ApiFunction } from './api-function';
 
@@ -35,10 +38,13 @@ export class ApiStack extends Stack {
       restApiName: 'sales-pipeline',
       description: 'Sales pipeline API',
       cloudWatchRole: true,
+      // Usage plans meter organizations, not callers: the authorizer names the key (usageIdentifierKey).
+      apiKeySourceType: ApiKeySourceType.AUTHORIZER,
       deployOptions: {
         stageName: STAGE_NAME,
-        throttlingRateLimit: 100,
-        throttlingBurstLimit: 200,
+        // The whole API's ceiling, above any one organization's usage plan: it protects the table and the bill.
+        throttlingRateLimit: 1000,
+        throttlingBurstLimit: 2000,
         tracingEnabled: true,
         loggingLevel: MethodLoggingLevel.ERROR,
         accessLogDestination: new LogGroupLogDestination(new LogGroup(this, 'AccessLogs', { retention: RetentionDays.ONE_MONTH })),
@@ -46,11 +52,16 @@ export class ApiStack extends Stack {
       },
     });
 
-    for (const response of Object.values(GATEWAY_RESPONSES)) {
+    for (const response of Object.values(GATEWAY_RESPONSES) as GatewayResponse[]) {
       this.api.addGatewayResponse(response.type, {
         type: ResponseType.of(response.type),
         statusCode: String(response.status),
-        responseHeaders: { 'Content-Type': "'application/json'", 'Cache-Control': "'no-store'", 'X-Content-Type-Options': "'nosniff'" },
+        responseHeaders: {
+          'Content-Type': "'application/json'",
+          'Cache-Control': "'no-store'",
+          'X-Content-Type-Options': "'nosniff'",
+          ...Object.fromEntries(Object.entries(response.headers ?? {}).map(([name, value]) => [name, `'${value}'`])),
+        },
         templates: { 'application/json': JSON.stringify(gatewayResponseBody(response)) },
       });
     }
@@ -72,7 +83,9 @@ export class ApiStack extends Stack {
       const method = this.api.root.resourceForPath(route.path).addMethod(
         route.method,
         new LambdaIntegration(fn),
-        route.auth === 'none' ? { authorizationType: AuthorizationType.NONE } : { authorizer, authorizationType: AuthorizationType.CUSTOM },
+        route.auth === 'none'
+          ? { authorizationType: AuthorizationType.NONE }
+          : { authorizer, authorizationType: AuthorizationType.CUSTOM, apiKeyRequired: true },
       );
       if (route.auth === 'none') {
         for (const rule of ['AwsSolutions-APIG4', 'AwsSolutions-COG4']) {
@@ -85,6 +98,22 @@ export class ApiStack extends Stack {
         });
       }
     }
+
+    // One usage plan per row of USAGE_PLANS; `npm run admin -- org plan` puts an organization's key in one.
+    for (const [name, plan] of Object.entries(USAGE_PLANS)) {
+      const limited = Number.isFinite(plan.rateLimit);
+      this.api.addUsagePlan(`UsagePlan-${name}`, {
+        name: `${this.stackName}-${name}`,
+        description: limited
+          ? `${plan.rateLimit} requests/s, bursts of ${plan.burstLimit}, ${plan.dailyQuota} requests per UTC day per organization`
+          : 'No limit per organization beyond the stage throttle',
+        apiStages: [{ api: this.api, stage: this.api.deploymentStage }],
+        ...(limited
+          ? { throttle: { rateLimit: plan.rateLimit, burstLimit: plan.burstLimit }, quota: { limit: plan.dailyQuota, period: Period.DAY } }
+          : {}),
+      });
+    }
+    new CfnOutput(this, 'RestApiId', { value: this.api.restApiId, description: 'The admin CLI\'s --api, to put organizations in usage plans' });
 
     Validations.of(this.api).acknowledge({
       id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',

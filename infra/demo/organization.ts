@@ -1,3 +1,4 @@
+import type { UsagePlanName } from '../../shared/auth/usage-plans';
 import { createApiKey } from '../../shared/repositories/api-keys';
 import { createOrganization } from '../../shared/repositories/organizations';
 import { seedDemoData } from './index';
@@ -11,9 +12,9 @@ export interface CreatedOrganization {
 }
 
 /** An organization with one API key, and with `demo`, a realistic data set for every endpoint. */
-export async function createOrganizationWithKey(name: string, { demo = false } = {}): Promise<CreatedOrganization> {
+export async function createOrganizationWithKey(name: string, { demo = false, usagePlan }: { demo?: boolean; usagePlan?: UsagePlanName } = {}): Promise<CreatedOrganization> {
   // The demo business is in Sydney; an organization made without demo data starts in UTC.
-  const organization = await createOrganization(name, demo ? 'Australia/Sydney' : 'UTC');
+  const organization = await createOrganization(name, demo ? 'Australia/Sydney' : 'UTC', usagePlan);
   const { key, token } = await createApiKey(organization.id);
   const created = { organizationId: organization.id, keyId: key.keyId, apiKey: token };
   return demo ? { ...created, demo: await seedDemoData(organization.id) } : created;

@@ -4,6 +4,7 @@ import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayReques
 import { GATEWAY_RESPONSES, gatewayResponseBody, type GatewayResponse } from '../../shared/http/gateway-responses';
 import { NO_STORE_HEADERS } from '../../shared/http/envelope';
 import { routeId, type RouteDefinition } from '../../shared/routes/route';
+import type { Admission } from './rate-limiter';
 
 type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<{ statusCode: number; headers?: Record<string, string>; body: string }>;
 type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
@@ -84,6 +85,8 @@ export interface LocalGatewayOptions {
   loadAuthorizer: () => Promise<AuthorizerHandler>;
   /** Wraps each function invocation (not the authorizer's), e.g. to attribute its DynamoDB calls to the route. */
   aroundInvoke?: <T>(route: RouteDefinition, invoke: () => Promise<T>) => Promise<T>;
+  /** Usage-plan metering of an authorized request by the authorizer's usageIdentifierKey, as API Gateway's. */
+  meter?: (usageIdentifierKey: string) => Promise<Admission>;
   /** How long a function may take before the gateway answers 504, as API Gateway's 29 s. */
   integrationTimeoutMs?: number;
 }
@@ -95,7 +98,7 @@ export const INTEGRATION_TIMEOUT_MS = 29_000;
  * A small stand-in for API Gateway's REST API: matches the route table, runs the real authorizer
  * and the real handler with the same proxy events, and answers with the same gateway responses.
  */
-export function createLocalGateway({ routes, loadHandler, loadAuthorizer, aroundInvoke = (_, invoke) => invoke(), integrationTimeoutMs = INTEGRATION_TIMEOUT_MS }: LocalGatewayOptions) {
+export function createLocalGateway({ routes, loadHandler, loadAuthorizer, aroundInvoke = (_, invoke) => invoke(), meter, integrationTimeoutMs = INTEGRATION_TIMEOUT_MS }: LocalGatewayOptions) {
   const compiled = routes.map(compile).sort((a, b) => specificity(a) - specificity(b));
 
   const send = (response: ServerResponse, statusCode: number, body: string, headers: Record<string, string> = {}) => {
@@ -103,7 +106,7 @@ export function createLocalGateway({ routes, loadHandler, loadAuthorizer, around
     response.end(body);
   };
   const sendGateway = (response: ServerResponse, gateway: GatewayResponse) =>
-    send(response, gateway.status, JSON.stringify(gatewayResponseBody(gateway)));
+    send(response, gateway.status, JSON.stringify(gatewayResponseBody(gateway)), gateway.headers);
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const url = new URL(request.url ?? '/', 'http://localhost');
@@ -165,6 +168,10 @@ export function createLocalGateway({ routes, loadHandler, loadAuthorizer, around
       if (result === 'UNAUTHORIZED') return sendGateway(response, GATEWAY_RESPONSES.UNAUTHORIZED);
       if (result === 'FAILED') return sendGateway(response, GATEWAY_RESPONSES.AUTHORIZER_FAILURE);
       if (!allows(result, methodArn)) return sendGateway(response, GATEWAY_RESPONSES.ACCESS_DENIED);
+      if (meter && result.usageIdentifierKey) {
+        const admission = await meter(result.usageIdentifierKey);
+        if (admission !== 'ADMITTED') return sendGateway(response, GATEWAY_RESPONSES[admission]);
+      }
       authorizer = { principalId: result.principalId, ...result.context };
     }
 

@@ -1,3 +1,5 @@
+import { RETRY_AFTER_SECONDS } from '../auth/usage-plans';
+
 /**
  * Errors API Gateway answers by itself, before or instead of a function. The stack installs these
  * as gateway responses and the local server answers with the same ones, so every error the API
@@ -30,6 +32,8 @@ export interface GatewayResponse {
   message: string;
   /** Absent on 401: that body is exactly {success, message, error: {status, message}}, without a code. */
   code?: string;
+  /** Fixed response headers: API Gateway's gateway responses cannot compute one per request. */
+  headers?: Record<string, string>;
 }
 
 export const GATEWAY_RESPONSES = {
@@ -37,7 +41,8 @@ export const GATEWAY_RESPONSES = {
   ACCESS_DENIED: { type: 'ACCESS_DENIED', status: 401, message: 'Invalid or expired token' },
   // API Gateway calls an unknown route a missing token; for the API's users it is an unknown route.
   MISSING_AUTHENTICATION_TOKEN: { type: 'MISSING_AUTHENTICATION_TOKEN', status: 404, message: 'Not found', code: 'NOT_FOUND' },
-  THROTTLED: { type: 'THROTTLED', status: 429, message: 'Too many requests', code: 'THROTTLED' },
+  // Usage-plan limits per organization (see usage-plans.ts): both are RATE_LIMITED, told apart by the message.
+  THROTTLED: { type: 'THROTTLED', status: 429, message: 'Too many requests; slow down and retry after the Retry-After seconds', code: 'RATE_LIMITED', headers: { 'Retry-After': String(RETRY_AFTER_SECONDS.THROTTLED) } },
   REQUEST_TOO_LARGE: { type: 'REQUEST_TOO_LARGE', status: 413, message: 'Request body too large', code: 'REQUEST_TOO_LARGE' },
   // The authorizer could not check the key (its store failed): not the caller's fault, so not a 401.
   AUTHORIZER_FAILURE: { type: 'AUTHORIZER_FAILURE', status: 503, message: 'The API key could not be checked; try again', code: 'AUTHORIZER_UNAVAILABLE' },
@@ -52,7 +57,7 @@ export const GATEWAY_RESPONSES = {
   INVALID_SIGNATURE: { type: 'INVALID_SIGNATURE', status: 403, message: 'Forbidden', code: 'FORBIDDEN' },
   WAF_FILTERED: { type: 'WAF_FILTERED', status: 403, message: 'The request was blocked by the firewall', code: 'FORBIDDEN' },
   UNSUPPORTED_MEDIA_TYPE: { type: 'UNSUPPORTED_MEDIA_TYPE', status: 415, message: 'Unsupported media type: send application/json', code: 'UNSUPPORTED_MEDIA_TYPE' },
-  QUOTA_EXCEEDED: { type: 'QUOTA_EXCEEDED', status: 429, message: 'The daily request quota is used up', code: 'QUOTA_EXCEEDED' },
+  QUOTA_EXCEEDED: { type: 'QUOTA_EXCEEDED', status: 429, message: "The organization's daily request quota is used up; it renews at 00:00 UTC", code: 'RATE_LIMITED', headers: { 'Retry-After': String(RETRY_AFTER_SECONDS.QUOTA_EXCEEDED) } },
   RESOURCE_NOT_FOUND: { type: 'RESOURCE_NOT_FOUND', status: 404, message: 'Not found', code: 'NOT_FOUND' },
   BAD_REQUEST_BODY: { type: 'BAD_REQUEST_BODY', status: 400, message: 'Bad request', code: 'BAD_REQUEST' },
   BAD_REQUEST_PARAMETERS: { type: 'BAD_REQUEST_PARAMETERS', status: 400, message: 'Bad request', code: 'BAD_REQUEST' },

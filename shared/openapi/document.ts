@@ -17,7 +17,7 @@ const SECURITY_SCHEME = 'apiKey';
 type Json = Record<string, unknown>;
 
 /** Error responses shared by many operations, under components.responses. */
-const SHARED_ERRORS: Record<number, { name: string; description: string; example: unknown }> = {
+const SHARED_ERRORS: Record<number, { name: string; description: string; example: unknown; headers?: Json }> = {
   400: {
     name: 'BadRequest',
     description: 'A path, query or body value failed validation, or the body is not valid JSON. The message names the field.',
@@ -45,8 +45,10 @@ const SHARED_ERRORS: Record<number, { name: string; description: string; example
   },
   429: {
     name: 'TooManyRequests',
-    description: 'The gateway’s rate limit was exceeded; retry later.',
+    description:
+      'RATE_LIMITED: the organization’s usage plan was exceeded, either its requests per second and burst or its daily quota (renewed at 00:00 UTC). Wait the Retry-After seconds before retrying.',
     example: gatewayResponseBody(GATEWAY_RESPONSES.THROTTLED),
+    headers: { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } } },
   },
   500: {
     name: 'InternalError',
@@ -62,6 +64,8 @@ const DESCRIPTION = `A sales pipeline for trades businesses: leads, inquiries, s
 **Authentication.** Every operation except this description and its reference page takes the organization's API key as a bearer token: \`Authorization: Bearer <API key>\`. Every record read or written belongs to that organization; another organization's record answers 404.
 
 **Errors.** Every error is the envelope \`{success: false, message, error: {status, message, code?}}\` (ErrorEnvelope), except the SMS provider's failure, which is \`{message}\` only.
+
+**Rate limits.** Each organization has a usage plan: requests per second, a burst and a daily quota. Beyond them the answer is 429 with code \`RATE_LIMITED\` and a \`Retry-After\` header in seconds.
 
 **Lists.** \`page\` (from 1, default 1) and \`limit\` (1–100, default 50); newest first; \`{<items>, totalPages, currentPage, totalCount}\`.`;
 
@@ -157,9 +161,9 @@ function componentsSection(): Json {
     if (schemas[name]) schemas[name] = { ...schemas[name], examples: [example as NonNullable<JsonSchema['default']>] };
   }
   const responses = Object.fromEntries(
-    Object.values(SHARED_ERRORS).map(({ name, description, example }) => [
+    Object.values(SHARED_ERRORS).map(({ name, description, example, headers }) => [
       name,
-      { description, content: { [JSON_MEDIA_TYPE]: { schema: envelopeRef, examples: examplesObject({ [name]: example }) } } },
+      { description, ...(headers ? { headers } : {}), content: { [JSON_MEDIA_TYPE]: { schema: envelopeRef, examples: examplesObject({ [name]: example }) } } },
     ]),
   );
   return {

@@ -1,5 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
+import { DEFAULT_USAGE_PLAN, isUsagePlanName, type UsagePlanName } from '../auth/usage-plans';
 import { config } from '../config';
 import { dynamo } from '../dynamo';
 import { counterNames, keys } from '../entities/keys';
@@ -12,9 +13,9 @@ import { updateExistingItem } from './update-fields';
 
 const toOrganizationItem = (organization: OrganizationRecord) => ({ ...keys.organization(organization.id), entity: 'ORGANIZATION', ...organization });
 
-export async function createOrganization(name: string, timezone = 'UTC'): Promise<OrganizationRecord> {
+export async function createOrganization(name: string, timezone = 'UTC', usagePlan?: UsagePlanName): Promise<OrganizationRecord> {
   const organization: OrganizationRecord = { id: newId('org'), name, timezone, smsSenderId: null, createdAt: now() };
-  await writeAlone(insertIfAbsent(toOrganizationItem(organization)));
+  await writeAlone(insertIfAbsent({ ...toOrganizationItem(organization), ...(usagePlan ? { usagePlan } : {}) }));
   return organization;
 }
 
@@ -44,4 +45,14 @@ export async function updateOrganization(organizationId: string, changes: Organi
 export async function getOrganizationTimezone(organizationId: string): Promise<string> {
   const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.organization(organizationId), ProjectionExpression: '#timezone', ExpressionAttributeNames: { '#timezone': 'timezone' } }));
   return typeof Item?.timezone === 'string' ? Item.timezone : 'UTC';
+}
+
+/** The usage plan chosen for the organization (the admin CLI's `org plan`), or the default. */
+export async function getOrganizationUsagePlan(organizationId: string): Promise<UsagePlanName> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.organization(organizationId), ProjectionExpression: 'usagePlan' }));
+  return typeof Item?.usagePlan === 'string' && isUsagePlanName(Item.usagePlan) ? Item.usagePlan : DEFAULT_USAGE_PLAN;
+}
+
+export async function setOrganizationUsagePlan(organizationId: string, usagePlan: UsagePlanName): Promise<void> {
+  await updateExistingItem(keys.organization(organizationId), { usagePlan }, () => new NotFoundError('Organization not found'));
 }

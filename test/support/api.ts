@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import type { UsagePlanName } from '../../shared/auth/usage-plans';
 import { createOrganizationWithKey, type CreatedOrganization } from '../../infra/demo/organization';
 import { startLocalServer } from '../../infra/local/server';
 import { assertMatchesDocument, readBody } from './contract';
@@ -50,8 +51,8 @@ export interface TestApi {
   /** A client with no Authorization header. */
   anonymous: Client;
   as: (apiKey: string) => Client;
-  /** A new organization with its own API key (and the demo data set with `demo`). */
-  organization: (options?: { demo?: boolean }) => Promise<CreatedOrganization & { client: Client }>;
+  /** A new organization with its own API key (and the demo data set with `demo`), on the default usage plan unless told. */
+  organization: (options?: { demo?: boolean; usagePlan?: UsagePlanName }) => Promise<CreatedOrganization & { client: Client }>;
 }
 
 /**
@@ -79,8 +80,8 @@ export function useTestApi(): TestApi {
     },
     anonymous: clientFor(() => url),
     as,
-    organization: async ({ demo = false } = {}) => {
-      const organization = await createOrganizationWithKey(`Test organization ${++created}`, { demo });
+    organization: async ({ demo = false, usagePlan } = {}) => {
+      const organization = await createOrganizationWithKey(`Test organization ${++created}`, { demo, usagePlan });
       return { ...organization, client: as(organization.apiKey) };
     },
   };

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { USAGE_PLANS } from '../shared/auth/usage-plans';
+import { createRateLimiter } from '../infra/local/rate-limiter';
+import { useTestApi } from './support/api';
+
+const api = useTestApi();
+const starter = USAGE_PLANS.starter;
+
+describe('rate limits per organization', () => {
+  it('answers requests beyond the plan’s burst with 429 RATE_LIMITED and Retry-After, and admits the whole burst', async () => {
+    const { client } = await api.organization({ usagePlan: 'starter' });
+    const attempts = starter.burstLimit * 4;
+    const responses = await Promise.all(Array.from({ length: attempts }, () => client.get('/v1/leads?limit=1')));
+    const admitted = responses.filter((r) => r.status === 200);
+    const limited = responses.filter((r) => r.status === 429);
+    expect(admitted.length + limited.length).toBe(attempts);
+    expect(admitted.length).toBeGreaterThanOrEqual(starter.burstLimit);
+    expect(limited.length).toBeGreaterThan(0);
+    for (const response of limited) {
+      expect(response.body).toEqual({
+        success: false,
+        message: expect.stringContaining('Too many requests'),
+        error: { status: 429, message: expect.any(String), code: 'RATE_LIMITED' },
+      });
+      expect(response.headers.get('retry-after')).toBe('1');
+    }
+  });
+
+  it('limits each organization on its own: one at its limit does not slow another', async () => {
+    const busy = await api.organization({ usagePlan: 'starter' });
+    const other = await api.organization({ usagePlan: 'starter' });
+    const statuses = await Promise.all(Array.from({ length: starter.burstLimit * 4 }, () => busy.client.get('/v1/leads?limit=1').then((r) => r.status)));
+    expect(statuses).toContain(429);
+    const others = await Promise.all(Array.from({ length: starter.burstLimit }, () => other.client.get('/v1/leads?limit=1').then((r) => r.status)));
+    expect(others.every((status) => status === 200)).toBe(true);
+  });
+
+  it('does not meter the public description of the API', async () => {
+    const statuses = await Promise.all(Array.from({ length: USAGE_PLANS.standard.burstLimit * 2 }, () => api.anonymous.get('/openapi').then((r) => r.status)));
+    expect(new Set(statuses)).toEqual(new Set([200]));
+  });
+
+  it('lets a write that was limited change nothing', async () => {
+    const { client } = await api.organization({ usagePlan: 'starter' });
+    const attempts = starter.burstLimit * 3;
+    const responses = await Promise.all(Array.from({ length: attempts }, (_, i) => client.post('/v1/leads', { firstName: `Caller ${i}`, phone: `+6140000${String(i).padStart(4, '0')}` })));
+    const createdCount = responses.filter((r) => r.status === 201).length;
+    expect(responses.some((r) => r.status === 429)).toBe(true);
+    const retryAfter = Number(responses.find((r) => r.status === 429)!.headers.get('retry-after'));
+    await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000));
+    const list = await client.get('/v1/leads?limit=100');
+    expect(list.status).toBe(200);
+    expect(list.body.totalCount).toBe(createdCount);
+    expect(list.body.leads).toHaveLength(createdCount);
+  });
+});
+
+describe('the local limiter (API Gateway’s usage-plan metering)', () => {
+  it('refills the bucket at the plan’s rate per second up to its burst', () => {
+    let now = Date.parse('2026-03-01T10:00:00Z');
+    const limiter = createRateLimiter({ now: () => now });
+    const admitted = (n: number) => Array.from({ length: n }, () => limiter.admit('org', starter)).filter((a) => a === 'ADMITTED').length;
+    expect(admitted(starter.burstLimit + 5)).toBe(starter.burstLimit);
+    now += 500;
+    expect(admitted(starter.burstLimit)).toBe(starter.rateLimit / 2);
+    now += 60_000;
+    expect(admitted(starter.burstLimit * 2)).toBe(starter.burstLimit);
+    expect(limiter.admit('another org', starter)).toBe('ADMITTED');
+  });
+
+  it('refuses with QUOTA_EXCEEDED once the day’s quota is used, and admits again on the next UTC day', () => {
+    let now = Date.parse('2026-03-01T08:00:00Z');
+    const limiter = createRateLimiter({ now: () => now });
+    for (let i = 0; i < starter.dailyQuota; i++) {
+      now += 1000 / starter.rateLimit;
+      expect(limiter.admit('org', starter)).toBe('ADMITTED');
+    }
+    now += 60_000;
+    expect(limiter.admit('org', starter)).toBe('QUOTA_EXCEEDED');
+    now = Date.parse('2026-03-02T00:00:01Z');
+    expect(limiter.admit('org', starter)).toBe('ADMITTED');
+  });
+
+  it('never refuses the internal plan', () => {
+    const limiter = createRateLimiter({ now: () => 0 });
+    const admissions = new Set(Array.from({ length: 10_000 }, () => limiter.admit('org', USAGE_PLANS.internal)));
+    expect(admissions).toEqual(new Set(['ADMITTED']));
+  });
+});
