@@ -9,8 +9,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Each file has its own table on the one DynamoDB Local, so files run in parallel.
     fileParallelism: true,
-    // The handlers' one-line INFO access logs would drown the output; warnings and errors still show.
-    onConsoleLog: (log) => !log.startsWith('{"level":"INFO","message":"request"'),
+    // The handlers' INFO access logs would drown the output; warnings and errors still show.
+    onConsoleLog: (log) => !(/"level":\s*"INFO"/.test(log) && /"message":\s*"request"/.test(log)),
     reporters: ['default', 'json'],
     outputFile: { json: 'test-results/vitest.json' },
   },

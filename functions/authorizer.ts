@@ -1,6 +1,7 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { bearerToken } from '../shared/auth/tokens';
 import { usageIdentifierKey } from '../shared/auth/usage-plans';
+import { logger } from '../shared/observability';
 import { findActiveKeyByToken, touchApiKey } from '../shared/repositories/api-keys';
 
 /** API Gateway answers a thrown "Unauthorized" with 401 (the UNAUTHORIZED gateway response). */
@@ -20,13 +21,13 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<
   if (!token) throw unauthorized();
   const key = await findActiveKeyByToken(token).catch((error: unknown) => {
     // Not the caller's fault: any error but "Unauthorized" makes API Gateway answer AUTHORIZER_FAILURE (503).
-    console.error(JSON.stringify({ level: 'ERROR', message: 'authorizer could not check the key', error: { name: (error as Error).name, message: (error as Error).message } }));
+    logger.error('authorizer could not check the key', { error: error as Error });
     throw new Error('The API key store could not be read');
   });
   if (!key) throw unauthorized();
   // Bookkeeping must never refuse a valid key: a failed write is logged, and the request goes on.
   await touchApiKey(key).catch((error: unknown) => {
-    console.error(JSON.stringify({ level: 'ERROR', message: 'could not record the key as used', keyId: key.keyId, error: (error as Error).message }));
+    logger.error('could not record the key as used', { keyId: key.keyId, error: error as Error });
   });
   return {
     principalId: key.keyId,

@@ -30,23 +30,34 @@ function event(body: string | null, organizationId: string | null = 'org_1', { i
     requestContext: { requestId, authorizer: organizationId ? { organizationId } : null },
   } as never;
 }
-const context = { awsRequestId: 'lambda-456' } as never;
+const context = { awsRequestId: 'lambda-456', functionName: 'probe-function' } as never;
+
+/** The Powertools logger writes through console in the tests (POWERTOOLS_DEV): every line it wrote, parsed. */
+function captureLog() {
+  const calls: unknown[][] = [];
+  for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) vi.spyOn(console, method).mockImplementation((...args) => void calls.push(args));
+  return { lines: () => calls.map(([line]) => JSON.parse(line as string) as Record<string, any>) };
+}
 
 afterEach(() => vi.restoreAllMocks());
 
 describe('the handler middleware', () => {
   it('answers the route status with the JSON body, and logs one structured line with the request id', async () => {
-    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    const log = captureLog();
     const handler = apiHandler(route, async ({ body, path, organizationId }) => ({ ok: body.n === 1 && path.id === '7' && organizationId === 'org_1' }));
     const response = await handler(event('{"n":1}'), context);
     expect(response).toMatchObject({ statusCode: 201, body: '{"ok":true}' });
     expect(response.headers['content-type']).toMatch(/^application\/json/);
-    expect(log).toHaveBeenCalledTimes(1);
-    expect(JSON.parse(log.mock.calls[0]![0] as string)).toMatchObject({
+    expect(log.lines()).toHaveLength(1);
+    expect(log.lines()[0]).toMatchObject({
       level: 'INFO',
+      message: 'request',
+      service: 'sales-pipeline',
       operationId: 'probe',
       requestId: 'req-123',
-      lambdaRequestId: 'lambda-456',
+      function_request_id: 'lambda-456',
+      function_name: 'probe-function',
+      cold_start: expect.any(Boolean),
       organizationId: 'org_1',
       status: 201,
     });
@@ -56,7 +67,7 @@ describe('the handler middleware', () => {
     [new NotFoundError('Thing not found'), 404, 'NOT_FOUND'],
     [new ConflictError('Name taken'), 409, 'CONFLICT'],
   ])('maps %s to its status and the envelope', async (error, status, code) => {
-    vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    captureLog();
     const response = await apiHandler(route, async () => {
       throw error;
     })(event('{"n":1}'), context);
@@ -65,7 +76,7 @@ describe('the handler middleware', () => {
   });
 
   it('answers 500 without internals for anything unexpected, and logs the error', async () => {
-    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    const log = captureLog();
     const response = await apiHandler(route, async () => {
       throw new Error('connection string postgres://secret');
     })(event('{"n":1}'), context);
@@ -76,11 +87,11 @@ describe('the handler middleware', () => {
       error: { status: 500, message: 'Internal server error', code: 'INTERNAL_ERROR' },
     });
     expect(response.body).not.toContain('secret');
-    expect(JSON.parse(log.mock.calls[0]![0] as string)).toMatchObject({ level: 'ERROR', status: 500, error: { message: 'connection string postgres://secret' } });
+    expect(log.lines()[0]).toMatchObject({ level: 'ERROR', status: 500, error: { message: 'connection string postgres://secret' } });
   });
 
   it('answers 500 when the authorizer context has no organization, never running the handler', async () => {
-    vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    captureLog();
     const handle = vi.fn(async () => ({ ok: true }));
     const response = await apiHandler(route, handle)(event('{"n":1}', null), context);
     expect(response.statusCode).toBe(500);
@@ -88,7 +99,7 @@ describe('the handler middleware', () => {
   });
 
   it('validates the body before the handler runs', async () => {
-    vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    captureLog();
     const handle = vi.fn(async () => ({ ok: true }));
     const response = await apiHandler(route, handle)(event('{"n":"one"}'), context);
     expect(response.statusCode).toBe(400);
@@ -102,7 +113,7 @@ describe('the access log under overlapping requests', () => {
 
   it('logs each request with its own duration when one handler serves them at once', async () => {
     vi.useFakeTimers({ now: 0 });
-    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    const log = captureLog();
     // The handler answers a request only when the test finishes it, so the overlap is exactly as written below.
     const finish: Record<string, () => void> = {};
     const handler = apiHandler(route, ({ path }) => new Promise((resolve) => (finish[path.id] = () => resolve({ ok: true }))));
@@ -118,8 +129,7 @@ describe('the access log under overlapping requests', () => {
     finish.slow!();
     await slow; // ends at 300 ms
 
-    const lines = log.mock.calls.map(([line]) => JSON.parse(line as string) as Record<string, unknown>);
-    expect(lines.map(({ requestId, path, durationMs }) => ({ requestId, path, durationMs }))).toEqual([
+    expect(log.lines().map(({ requestId, path, durationMs }) => ({ requestId, path, durationMs }))).toEqual([
       { requestId: 'req-quick', path: '/v1/probe/quick', durationMs: 30 },
       { requestId: 'req-slow', path: '/v1/probe/slow', durationMs: 300 },
     ]);

@@ -14,8 +14,11 @@ const apiTemplate = Template.fromStack(api);
 const dataTemplate = Template.fromStack(data);
 
 type Resource = { Properties: Record<string, any> };
-const functions = apiTemplate.findResources('AWS::Lambda::Function') as Record<string, Resource>;
-const policies = apiTemplate.findResources('AWS::IAM::Policy') as Record<string, Resource>;
+/** The API stack and the nested stacks holding its functions, one per tag. */
+const apiTemplates = [apiTemplate, ...[...api.functionStacks.values()].map((stack) => Template.fromStack(stack))];
+const resourcesOf = (type: string) => Object.assign({}, ...apiTemplates.map((template) => template.findResources(type))) as Record<string, Resource>;
+const functions = resourcesOf('AWS::Lambda::Function');
+const policies = resourcesOf('AWS::IAM::Policy');
 const methods = Object.values(apiTemplate.findResources('AWS::ApiGateway::Method') as Record<string, Resource>);
 
 function dynamoActionsOf(constructId: string): string[] {
@@ -37,7 +40,7 @@ describe('the API stack', () => {
     const authorizerLogicalId = Object.keys(apiTemplate.findResources('AWS::ApiGateway::Authorizer'))[0];
     for (const route of routes) {
       const method = methods.find(
-        (m) => m.Properties.HttpMethod === route.method && JSON.stringify(m.Properties.Integration).includes(`${routeId(route)}Function`),
+        (m) => m.Properties.HttpMethod === route.method && JSON.stringify(m.Properties.Integration).includes(`${routeId(route)}Live`),
       );
       expect(method, `${route.method} ${route.path}`).toBeDefined();
       if (route.auth === 'none') {
@@ -68,14 +71,14 @@ describe('the API stack', () => {
   });
 
   it('gives each function a role that writes only its own log group, not the managed basic execution role', () => {
-    const roles = apiTemplate.findResources('AWS::IAM::Role') as Record<string, Resource>;
+    const roles = resourcesOf('AWS::IAM::Role');
     expect(JSON.stringify(roles)).not.toContain('AWSLambdaBasicExecutionRole');
     for (const route of routes) {
       const id = routeId(route);
       const policy = Object.entries(policies).find(([logicalId]) => logicalId.startsWith(`${id}Role`))![1];
       const logs = policy.Properties.PolicyDocument.Statement.filter((s: { Action: string | string[] }) => [s.Action].flat().some((a) => a.startsWith('logs:')));
       expect(logs, route.operationId).toHaveLength(1);
-      const logGroup = Object.keys(apiTemplate.findResources('AWS::Logs::LogGroup')).find((logicalId) => logicalId.startsWith(`${id}Logs`));
+      const logGroup = Object.keys(resourcesOf('AWS::Logs::LogGroup')).find((logicalId) => logicalId.startsWith(`${id}Logs`));
       expect(logs[0].Resource, route.operationId).toEqual({ 'Fn::GetAtt': [logGroup, 'Arn'] });
     }
   });
@@ -150,7 +153,7 @@ describe('the API stack', () => {
   it('meters each organization through a usage plan: the authorizer supplies the key, every authorized method requires one', () => {
     apiTemplate.hasResourceProperties('AWS::ApiGateway::RestApi', { ApiKeySourceType: 'AUTHORIZER' });
     for (const route of routes) {
-      const method = methods.find((m) => m.Properties.HttpMethod === route.method && JSON.stringify(m.Properties.Integration).includes(`${routeId(route)}Function`));
+      const method = methods.find((m) => m.Properties.HttpMethod === route.method && JSON.stringify(m.Properties.Integration).includes(`${routeId(route)}Live`));
       expect(method?.Properties.ApiKeyRequired ?? false, `${route.method} ${route.path}`).toBe(route.auth !== 'none');
     }
     const plans = Object.values(apiTemplate.findResources('AWS::ApiGateway::UsagePlan') as Record<string, Resource>);

@@ -290,3 +290,14 @@ describe('POST /v1/sms errors', () => {
     expect(smsSender().name).toBe('outbox');
   });
 });
+
+describe('POST /v1/sms from many requests at once', () => {
+  it('starts a thread for each of 16 concurrent sends to one lead: all 201, exactly one first inquiry, none lost', async () => {
+    const { client, userId, leadId } = await organizationWithSender();
+    const statuses = await Promise.all(Array.from({ length: 16 }, (_, i) => client.post('/v1/sms', { userId, leadId, message: `Message ${i}` }).then((r) => r.status)));
+    expect(statuses).toEqual(Array(16).fill(201));
+    const list = await inquiriesOf(client, leadId);
+    expect(list.totalCount).toBe(16);
+    expect(list.inquiries.filter((inquiry: { isFirstInquiry: boolean }) => inquiry.isFirstInquiry)).toHaveLength(1);
+  });
+});

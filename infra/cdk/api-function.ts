@@ -1,12 +1,15 @@
 import { Duration, Validations } from 'aws-cdk-lib';
-import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { PolicyStatement, Role, ServicePrincipal, type IRole } from 'aws-cdk-lib/aws-iam';
+import type { IAlarm } from 'aws-cdk-lib/aws-cloudwatch';
+import { LambdaDeploymentConfig, LambdaDeploymentGroup, type ILambdaApplication } from 'aws-cdk-lib/aws-codedeploy';
+import { Alias, ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { METRICS_NAMESPACE, SERVICE_NAME } from '../../shared/observability';
 import type { DynamoAction } from '../../shared/routes/route';
 import type { IndexName } from '../../shared/table';
 import { BUNDLING } from './bundling';
@@ -21,6 +24,13 @@ export interface ApiFunctionProps {
   indexes?: readonly IndexName[];
   /** Files below node_modules the function reads at run time, copied beside its bundle. */
   assets?: readonly string[];
+  logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+  debugSampleRate: number;
+  /** The CodeDeploy application its canary deployments belong to, and the role CodeDeploy uses. */
+  deployments: ILambdaApplication;
+  deploymentRole: IRole;
+  /** Alarms that roll a canary back: the caller's, for what it watches of this function. */
+  rollbackAlarms: (fn: NodejsFunction) => IAlarm[];
 }
 
 const functionsDir = fileURLToPath(new URL('../../functions/', import.meta.url));
@@ -28,12 +38,15 @@ const functionsDir = fileURLToPath(new URL('../../functions/', import.meta.url))
 /**
  * Every function of the API, with every default in one place: Node.js 24 on arm64, the handler
  * bundled as BUNDLING says, its own log group with a retention and a role that writes only to it,
- * X-Ray tracing, the table's name, and a least-privilege DynamoDB grant.
+ * JSON logs at the configured level, X-Ray tracing, the table's name, a least-privilege DynamoDB grant,
+ * and a `live` alias that API Gateway calls and CodeDeploy shifts by canary, rolled back by alarms.
  */
 export class ApiFunction extends Construct {
   readonly function: NodejsFunction;
+  /** What API Gateway invokes: the version CodeDeploy has shifted traffic to. */
+  readonly alias: Alias;
 
-  constructor(scope: Construct, id: string, { handler, table, dynamodb, indexes = [], assets = [] }: ApiFunctionProps) {
+  constructor(scope: Construct, id: string, { handler, table, dynamodb, indexes = [], assets = [], logLevel, debugSampleRate, deployments, deploymentRole, rollbackAlarms }: ApiFunctionProps) {
     super(scope, id);
     const logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH });
     // Its own role, writing only its own log group: the managed basic execution role allows every log group.
@@ -50,7 +63,19 @@ export class ApiFunction extends Construct {
       tracing: Tracing.ACTIVE,
       logGroup,
       role,
-      environment: { TABLE_NAME: table.tableName, NODE_OPTIONS: '--enable-source-maps' },
+      loggingFormat: LoggingFormat.JSON,
+      applicationLogLevelV2: ApplicationLogLevel[logLevel],
+      systemLogLevelV2: SystemLogLevel.WARN,
+      environment: {
+        TABLE_NAME: table.tableName,
+        // Declared empty so that `sam local start-api --env-vars` can point it at DynamoDB Local; empty means AWS's own.
+        AWS_ENDPOINT_URL_DYNAMODB: '',
+        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+        POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+        POWERTOOLS_LOG_LEVEL: logLevel,
+        POWERTOOLS_LOGGER_SAMPLE_RATE: String(debugSampleRate),
+        NODE_OPTIONS: '--enable-source-maps',
+      },
       bundling: {
         ...BUNDLING,
         mainFields: [...BUNDLING.mainFields],
@@ -73,6 +98,14 @@ export class ApiFunction extends Construct {
         }),
       );
     }
+    this.alias = new Alias(this, 'Live', { aliasName: 'live', version: this.function.currentVersion });
+    new LambdaDeploymentGroup(this, 'Canary', {
+      application: deployments,
+      role: deploymentRole,
+      alias: this.alias,
+      deploymentConfig: LambdaDeploymentConfig.CANARY_10PERCENT_5MINUTES,
+      alarms: rollbackAlarms(this.function),
+    });
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason: 'X-Ray PutTraceSegments and PutTelemetryRecords do not support resource-level permissions.',

@@ -1,7 +1,11 @@
-import { CfnOutput, Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, NestedStack, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import {
+  AccessLogField,
   AccessLogFormat,
   ApiKeySourceType,
+  DomainName,
+  EndpointType,
+  SecurityPolicy,
   AuthorizationType,
   IdentitySource,
   LambdaIntegration,
@@ -12,27 +16,69 @@ import {
   ResponseType,
   RestApi,
 } from 'aws-cdk-lib/aws-apigateway';
-import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
+import { LambdaApplication } from 'aws-cdk-lib/aws-codedeploy';
+import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
+import { ApiGatewayDomain } from 'aws-cdk-lib/aws-route53-targets';
+import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { USAGE_PLANS } from '../../shared/auth/usage-plans';
 import { GATEWAY_RESPONSES, gatewayResponseBody, type GatewayResponse } from '../../shared/http/gateway-responses';
 import { grantedActions, routeId, type RouteDefinition } from '../../shared/routes/route';
 import { ApiFunction } from './api-function';
+import { Monitoring } from './monitoring';
+import type { DeploymentOptions } from './options';
 
 export interface ApiStackProps extends StackProps {
-  table: ITableV2;
   routes: RouteDefinition[];
+  options: DeploymentOptions;
 }
+
+/**
+ * What the access log keeps of each request: enough to find one tenant's request from a support ticket.
+ * organizationId and keyId come from the authorizer's context.
+ */
+export const ACCESS_LOG_FIELDS = {
+  requestId: AccessLogField.contextRequestId(),
+  extendedRequestId: AccessLogField.contextExtendedRequestId(),
+  requestTime: AccessLogField.contextRequestTime(),
+  organizationId: AccessLogField.contextAuthorizer('organizationId'),
+  keyId: AccessLogField.contextAuthorizer('keyId'),
+  principalId: AccessLogField.contextAuthorizerPrincipalId(),
+  method: AccessLogField.contextHttpMethod(),
+  route: AccessLogField.contextResourcePath(),
+  path: AccessLogField.contextPath(),
+  status: AccessLogField.contextStatus(),
+  latencyMs: AccessLogField.contextResponseLatency(),
+  integrationLatencyMs: AccessLogField.contextIntegrationLatency(),
+  integrationStatus: AccessLogField.contextIntegrationStatus(),
+  authorizerError: AccessLogField.contextAuthorizerError(),
+  error: AccessLogField.contextErrorMessage(),
+  errorType: AccessLogField.contextErrorResponseType(),
+  sourceIp: AccessLogField.contextIdentitySourceIp(),
+  userAgent: AccessLogField.contextIdentityUserAgent(),
+  responseLength: AccessLogField.contextResponseLength(),
+} as const;
 
 export const STAGE_NAME = 'prod';
 
-/** The stateless part: the REST API, its authorizer and one function per row of the route table. */
+/**
+ * The stateless part: the REST API, its authorizer and one function per row of the route table.
+ * The functions of each tag live in a nested stack: with their aliases, canaries and alarms, one stack
+ * would pass CloudFormation's 500 resources.
+ */
 export class ApiStack extends Stack {
   readonly api: RestApi;
+  /** One nested stack per tag, holding that tag's functions. */
+  readonly functionStacks = new Map<string, NestedStack>();
 
-  constructor(scope: Construct, id: string, { table, routes, ...props }: ApiStackProps) {
+  constructor(scope: Construct, id: string, { routes, options, ...props }: ApiStackProps) {
     super(scope, id, props);
+    // By name, not by a cross-stack export: the template stays self-contained (sam local can run it).
+    const table = TableV2.fromTableName(this, 'Table', options.tableName);
 
     this.api = new RestApi(this, 'Api', {
       restApiName: 'sales-pipeline',
@@ -43,12 +89,12 @@ export class ApiStack extends Stack {
       deployOptions: {
         stageName: STAGE_NAME,
         // The whole API's ceiling, above any one organization's usage plan: it protects the table and the bill.
-        throttlingRateLimit: 1000,
-        throttlingBurstLimit: 2000,
+        throttlingRateLimit: options.throttle.rateLimit,
+        throttlingBurstLimit: options.throttle.burstLimit,
         tracingEnabled: true,
         loggingLevel: MethodLoggingLevel.ERROR,
         accessLogDestination: new LogGroupLogDestination(new LogGroup(this, 'AccessLogs', { retention: RetentionDays.ONE_MONTH })),
-        accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
+        accessLogFormat: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
       },
     });
 
@@ -66,23 +112,46 @@ export class ApiStack extends Stack {
       });
     }
 
+    const monitoring = new Monitoring(this, 'Monitoring', { api: this.api, table, alarmEmails: options.alarmEmails });
+    const deployments = new LambdaApplication(this, 'Deployments');
+    const deploymentRole = new Role(this, 'DeploymentRole', {
+      assumedBy: new ServicePrincipal('codedeploy.amazonaws.com'),
+      managedPolicies: [ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSCodeDeployRoleForLambdaLimited')],
+    });
+    Validations.of(deploymentRole).acknowledge({
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSCodeDeployRoleForLambdaLimited]',
+      reason: "AWS's managed policy for CodeDeploy shifting Lambda aliases: it updates aliases and reads the rollback alarms, nothing else.",
+    });
+    const functionDefaults = { table, logLevel: options.logLevel, debugSampleRate: options.debugSampleRate, deployments, deploymentRole };
+
+    const authorizerFunction = new ApiFunction(this, 'Authorizer', {
+      ...functionDefaults,
+      handler: 'authorizer',
+      dynamodb: ['Query', 'UpdateItem'],
+      indexes: ['gsi1'],
+      rollbackAlarms: (fn) => [...monitoring.watchFunction(this, 'Authorizer', fn), monitoring.api5xxRate],
+    });
     const authorizer = new RequestAuthorizer(this, 'ApiKeyAuthorizer', {
-      handler: new ApiFunction(this, 'Authorizer', { handler: 'authorizer', table, dynamodb: ['Query', 'UpdateItem'], indexes: ['gsi1'] }).function,
+      handler: authorizerFunction.alias,
       identitySources: [IdentitySource.header('Authorization')],
-      resultsCacheTtl: Duration.seconds(300),
+      resultsCacheTtl: Duration.seconds(options.authorizerCacheTtlSeconds),
     });
 
     for (const route of routes) {
-      const { function: fn } = new ApiFunction(this, routeId(route), {
+      const scope = this.functionStacks.get(route.tag) ?? new NestedStack(this, `${route.tag}Functions`, { description: `The ${route.tag} functions` });
+      this.functionStacks.set(route.tag, scope);
+      const { alias } = new ApiFunction(scope, routeId(route), {
+        ...functionDefaults,
         handler: route.handler,
-        table,
         dynamodb: grantedActions(route),
         indexes: route.indexes,
         assets: route.assets,
+        rollbackAlarms: (fn) => [...monitoring.watchFunction(scope, routeId(route), fn, route.operationId), monitoring.api5xxRate],
       });
       const method = this.api.root.resourceForPath(route.path).addMethod(
         route.method,
-        new LambdaIntegration(fn),
+        // No test-invoke permission: one Lambda permission per function, for the stage.
+        new LambdaIntegration(alias, { allowTestInvoke: false }),
         route.auth === 'none'
           ? { authorizationType: AuthorizationType.NONE }
           : { authorizer, authorizationType: AuthorizationType.CUSTOM, apiKeyRequired: true },
@@ -113,6 +182,10 @@ export class ApiStack extends Stack {
           : {}),
       });
     }
+    monitoring.addDashboard();
+    if (options.customDomain) this.addCustomDomain(options.customDomain);
+    if (options.waf) this.addFirewall(options.waf.ratePerIp);
+
     new CfnOutput(this, 'RestApiId', { value: this.api.restApiId, description: 'The admin CLI\'s --api, to put organizations in usage plans' });
 
     Validations.of(this.api).acknowledge({
@@ -127,5 +200,46 @@ export class ApiStack extends Stack {
       id: 'AwsSolutions-APIG3',
       reason: 'Stage throttling and API-key authorization protect the API; a WAF web ACL is an operator choice per account.',
     });
+  }
+
+  /** A stable URL for integrators: the domain maps to the stage, so a redeploy or a new API id changes nothing for them. */
+  private addCustomDomain({ domainName, certificateArn, hostedZoneId, hostedZoneName }: NonNullable<DeploymentOptions['customDomain']>) {
+    const domain = new DomainName(this, 'Domain', {
+      domainName,
+      certificate: Certificate.fromCertificateArn(this, 'Certificate', certificateArn),
+      endpointType: EndpointType.REGIONAL,
+      securityPolicy: SecurityPolicy.TLS_1_2,
+    });
+    domain.addBasePathMapping(this.api, { stage: this.api.deploymentStage });
+    const zone = HostedZone.fromHostedZoneAttributes(this, 'Zone', { hostedZoneId, zoneName: hostedZoneName });
+    new ARecord(this, 'DomainRecord', { zone, recordName: domainName, target: RecordTarget.fromAlias(new ApiGatewayDomain(domain)) });
+    new CfnOutput(this, 'CustomDomainUrl', { value: `https://${domainName}/`, description: 'The URL to give integrators' });
+  }
+
+  /** AWS WAF in front of the stage: AWS's common rule set, and a per-IP rate limit (requests per 5 minutes). */
+  private addFirewall(ratePerIp: number) {
+    const visibility = (metricName: string) => ({ cloudWatchMetricsEnabled: true, sampledRequestsEnabled: true, metricName });
+    const acl = new CfnWebACL(this, 'Firewall', {
+      scope: 'REGIONAL',
+      defaultAction: { allow: {} },
+      visibilityConfig: visibility('sales-pipeline-waf'),
+      rules: [
+        {
+          name: 'AWSManagedRulesCommonRuleSet',
+          priority: 0,
+          overrideAction: { none: {} },
+          statement: { managedRuleGroupStatement: { vendorName: 'AWS', name: 'AWSManagedRulesCommonRuleSet' } },
+          visibilityConfig: visibility('common-rule-set'),
+        },
+        {
+          name: 'RatePerIp',
+          priority: 1,
+          action: { block: {} },
+          statement: { rateBasedStatement: { limit: ratePerIp, aggregateKeyType: 'IP' } },
+          visibilityConfig: visibility('rate-per-ip'),
+        },
+      ],
+    });
+    new CfnWebACLAssociation(this, 'FirewallAssociation', { resourceArn: this.api.deploymentStage.stageArn, webAclArn: acl.attrArn });
   }
 }

@@ -3,12 +3,16 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { routes } from '../../shared/routes/index';
 import { ApiStack } from './api-stack';
 import { DataStack } from './data-stack';
+import { readOptions } from './options';
 
 /** Builds the two stacks. Synthesizes offline: no AWS account or credentials needed. */
 export function buildApp(app = new App()): { app: App; data: DataStack; api: ApiStack } {
   const env = { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION };
-  const data = new DataStack(app, 'SalesPipelineData', { env });
-  const api = new ApiStack(app, 'SalesPipelineApi', { env, table: data.table, routes });
+  const options = readOptions(app.node);
+  const data = new DataStack(app, 'SalesPipelineData', { env, tableName: options.tableName });
+  const api = new ApiStack(app, 'SalesPipelineApi', { env, routes, options });
+  // The table must exist before the functions that use it are deployed.
+  api.addStackDependency(data);
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   return { app, data, api };
 }

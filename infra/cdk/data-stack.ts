@@ -7,9 +7,11 @@ import { TABLE_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../../shared/table';
 export class DataStack extends Stack {
   readonly table: TableV2;
 
-  constructor(scope: Construct, id: string, props?: StackProps) {
+  constructor(scope: Construct, id: string, { tableName, ...props }: StackProps & { tableName: string }) {
     super(scope, id, props);
     this.table = new TableV2(this, 'Table', {
+      // Named, so the API stack finds it without a cross-stack import.
+      tableName,
       partitionKey: { name: TABLE_KEYS.partitionKey, type: AttributeType.STRING },
       sortKey: { name: TABLE_KEYS.sortKey, type: AttributeType.STRING },
       billing: Billing.onDemand(),

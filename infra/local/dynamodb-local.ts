@@ -6,7 +6,8 @@ import { TABLE_INDEXES, TABLE_KEYS } from '../../shared/table';
 
 export interface DynamoDbLocal {
   endpoint: string;
-  stop: () => Promise<void>;
+  /** SIGTERM by default; SIGKILL cuts it off as a crash would. */
+  stop: (signal?: NodeJS.Signals) => Promise<void>;
   /** Called once if DynamoDB Local exits without being stopped. */
   onUnexpectedExit: (listener: (code: number | null) => void) => void;
 }
@@ -62,12 +63,12 @@ export async function startDynamoDbLocal({ port, dataDir }: { port: number; data
   let stopping = false;
   return {
     endpoint,
-    stop: () =>
+    stop: (signal = 'SIGTERM') =>
       new Promise((resolve) => {
         stopping = true;
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
-        child.kill();
+        child.kill(signal);
       }),
     onUnexpectedExit: (listener) => child.once('exit', (code) => stopping || listener(code)),
   };

@@ -28,6 +28,8 @@ const dynamodb = await startDynamoDbLocal({ port: dynamoPort, dataDir }).catch((
 });
 dynamodb.onUnexpectedExit((code) => fail(`DynamoDB Local stopped unexpectedly (exit code ${code}); the API cannot serve without it.`));
 Object.assign(process.env, LOCAL_AWS_ENV, { AWS_ENDPOINT_URL_DYNAMODB: dynamodb.endpoint, TABLE_NAME: tableName });
+// One JSON line per request; the EMF metric blobs only matter to CloudWatch (POWERTOOLS_METRICS_DISABLED=false shows them).
+process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 await createTable(dynamodb.endpoint, tableName);
 
 // Shared code reads its configuration on import, so it is loaded once the environment is set.

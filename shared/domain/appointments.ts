@@ -7,11 +7,9 @@ import { getAppointment, LeadNotFound, readSchedules, writeAppointment, type App
 import { ACTIVITY_SEQUENCE } from '../repositories/leads';
 import { getOrganizationTimezone } from '../repositories/organizations';
 import { reserveIds } from '../repositories/sequences';
-import { StaleWrite } from '../repositories/versioned';
+import { retryOnStaleWrite } from '../repositories/versioned';
 import { Appointment, endsAtIssue, MAX_APPOINTMENT_MS, type AppointmentChanges, type CreateAppointmentBody } from '../schemas/appointments';
 import type { LeadActivity } from '../schemas/leads';
-
-const MAX_ATTEMPTS = 5;
 
 /** Two intervals overlap unless one ends at or before the other starts: back-to-back bookings are fine. */
 const overlaps = (a: { startsAt: string; endsAt: string }, b: { startsAt: string; endsAt: string }) => a.startsAt < b.endsAt && b.startsAt < a.endsAt;
@@ -41,16 +39,8 @@ async function activity(organizationId: string, appointment: Appointment, event:
 const describeTime = (appointment: Appointment) => `${appointment.startsAt} to ${appointment.endsAt} (${appointment.timezone})`;
 
 /** Runs `attempt` again while a schedule or the appointment changed between its read and its write. */
-async function retryingStale<T>(attempt: () => Promise<T>): Promise<T> {
-  for (let tries = 1; ; tries++) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (!(error instanceof StaleWrite)) throw error;
-      if (tries === MAX_ATTEMPTS) throw new ConflictError('The schedule was changed by another request at the same time; try again');
-    }
-  }
-}
+const retryingStale = <T>(attempt: () => Promise<T>): Promise<T> =>
+  retryOnStaleWrite(attempt, () => new ConflictError('The schedule was changed by another request at the same time; try again'));
 
 /**
  * Books the appointment: no attendee may be booked at an overlapping time (409), the lead gets an

@@ -4,7 +4,7 @@ import { ConflictError, NotFoundError } from '../errors';
 import { newId, now } from '../ids';
 import { ACTIVITY_SEQUENCE, getLead, insertLeadWithActivity, writeLeadChanges } from '../repositories/leads';
 import { reserveIds } from '../repositories/sequences';
-import { StaleWrite } from '../repositories/versioned';
+import { retryOnStaleWrite } from '../repositories/versioned';
 import { Lead, type CreateLeadBody, type LeadActivity, type LeadChanges } from '../schemas/leads';
 
 /** What a new lead holds before anything happens to it, and for the optional fields left out. */
@@ -55,26 +55,19 @@ export async function createLead(organizationId: string, body: CreateLeadBody): 
   return addLead(organizationId, newLead(body, newId('lead', createdAt), createdAt.toISOString()));
 }
 
-const MAX_ATTEMPTS = 3;
-
 /**
  * Applies a partial change. A new status is recorded as a STATUS_CHANGED activity in the same
  * transaction; a lead changed or deleted meanwhile is read again (404 once it is gone).
  */
 export async function updateLead(organizationId: string, leadId: string, changes: LeadChanges): Promise<Lead> {
   const sent = defined(changes);
-  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+  return retryOnStaleWrite(async () => {
     const current = await getLead(organizationId, leadId);
     if (!current) throw new NotFoundError('Lead not found');
     const next = v.parse(Lead, { ...current, ...sent });
     const statusChanged = next.status !== current.status;
     const recorded = statusChanged ? await activity(organizationId, leadId, 'STATUS_CHANGED', `Status changed from ${current.status} to ${next.status}`, now()) : undefined;
-    try {
-      await writeLeadChanges(organizationId, current, sent, recorded);
-      return next;
-    } catch (error) {
-      if (!(error instanceof StaleWrite)) throw error;
-    }
-  }
-  throw new ConflictError('The record was changed by another request at the same time; try again');
+    await writeLeadChanges(organizationId, current, sent, recorded);
+    return next;
+  });
 }

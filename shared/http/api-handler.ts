@@ -1,3 +1,6 @@
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
@@ -9,6 +12,7 @@ import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } fr
 import { isIdempotent } from '../routes/route';
 import { idempotency, type IdempotencyStore } from './idempotency';
 import { absentBodyIsEmptyObject, accessLog, bodySizeLimit, errorEnvelope } from './middleware';
+import { logger, metrics, tracer } from '../observability';
 import { parseOrThrow } from '../validation';
 
 type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
@@ -34,7 +38,12 @@ export function apiHandler<R extends RouteRequest, S extends v.GenericSchema>(
   handle: (input: HandlerInput<R>) => Promise<HandlerOutput<S>>,
 ) {
   const { path, query, body } = route.request;
-  const chain = middy<APIGatewayProxyEvent, JsonResponse, Error, Context>().use(accessLog(route.operationId));
+  const chain = middy<APIGatewayProxyEvent, JsonResponse, Error, Context>()
+    // Powertools first, so the trace, the Lambda context on every log line and the metrics flush span the whole request.
+    .use(captureLambdaHandler(tracer, { captureResponse: false }))
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(logMetrics(metrics, { captureColdStartMetric: true }))
+    .use(accessLog(route.operationId));
   if (isIdempotent(route) && route.auth !== 'none') chain.use(idempotency(idempotencyStore));
   chain.use(errorEnvelope());
   if (body) chain.use(bodySizeLimit()).use(absentBodyIsEmptyObject()).use(httpJsonBodyParser({ disableContentTypeCheck: true }));

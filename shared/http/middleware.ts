@@ -1,6 +1,8 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { ApiError, PayloadTooLargeError, SmsDeliveryError } from '../errors';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { DIMENSION, logger, METRIC, metrics } from '../observability';
 import { errorResponse, jsonResponse, type JsonResponse } from './envelope';
 
 type Middleware = MiddlewareObj<APIGatewayProxyEvent, JsonResponse, Error, Context>;
@@ -36,32 +38,50 @@ export function errorEnvelope(): Middleware {
   };
 }
 
+/** The `error.code` of an error envelope, for the errors metric; a body that is not one has none. */
+function errorCodeOf(response: JsonResponse | undefined | null): string {
+  try {
+    return (JSON.parse(response?.body ?? '') as { error?: { code?: string } }).error?.code ?? 'NONE';
+  } catch {
+    return 'NONE';
+  }
+}
+
 /**
- * One structured line per request, with the request id, so a support ticket can be traced. The start
- * time is kept per request, not per handler: one handler serves overlapping requests locally.
+ * One structured line per request (Powertools Logger) with the keys that find a tenant's request, and
+ * its metrics (EMF): requests and latency per operation, errors by code, the organization as metadata.
+ * The start time is kept per request, not per handler: locally one handler serves overlapping requests.
  */
 export function accessLog(operationId: string): Middleware {
   const startedAt = new WeakMap<object, number>();
   const log = (request: Parameters<NonNullable<Middleware['after']>>[0]) => {
     const status = request.response?.statusCode ?? 500;
-    const line = {
-      level: status >= 500 ? 'ERROR' : 'INFO',
-      message: 'request',
-      operationId,
-      requestId: request.event.requestContext?.requestId,
-      lambdaRequestId: request.context.awsRequestId,
-      organizationId: request.event.requestContext?.authorizer?.organizationId,
-      method: request.event.httpMethod,
-      path: request.event.path,
-      status,
-      durationMs: Date.now() - (startedAt.get(request) ?? Date.now()),
-      ...(status >= 500 && request.error ? { error: { name: request.error.name, message: request.error.message, stack: request.error.stack } } : {}),
-    };
-    console.log(JSON.stringify(line));
+    const durationMs = Date.now() - (startedAt.get(request) ?? Date.now());
+    const organizationId = request.event.requestContext?.authorizer?.organizationId as string | undefined;
+    // Passed on the line as well as appended: locally, overlapping requests share the logger.
+    const fields = { operationId, organizationId, requestId: request.event.requestContext?.requestId, method: request.event.httpMethod, path: request.event.path, status, durationMs };
+    if (status >= 500) logger.error('request', { ...fields, ...(request.error ? { error: request.error } : {}) });
+    else logger.info('request', fields);
+
+    metrics.addDimension(DIMENSION.operation, operationId);
+    metrics.addMetric(METRIC.requests, MetricUnit.Count, 1);
+    metrics.addMetric(METRIC.latency, MetricUnit.Milliseconds, durationMs);
+    if (organizationId) metrics.addMetadata('organizationId', organizationId);
+    if (status >= 400) {
+      const error = metrics.singleMetric();
+      error.addDimensions({ [DIMENSION.operation]: operationId, [DIMENSION.errorCode]: errorCodeOf(request.response) });
+      error.addMetric(METRIC.errors, MetricUnit.Count, 1);
+    }
   };
   return {
     before: (request) => {
       startedAt.set(request, Date.now());
+      logger.appendKeys({
+        operationId,
+        organizationId: request.event.requestContext?.authorizer?.organizationId,
+        keyId: request.event.requestContext?.authorizer?.keyId,
+        requestId: request.event.requestContext?.requestId,
+      });
     },
     after: log,
     onError: log,

@@ -32,6 +32,7 @@ import { batchGetItems } from './batch-get';
 import { counterUpdate } from './counters';
 import { countedPage, queryAll, type PageSource } from './query-page';
 import { insertIfAbsent, transact, type TransactWrite } from './transact';
+import { retryOnStaleWrite, StaleWrite } from './versioned';
 
 /** Kind prefix of a source record's id; an SMS inquiry's source record is its message thread. */
 const SOURCE_ID_KIND: Record<InquirySource, string> = { CALL: 'call', EMAIL: 'email', CHATBOT: 'chat', SMS: 'thread', WEBFORM: 'webform' };
@@ -67,9 +68,7 @@ export interface LeadInquiryState {
 }
 
 /** The lead's latest inquiry moved between our read and our write. */
-class LeadChanged extends Error {}
-
-const MAX_ATTEMPTS = 5;
+class LeadChanged extends StaleWrite {}
 
 /** The counters of every list filter combination the inquiry appears under. */
 function inquiryCounters({ leadId, source }: InquiryRecord): string[] {
@@ -152,9 +151,10 @@ export async function createInquiry(organizationId: string, input: NewInquiry, l
   const at = new Date(createdAt);
   const id = newId('inquiry', at);
   const data = { ...input.data, id: input.data.id ?? newId(SOURCE_ID_KIND[input.source], at) } as InquiryDataBySource[InquirySource];
-  let known = lead;
-  for (let attempt = 1; ; attempt++) {
-    known ??= await readLeadInquiryState(organizationId, input.leadId);
+  // A concurrent inquiry for the same lead makes the next attempt read again (and recompute isFirstInquiry);
+  // a lead deleted meanwhile makes that read answer 404.
+  return retryOnStaleWrite(async (attempt) => {
+    const known = attempt === 1 && lead ? lead : await readLeadInquiryState(organizationId, input.leadId);
     const inquiry: InquiryRecord = {
       id,
       source: input.source,
@@ -167,15 +167,9 @@ export async function createInquiry(organizationId: string, input: NewInquiry, l
       createdAt,
       externalInquiryId: input.externalInquiryId ?? null,
     };
-    try {
-      await transact(inquiryWrites(organizationId, inquiry, data, known));
-      return inquiry;
-    } catch (error) {
-      if (!(error instanceof LeadChanged) || attempt === MAX_ATTEMPTS) throw error;
-      // Deleted meanwhile → the read answers 404; a newer inquiry meanwhile → recompute isFirstInquiry.
-      known = undefined;
-    }
-  }
+    await transact(inquiryWrites(organizationId, inquiry, data, known));
+    return inquiry;
+  });
 }
 
 export interface InquiryFilter {

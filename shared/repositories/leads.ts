@@ -11,7 +11,7 @@ import { counterUpdate } from './counters';
 import { countedPage, queryAll, type PageSource } from './query-page';
 import { deleteItem, insertIfAbsent, requireExisting, transact, writeAlone, type TransactWrite } from './transact';
 import { setFields, type Condition } from './update-fields';
-import { StaleWrite } from './versioned';
+import { retryOnStaleWrite, StaleWrite } from './versioned';
 
 export const ACTIVITY_SEQUENCE = 'ACTIVITY';
 
@@ -117,29 +117,22 @@ export async function listActivitiesPage(organizationId: string, leadId: string,
   return { items: items.map(fromActivityItem), totalCount, page, limit };
 }
 
-const MAX_DELETE_ATTEMPTS = 3;
-
 /**
  * Reads the lead (its status and company name the counters it leaves), removes it and its counters
  * atomically on condition that neither changed meanwhile, then its activity records. A retried delete
  * whose first attempt stopped after the transaction answers 404 and still finishes removing them.
  */
 export async function deleteLeadWithActivities(organizationId: string, leadId: string): Promise<void> {
-  let found = false;
-  for (let attempt = 1; !found; attempt++) {
+  const found = await retryOnStaleWrite(async () => {
     const lead = await getLead(organizationId, leadId);
-    if (!lead) break;
-    try {
-      await transact([
-        deleteIfUnchanged(keys.lead(organizationId, leadId), unchanged(lead)),
-        ...counterMoves(organizationId, lead, null),
-        deleteItem(keys.counter(organizationId, counterNames.activities(leadId))),
-      ]);
-      found = true;
-    } catch (error) {
-      if (!(error instanceof StaleWrite) || attempt === MAX_DELETE_ATTEMPTS) throw error;
-    }
-  }
+    if (!lead) return false;
+    await transact([
+      deleteIfUnchanged(keys.lead(organizationId, leadId), unchanged(lead)),
+      ...counterMoves(organizationId, lead, null),
+      deleteItem(keys.counter(organizationId, counterNames.activities(leadId))),
+    ]);
+    return true;
+  });
   await deleteItems((await queryAll(keys.activities(organizationId, leadId), ['pk', 'sk'])) as unknown as Key[]);
   if (!found) throw leadNotFound();
 }

@@ -2,13 +2,33 @@ import { config } from '../config';
 import type { Key } from '../entities/keys';
 import type { Versioned } from '../entities/versioned';
 import { ConflictError } from '../errors';
+import { backoff } from './retry';
 import { insertIfAbsent, transact, writeAlone, type TransactWrite } from './transact';
 
 /** The conditional write lost a race: the item is no longer at the version that was read. */
 export class StaleWrite extends Error {}
 
-/** A lost race is read again and redone this many times before the caller is told to retry. */
-const MAX_ATTEMPTS = 3;
+/** A lost race is read again and redone this many times, after a jittered backoff, before the caller is told to retry. */
+export const MAX_STALE_ATTEMPTS = 8;
+
+const changedMeanwhile = () => new ConflictError('The record was changed by another request at the same time; try again');
+
+/**
+ * Runs `attempt` (which reads, then writes on condition of what it read) until it succeeds. A StaleWrite
+ * means another request won the race: wait a jittered backoff, so that many writers of one item spread
+ * out, and run it again; after MAX_STALE_ATTEMPTS the caller gets `onExhausted` (a 409), never a 500.
+ */
+export async function retryOnStaleWrite<T>(attempt: (attempt: number) => Promise<T>, onExhausted: () => Error = changedMeanwhile): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await attempt(tries);
+    } catch (error) {
+      if (!(error instanceof StaleWrite)) throw error;
+      if (tries === MAX_STALE_ATTEMPTS) throw onExhausted();
+      await backoff(tries);
+    }
+  }
+}
 
 /** A Put of the whole item that succeeds only while the stored item is still at `version`. */
 export function putIfVersion(item: Key & Record<string, unknown>, version: number): TransactWrite {
@@ -52,17 +72,11 @@ export interface VersionedUpdate<T> {
  * after a lost race read again and merge again, so concurrent partial updates never undo each other.
  */
 export async function updateVersioned<T>({ loaded, read, merge, write, notFound }: VersionedUpdate<T>): Promise<Versioned<T>> {
-  let current = loaded === undefined ? await read() : loaded;
-  for (let attempt = 1; ; attempt++) {
+  return retryOnStaleWrite(async (attempt) => {
+    const current = attempt === 1 && loaded !== undefined ? loaded : await read();
     if (!current) throw notFound();
     const next = { value: merge(current.value), version: current.version + 1 };
-    try {
-      await write(current, next);
-      return next;
-    } catch (error) {
-      if (!(error instanceof StaleWrite)) throw error;
-    }
-    if (attempt === MAX_ATTEMPTS) throw new ConflictError('The record was changed by another request at the same time; try again');
-    current = await read();
-  }
+    await write(current, next);
+    return next;
+  });
 }

@@ -5,7 +5,8 @@ import { createTable, LOCAL_AWS_ENV } from '../../infra/local/dynamodb-local';
 // Runs before each test file, before it imports anything that reads the configuration.
 const endpoint = inject('dynamoEndpoint');
 const tableName = `test-${randomUUID()}`;
-Object.assign(process.env, LOCAL_AWS_ENV, { AWS_ENDPOINT_URL_DYNAMODB: endpoint, TABLE_NAME: tableName });
+// POWERTOOLS_DEV: the logger writes through console (so the token scan below sees every line) and metrics stay off.
+Object.assign(process.env, LOCAL_AWS_ENV, { AWS_ENDPOINT_URL_DYNAMODB: endpoint, TABLE_NAME: tableName, POWERTOOLS_DEV: 'true' });
 await createTable(endpoint, tableName);
 
 // No API key may ever reach a log: every line the suite writes is scanned for a token.

@@ -1,0 +1,22 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StressStack } from './stress/stack';
+
+const { startStressStack } = await import('./stress/stack');
+const { loadRun } = await import('./stress/scenarios');
+
+let stack: StressStack;
+beforeAll(async () => {
+  stack = await startStressStack();
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+describe('concurrent creates, racing renames and parallel SMS', () => {
+  it('lose no write, duplicate no name and keep every totalCount equal to the rows listed', async () => {
+    const figures = await loadRun(stack, { creates: 300, clients: 20, products: 12, renames: 120, sms: 40 });
+    expect(figures.unexpected).toEqual([]);
+    expect(figures.violations).toEqual([]);
+    expect(figures.byStatus['201']).toBeGreaterThanOrEqual(300 + 12 + 41);
+  }, 180_000);
+});

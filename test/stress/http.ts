@@ -1,0 +1,66 @@
+/** A bare JSON client for the stress runs: every answer is kept, none is asserted here. */
+export interface Answer {
+  status: number;
+  body: any;
+  /** The body was not JSON, or the request failed before an answer. */
+  malformed?: string;
+}
+
+export function jsonClient(url: string, apiKey: string) {
+  const request = async (method: string, path: string, body?: unknown): Promise<Answer> => {
+    try {
+      const response = await fetch(url + path, {
+        method,
+        headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      try {
+        return { status: response.status, body: JSON.parse(text) };
+      } catch {
+        return { status: response.status, body: null, malformed: text.slice(0, 200) };
+      }
+    } catch (error) {
+      return { status: 0, body: null, malformed: String(error) };
+    }
+  };
+  return {
+    get: (path: string) => request('GET', path),
+    post: (path: string, body: unknown) => request('POST', path, body),
+    put: (path: string, body: unknown) => request('PUT', path, body),
+    patch: (path: string, body: unknown) => request('PATCH', path, body),
+  };
+}
+
+export type JsonClient = ReturnType<typeof jsonClient>;
+
+/** Runs `task(0)`, `task(1)`, … with `concurrency` workers until `count` tasks ran, or while `until` says not yet. */
+export async function pool(count: number | ((started: number) => boolean), concurrency: number, task: (i: number) => Promise<void>): Promise<number> {
+  let next = 0;
+  const more = typeof count === 'number' ? () => next < count : () => !count(next);
+  const worker = async () => {
+    while (more()) await task(next++);
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return next;
+}
+
+/** Every row of a list, page by page, with the totalCount each page reported. */
+export async function walk(client: JsonClient, path: string, key: string): Promise<{ rows: any[]; totalCounts: Set<number> }> {
+  const rows: any[] = [];
+  const totalCounts = new Set<number>();
+  for (let page = 1; ; page++) {
+    const { status, body } = await client.get(`${path}${path.includes('?') ? '&' : '?'}limit=100&page=${page}`);
+    if (status !== 200) throw new Error(`GET ${path} page ${page} answered ${status}`);
+    rows.push(...body[key]);
+    totalCounts.add(body.totalCount);
+    if (page >= body.totalPages) return { rows, totalCounts };
+  }
+}
+
+/** A tally of answers by status, for the report. */
+export function tally(statuses: number[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const status of statuses) counts[String(status)] = (counts[String(status)] ?? 0) + 1;
+  return Object.fromEntries(Object.entries(counts).sort());
+}

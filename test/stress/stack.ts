@@ -1,0 +1,51 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createTable, LOCAL_AWS_ENV, startDynamoDbLocal, type DynamoDbLocal } from '../../infra/local/dynamodb-local';
+import { freePort } from '../support/ports';
+
+export interface StressStack {
+  url: string;
+  /** A new organization on the unmetered plan, so the runs measure the service and not its rate limits. */
+  newOrganization: (name: string) => Promise<{ organizationId: string; apiKey: string }>;
+  /**
+   * Kills DynamoDB Local; whatever was in flight is cut. SIGTERM by default: under SIGKILL the emulator
+   * itself can lose a transaction it had acknowledged (docs/reliability.md), which DynamoDB never does.
+   */
+  killDynamoDb: (signal?: NodeJS.Signals) => Promise<void>;
+  /** Starts DynamoDB Local again on the same port from the same data directory. */
+  restartDynamoDb: () => Promise<void>;
+  stop: () => Promise<void>;
+}
+
+/**
+ * The local API in this process against its own DynamoDB Local, persisted in a temporary DATA_DIR so it
+ * can be killed and restarted. Call before anything has loaded the shared configuration.
+ */
+export async function startStressStack(): Promise<StressStack> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sales-pipeline-stress-'));
+  const port = await freePort();
+  let dynamodb: DynamoDbLocal = await startDynamoDbLocal({ port, dataDir });
+  const tableName = 'stress';
+  // POWERTOOLS_DEV: the handlers log through console, where a run can count or silence the lines.
+  Object.assign(process.env, LOCAL_AWS_ENV, { AWS_ENDPOINT_URL_DYNAMODB: dynamodb.endpoint, TABLE_NAME: tableName, POWERTOOLS_DEV: 'true' });
+  await createTable(dynamodb.endpoint, tableName);
+  // Loaded once the environment points at this DynamoDB Local.
+  const { startLocalServer } = await import('../../infra/local/server');
+  const { createOrganizationWithKey } = await import('../../infra/demo/organization');
+  const { server, url } = await startLocalServer(0);
+  return {
+    url,
+    newOrganization: (name) => createOrganizationWithKey(name, { usagePlan: 'internal' }),
+    killDynamoDb: (signal = 'SIGTERM') => dynamodb.stop(signal),
+    restartDynamoDb: async () => {
+      dynamodb = await startDynamoDbLocal({ port, dataDir });
+    },
+    stop: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await dynamodb.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
