@@ -56,3 +56,21 @@ describe('metrics in the Embedded Metric Format', () => {
     expect(error._aws.CloudWatchMetrics[0].Dimensions[0]).toEqual(expect.arrayContaining(['operation', 'errorCode']));
   });
 });
+
+describe('the products batch', () => {
+  it('emits how many items it applied and refused (against this file’s table in DynamoDB Local)', async () => {
+    const { handler } = await import('../functions/products/batch');
+    const batchEvent = {
+      httpMethod: 'PATCH',
+      path: '/v1/products/batch',
+      headers: {},
+      pathParameters: null,
+      queryStringParameters: null,
+      body: JSON.stringify({ updates: [{ id: 987654, name: 'No such product' }, { name: 'No id' }] }),
+      requestContext: { requestId: 'req-batch', authorizer: { organizationId: 'org_01JZ0000000000000000000000', keyId: 'key_1' } },
+    } as never;
+    const documents = await emfDocuments(() => handler(batchEvent, context));
+    const request = documents.find((document) => 'BatchItemsApplied' in document)!;
+    expect(request).toMatchObject({ operation: 'batchUpdateProducts', BatchItemsApplied: 0, BatchItemsRefused: 2 });
+  });
+});
