@@ -72,6 +72,12 @@ const CASES: Record<string, Case[]> = {
 };
 
 /** Routes where no id of another record enters: they read or create only the caller's own. */
+CASES.getWebhook = [{ path: (ids) => `/v1/webhooks/${ids.webhookId}`, expect: 'not-found' }];
+CASES.updateWebhook = [{ path: (ids) => `/v1/webhooks/${ids.webhookId}`, body: () => ({ isEnabled: false }), expect: 'not-found' }];
+CASES.deleteWebhook = [{ path: (ids) => `/v1/webhooks/${ids.webhookId}`, expect: 'not-found' }];
+CASES.rotateWebhookSecret = [{ path: (ids) => `/v1/webhooks/${ids.webhookId}/rotate-secret`, expect: 'not-found' }];
+CASES.listWebhookDeliveries = [{ path: (ids) => `/v1/webhooks/${ids.webhookId}/deliveries`, expect: 'not-found' }];
+
 const NO_ID_ENTERS: Record<string, string> = {
   listCompanies: 'lists the caller’s companies; no filter takes an id',
   createCompany: 'creates; references nothing',
@@ -88,6 +94,9 @@ const NO_ID_ENTERS: Record<string, string> = {
   createPolicy: 'creates; references nothing',
   listFaqs: 'lists the caller’s FAQs',
   createFaq: 'creates; references nothing',
+  listEvents: 'lists the caller’s events; the type filter is a name, not an id',
+  listWebhooks: 'lists the caller’s webhooks',
+  createWebhook: 'creates; references nothing',
 };
 
 describe("another organization's ids, on every route where an id enters", () => {
@@ -118,7 +127,10 @@ describe("another organization's ids, on every route where an id enters", () => 
       faqId: demo.faqIds![0]!,
       inquiryId: demo.inquiryIds![0]!,
       threadId: demo.smsThreadId,
+      webhookId: (await a.client.post('/v1/webhooks', { url: 'https://hooks.example.com/a', events: ['*'] })).body.webhook.id,
     };
+    // The demo's events are recorded a moment after it; B's requests below must add nothing to A.
+    await api.eventsCaughtUp();
     before = await itemsOf(a.organizationId);
   }, 120_000);
 

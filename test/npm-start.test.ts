@@ -24,7 +24,7 @@ async function occupy(): Promise<number> {
 
 /** `npm start` with the given environment; `until` decides from its output when to stop watching. */
 function npmStart(env: Record<string, string>, until: (output: string) => boolean) {
-  const child = spawn('node_modules/.bin/tsx', ['infra/local/start.ts'], { env: { ...process.env, TABLE_NAME: 'start', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], { env: { ...process.env, TABLE_NAME: 'start', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let stdout = '';
   let stderr = '';

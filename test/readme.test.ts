@@ -34,7 +34,7 @@ afterAll(() => {
 /** `npm start` as a developer runs it, on free ports; resolves once it prints the demo key. */
 async function npmStart(env: Record<string, string> = {}): Promise<Started> {
   const [port, dynamoPort] = [await freePort(), await freePort()];
-  const child = spawn('node_modules/.bin/tsx', ['infra/local/start.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], {
     env: { ...process.env, PORT: String(port), DYNAMODB_PORT: String(dynamoPort), TABLE_NAME: 'readme', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,19 +1,19 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { afterEach, describe, expect, it } from 'vitest';
-import { config } from '../shared/config';
-import { dynamo } from '../shared/dynamo';
-import { keys } from '../shared/entities/keys';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SmsDeliveryError } from '../shared/errors';
 import { createInquiry } from '../shared/repositories/inquiries';
 import { createMember } from '../shared/domain/members';
 import { Inquiry } from '../shared/schemas/inquiries';
+import { LOCAL_UNREACHABLE_NUMBER, sentLocally } from '../shared/sms/local-provider';
+import { applyReceipt } from '../shared/sms/receipts';
 import { setSmsSender, smsSender, type SmsSender } from '../shared/sms/sender';
 import { useTestApi, type Client } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
 import { ISO_MS } from './support/fixtures';
 
 const api = useTestApi();
+/** Accepted by the provider; the local carrier's delivery receipt may already have moved it on. */
+const SENT_OR_LATER = expect.stringMatching(/^(SENT|DELIVERED)$/);
 const UNKNOWN_LEAD = 'lead_01HZZZZZZZZZZZZZZZZZZZZZZZ';
 
 interface Sender {
@@ -85,19 +85,29 @@ describe('POST /v1/sms without messageThreadId', () => {
       id: item.sourceId,
       leadPhone: '+61412345001',
       messages: [
-        { id: expect.stringMatching(/^message_/), direction: 'OUTBOUND', status: 'QUEUED', body: 'Hi Olivia, we can come tomorrow at 10.', userId, createdAt: expect.stringMatching(ISO_MS) },
+        { id: expect.stringMatching(/^message_/), direction: 'OUTBOUND', status: SENT_OR_LATER, body: 'Hi Olivia, we can come tomorrow at 10.', userId, createdAt: expect.stringMatching(ISO_MS) },
       ],
     });
     expect(await leadOf(client, leadId)).toMatchObject({ lastInquiryId: item.id, lastInquiryDate: item.createdAt, unreadSMS: 0 });
   });
 
-  it('queues the message in the outbox for the provider, addressed to the lead', async () => {
-    const { client, organizationId, userId, leadId } = await organizationWithSender();
-    await client.post('/v1/sms', { userId, leadId, message: 'Outbox check' });
+  it('records the message as QUEUED before the provider is called, then SENT, and the provider gets it addressed to the lead', async () => {
+    const { client, userId, leadId } = await organizationWithSender();
+    const seenAtSend: unknown[] = [];
+    const provider = smsSender();
+    restore = setSmsSender({
+      name: 'recording',
+      async send(sms) {
+        seenAtSend.push((await client.get(`/v1/inquiries/${sms.inquiryId}`)).body.data.messages);
+        return provider.send(sms);
+      },
+    });
+    await client.post('/v1/sms', { userId, leadId, message: 'Record first' });
     const { inquiryId } = await threadOf(client, leadId);
     const [message] = (await client.get(`/v1/inquiries/${inquiryId}`)).body.data.messages;
-    const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.smsOutbox(organizationId, message.id) }));
-    expect(Item).toMatchObject({ status: 'PENDING', to: '+61412345001', body: 'Outbox check', userId, messageId: message.id });
+    expect(seenAtSend).toEqual([[{ ...message, status: 'QUEUED' }]]);
+    expect(message.status).toEqual(SENT_OR_LATER);
+    expect(sentLocally.find((sms) => sms.messageId === message.id)).toMatchObject({ to: '+61412345001', body: 'Record first', userId, inquiryId });
   });
 
   it('is not the first inquiry when the lead had one already', async () => {
@@ -130,10 +140,10 @@ describe('POST /v1/sms without messageThreadId', () => {
     expect((await leadOf(client, leadId)).lastInquiryId).toBe(inquiries[0].id);
   });
 
-  it('costs one BatchGetItem, the send and one transaction', async () => {
+  it('costs one BatchGetItem, one transaction, the send and one UpdateItem for its status', async () => {
     const { client, userId, leadId } = await organizationWithSender();
     const calls = await countDynamoCalls(() => client.post('/v1/sms', { userId, leadId, message: 'Count me' }));
-    expect(calls).toEqual(['BatchGetItemCommand', 'PutItemCommand', 'TransactWriteItemsCommand']);
+    expect(calls).toEqual(['BatchGetItemCommand', 'TransactWriteItemsCommand', 'UpdateItemCommand']);
   });
 });
 
@@ -157,12 +167,14 @@ describe('POST /v1/sms with messageThreadId', () => {
     expect(await leadOf(client, leadId)).toMatchObject({ lastInquiryId: lead.lastInquiryId, lastInquiryDate: lead.lastInquiryDate });
   });
 
-  it('costs one BatchGetItem, the send and one PutItem', async () => {
+  it('costs one BatchGetItem, one transaction (the lead checked, the message put) and one UpdateItem', async () => {
     const { client, userId, leadId } = await organizationWithSender();
     await client.post('/v1/sms', { userId, leadId, message: 'First' });
-    const { threadId } = await threadOf(client, leadId);
+    const { threadId, inquiryId } = await threadOf(client, leadId);
+    // The first message's delivery receipt lands on its own, not inside the request counted below.
+    await vi.waitFor(async () => expect((await client.get(`/v1/inquiries/${inquiryId}`)).body.data.messages[0].status).toBe('DELIVERED'));
     const calls = await countDynamoCalls(() => client.post('/v1/sms', { userId, leadId, message: 'Again', messageThreadId: threadId }));
-    expect(calls).toEqual(['BatchGetItemCommand', 'PutItemCommand', 'PutItemCommand']);
+    expect(calls).toEqual(['BatchGetItemCommand', 'TransactWriteItemsCommand', 'UpdateItemCommand']);
   });
 
   it('replies in a demo thread', async () => {
@@ -265,17 +277,17 @@ describe('POST /v1/sms errors', () => {
     expect(res.body.error.code).toBe('INVALID_JSON');
   });
 
-  it('answers 502 with only {message} when the provider fails, and records no thread, inquiry or lead change', async () => {
+  it('answers 502 with only {message} when the provider fails, and keeps the thread with the message FAILED', async () => {
     const { client, userId, leadId } = await organizationWithSender();
     restore = setSmsSender(failingSender);
     const res = await client.post('/v1/sms', { userId, leadId, message: 'Will not go' });
     expect(res.status).toBe(502);
     expect(res.body).toEqual({ message: 'SMS provider rejected the message' });
-    await expectNothingRecorded(client, leadId);
-    expect((await client.get('/v1/inquiries?source=SMS')).body.totalCount).toBe(0);
+    const { inquiryId } = await threadOf(client, leadId);
+    expect((await client.get(`/v1/inquiries/${inquiryId}`)).body.data.messages).toMatchObject([{ body: 'Will not go', status: 'FAILED' }]);
   });
 
-  it('answers 502 for a reply when the provider fails, and appends nothing', async () => {
+  it('answers 502 for a reply when the provider fails, and shows the reply FAILED in the thread', async () => {
     const { client, userId, leadId } = await organizationWithSender();
     await client.post('/v1/sms', { userId, leadId, message: 'First' });
     const { threadId, inquiryId } = await threadOf(client, leadId);
@@ -283,21 +295,168 @@ describe('POST /v1/sms errors', () => {
     const res = await client.post('/v1/sms', { userId, leadId, message: 'Lost', messageThreadId: threadId });
     expect(res.status).toBe(502);
     expect(res.body).toEqual({ message: 'SMS provider rejected the message' });
-    expect((await client.get(`/v1/inquiries/${inquiryId}`)).body.data.messages).toHaveLength(1);
+    const messages = (await client.get(`/v1/inquiries/${inquiryId}`)).body.data.messages;
+    expect(messages.map((message: { body: string; status: string }) => [message.body, message.status])).toEqual([
+      ['First', SENT_OR_LATER],
+      ['Lost', 'FAILED'],
+    ]);
   });
 
-  it('uses the outbox sender unless another is set', () => {
-    expect(smsSender().name).toBe('outbox');
+  it('uses the local provider unless another is set', () => {
+    expect(smsSender().name).toBe('local');
+  });
+});
+
+describe('SMS delivery receipts', () => {
+  async function statusOf(client: Client, leadId: string, expected: string) {
+    await vi.waitFor(async () => {
+      const { inquiryId } = await threadOf(client, leadId);
+      expect((await client.get(`/v1/inquiries/${inquiryId}`)).body.data.messages[0].status).toBe(expected);
+    });
+  }
+
+  it('moves a message to DELIVERED when the carrier reports it delivered, and emits sms.delivered', async () => {
+    const { client, userId, leadId } = await organizationWithSender();
+    await client.post('/v1/sms', { userId, leadId, message: 'Arrives' });
+    await statusOf(client, leadId, 'DELIVERED');
+    await api.eventsCaughtUp();
+    const types = (await client.get('/v1/events')).body.events.map((event: { type: string }) => event.type);
+    expect(types).toEqual(expect.arrayContaining(['sms.sent', 'sms.delivered']));
+    expect(types).not.toContain('sms.failed');
+  });
+
+  it('moves a message to FAILED when the carrier reports it unreachable, and emits sms.failed', async () => {
+    const { client, userId } = await organizationWithSender();
+    const lead = (await client.post('/v1/leads', { name: 'Out Of Range', email: 'range@example.com', phone: LOCAL_UNREACHABLE_NUMBER })).body.lead;
+    await client.post('/v1/sms', { userId, leadId: lead.id, message: 'Never arrives' });
+    await statusOf(client, lead.id, 'FAILED');
+    await api.eventsCaughtUp();
+    const failed = (await client.get('/v1/events?type=sms.failed')).body.events;
+    expect(failed).toMatchObject([{ data: { body: 'Never arrives', status: 'FAILED' } }]);
+  });
+
+  it('never moves a message back: a late or repeated receipt changes nothing', async () => {
+    const { client, organizationId, userId, leadId } = await organizationWithSender();
+    await client.post('/v1/sms', { userId, leadId, message: 'Once' });
+    await statusOf(client, leadId, 'DELIVERED');
+    const { inquiryId } = await threadOf(client, leadId);
+    const messageId = (await client.get(`/v1/inquiries/${inquiryId}`)).body.data.messages[0].id;
+    expect(await applyReceipt({ eventType: 'TEXT_CARRIER_UNREACHABLE', context: { organizationId, inquiryId, messageId } })).toBe(false);
+    expect(await applyReceipt({ eventType: 'TEXT_DELIVERED', context: { organizationId, inquiryId, messageId } })).toBe(false);
+    expect(await applyReceipt({ eventType: 'TEXT_DELIVERED', context: { organizationId, inquiryId, messageId: 'message_01HZZZZZZZZZZZZZZZZZZZZZZZ' } })).toBe(false);
+    await statusOf(client, leadId, 'DELIVERED');
   });
 });
 
 describe('POST /v1/sms from many requests at once', () => {
-  it('starts a thread for each of 16 concurrent sends to one lead: all 201, exactly one first inquiry, none lost', async () => {
+  it('starts a thread for each of 30 concurrent sends to one lead: all 201, 30 SMS inquiries, exactly one the first, each sent once', async () => {
     const { client, userId, leadId } = await organizationWithSender();
-    const statuses = await Promise.all(Array.from({ length: 16 }, (_, i) => client.post('/v1/sms', { userId, leadId, message: `Message ${i}` }).then((r) => r.status)));
-    expect(statuses).toEqual(Array(16).fill(201));
+    const bodies = Array.from({ length: 30 }, (_, i) => `Parallel message ${i}`);
+    const statuses = await Promise.all(bodies.map((message) => client.post('/v1/sms', { userId, leadId, message }).then((r) => r.status)));
+    expect(statuses).toEqual(Array(30).fill(201));
     const list = await inquiriesOf(client, leadId);
-    expect(list.totalCount).toBe(16);
+    expect(list.totalCount).toBe(30);
+    expect(list.inquiries.filter((inquiry: { source: string }) => inquiry.source === 'SMS')).toHaveLength(30);
     expect(list.inquiries.filter((inquiry: { isFirstInquiry: boolean }) => inquiry.isFirstInquiry)).toHaveLength(1);
+    expect(sentLocally.filter((sms) => sms.to === '+61412345001' && bodies.includes(sms.body)).map((sms) => sms.body).sort()).toEqual([...bodies].sort());
+  });
+
+  it('an SMS racing the deletion of its lead is either recorded and sent, or answered 404 and not sent', async () => {
+    for (let round = 0; round < 6; round++) {
+      const { client, userId, leadId } = await organizationWithSender();
+      const message = `Race ${leadId}`;
+      const [sms, deleted] = await Promise.all([client.post('/v1/sms', { userId, leadId, message }), client.delete(`/v1/leads/${leadId}`)]);
+      expect(deleted.status).toBe(200);
+      const sent = sentLocally.filter((item) => item.body === message);
+      if (sms.status === 201) {
+        expect(sent).toHaveLength(1);
+        const inquiry = (await client.get(`/v1/inquiries/${sent[0]!.inquiryId}`)).body;
+        expect(inquiry.data.messages).toMatchObject([{ body: message, status: SENT_OR_LATER }]);
+      } else {
+        expect(sms.status).toBe(404);
+        expect(sent).toEqual([]);
+      }
+    }
+  });
+});
+
+describe('replies from leads', () => {
+  let numbers = 0;
+  let NUMBER = '';
+
+  /** A reply as the provider delivers it, through `npm start`'s simulator (the deployed inbound function's code). */
+  async function reply(from: string, body: string, to = NUMBER) {
+    const res = await fetch(`${api.url}/local/sms/inbound`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ from, to, body }) });
+    expect(res.status).toBe(202);
+    await api.eventsCaughtUp();
+  }
+
+  /** Each test's organization has a number of its own. */
+  async function organizationWithNumber() {
+    NUMBER = `+612999900${String(++numbers).padStart(2, '0')}`;
+    const sender = await organizationWithSender();
+    expect((await sender.client.patch('/v1/organization', { smsSenderId: NUMBER })).status).toBe(200);
+    return sender;
+  }
+
+  it('appends a reply to the lead’s thread as INBOUND, bumps unreadSMS and emits sms.received', async () => {
+    const { client, userId, leadId } = await organizationWithNumber();
+    await client.post('/v1/sms', { userId, leadId, message: 'Can we come at 10?' });
+    const { inquiryId } = await threadOf(client, leadId);
+    await reply('+61412345001', 'Yes, 10 works');
+
+    const messages = (await client.get(`/v1/inquiries/${inquiryId}`)).body.data.messages;
+    expect(messages.map((message: { direction: string; status: string; body: string; userId: string | null }) => [message.direction, message.status, message.body, message.userId])).toEqual([
+      ['OUTBOUND', SENT_OR_LATER, 'Can we come at 10?', userId],
+      ['INBOUND', 'RECEIVED', 'Yes, 10 works', null],
+    ]);
+    expect((await leadOf(client, leadId)).unreadSMS).toBe(1);
+    expect((await inquiriesOf(client, leadId)).totalCount).toBe(1);
+    const [received] = (await client.get('/v1/events?type=sms.received')).body.events;
+    expect(received.data).toMatchObject({ direction: 'INBOUND', body: 'Yes, 10 works', inquiryId });
+  });
+
+  it('opens a new SMS inquiry, unread, when the lead has no thread', async () => {
+    const { client, leadId } = await organizationWithNumber();
+    await reply('+61412345001', 'Hi, do you fix hot water systems?');
+    const { inquiries } = await inquiriesOf(client, leadId);
+    expect(inquiries).toMatchObject([{ source: 'SMS', isRead: false, isFirstInquiry: true, summary: 'Inbound SMS: Hi, do you fix hot water systems?' }]);
+    expect((await client.get(`/v1/inquiries/${inquiries[0].id}`)).body.data.messages).toMatchObject([{ direction: 'INBOUND', status: 'RECEIVED' }]);
+    expect((await leadOf(client, leadId)).unreadSMS).toBe(1);
+  });
+
+  it('ignores a reply to a number no organization has, or from a phone no lead has', async () => {
+    const { client, leadId } = await organizationWithNumber();
+    await reply('+61412345001', 'Wrong number', '+61288880000');
+    await reply('+61400000999', 'Who is this?');
+    expect((await inquiriesOf(client, leadId)).totalCount).toBe(0);
+    expect((await client.get('/v1/events?type=sms.received')).body.totalCount).toBe(0);
+  });
+
+  it('honours STOP: the lead is opted out and SMS to them answer 400 OPTED_OUT, until START', async () => {
+    const { client, userId, leadId } = await organizationWithNumber();
+    await client.post('/v1/sms', { userId, leadId, message: 'Special offer' });
+    const sentBefore = sentLocally.length;
+    await reply('+61412345001', ' stop ');
+    expect((await leadOf(client, leadId)).smsOptedOut).toBe(true);
+
+    const refused = await client.post('/v1/sms', { userId, leadId, message: 'Another offer' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.code).toBe('OPTED_OUT');
+    expect(refused.body.message).toContain('leadId');
+    expect(sentLocally.length).toBe(sentBefore);
+
+    await reply('+61412345001', 'START');
+    expect((await leadOf(client, leadId)).smsOptedOut).toBe(false);
+    expect((await client.post('/v1/sms', { userId, leadId, message: 'Welcome back' })).status).toBe(201);
+  });
+
+  it('finds the lead by its new phone after the phone changes', async () => {
+    const { client, leadId } = await organizationWithNumber();
+    await client.patch(`/v1/leads/${leadId}`, { phone: '+61412999888' });
+    await reply('+61412345001', 'Old phone');
+    await reply('+61412999888', 'New phone');
+    const { inquiries } = await inquiriesOf(client, leadId);
+    expect(inquiries.map((inquiry: { summary: string }) => inquiry.summary)).toEqual(['Inbound SMS: New phone']);
   });
 });

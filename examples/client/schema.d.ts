@@ -659,9 +659,121 @@ export interface paths {
         put?: never;
         /**
          * Send an SMS to a lead, starting a thread (and an SMS inquiry) or replying in one
-         * @description Sent by a member (`userId`) to the lead’s phone. Without `messageThreadId` it starts a thread, recorded as an SMS inquiry; with one it adds the message to that thread. A lead without a phone or a disabled member answers 400; if the SMS provider fails, nothing is recorded and the answer is 502 with a bare `{message}`.
+         * @description Sent by a member (`userId`) to the lead’s phone. Without `messageThreadId` it starts a thread, recorded as an SMS inquiry; with one it adds the message to that thread. The message is recorded (status `QUEUED`) before it is handed to the SMS provider, then becomes `SENT`, and later `DELIVERED` or `FAILED` as the carrier reports. A lead without a phone or a disabled member answers 400; if the provider refuses the message it stays in the thread as `FAILED` and the answer is 502 with a bare `{message}`.
          */
         post: operations["sendSms"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events, newest first
+         * @description Every change that matters — a lead created, an SMS delivered, a product updated — as an event `{id, type, occurredAt, organizationId, data}`, where `data` is the resource as the API returns it. Events are derived from committed changes only, a moment after them, and kept 30 days. `type` filters to one event type; an unknown type answers 400. Webhook subscriptions deliver the same events.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhooks, newest first
+         * @description The organization’s webhook subscriptions, without their secrets.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Subscribe a URL to events
+         * @description Delivers each event of the listed types (or `*` for all) to `url`, which must be https and must not point at a private, loopback or link-local address. The answer carries `secret` (`whsec_…`) — shown only here and on rotation. Deliveries follow the Standard Webhooks specification: a POST of the event JSON with `webhook-id` (the event id, the same on every retry), `webhook-timestamp` and `webhook-signature` headers, verifiable with any Standard Webhooks library. An organization has at most 16 webhooks.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook
+         * @description One subscription, without its secret. `disabledReason` says why the service disabled it, if it did.
+         */
+        get: operations["getWebhook"];
+        /**
+         * Change a webhook’s url, events, description or isEnabled
+         * @description Fields left out keep their values. Setting `isEnabled` to true re-enables a subscription the service disabled and clears `disabledReason`.
+         */
+        put: operations["updateWebhook"];
+        post?: never;
+        /**
+         * Delete a webhook
+         * @description Stops deliveries at once, including pending retries.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhookId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook’s signing secret
+         * @description Answers the new `secret`, shown only here. For 24 hours deliveries carry two signatures, one per secret, so the receiver can switch over without missing one.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhookId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a webhook’s delivery attempts, newest first
+         * @description Every attempt of the last 30 days: the event, the attempt number, the receiver’s status code or the error, the duration and when the next attempt is due. A non-2xx answer or none within 10 s is retried with exponential backoff for up to 24 hours.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -778,7 +890,8 @@ export interface components {
          *       "unreadChatbotThreads": 0,
          *       "unreadSMS": 1,
          *       "unreadWebformSubmissions": 0,
-         *       "hasFlaggedInquiry": false
+         *       "hasFlaggedInquiry": false,
+         *       "smsOptedOut": false
          *     }
          */
         Lead: {
@@ -807,6 +920,8 @@ export interface components {
             unreadSMS: number;
             unreadWebformSubmissions: number;
             hasFlaggedInquiry: boolean;
+            /** @default false */
+            smsOptedOut: boolean;
         };
         /**
          * @example {
@@ -1567,6 +1682,134 @@ export interface components {
             question: string;
             answer: string;
             isActive: boolean;
+        };
+        /**
+         * @example {
+         *       "id": "evt_01JCZ59Q4R5S6T7V8W9X0Y1Z2A",
+         *       "type": "lead.created",
+         *       "occurredAt": "2026-11-02T21:14:09.000Z",
+         *       "organizationId": "org_01JA0000000000000000000000",
+         *       "data": {
+         *         "id": "lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6",
+         *         "firstName": "Olivia",
+         *         "lastName": "Nguyen",
+         *         "email": "olivia.nguyen@example.com.au",
+         *         "phone": "+61412345001",
+         *         "suburb": "Parramatta",
+         *         "businessName": null,
+         *         "companyId": null,
+         *         "socials": {},
+         *         "status": "NEW",
+         *         "createdAt": "2026-11-20T04:12:09.512Z",
+         *         "read": false,
+         *         "lastInquiryId": "inquiry_01JCZ41B2C3D4E5F6G7H8J9K0M",
+         *         "lastInquiryDate": "2026-11-20T04:15:42.118Z",
+         *         "unreadEmails": 0,
+         *         "unreadCalls": 0,
+         *         "unreadChatbotThreads": 0,
+         *         "unreadSMS": 1,
+         *         "unreadWebformSubmissions": 0,
+         *         "hasFlaggedInquiry": false,
+         *         "smsOptedOut": false
+         *       }
+         *     }
+         */
+        Event: {
+            id: string;
+            /** @enum {string} */
+            type: "lead.created" | "lead.updated" | "lead.deleted" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "service.created" | "product.created" | "product.updated" | "transfer.created" | "transfer.updated" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "appointment.created" | "appointment.updated" | "member.created" | "member.updated" | "company.created" | "company.updated";
+            /** Format: date-time */
+            occurredAt: string;
+            organizationId: string;
+            data: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @example {
+         *       "id": "webhook_01JCZ50A1B2C3D4E5F6G7H8J9K",
+         *       "url": "https://hooks.example.com/sales-pipeline",
+         *       "events": [
+         *         "lead.created",
+         *         "inquiry.created",
+         *         "sms.received"
+         *       ],
+         *       "description": "CRM sync",
+         *       "isEnabled": true,
+         *       "disabledReason": null,
+         *       "createdAt": "2026-10-30T02:11:45.120Z",
+         *       "updatedAt": "2026-10-30T02:11:45.120Z"
+         *     }
+         */
+        Webhook: {
+            id: string;
+            url: string;
+            events: string[];
+            description: string | null;
+            isEnabled: boolean;
+            disabledReason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "id": "webhook_01JCZ50A1B2C3D4E5F6G7H8J9K",
+         *       "url": "https://hooks.example.com/sales-pipeline",
+         *       "events": [
+         *         "lead.created",
+         *         "inquiry.created",
+         *         "sms.received"
+         *       ],
+         *       "description": "CRM sync",
+         *       "isEnabled": true,
+         *       "disabledReason": null,
+         *       "createdAt": "2026-10-30T02:11:45.120Z",
+         *       "updatedAt": "2026-10-30T02:11:45.120Z",
+         *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw3Qh8zFZZ0Wo="
+         *     }
+         */
+        WebhookWithSecret: {
+            id: string;
+            url: string;
+            events: string[];
+            description: string | null;
+            isEnabled: boolean;
+            disabledReason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            secret: string;
+        };
+        /**
+         * @example {
+         *       "id": "delivery_01JCZ5A1B2C3D4E5F6G7H8J9K0",
+         *       "eventId": "evt_01JCZ59Q4R5S6T7V8W9X0Y1Z2A",
+         *       "eventType": "lead.created",
+         *       "attempt": 2,
+         *       "status": "FAILED",
+         *       "statusCode": 503,
+         *       "error": null,
+         *       "durationMs": 184,
+         *       "attemptedAt": "2026-11-02T21:14:40.512Z",
+         *       "nextAttemptAt": "2026-11-02T21:15:41.204Z"
+         *     }
+         */
+        WebhookDelivery: {
+            id: string;
+            eventId: string;
+            eventType: string;
+            attempt: number;
+            /** @enum {string} */
+            status: "SUCCEEDED" | "FAILED";
+            statusCode: number | null;
+            error: string | null;
+            durationMs: number;
+            /** Format: date-time */
+            attemptedAt: string;
+            nextAttemptAt: string | null;
         };
     };
     responses: {
@@ -3477,6 +3720,280 @@ export interface operations {
                     };
                 };
             };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                type?: "lead.created" | "lead.updated" | "lead.deleted" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "service.created" | "product.created" | "product.updated" | "transfer.created" | "transfer.updated" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "appointment.created" | "appointment.updated" | "member.created" | "member.updated" | "company.created" | "company.updated";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List events, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        events: components["schemas"]["Event"][];
+                        totalPages: number;
+                        currentPage: number;
+                        totalCount: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List webhooks, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhooks: components["schemas"]["Webhook"][];
+                        totalPages: number;
+                        currentPage: number;
+                        totalCount: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uri */
+                    url: string;
+                    events: ("lead.created" | "lead.updated" | "lead.deleted" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "service.created" | "product.created" | "product.updated" | "transfer.created" | "transfer.updated" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "appointment.created" | "appointment.updated" | "member.created" | "member.updated" | "company.created" | "company.updated" | "*")[];
+                    /** @default null */
+                    description?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Subscribe a URL to events */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook: components["schemas"]["WebhookWithSecret"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a webhook */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook: components["schemas"]["Webhook"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uri */
+                    url?: string;
+                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "service.created" | "product.created" | "product.updated" | "transfer.created" | "transfer.updated" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "appointment.created" | "appointment.updated" | "member.created" | "member.updated" | "company.created" | "company.updated" | "*")[];
+                    description?: string | null;
+                    isEnabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Change a webhook’s url, events, description or isEnabled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook: components["schemas"]["Webhook"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete a webhook */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        id: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Rotate a webhook’s signing secret */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook: components["schemas"]["WebhookWithSecret"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List a webhook’s delivery attempts, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveries: components["schemas"]["WebhookDelivery"][];
+                        totalPages: number;
+                        currentPage: number;
+                        totalCount: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     getOpenApiDocument: {

@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, NestedStack, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, NestedStack, Stack, Token, Validations, type StackProps } from 'aws-cdk-lib';
 import {
   AccessLogField,
   AccessLogFormat,
@@ -18,7 +18,7 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { LambdaApplication } from 'aws-cdk-lib/aws-codedeploy';
-import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { ApiGatewayDomain } from 'aws-cdk-lib/aws-route53-targets';
@@ -28,7 +28,8 @@ import type { Construct } from 'constructs';
 import { USAGE_PLANS } from '../../shared/auth/usage-plans';
 import { GATEWAY_RESPONSES, gatewayResponseBody, type GatewayResponse } from '../../shared/http/gateway-responses';
 import { grantedActions, routeId, type RouteDefinition } from '../../shared/routes/route';
-import { ApiFunction } from './api-function';
+import { ApiFunction } from './service-function';
+import { smsConfigurationSetName } from './events-stack';
 import { Monitoring } from './monitoring';
 import type { DeploymentOptions } from './options';
 
@@ -140,18 +141,20 @@ export class ApiStack extends Stack {
     for (const route of routes) {
       const scope = this.functionStacks.get(route.tag) ?? new NestedStack(this, `${route.tag}Functions`, { description: `The ${route.tag} functions` });
       this.functionStacks.set(route.tag, scope);
-      const { alias } = new ApiFunction(scope, routeId(route), {
+      const apiFunction = new ApiFunction(scope, routeId(route), {
         ...functionDefaults,
         handler: route.handler,
         dynamodb: grantedActions(route),
         indexes: route.indexes,
         assets: route.assets,
+        environment: route.sendsSms ? this.smsEnvironment(options) : undefined,
         rollbackAlarms: (fn) => [...monitoring.watchFunction(scope, routeId(route), fn, route.operationId), monitoring.api5xxRate],
       });
+      if (route.sendsSms) this.grantSendTextMessage(apiFunction, options);
       const method = this.api.root.resourceForPath(route.path).addMethod(
         route.method,
         // No test-invoke permission: one Lambda permission per function, for the stage.
-        new LambdaIntegration(alias, { allowTestInvoke: false }),
+        new LambdaIntegration(apiFunction.alias, { allowTestInvoke: false }),
         route.auth === 'none'
           ? { authorizationType: AuthorizationType.NONE }
           : { authorizer, authorizationType: AuthorizationType.CUSTOM, apiKeyRequired: true },
@@ -203,6 +206,36 @@ export class ApiStack extends Stack {
   }
 
   /** A stable URL for integrators: the domain maps to the stage, so a redeploy or a new API id changes nothing for them. */
+  /** The SMS provider's settings: End User Messaging SMS with the events stack's configuration set. */
+  private smsEnvironment(options: DeploymentOptions): Record<string, string> {
+    return {
+      SMS_PROVIDER: 'end-user-messaging',
+      SMS_CONFIGURATION_SET: smsConfigurationSetName(options.tableName),
+      ...(options.smsOriginationIdentity ? { SMS_ORIGINATION_IDENTITY: options.smsOriginationIdentity } : {}),
+    };
+  }
+
+  /** SendTextMessage through the configuration set, from the account's numbers, pools and sender ids. */
+  private grantSendTextMessage(sender: ApiFunction, options: DeploymentOptions): void {
+    const origins = ['phone-number', 'pool', 'sender-id'];
+    sender.function.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['sms-voice:SendTextMessage'],
+        resources: [
+          this.formatArn({ service: 'sms-voice', resource: 'configuration-set', resourceName: smsConfigurationSetName(options.tableName) }),
+          ...origins.map((resource) => this.formatArn({ service: 'sms-voice', resource, resourceName: '*' })),
+        ],
+      }),
+    );
+    const region = Token.isUnresolved(this.region) ? '<AWS::Region>' : this.region;
+    for (const resource of origins) {
+      Validations.of(sender).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:sms-voice:${region}:<AWS::AccountId>:${resource}/*]`,
+        reason: 'Which number, pool or sender id an SMS leaves from is the account’s End User Messaging setup (smsOriginationIdentity), not the stack’s.',
+      });
+    }
+  }
+
   private addCustomDomain({ domainName, certificateArn, hostedZoneId, hostedZoneName }: NonNullable<DeploymentOptions['customDomain']>) {
     const domain = new DomainName(this, 'Domain', {
       domainName,

@@ -3,18 +3,20 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { routes } from '../../shared/routes/index';
 import { ApiStack } from './api-stack';
 import { DataStack } from './data-stack';
+import { EventsStack } from './events-stack';
 import { readOptions } from './options';
 
-/** Builds the two stacks. Synthesizes offline: no AWS account or credentials needed. */
-export function buildApp(app = new App()): { app: App; data: DataStack; api: ApiStack } {
+/** Builds the three stacks. Synthesizes offline: no AWS account or credentials needed. */
+export function buildApp(app = new App()): { app: App; data: DataStack; api: ApiStack; events: EventsStack } {
   const env = { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION };
   const options = readOptions(app.node);
   const data = new DataStack(app, 'SalesPipelineData', { env, tableName: options.tableName });
   const api = new ApiStack(app, 'SalesPipelineApi', { env, routes, options });
   // The table must exist before the functions that use it are deployed.
   api.addStackDependency(data);
+  const events = new EventsStack(app, 'SalesPipelineEvents', { env, table: data.table, options });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-  return { app, data, api };
+  return { app, data, api, events };
 }
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) {

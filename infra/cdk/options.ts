@@ -18,6 +18,8 @@ export interface DeploymentOptions {
   authorizerCacheTtlSeconds: number;
   /** A custom domain with a base-path mapping, so integrators' URLs survive a redeploy. */
   customDomain?: { domainName: string; certificateArn: string; hostedZoneId: string; hostedZoneName: string };
+  /** The phone number, pool or sender id SMS leave from (its id or ARN); End User Messaging picks one when absent. */
+  smsOriginationIdentity?: string;
   /** An AWS WAF web ACL (managed common rule set, and this many requests per 5 minutes per IP). */
   waf?: { ratePerIp: number };
 }
@@ -57,6 +59,7 @@ export function readOptions(node: Node): DeploymentOptions {
     debugSampleRate: number('debugSampleRate', 0.01, { max: 1 }),
     throttle: { rateLimit: number('stageRateLimit', 1000, { min: 1 }), burstLimit: number('stageBurstLimit', 2000, { min: 1 }) },
     authorizerCacheTtlSeconds: number('authorizerCacheTtl', 300, { max: 3600 }),
+    ...(text('smsOriginationIdentity') ? { smsOriginationIdentity: text('smsOriginationIdentity') } : {}),
     ...(given.length === 4 ? { customDomain: domain as NonNullable<DeploymentOptions['customDomain']> } : {}),
     // AWS WAF's rate-based rules count over 5 minutes and need at least 10 (its minimum).
     ...(wafRate !== undefined ? { waf: { ratePerIp: number('wafRatePerIp', 2000, { min: 10, max: 2_000_000_000 }) } } : {}),

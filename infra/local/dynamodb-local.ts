@@ -24,6 +24,9 @@ export async function portInUse(port: number): Promise<boolean> {
 /** Credentials and region DynamoDB Local accepts; it never checks them. */
 export const LOCAL_AWS_ENV = { AWS_REGION: 'local', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' } as const;
 
+/** Webhooks on a laptop: http and loopback receivers allowed, retries starting at 1 s (shared/webhooks/settings.ts). */
+export const LOCAL_WEBHOOK_ENV = { WEBHOOK_URLS_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_BASE_SECONDS: '1' } as const;
+
 export function localClient(endpoint: string): DynamoDBClient {
   return new DynamoDBClient({
     endpoint,
@@ -97,6 +100,8 @@ export async function createTable(endpoint: string, tableName: string): Promise<
           ],
           Projection: { ProjectionType: 'ALL' },
         })),
+        // Events are derived from this stream (functions/events/record.ts), as in the stack.
+        StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
       }),
     )
     .catch((error: unknown) => {

@@ -6,23 +6,81 @@ import { routes } from '../../shared/routes/index';
 import { createLocalGateway, type LocalGatewayOptions } from './gateway';
 import { loadAuthorizer, loadHandler } from './handlers';
 import { createUsagePlanMeter } from './rate-limiter';
+import { LOCAL_INBOUND_SMS_PATH, simulateInboundSms } from './inbound-sms';
+import { startTableStream, type TableStream } from './table-stream';
+import { createLocalDeliveryQueue, type LocalDeliveryQueue } from './delivery-queue';
+import { setDeliveryQueue } from '../../shared/webhooks/queue';
+import { config } from '../../shared/config';
+import { logger } from '../../shared/observability';
 
 // The authorizer's usage identifier is the organization id (usageIdentifierKey), so it finds the organization's plan.
 const planOf = async (usageIdentifierKey: string) => USAGE_PLANS[await getOrganizationUsagePlan(usageIdentifierKey)];
 
-/** The local API: the route table behind a plain HTTP server. Needs TABLE_NAME and the DynamoDB endpoint in the environment. */
+export interface LocalServer {
+  server: Server;
+  url: string;
+  /** The table's stream consumer, as Lambda's event source mapping runs it. */
+  stream: TableStream;
+  /** Webhook deliveries waiting for their time, run in process. */
+  deliveries: LocalDeliveryQueue;
+  /** Stops the stream consumer, then the HTTP server. */
+  close: () => Promise<void>;
+}
+
+/**
+ * The local API: the route table behind a plain HTTP server, and the table's stream consumer and the webhook
+ * delivery queue in process.
+ * Needs TABLE_NAME and the DynamoDB endpoint in the environment.
+ */
 export async function startLocalServer(
   port: number,
-  { aroundInvoke }: Pick<LocalGatewayOptions, 'aroundInvoke'> = {},
-): Promise<{ server: Server; url: string }> {
-  const server = createServer(createLocalGateway({ routes, loadHandler, loadAuthorizer, aroundInvoke, meter: createUsagePlanMeter(planOf) }));
+  { aroundInvoke, streamFrom }: Pick<LocalGatewayOptions, 'aroundInvoke'> & { streamFrom?: 'TRIM_HORIZON' | 'LATEST' } = {},
+): Promise<LocalServer> {
+  const deliveries = createLocalDeliveryQueue();
+  setDeliveryQueue(deliveries);
+  const { handler } = await import('../../functions/events/record.ts');
+  const stream = await startTableStream({
+    endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB!,
+    tableName: config.tableName,
+    handler,
+    from: streamFrom,
+    onError: (error) => logger.error('stream batch failed; retrying it', { error }),
+  });
+  // After each request the stream is read at once: the request probably wrote something.
+  const invokeAndNudge: NonNullable<LocalGatewayOptions['aroundInvoke']> = (route, invoke) => {
+    const invoked = aroundInvoke ? aroundInvoke(route, invoke) : invoke();
+    return invoked.finally(() => stream.nudge());
+  };
+  const gateway = createLocalGateway({ routes, loadHandler, loadAuthorizer, aroundInvoke: invokeAndNudge, meter: createUsagePlanMeter(planOf) });
+  const { handler: inboundSms } = await import('../../functions/sms/inbound.ts');
+  const server = createServer((request, response) => {
+    if (request.method === 'POST' && request.url === LOCAL_INBOUND_SMS_PATH) {
+      simulateInboundSms(request, response, inboundSms)
+        .catch((error: unknown) => {
+          logger.error('simulated inbound SMS failed', { error });
+          if (!response.headersSent) response.writeHead(500).end();
+        })
+        .finally(() => stream.nudge());
+      return;
+    }
+    void gateway(request, response);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => {
       server.off('error', reject);
       resolve();
     });
+  }).catch(async (error: unknown) => {
+    await stream.stop();
+    throw error;
   });
   const { port: bound } = server.address() as AddressInfo;
-  return { server, url: `http://localhost:${bound}` };
+  const close = async () => {
+    await stream.stop();
+    deliveries.stop();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  };
+  return { server, url: `http://localhost:${bound}`, stream, deliveries, close };
 }

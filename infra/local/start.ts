@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createTable, LOCAL_AWS_ENV, portInUse, PortInUseError, startDynamoDbLocal } from './dynamodb-local';
+import { createTable, LOCAL_AWS_ENV, LOCAL_WEBHOOK_ENV, portInUse, PortInUseError, startDynamoDbLocal } from './dynamodb-local';
 
 /**
  * `npm start`: DynamoDB Local, the table, a demo organization and the local API.
@@ -28,6 +28,7 @@ const dynamodb = await startDynamoDbLocal({ port: dynamoPort, dataDir }).catch((
 });
 dynamodb.onUnexpectedExit((code) => fail(`DynamoDB Local stopped unexpectedly (exit code ${code}); the API cannot serve without it.`));
 Object.assign(process.env, LOCAL_AWS_ENV, { AWS_ENDPOINT_URL_DYNAMODB: dynamodb.endpoint, TABLE_NAME: tableName });
+for (const [name, value] of Object.entries(LOCAL_WEBHOOK_ENV)) process.env[name] ??= value;
 // One JSON line per request; the EMF metric blobs only matter to CloudWatch (POWERTOOLS_METRICS_DISABLED=false shows them).
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 await createTable(dynamodb.endpoint, tableName);
@@ -38,26 +39,28 @@ const { startLocalServer } = await import('./server');
 
 // With DATA_DIR the demo organization survives restarts; its key is kept beside the data.
 const demoFile = dataDir ? join(dataDir, 'demo-organization.json') : undefined;
+const restarted = Boolean(demoFile && existsSync(demoFile));
 const demo =
-  demoFile && existsSync(demoFile)
+  restarted && demoFile
     ? (JSON.parse(readFileSync(demoFile, 'utf8')) as Awaited<ReturnType<typeof createOrganizationWithKey>>)
     : await createOrganizationWithKey('Harbour City Plumbing & Electrical', { demo: true });
 if (demoFile) writeFileSync(demoFile, JSON.stringify(demo, null, 2));
 
-const { server, url } = await startLocalServer(port).catch(async (error: NodeJS.ErrnoException) => {
+// After a DATA_DIR restart the stream consumer starts at the newest change: older ones had their events already.
+const local = await startLocalServer(port, { streamFrom: restarted ? 'LATEST' : 'TRIM_HORIZON' }).catch(async (error: NodeJS.ErrnoException) => {
   await dynamodb.stop();
   if (error.code === 'EADDRINUSE') fail(`PORT ${port} is already in use; stop what listens there or set PORT to a free port.`);
   throw error;
 });
 console.log(`
-Sales Pipeline API running at ${url}  (ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s)
+Sales Pipeline API running at ${local.url}  (ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s)
   DynamoDB Local: ${dynamodb.endpoint}, table ${tableName}${dataDir ? `, data in ${dataDir}` : ', in memory'}
   Demo organization: ${demo.organizationId}
   Demo API key:      ${demo.apiKey}
   Demo company:      ${(demo.demo?.companyIds as string[] | undefined)?.[0] ?? '-'}
 
-  curl -H "Authorization: Bearer ${demo.apiKey}" ${url}/v1/leads
-  API reference: ${url}/docs   OpenAPI: ${url}/openapi
+  curl -H "Authorization: Bearer ${demo.apiKey}" ${local.url}/v1/leads
+  API reference: ${local.url}/docs   OpenAPI: ${local.url}/openapi
 
 Press Ctrl-C to stop.`);
 
@@ -65,8 +68,8 @@ let stopping = false;
 const stop = async () => {
   if (stopping) return;
   stopping = true;
-  server.close();
-  server.closeAllConnections();
+  // The stream consumer first, so no read is left waiting on a DynamoDB Local that is going away.
+  await local.close();
   await dynamodb.stop();
   process.exit(0);
 };

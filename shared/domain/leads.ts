@@ -24,6 +24,7 @@ const NEW_LEAD = {
   unreadSMS: 0,
   unreadWebformSubmissions: 0,
   hasFlaggedInquiry: false,
+  smsOptedOut: false,
 } as const satisfies Partial<Lead>;
 
 /** "Jane van der Berg" → Jane / "van der Berg"; explicit firstName/lastName win. The schema puts the fields in documented order. */

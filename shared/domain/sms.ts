@@ -1,8 +1,9 @@
-import { BadRequestError, NotFoundError } from '../errors';
+import { BadRequestError, NotFoundError, SmsDeliveryError } from '../errors';
 import { newId } from '../ids';
 import { createInquiry } from '../repositories/inquiries';
-import { appendSmsMessage, readSmsParties } from '../repositories/sms';
+import { appendSmsMessage, moveSmsStatus, readSmsParties } from '../repositories/sms';
 import type { SmsMessage } from '../schemas/inquiries';
+import type { Lead } from '../schemas/leads';
 import type { SendSmsBody } from '../schemas/sms';
 import { smsSender } from '../sms/sender';
 
@@ -22,10 +23,9 @@ export interface SentSms {
 }
 
 /**
- * Validate, send, then record. Sending before recording means a provider failure leaves nothing
- * behind (no thread, no inquiry, no message claiming to be sent); the price is that a record
- * failing after the provider accepted the SMS (the lead deleted in between, or the function
- * stopped) leaves it sent but unrecorded (docs/decisions.md).
+ * Validate, record, then send. The message is written QUEUED (with its thread and, for a new thread, the
+ * inquiry, in one transaction) before the provider is called, so nothing ever leaves unrecorded; the
+ * provider's answer then moves it to SENT, or to FAILED and a 502 (docs/decisions.md).
  */
 export async function sendSms(organizationId: string, body: SendSmsBody): Promise<SentSms> {
   const { lead, user, thread } = await readSmsParties(organizationId, { leadId: body.leadId, userId: body.userId, threadId: body.messageThreadId });
@@ -34,32 +34,41 @@ export async function sendSms(organizationId: string, body: SendSmsBody): Promis
   if (user.isDisabled) throw new BadRequestError('userId: the member is disabled and cannot send SMS', 'USER_DISABLED');
   if (body.messageThreadId !== undefined && thread?.leadId !== lead.id) throw new NotFoundError('Message thread not found');
   if (!lead.phone) throw new BadRequestError('leadId: the lead has no phone number to send an SMS to', 'LEAD_HAS_NO_PHONE');
+  if (lead.smsOptedOut) throw new BadRequestError('leadId: the lead replied STOP and has opted out of SMS until they reply START', 'OPTED_OUT');
 
   const createdAt = new Date();
   const messageId = newId('message', createdAt);
   const threadId = thread?.threadId ?? newId('thread', createdAt);
-  const sms = { organizationId, messageId, threadId, userId: user.userId, to: lead.phone, body: body.message, createdAt: createdAt.toISOString() };
-  const receipt = await smsSender().send(sms);
+  const message: SmsMessage = { id: messageId, direction: 'OUTBOUND', status: 'QUEUED', body: body.message, userId: user.userId, createdAt: createdAt.toISOString() };
+  const inquiryId = thread ? (await appendSmsMessage(organizationId, thread, message), thread.inquiryId) : await openThread(organizationId, lead, threadId, message);
 
-  const message: SmsMessage = { id: messageId, direction: 'OUTBOUND', status: receipt.status, body: body.message, userId: user.userId, createdAt: sms.createdAt };
-  if (thread) {
-    await appendSmsMessage(organizationId, thread, message);
-    return { messageId, threadId, inquiryId: thread.inquiryId };
-  }
+  const sms = { organizationId, messageId, inquiryId, threadId, userId: user.userId, to: lead.phone, body: body.message, createdAt: message.createdAt };
+  const sent = await smsSender()
+    .send(sms)
+    .catch(async (error: unknown) => {
+      if (error instanceof SmsDeliveryError) await moveSmsStatus(organizationId, inquiryId, messageId, 'FAILED', { failureReason: error.message });
+      throw error;
+    });
+  await moveSmsStatus(organizationId, inquiryId, messageId, 'SENT', { providerMessageId: sent.providerMessageId });
+  return { messageId, threadId, inquiryId };
+}
+
+/** A new thread is an SMS inquiry of the lead, holding the first message. */
+async function openThread(organizationId: string, lead: Lead, threadId: string, message: SmsMessage): Promise<string> {
   const inquiry = await createInquiry(
     organizationId,
     {
       source: 'SMS',
       leadId: lead.id,
       tag: 'FOLLOW_UP',
-      summary: summarize(body.message),
+      summary: summarize(message.body),
       // Written by the organization's own member, so there is nothing for them to read.
       isRead: true,
       externalInquiryId: null,
-      createdAt: sms.createdAt,
-      data: { id: threadId, leadPhone: lead.phone, messages: [message] },
+      createdAt: message.createdAt,
+      data: { id: threadId, leadPhone: lead.phone!, messages: [message] },
     },
     { lastInquiryId: lead.lastInquiryId, lastInquiryDate: lead.lastInquiryDate },
   );
-  return { messageId, threadId, inquiryId: inquiry.id };
+  return inquiry.id;
 }

@@ -49,6 +49,7 @@ export const counterNames = {
   companyNotes: (companyId: string) => `NOTES#${companyId}`,
   policies: 'POLICIES',
   faqs: 'FAQS',
+  webhooks: 'WEBHOOKS',
   /** One counter per inquiry list filter combination, so every filtered totalCount is one read. */
   inquiries: ({ leadId, source }: { leadId?: string; source?: string } = {}) =>
     ['INQUIRIES', ...(leadId ? [`LEAD#${leadId}`] : []), ...(source ? [`SOURCE#${source}`] : [])].join('#'),
@@ -56,6 +57,11 @@ export const counterNames = {
 
 export const keys = {
   organization: (o: string): Key => ({ pk: org(o), sk: 'ORGANIZATION' }),
+  /**
+   * gsi1: the organization's SMS number → the organization, for inbound SMS, which name only the number they were
+   * sent to. Sorted by when the number was set: if two organizations ever claim one, the latest gets the replies.
+   */
+  organizationBySmsNumber: (number: string, setAt = '') => ({ gsi1pk: `SMSNUMBER#${number}`, gsi1sk: setAt }),
   apiKey: (o: string, keyId: string): Key => ({ pk: org(o), sk: `KEY#${keyId}` }),
   apiKeys: (o: string): Collection => ({ pk: org(o), skPrefix: 'KEY#' }),
   /** gsi1: token hash → key item, for the authorizer. */
@@ -82,6 +88,8 @@ export const keys = {
         }
       : {}),
   }),
+  /** gsi1: the organization's leads by phone (E.164), newest first: how an inbound SMS finds its lead. */
+  leadPhoneIndex: (o: string, lead: { id: string; phone: string }) => ({ gsi1pk: `${org(o)}#LEADS#PHONE#${lead.phone}`, gsi1sk: lead.id }),
   activity: (o: string, leadId: string, id: number): Key => ({ pk: `${org(o)}#LEAD#${leadId}`, sk: `ACTIVITY#${pad(id)}` }),
   activities: (o: string, leadId: string): Collection => ({ pk: `${org(o)}#LEAD#${leadId}`, skPrefix: 'ACTIVITY#' }),
 
@@ -156,5 +164,19 @@ export const keys = {
 
   /** SMS thread → its lead and inquiry, for appending to a thread. */
   thread: (o: string, threadId: string): Key => ({ pk: org(o), sk: `THREAD#${threadId}` }),
-  smsOutbox: (o: string, messageId: string): Key => ({ pk: org(o), sk: `OUTBOX#${messageId}` }),
+
+  /**
+   * The organization's events, newest first, in a partition of their own (evt_ ids are ULIDs), and by
+   * type in gsi1; events expire after 30 days (TTL), so the lists read a window of ids.
+   */
+  event: (o: string, eventId: string): Key => ({ pk: `${org(o)}#EVENTS`, sk: `EVENT#${eventId}` }),
+  eventsBetween: (o: string, fromId: string, toId: string) => ({ pk: `${org(o)}#EVENTS`, skBetween: [`EVENT#${fromId}`, `EVENT#${toId}`] as [string, string] }),
+  eventIndexes: (o: string, event: { id: string; type: string }) => ({ gsi1pk: `${org(o)}#EVENTS#TYPE#${event.type}`, gsi1sk: event.id }),
+  /** Webhook subscriptions: few per organization (at most 16), read whole when events fan out. */
+  webhook: (o: string, webhookId: string): Key => ({ pk: org(o), sk: `WEBHOOK#${webhookId}` }),
+  webhooks: (o: string): Collection => ({ pk: org(o), skPrefix: 'WEBHOOK#' }),
+  /** A subscription's delivery attempts, newest first; kept 30 days (TTL). */
+  webhookDelivery: (o: string, webhookId: string, deliveryId: string): Key => ({ pk: `${org(o)}#WEBHOOK#${webhookId}`, sk: `DELIVERY#${deliveryId}` }),
+  webhookDeliveriesBetween: (o: string, webhookId: string, fromId: string, toId: string) => ({ pk: `${org(o)}#WEBHOOK#${webhookId}`, skBetween: [`DELIVERY#${fromId}`, `DELIVERY#${toId}`] as [string, string] }),
+  eventsOfTypeBetween: (o: string, type: string, fromId: string, toId: string) => ({ pk: `${org(o)}#EVENTS#TYPE#${type}`, skBetween: [fromId, toId] as [string, string] }),
 } as const;

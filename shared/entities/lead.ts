@@ -3,7 +3,14 @@ import { Lead, LeadActivity } from '../schemas/leads';
 import { keys } from './keys';
 
 export function toLeadItem(organizationId: string, lead: Lead) {
-  return { ...keys.lead(organizationId, lead.id), ...keys.leadIndexes(organizationId, lead), entity: 'LEAD', organizationId, ...lead };
+  return {
+    ...keys.lead(organizationId, lead.id),
+    ...keys.leadIndexes(organizationId, lead),
+    ...(lead.phone ? keys.leadPhoneIndex(organizationId, { id: lead.id, phone: lead.phone }) : {}),
+    entity: 'LEAD',
+    organizationId,
+    ...lead,
+  };
 }
 
 /** The schema keeps the lead's own fields, in documented order, and drops keys and bookkeeping. */

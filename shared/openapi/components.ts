@@ -2,6 +2,7 @@ import type * as v from 'valibot';
 import { ErrorEnvelopeSchema } from '../schemas/common';
 import * as appointments from '../schemas/appointments';
 import * as companies from '../schemas/companies';
+import * as events from '../schemas/events';
 import * as faqs from '../schemas/faqs';
 import * as inquiries from '../schemas/inquiries';
 import * as leads from '../schemas/leads';
@@ -12,6 +13,7 @@ import * as products from '../schemas/products';
 import * as scenarios from '../schemas/scenarios';
 import * as services from '../schemas/services';
 import * as transfers from '../schemas/transfers';
+import * as webhooks from '../schemas/webhooks';
 
 /**
  * The schemas the document names under components.schemas: wherever a route's schema contains one
@@ -52,4 +54,8 @@ export const componentSchemas: Record<string, v.GenericSchema> = {
   Transfer: transfers.Transfer,
   Policy: policies.Policy,
   Faq: faqs.Faq,
+  Event: events.Event,
+  Webhook: webhooks.Webhook,
+  WebhookWithSecret: webhooks.WebhookWithSecret,
+  WebhookDelivery: webhooks.WebhookDelivery,
 };

@@ -8,6 +8,18 @@ const INQUIRY_ID = 'inquiry_01JCZ41B2C3D4E5F6G7H8J9K0M';
 const THREAD_ID = 'thread_01JCZ41A9B8C7D6E5F4G3H2J1K';
 const USER_ID = 'user_01JBQ0ZP5W9X7Y3Z1A2B4C6D8E';
 const COMPANY_ID = 'company_01JA4N8S2T6V0W4X8Y2Z6A0B4C';
+const EVENT_ID = 'evt_01JCZ59Q4R5S6T7V8W9X0Y1Z2A';
+
+const webhook = {
+  id: 'webhook_01JCZ50A1B2C3D4E5F6G7H8J9K',
+  url: 'https://hooks.example.com/sales-pipeline',
+  events: ['lead.created', 'inquiry.created', 'sms.received'],
+  description: 'CRM sync',
+  isEnabled: true,
+  disabledReason: null,
+  createdAt: '2026-10-30T02:11:45.120Z',
+  updatedAt: '2026-10-30T02:11:45.120Z',
+};
 
 const lead = {
   id: LEAD_ID,
@@ -30,6 +42,7 @@ const lead = {
   unreadSMS: 1,
   unreadWebformSubmissions: 0,
   hasFlaggedInquiry: false,
+  smsOptedOut: false,
 };
 
 const smsMessage = {
@@ -218,4 +231,19 @@ export const componentExamples: Record<string, unknown> = {
     isActive: true,
   },
   Faq: { id: 1, question: 'Are you licensed?', answer: 'Yes: NSW plumbing licence 123456C and electrical licence 654321C.', isActive: true },
+  Event: { id: EVENT_ID, type: 'lead.created', occurredAt: '2026-11-02T21:14:09.000Z', organizationId: 'org_01JA0000000000000000000000', data: lead },
+  Webhook: webhook,
+  WebhookWithSecret: { ...webhook, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw3Qh8zFZZ0Wo=' },
+  WebhookDelivery: {
+    id: 'delivery_01JCZ5A1B2C3D4E5F6G7H8J9K0',
+    eventId: EVENT_ID,
+    eventType: 'lead.created',
+    attempt: 2,
+    status: 'FAILED',
+    statusCode: 503,
+    error: null,
+    durationMs: 184,
+    attemptedAt: '2026-11-02T21:14:40.512Z',
+    nextAttemptAt: '2026-11-02T21:15:41.204Z',
+  },
 };

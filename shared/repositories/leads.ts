@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 import { dynamo } from '../dynamo';
 import { fromActivityItem, fromLeadItem, toActivityItem, toLeadItem } from '../entities/lead';
@@ -79,8 +79,13 @@ export async function writeLeadChanges(organizationId: string, current: Lead, ch
   const next = { ...current, ...changes };
   const moved = next.status !== current.status || next.companyId !== current.companyId;
   const indexes = moved ? keys.leadIndexes(organizationId, next) : {};
-  const update = setFields(keys.lead(organizationId, current.id), { ...changes, ...indexes }, {
-    remove: moved && !next.companyId && current.companyId ? ['gsi3pk', 'gsi3sk', 'gsi4pk', 'gsi4sk'] : [],
+  const phoneChanged = next.phone !== current.phone;
+  const phoneIndex = phoneChanged && next.phone ? keys.leadPhoneIndex(organizationId, { id: next.id, phone: next.phone }) : {};
+  const update = setFields(keys.lead(organizationId, current.id), { ...changes, ...indexes, ...phoneIndex }, {
+    remove: [
+      ...(moved && !next.companyId && current.companyId ? ['gsi3pk', 'gsi3sk', 'gsi4pk', 'gsi4sk'] : []),
+      ...(phoneChanged && !next.phone ? ['gsi1pk', 'gsi1sk'] : []),
+    ],
     condition: unchanged(current),
     onConditionFailed: () => new StaleWrite(),
   });
@@ -150,4 +155,18 @@ function deleteIfUnchanged(key: Key, condition: Condition): TransactWrite {
     },
     onConditionFailed: () => new StaleWrite(),
   };
+}
+
+/** The organization's newest lead with this phone number (E.164): one Query of the phone index. */
+export async function findLeadByPhone(organizationId: string, phone: string): Promise<Lead | undefined> {
+  const { gsi1pk } = keys.leadPhoneIndex(organizationId, { id: '', phone });
+  const { Items } = await dynamo.send(
+    new QueryCommand({ TableName: config.tableName, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': gsi1pk }, ScanIndexForward: false, Limit: 1 }),
+  );
+  return Items?.[0] && getLead(organizationId, String(Items[0].id));
+}
+
+/** Marks the lead opted out of SMS (STOP) or back in (START). */
+export async function setSmsOptOut(organizationId: string, leadId: string, optedOut: boolean): Promise<void> {
+  await writeAlone(setFields(keys.lead(organizationId, leadId), { smsOptedOut: optedOut }, { onConditionFailed: () => new NotFoundError('Lead not found') }));
 }

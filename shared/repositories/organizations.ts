@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { DEFAULT_USAGE_PLAN, isUsagePlanName, type UsagePlanName } from '../auth/usage-plans';
 import { config } from '../config';
@@ -9,7 +9,8 @@ import { newId, now } from '../ids';
 import { OrganizationRecord, type Organization, type OrganizationChanges } from '../schemas/organization';
 import { batchGetItems } from './batch-get';
 import { insertIfAbsent, writeAlone } from './transact';
-import { updateExistingItem } from './update-fields';
+import { setFields, updateExistingItem } from './update-fields';
+import { E164 } from '../schemas/common';
 
 const toOrganizationItem = (organization: OrganizationRecord) => ({ ...keys.organization(organization.id), entity: 'ORGANIZATION', ...organization });
 
@@ -37,8 +38,27 @@ export async function getOrganization(organizationId: string): Promise<Organizat
   return { ...v.parse(OrganizationRecord, record), counts: counts as Organization['counts'] };
 }
 
+/** An SMS sender id that is a phone number can receive replies: the organization is found by it. */
+const smsNumberIndex = (smsSenderId: string | null | undefined, at: string) => (smsSenderId && E164.test(smsSenderId) ? keys.organizationBySmsNumber(smsSenderId, at) : undefined);
+
 export async function updateOrganization(organizationId: string, changes: OrganizationChanges): Promise<void> {
-  await updateExistingItem(keys.organization(organizationId), { ...changes, updatedAt: now() }, () => new NotFoundError('Organization not found'));
+  const at = now();
+  const numberChanged = changes.smsSenderId !== undefined;
+  const index = smsNumberIndex(changes.smsSenderId, at);
+  const { item } = setFields(keys.organization(organizationId), { ...changes, ...index, updatedAt: at }, {
+    remove: numberChanged && !index ? ['gsi1pk', 'gsi1sk'] : [],
+    onConditionFailed: () => new NotFoundError('Organization not found'),
+  });
+  await writeAlone({ item, onConditionFailed: () => new NotFoundError('Organization not found') });
+}
+
+/** The organization whose SMS number this is, for an inbound SMS. */
+export async function findOrganizationBySmsNumber(number: string): Promise<string | undefined> {
+  const { gsi1pk } = keys.organizationBySmsNumber(number);
+  const { Items } = await dynamo.send(
+    new QueryCommand({ TableName: config.tableName, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': gsi1pk }, ScanIndexForward: false, Limit: 1 }),
+  );
+  return Items?.[0] ? String(Items[0].id) : undefined;
 }
 
 /** The organization's time zone, what its appointments are shown in unless they say otherwise. */

@@ -5,7 +5,12 @@ import { fromUserLookupItem, type UserLookup } from '../entities/member';
 import type { SmsMessage } from '../schemas/inquiries';
 import type { Lead } from '../schemas/leads';
 import { batchGetItems } from './batch-get';
-import { insertIfAbsent, writeAlone } from './transact';
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config';
+import { dynamo } from '../dynamo';
+import { NotFoundError } from '../errors';
+import type { SmsStatus } from '../schemas/inquiries';
+import { insertIfAbsent, requireExisting, transact, type TransactWrite } from './transact';
 
 export interface SmsParties {
   lead?: Lead;
@@ -30,7 +35,81 @@ export async function readSmsParties(organizationId: string, { leadId, userId, t
   };
 }
 
-/** Adds a message to an existing thread's inquiry collection. */
+/** Adds a message to an existing thread, on condition that its lead still exists (a lead deleted meanwhile: 404, nothing recorded). */
 export async function appendSmsMessage(organizationId: string, thread: SmsThread, message: SmsMessage): Promise<void> {
-  await writeAlone(insertIfAbsent(toSmsMessageItem(organizationId, thread.inquiryId, thread.threadId, message)));
+  await transact([
+    requireExisting(keys.lead(organizationId, thread.leadId), () => new NotFoundError('Lead not found')),
+    insertIfAbsent(toSmsMessageItem(organizationId, thread.inquiryId, thread.threadId, message)),
+  ]);
+}
+
+/**
+ * An inbound reply in an existing thread, counted as unread on the lead, in one transaction. False when this
+ * message was recorded already (a provider delivering the same reply twice).
+ */
+export async function appendInboundSmsMessage(organizationId: string, thread: SmsThread, message: SmsMessage): Promise<boolean> {
+  class AlreadyRecorded extends Error {}
+  const unread: TransactWrite = {
+    item: {
+      Update: {
+        TableName: config.tableName,
+        Key: keys.lead(organizationId, thread.leadId),
+        UpdateExpression: 'ADD unreadSMS :one',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':one': 1 },
+      },
+    },
+    onConditionFailed: () => new NotFoundError('Lead not found'),
+  };
+  return transact([insertIfAbsent(toSmsMessageItem(organizationId, thread.inquiryId, thread.threadId, message), () => new AlreadyRecorded()), unread]).then(
+    () => true,
+    (error: unknown) => {
+      if (error instanceof AlreadyRecorded) return false;
+      throw error;
+    },
+  );
+}
+
+/** The SMS thread most recently started with the lead: where a reply from them goes. */
+export async function latestThreadOf(organizationId: string, leadId: string): Promise<SmsThread | undefined> {
+  const { gsi4pk } = keys.inquiryIndexes(organizationId, { id: '', leadId, source: 'SMS' });
+  const { Items } = await dynamo.send(
+    new QueryCommand({ TableName: config.tableName, IndexName: 'gsi4', KeyConditionExpression: 'gsi4pk = :pk', ExpressionAttributeValues: { ':pk': gsi4pk }, ScanIndexForward: false, Limit: 1 }),
+  );
+  const inquiry = Items?.[0];
+  return inquiry ? { threadId: String(inquiry.sourceId), leadId, inquiryId: String(inquiry.id), createdAt: String(inquiry.createdAt) } : undefined;
+}
+
+/** Which statuses a message may move to from which: a receipt arriving before the send's own update never moves it back. */
+const NEXT_STATUSES: Record<SmsStatus, SmsStatus[]> = {
+  QUEUED: [],
+  SENT: ['QUEUED'],
+  DELIVERED: ['QUEUED', 'SENT'],
+  FAILED: ['QUEUED', 'SENT'],
+  RECEIVED: [],
+};
+
+/** Moves a message's status forward; false when the message does not exist or is already past it. */
+export async function moveSmsStatus(organizationId: string, inquiryId: string, messageId: string, status: SmsStatus, details: { providerMessageId?: string; failureReason?: string } = {}): Promise<boolean> {
+  const from = NEXT_STATUSES[status];
+  const values = Object.fromEntries(from.map((previous, i) => [`:from${i}`, previous]));
+  const extra = Object.entries(details).filter(([, value]) => value !== undefined);
+  return dynamo
+    .send(
+      new UpdateCommand({
+        TableName: config.tableName,
+        Key: keys.inquiryMessage(organizationId, inquiryId, messageId),
+        UpdateExpression: `SET #status = :status${extra.map(([name]) => `, ${name} = :${name}`).join('')}`,
+        ConditionExpression: `attribute_exists(pk) AND #status IN (${Object.keys(values).join(', ')})`,
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':status': status, ...values, ...Object.fromEntries(extra.map(([name, value]) => [`:${name}`, value])) },
+      }),
+    )
+    .then(
+      () => true,
+      (error: unknown) => {
+        if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+        throw error;
+      },
+    );
 }

@@ -1,5 +1,6 @@
 import { appointmentRoutes } from './appointments';
 import { companyRoutes } from './companies';
+import { eventRoutes } from './events';
 import { faqRoutes } from './faqs';
 import { inquiryRoutes } from './inquiries';
 import { leadRoutes } from './leads';
@@ -11,6 +12,7 @@ import type { RouteDefinition } from './route';
 import { smsRoutes } from './sms';
 import { serviceRoutes } from './services';
 import { transferRoutes } from './transfers';
+import { webhookRoutes } from './webhooks';
 
 /** The route table: every endpoint of the API, one row each. */
-export const routes: RouteDefinition[] = [...leadRoutes, ...appointmentRoutes, ...companyRoutes, ...organizationRoutes, ...serviceRoutes, ...productRoutes, ...transferRoutes, ...policyRoutes, ...faqRoutes, ...inquiryRoutes, ...smsRoutes, ...metaRoutes];
+export const routes: RouteDefinition[] = [...leadRoutes, ...appointmentRoutes, ...companyRoutes, ...organizationRoutes, ...serviceRoutes, ...productRoutes, ...transferRoutes, ...policyRoutes, ...faqRoutes, ...inquiryRoutes, ...smsRoutes, ...eventRoutes, ...webhookRoutes, ...metaRoutes];

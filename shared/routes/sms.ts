@@ -7,11 +7,12 @@ export const sendSms = defineRoute({
   path: '/v1/sms',
   handler: 'sms/send',
   summary: 'Send an SMS to a lead, starting a thread (and an SMS inquiry) or replying in one',
-  description: 'Sent by a member (`userId`) to the lead’s phone. Without `messageThreadId` it starts a thread, recorded as an SMS inquiry; with one it adds the message to that thread. A lead without a phone or a disabled member answers 400; if the SMS provider fails, nothing is recorded and the answer is 502 with a bare `{message}`.',
+  description: 'Sent by a member (`userId`) to the lead’s phone. Without `messageThreadId` it starts a thread, recorded as an SMS inquiry; with one it adds the message to that thread. The message is recorded (status `QUEUED`) before it is handed to the SMS provider, then becomes `SENT`, and later `DELIVERED` or `FAILED` as the carrier reports. A lead without a phone or a disabled member answers 400; if the provider refuses the message it stays in the thread as `FAILED` and the answer is 502 with a bare `{message}`.',
   tag: 'SMS',
-  // BatchGetItem validates; PutItem queues (outbox) and appends; the new-thread transaction puts and
-  // updates, and re-reads the lead (GetItem) when another inquiry raced it.
+  // BatchGetItem validates; a transaction records the message (a new thread's puts and lead update, or a
+  // reply's lead check and put); UpdateItem moves its status; GetItem re-reads a lead another inquiry raced.
   dynamodb: ['BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
+  sendsSms: true,
   status: 201,
   request: { body: SendSmsBody },
   response: SmsSent,

@@ -12,6 +12,8 @@ export const TAG_DESCRIPTIONS = {
   Transfers: 'Rules for when and where the AI receptionist hands a call over to a person.',
   Policies: 'Business policies the AI receptionist can quote: cancellations, warranties, payment terms.',
   FAQs: 'Questions and answers the AI receptionist answers callers from.',
+  Events: 'What changed in the organization, newest first: the events webhook subscriptions deliver.',
+  Webhooks: 'Subscriptions that receive events as signed HTTP POSTs (Standard Webhooks), retried for 24 hours, with every attempt logged.',
   Reference: 'This description of the API and its reference page.',
 } as const;
 

@@ -118,6 +118,7 @@ export type ChatbotData = v.InferOutput<typeof ChatbotData>;
 export const SMS_DIRECTIONS = ['INBOUND', 'OUTBOUND'] as const;
 /** QUEUED/SENT/DELIVERED/FAILED for outbound messages, RECEIVED for inbound ones. */
 export const SMS_STATUSES = ['QUEUED', 'SENT', 'DELIVERED', 'FAILED', 'RECEIVED'] as const;
+export type SmsStatus = (typeof SMS_STATUSES)[number];
 
 export const SmsMessage = v.object({
   id: v.string(),

@@ -39,6 +39,8 @@ export const Lead = v.object({
   unreadSMS: v.pipe(v.number(), v.integer()),
   unreadWebformSubmissions: v.pipe(v.number(), v.integer()),
   hasFlaggedInquiry: v.boolean(),
+  /** The lead replied STOP to an SMS (START reverses it): no SMS is sent to them until then. Absent on older leads: false. */
+  smsOptedOut: v.optional(v.boolean(), false),
 });
 export type Lead = v.InferOutput<typeof Lead>;
 

@@ -1,10 +1,12 @@
-import { outboxSmsSender } from './outbox-sender';
+import { endUserMessagingSender } from './end-user-messaging';
+import { localSmsProvider } from './local-provider';
 
 /** One outbound SMS, as handed to a provider. */
 export interface OutgoingSms {
   organizationId: string;
-  /** Our message id (message_…); providers that take an idempotency key get this one. */
+  /** Our message id (message_…): the provider carries it with the message, so its receipts name it. */
   messageId: string;
+  inquiryId: string;
   threadId: string;
   userId: string;
   /** E.164. */
@@ -13,35 +15,33 @@ export interface OutgoingSms {
   createdAt: string;
 }
 
-export interface SmsReceipt {
-  /** QUEUED when the provider (or the outbox) accepted it for later delivery, SENT when it left already. */
-  status: 'QUEUED' | 'SENT';
-  providerMessageId: string;
-}
-
 /**
- * Where outbound SMS go. An implementation resolves once the provider has accepted the message and
- * throws SmsDeliveryError (shared/errors.ts) when the provider refuses or cannot be reached; the API
- * answers that with 502 and records nothing. Any other error is a fault of ours (500).
+ * Where outbound SMS go. `send` resolves with the provider's id once it accepted the message and throws
+ * SmsDeliveryError (shared/errors.ts) when the provider refuses or cannot be reached.
  */
 export interface SmsSender {
   readonly name: string;
-  send(sms: OutgoingSms): Promise<SmsReceipt>;
+  send(sms: OutgoingSms): Promise<{ providerMessageId: string }>;
 }
 
-let current: SmsSender = outboxSmsSender;
+/** SMS_PROVIDER: `end-user-messaging` when deployed (the stack sets it), the local provider otherwise. */
+function configuredSender(): SmsSender {
+  const provider = process.env.SMS_PROVIDER ?? 'local';
+  if (provider === 'end-user-messaging') return endUserMessagingSender();
+  if (provider === 'local') return localSmsProvider;
+  throw new Error(`SMS_PROVIDER must be end-user-messaging or local, not ${provider}`);
+}
 
-/** The sender this container uses: the outbox until a provider adapter is wired in here. */
+let current: SmsSender | undefined;
+
+/** The sender this container uses, chosen once. */
 export function smsSender(): SmsSender {
-  return current;
+  return (current ??= configuredSender());
 }
 
-/**
- * Replaces the sender for this process and returns the previous one. The composition seam for a
- * provider adapter, and how tests inject a failing provider; handlers never call it.
- */
+/** Replaces the sender for this process and returns the previous one: how tests put a failing provider in. */
 export function setSmsSender(sender: SmsSender): SmsSender {
-  const previous = current;
+  const previous = smsSender();
   current = sender;
   return previous;
 }

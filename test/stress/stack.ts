@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTable, LOCAL_AWS_ENV, startDynamoDbLocal, type DynamoDbLocal } from '../../infra/local/dynamodb-local';
+import { createTable, LOCAL_AWS_ENV, LOCAL_WEBHOOK_ENV, startDynamoDbLocal, type DynamoDbLocal } from '../../infra/local/dynamodb-local';
 import { freePort } from '../support/ports';
 
 export interface StressStack {
@@ -28,22 +28,21 @@ export async function startStressStack(): Promise<StressStack> {
   let dynamodb: DynamoDbLocal = await startDynamoDbLocal({ port, dataDir });
   const tableName = 'stress';
   // POWERTOOLS_DEV: the handlers log through console, where a run can count or silence the lines.
-  Object.assign(process.env, LOCAL_AWS_ENV, { AWS_ENDPOINT_URL_DYNAMODB: dynamodb.endpoint, TABLE_NAME: tableName, POWERTOOLS_DEV: 'true' });
+  Object.assign(process.env, LOCAL_AWS_ENV, LOCAL_WEBHOOK_ENV, { AWS_ENDPOINT_URL_DYNAMODB: dynamodb.endpoint, TABLE_NAME: tableName, POWERTOOLS_DEV: 'true' });
   await createTable(dynamodb.endpoint, tableName);
   // Loaded once the environment points at this DynamoDB Local.
   const { startLocalServer } = await import('../../infra/local/server');
   const { createOrganizationWithKey } = await import('../../infra/demo/organization');
-  const { server, url } = await startLocalServer(0);
+  const local = await startLocalServer(0);
   return {
-    url,
+    url: local.url,
     newOrganization: (name) => createOrganizationWithKey(name, { usagePlan: 'internal' }),
     killDynamoDb: (signal = 'SIGTERM') => dynamodb.stop(signal),
     restartDynamoDb: async () => {
       dynamodb = await startDynamoDbLocal({ port, dataDir });
     },
     stop: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      await local.close();
       await dynamodb.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },

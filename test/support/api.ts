@@ -1,8 +1,7 @@
-import type { Server } from 'node:http';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { UsagePlanName } from '../../shared/auth/usage-plans';
 import { createOrganizationWithKey, type CreatedOrganization } from '../../infra/demo/organization';
-import { startLocalServer } from '../../infra/local/server';
+import { startLocalServer, type LocalServer } from '../../infra/local/server';
 import { assertMatchesDocument, readBody } from './contract';
 import { invokingRoute, takeGrantViolations } from './dynamo-calls';
 
@@ -53,6 +52,8 @@ export interface TestApi {
   as: (apiKey: string) => Client;
   /** A new organization with its own API key (and the demo data set with `demo`), on the default usage plan unless told. */
   organization: (options?: { demo?: boolean; usagePlan?: UsagePlanName }) => Promise<CreatedOrganization & { client: Client }>;
+  /** Resolves once the stream consumer has handled every change committed so far (events recorded, webhooks queued). */
+  eventsCaughtUp: () => Promise<void>;
 }
 
 /**
@@ -60,17 +61,17 @@ export interface TestApi {
  * Registers its own beforeAll/afterAll, and after each test checks that every request stayed within its route's DynamoDB grant.
  */
 export function useTestApi(): TestApi {
-  let server: Server | undefined;
+  let local: LocalServer | undefined;
   let url = '';
   beforeAll(async () => {
-    ({ server, url } = await startLocalServer(0, { aroundInvoke: (route, invoke) => invokingRoute.run(route, invoke) }));
+    local = await startLocalServer(0, { aroundInvoke: (route, invoke) => invokingRoute.run(route, invoke) });
+    url = local.url;
   });
   afterEach(() => {
     expect(takeGrantViolations(), "every DynamoDB action a request used is granted by its route's row").toEqual([]);
   });
   afterAll(async () => {
-    server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve));
+    await local?.close();
   });
   const as = (apiKey: string) => clientFor(() => url, apiKey);
   let created = 0;
@@ -79,6 +80,7 @@ export function useTestApi(): TestApi {
       return url;
     },
     anonymous: clientFor(() => url),
+    eventsCaughtUp: () => local!.stream.caughtUp(),
     as,
     organization: async ({ demo = false, usagePlan } = {}) => {
       const organization = await createOrganizationWithKey(`Test organization ${++created}`, { demo, usagePlan });

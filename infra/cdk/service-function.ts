@@ -14,7 +14,7 @@ import type { DynamoAction } from '../../shared/routes/route';
 import type { IndexName } from '../../shared/table';
 import { BUNDLING } from './bundling';
 
-export interface ApiFunctionProps {
+export interface ServiceFunctionProps {
   /** Module below functions/, without extension. */
   handler: string;
   table: ITableV2;
@@ -26,6 +26,13 @@ export interface ApiFunctionProps {
   assets?: readonly string[];
   logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
   debugSampleRate: number;
+  /** Settings beyond the defaults (the table, Powertools), e.g. a queue's URL. */
+  environment?: Record<string, string>;
+  /** 15 s unless set: above the DynamoDB client's worst case, below API Gateway's 29 s. */
+  timeout?: Duration;
+}
+
+export interface ApiFunctionProps extends ServiceFunctionProps {
   /** The CodeDeploy application its canary deployments belong to, and the role CodeDeploy uses. */
   deployments: ILambdaApplication;
   deploymentRole: IRole;
@@ -36,17 +43,14 @@ export interface ApiFunctionProps {
 const functionsDir = fileURLToPath(new URL('../../functions/', import.meta.url));
 
 /**
- * Every function of the API, with every default in one place: Node.js 24 on arm64, the handler
+ * Every function of the service, with every default in one place: Node.js 24 on arm64, the handler
  * bundled as BUNDLING says, its own log group with a retention and a role that writes only to it,
- * JSON logs at the configured level, X-Ray tracing, the table's name, a least-privilege DynamoDB grant,
- * and a `live` alias that API Gateway calls and CodeDeploy shifts by canary, rolled back by alarms.
+ * JSON logs at the configured level, X-Ray tracing, the table's name and a least-privilege DynamoDB grant.
  */
-export class ApiFunction extends Construct {
+export class ServiceFunction extends Construct {
   readonly function: NodejsFunction;
-  /** What API Gateway invokes: the version CodeDeploy has shifted traffic to. */
-  readonly alias: Alias;
 
-  constructor(scope: Construct, id: string, { handler, table, dynamodb, indexes = [], assets = [], logLevel, debugSampleRate, deployments, deploymentRole, rollbackAlarms }: ApiFunctionProps) {
+  constructor(scope: Construct, id: string, { handler, table, dynamodb, indexes = [], assets = [], logLevel, debugSampleRate, environment = {}, timeout = Duration.seconds(15) }: ServiceFunctionProps) {
     super(scope, id);
     const logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH });
     // Its own role, writing only its own log group: the managed basic execution role allows every log group.
@@ -58,8 +62,7 @@ export class ApiFunction extends Construct {
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       memorySize: 512,
-      // Above the DynamoDB client's worst case (shared/dynamo.ts), below API Gateway's 29 s.
-      timeout: Duration.seconds(15),
+      timeout,
       tracing: Tracing.ACTIVE,
       logGroup,
       role,
@@ -75,6 +78,7 @@ export class ApiFunction extends Construct {
         POWERTOOLS_LOG_LEVEL: logLevel,
         POWERTOOLS_LOGGER_SAMPLE_RATE: String(debugSampleRate),
         NODE_OPTIONS: '--enable-source-maps',
+        ...environment,
       },
       bundling: {
         ...BUNDLING,
@@ -98,6 +102,20 @@ export class ApiFunction extends Construct {
         }),
       );
     }
+    Validations.of(this).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'X-Ray PutTraceSegments and PutTelemetryRecords do not support resource-level permissions.',
+    });
+  }
+}
+
+/** A function behind API Gateway: a ServiceFunction with a `live` alias that CodeDeploy shifts by canary, rolled back by alarms. */
+export class ApiFunction extends ServiceFunction {
+  /** What API Gateway invokes: the version CodeDeploy has shifted traffic to. */
+  readonly alias: Alias;
+
+  constructor(scope: Construct, id: string, { deployments, deploymentRole, rollbackAlarms, ...props }: ApiFunctionProps) {
+    super(scope, id, props);
     this.alias = new Alias(this, 'Live', { aliasName: 'live', version: this.function.currentVersion });
     new LambdaDeploymentGroup(this, 'Canary', {
       application: deployments,
@@ -105,10 +123,6 @@ export class ApiFunction extends Construct {
       alias: this.alias,
       deploymentConfig: LambdaDeploymentConfig.CANARY_10PERCENT_5MINUTES,
       alarms: rollbackAlarms(this.function),
-    });
-    Validations.of(this).acknowledge({
-      id: 'AwsSolutions-IAM5[Resource::*]',
-      reason: 'X-Ray PutTraceSegments and PutTelemetryRecords do not support resource-level permissions.',
     });
   }
 }

@@ -1,0 +1,38 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { eventIdOf } from '../../shared/domain/event-ids';
+import { eventsOf } from '../../shared/domain/events';
+import { logger } from '../../shared/observability';
+import { recordEvents } from '../../shared/repositories/events';
+import type { Event } from '../../shared/schemas/events';
+import { enqueueDeliveries } from '../../shared/webhooks/fan-out';
+
+const image = (attributes: unknown) => (attributes ? unmarshall(attributes as Record<string, AttributeValue>) : undefined);
+
+function eventsOfRecord({ eventName, dynamodb }: DynamoDBRecord): Event[] {
+  if (!eventName || !dynamodb?.SequenceNumber) return [];
+  const occurredAtMs = (dynamodb.ApproximateCreationDateTime ?? Date.now() / 1000) * 1000;
+  const derived = eventsOf({ kind: eventName, oldItem: image(dynamodb.OldImage), newItem: image(dynamodb.NewImage) });
+  return derived.map((event) => ({
+    id: eventIdOf(occurredAtMs, dynamodb.SequenceNumber!),
+    type: event.type,
+    occurredAt: new Date(occurredAtMs).toISOString(),
+    organizationId: event.organizationId,
+    data: event.data,
+  }));
+}
+
+/**
+ * The table's stream → events. Only committed changes reach the stream, so an event exists exactly when
+ * its change does. Each event is recorded, then queued for the subscriptions that asked for its type. A failure
+ * retries the whole batch; event ids come from the records, so retries rewrite the same events and receivers
+ * see the same webhook-id again (deliveries are at least once).
+ */
+export async function handler(batch: DynamoDBStreamEvent): Promise<void> {
+  const events = batch.Records.flatMap(eventsOfRecord);
+  if (events.length === 0) return;
+  await recordEvents(events);
+  await enqueueDeliveries(events);
+  logger.debug('events recorded', { count: events.length, types: [...new Set(events.map((event) => event.type))] });
+}

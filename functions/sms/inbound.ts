@@ -1,0 +1,26 @@
+import type { SNSEvent } from 'aws-lambda';
+import * as v from 'valibot';
+import { receiveSms } from '../../shared/domain/inbound-sms';
+import { logger } from '../../shared/observability';
+
+/** What End User Messaging SMS publishes for a two-way reply (the phone number's two-way channel is this topic). */
+const TwoWayMessage = v.object({
+  originationNumber: v.string(),
+  destinationNumber: v.string(),
+  messageBody: v.string(),
+  inboundMessageId: v.string(),
+});
+
+/** Replies from leads: each is recorded in the lead's thread (or a new SMS inquiry); STOP and START are honoured. */
+export async function handler(event: SNSEvent): Promise<void> {
+  for (const record of event.Records) {
+    const message = v.safeParse(TwoWayMessage, JSON.parse(record.Sns.Message));
+    if (!message.success) {
+      logger.warn('not a two-way SMS message; ignored', { messageId: record.Sns.MessageId });
+      continue;
+    }
+    const { originationNumber, destinationNumber, messageBody, inboundMessageId } = message.output;
+    const outcome = await receiveSms({ from: originationNumber, to: destinationNumber, body: messageBody, providerMessageId: inboundMessageId, receivedAt: record.Sns.Timestamp });
+    if (outcome !== 'recorded') logger.info('inbound SMS not recorded', { outcome, inboundMessageId });
+  }
+}

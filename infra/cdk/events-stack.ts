@@ -1,0 +1,145 @@
+import { CfnOutput, Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SnsEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { CfnConfigurationSet } from 'aws-cdk-lib/aws-smsvoice';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { RECEIPT_EVENT_TYPES } from '../../shared/sms/receipt-types';
+import type { DeploymentOptions } from './options';
+import { ServiceFunction } from './service-function';
+
+export interface EventsStackProps extends StackProps {
+  table: TableV2;
+  options: DeploymentOptions;
+}
+
+/** The SMS configuration set's name: the SMS-sending function names it without a cross-stack reference. */
+export const smsConfigurationSetName = (tableName: string) => `${tableName}-sms`;
+
+/**
+ * What happens after a change commits: the table's stream → events (recorded, and queued for webhook
+ * subscriptions) → the delivery queue and its function, with a dead-letter queue for each; and the SMS
+ * configuration set whose delivery receipts come back through SNS. Alarms go to their own topic.
+ */
+export class EventsStack extends Stack {
+  readonly recordEvents: ServiceFunction;
+  readonly deliverWebhooks: ServiceFunction;
+  readonly smsReceipts: ServiceFunction;
+  readonly inboundSms: ServiceFunction;
+  readonly deliveryQueue: Queue;
+  readonly deliveryDeadLetters: Queue;
+
+  constructor(scope: Construct, id: string, { table, options, ...props }: EventsStackProps) {
+    super(scope, id, props);
+    const defaults = { table, logLevel: options.logLevel, debugSampleRate: options.debugSampleRate };
+    const queueDefaults = { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true };
+
+    // Jobs whose retries ran out 24 hours after the first attempt, and messages the function failed on five times.
+    this.deliveryDeadLetters = new Queue(this, 'DeliveryDeadLetters', { ...queueDefaults, retentionPeriod: Duration.days(14) });
+    this.deliveryQueue = new Queue(this, 'Deliveries', {
+      ...queueDefaults,
+      // Six times the function's timeout, as Lambda advises for SQS sources.
+      visibilityTimeout: Duration.seconds(6 * 30),
+      deadLetterQueue: { queue: this.deliveryDeadLetters, maxReceiveCount: 5 },
+    });
+    const queueEnvironment = { WEBHOOK_QUEUE_URL: this.deliveryQueue.queueUrl, WEBHOOK_DLQ_URL: this.deliveryDeadLetters.queueUrl };
+
+    // Stream batches that failed every retry: their events are missing until replayed from here.
+    const streamFailures = new Queue(this, 'StreamFailures', { ...queueDefaults, retentionPeriod: Duration.days(14) });
+    this.recordEvents = new ServiceFunction(this, 'RecordEvents', {
+      ...defaults,
+      handler: 'events/record',
+      // Events are put in batches; subscriptions are read by Query.
+      dynamodb: ['BatchWriteItem', 'Query'],
+      environment: queueEnvironment,
+      timeout: Duration.seconds(60),
+    });
+    this.recordEvents.function.addEventSource(
+      new DynamoEventSource(table, {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: 100,
+        maxBatchingWindow: Duration.seconds(1),
+        bisectBatchOnError: true,
+        retryAttempts: 10,
+        onFailure: new SqsDlq(streamFailures),
+      }),
+    );
+    this.deliveryQueue.grantSendMessages(this.recordEvents.function);
+
+    this.deliverWebhooks = new ServiceFunction(this, 'DeliverWebhooks', {
+      ...defaults,
+      handler: 'webhooks/deliver',
+      // Reads the subscription, records the attempt, marks or disables the subscription.
+      dynamodb: ['GetItem', 'PutItem', 'UpdateItem'],
+      environment: queueEnvironment,
+      // Ten seconds per receiver, a batch of at most three.
+      timeout: Duration.seconds(30),
+    });
+    this.deliverWebhooks.function.addEventSource(new SqsEventSource(this.deliveryQueue, { batchSize: 3, reportBatchItemFailures: true }));
+    this.deliveryQueue.grantSendMessages(this.deliverWebhooks.function);
+    this.deliveryDeadLetters.grantSendMessages(this.deliverWebhooks.function);
+
+    // SMS delivery receipts: the configuration set's events → SNS → a function that moves each message's status.
+    const smsEvents = new Topic(this, 'SmsEvents', { displayName: 'SMS delivery receipts', enforceSSL: true });
+    smsEvents.addToResourcePolicy(
+      new PolicyStatement({ actions: ['sns:Publish'], principals: [new ServicePrincipal('sms-voice.amazonaws.com')], resources: [smsEvents.topicArn], conditions: { StringEquals: { 'aws:SourceAccount': this.account } } }),
+    );
+    new CfnConfigurationSet(this, 'SmsConfigurationSet', {
+      configurationSetName: smsConfigurationSetName(options.tableName),
+      eventDestinations: [{ eventDestinationName: 'receipts', enabled: true, matchingEventTypes: [...RECEIPT_EVENT_TYPES], snsDestination: { topicArn: smsEvents.topicArn } }],
+    });
+    this.smsReceipts = new ServiceFunction(this, 'SmsReceipts', { ...defaults, handler: 'sms/receipt', dynamodb: ['UpdateItem'] });
+    this.smsReceipts.function.addEventSource(new SnsEventSource(smsEvents));
+
+    // Replies from leads: point each phone number's two-way channel at this topic (the InboundSmsTopic output).
+    const inboundSms = new Topic(this, 'InboundSms', { displayName: 'SMS replies from leads', enforceSSL: true });
+    inboundSms.addToResourcePolicy(
+      new PolicyStatement({ actions: ['sns:Publish'], principals: [new ServicePrincipal('sms-voice.amazonaws.com')], resources: [inboundSms.topicArn], conditions: { StringEquals: { 'aws:SourceAccount': this.account } } }),
+    );
+    this.inboundSms = new ServiceFunction(this, 'InboundSmsReplies', {
+      ...defaults,
+      handler: 'sms/inbound',
+      // The organization by number and the lead by phone (gsi1), the lead's latest thread (gsi4), then the
+      // message and the lead's unread count, or a new SMS inquiry; STOP and START update the lead.
+      dynamodb: ['Query', 'GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
+      indexes: ['gsi1', 'gsi4'],
+    });
+    this.inboundSms.function.addEventSource(new SnsEventSource(inboundSms));
+    new CfnOutput(this, 'InboundSmsTopic', { value: inboundSms.topicArn, description: 'Set as the two-way SMS channel of the organization numbers, so replies reach the inbound function' });
+
+    const alarms = new Topic(this, 'Alarms', { displayName: 'Sales pipeline events alarms', enforceSSL: true });
+    for (const email of options.alarmEmails) alarms.addSubscription(new EmailSubscription(email));
+    const waiting = (queue: Queue, name: string, what: string) =>
+      new Alarm(this, name, {
+        alarmDescription: what,
+        metric: queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+        threshold: 0,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      }).addAlarmAction(new SnsAction(alarms));
+    waiting(streamFailures, 'StreamFailuresWaiting', 'Stream batches failed every retry: their events were not recorded or delivered. docs/operations.md says how to replay them.');
+    waiting(this.deliveryDeadLetters, 'DeliveryDeadLettersWaiting', 'Webhook deliveries ran out of retries (or failed the function five times).');
+    new Alarm(this, 'StreamFallingBehind', {
+      alarmDescription: 'Events lag their changes by more than 5 minutes: the stream consumer is failing or too slow.',
+      metric: this.recordEvents.function.metric('IteratorAge', { period: Duration.minutes(5), statistic: 'Maximum' }),
+      threshold: 300_000,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 2,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    }).addAlarmAction(new SnsAction(alarms));
+
+    for (const queue of [this.deliveryQueue, this.deliveryDeadLetters, streamFailures]) {
+      Validations.of(queue).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'A dead-letter queue, or a queue with its own dead-letter queue.' });
+    }
+    for (const topic of [smsEvents, inboundSms, alarms]) {
+      Validations.of(topic).acknowledge({ id: 'AwsSolutions-SNS2', reason: 'SSE with the AWS managed key would keep End User Messaging and CloudWatch from publishing; the topics are reachable only by those services and this stack’s functions.' });
+    }
+  }
+}

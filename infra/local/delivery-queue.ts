@@ -1,0 +1,48 @@
+import { logger } from '../../shared/observability';
+import { deliver } from '../../shared/webhooks/deliver';
+import type { DeliveryJob, DeliveryQueue } from '../../shared/webhooks/queue';
+
+/** SQS's visibility timeout, in spirit: a job whose attempt threw runs again after this. */
+const RETRY_THROWN_MS = 1_000;
+
+export interface LocalDeliveryQueue extends DeliveryQueue {
+  /** Jobs whose retries ran out, with why. */
+  readonly deadLettered: (DeliveryJob & { reason: string })[];
+  stop: () => void;
+}
+
+/**
+ * The delivery queue of `npm start` and the tests: each job waits on a timer until it is due, then the same
+ * `deliver` the SQS-triggered function runs takes it, in process.
+ */
+export function createLocalDeliveryQueue(): LocalDeliveryQueue {
+  const timers = new Set<NodeJS.Timeout>();
+  const deadLettered: (DeliveryJob & { reason: string })[] = [];
+  let stopped = false;
+  const schedule = (job: DeliveryJob, delayMs: number) => {
+    if (stopped) return;
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      deliver(job).catch((error: unknown) => {
+        logger.error('webhook delivery attempt failed; retrying it', { error, webhookId: job.webhookId, eventId: job.event.id });
+        schedule(job, RETRY_THROWN_MS);
+      });
+    }, delayMs);
+    timers.add(timer);
+  };
+  return {
+    deadLettered,
+    async send(jobs) {
+      for (const job of jobs) schedule(job, Math.max(0, Date.parse(job.notBefore) - Date.now()));
+    },
+    async deadLetter(job, reason) {
+      deadLettered.push({ ...job, reason });
+      logger.warn('webhook delivery dead-lettered', { webhookId: job.webhookId, eventId: job.event.id, reason });
+    },
+    stop() {
+      stopped = true;
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+    },
+  };
+}

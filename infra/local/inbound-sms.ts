@@ -1,0 +1,44 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { SNSEvent } from 'aws-lambda';
+
+/** Where `npm start` takes a simulated reply from a lead: `{from, to, body}` as JSON. Not part of the API. */
+export const LOCAL_INBOUND_SMS_PATH = '/local/sms/inbound';
+
+type InboundHandler = (event: SNSEvent) => Promise<void>;
+
+/** The SNS event End User Messaging's two-way channel would deliver for this reply. */
+function twoWayEvent({ from, to, body }: { from: string; to: string; body: string }): SNSEvent {
+  const message = { originationNumber: from, destinationNumber: to, messageBody: body, inboundMessageId: randomUUID(), messageKeyword: body.trim().split(/\s+/)[0]?.toUpperCase() ?? '' };
+  return {
+    Records: [
+      {
+        EventSource: 'aws:sns',
+        EventVersion: '1.0',
+        EventSubscriptionArn: 'arn:aws:sns:local:000000000000:inbound-sms:local',
+        Sns: { Type: 'Notification', MessageId: randomUUID(), TopicArn: 'arn:aws:sns:local:000000000000:inbound-sms', Subject: '', Message: JSON.stringify(message), Timestamp: new Date().toISOString(), SignatureVersion: '1', Signature: '', SigningCertUrl: '', UnsubscribeUrl: '', MessageAttributes: {} },
+      },
+    ],
+  } as SNSEvent;
+}
+
+/**
+ * Simulates a reply arriving: `curl -X POST localhost:3000/local/sms/inbound -d '{"from":"+61412345001","to":"+61299990000","body":"STOP"}'`
+ * hands the deployed inbound function's own code the SNS event AWS would send. Answers 202, or 400 for a malformed body.
+ */
+export async function simulateInboundSms(request: IncomingMessage, response: ServerResponse, handler: InboundHandler): Promise<void> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  let body: { from?: unknown; to?: unknown; body?: unknown };
+  try {
+    body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof body;
+  } catch {
+    body = {};
+  }
+  if (typeof body.from !== 'string' || typeof body.to !== 'string' || typeof body.body !== 'string') {
+    response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'Send {"from": "+61…", "to": "<the organization’s smsSenderId>", "body": "…"}' }));
+    return;
+  }
+  await handler(twoWayEvent({ from: body.from, to: body.to, body: body.body }));
+  response.writeHead(202, { 'content-type': 'application/json' }).end(JSON.stringify({ received: true }));
+}

@@ -1,0 +1,177 @@
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type _Record as StreamRecord,
+} from '@aws-sdk/client-dynamodb-streams';
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { LOCAL_AWS_ENV, localClient } from './dynamodb-local';
+
+export type StreamBatchHandler = (event: DynamoDBStreamEvent) => Promise<void>;
+
+export interface TableStream {
+  /** Resolves once every change committed before the call has been handed to the handler (and it returned). */
+  caughtUp: () => Promise<void>;
+  /** Reads the stream now rather than at the next idle poll: something was probably written. */
+  nudge: () => void;
+  stop: () => Promise<void>;
+}
+
+/** Reading DynamoDB Local's streams costs it CPU, so an idle stream is read once a second; a nudge reads it at once. */
+const IDLE_POLL_MS = 1_000;
+const RETRY_MS = 500;
+const BATCH_SIZE = 100;
+
+type Image = Record<string, unknown>;
+
+/** DynamoDB Local's stream, read through the SDK, gives an empty map as `{}`; Lambda's event has `{"M": {}}`. */
+function repairEmptyMaps(image: Image | undefined): Image | undefined {
+  if (!image) return undefined;
+  const repair = (value: unknown): unknown => {
+    const attribute = value as { M?: Image; L?: unknown[] };
+    if (Object.keys(attribute).length === 0) return { M: {} };
+    if (attribute.M) return { M: repairEmptyMaps(attribute.M) };
+    if (attribute.L) return { L: attribute.L.map(repair) };
+    return value;
+  };
+  return Object.fromEntries(Object.entries(image).map(([name, value]) => [name, repair(value)]));
+}
+
+/** The SDK's record → the shape Lambda's event source mapping hands a function (times in epoch seconds). */
+function asLambdaRecord(record: StreamRecord): DynamoDBStreamEvent['Records'][number] {
+  const { dynamodb, ...rest } = record;
+  const created = dynamodb?.ApproximateCreationDateTime;
+  return {
+    ...rest,
+    eventSource: 'aws:dynamodb',
+    dynamodb: {
+      ...dynamodb,
+      ApproximateCreationDateTime: created ? created.getTime() / 1000 : undefined,
+      NewImage: repairEmptyMaps(dynamodb?.NewImage),
+      OldImage: repairEmptyMaps(dynamodb?.OldImage),
+    },
+  } as DynamoDBStreamEvent['Records'][number];
+}
+
+/**
+ * Reads the table's stream in DynamoDB Local and hands each batch to the same stream handler Lambda runs,
+ * in process: what the event source mapping does in AWS, including retrying a batch whose handler threw.
+ * `from: 'LATEST'` skips what an earlier run already handled (a DATA_DIR restart).
+ */
+export async function startTableStream({ endpoint, tableName, handler, from = 'TRIM_HORIZON', onError }: {
+  endpoint: string;
+  tableName: string;
+  handler: StreamBatchHandler;
+  from?: 'TRIM_HORIZON' | 'LATEST';
+  onError: (error: unknown) => void;
+}): Promise<TableStream> {
+  const table = localClient(endpoint);
+  const { Table } = await table.send(new DescribeTableCommand({ TableName: tableName })).finally(() => table.destroy());
+  const streamArn = Table?.LatestStreamArn;
+  if (!streamArn) throw new Error(`Table ${tableName} has no stream; create it with createTable (infra/local/dynamodb-local.ts)`);
+  const streams = new DynamoDBStreamsClient({
+    endpoint,
+    region: LOCAL_AWS_ENV.AWS_REGION,
+    credentials: { accessKeyId: LOCAL_AWS_ENV.AWS_ACCESS_KEY_ID, secretAccessKey: LOCAL_AWS_ENV.AWS_SECRET_ACCESS_KEY },
+  });
+
+  /** Open shards and where reading them stands; a closed shard leaves the map, a new one joins from its start. */
+  const shards = new Map<string, { iterator?: string; lastSequence?: string }>();
+  const done = new Set<string>();
+  const iteratorOf = async (shardId: string, type: 'TRIM_HORIZON' | 'LATEST' | 'AFTER_SEQUENCE_NUMBER', sequence?: string) =>
+    (await streams.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shardId, ShardIteratorType: type, SequenceNumber: sequence }))).ShardIterator;
+
+  async function discoverShards(initial: boolean) {
+    const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
+    for (const shard of StreamDescription?.Shards ?? []) {
+      const id = shard.ShardId!;
+      if (shards.has(id) || done.has(id)) continue;
+      shards.set(id, { iterator: await iteratorOf(id, initial ? from : 'TRIM_HORIZON') });
+    }
+  }
+
+  /** One pass over every shard; true when any records were handled. */
+  async function pollOnce(): Promise<boolean> {
+    let handled = false;
+    for (const [shardId, shard] of shards) {
+      // After a failed read (DynamoDB Local restarted, an iterator expired) reading resumes after the last record handled.
+      shard.iterator ??= await iteratorOf(shardId, shard.lastSequence ? 'AFTER_SEQUENCE_NUMBER' : 'TRIM_HORIZON', shard.lastSequence);
+      const result = await streams.send(new GetRecordsCommand({ ShardIterator: shard.iterator, Limit: BATCH_SIZE })).catch((error: unknown) => {
+        shard.iterator = undefined;
+        throw error;
+      });
+      const records = result.Records ?? [];
+      // The position only moves on once the handler has taken the batch: a throw retries the same records.
+      if (records.length) await handler({ Records: records.map(asLambdaRecord) });
+      shard.lastSequence = records.at(-1)?.dynamodb?.SequenceNumber ?? shard.lastSequence;
+      shard.iterator = result.NextShardIterator;
+      if (!result.NextShardIterator) {
+        shards.delete(shardId);
+        done.add(shardId);
+      }
+      handled ||= records.length > 0;
+    }
+    return handled;
+  }
+
+  await discoverShards(true);
+  let stopped = false;
+  let idleWaiters: (() => void)[] = [];
+  let wake: (() => void) | undefined;
+  let nudged = false;
+  const nudge = () => {
+    nudged = true;
+    wake?.();
+  };
+  const idle = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (nudged) return resolve();
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    }).finally(() => {
+      wake = undefined;
+    });
+  const loop = (async () => {
+    let passes = 0;
+    while (!stopped) {
+      nudged = false;
+      const busy = await pollOnce().catch((error: unknown) => {
+        if (!stopped) onError(error);
+        return 'failed' as const;
+      });
+      if (busy === false) {
+        const waiting = idleWaiters;
+        idleWaiters = [];
+        waiting.forEach((resolve) => resolve());
+      }
+      if (stopped) break;
+      if (busy === 'failed') await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+      else if (busy === false) await idle(IDLE_POLL_MS);
+      if (++passes % 20 === 0) await discoverShards(false).catch((error: unknown) => stopped || onError(error));
+    }
+  })();
+
+  return {
+    // Two idle passes: the first may have started before the caller's last write committed.
+    caughtUp: async () => {
+      for (let pass = 0; pass < 2; pass++) {
+        const passed = new Promise<void>((resolve) => idleWaiters.push(resolve));
+        nudge();
+        await passed;
+      }
+    },
+    nudge,
+    stop: async () => {
+      stopped = true;
+      wake?.();
+      await loop;
+      idleWaiters.forEach((resolve) => resolve());
+      streams.destroy();
+    },
+  };
+}

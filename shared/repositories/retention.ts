@@ -1,0 +1,10 @@
+import { encodeTime, MAX_ULID, MIN_ULID } from 'ulid';
+
+/**
+ * The id bounds of the last `days` days for `<kind>_<ULID>` ids. Items kept for a while (TTL) are listed
+ * within this window, because DynamoDB deletes expired items only eventually.
+ */
+export function retentionWindow(kind: string, days: number, at = Date.now()): [string, string] {
+  const oldest = at - days * 86_400_000;
+  return [`${kind}_${encodeTime(oldest, 10)}${MIN_ULID.slice(10)}`, `${kind}_${MAX_ULID}`];
+}

@@ -1,0 +1,41 @@
+import { PinpointSMSVoiceV2Client, SendTextMessageCommand } from '@aws-sdk/client-pinpoint-sms-voice-v2';
+import { SmsDeliveryError } from '../errors';
+import type { OutgoingSms, SmsSender } from './sender';
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`Missing required environment variable ${name} (SMS_PROVIDER is end-user-messaging)`);
+  return value;
+}
+
+/**
+ * AWS End User Messaging SMS. SendTextMessage takes no idempotency token, so the client never retries
+ * (one attempt: a timed-out send might have left, and sending twice is worse than a FAILED record the
+ * member can retry). The message's ids travel as Context, which delivery receipts carry back.
+ */
+export function endUserMessagingSender(): SmsSender {
+  // Optional: without it, End User Messaging picks from the account's numbers for the destination country.
+  const originationIdentity = process.env.SMS_ORIGINATION_IDENTITY || undefined;
+  const configurationSetName = required('SMS_CONFIGURATION_SET');
+  const client = new PinpointSMSVoiceV2Client({ maxAttempts: 1 });
+  return {
+    name: 'end-user-messaging',
+    async send(sms: OutgoingSms) {
+      const result = await client
+        .send(
+          new SendTextMessageCommand({
+            DestinationPhoneNumber: sms.to,
+            OriginationIdentity: originationIdentity,
+            ConfigurationSetName: configurationSetName,
+            MessageBody: sms.body,
+            MessageType: 'TRANSACTIONAL',
+            Context: { organizationId: sms.organizationId, inquiryId: sms.inquiryId, messageId: sms.messageId },
+          }),
+        )
+        .catch((error: unknown) => {
+          throw new SmsDeliveryError(`SMS provider refused the message: ${(error as Error).name}`);
+        });
+      return { providerMessageId: result.MessageId ?? sms.messageId };
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import type { Event } from '../schemas/events';
+import { configuredDeliveryQueue } from './sqs-queue';
+
+/** One event due at one subscription; the same job travels through every retry with `attempt` counting up. */
+export interface DeliveryJob {
+  organizationId: string;
+  webhookId: string;
+  event: Event;
+  attempt: number;
+  /** When the first attempt was queued: retries stop 24 hours after it. */
+  firstQueuedAt: string;
+  /** Not to be attempted before this time (a retry's backoff). */
+  notBefore: string;
+}
+
+/**
+ * Where delivery jobs wait. Deployed, an SQS queue read by the delivery function; in `npm start` and the tests,
+ * an in-process queue that runs the same delivery code on a timer.
+ */
+export interface DeliveryQueue {
+  send(jobs: DeliveryJob[]): Promise<void>;
+  /** A job whose retries ran out. */
+  deadLetter(job: DeliveryJob, reason: string): Promise<void>;
+}
+
+let current: DeliveryQueue | undefined = configuredDeliveryQueue();
+
+export function deliveryQueue(): DeliveryQueue {
+  if (!current) throw new Error('No webhook delivery queue: WEBHOOK_QUEUE_URL is unset and none was set in process');
+  return current;
+}
+
+/** The composition seam: the SQS queue in Lambda (shared/webhooks/sqs-queue.ts), the in-process queue locally. */
+export function setDeliveryQueue(queue: DeliveryQueue): void {
+  current = queue;
+}

@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import { createMember } from '../shared/domain/members';
+import { SmsDeliveryError } from '../shared/errors';
+import { setSmsSender } from '../shared/sms/sender';
+import { useTestApi, type Client } from './support/api';
+import { createProduct, createService, createTransfer, fixedProduct, ISO_MS } from './support/fixtures';
+
+const api = useTestApi();
+
+async function eventsOf(client: Client, query = '') {
+  await api.eventsCaughtUp();
+  const res = await client.get(`/v1/events?limit=100${query}`);
+  expect(res.status).toBe(200);
+  return res.body as { events: { id: string; type: string; occurredAt: string; organizationId: string; data: Record<string, any> }[]; totalCount: number };
+}
+
+const typesOf = (events: { type: string }[]) => events.map((event) => event.type);
+
+describe('events derived from committed changes', () => {
+  it('records lead.created, lead.updated and lead.deleted with the lead as the API returns it, newest first', async () => {
+    const { client, organizationId } = await api.organization();
+    const created = (await client.post('/v1/leads', { name: 'Ada Lovelace', email: 'ada@example.com' })).body.lead;
+    const updated = (await client.patch(`/v1/leads/${created.id}`, { status: 'CONTACTED' })).body.lead;
+    expect((await client.delete(`/v1/leads/${created.id}`)).status).toBe(200);
+
+    const { events, totalCount } = await eventsOf(client);
+    expect(typesOf(events)).toEqual(['lead.deleted', 'lead.updated', 'lead.created']);
+    expect(totalCount).toBe(3);
+    const [deleted, changed, first] = events;
+    expect(first).toEqual({ id: expect.stringMatching(/^evt_[0-9A-HJKMNP-TV-Z]{26}$/), type: 'lead.created', occurredAt: expect.stringMatching(ISO_MS), organizationId, data: created });
+    expect(changed!.data).toEqual(updated);
+    expect(deleted!.data).toMatchObject({ id: created.id, status: 'CONTACTED' });
+    expect(new Set(events.map((event) => event.id)).size).toBe(3);
+  });
+
+  it('emits an event for each resource type the API creates and updates', async () => {
+    const { client, organizationId } = await api.organization();
+    const member = await createMember(organizationId, { role: 'MEMBER', firstName: 'Priya', lastName: 'Sharma', email: 'priya@example.com' });
+    const lead = (await client.post('/v1/leads', { name: 'Sam Tradie', email: 'sam@example.com', phone: '+61412000111' })).body.lead;
+    const product = await createProduct(client, fixedProduct('Tap washer'));
+    await client.put(`/v1/products/${product.id}`, { price: 200 });
+    const transfer = await createTransfer(client, { label: 'After hours', method: 'WARM', destinationType: 'PHONE_NUMBER', destination: '+61298765432', conditions: 'The caller has an emergency after hours.' });
+    await client.put(`/v1/transfers/${transfer.id}`, { isEnabled: false });
+    const policy = (await client.post('/v1/policies', { title: 'Call-out fee', content: '$99.' })).body.policy;
+    await client.put(`/v1/policies/${policy.id}`, { isActive: false });
+    await client.post('/v1/faqs', { question: 'Emergencies?', answer: 'Yes.' });
+    await createService(client, { name: 'Gutter clean', duration: 2, durationUnit: 'HOURS', tradeCategoryId: 5 });
+    await client.post('/v1/sms', { userId: member.user.id, leadId: lead.id, message: 'On our way' });
+
+    const types = new Set(typesOf((await eventsOf(client)).events));
+    for (const type of ['member.created', 'lead.created', 'product.created', 'product.updated', 'transfer.created', 'transfer.updated', 'policy.created', 'policy.updated', 'faq.created', 'service.created', 'inquiry.created', 'sms.sent']) {
+      expect(types, type).toContain(type);
+    }
+  });
+
+  it('carries the sent SMS with its thread and inquiry', async () => {
+    const { client, organizationId } = await api.organization();
+    const member = await createMember(organizationId, { role: 'MEMBER', firstName: 'Priya', lastName: 'Sharma', email: 'priya@example.com' });
+    const lead = (await client.post('/v1/leads', { name: 'Sam Tradie', email: 'sam@example.com', phone: '+61412000111' })).body.lead;
+    await client.post('/v1/sms', { userId: member.user.id, leadId: lead.id, message: 'On our way' });
+    const [sent] = (await eventsOf(client, '&type=sms.sent')).events;
+    const [inquiry] = (await eventsOf(client, '&type=inquiry.created')).events;
+    expect(sent!.data).toMatchObject({ direction: 'OUTBOUND', status: 'SENT', body: 'On our way', userId: member.user.id, threadId: inquiry!.data.sourceId, inquiryId: inquiry!.data.id });
+    expect(inquiry!.data).toMatchObject({ source: 'SMS', leadId: lead.id, isFirstInquiry: true });
+  });
+
+  it('emits sms.failed, not sms.sent, when the provider refuses the message', async () => {
+    const { client, organizationId } = await api.organization();
+    const member = await createMember(organizationId, { role: 'MEMBER', firstName: 'Priya', lastName: 'Sharma', email: 'priya@example.com' });
+    const lead = (await client.post('/v1/leads', { name: 'Sam Tradie', email: 'sam@example.com', phone: '+61412000111' })).body.lead;
+    const restore = setSmsSender({ name: 'failing', send: async () => Promise.reject(new SmsDeliveryError('Carrier refused')) });
+    try {
+      expect((await client.post('/v1/sms', { userId: member.user.id, leadId: lead.id, message: 'Nope' })).status).toBe(502);
+    } finally {
+      setSmsSender(restore);
+    }
+    const types = typesOf((await eventsOf(client)).events);
+    expect(types).toContain('sms.failed');
+    expect(types).not.toContain('sms.sent');
+  });
+
+  it('emits nothing for a failed request', async () => {
+    const { client } = await api.organization();
+    expect((await client.post('/v1/leads', { name: 'No Email' })).status).toBe(400);
+    expect((await client.patch('/v1/leads/lead_01HZZZZZZZZZZZZZZZZZZZZZZZ', { status: 'CONTACTED' })).status).toBe(404);
+    expect((await client.post('/v1/policies', { title: '' })).status).toBe(400);
+    expect(await eventsOf(client)).toMatchObject({ events: [], totalCount: 0 });
+  });
+
+  it('emits no lead.updated when an update changes nothing the API shows', async () => {
+    const { client } = await api.organization();
+    const lead = (await client.post('/v1/leads', { name: 'Same Same', email: 'same@example.com' })).body.lead;
+    await client.patch(`/v1/leads/${lead.id}`, { status: lead.status });
+    expect(typesOf((await eventsOf(client)).events)).toEqual(['lead.created']);
+  });
+});
+
+describe('GET /v1/events', () => {
+  it('filters by type, pages newest first, and counts exactly', async () => {
+    const { client } = await api.organization();
+    for (let i = 0; i < 5; i++) await client.post('/v1/leads', { name: `Lead${i} Smith`, email: `lead${i}@example.com` });
+    await client.post('/v1/policies', { title: 'Warranty', content: '12 months.' });
+    await api.eventsCaughtUp();
+
+    const page1 = (await client.get('/v1/events?type=lead.created&limit=2')).body;
+    const page3 = (await client.get('/v1/events?type=lead.created&limit=2&page=3')).body;
+    expect(page1).toMatchObject({ totalCount: 5, totalPages: 3, currentPage: 1 });
+    expect(page1.events.map((event: { data: { firstName: string } }) => event.data.firstName)).toEqual(['Lead4', 'Lead3']);
+    expect(page3.events.map((event: { data: { firstName: string } }) => event.data.firstName)).toEqual(['Lead0']);
+    expect((await client.get('/v1/events')).body.totalCount).toBe(6);
+    expect((await client.get('/v1/events?type=policy.created')).body.events).toHaveLength(1);
+  });
+
+  it('answers 400 naming type for an unknown event type', async () => {
+    const { client } = await api.organization();
+    const res = await client.get('/v1/events?type=lead.exploded');
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain('type');
+  });
+
+  it("never shows another organization's events", async () => {
+    const a = await api.organization();
+    const b = await api.organization();
+    await a.client.post('/v1/leads', { name: 'Only A', email: 'only-a@example.com' });
+    expect((await eventsOf(b.client)).totalCount).toBe(0);
+    expect((await eventsOf(a.client)).events.every((event) => event.organizationId === a.organizationId)).toBe(true);
+  });
+});

@@ -1,0 +1,288 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import type { LocalDeliveryQueue } from '../infra/local/delivery-queue';
+import { config } from '../shared/config';
+import { dynamo } from '../shared/dynamo';
+import { keys } from '../shared/entities/keys';
+import { deliver } from '../shared/webhooks/deliver';
+import { deliveryQueue } from '../shared/webhooks/queue';
+import { webhookSettings } from '../shared/webhooks/settings';
+import { useTestApi, type Client } from './support/api';
+import { ISO_MS } from './support/fixtures';
+import { startReceiver, type Received, type Receiver } from './support/receiver';
+
+const api = useTestApi();
+const receivers: Receiver[] = [];
+afterAll(async () => {
+  await Promise.all(receivers.map((receiver) => receiver.close()));
+});
+
+async function receiver(): Promise<Receiver> {
+  const started = await startReceiver();
+  receivers.push(started);
+  return started;
+}
+
+async function subscribe(client: Client, url: string, events: string[] = ['*']) {
+  const res = await client.post('/v1/webhooks', { url, events, description: 'CRM sync' });
+  expect(res.status).toBe(201);
+  return res.body.webhook as { id: string; secret: string; url: string; events: string[] };
+}
+
+/** What the standardwebhooks package (not this project's code) says about a delivery: the event, or a throw. */
+const verify = (secret: string, { body, headers }: Pick<Received, 'body' | 'headers'>) => new StandardWebhook(secret).verify(body, headers as Record<string, string>) as { id: string; type: string };
+
+describe('webhook subscriptions', () => {
+  it('answers 201 with the subscription and a whsec_ secret shown only then', async () => {
+    const { client } = await api.organization();
+    const res = await client.post('/v1/webhooks', { url: 'https://hooks.example.com/sales', events: ['lead.created', 'sms.delivered'] });
+    expect(res.status).toBe(201);
+    const { webhook } = res.body;
+    expect(webhook).toEqual({
+      id: expect.stringMatching(/^webhook_[0-9A-Z]{26}$/),
+      url: 'https://hooks.example.com/sales',
+      events: ['lead.created', 'sms.delivered'],
+      description: null,
+      isEnabled: true,
+      disabledReason: null,
+      createdAt: expect.stringMatching(ISO_MS),
+      updatedAt: webhook.createdAt,
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
+    });
+    expect(Buffer.from(webhook.secret.slice('whsec_'.length), 'base64').length).toBeGreaterThanOrEqual(24);
+    const { secret: _secret, ...shown } = webhook;
+    expect((await client.get(`/v1/webhooks/${webhook.id}`)).body).toEqual({ webhook: shown });
+    expect((await client.get('/v1/webhooks')).body).toEqual({ webhooks: [shown], totalPages: 1, currentPage: 1, totalCount: 1 });
+  });
+
+  it('changes url, events and isEnabled, and deletes', async () => {
+    const { client } = await api.organization();
+    const webhook = await subscribe(client, 'https://hooks.example.com/a');
+    const res = await client.put(`/v1/webhooks/${webhook.id}`, { url: 'https://hooks.example.com/b', events: ['lead.deleted'], isEnabled: false });
+    expect(res.status).toBe(200);
+    expect(res.body.webhook).toMatchObject({ url: 'https://hooks.example.com/b', events: ['lead.deleted'], isEnabled: false, description: 'CRM sync' });
+    expect(res.body.webhook.secret).toBeUndefined();
+    expect((await client.delete(`/v1/webhooks/${webhook.id}`)).body).toEqual({ success: true, id: webhook.id });
+    expect((await client.get(`/v1/webhooks/${webhook.id}`)).status).toBe(404);
+    expect((await client.get('/v1/webhooks')).body.totalCount).toBe(0);
+  });
+
+  it.each([
+    ['not a URL', { url: 'hooks.example.com/sales', events: ['*'] }, 'url'],
+    ['an ftp URL', { url: 'ftp://hooks.example.com/', events: ['*'] }, 'url'],
+    ['credentials in the URL', { url: 'https://user:pass@hooks.example.com/', events: ['*'] }, 'url'],
+    ['an unknown event type', { url: 'https://hooks.example.com/', events: ['lead.exploded'] }, 'events'],
+    ['no events', { url: 'https://hooks.example.com/', events: [] }, 'events'],
+    ['an unknown field', { url: 'https://hooks.example.com/', events: ['*'], secret: 'mine' }, 'secret'],
+  ])('answers 400 naming the field for %s, and creates nothing', async (_, body, field) => {
+    const { client } = await api.organization();
+    const res = await client.post('/v1/webhooks', body);
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.map((detail: { path: string }) => detail.path.split('.')[0])).toContain(field);
+    expect((await client.get('/v1/webhooks')).body.totalCount).toBe(0);
+  });
+
+  describe('deployed rules for URLs', () => {
+    afterEach(() => {
+      webhookSettings.allowPrivateUrls = true;
+    });
+
+    it.each(['http://hooks.example.com/', 'https://127.0.0.1/', 'https://localhost:8443/', 'https://169.254.169.254/latest/meta-data', 'https://10.1.2.3/', 'https://192.168.0.10/', 'https://[::1]/', 'https://[fd00::1]/', 'https://[::ffff:127.0.0.1]/'])(
+      'refuses %s with 400 naming url',
+      async (url) => {
+        const { client } = await api.organization();
+        webhookSettings.allowPrivateUrls = false;
+        const res = await client.post('/v1/webhooks', { url, events: ['*'] });
+        expect(res.status).toBe(400);
+        expect(res.body.error.details).toEqual([{ path: 'url', message: expect.stringMatching(/^url must/) }]);
+      },
+    );
+
+    it('refuses a private address at delivery too, recording why', async () => {
+      const { client } = await api.organization();
+      const hook = await receiver();
+      const webhook = await subscribe(client, hook.url);
+      webhookSettings.allowPrivateUrls = false;
+      await client.post('/v1/leads', { name: 'Blocked Delivery', email: 'blocked@example.com' });
+      await api.eventsCaughtUp();
+      await vi.waitFor(async () => expect((await client.get(`/v1/webhooks/${webhook.id}/deliveries`)).body.totalCount).toBeGreaterThan(0), { timeout: 10_000 });
+      const [attempt] = (await client.get(`/v1/webhooks/${webhook.id}/deliveries`)).body.deliveries;
+      expect(attempt).toMatchObject({ status: 'FAILED', statusCode: null, error: 'url must be an https URL' });
+      expect(hook.received).toEqual([]);
+    });
+  });
+
+  it("answers 404 for another organization's webhook on every route", async () => {
+    const a = await api.organization();
+    const b = await api.organization();
+    const webhook = await subscribe(a.client, 'https://hooks.example.com/a');
+    expect((await b.client.get(`/v1/webhooks/${webhook.id}`)).status).toBe(404);
+    expect((await b.client.put(`/v1/webhooks/${webhook.id}`, { isEnabled: false })).status).toBe(404);
+    expect((await b.client.post(`/v1/webhooks/${webhook.id}/rotate-secret`)).status).toBe(404);
+    expect((await b.client.get(`/v1/webhooks/${webhook.id}/deliveries`)).status).toBe(404);
+    expect((await b.client.delete(`/v1/webhooks/${webhook.id}`)).status).toBe(404);
+    expect((await a.client.get(`/v1/webhooks/${webhook.id}`)).body.webhook.isEnabled).toBe(true);
+  });
+
+  it('allows 16 webhooks per organization and answers 400 for the 17th', async () => {
+    const { client } = await api.organization();
+    for (let i = 0; i < 16; i++) await subscribe(client, `https://hooks.example.com/${i}`);
+    const res = await client.post('/v1/webhooks', { url: 'https://hooks.example.com/17', events: ['*'] });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('WEBHOOK_LIMIT');
+    expect((await client.get('/v1/webhooks')).body.totalCount).toBe(16);
+  });
+});
+
+describe('webhook deliveries', () => {
+  it('delivers each event type a subscription asked for, signed so the standardwebhooks package verifies it, and nothing else', async () => {
+    const { client, organizationId } = await api.organization();
+    const hook = await receiver();
+    const webhook = await subscribe(client, hook.url, ['lead.created', 'policy.created']);
+    const lead = (await client.post('/v1/leads', { name: 'Hook Lead', email: 'hook@example.com' })).body.lead;
+    await client.patch(`/v1/leads/${lead.id}`, { status: 'CONTACTED' });
+    await client.post('/v1/policies', { title: 'Warranty', content: '12 months.' });
+    await client.post('/v1/faqs', { question: 'Weekends?', answer: 'Saturdays.' });
+
+    const received = await hook.waitFor(2);
+    await api.eventsCaughtUp();
+    const verified = received.map((delivery) => verify(webhook.secret, delivery));
+    expect(verified.map((event) => event.type).sort()).toEqual(['lead.created', 'policy.created']);
+    const leadEvent = verified.find((event) => event.type === 'lead.created')!;
+    expect(leadEvent).toEqual({ id: expect.stringMatching(/^evt_/), type: 'lead.created', occurredAt: expect.stringMatching(ISO_MS), organizationId, data: lead });
+    const delivery = received.find((item) => JSON.parse(item.body).type === 'lead.created')!;
+    expect(delivery.headers['webhook-id']).toBe(leadEvent.id);
+    expect(delivery.headers['content-type']).toBe('application/json');
+    // The same event as the events list holds.
+    expect((await client.get('/v1/events?type=lead.created')).body.events).toEqual([leadEvent]);
+    expect(hook.received).toHaveLength(2);
+  });
+
+  it('fails verification for a tampered body, a wrong secret and a timestamp older than 5 minutes', async () => {
+    const { client } = await api.organization();
+    const hook = await receiver();
+    const webhook = await subscribe(client, hook.url, ['lead.created']);
+    await client.post('/v1/leads', { name: 'Tamper Proof', email: 'tamper@example.com' });
+    const [delivery] = await hook.waitFor(1);
+    expect(verify(webhook.secret, delivery!)).toMatchObject({ type: 'lead.created' });
+    expect(() => verify(webhook.secret, { ...delivery!, body: delivery!.body.replace('Tamper', 'Tamper2') })).toThrow(/signature/i);
+    expect(() => verify(`whsec_${Buffer.alloc(32, 7).toString('base64')}`, delivery!)).toThrow(/signature/i);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 6 * 60_000);
+      expect(() => verify(webhook.secret, delivery!)).toThrow(/too old/i);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('retries a receiver that fails twice with backoff: the third attempt gets the event with the same webhook-id, and every attempt is logged', async () => {
+    const { client } = await api.organization();
+    const hook = await receiver();
+    hook.answerWith(500, 503);
+    const webhook = await subscribe(client, hook.url, ['lead.created']);
+    await client.post('/v1/leads', { name: 'Retry Lead', email: 'retry@example.com' });
+
+    const received = await hook.waitFor(3);
+    expect(received.map((delivery) => delivery.answered)).toEqual([500, 503, 200]);
+    expect(new Set(received.map((delivery) => delivery.headers['webhook-id'])).size).toBe(1);
+    expect(received.map((delivery) => verify(webhook.secret, delivery).id)).toEqual(Array(3).fill(received[0]!.headers['webhook-id']));
+    const sentAt = received.map((delivery) => Number(delivery.headers['webhook-timestamp']));
+    expect(sentAt[2]! - sentAt[0]!).toBeGreaterThanOrEqual(2);
+
+    await vi.waitFor(async () => expect((await client.get(`/v1/webhooks/${webhook.id}/deliveries`)).body.totalCount).toBe(3));
+    const { deliveries } = (await client.get(`/v1/webhooks/${webhook.id}/deliveries`)).body;
+    expect(deliveries.map((attempt: { attempt: number; status: string; statusCode: number }) => [attempt.attempt, attempt.status, attempt.statusCode])).toEqual([
+      [3, 'SUCCEEDED', 200],
+      [2, 'FAILED', 503],
+      [1, 'FAILED', 500],
+    ]);
+    for (const attempt of deliveries) expect(attempt).toMatchObject({ eventId: received[0]!.headers['webhook-id'], eventType: 'lead.created', error: null, durationMs: expect.any(Number) });
+    expect(deliveries[0].nextAttemptAt).toBeNull();
+    expect(Date.parse(deliveries[1].nextAttemptAt)).toBeGreaterThan(Date.parse(deliveries[1].attemptedAt));
+    expect((await client.get(`/v1/webhooks/${webhook.id}`)).body.webhook).toMatchObject({ isEnabled: true, disabledReason: null });
+  });
+
+  it('records a receiver that does not listen as an error without a status code', async () => {
+    const { client } = await api.organization();
+    const hook = await receiver();
+    await hook.close();
+    const webhook = await subscribe(client, hook.url, ['lead.created']);
+    await client.post('/v1/leads', { name: 'Nobody Home', email: 'nobody@example.com' });
+    await vi.waitFor(async () => expect((await client.get(`/v1/webhooks/${webhook.id}/deliveries`)).body.totalCount).toBeGreaterThan(0), { timeout: 10_000 });
+    const [attempt] = (await client.get(`/v1/webhooks/${webhook.id}/deliveries`)).body.deliveries;
+    expect(attempt).toMatchObject({ attempt: 1, status: 'FAILED', statusCode: null, error: 'connection refused', nextAttemptAt: expect.stringMatching(ISO_MS) });
+    await client.delete(`/v1/webhooks/${webhook.id}`);
+  });
+
+  it("never delivers organization A's events to organization B's subscription", async () => {
+    const a = await api.organization();
+    const b = await api.organization();
+    const hookA = await receiver();
+    const hookB = await receiver();
+    await subscribe(a.client, hookA.url);
+    await subscribe(b.client, hookB.url);
+    await a.client.post('/v1/leads', { name: 'Only For A', email: 'a@example.com' });
+    await hookA.waitFor(1);
+    await api.eventsCaughtUp();
+    expect(hookB.received).toEqual([]);
+    expect(JSON.parse(hookA.received[0]!.body).organizationId).toBe(a.organizationId);
+  });
+
+  it('signs with the old and the new secret for 24 hours after a rotation', async () => {
+    const { client } = await api.organization();
+    const hook = await receiver();
+    const webhook = await subscribe(client, hook.url, ['lead.created']);
+    const rotated = await client.post(`/v1/webhooks/${webhook.id}/rotate-secret`);
+    expect(rotated.status).toBe(200);
+    const newSecret = rotated.body.webhook.secret as string;
+    expect(newSecret).toMatch(/^whsec_/);
+    expect(newSecret).not.toBe(webhook.secret);
+    await client.post('/v1/leads', { name: 'Rotated Lead', email: 'rotated@example.com' });
+    const [delivery] = await hook.waitFor(1);
+    expect(String(delivery!.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(verify(newSecret, delivery!)).toMatchObject({ type: 'lead.created' });
+    expect(verify(webhook.secret, delivery!)).toMatchObject({ type: 'lead.created' });
+  });
+
+  it('stops delivering to a subscription that is disabled or deleted', async () => {
+    const { client } = await api.organization();
+    const hook = await receiver();
+    const disabled = await subscribe(client, hook.url);
+    await client.put(`/v1/webhooks/${disabled.id}`, { isEnabled: false });
+    await client.post('/v1/leads', { name: 'Quiet Lead', email: 'quiet@example.com' });
+    await api.eventsCaughtUp();
+    expect(hook.received).toEqual([]);
+    expect((await client.get(`/v1/webhooks/${disabled.id}/deliveries`)).body.totalCount).toBe(0);
+  });
+
+  it('disables a subscription whose deliveries have failed for 24 hours, saying why', async () => {
+    const { client, organizationId } = await api.organization();
+    const hook = await receiver();
+    hook.answerWith(500);
+    const webhook = await subscribe(client, hook.url, ['lead.created']);
+    const dayAgo = new Date(Date.now() - 25 * 3_600_000).toISOString();
+    await dynamo.send(new UpdateCommand({ TableName: config.tableName, Key: keys.webhook(organizationId, webhook.id), UpdateExpression: 'SET failingSince = :at', ExpressionAttributeValues: { ':at': dayAgo } }));
+    await client.post('/v1/leads', { name: 'Last Straw', email: 'last@example.com' });
+    await hook.waitFor(1);
+    await vi.waitFor(async () => expect((await client.get(`/v1/webhooks/${webhook.id}`)).body.webhook.isEnabled).toBe(false));
+    const { webhook: disabled } = (await client.get(`/v1/webhooks/${webhook.id}`)).body;
+    expect(disabled.disabledReason).toContain(`every delivery since ${dayAgo} failed (last: HTTP 500)`);
+    const reenabled = (await client.put(`/v1/webhooks/${webhook.id}`, { isEnabled: true })).body.webhook;
+    expect(reenabled).toMatchObject({ isEnabled: true, disabledReason: null });
+  });
+
+  it('dead-letters a job whose retries would run past 24 hours after its first attempt', async () => {
+    const { client, organizationId } = await api.organization();
+    const hook = await receiver();
+    hook.answerWith(500);
+    const webhook = await subscribe(client, hook.url, ['lead.created']);
+    const event = { id: 'evt_01JZZZZZZZZZZZZZZZZZZZZZZZ', type: 'lead.created' as const, occurredAt: new Date().toISOString(), organizationId, data: {} };
+    const firstQueuedAt = new Date(Date.now() - 24 * 3_600_000 + 1_000).toISOString();
+    await deliver({ organizationId, webhookId: webhook.id, event, attempt: 12, firstQueuedAt, notBefore: new Date().toISOString() });
+    const { deliveries } = (await client.get(`/v1/webhooks/${webhook.id}/deliveries`)).body;
+    expect(deliveries).toMatchObject([{ eventId: event.id, attempt: 12, status: 'FAILED', statusCode: 500, nextAttemptAt: null }]);
+    expect((deliveryQueue() as LocalDeliveryQueue).deadLettered.filter((job) => job.event.id === event.id)).toMatchObject([{ webhookId: webhook.id, reason: expect.stringContaining('HTTP 500') }]);
+  });
+});
