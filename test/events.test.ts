@@ -5,7 +5,7 @@ import { setSmsSender } from '../shared/sms/sender';
 import { useTestApi, type Client } from './support/api';
 import { createProduct, createService, createTransfer, fixedProduct, ISO_MS } from './support/fixtures';
 
-const api = useTestApi();
+const api = useTestApi({ events: true });
 
 async function eventsOf(client: Client, query = '') {
   await api.eventsCaughtUp();

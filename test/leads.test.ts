@@ -36,6 +36,7 @@ describe('POST /v1/leads', () => {
       unreadSMS: 0,
       unreadWebformSubmissions: 0,
       hasFlaggedInquiry: false,
+      smsOptedOut: false,
     });
   });
 

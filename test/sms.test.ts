@@ -11,7 +11,7 @@ import { useTestApi, type Client } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
 import { ISO_MS } from './support/fixtures';
 
-const api = useTestApi();
+const api = useTestApi({ events: true });
 /** Accepted by the provider; the local carrier's delivery receipt may already have moved it on. */
 const SENT_OR_LATER = expect.stringMatching(/^(SENT|DELIVERED)$/);
 const UNKNOWN_LEAD = 'lead_01HZZZZZZZZZZZZZZZZZZZZZZZ';

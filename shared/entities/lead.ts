@@ -7,6 +7,7 @@ export function toLeadItem(organizationId: string, lead: Lead) {
     ...keys.lead(organizationId, lead.id),
     ...keys.leadIndexes(organizationId, lead),
     ...(lead.phone ? keys.leadPhoneIndex(organizationId, { id: lead.id, phone: lead.phone }) : {}),
+    ...(lead.email ? keys.leadEmailIndex(organizationId, { id: lead.id, email: lead.email }) : {}),
     entity: 'LEAD',
     organizationId,
     ...lead,

@@ -14,6 +14,7 @@ import { idempotency, type IdempotencyStore } from './idempotency';
 import { absentBodyIsEmptyObject, accessLog, bodySizeLimit, errorEnvelope } from './middleware';
 import { logger, metrics, tracer } from '../observability';
 import { parseOrThrow } from '../validation';
+import { Answer } from './answer';
 
 type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
 
@@ -35,7 +36,7 @@ export interface HandlerInput<R extends RouteRequest> {
  */
 export function apiHandler<R extends RouteRequest, S extends v.GenericSchema>(
   route: RouteDefinition<R, S>,
-  handle: (input: HandlerInput<R>) => Promise<HandlerOutput<S>>,
+  handle: (input: HandlerInput<R>) => Promise<HandlerOutput<S> | Answer<HandlerOutput<S>>>,
 ) {
   const { path, query, body } = route.request;
   const chain = middy<APIGatewayProxyEvent, JsonResponse, Error, Context>()
@@ -54,8 +55,9 @@ export function apiHandler<R extends RouteRequest, S extends v.GenericSchema>(
       body: body ? parseOrThrow(body, jsonObject(event.body), 'body') : undefined,
     } as Omit<HandlerInput<R>, 'organizationId'>;
     const organizationId = route.auth === 'none' ? '' : requireOrganization(event);
-    const result = await handle({ ...input, organizationId });
-    return route.contentType ? textResponse(route.status, route.contentType, result, route.cacheControl) : jsonResponse(route.status, result);
+    const answer = await handle({ ...input, organizationId });
+    const [status, result] = answer instanceof Answer ? [answer.status, answer.body] : [route.status, answer];
+    return route.contentType ? textResponse(status, route.contentType, result, route.cacheControl) : jsonResponse(status, result);
   });
 }
 

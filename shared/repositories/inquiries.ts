@@ -52,6 +52,8 @@ export const MAX_SMS_MESSAGES_PER_CREATE = 90;
 type WithOptionalId<T extends { id: string }> = Omit<T, 'id'> & { id?: string };
 
 export type NewInquiry = { [S in InquirySource]: { source: S; data: WithOptionalId<InquiryDataBySource[S]> } }[InquirySource] & {
+  /** A ULID of createdAt unless given (when another write of the transaction refers to it). */
+  id?: string;
   leadId: string;
   tag: InquiryTag;
   summary: string;
@@ -143,13 +145,13 @@ export async function readLeadInquiryState(organizationId: string, leadId: strin
  * counters and the lead's lastInquiry, unread count and flag, in one transaction. `lead` saves the
  * read when the caller has just read it; a concurrent inquiry for the same lead makes it read again.
  */
-export async function createInquiry(organizationId: string, input: NewInquiry, lead?: LeadInquiryState): Promise<InquiryRecord> {
+export async function createInquiry(organizationId: string, input: NewInquiry, lead?: LeadInquiryState, alsoWrite: TransactWrite[] = []): Promise<InquiryRecord> {
   if (input.source === 'SMS' && input.data.messages.length > MAX_SMS_MESSAGES_PER_CREATE) {
     throw new Error(`An SMS inquiry is created with at most ${MAX_SMS_MESSAGES_PER_CREATE} messages`);
   }
   const createdAt = input.createdAt ?? now();
   const at = new Date(createdAt);
-  const id = newId('inquiry', at);
+  const id = input.id ?? newId('inquiry', at);
   const data = { ...input.data, id: input.data.id ?? newId(SOURCE_ID_KIND[input.source], at) } as InquiryDataBySource[InquirySource];
   // A concurrent inquiry for the same lead makes the next attempt read again (and recompute isFirstInquiry);
   // a lead deleted meanwhile makes that read answer 404.
@@ -167,7 +169,7 @@ export async function createInquiry(organizationId: string, input: NewInquiry, l
       createdAt,
       externalInquiryId: input.externalInquiryId ?? null,
     };
-    await transact(inquiryWrites(organizationId, inquiry, data, known));
+    await transact([...inquiryWrites(organizationId, inquiry, data, known), ...alsoWrite]);
     return inquiry;
   });
 }
@@ -220,4 +222,15 @@ export async function getInquiry(organizationId: string, inquiryId: string): Pro
   const inquiry = fromInquiryCollection(await queryAll(keys.inquiryCollection(organizationId, inquiryId)));
   if (!inquiry) throw new NotFoundError('Inquiry not found');
   return inquiry;
+}
+
+/** An inquiry as lists show it, with its leadId. */
+export const inquiryListItem = (record: InquiryRecord): InquiryListItem => toListItem(record, undefined);
+
+/** The inquiry an integration sent before under this external id (per source), if any. */
+export async function findInquiryByExternalId(organizationId: string, source: InquirySource, externalId: string): Promise<InquiryListItem | undefined> {
+  const { Item: claim } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.externalInquiry(organizationId, source, externalId), ConsistentRead: true }));
+  if (!claim) return undefined;
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.inquiry(organizationId, String(claim.inquiryId)), ConsistentRead: true }));
+  return Item && inquiryListItem(fromInquiryItem(Item));
 }

@@ -54,8 +54,9 @@ function unchanged({ status, companyId }: LeadFilters): Condition {
 }
 
 /** The lead, its first activity, and the lead and activity counters, in one transaction; a linked company must exist. */
-export async function insertLeadWithActivity(organizationId: string, lead: Lead, activity: LeadActivity): Promise<void> {
+export async function insertLeadWithActivity(organizationId: string, lead: Lead, activity: LeadActivity, alsoWrite: TransactWrite[] = []): Promise<void> {
   await transact([
+    ...alsoWrite,
     insertIfAbsent(toLeadItem(organizationId, lead)),
     insertIfAbsent(toActivityItem(organizationId, activity)),
     ...companyCheck(organizationId, lead.companyId),
@@ -81,10 +82,13 @@ export async function writeLeadChanges(organizationId: string, current: Lead, ch
   const indexes = moved ? keys.leadIndexes(organizationId, next) : {};
   const phoneChanged = next.phone !== current.phone;
   const phoneIndex = phoneChanged && next.phone ? keys.leadPhoneIndex(organizationId, { id: next.id, phone: next.phone }) : {};
-  const update = setFields(keys.lead(organizationId, current.id), { ...changes, ...indexes, ...phoneIndex }, {
+  const emailChanged = next.email !== current.email;
+  const emailIndex = emailChanged && next.email ? keys.leadEmailIndex(organizationId, { id: next.id, email: next.email }) : {};
+  const update = setFields(keys.lead(organizationId, current.id), { ...changes, ...indexes, ...phoneIndex, ...emailIndex }, {
     remove: [
       ...(moved && !next.companyId && current.companyId ? ['gsi3pk', 'gsi3sk', 'gsi4pk', 'gsi4sk'] : []),
       ...(phoneChanged && !next.phone ? ['gsi1pk', 'gsi1sk'] : []),
+      ...(emailChanged && !next.email ? ['gsi5pk', 'gsi5sk'] : []),
     ],
     condition: unchanged(current),
     onConditionFailed: () => new StaleWrite(),
@@ -155,6 +159,21 @@ function deleteIfUnchanged(key: Key, condition: Condition): TransactWrite {
     },
     onConditionFailed: () => new StaleWrite(),
   };
+}
+
+/** The organization's newest lead with this email, ignoring case: one Query of the email index. */
+export async function findLeadByEmail(organizationId: string, email: string): Promise<Lead | undefined> {
+  const { gsi5pk } = keys.leadEmailIndex(organizationId, { id: '', email });
+  const { Items } = await dynamo.send(
+    new QueryCommand({ TableName: config.tableName, IndexName: 'gsi5', KeyConditionExpression: 'gsi5pk = :pk', ExpressionAttributeValues: { ':pk': gsi5pk }, ScanIndexForward: false, Limit: 1 }),
+  );
+  return Items?.[0] && getLead(organizationId, String(Items[0].id));
+}
+
+/** The lead an ingestion created for this contact, if one did. */
+export async function leadOfContact(organizationId: string, kind: 'EMAIL' | 'PHONE', value: string): Promise<string | undefined> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.leadContact(organizationId, kind, value), ConsistentRead: true }));
+  return Item ? String(Item.leadId) : undefined;
 }
 
 /** The organization's newest lead with this phone number (E.164): one Query of the phone index. */

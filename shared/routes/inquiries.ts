@@ -1,4 +1,5 @@
 import { Inquiry, InquiryIdPath, InquiryPage, ListInquiriesQuery } from '../schemas/inquiries';
+import { IngestedInquiry, IngestInquiryBody } from '../schemas/ingestion';
 import { defineRoute } from './route';
 
 export const listInquiries = defineRoute({
@@ -33,4 +34,24 @@ export const getInquiry = defineRoute({
   errors: [400, 404],
 });
 
-export const inquiryRoutes = [listInquiries, getInquiry];
+export const ingestInquiry = defineRoute({
+  operationId: 'ingestInquiry',
+  method: 'POST',
+  path: '/v1/inquiries',
+  handler: 'inquiries/create',
+  summary: 'Record an inquiry from a call, email, chatbot or web form',
+  description:
+    'For integrations that push inquiries in: `data` is the source record (docs/inquiry-sources.md) without its id. The lead is the organization’s lead with `lead.email` (any case), else with `lead.phone`, else a new lead (with its LEAD_CREATED activity); at least one of the two is required. The inquiry, the lead’s unread count and latest inquiry, `isFirstInquiry`, an INQUIRY_RECEIVED activity and the counters are one transaction. The same `externalInquiryId` again for the same source answers 200 with the first inquiry and records nothing.',
+  tag: 'Inquiries',
+  // Finds the lead (Query of the email or phone index, then GetItem), reserves activity ids (UpdateItem),
+  // and records in transactions (Put, Update, ConditionCheck); a repeat is two GetItems.
+  dynamodb: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
+  indexes: ['gsi1', 'gsi5'],
+  status: 201,
+  request: { body: IngestInquiryBody },
+  response: IngestedInquiry,
+  errors: [400],
+  responses: { 200: { description: 'This `externalInquiryId` was sent before for this source: the first inquiry, nothing recorded again.', schema: IngestedInquiry } },
+});
+
+export const inquiryRoutes = [listInquiries, getInquiry, ingestInquiry];

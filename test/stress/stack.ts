@@ -22,7 +22,8 @@ export interface StressStack {
  * The local API in this process against its own DynamoDB Local, persisted in a temporary DATA_DIR so it
  * can be killed and restarted. Call before anything has loaded the shared configuration.
  */
-export async function startStressStack(): Promise<StressStack> {
+/** `events: false` leaves the stream consumer out, for runs that only count the API's own writes. */
+export async function startStressStack({ events = true }: { events?: boolean } = {}): Promise<StressStack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sales-pipeline-stress-'));
   const port = await freePort();
   let dynamodb: DynamoDbLocal = await startDynamoDbLocal({ port, dataDir });
@@ -33,7 +34,7 @@ export async function startStressStack(): Promise<StressStack> {
   // Loaded once the environment points at this DynamoDB Local.
   const { startLocalServer } = await import('../../infra/local/server');
   const { createOrganizationWithKey } = await import('../../infra/demo/organization');
-  const local = await startLocalServer(0);
+  const local = await startLocalServer(0, { events });
   return {
     url: local.url,
     newOrganization: (name) => createOrganizationWithKey(name, { usagePlan: 'internal' }),

@@ -57,14 +57,15 @@ export interface TestApi {
 }
 
 /**
- * The local API on a free port, against this file's own table in DynamoDB Local.
+ * The local API on a free port, against this file's own table in DynamoDB Local; with `events`, the stream
+ * consumer too (events recorded, webhooks delivered), as `npm start` runs it.
  * Registers its own beforeAll/afterAll, and after each test checks that every request stayed within its route's DynamoDB grant.
  */
-export function useTestApi(): TestApi {
+export function useTestApi({ events = false }: { events?: boolean } = {}): TestApi {
   let local: LocalServer | undefined;
   let url = '';
   beforeAll(async () => {
-    local = await startLocalServer(0, { aroundInvoke: (route, invoke) => invokingRoute.run(route, invoke) });
+    local = await startLocalServer(0, { events, aroundInvoke: (route, invoke) => invokingRoute.run(route, invoke) });
     url = local.url;
   });
   afterEach(() => {

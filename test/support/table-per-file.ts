@@ -8,7 +8,8 @@ const tableName = `test-${randomUUID()}`;
 // POWERTOOLS_DEV: the logger writes through console (so the token scan below sees every line) and metrics stay off.
 // Webhooks as in `npm start`: local receivers allowed, retries from 1 s.
 Object.assign(process.env, LOCAL_AWS_ENV, LOCAL_WEBHOOK_ENV, { AWS_ENDPOINT_URL_DYNAMODB: endpoint, TABLE_NAME: tableName, POWERTOOLS_DEV: 'true' });
-await createTable(endpoint, tableName);
+// No stream until a test file's server starts the stream consumer (useTestApi({ events: true })).
+await createTable(endpoint, tableName, { stream: false });
 
 // No API key may ever reach a log: every line the suite writes is scanned for a token.
 const TOKEN = /sp_live_[A-Za-z0-9_-]{20,}/;

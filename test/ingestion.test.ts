@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { useTestApi, type Client } from './support/api';
+import { ISO_MS } from './support/fixtures';
+
+const api = useTestApi();
+
+const call = {
+  summary: 'Burst pipe under the kitchen sink, water everywhere.',
+  keyPoints: ['Burst pipe', 'Kitchen', 'Needs someone today'],
+  recordingUrl: 'https://recordings.example.com/call-123.mp3',
+  transcripts: [
+    { created_at: '2026-11-20T09:00:05.000Z', text: 'Hi, how can I help?', user: 'assistant' },
+    { created_at: '2026-11-20T09:00:09.000Z', text: 'My kitchen pipe burst.', user: 'user' },
+  ],
+  direction: 'LEAD_TO_AI',
+  duration: 95,
+  startedAt: '2026-11-20T09:00:00.000Z',
+  endedAt: '2026-11-20T09:01:35.000Z',
+  endedBy: 'user',
+};
+const email = { subject: 'Quote for a new hot water system', from: 'sam@example.com', to: 'office@example.com', body: 'Could you quote for a 250 L unit?', receivedAt: '2026-11-20T10:00:00.000Z' };
+const webform = { formName: 'Contact us', fields: [{ name: 'message', label: 'Message', value: 'Leaking tap' }], submittedAt: '2026-11-20T11:00:00.000Z', pageUrl: 'https://example.com/contact' };
+
+const leadOf = async (client: Client, leadId: string) => (await client.get(`/v1/leads/${leadId}`)).body.lead;
+const activitiesOf = async (client: Client, leadId: string) => (await client.get(`/v1/leads/${leadId}/activities?limit=100`)).body.activities as { event: string; referenceId: string | null }[];
+
+describe('POST /v1/inquiries', () => {
+  it('creates a lead for a new sender, with the inquiry, its record, counters and activities', async () => {
+    const { client } = await api.organization();
+    const res = await client.post('/v1/inquiries', { source: 'CALL', lead: { phone: '+61412000222', name: 'Ava Chen' }, tag: 'EMERGENCY', data: call });
+    expect(res.status).toBe(201);
+    const { inquiry } = res.body;
+    expect(inquiry).toEqual({
+      id: expect.stringMatching(/^inquiry_[0-9A-Z]{26}$/),
+      source: 'CALL',
+      sourceId: expect.stringMatching(/^call_/),
+      tag: 'EMERGENCY',
+      summary: call.summary,
+      isFirstInquiry: true,
+      isRead: false,
+      leadId: expect.stringMatching(/^lead_/),
+      createdAt: expect.stringMatching(ISO_MS),
+    });
+    expect(await leadOf(client, inquiry.leadId)).toMatchObject({ firstName: 'Ava', lastName: 'Chen', phone: '+61412000222', email: null, unreadCalls: 1, lastInquiryId: inquiry.id, hasFlaggedInquiry: true });
+    const single = (await client.get(`/v1/inquiries/${inquiry.id}`)).body;
+    expect(single.data).toMatchObject({ id: inquiry.sourceId, summary: call.summary, transcripts: call.transcripts.map((line, i) => ({ id: `${inquiry.sourceId}-t0${i + 1}`, ...line })) });
+    expect((await activitiesOf(client, inquiry.leadId)).map((activity) => [activity.event, activity.referenceId])).toEqual([
+      ['INQUIRY_RECEIVED', inquiry.id],
+      ['LEAD_CREATED', null],
+    ]);
+    expect((await client.get('/v1/inquiries?source=CALL')).body.totalCount).toBe(1);
+    expect((await client.get('/v1/leads')).body.totalCount).toBe(1);
+  });
+
+  it('finds an existing lead by email, whatever its case, and by phone', async () => {
+    const { client } = await api.organization();
+    const lead = (await client.post('/v1/leads', { name: 'Sam Tradie', email: 'Sam@Example.com', phone: '+61412000333' })).body.lead;
+    const byEmail = await client.post('/v1/inquiries', { source: 'EMAIL', lead: { email: 'sam@EXAMPLE.com' }, data: email });
+    const byPhone = await client.post('/v1/inquiries', { source: 'WEBFORM', lead: { phone: '+61412000333', email: 'other@example.com' }, data: webform });
+    expect(byEmail.body.inquiry).toMatchObject({ leadId: lead.id, isFirstInquiry: true, summary: email.subject });
+    expect(byPhone.body.inquiry).toMatchObject({ leadId: lead.id, isFirstInquiry: false, summary: 'Webform inquiry' });
+    expect(await leadOf(client, lead.id)).toMatchObject({ unreadEmails: 1, unreadWebformSubmissions: 1, lastInquiryId: byPhone.body.inquiry.id });
+    expect((await client.get('/v1/leads')).body.totalCount).toBe(1);
+  });
+
+  it('answers 200 with the first inquiry for the same externalInquiryId and source, and records nothing again', async () => {
+    const { client } = await api.organization();
+    const body = { source: 'EMAIL', externalInquiryId: 'msg-4471', lead: { email: 'repeat@example.com' }, data: email };
+    const first = await client.post('/v1/inquiries', body);
+    const again = await client.post('/v1/inquiries', body);
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    expect((await client.get('/v1/inquiries')).body.totalCount).toBe(1);
+    expect(await leadOf(client, first.body.inquiry.leadId)).toMatchObject({ unreadEmails: 1 });
+    // Another source may use the same id for its own record.
+    expect((await client.post('/v1/inquiries', { ...body, source: 'WEBFORM', data: webform })).status).toBe(201);
+  });
+
+  it('keeps counters, activities and isFirstInquiry right under 20 concurrent ingestions for one new lead', async () => {
+    const { client } = await api.organization();
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => client.post('/v1/inquiries', { source: 'EMAIL', lead: { email: 'busy@example.com', name: 'Busy Person' }, data: { ...email, subject: `Message ${i}` } })),
+    );
+    expect(results.map((res) => res.status)).toEqual(Array(20).fill(201));
+    const leadIds = new Set(results.map((res) => res.body.inquiry.leadId));
+    expect(leadIds.size).toBe(1);
+    const [leadId] = [...leadIds] as string[];
+    expect(results.filter((res) => res.body.inquiry.isFirstInquiry)).toHaveLength(1);
+    const lead = await leadOf(client, leadId!);
+    expect(lead.unreadEmails).toBe(20);
+    const newest = results.map((res) => res.body.inquiry).sort((a, b) => b.id.localeCompare(a.id))[0];
+    expect(lead.lastInquiryId).toBe(newest.id);
+    const activities = await activitiesOf(client, leadId!);
+    expect(activities.filter((activity) => activity.event === 'INQUIRY_RECEIVED')).toHaveLength(20);
+    expect(activities.filter((activity) => activity.event === 'LEAD_CREATED')).toHaveLength(1);
+    expect((await client.get(`/v1/leads/${leadId}/activities`)).body.totalCount).toBe(21);
+    expect((await client.get(`/v1/inquiries?leadId=${leadId}`)).body.totalCount).toBe(20);
+    expect((await client.get('/v1/leads')).body.totalCount).toBe(1);
+  });
+
+  it.each([
+    ['no email or phone', { source: 'EMAIL', lead: { name: 'Nobody' }, data: email }, 'lead'],
+    ['an SMS source', { source: 'SMS', lead: { email: 'a@example.com' }, data: {} }, 'source'],
+    ['a bad phone', { source: 'EMAIL', lead: { phone: '0412 000 111' }, data: email }, 'lead.phone'],
+    ['a record of another source', { source: 'CALL', lead: { email: 'a@example.com' }, data: email }, 'data'],
+    ['a future createdAt', { source: 'EMAIL', lead: { email: 'a@example.com' }, data: email, createdAt: '2999-01-01T00:00:00.000Z' }, 'createdAt'],
+    ['an unknown field', { source: 'EMAIL', lead: { email: 'a@example.com' }, data: email, priority: 'high' }, 'priority'],
+  ])('answers 400 naming the field for %s, and records nothing', async (_, body, field) => {
+    const { client } = await api.organization();
+    const res = await client.post('/v1/inquiries', body);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    expect(res.body.error.details.map((detail: { path: string }) => detail.path).join(' ')).toContain(field);
+    expect((await client.get('/v1/inquiries')).body.totalCount).toBe(0);
+    expect((await client.get('/v1/leads')).body.totalCount).toBe(0);
+  });
+});
