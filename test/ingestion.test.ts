@@ -116,3 +116,64 @@ describe('POST /v1/inquiries', () => {
     expect((await client.get('/v1/leads')).body.totalCount).toBe(0);
   });
 });
+
+describe('PATCH /v1/inquiries/{inquiryId}', () => {
+  it('marking read lowers the lead’s unread count for the source, and unread raises it again', async () => {
+    const { client } = await api.organization();
+    const { inquiry } = (await client.post('/v1/inquiries', { source: 'EMAIL', lead: { email: 'read@example.com' }, data: email })).body;
+    const read = await client.patch(`/v1/inquiries/${inquiry.id}`, { isRead: true });
+    expect(read.status).toBe(200);
+    expect(read.body.inquiry).toEqual({ ...inquiry, isRead: true });
+    expect((await leadOf(client, inquiry.leadId)).unreadEmails).toBe(0);
+    await client.patch(`/v1/inquiries/${inquiry.id}`, { isRead: true });
+    expect((await leadOf(client, inquiry.leadId)).unreadEmails).toBe(0);
+    await client.patch(`/v1/inquiries/${inquiry.id}`, { isRead: false });
+    expect((await leadOf(client, inquiry.leadId)).unreadEmails).toBe(1);
+    expect((await client.get(`/v1/inquiries?leadId=${inquiry.leadId}`)).body.inquiries[0].isRead).toBe(false);
+  });
+
+  it('keeps hasFlaggedInquiry true while any of the lead’s inquiries flags, and false once none does', async () => {
+    const { client } = await api.organization();
+    const sender = { email: 'flags@example.com' };
+    const first = (await client.post('/v1/inquiries', { source: 'EMAIL', lead: sender, tag: 'EMERGENCY', data: email })).body.inquiry;
+    const second = (await client.post('/v1/inquiries', { source: 'WEBFORM', lead: sender, tag: 'FLAGGED', data: webform })).body.inquiry;
+    expect((await leadOf(client, first.leadId)).hasFlaggedInquiry).toBe(true);
+    await client.patch(`/v1/inquiries/${first.id}`, { tag: 'GENERAL' });
+    expect((await leadOf(client, first.leadId)).hasFlaggedInquiry).toBe(true);
+    const res = await client.patch(`/v1/inquiries/${second.id}`, { tag: 'QUOTE_REQUEST', isRead: true });
+    expect(res.body.inquiry).toMatchObject({ tag: 'QUOTE_REQUEST', isRead: true });
+    expect(await leadOf(client, first.leadId)).toMatchObject({ hasFlaggedInquiry: false, unreadWebformSubmissions: 0, unreadEmails: 1 });
+    await client.patch(`/v1/inquiries/${first.id}`, { tag: 'FLAGGED' });
+    expect((await leadOf(client, first.leadId)).hasFlaggedInquiry).toBe(true);
+  });
+
+  it('keeps the count right when many inquiries of one lead are marked read at once', async () => {
+    const { client } = await api.organization();
+    const created = [];
+    for (let i = 0; i < 8; i++) created.push((await client.post('/v1/inquiries', { source: 'EMAIL', lead: { email: 'many@example.com' }, data: { ...email, subject: `Email ${i}` } })).body.inquiry);
+    const statuses = await Promise.all(created.map((inquiry) => client.patch(`/v1/inquiries/${inquiry.id}`, { isRead: true }).then((res) => res.status)));
+    expect(statuses).toEqual(Array(8).fill(200));
+    expect((await leadOf(client, created[0].leadId)).unreadEmails).toBe(0);
+  });
+
+  it.each([
+    ['an empty body', {}, 'body'],
+    ['an unknown tag', { tag: 'URGENT' }, 'tag'],
+    ['isRead that is not a boolean', { isRead: 'yes' }, 'isRead'],
+  ])('answers 400 for %s', async (_, body, field) => {
+    const { client } = await api.organization();
+    const { inquiry } = (await client.post('/v1/inquiries', { source: 'EMAIL', lead: { email: 'bad@example.com' }, data: email })).body;
+    const res = await client.patch(`/v1/inquiries/${inquiry.id}`, body);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain(field);
+  });
+
+  it("answers 404 for an unknown inquiry and another organization's", async () => {
+    const a = await api.organization();
+    const b = await api.organization();
+    const { inquiry } = (await a.client.post('/v1/inquiries', { source: 'EMAIL', lead: { email: 'mine@example.com' }, data: email })).body;
+    expect((await b.client.patch(`/v1/inquiries/${inquiry.id}`, { isRead: true })).status).toBe(404);
+    expect((await a.client.patch('/v1/inquiries/inquiry_01HZZZZZZZZZZZZZZZZZZZZZZZ', { isRead: true })).status).toBe(404);
+    expect((await leadOf(a.client, inquiry.leadId)).unreadEmails).toBe(1);
+  });
+});

@@ -65,6 +65,7 @@ const CASES: Record<string, Case[]> = {
     { path: (ids) => `/v1/inquiries?leadId=${ids.leadId}&expand=both`, expect: 'empty-list' },
   ],
   getInquiry: [{ path: (ids) => `/v1/inquiries/${ids.inquiryId}`, expect: 'not-found' }],
+  updateInquiry: [{ path: (ids) => `/v1/inquiries/${ids.inquiryId}`, body: () => ({ isRead: true }), expect: 'not-found' }],
   sendSms: [
     { path: () => '/v1/sms', body: (ids) => ({ userId: ids.userId, leadId: ids.leadId, message: 'Hi' }), expect: 'not-found' },
     { path: () => '/v1/sms', body: (ids) => ({ userId: ids.userId, leadId: ids.leadId, message: 'Hi', messageThreadId: ids.threadId }), expect: 'not-found' },

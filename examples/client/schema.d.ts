@@ -649,7 +649,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Mark an inquiry read or unread, or retag it
+         * @description Marking an inquiry read lowers its lead’s unread count for the source by one (unread raises it); a tag that flags (FLAGGED, EMERGENCY) or stops flagging keeps the lead’s `hasFlaggedInquiry` right. The inquiry and its lead change in one transaction. Another organization’s inquiry answers 404.
+         */
+        patch: operations["updateInquiry"];
         trace?: never;
     };
     "/v1/sms": {
@@ -3848,6 +3852,48 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateInquiry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                inquiryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    isRead?: boolean;
+                    /** @enum {string} */
+                    tag?: "GENERAL" | "QUOTE_REQUEST" | "BOOKING" | "EMERGENCY" | "FOLLOW_UP" | "FLAGGED";
+                };
+            };
+        };
+        responses: {
+            /** @description Mark an inquiry read or unread, or retag it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        inquiry: components["schemas"]["InquiryListItem"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -45,6 +45,8 @@ export const counterNames = {
   companies: 'COMPANIES',
   /** Every appointment, and those of one lead. */
   appointments: ({ leadId }: { leadId?: string } = {}) => (leadId ? `APPOINTMENTS#LEAD#${leadId}` : 'APPOINTMENTS'),
+  /** A lead's inquiries with a flagging tag: hasFlaggedInquiry is whether it is above zero. */
+  flaggedInquiries: (leadId: string) => `FLAGGED#${leadId}`,
   /** Exists exactly while the company does. */
   companyNotes: (companyId: string) => `NOTES#${companyId}`,
   policies: 'POLICIES',

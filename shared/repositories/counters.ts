@@ -30,3 +30,20 @@ export async function readCounter(organizationId: string, name: string): Promise
   );
   return Item === undefined ? undefined : Number(Item.count);
 }
+
+/** A transaction write that sets a counter to `to`, on condition that it still is `seen` (absent when undefined). */
+export function counterSet(organizationId: string, name: string, seen: number | undefined, to: number, onChanged: () => Error): TransactWrite {
+  return {
+    item: {
+      Update: {
+        TableName: config.tableName,
+        Key: keys.counter(organizationId, name),
+        UpdateExpression: 'SET #count = :to',
+        ConditionExpression: seen === undefined ? 'attribute_not_exists(#count)' : '#count = :seen',
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: { ':to': to, ...(seen === undefined ? {} : { ':seen': seen }) },
+      },
+    },
+    onConditionFailed: onChanged,
+  };
+}

@@ -29,9 +29,10 @@ import {
   type SmsData,
 } from '../schemas/inquiries';
 import { batchGetItems } from './batch-get';
-import { counterUpdate } from './counters';
+import { counterSet, counterUpdate, readCounter } from './counters';
 import { countedPage, queryAll, type PageSource } from './query-page';
 import { insertIfAbsent, transact, type TransactWrite } from './transact';
+import { setFields } from './update-fields';
 import { retryOnStaleWrite, StaleWrite } from './versioned';
 
 /** Kind prefix of a source record's id; an SMS inquiry's source record is its message thread. */
@@ -124,7 +125,8 @@ function inquiryWrites(organizationId: string, inquiry: InquiryRecord, data: Inq
   } else {
     writes.push(insertIfAbsent(toInquirySourceItem(organizationId, inquiry.id, inquiry.source, data as StoredSourceData)));
   }
-  return [...writes, ...inquiryCounters(inquiry).map((name) => counterUpdate(organizationId, name, 1))];
+  const flagged = FLAGGING_TAGS.includes(inquiry.tag) ? [counterUpdate(organizationId, counterNames.flaggedInquiries(inquiry.leadId), 1)] : [];
+  return [...writes, ...flagged, ...inquiryCounters(inquiry).map((name) => counterUpdate(organizationId, name, 1))];
 }
 
 export async function readLeadInquiryState(organizationId: string, leadId: string): Promise<LeadInquiryState> {
@@ -233,4 +235,59 @@ export async function findInquiryByExternalId(organizationId: string, source: In
   if (!claim) return undefined;
   const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.inquiry(organizationId, String(claim.inquiryId)), ConsistentRead: true }));
   return Item && inquiryListItem(fromInquiryItem(Item));
+}
+
+/** The inquiry changed between our read and our write. */
+class InquiryChanged extends StaleWrite {}
+
+export interface InquiryChanges {
+  isRead?: boolean;
+  tag?: InquiryTag;
+}
+
+/**
+ * Marks an inquiry read or unread and retags it, keeping its lead right in the same transaction: the unread
+ * count of its source moves by one, and hasFlaggedInquiry follows the lead's count of flagged inquiries.
+ * Each write is conditioned on what was read, so concurrent changes are read again.
+ */
+export async function changeInquiry(organizationId: string, inquiryId: string, changes: InquiryChanges): Promise<InquiryListItem> {
+  return retryOnStaleWrite(async () => {
+    const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.inquiry(organizationId, inquiryId), ConsistentRead: true }));
+    if (!Item) throw new NotFoundError('Inquiry not found');
+    const current = fromInquiryItem(Item);
+    const next = { ...current, ...Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) } as InquiryRecord;
+    const unreadDelta = current.isRead === next.isRead ? 0 : next.isRead ? -1 : 1;
+    const flagDelta = Number(FLAGGING_TAGS.includes(next.tag)) - Number(FLAGGING_TAGS.includes(current.tag));
+    const changed = () => new InquiryChanged(`Inquiry ${inquiryId} changed while it was updated`);
+    const writes: TransactWrite[] = [
+      setFields(keys.inquiry(organizationId, inquiryId), { isRead: next.isRead, tag: next.tag }, {
+        condition: { expression: 'isRead = :wasRead AND tag = :wasTag', values: { ':wasRead': current.isRead, ':wasTag': current.tag } },
+        onConditionFailed: changed,
+      }),
+    ];
+    const leadKey = keys.lead(organizationId, current.leadId);
+    const leadSets: string[] = [];
+    const leadValues: Record<string, unknown> = {};
+    if (unreadDelta !== 0) {
+      leadSets.push(`${UNREAD_COUNT[current.source]} = if_not_exists(${UNREAD_COUNT[current.source]}, :zero) + :unread`);
+      Object.assign(leadValues, { ':unread': unreadDelta, ':zero': 0 });
+    }
+    if (flagDelta !== 0) {
+      const seen = await readCounter(organizationId, counterNames.flaggedInquiries(current.leadId));
+      const count = Math.max(0, (seen ?? 0) + flagDelta);
+      writes.push(counterSet(organizationId, counterNames.flaggedInquiries(current.leadId), seen, count, changed));
+      leadSets.push('hasFlaggedInquiry = :flagged');
+      leadValues[':flagged'] = count > 0;
+    }
+    // A deleted lead keeps its inquiries; only a lead that exists is updated.
+    const leadExists = leadSets.length > 0 && (await readLeadInquiryState(organizationId, current.leadId).then(() => true, () => false));
+    if (leadExists) {
+      writes.push({
+        item: { Update: { TableName: config.tableName, Key: leadKey, UpdateExpression: `SET ${leadSets.join(', ')}`, ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: leadValues } },
+        onConditionFailed: changed,
+      });
+    }
+    await transact(writes);
+    return toListItem(next, undefined);
+  });
 }

@@ -1,4 +1,4 @@
-import { Inquiry, InquiryIdPath, InquiryPage, ListInquiriesQuery } from '../schemas/inquiries';
+import { Inquiry, InquiryIdPath, InquiryPage, ListInquiriesQuery, InquiryUpdated, UpdateInquiryBody } from '../schemas/inquiries';
 import { IngestedInquiry, IngestInquiryBody } from '../schemas/ingestion';
 import { defineRoute } from './route';
 
@@ -54,4 +54,20 @@ export const ingestInquiry = defineRoute({
   responses: { 200: { description: 'This `externalInquiryId` was sent before for this source: the first inquiry, nothing recorded again.', schema: IngestedInquiry } },
 });
 
-export const inquiryRoutes = [listInquiries, getInquiry, ingestInquiry];
+export const updateInquiry = defineRoute({
+  operationId: 'updateInquiry',
+  method: 'PATCH',
+  path: '/v1/inquiries/{inquiryId}',
+  handler: 'inquiries/update',
+  summary: 'Mark an inquiry read or unread, or retag it',
+  description: 'Marking an inquiry read lowers its lead’s unread count for the source by one (unread raises it); a tag that flags (FLAGGED, EMERGENCY) or stops flagging keeps the lead’s `hasFlaggedInquiry` right. The inquiry and its lead change in one transaction. Another organization’s inquiry answers 404.',
+  tag: 'Inquiries',
+  // Reads the inquiry, the lead and the flagged count (GetItem); one transaction updates and checks.
+  dynamodb: ['GetItem', 'UpdateItem'],
+  status: 200,
+  request: { path: InquiryIdPath, body: UpdateInquiryBody },
+  response: InquiryUpdated,
+  errors: [400, 404, 409],
+});
+
+export const inquiryRoutes = [listInquiries, getInquiry, ingestInquiry, updateInquiry];

@@ -169,3 +169,14 @@ export interface InquiryDataBySource {
   SMS: SmsData;
   WEBFORM: WebformData;
 }
+
+/** PATCH /v1/inquiries/{inquiryId}: read state and tag; at least one. */
+export const UpdateInquiryBody = v.pipe(
+  v.strictObject({
+    isRead: v.optional(v.boolean('isRead must be a boolean')),
+    tag: v.optional(v.picklist(INQUIRY_TAGS, `tag must be one of ${list(INQUIRY_TAGS)}`)),
+  }),
+  v.check((body) => body.isRead !== undefined || body.tag !== undefined, 'body must contain isRead or tag'),
+  v.metadata({ jsonSchema: { minProperties: 1 } }),
+);
+export const InquiryUpdated = v.object({ inquiry: InquiryListItem });
