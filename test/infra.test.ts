@@ -28,6 +28,15 @@ function dynamoActionsOf(constructId: string): string[] {
 }
 
 describe('the API stack', () => {
+  it('throttles the public inbound route on its own, below the stage', () => {
+    const stage = Object.values(apiTemplate.findResources('AWS::ApiGateway::Stage') as Record<string, Resource>)[0]!;
+    const throttled = routes.filter((route) => route.throttle);
+    expect(throttled.map((route) => route.operationId)).toEqual(['receiveInbound']);
+    expect(stage.Properties.MethodSettings).toEqual(
+      expect.arrayContaining([expect.objectContaining({ HttpMethod: 'POST', ResourcePath: '/~1v1~1inbound~1{inboundEndpointId}', ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 })]),
+    );
+  });
+
   it('has one function per route plus the authorizer, all Node.js 24 on arm64 with tracing', () => {
     expect(Object.keys(functions)).toHaveLength(routes.length + 1);
     for (const fn of Object.values(functions)) {

@@ -73,6 +73,8 @@ const CASES: Record<string, Case[]> = {
 };
 
 /** Routes where no id of another record enters: they read or create only the caller's own. */
+CASES.deleteInboundEndpoint = [{ path: (ids) => `/v1/inbound-endpoints/${ids.inboundEndpointId}`, expect: 'not-found' }];
+CASES.rotateInboundEndpoint = [{ path: (ids) => `/v1/inbound-endpoints/${ids.inboundEndpointId}/rotate`, expect: 'not-found' }];
 CASES.getWebhook = [{ path: (ids) => `/v1/webhooks/${ids.webhookId}`, expect: 'not-found' }];
 CASES.updateWebhook = [{ path: (ids) => `/v1/webhooks/${ids.webhookId}`, body: () => ({ isEnabled: false }), expect: 'not-found' }];
 CASES.deleteWebhook = [{ path: (ids) => `/v1/webhooks/${ids.webhookId}`, expect: 'not-found' }];
@@ -99,6 +101,8 @@ const NO_ID_ENTERS: Record<string, string> = {
   listWebhooks: 'lists the caller’s webhooks',
   ingestInquiry: 'creates; the lead is found by email or phone among the caller’s own leads',
   createWebhook: 'creates; references nothing',
+  createInboundEndpoint: 'creates; references nothing',
+  listInboundEndpoints: 'lists the caller’s inbound endpoints',
 };
 
 describe("another organization's ids, on every route where an id enters", () => {
@@ -130,6 +134,7 @@ describe("another organization's ids, on every route where an id enters", () => 
       inquiryId: demo.inquiryIds![0]!,
       threadId: demo.smsThreadId,
       webhookId: (await a.client.post('/v1/webhooks', { url: 'https://hooks.example.com/a', events: ['*'] })).body.webhook.id,
+      inboundEndpointId: (await a.client.post('/v1/inbound-endpoints', { name: 'Form', source: 'WEBFORM' })).body.inboundEndpoint.id,
     };
     before = await itemsOf(a.organizationId);
   }, 120_000);

@@ -788,6 +788,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/inbound-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List inbound endpoints, newest first
+         * @description Never the tokens or secrets.
+         */
+        get: operations["listInboundEndpoints"];
+        put?: never;
+        /**
+         * Create a URL that a web form, email parser or agent can post inquiries to
+         * @description For senders that cannot send an API key. The answer’s `url` carries a token (shown only here, stored hashed); senders that can sign use `secret` (`whsec_…`) with Standard Webhooks headers instead. `fieldMap` renames a form’s own field names to `email`, `phone`, `name`, `firstName`, `lastName` or `message`.
+         */
+        post: operations["createInboundEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inbound-endpoints/{inboundEndpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an inbound endpoint
+         * @description Its URL answers 401 from then on.
+         */
+        delete: operations["deleteInboundEndpoint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inbound-endpoints/{inboundEndpointId}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a new token and secret for an inbound endpoint
+         * @description Answers the new `url` and `secret`; the old token and secret stop working at once.
+         */
+        post: operations["rotateInboundEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inbound/{inboundEndpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Post an inquiry to an inbound endpoint (no API key)
+         * @description Authenticated by the endpoint URL's `token`, or by Standard Webhooks headers (`webhook-id`, `webhook-timestamp` within 5 minutes, `webhook-signature`) signed with the endpoint's secret; anything else answers 401 and records nothing. The body is `application/json` or `application/x-www-form-urlencoded` (what an HTML form posts), at most 256 KB. A WEBFORM endpoint keeps every field and finds the lead from email, phone and name; an EMAIL endpoint takes a parsed email (from, to, subject, text or html); CALL and CHATBOT take `{lead, data, summary?, tag?}` as POST /v1/inquiries does. The same sender id again (`externalInquiryId`, or the `webhook-id` or `Idempotency-Key` header) answers 200 with the first inquiry.
+         */
+        post: operations["receiveInbound"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi": {
         parameters: {
             query?: never;
@@ -4220,6 +4304,229 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listInboundEndpoints: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List inbound endpoints, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        inboundEndpoints: {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            source: "WEBFORM" | "EMAIL" | "CALL" | "CHATBOT";
+                            fieldMap: {
+                                [key: string]: string;
+                            } | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                        totalPages: number;
+                        currentPage: number;
+                        totalCount: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createInboundEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @enum {string} */
+                    source: "WEBFORM" | "EMAIL" | "CALL" | "CHATBOT";
+                    /** @default null */
+                    fieldMap?: {
+                        [key: string]: "email" | "phone" | "name" | "firstName" | "lastName" | "message";
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Create a URL that a web form, email parser or agent can post inquiries to */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        inboundEndpoint: {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            source: "WEBFORM" | "EMAIL" | "CALL" | "CHATBOT";
+                            fieldMap: {
+                                [key: string]: string;
+                            } | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            url: string;
+                            secret: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteInboundEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inboundEndpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete an inbound endpoint */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        id: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    rotateInboundEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                inboundEndpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Issue a new token and secret for an inbound endpoint */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        inboundEndpoint: {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            source: "WEBFORM" | "EMAIL" | "CALL" | "CHATBOT";
+                            fieldMap: {
+                                [key: string]: string;
+                            } | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            url: string;
+                            secret: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    receiveInbound: {
+        parameters: {
+            query?: {
+                token?: string;
+            };
+            header?: never;
+            path: {
+                inboundEndpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sender’s id was seen before: the first inquiry, nothing recorded again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        inquiry: components["schemas"]["InquiryListItem"];
+                    };
+                };
+            };
+            /** @description Post an inquiry to an inbound endpoint (no API key) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        inquiry: components["schemas"]["InquiryListItem"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["RequestTooLarge"];
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -190,7 +190,8 @@ export function createLocalGateway({ routes, loadHandler, loadAuthorizer, around
         apiId: 'local',
         authorizer,
         httpMethod: method,
-        path: `/${STAGE}${url.pathname}`,
+        // The server answers at its root, as API Gateway does on a custom domain mapped to the stage.
+        path: url.pathname,
         protocol: 'HTTP/1.1',
         requestId,
         requestTimeEpoch: Date.now(),

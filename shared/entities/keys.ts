@@ -52,6 +52,7 @@ export const counterNames = {
   policies: 'POLICIES',
   faqs: 'FAQS',
   webhooks: 'WEBHOOKS',
+  inboundEndpoints: 'INBOUND_ENDPOINTS',
   /** One counter per inquiry list filter combination, so every filtered totalCount is one read. */
   inquiries: ({ leadId, source }: { leadId?: string; source?: string } = {}) =>
     ['INQUIRIES', ...(leadId ? [`LEAD#${leadId}`] : []), ...(source ? [`SOURCE#${source}`] : [])].join('#'),
@@ -180,6 +181,11 @@ export const keys = {
   event: (o: string, eventId: string): Key => ({ pk: `${org(o)}#EVENTS`, sk: `EVENT#${eventId}` }),
   eventsBetween: (o: string, fromId: string, toId: string) => ({ pk: `${org(o)}#EVENTS`, skBetween: [`EVENT#${fromId}`, `EVENT#${toId}`] as [string, string] }),
   eventIndexes: (o: string, event: { id: string; type: string }) => ({ gsi1pk: `${org(o)}#EVENTS#TYPE#${event.type}`, gsi1sk: event.id }),
+  /** Inbound endpoints: URLs that senders without an API key post inquiries to. */
+  inboundEndpoint: (o: string, endpointId: string): Key => ({ pk: org(o), sk: `INBOUND#${endpointId}` }),
+  inboundEndpoints: (o: string): Collection => ({ pk: org(o), skPrefix: 'INBOUND#' }),
+  /** gsi1: an inbound endpoint by its id alone, for POST /v1/inbound/{id}, which carries no API key to name the organization. */
+  inboundEndpointById: (endpointId: string) => ({ gsi1pk: `INBOUND#${endpointId}`, gsi1sk: 'ENDPOINT' }),
   /** Webhook subscriptions: few per organization (at most 16), read whole when events fan out. */
   webhook: (o: string, webhookId: string): Key => ({ pk: org(o), sk: `WEBHOOK#${webhookId}` }),
   webhooks: (o: string): Collection => ({ pk: org(o), skPrefix: 'WEBHOOK#' }),

@@ -27,6 +27,27 @@ export interface HandlerInput<R extends RouteRequest> {
   body: Out<R['body']>;
   /** Set by the authorizer from the API key; the only source of the organization. */
   organizationId: string;
+  /** The request as received, for the few routes that read more than path, query and JSON body. */
+  request: RawRequest;
+}
+
+export interface RawRequest {
+  /** Header names lower-cased. */
+  headers: Record<string, string>;
+  body: string | null;
+  /** The URL the API was called at, up to the stage: `https://api.example.com`, `https://….execute-api…/prod`, `http://localhost:3000`. */
+  baseUrl: string;
+}
+
+/** The request's headers (lower-cased names), raw body and base URL (the Host it came to, and the stage's path prefix). */
+function rawRequest(event: APIGatewayProxyEvent): RawRequest {
+  const headers = Object.fromEntries(Object.entries(event.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value ?? '']));
+  const fullPath = event.requestContext?.path ?? event.path;
+  const prefix = fullPath.endsWith(event.path) ? fullPath.slice(0, fullPath.length - event.path.length) : '';
+  const proto = headers['x-forwarded-proto'] ?? 'http';
+  // A route with a body schema has its JSON parsed in place by then; only the others keep the raw text.
+  const body = typeof event.body !== 'string' ? null : event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  return { headers, body, baseUrl: `${proto}://${headers.host ?? 'localhost'}${prefix}` };
 }
 
 /**
@@ -55,7 +76,7 @@ export function apiHandler<R extends RouteRequest, S extends v.GenericSchema>(
       body: body ? parseOrThrow(body, jsonObject(event.body), 'body') : undefined,
     } as Omit<HandlerInput<R>, 'organizationId'>;
     const organizationId = route.auth === 'none' ? '' : requireOrganization(event);
-    const answer = await handle({ ...input, organizationId });
+    const answer = await handle({ ...input, organizationId, request: rawRequest(event) });
     const [status, result] = answer instanceof Answer ? [answer.status, answer.body] : [route.status, answer];
     return route.contentType ? textResponse(status, route.contentType, result, route.cacheControl) : jsonResponse(status, result);
   });

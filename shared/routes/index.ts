@@ -2,6 +2,7 @@ import { appointmentRoutes } from './appointments';
 import { companyRoutes } from './companies';
 import { eventRoutes } from './events';
 import { faqRoutes } from './faqs';
+import { inboundEndpointRoutes } from './inbound-endpoints';
 import { inquiryRoutes } from './inquiries';
 import { leadRoutes } from './leads';
 import { metaRoutes } from './meta';
@@ -15,4 +16,4 @@ import { transferRoutes } from './transfers';
 import { webhookRoutes } from './webhooks';
 
 /** The route table: every endpoint of the API, one row each. */
-export const routes: RouteDefinition[] = [...leadRoutes, ...appointmentRoutes, ...companyRoutes, ...organizationRoutes, ...serviceRoutes, ...productRoutes, ...transferRoutes, ...policyRoutes, ...faqRoutes, ...inquiryRoutes, ...smsRoutes, ...eventRoutes, ...webhookRoutes, ...metaRoutes];
+export const routes: RouteDefinition[] = [...leadRoutes, ...appointmentRoutes, ...companyRoutes, ...organizationRoutes, ...serviceRoutes, ...productRoutes, ...transferRoutes, ...policyRoutes, ...faqRoutes, ...inquiryRoutes, ...smsRoutes, ...eventRoutes, ...webhookRoutes, ...inboundEndpointRoutes, ...metaRoutes];

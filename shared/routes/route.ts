@@ -67,6 +67,8 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
   responses?: Record<number, ResponseDoc>;
   /** Files from node_modules the function reads at run time; the stack copies each beside the function's bundle. */
   assets?: string[];
+  /** Its own throttle at API Gateway, below the stage's: a public route one noisy sender must not let starve the rest. */
+  throttle?: { rateLimit: number; burstLimit: number };
   /** The function sends SMS: the stack configures the provider (AWS End User Messaging SMS) and grants SendTextMessage. */
   sendsSms?: boolean;
 }

@@ -14,6 +14,7 @@ export const TAG_DESCRIPTIONS = {
   FAQs: 'Questions and answers the AI receptionist answers callers from.',
   Events: 'What changed in the organization, newest first: the events webhook subscriptions deliver.',
   Webhooks: 'Subscriptions that receive events as signed HTTP POSTs (Standard Webhooks), retried for 24 hours, with every attempt logged.',
+  Inbound: 'URLs that web forms, email parsers and call or chat agents post inquiries to, with a token or a Standard Webhooks signature instead of an API key.',
   Reference: 'This description of the API and its reference page.',
 } as const;
 

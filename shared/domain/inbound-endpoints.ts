@@ -1,0 +1,140 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import * as v from 'valibot';
+import { hashToken } from '../auth/tokens';
+import type { InboundEndpointRecord } from '../entities/inbound-endpoint';
+import { ApiError, NotFoundError, PayloadTooLargeError, ValidationError } from '../errors';
+import { newId, now } from '../ids';
+import { createInboundEndpoint, findInboundEndpoint, getInboundEndpoint, INBOUND_ENDPOINT_NOT_FOUND, replaceInboundCredentials } from '../repositories/inbound-endpoints';
+import { MAX_INBOUND_BYTES, type CreateInboundEndpointBody, type InboundEndpoint } from '../schemas/inbound-endpoints';
+import { IngestInquiryBody } from '../schemas/ingestion';
+import { E164 } from '../schemas/common';
+import { newSigningSecret, signedHeaders } from '../webhooks/signature';
+import { ingestInquiry } from './ingestion';
+
+/** A Standard Webhooks signature older or newer than this is refused (replays). */
+const TOLERANCE_SECONDS = 5 * 60;
+
+const TOKEN_PREFIX = 'inb_';
+const newToken = () => TOKEN_PREFIX + randomBytes(24).toString('base64url');
+
+export const publicEndpoint = ({ id, name, source, fieldMap, createdAt }: InboundEndpointRecord): InboundEndpoint => ({ id, name, source, fieldMap, createdAt });
+
+const urlOf = (baseUrl: string, id: string, token: string) => `${baseUrl}/v1/inbound/${id}?token=${token}`;
+
+/** An endpoint, answered once with its URL (holding the token, stored only hashed) and its signing secret. */
+export async function createEndpoint(organizationId: string, body: CreateInboundEndpointBody, baseUrl: string) {
+  const token = newToken();
+  const endpoint: InboundEndpointRecord = { id: newId('inbound'), name: body.name, source: body.source, fieldMap: body.fieldMap, createdAt: now(), organizationId, tokenHash: hashToken(token), secret: newSigningSecret() };
+  await createInboundEndpoint(endpoint);
+  return { ...publicEndpoint(endpoint), url: urlOf(baseUrl, endpoint.id, token), secret: endpoint.secret };
+}
+
+/** A new token and secret; the old ones stop working at once. */
+export async function rotateEndpoint(organizationId: string, endpointId: string, baseUrl: string) {
+  const endpoint = await getInboundEndpoint(organizationId, endpointId);
+  if (!endpoint) throw new NotFoundError(INBOUND_ENDPOINT_NOT_FOUND);
+  const token = newToken();
+  const secret = newSigningSecret();
+  await replaceInboundCredentials(organizationId, endpointId, { tokenHash: hashToken(token), secret });
+  return { ...publicEndpoint(endpoint), url: urlOf(baseUrl, endpointId, token), secret };
+}
+
+const unauthorized = () => new ApiError(401, 'A valid token or Standard Webhooks signature is required', 'UNAUTHORIZED');
+
+const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/** The `token` query parameter, or Standard Webhooks headers signed with the endpoint's secret within 5 minutes. */
+function authenticate(endpoint: InboundEndpointRecord, token: string | undefined, headers: Record<string, string>, body: string): void {
+  if (token !== undefined) {
+    if (!sameText(hashToken(token), endpoint.tokenHash)) throw unauthorized();
+    return;
+  }
+  const id = headers['webhook-id'];
+  const timestamp = headers['webhook-timestamp'];
+  const signatures = headers['webhook-signature'];
+  if (!id || !timestamp || !signatures || !/^\d+$/.test(timestamp)) throw unauthorized();
+  if (Math.abs(Date.now() / 1000 - Number(timestamp)) > TOLERANCE_SECONDS) throw unauthorized();
+  const expected = signedHeaders([endpoint.secret], { id, timestamp: Number(timestamp), body })['webhook-signature']!;
+  if (!signatures.split(' ').some((signature) => sameText(signature, expected))) throw unauthorized();
+}
+
+type Fields = Record<string, string>;
+
+/** The posted body as name → value: JSON (an object) or an HTML form's urlencoded fields. Anything else is 415. */
+function fieldsOf(headers: Record<string, string>, body: string): Record<string, unknown> {
+  const type = (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type === 'application/x-www-form-urlencoded') {
+    const fields: Fields = {};
+    for (const [name, value] of new URLSearchParams(body)) fields[name] = name in fields ? `${fields[name]}, ${value}` : value;
+    return fields;
+  }
+  if (type === 'application/json') {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      throw new ApiError(400, 'The body is not valid JSON', 'INVALID_JSON');
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ValidationError([{ path: 'body', message: 'body must be a JSON object' }]);
+    return parsed as Record<string, unknown>;
+  }
+  throw new ApiError(415, 'Send application/json or application/x-www-form-urlencoded', 'UNSUPPORTED_MEDIA_TYPE');
+}
+
+/** Formatting people type in phone numbers; what remains must be E.164 to find a lead by. */
+const phoneOf = (value: unknown) => {
+  const phone = typeof value === 'string' ? value.replace(/[\s().-]/g, '') : '';
+  return E164.test(phone) ? phone : undefined;
+};
+const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
+
+/** Fields that steer the inquiry rather than being part of the submission. */
+const CONTROL_FIELDS = new Set(['externalInquiryId', 'formName', 'pageUrl']);
+
+/** A web form: every field kept, the lead from email/phone/name (renamed through the endpoint's fieldMap). */
+function webformInquiry(endpoint: InboundEndpointRecord, posted: Record<string, unknown>) {
+  const named: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(posted)) named[endpoint.fieldMap?.[field] ?? field] = value;
+  const fields = Object.entries(posted)
+    .filter(([name]) => !CONTROL_FIELDS.has(name))
+    .map(([name, value]) => ({ name, label: name, value: typeof value === 'string' ? value : JSON.stringify(value) }));
+  const message = text(named.message) ?? fields.find((field) => field.value.length >= 40)?.value;
+  return {
+    source: 'WEBFORM',
+    lead: { email: text(named.email), phone: phoneOf(named.phone), name: text(named.name), firstName: text(named.firstName), lastName: text(named.lastName) },
+    summary: message && [...message.replace(/\s+/g, ' ')].slice(0, 1000).join(''),
+    data: { formName: text(posted.formName) ?? endpoint.name, fields, submittedAt: now(), pageUrl: text(posted.pageUrl) ?? null },
+  };
+}
+
+/** A parsed email as mail-parsing services post it: from ("Name <address>"), to, subject, text or html. */
+function emailInquiry(posted: Record<string, unknown>) {
+  const from = text(posted.from) ?? '';
+  const [, name, address] = /^\s*"?([^"<]*?)"?\s*<([^>]+)>\s*$/.exec(from) ?? [undefined, undefined, from];
+  const body = text(posted.text) ?? (text(posted.html) ?? '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
+  return {
+    source: 'EMAIL',
+    lead: { email: text(address), name: text(name) },
+    data: { subject: text(posted.subject) ?? '', from, to: text(posted.to) ?? '', body, receivedAt: now() },
+  };
+}
+
+/**
+ * A post to an inbound endpoint: authenticated by token or signature (else 401, nothing recorded), read as
+ * JSON or a form, shaped by the endpoint's source and ingested as POST /v1/inquiries would. A repeat of the
+ * sender's id (externalInquiryId, or the webhook-id / Idempotency-Key header) answers the first inquiry.
+ */
+export async function receiveInbound(endpointId: string, token: string | undefined, headers: Record<string, string>, body: string | null) {
+  const endpoint = await findInboundEndpoint(endpointId);
+  if (!endpoint) throw unauthorized();
+  const raw = body ?? '';
+  if (Buffer.byteLength(raw) > MAX_INBOUND_BYTES) throw new PayloadTooLargeError(MAX_INBOUND_BYTES);
+  authenticate(endpoint, token, headers, raw);
+  const posted = fieldsOf(headers, raw);
+  const shaped = endpoint.source === 'WEBFORM' ? webformInquiry(endpoint, posted) : endpoint.source === 'EMAIL' ? emailInquiry(posted) : { ...posted, source: endpoint.source };
+  const externalInquiryId = text(posted.externalInquiryId) ?? headers['webhook-id'] ?? headers['idempotency-key'];
+  const candidate = JSON.parse(JSON.stringify({ ...shaped, ...(externalInquiryId ? { externalInquiryId } : {}) })) as unknown;
+  const parsed = v.safeParse(IngestInquiryBody, candidate);
+  if (!parsed.success) throw new ValidationError(parsed.issues.map((issue) => ({ path: v.getDotPath(issue) ?? 'body', message: issue.message })));
+  return ingestInquiry(endpoint.organizationId, parsed.output);
+}

@@ -1,0 +1,128 @@
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { describe, expect, it } from 'vitest';
+import { useTestApi, type Client } from './support/api';
+import { ISO_MS } from './support/fixtures';
+
+const api = useTestApi();
+
+async function endpoint(client: Client, body: Record<string, unknown> = { name: 'Website contact form', source: 'WEBFORM' }) {
+  const res = await client.post('/v1/inbound-endpoints', body);
+  expect(res.status).toBe(201);
+  return res.body.inboundEndpoint as { id: string; url: string; secret: string; source: string };
+}
+
+/** What a browser posts for an HTML form: application/x-www-form-urlencoded, no API key. */
+const postForm = (url: string, fields: Record<string, string>) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+
+/** A JSON body signed by the standardwebhooks package, as any Standard Webhooks sender would. */
+function signed(secret: string, body: unknown, { id = `msg_${Math.random().toString(36).slice(2)}`, at = new Date() } = {}) {
+  const text = JSON.stringify(body);
+  const signature = new StandardWebhook(secret).sign(id, at, text);
+  return { body: text, headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature } };
+}
+
+const withoutToken = (url: string) => url.replace(/\?token=.*$/, '');
+
+describe('inbound endpoints', () => {
+  it('answers 201 with a URL holding a token and a whsec_ secret, and lists neither', async () => {
+    const { client } = await api.organization();
+    const created = await endpoint(client, { name: 'Quote form', source: 'WEBFORM', fieldMap: { your_email: 'email' } });
+    expect(created).toEqual({
+      id: expect.stringMatching(/^inbound_[0-9A-Z]{26}$/),
+      name: 'Quote form',
+      source: 'WEBFORM',
+      fieldMap: { your_email: 'email' },
+      createdAt: expect.stringMatching(ISO_MS),
+      url: expect.stringMatching(new RegExp(`^${api.url}/v1/inbound/${created.id}\\?token=inb_[A-Za-z0-9_-]{32}$`)),
+      secret: expect.stringMatching(/^whsec_/),
+    });
+    const listed = (await client.get('/v1/inbound-endpoints')).body;
+    expect(listed.totalCount).toBe(1);
+    expect(JSON.stringify(listed)).not.toContain(created.secret);
+    expect(JSON.stringify(listed)).not.toContain(created.url.split('token=')[1]);
+  });
+
+  it('records a form post (urlencoded) as a WEBFORM inquiry with every field, and finds the lead through fieldMap', async () => {
+    const { client } = await api.organization();
+    const created = await endpoint(client, { name: 'Contact', source: 'WEBFORM', fieldMap: { your_email: 'email', mobile: 'phone', full_name: 'name' } });
+    const res = await postForm(created.url, { full_name: 'Mia Wong', your_email: 'mia@example.com', mobile: '0412 345 678', message: 'The hot water system is leaking from the bottom.', suburb: 'Newtown' });
+    expect(res.status).toBe(201);
+    const { inquiry } = (await res.json()) as { inquiry: { id: string; leadId: string; source: string; summary: string } };
+    expect(inquiry).toMatchObject({ source: 'WEBFORM', summary: 'The hot water system is leaking from the bottom.', isFirstInquiry: true });
+    expect((await client.get(`/v1/leads/${inquiry.leadId}`)).body.lead).toMatchObject({ firstName: 'Mia', lastName: 'Wong', email: 'mia@example.com', unreadWebformSubmissions: 1 });
+    const { data } = (await client.get(`/v1/inquiries/${inquiry.id}`)).body;
+    expect(data).toMatchObject({ formName: 'Contact', pageUrl: null });
+    expect(data.fields).toEqual([
+      { name: 'full_name', label: 'full_name', value: 'Mia Wong' },
+      { name: 'your_email', label: 'your_email', value: 'mia@example.com' },
+      { name: 'mobile', label: 'mobile', value: '0412 345 678' },
+      { name: 'message', label: 'message', value: 'The hot water system is leaking from the bottom.' },
+      { name: 'suburb', label: 'suburb', value: 'Newtown' },
+    ]);
+  });
+
+  it('records a signed JSON post (Standard Webhooks) to an EMAIL endpoint, and a repeat of its webhook-id answers 200 with the same inquiry', async () => {
+    const { client } = await api.organization();
+    const existing = (await client.post('/v1/leads', { name: 'Leo Park', email: 'leo@example.com' })).body.lead;
+    const created = await endpoint(client, { name: 'Parsed mail', source: 'EMAIL' });
+    const mail = { from: 'Leo Park <LEO@example.com>', to: 'office@example.com', subject: 'Switchboard upgrade quote', text: 'Can you quote for a new switchboard?' };
+    const request = signed(created.secret, mail, { id: 'msg_2f9a1' });
+    const first = await fetch(withoutToken(created.url), { method: 'POST', ...request });
+    const again = await fetch(withoutToken(created.url), { method: 'POST', ...signed(created.secret, mail, { id: 'msg_2f9a1' }) });
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(200);
+    const inquiry = ((await first.json()) as { inquiry: { id: string; leadId: string } }).inquiry;
+    expect(((await again.json()) as { inquiry: { id: string } }).inquiry.id).toBe(inquiry.id);
+    expect(inquiry).toMatchObject({ leadId: existing.id, source: 'EMAIL', summary: 'Switchboard upgrade quote' });
+    expect((await client.get(`/v1/inquiries/${inquiry.id}`)).body.data).toMatchObject({ subject: mail.subject, body: mail.text, from: mail.from });
+    expect((await client.get('/v1/inquiries')).body.totalCount).toBe(1);
+  });
+
+  it.each([
+    ['no token or signature', (url: string) => fetch(withoutToken(url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":"x@example.com"}' })],
+    ['a wrong token', (url: string) => postForm(url.replace(/token=.*/, 'token=inb_wrongwrongwrongwrongwrongwrongwron'), { email: 'x@example.com' })],
+    ['a signature with another secret', (url: string) => fetch(withoutToken(url), { method: 'POST', ...signed(`whsec_${Buffer.alloc(32, 9).toString('base64')}`, { email: 'x@example.com' }) })],
+    ['a signature older than 5 minutes', (url: string, secret: string) => fetch(withoutToken(url), { method: 'POST', ...signed(secret, { email: 'x@example.com' }, { at: new Date(Date.now() - 6 * 60_000) }) })],
+    ['an endpoint that does not exist', (url: string) => postForm(url.replace(/inbound_[0-9A-Z]{26}/, 'inbound_01HZZZZZZZZZZZZZZZZZZZZZZZ'), { email: 'x@example.com' })],
+  ])('answers 401 with the envelope for %s, and records nothing', async (_, send) => {
+    const { client } = await api.organization();
+    const created = await endpoint(client);
+    const res = await send(created.url, created.secret);
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ success: false, error: { status: 401 } });
+    expect((await client.get('/v1/inquiries')).body.totalCount).toBe(0);
+    expect((await client.get('/v1/leads')).body.totalCount).toBe(0);
+  });
+
+  it('answers 415 for other body types, 413 above 256 KB and 400 naming the field for a form without email or phone', async () => {
+    const { client } = await api.organization();
+    const created = await endpoint(client);
+    expect((await fetch(created.url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'email=x@example.com' })).status).toBe(415);
+    expect((await postForm(created.url, { email: 'big@example.com', message: 'x'.repeat(300 * 1024) })).status).toBe(413);
+    const missing = await postForm(created.url, { name: 'No Contact', message: 'Call me' });
+    expect(missing.status).toBe(400);
+    expect(((await missing.json()) as { message: string }).message).toContain('lead');
+    expect((await client.get('/v1/inquiries')).body.totalCount).toBe(0);
+  });
+
+  it('stops accepting the old token after a rotation, and a deleted endpoint answers 401', async () => {
+    const { client } = await api.organization();
+    const created = await endpoint(client);
+    const rotated = (await client.post(`/v1/inbound-endpoints/${created.id}/rotate`)).body.inboundEndpoint;
+    expect(rotated.url).not.toBe(created.url);
+    expect((await postForm(created.url, { email: 'old@example.com' })).status).toBe(401);
+    expect((await postForm(rotated.url, { email: 'new@example.com' })).status).toBe(201);
+    expect((await client.delete(`/v1/inbound-endpoints/${created.id}`)).status).toBe(200);
+    expect((await postForm(rotated.url, { email: 'gone@example.com' })).status).toBe(401);
+  });
+
+  it("answers 404 for another organization's endpoint", async () => {
+    const a = await api.organization();
+    const b = await api.organization();
+    const created = await endpoint(a.client);
+    expect((await b.client.post(`/v1/inbound-endpoints/${created.id}/rotate`)).status).toBe(404);
+    expect((await b.client.delete(`/v1/inbound-endpoints/${created.id}`)).status).toBe(404);
+    expect((await postForm(created.url, { email: 'still@example.com' })).status).toBe(201);
+  });
+});
