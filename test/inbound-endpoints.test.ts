@@ -79,6 +79,33 @@ describe('inbound endpoints', () => {
     expect((await client.get('/v1/inquiries')).body.totalCount).toBe(1);
   });
 
+  it('records a call an AI voice agent posts with the token, as POST /v1/inquiries takes it', async () => {
+    const { client } = await api.organization();
+    const created = await endpoint(client, { name: 'Voice agent', source: 'CALL' });
+    const call = {
+      lead: { phone: '+61412000444', name: 'Noah Reid' },
+      tag: 'EMERGENCY',
+      externalInquiryId: 'call-8812',
+      data: {
+        summary: 'Gas smell in the laundry.',
+        keyPoints: ['Gas smell'],
+        recordingUrl: 'https://recordings.example.com/8812.mp3',
+        transcripts: [{ created_at: '2026-11-20T09:00:05.000Z', text: 'I can smell gas.', user: 'user' }],
+        direction: 'LEAD_TO_AI',
+        duration: 40,
+        startedAt: '2026-11-20T09:00:00.000Z',
+        endedAt: '2026-11-20T09:00:40.000Z',
+        endedBy: 'assistant',
+      },
+    };
+    const res = await fetch(created.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(call) });
+    expect(res.status).toBe(201);
+    const { inquiry } = (await res.json()) as { inquiry: { id: string; leadId: string } };
+    expect(inquiry).toMatchObject({ source: 'CALL', tag: 'EMERGENCY', summary: 'Gas smell in the laundry.' });
+    expect((await client.get(`/v1/leads/${inquiry.leadId}`)).body.lead).toMatchObject({ phone: '+61412000444', unreadCalls: 1, hasFlaggedInquiry: true });
+    expect((await client.get(`/v1/inquiries/${inquiry.id}`)).body.data.transcripts).toMatchObject([{ text: 'I can smell gas.', user: 'user' }]);
+  });
+
   it.each([
     ['no token or signature', (url: string) => fetch(withoutToken(url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":"x@example.com"}' })],
     ['a wrong token', (url: string) => postForm(url.replace(/token=.*/, 'token=inb_wrongwrongwrongwrongwrongwrongwron'), { email: 'x@example.com' })],
