@@ -300,7 +300,7 @@ describe('GET /v1/appointments', () => {
     const { client, body } = await booked();
     await created(client, '/v1/appointments', 'appointment', body('2026-12-01T09:00:00Z', '2026-12-01T10:00:00Z'));
     const other = await api.organization();
-    expect((await other.client.get('/v1/appointments')).body).toEqual({ appointments: [], totalPages: 0, currentPage: 1, totalCount: 0 });
+    expect((await other.client.get('/v1/appointments')).body).toEqual({ appointments: [], totalPages: 0, currentPage: 1, totalCount: 0, nextCursor: null });
   });
 
   it('pages through a window, earliest first, with the total counted over the window', async () => {

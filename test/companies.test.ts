@@ -64,10 +64,10 @@ describe('GET /v1/companies', () => {
     const created = [];
     for (const name of ['First Pty Ltd', 'Second Pty Ltd', 'Third Pty Ltd']) created.push(await createCompany(client, { name }));
     const all = await client.get('/v1/companies');
-    expect(all.body).toEqual({ companies: [...created].reverse(), totalPages: 1, currentPage: 1, totalCount: 3 });
+    expect(all.body).toEqual({ companies: [...created].reverse(), totalPages: 1, currentPage: 1, totalCount: 3, nextCursor: null });
     const page2 = await client.get('/v1/companies?page=2&limit=2');
-    expect(page2.body).toEqual({ companies: [created[0]], totalPages: 2, currentPage: 2, totalCount: 3 });
-    expect((await client.get('/v1/companies?page=3&limit=2')).body).toEqual({ companies: [], totalPages: 2, currentPage: 3, totalCount: 3 });
+    expect(page2.body).toEqual({ companies: [created[0]], totalPages: 2, currentPage: 2, totalCount: 3, nextCursor: null });
+    expect((await client.get('/v1/companies?page=3&limit=2')).body).toEqual({ companies: [], totalPages: 2, currentPage: 3, totalCount: 3, nextCursor: null });
   });
 
   it('lists the demo companies, and none of another organization', async () => {
@@ -76,7 +76,7 @@ describe('GET /v1/companies', () => {
     expect(res.body.companies.map((company: { id: string }) => company.id)).toEqual(demo.demo!.companyIds);
     expect(res.body.totalCount).toBe((demo.demo!.companyIds as string[]).length);
     const { client } = await api.organization();
-    expect((await client.get('/v1/companies')).body).toEqual({ companies: [], totalPages: 0, currentPage: 1, totalCount: 0 });
+    expect((await client.get('/v1/companies')).body).toEqual({ companies: [], totalPages: 0, currentPage: 1, totalCount: 0, nextCursor: null });
   });
 
   it('reads page 1 with one Query and one counter read', async () => {

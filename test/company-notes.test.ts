@@ -42,7 +42,7 @@ describe('GET /v1/companies/{companyId}/notes', () => {
     const first = await addCompanyNote(organizationId, company.id, { value: 'Prefers morning site visits', userId: null });
     const second = await addCompanyNote(organizationId, company.id, { value: 'Pays on 14-day terms', userId: null });
     const res = await client.get(`/v1/companies/${company.id}/notes`);
-    expect(res.body).toEqual({ notes: [second, first], totalPages: 1, currentPage: 1, totalCount: 2 });
+    expect(res.body).toEqual({ notes: [second, first], totalPages: 1, currentPage: 1, totalCount: 2, nextCursor: null });
     expect([first.id, second.id]).toEqual([1, 2]);
     expect(second).toEqual({
       id: 2,
@@ -59,7 +59,7 @@ describe('GET /v1/companies/{companyId}/notes', () => {
     const { company } = (await client.post('/v1/companies', { name: 'Quiet Pty Ltd' })).body;
     const res = await client.get(`/v1/companies/${company.id}/notes`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ notes: [], totalPages: 0, currentPage: 1, totalCount: 0 });
+    expect(res.body).toEqual({ notes: [], totalPages: 0, currentPage: 1, totalCount: 0, nextCursor: null });
   });
 
   it('pages with page and limit, and answers an empty page past the end', async () => {
@@ -72,7 +72,7 @@ describe('GET /v1/companies/{companyId}/notes', () => {
     expect(page2.body.notes.map((note: { id: number }) => note.id)).toEqual(all.slice(3));
     const past = await client.get(`/v1/companies/${company}/notes?page=5&limit=3`);
     expect(past.status).toBe(200);
-    expect(past.body).toEqual({ notes: [], totalPages: 2, currentPage: 5, totalCount: 4 });
+    expect(past.body).toEqual({ notes: [], totalPages: 2, currentPage: 5, totalCount: 4, nextCursor: null });
   });
 
   it('answers 404 for an unknown company', async () => {

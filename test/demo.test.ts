@@ -105,7 +105,7 @@ describe('a new, empty organization', () => {
     ['/v1/appointments', 'appointments'],
   ])('answers %s with an empty first page', async (path, key) => {
     const { client } = await api.organization();
-    expect((await client.get(path)).body).toEqual({ [key]: [], totalPages: 0, currentPage: 1, totalCount: 0 });
+    expect((await client.get(path)).body).toEqual({ [key]: [], totalPages: 0, currentPage: 1, totalCount: 0, nextCursor: null });
   });
 
   it('has no services, and none of the demo organization’s records', async () => {

@@ -65,6 +65,7 @@ describe('GET /v1/faqs', () => {
       totalPages: 1,
       currentPage: 1,
       totalCount: 3,
+      nextCursor: null,
     });
     const page2 = (await client.get('/v1/faqs?page=2&limit=2')).body;
     expect(page2).toMatchObject({ totalPages: 2, currentPage: 2, totalCount: 3 });
@@ -77,7 +78,7 @@ describe('GET /v1/faqs', () => {
     expect(listed.faqs.map((faq: { id: number }) => faq.id)).toEqual([...(demo.demo!.faqIds as number[])].reverse());
     expect(listed.totalCount).toBe((demo.demo!.faqIds as number[]).length);
     const { client } = await api.organization();
-    expect((await client.get('/v1/faqs')).body).toEqual({ faqs: [], totalPages: 0, currentPage: 1, totalCount: 0 });
+    expect((await client.get('/v1/faqs')).body).toEqual({ faqs: [], totalPages: 0, currentPage: 1, totalCount: 0, nextCursor: null });
   });
 
   it('reads page 1 with one Query and one counter read', async () => {

@@ -162,19 +162,19 @@ describe('GET /v1/inquiries', () => {
   it('pages a filtered list with page and limit, and answers an empty page past the end', async () => {
     const { client, ids, leadA } = await seededOrganization();
     const page2 = await client.get(`/v1/inquiries?leadId=${leadA}&limit=3&page=2`);
-    expect(page2.body).toEqual({ inquiries: [expect.objectContaining({ id: ids[0] })], totalPages: 2, currentPage: 2, totalCount: 4 });
+    expect(page2.body).toEqual({ inquiries: [expect.objectContaining({ id: ids[0] })], totalPages: 2, currentPage: 2, totalCount: 4, nextCursor: null });
     const all = await client.get('/v1/inquiries?limit=2&page=3');
     expect(idsOf(all.body)).toEqual([ids[2], ids[1]]);
     expect(all.body).toMatchObject({ totalPages: 4, currentPage: 3, totalCount: 7 });
     const past = await client.get('/v1/inquiries?page=5&limit=2');
-    expect(past.body).toEqual({ inquiries: [], totalPages: 4, currentPage: 5, totalCount: 7 });
+    expect(past.body).toEqual({ inquiries: [], totalPages: 4, currentPage: 5, totalCount: 7, nextCursor: null });
   });
 
   it('answers an empty list for a lead with no inquiries or an unknown lead', async () => {
     const { client } = await seededOrganization();
     const res = await client.get('/v1/inquiries?leadId=lead_01HZZZZZZZZZZZZZZZZZZZZZZZ');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ inquiries: [], totalPages: 0, currentPage: 1, totalCount: 0 });
+    expect(res.body).toEqual({ inquiries: [], totalPages: 0, currentPage: 1, totalCount: 0, nextCursor: null });
   });
 
   it('adds externalInquiryId (string or null) to each item with expand=external', async () => {
@@ -237,9 +237,9 @@ describe('GET /v1/inquiries', () => {
   it("never shows another organization's inquiries, even filtered by its lead", async () => {
     const mine = await seededOrganization();
     const theirs = await api.organization();
-    expect((await theirs.client.get('/v1/inquiries')).body).toEqual({ inquiries: [], totalPages: 0, currentPage: 1, totalCount: 0 });
+    expect((await theirs.client.get('/v1/inquiries')).body).toEqual({ inquiries: [], totalPages: 0, currentPage: 1, totalCount: 0, nextCursor: null });
     const byLead = await theirs.client.get(`/v1/inquiries?leadId=${mine.leadA}&source=CALL`);
-    expect(byLead.body).toEqual({ inquiries: [], totalPages: 0, currentPage: 1, totalCount: 0 });
+    expect(byLead.body).toEqual({ inquiries: [], totalPages: 0, currentPage: 1, totalCount: 0, nextCursor: null });
     expect((await mine.client.get('/v1/inquiries')).body.totalCount).toBe(7);
   });
 

@@ -73,7 +73,7 @@ describe('PATCH /v1/leads/{leadId}', () => {
     expect((await client.patch(`/v1/leads/${lead.id}`, { companyId: company.id })).body.lead.companyId).toBe(company.id);
     expect((await client.get(`/v1/leads?companyId=${company.id}`)).body).toMatchObject({ totalCount: 1, leads: [{ id: lead.id }] });
     expect((await client.patch(`/v1/leads/${lead.id}`, { companyId: null })).body.lead.companyId).toBeNull();
-    expect((await client.get(`/v1/leads?companyId=${company.id}`)).body).toEqual({ leads: [], totalPages: 0, currentPage: 1, totalCount: 0 });
+    expect((await client.get(`/v1/leads?companyId=${company.id}`)).body).toEqual({ leads: [], totalPages: 0, currentPage: 1, totalCount: 0, nextCursor: null });
   });
 
   it("answers 400 naming companyId for a company that is not the organization's, and changes nothing", async () => {
@@ -161,7 +161,7 @@ describe('GET /v1/leads filtered by status and company', () => {
     await client.patch(`/v1/leads/${lead.id}`, { status: 'WON' });
     expect((await client.delete(`/v1/leads/${lead.id}`)).status).toBe(200);
     for (const query of ['', 'status=WON', `companyId=${company.id}`, `companyId=${company.id}&status=WON`]) {
-      expect((await client.get(`/v1/leads?${query}`)).body).toEqual({ leads: [], totalPages: 0, currentPage: 1, totalCount: 0 });
+      expect((await client.get(`/v1/leads?${query}`)).body).toEqual({ leads: [], totalPages: 0, currentPage: 1, totalCount: 0, nextCursor: null });
     }
   });
 

@@ -52,6 +52,7 @@ describe('POST /v1/leads', () => {
       totalPages: 1,
       currentPage: 1,
       totalCount: 1,
+      nextCursor: null,
     });
   });
 
@@ -189,7 +190,7 @@ describe('GET /v1/leads', () => {
     expect(page3.body.leads.map((lead: { id: string }) => lead.id)).toEqual(all.slice(6, 8));
     const past = await client.get('/v1/leads?page=9&limit=3');
     expect(past.status).toBe(200);
-    expect(past.body).toEqual({ leads: [], totalPages: 3, currentPage: 9, totalCount: 8 });
+    expect(past.body).toEqual({ leads: [], totalPages: 3, currentPage: 9, totalCount: 8, nextCursor: null });
   });
 
   it('answers a page far past the end with an empty array from the counter read alone', async () => {
@@ -198,7 +199,7 @@ describe('GET /v1/leads', () => {
       const calls = await countDynamoCalls(async () => {
         const res = await client.get(`/v1/leads?page=${page}&limit=3`);
         expect(res.status).toBe(200);
-        expect(res.body).toEqual({ leads: [], totalPages: 3, currentPage: Number(page), totalCount: 8 });
+        expect(res.body).toEqual({ leads: [], totalPages: 3, currentPage: Number(page), totalCount: 8, nextCursor: null });
       });
       expect(calls).toEqual(['GetItemCommand']);
     }
@@ -213,7 +214,7 @@ describe('GET /v1/leads', () => {
 
   it('answers an empty first page for an organization with no leads', async () => {
     const { client } = await api.organization();
-    expect((await client.get('/v1/leads')).body).toEqual({ leads: [], totalPages: 0, currentPage: 1, totalCount: 0 });
+    expect((await client.get('/v1/leads')).body).toEqual({ leads: [], totalPages: 0, currentPage: 1, totalCount: 0, nextCursor: null });
   });
 
   it.each(['page=0', 'page=-1', 'page=1.5', 'page=abc', 'limit=0', 'limit=101', 'limit=ten', 'limit='])(

@@ -66,6 +66,7 @@ describe('GET /v1/organization/members', () => {
       totalPages: 1,
       currentPage: 1,
       totalCount: 1,
+      nextCursor: null,
     });
   });
 
@@ -86,12 +87,12 @@ describe('GET /v1/organization/members', () => {
     expect(page2.body.members.map((m: { id: number }) => m.id)).toEqual([1]);
     const past = await client.get('/v1/organization/members?page=3&limit=3');
     expect(past.status).toBe(200);
-    expect(past.body).toEqual({ members: [], totalPages: 2, currentPage: 3, totalCount: 4 });
+    expect(past.body).toEqual({ members: [], totalPages: 2, currentPage: 3, totalCount: 4, nextCursor: null });
   });
 
   it('answers an empty first page for an organization with no members', async () => {
     const { client } = await api.organization();
-    expect((await client.get('/v1/organization/members')).body).toEqual({ members: [], totalPages: 0, currentPage: 1, totalCount: 0 });
+    expect((await client.get('/v1/organization/members')).body).toEqual({ members: [], totalPages: 0, currentPage: 1, totalCount: 0, nextCursor: null });
   });
 
   it.each(['page=0', 'page=x', 'limit=0', 'limit=101', 'limit=2.5'])('answers 400 naming the parameter for %s', async (query) => {
@@ -137,7 +138,7 @@ describe('POST /v1/organization/members', () => {
       isDisabled: false,
       user: { id: expect.stringMatching(USER_ID), email: 'sarah@example.com.au' },
     });
-    expect((await client.get('/v1/organization/members')).body).toEqual({ members: [res.body.member], totalPages: 1, currentPage: 1, totalCount: 1 });
+    expect((await client.get('/v1/organization/members')).body).toEqual({ members: [res.body.member], totalPages: 1, currentPage: 1, totalCount: 1, nextCursor: null });
   });
 
   it('answers 409 for an email a member already has, ignoring case, and writes nothing', async () => {
@@ -228,7 +229,7 @@ describe('invitations', () => {
     expect(invited.status).toBe(201);
     const invitation = invited.body.invitation;
     expect(invitation).toEqual({ id: 1, email: 'Liam@Example.com', role: 'MANAGER', firstName: 'Liam', lastName: null, status: 'PENDING', createdAt: expect.any(String) });
-    expect((await client.get('/v1/organization/invitations')).body).toEqual({ invitations: [invitation], totalPages: 1, currentPage: 1, totalCount: 1 });
+    expect((await client.get('/v1/organization/invitations')).body).toEqual({ invitations: [invitation], totalPages: 1, currentPage: 1, totalCount: 1, nextCursor: null });
     expect((await client.get('/v1/organization/members')).body.totalCount).toBe(0);
 
     const withoutLastName = await client.post(`/v1/organization/invitations/${invitation.id}/accept`);

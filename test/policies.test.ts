@@ -31,6 +31,7 @@ describe('GET /v1/policies', () => {
       totalPages: 1,
       currentPage: 1,
       totalCount: 1,
+      nextCursor: null,
     });
   });
 
@@ -41,12 +42,12 @@ describe('GET /v1/policies', () => {
     expect(page2.body.policies.map((policy: { id: number }) => policy.id)).toEqual([3, 2]);
     const past = await client.get('/v1/policies?page=4&limit=2');
     expect(past.status).toBe(200);
-    expect(past.body).toEqual({ policies: [], totalPages: 3, currentPage: 4, totalCount: 5 });
+    expect(past.body).toEqual({ policies: [], totalPages: 3, currentPage: 4, totalCount: 5, nextCursor: null });
   });
 
   it('answers an empty first page for an organization with no policies', async () => {
     const { client } = await api.organization();
-    expect((await client.get('/v1/policies')).body).toEqual({ policies: [], totalPages: 0, currentPage: 1, totalCount: 0 });
+    expect((await client.get('/v1/policies')).body).toEqual({ policies: [], totalPages: 0, currentPage: 1, totalCount: 0, nextCursor: null });
   });
 
   it("never shows another organization's policies", async () => {

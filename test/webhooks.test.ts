@@ -53,7 +53,7 @@ describe('webhook subscriptions', () => {
     expect(Buffer.from(webhook.secret.slice('whsec_'.length), 'base64').length).toBeGreaterThanOrEqual(24);
     const { secret: _secret, ...shown } = webhook;
     expect((await client.get(`/v1/webhooks/${webhook.id}`)).body).toEqual({ webhook: shown });
-    expect((await client.get('/v1/webhooks')).body).toEqual({ webhooks: [shown], totalPages: 1, currentPage: 1, totalCount: 1 });
+    expect((await client.get('/v1/webhooks')).body).toEqual({ webhooks: [shown], totalPages: 1, currentPage: 1, totalCount: 1, nextCursor: null });
   });
 
   it('changes url, events and isEnabled, and deletes', async () => {

@@ -1983,6 +1983,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
+                cursor?: string;
                 status?: "NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST";
                 companyId?: string;
             };
@@ -2003,6 +2004,7 @@ export interface operations {
                         totalPages: number;
                         currentPage: number;
                         totalCount: number;
+                        nextCursor: string | null;
                     };
                 };
             };
@@ -2178,6 +2180,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -2198,6 +2201,7 @@ export interface operations {
                         totalPages: number;
                         currentPage: number;
                         totalCount: number;
+                        nextCursor: string | null;
                     };
                 };
             };
@@ -2213,6 +2217,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
+                cursor?: string;
                 leadId?: string;
                 /** @description Only appointments starting at or after this instant. */
                 from?: string;
@@ -2236,6 +2241,7 @@ export interface operations {
                         totalPages: number;
                         currentPage: number;
                         totalCount: number;
+                        nextCursor: string | null;
                     };
                 };
             };
@@ -2395,6 +2401,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -2413,6 +2420,7 @@ export interface operations {
                         totalPages: number;
                         currentPage: number;
                         totalCount: number;
+                        nextCursor: string | null;
                     };
                 };
             };
@@ -2541,6 +2549,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -2561,6 +2570,7 @@ export interface operations {
                         totalPages: number;
                         currentPage: number;
                         totalCount: number;
+                        nextCursor: string | null;
                     };
                 };
             };
@@ -2751,6 +2761,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -2769,6 +2780,7 @@ export interface operations {
                         totalPages: number;
                         currentPage: number;
                         totalCount: number;
+                        nextCursor: string | null;
                     };
                 };
             };
@@ -2876,6 +2888,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -2894,6 +2907,7 @@ export interface operations {
                         totalPages: number;
                         currentPage: number;
                         totalCount: number;
+                        nextCursor: string | null;
                     };
                 };
             };
@@ -3423,6 +3437,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -3441,6 +3456,7 @@ export interface operations {
                         totalPages: number;
                         currentPage: number;
                         totalCount: number;
+                        nextCursor: string | null;
                     };
                 };
             };
@@ -3564,6 +3580,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -3582,6 +3599,7 @@ export interface operations {
                         totalPages: number;
                         currentPage: number;
                         totalCount: number;
+                        nextCursor: string | null;
                     };
                 };
             };
@@ -3705,6 +3723,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
+                cursor?: string;
                 leadId?: string;
                 source?: "CALL" | "EMAIL" | "CHATBOT" | "SMS" | "WEBFORM";
                 expand?: "external" | "lead" | "both";
@@ -3726,6 +3745,7 @@ export interface operations {
                         totalPages: number;
                         currentPage: number;
                         totalCount: number;
+                        nextCursor: string | null;
                     };
                 };
             };
@@ -4039,6 +4059,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
+                cursor?: string;
                 type?: "lead.created" | "lead.updated" | "lead.deleted" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "service.created" | "product.created" | "product.updated" | "transfer.created" | "transfer.updated" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "appointment.created" | "appointment.updated" | "member.created" | "member.updated" | "company.created" | "company.updated";
             };
             header?: never;
@@ -4058,6 +4079,7 @@ export interface operations {
                         totalPages: number;
                         currentPage: number;
                         totalCount: number;
+                        nextCursor: string | null;
                     };
                 };
             };
@@ -4072,6 +4094,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -4090,6 +4113,7 @@ export interface operations {
                         totalPages: number;
                         currentPage: number;
                         totalCount: number;
+                        nextCursor: string | null;
                     };
                 };
             };
@@ -4278,6 +4302,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -4298,6 +4323,7 @@ export interface operations {
                         totalPages: number;
                         currentPage: number;
                         totalCount: number;
+                        nextCursor: string | null;
                     };
                 };
             };
@@ -4313,6 +4339,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -4341,6 +4368,7 @@ export interface operations {
                         totalPages: number;
                         currentPage: number;
                         totalCount: number;
+                        nextCursor: string | null;
                     };
                 };
             };

@@ -4,5 +4,5 @@ import { listCompaniesPage } from '../../shared/repositories/companies';
 import * as routes from '../../shared/routes/companies';
 
 export const handler = apiHandler(routes.listCompanies, async ({ query, organizationId }) =>
-  pageEnvelope('companies', await listCompaniesPage(organizationId, query.page, query.limit)),
+  pageEnvelope('companies', await listCompaniesPage(organizationId, query)),
 );

@@ -4,5 +4,5 @@ import { listCompanyNotesPage } from '../../shared/repositories/companies';
 import * as routes from '../../shared/routes/companies';
 
 export const handler = apiHandler(routes.listCompanyNotes, async ({ path, query, organizationId }) =>
-  pageEnvelope('notes', await listCompanyNotesPage(organizationId, path.companyId, query.page, query.limit)),
+  pageEnvelope('notes', await listCompanyNotesPage(organizationId, path.companyId, query)),
 );

@@ -4,5 +4,5 @@ import { listFaqsPage } from '../../shared/repositories/faqs';
 import * as routes from '../../shared/routes/faqs';
 
 export const handler = apiHandler(routes.listFaqs, async ({ query, organizationId }) =>
-  pageEnvelope('faqs', await listFaqsPage(organizationId, query.page, query.limit)),
+  pageEnvelope('faqs', await listFaqsPage(organizationId, query)),
 );

@@ -5,6 +5,6 @@ import { listInboundEndpointsPage } from '../../shared/repositories/inbound-endp
 import * as routes from '../../shared/routes/inbound-endpoints';
 
 export const handler = apiHandler(routes.listInboundEndpoints, async ({ query, organizationId }) => {
-  const page = await listInboundEndpointsPage(organizationId, query.page, query.limit);
+  const page = await listInboundEndpointsPage(organizationId, query);
   return pageEnvelope('inboundEndpoints', { ...page, items: page.items.map(publicEndpoint) });
 });

@@ -4,5 +4,5 @@ import { listActivitiesPage } from '../../shared/repositories/leads';
 import * as routes from '../../shared/routes/leads';
 
 export const handler = apiHandler(routes.listLeadActivities, async ({ path, query, organizationId }) =>
-  pageEnvelope('activities', await listActivitiesPage(organizationId, path.leadId, query.page, query.limit)),
+  pageEnvelope('activities', await listActivitiesPage(organizationId, path.leadId, query)),
 );

@@ -4,5 +4,5 @@ import { listInvitationsPage } from '../../shared/repositories/members';
 import * as routes from '../../shared/routes/organization';
 
 export const handler = apiHandler(routes.listOrganizationInvitations, async ({ query, organizationId }) =>
-  pageEnvelope('invitations', await listInvitationsPage(organizationId, query.page, query.limit)),
+  pageEnvelope('invitations', await listInvitationsPage(organizationId, query)),
 );

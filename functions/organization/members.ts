@@ -4,5 +4,5 @@ import { listMembersPage } from '../../shared/repositories/members';
 import * as routes from '../../shared/routes/organization';
 
 export const handler = apiHandler(routes.listOrganizationMembers, async ({ query, organizationId }) =>
-  pageEnvelope('members', await listMembersPage(organizationId, query.page, query.limit)),
+  pageEnvelope('members', await listMembersPage(organizationId, query)),
 );

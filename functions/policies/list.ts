@@ -4,5 +4,5 @@ import { listPoliciesPage } from '../../shared/repositories/policies';
 import * as routes from '../../shared/routes/policies';
 
 export const handler = apiHandler(routes.listPolicies, async ({ query, organizationId }) =>
-  pageEnvelope('policies', await listPoliciesPage(organizationId, query.page, query.limit)),
+  pageEnvelope('policies', await listPoliciesPage(organizationId, query)),
 );

@@ -5,7 +5,7 @@ import { getWebhook, listDeliveriesPage, WEBHOOK_NOT_FOUND } from '../../shared/
 import * as routes from '../../shared/routes/webhooks';
 
 export const handler = apiHandler(routes.listWebhookDeliveries, async ({ path, query, organizationId }) => {
-  const [webhook, page] = await Promise.all([getWebhook(organizationId, path.webhookId), listDeliveriesPage(organizationId, path.webhookId, query.page, query.limit)]);
+  const [webhook, page] = await Promise.all([getWebhook(organizationId, path.webhookId), listDeliveriesPage(organizationId, path.webhookId, query)]);
   if (!webhook) throw new NotFoundError(WEBHOOK_NOT_FOUND);
   return pageEnvelope('deliveries', page);
 });

@@ -5,6 +5,6 @@ import { listWebhooksPage } from '../../shared/repositories/webhooks';
 import * as routes from '../../shared/routes/webhooks';
 
 export const handler = apiHandler(routes.listWebhooks, async ({ query, organizationId }) => {
-  const page = await listWebhooksPage(organizationId, query.page, query.limit);
+  const page = await listWebhooksPage(organizationId, query);
   return pageEnvelope('webhooks', { ...page, items: page.items.map(publicWebhook) });
 });

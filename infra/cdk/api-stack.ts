@@ -24,6 +24,7 @@ import { ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { ApiGatewayDomain } from 'aws-cdk-lib/aws-route53-targets';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { USAGE_PLANS } from '../../shared/auth/usage-plans';
 import { GATEWAY_RESPONSES, gatewayResponseBody, type GatewayResponse } from '../../shared/http/gateway-responses';
@@ -127,6 +128,16 @@ export class ApiStack extends Stack {
       id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSCodeDeployRoleForLambdaLimited]',
       reason: "AWS's managed policy for CodeDeploy shifting Lambda aliases: it updates aliases and reads the rollback alarms, nothing else.",
     });
+    // Signs list cursors (shared/repositories/cursors.ts). Replacing it only ends the cursors handed out so far.
+    const cursorKey = new Secret(this, 'CursorSigningKey', {
+      description: 'Signs the pagination cursors of the sales pipeline API',
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+    });
+    Validations.of(cursorKey).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason: 'It signs pagination cursors, which live minutes: replacing it ends only the cursors outstanding, so it is replaced by hand if ever exposed rather than rotated.',
+    });
+    const cursorEnvironment = { CURSOR_SECRET: cursorKey.secretValue.unsafeUnwrap() };
     const functionDefaults = { table, logLevel: options.logLevel, debugSampleRate: options.debugSampleRate, deployments, deploymentRole };
 
     const authorizerFunction = new ApiFunction(this, 'Authorizer', {
@@ -151,7 +162,7 @@ export class ApiStack extends Stack {
         dynamodb: grantedActions(route),
         indexes: route.indexes,
         assets: route.assets,
-        environment: route.sendsSms ? this.smsEnvironment(options) : undefined,
+        environment: { ...cursorEnvironment, ...(route.sendsSms ? this.smsEnvironment(options) : {}) },
         rollbackAlarms: (fn) => [...monitoring.watchFunction(scope, routeId(route), fn, route.operationId), monitoring.api5xxRate],
       });
       if (route.sendsSms) this.grantSendTextMessage(apiFunction, options);

@@ -24,8 +24,11 @@ export async function portInUse(port: number): Promise<boolean> {
 /** Credentials and region DynamoDB Local accepts; it never checks them. */
 export const LOCAL_AWS_ENV = { AWS_REGION: 'local', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' } as const;
 
-/** Webhooks on a laptop: http and loopback receivers allowed, retries starting at 1 s (shared/webhooks/settings.ts). */
-export const LOCAL_WEBHOOK_ENV = { WEBHOOK_URLS_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_BASE_SECONDS: '1' } as const;
+/**
+ * The service's settings on a laptop: webhooks to http and loopback receivers, retries from 1 s
+ * (shared/webhooks/settings.ts), and a fixed key for list cursors (deployed, a generated secret).
+ */
+export const LOCAL_SERVICE_ENV = { WEBHOOK_URLS_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_BASE_SECONDS: '1', CURSOR_SECRET: 'local-cursor-signing-key' } as const;
 
 export function localClient(endpoint: string): DynamoDBClient {
   return new DynamoDBClient({

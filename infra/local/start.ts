@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createTable, LOCAL_AWS_ENV, LOCAL_WEBHOOK_ENV, portInUse, PortInUseError, startDynamoDbLocal } from './dynamodb-local';
+import { createTable, LOCAL_AWS_ENV, LOCAL_SERVICE_ENV, portInUse, PortInUseError, startDynamoDbLocal } from './dynamodb-local';
 
 /**
  * `npm start`: DynamoDB Local, the table, a demo organization and the local API.
@@ -28,7 +28,7 @@ const dynamodb = await startDynamoDbLocal({ port: dynamoPort, dataDir }).catch((
 });
 dynamodb.onUnexpectedExit((code) => fail(`DynamoDB Local stopped unexpectedly (exit code ${code}); the API cannot serve without it.`));
 Object.assign(process.env, LOCAL_AWS_ENV, { AWS_ENDPOINT_URL_DYNAMODB: dynamodb.endpoint, TABLE_NAME: tableName });
-for (const [name, value] of Object.entries(LOCAL_WEBHOOK_ENV)) process.env[name] ??= value;
+for (const [name, value] of Object.entries(LOCAL_SERVICE_ENV)) process.env[name] ??= value;
 // One JSON line per request; the EMF metric blobs only matter to CloudWatch (POWERTOOLS_METRICS_DISABLED=false shows them).
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 await createTable(dynamodb.endpoint, tableName);

@@ -124,15 +124,15 @@ export async function getAppointment(organizationId: string, appointmentId: stri
 }
 
 /** The appointments by start time, earliest first: all of them or one lead's, optionally in a window of start times. */
-export async function listAppointmentsPage(organizationId: string, { page, limit, leadId, from, to }: ListAppointmentsQuery): Promise<Page<VersionedAppointment['value']>> {
+export async function listAppointmentsPage(organizationId: string, { page, limit, cursor, leadId, from, to }: ListAppointmentsQuery): Promise<Page<VersionedAppointment['value']>> {
   const partition = keys.appointmentIndexes(organizationId, { id: '', leadId: leadId ?? '', startsAt: '' });
   const base: PageSource = leadId ? { index: 'gsi2', pk: partition.gsi2pk, ascending: true } : { index: 'gsi1', pk: partition.gsi1pk, ascending: true };
   if (from === undefined && to === undefined) {
-    const { items, totalCount } = await countedPage(base, organizationId, counterNames.appointments({ leadId }), page, limit);
-    return { items: items.map((item) => fromAppointmentItem(item).value), totalCount: totalCount ?? 0, page, limit };
+    const { items, totalCount, nextCursor } = await countedPage(base, organizationId, counterNames.appointments({ leadId }), { page, limit, cursor });
+    return { items: items.map((item) => fromAppointmentItem(item).value), totalCount: totalCount ?? 0, page, limit, nextCursor };
   }
   // Sort keys are `<startsAt>#<id>`: `<from>` sorts before every key starting then, `<to>#` before every key
   // starting at `to` itself, which the window leaves out. '0' and '~' sort before and after every instant.
-  const { items, totalCount } = await rangePage({ ...base, skBetween: [from ?? '0', to === undefined ? '~' : `${to}#`] }, page, limit);
-  return { items: items.map((item) => fromAppointmentItem(item).value), totalCount, page, limit };
+  const { items, totalCount, nextCursor } = await rangePage({ ...base, skBetween: [from ?? '0', to === undefined ? '~' : `${to}#`] }, { page, limit, cursor });
+  return { items: items.map((item) => fromAppointmentItem(item).value), totalCount, page, limit, nextCursor };
 }

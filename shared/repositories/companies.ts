@@ -5,7 +5,7 @@ import { fromCompanyItem, fromCompanyNoteItem, toCompanyItem, toCompanyNoteItem 
 import { counterNames, keys } from '../entities/keys';
 import { NotFoundError, ValidationError } from '../errors';
 import { newId, now } from '../ids';
-import type { Page } from '../pagination';
+import type { Page, PageRequest } from '../pagination';
 import type { Company, CompanyChanges, CompanyNote, CreateCompanyBody } from '../schemas/companies';
 import { counterUpdate } from './counters';
 import { countedPage } from './query-page';
@@ -36,9 +36,9 @@ export async function getCompany(organizationId: string, companyId: string): Pro
   return fromCompanyItem(Item);
 }
 
-export async function listCompaniesPage(organizationId: string, page: number, limit: number): Promise<Page<Company>> {
-  const { items, totalCount } = await countedPage(keys.companies(organizationId), organizationId, counterNames.companies, page, limit);
-  return { items: items.map(fromCompanyItem), totalCount: totalCount ?? 0, page, limit };
+export async function listCompaniesPage(organizationId: string, { page, limit, cursor }: PageRequest): Promise<Page<Company>> {
+  const { items, totalCount, nextCursor } = await countedPage(keys.companies(organizationId), organizationId, counterNames.companies, { page, limit, cursor });
+  return { items: items.map(fromCompanyItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
 }
 
 /** One conditional update: a company has no rule across fields, so nothing needs reading first. */
@@ -81,8 +81,8 @@ export async function deleteCompanyNote(organizationId: string, companyId: strin
  * The notes counter exists exactly while its company does, so reading it answers "is this
  * company here?" without a third call.
  */
-export async function listCompanyNotesPage(organizationId: string, companyId: string, page: number, limit: number): Promise<Page<CompanyNote>> {
-  const { items, totalCount } = await countedPage(keys.companyNotes(organizationId, companyId), organizationId, counterNames.companyNotes(companyId), page, limit);
+export async function listCompanyNotesPage(organizationId: string, companyId: string, { page, limit, cursor }: PageRequest): Promise<Page<CompanyNote>> {
+  const { items, totalCount, nextCursor } = await countedPage(keys.companyNotes(organizationId, companyId), organizationId, counterNames.companyNotes(companyId), { page, limit, cursor });
   if (totalCount === undefined) throw companyNotFound();
-  return { items: items.map(fromCompanyNoteItem), totalCount, page, limit };
+  return { items: items.map(fromCompanyNoteItem), totalCount, page, limit, nextCursor };
 }

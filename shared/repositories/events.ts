@@ -1,6 +1,6 @@
 import { fromEventItem, toEventItem } from '../entities/event';
 import { keys } from '../entities/keys';
-import type { Page } from '../pagination';
+import type { Page, PageRequest } from '../pagination';
 import { EVENT_RETENTION_DAYS, type Event, type EventType } from '../schemas/events';
 import { putItems } from './batch-write';
 import { rangePage } from './query-page';
@@ -12,9 +12,9 @@ export async function recordEvents(events: Event[]): Promise<void> {
 }
 
 /** A page of the organization's events, newest first, optionally of one type, with the window's exact count. */
-export async function listEventsPage(organizationId: string, { page, limit, type }: { page: number; limit: number; type?: EventType }): Promise<Page<Event>> {
+export async function listEventsPage(organizationId: string, { page, limit, cursor, type }: PageRequest & { type?: EventType }): Promise<Page<Event>> {
   const [from, to] = retentionWindow('evt', EVENT_RETENTION_DAYS);
   const source = type ? { ...keys.eventsOfTypeBetween(organizationId, type, from, to), index: 'gsi1' as const } : keys.eventsBetween(organizationId, from, to);
-  const { items, totalCount } = await rangePage(source, page, limit);
-  return { items: items.map(fromEventItem), totalCount, page, limit };
+  const { items, totalCount, nextCursor } = await rangePage(source, { page, limit, cursor });
+  return { items: items.map(fromEventItem), totalCount, page, limit, nextCursor };
 }

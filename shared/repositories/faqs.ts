@@ -2,7 +2,7 @@ import { fromFaqItem, toFaqItem } from '../entities/faq';
 import { counterNames, keys } from '../entities/keys';
 import { NotFoundError } from '../errors';
 import { now } from '../ids';
-import type { Page } from '../pagination';
+import type { Page, PageRequest } from '../pagination';
 import type { CreateFaqBody, Faq, FaqChanges } from '../schemas/faqs';
 import { counterUpdate } from './counters';
 import { countedPage } from './query-page';
@@ -21,9 +21,9 @@ export async function createFaq(organizationId: string, body: CreateFaqBody, at 
   return faq;
 }
 
-export async function listFaqsPage(organizationId: string, page: number, limit: number): Promise<Page<Faq>> {
-  const { items, totalCount } = await countedPage(keys.faqs(organizationId), organizationId, counterNames.faqs, page, limit);
-  return { items: items.map(fromFaqItem), totalCount: totalCount ?? 0, page, limit };
+export async function listFaqsPage(organizationId: string, { page, limit, cursor }: PageRequest): Promise<Page<Faq>> {
+  const { items, totalCount, nextCursor } = await countedPage(keys.faqs(organizationId), organizationId, counterNames.faqs, { page, limit, cursor });
+  return { items: items.map(fromFaqItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
 }
 
 /** One conditional update: an FAQ has no rule across fields, so nothing needs reading first. */

@@ -4,7 +4,7 @@ import { dynamo } from '../dynamo';
 import { fromInboundEndpointItem, toInboundEndpointItem, type InboundEndpointRecord } from '../entities/inbound-endpoint';
 import { counterNames, keys } from '../entities/keys';
 import { NotFoundError } from '../errors';
-import type { Page } from '../pagination';
+import type { Page, PageRequest } from '../pagination';
 import { counterUpdate } from './counters';
 import { countedPage } from './query-page';
 import { deleteItem, insertIfAbsent, transact, writeAlone } from './transact';
@@ -17,9 +17,9 @@ export async function createInboundEndpoint(endpoint: InboundEndpointRecord): Pr
   await transact([insertIfAbsent(toInboundEndpointItem(endpoint)), counterUpdate(endpoint.organizationId, counterNames.inboundEndpoints, 1)]);
 }
 
-export async function listInboundEndpointsPage(organizationId: string, page: number, limit: number): Promise<Page<InboundEndpointRecord>> {
-  const { items, totalCount } = await countedPage(keys.inboundEndpoints(organizationId), organizationId, counterNames.inboundEndpoints, page, limit);
-  return { items: items.map(fromInboundEndpointItem), totalCount: totalCount ?? 0, page, limit };
+export async function listInboundEndpointsPage(organizationId: string, { page, limit, cursor }: PageRequest): Promise<Page<InboundEndpointRecord>> {
+  const { items, totalCount, nextCursor } = await countedPage(keys.inboundEndpoints(organizationId), organizationId, counterNames.inboundEndpoints, { page, limit, cursor });
+  return { items: items.map(fromInboundEndpointItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
 }
 
 export async function getInboundEndpoint(organizationId: string, endpointId: string): Promise<InboundEndpointRecord | undefined> {

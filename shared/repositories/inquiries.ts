@@ -212,11 +212,11 @@ function toListItem({ externalInquiryId, ...inquiry }: InquiryRecord, expand: In
 }
 
 /** One index Query and one counter read (+ one BatchGetItem of the page's leads with expand=lead|both). */
-export async function listInquiriesPage(organizationId: string, { page, limit, leadId, source, expand }: ListInquiriesQuery): Promise<Page<InquiryListItem>> {
-  const { items, totalCount } = await countedPage(listSource(organizationId, { leadId, source }), organizationId, counterNames.inquiries({ leadId, source }), page, limit);
+export async function listInquiriesPage(organizationId: string, { page, limit, cursor, leadId, source, expand }: ListInquiriesQuery): Promise<Page<InquiryListItem>> {
+  const { items, totalCount, nextCursor } = await countedPage(listSource(organizationId, { leadId, source }), organizationId, counterNames.inquiries({ leadId, source }), { page, limit, cursor });
   const inquiries = items.map(fromInquiryItem);
   const leads = expand === 'lead' || expand === 'both' ? await readInquiryLeads(organizationId, inquiries) : undefined;
-  return { items: inquiries.map((inquiry) => toListItem(inquiry, expand, leads)), totalCount: totalCount ?? 0, page, limit };
+  return { items: inquiries.map((inquiry) => toListItem(inquiry, expand, leads)), totalCount: totalCount ?? 0, page, limit, nextCursor };
 }
 
 /** One Query of the inquiry's item collection: the summary, its source record and any SMS messages. */

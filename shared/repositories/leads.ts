@@ -4,7 +4,7 @@ import { dynamo } from '../dynamo';
 import { fromActivityItem, fromLeadItem, toActivityItem, toLeadItem } from '../entities/lead';
 import { counterNames, keys, type Key } from '../entities/keys';
 import { NotFoundError, ValidationError } from '../errors';
-import type { Page } from '../pagination';
+import type { Page, PageRequest } from '../pagination';
 import type { Lead, LeadActivity, ListLeadsQuery } from '../schemas/leads';
 import { deleteItems } from './batch-write';
 import { counterUpdate } from './counters';
@@ -111,19 +111,19 @@ function listSource(organizationId: string, { status, companyId }: Partial<LeadF
 }
 
 /** One Query and one counter read, whatever the filters. */
-export async function listLeadsPage(organizationId: string, { page, limit, status, companyId }: ListLeadsQuery): Promise<Page<Lead>> {
-  const { items, totalCount } = await countedPage(listSource(organizationId, { status, companyId }), organizationId, counterNames.leads({ status, companyId }), page, limit);
-  return { items: items.map(fromLeadItem), totalCount: totalCount ?? 0, page, limit };
+export async function listLeadsPage(organizationId: string, { page, limit, cursor, status, companyId }: ListLeadsQuery): Promise<Page<Lead>> {
+  const { items, totalCount, nextCursor } = await countedPage(listSource(organizationId, { status, companyId }), organizationId, counterNames.leads({ status, companyId }), { page, limit, cursor });
+  return { items: items.map(fromLeadItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
 }
 
 /**
  * The activity counter exists exactly while its lead does (both are written and removed in the
  * same transactions), so reading it answers "does this lead exist here?" without a third call.
  */
-export async function listActivitiesPage(organizationId: string, leadId: string, page: number, limit: number): Promise<Page<LeadActivity>> {
-  const { items, totalCount } = await countedPage(keys.activities(organizationId, leadId), organizationId, counterNames.activities(leadId), page, limit);
+export async function listActivitiesPage(organizationId: string, leadId: string, { page, limit, cursor }: PageRequest): Promise<Page<LeadActivity>> {
+  const { items, totalCount, nextCursor } = await countedPage(keys.activities(organizationId, leadId), organizationId, counterNames.activities(leadId), { page, limit, cursor });
   if (totalCount === undefined) throw leadNotFound();
-  return { items: items.map(fromActivityItem), totalCount, page, limit };
+  return { items: items.map(fromActivityItem), totalCount, page, limit, nextCursor };
 }
 
 /**

@@ -4,7 +4,7 @@ import { dynamo } from '../dynamo';
 import { counterNames, keys } from '../entities/keys';
 import { fromInvitationItem, fromMemberItem, toInvitationItem, toMemberEmailItem, toMemberItem, toUserLookupItem } from '../entities/member';
 import { ConflictError, NotFoundError } from '../errors';
-import type { Page } from '../pagination';
+import type { Page, PageRequest } from '../pagination';
 import type { Invitation, Member, MemberChanges } from '../schemas/members';
 import { counterUpdate } from './counters';
 import { countedPage } from './query-page';
@@ -49,9 +49,9 @@ export async function writeMemberChanges(organizationId: string, member: Member,
 }
 
 /** Invitations live under their own sort-key prefix, so neither this Query nor the counter sees them. */
-export async function listMembersPage(organizationId: string, page: number, limit: number): Promise<Page<Member>> {
-  const { items, totalCount } = await countedPage(keys.members(organizationId), organizationId, counterNames.members, page, limit);
-  return { items: items.map(fromMemberItem), totalCount: totalCount ?? 0, page, limit };
+export async function listMembersPage(organizationId: string, { page, limit, cursor }: PageRequest): Promise<Page<Member>> {
+  const { items, totalCount, nextCursor } = await countedPage(keys.members(organizationId), organizationId, counterNames.members, { page, limit, cursor });
+  return { items: items.map(fromMemberItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
 }
 
 /** A pending invitation, its email claim and the invitations counter: it counts nowhere else and is listed nowhere else. */
@@ -68,9 +68,9 @@ export async function getInvitation(organizationId: string, invitationId: number
   return Item && fromInvitationItem(Item);
 }
 
-export async function listInvitationsPage(organizationId: string, page: number, limit: number): Promise<Page<Invitation>> {
-  const { items, totalCount } = await countedPage(keys.invitations(organizationId), organizationId, counterNames.invitations, page, limit);
-  return { items: items.map(fromInvitationItem), totalCount: totalCount ?? 0, page, limit };
+export async function listInvitationsPage(organizationId: string, { page, limit, cursor }: PageRequest): Promise<Page<Invitation>> {
+  const { items, totalCount, nextCursor } = await countedPage(keys.invitations(organizationId), organizationId, counterNames.invitations, { page, limit, cursor });
+  return { items: items.map(fromInvitationItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
 }
 
 /**

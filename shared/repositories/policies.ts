@@ -2,7 +2,7 @@ import { counterNames, keys } from '../entities/keys';
 import { fromPolicyItem, toPolicyItem } from '../entities/policy';
 import { NotFoundError } from '../errors';
 import { now } from '../ids';
-import type { Page } from '../pagination';
+import type { Page, PageRequest } from '../pagination';
 import type { CreatePolicyBody, Policy, PolicyChanges } from '../schemas/policies';
 import { counterUpdate } from './counters';
 import { countedPage } from './query-page';
@@ -20,9 +20,9 @@ export async function createPolicy(organizationId: string, fields: CreatePolicyB
   return policy;
 }
 
-export async function listPoliciesPage(organizationId: string, page: number, limit: number): Promise<Page<Policy>> {
-  const { items, totalCount } = await countedPage(keys.policies(organizationId), organizationId, counterNames.policies, page, limit);
-  return { items: items.map(fromPolicyItem), totalCount: totalCount ?? 0, page, limit };
+export async function listPoliciesPage(organizationId: string, { page, limit, cursor }: PageRequest): Promise<Page<Policy>> {
+  const { items, totalCount, nextCursor } = await countedPage(keys.policies(organizationId), organizationId, counterNames.policies, { page, limit, cursor });
+  return { items: items.map(fromPolicyItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
 }
 
 /** One conditional update: policies have no rule across fields, so nothing needs reading first. */

@@ -4,7 +4,7 @@ import { dynamo } from '../dynamo';
 import { counterNames, keys } from '../entities/keys';
 import { DELIVERY_LOG_DAYS, fromDeliveryItem, fromWebhookItem, toDeliveryItem, toWebhookItem, type WebhookRecord } from '../entities/webhook';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors';
-import type { Page } from '../pagination';
+import type { Page, PageRequest } from '../pagination';
 import { MAX_WEBHOOKS_PER_ORGANIZATION, type WebhookDelivery } from '../schemas/webhooks';
 import { counterUpdate } from './counters';
 import { countedPage, queryAll, rangePage } from './query-page';
@@ -41,9 +41,9 @@ export async function getWebhook(organizationId: string, webhookId: string): Pro
   return Item && fromWebhookItem(Item);
 }
 
-export async function listWebhooksPage(organizationId: string, page: number, limit: number): Promise<Page<WebhookRecord>> {
-  const { items, totalCount } = await countedPage(keys.webhooks(organizationId), organizationId, counterNames.webhooks, page, limit);
-  return { items: items.map(fromWebhookItem), totalCount: totalCount ?? 0, page, limit };
+export async function listWebhooksPage(organizationId: string, { page, limit, cursor }: PageRequest): Promise<Page<WebhookRecord>> {
+  const { items, totalCount, nextCursor } = await countedPage(keys.webhooks(organizationId), organizationId, counterNames.webhooks, { page, limit, cursor });
+  return { items: items.map(fromWebhookItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
 }
 
 /** Every subscription of the organization (at most 16): what an event fans out to. */
@@ -86,8 +86,8 @@ export async function recordDelivery(organizationId: string, webhookId: string, 
 }
 
 /** A page of the subscription's delivery attempts of the last 30 days, newest first. */
-export async function listDeliveriesPage(organizationId: string, webhookId: string, page: number, limit: number): Promise<Page<WebhookDelivery>> {
+export async function listDeliveriesPage(organizationId: string, webhookId: string, { page, limit, cursor }: PageRequest): Promise<Page<WebhookDelivery>> {
   const [from, to] = retentionWindow('delivery', DELIVERY_LOG_DAYS);
-  const { items, totalCount } = await rangePage(keys.webhookDeliveriesBetween(organizationId, webhookId, from, to), page, limit);
-  return { items: items.map(fromDeliveryItem), totalCount, page, limit };
+  const { items, totalCount, nextCursor } = await rangePage(keys.webhookDeliveriesBetween(organizationId, webhookId, from, to), { page, limit, cursor });
+  return { items: items.map(fromDeliveryItem), totalCount, page, limit, nextCursor };
 }

@@ -21,6 +21,8 @@ export const LIMIT_MAX = 100;
 export const PageQuery = v.object({
   page: v.optional(integerString('page'), String(PAGE_DEFAULT)),
   limit: v.optional(integerString('limit', { max: LIMIT_MAX }), String(LIMIT_DEFAULT)),
+  /** The nextCursor of a previous answer of the same list: the next `limit` items, at the same cost at any depth. */
+  cursor: v.optional(v.pipe(v.string('cursor must be a string'), v.minLength(1, 'cursor must not be empty'), v.maxLength(2048, 'cursor must be at most 2048 characters'))),
 });
 export type PageQuery = v.InferOutput<typeof PageQuery>;
 
@@ -66,6 +68,8 @@ export function pageSchema<K extends string, S extends v.GenericSchema>(key: K, 
     totalPages: v.pipe(v.number(), v.integer()),
     currentPage: v.pipe(v.number(), v.integer()),
     totalCount: v.pipe(v.number(), v.integer()),
+    /** Pass as `cursor` for the items after these; null after the last. */
+    nextCursor: v.nullable(v.string()),
   });
 }
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTable, LOCAL_AWS_ENV, LOCAL_WEBHOOK_ENV, startDynamoDbLocal, type DynamoDbLocal } from '../../infra/local/dynamodb-local';
+import { createTable, LOCAL_AWS_ENV, LOCAL_SERVICE_ENV, startDynamoDbLocal, type DynamoDbLocal } from '../../infra/local/dynamodb-local';
 import { freePort } from '../support/ports';
 
 export interface StressStack {
@@ -29,7 +29,7 @@ export async function startStressStack({ events = true }: { events?: boolean } =
   let dynamodb: DynamoDbLocal = await startDynamoDbLocal({ port, dataDir });
   const tableName = 'stress';
   // POWERTOOLS_DEV: the handlers log through console, where a run can count or silence the lines.
-  Object.assign(process.env, LOCAL_AWS_ENV, LOCAL_WEBHOOK_ENV, { AWS_ENDPOINT_URL_DYNAMODB: dynamodb.endpoint, TABLE_NAME: tableName, POWERTOOLS_DEV: 'true' });
+  Object.assign(process.env, LOCAL_AWS_ENV, LOCAL_SERVICE_ENV, { AWS_ENDPOINT_URL_DYNAMODB: dynamodb.endpoint, TABLE_NAME: tableName, POWERTOOLS_DEV: 'true' });
   await createTable(dynamodb.endpoint, tableName);
   // Loaded once the environment points at this DynamoDB Local.
   const { startLocalServer } = await import('../../infra/local/server');

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, expect, inject } from 'vitest';
-import { createTable, LOCAL_AWS_ENV, LOCAL_WEBHOOK_ENV } from '../../infra/local/dynamodb-local';
+import { createTable, LOCAL_AWS_ENV, LOCAL_SERVICE_ENV } from '../../infra/local/dynamodb-local';
 
 // Runs before each test file, before it imports anything that reads the configuration.
 const endpoint = inject('dynamoEndpoint');
 const tableName = `test-${randomUUID()}`;
 // POWERTOOLS_DEV: the logger writes through console (so the token scan below sees every line) and metrics stay off.
 // Webhooks as in `npm start`: local receivers allowed, retries from 1 s.
-Object.assign(process.env, LOCAL_AWS_ENV, LOCAL_WEBHOOK_ENV, { AWS_ENDPOINT_URL_DYNAMODB: endpoint, TABLE_NAME: tableName, POWERTOOLS_DEV: 'true' });
+Object.assign(process.env, LOCAL_AWS_ENV, LOCAL_SERVICE_ENV, { AWS_ENDPOINT_URL_DYNAMODB: endpoint, TABLE_NAME: tableName, POWERTOOLS_DEV: 'true' });
 // No stream until a test file's server starts the stream consumer (useTestApi({ events: true })).
 await createTable(endpoint, tableName, { stream: false });
 

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { useTestApi, type Client } from './support/api';
+import { countDynamoCalls } from './support/dynamo-calls';
+
+const api = useTestApi();
+
+/** Every item of a list, walked by nextCursor from the first page. */
+async function walk(client: Client, path: string, key: string, limit: number): Promise<{ ids: string[]; pages: number }> {
+  const ids: string[] = [];
+  let cursor: string | null = null;
+  let pages = 0;
+  do {
+    const separator = path.includes('?') ? '&' : '?';
+    const res: { status: number; body: any } = await client.get(`${path}${separator}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    expect(res.status).toBe(200);
+    ids.push(...res.body[key].map((item: { id: string }) => item.id));
+    cursor = res.body.nextCursor;
+    pages++;
+  } while (cursor);
+  return { ids, pages };
+}
+
+async function withLeads(count: number) {
+  const org = await api.organization();
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) ids.push((await org.client.post('/v1/leads', { name: `Lead${i} Walker`, email: `walker${i}@example.com` })).body.lead.id);
+  return { ...org, ids: ids.reverse() };
+}
+
+describe('cursor pagination', () => {
+  it('walks every lead exactly once, newest first, and ends with nextCursor null', async () => {
+    const { client, ids } = await withLeads(30);
+    const walked = await walk(client, '/v1/leads', 'leads', 7);
+    expect(walked.ids).toEqual(ids);
+    expect(walked.pages).toBe(5);
+    // A last page that is exactly full still says nothing follows: no empty page to fetch.
+    expect((await walk(client, '/v1/leads', 'leads', 10)).pages).toBe(3);
+  });
+
+  it('continues a page-numbered answer from where it ended', async () => {
+    const { client, ids } = await withLeads(12);
+    const page2 = (await client.get('/v1/leads?page=2&limit=4')).body;
+    expect(page2.leads.map((lead: { id: string }) => lead.id)).toEqual(ids.slice(4, 8));
+    const next = (await client.get(`/v1/leads?limit=4&cursor=${encodeURIComponent(page2.nextCursor)}`)).body;
+    expect(next.leads.map((lead: { id: string }) => lead.id)).toEqual(ids.slice(8, 12));
+    expect(next.totalCount).toBe(12);
+  });
+
+  it('walks a filtered list, and reads a page after a cursor with one Query and the counter, however deep', async () => {
+    const { client, ids } = await withLeads(9);
+    for (const id of ids.slice(0, 3)) await client.patch(`/v1/leads/${id}`, { status: 'CONTACTED' });
+    expect((await walk(client, '/v1/leads?status=NEW', 'leads', 2)).ids).toEqual(ids.slice(3));
+    const first = (await client.get('/v1/leads?limit=2')).body;
+    const second = (await client.get(`/v1/leads?limit=2&cursor=${encodeURIComponent(first.nextCursor)}`)).body;
+    const calls = await countDynamoCalls(() => client.get(`/v1/leads?limit=2&cursor=${encodeURIComponent(second.nextCursor)}`));
+    expect(calls.sort()).toEqual(['GetItemCommand', 'QueryCommand']);
+  });
+
+  it('answers 400 naming cursor for a cursor altered by one character', async () => {
+    const { client } = await withLeads(3);
+    const { nextCursor } = (await client.get('/v1/leads?limit=1')).body;
+    const at = Math.floor(nextCursor.length / 3);
+    const altered = nextCursor.slice(0, at) + (nextCursor[at] === 'A' ? 'B' : 'A') + nextCursor.slice(at + 1);
+    for (const cursor of [altered, `${nextCursor}x`, 'not-a-cursor']) {
+      const res = await client.get(`/v1/leads?limit=1&cursor=${encodeURIComponent(cursor)}`);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'INVALID_CURSOR', details: [{ path: 'cursor' }] });
+    }
+  });
+
+  it("answers 400 for another list's or another organization's cursor", async () => {
+    const a = await withLeads(3);
+    const b = await withLeads(3);
+    const { nextCursor } = (await a.client.get('/v1/leads?limit=1')).body;
+    const cursor = encodeURIComponent(nextCursor);
+    expect((await b.client.get(`/v1/leads?limit=1&cursor=${cursor}`)).status).toBe(400);
+    expect((await a.client.get(`/v1/leads?status=NEW&limit=1&cursor=${cursor}`)).status).toBe(400);
+    expect((await a.client.get(`/v1/inquiries?limit=1&cursor=${cursor}`)).status).toBe(400);
+    expect((await a.client.get(`/v1/leads?limit=1&cursor=${cursor}`)).status).toBe(200);
+  });
+
+  it('walks other lists the same way: policies and a lead’s activities', async () => {
+    const { client, ids } = await withLeads(3);
+    for (let i = 0; i < 5; i++) await client.post('/v1/policies', { title: `Policy ${i}`, content: 'Text.' });
+    const policies = await walk(client, '/v1/policies', 'policies', 2);
+    expect(policies.ids).toHaveLength(5);
+    expect(new Set(policies.ids).size).toBe(5);
+    for (const status of ['CONTACTED', 'QUALIFIED', 'WON']) await client.patch(`/v1/leads/${ids[0]}`, { status });
+    const activities = await walk(client, `/v1/leads/${ids[0]}/activities`, 'activities', 2);
+    expect(activities.ids).toHaveLength(4);
+  });
+});
