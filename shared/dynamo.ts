@@ -1,7 +1,6 @@
 import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ItemTooLargeError } from './errors';
-import { tracer } from './observability';
 
 /**
  * A hung DynamoDB must fail a request well inside the function's timeout (15 s) rather than hold it:
@@ -14,11 +13,9 @@ export const DYNAMODB_MAX_ATTEMPTS = 3;
  * One client per container. The endpoint comes from the SDK's own settings
  * (AWS_ENDPOINT_URL_DYNAMODB), so this code is the same in Lambda and locally.
  */
-export const dynamo = DynamoDBDocumentClient.from(
-  // Captured by the tracer: every DynamoDB call is an X-Ray subsegment of the request.
-  tracer.captureAWSv3Client(new DynamoDBClient({ maxAttempts: DYNAMODB_MAX_ATTEMPTS, requestHandler: DYNAMODB_TIMEOUTS })),
-  { marshallOptions: { removeUndefinedValues: true } },
-);
+export const dynamo = DynamoDBDocumentClient.from(new DynamoDBClient({ maxAttempts: DYNAMODB_MAX_ATTEMPTS, requestHandler: DYNAMODB_TIMEOUTS }), {
+  marshallOptions: { removeUndefinedValues: true },
+});
 
 const ITEM_SIZE = /item size/i;
 

@@ -2,30 +2,21 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUNDLING } from '../infra/cdk/bundling';
 import { createOrganizationWithKey } from '../infra/demo/organization';
 import { routes } from '../shared/routes/index';
+import { bundleFunctions, FUNCTION_HANDLERS } from './support/bundles';
 
 const outDir = mkdtempSync(join(tmpdir(), 'bundles-'));
 
+/** The budget of one function's bundle: what a cold start downloads, unpacks and parses. */
+const MAX_BUNDLE_BYTES = 400 * 1024;
+
+let outputs: Record<string, { bytes: number }> = {};
+
 /** Bundles every handler as the stack does (one esbuild run, one output per function). */
 beforeAll(async () => {
-  await build({
-    entryPoints: Object.fromEntries(routes.map((route) => [route.handler, `functions/${route.handler}.ts`])),
-    bundle: true,
-    platform: 'node',
-    target: BUNDLING.target,
-    format: 'esm',
-    minify: BUNDLING.minify,
-    sourcemap: BUNDLING.sourceMap,
-    mainFields: [...BUNDLING.mainFields],
-    banner: { js: BUNDLING.banner },
-    outdir: outDir,
-    outExtension: { '.js': '.mjs' },
-    logLevel: 'silent',
-  });
+  outputs = (await bundleFunctions(outDir)).outputs;
 });
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
@@ -38,6 +29,12 @@ async function bundled(handler: string) {
 const context = { awsRequestId: 'bundle-test', getRemainingTimeInMillis: () => 10_000 };
 
 describe('the bundled functions', () => {
+  it.each(FUNCTION_HANDLERS)('%s stays within 400 KB', (handler) => {
+    const output = Object.entries(outputs).find(([file]) => file.endsWith(`/${handler}.mjs`));
+    expect(output, `no bundle for ${handler}`).toBeDefined();
+    expect(output![1].bytes).toBeLessThanOrEqual(MAX_BUNDLE_BYTES);
+  });
+
   it('list leads from DynamoDB when run as the bundle Lambda receives', async () => {
     const { organizationId } = await createOrganizationWithKey('Bundle Co', { demo: true });
     const { handler } = await bundled('leads/list');

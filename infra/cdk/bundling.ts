@@ -1,4 +1,10 @@
+import { fileURLToPath } from 'node:url';
 import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+
+/** Module substitutions for the Lambda bundles: the credential chain of a Lambda function is its environment. */
+export const BUNDLE_ALIASES = {
+  '@aws-sdk/credential-provider-node': fileURLToPath(new URL('../../shared/aws/lambda-credentials.ts', import.meta.url)),
+} as const;
 
 /**
  * How every function is bundled: esbuild, ESM for Node.js 24, minified with source maps, and the
@@ -12,6 +18,7 @@ export const BUNDLING = {
   format: OutputFormat.ESM,
   mainFields: ['module', 'main'],
   externalModules: [],
+  esbuildArgs: Object.fromEntries(Object.entries(BUNDLE_ALIASES).map(([module, path]) => [`--alias:${module}`, path])),
   // Some bundled CommonJS dependencies still call require().
   banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
 } as const satisfies BundlingOptions;

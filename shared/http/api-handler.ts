@@ -1,6 +1,5 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
-import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
@@ -12,7 +11,7 @@ import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } fr
 import { isIdempotent } from '../routes/route';
 import { idempotency, type IdempotencyStore } from './idempotency';
 import { absentBodyIsEmptyObject, accessLog, bodySizeLimit, errorEnvelope } from './middleware';
-import { logger, metrics, tracer } from '../observability';
+import { logger, metrics } from '../observability';
 import { parseOrThrow } from '../validation';
 import { Answer } from './answer';
 
@@ -61,8 +60,7 @@ export function apiHandler<R extends RouteRequest, S extends v.GenericSchema>(
 ) {
   const { path, query, body } = route.request;
   const chain = middy<APIGatewayProxyEvent, JsonResponse, Error, Context>()
-    // Powertools first, so the trace, the Lambda context on every log line and the metrics flush span the whole request.
-    .use(captureLambdaHandler(tracer, { captureResponse: false }))
+    // Powertools first, so the Lambda context on every log line and the metrics flush span the whole request.
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(logMetrics(metrics, { captureColdStartMetric: true }))
     .use(accessLog(route.operationId));

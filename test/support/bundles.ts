@@ -1,0 +1,34 @@
+import { readdirSync } from 'node:fs';
+import { build, type Metafile } from 'esbuild';
+import { BUNDLE_ALIASES, BUNDLING } from '../../infra/cdk/bundling';
+
+/** Every Lambda entry point: each module below functions/ is one function's handler. */
+export const FUNCTION_HANDLERS = readdirSync('functions', { recursive: true, encoding: 'utf8' })
+  .filter((file) => file.endsWith('.ts'))
+  .map((file) => file.replace(/\.ts$/, '').split('\\').join('/'))
+  .sort();
+
+/**
+ * Bundles entry points as the stack does (the same esbuild options, one output per entry), into
+ * `<outDir>/<entry>.mjs` with its `.map` beside it. Entries are handler names below functions/ unless
+ * `entryPoints` maps names to other sources (the benchmark's bare-client baseline).
+ */
+export async function bundleFunctions(outDir: string, entryPoints: Record<string, string> = Object.fromEntries(FUNCTION_HANDLERS.map((handler) => [handler, `functions/${handler}.ts`]))): Promise<Metafile> {
+  const { metafile } = await build({
+    entryPoints,
+    bundle: true,
+    platform: 'node',
+    target: BUNDLING.target,
+    format: 'esm',
+    minify: BUNDLING.minify,
+    sourcemap: BUNDLING.sourceMap,
+    mainFields: [...BUNDLING.mainFields],
+    alias: { ...BUNDLE_ALIASES },
+    banner: { js: BUNDLING.banner },
+    outdir: outDir,
+    outExtension: { '.js': '.mjs' },
+    metafile: true,
+    logLevel: 'silent',
+  });
+  return metafile;
+}
