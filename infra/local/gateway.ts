@@ -85,6 +85,8 @@ export interface LocalGatewayOptions {
   loadAuthorizer: () => Promise<AuthorizerHandler>;
   /** Wraps each function invocation (not the authorizer's), e.g. to attribute its DynamoDB calls to the route. */
   aroundInvoke?: <T>(route: RouteDefinition, invoke: () => Promise<T>) => Promise<T>;
+  /** Wraps each authorizer invocation, e.g. to keep its DynamoDB calls apart from any route's. */
+  aroundAuthorize?: <T>(authorize: () => Promise<T>) => Promise<T>;
   /** Usage-plan metering of an authorized request by the authorizer's usageIdentifierKey, as API Gateway's. */
   meter?: (usageIdentifierKey: string) => Promise<Admission>;
   /** How long a function may take before the gateway answers 504, as API Gateway's 29 s. */
@@ -98,7 +100,7 @@ export const INTEGRATION_TIMEOUT_MS = 29_000;
  * A small stand-in for API Gateway's REST API: matches the route table, runs the real authorizer
  * and the real handler with the same proxy events, and answers with the same gateway responses.
  */
-export function createLocalGateway({ routes, loadHandler, loadAuthorizer, aroundInvoke = (_, invoke) => invoke(), meter, integrationTimeoutMs = INTEGRATION_TIMEOUT_MS }: LocalGatewayOptions) {
+export function createLocalGateway({ routes, loadHandler, loadAuthorizer, aroundInvoke = (_, invoke) => invoke(), aroundAuthorize = (authorize) => authorize(), meter, integrationTimeoutMs = INTEGRATION_TIMEOUT_MS }: LocalGatewayOptions) {
   const compiled = routes.map(compile).sort((a, b) => specificity(a) - specificity(b));
 
   const send = (response: ServerResponse, statusCode: number, body: string, headers: Record<string, string> = {}) => {
@@ -147,7 +149,7 @@ export function createLocalGateway({ routes, loadHandler, loadAuthorizer, around
       const hasAuthorization = Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
       if (!hasAuthorization) return sendGateway(response, GATEWAY_RESPONSES.UNAUTHORIZED);
       const authorize = await loadAuthorizer();
-      const result = await authorize({
+      const result = await aroundAuthorize(() => authorize({
         type: 'REQUEST',
         methodArn,
         resource: route.path,
@@ -160,7 +162,7 @@ export function createLocalGateway({ routes, loadHandler, loadAuthorizer, around
         multiValueQueryStringParameters: multiQuery,
         stageVariables: {},
         requestContext: {} as APIGatewayRequestAuthorizerEvent['requestContext'],
-      }).catch((error: unknown) => {
+      })).catch((error: unknown) => {
         if ((error as Error).message === 'Unauthorized') return 'UNAUTHORIZED' as const;
         console.error(JSON.stringify({ level: 'ERROR', message: 'authorizer failed', error: String(error) }));
         return 'FAILED' as const;

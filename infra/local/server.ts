@@ -43,9 +43,10 @@ export async function startLocalServer(
   port: number,
   {
     aroundInvoke,
+    aroundAuthorize,
     streamFrom,
     events = true,
-  }: Pick<LocalGatewayOptions, 'aroundInvoke'> & {
+  }: Pick<LocalGatewayOptions, 'aroundInvoke' | 'aroundAuthorize'> & {
     streamFrom?: 'TRIM_HORIZON' | 'LATEST';
     /** Run the stream consumer (events, webhooks); tests that do not look at events leave it off, as it doubles DynamoDB Local's work. */
     events?: boolean;
@@ -68,7 +69,7 @@ export async function startLocalServer(
     const invoked = aroundInvoke ? aroundInvoke(route, invoke) : invoke();
     return invoked.finally(() => stream.nudge());
   };
-  const gateway = createLocalGateway({ routes, loadHandler, loadAuthorizer, aroundInvoke: invokeAndNudge, meter: createUsagePlanMeter(planOf) });
+  const gateway = createLocalGateway({ routes, loadHandler, loadAuthorizer, aroundInvoke: invokeAndNudge, aroundAuthorize, meter: createUsagePlanMeter(planOf) });
   const { handler: inboundSms } = await import('../../functions/sms/inbound.ts');
   const server = createServer((request, response) => {
     if (request.method === 'POST' && request.url === LOCAL_INBOUND_SMS_PATH) {

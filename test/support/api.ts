@@ -3,7 +3,7 @@ import type { UsagePlanName } from '../../shared/auth/usage-plans';
 import { createOrganizationWithKey, type CreatedOrganization } from '../../infra/demo/organization';
 import { startLocalServer, type LocalServer } from '../../infra/local/server';
 import { assertMatchesDocument, readBody } from './contract';
-import { invokingRoute, takeGrantViolations } from './dynamo-calls';
+import { attributingCalls, takeGrantViolations } from './dynamo-calls';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -65,7 +65,7 @@ export function useTestApi({ events = false }: { events?: boolean } = {}): TestA
   let local: LocalServer | undefined;
   let url = '';
   beforeAll(async () => {
-    local = await startLocalServer(0, { events, aroundInvoke: (route, invoke) => invokingRoute.run(route, invoke) });
+    local = await startLocalServer(0, { events, ...attributingCalls });
     url = local.url;
   });
   afterEach(() => {

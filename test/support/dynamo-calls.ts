@@ -9,11 +9,46 @@ import type { IndexName } from '../../shared/table';
  * Tests use it to count a request's round trips, and every request is held to its route's grant:
  * an action the stack does not grant would work here and fail with AccessDenied in AWS.
  */
-export const invokingRoute = new AsyncLocalStorage<RouteDefinition>();
+const invocation = new AsyncLocalStorage<{ route: RouteDefinition; measurement: number }>();
 
-const sent: string[] = [];
+/** The local server's hooks that attribute each call to its route, and none of the authorizer's to any. */
+export const attributingCalls = {
+  // Which measurement the invocation began in, so work a previous request left running is not counted in the next.
+  aroundInvoke: <T>(route: RouteDefinition, invoke: () => Promise<T>) => invocation.run({ route, measurement: recording ? measurement : 0 }, invoke),
+  // A keep-alive connection can carry the previous request's context into the next one's authorizer.
+  aroundAuthorize: <T>(authorize: () => Promise<T>) => invocation.exit(authorize),
+};
+
+/** One DynamoDB call a route made: its command, the capacity DynamoDB says it consumed, and when it was in flight. */
+export interface DynamoCall {
+  command: string;
+  readUnits: number;
+  writeUnits: number;
+  sentAt: number;
+  answeredAt: number;
+}
+
+type ConsumedCapacity = { ReadCapacityUnits?: number; WriteCapacityUnits?: number; CapacityUnits?: number };
+
+const CAPACITY_REPORTING = /^(Get|Put|Update|Delete|BatchGet|BatchWrite|Query|Scan|TransactGet|TransactWrite)/;
+
+/** DynamoDB's own account of a call's capacity (ReturnConsumedCapacity TOTAL): one entry, or one per table. */
+function consumed(command: string, output: { ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[] }): { readUnits: number; writeUnits: number } {
+  const entries = [output.ConsumedCapacity ?? []].flat();
+  // DynamoDB Local gives only CapacityUnits; whether they are read or write units is the command's kind.
+  const reads = /^(Get|BatchGet|Query|Scan|TransactGet)/.test(command);
+  const sum = (pick: (entry: ConsumedCapacity) => number | undefined) => entries.reduce((total, entry) => total + (pick(entry) ?? 0), 0);
+  return {
+    readUnits: sum((entry) => entry.ReadCapacityUnits ?? (reads ? entry.CapacityUnits : 0)),
+    writeUnits: sum((entry) => entry.WriteCapacityUnits ?? (reads ? 0 : entry.CapacityUnits)),
+  };
+}
+
+const sent: DynamoCall[] = [];
 const grantViolations: string[] = [];
 let recording = false;
+/** Numbers the measurements; 0 is none. */
+let measurement = 0;
 
 const TRANSACT_ACTIONS: Record<string, DynamoAction> = { Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem', ConditionCheck: 'ConditionCheckItem' };
 
@@ -28,10 +63,10 @@ function actionsOf(commandName: string, input: { TransactItems?: Record<string, 
 
 dynamo.middlewareStack.add(
   (next, context) => async (args) => {
-    const route = invokingRoute.getStore();
+    const invoked = invocation.getStore();
+    const route = invoked?.route;
     if (route) {
       const commandName = String(context.commandName);
-      if (recording) sent.push(commandName);
       for (const action of actionsOf(commandName, args.input as never)) {
         if (!grantedActions(route).includes(action as DynamoAction)) {
           grantViolations.push(`${route.method} ${route.path} sent ${commandName} needing dynamodb:${action}, which its route row does not grant`);
@@ -42,13 +77,24 @@ dynamo.middlewareStack.add(
         grantViolations.push(`${route.method} ${route.path} queried index ${index}, which its route row does not grant`);
       }
     }
-    return next(args);
+    if (!recording || !invoked || invoked.measurement !== measurement) return next(args);
+    const command = String(context.commandName);
+    const reportsCapacity = CAPACITY_REPORTING.test(command);
+    if (reportsCapacity) (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
+    const call: DynamoCall = { command, readUnits: 0, writeUnits: 0, sentAt: performance.now(), answeredAt: 0 };
+    sent.push(call);
+    const result = await next(args);
+    call.answeredAt = performance.now();
+    if (reportsCapacity) Object.assign(call, consumed(command, result.output as never));
+    return result;
   },
   { step: 'initialize', name: 'testCallRecorder' },
 );
 
-export async function countDynamoCalls(action: () => Promise<unknown>): Promise<string[]> {
+/** The calls `action` made through routes of the local server, with their consumed capacity and timing. */
+export async function measureDynamoCalls(action: () => Promise<unknown>): Promise<DynamoCall[]> {
   sent.length = 0;
+  measurement++;
   recording = true;
   try {
     await action();
@@ -56,6 +102,10 @@ export async function countDynamoCalls(action: () => Promise<unknown>): Promise<
     recording = false;
   }
   return [...sent];
+}
+
+export async function countDynamoCalls(action: () => Promise<unknown>): Promise<string[]> {
+  return (await measureDynamoCalls(action)).map((call) => call.command);
 }
 
 /** Grant violations seen since the last call. */

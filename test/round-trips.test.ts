@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { routes } from '../shared/routes/index';
+import { useTestApi } from './support/api';
+import { TOURED_ROUTES, tourRoutes, withinBudget, type RouteVisit } from './support/route-tour';
+
+const api = useTestApi();
+
+/**
+ * The round trips each route needs are the physical limit of this service: a single read is 1 DynamoDB call;
+ * a list page 1 at most 2, sent together; a create 1 transaction and nothing else; a batch of N, 1 read and
+ * N writes. A route that needs more says why (docs/performance.md), and may not need more than it does now.
+ */
+describe('DynamoDB round trips per request', () => {
+  let visits: RouteVisit[] = [];
+  const visit = (key: string) => visits.find((v) => `${v.route.method} ${v.route.path}` === key)!;
+
+  it('visits every route that touches the table', async () => {
+    const { client } = await api.organization();
+    visits = await tourRoutes(client);
+    const touching = routes.filter((route) => route.dynamodb.length).map((route) => `${route.method} ${route.path}`);
+    expect(touching.filter((key) => !TOURED_ROUTES.includes(key))).toEqual([]);
+  });
+
+  it('keeps each class within its budget, unless the route names why it cannot', () => {
+    const over = visits.filter((v) => !withinBudget(v) && !v.exception).map((v) => `${v.route.method} ${v.route.path}: ${v.calls.map((c) => c.command).join(', ')}`);
+    expect(over).toEqual([]);
+    // An exception that no longer needs its extra calls is a stale excuse: it goes.
+    expect(visits.filter((v) => v.exception && withinBudget(v)).map((v) => `${v.route.method} ${v.route.path}`)).toEqual([]);
+  });
+
+  it('reads a single item with one call and a list page 1 with two calls in flight together', () => {
+    expect(visit('GET /v1/leads/{leadId}').calls.map((c) => c.command)).toEqual(['GetItemCommand']);
+    const list = visit('GET /v1/leads').calls;
+    expect(list.map((c) => c.command).sort()).toEqual(['GetItemCommand', 'QueryCommand']);
+    expect(list[1]!.sentAt).toBeLessThan(list[0]!.answeredAt);
+  });
+
+  it('creates with exactly one transaction where ids need no sequence', () => {
+    for (const key of ['POST /v1/companies', 'POST /v1/webhooks', 'POST /v1/inbound-endpoints']) {
+      expect(visit(key).calls.map((c) => c.command), key).toEqual(['TransactWriteItemsCommand']);
+    }
+  });
+
+  it('holds each exception to the calls it needs today: one sequence call before the transaction', () => {
+    for (const key of ['POST /v1/leads', 'POST /v1/policies', 'POST /v1/faqs', 'POST /v1/products', 'POST /v1/transfers']) {
+      expect(visit(key).calls.map((c) => c.command), key).toEqual(['UpdateItemCommand', 'TransactWriteItemsCommand']);
+    }
+  });
+
+  it('applies a batch of N as one read and N conditional writes', () => {
+    const batch = visit('PATCH /v1/products/batch');
+    expect(withinBudget(batch, 3)).toBe(true);
+    expect(batch.calls).toHaveLength(4);
+  });
+
+  it('reports the capacity DynamoDB consumed for each call', () => {
+    const read = visit('GET /v1/leads/{leadId}').calls[0]!;
+    expect(read.readUnits).toBeGreaterThan(0);
+    const create = visit('POST /v1/companies').calls[0]!;
+    expect(create.writeUnits).toBeGreaterThan(0);
+  });
+});
