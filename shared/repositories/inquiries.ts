@@ -79,6 +79,15 @@ function inquiryCounters({ leadId, source }: InquiryRecord): string[] {
 }
 
 /**
+ * Whether the inquiry is the lead's latest: by time, and within one millisecond by id, the order lists use,
+ * so concurrent inquiries leave the same latest one whichever transaction commits last.
+ */
+function isLater(inquiry: InquiryRecord, { lastInquiryId, lastInquiryDate }: LeadInquiryState): boolean {
+  if (lastInquiryDate === null || inquiry.createdAt > lastInquiryDate) return true;
+  return inquiry.createdAt === lastInquiryDate && inquiry.id > (lastInquiryId ?? '');
+}
+
+/**
  * Moves the lead's lastInquiry forward (never back, for back-dated imports), counts the inquiry as
  * unread, flags the lead, on condition that the lead exists and its latest inquiry is still the one
  * read: that keeps isFirstInquiry true for exactly one inquiry of a lead.
@@ -87,7 +96,7 @@ function leadUpdate(organizationId: string, inquiry: InquiryRecord, lead: LeadIn
   const sets: string[] = [];
   const adds: string[] = [];
   const values: Record<string, unknown> = {};
-  if (lead.lastInquiryDate === null || inquiry.createdAt >= lead.lastInquiryDate) {
+  if (isLater(inquiry, lead)) {
     sets.push('lastInquiryId = :id', 'lastInquiryDate = :date');
     Object.assign(values, { ':id': inquiry.id, ':date': inquiry.createdAt });
   }
