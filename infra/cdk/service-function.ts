@@ -77,7 +77,6 @@ export class ServiceFunction extends Construct {
         POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
         POWERTOOLS_LOG_LEVEL: logLevel,
         POWERTOOLS_LOGGER_SAMPLE_RATE: String(debugSampleRate),
-        NODE_OPTIONS: '--enable-source-maps',
         ...environment,
       },
       bundling: {

@@ -89,6 +89,8 @@ export interface LocalGatewayOptions {
   aroundAuthorize?: <T>(authorize: () => Promise<T>) => Promise<T>;
   /** Usage-plan metering of an authorized request by the authorizer's usageIdentifierKey, as API Gateway's. */
   meter?: (usageIdentifierKey: string) => Promise<Admission>;
+  /** How long an authorizer's Allow is reused for the same Authorization header, as API Gateway's result cache; 0 (the default) asks every time. */
+  authorizerCacheTtlMs?: number;
   /** How long a function may take before the gateway answers 504, as API Gateway's 29 s. */
   integrationTimeoutMs?: number;
 }
@@ -100,7 +102,8 @@ export const INTEGRATION_TIMEOUT_MS = 29_000;
  * A small stand-in for API Gateway's REST API: matches the route table, runs the real authorizer
  * and the real handler with the same proxy events, and answers with the same gateway responses.
  */
-export function createLocalGateway({ routes, loadHandler, loadAuthorizer, aroundInvoke = (_, invoke) => invoke(), aroundAuthorize = (authorize) => authorize(), meter, integrationTimeoutMs = INTEGRATION_TIMEOUT_MS }: LocalGatewayOptions) {
+export function createLocalGateway({ routes, loadHandler, loadAuthorizer, aroundInvoke = (_, invoke) => invoke(), aroundAuthorize = (authorize) => authorize(), meter, authorizerCacheTtlMs = 0, integrationTimeoutMs = INTEGRATION_TIMEOUT_MS }: LocalGatewayOptions) {
+  const allowedByHeader = new Map<string, { result: APIGatewayAuthorizerResult; until: number }>();
   const compiled = routes.map(compile).sort((a, b) => specificity(a) - specificity(b));
 
   const send = (response: ServerResponse, statusCode: number, body: string, headers: Record<string, string> = {}) => {
@@ -148,8 +151,10 @@ export function createLocalGateway({ routes, loadHandler, loadAuthorizer, around
     if (route.auth !== 'none') {
       const hasAuthorization = Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
       if (!hasAuthorization) return sendGateway(response, GATEWAY_RESPONSES.UNAUTHORIZED);
+      const authorization = headers[Object.keys(headers).find((name) => name.toLowerCase() === 'authorization')!]!;
+      const cached = allowedByHeader.get(authorization);
       const authorize = await loadAuthorizer();
-      const result = await aroundAuthorize(() => authorize({
+      const result = cached && cached.until > Date.now() ? cached.result : await aroundAuthorize(() => authorize({
         type: 'REQUEST',
         methodArn,
         resource: route.path,
@@ -170,6 +175,7 @@ export function createLocalGateway({ routes, loadHandler, loadAuthorizer, around
       if (result === 'UNAUTHORIZED') return sendGateway(response, GATEWAY_RESPONSES.UNAUTHORIZED);
       if (result === 'FAILED') return sendGateway(response, GATEWAY_RESPONSES.AUTHORIZER_FAILURE);
       if (!allows(result, methodArn)) return sendGateway(response, GATEWAY_RESPONSES.ACCESS_DENIED);
+      if (authorizerCacheTtlMs > 0 && !cached) allowedByHeader.set(authorization, { result, until: Date.now() + authorizerCacheTtlMs });
       if (meter && result.usageIdentifierKey) {
         const admission = await meter(result.usageIdentifierKey);
         if (admission !== 'ADMITTED') return sendGateway(response, GATEWAY_RESPONSES[admission]);

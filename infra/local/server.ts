@@ -44,9 +44,10 @@ export async function startLocalServer(
   {
     aroundInvoke,
     aroundAuthorize,
+    authorizerCacheTtlMs,
     streamFrom,
     events = true,
-  }: Pick<LocalGatewayOptions, 'aroundInvoke' | 'aroundAuthorize'> & {
+  }: Pick<LocalGatewayOptions, 'aroundInvoke' | 'aroundAuthorize' | 'authorizerCacheTtlMs'> & {
     streamFrom?: 'TRIM_HORIZON' | 'LATEST';
     /** Run the stream consumer (events, webhooks); tests that do not look at events leave it off, as it doubles DynamoDB Local's work. */
     events?: boolean;
@@ -69,7 +70,7 @@ export async function startLocalServer(
     const invoked = aroundInvoke ? aroundInvoke(route, invoke) : invoke();
     return invoked.finally(() => stream.nudge());
   };
-  const gateway = createLocalGateway({ routes, loadHandler, loadAuthorizer, aroundInvoke: invokeAndNudge, aroundAuthorize, meter: createUsagePlanMeter(planOf) });
+  const gateway = createLocalGateway({ routes, loadHandler, loadAuthorizer, aroundInvoke: invokeAndNudge, aroundAuthorize, authorizerCacheTtlMs, meter: createUsagePlanMeter(planOf) });
   const { handler: inboundSms } = await import('../../functions/sms/inbound.ts');
   const server = createServer((request, response) => {
     if (request.method === 'POST' && request.url === LOCAL_INBOUND_SMS_PATH) {

@@ -29,6 +29,7 @@ export function jsonClient(url: string, apiKey: string) {
     post: (path: string, body: unknown) => request('POST', path, body),
     put: (path: string, body: unknown) => request('PUT', path, body),
     patch: (path: string, body: unknown) => request('PATCH', path, body),
+    delete: (path: string) => request('DELETE', path),
   };
 }
 

@@ -2,10 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTable, LOCAL_AWS_ENV, LOCAL_SERVICE_ENV, startDynamoDbLocal, type DynamoDbLocal } from '../../infra/local/dynamodb-local';
+import type { LocalGatewayOptions } from '../../infra/local/gateway';
 import { freePort } from '../support/ports';
 
 export interface StressStack {
   url: string;
+  /** DynamoDB Local's endpoint, for bare SDK calls to the same emulator. */
+  endpoint: string;
   /** A new organization on the unmetered plan, so the runs measure the service and not its rate limits. */
   newOrganization: (name: string) => Promise<{ organizationId: string; apiKey: string }>;
   /**
@@ -22,8 +25,11 @@ export interface StressStack {
  * The local API in this process against its own DynamoDB Local, persisted in a temporary DATA_DIR so it
  * can be killed and restarted. Call before anything has loaded the shared configuration.
  */
-/** `events: false` leaves the stream consumer out, for runs that only count the API's own writes. */
-export async function startStressStack({ events = true }: { events?: boolean } = {}): Promise<StressStack> {
+/**
+ * `events: false` leaves the stream consumer out, for runs that only count the API's own writes; the hooks
+ * let a run attribute DynamoDB calls to routes (test/support/dynamo-calls.ts).
+ */
+export async function startStressStack({ events = true, ...hooks }: { events?: boolean } & Pick<LocalGatewayOptions, 'aroundInvoke' | 'aroundAuthorize' | 'authorizerCacheTtlMs'> = {}): Promise<StressStack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sales-pipeline-stress-'));
   const port = await freePort();
   let dynamodb: DynamoDbLocal = await startDynamoDbLocal({ port, dataDir });
@@ -34,9 +40,12 @@ export async function startStressStack({ events = true }: { events?: boolean } =
   // Loaded once the environment points at this DynamoDB Local.
   const { startLocalServer } = await import('../../infra/local/server');
   const { createOrganizationWithKey } = await import('../../infra/demo/organization');
-  const local = await startLocalServer(0, { events });
+  const local = await startLocalServer(0, { events, ...hooks });
   return {
     url: local.url,
+    get endpoint() {
+      return dynamodb.endpoint;
+    },
     newOrganization: (name) => createOrganizationWithKey(name, { usagePlan: 'internal' }),
     killDynamoDb: (signal = 'SIGTERM') => dynamodb.stop(signal),
     restartDynamoDb: async () => {

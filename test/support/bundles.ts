@@ -11,9 +11,14 @@ export const FUNCTION_HANDLERS = readdirSync('functions', { recursive: true, enc
 /**
  * Bundles entry points as the stack does (the same esbuild options, one output per entry), into
  * `<outDir>/<entry>.mjs` with its `.map` beside it. Entries are handler names below functions/ unless
- * `entryPoints` maps names to other sources (the benchmark's bare-client baseline).
+ * `entryPoints` maps names to other sources (the benchmark's bare-client baseline); `external` leaves
+ * packages out (the benchmark's runtime-SDK variant).
  */
-export async function bundleFunctions(outDir: string, entryPoints: Record<string, string> = Object.fromEntries(FUNCTION_HANDLERS.map((handler) => [handler, `functions/${handler}.ts`]))): Promise<Metafile> {
+export async function bundleFunctions(
+  outDir: string,
+  entryPoints: Record<string, string> = Object.fromEntries(FUNCTION_HANDLERS.map((handler) => [handler, `functions/${handler}.ts`])),
+  { external = [] }: { external?: string[] } = {},
+): Promise<Metafile> {
   const { metafile } = await build({
     entryPoints,
     bundle: true,
@@ -24,6 +29,7 @@ export async function bundleFunctions(outDir: string, entryPoints: Record<string
     sourcemap: BUNDLING.sourceMap,
     mainFields: [...BUNDLING.mainFields],
     alias: { ...BUNDLE_ALIASES },
+    external,
     banner: { js: BUNDLING.banner },
     outdir: outDir,
     outExtension: { '.js': '.mjs' },

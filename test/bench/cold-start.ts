@@ -1,0 +1,80 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { bundleFunctions, FUNCTION_HANDLERS } from '../support/bundles';
+import { median } from './timing';
+
+export interface ColdStartFigures {
+  baseline: { bytes: number; importMs: number };
+  functions: { handler: string; bytes: number; importMs: number; ratio: number }[];
+  sourceMaps: { handler: string; withoutMs: number; withMs: number }[];
+  runtimeSdk: { handler: string; bytes: number; importMs: number; bundledMs: number };
+}
+
+/** What a function's module reads at import: configuration that fails loudly when absent. */
+const IMPORT_ENV = { TABLE_NAME: 'bench', AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'bench', AWS_SECRET_ACCESS_KEY: 'bench', CURSOR_SECRET: 'bench-cursor-signing-key', POWERTOOLS_DEV: 'true' };
+
+/** Milliseconds a fresh Node process takes to import the module: the module part of a cold start. */
+function importTime(file: string, nodeOptions: string[] = []): number {
+  const script = `const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); console.log(performance.now() - t);`;
+  const out = execFileSync(process.execPath, [...nodeOptions, '--input-type=module', '-e', script], { env: { ...process.env, ...IMPORT_ENV }, cwd: process.cwd() });
+  return Number(out.toString().trim().split('\n').at(-1));
+}
+
+const SAMPLED = ['leads/get', 'leads/list', 'leads/create', 'products/batch', 'inquiries/create'];
+
+/**
+ * Bundles every function as the stack does, and a bare document-client function the same way; imports each in
+ * fresh processes, interleaved with the baseline so both see the same machine.
+ */
+export async function measureColdStarts({ rounds, progress }: { rounds: number; progress: (line: string) => void }): Promise<ColdStartFigures> {
+  const outDir = mkdtempSync(join(process.cwd(), 'node_modules', '.bench-bundles-'));
+  try {
+    await bundleFunctions(outDir);
+    await bundleFunctions(outDir, { 'bench/bare-client': 'test/bench/bare-client.ts' });
+    // The runtime-SDK variant must resolve the SDK from node_modules, as Lambda's runtime would provide it.
+    await bundleFunctions(join(outDir, 'runtime-sdk'), { 'leads/get': 'functions/leads/get.ts' }, { external: ['@aws-sdk/*', '@smithy/*'] });
+    const file = (name: string) => join(outDir, `${name}.mjs`);
+    const samples = new Map<string, number[]>([['bench/bare-client', []], ...FUNCTION_HANDLERS.map((h) => [h, []] as [string, number[]])]);
+    // One unmeasured import each, so every file is read from the same warm page cache as the baseline's.
+    for (const name of samples.keys()) importTime(file(name));
+    for (let round = 1; round <= rounds; round++) {
+      progress(`cold starts: import round ${round} of ${rounds} (${samples.size} bundles)`);
+      for (const [name, times] of samples) {
+        times.push(importTime(file(name)));
+        if (name !== 'bench/bare-client') samples.get('bench/bare-client')!.push(importTime(file('bench/bare-client')));
+      }
+    }
+    const baselineMs = median(samples.get('bench/bare-client')!);
+    const functions = FUNCTION_HANDLERS.map((handler) => {
+      const importMs = median(samples.get(handler)!);
+      return { handler, bytes: statSync(file(handler)).size, importMs, ratio: importMs / baselineMs };
+    });
+    progress('cold starts: source maps on and off, bundled and runtime SDK');
+    const sourceMaps = SAMPLED.map((handler) => {
+      const without: number[] = [];
+      const withMaps: number[] = [];
+      for (let i = 0; i < rounds * 2; i++) {
+        without.push(importTime(file(handler)));
+        withMaps.push(importTime(file(handler), ['--enable-source-maps']));
+      }
+      return { handler, withoutMs: median(without), withMs: median(withMaps) };
+    });
+    const runtime: number[] = [];
+    const bundled: number[] = [];
+    for (let i = 0; i < rounds * 2; i++) {
+      runtime.push(importTime(join(outDir, 'runtime-sdk', 'leads/get.mjs')));
+      bundled.push(importTime(file('leads/get')));
+    }
+    return {
+      baseline: { bytes: statSync(file('bench/bare-client')).size, importMs: baselineMs },
+      functions,
+      sourceMaps,
+      runtimeSdk: { handler: 'leads/get', bytes: statSync(join(outDir, 'runtime-sdk', 'leads/get.mjs')).size, importMs: median(runtime), bundledMs: median(bundled) },
+    };
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
+  }
+}

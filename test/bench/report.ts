@@ -1,0 +1,178 @@
+import type { RouteVisit } from '../support/route-tour';
+import type { ColdStartFigures } from './cold-start';
+import type { Comparison } from './timing';
+
+export interface Ratio {
+  name: string;
+  value: number;
+  target: number;
+  better: 'lower' | 'higher';
+  met: boolean;
+}
+
+export interface BenchFigures {
+  visits: RouteVisit[];
+  overhead: Record<'get' | 'list' | 'create', Comparison>;
+  http: Record<'get' | 'list' | 'create', Comparison>;
+  served: number;
+  bareServed: number;
+  scale: Record<'leads' | 'inquiries', Comparison>;
+  depth: { page: number; byPage: Comparison; byCursor?: number }[];
+  coldStarts: ColdStartFigures;
+  wire: { path: string; bytes: number; encoding: string }[];
+  ratios: Ratio[];
+  loadSeconds: number;
+  scaleItems: number;
+  minutes: number;
+}
+
+const ms = (value: number) => `${value.toFixed(2)} ms`;
+const x = (value: number) => `${value.toFixed(2)}×`;
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
+const units = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(1));
+
+function comparisonRow(name: string, c: Comparison, target: string): string {
+  return `| ${name} | ${ms(c.measured)} | ${ms(c.baseline)} | ${x(c.ratio)} | ${target} |`;
+}
+
+/** docs/performance.md: every ratio with its target first, then each measurement behind it. */
+export function renderReport(f: BenchFigures): string {
+  const budgetRows = f.visits.map((v) => {
+    const calls = v.calls.map((c) => c.command.replace(/Command$/, '')).join(' + ') || '—';
+    const read = v.calls.reduce((sum, c) => sum + c.readUnits, 0);
+    const write = v.calls.reduce((sum, c) => sum + c.writeUnits, 0);
+    return `| \`${v.route.method} ${v.route.path}\` | ${v.kind} | ${v.calls.length} | ${calls} | ${units(read)} | ${units(write)} | ${v.exception ? v.exception.reason : '✓'} |`;
+  });
+  const importRows = [...f.coldStarts.functions].sort((a, b) => b.ratio - a.ratio);
+  const totalWire = f.wire.reduce((sum, w) => sum + w.bytes, 0);
+  return `# Performance
+
+Written by \`npm run bench\` (${f.minutes.toFixed(1)} minutes on this run). The service's physical limit is the
+DynamoDB round trips each request needs, so every target is a ratio against the bare SDK calls to the same
+DynamoDB Local in the same run; absolute times are context only, from a noisy 2-core machine. The chart is
+[performance.svg](performance.svg).
+
+## Targets
+
+| Measure | Value | Target | Met |
+|---|---|---|---|
+${f.ratios.map((r) => `| ${r.name} | ${units2(r.value)} | ${r.better === 'lower' ? '≤' : '≥'} ${r.target} | ${r.met ? 'yes' : '**no**'} |`).join('\n')}
+
+${notMet(f)}
+## 1. Round trips per route
+
+One request per route for a fresh organization (test/support/route-tour.ts; test/round-trips.test.ts holds the
+same budgets in \`npm test\`). Capacity is DynamoDB's own \`ConsumedCapacity\` (TOTAL): read units for reads,
+write units for writes, transactions at their doubled rate.
+
+| Route | Class | Calls | Commands | RCU | WCU | Within its class budget, or why not |
+|---|---|---|---|---|---|---|
+${budgetRows.join('\n')}
+
+## 2. Handler overhead
+
+Each handler invoked in this process with the event API Gateway sends, warm, against the bare SDK calls it needs
+(for the create: the same commands, with as many items of the same attributes), alternating, median of each.
+
+| Request | Handler | Bare SDK | Ratio | Target |
+|---|---|---|---|---|
+${comparisonRow('GET /v1/leads/{leadId}', f.overhead.get, '≤ 1.3')}
+${comparisonRow('GET /v1/leads (page 1)', f.overhead.list, '≤ 1.3')}
+${comparisonRow('POST /v1/leads', f.overhead.create, '≤ 1.5')}
+
+Through the local HTTP server (authorizer, usage plan, routing, JSON, a socket each way):
+
+| Request | Over HTTP | Bare SDK | Ratio | Target |
+|---|---|---|---|---|
+${comparisonRow('GET /v1/leads/{leadId}', f.http.get, '≤ 2')}
+${comparisonRow('GET /v1/leads (page 1)', f.http.list, '≤ 2')}
+${comparisonRow('POST /v1/leads', f.http.create, '≤ 2')}
+
+## 3. Throughput
+
+\`GET /v1/leads\` from 16 concurrent clients through the local server: ${f.served.toFixed(0)} requests/s; the bare
+calls it needs (Query ∥ GetItem) from 16 concurrent loops: ${f.bareServed.toFixed(0)}/s; ratio
+${x(f.served / f.bareServed)} (target ≥ 0.6).
+
+## 4. Scale and depth
+
+${f.scaleItems} CALL inquiries, each with its new lead, loaded through the ingestion domain code in
+${f.loadSeconds.toFixed(0)} s, against an organization with 100.
+
+| Request | At ${f.scaleItems} | At 100 | Ratio | Target |
+|---|---|---|---|---|
+${comparisonRow('GET /v1/leads?page=1', f.scale.leads, '≤ 1.2')}
+${comparisonRow('GET /v1/inquiries?source=CALL', f.scale.inquiries, '≤ 1.2')}
+
+Deep pages of \`GET /v1/leads?limit=100\` in the large organization, each against page 1 in the same run. A page
+number must walk the keys before it (keys-only Queries of 1 000 positions); a \`cursor\` starts where the last
+page ended.
+
+| Page | By page number | Ratio to page 1 | By cursor, ratio to page 1 |
+|---|---|---|---|
+${f.depth.map((d) => `| ${d.page} | ${ms(d.byPage.measured)} | ${x(d.byPage.ratio)} | ${d.byCursor === undefined ? '—' : x(d.byCursor)} |`).join('\n')}
+
+## 5. Cold starts
+
+Each function bundled as the stack bundles it, imported in a fresh Node process (the module part of a cold
+start), median of the rounds, against a function that only creates the DynamoDB document client, bundled the same
+way (${kb(f.coldStarts.baseline.bytes)}, ${ms(f.coldStarts.baseline.importMs)}).
+
+| Function | Bundle | Import | ÷ bare client |
+|---|---|---|---|
+${importRows.map((fn) => `| ${fn.handler} | ${kb(fn.bytes)} | ${ms(fn.importMs)} | ${x(fn.ratio)} |`).join('\n')}
+
+Source maps: \`--enable-source-maps\` against none, the same bundles.
+
+| Function | Without | With | Cost |
+|---|---|---|---|
+${f.coldStarts.sourceMaps.map((s) => `| ${s.handler} | ${ms(s.withoutMs)} | ${ms(s.withMs)} | ${ms(s.withMs - s.withoutMs)} |`).join('\n')}
+
+The SDK from the runtime instead of the bundle (\`${f.coldStarts.runtimeSdk.handler}\` with \`@aws-sdk/*\` and
+\`@smithy/*\` left out, resolved from node_modules as Lambda's runtime provides them):
+${kb(f.coldStarts.runtimeSdk.bytes)} and ${ms(f.coldStarts.runtimeSdk.importMs)}, against ${ms(f.coldStarts.runtimeSdk.bundledMs)} bundled.
+
+## 6. Reference page
+
+| Request | Encoding | Bytes over the wire |
+|---|---|---|
+${f.wire.map((w) => `| \`${w.path}\` | ${w.encoding} | ${kb(w.bytes)} |`).join('\n')}
+| First load | | ${(totalWire / 1024 / 1024).toFixed(2)} MB |
+`;
+}
+
+function units2(value: number): string {
+  return Number.isInteger(value) ? String(value) : value.toFixed(2);
+}
+
+function notMet(f: BenchFigures): string {
+  const missed = f.ratios.filter((r) => !r.met);
+  if (!missed.length) return 'Every target is met on this run.\n';
+  return `Not met on this run: ${missed.map((r) => `${r.name} (${units2(r.value)})`).join('; ')}. docs/capacity.md and the sections below say why.\n`;
+}
+
+/** A bar per ratio, scaled to its target (the line at 1): left of it is within the target. */
+export function renderChart(ratios: Ratio[]): string {
+  const rowHeight = 26;
+  const labelWidth = 430;
+  const barWidth = 360;
+  const height = ratios.length * rowHeight + 50;
+  const scale = (r: Ratio) => (r.better === 'lower' ? r.value / r.target : r.value === 0 ? 2 : r.target / r.value);
+  const shown = (r: Ratio) => (r.target === 0 ? (r.value === 0 ? 0 : 2) : Math.min(2, scale(r)));
+  const bars = ratios
+    .map((r, i) => {
+      const y = 30 + i * rowHeight;
+      const width = (shown(r) / 2) * barWidth;
+      const label = r.name.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+      return `<text x="${labelWidth - 8}" y="${y + 15}" text-anchor="end">${label}</text>
+<rect x="${labelWidth}" y="${y + 3}" width="${width.toFixed(1)}" height="16" fill="${r.met ? '#2f855a' : '#c53030'}"/>
+<text x="${labelWidth + width + 6}" y="${y + 15}">${units2(r.value)} (${r.better === 'lower' ? '≤' : '≥'} ${r.target})</text>`;
+    })
+    .join('\n');
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${labelWidth + barWidth + 140}" height="${height}" font-family="sans-serif" font-size="12">
+<text x="10" y="18" font-weight="bold">npm run bench: each measure against its target (the line); shorter is better</text>
+${bars}
+<line x1="${labelWidth + barWidth / 2}" y1="26" x2="${labelWidth + barWidth / 2}" y2="${height - 10}" stroke="#333" stroke-dasharray="4 3"/>
+</svg>
+`;
+}

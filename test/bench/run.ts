@@ -1,0 +1,266 @@
+/**
+ * `npm run bench`: DynamoDB round trips per route, handler and HTTP overhead against the bare SDK calls they need,
+ * throughput, cost at scale and at depth, cold starts, and the reference page's weight. Every figure that has a
+ * target is a ratio of two measurements of this run. Writes docs/performance.md and docs/performance.svg.
+ */
+import { request as httpRequest } from 'node:http';
+import { writeFileSync } from 'node:fs';
+import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { RouteVisit } from '../support/route-tour';
+import { jsonClient } from '../stress/http';
+import { startStressStack } from '../stress/stack';
+import { measureColdStarts, type ColdStartFigures } from './cold-start';
+import { renderChart, renderReport, type Ratio } from './report';
+import { compare, inParallel, throughput, type Comparison } from './timing';
+
+const progress = (line: string) => process.stderr.write(`bench: ${line}\n`);
+for (const method of ['log', 'info', 'warn', 'error'] as const) console[method] = () => undefined;
+
+const SCALE_ITEMS = Number(process.env.BENCH_SCALE_ITEMS ?? 20_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
+const started = performance.now();
+
+// The modules below read the environment the stack sets, so they load after it; the hooks are called per request.
+let calls: typeof import('../support/dynamo-calls') | undefined;
+const stack = await startStressStack({
+  events: false,
+  // As the deployed stage: API Gateway keeps the authorizer's answer per key for 300 s (authorizerCacheTtl).
+  authorizerCacheTtlMs: 300_000,
+  aroundInvoke: (route, invoke) => calls!.attributingCalls.aroundInvoke(route, invoke),
+  aroundAuthorize: (authorize) => calls!.attributingCalls.aroundAuthorize(authorize),
+});
+calls = await import('../support/dynamo-calls');
+const { tourRoutes, withinBudget } = await import('../support/route-tour');
+const { localClient } = await import('../../infra/local/dynamodb-local');
+const { config } = await import('../../shared/config');
+const { dynamo } = await import('../../shared/dynamo');
+const { keys } = await import('../../shared/entities/keys');
+const { ingestInquiry } = await import('../../shared/domain/ingestion');
+const bare = DynamoDBDocumentClient.from(localClient(stack.endpoint));
+const TableName = config.tableName;
+
+try {
+  // 1. Round trips.
+  progress('round trips: one request per route');
+  const tourOrg = await stack.newOrganization('Bench tour');
+  const visits = await tourRoutes(jsonClient(stack.url, tourOrg.apiKey));
+
+  // 2. Handler overhead, in process and through the local server.
+  progress('handler overhead: warm handlers in process against the bare SDK calls they need');
+  const org = await stack.newOrganization('Bench overhead');
+  const api = jsonClient(stack.url, org.apiKey);
+  for (let i = 0; i < 30; i++) await api.post('/v1/leads', { name: `Lead ${i} Bench`, email: `lead${i}@bench.example.com` });
+  const leadId = (await api.get('/v1/leads?limit=1')).body.leads[0].id as string;
+  const invoke = await handlerInvoker(org.organizationId);
+  const bareGet = () => bare.send(new GetCommand({ TableName, Key: keys.lead(org.organizationId, leadId), ConsistentRead: true }));
+  const bareListPage = () =>
+    Promise.all([
+      bare.send(new QueryCommand({ TableName, KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)', ExpressionAttributeValues: { ':pk': keys.leads(org.organizationId).pk, ':prefix': 'LEAD#' }, ScanIndexForward: false, Limit: 11 })),
+      bare.send(new GetCommand({ TableName, Key: keys.counter(org.organizationId, 'LEADS'), ConsistentRead: true })),
+    ]);
+  let created = 0;
+  const createBody = () => ({ name: `Created ${++created} Bench`, email: `created${created}@bench.example.com` });
+  const bareCreate = await bareCallsOfCreate(() => invoke('leads/create', { httpMethod: 'POST', path: '/v1/leads', body: createBody() }));
+  const overhead = {
+    get: await compare(() => invoke('leads/get', { httpMethod: 'GET', path: `/v1/leads/${leadId}`, pathParameters: { leadId } }), bareGet, { rounds: ROUNDS }),
+    list: await compare(() => invoke('leads/list', { httpMethod: 'GET', path: '/v1/leads' }), bareListPage, { rounds: ROUNDS }),
+    create: await compare(() => invoke('leads/create', { httpMethod: 'POST', path: '/v1/leads', body: createBody() }), bareCreate, { rounds: ROUNDS }),
+  };
+  progress('HTTP overhead: the same through the local server');
+  const http = {
+    get: await compare(() => api.get(`/v1/leads/${leadId}`), bareGet, { rounds: ROUNDS }),
+    list: await compare(() => api.get('/v1/leads'), bareListPage, { rounds: ROUNDS }),
+    create: await compare(() => api.post('/v1/leads', createBody()), bareCreate, { rounds: ROUNDS }),
+  };
+
+  // 3. Throughput.
+  progress('throughput: GET /v1/leads at 16 concurrent clients, then the bare calls at 16');
+  const served = await throughput(() => api.get('/v1/leads'), { clients: 16, seconds: 8 });
+  const bareServed = await throughput(bareListPage, { clients: 16, seconds: 8 });
+
+  // 4. Scale and depth.
+  progress(`scale: loading 100 and ${SCALE_ITEMS} CALL inquiries (each with its new lead) through the ingestion domain`);
+  const small = await stack.newOrganization('Bench small');
+  const large = await stack.newOrganization('Bench large');
+  const load = async (organizationId: string, count: number) =>
+    inParallel(count, 16, async (i) => {
+      await ingestInquiry(organizationId, callInquiry(i));
+      if ((i + 1) % 2000 === 0) progress(`scale: ${i + 1} of ${count} loaded`);
+    });
+  const loadStarted = performance.now();
+  await load(small.organizationId, 100);
+  await load(large.organizationId, SCALE_ITEMS);
+  const loadSeconds = (performance.now() - loadStarted) / 1000;
+  const smallApi = jsonClient(stack.url, small.apiKey);
+  const largeApi = jsonClient(stack.url, large.apiKey);
+  progress('scale: page 1 of leads and of CALL inquiries, small against large');
+  const scale = {
+    leads: await compare(() => largeApi.get('/v1/leads?page=1'), () => smallApi.get('/v1/leads?page=1'), { rounds: ROUNDS / 2 }),
+    inquiries: await compare(() => largeApi.get('/v1/inquiries?source=CALL'), () => smallApi.get('/v1/inquiries?source=CALL'), { rounds: ROUNDS / 2 }),
+  };
+  progress('depth: pages 1, 10, 50, 100, 200 of limit 100, by page number and by cursor');
+  const depth: { page: number; byPage: Comparison; byCursor?: number }[] = [];
+  const cursors = await cursorsTo(largeApi, [10, 50, 100, 200]);
+  for (const page of [1, 10, 50, 100, 200]) {
+    const cursor = cursors.get(page);
+    const byPage = await compare(() => largeApi.get(`/v1/leads?page=${page}&limit=100`), () => largeApi.get('/v1/leads?page=1&limit=100'), { rounds: 15, warmUp: 2 });
+    const byCursor = cursor ? (await compare(() => largeApi.get(`/v1/leads?limit=100&cursor=${encodeURIComponent(cursor)}`), () => largeApi.get('/v1/leads?page=1&limit=100'), { rounds: 15, warmUp: 2 })).ratio : undefined;
+    depth.push({ page, byPage, byCursor });
+  }
+
+  // 5. Reference page.
+  progress('reference page: bytes over the wire for a first load');
+  const wire = await firstLoadBytes(stack.url);
+
+  // 6. Cold starts (no stack needed, but it is cheap to keep).
+  const coldStarts = await measureColdStarts({ rounds: Number(process.env.BENCH_IMPORT_ROUNDS ?? 3), progress });
+
+  const ratios = collectRatios({ visits, overhead, http, served, bareServed, scale, depth, coldStarts, wire });
+  const minutes = (performance.now() - started) / 60_000;
+  writeFileSync(new URL('../../docs/performance.md', import.meta.url), renderReport({ visits, overhead, http, served, bareServed, scale, depth, coldStarts, wire, ratios, loadSeconds, scaleItems: SCALE_ITEMS, minutes }));
+  writeFileSync(new URL('../../docs/performance.svg', import.meta.url), renderChart(ratios));
+  const missed = ratios.filter((ratio) => !ratio.met);
+  progress(`done in ${minutes.toFixed(1)} min: ${ratios.length - missed.length} of ${ratios.length} targets met${missed.length ? `; not met: ${missed.map((r) => r.name).join('; ')}` : ''}`);
+} finally {
+  bare.destroy();
+  await stack.stop();
+}
+
+/** Calls a function's handler in this process with the event API Gateway would send, as a warm Lambda would. */
+async function handlerInvoker(organizationId: string) {
+  const cache = new Map<string, (event: unknown, context: unknown) => Promise<{ statusCode: number }>>();
+  const context = { awsRequestId: 'bench', functionName: 'bench', getRemainingTimeInMillis: () => 10_000 };
+  return async (handler: string, { httpMethod, path, pathParameters = null, body }: { httpMethod: string; path: string; pathParameters?: Record<string, string> | null; body?: unknown }) => {
+    if (!cache.has(handler)) cache.set(handler, (await import(`../../functions/${handler}.ts`)).handler);
+    const response = await cache.get(handler)!(
+      {
+        httpMethod,
+        path,
+        resource: path,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        queryStringParameters: null,
+        pathParameters,
+        body: body === undefined ? null : JSON.stringify(body),
+        isBase64Encoded: false,
+        requestContext: { requestId: `bench-${Math.random()}`, path, authorizer: { organizationId } },
+      },
+      context,
+    );
+    if (response.statusCode >= 300) throw new Error(`${httpMethod} ${path} answered ${response.statusCode}`);
+    return response;
+  };
+}
+
+/**
+ * The bare calls a create needs: the same commands, each transaction with as many items of the same attributes,
+ * written as plain Puts to a partition of their own. Read off one real create.
+ */
+async function bareCallsOfCreate(createOnce: () => Promise<unknown>): Promise<() => Promise<unknown>> {
+  const seen: { command: string; input: any }[] = [];
+  const watch = { step: 'initialize' as const, name: 'benchCreateShape' };
+  dynamo.middlewareStack.add((next, context) => async (args) => {
+    seen.push({ command: String(context.commandName), input: structuredClone(args.input) });
+    return next(args);
+  }, watch);
+  await createOnce();
+  dynamo.middlewareStack.remove('benchCreateShape');
+  let n = 0;
+  const itemsOf = (entry: any) => ({ ...(entry.Put?.Item ?? entry.Update?.Key ?? entry.ConditionCheck?.Key ?? entry.Delete?.Key), ...(entry.Update?.ExpressionAttributeValues ?? {}) });
+  return async () => {
+    n++;
+    for (const { command, input } of seen) {
+      if (command === 'UpdateItemCommand') {
+        await bare.send(new UpdateCommand({ TableName, Key: { pk: 'BENCH#SEQUENCE', sk: 'SEQ' }, UpdateExpression: 'ADD #v :one', ExpressionAttributeNames: { '#v': 'value' }, ExpressionAttributeValues: { ':one': 1 }, ReturnValues: 'UPDATED_NEW' }));
+      } else if (command === 'TransactWriteItemsCommand') {
+        const items = (input.TransactItems as unknown[]).map((entry, i) => ({ Put: { TableName, Item: { ...itemsOf(entry), pk: `BENCH#CREATE#${n}`, sk: `ITEM#${i}` } } }));
+        await bare.send(new TransactWriteCommand({ TransactItems: items }));
+      }
+    }
+  };
+}
+
+function callInquiry(i: number) {
+  const at = new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString();
+  return {
+    source: 'CALL' as const,
+    lead: { phone: `+6140${String(i).padStart(7, '0')}`, name: `Caller ${i}` },
+    summary: `Call ${i} about a leaking tap`,
+    data: {
+      summary: `Call ${i}`,
+      keyPoints: ['Leaking tap'],
+      recordingUrl: null,
+      transcripts: [{ created_at: at, text: 'My tap is leaking.', user: 'user' }],
+      direction: 'LEAD_TO_AI',
+      duration: 60,
+      startedAt: at,
+      endedAt: at,
+      endedBy: 'user',
+    },
+  } as never;
+}
+
+/** The cursors that start pages of limit 100, walked once from page 1. */
+async function cursorsTo(client: ReturnType<typeof jsonClient>, pages: number[]): Promise<Map<number, string>> {
+  const found = new Map<number, string>();
+  let cursor: string | null = null;
+  for (let page = 1; page < Math.max(...pages); page++) {
+    const answer: { body: { nextCursor: string | null } } = await client.get(`/v1/leads?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    cursor = answer.body.nextCursor;
+    if (!cursor) break;
+    if (pages.includes(page + 1)) found.set(page + 1, cursor);
+  }
+  return found;
+}
+
+/** Bytes a browser receives for /docs and what it loads (the renderer and the document), asking for gzip and brotli. */
+async function firstLoadBytes(baseUrl: string): Promise<{ path: string; bytes: number; encoding: string }[]> {
+  const fetchRaw = (path: string) =>
+    new Promise<{ bytes: number; body: Buffer; encoding: string }>((resolve, reject) => {
+      const req = httpRequest(new URL(path, baseUrl), { headers: { 'accept-encoding': 'gzip, deflate, br' } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ bytes: Buffer.concat(chunks).length, body: Buffer.concat(chunks), encoding: String(res.headers['content-encoding'] ?? 'identity') }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  const page = await fetchRaw('/docs');
+  const html = page.body.toString('utf8');
+  const script = /renderer\.src = base \+ "([^"]+)"/.exec(html)?.[1] ?? /src="([^"]+\.js)"/.exec(html)?.[1] ?? '/docs/api-reference.js';
+  const loads = [{ path: '/docs', ...page }, { path: script, ...(await fetchRaw(script)) }, { path: '/openapi', ...(await fetchRaw('/openapi')) }];
+  return loads.map(({ path, bytes, encoding }) => ({ path, bytes, encoding }));
+}
+
+function collectRatios(f: {
+  visits: RouteVisit[];
+  overhead: Record<'get' | 'list' | 'create', Comparison>;
+  http: Record<'get' | 'list' | 'create', Comparison>;
+  served: number;
+  bareServed: number;
+  scale: Record<'leads' | 'inquiries', Comparison>;
+  depth: { page: number; byPage: Comparison; byCursor?: number }[];
+  coldStarts: ColdStartFigures;
+  wire: { bytes: number }[];
+}): Ratio[] {
+  const at = (name: string, value: number, target: number, better: 'lower' | 'higher' = 'lower'): Ratio => ({ name, value, target, better, met: better === 'lower' ? value <= target : value >= target });
+  const worstImport = Math.max(...f.coldStarts.functions.map((fn) => fn.ratio));
+  const largest = Math.max(...f.coldStarts.functions.map((fn) => fn.bytes));
+  const page100 = f.depth.find((d) => d.page === 100)!;
+  return [
+    at('Routes over their class budget without a named reason', f.visits.filter((v) => !withinBudget(v) && !v.exception).length, 0),
+    at('GET /v1/leads/{id} in process ÷ bare GetItem', f.overhead.get.ratio, 1.3),
+    at('GET /v1/leads in process ÷ bare Query ∥ GetItem', f.overhead.list.ratio, 1.3),
+    at('POST /v1/leads in process ÷ bare UpdateItem + TransactWriteItems', f.overhead.create.ratio, 1.5),
+    at('GET /v1/leads/{id} over HTTP ÷ bare', f.http.get.ratio, 2),
+    at('GET /v1/leads over HTTP ÷ bare', f.http.list.ratio, 2),
+    at('POST /v1/leads over HTTP ÷ bare', f.http.create.ratio, 2),
+    at('GET /v1/leads throughput at 16 clients ÷ bare', f.served / f.bareServed, 0.6, 'higher'),
+    at(`GET /v1/leads page 1 at ${SCALE_ITEMS} ÷ at 100 items`, f.scale.leads.ratio, 1.2),
+    at(`GET /v1/inquiries?source=CALL at ${SCALE_ITEMS} ÷ at 100 items`, f.scale.inquiries.ratio, 1.2),
+    at('Page 100 of limit 100 ÷ page 1', page100.byPage.ratio, 3),
+    ...(page100.byCursor === undefined ? [] : [at('Page 100 by cursor ÷ page 1', page100.byCursor, 1.2)]),
+    at('Slowest function import ÷ bare document client', worstImport, 1.1),
+    at('Largest bundle (KB) ÷ 400 KB', largest / 1024 / 400, 1),
+    at('/docs first load (MB) ÷ 1.5 MB', f.wire.reduce((sum, w) => sum + w.bytes, 0) / 1024 / 1024 / 1.5, 1),
+  ];
+}
