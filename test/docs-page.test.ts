@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../shared/routes/index';
 import { useTestApi } from './support/api';
@@ -42,6 +42,8 @@ describe.skipIf(!available)('the API reference page in headless Chromium', () =>
     const page = await context!.newPage();
     const problems: string[] = [];
     const elsewhere: string[] = [];
+    const answers: Response[] = [];
+    page.on('response', (answer) => answers.push(answer));
     page.on('console', (message) => {
       if (message.type() === 'error') problems.push(`console: ${message.text()}`);
     });
@@ -72,6 +74,15 @@ describe.skipIf(!available)('the API reference page in headless Chromium', () =>
     for (const tag of new Set(routes.map((route) => route.tag))) expect(text).toContain(tag);
     expect(elsewhere).toEqual([]);
     expect(problems).toEqual([]);
+
+    // The renderer by the hash of its content, gzipped and kept for a year; the whole visit within 1.5 MB on the wire.
+    const renderer = answers.find((answer) => /\/docs\/api-reference\.[0-9a-f]{12}\.js$/.test(answer.url()));
+    expect(renderer?.status()).toBe(200);
+    expect(await renderer!.headerValue('content-encoding')).toBe('gzip');
+    expect(await renderer!.headerValue('cache-control')).toBe('public, max-age=31536000, immutable');
+    const sizes = await Promise.all(answers.map((answer) => answer.request().sizes()));
+    const transferred = sizes.reduce((sum, size) => sum + size.responseHeadersSize + size.responseBodySize, 0);
+    expect(transferred).toBeLessThanOrEqual(1_500_000);
     await page.close();
   });
 

@@ -8,6 +8,7 @@ import { handler as authorizer } from '../functions/authorizer';
 import { dynamo, DYNAMODB_MAX_ATTEMPTS, DYNAMODB_TIMEOUTS } from '../shared/dynamo';
 import { createLocalGateway } from '../infra/local/gateway';
 import { loadAuthorizer } from '../infra/local/handlers';
+import { referenceRenderer } from '../shared/openapi/reference-renderer';
 import { routes } from '../shared/routes/index';
 import { useTestApi } from './support/api';
 
@@ -229,8 +230,8 @@ describe('limits and headers every answer carries', () => {
   });
 
   it('lets a browser cache the reference page’s script, and only that', async () => {
-    const script = await fetch(`${api.url}/docs/api-reference.js`);
-    expect(script.headers.get('cache-control')).toBe('public, max-age=86400');
+    const script = await fetch(`${api.url}/docs/${referenceRenderer().name}`);
+    expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(script.headers.get('x-content-type-options')).toBe('nosniff');
     expect((await fetch(`${api.url}/docs`)).headers.get('cache-control')).toBe('no-store');
   });

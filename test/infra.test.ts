@@ -180,6 +180,10 @@ describe('the API stack', () => {
     }
   });
 
+  it('sends a base64 answer (the gzipped reference script) as bytes to any Accept, a browser’s */* included', () => {
+    apiTemplate.hasResourceProperties('AWS::ApiGateway::RestApi', { BinaryMediaTypes: ['*/*'] });
+  });
+
   it('answers both usage-plan limits with 429 RATE_LIMITED and a Retry-After header', () => {
     for (const type of ['THROTTLED', 'QUOTA_EXCEEDED']) {
       apiTemplate.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {

@@ -912,7 +912,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/docs/api-reference.js": {
+    "/docs/{asset}": {
         parameters: {
             query?: never;
             header?: never;
@@ -921,7 +921,7 @@ export interface paths {
         };
         /**
          * The reference page’s renderer (Scalar), served by the API so the page needs no other host
-         * @description The script `/docs` runs. Served by the API itself so the reference page needs no other host. Public.
+         * @description The script `/docs` runs, at the name the page gives it: `api-reference.<hash>.js`, the hash of its content. Any other name answers 404. Gzipped when Accept-Encoding allows it. Served by the API itself so the reference page needs no other host. Public.
          */
         get: operations["getApiReferenceScript"];
         put?: never;
@@ -4616,7 +4616,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The file name, as the reference page names it: api-reference.<hash>.js. */
+                asset: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -4628,6 +4631,16 @@ export interface operations {
                 };
                 content: {
                     "text/javascript": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description No asset by that name: not the current renderer’s (a previous deploy’s, say). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             429: components["responses"]["TooManyRequests"];

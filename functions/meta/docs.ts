@@ -2,4 +2,7 @@ import { apiHandler } from '../../shared/http/api-handler';
 import { referencePage } from '../../shared/openapi/reference-page';
 import * as routes from '../../shared/routes/meta';
 
-export const handler = apiHandler(routes.getApiReference, async () => referencePage());
+// Built once per container: it names the renderer by the hash of its content.
+const page = referencePage();
+
+export const handler = apiHandler(routes.getApiReference, async () => page);

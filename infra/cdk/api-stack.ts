@@ -88,6 +88,10 @@ export class ApiStack extends Stack {
       cloudWatchRole: true,
       // Usage plans meter organizations, not callers: the authorizer names the key (usageIdentifierKey).
       apiKeySourceType: ApiKeySourceType.AUTHORIZER,
+      // A function's base64 answer (the reference page's gzipped script) goes out as bytes only when the request's
+      // first Accept type is listed, and a browser asks for a script with Accept: */*. The price: every request
+      // body reaches its function base64-encoded, which the handlers decode (the local gateway does the same).
+      binaryMediaTypes: ['*/*'],
       deployOptions: {
         stageName: STAGE_NAME,
         // The whole API's ceiling, above any one organization's usage plan: it protects the table and the bill.

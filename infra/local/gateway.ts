@@ -6,7 +6,7 @@ import { NO_STORE_HEADERS } from '../../shared/http/envelope';
 import { routeId, type RouteDefinition } from '../../shared/routes/route';
 import type { Admission } from './rate-limiter';
 
-type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<{ statusCode: number; headers?: Record<string, string>; body: string }>;
+type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<{ statusCode: number; headers?: Record<string, string>; body: string; isBase64Encoded?: boolean }>;
 type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
 
 const STAGE = 'local';
@@ -68,7 +68,7 @@ function safeDecode(segment: string): string | undefined {
   }
 }
 
-async function readBody(request: IncomingMessage): Promise<string | null | 'TOO_LARGE'> {
+async function readBody(request: IncomingMessage): Promise<Buffer | null | 'TOO_LARGE'> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request) {
@@ -76,7 +76,7 @@ async function readBody(request: IncomingMessage): Promise<string | null | 'TOO_
     if (size > MAX_BODY_BYTES) return 'TOO_LARGE';
     chunks.push(chunk as Buffer);
   }
-  return chunks.length ? Buffer.concat(chunks).toString('utf8') : null;
+  return chunks.length ? Buffer.concat(chunks) : null;
 }
 
 export interface LocalGatewayOptions {
@@ -106,7 +106,7 @@ export function createLocalGateway({ routes, loadHandler, loadAuthorizer, around
   const allowedByHeader = new Map<string, { result: APIGatewayAuthorizerResult; until: number }>();
   const compiled = routes.map(compile).sort((a, b) => specificity(a) - specificity(b));
 
-  const send = (response: ServerResponse, statusCode: number, body: string, headers: Record<string, string> = {}) => {
+  const send = (response: ServerResponse, statusCode: number, body: string | Buffer, headers: Record<string, string> = {}) => {
     response.writeHead(statusCode, { 'content-type': 'application/json; charset=utf-8', ...NO_STORE_HEADERS, ...headers });
     response.end(body);
   };
@@ -208,8 +208,9 @@ export function createLocalGateway({ routes, loadHandler, loadAuthorizer, around
         stage: STAGE,
         identity: { sourceIp: request.socket.remoteAddress ?? '127.0.0.1', userAgent: headers['user-agent'] ?? null },
       },
-      body,
-      isBase64Encoded: false,
+      // As the stack's binaryMediaTypes */* has it: every request body reaches the function base64-encoded.
+      body: body?.toString('base64') ?? null,
+      isBase64Encoded: body !== null,
     } as unknown as APIGatewayProxyEvent;
 
     const handler = await loadHandler(route);
@@ -227,7 +228,8 @@ export function createLocalGateway({ routes, loadHandler, loadAuthorizer, around
       return sendGateway(response, GATEWAY_RESPONSES.INTEGRATION_TIMEOUT);
     }
     if (!result) return sendGateway(response, GATEWAY_RESPONSES.DEFAULT_5XX);
-    send(response, result.statusCode, result.body, { ...result.headers, 'x-request-id': requestId });
+    // A base64 answer (a gzipped script) goes out as its bytes, as API Gateway sends it under binaryMediaTypes */*.
+    send(response, result.statusCode, result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body, { ...result.headers, 'x-request-id': requestId });
   };
 
   return (request: IncomingMessage, response: ServerResponse): void => {

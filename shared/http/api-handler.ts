@@ -14,11 +14,15 @@ import { absentBodyIsEmptyObject, accessLog, bodySizeLimit, errorEnvelope } from
 import { logger, metrics } from '../observability';
 import { parseOrThrow } from '../validation';
 import { Answer } from './answer';
+import type { CompressibleText } from './compressible-text';
 
 type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
 
 /** What a handler returns: the input type of its route's response schema, which the document describes. */
 export type HandlerOutput<S extends v.GenericSchema> = v.InferInput<S>;
+
+/** A text route's handler may return its body as CompressibleText, gzipped for a client that accepts it. */
+type CompressibleOutput<S extends v.GenericSchema> = HandlerOutput<S> extends string ? CompressibleText : never;
 
 export interface HandlerInput<R extends RouteRequest> {
   path: Out<R['path']>;
@@ -52,11 +56,12 @@ function rawRequest(event: APIGatewayProxyEvent): RawRequest {
 /**
  * Builds a Lambda handler for a route: logs, maps errors to the envelope, parses JSON,
  * validates path, query and body with the route's schemas, and serialises the result (JSON unless
- * the route sets another content type, whose body the handler returns as a string).
+ * the route sets another content type, whose body the handler returns as a string, or as
+ * CompressibleText to have it gzipped for a client that accepts it).
  */
 export function apiHandler<R extends RouteRequest, S extends v.GenericSchema>(
   route: RouteDefinition<R, S>,
-  handle: (input: HandlerInput<R>) => Promise<HandlerOutput<S> | Answer<HandlerOutput<S>>>,
+  handle: (input: HandlerInput<R>) => Promise<HandlerOutput<S> | Answer<HandlerOutput<S>> | CompressibleOutput<S>>,
 ) {
   const { path, query, body } = route.request;
   const chain = middy<APIGatewayProxyEvent, JsonResponse, Error, Context>()
@@ -74,9 +79,10 @@ export function apiHandler<R extends RouteRequest, S extends v.GenericSchema>(
       body: body ? parseOrThrow(body, jsonObject(event.body), 'body') : undefined,
     } as Omit<HandlerInput<R>, 'organizationId'>;
     const organizationId = route.auth === 'none' ? '' : requireOrganization(event);
-    const answer = await handle({ ...input, organizationId, request: rawRequest(event) });
+    const request = rawRequest(event);
+    const answer = await handle({ ...input, organizationId, request });
     const [status, result] = answer instanceof Answer ? [answer.status, answer.body] : [route.status, answer];
-    return route.contentType ? textResponse(status, route.contentType, result, route.cacheControl) : jsonResponse(status, result);
+    return route.contentType ? textResponse(status, route.contentType, result, route.cacheControl, request.headers['accept-encoding']) : jsonResponse(status, result);
   });
 }
 

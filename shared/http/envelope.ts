@@ -1,4 +1,5 @@
 import type { ErrorDetail } from '../errors';
+import { acceptsGzip, CompressibleText } from './compressible-text';
 
 export interface ErrorEnvelope {
   success: false;
@@ -19,16 +20,29 @@ export interface JsonResponse {
   statusCode: number;
   headers: Record<string, string>;
   body: string;
+  /** The body is base64 of bytes (a gzipped answer); API Gateway sends the bytes. */
+  isBase64Encoded?: boolean;
 }
 
 export function jsonResponse(statusCode: number, body: unknown): JsonResponse {
   return { statusCode, headers: { ...JSON_HEADERS }, body: JSON.stringify(body) };
 }
 
-/** A non-JSON answer (the docs page): the handler returns the body as a string. */
-export function textResponse(statusCode: number, contentType: string, body: unknown, cacheControl = 'no-store'): JsonResponse {
+/**
+ * A non-JSON answer (the docs page): the handler returns the body as a string, or as CompressibleText to have
+ * it gzipped for a client whose Accept-Encoding allows it.
+ */
+export function textResponse(statusCode: number, contentType: string, body: unknown, cacheControl = 'no-store', acceptEncoding?: string): JsonResponse {
+  const headers = { 'content-type': contentType, ...NO_STORE_HEADERS, 'cache-control': cacheControl };
+  if (body instanceof CompressibleText) {
+    // Either answer may be cached, so a cache must key it on the request's Accept-Encoding.
+    const negotiated = { ...headers, vary: 'Accept-Encoding' };
+    return acceptsGzip(acceptEncoding)
+      ? { statusCode, headers: { ...negotiated, 'content-encoding': 'gzip' }, body: body.gzippedBase64, isBase64Encoded: true }
+      : { statusCode, headers: negotiated, body: body.text };
+  }
   if (typeof body !== 'string') throw new TypeError(`A ${contentType} answer needs a string body`);
-  return { statusCode, headers: { 'content-type': contentType, ...NO_STORE_HEADERS, 'cache-control': cacheControl }, body };
+  return { statusCode, headers, body };
 }
 
 export function errorResponse(status: number, message: string, code?: string, details?: ErrorDetail[]): JsonResponse {

@@ -1,12 +1,15 @@
 import { getApiReference, getApiReferenceScript, getOpenApiDocument } from '../routes/meta';
+import { referenceRenderer } from './reference-renderer';
 
 /**
  * The reference page. It loads the renderer and the document from the API itself, by paths relative
  * to where the page is served (any host, any stage, with or without a trailing slash), and turns off
  * everything of the renderer's that would reach another host (web fonts, telemetry, its AI
- * assistant), so it works with no internet.
+ * assistant), so it works with no internet. The renderer is named by the hash of its content, so a
+ * browser keeps it until a deploy brings another version.
  */
 export function referencePage(): string {
+  const rendererPath = getApiReferenceScript.path.replace('{asset}', referenceRenderer().name);
   const configuration = {
     withDefaultFonts: false,
     telemetry: false,
@@ -31,7 +34,7 @@ export function referencePage(): string {
 <script>
   const base = location.pathname.replace(/\\/$/, '').slice(0, -${getApiReference.path.length});
   const renderer = document.createElement('script');
-  renderer.src = base + ${JSON.stringify(getApiReferenceScript.path)};
+  renderer.src = base + ${JSON.stringify(rendererPath)};
   renderer.onload = () =>
     Scalar.createApiReference('#reference', {
       ...${JSON.stringify(configuration)},

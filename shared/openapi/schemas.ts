@@ -13,3 +13,8 @@ export const OpenApiDocumentSchema = v.looseObject({
 export type OpenApiDocument = v.InferInput<typeof OpenApiDocumentSchema>;
 
 export const TextBody = v.string();
+
+/** The file name of an asset the API serves, such as the reference page's renderer. */
+export const AssetPath = v.object({
+  asset: v.pipe(v.string('asset must be a string'), v.maxLength(100, 'asset must be at most 100 characters'), v.description('The file name, as the reference page names it: api-reference.<hash>.js.')),
+});

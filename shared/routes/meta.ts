@@ -1,4 +1,5 @@
-import { OpenApiDocumentSchema, REFERENCE_RENDERER, TextBody } from '../openapi/schemas';
+import { errorEnvelope } from '../http/envelope';
+import { AssetPath, OpenApiDocumentSchema, REFERENCE_RENDERER, TextBody } from '../openapi/schemas';
 import { defineRoute } from './route';
 
 export const getOpenApiDocument = defineRoute({
@@ -32,25 +33,34 @@ export const getApiReference = defineRoute({
   request: {},
   response: TextBody,
   errors: [],
+  // The page names the renderer by the hash of its content.
+  assets: [REFERENCE_RENDERER],
 });
 
 export const getApiReferenceScript = defineRoute({
   operationId: 'getApiReferenceScript',
   method: 'GET',
-  path: '/docs/api-reference.js',
+  path: '/docs/{asset}',
   handler: 'meta/docs-script',
   summary: 'The reference page’s renderer (Scalar), served by the API so the page needs no other host',
-  description: 'The script `/docs` runs. Served by the API itself so the reference page needs no other host. Public.',
+  description:
+    'The script `/docs` runs, at the name the page gives it: `api-reference.<hash>.js`, the hash of its content. Any other name answers 404. Gzipped when Accept-Encoding allows it. Served by the API itself so the reference page needs no other host. Public.',
   tag: 'Reference',
   auth: 'none',
   dynamodb: [],
   status: 200,
   contentType: 'text/javascript; charset=utf-8',
-  // The same for every request until the next deploy: a browser may keep it for a day.
-  cacheControl: 'public, max-age=86400',
-  request: {},
+  // Its name changes with its content, so a browser may keep it for a year without asking again.
+  cacheControl: 'public, max-age=31536000, immutable',
+  request: { path: AssetPath },
   response: TextBody,
-  errors: [],
+  errors: [400, 404],
+  responses: {
+    404: {
+      description: 'No asset by that name: not the current renderer’s (a previous deploy’s, say).',
+      examples: { NotFound: errorEnvelope(404, 'Asset not found', 'NOT_FOUND') },
+    },
+  },
   assets: [REFERENCE_RENDERER],
 });
 
