@@ -3,6 +3,7 @@ import { bearerToken } from '../shared/auth/tokens';
 import { usageIdentifierKey } from '../shared/auth/usage-plans';
 import { logger } from '../shared/observability';
 import { findActiveKeyByToken, touchApiKey } from '../shared/repositories/api-keys';
+import { getOrganizationCounterShards } from '../shared/repositories/organizations';
 
 /** API Gateway answers a thrown "Unauthorized" with 401 (the UNAUTHORIZED gateway response). */
 const unauthorized = () => new Error('Unauthorized');
@@ -25,17 +26,24 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<
     throw new Error('The API key store could not be read');
   });
   if (!key) throw unauthorized();
-  // Bookkeeping must never refuse a valid key: a failed write is logged, and the request goes on.
-  await touchApiKey(key).catch((error: unknown) => {
-    logger.error('could not record the key as used', { keyId: key.keyId, error: error as Error });
-  });
+  const [counterShards] = await Promise.all([
+    // A setting of the organization's that every function needs, read here where API Gateway caches it.
+    getOrganizationCounterShards(key.organizationId).catch((error: unknown) => {
+      logger.error('authorizer could not read the organization settings', { error: error as Error });
+      throw new Error('The organization settings could not be read');
+    }),
+    // Bookkeeping must never refuse a valid key: a failed write is logged, and the request goes on.
+    touchApiKey(key).catch((error: unknown) => {
+      logger.error('could not record the key as used', { keyId: key.keyId, error: error as Error });
+    }),
+  ]);
   return {
     principalId: key.keyId,
     policyDocument: {
       Version: '2012-10-17',
       Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: wholeApiArn(event.methodArn) }],
     },
-    context: { organizationId: key.organizationId, keyId: key.keyId },
+    context: { organizationId: key.organizationId, keyId: key.keyId, counterShards },
     // API Gateway meters and throttles the request against the usage plan holding this organization's key.
     usageIdentifierKey: usageIdentifierKey(key.organizationId),
   };

@@ -114,6 +114,20 @@ describe('npm run admin', () => {
     expect(statuses).toContain(429);
   });
 
+  it('org shards spreads the counters of an organization whose totals the API then sums, and only grows', async () => {
+    const org = JSON.parse((await admin('org', 'create', '--name', 'Franchise Co')).stdout);
+    const raised = await admin('org', 'shards', '--org', org.organizationId, '--counter-shards', '4');
+    expect(raised.code).toBe(0);
+    expect(JSON.parse(raised.stdout)).toEqual({ organizationId: org.organizationId, counterShards: 4 });
+    const client = api.as(org.apiKey);
+    await Promise.all(Array.from({ length: 8 }, (_, i) => client.post('/v1/leads', { name: `Caller ${i} Franchise`, email: `caller${i}@franchise.example.com` })));
+    expect((await client.get('/v1/leads')).body.totalCount).toBe(8);
+    const lowered = await admin('org', 'shards', '--org', org.organizationId, '--counter-shards', '2');
+    expect(lowered.code).toBe(2);
+    expect(lowered.stderr).toContain('only grow');
+    expect((await admin('org', 'shards', '--org', org.organizationId, '--counter-shards', '17')).stderr).toContain('from 1 to 16');
+  });
+
   it('refuses an unknown plan, and a deployed table without the API whose usage plans meter it', async () => {
     const org = JSON.parse((await admin('org', 'create', '--name', 'Plan Co')).stdout);
     const unknown = await admin('org', 'plan', '--org', org.organizationId, '--plan', 'gold');

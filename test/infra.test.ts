@@ -73,7 +73,7 @@ describe('the API stack', () => {
     for (const route of routes) {
       expect(dynamoActionsOf(routeId(route)), route.operationId).toEqual(grantedActions(route).map((a) => `dynamodb:${a}`));
     }
-    expect(dynamoActionsOf('Authorizer')).toEqual(['dynamodb:Query', 'dynamodb:UpdateItem']);
+    expect(dynamoActionsOf('Authorizer')).toEqual(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
     const allActions = JSON.stringify(policies);
     expect(allActions).not.toContain('dynamodb:*');
     expect(allActions).not.toContain('dynamodb:Scan');

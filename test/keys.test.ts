@@ -12,6 +12,7 @@ const SAMPLES: { [K in keyof typeof keys]: () => object } = {
   apiKeys: () => keys.apiKeys(O),
   apiKeyByTokenHash: () => keys.apiKeyByTokenHash('abc'),
   counter: () => keys.counter(O, 'LEADS'),
+  counterShard: () => keys.counterShard(O, 'LEADS', 3),
   sequence: () => keys.sequence(O, 'LEAD'),
   lead: () => keys.lead(O, 'lead_1'),
   leadEmailIndex: () => keys.leadEmailIndex(O, { id: 'lead_1', email: 'Jane@Example.com' }),

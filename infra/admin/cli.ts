@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_USAGE_PLAN, isUsagePlanName, USAGE_PLAN_NAMES, USAGE_PLANS, type UsagePlanName } from '../../shared/auth/usage-plans';
 import { LOCAL_AWS_ENV } from '../local/dynamodb-local';
+import { MAX_COUNTER_SHARDS } from '../../shared/repositories/counter-shards';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -9,6 +10,8 @@ Commands:
                                              create an organization and its first API key
   org plan --org <id> --plan <plan>          choose its usage plan: ${USAGE_PLAN_NAMES.join(', ')}
                                              (requests per second, burst and daily quota; default ${DEFAULT_USAGE_PLAN})
+  org shards --org <id> --counter-shards <n> spread its lead and inquiry counters over n items (1 to ${MAX_COUNTER_SHARDS};
+                                             only grows), for a tenant creating leads at tens a second (docs/capacity.md)
   key create --org <id> [--name <name>] [--expires-in 30d]
                                              issue another API key (s, m, h or d)
   key rotate --org <id> --key <keyId> [--overlap 24h] [--expires-in 90d]
@@ -40,6 +43,7 @@ const { positionals, values } = (() => {
         region: { type: 'string' },
         api: { type: 'string' },
         plan: { type: 'string' },
+        'counter-shards': { type: 'string' },
         help: { type: 'boolean', default: false },
       },
     });
@@ -101,11 +105,11 @@ async function run(): Promise<unknown> {
   const [resource, action] = positionals;
   const command = `${resource ?? ''} ${action ?? ''}`.trim();
   if (values.help || !command) throw new UsageError('');
-  const known = ['org create', 'org plan', 'key create', 'key rotate', 'key revoke', 'key list'];
+  const known = ['org create', 'org plan', 'org shards', 'key create', 'key rotate', 'key revoke', 'key list'];
   if (!known.includes(command)) throw new UsageError(`Unknown command "${command}"`);
   configureTarget(command);
   const keys = await import('../../shared/repositories/api-keys');
-  const { organizationExists, setOrganizationUsagePlan } = await import('../../shared/repositories/organizations');
+  const { organizationExists, raiseOrganizationCounterShards, setOrganizationUsagePlan } = await import('../../shared/repositories/organizations');
   const requireOrganization = async () => {
     const org = required('org');
     if (!(await organizationExists(org))) throw new UsageError(`No organization ${org} in this table`);
@@ -126,6 +130,15 @@ async function run(): Promise<unknown> {
       const plan = usagePlan();
       await setOrganizationUsagePlan(organizationId, plan);
       return { organizationId, usagePlan: plan, limits: USAGE_PLANS[plan], ...(await applyUsagePlan(organizationId, plan)) };
+    }
+    case 'org shards': {
+      const organizationId = await requireOrganization();
+      const shards = Number(values['counter-shards']);
+      if (!Number.isInteger(shards) || shards < 1 || shards > MAX_COUNTER_SHARDS) throw new UsageError(`--counter-shards must be a whole number from 1 to ${MAX_COUNTER_SHARDS}`);
+      await raiseOrganizationCounterShards(organizationId, shards).catch((error: unknown) => {
+        throw new UsageError((error as Error).message);
+      });
+      return { organizationId, counterShards: shards };
     }
     case 'key create': {
       const expiresAt = expiry(values['expires-in']);

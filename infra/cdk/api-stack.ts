@@ -147,7 +147,7 @@ export class ApiStack extends Stack {
     const authorizerFunction = new ApiFunction(this, 'Authorizer', {
       ...functionDefaults,
       handler: 'authorizer',
-      dynamodb: ['Query', 'UpdateItem'],
+      dynamodb: ['Query', 'GetItem', 'UpdateItem'],
       indexes: ['gsi1'],
       rollbackAlarms: (fn) => [...monitoring.watchFunction(this, 'Authorizer', fn), monitoring.api5xxRate],
     });

@@ -71,6 +71,8 @@ export const keys = {
   apiKeyByTokenHash: (hash: string) => ({ gsi1pk: `TOKEN#${hash}`, gsi1sk: 'KEY' }),
 
   counter: (o: string, name: string): Key => ({ pk: org(o), sk: `COUNT#${name}` }),
+  /** Shard `shard` of a sharded counter: shard 0 is the counter's own item; the others sit in partitions of their own. */
+  counterShard: (o: string, name: string, shard: number): Key => (shard === 0 ? keys.counter(o, name) : { pk: `${org(o)}#SHARD#${shard}`, sk: `COUNT#${name}` }),
   sequence: (o: string, kind: string): Key => ({ pk: org(o), sk: `SEQ#${kind}` }),
 
   lead: (o: string, leadId: string): Key => ({ pk: org(o), sk: `LEAD#${leadId}` }),

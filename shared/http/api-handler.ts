@@ -14,6 +14,7 @@ import { absentBodyIsEmptyObject, accessLog, bodySizeLimit, errorEnvelope } from
 import { logger, metrics } from '../observability';
 import { parseOrThrow } from '../validation';
 import { Answer } from './answer';
+import { withCounterShards } from '../repositories/counter-shards';
 import type { CompressibleText } from './compressible-text';
 
 type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
@@ -80,7 +81,7 @@ export function apiHandler<R extends RouteRequest, S extends v.GenericSchema>(
     } as Omit<HandlerInput<R>, 'organizationId'>;
     const organizationId = route.auth === 'none' ? '' : requireOrganization(event);
     const request = rawRequest(event);
-    const answer = await handle({ ...input, organizationId, request });
+    const answer = await withCounterShards(counterShardsOf(event), () => handle({ ...input, organizationId, request }));
     const [status, result] = answer instanceof Answer ? [answer.status, answer.body] : [route.status, answer];
     return route.contentType ? textResponse(status, route.contentType, result, route.cacheControl, request.headers['accept-encoding']) : jsonResponse(status, result);
   });
@@ -100,6 +101,9 @@ function jsonObject(body: unknown): Record<string, unknown> {
   }
   return body as Record<string, unknown>;
 }
+
+/** The organization's counterShards setting, which the authorizer passes with the organization; 1 on public routes. */
+const counterShardsOf = (event: APIGatewayProxyEvent) => Number(event.requestContext?.authorizer?.counterShards ?? 1);
 
 function requireOrganization(event: APIGatewayProxyEvent): string {
   const organizationId: unknown = event.requestContext?.authorizer?.organizationId;

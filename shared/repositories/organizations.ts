@@ -1,13 +1,14 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { DEFAULT_USAGE_PLAN, isUsagePlanName, type UsagePlanName } from '../auth/usage-plans';
 import { config } from '../config';
 import { dynamo } from '../dynamo';
 import { counterNames, keys } from '../entities/keys';
-import { NotFoundError } from '../errors';
+import { ConflictError, NotFoundError } from '../errors';
 import { newId, now } from '../ids';
 import { OrganizationRecord, type Organization, type OrganizationChanges } from '../schemas/organization';
 import { batchGetItems } from './batch-get';
+import { counterKeys } from './counters';
 import { insertIfAbsent, writeAlone } from './transact';
 import { setFields, updateExistingItem } from './update-fields';
 import { E164 } from '../schemas/common';
@@ -29,12 +30,14 @@ const COUNTED = { leads: counterNames.leads(), members: counterNames.members, se
 
 /** The organization item and the counters it shows, in one consistent BatchGetItem. */
 export async function getOrganization(organizationId: string): Promise<Organization> {
-  const counterKeys = Object.values(COUNTED).map((name) => keys.counter(organizationId, name));
-  const items = await batchGetItems([keys.organization(organizationId), ...counterKeys], { consistentRead: true });
-  const bySk = new Map(items.map((item) => [item.sk as string, item]));
-  const record = bySk.get(keys.organization(organizationId).sk);
+  const shardKeys = Object.values(COUNTED).flatMap((name) => counterKeys(organizationId, name));
+  const items = await batchGetItems([keys.organization(organizationId), ...shardKeys], { consistentRead: true });
+  const byKey = new Map(items.map((item) => [`${item.pk} ${item.sk}`, item]));
+  const record = byKey.get(`${keys.organization(organizationId).pk} ${keys.organization(organizationId).sk}`);
   if (!record) throw new NotFoundError('Organization not found');
-  const counts = Object.fromEntries(Object.entries(COUNTED).map(([field, name]) => [field, Number(bySk.get(keys.counter(organizationId, name).sk)?.count ?? 0)]));
+  // A sharded counter is the sum of its shards.
+  const count = (name: string) => counterKeys(organizationId, name).reduce((sum, key) => sum + Number(byKey.get(`${key.pk} ${key.sk}`)?.count ?? 0), 0);
+  const counts = Object.fromEntries(Object.entries(COUNTED).map(([field, name]) => [field, count(name)]));
   return { ...v.parse(OrganizationRecord, record), counts: counts as Organization['counts'] };
 }
 
@@ -75,4 +78,31 @@ export async function getOrganizationUsagePlan(organizationId: string): Promise<
 
 export async function setOrganizationUsagePlan(organizationId: string, usagePlan: UsagePlanName): Promise<void> {
   await updateExistingItem(keys.organization(organizationId), { usagePlan }, () => new NotFoundError('Organization not found'));
+}
+
+/** Over how many items the organization's lead and inquiry counters are spread (the admin CLI's `org shards`); 1 unless raised. */
+export async function getOrganizationCounterShards(organizationId: string): Promise<number> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.organization(organizationId), ProjectionExpression: 'counterShards' }));
+  return typeof Item?.counterShards === 'number' ? Item.counterShards : 1;
+}
+
+/**
+ * Spreads the organization's hot counters over `shards` items. It only grows: a counter's total is the sum of
+ * the shards read, so dropping one would drop what was counted there.
+ */
+export async function raiseOrganizationCounterShards(organizationId: string, shards: number): Promise<void> {
+  await dynamo
+    .send(
+      new UpdateCommand({
+        TableName: config.tableName,
+        Key: keys.organization(organizationId),
+        UpdateExpression: 'SET counterShards = :shards',
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(counterShards) OR counterShards <= :shards)',
+        ExpressionAttributeValues: { ':shards': shards },
+      }),
+    )
+    .catch((error: unknown) => {
+      if ((error as Error).name === 'ConditionalCheckFailedException') throw new ConflictError('Counter shards only grow: the organization is missing or already has more');
+      throw error;
+    });
 }

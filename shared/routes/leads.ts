@@ -10,7 +10,8 @@ export const listLeads = defineRoute({
   summary: 'List leads, newest first',
   description: 'Pages through the organization’s leads, newest first, optionally only those of one `status` and/or one `companyId`. `totalCount` is exact for every filter.',
   tag: 'Leads',
-  dynamodb: ['Query', 'GetItem'],
+  // BatchGetItem: a sharded organization's totalCount is the sum of its counter's shards.
+  dynamodb: ['Query', 'GetItem', 'BatchGetItem'],
   indexes: ['gsi2', 'gsi3', 'gsi4'],
   status: 200,
   request: { query: ListLeadsQuery },
