@@ -16,9 +16,14 @@ export interface ColdStartFigures {
 /** What a function's module reads at import: configuration that fails loudly when absent. */
 const IMPORT_ENV = { TABLE_NAME: 'bench', AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'bench', AWS_SECRET_ACCESS_KEY: 'bench', CURSOR_SECRET: 'bench-cursor-signing-key', POWERTOOLS_DEV: 'true' };
 
-/** Milliseconds a fresh Node process takes to import the module: the module part of a cold start. */
+/**
+ * Milliseconds a fresh Node process takes to import the module: the module part of a cold start. The process
+ * first loads what Lambda's Node.js runtime has loaded before it imports a handler: `node:http`, which its
+ * Runtime API client requires (aws-lambda-nodejs-runtime-interface-client, src/client/rapid-client.ts). It
+ * costs about 45 ms on its own, and @middy/util imports it, so without it the runtime's cost would count as ours.
+ */
 function importTime(file: string, nodeOptions: string[] = []): number {
-  const script = `const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); console.log(performance.now() - t);`;
+  const script = `await import('node:http'); const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); console.log(performance.now() - t);`;
   const out = execFileSync(process.execPath, [...nodeOptions, '--input-type=module', '-e', script], { env: { ...process.env, ...IMPORT_ENV }, cwd: process.cwd() });
   return Number(out.toString().trim().split('\n').at(-1));
 }

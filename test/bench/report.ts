@@ -10,14 +10,28 @@ export interface Ratio {
   met: boolean;
 }
 
+/** One depth of the leads list: by page number and, past page 1, by cursor, each against page 1 and its bare Query. */
+export interface Depth {
+  page: number;
+  byPage: Comparison;
+  /** The page read by cursor, against page 1. */
+  byCursor?: number;
+  /** The page read by cursor over HTTP, against the bare Query from the same position. */
+  cursorOverBare?: number;
+  /** DynamoDB Local's own: the bare Query from that position against the bare page-1 Query. */
+  emulator?: number;
+}
+
 export interface BenchFigures {
   visits: RouteVisit[];
   overhead: Record<'get' | 'list' | 'create', Comparison>;
   http: Record<'get' | 'list' | 'create', Comparison>;
   served: number;
   bareServed: number;
+  /** Lead creates per second from 32 concurrent in-process clients: one organization, the same with 8 counter shards, 16 organizations. */
+  capacity: { single: number; sharded: number; spread: number };
   scale: Record<'leads' | 'inquiries', Comparison>;
-  depth: { page: number; byPage: Comparison; byCursor?: number }[];
+  depth: Depth[];
   coldStarts: ColdStartFigures;
   wire: { path: string; bytes: number; encoding: string }[];
   ratios: Ratio[];
@@ -94,10 +108,15 @@ ${comparisonRow('POST /v1/leads', f.http.create, '≤ 2')}
 calls it needs (Query ∥ GetItem) from 16 concurrent loops: ${f.bareServed.toFixed(0)}/s; ratio
 ${x(f.served / f.bareServed)} (target ≥ 0.6).
 
+Lead creates per second from 32 concurrent clients (warm handlers in process): ${f.capacity.single.toFixed(0)}/s in one
+organization, ${f.capacity.sharded.toFixed(0)}/s in one organization with 8 counter shards, ${f.capacity.spread.toFixed(0)}/s spread over 16.
+DynamoDB Local serializes writes and has no partitions, so these show the emulator's ceiling, not DynamoDB's:
+docs/capacity.md works out the per-organization ceiling in DynamoDB from its item limits.
+
 ## 4. Scale and depth
 
-${f.scaleItems} CALL inquiries, each with its new lead, loaded through the ingestion domain code in
-${f.loadSeconds.toFixed(0)} s, against an organization with 100.
+${f.scaleItems} leads, each with a CALL inquiry, written with the entities' item mappers and the list counters
+(test/bench/bulk-load.ts) in ${f.loadSeconds.toFixed(0)} s, against an organization with 100.
 
 | Request | At ${f.scaleItems} | At 100 | Ratio | Target |
 |---|---|---|---|---|
@@ -106,17 +125,18 @@ ${comparisonRow('GET /v1/inquiries?source=CALL', f.scale.inquiries, '≤ 1.2')}
 
 Deep pages of \`GET /v1/leads?limit=100\` in the large organization, each against page 1 in the same run. A page
 number must walk the keys before it (keys-only Queries of 1 000 positions); a \`cursor\` starts where the last
-page ended.
+page ended. The last column is DynamoDB Local's own cost of starting a Query deep in a partition (the bare Query
+from the cursor's position against the bare page-1 Query): DynamoDB seeks a B-tree and does not grow there.
 
-| Page | By page number | Ratio to page 1 | By cursor, ratio to page 1 |
-|---|---|---|---|
-${f.depth.map((d) => `| ${d.page} | ${ms(d.byPage.measured)} | ${x(d.byPage.ratio)} | ${d.byCursor === undefined ? '—' : x(d.byCursor)} |`).join('\n')}
+| Page | By page number | ÷ page 1 | By cursor ÷ page 1 | By cursor ÷ bare Query from its position | Emulator: bare deep Query ÷ bare page 1 |
+|---|---|---|---|---|---|
+${f.depth.map((d) => `| ${d.page} | ${ms(d.byPage.measured)} | ${x(d.byPage.ratio)} | ${opt(d.byCursor)} | ${opt(d.cursorOverBare)} | ${opt(d.emulator)} |`).join('\n')}
 
 ## 5. Cold starts
 
-Each function bundled as the stack bundles it, imported in a fresh Node process (the module part of a cold
-start), median of the rounds, against a function that only creates the DynamoDB document client, bundled the same
-way (${kb(f.coldStarts.baseline.bytes)}, ${ms(f.coldStarts.baseline.importMs)}).
+Each function bundled as the stack bundles it, imported in a fresh Node process that has loaded what Lambda's
+runtime loads first (\`node:http\`, for its Runtime API client), median of the rounds, against a function that only
+creates the DynamoDB document client, bundled the same way (${kb(f.coldStarts.baseline.bytes)}, ${ms(f.coldStarts.baseline.importMs)}).
 
 | Function | Bundle | Import | ÷ bare client |
 |---|---|---|---|
@@ -140,6 +160,8 @@ ${f.wire.map((w) => `| \`${w.path}\` | ${w.encoding} | ${kb(w.bytes)} |`).join('
 | First load | | ${(totalWire / 1024 / 1024).toFixed(2)} MB |
 `;
 }
+
+const opt = (value: number | undefined) => (value === undefined ? '—' : x(value));
 
 function units2(value: number): string {
   return Number.isInteger(value) ? String(value) : value.toFixed(2);
