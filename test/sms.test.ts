@@ -110,6 +110,21 @@ describe('POST /v1/sms without messageThreadId', () => {
     expect(sentLocally.find((sms) => sms.messageId === message.id)).toMatchObject({ to: '+61412345001', body: 'Record first', userId, inquiryId });
   });
 
+  it("sends from the organization's smsSenderId, a number or a sender id, and from the stack's default without one", async () => {
+    const { client, userId, leadId } = await organizationWithSender();
+    const sentFrom = async (message: string) => {
+      expect((await client.post('/v1/sms', { userId, leadId, message })).status).toBe(201);
+      return sentLocally.filter((sms) => sms.body === message).map((sms) => sms.from);
+    };
+    expect(await sentFrom(`Default ${leadId}`)).toEqual([null]);
+    await client.patch('/v1/organization', { smsSenderId: '+61299991234' });
+    expect(await sentFrom(`Number ${leadId}`)).toEqual(['+61299991234']);
+    await client.patch('/v1/organization', { smsSenderId: 'HarbourPlb' });
+    expect(await sentFrom(`Sender id ${leadId}`)).toEqual(['HarbourPlb']);
+    await client.patch('/v1/organization', { smsSenderId: null });
+    expect(await sentFrom(`Default again ${leadId}`)).toEqual([null]);
+  });
+
   it('is not the first inquiry when the lead had one already', async () => {
     const { client, organizationId, userId, leadId } = await organizationWithSender();
     const earlier = await createInquiry(organizationId, {

@@ -28,7 +28,7 @@ export interface SentSms {
  * provider's answer then moves it to SENT, or to FAILED and a 502 (docs/decisions.md).
  */
 export async function sendSms(organizationId: string, body: SendSmsBody): Promise<SentSms> {
-  const { lead, user, thread } = await readSmsParties(organizationId, { leadId: body.leadId, userId: body.userId, threadId: body.messageThreadId });
+  const { lead, user, thread, senderId } = await readSmsParties(organizationId, { leadId: body.leadId, userId: body.userId, threadId: body.messageThreadId });
   if (!lead) throw new NotFoundError('Lead not found');
   if (!user) throw new NotFoundError('User not found');
   if (user.isDisabled) throw new BadRequestError('userId: the member is disabled and cannot send SMS', 'USER_DISABLED');
@@ -42,7 +42,7 @@ export async function sendSms(organizationId: string, body: SendSmsBody): Promis
   const message: SmsMessage = { id: messageId, direction: 'OUTBOUND', status: 'QUEUED', body: body.message, userId: user.userId, createdAt: createdAt.toISOString() };
   const inquiryId = thread ? (await appendSmsMessage(organizationId, thread, message), thread.inquiryId) : await openThread(organizationId, lead, threadId, message);
 
-  const sms = { organizationId, messageId, inquiryId, threadId, userId: user.userId, to: lead.phone, body: body.message, createdAt: message.createdAt };
+  const sms = { organizationId, messageId, inquiryId, threadId, userId: user.userId, from: senderId, to: lead.phone, body: body.message, createdAt: message.createdAt };
   const sent = await smsSender()
     .send(sms)
     .catch(async (error: unknown) => {

@@ -4,8 +4,10 @@ import { keys } from '../entities/keys';
 import { fromUserLookupItem, type UserLookup } from '../entities/member';
 import type { SmsMessage } from '../schemas/inquiries';
 import type { Lead } from '../schemas/leads';
+import { OrganizationRecord } from '../schemas/organization';
 import { batchGetItems } from './batch-get';
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
 import { config } from '../config';
 import { dynamo } from '../dynamo';
 import { NotFoundError } from '../errors';
@@ -16,22 +18,27 @@ export interface SmsParties {
   lead?: Lead;
   user?: UserLookup;
   thread?: SmsThread;
+  /** The organization's smsSenderId (what the lead sees the SMS come from, and where replies return); null: the stack's default. */
+  senderId: string | null;
 }
 
-/** The lead, the sending user and (when given) the thread, in one consistent BatchGetItem. */
+/** The lead, the sending user, the organization and (when given) the thread, in one consistent BatchGetItem. */
 export async function readSmsParties(organizationId: string, { leadId, userId, threadId }: { leadId: string; userId: string; threadId?: string }): Promise<SmsParties> {
   const leadKey = keys.lead(organizationId, leadId);
   const userKey = keys.user(organizationId, userId);
+  const organizationKey = keys.organization(organizationId);
   const threadKey = threadId === undefined ? undefined : keys.thread(organizationId, threadId);
-  const items = await batchGetItems([leadKey, userKey, ...(threadKey ? [threadKey] : [])], { consistentRead: true });
+  const items = await batchGetItems([leadKey, userKey, organizationKey, ...(threadKey ? [threadKey] : [])], { consistentRead: true });
   const bySk = new Map(items.map((item) => [item.sk as string, item]));
   const lead = bySk.get(leadKey.sk);
   const user = bySk.get(userKey.sk);
+  const organization = bySk.get(organizationKey.sk);
   const thread = threadKey && bySk.get(threadKey.sk);
   return {
     lead: lead && fromLeadItem(lead),
     user: user && fromUserLookupItem(user),
     thread: thread ? fromThreadItem(thread) : undefined,
+    senderId: organization ? v.parse(OrganizationRecord, organization).smsSenderId : null,
   };
 }
 

@@ -14,8 +14,9 @@ function required(name: string): string {
  * member can retry). The message's ids travel as Context, which delivery receipts carry back.
  */
 export function endUserMessagingSender(): SmsSender {
-  // Optional: without it, End User Messaging picks from the account's numbers for the destination country.
-  const originationIdentity = process.env.SMS_ORIGINATION_IDENTITY || undefined;
+  // The default for organizations without an smsSenderId. Optional: without it, End User Messaging picks from
+  // the account's numbers for the destination country.
+  const defaultOriginationIdentity = process.env.SMS_ORIGINATION_IDENTITY || undefined;
   const configurationSetName = required('SMS_CONFIGURATION_SET');
   const client = new PinpointSMSVoiceV2Client({ maxAttempts: 1 });
   return {
@@ -25,7 +26,8 @@ export function endUserMessagingSender(): SmsSender {
         .send(
           new SendTextMessageCommand({
             DestinationPhoneNumber: sms.to,
-            OriginationIdentity: originationIdentity,
+            // The organization's own number or sender id: inbound replies find the organization by it.
+            OriginationIdentity: sms.from ?? defaultOriginationIdentity,
             ConfigurationSetName: configurationSetName,
             MessageBody: sms.body,
             MessageType: 'TRANSACTIONAL',

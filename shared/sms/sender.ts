@@ -9,6 +9,11 @@ export interface OutgoingSms {
   inquiryId: string;
   threadId: string;
   userId: string;
+  /**
+   * The organization's smsSenderId (an E.164 number or an alphanumeric sender id): what the lead sees, and the
+   * number replies come back to. Null: the stack's configured origination identity, or the provider's choice.
+   */
+  from: string | null;
   /** E.164. */
   to: string;
   body: string;
