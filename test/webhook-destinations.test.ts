@@ -1,0 +1,181 @@
+import type { LookupAddress } from 'node:dns';
+import type * as dnsPromises from 'node:dns/promises';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { guardedLookup, isBlockedAddress, resolvedRefusalOf } from '../shared/webhooks/destination';
+import { webhookSettings } from '../shared/webhooks/settings';
+import { useTestApi } from './support/api';
+import { startReceiver, type Receiver } from './support/receiver';
+
+/**
+ * DNS records for names under `.test` (a TLD reserved never to resolve, RFC 2606), so a name can point at a
+ * private address, or change its answer between create and delivery as a rebinding attack does. Every other
+ * name (localhost included) goes to the system resolver. The code under test is the real destination module.
+ */
+const records = vi.hoisted(() => new Map<string, LookupAddress[]>());
+vi.mock('node:dns/promises', async (importOriginal) => {
+  const real = await importOriginal<typeof dnsPromises>();
+  const lookup = async (hostname: string, options?: { all?: boolean; family?: number }) => {
+    const answer = records.get(hostname);
+    if (!answer) return real.lookup(hostname, options as never);
+    const matching = options?.family ? answer.filter(({ family }) => family === options.family) : answer;
+    if (matching.length === 0) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    return options?.all ? matching : matching[0];
+  };
+  return { ...real, lookup, default: { ...real, lookup } };
+});
+
+const v4 = (address: string): LookupAddress => ({ address, family: 4 });
+const v6 = (address: string): LookupAddress => ({ address, family: 6 });
+const PUBLIC = v4('93.184.216.34');
+records.set('public.ssrf.test', [PUBLIC, v6('2606:2800:220:1:248:1893:25c8:1946')]);
+records.set('loopback.ssrf.test', [v4('127.0.0.1')]);
+records.set('metadata.ssrf.test', [v4('169.254.169.254')]);
+records.set('private.ssrf.test', [v4('10.20.30.40')]);
+records.set('v6-loopback.ssrf.test', [v6('::1')]);
+records.set('unique-local.ssrf.test', [v6('fd00:ec2::254')]);
+records.set('mapped.ssrf.test', [v6('::ffff:192.168.1.10')]);
+// One bad answer among good ones is enough to refuse: the connection might use any of them.
+records.set('mixed.ssrf.test', [PUBLIC, v4('172.16.0.5')]);
+
+const REFUSED = 'url must not resolve to a private, loopback or link-local address';
+
+/** Deployed mode for the test: https only, no private addresses; back to `npm start`'s rules after it. */
+function deployed() {
+  webhookSettings.allowPrivateUrls = false;
+}
+afterEach(() => {
+  webhookSettings.allowPrivateUrls = true;
+});
+
+/** What the connection's own lookup answers for a name: the address it would connect to, or why not. */
+function connectLookup(hostname: string, all = false): Promise<{ address?: string | LookupAddress[]; error?: NodeJS.ErrnoException }> {
+  return new Promise((resolve) =>
+    guardedLookup(hostname, { all, family: 0 } as never, (error: NodeJS.ErrnoException | null, address: string | LookupAddress[]) => resolve(error ? { error } : { address })),
+  );
+}
+
+describe('which addresses a webhook may reach', () => {
+  it.each([
+    ['10.0.0.1', 'private (10/8)'],
+    ['172.16.5.4', 'private (172.16/12)'],
+    ['172.31.255.255', 'private (172.16/12, its last address)'],
+    ['192.168.1.1', 'private (192.168/16)'],
+    ['127.0.0.1', 'loopback'],
+    ['127.255.255.254', 'loopback (anywhere in 127/8)'],
+    ['169.254.169.254', 'link-local: the instance metadata endpoint'],
+    ['100.64.0.1', 'shared address space (carrier-grade NAT)'],
+    ['0.0.0.0', 'this host'],
+    ['224.0.0.1', 'multicast'],
+    ['::1', 'IPv6 loopback'],
+    ['::', 'IPv6 unspecified'],
+    ['fe80::1', 'IPv6 link-local'],
+    ['fc00::1', 'IPv6 unique-local'],
+    ['fd00:ec2::254', 'IPv6 unique-local: the instance metadata endpoint over IPv6'],
+    ['ff02::1', 'IPv6 multicast'],
+    ['::ffff:127.0.0.1', 'IPv4-mapped loopback'],
+    ['::ffff:169.254.169.254', 'IPv4-mapped metadata endpoint'],
+    ['::FFFF:10.0.0.1', 'IPv4-mapped private, upper case'],
+    ['::ffff:7f00:1', 'IPv4-mapped loopback in hex, as URLs write it'],
+    ['64:ff9b::a9fe:a9fe', 'NAT64 of the metadata endpoint'],
+  ])('refuses %s (%s)', (address) => {
+    expect(isBlockedAddress(address)).toBe(true);
+  });
+
+  it.each([
+    ['93.184.216.34', 'public IPv4'],
+    ['8.8.8.8', 'public IPv4'],
+    ['172.32.0.1', 'just past 172.16/12'],
+    ['100.128.0.1', 'just past the shared address space'],
+    ['169.255.0.1', 'just past link-local'],
+    ['2606:4700:4700::1111', 'public IPv6'],
+    ['2001:4860:4860::8888', 'public IPv6'],
+    ['::ffff:8.8.8.8', 'IPv4-mapped public'],
+    ['::ffff:808:808', 'IPv4-mapped public in hex'],
+  ])('allows %s (%s)', (address) => {
+    expect(isBlockedAddress(address)).toBe(false);
+  });
+});
+
+describe('the DNS lookup a delivery connects with', () => {
+  it('refuses localhost, as the system resolver answers it, only in deployed mode', async () => {
+    expect((await connectLookup('localhost')).address).toMatch(/^(127\.|::1$)/);
+    deployed();
+    const { error, address } = await connectLookup('localhost');
+    expect(address).toBeUndefined();
+    expect(error).toMatchObject({ code: 'EBLOCKEDADDRESS', message: 'localhost resolves to a private, loopback or link-local address' });
+  });
+
+  it.each(['loopback', 'metadata', 'private', 'v6-loopback', 'unique-local', 'mapped', 'mixed'])('refuses a name resolving to a %s address', async (name) => {
+    deployed();
+    const hostname = `${name}.ssrf.test`;
+    expect((await connectLookup(hostname)).error).toMatchObject({ code: 'EBLOCKEDADDRESS' });
+    expect((await connectLookup(hostname, true)).error).toMatchObject({ code: 'EBLOCKEDADDRESS' });
+    expect(await resolvedRefusalOf(new URL(`https://${hostname}/hooks`))).toBe(REFUSED);
+  });
+
+  it('connects a name resolving to public addresses, one or all as asked', async () => {
+    deployed();
+    expect(await connectLookup('public.ssrf.test')).toEqual({ address: PUBLIC.address });
+    expect(await connectLookup('public.ssrf.test', true)).toEqual({ address: records.get('public.ssrf.test') });
+    expect(await resolvedRefusalOf(new URL('https://public.ssrf.test/hooks'))).toBeUndefined();
+  });
+});
+
+describe('webhook URLs in deployed mode, through the API', () => {
+  const api = useTestApi({ events: true });
+  const receivers: Receiver[] = [];
+  afterAll(async () => {
+    await Promise.all(receivers.map((receiver) => receiver.close()));
+  });
+
+  it.each(['https://loopback.ssrf.test/hooks', 'https://metadata.ssrf.test/latest/meta-data', 'https://v6-loopback.ssrf.test/', 'https://mapped.ssrf.test/', 'https://mixed.ssrf.test/'])(
+    'refuses to subscribe %s with 400 naming url, and subscribes a public name',
+    async (url) => {
+      const { client } = await api.organization();
+      deployed();
+      const res = await client.post('/v1/webhooks', { url, events: ['*'] });
+      expect(res.status).toBe(400);
+      expect(res.body.error.details).toEqual([{ path: 'url', message: REFUSED }]);
+      expect((await client.get('/v1/webhooks')).body.totalCount).toBe(0);
+      expect((await client.post('/v1/webhooks', { url: 'https://public.ssrf.test/hooks', events: ['*'] })).status).toBe(201);
+    },
+  );
+
+  it.each(['https://0x7f.1/', 'https://2130706433/', 'https://[::ffff:a9fe:a9fe]/'])('refuses %s, loopback or metadata written another way, with 400 naming url', async (url) => {
+    const { client } = await api.organization();
+    deployed();
+    const res = await client.post('/v1/webhooks', { url, events: ['*'] });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual([{ path: 'url', message: expect.stringMatching(/^url must not point at a private/) }]);
+  });
+
+  it('refuses to change a subscription’s url to a name resolving to a private address', async () => {
+    const { client } = await api.organization();
+    deployed();
+    const webhook = (await client.post('/v1/webhooks', { url: 'https://public.ssrf.test/hooks', events: ['*'] })).body.webhook;
+    const res = await client.put(`/v1/webhooks/${webhook.id}`, { url: 'https://private.ssrf.test/hooks' });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual([{ path: 'url', message: REFUSED }]);
+    expect((await client.get(`/v1/webhooks/${webhook.id}`)).body.webhook.url).toBe('https://public.ssrf.test/hooks');
+  });
+
+  it('refuses at delivery a name that resolved to a public address at create and now resolves to loopback, recording why', async () => {
+    const { client } = await api.organization();
+    const hook = await startReceiver();
+    receivers.push(hook);
+    const port = new URL(hook.url).port;
+    records.set('rebind.ssrf.test', [PUBLIC]);
+    deployed();
+    const created = await client.post('/v1/webhooks', { url: `https://rebind.ssrf.test:${port}/hooks`, events: ['lead.created'] });
+    expect(created.status).toBe(201);
+    // The rebinding answer: the receiver on 127.0.0.1 is where a delivery would now land.
+    records.set('rebind.ssrf.test', [v4('127.0.0.1')]);
+    await client.post('/v1/leads', { name: 'Rebound Lead', email: 'rebound@example.com' });
+    const deliveries = `/v1/webhooks/${created.body.webhook.id}/deliveries`;
+    await vi.waitFor(async () => expect((await client.get(deliveries)).body.totalCount).toBeGreaterThan(0), { timeout: 10_000 });
+    const [attempt] = (await client.get(deliveries)).body.deliveries;
+    expect(attempt).toMatchObject({ status: 'FAILED', statusCode: null, error: 'rebind.ssrf.test resolves to a private, loopback or link-local address' });
+    expect(hook.received).toEqual([]);
+    await client.delete(`/v1/webhooks/${created.body.webhook.id}`);
+  });
+});
