@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { dynamo } from '../shared/dynamo';
 import { useTestApi, type Client } from './support/api';
 import { ISO_MS } from './support/fixtures';
 
@@ -97,6 +98,78 @@ describe('POST /v1/inquiries', () => {
     expect((await client.get(`/v1/leads/${leadId}/activities`)).body.totalCount).toBe(21);
     expect((await client.get(`/v1/inquiries?leadId=${leadId}`)).body.totalCount).toBe(20);
     expect((await client.get('/v1/leads')).body.totalCount).toBe(1);
+  });
+
+  it.each([
+    ['email', { email: 'gone@example.com' }],
+    ['phone', { phone: '+61412000444' }],
+  ])('creates a new lead for a %s whose ingested lead was deleted', async (_, sender) => {
+    const { client } = await api.organization();
+    const first = (await client.post('/v1/inquiries', { source: 'WEBFORM', lead: sender, data: webform })).body.inquiry;
+    expect((await client.delete(`/v1/leads/${first.leadId}`)).status).toBe(200);
+    const again = await client.post('/v1/inquiries', { source: 'WEBFORM', lead: sender, data: webform });
+    expect(again.status).toBe(201);
+    expect(again.body.inquiry.leadId).not.toBe(first.leadId);
+    expect(again.body.inquiry.isFirstInquiry).toBe(true);
+    expect(await leadOf(client, again.body.inquiry.leadId)).toMatchObject({ ...sender, unreadWebformSubmissions: 1 });
+    expect((await client.get('/v1/leads')).body.totalCount).toBe(1);
+  });
+
+  it.each([
+    ['email', { email: 'old@example.com' }, { email: 'new@example.com' }],
+    ['phone', { phone: '+61412000555' }, { phone: '+61412000556' }],
+  ])('finds a lead by its new %s once it changed, and a new lead for the old one', async (_, before, after) => {
+    const { client } = await api.organization();
+    const changed = (await client.post('/v1/inquiries', { source: 'WEBFORM', lead: before, data: webform })).body.inquiry.leadId;
+    expect((await client.patch(`/v1/leads/${changed}`, after)).status).toBe(200);
+    const byOld = await client.post('/v1/inquiries', { source: 'WEBFORM', lead: before, data: webform });
+    expect(byOld.status).toBe(201);
+    expect(byOld.body.inquiry.leadId).not.toBe(changed);
+    expect(await leadOf(client, byOld.body.inquiry.leadId)).toMatchObject(before);
+    const byNew = await client.post('/v1/inquiries', { source: 'WEBFORM', lead: after, data: webform });
+    expect(byNew.body.inquiry.leadId).toBe(changed);
+    expect(await leadOf(client, changed)).toMatchObject({ ...after, unreadWebformSubmissions: 2 });
+    expect((await client.get('/v1/leads')).body.totalCount).toBe(2);
+  });
+
+  it('makes one new lead under 20 concurrent ingestions for the contact of a deleted lead', async () => {
+    const { client } = await api.organization();
+    const sender = { email: 'again@example.com', phone: '+61412000666' };
+    const deleted = (await client.post('/v1/inquiries', { source: 'EMAIL', lead: sender, data: email })).body.inquiry.leadId;
+    await client.delete(`/v1/leads/${deleted}`);
+    const results = await Promise.all(Array.from({ length: 20 }, () => client.post('/v1/inquiries', { source: 'EMAIL', lead: sender, data: email })));
+    expect(results.map((res) => res.status)).toEqual(Array(20).fill(201));
+    const leadIds = new Set(results.map((res) => res.body.inquiry.leadId));
+    expect(leadIds.size).toBe(1);
+    expect(leadIds.has(deleted)).toBe(false);
+    expect((await client.get('/v1/leads')).body.totalCount).toBe(1);
+  });
+
+  it('finds a lead created or changed a moment ago, before the email and phone indexes show it', async () => {
+    const { client } = await api.organization();
+    const lead = (await client.post('/v1/leads', { name: 'Fresh Lead', email: 'fresh@example.com', phone: '+61412000777' })).body.lead;
+    const ingest = (sender: object) => client.post('/v1/inquiries', { source: 'WEBFORM', lead: sender, data: webform }).then((res) => res.body.inquiry.leadId);
+    // DynamoDB Local's indexes are never behind; in AWS a GSI lags its table, so the lookups are made to miss.
+    dynamo.middlewareStack.add(
+      (next, context) => async (args) => {
+        const { ExpressionAttributeValues } = (args as { input: { ExpressionAttributeValues?: Record<string, unknown> } }).input;
+        const lookup = /#LEADS#(EMAIL|PHONE)#/.test(String(ExpressionAttributeValues?.[':pk']));
+        if (context.commandName === 'QueryCommand' && lookup) return { output: { Items: [], Count: 0, $metadata: {} }, response: {} } as never;
+        return next(args);
+      },
+      { step: 'initialize', name: 'laggingContactIndexes' },
+    );
+    try {
+      expect(await ingest({ email: 'FRESH@example.com' })).toBe(lead.id);
+      expect(await ingest({ phone: '+61412000777' })).toBe(lead.id);
+      await client.patch(`/v1/leads/${lead.id}`, { email: 'moved@example.com', phone: '+61412000778' });
+      expect(await ingest({ email: 'moved@example.com' })).toBe(lead.id);
+      expect(await ingest({ phone: '+61412000778' })).toBe(lead.id);
+      expect(await ingest({ email: 'fresh@example.com' })).not.toBe(lead.id);
+    } finally {
+      dynamo.middlewareStack.remove('laggingContactIndexes');
+    }
+    expect((await client.get('/v1/leads')).body.totalCount).toBe(2);
   });
 
   it.each([

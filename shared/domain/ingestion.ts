@@ -1,10 +1,11 @@
-import { toActivityItem } from '../entities/lead';
+import { contactsOf, hasContact, toActivityItem, type LeadContact } from '../entities/lead';
 import { counterNames, keys } from '../entities/keys';
 import { newId } from '../ids';
 import { createInquiry, findInquiryByExternalId, inquiryListItem, type NewInquiry } from '../repositories/inquiries';
-import { ACTIVITY_SEQUENCE, findLeadByEmail, findLeadByPhone, getLead, insertLeadWithActivity, leadOfContact } from '../repositories/leads';
+import { ACTIVITY_SEQUENCE, claimContacts, findLeadByEmail, findLeadByPhone, getLead, insertLeadWithActivity, leadOfContact, type StaleClaim } from '../repositories/leads';
 import { counterUpdate } from '../repositories/counters';
 import { reserveIds } from '../repositories/sequences';
+import { retryOnStaleWrite, StaleWrite } from '../repositories/versioned';
 import { insertIfAbsent, type TransactWrite } from '../repositories/transact';
 import type { IngestInquiryBody, InquirySender } from '../schemas/ingestion';
 import type { InquiryListItem } from '../schemas/inquiries';
@@ -13,35 +14,47 @@ import { newLead } from './leads';
 
 /** The inquiry's external id was recorded by a concurrent request first. */
 class ExternalIdTaken extends Error {}
-/** Another ingestion created the lead for this contact first. */
+/** A claim on the new lead's contacts was not as last read: another lead took it, or a stale lead got it back. */
 class ContactTaken extends Error {}
-
-/** The contact a new lead is created under: its email (lower-cased), else its phone. */
-const contactOf = (sender: InquirySender) => (sender.email ? { kind: 'EMAIL' as const, value: sender.email.toLowerCase() } : { kind: 'PHONE' as const, value: sender.phone! });
 
 /**
  * The organization's lead with this email (any case), else with this phone, else a new one with its
  * LEAD_CREATED activity. Concurrent ingestions for one new contact create one lead: the creation claims the
- * contact in its transaction, and the losers read the winner's lead.
+ * lead's contacts in its transaction, and the losers read the winner's lead. A claim whose lead was deleted or
+ * no longer has the contact is stale, counts as absent, and is taken over in the creating transaction.
  */
 async function findOrCreateLead(organizationId: string, sender: InquirySender, at: Date): Promise<Lead> {
   const found = (sender.email && (await findLeadByEmail(organizationId, sender.email))) || (sender.phone && (await findLeadByPhone(organizationId, sender.phone)));
   if (found) return found;
   const lead = newLead({ email: sender.email ?? null, phone: sender.phone, name: sender.name, firstName: sender.firstName, lastName: sender.lastName }, newId('lead', at), at.toISOString());
-  const contact = contactOf(sender);
+  const contacts = contactsOf(lead);
   const activityId = await reserveIds(organizationId, ACTIVITY_SEQUENCE);
   const created = { id: activityId, event: 'LEAD_CREATED', data: `Lead created from an inquiry`, referenceId: null, userId: null, leadId: lead.id, createdAt: lead.createdAt };
-  const claim = insertIfAbsent({ ...keys.leadContact(organizationId, contact.kind, contact.value), entity: 'LEAD_CONTACT', leadId: lead.id }, () => new ContactTaken());
-  return insertLeadWithActivity(organizationId, lead, created, [claim]).then(
-    () => lead,
-    async (error: unknown) => {
-      if (!(error instanceof ContactTaken)) throw error;
-      const winner = await leadOfContact(organizationId, contact.kind, contact.value);
-      const lead = winner && (await getLead(organizationId, winner));
-      if (!lead) throw error;
-      return lead;
-    },
-  );
+  let stale: StaleClaim[] = [];
+  return retryOnStaleWrite(async () => {
+    const claims = claimContacts(organizationId, lead.id, contacts, stale, () => new ContactTaken());
+    const written = await insertLeadWithActivity(organizationId, lead, created, claims).then(
+      () => true,
+      (error: unknown) => {
+        if (error instanceof ContactTaken) return false;
+        throw error;
+      },
+    );
+    if (written) return lead;
+    // Email first, as the lookup goes; with no claim held by a lead that has its contact, try again over the stale ones.
+    const read = await Promise.all(contacts.map((contact) => readClaim(organizationId, contact)));
+    const holder = read.find((claim) => claim.holder)?.holder;
+    if (holder) return holder;
+    stale = read.flatMap(({ contact, leadId }) => (leadId ? [{ contact, leadId }] : []));
+    throw new StaleWrite();
+  });
+}
+
+/** A contact's claim as it is now, with its lead when that lead still exists and has the contact. */
+async function readClaim(organizationId: string, contact: LeadContact): Promise<{ contact: LeadContact; leadId?: string; holder?: Lead }> {
+  const leadId = await leadOfContact(organizationId, contact);
+  const lead = leadId ? await getLead(organizationId, leadId) : undefined;
+  return { contact, leadId, holder: lead && hasContact(lead, contact) ? lead : undefined };
 }
 
 /**

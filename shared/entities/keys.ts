@@ -95,7 +95,7 @@ export const keys = {
   }),
   /** gsi5: the organization's leads by email, lower-cased, newest first: how an ingested inquiry finds its lead. */
   leadEmailIndex: (o: string, lead: { id: string; email: string }) => ({ gsi5pk: `${org(o)}#LEADS#EMAIL#${lead.email.toLowerCase()}`, gsi5sk: lead.id }),
-  /** The lead an ingested inquiry created for a contact (EMAIL or PHONE), so concurrent ingestions create one lead. */
+  /** The lead that last took a contact (EMAIL or PHONE), so concurrent ingestions for a new contact create one lead. */
   leadContact: (o: string, kind: 'EMAIL' | 'PHONE', value: string): Key => ({ pk: org(o), sk: `LEADCONTACT#${kind}#${value}` }),
   /** An ingested inquiry's id in the system it came from, per source → the inquiry: a repeat answers the first. */
   externalInquiry: (o: string, source: string, externalId: string): Key => ({ pk: org(o), sk: `EXTINQUIRY#${source}#${externalId}` }),

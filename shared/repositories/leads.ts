@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 import { dynamo } from '../dynamo';
-import { fromActivityItem, fromLeadItem, toActivityItem, toLeadItem } from '../entities/lead';
+import { contactIndexAttribute, contactsOf, fromActivityItem, fromLeadItem, hasContact, sameContact, toActivityItem, toLeadContactItem, toLeadItem, type LeadContact } from '../entities/lead';
 import { counterNames, keys, type Key } from '../entities/keys';
 import { NotFoundError, ValidationError } from '../errors';
 import type { Page, PageRequest } from '../pagination';
@@ -53,10 +53,55 @@ function unchanged({ status, companyId }: LeadFilters): Condition {
   };
 }
 
-/** The lead, its first activity, and the lead and activity counters, in one transaction; a linked company must exist. */
-export async function insertLeadWithActivity(organizationId: string, lead: Lead, activity: LeadActivity, alsoWrite: TransactWrite[] = []): Promise<void> {
+/** Points the claims of these contacts at the lead, whichever lead held them: the lead that last took a contact holds it. */
+function takeContacts(organizationId: string, leadId: string, contacts: LeadContact[]): TransactWrite[] {
+  return contacts.map((contact) => ({ item: { Put: { TableName: config.tableName, Item: toLeadContactItem(organizationId, contact, leadId) } } }));
+}
+
+/** A claim as last read: the lead it names, which no longer has the contact (deleted, or its contact changed). */
+export interface StaleClaim {
+  contact: LeadContact;
+  leadId: string;
+}
+
+/**
+ * Claims the contacts for a new lead only as they were read: a free claim only while it is absent, a stale one
+ * only while it still names the lead read and that lead still lacks the contact (a PATCH may give it back).
+ * Any of those failing throws `onTaken`: read the claims again.
+ */
+export function claimContacts(organizationId: string, leadId: string, contacts: LeadContact[], stale: StaleClaim[], onTaken: () => Error): TransactWrite[] {
+  const claims = contacts.map((contact): TransactWrite => {
+    const item = toLeadContactItem(organizationId, contact, leadId);
+    const held = stale.find((claim) => sameContact(claim.contact, contact));
+    if (!held) return insertIfAbsent(item, onTaken);
+    return { item: { Put: { TableName: config.tableName, Item: item, ConditionExpression: '#leadId = :held', ExpressionAttributeNames: { '#leadId': 'leadId' }, ExpressionAttributeValues: { ':held': held.leadId } } }, onConditionFailed: onTaken };
+  });
+  // One check per stale lead: a transaction may name an item only once.
+  const checks = [...new Set(stale.map((claim) => claim.leadId))].map((staleLeadId): TransactWrite => {
+    const attributes = stale.filter((claim) => claim.leadId === staleLeadId).map((claim) => contactIndexAttribute(organizationId, claim.contact));
+    return {
+      item: {
+        ConditionCheck: {
+          TableName: config.tableName,
+          Key: keys.lead(organizationId, staleLeadId),
+          ConditionExpression: attributes.map((_, i) => `(attribute_not_exists(#a${i}) OR #a${i} <> :v${i})`).join(' AND '),
+          ExpressionAttributeNames: Object.fromEntries(attributes.map(([name], i) => [`#a${i}`, name])),
+          ExpressionAttributeValues: Object.fromEntries(attributes.map(([, value], i) => [`:v${i}`, value])),
+        },
+      },
+      onConditionFailed: onTaken,
+    };
+  });
+  return [...claims, ...checks];
+}
+
+/**
+ * The lead, its first activity, and the lead and activity counters, in one transaction; a linked company must
+ * exist. The lead takes the claims of its contacts unless the caller claims them on its own terms.
+ */
+export async function insertLeadWithActivity(organizationId: string, lead: Lead, activity: LeadActivity, claims = takeContacts(organizationId, lead.id, contactsOf(lead))): Promise<void> {
   await transact([
-    ...alsoWrite,
+    ...claims,
     insertIfAbsent(toLeadItem(organizationId, lead)),
     insertIfAbsent(toActivityItem(organizationId, activity)),
     ...companyCheck(organizationId, lead.companyId),
@@ -73,8 +118,8 @@ export async function getLead(organizationId: string, leadId: string): Promise<L
 /**
  * Writes the changed fields of a lead (never the whole item, so an inquiry recorded meanwhile keeps its
  * counts) on condition that its status and company are still those read. A new status or company moves
- * the list indexes and counters, a new company is checked, and `activity` is recorded, in one
- * transaction. Throws StaleWrite when the lead changed or went meanwhile.
+ * the list indexes and counters, a new company is checked, a new email or phone takes its claim, and
+ * `activity` is recorded, in one transaction. Throws StaleWrite when the lead changed or went meanwhile.
  */
 export async function writeLeadChanges(organizationId: string, current: Lead, changes: Partial<Lead>, activity?: LeadActivity): Promise<void> {
   const next = { ...current, ...changes };
@@ -93,8 +138,11 @@ export async function writeLeadChanges(organizationId: string, current: Lead, ch
     condition: unchanged(current),
     onConditionFailed: () => new StaleWrite(),
   });
+  const taken = contactsOf(next).filter((contact) => !hasContact(current, contact));
   const others = [
     ...(moved ? counterMoves(organizationId, current, next) : []),
+    // A claim left on a contact the lead no longer has is stale, and ingestion reads it so; nothing removes it here.
+    ...takeContacts(organizationId, current.id, taken),
     ...(next.companyId !== current.companyId ? companyCheck(organizationId, next.companyId) : []),
     ...(activity ? [insertIfAbsent(toActivityItem(organizationId, activity)), counterUpdate(organizationId, counterNames.activities(current.id), 1)] : []),
   ];
@@ -170,8 +218,8 @@ export async function findLeadByEmail(organizationId: string, email: string): Pr
   return Items?.[0] && getLead(organizationId, String(Items[0].id));
 }
 
-/** The lead an ingestion created for this contact, if one did. */
-export async function leadOfContact(organizationId: string, kind: 'EMAIL' | 'PHONE', value: string): Promise<string | undefined> {
+/** The lead that last took this contact, if any has; it may since have been deleted or lost the contact. */
+export async function leadOfContact(organizationId: string, { kind, value }: LeadContact): Promise<string | undefined> {
   const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.leadContact(organizationId, kind, value), ConsistentRead: true }));
   return Item ? String(Item.leadId) : undefined;
 }
