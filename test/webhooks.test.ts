@@ -32,6 +32,13 @@ async function subscribe(client: Client, url: string, events: string[] = ['*']) 
 
 /** What the standardwebhooks package (not this project's code) says about a delivery: the event, or a throw. */
 const verify = (secret: string, { body, headers }: Pick<Received, 'body' | 'headers'>) => new StandardWebhook(secret).verify(body, headers as Record<string, string>) as { id: string; type: string };
+const signedBy = (secret: string, delivery: Pick<Received, 'body' | 'headers'>) => {
+  try {
+    return Boolean(verify(secret, delivery));
+  } catch {
+    return false;
+  }
+};
 
 describe('webhook subscriptions', () => {
   it('answers 201 with the subscription and a whsec_ secret shown only then', async () => {
@@ -244,15 +251,22 @@ describe('webhook deliveries', () => {
   it("never delivers organization A's events to organization B's subscription", async () => {
     const a = await api.organization();
     const b = await api.organization();
-    const hookA = await receiver();
-    const hookB = await receiver();
-    await subscribe(a.client, hookA.url);
-    await subscribe(b.client, hookB.url);
+    // One receiver behind both organizations' subscriptions: whose secret signed a delivery says which subscription sent it.
+    const hook = await receiver();
+    const webhookA = await subscribe(a.client, hook.url, ['lead.created']);
+    const webhookB = await subscribe(b.client, hook.url, ['lead.created']);
     await a.client.post('/v1/leads', { name: 'Only For A', email: 'a@example.com' });
-    await hookA.waitFor(1);
-    await api.eventsCaughtUp();
-    expect(hookB.received).toEqual([]);
-    expect(JSON.parse(hookA.received[0]!.body).organizationId).toBe(a.organizationId);
+    await b.client.post('/v1/leads', { name: 'Only For B', email: 'b@example.com' });
+    // The control: B's own event, committed after A's, reaches B's subscription (and its attempt is recorded), so a
+    // leak of A's event to B, which would have been queued ahead of it, would have arrived by now.
+    await vi.waitFor(() => expect(hook.received.filter((delivery) => signedBy(webhookB.secret, delivery))).toHaveLength(1), { timeout: 10_000 });
+    await vi.waitFor(async () => expect((await b.client.get(`/v1/webhooks/${webhookB.id}/deliveries`)).body.totalCount).toBe(1));
+    const throughB = hook.received.filter((delivery) => signedBy(webhookB.secret, delivery)).map((delivery) => JSON.parse(delivery.body));
+    expect(throughB).toMatchObject([{ organizationId: b.organizationId, data: { email: 'b@example.com' } }]);
+    await hook.waitFor(2);
+    const throughA = hook.received.filter((delivery) => signedBy(webhookA.secret, delivery)).map((delivery) => JSON.parse(delivery.body));
+    expect(throughA).toMatchObject([{ organizationId: a.organizationId, data: { email: 'a@example.com' } }]);
+    expect(hook.received).toHaveLength(2);
   });
 
   it('signs with the old and the new secret for 24 hours after a rotation', async () => {
@@ -274,11 +288,20 @@ describe('webhook deliveries', () => {
   it('stops delivering to a subscription that is disabled or deleted', async () => {
     const { client } = await api.organization();
     const hook = await receiver();
-    const disabled = await subscribe(client, hook.url);
+    const disabled = await subscribe(client, hook.url, ['lead.created']);
     await client.put(`/v1/webhooks/${disabled.id}`, { isEnabled: false });
+    const deleted = await subscribe(client, hook.url, ['lead.created']);
+    await client.delete(`/v1/webhooks/${deleted.id}`);
+    // The control: an enabled subscription on the same receiver, created after the others, so its job for the
+    // event queues behind any they would get.
+    const enabled = await subscribe(client, hook.url, ['lead.created']);
     await client.post('/v1/leads', { name: 'Quiet Lead', email: 'quiet@example.com' });
-    await api.eventsCaughtUp();
-    expect(hook.received).toEqual([]);
+    const [delivery] = await hook.waitFor(1);
+    expect(verify(enabled.secret, delivery!)).toMatchObject({ type: 'lead.created', data: { email: 'quiet@example.com' } });
+    await vi.waitFor(async () => expect((await client.get(`/v1/webhooks/${enabled.id}/deliveries`)).body.totalCount).toBe(1));
+    expect(hook.received).toHaveLength(1);
+    expect(signedBy(disabled.secret, hook.received[0]!)).toBe(false);
+    expect(signedBy(deleted.secret, hook.received[0]!)).toBe(false);
     expect((await client.get(`/v1/webhooks/${disabled.id}/deliveries`)).body.totalCount).toBe(0);
   });
 
