@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { eventIdOf } from '../shared/domain/event-ids';
 import { createMember } from '../shared/domain/members';
 import { SmsDeliveryError } from '../shared/errors';
+import { recordEvents } from '../shared/repositories/events';
 import { setSmsSender } from '../shared/sms/sender';
 import { useTestApi, type Client } from './support/api';
-import { createProduct, createService, createTransfer, fixedProduct, ISO_MS } from './support/fixtures';
+import { created, createProduct, createService, createTransfer, fixedProduct, ISO_MS, itemsOf } from './support/fixtures';
 
 const api = useTestApi({ events: true });
 
@@ -64,6 +66,23 @@ describe('events derived from committed changes', () => {
     expect(inquiry!.data).toMatchObject({ source: 'SMS', leadId: lead.id, isFirstInquiry: true });
   });
 
+  it('records appointment.created when one is booked, and appointment.updated for a reschedule and a cancellation, with the appointment as the API returns it', async () => {
+    const { client } = await api.organization();
+    const lead = await created(client, '/v1/leads', 'lead', { name: 'Olivia Nguyen', email: 'olivia@example.com' });
+    const kate = await created(client, '/v1/organization/members', 'member', { email: 'kate@example.com', firstName: 'Kate', lastName: 'Ng' });
+    const booked = await created(client, '/v1/appointments', 'appointment', { leadId: lead.id, title: 'Blocked drain inspection', startsAt: '2026-12-01T09:00:00Z', endsAt: '2026-12-01T10:00:00Z', attendees: [{ userId: kate.user.id }] });
+    const moved = (await client.patch(`/v1/appointments/${booked.id}`, { startsAt: '2026-12-01T13:00:00Z', endsAt: '2026-12-01T14:00:00Z' })).body.appointment;
+    const cancelled = (await client.patch(`/v1/appointments/${booked.id}`, { status: 'CANCELLED' })).body.appointment;
+
+    const createdEvents = await eventsOf(client, '&type=appointment.created');
+    expect(createdEvents.totalCount).toBe(1);
+    expect(createdEvents.events[0]).toMatchObject({ type: 'appointment.created', data: booked });
+    expect(createdEvents.events[0]!.data).toEqual(booked);
+    const updated = await eventsOf(client, '&type=appointment.updated');
+    expect(updated.events.map((event) => event.data)).toEqual([cancelled, moved]);
+    expect(updated.events.map((event) => event.data.status)).toEqual(['CANCELLED', 'BOOKED']);
+  });
+
   it('emits sms.failed, not sms.sent, when the provider refuses the message', async () => {
     const { client, organizationId } = await api.organization();
     const member = await createMember(organizationId, { role: 'MEMBER', firstName: 'Priya', lastName: 'Sharma', email: 'priya@example.com' });
@@ -109,6 +128,28 @@ describe('GET /v1/events', () => {
     expect(page3.events.map((event: { data: { firstName: string } }) => event.data.firstName)).toEqual(['Lead0']);
     expect((await client.get('/v1/events')).body.totalCount).toBe(6);
     expect((await client.get('/v1/events?type=policy.created')).body.events).toHaveLength(1);
+  });
+
+  it('stores each event with a TTL 30 days after it occurred', async () => {
+    const { client, organizationId } = await api.organization();
+    await client.post('/v1/leads', { name: 'Tess Kept', email: 'tess@example.com' });
+    const [event] = (await eventsOf(client)).events;
+    const stored = (await itemsOf(organizationId)).map((item) => JSON.parse(item)).filter((item) => item.entity === 'EVENT');
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ id: event!.id, occurredAt: event!.occurredAt, expiresAtEpoch: Math.floor(Date.parse(event!.occurredAt) / 1000) + 30 * 86_400 });
+  });
+
+  it('lists only the last 30 days, though DynamoDB may not yet have deleted older events', async () => {
+    const { client, organizationId } = await api.organization();
+    const daysAgo = (days: number) => Date.now() - days * 86_400_000;
+    const event = (at: number, sequence: string, email: string) => ({ id: eventIdOf(at, sequence), type: 'lead.created' as const, occurredAt: new Date(at).toISOString(), organizationId, data: { email } });
+    const recent = event(daysAgo(29.9), '100', 'recent@example.com');
+    const expired = event(daysAgo(30.1), '101', 'expired@example.com');
+    await recordEvents([recent, expired]);
+
+    expect((await itemsOf(organizationId)).filter((item) => item.includes('"EVENT"'))).toHaveLength(2);
+    expect((await client.get('/v1/events?type=lead.created')).body).toMatchObject({ events: [recent], totalCount: 1 });
+    expect((await client.get('/v1/events')).body).toMatchObject({ events: [recent], totalCount: 1 });
   });
 
   it('answers 400 naming type for an unknown event type', async () => {

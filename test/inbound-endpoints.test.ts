@@ -1,7 +1,7 @@
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { useTestApi, type Client } from './support/api';
-import { ISO_MS } from './support/fixtures';
+import { ISO_MS, itemsOf } from './support/fixtures';
 
 const api = useTestApi();
 
@@ -104,6 +104,110 @@ describe('inbound endpoints', () => {
     expect(inquiry).toMatchObject({ source: 'CALL', tag: 'EMERGENCY', summary: 'Gas smell in the laundry.' });
     expect((await client.get(`/v1/leads/${inquiry.leadId}`)).body.lead).toMatchObject({ phone: '+61412000444', unreadCalls: 1, hasFlaggedInquiry: true });
     expect((await client.get(`/v1/inquiries/${inquiry.id}`)).body.data.transcripts).toMatchObject([{ text: 'I can smell gas.', user: 'user' }]);
+  });
+
+  it('answers a repeat of the externalInquiryId field with 200 and the first inquiry, and writes nothing again', async () => {
+    const { client, organizationId } = await api.organization();
+    const created = await endpoint(client, { name: 'Quote form', source: 'WEBFORM' });
+    const submission = { email: 'ivy@example.com', message: 'Please quote for two new downpipes.', externalInquiryId: 'form-entry-77' };
+    const first = await postForm(created.url, submission);
+    expect(first.status).toBe(201);
+    const { inquiry } = (await first.json()) as { inquiry: { id: string; leadId: string } };
+    const before = await itemsOf(organizationId);
+
+    const again = await postForm(created.url, submission);
+    expect(again.status).toBe(200);
+    expect(await again.json()).toEqual({ inquiry });
+    expect(await itemsOf(organizationId)).toEqual(before);
+    expect((await client.get('/v1/inquiries')).body.totalCount).toBe(1);
+    expect((await client.get(`/v1/leads/${inquiry.leadId}`)).body.lead).toMatchObject({ unreadWebformSubmissions: 1 });
+    expect((await client.get(`/v1/inquiries/${inquiry.id}`)).body.data.fields.map((field: { name: string }) => field.name)).toEqual(['email', 'message']);
+  });
+
+  it('answers a repeat of the Idempotency-Key header with 200 and the first inquiry, and writes nothing again; another key records another inquiry', async () => {
+    const { client, organizationId } = await api.organization();
+    const created = await endpoint(client, { name: 'Website chat', source: 'CHATBOT' });
+    const chat = { lead: { email: 'zoe@example.com' }, data: { messages: [{ role: 'user', text: 'Is anyone free today?', createdAt: '2026-11-20T08:00:00.000Z' }], startedAt: '2026-11-20T08:00:00.000Z', endedAt: null } };
+    const send = (key: string) => fetch(created.url, { method: 'POST', headers: { 'content-type': 'application/json', 'Idempotency-Key': key }, body: JSON.stringify(chat) });
+    const first = await send('chat-5521');
+    expect(first.status).toBe(201);
+    const { inquiry } = (await first.json()) as { inquiry: { id: string } };
+    const before = await itemsOf(organizationId);
+
+    const again = await send('chat-5521');
+    expect(again.status).toBe(200);
+    expect(await again.json()).toEqual({ inquiry });
+    expect(await itemsOf(organizationId)).toEqual(before);
+
+    const other = await send('chat-5522');
+    expect(other.status).toBe(201);
+    expect(((await other.json()) as { inquiry: { id: string } }).inquiry.id).not.toBe(inquiry.id);
+    expect((await client.get('/v1/inquiries')).body.totalCount).toBe(2);
+  });
+
+  it('records a chat a CHATBOT endpoint receives, and the inquiry reads back with its messages, each with an id', async () => {
+    const { client } = await api.organization();
+    const created = await endpoint(client, { name: 'Website chat', source: 'CHATBOT' });
+    const chat = {
+      lead: { email: 'max@example.com', name: 'Max Berg' },
+      tag: 'QUOTE_REQUEST',
+      summary: 'Wants a quote for a ceiling fan.',
+      data: {
+        messages: [
+          { role: 'user', text: 'How much to install a ceiling fan?', createdAt: '2026-11-20T08:00:00.000Z' },
+          { role: 'assistant', text: 'Usually $180. What suburb are you in?', createdAt: '2026-11-20T08:00:04.000Z' },
+        ],
+        startedAt: '2026-11-20T08:00:00.000Z',
+        endedAt: '2026-11-20T08:01:00.000Z',
+      },
+    };
+    const res = await fetch(created.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(chat) });
+    expect(res.status).toBe(201);
+    const { inquiry } = (await res.json()) as { inquiry: { id: string; leadId: string } };
+    expect(inquiry).toMatchObject({ source: 'CHATBOT', tag: 'QUOTE_REQUEST', summary: 'Wants a quote for a ceiling fan.', isFirstInquiry: true });
+    expect((await client.get(`/v1/leads/${inquiry.leadId}`)).body.lead).toMatchObject({ email: 'max@example.com', firstName: 'Max', lastName: 'Berg' });
+
+    const read = (await client.get(`/v1/inquiries/${inquiry.id}`)).body;
+    expect(read).toMatchObject({ id: inquiry.id, source: 'CHATBOT' });
+    expect(read.data).toEqual({
+      id: expect.stringMatching(/^chat_[0-9A-Z]{26}$/),
+      messages: chat.data.messages.map((message) => ({ id: expect.stringMatching(/^chatmsg_[0-9A-Z]{26}$/), ...message })),
+      startedAt: '2026-11-20T08:00:00.000Z',
+      endedAt: '2026-11-20T08:01:00.000Z',
+    });
+    expect(new Set(read.data.messages.map((message: { id: string }) => message.id)).size).toBe(2);
+  });
+
+  it('records an email posted with only html: its text without tags, styles or entities is the body, and its subject the summary', async () => {
+    const { client } = await api.organization();
+    const created = await endpoint(client, { name: 'Parsed mail', source: 'EMAIL' });
+    const html = '<html><head><style>p { color: #333; }</style></head><body><!-- tracking --><p>Hi,</p><p>Could you quote for a 250&nbsp;L hot water unit &amp; its install? It&#8217;s urgent.</p></body></html>';
+    const mail = { from: 'Ruth Hale <ruth@example.com>', to: 'office@example.com', subject: 'Hot water quote', html };
+    const res = await fetch(created.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(mail) });
+    expect(res.status).toBe(201);
+    const { inquiry } = (await res.json()) as { inquiry: { id: string; leadId: string } };
+    expect(inquiry).toMatchObject({ source: 'EMAIL', summary: 'Hot water quote' });
+    expect((await client.get(`/v1/inquiries/${inquiry.id}`)).body.data).toMatchObject({ subject: 'Hot water quote', body: 'Hi, Could you quote for a 250 L hot water unit & its install? It’s urgent.' });
+    expect((await client.get(`/v1/leads/${inquiry.leadId}`)).body.lead).toMatchObject({ email: 'ruth@example.com', firstName: 'Ruth', lastName: 'Hale' });
+  });
+
+  it('summarises a form without a message field by its first long field, on one line, keeping the field as posted', async () => {
+    const { client } = await api.organization();
+    const created = await endpoint(client, { name: 'Gutter form', source: 'WEBFORM' });
+    const details = 'The back gutter overflows\nevery time it rains heavily.';
+    const res = await postForm(created.url, { email: 'kai@example.com', suburb: 'Newtown', details, access: 'Side gate is open during the day, dog is friendly.' });
+    expect(res.status).toBe(201);
+    const { inquiry } = (await res.json()) as { inquiry: { id: string } };
+    expect(inquiry).toMatchObject({ source: 'WEBFORM', summary: 'The back gutter overflows every time it rains heavily.' });
+    expect((await client.get(`/v1/inquiries/${inquiry.id}`)).body.data.fields).toContainEqual({ name: 'details', label: 'details', value: details });
+  });
+
+  it('summarises a form with no message and no long field by its source', async () => {
+    const { client } = await api.organization();
+    const created = await endpoint(client, { name: 'Callback form', source: 'WEBFORM' });
+    const res = await postForm(created.url, { email: 'lou@example.com', suburb: 'Newtown', best_time: 'After 5pm' });
+    expect(res.status).toBe(201);
+    expect(((await res.json()) as { inquiry: { summary: string } }).inquiry.summary).toBe('Webform inquiry');
   });
 
   it.each([

@@ -107,11 +107,27 @@ function webformInquiry(endpoint: InboundEndpointRecord, posted: Record<string, 
   };
 }
 
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+
+/** What a reader sees of an HTML body, on one line: no head, styles, scripts or comments, tags as spaces, entities decoded. */
+function textOfHtml(html: string): string {
+  return html
+    .replace(/<!--[\s\S]*?-->|<(head|style|script)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&(#\d+|#x[0-9a-f]+|[a-z]+);/gi, (entity, name: string) => {
+      const code = /^#x/i.test(name) ? parseInt(name.slice(2), 16) : name.startsWith('#') ? Number(name.slice(1)) : undefined;
+      if (code === undefined) return ENTITIES[name.toLowerCase()] ?? entity;
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
+    })
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
 /** A parsed email as mail-parsing services post it: from ("Name <address>"), to, subject, text or html. */
 function emailInquiry(posted: Record<string, unknown>) {
   const from = text(posted.from) ?? '';
   const [, name, address] = /^\s*"?([^"<]*?)"?\s*<([^>]+)>\s*$/.exec(from) ?? [undefined, undefined, from];
-  const body = text(posted.text) ?? (text(posted.html) ?? '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
+  const body = text(posted.text) ?? textOfHtml(text(posted.html) ?? '');
   return {
     source: 'EMAIL',
     lead: { email: text(address), name: text(name) },
