@@ -1,15 +1,18 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { BadRequestError } from '../errors';
 import type { PageSource } from './query-page';
 
-let key: Buffer | undefined;
+let key: KeyObject | undefined;
 
-/** CURSOR_SECRET signs cursors; read on first use, so a process that never lists (the admin CLI) needs none. */
-function signingKey(): Buffer {
+/**
+ * CURSOR_SECRET signs cursors; read on first use, so a process that never lists (the admin CLI) needs none. Kept
+ * as a KeyObject: an HMAC keyed with raw bytes imports them again on every call.
+ */
+function signingKey(): KeyObject {
   if (key) return key;
   const secret = process.env.CURSOR_SECRET;
   if (!secret || secret.length < 16) throw new Error('Missing required environment variable CURSOR_SECRET (16 characters or more)');
-  return (key = Buffer.from(secret));
+  return (key = createSecretKey(Buffer.from(secret)));
 }
 
 /** The list a cursor belongs to: its index, partition (which starts with the organization) and key range. */

@@ -40,7 +40,7 @@ function baseQuery(source: PageSource): QueryCommandInput {
   };
 }
 
-/** Positions skipped per keys-only Query while walking to a later page. */
+/** Positions skipped per counting Query while walking to a later page. */
 const SKIP_BATCH = 1000;
 
 interface QueriedPage {
@@ -52,7 +52,7 @@ interface QueriedPage {
 /**
  * Reads page `page` of `limit` items, newest first (sort keys grow with time), or the `limit` items after
  * `startAfter`. Page 1 and a cursor are a single Query of `limit` items. A later page first walks past the
- * earlier pages reading keys only, then reads its own items: DynamoDB has no offset.
+ * earlier pages counting keys (no items come back), then reads its own items: DynamoDB has no offset.
  */
 async function queryPage(source: PageSource, page: number, limit: number, startAfter?: Record<string, unknown>): Promise<QueriedPage> {
   const query = baseQuery(source);
@@ -63,8 +63,8 @@ async function queryPage(source: PageSource, page: number, limit: number, startA
       new QueryCommand({
         ...query,
         Limit: Math.min(toSkip, SKIP_BATCH),
-        // Only the position matters while skipping; the key attribute is the smallest projection.
-        ProjectionExpression: '#pk',
+        // Only the position matters while skipping: a count returns no items, just where it stopped.
+        Select: 'COUNT',
         ExclusiveStartKey: startKey,
       }),
     );
