@@ -8,6 +8,8 @@ import { median } from './timing';
 
 export interface ColdStartFigures {
   baseline: { bytes: number; importMs: number };
+  /** The handler factory around a handler that does nothing: what every function imports before its own code. */
+  floor: { bytes: number; importMs: number; ratio: number };
   functions: { handler: string; bytes: number; importMs: number; ratio: number }[];
   sourceMaps: { handler: string; withoutMs: number; withMs: number }[];
   runtimeSdk: { handler: string; bytes: number; importMs: number; bundledMs: number };
@@ -38,11 +40,11 @@ export async function measureColdStarts({ rounds, progress }: { rounds: number; 
   const outDir = mkdtempSync(join(process.cwd(), 'node_modules', '.bench-bundles-'));
   try {
     await bundleFunctions(outDir);
-    await bundleFunctions(outDir, { 'bench/bare-client': 'test/bench/bare-client.ts' });
+    await bundleFunctions(outDir, { 'bench/bare-client': 'test/bench/bare-client.ts', 'bench/handler-floor': 'test/bench/handler-floor.ts' });
     // The runtime-SDK variant must resolve the SDK from node_modules, as Lambda's runtime would provide it.
     await bundleFunctions(join(outDir, 'runtime-sdk'), { 'leads/get': 'functions/leads/get.ts' }, { external: ['@aws-sdk/*', '@smithy/*'] });
     const file = (name: string) => join(outDir, `${name}.mjs`);
-    const samples = new Map<string, number[]>([['bench/bare-client', []], ...FUNCTION_HANDLERS.map((h) => [h, []] as [string, number[]])]);
+    const samples = new Map<string, number[]>([['bench/bare-client', []], ['bench/handler-floor', []], ...FUNCTION_HANDLERS.map((h) => [h, []] as [string, number[]])]);
     // One unmeasured import each, so every file is read from the same warm page cache as the baseline's.
     for (const name of samples.keys()) importTime(file(name));
     for (let round = 1; round <= rounds; round++) {
@@ -75,6 +77,7 @@ export async function measureColdStarts({ rounds, progress }: { rounds: number; 
     }
     return {
       baseline: { bytes: statSync(file('bench/bare-client')).size, importMs: baselineMs },
+      floor: { bytes: statSync(file('bench/handler-floor')).size, importMs: median(samples.get('bench/handler-floor')!), ratio: median(samples.get('bench/handler-floor')!) / baselineMs },
       functions,
       sourceMaps,
       runtimeSdk: { handler: 'leads/get', bytes: statSync(join(outDir, 'runtime-sdk', 'leads/get.mjs')).size, importMs: median(runtime), bundledMs: median(bundled) },

@@ -38,9 +38,20 @@ export async function compare(measured: () => Promise<unknown>, baseline: () => 
   return { ...comparison, ratio: comparison.measured / comparison.baseline };
 }
 
-/** Completed calls per second of `task` with `clients` concurrent loops for `seconds`. */
-export async function throughput(task: () => Promise<unknown>, { clients, seconds }: { clients: number; seconds: number }): Promise<number> {
-  const until = performance.now() + seconds * 1000;
+export interface Throughput {
+  /** Completed calls per second. */
+  perSecond: number;
+  /** Milliseconds of this process's CPU (user and system) per completed call. */
+  cpuMsPerCall: number;
+  /** This process's CPU time over the wall time: 1 means it kept one core busy throughout. */
+  cpuShare: number;
+}
+
+/** Completed calls of `task` per second with `clients` concurrent loops for `seconds`, and this process's CPU per call. */
+export async function throughput(task: () => Promise<unknown>, { clients, seconds }: { clients: number; seconds: number }): Promise<Throughput> {
+  const started = performance.now();
+  const until = started + seconds * 1000;
+  const cpu = process.cpuUsage();
   let done = 0;
   await Promise.all(
     Array.from({ length: clients }, async () => {
@@ -50,7 +61,9 @@ export async function throughput(task: () => Promise<unknown>, { clients, second
       }
     }),
   );
-  return done / seconds;
+  const used = process.cpuUsage(cpu);
+  const cpuMs = (used.user + used.system) / 1000;
+  return { perSecond: done / seconds, cpuMsPerCall: cpuMs / done, cpuShare: cpuMs / (performance.now() - started) };
 }
 
 /** Runs `task(i)` for i below `count`, with `concurrency` at a time. */
