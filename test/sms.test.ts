@@ -1,8 +1,13 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SmsDeliveryError } from '../shared/errors';
 import { createInquiry } from '../shared/repositories/inquiries';
 import { createMember } from '../shared/domain/members';
+import { config } from '../shared/config';
+import { dynamo } from '../shared/dynamo';
+import { keys } from '../shared/entities/keys';
+import { logger } from '../shared/observability';
 import { Inquiry } from '../shared/schemas/inquiries';
 import { LOCAL_UNREACHABLE_NUMBER, sentLocally } from '../shared/sms/local-provider';
 import { applyReceipt } from '../shared/sms/receipts';
@@ -319,6 +324,61 @@ describe('POST /v1/sms errors', () => {
 
   it('uses the local provider unless another is set', () => {
     expect(smsSender().name).toBe('local');
+  });
+});
+
+/** The stored message item, with what the API does not show (providerMessageId, failureReason). */
+async function messageItem(organizationId: string, inquiryId: string, messageId: string) {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.inquiryMessage(organizationId, inquiryId, messageId), ConsistentRead: true }));
+  return Item!;
+}
+
+describe('POST /v1/sms when the provider took the SMS but marking it SENT fails', () => {
+  const FAIL_SENT_MARK = 'failTheSentMark';
+  afterEach(() => {
+    dynamo.middlewareStack.remove(FAIL_SENT_MARK);
+    vi.restoreAllMocks();
+  });
+
+  it('answers 201, sends once, logs the error, and the delivery receipt records the send and the provider’s id', async () => {
+    const { client, organizationId, userId, leadId } = await organizationWithSender();
+    const provider = smsSender();
+    // Armed once the local provider recorded the send, so the write that fails is the send's own SENT mark.
+    let failSentMarkOf: string | undefined;
+    let failed = 0;
+    restore = setSmsSender({
+      name: 'local, then the SENT mark fails',
+      async send(sms) {
+        const sent = await provider.send(sms);
+        failSentMarkOf = sms.messageId;
+        return sent;
+      },
+    });
+    dynamo.middlewareStack.add(
+      (next, context) => async (args) => {
+        const input = JSON.stringify(args.input);
+        if (failSentMarkOf && context.commandName === 'UpdateItemCommand' && input.includes(failSentMarkOf) && input.includes('"SENT"')) {
+          failSentMarkOf = undefined;
+          failed++;
+          throw Object.assign(new Error('Throughput exceeds the current capacity of your table'), { name: 'ProvisionedThroughputExceededException' });
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: FAIL_SENT_MARK },
+    );
+    const logged = vi.spyOn(logger, 'error');
+
+    const res = await client.post('/v1/sms', { userId, leadId, message: `Left anyway ${leadId}` });
+    expect(failed).toBe(1);
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ message: 'SMS sent' });
+    const sent = sentLocally.filter((sms) => sms.body === `Left anyway ${leadId}`);
+    expect(sent).toHaveLength(1);
+    const { inquiryId, messageId } = sent[0]!;
+    expect(logged).toHaveBeenCalledWith('SMS sent but not marked SENT: its delivery receipt will record the send', expect.objectContaining({ messageId, providerMessageId: `local-${messageId}` }));
+
+    // The local carrier's receipt, a moment later, reconciles the message the failed write left QUEUED.
+    await vi.waitFor(async () => expect(await messageItem(organizationId, inquiryId, messageId)).toMatchObject({ status: 'DELIVERED', providerMessageId: `local-${messageId}` }));
   });
 });
 

@@ -5,6 +5,7 @@ import { appendSmsMessage, moveSmsStatus, readSmsParties } from '../repositories
 import type { SmsMessage } from '../schemas/inquiries';
 import type { Lead } from '../schemas/leads';
 import type { SendSmsBody } from '../schemas/sms';
+import { logger } from '../observability';
 import { smsSender } from '../sms/sender';
 
 const SUMMARY_LENGTH = 140;
@@ -25,7 +26,8 @@ export interface SentSms {
 /**
  * Validate, record, then send. The message is written QUEUED (with its thread and, for a new thread, the
  * inquiry, in one transaction) before the provider is called, so nothing ever leaves unrecorded; the
- * provider's answer then moves it to SENT, or to FAILED and a 502 (docs/decisions.md).
+ * provider's answer then moves it to SENT, or to FAILED and a 502 (docs/decisions.md). Once the provider
+ * took it, the answer is a success whatever happens to the SENT mark.
  */
 export async function sendSms(organizationId: string, body: SendSmsBody): Promise<SentSms> {
   const { lead, user, thread, senderId } = await readSmsParties(organizationId, { leadId: body.leadId, userId: body.userId, threadId: body.messageThreadId });
@@ -49,7 +51,11 @@ export async function sendSms(organizationId: string, body: SendSmsBody): Promis
       if (error instanceof SmsDeliveryError) await moveSmsStatus(organizationId, inquiryId, messageId, 'FAILED', { failureReason: error.message });
       throw error;
     });
-  await moveSmsStatus(organizationId, inquiryId, messageId, 'SENT', { providerMessageId: sent.providerMessageId });
+  // The SMS has left: an error here would make the member send it again. It stays QUEUED until its delivery
+  // receipt records the send (shared/sms/receipts.ts).
+  await moveSmsStatus(organizationId, inquiryId, messageId, 'SENT', { providerMessageId: sent.providerMessageId }).catch((error: unknown) =>
+    logger.error('SMS sent but not marked SENT: its delivery receipt will record the send', { error, organizationId, inquiryId, messageId, providerMessageId: sent.providerMessageId }),
+  );
   return { messageId, threadId, inquiryId };
 }
 

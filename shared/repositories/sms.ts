@@ -106,7 +106,8 @@ export async function moveSmsStatus(organizationId: string, inquiryId: string, m
       new UpdateCommand({
         TableName: config.tableName,
         Key: keys.inquiryMessage(organizationId, inquiryId, messageId),
-        UpdateExpression: `SET #status = :status${extra.map(([name]) => `, ${name} = :${name}`).join('')}`,
+        // The provider's id is kept as first recorded (by the send, or a receipt that came first).
+        UpdateExpression: `SET #status = :status${extra.map(([name]) => (name === 'providerMessageId' ? `, ${name} = if_not_exists(${name}, :${name})` : `, ${name} = :${name}`)).join('')}`,
         ConditionExpression: `attribute_exists(pk) AND #status IN (${Object.keys(values).join(', ')})`,
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':status': status, ...values, ...Object.fromEntries(extra.map(([name, value]) => [`:${name}`, value])) },

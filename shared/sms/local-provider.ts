@@ -22,11 +22,12 @@ export const localSmsProvider: SmsSender = {
     sentLocally.push(sms);
     const eventType = sms.to === LOCAL_UNREACHABLE_NUMBER ? 'TEXT_CARRIER_UNREACHABLE' : 'TEXT_DELIVERED';
     const context = { organizationId: sms.organizationId, inquiryId: sms.inquiryId, messageId: sms.messageId };
+    const providerMessageId = `local-${sms.messageId}`;
     setTimeout(() => {
-      applyReceipt({ eventType, messageStatusDescription: eventType === 'TEXT_DELIVERED' ? 'Message has been accepted by phone' : 'Carrier unreachable', context }).catch((error: unknown) =>
+      applyReceipt({ eventType, messageId: providerMessageId, messageStatusDescription: eventType === 'TEXT_DELIVERED' ? 'Message has been accepted by phone' : 'Carrier unreachable', context }).catch((error: unknown) =>
         logger.error('local SMS receipt failed', { error, messageId: sms.messageId }),
       );
     }, RECEIPT_DELAY_MS);
-    return { providerMessageId: `local-${sms.messageId}` };
+    return { providerMessageId };
   },
 };
