@@ -10,6 +10,7 @@ import { keys } from '../shared/entities/keys';
 import { logger } from '../shared/observability';
 import { Inquiry } from '../shared/schemas/inquiries';
 import { LOCAL_UNREACHABLE_NUMBER, sentLocally } from '../shared/sms/local-provider';
+import { moveSmsStatus } from '../shared/repositories/sms';
 import { applyReceipt } from '../shared/sms/receipts';
 import { setSmsSender, smsSender, type SmsSender } from '../shared/sms/sender';
 import { useTestApi, type Client } from './support/api';
@@ -327,6 +328,13 @@ describe('POST /v1/sms errors', () => {
   });
 });
 
+/** The organization's sms.* event types, oldest first, once the stream consumer has caught up. */
+async function smsEventTypes(client: Client): Promise<string[]> {
+  await api.eventsCaughtUp();
+  const { events } = (await client.get('/v1/events?limit=100')).body;
+  return events.map((event: { type: string }) => event.type).filter((type: string) => type.startsWith('sms.')).reverse();
+}
+
 /** The stored message item, with what the API does not show (providerMessageId, failureReason). */
 async function messageItem(organizationId: string, inquiryId: string, messageId: string) {
   const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.inquiryMessage(organizationId, inquiryId, messageId), ConsistentRead: true }));
@@ -379,6 +387,7 @@ describe('POST /v1/sms when the provider took the SMS but marking it SENT fails'
 
     // The local carrier's receipt, a moment later, reconciles the message the failed write left QUEUED.
     await vi.waitFor(async () => expect(await messageItem(organizationId, inquiryId, messageId)).toMatchObject({ status: 'DELIVERED', providerMessageId: `local-${messageId}` }));
+    expect(await smsEventTypes(client)).toEqual(['sms.sent', 'sms.delivered']);
   });
 });
 
@@ -408,6 +417,73 @@ describe('SMS delivery receipts', () => {
     await api.eventsCaughtUp();
     const failed = (await client.get('/v1/events?type=sms.failed')).body.events;
     expect(failed).toMatchObject([{ data: { body: 'Never arrives', status: 'FAILED' } }]);
+  });
+
+  it.each([
+    ['TEXT_DELIVERED', 'DELIVERED', 'sms.delivered'],
+    ['TEXT_CARRIER_UNREACHABLE', 'FAILED', 'sms.failed'],
+  ])('handles a %s receipt that beats the send’s own SENT mark: %s with the provider’s id, sms.sent once and first', async (eventType, status, event) => {
+    const { client, organizationId, userId, leadId } = await organizationWithSender();
+    const receipts: boolean[] = [];
+    // The carrier reports before the API's SENT mark is written, as a receipt racing it can.
+    restore = setSmsSender({
+      name: 'reports before answering',
+      async send(sms) {
+        sentLocally.push(sms);
+        const receipt = { eventType, messageId: `eum-${sms.messageId}`, messageStatusDescription: 'Carrier says so', context: { organizationId, inquiryId: sms.inquiryId, messageId: sms.messageId } };
+        receipts.push(await applyReceipt(receipt), await applyReceipt(receipt));
+        return { providerMessageId: `eum-${sms.messageId}` };
+      },
+    });
+    const message = `Raced ${leadId}`;
+    expect((await client.post('/v1/sms', { userId, leadId, message })).status).toBe(201);
+    // The first receipt settles it; the same receipt again changes nothing.
+    expect(receipts).toEqual([true, false]);
+    const { inquiryId, messageId } = sentLocally.find((sms) => sms.body === message)!;
+    expect(await messageItem(organizationId, inquiryId, messageId)).toMatchObject({ status, providerMessageId: `eum-${messageId}` });
+    expect(await smsEventTypes(client)).toEqual(['sms.sent', event]);
+    const [sent] = (await client.get('/v1/events?type=sms.sent')).body.events;
+    expect(sent.data).toMatchObject({ id: messageId, status: 'SENT' });
+  });
+
+  it('settles a receipt when the send’s SENT mark lands between the receipt finding the message QUEUED and marking it SENT itself', async () => {
+    const { client, organizationId, userId, leadId } = await organizationWithSender();
+    const INTERLEAVE = 'sentMarkLandsFirst';
+    let racing: string | undefined;
+    let receipt: boolean | undefined;
+    restore = setSmsSender({
+      name: 'reports before answering',
+      async send(sms) {
+        sentLocally.push(sms);
+        racing = sms.messageId;
+        receipt = await applyReceipt({ eventType: 'TEXT_DELIVERED', messageId: `eum-${sms.messageId}`, context: { organizationId, inquiryId: sms.inquiryId, messageId: sms.messageId } });
+        return { providerMessageId: `eum-${sms.messageId}` };
+      },
+    });
+    // The receipt's own QUEUED → SENT waits for a SENT mark written just before it, as the send's would be.
+    dynamo.middlewareStack.add(
+      (next, context) => async (args) => {
+        const input = JSON.stringify(args.input);
+        if (racing && context.commandName === 'UpdateItemCommand' && input.includes(racing) && input.includes('"QUEUED"') && input.includes('"SENT"')) {
+          const { inquiryId } = sentLocally.find((sms) => sms.messageId === racing)!;
+          const messageId = racing;
+          racing = undefined;
+          expect(await moveSmsStatus(organizationId, inquiryId, messageId, 'QUEUED', 'SENT', { providerMessageId: `eum-${messageId}` })).toBe(true);
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: INTERLEAVE },
+    );
+    try {
+      expect((await client.post('/v1/sms', { userId, leadId, message: `Interleaved ${leadId}` })).status).toBe(201);
+    } finally {
+      dynamo.middlewareStack.remove(INTERLEAVE);
+    }
+    expect(racing).toBeUndefined();
+    expect(receipt).toBe(true);
+    const { inquiryId, messageId } = sentLocally.find((sms) => sms.body === `Interleaved ${leadId}`)!;
+    expect(await messageItem(organizationId, inquiryId, messageId)).toMatchObject({ status: 'DELIVERED', providerMessageId: `eum-${messageId}` });
+    expect(await smsEventTypes(client)).toEqual(['sms.sent', 'sms.delivered']);
   });
 
   it('never moves a message back: a late or repeated receipt changes nothing', async () => {

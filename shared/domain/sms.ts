@@ -48,12 +48,12 @@ export async function sendSms(organizationId: string, body: SendSmsBody): Promis
   const sent = await smsSender()
     .send(sms)
     .catch(async (error: unknown) => {
-      if (error instanceof SmsDeliveryError) await moveSmsStatus(organizationId, inquiryId, messageId, 'FAILED', { failureReason: error.message });
+      if (error instanceof SmsDeliveryError) await moveSmsStatus(organizationId, inquiryId, messageId, 'QUEUED', 'FAILED', { failureReason: error.message });
       throw error;
     });
   // The SMS has left: an error here would make the member send it again. It stays QUEUED until its delivery
   // receipt records the send (shared/sms/receipts.ts).
-  await moveSmsStatus(organizationId, inquiryId, messageId, 'SENT', { providerMessageId: sent.providerMessageId }).catch((error: unknown) =>
+  await moveSmsStatus(organizationId, inquiryId, messageId, 'QUEUED', 'SENT', { providerMessageId: sent.providerMessageId }).catch((error: unknown) =>
     logger.error('SMS sent but not marked SENT: its delivery receipt will record the send', { error, organizationId, inquiryId, messageId, providerMessageId: sent.providerMessageId }),
   );
   return { messageId, threadId, inquiryId };

@@ -87,19 +87,19 @@ export async function latestThreadOf(organizationId: string, leadId: string): Pr
   return inquiry ? { threadId: String(inquiry.sourceId), leadId, inquiryId: String(inquiry.id), createdAt: String(inquiry.createdAt) } : undefined;
 }
 
-/** Which statuses a message may move to from which: a receipt arriving before the send's own update never moves it back. */
-const NEXT_STATUSES: Record<SmsStatus, SmsStatus[]> = {
-  QUEUED: [],
-  SENT: ['QUEUED'],
-  DELIVERED: ['QUEUED', 'SENT'],
-  FAILED: ['QUEUED', 'SENT'],
-  RECEIVED: [],
-};
-
-/** Moves a message's status forward; false when the message does not exist or is already past it. */
-export async function moveSmsStatus(organizationId: string, inquiryId: string, messageId: string, status: SmsStatus, details: { providerMessageId?: string; failureReason?: string } = {}): Promise<boolean> {
-  const from = NEXT_STATUSES[status];
-  const values = Object.fromEntries(from.map((previous, i) => [`:from${i}`, previous]));
+/**
+ * Moves a message from one status to the next, on condition that it is still in `from`: the send's answer moves
+ * it from QUEUED (to SENT, or FAILED when refused), a carrier's receipt from SENT. So a status never moves back.
+ * False when the message does not exist or is not in `from`.
+ */
+export async function moveSmsStatus(
+  organizationId: string,
+  inquiryId: string,
+  messageId: string,
+  from: SmsStatus,
+  status: SmsStatus,
+  details: { providerMessageId?: string; failureReason?: string } = {},
+): Promise<boolean> {
   const extra = Object.entries(details).filter(([, value]) => value !== undefined);
   return dynamo
     .send(
@@ -108,9 +108,9 @@ export async function moveSmsStatus(organizationId: string, inquiryId: string, m
         Key: keys.inquiryMessage(organizationId, inquiryId, messageId),
         // The provider's id is kept as first recorded (by the send, or a receipt that came first).
         UpdateExpression: `SET #status = :status${extra.map(([name]) => (name === 'providerMessageId' ? `, ${name} = if_not_exists(${name}, :${name})` : `, ${name} = :${name}`)).join('')}`,
-        ConditionExpression: `attribute_exists(pk) AND #status IN (${Object.keys(values).join(', ')})`,
+        ConditionExpression: 'attribute_exists(pk) AND #status = :from',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':status': status, ...values, ...Object.fromEntries(extra.map(([name, value]) => [`:${name}`, value])) },
+        ExpressionAttributeValues: { ':status': status, ':from': from, ...Object.fromEntries(extra.map(([name, value]) => [`:${name}`, value])) },
       }),
     )
     .then(

@@ -13,7 +13,10 @@ export type SmsReceipt = v.InferOutput<typeof SmsReceipt>;
 
 /**
  * Moves the message a receipt is about to DELIVERED or FAILED (which the stream turns into sms.delivered or
- * sms.failed). Receipts of other types, of messages not ours, or arriving twice change nothing.
+ * sms.failed), from SENT. A receipt can arrive before the send's own SENT mark (or after that write failed):
+ * it then records the send first, with the provider's id, so the message still passes through SENT and
+ * sms.sent is emitted once, before sms.delivered. Receipts of other types, of messages not ours, or arriving
+ * twice change nothing.
  */
 export async function applyReceipt(receipt: unknown): Promise<boolean> {
   const parsed = v.safeParse(SmsReceipt, receipt);
@@ -22,5 +25,11 @@ export async function applyReceipt(receipt: unknown): Promise<boolean> {
   const status = RECEIPT_STATUS[eventType as keyof typeof RECEIPT_STATUS];
   if (!status) return false;
   const failureReason = status === 'FAILED' ? (messageStatusDescription ?? eventType) : undefined;
-  return moveSmsStatus(context.organizationId, context.inquiryId, context.messageId, status, { providerMessageId, failureReason });
+  const { organizationId, inquiryId, messageId } = context;
+  const settle = () => moveSmsStatus(organizationId, inquiryId, messageId, 'SENT', status, { providerMessageId, failureReason });
+  if (await settle()) return true;
+  // Not SENT: still QUEUED, or past it already. Whoever marks it SENT (this receipt or the send), it is SENT
+  // or later after this, so the second try settles it exactly when the first found it QUEUED.
+  await moveSmsStatus(organizationId, inquiryId, messageId, 'QUEUED', 'SENT', { providerMessageId });
+  return settle();
 }
