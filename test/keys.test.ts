@@ -57,6 +57,7 @@ const SAMPLES: { [K in keyof typeof keys]: () => object } = {
   scheduleHead: () => keys.scheduleHead(O, 'user_1'),
   idempotency: () => keys.idempotency(O, 'k'),
   thread: () => keys.thread(O, 'thread_1'),
+  inboundSms: () => keys.inboundSms(O, 'a1b2c3d4-0000-4000-8000-000000000000'),
   event: () => keys.event(O, 'evt_1'),
   eventsBetween: () => keys.eventsBetween(O, 'evt_0', 'evt_9'),
   eventIndexes: () => keys.eventIndexes(O, { id: 'evt_1', type: 'lead.created' }),

@@ -1,4 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SmsDeliveryError } from '../shared/errors';
@@ -536,8 +537,8 @@ describe('replies from leads', () => {
   let NUMBER = '';
 
   /** A reply as the provider delivers it, through `npm start`'s simulator (the deployed inbound function's code). */
-  async function reply(from: string, body: string, to = NUMBER) {
-    const res = await fetch(`${api.url}/local/sms/inbound`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ from, to, body }) });
+  async function reply(from: string, body: string, to = NUMBER, inboundMessageId?: string) {
+    const res = await fetch(`${api.url}/local/sms/inbound`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ from, to, body, inboundMessageId }) });
     expect(res.status).toBe(202);
     await api.eventsCaughtUp();
   }
@@ -574,6 +575,34 @@ describe('replies from leads', () => {
     expect(inquiries).toMatchObject([{ source: 'SMS', isRead: false, isFirstInquiry: true, summary: 'Inbound SMS: Hi, do you fix hot water systems?' }]);
     expect((await client.get(`/v1/inquiries/${inquiries[0].id}`)).body.data.messages).toMatchObject([{ direction: 'INBOUND', status: 'RECEIVED' }]);
     expect((await leadOf(client, leadId)).unreadSMS).toBe(1);
+  });
+
+  it('records a reply SNS delivers three times at once, to a lead without a thread, once: one SMS inquiry, one INBOUND message, one sms.received', async () => {
+    const { client, organizationId, leadId } = await organizationWithNumber();
+    const inboundMessageId = randomUUID();
+    await Promise.all([1, 2, 3].map(() => reply('+61412345001', 'Are you free Friday?', NUMBER, inboundMessageId)));
+    const { inquiries, totalCount } = await inquiriesOf(client, leadId);
+    expect(totalCount).toBe(1);
+    expect((await client.get(`/v1/inquiries/${inquiries[0].id}`)).body.data.messages).toMatchObject([{ direction: 'INBOUND', body: 'Are you free Friday?' }]);
+    expect((await leadOf(client, leadId)).unreadSMS).toBe(1);
+    expect((await client.get('/v1/events?type=sms.received')).body.totalCount).toBe(1);
+    const { Item: marker } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.inboundSms(organizationId, inboundMessageId), ConsistentRead: true }));
+    expect(marker).toMatchObject({ entity: 'INBOUND_SMS', messageId: expect.stringMatching(/^message_/) });
+  });
+
+  it('records a redelivered reply once even when a new thread started in between, and a different reply with the same text again', async () => {
+    const { client, userId, leadId } = await organizationWithNumber();
+    const inboundMessageId = randomUUID();
+    await reply('+61412345001', 'Yes please', NUMBER, inboundMessageId);
+    // The redelivery's latest thread is another inquiry than the one the first delivery opened.
+    expect((await client.post('/v1/sms', { userId, leadId, message: 'New topic' })).status).toBe(201);
+    await reply('+61412345001', 'Yes please', NUMBER, inboundMessageId);
+    await reply('+61412345001', 'Yes please');
+    const { inquiries } = await inquiriesOf(client, leadId);
+    expect(inquiries).toHaveLength(2);
+    const messages = await Promise.all(inquiries.map(async (inquiry: { id: string }) => (await client.get(`/v1/inquiries/${inquiry.id}`)).body.data.messages));
+    expect(messages.flat().filter((message: { direction: string }) => message.direction === 'INBOUND')).toHaveLength(2);
+    expect((await leadOf(client, leadId)).unreadSMS).toBe(2);
   });
 
   it('ignores a reply to a number no organization has, or from a phone no lead has', async () => {

@@ -2,14 +2,17 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SNSEvent } from 'aws-lambda';
 
-/** Where `npm start` takes a simulated reply from a lead: `{from, to, body}` as JSON. Not part of the API. */
+/**
+ * Where `npm start` takes a simulated reply from a lead: `{from, to, body}` as JSON, and optionally the provider's
+ * `inboundMessageId` (a new one otherwise), so a redelivery of one reply can be simulated. Not part of the API.
+ */
 export const LOCAL_INBOUND_SMS_PATH = '/local/sms/inbound';
 
 type InboundHandler = (event: SNSEvent) => Promise<void>;
 
 /** The SNS event End User Messaging's two-way channel would deliver for this reply. */
-function twoWayEvent({ from, to, body }: { from: string; to: string; body: string }): SNSEvent {
-  const message = { originationNumber: from, destinationNumber: to, messageBody: body, inboundMessageId: randomUUID(), messageKeyword: body.trim().split(/\s+/)[0]?.toUpperCase() ?? '' };
+function twoWayEvent({ from, to, body, inboundMessageId }: { from: string; to: string; body: string; inboundMessageId: string }): SNSEvent {
+  const message = { originationNumber: from, destinationNumber: to, messageBody: body, inboundMessageId, messageKeyword: body.trim().split(/\s+/)[0]?.toUpperCase() ?? '' };
   return {
     Records: [
       {
@@ -29,16 +32,17 @@ function twoWayEvent({ from, to, body }: { from: string; to: string; body: strin
 export async function simulateInboundSms(request: IncomingMessage, response: ServerResponse, handler: InboundHandler): Promise<void> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
-  let body: { from?: unknown; to?: unknown; body?: unknown };
+  let body: { from?: unknown; to?: unknown; body?: unknown; inboundMessageId?: unknown };
   try {
     body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof body;
   } catch {
     body = {};
   }
-  if (typeof body.from !== 'string' || typeof body.to !== 'string' || typeof body.body !== 'string') {
-    response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'Send {"from": "+61…", "to": "<the organization’s smsSenderId>", "body": "…"}' }));
+  const { from, to, body: text, inboundMessageId = randomUUID() } = body;
+  if (typeof from !== 'string' || typeof to !== 'string' || typeof text !== 'string' || typeof inboundMessageId !== 'string') {
+    response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'Send {"from": "+61…", "to": "<the organization’s smsSenderId>", "body": "…"} (and "inboundMessageId": "…" to repeat a delivery)' }));
     return;
   }
-  await handler(twoWayEvent({ from: body.from, to: body.to, body: body.body }));
+  await handler(twoWayEvent({ from, to, body: text, inboundMessageId }));
   response.writeHead(202, { 'content-type': 'application/json' }).end(JSON.stringify({ received: true }));
 }

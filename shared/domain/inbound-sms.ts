@@ -1,9 +1,8 @@
 import { ulid } from 'ulid';
 import { createHash } from 'node:crypto';
-import { createInquiry } from '../repositories/inquiries';
 import { findLeadByPhone, setSmsOptOut } from '../repositories/leads';
 import { findOrganizationBySmsNumber } from '../repositories/organizations';
-import { appendInboundSmsMessage, latestThreadOf } from '../repositories/sms';
+import { appendInboundSmsMessage, latestThreadOf, openInboundSmsThread } from '../repositories/sms';
 import type { SmsMessage } from '../schemas/inquiries';
 
 /** An SMS a lead sent to one of the organizations' numbers, as the provider reports it. */
@@ -13,7 +12,7 @@ export interface InboundSms {
   /** E.164: the organization's number (its smsSenderId). */
   to: string;
   body: string;
-  /** The provider's id of the message: the same reply delivered twice is recorded once. */
+  /** The provider's id of the message (inboundMessageId): the same reply delivered twice is recorded once, per organization. */
   providerMessageId: string;
   receivedAt?: string;
 }
@@ -48,9 +47,10 @@ export async function receiveSms(sms: InboundSms): Promise<InboundOutcome> {
 
   const thread = await latestThreadOf(organizationId, lead.id);
   const recorded = thread
-    ? await appendInboundSmsMessage(organizationId, thread, message)
-    : Boolean(
-        await createInquiry(organizationId, {
+    ? await appendInboundSmsMessage(organizationId, thread, message, sms.providerMessageId)
+    : await openInboundSmsThread(
+        organizationId,
+        {
           source: 'SMS',
           leadId: lead.id,
           tag: 'GENERAL',
@@ -59,7 +59,8 @@ export async function receiveSms(sms: InboundSms): Promise<InboundOutcome> {
           externalInquiryId: sms.providerMessageId,
           createdAt: receivedAt,
           data: { leadPhone: sms.from, messages: [message] },
-        }),
+        },
+        sms.providerMessageId,
       );
   if (!recorded) return 'duplicate';
   const word = keyword(sms.body);

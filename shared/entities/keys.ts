@@ -175,6 +175,8 @@ export const keys = {
 
   /** SMS thread → its lead and inquiry, for appending to a thread. */
   thread: (o: string, threadId: string): Key => ({ pk: org(o), sk: `THREAD#${threadId}` }),
+  /** A reply's inbound message id at the provider, taken when the reply is recorded: a redelivery finds it taken. */
+  inboundSms: (o: string, providerMessageId: string): Key => ({ pk: org(o), sk: `INBOUNDSMS#${providerMessageId}` }),
 
   /**
    * The organization's events, newest first, in a partition of their own (evt_ ids are ULIDs), and by

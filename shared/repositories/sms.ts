@@ -6,6 +6,7 @@ import type { SmsMessage } from '../schemas/inquiries';
 import type { Lead } from '../schemas/leads';
 import { OrganizationRecord } from '../schemas/organization';
 import { batchGetItems } from './batch-get';
+import { createInquiry, type NewInquiry } from './inquiries';
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { config } from '../config';
@@ -50,12 +51,33 @@ export async function appendSmsMessage(organizationId: string, thread: SmsThread
   ]);
 }
 
+/** A reply recorded already: its provider message id is taken. */
+class InboundSmsRecorded extends Error {}
+
 /**
- * An inbound reply in an existing thread, counted as unread on the lead, in one transaction. False when this
- * message was recorded already (a provider delivering the same reply twice).
+ * The provider's id of an inbound message, taken in the transaction that records it: SNS delivers at least
+ * once, and a redelivery (even at the same moment, into another thread) then records nothing.
  */
-export async function appendInboundSmsMessage(organizationId: string, thread: SmsThread, message: SmsMessage): Promise<boolean> {
-  class AlreadyRecorded extends Error {}
+function inboundSmsMarker(organizationId: string, providerMessageId: string, message: SmsMessage): TransactWrite {
+  return insertIfAbsent({ ...keys.inboundSms(organizationId, providerMessageId), entity: 'INBOUND_SMS', messageId: message.id, receivedAt: message.createdAt }, () => new InboundSmsRecorded());
+}
+
+/** True once the write committed, false when the reply had been recorded before. */
+function once(write: Promise<unknown>): Promise<boolean> {
+  return write.then(
+    () => true,
+    (error: unknown) => {
+      if (error instanceof InboundSmsRecorded) return false;
+      throw error;
+    },
+  );
+}
+
+/**
+ * An inbound reply in an existing thread, counted as unread on the lead, with its marker, in one transaction.
+ * False when this reply was recorded already (a provider delivering it twice).
+ */
+export async function appendInboundSmsMessage(organizationId: string, thread: SmsThread, message: SmsMessage, providerMessageId: string): Promise<boolean> {
   const unread: TransactWrite = {
     item: {
       Update: {
@@ -68,13 +90,19 @@ export async function appendInboundSmsMessage(organizationId: string, thread: Sm
     },
     onConditionFailed: () => new NotFoundError('Lead not found'),
   };
-  return transact([insertIfAbsent(toSmsMessageItem(organizationId, thread.inquiryId, thread.threadId, message), () => new AlreadyRecorded()), unread]).then(
-    () => true,
-    (error: unknown) => {
-      if (error instanceof AlreadyRecorded) return false;
-      throw error;
-    },
+  return once(
+    transact([
+      inboundSmsMarker(organizationId, providerMessageId, message),
+      insertIfAbsent(toSmsMessageItem(organizationId, thread.inquiryId, thread.threadId, message), () => new InboundSmsRecorded()),
+      unread,
+    ]),
   );
+}
+
+/** A reply from a lead without a thread: a new SMS inquiry holding it, with its marker, in one transaction. False as above. */
+export async function openInboundSmsThread(organizationId: string, inquiry: NewInquiry & { source: 'SMS' }, providerMessageId: string): Promise<boolean> {
+  const [message] = inquiry.data.messages;
+  return once(createInquiry(organizationId, inquiry, undefined, [inboundSmsMarker(organizationId, providerMessageId, message!)]));
 }
 
 /** The SMS thread most recently started with the lead: where a reply from them goes. */
