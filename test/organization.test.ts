@@ -49,6 +49,12 @@ describe('PATCH /v1/organization', () => {
     ['an offset instead of a zone', { timezone: '+10:00' }, 'timezone'],
     ['a sender id that is too long', { smsSenderId: 'HarbourCityTrades' }, 'smsSenderId'],
     ['a sender id of digits only that is not E.164', { smsSenderId: '0400000000' }, 'smsSenderId'],
+    ['a sender id with a space', { smsSenderId: 'Harbour Plb' }, 'smsSenderId'],
+    ['a sender id with a hyphen', { smsSenderId: 'Harbour-Plb' }, 'smsSenderId'],
+    ['a sender id with a letter outside A-Z', { smsSenderId: 'Zürich' }, 'smsSenderId'],
+    ['a sender id of spaces', { smsSenderId: '   ' }, 'smsSenderId'],
+    ['an empty sender id', { smsSenderId: '' }, 'smsSenderId'],
+    ['a number with spaces', { smsSenderId: '+61 400 000 000' }, 'smsSenderId'],
     ['a blank name', { name: ' ' }, 'name'],
     ['an unknown field', { plan: 'pro' }, 'plan'],
   ])('answers 400 for %s, naming the field, and changes nothing', async (_, body, field) => {
@@ -58,6 +64,21 @@ describe('PATCH /v1/organization', () => {
     expect(res.status).toBe(400);
     expect(res.body.error.details[0].path).toBe(field);
     expect((await client.get('/v1/organization')).body).toEqual(before);
+  });
+
+  it.each(['HarbourCity', 'A', '1Plumber', 'PLUMBER2024', '+61400000000', '+12025550123'])('accepts %s as smsSenderId: 1 to 11 letters and digits with a letter, or E.164', async (smsSenderId) => {
+    const { client } = await api.organization();
+    const res = await client.patch('/v1/organization', { smsSenderId: ` ${smsSenderId} ` });
+    expect(res.status).toBe(200);
+    expect(res.body.organization.smsSenderId).toBe(smsSenderId);
+  });
+
+  it('names smsSenderId and the rule in the 400 for a sender id with a space', async () => {
+    const { client } = await api.organization();
+    const res = await client.patch('/v1/organization', { smsSenderId: 'Harbour Plb' });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('smsSenderId must be a phone number in E.164 format or a sender id of 1 to 11 letters and digits with at least one letter');
+    expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'smsSenderId' }] });
   });
 
   it("changes only the key's own organization", async () => {

@@ -33,6 +33,12 @@ export type Organization = v.InferOutput<typeof Organization>;
 
 export const OrganizationResponse = v.object({ organization: Organization });
 
+/**
+ * What End User Messaging takes as a sender: an E.164 number, or an alphanumeric sender id (letters and digits
+ * only, no spaces, 1 to 11 of them, at least one a letter, so it cannot be mistaken for a number).
+ */
+export const SMS_SENDER_ID = new RegExp(`^(?:${E164.source.slice(1, -1)}|(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{1,11})$`);
+
 export const UpdateOrganizationBody = partialUpdateBody({
   name: NonEmptyString('name', 200),
   timezone: TimeZone,
@@ -41,10 +47,7 @@ export const UpdateOrganizationBody = partialUpdateBody({
       v.string('smsSenderId must be a string'),
       v.trim(),
       v.maxLength(16, 'smsSenderId must be at most 16 characters'),
-      v.check(
-        (sender) => E164.test(sender) || /^(?=.*[A-Za-z])[A-Za-z0-9 ]{1,11}$/.test(sender),
-        'smsSenderId must be a phone number in E.164 format or 1 to 11 letters, digits and spaces with at least one letter',
-      ),
+      v.regex(SMS_SENDER_ID, 'smsSenderId must be a phone number in E.164 format or a sender id of 1 to 11 letters and digits with at least one letter'),
     ),
   ),
 });
