@@ -2,12 +2,24 @@ import type { RouteDefinition } from '../../shared/routes/route';
 
 const functionsDir = new URL('../../functions/', import.meta.url);
 
-/** Loads the same handler modules the stack bundles into each function. */
-export async function loadHandler(route: RouteDefinition) {
-  const module = (await import(/* @vite-ignore */ new URL(`${route.handler}.ts`, functionsDir).href)) as { handler: never };
-  return module.handler;
+/** Each module is imported once, as Lambda does once per container; a failed import is tried again next time. */
+const loaded = new Map<string, Promise<unknown>>();
+
+function loadOnce<H>(key: string, load: () => Promise<{ handler: H }>): Promise<H> {
+  let handler = loaded.get(key) as Promise<H> | undefined;
+  if (!handler) {
+    handler = load().then((module) => module.handler);
+    handler.catch(() => loaded.delete(key));
+    loaded.set(key, handler);
+  }
+  return handler;
 }
 
-export async function loadAuthorizer() {
-  return (await import('../../functions/authorizer.ts')).handler;
+/** Loads the same handler modules the stack bundles into each function. */
+export function loadHandler(route: RouteDefinition) {
+  return loadOnce(route.handler, () => import(/* @vite-ignore */ new URL(`${route.handler}.ts`, functionsDir).href) as Promise<{ handler: never }>);
+}
+
+export function loadAuthorizer() {
+  return loadOnce('authorizer', () => import('../../functions/authorizer.ts'));
 }

@@ -29,6 +29,8 @@ export interface BenchFigures {
   overhead: Record<'get' | 'list' | 'create', Comparison>;
   http: Record<'get' | 'list' | 'create', Comparison>;
   served: Throughput;
+  /** Milliseconds of the server process's CPU per served request. */
+  serverCpuMsPerCall: number;
   bareServed: Throughput;
   /** Lead creates per second from 32 concurrent in-process clients: one organization, the same with 8 counter shards, 16 organizations. */
   capacity: { single: number; sharded: number; spread: number };
@@ -106,15 +108,15 @@ ${comparisonRow('POST /v1/leads', f.http.create, '≤ 2')}
 
 ## 3. Throughput
 
-\`GET /v1/leads\` from 16 concurrent clients through the local server: ${f.served.perSecond.toFixed(0)} requests/s; the bare
-calls it needs (Query ∥ GetItem) from 16 concurrent loops: ${f.bareServed.perSecond.toFixed(0)}/s; ratio
+\`GET /v1/leads\` from 16 concurrent clients in this process through the local server in a process of its own
+(test/bench/server-process.ts), as a client outside sees it: ${f.served.perSecond.toFixed(0)} requests/s; the bare calls it needs
+(Query ∥ GetItem) from 16 concurrent loops in this process: ${f.bareServed.perSecond.toFixed(0)}/s; ratio
 ${x(f.served.perSecond / f.bareServed.perSecond)} (target ≥ 0.6).
 
-The clients, the local server and its handlers run in this one Node.js process, and DynamoDB Local in another.
-This process used ${pct(f.served.cpuShare)} of a core while serving and ${pct(f.bareServed.cpuShare)} during the bare calls. Its CPU per request was
-${ms(f.served.cpuMsPerCall)} served against ${ms(f.bareServed.cpuMsPerCall)} per bare call pair: were it the bottleneck, the ratio could reach
-${x(f.bareServed.cpuMsPerCall / f.served.cpuMsPerCall)} at most. The difference is the HTTP client and server, the gateway's routing and authorizer cache,
-middy, Powertools, validation, item mapping and JSON, work that Lambda and API Gateway do on other machines when deployed.
+CPU per request: ${ms(f.serverCpuMsPerCall)} in the server and ${ms(f.served.cpuMsPerCall)} in the client when served, ${ms(f.bareServed.cpuMsPerCall)} in
+the client per bare call pair. The server's part is the HTTP server, the gateway's routing and authorizer cache,
+middy, Powertools, validation, item mapping and JSON: work that API Gateway and Lambda do on machines of their own
+when deployed, and that here shares two cores with DynamoDB Local and the client.
 
 Lead creates per second from 32 concurrent clients (warm handlers in process): ${f.capacity.single.toFixed(0)}/s in one
 organization, ${f.capacity.sharded.toFixed(0)}/s in one organization with 8 counter shards, ${f.capacity.spread.toFixed(0)}/s spread over 16.
@@ -175,7 +177,6 @@ ${f.wire.map((w) => `| \`${w.path}\` | ${w.encoding} | ${kb(w.bytes)} |`).join('
 `;
 }
 
-const pct = (share: number) => `${(share * 100).toFixed(0)} %`;
 const opt = (value: number | undefined) => (value === undefined ? '—' : x(value));
 
 function units2(value: number): string {
