@@ -34,6 +34,9 @@ records.set('private.ssrf.test', [v4('10.20.30.40')]);
 records.set('v6-loopback.ssrf.test', [v6('::1')]);
 records.set('unique-local.ssrf.test', [v6('fd00:ec2::254')]);
 records.set('mapped.ssrf.test', [v6('::ffff:192.168.1.10')]);
+records.set('compatible.ssrf.test', [v6('::7f00:1')]);
+records.set('documentation.ssrf.test', [v4('198.51.100.7')]);
+records.set('v6-documentation.ssrf.test', [v6('2001:db8::10')]);
 // One bad answer among good ones is enough to refuse: the connection might use any of them.
 records.set('mixed.ssrf.test', [PUBLIC, v4('172.16.0.5')]);
 
@@ -77,6 +80,34 @@ describe('which addresses a webhook may reach', () => {
     ['::FFFF:10.0.0.1', 'IPv4-mapped private, upper case'],
     ['::ffff:7f00:1', 'IPv4-mapped loopback in hex, as URLs write it'],
     ['64:ff9b::a9fe:a9fe', 'NAT64 of the metadata endpoint'],
+    ['0:0:0:0:0:ffff:7f00:1', 'IPv4-mapped loopback written in full'],
+    ['::7f00:1', 'IPv4-compatible loopback (::/96, deprecated)'],
+    ['::127.0.0.1', 'IPv4-compatible loopback, dotted'],
+    ['::a9fe:a9fe', 'IPv4-compatible metadata endpoint'],
+    ['::8.8.8.8', 'IPv4-compatible, even of a public address: not global unicast'],
+    ['192.0.2.1', 'documentation (TEST-NET-1)'],
+    ['198.51.100.7', 'documentation (TEST-NET-2)'],
+    ['203.0.113.255', 'documentation (TEST-NET-3, its last address)'],
+    ['192.0.0.9', 'IETF protocol assignments'],
+    ['192.88.99.1', '6to4 relay anycast'],
+    ['0.1.2.3', 'this network (0/8)'],
+    ['100.127.255.255', 'shared address space, its last address'],
+    ['198.18.0.1', 'benchmarking (198.18/15)'],
+    ['198.19.255.255', 'benchmarking, its last address'],
+    ['239.255.255.250', 'multicast (SSDP)'],
+    ['240.0.0.1', 'reserved (240/4)'],
+    ['255.255.255.255', 'limited broadcast'],
+    ['2001:db8::1', 'IPv6 documentation (2001:db8::/32)'],
+    ['2001:DB8:FFFF::1', 'IPv6 documentation, upper case'],
+    ['3fff::1', 'IPv6 documentation (3fff::/20)'],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'Teredo (2001::/32)'],
+    ['2001:2::1', 'IPv6 benchmarking'],
+    ['2002:7f00:1::1', '6to4 embedding loopback'],
+    ['2002:808:808::1', '6to4, even of a public address'],
+    ['100::1', 'IPv6 discard (100::/64)'],
+    ['ff0e::1', 'IPv6 global-scope multicast'],
+    ['4000::1', 'IPv6 outside global unicast (2000::/3)'],
+    ['fe80::1%eth0', 'IPv6 link-local with a zone'],
   ])('refuses %s (%s)', (address) => {
     expect(isBlockedAddress(address)).toBe(true);
   });
@@ -91,6 +122,16 @@ describe('which addresses a webhook may reach', () => {
     ['2001:4860:4860::8888', 'public IPv6'],
     ['::ffff:8.8.8.8', 'IPv4-mapped public'],
     ['::ffff:808:808', 'IPv4-mapped public in hex'],
+    ['192.0.3.1', 'just past TEST-NET-1'],
+    ['198.51.99.255', 'just before TEST-NET-2'],
+    ['203.0.114.0', 'just past TEST-NET-3'],
+    ['198.20.0.1', 'just past benchmarking'],
+    ['223.255.255.254', 'just before multicast'],
+    ['1.0.0.1', 'just past 0/8'],
+    ['2001:db9::1', 'just past IPv6 documentation'],
+    ['2001:200::1', 'just past IETF protocol assignments (2001::/23)'],
+    ['2003::1', 'just past 6to4'],
+    ['3ffe::1', 'just before 3fff::/20'],
   ])('allows %s (%s)', (address) => {
     expect(isBlockedAddress(address)).toBe(false);
   });
@@ -105,7 +146,7 @@ describe('the DNS lookup a delivery connects with', () => {
     expect(error).toMatchObject({ code: 'EBLOCKEDADDRESS', message: 'localhost resolves to a private, loopback or link-local address' });
   });
 
-  it.each(['loopback', 'metadata', 'private', 'v6-loopback', 'unique-local', 'mapped', 'mixed'])('refuses a name resolving to a %s address', async (name) => {
+  it.each(['loopback', 'metadata', 'private', 'v6-loopback', 'unique-local', 'mapped', 'compatible', 'documentation', 'v6-documentation', 'mixed'])('refuses a name resolving to a %s address', async (name) => {
     deployed();
     const hostname = `${name}.ssrf.test`;
     expect((await connectLookup(hostname)).error).toMatchObject({ code: 'EBLOCKEDADDRESS' });
@@ -128,7 +169,7 @@ describe('webhook URLs in deployed mode, through the API', () => {
     await Promise.all(receivers.map((receiver) => receiver.close()));
   });
 
-  it.each(['https://loopback.ssrf.test/hooks', 'https://metadata.ssrf.test/latest/meta-data', 'https://v6-loopback.ssrf.test/', 'https://mapped.ssrf.test/', 'https://mixed.ssrf.test/'])(
+  it.each(['https://loopback.ssrf.test/hooks', 'https://metadata.ssrf.test/latest/meta-data', 'https://v6-loopback.ssrf.test/', 'https://mapped.ssrf.test/', 'https://compatible.ssrf.test/', 'https://mixed.ssrf.test/'])(
     'refuses to subscribe %s with 400 naming url, and subscribes a public name',
     async (url) => {
       const { client } = await api.organization();
@@ -141,13 +182,16 @@ describe('webhook URLs in deployed mode, through the API', () => {
     },
   );
 
-  it.each(['https://0x7f.1/', 'https://2130706433/', 'https://[::ffff:a9fe:a9fe]/'])('refuses %s, loopback or metadata written another way, with 400 naming url', async (url) => {
-    const { client } = await api.organization();
-    deployed();
-    const res = await client.post('/v1/webhooks', { url, events: ['*'] });
-    expect(res.status).toBe(400);
-    expect(res.body.error.details).toEqual([{ path: 'url', message: expect.stringMatching(/^url must not point at a private/) }]);
-  });
+  it.each(['https://0x7f.1/', 'https://2130706433/', 'https://[::ffff:a9fe:a9fe]/', 'https://[::7f00:1]/', 'https://[::169.254.169.254]/', 'https://192.0.2.10/', 'https://[2001:db8::1]/', 'https://100.64.0.1/'])(
+    'refuses %s, loopback, metadata or a reserved address written another way, with 400 naming url',
+    async (url) => {
+      const { client } = await api.organization();
+      deployed();
+      const res = await client.post('/v1/webhooks', { url, events: ['*'] });
+      expect(res.status).toBe(400);
+      expect(res.body.error.details).toEqual([{ path: 'url', message: expect.stringMatching(/^url must not point at a private/) }]);
+    },
+  );
 
   it('refuses to change a subscription’s url to a name resolving to a private address', async () => {
     const { client } = await api.organization();

@@ -2,35 +2,84 @@ import { lookup } from 'node:dns/promises';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { webhookSettings } from './settings';
 
-/** Addresses no webhook may reach: private, loopback, link-local (the metadata endpoint), shared, multicast, reserved. */
-const BLOCKED = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) BLOCKED.addSubnet(network, prefix, 'ipv4');
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-  ['64:ff9b::', 96],
-] as const) BLOCKED.addSubnet(network, prefix, 'ipv6');
+type Subnet = readonly [network: string, prefix: number];
 
-/** Whether an address is one a webhook must never reach; an IPv4-mapped IPv6 address is judged as IPv4. */
+function subnets(list: readonly Subnet[], family: 'ipv4' | 'ipv6'): BlockList {
+  const blocks = new BlockList();
+  for (const [network, prefix] of list) blocks.addSubnet(network, prefix, family);
+  return blocks;
+}
+
+/**
+ * IPv4 no webhook may reach: every block of IANA's special-purpose registry that is not globally reachable
+ * unicast. Private, loopback, link-local (the metadata endpoint), "this network", shared (carrier-grade NAT),
+ * IETF protocol assignments, documentation (TEST-NET-1/2/3), the 6to4 relay, benchmarking, multicast, reserved
+ * and broadcast.
+ */
+const BLOCKED_IPV4 = subnets(
+  [
+    ['0.0.0.0', 8],
+    ['10.0.0.0', 8],
+    ['100.64.0.0', 10],
+    ['127.0.0.0', 8],
+    ['169.254.0.0', 16],
+    ['172.16.0.0', 12],
+    ['192.0.0.0', 24],
+    ['192.0.2.0', 24],
+    ['192.88.99.0', 24],
+    ['192.168.0.0', 16],
+    ['198.18.0.0', 15],
+    ['198.51.100.0', 24],
+    ['203.0.113.0', 24],
+    ['224.0.0.0', 4],
+    ['240.0.0.0', 4],
+  ],
+  'ipv4',
+);
+
+/**
+ * IPv6 may reach only global unicast (2000::/3): that leaves out loopback, unspecified, IPv4-compatible (::/96),
+ * NAT64 (64:ff9b::/96, which would reach IPv4 through a translator), discard, unique-local (fc00::/7), link-local
+ * and multicast. Within it, these are not globally reachable unicast: IETF protocol assignments with Teredo
+ * (2001::/23), documentation (2001:db8::/32, 3fff::/20) and 6to4 (2002::/16, which embeds an IPv4 address).
+ */
+const GLOBAL_UNICAST_IPV6 = subnets([['2000::', 3]], 'ipv6');
+const BLOCKED_IPV6 = subnets(
+  [
+    ['2001::', 23],
+    ['2001:db8::', 32],
+    ['2002::', 16],
+    ['3fff::', 20],
+  ],
+  'ipv6',
+);
+
+/** An IPv6 address as URLs write it: lower case, hex, zeros compressed (::ffff:127.0.0.1 is ::ffff:7f00:1); undefined if it is none. */
+function canonicalIPv6(address: string): string | undefined {
+  const url = `http://[${address}]`;
+  return URL.canParse(url) ? new URL(url).hostname.slice(1, -1) : undefined;
+}
+
+/** The IPv4 address an IPv4-mapped IPv6 address (::ffff:0:0/96) stands for. */
+function mappedIPv4(canonical: string): string | undefined {
+  const [, high, low] = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(canonical) ?? [];
+  if (high === undefined || low === undefined) return undefined;
+  const [a, b] = [parseInt(high, 16), parseInt(low, 16)];
+  return [a >> 8, a & 255, b >> 8, b & 255].join('.');
+}
+
+/**
+ * Whether an address is one a webhook must never reach: anything but globally routable unicast. An IPv4-mapped
+ * IPv6 address, however written, is judged as its IPv4 address; what is not an IP address is refused.
+ */
 export function isBlockedAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (mapped) return BLOCKED.check(mapped, 'ipv4');
-  return BLOCKED.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
+  const family = isIP(address);
+  if (family === 4) return BLOCKED_IPV4.check(address, 'ipv4');
+  const canonical = family === 6 ? canonicalIPv6(address) : undefined;
+  if (canonical === undefined) return true;
+  const mapped = mappedIPv4(canonical);
+  if (mapped) return BLOCKED_IPV4.check(mapped, 'ipv4');
+  return !GLOBAL_UNICAST_IPV6.check(canonical, 'ipv6') || BLOCKED_IPV6.check(canonical, 'ipv6');
 }
 
 /** Why a URL may not receive webhooks, or undefined when it may. */
