@@ -9,7 +9,7 @@ import { config } from '../shared/config';
 import { dynamo } from '../shared/dynamo';
 import { keys } from '../shared/entities/keys';
 import { SmsDeliveryError } from '../shared/errors';
-import { endUserMessagingSender } from '../shared/sms/end-user-messaging';
+import { endUserMessagingSender, SMS_PROVIDER_TIMEOUTS } from '../shared/sms/end-user-messaging';
 import { setSmsSender, type OutgoingSms, type SmsSender } from '../shared/sms/sender';
 import { useTestApi, type Client } from './support/api';
 import { freePort } from './support/ports';
@@ -27,19 +27,24 @@ interface ProviderAnswer {
   body: Record<string, unknown>;
 }
 
+/** An answer that never comes: the provider reads the request and holds the connection open. */
+const NO_ANSWER = 'no answer';
+
 /**
  * End User Messaging as the SDK sees it: an HTTP server on 127.0.0.1 speaking its JSON protocol. It records
  * every request and answers each with the next queued answer, or accepts the message with a new MessageId.
  */
 async function startProvider() {
   const requests: ProviderRequest[] = [];
-  let answers: ProviderAnswer[] = [];
+  let answers: (ProviderAnswer | typeof NO_ANSWER)[] = [];
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       requests.push({ target: request.headers['x-amz-target'] as string | undefined, headers: request.headers, input: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
-      const { status, body } = answers.shift() ?? { status: 200, body: { MessageId: `eum-${requests.length}` } };
+      const answer = answers.shift() ?? { status: 200, body: { MessageId: `eum-${requests.length}` } };
+      if (answer === NO_ANSWER) return;
+      const { status, body } = answer;
       response.writeHead(status, { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-requestid': `request-${requests.length}` }).end(JSON.stringify(body));
     });
   });
@@ -47,7 +52,7 @@ async function startProvider() {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
-    answerWith: (...next: ProviderAnswer[]) => void (answers = next),
+    answerWith: (...next: (ProviderAnswer | typeof NO_ANSWER)[]) => void (answers = next),
     close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
   };
 }
@@ -148,6 +153,20 @@ describe('the End User Messaging adapter, through the real SDK client', () => {
     } finally {
       process.env[ENDPOINT_VARIABLE] = provider.url;
     }
+  });
+
+  it('gives up on a provider that never answers after its request timeout, well inside the function’s 15 s, after one attempt', async () => {
+    provider.answerWith(NO_ANSWER);
+    const started = performance.now();
+    const error = await endUserMessagingSender()
+      .send(outgoing(null))
+      .catch((caught: unknown) => caught);
+    const elapsed = performance.now() - started;
+    expect(error).toBeInstanceOf(SmsDeliveryError);
+    expect((error as Error).message).toBe('SMS provider refused the message: TimeoutError');
+    expect(elapsed).toBeGreaterThanOrEqual(SMS_PROVIDER_TIMEOUTS.requestTimeout - 100);
+    expect(elapsed).toBeLessThan(SMS_PROVIDER_TIMEOUTS.requestTimeout + 2_000);
+    expect(provider.requests).toHaveLength(1);
   });
 
   it('refuses to start without its configuration set, naming the variable', () => {

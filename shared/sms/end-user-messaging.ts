@@ -2,6 +2,13 @@ import { PinpointSMSVoiceV2Client, SendTextMessageCommand } from '@aws-sdk/clien
 import { SmsDeliveryError } from '../errors';
 import type { OutgoingSms, SmsSender } from './sender';
 
+/**
+ * A hung End User Messaging must fail the send well inside the function's timeout (15 s), leaving time to record
+ * the message FAILED: at most 1 s to connect and 5 s to answer, on its single attempt. Without these the SDK
+ * waits as long as the socket does.
+ */
+export const SMS_PROVIDER_TIMEOUTS = { connectionTimeout: 1_000, requestTimeout: 5_000, throwOnRequestTimeout: true } as const;
+
 function required(name: string): string {
   const value = process.env[name];
   if (!value) throw new Error(`Missing required environment variable ${name} (SMS_PROVIDER is end-user-messaging)`);
@@ -18,7 +25,7 @@ export function endUserMessagingSender(): SmsSender {
   // the account's numbers for the destination country.
   const defaultOriginationIdentity = process.env.SMS_ORIGINATION_IDENTITY || undefined;
   const configurationSetName = required('SMS_CONFIGURATION_SET');
-  const client = new PinpointSMSVoiceV2Client({ maxAttempts: 1 });
+  const client = new PinpointSMSVoiceV2Client({ maxAttempts: 1, requestHandler: SMS_PROVIDER_TIMEOUTS });
   return {
     name: 'end-user-messaging',
     async send(sms: OutgoingSms) {
