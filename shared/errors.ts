@@ -58,8 +58,18 @@ export class PayloadTooLargeError extends ApiError {
   }
 }
 
-/** The SMS provider refused or failed; the API answers this with a bare {message} (502). */
+/**
+ * The SMS provider refused or failed; the API answers this with a bare {message} (502). `unconfirmed` when the
+ * provider may have taken the message all the same (no answer in time, a lost connection, a fault on its side).
+ */
 export class SmsDeliveryError extends Error {
   override readonly name = 'SmsDeliveryError';
   readonly status = 502;
+
+  constructor(
+    message: string,
+    readonly unconfirmed = false,
+  ) {
+    super(message);
+  }
 }

@@ -29,6 +29,8 @@ interface ProviderAnswer {
 
 /** An answer that never comes: the provider reads the request and holds the connection open. */
 const NO_ANSWER = 'no answer';
+/** How an unconfirmed failure ends its message. */
+const RECEIPT_WILL_SAY = 'if it was sent, its delivery receipt will mark it sent';
 
 /**
  * End User Messaging as the SDK sees it: an HTTP server on 127.0.0.1 speaking its JSON protocol. It records
@@ -134,22 +136,35 @@ describe('the End User Messaging adapter, through the real SDK client', () => {
     [403, 'AccessDeniedException'],
     [404, 'ResourceNotFoundException'],
     [429, 'ThrottlingException'],
-    [500, 'InternalServerException'],
-  ])('turns a %i %s into SmsDeliveryError after exactly one attempt, retryable or not', async (status, type) => {
+  ])('turns a %i %s into a confirmed refusal after exactly one attempt, retryable or not', async (status, type) => {
     provider.answerWith(refusal(status, type));
     const error = await endUserMessagingSender()
       .send(outgoing('+61299995001'))
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(SmsDeliveryError);
-    expect((error as Error).message).toBe(`SMS provider refused the message: ${type}`);
+    expect(error).toMatchObject({ message: `SMS provider refused the message: ${type}`, unconfirmed: false });
     // SendTextMessage has no idempotency token: a retry could text the lead twice.
     expect(provider.requests).toHaveLength(1);
   });
 
-  it('turns an unreachable provider into SmsDeliveryError', async () => {
+  it('turns a 500 InternalServerException into an unconfirmed failure after exactly one attempt: the provider may have taken it', async () => {
+    provider.answerWith(refusal(500, 'InternalServerException'));
+    const error = await endUserMessagingSender()
+      .send(outgoing('+61299995001'))
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(SmsDeliveryError);
+    expect(error).toMatchObject({ message: `SMS provider did not confirm the message: InternalServerException; ${RECEIPT_WILL_SAY}`, unconfirmed: true });
+    expect(provider.requests).toHaveLength(1);
+  });
+
+  it('turns an unreachable provider into an unconfirmed SmsDeliveryError', async () => {
     process.env[ENDPOINT_VARIABLE] = `http://127.0.0.1:${await freePort()}`;
     try {
-      await expect(endUserMessagingSender().send(outgoing(null))).rejects.toBeInstanceOf(SmsDeliveryError);
+      const error = await endUserMessagingSender()
+        .send(outgoing(null))
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(SmsDeliveryError);
+      expect(error).toMatchObject({ unconfirmed: true });
     } finally {
       process.env[ENDPOINT_VARIABLE] = provider.url;
     }
@@ -163,7 +178,7 @@ describe('the End User Messaging adapter, through the real SDK client', () => {
       .catch((caught: unknown) => caught);
     const elapsed = performance.now() - started;
     expect(error).toBeInstanceOf(SmsDeliveryError);
-    expect((error as Error).message).toBe('SMS provider refused the message: TimeoutError');
+    expect(error).toMatchObject({ message: `SMS provider did not confirm the message: TimeoutError; ${RECEIPT_WILL_SAY}`, unconfirmed: true });
     expect(elapsed).toBeGreaterThanOrEqual(SMS_PROVIDER_TIMEOUTS.requestTimeout - 100);
     expect(elapsed).toBeLessThan(SMS_PROVIDER_TIMEOUTS.requestTimeout + 2_000);
     expect(provider.requests).toHaveLength(1);
@@ -316,5 +331,29 @@ describe('the delivery-receipt function', () => {
 
     await receiptHandler(snsEvent(smsEvent('TEXT_DELIVERED', 'DELIVERED', 'Message has been accepted by phone', contextOf(unreachable))));
     expect(await statusOf(unreachable.client, unreachable)).toBe('FAILED');
+  });
+
+  it('keeps a send the provider refused outright FAILED, whatever receipt follows', async () => {
+    provider.answerWith(refusal(400, 'ValidationException'));
+    const refused = await sendThroughApi('Refused outright');
+    expect(refused.status).toBe(502);
+    await receiptHandler(snsEvent(smsEvent('TEXT_DELIVERED', 'DELIVERED', 'Message has been accepted by phone', contextOf(refused))));
+    expect(await statusOf(refused.client, refused)).toBe('FAILED');
+    expect(await messageItem(refused)).toMatchObject({ failureReason: 'SMS provider refused the message: ValidationException' });
+  });
+
+  it('answers 502 for a send the provider did not confirm, and lets its delivery receipt mark it SENT, then DELIVERED, clearing the failure', async () => {
+    provider.answerWith(refusal(500, 'InternalServerException'));
+    const unconfirmed = await sendThroughApi('Maybe sent');
+    expect(unconfirmed.status).toBe(502);
+    expect(unconfirmed.body).toEqual({ message: `SMS provider did not confirm the message: InternalServerException; ${RECEIPT_WILL_SAY}` });
+    expect(await messageItem(unconfirmed)).toMatchObject({ status: 'FAILED', unconfirmed: true });
+
+    await receiptHandler(snsEvent(smsEvent('TEXT_DELIVERED', 'DELIVERED', 'Message has been accepted by phone', contextOf(unconfirmed))));
+    expect(await statusOf(unconfirmed.client, unconfirmed)).toBe('DELIVERED');
+    const item = await messageItem(unconfirmed);
+    expect(item).toMatchObject({ status: 'DELIVERED', providerMessageId: 'eum-message-id' });
+    expect(item).not.toHaveProperty('unconfirmed');
+    expect(item).not.toHaveProperty('failureReason');
   });
 });

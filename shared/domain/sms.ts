@@ -48,7 +48,7 @@ export async function sendSms(organizationId: string, body: SendSmsBody): Promis
   const sent = await smsSender()
     .send(sms)
     .catch(async (error: unknown) => {
-      if (error instanceof SmsDeliveryError) await moveSmsStatus(organizationId, inquiryId, messageId, 'QUEUED', 'FAILED', { failureReason: error.message });
+      if (error instanceof SmsDeliveryError) await moveSmsStatus(organizationId, inquiryId, messageId, 'QUEUED', 'FAILED', { failureReason: error.message, unconfirmed: error.unconfirmed || undefined });
       throw error;
     });
   // The SMS has left: an error here would make the member send it again. It stays QUEUED until its delivery

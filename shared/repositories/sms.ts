@@ -117,7 +117,9 @@ export async function latestThreadOf(organizationId: string, leadId: string): Pr
 
 /**
  * Moves a message from one status to the next, on condition that it is still in `from`: the send's answer moves
- * it from QUEUED (to SENT, or FAILED when refused), a carrier's receipt from SENT. So a status never moves back.
+ * it from QUEUED (to SENT, or FAILED when refused), a carrier's receipt from SENT. So a status never moves back,
+ * with one exception: `fromUnconfirmedFailure` moves a FAILED message whose send the provider never confirmed
+ * (marked `unconfirmed`), for a receipt that proves it left, and clears its failure.
  * False when the message does not exist or is not in `from`.
  */
 export async function moveSmsStatus(
@@ -126,19 +128,21 @@ export async function moveSmsStatus(
   messageId: string,
   from: SmsStatus,
   status: SmsStatus,
-  details: { providerMessageId?: string; failureReason?: string } = {},
+  details: { providerMessageId?: string; failureReason?: string; unconfirmed?: true } = {},
+  { fromUnconfirmedFailure = false } = {},
 ): Promise<boolean> {
   const extra = Object.entries(details).filter(([, value]) => value !== undefined);
+  const confirming = from === 'FAILED' && fromUnconfirmedFailure;
   return dynamo
     .send(
       new UpdateCommand({
         TableName: config.tableName,
         Key: keys.inquiryMessage(organizationId, inquiryId, messageId),
         // The provider's id is kept as first recorded (by the send, or a receipt that came first).
-        UpdateExpression: `SET #status = :status${extra.map(([name]) => (name === 'providerMessageId' ? `, ${name} = if_not_exists(${name}, :${name})` : `, ${name} = :${name}`)).join('')}`,
-        ConditionExpression: 'attribute_exists(pk) AND #status = :from',
+        UpdateExpression: `SET #status = :status${extra.map(([name]) => (name === 'providerMessageId' ? `, ${name} = if_not_exists(${name}, :${name})` : `, ${name} = :${name}`)).join('')}${confirming ? ' REMOVE unconfirmed, failureReason' : ''}`,
+        ConditionExpression: `attribute_exists(pk) AND #status = :from${confirming ? ' AND unconfirmed = :unconfirmed' : ''}`,
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':status': status, ':from': from, ...Object.fromEntries(extra.map(([name, value]) => [`:${name}`, value])) },
+        ExpressionAttributeValues: { ':status': status, ':from': from, ...(confirming ? { ':unconfirmed': true } : {}), ...Object.fromEntries(extra.map(([name, value]) => [`:${name}`, value])) },
       }),
     )
     .then(
