@@ -110,7 +110,7 @@ ${comparisonRow('POST /v1/leads', f.http.create, '≤ 2')}
 
 \`GET /v1/leads\` from 16 concurrent clients in this process through the local server in a process of its own
 (test/bench/server-process.ts), as a client outside sees it: ${f.served.perSecond.toFixed(0)} requests/s; the bare calls it needs
-(Query ∥ GetItem) from 16 concurrent loops in this process: ${f.bareServed.perSecond.toFixed(0)}/s; ratio
+(Query ∥ GetItem) from 16 concurrent loops in this process: ${f.bareServed.perSecond.toFixed(0)}/s, in alternating two-second slices; ratio
 ${x(f.served.perSecond / f.bareServed.perSecond)} (target ≥ 0.6).
 
 CPU per request: ${ms(f.serverCpuMsPerCall)} in the server and ${ms(f.served.cpuMsPerCall)} in the client when served, ${ms(f.bareServed.cpuMsPerCall)} in

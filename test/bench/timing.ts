@@ -63,6 +63,12 @@ export async function throughput(task: () => Promise<unknown>, { clients, second
   return { perSecond: done / seconds, cpuMsPerCall: cpuMs / done };
 }
 
+/** Slices of equal length as one run: calls per second on average, CPU per call over all their calls. */
+export function combined(slices: Throughput[]): Throughput {
+  const calls = slices.reduce((sum, slice) => sum + slice.perSecond, 0);
+  return { perSecond: calls / slices.length, cpuMsPerCall: slices.reduce((sum, slice) => sum + slice.cpuMsPerCall * slice.perSecond, 0) / calls };
+}
+
 /** Runs `task(i)` for i below `count`, with `concurrency` at a time. */
 export async function inParallel(count: number, concurrency: number, task: (i: number) => Promise<unknown>): Promise<void> {
   let next = 0;
