@@ -150,7 +150,7 @@ creates the DynamoDB document client, bundled the same way (${kb(f.coldStarts.ba
 
 Every function stands on the handler factory: middy, Powertools Logger and Metrics, valibot and the error envelope
 around its handler. The factory around a handler that does nothing (test/bench/handler-floor.ts) is
-${kb(f.coldStarts.floor.bytes)} and imports in ${ms(f.coldStarts.floor.importMs)}, ${x(f.coldStarts.floor.ratio)} the bare client: no function can be under that floor.
+${kb(f.coldStarts.floor.bytes)} and imports in ${ms(f.coldStarts.floor.importMs)}, ${x(f.coldStarts.floor.ratio)} the bare client: the floor under every function.
 The two reference-page functions (meta/docs, meta/docs-script) also read the 4.3 MB renderer at import, and the page
 names it by the hash of its content.
 

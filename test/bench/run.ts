@@ -323,7 +323,7 @@ function collectRatios(f: {
       `A page number walks the 9 900 keys before it, and DynamoDB Local spends about ${perSkippedKey.toFixed(1)} µs on each (its bare Query from the same position is ${page100.emulator?.toFixed(2) ?? '?'}× page 1 before any walk). In DynamoDB the walk reads those leads whole, 1 MB a call (docs/capacity.md). A cursor starts where the last page ended and costs ${page100.cursorOverBare?.toFixed(2) ?? '?'}× its bare Query (section 4).`),
     ...(page100.cursorOverBare === undefined ? [] : [at('Page 100 by cursor over HTTP ÷ the bare Query from its position', page100.cursorOverBare, 2)]),
     at('Slowest function import ÷ bare document client', worstImport, 1.1, 'lower',
-      `The handler factory around a handler that does nothing already imports in ${ms(f.coldStarts.floor.importMs)}, ${f.coldStarts.floor.ratio.toFixed(2)}× the bare client (middy, Powertools Logger and Metrics, valibot): no function can be under that. The median function imports at ${medianImport.toFixed(2)}×; the slowest, ${slowest.handler}, in ${ms(slowest.importMs)} (section 5).`),
+      `The handler factory around a handler that does nothing imports in ${ms(f.coldStarts.floor.importMs)}, ${f.coldStarts.floor.ratio.toFixed(2)}× the bare client (middy, Powertools Logger and Metrics, valibot), and the median function at ${medianImport.toFixed(2)}×: the factory every function stands on, not the functions' own code, is most of the gap. The slowest, ${slowest.handler}, imports in ${ms(slowest.importMs)} (section 5).`),
     at('Largest bundle (KB) ÷ 400 KB', largest / 1024 / 400, 1),
     at('/docs first load (MB) ÷ 1.5 MB', f.wire.reduce((sum, w) => sum + w.bytes, 0) / 1024 / 1024 / 1.5, 1),
   ];
