@@ -631,6 +631,20 @@ describe('replies from leads', () => {
     expect((await client.post('/v1/sms', { userId, leadId, message: 'Welcome back' })).status).toBe(201);
   });
 
+  it.each([
+    ['UNSUBSCRIBE', 'UNSTOP'],
+    ['stopall', 'Subscribe'],
+    ['Quit', 'start'],
+  ])('takes %s as STOP and %s as START, whatever their case', async (optOut, optIn) => {
+    const { client, userId, leadId } = await organizationWithNumber();
+    await reply('+61412345001', optOut);
+    expect((await leadOf(client, leadId)).smsOptedOut).toBe(true);
+    expect((await client.post('/v1/sms', { userId, leadId, message: 'Still there?' })).body.error.code).toBe('OPTED_OUT');
+    await reply('+61412345001', optIn);
+    expect((await leadOf(client, leadId)).smsOptedOut).toBe(false);
+    expect((await client.post('/v1/sms', { userId, leadId, message: 'Welcome back' })).status).toBe(201);
+  });
+
   it('finds the lead by its new phone after the phone changes', async () => {
     const { client, leadId } = await organizationWithNumber();
     await client.patch(`/v1/leads/${leadId}`, { phone: '+61412999888' });

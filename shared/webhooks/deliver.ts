@@ -5,10 +5,10 @@ import { postSigned } from './post';
 import { deliveryQueue, type DeliveryJob } from './queue';
 import { webhookSettings } from './settings';
 
-/** Exponential backoff with ±20 % jitter, from the base (30 s deployed, 1 s locally) up to an hour between attempts. */
+/** Exponential backoff with ±20 % jitter, from the base (30 s deployed, 1 s locally), never more than an hour between attempts. */
 export function retryDelaySeconds(attempt: number, random = Math.random()): number {
   const exponential = Math.min(webhookSettings.maxDelaySeconds, webhookSettings.retryBaseSeconds * 2 ** (attempt - 1));
-  return exponential * (0.8 + 0.4 * random);
+  return Math.min(webhookSettings.maxDelaySeconds, exponential * (0.8 + 0.4 * random));
 }
 
 /** The job's next attempt, or undefined once it would fall more than 24 hours after the first. */
