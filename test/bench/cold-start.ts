@@ -16,7 +16,7 @@ export interface ColdStartFigures {
 }
 
 /** What a function's module reads at import: configuration that fails loudly when absent. */
-const IMPORT_ENV = { TABLE_NAME: 'bench', AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'bench', AWS_SECRET_ACCESS_KEY: 'bench', CURSOR_SECRET: 'bench-cursor-signing-key', POWERTOOLS_DEV: 'true' };
+const IMPORT_ENV = { TABLE_NAME: 'bench', AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'bench', AWS_SECRET_ACCESS_KEY: 'bench', CURSOR_SECRET: 'bench-cursor-signing-key' };
 
 /**
  * Milliseconds a fresh Node process takes to import the module: the module part of a cold start. The process

@@ -26,8 +26,12 @@ const started = performance.now();
 
 // The modules below read the environment the stack sets, so they load after it; the hooks are called per request.
 let calls: typeof import('../support/dynamo-calls') | undefined;
+// The handlers log and emit metrics as in Lambda (compact JSON lines, EMF) to stdout: the run pays for writing them
+// and discards what is written. The report goes to docs/, progress to stderr.
+process.stdout.write = () => true;
 const stack = await startStressStack({
   events: false,
+  powertoolsDev: false,
   // As the deployed stage: API Gateway keeps the authorizer's answer per key for 300 s (authorizerCacheTtl).
   authorizerCacheTtlMs: 300_000,
   aroundInvoke: (route, invoke) => calls!.attributingCalls.aroundInvoke(route, invoke),

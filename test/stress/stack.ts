@@ -29,13 +29,23 @@ export interface StressStack {
  * `events: false` leaves the stream consumer out, for runs that only count the API's own writes; the hooks
  * let a run attribute DynamoDB calls to routes (test/support/dynamo-calls.ts).
  */
-export async function startStressStack({ events = true, ...hooks }: { events?: boolean } & Pick<LocalGatewayOptions, 'aroundInvoke' | 'aroundAuthorize' | 'authorizerCacheTtlMs'> = {}): Promise<StressStack> {
+export async function startStressStack({
+  events = true,
+  powertoolsDev = true,
+  ...hooks
+}: {
+  events?: boolean;
+  /** False: Powertools as in Lambda, one compact JSON line per log and EMF metrics, written to stdout. */
+  powertoolsDev?: boolean;
+} & Pick<LocalGatewayOptions, 'aroundInvoke' | 'aroundAuthorize' | 'authorizerCacheTtlMs'> = {}): Promise<StressStack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sales-pipeline-stress-'));
   const port = await freePort();
   let dynamodb: DynamoDbLocal = await startDynamoDbLocal({ port, dataDir });
   const tableName = 'stress';
   // POWERTOOLS_DEV: the handlers log through console, where a run can count or silence the lines.
-  Object.assign(process.env, LOCAL_AWS_ENV, LOCAL_SERVICE_ENV, { AWS_ENDPOINT_URL_DYNAMODB: dynamodb.endpoint, TABLE_NAME: tableName, POWERTOOLS_DEV: 'true' });
+  Object.assign(process.env, LOCAL_AWS_ENV, LOCAL_SERVICE_ENV, { AWS_ENDPOINT_URL_DYNAMODB: dynamodb.endpoint, TABLE_NAME: tableName });
+  if (powertoolsDev) process.env.POWERTOOLS_DEV = 'true';
+  else delete process.env.POWERTOOLS_DEV;
   await createTable(dynamodb.endpoint, tableName);
   // Loaded once the environment points at this DynamoDB Local.
   const { startLocalServer } = await import('../../infra/local/server');
