@@ -236,6 +236,22 @@ describe('POST /v1/sms with the End User Messaging adapter', () => {
     for (const [i, message] of sent.entries()) expect(await messageItem(message)).toMatchObject({ status: 'SENT', providerMessageId: `eum-${i + 1}` });
   });
 
+  it('replays the 502 of an unconfirmed send to a retry with the same Idempotency-Key, and sends nothing again', async () => {
+    const { client, organizationId } = await api.organization();
+    const member = await createMember(organizationId, { role: 'MEMBER', firstName: 'Priya', lastName: 'Sharma', email: 'priya@example.com.au' });
+    const lead = (await client.post('/v1/leads', { name: 'Olivia Nguyen', email: 'olivia@example.com.au', phone: '+61412345001' })).body.lead;
+    const body = { userId: member.user.id, leadId: lead.id, message: 'Maybe sent' };
+    const withKey = { headers: { 'Idempotency-Key': 'sms-maybe-sent-1' } };
+    provider.answerWith(refusal(500, 'InternalServerException'));
+    const first = await client.post('/v1/sms', body, withKey);
+    expect(first.status).toBe(502);
+    const retry = await client.post('/v1/sms', body, withKey);
+    expect(retry.status).toBe(502);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body).toEqual(first.body);
+    expect(provider.requests).toHaveLength(1);
+  });
+
   it('answers 502 with {message} when the provider refuses, and keeps the message FAILED with the reason, sent once', async () => {
     provider.answerWith(refusal(400, 'ValidationException'));
     const refused = await sendThroughApi('Refused', 'HarbourPlb');

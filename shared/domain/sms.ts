@@ -48,7 +48,12 @@ export async function sendSms(organizationId: string, body: SendSmsBody): Promis
   const sent = await smsSender()
     .send(sms)
     .catch(async (error: unknown) => {
-      if (error instanceof SmsDeliveryError) await moveSmsStatus(organizationId, inquiryId, messageId, 'QUEUED', 'FAILED', { failureReason: error.message, unconfirmed: error.unconfirmed || undefined });
+      // The provider's answer stands even if recording it fails: a 500 here would invite sending it again.
+      if (error instanceof SmsDeliveryError) {
+        await moveSmsStatus(organizationId, inquiryId, messageId, 'QUEUED', 'FAILED', { failureReason: error.message, unconfirmed: error.unconfirmed || undefined }).catch((writeError: unknown) =>
+          logger.error('SMS failed but not marked FAILED', { error: writeError, organizationId, inquiryId, messageId }),
+        );
+      }
       throw error;
     });
   // The SMS has left: an error here would make the member send it again. It stays QUEUED until its delivery

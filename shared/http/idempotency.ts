@@ -29,8 +29,12 @@ function headerValue(event: APIGatewayProxyEvent): string | undefined {
 const fingerprintOf = (event: APIGatewayProxyEvent) =>
   createHash('sha256').update(`${event.httpMethod} ${event.path}\n${typeof event.body === 'string' ? event.body : ''}`).digest('base64url');
 
-/** Answers that are not kept, so a retry runs the request again: invalid input, throttling and our faults. */
-const isKept = (status: number) => status !== 400 && status !== 429 && status < 500;
+/**
+ * Answers that are not kept, so a retry runs the request again: invalid input, throttling and our faults. A 502
+ * is the SMS provider's answer after the message was recorded, and may have been sent: kept, so a retry with
+ * the same key never texts the lead again.
+ */
+const isKept = (status: number) => status !== 400 && status !== 429 && (status < 500 || status === 502);
 
 interface Claimed {
   organizationId: string;

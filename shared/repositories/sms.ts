@@ -14,6 +14,7 @@ import { dynamo } from '../dynamo';
 import { NotFoundError } from '../errors';
 import type { SmsStatus } from '../schemas/inquiries';
 import { insertIfAbsent, requireExisting, transact, type TransactWrite } from './transact';
+import { TTL_ATTRIBUTE } from '../table';
 
 export interface SmsParties {
   lead?: Lead;
@@ -51,6 +52,8 @@ export async function appendSmsMessage(organizationId: string, thread: SmsThread
   ]);
 }
 
+const INBOUND_MARKER_DAYS = 7;
+
 /** A reply recorded already: its provider message id is taken. */
 class InboundSmsRecorded extends Error {}
 
@@ -59,7 +62,9 @@ class InboundSmsRecorded extends Error {}
  * once, and a redelivery (even at the same moment, into another thread) then records nothing.
  */
 function inboundSmsMarker(organizationId: string, providerMessageId: string, message: SmsMessage): TransactWrite {
-  return insertIfAbsent({ ...keys.inboundSms(organizationId, providerMessageId), entity: 'INBOUND_SMS', messageId: message.id, receivedAt: message.createdAt }, () => new InboundSmsRecorded());
+  // Kept long past any redelivery (SNS retries for hours), then expired so markers do not pile up.
+  const expires = Math.floor(Date.parse(message.createdAt) / 1000) + INBOUND_MARKER_DAYS * 86_400;
+  return insertIfAbsent({ ...keys.inboundSms(organizationId, providerMessageId), entity: 'INBOUND_SMS', messageId: message.id, receivedAt: message.createdAt, [TTL_ATTRIBUTE]: expires }, () => new InboundSmsRecorded());
 }
 
 /** True once the write committed, false when the reply had been recorded before. */

@@ -46,7 +46,7 @@ export function endUserMessagingSender(): SmsSender {
           // provider's own (5xx), it may have taken the message: its delivery receipt will say.
           const httpStatus = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
           const name = (error as Error).name;
-          if (httpStatus !== undefined && httpStatus < 500) throw new SmsDeliveryError(`SMS provider refused the message: ${name}`);
+          if (httpStatus !== undefined && httpStatus >= 400 && httpStatus < 500) throw new SmsDeliveryError(`SMS provider refused the message: ${name}`);
           throw new SmsDeliveryError(`SMS provider did not confirm the message: ${name}; if it was sent, its delivery receipt will mark it sent`, true);
         });
       return { providerMessageId: result.MessageId ?? sms.messageId };
