@@ -181,13 +181,13 @@ describe('inbound endpoints', () => {
   it('records an email posted with only html: its text without tags, styles or entities is the body, and its subject the summary', async () => {
     const { client } = await api.organization();
     const created = await endpoint(client, { name: 'Parsed mail', source: 'EMAIL' });
-    const html = '<html><head><style>p { color: #333; }</style></head><body><!-- tracking --><p>Hi,</p><p>Could you quote for a 250&nbsp;L hot water unit &amp; its install? It&#8217;s urgent.</p></body></html>';
+    const html = '<html><head><style>p { color: #333; }</style></head><body><!-- tracking --><p>Hi,</p><p>Could you quote for a 250&nbsp;L hot water unit &amp; its install? It&#8217;s urgent&mdash;the old one&rsquo;s leaking&hellip;</p></body></html>';
     const mail = { from: 'Ruth Hale <ruth@example.com>', to: 'office@example.com', subject: 'Hot water quote', html };
     const res = await fetch(created.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(mail) });
     expect(res.status).toBe(201);
     const { inquiry } = (await res.json()) as { inquiry: { id: string; leadId: string } };
     expect(inquiry).toMatchObject({ source: 'EMAIL', summary: 'Hot water quote' });
-    expect((await client.get(`/v1/inquiries/${inquiry.id}`)).body.data).toMatchObject({ subject: 'Hot water quote', body: 'Hi, Could you quote for a 250 L hot water unit & its install? It’s urgent.' });
+    expect((await client.get(`/v1/inquiries/${inquiry.id}`)).body.data).toMatchObject({ subject: 'Hot water quote', body: 'Hi, Could you quote for a 250 L hot water unit & its install? It’s urgent—the old one’s leaking…' });
     expect((await client.get(`/v1/leads/${inquiry.leadId}`)).body.lead).toMatchObject({ email: 'ruth@example.com', firstName: 'Ruth', lastName: 'Hale' });
   });
 

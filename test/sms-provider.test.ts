@@ -180,7 +180,8 @@ describe('the End User Messaging adapter, through the real SDK client', () => {
     expect(error).toBeInstanceOf(SmsDeliveryError);
     expect(error).toMatchObject({ message: `SMS provider did not confirm the message: TimeoutError; ${RECEIPT_WILL_SAY}`, unconfirmed: true });
     expect(elapsed).toBeGreaterThanOrEqual(SMS_PROVIDER_TIMEOUTS.requestTimeout - 100);
-    expect(elapsed).toBeLessThan(SMS_PROVIDER_TIMEOUTS.requestTimeout + 2_000);
+    // Well inside the function's 15 s, with room for a busy machine.
+    expect(elapsed).toBeLessThan(15_000 - 1_000);
     expect(provider.requests).toHaveLength(1);
   });
 

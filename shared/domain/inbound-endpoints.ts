@@ -107,7 +107,12 @@ function webformInquiry(endpoint: InboundEndpointRecord, posted: Record<string, 
   };
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+/** The named entities mail clients write; any other stays as written. Numeric ones are all decoded. */
+const ENTITIES: Record<string, string> = {
+  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ',
+  rsquo: '\u2019', lsquo: '\u2018', rdquo: '\u201d', ldquo: '\u201c', ndash: '\u2013', mdash: '\u2014', hellip: '\u2026',
+  bull: '\u2022', middot: '\u00b7', copy: '\u00a9', reg: '\u00ae', trade: '\u2122', deg: '\u00b0', euro: '\u20ac', pound: '\u00a3',
+};
 
 /** What a reader sees of an HTML body, on one line: no head, styles, scripts or comments, tags as spaces, entities decoded. */
 function textOfHtml(html: string): string {
