@@ -8,11 +8,10 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { RouteVisit } from '../support/route-tour';
 import { jsonClient } from '../stress/http';
 import { startStressStack } from '../stress/stack';
-import { measureColdStarts, type ColdStartFigures } from './cold-start';
-import { renderChart, renderReport, type Depth, type Ratio } from './report';
+import { measureColdStarts } from './cold-start';
+import { renderChart, renderReport, type BenchFigures, type Depth, type Ratio } from './report';
 import { combined, compare, median, throughput, type Comparison, type Throughput } from './timing';
 
 const progress = (line: string) => process.stderr.write(`bench: ${line}\n`);
@@ -288,18 +287,7 @@ async function firstLoadBytes(baseUrl: string): Promise<{ path: string; bytes: n
   return loads.map(({ path, bytes, encoding }) => ({ path, bytes, encoding }));
 }
 
-function collectRatios(f: {
-  visits: RouteVisit[];
-  overhead: Record<'get' | 'list' | 'create', Comparison>;
-  http: Record<'get' | 'list' | 'create', Comparison>;
-  served: Throughput;
-  serverCpuMsPerCall: number;
-  bareServed: Throughput;
-  scale: Record<'leads' | 'inquiries', Comparison>;
-  depth: Depth[];
-  coldStarts: ColdStartFigures;
-  wire: { bytes: number }[];
-}): Ratio[] {
+function collectRatios(f: Pick<BenchFigures, 'visits' | 'overhead' | 'http' | 'served' | 'serverCpuMsPerCall' | 'bareServed' | 'scale' | 'depth' | 'coldStarts' | 'wire'>): Ratio[] {
   const at = (name: string, value: number, target: number, better: 'lower' | 'higher' = 'lower', why?: string): Ratio => ({ name, value, target, better, met: better === 'lower' ? value <= target : value >= target, why });
   const ms = (value: number) => `${value.toFixed(2)} ms`;
   const handlerWork = (c: Comparison) =>
