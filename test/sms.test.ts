@@ -654,3 +654,80 @@ describe('replies from leads', () => {
     expect(inquiries.map((inquiry: { summary: string }) => inquiry.summary)).toEqual(['Inbound SMS: New phone']);
   });
 });
+
+describe('an SMS number belongs to one organization', () => {
+  const setSender = (client: Client, smsSenderId: string | null) => client.patch('/v1/organization', { smsSenderId });
+  const senderOf = async (client: Client) => (await client.get('/v1/organization')).body.organization.smsSenderId;
+  const claimOf = async (number: string) => (await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.smsNumberClaim(number), ConsistentRead: true }))).Item;
+  /** A reply as the provider delivers it, through `npm start`'s simulator. */
+  async function reply(from: string, to: string, body: string) {
+    const res = await fetch(`${api.url}/local/sms/inbound`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ from, to, body }) });
+    expect(res.status).toBe(202);
+  }
+
+  it("answers 409 SMS_SENDER_TAKEN naming smsSenderId for a number another organization has set, and changes nothing", async () => {
+    const a = await organizationWithSender();
+    const b = await organizationWithSender();
+    expect((await setSender(a.client, '+61298880001')).status).toBe(200);
+    expect((await setSender(b.client, 'HarbourPlb')).status).toBe(200);
+
+    const taken = await b.client.patch('/v1/organization', { smsSenderId: '+61298880001', name: 'Renamed' });
+    expect(taken.status).toBe(409);
+    expect(taken.body.error.code).toBe('SMS_SENDER_TAKEN');
+    expect(taken.body.message).toContain('smsSenderId');
+    expect((await b.client.get('/v1/organization')).body.organization).toMatchObject({ smsSenderId: 'HarbourPlb', name: expect.not.stringMatching('Renamed') });
+    expect(await senderOf(a.client)).toBe('+61298880001');
+    // The claim names its holder and holds nothing else of it.
+    expect(await claimOf('+61298880001')).toEqual({ pk: 'SMSNUMBER#+61298880001', sk: 'CLAIM', entity: 'SMS_NUMBER_CLAIM', organizationId: a.organizationId, claimedAt: expect.stringMatching(ISO_MS) });
+  });
+
+  it('lets an organization set its own number again, and two organizations share an alphanumeric sender id (it takes no replies)', async () => {
+    const a = await organizationWithSender();
+    const b = await organizationWithSender();
+    expect((await setSender(a.client, '+61298880002')).status).toBe(200);
+    expect((await setSender(a.client, ' +61298880002 ')).status).toBe(200);
+    expect((await a.client.patch('/v1/organization', { name: 'Same number, new name' })).status).toBe(200);
+    expect((await claimOf('+61298880002'))?.organizationId).toBe(a.organizationId);
+    expect((await setSender(a.client, 'SameName')).status).toBe(200);
+    expect((await setSender(b.client, 'SameName')).status).toBe(200);
+    expect(await claimOf('SameName')).toBeUndefined();
+  });
+
+  it('frees the number an organization leaves, for another whose replies then reach only it', async () => {
+    const a = await organizationWithSender();
+    const b = await organizationWithSender();
+    expect((await setSender(a.client, '+61298880003')).status).toBe(200);
+    await reply('+61412345001', '+61298880003', 'To A');
+
+    // Leaving by another number, then by null: each frees the number left.
+    expect((await setSender(a.client, '+61298880004')).status).toBe(200);
+    expect(await claimOf('+61298880003')).toBeUndefined();
+    expect((await setSender(b.client, '+61298880003')).status).toBe(200);
+    expect((await setSender(a.client, null)).status).toBe(200);
+    expect(await claimOf('+61298880004')).toBeUndefined();
+    expect((await setSender(b.client, '+61298880004')).status).toBe(200);
+    expect(await claimOf('+61298880003')).toBeUndefined();
+    expect((await setSender(a.client, '+61298880003')).status).toBe(200);
+    expect((await setSender(b.client, '+61298880003')).status).toBe(409);
+
+    // Both organizations have a lead with the replying phone; each reply reaches the number's holder alone.
+    await reply('+61412345001', '+61298880003', 'To A again');
+    await reply('+61412345001', '+61298880004', 'To B');
+    await api.eventsCaughtUp();
+    const summaries = async (sender: Sender) => (await inquiriesOf(sender.client, sender.leadId)).inquiries.map((inquiry: { summary: string }) => inquiry.summary).sort();
+    expect(await summaries(a)).toEqual(['Inbound SMS: To A']);
+    expect(await summaries(b)).toEqual(['Inbound SMS: To B']);
+    const threadA = (await inquiriesOf(a.client, a.leadId)).inquiries[0].id;
+    expect((await a.client.get(`/v1/inquiries/${threadA}`)).body.data.messages.map((message: { body: string }) => message.body)).toEqual(['To A', 'To A again']);
+  });
+
+  it('gives a number two organizations set at the same moment to exactly one of them', async () => {
+    const contenders = await Promise.all([1, 2, 3, 4].map(() => organizationWithSender()));
+    const answers = await Promise.all(contenders.map((sender) => setSender(sender.client, '+61298880005')));
+    expect(answers.map((res) => res.status).sort()).toEqual([200, 409, 409, 409]);
+    const winner = contenders[answers.findIndex((res) => res.status === 200)]!;
+    expect((await claimOf('+61298880005'))?.organizationId).toBe(winner.organizationId);
+    const senders = await Promise.all(contenders.map((sender) => senderOf(sender.client)));
+    expect(senders.filter((sender) => sender === '+61298880005')).toHaveLength(1);
+  });
+});

@@ -61,10 +61,11 @@ export const counterNames = {
 export const keys = {
   organization: (o: string): Key => ({ pk: org(o), sk: 'ORGANIZATION' }),
   /**
-   * gsi1: the organization's SMS number → the organization, for inbound SMS, which name only the number they were
-   * sent to. Sorted by when the number was set: if two organizations ever claim one, the latest gets the replies.
+   * An SMS number's one owner: the organization whose smsSenderId it is, written in the same transaction as the
+   * organization's change. Inbound SMS name only the number they were sent to, so this partition cannot start
+   * with the organization; its item holds the organization's id and nothing else of it.
    */
-  organizationBySmsNumber: (number: string, setAt = '') => ({ gsi1pk: `SMSNUMBER#${number}`, gsi1sk: setAt }),
+  smsNumberClaim: (number: string): Key => ({ pk: `SMSNUMBER#${number}`, sk: 'CLAIM' }),
   apiKey: (o: string, keyId: string): Key => ({ pk: org(o), sk: `KEY#${keyId}` }),
   apiKeys: (o: string): Collection => ({ pk: org(o), skPrefix: 'KEY#' }),
   /** gsi1: token hash → key item, for the authorizer. */
@@ -175,6 +176,8 @@ export const keys = {
 
   /** SMS thread → its lead and inquiry, for appending to a thread. */
   thread: (o: string, threadId: string): Key => ({ pk: org(o), sk: `THREAD#${threadId}` }),
+  /** A phone that replied STOP: no SMS goes to it, whichever lead holds it, until it replies START. */
+  smsOptOut: (o: string, phone: string): Key => ({ pk: org(o), sk: `SMSOPTOUT#${phone}` }),
   /** A reply's inbound message id at the provider, taken when the reply is recorded: a redelivery finds it taken. */
   inboundSms: (o: string, providerMessageId: string): Key => ({ pk: org(o), sk: `INBOUNDSMS#${providerMessageId}` }),
 

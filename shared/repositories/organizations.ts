@@ -1,16 +1,17 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { DEFAULT_USAGE_PLAN, isUsagePlanName, type UsagePlanName } from '../auth/usage-plans';
 import { config } from '../config';
 import { dynamo } from '../dynamo';
 import { counterNames, keys } from '../entities/keys';
-import { ConflictError, NotFoundError } from '../errors';
+import { ApiError, ConflictError, NotFoundError } from '../errors';
 import { newId, now } from '../ids';
 import { OrganizationRecord, type Organization, type OrganizationChanges } from '../schemas/organization';
 import { batchGetItems } from './batch-get';
 import { counterKeys } from './counters';
-import { insertIfAbsent, writeAlone } from './transact';
-import { setFields, updateExistingItem } from './update-fields';
+import { insertIfAbsent, transact, writeAlone, type TransactWrite } from './transact';
+import { retryOnStaleWrite, StaleWrite } from './versioned';
+import { setFields, updateExistingItem, type Condition } from './update-fields';
 import { E164 } from '../schemas/common';
 
 const toOrganizationItem = (organization: OrganizationRecord) => ({ ...keys.organization(organization.id), entity: 'ORGANIZATION', ...organization });
@@ -41,27 +42,80 @@ export async function getOrganization(organizationId: string): Promise<Organizat
   return { ...v.parse(OrganizationRecord, record), counts: counts as Organization['counts'] };
 }
 
-/** An SMS sender id that is a phone number can receive replies: the organization is found by it. */
-const smsNumberIndex = (smsSenderId: string | null | undefined, at: string) => (smsSenderId && E164.test(smsSenderId) ? keys.organizationBySmsNumber(smsSenderId, at) : undefined);
+/** An SMS sender id that is a phone number can receive replies, so it belongs to one organization; an alphanumeric one only sends. */
+const smsNumberOf = (smsSenderId: string | null | undefined) => (smsSenderId && E164.test(smsSenderId) ? smsSenderId : undefined);
 
-export async function updateOrganization(organizationId: string, changes: OrganizationChanges): Promise<void> {
-  const at = now();
-  const numberChanged = changes.smsSenderId !== undefined;
-  const index = smsNumberIndex(changes.smsSenderId, at);
-  const { item } = setFields(keys.organization(organizationId), { ...changes, ...index, updatedAt: at }, {
-    remove: numberChanged && !index ? ['gsi1pk', 'gsi1sk'] : [],
-    onConditionFailed: () => new NotFoundError('Organization not found'),
-  });
-  await writeAlone({ item, onConditionFailed: () => new NotFoundError('Organization not found') });
+const organizationNotFound = () => new NotFoundError('Organization not found');
+const smsSenderTaken = (number: string) => new ApiError(409, `smsSenderId ${number} is the SMS number of another organization`, 'SMS_SENDER_TAKEN');
+
+/** The organization's current smsSenderId and who holds the claim on it, in one consistent read. */
+async function readSmsSender(organizationId: string): Promise<{ smsSenderId: string | null; ownsClaim: boolean }> {
+  const organizationKey = keys.organization(organizationId);
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: organizationKey, ProjectionExpression: 'smsSenderId', ConsistentRead: true }));
+  if (!Item) throw organizationNotFound();
+  const smsSenderId = typeof Item.smsSenderId === 'string' ? Item.smsSenderId : null;
+  const number = smsNumberOf(smsSenderId);
+  if (!number) return { smsSenderId, ownsClaim: false };
+  const claim = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.smsNumberClaim(number), ConsistentRead: true }));
+  return { smsSenderId, ownsClaim: claim.Item?.organizationId === organizationId };
 }
 
-/** The organization whose SMS number this is, for an inbound SMS. */
+/** The organization holds `number` from now on: a number no one holds, or one it holds already; another's → 409. */
+function claimSmsNumber(organizationId: string, number: string, at: string): TransactWrite {
+  return {
+    item: {
+      Put: {
+        TableName: config.tableName,
+        Item: { ...keys.smsNumberClaim(number), entity: 'SMS_NUMBER_CLAIM', organizationId, claimedAt: at },
+        ConditionExpression: 'attribute_not_exists(pk) OR organizationId = :organizationId',
+        ExpressionAttributeValues: { ':organizationId': organizationId },
+      },
+    },
+    onConditionFailed: () => smsSenderTaken(number),
+  };
+}
+
+/** Lets go of a number the organization holds, so another can take it. */
+function releaseSmsNumber(organizationId: string, number: string): TransactWrite {
+  return {
+    item: { Delete: { TableName: config.tableName, Key: keys.smsNumberClaim(number), ConditionExpression: 'organizationId = :organizationId', ExpressionAttributeValues: { ':organizationId': organizationId } } },
+    onConditionFailed: () => new StaleWrite(),
+  };
+}
+
+/**
+ * Changes the organization. A new smsSenderId that is a number takes its claim, and the number it replaces is
+ * released, in the same transaction as the change, on condition that the sender id is still the one read: two
+ * organizations can never hold one number, and inbound SMS to it find exactly one organization.
+ */
+export async function updateOrganization(organizationId: string, changes: OrganizationChanges): Promise<void> {
+  if (changes.smsSenderId === undefined) {
+    const at = now();
+    await writeAlone(setFields(keys.organization(organizationId), { ...changes, updatedAt: at }, { onConditionFailed: organizationNotFound }));
+    return;
+  }
+  const next = changes.smsSenderId;
+  await retryOnStaleWrite(async () => {
+    const at = now();
+    const current = await readSmsSender(organizationId);
+    const [before, after] = [smsNumberOf(current.smsSenderId), smsNumberOf(next)];
+    const unchanged: Condition =
+      current.smsSenderId === null
+        ? { expression: 'attribute_not_exists(smsSenderId) OR attribute_type(smsSenderId, :nullType)', values: { ':nullType': 'NULL' } }
+        : { expression: 'smsSenderId = :current', values: { ':current': current.smsSenderId } };
+    await transact([
+      // gsi1 held the number before claims did: an organization changed now leaves that index.
+      setFields(keys.organization(organizationId), { ...changes, updatedAt: at }, { remove: ['gsi1pk', 'gsi1sk'], condition: unchanged, onConditionFailed: () => new StaleWrite() }),
+      ...(after ? [claimSmsNumber(organizationId, after, at)] : []),
+      ...(before && before !== after && current.ownsClaim ? [releaseSmsNumber(organizationId, before)] : []),
+    ]);
+  });
+}
+
+/** The organization whose SMS number this is, for an inbound SMS: the claim's one holder, or none. */
 export async function findOrganizationBySmsNumber(number: string): Promise<string | undefined> {
-  const { gsi1pk } = keys.organizationBySmsNumber(number);
-  const { Items } = await dynamo.send(
-    new QueryCommand({ TableName: config.tableName, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': gsi1pk }, ScanIndexForward: false, Limit: 1 }),
-  );
-  return Items?.[0] ? String(Items[0].id) : undefined;
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.smsNumberClaim(number), ConsistentRead: true }));
+  return typeof Item?.organizationId === 'string' ? Item.organizationId : undefined;
 }
 
 /** The organization's time zone, what its appointments are shown in unless they say otherwise. */

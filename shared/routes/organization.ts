@@ -141,13 +141,14 @@ export const updateOrganization = defineRoute({
   path: '/v1/organization',
   handler: 'organization/update',
   summary: 'Change the organization’s name, time zone or SMS sender identity',
-  description: '`timezone` must be an IANA zone (e.g. Australia/Sydney). `smsSenderId` is what recipients see an SMS come from: an E.164 number or an alphanumeric sender id of up to 11 characters; `null` returns to the provider’s default.',
+  description:
+    '`timezone` must be an IANA zone (e.g. Australia/Sydney). `smsSenderId` is what recipients see an SMS come from: an E.164 number or an alphanumeric sender id of up to 11 characters; `null` returns to the provider’s default. A number is also where replies come back, so it belongs to one organization: a number another organization has set answers 409 `SMS_SENDER_TAKEN`, and the number an organization leaves is free for others at once.',
   tag: 'Organization',
-  dynamodb: ['UpdateItem', 'BatchGetItem'],
+  dynamodb: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem', 'BatchGetItem'],
   status: 200,
   request: { body: UpdateOrganizationBody },
   response: OrganizationResponse,
-  errors: [400],
+  errors: [400, 409],
 });
 
 export const organizationRoutes = [
