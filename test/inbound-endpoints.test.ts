@@ -24,6 +24,11 @@ function signed(secret: string, body: unknown, { id = `msg_${Math.random().toStr
 
 const withoutToken = (url: string) => url.replace(/\?token=.*$/, '');
 
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const BASE64URL = BASE64.replace('+', '-').replace('/', '_');
+/** The same text with its last character swapped for another of the alphabet, differing in its highest bit. */
+const changeLastCharacter = (text: string, alphabet: string) => text.slice(0, -1) + alphabet[alphabet.indexOf(text.at(-1)!) ^ 32];
+
 describe('inbound endpoints', () => {
   it('answers 201 with a URL holding a token and a whsec_ secret, and lists neither', async () => {
     const { client } = await api.organization();
@@ -224,6 +229,51 @@ describe('inbound endpoints', () => {
     expect(await res.json()).toMatchObject({ success: false, error: { status: 401 } });
     expect((await client.get('/v1/inquiries')).body.totalCount).toBe(0);
     expect((await client.get('/v1/leads')).body.totalCount).toBe(0);
+  });
+
+  it.each([
+    ['6 minutes in the past', -6],
+    ['6 minutes in the future', 6],
+  ])('answers 401 for a signature timestamped %s, outside the 5 minutes either way, and records nothing', async (_, minutes) => {
+    const { client } = await api.organization();
+    const created = await endpoint(client, { name: 'Parsed mail', source: 'EMAIL' });
+    const mail = { from: 'kim@example.com', to: 'office@example.com', subject: 'Quote', text: 'Please call me.' };
+    const res = await fetch(withoutToken(created.url), { method: 'POST', ...signed(created.secret, mail, { at: new Date(Date.now() + minutes * 60_000) }) });
+    expect(res.status).toBe(401);
+    expect((await client.get('/v1/inquiries')).body.totalCount).toBe(0);
+  });
+
+  it('accepts a signature timestamped 4 minutes in the past or 4 minutes in the future (clock skew either way)', async () => {
+    const { client } = await api.organization();
+    const created = await endpoint(client, { name: 'Parsed mail', source: 'EMAIL' });
+    for (const minutes of [-4, 4]) {
+      const mail = { from: `skew${minutes + 10}@example.com`, to: 'office@example.com', subject: 'Quote', text: 'Please call me.' };
+      const res = await fetch(withoutToken(created.url), { method: 'POST', ...signed(created.secret, mail, { at: new Date(Date.now() + minutes * 60_000) }) });
+      expect(res.status, `${minutes} minutes`).toBe(201);
+    }
+    expect((await client.get('/v1/inquiries')).body.totalCount).toBe(2);
+  });
+
+  it('answers 401 for the token with only its last character changed, and records nothing', async () => {
+    const { client } = await api.organization();
+    const created = await endpoint(client);
+    const token = created.url.split('token=')[1]!;
+    const res = await postForm(created.url.replace(token, changeLastCharacter(token, BASE64URL)), { email: 'near@example.com' });
+    expect(res.status).toBe(401);
+    expect((await client.get('/v1/inquiries')).body.totalCount).toBe(0);
+  });
+
+  it('answers 401 for a signature with only its last base64 character changed, and records nothing', async () => {
+    const { client } = await api.organization();
+    const created = await endpoint(client, { name: 'Parsed mail', source: 'EMAIL' });
+    const request = signed(created.secret, { from: 'near@example.com', to: 'office@example.com', subject: 'Quote', text: 'Please call me.' });
+    // v1,<base64 of 32 bytes>=: the last character before the padding carries signature bits.
+    const [version, signature] = request.headers['webhook-signature'].split(',') as [string, string];
+    const digits = signature.replace(/=+$/, '');
+    const changed = `${version},${changeLastCharacter(digits, BASE64)}${signature.slice(digits.length)}`;
+    const res = await fetch(withoutToken(created.url), { method: 'POST', body: request.body, headers: { ...request.headers, 'webhook-signature': changed } });
+    expect(res.status).toBe(401);
+    expect((await client.get('/v1/inquiries')).body.totalCount).toBe(0);
   });
 
   it('answers 415 for other body types, 413 above 256 KB and 400 naming the field for a form without email or phone', async () => {
