@@ -196,6 +196,42 @@ describe('inbound endpoints', () => {
     expect((await client.get(`/v1/leads/${inquiry.leadId}`)).body.lead).toMatchObject({ email: 'ruth@example.com', firstName: 'Ruth', lastName: 'Hale' });
   });
 
+  it('keeps form fields named after Object.prototype (constructor, toString, valueOf, hasOwnProperty, __proto__) as posted', async () => {
+    const { client } = await api.organization();
+    const created = await endpoint(client, { name: 'Contact', source: 'WEBFORM', fieldMap: { your_email: 'email' } });
+    const posted = new URLSearchParams([
+      ['your_email', 'proto@example.com'],
+      ['constructor', 'hello'],
+      ['toString', 'to string'],
+      ['valueOf', 'value of'],
+      ['hasOwnProperty', 'has own'],
+      ['__proto__', 'proto'],
+    ]);
+    const res = await fetch(created.url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: posted.toString() });
+    expect(res.status).toBe(201);
+    const { inquiry } = (await res.json()) as { inquiry: { id: string; leadId: string } };
+    expect((await client.get(`/v1/inquiries/${inquiry.id}`)).body.data.fields).toEqual([...posted].map(([name, value]) => ({ name, label: name, value })));
+    expect((await client.get(`/v1/leads/${inquiry.leadId}`)).body.lead).toMatchObject({ email: 'proto@example.com' });
+  });
+
+  it('keeps a JSON field named __proto__ as a field, and it cannot stand in for the lead’s email', async () => {
+    const { client } = await api.organization();
+    const created = await endpoint(client, { name: 'Contact', source: 'WEBFORM' });
+    // Written out: an object literal's __proto__ would set the prototype instead of being a key.
+    const body = '{"__proto__":{"email":"ghost@example.com"},"constructor":"c","phone":"+61412000555"}';
+    const res = await fetch(created.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect(res.status).toBe(201);
+    const { inquiry } = (await res.json()) as { inquiry: { id: string; leadId: string } };
+    expect((await client.get(`/v1/inquiries/${inquiry.id}`)).body.data.fields).toEqual([
+      { name: '__proto__', label: '__proto__', value: '{"email":"ghost@example.com"}' },
+      { name: 'constructor', label: 'constructor', value: 'c' },
+      { name: 'phone', label: 'phone', value: '+61412000555' },
+    ]);
+    const lead = (await client.get(`/v1/leads/${inquiry.leadId}`)).body.lead;
+    expect(lead).toMatchObject({ phone: '+61412000555' });
+    expect(lead.email ?? null).toBeNull();
+  });
+
   it('summarises a form without a message field by its first long field, on one line, keeping the field as posted', async () => {
     const { client } = await api.organization();
     const created = await endpoint(client, { name: 'Gutter form', source: 'WEBFORM' });

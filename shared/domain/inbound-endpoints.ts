@@ -58,14 +58,19 @@ function authenticate(endpoint: InboundEndpointRecord, token: string | undefined
   if (!signatures.split(' ').some((signature) => sameText(signature, expected))) throw unauthorized();
 }
 
-type Fields = Record<string, string>;
+/**
+ * Field name → value with no prototype: a field named constructor, toString or __proto__ is just a name,
+ * never a member of Object.prototype read back as a value, nor a prototype set by assigning it.
+ */
+type Fields = Record<string, unknown>;
+const emptyFields = (): Fields => Object.create(null) as Fields;
 
 /** The posted body as name → value: JSON (an object) or an HTML form's urlencoded fields. Anything else is 415. */
-function fieldsOf(headers: Record<string, string>, body: string): Record<string, unknown> {
+function fieldsOf(headers: Record<string, string>, body: string): Fields {
   const type = (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type === 'application/x-www-form-urlencoded') {
-    const fields: Fields = {};
-    for (const [name, value] of new URLSearchParams(body)) fields[name] = name in fields ? `${fields[name]}, ${value}` : value;
+    const fields = emptyFields();
+    for (const [name, value] of new URLSearchParams(body)) fields[name] = Object.hasOwn(fields, name) ? `${String(fields[name])}, ${value}` : value;
     return fields;
   }
   if (type === 'application/json') {
@@ -76,7 +81,8 @@ function fieldsOf(headers: Record<string, string>, body: string): Record<string,
       throw new ApiError(400, 'The body is not valid JSON', 'INVALID_JSON');
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ValidationError([{ path: 'body', message: 'body must be a JSON object' }]);
-    return parsed as Record<string, unknown>;
+    // JSON.parse makes "__proto__" an own key; copied onto a prototype-free map it stays one.
+    return Object.assign(emptyFields(), parsed);
   }
   throw new ApiError(415, 'Send application/json or application/x-www-form-urlencoded', 'UNSUPPORTED_MEDIA_TYPE');
 }
@@ -92,9 +98,10 @@ const text = (value: unknown) => (typeof value === 'string' && value.trim() ? va
 const CONTROL_FIELDS = new Set(['externalInquiryId', 'formName', 'pageUrl']);
 
 /** A web form: every field kept, the lead from email/phone/name (renamed through the endpoint's fieldMap). */
-function webformInquiry(endpoint: InboundEndpointRecord, posted: Record<string, unknown>) {
-  const named: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(posted)) named[endpoint.fieldMap?.[field] ?? field] = value;
+function webformInquiry(endpoint: InboundEndpointRecord, posted: Fields) {
+  const fieldMap = endpoint.fieldMap ?? {};
+  const named = emptyFields();
+  for (const [field, value] of Object.entries(posted)) named[Object.hasOwn(fieldMap, field) ? fieldMap[field]! : field] = value;
   const fields = Object.entries(posted)
     .filter(([name]) => !CONTROL_FIELDS.has(name))
     .map(([name, value]) => ({ name, label: name, value: typeof value === 'string' ? value : JSON.stringify(value) }));
@@ -129,7 +136,7 @@ function textOfHtml(html: string): string {
 }
 
 /** A parsed email as mail-parsing services post it: from ("Name <address>"), to, subject, text or html. */
-function emailInquiry(posted: Record<string, unknown>) {
+function emailInquiry(posted: Fields) {
   const from = text(posted.from) ?? '';
   const [, name, address] = /^\s*"?([^"<]*?)"?\s*<([^>]+)>\s*$/.exec(from) ?? [undefined, undefined, from];
   const body = text(posted.text) ?? textOfHtml(text(posted.html) ?? '');
