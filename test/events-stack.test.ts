@@ -60,7 +60,7 @@ describe('the events stack', () => {
   });
 
   it('takes replies from an SNS topic the numbers’ two-way channel publishes to, and looks up by number and phone', () => {
-    expect(actionsOf('InboundSmsReplies', 'dynamodb')).toEqual(['dynamodb:ConditionCheckItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
+    expect(actionsOf('InboundSmsReplies', 'dynamodb')).toEqual(['dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
     template.hasOutput('InboundSmsTopic', { Value: Match.anyValue() });
     expect(Object.keys(template.findResources('AWS::SNS::Subscription'))).toHaveLength(2);
   });

@@ -731,3 +731,126 @@ describe('an SMS number belongs to one organization', () => {
     expect(senders.filter((sender) => sender === '+61298880005')).toHaveLength(1);
   });
 });
+
+describe('an opt-out belongs to the phone', () => {
+  let numbers = 0;
+  const LEAD_PHONE = '+61412345001';
+
+  /** An organization with a number of its own (replies reach it), a member and a lead with LEAD_PHONE. */
+  async function organizationWithNumber() {
+    const number = `+612977700${String(++numbers).padStart(2, '0')}`;
+    const sender = await organizationWithSender();
+    expect((await sender.client.patch('/v1/organization', { smsSenderId: number })).status).toBe(200);
+    return { ...sender, number };
+  }
+  async function reply(to: string, body: string, { from = LEAD_PHONE, inboundMessageId = randomUUID() } = {}) {
+    return fetch(`${api.url}/local/sms/inbound`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ from, to, body, inboundMessageId }) });
+  }
+  const send = (sender: Sender, leadId: string, extra: Record<string, unknown> = {}) => sender.client.post('/v1/sms', { userId: sender.userId, leadId, message: `Hello ${randomUUID()}`, ...extra });
+
+  afterEach(() => {
+    dynamo.middlewareStack.remove('failTheOptOut');
+  });
+
+  it('refuses a send naming the existing thread of a lead who said STOP, and sends nothing', async () => {
+    const sender = await organizationWithNumber();
+    expect((await send(sender, sender.leadId)).status).toBe(201);
+    const { threadId } = await threadOf(sender.client, sender.leadId);
+    expect((await reply(sender.number, 'STOP')).status).toBe(202);
+    const sentBefore = sentLocally.length;
+
+    const refused = await send(sender, sender.leadId, { messageThreadId: threadId });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.code).toBe('OPTED_OUT');
+    expect(sentLocally.length).toBe(sentBefore);
+    const { inquiryId } = await threadOf(sender.client, sender.leadId);
+    expect((await sender.client.get(`/v1/inquiries/${inquiryId}`)).body.data.messages.map((message: { direction: string }) => message.direction)).toEqual(['OUTBOUND', 'INBOUND']);
+  });
+
+  it('keeps a STOP past its lead: a lead deleted and created again with that phone starts opted out, until START', async () => {
+    const sender = await organizationWithNumber();
+    expect((await reply(sender.number, 'STOP')).status).toBe(202);
+    expect((await sender.client.delete(`/v1/leads/${sender.leadId}`)).status).toBe(200);
+
+    const again = await sender.client.post('/v1/leads', { name: 'Olivia Nguyen', email: 'olivia.again@example.com.au', phone: LEAD_PHONE });
+    expect(again.body.lead.smsOptedOut).toBe(true);
+    expect((await sender.client.get(`/v1/leads/${again.body.lead.id}`)).body.lead.smsOptedOut).toBe(true);
+    const sentBefore = sentLocally.length;
+    const refused = await send(sender, again.body.lead.id);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.code).toBe('OPTED_OUT');
+    expect(sentLocally.length).toBe(sentBefore);
+
+    expect((await reply(sender.number, 'START')).status).toBe(202);
+    expect((await sender.client.get(`/v1/leads/${again.body.lead.id}`)).body.lead.smsOptedOut).toBe(false);
+    expect((await send(sender, again.body.lead.id)).status).toBe(201);
+  });
+
+  it('refuses an SMS to a lead whose phone said STOP even when the lead itself does not show it', async () => {
+    const sender = await organizationWithNumber();
+    // Two leads share the phone: the reply is threaded to the newest, the opt-out holds for both.
+    const older = sender.leadId;
+    const newer = (await sender.client.post('/v1/leads', { name: 'Olivia N', email: 'olivia.n@example.com.au', phone: LEAD_PHONE })).body.lead.id;
+    expect((await reply(sender.number, 'STOP')).status).toBe(202);
+    expect((await sender.client.get(`/v1/leads/${newer}`)).body.lead.smsOptedOut).toBe(true);
+    const refused = await send(sender, older);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.code).toBe('OPTED_OUT');
+  });
+
+  it('opts out a phone that said STOP before any lead had it, and a lead given that phone later', async () => {
+    const sender = await organizationWithNumber();
+    expect((await reply(sender.number, 'STOP', { from: '+61412999001' })).status).toBe(202);
+    const created = await sender.client.post('/v1/leads', { name: 'New Caller', email: 'new.caller@example.com.au', phone: '+61412999001' });
+    expect(created.body.lead.smsOptedOut).toBe(true);
+    expect((await sender.client.get(`/v1/leads/${sender.leadId}`)).body.lead.smsOptedOut).toBe(false);
+    const changed = await sender.client.patch(`/v1/leads/${sender.leadId}`, { phone: '+61412999001' });
+    expect(changed.body.lead.smsOptedOut).toBe(true);
+    expect((await send(sender, sender.leadId)).body.error.code).toBe('OPTED_OUT');
+    // Back to a phone that never said STOP: the lead may be texted again.
+    const back = await sender.client.patch(`/v1/leads/${sender.leadId}`, { phone: '+61412999002' });
+    expect(back.body.lead.smsOptedOut).toBe(false);
+    expect((await send(sender, sender.leadId)).status).toBe(201);
+  });
+
+  it("keeps each organization's opt-outs its own", async () => {
+    const a = await organizationWithNumber();
+    const b = await organizationWithNumber();
+    expect((await reply(a.number, 'STOP')).status).toBe(202);
+    expect((await send(a, a.leadId)).status).toBe(400);
+    expect((await send(b, b.leadId)).status).toBe(201);
+    expect((await b.client.post('/v1/leads', { name: 'Same Phone', email: 'same.phone@example.com.au', phone: LEAD_PHONE })).body.lead.smsOptedOut).toBe(false);
+  });
+
+  it('writes the opt-out with the reply: when that write fails, the redelivered STOP records the reply and the opt-out', async () => {
+    const sender = await organizationWithNumber();
+    let failures = 0;
+    // Fails the first write of the opt-out, as a throttled table would (the stream's event writes are not it).
+    dynamo.middlewareStack.add(
+      (next, context) => async (args) => {
+        const input = JSON.stringify(args.input);
+        const write = context.commandName === 'UpdateItemCommand' || context.commandName === 'TransactWriteItemsCommand' || context.commandName === 'PutItemCommand';
+        if (failures === 0 && write && (input.includes('smsOptedOut') || input.includes('SMSOPTOUT#'))) {
+          failures++;
+          throw Object.assign(new Error('Throughput exceeds the current capacity of your table'), { name: 'ProvisionedThroughputExceededException' });
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'failTheOptOut' },
+    );
+    const inboundMessageId = randomUUID();
+    vi.spyOn(logger, 'error').mockImplementation(() => undefined);
+    await reply(sender.number, 'STOP', { inboundMessageId });
+    expect(failures).toBe(1);
+    // SNS delivers again after a failure; the redelivery must not be taken for a repeat of a recorded reply.
+    expect((await reply(sender.number, 'STOP', { inboundMessageId })).status).toBe(202);
+    await api.eventsCaughtUp();
+    expect((await sender.client.get(`/v1/leads/${sender.leadId}`)).body.lead).toMatchObject({ smsOptedOut: true, unreadSMS: 1 });
+    expect((await send(sender, sender.leadId)).body.error.code).toBe('OPTED_OUT');
+    expect((await eventsOfType(sender.client, 'sms.received')).length).toBe(1);
+  });
+});
+
+async function eventsOfType(client: Client, type: string) {
+  return (await client.get(`/v1/events?type=${type}`)).body.events as unknown[];
+}

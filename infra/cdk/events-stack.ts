@@ -105,9 +105,9 @@ export class EventsStack extends Stack {
     this.inboundSms = new ServiceFunction(this, 'InboundSmsReplies', {
       ...defaults,
       handler: 'sms/inbound',
-      // The organization by number and the lead by phone (gsi1), the lead's latest thread (gsi4), then the
-      // message and the lead's unread count, or a new SMS inquiry; STOP and START update the lead.
-      dynamodb: ['Query', 'GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
+      // The organization by its number's claim, the lead by phone (gsi1), the lead's latest thread (gsi4), then the
+      // message and the lead's unread count, or a new SMS inquiry; STOP puts and START deletes the phone's opt-out.
+      dynamodb: ['Query', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
       indexes: ['gsi1', 'gsi4'],
     });
     this.inboundSms.function.addEventSource(new SnsEventSource(inboundSms));

@@ -1,8 +1,8 @@
 import { ulid } from 'ulid';
 import { createHash } from 'node:crypto';
-import { findLeadByPhone, setSmsOptOut } from '../repositories/leads';
+import { findLeadByPhone } from '../repositories/leads';
 import { findOrganizationBySmsNumber } from '../repositories/organizations';
-import { appendInboundSmsMessage, latestThreadOf, openInboundSmsThread } from '../repositories/sms';
+import { appendInboundSmsMessage, latestThreadOf, openInboundSmsThread, setPhoneOptOut } from '../repositories/sms';
 import type { SmsMessage } from '../schemas/inquiries';
 
 /** An SMS a lead sent to one of the organizations' numbers, as the provider reports it. */
@@ -34,20 +34,27 @@ function messageIdOf({ providerMessageId }: InboundSms, at: number): string {
 /**
  * Records a reply: the organization is found by the number it was sent to, the lead by the sender's phone.
  * It joins the lead's latest SMS thread as INBOUND (or opens a new SMS inquiry) and counts as unread; the
- * stream emits sms.received. STOP and its synonyms opt the lead out of SMS, START opts them back in.
+ * stream emits sms.received. STOP and its synonyms opt the phone (and its lead) out of SMS, START opts them back
+ * in, in the transaction that records the reply.
  * A number or sender we do not know is ignored (and reported as such).
  */
 export async function receiveSms(sms: InboundSms): Promise<InboundOutcome> {
   const organizationId = await findOrganizationBySmsNumber(sms.to);
   if (!organizationId) return 'unknown-number';
-  const lead = await findLeadByPhone(organizationId, sms.from);
-  if (!lead) return 'unknown-lead';
   const receivedAt = sms.receivedAt ?? new Date().toISOString();
+  const word = keyword(sms.body);
+  const effects = { phone: sms.from, smsOptedOut: OPT_OUT.has(word) ? true : OPT_IN.has(word) ? false : undefined };
+  const lead = await findLeadByPhone(organizationId, sms.from);
+  if (!lead) {
+    // The phone's opt-out is kept even with no lead to thread the reply to: a lead given that phone later takes it on.
+    if (effects.smsOptedOut !== undefined) await setPhoneOptOut(organizationId, sms.from, effects.smsOptedOut, receivedAt);
+    return 'unknown-lead';
+  }
   const message: SmsMessage = { id: messageIdOf(sms, Date.parse(receivedAt)), direction: 'INBOUND', status: 'RECEIVED', body: sms.body, userId: null, createdAt: receivedAt };
 
   const thread = await latestThreadOf(organizationId, lead.id);
   const recorded = thread
-    ? await appendInboundSmsMessage(organizationId, thread, message, sms.providerMessageId)
+    ? await appendInboundSmsMessage(organizationId, thread, message, sms.providerMessageId, effects)
     : await openInboundSmsThread(
         organizationId,
         {
@@ -61,10 +68,7 @@ export async function receiveSms(sms: InboundSms): Promise<InboundOutcome> {
           data: { leadPhone: sms.from, messages: [message] },
         },
         sms.providerMessageId,
+        effects,
       );
-  if (!recorded) return 'duplicate';
-  const word = keyword(sms.body);
-  if (OPT_OUT.has(word)) await setSmsOptOut(organizationId, lead.id, true);
-  else if (OPT_IN.has(word)) await setSmsOptOut(organizationId, lead.id, false);
-  return 'recorded';
+  return recorded ? 'recorded' : 'duplicate';
 }

@@ -33,14 +33,11 @@ async function findOrCreateLead(organizationId: string, sender: InquirySender, a
   let stale: StaleClaim[] = [];
   return retryOnStaleWrite(async () => {
     const claims = claimContacts(organizationId, lead.id, contacts, stale, () => new ContactTaken());
-    const written = await insertLeadWithActivity(organizationId, lead, created, claims).then(
-      () => true,
-      (error: unknown) => {
-        if (error instanceof ContactTaken) return false;
-        throw error;
-      },
-    );
-    if (written) return lead;
+    const written = await insertLeadWithActivity(organizationId, lead, created, claims).catch((error: unknown) => {
+      if (error instanceof ContactTaken) return undefined;
+      throw error;
+    });
+    if (written) return written;
     // Email first, as the lookup goes; with no claim held by a lead that has its contact, try again over the stale ones.
     const read = await Promise.all(contacts.map((contact) => readClaim(organizationId, contact)));
     const holder = read.find((claim) => claim.holder)?.holder;

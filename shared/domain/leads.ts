@@ -48,8 +48,7 @@ async function activity(organizationId: string, leadId: string, event: string, d
 /** Records a lead with its LEAD_CREATED activity. */
 export async function addLead(organizationId: string, lead: Lead): Promise<Lead> {
   const created = await activity(organizationId, lead.id, 'LEAD_CREATED', `Lead ${[lead.firstName, lead.lastName].filter(Boolean).join(' ')} created`, lead.createdAt);
-  await insertLeadWithActivity(organizationId, lead, created);
-  return lead;
+  return insertLeadWithActivity(organizationId, lead, created);
 }
 
 export async function createLead(organizationId: string, body: CreateLeadBody): Promise<Lead> {
@@ -69,7 +68,7 @@ export async function updateLead(organizationId: string, leadId: string, changes
     const next = v.parse(Lead, { ...current, ...sent });
     const statusChanged = next.status !== current.status;
     const recorded = statusChanged ? await activity(organizationId, leadId, 'STATUS_CHANGED', `Status changed from ${current.status} to ${next.status}`, now()) : undefined;
-    await writeLeadChanges(organizationId, current, sent, recorded);
-    return next;
+    const written = await writeLeadChanges(organizationId, current, sent, recorded);
+    return { ...next, ...written };
   });
 }

@@ -1,7 +1,7 @@
 import { BadRequestError, NotFoundError, SmsDeliveryError } from '../errors';
 import { newId } from '../ids';
 import { createInquiry } from '../repositories/inquiries';
-import { appendSmsMessage, moveSmsStatus, readSmsParties } from '../repositories/sms';
+import { appendSmsMessage, moveSmsStatus, optedOut, phoneNotOptedOut, readSmsParties } from '../repositories/sms';
 import type { SmsMessage } from '../schemas/inquiries';
 import type { Lead } from '../schemas/leads';
 import type { SendSmsBody } from '../schemas/sms';
@@ -36,15 +36,16 @@ export async function sendSms(organizationId: string, body: SendSmsBody): Promis
   if (user.isDisabled) throw new BadRequestError('userId: the member is disabled and cannot send SMS', 'USER_DISABLED');
   if (body.messageThreadId !== undefined && thread?.leadId !== lead.id) throw new NotFoundError('Message thread not found');
   if (!lead.phone) throw new BadRequestError('leadId: the lead has no phone number to send an SMS to', 'LEAD_HAS_NO_PHONE');
-  if (lead.smsOptedOut) throw new BadRequestError('leadId: the lead replied STOP and has opted out of SMS until they reply START', 'OPTED_OUT');
+  if (lead.smsOptedOut) throw optedOut();
 
   const createdAt = new Date();
   const messageId = newId('message', createdAt);
   const threadId = thread?.threadId ?? newId('thread', createdAt);
   const message: SmsMessage = { id: messageId, direction: 'OUTBOUND', status: 'QUEUED', body: body.message, userId: user.userId, createdAt: createdAt.toISOString() };
-  const inquiryId = thread ? (await appendSmsMessage(organizationId, thread, message), thread.inquiryId) : await openThread(organizationId, lead, threadId, message);
+  const phone = lead.phone;
+  const inquiryId = thread ? (await appendSmsMessage(organizationId, thread, message, phone), thread.inquiryId) : await openThread(organizationId, lead, phone, threadId, message);
 
-  const sms = { organizationId, messageId, inquiryId, threadId, userId: user.userId, from: senderId, to: lead.phone, body: body.message, createdAt: message.createdAt };
+  const sms = { organizationId, messageId, inquiryId, threadId, userId: user.userId, from: senderId, to: phone, body: body.message, createdAt: message.createdAt };
   const sent = await smsSender()
     .send(sms)
     .catch(async (error: unknown) => {
@@ -65,7 +66,7 @@ export async function sendSms(organizationId: string, body: SendSmsBody): Promis
 }
 
 /** A new thread is an SMS inquiry of the lead, holding the first message. */
-async function openThread(organizationId: string, lead: Lead, threadId: string, message: SmsMessage): Promise<string> {
+async function openThread(organizationId: string, lead: Lead, phone: string, threadId: string, message: SmsMessage): Promise<string> {
   const inquiry = await createInquiry(
     organizationId,
     {
@@ -77,9 +78,10 @@ async function openThread(organizationId: string, lead: Lead, threadId: string, 
       isRead: true,
       externalInquiryId: null,
       createdAt: message.createdAt,
-      data: { id: threadId, leadPhone: lead.phone!, messages: [message] },
+      data: { id: threadId, leadPhone: phone, messages: [message] },
     },
     { lastInquiryId: lead.lastInquiryId, lastInquiryDate: lead.lastInquiryDate },
+    [phoneNotOptedOut(organizationId, phone)],
   );
   return inquiry.id;
 }

@@ -70,6 +70,11 @@ export interface LeadInquiryState {
   lastInquiryDate: string | null;
 }
 
+/** What else an inquiry changes on its lead, in the same write: an SMS reply of STOP or START its opt-out. */
+export interface LeadChangesWithInquiry {
+  smsOptedOut?: boolean;
+}
+
 /** The lead's latest inquiry moved between our read and our write. */
 class LeadChanged extends StaleWrite {}
 
@@ -92,10 +97,14 @@ function isLater(inquiry: InquiryRecord, { lastInquiryId, lastInquiryDate }: Lea
  * unread, flags the lead, on condition that the lead exists and its latest inquiry is still the one
  * read: that keeps isFirstInquiry true for exactly one inquiry of a lead.
  */
-function leadUpdate(organizationId: string, inquiry: InquiryRecord, lead: LeadInquiryState): TransactWrite {
+function leadUpdate(organizationId: string, inquiry: InquiryRecord, lead: LeadInquiryState, leadChanges: LeadChangesWithInquiry = {}): TransactWrite {
   const sets: string[] = [];
   const adds: string[] = [];
   const values: Record<string, unknown> = {};
+  if (leadChanges.smsOptedOut !== undefined) {
+    sets.push('smsOptedOut = :smsOptedOut');
+    values[':smsOptedOut'] = leadChanges.smsOptedOut;
+  }
   if (isLater(inquiry, lead)) {
     sets.push('lastInquiryId = :id', 'lastInquiryDate = :date');
     Object.assign(values, { ':id': inquiry.id, ':date': inquiry.createdAt });
@@ -122,8 +131,8 @@ function leadUpdate(organizationId: string, inquiry: InquiryRecord, lead: LeadIn
   return { item: { Update: { ...check, UpdateExpression: expression, ExpressionAttributeValues: { ...values, ...conditionValues } } }, onConditionFailed };
 }
 
-function inquiryWrites(organizationId: string, inquiry: InquiryRecord, data: InquiryDataBySource[InquirySource], lead: LeadInquiryState): TransactWrite[] {
-  const writes: TransactWrite[] = [leadUpdate(organizationId, inquiry, lead), insertIfAbsent(toInquiryItem(organizationId, inquiry))];
+function inquiryWrites(organizationId: string, inquiry: InquiryRecord, data: InquiryDataBySource[InquirySource], lead: LeadInquiryState, leadChanges?: LeadChangesWithInquiry): TransactWrite[] {
+  const writes: TransactWrite[] = [leadUpdate(organizationId, inquiry, lead, leadChanges), insertIfAbsent(toInquiryItem(organizationId, inquiry))];
   if (inquiry.source === 'SMS') {
     const { messages, ...thread } = data as SmsData;
     writes.push(
@@ -156,7 +165,7 @@ export async function readLeadInquiryState(organizationId: string, leadId: strin
  * counters and the lead's lastInquiry, unread count and flag, in one transaction. `lead` saves the
  * read when the caller has just read it; a concurrent inquiry for the same lead makes it read again.
  */
-export async function createInquiry(organizationId: string, input: NewInquiry, lead?: LeadInquiryState, alsoWrite: TransactWrite[] = []): Promise<InquiryRecord> {
+export async function createInquiry(organizationId: string, input: NewInquiry, lead?: LeadInquiryState, alsoWrite: TransactWrite[] = [], leadChanges?: LeadChangesWithInquiry): Promise<InquiryRecord> {
   if (input.source === 'SMS' && input.data.messages.length > MAX_SMS_MESSAGES_PER_CREATE) {
     throw new Error(`An SMS inquiry is created with at most ${MAX_SMS_MESSAGES_PER_CREATE} messages`);
   }
@@ -180,7 +189,7 @@ export async function createInquiry(organizationId: string, input: NewInquiry, l
       createdAt,
       externalInquiryId: input.externalInquiryId ?? null,
     };
-    await transact([...inquiryWrites(organizationId, inquiry, data, known), ...alsoWrite]);
+    await transact([...inquiryWrites(organizationId, inquiry, data, known, leadChanges), ...alsoWrite]);
     return inquiry;
   });
 }

@@ -3,7 +3,7 @@ import { config } from '../config';
 import { dynamo } from '../dynamo';
 import { contactIndexAttribute, contactsOf, fromActivityItem, fromLeadItem, hasContact, sameContact, toActivityItem, toLeadContactItem, toLeadItem, type LeadContact } from '../entities/lead';
 import { counterNames, keys, type Key } from '../entities/keys';
-import { NotFoundError, ValidationError } from '../errors';
+import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { Page, PageRequest } from '../pagination';
 import type { Lead, LeadActivity, ListLeadsQuery } from '../schemas/leads';
 import { deleteItems } from './batch-write';
@@ -95,19 +95,65 @@ export function claimContacts(organizationId: string, leadId: string, contacts: 
   return [...claims, ...checks];
 }
 
+/** The phone's opt-out is not what the write assumed: a STOP or START from it was recorded meanwhile. */
+class PhoneOptOutDiffers extends Error {}
+
+/** How often a write flips its assumption about a phone's opt-out before the caller is told to retry (STOP and START racing it). */
+const OPT_OUT_ATTEMPTS = 4;
+
+/** A phone's opt-out (STOP) held per organization, whichever lead has the phone, and outliving every lead. */
+export function smsOptOutWrite(organizationId: string, phone: string, optedOut: boolean, at: string): TransactWrite {
+  const key = keys.smsOptOut(organizationId, phone);
+  return optedOut ? { item: { Put: { TableName: config.tableName, Item: { ...key, entity: 'SMS_OPT_OUT', phone, optedOutAt: at } } } } : deleteItem(key);
+}
+
+/** The check, inside a lead's write, that the phone's opt-out is what the lead records. */
+function phoneOptOutIs(organizationId: string, phone: string, optedOut: boolean): TransactWrite {
+  const key = keys.smsOptOut(organizationId, phone);
+  return { item: { ConditionCheck: { TableName: config.tableName, Key: key, ConditionExpression: optedOut ? 'attribute_exists(pk)' : 'attribute_not_exists(pk)' } }, onConditionFailed: () => new PhoneOptOutDiffers() };
+}
+
+/**
+ * Runs a lead's write that takes on its phone's opt-out: assumed absent, checked in the write's transaction, and
+ * written again the other way when the check fails. So a lead created or given a phone that said STOP starts
+ * opted out, with no read in the common case. Answers the opt-out written.
+ */
+async function withPhoneOptOut(write: (optedOut: boolean) => Promise<void>): Promise<boolean> {
+  let optedOut = false;
+  for (let attempt = 1; attempt <= OPT_OUT_ATTEMPTS; attempt++) {
+    try {
+      await write(optedOut);
+      return optedOut;
+    } catch (error) {
+      if (!(error instanceof PhoneOptOutDiffers)) throw error;
+      optedOut = !optedOut;
+    }
+  }
+  throw new ConflictError('The lead’s phone opted out or in while it was written; try again');
+}
+
 /**
  * The lead, its first activity, and the lead and activity counters, in one transaction; a linked company must
- * exist. The lead takes the claims of its contacts unless the caller claims them on its own terms.
+ * exist. The lead takes the claims of its contacts unless the caller claims them on its own terms, and its
+ * phone's opt-out. Answers the lead as written.
  */
-export async function insertLeadWithActivity(organizationId: string, lead: Lead, activity: LeadActivity, claims = takeContacts(organizationId, lead.id, contactsOf(lead))): Promise<void> {
-  await transact([
-    ...claims,
-    insertIfAbsent(toLeadItem(organizationId, lead)),
-    insertIfAbsent(toActivityItem(organizationId, activity)),
-    ...companyCheck(organizationId, lead.companyId),
-    ...counterMoves(organizationId, null, lead),
-    counterUpdate(organizationId, counterNames.activities(lead.id), 1),
-  ]);
+export async function insertLeadWithActivity(organizationId: string, lead: Lead, activity: LeadActivity, claims = takeContacts(organizationId, lead.id, contactsOf(lead))): Promise<Lead> {
+  const writeAs = (written: Lead) =>
+    transact([
+      ...claims,
+      insertIfAbsent(toLeadItem(organizationId, written)),
+      insertIfAbsent(toActivityItem(organizationId, activity)),
+      ...companyCheck(organizationId, lead.companyId),
+      ...counterMoves(organizationId, null, lead),
+      counterUpdate(organizationId, counterNames.activities(lead.id), 1),
+      ...(lead.phone ? [phoneOptOutIs(organizationId, lead.phone, written.smsOptedOut)] : []),
+    ]);
+  if (!lead.phone) {
+    await writeAs(lead);
+    return lead;
+  }
+  const smsOptedOut = await withPhoneOptOut((optedOut) => writeAs({ ...lead, smsOptedOut: optedOut }));
+  return { ...lead, smsOptedOut };
 }
 
 export async function getLead(organizationId: string, leadId: string): Promise<Lead | undefined> {
@@ -118,10 +164,11 @@ export async function getLead(organizationId: string, leadId: string): Promise<L
 /**
  * Writes the changed fields of a lead (never the whole item, so an inquiry recorded meanwhile keeps its
  * counts) on condition that its status and company are still those read. A new status or company moves
- * the list indexes and counters, a new company is checked, a new email or phone takes its claim, and
- * `activity` is recorded, in one transaction. Throws StaleWrite when the lead changed or went meanwhile.
+ * the list indexes and counters, a new company is checked, a new email or phone takes its claim (and a new
+ * phone its opt-out), and `activity` is recorded, in one transaction. Throws StaleWrite when the lead changed
+ * or went meanwhile. Answers the changes as written.
  */
-export async function writeLeadChanges(organizationId: string, current: Lead, changes: Partial<Lead>, activity?: LeadActivity): Promise<void> {
+export async function writeLeadChanges(organizationId: string, current: Lead, changes: Partial<Lead>, activity?: LeadActivity): Promise<Partial<Lead>> {
   const next = { ...current, ...changes };
   const moved = next.status !== current.status || next.companyId !== current.companyId;
   const indexes = moved ? keys.leadIndexes(organizationId, next) : {};
@@ -129,15 +176,6 @@ export async function writeLeadChanges(organizationId: string, current: Lead, ch
   const phoneIndex = phoneChanged && next.phone ? keys.leadPhoneIndex(organizationId, { id: next.id, phone: next.phone }) : {};
   const emailChanged = next.email !== current.email;
   const emailIndex = emailChanged && next.email ? keys.leadEmailIndex(organizationId, { id: next.id, email: next.email }) : {};
-  const update = setFields(keys.lead(organizationId, current.id), { ...changes, ...indexes, ...phoneIndex, ...emailIndex }, {
-    remove: [
-      ...(moved && !next.companyId && current.companyId ? ['gsi3pk', 'gsi3sk', 'gsi4pk', 'gsi4sk'] : []),
-      ...(phoneChanged && !next.phone ? ['gsi1pk', 'gsi1sk'] : []),
-      ...(emailChanged && !next.email ? ['gsi5pk', 'gsi5sk'] : []),
-    ],
-    condition: unchanged(current),
-    onConditionFailed: () => new StaleWrite(),
-  });
   const taken = contactsOf(next).filter((contact) => !hasContact(current, contact));
   const others = [
     ...(moved ? counterMoves(organizationId, current, next) : []),
@@ -146,7 +184,31 @@ export async function writeLeadChanges(organizationId: string, current: Lead, ch
     ...(next.companyId !== current.companyId ? companyCheck(organizationId, next.companyId) : []),
     ...(activity ? [insertIfAbsent(toActivityItem(organizationId, activity)), counterUpdate(organizationId, counterNames.activities(current.id), 1)] : []),
   ];
-  await (others.length ? transact([update, ...others]) : writeAlone(update));
+  const writeAs = async (written: Partial<Lead>) => {
+    const update = setFields(keys.lead(organizationId, current.id), { ...written, ...indexes, ...phoneIndex, ...emailIndex }, {
+      remove: [
+        ...(moved && !next.companyId && current.companyId ? ['gsi3pk', 'gsi3sk', 'gsi4pk', 'gsi4sk'] : []),
+        ...(phoneChanged && !next.phone ? ['gsi1pk', 'gsi1sk'] : []),
+        ...(emailChanged && !next.email ? ['gsi5pk', 'gsi5sk'] : []),
+      ],
+      condition: unchanged(current),
+      onConditionFailed: () => new StaleWrite(),
+    });
+    const optOut = phoneChanged && next.phone ? [phoneOptOutIs(organizationId, next.phone, written.smsOptedOut ?? false)] : [];
+    await (others.length || optOut.length ? transact([update, ...others, ...optOut]) : writeAlone(update));
+  };
+  if (!phoneChanged) {
+    await writeAs(changes);
+    return changes;
+  }
+  // A new phone brings its own opt-out; a lead without a phone has nothing to opt out of.
+  if (!next.phone) {
+    const written = { ...changes, smsOptedOut: false };
+    await writeAs(written);
+    return written;
+  }
+  const smsOptedOut = await withPhoneOptOut((optedOut) => writeAs({ ...changes, smsOptedOut: optedOut }));
+  return { ...changes, smsOptedOut };
 }
 
 /** Each filter combination has its own index partition, newest first. */
@@ -233,7 +295,3 @@ export async function findLeadByPhone(organizationId: string, phone: string): Pr
   return Items?.[0] && getLead(organizationId, String(Items[0].id));
 }
 
-/** Marks the lead opted out of SMS (STOP) or back in (START). */
-export async function setSmsOptOut(organizationId: string, leadId: string, optedOut: boolean): Promise<void> {
-  await writeAlone(setFields(keys.lead(organizationId, leadId), { smsOptedOut: optedOut }, { onConditionFailed: () => new NotFoundError('Lead not found') }));
-}

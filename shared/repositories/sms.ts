@@ -11,9 +11,10 @@ import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { config } from '../config';
 import { dynamo } from '../dynamo';
-import { NotFoundError } from '../errors';
+import { BadRequestError, NotFoundError } from '../errors';
 import type { SmsStatus } from '../schemas/inquiries';
-import { insertIfAbsent, requireExisting, transact, type TransactWrite } from './transact';
+import { insertIfAbsent, requireExisting, transact, writeAlone, type TransactWrite } from './transact';
+import { smsOptOutWrite } from './leads';
 import { TTL_ATTRIBUTE } from '../table';
 
 export interface SmsParties {
@@ -44,11 +45,23 @@ export async function readSmsParties(organizationId: string, { leadId, userId, t
   };
 }
 
-/** Adds a message to an existing thread, on condition that its lead still exists (a lead deleted meanwhile: 404, nothing recorded). */
-export async function appendSmsMessage(organizationId: string, thread: SmsThread, message: SmsMessage): Promise<void> {
+/** The lead replied STOP: nothing is recorded or sent until they reply START. */
+export const optedOut = () => new BadRequestError('leadId: the lead replied STOP and has opted out of SMS until they reply START', 'OPTED_OUT');
+
+/**
+ * The check, in the transaction that records an outbound SMS, that its phone has not opted out: the phone's
+ * opt-out outlives its leads, and a STOP recorded after the lead was read still stops the send.
+ */
+export function phoneNotOptedOut(organizationId: string, phone: string): TransactWrite {
+  return { item: { ConditionCheck: { TableName: config.tableName, Key: keys.smsOptOut(organizationId, phone), ConditionExpression: 'attribute_not_exists(pk)' } }, onConditionFailed: optedOut };
+}
+
+/** Adds a message to an existing thread, on condition that its lead still exists (a lead deleted meanwhile: 404, nothing recorded) and its phone has not opted out. */
+export async function appendSmsMessage(organizationId: string, thread: SmsThread, message: SmsMessage, phone: string): Promise<void> {
   await transact([
     requireExisting(keys.lead(organizationId, thread.leadId), () => new NotFoundError('Lead not found')),
     insertIfAbsent(toSmsMessageItem(organizationId, thread.inquiryId, thread.threadId, message)),
+    phoneNotOptedOut(organizationId, phone),
   ]);
 }
 
@@ -78,19 +91,30 @@ function once(write: Promise<unknown>): Promise<boolean> {
   );
 }
 
+/** What a reply changes beyond its message: STOP (true) or START (false) sets the phone's opt-out. */
+export interface InboundSmsEffects {
+  phone: string;
+  smsOptedOut?: boolean;
+}
+
+/** The phone's opt-out item as STOP or START leaves it, written with the reply. */
+const optOutWrites = (organizationId: string, { phone, smsOptedOut }: InboundSmsEffects, at: string) => (smsOptedOut === undefined ? [] : [smsOptOutWrite(organizationId, phone, smsOptedOut, at)]);
+
 /**
- * An inbound reply in an existing thread, counted as unread on the lead, with its marker, in one transaction.
- * False when this reply was recorded already (a provider delivering it twice).
+ * An inbound reply in an existing thread, counted as unread on the lead, with its marker and (for STOP or START)
+ * the lead's and the phone's opt-out, in one transaction. False when this reply was recorded already (a
+ * provider delivering it twice): then nothing is written, opt-out included, as the first delivery wrote it.
  */
-export async function appendInboundSmsMessage(organizationId: string, thread: SmsThread, message: SmsMessage, providerMessageId: string): Promise<boolean> {
+export async function appendInboundSmsMessage(organizationId: string, thread: SmsThread, message: SmsMessage, providerMessageId: string, effects: InboundSmsEffects): Promise<boolean> {
+  const optOut = effects.smsOptedOut === undefined ? {} : { ':optedOut': effects.smsOptedOut };
   const unread: TransactWrite = {
     item: {
       Update: {
         TableName: config.tableName,
         Key: keys.lead(organizationId, thread.leadId),
-        UpdateExpression: 'ADD unreadSMS :one',
+        UpdateExpression: `ADD unreadSMS :one${effects.smsOptedOut === undefined ? '' : ' SET smsOptedOut = :optedOut'}`,
         ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':one': 1 },
+        ExpressionAttributeValues: { ':one': 1, ...optOut },
       },
     },
     onConditionFailed: () => new NotFoundError('Lead not found'),
@@ -100,14 +124,21 @@ export async function appendInboundSmsMessage(organizationId: string, thread: Sm
       inboundSmsMarker(organizationId, providerMessageId, message),
       insertIfAbsent(toSmsMessageItem(organizationId, thread.inquiryId, thread.threadId, message), () => new InboundSmsRecorded()),
       unread,
+      ...optOutWrites(organizationId, effects, message.createdAt),
     ]),
   );
 }
 
-/** A reply from a lead without a thread: a new SMS inquiry holding it, with its marker, in one transaction. False as above. */
-export async function openInboundSmsThread(organizationId: string, inquiry: NewInquiry & { source: 'SMS' }, providerMessageId: string): Promise<boolean> {
+/** A reply from a lead without a thread: a new SMS inquiry holding it, with its marker and opt-out, in one transaction. False as above. */
+export async function openInboundSmsThread(organizationId: string, inquiry: NewInquiry & { source: 'SMS' }, providerMessageId: string, effects: InboundSmsEffects): Promise<boolean> {
   const [message] = inquiry.data.messages;
-  return once(createInquiry(organizationId, inquiry, undefined, [inboundSmsMarker(organizationId, providerMessageId, message!)]));
+  const leadChanges = effects.smsOptedOut === undefined ? undefined : { smsOptedOut: effects.smsOptedOut };
+  return once(createInquiry(organizationId, inquiry, undefined, [inboundSmsMarker(organizationId, providerMessageId, message!), ...optOutWrites(organizationId, effects, message!.createdAt)], leadChanges));
+}
+
+/** STOP or START from a phone no lead has: the phone's opt-out alone, so a lead given that phone later takes it on. */
+export async function setPhoneOptOut(organizationId: string, phone: string, smsOptedOut: boolean, at: string): Promise<void> {
+  await writeAlone(smsOptOutWrite(organizationId, phone, smsOptedOut, at));
 }
 
 /** The SMS thread most recently started with the lead: where a reply from them goes. */
