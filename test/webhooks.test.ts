@@ -1,7 +1,10 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { handler as recordStreamBatch } from '../functions/events/record';
 import type { LocalDeliveryQueue } from '../infra/local/delivery-queue';
+import { asLambdaRecord } from '../infra/local/table-stream';
 import { config } from '../shared/config';
 import { dynamo } from '../shared/dynamo';
 import { keys } from '../shared/entities/keys';
@@ -267,6 +270,68 @@ describe('webhook deliveries', () => {
     const throughA = hook.received.filter((delivery) => signedBy(webhookA.secret, delivery)).map((delivery) => JSON.parse(delivery.body));
     expect(throughA).toMatchObject([{ organizationId: a.organizationId, data: { email: 'a@example.com' } }]);
     expect(hook.received).toHaveLength(2);
+  });
+
+  it("delivers each event of one stream batch mixing two organizations' changes only to its own organization's subscriptions", async () => {
+    const a = await api.organization();
+    const b = await api.organization();
+    const leadA1 = (await a.client.post('/v1/leads', { name: 'First OfA', email: 'a1@example.com' })).body.lead;
+    const leadB = (await b.client.post('/v1/leads', { name: 'Only OfB', email: 'b1@example.com' })).body.lead;
+    const leadA2 = (await a.client.post('/v1/leads', { name: 'Second OfA', email: 'a2@example.com' })).body.lead;
+    // The stream has handled these creates before anyone subscribed, so only the batch below reaches the subscriptions.
+    await api.eventsCaughtUp();
+    const [hookA, hookB] = [await receiver(), await receiver()];
+    const webhookA = await subscribe(a.client, hookA.url, ['lead.created']);
+    const webhookB = await subscribe(b.client, hookB.url, ['lead.created']);
+
+    // One batch as the stream hands it over: the stored items' inserts of A, B and A again, in the SDK's record
+    // shape turned into Lambda's by the same conversion the local stream consumer uses.
+    const stored = async (organizationId: string, leadId: string) => (await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.lead(organizationId, leadId) }))).Item!;
+    let sequence = 900_000_000_000_000_000_000n;
+    const insertRecord = (item: Record<string, unknown>) => {
+      const sequenceNumber = String(++sequence);
+      return asLambdaRecord({
+        eventID: `mixed-${sequenceNumber}`,
+        eventName: 'INSERT',
+        eventVersion: '1.1',
+        eventSource: 'aws:dynamodb',
+        awsRegion: 'ddblocal',
+        dynamodb: {
+          ApproximateCreationDateTime: new Date(),
+          Keys: marshall({ pk: item.pk, sk: item.sk }),
+          NewImage: marshall(item),
+          SequenceNumber: sequenceNumber,
+          SizeBytes: 512,
+          StreamViewType: 'NEW_AND_OLD_IMAGES',
+        },
+      } as never);
+    };
+    const items = [await stored(a.organizationId, leadA1.id), await stored(b.organizationId, leadB.id), await stored(a.organizationId, leadA2.id)];
+    expect(items.map((item) => String(item.pk).split('#')[1])).toEqual([a.organizationId, b.organizationId, a.organizationId]);
+    await recordStreamBatch({ Records: items.map(insertRecord) });
+
+    const through = (hook: Receiver) =>
+      hook.received
+        .map((delivery) => JSON.parse(delivery.body) as { organizationId: string; data: { email: string } })
+        .map((event) => [event.organizationId, event.data.email])
+        .sort();
+    await vi.waitFor(() => expect(hookA.received.length + hookB.received.length).toBeGreaterThanOrEqual(3), { timeout: 10_000 });
+    expect(hookA.received.every((delivery) => signedBy(webhookA.secret, delivery))).toBe(true);
+    expect(hookB.received.every((delivery) => signedBy(webhookB.secret, delivery))).toBe(true);
+    expect(through(hookA)).toEqual([
+      [a.organizationId, 'a1@example.com'],
+      [a.organizationId, 'a2@example.com'],
+    ]);
+    expect(through(hookB)).toEqual([[b.organizationId, 'b1@example.com']]);
+    // Every job the batch queued has been attempted and logged; nothing more arrived.
+    await vi.waitFor(async () => expect((await a.client.get(`/v1/webhooks/${webhookA.id}/deliveries`)).body.totalCount).toBe(2));
+    await vi.waitFor(async () => expect((await b.client.get(`/v1/webhooks/${webhookB.id}/deliveries`)).body.totalCount).toBe(1));
+    expect([hookA.received.length, hookB.received.length]).toEqual([2, 1]);
+    // Each event is recorded under its own organization too.
+    await api.eventsCaughtUp();
+    const emailsOf = async (client: Client) => new Set((await client.get('/v1/events?type=lead.created')).body.events.map((event: { data: { email: string } }) => event.data.email));
+    expect(await emailsOf(a.client)).toEqual(new Set(['a1@example.com', 'a2@example.com']));
+    expect(await emailsOf(b.client)).toEqual(new Set(['b1@example.com']));
   });
 
   it('signs with the old and the new secret for 24 hours after a rotation', async () => {

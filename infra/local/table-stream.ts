@@ -41,7 +41,7 @@ function repairEmptyMaps(image: Image | undefined): Image | undefined {
 }
 
 /** The SDK's record → the shape Lambda's event source mapping hands a function (times in epoch seconds). */
-function asLambdaRecord(record: StreamRecord): DynamoDBStreamEvent['Records'][number] {
+export function asLambdaRecord(record: StreamRecord): DynamoDBStreamEvent['Records'][number] {
   const { dynamodb, ...rest } = record;
   const created = dynamodb?.ApproximateCreationDateTime;
   return {
