@@ -30,6 +30,17 @@ describe('Authorization: Bearer <api key>', () => {
     }
   });
 
+  it('answers 401 for a key with only its last character changed, while the key itself works', async () => {
+    const { apiKey } = await api.organization();
+    const last = apiKey.at(-1)!;
+    const altered = apiKey.slice(0, -1) + (last === 'A' ? 'B' : 'A');
+    expect(altered).toHaveLength(apiKey.length);
+    expect((await api.as(apiKey).get('/v1/leads')).status).toBe(200);
+    const res = await api.as(altered).get('/v1/leads');
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual(UNAUTHORIZED);
+  });
+
   it('answers 401 for an expired key', async () => {
     const { organizationId } = await api.organization();
     const { token } = await createApiKey(organizationId, new Date(Date.now() - 1000));
