@@ -67,7 +67,7 @@ describe('the events stack', () => {
 
   it('alarms on dead letters and on a stream falling behind', () => {
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm') as Record<string, Resource>);
-    expect(alarms.map((alarm) => alarm.Properties.MetricName).sort()).toEqual(['ApproximateNumberOfMessagesVisible', 'ApproximateNumberOfMessagesVisible', 'IteratorAge']);
+    expect(alarms.map((alarm) => alarm.Properties.MetricName).sort()).toEqual(['ApproximateNumberOfMessagesVisible', 'ApproximateNumberOfMessagesVisible', 'Errors', 'IteratorAge']);
   });
 });
 

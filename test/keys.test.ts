@@ -58,6 +58,7 @@ const SAMPLES: { [K in keyof typeof keys]: () => object } = {
   idempotency: () => keys.idempotency(O, 'k'),
   thread: () => keys.thread(O, 'thread_1'),
   smsOptOut: () => keys.smsOptOut(O, '+61412345678'),
+  smsAwaitingProvider: () => keys.smsAwaitingProvider(2, '2026-12-01T00:00:00.000Z', 'message_1'),
   inboundSms: () => keys.inboundSms(O, 'a1b2c3d4-0000-4000-8000-000000000000'),
   event: () => keys.event(O, 'evt_1'),
   eventsBetween: () => keys.eventsBetween(O, 'evt_0', 'evt_9'),
@@ -74,12 +75,14 @@ const SAMPLES: { [K in keyof typeof keys]: () => object } = {
 
 /**
  * The named exceptions: the authorizer finds a key's organization from its token, an inbound SMS from the number it
- * was sent to, an inbound post from its endpoint id. Their partitions cannot start with the organization.
+ * was sent to, an inbound post from its endpoint id, and the sweep of unanswered SMS serves every organization at
+ * once. Their partitions cannot start with the organization.
  */
 const WITHOUT_ORGANIZATION = {
   apiKeyByTokenHash: { gsi1pk: 'TOKEN#abc', gsi1sk: 'KEY' },
   smsNumberClaim: { pk: 'SMSNUMBER#+61412345678', sk: 'CLAIM' },
   inboundEndpointById: { gsi1pk: 'INBOUND#inbound_1', gsi1sk: 'ENDPOINT' },
+  smsAwaitingProvider: { gsi1pk: 'SMSQUEUED#2', gsi1sk: '2026-12-01T00:00:00.000Z#message_1' },
 } as const;
 
 describe('every key the table is written and read with', () => {

@@ -8,9 +8,12 @@ import { DynamoEventSource, SnsEventSource, SqsDlq, SqsEventSource } from 'aws-c
 import { CfnConfigurationSet } from 'aws-cdk-lib/aws-smsvoice';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { RECEIPT_EVENT_TYPES } from '../../shared/sms/receipt-types';
+import { SCHEDULED_JOBS } from '../schedules';
 import type { DeploymentOptions } from './options';
 import { ServiceFunction } from './service-function';
 
@@ -32,6 +35,7 @@ export class EventsStack extends Stack {
   readonly deliverWebhooks: ServiceFunction;
   readonly smsReceipts: ServiceFunction;
   readonly inboundSms: ServiceFunction;
+  readonly scheduled: ServiceFunction[];
   readonly deliveryQueue: Queue;
   readonly deliveryDeadLetters: Queue;
 
@@ -113,6 +117,13 @@ export class EventsStack extends Stack {
     this.inboundSms.function.addEventSource(new SnsEventSource(inboundSms));
     new CfnOutput(this, 'InboundSmsTopic', { value: inboundSms.topicArn, description: 'Set as the two-way SMS channel of the organization numbers, so replies reach the inbound function' });
 
+    // Jobs on a clock (infra/schedules.ts), each its function and its EventBridge schedule.
+    this.scheduled = SCHEDULED_JOBS.map(({ name, handler, everyMinutes, dynamodb, indexes }) => {
+      const job = new ServiceFunction(this, name, { ...defaults, handler, dynamodb, indexes, timeout: Duration.seconds(60) });
+      new Rule(this, `${name}Schedule`, { schedule: Schedule.rate(Duration.minutes(everyMinutes)), targets: [new LambdaFunction(job.function, { retryAttempts: 0 })] });
+      return job;
+    });
+
     const alarms = new Topic(this, 'Alarms', { displayName: 'Sales pipeline events alarms', enforceSSL: true });
     for (const email of options.alarmEmails) alarms.addSubscription(new EmailSubscription(email));
     const waiting = (queue: Queue, name: string, what: string) =>
@@ -134,6 +145,17 @@ export class EventsStack extends Stack {
       evaluationPeriods: 2,
       treatMissingData: TreatMissingData.NOT_BREACHING,
     }).addAlarmAction(new SnsAction(alarms));
+
+    for (const [index, job] of this.scheduled.entries()) {
+      new Alarm(this, `${SCHEDULED_JOBS[index]!.name}Failing`, {
+        alarmDescription: `The scheduled job ${SCHEDULED_JOBS[index]!.name} (${SCHEDULED_JOBS[index]!.handler}) failed in three 5-minute periods in a row.`,
+        metric: job.function.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
+        threshold: 0,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 3,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      }).addAlarmAction(new SnsAction(alarms));
+    }
 
     for (const queue of [this.deliveryQueue, this.deliveryDeadLetters, streamFailures]) {
       Validations.of(queue).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'A dead-letter queue, or a queue with its own dead-letter queue.' });

@@ -8,6 +8,7 @@ import { loadAuthorizer, loadHandler } from './handlers';
 import { createUsagePlanMeter } from './rate-limiter';
 import { LOCAL_INBOUND_SMS_PATH, simulateInboundSms } from './inbound-sms';
 import { startTableStream, type TableStream } from './table-stream';
+import { startScheduledJobs } from './scheduler';
 import { createLocalDeliveryQueue, type LocalDeliveryQueue } from './delivery-queue';
 import { setDeliveryQueue } from '../../shared/webhooks/queue';
 import { config } from '../../shared/config';
@@ -47,10 +48,13 @@ export async function startLocalServer(
     authorizerCacheTtlMs,
     streamFrom,
     events = true,
+    scheduleEveryMs,
   }: Pick<LocalGatewayOptions, 'aroundInvoke' | 'aroundAuthorize' | 'authorizerCacheTtlMs'> & {
     streamFrom?: 'TRIM_HORIZON' | 'LATEST';
-    /** Run the stream consumer (events, webhooks); tests that do not look at events leave it off, as it doubles DynamoDB Local's work. */
+    /** Run the stream consumer (events, webhooks) and the scheduled jobs; tests that do not look at events leave it off, as it doubles DynamoDB Local's work. */
     events?: boolean;
+    /** Run the scheduled jobs this often instead of at their own interval (tests). */
+    scheduleEveryMs?: number;
   } = {},
 ): Promise<LocalServer> {
   const deliveries = createLocalDeliveryQueue();
@@ -95,7 +99,9 @@ export async function startLocalServer(
     throw error;
   });
   const { port: bound } = server.address() as AddressInfo;
+  const schedules = events ? startScheduledJobs({ everyMs: scheduleEveryMs, onError: (job, error) => logger.error('scheduled job failed', { job: job.name, error }) }) : undefined;
   const close = async () => {
+    schedules?.stop();
     await stream.stop();
     deliveries.stop();
     server.closeAllConnections();

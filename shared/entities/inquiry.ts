@@ -29,8 +29,22 @@ export function toInquirySourceItem(organizationId: string, inquiryId: string, s
   return { ...keys.inquirySource(organizationId, inquiryId), entity: 'INQUIRY_SOURCE', source, data };
 }
 
+/** Partitions of the index of SMS awaiting their provider's answer. */
+export const SMS_AWAITING_SHARDS = 4;
+
+/** A message's partition of that index, from the random end of its ULID. */
+const awaitingShardOf = (messageId: string) => messageId.charCodeAt(messageId.length - 1) % SMS_AWAITING_SHARDS;
+
+/** An outbound message is QUEUED until the provider answers; while it is, the sweep's index holds it. */
 export function toSmsMessageItem(organizationId: string, inquiryId: string, threadId: string, message: SmsMessage) {
-  return { ...keys.inquiryMessage(organizationId, inquiryId, message.id), entity: 'SMS_MESSAGE', threadId, ...message };
+  const awaiting = message.direction === 'OUTBOUND' && message.status === 'QUEUED' ? keys.smsAwaitingProvider(awaitingShardOf(message.id), message.createdAt, message.id) : {};
+  return { ...keys.inquiryMessage(organizationId, inquiryId, message.id), ...awaiting, entity: 'SMS_MESSAGE', threadId, ...message };
+}
+
+/** Where a message item sits: `ORG#<org>#INQUIRY#<inquiryId>` / `MESSAGE#<messageId>`. */
+export function smsMessageRefOf(item: Record<string, unknown>): { organizationId: string; inquiryId: string; messageId: string } {
+  const [, organizationId, , inquiryId] = String(item.pk).split('#');
+  return { organizationId: organizationId!, inquiryId: inquiryId!, messageId: String(item.sk).slice('MESSAGE#'.length) };
 }
 
 const fromSmsMessageItem = (item: Record<string, unknown>): SmsMessage => v.parse(SmsMessage, item);

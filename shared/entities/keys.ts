@@ -176,6 +176,12 @@ export const keys = {
 
   /** SMS thread → its lead and inquiry, for appending to a thread. */
   thread: (o: string, threadId: string): Key => ({ pk: org(o), sk: `THREAD#${threadId}` }),
+  /**
+   * gsi1: outbound SMS recorded QUEUED that no provider answer has moved yet, across organizations (the sweep that
+   * settles them serves no organization's request), by when they were recorded. Spread over a few partitions; a
+   * message leaves the index at its first status move.
+   */
+  smsAwaitingProvider: (shard: number, createdAt = '', messageId = '') => ({ gsi1pk: `SMSQUEUED#${shard}`, gsi1sk: `${createdAt}#${messageId}` }),
   /** A phone that replied STOP: no SMS goes to it, whichever lead holds it, until it replies START. */
   smsOptOut: (o: string, phone: string): Key => ({ pk: org(o), sk: `SMSOPTOUT#${phone}` }),
   /** A reply's inbound message id at the provider, taken when the reply is recorded: a redelivery finds it taken. */

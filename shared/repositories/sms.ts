@@ -1,4 +1,4 @@
-import { fromThreadItem, toSmsMessageItem, type SmsThread } from '../entities/inquiry';
+import { fromThreadItem, SMS_AWAITING_SHARDS, smsMessageRefOf, toSmsMessageItem, type SmsThread } from '../entities/inquiry';
 import { fromLeadItem } from '../entities/lead';
 import { keys } from '../entities/keys';
 import { fromUserLookupItem, type UserLookup } from '../entities/member';
@@ -175,7 +175,8 @@ export async function moveSmsStatus(
         TableName: config.tableName,
         Key: keys.inquiryMessage(organizationId, inquiryId, messageId),
         // The provider's id is kept as first recorded (by the send, or a receipt that came first).
-        UpdateExpression: `SET #status = :status${extra.map(([name]) => (name === 'providerMessageId' ? `, ${name} = if_not_exists(${name}, :${name})` : `, ${name} = :${name}`)).join('')}${confirming ? ' REMOVE unconfirmed, failureReason' : ''}`,
+        // The first move out of QUEUED also takes the message out of the sweep's index (smsAwaitingProvider).
+        UpdateExpression: `SET #status = :status${extra.map(([name]) => (name === 'providerMessageId' ? `, ${name} = if_not_exists(${name}, :${name})` : `, ${name} = :${name}`)).join('')}${confirming ? ' REMOVE unconfirmed, failureReason' : ''}${from === 'QUEUED' ? ' REMOVE gsi1pk, gsi1sk' : ''}`,
         ConditionExpression: `attribute_exists(pk) AND #status = :from${confirming ? ' AND unconfirmed = :unconfirmed' : ''}`,
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':status': status, ':from': from, ...(confirming ? { ':unconfirmed': true } : {}), ...Object.fromEntries(extra.map(([name, value]) => [`:${name}`, value])) },
@@ -188,4 +189,27 @@ export async function moveSmsStatus(
         throw error;
       },
     );
+}
+
+/**
+ * Outbound SMS recorded QUEUED before `recordedBefore` that no provider answer has moved since, oldest first:
+ * one Query per partition of their index, each page at most `limit` messages.
+ */
+export async function smsAwaitingProviderSince(recordedBefore: string, limit = 100): Promise<Array<{ organizationId: string; inquiryId: string; messageId: string }>> {
+  const pages = await Promise.all(
+    Array.from({ length: SMS_AWAITING_SHARDS }, async (_, shard) => {
+      const { Items = [] } = await dynamo.send(
+        new QueryCommand({
+          TableName: config.tableName,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :before',
+          ExpressionAttributeValues: { ':pk': keys.smsAwaitingProvider(shard).gsi1pk, ':before': recordedBefore },
+          ProjectionExpression: 'pk, sk',
+          Limit: limit,
+        }),
+      );
+      return Items.map(smsMessageRefOf);
+    }),
+  );
+  return pages.flat();
 }

@@ -61,11 +61,11 @@ export interface TestApi {
  * consumer too (events recorded, webhooks delivered), as `npm start` runs it.
  * Registers its own beforeAll/afterAll, and after each test checks that every request stayed within its route's DynamoDB grant.
  */
-export function useTestApi({ events = false }: { events?: boolean } = {}): TestApi {
+export function useTestApi({ events = false, scheduleEveryMs }: { events?: boolean; scheduleEveryMs?: number } = {}): TestApi {
   let local: LocalServer | undefined;
   let url = '';
   beforeAll(async () => {
-    local = await startLocalServer(0, { events, ...attributingCalls });
+    local = await startLocalServer(0, { events, scheduleEveryMs, ...attributingCalls });
     url = local.url;
   });
   afterEach(() => {
