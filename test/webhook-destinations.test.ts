@@ -154,6 +154,17 @@ describe('the DNS lookup a delivery connects with', () => {
     expect(await resolvedRefusalOf(new URL(`https://${hostname}/hooks`))).toBe(REFUSED);
   });
 
+  it('looks up a name written with a trailing dot or in capitals as the name itself, and refuses it alike', async () => {
+    // The DNS records above answer only their exact names, so this sees which name the lookup asks for.
+    expect((await connectLookup('localhost.')).address).toMatch(/^(127\.|::1$)/);
+    deployed();
+    for (const hostname of ['localhost.', 'LOCALHOST.', 'localhost..', 'metadata.ssrf.test.', 'Loopback.SSRF.test.', 'mapped.ssrf.test.']) {
+      expect((await connectLookup(hostname)).error, hostname).toMatchObject({ code: 'EBLOCKEDADDRESS', message: `${hostname} resolves to a private, loopback or link-local address` });
+      expect((await connectLookup(hostname, true)).error, hostname).toMatchObject({ code: 'EBLOCKEDADDRESS' });
+    }
+    expect(await connectLookup('public.ssrf.test.')).toEqual({ address: PUBLIC.address });
+  });
+
   it('connects a name resolving to public addresses, one or all as asked', async () => {
     deployed();
     expect(await connectLookup('public.ssrf.test')).toEqual({ address: PUBLIC.address });
@@ -192,6 +203,70 @@ describe('webhook URLs in deployed mode, through the API', () => {
       expect(res.body.error.details).toEqual([{ path: 'url', message: expect.stringMatching(/^url must not point at a private/) }]);
     },
   );
+
+  describe('host names with a trailing dot', () => {
+    const POINTS_AT = 'url must not point at a private, loopback or link-local address';
+    const trailingDot: [url: string, message: string][] = [
+      ['https://LOCALHOST./', POINTS_AT],
+      ['https://localhost./x', POINTS_AT],
+      ['https://localhost../', POINTS_AT],
+      ['https://hooks.LocalHost./', POINTS_AT],
+      ['https://10.0.0.1../', POINTS_AT],
+      ['https://0x7f.1../', POINTS_AT],
+      ['https://127.0.0.1./', POINTS_AT],
+      ['https://169.254.169.254./latest/meta-data', POINTS_AT],
+      ['https://metadata.ssrf.test./latest/meta-data', REFUSED],
+      ['https://LOOPBACK.ssrf.test./hooks', REFUSED],
+      ['https://unique-local.ssrf.test./', REFUSED],
+    ];
+
+    it.each(trailingDot)('refuses to subscribe %s with 400 naming url', async (url, message) => {
+      const { client } = await api.organization();
+      deployed();
+      const res = await client.post('/v1/webhooks', { url, events: ['*'] });
+      expect(res.status).toBe(400);
+      expect(res.body.error.details).toEqual([{ path: 'url', message }]);
+      expect((await client.get('/v1/webhooks')).body.totalCount).toBe(0);
+    });
+
+    it.each(trailingDot)('refuses to change a subscription’s url to %s with 400 naming url', async (url, message) => {
+      const { client } = await api.organization();
+      deployed();
+      const webhook = (await client.post('/v1/webhooks', { url: 'https://public.ssrf.test/hooks', events: ['*'] })).body.webhook;
+      const res = await client.put(`/v1/webhooks/${webhook.id}`, { url });
+      expect(res.status).toBe(400);
+      expect(res.body.error.details).toEqual([{ path: 'url', message }]);
+      expect((await client.get(`/v1/webhooks/${webhook.id}`)).body.webhook.url).toBe('https://public.ssrf.test/hooks');
+    });
+
+    it('subscribes a public name with a trailing dot, and changes a url to one, keeping the url as given', async () => {
+      const { client } = await api.organization();
+      deployed();
+      const created = await client.post('/v1/webhooks', { url: 'https://public.ssrf.test./hooks', events: ['*'] });
+      expect(created.status).toBe(201);
+      expect(created.body.webhook.url).toBe('https://public.ssrf.test./hooks');
+      const changed = await client.put(`/v1/webhooks/${created.body.webhook.id}`, { url: 'https://PUBLIC.ssrf.test./other' });
+      expect(changed.status).toBe(200);
+      expect(changed.body.webhook.url).toBe('https://PUBLIC.ssrf.test./other');
+    });
+
+    it('refuses at delivery a name with a trailing dot that resolves to loopback, recording why', async () => {
+      const { client } = await api.organization();
+      const hook = await startReceiver();
+      receivers.push(hook);
+      // Subscribed under `npm start`'s rules, which check nothing; delivered under the deployed ones.
+      const created = await client.post('/v1/webhooks', { url: `https://loopback.ssrf.test.:${new URL(hook.url).port}/hooks`, events: ['lead.created'] });
+      expect(created.status).toBe(201);
+      deployed();
+      await client.post('/v1/leads', { name: 'Dotted Lead', email: 'dotted@example.com' });
+      const deliveries = `/v1/webhooks/${created.body.webhook.id}/deliveries`;
+      await vi.waitFor(async () => expect((await client.get(deliveries)).body.totalCount).toBeGreaterThan(0), { timeout: 10_000 });
+      const [attempt] = (await client.get(deliveries)).body.deliveries;
+      expect(attempt).toMatchObject({ status: 'FAILED', statusCode: null, error: 'loopback.ssrf.test. resolves to a private, loopback or link-local address' });
+      expect(hook.received).toEqual([]);
+      await client.delete(`/v1/webhooks/${created.body.webhook.id}`);
+    });
+  });
 
   it('refuses to change a subscription’s url to a name resolving to a private address', async () => {
     const { client } = await api.organization();

@@ -82,11 +82,22 @@ export function isBlockedAddress(address: string): boolean {
   return !GLOBAL_UNICAST_IPV6.check(canonical, 'ipv6') || BLOCKED_IPV6.check(canonical, 'ipv6');
 }
 
+/**
+ * A host as DNS means it, for every check: lower case, without the trailing dots of a fully qualified name
+ * (`LOCALHOST.` is `localhost`, `10.0.0.1..` is `10.0.0.1`) and without an IPv6 literal's brackets. What is
+ * left is read as a URL's host again, so an IPv4 address the dots hid, in any form (`0x7f.1..`), reads as one.
+ */
+export function canonicalHost(hostname: string): string {
+  const name = hostname.toLowerCase().replace(/\.+$/, '');
+  const reparsed = URL.canParse(`http://${name}`) ? new URL(`http://${name}`).hostname : name;
+  return reparsed.replace(/^\[|\]$/g, '');
+}
+
 /** Why a URL may not receive webhooks, or undefined when it may. */
 export function refusalOf(url: URL): string | undefined {
   if (webhookSettings.allowPrivateUrls) return undefined;
   if (url.protocol !== 'https:') return 'url must be an https URL';
-  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const host = canonicalHost(url.hostname);
   if (host === 'localhost' || host.endsWith('.localhost')) return 'url must not point at a private, loopback or link-local address';
   if (isIP(host) && isBlockedAddress(host)) return 'url must not point at a private, loopback or link-local address';
   return undefined;
@@ -98,17 +109,19 @@ export function refusalOf(url: URL): string | undefined {
  */
 export async function resolvedRefusalOf(url: URL): Promise<string | undefined> {
   const refusal = refusalOf(url);
-  if (refusal || webhookSettings.allowPrivateUrls || isIP(url.hostname.replace(/^\[|\]$/g, ''))) return refusal;
-  const addresses = await lookup(url.hostname, { all: true }).catch(() => []);
+  const host = canonicalHost(url.hostname);
+  if (refusal || webhookSettings.allowPrivateUrls || isIP(host)) return refusal;
+  const addresses = await lookup(host, { all: true }).catch(() => []);
   return addresses.some(({ address }) => isBlockedAddress(address)) ? 'url must not resolve to a private, loopback or link-local address' : undefined;
 }
 
 /**
- * The DNS lookup a delivery connects with: it resolves the name and refuses a blocked address in the same
- * step, so the address checked is the address connected to (DNS rebinding gets no second answer).
+ * The DNS lookup a delivery connects with: it resolves the name (as `canonicalHost` writes it) and refuses a
+ * blocked address in the same step, so the address checked is the address connected to (DNS rebinding gets no
+ * second answer).
  */
 export const guardedLookup: LookupFunction = (hostname, options, callback) => {
-  lookup(hostname, { all: true, family: options.family as number | undefined }).then(
+  lookup(canonicalHost(hostname), { all: true, family: options.family as number | undefined }).then(
     (addresses) => {
       const refused = !webhookSettings.allowPrivateUrls && addresses.some(({ address }) => isBlockedAddress(address));
       if (refused || addresses.length === 0) {
