@@ -1,5 +1,6 @@
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
+import { GATEWAY_RESPONSES, gatewayResponseBody } from '../shared/http/gateway-responses';
 import { useTestApi, type Client } from './support/api';
 import { ISO_MS, itemsOf } from './support/fixtures';
 
@@ -262,7 +263,8 @@ describe('inbound endpoints', () => {
     const created = await endpoint(client);
     const res = await send(created.url, created.secret);
     expect(res.status).toBe(401);
-    expect(await res.json()).toMatchObject({ success: false, error: { status: 401 } });
+    // Word for word the gateway's 401, which refuses an unknown endpoint: a bad token does not tell that the id exists.
+    expect(await res.json()).toEqual(gatewayResponseBody(GATEWAY_RESPONSES.UNAUTHORIZED));
     expect((await client.get('/v1/inquiries')).body.totalCount).toBe(0);
     expect((await client.get('/v1/leads')).body.totalCount).toBe(0);
   });

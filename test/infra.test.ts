@@ -5,7 +5,7 @@ import { buildApp } from '../infra/cdk/app';
 import { USAGE_PLAN_NAMES, USAGE_PLANS } from '../shared/auth/usage-plans';
 import { DYNAMODB_MAX_ATTEMPTS, DYNAMODB_TIMEOUTS } from '../shared/dynamo';
 import { routes } from '../shared/routes/index';
-import { grantedActions, routeId } from '../shared/routes/route';
+import { authorizerOf, grantedActions, routeId } from '../shared/routes/route';
 import { TABLE_INDEXES } from '../shared/table';
 
 // Asset bundling is left to `npm run synth`; here only the templates matter.
@@ -20,6 +20,12 @@ const resourcesOf = (type: string) => Object.assign({}, ...apiTemplates.map((tem
 const functions = resourcesOf('AWS::Lambda::Function');
 const policies = resourcesOf('AWS::IAM::Policy');
 const methods = Object.values(apiTemplate.findResources('AWS::ApiGateway::Method') as Record<string, Resource>);
+const authorizers = Object.entries(apiTemplate.findResources('AWS::ApiGateway::Authorizer') as Record<string, Resource>);
+/** The logical id of the API Gateway authorizer whose function is the construct `functionId`. */
+const authorizerIdOf = (functionId: string) => authorizers.find(([, a]) => JSON.stringify(a.Properties.AuthorizerUri).includes(`${functionId}Live`))?.[0];
+const AUTHORIZER_FUNCTIONS = { apiKey: 'Authorizer', inboundEndpoint: 'InboundAuthorizer' } as const;
+const methodOf = (route: (typeof routes)[number]) =>
+  methods.find((m) => m.Properties.HttpMethod === route.method && JSON.stringify(m.Properties.Integration).includes(`${routeId(route)}Live`));
 
 function dynamoActionsOf(constructId: string): string[] {
   const policy = Object.entries(policies).find(([logicalId]) => logicalId.startsWith(`${constructId}Role`));
@@ -37,32 +43,45 @@ describe('the API stack', () => {
     );
   });
 
-  it('has one function per route plus the authorizer, all Node.js 24 on arm64 with tracing', () => {
-    expect(Object.keys(functions)).toHaveLength(routes.length + 1);
+  it('has one function per route plus the two authorizers, all Node.js 24 on arm64 with tracing', () => {
+    expect(Object.keys(functions)).toHaveLength(routes.length + 2);
     for (const fn of Object.values(functions)) {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' } });
       expect(fn.Properties.LoggingConfig.LogGroup).toBeDefined();
     }
   });
 
-  it('puts the authorizer on every method except the public ones', () => {
-    const authorizerLogicalId = Object.keys(apiTemplate.findResources('AWS::ApiGateway::Authorizer'))[0];
+  it('puts the API key authorizer on every method except the public ones, and a public route’s own authorizer on it', () => {
+    expect(authorizers).toHaveLength(2);
     for (const route of routes) {
-      const method = methods.find(
-        (m) => m.Properties.HttpMethod === route.method && JSON.stringify(m.Properties.Integration).includes(`${routeId(route)}Live`),
-      );
+      const method = methodOf(route);
       expect(method, `${route.method} ${route.path}`).toBeDefined();
-      if (route.auth === 'none') {
+      const kind = authorizerOf(route);
+      if (!kind) {
         expect(method!.Properties.AuthorizationType).toBe('NONE');
       } else {
-        expect(method!.Properties).toMatchObject({ AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: authorizerLogicalId } });
+        expect(method!.Properties, `${route.method} ${route.path}`).toMatchObject({ AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: authorizerIdOf(AUTHORIZER_FUNCTIONS[kind]) } });
       }
     }
     expect(methods).toHaveLength(routes.length);
   });
 
+  it('meters posts to inbound URLs by their organization: the inbound method has the inbound endpoint authorizer, uncached, and requires the usage-plan key', () => {
+    const receive = routes.find((route) => route.operationId === 'receiveInbound')!;
+    const inboundAuthorizerId = authorizerIdOf('InboundAuthorizer');
+    expect(inboundAuthorizerId).toBeDefined();
+    expect(inboundAuthorizerId).not.toBe(authorizerIdOf('Authorizer'));
+    expect(methodOf(receive)!.Properties).toMatchObject({ AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: inboundAuthorizerId }, ApiKeyRequired: true });
+    const inbound = authorizers.find(([id]) => id === inboundAuthorizerId)![1];
+    // No identity source and no cache: each post is looked up by its own endpoint id.
+    expect(inbound.Properties).toMatchObject({ Type: 'REQUEST', AuthorizerResultTtlInSeconds: 0 });
+    expect(inbound.Properties.IdentitySource ?? '').toBe('');
+    // It reads the endpoint by id on gsi1, and nothing else.
+    expect(dynamoActionsOf('InboundAuthorizer')).toEqual(['dynamodb:Query']);
+  });
+
   it('authorizes with the Authorization header and caches the answer for 300 s', () => {
-    apiTemplate.hasResourceProperties('AWS::ApiGateway::Authorizer', {
+    expect(authorizers.find(([id]) => id === authorizerIdOf('Authorizer'))![1].Properties).toMatchObject({
       Type: 'REQUEST',
       IdentitySource: 'method.request.header.Authorization',
       AuthorizerResultTtlInSeconds: 300,
@@ -107,8 +126,10 @@ describe('the API stack', () => {
         expect(resources.includes(`/index/${index.indexName}`), `${route.operationId} on ${index.indexName}`).toBe(route.indexes?.includes(index.indexName) ?? false);
       }
     }
-    expect(grantedResources('Authorizer')).toContain('/index/gsi1');
-    expect(grantedResources('Authorizer')).not.toContain('/index/gsi2');
+    for (const authorizer of ['Authorizer', 'InboundAuthorizer']) {
+      expect(grantedResources(authorizer)).toContain('/index/gsi1');
+      expect(grantedResources(authorizer)).not.toContain('/index/gsi2');
+    }
   });
 
   it('answers gateway errors with the spec envelope, unknown routes as 404', () => {
@@ -162,8 +183,7 @@ describe('the API stack', () => {
   it('meters each organization through a usage plan: the authorizer supplies the key, every authorized method requires one', () => {
     apiTemplate.hasResourceProperties('AWS::ApiGateway::RestApi', { ApiKeySourceType: 'AUTHORIZER' });
     for (const route of routes) {
-      const method = methods.find((m) => m.Properties.HttpMethod === route.method && JSON.stringify(m.Properties.Integration).includes(`${routeId(route)}Live`));
-      expect(method?.Properties.ApiKeyRequired ?? false, `${route.method} ${route.path}`).toBe(route.auth !== 'none');
+      expect(methodOf(route)?.Properties.ApiKeyRequired ?? false, `${route.method} ${route.path}`).toBe(authorizerOf(route) !== undefined);
     }
     const plans = Object.values(apiTemplate.findResources('AWS::ApiGateway::UsagePlan') as Record<string, Resource>);
     expect(plans).toHaveLength(USAGE_PLAN_NAMES.length);

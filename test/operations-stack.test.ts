@@ -60,7 +60,7 @@ describe('alarms and the dashboard', () => {
     expect(JSON.stringify(alarms)).toContain('SystemErrors');
   });
 
-  it('alarms on each route’s p99 and each function’s errors and throttles, authorizer included', () => {
+  it('alarms on each route’s p99 and each function’s errors and throttles, both authorizers included', () => {
     for (const route of routes) {
       const p99 = alarms.find((alarm) => alarm.Properties.MetricName === 'Latency' && alarm.Properties.Dimensions?.some((d: any) => d.Name === 'operation' && d.Value === route.operationId));
       expect(p99?.Properties, route.operationId).toMatchObject({ Namespace: 'SalesPipeline', ExtendedStatistic: 'p99', Threshold: ALARM_THRESHOLDS.routeP99Ms });
@@ -68,8 +68,8 @@ describe('alarms and the dashboard', () => {
     // A labelled metric is written as a one-metric MetricStat.
     const metricOf = (alarm: Resource) => alarm.Properties.Metrics?.[0]?.MetricStat?.Metric ?? alarm.Properties;
     const byMetric = (name: string) => alarms.filter((alarm) => metricOf(alarm).Namespace === 'AWS/Lambda' && metricOf(alarm).MetricName === name);
-    expect(byMetric('Errors')).toHaveLength(routes.length + 1);
-    expect(byMetric('Throttles')).toHaveLength(routes.length + 1);
+    expect(byMetric('Errors')).toHaveLength(routes.length + 2);
+    expect(byMetric('Throttles')).toHaveLength(routes.length + 2);
   });
 
   it('sends every alarm and its recovery to the SNS topic, which emails the configured address', () => {
@@ -91,7 +91,7 @@ describe('alarms and the dashboard', () => {
 describe('canary deployments', () => {
   it('publishes every function behind a live alias that API Gateway invokes', () => {
     const aliases = Object.values(deployed.resources('AWS::Lambda::Alias'));
-    expect(aliases).toHaveLength(routes.length + 1);
+    expect(aliases).toHaveLength(routes.length + 2);
     for (const alias of aliases) expect(alias.Properties).toMatchObject({ Name: 'live', FunctionVersion: { 'Fn::GetAtt': [expect.stringContaining('CurrentVersion'), 'Version'] } });
     for (const method of Object.values(deployed.parent.findResources('AWS::ApiGateway::Method')) as Resource[]) {
       expect(JSON.stringify(method.Properties.Integration.Uri)).toMatch(/Live/);
@@ -100,7 +100,7 @@ describe('canary deployments', () => {
 
   it('shifts 10 % for 5 minutes, then all, and rolls back on the function’s alarms and the API’s 5xx rate', () => {
     const groups = Object.values(deployed.resources('AWS::CodeDeploy::DeploymentGroup'));
-    expect(groups).toHaveLength(routes.length + 1);
+    expect(groups).toHaveLength(routes.length + 2);
     for (const group of groups) {
       expect(group.Properties.DeploymentConfigName).toMatch(/Canary10Percent5Minutes/);
       expect(group.Properties.AlarmConfiguration.Enabled).toBe(true);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { USAGE_PLANS } from '../shared/auth/usage-plans';
 import { createRateLimiter } from '../infra/local/rate-limiter';
-import { useTestApi } from './support/api';
+import { useTestApi, type Client } from './support/api';
 
 const api = useTestApi();
 const starter = USAGE_PLANS.starter;
@@ -52,6 +52,64 @@ describe('rate limits per organization', () => {
     expect(list.status).toBe(200);
     expect(list.body.totalCount).toBe(createdCount);
     expect(list.body.leads).toHaveLength(createdCount);
+  });
+});
+
+/** An inbound endpoint of the organization: its id and its URL with the token. */
+async function inboundEndpoint(client: Client) {
+  const res = await client.post('/v1/inbound-endpoints', { name: 'Website contact form', source: 'WEBFORM' });
+  expect(res.status).toBe(201);
+  return res.body.inboundEndpoint as { id: string; url: string };
+}
+
+/** What a browser posts for an HTML form, no API key. */
+const postForm = (url: string, fields: Record<string, string>) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+
+describe('rate limits of inbound endpoints (no API key): each post counts against its organization’s plan', () => {
+  it('answers posts beyond a starter organization’s burst with 429 RATE_LIMITED and Retry-After, records only the admitted ones, and still admits another organization’s endpoint', async () => {
+    const busy = await api.organization({ usagePlan: 'starter' });
+    const other = await api.organization({ usagePlan: 'starter' });
+    const busyEndpoint = await inboundEndpoint(busy.client);
+    const otherEndpoint = await inboundEndpoint(other.client);
+    // The 60 parallel posts a starter organization's endpoint used to answer all with 201.
+    const attempts = starter.burstLimit * 3;
+    const responses = await Promise.all(
+      Array.from({ length: attempts }, (_, i) => postForm(busyEndpoint.url, { email: `sender${i}@example.com`, message: `Form entry ${i}` })),
+    );
+    // At that moment, the other organization's endpoint is still admitted: the limit is the organization's, not the route's.
+    const elsewhere = await postForm(otherEndpoint.url, { email: 'elsewhere@example.com', message: 'Another organization' });
+    expect(elsewhere.status).toBe(201);
+
+    const admitted = responses.filter((r) => r.status === 201);
+    const limited = responses.filter((r) => r.status === 429);
+    expect(admitted.length + limited.length).toBe(attempts);
+    expect(admitted.length).toBeGreaterThanOrEqual(starter.burstLimit);
+    expect(limited.length).toBeGreaterThan(0);
+    for (const response of limited) {
+      expect(await response.json()).toEqual({
+        success: false,
+        message: expect.stringContaining('Too many requests'),
+        error: { status: 429, message: expect.any(String), code: 'RATE_LIMITED' },
+      });
+      expect(response.headers.get('retry-after')).toBe('1');
+    }
+    expect((await busy.client.get('/v1/inquiries?limit=1')).body.totalCount).toBe(admitted.length);
+  });
+
+  it('counts a post with a wrong token against the endpoint’s organization', async () => {
+    const { client } = await api.organization({ usagePlan: 'starter' });
+    const created = await inboundEndpoint(client);
+    const wrong = created.url.replace(/token=.*/, 'token=inb_wrongwrongwrongwrongwrongwrongwron');
+    const statuses = await Promise.all(Array.from({ length: starter.burstLimit * 4 }, () => postForm(wrong, { email: 'x@example.com' }).then((r) => r.status)));
+    expect(new Set(statuses)).toEqual(new Set([401, 429]));
+    expect((await postForm(created.url, { email: 'right@example.com' })).status).toBe(429);
+  });
+
+  it('refuses an unknown endpoint id with 401 before metering: it counts against nobody', async () => {
+    const unknown = `${api.url}/v1/inbound/inbound_01HZZZZZZZZZZZZZZZZZZZZZZZ?token=inb_x`;
+    const statuses = await Promise.all(Array.from({ length: starter.burstLimit * 4 }, () => postForm(unknown, { email: 'x@example.com' }).then((r) => r.status)));
+    expect(new Set(statuses)).toEqual(new Set([401]));
   });
 });
 

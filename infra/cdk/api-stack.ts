@@ -28,7 +28,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { USAGE_PLANS } from '../../shared/auth/usage-plans';
 import { GATEWAY_RESPONSES, gatewayResponseBody, type GatewayResponse } from '../../shared/http/gateway-responses';
-import { grantedActions, routeId, type RouteDefinition } from '../../shared/routes/route';
+import { AUTHORIZER_HANDLERS, authorizerOf, grantedActions, routeId, type AuthorizerKind, type RouteDefinition } from '../../shared/routes/route';
 import { ApiFunction } from './service-function';
 import { smsConfigurationSetName } from './events-stack';
 import { Monitoring } from './monitoring';
@@ -146,7 +146,7 @@ export class ApiStack extends Stack {
 
     const authorizerFunction = new ApiFunction(this, 'Authorizer', {
       ...functionDefaults,
-      handler: 'authorizer',
+      handler: AUTHORIZER_HANDLERS.apiKey,
       dynamodb: ['Query', 'GetItem', 'UpdateItem'],
       indexes: ['gsi1'],
       rollbackAlarms: (fn) => [...monitoring.watchFunction(this, 'Authorizer', fn), monitoring.api5xxRate],
@@ -156,6 +156,25 @@ export class ApiStack extends Stack {
       identitySources: [IdentitySource.header('Authorization')],
       resultsCacheTtl: Duration.seconds(options.authorizerCacheTtlSeconds),
     });
+    const authorizers: Partial<Record<AuthorizerKind, RequestAuthorizer>> = { apiKey: authorizer };
+    // A post to an inbound URL has no API key: this authorizer names the endpoint's organization (usageIdentifierKey)
+    // from the path's id, so the organization's usage plan meters it. Not cached (no identity source): its answer
+    // depends on the endpoint id, and a cached answer keyed by anything else could meter one organization's posts
+    // against another's plan. It costs one Query on gsi1 per post. (An authorizer no method uses cannot deploy.)
+    if (routes.some((route) => authorizerOf(route) === 'inboundEndpoint')) {
+      const inboundAuthorizerFunction = new ApiFunction(this, 'InboundAuthorizer', {
+        ...functionDefaults,
+        handler: AUTHORIZER_HANDLERS.inboundEndpoint,
+        dynamodb: ['Query'],
+        indexes: ['gsi1'],
+        rollbackAlarms: (fn) => [...monitoring.watchFunction(this, 'InboundAuthorizer', fn), monitoring.api5xxRate],
+      });
+      authorizers.inboundEndpoint = new RequestAuthorizer(this, 'InboundEndpointAuthorizer', {
+        handler: inboundAuthorizerFunction.alias,
+        identitySources: [],
+        resultsCacheTtl: Duration.seconds(0),
+      });
+    }
 
     for (const route of routes) {
       const scope = this.functionStacks.get(route.tag) ?? new NestedStack(this, `${route.tag}Functions`, { description: `The ${route.tag} functions` });
@@ -170,22 +189,27 @@ export class ApiStack extends Stack {
         rollbackAlarms: (fn) => [...monitoring.watchFunction(scope, routeId(route), fn, route.operationId), monitoring.api5xxRate],
       });
       if (route.sendsSms) this.grantSendTextMessage(apiFunction, options);
+      const kind = authorizerOf(route);
       const method = this.api.root.resourceForPath(route.path).addMethod(
         route.method,
         // No test-invoke permission: one Lambda permission per function, for the stage.
         new LambdaIntegration(apiFunction.alias, { allowTestInvoke: false }),
-        route.auth === 'none'
-          ? { authorizationType: AuthorizationType.NONE }
-          : { authorizer, authorizationType: AuthorizationType.CUSTOM, apiKeyRequired: true },
+        // Every method with an authorizer requires the usage-plan key it names: its organization's plan meters it.
+        kind
+          ? { authorizer: authorizers[kind]!, authorizationType: AuthorizationType.CUSTOM, apiKeyRequired: true }
+          : { authorizationType: AuthorizationType.NONE },
       );
-      if (route.auth === 'none') {
+      if (!kind) {
         for (const rule of ['AwsSolutions-APIG4', 'AwsSolutions-COG4']) {
-          Validations.of(method).acknowledge({ id: rule, reason: `${route.method} ${route.path} is public by design: the API's own description and reference page, or an inbound endpoint that checks its own token or signature.` });
+          Validations.of(method).acknowledge({ id: rule, reason: `${route.method} ${route.path} is public by design: the API's own description and reference page.` });
         }
       } else {
         Validations.of(method).acknowledge({
           id: 'AwsSolutions-COG4',
-          reason: 'Callers are integrations holding API keys, checked by the Lambda REQUEST authorizer, not Cognito users.',
+          reason:
+            kind === 'apiKey'
+              ? 'Callers are integrations holding API keys, checked by the Lambda REQUEST authorizer, not Cognito users.'
+              : 'Senders are web forms and email parsers holding an inbound endpoint’s token or signing secret, which the function checks; the Lambda REQUEST authorizer names the endpoint’s organization for its usage plan.',
         });
       }
     }

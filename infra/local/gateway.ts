@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import { GATEWAY_RESPONSES, gatewayResponseBody, type GatewayResponse } from '../../shared/http/gateway-responses';
 import { NO_STORE_HEADERS } from '../../shared/http/envelope';
-import { routeId, type RouteDefinition } from '../../shared/routes/route';
+import { authorizerOf, routeId, type AuthorizerKind, type RouteDefinition } from '../../shared/routes/route';
 import type { Admission } from './rate-limiter';
 
 type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<{ statusCode: number; headers?: Record<string, string>; body: string; isBase64Encoded?: boolean }>;
@@ -82,14 +82,15 @@ async function readBody(request: IncomingMessage): Promise<Buffer | null | 'TOO_
 export interface LocalGatewayOptions {
   routes: RouteDefinition[];
   loadHandler: (route: RouteDefinition) => Promise<ProxyHandler>;
-  loadAuthorizer: () => Promise<AuthorizerHandler>;
+  /** The authorizer of a kind: the API key's, or a public route's own (authorizerOf). */
+  loadAuthorizer: (kind: AuthorizerKind) => Promise<AuthorizerHandler>;
   /** Wraps each function invocation (not the authorizer's), e.g. to attribute its DynamoDB calls to the route. */
   aroundInvoke?: <T>(route: RouteDefinition, invoke: () => Promise<T>) => Promise<T>;
   /** Wraps each authorizer invocation, e.g. to keep its DynamoDB calls apart from any route's. */
   aroundAuthorize?: <T>(authorize: () => Promise<T>) => Promise<T>;
   /** Usage-plan metering of an authorized request by the authorizer's usageIdentifierKey, as API Gateway's. */
   meter?: (usageIdentifierKey: string) => Promise<Admission>;
-  /** How long an authorizer's Allow is reused for the same Authorization header, as API Gateway's result cache; 0 (the default) asks every time. */
+  /** How long the API key authorizer's Allow is reused for the same Authorization header, as API Gateway's result cache; 0 (the default) asks every time. An authorizer without an identity source is never cached. */
   authorizerCacheTtlMs?: number;
   /** How long a function may take before the gateway answers 504, as API Gateway's 29 s. */
   integrationTimeoutMs?: number;
@@ -148,12 +149,18 @@ export function createLocalGateway({ routes, loadHandler, loadAuthorizer, around
     const methodArn = `arn:aws:execute-api:local:000000000000:local/${STAGE}/${method}${url.pathname}`;
 
     let authorizer: Record<string, unknown> | null = null;
-    if (route.auth !== 'none') {
-      const hasAuthorization = Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
-      if (!hasAuthorization) return sendGateway(response, GATEWAY_RESPONSES.UNAUTHORIZED);
-      const authorization = headers[Object.keys(headers).find((name) => name.toLowerCase() === 'authorization')!]!;
-      const cached = allowedByHeader.get(authorization);
-      const authorize = await loadAuthorizer();
+    const kind = authorizerOf(route);
+    if (kind) {
+      // The API key authorizer's identity source is the Authorization header: without one API Gateway answers 401
+      // itself, and its value keys the result cache. An authorizer without an identity source is asked every time.
+      let identity: string | undefined;
+      if (kind === 'apiKey') {
+        const header = Object.keys(headers).find((name) => name.toLowerCase() === 'authorization');
+        if (!header) return sendGateway(response, GATEWAY_RESPONSES.UNAUTHORIZED);
+        identity = headers[header]!;
+      }
+      const cached = identity === undefined ? undefined : allowedByHeader.get(identity);
+      const authorize = await loadAuthorizer(kind);
       const result = cached && cached.until > Date.now() ? cached.result : await aroundAuthorize(() => authorize({
         type: 'REQUEST',
         methodArn,
@@ -169,13 +176,14 @@ export function createLocalGateway({ routes, loadHandler, loadAuthorizer, around
         requestContext: {} as APIGatewayRequestAuthorizerEvent['requestContext'],
       })).catch((error: unknown) => {
         if ((error as Error).message === 'Unauthorized') return 'UNAUTHORIZED' as const;
-        console.error(JSON.stringify({ level: 'ERROR', message: 'authorizer failed', error: String(error) }));
+        console.error(JSON.stringify({ level: 'ERROR', message: 'authorizer failed', authorizer: kind, error: String(error) }));
         return 'FAILED' as const;
       });
       if (result === 'UNAUTHORIZED') return sendGateway(response, GATEWAY_RESPONSES.UNAUTHORIZED);
       if (result === 'FAILED') return sendGateway(response, GATEWAY_RESPONSES.AUTHORIZER_FAILURE);
       if (!allows(result, methodArn)) return sendGateway(response, GATEWAY_RESPONSES.ACCESS_DENIED);
-      if (authorizerCacheTtlMs > 0 && !cached) allowedByHeader.set(authorization, { result, until: Date.now() + authorizerCacheTtlMs });
+      if (authorizerCacheTtlMs > 0 && identity !== undefined && !cached) allowedByHeader.set(identity, { result, until: Date.now() + authorizerCacheTtlMs });
+      // Every method with an authorizer requires the usage-plan key it names (apiKeyRequired): metered the same way.
       if (meter && result.usageIdentifierKey) {
         const admission = await meter(result.usageIdentifierKey);
         if (admission !== 'ADMITTED') return sendGateway(response, GATEWAY_RESPONSES[admission]);

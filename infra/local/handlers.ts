@@ -1,4 +1,4 @@
-import type { RouteDefinition } from '../../shared/routes/route';
+import { AUTHORIZER_HANDLERS, type AuthorizerKind, type RouteDefinition } from '../../shared/routes/route';
 
 const functionsDir = new URL('../../functions/', import.meta.url);
 
@@ -20,6 +20,7 @@ export function loadHandler(route: RouteDefinition) {
   return loadOnce(route.handler, () => import(/* @vite-ignore */ new URL(`${route.handler}.ts`, functionsDir).href) as Promise<{ handler: never }>);
 }
 
-export function loadAuthorizer() {
-  return loadOnce('authorizer', () => import('../../functions/authorizer.ts'));
+/** The gateway's authorizer of that kind (AUTHORIZER_HANDLERS), the API key's unless told. */
+export function loadAuthorizer(kind: AuthorizerKind = 'apiKey') {
+  return loadOnce(`authorizer:${kind}`, () => import(/* @vite-ignore */ new URL(`${AUTHORIZER_HANDLERS[kind]}.ts`, functionsDir).href) as Promise<{ handler: never }>);
 }

@@ -39,7 +39,12 @@ export async function rotateEndpoint(organizationId: string, endpointId: string,
   return { ...publicEndpoint(endpoint), url: urlOf(baseUrl, endpointId, token), secret };
 }
 
-const unauthorized = () => new ApiError(401, 'A valid token or Standard Webhooks signature is required', 'UNAUTHORIZED');
+/**
+ * The gateway's own 401 body, word for word (GATEWAY_RESPONSES.UNAUTHORIZED): an unknown endpoint is refused by
+ * the gateway's inbound authorizer before this runs, and a wrong token must answer exactly alike, so that ids
+ * cannot be probed.
+ */
+const unauthorized = () => new ApiError(401, 'Invalid or expired token');
 
 const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 

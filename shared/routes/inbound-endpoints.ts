@@ -78,9 +78,11 @@ export const receiveInbound = defineRoute({
   path: '/v1/inbound/{inboundEndpointId}',
   handler: 'inbound/receive',
   summary: 'Post an inquiry to an inbound endpoint (no API key)',
-  description: `Authenticated by the endpoint URL's \`token\`, or by Standard Webhooks headers (\`webhook-id\`, \`webhook-timestamp\` within 5 minutes, \`webhook-signature\`) signed with the endpoint's secret; anything else answers 401 and records nothing. The body is \`application/json\` or \`application/x-www-form-urlencoded\` (what an HTML form posts), at most ${MAX_INBOUND_BYTES / 1024} KB. A WEBFORM endpoint keeps every field and finds the lead from email, phone and name; an EMAIL endpoint takes a parsed email (from, to, subject, text or html); CALL and CHATBOT take \`{lead, data, summary?, tag?}\` as POST /v1/inquiries does. The same sender id again (\`externalInquiryId\`, or the \`webhook-id\` or \`Idempotency-Key\` header) answers 200 with the first inquiry.`,
+  description: `Authenticated by the endpoint URL's \`token\`, or by Standard Webhooks headers (\`webhook-id\`, \`webhook-timestamp\` within 5 minutes, \`webhook-signature\`) signed with the endpoint's secret; anything else answers 401 and records nothing. The body is \`application/json\` or \`application/x-www-form-urlencoded\` (what an HTML form posts), at most ${MAX_INBOUND_BYTES / 1024} KB. A WEBFORM endpoint keeps every field and finds the lead from email, phone and name; an EMAIL endpoint takes a parsed email (from, to, subject, text or html); CALL and CHATBOT take \`{lead, data, summary?, tag?}\` as POST /v1/inquiries does. The same sender id again (\`externalInquiryId\`, or the \`webhook-id\` or \`Idempotency-Key\` header) answers 200 with the first inquiry. Every post counts against the endpoint's organization's usage plan, as a request with its API key does (a post with a wrong token too): beyond it, 429 \`RATE_LIMITED\` with \`Retry-After\`.`,
   tag: 'Inbound',
   auth: 'none',
+  // No API key, yet metered: the gateway's inbound authorizer names the endpoint's organization for its usage plan.
+  authorizer: 'inboundEndpoint',
   // The endpoint by id (gsi1), then what POST /v1/inquiries does.
   dynamodb: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
   indexes: ['gsi1', 'gsi5'],

@@ -47,8 +47,14 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
   /** What the operation does and what an integrator must know about it. */
   description: string;
   tag: Tag;
-  /** Bearer API key (the default) or a public route. */
+  /** What the caller presents: the Bearer API key (the default), or nothing the API issues (a public route). */
   auth?: 'apiKey' | 'none';
+  /**
+   * A public route's gateway authorizer: it names, from the request itself, the organization whose usage plan
+   * meters it, as the API key does on the other routes. 'inboundEndpoint' finds the endpoint by the path's id.
+   * A public route without one is metered against nobody (only the stage's throttle and its own `throttle`).
+   */
+  authorizer?: 'inboundEndpoint';
   dynamodb: DynamoAction[];
   /** Secondary indexes the function queries; its grant covers the table and only these. */
   indexes?: IndexName[];
@@ -71,6 +77,18 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
   throttle?: { rateLimit: number; burstLimit: number };
   /** The function sends SMS: the stack configures the provider (AWS End User Messaging SMS) and grants SendTextMessage. */
   sendsSms?: boolean;
+}
+
+/** The REQUEST authorizers of the API Gateway, each a function below functions/ (its handler module). */
+export type AuthorizerKind = 'apiKey' | 'inboundEndpoint';
+export const AUTHORIZER_HANDLERS: Record<AuthorizerKind, string> = { apiKey: 'authorizer', inboundEndpoint: 'inbound/authorizer' };
+
+/**
+ * The authorizer the gateway runs before a route's function, whose usageIdentifierKey (the organization)
+ * meters the request against a usage plan: the API key's unless the route is public; a public route's own, if any.
+ */
+export function authorizerOf(route: Pick<RouteDefinition, 'auth' | 'authorizer'>): AuthorizerKind | undefined {
+  return route.auth === 'none' ? route.authorizer : 'apiKey';
 }
 
 /**
