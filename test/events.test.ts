@@ -167,3 +167,79 @@ describe('GET /v1/events', () => {
     expect((await eventsOf(a.client)).events.every((event) => event.organizationId === a.organizationId)).toBe(true);
   });
 });
+
+describe('when an event occurred', () => {
+  /** A request with its wall-clock window: a timestamp taken just before it is sent and one just after its answer. */
+  async function timed<T>(request: () => Promise<T>): Promise<{ result: T; before: number; after: number }> {
+    const before = Date.now();
+    const result = await request();
+    return { result, before, after: Date.now() };
+  }
+  const occurredAtOf = (events: { type: string; occurredAt: string }[], type: string) => {
+    const matching = events.filter((event) => event.type === type);
+    expect(matching, type).toHaveLength(1);
+    return matching[0]!.occurredAt;
+  };
+  /** DynamoDB Local rounds a stream record's time down to the minute (AWS to the second). */
+  const minuteOf = (at: number) => Math.floor(at / 60_000) * 60_000;
+
+  it("is the entity's own createdAt or updatedAt, to the millisecond, within the request's window", async () => {
+    const { client } = await api.organization();
+    const lead = await timed(async () => (await client.post('/v1/leads', { name: 'Tim Stamp', email: 'tim@example.com' })).body.lead);
+    const product = await timed(() => createProduct(client, fixedProduct('Tap washer')));
+    const productUpdated = await timed(async () => (await client.put(`/v1/products/${product.result.id}`, { price: 200 })).body.product);
+    const company = await timed(() => created(client, '/v1/companies', 'company', { name: 'Harbourside Strata', email: 'office@harbourside.example.com' }));
+    const companyUpdated = await timed(async () => (await client.put(`/v1/companies/${company.result.id}`, { phone: '+61299551299' })).body.company);
+
+    const { events } = await eventsOf(client);
+    const expectations: [type: string, request: { before: number; after: number }, at: string][] = [
+      ['lead.created', lead, lead.result.createdAt],
+      ['product.created', product, product.result.createdAt],
+      ['product.updated', productUpdated, productUpdated.result.updatedAt],
+      ['company.created', company, company.result.createdAt],
+      ['company.updated', companyUpdated, companyUpdated.result.updatedAt],
+    ];
+    for (const [type, { before, after }, at] of expectations) {
+      const occurredAt = occurredAtOf(events, type);
+      expect(occurredAt, type).toMatch(ISO_MS);
+      expect(occurredAt, type).toBe(at);
+      expect(Date.parse(occurredAt), type).toBeGreaterThanOrEqual(before);
+      expect(Date.parse(occurredAt), type).toBeLessThanOrEqual(after);
+    }
+    // Not the stream record's time, which is rounded down: these carry their milliseconds.
+    expect(events.some((event) => Date.parse(event.occurredAt) % 1000 !== 0)).toBe(true);
+    expect(events.map((event) => event.occurredAt)).toEqual(expectations.map(([, , at]) => at).reverse());
+  });
+
+  it("puts a delete, whose item records no time of it, no earlier than the item's last change and not after the request", async () => {
+    const { client } = await api.organization();
+    const policy = (await client.post('/v1/policies', { title: 'Call-out fee', content: '$99.' })).body.policy;
+    await client.put(`/v1/policies/${policy.id}`, { isActive: false });
+    const deleted = await timed(() => client.delete(`/v1/policies/${policy.id}`));
+    expect(deleted.result.status).toBe(200);
+
+    const { events } = await eventsOf(client);
+    expect(typesOf(events)).toEqual(['policy.deleted', 'policy.updated', 'policy.created']);
+    const [deletedAt, updatedAt, createdAt] = events.map((event) => Date.parse(event.occurredAt));
+    expect(createdAt).toBeLessThanOrEqual(updatedAt!);
+    expect(deletedAt).toBeGreaterThanOrEqual(Math.max(updatedAt!, minuteOf(deleted.before)));
+    expect(deletedAt).toBeLessThanOrEqual(deleted.after);
+  });
+
+  it('is not a time the caller gave: an inquiry ingested with yesterday as its createdAt occurred during the request', async () => {
+    const { client } = await api.organization();
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString();
+    const ingested = await timed(() =>
+      created(client, '/v1/inquiries', 'inquiry', {
+        source: 'EMAIL',
+        lead: { email: 'late@example.com' },
+        createdAt: yesterday,
+        data: { subject: 'Quote', from: 'late@example.com', to: 'office@example.com', body: 'Hot water system quote, please.', receivedAt: yesterday },
+      }),
+    );
+    expect(ingested.result.createdAt).toBe(yesterday);
+    const occurredAt = Date.parse(occurredAtOf((await eventsOf(client)).events, 'inquiry.created'));
+    expect(occurredAt).toBeGreaterThanOrEqual(minuteOf(ingested.before));
+    expect(occurredAt).toBeLessThanOrEqual(ingested.after);
+  });
+});

@@ -2,7 +2,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { eventIdOf } from '../../shared/domain/event-ids';
-import { eventsOf } from '../../shared/domain/events';
+import { eventsOf, occurredAtOf, type ItemChange } from '../../shared/domain/events';
 import { logger } from '../../shared/observability';
 import { recordEvents } from '../../shared/repositories/events';
 import type { Event } from '../../shared/schemas/events';
@@ -12,8 +12,11 @@ const image = (attributes: unknown) => (attributes ? unmarshall(attributes as Re
 
 function eventsOfRecord({ eventName, dynamodb }: DynamoDBRecord): Event[] {
   if (!eventName || !dynamodb?.SequenceNumber) return [];
-  const occurredAtMs = (dynamodb.ApproximateCreationDateTime ?? Date.now() / 1000) * 1000;
-  const derived = eventsOf({ kind: eventName, oldItem: image(dynamodb.OldImage), newItem: image(dynamodb.NewImage) });
+  const change: ItemChange = { kind: eventName, oldItem: image(dynamodb.OldImage), newItem: image(dynamodb.NewImage) };
+  const derived = eventsOf(change);
+  if (derived.length === 0) return [];
+  // The record's own time is rounded down (to the second in AWS, the minute in DynamoDB Local); the change's stamp is not.
+  const occurredAtMs = occurredAtOf(change, (dynamodb.ApproximateCreationDateTime ?? Date.now() / 1000) * 1000);
   return derived.map((event) => ({
     id: eventIdOf(occurredAtMs, dynamodb.SequenceNumber!),
     type: event.type,
