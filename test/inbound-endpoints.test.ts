@@ -1,6 +1,7 @@
 import { Webhook as StandardWebhook } from 'standardwebhooks';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '../shared/http/gateway-responses';
+import { MAX_JSON_DEPTH } from '../shared/json-depth';
 import { useTestApi, type Client } from './support/api';
 import { ISO_MS, itemsOf } from './support/fixtures';
 
@@ -231,6 +232,35 @@ describe('inbound endpoints', () => {
     const lead = (await client.get(`/v1/leads/${inquiry.leadId}`)).body.lead;
     expect(lead).toMatchObject({ phone: '+61412000555' });
     expect(lead.email ?? null).toBeNull();
+  });
+
+  it('answers 400 INVALID_JSON for a JSON body nested thousands of levels deep, records nothing and logs no error', async () => {
+    const { client } = await api.organization();
+    const created = await endpoint(client);
+    const written: string[] = [];
+    for (const method of ['log', 'info', 'warn', 'error'] as const) vi.spyOn(console, method).mockImplementation((...args) => void written.push(args.map(String).join(' ')));
+    const levels = 10_000;
+    const deep = `{"email":"deep@example.com","details":${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}}`;
+    const res = await fetch(created.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: deep });
+    vi.restoreAllMocks();
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ success: false, error: { status: 400, code: 'INVALID_JSON' } });
+    expect(written.filter((line) => /"level":\s*"ERROR"/.test(line))).toEqual([]);
+    expect((await client.get('/v1/inquiries')).body.totalCount).toBe(0);
+    expect((await client.get('/v1/leads')).body.totalCount).toBe(0);
+  });
+
+  it(`accepts JSON nested as deep as the limit (${MAX_JSON_DEPTH} levels, the body's own included)`, async () => {
+    const { client } = await api.organization();
+    const created = await endpoint(client);
+    const levels = MAX_JSON_DEPTH - 1;
+    const body = `{"email":"nested@example.com","details":${'['.repeat(levels - 1)}{}${']'.repeat(levels - 1)}}`;
+    const res = await fetch(created.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect(res.status).toBe(201);
+    const tooDeep = `{"email":"nested@example.com","details":${'['.repeat(levels)}{}${']'.repeat(levels)}}`;
+    const refused = await fetch(created.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: tooDeep });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ error: { code: 'INVALID_JSON' } });
   });
 
   it('summarises a form without a message field by its first long field, on one line, keeping the field as posted', async () => {

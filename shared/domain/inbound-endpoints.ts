@@ -4,6 +4,7 @@ import { hashToken } from '../auth/tokens';
 import type { InboundEndpointRecord } from '../entities/inbound-endpoint';
 import { ApiError, NotFoundError, PayloadTooLargeError, ValidationError } from '../errors';
 import { newId, now } from '../ids';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../json-depth';
 import { createInboundEndpoint, findInboundEndpoint, getInboundEndpoint, INBOUND_ENDPOINT_NOT_FOUND, replaceInboundCredentials } from '../repositories/inbound-endpoints';
 import { MAX_INBOUND_BYTES, type CreateInboundEndpointBody, type InboundEndpoint } from '../schemas/inbound-endpoints';
 import { IngestInquiryBody } from '../schemas/ingestion';
@@ -79,6 +80,8 @@ function fieldsOf(headers: Record<string, string>, body: string): Fields {
     return fields;
   }
   if (type === 'application/json') {
+    // Read before parsing: a value nested thousands deep would parse, then overflow the stack of whatever recurses over it.
+    if (nestsDeeperThan(body, MAX_JSON_DEPTH)) throw new ApiError(400, `The body must not nest deeper than ${MAX_JSON_DEPTH} levels`, 'INVALID_JSON');
     let parsed: unknown;
     try {
       parsed = JSON.parse(body);
