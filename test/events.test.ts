@@ -211,6 +211,35 @@ describe('when an event occurred', () => {
     expect(events.map((event) => event.occurredAt)).toEqual(expectations.map(([, , at]) => at).reverse());
   });
 
+  it('is the time of the write for a lead or member update, whose items keep their updatedAt out of the API', async () => {
+    const { client } = await api.organization();
+    const lead = await created(client, '/v1/leads', 'lead', { name: 'Una Stamp', email: 'una@example.com' });
+    const kate = await created(client, '/v1/organization/members', 'member', { email: 'kate@example.com', firstName: 'Kate', lastName: 'Ng' });
+    await api.eventsCaughtUp();
+    const patched = await timed(() => client.patch(`/v1/leads/${lead.id}`, { status: 'CONTACTED' }));
+    const ingested = await timed(() =>
+      created(client, '/v1/inquiries', 'inquiry', { source: 'EMAIL', lead: { email: 'una@example.com' }, data: { subject: 'Follow-up', from: 'una@example.com', to: 'office@example.com', body: 'Any news on the quote?', receivedAt: new Date().toISOString() } }),
+    );
+    const renamed = await timed(() => client.patch(`/v1/organization/members/${kate.id}`, { position: 'Lead plumber' }));
+    expect([patched.result.status, renamed.result.status]).toEqual([200, 200]);
+    expect(patched.result.body.lead).not.toHaveProperty('updatedAt');
+    expect(renamed.result.body.member).not.toHaveProperty('updatedAt');
+
+    const { events } = await eventsOf(client);
+    const leadUpdates = events.filter((event) => event.type === 'lead.updated').reverse();
+    expect(leadUpdates.map((event) => event.data.status)).toEqual(['CONTACTED', 'CONTACTED']);
+    const windows: [string, { before: number; after: number }][] = [
+      [leadUpdates[0]!.occurredAt, patched],
+      [leadUpdates[1]!.occurredAt, ingested],
+      [occurredAtOf(events, 'member.updated'), renamed],
+    ];
+    for (const [occurredAt, { before, after }] of windows) {
+      expect(occurredAt).toMatch(ISO_MS);
+      expect(Date.parse(occurredAt)).toBeGreaterThanOrEqual(before);
+      expect(Date.parse(occurredAt)).toBeLessThanOrEqual(after);
+    }
+  });
+
   it("puts a delete, whose item records no time of it, no earlier than the item's last change and not after the request", async () => {
     const { client } = await api.organization();
     const policy = (await client.post('/v1/policies', { title: 'Call-out fee', content: '$99.' })).body.policy;

@@ -117,6 +117,11 @@ function leadUpdate(organizationId: string, inquiry: InquiryRecord, lead: LeadIn
     sets.push('hasFlaggedInquiry = :flagged');
     values[':flagged'] = true;
   }
+  // Whatever the inquiry changes on its lead, it changed now: the time of its lead.updated event.
+  if (sets.length || adds.length) {
+    sets.push('updatedAt = :updatedAt');
+    values[':updatedAt'] = now();
+  }
   const unchanged =
     lead.lastInquiryId === null ? '(attribute_not_exists(lastInquiryId) OR attribute_type(lastInquiryId, :nullType))' : 'lastInquiryId = :seen';
   const check = {
@@ -300,6 +305,8 @@ export async function changeInquiry(organizationId: string, inquiryId: string, c
     // A deleted lead keeps its inquiries; only a lead that exists is updated.
     const leadExists = leadSets.length > 0 && (await readLeadInquiryState(organizationId, current.leadId).then(() => true, () => false));
     if (leadExists) {
+      leadSets.push('updatedAt = :updatedAt');
+      leadValues[':updatedAt'] = now();
       writes.push({
         item: { Update: { TableName: config.tableName, Key: leadKey, UpdateExpression: `SET ${leadSets.join(', ')}`, ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: leadValues } },
         onConditionFailed: changed,

@@ -4,6 +4,7 @@ import { dynamo } from '../dynamo';
 import { contactIndexAttribute, contactsOf, fromActivityItem, fromLeadItem, hasContact, sameContact, toActivityItem, toLeadContactItem, toLeadItem, type LeadContact } from '../entities/lead';
 import { counterNames, keys, type Key } from '../entities/keys';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import { now } from '../ids';
 import type { Page, PageRequest } from '../pagination';
 import type { Lead, LeadActivity, ListLeadsQuery } from '../schemas/leads';
 import { deleteItems } from './batch-write';
@@ -184,8 +185,10 @@ export async function writeLeadChanges(organizationId: string, current: Lead, ch
     ...(next.companyId !== current.companyId ? companyCheck(organizationId, next.companyId) : []),
     ...(activity ? [insertIfAbsent(toActivityItem(organizationId, activity)), counterUpdate(organizationId, counterNames.activities(current.id), 1)] : []),
   ];
+  // updatedAt is kept on the item (not in the API's lead): the time its lead.updated event occurred.
+  const updatedAt = now();
   const writeAs = async (written: Partial<Lead>) => {
-    const update = setFields(keys.lead(organizationId, current.id), { ...written, ...indexes, ...phoneIndex, ...emailIndex }, {
+    const update = setFields(keys.lead(organizationId, current.id), { ...written, ...indexes, ...phoneIndex, ...emailIndex, updatedAt }, {
       remove: [
         ...(moved && !next.companyId && current.companyId ? ['gsi3pk', 'gsi3sk', 'gsi4pk', 'gsi4sk'] : []),
         ...(phoneChanged && !next.phone ? ['gsi1pk', 'gsi1sk'] : []),

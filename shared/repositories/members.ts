@@ -4,6 +4,7 @@ import { dynamo } from '../dynamo';
 import { counterNames, keys } from '../entities/keys';
 import { fromInvitationItem, fromMemberItem, toInvitationItem, toMemberEmailItem, toMemberItem, toUserLookupItem } from '../entities/member';
 import { ConflictError, NotFoundError } from '../errors';
+import { now } from '../ids';
 import type { Page, PageRequest } from '../pagination';
 import type { Invitation, Member, MemberChanges } from '../schemas/members';
 import { counterUpdate } from './counters';
@@ -43,7 +44,8 @@ export async function getMember(organizationId: string, memberId: number): Promi
 /** The member's fields, and its user's disabled flag (what the SMS sender check reads), in one transaction. */
 export async function writeMemberChanges(organizationId: string, member: Member, changes: MemberChanges): Promise<void> {
   await transact([
-    setFields(keys.member(organizationId, member.id), changes, { onConditionFailed: memberNotFound }),
+    // updatedAt is kept on the item (not in the API's member): the time its member.updated event occurred.
+    setFields(keys.member(organizationId, member.id), { ...changes, updatedAt: now() }, { onConditionFailed: memberNotFound }),
     ...(changes.isDisabled === undefined ? [] : [setFields(keys.user(organizationId, member.user.id), { isDisabled: changes.isDisabled }, { onConditionFailed: memberNotFound })]),
   ]);
 }

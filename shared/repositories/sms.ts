@@ -112,9 +112,9 @@ export async function appendInboundSmsMessage(organizationId: string, thread: Sm
       Update: {
         TableName: config.tableName,
         Key: keys.lead(organizationId, thread.leadId),
-        UpdateExpression: `ADD unreadSMS :one${effects.smsOptedOut === undefined ? '' : ' SET smsOptedOut = :optedOut'}`,
+        UpdateExpression: `ADD unreadSMS :one SET updatedAt = :updatedAt${effects.smsOptedOut === undefined ? '' : ', smsOptedOut = :optedOut'}`,
         ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':one': 1, ...optOut },
+        ExpressionAttributeValues: { ':one': 1, ':updatedAt': new Date().toISOString(), ...optOut },
       },
     },
     onConditionFailed: () => new NotFoundError('Lead not found'),
