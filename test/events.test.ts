@@ -211,9 +211,9 @@ describe('when an event occurred', () => {
     expect(events.map((event) => event.occurredAt)).toEqual(expectations.map(([, , at]) => at).reverse());
   });
 
-  it('is the time of the write for a lead or member update, whose items keep their updatedAt out of the API', async () => {
+  it('is the time of the write for a lead or member update and an SMS status move, whose items keep their updatedAt out of the API', async () => {
     const { client } = await api.organization();
-    const lead = await created(client, '/v1/leads', 'lead', { name: 'Una Stamp', email: 'una@example.com' });
+    const lead = await created(client, '/v1/leads', 'lead', { name: 'Una Stamp', email: 'una@example.com', phone: '+61412345009' });
     const kate = await created(client, '/v1/organization/members', 'member', { email: 'kate@example.com', firstName: 'Kate', lastName: 'Ng' });
     await api.eventsCaughtUp();
     const patched = await timed(() => client.patch(`/v1/leads/${lead.id}`, { status: 'CONTACTED' }));
@@ -221,17 +221,19 @@ describe('when an event occurred', () => {
       created(client, '/v1/inquiries', 'inquiry', { source: 'EMAIL', lead: { email: 'una@example.com' }, data: { subject: 'Follow-up', from: 'una@example.com', to: 'office@example.com', body: 'Any news on the quote?', receivedAt: new Date().toISOString() } }),
     );
     const renamed = await timed(() => client.patch(`/v1/organization/members/${kate.id}`, { position: 'Lead plumber' }));
+    const texted = await timed(() => client.post('/v1/sms', { userId: kate.user.id, leadId: lead.id, message: 'On our way' }));
     expect([patched.result.status, renamed.result.status]).toEqual([200, 200]);
     expect(patched.result.body.lead).not.toHaveProperty('updatedAt');
     expect(renamed.result.body.member).not.toHaveProperty('updatedAt');
 
     const { events } = await eventsOf(client);
     const leadUpdates = events.filter((event) => event.type === 'lead.updated').reverse();
-    expect(leadUpdates.map((event) => event.data.status)).toEqual(['CONTACTED', 'CONTACTED']);
+    expect(leadUpdates.map((event) => event.data.status)).toEqual(['CONTACTED', 'CONTACTED', 'CONTACTED']);
     const windows: [string, { before: number; after: number }][] = [
       [leadUpdates[0]!.occurredAt, patched],
       [leadUpdates[1]!.occurredAt, ingested],
       [occurredAtOf(events, 'member.updated'), renamed],
+      [occurredAtOf(events, 'sms.sent'), texted],
     ];
     for (const [occurredAt, { before, after }] of windows) {
       expect(occurredAt).toMatch(ISO_MS);

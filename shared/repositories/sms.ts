@@ -175,11 +175,12 @@ export async function moveSmsStatus(
         TableName: config.tableName,
         Key: keys.inquiryMessage(organizationId, inquiryId, messageId),
         // The provider's id is kept as first recorded (by the send, or a receipt that came first).
-        // The first move out of QUEUED also takes the message out of the sweep's index (smsAwaitingProvider).
-        UpdateExpression: `SET #status = :status${extra.map(([name]) => (name === 'providerMessageId' ? `, ${name} = if_not_exists(${name}, :${name})` : `, ${name} = :${name}`)).join('')}${confirming ? ' REMOVE unconfirmed, failureReason' : ''}${from === 'QUEUED' ? ' REMOVE gsi1pk, gsi1sk' : ''}`,
+        // updatedAt (outside the API's message) is when its sms.<status> event occurred. The first move out of
+        // QUEUED also takes the message out of the sweep's index (smsAwaitingProvider).
+        UpdateExpression: `SET #status = :status, updatedAt = :updatedAt${extra.map(([name]) => (name === 'providerMessageId' ? `, ${name} = if_not_exists(${name}, :${name})` : `, ${name} = :${name}`)).join('')}${confirming ? ' REMOVE unconfirmed, failureReason' : ''}${from === 'QUEUED' ? ' REMOVE gsi1pk, gsi1sk' : ''}`,
         ConditionExpression: `attribute_exists(pk) AND #status = :from${confirming ? ' AND unconfirmed = :unconfirmed' : ''}`,
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':status': status, ':from': from, ...(confirming ? { ':unconfirmed': true } : {}), ...Object.fromEntries(extra.map(([name, value]) => [`:${name}`, value])) },
+        ExpressionAttributeValues: { ':status': status, ':updatedAt': new Date().toISOString(), ':from': from, ...(confirming ? { ':unconfirmed': true } : {}), ...Object.fromEntries(extra.map(([name, value]) => [`:${name}`, value])) },
       }),
     )
     .then(
