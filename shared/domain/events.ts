@@ -110,7 +110,7 @@ function stampOf(item: Item | undefined, field: 'createdAt' | 'updatedAt'): numb
 }
 
 /**
- * When a change happened, to the millisecond (docs/decisions.md, "When an event occurred"). The stream record's
+ * When a change happened, to the millisecond (docs/decisions/events-and-webhooks.md, "When an event occurred"). The stream record's
  * time is rounded down, so the change's own stamp is used: an insert's createdAt, an update's updatedAt when the
  * update moved it. A stamp is believed only as close to the record's time as a write's stamp can be (not a
  * createdAt a caller gave for an inquiry ingested late). A change that stamps nothing of itself (a delete, an

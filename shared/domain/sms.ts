@@ -26,7 +26,7 @@ export interface SentSms {
 /**
  * Validate, record, then send. The message is written QUEUED (with its thread and, for a new thread, the
  * inquiry, in one transaction) before the provider is called, so nothing ever leaves unrecorded; the
- * provider's answer then moves it to SENT, or to FAILED and a 502 (docs/decisions.md). Once the provider
+ * provider's answer then moves it to SENT, or to FAILED and a 502 (docs/decisions/sms.md#post-v1sms-order-validate-record-send). Once the provider
  * took it, the answer is a success whatever happens to the SENT mark.
  */
 export async function sendSms(organizationId: string, body: SendSmsBody): Promise<SentSms> {

@@ -76,7 +76,7 @@ type CreateServiceInput = v.InferOutput<typeof CreateServiceFields>;
 
 /**
  * Required: name, duration, durationUnit, tradeCategoryId, plus the price fields the pricingMode
- * needs. Everything else has a default (docs/decisions.md).
+ * needs. Everything else has a default (docs/decisions/api-conventions.md#service-create-required-fields-and-defaults).
  */
 export const CreateServiceBody = v.pipe(
   CreateServiceFields,
