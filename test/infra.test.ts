@@ -43,11 +43,38 @@ describe('the API stack', () => {
     );
   });
 
-  it('has one function per route plus the two authorizers, all Node.js 24 on arm64 with tracing', () => {
-    expect(Object.keys(functions)).toHaveLength(routes.length + 2);
+  it('has one function per route (a PATCH alias is its PUT’s) plus the two authorizers, all Node.js 24 on arm64 with tracing', () => {
+    expect(Object.keys(functions)).toHaveLength(routes.filter((route) => !route.aliasOf).length + 2);
     for (const fn of Object.values(functions)) {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' } });
       expect(fn.Properties.LoggingConfig.LogGroup).toBeDefined();
+    }
+  });
+
+  it('answers every path’s other methods with 405 from a mock on ANY, reaching no function, its Allow the path’s methods', () => {
+    const anyMethods = methods.filter((method) => method.Properties.HttpMethod === 'ANY');
+    const allowed = new Map<string, string>();
+    for (const route of routes) allowed.set(route.path, [...new Set([...(allowed.get(route.path)?.split(', ') ?? []), route.method])].sort().join(', '));
+    expect(anyMethods).toHaveLength(allowed.size);
+    const answered = anyMethods.map((method) => {
+      const { Integration, AuthorizationType, MethodResponses } = method.Properties;
+      expect(Integration.Type).toBe('MOCK');
+      expect(AuthorizationType).toBe('NONE');
+      expect(MethodResponses).toEqual([expect.objectContaining({ StatusCode: '405' })]);
+      const [response] = Integration.IntegrationResponses;
+      expect(response.StatusCode).toBe('405');
+      expect(JSON.parse(response.ResponseTemplates['application/json'])).toMatchObject({ success: false, error: { status: 405, code: 'METHOD_NOT_ALLOWED' } });
+      return String(response.ResponseParameters['method.response.header.Allow']).replace(/'/g, '');
+    });
+    expect(answered.sort()).toEqual([...allowed.values()].sort());
+  });
+
+  it('serves each PATCH alias with its PUT’s function', () => {
+    const aliases = routes.filter((route) => route.aliasOf);
+    expect(aliases.length).toBeGreaterThan(0);
+    for (const alias of aliases) {
+      const put = routes.find((route) => route.operationId === alias.aliasOf)!;
+      expect(methodOf(alias)?.Properties.Integration, alias.operationId).toEqual(methodOf(put)?.Properties.Integration);
     }
   });
 
@@ -63,7 +90,7 @@ describe('the API stack', () => {
         expect(method!.Properties, `${route.method} ${route.path}`).toMatchObject({ AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: authorizerIdOf(AUTHORIZER_FUNCTIONS[kind]) } });
       }
     }
-    expect(methods).toHaveLength(routes.length);
+    expect(methods.filter((method) => method.Properties.HttpMethod !== 'ANY')).toHaveLength(routes.length);
   });
 
   it('meters posts to inbound URLs by their organization: the inbound method has the inbound endpoint authorizer, uncached, and requires the usage-plan key', () => {

@@ -81,6 +81,9 @@ CASES.deleteWebhook = [{ path: (ids) => `/v1/webhooks/${ids.webhookId}`, expect:
 CASES.rotateWebhookSecret = [{ path: (ids) => `/v1/webhooks/${ids.webhookId}/rotate-secret`, expect: 'not-found' }];
 CASES.listWebhookDeliveries = [{ path: (ids) => `/v1/webhooks/${ids.webhookId}/deliveries`, expect: 'not-found' }];
 
+// A PATCH alias answers as its PUT does: the same cases, sent as PATCH.
+for (const route of routes) if (route.aliasOf && CASES[route.aliasOf]) CASES[route.operationId] = CASES[route.aliasOf]!;
+
 const NO_ID_ENTERS: Record<string, string> = {
   listCompanies: 'lists the caller’s companies; no filter takes an id',
   createCompany: 'creates; references nothing',

@@ -55,13 +55,25 @@ describe('the contract check every test response passes through', () => {
     expect(() => assertMatchesDocument({ ...unknown, status: 404, body: { message: 'nope' } })).toThrow(/the body does not match/);
   });
 
-  it('is applied by the test client: an unknown route and a missing token pass as documented', async () => {
+  it('lets a path the document lists answer a method it does not list only with the 405 envelope, chosen as API Gateway routes', () => {
+    const refused = { success: false, message: 'This path answers GET, POST only', error: { status: 405, message: 'This path answers GET, POST only', code: 'METHOD_NOT_ALLOWED' } };
+    const wrongVerb = { method: 'PUT', path: '/v1/leads', contentType: json };
+    expect(() => assertMatchesDocument({ ...wrongVerb, status: 405, body: refused })).not.toThrow();
+    expect(() => assertMatchesDocument({ ...wrongVerb, status: 404, body: notFound })).toThrow(/it may only answer 405/);
+    expect(() => assertMatchesDocument({ ...wrongVerb, status: 405, body: { message: 'nope' } })).toThrow(/the body does not match/);
+    // The literal path wins: GET /v1/products/batch is the batch path's, which takes PATCH only.
+    expect(() => assertMatchesDocument({ method: 'GET', path: '/v1/products/batch', status: 405, contentType: json, body: refused })).not.toThrow();
+  });
+
+  it('is applied by the test client: an unknown route, a method the path does not take and a missing token pass as documented', async () => {
     const { client } = await api.organization();
     const unknown = await client.get('/v1/nothing-here');
     expect(unknown.status).toBe(404);
     expect(unknown.body).toMatchObject({ success: false, error: { status: 404 } });
     const anonymous = await api.anonymous.get('/v1/leads');
     expect(anonymous.status).toBe(401);
-    expect((await client.put('/v1/leads')).status).toBe(404);
+    const wrongVerb = await client.put('/v1/leads');
+    expect(wrongVerb.status).toBe(405);
+    expect(wrongVerb.headers.get('allow')).toBe('GET, POST');
   });
 });

@@ -169,7 +169,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change any subset of a company’s fields
+         * @description The same as `PUT /v1/companies/{companyId}`: send only the fields to change. Fields left out keep their values; `null` clears an optional field. Moves `updatedAt`.
+         */
+        patch: operations["patchCompany"];
         trace?: never;
     };
     "/v1/companies/{companyId}/notes": {
@@ -217,7 +221,11 @@ export interface paths {
         delete: operations["deleteCompanyNote"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a company note’s text
+         * @description The same as `PUT /v1/companies/{companyId}/notes/{noteId}`: send only the fields to change. Replaces `value` and moves `updatedAt`.
+         */
+        patch: operations["patchCompanyNote"];
         trace?: never;
     };
     "/v1/organization": {
@@ -449,7 +457,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change any subset of a trade product’s fields
+         * @description The same as `PUT /v1/products/{productId}`: send only the fields to change. Fields left out keep their values; the merged product must still fit its `pricingType`. A rename to a name in use answers 409 and changes nothing. Concurrent updates are applied one after another, never lost.
+         */
+        patch: operations["patchProduct"];
         trace?: never;
     };
     "/v1/products/batch": {
@@ -509,7 +521,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change any subset of a transfer rule’s fields
+         * @description The same as `PUT /v1/transfers/{transferId}`: send only the fields to change. Fields left out keep their values; the merged rule is checked again (a PHONE_NUMBER destination must be E.164). A label in use answers 409. Concurrent updates are applied one after another, never lost.
+         */
+        patch: operations["patchTransfer"];
         trace?: never;
     };
     "/v1/policies": {
@@ -557,7 +573,11 @@ export interface paths {
         delete: operations["deletePolicy"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a policy’s title, content or isActive
+         * @description The same as `PUT /v1/policies/{policyId}`: send only the fields to change. Fields left out keep their values. Another organization's policy answers 404.
+         */
+        patch: operations["patchPolicy"];
         trace?: never;
     };
     "/v1/faqs": {
@@ -605,7 +625,11 @@ export interface paths {
         delete: operations["deleteFaq"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change an FAQ’s question, answer or isActive
+         * @description The same as `PUT /v1/faqs/{faqId}`: send only the fields to change. Fields left out keep their values. Another organization’s FAQ answers 404.
+         */
+        patch: operations["patchFaq"];
         trace?: never;
     };
     "/v1/inquiries": {
@@ -745,7 +769,11 @@ export interface paths {
         delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a webhook’s url, events, description or isEnabled
+         * @description The same as `PUT /v1/webhooks/{webhookId}`: send only the fields to change. Fields left out keep their values. Setting `isEnabled` to true re-enables a subscription the service disabled and clears `disabledReason`.
+         */
+        patch: operations["patchWebhook"];
         trace?: never;
     };
     "/v1/webhooks/{webhookId}/rotate-secret": {
@@ -2544,6 +2572,50 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    patchCompany: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                companyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    website?: string | null;
+                    email?: string | null;
+                    phone?: string | null;
+                    address?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Change any subset of a company’s fields */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        company: components["schemas"]["Company"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listCompanyNotes: {
         parameters: {
             query?: {
@@ -2688,6 +2760,47 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchCompanyNote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                companyId: string;
+                noteId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    value: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Change a company note’s text */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        note: components["schemas"]["CompanyNote"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -3263,6 +3376,60 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    patchProduct: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                productId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    description?: string;
+                    response?: string;
+                    faqs?: {
+                        question: string;
+                        answer: string;
+                    }[];
+                    tradeCategoryId?: number;
+                    /** @enum {string} */
+                    pricingType?: "NONE" | "FIXED" | "RANGE";
+                    price?: number;
+                    minPrice?: number;
+                    maxPrice?: number;
+                    isDisclosePrice?: boolean;
+                    isActive?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Change any subset of a trade product’s fields */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        product: components["schemas"]["Product"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     batchUpdateProducts: {
         parameters: {
             query?: never;
@@ -3386,6 +3553,59 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
+            path: {
+                transferId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    label?: string;
+                    name?: string;
+                    /** @enum {string} */
+                    method?: "WARM" | "COLD";
+                    /** @enum {string} */
+                    destinationType?: "DEPARTMENT" | "MEMBER" | "PHONE_NUMBER";
+                    destination?: string;
+                    conditions?: string;
+                    summaryFormat?: string;
+                    settings?: {
+                        ignore_business_hours: boolean;
+                    };
+                    isEnabled?: boolean;
+                    scenarioId?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Change any subset of a transfer rule’s fields */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        transfer: components["schemas"]["Transfer"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchTransfer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 transferId: number;
             };
@@ -3575,6 +3795,48 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    patchPolicy: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                policyId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title?: string;
+                    content?: string;
+                    isActive?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Change a policy’s title, content or isActive */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        policy: components["schemas"]["Policy"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listFaqs: {
         parameters: {
             query?: {
@@ -3714,6 +3976,48 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchFaq: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                faqId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    question?: string;
+                    answer?: string;
+                    isActive?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Change an FAQ’s question, answer or isActive */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        faq: components["schemas"]["Faq"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -4260,6 +4564,50 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uri */
+                    url?: string;
+                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "service.created" | "product.created" | "product.updated" | "transfer.created" | "transfer.updated" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "appointment.created" | "appointment.updated" | "member.created" | "member.updated" | "company.created" | "company.updated" | "*")[];
+                    description?: string | null;
+                    isEnabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Change a webhook’s url, events, description or isEnabled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook: components["schemas"]["Webhook"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -11,6 +11,8 @@ import {
   LambdaIntegration,
   LogGroupLogDestination,
   MethodLoggingLevel,
+  MockIntegration,
+  PassthroughBehavior,
   Period,
   RequestAuthorizer,
   ResponseType,
@@ -27,7 +29,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { USAGE_PLANS } from '../../shared/auth/usage-plans';
-import { GATEWAY_RESPONSES, gatewayResponseBody, type GatewayResponse } from '../../shared/http/gateway-responses';
+import { GATEWAY_RESPONSES, gatewayResponseBody, methodNotAllowed, type GatewayResponse } from '../../shared/http/gateway-responses';
 import { AUTHORIZER_HANDLERS, authorizerOf, grantedActions, routeId, type AuthorizerKind, type RouteDefinition } from '../../shared/routes/route';
 import { ApiFunction } from './service-function';
 import { smsConfigurationSetName } from './events-stack';
@@ -176,10 +178,12 @@ export class ApiStack extends Stack {
       });
     }
 
+    // A PATCH alias (aliasOf) is answered by its PUT's function: one function per handler.
+    const functionsByHandler = new Map<string, ApiFunction>();
     for (const route of routes) {
       const scope = this.functionStacks.get(route.tag) ?? new NestedStack(this, `${route.tag}Functions`, { description: `The ${route.tag} functions` });
       this.functionStacks.set(route.tag, scope);
-      const apiFunction = new ApiFunction(scope, routeId(route), {
+      const apiFunction = functionsByHandler.get(route.handler) ?? new ApiFunction(scope, routeId(route), {
         ...functionDefaults,
         handler: route.handler,
         dynamodb: grantedActions(route),
@@ -188,7 +192,8 @@ export class ApiStack extends Stack {
         environment: { ...cursorEnvironment, ...(route.sendsSms ? this.smsEnvironment(options) : {}) },
         rollbackAlarms: (fn) => [...monitoring.watchFunction(scope, routeId(route), fn, route.operationId), monitoring.api5xxRate],
       });
-      if (route.sendsSms) this.grantSendTextMessage(apiFunction, options);
+      if (route.sendsSms && !functionsByHandler.has(route.handler)) this.grantSendTextMessage(apiFunction, options);
+      functionsByHandler.set(route.handler, apiFunction);
       const kind = authorizerOf(route);
       const method = this.api.root.resourceForPath(route.path).addMethod(
         route.method,
@@ -211,6 +216,37 @@ export class ApiStack extends Stack {
               ? 'Callers are integrations holding API keys, checked by the Lambda REQUEST authorizer, not Cognito users.'
               : 'Senders are web forms and email parsers holding an inbound endpoint’s token or signing secret, which the function checks; the Lambda REQUEST authorizer names the endpoint’s organization for its usage plan.',
         });
+      }
+    }
+
+    // A known path asked with another method: 405 with Allow, answered by API Gateway itself (a mock on ANY, which
+    // a path's own methods take precedence over), so a wrong verb never looks like a missing record.
+    const methodsByPath = new Map<string, string[]>();
+    for (const route of routes) methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method]);
+    for (const [path, methods] of methodsByPath) {
+      const { status, headers, body } = methodNotAllowed(methods);
+      const responseHeaders = { 'Content-Type': "'application/json'", 'Cache-Control': "'no-store'", ...Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, `'${value}'`])) };
+      const method = this.api.root.resourceForPath(path).addMethod(
+        'ANY',
+        new MockIntegration({
+          // The mock reads its status from the request template, whatever the body; a type not listed passes through.
+          passthroughBehavior: PassthroughBehavior.WHEN_NO_MATCH,
+          requestTemplates: Object.fromEntries(['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'].map((type) => [type, `{"statusCode": ${status}}`])),
+          integrationResponses: [
+            {
+              statusCode: String(status),
+              responseParameters: Object.fromEntries(Object.entries(responseHeaders).map(([name, value]) => [`method.response.header.${name}`, value])),
+              responseTemplates: { 'application/json': JSON.stringify(body) },
+            },
+          ],
+        }),
+        {
+          authorizationType: AuthorizationType.NONE,
+          methodResponses: [{ statusCode: String(status), responseParameters: Object.fromEntries(Object.keys(responseHeaders).map((name) => [`method.response.header.${name}`, true])) }],
+        },
+      );
+      for (const rule of ['AwsSolutions-APIG4', 'AwsSolutions-COG4']) {
+        Validations.of(method).acknowledge({ id: rule, reason: `ANY ${path} answers only 405 with the path's methods, from a mock integration: it reaches no function and no data.` });
       }
     }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
-import { GATEWAY_RESPONSES, gatewayResponseBody, type GatewayResponse } from '../../shared/http/gateway-responses';
+import { GATEWAY_RESPONSES, gatewayResponseBody, methodNotAllowed, type GatewayResponse } from '../../shared/http/gateway-responses';
 import { NO_STORE_HEADERS } from '../../shared/http/envelope';
 import { authorizerOf, routeId, type AuthorizerKind, type RouteDefinition } from '../../shared/routes/route';
 import type { Admission } from './rate-limiter';
@@ -117,11 +117,15 @@ export function createLocalGateway({ routes, loadHandler, loadAuthorizer, around
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const url = new URL(request.url ?? '/', 'http://localhost');
     const method = (request.method ?? 'GET').toUpperCase();
-    const match = compiled
-      .filter((candidate) => candidate.route.method === method)
-      .map((candidate) => ({ candidate, values: candidate.pattern.exec(url.pathname) }))
-      .find(({ values }) => values !== null);
-    if (!match?.values) return sendGateway(response, GATEWAY_RESPONSES.MISSING_AUTHENTICATION_TOKEN);
+    // As API Gateway: the most specific path first (/v1/products/batch before /v1/products/{productId}), then the method.
+    const onPath = compiled.map((candidate) => ({ candidate, values: candidate.pattern.exec(url.pathname) })).filter(({ values }) => values !== null);
+    const resource = onPath.filter(({ candidate }) => candidate.route.path === onPath[0]?.candidate.route.path);
+    const match = resource.find(({ candidate }) => candidate.route.method === method);
+    if (!match?.values) {
+      if (!resource.length) return sendGateway(response, GATEWAY_RESPONSES.MISSING_AUTHENTICATION_TOKEN);
+      const refused = methodNotAllowed(resource.map(({ candidate }) => candidate.route.method));
+      return send(response, refused.status, JSON.stringify(refused.body), refused.headers);
+    }
 
     const { route, params } = match.candidate;
     const body = await readBody(request);

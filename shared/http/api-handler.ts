@@ -8,7 +8,7 @@ import { ValidationError } from '../errors';
 import type { RouteDefinition, RouteRequest } from '../routes/route';
 import { jsonResponse, textResponse, type JsonResponse } from './envelope';
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '../repositories/idempotency';
-import { isIdempotent } from '../routes/route';
+import { answersIdempotently } from '../routes/route';
 import { idempotency, type IdempotencyStore } from './idempotency';
 import { absentBodyIsEmptyObject, accessLog, bodySizeLimit, errorEnvelope } from './middleware';
 import { logger, metrics } from '../observability';
@@ -70,7 +70,7 @@ export function apiHandler<R extends RouteRequest, S extends v.GenericSchema>(
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(logMetrics(metrics, { captureColdStartMetric: true }))
     .use(accessLog(route.operationId));
-  if (isIdempotent(route) && route.auth !== 'none') chain.use(idempotency(idempotencyStore));
+  if (answersIdempotently(route) && route.auth !== 'none') chain.use(idempotency(idempotencyStore));
   chain.use(errorEnvelope());
   if (body) chain.use(bodySizeLimit()).use(absentBodyIsEmptyObject()).use(httpJsonBodyParser({ disableContentTypeCheck: true }));
   return chain.handler(async (event) => {

@@ -68,3 +68,14 @@ export const GATEWAY_RESPONSES = {
 export function gatewayResponseBody({ status, message, code }: GatewayResponse) {
   return { success: false, message, error: { status, message, ...(code ? { code } : {}) } };
 }
+
+/**
+ * A known path asked with a method it does not take: 405 with the methods it does take in `Allow`. Deployed, an
+ * ANY method with a mock integration on each path answers it (API Gateway prefers a path's own methods to ANY);
+ * locally the gateway does.
+ */
+export function methodNotAllowed(methods: readonly string[]) {
+  const allow = [...new Set(methods)].sort().join(', ');
+  const message = `This path answers ${allow} only`;
+  return { status: 405, headers: { Allow: allow }, body: { success: false, message, error: { status: 405, message, code: 'METHOD_NOT_ALLOWED' } } };
+}

@@ -20,6 +20,9 @@ export interface IdempotencyStore {
 
 const PRINTABLE = /^[\x21-\x7E]{1,255}$/;
 
+/** The methods whose requests honour the key (every POST and PATCH). */
+const IDEMPOTENT_METHODS = new Set(['POST', 'PATCH']);
+
 function headerValue(event: APIGatewayProxyEvent): string | undefined {
   const name = Object.keys(event.headers ?? {}).find((header) => header.toLowerCase() === IDEMPOTENCY_HEADER.toLowerCase());
   return name === undefined ? undefined : (event.headers[name] ?? undefined);
@@ -58,6 +61,8 @@ export function idempotency(store: IdempotencyStore): Middleware {
   };
   return {
     before: async (request) => {
+      // A function answering PUT and its PATCH alias: only the PATCH takes the key, as the document says.
+      if (!IDEMPOTENT_METHODS.has(request.event.httpMethod)) return undefined;
       const key = headerValue(request.event);
       if (key === undefined) return undefined;
       if (!PRINTABLE.test(key)) throw new ValidationError([{ path: IDEMPOTENCY_HEADER, message: `${IDEMPOTENCY_HEADER} must be 1 to 255 printable characters without spaces` }]);

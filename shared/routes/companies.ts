@@ -62,6 +62,7 @@ export const getCompany = defineRoute({
 export const updateCompany = defineRoute({
   operationId: 'updateCompany',
   method: 'PUT',
+  alsoPatch: true,
   path: '/v1/companies/{companyId}',
   handler: 'companies/update',
   summary: 'Change any subset of a company’s fields',
@@ -107,6 +108,7 @@ export const createCompanyNote = defineRoute({
 export const updateCompanyNote = defineRoute({
   operationId: 'updateCompanyNote',
   method: 'PUT',
+  alsoPatch: true,
   path: '/v1/companies/{companyId}/notes/{noteId}',
   handler: 'companies/update-note',
   summary: 'Change a company note’s text',

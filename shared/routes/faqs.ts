@@ -35,6 +35,7 @@ export const listFaqs = defineRoute({
 export const updateFaq = defineRoute({
   operationId: 'updateFaq',
   method: 'PUT',
+  alsoPatch: true,
   path: '/v1/faqs/{faqId}',
   handler: 'faqs/update',
   summary: 'Change an FAQ’s question, answer or isActive',

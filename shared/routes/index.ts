@@ -9,11 +9,11 @@ import { metaRoutes } from './meta';
 import { organizationRoutes } from './organization';
 import { policyRoutes } from './policies';
 import { productRoutes } from './products';
-import type { RouteDefinition } from './route';
+import { withPatchAliases, type RouteDefinition } from './route';
 import { smsRoutes } from './sms';
 import { serviceRoutes } from './services';
 import { transferRoutes } from './transfers';
 import { webhookRoutes } from './webhooks';
 
-/** The route table: every endpoint of the API, one row each. */
-export const routes: RouteDefinition[] = [...leadRoutes, ...appointmentRoutes, ...companyRoutes, ...organizationRoutes, ...serviceRoutes, ...productRoutes, ...transferRoutes, ...policyRoutes, ...faqRoutes, ...inquiryRoutes, ...smsRoutes, ...eventRoutes, ...webhookRoutes, ...inboundEndpointRoutes, ...metaRoutes];
+/** The route table: every endpoint of the API, one row each, and the PATCH aliases of the spec's PUTs. */
+export const routes: RouteDefinition[] = withPatchAliases([...leadRoutes, ...appointmentRoutes, ...companyRoutes, ...organizationRoutes, ...serviceRoutes, ...productRoutes, ...transferRoutes, ...policyRoutes, ...faqRoutes, ...inquiryRoutes, ...smsRoutes, ...eventRoutes, ...webhookRoutes, ...inboundEndpointRoutes, ...metaRoutes]);

@@ -20,6 +20,7 @@ export const listPolicies = defineRoute({
 export const updatePolicy = defineRoute({
   operationId: 'updatePolicy',
   method: 'PUT',
+  alsoPatch: true,
   path: '/v1/policies/{policyId}',
   handler: 'policies/update',
   summary: 'Change a policy’s title, content or isActive',

@@ -28,6 +28,7 @@ export const createProduct = defineRoute({
 export const updateProduct = defineRoute({
   operationId: 'updateProduct',
   method: 'PUT',
+  alsoPatch: true,
   path: '/v1/products/{productId}',
   handler: 'products/update',
   summary: 'Change any subset of a trade product’s fields',

@@ -77,6 +77,13 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
   throttle?: { rateLimit: number; burstLimit: number };
   /** The function sends SMS: the stack configures the provider (AWS End User Messaging SMS) and grants SendTextMessage. */
   sendsSms?: boolean;
+  /**
+   * A PUT the spec names that PATCH answers too, with the same partial body: every resource that changes takes
+   * PATCH. The table derives the PATCH row (`withPatchAliases`); one function answers both.
+   */
+  alsoPatch?: boolean;
+  /** On a derived PATCH row: the operationId of the PUT it answers for. */
+  aliasOf?: string;
 }
 
 /** The REQUEST authorizers of the API Gateway, each a function below functions/ (its handler module). */
@@ -105,9 +112,32 @@ export const IDEMPOTENCY_ACTIONS: readonly DynamoAction[] = ['PutItem', 'GetItem
 /** Whether a route honours Idempotency-Key: every POST and PATCH. */
 export const isIdempotent = (route: Pick<RouteDefinition, 'method'>) => route.method === 'POST' || route.method === 'PATCH';
 
+/** Whether a route's function answers a method that honours Idempotency-Key, its own or its PATCH alias's. */
+export const answersIdempotently = (route: Pick<RouteDefinition, 'method' | 'alsoPatch'>) => isIdempotent(route) || route.alsoPatch === true;
+
 /** The DynamoDB actions a route's function is granted: its row's, plus the idempotency record's when it has one. */
-export function grantedActions(route: Pick<RouteDefinition, 'method' | 'dynamodb'>): DynamoAction[] {
-  return [...new Set([...route.dynamodb, ...(isIdempotent(route) ? IDEMPOTENCY_ACTIONS : [])])].sort();
+export function grantedActions(route: Pick<RouteDefinition, 'method' | 'dynamodb' | 'alsoPatch'>): DynamoAction[] {
+  return [...new Set([...route.dynamodb, ...(answersIdempotently(route) ? IDEMPOTENCY_ACTIONS : [])])].sort();
+}
+
+/** `updateProduct` → `patchProduct`: the PATCH alias's operationId. */
+const patchOperationId = (operationId: string) => (operationId.startsWith('update') ? `patch${operationId.slice('update'.length)}` : `${operationId}ViaPatch`);
+
+/**
+ * The route table with a PATCH row after the rows of every PUT marked `alsoPatch`: the same path, schemas and
+ * function, documented as its own operation (which, as every PATCH, takes Idempotency-Key).
+ */
+export function withPatchAliases(routes: RouteDefinition[]): RouteDefinition[] {
+  const aliases = routes
+    .filter((route) => route.method === 'PUT' && route.alsoPatch)
+    .map(({ alsoPatch: _, ...route }): RouteDefinition => ({
+      ...route,
+      method: 'PATCH',
+      operationId: patchOperationId(route.operationId),
+      description: `The same as \`PUT ${route.path}\`: send only the fields to change. ${route.description}`,
+      aliasOf: route.operationId,
+    }));
+  return [...routes, ...aliases];
 }
 
 export function routeId(route: Pick<RouteDefinition, 'handler'>): string {

@@ -19,6 +19,7 @@ export const createTransfer = defineRoute({
 export const updateTransfer = defineRoute({
   operationId: 'updateTransfer',
   method: 'PUT',
+  alsoPatch: true,
   path: '/v1/transfers/{transferId}',
   handler: 'transfers/update',
   summary: 'Change any subset of a transfer rule’s fields',

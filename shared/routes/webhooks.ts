@@ -52,6 +52,7 @@ export const getWebhook = defineRoute({
 export const updateWebhook = defineRoute({
   operationId: 'updateWebhook',
   method: 'PUT',
+  alsoPatch: true,
   path: '/v1/webhooks/{webhookId}',
   handler: 'webhooks/update',
   summary: 'Change a webhook’s url, events, description or isEnabled',

@@ -5,7 +5,8 @@ import { openApiDocument } from '../../shared/openapi/document';
 /**
  * Holds every response the tests receive to the OpenAPI document the API serves: the operation for
  * the method and path, the response for the status, its media type, and the body against the
- * response's schema. A route the document does not list may only give the gateway's 404 envelope.
+ * response's schema. A path the document does not list may only give the gateway's 404 envelope, and a method the
+ * document does not list for a path it does, the 405 envelope.
  */
 type Json = Record<string, any>;
 
@@ -85,10 +86,15 @@ const mediaTypeOf = (contentType: string | null) => (contentType ?? '').split(';
 
 /** Throws a ContractError naming the route, the status and the violation. */
 export function assertMatchesDocument({ method, path, status, contentType, body }: ObservedResponse): void {
-  const match = operations.find((candidate) => candidate.method === method.toUpperCase() && candidate.pattern.test(path));
+  // As API Gateway routes: the most specific path the document lists, then the method on it.
+  const template = operations.find((candidate) => candidate.pattern.test(path))?.template;
+  const match = operations.find((candidate) => candidate.template === template && candidate.method === method.toUpperCase());
   if (!match) {
     const where = `${method} ${path} (no operation in the OpenAPI document) answered ${status}`;
-    if (status !== 404) throw new ContractError(`${where}; a route the document does not list may only answer the gateway's 404 envelope`);
+    const expected = template === undefined ? 404 : 405;
+    if (status !== expected) {
+      throw new ContractError(`${where}; ${template === undefined ? "a path the document does not list may only answer the gateway's 404 envelope" : `${template} takes other methods: it may only answer 405`}`);
+    }
     checkBody(where, '/components/schemas/ErrorEnvelope', body);
     return;
   }
