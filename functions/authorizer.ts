@@ -2,8 +2,8 @@ import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } fro
 import { bearerToken } from '../shared/auth/tokens';
 import { usageIdentifierKey } from '../shared/auth/usage-plans';
 import { logger } from '../shared/observability';
-import { findActiveKeyByToken, touchApiKey } from '../shared/repositories/api-keys';
-import { getOrganizationCounterShards } from '../shared/repositories/organizations';
+import { findActiveKeyByToken, touchApiKey } from '../shared/auth/api-keys';
+import { getOrganizationCounterShards } from './organization/store';
 
 /** API Gateway answers a thrown "Unauthorized" with 401 (the UNAUTHORIZED gateway response). */
 const unauthorized = () => new Error('Unauthorized');

@@ -17,6 +17,6 @@ export interface ScheduledJob {
 }
 
 export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
-  // SMS stuck QUEUED past 5 minutes become FAILED, unconfirmed (shared/sms/sweep.ts).
+  // SMS stuck QUEUED past 5 minutes become FAILED, unconfirmed (functions/sms/unanswered.ts).
   { name: 'SettleUnansweredSms', handler: 'sms/sweep', everyMinutes: 1, dynamodb: ['Query', 'UpdateItem'], indexes: ['gsi1'] },
 ];

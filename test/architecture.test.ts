@@ -5,45 +5,101 @@ import { describe, expect, it } from 'vitest';
 const ROOT = resolve(import.meta.dirname, '..');
 const SHARED = join(ROOT, 'shared');
 
-/** Every module below shared/ with the folders of shared/ it imports from (a top-level module by its name, e.g. "dynamo"). */
-function sharedImports(): { module: string; imports: string[] }[] {
-  const files = readdirSync(SHARED, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'));
+const FUNCTIONS = join(ROOT, 'functions');
+
+interface Module {
+  /** Path from the repository root, e.g. shared/http/api-handler.ts. */
+  module: string;
+  /** The repository paths it imports, without extension. */
+  imports: string[];
+}
+
+/** Every TypeScript module below `dir` with the repository paths its relative imports resolve to. */
+function modulesBelow(dir: string): Module[] {
+  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'));
   return files.map((file) => {
-    const source = readFileSync(join(SHARED, file), 'utf8');
+    const source = readFileSync(join(dir, file), 'utf8');
     const specifiers = [...source.matchAll(/^(?:import|export)[^;]*?from '(\.[^']+)'/gms)].map((match) => match[1]!);
-    const imports = specifiers.map((specifier) => relative(SHARED, resolve(dirname(join(SHARED, file)), specifier)).split('/')[0]!);
-    return { module: file, imports };
+    return { module: relative(ROOT, join(dir, file)), imports: specifiers.map((specifier) => relative(ROOT, resolve(dirname(join(dir, file)), specifier)).replace(/\.ts$/, '')) };
   });
 }
 
-const layerOf = (module: string) => module.split('/')[0]!;
+/** `shared/store/keys` → `store`; `shared/config` → `config`; `functions/leads/store` → `leads`. */
+const folderOf = (path: string) => path.split('/')[1]!.replace(/\.ts$/, '');
 
-/** Which folders of shared/ a layer must never import, and why. */
+/** Which folders of shared/ a folder must never import, and why. */
 const FORBIDDEN: Record<string, { folders: string[]; why: string }> = {
-  entities: { folders: ['repositories', 'domain', 'http', 'routes'], why: 'entities own key formats and item mappers; they know nothing of storage calls or HTTP' },
-  repositories: { folders: ['domain', 'http', 'routes'], why: 'repositories only map and persist; rules live in the domain layer, status codes in http' },
-  domain: { folders: ['http', 'routes'], why: 'domain rules are the same whether a handler, the demo seed or a worker calls them' },
-  http: { folders: ['repositories', 'entities', 'domain'], why: 'middleware is about requests and responses, not data; only the handler factory wires storage in' },
+  store: { folders: ['http', 'routes', 'openapi', 'auth'], why: 'the store kernel maps and persists; status codes, routes and documents are the edge’s' },
+  http: { folders: ['store', 'openapi'], why: 'middleware is about requests and responses, not data; only the handler factory wires storage in' },
+  routes: { folders: ['http', 'store', 'openapi'], why: 'a route row is data: what the stack, the local server and the document read' },
 };
 
-describe('the layers of shared/', () => {
-  const modules = sharedImports();
+/** A module in a folder of its own, not a file at the top (functions/resources.ts, the list every resource is in, composes them). */
+const inFolder = (path: string) => path.split('/').length > 2;
+
+/** Folder → folders it imports, for cycles. */
+function graphOf(modules: Module[], root: 'shared' | 'functions'): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  for (const { module, imports } of modules.filter((m) => root === 'shared' || inFolder(m.module))) {
+    const from = folderOf(module);
+    for (const target of imports.filter((path) => path.startsWith(`${root}/`) && (root === 'shared' || inFolder(path)))) {
+      const to = folderOf(target);
+      if (to !== from) graph.set(from, (graph.get(from) ?? new Set()).add(to));
+    }
+  }
+  return graph;
+}
+
+/** Each cycle once, as `a → b → a`. */
+function cyclesOf(graph: Map<string, Set<string>>): string[] {
+  const cycles = new Set<string>();
+  const walk = (node: string, path: string[]) => {
+    for (const next of graph.get(node) ?? []) {
+      const at = path.indexOf(next);
+      if (at >= 0) {
+        const cycle = path.slice(at);
+        const start = cycle.indexOf([...cycle].sort()[0]!);
+        cycles.add([...cycle.slice(start), ...cycle.slice(0, start), cycle[start]!].join(' → '));
+      } else walk(next, [...path, next]);
+    }
+  };
+  for (const node of graph.keys()) walk(node, [node]);
+  return [...cycles].sort();
+}
+
+describe('shared/ and the resource folders', () => {
+  const shared = modulesBelow(SHARED);
+  const resources = modulesBelow(FUNCTIONS);
 
   it('finds the modules it checks', () => {
-    expect(modules.map((m) => layerOf(m.module))).toEqual(expect.arrayContaining(['entities', 'repositories', 'domain', 'http']));
+    expect(shared.map((m) => folderOf(m.module))).toEqual(expect.arrayContaining(['store', 'http', 'routes', 'openapi']));
+    expect(new Set(resources.map((m) => folderOf(m.module))).size).toBeGreaterThan(12);
   });
 
-  it.each(Object.entries(FORBIDDEN))('%s imports none of the layers above it', (layer, { folders, why }) => {
-    const violations = modules
-      // The handler factory composes the layers (its idempotency store is a repository); nothing else in http may.
-      .filter((m) => layerOf(m.module) === layer && m.module !== 'http/api-handler.ts')
-      .flatMap((m) => m.imports.filter((folder) => folders.includes(folder)).map((folder) => `${m.module} → ${folder}/`));
+  it('shared/ never imports a resource folder: it holds what several resources use, and names none of them', () => {
+    const violations = shared.flatMap((m) => m.imports.filter((path) => path.startsWith('functions/')).map((path) => `${m.module} → ${path}`));
+    expect(violations).toEqual([]);
+  });
+
+  it.each(Object.entries(FORBIDDEN))('shared/%s imports none of the folders above it', (folder, { folders, why }) => {
+    const violations = shared
+      // The handler factory composes the layers (its idempotency store is the table); nothing else in http may.
+      .filter((m) => folderOf(m.module) === folder && m.module !== 'shared/http/api-handler.ts')
+      .flatMap((m) => m.imports.filter((path) => path.startsWith('shared/') && folders.includes(folderOf(path))).map((path) => `${m.module} → ${path}`));
     expect(violations, why).toEqual([]);
   });
 
+  it('has no import cycle between the folders of shared/', () => {
+    expect(cyclesOf(graphOf(shared, 'shared'))).toEqual([]);
+  });
+
+  it('has no import cycle between resource folders: a resource uses another only one way', () => {
+    expect(cyclesOf(graphOf(resources, 'functions'))).toEqual([]);
+  });
+
   it('the DynamoDB client names failures as domain errors, never as HTTP responses', () => {
-    const dynamo = modules.find((m) => m.module === 'dynamo.ts')!;
-    expect(dynamo.imports.filter((folder) => folder === 'http')).toEqual([]);
+    const dynamo = shared.find((m) => m.module === 'shared/dynamo.ts')!;
+    expect(dynamo.imports.filter((path) => path.startsWith('shared/http'))).toEqual([]);
     expect(readFileSync(join(SHARED, 'dynamo.ts'), 'utf8')).not.toMatch(/BadRequestError|ApiError|statusCode/);
   });
 });
@@ -64,9 +120,9 @@ describe('the README’s steps for adding an endpoint or a resource', () => {
     const exported = (file: string) => readFileSync(join(ROOT, file), 'utf8');
     for (const helper of ['insertIfAbsent', 'requireExisting', 'deleteItem', 'transact', 'writeAlone']) {
       expect(steps).toContain(`\`${helper}\``);
-      expect(exported('shared/repositories/transact.ts')).toMatch(new RegExp(`export (async )?function ${helper}\\b`));
+      expect(exported('shared/store/transact.ts')).toMatch(new RegExp(`export (async )?function ${helper}\\b`));
     }
-    expect(exported('shared/repositories/counters.ts')).toMatch(/export function counterUpdate\b/);
-    expect(exported('shared/schemas/common.ts')).toMatch(/export function partialUpdateBody\b/);
+    expect(exported('shared/store/counters.ts')).toMatch(/export function counterUpdate\b/);
+    expect(exported('shared/schema.ts')).toMatch(/export function partialUpdateBody\b/);
   });
 });

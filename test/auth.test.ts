@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { handler as authorizer } from '../functions/authorizer';
-import { createApiKey, listApiKeys, revokeApiKey } from '../shared/repositories/api-keys';
+import { createApiKey, listApiKeys, revokeApiKey } from '../shared/auth/api-keys';
 import { useTestApi } from './support/api';
 
 const api = useTestApi();
@@ -105,10 +105,12 @@ describe('the authorizer', () => {
 describe('unknown routes', () => {
   it('answers 404 with the envelope, with or without a key', async () => {
     const { client } = await api.organization();
-    for (const res of [await client.get('/v1/nothing-here'), await api.anonymous.get('/v2/leads'), await client.request('PATCH', '/v1/leads')]) {
+    for (const res of [await client.get('/v1/nothing-here'), await api.anonymous.get('/v2/leads'), await client.request('PATCH', '/v1/leads/lead_1/nothing')]) {
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ success: false, message: 'Not found', error: { status: 404, message: 'Not found', code: 'NOT_FOUND' } });
     }
+    // A known path asked with a method it does not take is not a missing route (test/verbs.test.ts).
+    expect((await client.request('PATCH', '/v1/leads')).status).toBe(405);
   });
 });
 

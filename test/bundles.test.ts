@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrganizationWithKey } from '../infra/demo/organization';
-import { routes } from '../shared/routes/index';
+import { routes } from '../functions/resources';
 import { bundleFunctions, FUNCTION_HANDLERS } from './support/bundles';
 
 const outDir = mkdtempSync(join(tmpdir(), 'bundles-'));

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { counterNames, keys } from '../shared/entities/keys';
-import { addCompanyNote } from '../shared/repositories/companies';
-import { readCounter } from '../shared/repositories/counters';
-import { queryAll } from '../shared/repositories/query-page';
+import { counterNames, keys } from '../shared/store/keys';
+import { addCompanyNote } from '../functions/companies/store';
+import { readCounter } from '../shared/store/counters';
+import { queryAll } from '../shared/store/query-page';
 import { useTestApi } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
 import { ISO_MS } from './support/fixtures';

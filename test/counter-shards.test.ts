@@ -2,8 +2,8 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { config } from '../shared/config';
 import { dynamo } from '../shared/dynamo';
-import { counterNames, keys } from '../shared/entities/keys';
-import { raiseOrganizationCounterShards } from '../shared/repositories/organizations';
+import { counterNames, keys } from '../shared/store/keys';
+import { raiseOrganizationCounterShards } from '../functions/organization/store';
 import { useTestApi } from './support/api';
 import { measureDynamoCalls } from './support/dynamo-calls';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routes } from '../shared/routes/index';
+import { routes } from '../functions/resources';
 import { useTestApi } from './support/api';
 
 /**

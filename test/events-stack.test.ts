@@ -3,7 +3,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../infra/cdk/app';
 import { smsConfigurationSetName } from '../infra/cdk/events-stack';
-import { sendSms } from '../shared/routes/sms';
+import { sendSms } from '../functions/sms/routes';
 import { routeId } from '../shared/routes/route';
 import { RECEIPT_EVENT_TYPES } from '../shared/sms/receipt-types';
 

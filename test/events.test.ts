@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { eventIdOf } from '../shared/domain/event-ids';
-import { createMember } from '../shared/domain/members';
+import { eventIdOf } from '../functions/events/ids';
+import { createMember } from '../functions/organization/member-rules';
 import { SmsDeliveryError } from '../shared/errors';
-import { recordEvents } from '../shared/repositories/events';
+import { recordEvents } from '../functions/events/store';
 import { setSmsSender } from '../shared/sms/sender';
 import { useTestApi, type Client } from './support/api';
 import { created, createProduct, createService, createTransfer, fixedProduct, ISO_MS, itemsOf } from './support/fixtures';

@@ -2,8 +2,8 @@ import * as v from 'valibot';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { apiHandler, type HandlerOutput } from '../shared/http/api-handler';
 import { defineRoute } from '../shared/routes/route';
-import * as leadRoutes from '../shared/routes/leads';
-import { Lead } from '../shared/schemas/leads';
+import * as leadRoutes from '../functions/leads/routes';
+import { Lead } from '../functions/leads/schema';
 
 // `npm run typecheck` compiles this file: each @ts-expect-error below must be a type error, or the build fails.
 

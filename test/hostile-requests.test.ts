@@ -9,7 +9,7 @@ import { dynamo, DYNAMODB_MAX_ATTEMPTS, DYNAMODB_TIMEOUTS } from '../shared/dyna
 import { createLocalGateway } from '../infra/local/gateway';
 import { loadAuthorizer } from '../infra/local/handlers';
 import { referenceRenderer } from '../shared/openapi/reference-renderer';
-import { routes } from '../shared/routes/index';
+import { routes } from '../functions/resources';
 import { useTestApi } from './support/api';
 
 const api = useTestApi();

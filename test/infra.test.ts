@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../infra/cdk/app';
 import { USAGE_PLAN_NAMES, USAGE_PLANS } from '../shared/auth/usage-plans';
 import { DYNAMODB_MAX_ATTEMPTS, DYNAMODB_TIMEOUTS } from '../shared/dynamo';
-import { routes } from '../shared/routes/index';
+import { routes } from '../functions/resources';
 import { authorizerOf, grantedActions, routeId } from '../shared/routes/route';
 import { TABLE_INDEXES } from '../shared/table';
 

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { createInquiry, type NewInquiry } from '../shared/repositories/inquiries';
-import { Inquiry, InquiryPage } from '../shared/schemas/inquiries';
+import { createInquiry, type NewInquiry } from '../functions/inquiries/store';
+import { Inquiry, InquiryPage } from '../functions/inquiries/schema';
 import { useTestApi, type Client } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { routes } from '../shared/routes/index';
+import { routes } from '../functions/resources';
 import type { RouteDefinition } from '../shared/routes/route';
 import { itemsOf } from './support/fixtures';
 import { useTestApi, type Client } from './support/api';

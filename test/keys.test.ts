@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keys } from '../shared/entities/keys';
+import { keys } from '../shared/store/keys';
 
 const O = 'org_01JA0000000000000000000000';
 const LEAD = { id: 'lead_1', status: 'NEW', companyId: 'company_1', leadId: 'lead_1', source: 'CALL', startsAt: '2026-12-01T00:00:00.000Z' };

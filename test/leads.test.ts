@@ -3,7 +3,7 @@ import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { config } from '../shared/config';
 import { dynamo } from '../shared/dynamo';
-import { keys } from '../shared/entities/keys';
+import { keys } from '../shared/store/keys';
 import { useTestApi } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
 import { ISO_MS } from './support/fixtures';

@@ -2,8 +2,8 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { config } from '../shared/config';
 import { dynamo } from '../shared/dynamo';
-import { keys } from '../shared/entities/keys';
-import { createMember, inviteMember } from '../shared/domain/members';
+import { keys } from '../shared/store/keys';
+import { createMember, inviteMember } from '../functions/organization/member-rules';
 import { useTestApi } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
 

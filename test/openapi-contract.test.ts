@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assertMatchesDocument, type ObservedResponse } from './support/contract';
 import { useTestApi } from './support/api';
-import { componentExamples } from '../shared/openapi/examples';
+import { componentExamples } from '../functions/meta/examples';
 
 const api = useTestApi();
 

@@ -3,15 +3,16 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { buildOpenApiDocument, OPENAPI_FILE, serializeDocument } from '../shared/openapi/document';
-import { componentExamples } from '../shared/openapi/examples';
+import { OPENAPI_FILE, serializeDocument } from '../shared/openapi/document';
+import { buildDocument } from '../functions/meta/document';
+import { componentExamples } from '../functions/meta/examples';
 import { referenceRenderer } from '../shared/openapi/reference-renderer';
-import { routes } from '../shared/routes/index';
+import { routes } from '../functions/resources';
 import { useTestApi } from './support/api';
 
 type Json = Record<string, any>;
 
-const generated = buildOpenApiDocument();
+const generated = buildDocument();
 const document = generated as Json;
 const operationOf = (route: { method: string; path: string }) => document.paths[route.path]?.[route.method.toLowerCase()] as Json;
 const api = useTestApi();

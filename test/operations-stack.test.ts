@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../infra/cdk/app';
 import { ACCESS_LOG_FIELDS } from '../infra/cdk/api-stack';
 import { ALARM_THRESHOLDS } from '../infra/cdk/monitoring';
-import { routes } from '../shared/routes/index';
+import { routes } from '../functions/resources';
 import { routeId } from '../shared/routes/route';
 
 type Resource = { Properties: Record<string, any> };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createPolicy } from '../shared/repositories/policies';
+import { createPolicy } from '../functions/policies/store';
 import { useTestApi } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
 

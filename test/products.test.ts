@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi, type ApiResponse } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
-import { insertProduct } from '../shared/repositories/products';
+import { insertProduct } from '../functions/products/store';
 import { createProduct, fixedProduct, ISO_MS, storedProduct } from './support/fixtures';
 
 const api = useTestApi();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { routes } from '../shared/routes/index';
+import { routes } from '../functions/resources';
 import { useTestApi } from './support/api';
 import { TOURED_ROUTES, tourRoutes, withinBudget, type RouteVisit } from './support/route-tour';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { queryAll } from '../shared/repositories/query-page';
+import { queryAll } from '../shared/store/query-page';
 import { useTestApi } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
 import { createService, ISO_MS } from './support/fixtures';

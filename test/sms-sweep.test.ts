@@ -1,15 +1,15 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createMember } from '../shared/domain/members';
+import { createMember } from '../functions/organization/member-rules';
 import { config } from '../shared/config';
 import { dynamo } from '../shared/dynamo';
-import { keys } from '../shared/entities/keys';
+import { keys } from '../shared/store/keys';
 import { newId } from '../shared/ids';
 import { logger } from '../shared/observability';
-import { createInquiry } from '../shared/repositories/inquiries';
+import { createInquiry } from '../functions/inquiries/store';
 import { sentLocally } from '../shared/sms/local-provider';
-import { applyReceipt } from '../shared/sms/receipts';
-import { settleUnansweredSms, UNANSWERED_AFTER_MS, UNANSWERED_REASON } from '../shared/sms/sweep';
+import { applyReceipt } from '../functions/sms/receipts';
+import { settleUnansweredSms, UNANSWERED_AFTER_MS, UNANSWERED_REASON } from '../functions/sms/unanswered';
 import { useTestApi, type Client } from './support/api';
 
 // The scheduled jobs run in process, as `npm start` runs them, every quarter second here.

@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { routes } from '../shared/routes/index';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { routes } from '../functions/resources';
 import type { HttpMethod } from '../shared/routes/route';
-import { useTestApi } from './support/api';
+import { useTestApi, type Client } from './support/api';
 import { created, createProduct, fixedProduct } from './support/fixtures';
 
 const api = useTestApi();
@@ -16,10 +16,14 @@ const paths = [...new Set(routes.map((route) => route.path))].map((template) => 
 }));
 
 describe('a known path asked with a method it does not take', () => {
+  let client: Client;
+  beforeAll(async () => {
+    client = (await api.organization()).client;
+  });
+
   it.each(paths.flatMap(({ template, path, methods }) => METHODS.filter((method) => !methods.includes(method)).map((method) => [method, template, path, methods] as const)))(
     '%s %s answers 405 with the methods it takes in Allow, key or no key',
     async (method, _template, path, methods) => {
-      const { client } = await api.organization();
       for (const caller of [client, api.anonymous]) {
         const res = await caller.request(method, path, method === 'GET' || method === 'DELETE' ? {} : { body: {} });
         expect(res.status).toBe(405);
@@ -30,14 +34,12 @@ describe('a known path asked with a method it does not take', () => {
   );
 
   it('takes the literal path over a parameter, as API Gateway does: GET /v1/products/batch is 405, not a product named batch', async () => {
-    const { client } = await api.organization();
     const res = await client.get('/v1/products/batch');
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('PATCH');
   });
 
   it('still answers 404 for a path no route has', async () => {
-    const { client } = await api.organization();
     expect((await client.get('/v1/nowhere')).status).toBe(404);
     expect((await client.request('DELETE', '/v1/leads/lead_1/nowhere')).status).toBe(404);
   });

@@ -1,10 +1,10 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
 import { config } from '../shared/config';
-import { activeSecrets } from '../shared/domain/webhooks';
+import { activeSecrets } from '../functions/webhooks/rules';
 import { dynamo } from '../shared/dynamo';
-import { keys } from '../shared/entities/keys';
-import { fromWebhookItem } from '../shared/entities/webhook';
+import { keys } from '../shared/store/keys';
+import { fromWebhookItem } from '../functions/webhooks/entity';
 import { useTestApi } from './support/api';
 
 const api = useTestApi();
@@ -18,7 +18,7 @@ async function deliveryWith(env: Record<string, string | undefined>) {
   set(env);
   try {
     vi.resetModules();
-    const [{ retryDelaySeconds }, { webhookSettings }] = await Promise.all([import('../shared/webhooks/deliver'), import('../shared/webhooks/settings')]);
+    const [{ retryDelaySeconds }, { webhookSettings }] = await Promise.all([import('../functions/webhooks/delivery'), import('../shared/webhooks/settings')]);
     return { retryDelaySeconds, webhookSettings };
   } finally {
     set(before);

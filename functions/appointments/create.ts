@@ -1,6 +1,6 @@
-import { createAppointment } from '../../shared/domain/appointments';
+import { createAppointment } from './rules';
 import { apiHandler } from '../../shared/http/api-handler';
-import * as routes from '../../shared/routes/appointments';
+import * as routes from './routes';
 
 export const handler = apiHandler(routes.createAppointment, async ({ body, organizationId }) => ({
   appointment: await createAppointment(organizationId, body),

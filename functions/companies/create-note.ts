@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { addCompanyNote } from '../../shared/repositories/companies';
-import * as routes from '../../shared/routes/companies';
+import { addCompanyNote } from './store';
+import * as routes from './routes';
 
 export const handler = apiHandler(routes.createCompanyNote, async ({ path, body, organizationId }) => ({
   note: await addCompanyNote(organizationId, path.companyId, body),

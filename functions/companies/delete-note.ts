@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { deleteCompanyNote } from '../../shared/repositories/companies';
-import * as routes from '../../shared/routes/companies';
+import { deleteCompanyNote } from './store';
+import * as routes from './routes';
 
 export const handler = apiHandler(routes.deleteCompanyNote, async ({ path, organizationId }) => {
   await deleteCompanyNote(organizationId, path.companyId, path.noteId);

@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { deleteFaq } from '../../shared/repositories/faqs';
-import * as routes from '../../shared/routes/faqs';
+import { deleteFaq } from './store';
+import * as routes from './routes';
 
 export const handler = apiHandler(routes.deleteFaq, async ({ path, organizationId }) => {
   await deleteFaq(organizationId, path.faqId);

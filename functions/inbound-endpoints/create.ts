@@ -1,5 +1,5 @@
-import { createEndpoint } from '../../shared/domain/inbound-endpoints';
+import { createEndpoint } from './rules';
 import { apiHandler } from '../../shared/http/api-handler';
-import * as routes from '../../shared/routes/inbound-endpoints';
+import * as routes from './routes';
 
 export const handler = apiHandler(routes.createInboundEndpoint, async ({ body, organizationId, request }) => ({ inboundEndpoint: await createEndpoint(organizationId, body, request.baseUrl) }));

@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { deleteInboundEndpoint } from '../../shared/repositories/inbound-endpoints';
-import * as routes from '../../shared/routes/inbound-endpoints';
+import { deleteInboundEndpoint } from './store';
+import * as routes from './routes';
 
 export const handler = apiHandler(routes.deleteInboundEndpoint, async ({ path, organizationId }) => {
   await deleteInboundEndpoint(organizationId, path.inboundEndpointId);

@@ -1,8 +1,8 @@
-import { publicEndpoint } from '../../shared/domain/inbound-endpoints';
+import { publicEndpoint } from './rules';
 import { apiHandler } from '../../shared/http/api-handler';
 import { pageEnvelope } from '../../shared/pagination';
-import { listInboundEndpointsPage } from '../../shared/repositories/inbound-endpoints';
-import * as routes from '../../shared/routes/inbound-endpoints';
+import { listInboundEndpointsPage } from './store';
+import * as routes from './routes';
 
 export const handler = apiHandler(routes.listInboundEndpoints, async ({ query, organizationId }) => {
   const page = await listInboundEndpointsPage(organizationId, query);

@@ -2,8 +2,8 @@ import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } fro
 import * as v from 'valibot';
 import { usageIdentifierKey } from '../../shared/auth/usage-plans';
 import { logger } from '../../shared/observability';
-import { findInboundEndpoint } from '../../shared/repositories/inbound-endpoints';
-import { InboundEndpointIdPath } from '../../shared/schemas/inbound-endpoints';
+import { findInboundEndpoint } from '../inbound-endpoints/store';
+import { InboundEndpointIdPath } from '../inbound-endpoints/schema';
 
 /** API Gateway answers a thrown "Unauthorized" with 401 (the UNAUTHORIZED gateway response). */
 const unauthorized = () => new Error('Unauthorized');

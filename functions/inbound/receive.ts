@@ -1,7 +1,7 @@
-import { receiveInbound } from '../../shared/domain/inbound-endpoints';
+import { receiveInbound } from '../inbound-endpoints/rules';
 import { Answer } from '../../shared/http/answer';
 import { apiHandler } from '../../shared/http/api-handler';
-import * as routes from '../../shared/routes/inbound-endpoints';
+import * as routes from '../inbound-endpoints/routes';
 
 export const handler = apiHandler(routes.receiveInbound, async ({ path, query, request }) => {
   const { inquiry, created } = await receiveInbound(path.inboundEndpointId, query.token, request.headers, request.body);

@@ -1,7 +1,7 @@
-import { ingestInquiry } from '../../shared/domain/ingestion';
+import { ingestInquiry } from './ingestion';
 import { Answer } from '../../shared/http/answer';
 import { apiHandler } from '../../shared/http/api-handler';
-import * as routes from '../../shared/routes/inquiries';
+import * as routes from './routes';
 
 export const handler = apiHandler(routes.ingestInquiry, async ({ body, organizationId }) => {
   const { inquiry, created } = await ingestInquiry(organizationId, body);

@@ -1,5 +1,5 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { getInquiry } from '../../shared/repositories/inquiries';
-import * as routes from '../../shared/routes/inquiries';
+import { getInquiry } from './store';
+import * as routes from './routes';
 
 export const handler = apiHandler(routes.getInquiry, async ({ path, organizationId }) => getInquiry(organizationId, path.inquiryId));

@@ -1,7 +1,7 @@
 import { apiHandler } from '../../shared/http/api-handler';
 import { pageEnvelope } from '../../shared/pagination';
-import { listActivitiesPage } from '../../shared/repositories/leads';
-import * as routes from '../../shared/routes/leads';
+import { listActivitiesPage } from './store';
+import * as routes from './routes';
 
 export const handler = apiHandler(routes.listLeadActivities, async ({ path, query, organizationId }) =>
   pageEnvelope('activities', await listActivitiesPage(organizationId, path.leadId, query)),

@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { deleteLeadWithActivities } from '../../shared/repositories/leads';
-import * as routes from '../../shared/routes/leads';
+import { deleteLeadWithActivities } from './store';
+import * as routes from './routes';
 
 export const handler = apiHandler(routes.deleteLead, async ({ path, organizationId }) => {
   await deleteLeadWithActivities(organizationId, path.leadId);

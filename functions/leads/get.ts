@@ -1,7 +1,7 @@
 import { NotFoundError } from '../../shared/errors';
 import { apiHandler } from '../../shared/http/api-handler';
-import { getLead } from '../../shared/repositories/leads';
-import * as routes from '../../shared/routes/leads';
+import { getLead } from './store';
+import * as routes from './routes';
 
 export const handler = apiHandler(routes.getLead, async ({ path, organizationId }) => {
   const lead = await getLead(organizationId, path.leadId);

@@ -1,7 +1,7 @@
 import { NotFoundError } from '../../shared/errors';
 import { apiHandler } from '../../shared/http/api-handler';
 import { referenceRenderer } from '../../shared/openapi/reference-renderer';
-import * as routes from '../../shared/routes/meta';
+import * as routes from './routes';
 
 // Read once per container: 4.3 MB as text, 1.7 MB gzipped and base64-encoded, under Lambda's 6 MB response limit.
 const renderer = referenceRenderer();

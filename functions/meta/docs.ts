@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { referencePage } from '../../shared/openapi/reference-page';
-import * as routes from '../../shared/routes/meta';
+import { referencePage } from './reference-page';
+import * as routes from './routes';
 
 // Built once per container: it names the renderer by the hash of its content.
 const page = referencePage();

@@ -1,5 +1,5 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { openApiDocument } from '../../shared/openapi/document';
-import * as routes from '../../shared/routes/meta';
+import { openApiDocument } from './document';
+import * as routes from './routes';
 
 export const handler = apiHandler(routes.getOpenApiDocument, async () => openApiDocument());

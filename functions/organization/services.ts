@@ -1,5 +1,5 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { listServicesByCategory } from '../../shared/domain/services';
-import * as routes from '../../shared/routes/organization';
+import { listServicesByCategory } from '../services/rules';
+import * as routes from './routes';
 
 export const handler = apiHandler(routes.listOrganizationServices, async ({ organizationId }) => listServicesByCategory(organizationId));

@@ -1,6 +1,6 @@
-import { updateMember } from '../../shared/domain/members';
+import { updateMember } from './member-rules';
 import { apiHandler } from '../../shared/http/api-handler';
-import * as routes from '../../shared/routes/organization';
+import * as routes from './routes';
 
 export const handler = apiHandler(routes.updateOrganizationMember, async ({ path, body, organizationId }) => ({
   member: await updateMember(organizationId, path.memberId, body),

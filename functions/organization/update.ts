@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { getOrganization, updateOrganization } from '../../shared/repositories/organizations';
-import * as routes from '../../shared/routes/organization';
+import { getOrganization, updateOrganization } from './store';
+import * as routes from './routes';
 
 export const handler = apiHandler(routes.updateOrganization, async ({ body, organizationId }) => {
   await updateOrganization(organizationId, body);

@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { deletePolicy } from '../../shared/repositories/policies';
-import * as routes from '../../shared/routes/policies';
+import { deletePolicy } from './store';
+import * as routes from './routes';
 
 export const handler = apiHandler(routes.deletePolicy, async ({ path, organizationId }) => {
   await deletePolicy(organizationId, path.policyId);

@@ -1,8 +1,8 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { applyProductBatch } from '../../shared/domain/products';
+import { applyProductBatch } from './rules';
 import { apiHandler } from '../../shared/http/api-handler';
 import { METRIC, metrics } from '../../shared/observability';
-import * as routes from '../../shared/routes/products';
+import * as routes from './routes';
 
 export const handler = apiHandler(routes.batchUpdateProducts, async ({ body, organizationId }) => {
   const outcome = await applyProductBatch(organizationId, body.updates);

@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { createService } from '../../shared/domain/services';
-import * as routes from '../../shared/routes/services';
+import { createService } from './rules';
+import * as routes from './routes';
 
 export const handler = apiHandler(routes.createService, async ({ body, organizationId }) => ({
   service: await createService(organizationId, body),

@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { getService } from '../../shared/repositories/services';
-import * as routes from '../../shared/routes/services';
+import { getService } from './store';
+import * as routes from './routes';
 
 export const handler = apiHandler(routes.getService, async ({ path, organizationId }) => ({
   service: await getService(organizationId, path.serviceId),

@@ -1,6 +1,6 @@
 import type { SNSEvent } from 'aws-lambda';
 import * as v from 'valibot';
-import { receiveSms } from '../../shared/domain/inbound-sms';
+import { receiveSms } from './replies';
 import { logger } from '../../shared/observability';
 
 /** What End User Messaging SMS publishes for a two-way reply (the phone number's two-way channel is this topic). */

@@ -1,6 +1,6 @@
 import type { SNSEvent } from 'aws-lambda';
 import { logger } from '../../shared/observability';
-import { applyReceipt } from '../../shared/sms/receipts';
+import { applyReceipt } from './receipts';
 
 /** SMS delivery receipts from the configuration set's SNS topic: each moves its message to DELIVERED or FAILED. */
 export async function handler(event: SNSEvent): Promise<void> {

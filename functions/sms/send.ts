@@ -1,7 +1,7 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import * as routes from '../../shared/routes/sms';
-import { SMS_SENT_MESSAGE } from '../../shared/schemas/sms';
-import { sendSms } from '../../shared/domain/sms';
+import * as routes from './routes';
+import { SMS_SENT_MESSAGE } from './schema';
+import { sendSms } from './rules';
 
 export const handler = apiHandler(routes.sendSms, async ({ body, organizationId }) => {
   await sendSms(organizationId, body);

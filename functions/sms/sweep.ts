@@ -1,5 +1,5 @@
 import { logger } from '../../shared/observability';
-import { settleUnansweredSms } from '../../shared/sms/sweep';
+import { settleUnansweredSms } from './unanswered';
 
 /** Every minute (deployed: an EventBridge schedule; `npm start`: in process): SMS stuck QUEUED become FAILED, unconfirmed. */
 export async function handler(): Promise<void> {

@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { updateTransfer } from '../../shared/domain/transfers';
-import * as routes from '../../shared/routes/transfers';
+import { updateTransfer } from './rules';
+import * as routes from './routes';
 
 export const handler = apiHandler(routes.updateTransfer, async ({ path, body, organizationId }) => ({
   transfer: await updateTransfer(organizationId, path.transferId, body),

@@ -1,5 +1,5 @@
-import { subscribe } from '../../shared/domain/webhooks';
+import { subscribe } from './rules';
 import { apiHandler } from '../../shared/http/api-handler';
-import * as routes from '../../shared/routes/webhooks';
+import * as routes from './routes';
 
 export const handler = apiHandler(routes.createWebhook, async ({ body, organizationId }) => ({ webhook: await subscribe(organizationId, body) }));

@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { deleteWebhook } from '../../shared/repositories/webhooks';
-import * as routes from '../../shared/routes/webhooks';
+import { deleteWebhook } from './store';
+import * as routes from './routes';
 
 export const handler = apiHandler(routes.deleteWebhook, async ({ path, organizationId }) => {
   await deleteWebhook(organizationId, path.webhookId);

@@ -1,6 +1,6 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { logger } from '../../shared/observability';
-import { deliver } from '../../shared/webhooks/deliver';
+import { deliver } from './delivery';
 import type { DeliveryJob } from '../../shared/webhooks/queue';
 
 /**

@@ -1,8 +1,8 @@
-import { publicWebhook } from '../../shared/entities/webhook';
+import { publicWebhook } from './entity';
 import { NotFoundError } from '../../shared/errors';
 import { apiHandler } from '../../shared/http/api-handler';
-import { getWebhook, WEBHOOK_NOT_FOUND } from '../../shared/repositories/webhooks';
-import * as routes from '../../shared/routes/webhooks';
+import { getWebhook, WEBHOOK_NOT_FOUND } from './store';
+import * as routes from './routes';
 
 export const handler = apiHandler(routes.getWebhook, async ({ path, organizationId }) => {
   const webhook = await getWebhook(organizationId, path.webhookId);

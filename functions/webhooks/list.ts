@@ -1,8 +1,8 @@
-import { publicWebhook } from '../../shared/entities/webhook';
+import { publicWebhook } from './entity';
 import { apiHandler } from '../../shared/http/api-handler';
 import { pageEnvelope } from '../../shared/pagination';
-import { listWebhooksPage } from '../../shared/repositories/webhooks';
-import * as routes from '../../shared/routes/webhooks';
+import { listWebhooksPage } from './store';
+import * as routes from './routes';
 
 export const handler = apiHandler(routes.listWebhooks, async ({ query, organizationId }) => {
   const page = await listWebhooksPage(organizationId, query);

@@ -1,5 +1,5 @@
-import { rotateSecret } from '../../shared/domain/webhooks';
+import { rotateSecret } from './rules';
 import { apiHandler } from '../../shared/http/api-handler';
-import * as routes from '../../shared/routes/webhooks';
+import * as routes from './routes';
 
 export const handler = apiHandler(routes.rotateWebhookSecret, async ({ path, organizationId }) => ({ webhook: await rotateSecret(organizationId, path.webhookId) }));

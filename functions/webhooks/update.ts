@@ -1,5 +1,5 @@
-import { changeWebhook } from '../../shared/domain/webhooks';
+import { changeWebhook } from './rules';
 import { apiHandler } from '../../shared/http/api-handler';
-import * as routes from '../../shared/routes/webhooks';
+import * as routes from './routes';
 
 export const handler = apiHandler(routes.updateWebhook, async ({ path, body, organizationId }) => ({ webhook: await changeWebhook(organizationId, path.webhookId, body) }));

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_USAGE_PLAN, isUsagePlanName, USAGE_PLAN_NAMES, USAGE_PLANS, type UsagePlanName } from '../../shared/auth/usage-plans';
 import { LOCAL_AWS_ENV } from '../local/dynamodb-local';
-import { MAX_COUNTER_SHARDS } from '../../shared/repositories/counter-shards';
+import { MAX_COUNTER_SHARDS } from '../../shared/store/counter-shards';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -108,8 +108,8 @@ async function run(): Promise<unknown> {
   const known = ['org create', 'org plan', 'org shards', 'key create', 'key rotate', 'key revoke', 'key list'];
   if (!known.includes(command)) throw new UsageError(`Unknown command "${command}"`);
   configureTarget(command);
-  const keys = await import('../../shared/repositories/api-keys');
-  const { organizationExists, raiseOrganizationCounterShards, setOrganizationUsagePlan } = await import('../../shared/repositories/organizations');
+  const keys = await import('../../shared/auth/api-keys');
+  const { organizationExists, raiseOrganizationCounterShards, setOrganizationUsagePlan } = await import('../../functions/organization/store');
   const requireOrganization = async () => {
     const org = required('org');
     if (!(await organizationExists(org))) throw new UsageError(`No organization ${org} in this table`);

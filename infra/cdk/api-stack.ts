@@ -134,7 +134,7 @@ export class ApiStack extends Stack {
       id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSCodeDeployRoleForLambdaLimited]',
       reason: "AWS's managed policy for CodeDeploy shifting Lambda aliases: it updates aliases and reads the rollback alarms, nothing else.",
     });
-    // Signs list cursors (shared/repositories/cursors.ts). Replacing it only ends the cursors handed out so far.
+    // Signs list cursors (shared/store/cursors.ts). Replacing it only ends the cursors handed out so far.
     const cursorKey = new Secret(this, 'CursorSigningKey', {
       description: 'Signs the pagination cursors of the sales pipeline API',
       generateSecretString: { passwordLength: 48, excludePunctuation: true },

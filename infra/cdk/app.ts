@@ -1,6 +1,6 @@
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { routes } from '../../shared/routes/index';
+import { routes } from '../../functions/resources';
 import { ApiStack } from './api-stack';
 import { DataStack } from './data-stack';
 import { EventsStack } from './events-stack';

@@ -58,7 +58,7 @@ export class EventsStack extends Stack {
     const streamFailures = new Queue(this, 'StreamFailures', { ...queueDefaults, retentionPeriod: Duration.days(14) });
     this.recordEvents = new ServiceFunction(this, 'RecordEvents', {
       ...defaults,
-      handler: 'events/record',
+      handler: 'stream/record',
       // Events are put in batches; subscriptions are read by Query.
       dynamodb: ['BatchWriteItem', 'Query'],
       environment: queueEnvironment,

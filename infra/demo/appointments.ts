@@ -1,8 +1,8 @@
 import * as v from 'valibot';
-import { createAppointment } from '../../shared/domain/appointments';
-import { CreateAppointmentBody, type Appointment } from '../../shared/schemas/appointments';
-import type { Lead } from '../../shared/schemas/leads';
-import type { Member } from '../../shared/schemas/members';
+import { createAppointment } from '../../functions/appointments/rules';
+import { CreateAppointmentBody, type Appointment } from '../../functions/appointments/schema';
+import type { Lead } from '../../functions/leads/schema';
+import type { Member } from '../../functions/organization/member-schema';
 
 const HOUR = 60 * 60 * 1000;
 

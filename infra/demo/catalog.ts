@@ -1,12 +1,12 @@
 import * as v from 'valibot';
-import { createProduct } from '../../shared/domain/products';
-import { createTransfer } from '../../shared/domain/transfers';
-import { createFaq } from '../../shared/repositories/faqs';
-import { createPolicy } from '../../shared/repositories/policies';
-import { CreateFaqBody } from '../../shared/schemas/faqs';
-import { CreatePolicyBody } from '../../shared/schemas/policies';
-import { CreateProductBody } from '../../shared/schemas/products';
-import { CreateTransferBody } from '../../shared/schemas/transfers';
+import { createProduct } from '../../functions/products/rules';
+import { createTransfer } from '../../functions/transfers/rules';
+import { createFaq } from '../../functions/faqs/store';
+import { createPolicy } from '../../functions/policies/store';
+import { CreateFaqBody } from '../../functions/faqs/schema';
+import { CreatePolicyBody } from '../../functions/policies/schema';
+import { CreateProductBody } from '../../functions/products/schema';
+import { CreateTransferBody } from '../../functions/transfers/schema';
 
 const DAY = 24 * 60 * 60 * 1000;
 

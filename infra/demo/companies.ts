@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { addCompanyNote, createCompany } from '../../shared/repositories/companies';
-import { CreateCompanyBody, type Company } from '../../shared/schemas/companies';
-import type { Member } from '../../shared/schemas/members';
+import { addCompanyNote, createCompany } from '../../functions/companies/store';
+import { CreateCompanyBody, type Company } from '../../functions/companies/schema';
+import type { Member } from '../../functions/organization/member-schema';
 
 const DAY = 24 * 60 * 60 * 1000;
 

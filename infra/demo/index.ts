@@ -1,4 +1,4 @@
-import { updateLead } from '../../shared/domain/leads';
+import { updateLead } from '../../functions/leads/rules';
 import { seedAppointments } from './appointments';
 import { seedCatalog } from './catalog';
 import { seedCompanies } from './companies';

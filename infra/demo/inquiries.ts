@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { newId } from '../../shared/ids';
-import { createInquiry, type NewInquiry } from '../../shared/repositories/inquiries';
-import type { CallData, SmsMessage } from '../../shared/schemas/inquiries';
-import type { Lead } from '../../shared/schemas/leads';
-import { sendSms } from '../../shared/domain/sms';
+import { createInquiry, type NewInquiry } from '../../functions/inquiries/store';
+import type { CallData, SmsMessage } from '../../functions/inquiries/schema';
+import type { Lead } from '../../functions/leads/schema';
+import { sendSms } from '../../functions/sms/rules';
 
 const DAY = 24 * 60 * 60 * 1000;
 const BUSINESS_EMAIL = 'enquiries@harbourcitytrades.com.au';

@@ -1,6 +1,6 @@
 import { newId } from '../../shared/ids';
-import { addLead, newLead } from '../../shared/domain/leads';
-import type { Lead } from '../../shared/schemas/leads';
+import { addLead, newLead } from '../../functions/leads/rules';
+import type { Lead } from '../../functions/leads/schema';
 
 const DAY = 24 * 60 * 60 * 1000;
 

@@ -1,5 +1,5 @@
-import { createMember, inviteMember, type NewMember } from '../../shared/domain/members';
-import type { Member } from '../../shared/schemas/members';
+import { createMember, inviteMember, type NewMember } from '../../functions/organization/member-rules';
+import type { Member } from '../../functions/organization/member-schema';
 
 const DAY = 24 * 60 * 60 * 1000;
 

@@ -1,6 +1,6 @@
 import type { UsagePlanName } from '../../shared/auth/usage-plans';
-import { createApiKey } from '../../shared/repositories/api-keys';
-import { createOrganization } from '../../shared/repositories/organizations';
+import { createApiKey } from '../../shared/auth/api-keys';
+import { createOrganization } from '../../functions/organization/store';
 import { seedDemoData } from './index';
 
 export interface CreatedOrganization {

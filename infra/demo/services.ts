@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { createService } from '../../shared/domain/services';
-import { CreateServiceBody, type Service } from '../../shared/schemas/services';
+import { createService } from '../../functions/services/rules';
+import { CreateServiceBody, type Service } from '../../functions/services/schema';
 
 /** Written as API requests and validated as such, so the demo cannot hold what the API would refuse. */
 const DEMO_SERVICES: Array<v.InferInput<typeof CreateServiceBody>> = [

@@ -1,5 +1,5 @@
 import { logger } from '../../shared/observability';
-import { deliver } from '../../shared/webhooks/deliver';
+import { deliver } from '../../functions/webhooks/delivery';
 import type { DeliveryJob, DeliveryQueue } from '../../shared/webhooks/queue';
 
 /** SQS's visibility timeout, in spirit: a job whose attempt threw runs again after this. */

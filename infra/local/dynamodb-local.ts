@@ -80,7 +80,7 @@ export async function startDynamoDbLocal({ port, dataDir }: { port: number; data
   };
 }
 
-/** The stream events are derived from (functions/events/record.ts), as in the stack. */
+/** The stream events are derived from (functions/stream/record.ts), as in the stack. */
 const STREAM = { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' } as const;
 
 /**

@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { USAGE_PLANS } from '../../shared/auth/usage-plans';
-import { getOrganizationUsagePlan } from '../../shared/repositories/organizations';
-import { routes } from '../../shared/routes/index';
+import { getOrganizationUsagePlan } from '../../functions/organization/store';
+import { routes } from '../../functions/resources';
 import { createLocalGateway, type LocalGatewayOptions } from './gateway';
 import { loadAuthorizer, loadHandler } from './handlers';
 import { createUsagePlanMeter } from './rate-limiter';
@@ -11,6 +11,8 @@ import { startTableStream, type TableStream } from './table-stream';
 import { startScheduledJobs } from './scheduler';
 import { createLocalDeliveryQueue, type LocalDeliveryQueue } from './delivery-queue';
 import { setDeliveryQueue } from '../../shared/webhooks/queue';
+import { setLocalReceiptHandler } from '../../shared/sms/local-provider';
+import { applyReceipt } from '../../functions/sms/receipts';
 import { config } from '../../shared/config';
 import { logger } from '../../shared/observability';
 
@@ -59,7 +61,8 @@ export async function startLocalServer(
 ): Promise<LocalServer> {
   const deliveries = createLocalDeliveryQueue();
   setDeliveryQueue(deliveries);
-  const { handler } = await import('../../functions/events/record.ts');
+  setLocalReceiptHandler(applyReceipt);
+  const { handler } = await import('../../functions/stream/record.ts');
   const stream = events
     ? await startTableStream({
         endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB!,

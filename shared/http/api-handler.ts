@@ -7,14 +7,14 @@ import type * as v from 'valibot';
 import { ValidationError } from '../errors';
 import type { RouteDefinition, RouteRequest } from '../routes/route';
 import { jsonResponse, textResponse, type JsonResponse } from './envelope';
-import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '../repositories/idempotency';
+import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '../store/idempotency';
 import { answersIdempotently } from '../routes/route';
 import { idempotency, type IdempotencyStore } from './idempotency';
 import { absentBodyIsEmptyObject, accessLog, bodySizeLimit, errorEnvelope } from './middleware';
 import { logger, metrics } from '../observability';
 import { parseOrThrow } from '../validation';
 import { Answer } from './answer';
-import { withCounterShards } from '../repositories/counter-shards';
+import { withCounterShards } from '../store/counter-shards';
 import type { CompressibleText } from './compressible-text';
 
 type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;

@@ -2,12 +2,8 @@ import { STATUS_CODES } from 'node:http';
 import * as v from 'valibot';
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '../http/gateway-responses';
 import { errorEnvelope } from '../http/envelope';
-import { routes as routeTable } from '../routes/index';
-import { TAG_DESCRIPTIONS, type Tag } from '../routes/tags';
 import { isIdempotent, type RouteDefinition } from '../routes/route';
-import { componentSchemas } from './components';
 import type { OpenApiDocument } from './schemas';
-import { componentExamples } from './examples';
 import { convert, convertComponents, type JsonSchema } from './json-schema';
 
 export const LOCAL_BASE_URL = 'http://localhost:3000';
@@ -15,6 +11,17 @@ const JSON_MEDIA_TYPE = 'application/json';
 const SECURITY_SCHEME = 'apiKey';
 
 type Json = Record<string, unknown>;
+
+/** What the document describes: the route table, its tags, the named schemas it refers to and their examples. */
+export interface ApiDescription {
+  routes: readonly RouteDefinition[];
+  /** Tag → its description, in the order the reference shows them; every route's tag must be one. */
+  tags: Readonly<Record<string, string>>;
+  /** Schemas named under components.schemas, referred to wherever the same schema object appears. */
+  components: Readonly<Record<string, v.GenericSchema>>;
+  /** An example per named schema. */
+  examples: Readonly<Record<string, unknown>>;
+}
 
 /** Error responses shared by many operations, under components.responses. */
 const SHARED_ERRORS: Record<number, { name: string; description: string; example: unknown; headers?: Json }> = {
@@ -122,7 +129,7 @@ function statusesOf(route: RouteDefinition): number[] {
   return [...statuses].sort((a, b) => a - b);
 }
 
-function response(route: RouteDefinition, status: number): Json {
+function response(route: RouteDefinition, status: number, componentSchemas: ApiDescription['components']): Json {
   const doc = route.responses?.[status];
   if (status === route.status) {
     const content: Json = { schema: convert(doc?.schema ?? route.response, 'output', componentSchemas) };
@@ -143,7 +150,7 @@ function response(route: RouteDefinition, status: number): Json {
   return { description, content: { [JSON_MEDIA_TYPE]: content } };
 }
 
-function operation(route: RouteDefinition): Json {
+function operation(route: RouteDefinition, components: ApiDescription['components']): Json {
   const op: Json = { operationId: route.operationId, summary: route.summary, description: route.description, tags: [route.tag] };
   if (route.auth === 'none') op.security = [];
   const params = parameters(route);
@@ -151,13 +158,13 @@ function operation(route: RouteDefinition): Json {
   if (route.request.body) {
     op.requestBody = { required: true, content: { [JSON_MEDIA_TYPE]: { schema: convert(route.request.body, 'input') } } };
   }
-  op.responses = Object.fromEntries(statusesOf(route).map((status) => [String(status), response(route, status)]));
+  op.responses = Object.fromEntries(statusesOf(route).map((status) => [String(status), response(route, status, components)]));
   return op;
 }
 
-function componentsSection(): Json {
-  const schemas = convertComponents(componentSchemas);
-  for (const [name, example] of Object.entries(componentExamples)) {
+function componentsSection({ components, examples }: ApiDescription): Json {
+  const schemas = convertComponents(components);
+  for (const [name, example] of Object.entries(examples)) {
     if (schemas[name]) schemas[name] = { ...schemas[name], examples: [example as NonNullable<JsonSchema['default']>] };
   }
   const responses = Object.fromEntries(
@@ -176,14 +183,16 @@ function componentsSection(): Json {
 }
 
 /** The OpenAPI 3.1 description of the API, generated from the route table and its valibot schemas. */
-export function buildOpenApiDocument(routes: readonly RouteDefinition[] = routeTable): OpenApiDocument {
+export function buildOpenApiDocument(api: ApiDescription): OpenApiDocument {
+  const { routes } = api;
   const paths: Record<string, Json> = {};
   for (const route of routes) {
-    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route);
+    if (!(route.tag in api.tags)) throw new Error(`${route.operationId}: its tag ${route.tag} has no description`);
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, api.components);
   }
   const used = new Set(routes.map((route) => route.tag));
-  const tags = Object.entries(TAG_DESCRIPTIONS)
-    .filter(([name]) => used.has(name as Tag))
+  const tags = Object.entries(api.tags)
+    .filter(([name]) => used.has(name))
     .map(([name, description]) => ({ name, description }));
   return {
     openapi: '3.1.0',
@@ -210,15 +219,8 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[] = routeT
     security: [{ [SECURITY_SCHEME]: [] }],
     tags,
     paths,
-    components: componentsSection(),
+    components: componentsSection(api),
   };
-}
-
-let cached: OpenApiDocument | undefined;
-
-/** Built once per container: the route table does not change while it runs. */
-export function openApiDocument(): OpenApiDocument {
-  return (cached ??= buildOpenApiDocument());
 }
 
 /** docs/openapi.json as `npm run openapi` writes it. */

@@ -1,6 +1,5 @@
 import type * as v from 'valibot';
 import type { IndexName } from '../table';
-import type { Tag } from './tags';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -46,7 +45,8 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
   summary: string;
   /** What the operation does and what an integrator must know about it. */
   description: string;
-  tag: Tag;
+  /** Its group in the reference: a tag the document describes (the document refuses one it does not). */
+  tag: string;
   /** What the caller presents: the Bearer API key (the default), or nothing the API issues (a public route). */
   auth?: 'apiKey' | 'none';
   /**

@@ -1,5 +1,4 @@
 import { logger } from '../observability';
-import { applyReceipt } from './receipts';
 import type { OutgoingSms, SmsSender } from './sender';
 
 /** What the local provider "sent", newest last: `npm start` and the tests read it. */
@@ -10,6 +9,14 @@ export const LOCAL_UNREACHABLE_NUMBER = '+61491570159';
 
 /** How long the local carrier takes to report. */
 const RECEIPT_DELAY_MS = 100;
+
+type ReceiptHandler = (receipt: unknown) => Promise<unknown>;
+let applyReceipt: ReceiptHandler | undefined;
+
+/** What the local carrier's receipts are handed to: the deployed receipts function's code, set by `npm start`. */
+export function setLocalReceiptHandler(handler: ReceiptHandler): void {
+  applyReceipt = handler;
+}
 
 /**
  * A provider that sends nothing: it records the message, accepts it, and a moment later reports a delivery
@@ -24,7 +31,7 @@ export const localSmsProvider: SmsSender = {
     const context = { organizationId: sms.organizationId, inquiryId: sms.inquiryId, messageId: sms.messageId };
     const providerMessageId = `local-${sms.messageId}`;
     setTimeout(() => {
-      applyReceipt({ eventType, messageId: providerMessageId, messageStatusDescription: eventType === 'TEXT_DELIVERED' ? 'Message has been accepted by phone' : 'Carrier unreachable', context }).catch((error: unknown) =>
+      applyReceipt?.({ eventType, messageId: providerMessageId, messageStatusDescription: eventType === 'TEXT_DELIVERED' ? 'Message has been accepted by phone' : 'Carrier unreachable', context }).catch((error: unknown) =>
         logger.error('local SMS receipt failed', { error, messageId: sms.messageId }),
       );
     }, RECEIPT_DELAY_MS);

@@ -1,11 +1,19 @@
-import type { Event } from '../schemas/events';
 import { configuredDeliveryQueue } from './sqs-queue';
+
+/** An event as the API shows it and a receiver gets it. */
+export interface WebhookEvent {
+  id: string;
+  type: string;
+  occurredAt: string;
+  organizationId: string;
+  data: Record<string, unknown>;
+}
 
 /** One event due at one subscription; the same job travels through every retry with `attempt` counting up. */
 export interface DeliveryJob {
   organizationId: string;
   webhookId: string;
-  event: Event;
+  event: WebhookEvent;
   attempt: number;
   /** When the first attempt was queued: retries stop 24 hours after it. */
   firstQueuedAt: string;

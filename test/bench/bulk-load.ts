@@ -1,12 +1,12 @@
 import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../shared/config';
-import { newLead } from '../../shared/domain/leads';
+import { newLead } from '../../functions/leads/rules';
 import { dynamo } from '../../shared/dynamo';
-import { toInquiryItem, toInquirySourceItem, type InquiryRecord } from '../../shared/entities/inquiry';
-import { toLeadItem } from '../../shared/entities/lead';
-import { counterNames } from '../../shared/entities/keys';
+import { toInquiryItem, toInquirySourceItem, type InquiryRecord } from '../../functions/inquiries/entity';
+import { toLeadItem } from '../../functions/leads/entity';
+import { counterNames } from '../../shared/store/keys';
 import { newId } from '../../shared/ids';
-import { counterUpdate } from '../../shared/repositories/counters';
+import { counterUpdate } from '../../shared/store/counters';
 import { inParallel } from './timing';
 
 /** DynamoDB's BatchWriteItem limit. */

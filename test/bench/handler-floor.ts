@@ -1,5 +1,5 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { getLead } from '../../shared/routes/leads';
+import { getLead } from '../../functions/leads/routes';
 
 /**
  * The floor under every function's cold start: the handler factory (middy, Powertools Logger and Metrics, the

@@ -41,7 +41,7 @@ const { tourRoutes, withinBudget } = await import('../support/route-tour');
 const { localClient } = await import('../../infra/local/dynamodb-local');
 const { config } = await import('../../shared/config');
 const { dynamo } = await import('../../shared/dynamo');
-const { keys } = await import('../../shared/entities/keys');
+const { keys } = await import('../../shared/store/keys');
 const { bulkLoadCallInquiries } = await import('./bulk-load');
 const bare = DynamoDBDocumentClient.from(localClient(stack.endpoint));
 const TableName = config.tableName;
@@ -103,7 +103,7 @@ try {
 
   // Creates per second of one organization: the rate its single counter and sequence items must take.
   progress('capacity: lead creates per second in one organization, sharded and not, and spread over 16');
-  const { raiseOrganizationCounterShards } = await import('../../shared/repositories/organizations');
+  const { raiseOrganizationCounterShards } = await import('../../functions/organization/store');
   const createsPerSecond = async (organizations: { organizationId: string; counterShards?: number }[]) =>
     throughput(async () => {
       const organization = organizations[created % organizations.length]!;

@@ -1,5 +1,5 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { normalizeName } from '../../shared/entities/keys';
+import { normalizeName } from '../../shared/store/keys';
 import { walk, type JsonClient } from './http';
 
 /** Every item of an organization, read after a run to check links the API cannot show broken. */

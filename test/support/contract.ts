@@ -1,6 +1,6 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { openApiDocument } from '../../shared/openapi/document';
+import { openApiDocument } from '../../functions/meta/document';
 
 /**
  * Holds every response the tests receive to the OpenAPI document the API serves: the operation for

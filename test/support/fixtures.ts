@@ -2,8 +2,8 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
-import { getProduct } from '../../shared/repositories/products';
-import { getTransfer } from '../../shared/repositories/transfers';
+import { getProduct } from '../../functions/products/store';
+import { getTransfer } from '../../functions/transfers/store';
 import type { Client } from './api';
 
 /** An ISO 8601 UTC timestamp with milliseconds, as the API writes every date. */

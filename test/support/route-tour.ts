@@ -1,4 +1,4 @@
-import { routes } from '../../shared/routes/index';
+import { routes } from '../../functions/resources';
 import type { RouteDefinition } from '../../shared/routes/route';
 import { measureDynamoCalls, type DynamoCall } from './dynamo-calls';
 

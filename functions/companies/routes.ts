@@ -1,0 +1,139 @@
+import { PageQuery } from '../../shared/schema';
+import {
+  CompanyIdPath,
+  CompanyNoteDeleted,
+  CompanyNotePage,
+  CompanyNotePath,
+  CompanyNoteResponse,
+  CompanyPage,
+  CompanyResponse,
+  CreateCompanyBody,
+  CreateCompanyNoteBody,
+  UpdateCompanyBody,
+  UpdateCompanyNoteBody,
+} from './schema';
+import { defineRoute } from '../../shared/routes/route';
+
+export const createCompany = defineRoute({
+  operationId: 'createCompany',
+  method: 'POST',
+  path: '/v1/companies',
+  handler: 'companies/create',
+  summary: 'Create a company',
+  description: 'Records a customer business (a strata manager, a builder, an agency). Only `name` is required; the other fields are null until set.',
+  tag: 'Companies',
+  dynamodb: ['PutItem', 'UpdateItem'],
+  status: 201,
+  request: { body: CreateCompanyBody },
+  response: CompanyResponse,
+  errors: [400],
+});
+
+export const listCompanies = defineRoute({
+  operationId: 'listCompanies',
+  method: 'GET',
+  path: '/v1/companies',
+  handler: 'companies/list',
+  summary: 'List companies, newest first',
+  description: 'Pages through the organization’s companies, newest first, with an exact `totalCount`.',
+  tag: 'Companies',
+  dynamodb: ['Query', 'GetItem'],
+  status: 200,
+  request: { query: PageQuery },
+  response: CompanyPage,
+  errors: [400],
+});
+
+export const getCompany = defineRoute({
+  operationId: 'getCompany',
+  method: 'GET',
+  path: '/v1/companies/{companyId}',
+  handler: 'companies/get',
+  summary: 'Read a company',
+  description: 'One company of the organization; another organization’s company answers 404.',
+  tag: 'Companies',
+  dynamodb: ['GetItem'],
+  status: 200,
+  request: { path: CompanyIdPath },
+  response: CompanyResponse,
+  errors: [400, 404],
+});
+
+export const updateCompany = defineRoute({
+  operationId: 'updateCompany',
+  method: 'PUT',
+  alsoPatch: true,
+  path: '/v1/companies/{companyId}',
+  handler: 'companies/update',
+  summary: 'Change any subset of a company’s fields',
+  description: 'Fields left out keep their values; `null` clears an optional field. Moves `updatedAt`.',
+  tag: 'Companies',
+  dynamodb: ['UpdateItem'],
+  status: 200,
+  request: { path: CompanyIdPath, body: UpdateCompanyBody },
+  response: CompanyResponse,
+  errors: [400, 404],
+});
+
+export const listCompanyNotes = defineRoute({
+  operationId: 'listCompanyNotes',
+  method: 'GET',
+  path: '/v1/companies/{companyId}/notes',
+  handler: 'companies/notes',
+  summary: "List a company's notes, newest first",
+  description: 'Pages through the notes of one company, newest first. An unknown company answers 404, not an empty list.',
+  tag: 'Companies',
+  dynamodb: ['Query', 'GetItem'],
+  status: 200,
+  request: { path: CompanyIdPath, query: PageQuery },
+  response: CompanyNotePage,
+  errors: [400, 404],
+});
+
+export const createCompanyNote = defineRoute({
+  operationId: 'createCompanyNote',
+  method: 'POST',
+  path: '/v1/companies/{companyId}/notes',
+  handler: 'companies/create-note',
+  summary: 'Add a note to a company',
+  description: '`userId`, when given, must be a member’s user of the organization (else 400); a note written without one has `userId: null`.',
+  tag: 'Companies',
+  dynamodb: ['PutItem', 'UpdateItem', 'ConditionCheckItem'],
+  status: 201,
+  request: { path: CompanyIdPath, body: CreateCompanyNoteBody },
+  response: CompanyNoteResponse,
+  errors: [400, 404],
+});
+
+export const updateCompanyNote = defineRoute({
+  operationId: 'updateCompanyNote',
+  method: 'PUT',
+  alsoPatch: true,
+  path: '/v1/companies/{companyId}/notes/{noteId}',
+  handler: 'companies/update-note',
+  summary: 'Change a company note’s text',
+  description: 'Replaces `value` and moves `updatedAt`.',
+  tag: 'Companies',
+  dynamodb: ['UpdateItem'],
+  status: 200,
+  request: { path: CompanyNotePath, body: UpdateCompanyNoteBody },
+  response: CompanyNoteResponse,
+  errors: [400, 404],
+});
+
+export const deleteCompanyNote = defineRoute({
+  operationId: 'deleteCompanyNote',
+  method: 'DELETE',
+  path: '/v1/companies/{companyId}/notes/{noteId}',
+  handler: 'companies/delete-note',
+  summary: 'Delete a company note',
+  description: 'Removes the note and lowers the notes count in one transaction. A note already gone answers 404.',
+  tag: 'Companies',
+  dynamodb: ['DeleteItem', 'UpdateItem'],
+  status: 200,
+  request: { path: CompanyNotePath },
+  response: CompanyNoteDeleted,
+  errors: [400, 404],
+});
+
+export const companyRoutes = [createCompany, listCompanies, getCompany, updateCompany, listCompanyNotes, createCompanyNote, updateCompanyNote, deleteCompanyNote];

@@ -1,0 +1,75 @@
+import * as v from 'valibot';
+import { deletedSchema, E164, integerString, NonEmptyString, PrefixedId, Timestamp, pageSchema, partialUpdateBody } from '../../shared/schema';
+
+/** A customer business of the organization: a strata manager, a builder, an agency. */
+export const Company = v.object({
+  id: v.string(),
+  name: v.string(),
+  website: v.nullable(v.string()),
+  email: v.nullable(v.string()),
+  phone: v.nullable(v.string()),
+  address: v.nullable(v.string()),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type Company = v.InferOutput<typeof Company>;
+
+const companyFields = {
+  name: NonEmptyString('name', 200),
+  website: v.nullable(
+    v.pipe(
+      v.string('website must be a string'),
+      v.trim(),
+      v.maxLength(2000, 'website must be at most 2000 characters'),
+      v.url('website must be a URL, e.g. https://example.com.au'),
+      v.check((url) => /^https?:\/\//i.test(url), 'website must be an http or https URL'),
+    ),
+  ),
+  email: v.nullable(v.pipe(v.string('email must be a string'), v.trim(), v.email('email must be a valid email address'), v.maxLength(254, 'email must be at most 254 characters'))),
+  phone: v.nullable(v.pipe(v.string('phone must be a string'), v.trim(), v.regex(E164, 'phone must be in E.164 format, e.g. +61299551200'))),
+  address: v.nullable(NonEmptyString('address', 500)),
+};
+
+/** The field map with what a create may leave out and its default (the same pattern for every resource, by design). */
+export const CreateCompanyBody = v.strictObject({
+  ...companyFields,
+  website: v.optional(companyFields.website, null),
+  email: v.optional(companyFields.email, null),
+  phone: v.optional(companyFields.phone, null),
+  address: v.optional(companyFields.address, null),
+});
+export type CreateCompanyBody = v.InferOutput<typeof CreateCompanyBody>;
+
+/** null clears an optional field. */
+export const UpdateCompanyBody = partialUpdateBody(companyFields);
+export type CompanyChanges = v.InferOutput<typeof UpdateCompanyBody>;
+
+export const CompanyIdPath = v.object({ companyId: PrefixedId('company', 'companyId') });
+export const CompanyResponse = v.object({ company: Company });
+export const CompanyPage = pageSchema('companies', Company);
+
+/** userId is null for a note written with an API key rather than by a member. */
+export const CompanyNote = v.object({
+  id: v.pipe(v.number(), v.integer()),
+  value: v.string(),
+  companyId: v.string(),
+  userId: v.nullable(v.string()),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type CompanyNote = v.InferOutput<typeof CompanyNote>;
+
+const noteFields = {
+  value: NonEmptyString('value', 5000),
+  userId: v.nullable(PrefixedId('user', 'userId')),
+};
+
+export const CreateCompanyNoteBody = v.strictObject({ ...noteFields, userId: v.optional(noteFields.userId, null) });
+export type CreateCompanyNoteBody = v.InferOutput<typeof CreateCompanyNoteBody>;
+
+export const UpdateCompanyNoteBody = v.strictObject({ value: noteFields.value });
+
+export const CompanyNotePath = v.object({ ...CompanyIdPath.entries, noteId: integerString('noteId') });
+export const CompanyNotePage = pageSchema('notes', CompanyNote);
+export const CompanyNoteResponse = v.object({ note: CompanyNote });
+export const CompanyNoteDeleted = deletedSchema(v.pipe(v.number(), v.integer()));

@@ -1,0 +1,83 @@
+import * as v from 'valibot';
+import { NonEmptyString, Timestamp } from '../../shared/schema';
+import { CALL_DIRECTIONS, CALL_PARTIES, INQUIRY_TAGS, InquiryListItem } from './schema';
+import { E164Phone } from '../leads/schema';
+
+const list = (values: readonly string[]) => values.join(', ');
+
+/** Text an integration sends as part of a record (a transcript line, an email body): bounded, may be empty. */
+const Text = (name: string, max: number) => v.pipe(v.string(`${name} must be a string`), v.maxLength(max, `${name} must be at most ${max} characters`));
+const Items = <S extends v.GenericSchema>(name: string, item: S, max: number) =>
+  v.pipe(v.array(item, `${name} must be an array`), v.maxLength(max, `${name} must have at most ${max} items`));
+const Instant = (name: string) => v.pipe(v.string(`${name} must be a string`), v.isoTimestamp(`${name} must be an ISO 8601 timestamp`));
+const Seconds = v.pipe(v.number('duration must be a number'), v.integer('duration must be an integer'), v.minValue(0, 'duration must be at least 0'), v.maxValue(86_400, 'duration must be at most 86400'));
+const HttpUrl = (name: string) =>
+  v.pipe(v.string(`${name} must be a string`), v.maxLength(2048, `${name} must be at most 2048 characters`), v.check((url) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol), `${name} must be an http or https URL`));
+
+/** The source records of docs/inquiry-sources.md, without their ids (the service issues them). */
+export const CallRecordInput = v.strictObject({
+  summary: Text('data.summary', 5_000),
+  keyPoints: Items('data.keyPoints', Text('data.keyPoints[]', 1_000), 50),
+  recordingUrl: HttpUrl('data.recordingUrl'),
+  transcripts: Items('data.transcripts', v.strictObject({ created_at: Instant('created_at'), text: Text('text', 10_000), user: v.picklist(CALL_PARTIES, `user must be one of ${list(CALL_PARTIES)}`) }), 1_000),
+  direction: v.picklist(CALL_DIRECTIONS, `direction must be one of ${list(CALL_DIRECTIONS)}`),
+  duration: Seconds,
+  startedAt: Instant('data.startedAt'),
+  endedAt: Instant('data.endedAt'),
+  endedBy: v.picklist(CALL_PARTIES, `endedBy must be one of ${list(CALL_PARTIES)}`),
+});
+
+export const EmailRecordInput = v.strictObject({
+  subject: Text('data.subject', 1_000),
+  from: Text('data.from', 320),
+  to: Text('data.to', 320),
+  body: Text('data.body', 100_000),
+  receivedAt: Instant('data.receivedAt'),
+});
+
+export const ChatbotRecordInput = v.strictObject({
+  messages: Items('data.messages', v.strictObject({ role: v.picklist(CALL_PARTIES, `role must be one of ${list(CALL_PARTIES)}`), text: Text('text', 10_000), createdAt: Instant('createdAt') }), 1_000),
+  startedAt: Instant('data.startedAt'),
+  endedAt: v.nullable(Instant('data.endedAt')),
+});
+
+export const WebformRecordInput = v.strictObject({
+  formName: Text('data.formName', 200),
+  fields: Items('data.fields', v.strictObject({ name: Text('name', 200), label: Text('label', 500), value: Text('value', 20_000) }), 200),
+  submittedAt: Instant('data.submittedAt'),
+  pageUrl: v.nullable(HttpUrl('data.pageUrl')),
+});
+
+/** Who the inquiry is from: found by email, else by phone, else a new lead. */
+export const InquirySender = v.pipe(
+  v.strictObject({
+    email: v.optional(v.pipe(v.string('lead.email must be a string'), v.trim(), v.email('lead.email must be a valid email address'), v.maxLength(254))),
+    phone: v.optional(E164Phone),
+    name: v.optional(NonEmptyString('lead.name', 200)),
+    firstName: v.optional(NonEmptyString('lead.firstName', 100)),
+    lastName: v.optional(NonEmptyString('lead.lastName', 100)),
+  }),
+  v.check((lead) => lead.email !== undefined || lead.phone !== undefined, 'lead must have an email or a phone'),
+  v.metadata({ jsonSchema: { anyOf: [{ required: ['email'] }, { required: ['phone'] }] } }),
+);
+export type InquirySender = v.InferOutput<typeof InquirySender>;
+
+const common = {
+  lead: InquirySender,
+  summary: v.optional(NonEmptyString('summary', 1_000)),
+  tag: v.optional(v.picklist(INQUIRY_TAGS, `tag must be one of ${list(INQUIRY_TAGS)}`), 'GENERAL'),
+  /** The sender's own id for the inquiry: sending it again answers 200 with the first inquiry. */
+  externalInquiryId: v.optional(v.pipe(v.string('externalInquiryId must be a string'), v.trim(), v.minLength(1, 'externalInquiryId must not be empty'), v.maxLength(200, 'externalInquiryId must be at most 200 characters'))),
+  createdAt: v.optional(v.pipe(Instant('createdAt'), v.check((at) => Date.parse(at) <= Date.now() + 60_000, 'createdAt must not be in the future'))),
+};
+
+/** POST /v1/inquiries: an inquiry of one source with its record. SMS inquiries come from SMS, not from here. */
+export const IngestInquiryBody = v.variant('source', [
+  v.strictObject({ source: v.literal('CALL'), data: CallRecordInput, ...common }),
+  v.strictObject({ source: v.literal('EMAIL'), data: EmailRecordInput, ...common }),
+  v.strictObject({ source: v.literal('CHATBOT'), data: ChatbotRecordInput, ...common }),
+  v.strictObject({ source: v.literal('WEBFORM'), data: WebformRecordInput, ...common }),
+], 'source must be one of CALL, EMAIL, CHATBOT, WEBFORM');
+export type IngestInquiryBody = v.InferOutput<typeof IngestInquiryBody>;
+
+export const IngestedInquiry = v.object({ inquiry: InquiryListItem });

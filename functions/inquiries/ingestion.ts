@@ -1,0 +1,109 @@
+import { contactsOf, hasContact, toActivityItem, type LeadContact } from '../leads/entity';
+import { counterNames, keys } from '../../shared/store/keys';
+import { newId } from '../../shared/ids';
+import { createInquiry, findInquiryByExternalId, inquiryListItem, type NewInquiry } from './store';
+import { ACTIVITY_SEQUENCE, claimContacts, findLeadByEmail, findLeadByPhone, getLead, insertLeadWithActivity, leadOfContact, type StaleClaim } from '../leads/store';
+import { counterUpdate } from '../../shared/store/counters';
+import { reserveIds } from '../../shared/store/sequences';
+import { retryOnStaleWrite, StaleWrite } from '../../shared/store/versioned';
+import { insertIfAbsent, type TransactWrite } from '../../shared/store/transact';
+import type { IngestInquiryBody, InquirySender } from './ingestion-schema';
+import type { InquiryListItem } from './schema';
+import type { Lead } from '../leads/schema';
+import { newLead } from '../leads/rules';
+
+/** The inquiry's external id was recorded by a concurrent request first. */
+class ExternalIdTaken extends Error {}
+/** A claim on the new lead's contacts was not as last read: another lead took it, or a stale lead got it back. */
+class ContactTaken extends Error {}
+
+/**
+ * The organization's lead with this email (any case), else with this phone, else a new one with its
+ * LEAD_CREATED activity. Concurrent ingestions for one new contact create one lead: the creation claims the
+ * lead's contacts in its transaction, and the losers read the winner's lead. A claim whose lead was deleted or
+ * no longer has the contact is stale, counts as absent, and is taken over in the creating transaction.
+ */
+async function findOrCreateLead(organizationId: string, sender: InquirySender, at: Date): Promise<Lead> {
+  const found = (sender.email && (await findLeadByEmail(organizationId, sender.email))) || (sender.phone && (await findLeadByPhone(organizationId, sender.phone)));
+  if (found) return found;
+  const lead = newLead({ email: sender.email ?? null, phone: sender.phone, name: sender.name, firstName: sender.firstName, lastName: sender.lastName }, newId('lead', at), at.toISOString());
+  const contacts = contactsOf(lead);
+  const activityId = await reserveIds(organizationId, ACTIVITY_SEQUENCE);
+  const created = { id: activityId, event: 'LEAD_CREATED', data: `Lead created from an inquiry`, referenceId: null, userId: null, leadId: lead.id, createdAt: lead.createdAt };
+  let stale: StaleClaim[] = [];
+  return retryOnStaleWrite(async () => {
+    const claims = claimContacts(organizationId, lead.id, contacts, stale, () => new ContactTaken());
+    const written = await insertLeadWithActivity(organizationId, lead, created, claims).catch((error: unknown) => {
+      if (error instanceof ContactTaken) return undefined;
+      throw error;
+    });
+    if (written) return written;
+    // Email first, as the lookup goes; with no claim held by a lead that has its contact, try again over the stale ones.
+    const read = await Promise.all(contacts.map((contact) => readClaim(organizationId, contact)));
+    const holder = read.find((claim) => claim.holder)?.holder;
+    if (holder) return holder;
+    stale = read.flatMap(({ contact, leadId }) => (leadId ? [{ contact, leadId }] : []));
+    throw new StaleWrite();
+  });
+}
+
+/** A contact's claim as it is now, with its lead when that lead still exists and has the contact. */
+async function readClaim(organizationId: string, contact: LeadContact): Promise<{ contact: LeadContact; leadId?: string; holder?: Lead }> {
+  const leadId = await leadOfContact(organizationId, contact);
+  const lead = leadId ? await getLead(organizationId, leadId) : undefined;
+  return { contact, leadId, holder: lead && hasContact(lead, contact) ? lead : undefined };
+}
+
+/**
+ * Records an inquiry pushed by an integration: the lead found or created, then the inquiry with its source
+ * record, the lead's unread count and latest inquiry, an INQUIRY_RECEIVED activity and the counters in one
+ * transaction. An externalInquiryId seen before (per source) answers the first inquiry and writes nothing.
+ */
+export async function ingestInquiry(organizationId: string, body: IngestInquiryBody): Promise<{ inquiry: InquiryListItem; created: boolean }> {
+  const { source, externalInquiryId } = body;
+  if (externalInquiryId) {
+    const first = await findInquiryByExternalId(organizationId, source, externalInquiryId);
+    if (first) return { inquiry: first, created: false };
+  }
+  const at = body.createdAt ? new Date(body.createdAt) : new Date();
+  const lead = await findOrCreateLead(organizationId, body.lead, new Date());
+  const inquiryId = newId('inquiry', at);
+  const activityId = await reserveIds(organizationId, ACTIVITY_SEQUENCE);
+  const alsoWrite: TransactWrite[] = [
+    insertIfAbsent(toActivityItem(organizationId, { id: activityId, event: 'INQUIRY_RECEIVED', data: `${source} inquiry received`, referenceId: inquiryId, userId: null, leadId: lead.id, createdAt: at.toISOString() })),
+    counterUpdate(organizationId, counterNames.activities(lead.id), 1),
+    ...(externalInquiryId ? [insertIfAbsent({ ...keys.externalInquiry(organizationId, source, externalInquiryId), entity: 'EXTERNAL_INQUIRY', inquiryId }, () => new ExternalIdTaken())] : []),
+  ];
+  const summary = body.summary ?? defaultSummary(body);
+  try {
+    const record = await createInquiry(
+      organizationId,
+      { id: inquiryId, source, leadId: lead.id, tag: body.tag, summary, isRead: false, externalInquiryId: externalInquiryId ?? null, createdAt: at.toISOString(), data: withIds(body, at) } as NewInquiry,
+      { lastInquiryId: lead.lastInquiryId, lastInquiryDate: lead.lastInquiryDate },
+      alsoWrite,
+    );
+    return { inquiry: inquiryListItem(record), created: true };
+  } catch (error) {
+    if (!(error instanceof ExternalIdTaken)) throw error;
+    const first = await findInquiryByExternalId(organizationId, source, externalInquiryId!);
+    if (!first) throw error;
+    return { inquiry: first, created: false };
+  }
+}
+
+/** The record with the ids the service issues: the call's and its transcript lines', a chat's messages'. */
+function withIds(body: IngestInquiryBody, at: Date) {
+  if (body.source === 'CALL') {
+    const id = newId('call', at);
+    return { ...body.data, id, transcripts: body.data.transcripts.map((line, index) => ({ id: `${id}-t${String(index + 1).padStart(2, '0')}`, ...line })) };
+  }
+  if (body.source === 'CHATBOT') return { ...body.data, messages: body.data.messages.map((message) => ({ id: newId('chatmsg', new Date(message.createdAt)), ...message })) };
+  return body.data;
+}
+
+/** A summary when the sender gave none: the record's own (a call's), its subject, or its source. */
+function defaultSummary(body: IngestInquiryBody): string {
+  const text = body.source === 'CALL' ? body.data.summary : body.source === 'EMAIL' ? body.data.subject : '';
+  const trimmed = text.replace(/\s+/g, ' ').trim();
+  return trimmed ? [...trimmed].slice(0, 500).join('') : `${body.source[0]}${body.source.slice(1).toLowerCase()} inquiry`;
+}

@@ -1,0 +1,73 @@
+import { Inquiry, InquiryIdPath, InquiryPage, ListInquiriesQuery, InquiryUpdated, UpdateInquiryBody } from './schema';
+import { IngestedInquiry, IngestInquiryBody } from './ingestion-schema';
+import { defineRoute } from '../../shared/routes/route';
+
+export const listInquiries = defineRoute({
+  operationId: 'listInquiries',
+  method: 'GET',
+  path: '/v1/inquiries',
+  handler: 'inquiries/list',
+  summary: 'List inquiries, newest first, filtered by lead and/or source',
+  description: 'Every contact from a lead (call, email, chatbot, SMS, web form), newest first. Filter by `leadId` and/or `source`; `totalCount` is exact for every filter. `expand=lead` adds each inquiry\'s lead, `expand=external` the id in the source system, `expand=both` both.',
+  tag: 'Inquiries',
+  dynamodb: ['Query', 'GetItem', 'BatchGetItem'],
+  // One index per filter combination (docs/data-model.md).
+  indexes: ['gsi1', 'gsi2', 'gsi3', 'gsi4'],
+  status: 200,
+  request: { query: ListInquiriesQuery },
+  response: InquiryPage,
+  errors: [400],
+});
+
+export const getInquiry = defineRoute({
+  operationId: 'getInquiry',
+  method: 'GET',
+  path: '/v1/inquiries/{inquiryId}',
+  handler: 'inquiries/get',
+  summary: 'Read an inquiry with its populated source record',
+  description: 'The inquiry with `data`, the populated record of its source: a call with its transcript and key points, an email, a chatbot conversation, an SMS thread with its messages, or a web form submission. Another organization\'s inquiry answers 404.',
+  tag: 'Inquiries',
+  dynamodb: ['Query'],
+  status: 200,
+  request: { path: InquiryIdPath },
+  response: Inquiry,
+  errors: [400, 404],
+});
+
+export const ingestInquiry = defineRoute({
+  operationId: 'ingestInquiry',
+  method: 'POST',
+  path: '/v1/inquiries',
+  handler: 'inquiries/create',
+  summary: 'Record an inquiry from a call, email, chatbot or web form',
+  description:
+    'For integrations that push inquiries in: `data` is the source record (docs/inquiry-sources.md) without its id. The lead is the organization’s lead with `lead.email` (any case), else with `lead.phone`, else a new lead (with its LEAD_CREATED activity); at least one of the two is required. The inquiry, the lead’s unread count and latest inquiry, `isFirstInquiry`, an INQUIRY_RECEIVED activity and the counters are one transaction. The same `externalInquiryId` again for the same source answers 200 with the first inquiry and records nothing.',
+  tag: 'Inquiries',
+  // Finds the lead (Query of the email or phone index, then GetItem), reserves activity ids (UpdateItem),
+  // and records in transactions (Put, Update, ConditionCheck); a repeat is two GetItems.
+  dynamodb: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
+  indexes: ['gsi1', 'gsi5'],
+  status: 201,
+  request: { body: IngestInquiryBody },
+  response: IngestedInquiry,
+  errors: [400],
+  responses: { 200: { description: 'This `externalInquiryId` was sent before for this source: the first inquiry, nothing recorded again.', schema: IngestedInquiry } },
+});
+
+export const updateInquiry = defineRoute({
+  operationId: 'updateInquiry',
+  method: 'PATCH',
+  path: '/v1/inquiries/{inquiryId}',
+  handler: 'inquiries/update',
+  summary: 'Mark an inquiry read or unread, or retag it',
+  description: 'Marking an inquiry read lowers its lead’s unread count for the source by one (unread raises it); a tag that flags (FLAGGED, EMERGENCY) or stops flagging keeps the lead’s `hasFlaggedInquiry` right. The inquiry and its lead change in one transaction. Another organization’s inquiry answers 404.',
+  tag: 'Inquiries',
+  // Reads the inquiry, the lead and the flagged count (GetItem); one transaction updates and checks.
+  dynamodb: ['GetItem', 'UpdateItem'],
+  status: 200,
+  request: { path: InquiryIdPath, body: UpdateInquiryBody },
+  response: InquiryUpdated,
+  errors: [400, 404, 409],
+});
+
+export const inquiryRoutes = [listInquiries, getInquiry, ingestInquiry, updateInquiry];

@@ -1,0 +1,182 @@
+import * as v from 'valibot';
+import { PageQuery, PrefixedId, Timestamp, pageSchema } from '../../shared/schema';
+
+export const INQUIRY_SOURCES = ['CALL', 'EMAIL', 'CHATBOT', 'SMS', 'WEBFORM'] as const;
+export type InquirySource = (typeof INQUIRY_SOURCES)[number];
+
+export const INQUIRY_EXPANSIONS = ['external', 'lead', 'both'] as const;
+export type InquiryExpansion = (typeof INQUIRY_EXPANSIONS)[number];
+
+/** Tags the service assigns; docs/inquiry-sources.md says what each means. */
+export const INQUIRY_TAGS = ['GENERAL', 'QUOTE_REQUEST', 'BOOKING', 'EMERGENCY', 'FOLLOW_UP', 'FLAGGED'] as const;
+export type InquiryTag = (typeof INQUIRY_TAGS)[number];
+/** An inquiry with one of these tags sets its lead's hasFlaggedInquiry. */
+export const FLAGGING_TAGS: readonly InquiryTag[] = ['FLAGGED', 'EMERGENCY'];
+
+const count = v.pipe(v.number(), v.integer());
+const list = (values: readonly string[]) => values.join(', ');
+
+export const ListInquiriesQuery = v.object({
+  ...PageQuery.entries,
+  leadId: v.optional(PrefixedId('lead', 'leadId')),
+  source: v.optional(v.picklist(INQUIRY_SOURCES, `source must be one of ${list(INQUIRY_SOURCES)}`)),
+  expand: v.optional(v.picklist(INQUIRY_EXPANSIONS, `expand must be one of ${list(INQUIRY_EXPANSIONS)}`)),
+});
+export type ListInquiriesQuery = v.InferOutput<typeof ListInquiriesQuery>;
+
+export const InquiryIdPath = v.object({ inquiryId: PrefixedId('inquiry', 'inquiryId') });
+
+/** The lead fields `expand=lead` adds to a list item. */
+export const InquiryLead = v.object({
+  id: v.string(),
+  firstName: v.nullable(v.string()),
+  lastName: v.nullable(v.string()),
+  email: v.nullable(v.string()),
+  phone: v.nullable(v.string()),
+  businessName: v.nullable(v.string()),
+});
+export type InquiryLead = v.InferOutput<typeof InquiryLead>;
+
+const inquiryFields = {
+  id: v.string(),
+  source: v.picklist(INQUIRY_SOURCES),
+  tag: v.picklist(INQUIRY_TAGS),
+  summary: v.string(),
+  isFirstInquiry: v.boolean(),
+  isRead: v.boolean(),
+  leadId: v.string(),
+  createdAt: Timestamp,
+};
+
+export const InquirySummary = v.object({ ...inquiryFields, sourceId: v.string() });
+export type InquirySummary = v.InferOutput<typeof InquirySummary>;
+
+export const InquiryListItem = v.object({
+  ...InquirySummary.entries,
+  /** expand=external or both. */
+  externalInquiryId: v.optional(v.nullable(v.string())),
+  /** expand=lead or both; null when the lead has been deleted. */
+  lead: v.optional(v.nullable(InquiryLead)),
+});
+export type InquiryListItem = v.InferOutput<typeof InquiryListItem>;
+
+export const InquiryPage = pageSchema('inquiries', InquiryListItem);
+
+// The populated source records (`data` of a single read), one shape per source.
+
+export const CALL_DIRECTIONS = ['LEAD_TO_AI', 'AI_TO_LEAD'] as const;
+export const CALL_PARTIES = ['user', 'assistant'] as const;
+
+export const TranscriptEntry = v.object({
+  id: v.string(),
+  created_at: Timestamp,
+  text: v.string(),
+  user: v.picklist(CALL_PARTIES),
+});
+
+export const CallData = v.object({
+  id: v.string(),
+  summary: v.string(),
+  keyPoints: v.array(v.string()),
+  recordingUrl: v.pipe(v.string(), v.url()),
+  transcripts: v.array(TranscriptEntry),
+  direction: v.picklist(CALL_DIRECTIONS),
+  /** Seconds. */
+  duration: count,
+  startedAt: Timestamp,
+  endedAt: Timestamp,
+  endedBy: v.picklist(CALL_PARTIES),
+});
+export type CallData = v.InferOutput<typeof CallData>;
+
+export const EmailData = v.object({
+  id: v.string(),
+  subject: v.string(),
+  from: v.string(),
+  to: v.string(),
+  body: v.string(),
+  receivedAt: Timestamp,
+});
+export type EmailData = v.InferOutput<typeof EmailData>;
+
+export const ChatMessage = v.object({
+  id: v.string(),
+  role: v.picklist(CALL_PARTIES),
+  text: v.string(),
+  createdAt: Timestamp,
+});
+
+export const ChatbotData = v.object({
+  id: v.string(),
+  messages: v.array(ChatMessage),
+  startedAt: Timestamp,
+  /** Null while the conversation is still open. */
+  endedAt: v.nullable(Timestamp),
+});
+export type ChatbotData = v.InferOutput<typeof ChatbotData>;
+
+export const SMS_DIRECTIONS = ['INBOUND', 'OUTBOUND'] as const;
+/** QUEUED/SENT/DELIVERED/FAILED for outbound messages, RECEIVED for inbound ones. */
+export const SMS_STATUSES = ['QUEUED', 'SENT', 'DELIVERED', 'FAILED', 'RECEIVED'] as const;
+export type SmsStatus = (typeof SMS_STATUSES)[number];
+
+export const SmsMessage = v.object({
+  id: v.string(),
+  direction: v.picklist(SMS_DIRECTIONS),
+  status: v.picklist(SMS_STATUSES),
+  body: v.string(),
+  /** The member's user who sent an outbound message; null for inbound ones. */
+  userId: v.nullable(v.string()),
+  createdAt: Timestamp,
+});
+export type SmsMessage = v.InferOutput<typeof SmsMessage>;
+
+export const SmsData = v.object({
+  /** The message thread id (thread_…), what POST /v1/sms takes as messageThreadId. */
+  id: v.string(),
+  leadPhone: v.string(),
+  /** Oldest first. */
+  messages: v.array(SmsMessage),
+});
+export type SmsData = v.InferOutput<typeof SmsData>;
+
+export const WebformField = v.object({ name: v.string(), label: v.string(), value: v.string() });
+
+export const WebformData = v.object({
+  id: v.string(),
+  formName: v.string(),
+  fields: v.array(WebformField),
+  submittedAt: Timestamp,
+  pageUrl: v.nullable(v.string()),
+});
+export type WebformData = v.InferOutput<typeof WebformData>;
+
+/** GET /v1/inquiries/{inquiryId}: the list fields without sourceId, plus `data` shaped by `source`. */
+export const Inquiry = v.variant('source', [
+  v.object({ ...inquiryFields, source: v.literal('CALL'), data: CallData }),
+  v.object({ ...inquiryFields, source: v.literal('EMAIL'), data: EmailData }),
+  v.object({ ...inquiryFields, source: v.literal('CHATBOT'), data: ChatbotData }),
+  v.object({ ...inquiryFields, source: v.literal('SMS'), data: SmsData }),
+  v.object({ ...inquiryFields, source: v.literal('WEBFORM'), data: WebformData }),
+]);
+export type Inquiry = v.InferOutput<typeof Inquiry>;
+
+/** Source → its `data` type. */
+export interface InquiryDataBySource {
+  CALL: CallData;
+  EMAIL: EmailData;
+  CHATBOT: ChatbotData;
+  SMS: SmsData;
+  WEBFORM: WebformData;
+}
+
+/** PATCH /v1/inquiries/{inquiryId}: read state and tag; at least one. */
+export const UpdateInquiryBody = v.pipe(
+  v.strictObject({
+    isRead: v.optional(v.boolean('isRead must be a boolean')),
+    tag: v.optional(v.picklist(INQUIRY_TAGS, `tag must be one of ${list(INQUIRY_TAGS)}`)),
+  }),
+  v.check((body) => body.isRead !== undefined || body.tag !== undefined, 'body must contain isRead or tag'),
+  v.metadata({ jsonSchema: { minProperties: 1 } }),
+);
+export const InquiryUpdated = v.object({ inquiry: InquiryListItem });

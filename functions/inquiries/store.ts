@@ -1,0 +1,318 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import { config } from '../../shared/config';
+import { dynamo } from '../../shared/dynamo';
+import {
+  fromInquiryCollection,
+  fromInquiryItem,
+  toInquiryItem,
+  toInquirySourceItem,
+  toSmsMessageItem,
+  toThreadItem,
+  type InquiryRecord,
+  type StoredSourceData,
+} from './entity';
+import { counterNames, keys } from '../../shared/store/keys';
+import { NotFoundError } from '../../shared/errors';
+import { newId, now } from '../../shared/ids';
+import type { Page } from '../../shared/pagination';
+import {
+  FLAGGING_TAGS,
+  type Inquiry,
+  type InquiryDataBySource,
+  type InquiryExpansion,
+  InquiryLead,
+  type InquiryListItem,
+  type InquirySource,
+  type InquiryTag,
+  type ListInquiriesQuery,
+  type SmsData,
+} from './schema';
+import { batchGetItems } from '../../shared/store/batch-get';
+import { counterSet, counterUpdate, readCounter } from '../../shared/store/counters';
+import { countedPage, queryAll, type PageSource } from '../../shared/store/query-page';
+import { insertIfAbsent, transact, type TransactWrite } from '../../shared/store/transact';
+import { setFields } from '../../shared/store/update-fields';
+import { retryOnStaleWrite, StaleWrite } from '../../shared/store/versioned';
+
+/** Kind prefix of a source record's id; an SMS inquiry's source record is its message thread. */
+const SOURCE_ID_KIND: Record<InquirySource, string> = { CALL: 'call', EMAIL: 'email', CHATBOT: 'chat', SMS: 'thread', WEBFORM: 'webform' };
+
+/** The lead's unread count an unread inquiry of each source adds to. */
+const UNREAD_COUNT: Record<InquirySource, string> = {
+  CALL: 'unreadCalls',
+  EMAIL: 'unreadEmails',
+  CHATBOT: 'unreadChatbotThreads',
+  SMS: 'unreadSMS',
+  WEBFORM: 'unreadWebformSubmissions',
+};
+
+/** TransactWriteItems takes 100 items; an SMS inquiry's fixed items (lead, inquiry, source, thread, 4 counters) leave room for these. */
+export const MAX_SMS_MESSAGES_PER_CREATE = 90;
+
+type WithOptionalId<T extends { id: string }> = Omit<T, 'id'> & { id?: string };
+
+export type NewInquiry = { [S in InquirySource]: { source: S; data: WithOptionalId<InquiryDataBySource[S]> } }[InquirySource] & {
+  /** A ULID of createdAt unless given (when another write of the transaction refers to it). */
+  id?: string;
+  leadId: string;
+  tag: InquiryTag;
+  summary: string;
+  isRead: boolean;
+  externalInquiryId?: string | null;
+  /** Now when absent; the inquiry id is a ULID of this time, so lists sort by it. */
+  createdAt?: string;
+};
+
+/** What creating an inquiry must know of its lead: that it exists, and its latest inquiry. */
+export interface LeadInquiryState {
+  lastInquiryId: string | null;
+  lastInquiryDate: string | null;
+}
+
+/** What else an inquiry changes on its lead, in the same write: an SMS reply of STOP or START its opt-out. */
+export interface LeadChangesWithInquiry {
+  smsOptedOut?: boolean;
+}
+
+/** The lead's latest inquiry moved between our read and our write. */
+class LeadChanged extends StaleWrite {}
+
+/** The counters of every list filter combination the inquiry appears under. */
+function inquiryCounters({ leadId, source }: InquiryRecord): string[] {
+  return [counterNames.inquiries(), counterNames.inquiries({ source }), counterNames.inquiries({ leadId }), counterNames.inquiries({ leadId, source })];
+}
+
+/**
+ * Whether the inquiry is the lead's latest: by time, and within one millisecond by id, the order lists use,
+ * so concurrent inquiries leave the same latest one whichever transaction commits last.
+ */
+function isLater(inquiry: InquiryRecord, { lastInquiryId, lastInquiryDate }: LeadInquiryState): boolean {
+  if (lastInquiryDate === null || inquiry.createdAt > lastInquiryDate) return true;
+  return inquiry.createdAt === lastInquiryDate && inquiry.id > (lastInquiryId ?? '');
+}
+
+/**
+ * Moves the lead's lastInquiry forward (never back, for back-dated imports), counts the inquiry as
+ * unread, flags the lead, on condition that the lead exists and its latest inquiry is still the one
+ * read: that keeps isFirstInquiry true for exactly one inquiry of a lead.
+ */
+function leadUpdate(organizationId: string, inquiry: InquiryRecord, lead: LeadInquiryState, leadChanges: LeadChangesWithInquiry = {}): TransactWrite {
+  const sets: string[] = [];
+  const adds: string[] = [];
+  const values: Record<string, unknown> = {};
+  if (leadChanges.smsOptedOut !== undefined) {
+    sets.push('smsOptedOut = :smsOptedOut');
+    values[':smsOptedOut'] = leadChanges.smsOptedOut;
+  }
+  if (isLater(inquiry, lead)) {
+    sets.push('lastInquiryId = :id', 'lastInquiryDate = :date');
+    Object.assign(values, { ':id': inquiry.id, ':date': inquiry.createdAt });
+  }
+  if (!inquiry.isRead) {
+    adds.push(`${UNREAD_COUNT[inquiry.source]} :one`);
+    values[':one'] = 1;
+  }
+  if (FLAGGING_TAGS.includes(inquiry.tag)) {
+    sets.push('hasFlaggedInquiry = :flagged');
+    values[':flagged'] = true;
+  }
+  // Whatever the inquiry changes on its lead, it changed now: the time of its lead.updated event.
+  if (sets.length || adds.length) {
+    sets.push('updatedAt = :updatedAt');
+    values[':updatedAt'] = now();
+  }
+  const unchanged =
+    lead.lastInquiryId === null ? '(attribute_not_exists(lastInquiryId) OR attribute_type(lastInquiryId, :nullType))' : 'lastInquiryId = :seen';
+  const check = {
+    TableName: config.tableName,
+    Key: keys.lead(organizationId, inquiry.leadId),
+    ConditionExpression: `attribute_exists(pk) AND ${unchanged}`,
+  };
+  const conditionValues = lead.lastInquiryId === null ? { ':nullType': 'NULL' } : { ':seen': lead.lastInquiryId };
+  const expression = [sets.length ? `SET ${sets.join(', ')}` : '', adds.length ? `ADD ${adds.join(', ')}` : ''].filter(Boolean).join(' ');
+  const onConditionFailed = () => new LeadChanged(`Lead ${inquiry.leadId} kept changing while inquiry ${inquiry.id} was recorded`);
+  if (!expression) return { item: { ConditionCheck: { ...check, ExpressionAttributeValues: conditionValues } }, onConditionFailed };
+  return { item: { Update: { ...check, UpdateExpression: expression, ExpressionAttributeValues: { ...values, ...conditionValues } } }, onConditionFailed };
+}
+
+function inquiryWrites(organizationId: string, inquiry: InquiryRecord, data: InquiryDataBySource[InquirySource], lead: LeadInquiryState, leadChanges?: LeadChangesWithInquiry): TransactWrite[] {
+  const writes: TransactWrite[] = [leadUpdate(organizationId, inquiry, lead, leadChanges), insertIfAbsent(toInquiryItem(organizationId, inquiry))];
+  if (inquiry.source === 'SMS') {
+    const { messages, ...thread } = data as SmsData;
+    writes.push(
+      insertIfAbsent(toInquirySourceItem(organizationId, inquiry.id, 'SMS', thread)),
+      insertIfAbsent(toThreadItem(organizationId, { threadId: thread.id, leadId: inquiry.leadId, inquiryId: inquiry.id, createdAt: inquiry.createdAt })),
+      ...messages.map((message) => insertIfAbsent(toSmsMessageItem(organizationId, inquiry.id, thread.id, message))),
+    );
+  } else {
+    writes.push(insertIfAbsent(toInquirySourceItem(organizationId, inquiry.id, inquiry.source, data as StoredSourceData)));
+  }
+  const flagged = FLAGGING_TAGS.includes(inquiry.tag) ? [counterUpdate(organizationId, counterNames.flaggedInquiries(inquiry.leadId), 1)] : [];
+  return [...writes, ...flagged, ...inquiryCounters(inquiry).map((name) => counterUpdate(organizationId, name, 1))];
+}
+
+export async function readLeadInquiryState(organizationId: string, leadId: string): Promise<LeadInquiryState> {
+  const { Item } = await dynamo.send(
+    new GetCommand({
+      TableName: config.tableName,
+      Key: keys.lead(organizationId, leadId),
+      ProjectionExpression: 'pk, lastInquiryId, lastInquiryDate',
+      ConsistentRead: true,
+    }),
+  );
+  if (!Item) throw new NotFoundError('Lead not found');
+  return { lastInquiryId: (Item.lastInquiryId as string | null) ?? null, lastInquiryDate: (Item.lastInquiryDate as string | null) ?? null };
+}
+
+/**
+ * An inquiry of any source with its source record (for SMS: its thread and messages), the four list
+ * counters and the lead's lastInquiry, unread count and flag, in one transaction. `lead` saves the
+ * read when the caller has just read it; a concurrent inquiry for the same lead makes it read again.
+ */
+export async function createInquiry(organizationId: string, input: NewInquiry, lead?: LeadInquiryState, alsoWrite: TransactWrite[] = [], leadChanges?: LeadChangesWithInquiry): Promise<InquiryRecord> {
+  if (input.source === 'SMS' && input.data.messages.length > MAX_SMS_MESSAGES_PER_CREATE) {
+    throw new Error(`An SMS inquiry is created with at most ${MAX_SMS_MESSAGES_PER_CREATE} messages`);
+  }
+  const createdAt = input.createdAt ?? now();
+  const at = new Date(createdAt);
+  const id = input.id ?? newId('inquiry', at);
+  const data = { ...input.data, id: input.data.id ?? newId(SOURCE_ID_KIND[input.source], at) } as InquiryDataBySource[InquirySource];
+  // A concurrent inquiry for the same lead makes the next attempt read again (and recompute isFirstInquiry);
+  // a lead deleted meanwhile makes that read answer 404.
+  return retryOnStaleWrite(async (attempt) => {
+    const known = attempt === 1 && lead ? lead : await readLeadInquiryState(organizationId, input.leadId);
+    const inquiry: InquiryRecord = {
+      id,
+      source: input.source,
+      sourceId: data.id,
+      tag: input.tag,
+      summary: input.summary,
+      isFirstInquiry: known.lastInquiryId === null,
+      isRead: input.isRead,
+      leadId: input.leadId,
+      createdAt,
+      externalInquiryId: input.externalInquiryId ?? null,
+    };
+    await transact([...inquiryWrites(organizationId, inquiry, data, known, leadChanges), ...alsoWrite]);
+    return inquiry;
+  });
+}
+
+export interface InquiryFilter {
+  leadId?: string;
+  source?: InquirySource;
+}
+
+/** Each filter combination has its own index partition, newest first. */
+function listSource(organizationId: string, { leadId, source }: InquiryFilter): PageSource {
+  const index = keys.inquiryIndexes(organizationId, { id: '', leadId: leadId ?? '', source: source ?? '' });
+  if (leadId && source) return { index: 'gsi4', pk: index.gsi4pk };
+  if (leadId) return { index: 'gsi3', pk: index.gsi3pk };
+  if (source) return { index: 'gsi2', pk: index.gsi2pk };
+  return { index: 'gsi1', pk: index.gsi1pk };
+}
+
+const LEAD_FIELDS = Object.keys(InquiryLead.entries);
+
+/** The leads of one page in one BatchGetItem (a page holds at most 100 distinct leads). */
+async function readInquiryLeads(organizationId: string, inquiries: InquiryRecord[]): Promise<Map<string, InquiryLead>> {
+  const leadIds = [...new Set(inquiries.map((inquiry) => inquiry.leadId))];
+  if (!leadIds.length) return new Map();
+  const items = await batchGetItems(
+    leadIds.map((leadId) => keys.lead(organizationId, leadId)),
+    { attributes: LEAD_FIELDS },
+  );
+  return new Map(items.map((item) => v.parse(InquiryLead, item)).map((lead) => [lead.id, lead]));
+}
+
+function toListItem({ externalInquiryId, ...inquiry }: InquiryRecord, expand: InquiryExpansion | undefined, leads?: Map<string, InquiryLead>): InquiryListItem {
+  return {
+    ...inquiry,
+    ...(expand === 'external' || expand === 'both' ? { externalInquiryId } : {}),
+    ...(leads ? { lead: leads.get(inquiry.leadId) ?? null } : {}),
+  };
+}
+
+/** One index Query and one counter read (+ one BatchGetItem of the page's leads with expand=lead|both). */
+export async function listInquiriesPage(organizationId: string, { page, limit, cursor, leadId, source, expand }: ListInquiriesQuery): Promise<Page<InquiryListItem>> {
+  const { items, totalCount, nextCursor } = await countedPage(listSource(organizationId, { leadId, source }), organizationId, counterNames.inquiries({ leadId, source }), { page, limit, cursor });
+  const inquiries = items.map(fromInquiryItem);
+  const leads = expand === 'lead' || expand === 'both' ? await readInquiryLeads(organizationId, inquiries) : undefined;
+  return { items: inquiries.map((inquiry) => toListItem(inquiry, expand, leads)), totalCount: totalCount ?? 0, page, limit, nextCursor };
+}
+
+/** One Query of the inquiry's item collection: the summary, its source record and any SMS messages. */
+export async function getInquiry(organizationId: string, inquiryId: string): Promise<Inquiry> {
+  const inquiry = fromInquiryCollection(await queryAll(keys.inquiryCollection(organizationId, inquiryId)));
+  if (!inquiry) throw new NotFoundError('Inquiry not found');
+  return inquiry;
+}
+
+/** An inquiry as lists show it, with its leadId. */
+export const inquiryListItem = (record: InquiryRecord): InquiryListItem => toListItem(record, undefined);
+
+/** The inquiry an integration sent before under this external id (per source), if any. */
+export async function findInquiryByExternalId(organizationId: string, source: InquirySource, externalId: string): Promise<InquiryListItem | undefined> {
+  const { Item: claim } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.externalInquiry(organizationId, source, externalId), ConsistentRead: true }));
+  if (!claim) return undefined;
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.inquiry(organizationId, String(claim.inquiryId)), ConsistentRead: true }));
+  return Item && inquiryListItem(fromInquiryItem(Item));
+}
+
+/** The inquiry changed between our read and our write. */
+class InquiryChanged extends StaleWrite {}
+
+export interface InquiryChanges {
+  isRead?: boolean;
+  tag?: InquiryTag;
+}
+
+/**
+ * Marks an inquiry read or unread and retags it, keeping its lead right in the same transaction: the unread
+ * count of its source moves by one, and hasFlaggedInquiry follows the lead's count of flagged inquiries.
+ * Each write is conditioned on what was read, so concurrent changes are read again.
+ */
+export async function changeInquiry(organizationId: string, inquiryId: string, changes: InquiryChanges): Promise<InquiryListItem> {
+  return retryOnStaleWrite(async () => {
+    const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.inquiry(organizationId, inquiryId), ConsistentRead: true }));
+    if (!Item) throw new NotFoundError('Inquiry not found');
+    const current = fromInquiryItem(Item);
+    const next = { ...current, ...Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) } as InquiryRecord;
+    const unreadDelta = current.isRead === next.isRead ? 0 : next.isRead ? -1 : 1;
+    const flagDelta = Number(FLAGGING_TAGS.includes(next.tag)) - Number(FLAGGING_TAGS.includes(current.tag));
+    const changed = () => new InquiryChanged(`Inquiry ${inquiryId} changed while it was updated`);
+    const writes: TransactWrite[] = [
+      setFields(keys.inquiry(organizationId, inquiryId), { isRead: next.isRead, tag: next.tag }, {
+        condition: { expression: 'isRead = :wasRead AND tag = :wasTag', values: { ':wasRead': current.isRead, ':wasTag': current.tag } },
+        onConditionFailed: changed,
+      }),
+    ];
+    const leadKey = keys.lead(organizationId, current.leadId);
+    const leadSets: string[] = [];
+    const leadValues: Record<string, unknown> = {};
+    if (unreadDelta !== 0) {
+      leadSets.push(`${UNREAD_COUNT[current.source]} = if_not_exists(${UNREAD_COUNT[current.source]}, :zero) + :unread`);
+      Object.assign(leadValues, { ':unread': unreadDelta, ':zero': 0 });
+    }
+    if (flagDelta !== 0) {
+      const seen = await readCounter(organizationId, counterNames.flaggedInquiries(current.leadId));
+      const count = Math.max(0, (seen ?? 0) + flagDelta);
+      writes.push(counterSet(organizationId, counterNames.flaggedInquiries(current.leadId), seen, count, changed));
+      leadSets.push('hasFlaggedInquiry = :flagged');
+      leadValues[':flagged'] = count > 0;
+    }
+    // A deleted lead keeps its inquiries; only a lead that exists is updated.
+    const leadExists = leadSets.length > 0 && (await readLeadInquiryState(organizationId, current.leadId).then(() => true, () => false));
+    if (leadExists) {
+      leadSets.push('updatedAt = :updatedAt');
+      leadValues[':updatedAt'] = now();
+      writes.push({
+        item: { Update: { TableName: config.tableName, Key: leadKey, UpdateExpression: `SET ${leadSets.join(', ')}`, ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: leadValues } },
+        onConditionFailed: changed,
+      });
+    }
+    await transact(writes);
+    return toListItem(next, undefined);
+  });
+}

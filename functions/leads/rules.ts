@@ -1,0 +1,74 @@
+import * as v from 'valibot';
+import { defined } from '../../shared/store/changes';
+import { ConflictError, NotFoundError } from '../../shared/errors';
+import { newId, now } from '../../shared/ids';
+import { ACTIVITY_SEQUENCE, getLead, insertLeadWithActivity, writeLeadChanges } from './store';
+import { reserveIds } from '../../shared/store/sequences';
+import { retryOnStaleWrite } from '../../shared/store/versioned';
+import { Lead, type CreateLeadBody, type LeadActivity, type LeadChanges } from './schema';
+
+/** What a new lead holds before anything happens to it, and for the optional fields left out. */
+const NEW_LEAD = {
+  email: null,
+  phone: null,
+  suburb: null,
+  businessName: null,
+  companyId: null,
+  socials: {},
+  status: 'NEW',
+  read: false,
+  lastInquiryId: null,
+  lastInquiryDate: null,
+  unreadEmails: 0,
+  unreadCalls: 0,
+  unreadChatbotThreads: 0,
+  unreadSMS: 0,
+  unreadWebformSubmissions: 0,
+  hasFlaggedInquiry: false,
+  smsOptedOut: false,
+} as const satisfies Partial<Lead>;
+
+/** "Jane van der Berg" → Jane / "van der Berg"; explicit firstName/lastName win. The schema puts the fields in documented order. */
+export function newLead({ name, ...profile }: Omit<CreateLeadBody, 'email'> & { email?: string | null }, id: string, createdAt: string): Lead {
+  const [first, ...rest] = (name ?? '').split(/\s+/).filter(Boolean);
+  return v.parse(Lead, {
+    ...NEW_LEAD,
+    ...defined(profile),
+    id,
+    firstName: profile.firstName ?? first ?? null,
+    lastName: profile.lastName ?? (rest.length ? rest.join(' ') : null),
+    createdAt,
+  });
+}
+
+async function activity(organizationId: string, leadId: string, event: string, data: string, createdAt: string): Promise<LeadActivity> {
+  return { id: await reserveIds(organizationId, ACTIVITY_SEQUENCE), event, data, referenceId: null, userId: null, leadId, createdAt };
+}
+
+/** Records a lead with its LEAD_CREATED activity. */
+export async function addLead(organizationId: string, lead: Lead): Promise<Lead> {
+  const created = await activity(organizationId, lead.id, 'LEAD_CREATED', `Lead ${[lead.firstName, lead.lastName].filter(Boolean).join(' ')} created`, lead.createdAt);
+  return insertLeadWithActivity(organizationId, lead, created);
+}
+
+export async function createLead(organizationId: string, body: CreateLeadBody): Promise<Lead> {
+  const createdAt = new Date();
+  return addLead(organizationId, newLead(body, newId('lead', createdAt), createdAt.toISOString()));
+}
+
+/**
+ * Applies a partial change. A new status is recorded as a STATUS_CHANGED activity in the same
+ * transaction; a lead changed or deleted meanwhile is read again (404 once it is gone).
+ */
+export async function updateLead(organizationId: string, leadId: string, changes: LeadChanges): Promise<Lead> {
+  const sent = defined(changes);
+  return retryOnStaleWrite(async () => {
+    const current = await getLead(organizationId, leadId);
+    if (!current) throw new NotFoundError('Lead not found');
+    const next = v.parse(Lead, { ...current, ...sent });
+    const statusChanged = next.status !== current.status;
+    const recorded = statusChanged ? await activity(organizationId, leadId, 'STATUS_CHANGED', `Status changed from ${current.status} to ${next.status}`, now()) : undefined;
+    const written = await writeLeadChanges(organizationId, current, sent, recorded);
+    return { ...next, ...written };
+  });
+}

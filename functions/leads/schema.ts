@@ -1,0 +1,116 @@
+import * as v from 'valibot';
+import { E164, NonEmptyString, PageQuery, PrefixedId, Timestamp, pageSchema, partialUpdateBody } from '../../shared/schema';
+
+export const LEAD_STATUSES = ['NEW', 'CONTACTED', 'QUALIFIED', 'QUOTED', 'WON', 'LOST'] as const;
+
+export const E164Phone = v.pipe(v.string(), v.trim(), v.regex(E164, 'phone must be in E.164 format, e.g. +61412345678'));
+
+const SocialsRecord = v.pipe(
+  v.record(v.pipe(v.string(), v.minLength(1, 'socials keys must not be empty'), v.maxLength(50)), v.pipe(v.string(), v.maxLength(500))),
+  v.check((socials) => Object.keys(socials).length <= 20, 'socials may have at most 20 entries'),
+);
+
+/** valibot's record takes an array as an object of its indexes; socials must be a real object. */
+export const Socials = v.pipe(
+  v.custom<Record<string, unknown>>((input) => typeof input === 'object' && input !== null && !Array.isArray(input), 'socials must be an object of network to handle, not an array'),
+  v.metadata({ documentedAs: SocialsRecord }),
+  SocialsRecord,
+);
+
+export const Lead = v.object({
+  id: v.string(),
+  firstName: v.nullable(v.string()),
+  lastName: v.nullable(v.string()),
+  email: v.nullable(v.string()),
+  phone: v.nullable(v.string()),
+  suburb: v.nullable(v.string()),
+  businessName: v.nullable(v.string()),
+  /** Absent on leads stored before companies could be linked: read as null. */
+  companyId: v.optional(v.nullable(v.string()), null),
+  socials: v.record(v.string(), v.string()),
+  status: v.picklist(LEAD_STATUSES),
+  createdAt: Timestamp,
+  read: v.boolean(),
+  lastInquiryId: v.nullable(v.string()),
+  lastInquiryDate: v.nullable(Timestamp),
+  unreadEmails: v.pipe(v.number(), v.integer()),
+  unreadCalls: v.pipe(v.number(), v.integer()),
+  unreadChatbotThreads: v.pipe(v.number(), v.integer()),
+  unreadSMS: v.pipe(v.number(), v.integer()),
+  unreadWebformSubmissions: v.pipe(v.number(), v.integer()),
+  hasFlaggedInquiry: v.boolean(),
+  /** The lead replied STOP to an SMS (START reverses it): no SMS is sent to them until then. Absent on older leads: false. */
+  smsOptedOut: v.optional(v.boolean(), false),
+});
+export type Lead = v.InferOutput<typeof Lead>;
+
+const LeadStatus = v.picklist(LEAD_STATUSES, `status must be one of ${LEAD_STATUSES.join(', ')}`);
+
+/** The lead's writable fields; a create sets them, a PATCH changes any of them. */
+const leadFields = {
+  email: v.pipe(v.string('email is required'), v.trim(), v.email('email must be a valid email address'), v.maxLength(254)),
+  firstName: NonEmptyString('firstName', 100),
+  lastName: NonEmptyString('lastName', 100),
+  phone: E164Phone,
+  suburb: NonEmptyString('suburb', 100),
+  businessName: NonEmptyString('businessName', 200),
+  socials: Socials,
+  companyId: PrefixedId('company', 'companyId'),
+};
+
+export const CreateLeadBody = v.pipe(
+  v.strictObject({
+    name: v.optional(NonEmptyString('name', 200)),
+    email: leadFields.email,
+    firstName: v.optional(leadFields.firstName),
+    lastName: v.optional(leadFields.lastName),
+    phone: v.optional(leadFields.phone),
+    suburb: v.optional(leadFields.suburb),
+    businessName: v.optional(leadFields.businessName),
+    socials: v.optional(leadFields.socials),
+    companyId: v.optional(leadFields.companyId),
+  }),
+  v.forward(
+    v.check((body) => body.name !== undefined || body.firstName !== undefined, 'name is required'),
+    ['name'],
+  ),
+  v.metadata({ jsonSchema: { anyOf: [{ required: ['name'] }, { required: ['firstName'] }] } }),
+);
+export type CreateLeadBody = v.InferOutput<typeof CreateLeadBody>;
+
+/** Any subset of the writable fields plus the pipeline state; null clears an optional field. */
+export const UpdateLeadBody = partialUpdateBody({
+  ...leadFields,
+  lastName: v.nullable(leadFields.lastName),
+  phone: v.nullable(leadFields.phone),
+  suburb: v.nullable(leadFields.suburb),
+  businessName: v.nullable(leadFields.businessName),
+  companyId: v.nullable(leadFields.companyId),
+  status: LeadStatus,
+  read: v.boolean('read must be a boolean'),
+});
+export type LeadChanges = v.InferOutput<typeof UpdateLeadBody>;
+
+export const ListLeadsQuery = v.object({
+  ...PageQuery.entries,
+  status: v.optional(LeadStatus),
+  companyId: v.optional(leadFields.companyId),
+});
+export type ListLeadsQuery = v.InferOutput<typeof ListLeadsQuery>;
+
+export const LeadIdPath = v.object({ leadId: PrefixedId('lead', 'leadId') });
+
+export const LeadActivity = v.object({
+  id: v.pipe(v.number(), v.integer()),
+  event: v.string(),
+  data: v.nullable(v.string()),
+  referenceId: v.nullable(v.string()),
+  userId: v.nullable(v.string()),
+  leadId: v.string(),
+  createdAt: Timestamp,
+});
+export type LeadActivity = v.InferOutput<typeof LeadActivity>;
+
+export const LeadPage = pageSchema('leads', Lead);
+export const ActivityPage = pageSchema('activities', LeadActivity);
+export const LeadResponse = v.object({ lead: Lead });

@@ -1,0 +1,64 @@
+import * as v from 'valibot';
+import { defined } from '../../shared/store/changes';
+import { NotFoundError, ValidationError } from '../../shared/errors';
+import { newId, now } from '../../shared/ids';
+import { getInvitation, getMember, insertInvitation, insertMemberWithUser, MEMBER_SEQUENCE, replaceInvitationWithMember, writeMemberChanges } from './member-store';
+import { reserveIds } from '../../shared/store/sequences';
+import { Member, type AcceptInvitationBody, type CreateInvitationBody, type Invitation, type MemberChanges, type MemberRole } from './member-schema';
+
+/** A member as created through the API, or with a picture and state by the demo data. */
+export interface NewMember {
+  email: string;
+  firstName: string;
+  lastName: string;
+  role: MemberRole;
+  position?: string | null;
+  responsibility?: string | null;
+  avatarImg?: string | null;
+  isDisabled?: boolean;
+}
+
+/** What a member holds for the optional fields left out. */
+const UNSET = { position: null, responsibility: null, avatarImg: null, isDisabled: false } satisfies Partial<Member>;
+
+/** A new member is active at once with a new user account; the schema puts the fields in documented order. */
+function newMember({ email, ...fields }: NewMember, id: number, createdAt: string): Member {
+  return v.parse(Member, { ...UNSET, ...fields, id, user: { id: newId('user', new Date(createdAt)), email } });
+}
+
+export async function createMember(organizationId: string, input: NewMember, createdAt = now()): Promise<Member> {
+  const member = newMember(input, await reserveIds(organizationId, MEMBER_SEQUENCE), createdAt);
+  await insertMemberWithUser(organizationId, member, createdAt);
+  return member;
+}
+
+/** Role, position, responsibility and isDisabled; a disabled member's user can no longer send SMS. */
+export async function updateMember(organizationId: string, memberId: number, changes: MemberChanges): Promise<Member> {
+  const current = await getMember(organizationId, memberId);
+  if (!current) throw new NotFoundError('Member not found');
+  await writeMemberChanges(organizationId, current, changes);
+  return v.parse(Member, { ...current, ...defined(changes) });
+}
+
+/** An invitation as the API takes it; the demo data leaves out the names it does not know. */
+export type NewInvitation = Pick<CreateInvitationBody, 'email' | 'role'> & Partial<Pick<CreateInvitationBody, 'firstName' | 'lastName'>>;
+
+export async function inviteMember(organizationId: string, input: NewInvitation, createdAt = now()): Promise<Invitation> {
+  const id = await reserveIds(organizationId, MEMBER_SEQUENCE);
+  const invitation: Invitation = { id, email: input.email, role: input.role, firstName: input.firstName ?? null, lastName: input.lastName ?? null, status: 'PENDING', createdAt };
+  await insertInvitation(organizationId, invitation);
+  return invitation;
+}
+
+/** The invited person becomes a member with the invitation's id, role and email; names sent win over the invitation's. */
+export async function acceptInvitation(organizationId: string, invitationId: number, names: AcceptInvitationBody, acceptedAt = now()): Promise<Member> {
+  const invitation = await getInvitation(organizationId, invitationId);
+  if (!invitation) throw new NotFoundError('Invitation not found');
+  const firstName = names.firstName ?? invitation.firstName;
+  const lastName = names.lastName ?? invitation.lastName;
+  const missing = [...(firstName ? [] : ['firstName']), ...(lastName ? [] : ['lastName'])];
+  if (missing.length) throw new ValidationError(missing.map((path) => ({ path, message: `${path} is required: the invitation has none` })));
+  const member = newMember({ email: invitation.email, role: invitation.role, firstName: firstName!, lastName: lastName! }, invitation.id, acceptedAt);
+  await replaceInvitationWithMember(organizationId, invitation, member, acceptedAt);
+  return member;
+}

@@ -1,0 +1,92 @@
+import * as v from 'valibot';
+import { NonEmptyString, Timestamp, integerString, pageSchema, partialUpdateBody } from '../../shared/schema';
+
+/** ADMIN manages the account and its keys, MANAGER the pipeline and team, MEMBER works leads. */
+export const MEMBER_ROLES = ['ADMIN', 'MANAGER', 'MEMBER'] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+
+export const MemberUser = v.object({ id: v.string(), email: v.string() });
+
+export const Member = v.object({
+  id: v.pipe(v.number(), v.integer()),
+  role: v.picklist(MEMBER_ROLES),
+  firstName: v.string(),
+  lastName: v.string(),
+  position: v.nullable(v.string()),
+  responsibility: v.nullable(v.string()),
+  avatarImg: v.nullable(v.string()),
+  isDisabled: v.boolean(),
+  user: MemberUser,
+});
+export type Member = v.InferOutput<typeof Member>;
+
+export const MemberPage = pageSchema('members', Member);
+export const MemberResponse = v.object({ member: Member });
+
+const Email = v.pipe(v.string('email is required'), v.trim(), v.email('email must be a valid email address'), v.maxLength(254, 'email must be at most 254 characters'));
+const Role = v.picklist(MEMBER_ROLES, `role must be one of ${MEMBER_ROLES.join(', ')}`);
+
+const memberFields = {
+  email: Email,
+  firstName: NonEmptyString('firstName', 100),
+  lastName: NonEmptyString('lastName', 100),
+  role: Role,
+  position: v.nullable(NonEmptyString('position', 200)),
+  responsibility: v.nullable(NonEmptyString('responsibility', 1000)),
+  isDisabled: v.boolean('isDisabled must be a boolean'),
+};
+
+/** A member is active at once, with a user account; MEMBER unless another role is given. */
+export const CreateMemberBody = v.strictObject({
+  email: memberFields.email,
+  firstName: memberFields.firstName,
+  lastName: memberFields.lastName,
+  role: v.optional(memberFields.role, 'MEMBER'),
+  position: v.optional(memberFields.position, null),
+  responsibility: v.optional(memberFields.responsibility, null),
+});
+export type CreateMemberBody = v.InferOutput<typeof CreateMemberBody>;
+
+/** What an administrator changes about a member; name and email belong to the member's own profile. */
+export const UpdateMemberBody = partialUpdateBody({
+  role: memberFields.role,
+  position: memberFields.position,
+  responsibility: memberFields.responsibility,
+  isDisabled: memberFields.isDisabled,
+});
+export type MemberChanges = v.InferOutput<typeof UpdateMemberBody>;
+
+export const MemberIdPath = v.object({ memberId: integerString('memberId') });
+
+export const INVITATION_STATUSES = ['PENDING'] as const;
+
+/** Someone asked to join who has no user account yet; never listed as a member, never a sender. */
+export const Invitation = v.object({
+  id: v.pipe(v.number(), v.integer()),
+  email: v.string(),
+  role: v.picklist(MEMBER_ROLES),
+  firstName: v.nullable(v.string()),
+  lastName: v.nullable(v.string()),
+  status: v.picklist(INVITATION_STATUSES),
+  createdAt: Timestamp,
+});
+export type Invitation = v.InferOutput<typeof Invitation>;
+
+export const CreateInvitationBody = v.strictObject({
+  email: memberFields.email,
+  role: v.optional(memberFields.role, 'MEMBER'),
+  firstName: v.optional(v.nullable(memberFields.firstName), null),
+  lastName: v.optional(v.nullable(memberFields.lastName), null),
+});
+export type CreateInvitationBody = v.InferOutput<typeof CreateInvitationBody>;
+
+/** The names the invitation lacks, given by the person accepting it; names sent here win. */
+export const AcceptInvitationBody = v.strictObject({
+  firstName: v.optional(memberFields.firstName),
+  lastName: v.optional(memberFields.lastName),
+});
+export type AcceptInvitationBody = v.InferOutput<typeof AcceptInvitationBody>;
+
+export const InvitationIdPath = v.object({ invitationId: integerString('invitationId') });
+export const InvitationResponse = v.object({ invitation: Invitation });
+export const InvitationPage = pageSchema('invitations', Invitation);

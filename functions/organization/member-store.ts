@@ -1,0 +1,89 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '../../shared/config';
+import { dynamo } from '../../shared/dynamo';
+import { counterNames, keys } from '../../shared/store/keys';
+import { fromInvitationItem, fromMemberItem, toInvitationItem, toMemberEmailItem, toMemberItem, toUserLookupItem } from './member-entity';
+import { ConflictError, NotFoundError } from '../../shared/errors';
+import { now } from '../../shared/ids';
+import type { Page, PageRequest } from '../../shared/pagination';
+import type { Invitation, Member, MemberChanges } from './member-schema';
+import { counterUpdate } from '../../shared/store/counters';
+import { countedPage } from '../../shared/store/query-page';
+import { deleteItem, insertIfAbsent, transact, type TransactWrite } from '../../shared/store/transact';
+import { setFields } from '../../shared/store/update-fields';
+
+/** Members and invitations share one sequence, so an accepted invitation keeps its id. */
+export const MEMBER_SEQUENCE = 'MEMBER';
+
+const emailTaken = (email: string) => () => new ConflictError(`A member or pending invitation with the email ${email} already exists`);
+const memberNotFound = () => new NotFoundError('Member not found');
+const invitationNotFound = () => new NotFoundError('Invitation not found');
+
+/** The member with its user account. */
+function memberWrites(organizationId: string, member: Member, createdAt: string): TransactWrite[] {
+  return [
+    insertIfAbsent(toMemberItem(organizationId, member, createdAt)),
+    insertIfAbsent(toUserLookupItem(organizationId, { userId: member.user.id, memberId: member.id, email: member.user.email, isDisabled: member.isDisabled })),
+    counterUpdate(organizationId, counterNames.members, 1),
+  ];
+}
+
+/** The member, its user lookup, its email claim and the members counter, in one transaction: a taken email → 409. */
+export async function insertMemberWithUser(organizationId: string, member: Member, createdAt: string): Promise<void> {
+  await transact([
+    insertIfAbsent(toMemberEmailItem(organizationId, member.user.email, { memberId: member.id }), emailTaken(member.user.email)),
+    ...memberWrites(organizationId, member, createdAt),
+  ]);
+}
+
+export async function getMember(organizationId: string, memberId: number): Promise<Member | undefined> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.member(organizationId, memberId), ConsistentRead: true }));
+  return Item && fromMemberItem(Item);
+}
+
+/** The member's fields, and its user's disabled flag (what the SMS sender check reads), in one transaction. */
+export async function writeMemberChanges(organizationId: string, member: Member, changes: MemberChanges): Promise<void> {
+  await transact([
+    // updatedAt is kept on the item (not in the API's member): the time its member.updated event occurred.
+    setFields(keys.member(organizationId, member.id), { ...changes, updatedAt: now() }, { onConditionFailed: memberNotFound }),
+    ...(changes.isDisabled === undefined ? [] : [setFields(keys.user(organizationId, member.user.id), { isDisabled: changes.isDisabled }, { onConditionFailed: memberNotFound })]),
+  ]);
+}
+
+/** Invitations live under their own sort-key prefix, so neither this Query nor the counter sees them. */
+export async function listMembersPage(organizationId: string, { page, limit, cursor }: PageRequest): Promise<Page<Member>> {
+  const { items, totalCount, nextCursor } = await countedPage(keys.members(organizationId), organizationId, counterNames.members, { page, limit, cursor });
+  return { items: items.map(fromMemberItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
+}
+
+/** A pending invitation, its email claim and the invitations counter: it counts nowhere else and is listed nowhere else. */
+export async function insertInvitation(organizationId: string, invitation: Invitation): Promise<void> {
+  await transact([
+    insertIfAbsent(toMemberEmailItem(organizationId, invitation.email, { invitationId: invitation.id }), emailTaken(invitation.email)),
+    insertIfAbsent(toInvitationItem(organizationId, invitation)),
+    counterUpdate(organizationId, counterNames.invitations, 1),
+  ]);
+}
+
+export async function getInvitation(organizationId: string, invitationId: number): Promise<Invitation | undefined> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.invitation(organizationId, invitationId), ConsistentRead: true }));
+  return Item && fromInvitationItem(Item);
+}
+
+export async function listInvitationsPage(organizationId: string, { page, limit, cursor }: PageRequest): Promise<Page<Invitation>> {
+  const { items, totalCount, nextCursor } = await countedPage(keys.invitations(organizationId), organizationId, counterNames.invitations, { page, limit, cursor });
+  return { items: items.map(fromInvitationItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
+}
+
+/**
+ * The invitation becomes the member in one transaction: the invitation goes (404 when it already has),
+ * the email claim passes to the member, and both counters move.
+ */
+export async function replaceInvitationWithMember(organizationId: string, invitation: Invitation, member: Member, createdAt: string): Promise<void> {
+  await transact([
+    deleteItem(keys.invitation(organizationId, invitation.id), invitationNotFound),
+    { item: { Put: { TableName: config.tableName, Item: toMemberEmailItem(organizationId, invitation.email, { memberId: member.id }) } } },
+    ...memberWrites(organizationId, member, createdAt),
+    counterUpdate(organizationId, counterNames.invitations, -1),
+  ]);
+}

@@ -1,0 +1,164 @@
+import { PageQuery } from '../../shared/schema';
+import {
+  AcceptInvitationBody,
+  CreateInvitationBody,
+  CreateMemberBody,
+  InvitationIdPath,
+  InvitationPage,
+  InvitationResponse,
+  MemberIdPath,
+  MemberPage,
+  MemberResponse,
+  UpdateMemberBody,
+} from './member-schema';
+import { OrganizationResponse, UpdateOrganizationBody } from './schema';
+import { OrganizationServices } from '../services/schema';
+import { defineRoute } from '../../shared/routes/route';
+
+export const listOrganizationMembers = defineRoute({
+  operationId: 'listOrganizationMembers',
+  method: 'GET',
+  path: '/v1/organization/members',
+  handler: 'organization/members',
+  summary: 'List the members with a user account, newest first (pending invitations are left out)',
+  description: 'The organization\'s members with a user account, newest first. Pending invitations are listed apart (`GET /v1/organization/invitations`) and never counted here.',
+  tag: 'Organization',
+  dynamodb: ['Query', 'GetItem'],
+  status: 200,
+  request: { query: PageQuery },
+  response: MemberPage,
+  errors: [400],
+});
+
+export const listOrganizationServices = defineRoute({
+  operationId: 'listOrganizationServices',
+  method: 'GET',
+  path: '/v1/organization/services',
+  handler: 'organization/services',
+  summary: 'List the services grouped by trade category (only categories that have services)',
+  description: 'Every service of the organization under its trade category, categories in catalog order and only those with a service, newest service first within a category.',
+  tag: 'Organization',
+  dynamodb: ['Query'],
+  status: 200,
+  request: {},
+  response: OrganizationServices,
+  errors: [],
+});
+
+export const createOrganizationMember = defineRoute({
+  operationId: 'createOrganizationMember',
+  method: 'POST',
+  path: '/v1/organization/members',
+  handler: 'organization/create-member',
+  summary: 'Add a member with a user account',
+  description: 'The member is active at once and gets a user (`user.id`, the `userId` that sends SMS). `role` defaults to MEMBER. An email already used by a member or a pending invitation, ignoring case, answers 409.',
+  tag: 'Organization',
+  dynamodb: ['UpdateItem', 'PutItem'],
+  status: 201,
+  request: { body: CreateMemberBody },
+  response: MemberResponse,
+  errors: [400, 409],
+});
+
+export const updateOrganizationMember = defineRoute({
+  operationId: 'updateOrganizationMember',
+  method: 'PATCH',
+  path: '/v1/organization/members/{memberId}',
+  handler: 'organization/update-member',
+  summary: 'Change a member’s role, position, responsibility or isDisabled',
+  description: 'Fields left out keep their values. A disabled member stays listed, but its `userId` can no longer send SMS (400 USER_DISABLED).',
+  tag: 'Organization',
+  dynamodb: ['GetItem', 'UpdateItem'],
+  status: 200,
+  request: { path: MemberIdPath, body: UpdateMemberBody },
+  response: MemberResponse,
+  errors: [400, 404],
+});
+
+export const createOrganizationInvitation = defineRoute({
+  operationId: 'createOrganizationInvitation',
+  method: 'POST',
+  path: '/v1/organization/invitations',
+  handler: 'organization/create-invitation',
+  summary: 'Invite someone to join the organization',
+  description: 'A pending invitation: not a member, not listed among members, and its person cannot send SMS until it is accepted. An email already used by a member or a pending invitation answers 409.',
+  tag: 'Organization',
+  dynamodb: ['UpdateItem', 'PutItem'],
+  status: 201,
+  request: { body: CreateInvitationBody },
+  response: InvitationResponse,
+  errors: [400, 409],
+});
+
+export const listOrganizationInvitations = defineRoute({
+  operationId: 'listOrganizationInvitations',
+  method: 'GET',
+  path: '/v1/organization/invitations',
+  handler: 'organization/invitations',
+  summary: 'List pending invitations, newest first',
+  description: 'Invitations not yet accepted; an accepted invitation leaves this list and appears among the members.',
+  tag: 'Organization',
+  dynamodb: ['Query', 'GetItem'],
+  status: 200,
+  request: { query: PageQuery },
+  response: InvitationPage,
+  errors: [400],
+});
+
+export const acceptOrganizationInvitation = defineRoute({
+  operationId: 'acceptOrganizationInvitation',
+  method: 'POST',
+  path: '/v1/organization/invitations/{invitationId}/accept',
+  handler: 'organization/accept-invitation',
+  summary: 'Accept an invitation: it becomes a member with a user',
+  description: 'The member keeps the invitation’s id, email and role. The body may give the first and last name; they are required when the invitation has none. An invitation already accepted answers 404.',
+  tag: 'Organization',
+  dynamodb: ['GetItem', 'DeleteItem', 'PutItem', 'UpdateItem'],
+  status: 201,
+  request: { path: InvitationIdPath, body: AcceptInvitationBody },
+  response: MemberResponse,
+  errors: [400, 404],
+});
+
+export const getOrganization = defineRoute({
+  operationId: 'getOrganization',
+  method: 'GET',
+  path: '/v1/organization',
+  handler: 'organization/get',
+  summary: 'Read the organization the API key belongs to',
+  description: 'Its name, time zone, SMS sender identity and counts of leads, members and services, read together in one call.',
+  tag: 'Organization',
+  dynamodb: ['BatchGetItem'],
+  status: 200,
+  request: {},
+  response: OrganizationResponse,
+  errors: [],
+});
+
+export const updateOrganization = defineRoute({
+  operationId: 'updateOrganization',
+  method: 'PATCH',
+  path: '/v1/organization',
+  handler: 'organization/update',
+  summary: 'Change the organization’s name, time zone or SMS sender identity',
+  description:
+    '`timezone` must be an IANA zone (e.g. Australia/Sydney). `smsSenderId` is what recipients see an SMS come from: an E.164 number or an alphanumeric sender id of up to 11 characters; `null` returns to the provider’s default. A number is also where replies come back, so it belongs to one organization: a number another organization has set answers 409 `SMS_SENDER_TAKEN`, and the number an organization leaves is free for others at once.',
+  tag: 'Organization',
+  dynamodb: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem', 'BatchGetItem'],
+  status: 200,
+  request: { body: UpdateOrganizationBody },
+  response: OrganizationResponse,
+  errors: [400, 409],
+});
+
+export const organizationRoutes = [
+  getOrganization,
+  updateOrganization,
+  listOrganizationMembers,
+  createOrganizationMember,
+  updateOrganizationMember,
+  listOrganizationInvitations,
+  createOrganizationInvitation,
+  acceptOrganizationInvitation,
+  listOrganizationServices,
+];

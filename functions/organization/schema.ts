@@ -1,0 +1,54 @@
+import * as v from 'valibot';
+import { E164, NonEmptyString, Timestamp, partialUpdateBody } from '../../shared/schema';
+
+/** The IANA time zones this runtime knows, plus UTC, which Intl lists only as its own canonical zone. */
+const TIME_ZONES = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC']);
+
+/** An IANA time zone name, e.g. Australia/Sydney. */
+export const TimeZone = v.pipe(
+  v.string('timezone must be a string'),
+  v.maxLength(64, 'timezone must be at most 64 characters'),
+  v.check((zone) => TIME_ZONES.has(zone), 'timezone must be an IANA time zone, e.g. Australia/Sydney'),
+);
+
+/** The organization as stored; fields added after launch are optional with their default. */
+export const OrganizationRecord = v.object({
+  id: v.string(),
+  name: v.string(),
+  /** IANA time zone of the business: appointments and business hours are read in it. */
+  timezone: v.optional(v.string(), 'UTC'),
+  /** Who an SMS appears to come from: an E.164 number or an alphanumeric sender id (up to 11 characters). */
+  smsSenderId: v.optional(v.nullable(v.string()), null),
+  createdAt: Timestamp,
+});
+export type OrganizationRecord = v.InferOutput<typeof OrganizationRecord>;
+
+const count = v.pipe(v.number(), v.integer());
+
+export const Organization = v.object({
+  ...OrganizationRecord.entries,
+  counts: v.object({ leads: count, members: count, services: count }),
+});
+export type Organization = v.InferOutput<typeof Organization>;
+
+export const OrganizationResponse = v.object({ organization: Organization });
+
+/**
+ * What End User Messaging takes as a sender: an E.164 number, or an alphanumeric sender id (letters and digits
+ * only, no spaces, 1 to 11 of them, at least one a letter, so it cannot be mistaken for a number).
+ */
+export const SMS_SENDER_ID = new RegExp(`^(?:${E164.source.slice(1, -1)}|(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{1,11})$`);
+
+export const UpdateOrganizationBody = partialUpdateBody({
+  name: NonEmptyString('name', 200),
+  timezone: TimeZone,
+  smsSenderId: v.nullable(
+    v.pipe(
+      v.string('smsSenderId must be a string'),
+      v.trim(),
+      v.maxLength(16, 'smsSenderId must be at most 16 characters'),
+      v.regex(SMS_SENDER_ID, 'smsSenderId must be a phone number in E.164 format or a sender id of 1 to 11 letters and digits with at least one letter'),
+    ),
+  ),
+});
+export type OrganizationChanges = v.InferOutput<typeof UpdateOrganizationBody>;

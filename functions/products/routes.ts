@@ -1,0 +1,60 @@
+import { errorEnvelope } from '../../shared/http/envelope';
+import {
+  BatchUpdateProductsBody,
+  BatchUpdateProductsResponse,
+  CreateProductBody,
+  MAX_BATCH_ITEMS,
+  ProductIdPath,
+  ProductResponse,
+  UpdateProductBody,
+} from './schema';
+import { defineRoute } from '../../shared/routes/route';
+
+export const createProduct = defineRoute({
+  operationId: 'createProduct',
+  method: 'POST',
+  path: '/v1/products',
+  handler: 'products/create',
+  summary: 'Create a trade product (pricing per pricingType)',
+  description: 'A product the AI receptionist can quote. `pricingType` decides the price fields: NONE takes none, FIXED takes `price`, RANGE takes `minPrice` and `maxPrice` (min ≤ max). A name already used in the organization, ignoring case and spacing, answers 409.',
+  tag: 'Products',
+  dynamodb: ['UpdateItem', 'PutItem'],
+  status: 201,
+  request: { body: CreateProductBody },
+  response: ProductResponse,
+  errors: [400, 409],
+});
+
+export const updateProduct = defineRoute({
+  operationId: 'updateProduct',
+  method: 'PUT',
+  alsoPatch: true,
+  path: '/v1/products/{productId}',
+  handler: 'products/update',
+  summary: 'Change any subset of a trade product’s fields',
+  description: 'Fields left out keep their values; the merged product must still fit its `pricingType`. A rename to a name in use answers 409 and changes nothing. Concurrent updates are applied one after another, never lost.',
+  tag: 'Products',
+  dynamodb: ['GetItem', 'PutItem', 'DeleteItem'],
+  status: 200,
+  request: { path: ProductIdPath, body: UpdateProductBody },
+  response: ProductResponse,
+  errors: [400, 404, 409],
+});
+
+export const batchUpdateProducts = defineRoute({
+  operationId: 'batchUpdateProducts',
+  method: 'PATCH',
+  path: '/v1/products/batch',
+  handler: 'products/batch',
+  summary: 'Rename and re-price up to 100 trade products, item by item',
+  description: 'Applies up to 100 renames and re-pricings in order, each on its own: a failing item (unknown id, taken name, inconsistent pricing) is reported in its result and neither stops nor undoes the others. Answers 200 with one result per item and a summary; over 100 items nothing is applied (400 BATCH_TOO_LARGE).',
+  tag: 'Products',
+  dynamodb: ['BatchGetItem', 'GetItem', 'PutItem', 'DeleteItem'],
+  status: 200,
+  request: { body: BatchUpdateProductsBody },
+  response: BatchUpdateProductsResponse,
+  errors: [400],
+  responses: { 400: { examples: { BatchTooLarge: errorEnvelope(400, `The batch exceeds ${MAX_BATCH_ITEMS} items (101 given); nothing was applied`, 'BATCH_TOO_LARGE') } } },
+});
+
+export const productRoutes = [createProduct, updateProduct, batchUpdateProducts];

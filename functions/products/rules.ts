@@ -1,0 +1,152 @@
+import * as v from 'valibot';
+import { defined } from '../../shared/store/changes';
+import type { VersionedProduct } from './entity';
+import { ApiError, BadRequestError, NotFoundError, ValidationError } from '../../shared/errors';
+import { now } from '../../shared/ids';
+import { getProduct, getProducts, insertProduct, PRODUCT_SEQUENCE, writeProductVersion } from './store';
+import { reserveIds } from '../../shared/store/sequences';
+import { updateVersioned } from '../../shared/store/versioned';
+import { BatchItem, MAX_BATCH_ITEMS, Product, type BatchResult, type CreateProductBody, type ProductChanges } from './schema';
+import { validationDetails } from '../../shared/validation';
+
+export const PRODUCT_NOT_FOUND = 'Trade product not found';
+
+type Pricing = Pick<Product, 'pricingType' | 'price' | 'maxPrice'>;
+type PricingChanges = Pick<ProductChanges, 'pricingType' | 'price' | 'minPrice' | 'maxPrice'>;
+/** The request field each pricing value came from, so a 400 names what the client sent. */
+type PricingLabels = Record<keyof PricingChanges, string>;
+const BODY_LABELS: PricingLabels = { pricingType: 'pricingType', price: 'price', minPrice: 'minPrice', maxPrice: 'maxPrice' };
+const BATCH_LABELS: PricingLabels = { pricingType: 'pricing.pricingType', price: 'pricing.price', minPrice: 'pricing.price', maxPrice: 'pricing.maxPrice' };
+
+function invalid(path: string, message: string): never {
+  throw new ValidationError([{ path, message: `${path} ${message}` }]);
+}
+
+/**
+ * The pricing a product ends up with. NONE has no price; FIXED has `price`; RANGE has minPrice..maxPrice,
+ * stored as price (the minimum) and maxPrice. Values of the current pricing carry over only while the
+ * type stays the same; switching type starts from the request's values alone.
+ */
+export function resolvePricing(changes: PricingChanges, current?: Pricing, labels = BODY_LABELS): Pricing {
+  const pricingType = changes.pricingType ?? current?.pricingType ?? invalid(labels.pricingType, 'is required');
+  const kept = current?.pricingType === pricingType ? current : undefined;
+  const forbid = (...fields: (keyof PricingChanges)[]) => {
+    for (const field of fields) if (changes[field] !== undefined) invalid(labels[field], `must not be set when pricingType is ${pricingType}`);
+  };
+  if (pricingType === 'NONE') {
+    forbid('price', 'minPrice', 'maxPrice');
+    return { pricingType, price: null, maxPrice: null };
+  }
+  if (pricingType === 'FIXED') {
+    forbid('minPrice', 'maxPrice');
+    const price = changes.price ?? kept?.price ?? invalid(labels.price, 'is required when pricingType is FIXED');
+    return { pricingType, price, maxPrice: null };
+  }
+  forbid('price');
+  const minPrice = changes.minPrice ?? kept?.price ?? invalid(labels.minPrice, 'is required when pricingType is RANGE');
+  const maxPrice = changes.maxPrice ?? kept?.maxPrice ?? invalid(labels.maxPrice, 'is required when pricingType is RANGE');
+  if (minPrice > maxPrice) invalid(labels.maxPrice, `must be greater than or equal to ${labels.minPrice}`);
+  return { pricingType, price: minPrice, maxPrice };
+}
+
+/**
+ * `base` with the changes applied: the request's pricing fields resolve into the stored ones, and the
+ * schema checks the result and puts its fields in documented order.
+ */
+function applyChanges(base: Partial<Product>, changes: ProductChanges, current?: Pricing, labels = BODY_LABELS): Product {
+  const { pricingType: _t, price: _p, minPrice: _min, maxPrice: _max, ...rest } = changes;
+  return v.parse(Product, { ...base, ...defined(rest), ...resolvePricing(changes, current, labels) });
+}
+
+export async function createProduct(organizationId: string, body: CreateProductBody, at = now()): Promise<Product> {
+  // Checked before an id is reserved, so a refused request reserves none.
+  const { id: _, ...fields } = applyChanges({ id: 0, createdAt: at, updatedAt: at }, body);
+  const product: Product = { id: await reserveIds(organizationId, PRODUCT_SEQUENCE), ...fields };
+  await insertProduct(organizationId, product);
+  return product;
+}
+
+interface ProductUpdate {
+  /** The product as already read (null: known to be absent); read here when not given. */
+  loaded?: VersionedProduct | null;
+  labels?: PricingLabels;
+}
+
+/** The one update path of PUT and of each batch item: read, merge, check the merged pricing, write on the version read. */
+async function updateProductVersion(organizationId: string, productId: number, changes: ProductChanges, { loaded, labels }: ProductUpdate = {}) {
+  return updateVersioned({
+    loaded,
+    read: () => getProduct(organizationId, productId),
+    merge: (current) => applyChanges({ ...current, updatedAt: now() }, changes, current, labels),
+    notFound: () => new NotFoundError(PRODUCT_NOT_FOUND),
+    write: (current, next) => writeProductVersion(organizationId, current, next),
+  });
+}
+
+export async function updateProduct(organizationId: string, productId: number, changes: ProductChanges): Promise<Product> {
+  return (await updateProductVersion(organizationId, productId, changes)).value;
+}
+
+/** A batch item's pricing is {pricingType, price, maxPrice?}: for RANGE, `price` is the minimum. */
+function changesFromBatchItem({ name, pricing }: BatchItem): ProductChanges {
+  if (!pricing) return { name };
+  const { pricingType, price, maxPrice, isDisclosePrice } = pricing;
+  const prices = pricingType === 'RANGE' ? { minPrice: price, maxPrice } : { price, maxPrice };
+  return defined({ name, pricingType, ...prices, isDisclosePrice });
+}
+
+export interface BatchOutcome {
+  results: BatchResult[];
+  summary: { total: number; succeeded: number; failed: number };
+}
+
+type ParsedItem = { item: BatchItem } | { error: ValidationError; id: number | null };
+
+function parseBatchItem(raw: unknown): ParsedItem {
+  const result = v.safeParse(BatchItem, raw);
+  if (result.success) return { item: result.output };
+  const id = (raw as { id?: unknown } | null)?.id;
+  return {
+    id: Number.isInteger(id) ? (id as number) : null,
+    // The result already sits at the item's position, so an issue of the whole item needs no path.
+    error: new ValidationError(validationDetails(result.issues, '')),
+  };
+}
+
+/**
+ * Applies the items one after another. Each item is validated alone and written with its own
+ * conditional write, so a failing item neither stops the batch nor undoes earlier items. All products
+ * are read up front in one call; each success replaces its product in that set, so a second item
+ * for the same id sees the first. Over MAX_BATCH_ITEMS, nothing is applied.
+ */
+export async function applyProductBatch(organizationId: string, rawItems: unknown[]): Promise<BatchOutcome> {
+  if (rawItems.length > MAX_BATCH_ITEMS) {
+    throw new BadRequestError(`The batch exceeds ${MAX_BATCH_ITEMS} items (${rawItems.length} given); nothing was applied`, 'BATCH_TOO_LARGE');
+  }
+  const parsed = rawItems.map(parseBatchItem);
+  const loaded = await getProducts(organizationId, parsed.flatMap((p) => ('item' in p ? [p.item.id] : [])));
+  const results: BatchResult[] = [];
+  for (const p of parsed) {
+    if (!('item' in p)) {
+      results.push({ id: p.id, status: 'error', code: p.error.code ?? 'VALIDATION_ERROR', message: p.error.message });
+      continue;
+    }
+    const { id } = p.item;
+    try {
+      const updated = await updateProductVersion(organizationId, id, changesFromBatchItem(p.item), { loaded: loaded.get(id) ?? null, labels: BATCH_LABELS });
+      loaded.set(id, updated);
+      results.push({ id, status: 'ok', product: updated.value });
+    } catch (error) {
+      results.push(batchError(id, error));
+    }
+  }
+  const succeeded = results.filter((result) => result.status === 'ok').length;
+  return { results, summary: { total: results.length, succeeded, failed: results.length - succeeded } };
+}
+
+/** An unexpected failure is reported on its item rather than as a 500 that would hide the items already applied. */
+function batchError(id: number, error: unknown): BatchResult {
+  if (error instanceof ApiError) return { id, status: 'error', code: error.code ?? 'ERROR', message: error.message };
+  console.error(JSON.stringify({ level: 'ERROR', message: 'batch item failed', productId: id, error: { name: (error as Error).name, message: (error as Error).message } }));
+  return { id, status: 'error', code: 'INTERNAL_ERROR', message: 'Internal server error' };
+}

@@ -1,0 +1,134 @@
+import * as v from 'valibot';
+import { TradeCategoryIdSchema } from '../../shared/catalog/trade-categories';
+import { NonEmptyString, Timestamp, integerString, partialUpdateBody } from '../../shared/schema';
+
+export const PRICING_TYPES = ['NONE', 'FIXED', 'RANGE'] as const;
+
+export const MAX_BATCH_ITEMS = 100;
+
+const Money = (name: string) =>
+  v.pipe(
+    v.number(`${name} must be a number`),
+    v.finite(`${name} must be a finite number`),
+    v.minValue(0, `${name} must be at least 0`),
+    v.maxValue(100_000_000, `${name} must be at most 100000000`),
+  );
+
+const Faq = v.strictObject({ question: NonEmptyString('question', 500), answer: NonEmptyString('answer', 5000) });
+const Faqs = v.pipe(v.array(Faq, 'faqs must be an array of {question, answer}'), v.maxLength(50, 'faqs may have at most 50 entries'));
+const PricingTypeSchema = v.picklist(PRICING_TYPES, 'pricingType must be one of NONE, FIXED, RANGE');
+const Bool = (name: string) => v.boolean(`${name} must be a boolean`);
+
+export const Product = v.object({
+  id: v.pipe(v.number(), v.integer()),
+  name: v.string(),
+  description: v.string(),
+  /** What the AI receptionist tells a caller about the product. */
+  response: v.string(),
+  tradeCategoryId: v.pipe(v.number(), v.integer()),
+  pricingType: v.picklist(PRICING_TYPES),
+  /** FIXED: the price; RANGE: the minimum; NONE: null. */
+  price: v.nullable(v.number()),
+  /** RANGE: the maximum; otherwise null. */
+  maxPrice: v.nullable(v.number()),
+  isDisclosePrice: v.boolean(),
+  faqs: v.array(v.object({ question: v.string(), answer: v.string() })),
+  isActive: v.boolean(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type Product = v.InferOutput<typeof Product>;
+
+/** Writable fields. Whether the price fields fit pricingType is checked on the merged result (resolvePricing). */
+const productFields = {
+  name: NonEmptyString('name', 200),
+  description: v.pipe(v.string('description must be a string'), v.trim(), v.maxLength(5000, 'description must be at most 5000 characters')),
+  response: v.pipe(v.string('response must be a string'), v.trim(), v.maxLength(5000, 'response must be at most 5000 characters')),
+  faqs: Faqs,
+  tradeCategoryId: TradeCategoryIdSchema,
+  pricingType: PricingTypeSchema,
+  price: Money('price'),
+  minPrice: Money('minPrice'),
+  maxPrice: Money('maxPrice'),
+  isDisclosePrice: Bool('isDisclosePrice'),
+  isActive: Bool('isActive'),
+};
+
+/** The field map with what a create may leave out and its default (the same pattern for every resource, by design). */
+export const CreateProductBody = v.strictObject({
+  ...productFields,
+  description: v.optional(productFields.description, ''),
+  response: v.optional(productFields.response, ''),
+  faqs: v.optional(productFields.faqs, []),
+  price: v.optional(productFields.price),
+  minPrice: v.optional(productFields.minPrice),
+  maxPrice: v.optional(productFields.maxPrice),
+  isDisclosePrice: v.optional(productFields.isDisclosePrice, false),
+  isActive: v.optional(productFields.isActive, true),
+});
+export type CreateProductBody = v.InferOutput<typeof CreateProductBody>;
+
+export const UpdateProductBody = partialUpdateBody(productFields);
+/** Any subset of the writable fields; PUT bodies and batch items both become one of these. */
+export type ProductChanges = v.InferOutput<typeof UpdateProductBody>;
+
+export const ProductIdPath = v.object({ productId: integerString('productId') });
+
+/** One batch item. Parsed item by item, so a malformed one fails alone. */
+export const BatchItem = v.pipe(
+  v.strictObject({
+    id: v.pipe(
+      v.number('id must be an integer'),
+      v.integer('id must be an integer'),
+      v.minValue(1, 'id must be at least 1'),
+      v.maxValue(2_147_483_647, 'id must be at most 2147483647'),
+    ),
+    name: v.optional(productFields.name),
+    pricing: v.optional(
+      v.strictObject(
+        {
+          pricingType: productFields.pricingType,
+          /** FIXED: the price; RANGE: the minimum. */
+          price: v.optional(productFields.price),
+          maxPrice: v.optional(productFields.maxPrice),
+          isDisclosePrice: v.optional(productFields.isDisclosePrice),
+        },
+        'pricing must be an object',
+      ),
+    ),
+  }, 'each update must be an object'),
+  v.check((item) => item.name !== undefined || item.pricing !== undefined, 'each update must change name or pricing'),
+);
+export type BatchItem = v.InferOutput<typeof BatchItem>;
+
+/**
+ * Only the outer shape; each item is validated on its own so that one bad item fails alone, and the
+ * 100-item limit answers BATCH_TOO_LARGE rather than a validation error.
+ */
+export const BatchUpdateProductsBody = v.strictObject({
+  updates: v.pipe(
+    v.array(v.pipe(v.unknown(), v.metadata({ documentedAs: BatchItem })), 'updates must be an array'),
+    v.minLength(1, 'updates must contain at least one item'),
+    // Over the limit answers BATCH_TOO_LARGE rather than a validation error, but the limit is documented.
+    v.metadata({ jsonSchema: { maxItems: MAX_BATCH_ITEMS } }),
+    v.description(`1 to ${MAX_BATCH_ITEMS} items, applied in order; more than ${MAX_BATCH_ITEMS} is rejected as a whole with BATCH_TOO_LARGE.`),
+  ),
+});
+
+export const BatchResult = v.variant('status', [
+  v.object({ id: v.pipe(v.number(), v.integer()), status: v.literal('ok'), product: Product }),
+  /** id is null when the item had no integer id. */
+  v.object({ id: v.nullable(v.pipe(v.number(), v.integer())), status: v.literal('error'), code: v.string(), message: v.string() }),
+]);
+export type BatchResult = v.InferOutput<typeof BatchResult>;
+
+export const BatchUpdateProductsResponse = v.object({
+  results: v.array(BatchResult),
+  summary: v.object({
+    total: v.pipe(v.number(), v.integer()),
+    succeeded: v.pipe(v.number(), v.integer()),
+    failed: v.pipe(v.number(), v.integer()),
+  }),
+});
+
+export const ProductResponse = v.object({ product: Product });

@@ -1,0 +1,64 @@
+import * as v from 'valibot';
+import { TRADE_CATEGORIES } from '../../shared/catalog/trade-categories';
+import { scenarioSummary } from './scenario-entity';
+import { toCategoryService } from './entity';
+import { now } from '../../shared/ids';
+import { reserveIds } from '../../shared/store/sequences';
+import { insertServiceWithScenario, listAllServices, SCENARIO_SEQUENCE, SERVICE_SEQUENCE } from './store';
+import type { Scenario } from './scenario-schema';
+import { Service, type CreateServiceBody, type OrganizationServices } from './schema';
+
+/** The scenario a new service starts with: ask its follow-up questions, then carry on with the call. */
+export function defaultScenario(body: CreateServiceBody, id: number, serviceId: number, at: string): Scenario {
+  const about = body.description ? `${body.name} (${body.description})` : body.name;
+  return {
+    id,
+    name: body.name,
+    prompt: `Use this scenario when the caller asks about ${about}. Ask each question in turn, then continue the call.`,
+    response: body.followUpQuestions.length
+      ? `We can help with ${body.name}. I have a few quick questions so the team can get back to you with the details.`
+      : `We can help with ${body.name}. I'll pass your details to the team so they can get back to you.`,
+    isActive: true,
+    questions: body.followUpQuestions.map((question) => ({ question, answerOptions: [] })),
+    outcome: { type: 'continueCall', property1: null, property2: null },
+    tradeServiceId: serviceId,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+/** What a service holds for the optional request fields that were left out. */
+const UNSET = {
+  fixedPrice: null,
+  hourlyRate: null,
+  callOutFee: null,
+  minPrice: null,
+  maxPrice: null,
+  plusGST: false,
+  plusMaterials: false,
+  isCustomPriceResponseActive: false,
+  customPriceResponse: null,
+  isDisclosePrice: false,
+  isActive: true,
+} satisfies Partial<Service>;
+
+/** A service and the AI-receptionist scenario it starts with, written together; the schema puts the fields in documented order. */
+export async function createService(organizationId: string, body: CreateServiceBody, at = now()): Promise<Service> {
+  const [serviceId, scenarioId] = await Promise.all([reserveIds(organizationId, SERVICE_SEQUENCE), reserveIds(organizationId, SCENARIO_SEQUENCE)]);
+  const scenario = defaultScenario(body, scenarioId, serviceId, at);
+  const service = v.parse(Service, { ...UNSET, ...body, id: serviceId, scenario: scenarioSummary(scenario), createdAt: at, updatedAt: at });
+  await insertServiceWithScenario(organizationId, service, scenario);
+  return service;
+}
+
+/** The organization's services under the trade categories that have at least one, in catalog order; newest first within a category. */
+export async function listServicesByCategory(organizationId: string): Promise<OrganizationServices> {
+  const services = (await listAllServices(organizationId)).reverse();
+  const categories = TRADE_CATEGORIES.map((category) => ({
+    id: category.id,
+    name: category.name,
+    type: category.type,
+    services: services.filter((service) => service.tradeCategoryId === category.id).map(toCategoryService),
+  })).filter((category) => category.services.length > 0);
+  return { categories, totalCategories: categories.length, totalServices: services.length };
+}

@@ -1,0 +1,216 @@
+import { fromThreadItem, SMS_AWAITING_SHARDS, smsMessageRefOf, toSmsMessageItem, type SmsThread } from '../inquiries/entity';
+import { fromLeadItem } from '../leads/entity';
+import { keys } from '../../shared/store/keys';
+import { fromUserLookupItem, type UserLookup } from '../organization/member-entity';
+import type { SmsMessage } from '../inquiries/schema';
+import type { Lead } from '../leads/schema';
+import { OrganizationRecord } from '../organization/schema';
+import { batchGetItems } from '../../shared/store/batch-get';
+import { createInquiry, type NewInquiry } from '../inquiries/store';
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import { config } from '../../shared/config';
+import { dynamo } from '../../shared/dynamo';
+import { BadRequestError, NotFoundError } from '../../shared/errors';
+import type { SmsStatus } from '../inquiries/schema';
+import { insertIfAbsent, requireExisting, transact, writeAlone, type TransactWrite } from '../../shared/store/transact';
+import { smsOptOutWrite } from '../leads/store';
+import { TTL_ATTRIBUTE } from '../../shared/table';
+
+export interface SmsParties {
+  lead?: Lead;
+  user?: UserLookup;
+  thread?: SmsThread;
+  /** The organization's smsSenderId (what the lead sees the SMS come from, and where replies return); null: the stack's default. */
+  senderId: string | null;
+}
+
+/** The lead, the sending user, the organization and (when given) the thread, in one consistent BatchGetItem. */
+export async function readSmsParties(organizationId: string, { leadId, userId, threadId }: { leadId: string; userId: string; threadId?: string }): Promise<SmsParties> {
+  const leadKey = keys.lead(organizationId, leadId);
+  const userKey = keys.user(organizationId, userId);
+  const organizationKey = keys.organization(organizationId);
+  const threadKey = threadId === undefined ? undefined : keys.thread(organizationId, threadId);
+  const items = await batchGetItems([leadKey, userKey, organizationKey, ...(threadKey ? [threadKey] : [])], { consistentRead: true });
+  const bySk = new Map(items.map((item) => [item.sk as string, item]));
+  const lead = bySk.get(leadKey.sk);
+  const user = bySk.get(userKey.sk);
+  const organization = bySk.get(organizationKey.sk);
+  const thread = threadKey && bySk.get(threadKey.sk);
+  return {
+    lead: lead && fromLeadItem(lead),
+    user: user && fromUserLookupItem(user),
+    thread: thread ? fromThreadItem(thread) : undefined,
+    senderId: organization ? v.parse(OrganizationRecord, organization).smsSenderId : null,
+  };
+}
+
+/** The lead replied STOP: nothing is recorded or sent until they reply START. */
+export const optedOut = () => new BadRequestError('leadId: the lead replied STOP and has opted out of SMS until they reply START', 'OPTED_OUT');
+
+/**
+ * The check, in the transaction that records an outbound SMS, that its phone has not opted out: the phone's
+ * opt-out outlives its leads, and a STOP recorded after the lead was read still stops the send.
+ */
+export function phoneNotOptedOut(organizationId: string, phone: string): TransactWrite {
+  return { item: { ConditionCheck: { TableName: config.tableName, Key: keys.smsOptOut(organizationId, phone), ConditionExpression: 'attribute_not_exists(pk)' } }, onConditionFailed: optedOut };
+}
+
+/** Adds a message to an existing thread, on condition that its lead still exists (a lead deleted meanwhile: 404, nothing recorded) and its phone has not opted out. */
+export async function appendSmsMessage(organizationId: string, thread: SmsThread, message: SmsMessage, phone: string): Promise<void> {
+  await transact([
+    requireExisting(keys.lead(organizationId, thread.leadId), () => new NotFoundError('Lead not found')),
+    insertIfAbsent(toSmsMessageItem(organizationId, thread.inquiryId, thread.threadId, message)),
+    phoneNotOptedOut(organizationId, phone),
+  ]);
+}
+
+const INBOUND_MARKER_DAYS = 7;
+
+/** A reply recorded already: its provider message id is taken. */
+class InboundSmsRecorded extends Error {}
+
+/**
+ * The provider's id of an inbound message, taken in the transaction that records it: SNS delivers at least
+ * once, and a redelivery (even at the same moment, into another thread) then records nothing.
+ */
+function inboundSmsMarker(organizationId: string, providerMessageId: string, message: SmsMessage): TransactWrite {
+  // Kept long past any redelivery (SNS retries for hours), then expired so markers do not pile up.
+  const expires = Math.floor(Date.parse(message.createdAt) / 1000) + INBOUND_MARKER_DAYS * 86_400;
+  return insertIfAbsent({ ...keys.inboundSms(organizationId, providerMessageId), entity: 'INBOUND_SMS', messageId: message.id, receivedAt: message.createdAt, [TTL_ATTRIBUTE]: expires }, () => new InboundSmsRecorded());
+}
+
+/** True once the write committed, false when the reply had been recorded before. */
+function once(write: Promise<unknown>): Promise<boolean> {
+  return write.then(
+    () => true,
+    (error: unknown) => {
+      if (error instanceof InboundSmsRecorded) return false;
+      throw error;
+    },
+  );
+}
+
+/** What a reply changes beyond its message: STOP (true) or START (false) sets the phone's opt-out. */
+export interface InboundSmsEffects {
+  phone: string;
+  smsOptedOut?: boolean;
+}
+
+/** The phone's opt-out item as STOP or START leaves it, written with the reply. */
+const optOutWrites = (organizationId: string, { phone, smsOptedOut }: InboundSmsEffects, at: string) => (smsOptedOut === undefined ? [] : [smsOptOutWrite(organizationId, phone, smsOptedOut, at)]);
+
+/**
+ * An inbound reply in an existing thread, counted as unread on the lead, with its marker and (for STOP or START)
+ * the lead's and the phone's opt-out, in one transaction. False when this reply was recorded already (a
+ * provider delivering it twice): then nothing is written, opt-out included, as the first delivery wrote it.
+ */
+export async function appendInboundSmsMessage(organizationId: string, thread: SmsThread, message: SmsMessage, providerMessageId: string, effects: InboundSmsEffects): Promise<boolean> {
+  const optOut = effects.smsOptedOut === undefined ? {} : { ':optedOut': effects.smsOptedOut };
+  const unread: TransactWrite = {
+    item: {
+      Update: {
+        TableName: config.tableName,
+        Key: keys.lead(organizationId, thread.leadId),
+        UpdateExpression: `ADD unreadSMS :one SET updatedAt = :updatedAt${effects.smsOptedOut === undefined ? '' : ', smsOptedOut = :optedOut'}`,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':one': 1, ':updatedAt': new Date().toISOString(), ...optOut },
+      },
+    },
+    onConditionFailed: () => new NotFoundError('Lead not found'),
+  };
+  return once(
+    transact([
+      inboundSmsMarker(organizationId, providerMessageId, message),
+      insertIfAbsent(toSmsMessageItem(organizationId, thread.inquiryId, thread.threadId, message), () => new InboundSmsRecorded()),
+      unread,
+      ...optOutWrites(organizationId, effects, message.createdAt),
+    ]),
+  );
+}
+
+/** A reply from a lead without a thread: a new SMS inquiry holding it, with its marker and opt-out, in one transaction. False as above. */
+export async function openInboundSmsThread(organizationId: string, inquiry: NewInquiry & { source: 'SMS' }, providerMessageId: string, effects: InboundSmsEffects): Promise<boolean> {
+  const [message] = inquiry.data.messages;
+  const leadChanges = effects.smsOptedOut === undefined ? undefined : { smsOptedOut: effects.smsOptedOut };
+  return once(createInquiry(organizationId, inquiry, undefined, [inboundSmsMarker(organizationId, providerMessageId, message!), ...optOutWrites(organizationId, effects, message!.createdAt)], leadChanges));
+}
+
+/** STOP or START from a phone no lead has: the phone's opt-out alone, so a lead given that phone later takes it on. */
+export async function setPhoneOptOut(organizationId: string, phone: string, smsOptedOut: boolean, at: string): Promise<void> {
+  await writeAlone(smsOptOutWrite(organizationId, phone, smsOptedOut, at));
+}
+
+/** The SMS thread most recently started with the lead: where a reply from them goes. */
+export async function latestThreadOf(organizationId: string, leadId: string): Promise<SmsThread | undefined> {
+  const { gsi4pk } = keys.inquiryIndexes(organizationId, { id: '', leadId, source: 'SMS' });
+  const { Items } = await dynamo.send(
+    new QueryCommand({ TableName: config.tableName, IndexName: 'gsi4', KeyConditionExpression: 'gsi4pk = :pk', ExpressionAttributeValues: { ':pk': gsi4pk }, ScanIndexForward: false, Limit: 1 }),
+  );
+  const inquiry = Items?.[0];
+  return inquiry ? { threadId: String(inquiry.sourceId), leadId, inquiryId: String(inquiry.id), createdAt: String(inquiry.createdAt) } : undefined;
+}
+
+/**
+ * Moves a message from one status to the next, on condition that it is still in `from`: the send's answer moves
+ * it from QUEUED (to SENT, or FAILED when refused), a carrier's receipt from SENT. So a status never moves back,
+ * with one exception: `fromUnconfirmedFailure` moves a FAILED message whose send the provider never confirmed
+ * (marked `unconfirmed`), for a receipt that proves it left, and clears its failure.
+ * False when the message does not exist or is not in `from`.
+ */
+export async function moveSmsStatus(
+  organizationId: string,
+  inquiryId: string,
+  messageId: string,
+  from: SmsStatus,
+  status: SmsStatus,
+  details: { providerMessageId?: string; failureReason?: string; unconfirmed?: true } = {},
+  { fromUnconfirmedFailure = false } = {},
+): Promise<boolean> {
+  const extra = Object.entries(details).filter(([, value]) => value !== undefined);
+  const confirming = from === 'FAILED' && fromUnconfirmedFailure;
+  return dynamo
+    .send(
+      new UpdateCommand({
+        TableName: config.tableName,
+        Key: keys.inquiryMessage(organizationId, inquiryId, messageId),
+        // The provider's id is kept as first recorded (by the send, or a receipt that came first).
+        // updatedAt (outside the API's message) is when its sms.<status> event occurred. The first move out of
+        // QUEUED also takes the message out of the sweep's index (smsAwaitingProvider).
+        UpdateExpression: `SET #status = :status, updatedAt = :updatedAt${extra.map(([name]) => (name === 'providerMessageId' ? `, ${name} = if_not_exists(${name}, :${name})` : `, ${name} = :${name}`)).join('')}${confirming ? ' REMOVE unconfirmed, failureReason' : ''}${from === 'QUEUED' ? ' REMOVE gsi1pk, gsi1sk' : ''}`,
+        ConditionExpression: `attribute_exists(pk) AND #status = :from${confirming ? ' AND unconfirmed = :unconfirmed' : ''}`,
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':status': status, ':updatedAt': new Date().toISOString(), ':from': from, ...(confirming ? { ':unconfirmed': true } : {}), ...Object.fromEntries(extra.map(([name, value]) => [`:${name}`, value])) },
+      }),
+    )
+    .then(
+      () => true,
+      (error: unknown) => {
+        if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+        throw error;
+      },
+    );
+}
+
+/**
+ * Outbound SMS recorded QUEUED before `recordedBefore` that no provider answer has moved since, oldest first:
+ * one Query per partition of their index, each page at most `limit` messages.
+ */
+export async function smsAwaitingProviderSince(recordedBefore: string, limit = 100): Promise<Array<{ organizationId: string; inquiryId: string; messageId: string }>> {
+  const pages = await Promise.all(
+    Array.from({ length: SMS_AWAITING_SHARDS }, async (_, shard) => {
+      const { Items = [] } = await dynamo.send(
+        new QueryCommand({
+          TableName: config.tableName,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :before',
+          ExpressionAttributeValues: { ':pk': keys.smsAwaitingProvider(shard).gsi1pk, ':before': recordedBefore },
+          ProjectionExpression: 'pk, sk',
+          Limit: limit,
+        }),
+      );
+      return Items.map(smsMessageRefOf);
+    }),
+  );
+  return pages.flat();
+}

@@ -1,0 +1,84 @@
+import * as v from 'valibot';
+import { DeletedSchema, NonEmptyString, PageQuery, pageSchema, partialUpdateBody, PrefixedId, Timestamp } from '../../shared/schema';
+import { EVENT_TYPES } from '../events/schema';
+
+/** Stripe's ceiling: enough for every integration an organization runs, few enough to fan out cheaply. */
+export const MAX_WEBHOOKS_PER_ORGANIZATION = 16;
+export const WILDCARD = '*';
+
+const parsed = (url: string) => (URL.canParse(url) ? new URL(url) : undefined);
+
+const WebhookUrl = v.pipe(
+  v.string('url must be a string'),
+  v.trim(),
+  v.maxLength(2048, 'url must be at most 2048 characters'),
+  v.check((url) => /^https?:$/.test(parsed(url)?.protocol ?? ''), 'url must be an absolute http or https URL'),
+  v.check((url) => !parsed(url)?.username && !parsed(url)?.password, 'url must not carry credentials'),
+  v.metadata({ jsonSchema: { format: 'uri' } }),
+);
+
+const EventSelection = v.pipe(
+  v.array(v.picklist([...EVENT_TYPES, WILDCARD], `events must hold event types (${EVENT_TYPES.join(', ')}) or "${WILDCARD}"`), 'events must be an array'),
+  v.minLength(1, 'events must name at least one event type or "*"'),
+  v.maxLength(EVENT_TYPES.length + 1, `events must have at most ${EVENT_TYPES.length + 1} items`),
+  v.transform((events) => [...new Set(events)]),
+);
+
+export const CreateWebhookBody = v.strictObject({
+  url: WebhookUrl,
+  events: EventSelection,
+  description: v.optional(v.nullable(NonEmptyString('description', 500)), null),
+});
+export type CreateWebhookBody = v.InferOutput<typeof CreateWebhookBody>;
+
+export const UpdateWebhookBody = partialUpdateBody({
+  url: WebhookUrl,
+  events: EventSelection,
+  description: v.nullable(NonEmptyString('description', 500)),
+  isEnabled: v.boolean('isEnabled must be a boolean'),
+});
+export type UpdateWebhookBody = v.InferOutput<typeof UpdateWebhookBody>;
+
+export const Webhook = v.object({
+  id: v.string(),
+  url: v.string(),
+  events: v.array(v.string()),
+  description: v.nullable(v.string()),
+  isEnabled: v.boolean(),
+  /** Why the subscription was disabled by the service (deliveries failing for 24 hours); null otherwise. */
+  disabledReason: v.nullable(v.string()),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type Webhook = v.InferOutput<typeof Webhook>;
+
+/** Only the create and rotate answers carry the signing secret. */
+export const WebhookWithSecret = v.object({ ...Webhook.entries, secret: v.string() });
+
+export const WebhookIdPath = v.object({ webhookId: PrefixedId('webhook', 'webhookId') });
+export const WebhookResponse = v.object({ webhook: Webhook });
+export const WebhookSecretResponse = v.object({ webhook: WebhookWithSecret });
+export const WebhookPage = pageSchema('webhooks', Webhook);
+export const WebhookDeleted = DeletedSchema;
+export const WebhookListQuery = PageQuery;
+
+export const WebhookDelivery = v.object({
+  id: v.string(),
+  eventId: v.string(),
+  eventType: v.string(),
+  /** 1 for the first try, then each retry. */
+  attempt: v.pipe(v.number(), v.integer()),
+  /** SUCCEEDED: the receiver answered 2xx. */
+  status: v.picklist(['SUCCEEDED', 'FAILED']),
+  /** The receiver's HTTP status; null when it did not answer. */
+  statusCode: v.nullable(v.pipe(v.number(), v.integer())),
+  /** Why the attempt failed without an HTTP status (timeout, refused connection, blocked address); null otherwise. */
+  error: v.nullable(v.string()),
+  durationMs: v.pipe(v.number(), v.integer()),
+  attemptedAt: Timestamp,
+  /** When the next attempt is due; null when none follows (it succeeded, or retries ran out). */
+  nextAttemptAt: v.nullable(Timestamp),
+});
+export type WebhookDelivery = v.InferOutput<typeof WebhookDelivery>;
+
+export const WebhookDeliveryPage = pageSchema('deliveries', WebhookDelivery);

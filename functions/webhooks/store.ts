@@ -1,0 +1,93 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '../../shared/config';
+import { dynamo } from '../../shared/dynamo';
+import { counterNames, keys } from '../../shared/store/keys';
+import { DELIVERY_LOG_DAYS, fromDeliveryItem, fromWebhookItem, toDeliveryItem, toWebhookItem, type WebhookRecord } from './entity';
+import { BadRequestError, ConflictError, NotFoundError } from '../../shared/errors';
+import type { Page, PageRequest } from '../../shared/pagination';
+import { MAX_WEBHOOKS_PER_ORGANIZATION, type WebhookDelivery } from './schema';
+import { counterUpdate } from '../../shared/store/counters';
+import { countedPage, queryAll, rangePage } from '../../shared/store/query-page';
+import { retentionWindow } from '../../shared/store/retention';
+import { deleteItem, insertIfAbsent, transact, writeAlone, type TransactWrite } from '../../shared/store/transact';
+import { setFields } from '../../shared/store/update-fields';
+
+export const WEBHOOK_NOT_FOUND = 'Webhook not found';
+const notFound = () => new NotFoundError(WEBHOOK_NOT_FOUND);
+
+/** Counts the subscription in, on condition that the organization has fewer than the maximum. */
+function countedIn(organizationId: string): TransactWrite {
+  return {
+    item: {
+      Update: {
+        TableName: config.tableName,
+        Key: keys.counter(organizationId, counterNames.webhooks),
+        UpdateExpression: 'ADD #count :one',
+        ConditionExpression: 'attribute_not_exists(#count) OR #count < :max',
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: { ':one': 1, ':max': MAX_WEBHOOKS_PER_ORGANIZATION },
+      },
+    },
+    onConditionFailed: () => new BadRequestError(`An organization has at most ${MAX_WEBHOOKS_PER_ORGANIZATION} webhooks; delete one first`, 'WEBHOOK_LIMIT'),
+  };
+}
+
+export async function createWebhook(organizationId: string, webhook: WebhookRecord): Promise<void> {
+  await transact([insertIfAbsent(toWebhookItem(organizationId, webhook)), countedIn(organizationId)]);
+}
+
+export async function getWebhook(organizationId: string, webhookId: string): Promise<WebhookRecord | undefined> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.webhook(organizationId, webhookId), ConsistentRead: true }));
+  return Item && fromWebhookItem(Item);
+}
+
+export async function listWebhooksPage(organizationId: string, { page, limit, cursor }: PageRequest): Promise<Page<WebhookRecord>> {
+  const { items, totalCount, nextCursor } = await countedPage(keys.webhooks(organizationId), organizationId, counterNames.webhooks, { page, limit, cursor });
+  return { items: items.map(fromWebhookItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
+}
+
+/** Every subscription of the organization (at most 16): what an event fans out to. */
+export async function allWebhooks(organizationId: string): Promise<WebhookRecord[]> {
+  return (await queryAll(keys.webhooks(organizationId))).map(fromWebhookItem);
+}
+
+/** Sets the given fields of an existing subscription and answers it as it now is. */
+export async function updateWebhook(organizationId: string, webhookId: string, changes: Partial<WebhookRecord>, { unchangedSince }: { unchangedSince?: string } = {}): Promise<WebhookRecord> {
+  const condition = unchangedSince ? { expression: 'updatedAt = :seen', values: { ':seen': unchangedSince } } : undefined;
+  const { item } = setFields(keys.webhook(organizationId, webhookId), changes, { condition, onConditionFailed: notFound });
+  const { Attributes } = await dynamo.send(new UpdateCommand({ ...item.Update!, ReturnValues: 'ALL_NEW' })).catch((error: unknown) => {
+    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    throw unchangedSince ? new ConflictError('The webhook changed while its secret was rotated; rotate again') : notFound();
+  });
+  return fromWebhookItem(Attributes!);
+}
+
+export async function deleteWebhook(organizationId: string, webhookId: string): Promise<void> {
+  await transact([deleteItem(keys.webhook(organizationId, webhookId), notFound), counterUpdate(organizationId, counterNames.webhooks, -1)]);
+}
+
+/** Marks the subscription failing since `at`, unless it already was: the first failure of a run starts the clock. */
+export async function markFailing(organizationId: string, webhookId: string, at: string): Promise<void> {
+  await writeAlone(
+    setFields(keys.webhook(organizationId, webhookId), { failingSince: at }, {
+      condition: { expression: 'attribute_not_exists(failingSince) OR failingSince = :null', values: { ':null': null } },
+      // Already failing, or deleted meanwhile: either way nothing to mark.
+      onConditionFailed: () => new AlreadyMarked(),
+    }),
+  ).catch((error: unknown) => {
+    if (!(error instanceof AlreadyMarked)) throw error;
+  });
+}
+
+class AlreadyMarked extends Error {}
+
+export async function recordDelivery(organizationId: string, webhookId: string, delivery: WebhookDelivery): Promise<void> {
+  await writeAlone(insertIfAbsent(toDeliveryItem(organizationId, webhookId, delivery)));
+}
+
+/** A page of the subscription's delivery attempts of the last 30 days, newest first. */
+export async function listDeliveriesPage(organizationId: string, webhookId: string, { page, limit, cursor }: PageRequest): Promise<Page<WebhookDelivery>> {
+  const [from, to] = retentionWindow('delivery', DELIVERY_LOG_DAYS);
+  const { items, totalCount, nextCursor } = await rangePage(keys.webhookDeliveriesBetween(organizationId, webhookId, from, to), { page, limit, cursor });
+  return { items: items.map(fromDeliveryItem), totalCount, page, limit, nextCursor };
+}

@@ -1,0 +1,111 @@
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { generateToken, hashToken } from './tokens';
+import { config } from '../config';
+import { dynamo } from '../dynamo';
+import { fromApiKeyItem, isActive, toApiKeyItem, type ApiKey, type ApiKeySummary } from './api-key';
+import { keys } from '../store/keys';
+import { NotFoundError } from '../errors';
+import { newId, now } from '../ids';
+import { queryAll } from '../store/query-page';
+import { insertIfAbsent, writeAlone } from '../store/transact';
+
+/** Issues a key and returns its secret token: the only time the token exists outside the caller. */
+export async function createApiKey(organizationId: string, expiresAt: Date | null = null, name: string | null = null): Promise<{ key: ApiKeySummary; token: string }> {
+  const token = generateToken();
+  const key: ApiKey = {
+    keyId: newId('key'),
+    organizationId,
+    name,
+    tokenHash: hashToken(token),
+    createdAt: now(),
+    lastUsedAt: null,
+    expiresAt: expiresAt?.toISOString() ?? null,
+    revokedAt: null,
+  };
+  await writeAlone(insertIfAbsent(toApiKeyItem(key)));
+  const { tokenHash: _, ...summary } = key;
+  return { key: summary, token };
+}
+
+/** The active key a token belongs to, or undefined for unknown, expired and revoked tokens. */
+export async function findActiveKeyByToken(token: string, at = new Date()): Promise<ApiKey | undefined> {
+  const index = keys.apiKeyByTokenHash(hashToken(token));
+  const { Items } = await dynamo.send(
+    new QueryCommand({
+      TableName: config.tableName,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk',
+      ExpressionAttributeValues: { ':pk': index.gsi1pk, ':sk': index.gsi1sk },
+      Limit: 1,
+    }),
+  );
+  const key = Items?.[0] && fromApiKeyItem(Items[0]);
+  return key && isActive(key, at) ? key : undefined;
+}
+
+export async function revokeApiKey(organizationId: string, keyId: string): Promise<void> {
+  await dynamo
+    .send(
+      new UpdateCommand({
+        TableName: config.tableName,
+        Key: keys.apiKey(organizationId, keyId),
+        UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :now)',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':now': now() },
+      }),
+    )
+    .catch((error: unknown) => {
+      throw (error as Error).name === 'ConditionalCheckFailedException' ? new NotFoundError('API key not found') : error;
+    });
+}
+
+/** How stale lastUsedAt may be: writing it on every request would cost a write per call. */
+const LAST_USED_PRECISION_MS = 60_000;
+
+/** Records that the key was just used, at most once a minute (a conditional write that does nothing otherwise). */
+export async function touchApiKey(key: ApiKey, at = new Date()): Promise<void> {
+  if (key.lastUsedAt && at.getTime() - new Date(key.lastUsedAt).getTime() < LAST_USED_PRECISION_MS) return;
+  await dynamo
+    .send(
+      new UpdateCommand({
+        TableName: config.tableName,
+        Key: keys.apiKey(key.organizationId, key.keyId),
+        UpdateExpression: 'SET lastUsedAt = :now',
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :staleBefore)',
+        ExpressionAttributeValues: { ':now': at.toISOString(), ':staleBefore': new Date(at.getTime() - LAST_USED_PRECISION_MS).toISOString() },
+      }),
+    )
+    .catch((error: unknown) => {
+      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    });
+}
+
+/** Ends a key at `at` (now, or after an overlap while its replacement is rolled out); an earlier end stays. */
+export async function expireApiKey(organizationId: string, keyId: string, at: Date): Promise<void> {
+  await dynamo
+    .send(
+      new UpdateCommand({
+        TableName: config.tableName,
+        Key: keys.apiKey(organizationId, keyId),
+        UpdateExpression: 'SET expiresAt = :at',
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(expiresAt) OR expiresAt > :at)',
+        ExpressionAttributeValues: { ':at': at.toISOString() },
+      }),
+    )
+    .catch(async (error: unknown) => {
+      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+      if (!(await findApiKey(organizationId, keyId))) throw new NotFoundError('API key not found');
+    });
+}
+
+export async function findApiKey(organizationId: string, keyId: string): Promise<ApiKey | undefined> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.apiKey(organizationId, keyId), ConsistentRead: true }));
+  return Item && fromApiKeyItem(Item);
+}
+
+export async function listApiKeys(organizationId: string): Promise<ApiKeySummary[]> {
+  return (await queryAll(keys.apiKeys(organizationId))).map((item) => {
+    const { tokenHash: _, ...summary } = fromApiKeyItem(item);
+    return summary;
+  });
+}

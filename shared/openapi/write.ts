@@ -1,9 +1,0 @@
-import { writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { buildOpenApiDocument, OPENAPI_FILE, serializeDocument } from './document';
-
-/** `npm run openapi`: writes the generated document to docs/openapi.json. */
-const document = buildOpenApiDocument();
-writeFileSync(OPENAPI_FILE, serializeDocument(document));
-const operations = Object.values(document.paths as Record<string, object>).reduce((count, path) => count + Object.keys(path).length, 0);
-console.log(`Wrote ${fileURLToPath(OPENAPI_FILE)} (${operations} operations)`);

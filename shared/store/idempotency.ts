@@ -1,0 +1,70 @@
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config';
+import { dynamo } from '../dynamo';
+import { keys } from './keys';
+import { TTL_ATTRIBUTE } from '../table';
+
+/** An answer as the API sent it, kept to send again verbatim. */
+export interface StoredResponse {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export type Claim =
+  | { outcome: 'claimed' }
+  | { outcome: 'completed'; fingerprint: string; response: StoredResponse }
+  | { outcome: 'in-progress'; fingerprint: string };
+
+/** How long a completed answer is kept for replay. */
+const KEEP_SECONDS = 24 * 60 * 60;
+/** How long an unfinished claim holds the key: longer than any function runs, so a crashed one frees it. */
+const LOCK_MS = 30_000;
+
+/**
+ * Claims an Idempotency-Key for one request: free, expired, or left unfinished by a crashed run.
+ * Otherwise answers what holds it, so the caller can replay the answer or refuse.
+ */
+export async function claimIdempotencyKey(organizationId: string, key: string, fingerprint: string, at = Date.now()): Promise<Claim> {
+  const item = { ...keys.idempotency(organizationId, key), entity: 'IDEMPOTENCY', status: 'IN_PROGRESS', fingerprint, lockedUntil: at + LOCK_MS, [TTL_ATTRIBUTE]: Math.floor(at / 1000) + KEEP_SECONDS };
+  const claimed = await dynamo
+    .send(
+      new PutCommand({
+        TableName: config.tableName,
+        Item: item,
+        ConditionExpression: 'attribute_not_exists(pk) OR #ttl < :nowSeconds OR (#status = :inProgress AND lockedUntil < :now)',
+        ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE, '#status': 'status' },
+        ExpressionAttributeValues: { ':nowSeconds': Math.floor(at / 1000), ':now': at, ':inProgress': 'IN_PROGRESS' },
+      }),
+    )
+    .then(
+      () => true,
+      (error: unknown) => {
+        if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+        throw error;
+      },
+    );
+  if (claimed) return { outcome: 'claimed' };
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.idempotency(organizationId, key), ConsistentRead: true }));
+  // Gone between the two calls (released by a failed run): the caller may claim it now.
+  if (!Item) return claimIdempotencyKey(organizationId, key, fingerprint, at);
+  const held = Item as { status: string; fingerprint: string; response?: StoredResponse };
+  return held.status === 'COMPLETED' && held.response
+    ? { outcome: 'completed', fingerprint: held.fingerprint, response: held.response }
+    : { outcome: 'in-progress', fingerprint: held.fingerprint };
+}
+
+/** Keeps the answer of the request that claimed the key, for 24 hours. */
+export async function completeIdempotencyKey(organizationId: string, key: string, fingerprint: string, response: StoredResponse, at = Date.now()): Promise<void> {
+  await dynamo.send(
+    new PutCommand({
+      TableName: config.tableName,
+      Item: { ...keys.idempotency(organizationId, key), entity: 'IDEMPOTENCY', status: 'COMPLETED', fingerprint, response, [TTL_ATTRIBUTE]: Math.floor(at / 1000) + KEEP_SECONDS },
+    }),
+  );
+}
+
+/** Frees the key after an answer that must not be replayed (a 400, a 5xx), so a retry runs again. */
+export async function releaseIdempotencyKey(organizationId: string, key: string): Promise<void> {
+  await dynamo.send(new DeleteCommand({ TableName: config.tableName, Key: keys.idempotency(organizationId, key) }));
+}

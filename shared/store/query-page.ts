@@ -1,0 +1,166 @@
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config';
+import { dynamo } from '../dynamo';
+import type { Collection } from './keys';
+import type { IndexName } from '../table';
+import type { PageRequest } from '../pagination';
+import { readCounter } from './counters';
+import { decodeCursor, encodeCursor } from './cursors';
+
+export interface PageSource extends Collection {
+  /** Base table when absent. */
+  index?: IndexName;
+  /** Sort keys between these, inclusive (instead of skPrefix). */
+  skBetween?: [string, string];
+  /** Oldest first (the sort key ascending); newest first when absent. */
+  ascending?: boolean;
+  /** A strongly consistent read (base table only): sees every write acknowledged before it. */
+  consistentRead?: boolean;
+}
+
+function keyCondition({ skPrefix, skBetween }: PageSource): { expression: string; values: Record<string, string> } {
+  if (skBetween) return { expression: ' AND #sk BETWEEN :from AND :to', values: { ':from': skBetween[0], ':to': skBetween[1] } };
+  if (skPrefix) return { expression: ' AND begins_with(#sk, :prefix)', values: { ':prefix': skPrefix } };
+  return { expression: '', values: {} };
+}
+
+function baseQuery(source: PageSource): QueryCommandInput {
+  const { index, pk, ascending = false, consistentRead } = source;
+  const pkName = index ? `${index}pk` : 'pk';
+  const skName = index ? `${index}sk` : 'sk';
+  const sk = keyCondition(source);
+  return {
+    TableName: config.tableName,
+    IndexName: index,
+    KeyConditionExpression: `#pk = :pk${sk.expression}`,
+    ExpressionAttributeNames: sk.expression ? { '#pk': pkName, '#sk': skName } : { '#pk': pkName },
+    ExpressionAttributeValues: { ':pk': pk, ...sk.values },
+    ScanIndexForward: ascending,
+    ...(consistentRead ? { ConsistentRead: true } : {}),
+  };
+}
+
+/** Positions skipped per counting Query while walking to a later page. */
+const SKIP_BATCH = 1000;
+
+interface QueriedPage {
+  items: Record<string, unknown>[];
+  /** Where DynamoDB stopped: the next page starts after it. */
+  lastKey: Record<string, unknown> | undefined;
+}
+
+/**
+ * Reads page `page` of `limit` items, newest first (sort keys grow with time), or the `limit` items after
+ * `startAfter`. Page 1 and a cursor are a single Query of `limit` items. A later page first walks past the
+ * earlier pages counting keys (no items come back), then reads its own items: DynamoDB has no offset.
+ */
+async function queryPage(source: PageSource, page: number, limit: number, startAfter?: Record<string, unknown>): Promise<QueriedPage> {
+  const query = baseQuery(source);
+  let startKey: Record<string, unknown> | undefined = startAfter;
+  let toSkip = startAfter ? 0 : (page - 1) * limit;
+  while (toSkip > 0) {
+    const skipped = await dynamo.send(
+      new QueryCommand({
+        ...query,
+        Limit: Math.min(toSkip, SKIP_BATCH),
+        // Only the position matters while skipping: a count returns no items, just where it stopped.
+        Select: 'COUNT',
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    toSkip -= skipped.Count ?? 0;
+    startKey = skipped.LastEvaluatedKey;
+    if (!startKey) return { items: [], lastKey: undefined };
+  }
+  // One item more than the page: whether it exists says exactly whether anything follows.
+  const items: Record<string, unknown>[] = [];
+  do {
+    const result = await dynamo.send(new QueryCommand({ ...query, Limit: limit + 1 - items.length, ExclusiveStartKey: startKey }));
+    items.push(...(result.Items ?? []));
+    startKey = result.LastEvaluatedKey;
+  } while (startKey && items.length <= limit);
+  if (items.length <= limit) return { items, lastKey: undefined };
+  const pageItems = items.slice(0, limit);
+  return { items: pageItems, lastKey: positionOf(source, pageItems[limit - 1]!) };
+}
+
+/** The key DynamoDB resumes after: the table's keys of an item, and the index's when read through one. */
+function positionOf({ index }: PageSource, item: Record<string, unknown>): Record<string, unknown> {
+  const names = index ? ['pk', 'sk', `${index}pk`, `${index}sk`] : ['pk', 'sk'];
+  return Object.fromEntries(names.map((name) => [name, item[name]]));
+}
+
+/** The cursor of what follows a page: null when nothing does. */
+const nextCursorOf = (source: PageSource, { lastKey }: QueriedPage) => (lastKey ? encodeCursor(source, lastKey) : null);
+
+export interface CountedPage {
+  items: Record<string, unknown>[];
+  /** Undefined when the counter does not exist (for some collections: their owner does not exist). */
+  totalCount: number | undefined;
+  nextCursor: string | null;
+}
+
+/**
+ * A list page and its collection's counter. Page 1, and the page after a cursor, read both at once: one
+ * Query and one GetItem. A later page reads the counter first and skips the walk when the page lies past the end.
+ */
+export async function countedPage(source: PageSource, organizationId: string, counter: string, { page, limit, cursor }: PageRequest): Promise<CountedPage> {
+  const totalCount = readCounter(organizationId, counter);
+  if (cursor !== undefined || page === 1) {
+    const startAfter = cursor === undefined ? undefined : decodeCursor(source, cursor);
+    const [queried, total] = await Promise.all([queryPage(source, page, limit, startAfter), totalCount]);
+    return { items: queried.items, totalCount: total, nextCursor: nextCursorOf(source, queried) };
+  }
+  const total = await totalCount;
+  const pastTheEnd = total === undefined || (page - 1) * limit >= total;
+  if (pastTheEnd) return { items: [], totalCount: total, nextCursor: null };
+  const queried = await queryPage(source, page, limit);
+  return { items: queried.items, totalCount: total, nextCursor: nextCursorOf(source, queried) };
+}
+
+/** Every item of a small, bounded collection (a catalog, not a growing list), optionally only some attributes. */
+export async function queryAll(source: PageSource, attributes?: string[]): Promise<Record<string, unknown>[]> {
+  const base = baseQuery(source);
+  const projection = attributes?.map((name, i) => [`#p${i}`, name] as const);
+  const query = {
+    ...base,
+    ScanIndexForward: true,
+    ...(projection
+      ? {
+          ProjectionExpression: projection.map(([alias]) => alias).join(', '),
+          ExpressionAttributeNames: { ...base.ExpressionAttributeNames, ...Object.fromEntries(projection) },
+        }
+      : {}),
+  };
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result = await dynamo.send(new QueryCommand({ ...query, ExclusiveStartKey: startKey }));
+    items.push(...(result.Items ?? []));
+    startKey = result.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
+/**
+ * How many items a key range holds, for a range no counter tracks (a date window): a Query that
+ * returns only the count, read capacity proportional to the range's size.
+ */
+export async function countItems(source: PageSource): Promise<number> {
+  const query = { ...baseQuery(source), Select: 'COUNT' as const };
+  let count = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result = await dynamo.send(new QueryCommand({ ...query, ExclusiveStartKey: startKey }));
+    count += result.Count ?? 0;
+    startKey = result.LastEvaluatedKey;
+  } while (startKey);
+  return count;
+}
+
+/** A list page whose total is counted over its key range rather than read from a counter. */
+export async function rangePage(source: PageSource, { page, limit, cursor }: PageRequest): Promise<{ items: Record<string, unknown>[]; totalCount: number; nextCursor: string | null }> {
+  const startAfter = cursor === undefined ? undefined : decodeCursor(source, cursor);
+  const [queried, totalCount] = await Promise.all([queryPage(source, page, limit, startAfter), countItems(source)]);
+  return { items: queried.items, totalCount, nextCursor: nextCursorOf(source, queried) };
+}

@@ -1,0 +1,84 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config';
+import { dynamo } from '../dynamo';
+import type { Key } from './keys';
+import { backoff, MAX_RETRIES } from './retry';
+
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** One write of a transaction, carrying what its condition failing means. */
+export interface TransactWrite {
+  item: TransactItem;
+  /** The error to throw when this item's condition fails; without it, a failed condition is a fault of ours (500). */
+  onConditionFailed?: () => Error;
+}
+
+/** A Put that only creates: the key must be free. */
+export function insertIfAbsent(item: Key & Record<string, unknown>, onConditionFailed?: () => Error): TransactWrite {
+  return { item: { Put: { TableName: config.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } }, onConditionFailed };
+}
+
+/** A check that an item exists, so the transaction fails as a whole when it does not. */
+export function requireExisting(key: Key, onConditionFailed: () => Error): TransactWrite {
+  return { item: { ConditionCheck: { TableName: config.tableName, Key: key, ConditionExpression: 'attribute_exists(pk)' } }, onConditionFailed };
+}
+
+/** A Delete, conditional on the item existing when `onMissing` is given. */
+export function deleteItem(key: Key, onMissing?: () => Error): TransactWrite {
+  const condition = onMissing ? { ConditionExpression: 'attribute_exists(pk)' } : {};
+  return { item: { Delete: { TableName: config.tableName, Key: key, ...condition } }, onConditionFailed: onMissing };
+}
+
+function describe(item: TransactItem): string {
+  const [operation, input] = Object.entries(item)[0] as [string, { Key?: Key; Item?: Key }];
+  const key = input.Key ?? input.Item;
+  return `${operation} ${key?.pk}/${key?.sk}`;
+}
+
+/**
+ * DynamoDB cancels a transaction that touches an item another transaction is writing (every create
+ * moves its collection's counter, so concurrent creates meet there). The SDK does not retry that;
+ * nothing was written, so trying again is safe.
+ */
+function isConflictOnly(error: TransactionCanceledException): boolean {
+  const codes = (error.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
+  return codes.includes('TransactionConflict') && codes.every((code) => code === 'TransactionConflict' || code === 'None');
+}
+
+/** The error of the first write whose condition failed, or undefined when none did. */
+function conditionError(writes: TransactWrite[], error: TransactionCanceledException): Error | undefined {
+  const index = error.CancellationReasons?.findIndex((reason) => reason.Code === 'ConditionalCheckFailed') ?? -1;
+  const write = writes[index];
+  if (!write) return undefined;
+  return write.onConditionFailed?.() ?? new Error(`Transaction condition failed unexpectedly: ${describe(write.item)}`);
+}
+
+/** Writes all items or none; a failed condition throws the error its write carries. */
+export async function transact(writes: TransactWrite[]): Promise<void> {
+  const items = writes.map((write) => write.item);
+  for (let attempt = 1; ; attempt++) {
+    const conflicted = await dynamo.send(new TransactWriteCommand({ TransactItems: items })).then(
+      () => false,
+      (error: unknown) => {
+        if (!(error instanceof TransactionCanceledException)) throw error;
+        const failed = conditionError(writes, error);
+        if (failed) throw failed;
+        if (!isConflictOnly(error) || attempt > MAX_RETRIES) throw error;
+        return true;
+      },
+    );
+    if (!conflicted) return;
+    await backoff(attempt);
+  }
+}
+
+/** One write on its own (a single call, half a transaction's cost), with the same meaning of a failed condition. */
+export async function writeAlone({ item, onConditionFailed }: TransactWrite): Promise<void> {
+  const command = item.Put ? new PutCommand(item.Put) : item.Update ? new UpdateCommand(item.Update) : item.Delete ? new DeleteCommand(item.Delete) : undefined;
+  if (!command) throw new Error(`writeAlone takes a Put, Update or Delete, not ${describe(item)}`);
+  await dynamo.send(command as PutCommand).catch((error: unknown) => {
+    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    throw onConditionFailed?.() ?? new Error(`Condition failed unexpectedly: ${describe(item)}`);
+  });
+}
