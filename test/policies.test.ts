@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createPolicy } from '../functions/policies/store';
+import { policies as policyCollection } from '../functions/policies/collection';
+import { textCollectionStore } from '../shared/text-collection-store';
 import { useTestApi } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
 
@@ -9,7 +10,7 @@ const api = useTestApi();
 async function withPolicies(count: number) {
   const org = await api.organization();
   const policies = [];
-  for (let i = 1; i <= count; i++) policies.push(await createPolicy(org.organizationId, { title: `Policy ${i}`, content: `Content ${i}`, isActive: true }));
+  for (let i = 1; i <= count; i++) policies.push(await textCollectionStore(policyCollection).create(org.organizationId, { title: `Policy ${i}`, content: `Content ${i}`, isActive: true }));
   return { ...org, policies };
 }
 

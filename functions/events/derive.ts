@@ -1,11 +1,11 @@
 import * as v from 'valibot';
 import { fromAppointmentItem } from '../appointments/entity';
 import { fromCompanyItem } from '../companies/entity';
-import { fromFaqItem } from '../faqs/entity';
+import { faqs } from '../faqs/collection';
 import { fromInquiryItem } from '../inquiries/entity';
 import { fromLeadItem } from '../leads/entity';
 import { fromMemberItem } from '../organization/member-entity';
-import { fromPolicyItem } from '../policies/entity';
+import { policies } from '../policies/collection';
 import { fromProductItem } from '../products/entity';
 import { fromServiceItem } from '../services/entity';
 import { fromTransferItem } from '../transfers/entity';
@@ -62,8 +62,8 @@ const RESOURCES: Partial<Record<string, ResourceRule>> = {
   SERVICE: { toData: fromServiceItem, created: 'service.created' },
   PRODUCT: { toData: (item) => value(fromProductItem(item)), created: 'product.created', updated: 'product.updated' },
   TRANSFER: { toData: (item) => value(fromTransferItem(item)), created: 'transfer.created', updated: 'transfer.updated' },
-  POLICY: { toData: fromPolicyItem, created: 'policy.created', updated: 'policy.updated', deleted: 'policy.deleted' },
-  FAQ: { toData: fromFaqItem, created: 'faq.created', updated: 'faq.updated', deleted: 'faq.deleted' },
+  POLICY: { toData: policies.fromItem, created: 'policy.created', updated: 'policy.updated', deleted: 'policy.deleted' },
+  FAQ: { toData: faqs.fromItem, created: 'faq.created', updated: 'faq.updated', deleted: 'faq.deleted' },
   APPOINTMENT: { toData: (item) => value(fromAppointmentItem(item)), created: 'appointment.created', updated: 'appointment.updated' },
   MEMBER: { toData: fromMemberItem, created: 'member.created', updated: 'member.updated' },
   COMPANY: { toData: fromCompanyItem, created: 'company.created', updated: 'company.updated' },

@@ -1,7 +1,4 @@
-import { apiHandler } from '../../shared/http/api-handler';
-import { createFaq } from './store';
-import * as routes from './routes';
+import { textCollectionHandler } from '../../shared/text-collection-store';
+import { faqs } from './collection';
 
-export const handler = apiHandler(routes.createFaq, async ({ body, organizationId }) => ({
-  faq: await createFaq(organizationId, body),
-}));
+export const handler = textCollectionHandler(faqs, 'create');

@@ -1,8 +1,4 @@
-import { apiHandler } from '../../shared/http/api-handler';
-import { deleteFaq } from './store';
-import * as routes from './routes';
+import { textCollectionHandler } from '../../shared/text-collection-store';
+import { faqs } from './collection';
 
-export const handler = apiHandler(routes.deleteFaq, async ({ path, organizationId }) => {
-  await deleteFaq(organizationId, path.faqId);
-  return { success: true as const, id: path.faqId };
-});
+export const handler = textCollectionHandler(faqs, 'delete');

@@ -1,8 +1,4 @@
-import { apiHandler } from '../../shared/http/api-handler';
-import { pageEnvelope } from '../../shared/pagination';
-import { listFaqsPage } from './store';
-import * as routes from './routes';
+import { textCollectionHandler } from '../../shared/text-collection-store';
+import { faqs } from './collection';
 
-export const handler = apiHandler(routes.listFaqs, async ({ query, organizationId }) =>
-  pageEnvelope('faqs', await listFaqsPage(organizationId, query)),
-);
+export const handler = textCollectionHandler(faqs, 'list');

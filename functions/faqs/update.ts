@@ -1,7 +1,4 @@
-import { apiHandler } from '../../shared/http/api-handler';
-import { updateFaq } from './store';
-import * as routes from './routes';
+import { textCollectionHandler } from '../../shared/text-collection-store';
+import { faqs } from './collection';
 
-export const handler = apiHandler(routes.updateFaq, async ({ path, body, organizationId }) => ({
-  faq: await updateFaq(organizationId, path.faqId, body),
-}));
+export const handler = textCollectionHandler(faqs, 'update');

@@ -3,12 +3,12 @@ import { ErrorEnvelopeSchema } from '../../shared/schema';
 import * as appointments from '../appointments/schema';
 import * as companies from '../companies/schema';
 import * as events from '../events/schema';
-import * as faqs from '../faqs/schema';
+import { faqs } from '../faqs/collection';
 import * as inquiries from '../inquiries/schema';
 import * as leads from '../leads/schema';
 import * as members from '../organization/member-schema';
 import * as organization from '../organization/schema';
-import * as policies from '../policies/schema';
+import { policies } from '../policies/collection';
 import * as products from '../products/schema';
 import * as scenarios from '../services/scenario-schema';
 import * as services from '../services/schema';
@@ -52,8 +52,8 @@ export const componentSchemas: Record<string, v.GenericSchema> = {
   Product: products.Product,
   ProductBatchResult: products.BatchResult,
   Transfer: transfers.Transfer,
-  Policy: policies.Policy,
-  Faq: faqs.Faq,
+  Policy: policies.schemas.Record,
+  Faq: faqs.schemas.Record,
   Event: events.Event,
   Webhook: webhooks.Webhook,
   WebhookWithSecret: webhooks.WebhookWithSecret,

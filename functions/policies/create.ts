@@ -1,7 +1,4 @@
-import { apiHandler } from '../../shared/http/api-handler';
-import { createPolicy } from './store';
-import * as routes from './routes';
+import { textCollectionHandler } from '../../shared/text-collection-store';
+import { policies } from './collection';
 
-export const handler = apiHandler(routes.createPolicy, async ({ body, organizationId }) => ({
-  policy: await createPolicy(organizationId, body),
-}));
+export const handler = textCollectionHandler(policies, 'create');

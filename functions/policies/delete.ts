@@ -1,8 +1,4 @@
-import { apiHandler } from '../../shared/http/api-handler';
-import { deletePolicy } from './store';
-import * as routes from './routes';
+import { textCollectionHandler } from '../../shared/text-collection-store';
+import { policies } from './collection';
 
-export const handler = apiHandler(routes.deletePolicy, async ({ path, organizationId }) => {
-  await deletePolicy(organizationId, path.policyId);
-  return { success: true as const, id: path.policyId };
-});
+export const handler = textCollectionHandler(policies, 'delete');

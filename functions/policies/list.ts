@@ -1,8 +1,4 @@
-import { apiHandler } from '../../shared/http/api-handler';
-import { pageEnvelope } from '../../shared/pagination';
-import { listPoliciesPage } from './store';
-import * as routes from './routes';
+import { textCollectionHandler } from '../../shared/text-collection-store';
+import { policies } from './collection';
 
-export const handler = apiHandler(routes.listPolicies, async ({ query, organizationId }) =>
-  pageEnvelope('policies', await listPoliciesPage(organizationId, query)),
-);
+export const handler = textCollectionHandler(policies, 'list');

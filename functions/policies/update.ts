@@ -1,7 +1,4 @@
-import { apiHandler } from '../../shared/http/api-handler';
-import { updatePolicy } from './store';
-import * as routes from './routes';
+import { textCollectionHandler } from '../../shared/text-collection-store';
+import { policies } from './collection';
 
-export const handler = apiHandler(routes.updatePolicy, async ({ path, body, organizationId }) => ({
-  policy: await updatePolicy(organizationId, path.policyId, body),
-}));
+export const handler = textCollectionHandler(policies, 'update');

@@ -1,10 +1,9 @@
 import * as v from 'valibot';
 import { createProduct } from '../../functions/products/rules';
 import { createTransfer } from '../../functions/transfers/rules';
-import { createFaq } from '../../functions/faqs/store';
-import { createPolicy } from '../../functions/policies/store';
-import { CreateFaqBody } from '../../functions/faqs/schema';
-import { CreatePolicyBody } from '../../functions/policies/schema';
+import { faqs } from '../../functions/faqs/collection';
+import { textCollectionStore } from '../../shared/text-collection-store';
+import { policies } from '../../functions/policies/collection';
 import { CreateProductBody } from '../../functions/products/schema';
 import { CreateTransferBody } from '../../functions/transfers/schema';
 
@@ -102,7 +101,7 @@ const DEMO_TRANSFERS: Array<v.InferInput<typeof CreateTransferBody> & { linkScen
   },
 ];
 
-const DEMO_POLICIES: v.InferInput<typeof CreatePolicyBody>[] = [
+const DEMO_POLICIES: v.InferInput<typeof policies.schemas.CreateBody>[] = [
   {
     title: 'Cancellation policy',
     content: 'Bookings can be cancelled or moved free of charge up to 24 hours before the appointment. Later cancellations incur a $79 call-out fee.',
@@ -122,7 +121,7 @@ const DEMO_POLICIES: v.InferInput<typeof CreatePolicyBody>[] = [
   },
 ];
 
-const DEMO_FAQS: Array<v.InferInput<typeof CreateFaqBody>> = [
+const DEMO_FAQS: Array<v.InferInput<typeof faqs.schemas.CreateBody>> = [
   { question: 'Are you licensed and insured?', answer: 'Yes. All our plumbers and electricians are fully licensed in NSW and we carry $20 million public liability insurance.' },
   { question: 'Which areas do you service?', answer: 'All of Greater Sydney, from Penrith to the Northern Beaches and down to Sutherland.' },
   { question: 'Do you charge a call-out fee?', answer: 'Our call-out fee is $99, waived if you go ahead with the work on the day.' },
@@ -152,8 +151,8 @@ export async function seedCatalog(organizationId: string, scenarioId: number | n
     transferIds.push((await createTransfer(organizationId, request, day(20 - i))).id);
   }
   const policyIds: number[] = [];
-  for (const [i, policy] of DEMO_POLICIES.entries()) policyIds.push((await createPolicy(organizationId, v.parse(CreatePolicyBody, policy), day(60 - i))).id);
+  for (const [i, policy] of DEMO_POLICIES.entries()) policyIds.push((await textCollectionStore(policies).create(organizationId, v.parse(policies.schemas.CreateBody, policy), day(60 - i))).id);
   const faqIds: number[] = [];
-  for (const [i, body] of DEMO_FAQS.entries()) faqIds.push((await createFaq(organizationId, v.parse(CreateFaqBody, body), day(10 - i))).id);
+  for (const [i, body] of DEMO_FAQS.entries()) faqIds.push((await textCollectionStore(faqs).create(organizationId, v.parse(faqs.schemas.CreateBody, body), day(10 - i))).id);
   return { productIds, transferIds, policyIds, faqIds };
 }

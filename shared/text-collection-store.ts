@@ -1,0 +1,56 @@
+import { NotFoundError } from './errors';
+import { apiHandler } from './http/api-handler';
+import { now } from './ids';
+import { pageEnvelope, type Page, type PageRequest } from './pagination';
+import { counterUpdate } from './store/counters';
+import { countedPage } from './store/query-page';
+import { reserveIds } from './store/sequences';
+import { deleteItem, insertIfAbsent, transact } from './store/transact';
+import { updateExistingItem } from './store/update-fields';
+import type { TextCollection, TextFields, TextRecord } from './text-collection';
+
+/** A text collection's access patterns: create with its counter, a counted page, a blind update, delete with its counter. */
+export function textCollectionStore<Text extends string>(collection: TextCollection<Text>) {
+  const { entity, label, keys } = collection.options;
+  const notFound = () => new NotFoundError(`${label} not found`);
+  return {
+    /** The record and the collection's counter in one transaction. */
+    async create(organizationId: string, body: TextFields<Text>, at = now()): Promise<TextRecord<Text>> {
+      const record = { id: await reserveIds(organizationId, entity), ...body } as TextRecord<Text>;
+      await transact([insertIfAbsent(collection.toItem(organizationId, record, at)), counterUpdate(organizationId, keys.counter, 1)]);
+      return record;
+    },
+    async listPage(organizationId: string, { page, limit, cursor }: PageRequest): Promise<Page<TextRecord<Text>>> {
+      const { items, totalCount, nextCursor } = await countedPage(keys.collection(organizationId), organizationId, keys.counter, { page, limit, cursor });
+      return { items: items.map(collection.fromItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
+    },
+    /** One conditional update: no rule spans fields, so nothing needs reading first. */
+    async update(organizationId: string, id: number, changes: Partial<TextFields<Text>>): Promise<TextRecord<Text>> {
+      return collection.fromItem(await updateExistingItem(keys.item(organizationId, id), { ...changes, updatedAt: now() }, notFound));
+    },
+    async remove(organizationId: string, id: number): Promise<void> {
+      await transact([deleteItem(keys.item(organizationId, id), notFound), counterUpdate(organizationId, keys.counter, -1)]);
+    },
+  };
+}
+
+/** The Lambda handler of one of a text collection's routes. */
+export function textCollectionHandler<Text extends string>(collection: TextCollection<Text>, verb: 'list' | 'create' | 'update' | 'delete') {
+  const store = textCollectionStore(collection);
+  const { singular, plural } = collection.options;
+  const route = collection.route;
+  const idOf = (params: { [key: string]: number }) => params[`${singular}Id`]!;
+  switch (verb) {
+    case 'list':
+      return apiHandler(route.list, async ({ query, organizationId }) => pageEnvelope(plural, await store.listPage(organizationId, query)) as never);
+    case 'create':
+      return apiHandler(route.create, async ({ body, organizationId }) => ({ [singular]: await store.create(organizationId, body as TextFields<Text>) }));
+    case 'update':
+      return apiHandler(route.update, async ({ path, body, organizationId }) => ({ [singular]: await store.update(organizationId, idOf(path), body) }));
+    case 'delete':
+      return apiHandler(route.delete, async ({ path, organizationId }) => {
+        await store.remove(organizationId, idOf(path));
+        return { success: true as const, id: idOf(path) };
+      });
+  }
+}
