@@ -14,6 +14,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { RECEIPT_EVENT_TYPES } from '../../shared/sms/receipt-types';
 import { SCHEDULED_JOBS } from '../schedules';
+import { WORKER_HANDLERS } from '../workers';
 import type { DeploymentOptions } from './options';
 import { ServiceFunction } from './service-function';
 
@@ -58,7 +59,7 @@ export class EventsStack extends Stack {
     const streamFailures = new Queue(this, 'StreamFailures', { ...queueDefaults, retentionPeriod: Duration.days(14) });
     this.recordEvents = new ServiceFunction(this, 'RecordEvents', {
       ...defaults,
-      handler: 'stream/record',
+      handler: WORKER_HANDLERS.recordEvents,
       // Events are put in batches; subscriptions are read by Query.
       dynamodb: ['BatchWriteItem', 'Query'],
       environment: queueEnvironment,
@@ -78,7 +79,7 @@ export class EventsStack extends Stack {
 
     this.deliverWebhooks = new ServiceFunction(this, 'DeliverWebhooks', {
       ...defaults,
-      handler: 'webhooks/deliver',
+      handler: WORKER_HANDLERS.deliverWebhooks,
       // Reads the subscription, records the attempt, marks or disables the subscription.
       dynamodb: ['GetItem', 'PutItem', 'UpdateItem'],
       environment: queueEnvironment,
@@ -98,7 +99,7 @@ export class EventsStack extends Stack {
       configurationSetName: smsConfigurationSetName(options.tableName),
       eventDestinations: [{ eventDestinationName: 'receipts', enabled: true, matchingEventTypes: [...RECEIPT_EVENT_TYPES], snsDestination: { topicArn: smsEvents.topicArn } }],
     });
-    this.smsReceipts = new ServiceFunction(this, 'SmsReceipts', { ...defaults, handler: 'sms/receipt', dynamodb: ['UpdateItem'] });
+    this.smsReceipts = new ServiceFunction(this, 'SmsReceipts', { ...defaults, handler: WORKER_HANDLERS.smsReceipts, dynamodb: ['UpdateItem'] });
     this.smsReceipts.function.addEventSource(new SnsEventSource(smsEvents));
 
     // Replies from leads: point each phone number's two-way channel at this topic (the InboundSmsTopic output).
@@ -108,7 +109,7 @@ export class EventsStack extends Stack {
     );
     this.inboundSms = new ServiceFunction(this, 'InboundSmsReplies', {
       ...defaults,
-      handler: 'sms/inbound',
+      handler: WORKER_HANDLERS.inboundSms,
       // The organization by its number's claim, the lead by phone (gsi1), the lead's latest thread (gsi4), then the
       // message and the lead's unread count, or a new SMS inquiry; STOP puts and START deletes the phone's opt-out.
       dynamodb: ['Query', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],

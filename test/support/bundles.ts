@@ -1,12 +1,14 @@
-import { readdirSync } from 'node:fs';
 import { build, type Metafile } from 'esbuild';
 import { BUNDLE_ALIASES, BUNDLING } from '../../infra/cdk/bundling';
+import { SCHEDULED_JOBS } from '../../infra/schedules';
+import { WORKER_HANDLERS } from '../../infra/workers';
+import { routes } from '../../functions/resources';
+import { AUTHORIZER_HANDLERS } from '../../shared/routes/route';
 
-/** Every Lambda entry point: each module below functions/ is one function's handler. */
-export const FUNCTION_HANDLERS = readdirSync('functions', { recursive: true, encoding: 'utf8' })
-  .filter((file) => file.endsWith('.ts'))
-  .map((file) => file.replace(/\.ts$/, '').split('\\').join('/'))
-  .sort();
+/** Every Lambda entry point, as the stacks make them: each route's, the authorizers', the workers' and the scheduled jobs'. */
+export const FUNCTION_HANDLERS = [
+  ...new Set([...routes.map((route) => route.handler), ...Object.values(AUTHORIZER_HANDLERS), ...Object.values(WORKER_HANDLERS), ...SCHEDULED_JOBS.map((job) => job.handler)]),
+].sort();
 
 /**
  * Bundles entry points as the stack does (the same esbuild options, one output per entry), into
