@@ -13,6 +13,7 @@ import {
   MethodLoggingLevel,
   MockIntegration,
   PassthroughBehavior,
+  ContentHandling,
   Period,
   RequestAuthorizer,
   ResponseType,
@@ -229,7 +230,9 @@ export class ApiStack extends Stack {
       const method = this.api.root.resourceForPath(path).addMethod(
         'ANY',
         new MockIntegration({
-          // The mock reads its status from the request template, whatever the body; a type not listed passes through.
+          // The mock reads its status from the request template, whatever the body. The stage takes every body as
+          // binary (binaryMediaTypes */*), and a template applies to text only: the body is converted first.
+          contentHandling: ContentHandling.CONVERT_TO_TEXT,
           passthroughBehavior: PassthroughBehavior.WHEN_NO_MATCH,
           requestTemplates: Object.fromEntries(['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'].map((type) => [type, `{"statusCode": ${status}}`])),
           integrationResponses: [
