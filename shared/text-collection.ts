@@ -44,7 +44,7 @@ export type TextCollection<Text extends string> = ReturnType<typeof defineTextCo
  * table can be read without one).
  */
 export function defineTextCollection<Text extends string>(options: TextCollectionOptions<Text>) {
-  const { entity, singular, plural, label, tag, keys, names, docs } = options;
+  const { entity, singular, plural, tag, keys, names, docs } = options;
   const texts = Object.entries(options.text) as [Text, number][];
   type Fields = TextFields<Text>;
   type Record = TextRecord<Text>;
