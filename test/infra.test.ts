@@ -96,7 +96,7 @@ describe('the API stack', () => {
   it('meters posts to inbound URLs by their organization: the inbound method has the inbound endpoint authorizer, uncached, and requires the usage-plan key', () => {
     const receive = routes.find((route) => route.operationId === 'receiveInbound')!;
     const inboundAuthorizerId = authorizerIdOf('InboundAuthorizer');
-    expect(inboundAuthorizerId).toBeDefined();
+    expect(inboundAuthorizerId).toMatch(/^InboundEndpointAuthorizer[0-9A-F]{8}$/);
     expect(inboundAuthorizerId).not.toBe(authorizerIdOf('Authorizer'));
     expect(methodOf(receive)!.Properties).toMatchObject({ AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: inboundAuthorizerId }, ApiKeyRequired: true });
     const inbound = authorizers.find(([id]) => id === inboundAuthorizerId)![1];

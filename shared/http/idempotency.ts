@@ -3,6 +3,7 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { ApiError, ValidationError } from '../errors';
 import type { JsonResponse } from './envelope';
+import { isIdempotent, type HttpMethod } from '../routes/route';
 
 type Middleware = MiddlewareObj<APIGatewayProxyEvent, JsonResponse, Error, Context>;
 
@@ -19,9 +20,6 @@ export interface IdempotencyStore {
 }
 
 const PRINTABLE = /^[\x21-\x7E]{1,255}$/;
-
-/** The methods whose requests honour the key (every POST and PATCH). */
-const IDEMPOTENT_METHODS = new Set(['POST', 'PATCH']);
 
 function headerValue(event: APIGatewayProxyEvent): string | undefined {
   const name = Object.keys(event.headers ?? {}).find((header) => header.toLowerCase() === IDEMPOTENCY_HEADER.toLowerCase());
@@ -62,7 +60,7 @@ export function idempotency(store: IdempotencyStore): Middleware {
   return {
     before: async (request) => {
       // A function answering PUT and its PATCH alias: only the PATCH takes the key, as the document says.
-      if (!IDEMPOTENT_METHODS.has(request.event.httpMethod)) return undefined;
+      if (!isIdempotent({ method: request.event.httpMethod as HttpMethod })) return undefined;
       const key = headerValue(request.event);
       if (key === undefined) return undefined;
       if (!PRINTABLE.test(key)) throw new ValidationError([{ path: IDEMPOTENCY_HEADER, message: `${IDEMPOTENCY_HEADER} must be 1 to 255 printable characters without spaces` }]);
