@@ -1,19 +1,43 @@
-import { appointmentRoutes } from './appointments/routes';
-import { companyRoutes } from './companies/routes';
-import { eventRoutes } from './events/routes';
-import { faqs } from './faqs/collection';
-import { inboundEndpointRoutes } from './inbound-endpoints/routes';
-import { inquiryRoutes } from './inquiries/routes';
-import { leadRoutes } from './leads/routes';
-import { metaRoutes } from './meta/routes';
-import { organizationRoutes } from './organization/routes';
-import { policies } from './policies/collection';
-import { productRoutes } from './products/routes';
+import type * as v from 'valibot';
+import type { EventSource, ResourceDefinition } from '../shared/resource';
 import { withPatchAliases, type RouteDefinition } from '../shared/routes/route';
-import { smsRoutes } from './sms/routes';
-import { serviceRoutes } from './services/routes';
-import { transferRoutes } from './transfers/routes';
-import { webhookRoutes } from './webhooks/routes';
+import { appointments } from './appointments/resource';
+import { companies } from './companies/resource';
+import { events } from './events/resource';
+import { faqs } from './faqs/resource';
+import { inboundEndpoints } from './inbound-endpoints/resource';
+import { inquiries } from './inquiries/resource';
+import { leads } from './leads/resource';
+import { meta } from './meta/resource';
+import { organization } from './organization/resource';
+import { policies } from './policies/resource';
+import { products } from './products/resource';
+import { services } from './services/resource';
+import { sms } from './sms/resource';
+import { transfers } from './transfers/resource';
+import { webhooks } from './webhooks/resource';
+
+/**
+ * Every resource of the API, in the order the reference shows them. The stack, the local server, the OpenAPI
+ * document, the event types, the demo seed and the isolation tests are all read from this list.
+ */
+export const resources: readonly ResourceDefinition[] = [leads, inquiries, sms, appointments, companies, organization, services, products, transfers, policies, faqs, events, webhooks, inboundEndpoints, meta];
 
 /** The route table: every endpoint of the API, one row each, and the PATCH aliases of the spec's PUTs. */
-export const routes: RouteDefinition[] = withPatchAliases([...leadRoutes, ...appointmentRoutes, ...companyRoutes, ...organizationRoutes, ...serviceRoutes, ...productRoutes, ...transferRoutes, ...policies.routes, ...faqs.routes, ...inquiryRoutes, ...smsRoutes, ...eventRoutes, ...webhookRoutes, ...inboundEndpointRoutes, ...metaRoutes]);
+export const routes: RouteDefinition[] = withPatchAliases(resources.flatMap(({ name, routes }) => routes.map((route) => ({ ...route, resource: name }))));
+
+/** The groups of the API reference, in order, each with its description. */
+export const tags: Record<string, string> = Object.assign({}, ...resources.map((resource) => resource.tags));
+
+/** Schemas named under components.schemas: wherever a route's schema holds one of these objects, the document refers to it by name. */
+export const componentSchemas: Record<string, v.GenericSchema> = Object.fromEntries(
+  resources.flatMap((resource) => Object.entries(resource.components ?? {}).map(([name, { schema }]) => [name, schema])),
+);
+
+/** One example per named component that has one, validated against its schema by the OpenAPI tests. */
+export const componentExamples: Record<string, unknown> = Object.fromEntries(
+  resources.flatMap((resource) => Object.entries(resource.components ?? {}).flatMap(([name, { example }]) => (example === undefined ? [] : [[name, example]]))),
+);
+
+/** What every stored entity's changes stand for, by the items' `entity` attribute. */
+export const eventSources: ReadonlyMap<string, EventSource> = new Map(resources.flatMap((resource) => (resource.events ?? []).map((source) => [source.entity, source])));

@@ -64,7 +64,7 @@ export function defineTextCollection<Text extends string>(options: TextCollectio
 
   const path = `/v1/${plural}`;
   const itemPath = `${path}/{${singular}Id}`;
-  const row = (verb: string, dynamodb: DynamoAction[]) => ({ tag, handler: `${plural}/${verb}`, dynamodb });
+  const row = (_verb: string, dynamodb: DynamoAction[]) => ({ tag, dynamodb });
   const routes = {
     list: defineRoute({ operationId: `list${names.many}`, method: 'GET', path, ...docs.list, ...row('list', ['Query', 'GetItem']), status: 200, request: { query: PageQuery }, response: PageOfRecords, errors: [400] }),
     create: defineRoute({ operationId: `create${names.one}`, method: 'POST', path, ...docs.create, ...row('create', ['UpdateItem', 'PutItem']), status: 201, request: { body: CreateBody }, response: Response, errors: [400] }),

@@ -5,7 +5,8 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrganizationWithKey } from '../infra/demo/organization';
 import { routes } from '../functions/resources';
-import { bundleFunctions, FUNCTION_HANDLERS } from './support/bundles';
+import { bundleFunctions, FUNCTION_MODULES } from './support/bundles';
+import { handlerOf, parseHandler } from '../shared/routes/route';
 
 const outDir = mkdtempSync(join(tmpdir(), 'bundles-'));
 
@@ -14,30 +15,31 @@ const MAX_BUNDLE_BYTES = 400 * 1024;
 
 let outputs: Record<string, { bytes: number }> = {};
 
-/** Bundles every handler as the stack does (one esbuild run, one output per function). */
+/** Bundles every handler module as the stack does (one esbuild run, one output per module). */
 beforeAll(async () => {
   outputs = (await bundleFunctions(outDir)).outputs;
 });
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
 /** Loads the bundle, not the source. */
-async function bundled(handler: string) {
-  const outfile = join(outDir, `${handler}.mjs`);
-  return (await import(pathToFileURL(outfile).href)) as { handler: (event: unknown, context: unknown) => Promise<{ statusCode: number; headers?: Record<string, string>; body: string }> };
+async function bundled(handlerName: string) {
+  const { module, exportName } = parseHandler(handlerName);
+  const exports = (await import(pathToFileURL(join(outDir, `${module}.mjs`)).href)) as Record<string, (event: unknown, context: unknown) => Promise<{ statusCode: number; headers?: Record<string, string>; body: string }>>;
+  return { handler: exports[exportName]! };
 }
 
 const context = { awsRequestId: 'bundle-test', getRemainingTimeInMillis: () => 10_000 };
 
 describe('the bundled functions', () => {
-  it.each(FUNCTION_HANDLERS)('%s stays within 400 KB', (handler) => {
-    const output = Object.entries(outputs).find(([file]) => file.endsWith(`/${handler}.mjs`));
-    expect(output, `no bundle for ${handler}`).toBeDefined();
+  it.each(FUNCTION_MODULES)('%s stays within 400 KB', (module) => {
+    const output = Object.entries(outputs).find(([file]) => file.endsWith(`/${module}.mjs`));
+    expect(output, `no bundle for ${module}`).toBeDefined();
     expect(output![1].bytes).toBeLessThanOrEqual(MAX_BUNDLE_BYTES);
   });
 
   it('list leads from DynamoDB when run as the bundle Lambda receives', async () => {
     const { organizationId } = await createOrganizationWithKey('Bundle Co', { demo: true });
-    const { handler } = await bundled('leads/list');
+    const { handler } = await bundled(handlerOf(routes.find((route) => route.operationId === 'listLeads')!));
     const response = await handler(
       {
         httpMethod: 'GET',
@@ -58,7 +60,7 @@ describe('the bundled functions', () => {
     '%s loads and answers an empty request with a JSON envelope, not a crash',
     async (_, route) => {
       const { organizationId } = await createOrganizationWithKey('Empty Co');
-      const { handler } = await bundled(route.handler);
+      const { handler } = await bundled(handlerOf(route));
       const response = await handler(
         { httpMethod: route.method, path: route.path, headers: {}, queryStringParameters: null, pathParameters: null, body: null, requestContext: { requestId: 'r2', authorizer: { organizationId } } },
         context,

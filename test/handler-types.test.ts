@@ -11,7 +11,6 @@ const route = defineRoute({
   operationId: 'typedProbe',
   method: 'GET',
   path: '/v1/typed-probe',
-  handler: 'typed-probe',
   summary: 'A route for testing handler types',
   description: 'Answers one widget.',
   tag: 'Reference',

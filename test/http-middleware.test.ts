@@ -8,7 +8,6 @@ const route = defineRoute({
   operationId: 'probe',
   method: 'POST',
   path: '/v1/probe/{id}',
-  handler: 'probe',
   summary: 'A route for testing the middleware',
   description: 'Echoes whether the body and path arrived.',
   tag: 'Reference',

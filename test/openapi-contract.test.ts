@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assertMatchesDocument, type ObservedResponse } from './support/contract';
 import { useTestApi } from './support/api';
-import { componentExamples } from '../functions/meta/examples';
+import { componentExamples } from '../functions/resources';
 
 const api = useTestApi();
 

@@ -5,9 +5,10 @@ import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { OPENAPI_FILE, serializeDocument } from '../shared/openapi/document';
 import { buildDocument } from '../functions/meta/document';
-import { componentExamples } from '../functions/meta/examples';
 import { referenceRenderer } from '../shared/openapi/reference-renderer';
-import { routes } from '../functions/resources';
+import { componentExamples, resources, routes } from '../functions/resources';
+import { staleFiles } from '../functions/meta/generated';
+import { EVENT_TYPES } from '../functions/events/types';
 import { useTestApi } from './support/api';
 
 type Json = Record<string, any>;
@@ -29,9 +30,17 @@ function refsIn(node: unknown, found: string[] = []): string[] {
 }
 
 describe('the OpenAPI document', () => {
-  it('is committed as docs/openapi.json exactly as generated (run npm run openapi after changing a route or schema)', () => {
+  it('is committed as docs/openapi.json exactly as generated (run npm run generate after changing a route or schema)', () => {
     const committed = readFileSync(OPENAPI_FILE, 'utf8');
-    expect(committed === serializeDocument(generated), 'docs/openapi.json is stale: run npm run openapi').toBe(true);
+    expect(committed === serializeDocument(generated), 'docs/openapi.json is stale: run npm run generate').toBe(true);
+  });
+
+  it('names every event type the resources emit, as the committed functions/events/types.ts does', () => {
+    expect(staleFiles().map(({ path }) => path.pathname)).toEqual([]);
+    const emitted = resources.flatMap((resource) => (resource.events ?? []).flatMap((source) => source.types));
+    expect(emitted).toContain('sms.received');
+    expect([...EVENT_TYPES]).toEqual(emitted);
+    expect((document.components.schemas.Event.properties.type as { enum: string[] }).enum).toEqual(emitted);
   });
 
   it('is a valid OpenAPI 3.1 document', async () => {

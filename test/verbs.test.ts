@@ -51,7 +51,7 @@ describe('PATCH wherever the spec names PUT', () => {
     expect(puts.map((route) => route.path).sort()).toEqual(['/v1/companies/{companyId}', '/v1/companies/{companyId}/notes/{noteId}', '/v1/faqs/{faqId}', '/v1/policies/{policyId}', '/v1/products/{productId}', '/v1/transfers/{transferId}', '/v1/webhooks/{webhookId}']);
     for (const put of puts) {
       const alias = routes.find((route) => route.aliasOf === put.operationId);
-      expect(alias, put.operationId).toMatchObject({ method: 'PATCH', path: put.path, handler: put.handler, request: put.request, response: put.response });
+      expect(alias, put.operationId).toMatchObject({ method: 'PATCH', path: put.path, resource: put.resource, request: put.request, response: put.response });
     }
   });
 

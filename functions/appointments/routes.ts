@@ -5,7 +5,6 @@ export const createAppointment = defineRoute({
   operationId: 'createAppointment',
   method: 'POST',
   path: '/v1/appointments',
-  handler: 'appointments/create',
   summary: 'Book an appointment with a lead',
   description:
     'Books a visit or call for a lead, with members of the organization as attendees, and records an APPOINTMENT_BOOKED activity on the lead in the same transaction. Times are ISO 8601 with an offset and are answered in UTC; an appointment lasts at most 7 days; `timezone` (IANA) defaults to the organization’s. An attendee already booked at an overlapping time answers 409; back-to-back appointments are fine.',
@@ -21,7 +20,6 @@ export const listAppointments = defineRoute({
   operationId: 'listAppointments',
   method: 'GET',
   path: '/v1/appointments',
-  handler: 'appointments/list',
   summary: 'List appointments by start time, earliest first',
   description:
     'Every appointment, or one lead’s with `leadId`, ordered by `startsAt`. `from` and `to` keep those starting in [from, to); `to` must be after `from`. Cancelled appointments are listed with their status. `totalCount` is exact: from a counter, or counted over the window when `from` or `to` is given.',
@@ -38,7 +36,6 @@ export const getAppointment = defineRoute({
   operationId: 'getAppointment',
   method: 'GET',
   path: '/v1/appointments/{appointmentId}',
-  handler: 'appointments/get',
   summary: 'Read an appointment',
   description: 'One appointment of the organization; another organization’s answers 404.',
   tag: 'Appointments',
@@ -53,7 +50,6 @@ export const updateAppointment = defineRoute({
   operationId: 'updateAppointment',
   method: 'PATCH',
   path: '/v1/appointments/{appointmentId}',
-  handler: 'appointments/update',
   summary: 'Reschedule, change or cancel an appointment',
   description:
     'Fields left out keep their values. A new time records APPOINTMENT_RESCHEDULED on the lead; `status: "CANCELLED"` records APPOINTMENT_CANCELLED and frees the attendees’ time. A new time or new attendees are checked for overlaps (409). A cancelled appointment can no longer be changed (409). One whose lead was deleted can still be cancelled, recording no activity; any other change of it answers 404.',

@@ -5,7 +5,6 @@ export const listEvents = defineRoute({
   operationId: 'listEvents',
   method: 'GET',
   path: '/v1/events',
-  handler: 'events/list',
   summary: 'List events, newest first',
   description: `Every change that matters — a lead created, an SMS delivered, a product updated — as an event \`{id, type, occurredAt, organizationId, data}\`, where \`data\` is the resource as the API returns it. Events are derived from committed changes only, a moment after them, and kept ${EVENT_RETENTION_DAYS} days. \`type\` filters to one event type; an unknown type answers 400. Webhook subscriptions deliver the same events.`,
   tag: 'Events',

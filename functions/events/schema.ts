@@ -1,38 +1,8 @@
 import * as v from 'valibot';
 import { PageQuery, pageSchema, Timestamp } from '../../shared/schema';
+import { EVENT_TYPES } from './types';
 
-/**
- * Every event type, `resource.action`. Webhook subscriptions name these (or `*`); `GET /v1/events` filters
- * by one. Adding a type is adding a rule to functions/events/derive.ts and a name here.
- */
-export const EVENT_TYPES = [
-  'lead.created',
-  'lead.updated',
-  'lead.deleted',
-  'inquiry.created',
-  'sms.sent',
-  'sms.delivered',
-  'sms.failed',
-  'sms.received',
-  'service.created',
-  'product.created',
-  'product.updated',
-  'transfer.created',
-  'transfer.updated',
-  'policy.created',
-  'policy.updated',
-  'policy.deleted',
-  'faq.created',
-  'faq.updated',
-  'faq.deleted',
-  'appointment.created',
-  'appointment.updated',
-  'member.created',
-  'member.updated',
-  'company.created',
-  'company.updated',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+export { EVENT_TYPES, type EventType } from './types';
 
 export const EventTypeSchema = v.picklist(EVENT_TYPES, `type must be one of ${EVENT_TYPES.join(', ')}`);
 

@@ -1,12 +1,9 @@
 import { buildOpenApiDocument, type ApiDescription } from '../../shared/openapi/document';
 import type { OpenApiDocument } from '../../shared/openapi/schemas';
-import { routes } from '../resources';
-import { componentSchemas } from './components';
-import { componentExamples } from './examples';
-import { TAG_DESCRIPTIONS } from './tags';
+import { componentExamples, componentSchemas, routes, tags } from '../resources';
 
-/** This API as its document describes it: the resources' routes, the tags, the named schemas and their examples. */
-export const API: ApiDescription = { routes, tags: TAG_DESCRIPTIONS, components: componentSchemas, examples: componentExamples };
+/** This API as its document describes it: the resources' routes, tags, named schemas and their examples. */
+export const API: ApiDescription = { routes, tags, components: componentSchemas, examples: componentExamples };
 
 export const buildDocument = (): OpenApiDocument => buildOpenApiDocument(API);
 

@@ -6,7 +6,6 @@ export const getOpenApiDocument = defineRoute({
   operationId: 'getOpenApiDocument',
   method: 'GET',
   path: '/openapi',
-  handler: 'meta/openapi',
   summary: 'This description of the API (OpenAPI 3.1)',
   description: 'The OpenAPI 3.1 document, generated from the same route table and schemas that validate every request. Public.',
   tag: 'Reference',
@@ -22,7 +21,6 @@ export const getApiReference = defineRoute({
   operationId: 'getApiReference',
   method: 'GET',
   path: '/docs',
-  handler: 'meta/docs',
   summary: 'The API reference page, rendered from /openapi in the browser',
   description: 'An HTML reference of this API, rendered in the browser from `/openapi`, with a console to try requests. Public.',
   tag: 'Reference',
@@ -41,7 +39,6 @@ export const getApiReferenceScript = defineRoute({
   operationId: 'getApiReferenceScript',
   method: 'GET',
   path: '/docs/{asset}',
-  handler: 'meta/docs-script',
   summary: 'The reference page’s renderer (Scalar), served by the API so the page needs no other host',
   description:
     'The script `/docs` runs, at the name the page gives it: `api-reference.<hash>.js`, the hash of its content. Any other name answers 404. Gzipped when Accept-Encoding allows it. Served by the API itself so the reference page needs no other host. Public.',

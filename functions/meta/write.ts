@@ -1,10 +1,17 @@
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { OPENAPI_FILE, serializeDocument } from '../../shared/openapi/document';
-import { buildDocument } from './document';
+import { generatedFiles } from './generated';
 
-/** `npm run openapi`: writes the generated document to docs/openapi.json. */
-const document = buildDocument();
-writeFileSync(OPENAPI_FILE, serializeDocument(document));
-const operations = Object.values(document.paths as Record<string, object>).reduce((count, path) => count + Object.keys(path).length, 0);
-console.log(`Wrote ${fileURLToPath(OPENAPI_FILE)} (${operations} operations)`);
+/**
+ * `npm run generate`: writes the files generated from the list of resources (functions/meta/generated.ts). The
+ * document is built from the event types this process imported, so when those change it runs once more.
+ */
+let changed = false;
+for (const { path, content } of generatedFiles()) {
+  if (readFileSync(path, 'utf8') === content) continue;
+  writeFileSync(path, content);
+  changed = true;
+  console.log(`Wrote ${fileURLToPath(path)}`);
+}
+if (changed) execFileSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)], { stdio: 'inherit' });

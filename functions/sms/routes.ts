@@ -5,7 +5,6 @@ export const sendSms = defineRoute({
   operationId: 'sendSms',
   method: 'POST',
   path: '/v1/sms',
-  handler: 'sms/send',
   summary: 'Send an SMS to a lead, starting a thread (and an SMS inquiry) or replying in one',
   description: 'Sent by a member (`userId`) to the lead’s phone. Without `messageThreadId` it starts a thread, recorded as an SMS inquiry; with one it adds the message to that thread. The message is recorded (status `QUEUED`) before it is handed to the SMS provider, then becomes `SENT`, and later `DELIVERED` or `FAILED` as the carrier reports. A lead without a phone or a disabled member answers 400; if the provider refuses the message it stays in the thread as `FAILED` and the answer is 502 with a bare `{message}`.',
   tag: 'SMS',

@@ -31,7 +31,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { USAGE_PLANS } from '../../shared/auth/usage-plans';
 import { GATEWAY_RESPONSES, gatewayResponseBody, methodNotAllowed, type GatewayResponse } from '../../shared/http/gateway-responses';
-import { AUTHORIZER_HANDLERS, authorizerOf, grantedActions, routeId, type AuthorizerKind, type RouteDefinition } from '../../shared/routes/route';
+import { AUTHORIZER_HANDLERS, authorizerOf, grantedActions, handlerOf, routeId, type AuthorizerKind, type RouteDefinition } from '../../shared/routes/route';
 import { ApiFunction } from './service-function';
 import { smsConfigurationSetName } from './events-stack';
 import { Monitoring } from './monitoring';
@@ -184,17 +184,18 @@ export class ApiStack extends Stack {
     for (const route of routes) {
       const scope = this.functionStacks.get(route.tag) ?? new NestedStack(this, `${route.tag}Functions`, { description: `The ${route.tag} functions` });
       this.functionStacks.set(route.tag, scope);
-      const apiFunction = functionsByHandler.get(route.handler) ?? new ApiFunction(scope, routeId(route), {
+      const handler = handlerOf(route);
+      const apiFunction = functionsByHandler.get(handler) ?? new ApiFunction(scope, routeId(route), {
         ...functionDefaults,
-        handler: route.handler,
+        handler,
         dynamodb: grantedActions(route),
         indexes: route.indexes,
         assets: route.assets,
         environment: { ...cursorEnvironment, ...(route.sendsSms ? this.smsEnvironment(options) : {}) },
         rollbackAlarms: (fn) => [...monitoring.watchFunction(scope, routeId(route), fn, route.operationId), monitoring.api5xxRate],
       });
-      if (route.sendsSms && !functionsByHandler.has(route.handler)) this.grantSendTextMessage(apiFunction, options);
-      functionsByHandler.set(route.handler, apiFunction);
+      if (route.sendsSms && !functionsByHandler.has(handler)) this.grantSendTextMessage(apiFunction, options);
+      functionsByHandler.set(handler, apiFunction);
       const kind = authorizerOf(route);
       const method = this.api.root.resourceForPath(route.path).addMethod(
         route.method,

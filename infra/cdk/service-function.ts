@@ -10,12 +10,12 @@ import { Construct } from 'constructs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { METRICS_NAMESPACE, SERVICE_NAME } from '../../shared/observability';
-import type { DynamoAction } from '../../shared/routes/route';
+import { parseHandler, type DynamoAction } from '../../shared/routes/route';
 import type { IndexName } from '../../shared/table';
 import { BUNDLING } from './bundling';
 
 export interface ServiceFunctionProps {
-  /** Module below functions/, without extension. */
+  /** Its handler below functions/ (`parseHandler`): `sms/sweep`, `leads/handlers#createLeadHandler`. */
   handler: string;
   table: ITableV2;
   /** Exactly the DynamoDB actions this function may call, on the table and its indexes. */
@@ -56,9 +56,10 @@ export class ServiceFunction extends Construct {
     // Its own role, writing only its own log group: the managed basic execution role allows every log group.
     const role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
     logGroup.grantWrite(role);
+    const { module, exportName } = parseHandler(handler);
     this.function = new NodejsFunction(this, 'Function', {
-      entry: `${functionsDir}${handler}.ts`,
-      handler: 'handler',
+      entry: `${functionsDir}${module}.ts`,
+      handler: exportName,
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       memorySize: 512,

@@ -1,40 +1,42 @@
-import { updateLead } from '../../functions/leads/rules';
-import { seedAppointments } from './appointments';
-import { seedCatalog } from './catalog';
-import { seedCompanies } from './companies';
-import { seedInquiries } from './inquiries';
-import { seedLeads } from './leads';
-import { seedMembers } from './members';
-import { seedServices } from './services';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { resources } from '../../functions/resources';
+import type { DemoData, DemoSeed } from '../../shared/resource';
+
+const functionsDir = new URL('../../functions/', import.meta.url);
+
+/** Each resource's demo seed (the `demoSeed` of its folder's `demo.ts`, if it has one), by resource name, in list order. */
+async function demoSeeds(): Promise<Map<string, DemoSeed>> {
+  const seeds = new Map<string, DemoSeed>();
+  for (const { name } of resources) {
+    const module = new URL(`${name}/demo.ts`, functionsDir);
+    if (!existsSync(fileURLToPath(module))) continue;
+    const { demoSeed } = (await import(/* @vite-ignore */ module.href)) as { demoSeed?: DemoSeed };
+    if (!demoSeed) throw new Error(`functions/${name}/demo.ts exports no demoSeed`);
+    seeds.set(name, demoSeed);
+  }
+  return seeds;
+}
+
+/** Seeds each after those it names, in list order wherever the order is free. */
+export function seedOrder(seeds: ReadonlyMap<string, DemoSeed>): string[] {
+  const pending = [...seeds.keys()];
+  const order: string[] = [];
+  while (pending.length > 0) {
+    const next = pending.findIndex((name) => (seeds.get(name)!.after ?? []).every((before) => order.includes(before)));
+    if (next < 0) throw new Error(`Demo seeds wait on each other or on a resource without one: ${pending.join(', ')}`);
+    order.push(...pending.splice(next, 1));
+  }
+  return order;
+}
 
 /**
- * Fills an organization with a realistic Australian-trades data set that exercises every endpoint.
- * Seeders run in order (inquiries need leads, SMS needs members) and each adds its ids to the summary.
+ * Fills an organization with a realistic Australian-trades data set that exercises every endpoint: each resource's
+ * demo data, through its own store and rules. Returns the ids made, by kind (`leadIds`, `smsThreadId`, …).
  */
 export async function seedDemoData(organizationId: string): Promise<Record<string, unknown>> {
-  const leads = await seedLeads(organizationId);
-  const members = await seedMembers(organizationId);
-  const inquiries = await seedInquiries(organizationId, leads, members.map((member) => member.user));
-  const companies = await seedCompanies(organizationId, members);
-  // Leads who work for a customer business: Jack builds for Coastline, Amelia manages for Harbourside.
-  const [harbourside, coastline] = [...companies].reverse();
-  for (const [email, company] of [['jack@thompsonbuilds.com.au', coastline], ['amelia@brownproperty.com.au', harbourside]] as const) {
-    const lead = leads.find((candidate) => candidate.email === email);
-    if (lead && company) Object.assign(lead, await updateLead(organizationId, lead.id, { companyId: company.id }));
-  }
-  const appointments = await seedAppointments(organizationId, leads, members);
-  const services = await seedServices(organizationId);
-  const catalog = await seedCatalog(organizationId, services.find((service) => service.name === 'Blocked drain clearing')?.scenario.id ?? null);
-  return {
-    leadIds: leads.map((lead) => lead.id),
-    memberIds: members.map((member) => member.id),
-    inquiryIds: inquiries.inquiryIds,
-    smsThreadId: inquiries.smsThreadId,
-    userIds: members.map((member) => member.user.id),
-    companyIds: companies.map((company) => company.id),
-    appointmentIds: appointments.map((appointment) => appointment.id),
-    serviceIds: services.map((service) => service.id),
-    scenarioIds: services.map((service) => service.scenario.id),
-    ...catalog,
-  };
+  const seeds = await demoSeeds();
+  const demo: DemoData = {};
+  for (const name of seedOrder(seeds)) Object.assign(demo, await seeds.get(name)!.run(organizationId, demo));
+  return Object.fromEntries(Object.entries(demo).filter(([name]) => /Ids?$/.test(name)));
 }

@@ -223,7 +223,7 @@ export function buildOpenApiDocument(api: ApiDescription): OpenApiDocument {
   };
 }
 
-/** docs/openapi.json as `npm run openapi` writes it. */
+/** docs/openapi.json as `npm run generate` writes it. */
 export const OPENAPI_FILE = new URL('../../docs/openapi.json', import.meta.url);
 
 export function serializeDocument(document: OpenApiDocument): string {

@@ -40,8 +40,11 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
   method: HttpMethod;
   /** Resource path as API Gateway writes it, e.g. /v1/leads/{leadId}. */
   path: string;
-  /** Handler module below functions/, without extension, e.g. leads/list. */
-  handler: string;
+  /**
+   * The resource folder below functions/ whose `handlers.ts` answers it: set by the list of resources
+   * (functions/resources.ts), never written in a row.
+   */
+  resource?: string;
   summary: string;
   /** What the operation does and what an integrator must know about it. */
   description: string;
@@ -88,7 +91,25 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
 
 /** The REQUEST authorizers of the API Gateway, each a function below functions/ (its handler module). */
 export type AuthorizerKind = 'apiKey' | 'inboundEndpoint';
-export const AUTHORIZER_HANDLERS: Record<AuthorizerKind, string> = { apiKey: 'authorizer', inboundEndpoint: 'inbound/authorizer' };
+export const AUTHORIZER_HANDLERS: Record<AuthorizerKind, string> = { apiKey: 'authorizer', inboundEndpoint: 'inbound-endpoints/authorizer' };
+
+/**
+ * A function's handler: its module below functions/ without extension, then `#` and the export when that is not
+ * `handler` (`leads/handlers#createLeadHandler`, `sms/sweep`).
+ */
+export function parseHandler(handler: string): { module: string; exportName: string } {
+  const [module, exportName = 'handler'] = handler.split('#') as [string, string?];
+  return { module, exportName };
+}
+
+/** The operationId of the route whose function answers this one: a PATCH alias is answered by its PUT's. */
+const answeringOperationId = (route: Pick<RouteDefinition, 'operationId' | 'aliasOf'>) => route.aliasOf ?? route.operationId;
+
+/** A route's handler: the export of its resource's `handlers.ts` named by the operationId of the route answering it. */
+export function handlerOf(route: Pick<RouteDefinition, 'operationId' | 'aliasOf' | 'resource'>): string {
+  if (!route.resource) throw new Error(`Route ${route.operationId} is not in the list of resources (functions/resources.ts)`);
+  return `${route.resource}/handlers#${answeringOperationId(route)}Handler`;
+}
 
 /**
  * The authorizer the gateway runs before a route's function, whose usageIdentifierKey (the organization)
@@ -140,6 +161,8 @@ export function withPatchAliases(routes: RouteDefinition[]): RouteDefinition[] {
   return [...routes, ...aliases];
 }
 
-export function routeId(route: Pick<RouteDefinition, 'handler'>): string {
-  return route.handler.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''));
+/** The construct id of a route's function: its answering operationId, capitalized (`CreateLead`). */
+export function routeId(route: Pick<RouteDefinition, 'operationId' | 'aliasOf'>): string {
+  const operationId = answeringOperationId(route);
+  return operationId[0]!.toUpperCase() + operationId.slice(1);
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { bundleFunctions, FUNCTION_HANDLERS } from '../support/bundles';
+import { bundleFunctions, FUNCTION_MODULES } from '../support/bundles';
 import { median } from './timing';
 
 export interface ColdStartFigures {
@@ -30,7 +30,7 @@ function importTime(file: string, nodeOptions: string[] = []): number {
   return Number(out.toString().trim().split('\n').at(-1));
 }
 
-const SAMPLED = ['leads/get', 'leads/list', 'leads/create', 'products/batch', 'inquiries/create'];
+const SAMPLED = ['leads/handlers', 'products/handlers', 'inquiries/handlers'];
 
 /**
  * Bundles every function as the stack does, and a bare document-client function the same way; imports each in
@@ -42,9 +42,9 @@ export async function measureColdStarts({ rounds, progress }: { rounds: number; 
     await bundleFunctions(outDir);
     await bundleFunctions(outDir, { 'bench/bare-client': 'test/bench/bare-client.ts', 'bench/handler-floor': 'test/bench/handler-floor.ts' });
     // The runtime-SDK variant must resolve the SDK from node_modules, as Lambda's runtime would provide it.
-    await bundleFunctions(join(outDir, 'runtime-sdk'), { 'leads/get': 'functions/leads/get.ts' }, { external: ['@aws-sdk/*', '@smithy/*'] });
+    await bundleFunctions(join(outDir, 'runtime-sdk'), { 'leads/handlers': 'functions/leads/handlers.ts' }, { external: ['@aws-sdk/*', '@smithy/*'] });
     const file = (name: string) => join(outDir, `${name}.mjs`);
-    const samples = new Map<string, number[]>([['bench/bare-client', []], ['bench/handler-floor', []], ...FUNCTION_HANDLERS.map((h) => [h, []] as [string, number[]])]);
+    const samples = new Map<string, number[]>([['bench/bare-client', []], ['bench/handler-floor', []], ...FUNCTION_MODULES.map((h) => [h, []] as [string, number[]])]);
     // One unmeasured import each, so every file is read from the same warm page cache as the baseline's.
     for (const name of samples.keys()) importTime(file(name));
     for (let round = 1; round <= rounds; round++) {
@@ -58,7 +58,7 @@ export async function measureColdStarts({ rounds, progress }: { rounds: number; 
       }
     }
     const baselineMs = median(samples.get('bench/bare-client')!);
-    const functions = FUNCTION_HANDLERS.map((handler) => {
+    const functions = FUNCTION_MODULES.map((handler) => {
       const importMs = median(samples.get(handler)!);
       return { handler, bytes: statSync(file(handler)).size, importMs, ratio: importMs / baselineMs };
     });
@@ -75,15 +75,15 @@ export async function measureColdStarts({ rounds, progress }: { rounds: number; 
     const runtime: number[] = [];
     const bundled: number[] = [];
     for (let i = 0; i < rounds * 2; i++) {
-      runtime.push(importTime(join(outDir, 'runtime-sdk', 'leads/get.mjs')));
-      bundled.push(importTime(file('leads/get')));
+      runtime.push(importTime(join(outDir, 'runtime-sdk', 'leads/handlers.mjs')));
+      bundled.push(importTime(file('leads/handlers')));
     }
     return {
       baseline: { bytes: statSync(file('bench/bare-client')).size, importMs: baselineMs },
       floor: { bytes: statSync(file('bench/handler-floor')).size, importMs: median(samples.get('bench/handler-floor')!), ratio: median(samples.get('bench/handler-floor')!) / baselineMs },
       functions,
       sourceMaps,
-      runtimeSdk: { handler: 'leads/get', bytes: statSync(join(outDir, 'runtime-sdk', 'leads/get.mjs')).size, importMs: median(runtime), bundledMs: median(bundled) },
+      runtimeSdk: { handler: 'leads/handlers', bytes: statSync(join(outDir, 'runtime-sdk', 'leads/handlers.mjs')).size, importMs: median(runtime), bundledMs: median(bundled) },
     };
   } finally {
     rmSync(outDir, { recursive: true, force: true });

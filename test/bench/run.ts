@@ -13,6 +13,7 @@ import { startStressStack } from '../stress/stack';
 import { measureColdStarts } from './cold-start';
 import { renderChart, renderReport, type BenchFigures, type Depth, type Ratio } from './report';
 import { combined, compare, median, throughput, type Comparison, type Throughput } from './timing';
+import { parseHandler } from '../../shared/routes/route';
 
 const progress = (line: string) => process.stderr.write(`bench: ${line}\n`);
 for (const method of ['log', 'info', 'warn', 'error'] as const) console[method] = () => undefined;
@@ -68,11 +69,11 @@ try {
     ]);
   let created = 0;
   const createBody = () => ({ name: `Created ${++created} Bench`, email: `created${created}@bench.example.com` });
-  const bareCreate = await bareCallsOfCreate(() => invoke('leads/create', { httpMethod: 'POST', path: '/v1/leads', body: createBody() }));
+  const bareCreate = await bareCallsOfCreate(() => invoke('leads/handlers#createLeadHandler', { httpMethod: 'POST', path: '/v1/leads', body: createBody() }));
   const overhead = {
-    get: await compare(() => invoke('leads/get', { httpMethod: 'GET', path: `/v1/leads/${leadId}`, pathParameters: { leadId } }), bareGet, { rounds: ROUNDS }),
-    list: await compare(() => invoke('leads/list', { httpMethod: 'GET', path: '/v1/leads' }), bareListPage, { rounds: ROUNDS }),
-    create: await compare(() => invoke('leads/create', { httpMethod: 'POST', path: '/v1/leads', body: createBody() }), bareCreate, { rounds: ROUNDS }),
+    get: await compare(() => invoke('leads/handlers#getLeadHandler', { httpMethod: 'GET', path: `/v1/leads/${leadId}`, pathParameters: { leadId } }), bareGet, { rounds: ROUNDS }),
+    list: await compare(() => invoke('leads/handlers#listLeadsHandler', { httpMethod: 'GET', path: '/v1/leads' }), bareListPage, { rounds: ROUNDS }),
+    create: await compare(() => invoke('leads/handlers#createLeadHandler', { httpMethod: 'POST', path: '/v1/leads', body: createBody() }), bareCreate, { rounds: ROUNDS }),
   };
   progress('HTTP overhead: the same through the local server');
   const http = {
@@ -107,7 +108,7 @@ try {
   const createsPerSecond = async (organizations: { organizationId: string; counterShards?: number }[]) =>
     throughput(async () => {
       const organization = organizations[created % organizations.length]!;
-      await invokeAs('leads/create', { httpMethod: 'POST', path: '/v1/leads', body: createBody() }, organization);
+      await invokeAs('leads/handlers#createLeadHandler', { httpMethod: 'POST', path: '/v1/leads', body: createBody() }, organization);
     }, { clients: 32, seconds: 8 }).then(({ perSecond }) => perSecond);
   const single = await stack.newOrganization('Bench single');
   const sharded = await stack.newOrganization('Bench sharded');
@@ -207,7 +208,10 @@ async function handlerInvoker() {
   const cache = new Map<string, (event: unknown, context: unknown) => Promise<{ statusCode: number }>>();
   const context = { awsRequestId: 'bench', functionName: 'bench', getRemainingTimeInMillis: () => 10_000 };
   return async (handler: string, { httpMethod, path, pathParameters = null, body }: HandlerRequest, authorizer: { organizationId: string; counterShards?: number }) => {
-    if (!cache.has(handler)) cache.set(handler, (await import(`../../functions/${handler}.ts`)).handler);
+    if (!cache.has(handler)) {
+      const { module, exportName } = parseHandler(handler);
+      cache.set(handler, (await import(`../../functions/${module}.ts`))[exportName]);
+    }
     const response = await cache.get(handler)!(
       {
         httpMethod,

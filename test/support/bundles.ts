@@ -3,22 +3,25 @@ import { BUNDLE_ALIASES, BUNDLING } from '../../infra/cdk/bundling';
 import { SCHEDULED_JOBS } from '../../infra/schedules';
 import { WORKER_HANDLERS } from '../../infra/workers';
 import { routes } from '../../functions/resources';
-import { AUTHORIZER_HANDLERS } from '../../shared/routes/route';
+import { AUTHORIZER_HANDLERS, handlerOf, parseHandler } from '../../shared/routes/route';
 
-/** Every Lambda entry point, as the stacks make them: each route's, the authorizers', the workers' and the scheduled jobs'. */
+/** Every Lambda function's handler, as the stacks make them: each route's, the authorizers', the workers' and the scheduled jobs'. */
 export const FUNCTION_HANDLERS = [
-  ...new Set([...routes.map((route) => route.handler), ...Object.values(AUTHORIZER_HANDLERS), ...Object.values(WORKER_HANDLERS), ...SCHEDULED_JOBS.map((job) => job.handler)]),
+  ...new Set([...routes.map(handlerOf), ...Object.values(AUTHORIZER_HANDLERS), ...Object.values(WORKER_HANDLERS), ...SCHEDULED_JOBS.map((job) => job.handler)]),
 ].sort();
+
+/** The modules those handlers are exported from: one bundle each, which every function of the module deploys. */
+export const FUNCTION_MODULES = [...new Set(FUNCTION_HANDLERS.map((handler) => parseHandler(handler).module))].sort();
 
 /**
  * Bundles entry points as the stack does (the same esbuild options, one output per entry), into
- * `<outDir>/<entry>.mjs` with its `.map` beside it. Entries are handler names below functions/ unless
+ * `<outDir>/<entry>.mjs` with its `.map` beside it. Entries are handler modules below functions/ unless
  * `entryPoints` maps names to other sources (the benchmark's bare-client baseline); `external` leaves
  * packages out (the benchmark's runtime-SDK variant).
  */
 export async function bundleFunctions(
   outDir: string,
-  entryPoints: Record<string, string> = Object.fromEntries(FUNCTION_HANDLERS.map((handler) => [handler, `functions/${handler}.ts`])),
+  entryPoints: Record<string, string> = Object.fromEntries(FUNCTION_MODULES.map((module) => [module, `functions/${module}.ts`])),
   { external = [] }: { external?: string[] } = {},
 ): Promise<Metafile> {
   const { metafile } = await build({

@@ -1,0 +1,45 @@
+import * as v from 'valibot';
+import { createAppointment } from './rules';
+import { CreateAppointmentBody, type Appointment } from './schema';
+import type { Lead } from '../leads/schema';
+import type { Member } from '../organization/member-schema';
+import type { DemoSeed } from '../../shared/resource';
+
+const HOUR = 60 * 60 * 1000;
+
+/** Visits in the coming days, by lead and attendee index into the seeded leads and members (newest first). */
+const DEMO_APPOINTMENTS = [
+  { lead: 0, attendee: 2, title: 'Blocked drain inspection', inHours: 20, hours: 1, location: '14 Church St, Parramatta NSW 2150', notes: 'Side gate is unlocked; dog is friendly.' },
+  { lead: 2, attendee: 2, title: 'Hot water system quote', inHours: 22, hours: 1, location: '3/41 Campbell Pde, Bondi Beach NSW 2026', notes: null },
+  { lead: 4, attendee: 1, title: 'Strata switchboard walkthrough', inHours: 44, hours: 2, location: '22 Ben Boyd Rd, Neutral Bay NSW 2089', notes: 'Keys in the level 1 lockbox.' },
+];
+
+/** A few booked visits for the demo leads, with the demo members attending. */
+export async function seedAppointments(organizationId: string, leads: Lead[], members: Member[], at = Date.now()): Promise<Appointment[]> {
+  const start = Math.ceil(at / HOUR) * HOUR;
+  const appointments: Appointment[] = [];
+  for (const demo of DEMO_APPOINTMENTS) {
+    const lead = leads[demo.lead % leads.length]!;
+    const member = members[demo.attendee % members.length]!;
+    const body = v.parse(CreateAppointmentBody, {
+      leadId: lead.id,
+      title: demo.title,
+      startsAt: new Date(start + demo.inHours * HOUR).toISOString(),
+      endsAt: new Date(start + (demo.inHours + demo.hours) * HOUR).toISOString(),
+      location: demo.location,
+      notes: demo.notes,
+      attendees: [{ userId: member.user.id }],
+    });
+    appointments.push(await createAppointment(organizationId, body));
+  }
+  return appointments;
+}
+
+/** This resource's part of the demo organization (infra/demo reads it by the list of resources). */
+export const demoSeed: DemoSeed = {
+  after: ['leads', 'organization', 'companies'],
+  run: async (organizationId, demo) => {
+    const appointments = await seedAppointments(organizationId, demo.leads as Lead[], demo.members as Member[]);
+    return { appointmentIds: appointments.map((appointment) => appointment.id) };
+  },
+};

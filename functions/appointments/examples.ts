@@ -1,0 +1,18 @@
+import { LEAD_ID } from '../leads/examples';
+import { USER_ID } from '../organization/examples';
+
+/** The appointment's example in the OpenAPI document (see functions/leads/examples.ts). */
+export const appointment = {
+  id: 'appointment_01JD1H3Q9V7C5X3Z1B9N7M5K3J',
+  leadId: LEAD_ID,
+  title: 'Blocked drain inspection',
+  startsAt: '2026-11-21T22:00:00.000Z',
+  endsAt: '2026-11-21T23:00:00.000Z',
+  timezone: 'Australia/Sydney',
+  location: '14 Church St, Parramatta NSW 2150',
+  attendees: [{ userId: USER_ID }],
+  notes: 'Side gate is unlocked; dog is friendly.',
+  status: 'BOOKED',
+  createdAt: '2026-11-20T04:20:00.000Z',
+  updatedAt: '2026-11-20T04:20:00.000Z',
+};

@@ -1,4 +1,0 @@
-import { textCollectionHandler } from '../../shared/text-collection-store';
-import { faqs } from './collection';
-
-export const handler = textCollectionHandler(faqs, 'delete');

@@ -1,0 +1,12 @@
+import { defineResource, lifecycleEvents } from '../../shared/resource';
+import { faqs as collection } from './collection';
+
+export const faqs = defineResource({
+  name: 'faqs',
+  tags: { FAQs: 'Questions and answers the AI receptionist answers callers from.' },
+  routes: collection.routes,
+  components: {
+    Faq: { schema: collection.schemas.Record, example: { id: 1, question: 'Are you licensed?', answer: 'Yes: NSW plumbing licence 123456C and electrical licence 654321C.', isActive: true } },
+  },
+  events: [lifecycleEvents({ entity: 'FAQ', toData: collection.fromItem, created: 'faq.created', updated: 'faq.updated', deleted: 'faq.deleted' })],
+});

@@ -1,0 +1,34 @@
+import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import * as v from 'valibot';
+import { usageIdentifierKey } from '../../shared/auth/usage-plans';
+import { logger } from '../../shared/observability';
+import { findInboundEndpoint } from './store';
+import { InboundEndpointIdPath } from './schema';
+
+/** API Gateway answers a thrown "Unauthorized" with 401 (the UNAUTHORIZED gateway response). */
+const unauthorized = () => new Error('Unauthorized');
+
+/**
+ * The gateway's authorizer of POST /v1/inbound/{inboundEndpointId}: a post carries no API key, so the endpoint
+ * named by the path says whose it is. An unknown endpoint is refused here (401) and counts against nobody; a known
+ * one is allowed with its organization as the usage identifier, so API Gateway meters the post against that
+ * organization's usage plan exactly as a request with its API key. The token or signature is the function's to
+ * check: it needs the body, which an authorizer never sees. Its answer is not cached (no identity source).
+ */
+export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
+  const path = v.safeParse(InboundEndpointIdPath, event.pathParameters ?? {});
+  if (!path.success) throw unauthorized();
+  const endpoint = await findInboundEndpoint(path.output.inboundEndpointId).catch((error: unknown) => {
+    // Not the sender's fault: any error but "Unauthorized" makes API Gateway answer AUTHORIZER_FAILURE (503).
+    logger.error('inbound authorizer could not read the endpoint', { error: error as Error });
+    throw new Error('The inbound endpoint store could not be read');
+  });
+  if (!endpoint) throw unauthorized();
+  return {
+    principalId: endpoint.id,
+    // This method only: the answer is not cached, so it never has to cover another request.
+    policyDocument: { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: event.methodArn }] },
+    context: { organizationId: endpoint.organizationId, inboundEndpointId: endpoint.id },
+    usageIdentifierKey: usageIdentifierKey(endpoint.organizationId),
+  };
+};

@@ -1,0 +1,26 @@
+import { Answer } from '../../shared/http/answer';
+import { apiHandler } from '../../shared/http/api-handler';
+import { pageEnvelope } from '../../shared/pagination';
+import * as routes from './routes';
+import { createEndpoint, publicEndpoint, rotateEndpoint, receiveInbound } from './rules';
+import { listInboundEndpointsPage, deleteInboundEndpoint } from './store';
+
+/** The handlers of the inbound-endpoints routes, one per route, named by its operationId: the stack bundles this module into each route's function. */
+export const createInboundEndpointHandler = apiHandler(routes.createInboundEndpoint, async ({ body, organizationId, request }) => ({ inboundEndpoint: await createEndpoint(organizationId, body, request.baseUrl) }));
+
+export const listInboundEndpointsHandler = apiHandler(routes.listInboundEndpoints, async ({ query, organizationId }) => {
+  const page = await listInboundEndpointsPage(organizationId, query);
+  return pageEnvelope('inboundEndpoints', { ...page, items: page.items.map(publicEndpoint) });
+});
+
+export const deleteInboundEndpointHandler = apiHandler(routes.deleteInboundEndpoint, async ({ path, organizationId }) => {
+  await deleteInboundEndpoint(organizationId, path.inboundEndpointId);
+  return { success: true as const, id: path.inboundEndpointId };
+});
+
+export const rotateInboundEndpointHandler = apiHandler(routes.rotateInboundEndpoint, async ({ path, organizationId, request }) => ({ inboundEndpoint: await rotateEndpoint(organizationId, path.inboundEndpointId, request.baseUrl) }));
+
+export const receiveInboundHandler = apiHandler(routes.receiveInbound, async ({ path, query, request }) => {
+  const { inquiry, created } = await receiveInbound(path.inboundEndpointId, query.token, request.headers, request.body);
+  return created ? { inquiry } : new Answer(200, { inquiry });
+});

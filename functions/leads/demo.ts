@@ -1,0 +1,36 @@
+import { newId } from '../../shared/ids';
+import { addLead, newLead } from './rules';
+import type { Lead } from './schema';
+import type { DemoSeed } from '../../shared/resource';
+
+const DAY = 24 * 60 * 60 * 1000;
+
+const DEMO_LEADS: Array<{ name: string; email: string; phone?: string; suburb: string; businessName?: string; status: Lead['status']; daysAgo: number }> = [
+  { name: 'Olivia Nguyen', email: 'olivia.nguyen@example.com.au', phone: '+61412345001', suburb: 'Parramatta', status: 'NEW', daysAgo: 0.2 },
+  { name: 'Jack Thompson', email: 'jack@thompsonbuilds.com.au', phone: '+61412345002', suburb: 'Newtown', businessName: 'Thompson Builds', status: 'CONTACTED', daysAgo: 1 },
+  { name: 'Charlotte Williams', email: 'charlotte.w@example.com.au', phone: '+61412345003', suburb: 'Bondi', status: 'QUOTED', daysAgo: 2 },
+  { name: 'Noah Patel', email: 'noah.patel@example.com.au', phone: '+61412345004', suburb: 'Chatswood', status: 'NEW', daysAgo: 3 },
+  { name: 'Amelia Brown', email: 'amelia@brownproperty.com.au', phone: '+61412345005', suburb: 'Manly', businessName: 'Brown Property Management', status: 'QUALIFIED', daysAgo: 5 },
+  { name: 'William Chen', email: 'will.chen@example.com.au', suburb: 'Hurstville', status: 'WON', daysAgo: 8 },
+  { name: 'Isla O\'Connor', email: 'isla.oconnor@example.com.au', phone: '+61412345007', suburb: 'Penrith', status: 'LOST', daysAgo: 13 },
+  { name: 'Lucas van der Berg', email: 'lucas@vdbcafe.com.au', phone: '+61412345008', suburb: 'Surry Hills', businessName: 'VDB Cafe', status: 'CONTACTED', daysAgo: 21 },
+];
+
+/** Eight leads of a Sydney trades business, oldest first so ids sort as their dates do. */
+export async function seedLeads(organizationId: string, at = Date.now()): Promise<Lead[]> {
+  const leads: Lead[] = [];
+  for (const demo of [...DEMO_LEADS].reverse()) {
+    const createdAt = new Date(at - demo.daysAgo * DAY);
+    const lead = { ...newLead(demo, newId('lead', createdAt), createdAt.toISOString()), status: demo.status };
+    leads.push(await addLead(organizationId, lead));
+  }
+  return leads.reverse();
+}
+
+/** This resource's part of the demo organization (infra/demo reads it by the list of resources). */
+export const demoSeed: DemoSeed = {
+  run: async (organizationId) => {
+    const leads = await seedLeads(organizationId);
+    return { leads, leadIds: leads.map((lead) => lead.id) };
+  },
+};

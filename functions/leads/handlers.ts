@@ -1,0 +1,32 @@
+import { NotFoundError } from '../../shared/errors';
+import { apiHandler } from '../../shared/http/api-handler';
+import { pageEnvelope } from '../../shared/pagination';
+import * as routes from './routes';
+import { createLead, updateLead } from './rules';
+import { listLeadsPage, getLead, deleteLeadWithActivities, listActivitiesPage } from './store';
+
+/** The handlers of the leads routes, one per route, named by its operationId: the stack bundles this module into each route's function. */
+export const listLeadsHandler = apiHandler(routes.listLeads, async ({ query, organizationId }) => pageEnvelope('leads', await listLeadsPage(organizationId, query)));
+
+export const createLeadHandler = apiHandler(routes.createLead, async ({ body, organizationId }) => ({
+  lead: await createLead(organizationId, body),
+}));
+
+export const getLeadHandler = apiHandler(routes.getLead, async ({ path, organizationId }) => {
+  const lead = await getLead(organizationId, path.leadId);
+  if (!lead) throw new NotFoundError('Lead not found');
+  return { lead };
+});
+
+export const updateLeadHandler = apiHandler(routes.updateLead, async ({ path, body, organizationId }) => ({
+  lead: await updateLead(organizationId, path.leadId, body),
+}));
+
+export const deleteLeadHandler = apiHandler(routes.deleteLead, async ({ path, organizationId }) => {
+  await deleteLeadWithActivities(organizationId, path.leadId);
+  return { success: true as const, id: path.leadId };
+});
+
+export const listLeadActivitiesHandler = apiHandler(routes.listLeadActivities, async ({ path, query, organizationId }) =>
+  pageEnvelope('activities', await listActivitiesPage(organizationId, path.leadId, query)),
+);

@@ -1,0 +1,27 @@
+/** Examples of the organization's components in the OpenAPI document (see functions/leads/examples.ts). */
+export const USER_ID = 'user_01JBQ0ZP5W9X7Y3Z1A2B4C6D8E';
+
+export const memberUser = { id: USER_ID, email: 'daniel@harbourcitytrades.com.au' };
+
+export const member = {
+  id: 2,
+  role: 'MANAGER',
+  firstName: 'Daniel',
+  lastName: 'Russo',
+  position: 'Operations Manager',
+  responsibility: 'Scheduling crews, job follow-ups and strata clients',
+  avatarImg: 'https://images.harbourcitytrades.com.au/team/daniel-russo.jpg',
+  isDisabled: false,
+  user: memberUser,
+};
+
+export const organization = {
+  id: 'org_01JA0000000000000000000000',
+  name: 'Harbour City Trades',
+  timezone: 'Australia/Sydney',
+  smsSenderId: 'HarbourCity',
+  createdAt: '2025-10-18T22:00:00.000Z',
+  counts: { leads: 8, members: 4, services: 5 },
+};
+
+export const invitation = { id: 5, email: 'liam.kelly@harbourcitytrades.com.au', role: 'MEMBER', firstName: 'Liam', lastName: 'Kelly', status: 'PENDING', createdAt: '2026-11-20T03:00:00.000Z' };

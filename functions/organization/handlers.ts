@@ -1,0 +1,41 @@
+import { apiHandler } from '../../shared/http/api-handler';
+import { pageEnvelope } from '../../shared/pagination';
+import { listServicesByCategory } from '../services/rules';
+import { createMember, updateMember, inviteMember, acceptInvitation } from './member-rules';
+import { listMembersPage, listInvitationsPage } from './member-store';
+import * as routes from './routes';
+import { getOrganization, updateOrganization } from './store';
+
+/** The handlers of the organization routes, one per route, named by its operationId: the stack bundles this module into each route's function. */
+export const getOrganizationHandler = apiHandler(routes.getOrganization, async ({ organizationId }) => ({ organization: await getOrganization(organizationId) }));
+
+export const updateOrganizationHandler = apiHandler(routes.updateOrganization, async ({ body, organizationId }) => {
+  await updateOrganization(organizationId, body);
+  return { organization: await getOrganization(organizationId) };
+});
+
+export const listOrganizationMembersHandler = apiHandler(routes.listOrganizationMembers, async ({ query, organizationId }) =>
+  pageEnvelope('members', await listMembersPage(organizationId, query)),
+);
+
+export const createOrganizationMemberHandler = apiHandler(routes.createOrganizationMember, async ({ body, organizationId }) => ({
+  member: await createMember(organizationId, body),
+}));
+
+export const updateOrganizationMemberHandler = apiHandler(routes.updateOrganizationMember, async ({ path, body, organizationId }) => ({
+  member: await updateMember(organizationId, path.memberId, body),
+}));
+
+export const listOrganizationInvitationsHandler = apiHandler(routes.listOrganizationInvitations, async ({ query, organizationId }) =>
+  pageEnvelope('invitations', await listInvitationsPage(organizationId, query)),
+);
+
+export const createOrganizationInvitationHandler = apiHandler(routes.createOrganizationInvitation, async ({ body, organizationId }) => ({
+  invitation: await inviteMember(organizationId, body),
+}));
+
+export const acceptOrganizationInvitationHandler = apiHandler(routes.acceptOrganizationInvitation, async ({ path, body, organizationId }) => ({
+  member: await acceptInvitation(organizationId, path.invitationId, body),
+}));
+
+export const listOrganizationServicesHandler = apiHandler(routes.listOrganizationServices, async ({ organizationId }) => listServicesByCategory(organizationId));

@@ -1,0 +1,19 @@
+import { defineResource, lifecycleEvents } from '../../shared/resource';
+import { invitation, member, memberUser, organization as organizationExample } from './examples';
+import { fromMemberItem } from './member-entity';
+import { Invitation, Member, MemberUser } from './member-schema';
+import { organizationRoutes } from './routes';
+import { Organization } from './schema';
+
+export const organization = defineResource({
+  name: 'organization',
+  tags: { Organization: 'The organization the API key belongs to: its settings, members, invitations and services by trade category.' },
+  routes: organizationRoutes,
+  components: {
+    Member: { schema: Member, example: member },
+    MemberUser: { schema: MemberUser, example: memberUser },
+    Invitation: { schema: Invitation, example: invitation },
+    Organization: { schema: Organization, example: organizationExample },
+  },
+  events: [lifecycleEvents({ entity: 'MEMBER', toData: fromMemberItem, created: 'member.created', updated: 'member.updated' })],
+});

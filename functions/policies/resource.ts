@@ -1,0 +1,15 @@
+import { defineResource, lifecycleEvents } from '../../shared/resource';
+import { policies as collection } from './collection';
+
+export const policies = defineResource({
+  name: 'policies',
+  tags: { Policies: 'Business policies the AI receptionist can quote: cancellations, warranties, payment terms.' },
+  routes: collection.routes,
+  components: {
+    Policy: {
+      schema: collection.schemas.Record,
+      example: { id: 1, title: 'Call-out fee', content: 'A $99 call-out fee applies to every visit and covers the first 30 minutes on site.', isActive: true },
+    },
+  },
+  events: [lifecycleEvents({ entity: 'POLICY', toData: collection.fromItem, created: 'policy.created', updated: 'policy.updated', deleted: 'policy.deleted' })],
+});

@@ -1,0 +1,84 @@
+import type * as v from 'valibot';
+import type { RouteDefinition } from './routes/route';
+
+type Item = Record<string, unknown>;
+
+/** One committed change of one item, as the table's stream reports it. */
+export interface ItemChange {
+  kind: 'INSERT' | 'MODIFY' | 'REMOVE';
+  oldItem?: Item;
+  newItem?: Item;
+}
+
+/** An event before it has an id, a time and an organization: its type and the resource as the API returns it. */
+export interface ItemEvent {
+  type: string;
+  data: Item;
+}
+
+/** The events a resource's stored items stand for, found by the items' `entity` attribute. */
+export interface EventSource {
+  entity: string;
+  /** Every type it emits, `resource.action`: webhook subscriptions and `GET /v1/events` name these. */
+  types: readonly string[];
+  eventsOf: (change: ItemChange) => ItemEvent[];
+}
+
+/**
+ * Events of an item whose create, update and delete map one to one onto events. An update that leaves what
+ * the API shows unchanged (a version bump, bookkeeping) emits nothing.
+ */
+export function lifecycleEvents(options: { entity: string; toData: (item: Item) => Item; created?: string; updated?: string; deleted?: string }): EventSource {
+  const { entity, toData, created, updated, deleted } = options;
+  return {
+    entity,
+    types: [created, updated, deleted].filter((type) => type !== undefined),
+    eventsOf: ({ kind, oldItem, newItem }) => {
+      if (kind === 'INSERT' && created && newItem) return [{ type: created, data: toData(newItem) }];
+      if (kind === 'REMOVE' && deleted && oldItem) return [{ type: deleted, data: toData(oldItem) }];
+      if (kind === 'MODIFY' && updated && oldItem && newItem) {
+        const [before, after] = [toData(oldItem), toData(newItem)];
+        return JSON.stringify(before) === JSON.stringify(after) ? [] : [{ type: updated, data: after }];
+      }
+      return [];
+    },
+  };
+}
+
+/**
+ * What the demo seed has made so far, by name: each resource's seeder reads what it needs and adds its own. Entries
+ * named `…Ids` or `…Id` are the seed's summary (tests and `npm run admin` read them); the rest are records later
+ * seeders use.
+ */
+export type DemoData = Record<string, unknown>;
+
+/**
+ * A resource's demo data, exported as `demoSeed` by its `functions/<resource>/demo.ts`: made after the seeds of the
+ * resources it names, through its own store and rules. It stays out of the resource's description, which functions
+ * bundle, so no function carries the demo data.
+ */
+export interface DemoSeed {
+  after?: readonly string[];
+  run: (organizationId: string, demo: DemoData) => Promise<DemoData>;
+}
+
+/**
+ * One resource of the API, whole: the folder below functions/ that holds it, and what the rest of the system
+ * derives from it. `functions/resources.ts` lists them; the stack, the local server, the OpenAPI document, the
+ * event types, the demo seed (each folder's `demo.ts`) and the tests read that list.
+ */
+export interface ResourceDefinition {
+  /** Its folder below functions/; its routes' handlers are the exports of `functions/<name>/handlers.ts` named by operationId. */
+  name: string;
+  /** Its groups in the API reference, each with its description, in the order the reference shows them. */
+  tags: Readonly<Record<string, string>>;
+  routes: readonly RouteDefinition[];
+  /** Schemas the document names under components.schemas, each with its example. */
+  components?: Readonly<Record<string, { schema: v.GenericSchema; example: unknown }>>;
+  events?: readonly EventSource[];
+}
+
+/** A resource's description, checked as one: `functions/<name>/resource.ts` exports it. */
+export function defineResource<R extends ResourceDefinition>(resource: R): R {
+  return resource;
+}
