@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { counterNames, keys } from '../shared/store/keys';
+import { companyCounterNames, companyKeys } from '../functions/companies/entity';
 import { addCompanyNote } from '../functions/companies/store';
 import { readCounter } from '../shared/store/counters';
 import { queryAll } from '../shared/store/query-page';
@@ -106,8 +106,8 @@ describe('GET /v1/companies/{companyId}/notes', () => {
   it('refuses a note for a company that does not exist, and writes nothing', async () => {
     const { client, organizationId } = await api.organization();
     await expect(addCompanyNote(organizationId, UNKNOWN_COMPANY, { value: 'Lost note', userId: 'user_x' })).rejects.toThrow('Company not found');
-    expect(await readCounter(organizationId, counterNames.companyNotes(UNKNOWN_COMPANY))).toBeUndefined();
-    expect(await queryAll(keys.companyNotes(organizationId, UNKNOWN_COMPANY))).toEqual([]);
+    expect(await readCounter(organizationId, companyCounterNames.companyNotes(UNKNOWN_COMPANY))).toBeUndefined();
+    expect(await queryAll(companyKeys.companyNotes(organizationId, UNKNOWN_COMPANY))).toEqual([]);
     expect((await client.get(`/v1/companies/${UNKNOWN_COMPANY}/notes`)).status).toBe(404);
   });
 });

@@ -2,7 +2,8 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { config } from '../shared/config';
 import { dynamo } from '../shared/dynamo';
-import { counterNames, keys } from '../shared/store/keys';
+import { keys } from '../shared/store/keys';
+import { leadCounterNames } from '../functions/leads/entity';
 import { raiseOrganizationCounterShards } from '../functions/organization/store';
 import { useTestApi } from './support/api';
 import { measureDynamoCalls } from './support/dynamo-calls';
@@ -30,7 +31,7 @@ describe('counter shards, an organization setting for tenants that create at hig
     const { client, organizationId } = await shardedOrganization(4);
     const created = await Promise.all(Array.from({ length: 24 }, (_, i) => client.post('/v1/leads', { name: `Busy ${i} Caller`, email: `busy${i}@example.com` })));
     expect(created.map((res) => res.status)).toEqual(Array(24).fill(201));
-    const shards = await shardCounts(organizationId, counterNames.leads(), 4);
+    const shards = await shardCounts(organizationId, leadCounterNames.leads(), 4);
     expect(shards.filter((count) => count !== undefined).length).toBeGreaterThan(1);
     expect(shards.reduce((sum: number, count) => sum + (count ?? 0), 0)).toBe(24);
     expect((await client.get('/v1/leads?limit=5')).body).toMatchObject({ totalCount: 24, totalPages: 5 });
@@ -71,6 +72,6 @@ describe('counter shards, an organization setting for tenants that create at hig
   it('leaves an organization without the setting on single counter items', async () => {
     const { client, organizationId } = await api.organization();
     await Promise.all(Array.from({ length: 5 }, (_, i) => client.post('/v1/leads', { name: `Plain ${i} Lead`, email: `plain${i}@example.com` })));
-    expect(await shardCounts(organizationId, counterNames.leads(), 3)).toEqual([5, undefined, undefined]);
+    expect(await shardCounts(organizationId, leadCounterNames.leads(), 3)).toEqual([5, undefined, undefined]);
   });
 });

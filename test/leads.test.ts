@@ -3,7 +3,7 @@ import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { config } from '../shared/config';
 import { dynamo } from '../shared/dynamo';
-import { keys } from '../shared/store/keys';
+import { leadKeys } from '../functions/leads/entity';
 import { useTestApi } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
 import { ISO_MS } from './support/fixtures';
@@ -245,7 +245,7 @@ describe('GET /v1/leads', () => {
 
 /** A lead's activity items as stored, read past the API. */
 async function storedActivities(organizationId: string, leadId: string) {
-  const { pk, skPrefix } = keys.activities(organizationId, leadId);
+  const { pk, skPrefix } = leadKeys.activities(organizationId, leadId);
   const { Items } = await dynamo.send(
     new QueryCommand({ TableName: config.tableName, KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)', ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix } }),
   );
@@ -273,7 +273,7 @@ describe('DELETE /v1/leads/{leadId}', () => {
     const { client, organizationId } = await api.organization();
     const leadId = 'lead_01HZZZZZZZZZZZZZZZZZZZZZZZ';
     // What a delete interrupted after its transaction leaves: activities of a lead that is gone.
-    await dynamo.send(new PutCommand({ TableName: config.tableName, Item: { ...keys.activity(organizationId, leadId, 1), entity: 'ACTIVITY' } }));
+    await dynamo.send(new PutCommand({ TableName: config.tableName, Item: { ...leadKeys.activity(organizationId, leadId, 1), entity: 'ACTIVITY' } }));
     expect(await storedActivities(organizationId, leadId)).toHaveLength(1);
     expect((await client.delete(`/v1/leads/${leadId}`)).status).toBe(404);
     expect(await storedActivities(organizationId, leadId)).toEqual([]);

@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { config } from '../shared/config';
 import { dynamo } from '../shared/dynamo';
-import { keys } from '../shared/store/keys';
+import { memberKeys } from '../functions/organization/member-entity';
 import { createMember, inviteMember } from '../functions/organization/member-rules';
 import { useTestApi } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
@@ -73,8 +73,8 @@ describe('GET /v1/organization/members', () => {
   it('writes the user lookup with exactly userId, memberId, email and isDisabled', async () => {
     const { organizationId } = await api.organization();
     const member = await createMember(organizationId, person(1));
-    const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.user(organizationId, member.user.id) }));
-    expect(Item).toEqual({ ...keys.user(organizationId, member.user.id), userId: member.user.id, memberId: member.id, email: 'person1@example.com.au', isDisabled: false });
+    const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: memberKeys.user(organizationId, member.user.id) }));
+    expect(Item).toEqual({ ...memberKeys.user(organizationId, member.user.id), userId: member.user.id, memberId: member.id, email: 'person1@example.com.au', isDisabled: false });
   });
 
   it('pages with page and limit, and answers an empty page past the end', async () => {

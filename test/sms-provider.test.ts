@@ -7,7 +7,7 @@ import { handler as receiptHandler } from '../functions/sms/receipt';
 import { createMember } from '../functions/organization/member-rules';
 import { config } from '../shared/config';
 import { dynamo } from '../shared/dynamo';
-import { keys } from '../shared/store/keys';
+import { inquiryKeys } from '../functions/inquiries/entity';
 import { SmsDeliveryError } from '../shared/errors';
 import { endUserMessagingSender, SMS_PROVIDER_TIMEOUTS } from '../shared/sms/end-user-messaging';
 import { setSmsSender, type OutgoingSms, type SmsSender } from '../shared/sms/sender';
@@ -215,7 +215,7 @@ async function sendThroughApi(message: string, smsSenderId?: string): Promise<Se
 }
 
 async function messageItem({ organizationId, inquiryId, messageId }: SentThroughApi) {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.inquiryMessage(organizationId, inquiryId, messageId), ConsistentRead: true }));
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: inquiryKeys.inquiryMessage(organizationId, inquiryId, messageId), ConsistentRead: true }));
   return Item!;
 }
 

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMember } from '../functions/organization/member-rules';
 import { config } from '../shared/config';
 import { dynamo } from '../shared/dynamo';
-import { keys } from '../shared/store/keys';
+import { inquiryKeys } from '../functions/inquiries/entity';
 import { newId } from '../shared/ids';
 import { logger } from '../shared/observability';
 import { createInquiry } from '../functions/inquiries/store';
@@ -30,7 +30,7 @@ async function messagesOf(client: Client, leadId: string) {
 }
 
 const storedMessage = async (organizationId: string, inquiryId: string, messageId: string) =>
-  (await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.inquiryMessage(organizationId, inquiryId, messageId), ConsistentRead: true }))).Item!;
+  (await dynamo.send(new GetCommand({ TableName: config.tableName, Key: inquiryKeys.inquiryMessage(organizationId, inquiryId, messageId), ConsistentRead: true }))).Item!;
 
 const eventTypes = async (client: Client) => {
   await api.eventsCaughtUp();

@@ -7,7 +7,9 @@ import { createInquiry } from '../functions/inquiries/store';
 import { createMember } from '../functions/organization/member-rules';
 import { config } from '../shared/config';
 import { dynamo } from '../shared/dynamo';
-import { keys } from '../shared/store/keys';
+import { inquiryKeys } from '../functions/inquiries/entity';
+import { organizationKeys } from '../functions/organization/entity';
+import { smsKeys } from '../functions/sms/entity';
 import { logger } from '../shared/observability';
 import { Inquiry } from '../functions/inquiries/schema';
 import { LOCAL_UNREACHABLE_NUMBER, sentLocally } from '../shared/sms/local-provider';
@@ -338,7 +340,7 @@ async function smsEventTypes(client: Client): Promise<string[]> {
 
 /** The stored message item, with what the API does not show (providerMessageId, failureReason). */
 async function messageItem(organizationId: string, inquiryId: string, messageId: string) {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.inquiryMessage(organizationId, inquiryId, messageId), ConsistentRead: true }));
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: inquiryKeys.inquiryMessage(organizationId, inquiryId, messageId), ConsistentRead: true }));
   return Item!;
 }
 
@@ -586,7 +588,7 @@ describe('replies from leads', () => {
     expect((await client.get(`/v1/inquiries/${inquiries[0].id}`)).body.data.messages).toMatchObject([{ direction: 'INBOUND', body: 'Are you free Friday?' }]);
     expect((await leadOf(client, leadId)).unreadSMS).toBe(1);
     expect((await client.get('/v1/events?type=sms.received')).body.totalCount).toBe(1);
-    const { Item: marker } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.inboundSms(organizationId, inboundMessageId), ConsistentRead: true }));
+    const { Item: marker } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: smsKeys.inboundSms(organizationId, inboundMessageId), ConsistentRead: true }));
     expect(marker).toMatchObject({ entity: 'INBOUND_SMS', messageId: expect.stringMatching(/^message_/) });
   });
 
@@ -658,7 +660,7 @@ describe('replies from leads', () => {
 describe('an SMS number belongs to one organization', () => {
   const setSender = (client: Client, smsSenderId: string | null) => client.patch('/v1/organization', { smsSenderId });
   const senderOf = async (client: Client) => (await client.get('/v1/organization')).body.organization.smsSenderId;
-  const claimOf = async (number: string) => (await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.smsNumberClaim(number), ConsistentRead: true }))).Item;
+  const claimOf = async (number: string) => (await dynamo.send(new GetCommand({ TableName: config.tableName, Key: organizationKeys.smsNumberClaim(number), ConsistentRead: true }))).Item;
   /** A reply as the provider delivers it, through `npm start`'s simulator. */
   async function reply(from: string, to: string, body: string) {
     const res = await fetch(`${api.url}/local/sms/inbound`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ from, to, body }) });

@@ -2,7 +2,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { config } from '../shared/config';
 import { dynamo } from '../shared/dynamo';
-import { keys } from '../shared/store/keys';
+import { serviceKeys } from '../functions/services/entity';
 import { useTestApi } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
 import { createTransfer, ISO_MS, storedTransfer } from './support/fixtures';
@@ -19,7 +19,7 @@ const emergency = {
 
 /** A scenario row, as POST /v1/services would leave one; transfers only need it to exist. */
 async function putScenario(organizationId: string, id: number) {
-  await dynamo.send(new PutCommand({ TableName: config.tableName, Item: { ...keys.scenario(organizationId, id), entity: 'SCENARIO', id } }));
+  await dynamo.send(new PutCommand({ TableName: config.tableName, Item: { ...serviceKeys.scenario(organizationId, id), entity: 'SCENARIO', id } }));
 }
 
 describe('POST /v1/transfers', () => {

@@ -3,8 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { config } from '../shared/config';
 import { activeSecrets } from '../functions/webhooks/rules';
 import { dynamo } from '../shared/dynamo';
-import { keys } from '../shared/store/keys';
-import { fromWebhookItem } from '../functions/webhooks/entity';
+import { fromWebhookItem, webhookKeys } from '../functions/webhooks/entity';
 import { useTestApi } from './support/api';
 
 const api = useTestApi();
@@ -75,7 +74,7 @@ describe('secret rotation', () => {
     expect(rotated.status).toBe(200);
     const second = rotated.body.webhook.secret as string;
 
-    const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.webhook(organizationId, id), ConsistentRead: true }));
+    const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: webhookKeys.webhook(organizationId, id), ConsistentRead: true }));
     const stored = fromWebhookItem(Item!);
     const overlapEnds = Date.parse(stored.secrets.find((s) => s.secret === first)!.expiresAt!);
     expect(overlapEnds - rotatedAt).toBeGreaterThanOrEqual(24 * 3_600_000 - 5_000);

@@ -7,7 +7,8 @@ import type { LocalDeliveryQueue } from '../infra/local/delivery-queue';
 import { asLambdaRecord } from '../infra/local/table-stream';
 import { config } from '../shared/config';
 import { dynamo } from '../shared/dynamo';
-import { keys } from '../shared/store/keys';
+import { leadKeys } from '../functions/leads/entity';
+import { webhookKeys } from '../functions/webhooks/entity';
 import { deliver } from '../functions/webhooks/delivery';
 import { deliveryQueue } from '../shared/webhooks/queue';
 import { webhookSettings } from '../shared/webhooks/settings';
@@ -286,7 +287,7 @@ describe('webhook deliveries', () => {
 
     // One batch as the stream hands it over: the stored items' inserts of A, B and A again, in the SDK's record
     // shape turned into Lambda's by the same conversion the local stream consumer uses.
-    const stored = async (organizationId: string, leadId: string) => (await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.lead(organizationId, leadId) }))).Item!;
+    const stored = async (organizationId: string, leadId: string) => (await dynamo.send(new GetCommand({ TableName: config.tableName, Key: leadKeys.lead(organizationId, leadId) }))).Item!;
     let sequence = 900_000_000_000_000_000_000n;
     const insertRecord = (item: Record<string, unknown>) => {
       const sequenceNumber = String(++sequence);
@@ -376,7 +377,7 @@ describe('webhook deliveries', () => {
     hook.answerWith(500);
     const webhook = await subscribe(client, hook.url, ['lead.created']);
     const dayAgo = new Date(Date.now() - 25 * 3_600_000).toISOString();
-    await dynamo.send(new UpdateCommand({ TableName: config.tableName, Key: keys.webhook(organizationId, webhook.id), UpdateExpression: 'SET failingSince = :at', ExpressionAttributeValues: { ':at': dayAgo } }));
+    await dynamo.send(new UpdateCommand({ TableName: config.tableName, Key: webhookKeys.webhook(organizationId, webhook.id), UpdateExpression: 'SET failingSince = :at', ExpressionAttributeValues: { ':at': dayAgo } }));
     await client.post('/v1/leads', { name: 'Last Straw', email: 'last@example.com' });
     await hook.waitFor(1);
     await vi.waitFor(async () => expect((await client.get(`/v1/webhooks/${webhook.id}`)).body.webhook.isEnabled).toBe(false));

@@ -1,12 +1,49 @@
 import * as v from 'valibot';
 import { Appointment } from './schema';
-import { keys } from '../../shared/store/keys';
+import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '../../shared/store/keys';
 import type { Versioned } from '../../shared/store/versioned-record';
 
 export type VersionedAppointment = Versioned<Appointment>;
 
+const org = organizationPartition;
+
+export const appointmentKeys = {
+  appointment: (o: string, appointmentId: string): Key => ({ pk: org(o), sk: `APPOINTMENT#${appointmentId}` }),
+  /** The appointment lists by start time: all (gsi1) and one lead's (gsi2); the sort key is startsAt#id. */
+  appointmentIndexes: (o: string, appointment: { id: string; leadId: string; startsAt: string }) => ({
+    gsi1pk: `${org(o)}#APPOINTMENTS`,
+    gsi1sk: `${appointment.startsAt}#${appointment.id}`,
+    gsi2pk: `${org(o)}#APPOINTMENTS#LEAD#${appointment.leadId}`,
+    gsi2sk: `${appointment.startsAt}#${appointment.id}`,
+  }),
+  /**
+   * A member's schedule: one BOOKING item per booked appointment, sorted by start, and a HEAD item whose
+   * version every booking of the member moves, so two overlapping bookings cannot both pass the check.
+   */
+  booking: (o: string, userId: string, startsAt: string, appointmentId: string): Key => ({ pk: `${org(o)}#SCHEDULE#${userId}`, sk: `BOOKING#${startsAt}#${appointmentId}` }),
+  bookingsStartingBetween: (o: string, userId: string, from: string, to: string) => ({ pk: `${org(o)}#SCHEDULE#${userId}`, skBetween: [`BOOKING#${from}`, `BOOKING#${to}`] as [string, string] }),
+  scheduleHead: (o: string, userId: string): Key => ({ pk: `${org(o)}#SCHEDULE#${userId}`, sk: 'HEAD' }),
+} as const;
+
+/** The names of the appointments' counter items (`COUNT#<name>`). */
+export const appointmentCounterNames = {
+  /** Every appointment, and those of one lead. */
+  appointments: ({ leadId }: { leadId?: string } = {}) => (leadId ? `APPOINTMENTS#LEAD#${leadId}` : 'APPOINTMENTS'),
+} as const;
+
+const O = SAMPLE_ORGANIZATION_ID;
+const STARTS_AT = '2026-12-01T00:00:00.000Z';
+
+export const appointmentKeySamples: KeySamples<typeof appointmentKeys> = {
+  appointment: () => appointmentKeys.appointment(O, 'appointment_1'),
+  appointmentIndexes: () => appointmentKeys.appointmentIndexes(O, { id: 'appointment_1', leadId: 'lead_1', startsAt: STARTS_AT }),
+  booking: () => appointmentKeys.booking(O, 'user_1', STARTS_AT, 'appointment_1'),
+  bookingsStartingBetween: () => appointmentKeys.bookingsStartingBetween(O, 'user_1', 'a', 'b'),
+  scheduleHead: () => appointmentKeys.scheduleHead(O, 'user_1'),
+};
+
 export function toAppointmentItem(organizationId: string, { value: appointment, version }: VersionedAppointment) {
-  return { ...keys.appointment(organizationId, appointment.id), ...keys.appointmentIndexes(organizationId, appointment), entity: 'APPOINTMENT', organizationId, version, ...appointment };
+  return { ...appointmentKeys.appointment(organizationId, appointment.id), ...appointmentKeys.appointmentIndexes(organizationId, appointment), entity: 'APPOINTMENT', organizationId, version, ...appointment };
 }
 
 export const fromAppointmentItem = (item: Record<string, unknown>): VersionedAppointment => ({ value: v.parse(Appointment, item), version: Number(item.version) });
@@ -16,7 +53,7 @@ export const Booking = v.object({ appointmentId: v.string(), startsAt: v.string(
 export type Booking = v.InferOutput<typeof Booking>;
 
 export function toBookingItem(organizationId: string, userId: string, booking: Booking) {
-  return { ...keys.booking(organizationId, userId, booking.startsAt, booking.appointmentId), entity: 'BOOKING', userId, ...booking };
+  return { ...appointmentKeys.booking(organizationId, userId, booking.startsAt, booking.appointmentId), entity: 'BOOKING', userId, ...booking };
 }
 
 export const fromBookingItem = (item: Record<string, unknown>): Booking => v.parse(Booking, item);

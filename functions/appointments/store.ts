@@ -1,9 +1,9 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
-import { fromAppointmentItem, fromBookingItem, toAppointmentItem, toBookingItem, type Booking, type VersionedAppointment } from './entity';
-import { toActivityItem } from '../leads/entity';
-import { counterNames, keys } from '../../shared/store/keys';
+import { appointmentCounterNames, appointmentKeys, fromAppointmentItem, fromBookingItem, toAppointmentItem, toBookingItem, type Booking, type VersionedAppointment } from './entity';
+import { leadCounterNames, leadKeys, toActivityItem } from '../leads/entity';
+import { memberKeys } from '../organization/member-entity';
 import { NotFoundError, ValidationError } from '../../shared/errors';
 import type { Page } from '../../shared/pagination';
 import type { ListAppointmentsQuery } from './schema';
@@ -30,12 +30,12 @@ export interface Schedule {
  */
 export async function readSchedules(organizationId: string, userIds: string[], from: string, to: string): Promise<Schedule[]> {
   if (!userIds.length) return [];
-  const heads = await batchGetItems(userIds.map((userId) => keys.scheduleHead(organizationId, userId)), { consistentRead: true });
-  const bookings = await Promise.all(userIds.map((userId) => queryAll({ ...keys.bookingsStartingBetween(organizationId, userId, from, to), consistentRead: true })));
+  const heads = await batchGetItems(userIds.map((userId) => appointmentKeys.scheduleHead(organizationId, userId)), { consistentRead: true });
+  const bookings = await Promise.all(userIds.map((userId) => queryAll({ ...appointmentKeys.bookingsStartingBetween(organizationId, userId, from, to), consistentRead: true })));
   const versions = new Map(heads.map((head) => [head.pk as string, Number(head.version)]));
   return userIds.map((userId, i) => ({
     userId,
-    version: versions.get(keys.scheduleHead(organizationId, userId).pk) ?? 0,
+    version: versions.get(appointmentKeys.scheduleHead(organizationId, userId).pk) ?? 0,
     bookings: bookings[i]!.map(fromBookingItem),
   }));
 }
@@ -46,7 +46,7 @@ function claimSchedule(organizationId: string, { userId, version }: Schedule): T
     item: {
       Put: {
         TableName: config.tableName,
-        Item: { ...keys.scheduleHead(organizationId, userId), entity: 'SCHEDULE', userId, version: version + 1 },
+        Item: { ...appointmentKeys.scheduleHead(organizationId, userId), entity: 'SCHEDULE', userId, version: version + 1 },
         ConditionExpression: 'attribute_not_exists(pk) OR #version = :version',
         ExpressionAttributeNames: { '#version': 'version' },
         ExpressionAttributeValues: { ':version': version },
@@ -59,7 +59,7 @@ function claimSchedule(organizationId: string, { userId, version }: Schedule): T
 /** Each attendee must be a member's user of the organization. */
 function attendeeChecks(organizationId: string, userIds: string[]): TransactWrite[] {
   return userIds.map((userId) =>
-    requireExisting(keys.user(organizationId, userId), () => new ValidationError([{ path: 'attendees', message: `attendee ${userId} is not a member of the organization` }])),
+    requireExisting(memberKeys.user(organizationId, userId), () => new ValidationError([{ path: 'attendees', message: `attendee ${userId} is not a member of the organization` }])),
   );
 }
 
@@ -74,9 +74,9 @@ export class LeadNotFound extends NotFoundError {
 function leadWrites(organizationId: string, leadId: string, activities: LeadActivity[], leadDeleted: boolean): TransactWrite[] {
   if (leadDeleted) return [];
   return [
-    requireExisting(keys.lead(organizationId, leadId), () => new LeadNotFound()),
+    requireExisting(leadKeys.lead(organizationId, leadId), () => new LeadNotFound()),
     ...activities.map((activity) => insertIfAbsent(toActivityItem(organizationId, activity))),
-    ...(activities.length ? [counterUpdate(organizationId, counterNames.activities(leadId), activities.length)] : []),
+    ...(activities.length ? [counterUpdate(organizationId, leadCounterNames.activities(leadId), activities.length)] : []),
   ];
 }
 
@@ -108,9 +108,9 @@ export async function writeAppointment(organizationId: string, { next, current, 
   await transact([
     appointment,
     ...(isNew
-      ? [counterUpdate(organizationId, counterNames.appointments(), 1), counterUpdate(organizationId, counterNames.appointments({ leadId: next.value.leadId }), 1)]
+      ? [counterUpdate(organizationId, appointmentCounterNames.appointments(), 1), counterUpdate(organizationId, appointmentCounterNames.appointments({ leadId: next.value.leadId }), 1)]
       : []),
-    ...released.filter((release) => !kept.has(bookingKey(release))).map(({ userId, booking }) => deleteItem(keys.booking(organizationId, userId, booking.startsAt, booking.appointmentId))),
+    ...released.filter((release) => !kept.has(bookingKey(release))).map(({ userId, booking }) => deleteItem(appointmentKeys.booking(organizationId, userId, booking.startsAt, booking.appointmentId))),
     ...booked.map(({ userId, booking }) => ({ item: { Put: { TableName: config.tableName, Item: toBookingItem(organizationId, userId, booking) } } })),
     ...attendeeChecks(organizationId, [...new Set(booked.map(({ userId }) => userId))]),
     ...claimed.map((schedule) => claimSchedule(organizationId, schedule)),
@@ -119,16 +119,16 @@ export async function writeAppointment(organizationId: string, { next, current, 
 }
 
 export async function getAppointment(organizationId: string, appointmentId: string): Promise<VersionedAppointment | undefined> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.appointment(organizationId, appointmentId), ConsistentRead: true }));
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: appointmentKeys.appointment(organizationId, appointmentId), ConsistentRead: true }));
   return Item && fromAppointmentItem(Item);
 }
 
 /** The appointments by start time, earliest first: all of them or one lead's, optionally in a window of start times. */
 export async function listAppointmentsPage(organizationId: string, { page, limit, cursor, leadId, from, to }: ListAppointmentsQuery): Promise<Page<VersionedAppointment['value']>> {
-  const partition = keys.appointmentIndexes(organizationId, { id: '', leadId: leadId ?? '', startsAt: '' });
+  const partition = appointmentKeys.appointmentIndexes(organizationId, { id: '', leadId: leadId ?? '', startsAt: '' });
   const base: PageSource = leadId ? { index: 'gsi2', pk: partition.gsi2pk, ascending: true } : { index: 'gsi1', pk: partition.gsi1pk, ascending: true };
   if (from === undefined && to === undefined) {
-    const { items, totalCount, nextCursor } = await countedPage(base, organizationId, counterNames.appointments({ leadId }), { page, limit, cursor });
+    const { items, totalCount, nextCursor } = await countedPage(base, organizationId, appointmentCounterNames.appointments({ leadId }), { page, limit, cursor });
     return { items: items.map((item) => fromAppointmentItem(item).value), totalCount: totalCount ?? 0, page, limit, nextCursor };
   }
   // Sort keys are `<startsAt>#<id>`: `<from>` sorts before every key starting then, `<to>#` before every key

@@ -1,15 +1,40 @@
 import * as v from 'valibot';
 import { Company, CompanyNote } from './schema';
-import { keys } from '../../shared/store/keys';
+import { organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
+import { leadKeys } from '../leads/entity';
+
+const org = organizationPartition;
+
+/** A company's own item key is `leadKeys.company` (a lead's write checks its companyId against it). */
+export const companyKeys = {
+  companies: (o: string): Collection => ({ pk: org(o), skPrefix: 'COMPANY#' }),
+  companyNote: (o: string, companyId: string, id: number): Key => ({ pk: `${org(o)}#COMPANY#${companyId}`, sk: `NOTE#${pad(id)}` }),
+  companyNotes: (o: string, companyId: string): Collection => ({ pk: `${org(o)}#COMPANY#${companyId}`, skPrefix: 'NOTE#' }),
+} as const;
+
+/** The names of the companies' counter items (`COUNT#<name>`). */
+export const companyCounterNames = {
+  companies: 'COMPANIES',
+  /** Exists exactly while the company does. */
+  companyNotes: (companyId: string) => `NOTES#${companyId}`,
+} as const;
+
+const O = SAMPLE_ORGANIZATION_ID;
+
+export const companyKeySamples: KeySamples<typeof companyKeys> = {
+  companies: () => companyKeys.companies(O),
+  companyNote: () => companyKeys.companyNote(O, 'company_1', 1),
+  companyNotes: () => companyKeys.companyNotes(O, 'company_1'),
+};
 
 export function toCompanyItem(organizationId: string, company: Company) {
-  return { ...keys.company(organizationId, company.id), entity: 'COMPANY', ...company };
+  return { ...leadKeys.company(organizationId, company.id), entity: 'COMPANY', ...company };
 }
 
 export const fromCompanyItem = (item: Record<string, unknown>): Company => v.parse(Company, item);
 
 export function toCompanyNoteItem(organizationId: string, note: CompanyNote) {
-  return { ...keys.companyNote(organizationId, note.companyId, note.id), entity: 'COMPANY_NOTE', ...note };
+  return { ...companyKeys.companyNote(organizationId, note.companyId, note.id), entity: 'COMPANY_NOTE', ...note };
 }
 
 export const fromCompanyNoteItem = (item: Record<string, unknown>): CompanyNote => v.parse(CompanyNote, item);

@@ -1,8 +1,9 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
-import { fromCompanyItem, fromCompanyNoteItem, toCompanyItem, toCompanyNoteItem } from './entity';
-import { counterNames, keys } from '../../shared/store/keys';
+import { companyCounterNames, companyKeys, fromCompanyItem, fromCompanyNoteItem, toCompanyItem, toCompanyNoteItem } from './entity';
+import { leadKeys } from '../leads/entity';
+import { memberKeys } from '../organization/member-entity';
 import { NotFoundError, ValidationError } from '../../shared/errors';
 import { newId, now } from '../../shared/ids';
 import type { Page, PageRequest } from '../../shared/pagination';
@@ -24,33 +25,33 @@ export async function createCompany(organizationId: string, body: CreateCompanyB
   const company: Company = { id: newId('company', createdAt), ...body, createdAt: at, updatedAt: at };
   await transact([
     insertIfAbsent(toCompanyItem(organizationId, company)),
-    counterUpdate(organizationId, counterNames.companyNotes(company.id), 0),
-    counterUpdate(organizationId, counterNames.companies, 1),
+    counterUpdate(organizationId, companyCounterNames.companyNotes(company.id), 0),
+    counterUpdate(organizationId, companyCounterNames.companies, 1),
   ]);
   return company;
 }
 
 export async function getCompany(organizationId: string, companyId: string): Promise<Company> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.company(organizationId, companyId), ConsistentRead: true }));
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: leadKeys.company(organizationId, companyId), ConsistentRead: true }));
   if (!Item) throw companyNotFound();
   return fromCompanyItem(Item);
 }
 
 export async function listCompaniesPage(organizationId: string, { page, limit, cursor }: PageRequest): Promise<Page<Company>> {
-  const { items, totalCount, nextCursor } = await countedPage(keys.companies(organizationId), organizationId, counterNames.companies, { page, limit, cursor });
+  const { items, totalCount, nextCursor } = await countedPage(companyKeys.companies(organizationId), organizationId, companyCounterNames.companies, { page, limit, cursor });
   return { items: items.map(fromCompanyItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
 }
 
 /** One conditional update: a company has no rule across fields, so nothing needs reading first. */
 export async function updateCompany(organizationId: string, companyId: string, changes: CompanyChanges): Promise<Company> {
-  return fromCompanyItem(await updateExistingItem(keys.company(organizationId, companyId), { ...changes, updatedAt: now() }, companyNotFound));
+  return fromCompanyItem(await updateExistingItem(leadKeys.company(organizationId, companyId), { ...changes, updatedAt: now() }, companyNotFound));
 }
 
 /** A note's author must be a member's user of this organization. */
 function authorCheck(organizationId: string, userId: string | null): TransactWrite[] {
   if (userId === null) return [];
   const unknown = () => new ValidationError([{ path: 'userId', message: `userId ${userId} does not match any member of the organization` }]);
-  return [requireExisting(keys.user(organizationId, userId), unknown)];
+  return [requireExisting(memberKeys.user(organizationId, userId), unknown)];
 }
 
 /** The note, its counter step (which fails when the company does not exist) and the author check, in one transaction. */
@@ -63,18 +64,18 @@ export async function addCompanyNote(
   const note: CompanyNote = { id: await reserveIds(organizationId, NOTE_SEQUENCE), value: input.value, companyId, userId: input.userId, createdAt, updatedAt: createdAt };
   await transact([
     insertIfAbsent(toCompanyNoteItem(organizationId, note)),
-    counterUpdate(organizationId, counterNames.companyNotes(companyId), 1, companyNotFound),
+    counterUpdate(organizationId, companyCounterNames.companyNotes(companyId), 1, companyNotFound),
     ...authorCheck(organizationId, note.userId),
   ]);
   return note;
 }
 
 export async function updateCompanyNote(organizationId: string, companyId: string, noteId: number, value: string): Promise<CompanyNote> {
-  return fromCompanyNoteItem(await updateExistingItem(keys.companyNote(organizationId, companyId, noteId), { value, updatedAt: now() }, noteNotFound));
+  return fromCompanyNoteItem(await updateExistingItem(companyKeys.companyNote(organizationId, companyId, noteId), { value, updatedAt: now() }, noteNotFound));
 }
 
 export async function deleteCompanyNote(organizationId: string, companyId: string, noteId: number): Promise<void> {
-  await transact([deleteItem(keys.companyNote(organizationId, companyId, noteId), noteNotFound), counterUpdate(organizationId, counterNames.companyNotes(companyId), -1)]);
+  await transact([deleteItem(companyKeys.companyNote(organizationId, companyId, noteId), noteNotFound), counterUpdate(organizationId, companyCounterNames.companyNotes(companyId), -1)]);
 }
 
 /**
@@ -82,7 +83,7 @@ export async function deleteCompanyNote(organizationId: string, companyId: strin
  * company here?" without a third call.
  */
 export async function listCompanyNotesPage(organizationId: string, companyId: string, { page, limit, cursor }: PageRequest): Promise<Page<CompanyNote>> {
-  const { items, totalCount, nextCursor } = await countedPage(keys.companyNotes(organizationId, companyId), organizationId, counterNames.companyNotes(companyId), { page, limit, cursor });
+  const { items, totalCount, nextCursor } = await countedPage(companyKeys.companyNotes(organizationId, companyId), organizationId, companyCounterNames.companyNotes(companyId), { page, limit, cursor });
   if (totalCount === undefined) throw companyNotFound();
   return { items: items.map(fromCompanyNoteItem), totalCount, page, limit, nextCursor };
 }

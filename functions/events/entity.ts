@@ -1,15 +1,37 @@
 import * as v from 'valibot';
 import { EVENT_RETENTION_DAYS, Event } from './schema';
 import { TTL_ATTRIBUTE } from '../../shared/table';
-import { keys } from '../../shared/store/keys';
+import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '../../shared/store/keys';
+
+const org = organizationPartition;
+
+/**
+ * The organization's events, newest first, in a partition of their own (evt_ ids are ULIDs), and by
+ * type in gsi1; events expire after 30 days (TTL), so the lists read a window of ids.
+ */
+export const eventKeys = {
+  event: (o: string, eventId: string): Key => ({ pk: `${org(o)}#EVENTS`, sk: `EVENT#${eventId}` }),
+  eventsBetween: (o: string, fromId: string, toId: string) => ({ pk: `${org(o)}#EVENTS`, skBetween: [`EVENT#${fromId}`, `EVENT#${toId}`] as [string, string] }),
+  eventIndexes: (o: string, event: { id: string; type: string }) => ({ gsi1pk: `${org(o)}#EVENTS#TYPE#${event.type}`, gsi1sk: event.id }),
+  eventsOfTypeBetween: (o: string, type: string, fromId: string, toId: string) => ({ pk: `${org(o)}#EVENTS#TYPE#${type}`, skBetween: [fromId, toId] as [string, string] }),
+} as const;
+
+const O = SAMPLE_ORGANIZATION_ID;
+
+export const eventKeySamples: KeySamples<typeof eventKeys> = {
+  event: () => eventKeys.event(O, 'evt_1'),
+  eventsBetween: () => eventKeys.eventsBetween(O, 'evt_0', 'evt_9'),
+  eventIndexes: () => eventKeys.eventIndexes(O, { id: 'evt_1', type: 'lead.created' }),
+  eventsOfTypeBetween: () => eventKeys.eventsOfTypeBetween(O, 'lead.created', 'evt_0', 'evt_9'),
+};
 
 const DAY_SECONDS = 86_400;
 
 export function toEventItem(event: Event) {
   const expiresAt = Math.floor(Date.parse(event.occurredAt) / 1000) + EVENT_RETENTION_DAYS * DAY_SECONDS;
   return {
-    ...keys.event(event.organizationId, event.id),
-    ...keys.eventIndexes(event.organizationId, event),
+    ...eventKeys.event(event.organizationId, event.id),
+    ...eventKeys.eventIndexes(event.organizationId, event),
     entity: 'EVENT',
     ...event,
     [TTL_ATTRIBUTE]: expiresAt,

@@ -1,5 +1,4 @@
-import { fromEventItem, toEventItem } from './entity';
-import { keys } from '../../shared/store/keys';
+import { eventKeys, fromEventItem, toEventItem } from './entity';
 import type { Page, PageRequest } from '../../shared/pagination';
 import { EVENT_RETENTION_DAYS, type Event, type EventType } from './schema';
 import { putItems } from '../../shared/store/batch-write';
@@ -14,7 +13,7 @@ export async function recordEvents(events: Event[]): Promise<void> {
 /** A page of the organization's events, newest first, optionally of one type, with the window's exact count. */
 export async function listEventsPage(organizationId: string, { page, limit, cursor, type }: PageRequest & { type?: EventType }): Promise<Page<Event>> {
   const [from, to] = retentionWindow('evt', EVENT_RETENTION_DAYS);
-  const source = type ? { ...keys.eventsOfTypeBetween(organizationId, type, from, to), index: 'gsi1' as const } : keys.eventsBetween(organizationId, from, to);
+  const source = type ? { ...eventKeys.eventsOfTypeBetween(organizationId, type, from, to), index: 'gsi1' as const } : eventKeys.eventsBetween(organizationId, from, to);
   const { items, totalCount, nextCursor } = await rangePage(source, { page, limit, cursor });
   return { items: items.map(fromEventItem), totalCount, page, limit, nextCursor };
 }

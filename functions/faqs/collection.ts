@@ -1,5 +1,24 @@
-import { counterNames, keys } from '../../shared/store/keys';
+import { organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
 import { defineTextCollection } from '../../shared/text-collection';
+
+const org = organizationPartition;
+
+export const faqKeys = {
+  faq: (o: string, id: number): Key => ({ pk: org(o), sk: `FAQ#${pad(id)}` }),
+  faqs: (o: string): Collection => ({ pk: org(o), skPrefix: 'FAQ#' }),
+} as const;
+
+/** The names of the faqs' counter items (`COUNT#<name>`). */
+export const faqCounterNames = {
+  faqs: 'FAQS',
+} as const;
+
+const O = SAMPLE_ORGANIZATION_ID;
+
+export const faqKeySamples: KeySamples<typeof faqKeys> = {
+  faq: () => faqKeys.faq(O, 1),
+  faqs: () => faqKeys.faqs(O),
+};
 
 /** Questions and answers the AI receptionist answers callers from. */
 export const faqs = defineTextCollection({
@@ -9,7 +28,7 @@ export const faqs = defineTextCollection({
   label: 'FAQ',
   tag: 'FAQs',
   text: { question: 500, answer: 5000 },
-  keys: { item: keys.faq, collection: keys.faqs, counter: counterNames.faqs },
+  keys: { item: faqKeys.faq, collection: faqKeys.faqs, counter: faqCounterNames.faqs },
   names: { one: 'Faq', many: 'Faqs' },
   docs: {
     create: {

@@ -1,14 +1,37 @@
 import * as v from 'valibot';
 import { InboundEndpoint } from './schema';
-import { keys } from '../../shared/store/keys';
+import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
+
+const org = organizationPartition;
+
+/** Inbound endpoints: URLs that senders without an API key post inquiries to. */
+export const inboundEndpointKeys = {
+  inboundEndpoint: (o: string, endpointId: string): Key => ({ pk: org(o), sk: `INBOUND#${endpointId}` }),
+  inboundEndpoints: (o: string): Collection => ({ pk: org(o), skPrefix: 'INBOUND#' }),
+  /** gsi1: an inbound endpoint by its id alone, for POST /v1/inbound/{id}, which carries no API key to name the organization. */
+  inboundEndpointById: (endpointId: string) => ({ gsi1pk: `INBOUND#${endpointId}`, gsi1sk: 'ENDPOINT' }),
+} as const;
+
+/** The names of the inbound endpoints' counter items (`COUNT#<name>`). */
+export const inboundEndpointCounterNames = {
+  inboundEndpoints: 'INBOUND_ENDPOINTS',
+} as const;
+
+const O = SAMPLE_ORGANIZATION_ID;
+
+export const inboundEndpointKeySamples: KeySamples<typeof inboundEndpointKeys> = {
+  inboundEndpoint: () => inboundEndpointKeys.inboundEndpoint(O, 'inbound_1'),
+  inboundEndpoints: () => inboundEndpointKeys.inboundEndpoints(O),
+  inboundEndpointById: () => inboundEndpointKeys.inboundEndpointById('inbound_1'),
+};
 
 /** What the item holds beyond the API's fields: the token's hash (never the token) and the signing secret. */
 export const InboundEndpointRecord = v.object({ ...InboundEndpoint.entries, organizationId: v.string(), tokenHash: v.string(), secret: v.string() });
 export type InboundEndpointRecord = v.InferOutput<typeof InboundEndpointRecord>;
 
 export const toInboundEndpointItem = (endpoint: InboundEndpointRecord) => ({
-  ...keys.inboundEndpoint(endpoint.organizationId, endpoint.id),
-  ...keys.inboundEndpointById(endpoint.id),
+  ...inboundEndpointKeys.inboundEndpoint(endpoint.organizationId, endpoint.id),
+  ...inboundEndpointKeys.inboundEndpointById(endpoint.id),
   entity: 'INBOUND_ENDPOINT',
   ...endpoint,
 });

@@ -1,8 +1,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
-import { fromInboundEndpointItem, toInboundEndpointItem, type InboundEndpointRecord } from './entity';
-import { counterNames, keys } from '../../shared/store/keys';
+import { fromInboundEndpointItem, inboundEndpointCounterNames, inboundEndpointKeys, toInboundEndpointItem, type InboundEndpointRecord } from './entity';
 import { NotFoundError } from '../../shared/errors';
 import type { Page, PageRequest } from '../../shared/pagination';
 import { counterUpdate } from '../../shared/store/counters';
@@ -14,31 +13,31 @@ export const INBOUND_ENDPOINT_NOT_FOUND = 'Inbound endpoint not found';
 const notFound = () => new NotFoundError(INBOUND_ENDPOINT_NOT_FOUND);
 
 export async function createInboundEndpoint(endpoint: InboundEndpointRecord): Promise<void> {
-  await transact([insertIfAbsent(toInboundEndpointItem(endpoint)), counterUpdate(endpoint.organizationId, counterNames.inboundEndpoints, 1)]);
+  await transact([insertIfAbsent(toInboundEndpointItem(endpoint)), counterUpdate(endpoint.organizationId, inboundEndpointCounterNames.inboundEndpoints, 1)]);
 }
 
 export async function listInboundEndpointsPage(organizationId: string, { page, limit, cursor }: PageRequest): Promise<Page<InboundEndpointRecord>> {
-  const { items, totalCount, nextCursor } = await countedPage(keys.inboundEndpoints(organizationId), organizationId, counterNames.inboundEndpoints, { page, limit, cursor });
+  const { items, totalCount, nextCursor } = await countedPage(inboundEndpointKeys.inboundEndpoints(organizationId), organizationId, inboundEndpointCounterNames.inboundEndpoints, { page, limit, cursor });
   return { items: items.map(fromInboundEndpointItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
 }
 
 export async function getInboundEndpoint(organizationId: string, endpointId: string): Promise<InboundEndpointRecord | undefined> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.inboundEndpoint(organizationId, endpointId), ConsistentRead: true }));
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: inboundEndpointKeys.inboundEndpoint(organizationId, endpointId), ConsistentRead: true }));
   return Item && fromInboundEndpointItem(Item);
 }
 
 /** The endpoint a public post names, by its id alone (gsi1): the post carries no API key. */
 export async function findInboundEndpoint(endpointId: string): Promise<InboundEndpointRecord | undefined> {
-  const { gsi1pk } = keys.inboundEndpointById(endpointId);
+  const { gsi1pk } = inboundEndpointKeys.inboundEndpointById(endpointId);
   const { Items } = await dynamo.send(new QueryCommand({ TableName: config.tableName, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': gsi1pk }, Limit: 1 }));
   return Items?.[0] && fromInboundEndpointItem(Items[0]);
 }
 
 /** A new token hash and secret; the old ones stop working at once. */
 export async function replaceInboundCredentials(organizationId: string, endpointId: string, credentials: { tokenHash: string; secret: string }): Promise<void> {
-  await writeAlone(setFields(keys.inboundEndpoint(organizationId, endpointId), credentials, { onConditionFailed: notFound }));
+  await writeAlone(setFields(inboundEndpointKeys.inboundEndpoint(organizationId, endpointId), credentials, { onConditionFailed: notFound }));
 }
 
 export async function deleteInboundEndpoint(organizationId: string, endpointId: string): Promise<void> {
-  await transact([deleteItem(keys.inboundEndpoint(organizationId, endpointId), notFound), counterUpdate(organizationId, counterNames.inboundEndpoints, -1)]);
+  await transact([deleteItem(inboundEndpointKeys.inboundEndpoint(organizationId, endpointId), notFound), counterUpdate(organizationId, inboundEndpointCounterNames.inboundEndpoints, -1)]);
 }

@@ -1,6 +1,62 @@
 import * as v from 'valibot';
 import { Inquiry, InquirySummary, SmsMessage, type InquiryDataBySource, type InquirySource, type SmsData } from './schema';
-import { keys } from '../../shared/store/keys';
+import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
+
+const org = organizationPartition;
+
+export const inquiryKeys = {
+  /**
+   * An inquiry's item collection: the summary (INQUIRY), its populated source record (SOURCE) and,
+   * for SMS, its messages (MESSAGE#<ulid>). A single read is one Query of this partition.
+   */
+  inquiry: (o: string, inquiryId: string): Key => ({ pk: `${org(o)}#INQUIRY#${inquiryId}`, sk: 'INQUIRY' }),
+  inquirySource: (o: string, inquiryId: string): Key => ({ pk: `${org(o)}#INQUIRY#${inquiryId}`, sk: 'SOURCE' }),
+  inquiryMessage: (o: string, inquiryId: string, messageId: string): Key => ({ pk: `${org(o)}#INQUIRY#${inquiryId}`, sk: `MESSAGE#${messageId}` }),
+  inquiryCollection: (o: string, inquiryId: string): Collection => ({ pk: `${org(o)}#INQUIRY#${inquiryId}` }),
+  /** The four list indexes of an inquiry summary; each list filter combination is one index partition. */
+  inquiryIndexes: (o: string, inquiry: { id: string; source: string; leadId: string }) => ({
+    gsi1pk: `${org(o)}#INQUIRIES`,
+    gsi1sk: inquiry.id,
+    gsi2pk: `${org(o)}#INQUIRIES#SOURCE#${inquiry.source}`,
+    gsi2sk: inquiry.id,
+    gsi3pk: `${org(o)}#INQUIRIES#LEAD#${inquiry.leadId}`,
+    gsi3sk: inquiry.id,
+    gsi4pk: `${org(o)}#INQUIRIES#LEAD#${inquiry.leadId}#SOURCE#${inquiry.source}`,
+    gsi4sk: inquiry.id,
+  }),
+  /** An ingested inquiry's id in the system it came from, per source → the inquiry: a repeat answers the first. */
+  externalInquiry: (o: string, source: string, externalId: string): Key => ({ pk: org(o), sk: `EXTINQUIRY#${source}#${externalId}` }),
+  /** SMS thread → its lead and inquiry, for appending to a thread. */
+  thread: (o: string, threadId: string): Key => ({ pk: org(o), sk: `THREAD#${threadId}` }),
+  /**
+   * gsi1 of an SMS message item: outbound SMS recorded QUEUED that no provider answer has moved yet, across
+   * organizations (the sweep that settles them serves no organization's request), by when they were recorded.
+   * Spread over a few partitions; a message leaves the index at its first status move.
+   */
+  smsAwaitingProvider: (shard: number, createdAt = '', messageId = '') => ({ gsi1pk: `SMSQUEUED#${shard}`, gsi1sk: `${createdAt}#${messageId}` }),
+} as const;
+
+/** The names of the inquiries' counter items (`COUNT#<name>`). */
+export const inquiryCounterNames = {
+  /** One counter per inquiry list filter combination, so every filtered totalCount is one read. */
+  inquiries: ({ leadId, source }: { leadId?: string; source?: string } = {}) =>
+    ['INQUIRIES', ...(leadId ? [`LEAD#${leadId}`] : []), ...(source ? [`SOURCE#${source}`] : [])].join('#'),
+  /** A lead's inquiries with a flagging tag: hasFlaggedInquiry is whether it is above zero. */
+  flaggedInquiries: (leadId: string) => `FLAGGED#${leadId}`,
+} as const;
+
+const O = SAMPLE_ORGANIZATION_ID;
+
+export const inquiryKeySamples: KeySamples<typeof inquiryKeys> = {
+  inquiry: () => inquiryKeys.inquiry(O, 'inquiry_1'),
+  inquirySource: () => inquiryKeys.inquirySource(O, 'inquiry_1'),
+  inquiryMessage: () => inquiryKeys.inquiryMessage(O, 'inquiry_1', 'message_1'),
+  inquiryCollection: () => inquiryKeys.inquiryCollection(O, 'inquiry_1'),
+  inquiryIndexes: () => inquiryKeys.inquiryIndexes(O, { id: 'inquiry_1', source: 'CALL', leadId: 'lead_1' }),
+  externalInquiry: () => inquiryKeys.externalInquiry(O, 'CALL', 'call-123'),
+  thread: () => inquiryKeys.thread(O, 'thread_1'),
+  smsAwaitingProvider: () => inquiryKeys.smsAwaitingProvider(2, '2026-12-01T00:00:00.000Z', 'message_1'),
+};
 
 /** What the INQUIRY item holds: the list fields plus the id the inquiry has in the system it came from. */
 export const InquiryRecord = v.object({ ...InquirySummary.entries, externalInquiryId: v.nullable(v.string()) });
@@ -15,8 +71,8 @@ export type SmsThread = v.InferOutput<typeof SmsThread>;
 
 export function toInquiryItem(organizationId: string, inquiry: InquiryRecord) {
   return {
-    ...keys.inquiry(organizationId, inquiry.id),
-    ...keys.inquiryIndexes(organizationId, inquiry),
+    ...inquiryKeys.inquiry(organizationId, inquiry.id),
+    ...inquiryKeys.inquiryIndexes(organizationId, inquiry),
     entity: 'INQUIRY',
     organizationId,
     ...inquiry,
@@ -26,7 +82,7 @@ export function toInquiryItem(organizationId: string, inquiry: InquiryRecord) {
 export const fromInquiryItem = (item: Record<string, unknown>): InquiryRecord => v.parse(InquiryRecord, item);
 
 export function toInquirySourceItem(organizationId: string, inquiryId: string, source: InquirySource, data: StoredSourceData) {
-  return { ...keys.inquirySource(organizationId, inquiryId), entity: 'INQUIRY_SOURCE', source, data };
+  return { ...inquiryKeys.inquirySource(organizationId, inquiryId), entity: 'INQUIRY_SOURCE', source, data };
 }
 
 /** Partitions of the index of SMS awaiting their provider's answer. */
@@ -37,8 +93,8 @@ const awaitingShardOf = (messageId: string) => messageId.charCodeAt(messageId.le
 
 /** An outbound message is QUEUED until the provider answers; while it is, the sweep's index holds it. */
 export function toSmsMessageItem(organizationId: string, inquiryId: string, threadId: string, message: SmsMessage) {
-  const awaiting = message.direction === 'OUTBOUND' && message.status === 'QUEUED' ? keys.smsAwaitingProvider(awaitingShardOf(message.id), message.createdAt, message.id) : {};
-  return { ...keys.inquiryMessage(organizationId, inquiryId, message.id), ...awaiting, entity: 'SMS_MESSAGE', threadId, ...message };
+  const awaiting = message.direction === 'OUTBOUND' && message.status === 'QUEUED' ? inquiryKeys.smsAwaitingProvider(awaitingShardOf(message.id), message.createdAt, message.id) : {};
+  return { ...inquiryKeys.inquiryMessage(organizationId, inquiryId, message.id), ...awaiting, entity: 'SMS_MESSAGE', threadId, ...message };
 }
 
 /** Where a message item sits: `ORG#<org>#INQUIRY#<inquiryId>` / `MESSAGE#<messageId>`. */
@@ -50,7 +106,7 @@ export function smsMessageRefOf(item: Record<string, unknown>): { organizationId
 const fromSmsMessageItem = (item: Record<string, unknown>): SmsMessage => v.parse(SmsMessage, item);
 
 export function toThreadItem(organizationId: string, thread: SmsThread) {
-  return { ...keys.thread(organizationId, thread.threadId), entity: 'SMS_THREAD', ...thread };
+  return { ...inquiryKeys.thread(organizationId, thread.threadId), entity: 'SMS_THREAD', ...thread };
 }
 
 export const fromThreadItem = (item: Record<string, unknown>): SmsThread => v.parse(SmsThread, item);

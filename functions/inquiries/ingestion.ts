@@ -1,5 +1,5 @@
-import { contactsOf, hasContact, toActivityItem, type LeadContact } from '../leads/entity';
-import { counterNames, keys } from '../../shared/store/keys';
+import { contactsOf, hasContact, leadCounterNames, toActivityItem, type LeadContact } from '../leads/entity';
+import { inquiryKeys } from './entity';
 import { newId } from '../../shared/ids';
 import { createInquiry, findInquiryByExternalId, inquiryListItem, type NewInquiry } from './store';
 import { ACTIVITY_SEQUENCE, claimContacts, findLeadByEmail, findLeadByPhone, getLead, insertLeadWithActivity, leadOfContact, type StaleClaim } from '../leads/store';
@@ -71,8 +71,8 @@ export async function ingestInquiry(organizationId: string, body: IngestInquiryB
   const activityId = await reserveIds(organizationId, ACTIVITY_SEQUENCE);
   const alsoWrite: TransactWrite[] = [
     insertIfAbsent(toActivityItem(organizationId, { id: activityId, event: 'INQUIRY_RECEIVED', data: `${source} inquiry received`, referenceId: inquiryId, userId: null, leadId: lead.id, createdAt: at.toISOString() })),
-    counterUpdate(organizationId, counterNames.activities(lead.id), 1),
-    ...(externalInquiryId ? [insertIfAbsent({ ...keys.externalInquiry(organizationId, source, externalInquiryId), entity: 'EXTERNAL_INQUIRY', inquiryId }, () => new ExternalIdTaken())] : []),
+    counterUpdate(organizationId, leadCounterNames.activities(lead.id), 1),
+    ...(externalInquiryId ? [insertIfAbsent({ ...inquiryKeys.externalInquiry(organizationId, source, externalInquiryId), entity: 'EXTERNAL_INQUIRY', inquiryId }, () => new ExternalIdTaken())] : []),
   ];
   const summary = body.summary ?? defaultSummary(body);
   try {

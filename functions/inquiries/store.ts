@@ -5,6 +5,8 @@ import { dynamo } from '../../shared/dynamo';
 import {
   fromInquiryCollection,
   fromInquiryItem,
+  inquiryCounterNames,
+  inquiryKeys,
   toInquiryItem,
   toInquirySourceItem,
   toSmsMessageItem,
@@ -12,7 +14,7 @@ import {
   type InquiryRecord,
   type StoredSourceData,
 } from './entity';
-import { counterNames, keys } from '../../shared/store/keys';
+import { leadKeys } from '../leads/entity';
 import { NotFoundError } from '../../shared/errors';
 import { newId, now } from '../../shared/ids';
 import type { Page } from '../../shared/pagination';
@@ -80,7 +82,7 @@ class LeadChanged extends StaleWrite {}
 
 /** The counters of every list filter combination the inquiry appears under. */
 function inquiryCounters({ leadId, source }: InquiryRecord): string[] {
-  return [counterNames.inquiries(), counterNames.inquiries({ source }), counterNames.inquiries({ leadId }), counterNames.inquiries({ leadId, source })];
+  return [inquiryCounterNames.inquiries(), inquiryCounterNames.inquiries({ source }), inquiryCounterNames.inquiries({ leadId }), inquiryCounterNames.inquiries({ leadId, source })];
 }
 
 /**
@@ -126,7 +128,7 @@ function leadUpdate(organizationId: string, inquiry: InquiryRecord, lead: LeadIn
     lead.lastInquiryId === null ? '(attribute_not_exists(lastInquiryId) OR attribute_type(lastInquiryId, :nullType))' : 'lastInquiryId = :seen';
   const check = {
     TableName: config.tableName,
-    Key: keys.lead(organizationId, inquiry.leadId),
+    Key: leadKeys.lead(organizationId, inquiry.leadId),
     ConditionExpression: `attribute_exists(pk) AND ${unchanged}`,
   };
   const conditionValues = lead.lastInquiryId === null ? { ':nullType': 'NULL' } : { ':seen': lead.lastInquiryId };
@@ -148,7 +150,7 @@ function inquiryWrites(organizationId: string, inquiry: InquiryRecord, data: Inq
   } else {
     writes.push(insertIfAbsent(toInquirySourceItem(organizationId, inquiry.id, inquiry.source, data as StoredSourceData)));
   }
-  const flagged = FLAGGING_TAGS.includes(inquiry.tag) ? [counterUpdate(organizationId, counterNames.flaggedInquiries(inquiry.leadId), 1)] : [];
+  const flagged = FLAGGING_TAGS.includes(inquiry.tag) ? [counterUpdate(organizationId, inquiryCounterNames.flaggedInquiries(inquiry.leadId), 1)] : [];
   return [...writes, ...flagged, ...inquiryCounters(inquiry).map((name) => counterUpdate(organizationId, name, 1))];
 }
 
@@ -156,7 +158,7 @@ export async function readLeadInquiryState(organizationId: string, leadId: strin
   const { Item } = await dynamo.send(
     new GetCommand({
       TableName: config.tableName,
-      Key: keys.lead(organizationId, leadId),
+      Key: leadKeys.lead(organizationId, leadId),
       ProjectionExpression: 'pk, lastInquiryId, lastInquiryDate',
       ConsistentRead: true,
     }),
@@ -206,7 +208,7 @@ export interface InquiryFilter {
 
 /** Each filter combination has its own index partition, newest first. */
 function listSource(organizationId: string, { leadId, source }: InquiryFilter): PageSource {
-  const index = keys.inquiryIndexes(organizationId, { id: '', leadId: leadId ?? '', source: source ?? '' });
+  const index = inquiryKeys.inquiryIndexes(organizationId, { id: '', leadId: leadId ?? '', source: source ?? '' });
   if (leadId && source) return { index: 'gsi4', pk: index.gsi4pk };
   if (leadId) return { index: 'gsi3', pk: index.gsi3pk };
   if (source) return { index: 'gsi2', pk: index.gsi2pk };
@@ -220,7 +222,7 @@ async function readInquiryLeads(organizationId: string, inquiries: InquiryRecord
   const leadIds = [...new Set(inquiries.map((inquiry) => inquiry.leadId))];
   if (!leadIds.length) return new Map();
   const items = await batchGetItems(
-    leadIds.map((leadId) => keys.lead(organizationId, leadId)),
+    leadIds.map((leadId) => leadKeys.lead(organizationId, leadId)),
     { attributes: LEAD_FIELDS },
   );
   return new Map(items.map((item) => v.parse(InquiryLead, item)).map((lead) => [lead.id, lead]));
@@ -236,7 +238,7 @@ function toListItem({ externalInquiryId, ...inquiry }: InquiryRecord, expand: In
 
 /** One index Query and one counter read (+ one BatchGetItem of the page's leads with expand=lead|both). */
 export async function listInquiriesPage(organizationId: string, { page, limit, cursor, leadId, source, expand }: ListInquiriesQuery): Promise<Page<InquiryListItem>> {
-  const { items, totalCount, nextCursor } = await countedPage(listSource(organizationId, { leadId, source }), organizationId, counterNames.inquiries({ leadId, source }), { page, limit, cursor });
+  const { items, totalCount, nextCursor } = await countedPage(listSource(organizationId, { leadId, source }), organizationId, inquiryCounterNames.inquiries({ leadId, source }), { page, limit, cursor });
   const inquiries = items.map(fromInquiryItem);
   const leads = expand === 'lead' || expand === 'both' ? await readInquiryLeads(organizationId, inquiries) : undefined;
   return { items: inquiries.map((inquiry) => toListItem(inquiry, expand, leads)), totalCount: totalCount ?? 0, page, limit, nextCursor };
@@ -244,7 +246,7 @@ export async function listInquiriesPage(organizationId: string, { page, limit, c
 
 /** One Query of the inquiry's item collection: the summary, its source record and any SMS messages. */
 export async function getInquiry(organizationId: string, inquiryId: string): Promise<Inquiry> {
-  const inquiry = fromInquiryCollection(await queryAll(keys.inquiryCollection(organizationId, inquiryId)));
+  const inquiry = fromInquiryCollection(await queryAll(inquiryKeys.inquiryCollection(organizationId, inquiryId)));
   if (!inquiry) throw new NotFoundError('Inquiry not found');
   return inquiry;
 }
@@ -254,9 +256,9 @@ export const inquiryListItem = (record: InquiryRecord): InquiryListItem => toLis
 
 /** The inquiry an integration sent before under this external id (per source), if any. */
 export async function findInquiryByExternalId(organizationId: string, source: InquirySource, externalId: string): Promise<InquiryListItem | undefined> {
-  const { Item: claim } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.externalInquiry(organizationId, source, externalId), ConsistentRead: true }));
+  const { Item: claim } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: inquiryKeys.externalInquiry(organizationId, source, externalId), ConsistentRead: true }));
   if (!claim) return undefined;
-  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.inquiry(organizationId, String(claim.inquiryId)), ConsistentRead: true }));
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: inquiryKeys.inquiry(organizationId, String(claim.inquiryId)), ConsistentRead: true }));
   return Item && inquiryListItem(fromInquiryItem(Item));
 }
 
@@ -275,7 +277,7 @@ export interface InquiryChanges {
  */
 export async function changeInquiry(organizationId: string, inquiryId: string, changes: InquiryChanges): Promise<InquiryListItem> {
   return retryOnStaleWrite(async () => {
-    const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.inquiry(organizationId, inquiryId), ConsistentRead: true }));
+    const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: inquiryKeys.inquiry(organizationId, inquiryId), ConsistentRead: true }));
     if (!Item) throw new NotFoundError('Inquiry not found');
     const current = fromInquiryItem(Item);
     const next = { ...current, ...Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) } as InquiryRecord;
@@ -283,12 +285,12 @@ export async function changeInquiry(organizationId: string, inquiryId: string, c
     const flagDelta = Number(FLAGGING_TAGS.includes(next.tag)) - Number(FLAGGING_TAGS.includes(current.tag));
     const changed = () => new InquiryChanged(`Inquiry ${inquiryId} changed while it was updated`);
     const writes: TransactWrite[] = [
-      setFields(keys.inquiry(organizationId, inquiryId), { isRead: next.isRead, tag: next.tag }, {
+      setFields(inquiryKeys.inquiry(organizationId, inquiryId), { isRead: next.isRead, tag: next.tag }, {
         condition: { expression: 'isRead = :wasRead AND tag = :wasTag', values: { ':wasRead': current.isRead, ':wasTag': current.tag } },
         onConditionFailed: changed,
       }),
     ];
-    const leadKey = keys.lead(organizationId, current.leadId);
+    const leadKey = leadKeys.lead(organizationId, current.leadId);
     const leadSets: string[] = [];
     const leadValues: Record<string, unknown> = {};
     if (unreadDelta !== 0) {
@@ -296,9 +298,9 @@ export async function changeInquiry(organizationId: string, inquiryId: string, c
       Object.assign(leadValues, { ':unread': unreadDelta, ':zero': 0 });
     }
     if (flagDelta !== 0) {
-      const seen = await readCounter(organizationId, counterNames.flaggedInquiries(current.leadId));
+      const seen = await readCounter(organizationId, inquiryCounterNames.flaggedInquiries(current.leadId));
       const count = Math.max(0, (seen ?? 0) + flagDelta);
-      writes.push(counterSet(organizationId, counterNames.flaggedInquiries(current.leadId), seen, count, changed));
+      writes.push(counterSet(organizationId, inquiryCounterNames.flaggedInquiries(current.leadId), seen, count, changed));
       leadSets.push('hasFlaggedInquiry = :flagged');
       leadValues[':flagged'] = count > 0;
     }

@@ -1,6 +1,71 @@
 import * as v from 'valibot';
 import { Lead, LeadActivity } from './schema';
-import { keys } from '../../shared/store/keys';
+import { organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
+
+const org = organizationPartition;
+
+export const leadKeys = {
+  lead: (o: string, leadId: string): Key => ({ pk: org(o), sk: `LEAD#${leadId}` }),
+  leads: (o: string): Collection => ({ pk: org(o), skPrefix: 'LEAD#' }),
+  /**
+   * The lead list indexes: by status (gsi2), by company (gsi3) and by both (gsi4), sort key the lead id
+   * (a ULID, so newest first). A lead without a company has no gsi3/gsi4 keys.
+   */
+  leadIndexes: (o: string, lead: { id: string; status: string; companyId: string | null }) => ({
+    gsi2pk: `${org(o)}#LEADS#STATUS#${lead.status}`,
+    gsi2sk: lead.id,
+    ...(lead.companyId
+      ? {
+          gsi3pk: `${org(o)}#LEADS#COMPANY#${lead.companyId}`,
+          gsi3sk: lead.id,
+          gsi4pk: `${org(o)}#LEADS#COMPANY#${lead.companyId}#STATUS#${lead.status}`,
+          gsi4sk: lead.id,
+        }
+      : {}),
+  }),
+  /** gsi5: the organization's leads by email, lower-cased, newest first: how an ingested inquiry finds its lead. */
+  leadEmailIndex: (o: string, lead: { id: string; email: string }) => ({ gsi5pk: `${org(o)}#LEADS#EMAIL#${lead.email.toLowerCase()}`, gsi5sk: lead.id }),
+  /** The lead that last took a contact (EMAIL or PHONE), so concurrent ingestions for a new contact create one lead. */
+  leadContact: (o: string, kind: 'EMAIL' | 'PHONE', value: string): Key => ({ pk: org(o), sk: `LEADCONTACT#${kind}#${value}` }),
+  /** gsi1: the organization's leads by phone (E.164), newest first: how an inbound SMS finds its lead. */
+  leadPhoneIndex: (o: string, lead: { id: string; phone: string }) => ({ gsi1pk: `${org(o)}#LEADS#PHONE#${lead.phone}`, gsi1sk: lead.id }),
+  activity: (o: string, leadId: string, id: number): Key => ({ pk: `${org(o)}#LEAD#${leadId}`, sk: `ACTIVITY#${pad(id)}` }),
+  activities: (o: string, leadId: string): Collection => ({ pk: `${org(o)}#LEAD#${leadId}`, skPrefix: 'ACTIVITY#' }),
+  /**
+   * A phone that replied STOP: no SMS goes to it, whichever lead holds it, until it replies START. Written with the
+   * lead's phone (`smsOptOutWrite` in ./store), which the SMS resource calls for a STOP or START.
+   */
+  smsOptOut: (o: string, phone: string): Key => ({ pk: org(o), sk: `SMSOPTOUT#${phone}` }),
+  /**
+   * A company item's key: the companies resource's item (its entity maps it), kept here because a lead's write
+   * checks that its companyId is one of the organization's companies, and the companies resource already uses
+   * leads (its demo data links leads to companies), so leads cannot import it.
+   */
+  company: (o: string, companyId: string): Key => ({ pk: org(o), sk: `COMPANY#${companyId}` }),
+} as const;
+
+/** The names of the leads' counter items (`COUNT#<name>`), kept in step with their collection in the same transaction. */
+export const leadCounterNames = {
+  /** One counter per lead list filter combination, so every filtered totalCount is one read. */
+  leads: ({ status, companyId }: { status?: string; companyId?: string | null } = {}) =>
+    ['LEADS', ...(companyId ? [`COMPANY#${companyId}`] : []), ...(status ? [`STATUS#${status}`] : [])].join('#'),
+  activities: (leadId: string) => `ACTIVITIES#${leadId}`,
+} as const;
+
+const O = SAMPLE_ORGANIZATION_ID;
+
+export const leadKeySamples: KeySamples<typeof leadKeys> = {
+  lead: () => leadKeys.lead(O, 'lead_1'),
+  leads: () => leadKeys.leads(O),
+  leadIndexes: () => leadKeys.leadIndexes(O, { id: 'lead_1', status: 'NEW', companyId: 'company_1' }),
+  leadEmailIndex: () => leadKeys.leadEmailIndex(O, { id: 'lead_1', email: 'Jane@Example.com' }),
+  leadContact: () => leadKeys.leadContact(O, 'EMAIL', 'jane@example.com'),
+  leadPhoneIndex: () => leadKeys.leadPhoneIndex(O, { id: 'lead_1', phone: '+61412345678' }),
+  activity: () => leadKeys.activity(O, 'lead_1', 1),
+  activities: () => leadKeys.activities(O, 'lead_1'),
+  smsOptOut: () => leadKeys.smsOptOut(O, '+61412345678'),
+  company: () => leadKeys.company(O, 'company_1'),
+};
 
 /** What a lead is found by: its email, lower-cased as gsi5 keys it, or its phone. */
 export interface LeadContact {
@@ -10,10 +75,10 @@ export interface LeadContact {
 
 export function toLeadItem(organizationId: string, lead: Lead) {
   return {
-    ...keys.lead(organizationId, lead.id),
-    ...keys.leadIndexes(organizationId, lead),
-    ...(lead.phone ? keys.leadPhoneIndex(organizationId, { id: lead.id, phone: lead.phone }) : {}),
-    ...(lead.email ? keys.leadEmailIndex(organizationId, { id: lead.id, email: lead.email }) : {}),
+    ...leadKeys.lead(organizationId, lead.id),
+    ...leadKeys.leadIndexes(organizationId, lead),
+    ...(lead.phone ? leadKeys.leadPhoneIndex(organizationId, { id: lead.id, phone: lead.phone }) : {}),
+    ...(lead.email ? leadKeys.leadEmailIndex(organizationId, { id: lead.id, email: lead.email }) : {}),
     entity: 'LEAD',
     organizationId,
     ...lead,
@@ -24,7 +89,7 @@ export function toLeadItem(organizationId: string, lead: Lead) {
 export const fromLeadItem = (item: Record<string, unknown>): Lead => v.parse(Lead, item);
 
 export function toActivityItem(organizationId: string, activity: LeadActivity) {
-  return { ...keys.activity(organizationId, activity.leadId, activity.id), entity: 'ACTIVITY', ...activity };
+  return { ...leadKeys.activity(organizationId, activity.leadId, activity.id), entity: 'ACTIVITY', ...activity };
 }
 
 export const fromActivityItem = (item: Record<string, unknown>): LeadActivity => v.parse(LeadActivity, item);
@@ -40,12 +105,12 @@ export const hasContact = (lead: Pick<Lead, 'email' | 'phone'>, contact: LeadCon
 
 /** The claim on a contact: the lead that last took it (created with it or changed to it). */
 export function toLeadContactItem(organizationId: string, contact: LeadContact, leadId: string) {
-  return { ...keys.leadContact(organizationId, contact.kind, contact.value), entity: 'LEAD_CONTACT', leadId };
+  return { ...leadKeys.leadContact(organizationId, contact.kind, contact.value), entity: 'LEAD_CONTACT', leadId };
 }
 
 /** The index attribute a lead item carries exactly while it has the contact, so a condition can test for it. */
 export function contactIndexAttribute(organizationId: string, contact: LeadContact): [name: string, value: string] {
   return contact.kind === 'EMAIL'
-    ? ['gsi5pk', keys.leadEmailIndex(organizationId, { id: '', email: contact.value }).gsi5pk]
-    : ['gsi1pk', keys.leadPhoneIndex(organizationId, { id: '', phone: contact.value }).gsi1pk];
+    ? ['gsi5pk', leadKeys.leadEmailIndex(organizationId, { id: '', email: contact.value }).gsi5pk]
+    : ['gsi1pk', leadKeys.leadPhoneIndex(organizationId, { id: '', phone: contact.value }).gsi1pk];
 }

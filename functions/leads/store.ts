@@ -1,8 +1,8 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
-import { contactIndexAttribute, contactsOf, fromActivityItem, fromLeadItem, hasContact, sameContact, toActivityItem, toLeadContactItem, toLeadItem, type LeadContact } from './entity';
-import { counterNames, keys, type Key } from '../../shared/store/keys';
+import { contactIndexAttribute, contactsOf, fromActivityItem, fromLeadItem, hasContact, leadCounterNames, leadKeys, sameContact, toActivityItem, toLeadContactItem, toLeadItem, type LeadContact } from './entity';
+import { keys, type Key } from '../../shared/store/keys';
 import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors';
 import { now } from '../../shared/ids';
 import type { Page, PageRequest } from '../../shared/pagination';
@@ -22,8 +22,8 @@ type LeadFilters = Pick<Lead, 'status' | 'companyId'>;
 
 /** The counters a lead counts in: every lead, its status, and with a company, its company and company + status. */
 function countersOf({ status, companyId }: LeadFilters): string[] {
-  const names = [counterNames.leads(), counterNames.leads({ status })];
-  if (companyId) names.push(counterNames.leads({ companyId }), counterNames.leads({ companyId, status }));
+  const names = [leadCounterNames.leads(), leadCounterNames.leads({ status })];
+  if (companyId) names.push(leadCounterNames.leads({ companyId }), leadCounterNames.leads({ companyId, status }));
   return names;
 }
 
@@ -41,7 +41,7 @@ function counterMoves(organizationId: string, from: LeadFilters | null, to: Lead
 function companyCheck(organizationId: string, companyId: string | null): TransactWrite[] {
   if (companyId === null) return [];
   const unknown = () => new ValidationError([{ path: 'companyId', message: `companyId ${companyId} does not match any company of the organization` }]);
-  return [requireExisting(keys.company(organizationId, companyId), unknown)];
+  return [requireExisting(leadKeys.company(organizationId, companyId), unknown)];
 }
 
 /** The lead still has the status and company it was read with, so the counters it moves are the right ones. */
@@ -84,7 +84,7 @@ export function claimContacts(organizationId: string, leadId: string, contacts: 
       item: {
         ConditionCheck: {
           TableName: config.tableName,
-          Key: keys.lead(organizationId, staleLeadId),
+          Key: leadKeys.lead(organizationId, staleLeadId),
           ConditionExpression: attributes.map((_, i) => `(attribute_not_exists(#a${i}) OR #a${i} <> :v${i})`).join(' AND '),
           ExpressionAttributeNames: Object.fromEntries(attributes.map(([name], i) => [`#a${i}`, name])),
           ExpressionAttributeValues: Object.fromEntries(attributes.map(([, value], i) => [`:v${i}`, value])),
@@ -104,13 +104,13 @@ const OPT_OUT_ATTEMPTS = 4;
 
 /** A phone's opt-out (STOP) held per organization, whichever lead has the phone, and outliving every lead. */
 export function smsOptOutWrite(organizationId: string, phone: string, optedOut: boolean, at: string): TransactWrite {
-  const key = keys.smsOptOut(organizationId, phone);
+  const key = leadKeys.smsOptOut(organizationId, phone);
   return optedOut ? { item: { Put: { TableName: config.tableName, Item: { ...key, entity: 'SMS_OPT_OUT', phone, optedOutAt: at } } } } : deleteItem(key);
 }
 
 /** The check, inside a lead's write, that the phone's opt-out is what the lead records. */
 function phoneOptOutIs(organizationId: string, phone: string, optedOut: boolean): TransactWrite {
-  const key = keys.smsOptOut(organizationId, phone);
+  const key = leadKeys.smsOptOut(organizationId, phone);
   return { item: { ConditionCheck: { TableName: config.tableName, Key: key, ConditionExpression: optedOut ? 'attribute_exists(pk)' : 'attribute_not_exists(pk)' } }, onConditionFailed: () => new PhoneOptOutDiffers() };
 }
 
@@ -146,7 +146,7 @@ export async function insertLeadWithActivity(organizationId: string, lead: Lead,
       insertIfAbsent(toActivityItem(organizationId, activity)),
       ...companyCheck(organizationId, lead.companyId),
       ...counterMoves(organizationId, null, lead),
-      counterUpdate(organizationId, counterNames.activities(lead.id), 1),
+      counterUpdate(organizationId, leadCounterNames.activities(lead.id), 1),
       ...(lead.phone ? [phoneOptOutIs(organizationId, lead.phone, written.smsOptedOut)] : []),
     ]);
   if (!lead.phone) {
@@ -158,7 +158,7 @@ export async function insertLeadWithActivity(organizationId: string, lead: Lead,
 }
 
 export async function getLead(organizationId: string, leadId: string): Promise<Lead | undefined> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.lead(organizationId, leadId), ConsistentRead: true }));
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: leadKeys.lead(organizationId, leadId), ConsistentRead: true }));
   return Item && fromLeadItem(Item);
 }
 
@@ -172,23 +172,23 @@ export async function getLead(organizationId: string, leadId: string): Promise<L
 export async function writeLeadChanges(organizationId: string, current: Lead, changes: Partial<Lead>, activity?: LeadActivity): Promise<Partial<Lead>> {
   const next = { ...current, ...changes };
   const moved = next.status !== current.status || next.companyId !== current.companyId;
-  const indexes = moved ? keys.leadIndexes(organizationId, next) : {};
+  const indexes = moved ? leadKeys.leadIndexes(organizationId, next) : {};
   const phoneChanged = next.phone !== current.phone;
-  const phoneIndex = phoneChanged && next.phone ? keys.leadPhoneIndex(organizationId, { id: next.id, phone: next.phone }) : {};
+  const phoneIndex = phoneChanged && next.phone ? leadKeys.leadPhoneIndex(organizationId, { id: next.id, phone: next.phone }) : {};
   const emailChanged = next.email !== current.email;
-  const emailIndex = emailChanged && next.email ? keys.leadEmailIndex(organizationId, { id: next.id, email: next.email }) : {};
+  const emailIndex = emailChanged && next.email ? leadKeys.leadEmailIndex(organizationId, { id: next.id, email: next.email }) : {};
   const taken = contactsOf(next).filter((contact) => !hasContact(current, contact));
   const others = [
     ...(moved ? counterMoves(organizationId, current, next) : []),
     // A claim left on a contact the lead no longer has is stale, and ingestion reads it so; nothing removes it here.
     ...takeContacts(organizationId, current.id, taken),
     ...(next.companyId !== current.companyId ? companyCheck(organizationId, next.companyId) : []),
-    ...(activity ? [insertIfAbsent(toActivityItem(organizationId, activity)), counterUpdate(organizationId, counterNames.activities(current.id), 1)] : []),
+    ...(activity ? [insertIfAbsent(toActivityItem(organizationId, activity)), counterUpdate(organizationId, leadCounterNames.activities(current.id), 1)] : []),
   ];
   // updatedAt is kept on the item (not in the API's lead): the time its lead.updated event occurred.
   const updatedAt = now();
   const writeAs = async (written: Partial<Lead>) => {
-    const update = setFields(keys.lead(organizationId, current.id), { ...written, ...indexes, ...phoneIndex, ...emailIndex, updatedAt }, {
+    const update = setFields(leadKeys.lead(organizationId, current.id), { ...written, ...indexes, ...phoneIndex, ...emailIndex, updatedAt }, {
       remove: [
         ...(moved && !next.companyId && current.companyId ? ['gsi3pk', 'gsi3sk', 'gsi4pk', 'gsi4sk'] : []),
         ...(phoneChanged && !next.phone ? ['gsi1pk', 'gsi1sk'] : []),
@@ -216,8 +216,8 @@ export async function writeLeadChanges(organizationId: string, current: Lead, ch
 
 /** Each filter combination has its own index partition, newest first. */
 function listSource(organizationId: string, { status, companyId }: Partial<LeadFilters>): PageSource {
-  if (!status && !companyId) return keys.leads(organizationId);
-  const index = keys.leadIndexes(organizationId, { id: '', status: status ?? '', companyId: companyId ?? null });
+  if (!status && !companyId) return leadKeys.leads(organizationId);
+  const index = leadKeys.leadIndexes(organizationId, { id: '', status: status ?? '', companyId: companyId ?? null });
   if (companyId && status) return { index: 'gsi4', pk: index.gsi4pk! };
   if (companyId) return { index: 'gsi3', pk: index.gsi3pk! };
   return { index: 'gsi2', pk: index.gsi2pk };
@@ -225,7 +225,7 @@ function listSource(organizationId: string, { status, companyId }: Partial<LeadF
 
 /** One Query and one counter read, whatever the filters. */
 export async function listLeadsPage(organizationId: string, { page, limit, cursor, status, companyId }: ListLeadsQuery): Promise<Page<Lead>> {
-  const { items, totalCount, nextCursor } = await countedPage(listSource(organizationId, { status, companyId }), organizationId, counterNames.leads({ status, companyId }), { page, limit, cursor });
+  const { items, totalCount, nextCursor } = await countedPage(listSource(organizationId, { status, companyId }), organizationId, leadCounterNames.leads({ status, companyId }), { page, limit, cursor });
   return { items: items.map(fromLeadItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
 }
 
@@ -234,7 +234,7 @@ export async function listLeadsPage(organizationId: string, { page, limit, curso
  * same transactions), so reading it answers "does this lead exist here?" without a third call.
  */
 export async function listActivitiesPage(organizationId: string, leadId: string, { page, limit, cursor }: PageRequest): Promise<Page<LeadActivity>> {
-  const { items, totalCount, nextCursor } = await countedPage(keys.activities(organizationId, leadId), organizationId, counterNames.activities(leadId), { page, limit, cursor });
+  const { items, totalCount, nextCursor } = await countedPage(leadKeys.activities(organizationId, leadId), organizationId, leadCounterNames.activities(leadId), { page, limit, cursor });
   if (totalCount === undefined) throw leadNotFound();
   return { items: items.map(fromActivityItem), totalCount, page, limit, nextCursor };
 }
@@ -249,13 +249,13 @@ export async function deleteLeadWithActivities(organizationId: string, leadId: s
     const lead = await getLead(organizationId, leadId);
     if (!lead) return false;
     await transact([
-      deleteIfUnchanged(keys.lead(organizationId, leadId), unchanged(lead)),
+      deleteIfUnchanged(leadKeys.lead(organizationId, leadId), unchanged(lead)),
       ...counterMoves(organizationId, lead, null),
-      deleteItem(keys.counter(organizationId, counterNames.activities(leadId))),
+      deleteItem(keys.counter(organizationId, leadCounterNames.activities(leadId))),
     ]);
     return true;
   });
-  await deleteItems((await queryAll(keys.activities(organizationId, leadId), ['pk', 'sk'])) as unknown as Key[]);
+  await deleteItems((await queryAll(leadKeys.activities(organizationId, leadId), ['pk', 'sk'])) as unknown as Key[]);
   if (!found) throw leadNotFound();
 }
 
@@ -276,7 +276,7 @@ function deleteIfUnchanged(key: Key, condition: Condition): TransactWrite {
 
 /** The organization's newest lead with this email, ignoring case: one Query of the email index. */
 export async function findLeadByEmail(organizationId: string, email: string): Promise<Lead | undefined> {
-  const { gsi5pk } = keys.leadEmailIndex(organizationId, { id: '', email });
+  const { gsi5pk } = leadKeys.leadEmailIndex(organizationId, { id: '', email });
   const { Items } = await dynamo.send(
     new QueryCommand({ TableName: config.tableName, IndexName: 'gsi5', KeyConditionExpression: 'gsi5pk = :pk', ExpressionAttributeValues: { ':pk': gsi5pk }, ScanIndexForward: false, Limit: 1 }),
   );
@@ -285,13 +285,13 @@ export async function findLeadByEmail(organizationId: string, email: string): Pr
 
 /** The lead that last took this contact, if any has; it may since have been deleted or lost the contact. */
 export async function leadOfContact(organizationId: string, { kind, value }: LeadContact): Promise<string | undefined> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.leadContact(organizationId, kind, value), ConsistentRead: true }));
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: leadKeys.leadContact(organizationId, kind, value), ConsistentRead: true }));
   return Item ? String(Item.leadId) : undefined;
 }
 
 /** The organization's newest lead with this phone number (E.164): one Query of the phone index. */
 export async function findLeadByPhone(organizationId: string, phone: string): Promise<Lead | undefined> {
-  const { gsi1pk } = keys.leadPhoneIndex(organizationId, { id: '', phone });
+  const { gsi1pk } = leadKeys.leadPhoneIndex(organizationId, { id: '', phone });
   const { Items } = await dynamo.send(
     new QueryCommand({ TableName: config.tableName, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': gsi1pk }, ScanIndexForward: false, Limit: 1 }),
   );

@@ -1,15 +1,46 @@
 import * as v from 'valibot';
 import { Invitation, Member } from './member-schema';
-import { keys } from '../../shared/store/keys';
+import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
+
+const org = organizationPartition;
+
+export const memberKeys = {
+  /** Members with a user account; pending invitations live under INVITATION# and are never listed. */
+  member: (o: string, id: number): Key => ({ pk: org(o), sk: `MEMBER#${pad(id)}` }),
+  members: (o: string): Collection => ({ pk: org(o), skPrefix: 'MEMBER#' }),
+  invitation: (o: string, id: number): Key => ({ pk: org(o), sk: `INVITATION#${pad(id)}` }),
+  invitations: (o: string): Collection => ({ pk: org(o), skPrefix: 'INVITATION#' }),
+  /** An email address taken by a member or a pending invitation, ignoring case. */
+  memberEmail: (o: string, email: string): Key => ({ pk: org(o), sk: `MEMBEREMAIL#${normalizeName(email)}` }),
+  /** user_… → its member, so POST /v1/sms can check the sender in one read. */
+  user: (o: string, userId: string): Key => ({ pk: org(o), sk: `USER#${userId}` }),
+} as const;
+
+/** The names of the members' and invitations' counter items (`COUNT#<name>`). */
+export const memberCounterNames = {
+  members: 'MEMBERS',
+  invitations: 'INVITATIONS',
+} as const;
+
+const O = SAMPLE_ORGANIZATION_ID;
+
+export const memberKeySamples: KeySamples<typeof memberKeys> = {
+  member: () => memberKeys.member(O, 1),
+  members: () => memberKeys.members(O),
+  invitation: () => memberKeys.invitation(O, 1),
+  invitations: () => memberKeys.invitations(O),
+  memberEmail: () => memberKeys.memberEmail(O, 'a@example.com'),
+  user: () => memberKeys.user(O, 'user_1'),
+};
 
 export function toMemberItem(organizationId: string, member: Member, createdAt: string) {
-  return { ...keys.member(organizationId, member.id), entity: 'MEMBER', ...member, createdAt };
+  return { ...memberKeys.member(organizationId, member.id), entity: 'MEMBER', ...member, createdAt };
 }
 
 export const fromMemberItem = (item: Record<string, unknown>): Member => v.parse(Member, item);
 
 export function toInvitationItem(organizationId: string, invitation: Invitation) {
-  return { ...keys.invitation(organizationId, invitation.id), entity: 'INVITATION', ...invitation };
+  return { ...memberKeys.invitation(organizationId, invitation.id), entity: 'INVITATION', ...invitation };
 }
 
 export const fromInvitationItem = (item: Record<string, unknown>): Invitation => v.parse(Invitation, item);
@@ -19,7 +50,7 @@ export const UserLookup = v.object({ userId: v.string(), memberId: v.number(), e
 export type UserLookup = v.InferOutput<typeof UserLookup>;
 
 export function toUserLookupItem(organizationId: string, user: UserLookup) {
-  return { ...keys.user(organizationId, user.userId), ...user };
+  return { ...memberKeys.user(organizationId, user.userId), ...user };
 }
 
 export const fromUserLookupItem = (item: Record<string, unknown>): UserLookup => v.parse(UserLookup, item);
@@ -29,5 +60,5 @@ export const fromUserLookupItem = (item: Record<string, unknown>): UserLookup =>
  * second member or invitation of the organization can take it.
  */
 export function toMemberEmailItem(organizationId: string, email: string, holder: { memberId: number } | { invitationId: number }) {
-  return { ...keys.memberEmail(organizationId, email), entity: 'MEMBER_EMAIL', email, ...holder };
+  return { ...memberKeys.memberEmail(organizationId, email), entity: 'MEMBER_EMAIL', email, ...holder };
 }

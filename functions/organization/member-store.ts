@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
-import { counterNames, keys } from '../../shared/store/keys';
+import { memberCounterNames, memberKeys } from './member-entity';
 import { fromInvitationItem, fromMemberItem, toInvitationItem, toMemberEmailItem, toMemberItem, toUserLookupItem } from './member-entity';
 import { ConflictError, NotFoundError } from '../../shared/errors';
 import { now } from '../../shared/ids';
@@ -24,7 +24,7 @@ function memberWrites(organizationId: string, member: Member, createdAt: string)
   return [
     insertIfAbsent(toMemberItem(organizationId, member, createdAt)),
     insertIfAbsent(toUserLookupItem(organizationId, { userId: member.user.id, memberId: member.id, email: member.user.email, isDisabled: member.isDisabled })),
-    counterUpdate(organizationId, counterNames.members, 1),
+    counterUpdate(organizationId, memberCounterNames.members, 1),
   ];
 }
 
@@ -37,7 +37,7 @@ export async function insertMemberWithUser(organizationId: string, member: Membe
 }
 
 export async function getMember(organizationId: string, memberId: number): Promise<Member | undefined> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.member(organizationId, memberId), ConsistentRead: true }));
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: memberKeys.member(organizationId, memberId), ConsistentRead: true }));
   return Item && fromMemberItem(Item);
 }
 
@@ -45,14 +45,14 @@ export async function getMember(organizationId: string, memberId: number): Promi
 export async function writeMemberChanges(organizationId: string, member: Member, changes: MemberChanges): Promise<void> {
   await transact([
     // updatedAt is kept on the item (not in the API's member): the time its member.updated event occurred.
-    setFields(keys.member(organizationId, member.id), { ...changes, updatedAt: now() }, { onConditionFailed: memberNotFound }),
-    ...(changes.isDisabled === undefined ? [] : [setFields(keys.user(organizationId, member.user.id), { isDisabled: changes.isDisabled }, { onConditionFailed: memberNotFound })]),
+    setFields(memberKeys.member(organizationId, member.id), { ...changes, updatedAt: now() }, { onConditionFailed: memberNotFound }),
+    ...(changes.isDisabled === undefined ? [] : [setFields(memberKeys.user(organizationId, member.user.id), { isDisabled: changes.isDisabled }, { onConditionFailed: memberNotFound })]),
   ]);
 }
 
 /** Invitations live under their own sort-key prefix, so neither this Query nor the counter sees them. */
 export async function listMembersPage(organizationId: string, { page, limit, cursor }: PageRequest): Promise<Page<Member>> {
-  const { items, totalCount, nextCursor } = await countedPage(keys.members(organizationId), organizationId, counterNames.members, { page, limit, cursor });
+  const { items, totalCount, nextCursor } = await countedPage(memberKeys.members(organizationId), organizationId, memberCounterNames.members, { page, limit, cursor });
   return { items: items.map(fromMemberItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
 }
 
@@ -61,17 +61,17 @@ export async function insertInvitation(organizationId: string, invitation: Invit
   await transact([
     insertIfAbsent(toMemberEmailItem(organizationId, invitation.email, { invitationId: invitation.id }), emailTaken(invitation.email)),
     insertIfAbsent(toInvitationItem(organizationId, invitation)),
-    counterUpdate(organizationId, counterNames.invitations, 1),
+    counterUpdate(organizationId, memberCounterNames.invitations, 1),
   ]);
 }
 
 export async function getInvitation(organizationId: string, invitationId: number): Promise<Invitation | undefined> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.invitation(organizationId, invitationId), ConsistentRead: true }));
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: memberKeys.invitation(organizationId, invitationId), ConsistentRead: true }));
   return Item && fromInvitationItem(Item);
 }
 
 export async function listInvitationsPage(organizationId: string, { page, limit, cursor }: PageRequest): Promise<Page<Invitation>> {
-  const { items, totalCount, nextCursor } = await countedPage(keys.invitations(organizationId), organizationId, counterNames.invitations, { page, limit, cursor });
+  const { items, totalCount, nextCursor } = await countedPage(memberKeys.invitations(organizationId), organizationId, memberCounterNames.invitations, { page, limit, cursor });
   return { items: items.map(fromInvitationItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
 }
 
@@ -81,9 +81,9 @@ export async function listInvitationsPage(organizationId: string, { page, limit,
  */
 export async function replaceInvitationWithMember(organizationId: string, invitation: Invitation, member: Member, createdAt: string): Promise<void> {
   await transact([
-    deleteItem(keys.invitation(organizationId, invitation.id), invitationNotFound),
+    deleteItem(memberKeys.invitation(organizationId, invitation.id), invitationNotFound),
     { item: { Put: { TableName: config.tableName, Item: toMemberEmailItem(organizationId, invitation.email, { memberId: member.id }) } } },
     ...memberWrites(organizationId, member, createdAt),
-    counterUpdate(organizationId, counterNames.invitations, -1),
+    counterUpdate(organizationId, memberCounterNames.invitations, -1),
   ]);
 }

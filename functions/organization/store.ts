@@ -3,7 +3,10 @@ import * as v from 'valibot';
 import { DEFAULT_USAGE_PLAN, isUsagePlanName, type UsagePlanName } from '../../shared/auth/usage-plans';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
-import { counterNames, keys } from '../../shared/store/keys';
+import { leadCounterNames } from '../leads/entity';
+import { organizationKeys, toOrganizationItem } from './entity';
+import { memberCounterNames } from './member-entity';
+import { serviceCounterNames } from '../services/entity';
 import { ApiError, ConflictError, NotFoundError } from '../../shared/errors';
 import { newId, now } from '../../shared/ids';
 import { OrganizationRecord, type Organization, type OrganizationChanges } from './schema';
@@ -14,8 +17,6 @@ import { retryOnStaleWrite, StaleWrite } from '../../shared/store/versioned';
 import { setFields, updateExistingItem, type Condition } from '../../shared/store/update-fields';
 import { E164 } from '../../shared/schema';
 
-const toOrganizationItem = (organization: OrganizationRecord) => ({ ...keys.organization(organization.id), entity: 'ORGANIZATION', ...organization });
-
 export async function createOrganization(name: string, timezone = 'UTC', usagePlan?: UsagePlanName): Promise<OrganizationRecord> {
   const organization: OrganizationRecord = { id: newId('org'), name, timezone, smsSenderId: null, createdAt: now() };
   await writeAlone(insertIfAbsent({ ...toOrganizationItem(organization), ...(usagePlan ? { usagePlan } : {}) }));
@@ -23,18 +24,18 @@ export async function createOrganization(name: string, timezone = 'UTC', usagePl
 }
 
 export async function organizationExists(organizationId: string): Promise<boolean> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.organization(organizationId), ProjectionExpression: 'pk' }));
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: organizationKeys.organization(organizationId), ProjectionExpression: 'pk' }));
   return Item !== undefined;
 }
 
-const COUNTED = { leads: counterNames.leads(), members: counterNames.members, services: counterNames.services } as const;
+const COUNTED = { leads: leadCounterNames.leads(), members: memberCounterNames.members, services: serviceCounterNames.services } as const;
 
 /** The organization item and the counters it shows, in one consistent BatchGetItem. */
 export async function getOrganization(organizationId: string): Promise<Organization> {
   const shardKeys = Object.values(COUNTED).flatMap((name) => counterKeys(organizationId, name));
-  const items = await batchGetItems([keys.organization(organizationId), ...shardKeys], { consistentRead: true });
+  const items = await batchGetItems([organizationKeys.organization(organizationId), ...shardKeys], { consistentRead: true });
   const byKey = new Map(items.map((item) => [`${item.pk} ${item.sk}`, item]));
-  const record = byKey.get(`${keys.organization(organizationId).pk} ${keys.organization(organizationId).sk}`);
+  const record = byKey.get(`${organizationKeys.organization(organizationId).pk} ${organizationKeys.organization(organizationId).sk}`);
   if (!record) throw new NotFoundError('Organization not found');
   // A sharded counter is the sum of its shards.
   const count = (name: string) => counterKeys(organizationId, name).reduce((sum, key) => sum + Number(byKey.get(`${key.pk} ${key.sk}`)?.count ?? 0), 0);
@@ -50,13 +51,13 @@ const smsSenderTaken = (number: string) => new ApiError(409, `smsSenderId ${numb
 
 /** The organization's current smsSenderId and who holds the claim on it, in one consistent read. */
 async function readSmsSender(organizationId: string): Promise<{ smsSenderId: string | null; ownsClaim: boolean }> {
-  const organizationKey = keys.organization(organizationId);
+  const organizationKey = organizationKeys.organization(organizationId);
   const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: organizationKey, ProjectionExpression: 'smsSenderId', ConsistentRead: true }));
   if (!Item) throw organizationNotFound();
   const smsSenderId = typeof Item.smsSenderId === 'string' ? Item.smsSenderId : null;
   const number = smsNumberOf(smsSenderId);
   if (!number) return { smsSenderId, ownsClaim: false };
-  const claim = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.smsNumberClaim(number), ConsistentRead: true }));
+  const claim = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: organizationKeys.smsNumberClaim(number), ConsistentRead: true }));
   return { smsSenderId, ownsClaim: claim.Item?.organizationId === organizationId };
 }
 
@@ -66,7 +67,7 @@ function claimSmsNumber(organizationId: string, number: string, at: string): Tra
     item: {
       Put: {
         TableName: config.tableName,
-        Item: { ...keys.smsNumberClaim(number), entity: 'SMS_NUMBER_CLAIM', organizationId, claimedAt: at },
+        Item: { ...organizationKeys.smsNumberClaim(number), entity: 'SMS_NUMBER_CLAIM', organizationId, claimedAt: at },
         ConditionExpression: 'attribute_not_exists(pk) OR organizationId = :organizationId',
         ExpressionAttributeValues: { ':organizationId': organizationId },
       },
@@ -78,7 +79,7 @@ function claimSmsNumber(organizationId: string, number: string, at: string): Tra
 /** Lets go of a number the organization holds, so another can take it. */
 function releaseSmsNumber(organizationId: string, number: string): TransactWrite {
   return {
-    item: { Delete: { TableName: config.tableName, Key: keys.smsNumberClaim(number), ConditionExpression: 'organizationId = :organizationId', ExpressionAttributeValues: { ':organizationId': organizationId } } },
+    item: { Delete: { TableName: config.tableName, Key: organizationKeys.smsNumberClaim(number), ConditionExpression: 'organizationId = :organizationId', ExpressionAttributeValues: { ':organizationId': organizationId } } },
     onConditionFailed: () => new StaleWrite(),
   };
 }
@@ -91,7 +92,7 @@ function releaseSmsNumber(organizationId: string, number: string): TransactWrite
 export async function updateOrganization(organizationId: string, changes: OrganizationChanges): Promise<void> {
   if (changes.smsSenderId === undefined) {
     const at = now();
-    await writeAlone(setFields(keys.organization(organizationId), { ...changes, updatedAt: at }, { onConditionFailed: organizationNotFound }));
+    await writeAlone(setFields(organizationKeys.organization(organizationId), { ...changes, updatedAt: at }, { onConditionFailed: organizationNotFound }));
     return;
   }
   const next = changes.smsSenderId;
@@ -105,7 +106,7 @@ export async function updateOrganization(organizationId: string, changes: Organi
         : { expression: 'smsSenderId = :current', values: { ':current': current.smsSenderId } };
     await transact([
       // gsi1 held the number before claims did: an organization changed now leaves that index.
-      setFields(keys.organization(organizationId), { ...changes, updatedAt: at }, { remove: ['gsi1pk', 'gsi1sk'], condition: unchanged, onConditionFailed: () => new StaleWrite() }),
+      setFields(organizationKeys.organization(organizationId), { ...changes, updatedAt: at }, { remove: ['gsi1pk', 'gsi1sk'], condition: unchanged, onConditionFailed: () => new StaleWrite() }),
       ...(after ? [claimSmsNumber(organizationId, after, at)] : []),
       ...(before && before !== after && current.ownsClaim ? [releaseSmsNumber(organizationId, before)] : []),
     ]);
@@ -114,29 +115,29 @@ export async function updateOrganization(organizationId: string, changes: Organi
 
 /** The organization whose SMS number this is, for an inbound SMS: the claim's one holder, or none. */
 export async function findOrganizationBySmsNumber(number: string): Promise<string | undefined> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.smsNumberClaim(number), ConsistentRead: true }));
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: organizationKeys.smsNumberClaim(number), ConsistentRead: true }));
   return typeof Item?.organizationId === 'string' ? Item.organizationId : undefined;
 }
 
 /** The organization's time zone, what its appointments are shown in unless they say otherwise. */
 export async function getOrganizationTimezone(organizationId: string): Promise<string> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.organization(organizationId), ProjectionExpression: '#timezone', ExpressionAttributeNames: { '#timezone': 'timezone' } }));
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: organizationKeys.organization(organizationId), ProjectionExpression: '#timezone', ExpressionAttributeNames: { '#timezone': 'timezone' } }));
   return typeof Item?.timezone === 'string' ? Item.timezone : 'UTC';
 }
 
 /** The usage plan chosen for the organization (the admin CLI's `org plan`), or the default. */
 export async function getOrganizationUsagePlan(organizationId: string): Promise<UsagePlanName> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.organization(organizationId), ProjectionExpression: 'usagePlan' }));
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: organizationKeys.organization(organizationId), ProjectionExpression: 'usagePlan' }));
   return typeof Item?.usagePlan === 'string' && isUsagePlanName(Item.usagePlan) ? Item.usagePlan : DEFAULT_USAGE_PLAN;
 }
 
 export async function setOrganizationUsagePlan(organizationId: string, usagePlan: UsagePlanName): Promise<void> {
-  await updateExistingItem(keys.organization(organizationId), { usagePlan }, () => new NotFoundError('Organization not found'));
+  await updateExistingItem(organizationKeys.organization(organizationId), { usagePlan }, () => new NotFoundError('Organization not found'));
 }
 
 /** Over how many items the organization's lead and inquiry counters are spread (the admin CLI's `org shards`); 1 unless raised. */
 export async function getOrganizationCounterShards(organizationId: string): Promise<number> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.organization(organizationId), ProjectionExpression: 'counterShards' }));
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: organizationKeys.organization(organizationId), ProjectionExpression: 'counterShards' }));
   return typeof Item?.counterShards === 'number' ? Item.counterShards : 1;
 }
 
@@ -149,7 +150,7 @@ export async function raiseOrganizationCounterShards(organizationId: string, sha
     .send(
       new UpdateCommand({
         TableName: config.tableName,
-        Key: keys.organization(organizationId),
+        Key: organizationKeys.organization(organizationId),
         UpdateExpression: 'SET counterShards = :shards',
         ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(counterShards) OR counterShards <= :shards)',
         ExpressionAttributeValues: { ':shards': shards },

@@ -1,5 +1,24 @@
-import { counterNames, keys } from '../../shared/store/keys';
+import { organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
 import { defineTextCollection } from '../../shared/text-collection';
+
+const org = organizationPartition;
+
+export const policyKeys = {
+  policy: (o: string, id: number): Key => ({ pk: org(o), sk: `POLICY#${pad(id)}` }),
+  policies: (o: string): Collection => ({ pk: org(o), skPrefix: 'POLICY#' }),
+} as const;
+
+/** The names of the policies' counter items (`COUNT#<name>`). */
+export const policyCounterNames = {
+  policies: 'POLICIES',
+} as const;
+
+const O = SAMPLE_ORGANIZATION_ID;
+
+export const policyKeySamples: KeySamples<typeof policyKeys> = {
+  policy: () => policyKeys.policy(O, 1),
+  policies: () => policyKeys.policies(O),
+};
 
 /** Business policies the AI receptionist can quote: cancellations, warranties, payment terms. */
 export const policies = defineTextCollection({
@@ -9,7 +28,7 @@ export const policies = defineTextCollection({
   label: 'Policy',
   tag: 'Policies',
   text: { title: 200, content: 20_000 },
-  keys: { item: keys.policy, collection: keys.policies, counter: counterNames.policies },
+  keys: { item: policyKeys.policy, collection: policyKeys.policies, counter: policyCounterNames.policies },
   names: { one: 'Policy', many: 'Policies' },
   docs: {
     create: { summary: 'Create a policy', description: 'A policy the AI receptionist can quote (cancellations, warranty, payment terms). `isActive` defaults to true.' },

@@ -1,16 +1,30 @@
 import * as v from 'valibot';
 import { Product } from './schema';
-import { keys } from '../../shared/store/keys';
+import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '../../shared/store/keys';
 import { toVersionedItem, type Versioned } from '../../shared/store/versioned-record';
 
 export type VersionedProduct = Versioned<Product>;
 
+const org = organizationPartition;
+
+export const productKeys = {
+  product: (o: string, id: number): Key => ({ pk: org(o), sk: `PRODUCT#${pad(id)}` }),
+  productName: (o: string, name: string): Key => ({ pk: org(o), sk: `PRODUCTNAME#${normalizeName(name)}` }),
+} as const;
+
+const O = SAMPLE_ORGANIZATION_ID;
+
+export const productKeySamples: KeySamples<typeof productKeys> = {
+  product: () => productKeys.product(O, 1),
+  productName: () => productKeys.productName(O, 'Tap'),
+};
+
 export const toProductItem = (organizationId: string, product: VersionedProduct) =>
-  toVersionedItem(keys.product(organizationId, product.value.id), 'PRODUCT', organizationId, product);
+  toVersionedItem(productKeys.product(organizationId, product.value.id), 'PRODUCT', organizationId, product);
 
 export const fromProductItem = (item: Record<string, unknown>): VersionedProduct => ({ value: v.parse(Product, item), version: Number(item.version) });
 
 /** Holds a product's name (trimmed, case-insensitive) so that no other product of the organization can take it. */
 export function toProductNameItem(organizationId: string, product: Pick<Product, 'id' | 'name'>) {
-  return { ...keys.productName(organizationId, product.name), entity: 'PRODUCT_NAME', productId: product.id, name: product.name };
+  return { ...productKeys.productName(organizationId, product.name), entity: 'PRODUCT_NAME', productId: product.id, name: product.name };
 }

@@ -1,8 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
-import { keys, normalizeName } from '../../shared/store/keys';
-import { fromProductItem, toProductItem, toProductNameItem, type VersionedProduct } from './entity';
+import { normalizeName } from '../../shared/store/keys';
+import { fromProductItem, productKeys, toProductItem, toProductNameItem, type VersionedProduct } from './entity';
 import { ConflictError } from '../../shared/errors';
 import type { Product } from './schema';
 import { batchGetItems } from '../../shared/store/batch-get';
@@ -22,14 +22,14 @@ export async function insertProduct(organizationId: string, product: Product): P
 }
 
 export async function getProduct(organizationId: string, productId: number): Promise<VersionedProduct | undefined> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.product(organizationId, productId), ConsistentRead: true }));
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: productKeys.product(organizationId, productId), ConsistentRead: true }));
   return Item && fromProductItem(Item);
 }
 
 /** Several products in one BatchGetItem per 100 ids. */
 export async function getProducts(organizationId: string, productIds: number[]): Promise<Map<number, VersionedProduct>> {
   const unique = [...new Set(productIds)];
-  const items = await batchGetItems(unique.map((id) => keys.product(organizationId, id)), { consistentRead: true });
+  const items = await batchGetItems(unique.map((id) => productKeys.product(organizationId, id)), { consistentRead: true });
   return new Map(items.map(fromProductItem).map((loaded) => [loaded.value.id, loaded]));
 }
 
@@ -41,6 +41,6 @@ export async function writeProductVersion(organizationId: string, current: Versi
   const renamed = normalizeName(current.value.name) !== normalizeName(next.value.name);
   await writeVersion(
     putIfVersion(toProductItem(organizationId, next), current.version),
-    renamed ? moveUniqueItem(keys.productName(organizationId, current.value.name), toProductNameItem(organizationId, next.value), nameTaken(next.value.name)) : [],
+    renamed ? moveUniqueItem(productKeys.productName(organizationId, current.value.name), toProductNameItem(organizationId, next.value), nameTaken(next.value.name)) : [],
   );
 }

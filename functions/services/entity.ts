@@ -1,13 +1,36 @@
 import * as v from 'valibot';
 import { CategoryService, Service } from './schema';
-import { keys } from '../../shared/store/keys';
+import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
+
+const org = organizationPartition;
+
+export const serviceKeys = {
+  service: (o: string, id: number): Key => ({ pk: org(o), sk: `SERVICE#${pad(id)}` }),
+  services: (o: string): Collection => ({ pk: org(o), skPrefix: 'SERVICE#' }),
+  serviceName: (o: string, name: string): Key => ({ pk: org(o), sk: `SERVICENAME#${normalizeName(name)}` }),
+  scenario: (o: string, id: number): Key => ({ pk: org(o), sk: `SCENARIO#${pad(id)}` }),
+} as const;
+
+/** The names of the services' counter items (`COUNT#<name>`). */
+export const serviceCounterNames = {
+  services: 'SERVICES',
+} as const;
+
+const O = SAMPLE_ORGANIZATION_ID;
+
+export const serviceKeySamples: KeySamples<typeof serviceKeys> = {
+  service: () => serviceKeys.service(O, 1),
+  services: () => serviceKeys.services(O),
+  serviceName: () => serviceKeys.serviceName(O, 'Drains'),
+  scenario: () => serviceKeys.scenario(O, 1),
+};
 
 /**
  * The service item carries its scenario's summary (written in the same transaction as the
  * scenario), so GET /v1/services/{serviceId} is one GetItem.
  */
 export function toServiceItem(organizationId: string, service: Service) {
-  return { ...keys.service(organizationId, service.id), entity: 'SERVICE', ...service };
+  return { ...serviceKeys.service(organizationId, service.id), entity: 'SERVICE', ...service };
 }
 
 export const fromServiceItem = (item: Record<string, unknown>): Service => v.parse(Service, item);
@@ -17,5 +40,5 @@ export const toCategoryService = (service: Service): CategoryService => v.parse(
 
 /** Holds the normalised name so two services cannot share it (trimmed, case-insensitive). */
 export function toServiceNameItem(organizationId: string, service: Pick<Service, 'id' | 'name'>) {
-  return { ...keys.serviceName(organizationId, service.name), entity: 'SERVICE_NAME', serviceId: service.id, name: service.name };
+  return { ...serviceKeys.serviceName(organizationId, service.name), entity: 'SERVICE_NAME', serviceId: service.id, name: service.name };
 }

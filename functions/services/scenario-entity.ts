@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { Scenario, ScenarioSummary } from './scenario-schema';
-import { keys } from '../../shared/store/keys';
+import { serviceKeys } from './entity';
 
 export function toScenarioItem(organizationId: string, scenario: Scenario) {
-  return { ...keys.scenario(organizationId, scenario.id), entity: 'SCENARIO', ...scenario };
+  return { ...serviceKeys.scenario(organizationId, scenario.id), entity: 'SCENARIO', ...scenario };
 }
 
 export const fromScenarioItem = (item: Record<string, unknown>): Scenario => v.parse(Scenario, item);

@@ -1,9 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
-import { counterNames, keys } from '../../shared/store/keys';
 import { fromScenarioItem, toScenarioItem } from './scenario-entity';
-import { fromServiceItem, toServiceItem, toServiceNameItem } from './entity';
+import { fromServiceItem, serviceCounterNames, serviceKeys, toServiceItem, toServiceNameItem } from './entity';
 import { ConflictError, NotFoundError } from '../../shared/errors';
 import type { Scenario } from './scenario-schema';
 import type { Service } from './schema';
@@ -20,23 +19,23 @@ export async function insertServiceWithScenario(organizationId: string, service:
     insertIfAbsent(toServiceNameItem(organizationId, service), () => new ConflictError(`A service named "${service.name}" already exists`)),
     insertIfAbsent(toServiceItem(organizationId, service)),
     insertIfAbsent(toScenarioItem(organizationId, scenario)),
-    counterUpdate(organizationId, counterNames.services, 1),
+    counterUpdate(organizationId, serviceCounterNames.services, 1),
   ]);
 }
 
 export async function getService(organizationId: string, serviceId: number): Promise<Service> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.service(organizationId, serviceId), ConsistentRead: true }));
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: serviceKeys.service(organizationId, serviceId), ConsistentRead: true }));
   if (!Item) throw new NotFoundError('Service not found');
   return fromServiceItem(Item);
 }
 
 export async function getScenario(organizationId: string, scenarioId: number): Promise<Scenario> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.scenario(organizationId, scenarioId), ConsistentRead: true }));
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: serviceKeys.scenario(organizationId, scenarioId), ConsistentRead: true }));
   if (!Item) throw new NotFoundError('Scenario not found');
   return fromScenarioItem(Item);
 }
 
 /** Every service of the organization, oldest first: a small catalog, one Query. */
 export async function listAllServices(organizationId: string): Promise<Service[]> {
-  return (await queryAll(keys.services(organizationId))).map(fromServiceItem);
+  return (await queryAll(serviceKeys.services(organizationId))).map(fromServiceItem);
 }

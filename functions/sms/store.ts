@@ -1,7 +1,8 @@
-import { fromThreadItem, SMS_AWAITING_SHARDS, smsMessageRefOf, toSmsMessageItem, type SmsThread } from '../inquiries/entity';
-import { fromLeadItem } from '../leads/entity';
-import { keys } from '../../shared/store/keys';
-import { fromUserLookupItem, type UserLookup } from '../organization/member-entity';
+import { fromThreadItem, inquiryKeys, SMS_AWAITING_SHARDS, smsMessageRefOf, toSmsMessageItem, type SmsThread } from '../inquiries/entity';
+import { fromLeadItem, leadKeys } from '../leads/entity';
+import { organizationKeys } from '../organization/entity';
+import { smsKeys } from './entity';
+import { fromUserLookupItem, memberKeys, type UserLookup } from '../organization/member-entity';
 import type { SmsMessage } from '../inquiries/schema';
 import type { Lead } from '../leads/schema';
 import { OrganizationRecord } from '../organization/schema';
@@ -27,10 +28,10 @@ export interface SmsParties {
 
 /** The lead, the sending user, the organization and (when given) the thread, in one consistent BatchGetItem. */
 export async function readSmsParties(organizationId: string, { leadId, userId, threadId }: { leadId: string; userId: string; threadId?: string }): Promise<SmsParties> {
-  const leadKey = keys.lead(organizationId, leadId);
-  const userKey = keys.user(organizationId, userId);
-  const organizationKey = keys.organization(organizationId);
-  const threadKey = threadId === undefined ? undefined : keys.thread(organizationId, threadId);
+  const leadKey = leadKeys.lead(organizationId, leadId);
+  const userKey = memberKeys.user(organizationId, userId);
+  const organizationKey = organizationKeys.organization(organizationId);
+  const threadKey = threadId === undefined ? undefined : inquiryKeys.thread(organizationId, threadId);
   const items = await batchGetItems([leadKey, userKey, organizationKey, ...(threadKey ? [threadKey] : [])], { consistentRead: true });
   const bySk = new Map(items.map((item) => [item.sk as string, item]));
   const lead = bySk.get(leadKey.sk);
@@ -53,13 +54,13 @@ export const optedOut = () => new BadRequestError('leadId: the lead replied STOP
  * opt-out outlives its leads, and a STOP recorded after the lead was read still stops the send.
  */
 export function phoneNotOptedOut(organizationId: string, phone: string): TransactWrite {
-  return { item: { ConditionCheck: { TableName: config.tableName, Key: keys.smsOptOut(organizationId, phone), ConditionExpression: 'attribute_not_exists(pk)' } }, onConditionFailed: optedOut };
+  return { item: { ConditionCheck: { TableName: config.tableName, Key: leadKeys.smsOptOut(organizationId, phone), ConditionExpression: 'attribute_not_exists(pk)' } }, onConditionFailed: optedOut };
 }
 
 /** Adds a message to an existing thread, on condition that its lead still exists (a lead deleted meanwhile: 404, nothing recorded) and its phone has not opted out. */
 export async function appendSmsMessage(organizationId: string, thread: SmsThread, message: SmsMessage, phone: string): Promise<void> {
   await transact([
-    requireExisting(keys.lead(organizationId, thread.leadId), () => new NotFoundError('Lead not found')),
+    requireExisting(leadKeys.lead(organizationId, thread.leadId), () => new NotFoundError('Lead not found')),
     insertIfAbsent(toSmsMessageItem(organizationId, thread.inquiryId, thread.threadId, message)),
     phoneNotOptedOut(organizationId, phone),
   ]);
@@ -77,7 +78,7 @@ class InboundSmsRecorded extends Error {}
 function inboundSmsMarker(organizationId: string, providerMessageId: string, message: SmsMessage): TransactWrite {
   // Kept long past any redelivery (SNS retries for hours), then expired so markers do not pile up.
   const expires = Math.floor(Date.parse(message.createdAt) / 1000) + INBOUND_MARKER_DAYS * 86_400;
-  return insertIfAbsent({ ...keys.inboundSms(organizationId, providerMessageId), entity: 'INBOUND_SMS', messageId: message.id, receivedAt: message.createdAt, [TTL_ATTRIBUTE]: expires }, () => new InboundSmsRecorded());
+  return insertIfAbsent({ ...smsKeys.inboundSms(organizationId, providerMessageId), entity: 'INBOUND_SMS', messageId: message.id, receivedAt: message.createdAt, [TTL_ATTRIBUTE]: expires }, () => new InboundSmsRecorded());
 }
 
 /** True once the write committed, false when the reply had been recorded before. */
@@ -111,7 +112,7 @@ export async function appendInboundSmsMessage(organizationId: string, thread: Sm
     item: {
       Update: {
         TableName: config.tableName,
-        Key: keys.lead(organizationId, thread.leadId),
+        Key: leadKeys.lead(organizationId, thread.leadId),
         UpdateExpression: `ADD unreadSMS :one SET updatedAt = :updatedAt${effects.smsOptedOut === undefined ? '' : ', smsOptedOut = :optedOut'}`,
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeValues: { ':one': 1, ':updatedAt': new Date().toISOString(), ...optOut },
@@ -143,7 +144,7 @@ export async function setPhoneOptOut(organizationId: string, phone: string, smsO
 
 /** The SMS thread most recently started with the lead: where a reply from them goes. */
 export async function latestThreadOf(organizationId: string, leadId: string): Promise<SmsThread | undefined> {
-  const { gsi4pk } = keys.inquiryIndexes(organizationId, { id: '', leadId, source: 'SMS' });
+  const { gsi4pk } = inquiryKeys.inquiryIndexes(organizationId, { id: '', leadId, source: 'SMS' });
   const { Items } = await dynamo.send(
     new QueryCommand({ TableName: config.tableName, IndexName: 'gsi4', KeyConditionExpression: 'gsi4pk = :pk', ExpressionAttributeValues: { ':pk': gsi4pk }, ScanIndexForward: false, Limit: 1 }),
   );
@@ -173,7 +174,7 @@ export async function moveSmsStatus(
     .send(
       new UpdateCommand({
         TableName: config.tableName,
-        Key: keys.inquiryMessage(organizationId, inquiryId, messageId),
+        Key: inquiryKeys.inquiryMessage(organizationId, inquiryId, messageId),
         // The provider's id is kept as first recorded (by the send, or a receipt that came first).
         // updatedAt (outside the API's message) is when its sms.<status> event occurred. The first move out of
         // QUEUED also takes the message out of the sweep's index (smsAwaitingProvider).
@@ -204,7 +205,7 @@ export async function smsAwaitingProviderSince(recordedBefore: string, limit = 1
           TableName: config.tableName,
           IndexName: 'gsi1',
           KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :before',
-          ExpressionAttributeValues: { ':pk': keys.smsAwaitingProvider(shard).gsi1pk, ':before': recordedBefore },
+          ExpressionAttributeValues: { ':pk': inquiryKeys.smsAwaitingProvider(shard).gsi1pk, ':before': recordedBefore },
           ProjectionExpression: 'pk, sk',
           Limit: limit,
         }),

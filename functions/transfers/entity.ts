@@ -1,16 +1,30 @@
 import * as v from 'valibot';
 import { Transfer } from './schema';
-import { keys } from '../../shared/store/keys';
+import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '../../shared/store/keys';
 import { toVersionedItem, type Versioned } from '../../shared/store/versioned-record';
 
 export type VersionedTransfer = Versioned<Transfer>;
 
+const org = organizationPartition;
+
+export const transferKeys = {
+  transfer: (o: string, id: number): Key => ({ pk: org(o), sk: `TRANSFER#${pad(id)}` }),
+  transferLabel: (o: string, label: string): Key => ({ pk: org(o), sk: `TRANSFERLABEL#${normalizeName(label)}` }),
+} as const;
+
+const O = SAMPLE_ORGANIZATION_ID;
+
+export const transferKeySamples: KeySamples<typeof transferKeys> = {
+  transfer: () => transferKeys.transfer(O, 1),
+  transferLabel: () => transferKeys.transferLabel(O, 'Urgent'),
+};
+
 export const toTransferItem = (organizationId: string, transfer: VersionedTransfer) =>
-  toVersionedItem(keys.transfer(organizationId, transfer.value.id), 'TRANSFER', organizationId, transfer);
+  toVersionedItem(transferKeys.transfer(organizationId, transfer.value.id), 'TRANSFER', organizationId, transfer);
 
 export const fromTransferItem = (item: Record<string, unknown>): VersionedTransfer => ({ value: v.parse(Transfer, item), version: Number(item.version) });
 
 /** Holds a transfer's label (trimmed, case-insensitive) so that no other transfer of the organization can take it. */
 export function toTransferLabelItem(organizationId: string, transfer: Pick<Transfer, 'id' | 'label'>) {
-  return { ...keys.transferLabel(organizationId, transfer.label), entity: 'TRANSFER_LABEL', transferId: transfer.id, label: transfer.label };
+  return { ...transferKeys.transferLabel(organizationId, transfer.label), entity: 'TRANSFER_LABEL', transferId: transfer.id, label: transfer.label };
 }

@@ -1,8 +1,9 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
-import { keys, normalizeName } from '../../shared/store/keys';
-import { fromTransferItem, toTransferItem, toTransferLabelItem, type VersionedTransfer } from './entity';
+import { normalizeName } from '../../shared/store/keys';
+import { serviceKeys } from '../services/entity';
+import { fromTransferItem, toTransferItem, toTransferLabelItem, transferKeys, type VersionedTransfer } from './entity';
 import { ConflictError, ValidationError } from '../../shared/errors';
 import type { Transfer } from './schema';
 import { insertIfAbsent, requireExisting, transact, type TransactWrite } from '../../shared/store/transact';
@@ -16,7 +17,7 @@ const labelTaken = (label: string) => () => new ConflictError(`A transfer rule l
 function scenarioCheck(organizationId: string, scenarioId: number | null): TransactWrite[] {
   if (scenarioId === null) return [];
   const missing = () => new ValidationError([{ path: 'scenarioId', message: `scenarioId ${scenarioId} does not match any scenario of the organization` }]);
-  return [requireExisting(keys.scenario(organizationId, scenarioId), missing)];
+  return [requireExisting(serviceKeys.scenario(organizationId, scenarioId), missing)];
 }
 
 /** The transfer, its label item and the check of its scenario, in one transaction: a taken label → 409. */
@@ -29,7 +30,7 @@ export async function insertTransfer(organizationId: string, transfer: Transfer)
 }
 
 export async function getTransfer(organizationId: string, transferId: number): Promise<VersionedTransfer | undefined> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.transfer(organizationId, transferId), ConsistentRead: true }));
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: transferKeys.transfer(organizationId, transferId), ConsistentRead: true }));
   return Item && fromTransferItem(Item);
 }
 
@@ -40,7 +41,7 @@ export async function getTransfer(organizationId: string, transferId: number): P
 export async function writeTransferVersion(organizationId: string, current: VersionedTransfer, next: VersionedTransfer): Promise<void> {
   const relabelled = normalizeName(current.value.label) !== normalizeName(next.value.label);
   await writeVersion(putIfVersion(toTransferItem(organizationId, next), current.version), [
-    ...(relabelled ? moveUniqueItem(keys.transferLabel(organizationId, current.value.label), toTransferLabelItem(organizationId, next.value), labelTaken(next.value.label)) : []),
+    ...(relabelled ? moveUniqueItem(transferKeys.transferLabel(organizationId, current.value.label), toTransferLabelItem(organizationId, next.value), labelTaken(next.value.label)) : []),
     ...(next.value.scenarioId !== current.value.scenarioId ? scenarioCheck(organizationId, next.value.scenarioId) : []),
   ]);
 }

@@ -1,8 +1,8 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
-import { counterNames, keys } from '../../shared/store/keys';
-import { DELIVERY_LOG_DAYS, fromDeliveryItem, fromWebhookItem, toDeliveryItem, toWebhookItem, type WebhookRecord } from './entity';
+import { keys } from '../../shared/store/keys';
+import { DELIVERY_LOG_DAYS, fromDeliveryItem, fromWebhookItem, toDeliveryItem, toWebhookItem, webhookCounterNames, webhookKeys, type WebhookRecord } from './entity';
 import { BadRequestError, ConflictError, NotFoundError } from '../../shared/errors';
 import type { Page, PageRequest } from '../../shared/pagination';
 import { MAX_WEBHOOKS_PER_ORGANIZATION, type WebhookDelivery } from './schema';
@@ -21,7 +21,7 @@ function countedIn(organizationId: string): TransactWrite {
     item: {
       Update: {
         TableName: config.tableName,
-        Key: keys.counter(organizationId, counterNames.webhooks),
+        Key: keys.counter(organizationId, webhookCounterNames.webhooks),
         UpdateExpression: 'ADD #count :one',
         ConditionExpression: 'attribute_not_exists(#count) OR #count < :max',
         ExpressionAttributeNames: { '#count': 'count' },
@@ -37,24 +37,24 @@ export async function createWebhook(organizationId: string, webhook: WebhookReco
 }
 
 export async function getWebhook(organizationId: string, webhookId: string): Promise<WebhookRecord | undefined> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.webhook(organizationId, webhookId), ConsistentRead: true }));
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: webhookKeys.webhook(organizationId, webhookId), ConsistentRead: true }));
   return Item && fromWebhookItem(Item);
 }
 
 export async function listWebhooksPage(organizationId: string, { page, limit, cursor }: PageRequest): Promise<Page<WebhookRecord>> {
-  const { items, totalCount, nextCursor } = await countedPage(keys.webhooks(organizationId), organizationId, counterNames.webhooks, { page, limit, cursor });
+  const { items, totalCount, nextCursor } = await countedPage(webhookKeys.webhooks(organizationId), organizationId, webhookCounterNames.webhooks, { page, limit, cursor });
   return { items: items.map(fromWebhookItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
 }
 
 /** Every subscription of the organization (at most 16): what an event fans out to. */
 export async function allWebhooks(organizationId: string): Promise<WebhookRecord[]> {
-  return (await queryAll(keys.webhooks(organizationId))).map(fromWebhookItem);
+  return (await queryAll(webhookKeys.webhooks(organizationId))).map(fromWebhookItem);
 }
 
 /** Sets the given fields of an existing subscription and answers it as it now is. */
 export async function updateWebhook(organizationId: string, webhookId: string, changes: Partial<WebhookRecord>, { unchangedSince }: { unchangedSince?: string } = {}): Promise<WebhookRecord> {
   const condition = unchangedSince ? { expression: 'updatedAt = :seen', values: { ':seen': unchangedSince } } : undefined;
-  const { item } = setFields(keys.webhook(organizationId, webhookId), changes, { condition, onConditionFailed: notFound });
+  const { item } = setFields(webhookKeys.webhook(organizationId, webhookId), changes, { condition, onConditionFailed: notFound });
   const { Attributes } = await dynamo.send(new UpdateCommand({ ...item.Update!, ReturnValues: 'ALL_NEW' })).catch((error: unknown) => {
     if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
     throw unchangedSince ? new ConflictError('The webhook changed while its secret was rotated; rotate again') : notFound();
@@ -63,13 +63,13 @@ export async function updateWebhook(organizationId: string, webhookId: string, c
 }
 
 export async function deleteWebhook(organizationId: string, webhookId: string): Promise<void> {
-  await transact([deleteItem(keys.webhook(organizationId, webhookId), notFound), counterUpdate(organizationId, counterNames.webhooks, -1)]);
+  await transact([deleteItem(webhookKeys.webhook(organizationId, webhookId), notFound), counterUpdate(organizationId, webhookCounterNames.webhooks, -1)]);
 }
 
 /** Marks the subscription failing since `at`, unless it already was: the first failure of a run starts the clock. */
 export async function markFailing(organizationId: string, webhookId: string, at: string): Promise<void> {
   await writeAlone(
-    setFields(keys.webhook(organizationId, webhookId), { failingSince: at }, {
+    setFields(webhookKeys.webhook(organizationId, webhookId), { failingSince: at }, {
       condition: { expression: 'attribute_not_exists(failingSince) OR failingSince = :null', values: { ':null': null } },
       // Already failing, or deleted meanwhile: either way nothing to mark.
       onConditionFailed: () => new AlreadyMarked(),
@@ -88,6 +88,6 @@ export async function recordDelivery(organizationId: string, webhookId: string, 
 /** A page of the subscription's delivery attempts of the last 30 days, newest first. */
 export async function listDeliveriesPage(organizationId: string, webhookId: string, { page, limit, cursor }: PageRequest): Promise<Page<WebhookDelivery>> {
   const [from, to] = retentionWindow('delivery', DELIVERY_LOG_DAYS);
-  const { items, totalCount, nextCursor } = await rangePage(keys.webhookDeliveriesBetween(organizationId, webhookId, from, to), { page, limit, cursor });
+  const { items, totalCount, nextCursor } = await rangePage(webhookKeys.webhookDeliveriesBetween(organizationId, webhookId, from, to), { page, limit, cursor });
   return { items: items.map(fromDeliveryItem), totalCount, page, limit, nextCursor };
 }

@@ -2,9 +2,8 @@ import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../shared/config';
 import { newLead } from '../../functions/leads/rules';
 import { dynamo } from '../../shared/dynamo';
-import { toInquiryItem, toInquirySourceItem, type InquiryRecord } from '../../functions/inquiries/entity';
-import { toLeadItem } from '../../functions/leads/entity';
-import { counterNames } from '../../shared/store/keys';
+import { inquiryCounterNames, toInquiryItem, toInquirySourceItem, type InquiryRecord } from '../../functions/inquiries/entity';
+import { leadCounterNames, toLeadItem } from '../../functions/leads/entity';
 import { newId } from '../../shared/ids';
 import { counterUpdate } from '../../shared/store/counters';
 import { inParallel } from './timing';
@@ -38,6 +37,6 @@ export async function bulkLoadCallInquiries(organizationId: string, count: numbe
     }
     if ((b + 1) % 400 === 0) progress(`scale: ${Math.round(((b + 1) / batches) * count)} of ${count} loaded`);
   });
-  const counters = [counterNames.leads(), counterNames.leads({ status: 'NEW' }), counterNames.inquiries(), counterNames.inquiries({ source: 'CALL' })];
+  const counters = [leadCounterNames.leads(), leadCounterNames.leads({ status: 'NEW' }), inquiryCounterNames.inquiries(), inquiryCounterNames.inquiries({ source: 'CALL' })];
   for (const name of counters) await dynamo.send(new UpdateCommand(counterUpdate(organizationId, name, count).item.Update as never));
 }

@@ -43,6 +43,7 @@ const { localClient } = await import('../../infra/local/dynamodb-local');
 const { config } = await import('../../shared/config');
 const { dynamo } = await import('../../shared/dynamo');
 const { keys } = await import('../../shared/store/keys');
+const { leadKeys } = await import('../../functions/leads/entity');
 const { bulkLoadCallInquiries } = await import('./bulk-load');
 const bare = DynamoDBDocumentClient.from(localClient(stack.endpoint));
 const TableName = config.tableName;
@@ -61,10 +62,10 @@ try {
   const leadId = (await api.get('/v1/leads?limit=1')).body.leads[0].id as string;
   const invokeAs = await handlerInvoker();
   const invoke: Invoke = (handler, request) => invokeAs(handler, request, { organizationId: org.organizationId });
-  const bareGet = () => bare.send(new GetCommand({ TableName, Key: keys.lead(org.organizationId, leadId), ConsistentRead: true }));
+  const bareGet = () => bare.send(new GetCommand({ TableName, Key: leadKeys.lead(org.organizationId, leadId), ConsistentRead: true }));
   const bareListPage = () =>
     Promise.all([
-      bare.send(new QueryCommand({ TableName, KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)', ExpressionAttributeValues: { ':pk': keys.leads(org.organizationId).pk, ':prefix': 'LEAD#' }, ScanIndexForward: false, Limit: 11 })),
+      bare.send(new QueryCommand({ TableName, KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)', ExpressionAttributeValues: { ':pk': leadKeys.leads(org.organizationId).pk, ':prefix': 'LEAD#' }, ScanIndexForward: false, Limit: 11 })),
       bare.send(new GetCommand({ TableName, Key: keys.counter(org.organizationId, 'LEADS'), ConsistentRead: true })),
     ]);
   let created = 0;
@@ -138,7 +139,7 @@ try {
   progress('depth: pages 1, 10, 50, 100, 200 of limit 100, by page number and by cursor');
   const depth: Depth[] = [];
   const cursors = await cursorsTo(largeApi, [10, 50, 100, 200]);
-  const leadsOfLarge = keys.leads(large.organizationId);
+  const leadsOfLarge = leadKeys.leads(large.organizationId);
   // The Query a page needs, bare: 101 items from a position (none for page 1), newest first.
   const bareQueryFrom = (position?: Record<string, unknown>) => () =>
     bare.send(new QueryCommand({ TableName, KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)', ExpressionAttributeValues: { ':pk': leadsOfLarge.pk, ':prefix': leadsOfLarge.skPrefix }, ScanIndexForward: false, Limit: 101, ExclusiveStartKey: position }));

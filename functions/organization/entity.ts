@@ -1,0 +1,23 @@
+import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '../../shared/store/keys';
+import type { OrganizationRecord } from './schema';
+
+const org = organizationPartition;
+
+export const organizationKeys = {
+  organization: (o: string): Key => ({ pk: org(o), sk: 'ORGANIZATION' }),
+  /**
+   * An SMS number's one owner: the organization whose smsSenderId it is, written in the same transaction as the
+   * organization's change. Inbound SMS name only the number they were sent to, so this partition cannot start
+   * with the organization; its item holds the organization's id and nothing else of it.
+   */
+  smsNumberClaim: (number: string): Key => ({ pk: `SMSNUMBER#${number}`, sk: 'CLAIM' }),
+} as const;
+
+const O = SAMPLE_ORGANIZATION_ID;
+
+export const organizationKeySamples: KeySamples<typeof organizationKeys> = {
+  organization: () => organizationKeys.organization(O),
+  smsNumberClaim: () => organizationKeys.smsNumberClaim('+61412345678'),
+};
+
+export const toOrganizationItem = (organization: OrganizationRecord) => ({ ...organizationKeys.organization(organization.id), entity: 'ORGANIZATION', ...organization });

@@ -1,0 +1,19 @@
+import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '../../shared/store/keys';
+
+const org = organizationPartition;
+
+/**
+ * The SMS resource's own items. A message is an item of its inquiry, and its thread and the index of messages
+ * awaiting their provider are the inquiry's (`inquiryKeys`); a phone's opt-out is written with the lead's phone
+ * (`leadKeys.smsOptOut`).
+ */
+export const smsKeys = {
+  /** A reply's inbound message id at the provider, taken when the reply is recorded: a redelivery finds it taken. */
+  inboundSms: (o: string, providerMessageId: string): Key => ({ pk: org(o), sk: `INBOUNDSMS#${providerMessageId}` }),
+} as const;
+
+const O = SAMPLE_ORGANIZATION_ID;
+
+export const smsKeySamples: KeySamples<typeof smsKeys> = {
+  inboundSms: () => smsKeys.inboundSms(O, 'a1b2c3d4-0000-4000-8000-000000000000'),
+};
