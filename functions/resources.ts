@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
-import type { EventSource, ResourceDefinition } from '../shared/resource';
-import { withPatchAliases, type RouteDefinition } from '../shared/routes/route';
+import type { EventSource, ResourceDefinition, ScheduledJob, WorkerRole } from '../shared/resource';
+import { withPatchAliases, type AuthorizerKind, type RouteDefinition } from '../shared/routes/route';
 import { appointments } from './appointments/resource';
 import { companies } from './companies/resource';
 import { events } from './events/resource';
@@ -41,3 +41,27 @@ export const componentExamples: Record<string, unknown> = Object.fromEntries(
 
 /** What every stored entity's changes stand for, by the items' `entity` attribute. */
 export const eventSources: ReadonlyMap<string, EventSource> = new Map(resources.flatMap((resource) => (resource.events ?? []).map((source) => [source.entity, source])));
+
+/** Handlers a resource names within its folder, by key, as handlers below functions/. */
+function handlersOf<K extends string>(pick: (resource: ResourceDefinition) => Readonly<Partial<Record<K, string>>> | undefined): Partial<Record<K, string>> {
+  return Object.assign({}, ...resources.map((resource) => Object.fromEntries(Object.entries(pick(resource) ?? {}).map(([key, handler]) => [key, `${resource.name}/${handler as string}`]))));
+}
+
+/** Every handler of a kind must exist exactly when the stacks need it: a missing one fails here, at load. */
+function complete<K extends string>(handlers: Partial<Record<K, string>>, keys: readonly K[]): Record<K, string> {
+  const missing = keys.filter((key) => !handlers[key]);
+  if (missing.length > 0) throw new Error(`No resource provides ${missing.join(', ')} (functions/resources.ts)`);
+  return handlers as Record<K, string>;
+}
+
+/** The gateway's REQUEST authorizers, by kind: the API key's, and those the resources provide. */
+export const AUTHORIZER_HANDLERS: Record<AuthorizerKind, string> = complete({ apiKey: 'authorizer', ...handlersOf((resource) => resource.authorizers) }, ['apiKey', 'inboundEndpoint']);
+
+/**
+ * The functions of the events stack that answer no route, by role: the table stream's consumer (events recorded and
+ * handed to webhook subscriptions, in functions/stream as it serves every resource), and those the resources provide.
+ */
+export const WORKER_HANDLERS: Record<WorkerRole, string> = complete({ recordEvents: 'stream/record', ...handlersOf((resource) => resource.workers) }, ['recordEvents', 'deliverWebhooks', 'smsReceipts', 'inboundSms']);
+
+/** The resources' scheduled jobs, with their handlers below functions/. */
+export const SCHEDULED_JOBS: readonly ScheduledJob[] = resources.flatMap((resource) => (resource.jobs ?? []).map((job) => ({ ...job, handler: `${resource.name}/${job.handler}` })));

@@ -1,5 +1,6 @@
 import type * as v from 'valibot';
-import type { RouteDefinition } from './routes/route';
+import type { AuthorizerKind, DynamoAction, RouteDefinition } from './routes/route';
+import type { IndexName } from './table';
 
 type Item = Record<string, unknown>;
 
@@ -76,7 +77,56 @@ export interface ResourceDefinition {
   /** Schemas the document names under components.schemas, each with its example. */
   components?: Readonly<Record<string, { schema: v.GenericSchema; example: unknown }>>;
   events?: readonly EventSource[];
+  /** Its functions that answer no route, by role: each a handler below its folder (`inbound`, `receipt`). */
+  workers?: Readonly<Partial<Record<WorkerRole, string>>>;
+  /** Gateway authorizers it provides for public routes, by kind: each a handler below its folder. */
+  authorizers?: Readonly<Partial<Record<AuthorizerKind, string>>>;
+  jobs?: readonly ScheduledJob[];
+  /**
+   * Its key builders, each set with one sample call of every builder (`KeySamples` from shared/store/keys.ts), which
+   * `test/keys.test.ts` holds to the table's rules: every partition starts with the organization, or is a named exception.
+   */
+  keys?: readonly { builders: object; samples: Readonly<Record<string, () => object>> }[];
 }
+
+/**
+ * The functions that answer no route, by what triggers them: the events stack wires each to its stream, queue or
+ * topic, and `npm start` runs the same handler in process.
+ */
+export type WorkerRole = 'recordEvents' | 'deliverWebhooks' | 'smsReceipts' | 'inboundSms';
+
+/**
+ * A function that runs on a clock rather than on a request or an event: the events stack gives it an EventBridge
+ * schedule, and `npm start` runs it in process at the same interval.
+ */
+export interface ScheduledJob {
+  /** The construct id of its function and schedule. */
+  name: string;
+  /** Its handler below functions/ (`parseHandler`); in a resource's description, below the resource's folder. */
+  handler: string;
+  everyMinutes: number;
+  /** DynamoDB actions and indexes its function is granted. */
+  dynamodb: DynamoAction[];
+  indexes: IndexName[];
+}
+
+/** Organization A's record ids, by the parameter or field name that carries them (`leadId`, `faqId`). */
+export type IsolationIds = Record<string, string | number>;
+
+/** A request that names organization A's records, sent with organization B's key. */
+export interface IsolationCase {
+  /** Path (with A's ids filled in) and, for writes, a body that is valid except that it names A's records. */
+  path: (ids: IsolationIds) => string;
+  body?: (ids: IsolationIds) => unknown;
+  /** What B may be answered: not found, a refused reference, or a list without A's records. */
+  expect: 'not-found' | 'refused' | 'empty-list' | 'batch-not-found';
+}
+
+/**
+ * How a resource's routes that take an API key answer another organization, by operationId, exported as
+ * `isolationCases` by its `functions/<resource>/isolation.ts`: the requests where an id enters, or why none does.
+ */
+export type IsolationCases = Record<string, IsolationCase[] | string>;
 
 /** A resource's description, checked as one: `functions/<name>/resource.ts` exports it. */
 export function defineResource<R extends ResourceDefinition>(resource: R): R {

@@ -2,7 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../infra/cdk/app';
-import { SCHEDULED_JOBS } from '../infra/schedules';
+import { SCHEDULED_JOBS } from '../functions/resources';
 
 // Asset bundling is left to `npm run synth`; here only the templates matter.
 const { events } = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], tableName: 'pipeline' } }));

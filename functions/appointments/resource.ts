@@ -1,5 +1,5 @@
 import { defineResource, lifecycleEvents } from '../../shared/resource';
-import { fromAppointmentItem } from './entity';
+import { appointmentKeys, appointmentKeySamples, fromAppointmentItem } from './entity';
 import { appointment } from './examples';
 import { appointmentRoutes } from './routes';
 import { Appointment } from './schema';
@@ -10,4 +10,5 @@ export const appointments = defineResource({
   routes: appointmentRoutes,
   components: { Appointment: { schema: Appointment, example: appointment } },
   events: [lifecycleEvents({ entity: 'APPOINTMENT', toData: (item) => fromAppointmentItem(item).value, created: 'appointment.created', updated: 'appointment.updated' })],
+  keys: [{ builders: appointmentKeys, samples: appointmentKeySamples }],
 });

@@ -1,5 +1,5 @@
 import { defineResource, lifecycleEvents } from '../../shared/resource';
-import { fromCompanyItem } from './entity';
+import { companyKeys, companyKeySamples, fromCompanyItem } from './entity';
 import { company, companyNote } from './examples';
 import { companyRoutes } from './routes';
 import { Company, CompanyNote } from './schema';
@@ -10,4 +10,5 @@ export const companies = defineResource({
   routes: companyRoutes,
   components: { Company: { schema: Company, example: company }, CompanyNote: { schema: CompanyNote, example: companyNote } },
   events: [lifecycleEvents({ entity: 'COMPANY', toData: fromCompanyItem, created: 'company.created', updated: 'company.updated' })],
+  keys: [{ builders: companyKeys, samples: companyKeySamples }],
 });

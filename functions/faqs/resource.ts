@@ -1,5 +1,5 @@
 import { defineResource, lifecycleEvents } from '../../shared/resource';
-import { faqs as collection } from './collection';
+import { faqKeys, faqKeySamples, faqs as collection } from './collection';
 
 export const faqs = defineResource({
   name: 'faqs',
@@ -9,4 +9,5 @@ export const faqs = defineResource({
     Faq: { schema: collection.schemas.Record, example: { id: 1, question: 'Are you licensed?', answer: 'Yes: NSW plumbing licence 123456C and electrical licence 654321C.', isActive: true } },
   },
   events: [lifecycleEvents({ entity: 'FAQ', toData: collection.fromItem, created: 'faq.created', updated: 'faq.updated', deleted: 'faq.deleted' })],
+  keys: [{ builders: faqKeys, samples: faqKeySamples }],
 });

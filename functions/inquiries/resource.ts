@@ -1,5 +1,5 @@
 import { defineResource, lifecycleEvents } from '../../shared/resource';
-import { fromInquiryItem } from './entity';
+import { fromInquiryItem, inquiryKeys, inquiryKeySamples } from './entity';
 import { inquiry, inquiryLead, inquiryListItem, smsData, smsMessage } from './examples';
 import { inquiryRoutes } from './routes';
 import * as schemas from './schema';
@@ -33,4 +33,5 @@ export const inquiries = defineResource({
       created: 'inquiry.created',
     }),
   ],
+  keys: [{ builders: inquiryKeys, samples: inquiryKeySamples }],
 });

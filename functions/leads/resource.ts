@@ -1,5 +1,5 @@
 import { defineResource, lifecycleEvents } from '../../shared/resource';
-import { fromLeadItem } from './entity';
+import { fromLeadItem, leadKeys, leadKeySamples } from './entity';
 import { lead, leadActivity } from './examples';
 import { leadRoutes } from './routes';
 import { Lead, LeadActivity } from './schema';
@@ -10,4 +10,5 @@ export const leads = defineResource({
   routes: leadRoutes,
   components: { Lead: { schema: Lead, example: lead }, LeadActivity: { schema: LeadActivity, example: leadActivity } },
   events: [lifecycleEvents({ entity: 'LEAD', toData: fromLeadItem, created: 'lead.created', updated: 'lead.updated', deleted: 'lead.deleted' })],
+  keys: [{ builders: leadKeys, samples: leadKeySamples }],
 });

@@ -1,5 +1,5 @@
 import { defineResource, lifecycleEvents } from '../../shared/resource';
-import { policies as collection } from './collection';
+import { policies as collection, policyKeys, policyKeySamples } from './collection';
 
 export const policies = defineResource({
   name: 'policies',
@@ -12,4 +12,5 @@ export const policies = defineResource({
     },
   },
   events: [lifecycleEvents({ entity: 'POLICY', toData: collection.fromItem, created: 'policy.created', updated: 'policy.updated', deleted: 'policy.deleted' })],
+  keys: [{ builders: policyKeys, samples: policyKeySamples }],
 });

@@ -1,5 +1,5 @@
 import { defineResource, lifecycleEvents } from '../../shared/resource';
-import { fromServiceItem } from './entity';
+import { fromServiceItem, serviceKeys, serviceKeySamples } from './entity';
 import { categoryService, scenario, scenarioOutcome, scenarioQuestion, service, serviceCategory } from './examples';
 import { serviceRoutes } from './routes';
 import * as scenarios from './scenario-schema';
@@ -22,4 +22,5 @@ export const services = defineResource({
     ScenarioOutcome: { schema: scenarios.ScenarioOutcome, example: scenarioOutcome },
   },
   events: [lifecycleEvents({ entity: 'SERVICE', toData: fromServiceItem, created: 'service.created' })],
+  keys: [{ builders: serviceKeys, samples: serviceKeySamples }],
 });

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { defineResource, type EventSource } from '../../shared/resource';
 import { SmsMessage } from '../inquiries/schema';
 import { smsRoutes } from './routes';
+import { smsKeys, smsKeySamples } from './entity';
 
 const STATUS_EVENTS: Partial<Record<string, string>> = { SENT: 'sms.sent', DELIVERED: 'sms.delivered', FAILED: 'sms.failed', RECEIVED: 'sms.received' };
 
@@ -22,4 +23,9 @@ export const sms = defineResource({
   tags: { SMS: 'Text messages from the organization’s members to leads.' },
   routes: smsRoutes,
   events: [messageEvents],
+  // Delivery receipts from the configuration set's topic, and replies from leads from the numbers' two-way topic.
+  workers: { smsReceipts: 'receipt', inboundSms: 'inbound' },
+  // SMS stuck QUEUED past 5 minutes become FAILED, unconfirmed (functions/sms/unanswered.ts).
+  jobs: [{ name: 'SettleUnansweredSms', handler: 'sweep', everyMinutes: 1, dynamodb: ['Query', 'UpdateItem'], indexes: ['gsi1'] }],
+  keys: [{ builders: smsKeys, samples: smsKeySamples }],
 });

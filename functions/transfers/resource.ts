@@ -1,5 +1,5 @@
 import { defineResource, lifecycleEvents } from '../../shared/resource';
-import { fromTransferItem } from './entity';
+import { fromTransferItem, transferKeys, transferKeySamples } from './entity';
 import { transfer } from './examples';
 import { transferRoutes } from './routes';
 import { Transfer } from './schema';
@@ -10,4 +10,5 @@ export const transfers = defineResource({
   routes: transferRoutes,
   components: { Transfer: { schema: Transfer, example: transfer } },
   events: [lifecycleEvents({ entity: 'TRANSFER', toData: (item) => fromTransferItem(item).value, created: 'transfer.created', updated: 'transfer.updated' })],
+  keys: [{ builders: transferKeys, samples: transferKeySamples }],
 });

@@ -2,14 +2,18 @@ import { defineResource } from '../../shared/resource';
 import { webhook, webhookDelivery, webhookWithSecret } from './examples';
 import { webhookRoutes } from './routes';
 import { Webhook, WebhookDelivery, WebhookWithSecret } from './schema';
+import { webhookKeys, webhookKeySamples } from './entity';
 
 export const webhooks = defineResource({
   name: 'webhooks',
   tags: { Webhooks: 'Subscriptions that receive events as signed HTTP POSTs (Standard Webhooks), retried for 24 hours, with every attempt logged.' },
   routes: webhookRoutes,
+  // The delivery queue's consumer: one signed POST per message, retried with backoff.
+  workers: { deliverWebhooks: 'deliver' },
   components: {
     Webhook: { schema: Webhook, example: webhook },
     WebhookWithSecret: { schema: WebhookWithSecret, example: webhookWithSecret },
     WebhookDelivery: { schema: WebhookDelivery, example: webhookDelivery },
   },
+  keys: [{ builders: webhookKeys, samples: webhookKeySamples }],
 });

@@ -13,8 +13,7 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { RECEIPT_EVENT_TYPES } from '../../shared/sms/receipt-types';
-import { SCHEDULED_JOBS } from '../schedules';
-import { WORKER_HANDLERS } from '../workers';
+import { SCHEDULED_JOBS, WORKER_HANDLERS } from '../../functions/resources';
 import type { DeploymentOptions } from './options';
 import { ServiceFunction } from './service-function';
 

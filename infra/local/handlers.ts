@@ -1,11 +1,13 @@
-import { AUTHORIZER_HANDLERS, handlerOf, parseHandler, type AuthorizerKind, type RouteDefinition } from '../../shared/routes/route';
+import { AUTHORIZER_HANDLERS } from '../../functions/resources';
+import { handlerOf, parseHandler, type AuthorizerKind, type RouteDefinition } from '../../shared/routes/route';
 
 const functionsDir = new URL('../../functions/', import.meta.url);
 
 /** Each module is imported once, as Lambda does once per container; a failed import is tried again next time. */
 const loaded = new Map<string, Promise<unknown>>();
 
-function loadOnce<H>(handlerName: string): Promise<H> {
+/** A function's handler (`parseHandler`), imported as Lambda imports it: once per container. */
+export function loadFunction<H>(handlerName: string): Promise<H> {
   let handler = loaded.get(handlerName) as Promise<H> | undefined;
   if (!handler) {
     const { module, exportName } = parseHandler(handlerName);
@@ -21,10 +23,10 @@ function loadOnce<H>(handlerName: string): Promise<H> {
 
 /** Loads the same handler modules the stack bundles into each function. */
 export function loadHandler(route: RouteDefinition) {
-  return loadOnce<never>(handlerOf(route));
+  return loadFunction<never>(handlerOf(route));
 }
 
 /** The gateway's authorizer of that kind (AUTHORIZER_HANDLERS), the API key's unless told. */
 export function loadAuthorizer(kind: AuthorizerKind = 'apiKey') {
-  return loadOnce<never>(AUTHORIZER_HANDLERS[kind]);
+  return loadFunction<never>(AUTHORIZER_HANDLERS[kind]);
 }

@@ -11,7 +11,7 @@ import { MAX_BODY_BYTES } from '../../shared/http/middleware';
  */
 export const LOCAL_INBOUND_SMS_PATH = '/local/sms/inbound';
 
-type InboundHandler = (event: SNSEvent) => Promise<void>;
+export type InboundHandler = (event: SNSEvent) => Promise<void>;
 
 /** The largest body the simulator reads, as the API reads no larger request body; an SMS is at most 1 600 characters. */
 export const MAX_SIMULATED_SMS_BYTES = MAX_BODY_BYTES;

@@ -1,6 +1,6 @@
-import { SCHEDULED_JOBS, type ScheduledJob } from '../schedules';
-
-const functionsDir = new URL('../../functions/', import.meta.url);
+import { SCHEDULED_JOBS } from '../../functions/resources';
+import type { ScheduledJob } from '../../shared/resource';
+import { loadFunction } from './handlers';
 
 export interface LocalScheduler {
   stop: () => void;
@@ -17,7 +17,7 @@ export function startScheduledJobs({ jobs = SCHEDULED_JOBS, everyMs, onError }: 
       if (running) return;
       running = true;
       try {
-        const { handler } = (await import(/* @vite-ignore */ new URL(`${job.handler}.ts`, functionsDir).href)) as { handler: () => Promise<void> };
+        const handler = await loadFunction<() => Promise<void>>(job.handler);
         await handler();
       } catch (error) {
         onError(job, error);

@@ -2,12 +2,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { USAGE_PLANS } from '../../shared/auth/usage-plans';
 import { getOrganizationUsagePlan } from '../../functions/organization/store';
-import { routes } from '../../functions/resources';
+import { routes, WORKER_HANDLERS } from '../../functions/resources';
 import { createLocalGateway, type LocalGatewayOptions } from './gateway';
-import { loadAuthorizer, loadHandler } from './handlers';
+import { loadAuthorizer, loadFunction, loadHandler } from './handlers';
 import { createUsagePlanMeter } from './rate-limiter';
-import { LOCAL_INBOUND_SMS_PATH, simulateInboundSms } from './inbound-sms';
-import { startTableStream, type TableStream } from './table-stream';
+import { LOCAL_INBOUND_SMS_PATH, simulateInboundSms, type InboundHandler } from './inbound-sms';
+import { startTableStream, type StreamBatchHandler, type TableStream } from './table-stream';
 import { startScheduledJobs } from './scheduler';
 import { createLocalDeliveryQueue, type LocalDeliveryQueue } from './delivery-queue';
 import { setDeliveryQueue } from '../../shared/webhooks/queue';
@@ -62,7 +62,7 @@ export async function startLocalServer(
   const deliveries = createLocalDeliveryQueue();
   setDeliveryQueue(deliveries);
   setLocalReceiptHandler(applyReceipt);
-  const { handler } = await import('../../functions/stream/record.ts');
+  const handler = await loadFunction<StreamBatchHandler>(WORKER_HANDLERS.recordEvents);
   const stream = events
     ? await startTableStream({
         endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB!,
@@ -78,7 +78,7 @@ export async function startLocalServer(
     return invoked.finally(() => stream.nudge());
   };
   const gateway = createLocalGateway({ routes, loadHandler, loadAuthorizer, aroundInvoke: invokeAndNudge, aroundAuthorize, authorizerCacheTtlMs, meter: createUsagePlanMeter(planOf) });
-  const { handler: inboundSms } = await import('../../functions/sms/inbound.ts');
+  const inboundSms = await loadFunction<InboundHandler>(WORKER_HANDLERS.inboundSms);
   const server = createServer((request, response) => {
     if (request.method === 'POST' && request.url === LOCAL_INBOUND_SMS_PATH) {
       simulateInboundSms(request, response, inboundSms)

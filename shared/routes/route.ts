@@ -89,9 +89,8 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
   aliasOf?: string;
 }
 
-/** The REQUEST authorizers of the API Gateway, each a function below functions/ (its handler module). */
+/** The REQUEST authorizers of the API Gateway: the API key's (functions/authorizer.ts), and those resources provide. */
 export type AuthorizerKind = 'apiKey' | 'inboundEndpoint';
-export const AUTHORIZER_HANDLERS: Record<AuthorizerKind, string> = { apiKey: 'authorizer', inboundEndpoint: 'inbound-endpoints/authorizer' };
 
 /**
  * A function's handler: its module below functions/ without extension, then `#` and the export when that is not

@@ -1,9 +1,7 @@
 import { build, type Metafile } from 'esbuild';
 import { BUNDLE_ALIASES, BUNDLING } from '../../infra/cdk/bundling';
-import { SCHEDULED_JOBS } from '../../infra/schedules';
-import { WORKER_HANDLERS } from '../../infra/workers';
-import { routes } from '../../functions/resources';
-import { AUTHORIZER_HANDLERS, handlerOf, parseHandler } from '../../shared/routes/route';
+import { AUTHORIZER_HANDLERS, routes, SCHEDULED_JOBS, WORKER_HANDLERS } from '../../functions/resources';
+import { handlerOf, parseHandler } from '../../shared/routes/route';
 
 /** Every Lambda function's handler, as the stacks make them: each route's, the authorizers', the workers' and the scheduled jobs'. */
 export const FUNCTION_HANDLERS = [

@@ -1,0 +1,16 @@
+import type { IsolationCases } from '../../shared/resource';
+
+/**
+ * How each companies route that takes an API key answers another organization (test/isolation.test.ts): where an id
+ * enters, a request naming organization A's records sent with B's key; where none does, why.
+ */
+export const isolationCases: IsolationCases = {
+  getCompany: [{ path: (ids) => `/v1/companies/${ids.companyId}`, expect: 'not-found' }],
+  updateCompany: [{ path: (ids) => `/v1/companies/${ids.companyId}`, body: () => ({ name: 'Taken' }), expect: 'not-found' }],
+  listCompanyNotes: [{ path: (ids) => `/v1/companies/${ids.companyId}/notes`, expect: 'not-found' }],
+  createCompanyNote: [{ path: (ids) => `/v1/companies/${ids.companyId}/notes`, body: () => ({ value: 'x' }), expect: 'not-found' }],
+  updateCompanyNote: [{ path: (ids) => `/v1/companies/${ids.companyId}/notes/${ids.noteId}`, body: () => ({ value: 'x' }), expect: 'not-found' }],
+  deleteCompanyNote: [{ path: (ids) => `/v1/companies/${ids.companyId}/notes/${ids.noteId}`, expect: 'not-found' }],
+  listCompanies: 'lists the caller’s companies; no filter takes an id',
+  createCompany: 'creates; references nothing',
+};

@@ -1,0 +1,12 @@
+import type { IsolationCases } from '../../shared/resource';
+
+/**
+ * How each inbound-endpoints route that takes an API key answers another organization (test/isolation.test.ts): where an id
+ * enters, a request naming organization A's records sent with B's key; where none does, why.
+ */
+export const isolationCases: IsolationCases = {
+  deleteInboundEndpoint: [{ path: (ids) => `/v1/inbound-endpoints/${ids.inboundEndpointId}`, expect: 'not-found' }],
+  rotateInboundEndpoint: [{ path: (ids) => `/v1/inbound-endpoints/${ids.inboundEndpointId}/rotate`, expect: 'not-found' }],
+  createInboundEndpoint: 'creates; references nothing',
+  listInboundEndpoints: 'lists the caller’s inbound endpoints',
+};

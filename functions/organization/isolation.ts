@@ -1,0 +1,17 @@
+import type { IsolationCases } from '../../shared/resource';
+
+/**
+ * How each organization route that takes an API key answers another organization (test/isolation.test.ts): where an id
+ * enters, a request naming organization A's records sent with B's key; where none does, why.
+ */
+export const isolationCases: IsolationCases = {
+  updateOrganizationMember: [{ path: (ids) => `/v1/organization/members/${ids.memberId}`, body: () => ({ isDisabled: true }), expect: 'not-found' }],
+  acceptOrganizationInvitation: [{ path: (ids) => `/v1/organization/invitations/${ids.invitationId}/accept`, body: () => ({ firstName: 'B', lastName: 'B' }), expect: 'not-found' }],
+  getOrganization: 'the key’s own organization',
+  updateOrganization: 'the key’s own organization',
+  listOrganizationMembers: 'lists the caller’s members',
+  createOrganizationMember: 'creates; references nothing',
+  listOrganizationInvitations: 'lists the caller’s invitations',
+  createOrganizationInvitation: 'creates; references nothing',
+  listOrganizationServices: 'lists the caller’s services',
+};

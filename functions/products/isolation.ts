@@ -1,0 +1,11 @@
+import type { IsolationCases } from '../../shared/resource';
+
+/**
+ * How each products route that takes an API key answers another organization (test/isolation.test.ts): where an id
+ * enters, a request naming organization A's records sent with B's key; where none does, why.
+ */
+export const isolationCases: IsolationCases = {
+  updateProduct: [{ path: (ids) => `/v1/products/${ids.productId}`, body: () => ({ isActive: false }), expect: 'not-found' }],
+  batchUpdateProducts: [{ path: () => '/v1/products/batch', body: (ids) => ({ updates: [{ id: ids.productId, name: 'Taken' }] }), expect: 'batch-not-found' }],
+  createProduct: 'creates; references nothing',
+};

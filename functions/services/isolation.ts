@@ -1,0 +1,11 @@
+import type { IsolationCases } from '../../shared/resource';
+
+/**
+ * How each services route that takes an API key answers another organization (test/isolation.test.ts): where an id
+ * enters, a request naming organization A's records sent with B's key; where none does, why.
+ */
+export const isolationCases: IsolationCases = {
+  getService: [{ path: (ids) => `/v1/services/${ids.serviceId}`, expect: 'not-found' }],
+  getScenario: [{ path: (ids) => `/v1/scenarios/${ids.scenarioId}`, expect: 'not-found' }],
+  createService: 'creates; references nothing',
+};

@@ -1,0 +1,12 @@
+import type { IsolationCases } from '../../shared/resource';
+
+/**
+ * How each sms route that takes an API key answers another organization (test/isolation.test.ts): where an id
+ * enters, a request naming organization A's records sent with B's key; where none does, why.
+ */
+export const isolationCases: IsolationCases = {
+  sendSms: [
+    { path: () => '/v1/sms', body: (ids) => ({ userId: ids.userId, leadId: ids.leadId, message: 'Hi' }), expect: 'not-found' },
+    { path: () => '/v1/sms', body: (ids) => ({ userId: ids.userId, leadId: ids.leadId, message: 'Hi', messageThreadId: ids.threadId }), expect: 'not-found' },
+  ],
+};
