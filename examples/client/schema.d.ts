@@ -76,6 +76,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/inquiries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List inquiries, newest first, filtered by lead and/or source
+         * @description Every contact from a lead (call, email, chatbot, SMS, web form), newest first. Filter by `leadId` and/or `source`; `totalCount` is exact for every filter. `expand=lead` adds each inquiry's lead, `expand=external` the id in the source system, `expand=both` both.
+         */
+        get: operations["listInquiries"];
+        put?: never;
+        /**
+         * Record an inquiry from a call, email, chatbot or web form
+         * @description For integrations that push inquiries in: `data` is the source record (docs/inquiry-sources.md) without its id. The lead is the organization’s lead with `lead.email` (any case), else with `lead.phone`, else a new lead (with its LEAD_CREATED activity); at least one of the two is required. The inquiry, the lead’s unread count and latest inquiry, `isFirstInquiry`, an INQUIRY_RECEIVED activity and the counters are one transaction. The same `externalInquiryId` again for the same source answers 200 with the first inquiry and records nothing.
+         */
+        post: operations["ingestInquiry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inquiries/{inquiryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an inquiry with its populated source record
+         * @description The inquiry with `data`, the populated record of its source: a call with its transcript and key points, an email, a chatbot conversation, an SMS thread with its messages, or a web form submission. Another organization's inquiry answers 404.
+         */
+        get: operations["getInquiry"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Mark an inquiry read or unread, or retag it
+         * @description Marking an inquiry read lowers its lead’s unread count for the source by one (unread raises it); a tag that flags (FLAGGED, EMERGENCY) or stops flagging keeps the lead’s `hasFlaggedInquiry` right. The inquiry and its lead change in one transaction. Another organization’s inquiry answers 404.
+         */
+        patch: operations["updateInquiry"];
+        trace?: never;
+    };
+    "/v1/sms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send an SMS to a lead, starting a thread (and an SMS inquiry) or replying in one
+         * @description Sent by a member (`userId`) to the lead’s phone. Without `messageThreadId` it starts a thread, recorded as an SMS inquiry; with one it adds the message to that thread. The message is recorded (status `QUEUED`) before it is handed to the SMS provider, then becomes `SENT`, and later `DELIVERED` or `FAILED` as the carrier reports. A lead without a phone or a disabled member answers 400; if the provider refuses the message it stays in the thread as `FAILED` and the answer is 502 with a bare `{message}`.
+         */
+        post: operations["sendSms"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/appointments": {
         parameters: {
             query?: never;
@@ -632,74 +700,6 @@ export interface paths {
         patch: operations["patchFaq"];
         trace?: never;
     };
-    "/v1/inquiries": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List inquiries, newest first, filtered by lead and/or source
-         * @description Every contact from a lead (call, email, chatbot, SMS, web form), newest first. Filter by `leadId` and/or `source`; `totalCount` is exact for every filter. `expand=lead` adds each inquiry's lead, `expand=external` the id in the source system, `expand=both` both.
-         */
-        get: operations["listInquiries"];
-        put?: never;
-        /**
-         * Record an inquiry from a call, email, chatbot or web form
-         * @description For integrations that push inquiries in: `data` is the source record (docs/inquiry-sources.md) without its id. The lead is the organization’s lead with `lead.email` (any case), else with `lead.phone`, else a new lead (with its LEAD_CREATED activity); at least one of the two is required. The inquiry, the lead’s unread count and latest inquiry, `isFirstInquiry`, an INQUIRY_RECEIVED activity and the counters are one transaction. The same `externalInquiryId` again for the same source answers 200 with the first inquiry and records nothing.
-         */
-        post: operations["ingestInquiry"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/inquiries/{inquiryId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Read an inquiry with its populated source record
-         * @description The inquiry with `data`, the populated record of its source: a call with its transcript and key points, an email, a chatbot conversation, an SMS thread with its messages, or a web form submission. Another organization's inquiry answers 404.
-         */
-        get: operations["getInquiry"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /**
-         * Mark an inquiry read or unread, or retag it
-         * @description Marking an inquiry read lowers its lead’s unread count for the source by one (unread raises it); a tag that flags (FLAGGED, EMERGENCY) or stops flagging keeps the lead’s `hasFlaggedInquiry` right. The inquiry and its lead change in one transaction. Another organization’s inquiry answers 404.
-         */
-        patch: operations["updateInquiry"];
-        trace?: never;
-    };
-    "/v1/sms": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Send an SMS to a lead, starting a thread (and an SMS inquiry) or replying in one
-         * @description Sent by a member (`userId`) to the lead’s phone. Without `messageThreadId` it starts a thread, recorded as an SMS inquiry; with one it adds the message to that thread. The message is recorded (status `QUEUED`) before it is handed to the SMS provider, then becomes `SENT`, and later `DELIVERED` or `FAILED` as the carrier reports. A lead without a phone or a disabled member answers 400; if the provider refuses the message it stays in the thread as `FAILED` and the answer is 502 with a bare `{message}`.
-         */
-        post: operations["sendSms"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/events": {
         parameters: {
             query?: never;
@@ -964,31 +964,6 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /**
-         * @example {
-         *       "success": false,
-         *       "message": "Lead not found",
-         *       "error": {
-         *         "status": 404,
-         *         "message": "Lead not found",
-         *         "code": "NOT_FOUND"
-         *       }
-         *     }
-         */
-        ErrorEnvelope: {
-            /** @constant */
-            success: false;
-            message: string;
-            error: {
-                status: number;
-                message: string;
-                code?: string;
-                details?: {
-                    path: string;
-                    message: string;
-                }[];
-            };
-        };
         /**
          * @example {
          *       "id": "lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6",
@@ -1837,7 +1812,7 @@ export interface components {
         Event: {
             id: string;
             /** @enum {string} */
-            type: "lead.created" | "lead.updated" | "lead.deleted" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "service.created" | "product.created" | "product.updated" | "transfer.created" | "transfer.updated" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "appointment.created" | "appointment.updated" | "member.created" | "member.updated" | "company.created" | "company.updated";
+            type: "lead.created" | "lead.updated" | "lead.deleted" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "company.created" | "company.updated" | "member.created" | "member.updated" | "service.created" | "product.created" | "product.updated" | "transfer.created" | "transfer.updated" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted";
             /** Format: date-time */
             occurredAt: string;
             organizationId: string;
@@ -1930,6 +1905,31 @@ export interface components {
             /** Format: date-time */
             attemptedAt: string;
             nextAttemptAt: string | null;
+        };
+        /**
+         * @example {
+         *       "success": false,
+         *       "message": "Lead not found",
+         *       "error": {
+         *         "status": 404,
+         *         "message": "Lead not found",
+         *         "code": "NOT_FOUND"
+         *       }
+         *     }
+         */
+        ErrorEnvelope: {
+            /** @constant */
+            success: false;
+            message: string;
+            error: {
+                status: number;
+                message: string;
+                code?: string;
+                details?: {
+                    path: string;
+                    message: string;
+                }[];
+            };
         };
     };
     responses: {
@@ -2238,6 +2238,342 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    listInquiries: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                cursor?: string;
+                leadId?: string;
+                source?: "CALL" | "EMAIL" | "CHATBOT" | "SMS" | "WEBFORM";
+                expand?: "external" | "lead" | "both";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List inquiries, newest first, filtered by lead and/or source */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        inquiries: components["schemas"]["InquiryListItem"][];
+                        totalPages: number;
+                        currentPage: number;
+                        totalCount: number;
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    ingestInquiry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    source: "CALL";
+                    data: {
+                        summary: string;
+                        keyPoints: string[];
+                        recordingUrl: string;
+                        transcripts: {
+                            /** Format: date-time */
+                            created_at: string;
+                            text: string;
+                            /** @enum {string} */
+                            user: "user" | "assistant";
+                        }[];
+                        /** @enum {string} */
+                        direction: "LEAD_TO_AI" | "AI_TO_LEAD";
+                        duration: number;
+                        /** Format: date-time */
+                        startedAt: string;
+                        /** Format: date-time */
+                        endedAt: string;
+                        /** @enum {string} */
+                        endedBy: "user" | "assistant";
+                    };
+                    lead: {
+                        /** Format: email */
+                        email?: string;
+                        phone?: string;
+                        name?: string;
+                        firstName?: string;
+                        lastName?: string;
+                    } | unknown | unknown;
+                    summary?: string;
+                    /**
+                     * @default GENERAL
+                     * @enum {string}
+                     */
+                    tag?: "GENERAL" | "QUOTE_REQUEST" | "BOOKING" | "EMERGENCY" | "FOLLOW_UP" | "FLAGGED";
+                    externalInquiryId?: string;
+                    /** Format: date-time */
+                    createdAt?: string;
+                } | {
+                    /** @constant */
+                    source: "EMAIL";
+                    data: {
+                        subject: string;
+                        from: string;
+                        to: string;
+                        body: string;
+                        /** Format: date-time */
+                        receivedAt: string;
+                    };
+                    lead: {
+                        /** Format: email */
+                        email?: string;
+                        phone?: string;
+                        name?: string;
+                        firstName?: string;
+                        lastName?: string;
+                    } | unknown | unknown;
+                    summary?: string;
+                    /**
+                     * @default GENERAL
+                     * @enum {string}
+                     */
+                    tag?: "GENERAL" | "QUOTE_REQUEST" | "BOOKING" | "EMERGENCY" | "FOLLOW_UP" | "FLAGGED";
+                    externalInquiryId?: string;
+                    /** Format: date-time */
+                    createdAt?: string;
+                } | {
+                    /** @constant */
+                    source: "CHATBOT";
+                    data: {
+                        messages: {
+                            /** @enum {string} */
+                            role: "user" | "assistant";
+                            text: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                        /** Format: date-time */
+                        startedAt: string;
+                        endedAt: string | null;
+                    };
+                    lead: {
+                        /** Format: email */
+                        email?: string;
+                        phone?: string;
+                        name?: string;
+                        firstName?: string;
+                        lastName?: string;
+                    } | unknown | unknown;
+                    summary?: string;
+                    /**
+                     * @default GENERAL
+                     * @enum {string}
+                     */
+                    tag?: "GENERAL" | "QUOTE_REQUEST" | "BOOKING" | "EMERGENCY" | "FOLLOW_UP" | "FLAGGED";
+                    externalInquiryId?: string;
+                    /** Format: date-time */
+                    createdAt?: string;
+                } | {
+                    /** @constant */
+                    source: "WEBFORM";
+                    data: {
+                        formName: string;
+                        fields: {
+                            name: string;
+                            label: string;
+                            value: string;
+                        }[];
+                        /** Format: date-time */
+                        submittedAt: string;
+                        pageUrl: string | null;
+                    };
+                    lead: {
+                        /** Format: email */
+                        email?: string;
+                        phone?: string;
+                        name?: string;
+                        firstName?: string;
+                        lastName?: string;
+                    } | unknown | unknown;
+                    summary?: string;
+                    /**
+                     * @default GENERAL
+                     * @enum {string}
+                     */
+                    tag?: "GENERAL" | "QUOTE_REQUEST" | "BOOKING" | "EMERGENCY" | "FOLLOW_UP" | "FLAGGED";
+                    externalInquiryId?: string;
+                    /** Format: date-time */
+                    createdAt?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description This `externalInquiryId` was sent before for this source: the first inquiry, nothing recorded again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        inquiry: components["schemas"]["InquiryListItem"];
+                    };
+                };
+            };
+            /** @description Record an inquiry from a call, email, chatbot or web form */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        inquiry: components["schemas"]["InquiryListItem"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getInquiry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inquiryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read an inquiry with its populated source record */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Inquiry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateInquiry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                inquiryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    isRead?: boolean;
+                    /** @enum {string} */
+                    tag?: "GENERAL" | "QUOTE_REQUEST" | "BOOKING" | "EMERGENCY" | "FOLLOW_UP" | "FLAGGED";
+                };
+            };
+        };
+        responses: {
+            /** @description Mark an inquiry read or unread, or retag it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        inquiry: components["schemas"]["InquiryListItem"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sendSms: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    userId: string;
+                    leadId: string;
+                    message: string;
+                    messageThreadId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Send an SMS to a lead, starting a thread (and an SMS inquiry) or replying in one */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            /** @description The SMS provider failed; the body is {message} only, not the error envelope. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
         };
     };
     listAppointments: {
@@ -4022,349 +4358,13 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
-    listInquiries: {
-        parameters: {
-            query?: {
-                page?: number;
-                limit?: number;
-                cursor?: string;
-                leadId?: string;
-                source?: "CALL" | "EMAIL" | "CHATBOT" | "SMS" | "WEBFORM";
-                expand?: "external" | "lead" | "both";
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description List inquiries, newest first, filtered by lead and/or source */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        inquiries: components["schemas"]["InquiryListItem"][];
-                        totalPages: number;
-                        currentPage: number;
-                        totalCount: number;
-                        nextCursor: string | null;
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    ingestInquiry: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    source: "CALL";
-                    data: {
-                        summary: string;
-                        keyPoints: string[];
-                        recordingUrl: string;
-                        transcripts: {
-                            /** Format: date-time */
-                            created_at: string;
-                            text: string;
-                            /** @enum {string} */
-                            user: "user" | "assistant";
-                        }[];
-                        /** @enum {string} */
-                        direction: "LEAD_TO_AI" | "AI_TO_LEAD";
-                        duration: number;
-                        /** Format: date-time */
-                        startedAt: string;
-                        /** Format: date-time */
-                        endedAt: string;
-                        /** @enum {string} */
-                        endedBy: "user" | "assistant";
-                    };
-                    lead: {
-                        /** Format: email */
-                        email?: string;
-                        phone?: string;
-                        name?: string;
-                        firstName?: string;
-                        lastName?: string;
-                    } | unknown | unknown;
-                    summary?: string;
-                    /**
-                     * @default GENERAL
-                     * @enum {string}
-                     */
-                    tag?: "GENERAL" | "QUOTE_REQUEST" | "BOOKING" | "EMERGENCY" | "FOLLOW_UP" | "FLAGGED";
-                    externalInquiryId?: string;
-                    /** Format: date-time */
-                    createdAt?: string;
-                } | {
-                    /** @constant */
-                    source: "EMAIL";
-                    data: {
-                        subject: string;
-                        from: string;
-                        to: string;
-                        body: string;
-                        /** Format: date-time */
-                        receivedAt: string;
-                    };
-                    lead: {
-                        /** Format: email */
-                        email?: string;
-                        phone?: string;
-                        name?: string;
-                        firstName?: string;
-                        lastName?: string;
-                    } | unknown | unknown;
-                    summary?: string;
-                    /**
-                     * @default GENERAL
-                     * @enum {string}
-                     */
-                    tag?: "GENERAL" | "QUOTE_REQUEST" | "BOOKING" | "EMERGENCY" | "FOLLOW_UP" | "FLAGGED";
-                    externalInquiryId?: string;
-                    /** Format: date-time */
-                    createdAt?: string;
-                } | {
-                    /** @constant */
-                    source: "CHATBOT";
-                    data: {
-                        messages: {
-                            /** @enum {string} */
-                            role: "user" | "assistant";
-                            text: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                        }[];
-                        /** Format: date-time */
-                        startedAt: string;
-                        endedAt: string | null;
-                    };
-                    lead: {
-                        /** Format: email */
-                        email?: string;
-                        phone?: string;
-                        name?: string;
-                        firstName?: string;
-                        lastName?: string;
-                    } | unknown | unknown;
-                    summary?: string;
-                    /**
-                     * @default GENERAL
-                     * @enum {string}
-                     */
-                    tag?: "GENERAL" | "QUOTE_REQUEST" | "BOOKING" | "EMERGENCY" | "FOLLOW_UP" | "FLAGGED";
-                    externalInquiryId?: string;
-                    /** Format: date-time */
-                    createdAt?: string;
-                } | {
-                    /** @constant */
-                    source: "WEBFORM";
-                    data: {
-                        formName: string;
-                        fields: {
-                            name: string;
-                            label: string;
-                            value: string;
-                        }[];
-                        /** Format: date-time */
-                        submittedAt: string;
-                        pageUrl: string | null;
-                    };
-                    lead: {
-                        /** Format: email */
-                        email?: string;
-                        phone?: string;
-                        name?: string;
-                        firstName?: string;
-                        lastName?: string;
-                    } | unknown | unknown;
-                    summary?: string;
-                    /**
-                     * @default GENERAL
-                     * @enum {string}
-                     */
-                    tag?: "GENERAL" | "QUOTE_REQUEST" | "BOOKING" | "EMERGENCY" | "FOLLOW_UP" | "FLAGGED";
-                    externalInquiryId?: string;
-                    /** Format: date-time */
-                    createdAt?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description This `externalInquiryId` was sent before for this source: the first inquiry, nothing recorded again. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        inquiry: components["schemas"]["InquiryListItem"];
-                    };
-                };
-            };
-            /** @description Record an inquiry from a call, email, chatbot or web form */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        inquiry: components["schemas"]["InquiryListItem"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["RequestTooLarge"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    getInquiry: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                inquiryId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Read an inquiry with its populated source record */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Inquiry"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    updateInquiry: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                inquiryId: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    isRead?: boolean;
-                    /** @enum {string} */
-                    tag?: "GENERAL" | "QUOTE_REQUEST" | "BOOKING" | "EMERGENCY" | "FOLLOW_UP" | "FLAGGED";
-                };
-            };
-        };
-        responses: {
-            /** @description Mark an inquiry read or unread, or retag it */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        inquiry: components["schemas"]["InquiryListItem"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["RequestTooLarge"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    sendSms: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    userId: string;
-                    leadId: string;
-                    message: string;
-                    messageThreadId?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Send an SMS to a lead, starting a thread (and an SMS inquiry) or replying in one */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        message: string;
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["RequestTooLarge"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            /** @description The SMS provider failed; the body is {message} only, not the error envelope. */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        message: string;
-                    };
-                };
-            };
-        };
-    };
     listEvents: {
         parameters: {
             query?: {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                type?: "lead.created" | "lead.updated" | "lead.deleted" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "service.created" | "product.created" | "product.updated" | "transfer.created" | "transfer.updated" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "appointment.created" | "appointment.updated" | "member.created" | "member.updated" | "company.created" | "company.updated";
+                type?: "lead.created" | "lead.updated" | "lead.deleted" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "company.created" | "company.updated" | "member.created" | "member.updated" | "service.created" | "product.created" | "product.updated" | "transfer.created" | "transfer.updated" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted";
             };
             header?: never;
             path?: never;
@@ -4442,7 +4442,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url: string;
-                    events: ("lead.created" | "lead.updated" | "lead.deleted" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "service.created" | "product.created" | "product.updated" | "transfer.created" | "transfer.updated" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "appointment.created" | "appointment.updated" | "member.created" | "member.updated" | "company.created" | "company.updated" | "*")[];
+                    events: ("lead.created" | "lead.updated" | "lead.deleted" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "company.created" | "company.updated" | "member.created" | "member.updated" | "service.created" | "product.created" | "product.updated" | "transfer.created" | "transfer.updated" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "*")[];
                     /** @default null */
                     description?: string | null;
                 };
@@ -4511,7 +4511,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url?: string;
-                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "service.created" | "product.created" | "product.updated" | "transfer.created" | "transfer.updated" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "appointment.created" | "appointment.updated" | "member.created" | "member.updated" | "company.created" | "company.updated" | "*")[];
+                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "company.created" | "company.updated" | "member.created" | "member.updated" | "service.created" | "product.created" | "product.updated" | "transfer.created" | "transfer.updated" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "*")[];
                     description?: string | null;
                     isEnabled?: boolean;
                 };
@@ -4585,7 +4585,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url?: string;
-                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "service.created" | "product.created" | "product.updated" | "transfer.created" | "transfer.updated" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "appointment.created" | "appointment.updated" | "member.created" | "member.updated" | "company.created" | "company.updated" | "*")[];
+                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "company.created" | "company.updated" | "member.created" | "member.updated" | "service.created" | "product.created" | "product.updated" | "transfer.created" | "transfer.updated" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "*")[];
                     description?: string | null;
                     isEnabled?: boolean;
                 };

@@ -2,31 +2,14 @@ import * as v from 'valibot';
 import { defined } from '../../shared/store/changes';
 import { ConflictError, NotFoundError } from '../../shared/errors';
 import { newId, now } from '../../shared/ids';
+import { emptyFieldsOf } from '../../shared/schema';
 import { ACTIVITY_SEQUENCE, getLead, insertLeadWithActivity, writeLeadChanges } from './store';
 import { reserveIds } from '../../shared/store/sequences';
 import { retryOnStaleWrite } from '../../shared/store/versioned';
 import { Lead, type CreateLeadBody, type LeadActivity, type LeadChanges } from './schema';
 
-/** What a new lead holds before anything happens to it, and for the optional fields left out. */
-const NEW_LEAD = {
-  email: null,
-  phone: null,
-  suburb: null,
-  businessName: null,
-  companyId: null,
-  socials: {},
-  status: 'NEW',
-  read: false,
-  lastInquiryId: null,
-  lastInquiryDate: null,
-  unreadEmails: 0,
-  unreadCalls: 0,
-  unreadChatbotThreads: 0,
-  unreadSMS: 0,
-  unreadWebformSubmissions: 0,
-  hasFlaggedInquiry: false,
-  smsOptedOut: false,
-} as const satisfies Partial<Lead>;
+/** What a new lead holds before anything happens to it, and for the optional fields left out: empty, and NEW. */
+const NEW_LEAD = { ...emptyFieldsOf(Lead), status: 'NEW' } as const satisfies Partial<Lead>;
 
 /** "Jane van der Berg" → Jane / "van der Berg"; explicit firstName/lastName win. The schema puts the fields in documented order. */
 export function newLead({ name, ...profile }: Omit<CreateLeadBody, 'email'> & { email?: string | null }, id: string, createdAt: string): Lead {
