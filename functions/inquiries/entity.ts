@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { Inquiry, InquirySummary, SmsMessage, type InquiryDataBySource, type InquirySource, type SmsData } from './schema';
 import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
+import { shardCounters } from '../../shared/store/counter-shards';
 
 const org = organizationPartition;
 
@@ -44,6 +45,9 @@ export const inquiryCounterNames = {
   /** A lead's inquiries with a flagging tag: hasFlaggedInquiry is whether it is above zero. */
   flaggedInquiries: (leadId: string) => `FLAGGED#${leadId}`,
 } as const;
+
+// Every inquiry of a busy organization writes the list's counters (all inquiries, and its source's): they may shard.
+shardCounters(/^INQUIRIES(#SOURCE#[A-Z]+)?$/);
 
 const O = SAMPLE_ORGANIZATION_ID;
 

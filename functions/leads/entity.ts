@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { Lead, LeadActivity } from './schema';
 import { organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
+import { shardCounters } from '../../shared/store/counter-shards';
 
 const org = organizationPartition;
 
@@ -51,6 +52,9 @@ export const leadCounterNames = {
     ['LEADS', ...(companyId ? [`COMPANY#${companyId}`] : []), ...(status ? [`STATUS#${status}`] : [])].join('#'),
   activities: (leadId: string) => `ACTIVITIES#${leadId}`,
 } as const;
+
+// Every lead create of a busy organization writes the list's counters (all leads, and its status's): they may shard.
+shardCounters(/^LEADS(#STATUS#[A-Z_]+)?$/);
 
 const O = SAMPLE_ORGANIZATION_ID;
 

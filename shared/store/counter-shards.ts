@@ -3,13 +3,19 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 /** The most shards an organization's counters may be spread over: a list reads them all in one BatchGetItem. */
 export const MAX_COUNTER_SHARDS = 16;
 
-/**
- * The lead and inquiry list counters: what every create of a busy organization writes. Counters of one lead or
- * company, and those with conditions (limits, counters that exist exactly as long as their owner), stay single.
- */
-const SHARDABLE = /^(LEADS(#STATUS#[A-Z_]+)?|INQUIRIES(#SOURCE#[A-Z]+)?)$/;
+const shardable: RegExp[] = [];
 
-export const isShardable = (counter: string) => SHARDABLE.test(counter);
+/**
+ * Declares counters that may be spread over shards: the list counters every create of a busy organization writes.
+ * Counters of one record, and those with conditions (limits, counters that exist exactly as long as their owner),
+ * stay single. The entity module that names the counters declares them as it loads, so every function that writes
+ * or reads them has.
+ */
+export function shardCounters(pattern: RegExp): void {
+  shardable.push(pattern);
+}
+
+export const isShardable = (counter: string) => shardable.some((pattern) => pattern.test(counter));
 
 const shardsOfRequest = new AsyncLocalStorage<number>();
 
