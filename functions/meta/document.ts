@@ -1,9 +1,31 @@
+import { errorEnvelope } from '../../shared/http/envelope';
 import { buildOpenApiDocument, type ApiDescription } from '../../shared/openapi/document';
 import type { OpenApiDocument } from '../../shared/openapi/schemas';
 import { componentExamples, componentSchemas, routes, tags } from '../resources';
 
+/** The document's opening: what the API is, and what holds for every operation. */
+const DESCRIPTION = `A sales pipeline for trades businesses: leads, inquiries, services, products, transfers, policies, FAQs and SMS.
+
+**Authentication.** Every operation except this description and its reference page takes the organization's API key as a bearer token: \`Authorization: Bearer <API key>\`. Every record read or written belongs to that organization; another organization's record answers 404.
+
+**Errors.** Every error is the envelope \`{success: false, message, error: {status, message, code?}}\` (ErrorEnvelope), except the SMS provider's failure, which is \`{message}\` only.
+
+**Rate limits.** Each organization has a usage plan: requests per second, a burst and a daily quota. Beyond them the answer is 429 with code \`RATE_LIMITED\` and a \`Retry-After\` header in seconds.
+
+**Lists.** \`page\` (from 1, default 1) and \`limit\` (1–100, default 50); newest first; \`{<items>, totalPages, currentPage, totalCount}\`.`;
+
 /** This API as its document describes it: the resources' routes, tags, named schemas and their examples. */
-export const API: ApiDescription = { routes, tags, components: componentSchemas, examples: componentExamples };
+export const API: ApiDescription = {
+  routes,
+  tags,
+  components: componentSchemas,
+  examples: componentExamples,
+  info: { title: 'Sales Pipeline API', description: DESCRIPTION },
+  errorExamples: {
+    notFound: errorEnvelope(404, 'Lead not found', 'NOT_FOUND'),
+    conflict: errorEnvelope(409, 'A product named "Hot water system install" already exists', 'CONFLICT'),
+  },
+};
 
 export const buildDocument = (): OpenApiDocument => buildOpenApiDocument(API);
 

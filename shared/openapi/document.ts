@@ -21,9 +21,13 @@ export interface ApiDescription {
   components: Readonly<Record<string, v.GenericSchema>>;
   /** An example per named schema. */
   examples: Readonly<Record<string, unknown>>;
+  /** The document's title and its opening description (Markdown): what the API is, authentication, errors, limits. */
+  info: { title: string; description: string };
+  /** The example bodies of the errors many operations share that only the API can word (a 404 naming a record). */
+  errorExamples: { notFound: unknown; conflict: unknown };
 }
 
-/** Error responses shared by many operations, under components.responses. */
+/** Error responses shared by many operations; the 404's and 409's examples are the API's own (`errorExamples`). */
 const SHARED_ERRORS: Record<number, { name: string; description: string; example: unknown; headers?: Json }> = {
   400: {
     name: 'BadRequest',
@@ -38,12 +42,12 @@ const SHARED_ERRORS: Record<number, { name: string; description: string; example
   404: {
     name: 'NotFound',
     description: 'No such record in the caller’s organization (a record of another organization is not found either), or no such route.',
-    example: errorEnvelope(404, 'Lead not found', 'NOT_FOUND'),
+    example: undefined,
   },
   409: {
     name: 'Conflict',
     description: 'A conflict with the organization’s records (a name or label already used, an attendee already booked), or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS).',
-    example: errorEnvelope(409, 'A product named "Hot water system install" already exists', 'CONFLICT'),
+    example: undefined,
   },
   413: {
     name: 'RequestTooLarge',
@@ -66,15 +70,6 @@ const SHARED_ERRORS: Record<number, { name: string; description: string; example
 
 const envelopeRef = { $ref: '#/components/schemas/ErrorEnvelope' };
 
-const DESCRIPTION = `A sales pipeline for trades businesses: leads, inquiries, services, products, transfers, policies, FAQs and SMS.
-
-**Authentication.** Every operation except this description and its reference page takes the organization's API key as a bearer token: \`Authorization: Bearer <API key>\`. Every record read or written belongs to that organization; another organization's record answers 404.
-
-**Errors.** Every error is the envelope \`{success: false, message, error: {status, message, code?}}\` (ErrorEnvelope), except the SMS provider's failure, which is \`{message}\` only.
-
-**Rate limits.** Each organization has a usage plan: requests per second, a burst and a daily quota. Beyond them the answer is 429 with code \`RATE_LIMITED\` and a \`Retry-After\` header in seconds.
-
-**Lists.** \`page\` (from 1, default 1) and \`limit\` (1–100, default 50); newest first; \`{<items>, totalPages, currentPage, totalCount}\`.`;
 
 const honoursIdempotencyKey = (route: RouteDefinition) => isIdempotent(route) && route.auth !== 'none';
 
@@ -162,15 +157,19 @@ function operation(route: RouteDefinition, components: ApiDescription['component
   return op;
 }
 
-function componentsSection({ components, examples }: ApiDescription): Json {
+function componentsSection({ components, examples, errorExamples }: ApiDescription): Json {
   const schemas = convertComponents(components);
   for (const [name, example] of Object.entries(examples)) {
     if (schemas[name]) schemas[name] = { ...schemas[name], examples: [example as NonNullable<JsonSchema['default']>] };
   }
   const responses = Object.fromEntries(
-    Object.values(SHARED_ERRORS).map(({ name, description, example, headers }) => [
+    Object.entries(SHARED_ERRORS).map(([status, { name, description, example, headers }]) => [
       name,
-      { description, ...(headers ? { headers } : {}), content: { [JSON_MEDIA_TYPE]: { schema: envelopeRef, examples: examplesObject({ [name]: example }) } } },
+      {
+        description,
+        ...(headers ? { headers } : {}),
+        content: { [JSON_MEDIA_TYPE]: { schema: envelopeRef, examples: examplesObject({ [name]: example ?? (status === '404' ? errorExamples.notFound : errorExamples.conflict) }) } },
+      },
     ]),
   );
   return {
@@ -197,9 +196,9 @@ export function buildOpenApiDocument(api: ApiDescription): OpenApiDocument {
   return {
     openapi: '3.1.0',
     info: {
-      title: 'Sales Pipeline API',
+      title: api.info.title,
       version: '1.0.0',
-      description: DESCRIPTION,
+      description: api.info.description,
       contact: { name: 'Sales Pipeline API team' },
       // Not open source: an SPDX reference to the terms the API is licensed under, not a public licence.
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
