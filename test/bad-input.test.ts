@@ -73,3 +73,22 @@ describe('generated bad input on every route', () => {
     expect(await itemsOf(organizationId)).toEqual(before);
   }, 600_000);
 });
+
+describe('query parameters an operation does not take', () => {
+  it('are refused with 400 naming each, not answered as if the API had filtered', async () => {
+    const { client } = await api.organization({ demo: true });
+    const byEmail = await client.get('/v1/leads?email=olivia.nguyen@example.com.au&search=olivia');
+    expect(byEmail.status).toBe(400);
+    expect(byEmail.body.error.code).toBe('VALIDATION_ERROR');
+    expect(byEmail.body.error.details.map((detail: { path: string }) => detail.path).sort()).toEqual(['email', 'search']);
+    // Names are exact: a parameter differing only in case is another parameter.
+    expect((await client.get('/v1/leads?Limit=5')).body.error.details).toEqual([{ path: 'Limit', message: 'Limit is not a query parameter of this operation' }]);
+    // An operation that takes no query refuses any.
+    const lead = (await client.get('/v1/leads?limit=1')).body.leads[0];
+    expect((await client.get(`/v1/leads/${lead.id}?expand=company`)).status).toBe(400);
+    // The parameters an operation does take still work.
+    const filtered = await client.get('/v1/leads?limit=2&page=1&status=NEW');
+    expect(filtered.status).toBe(200);
+    expect(filtered.body.leads.every((candidate: { status: string }) => candidate.status === 'NEW')).toBe(true);
+  });
+});

@@ -17,11 +17,11 @@ const api = useTestApi();
 afterEach(() => vi.restoreAllMocks());
 
 describe('names of Object.prototype in a request', () => {
-  it.each(['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty'])('ignores a query parameter named %s', async (name) => {
+  it.each(['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty'])('refuses a query parameter named %s as any parameter the operation does not take', async (name) => {
     const { client } = await api.organization();
     const res = await client.get(`/v1/leads?${name}=x`);
-    expect(res.status).toBe(200);
-    expect(res.body.totalCount).toBe(0);
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual([{ path: name, message: `${name} is not a query parameter of this operation` }]);
   });
 
   it('answers 401, not 500, without a key', async () => {

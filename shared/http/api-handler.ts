@@ -73,7 +73,9 @@ export function apiHandler<R extends RouteRequest, S extends v.GenericSchema>(
   if (answersIdempotently(route) && route.auth !== 'none') chain.use(idempotency(idempotencyStore));
   chain.use(errorEnvelope());
   if (body) chain.use(bodySizeLimit()).use(absentBodyIsEmptyObject()).use(httpJsonBodyParser({ disableContentTypeCheck: true }));
+  const knownQuery = new Set(Object.keys((query as { entries?: Record<string, unknown> } | undefined)?.entries ?? {}));
   return chain.handler(async (event) => {
+    refuseUnknownQuery(event.queryStringParameters, knownQuery);
     const input = {
       path: path ? parseOrThrow(path, event.pathParameters ?? {}, 'path') : undefined,
       query: query ? parseOrThrow(query, event.queryStringParameters ?? {}, 'query') : undefined,
@@ -100,6 +102,15 @@ function jsonObject(body: unknown): Record<string, unknown> {
     throw new ValidationError([{ path: 'body', message: 'body must be a JSON object' }]);
   }
   return body as Record<string, unknown>;
+}
+
+/**
+ * A query parameter the route does not take is refused, naming it: a filter the API does not have (`?email=`)
+ * must not answer as if it had filtered.
+ */
+function refuseUnknownQuery(parameters: Record<string, string | undefined> | null, known: ReadonlySet<string>): void {
+  const unknown = Object.keys(parameters ?? {}).filter((name) => !known.has(name));
+  if (unknown.length > 0) throw new ValidationError(unknown.map((name) => ({ path: name, message: `${name} is not a query parameter of this operation` })));
 }
 
 /** The organization's counterShards setting, which the authorizer passes with the organization; 1 on public routes. */

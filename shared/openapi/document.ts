@@ -31,7 +31,7 @@ export interface ApiDescription {
 const SHARED_ERRORS: Record<number, { name: string; description: string; example: unknown; headers?: Json }> = {
   400: {
     name: 'BadRequest',
-    description: 'A path, query or body value failed validation, or the body is not valid JSON. The message names the field.',
+    description: 'A path, query or body value failed validation, a query parameter the operation does not take was sent, or the body is not valid JSON. The message names the field or parameter.',
     example: errorEnvelope(400, 'limit must be at most 100', 'VALIDATION_ERROR', [{ path: 'limit', message: 'limit must be at most 100' }]),
   },
   401: {
@@ -117,7 +117,8 @@ function examplesObject(examples: Record<string, unknown>): Json {
 }
 
 function statusesOf(route: RouteDefinition): number[] {
-  const statuses = new Set([route.status, ...route.errors, ...Object.keys(route.responses ?? {}).map(Number), 429, 500]);
+  // Every operation refuses a query parameter it does not take (400), however few values it validates.
+  const statuses = new Set([route.status, ...route.errors, ...Object.keys(route.responses ?? {}).map(Number), 400, 429, 500]);
   if (route.auth !== 'none') statuses.add(401);
   if (honoursIdempotencyKey(route)) statuses.add(409);
   if (route.request.body) statuses.add(413);
