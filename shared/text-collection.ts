@@ -53,7 +53,7 @@ export function defineTextCollection<Text extends string>(options: TextCollectio
   const fields = { ...Object.fromEntries(texts.map(([name, max]) => [name, NonEmptyString(name, max)])), isActive: v.boolean('isActive must be a boolean') } as v.ObjectEntries;
   const CreateBody = v.strictObject({ ...fields, isActive: v.optional(fields.isActive!, true) }) as unknown as v.GenericSchema<Partial<Fields>, Fields>;
   const UpdateBody = partialUpdateBody(fields) as unknown as v.GenericSchema<Partial<Fields>, Partial<Fields>>;
-  const IdPath = v.object({ [`${singular}Id`]: integerString(`${singular}Id`) }) as unknown as v.GenericSchema<{ [key: string]: string }, { [key: string]: number }>;
+  const IdPath = v.object({ [`${singular}Id`]: integerString(`${singular}Id`, { label: options.label }) }) as unknown as v.GenericSchema<{ [key: string]: string }, { [key: string]: number }>;
   const Response = v.object({ [singular]: Record }) as unknown as v.GenericSchema<{ [key: string]: Record }>;
   const PageOfRecords = pageSchema(plural, Record);
   const Deleted = deletedSchema(Id);

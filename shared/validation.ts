@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { ValidationError, type ErrorDetail } from './errors';
+import { unknownIdAnswer } from './schema';
 
 const OBJECT_TYPES = new Set(['object', 'strict_object', 'loose_object']);
 
@@ -23,9 +24,22 @@ export function validationDetails(issues: readonly v.BaseIssue<unknown>[], where
   });
 }
 
-/** Parses a value (a request part, a batch item) or throws a 400 naming the field. */
+/**
+ * The answer to a path or body whose only faults are ids that cannot exist: what the first of them would get as an
+ * id that does not (a 404), so a malformed id and an unknown one answer alike and neither reaches a key.
+ */
+function unknownIdError(issues: readonly v.BaseIssue<unknown>[]): Error | undefined {
+  const fields = new Map<string, v.BaseIssue<unknown>[]>();
+  for (const issue of issues) fields.set(v.getDotPath(issue) ?? '', [...(fields.get(v.getDotPath(issue) ?? '') ?? []), issue]);
+  const answers = [...fields.values()].map((faults) => faults.map((fault) => ({ fault, answer: unknownIdAnswer(fault.requirement) })).find(({ answer }) => answer));
+  if (answers.length === 0 || answers.some((found) => !found)) return undefined;
+  const { fault, answer } = answers[0]!;
+  return answer!(fault.input);
+}
+
+/** Parses a value (a request part, a batch item) or throws a 400 naming the field; see unknownIdError for ids. */
 export function parseOrThrow<S extends v.GenericSchema>(schema: S, input: unknown, where: string): v.InferOutput<S> {
   const result = v.safeParse(schema, input);
-  if (!result.success) throw new ValidationError(validationDetails(result.issues, where));
+  if (!result.success) throw (where === 'path' || where === 'body' ? unknownIdError(result.issues) : undefined) ?? new ValidationError(validationDetails(result.issues, where));
   return result.output;
 }

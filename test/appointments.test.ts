@@ -125,12 +125,19 @@ describe('POST /v1/appointments', () => {
     ['notes over 5000 characters', { notes: 'x'.repeat(5001) }, 'notes'],
     ['more than 20 attendees', { attendees: Array.from({ length: 21 }, (_, i) => ({ userId: `user_01HZZZZZZZZZZZZZZZZZZZZZ${String(i).padStart(2, '0')}` })) }, 'attendees'],
     ['an attendee without a userId', { attendees: [{}] }, 'attendees.0.userId'],
-    ['a malformed leadId', { leadId: 'lead_1' }, 'leadId'],
   ])('answers 400 for %s, naming the field', async (_, change, field) => {
     const { client, body } = await booked();
     const res = await book(client, { ...body('2026-12-01T09:00:00Z', '2026-12-01T10:00:00Z'), ...change });
     expect(res.status).toBe(400);
     expect(res.body.error.details[0].path).toBe(field);
+    expect((await client.get('/v1/appointments')).body.totalCount).toBe(0);
+  });
+
+  it('answers a malformed leadId as an unknown lead: 404, and books nothing', async () => {
+    const { client, body } = await booked();
+    const res = await book(client, { ...body('2026-12-01T09:00:00Z', '2026-12-01T10:00:00Z'), leadId: 'lead_1' });
+    expect(res.status).toBe(404);
+    expect(res.body.message).toBe('Lead not found');
     expect((await client.get('/v1/appointments')).body.totalCount).toBe(0);
   });
 
@@ -263,14 +270,14 @@ describe('PATCH /v1/appointments/{appointmentId}', () => {
     expect((await client.patch(`/v1/appointments/${appointment.id}`, {})).status).toBe(400);
   });
 
-  it("answers 404 for an unknown appointment or another organization's, and 400 for a malformed id", async () => {
+  it("answers 404 for an unknown appointment, another organization's, or a malformed id", async () => {
     const { client, body } = await booked();
     const mine = await created(client, '/v1/appointments', 'appointment', body('2026-12-01T09:00:00Z', '2026-12-01T10:00:00Z'));
     const other = await api.organization();
     expect((await other.client.patch(`/v1/appointments/${mine.id}`, { status: 'CANCELLED' })).status).toBe(404);
     expect((await other.client.get(`/v1/appointments/${mine.id}`)).status).toBe(404);
     expect((await client.get('/v1/appointments/appointment_01HZZZZZZZZZZZZZZZZZZZZZZZ')).status).toBe(404);
-    expect((await client.get('/v1/appointments/42')).status).toBe(400);
+    expect((await client.get('/v1/appointments/42')).body.message).toBe('Appointment not found');
     expect((await client.get(`/v1/appointments/${mine.id}`)).body.appointment.status).toBe('BOOKED');
   });
 });

@@ -227,11 +227,11 @@ describe('company notes', () => {
     expect(res.body.error.details[0].path).toBe(field);
   });
 
-  it('answers 400 for a note id that is not an integer', async () => {
+  it('answers a note id that is not an integer as an unknown note: 404', async () => {
     const { client } = await api.organization();
     const company = await createCompany(client);
     const res = await client.delete(`/v1/companies/${company.id}/notes/abc`);
-    expect(res.status).toBe(400);
-    expect(res.body.message).toBe('noteId must be an integer');
+    expect(res.status).toBe(404);
+    expect(res.body.message).toBe('Company note not found');
   });
 });

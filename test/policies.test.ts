@@ -104,11 +104,11 @@ describe('PUT /v1/policies/{policyId}', () => {
     expect((await client.get('/v1/policies')).body.policies[0]).toEqual({ id: 1, title: 'Policy 1', content: 'Content 1', isActive: true });
   });
 
-  it.each(['abc', '1.5', '0'])('answers 400 for the policy id %s', async (policyId) => {
+  it.each(['abc', '1.5', '0'])('answers the policy id %s as an unknown policy: 404', async (policyId) => {
     const { client } = await withPolicies(1);
     const res = await client.put(`/v1/policies/${policyId}`, { isActive: false });
-    expect(res.status).toBe(400);
-    expect(res.body.error.details[0].path).toBe('policyId');
+    expect(res.status).toBe(404);
+    expect(res.body.message).toBe('Policy not found');
   });
 
   it('answers 404 for an unknown policy, and creates nothing', async () => {

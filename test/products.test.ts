@@ -260,11 +260,11 @@ describe('PUT /v1/products/{productId}', () => {
     expect(res.body.message).toContain(field);
   });
 
-  it.each(['abc', '1.5', '0', '-1'])('answers 400 for the product id %s', async (productId) => {
+  it.each(['abc', '1.5', '0', '-1'])('answers the product id %s as an unknown product: 404', async (productId) => {
     const { client } = await api.organization();
     const res = await client.put(`/v1/products/${productId}`, { isActive: false });
-    expect(res.status).toBe(400);
-    expect(res.body.error.details[0].path).toBe('productId');
+    expect(res.status).toBe(404);
+    expect(res.body.message).toBe('Trade product not found');
   });
 
   it('answers 404 for an unknown product', async () => {

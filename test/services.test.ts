@@ -224,11 +224,11 @@ describe('GET /v1/services/{serviceId}', () => {
     expect(calls).toEqual(['GetItemCommand']);
   });
 
-  it.each(['abc', '1.5', '0', '-1'])('answers 400 naming serviceId for %s', async (id) => {
+  it.each(['abc', '1.5', '0', '-1'])('answers the service id %s as an unknown service: 404', async (id) => {
     const { client } = await api.organization();
     const res = await client.get(`/v1/services/${id}`);
-    expect(res.status).toBe(400);
-    expect(res.body.message).toContain('serviceId');
+    expect(res.status).toBe(404);
+    expect(res.body.message).toBe('Service not found');
   });
 
   it('answers 404 for an unknown service', async () => {
@@ -277,11 +277,11 @@ describe('GET /v1/scenarios/{scenarioId}', () => {
     expect(calls).toEqual(['GetItemCommand']);
   });
 
-  it.each(['abc', '2.0', '0'])('answers 400 naming scenarioId for %s', async (id) => {
+  it.each(['abc', '2.0', '0'])('answers the scenario id %s as an unknown scenario: 404', async (id) => {
     const { client } = await api.organization();
     const res = await client.get(`/v1/scenarios/${id}`);
-    expect(res.status).toBe(400);
-    expect(res.body.message).toContain('scenarioId');
+    expect(res.status).toBe(404);
+    expect(res.body.message).toBe('Scenario not found');
   });
 
   it('answers 404 for an unknown scenario', async () => {

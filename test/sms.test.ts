@@ -278,7 +278,6 @@ describe('POST /v1/sms errors', () => {
     ['a message that is not a string', { message: 42 }, 'message'],
     ['a missing userId', { userId: undefined }, 'userId'],
     ['a missing leadId', { leadId: undefined }, 'leadId'],
-    ['an empty messageThreadId', { messageThreadId: '' }, 'messageThreadId'],
     ['an unknown field', { priority: 'high' }, 'priority'],
   ])('answers 400 naming the field for %s', async (_, change, field) => {
     const { client, userId, leadId } = await organizationWithSender();
@@ -286,6 +285,14 @@ describe('POST /v1/sms errors', () => {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ success: false, error: { status: 400, code: 'VALIDATION_ERROR' } });
     expect(res.body.message).toContain(field);
+    await expectNothingRecorded(client, leadId);
+  });
+
+  it('answers an empty messageThreadId as an unknown thread: 404, recording nothing', async () => {
+    const { client, userId, leadId } = await organizationWithSender();
+    const res = await client.post('/v1/sms', { userId, leadId, message: 'Hello', messageThreadId: '' });
+    expect(res.status).toBe(404);
+    expect(res.body.message).toBe('Message thread not found');
     await expectNothingRecorded(client, leadId);
   });
 

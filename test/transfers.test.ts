@@ -184,11 +184,11 @@ describe('PUT /v1/transfers/{transferId}', () => {
     expect(res.body.message).toContain(field);
   });
 
-  it.each(['abc', '2.5', '0'])('answers 400 for the transfer id %s', async (transferId) => {
+  it.each(['abc', '2.5', '0'])('answers the transfer id %s as an unknown transfer rule: 404', async (transferId) => {
     const { client } = await api.organization();
     const res = await client.put(`/v1/transfers/${transferId}`, { isEnabled: false });
-    expect(res.status).toBe(400);
-    expect(res.body.error.details[0].path).toBe('transferId');
+    expect(res.status).toBe(404);
+    expect(res.body.message).toBe('Transfer rule not found');
   });
 
   it('answers 404 for an unknown transfer rule', async () => {

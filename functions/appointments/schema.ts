@@ -1,6 +1,10 @@
 import * as v from 'valibot';
+import { ValidationError } from '../../shared/errors';
 import { NonEmptyString, PageQuery, PrefixedId, Timestamp, pageSchema } from '../../shared/schema';
 import { TimeZone } from '../organization/schema';
+
+/** What an attendee who is no member of the organization is answered (functions/appointments/store.ts). */
+export const unknownAttendee = (userId: unknown) => new ValidationError([{ path: 'attendees', message: `attendee ${String(userId)} is not a member of the organization` }]);
 
 export const APPOINTMENT_STATUSES = ['BOOKED', 'CANCELLED'] as const;
 
@@ -50,7 +54,7 @@ const appointmentFields = {
   timezone: TimeZone,
   location: v.nullable(NonEmptyString('location', 500)),
   attendees: v.pipe(
-    v.array(v.strictObject({ userId: PrefixedId('user', 'userId') }, 'each attendee must be {userId}'), 'attendees must be an array of {userId}'),
+    v.array(v.strictObject({ userId: PrefixedId('user', 'userId', { unknown: unknownAttendee }) }, 'each attendee must be {userId}'), 'attendees must be an array of {userId}'),
     v.maxLength(20, 'attendees may have at most 20 entries'),
     v.check((attendees) => new Set(attendees.map((attendee) => attendee.userId)).size === attendees.length, 'attendees must not repeat a userId'),
   ),

@@ -6,7 +6,7 @@ import { leadCounterNames, leadKeys, toActivityItem } from '../leads/entity';
 import { memberKeys } from '../organization/member-entity';
 import { NotFoundError, ValidationError } from '../../shared/errors';
 import type { Page } from '../../shared/pagination';
-import type { ListAppointmentsQuery } from './schema';
+import { unknownAttendee, type ListAppointmentsQuery } from './schema';
 import type { LeadActivity } from '../leads/schema';
 import { batchGetItems } from '../../shared/store/batch-get';
 import { counterUpdate } from '../../shared/store/counters';
@@ -59,7 +59,7 @@ function claimSchedule(organizationId: string, { userId, version }: Schedule): T
 /** Each attendee must be a member's user of the organization. */
 function attendeeChecks(organizationId: string, userIds: string[]): TransactWrite[] {
   return userIds.map((userId) =>
-    requireExisting(memberKeys.user(organizationId, userId), () => new ValidationError([{ path: 'attendees', message: `attendee ${userId} is not a member of the organization` }])),
+    requireExisting(memberKeys.user(organizationId, userId), () => unknownAttendee(userId)),
   );
 }
 

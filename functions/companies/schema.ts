@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { deletedSchema, E164, integerString, NonEmptyString, PrefixedId, Timestamp, pageSchema, partialUpdateBody } from '../../shared/schema';
+import { ValidationError } from '../../shared/errors';
 
 /** A customer business of the organization: a strata manager, a builder, an agency. */
 export const Company = v.object({
@@ -61,7 +62,7 @@ export type CompanyNote = v.InferOutput<typeof CompanyNote>;
 
 const noteFields = {
   value: NonEmptyString('value', 5000),
-  userId: v.nullable(PrefixedId('user', 'userId')),
+  userId: v.nullable(PrefixedId('user', 'userId', { unknown: (userId) => new ValidationError([{ path: 'userId', message: `userId ${String(userId)} does not match any member of the organization` }]) })),
 };
 
 export const CreateCompanyNoteBody = v.strictObject({ ...noteFields, userId: v.optional(noteFields.userId, null) });
@@ -69,7 +70,7 @@ export type CreateCompanyNoteBody = v.InferOutput<typeof CreateCompanyNoteBody>;
 
 export const UpdateCompanyNoteBody = v.strictObject({ value: noteFields.value });
 
-export const CompanyNotePath = v.object({ ...CompanyIdPath.entries, noteId: integerString('noteId') });
+export const CompanyNotePath = v.object({ ...CompanyIdPath.entries, noteId: integerString('noteId', { label: 'Company note' }) });
 export const CompanyNotePage = pageSchema('notes', CompanyNote);
 export const CompanyNoteResponse = v.object({ note: CompanyNote });
 export const CompanyNoteDeleted = deletedSchema(v.pipe(v.number(), v.integer()));

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { E164, NonEmptyString, PageQuery, PrefixedId, Timestamp, pageSchema, partialUpdateBody } from '../../shared/schema';
+import { ValidationError } from '../../shared/errors';
 
 export const LEAD_STATUSES = ['NEW', 'CONTACTED', 'QUALIFIED', 'QUOTED', 'WON', 'LOST'] as const;
 
@@ -55,7 +56,7 @@ const leadFields = {
   suburb: NonEmptyString('suburb', 100),
   businessName: NonEmptyString('businessName', 200),
   socials: Socials,
-  companyId: PrefixedId('company', 'companyId'),
+  companyId: PrefixedId('company', 'companyId', { unknown: (companyId) => new ValidationError([{ path: 'companyId', message: `companyId ${String(companyId)} does not match any company of the organization` }]) }),
 };
 
 export const CreateLeadBody = v.pipe(

@@ -72,7 +72,7 @@ export const UpdateProductBody = partialUpdateBody(productFields);
 /** Any subset of the writable fields; PUT bodies and batch items both become one of these. */
 export type ProductChanges = v.InferOutput<typeof UpdateProductBody>;
 
-export const ProductIdPath = v.object({ productId: integerString('productId') });
+export const ProductIdPath = v.object({ productId: integerString('productId', { label: 'Trade product' }) });
 
 /** One batch item. Parsed item by item, so a malformed one fails alone. */
 export const BatchItem = v.pipe(

@@ -13,7 +13,7 @@ export const SendSmsBody = v.strictObject({
     v.check((message) => message.trim().length > 0, 'message must not be blank'),
     v.maxLength(SMS_MAX_LENGTH, `message must be at most ${SMS_MAX_LENGTH} characters`),
   ),
-  messageThreadId: v.optional(PrefixedId('thread', 'messageThreadId')),
+  messageThreadId: v.optional(PrefixedId('thread', 'messageThreadId', { label: 'Message thread' })),
 });
 export type SendSmsBody = v.InferOutput<typeof SendSmsBody>;
 

@@ -71,5 +71,5 @@ export type CreateTransferBody = v.InferOutput<typeof CreateTransferBody>;
 export const UpdateTransferBody = partialUpdateBody(transferFields);
 export type TransferChanges = v.InferOutput<typeof UpdateTransferBody>;
 
-export const TransferIdPath = v.object({ transferId: integerString('transferId') });
+export const TransferIdPath = v.object({ transferId: integerString('transferId', { label: 'Transfer rule' }) });
 export const TransferResponse = v.object({ transfer: Transfer });
