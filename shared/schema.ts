@@ -63,6 +63,12 @@ const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 /** Characters that show nothing: white space and format characters such as the zero-width space. */
 const INVISIBLE = /[\s\p{Cf}]/gu;
 
+/** What every free-text field accepts, in words and as the document's pattern (the checks above, read as one). */
+export const TEXT_RULE = 'Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return.';
+const NOT_CONTROL = '[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]';
+// White space around the text is trimmed before the checks, so any may stand there.
+export const TEXT_PATTERN = `^\\s*${NOT_CONTROL}*[^\\s\\p{Cf}\\u0000-\\u001F\\u007F-\\u009F]${NOT_CONTROL}*\\s*$`;
+
 /**
  * Text a person wrote: normalized to NFC (so é is one character however it was typed), trimmed, free of
  * control characters, with at least one visible character, and at most `max` characters.
@@ -76,6 +82,8 @@ export const NonEmptyString = (name: string, max = 500) =>
     v.check((text) => !CONTROL.test(text), `${name} must not contain control characters`),
     v.check((text) => text.replace(INVISIBLE, '') !== '', `${name} must have a visible character`),
     v.maxLength(max, `${name} must be at most ${max} characters`),
+    v.description(TEXT_RULE),
+    v.metadata({ jsonSchema: { pattern: TEXT_PATTERN } }),
   );
 
 /**

@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import fc from 'fast-check';
+import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { NonEmptyString, TEXT_PATTERN, TEXT_RULE } from '../shared/schema';
 import { OPENAPI_FILE, serializeDocument } from '../shared/openapi/document';
 import { buildDocument } from '../functions/meta/document';
 import { referenceRenderer } from '../shared/openapi/reference-renderer';
@@ -259,5 +262,25 @@ describe('GET /docs', () => {
       for (const parameter of operation.parameters ?? []) walk(parameter.schema, `${route.operationId} ${parameter.name}`);
     }
     expect(unbounded).toEqual([]);
+  });
+});
+
+describe('the text rule in the document', () => {
+  it('is stated on every free-text field of a request, as a sentence and a pattern', () => {
+    const name = document.paths['/v1/companies'].post.requestBody.content['application/json'].schema;
+    const fields = (name.$ref ? document.components.schemas[name.$ref.split('/').pop()] : name).properties;
+    expect(fields.name).toMatchObject({ pattern: TEXT_PATTERN, description: TEXT_RULE });
+  });
+
+  it('accepts exactly the text the API accepts', () => {
+    const pattern = new RegExp(TEXT_PATTERN, 'u');
+    const field = NonEmptyString('note', 10_000);
+    const pieces = fc.constantFrom('a', 'é', ' ', '\t', '\n', '\r', '\u0000', '\u0007', '\u000B', '\u001F', '\u007F', '\u0085', '\u00A0', '\u200B', '\u2028', '\uFEFF', '\u00AD', '😀', 'Z');
+    fc.assert(
+      fc.property(fc.array(pieces, { maxLength: 8 }).map((parts) => parts.join('')), (text) => {
+        expect(pattern.test(text), JSON.stringify(text)).toBe(v.safeParse(field, text).success);
+      }),
+      { numRuns: 5_000, seed: 20_261_123 },
+    );
   });
 });
