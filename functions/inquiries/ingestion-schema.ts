@@ -12,7 +12,12 @@ const Items = <S extends v.GenericSchema>(name: string, item: S, max: number) =>
 const Instant = (name: string) => v.pipe(v.string(`${name} must be a string`), v.isoTimestamp(`${name} must be an ISO 8601 timestamp`));
 const Seconds = v.pipe(v.number('duration must be a number'), v.integer('duration must be an integer'), v.minValue(0, 'duration must be at least 0'), v.maxValue(86_400, 'duration must be at most 86400'));
 const HttpUrl = (name: string) =>
-  v.pipe(v.string(`${name} must be a string`), v.maxLength(2048, `${name} must be at most 2048 characters`), v.check((url) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol), `${name} must be an http or https URL`));
+  v.pipe(
+    v.string(`${name} must be a string`),
+    v.maxLength(2048, `${name} must be at most 2048 characters`),
+    v.check((url) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol), `${name} must be an http or https URL`),
+    v.metadata({ jsonSchema: { format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' } }),
+  );
 
 /** The source records of docs/inquiry-sources.md, without their ids (the service issues them). */
 export const CallRecordInput = v.strictObject({

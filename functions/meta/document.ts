@@ -12,7 +12,9 @@ const DESCRIPTION = `A sales pipeline for trades businesses: leads, inquiries, s
 
 **Rate limits.** Each organization has a usage plan: requests per second, a burst and a daily quota. Beyond them the answer is 429 with code \`RATE_LIMITED\` and a \`Retry-After\` header in seconds.
 
-**Lists.** \`page\` (from 1, default 1) and \`limit\` (1–100, default 50); newest first; \`{<items>, totalPages, currentPage, totalCount}\`.`;
+**Lists.** \`page\` (from 1, default 1) and \`limit\` (1–100, default 50); newest first; \`{<items>, totalPages, currentPage, totalCount}\`.
+
+**Methods and parameters.** A method a path does not take answers 405 with an \`Allow\` header naming those it does; a query parameter an operation does not take answers 400 naming it.`;
 
 /** This API as its document describes it: the resources' routes, tags, named schemas and their examples. */
 export const API: ApiDescription = {

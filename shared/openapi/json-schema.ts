@@ -34,6 +34,8 @@ function config(view: SchemaView, definitions?: Record<string, v.GenericSchema>)
     // A rule a v.check enforces and JSON Schema can state (one of two fields required, a non-empty
     // partial update) is added beside it: v.metadata({ jsonSchema: { minProperties: 1 } }).
     overrideAction: ({ valibotAction, jsonSchema }) => {
+      // `format: email` names no grammar; the document states the one the API checks.
+      if (valibotAction.type === 'email') return { ...jsonSchema, format: 'email', pattern: (valibotAction as unknown as { requirement: RegExp }).requirement.source } as JsonSchema;
       if (valibotAction.type !== 'metadata') return undefined;
       const metadata = (valibotAction as v.MetadataAction<unknown, Json>).metadata;
       if (isSchema(metadata.documentedAs)) return strip(toJsonSchema(metadata.documentedAs, config(view, definitions)));
