@@ -284,3 +284,22 @@ describe('the text rule in the document', () => {
     );
   });
 });
+
+describe('links from a create', () => {
+  it('lead from POST /v1/leads to reading, changing and deleting the lead it made, by its id', () => {
+    const links = document.paths['/v1/leads'].post.responses['201'].links;
+    expect(Object.keys(links).sort()).toEqual(['deleteLead', 'getLead', 'updateLead']);
+    expect(links.getLead).toMatchObject({ operationId: 'getLead', parameters: { leadId: '$response.body#/lead/id' } });
+  });
+
+  it('name every operation on the record a create makes, and only operations that exist', () => {
+    const operationIds = new Set(routes.map((route) => route.operationId));
+    for (const create of routes.filter((route) => route.method === 'POST' && route.status === 201)) {
+      const below = routes.filter((route) => !route.aliasOf && new RegExp(`^${create.path.replace(/[{}]/g, '\\$&')}/\\{\\w+\\}$`).test(route.path));
+      const links = operationOf(create).responses['201'].links ?? {};
+      if (below.length === 0) continue;
+      expect(Object.keys(links).sort(), create.operationId).toEqual(below.map((route) => route.operationId).sort());
+      for (const link of Object.values(links) as { operationId: string }[]) expect(operationIds.has(link.operationId)).toBe(true);
+    }
+  });
+});

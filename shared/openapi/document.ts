@@ -146,7 +146,31 @@ function response(route: RouteDefinition, status: number, componentSchemas: ApiD
   return { description, content: { [JSON_MEDIA_TYPE]: content } };
 }
 
-function operation(route: RouteDefinition, components: ApiDescription['components']): Json {
+/** The one key of a `{<record>: …}` answer, the record's wrapper (`lead`), if the answer is one. */
+function wrapperKey(schema: v.GenericSchema): string | undefined {
+  const keys = Object.keys((schema as { entries?: Record<string, unknown> }).entries ?? {});
+  return keys.length === 1 ? keys[0] : undefined;
+}
+
+/**
+ * A create's links to what can be done with the record it made: the operations on the path below it whose one new
+ * parameter is the record's id (`POST /v1/leads` → `getLead`, `updateLead`, `deleteLead` on `/v1/leads/{leadId}`).
+ */
+function linksOf(route: RouteDefinition, routes: readonly RouteDefinition[]): Json | undefined {
+  const key = route.method === 'POST' ? wrapperKey(route.response) : undefined;
+  if (!key) return undefined;
+  const itemPath = new RegExp(`^${route.path.replace(/[{}]/g, '\\$&')}/\\{(\\w+)\\}$`);
+  const links = routes.flatMap((candidate) => {
+    const parameter = itemPath.exec(candidate.path)?.[1];
+    if (!parameter || candidate.aliasOf) return [];
+    const fromBody = { [parameter]: `$response.body#/${key}/id` };
+    const fromPath = Object.fromEntries(pathParameterNames(route.path).map((name) => [name, `$request.path.${name}`]));
+    return [[candidate.operationId, { operationId: candidate.operationId, parameters: { ...fromPath, ...fromBody }, description: candidate.summary }]];
+  });
+  return links.length ? Object.fromEntries(links) : undefined;
+}
+
+function operation(route: RouteDefinition, components: ApiDescription['components'], routes: readonly RouteDefinition[] = []): Json {
   const op: Json = { operationId: route.operationId, summary: route.summary, description: route.description, tags: [route.tag] };
   if (route.auth === 'none') op.security = [];
   const params = parameters(route);
@@ -155,6 +179,8 @@ function operation(route: RouteDefinition, components: ApiDescription['component
     op.requestBody = { required: true, content: { [JSON_MEDIA_TYPE]: { schema: convert(route.request.body, 'input') } } };
   }
   op.responses = Object.fromEntries(statusesOf(route).map((status) => [String(status), response(route, status, components)]));
+  const links = linksOf(route, routes);
+  if (links) op.responses = { ...(op.responses as Json), [String(route.status)]: { ...((op.responses as Json)[String(route.status)] as Json), links } };
   return op;
 }
 
@@ -188,7 +214,7 @@ export function buildOpenApiDocument(api: ApiDescription): OpenApiDocument {
   const paths: Record<string, Json> = {};
   for (const route of routes) {
     if (!(route.tag in api.tags)) throw new Error(`${route.operationId}: its tag ${route.tag} has no description`);
-    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, api.components);
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, api.components, routes);
   }
   const used = new Set(routes.map((route) => route.tag));
   const tags = Object.entries(api.tags)
