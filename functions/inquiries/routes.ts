@@ -46,6 +46,22 @@ export const ingestInquiry = defineRoute({
   indexes: ['gsi1', 'gsi5'],
   status: 201,
   request: { body: IngestInquiryBody },
+  requestExample: {
+    source: 'WEBFORM',
+    lead: { email: 'olivia.nguyen@example.com.au', phone: '+61412345001', name: 'Olivia Nguyen' },
+    summary: 'Quote request for a blocked kitchen drain.',
+    tag: 'QUOTE_REQUEST',
+    externalInquiryId: 'form-submission-8812',
+    data: {
+      formName: 'Request a quote',
+      fields: [
+        { name: 'suburb', label: 'Suburb', value: 'Parramatta' },
+        { name: 'message', label: 'How can we help?', value: 'The kitchen sink drains very slowly.' },
+      ],
+      submittedAt: '2026-11-20T04:12:09.512Z',
+      pageUrl: 'https://www.harbourcitytrades.com.au/quote',
+    },
+  },
   response: IngestedInquiry,
   errors: [400],
   responses: { 200: { description: 'This `externalInquiryId` was sent before for this source: the first inquiry, nothing recorded again.', schema: IngestedInquiry } },

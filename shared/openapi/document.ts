@@ -170,13 +170,43 @@ function linksOf(route: RouteDefinition, routes: readonly RouteDefinition[]): Js
   return links.length ? Object.fromEntries(links) : undefined;
 }
 
-function operation(route: RouteDefinition, components: ApiDescription['components'], routes: readonly RouteDefinition[] = []): Json {
+/**
+ * A body to show with an operation: the route's own `requestExample`, else the fields of its record's example that
+ * the body takes (`PATCH /v1/leads/{leadId}` shows the example lead's email, names, phone…), kept only if the body's
+ * schema accepts it. A field the schema refuses as the record shows it (a null the body does not take) is left out.
+ */
+function requestExampleOf(route: RouteDefinition, api: Pick<ApiDescription, 'components' | 'examples'>): unknown {
+  if (route.requestExample !== undefined) {
+    // An example the API would refuse must not be shown: the document is not built with one.
+    if (route.request.body && !v.safeParse(route.request.body, route.requestExample).success) throw new Error(`${route.operationId}: its requestExample is not a body the API accepts`);
+    return route.requestExample;
+  }
+  const body = route.request.body;
+  const key = body ? wrapperKey(route.response) : undefined;
+  const record = key ? (route.response as unknown as { entries: Record<string, v.GenericSchema> }).entries[key] : undefined;
+  const name = Object.entries(api.components).find(([, schema]) => schema === record)?.[0];
+  const example = name ? (api.examples[name] as Record<string, unknown> | undefined) : undefined;
+  const fields = Object.keys((body as { entries?: Record<string, unknown> } | undefined)?.entries ?? {});
+  if (!body || !example || fields.length === 0) return undefined;
+  let candidate = Object.fromEntries(fields.filter((field) => example[field] !== undefined && example[field] !== null).map((field) => [field, example[field]]));
+  for (let attempt = 0; attempt < fields.length; attempt++) {
+    const result = v.safeParse(body, candidate);
+    if (result.success) return Object.keys(candidate).length > 0 ? candidate : undefined;
+    const refused = new Set(result.issues.map((issue) => String(issue.path?.[0]?.key ?? '')));
+    if (![...refused].some((field) => field in candidate)) return undefined;
+    candidate = Object.fromEntries(Object.entries(candidate).filter(([field]) => !refused.has(field)));
+  }
+  return undefined;
+}
+
+function operation(route: RouteDefinition, components: ApiDescription['components'], routes: readonly RouteDefinition[] = [], examples: ApiDescription['examples'] = {}): Json {
   const op: Json = { operationId: route.operationId, summary: route.summary, description: route.description, tags: [route.tag] };
   if (route.auth === 'none') op.security = [];
   const params = parameters(route);
   if (params.length) op.parameters = params;
   if (route.request.body) {
-    op.requestBody = { required: true, content: { [JSON_MEDIA_TYPE]: { schema: convert(route.request.body, 'input') } } };
+    const example = requestExampleOf(route, { components, examples });
+    op.requestBody = { required: true, content: { [JSON_MEDIA_TYPE]: { schema: convert(route.request.body, 'input'), ...(example === undefined ? {} : { example }) } } };
   }
   op.responses = Object.fromEntries(statusesOf(route).map((status) => [String(status), response(route, status, components)]));
   const links = linksOf(route, routes);
@@ -214,7 +244,7 @@ export function buildOpenApiDocument(api: ApiDescription): OpenApiDocument {
   const paths: Record<string, Json> = {};
   for (const route of routes) {
     if (!(route.tag in api.tags)) throw new Error(`${route.operationId}: its tag ${route.tag} has no description`);
-    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, api.components, routes);
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, api.components, routes, api.examples);
   }
   const used = new Set(routes.map((route) => route.tag));
   const tags = Object.entries(api.tags)

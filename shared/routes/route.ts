@@ -72,6 +72,11 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
   response: S;
   /** Error statuses this route can answer besides 401 and 500; the body is the error envelope unless `responses` says otherwise. */
   errors: number[];
+  /**
+   * The request body the document shows, when the fields of the record's example do not make one the body accepts
+   * (a body that is not a record's fields: an SMS to send, a batch).
+   */
+  requestExample?: unknown;
   /** Per-status documentation: a body other than the envelope, or examples. */
   responses?: Record<number, ResponseDoc>;
   /** Files from node_modules the function reads at run time; the stack copies each beside the function's bundle. */
