@@ -22,6 +22,7 @@ export const createInboundEndpoint = defineRoute({
   dynamodb: ['PutItem', 'UpdateItem'],
   status: 201,
   request: { body: CreateInboundEndpointBody },
+  requestExample: { name: 'Website quote form', source: 'WEBFORM' },
   response: InboundEndpointCreated,
   errors: [400],
 });

@@ -53,6 +53,7 @@ export const createOrganizationMember = defineRoute({
   dynamodb: ['UpdateItem', 'PutItem'],
   status: 201,
   request: { body: CreateMemberBody },
+  requestExample: { email: 'tom@harbourcitytrades.com.au', firstName: 'Tom', lastName: 'Walsh', role: 'MEMBER', position: 'Licensed Plumber', responsibility: 'Emergency call-outs north of the bridge' },
   response: MemberResponse,
   errors: [400, 409],
 });

@@ -20,6 +20,17 @@ export const createProduct = defineRoute({
   dynamodb: ['UpdateItem', 'PutItem'],
   status: 201,
   request: { body: CreateProductBody },
+  requestExample: {
+    name: 'Hot water system install',
+    description: 'Supply and install of a 250 L electric storage hot water system, old unit removed.',
+    response: 'A standard electric hot water install starts from $1,650 including the unit.',
+    tradeCategoryId: 1,
+    pricingType: 'RANGE',
+    minPrice: 1650,
+    maxPrice: 2400,
+    isDisclosePrice: true,
+    faqs: [{ question: 'How long does an install take?', answer: 'Usually three to four hours.' }],
+  },
   response: ProductResponse,
   errors: [400, 409],
 });
@@ -35,6 +46,7 @@ export const updateProduct = defineRoute({
   dynamodb: ['GetItem', 'PutItem', 'DeleteItem'],
   status: 200,
   request: { path: ProductIdPath, body: UpdateProductBody },
+  requestExample: { pricingType: 'FIXED', price: 1890, isDisclosePrice: true },
   response: ProductResponse,
   errors: [400, 404, 409],
 });
@@ -49,6 +61,7 @@ export const batchUpdateProducts = defineRoute({
   dynamodb: ['BatchGetItem', 'GetItem', 'PutItem', 'DeleteItem'],
   status: 200,
   request: { body: BatchUpdateProductsBody },
+  requestExample: { updates: [{ id: 3, name: 'Hot water system install (250 L)' }, { id: 4, pricing: { pricingType: 'FIXED', price: 180, isDisclosePrice: true } }] },
   response: BatchUpdateProductsResponse,
   errors: [400],
   responses: { 400: { examples: { BatchTooLarge: errorEnvelope(400, `The batch exceeds ${MAX_BATCH_ITEMS} items (101 given); nothing was applied`, 'BATCH_TOO_LARGE') } } },

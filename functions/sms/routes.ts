@@ -14,6 +14,11 @@ export const sendSms = defineRoute({
   sendsSms: true,
   status: 201,
   request: { body: SendSmsBody },
+  requestExample: {
+    userId: 'user_01JBQ0ZP5W9X7Y3Z1A2B4C6D8E',
+    leadId: 'lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6',
+    message: 'Hi Olivia, Tom can look at the blocked drain tomorrow between 8 and 10am. Does that suit?',
+  },
   response: SmsSent,
   // 502: the provider failed; its body is the bare {message} of SmsDeliveryFailed (functions/sms/schema.ts).
   errors: [400, 404, 502],
