@@ -44,6 +44,19 @@ describe('PATCH /v1/leads/{leadId}', () => {
     expect((await client.get(`/v1/leads/${lead.id}`)).body).toEqual(res.body);
   });
 
+  it('keeps a lead reachable: a phone-only lead cannot clear its phone (400 naming phone) until it has an email', async () => {
+    const { client } = await api.organization();
+    const lead = await createLead(client, { email: undefined });
+    expect(lead.email).toBeNull();
+    const res = await client.patch(`/v1/leads/${lead.id}`, { phone: null });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details[0].path).toBe('phone');
+    expect((await client.get(`/v1/leads/${lead.id}`)).body.lead).toEqual(lead);
+    const both = await client.patch(`/v1/leads/${lead.id}`, { email: 'sam@example.com', phone: null });
+    expect(both.status).toBe(200);
+    expect(both.body.lead).toMatchObject({ email: 'sam@example.com', phone: null });
+  });
+
   it('records a status change as a STATUS_CHANGED activity, in the same transaction', async () => {
     const { client } = await api.organization();
     const lead = await createLead(client);

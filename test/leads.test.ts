@@ -1,5 +1,5 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { config } from '../shared/config';
 import { dynamo } from '../shared/dynamo';
@@ -9,6 +9,7 @@ import { countDynamoCalls } from './support/dynamo-calls';
 import { ISO_MS } from './support/fixtures';
 
 const api = useTestApi();
+const webform = { formName: 'Contact us', submittedAt: '2026-11-20T09:00:00Z', pageUrl: null, fields: [{ name: 'message', label: 'Message', value: 'Leaking tap' }] };
 
 describe('POST /v1/leads', () => {
   it('answers 201 with every Lead field filled, splitting name into firstName and lastName', async () => {
@@ -110,7 +111,7 @@ describe('POST /v1/leads', () => {
   it('words a missing and an unknown field plainly', async () => {
     const { client } = await api.organization();
     const missing = await client.post('/v1/leads', { name: 'No Email' });
-    expect(missing.body.error.details).toEqual([{ path: 'email', message: 'email is required' }]);
+    expect(missing.body.error.details).toEqual([{ path: 'email', message: 'email is required unless phone is given' }]);
     const unknown = await client.post('/v1/leads', { name: 'A B', email: 'a@example.com', favouriteColour: 'blue' });
     expect(unknown.body.message).toBe('favouriteColour is not a known field');
   });
@@ -123,6 +124,43 @@ describe('POST /v1/leads', () => {
     });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('Request body must not use the key "__proto__"');
+    expect((await client.get('/v1/leads')).body.totalCount).toBe(0);
+  });
+
+  it('takes a phone without an email, and the lead is found by that phone by ingestion', async () => {
+    const { client } = await api.organization();
+    const res = await client.post('/v1/leads', { name: 'Phone Only', phone: '+61412000999' });
+    expect(res.status).toBe(201);
+    expect(res.body.lead).toMatchObject({ firstName: 'Phone', lastName: 'Only', email: null, phone: '+61412000999', status: 'NEW' });
+    const lead = res.body.lead;
+    expect((await client.get(`/v1/leads/${lead.id}`)).body.lead).toEqual(lead);
+
+    const ingested = await client.post('/v1/inquiries', { source: 'WEBFORM', lead: { phone: '+61412000999' }, data: webform });
+    expect(ingested.status, JSON.stringify(ingested.body)).toBe(201);
+    expect(ingested.body.inquiry.leadId).toBe(lead.id);
+    expect((await client.get('/v1/leads')).body.totalCount).toBe(1);
+
+    // Given an email later, it is found by either, and an ingestion by the email takes the same lead.
+    expect((await client.patch(`/v1/leads/${lead.id}`, { email: 'later@example.com' })).status).toBe(200);
+    const byEmail = await client.post('/v1/inquiries', { source: 'WEBFORM', lead: { email: 'later@example.com' }, data: webform });
+    expect(byEmail.body.inquiry.leadId).toBe(lead.id);
+  });
+
+  it("takes a phone-only lead's claim, so an ingestion for that phone a moment later finds it, not a new lead", async () => {
+    const { client, organizationId } = await api.organization();
+    const lead = (await client.post('/v1/leads', { firstName: 'Claimed', phone: '+61412000998' })).body.lead;
+    const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: leadKeys.leadContact(organizationId, 'PHONE', '+61412000998') }));
+    expect(Item?.leadId).toBe(lead.id);
+    const { Item: stored } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: leadKeys.lead(organizationId, lead.id) }));
+    expect(stored).toMatchObject({ gsi1pk: `ORG#${organizationId}#LEADS#PHONE#+61412000998`, gsi1sk: lead.id });
+    expect(stored?.gsi5pk).toBeUndefined();
+  });
+
+  it('answers 400 naming email when neither email nor phone is given, and writes nothing', async () => {
+    const { client } = await api.organization();
+    const res = await client.post('/v1/leads', { name: 'Nobody', suburb: 'Glebe' });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual([{ path: 'email', message: 'email is required unless phone is given' }]);
     expect((await client.get('/v1/leads')).body.totalCount).toBe(0);
   });
 

@@ -2,7 +2,7 @@ import { NotFoundError } from '../../shared/errors';
 import { apiHandler } from '../../shared/http/api-handler';
 import { pageEnvelope } from '../../shared/pagination';
 import * as routes from './routes';
-import { createLead, updateLead } from './rules';
+import { addLeadActivity, createLead, updateLead } from './rules';
 import { listLeadsPage, getLead, deleteLeadWithActivities, listActivitiesPage } from './store';
 
 /** The handlers of the leads routes, one per route, named by its operationId: the stack bundles this module into each route's function. */
@@ -30,3 +30,7 @@ export const deleteLeadHandler = apiHandler(routes.deleteLead, async ({ path, or
 export const listLeadActivitiesHandler = apiHandler(routes.listLeadActivities, async ({ path, query, organizationId }) =>
   pageEnvelope('activities', await listActivitiesPage(organizationId, path.leadId, query)),
 );
+
+export const createLeadActivityHandler = apiHandler(routes.createLeadActivity, async ({ path, body, organizationId }) => ({
+  activity: await addLeadActivity(organizationId, path.leadId, body),
+}));

@@ -11,4 +11,5 @@ export const isolationCases: IsolationCases = {
   updateLead: [{ path: (ids) => `/v1/leads/${ids.leadId}`, body: () => ({ status: 'LOST' }), expect: 'not-found' }],
   deleteLead: [{ path: (ids) => `/v1/leads/${ids.leadId}`, expect: 'not-found' }],
   listLeadActivities: [{ path: (ids) => `/v1/leads/${ids.leadId}/activities`, expect: 'not-found' }],
+  createLeadActivity: [{ path: (ids) => `/v1/leads/${ids.leadId}/activities`, body: () => ({ event: 'NOTE', data: 'Called back' }), expect: 'not-found' }],
 };

@@ -1,5 +1,5 @@
 import { DeletedSchema, PageQuery } from '../../shared/schema';
-import { ActivityPage, CreateLeadBody, LeadIdPath, LeadPage, LeadResponse, ListLeadsQuery, UpdateLeadBody } from './schema';
+import { ActivityPage, CreateLeadActivityBody, CreateLeadBody, LeadActivityResponse, LeadIdPath, LeadPage, LeadResponse, ListLeadsQuery, UpdateLeadBody } from './schema';
 import { defineRoute } from '../../shared/routes/route';
 
 export const listLeads = defineRoute({
@@ -23,7 +23,7 @@ export const createLead = defineRoute({
   method: 'POST',
   path: '/v1/leads',
   summary: 'Create a lead',
-  description: 'Creates a lead with status NEW and records its LEAD_CREATED activity in the same transaction. `email` and `name` (or `firstName`) are required; `name` is split into first and last name unless those are given. A `companyId` must be a company of the organization.',
+  description: 'Creates a lead with status NEW and records its LEAD_CREATED activity in the same transaction. `name` (or `firstName`) is required, and `email` or `phone` (a caller who left only a phone is entered with it); `name` is split into first and last name unless those are given. A `companyId` must be a company of the organization.',
   tag: 'Leads',
   dynamodb: ['UpdateItem', 'PutItem', 'ConditionCheckItem'],
   status: 201,
@@ -88,4 +88,20 @@ export const listLeadActivities = defineRoute({
   errors: [400, 404],
 });
 
-export const leadRoutes = [listLeads, createLead, getLead, updateLead, deleteLead, listLeadActivities];
+export const createLeadActivity = defineRoute({
+  operationId: 'createLeadActivity',
+  method: 'POST',
+  path: '/v1/leads/{leadId}/activities',
+  summary: 'Add a note to a lead’s timeline',
+  description: '`{event: "NOTE", data}` records the note text as a `NOTE_ADDED` activity (`userId` null, as for every change made with an API key), listed with the lead’s other activities. `NOTE` is the only event a client adds; the others are recorded by what they describe. An unknown lead answers 404 and records nothing.',
+  tag: 'Leads',
+  // UpdateItem reserves the activity id; the transaction puts the activity and moves the lead's activity counter.
+  dynamodb: ['UpdateItem', 'PutItem'],
+  status: 201,
+  request: { path: LeadIdPath, body: CreateLeadActivityBody },
+  requestExample: { event: 'NOTE', data: 'Prefers a call after 3pm; the side gate code is 4412.' },
+  response: LeadActivityResponse,
+  errors: [400, 404],
+});
+
+export const leadRoutes = [listLeads, createLead, getLead, updateLead, deleteLead, listLeadActivities, createLeadActivity];

@@ -1,12 +1,12 @@
 import * as v from 'valibot';
 import { defined } from '../../shared/store/changes';
-import { ConflictError, NotFoundError } from '../../shared/errors';
+import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors';
 import { newId, now } from '../../shared/ids';
 import { emptyFieldsOf } from '../../shared/schema';
-import { ACTIVITY_SEQUENCE, getLead, insertLeadWithActivity, writeLeadChanges } from './store';
+import { ACTIVITY_SEQUENCE, getLead, insertActivity, insertLeadWithActivity, writeLeadChanges } from './store';
 import { reserveIds } from '../../shared/store/sequences';
 import { retryOnStaleWrite } from '../../shared/store/versioned';
-import { Lead, type CreateLeadBody, type LeadActivity, type LeadChanges } from './schema';
+import { Lead, type CreateLeadActivityBody, type CreateLeadBody, type LeadActivity, type LeadChanges } from './schema';
 
 /** What a new lead holds before anything happens to it, and for the optional fields left out: empty, and NEW. */
 const NEW_LEAD = { ...emptyFieldsOf(Lead), status: 'NEW' } as const satisfies Partial<Lead>;
@@ -49,9 +49,21 @@ export async function updateLead(organizationId: string, leadId: string, changes
     const current = await getLead(organizationId, leadId);
     if (!current) throw new NotFoundError('Lead not found');
     const next = v.parse(Lead, { ...current, ...sent });
+    // A lead is reached by email or phone: a lead entered with only a phone keeps it until it has an email.
+    if (next.email === null && next.phone === null) throw new ValidationError([{ path: 'phone', message: 'phone cannot be cleared while the lead has no email' }]);
     const statusChanged = next.status !== current.status;
     const recorded = statusChanged ? await activity(organizationId, leadId, 'STATUS_CHANGED', `Status changed from ${current.status} to ${next.status}`, now()) : undefined;
     const written = await writeLeadChanges(organizationId, current, sent, recorded);
     return { ...next, ...written };
   });
+}
+
+/** What each activity a client adds is recorded as. */
+const RECORDED_AS = { NOTE: 'NOTE_ADDED' } as const satisfies Record<CreateLeadActivityBody['event'], string>;
+
+/** Adds a note (the only activity a client writes) to the lead's timeline; an unknown lead answers 404 and records nothing. */
+export async function addLeadActivity(organizationId: string, leadId: string, { event, data }: CreateLeadActivityBody): Promise<LeadActivity> {
+  const added = await activity(organizationId, leadId, RECORDED_AS[event], data, now());
+  await insertActivity(organizationId, added);
+  return added;
 }

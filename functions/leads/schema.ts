@@ -62,7 +62,7 @@ const leadFields = {
 export const CreateLeadBody = v.pipe(
   v.strictObject({
     name: v.optional(NonEmptyString('name', 200)),
-    email: leadFields.email,
+    email: v.optional(leadFields.email),
     firstName: v.optional(leadFields.firstName),
     lastName: v.optional(leadFields.lastName),
     phone: v.optional(leadFields.phone),
@@ -75,7 +75,12 @@ export const CreateLeadBody = v.pipe(
     v.check((body) => body.name !== undefined || body.firstName !== undefined, 'name is required'),
     ['name'],
   ),
-  v.metadata({ jsonSchema: { anyOf: [{ required: ['name'] }, { required: ['firstName'] }] } }),
+  // A caller who left only a phone (as an inbound form records them) can be entered by hand too.
+  v.forward(
+    v.check((body) => body.email !== undefined || body.phone !== undefined, 'email is required unless phone is given'),
+    ['email'],
+  ),
+  v.metadata({ jsonSchema: { allOf: [{ anyOf: [{ required: ['name'] }, { required: ['firstName'] }] }, { anyOf: [{ required: ['email'] }, { required: ['phone'] }] }] } }),
 );
 export type CreateLeadBody = v.InferOutput<typeof CreateLeadBody>;
 
@@ -111,6 +116,18 @@ export const LeadActivity = v.object({
   createdAt: Timestamp,
 });
 export type LeadActivity = v.InferOutput<typeof LeadActivity>;
+
+/** The activities a client may add to a lead's timeline; the rest are recorded by what they describe. */
+export const CLIENT_ACTIVITY_EVENTS = ['NOTE'] as const;
+
+/** `{event: "NOTE", data}`: a note on the lead's timeline, recorded as a NOTE_ADDED activity. */
+export const CreateLeadActivityBody = v.strictObject({
+  event: v.picklist(CLIENT_ACTIVITY_EVENTS, `event must be one of ${CLIENT_ACTIVITY_EVENTS.join(', ')}`),
+  data: NonEmptyString('data', 5000),
+});
+export type CreateLeadActivityBody = v.InferOutput<typeof CreateLeadActivityBody>;
+
+export const LeadActivityResponse = v.object({ activity: LeadActivity });
 
 export const LeadPage = pageSchema('leads', Lead);
 export const ActivityPage = pageSchema('activities', LeadActivity);

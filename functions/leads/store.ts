@@ -240,6 +240,14 @@ export async function listActivitiesPage(organizationId: string, leadId: string,
 }
 
 /**
+ * An activity added to an existing lead's timeline, counted: the activity counter exists exactly while the lead
+ * does, so its move on condition that it exists is the lead's check (404 when it is gone), in the same transaction.
+ */
+export async function insertActivity(organizationId: string, activity: LeadActivity): Promise<void> {
+  await transact([insertIfAbsent(toActivityItem(organizationId, activity)), counterUpdate(organizationId, leadCounterNames.activities(activity.leadId), 1, leadNotFound)]);
+}
+
+/**
  * Reads the lead (its status and company name the counters it leaves), removes it and its counters
  * atomically on condition that neither changed meanwhile, then its activity records. A retried delete
  * whose first attempt stopped after the transaction answers 404 and still finishes removing them.

@@ -61,6 +61,7 @@ const STOPS: Stop[] = [
   { route: 'GET /v1/leads/{leadId}', kind: 'read', request: (s) => ({ method: 'GET', path: `/v1/leads/${s.leadId}` }) },
   { route: 'PATCH /v1/leads/{leadId}', kind: 'other', request: (s) => ({ method: 'PATCH', path: `/v1/leads/${s.leadId}`, body: { status: 'CONTACTED' } }) },
   { route: 'GET /v1/leads', kind: 'list', request: () => ({ method: 'GET', path: '/v1/leads' }) },
+  { route: 'POST /v1/leads/{leadId}/activities', kind: 'create', exception: { reason: `${SEQUENCE} (the NOTE_ADDED activity's id)` }, request: (s) => ({ method: 'POST', path: `/v1/leads/${s.leadId}/activities`, body: { event: 'NOTE', data: 'Gate code is 4412.' } }) },
   { route: 'GET /v1/leads/{leadId}/activities', kind: 'list', request: (s) => ({ method: 'GET', path: `/v1/leads/${s.leadId}/activities` }) },
   { route: 'POST /v1/appointments', kind: 'create', exception: { reason: 'Reads the lead, the attendees and the overlapping bookings before one transaction writes the appointment, its bookings and its activity (whose id is reserved from the sequence)' }, request: (s) => ({ method: 'POST', path: '/v1/appointments', body: { leadId: s.leadId, title: 'Quote visit', startsAt: '2026-12-01T09:00:00+11:00', endsAt: '2026-12-01T10:00:00+11:00', attendees: [{ userId: s.userId }] } }), keep: (b, s) => (s.appointmentId = b.appointment.id) },
   { route: 'GET /v1/appointments/{appointmentId}', kind: 'read', request: (s) => ({ method: 'GET', path: `/v1/appointments/${s.appointmentId}` }) },
