@@ -86,8 +86,11 @@ export const receiveInbound = defineRoute({
   status: 201,
   request: { path: InboundEndpointIdPath, query: InboundQuery },
   response: IngestedInquiry,
-  errors: [400, 413, 415],
-  responses: { 200: { description: 'The sender’s id was seen before: the first inquiry, nothing recorded again.', schema: IngestedInquiry } },
+  errors: [400, 401, 413, 415],
+  responses: {
+    200: { description: 'The sender’s id was seen before: the first inquiry, nothing recorded again.', schema: IngestedInquiry },
+    401: { description: 'Neither the endpoint’s token nor a valid Standard Webhooks signature (or the endpoint does not exist): nothing is recorded.' },
+  },
 });
 
 export const inboundEndpointRoutes = [createInboundEndpoint, listInboundEndpoints, deleteInboundEndpoint, rotateInboundEndpoint, receiveInbound];
