@@ -321,9 +321,9 @@ describe('GET /v1/organization/services', () => {
     ]);
   });
 
-  it('shows each service with exactly the listing fields', async () => {
+  it('shows each service with exactly the listing fields: the spec’s, then its duration unit and pricing', async () => {
     const { client } = await api.organization();
-    const service = await createService(client, { ...blockedDrain, isActive: false });
+    const service = await createService(client, { ...blockedDrain, isActive: false, pricingMode: 'CALL_OUT', callOutFee: 99, hourlyRate: 145, plusGST: true, isDisclosePrice: true });
     const res = await client.get('/v1/organization/services');
     expect(res.body).toEqual({
       categories: [
@@ -341,6 +341,18 @@ describe('GET /v1/organization/services', () => {
               tradeCategoryId: 1,
               createdAt: service.createdAt,
               isActive: false,
+              durationUnit: 'MINUTES',
+              pricingMode: 'CALL_OUT',
+              fixedPrice: null,
+              hourlyRate: 145,
+              callOutFee: 99,
+              minPrice: null,
+              maxPrice: null,
+              plusGST: true,
+              plusMaterials: false,
+              isCustomPriceResponseActive: false,
+              customPriceResponse: null,
+              isDisclosePrice: true,
             },
           ],
         },
@@ -369,5 +381,229 @@ describe('GET /v1/organization/services', () => {
   it('reads every service with one Query', async () => {
     const { client } = await api.organization({ demo: true });
     expect(await countDynamoCalls(() => client.get('/v1/organization/services'))).toEqual(['QueryCommand']);
+  });
+});
+
+const hotWater = { name: 'Hot water system repair', duration: 2, durationUnit: 'HOURS', tradeCategoryId: 1, pricingMode: 'HOURLY', hourlyRate: 135 };
+const switchboard = { name: 'Switchboard upgrade', duration: 1, durationUnit: 'DAYS', tradeCategoryId: 2, pricingMode: 'RANGE', minPrice: 1800, maxPrice: 3500, isActive: false };
+
+describe('GET /v1/services', () => {
+  it('lists every service in full, newest first, with the page fields, from one Query', async () => {
+    const { client } = await api.organization();
+    const first = await createService(client, blockedDrain);
+    const second = await createService(client, hotWater);
+    let res: any;
+    expect(await countDynamoCalls(async () => (res = await client.get('/v1/services')))).toEqual(['QueryCommand']);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ services: [second, first], totalPages: 1, currentPage: 1, totalCount: 2, nextCursor: null });
+  });
+
+  it('filters by tradeCategoryId and isActive, counting exactly what passes the filters', async () => {
+    const { client } = await api.organization();
+    const drain = await createService(client, blockedDrain);
+    const water = await createService(client, hotWater);
+    const board = await createService(client, switchboard);
+    const names = (body: { services: Array<{ name: string }> }) => body.services.map((service) => service.name);
+    const plumbing = (await client.get('/v1/services?tradeCategoryId=1')).body;
+    expect([names(plumbing), plumbing.totalCount]).toEqual([[water.name, drain.name], 2]);
+    const inactive = (await client.get('/v1/services?isActive=false')).body;
+    expect([names(inactive), inactive.totalCount]).toEqual([[board.name], 1]);
+    const activeElectrical = (await client.get('/v1/services?tradeCategoryId=2&isActive=true')).body;
+    expect(activeElectrical).toMatchObject({ services: [], totalCount: 0, totalPages: 0 });
+  });
+
+  it('walks the filtered list by page and by cursor, and refuses a cursor of other filters', async () => {
+    const { client } = await api.organization();
+    for (const [i, name] of ['Tap washer', 'Toilet cistern', 'Gutter guard', 'Burst pipe'].entries()) {
+      await createService(client, { ...blockedDrain, name, tradeCategoryId: i === 2 ? 5 : 1 });
+    }
+    const page1 = (await client.get('/v1/services?tradeCategoryId=1&limit=2')).body;
+    expect(page1).toMatchObject({ totalCount: 3, totalPages: 2, currentPage: 1 });
+    expect(page1.services.map((s: { name: string }) => s.name)).toEqual(['Burst pipe', 'Toilet cistern']);
+    const page2 = (await client.get('/v1/services?tradeCategoryId=1&limit=2&page=2')).body;
+    expect(page2.services.map((s: { name: string }) => s.name)).toEqual(['Tap washer']);
+    expect(page2.nextCursor).toBeNull();
+    const next = (await client.get(`/v1/services?tradeCategoryId=1&limit=2&cursor=${page1.nextCursor}`)).body;
+    expect(next.services).toEqual(page2.services);
+    const other = await client.get(`/v1/services?limit=2&cursor=${page1.nextCursor}`);
+    expect(other.status).toBe(400);
+    expect(other.body.error.code).toBe('INVALID_CURSOR');
+  });
+
+  it.each([
+    ['tradeCategoryId=abc', 'tradeCategoryId'],
+    ['tradeCategoryId=999', 'tradeCategoryId'],
+    ['isActive=yes', 'isActive'],
+    ['isActive=1', 'isActive'],
+    ['limit=0', 'limit'],
+  ])('answers 400 naming the parameter for %s', async (query, name) => {
+    const { client } = await api.organization();
+    const res = await client.get(`/v1/services?${query}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error.details[0].path).toBe(name);
+  });
+
+  it("never lists another organization's services", async () => {
+    const mine = await api.organization();
+    await api.organization({ demo: true });
+    const res = await mine.client.get('/v1/services');
+    expect(res.body).toMatchObject({ services: [], totalCount: 0 });
+  });
+});
+
+describe('PATCH /v1/services/{serviceId}', () => {
+  it('changes the fields sent, pricing included, and reads back the change; the scenario stays as it was', async () => {
+    const { client } = await api.organization();
+    const service = await createService(client, blockedDrain);
+    const res = await client.patch(`/v1/services/${service.id}`, { description: 'Drains, jetted', pricingMode: 'CALL_OUT', callOutFee: 99, hourlyRate: 145, plusGST: true, teamAssignmentMethod: 'ROUND_ROBIN' });
+    expect(res.status).toBe(200);
+    expect(res.body.service).toEqual({
+      ...service,
+      description: 'Drains, jetted',
+      pricingMode: 'CALL_OUT',
+      callOutFee: 99,
+      hourlyRate: 145,
+      plusGST: true,
+      teamAssignmentMethod: 'ROUND_ROBIN',
+      updatedAt: expect.stringMatching(ISO_MS),
+    });
+    expect(res.body.service.updatedAt >= service.updatedAt).toBe(true);
+    expect((await client.get(`/v1/services/${service.id}`)).body.service).toEqual(res.body.service);
+  });
+
+  it('checks the merged record as a create checks its body', async () => {
+    const { client } = await api.organization();
+    const service = await createService(client, { ...blockedDrain, hourlyRate: 120 });
+    // The rate stored already satisfies HOURLY.
+    expect((await client.patch(`/v1/services/${service.id}`, { pricingMode: 'HOURLY' })).body.service).toMatchObject({ pricingMode: 'HOURLY', hourlyRate: 120 });
+    for (const [body, field] of [
+      [{ pricingMode: 'FIXED' }, 'fixedPrice'],
+      [{ hourlyRate: null }, 'hourlyRate'],
+      [{ pricingMode: 'RANGE', minPrice: 500 }, 'maxPrice'],
+      [{ pricingMode: 'RANGE', minPrice: 500, maxPrice: 400 }, 'maxPrice'],
+      [{ isCustomPriceResponseActive: true }, 'customPriceResponse'],
+    ] as const) {
+      const res = await client.patch(`/v1/services/${service.id}`, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error.details[0].path).toBe(field);
+    }
+    expect((await client.get(`/v1/services/${service.id}`)).body.service).toMatchObject({ pricingMode: 'HOURLY', hourlyRate: 120, minPrice: null });
+  });
+
+  it.each([
+    ['an empty body', {}, 'body'],
+    ['an unknown field', { colour: 'blue' }, 'colour'],
+    ['a blank name', { name: '  ' }, 'name'],
+    ['a duration of 0', { duration: 0 }, 'duration'],
+    ['an unknown durationUnit', { durationUnit: 'WEEKS' }, 'durationUnit'],
+    ['an unknown tradeCategoryId', { tradeCategoryId: 999 }, 'tradeCategoryId'],
+    ['a negative price', { fixedPrice: -1 }, 'fixedPrice'],
+    ['a string price', { hourlyRate: '120' }, 'hourlyRate'],
+    ['a null flag', { plusGST: null }, 'plusGST'],
+    ['a null pricingMode', { pricingMode: null }, 'pricingMode'],
+  ])('answers 400 naming the field for %s', async (_, body, field) => {
+    const { client } = await api.organization();
+    const service = await createService(client, blockedDrain);
+    const res = await client.patch(`/v1/services/${service.id}`, body);
+    expect(res.status).toBe(400);
+    expect(res.body.error.details[0].path).toBe(field);
+  });
+
+  it('answers 409 for a name another service has, ignoring case and spacing; a rename frees the old name', async () => {
+    const { client } = await api.organization();
+    const drain = await createService(client, blockedDrain);
+    await createService(client, hotWater);
+    const taken = await client.patch(`/v1/services/${drain.id}`, { name: '  hot WATER   system repair ' });
+    expect(taken.status).toBe(409);
+    expect((await client.patch(`/v1/services/${drain.id}`, { name: 'BLOCKED drain clearing' })).body.service.name).toBe('BLOCKED drain clearing');
+    expect((await client.patch(`/v1/services/${drain.id}`, { name: 'Drain jetting' })).status).toBe(200);
+    expect((await client.post('/v1/services', blockedDrain)).status).toBe(201);
+    expect((await client.post('/v1/services', { ...blockedDrain, name: 'drain jetting' })).status).toBe(409);
+  });
+
+  it("answers 404 for an unknown service and for another organization's, leaving it unchanged", async () => {
+    const owner = await api.organization();
+    const service = await createService(owner.client, blockedDrain);
+    const { client } = await api.organization();
+    for (const id of [service.id, 999]) {
+      const res = await client.patch(`/v1/services/${id}`, { isActive: false });
+      expect(res.status).toBe(404);
+      expect(res.body.message).toBe('Service not found');
+    }
+    expect((await owner.client.get(`/v1/services/${service.id}`)).body.service).toEqual(service);
+  });
+
+  it('costs one read and one conditional Put, and a transaction instead for a rename', async () => {
+    const { client } = await api.organization();
+    const service = await createService(client, blockedDrain);
+    expect(await countDynamoCalls(() => client.patch(`/v1/services/${service.id}`, { isActive: false }))).toEqual(['GetItemCommand', 'PutItemCommand']);
+    expect(await countDynamoCalls(() => client.patch(`/v1/services/${service.id}`, { name: 'Drain jetting' }))).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+  });
+
+  it('loses no change when updates of the same service race', async () => {
+    const { client } = await api.organization();
+    const service = await createService(client, blockedDrain);
+    const answers = await Promise.all([
+      client.patch(`/v1/services/${service.id}`, { description: 'First' }),
+      client.patch(`/v1/services/${service.id}`, { duration: 45 }),
+      client.patch(`/v1/services/${service.id}`, { plusGST: true }),
+    ]);
+    expect(answers.map((res) => res.status)).toEqual([200, 200, 200]);
+    expect((await client.get(`/v1/services/${service.id}`)).body.service).toMatchObject({ description: 'First', duration: 45, plusGST: true });
+  });
+});
+
+describe('DELETE /v1/services/{serviceId}', () => {
+  it('removes the service, its scenario, its name and its count, and answers its id', async () => {
+    const { client, organizationId } = await api.organization();
+    const kept = await createService(client, hotWater);
+    const service = await createService(client, blockedDrain);
+    let res: any;
+    expect(await countDynamoCalls(async () => (res = await client.delete(`/v1/services/${service.id}`)))).toEqual(['GetItemCommand', 'QueryCommand', 'TransactWriteItemsCommand']);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true, id: service.id });
+    expect((await client.get(`/v1/services/${service.id}`)).status).toBe(404);
+    expect((await client.get(`/v1/scenarios/${service.scenario.id}`)).status).toBe(404);
+    expect((await client.get('/v1/organization')).body.organization.counts.services).toBe(1);
+    expect((await client.get('/v1/services')).body).toMatchObject({ services: [kept], totalCount: 1 });
+    const left = (await storedItems(organizationId)).map((item) => String(item.sk)).filter((sk) => /^(SERVICE|SCENARIO)/.test(sk));
+    expect(left.sort()).toEqual([`SCENARIO#${String(kept.scenario.id).padStart(10, '0')}`, `SERVICE#${String(kept.id).padStart(10, '0')}`, 'SERVICENAME#hot water system repair'].sort());
+    expect((await client.post('/v1/services', blockedDrain)).status).toBe(201);
+  });
+
+  it('sets scenarioId to null on every transfer rule that named the scenario, in the same transaction', async () => {
+    const { client } = await api.organization();
+    const drain = await createService(client, blockedDrain);
+    const water = await createService(client, hotWater);
+    const rule = { method: 'COLD', destinationType: 'DEPARTMENT', destination: 'Office', conditions: 'Always' };
+    const linked = [(await client.post('/v1/transfers', { ...rule, label: 'A', scenarioId: drain.scenario.id })).body.transfer, (await client.post('/v1/transfers', { ...rule, label: 'B', scenarioId: drain.scenario.id })).body.transfer];
+    const other = (await client.post('/v1/transfers', { ...rule, label: 'C', scenarioId: water.scenario.id })).body.transfer;
+    // A rule pointed elsewhere before the delete keeps its new scenario.
+    const moved = (await client.post('/v1/transfers', { ...rule, label: 'D', scenarioId: drain.scenario.id })).body.transfer;
+    await client.patch(`/v1/transfers/${moved.id}`, { scenarioId: water.scenario.id });
+    const calls = await countDynamoCalls(() => client.delete(`/v1/services/${drain.id}`));
+    expect(calls).toEqual(['GetItemCommand', 'QueryCommand', 'TransactWriteItemsCommand']);
+    for (const transfer of linked) {
+      const after = (await client.get(`/v1/transfers/${transfer.id}`)).body.transfer;
+      expect(after).toEqual({ ...transfer, scenarioId: null, updatedAt: expect.stringMatching(ISO_MS) });
+    }
+    expect((await client.get(`/v1/transfers/${other.id}`)).body.transfer.scenarioId).toBe(water.scenario.id);
+    expect((await client.get(`/v1/transfers/${moved.id}`)).body.transfer.scenarioId).toBe(water.scenario.id);
+    // The deleted scenario can no longer be linked.
+    const refused = await client.post('/v1/transfers', { ...rule, label: 'E', scenarioId: drain.scenario.id });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details[0].path).toBe('scenarioId');
+  });
+
+  it("answers 404 for an unknown service, one deleted already and another organization's, deleting nothing", async () => {
+    const owner = await api.organization();
+    const service = await createService(owner.client, blockedDrain);
+    const { client } = await api.organization();
+    expect((await client.delete(`/v1/services/${service.id}`)).status).toBe(404);
+    expect((await owner.client.get(`/v1/services/${service.id}`)).status).toBe(200);
+    expect((await owner.client.delete(`/v1/services/${service.id}`)).status).toBe(200);
+    const again = await owner.client.delete(`/v1/services/${service.id}`);
+    expect(again.status).toBe(404);
+    expect(again.body.message).toBe('Service not found');
   });
 });

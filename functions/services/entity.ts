@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { CategoryService, Service } from './schema';
+import type { Versioned } from '../../shared/store/versioned-record';
 import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
 
 const org = organizationPartition;
@@ -9,6 +10,10 @@ export const serviceKeys = {
   services: (o: string): Collection => ({ pk: org(o), skPrefix: 'SERVICE#' }),
   serviceName: (o: string, name: string): Key => ({ pk: org(o), sk: `SERVICENAME#${normalizeName(name)}` }),
   scenario: (o: string, id: number): Key => ({ pk: org(o), sk: `SCENARIO#${pad(id)}` }),
+  scenarios: (o: string): Collection => ({ pk: org(o), skPrefix: 'SCENARIO#' }),
+  /** A record that names the scenario (a transfer rule): found and cleared when the scenario goes. */
+  scenarioLink: (o: string, id: number, referrer: Key): Key => ({ pk: org(o), sk: `SCENARIOLINK#${pad(id)}#${referrer.sk}` }),
+  scenarioLinks: (o: string, id: number): Collection => ({ pk: org(o), skPrefix: `SCENARIOLINK#${pad(id)}#` }),
 } as const;
 
 /** The names of the services' counter items (`COUNT#<name>`). */
@@ -23,17 +28,24 @@ export const serviceKeySamples: KeySamples<typeof serviceKeys> = {
   services: () => serviceKeys.services(O),
   serviceName: () => serviceKeys.serviceName(O, 'Drains'),
   scenario: () => serviceKeys.scenario(O, 1),
+  scenarios: () => serviceKeys.scenarios(O),
+  scenarioLink: () => serviceKeys.scenarioLink(O, 1, { pk: `ORG#${O}`, sk: 'TRANSFER#0000000001' }),
+  scenarioLinks: () => serviceKeys.scenarioLinks(O, 1),
 };
 
 /**
  * The service item carries its scenario's summary (written in the same transaction as the
- * scenario), so GET /v1/services/{serviceId} is one GetItem.
+ * scenario), so GET /v1/services/{serviceId} is one GetItem. `version` moves with every write of the item (a PATCH
+ * of the service or of its scenario), so a write conditioned on the version read loses no other.
  */
-export function toServiceItem(organizationId: string, service: Service) {
-  return { ...serviceKeys.service(organizationId, service.id), entity: 'SERVICE', ...service };
+export function toServiceItem(organizationId: string, service: Service, version = 1) {
+  return { ...serviceKeys.service(organizationId, service.id), entity: 'SERVICE', version, ...service };
 }
 
 export const fromServiceItem = (item: Record<string, unknown>): Service => v.parse(Service, item);
+
+/** The service and the version its item is at (0: written before items carried one). */
+export const fromVersionedServiceItem = (item: Record<string, unknown>): Versioned<Service> => ({ value: fromServiceItem(item), version: Number(item.version ?? 0) });
 
 /** A service as the organization services listing shows it. */
 export const toCategoryService = (service: Service): CategoryService => v.parse(CategoryService, service);

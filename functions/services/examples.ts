@@ -15,12 +15,6 @@ export const categoryService = {
   tradeCategoryId: 1,
   createdAt: '2026-09-14T22:10:41.006Z',
   isActive: true,
-};
-
-export const serviceCategory = { id: 1, name: 'Plumbing', type: 'SERVICE', services: [categoryService] };
-
-export const service = {
-  ...categoryService,
   durationUnit: 'MINUTES',
   pricingMode: 'CALL_OUT',
   fixedPrice: null,
@@ -33,6 +27,12 @@ export const service = {
   isCustomPriceResponseActive: false,
   customPriceResponse: null,
   isDisclosePrice: true,
+};
+
+export const serviceCategory = { id: 1, name: 'Plumbing', type: 'SERVICE', services: [categoryService] };
+
+export const service = {
+  ...categoryService,
   teamAssignmentMethod: 'ROUND_ROBIN',
   scenario: { id: 1, response: '', questions: [scenarioQuestion], outcome: scenarioOutcome },
   updatedAt: '2026-09-14T22:10:41.006Z',

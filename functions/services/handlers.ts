@@ -1,7 +1,8 @@
 import { apiHandler } from '../../shared/http/api-handler';
 import * as routes from './routes';
-import { createService } from './rules';
-import { getService, getScenario } from './store';
+import { pageEnvelope } from '../../shared/pagination';
+import { createService, deleteService, updateScenario, updateService } from './rules';
+import { getService, getScenario, listScenariosPage, listServicesPage } from './store';
 
 /** The handlers of the services routes, one per route, named by its operationId: the stack bundles this module into each route's function. */
 export const createServiceHandler = apiHandler(routes.createService, async ({ body, organizationId }) => ({
@@ -14,4 +15,21 @@ export const getServiceHandler = apiHandler(routes.getService, async ({ path, or
 
 export const getScenarioHandler = apiHandler(routes.getScenario, async ({ path, organizationId }) => ({
   scenario: await getScenario(organizationId, path.scenarioId),
+}));
+
+export const listServicesHandler = apiHandler(routes.listServices, async ({ query, organizationId }) => pageEnvelope('services', await listServicesPage(organizationId, query)));
+
+export const updateServiceHandler = apiHandler(routes.updateService, async ({ path, body, organizationId }) => ({
+  service: await updateService(organizationId, path.serviceId, body),
+}));
+
+export const deleteServiceHandler = apiHandler(routes.deleteService, async ({ path, organizationId }) => ({
+  success: true as const,
+  id: await deleteService(organizationId, path.serviceId),
+}));
+
+export const listScenariosHandler = apiHandler(routes.listScenarios, async ({ query, organizationId }) => pageEnvelope('scenarios', await listScenariosPage(organizationId, query)));
+
+export const updateScenarioHandler = apiHandler(routes.updateScenario, async ({ path, body, organizationId }) => ({
+  scenario: await updateScenario(organizationId, path.scenarioId, body),
 }));

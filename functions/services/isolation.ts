@@ -8,4 +8,9 @@ export const isolationCases: IsolationCases = {
   getService: [{ path: (ids) => `/v1/services/${ids.serviceId}`, expect: 'not-found' }],
   getScenario: [{ path: (ids) => `/v1/scenarios/${ids.scenarioId}`, expect: 'not-found' }],
   createService: 'creates; references nothing',
+  listServices: 'lists the caller’s services',
+  updateService: [{ path: (ids) => `/v1/services/${ids.serviceId}`, body: () => ({ isActive: false }), expect: 'not-found' }],
+  deleteService: [{ path: (ids) => `/v1/services/${ids.serviceId}`, expect: 'not-found' }],
+  listScenarios: [{ path: (ids) => `/v1/scenarios?tradeServiceId=${ids.serviceId}`, expect: 'empty-list' }],
+  updateScenario: [{ path: (ids) => `/v1/scenarios/${ids.scenarioId}`, body: () => ({ isActive: false }), expect: 'not-found' }],
 };

@@ -2,6 +2,7 @@ import { defineResource, lifecycleEvents } from '../../shared/resource';
 import { fromServiceItem, serviceKeys, serviceKeySamples } from './entity';
 import { categoryService, scenario, scenarioOutcome, scenarioQuestion, service, serviceCategory } from './examples';
 import { serviceRoutes } from './routes';
+import { fromScenarioItem } from './scenario-entity';
 import * as scenarios from './scenario-schema';
 import * as schemas from './schema';
 
@@ -21,6 +22,9 @@ export const services = defineResource({
     ScenarioQuestion: { schema: scenarios.ScenarioQuestion, example: scenarioQuestion },
     ScenarioOutcome: { schema: scenarios.ScenarioOutcome, example: scenarioOutcome },
   },
-  events: [lifecycleEvents({ entity: 'SERVICE', toData: fromServiceItem, created: 'service.created' })],
+  events: [
+    lifecycleEvents({ entity: 'SERVICE', toData: fromServiceItem, created: 'service.created', updated: 'service.updated', deleted: 'service.deleted' }),
+    lifecycleEvents({ entity: 'SCENARIO', toData: fromScenarioItem, created: 'scenario.created', updated: 'scenario.updated', deleted: 'scenario.deleted' }),
+  ],
   keys: [{ builders: serviceKeys, samples: serviceKeySamples }],
 });

@@ -1,5 +1,5 @@
-import { ScenarioIdPath, ScenarioResponse } from './scenario-schema';
-import { CreateServiceBody, ServiceIdPath, ServiceResponse } from './schema';
+import { MAX_SCENARIO_LINKS, ScenarioIdPath, ScenarioListQuery, ScenarioPage, ScenarioResponse, UpdateScenarioBody } from './scenario-schema';
+import { CreateServiceBody, ServiceDeleted, ServiceIdPath, ServiceListQuery, ServicePage, ServiceResponse, UpdateServiceBody } from './schema';
 import { defineRoute } from '../../shared/routes/route';
 
 export const createService = defineRoute({
@@ -44,4 +44,74 @@ export const getScenario = defineRoute({
   errors: [400, 404],
 });
 
-export const serviceRoutes = [createService, getService, getScenario];
+export const listServices = defineRoute({
+  operationId: 'listServices',
+  method: 'GET',
+  path: '/v1/services',
+  summary: 'List services, newest first',
+  description: 'The organization’s services with their scenario summaries, filtered by `tradeCategoryId` (a catalog id, docs/trade-categories.md) and `isActive`. `totalCount` counts every service that passes the filters.',
+  tag: 'Services',
+  dynamodb: ['Query'],
+  status: 200,
+  request: { query: ServiceListQuery },
+  response: ServicePage,
+  errors: [400],
+});
+
+export const updateService = defineRoute({
+  operationId: 'updateService',
+  method: 'PATCH',
+  path: '/v1/services/{serviceId}',
+  summary: 'Change any subset of a service’s fields, pricing included',
+  description: 'Fields left out keep their values; a price or `customPriceResponse` sent as null is cleared. The merged service is checked as a create is (`pricingMode` requires its price, `minPrice` ≤ `maxPrice`, an active custom price response needs its text). A name already used in the organization, ignoring case and spacing, answers 409. The service’s scenario is not changed: change it with PATCH /v1/scenarios/{scenarioId}.',
+  tag: 'Services',
+  dynamodb: ['GetItem', 'PutItem', 'DeleteItem'],
+  status: 200,
+  request: { path: ServiceIdPath, body: UpdateServiceBody },
+  response: ServiceResponse,
+  errors: [400, 404, 409],
+});
+
+export const deleteService = defineRoute({
+  operationId: 'deleteService',
+  method: 'DELETE',
+  path: '/v1/services/{serviceId}',
+  summary: 'Delete a service and its scenario',
+  description: `Removes the service, its scenario and its name in one transaction; every transfer rule that named the scenario gets \`scenarioId: null\` in the same transaction. A scenario named by more than ${MAX_SCENARIO_LINKS} transfer rules answers 409 and nothing is deleted.`,
+  tag: 'Services',
+  dynamodb: ['GetItem', 'Query', 'DeleteItem', 'UpdateItem'],
+  status: 200,
+  request: { path: ServiceIdPath },
+  response: ServiceDeleted,
+  errors: [400, 404, 409],
+});
+
+export const listScenarios = defineRoute({
+  operationId: 'listScenarios',
+  method: 'GET',
+  path: '/v1/scenarios',
+  summary: 'List scenarios, newest first',
+  description: 'The organization’s AI-receptionist scenarios in full, filtered by `isActive` and by `tradeServiceId` (the service a scenario belongs to; an id that is not one lists none). `totalCount` counts every scenario that passes the filters.',
+  tag: 'Scenarios',
+  dynamodb: ['Query'],
+  status: 200,
+  request: { query: ScenarioListQuery },
+  response: ScenarioPage,
+  errors: [400],
+});
+
+export const updateScenario = defineRoute({
+  operationId: 'updateScenario',
+  method: 'PATCH',
+  path: '/v1/scenarios/{scenarioId}',
+  summary: 'Change a scenario’s name, prompt, response, questions or outcome',
+  description: 'Fields left out keep their values; `questions` (with their answer options and follow-ups) and `outcome` are replaced whole. The service’s nested scenario summary changes in the same transaction. Concurrent updates are applied one after another, never lost.',
+  tag: 'Scenarios',
+  dynamodb: ['GetItem', 'UpdateItem'],
+  status: 200,
+  request: { path: ScenarioIdPath, body: UpdateScenarioBody },
+  response: ScenarioResponse,
+  errors: [400, 404, 409],
+});
+
+export const serviceRoutes = [createService, listServices, getService, updateService, deleteService, listScenarios, getScenario, updateScenario];

@@ -4,9 +4,24 @@ import { scenarioSummary } from './scenario-entity';
 import { toCategoryService } from './entity';
 import { now } from '../../shared/ids';
 import { reserveIds } from '../../shared/store/sequences';
-import { insertServiceWithScenario, listAllServices, SCENARIO_SEQUENCE, SERVICE_SEQUENCE } from './store';
-import type { Scenario } from './scenario-schema';
-import { Service, type CreateServiceBody, type OrganizationServices } from './schema';
+import { defined } from '../../shared/store/changes';
+import { NotFoundError, ValidationError } from '../../shared/errors';
+import { retryOnStaleWrite, updateVersioned } from '../../shared/store/versioned';
+import {
+  deleteServiceWithScenario,
+  getVersionedScenario,
+  getVersionedService,
+  insertServiceWithScenario,
+  listAllServices,
+  SCENARIO_NOT_FOUND,
+  SCENARIO_SEQUENCE,
+  SERVICE_NOT_FOUND,
+  SERVICE_SEQUENCE,
+  writeScenarioVersion,
+  writeServiceVersion,
+} from './store';
+import { Scenario, type ScenarioChanges } from './scenario-schema';
+import { Service, SERVICE_RULES, type CreateServiceBody, type OrganizationServices, type ServiceChanges } from './schema';
 
 /** The scenario a new service starts with: ask its follow-up questions, then carry on with the call. */
 export function defaultScenario(body: CreateServiceBody, id: number, serviceId: number, at: string): Scenario {
@@ -61,4 +76,43 @@ export async function listServicesByCategory(organizationId: string): Promise<Or
     services: services.filter((service) => service.tradeCategoryId === category.id).map(toCategoryService),
   })).filter((category) => category.services.length > 0);
   return { categories, totalCategories: categories.length, totalServices: services.length };
+}
+
+/** The merged service, checked by the rules the create checks (each broken one names its field), in documented order. */
+function checked(fields: Service): Service {
+  const broken = SERVICE_RULES.filter((rule) => !rule.holds(fields)).map((rule) => ({ path: rule.field, message: rule.message(fields) }));
+  if (broken.length) throw new ValidationError(broken);
+  return v.parse(Service, fields);
+}
+
+/** Read, merge, check, then one write on condition of the version read (a lost race is merged again). */
+export async function updateService(organizationId: string, serviceId: number, changes: ServiceChanges): Promise<Service> {
+  const updated = await updateVersioned({
+    read: () => getVersionedService(organizationId, serviceId),
+    merge: (current) => checked({ ...current, ...defined(changes), updatedAt: now() }),
+    notFound: () => new NotFoundError(SERVICE_NOT_FOUND),
+    write: (current, next) => writeServiceVersion(organizationId, current, next),
+  });
+  return updated.value;
+}
+
+/** The service, its scenario and every link to the scenario, in one transaction; read again after a lost race. */
+export async function deleteService(organizationId: string, serviceId: number): Promise<number> {
+  await retryOnStaleWrite(async () => {
+    const current = await getVersionedService(organizationId, serviceId);
+    if (!current) throw new NotFoundError(SERVICE_NOT_FOUND);
+    await deleteServiceWithScenario(organizationId, current, now());
+  });
+  return serviceId;
+}
+
+/** Read, merge, then the scenario and its service's summary in one transaction on condition of the version read. */
+export async function updateScenario(organizationId: string, scenarioId: number, changes: ScenarioChanges): Promise<Scenario> {
+  const updated = await updateVersioned({
+    read: () => getVersionedScenario(organizationId, scenarioId),
+    merge: (current) => v.parse(Scenario, { ...current, ...defined(changes), updatedAt: now() }),
+    notFound: () => new NotFoundError(SCENARIO_NOT_FOUND),
+    write: (current, next) => writeScenarioVersion(organizationId, current, next, defined(changes)),
+  });
+  return updated.value;
 }

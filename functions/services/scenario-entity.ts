@@ -1,12 +1,20 @@
 import * as v from 'valibot';
 import { Scenario, ScenarioSummary } from './scenario-schema';
 import { serviceKeys } from './entity';
+import type { Versioned } from '../../shared/store/versioned-record';
 
-export function toScenarioItem(organizationId: string, scenario: Scenario) {
-  return { ...serviceKeys.scenario(organizationId, scenario.id), entity: 'SCENARIO', ...scenario };
+/**
+ * The scenario's item. `version` moves with each PATCH; `links` (absent: 0) counts the records that name the
+ * scenario (scenario-links.ts), moved by their writes.
+ */
+export function toScenarioItem(organizationId: string, scenario: Scenario, version = 1) {
+  return { ...serviceKeys.scenario(organizationId, scenario.id), entity: 'SCENARIO', version, ...scenario };
 }
 
 export const fromScenarioItem = (item: Record<string, unknown>): Scenario => v.parse(Scenario, item);
+
+/** The scenario and the version its item is at (0: written before items carried one). */
+export const fromVersionedScenarioItem = (item: Record<string, unknown>): Versioned<Scenario> => ({ value: fromScenarioItem(item), version: Number(item.version ?? 0) });
 
 /** The form of a scenario nested in its service. */
 export const scenarioSummary = (scenario: Scenario): ScenarioSummary => v.parse(ScenarioSummary, scenario);

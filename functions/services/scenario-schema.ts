@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { Timestamp, integerString } from '../../shared/schema';
+import { booleanString } from '../../shared/filters';
+import { NonEmptyString, PageQuery, Timestamp, integerString, pageSchema, partialUpdateBody } from '../../shared/schema';
 
 const Integer = v.pipe(v.number(), v.integer());
 
@@ -45,5 +46,71 @@ export const ScenarioSummary = v.object({
 });
 export type ScenarioSummary = v.InferOutput<typeof ScenarioSummary>;
 
+/** At most this many records may name a scenario its service's delete clears: 4 writes + 2 per link fit in a transaction of 100. */
+export const MAX_SCENARIO_LINKS = 48;
+
 export const ScenarioIdPath = v.object({ scenarioId: integerString('scenarioId') });
 export const ScenarioResponse = v.object({ scenario: Scenario });
+export const ScenarioPage = pageSchema('scenarios', Scenario);
+
+/** The list's filters: active or not, and the service a scenario belongs to (one that does not exist lists none). */
+export const ScenarioListQuery = v.object({
+  ...PageQuery.entries,
+  isActive: v.optional(booleanString('isActive')),
+  tradeServiceId: v.optional(integerString('tradeServiceId')),
+});
+export type ScenarioListQuery = v.InferOutput<typeof ScenarioListQuery>;
+
+/** Text the receptionist says or follows: may be empty, at most `max` characters. */
+const Text = (name: string, max: number) =>
+  v.pipe(v.string(`${name} must be a string`), v.normalize('NFC'), v.trim(), v.maxLength(max, `${name} must be at most ${max} characters`));
+
+const QuestionInput = v.strictObject(
+  {
+    question: NonEmptyString('question', 500),
+    answerOptions: v.optional(
+      v.pipe(
+        v.array(
+          v.strictObject(
+            {
+              answer: NonEmptyString('answer', 200),
+              followUps: v.optional(
+                v.pipe(
+                  v.array(v.strictObject({ question: NonEmptyString('followUps question', 500) }, 'each follow-up must be an object with a question'), 'followUps must be an array'),
+                  v.maxLength(10, 'followUps may have at most 10 questions'),
+                ),
+                [],
+              ),
+            },
+            'each answer option must be an object with an answer and its followUps',
+          ),
+          'answerOptions must be an array',
+        ),
+        v.maxLength(20, 'answerOptions may have at most 20 options'),
+      ),
+      [],
+    ),
+  },
+  'each question must be an object with a question and its answerOptions',
+);
+
+/**
+ * A PATCH body: any non-empty subset of the scenario's fields. `questions` and `outcome` are replaced whole; the
+ * service's nested summary changes with them.
+ */
+export const UpdateScenarioBody = partialUpdateBody({
+  name: NonEmptyString('name', 200),
+  prompt: Text('prompt', 10_000),
+  response: Text('response', 2000),
+  isActive: v.boolean('isActive must be a boolean'),
+  questions: v.pipe(v.array(QuestionInput, 'questions must be an array'), v.maxLength(20, 'questions may have at most 20 questions')),
+  outcome: v.strictObject(
+    {
+      type: NonEmptyString('outcome.type', 100),
+      property1: v.optional(v.nullable(NonEmptyString('outcome.property1', 500)), null),
+      property2: v.optional(v.nullable(NonEmptyString('outcome.property2', 500)), null),
+    },
+    'outcome must be an object with a type',
+  ),
+});
+export type ScenarioChanges = v.InferOutput<typeof UpdateScenarioBody>;

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { TradeCategoryIdSchema } from '../../shared/catalog/trade-categories';
-import { NonEmptyString, Timestamp, integerString } from '../../shared/schema';
+import { booleanString } from '../../shared/filters';
+import { NonEmptyString, PageQuery, Timestamp, deletedSchema, integerString, pageSchema, partialUpdateBody } from '../../shared/schema';
 import { ScenarioSummary } from './scenario-schema';
 
 export const DURATION_UNITS = ['MINUTES', 'HOURS', 'DAYS'] as const;
@@ -31,13 +32,36 @@ const PRICE_FIELDS_BY_MODE = {
 
 type PriceField = 'fixedPrice' | 'hourlyRate' | 'callOutFee' | 'minPrice' | 'maxPrice';
 
-const requirePriceFor = (field: PriceField) =>
+/** The fields the rules across fields read; a price left out or cleared is undefined or null. */
+type PricedRecord = { pricingMode: (typeof PRICING_MODES)[number]; isCustomPriceResponseActive?: boolean; customPriceResponse?: string | null } & { [F in PriceField]?: number | null };
+
+/**
+ * The rules across a service's fields, each with the field it names: checked on a create body and on the merged
+ * record of a PATCH alike, so a partial update cannot break them.
+ */
+export const SERVICE_RULES: Array<{ field: string; holds: (service: PricedRecord) => boolean; message: (service: PricedRecord) => string }> = [
+  ...(['fixedPrice', 'hourlyRate', 'callOutFee', 'minPrice', 'maxPrice'] as const).map((field) => ({
+    field,
+    holds: (service: PricedRecord) => !(PRICE_FIELDS_BY_MODE[service.pricingMode] as readonly string[]).includes(field) || service[field] != null,
+    message: (service: PricedRecord) => `${field} is required when pricingMode is ${service.pricingMode}`,
+  })),
+  {
+    field: 'maxPrice',
+    holds: (service) => service.minPrice == null || service.maxPrice == null || service.minPrice <= service.maxPrice,
+    message: () => 'maxPrice must not be less than minPrice',
+  },
+  {
+    field: 'customPriceResponse',
+    holds: (service) => !service.isCustomPriceResponseActive || !!service.customPriceResponse,
+    message: () => 'customPriceResponse is required when isCustomPriceResponseActive is true',
+  },
+];
+
+/** A rule as a check of a body, reported at its field. */
+const ruleCheck = ({ field, holds, message }: (typeof SERVICE_RULES)[number]) =>
   v.forward<CreateServiceInput, v.CheckIssue<CreateServiceInput>, [PriceField]>(
-    v.check(
-      (body) => !(PRICE_FIELDS_BY_MODE[body.pricingMode] as readonly string[]).includes(field) || body[field] !== undefined,
-      (issue) => `${field} is required when pricingMode is ${(issue.input as CreateServiceInput).pricingMode}`,
-    ),
-    [field],
+    v.check<CreateServiceInput, (issue: v.CheckIssue<CreateServiceInput>) => string>(holds, (issue) => message(issue.input)),
+    [field as PriceField],
   );
 
 const CreateServiceFields = v.strictObject({
@@ -78,23 +102,35 @@ type CreateServiceInput = v.InferOutput<typeof CreateServiceFields>;
  * Required: name, duration, durationUnit, tradeCategoryId, plus the price fields the pricingMode
  * needs. Everything else has a default (docs/decisions/api-conventions.md#service-create-required-fields-and-defaults).
  */
-export const CreateServiceBody = v.pipe(
-  CreateServiceFields,
-  requirePriceFor('fixedPrice'),
-  requirePriceFor('hourlyRate'),
-  requirePriceFor('callOutFee'),
-  requirePriceFor('minPrice'),
-  requirePriceFor('maxPrice'),
-  v.forward(
-    v.check((body) => body.minPrice === undefined || body.maxPrice === undefined || body.minPrice <= body.maxPrice, 'maxPrice must not be less than minPrice'),
-    ['maxPrice'],
-  ),
-  v.forward(
-    v.check((body) => !body.isCustomPriceResponseActive || !!body.customPriceResponse, 'customPriceResponse is required when isCustomPriceResponseActive is true'),
-    ['customPriceResponse'],
-  ),
-);
+// Every rule is a check of its own (the tuple type only spares v.pipe's overloads the list's length).
+export const CreateServiceBody = v.pipe(CreateServiceFields, ...(SERVICE_RULES.map(ruleCheck) as [ReturnType<typeof ruleCheck>]));
 export type CreateServiceBody = v.InferOutput<typeof CreateServiceBody>;
+
+const nullablePrice = (field: PriceField) => v.nullable(Price(field));
+
+/**
+ * A PATCH body: any non-empty subset of the create's fields. A price or `customPriceResponse` sent as null is
+ * cleared; the rules across fields are checked on the merged record (rules.ts), as the create checks its body.
+ */
+export const UpdateServiceBody = partialUpdateBody({
+  ...CreateServiceFields.entries,
+  description: v.pipe(v.string('description must be a string'), v.trim(), v.maxLength(2000, 'description must be at most 2000 characters')),
+  followUpQuestions: CreateServiceFields.entries.followUpQuestions.wrapped,
+  pricingMode: oneOf('pricingMode', PRICING_MODES),
+  fixedPrice: nullablePrice('fixedPrice'),
+  hourlyRate: nullablePrice('hourlyRate'),
+  callOutFee: nullablePrice('callOutFee'),
+  minPrice: nullablePrice('minPrice'),
+  maxPrice: nullablePrice('maxPrice'),
+  plusGST: v.boolean('plusGST must be a boolean'),
+  plusMaterials: v.boolean('plusMaterials must be a boolean'),
+  isCustomPriceResponseActive: v.boolean('isCustomPriceResponseActive must be a boolean'),
+  customPriceResponse: v.nullable(NonEmptyString('customPriceResponse', 1000)),
+  isDisclosePrice: v.boolean('isDisclosePrice must be a boolean'),
+  isActive: v.boolean('isActive must be a boolean'),
+  teamAssignmentMethod: oneOf('teamAssignmentMethod', TEAM_ASSIGNMENT_METHODS),
+});
+export type ServiceChanges = v.InferOutput<typeof UpdateServiceBody>;
 
 export const Service = v.object({
   id: Integer,
@@ -125,8 +161,18 @@ export type Service = v.InferOutput<typeof Service>;
 
 export const ServiceIdPath = v.object({ serviceId: integerString('serviceId') });
 export const ServiceResponse = v.object({ service: Service });
+export const ServiceDeleted = deletedSchema(Integer);
 
-/** A service as the organization services listing shows it. */
+/** The list's filters: a catalog trade category (another id answers 400), active or not. */
+export const ServiceListQuery = v.object({
+  ...PageQuery.entries,
+  tradeCategoryId: v.optional(v.pipe(integerString('tradeCategoryId'), TradeCategoryIdSchema)),
+  isActive: v.optional(booleanString('isActive')),
+});
+export type ServiceListQuery = v.InferOutput<typeof ServiceListQuery>;
+export const ServicePage = pageSchema('services', Service);
+
+/** A service as the organization services listing shows it: the spec's fields, then its duration unit and pricing. */
 export const CategoryService = v.object({
   id: Integer,
   name: v.string(),
@@ -136,6 +182,18 @@ export const CategoryService = v.object({
   tradeCategoryId: Integer,
   createdAt: Timestamp,
   isActive: v.boolean(),
+  durationUnit: Service.entries.durationUnit,
+  pricingMode: Service.entries.pricingMode,
+  fixedPrice: Service.entries.fixedPrice,
+  hourlyRate: Service.entries.hourlyRate,
+  callOutFee: Service.entries.callOutFee,
+  minPrice: Service.entries.minPrice,
+  maxPrice: Service.entries.maxPrice,
+  plusGST: v.boolean(),
+  plusMaterials: v.boolean(),
+  isCustomPriceResponseActive: v.boolean(),
+  customPriceResponse: Service.entries.customPriceResponse,
+  isDisclosePrice: v.boolean(),
 });
 export type CategoryService = v.InferOutput<typeof CategoryService>;
 

@@ -1,38 +1,203 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
-import { fromScenarioItem, toScenarioItem } from './scenario-entity';
-import { fromServiceItem, serviceCounterNames, serviceKeys, toServiceItem, toServiceNameItem } from './entity';
+import { filterSignature } from '../../shared/filters';
+import { fromScenarioItem, fromVersionedScenarioItem, scenarioSummary, toScenarioItem } from './scenario-entity';
+import { referrerOf } from './scenario-links';
+import { fromServiceItem, fromVersionedServiceItem, serviceCounterNames, serviceKeys, toServiceItem, toServiceNameItem } from './entity';
 import { ConflictError, NotFoundError } from '../../shared/errors';
-import type { Scenario } from './scenario-schema';
-import type { Service } from './schema';
+import type { Page } from '../../shared/pagination';
+import { normalizeName, type Key } from '../../shared/store/keys';
+import type { Versioned } from '../../shared/store/versioned-record';
+import { MAX_SCENARIO_LINKS, type Scenario, type ScenarioChanges, type ScenarioListQuery } from './scenario-schema';
+import type { Service, ServiceListQuery } from './schema';
+import { filteredPage } from '../../shared/store/collection-page';
 import { counterUpdate } from '../../shared/store/counters';
 import { queryAll } from '../../shared/store/query-page';
-import { insertIfAbsent, transact } from '../../shared/store/transact';
+import { deleteItem, insertIfAbsent, transact, writeAlone, type TransactWrite } from '../../shared/store/transact';
+import { setFields, type Condition } from '../../shared/store/update-fields';
+import { moveUniqueItem, StaleWrite } from '../../shared/store/versioned';
 
 export const SERVICE_SEQUENCE = 'SERVICE';
 export const SCENARIO_SEQUENCE = 'SCENARIO';
 
+const nameTaken = (name: string) => () => new ConflictError(`A service named "${name}" already exists`);
+
 /** The name claim, the service (with its scenario summary) and the scenario, in one transaction: a taken name → 409, nothing written. */
 export async function insertServiceWithScenario(organizationId: string, service: Service, scenario: Scenario): Promise<void> {
   await transact([
-    insertIfAbsent(toServiceNameItem(organizationId, service), () => new ConflictError(`A service named "${service.name}" already exists`)),
+    insertIfAbsent(toServiceNameItem(organizationId, service), nameTaken(service.name)),
     insertIfAbsent(toServiceItem(organizationId, service)),
     insertIfAbsent(toScenarioItem(organizationId, scenario)),
     counterUpdate(organizationId, serviceCounterNames.services, 1),
   ]);
 }
 
+export const SERVICE_NOT_FOUND = 'Service not found';
+export const SCENARIO_NOT_FOUND = 'Scenario not found';
+
+async function getItem(key: Key): Promise<Record<string, unknown> | undefined> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: key, ConsistentRead: true }));
+  return Item;
+}
+
 export async function getService(organizationId: string, serviceId: number): Promise<Service> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: serviceKeys.service(organizationId, serviceId), ConsistentRead: true }));
-  if (!Item) throw new NotFoundError('Service not found');
-  return fromServiceItem(Item);
+  const item = await getItem(serviceKeys.service(organizationId, serviceId));
+  if (!item) throw new NotFoundError(SERVICE_NOT_FOUND);
+  return fromServiceItem(item);
+}
+
+export async function getVersionedService(organizationId: string, serviceId: number): Promise<Versioned<Service> | undefined> {
+  const item = await getItem(serviceKeys.service(organizationId, serviceId));
+  return item && fromVersionedServiceItem(item);
 }
 
 export async function getScenario(organizationId: string, scenarioId: number): Promise<Scenario> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: serviceKeys.scenario(organizationId, scenarioId), ConsistentRead: true }));
-  if (!Item) throw new NotFoundError('Scenario not found');
-  return fromScenarioItem(Item);
+  const item = await getItem(serviceKeys.scenario(organizationId, scenarioId));
+  if (!item) throw new NotFoundError(SCENARIO_NOT_FOUND);
+  return fromScenarioItem(item);
+}
+
+export async function getVersionedScenario(organizationId: string, scenarioId: number): Promise<Versioned<Scenario> | undefined> {
+  const item = await getItem(serviceKeys.scenario(organizationId, scenarioId));
+  return item && fromVersionedScenarioItem(item);
+}
+
+/** The item is still at the version read (0: an item written before items carried one). */
+const atVersion = (version: number): Condition =>
+  version === 0
+    ? { expression: 'attribute_not_exists(#version)', names: { '#version': 'version' } }
+    : { expression: '#version = :version', names: { '#version': 'version' }, values: { ':version': version } };
+
+/**
+ * The merged service, on condition that its item is still at the version read (else StaleWrite, read again); a
+ * new name moves the name guard in the same transaction (a taken name → 409). Its scenario is left as it is.
+ */
+export async function writeServiceVersion(organizationId: string, current: Versioned<Service>, next: Versioned<Service>): Promise<void> {
+  const condition = atVersion(current.version);
+  const put: TransactWrite = {
+    item: {
+      Put: {
+        TableName: config.tableName,
+        Item: toServiceItem(organizationId, next.value, next.version),
+        ConditionExpression: `attribute_exists(pk) AND ${condition.expression}`,
+        ExpressionAttributeNames: condition.names,
+        ...(condition.values ? { ExpressionAttributeValues: condition.values } : {}),
+      },
+    },
+    onConditionFailed: () => new StaleWrite(),
+  };
+  const renamed = normalizeName(current.value.name) !== normalizeName(next.value.name);
+  if (!renamed) return writeAlone(put);
+  const guard = toServiceNameItem(organizationId, next.value);
+  await transact([put, ...moveUniqueItem(serviceKeys.serviceName(organizationId, current.value.name), guard, nameTaken(next.value.name))]);
+}
+
+/**
+ * The scenario's changed fields, on condition that it is still at the version read, and its service's summary
+ * with the service's version moved on, in one transaction: the service reads back the change at once.
+ */
+export async function writeScenarioVersion(organizationId: string, current: Versioned<Scenario>, next: Versioned<Scenario>, changes: ScenarioChanges): Promise<void> {
+  const scenarioWrite = setFields(serviceKeys.scenario(organizationId, current.value.id), { ...changes, updatedAt: next.value.updatedAt, version: next.version }, {
+    condition: atVersion(current.version),
+    onConditionFailed: () => new StaleWrite(),
+  });
+  const serviceId = next.value.tradeServiceId;
+  if (serviceId === null) return writeAlone(scenarioWrite);
+  const summaryWrite: TransactWrite = {
+    item: {
+      Update: {
+        TableName: config.tableName,
+        Key: serviceKeys.service(organizationId, serviceId),
+        UpdateExpression: 'SET #scenario = :scenario ADD #version :one',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#scenario': 'scenario', '#version': 'version' },
+        ExpressionAttributeValues: { ':scenario': scenarioSummary(next.value), ':one': 1 },
+      },
+    },
+    // The service went with its scenario: read again, and the scenario is gone too.
+    onConditionFailed: () => new StaleWrite(),
+  };
+  await transact([scenarioWrite, summaryWrite]);
+}
+
+/**
+ * The service, its name guard, its scenario and the services count, and every record that names the scenario set
+ * to null with its link item gone, in one transaction. Each condition holds what was read: the service's version,
+ * the scenario's count of links (a link made since fails it) and each referrer still naming the scenario; a
+ * failed one → StaleWrite, read again.
+ */
+export async function deleteServiceWithScenario(organizationId: string, current: Versioned<Service>, at: string): Promise<void> {
+  const service = current.value;
+  const scenarioId = service.scenario.id;
+  const links = await queryAll({ ...serviceKeys.scenarioLinks(organizationId, scenarioId), consistentRead: true });
+  if (links.length > MAX_SCENARIO_LINKS) {
+    throw new ConflictError(`The service's scenario is named by ${links.length} transfer rules; point at most ${MAX_SCENARIO_LINKS} of them elsewhere before deleting it`);
+  }
+  const stale = () => new StaleWrite();
+  const version = atVersion(current.version);
+  await transact([
+    {
+      item: {
+        Delete: {
+          TableName: config.tableName,
+          Key: serviceKeys.service(organizationId, service.id),
+          ConditionExpression: `attribute_exists(pk) AND ${version.expression}`,
+          ExpressionAttributeNames: version.names,
+          ...(version.values ? { ExpressionAttributeValues: version.values } : {}),
+        },
+      },
+      onConditionFailed: stale,
+    },
+    deleteItem(serviceKeys.serviceName(organizationId, service.name)),
+    {
+      item: {
+        Delete: {
+          TableName: config.tableName,
+          Key: serviceKeys.scenario(organizationId, scenarioId),
+          // At most the links found: one made since counts up past them.
+          ConditionExpression: 'attribute_not_exists(#links) OR #links <= :links',
+          ExpressionAttributeNames: { '#links': 'links' },
+          ExpressionAttributeValues: { ':links': links.length },
+        },
+      },
+      onConditionFailed: stale,
+    },
+    counterUpdate(organizationId, serviceCounterNames.services, -1),
+    ...links.flatMap((link): TransactWrite[] => {
+      const { key, attribute } = referrerOf(link);
+      return [
+        {
+          item: {
+            Update: {
+              TableName: config.tableName,
+              Key: key,
+              UpdateExpression: 'SET #attribute = :null, #updatedAt = :at ADD #version :one',
+              ConditionExpression: '#attribute = :scenarioId',
+              ExpressionAttributeNames: { '#attribute': attribute, '#updatedAt': 'updatedAt', '#version': 'version' },
+              ExpressionAttributeValues: { ':null': null, ':at': at, ':one': 1, ':scenarioId': scenarioId },
+            },
+          },
+          onConditionFailed: stale,
+        },
+        deleteItem({ pk: String(link.pk), sk: String(link.sk) }),
+      ];
+    }),
+  ]);
+}
+
+/** A page of the organization's services, newest first, filtered; an exact totalCount (docs/decisions/store.md). */
+export async function listServicesPage(organizationId: string, { page, limit, cursor, tradeCategoryId, isActive }: ServiceListQuery): Promise<Page<Service>> {
+  const keep = (item: Record<string, unknown>) => (tradeCategoryId === undefined || item.tradeCategoryId === tradeCategoryId) && (isActive === undefined || item.isActive === isActive);
+  const result = await filteredPage(serviceKeys.services(organizationId), { keep, filter: filterSignature({ tradeCategoryId, isActive }) }, { page, limit, cursor });
+  return { ...result, items: result.items.map(fromServiceItem), page, limit };
+}
+
+/** A page of the organization's scenarios, newest first, filtered; an exact totalCount. */
+export async function listScenariosPage(organizationId: string, { page, limit, cursor, isActive, tradeServiceId }: ScenarioListQuery): Promise<Page<Scenario>> {
+  const keep = (item: Record<string, unknown>) => (isActive === undefined || item.isActive === isActive) && (tradeServiceId === undefined || item.tradeServiceId === tradeServiceId);
+  const result = await filteredPage(serviceKeys.scenarios(organizationId), { keep, filter: filterSignature({ isActive, tradeServiceId }) }, { page, limit, cursor });
+  return { ...result, items: result.items.map(fromScenarioItem), page, limit };
 }
 
 /** Every service of the organization, oldest first: a small catalog, one Query. */

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { Transfer } from './schema';
-import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '../../shared/store/keys';
+import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
 import { toVersionedItem, type Versioned } from '../../shared/store/versioned-record';
 
 export type VersionedTransfer = Versioned<Transfer>;
@@ -9,6 +9,7 @@ const org = organizationPartition;
 
 export const transferKeys = {
   transfer: (o: string, id: number): Key => ({ pk: org(o), sk: `TRANSFER#${pad(id)}` }),
+  transfers: (o: string): Collection => ({ pk: org(o), skPrefix: 'TRANSFER#' }),
   transferLabel: (o: string, label: string): Key => ({ pk: org(o), sk: `TRANSFERLABEL#${normalizeName(label)}` }),
 } as const;
 
@@ -16,6 +17,7 @@ const O = SAMPLE_ORGANIZATION_ID;
 
 export const transferKeySamples: KeySamples<typeof transferKeys> = {
   transfer: () => transferKeys.transfer(O, 1),
+  transfers: () => transferKeys.transfers(O),
   transferLabel: () => transferKeys.transferLabel(O, 'Urgent'),
 };
 

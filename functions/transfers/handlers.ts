@@ -1,6 +1,8 @@
 import { apiHandler } from '../../shared/http/api-handler';
 import * as routes from './routes';
-import { createTransfer, updateTransfer } from './rules';
+import { pageEnvelope } from '../../shared/pagination';
+import { createTransfer, deleteTransfer, readTransfer, updateTransfer } from './rules';
+import { listTransfersPage } from './store';
 
 /** The handlers of the transfers routes, one per route, named by its operationId: the stack bundles this module into each route's function. */
 export const createTransferHandler = apiHandler(routes.createTransfer, async ({ body, organizationId }) => ({
@@ -9,4 +11,15 @@ export const createTransferHandler = apiHandler(routes.createTransfer, async ({ 
 
 export const updateTransferHandler = apiHandler(routes.updateTransfer, async ({ path, body, organizationId }) => ({
   transfer: await updateTransfer(organizationId, path.transferId, body),
+}));
+
+export const listTransfersHandler = apiHandler(routes.listTransfers, async ({ query, organizationId }) => pageEnvelope('transfers', await listTransfersPage(organizationId, query)));
+
+export const getTransferHandler = apiHandler(routes.getTransfer, async ({ path, organizationId }) => ({
+  transfer: await readTransfer(organizationId, path.transferId),
+}));
+
+export const deleteTransferHandler = apiHandler(routes.deleteTransfer, async ({ path, organizationId }) => ({
+  success: true as const,
+  id: await deleteTransfer(organizationId, path.transferId),
 }));

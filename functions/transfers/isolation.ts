@@ -12,5 +12,8 @@ export const isolationCases: IsolationCases = {
       expect: 'refused',
     },
   ],
+  listTransfers: [{ path: (ids) => `/v1/transfers?scenarioId=${ids.scenarioId}`, expect: 'empty-list' }],
+  getTransfer: [{ path: (ids) => `/v1/transfers/${ids.transferId}`, expect: 'not-found' }],
+  deleteTransfer: [{ path: (ids) => `/v1/transfers/${ids.transferId}`, expect: 'not-found' }],
   updateTransfer: [{ path: (ids) => `/v1/transfers/${ids.transferId}`, body: () => ({ isEnabled: false }), expect: 'not-found' }],
 };

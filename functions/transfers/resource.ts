@@ -9,6 +9,6 @@ export const transfers = defineResource({
   tags: { Transfers: 'Rules for when and where the AI receptionist hands a call over to a person.' },
   routes: transferRoutes,
   components: { Transfer: { schema: Transfer, example: transfer } },
-  events: [lifecycleEvents({ entity: 'TRANSFER', toData: (item) => fromTransferItem(item).value, created: 'transfer.created', updated: 'transfer.updated' })],
+  events: [lifecycleEvents({ entity: 'TRANSFER', toData: (item) => fromTransferItem(item).value, created: 'transfer.created', updated: 'transfer.updated', deleted: 'transfer.deleted' })],
   keys: [{ builders: transferKeys, samples: transferKeySamples }],
 });

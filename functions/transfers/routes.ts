@@ -1,4 +1,4 @@
-import { CreateTransferBody, TransferIdPath, TransferResponse, UpdateTransferBody } from './schema';
+import { CreateTransferBody, TransferDeleted, TransferIdPath, TransferListQuery, TransferPage, TransferResponse, UpdateTransferBody } from './schema';
 import { defineRoute } from '../../shared/routes/route';
 
 export const createTransfer = defineRoute({
@@ -8,7 +8,7 @@ export const createTransfer = defineRoute({
   summary: 'Create a call transfer rule',
   description: 'When and where the AI receptionist hands a call over: a department, a member or a phone number (E.164). A label already used in the organization answers 409; a `scenarioId` must be a scenario of the organization.',
   tag: 'Transfers',
-  dynamodb: ['UpdateItem', 'PutItem', 'ConditionCheckItem'],
+  dynamodb: ['UpdateItem', 'PutItem'],
   status: 201,
   request: { body: CreateTransferBody },
   response: TransferResponse,
@@ -23,11 +23,53 @@ export const updateTransfer = defineRoute({
   summary: 'Change any subset of a transfer rule’s fields',
   description: 'Fields left out keep their values; the merged rule is checked again (a PHONE_NUMBER destination must be E.164). A label in use answers 409. Concurrent updates are applied one after another, never lost.',
   tag: 'Transfers',
-  dynamodb: ['GetItem', 'PutItem', 'DeleteItem', 'ConditionCheckItem'],
+  dynamodb: ['GetItem', 'PutItem', 'DeleteItem', 'UpdateItem'],
   status: 200,
   request: { path: TransferIdPath, body: UpdateTransferBody },
   response: TransferResponse,
   errors: [400, 404, 409],
 });
 
-export const transferRoutes = [createTransfer, updateTransfer];
+export const listTransfers = defineRoute({
+  operationId: 'listTransfers',
+  method: 'GET',
+  path: '/v1/transfers',
+  summary: 'List call transfer rules, newest first',
+  description: 'The organization’s transfer rules, filtered by `isEnabled` and by `scenarioId` (a scenario that is not one of the organization’s lists none). `totalCount` counts every rule that passes the filters.',
+  tag: 'Transfers',
+  dynamodb: ['Query'],
+  status: 200,
+  request: { query: TransferListQuery },
+  response: TransferPage,
+  errors: [400],
+});
+
+export const getTransfer = defineRoute({
+  operationId: 'getTransfer',
+  method: 'GET',
+  path: '/v1/transfers/{transferId}',
+  summary: 'Read a call transfer rule',
+  description: 'One transfer rule. Another organization’s rule answers 404.',
+  tag: 'Transfers',
+  dynamodb: ['GetItem'],
+  status: 200,
+  request: { path: TransferIdPath },
+  response: TransferResponse,
+  errors: [400, 404],
+});
+
+export const deleteTransfer = defineRoute({
+  operationId: 'deleteTransfer',
+  method: 'DELETE',
+  path: '/v1/transfers/{transferId}',
+  summary: 'Delete a call transfer rule',
+  description: 'Removes the rule; its label is free for another rule at once.',
+  tag: 'Transfers',
+  dynamodb: ['GetItem', 'DeleteItem', 'UpdateItem'],
+  status: 200,
+  request: { path: TransferIdPath },
+  response: TransferDeleted,
+  errors: [400, 404],
+});
+
+export const transferRoutes = [createTransfer, listTransfers, getTransfer, updateTransfer, deleteTransfer];

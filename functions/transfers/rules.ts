@@ -3,8 +3,8 @@ import { defined } from '../../shared/store/changes';
 import { NotFoundError, ValidationError } from '../../shared/errors';
 import { now } from '../../shared/ids';
 import { reserveIds } from '../../shared/store/sequences';
-import { getTransfer, insertTransfer, TRANSFER_SEQUENCE, writeTransferVersion } from './store';
-import { updateVersioned } from '../../shared/store/versioned';
+import { deleteTransferVersion, getTransfer, insertTransfer, TRANSFER_SEQUENCE, writeTransferVersion } from './store';
+import { retryOnStaleWrite, updateVersioned } from '../../shared/store/versioned';
 import { E164 } from '../../shared/schema';
 import { Transfer, type CreateTransferBody, type TransferChanges } from './schema';
 
@@ -41,4 +41,20 @@ export async function updateTransfer(organizationId: string, transferId: number,
     write: (current, next) => writeTransferVersion(organizationId, current, next),
   });
   return updated.value;
+}
+
+export async function readTransfer(organizationId: string, transferId: number): Promise<Transfer> {
+  const current = await getTransfer(organizationId, transferId);
+  if (!current) throw new NotFoundError(TRANSFER_NOT_FOUND);
+  return current.value;
+}
+
+/** Read, then one transaction on condition of the version read (a lost race is read again). */
+export async function deleteTransfer(organizationId: string, transferId: number): Promise<number> {
+  await retryOnStaleWrite(async () => {
+    const current = await getTransfer(organizationId, transferId);
+    if (!current) throw new NotFoundError(TRANSFER_NOT_FOUND);
+    await deleteTransferVersion(organizationId, current);
+  });
+  return transferId;
 }

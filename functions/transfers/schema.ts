@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { NonEmptyString, Timestamp, integerString, partialUpdateBody } from '../../shared/schema';
+import { booleanString } from '../../shared/filters';
+import { NonEmptyString, PageQuery, Timestamp, deletedSchema, integerString, pageSchema, partialUpdateBody } from '../../shared/schema';
 
 /** WARM: the AI introduces the caller before handing over; COLD: it hands the call straight over. */
 export const TRANSFER_METHODS = ['WARM', 'COLD'] as const;
@@ -73,3 +74,13 @@ export type TransferChanges = v.InferOutput<typeof UpdateTransferBody>;
 
 export const TransferIdPath = v.object({ transferId: integerString('transferId', { label: 'Transfer rule' }) });
 export const TransferResponse = v.object({ transfer: Transfer });
+export const TransferDeleted = deletedSchema(v.pipe(v.number(), v.integer()));
+export const TransferPage = pageSchema('transfers', Transfer);
+
+/** The list's filters: enabled or not, and the scenario a rule names (one that does not exist lists none). */
+export const TransferListQuery = v.object({
+  ...PageQuery.entries,
+  isEnabled: v.optional(booleanString('isEnabled')),
+  scenarioId: v.optional(integerString('scenarioId')),
+});
+export type TransferListQuery = v.InferOutput<typeof TransferListQuery>;

@@ -1,31 +1,40 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
+import { filterSignature } from '../../shared/filters';
 import { normalizeName } from '../../shared/store/keys';
-import { serviceKeys } from '../services/entity';
+import { linkScenario, unlinkScenario, type ScenarioReferrer } from '../services/scenario-links';
 import { fromTransferItem, toTransferItem, toTransferLabelItem, transferKeys, type VersionedTransfer } from './entity';
 import { ConflictError, ValidationError } from '../../shared/errors';
-import type { Transfer } from './schema';
-import { insertIfAbsent, requireExisting, transact, type TransactWrite } from '../../shared/store/transact';
-import { moveUniqueItem, putIfVersion, writeVersion } from '../../shared/store/versioned';
+import type { Page } from '../../shared/pagination';
+import type { Transfer, TransferListQuery } from './schema';
+import { filteredPage } from '../../shared/store/collection-page';
+import { deleteItem, insertIfAbsent, transact, type TransactWrite } from '../../shared/store/transact';
+import { moveUniqueItem, putIfVersion, StaleWrite, writeVersion } from '../../shared/store/versioned';
 
 export const TRANSFER_SEQUENCE = 'TRANSFER';
 
 const labelTaken = (label: string) => () => new ConflictError(`A transfer rule labelled "${label.trim()}" already exists`);
 
-/** The linked scenario must exist in this organization; checked inside the write's transaction. */
-function scenarioCheck(organizationId: string, scenarioId: number | null): TransactWrite[] {
+/** How the transfer names its scenario, so the scenario's delete can clear it (functions/services/scenario-links.ts). */
+const referrer = (organizationId: string, transferId: number): ScenarioReferrer => ({ key: transferKeys.transfer(organizationId, transferId), attribute: 'scenarioId' });
+
+/** The linked scenario must exist in this organization: linked inside the write's transaction, 400 when absent. */
+function scenarioLink(organizationId: string, transferId: number, scenarioId: number | null): TransactWrite[] {
   if (scenarioId === null) return [];
   const missing = () => new ValidationError([{ path: 'scenarioId', message: `scenarioId ${scenarioId} does not match any scenario of the organization` }]);
-  return [requireExisting(serviceKeys.scenario(organizationId, scenarioId), missing)];
+  return linkScenario(organizationId, scenarioId, referrer(organizationId, transferId), missing);
 }
+
+const scenarioUnlink = (organizationId: string, transferId: number, scenarioId: number | null): TransactWrite[] =>
+  scenarioId === null ? [] : unlinkScenario(organizationId, scenarioId, referrer(organizationId, transferId));
 
 /** The transfer, its label item and the check of its scenario, in one transaction: a taken label → 409. */
 export async function insertTransfer(organizationId: string, transfer: Transfer): Promise<void> {
   await transact([
     insertIfAbsent(toTransferItem(organizationId, { value: transfer, version: 1 })),
     insertIfAbsent(toTransferLabelItem(organizationId, transfer), labelTaken(transfer.label)),
-    ...scenarioCheck(organizationId, transfer.scenarioId),
+    ...scenarioLink(organizationId, transfer.id, transfer.scenarioId),
   ]);
 }
 
@@ -42,6 +51,39 @@ export async function writeTransferVersion(organizationId: string, current: Vers
   const relabelled = normalizeName(current.value.label) !== normalizeName(next.value.label);
   await writeVersion(putIfVersion(toTransferItem(organizationId, next), current.version), [
     ...(relabelled ? moveUniqueItem(transferKeys.transferLabel(organizationId, current.value.label), toTransferLabelItem(organizationId, next.value), labelTaken(next.value.label)) : []),
-    ...(next.value.scenarioId !== current.value.scenarioId ? scenarioCheck(organizationId, next.value.scenarioId) : []),
+    ...(next.value.scenarioId !== current.value.scenarioId
+      ? [...scenarioUnlink(organizationId, current.value.id, current.value.scenarioId), ...scenarioLink(organizationId, next.value.id, next.value.scenarioId)]
+      : []),
   ]);
+}
+
+/**
+ * The transfer on condition of the version read (else StaleWrite, read again), its label and its link to a
+ * scenario, in one transaction: the label is free again at once.
+ */
+export async function deleteTransferVersion(organizationId: string, current: VersionedTransfer): Promise<void> {
+  const transfer = current.value;
+  await transact([
+    {
+      item: {
+        Delete: {
+          TableName: config.tableName,
+          Key: transferKeys.transfer(organizationId, transfer.id),
+          ConditionExpression: '#version = :version',
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: { ':version': current.version },
+        },
+      },
+      onConditionFailed: () => new StaleWrite(),
+    },
+    deleteItem(transferKeys.transferLabel(organizationId, transfer.label)),
+    ...scenarioUnlink(organizationId, transfer.id, transfer.scenarioId),
+  ]);
+}
+
+/** A page of the organization's transfer rules, newest first, filtered; an exact totalCount (docs/decisions/store.md). */
+export async function listTransfersPage(organizationId: string, { page, limit, cursor, isEnabled, scenarioId }: TransferListQuery): Promise<Page<Transfer>> {
+  const keep = (item: Record<string, unknown>) => (isEnabled === undefined || item.isEnabled === isEnabled) && (scenarioId === undefined || item.scenarioId === scenarioId);
+  const result = await filteredPage(transferKeys.transfers(organizationId), { keep, filter: filterSignature({ isEnabled, scenarioId }) }, { page, limit, cursor });
+  return { ...result, items: result.items.map((item) => fromTransferItem(item).value), page, limit };
 }
