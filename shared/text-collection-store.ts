@@ -1,3 +1,6 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from './config';
+import { dynamo } from './dynamo';
 import { NotFoundError } from './errors';
 import { apiHandler } from './http/api-handler';
 import { now } from './ids';
@@ -9,7 +12,7 @@ import { deleteItem, insertIfAbsent, transact } from './store/transact';
 import { updateExistingItem } from './store/update-fields';
 import type { TextCollection, TextFields, TextRecord } from './text-collection';
 
-/** A text collection's access patterns: create with its counter, a counted page, a blind update, delete with its counter. */
+/** A text collection's access patterns: create with its counter, a counted page, one read, a blind update, delete with its counter. */
 export function textCollectionStore<Text extends string>(collection: TextCollection<Text>) {
   const { entity, label, keys } = collection.options;
   const notFound = () => new NotFoundError(`${label} not found`);
@@ -24,6 +27,12 @@ export function textCollectionStore<Text extends string>(collection: TextCollect
       const { items, totalCount, nextCursor } = await countedPage(keys.collection(organizationId), organizationId, keys.counter, { page, limit, cursor });
       return { items: items.map(collection.fromItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
     },
+    /** One strongly consistent GetItem: a record is readable right after its create. */
+    async get(organizationId: string, id: number): Promise<TextRecord<Text>> {
+      const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.item(organizationId, id), ConsistentRead: true }));
+      if (!Item) throw notFound();
+      return collection.fromItem(Item);
+    },
     /** One conditional update: no rule spans fields, so nothing needs reading first. */
     async update(organizationId: string, id: number, changes: Partial<TextFields<Text>>): Promise<TextRecord<Text>> {
       return collection.fromItem(await updateExistingItem(keys.item(organizationId, id), { ...changes, updatedAt: now() }, notFound));
@@ -35,7 +44,7 @@ export function textCollectionStore<Text extends string>(collection: TextCollect
 }
 
 /** The Lambda handler of one of a text collection's routes. */
-export function textCollectionHandler<Text extends string>(collection: TextCollection<Text>, verb: 'list' | 'create' | 'update' | 'delete') {
+export function textCollectionHandler<Text extends string>(collection: TextCollection<Text>, verb: 'list' | 'create' | 'get' | 'update' | 'delete') {
   const store = textCollectionStore(collection);
   const { singular, plural } = collection.options;
   const route = collection.route;
@@ -45,6 +54,8 @@ export function textCollectionHandler<Text extends string>(collection: TextColle
       return apiHandler(route.list, async ({ query, organizationId }) => pageEnvelope(plural, await store.listPage(organizationId, query)) as never);
     case 'create':
       return apiHandler(route.create, async ({ body, organizationId }) => ({ [singular]: await store.create(organizationId, body as TextFields<Text>) }));
+    case 'get':
+      return apiHandler(route.get, async ({ path, organizationId }) => ({ [singular]: await store.get(organizationId, idOf(path)) }));
     case 'update':
       return apiHandler(route.update, async ({ path, body, organizationId }) => ({ [singular]: await store.update(organizationId, idOf(path), body) }));
     case 'delete':

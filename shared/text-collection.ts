@@ -26,9 +26,9 @@ export interface TextCollectionOptions<Text extends string> {
   /** Each text field with its longest length. */
   text: Record<Text, number>;
   keys: { item: (organizationId: string, id: number) => Key; collection: (organizationId: string) => Collection; counter: string };
-  /** operationId stems: createFaq, listFaqs, updateFaq, deleteFaq. */
+  /** operationId stems: createFaq, listFaqs, getFaq, updateFaq, deleteFaq. */
   names: { one: string; many: string };
-  docs: { create: OperationDoc; list: OperationDoc; update: OperationDoc; delete: OperationDoc };
+  docs: { create: OperationDoc; list: OperationDoc; get: OperationDoc; update: OperationDoc; delete: OperationDoc };
 }
 
 const Id = v.pipe(v.number(), v.integer());
@@ -38,7 +38,7 @@ export type TextRecord<Text extends string> = { id: number } & TextFields<Text>;
 export type TextCollection<Text extends string> = ReturnType<typeof defineTextCollection<Text>>;
 
 /**
- * Schemas, item mapping and the four routes (list, create, update with its PATCH alias, delete) of a text
+ * Schemas, item mapping and the five routes (list, create, get, update with its PATCH alias, delete) of a text
  * collection: each of its fields is written once, here, from the options. Its store and handlers are
  * `textCollectionStore` and `textCollectionHandler`, which need the table (this module does not, so the route
  * table can be read without one).
@@ -68,6 +68,7 @@ export function defineTextCollection<Text extends string>(options: TextCollectio
   const routes = {
     list: defineRoute({ operationId: `list${names.many}`, method: 'GET', path, ...docs.list, ...row('list', ['Query', 'GetItem']), status: 200, request: { query: PageQuery }, response: PageOfRecords, errors: [400] }),
     create: defineRoute({ operationId: `create${names.one}`, method: 'POST', path, ...docs.create, ...row('create', ['UpdateItem', 'PutItem']), status: 201, request: { body: CreateBody }, response: Response, errors: [400] }),
+    get: defineRoute({ operationId: `get${names.one}`, method: 'GET', path: itemPath, ...docs.get, ...row('get', ['GetItem']), status: 200, request: { path: IdPath }, response: Response, errors: [400, 404] }),
     update: defineRoute({
       operationId: `update${names.one}`,
       method: 'PUT',
@@ -88,6 +89,6 @@ export function defineTextCollection<Text extends string>(options: TextCollectio
     toItem,
     fromItem,
     route: routes,
-    routes: [routes.list, routes.create, routes.update, routes.delete],
+    routes: [routes.list, routes.create, routes.get, routes.update, routes.delete],
   };
 }

@@ -135,3 +135,26 @@ describe('DELETE /v1/faqs/{faqId}', () => {
     expect((await owner.client.get('/v1/faqs')).body.totalCount).toBe(1);
   });
 });
+
+describe('GET /v1/faqs/{faqId}', () => {
+  it('answers the FAQ as the list shows it, with one GetItem', async () => {
+    const { client } = await withFaqs(2);
+    let res: { status: number; body: any } | undefined;
+    const calls = await countDynamoCalls(async () => {
+      res = await client.get('/v1/faqs/2');
+    });
+    expect(res!.status).toBe(200);
+    expect(res!.body).toEqual({ faq: { id: 2, question: 'Question 2?', answer: 'Answer 2.', isActive: true } });
+    expect(res!.body.faq).toEqual((await client.get('/v1/faqs')).body.faqs[0]);
+    expect(calls).toEqual(['GetItemCommand']);
+  });
+
+  it("answers 404 for a deleted FAQ and for another organization's", async () => {
+    const owner = await withFaqs(2);
+    await owner.client.delete('/v1/faqs/2');
+    const { client } = await api.organization();
+    expect((await owner.client.get('/v1/faqs/2')).body.error).toEqual({ status: 404, message: 'FAQ not found', code: 'NOT_FOUND' });
+    expect((await client.get('/v1/faqs/1')).status).toBe(404);
+    expect((await owner.client.get('/v1/faqs/1')).status).toBe(200);
+  });
+});

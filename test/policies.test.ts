@@ -189,3 +189,31 @@ describe('DELETE /v1/policies/{policyId}', () => {
     expect((await owner.client.get('/v1/policies')).body.totalCount).toBe(1);
   });
 });
+
+describe('GET /v1/policies/{policyId}', () => {
+  it('answers the policy as the list shows it, with one GetItem', async () => {
+    const { client } = await withPolicies(2);
+    const listed = (await client.get('/v1/policies')).body.policies;
+    let res: { status: number; body: any } | undefined;
+    const calls = await countDynamoCalls(async () => {
+      res = await client.get('/v1/policies/1');
+    });
+    expect(res!.status).toBe(200);
+    expect(res!.body).toEqual({ policy: { id: 1, title: 'Policy 1', content: 'Content 1', isActive: true } });
+    expect(res!.body.policy).toEqual(listed[1]);
+    expect(calls).toEqual(['GetItemCommand']);
+    await client.put('/v1/policies/1', { isActive: false });
+    expect((await client.get('/v1/policies/1')).body.policy.isActive).toBe(false);
+  });
+
+  it("answers 404 for a deleted policy and for another organization's, naming the policy", async () => {
+    const owner = await withPolicies(2);
+    await owner.client.delete('/v1/policies/2');
+    const other = await api.organization();
+    for (const [client, id] of [[owner.client, 2], [other.client, 1]] as const) {
+      const res = await client.get(`/v1/policies/${id}`);
+      expect(res.status).toBe(404);
+      expect(res.body.error).toEqual({ status: 404, message: 'Policy not found', code: 'NOT_FOUND' });
+    }
+  });
+});

@@ -36,6 +36,7 @@ export const faqs = defineTextCollection({
       description: 'An FAQ the AI receptionist answers callers from. `question` and `answer` are trimmed and required; `isActive` defaults to true. Ids count up from 1 per organization.',
     },
     list: { summary: 'List FAQs, newest first', description: 'Pages through the organization’s FAQs, newest first, with an exact `totalCount`.' },
+    get: { summary: 'Read an FAQ', description: 'One FAQ of the organization, as the list shows it. Another organization’s FAQ, or one deleted, answers 404.' },
     update: { summary: 'Change an FAQ’s question, answer or isActive', description: 'Fields left out keep their values. Another organization’s FAQ answers 404.' },
     delete: { summary: 'Delete an FAQ', description: 'Removes the FAQ and lowers the FAQs count in one transaction. An FAQ already gone answers 404.' },
   },

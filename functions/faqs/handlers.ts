@@ -6,6 +6,8 @@ export const listFaqsHandler = textCollectionHandler(faqs, 'list');
 
 export const createFaqHandler = textCollectionHandler(faqs, 'create');
 
+export const getFaqHandler = textCollectionHandler(faqs, 'get');
+
 export const updateFaqHandler = textCollectionHandler(faqs, 'update');
 
 export const deleteFaqHandler = textCollectionHandler(faqs, 'delete');

@@ -5,6 +5,7 @@ import type { IsolationCases } from '../../shared/resource';
  * enters, a request naming organization A's records sent with B's key; where none does, why.
  */
 export const isolationCases: IsolationCases = {
+  getFaq: [{ path: (ids) => `/v1/faqs/${ids.faqId}`, expect: 'not-found' }],
   updateFaq: [{ path: (ids) => `/v1/faqs/${ids.faqId}`, body: () => ({ isActive: false }), expect: 'not-found' }],
   deleteFaq: [{ path: (ids) => `/v1/faqs/${ids.faqId}`, expect: 'not-found' }],
   listFaqs: 'lists the caller’s FAQs',

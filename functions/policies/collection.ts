@@ -33,6 +33,7 @@ export const policies = defineTextCollection({
   docs: {
     create: { summary: 'Create a policy', description: 'A policy the AI receptionist can quote (cancellations, warranty, payment terms). `isActive` defaults to true.' },
     list: { summary: 'List policies, newest first', description: 'Pages through the organization\'s policies, newest first, with an exact `totalCount`.' },
+    get: { summary: 'Read a policy', description: 'One policy of the organization, as the list shows it. Another organization\'s policy, or one deleted, answers 404.' },
     update: { summary: 'Change a policy’s title, content or isActive', description: 'Fields left out keep their values. Another organization\'s policy answers 404.' },
     delete: { summary: 'Delete a policy', description: 'Removes the policy and lowers the policies count in one transaction. A policy already gone answers 404.' },
   },

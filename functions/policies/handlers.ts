@@ -6,6 +6,8 @@ export const listPoliciesHandler = textCollectionHandler(policies, 'list');
 
 export const createPolicyHandler = textCollectionHandler(policies, 'create');
 
+export const getPolicyHandler = textCollectionHandler(policies, 'get');
+
 export const updatePolicyHandler = textCollectionHandler(policies, 'update');
 
 export const deletePolicyHandler = textCollectionHandler(policies, 'delete');
