@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '../shared/http/gateway-responses';
 import { MAX_JSON_DEPTH } from '../shared/json-depth';
 import { useTestApi, type Client } from './support/api';
+import { countDynamoCalls } from './support/dynamo-calls';
 import { ISO_MS, itemsOf } from './support/fixtures';
 
 const api = useTestApi();
@@ -373,5 +374,79 @@ describe('inbound endpoints', () => {
     expect((await b.client.post(`/v1/inbound-endpoints/${created.id}/rotate`)).status).toBe(404);
     expect((await b.client.delete(`/v1/inbound-endpoints/${created.id}`)).status).toBe(404);
     expect((await postForm(created.url, { email: 'still@example.com' })).status).toBe(201);
+  });
+});
+
+describe('GET and PATCH /v1/inbound-endpoints/{inboundEndpointId}', () => {
+  it('reads one endpoint as the list shows it, never its token or secret, with one GetItem', async () => {
+    const { client } = await api.organization();
+    const created = await endpoint(client, { name: 'Quote form', source: 'WEBFORM', fieldMap: { your_email: 'email' } });
+    let res: { status: number; body: any } | undefined;
+    const calls = await countDynamoCalls(async () => {
+      res = await client.get(`/v1/inbound-endpoints/${created.id}`);
+    });
+    expect(res!.status).toBe(200);
+    const { url: _url, secret: _secret, ...shown } = created as typeof created & { fieldMap: unknown; createdAt: string; name: string };
+    expect(res!.body).toEqual({ inboundEndpoint: shown });
+    expect(res!.body).toEqual({ inboundEndpoint: (await client.get('/v1/inbound-endpoints')).body.inboundEndpoints[0] });
+    expect(JSON.stringify(res!.body)).not.toContain(created.secret);
+    expect(JSON.stringify(res!.body)).not.toContain(created.url.split('token=')[1]);
+    expect(calls).toEqual(['GetItemCommand']);
+  });
+
+  it('changes name, source and fieldMap in one UpdateItem, keeping the URL, token and secret working', async () => {
+    const { client } = await api.organization();
+    const created = await endpoint(client, { name: 'Contact', source: 'WEBFORM' });
+    let res: { status: number; body: any } | undefined;
+    const calls = await countDynamoCalls(async () => {
+      res = await client.patch(`/v1/inbound-endpoints/${created.id}`, { name: '  Quote form ', fieldMap: { your_email: 'email', mobile: 'phone' } });
+    });
+    expect(res!.status).toBe(200);
+    expect(res!.body.inboundEndpoint).toEqual({ id: created.id, name: 'Quote form', source: 'WEBFORM', fieldMap: { your_email: 'email', mobile: 'phone' }, createdAt: (created as unknown as { createdAt: string }).createdAt });
+    expect(calls).toEqual(['UpdateItemCommand']);
+    expect((await client.get(`/v1/inbound-endpoints/${created.id}`)).body).toEqual(res!.body);
+    // The same URL and token take posts, read with the new fieldMap.
+    const post = await postForm(created.url, { your_email: 'ana@example.com', mobile: '+61412000999', message: 'New tap please' });
+    expect(post.status).toBe(201);
+    const { inquiry } = (await post.json()) as { inquiry: { leadId: string } };
+    expect((await client.get(`/v1/leads/${inquiry.leadId}`)).body.lead).toMatchObject({ email: 'ana@example.com', phone: '+61412000999' });
+    // The signing secret still signs.
+    const signedPost = await fetch(withoutToken(created.url), { method: 'POST', ...signed(created.secret, { your_email: 'ana@example.com', message: 'Again' }) });
+    expect(signedPost.status).toBe(201);
+    // null removes the map; source may change.
+    const cleared = await client.patch(`/v1/inbound-endpoints/${created.id}`, { fieldMap: null, source: 'EMAIL' });
+    expect(cleared.body.inboundEndpoint).toMatchObject({ name: 'Quote form', source: 'EMAIL', fieldMap: null });
+  });
+
+  it.each([
+    ['an empty body', {}, 'body'],
+    ['a blank name', { name: ' ' }, 'name'],
+    ['an unknown source', { source: 'FAX' }, 'source'],
+    ['a fieldMap target that is not ours', { fieldMap: { a: 'suburb' } }, 'fieldMap.a'],
+    ['the url', { url: 'https://example.com' }, 'url'],
+    ['the secret', { secret: 'whsec_x' }, 'secret'],
+  ])('answers 400 for %s, naming the field, and changes nothing', async (_, body, field) => {
+    const { client } = await api.organization();
+    const created = await endpoint(client);
+    const before = (await client.get(`/v1/inbound-endpoints/${created.id}`)).body;
+    const res = await client.patch(`/v1/inbound-endpoints/${created.id}`, body);
+    expect(res.status).toBe(400);
+    expect(res.body.error.details[0].path).toBe(field);
+    expect((await client.get(`/v1/inbound-endpoints/${created.id}`)).body).toEqual(before);
+  });
+
+  it("answers 404 for an unknown or deleted endpoint and for another organization's, and changes nothing", async () => {
+    const owner = await api.organization();
+    const created = await endpoint(owner.client);
+    const before = (await owner.client.get(`/v1/inbound-endpoints/${created.id}`)).body;
+    const { client } = await api.organization();
+    for (const id of [created.id, 'inbound_01HZZZZZZZZZZZZZZZZZZZZZZZ']) {
+      expect((await client.get(`/v1/inbound-endpoints/${id}`)).body.error).toEqual({ status: 404, message: 'Inbound endpoint not found', code: 'NOT_FOUND' });
+      expect((await client.patch(`/v1/inbound-endpoints/${id}`, { name: 'Taken' })).status).toBe(404);
+    }
+    expect((await owner.client.get(`/v1/inbound-endpoints/${created.id}`)).body).toEqual(before);
+    await owner.client.delete(`/v1/inbound-endpoints/${created.id}`);
+    expect((await owner.client.get(`/v1/inbound-endpoints/${created.id}`)).status).toBe(404);
+    expect((await owner.client.patch(`/v1/inbound-endpoints/${created.id}`, { name: 'Back' })).status).toBe(404);
   });
 });

@@ -2,7 +2,7 @@ import { Answer } from '../../shared/http/answer';
 import { apiHandler } from '../../shared/http/api-handler';
 import { pageEnvelope } from '../../shared/pagination';
 import * as routes from './routes';
-import { createEndpoint, publicEndpoint, rotateEndpoint, receiveInbound } from './rules';
+import { changeEndpoint, createEndpoint, publicEndpoint, readEndpoint, rotateEndpoint, receiveInbound } from './rules';
 import { listInboundEndpointsPage, deleteInboundEndpoint } from './store';
 
 /** The handlers of the inbound-endpoints routes, one per route, named by its operationId: the stack bundles this module into each route's function. */
@@ -12,6 +12,10 @@ export const listInboundEndpointsHandler = apiHandler(routes.listInboundEndpoint
   const page = await listInboundEndpointsPage(organizationId, query);
   return pageEnvelope('inboundEndpoints', { ...page, items: page.items.map(publicEndpoint) });
 });
+
+export const getInboundEndpointHandler = apiHandler(routes.getInboundEndpoint, async ({ path, organizationId }) => ({ inboundEndpoint: await readEndpoint(organizationId, path.inboundEndpointId) }));
+
+export const updateInboundEndpointHandler = apiHandler(routes.updateInboundEndpoint, async ({ path, body, organizationId }) => ({ inboundEndpoint: await changeEndpoint(organizationId, path.inboundEndpointId, body) }));
 
 export const deleteInboundEndpointHandler = apiHandler(routes.deleteInboundEndpoint, async ({ path, organizationId }) => {
   await deleteInboundEndpoint(organizationId, path.inboundEndpointId);

@@ -5,6 +5,8 @@ import type { IsolationCases } from '../../shared/resource';
  * enters, a request naming organization A's records sent with B's key; where none does, why.
  */
 export const isolationCases: IsolationCases = {
+  getInboundEndpoint: [{ path: (ids) => `/v1/inbound-endpoints/${ids.inboundEndpointId}`, expect: 'not-found' }],
+  updateInboundEndpoint: [{ path: (ids) => `/v1/inbound-endpoints/${ids.inboundEndpointId}`, body: () => ({ name: 'Taken' }), expect: 'not-found' }],
   deleteInboundEndpoint: [{ path: (ids) => `/v1/inbound-endpoints/${ids.inboundEndpointId}`, expect: 'not-found' }],
   rotateInboundEndpoint: [{ path: (ids) => `/v1/inbound-endpoints/${ids.inboundEndpointId}/rotate`, expect: 'not-found' }],
   createInboundEndpoint: 'creates; references nothing',

@@ -6,7 +6,9 @@ import {
   InboundEndpointIdPath,
   InboundEndpointListQuery,
   InboundEndpointPage,
+  InboundEndpointResponse,
   InboundQuery,
+  UpdateInboundEndpointBody,
   MAX_INBOUND_BYTES,
 } from './schema';
 import { defineRoute } from '../../shared/routes/route';
@@ -39,6 +41,35 @@ export const listInboundEndpoints = defineRoute({
   request: { query: InboundEndpointListQuery },
   response: InboundEndpointPage,
   errors: [400],
+});
+
+export const getInboundEndpoint = defineRoute({
+  operationId: 'getInboundEndpoint',
+  method: 'GET',
+  path: '/v1/inbound-endpoints/{inboundEndpointId}',
+  summary: 'Read an inbound endpoint',
+  description: 'As the list shows it: never its token or secret (the token is stored only hashed; rotate to get new ones).',
+  tag: 'Inbound',
+  dynamodb: ['GetItem'],
+  status: 200,
+  request: { path: InboundEndpointIdPath },
+  response: InboundEndpointResponse,
+  errors: [400, 404],
+});
+
+export const updateInboundEndpoint = defineRoute({
+  operationId: 'updateInboundEndpoint',
+  method: 'PATCH',
+  path: '/v1/inbound-endpoints/{inboundEndpointId}',
+  summary: 'Change an inbound endpoint’s name, source or fieldMap',
+  description: 'Fields left out keep their values; `fieldMap: null` removes the map. The URL, its token and the signing secret stay as they are, so forms already posting to it keep working; posts after the change are read with the new settings.',
+  tag: 'Inbound',
+  dynamodb: ['UpdateItem'],
+  status: 200,
+  request: { path: InboundEndpointIdPath, body: UpdateInboundEndpointBody },
+  requestExample: { name: 'Website quote form', fieldMap: { your_email: 'email', mobile: 'phone', full_name: 'name' } },
+  response: InboundEndpointResponse,
+  errors: [400, 404],
 });
 
 export const deleteInboundEndpoint = defineRoute({
@@ -93,4 +124,4 @@ export const receiveInbound = defineRoute({
   },
 });
 
-export const inboundEndpointRoutes = [createInboundEndpoint, listInboundEndpoints, deleteInboundEndpoint, rotateInboundEndpoint, receiveInbound];
+export const inboundEndpointRoutes = [createInboundEndpoint, listInboundEndpoints, getInboundEndpoint, updateInboundEndpoint, deleteInboundEndpoint, rotateInboundEndpoint, receiveInbound];

@@ -5,8 +5,8 @@ import type { InboundEndpointRecord } from './entity';
 import { ApiError, NotFoundError, PayloadTooLargeError, ValidationError } from '../../shared/errors';
 import { newId, now } from '../../shared/ids';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../shared/json-depth';
-import { createInboundEndpoint, findInboundEndpoint, getInboundEndpoint, INBOUND_ENDPOINT_NOT_FOUND, replaceInboundCredentials } from './store';
-import { MAX_INBOUND_BYTES, type CreateInboundEndpointBody, type InboundEndpoint } from './schema';
+import { createInboundEndpoint, findInboundEndpoint, getInboundEndpoint, INBOUND_ENDPOINT_NOT_FOUND, replaceInboundCredentials, updateInboundEndpoint } from './store';
+import { MAX_INBOUND_BYTES, type CreateInboundEndpointBody, type InboundEndpoint, type InboundEndpointChanges } from './schema';
 import { IngestInquiryBody } from '../inquiries/ingestion-schema';
 import { E164 } from '../../shared/schema';
 import { newSigningSecret, signedHeaders } from '../../shared/webhooks/signature';
@@ -28,6 +28,18 @@ export async function createEndpoint(organizationId: string, body: CreateInbound
   const endpoint: InboundEndpointRecord = { id: newId('inbound'), name: body.name, source: body.source, fieldMap: body.fieldMap, createdAt: now(), organizationId, tokenHash: hashToken(token), secret: newSigningSecret() };
   await createInboundEndpoint(endpoint);
   return { ...publicEndpoint(endpoint), url: urlOf(baseUrl, endpoint.id, token), secret: endpoint.secret };
+}
+
+/** One endpoint as the list shows it: never the token's hash nor the secret. */
+export async function readEndpoint(organizationId: string, endpointId: string): Promise<InboundEndpoint> {
+  const endpoint = await getInboundEndpoint(organizationId, endpointId);
+  if (!endpoint) throw new NotFoundError(INBOUND_ENDPOINT_NOT_FOUND);
+  return publicEndpoint(endpoint);
+}
+
+/** Its settings changed in place: the same id, so the same URL, token and secret. */
+export async function changeEndpoint(organizationId: string, endpointId: string, changes: InboundEndpointChanges): Promise<InboundEndpoint> {
+  return publicEndpoint(await updateInboundEndpoint(organizationId, endpointId, changes));
 }
 
 /** A new token and secret; the old ones stop working at once. */

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { DeletedSchema, NonEmptyString, PageQuery, pageSchema, PrefixedId, Timestamp } from '../../shared/schema';
+import { DeletedSchema, NonEmptyString, PageQuery, pageSchema, partialUpdateBody, PrefixedId, Timestamp } from '../../shared/schema';
 
 /** What a sender may post to an inbound endpoint: far above any form or parsed email. */
 export const MAX_INBOUND_BYTES = 256 * 1024;
@@ -20,12 +20,18 @@ const FieldMap = v.pipe(
   v.metadata({ jsonSchema: { maxProperties: 50 } }),
 );
 
-export const CreateInboundEndpointBody = v.strictObject({
+const inboundEndpointFields = {
   name: NonEmptyString('name', 100),
   source: v.picklist(INBOUND_SOURCES, `source must be one of ${INBOUND_SOURCES.join(', ')}`),
-  fieldMap: v.optional(v.nullable(FieldMap), null),
-});
+  fieldMap: v.nullable(FieldMap),
+};
+
+export const CreateInboundEndpointBody = v.strictObject({ ...inboundEndpointFields, fieldMap: v.optional(inboundEndpointFields.fieldMap, null) });
 export type CreateInboundEndpointBody = v.InferOutput<typeof CreateInboundEndpointBody>;
+
+/** Any subset of the fields a create sets; `fieldMap: null` removes the map. The URL, token and secret stay. */
+export const UpdateInboundEndpointBody = partialUpdateBody(inboundEndpointFields);
+export type InboundEndpointChanges = v.InferOutput<typeof UpdateInboundEndpointBody>;
 
 export const InboundEndpoint = v.object({
   id: v.string(),
@@ -42,6 +48,8 @@ export const InboundEndpointWithSecrets = v.object({ ...InboundEndpoint.entries,
 export const InboundEndpointIdPath = v.object({ inboundEndpointId: PrefixedId('inbound', 'inboundEndpointId') });
 export const InboundEndpointCreated = v.object({ inboundEndpoint: InboundEndpointWithSecrets });
 export const InboundEndpointPage = pageSchema('inboundEndpoints', InboundEndpoint);
+/** One endpoint as the list shows it: never its token (only its hash is stored) nor its secret. */
+export const InboundEndpointResponse = v.object({ inboundEndpoint: InboundEndpoint });
 export const InboundEndpointDeleted = DeletedSchema;
 export const InboundEndpointListQuery = PageQuery;
 

@@ -3,11 +3,13 @@ import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
 import { fromInboundEndpointItem, inboundEndpointCounterNames, inboundEndpointKeys, toInboundEndpointItem, type InboundEndpointRecord } from './entity';
 import { NotFoundError } from '../../shared/errors';
+import { now } from '../../shared/ids';
 import type { Page, PageRequest } from '../../shared/pagination';
 import { counterUpdate } from '../../shared/store/counters';
 import { countedPage } from '../../shared/store/query-page';
 import { deleteItem, insertIfAbsent, transact, writeAlone } from '../../shared/store/transact';
-import { setFields } from '../../shared/store/update-fields';
+import { setFields, updateExistingItem } from '../../shared/store/update-fields';
+import type { InboundEndpointChanges } from './schema';
 
 export const INBOUND_ENDPOINT_NOT_FOUND = 'Inbound endpoint not found';
 const notFound = () => new NotFoundError(INBOUND_ENDPOINT_NOT_FOUND);
@@ -31,6 +33,11 @@ export async function findInboundEndpoint(endpointId: string): Promise<InboundEn
   const { gsi1pk } = inboundEndpointKeys.inboundEndpointById(endpointId);
   const { Items } = await dynamo.send(new QueryCommand({ TableName: config.tableName, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': gsi1pk }, Limit: 1 }));
   return Items?.[0] && fromInboundEndpointItem(Items[0]);
+}
+
+/** One conditional UpdateItem of the fields sent (no rule spans them): the id, and so the URL, token and secret, stay. */
+export async function updateInboundEndpoint(organizationId: string, endpointId: string, changes: InboundEndpointChanges): Promise<InboundEndpointRecord> {
+  return fromInboundEndpointItem(await updateExistingItem(inboundEndpointKeys.inboundEndpoint(organizationId, endpointId), { ...changes, updatedAt: now() }, notFound));
 }
 
 /** A new token hash and secret; the old ones stop working at once. */
