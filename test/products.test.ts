@@ -343,3 +343,162 @@ describe('demo products', () => {
     expect(res.body.summary).toEqual({ total: ids.length, succeeded: ids.length, failed: 0 });
   });
 });
+
+describe('GET /v1/products', () => {
+  const catalog = [
+    { ...fixedProduct('Blocked drain clear', 220), tradeCategoryId: 1 },
+    { name: 'Free quote', tradeCategoryId: 12, pricingType: 'NONE' },
+    { ...fixedProduct('Smoke alarm replacement', 129), tradeCategoryId: 2, isActive: false },
+    { ...hotWater, tradeCategoryId: 1 },
+    { ...fixedProduct('Tap washer', 90), tradeCategoryId: 1, isActive: false },
+  ];
+
+  it('lists products newest first with every field and an exact totalCount, in one Query', async () => {
+    const { client } = await api.organization();
+    const made = [];
+    for (const body of catalog) made.push(await createProduct(client, body));
+    let res: ApiResponse | undefined;
+    const calls = await countDynamoCalls(async () => {
+      res = await client.get('/v1/products');
+    });
+    expect(res!.status).toBe(200);
+    expect(res!.body).toEqual({ products: [...made].reverse(), totalPages: 1, currentPage: 1, totalCount: 5, nextCursor: null });
+    // The catalog is read whole and filtered in the function: one call, whatever the filters.
+    expect(calls).toEqual(['QueryCommand']);
+    expect(await countDynamoCalls(() => client.get('/v1/products?tradeCategoryId=1&isActive=false&pricingType=FIXED'))).toEqual(['QueryCommand']);
+  });
+
+  it.each([
+    ['tradeCategoryId=1', ['Tap washer', 'Hot water system install', 'Blocked drain clear']],
+    ['isActive=false', ['Tap washer', 'Smoke alarm replacement']],
+    ['isActive=true', ['Hot water system install', 'Free quote', 'Blocked drain clear']],
+    ['pricingType=FIXED', ['Tap washer', 'Smoke alarm replacement', 'Blocked drain clear']],
+    ['tradeCategoryId=1&isActive=false&pricingType=FIXED', ['Tap washer']],
+    ['tradeCategoryId=1&pricingType=NONE', []],
+  ])('filters by %s with an exact totalCount', async (query, names) => {
+    const { client } = await api.organization();
+    for (const body of catalog) await createProduct(client, body);
+    const res = await client.get(`/v1/products?${query}`);
+    expect(res.status).toBe(200);
+    expect(res.body.products.map((product: { name: string }) => product.name)).toEqual(names);
+    expect(res.body).toMatchObject({ totalCount: names.length, totalPages: Math.ceil(names.length / 50), nextCursor: null });
+  });
+
+  it('pages a filtered list by page and by cursor, and a cursor belongs to its filters', async () => {
+    const { client } = await api.organization();
+    for (const body of catalog) await createProduct(client, body);
+    const first = await client.get('/v1/products?tradeCategoryId=1&limit=2');
+    expect(first.body).toMatchObject({ totalCount: 3, totalPages: 2, currentPage: 1 });
+    expect(first.body.products.map((product: { name: string }) => product.name)).toEqual(['Tap washer', 'Hot water system install']);
+    const next = await client.get(`/v1/products?tradeCategoryId=1&limit=2&cursor=${first.body.nextCursor}`);
+    expect(next.body).toMatchObject({ totalCount: 3, nextCursor: null });
+    expect(next.body.products.map((product: { name: string }) => product.name)).toEqual(['Blocked drain clear']);
+    expect((await client.get('/v1/products?tradeCategoryId=1&limit=2&page=2')).body.products).toEqual(next.body.products);
+    const otherFilter = await client.get(`/v1/products?tradeCategoryId=2&limit=2&cursor=${first.body.nextCursor}`);
+    expect(otherFilter.status).toBe(400);
+    expect(otherFilter.body.error.code).toBe('INVALID_CURSOR');
+  });
+
+  it.each([
+    ['tradeCategoryId=99', 'tradeCategoryId'],
+    ['tradeCategoryId=abc', 'tradeCategoryId'],
+    ['isActive=yes', 'isActive'],
+    ['pricingType=HOURLY', 'pricingType'],
+    ['limit=101', 'limit'],
+    ['name=Tap', 'name'],
+  ])('answers 400 for %s, naming the field', async (query, field) => {
+    const { client } = await api.organization();
+    const res = await client.get(`/v1/products?${query}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error.details[0].path).toBe(field);
+  });
+
+  it("lists none of another organization's products", async () => {
+    await api.organization({ demo: true });
+    const { client } = await api.organization();
+    expect((await client.get('/v1/products')).body).toEqual({ products: [], totalPages: 0, currentPage: 1, totalCount: 0, nextCursor: null });
+  });
+});
+
+describe('GET /v1/products/{productId}', () => {
+  it('answers the product as created, with one GetItem', async () => {
+    const { client } = await api.organization();
+    const product = await createProduct(client, hotWater);
+    let res: ApiResponse | undefined;
+    const calls = await countDynamoCalls(async () => {
+      res = await client.get(`/v1/products/${product.id}`);
+    });
+    expect(res!.body).toEqual({ product });
+    expect(calls).toEqual(['GetItemCommand']);
+  });
+
+  it("answers 404 for an unknown product and for another organization's", async () => {
+    const owner = await api.organization();
+    const product = await createProduct(owner.client, hotWater);
+    const { client } = await api.organization();
+    for (const id of [product.id, 999]) {
+      const res = await client.get(`/v1/products/${id}`);
+      expect(res.status).toBe(404);
+      expect(res.body.error).toEqual({ status: 404, message: 'Trade product not found', code: 'NOT_FOUND' });
+    }
+  });
+});
+
+describe('DELETE /v1/products/{productId}', () => {
+  it('removes the product and frees its name, reading it once and writing one transaction', async () => {
+    const { client } = await api.organization();
+    const product = await createProduct(client, hotWater);
+    let res: ApiResponse | undefined;
+    const calls = await countDynamoCalls(async () => {
+      res = await client.delete(`/v1/products/${product.id}`);
+    });
+    expect(res!.status).toBe(200);
+    expect(res!.body).toEqual({ success: true, id: product.id });
+    expect(calls).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+    expect((await client.get(`/v1/products/${product.id}`)).status).toBe(404);
+    expect((await client.get('/v1/products')).body.totalCount).toBe(0);
+    expect((await client.delete(`/v1/products/${product.id}`)).status).toBe(404);
+    expect((await client.put(`/v1/products/${product.id}`, { isActive: false })).status).toBe(404);
+    // Its name is free: a new product takes it (ignoring case), with a new id.
+    const again = await createProduct(client, { ...hotWater, name: 'HOT water system install' });
+    expect(again.id).toBe(product.id + 1);
+  });
+
+  it('frees the name the product has after a rename, not the one it was created with', async () => {
+    const { client } = await api.organization();
+    const product = await createProduct(client, fixedProduct('Tap washer'));
+    await client.put(`/v1/products/${product.id}`, { name: 'Tap washer replacement' });
+    await client.delete(`/v1/products/${product.id}`);
+    expect((await client.post('/v1/products', fixedProduct('Tap washer replacement'))).status).toBe(201);
+    expect((await client.post('/v1/products', fixedProduct('Tap washer'))).status).toBe(201);
+  });
+
+  it('answers NOT_FOUND for a batch item naming a deleted product, and applies the others', async () => {
+    const { client } = await api.organization();
+    const gone = await createProduct(client, fixedProduct('Tap washer'));
+    const kept = await createProduct(client, fixedProduct('Blocked drain clear'));
+    await client.delete(`/v1/products/${gone.id}`);
+    const res = await client.patch('/v1/products/batch', { updates: [{ id: gone.id, name: 'Back again' }, { id: kept.id, name: 'Drain clear' }] });
+    expect(res.status).toBe(200);
+    expect(res.body.results).toEqual([
+      { id: gone.id, status: 'error', code: 'NOT_FOUND', message: 'Trade product not found' },
+      { id: kept.id, status: 'ok', product: expect.objectContaining({ name: 'Drain clear' }) },
+    ]);
+    expect(res.body.summary).toEqual({ total: 2, succeeded: 1, failed: 1 });
+  });
+
+  it("answers 404 for another organization's product and leaves it", async () => {
+    const owner = await api.organization();
+    const product = await createProduct(owner.client, hotWater);
+    const { client } = await api.organization();
+    expect((await client.delete(`/v1/products/${product.id}`)).status).toBe(404);
+    expect((await owner.client.get(`/v1/products/${product.id}`)).body).toEqual({ product });
+  });
+
+  it('deletes once when two deletes race: one 200, one 404', async () => {
+    const { client } = await api.organization();
+    const product = await createProduct(client, hotWater);
+    const statuses = (await Promise.all([client.delete(`/v1/products/${product.id}`), client.delete(`/v1/products/${product.id}`)])).map((res) => res.status);
+    expect(statuses.sort()).toEqual([200, 404]);
+  });
+});

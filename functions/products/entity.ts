@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { Product } from './schema';
-import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '../../shared/store/keys';
+import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
 import { toVersionedItem, type Versioned } from '../../shared/store/versioned-record';
 
 export type VersionedProduct = Versioned<Product>;
@@ -9,6 +9,8 @@ const org = organizationPartition;
 
 export const productKeys = {
   product: (o: string, id: number): Key => ({ pk: org(o), sk: `PRODUCT#${pad(id)}` }),
+  /** The organization's catalog of products (`PRODUCT#`, which `PRODUCTNAME#` does not begin with). */
+  products: (o: string): Collection => ({ pk: org(o), skPrefix: 'PRODUCT#' }),
   productName: (o: string, name: string): Key => ({ pk: org(o), sk: `PRODUCTNAME#${normalizeName(name)}` }),
 } as const;
 
@@ -16,6 +18,7 @@ const O = SAMPLE_ORGANIZATION_ID;
 
 export const productKeySamples: KeySamples<typeof productKeys> = {
   product: () => productKeys.product(O, 1),
+  products: () => productKeys.products(O),
   productName: () => productKeys.productName(O, 'Tap'),
 };
 

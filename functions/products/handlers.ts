@@ -2,12 +2,23 @@ import { apiHandler } from '../../shared/http/api-handler';
 import { METRIC, metrics } from '../../shared/observability';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import * as routes from './routes';
-import { createProduct, updateProduct, applyProductBatch } from './rules';
+import { createProduct, updateProduct, applyProductBatch, readProduct, removeProduct } from './rules';
+import { listProductsPage } from './store';
+import { pageEnvelope } from '../../shared/pagination';
 
 /** The handlers of the products routes, one per route, named by its operationId: the stack bundles this module into each route's function. */
 export const createProductHandler = apiHandler(routes.createProduct, async ({ body, organizationId }) => ({
   product: await createProduct(organizationId, body),
 }));
+
+export const listProductsHandler = apiHandler(routes.listProducts, async ({ query, organizationId }) => pageEnvelope('products', await listProductsPage(organizationId, query)));
+
+export const getProductHandler = apiHandler(routes.getProduct, async ({ path, organizationId }) => ({ product: await readProduct(organizationId, path.productId) }));
+
+export const deleteProductHandler = apiHandler(routes.deleteProduct, async ({ path, organizationId }) => {
+  await removeProduct(organizationId, path.productId);
+  return { success: true as const, id: path.productId };
+});
 
 export const updateProductHandler = apiHandler(routes.updateProduct, async ({ path, body, organizationId }) => ({
   product: await updateProduct(organizationId, path.productId, body),

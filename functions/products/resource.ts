@@ -9,6 +9,6 @@ export const products = defineResource({
   tags: { Products: 'Trade products with their pricing, including sequential batch updates with per-item results.' },
   routes: productRoutes,
   components: { Product: { schema: Product, example: product }, ProductBatchResult: { schema: BatchResult, example: undefined } },
-  events: [lifecycleEvents({ entity: 'PRODUCT', toData: (item) => fromProductItem(item).value, created: 'product.created', updated: 'product.updated' })],
+  events: [lifecycleEvents({ entity: 'PRODUCT', toData: (item) => fromProductItem(item).value, created: 'product.created', updated: 'product.updated', deleted: 'product.deleted' })],
   keys: [{ builders: productKeys, samples: productKeySamples }],
 });

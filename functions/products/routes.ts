@@ -3,8 +3,11 @@ import {
   BatchUpdateProductsBody,
   BatchUpdateProductsResponse,
   CreateProductBody,
+  ListProductsQuery,
   MAX_BATCH_ITEMS,
+  ProductDeleted,
   ProductIdPath,
+  ProductPage,
   ProductResponse,
   UpdateProductBody,
 } from './schema';
@@ -35,6 +38,34 @@ export const createProduct = defineRoute({
   errors: [400, 409],
 });
 
+export const listProducts = defineRoute({
+  operationId: 'listProducts',
+  method: 'GET',
+  path: '/v1/products',
+  summary: 'List trade products, newest first, optionally filtered',
+  description: 'Pages through the organization’s products, newest first. `tradeCategoryId`, `isActive` and `pricingType` filter the list (together, all must hold); `totalCount` is exact under any filter. A cursor belongs to the filters it was answered with.',
+  tag: 'Products',
+  dynamodb: ['Query'],
+  status: 200,
+  request: { query: ListProductsQuery },
+  response: ProductPage,
+  errors: [400],
+});
+
+export const getProduct = defineRoute({
+  operationId: 'getProduct',
+  method: 'GET',
+  path: '/v1/products/{productId}',
+  summary: 'Read a trade product',
+  description: 'One product of the organization; another organization’s product, or one deleted, answers 404.',
+  tag: 'Products',
+  dynamodb: ['GetItem'],
+  status: 200,
+  request: { path: ProductIdPath },
+  response: ProductResponse,
+  errors: [400, 404],
+});
+
 export const updateProduct = defineRoute({
   operationId: 'updateProduct',
   method: 'PUT',
@@ -49,6 +80,20 @@ export const updateProduct = defineRoute({
   requestExample: { pricingType: 'FIXED', price: 1890, isDisclosePrice: true },
   response: ProductResponse,
   errors: [400, 404, 409],
+});
+
+export const deleteProduct = defineRoute({
+  operationId: 'deleteProduct',
+  method: 'DELETE',
+  path: '/v1/products/{productId}',
+  summary: 'Delete a trade product',
+  description: 'Removes the product and frees its name for another product, in one transaction. A product already gone answers 404, and so does a batch item naming it.',
+  tag: 'Products',
+  dynamodb: ['GetItem', 'DeleteItem'],
+  status: 200,
+  request: { path: ProductIdPath },
+  response: ProductDeleted,
+  errors: [400, 404],
 });
 
 export const batchUpdateProducts = defineRoute({
@@ -67,4 +112,4 @@ export const batchUpdateProducts = defineRoute({
   responses: { 400: { examples: { BatchTooLarge: errorEnvelope(400, `The batch exceeds ${MAX_BATCH_ITEMS} items (101 given); nothing was applied`, 'BATCH_TOO_LARGE') } } },
 });
 
-export const productRoutes = [createProduct, updateProduct, batchUpdateProducts];
+export const productRoutes = [createProduct, listProducts, getProduct, updateProduct, deleteProduct, batchUpdateProducts];

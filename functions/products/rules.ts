@@ -3,7 +3,7 @@ import { defined } from '../../shared/store/changes';
 import type { VersionedProduct } from './entity';
 import { ApiError, BadRequestError, NotFoundError, ValidationError } from '../../shared/errors';
 import { now } from '../../shared/ids';
-import { getProduct, getProducts, insertProduct, PRODUCT_SEQUENCE, writeProductVersion } from './store';
+import { deleteProduct, getProduct, getProducts, insertProduct, PRODUCT_SEQUENCE, writeProductVersion } from './store';
 import { reserveIds } from '../../shared/store/sequences';
 import { updateVersioned } from '../../shared/store/versioned';
 import { BatchItem, MAX_BATCH_ITEMS, Product, type BatchResult, type CreateProductBody, type ProductChanges } from './schema';
@@ -64,6 +64,17 @@ export async function createProduct(organizationId: string, body: CreateProductB
   const product: Product = { id: await reserveIds(organizationId, PRODUCT_SEQUENCE), ...fields };
   await insertProduct(organizationId, product);
   return product;
+}
+
+export async function readProduct(organizationId: string, productId: number): Promise<Product> {
+  const found = await getProduct(organizationId, productId);
+  if (!found) throw new NotFoundError(PRODUCT_NOT_FOUND);
+  return found.value;
+}
+
+/** Deletes the product and frees its name for another product. */
+export async function removeProduct(organizationId: string, productId: number): Promise<void> {
+  await deleteProduct(organizationId, productId, () => new NotFoundError(PRODUCT_NOT_FOUND));
 }
 
 interface ProductUpdate {

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { TradeCategoryIdSchema } from '../../shared/catalog/trade-categories';
-import { NonEmptyString, Timestamp, integerString, partialUpdateBody } from '../../shared/schema';
+import { booleanString } from '../../shared/filters';
+import { NonEmptyString, PageQuery, Timestamp, deletedSchema, integerString, pageSchema, partialUpdateBody } from '../../shared/schema';
 
 export const PRICING_TYPES = ['NONE', 'FIXED', 'RANGE'] as const;
 
@@ -132,3 +133,14 @@ export const BatchUpdateProductsResponse = v.object({
 });
 
 export const ProductResponse = v.object({ product: Product });
+export const ProductPage = pageSchema('products', Product);
+export const ProductDeleted = deletedSchema(v.pipe(v.number(), v.integer()));
+
+/** The list's filters, each optional and combined with AND: a catalog trade category (another id answers 400), isActive, pricingType. */
+export const ListProductsQuery = v.object({
+  ...PageQuery.entries,
+  tradeCategoryId: v.optional(v.pipe(integerString('tradeCategoryId'), TradeCategoryIdSchema)),
+  isActive: v.optional(booleanString('isActive')),
+  pricingType: v.optional(PricingTypeSchema),
+});
+export type ListProductsQuery = v.InferOutput<typeof ListProductsQuery>;

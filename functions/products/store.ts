@@ -1,13 +1,16 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
 import { normalizeName } from '../../shared/store/keys';
 import { fromProductItem, productKeys, toProductItem, toProductNameItem, type VersionedProduct } from './entity';
 import { ConflictError } from '../../shared/errors';
-import type { Product } from './schema';
+import { filterSignature } from '../../shared/filters';
+import type { Page } from '../../shared/pagination';
+import { filteredPage } from '../../shared/store/collection-page';
+import type { ListProductsQuery, Product } from './schema';
 import { batchGetItems } from '../../shared/store/batch-get';
-import { insertIfAbsent, transact } from '../../shared/store/transact';
-import { moveUniqueItem, putIfVersion, writeVersion } from '../../shared/store/versioned';
+import { deleteItem, insertIfAbsent, transact } from '../../shared/store/transact';
+import { moveUniqueItem, putIfVersion, retryOnStaleWrite, StaleWrite, writeVersion } from '../../shared/store/versioned';
+import { config } from '../../shared/config';
 
 export const PRODUCT_SEQUENCE = 'PRODUCT';
 
@@ -43,4 +46,37 @@ export async function writeProductVersion(organizationId: string, current: Versi
     putIfVersion(toProductItem(organizationId, next), current.version),
     renamed ? moveUniqueItem(productKeys.productName(organizationId, current.value.name), toProductNameItem(organizationId, next.value), nameTaken(next.value.name)) : [],
   );
+}
+
+/**
+ * A page of the organization's products, newest first, filtered by trade category, isActive and pricingType. A
+ * catalog holds tens to hundreds of products, so the page reads the whole catalog in one Query and filters it here:
+ * `totalCount` is exact under any filter without a counter per filter combination, at one call.
+ */
+export async function listProductsPage(organizationId: string, { page, limit, cursor, ...filters }: ListProductsQuery): Promise<Page<Product>> {
+  const { tradeCategoryId, isActive, pricingType } = filters;
+  const keep = (item: Record<string, unknown>) =>
+    (tradeCategoryId === undefined || item.tradeCategoryId === tradeCategoryId) && (isActive === undefined || item.isActive === isActive) && (pricingType === undefined || item.pricingType === pricingType);
+  const found = await filteredPage(productKeys.products(organizationId), { keep, filter: filterSignature(filters) }, { page, limit, cursor });
+  return { items: found.items.map((item) => fromProductItem(item).value), totalCount: found.totalCount, page, limit, nextCursor: found.nextCursor };
+}
+
+/**
+ * The product and its name item, in one transaction on condition of the version read, so the name freed is the one
+ * the product has (a rename meanwhile is read again). An absent product → 404.
+ */
+export async function deleteProduct(organizationId: string, productId: number, notFound: () => Error): Promise<Product> {
+  return retryOnStaleWrite(async () => {
+    const current = await getProduct(organizationId, productId);
+    if (!current) throw notFound();
+    const key = productKeys.product(organizationId, productId);
+    await transact([
+      {
+        item: { Delete: { TableName: config.tableName, Key: key, ConditionExpression: '#version = :version', ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':version': current.version } } },
+        onConditionFailed: () => new StaleWrite(),
+      },
+      deleteItem(productKeys.productName(organizationId, current.value.name)),
+    ]);
+    return current.value;
+  });
 }
