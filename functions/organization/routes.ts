@@ -34,7 +34,7 @@ export const listOrganizationServices = defineRoute({
   method: 'GET',
   path: '/v1/organization/services',
   summary: 'List the services grouped by trade category (only categories that have services)',
-  description: 'Every service of the organization under its trade category, categories in catalog order and only those with a service, newest service first within a category.',
+  description: 'Every service of the organization under its trade category, categories in catalog order and only those with a service, newest service first within a category. Each service carries its `durationUnit` and pricing beside the spec’s fields; GET /v1/services lists them with their scenarios, filtered and paged.',
   tag: 'Organization',
   dynamodb: ['Query'],
   status: 200,
