@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { config } from '../shared/config';
 import { dynamo } from '../shared/dynamo';
 import { serviceKeys } from '../functions/services/entity';
+import { queryAll } from '../shared/store/query-page';
 import { useTestApi } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
 import { createTransfer, ISO_MS, storedTransfer } from './support/fixtures';
@@ -264,5 +265,108 @@ describe('demo transfer rules', () => {
     expect(demo!.scenarioIds).toContain(linked?.scenarioId);
     expect((await client.post('/v1/transfers', { ...emergency, label: 'EMERGENCY PLUMBING' })).status).toBe(409);
     expect((await client.put(`/v1/transfers/${ids[1]}`, { isEnabled: false })).status).toBe(200);
+  });
+});
+
+const quotes = { label: 'Quotes', method: 'COLD', destinationType: 'DEPARTMENT', destination: 'Office', conditions: 'The caller wants a written quote.' };
+
+describe('GET /v1/transfers', () => {
+  it('lists every transfer rule, newest first, with the page fields, from one Query', async () => {
+    const { client } = await api.organization();
+    const first = await createTransfer(client, emergency);
+    const second = await createTransfer(client, quotes);
+    let res: any;
+    expect(await countDynamoCalls(async () => (res = await client.get('/v1/transfers')))).toEqual(['QueryCommand']);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ transfers: [second, first], totalPages: 1, currentPage: 1, totalCount: 2, nextCursor: null });
+  });
+
+  it('filters by isEnabled and scenarioId, counting exactly what passes, and walks the pages by cursor', async () => {
+    const { client, organizationId } = await api.organization();
+    await putScenario(organizationId, 7);
+    const labels = ['A', 'B', 'C', 'D', 'E'];
+    for (const [i, label] of labels.entries()) await createTransfer(client, { ...quotes, label, isEnabled: i !== 1, scenarioId: i % 2 === 0 ? 7 : null });
+    const names = (body: { transfers: Array<{ label: string }> }) => body.transfers.map((transfer) => transfer.label);
+    const linked = (await client.get('/v1/transfers?scenarioId=7')).body;
+    expect([names(linked), linked.totalCount]).toEqual([['E', 'C', 'A'], 3]);
+    const disabled = (await client.get('/v1/transfers?isEnabled=false')).body;
+    expect([names(disabled), disabled.totalCount]).toEqual([['B'], 1]);
+    const enabled = (await client.get('/v1/transfers?isEnabled=true&limit=2')).body;
+    expect(enabled).toMatchObject({ totalCount: 4, totalPages: 2 });
+    expect(names(enabled)).toEqual(['E', 'D']);
+    const rest = (await client.get(`/v1/transfers?isEnabled=true&limit=2&cursor=${enabled.nextCursor}`)).body;
+    expect([names(rest), rest.nextCursor]).toEqual([['C', 'A'], null]);
+    expect((await client.get(`/v1/transfers?limit=2&cursor=${enabled.nextCursor}`)).status).toBe(400);
+    expect((await client.get('/v1/transfers?scenarioId=8')).body).toMatchObject({ transfers: [], totalCount: 0 });
+  });
+
+  it.each([
+    ['isEnabled=yes', 'isEnabled'],
+    ['scenarioId=abc', 'scenarioId'],
+    ['scenarioId=0', 'scenarioId'],
+    ['page=0', 'page'],
+  ])('answers 400 naming the parameter for %s', async (query, name) => {
+    const { client } = await api.organization();
+    const res = await client.get(`/v1/transfers?${query}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error.details[0].path).toBe(name);
+  });
+});
+
+describe('GET /v1/transfers/{transferId}', () => {
+  it('answers the rule with one GetItem', async () => {
+    const { client } = await api.organization();
+    const transfer = await createTransfer(client, emergency);
+    let res: any;
+    expect(await countDynamoCalls(async () => (res = await client.get(`/v1/transfers/${transfer.id}`)))).toEqual(['GetItemCommand']);
+    expect(res.body).toEqual({ transfer });
+  });
+
+  it("answers 404 for an unknown rule and for another organization's", async () => {
+    const owner = await api.organization();
+    const transfer = await createTransfer(owner.client, emergency);
+    const { client } = await api.organization();
+    for (const id of [transfer.id, 999]) {
+      const res = await client.get(`/v1/transfers/${id}`);
+      expect(res.status).toBe(404);
+      expect(res.body.message).toBe('Transfer rule not found');
+    }
+  });
+});
+
+describe('DELETE /v1/transfers/{transferId}', () => {
+  it('removes the rule and frees its label, answering its id', async () => {
+    const { client, organizationId } = await api.organization();
+    const transfer = await createTransfer(client, emergency);
+    let res: any;
+    expect(await countDynamoCalls(async () => (res = await client.delete(`/v1/transfers/${transfer.id}`)))).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true, id: transfer.id });
+    expect((await client.get(`/v1/transfers/${transfer.id}`)).status).toBe(404);
+    expect(await storedTransfer(organizationId, transfer.id)).toBeUndefined();
+    expect((await client.post('/v1/transfers', { ...emergency, label: ' emergency PLUMBING ' })).status).toBe(201);
+  });
+
+  it('unlinks its scenario: the link item goes and the scenario counts one link fewer', async () => {
+    const { client, organizationId } = await api.organization();
+    await putScenario(organizationId, 4);
+    const kept = await createTransfer(client, { ...quotes, scenarioId: 4 });
+    const gone = await createTransfer(client, { ...emergency, scenarioId: 4 });
+    await client.delete(`/v1/transfers/${gone.id}`);
+    const items = await queryAll({ pk: `ORG#${organizationId}` });
+    expect(items.filter((item) => String(item.sk).startsWith('SCENARIOLINK#')).map((item) => item.sk)).toEqual([`SCENARIOLINK#0000000004#TRANSFER#${String(kept.id).padStart(10, '0')}`]);
+    expect(items.find((item) => item.sk === 'SCENARIO#0000000004')?.links).toBe(1);
+  });
+
+  it("answers 404 for an unknown rule, one deleted already and another organization's, deleting nothing", async () => {
+    const owner = await api.organization();
+    const transfer = await createTransfer(owner.client, emergency);
+    const { client } = await api.organization();
+    expect((await client.delete(`/v1/transfers/${transfer.id}`)).status).toBe(404);
+    expect((await owner.client.get(`/v1/transfers/${transfer.id}`)).status).toBe(200);
+    expect((await owner.client.delete(`/v1/transfers/${transfer.id}`)).status).toBe(200);
+    const again = await owner.client.delete(`/v1/transfers/${transfer.id}`);
+    expect(again.status).toBe(404);
+    expect(again.body.message).toBe('Transfer rule not found');
   });
 });
