@@ -57,6 +57,7 @@ describe("another organization's ids, on every route where an id enters", () => 
       faqId: demo.faqIds![0]!,
       inquiryId: demo.inquiryIds![0]!,
       threadId: demo.smsThreadId,
+      smsId: demo.smsIds![0]!,
       webhookId: (await a.client.post('/v1/webhooks', { url: 'https://hooks.example.com/a', events: ['*'] })).body.webhook.id,
       inboundEndpointId: (await a.client.post('/v1/inbound-endpoints', { name: 'Form', source: 'WEBFORM' })).body.inboundEndpoint.id,
     };

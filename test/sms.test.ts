@@ -79,11 +79,13 @@ describe('POST /v1/sms without messageThreadId', () => {
     const { client, userId, leadId } = await organizationWithSender();
     const res = await client.post('/v1/sms', { userId, leadId, message: 'Hi Olivia, we can come tomorrow at 10.' });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ message: 'SMS sent' });
-
     const list = await inquiriesOf(client, leadId);
     expect(list.totalCount).toBe(1);
     const [item] = list.inquiries;
+    expect(res.body).toEqual({
+      message: 'SMS sent',
+      sms: { id: expect.stringMatching(/^message_[0-9A-Z]{26}$/), direction: 'OUTBOUND', status: 'SENT', body: 'Hi Olivia, we can come tomorrow at 10.', leadId, userId, messageThreadId: item.sourceId, inquiryId: item.id, createdAt: expect.stringMatching(ISO_MS) },
+    });
     expect(item).toMatchObject({ source: 'SMS', isFirstInquiry: true, isRead: true, leadId, tag: 'FOLLOW_UP', sourceId: expect.stringMatching(/^thread_[0-9A-Z]{26}$/) });
     expect(item.summary).toContain('we can come tomorrow');
     expect((await client.get('/v1/inquiries?source=SMS')).body.totalCount).toBe(1);
@@ -164,10 +166,10 @@ describe('POST /v1/sms without messageThreadId', () => {
     expect((await leadOf(client, leadId)).lastInquiryId).toBe(inquiries[0].id);
   });
 
-  it('costs one BatchGetItem, one transaction, the send and one UpdateItem for its status', async () => {
+  it('costs one BatchGetItem, one transaction, the send and one transaction for its status (and its counters)', async () => {
     const { client, userId, leadId } = await organizationWithSender();
     const calls = await countDynamoCalls(() => client.post('/v1/sms', { userId, leadId, message: 'Count me' }));
-    expect(calls).toEqual(['BatchGetItemCommand', 'TransactWriteItemsCommand', 'UpdateItemCommand']);
+    expect(calls).toEqual(['BatchGetItemCommand', 'TransactWriteItemsCommand', 'TransactWriteItemsCommand']);
   });
 });
 
@@ -180,7 +182,7 @@ describe('POST /v1/sms with messageThreadId', () => {
 
     const res = await client.post('/v1/sms', { userId, leadId, message: 'Second', messageThreadId: threadId });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ message: 'SMS sent' });
+    expect(res.body).toEqual({ message: 'SMS sent', sms: expect.objectContaining({ status: 'SENT', body: 'Second', leadId, messageThreadId: threadId, inquiryId }) });
     expect((await inquiriesOf(client, leadId)).totalCount).toBe(1);
     expect((await client.get('/v1/inquiries')).body.totalCount).toBe(1);
     const { data } = (await client.get(`/v1/inquiries/${inquiryId}`)).body;
@@ -191,14 +193,14 @@ describe('POST /v1/sms with messageThreadId', () => {
     expect(await leadOf(client, leadId)).toMatchObject({ lastInquiryId: lead.lastInquiryId, lastInquiryDate: lead.lastInquiryDate });
   });
 
-  it('costs one BatchGetItem, one transaction (the lead checked, the message put) and one UpdateItem', async () => {
+  it('costs one BatchGetItem, one transaction (the lead checked, the message put) and one transaction for its status', async () => {
     const { client, userId, leadId } = await organizationWithSender();
     await client.post('/v1/sms', { userId, leadId, message: 'First' });
     const { threadId, inquiryId } = await threadOf(client, leadId);
     // The first message's delivery receipt lands on its own, not inside the request counted below.
     await vi.waitFor(async () => expect((await client.get(`/v1/inquiries/${inquiryId}`)).body.data.messages[0].status).toBe('DELIVERED'));
     const calls = await countDynamoCalls(() => client.post('/v1/sms', { userId, leadId, message: 'Again', messageThreadId: threadId }));
-    expect(calls).toEqual(['BatchGetItemCommand', 'TransactWriteItemsCommand', 'UpdateItemCommand']);
+    expect(calls).toEqual(['BatchGetItemCommand', 'TransactWriteItemsCommand', 'TransactWriteItemsCommand']);
   });
 
   it('replies in a demo thread', async () => {
@@ -375,7 +377,7 @@ describe('POST /v1/sms when the provider took the SMS but marking it SENT fails'
     dynamo.middlewareStack.add(
       (next, context) => async (args) => {
         const input = JSON.stringify(args.input);
-        if (failSentMarkOf && context.commandName === 'UpdateItemCommand' && input.includes(failSentMarkOf) && input.includes('"SENT"')) {
+        if (failSentMarkOf && context.commandName === 'TransactWriteItemsCommand' && input.includes(failSentMarkOf) && input.includes('"SENT"')) {
           failSentMarkOf = undefined;
           failed++;
           throw Object.assign(new Error('Throughput exceeds the current capacity of your table'), { name: 'ProvisionedThroughputExceededException' });
@@ -389,7 +391,8 @@ describe('POST /v1/sms when the provider took the SMS but marking it SENT fails'
     const res = await client.post('/v1/sms', { userId, leadId, message: `Left anyway ${leadId}` });
     expect(failed).toBe(1);
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ message: 'SMS sent' });
+    // Its SENT mark failed: the answer shows it as recorded, QUEUED, until the receipt moves it on.
+    expect(res.body).toEqual({ message: 'SMS sent', sms: expect.objectContaining({ status: 'QUEUED', body: `Left anyway ${leadId}` }) });
     const sent = sentLocally.filter((sms) => sms.body === `Left anyway ${leadId}`);
     expect(sent).toHaveLength(1);
     const { inquiryId, messageId } = sent[0]!;
@@ -474,7 +477,7 @@ describe('SMS delivery receipts', () => {
     dynamo.middlewareStack.add(
       (next, context) => async (args) => {
         const input = JSON.stringify(args.input);
-        if (racing && context.commandName === 'UpdateItemCommand' && input.includes(racing) && input.includes('"QUEUED"') && input.includes('"SENT"')) {
+        if (racing && context.commandName === 'TransactWriteItemsCommand' && input.includes(racing) && input.includes('"QUEUED"') && input.includes('"SENT"')) {
           const { inquiryId } = sentLocally.find((sms) => sms.messageId === racing)!;
           const messageId = racing;
           racing = undefined;

@@ -35,7 +35,30 @@ export const inquiryKeys = {
    * Spread over a few partitions; a message leaves the index at its first status move.
    */
   smsAwaitingProvider: (shard: number, createdAt = '', messageId = '') => ({ gsi1pk: `SMSQUEUED#${shard}`, gsi1sk: `${createdAt}#${messageId}` }),
+  /**
+   * The SMS list indexes of a message item (GET /v1/sms): every message (gsi2, also how one is read by its id), by
+   * status (gsi3, moved with the status), by lead (gsi4) and by thread (gsi5); every sort key the message id, newest first.
+   */
+  smsMessageIndexes: (o: string, message: { id: string; status: string; leadId: string; threadId: string }) => ({
+    gsi2pk: `${org(o)}#SMS`,
+    gsi2sk: message.id,
+    gsi3pk: `${org(o)}#SMS#STATUS#${message.status}`,
+    gsi3sk: message.id,
+    gsi4pk: `${org(o)}#SMS#LEAD#${message.leadId}`,
+    gsi4sk: message.id,
+    gsi5pk: `${org(o)}#SMS#THREAD#${message.threadId}`,
+    gsi5sk: message.id,
+  }),
 } as const;
+
+/** The names of the SMS messages' counter items: every message, per status (moved with it), per lead and per thread. */
+export const smsCounterNames = {
+  messages: ({ status, leadId, threadId }: { status?: string; leadId?: string; threadId?: string } = {}) =>
+    ['SMS', ...(leadId ? [`LEAD#${leadId}`] : []), ...(threadId ? [`THREAD#${threadId}`] : []), ...(status ? [`STATUS#${status}`] : [])].join('#'),
+} as const;
+
+// Every message of a busy organization moves these (all messages, and its status's): they may shard.
+shardCounters(/^SMS(#STATUS#[A-Z]+)?$/);
 
 /** The names of the inquiries' counter items (`COUNT#<name>`). */
 export const inquiryCounterNames = {
@@ -60,6 +83,7 @@ export const inquiryKeySamples: KeySamples<typeof inquiryKeys> = {
   externalInquiry: () => inquiryKeys.externalInquiry(O, 'CALL', 'call-123'),
   thread: () => inquiryKeys.thread(O, 'thread_1'),
   smsAwaitingProvider: () => inquiryKeys.smsAwaitingProvider(2, '2026-12-01T00:00:00.000Z', 'message_1'),
+  smsMessageIndexes: () => inquiryKeys.smsMessageIndexes(O, { id: 'message_1', status: 'QUEUED', leadId: 'lead_1', threadId: 'thread_1' }),
 };
 
 /** What the INQUIRY item holds: the list fields plus the id the inquiry has in the system it came from. */
@@ -95,10 +119,14 @@ export const SMS_AWAITING_SHARDS = 4;
 /** A message's partition of that index, from the random end of its ULID. */
 const awaitingShardOf = (messageId: string) => messageId.charCodeAt(messageId.length - 1) % SMS_AWAITING_SHARDS;
 
-/** An outbound message is QUEUED until the provider answers; while it is, the sweep's index holds it. */
-export function toSmsMessageItem(organizationId: string, inquiryId: string, threadId: string, message: SmsMessage) {
+/**
+ * An outbound message is QUEUED until the provider answers; while it is, the sweep's index holds it. The SMS
+ * list indexes hold it for good; it carries its lead and inquiry, so it reads back whole on its own.
+ */
+export function toSmsMessageItem(organizationId: string, { inquiryId, threadId, leadId }: { inquiryId: string; threadId: string; leadId: string }, message: SmsMessage) {
   const awaiting = message.direction === 'OUTBOUND' && message.status === 'QUEUED' ? inquiryKeys.smsAwaitingProvider(awaitingShardOf(message.id), message.createdAt, message.id) : {};
-  return { ...inquiryKeys.inquiryMessage(organizationId, inquiryId, message.id), ...awaiting, entity: 'SMS_MESSAGE', threadId, ...message };
+  const listed = inquiryKeys.smsMessageIndexes(organizationId, { id: message.id, status: message.status, leadId, threadId });
+  return { ...inquiryKeys.inquiryMessage(organizationId, inquiryId, message.id), ...awaiting, ...listed, entity: 'SMS_MESSAGE', threadId, leadId, inquiryId, ...message };
 }
 
 /** Where a message item sits: `ORG#<org>#INQUIRY#<inquiryId>` / `MESSAGE#<messageId>`. */

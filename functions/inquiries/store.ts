@@ -7,6 +7,7 @@ import {
   fromInquiryItem,
   inquiryCounterNames,
   inquiryKeys,
+  smsCounterNames,
   toInquiryItem,
   toInquirySourceItem,
   toSmsMessageItem,
@@ -29,6 +30,7 @@ import {
   type InquiryTag,
   type ListInquiriesQuery,
   type SmsData,
+  type SmsMessage,
 } from './schema';
 import { batchGetItems } from '../../shared/store/batch-get';
 import { counterSet, counterUpdate, readCounter } from '../../shared/store/counters';
@@ -49,8 +51,20 @@ const UNREAD_COUNT: Record<InquirySource, string> = {
   WEBFORM: 'unreadWebformSubmissions',
 };
 
-/** TransactWriteItems takes 100 items; an SMS inquiry's fixed items (lead, inquiry, source, thread, 4 counters) leave room for these. */
-export const MAX_SMS_MESSAGES_PER_CREATE = 90;
+/**
+ * TransactWriteItems takes 100 items; an SMS inquiry's fixed items (lead, inquiry, source, thread, 5 counters, up to
+ * 8 SMS counters) and what its caller adds leave room for these.
+ */
+export const MAX_SMS_MESSAGES_PER_CREATE = 80;
+
+/** The SMS counters new messages of one thread move (all, per status, per lead, per thread): one write per counter. */
+export function smsMessageCounts(organizationId: string, { leadId, threadId }: { leadId: string; threadId: string }, messages: readonly SmsMessage[]): TransactWrite[] {
+  const moves = new Map<string, number>();
+  for (const { status } of messages) {
+    for (const name of [smsCounterNames.messages(), smsCounterNames.messages({ status }), smsCounterNames.messages({ leadId }), smsCounterNames.messages({ threadId })]) moves.set(name, (moves.get(name) ?? 0) + 1);
+  }
+  return [...moves].map(([name, by]) => counterUpdate(organizationId, name, by));
+}
 
 type WithOptionalId<T extends { id: string }> = Omit<T, 'id'> & { id?: string };
 
@@ -145,7 +159,8 @@ function inquiryWrites(organizationId: string, inquiry: InquiryRecord, data: Inq
     writes.push(
       insertIfAbsent(toInquirySourceItem(organizationId, inquiry.id, 'SMS', thread)),
       insertIfAbsent(toThreadItem(organizationId, { threadId: thread.id, leadId: inquiry.leadId, inquiryId: inquiry.id, createdAt: inquiry.createdAt })),
-      ...messages.map((message) => insertIfAbsent(toSmsMessageItem(organizationId, inquiry.id, thread.id, message))),
+      ...messages.map((message) => insertIfAbsent(toSmsMessageItem(organizationId, { inquiryId: inquiry.id, threadId: thread.id, leadId: inquiry.leadId }, message))),
+      ...smsMessageCounts(organizationId, { leadId: inquiry.leadId, threadId: thread.id }, messages),
     );
   } else {
     writes.push(insertIfAbsent(toInquirySourceItem(organizationId, inquiry.id, inquiry.source, data as StoredSourceData)));

@@ -1,4 +1,7 @@
+import * as v from 'valibot';
 import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '../../shared/store/keys';
+import { smsMessageRefOf } from '../inquiries/entity';
+import { Sms } from './schema';
 
 const org = organizationPartition;
 
@@ -17,3 +20,10 @@ const O = SAMPLE_ORGANIZATION_ID;
 export const smsKeySamples: KeySamples<typeof smsKeys> = {
   inboundSms: () => smsKeys.inboundSms(O, 'a1b2c3d4-0000-4000-8000-000000000000'),
 };
+
+/**
+ * A message item (`SMS_MESSAGE`, the inquiry's: functions/inquiries/entity.ts) as the SMS resource shows it. Its
+ * lead and inquiry are attributes of the item; its inquiry is also its partition.
+ */
+export const fromSmsItem = (item: Record<string, unknown>): Sms =>
+  v.parse(Sms, { ...item, messageThreadId: item.threadId, inquiryId: item.inquiryId ?? smsMessageRefOf(item).inquiryId });

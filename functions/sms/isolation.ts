@@ -9,4 +9,10 @@ export const isolationCases: IsolationCases = {
     { path: () => '/v1/sms', body: (ids) => ({ userId: ids.userId, leadId: ids.leadId, message: 'Hi' }), expect: 'not-found' },
     { path: () => '/v1/sms', body: (ids) => ({ userId: ids.userId, leadId: ids.leadId, message: 'Hi', messageThreadId: ids.threadId }), expect: 'not-found' },
   ],
+  listSms: [
+    { path: (ids) => `/v1/sms?leadId=${ids.leadId}`, expect: 'empty-list' },
+    { path: (ids) => `/v1/sms?messageThreadId=${ids.threadId}`, expect: 'empty-list' },
+    { path: (ids) => `/v1/sms?messageThreadId=${ids.threadId}&status=DELIVERED`, expect: 'empty-list' },
+  ],
+  getSms: [{ path: (ids) => `/v1/sms/${ids.smsId}`, expect: 'not-found' }],
 };

@@ -3,6 +3,8 @@ import { defineResource, type EventSource } from '../../shared/resource';
 import { SmsMessage } from '../inquiries/schema';
 import { smsRoutes } from './routes';
 import { smsKeys, smsKeySamples } from './entity';
+import { sms as smsExample } from './examples';
+import { Sms } from './schema';
 
 const STATUS_EVENTS: Partial<Record<string, string>> = { SENT: 'sms.sent', DELIVERED: 'sms.delivered', FAILED: 'sms.failed', RECEIVED: 'sms.received' };
 
@@ -22,6 +24,7 @@ export const sms = defineResource({
   name: 'sms',
   tags: { SMS: 'Text messages from the organization’s members to leads.' },
   routes: smsRoutes,
+  components: { Sms: { schema: Sms, example: smsExample } },
   events: [messageEvents],
   // Delivery receipts from the configuration set's topic, and replies from leads from the numbers' two-way topic.
   workers: { smsReceipts: 'receipt', inboundSms: 'inbound' },

@@ -1,4 +1,4 @@
-import { SendSmsBody, SmsDeliveryFailed, SmsSent } from './schema';
+import { ListSmsQuery, SendSmsBody, SmsDeliveryFailed, SmsIdPath, SmsPage, SmsResponse, SmsSent } from './schema';
 import { defineRoute } from '../../shared/routes/route';
 
 export const sendSms = defineRoute({
@@ -6,10 +6,11 @@ export const sendSms = defineRoute({
   method: 'POST',
   path: '/v1/sms',
   summary: 'Send an SMS to a lead, starting a thread (and an SMS inquiry) or replying in one',
-  description: 'Sent by a member (`userId`) to the lead’s phone. Without `messageThreadId` it starts a thread, recorded as an SMS inquiry; with one it adds the message to that thread. The message is recorded (status `QUEUED`) before it is handed to the SMS provider, then becomes `SENT`, and later `DELIVERED` or `FAILED` as the carrier reports. A lead without a phone or a disabled member answers 400; if the provider refuses the message it stays in the thread as `FAILED` and the answer is 502 with a bare `{message}`.',
+  description: 'Sent by a member (`userId`) to the lead’s phone. Without `messageThreadId` it starts a thread, recorded as an SMS inquiry; with one it adds the message to that thread. The message is recorded (status `QUEUED`) before it is handed to the SMS provider, then becomes `SENT`, and later `DELIVERED` or `FAILED` as the carrier reports; the answer’s `sms` is the message as recorded (`SENT`, or `QUEUED` while that mark is not written), and `GET /v1/sms/{smsId}` reads it later. A lead without a phone or a disabled member answers 400; if the provider refuses the message it stays in the thread as `FAILED` and the answer is 502 with a bare `{message}`.',
   tag: 'SMS',
   // BatchGetItem validates; a transaction records the message (a new thread's puts and lead update, or a
-  // reply's lead check and put); UpdateItem moves its status; GetItem re-reads a lead another inquiry raced.
+  // reply's lead check and put) and its counters; a transaction moves its status and the status counters; GetItem
+  // re-reads a lead another inquiry raced.
   dynamodb: ['BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
   sendsSms: true,
   status: 201,
@@ -25,4 +26,36 @@ export const sendSms = defineRoute({
   responses: { 502: { description: 'The SMS provider failed; the body is {message} only, not the error envelope.', schema: SmsDeliveryFailed } },
 });
 
-export const smsRoutes = [sendSms];
+export const listSms = defineRoute({
+  operationId: 'listSms',
+  method: 'GET',
+  path: '/v1/sms',
+  summary: 'List SMS messages, newest first',
+  description: 'Every SMS message of the organization, sent and received, with its status now (`QUEUED` included), newest first, listed under `messages`; optionally only one lead’s (`leadId`), one thread’s (`messageThreadId`) and/or one `status`. `totalCount` is exact for every filter. A lead or thread without messages (unknown, or another organization’s) answers an empty list.',
+  tag: 'SMS',
+  // Query of the filter's index partition (or, with two filters, the lead's or thread's partition whole) and its
+  // counter; BatchGetItem: a sharded organization's totalCount is the sum of its counter's shards.
+  dynamodb: ['Query', 'GetItem', 'BatchGetItem'],
+  indexes: ['gsi2', 'gsi3', 'gsi4', 'gsi5'],
+  status: 200,
+  request: { query: ListSmsQuery },
+  response: SmsPage,
+  errors: [400],
+});
+
+export const getSms = defineRoute({
+  operationId: 'getSms',
+  method: 'GET',
+  path: '/v1/sms/{smsId}',
+  summary: 'Read an SMS message and its status',
+  description: 'One SMS message, sent or received, with its status now: `QUEUED` until the provider answers, then `SENT`, `DELIVERED` or `FAILED`; a reply is `RECEIVED`. The `id` is the message id `POST /v1/sms` answers and an SMS inquiry’s `data.messages` list. Another organization’s message answers 404.',
+  tag: 'SMS',
+  dynamodb: ['Query'],
+  indexes: ['gsi2'],
+  status: 200,
+  request: { path: SmsIdPath },
+  response: SmsResponse,
+  errors: [400, 404],
+});
+
+export const smsRoutes = [sendSms, listSms, getSms];

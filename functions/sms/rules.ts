@@ -4,7 +4,7 @@ import { createInquiry } from '../inquiries/store';
 import { appendSmsMessage, moveSmsStatus, optedOut, phoneNotOptedOut, readSmsParties } from './store';
 import type { SmsMessage } from '../inquiries/schema';
 import type { Lead } from '../leads/schema';
-import type { SendSmsBody } from './schema';
+import type { SendSmsBody, Sms } from './schema';
 import { logger } from '../../shared/observability';
 import { smsSender } from '../../shared/sms/sender';
 
@@ -21,6 +21,8 @@ export interface SentSms {
   messageId: string;
   threadId: string;
   inquiryId: string;
+  /** The message as recorded: SENT once the provider took it, QUEUED while that mark is not written. */
+  sms: Sms;
 }
 
 /**
@@ -59,10 +61,16 @@ export async function sendSms(organizationId: string, body: SendSmsBody): Promis
     });
   // The SMS has left: an error here would make the member send it again. It stays QUEUED until its delivery
   // receipt records the send (functions/sms/receipts.ts).
-  await moveSmsStatus(organizationId, inquiryId, messageId, 'QUEUED', 'SENT', { providerMessageId: sent.providerMessageId }).catch((error: unknown) =>
-    logger.error('SMS sent but not marked SENT: its delivery receipt will record the send', { error, organizationId, inquiryId, messageId, providerMessageId: sent.providerMessageId }),
+  // Not moved (false): a receipt got there first and marked it SENT itself, or moved it on.
+  const marked = await moveSmsStatus(organizationId, inquiryId, messageId, 'QUEUED', 'SENT', { providerMessageId: sent.providerMessageId }).then(
+    () => true,
+    (error: unknown) => {
+      logger.error('SMS sent but not marked SENT: its delivery receipt will record the send', { error, organizationId, inquiryId, messageId, providerMessageId: sent.providerMessageId });
+      return false;
+    },
   );
-  return { messageId, threadId, inquiryId };
+  const recorded: Sms = { id: messageId, direction: 'OUTBOUND', status: marked ? 'SENT' : 'QUEUED', body: body.message, leadId: lead.id, userId: user.userId, messageThreadId: threadId, inquiryId, createdAt: message.createdAt };
+  return { messageId, threadId, inquiryId, sms: recorded };
 }
 
 /** A new thread is an SMS inquiry of the lead, holding the first message. */

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { PrefixedId } from '../../shared/schema';
+import { PageQuery, PrefixedId, Timestamp, pageSchema } from '../../shared/schema';
+import { SMS_DIRECTIONS, SMS_STATUSES } from '../inquiries/schema';
 
 /** Ten concatenated SMS segments of 160 GSM characters, the usual provider ceiling. */
 export const SMS_MAX_LENGTH = 1600;
@@ -19,7 +20,40 @@ export type SendSmsBody = v.InferOutput<typeof SendSmsBody>;
 
 export const SMS_SENT_MESSAGE = 'SMS sent';
 
-export const SmsSent = v.object({ message: v.string() });
+/**
+ * One SMS message, outbound or a reply, as POST /v1/sms answers it and GET /v1/sms lists it: its status now, the
+ * lead and thread it belongs to, and the SMS inquiry holding the thread.
+ */
+export const Sms = v.object({
+  id: v.string(),
+  direction: v.picklist(SMS_DIRECTIONS),
+  status: v.picklist(SMS_STATUSES),
+  body: v.string(),
+  leadId: v.string(),
+  /** The member's user who sent an outbound message; null for a reply. */
+  userId: v.nullable(v.string()),
+  messageThreadId: v.string(),
+  inquiryId: v.string(),
+  createdAt: Timestamp,
+});
+export type Sms = v.InferOutput<typeof Sms>;
+
+export const SmsSent = v.object({ message: v.string(), sms: Sms });
+
+export const SmsResponse = v.object({ sms: Sms });
+
+/** Listed under `messages` (Twilio's word): `sms` is the single message's key, and reads the same in the plural. */
+export const SmsPage = pageSchema('messages', Sms);
+
+export const ListSmsQuery = v.object({
+  ...PageQuery.entries,
+  leadId: v.optional(PrefixedId('lead', 'leadId')),
+  messageThreadId: v.optional(PrefixedId('thread', 'messageThreadId')),
+  status: v.optional(v.picklist(SMS_STATUSES, `status must be one of ${SMS_STATUSES.join(', ')}`)),
+});
+export type ListSmsQuery = v.InferOutput<typeof ListSmsQuery>;
+
+export const SmsIdPath = v.object({ smsId: PrefixedId('message', 'smsId', { label: 'SMS' }) });
 
 /** The provider failing (502): a bare `{message}`, not the error envelope, as the SMS endpoint has always answered. */
 export const SmsDeliveryFailed = v.object({ message: v.string() });

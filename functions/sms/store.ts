@@ -1,20 +1,25 @@
-import { fromThreadItem, inquiryKeys, SMS_AWAITING_SHARDS, smsMessageRefOf, toSmsMessageItem, type SmsThread } from '../inquiries/entity';
+import { fromThreadItem, inquiryKeys, SMS_AWAITING_SHARDS, smsCounterNames, smsMessageRefOf, toSmsMessageItem, type SmsThread } from '../inquiries/entity';
 import { fromLeadItem, leadKeys } from '../leads/entity';
 import { organizationKeys } from '../organization/entity';
-import { smsKeys } from './entity';
+import { fromSmsItem, smsKeys } from './entity';
 import { fromUserLookupItem, memberKeys, type UserLookup } from '../organization/member-entity';
 import type { SmsMessage } from '../inquiries/schema';
 import type { Lead } from '../leads/schema';
 import { OrganizationRecord } from '../organization/schema';
 import { batchGetItems } from '../../shared/store/batch-get';
-import { createInquiry, type NewInquiry } from '../inquiries/store';
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { createInquiry, smsMessageCounts, type NewInquiry } from '../inquiries/store';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
 import { BadRequestError, NotFoundError } from '../../shared/errors';
 import type { SmsStatus } from '../inquiries/schema';
 import { insertIfAbsent, requireExisting, transact, writeAlone, type TransactWrite } from '../../shared/store/transact';
+import { counterUpdate } from '../../shared/store/counters';
+import { countedPage, queryAll, type PageSource } from '../../shared/store/query-page';
+import { decodeCursor, encodeCursor } from '../../shared/store/cursors';
+import type { Page } from '../../shared/pagination';
+import type { ListSmsQuery, Sms } from './schema';
 import { smsOptOutWrite } from '../leads/store';
 import { TTL_ATTRIBUTE } from '../../shared/table';
 
@@ -61,7 +66,8 @@ export function phoneNotOptedOut(organizationId: string, phone: string): Transac
 export async function appendSmsMessage(organizationId: string, thread: SmsThread, message: SmsMessage, phone: string): Promise<void> {
   await transact([
     requireExisting(leadKeys.lead(organizationId, thread.leadId), () => new NotFoundError('Lead not found')),
-    insertIfAbsent(toSmsMessageItem(organizationId, thread.inquiryId, thread.threadId, message)),
+    insertIfAbsent(toSmsMessageItem(organizationId, thread, message)),
+    ...smsMessageCounts(organizationId, thread, [message]),
     phoneNotOptedOut(organizationId, phone),
   ]);
 }
@@ -123,7 +129,8 @@ export async function appendInboundSmsMessage(organizationId: string, thread: Sm
   return once(
     transact([
       inboundSmsMarker(organizationId, providerMessageId, message),
-      insertIfAbsent(toSmsMessageItem(organizationId, thread.inquiryId, thread.threadId, message), () => new InboundSmsRecorded()),
+      insertIfAbsent(toSmsMessageItem(organizationId, thread, message), () => new InboundSmsRecorded()),
+      ...smsMessageCounts(organizationId, thread, [message]),
       unread,
       ...optOutWrites(organizationId, effects, message.createdAt),
     ]),
@@ -170,28 +177,43 @@ export async function moveSmsStatus(
 ): Promise<boolean> {
   const extra = Object.entries(details).filter(([, value]) => value !== undefined);
   const confirming = from === 'FAILED' && fromUnconfirmedFailure;
-  return dynamo
-    .send(
-      new UpdateCommand({
+  const { gsi3pk } = inquiryKeys.smsMessageIndexes(organizationId, { id: messageId, status, leadId: '', threadId: '' });
+  const move: TransactWrite = {
+    item: {
+      Update: {
         TableName: config.tableName,
         Key: inquiryKeys.inquiryMessage(organizationId, inquiryId, messageId),
         // The provider's id is kept as first recorded (by the send, or a receipt that came first).
-        // updatedAt (outside the API's message) is when its sms.<status> event occurred. The first move out of
-        // QUEUED also takes the message out of the sweep's index (smsAwaitingProvider).
-        UpdateExpression: `SET #status = :status, updatedAt = :updatedAt${extra.map(([name]) => (name === 'providerMessageId' ? `, ${name} = if_not_exists(${name}, :${name})` : `, ${name} = :${name}`)).join('')}${confirming ? ' REMOVE unconfirmed, failureReason' : ''}${from === 'QUEUED' ? ' REMOVE gsi1pk, gsi1sk' : ''}`,
+        // updatedAt (outside the API's message) is when its sms.<status> event occurred. The status index (gsi3)
+        // moves with the status. The first move out of QUEUED also takes the message out of the sweep's index
+        // (smsAwaitingProvider).
+        UpdateExpression: `SET #status = :status, updatedAt = :updatedAt, gsi3pk = :statusPartition${extra.map(([name]) => (name === 'providerMessageId' ? `, ${name} = if_not_exists(${name}, :${name})` : `, ${name} = :${name}`)).join('')}${confirming ? ' REMOVE unconfirmed, failureReason' : ''}${from === 'QUEUED' ? `${confirming ? ',' : ' REMOVE'} gsi1pk, gsi1sk` : ''}`,
         ConditionExpression: `attribute_exists(pk) AND #status = :from${confirming ? ' AND unconfirmed = :unconfirmed' : ''}`,
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':status': status, ':updatedAt': new Date().toISOString(), ':from': from, ...(confirming ? { ':unconfirmed': true } : {}), ...Object.fromEntries(extra.map(([name, value]) => [`:${name}`, value])) },
-      }),
-    )
-    .then(
-      () => true,
-      (error: unknown) => {
-        if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-        throw error;
+        ExpressionAttributeValues: {
+          ':status': status,
+          ':updatedAt': new Date().toISOString(),
+          ':statusPartition': gsi3pk,
+          ':from': from,
+          ...(confirming ? { ':unconfirmed': true } : {}),
+          ...Object.fromEntries(extra.map(([name, value]) => [`:${name}`, value])),
+        },
       },
-    );
+    },
+    onConditionFailed: () => new NotInStatus(),
+  };
+  // The status counters move with the status, in the same transaction, so a status's totalCount stays exact.
+  return transact([move, counterUpdate(organizationId, smsCounterNames.messages({ status: from }), -1), counterUpdate(organizationId, smsCounterNames.messages({ status }), 1)]).then(
+    () => true,
+    (error: unknown) => {
+      if (error instanceof NotInStatus) return false;
+      throw error;
+    },
+  );
 }
+
+/** The message is missing, or not in the status a move starts from. */
+class NotInStatus extends Error {}
 
 /**
  * Outbound SMS recorded QUEUED before `recordedBefore` that no provider answer has moved since, oldest first:
@@ -214,4 +236,61 @@ export async function smsAwaitingProviderSince(recordedBefore: string, limit = 1
     }),
   );
   return pages.flat();
+}
+
+/** An index partition of the SMS lists: every message, or a status's, lead's or thread's (`smsMessageIndexes`). */
+function smsListSource(organizationId: string, by: 'all' | 'status' | 'lead' | 'thread', { status, leadId = '', messageThreadId = '' }: Partial<ListSmsQuery> = {}): PageSource {
+  const indexes = inquiryKeys.smsMessageIndexes(organizationId, { id: '', status: status ?? '', leadId, threadId: messageThreadId });
+  if (by === 'status') return { index: 'gsi3', pk: indexes.gsi3pk };
+  if (by === 'lead') return { index: 'gsi4', pk: indexes.gsi4pk };
+  if (by === 'thread') return { index: 'gsi5', pk: indexes.gsi5pk };
+  return { index: 'gsi2', pk: indexes.gsi2pk };
+}
+
+/** One SMS message by its id: one Query of the organization's messages index at that id. */
+export async function getSms(organizationId: string, smsId: string): Promise<Sms | undefined> {
+  const { pk } = smsListSource(organizationId, 'all');
+  const { Items } = await dynamo.send(
+    new QueryCommand({ TableName: config.tableName, IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk = :id', ExpressionAttributeValues: { ':pk': pk, ':id': smsId }, Limit: 1 }),
+  );
+  return Items?.[0] && fromSmsItem(Items[0]);
+}
+
+/**
+ * A page of the organization's SMS messages, newest first. No filter, one filter, or a lead's or thread's messages
+ * of one status: a single filter is its own index partition with its own counter (one Query and one counter read);
+ * two filters read the lead's or thread's messages whole and keep those that match, so `totalCount` is exact
+ * without a counter per combination (a lead has tens of messages, not thousands).
+ */
+export async function listSmsPage(organizationId: string, query: ListSmsQuery): Promise<Page<Sms>> {
+  const { page, limit, cursor, status, leadId, messageThreadId } = query;
+  const filters = [status, leadId, messageThreadId].filter((filter) => filter !== undefined).length;
+  if (filters > 1) {
+    const source = smsListSource(organizationId, messageThreadId ? 'thread' : 'lead', query);
+    const keep = (item: Record<string, unknown>) => (status === undefined || item.status === status) && (leadId === undefined || item.leadId === leadId);
+    const { items, totalCount, nextCursor } = await matchingPage(source, keep, `status=${status ?? ''}&leadId=${leadId ?? ''}`, { page, limit, cursor });
+    return { items: items.map(fromSmsItem), totalCount, page, limit, nextCursor };
+  }
+  const by = messageThreadId ? 'thread' : leadId ? 'lead' : status ? 'status' : 'all';
+  const counter = smsCounterNames.messages({ status, leadId, threadId: messageThreadId });
+  const { items, totalCount, nextCursor } = await countedPage(smsListSource(organizationId, by, query), organizationId, counter, { page, limit, cursor });
+  return { items: items.map(fromSmsItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
+}
+
+/**
+ * The page of a small partition's items that pass `keep`, newest first: the partition is read whole, so the count
+ * is exact. A cursor is the last message id shown, bound to the partition and to the filters (`filter`).
+ */
+async function matchingPage(source: PageSource, keep: (item: Record<string, unknown>) => boolean, filter: string, { page, limit, cursor }: { page: number; limit: number; cursor?: string }) {
+  const list: PageSource = { ...source, skPrefix: `?${filter}` };
+  const items = (await queryAll(source)).filter(keep).reverse();
+  let start = (page - 1) * limit;
+  if (cursor !== undefined) {
+    const after = String(decodeCursor(list, cursor).id);
+    const index = items.findIndex((item) => String(item.id) < after);
+    start = index < 0 ? items.length : index;
+  }
+  const shown = items.slice(start, start + limit);
+  const last = shown[shown.length - 1];
+  return { items: shown, totalCount: items.length, nextCursor: start + limit < items.length && last ? encodeCursor(list, { id: last.id }) : null };
 }

@@ -152,12 +152,19 @@ function wrapperKey(schema: v.GenericSchema): string | undefined {
   return keys.length === 1 ? keys[0] : undefined;
 }
 
+/** The one key of a response whose value is a record with an id, beside other fields (`{message, sms}`). */
+function recordKey(schema: v.GenericSchema): string | undefined {
+  const entries = (schema as { entries?: Record<string, { entries?: Record<string, unknown> }> }).entries ?? {};
+  const records = Object.keys(entries).filter((key) => entries[key]?.entries?.id !== undefined);
+  return records.length === 1 ? records[0] : undefined;
+}
+
 /**
  * A create's links to what can be done with the record it made: the operations on the path below it whose one new
  * parameter is the record's id (`POST /v1/leads` → `getLead`, `updateLead`, `deleteLead` on `/v1/leads/{leadId}`).
  */
 function linksOf(route: RouteDefinition, routes: readonly RouteDefinition[]): Json | undefined {
-  const key = route.method === 'POST' ? wrapperKey(route.response) : undefined;
+  const key = route.method === 'POST' ? (wrapperKey(route.response) ?? recordKey(route.response)) : undefined;
   if (!key) return undefined;
   const itemPath = new RegExp(`^${route.path.replace(/[{}]/g, '\\$&')}/\\{(\\w+)\\}$`);
   const links = routes.flatMap((candidate) => {

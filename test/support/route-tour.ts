@@ -111,7 +111,9 @@ const STOPS: Stop[] = [
   { route: 'GET /v1/inquiries/{inquiryId}', kind: 'read', request: (s) => ({ method: 'GET', path: `/v1/inquiries/${s.inquiryId}` }) },
   { route: 'PATCH /v1/inquiries/{inquiryId}', kind: 'other', request: (s) => ({ method: 'PATCH', path: `/v1/inquiries/${s.inquiryId}`, body: { isRead: true } }) },
   { route: 'GET /v1/inquiries', kind: 'list', request: () => ({ method: 'GET', path: '/v1/inquiries' }) },
-  { route: 'POST /v1/sms', kind: 'create', exception: { reason: 'Recorded before it is sent: the lead and member are read, one transaction records the message QUEUED, and after the provider answers one UpdateItem marks it SENT' }, request: (s) => ({ method: 'POST', path: '/v1/sms', body: { userId: s.userId, leadId: s.leadId, message: 'On our way' } }) },
+  { route: 'POST /v1/sms', kind: 'create', exception: { reason: 'Recorded before it is sent: the lead and member are read, one transaction records the message QUEUED, and after the provider answers one transaction marks it SENT and moves the status counters' }, request: (s) => ({ method: 'POST', path: '/v1/sms', body: { userId: s.userId, leadId: s.leadId, message: 'On our way' } }), keep: (b, s) => (s.smsId = b.sms.id) },
+  { route: 'GET /v1/sms/{smsId}', kind: 'read', request: (s) => ({ method: 'GET', path: `/v1/sms/${s.smsId}` }) },
+  { route: 'GET /v1/sms', kind: 'list', request: (s) => ({ method: 'GET', path: `/v1/sms?leadId=${s.leadId}` }) },
   { route: 'GET /v1/events', kind: 'list', request: () => ({ method: 'GET', path: '/v1/events' }) },
   // The tour runs without the stream consumer, so no event exists: the read of one is its single GetItem, answered 404.
   { route: 'GET /v1/events/{eventId}', kind: 'read', status: 404, request: () => ({ method: 'GET', path: '/v1/events/evt_01JCZ3V7Q8K2M4N6P8R0S2T4V6' }) },

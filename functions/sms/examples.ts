@@ -1,0 +1,15 @@
+import { LEAD_ID } from '../leads/examples';
+import { USER_ID } from '../organization/examples';
+
+/** Examples of the SMS resource's components in the OpenAPI document (see functions/leads/examples.ts). */
+export const sms = {
+  id: 'message_01JCZ41C5D6E7F8G9H0J1K2M3N',
+  direction: 'OUTBOUND',
+  status: 'SENT',
+  body: 'Hi Olivia, thanks for getting in touch. Tom can look at the blocked drain tomorrow between 8 and 10am. Does that suit?',
+  leadId: LEAD_ID,
+  userId: USER_ID,
+  messageThreadId: 'thread_01JCZ41A9B8C7D6E5F4G3H2J1K',
+  inquiryId: 'inquiry_01JCZ41B2C3D4E5F6G7H8J9K0M',
+  createdAt: '2026-11-20T04:15:42.118Z',
+};
