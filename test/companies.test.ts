@@ -235,3 +235,83 @@ describe('company notes', () => {
     expect(res.body.message).toBe('Company note not found');
   });
 });
+
+describe('DELETE /v1/companies/{companyId}', () => {
+  it('removes the company and its notes, lowering the count', async () => {
+    const { client } = await api.organization();
+    const company = await createCompany(client);
+    const kept = await createCompany(client, { name: 'Coastline Constructions' });
+    const note = (await client.post(`/v1/companies/${company.id}/notes`, { value: 'Gate code is 4412.' })).body.note;
+    let res: ApiResponse | undefined;
+    const calls = await countDynamoCalls(async () => {
+      res = await client.delete(`/v1/companies/${company.id}`);
+    });
+    expect(res!.status).toBe(200);
+    expect(res!.body).toEqual({ success: true, id: company.id });
+    // One transaction (company, its notes counter, its lead counter if 0, the companies count), then its notes.
+    expect(calls).toEqual(['TransactWriteItemsCommand', 'QueryCommand', 'BatchWriteItemCommand']);
+    expect((await client.get(`/v1/companies/${company.id}`)).status).toBe(404);
+    expect((await client.get('/v1/companies')).body).toMatchObject({ totalCount: 1, companies: [kept] });
+    expect((await client.get(`/v1/companies/${company.id}/notes`)).status).toBe(404);
+    expect((await client.get(`/v1/companies/${company.id}/notes/${note.id}`)).status).toBe(404);
+    expect((await client.post(`/v1/companies/${company.id}/notes`, { value: 'Too late' })).status).toBe(404);
+    expect((await client.put(`/v1/companies/${company.id}`, { name: 'Back' })).status).toBe(404);
+    expect((await client.delete(`/v1/companies/${company.id}`)).status).toBe(404);
+    // A lead can no longer name it.
+    const lead = await client.post('/v1/leads', { name: 'Tom Baker', email: 'tom@example.com', companyId: company.id });
+    expect(lead.status).toBe(400);
+    expect(lead.body.error.details[0].path).toBe('companyId');
+  });
+
+  it('answers 409 COMPANY_HAS_LEADS while a lead points at it, and deletes once the lead has moved', async () => {
+    const { client } = await api.organization();
+    const company = await createCompany(client);
+    const lead = (await client.post('/v1/leads', { name: 'Tom Baker', email: 'tom@example.com', companyId: company.id })).body.lead;
+    const refused = await client.delete(`/v1/companies/${company.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatchObject({ status: 409, code: 'COMPANY_HAS_LEADS' });
+    expect((await client.get(`/v1/companies/${company.id}`)).body).toEqual({ company });
+    expect((await client.get('/v1/companies')).body.totalCount).toBe(1);
+
+    expect((await client.patch(`/v1/leads/${lead.id}`, { companyId: null })).status).toBe(200);
+    expect((await client.delete(`/v1/companies/${company.id}`)).status).toBe(200);
+    expect((await client.get(`/v1/leads/${lead.id}`)).body.lead.companyId).toBeNull();
+  });
+
+  it('deletes once the leads pointing at it are deleted', async () => {
+    const { client } = await api.organization();
+    const company = await createCompany(client);
+    const leads = [];
+    for (const n of [1, 2]) leads.push((await client.post('/v1/leads', { name: `Lead${n} Smith`, email: `lead${n}@example.com`, companyId: company.id })).body.lead);
+    await client.delete(`/v1/leads/${leads[0].id}`);
+    expect((await client.delete(`/v1/companies/${company.id}`)).status).toBe(409);
+    await client.delete(`/v1/leads/${leads[1].id}`);
+    expect((await client.delete(`/v1/companies/${company.id}`)).status).toBe(200);
+  });
+
+  it('never leaves a lead pointing at a deleted company when a lead links it at the same moment', async () => {
+    const { client } = await api.organization();
+    for (let round = 0; round < 3; round++) {
+      const company = await createCompany(client, { name: `Race ${round}` });
+      const [deleted, lead] = await Promise.all([
+        client.delete(`/v1/companies/${company.id}`),
+        client.post('/v1/leads', { name: `Race${round} Lead`, email: `race${round}@example.com`, companyId: company.id }),
+      ]);
+      // Exactly one wins: the company is gone and the lead refused, or the lead links it and the delete is refused.
+      expect([deleted.status, lead.status].sort()).toEqual(deleted.status === 200 ? [200, 400] : [201, 409]);
+      if (lead.status === 201) expect((await client.get(`/v1/companies/${company.id}`)).status).toBe(200);
+    }
+  });
+
+  it("answers 404 for an unknown company and for another organization's, and leaves it", async () => {
+    const mine = await api.organization();
+    const company = await createCompany(mine.client);
+    const { client } = await api.organization();
+    for (const id of [UNKNOWN_COMPANY, company.id]) {
+      const res = await client.delete(`/v1/companies/${id}`);
+      expect(res.status).toBe(404);
+      expect(res.body.error).toEqual({ status: 404, message: 'Company not found', code: 'NOT_FOUND' });
+    }
+    expect((await mine.client.get(`/v1/companies/${company.id}`)).body).toEqual({ company });
+  });
+});

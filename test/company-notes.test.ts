@@ -111,3 +111,35 @@ describe('GET /v1/companies/{companyId}/notes', () => {
     expect((await client.get(`/v1/companies/${UNKNOWN_COMPANY}/notes`)).status).toBe(404);
   });
 });
+
+describe('GET /v1/companies/{companyId}/notes/{noteId}', () => {
+  it('answers the note as the list shows it, with one GetItem', async () => {
+    const { client, companyIds } = await demoCompanies();
+    const listed = (await client.get(`/v1/companies/${companyIds[0]}/notes`)).body.notes[0];
+    let res: { status: number; body: any } | undefined;
+    const calls = await countDynamoCalls(async () => {
+      res = await client.get(`/v1/companies/${companyIds[0]}/notes/${listed.id}`);
+    });
+    expect(res!.status).toBe(200);
+    expect(res!.body).toEqual({ note: listed });
+    expect(calls).toEqual(['GetItemCommand']);
+  });
+
+  it("answers 404 for a note under another company, a deleted note, and another organization's note", async () => {
+    const { client, companyIds } = await demoCompanies();
+    const note = (await client.post(`/v1/companies/${companyIds[0]}/notes`, { value: 'Gate code is 4412.' })).body.note;
+    const other = await api.organization();
+    const cases = [
+      [client, `/v1/companies/${companyIds[1]}/notes/${note.id}`],
+      [client, `/v1/companies/${UNKNOWN_COMPANY}/notes/${note.id}`],
+      [other.client, `/v1/companies/${companyIds[0]}/notes/${note.id}`],
+    ] as const;
+    for (const [who, path] of cases) {
+      const res = await who.get(path);
+      expect(res.status, path).toBe(404);
+      expect(res.body.error).toEqual({ status: 404, message: 'Company note not found', code: 'NOT_FOUND' });
+    }
+    await client.delete(`/v1/companies/${companyIds[0]}/notes/${note.id}`);
+    expect((await client.get(`/v1/companies/${companyIds[0]}/notes/${note.id}`)).status).toBe(404);
+  });
+});

@@ -295,3 +295,145 @@ describe('invitations', () => {
     expect((await mine.client.get('/v1/organization/invitations')).body.totalCount).toBe(1);
   });
 });
+
+describe('GET /v1/organization/members/{memberId}', () => {
+  it('answers the member as the list shows it, with one GetItem', async () => {
+    const { client, demo } = await api.organization({ demo: true });
+    const listed = (await client.get('/v1/organization/members')).body.members[0];
+    let res: { status: number; body: any } | undefined;
+    const calls = await countDynamoCalls(async () => {
+      res = await client.get(`/v1/organization/members/${listed.id}`);
+    });
+    expect(res!.status).toBe(200);
+    expect(res!.body).toEqual({ member: listed });
+    expect(calls).toEqual(['GetItemCommand']);
+    expect(listed.id).toBe((demo!.memberIds as number[])[0]);
+  });
+
+  it("answers 404 for a pending invitation's id, an unknown id and another organization's member", async () => {
+    const mine = await api.organization();
+    const member = (await mine.client.post('/v1/organization/members', { email: 'dan@example.com', firstName: 'Dan', lastName: 'Russo' })).body.member;
+    const invitation = (await mine.client.post('/v1/organization/invitations', { email: 'liam@example.com' })).body.invitation;
+    const { client } = await api.organization();
+    for (const [who, id] of [[mine.client, invitation.id], [mine.client, 999], [client, member.id]] as const) {
+      const res = await who.get(`/v1/organization/members/${id}`);
+      expect(res.status).toBe(404);
+      expect(res.body.error).toEqual({ status: 404, message: 'Member not found', code: 'NOT_FOUND' });
+    }
+  });
+});
+
+describe('DELETE /v1/organization/members/{memberId}', () => {
+  const dan = { email: 'dan@example.com', firstName: 'Dan', lastName: 'Russo' };
+
+  it('removes the member and its user: its SMS are refused as an unknown user’s, messages it sent keep its userId', async () => {
+    const { client, organizationId } = await api.organization();
+    await createMember(organizationId, { ...person(1), role: 'ADMIN' });
+    const member = (await client.post('/v1/organization/members', dan)).body.member;
+    const lead = (await client.post('/v1/leads', { name: 'Olivia Nguyen', email: 'olivia@example.com', phone: '+61412345001' })).body.lead;
+    const sms = { userId: member.user.id, leadId: lead.id, message: 'On our way' };
+    expect((await client.post('/v1/sms', sms)).status).toBe(201);
+
+    let res: { status: number; body: any } | undefined;
+    const calls = await countDynamoCalls(async () => {
+      res = await client.delete(`/v1/organization/members/${member.id}`);
+    });
+    expect(res!.status).toBe(200);
+    expect(res!.body).toEqual({ success: true, id: member.id });
+    // A member that is not an ADMIN: read, then one transaction (member, user lookup, email claim, counter).
+    expect(calls).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+
+    expect((await client.get(`/v1/organization/members/${member.id}`)).status).toBe(404);
+    expect((await client.get('/v1/organization/members')).body).toMatchObject({ totalCount: 1 });
+    const refused = await client.post('/v1/sms', sms);
+    const unknownUser = await client.post('/v1/sms', { ...sms, userId: 'user_01HZZZZZZZZZZZZZZZZZZZZZZZ' });
+    expect(refused.status).toBe(404);
+    expect(refused.body).toEqual(unknownUser.body);
+    const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: memberKeys.user(organizationId, member.user.id), ConsistentRead: true }));
+    expect(Item).toBeUndefined();
+    const [inquiry] = (await client.get(`/v1/inquiries?leadId=${lead.id}`)).body.inquiries;
+    expect((await client.get(`/v1/inquiries/${inquiry.id}`)).body.data.messages.map((message: { userId: string }) => message.userId)).toEqual([member.user.id]);
+    // Nor can the removed user write a note; its email may join again, as a new member with a new user.
+    const company = (await client.post('/v1/companies', { name: 'Harbourside Strata' })).body.company;
+    expect((await client.post(`/v1/companies/${company.id}/notes`, { value: 'Hi', userId: member.user.id })).status).toBe(400);
+    const again = (await client.post('/v1/organization/members', dan)).body.member;
+    expect(again.id).not.toBe(member.id);
+    expect(again.user.id).not.toBe(member.user.id);
+    expect((await client.delete(`/v1/organization/members/${member.id}`)).status).toBe(404);
+  });
+
+  it('answers 409 LAST_ADMIN for the last ADMIN, and removes an ADMIN while another remains', async () => {
+    const { client } = await api.organization();
+    const first = (await client.post('/v1/organization/members', { ...dan, role: 'ADMIN' })).body.member;
+    const last = await client.delete(`/v1/organization/members/${first.id}`);
+    expect(last.status).toBe(409);
+    expect(last.body.error).toMatchObject({ status: 409, code: 'LAST_ADMIN' });
+    expect((await client.get(`/v1/organization/members/${first.id}`)).status).toBe(200);
+
+    const second = (await client.post('/v1/organization/members', { ...person(2), role: 'ADMIN' })).body.member;
+    let res: { status: number; body: any } | undefined;
+    const calls = await countDynamoCalls(async () => {
+      res = await client.delete(`/v1/organization/members/${first.id}`);
+    });
+    expect(res!.status).toBe(200);
+    // An ADMIN: read, the admins (one Query), then the transaction that also checks another stays ADMIN.
+    expect(calls).toEqual(['GetItemCommand', 'QueryCommand', 'TransactWriteItemsCommand']);
+    expect((await client.delete(`/v1/organization/members/${second.id}`)).status).toBe(409);
+  });
+
+  it('keeps one ADMIN when the last two are removed at the same time', async () => {
+    const { client } = await api.organization();
+    const admins = [];
+    for (const n of [1, 2]) admins.push((await client.post('/v1/organization/members', { ...person(n), role: 'ADMIN' })).body.member);
+    const statuses = (await Promise.all(admins.map((admin) => client.delete(`/v1/organization/members/${admin.id}`)))).map((res) => res.status);
+    expect(statuses.sort()).toEqual([200, 409]);
+    const left = (await client.get('/v1/organization/members')).body;
+    expect(left.totalCount).toBe(1);
+    expect(left.members[0].role).toBe('ADMIN');
+  });
+
+  it("answers 404 for another organization's member and leaves it", async () => {
+    const mine = await api.organization();
+    const member = (await mine.client.post('/v1/organization/members', dan)).body.member;
+    const { client } = await api.organization();
+    expect((await client.delete(`/v1/organization/members/${member.id}`)).status).toBe(404);
+    expect((await mine.client.get(`/v1/organization/members/${member.id}`)).body).toEqual({ member });
+  });
+});
+
+describe('DELETE /v1/organization/invitations/{invitationId}', () => {
+  it('cancels a pending invitation: accepting it answers 404, and its email may be invited again', async () => {
+    const { client } = await api.organization();
+    const invitation = (await client.post('/v1/organization/invitations', { email: 'liam@example.com', firstName: 'Liam', lastName: 'Kelly' })).body.invitation;
+    let res: { status: number; body: any } | undefined;
+    const calls = await countDynamoCalls(async () => {
+      res = await client.delete(`/v1/organization/invitations/${invitation.id}`);
+    });
+    expect(res!.status).toBe(200);
+    expect(res!.body).toEqual({ success: true, id: invitation.id });
+    expect(calls).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+    expect((await client.get('/v1/organization/invitations')).body.totalCount).toBe(0);
+    const accept = await client.post(`/v1/organization/invitations/${invitation.id}/accept`);
+    expect(accept.status).toBe(404);
+    expect(accept.body.error).toEqual({ status: 404, message: 'Invitation not found', code: 'NOT_FOUND' });
+    expect((await client.get('/v1/organization/members')).body.totalCount).toBe(0);
+    expect((await client.delete(`/v1/organization/invitations/${invitation.id}`)).status).toBe(404);
+    expect((await client.post('/v1/organization/invitations', { email: 'LIAM@example.com' })).status).toBe(201);
+  });
+
+  it('answers 404 for an invitation already accepted, and leaves the member', async () => {
+    const { client } = await api.organization();
+    const invitation = (await client.post('/v1/organization/invitations', { email: 'liam@example.com', firstName: 'Liam', lastName: 'Kelly' })).body.invitation;
+    expect((await client.post(`/v1/organization/invitations/${invitation.id}/accept`)).status).toBe(201);
+    expect((await client.delete(`/v1/organization/invitations/${invitation.id}`)).status).toBe(404);
+    expect((await client.get(`/v1/organization/members/${invitation.id}`)).status).toBe(200);
+  });
+
+  it("answers 404 for another organization's invitation and leaves it", async () => {
+    const mine = await api.organization();
+    const invitation = (await mine.client.post('/v1/organization/invitations', { email: 'liam@example.com' })).body.invitation;
+    const { client } = await api.organization();
+    expect((await client.delete(`/v1/organization/invitations/${invitation.id}`)).status).toBe(404);
+    expect((await mine.client.get('/v1/organization/invitations')).body.invitations).toEqual([invitation]);
+  });
+});

@@ -1,7 +1,7 @@
 import { apiHandler } from '../../shared/http/api-handler';
 import { pageEnvelope } from '../../shared/pagination';
 import * as routes from './routes';
-import { createCompany, listCompaniesPage, getCompany, updateCompany, listCompanyNotesPage, addCompanyNote, updateCompanyNote, deleteCompanyNote } from './store';
+import { createCompany, listCompaniesPage, getCompany, updateCompany, deleteCompany, listCompanyNotesPage, addCompanyNote, getCompanyNote, updateCompanyNote, deleteCompanyNote } from './store';
 
 /** The handlers of the companies routes, one per route, named by its operationId: the stack bundles this module into each route's function. */
 export const createCompanyHandler = apiHandler(routes.createCompany, async ({ body, organizationId }) => ({
@@ -20,12 +20,21 @@ export const updateCompanyHandler = apiHandler(routes.updateCompany, async ({ pa
   company: await updateCompany(organizationId, path.companyId, body),
 }));
 
+export const deleteCompanyHandler = apiHandler(routes.deleteCompany, async ({ path, organizationId }) => {
+  await deleteCompany(organizationId, path.companyId);
+  return { success: true as const, id: path.companyId };
+});
+
 export const listCompanyNotesHandler = apiHandler(routes.listCompanyNotes, async ({ path, query, organizationId }) =>
   pageEnvelope('notes', await listCompanyNotesPage(organizationId, path.companyId, query)),
 );
 
 export const createCompanyNoteHandler = apiHandler(routes.createCompanyNote, async ({ path, body, organizationId }) => ({
   note: await addCompanyNote(organizationId, path.companyId, body),
+}));
+
+export const getCompanyNoteHandler = apiHandler(routes.getCompanyNote, async ({ path, organizationId }) => ({
+  note: await getCompanyNote(organizationId, path.companyId, path.noteId),
 }));
 
 export const updateCompanyNoteHandler = apiHandler(routes.updateCompanyNote, async ({ path, body, organizationId }) => ({

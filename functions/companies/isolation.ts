@@ -7,6 +7,8 @@ import type { IsolationCases } from '../../shared/resource';
 export const isolationCases: IsolationCases = {
   getCompany: [{ path: (ids) => `/v1/companies/${ids.companyId}`, expect: 'not-found' }],
   updateCompany: [{ path: (ids) => `/v1/companies/${ids.companyId}`, body: () => ({ name: 'Taken' }), expect: 'not-found' }],
+  deleteCompany: [{ path: (ids) => `/v1/companies/${ids.companyId}`, expect: 'not-found' }],
+  getCompanyNote: [{ path: (ids) => `/v1/companies/${ids.companyId}/notes/${ids.noteId}`, expect: 'not-found' }],
   listCompanyNotes: [{ path: (ids) => `/v1/companies/${ids.companyId}/notes`, expect: 'not-found' }],
   createCompanyNote: [{ path: (ids) => `/v1/companies/${ids.companyId}/notes`, body: () => ({ value: 'x' }), expect: 'not-found' }],
   updateCompanyNote: [{ path: (ids) => `/v1/companies/${ids.companyId}/notes/${ids.noteId}`, body: () => ({ value: 'x' }), expect: 'not-found' }],

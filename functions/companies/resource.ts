@@ -9,6 +9,6 @@ export const companies = defineResource({
   tags: { Companies: 'Customer businesses (strata managers, builders, agencies) and the team’s notes on them.' },
   routes: companyRoutes,
   components: { Company: { schema: Company, example: company }, CompanyNote: { schema: CompanyNote, example: companyNote } },
-  events: [lifecycleEvents({ entity: 'COMPANY', toData: fromCompanyItem, created: 'company.created', updated: 'company.updated' })],
+  events: [lifecycleEvents({ entity: 'COMPANY', toData: fromCompanyItem, created: 'company.created', updated: 'company.updated', deleted: 'company.deleted' })],
   keys: [{ builders: companyKeys, samples: companyKeySamples }],
 });

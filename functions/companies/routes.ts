@@ -1,5 +1,6 @@
 import { PageQuery } from '../../shared/schema';
 import {
+  CompanyDeleted,
   CompanyIdPath,
   CompanyNoteDeleted,
   CompanyNotePage,
@@ -71,6 +72,21 @@ export const updateCompany = defineRoute({
   errors: [400, 404],
 });
 
+export const deleteCompany = defineRoute({
+  operationId: 'deleteCompany',
+  method: 'DELETE',
+  path: '/v1/companies/{companyId}',
+  summary: 'Delete a company and its notes',
+  description:
+    'Removes the company and its notes. While any lead still has the company as its `companyId`, the company is kept and the answer is 409 `COMPANY_HAS_LEADS`: move those leads (`PATCH /v1/leads/{leadId}` with another `companyId`, or `null`) or delete them first, so no lead is left pointing at a missing company. A company already gone answers 404.',
+  tag: 'Companies',
+  dynamodb: ['DeleteItem', 'UpdateItem', 'Query', 'BatchWriteItem'],
+  status: 200,
+  request: { path: CompanyIdPath },
+  response: CompanyDeleted,
+  errors: [400, 404, 409],
+});
+
 export const listCompanyNotes = defineRoute({
   operationId: 'listCompanyNotes',
   method: 'GET',
@@ -95,6 +111,20 @@ export const createCompanyNote = defineRoute({
   dynamodb: ['PutItem', 'UpdateItem', 'ConditionCheckItem'],
   status: 201,
   request: { path: CompanyIdPath, body: CreateCompanyNoteBody },
+  response: CompanyNoteResponse,
+  errors: [400, 404],
+});
+
+export const getCompanyNote = defineRoute({
+  operationId: 'getCompanyNote',
+  method: 'GET',
+  path: '/v1/companies/{companyId}/notes/{noteId}',
+  summary: 'Read a company note',
+  description: 'One note of one company; a note of another company, of a deleted company or of another organization answers 404.',
+  tag: 'Companies',
+  dynamodb: ['GetItem'],
+  status: 200,
+  request: { path: CompanyNotePath },
   response: CompanyNoteResponse,
   errors: [400, 404],
 });
@@ -128,4 +158,4 @@ export const deleteCompanyNote = defineRoute({
   errors: [400, 404],
 });
 
-export const companyRoutes = [createCompany, listCompanies, getCompany, updateCompany, listCompanyNotes, createCompanyNote, updateCompanyNote, deleteCompanyNote];
+export const companyRoutes = [createCompany, listCompanies, getCompany, updateCompany, deleteCompany, listCompanyNotes, createCompanyNote, getCompanyNote, updateCompanyNote, deleteCompanyNote];

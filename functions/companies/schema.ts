@@ -48,6 +48,7 @@ export type CompanyChanges = v.InferOutput<typeof UpdateCompanyBody>;
 export const CompanyIdPath = v.object({ companyId: PrefixedId('company', 'companyId') });
 export const CompanyResponse = v.object({ company: Company });
 export const CompanyPage = pageSchema('companies', Company);
+export const CompanyDeleted = deletedSchema(v.string());
 
 /** userId is null for a note written with an API key rather than by a member. */
 export const CompanyNote = v.object({

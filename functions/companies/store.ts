@@ -2,14 +2,16 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
 import { companyCounterNames, companyKeys, fromCompanyItem, fromCompanyNoteItem, toCompanyItem, toCompanyNoteItem } from './entity';
-import { leadKeys } from '../leads/entity';
+import { leadCounterNames, leadKeys } from '../leads/entity';
 import { memberKeys } from '../organization/member-entity';
-import { NotFoundError, ValidationError } from '../../shared/errors';
+import { ApiError, NotFoundError, ValidationError } from '../../shared/errors';
 import { newId, now } from '../../shared/ids';
 import type { Page, PageRequest } from '../../shared/pagination';
 import type { Company, CompanyChanges, CompanyNote, CreateCompanyBody } from './schema';
 import { counterUpdate } from '../../shared/store/counters';
-import { countedPage } from '../../shared/store/query-page';
+import { countedPage, queryAll } from '../../shared/store/query-page';
+import { deleteItems } from '../../shared/store/batch-write';
+import { keys, type Key } from '../../shared/store/keys';
 import { reserveIds } from '../../shared/store/sequences';
 import { deleteItem, insertIfAbsent, requireExisting, transact, type TransactWrite } from '../../shared/store/transact';
 import { updateExistingItem } from '../../shared/store/update-fields';
@@ -47,6 +49,37 @@ export async function updateCompany(organizationId: string, companyId: string, c
   return fromCompanyItem(await updateExistingItem(leadKeys.company(organizationId, companyId), { ...changes, updatedAt: now() }, companyNotFound));
 }
 
+const companyHasLeads = () =>
+  new ApiError(409, 'Leads still belong to the company: move them to another company or set their companyId to null first', 'COMPANY_HAS_LEADS');
+
+/**
+ * The company goes with its notes counter only while no lead points at it: the company's lead counter (moved in the
+ * transaction of every lead write that links or unlinks the company, which also checks the company exists) must be
+ * absent or 0, and goes too. A lead linking the company at the same moment touches both items, so one of the two
+ * transactions fails: the lead's (400, unknown company) or this one (409). The notes are removed after it.
+ */
+export async function deleteCompany(organizationId: string, companyId: string): Promise<void> {
+  await transact([
+    deleteItem(leadKeys.company(organizationId, companyId), companyNotFound),
+    deleteItem(keys.counter(organizationId, companyCounterNames.companyNotes(companyId))),
+    {
+      item: {
+        Delete: {
+          TableName: config.tableName,
+          Key: keys.counter(organizationId, leadCounterNames.leads({ companyId })),
+          ConditionExpression: 'attribute_not_exists(#count) OR #count = :zero',
+          ExpressionAttributeNames: { '#count': 'count' },
+          ExpressionAttributeValues: { ':zero': 0 },
+        },
+      },
+      onConditionFailed: companyHasLeads,
+    },
+    counterUpdate(organizationId, companyCounterNames.companies, -1),
+  ]);
+  // No note can be added now (its counter is gone), so these are all there will be.
+  await deleteItems((await queryAll({ ...companyKeys.companyNotes(organizationId, companyId), consistentRead: true }, ['pk', 'sk'])) as unknown as Key[]);
+}
+
 /** A note's author must be a member's user of this organization. */
 function authorCheck(organizationId: string, userId: string | null): TransactWrite[] {
   if (userId === null) return [];
@@ -68,6 +101,12 @@ export async function addCompanyNote(
     ...authorCheck(organizationId, note.userId),
   ]);
   return note;
+}
+
+export async function getCompanyNote(organizationId: string, companyId: string, noteId: number): Promise<CompanyNote> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: companyKeys.companyNote(organizationId, companyId, noteId), ConsistentRead: true }));
+  if (!Item) throw noteNotFound();
+  return fromCompanyNoteItem(Item);
 }
 
 export async function updateCompanyNote(organizationId: string, companyId: string, noteId: number, value: string): Promise<CompanyNote> {

@@ -1,7 +1,7 @@
 import { apiHandler } from '../../shared/http/api-handler';
 import { pageEnvelope } from '../../shared/pagination';
 import { listServicesByCategory } from '../services/rules';
-import { createMember, updateMember, inviteMember, acceptInvitation } from './member-rules';
+import { createMember, updateMember, inviteMember, acceptInvitation, readMember, removeMember, cancelInvitation } from './member-rules';
 import { listMembersPage, listInvitationsPage } from './member-store';
 import * as routes from './routes';
 import { getOrganization, updateOrganization } from './store';
@@ -21,6 +21,18 @@ export const listOrganizationMembersHandler = apiHandler(routes.listOrganization
 export const createOrganizationMemberHandler = apiHandler(routes.createOrganizationMember, async ({ body, organizationId }) => ({
   member: await createMember(organizationId, body),
 }));
+
+export const getOrganizationMemberHandler = apiHandler(routes.getOrganizationMember, async ({ path, organizationId }) => ({ member: await readMember(organizationId, path.memberId) }));
+
+export const deleteOrganizationMemberHandler = apiHandler(routes.deleteOrganizationMember, async ({ path, organizationId }) => {
+  await removeMember(organizationId, path.memberId);
+  return { success: true as const, id: path.memberId };
+});
+
+export const deleteOrganizationInvitationHandler = apiHandler(routes.deleteOrganizationInvitation, async ({ path, organizationId }) => {
+  await cancelInvitation(organizationId, path.invitationId);
+  return { success: true as const, id: path.invitationId };
+});
 
 export const updateOrganizationMemberHandler = apiHandler(routes.updateOrganizationMember, async ({ path, body, organizationId }) => ({
   member: await updateMember(organizationId, path.memberId, body),

@@ -6,6 +6,9 @@ import type { IsolationCases } from '../../shared/resource';
  */
 export const isolationCases: IsolationCases = {
   updateOrganizationMember: [{ path: (ids) => `/v1/organization/members/${ids.memberId}`, body: () => ({ isDisabled: true }), expect: 'not-found' }],
+  getOrganizationMember: [{ path: (ids) => `/v1/organization/members/${ids.memberId}`, expect: 'not-found' }],
+  deleteOrganizationMember: [{ path: (ids) => `/v1/organization/members/${ids.memberId}`, expect: 'not-found' }],
+  deleteOrganizationInvitation: [{ path: (ids) => `/v1/organization/invitations/${ids.invitationId}`, expect: 'not-found' }],
   acceptOrganizationInvitation: [{ path: (ids) => `/v1/organization/invitations/${ids.invitationId}/accept`, body: () => ({ firstName: 'B', lastName: 'B' }), expect: 'not-found' }],
   getOrganization: 'the key’s own organization',
   updateOrganization: 'the key’s own organization',

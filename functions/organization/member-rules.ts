@@ -1,8 +1,9 @@
 import * as v from 'valibot';
 import { defined } from '../../shared/store/changes';
-import { NotFoundError, ValidationError } from '../../shared/errors';
+import { ApiError, NotFoundError, ValidationError } from '../../shared/errors';
 import { newId, now } from '../../shared/ids';
-import { getInvitation, getMember, insertInvitation, insertMemberWithUser, MEMBER_SEQUENCE, replaceInvitationWithMember, writeMemberChanges } from './member-store';
+import { deleteInvitation, deleteMember, getAdmins, getInvitation, getMember, insertInvitation, insertMemberWithUser, MEMBER_SEQUENCE, replaceInvitationWithMember, writeMemberChanges } from './member-store';
+import { retryOnStaleWrite } from '../../shared/store/versioned';
 import { reserveIds } from '../../shared/store/sequences';
 import { Member, type AcceptInvitationBody, type CreateInvitationBody, type Invitation, type MemberChanges, type MemberRole } from './member-schema';
 
@@ -61,4 +62,33 @@ export async function acceptInvitation(organizationId: string, invitationId: num
   const member = newMember({ email: invitation.email, role: invitation.role, firstName: firstName!, lastName: lastName! }, invitation.id, acceptedAt);
   await replaceInvitationWithMember(organizationId, invitation, member, acceptedAt);
   return member;
+}
+
+export async function readMember(organizationId: string, memberId: number): Promise<Member> {
+  const member = await getMember(organizationId, memberId);
+  if (!member) throw new NotFoundError('Member not found');
+  return member;
+}
+
+const lastAdmin = () => new ApiError(409, 'The member is the organization’s last ADMIN: make another member ADMIN first', 'LAST_ADMIN');
+
+/**
+ * Removes a member and its user: the userId can no longer send SMS (answered as an unknown user), write notes or be
+ * booked; what it already did (messages sent, notes, appointments) keeps its userId. The last ADMIN is kept (409).
+ */
+export async function removeMember(organizationId: string, memberId: number): Promise<void> {
+  await retryOnStaleWrite(async () => {
+    const member = await readMember(organizationId, memberId);
+    if (member.role !== 'ADMIN') return deleteMember(organizationId, member);
+    const otherAdmin = (await getAdmins(organizationId)).find((admin) => admin.id !== member.id);
+    if (!otherAdmin) throw lastAdmin();
+    return deleteMember(organizationId, member, otherAdmin);
+  });
+}
+
+/** Cancels a pending invitation: accepting it answers 404 from then on, and its email may be invited again. */
+export async function cancelInvitation(organizationId: string, invitationId: number): Promise<void> {
+  const invitation = await getInvitation(organizationId, invitationId);
+  if (!invitation) throw new NotFoundError('Invitation not found');
+  await deleteInvitation(organizationId, invitation);
 }

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { NonEmptyString, Timestamp, integerString, pageSchema, partialUpdateBody } from '../../shared/schema';
+import { NonEmptyString, Timestamp, deletedSchema, integerString, pageSchema, partialUpdateBody } from '../../shared/schema';
 
 /** ADMIN manages the account and its keys, MANAGER the pipeline and team, MEMBER works leads. */
 export const MEMBER_ROLES = ['ADMIN', 'MANAGER', 'MEMBER'] as const;
@@ -90,3 +90,6 @@ export type AcceptInvitationBody = v.InferOutput<typeof AcceptInvitationBody>;
 export const InvitationIdPath = v.object({ invitationId: integerString('invitationId') });
 export const InvitationResponse = v.object({ invitation: Invitation });
 export const InvitationPage = pageSchema('invitations', Invitation);
+
+/** The answer of a member's removal and of an invitation's cancellation: the integer id. */
+export const MemberOrInvitationDeleted = deletedSchema(v.pipe(v.number(), v.integer()));

@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
 import { memberCounterNames, memberKeys } from './member-entity';
@@ -10,6 +10,7 @@ import type { Invitation, Member, MemberChanges } from './member-schema';
 import { counterUpdate } from '../../shared/store/counters';
 import { countedPage } from '../../shared/store/query-page';
 import { deleteItem, insertIfAbsent, transact, type TransactWrite } from '../../shared/store/transact';
+import { StaleWrite } from '../../shared/store/versioned';
 import { setFields } from '../../shared/store/update-fields';
 
 /** Members and invitations share one sequence, so an accepted invitation keeps its id. */
@@ -84,6 +85,89 @@ export async function replaceInvitationWithMember(organizationId: string, invita
     deleteItem(memberKeys.invitation(organizationId, invitation.id), invitationNotFound),
     { item: { Put: { TableName: config.tableName, Item: toMemberEmailItem(organizationId, invitation.email, { memberId: member.id }) } } },
     ...memberWrites(organizationId, member, createdAt),
+    counterUpdate(organizationId, memberCounterNames.invitations, -1),
+  ]);
+}
+
+/** The organization's members with the ADMIN role, read consistently (a team is tens of members, not thousands). */
+export async function getAdmins(organizationId: string): Promise<Member[]> {
+  const { pk, skPrefix } = memberKeys.members(organizationId);
+  const admins: Member[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo.send(
+      new QueryCommand({
+        TableName: config.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        FilterExpression: '#role = :admin',
+        ExpressionAttributeNames: { '#role': 'role' },
+        ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix, ':admin': 'ADMIN' },
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    admins.push(...(page.Items ?? []).map(fromMemberItem));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return admins;
+}
+
+/**
+ * The member, its user lookup (so its userId can no longer send SMS, write notes or be booked) and its email claim
+ * (so the address can be invited again) go, and the members counter moves, in one transaction. The member must
+ * still have the role it was read with, and `keptAdmin`, when given, must still be an ADMIN: of two concurrent
+ * removals of the last two admins one fails that check and is read again (StaleWrite).
+ */
+export async function deleteMember(organizationId: string, member: Member, keptAdmin?: Member): Promise<void> {
+  const stillRole = (id: number, role: string): TransactWrite => ({
+    item: {
+      ConditionCheck: {
+        TableName: config.tableName,
+        Key: memberKeys.member(organizationId, id),
+        ConditionExpression: '#role = :role',
+        ExpressionAttributeNames: { '#role': 'role' },
+        ExpressionAttributeValues: { ':role': role },
+      },
+    },
+    onConditionFailed: () => new StaleWrite(),
+  });
+  await transact([
+    {
+      item: {
+        Delete: {
+          TableName: config.tableName,
+          Key: memberKeys.member(organizationId, member.id),
+          ConditionExpression: '#role = :role',
+          ExpressionAttributeNames: { '#role': 'role' },
+          ExpressionAttributeValues: { ':role': member.role },
+        },
+      },
+      // Gone meanwhile, or its role changed: read again.
+      onConditionFailed: () => new StaleWrite(),
+    },
+    deleteItem(memberKeys.user(organizationId, member.user.id)),
+    deleteItem(memberKeys.memberEmail(organizationId, member.user.email)),
+    counterUpdate(organizationId, memberCounterNames.members, -1),
+    ...(keptAdmin ? [stillRole(keptAdmin.id, 'ADMIN')] : []),
+  ]);
+}
+
+/** The pending invitation and its email claim go, and the invitations counter moves; accepted or gone meanwhile → 404. */
+export async function deleteInvitation(organizationId: string, invitation: Invitation): Promise<void> {
+  await transact([
+    deleteItem(memberKeys.invitation(organizationId, invitation.id), invitationNotFound),
+    {
+      item: {
+        Delete: {
+          TableName: config.tableName,
+          Key: memberKeys.memberEmail(organizationId, invitation.email),
+          // Still the invitation's: an accept hands it to the member in the transaction that removes the invitation.
+          ConditionExpression: 'invitationId = :id',
+          ExpressionAttributeValues: { ':id': invitation.id },
+        },
+      },
+      onConditionFailed: invitationNotFound,
+    },
     counterUpdate(organizationId, memberCounterNames.invitations, -1),
   ]);
 }

@@ -16,6 +16,6 @@ export const organization = defineResource({
     Invitation: { schema: Invitation, example: invitation },
     Organization: { schema: Organization, example: organizationExample },
   },
-  events: [lifecycleEvents({ entity: 'MEMBER', toData: fromMemberItem, created: 'member.created', updated: 'member.updated' })],
+  events: [lifecycleEvents({ entity: 'MEMBER', toData: fromMemberItem, created: 'member.created', updated: 'member.updated', deleted: 'member.deleted' })],
   keys: [{ builders: organizationKeys, samples: organizationKeySamples }, { builders: memberKeys, samples: memberKeySamples }],
 });

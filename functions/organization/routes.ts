@@ -7,6 +7,7 @@ import {
   InvitationPage,
   InvitationResponse,
   MemberIdPath,
+  MemberOrInvitationDeleted,
   MemberPage,
   MemberResponse,
   UpdateMemberBody,
@@ -72,6 +73,35 @@ export const updateOrganizationMember = defineRoute({
   errors: [400, 404],
 });
 
+export const getOrganizationMember = defineRoute({
+  operationId: 'getOrganizationMember',
+  method: 'GET',
+  path: '/v1/organization/members/{memberId}',
+  summary: 'Read a member',
+  description: 'One member with a user account, as the list shows it. A pending invitation is not a member: its id answers 404 here until it is accepted.',
+  tag: 'Organization',
+  dynamodb: ['GetItem'],
+  status: 200,
+  request: { path: MemberIdPath },
+  response: MemberResponse,
+  errors: [400, 404],
+});
+
+export const deleteOrganizationMember = defineRoute({
+  operationId: 'deleteOrganizationMember',
+  method: 'DELETE',
+  path: '/v1/organization/members/{memberId}',
+  summary: 'Remove a member and its user',
+  description:
+    'The member leaves the list and its `userId` can no longer send SMS (`POST /v1/sms` answers 404 User not found), add company notes or be booked; messages, notes and appointments it already has keep their `userId`. Its email may be invited again. Removing the organization’s last ADMIN answers 409 `LAST_ADMIN`.',
+  tag: 'Organization',
+  dynamodb: ['GetItem', 'Query', 'DeleteItem', 'UpdateItem', 'ConditionCheckItem'],
+  status: 200,
+  request: { path: MemberIdPath },
+  response: MemberOrInvitationDeleted,
+  errors: [400, 404, 409],
+});
+
 export const createOrganizationInvitation = defineRoute({
   operationId: 'createOrganizationInvitation',
   method: 'POST',
@@ -114,6 +144,20 @@ export const acceptOrganizationInvitation = defineRoute({
   errors: [400, 404],
 });
 
+export const deleteOrganizationInvitation = defineRoute({
+  operationId: 'deleteOrganizationInvitation',
+  method: 'DELETE',
+  path: '/v1/organization/invitations/{invitationId}',
+  summary: 'Cancel a pending invitation',
+  description: 'The invitation leaves the list; accepting it answers 404 from then on, and its email may be invited again. An invitation already accepted or cancelled answers 404.',
+  tag: 'Organization',
+  dynamodb: ['GetItem', 'DeleteItem', 'UpdateItem'],
+  status: 200,
+  request: { path: InvitationIdPath },
+  response: MemberOrInvitationDeleted,
+  errors: [400, 404],
+});
+
 export const getOrganization = defineRoute({
   operationId: 'getOrganization',
   method: 'GET',
@@ -148,9 +192,12 @@ export const organizationRoutes = [
   updateOrganization,
   listOrganizationMembers,
   createOrganizationMember,
+  getOrganizationMember,
   updateOrganizationMember,
+  deleteOrganizationMember,
   listOrganizationInvitations,
   createOrganizationInvitation,
   acceptOrganizationInvitation,
+  deleteOrganizationInvitation,
   listOrganizationServices,
 ];
