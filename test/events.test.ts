@@ -274,3 +274,47 @@ describe('when an event occurred', () => {
     expect(occurredAt).toBeLessThanOrEqual(ingested.after);
   });
 });
+
+describe('GET /v1/events/{eventId}', () => {
+  it('reads one event as the list shows it, with one GetItem; another organization gets 404', async () => {
+    const { client } = await api.organization();
+    await client.post('/v1/policies', { title: 'Warranty', content: '12 months.' });
+    const [listed] = (await eventsOf(client, '&type=policy.created')).events;
+    const res = await client.get(`/v1/events/${listed!.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ event: listed });
+    const other = await api.organization();
+    const foreign = await other.client.get(`/v1/events/${listed!.id}`);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.error).toEqual({ status: 404, message: 'Event not found', code: 'NOT_FOUND' });
+    expect((await client.get('/v1/events/evt_01JCZ3V7Q8K2M4N6P8R0S2T4V6')).status).toBe(404);
+  });
+
+  it('answers 404 for an event past the retention window, as the list leaves it out', async () => {
+    const { client, organizationId } = await api.organization();
+    const old = Date.now() - 31 * 86_400_000;
+    const event = { id: eventIdOf(old, '1'), type: 'faq.created' as const, occurredAt: new Date(old).toISOString(), organizationId, data: { id: 1 } };
+    await recordEvents([event]);
+    expect((await client.get(`/v1/events/${event.id}`)).status).toBe(404);
+  });
+});
+
+describe('deletions read back as events', () => {
+  it('records product.deleted, company.deleted and member.deleted with the record as it was', async () => {
+    const { client, organizationId } = await api.organization();
+    await createMember(organizationId, { role: 'ADMIN', firstName: 'Sarah', lastName: 'Mitchell', email: 'sarah@example.com' });
+    const member = await createMember(organizationId, { role: 'MEMBER', firstName: 'Priya', lastName: 'Sharma', email: 'priya@example.com' });
+    const product = await createProduct(client, fixedProduct('Tap washer'));
+    const company = await created(client, '/v1/companies', 'company', { name: 'Harbourside Strata' });
+    expect((await client.delete(`/v1/products/${product.id}`)).status).toBe(200);
+    expect((await client.delete(`/v1/companies/${company.id}`)).status).toBe(200);
+    expect((await client.delete(`/v1/organization/members/${member.id}`)).status).toBe(200);
+    const { events } = await eventsOf(client);
+    const deleted = events.filter((event) => event.type.endsWith('.deleted')).map((event) => [event.type, event.data]);
+    expect(deleted.sort(([a], [b]) => String(a).localeCompare(String(b)))).toEqual([
+      ['company.deleted', company],
+      ['member.deleted', member],
+      ['product.deleted', product],
+    ]);
+  });
+});

@@ -1,4 +1,4 @@
-import { EventListQuery, EventPage, EVENT_RETENTION_DAYS } from './schema';
+import { EventIdPath, EventListQuery, EventPage, EventResponse, EVENT_RETENTION_DAYS } from './schema';
 import { defineRoute } from '../../shared/routes/route';
 
 export const listEvents = defineRoute({
@@ -16,4 +16,18 @@ export const listEvents = defineRoute({
   errors: [400],
 });
 
-export const eventRoutes = [listEvents];
+export const getEvent = defineRoute({
+  operationId: 'getEvent',
+  method: 'GET',
+  path: '/v1/events/{eventId}',
+  summary: 'Read an event',
+  description: `One event, as the list and webhooks deliver it (a webhook's \`webhook-id\` is its event's id). Events are kept ${EVENT_RETENTION_DAYS} days; an older one, or another organization's, answers 404.`,
+  tag: 'Events',
+  dynamodb: ['GetItem'],
+  status: 200,
+  request: { path: EventIdPath },
+  response: EventResponse,
+  errors: [400, 404],
+});
+
+export const eventRoutes = [listEvents, getEvent];

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { PageQuery, pageSchema, Timestamp } from '../../shared/schema';
+import { PageQuery, pageSchema, PrefixedId, Timestamp } from '../../shared/schema';
 import { EVENT_TYPES } from './types';
 
 export { EVENT_TYPES, type EventType } from './types';
@@ -19,6 +19,9 @@ export type Event = v.InferOutput<typeof Event>;
 export const EventListQuery = v.object({ ...PageQuery.entries, type: v.optional(EventTypeSchema) });
 
 export const EventPage = pageSchema('events', Event);
+
+export const EventIdPath = v.object({ eventId: PrefixedId('evt', 'eventId') });
+export const EventResponse = v.object({ event: Event });
 
 /** How long events are kept (and listed). */
 export const EVENT_RETENTION_DAYS = 30;

@@ -1,3 +1,7 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '../../shared/config';
+import { dynamo } from '../../shared/dynamo';
+import { NotFoundError } from '../../shared/errors';
 import { eventKeys, fromEventItem, toEventItem } from './entity';
 import type { Page, PageRequest } from '../../shared/pagination';
 import { EVENT_RETENTION_DAYS, type Event, type EventType } from './schema';
@@ -16,4 +20,15 @@ export async function listEventsPage(organizationId: string, { page, limit, curs
   const source = type ? { ...eventKeys.eventsOfTypeBetween(organizationId, type, from, to), index: 'gsi1' as const } : eventKeys.eventsBetween(organizationId, from, to);
   const { items, totalCount, nextCursor } = await rangePage(source, { page, limit, cursor });
   return { items: items.map(fromEventItem), totalCount, page, limit, nextCursor };
+}
+
+/**
+ * One event by its id: one GetItem. An event past the retention window answers 404 as the list leaves it out, though
+ * DynamoDB's TTL may not have deleted it yet.
+ */
+export async function getEvent(organizationId: string, eventId: string): Promise<Event> {
+  const [from] = retentionWindow('evt', EVENT_RETENTION_DAYS);
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: eventKeys.event(organizationId, eventId), ConsistentRead: true }));
+  if (!Item || eventId < from) throw new NotFoundError('Event not found');
+  return fromEventItem(Item);
 }
