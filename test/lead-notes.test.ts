@@ -28,6 +28,18 @@ describe('POST /v1/leads/{leadId}/activities', () => {
     expect(calls).toEqual(['UpdateItemCommand', 'TransactWriteItemsCommand']);
   });
 
+  it('records a note once when it is retried with the same Idempotency-Key', async () => {
+    const { client } = await api.organization();
+    const lead = await createLead(client);
+    const send = () => client.post(`/v1/leads/${lead.id}/activities`, { event: 'NOTE', data: 'Sent twice' }, { headers: { 'idempotency-key': 'note-once-1' } });
+    const first = await send();
+    const again = await send();
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect((await client.get(`/v1/leads/${lead.id}/activities`)).body.totalCount).toBe(2);
+  });
+
   it('emits lead.note_added with the activity', async () => {
     const { client } = await api.organization();
     const lead = await createLead(client);
