@@ -73,3 +73,14 @@ export class SmsDeliveryError extends Error {
     super(message);
   }
 }
+
+/**
+ * Answers a request's input earned before anything ran (an id that cannot exist, answered as an unknown one):
+ * sent as they are, but not kept for an Idempotency-Key, as a 400 is not, so a corrected retry runs.
+ */
+const refusedBeforeRunning = new WeakSet<Error>();
+export function refusedUnrun<E extends Error>(error: E): E {
+  refusedBeforeRunning.add(error);
+  return error;
+}
+export const wasRefusedUnrun = (error: unknown): boolean => error instanceof Error && refusedBeforeRunning.has(error);

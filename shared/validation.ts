@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { ValidationError, type ErrorDetail } from './errors';
+import { refusedUnrun, ValidationError, type ErrorDetail } from './errors';
 import { unknownIdAnswer } from './schema';
 
 const OBJECT_TYPES = new Set(['object', 'strict_object', 'loose_object']);
@@ -34,7 +34,7 @@ function unknownIdError(issues: readonly v.BaseIssue<unknown>[]): Error | undefi
   const answers = [...fields.values()].map((faults) => faults.map((fault) => ({ fault, answer: unknownIdAnswer(fault.requirement) })).find(({ answer }) => answer));
   if (answers.length === 0 || answers.some((found) => !found)) return undefined;
   const { fault, answer } = answers[0]!;
-  return answer!(fault.input);
+  return refusedUnrun(answer!(fault.input));
 }
 
 /** Parses a value (a request part, a batch item) or throws a 400 naming the field; see unknownIdError for ids. */

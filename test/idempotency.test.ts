@@ -48,6 +48,16 @@ describe('Idempotency-Key on POST and PATCH', () => {
     expect(fixed.status).toBe(201);
   });
 
+  it('keeps no 404 earned by an id that cannot exist, which nothing ran for: a corrected retry with the same key runs', async () => {
+    const { client, demo } = await api.organization({ demo: true });
+    const leadId = (demo!.leadIds as string[])[0]!;
+    const malformed = await client.post('/v1/appointments', { leadId: 'lead_1', title: 'Visit', startsAt: '2027-03-01T09:00:00Z', endsAt: '2027-03-01T10:00:00Z' }, withKey('fix-id'));
+    expect(malformed.status).toBe(404);
+    const fixed = await client.post('/v1/appointments', { leadId, title: 'Visit', startsAt: '2027-03-01T09:00:00Z', endsAt: '2027-03-01T10:00:00Z' }, withKey('fix-id'));
+    expect(fixed.status).toBe(201);
+    expect(fixed.headers.get('idempotent-replayed')).toBeNull();
+  });
+
   it('keeps a 404 and a 409 like any completed answer', async () => {
     const { client } = await api.organization();
     const missing = await client.patch('/v1/leads/lead_01HZZZZZZZZZZZZZZZZZZZZZZZ', { read: true }, withKey('patch-1'));

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { ApiError, ValidationError } from '../errors';
+import { ApiError, ValidationError, wasRefusedUnrun } from '../errors';
 import type { JsonResponse } from './envelope';
 import { isIdempotent, type HttpMethod } from '../routes/route';
 
@@ -55,7 +55,8 @@ export function idempotency(store: IdempotencyStore): Middleware {
     const claimed = claims.get(request);
     if (!claimed || !request.response) return;
     const { organizationId, key, fingerprint } = claimed;
-    await (isKept(request.response.statusCode) ? store.complete(organizationId, key, fingerprint, request.response) : store.release(organizationId, key));
+    const kept = isKept(request.response.statusCode) && !wasRefusedUnrun(request.error);
+    await (kept ? store.complete(organizationId, key, fingerprint, request.response) : store.release(organizationId, key));
   };
   return {
     before: async (request) => {
