@@ -19,7 +19,7 @@ export interface paths {
         put?: never;
         /**
          * Create a lead
-         * @description Creates a lead with status NEW and records its LEAD_CREATED activity in the same transaction. `email` and `name` (or `firstName`) are required; `name` is split into first and last name unless those are given. A `companyId` must be a company of the organization.
+         * @description Creates a lead with status NEW and records its LEAD_CREATED activity in the same transaction. `name` (or `firstName`) is required, and `email` or `phone` (a caller who left only a phone is entered with it); `name` is split into first and last name unless those are given. A `companyId` must be a company of the organization.
          */
         post: operations["createLead"];
         delete?: never;
@@ -69,7 +69,11 @@ export interface paths {
          */
         get: operations["listLeadActivities"];
         put?: never;
-        post?: never;
+        /**
+         * Add a note to a lead’s timeline
+         * @description `{event: "NOTE", data}` records the note text as a `NOTE_ADDED` activity (`userId` null, as for every change made with an API key), listed with the lead’s other activities. `NOTE` is the only event a client adds; the others are recorded by what they describe. An unknown lead answers 404 and records nothing.
+         */
+        post: operations["createLeadActivity"];
         delete?: never;
         options?: never;
         head?: never;
@@ -131,13 +135,37 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List SMS messages, newest first
+         * @description Every SMS message of the organization, sent and received, with its status now (`QUEUED` included), newest first, listed under `messages`; optionally only one lead’s (`leadId`), one thread’s (`messageThreadId`) and/or one `status`. `totalCount` is exact for every filter. A lead or thread without messages (unknown, or another organization’s) answers an empty list.
+         */
+        get: operations["listSms"];
         put?: never;
         /**
          * Send an SMS to a lead, starting a thread (and an SMS inquiry) or replying in one
-         * @description Sent by a member (`userId`) to the lead’s phone. Without `messageThreadId` it starts a thread, recorded as an SMS inquiry; with one it adds the message to that thread. The message is recorded (status `QUEUED`) before it is handed to the SMS provider, then becomes `SENT`, and later `DELIVERED` or `FAILED` as the carrier reports. A lead without a phone or a disabled member answers 400; if the provider refuses the message it stays in the thread as `FAILED` and the answer is 502 with a bare `{message}`.
+         * @description Sent by a member (`userId`) to the lead’s phone. Without `messageThreadId` it starts a thread, recorded as an SMS inquiry; with one it adds the message to that thread. The message is recorded (status `QUEUED`) before it is handed to the SMS provider, then becomes `SENT`, and later `DELIVERED` or `FAILED` as the carrier reports; the answer’s `sms` is the message as recorded (`SENT`, or `QUEUED` while that mark is not written), and `GET /v1/sms/{smsId}` reads it later. A lead without a phone or a disabled member answers 400; if the provider refuses the message it stays in the thread as `FAILED` and the answer is 502 with a bare `{message}`.
          */
         post: operations["sendSms"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sms/{smsId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an SMS message and its status
+         * @description One SMS message, sent or received, with its status now: `QUEUED` until the provider answers, then `SENT`, `DELIVERED` or `FAILED`; a reply is `RECEIVED`. The `id` is the message id `POST /v1/sms` answers and an SMS inquiry’s `data.messages` list. Another organization’s message answers 404.
+         */
+        get: operations["getSms"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -234,7 +262,11 @@ export interface paths {
          */
         put: operations["updateCompany"];
         post?: never;
-        delete?: never;
+        /**
+         * Delete a company and its notes
+         * @description Removes the company and its notes. While any lead still has the company as its `companyId`, the company is kept and the answer is 409 `COMPANY_HAS_LEADS`: move those leads (`PATCH /v1/leads/{leadId}` with another `companyId`, or `null`) or delete them first, so no lead is left pointing at a missing company. A company already gone answers 404.
+         */
+        delete: operations["deleteCompany"];
         options?: never;
         head?: never;
         /**
@@ -275,7 +307,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Read a company note
+         * @description One note of one company; a note of another company, of a deleted company or of another organization answers 404.
+         */
+        get: operations["getCompanyNote"];
         /**
          * Change a company note’s text
          * @description Replaces `value` and moves `updatedAt`.
@@ -351,10 +387,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Read a member
+         * @description One member with a user account, as the list shows it. A pending invitation is not a member: its id answers 404 here until it is accepted.
+         */
+        get: operations["getOrganizationMember"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Remove a member and its user
+         * @description The member leaves the list and its `userId` can no longer send SMS (`POST /v1/sms` answers 404 User not found), add company notes or be booked; messages, notes and appointments it already has keep their `userId`. Its email may be invited again. Removing the organization’s last ADMIN answers 409 `LAST_ADMIN`.
+         */
+        delete: operations["deleteOrganizationMember"];
         options?: never;
         head?: never;
         /**
@@ -408,6 +452,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/organization/invitations/{invitationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a pending invitation
+         * @description The invitation leaves the list; accepting it answers 404 from then on, and its email may be invited again. An invitation already accepted or cancelled answers 404.
+         */
+        delete: operations["deleteOrganizationInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/organization/services": {
         parameters: {
             query?: never;
@@ -417,7 +481,7 @@ export interface paths {
         };
         /**
          * List the services grouped by trade category (only categories that have services)
-         * @description Every service of the organization under its trade category, categories in catalog order and only those with a service, newest service first within a category.
+         * @description Every service of the organization under its trade category, categories in catalog order and only those with a service, newest service first within a category. Each service carries its `durationUnit` and pricing beside the spec’s fields; GET /v1/services lists them with their scenarios, filtered and paged.
          */
         get: operations["listOrganizationServices"];
         put?: never;
@@ -435,7 +499,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List services, newest first
+         * @description The organization’s services with their scenario summaries, filtered by `tradeCategoryId` (a catalog id, docs/trade-categories.md) and `isActive`. `totalCount` counts every service that passes the filters.
+         */
+        get: operations["listServices"];
         put?: never;
         /**
          * Create a service and its scenario
@@ -462,6 +530,34 @@ export interface paths {
         get: operations["getService"];
         put?: never;
         post?: never;
+        /**
+         * Delete a service and its scenario
+         * @description Removes the service, its scenario and its name in one transaction; every transfer rule that named the scenario gets `scenarioId: null` in the same transaction. A scenario named by more than 48 transfer rules answers 409 and nothing is deleted.
+         */
+        delete: operations["deleteService"];
+        options?: never;
+        head?: never;
+        /**
+         * Change any subset of a service’s fields, pricing included
+         * @description Fields left out keep their values; a price or `customPriceResponse` sent as null is cleared. The merged service is checked as a create is (`pricingMode` requires its price, `minPrice` ≤ `maxPrice`, an active custom price response needs its text). A name already used in the organization, ignoring case and spacing, answers 409. The service’s scenario is not changed: change it with PATCH /v1/scenarios/{scenarioId}.
+         */
+        patch: operations["updateService"];
+        trace?: never;
+    };
+    "/v1/scenarios": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List scenarios, newest first
+         * @description The organization’s AI-receptionist scenarios in full, filtered by `isActive` and by `tradeServiceId` (the service a scenario belongs to; an id that is not one lists none). `totalCount` counts every scenario that passes the filters.
+         */
+        get: operations["listScenarios"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -485,7 +581,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a scenario’s name, prompt, response, questions or outcome
+         * @description Fields left out keep their values; `questions` (with their answer options and follow-ups) and `outcome` are replaced whole. The service’s nested scenario summary changes in the same transaction. Concurrent updates are applied one after another, never lost.
+         */
+        patch: operations["updateScenario"];
         trace?: never;
     };
     "/v1/products": {
@@ -495,7 +595,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List trade products, newest first, optionally filtered
+         * @description Pages through the organization’s products, newest first. `tradeCategoryId`, `isActive` and `pricingType` filter the list (together, all must hold); `totalCount` is exact under any filter. A cursor belongs to the filters it was answered with.
+         */
+        get: operations["listProducts"];
         put?: never;
         /**
          * Create a trade product (pricing per pricingType)
@@ -515,14 +619,22 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Read a trade product
+         * @description One product of the organization; another organization’s product, or one deleted, answers 404.
+         */
+        get: operations["getProduct"];
         /**
          * Change any subset of a trade product’s fields
          * @description Fields left out keep their values; the merged product must still fit its `pricingType`. A rename to a name in use answers 409 and changes nothing. Concurrent updates are applied one after another, never lost.
          */
         put: operations["updateProduct"];
         post?: never;
-        delete?: never;
+        /**
+         * Delete a trade product
+         * @description Removes the product and frees its name for another product, in one transaction. A product already gone answers 404, and so does a batch item naming it.
+         */
+        delete: operations["deleteProduct"];
         options?: never;
         head?: never;
         /**
@@ -559,7 +671,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List call transfer rules, newest first
+         * @description The organization’s transfer rules, filtered by `isEnabled` and by `scenarioId` (a scenario that is not one of the organization’s lists none). `totalCount` counts every rule that passes the filters.
+         */
+        get: operations["listTransfers"];
         put?: never;
         /**
          * Create a call transfer rule
@@ -579,14 +695,22 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Read a call transfer rule
+         * @description One transfer rule. Another organization’s rule answers 404.
+         */
+        get: operations["getTransfer"];
         /**
          * Change any subset of a transfer rule’s fields
          * @description Fields left out keep their values; the merged rule is checked again (a PHONE_NUMBER destination must be E.164). A label in use answers 409. Concurrent updates are applied one after another, never lost.
          */
         put: operations["updateTransfer"];
         post?: never;
-        delete?: never;
+        /**
+         * Delete a call transfer rule
+         * @description Removes the rule; its label is free for another rule at once.
+         */
+        delete: operations["deleteTransfer"];
         options?: never;
         head?: never;
         /**
@@ -627,7 +751,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Read a policy
+         * @description One policy of the organization, as the list shows it. Another organization's policy, or one deleted, answers 404.
+         */
+        get: operations["getPolicy"];
         /**
          * Change a policy’s title, content or isActive
          * @description Fields left out keep their values. Another organization's policy answers 404.
@@ -679,7 +807,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Read an FAQ
+         * @description One FAQ of the organization, as the list shows it. Another organization’s FAQ, or one deleted, answers 404.
+         */
+        get: operations["getFaq"];
         /**
          * Change an FAQ’s question, answer or isActive
          * @description Fields left out keep their values. Another organization’s FAQ answers 404.
@@ -712,6 +844,26 @@ export interface paths {
          * @description Every change that matters — a lead created, an SMS delivered, a product updated — as an event `{id, type, occurredAt, organizationId, data}`, where `data` is the resource as the API returns it. Events are derived from committed changes only, a moment after them, and kept 30 days. `type` filters to one event type; an unknown type answers 400. Webhook subscriptions deliver the same events.
          */
         get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{eventId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an event
+         * @description One event, as the list and webhooks deliver it (a webhook's `webhook-id` is its event's id). Events are kept 30 days; an older one, or another organization's, answers 404.
+         */
+        get: operations["getEvent"];
         put?: never;
         post?: never;
         delete?: never;
@@ -847,7 +999,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Read an inbound endpoint
+         * @description As the list shows it: never its token or secret (the token is stored only hashed; rotate to get new ones).
+         */
+        get: operations["getInboundEndpoint"];
         put?: never;
         post?: never;
         /**
@@ -857,7 +1013,11 @@ export interface paths {
         delete: operations["deleteInboundEndpoint"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change an inbound endpoint’s name, source or fieldMap
+         * @description Fields left out keep their values; `fieldMap: null` removes the map. The URL, its token and the signing secret stay as they are, so forms already posting to it keep working; posts after the change are read with the new settings.
+         */
+        patch: operations["updateInboundEndpoint"];
         trace?: never;
     };
     "/v1/inbound-endpoints/{inboundEndpointId}/rotate": {
@@ -1284,6 +1444,33 @@ export interface components {
         };
         /**
          * @example {
+         *       "id": "message_01JCZ41C5D6E7F8G9H0J1K2M3N",
+         *       "direction": "OUTBOUND",
+         *       "status": "SENT",
+         *       "body": "Hi Olivia, thanks for getting in touch. Tom can look at the blocked drain tomorrow between 8 and 10am. Does that suit?",
+         *       "leadId": "lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6",
+         *       "userId": "user_01JBQ0ZP5W9X7Y3Z1A2B4C6D8E",
+         *       "messageThreadId": "thread_01JCZ41A9B8C7D6E5F4G3H2J1K",
+         *       "inquiryId": "inquiry_01JCZ41B2C3D4E5F6G7H8J9K0M",
+         *       "createdAt": "2026-11-20T04:15:42.118Z"
+         *     }
+         */
+        Sms: {
+            id: string;
+            /** @enum {string} */
+            direction: "INBOUND" | "OUTBOUND";
+            /** @enum {string} */
+            status: "QUEUED" | "SENT" | "DELIVERED" | "FAILED" | "RECEIVED";
+            body: string;
+            leadId: string;
+            userId: string | null;
+            messageThreadId: string;
+            inquiryId: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /**
+         * @example {
          *       "id": "appointment_01JD1H3Q9V7C5X3Z1B9N7M5K3J",
          *       "leadId": "lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6",
          *       "title": "Blocked drain inspection",
@@ -1548,7 +1735,19 @@ export interface components {
          *           ],
          *           "tradeCategoryId": 1,
          *           "createdAt": "2026-09-14T22:10:41.006Z",
-         *           "isActive": true
+         *           "isActive": true,
+         *           "durationUnit": "MINUTES",
+         *           "pricingMode": "CALL_OUT",
+         *           "fixedPrice": null,
+         *           "hourlyRate": 145,
+         *           "callOutFee": 99,
+         *           "minPrice": null,
+         *           "maxPrice": null,
+         *           "plusGST": true,
+         *           "plusMaterials": false,
+         *           "isCustomPriceResponseActive": false,
+         *           "customPriceResponse": null,
+         *           "isDisclosePrice": true
          *         }
          *       ]
          *     }
@@ -1571,7 +1770,19 @@ export interface components {
          *       ],
          *       "tradeCategoryId": 1,
          *       "createdAt": "2026-09-14T22:10:41.006Z",
-         *       "isActive": true
+         *       "isActive": true,
+         *       "durationUnit": "MINUTES",
+         *       "pricingMode": "CALL_OUT",
+         *       "fixedPrice": null,
+         *       "hourlyRate": 145,
+         *       "callOutFee": 99,
+         *       "minPrice": null,
+         *       "maxPrice": null,
+         *       "plusGST": true,
+         *       "plusMaterials": false,
+         *       "isCustomPriceResponseActive": false,
+         *       "customPriceResponse": null,
+         *       "isDisclosePrice": true
          *     }
          */
         CategoryService: {
@@ -1584,6 +1795,20 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             isActive: boolean;
+            /** @enum {string} */
+            durationUnit: "MINUTES" | "HOURS" | "DAYS";
+            /** @enum {string} */
+            pricingMode: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
+            fixedPrice: number | null;
+            hourlyRate: number | null;
+            callOutFee: number | null;
+            minPrice: number | null;
+            maxPrice: number | null;
+            plusGST: boolean;
+            plusMaterials: boolean;
+            isCustomPriceResponseActive: boolean;
+            customPriceResponse: string | null;
+            isDisclosePrice: boolean;
         };
         /**
          * @example {
@@ -1812,7 +2037,7 @@ export interface components {
         Event: {
             id: string;
             /** @enum {string} */
-            type: "lead.created" | "lead.updated" | "lead.deleted" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "company.created" | "company.updated" | "member.created" | "member.updated" | "service.created" | "product.created" | "product.updated" | "transfer.created" | "transfer.updated" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted";
+            type: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "company.created" | "company.updated" | "company.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted";
             /** Format: date-time */
             occurredAt: string;
             organizationId: string;
@@ -1933,7 +2158,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description A path, query or body value failed validation, or the body is not valid JSON. The message names the field. */
+        /** @description A path, query or body value failed validation, a query parameter the operation does not take was sent, or the body is not valid JSON. The message names the field or parameter. */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -2054,20 +2279,35 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "olivia.nguyen@example.com.au",
+                 *       "firstName": "Olivia",
+                 *       "lastName": "Nguyen",
+                 *       "phone": "+61412345001",
+                 *       "suburb": "Parramatta",
+                 *       "socials": {}
+                 *     }
+                 */
                 "application/json": {
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     name?: string;
                     /** Format: email */
-                    email: string;
+                    email?: string;
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     firstName?: string;
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     lastName?: string;
                     phone?: string;
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     suburb?: string;
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     businessName?: string;
                     socials?: {
                         [key: string]: string;
                     };
                     companyId?: string;
-                } | unknown | unknown;
+                } & ((unknown | unknown) & (unknown | unknown));
             };
         };
         responses: {
@@ -2164,9 +2404,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "olivia.nguyen@example.com.au",
+                 *       "firstName": "Olivia",
+                 *       "lastName": "Nguyen",
+                 *       "phone": "+61412345001",
+                 *       "suburb": "Parramatta",
+                 *       "socials": {},
+                 *       "status": "NEW",
+                 *       "read": false
+                 *     }
+                 */
                 "application/json": {
                     /** Format: email */
                     email?: string;
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     firstName?: string;
                     lastName?: string | null;
                     phone?: string | null;
@@ -2240,6 +2493,55 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    createLeadActivity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                leadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "NOTE",
+                 *       "data": "Prefers a call after 3pm; the side gate code is 4412."
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    event: "NOTE";
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    data: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Add a note to a lead’s timeline */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        activity: components["schemas"]["LeadActivity"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listInquiries: {
         parameters: {
             query?: {
@@ -2289,12 +2591,43 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "source": "WEBFORM",
+                 *       "lead": {
+                 *         "email": "olivia.nguyen@example.com.au",
+                 *         "phone": "+61412345001",
+                 *         "name": "Olivia Nguyen"
+                 *       },
+                 *       "summary": "Quote request for a blocked kitchen drain.",
+                 *       "tag": "QUOTE_REQUEST",
+                 *       "externalInquiryId": "form-submission-8812",
+                 *       "data": {
+                 *         "formName": "Request a quote",
+                 *         "fields": [
+                 *           {
+                 *             "name": "suburb",
+                 *             "label": "Suburb",
+                 *             "value": "Parramatta"
+                 *           },
+                 *           {
+                 *             "name": "message",
+                 *             "label": "How can we help?",
+                 *             "value": "The kitchen sink drains very slowly."
+                 *           }
+                 *         ],
+                 *         "submittedAt": "2026-11-20T04:12:09.512Z",
+                 *         "pageUrl": "https://www.harbourcitytrades.com.au/quote"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @constant */
                     source: "CALL";
                     data: {
                         summary: string;
                         keyPoints: string[];
+                        /** Format: uri */
                         recordingUrl: string;
                         transcripts: {
                             /** Format: date-time */
@@ -2317,10 +2650,14 @@ export interface operations {
                         /** Format: email */
                         email?: string;
                         phone?: string;
+                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                         name?: string;
+                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                         firstName?: string;
+                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                         lastName?: string;
                     } | unknown | unknown;
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     summary?: string;
                     /**
                      * @default GENERAL
@@ -2345,10 +2682,14 @@ export interface operations {
                         /** Format: email */
                         email?: string;
                         phone?: string;
+                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                         name?: string;
+                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                         firstName?: string;
+                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                         lastName?: string;
                     } | unknown | unknown;
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     summary?: string;
                     /**
                      * @default GENERAL
@@ -2377,10 +2718,14 @@ export interface operations {
                         /** Format: email */
                         email?: string;
                         phone?: string;
+                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                         name?: string;
+                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                         firstName?: string;
+                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                         lastName?: string;
                     } | unknown | unknown;
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     summary?: string;
                     /**
                      * @default GENERAL
@@ -2408,10 +2753,14 @@ export interface operations {
                         /** Format: email */
                         email?: string;
                         phone?: string;
+                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                         name?: string;
+                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                         firstName?: string;
+                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                         lastName?: string;
                     } | unknown | unknown;
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     summary?: string;
                     /**
                      * @default GENERAL
@@ -2496,6 +2845,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "isRead": false,
+                 *       "tag": "BOOKING"
+                 *     }
+                 */
                 "application/json": {
                     isRead?: boolean;
                     /** @enum {string} */
@@ -2524,6 +2879,43 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listSms: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                cursor?: string;
+                leadId?: string;
+                messageThreadId?: string;
+                status?: "QUEUED" | "SENT" | "DELIVERED" | "FAILED" | "RECEIVED";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List SMS messages, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        messages: components["schemas"]["Sms"][];
+                        totalPages: number;
+                        currentPage: number;
+                        totalCount: number;
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     sendSms: {
         parameters: {
             query?: never;
@@ -2536,6 +2928,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "userId": "user_01JBQ0ZP5W9X7Y3Z1A2B4C6D8E",
+                 *       "leadId": "lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6",
+                 *       "message": "Hi Olivia, Tom can look at the blocked drain tomorrow between 8 and 10am. Does that suit?"
+                 *     }
+                 */
                 "application/json": {
                     userId: string;
                     leadId: string;
@@ -2553,6 +2952,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         message: string;
+                        sms: components["schemas"]["Sms"];
                     };
                 };
             };
@@ -2574,6 +2974,35 @@ export interface operations {
                     };
                 };
             };
+        };
+    };
+    getSms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                smsId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read an SMS message and its status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sms: components["schemas"]["Sms"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     listAppointments: {
@@ -2627,8 +3056,25 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "leadId": "lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6",
+                 *       "title": "Blocked drain inspection",
+                 *       "startsAt": "2026-11-21T22:00:00.000Z",
+                 *       "endsAt": "2026-11-21T23:00:00.000Z",
+                 *       "timezone": "Australia/Sydney",
+                 *       "location": "14 Church St, Parramatta NSW 2150",
+                 *       "attendees": [
+                 *         {
+                 *           "userId": "user_01JBQ0ZP5W9X7Y3Z1A2B4C6D8E"
+                 *         }
+                 *       ],
+                 *       "notes": "Side gate is unlocked; dog is friendly."
+                 *     }
+                 */
                 "application/json": {
                     leadId: string;
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     title: string;
                     /**
                      * Format: date-time
@@ -2716,7 +3162,23 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Blocked drain inspection",
+                 *       "startsAt": "2026-11-21T22:00:00.000Z",
+                 *       "endsAt": "2026-11-21T23:00:00.000Z",
+                 *       "timezone": "Australia/Sydney",
+                 *       "location": "14 Church St, Parramatta NSW 2150",
+                 *       "attendees": [
+                 *         {
+                 *           "userId": "user_01JBQ0ZP5W9X7Y3Z1A2B4C6D8E"
+                 *         }
+                 *       ],
+                 *       "notes": "Side gate is unlocked; dog is friendly."
+                 *     }
+                 */
                 "application/json": {
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     title?: string;
                     /**
                      * Format: date-time
@@ -2806,7 +3268,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Harbourside Strata Management",
+                 *       "website": "https://harboursidestrata.com.au",
+                 *       "email": "maintenance@harboursidestrata.com.au",
+                 *       "phone": "+61299551200",
+                 *       "address": "1/92 Military Rd, Neutral Bay NSW 2089"
+                 *     }
+                 */
                 "application/json": {
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     name: string;
                     /** @default null */
                     website?: string | null;
@@ -2879,7 +3351,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Harbourside Strata Management",
+                 *       "website": "https://harboursidestrata.com.au",
+                 *       "email": "maintenance@harboursidestrata.com.au",
+                 *       "phone": "+61299551200",
+                 *       "address": "1/92 Military Rd, Neutral Bay NSW 2089"
+                 *     }
+                 */
                 "application/json": {
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     name?: string;
                     website?: string | null;
                     email?: string | null;
@@ -2908,6 +3390,38 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    deleteCompany: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                companyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete a company and its notes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        id: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     patchCompany: {
         parameters: {
             query?: never;
@@ -2922,7 +3436,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Harbourside Strata Management",
+                 *       "website": "https://harboursidestrata.com.au",
+                 *       "email": "maintenance@harboursidestrata.com.au",
+                 *       "phone": "+61299551200",
+                 *       "address": "1/92 Military Rd, Neutral Bay NSW 2089"
+                 *     }
+                 */
                 "application/json": {
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     name?: string;
                     website?: string | null;
                     email?: string | null;
@@ -3003,7 +3527,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "value": "Asked for a quote to replace the hot water plant at Kurraba Point before winter.",
+                 *       "userId": "user_01JBQ0ZP5W9X7Y3Z1A2B4C6D8E"
+                 *     }
+                 */
                 "application/json": {
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     value: string;
                     /** @default null */
                     userId?: string | null;
@@ -3031,6 +3562,36 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getCompanyNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                companyId: string;
+                noteId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read a company note */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        note: components["schemas"]["CompanyNote"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     updateCompanyNote: {
         parameters: {
             query?: never;
@@ -3043,7 +3604,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "value": "Asked for a quote to replace the hot water plant at Kurraba Point before winter."
+                 *     }
+                 */
                 "application/json": {
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     value: string;
                 };
             };
@@ -3115,7 +3682,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "value": "Asked for a quote to replace the hot water plant at Kurraba Point before winter."
+                 *     }
+                 */
                 "application/json": {
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     value: string;
                 };
             };
@@ -3161,6 +3734,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3178,7 +3752,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Harbour City Trades",
+                 *       "timezone": "Australia/Sydney",
+                 *       "smsSenderId": "HarbourCity"
+                 *     }
+                 */
                 "application/json": {
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     name?: string;
                     timezone?: string;
                     smsSenderId?: string | null;
@@ -3251,10 +3833,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "tom@harbourcitytrades.com.au",
+                 *       "firstName": "Tom",
+                 *       "lastName": "Walsh",
+                 *       "role": "MEMBER",
+                 *       "position": "Licensed Plumber",
+                 *       "responsibility": "Emergency call-outs north of the bridge"
+                 *     }
+                 */
                 "application/json": {
                     /** Format: email */
                     email: string;
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     firstName: string;
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     lastName: string;
                     /**
                      * @default MEMBER
@@ -3288,6 +3882,67 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getOrganizationMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                memberId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read a member */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        member: components["schemas"]["Member"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteOrganizationMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                memberId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Remove a member and its user */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        id: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     updateOrganizationMember: {
         parameters: {
             query?: never;
@@ -3302,6 +3957,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "role": "MANAGER",
+                 *       "position": "Operations Manager",
+                 *       "responsibility": "Scheduling crews, job follow-ups and strata clients",
+                 *       "isDisabled": false
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     role?: "ADMIN" | "MANAGER" | "MEMBER";
@@ -3378,6 +4041,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "liam.kelly@harbourcitytrades.com.au",
+                 *       "role": "MEMBER",
+                 *       "firstName": "Liam",
+                 *       "lastName": "Kelly"
+                 *     }
+                 */
                 "application/json": {
                     /** Format: email */
                     email: string;
@@ -3427,8 +4098,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "firstName": "Daniel",
+                 *       "lastName": "Russo"
+                 *     }
+                 */
                 "application/json": {
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     firstName?: string;
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     lastName?: string;
                 };
             };
@@ -3450,6 +4129,37 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteOrganizationInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                invitationId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancel a pending invitation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        id: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -3476,6 +4186,43 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listServices: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                cursor?: string;
+                tradeCategoryId?: number;
+                isActive?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List services, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        services: components["schemas"]["Service"][];
+                        totalPages: number;
+                        currentPage: number;
+                        totalCount: number;
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3493,7 +4240,30 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Blocked drain clearing",
+                 *       "description": "Clearing blocked sinks, toilets and stormwater drains with an electric eel or high-pressure jetter.",
+                 *       "followUpQuestions": [
+                 *         "Which drain is blocked (sink, toilet, shower or outside)?",
+                 *         "Is water overflowing right now?"
+                 *       ],
+                 *       "duration": 90,
+                 *       "durationUnit": "MINUTES",
+                 *       "tradeCategoryId": 1,
+                 *       "pricingMode": "CALL_OUT",
+                 *       "hourlyRate": 145,
+                 *       "callOutFee": 99,
+                 *       "plusGST": true,
+                 *       "plusMaterials": false,
+                 *       "isCustomPriceResponseActive": false,
+                 *       "isDisclosePrice": true,
+                 *       "isActive": true,
+                 *       "teamAssignmentMethod": "ROUND_ROBIN"
+                 *     }
+                 */
                 "application/json": {
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     name: string;
                     /** @default  */
                     description?: string;
@@ -3576,6 +4346,158 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    deleteService: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                serviceId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete a service and its scenario */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        id: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateService: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                serviceId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Blocked drain clearing",
+                 *       "description": "Clearing blocked sinks, toilets and stormwater drains with an electric eel or high-pressure jetter.",
+                 *       "followUpQuestions": [
+                 *         "Which drain is blocked (sink, toilet, shower or outside)?",
+                 *         "Is water overflowing right now?"
+                 *       ],
+                 *       "duration": 90,
+                 *       "durationUnit": "MINUTES",
+                 *       "tradeCategoryId": 1,
+                 *       "pricingMode": "CALL_OUT",
+                 *       "hourlyRate": 145,
+                 *       "callOutFee": 99,
+                 *       "plusGST": true,
+                 *       "plusMaterials": false,
+                 *       "isCustomPriceResponseActive": false,
+                 *       "isDisclosePrice": true,
+                 *       "isActive": true,
+                 *       "teamAssignmentMethod": "ROUND_ROBIN"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    name?: string;
+                    description?: string;
+                    followUpQuestions?: string[];
+                    duration?: number;
+                    /** @enum {string} */
+                    durationUnit?: "MINUTES" | "HOURS" | "DAYS";
+                    tradeCategoryId?: number;
+                    /** @enum {string} */
+                    pricingMode?: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
+                    fixedPrice?: number | null;
+                    hourlyRate?: number | null;
+                    callOutFee?: number | null;
+                    minPrice?: number | null;
+                    maxPrice?: number | null;
+                    plusGST?: boolean;
+                    plusMaterials?: boolean;
+                    isCustomPriceResponseActive?: boolean;
+                    customPriceResponse?: string | null;
+                    isDisclosePrice?: boolean;
+                    isActive?: boolean;
+                    /** @enum {string} */
+                    teamAssignmentMethod?: "PRIORITY_ORDER" | "ROUND_ROBIN";
+                };
+            };
+        };
+        responses: {
+            /** @description Change any subset of a service’s fields, pricing included */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        service: components["schemas"]["Service"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listScenarios: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                cursor?: string;
+                isActive?: boolean;
+                tradeServiceId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List scenarios, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        scenarios: components["schemas"]["Scenario"][];
+                        totalPages: number;
+                        currentPage: number;
+                        totalCount: number;
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getScenario: {
         parameters: {
             query?: never;
@@ -3605,6 +4527,128 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    updateScenario: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                scenarioId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Blocked drain clearing",
+                 *       "prompt": "",
+                 *       "response": "",
+                 *       "isActive": true,
+                 *       "questions": [
+                 *         {
+                 *           "question": "Which drain is blocked (sink, toilet, shower or outside)?",
+                 *           "answerOptions": []
+                 *         }
+                 *       ],
+                 *       "outcome": {
+                 *         "type": "continueCall",
+                 *         "property1": null,
+                 *         "property2": null
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    name?: string;
+                    prompt?: string;
+                    response?: string;
+                    isActive?: boolean;
+                    questions?: {
+                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                        question: string;
+                        /** @default [] */
+                        answerOptions?: {
+                            /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                            answer: string;
+                            /** @default [] */
+                            followUps?: {
+                                /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                                question: string;
+                            }[];
+                        }[];
+                    }[];
+                    outcome?: {
+                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                        type: string;
+                        /** @default null */
+                        property1?: string | null;
+                        /** @default null */
+                        property2?: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Change a scenario’s name, prompt, response, questions or outcome */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        scenario: components["schemas"]["Scenario"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listProducts: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                cursor?: string;
+                tradeCategoryId?: number;
+                isActive?: boolean;
+                pricingType?: "NONE" | "FIXED" | "RANGE";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List trade products, newest first, optionally filtered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        products: components["schemas"]["Product"][];
+                        totalPages: number;
+                        currentPage: number;
+                        totalCount: number;
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     createProduct: {
         parameters: {
             query?: never;
@@ -3617,7 +4661,26 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Hot water system install",
+                 *       "description": "Supply and install of a 250 L electric storage hot water system, old unit removed.",
+                 *       "response": "A standard electric hot water install starts from $1,650 including the unit.",
+                 *       "tradeCategoryId": 1,
+                 *       "pricingType": "RANGE",
+                 *       "minPrice": 1650,
+                 *       "maxPrice": 2400,
+                 *       "isDisclosePrice": true,
+                 *       "faqs": [
+                 *         {
+                 *           "question": "How long does an install take?",
+                 *           "answer": "Usually three to four hours."
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     name: string;
                     /** @default  */
                     description?: string;
@@ -3625,7 +4688,9 @@ export interface operations {
                     response?: string;
                     /** @default [] */
                     faqs?: {
+                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                         question: string;
+                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                         answer: string;
                     }[];
                     tradeCategoryId: number;
@@ -3661,6 +4726,35 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                productId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read a trade product */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        product: components["schemas"]["Product"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     updateProduct: {
         parameters: {
             query?: never;
@@ -3672,12 +4766,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "pricingType": "FIXED",
+                 *       "price": 1890,
+                 *       "isDisclosePrice": true
+                 *     }
+                 */
                 "application/json": {
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     name?: string;
                     description?: string;
                     response?: string;
                     faqs?: {
+                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                         question: string;
+                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                         answer: string;
                     }[];
                     tradeCategoryId?: number;
@@ -3712,6 +4816,37 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    deleteProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                productId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete a trade product */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        id: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     patchProduct: {
         parameters: {
             query?: never;
@@ -3726,12 +4861,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "pricingType": "FIXED",
+                 *       "price": 1890,
+                 *       "isDisclosePrice": true
+                 *     }
+                 */
                 "application/json": {
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     name?: string;
                     description?: string;
                     response?: string;
                     faqs?: {
+                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                         question: string;
+                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                         answer: string;
                     }[];
                     tradeCategoryId?: number;
@@ -3778,10 +4923,29 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "updates": [
+                 *         {
+                 *           "id": 3,
+                 *           "name": "Hot water system install (250 L)"
+                 *         },
+                 *         {
+                 *           "id": 4,
+                 *           "pricing": {
+                 *             "pricingType": "FIXED",
+                 *             "price": 180,
+                 *             "isDisclosePrice": true
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description 1 to 100 items, applied in order; more than 100 is rejected as a whole with BATCH_TOO_LARGE. */
                     updates: {
                         id: number;
+                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                         name?: string;
                         pricing?: {
                             /** @enum {string} */
@@ -3811,7 +4975,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A path, query or body value failed validation, or the body is not valid JSON. The message names the field. */
+            /** @description A path, query or body value failed validation, a query parameter the operation does not take was sent, or the body is not valid JSON. The message names the field or parameter. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3823,6 +4987,42 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listTransfers: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                cursor?: string;
+                isEnabled?: boolean;
+                scenarioId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List call transfer rules, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        transfers: components["schemas"]["Transfer"][];
+                        totalPages: number;
+                        currentPage: number;
+                        totalCount: number;
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -3839,16 +5039,38 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "label": "Emergency plumbing",
+                 *       "name": "Emergency plumbing",
+                 *       "method": "WARM",
+                 *       "destinationType": "DEPARTMENT",
+                 *       "destination": "On-call plumber",
+                 *       "conditions": "The caller reports a burst pipe, flooding or no hot water at a rental property.",
+                 *       "summaryFormat": "Caller {name} is calling about {topic}. Summary: {summary}",
+                 *       "settings": {
+                 *         "ignore_business_hours": true
+                 *       },
+                 *       "isEnabled": true
+                 *     }
+                 */
                 "application/json": {
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     label: string;
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     name?: string;
                     /** @enum {string} */
                     method: "WARM" | "COLD";
                     /** @enum {string} */
                     destinationType: "DEPARTMENT" | "MEMBER" | "PHONE_NUMBER";
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     destination: string;
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     conditions: string;
-                    /** @default Caller {name} is calling about {topic}. Summary: {summary} */
+                    /**
+                     * @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return.
+                     * @default Caller {name} is calling about {topic}. Summary: {summary}
+                     */
                     summaryFormat?: string;
                     /**
                      * @default {
@@ -3885,6 +5107,35 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getTransfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                transferId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read a call transfer rule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        transfer: components["schemas"]["Transfer"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     updateTransfer: {
         parameters: {
             query?: never;
@@ -3896,15 +5147,35 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "label": "Emergency plumbing",
+                 *       "name": "Emergency plumbing",
+                 *       "method": "WARM",
+                 *       "destinationType": "DEPARTMENT",
+                 *       "destination": "On-call plumber",
+                 *       "conditions": "The caller reports a burst pipe, flooding or no hot water at a rental property.",
+                 *       "summaryFormat": "Caller {name} is calling about {topic}. Summary: {summary}",
+                 *       "settings": {
+                 *         "ignore_business_hours": true
+                 *       },
+                 *       "isEnabled": true
+                 *     }
+                 */
                 "application/json": {
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     label?: string;
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     name?: string;
                     /** @enum {string} */
                     method?: "WARM" | "COLD";
                     /** @enum {string} */
                     destinationType?: "DEPARTMENT" | "MEMBER" | "PHONE_NUMBER";
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     destination?: string;
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     conditions?: string;
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     summaryFormat?: string;
                     settings?: {
                         ignore_business_hours: boolean;
@@ -3935,6 +5206,37 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    deleteTransfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                transferId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete a call transfer rule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        id: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     patchTransfer: {
         parameters: {
             query?: never;
@@ -3949,15 +5251,35 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "label": "Emergency plumbing",
+                 *       "name": "Emergency plumbing",
+                 *       "method": "WARM",
+                 *       "destinationType": "DEPARTMENT",
+                 *       "destination": "On-call plumber",
+                 *       "conditions": "The caller reports a burst pipe, flooding or no hot water at a rental property.",
+                 *       "summaryFormat": "Caller {name} is calling about {topic}. Summary: {summary}",
+                 *       "settings": {
+                 *         "ignore_business_hours": true
+                 *       },
+                 *       "isEnabled": true
+                 *     }
+                 */
                 "application/json": {
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     label?: string;
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     name?: string;
                     /** @enum {string} */
                     method?: "WARM" | "COLD";
                     /** @enum {string} */
                     destinationType?: "DEPARTMENT" | "MEMBER" | "PHONE_NUMBER";
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     destination?: string;
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     conditions?: string;
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     summaryFormat?: string;
                     settings?: {
                         ignore_business_hours: boolean;
@@ -4034,8 +5356,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Call-out fee",
+                 *       "content": "A $99 call-out fee applies to every visit and covers the first 30 minutes on site.",
+                 *       "isActive": true
+                 *     }
+                 */
                 "application/json": {
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     title: string;
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     content: string;
                     /** @default true */
                     isActive?: boolean;
@@ -4062,6 +5393,35 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                policyId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read a policy */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        policy: components["schemas"]["Policy"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     updatePolicy: {
         parameters: {
             query?: never;
@@ -4073,8 +5433,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Call-out fee",
+                 *       "content": "A $99 call-out fee applies to every visit and covers the first 30 minutes on site.",
+                 *       "isActive": true
+                 *     }
+                 */
                 "application/json": {
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     title?: string;
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     content?: string;
                     isActive?: boolean;
                 };
@@ -4145,8 +5514,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Call-out fee",
+                 *       "content": "A $99 call-out fee applies to every visit and covers the first 30 minutes on site.",
+                 *       "isActive": true
+                 *     }
+                 */
                 "application/json": {
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     title?: string;
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     content?: string;
                     isActive?: boolean;
                 };
@@ -4219,8 +5597,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "question": "Are you licensed?",
+                 *       "answer": "Yes: NSW plumbing licence 123456C and electrical licence 654321C.",
+                 *       "isActive": true
+                 *     }
+                 */
                 "application/json": {
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     question: string;
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     answer: string;
                     /** @default true */
                     isActive?: boolean;
@@ -4247,6 +5634,35 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getFaq: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                faqId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read an FAQ */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        faq: components["schemas"]["Faq"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     updateFaq: {
         parameters: {
             query?: never;
@@ -4258,8 +5674,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "question": "Are you licensed?",
+                 *       "answer": "Yes: NSW plumbing licence 123456C and electrical licence 654321C.",
+                 *       "isActive": true
+                 *     }
+                 */
                 "application/json": {
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     question?: string;
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     answer?: string;
                     isActive?: boolean;
                 };
@@ -4330,8 +5755,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "question": "Are you licensed?",
+                 *       "answer": "Yes: NSW plumbing licence 123456C and electrical licence 654321C.",
+                 *       "isActive": true
+                 *     }
+                 */
                 "application/json": {
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     question?: string;
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     answer?: string;
                     isActive?: boolean;
                 };
@@ -4364,7 +5798,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                type?: "lead.created" | "lead.updated" | "lead.deleted" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "company.created" | "company.updated" | "member.created" | "member.updated" | "service.created" | "product.created" | "product.updated" | "transfer.created" | "transfer.updated" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted";
+                type?: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "company.created" | "company.updated" | "company.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted";
             };
             header?: never;
             path?: never;
@@ -4389,6 +5823,35 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read an event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        event: components["schemas"]["Event"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -4439,10 +5902,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/sales-pipeline",
+                 *       "events": [
+                 *         "lead.created",
+                 *         "inquiry.created",
+                 *         "sms.received"
+                 *       ],
+                 *       "description": "CRM sync"
+                 *     }
+                 */
                 "application/json": {
                     /** Format: uri */
                     url: string;
-                    events: ("lead.created" | "lead.updated" | "lead.deleted" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "company.created" | "company.updated" | "member.created" | "member.updated" | "service.created" | "product.created" | "product.updated" | "transfer.created" | "transfer.updated" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "*")[];
+                    events: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "company.created" | "company.updated" | "company.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "*")[];
                     /** @default null */
                     description?: string | null;
                 };
@@ -4508,10 +5982,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/sales-pipeline",
+                 *       "events": [
+                 *         "lead.created",
+                 *         "inquiry.created",
+                 *         "sms.received"
+                 *       ],
+                 *       "description": "CRM sync",
+                 *       "isEnabled": true
+                 *     }
+                 */
                 "application/json": {
                     /** Format: uri */
                     url?: string;
-                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "company.created" | "company.updated" | "member.created" | "member.updated" | "service.created" | "product.created" | "product.updated" | "transfer.created" | "transfer.updated" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "*")[];
+                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "company.created" | "company.updated" | "company.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "*")[];
                     description?: string | null;
                     isEnabled?: boolean;
                 };
@@ -4582,10 +6068,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/sales-pipeline",
+                 *       "events": [
+                 *         "lead.created",
+                 *         "inquiry.created",
+                 *         "sms.received"
+                 *       ],
+                 *       "description": "CRM sync",
+                 *       "isEnabled": true
+                 *     }
+                 */
                 "application/json": {
                     /** Format: uri */
                     url?: string;
-                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "company.created" | "company.updated" | "member.created" | "member.updated" | "service.created" | "product.created" | "product.updated" | "transfer.created" | "transfer.updated" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "*")[];
+                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "company.created" | "company.updated" | "company.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "*")[];
                     description?: string | null;
                     isEnabled?: boolean;
                 };
@@ -4738,7 +6236,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Website quote form",
+                 *       "source": "WEBFORM"
+                 *     }
+                 */
                 "application/json": {
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     name: string;
                     /** @enum {string} */
                     source: "WEBFORM" | "EMAIL" | "CALL" | "CHATBOT";
@@ -4781,6 +6286,45 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getInboundEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inboundEndpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read an inbound endpoint */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        inboundEndpoint: {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            source: "WEBFORM" | "EMAIL" | "CALL" | "CHATBOT";
+                            fieldMap: {
+                                [key: string]: string;
+                            } | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     deleteInboundEndpoint: {
         parameters: {
             query?: never;
@@ -4808,6 +6352,72 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateInboundEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                inboundEndpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Website quote form",
+                 *       "fieldMap": {
+                 *         "your_email": "email",
+                 *         "mobile": "phone",
+                 *         "full_name": "name"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    name?: string;
+                    /** @enum {string} */
+                    source?: "WEBFORM" | "EMAIL" | "CALL" | "CHATBOT";
+                    fieldMap?: {
+                        [key: string]: "email" | "phone" | "name" | "firstName" | "lastName" | "message";
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Change an inbound endpoint’s name, source or fieldMap */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        inboundEndpoint: {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            source: "WEBFORM" | "EMAIL" | "CALL" | "CHATBOT";
+                            fieldMap: {
+                                [key: string]: string;
+                            } | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -4893,6 +6503,15 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            /** @description Neither the endpoint’s token nor a valid Standard Webhooks signature (or the endpoint does not exist): nothing is recorded. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             413: components["responses"]["RequestTooLarge"];
             /** @description Unsupported Media Type */
             415: {
@@ -4934,6 +6553,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -4956,6 +6576,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
