@@ -10,6 +10,7 @@ import { createLocalGateway } from '../infra/local/gateway';
 import { loadAuthorizer } from '../infra/local/handlers';
 import { referenceRenderer } from '../shared/openapi/reference-renderer';
 import { routes } from '../functions/resources';
+import { countDynamoCalls } from './support/dynamo-calls';
 import { useTestApi } from './support/api';
 
 const api = useTestApi();
@@ -139,17 +140,27 @@ describe('ids that are not exactly the format the API issues', () => {
   });
 
   it.each([
-    ['a lead path id', 'GET', '/v1/leads/lead_1', undefined, 'leadId'],
-    ['a company path id', 'GET', '/v1/companies/COMPANY_01HZZZZZZZZZZZZZZZZZZZZZZZ', undefined, 'companyId'],
-    ['an inquiry path id', 'GET', '/v1/inquiries/inquiry_01HZZZZZZZZZZZZZZZZZZZZZZZ%23SOURCE', undefined, 'inquiryId'],
-    ['a companyId filter', 'GET', '/v1/leads?companyId=company_x', undefined, 'companyId'],
-    ['a userId in a body', 'POST', '/v1/sms', { userId: 'user_#1', leadId: 'lead_01HZZZZZZZZZZZZZZZZZZZZZZZ', message: 'Hi' }, 'userId'],
-    ['a thread id in a body', 'POST', '/v1/sms', { userId: 'user_01HZZZZZZZZZZZZZZZZZZZZZZZ', leadId: 'lead_01HZZZZZZZZZZZZZZZZZZZZZZZ', message: 'Hi', messageThreadId: 'thread_1' }, 'messageThreadId'],
-  ])('answers 400 naming the field for %s', async (_, method, path, body, field) => {
+    ['a lead path id', 'GET', '/v1/leads/lead_1', undefined, 'Lead not found'],
+    ['a company path id', 'GET', '/v1/companies/COMPANY_01HZZZZZZZZZZZZZZZZZZZZZZZ', undefined, 'Company not found'],
+    ['an inquiry path id', 'GET', '/v1/inquiries/inquiry_01HZZZZZZZZZZZZZZZZZZZZZZZ%23SOURCE', undefined, 'Inquiry not found'],
+    ['a userId in a body', 'POST', '/v1/sms', { userId: 'user_#1', leadId: 'lead_01HZZZZZZZZZZZZZZZZZZZZZZZ', message: 'Hi' }, 'User not found'],
+    ['a thread id in a body', 'POST', '/v1/sms', { userId: 'user_01HZZZZZZZZZZZZZZZZZZZZZZZ', leadId: 'lead_01HZZZZZZZZZZZZZZZZZZZZZZZ', message: 'Hi', messageThreadId: 'thread_1' }, 'Message thread not found'],
+  ])('answers %s as an id no record has (404), reading no key', async (_, method, path, body, message) => {
     const { client } = await api.organization();
-    const res = await client.request(method, path, body === undefined ? {} : { body });
+    let res: Awaited<ReturnType<typeof client.request>> | undefined;
+    const calls = await countDynamoCalls(async () => {
+      res = await client.request(method, path, body === undefined ? {} : { body });
+    });
+    expect(res!.status).toBe(404);
+    expect((res!.body as { message: string }).message).toBe(message);
+    expect(calls).toEqual([]);
+  });
+
+  it('answers 400 naming the field for a companyId filter, which is not an id of a record read', async () => {
+    const { client } = await api.organization();
+    const res = await client.get('/v1/leads?companyId=company_x');
     expect(res.status).toBe(400);
-    expect(res.body.error.details[0].path).toBe(field);
+    expect(res.body.error.details[0].path).toBe('companyId');
   });
 });
 

@@ -1,3 +1,4 @@
+import { CompressibleJson } from '../../shared/http/compressible-text';
 import { errorEnvelope } from '../../shared/http/envelope';
 import { buildOpenApiDocument, type ApiDescription } from '../../shared/openapi/document';
 import type { OpenApiDocument } from '../../shared/openapi/schemas';
@@ -31,9 +32,9 @@ export const API: ApiDescription = {
 
 export const buildDocument = (): OpenApiDocument => buildOpenApiDocument(API);
 
-let cached: OpenApiDocument | undefined;
+let cached: CompressibleJson<OpenApiDocument> | undefined;
 
-/** Built once per container: the route table does not change while it runs. */
-export function openApiDocument(): OpenApiDocument {
-  return (cached ??= buildDocument());
+/** Built once per container (the route table does not change while it runs), and sent gzipped where the client takes it. */
+export function openApiDocument(): CompressibleJson<OpenApiDocument> {
+  return (cached ??= new CompressibleJson(buildDocument()));
 }

@@ -6,7 +6,7 @@ import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type * as v from 'valibot';
 import { ValidationError } from '../errors';
 import type { RouteDefinition, RouteRequest } from '../routes/route';
-import { jsonResponse, textResponse, type JsonResponse } from './envelope';
+import { JSON_HEADERS, jsonResponse, textResponse, type JsonResponse } from './envelope';
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '../store/idempotency';
 import { answersIdempotently } from '../routes/route';
 import { idempotency, type IdempotencyStore } from './idempotency';
@@ -15,7 +15,7 @@ import { logger, metrics } from '../observability';
 import { parseOrThrow } from '../validation';
 import { Answer } from './answer';
 import { withCounterShards } from '../store/counter-shards';
-import type { CompressibleText } from './compressible-text';
+import { CompressibleJson, type CompressibleText } from './compressible-text';
 
 type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
 
@@ -62,7 +62,7 @@ function rawRequest(event: APIGatewayProxyEvent): RawRequest {
  */
 export function apiHandler<R extends RouteRequest, S extends v.GenericSchema>(
   route: RouteDefinition<R, S>,
-  handle: (input: HandlerInput<R>) => Promise<HandlerOutput<S> | Answer<HandlerOutput<S>> | CompressibleOutput<S>>,
+  handle: (input: HandlerInput<R>) => Promise<HandlerOutput<S> | Answer<HandlerOutput<S>> | CompressibleOutput<S> | CompressibleJson<HandlerOutput<S>>>,
 ) {
   const { path, query, body } = route.request;
   const chain = middy<APIGatewayProxyEvent, JsonResponse, Error, Context>()
@@ -85,7 +85,9 @@ export function apiHandler<R extends RouteRequest, S extends v.GenericSchema>(
     const request = rawRequest(event);
     const answer = await withCounterShards(counterShardsOf(event), () => handle({ ...input, organizationId, request }));
     const [status, result] = answer instanceof Answer ? [answer.status, answer.body] : [route.status, answer];
-    return route.contentType ? textResponse(status, route.contentType, result, route.cacheControl, request.headers['accept-encoding']) : jsonResponse(status, result);
+    if (route.contentType) return textResponse(status, route.contentType, result, route.cacheControl, request.headers['accept-encoding']);
+    // A large JSON answer the function keeps goes gzipped to a client that accepts it.
+    return result instanceof CompressibleJson ? textResponse(status, JSON_HEADERS['content-type'], result, route.cacheControl, request.headers['accept-encoding']) : jsonResponse(status, result);
   });
 }
 

@@ -16,6 +16,13 @@ export class CompressibleText {
   }
 }
 
+/** A large JSON answer kept for the container's life (the API's own description), typed as the value it holds. */
+export class CompressibleJson<T> extends CompressibleText {
+  constructor(readonly value: T) {
+    super(JSON.stringify(value));
+  }
+}
+
 /** Whether an Accept-Encoding header allows gzip: named, or `*`, with a q above 0. */
 export function acceptsGzip(acceptEncoding: string | undefined): boolean {
   const weights = new Map(

@@ -12,7 +12,7 @@ type Json = Record<string, any>;
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 const DOCUMENT_ID = 'urn:sales-pipeline:openapi';
-const document = openApiDocument() as Json;
+const document = openApiDocument().value as Json;
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 addFormats(ajv);
 ajv.addSchema(document, DOCUMENT_ID);
