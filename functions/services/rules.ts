@@ -22,6 +22,7 @@ import {
 } from './store';
 import { Scenario, type ScenarioChanges } from './scenario-schema';
 import { Service, SERVICE_RULES, type CreateServiceBody, type OrganizationServices, type ServiceChanges } from './schema';
+import { emptyFieldsOf } from '../../shared/schema';
 
 /** The scenario a new service starts with: ask its follow-up questions, then carry on with the call. */
 export function defaultScenario(body: CreateServiceBody, id: number, serviceId: number, at: string): Scenario {
@@ -42,20 +43,8 @@ export function defaultScenario(body: CreateServiceBody, id: number, serviceId: 
   };
 }
 
-/** What a service holds for the optional request fields that were left out. */
-const UNSET = {
-  fixedPrice: null,
-  hourlyRate: null,
-  callOutFee: null,
-  minPrice: null,
-  maxPrice: null,
-  plusGST: false,
-  plusMaterials: false,
-  isCustomPriceResponseActive: false,
-  customPriceResponse: null,
-  isDisclosePrice: false,
-  isActive: true,
-} satisfies Partial<Service>;
+/** What a service holds for the optional request fields that were left out: empty, and active. */
+const UNSET = { ...emptyFieldsOf(Service), isActive: true } satisfies Partial<Service>;
 
 /** A service and the AI-receptionist scenario it starts with, written together; the schema puts the fields in documented order. */
 export async function createService(organizationId: string, body: CreateServiceBody, at = now()): Promise<Service> {

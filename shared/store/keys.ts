@@ -70,8 +70,8 @@ export const keySamples: KeySamples<typeof keys> = {
   apiKey: () => keys.apiKey(O, 'key_1'),
   apiKeys: () => keys.apiKeys(O),
   apiKeyByTokenHash: () => keys.apiKeyByTokenHash('abc'),
-  counter: () => keys.counter(O, 'LEADS'),
-  counterShard: () => keys.counterShard(O, 'LEADS', 3),
-  sequence: () => keys.sequence(O, 'LEAD'),
+  counter: () => keys.counter(O, 'EXAMPLES'),
+  counterShard: () => keys.counterShard(O, 'EXAMPLES', 3),
+  sequence: () => keys.sequence(O, 'EXAMPLE'),
   idempotency: () => keys.idempotency(O, 'k'),
 };
