@@ -381,6 +381,33 @@ describe('DELETE /v1/organization/members/{memberId}', () => {
     expect((await client.delete(`/v1/organization/members/${second.id}`)).status).toBe(409);
   });
 
+  it('answers 409 LAST_ADMIN when the last ADMIN would take another role, and lets one of two ADMINs step down', async () => {
+    const { client } = await api.organization();
+    const first = (await client.post('/v1/organization/members', { ...dan, role: 'ADMIN' })).body.member;
+    const last = await client.patch(`/v1/organization/members/${first.id}`, { role: 'MANAGER' });
+    expect(last.status).toBe(409);
+    expect(last.body.error).toMatchObject({ status: 409, code: 'LAST_ADMIN' });
+    expect((await client.get(`/v1/organization/members/${first.id}`)).body.member.role).toBe('ADMIN');
+    // Changing anything but the role, or keeping it ADMIN, is not stepping down.
+    expect((await client.patch(`/v1/organization/members/${first.id}`, { role: 'ADMIN', position: 'Director' })).status).toBe(200);
+
+    const second = (await client.post('/v1/organization/members', { ...person(2), role: 'ADMIN' })).body.member;
+    const stepped = await client.patch(`/v1/organization/members/${first.id}`, { role: 'MEMBER' });
+    expect(stepped.status).toBe(200);
+    expect(stepped.body.member.role).toBe('MEMBER');
+    expect((await client.patch(`/v1/organization/members/${second.id}`, { role: 'MANAGER' })).status).toBe(409);
+  });
+
+  it('keeps one ADMIN when the last two step down at the same time', async () => {
+    const { client } = await api.organization();
+    const admins = [];
+    for (const n of [1, 2]) admins.push((await client.post('/v1/organization/members', { ...person(n), role: 'ADMIN' })).body.member);
+    const statuses = (await Promise.all(admins.map((admin) => client.patch(`/v1/organization/members/${admin.id}`, { role: 'MEMBER' })))).map((res) => res.status);
+    expect(statuses.sort()).toEqual([200, 409]);
+    const roles = (await client.get('/v1/organization/members')).body.members.map((member: { role: string }) => member.role);
+    expect(roles.filter((role: string) => role === 'ADMIN')).toHaveLength(1);
+  });
+
   it('keeps one ADMIN when the last two are removed at the same time', async () => {
     const { client } = await api.organization();
     const admins = [];

@@ -403,7 +403,7 @@ export interface paths {
         head?: never;
         /**
          * Change a member’s role, position, responsibility or isDisabled
-         * @description Fields left out keep their values. A disabled member stays listed, but its `userId` can no longer send SMS (400 USER_DISABLED).
+         * @description Fields left out keep their values. A disabled member stays listed, but its `userId` can no longer send SMS (400 USER_DISABLED). The last ADMIN cannot take another role (409 LAST_ADMIN).
          */
         patch: operations["updateOrganizationMember"];
         trace?: never;

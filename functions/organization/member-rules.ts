@@ -33,12 +33,22 @@ export async function createMember(organizationId: string, input: NewMember, cre
   return member;
 }
 
-/** Role, position, responsibility and isDisabled; a disabled member's user can no longer send SMS. */
+const lastAdmin = () => new ApiError(409, 'The member is the organization’s last ADMIN: make another member ADMIN first', 'LAST_ADMIN');
+
+/**
+ * Role, position, responsibility and isDisabled; a disabled member's user can no longer send SMS. The last ADMIN
+ * cannot give up the role (409), however many demotions race.
+ */
 export async function updateMember(organizationId: string, memberId: number, changes: MemberChanges): Promise<Member> {
-  const current = await getMember(organizationId, memberId);
-  if (!current) throw new NotFoundError('Member not found');
-  await writeMemberChanges(organizationId, current, changes);
-  return v.parse(Member, { ...current, ...defined(changes) });
+  return retryOnStaleWrite(async () => {
+    const current = await getMember(organizationId, memberId);
+    if (!current) throw new NotFoundError('Member not found');
+    const demoted = current.role === 'ADMIN' && changes.role !== undefined && changes.role !== 'ADMIN';
+    const keptAdmin = demoted ? (await getAdmins(organizationId)).find((admin) => admin.id !== current.id) : undefined;
+    if (demoted && !keptAdmin) throw lastAdmin();
+    await writeMemberChanges(organizationId, current, changes, keptAdmin);
+    return v.parse(Member, { ...current, ...defined(changes) });
+  });
 }
 
 /** An invitation as the API takes it; the demo data leaves out the names it does not know. */
@@ -69,8 +79,6 @@ export async function readMember(organizationId: string, memberId: number): Prom
   if (!member) throw new NotFoundError('Member not found');
   return member;
 }
-
-const lastAdmin = () => new ApiError(409, 'The member is the organization’s last ADMIN: make another member ADMIN first', 'LAST_ADMIN');
 
 /**
  * Removes a member and its user: the userId can no longer send SMS (answered as an unknown user), write notes or be

@@ -42,9 +42,29 @@ export async function getMember(organizationId: string, memberId: number): Promi
   return Item && fromMemberItem(Item);
 }
 
-/** The member's fields, and its user's disabled flag (what the SMS sender check reads), in one transaction. */
-export async function writeMemberChanges(organizationId: string, member: Member, changes: MemberChanges): Promise<void> {
+/** A check, in a transaction, that a member still has a role: if not, the transaction is read again (StaleWrite). */
+function stillRole(organizationId: string, id: number, role: string): TransactWrite {
+  return {
+    item: {
+      ConditionCheck: {
+        TableName: config.tableName,
+        Key: memberKeys.member(organizationId, id),
+        ConditionExpression: '#role = :role',
+        ExpressionAttributeNames: { '#role': 'role' },
+        ExpressionAttributeValues: { ':role': role },
+      },
+    },
+    onConditionFailed: () => new StaleWrite(),
+  };
+}
+
+/**
+ * The member's fields, and its user's disabled flag (what the SMS sender check reads), in one transaction; with
+ * `keptAdmin`, on condition that member is still an ADMIN (an ADMIN giving up the role leaves another).
+ */
+export async function writeMemberChanges(organizationId: string, member: Member, changes: MemberChanges, keptAdmin?: Member): Promise<void> {
   await transact([
+    ...(keptAdmin ? [stillRole(organizationId, keptAdmin.id, 'ADMIN')] : []),
     // updatedAt is kept on the item (not in the API's member): the time its member.updated event occurred.
     setFields(memberKeys.member(organizationId, member.id), { ...changes, updatedAt: now() }, { onConditionFailed: memberNotFound }),
     ...(changes.isDisabled === undefined ? [] : [setFields(memberKeys.user(organizationId, member.user.id), { isDisabled: changes.isDisabled }, { onConditionFailed: memberNotFound })]),
@@ -119,18 +139,6 @@ export async function getAdmins(organizationId: string): Promise<Member[]> {
  * removals of the last two admins one fails that check and is read again (StaleWrite).
  */
 export async function deleteMember(organizationId: string, member: Member, keptAdmin?: Member): Promise<void> {
-  const stillRole = (id: number, role: string): TransactWrite => ({
-    item: {
-      ConditionCheck: {
-        TableName: config.tableName,
-        Key: memberKeys.member(organizationId, id),
-        ConditionExpression: '#role = :role',
-        ExpressionAttributeNames: { '#role': 'role' },
-        ExpressionAttributeValues: { ':role': role },
-      },
-    },
-    onConditionFailed: () => new StaleWrite(),
-  });
   await transact([
     {
       item: {
@@ -148,7 +156,7 @@ export async function deleteMember(organizationId: string, member: Member, keptA
     deleteItem(memberKeys.user(organizationId, member.user.id)),
     deleteItem(memberKeys.memberEmail(organizationId, member.user.email)),
     counterUpdate(organizationId, memberCounterNames.members, -1),
-    ...(keptAdmin ? [stillRole(keptAdmin.id, 'ADMIN')] : []),
+    ...(keptAdmin ? [stillRole(organizationId, keptAdmin.id, 'ADMIN')] : []),
   ]);
 }
 

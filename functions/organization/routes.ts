@@ -64,13 +64,13 @@ export const updateOrganizationMember = defineRoute({
   method: 'PATCH',
   path: '/v1/organization/members/{memberId}',
   summary: 'Change a member’s role, position, responsibility or isDisabled',
-  description: 'Fields left out keep their values. A disabled member stays listed, but its `userId` can no longer send SMS (400 USER_DISABLED).',
+  description: 'Fields left out keep their values. A disabled member stays listed, but its `userId` can no longer send SMS (400 USER_DISABLED). The last ADMIN cannot take another role (409 LAST_ADMIN).',
   tag: 'Organization',
-  dynamodb: ['GetItem', 'UpdateItem'],
+  dynamodb: ['GetItem', 'Query', 'UpdateItem', 'ConditionCheckItem'],
   status: 200,
   request: { path: MemberIdPath, body: UpdateMemberBody },
   response: MemberResponse,
-  errors: [400, 404],
+  errors: [400, 404, 409],
 });
 
 export const getOrganizationMember = defineRoute({
