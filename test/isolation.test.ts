@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { resources, routes } from '../functions/resources';
+import { routes } from '../functions/resources';
+import { resourceFileExports } from '../infra/resource-files';
 import type { IsolationCase, IsolationCases, IsolationIds } from '../shared/resource';
 import type { RouteDefinition } from '../shared/routes/route';
 import { itemsOf } from './support/fixtures';
@@ -16,10 +15,7 @@ const api = useTestApi();
  */
 const CASES: Record<string, IsolationCase[]> = {};
 const NO_ID_ENTERS: Record<string, string> = {};
-for (const { name } of resources) {
-  const module = new URL(`../functions/${name}/isolation.ts`, import.meta.url);
-  if (!existsSync(fileURLToPath(module))) continue;
-  const { isolationCases } = (await import(/* @vite-ignore */ module.href)) as { isolationCases: IsolationCases };
+for (const isolationCases of (await resourceFileExports<IsolationCases>('isolation.ts', 'isolationCases')).values()) {
   for (const [operationId, cases] of Object.entries(isolationCases)) {
     if (typeof cases === 'string') NO_ID_ENTERS[operationId] = cases;
     else CASES[operationId] = cases;
