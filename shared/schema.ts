@@ -96,6 +96,22 @@ export function PrefixedId(kind: string, name: string, id: IdOptions = {}) {
   return v.pipe(v.string(`${name} must be a string`), v.regex(format, `${name} must be a ${kind} id: ${kind}_ followed by 26 characters`));
 }
 
+/** How exactly an amount of money is written: whole cents, which also keeps it within what DynamoDB stores (no magnitude under 1e-130). */
+export const MONEY_RULE = 'An amount with at most 2 decimal places.';
+
+/** An amount of money from 0 to `max`, in whole cents. */
+export const Money = (name: string, max: number) =>
+  v.pipe(
+    v.number(`${name} must be a number`),
+    v.finite(`${name} must be a finite number`),
+    v.minValue(0, `${name} must not be negative`),
+    v.maxValue(max, `${name} must be at most ${max}`),
+    // The amount must be the double nearest its whole cents (0.07 * 100 is not exactly 7, but rounds back to 0.07).
+    v.check((amount) => Math.round(amount * 100) / 100 === amount, `${name} must have at most 2 decimal places`),
+    v.description(MONEY_RULE),
+    v.metadata({ jsonSchema: { multipleOf: 0.01 } }),
+  );
+
 /** A phone number in E.164: a plus, a country code and up to 15 digits in all. */
 export const E164 = /^\+[1-9]\d{6,14}$/;
 

@@ -117,6 +117,19 @@ describe('POST /v1/products', () => {
     expect(calls).toEqual([]);
   });
 
+  it('takes an amount in whole cents and refuses a finer one, naming the field, where a tiny one used to fail in DynamoDB', async () => {
+    const { client } = await api.organization();
+    const cents = await client.post('/v1/products', { ...hotWater, name: 'Tap washer', minPrice: 19.99, maxPrice: 0.07 + 20 });
+    expect(cents.status).toBe(201);
+    expect(cents.body.product).toMatchObject({ price: 19.99, maxPrice: 20.07 });
+    for (const [field, amount] of [['minPrice', 19.999], ['maxPrice', 5e-324], ['minPrice', 1e-131]] as const) {
+      const res = await client.post('/v1/products', { ...hotWater, name: `Priced at ${amount}`, [field]: amount });
+      expect(res.status).toBe(400);
+      expect(res.body.error.details).toEqual([{ path: field, message: `${field} must have at most 2 decimal places` }]);
+    }
+    expect((await client.get('/v1/products')).body.totalCount).toBe(1);
+  });
+
   it('answers 409 for a name that exists already, ignoring case and surrounding space', async () => {
     const { client } = await api.organization();
     await createProduct(client, hotWater);

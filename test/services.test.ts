@@ -188,6 +188,16 @@ describe('POST /v1/services', () => {
     expect((await client.get(`/v1/services/${first.id}`)).body.service.tradeCategoryId).toBe(1);
   });
 
+  it('refuses a price finer than a cent, naming the field, instead of failing to store it', async () => {
+    const { client } = await api.organization();
+    const res = await client.post('/v1/services', { ...blockedDrain, pricingMode: 'HOURLY', hourlyRate: 2.5e-323 });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual([{ path: 'hourlyRate', message: 'hourlyRate must have at most 2 decimal places' }]);
+    const cents = await client.post('/v1/services', { ...blockedDrain, pricingMode: 'HOURLY', hourlyRate: 135.45 });
+    expect(cents.status).toBe(201);
+    expect(cents.body.service.hourlyRate).toBe(135.45);
+  });
+
   it('lets two organizations use the same service name', async () => {
     const one = await api.organization();
     const two = await api.organization();

@@ -215,7 +215,7 @@ export interface paths {
         head?: never;
         /**
          * Reschedule, change or cancel an appointment
-         * @description Fields left out keep their values. A new time records APPOINTMENT_RESCHEDULED on the lead; `status: "CANCELLED"` records APPOINTMENT_CANCELLED and frees the attendees’ time. A new time or new attendees are checked for overlaps (409). A cancelled appointment can no longer be changed (409). One whose lead was deleted can still be cancelled, recording no activity; any other change of it answers 404.
+         * @description Fields left out keep their values; the merged times keep the create’s rules (`endsAt` after `startsAt`, an appointment lasts at most 7 days). A new time records APPOINTMENT_RESCHEDULED on the lead; `status: "CANCELLED"` records APPOINTMENT_CANCELLED and frees the attendees’ time. A new time or new attendees are checked for overlaps (409). A cancelled appointment can no longer be changed (409). One whose lead was deleted can still be cancelled, recording no activity; any other change of it answers 404.
          */
         patch: operations["updateAppointment"];
         trace?: never;
@@ -2665,7 +2665,10 @@ export interface operations {
                      */
                     tag?: "GENERAL" | "QUOTE_REQUEST" | "BOOKING" | "EMERGENCY" | "FOLLOW_UP" | "FLAGGED";
                     externalInquiryId?: string;
-                    /** Format: date-time */
+                    /**
+                     * Format: date-time
+                     * @description When the contact happened; not in the future (a minute of clock difference is allowed).
+                     */
                     createdAt?: string;
                 } | {
                     /** @constant */
@@ -2697,7 +2700,10 @@ export interface operations {
                      */
                     tag?: "GENERAL" | "QUOTE_REQUEST" | "BOOKING" | "EMERGENCY" | "FOLLOW_UP" | "FLAGGED";
                     externalInquiryId?: string;
-                    /** Format: date-time */
+                    /**
+                     * Format: date-time
+                     * @description When the contact happened; not in the future (a minute of clock difference is allowed).
+                     */
                     createdAt?: string;
                 } | {
                     /** @constant */
@@ -2733,7 +2739,10 @@ export interface operations {
                      */
                     tag?: "GENERAL" | "QUOTE_REQUEST" | "BOOKING" | "EMERGENCY" | "FOLLOW_UP" | "FLAGGED";
                     externalInquiryId?: string;
-                    /** Format: date-time */
+                    /**
+                     * Format: date-time
+                     * @description When the contact happened; not in the future (a minute of clock difference is allowed).
+                     */
                     createdAt?: string;
                 } | {
                     /** @constant */
@@ -2768,7 +2777,10 @@ export interface operations {
                      */
                     tag?: "GENERAL" | "QUOTE_REQUEST" | "BOOKING" | "EMERGENCY" | "FOLLOW_UP" | "FLAGGED";
                     externalInquiryId?: string;
-                    /** Format: date-time */
+                    /**
+                     * Format: date-time
+                     * @description When the contact happened; not in the future (a minute of clock difference is allowed).
+                     */
                     createdAt?: string;
                 };
             };
@@ -3086,10 +3098,14 @@ export interface operations {
                      * @description When it ends: after startsAt, and at most 7 days after it.
                      */
                     endsAt: string;
+                    /** @description An IANA time zone name, e.g. Australia/Sydney. */
                     timezone?: string;
                     /** @default null */
                     location?: string | null;
-                    /** @default [] */
+                    /**
+                     * @description Members of the organization, each named once.
+                     * @default []
+                     */
                     attendees?: {
                         userId: string;
                     }[];
@@ -3190,8 +3206,10 @@ export interface operations {
                      * @description When it ends: after startsAt, and at most 7 days after it.
                      */
                     endsAt?: string;
+                    /** @description An IANA time zone name, e.g. Australia/Sydney. */
                     timezone?: string;
                     location?: string | null;
+                    /** @description Members of the organization, each named once. */
                     attendees?: {
                         userId: string;
                     }[];
@@ -3762,6 +3780,7 @@ export interface operations {
                 "application/json": {
                     /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     name?: string;
+                    /** @description An IANA time zone name, e.g. Australia/Sydney. */
                     timezone?: string;
                     smsSenderId?: string | null;
                 };
@@ -4278,10 +4297,15 @@ export interface operations {
                      * @enum {string}
                      */
                     pricingMode?: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
+                    /** @description An amount with at most 2 decimal places. */
                     fixedPrice?: number;
+                    /** @description An amount with at most 2 decimal places. */
                     hourlyRate?: number;
+                    /** @description An amount with at most 2 decimal places. */
                     callOutFee?: number;
+                    /** @description An amount with at most 2 decimal places. */
                     minPrice?: number;
+                    /** @description An amount with at most 2 decimal places. */
                     maxPrice?: number;
                     plusGST?: boolean;
                     plusMaterials?: boolean;
@@ -4696,8 +4720,11 @@ export interface operations {
                     tradeCategoryId: number;
                     /** @enum {string} */
                     pricingType: "NONE" | "FIXED" | "RANGE";
+                    /** @description An amount with at most 2 decimal places. */
                     price?: number;
+                    /** @description An amount with at most 2 decimal places. */
                     minPrice?: number;
+                    /** @description An amount with at most 2 decimal places. */
                     maxPrice?: number;
                     /** @default false */
                     isDisclosePrice?: boolean;
@@ -4787,8 +4814,11 @@ export interface operations {
                     tradeCategoryId?: number;
                     /** @enum {string} */
                     pricingType?: "NONE" | "FIXED" | "RANGE";
+                    /** @description An amount with at most 2 decimal places. */
                     price?: number;
+                    /** @description An amount with at most 2 decimal places. */
                     minPrice?: number;
+                    /** @description An amount with at most 2 decimal places. */
                     maxPrice?: number;
                     isDisclosePrice?: boolean;
                     isActive?: boolean;
@@ -4882,8 +4912,11 @@ export interface operations {
                     tradeCategoryId?: number;
                     /** @enum {string} */
                     pricingType?: "NONE" | "FIXED" | "RANGE";
+                    /** @description An amount with at most 2 decimal places. */
                     price?: number;
+                    /** @description An amount with at most 2 decimal places. */
                     minPrice?: number;
+                    /** @description An amount with at most 2 decimal places. */
                     maxPrice?: number;
                     isDisclosePrice?: boolean;
                     isActive?: boolean;
@@ -4950,7 +4983,9 @@ export interface operations {
                         pricing?: {
                             /** @enum {string} */
                             pricingType: "NONE" | "FIXED" | "RANGE";
+                            /** @description An amount with at most 2 decimal places. */
                             price?: number;
+                            /** @description An amount with at most 2 decimal places. */
                             maxPrice?: number;
                             isDisclosePrice?: boolean;
                         };

@@ -52,7 +52,7 @@ export const updateAppointment = defineRoute({
   path: '/v1/appointments/{appointmentId}',
   summary: 'Reschedule, change or cancel an appointment',
   description:
-    'Fields left out keep their values. A new time records APPOINTMENT_RESCHEDULED on the lead; `status: "CANCELLED"` records APPOINTMENT_CANCELLED and frees the attendees’ time. A new time or new attendees are checked for overlaps (409). A cancelled appointment can no longer be changed (409). One whose lead was deleted can still be cancelled, recording no activity; any other change of it answers 404.',
+    'Fields left out keep their values; the merged times keep the create’s rules (`endsAt` after `startsAt`, an appointment lasts at most 7 days). A new time records APPOINTMENT_RESCHEDULED on the lead; `status: "CANCELLED"` records APPOINTMENT_CANCELLED and frees the attendees’ time. A new time or new attendees are checked for overlaps (409). A cancelled appointment can no longer be changed (409). One whose lead was deleted can still be cancelled, recording no activity; any other change of it answers 404.',
   tag: 'Appointments',
   dynamodb: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem', 'ConditionCheckItem', 'Query', 'BatchGetItem'],
   status: 200,

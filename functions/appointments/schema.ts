@@ -57,6 +57,7 @@ const appointmentFields = {
     v.array(v.strictObject({ userId: PrefixedId('user', 'userId', { unknown: unknownAttendee }) }, 'each attendee must be {userId}'), 'attendees must be an array of {userId}'),
     v.maxLength(20, 'attendees may have at most 20 entries'),
     v.check((attendees) => new Set(attendees.map((attendee) => attendee.userId)).size === attendees.length, 'attendees must not repeat a userId'),
+    v.description('Members of the organization, each named once.'),
   ),
   notes: v.nullable(NonEmptyString('notes', 5000)),
 };

@@ -73,7 +73,7 @@ const common = {
   tag: v.optional(v.picklist(INQUIRY_TAGS, `tag must be one of ${list(INQUIRY_TAGS)}`), 'GENERAL'),
   /** The sender's own id for the inquiry: sending it again answers 200 with the first inquiry. */
   externalInquiryId: v.optional(v.pipe(v.string('externalInquiryId must be a string'), v.trim(), v.minLength(1, 'externalInquiryId must not be empty'), v.maxLength(200, 'externalInquiryId must be at most 200 characters'))),
-  createdAt: v.optional(v.pipe(Instant('createdAt'), v.check((at) => Date.parse(at) <= Date.now() + 60_000, 'createdAt must not be in the future'))),
+  createdAt: v.optional(v.pipe(Instant('createdAt'), v.check((at) => Date.parse(at) <= Date.now() + 60_000, 'createdAt must not be in the future'), v.description('When the contact happened; not in the future (a minute of clock difference is allowed).'))),
 };
 
 /** POST /v1/inquiries: an inquiry of one source with its record. SMS inquiries come from SMS, not from here. */

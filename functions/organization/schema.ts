@@ -9,6 +9,7 @@ export const TimeZone = v.pipe(
   v.string('timezone must be a string'),
   v.maxLength(64, 'timezone must be at most 64 characters'),
   v.check((zone) => TIME_ZONES.has(zone), 'timezone must be an IANA time zone, e.g. Australia/Sydney'),
+  v.description('An IANA time zone name, e.g. Australia/Sydney.'),
 );
 
 /** The organization as stored; fields added after launch are optional with their default. */

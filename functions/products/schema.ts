@@ -1,19 +1,14 @@
 import * as v from 'valibot';
 import { TradeCategoryIdSchema } from '../../shared/catalog/trade-categories';
 import { booleanString } from '../../shared/filters';
-import { NonEmptyString, PageQuery, Timestamp, deletedSchema, integerString, pageSchema, partialUpdateBody } from '../../shared/schema';
+import { Money, NonEmptyString, PageQuery, Timestamp, deletedSchema, integerString, pageSchema, partialUpdateBody } from '../../shared/schema';
 
 export const PRICING_TYPES = ['NONE', 'FIXED', 'RANGE'] as const;
 
 export const MAX_BATCH_ITEMS = 100;
 
-const Money = (name: string) =>
-  v.pipe(
-    v.number(`${name} must be a number`),
-    v.finite(`${name} must be a finite number`),
-    v.minValue(0, `${name} must be at least 0`),
-    v.maxValue(100_000_000, `${name} must be at most 100000000`),
-  );
+const MAX_PRICE = 100_000_000;
+const Price = (name: string) => Money(name, MAX_PRICE);
 
 const Faq = v.strictObject({ question: NonEmptyString('question', 500), answer: NonEmptyString('answer', 5000) });
 const Faqs = v.pipe(v.array(Faq, 'faqs must be an array of {question, answer}'), v.maxLength(50, 'faqs may have at most 50 entries'));
@@ -48,9 +43,9 @@ const productFields = {
   faqs: Faqs,
   tradeCategoryId: TradeCategoryIdSchema,
   pricingType: PricingTypeSchema,
-  price: Money('price'),
-  minPrice: Money('minPrice'),
-  maxPrice: Money('maxPrice'),
+  price: Price('price'),
+  minPrice: Price('minPrice'),
+  maxPrice: Price('maxPrice'),
   isDisclosePrice: Bool('isDisclosePrice'),
   isActive: Bool('isActive'),
 };

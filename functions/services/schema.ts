@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { TradeCategoryIdSchema } from '../../shared/catalog/trade-categories';
 import { booleanString } from '../../shared/filters';
-import { NonEmptyString, PageQuery, Timestamp, deletedSchema, integerString, pageSchema, partialUpdateBody } from '../../shared/schema';
+import { Money, NonEmptyString, PageQuery, Timestamp, deletedSchema, integerString, pageSchema, partialUpdateBody } from '../../shared/schema';
 import { ScenarioSummary } from './scenario-schema';
 
 export const DURATION_UNITS = ['MINUTES', 'HOURS', 'DAYS'] as const;
@@ -11,12 +11,7 @@ export const TEAM_ASSIGNMENT_METHODS = ['PRIORITY_ORDER', 'ROUND_ROBIN'] as cons
 const Integer = v.pipe(v.number(), v.integer());
 const MAX_PRICE = 10_000_000;
 
-const Price = (name: string) =>
-  v.pipe(
-    v.number(`${name} must be a number`),
-    v.minValue(0, `${name} must not be negative`),
-    v.maxValue(MAX_PRICE, `${name} must be at most ${MAX_PRICE}`),
-  );
+const Price = (name: string) => Money(name, MAX_PRICE);
 
 const Flag = (name: string) => v.optional(v.boolean(`${name} must be a boolean`));
 const oneOf = <T extends readonly string[]>(name: string, values: T) => v.picklist(values, `${name} must be one of ${values.join(', ')}`);

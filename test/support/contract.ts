@@ -13,7 +13,8 @@ type Json = Record<string, any>;
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 const DOCUMENT_ID = 'urn:sales-pipeline:openapi';
 const document = openApiDocument().value as Json;
-const ajv = new Ajv2020({ allErrors: true, strict: false });
+// Amounts are multiples of 0.01, which binary floating point divides only approximately.
+const ajv = new Ajv2020({ allErrors: true, strict: false, multipleOfPrecision: 9 });
 addFormats(ajv);
 ajv.addSchema(document, DOCUMENT_ID);
 
@@ -22,7 +23,7 @@ export class ContractError extends Error {
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const pointerPart = (part: string) => part.replace(/~/g, '~0').replace(/\//g, '~1');
+export const pointerPart = (part: string) => part.replace(/~/g, '~0').replace(/\//g, '~1');
 
 interface Operation {
   method: string;
@@ -46,7 +47,8 @@ const operations: Operation[] = Object.entries(document.paths as Record<string, 
   .sort((a, b) => a.params - b.params);
 
 const validators = new Map<string, ValidateFunction>();
-function validatorAt(pointer: string): ValidateFunction {
+/** The validator of the schema at a JSON pointer into the document. */
+export function validatorAt(pointer: string): ValidateFunction {
   let validate = validators.get(pointer);
   if (!validate) {
     validate = ajv.getSchema(`${DOCUMENT_ID}#${pointer}`);

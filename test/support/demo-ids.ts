@@ -1,0 +1,33 @@
+import type { Client } from './api';
+
+/** The demo organization's records, by the name of the parameter or field that carries their id. */
+export async function demoIds(client: Client, demo: Record<string, unknown>): Promise<Record<string, string | number>> {
+  const first = (name: string) => (demo[name] as (string | number)[])[0]!;
+  const company = first('companyIds');
+  return {
+    leadId: first('leadIds'),
+    companyId: company,
+    noteId: (await client.get(`/v1/companies/${company}/notes`)).body.notes[0].id,
+    memberId: first('memberIds'),
+    userId: first('userIds'),
+    invitationId: (await client.get('/v1/organization/invitations')).body.invitations[0].id,
+    serviceId: first('serviceIds'),
+    scenarioId: first('scenarioIds'),
+    productId: first('productIds'),
+    transferId: first('transferIds'),
+    policyId: first('policyIds'),
+    faqId: first('faqIds'),
+    inquiryId: first('inquiryIds'),
+    appointmentId: first('appointmentIds'),
+    messageThreadId: demo.smsThreadId as string,
+    webhookId: (await client.post('/v1/webhooks', { url: 'https://hooks.example.com/examples', events: ['*'] })).body.webhook.id,
+    inboundEndpointId: (await client.post('/v1/inbound-endpoints', { name: 'Examples form', source: 'WEBFORM' })).body.inboundEndpoint.id,
+  };
+}
+
+/** `value` with every id it names (a field called like one of `ids`) replaced by the organization's own, at any depth. */
+export function withOwnIds(value: unknown, ids: Record<string, string | number>, key = ''): unknown {
+  if (Array.isArray(value)) return value.map((item) => withOwnIds(item, ids, key));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, withOwnIds(item, ids, name)]));
+  return key in ids && key.endsWith('Id') ? ids[key] : value;
+}
