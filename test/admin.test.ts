@@ -37,8 +37,8 @@ describe('npm run admin', () => {
     const { code, stdout } = await admin('org', 'create', '--name', 'Demo Co', '--demo');
     expect(code).toBe(0);
     const created = JSON.parse(stdout);
-    expect(created.demo.leadIds).toHaveLength(8);
-    expect((await api.as(created.apiKey).get('/v1/leads')).body.totalCount).toBe(8);
+    expect(created.demo.leadIds).toHaveLength(9);
+    expect((await api.as(created.apiKey).get('/v1/leads')).body.totalCount).toBe(9);
   });
 
   it('key create, key list and key revoke manage keys without printing secrets of existing keys', async () => {

@@ -53,7 +53,7 @@ describe('the bundled functions', () => {
       context,
     );
     expect(response.statusCode).toBe(200);
-    expect(JSON.parse(response.body)).toMatchObject({ totalCount: 8, currentPage: 1, totalPages: 3 });
+    expect(JSON.parse(response.body)).toMatchObject({ totalCount: 9, currentPage: 1, totalPages: 3 });
   });
 
   it.each(routes.map((route) => [`${route.method} ${route.path}`, route] as const))(

@@ -49,12 +49,16 @@ describe('the demo organization', () => {
       expect(bySource.length, source).toBe(inquiries.filter((inquiry) => inquiry.source === source).length);
       expect(bySource.length, `demo inquiries of source ${source}`).toBeGreaterThan(0);
     }
+    const noted: string[] = [];
     for (const lead of leads) {
       const byLead = await expectCountsAgree(client, `/v1/inquiries?leadId=${lead.id}`, 'inquiries');
       expect(byLead.length).toBe(inquiries.filter((inquiry) => inquiry.leadId === lead.id).length);
       const activities = await expectCountsAgree(client, `/v1/leads/${lead.id}/activities`, 'activities');
       expect(activities.map((activity) => activity.event)).toContain('LEAD_CREATED');
+      if (activities.some((activity) => activity.event === 'NOTE_ADDED')) noted.push(`${lead.firstName} ${lead.lastName}`);
     }
+    expect(noted.sort(), 'demo leads with a note on their timeline').toEqual(['Amelia Brown', 'Jack Thompson']);
+    expect(leads.filter((lead) => lead.phone && !lead.email).map((lead) => `${lead.firstName} ${lead.lastName}`), 'a demo lead known only by phone').toEqual(['Mia Russo']);
 
     const companyIds = demo!.companyIds as string[];
     expect(companyIds.length).toBeGreaterThanOrEqual(2);

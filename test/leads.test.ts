@@ -212,9 +212,9 @@ describe('GET /v1/leads', () => {
     const { client } = await api.organization({ demo: true });
     const res = await client.get('/v1/leads');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ totalPages: 1, currentPage: 1, totalCount: 8 });
+    expect(res.body).toMatchObject({ totalPages: 1, currentPage: 1, totalCount: 9 });
     const dates = res.body.leads.map((lead: { createdAt: string }) => lead.createdAt);
-    expect(dates).toHaveLength(8);
+    expect(dates).toHaveLength(9);
     expect(dates).toEqual([...dates].sort().reverse());
   });
 
@@ -222,13 +222,13 @@ describe('GET /v1/leads', () => {
     const { client } = await api.organization({ demo: true });
     const all = (await client.get('/v1/leads?limit=100')).body.leads.map((lead: { id: string }) => lead.id);
     const page2 = await client.get('/v1/leads?page=2&limit=3');
-    expect(page2.body).toMatchObject({ totalPages: 3, currentPage: 2, totalCount: 8 });
+    expect(page2.body).toMatchObject({ totalPages: 3, currentPage: 2, totalCount: 9 });
     expect(page2.body.leads.map((lead: { id: string }) => lead.id)).toEqual(all.slice(3, 6));
     const page3 = await client.get('/v1/leads?page=3&limit=3');
-    expect(page3.body.leads.map((lead: { id: string }) => lead.id)).toEqual(all.slice(6, 8));
+    expect(page3.body.leads.map((lead: { id: string }) => lead.id)).toEqual(all.slice(6, 9));
     const past = await client.get('/v1/leads?page=9&limit=3');
     expect(past.status).toBe(200);
-    expect(past.body).toEqual({ leads: [], totalPages: 3, currentPage: 9, totalCount: 8, nextCursor: null });
+    expect(past.body).toEqual({ leads: [], totalPages: 3, currentPage: 9, totalCount: 9, nextCursor: null });
   });
 
   it('answers a page far past the end with an empty array from the counter read alone', async () => {
@@ -237,7 +237,7 @@ describe('GET /v1/leads', () => {
       const calls = await countDynamoCalls(async () => {
         const res = await client.get(`/v1/leads?page=${page}&limit=3`);
         expect(res.status).toBe(200);
-        expect(res.body).toEqual({ leads: [], totalPages: 3, currentPage: Number(page), totalCount: 8, nextCursor: null });
+        expect(res.body).toEqual({ leads: [], totalPages: 3, currentPage: Number(page), totalCount: 9, nextCursor: null });
       });
       expect(calls).toEqual(['GetItemCommand']);
     }
@@ -276,7 +276,7 @@ describe('GET /v1/leads', () => {
     const theirs = await api.organization();
     await theirs.client.post('/v1/leads', { name: 'Their Lead', email: 'their@example.com' });
     const res = await mine.client.get('/v1/leads?limit=100');
-    expect(res.body.totalCount).toBe(8);
+    expect(res.body.totalCount).toBe(9);
     expect(res.body.leads.map((lead: { email: string }) => lead.email)).not.toContain('their@example.com');
   });
 });
@@ -298,8 +298,8 @@ describe('DELETE /v1/leads/{leadId}', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, id: lead.id });
     const list = await client.get('/v1/leads?limit=100');
-    expect(list.body.totalCount).toBe(7);
-    expect(list.body.leads).toHaveLength(7);
+    expect(list.body.totalCount).toBe(8);
+    expect(list.body.leads).toHaveLength(8);
     expect(list.body.leads.map((l: { id: string }) => l.id)).not.toContain(lead.id);
     const activities = await client.get(`/v1/leads/${lead.id}/activities`);
     expect(activities.status).toBe(404);

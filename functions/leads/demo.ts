@@ -1,12 +1,14 @@
 import { newId } from '../../shared/ids';
-import { addLead, newLead } from './rules';
+import { addLead, addLeadActivity, newLead } from './rules';
 import type { Lead } from './schema';
 import type { DemoSeed } from '../../shared/resource';
 
 const DAY = 24 * 60 * 60 * 1000;
 
-const DEMO_LEADS: Array<{ name: string; email: string; phone?: string; suburb: string; businessName?: string; status: Lead['status']; daysAgo: number }> = [
+const DEMO_LEADS: Array<{ name: string; email?: string; phone?: string; suburb: string; businessName?: string; status: Lead['status']; daysAgo: number }> = [
   { name: 'Olivia Nguyen', email: 'olivia.nguyen@example.com.au', phone: '+61412345001', suburb: 'Parramatta', status: 'NEW', daysAgo: 0.2 },
+  // A caller who left only a number, entered by hand.
+  { name: 'Mia Russo', phone: '+61412345009', suburb: 'Marrickville', status: 'NEW', daysAgo: 0.5 },
   { name: 'Jack Thompson', email: 'jack@thompsonbuilds.com.au', phone: '+61412345002', suburb: 'Newtown', businessName: 'Thompson Builds', status: 'CONTACTED', daysAgo: 1 },
   { name: 'Charlotte Williams', email: 'charlotte.w@example.com.au', phone: '+61412345003', suburb: 'Bondi', status: 'QUOTED', daysAgo: 2 },
   { name: 'Noah Patel', email: 'noah.patel@example.com.au', phone: '+61412345004', suburb: 'Chatswood', status: 'NEW', daysAgo: 3 },
@@ -16,7 +18,13 @@ const DEMO_LEADS: Array<{ name: string; email: string; phone?: string; suburb: s
   { name: 'Lucas van der Berg', email: 'lucas@vdbcafe.com.au', phone: '+61412345008', suburb: 'Surry Hills', businessName: 'VDB Cafe', status: 'CONTACTED', daysAgo: 21 },
 ];
 
-/** Eight leads of a Sydney trades business, oldest first so ids sort as their dates do. */
+/** Notes the team added to leads' timelines (NOTE_ADDED). */
+const DEMO_NOTES: Array<[leadName: string, note: string]> = [
+  ['Jack Thompson', 'Prefers a call after 3 pm; site access is through the side gate.'],
+  ['Amelia Brown', 'Manages 14 strata buildings in Manly; quotes go to her accounts team.'],
+];
+
+/** Nine leads of a Sydney trades business, oldest first so ids sort as their dates do. */
 export async function seedLeads(organizationId: string, at = Date.now()): Promise<Lead[]> {
   const leads: Lead[] = [];
   for (const demo of [...DEMO_LEADS].reverse()) {
@@ -31,6 +39,7 @@ export async function seedLeads(organizationId: string, at = Date.now()): Promis
 export const demoSeed: DemoSeed = {
   run: async (organizationId) => {
     const leads = await seedLeads(organizationId);
+    for (const [name, note] of DEMO_NOTES) await addLeadActivity(organizationId, leads.find((lead) => `${lead.firstName} ${lead.lastName}` === name)!.id, { event: 'NOTE', data: note });
     return { leads, leadIds: leads.map((lead) => lead.id) };
   },
 };
