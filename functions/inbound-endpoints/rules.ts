@@ -76,10 +76,12 @@ const unauthorized = () => new ApiError(401, 'Invalid or expired token');
 
 const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
+const tokenMatches = (endpoint: InboundEndpointRecord, token: string) => sameText(hashToken(token), endpoint.tokenHash);
+
 /** The `token` query parameter, or Standard Webhooks headers signed with the endpoint's secret within 5 minutes. */
 function authenticate(endpoint: InboundEndpointRecord, token: string | undefined, headers: Record<string, string>, body: string): void {
   if (token !== undefined) {
-    if (!sameText(hashToken(token), endpoint.tokenHash)) throw unauthorized();
+    if (!tokenMatches(endpoint, token)) throw unauthorized();
     return;
   }
   const id = headers['webhook-id'];
@@ -236,7 +238,7 @@ const PREFLIGHT_MAX_AGE_SECONDS = 600;
  */
 export async function answerPreflight(endpointId: string, token: string | undefined, headers: Record<string, string>): Promise<EmptyAnswer> {
   const endpoint = await findInboundEndpoint(endpointId);
-  if (!endpoint || token === undefined || !sameText(hashToken(token), endpoint.tokenHash)) throw unauthorized();
+  if (!endpoint || token === undefined || !tokenMatches(endpoint, token)) throw unauthorized();
   const cors = headers['access-control-request-method'] === 'POST' ? corsHeaders(endpoint, headers.origin) : {};
   if (!cors['access-control-allow-origin']) return new EmptyAnswer(204);
   return new EmptyAnswer(204, {
