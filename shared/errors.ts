@@ -5,6 +5,9 @@ export interface ErrorDetail {
 }
 
 export class ApiError extends Error {
+  /** Headers its answer carries besides the envelope's (CORS on an inbound post from an allowed origin). */
+  headers: Readonly<Record<string, string>> = {};
+
   constructor(
     readonly status: number,
     message: string,

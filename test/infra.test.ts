@@ -90,7 +90,8 @@ describe('the API stack', () => {
         expect(method!.Properties, `${route.method} ${route.path}`).toMatchObject({ AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: authorizerIdOf(AUTHORIZER_FUNCTIONS[kind]) } });
       }
     }
-    expect(methods.filter((method) => method.Properties.HttpMethod !== 'ANY')).toHaveLength(routes.length);
+    // Plus the OPTIONS of each route that answers its CORS preflight.
+    expect(methods.filter((method) => method.Properties.HttpMethod !== 'ANY')).toHaveLength(routes.length + routes.filter((route) => route.preflight).length);
   });
 
   it('meters posts to inbound URLs by their organization: the inbound method has the inbound endpoint authorizer, uncached, and requires the usage-plan key', () => {
@@ -105,6 +106,30 @@ describe('the API stack', () => {
     expect(inbound.Properties.IdentitySource ?? '').toBe('');
     // It reads the endpoint by id on gsi1, and nothing else.
     expect(dynamoActionsOf('InboundAuthorizer')).toEqual(['dynamodb:Query']);
+  });
+
+  it('answers the CORS preflight of POST /v1/inbound/{inboundEndpointId}: an OPTIONS method on the same resource, reaching the same function behind the same authorizer, throttled alike', () => {
+    const receive = routes.find((route) => route.operationId === 'receiveInbound')!;
+    const options = methods.filter((method) => method.Properties.HttpMethod === 'OPTIONS');
+    expect(options).toHaveLength(1);
+    const [preflight] = options;
+    const post = methodOf(receive)!;
+    expect(preflight!.Properties).toMatchObject({ ResourceId: post.Properties.ResourceId, AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: authorizerIdOf('InboundAuthorizer') }, ApiKeyRequired: true });
+    expect(preflight!.Properties.Integration).toEqual(post.Properties.Integration);
+    expect(preflight!.Properties.Integration).toMatchObject({ Type: 'AWS_PROXY' });
+    const stage = Object.values(apiTemplate.findResources('AWS::ApiGateway::Stage') as Record<string, Resource>)[0]!;
+    expect(stage.Properties.MethodSettings).toEqual(
+      expect.arrayContaining([expect.objectContaining({ HttpMethod: 'OPTIONS', ResourcePath: '/~1v1~1inbound~1{inboundEndpointId}', ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 })]),
+    );
+  });
+
+  it('passes a multipart/form-data body through to the inbound function byte for byte: every media type is binary, and the proxy integration maps and converts nothing', () => {
+    const [restApi] = Object.values(apiTemplate.findResources('AWS::ApiGateway::RestApi') as Record<string, Resource>);
+    expect(restApi!.Properties.BinaryMediaTypes).toEqual(['*/*']);
+    const integration = methodOf(routes.find((route) => route.operationId === 'receiveInbound')!)!.Properties.Integration;
+    expect(integration).toMatchObject({ Type: 'AWS_PROXY', IntegrationHttpMethod: 'POST' });
+    expect(integration.ContentHandling).toBeUndefined();
+    expect(integration.RequestTemplates).toBeUndefined();
   });
 
   it('authorizes with the Authorization header and caches the answer for 300 s', () => {

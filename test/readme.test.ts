@@ -99,6 +99,7 @@ describe('npm start and the README curl session', () => {
       '"policy":{"id":',
       '"policy":{"id":',
       '"faq":{"id":',
+      '303 https://example.com/thanks?form=quote&inquiryId=inquiry_',
       '"success":true,"id":',
       '"success":true,"id":"lead_',
       '"message":"Invalid or expired token"',

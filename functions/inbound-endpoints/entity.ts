@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { InboundEndpoint } from './schema';
+import { emptyFieldsOf } from '../../shared/schema';
 import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
 
 const org = organizationPartition;
@@ -36,4 +37,7 @@ export const toInboundEndpointItem = (endpoint: InboundEndpointRecord) => ({
   ...endpoint,
 });
 
-export const fromInboundEndpointItem = (item: Record<string, unknown>): InboundEndpointRecord => v.parse(InboundEndpointRecord, item);
+/** An endpoint stored before a setting existed reads as one without it (no redirect, no allowed origin). */
+const UNSET = emptyFieldsOf(InboundEndpoint);
+
+export const fromInboundEndpointItem = (item: Record<string, unknown>): InboundEndpointRecord => v.parse(InboundEndpointRecord, { ...UNSET, ...item });

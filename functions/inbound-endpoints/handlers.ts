@@ -1,8 +1,7 @@
-import { Answer } from '../../shared/http/answer';
 import { apiHandler } from '../../shared/http/api-handler';
 import { pageEnvelope } from '../../shared/pagination';
 import * as routes from './routes';
-import { changeEndpoint, createEndpoint, publicEndpoint, readEndpoint, rotateEndpoint, receiveInbound } from './rules';
+import { answerPreflight, changeEndpoint, createEndpoint, publicEndpoint, readEndpoint, rotateEndpoint, receiveInbound } from './rules';
 import { listInboundEndpointsPage, deleteInboundEndpoint } from './store';
 
 /** The handlers of the inbound-endpoints routes, one per route, named by its operationId: the stack bundles this module into each route's function. */
@@ -24,7 +23,7 @@ export const deleteInboundEndpointHandler = apiHandler(routes.deleteInboundEndpo
 
 export const rotateInboundEndpointHandler = apiHandler(routes.rotateInboundEndpoint, async ({ path, organizationId, request }) => ({ inboundEndpoint: await rotateEndpoint(organizationId, path.inboundEndpointId, request.baseUrl) }));
 
-export const receiveInboundHandler = apiHandler(routes.receiveInbound, async ({ path, query, request }) => {
-  const { inquiry, created } = await receiveInbound(path.inboundEndpointId, query.token, request.headers, request.body);
-  return created ? { inquiry } : new Answer(200, { inquiry });
-});
+/** Also answers the route's CORS preflight (OPTIONS), behind the same authorizer. */
+export const receiveInboundHandler = apiHandler(routes.receiveInbound, async ({ path, query, request }) =>
+  request.method === 'OPTIONS' ? answerPreflight(path.inboundEndpointId, query.token, request.headers) : receiveInbound(path.inboundEndpointId, query.token, request.headers, request.body),
+);

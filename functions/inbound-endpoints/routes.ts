@@ -19,12 +19,12 @@ export const createInboundEndpoint = defineRoute({
   path: '/v1/inbound-endpoints',
   summary: 'Create a URL that a web form, email parser or agent can post inquiries to',
   description:
-    'For senders that cannot send an API key. The answer’s `url` carries a token (shown only here, stored hashed); senders that can sign use `secret` (`whsec_…`) with Standard Webhooks headers instead. `fieldMap` renames a form’s own field names to `email`, `phone`, `name`, `firstName`, `lastName` or `message`.',
+    'For senders that cannot send an API key. The answer’s `url` carries a token (shown only here, stored hashed); senders that can sign use `secret` (`whsec_…`) with Standard Webhooks headers instead. `fieldMap` renames a form’s own field names to `email`, `phone`, `name`, `firstName`, `lastName` or `message`. For HTML forms, `redirectUrl` and `errorRedirectUrl` (https) are where a visitor is sent after the post is recorded or refused; `allowedOrigins` (exact origins, `https://host[:port]`) lets pages on those sites post JSON from the browser (CORS).',
   tag: 'Inbound',
   dynamodb: ['PutItem', 'UpdateItem'],
   status: 201,
   request: { body: CreateInboundEndpointBody },
-  requestExample: { name: 'Website quote form', source: 'WEBFORM' },
+  requestExample: { name: 'Website quote form', source: 'WEBFORM', redirectUrl: 'https://harbourcityplumbing.com.au/thanks', allowedOrigins: ['https://harbourcityplumbing.com.au'] },
   response: InboundEndpointCreated,
   errors: [400],
 });
@@ -61,8 +61,8 @@ export const updateInboundEndpoint = defineRoute({
   operationId: 'updateInboundEndpoint',
   method: 'PATCH',
   path: '/v1/inbound-endpoints/{inboundEndpointId}',
-  summary: 'Change an inbound endpoint’s name, source or fieldMap',
-  description: 'Fields left out keep their values; `fieldMap: null` removes the map. The URL, its token and the signing secret stay as they are, so forms already posting to it keep working; posts after the change are read with the new settings.',
+  summary: 'Change an inbound endpoint’s name, source, fieldMap, redirects or allowed origins',
+  description: 'Fields left out keep their values; `fieldMap: null`, `redirectUrl: null` and `errorRedirectUrl: null` remove them, `allowedOrigins: []` ends CORS. The URL, its token and the signing secret stay as they are, so forms already posting to it keep working; posts after the change are read with the new settings.',
   tag: 'Inbound',
   dynamodb: ['UpdateItem'],
   status: 200,
@@ -100,12 +100,18 @@ export const rotateInboundEndpoint = defineRoute({
   errors: [400, 404],
 });
 
+/** What the answer to a browser on one of the endpoint's allowedOrigins carries; other origins get neither. */
+const CORS_HEADERS = {
+  'Access-Control-Allow-Origin': 'The request’s Origin, when the endpoint lists it in `allowedOrigins`; absent otherwise.',
+  Vary: '`Origin`, with Access-Control-Allow-Origin.',
+};
+
 export const receiveInbound = defineRoute({
   operationId: 'receiveInbound',
   method: 'POST',
   path: '/v1/inbound/{inboundEndpointId}',
   summary: 'Post an inquiry to an inbound endpoint (no API key)',
-  description: `Authenticated by the endpoint URL's \`token\`, or by Standard Webhooks headers (\`webhook-id\`, \`webhook-timestamp\` within 5 minutes, \`webhook-signature\`) signed with the endpoint's secret; anything else answers 401 and records nothing. The body is \`application/json\` or \`application/x-www-form-urlencoded\` (what an HTML form posts), at most ${MAX_INBOUND_BYTES / 1024} KB. A WEBFORM endpoint keeps every field and finds the lead from email, phone and name; an EMAIL endpoint takes a parsed email (from, to, subject, text or html); CALL and CHATBOT take \`{lead, data, summary?, tag?}\` as POST /v1/inquiries does. The same sender id again (\`externalInquiryId\`, or the \`webhook-id\` or \`Idempotency-Key\` header) answers 200 with the first inquiry. Every post counts against the endpoint's organization's usage plan, as a request with its API key does (a post with a wrong token too): beyond it, 429 \`RATE_LIMITED\` with \`Retry-After\`.`,
+  description: `Authenticated by the endpoint URL's \`token\`, or by Standard Webhooks headers (\`webhook-id\`, \`webhook-timestamp\` within 5 minutes, \`webhook-signature\`) signed with the endpoint's secret; anything else answers 401 and records nothing. The body is \`application/json\`, or what an HTML form posts: \`application/x-www-form-urlencoded\` or \`multipart/form-data\` (text fields only: a file answers 415), at most ${MAX_INBOUND_BYTES / 1024} KB. A form post to an endpoint with \`redirectUrl\` is answered 303 to it with \`inquiryId=<id>\` added to its query, so the visitor lands on the site's thank-you page; refused (400, 413, 415), it is answered 303 to \`errorRedirectUrl\` with \`error=<code>\` when the endpoint has one. A 401 is never redirected. JSON posts are answered JSON. A browser page on one of the endpoint's \`allowedOrigins\` may post JSON (CORS): the preflight \`OPTIONS\` of this URL, with its token, answers 204 with the CORS headers, and the answer to the post carries \`Access-Control-Allow-Origin\` and \`Vary: Origin\`; any other origin gets no CORS headers. A WEBFORM endpoint keeps every field and finds the lead from email, phone and name; an EMAIL endpoint takes a parsed email (from, to, subject, text or html); CALL and CHATBOT take \`{lead, data, summary?, tag?}\` as POST /v1/inquiries does. The same sender id again (\`externalInquiryId\`, or the \`webhook-id\` or \`Idempotency-Key\` header) answers 200 with the first inquiry. Every post counts against the endpoint's organization's usage plan, as a request with its API key does (a post with a wrong token too): beyond it, 429 \`RATE_LIMITED\` with \`Retry-After\`.`,
   tag: 'Inbound',
   auth: 'none',
   // No API key, yet metered: the gateway's inbound authorizer names the endpoint's organization for its usage plan.
@@ -118,8 +124,17 @@ export const receiveInbound = defineRoute({
   request: { path: InboundEndpointIdPath, query: InboundQuery },
   response: IngestedInquiry,
   errors: [400, 401, 413, 415],
+  // Browsers on the endpoint's allowedOrigins post JSON from their pages: the function also answers the preflight.
+  preflight: true,
   responses: {
-    200: { description: 'The sender’s id was seen before: the first inquiry, nothing recorded again.', schema: IngestedInquiry },
+    200: { description: 'The sender’s id was seen before: the first inquiry, nothing recorded again.', schema: IngestedInquiry, headers: CORS_HEADERS },
+    201: { description: 'The inquiry was recorded.', headers: CORS_HEADERS },
+    303: {
+      description: 'A form post (urlencoded or multipart) to an endpoint with `redirectUrl`: recorded (or seen before), and the visitor is sent to `redirectUrl` with `inquiryId=<id>` added to its query. Refused with 400, 413 or 415 and the endpoint has `errorRedirectUrl`: sent there with `error=<code>` (`VALIDATION_ERROR`, `INVALID_MULTIPART`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`). No body.',
+      empty: true,
+      headers: { Location: 'The redirectUrl with `inquiryId` added, or the errorRedirectUrl with `error` added.', ...CORS_HEADERS },
+    },
+    415: { description: 'A body that is not JSON, urlencoded or multipart/form-data, or a multipart form with a file (text fields only): nothing is recorded. `UNSUPPORTED_MEDIA_TYPE`.' },
     401: { description: 'Neither the endpoint’s token nor a valid Standard Webhooks signature (or the endpoint does not exist): nothing is recorded.' },
   },
 });

@@ -3,10 +3,12 @@ import * as v from 'valibot';
 import { hashToken } from '../../shared/auth/tokens';
 import type { InboundEndpointRecord } from './entity';
 import { ApiError, NotFoundError, PayloadTooLargeError, ValidationError } from '../../shared/errors';
+import { Answer, EmptyAnswer } from '../../shared/http/answer';
+import { parseMultipart } from '../../shared/http/multipart';
 import { newId, now } from '../../shared/ids';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../shared/json-depth';
 import { createInboundEndpoint, findInboundEndpoint, getInboundEndpoint, INBOUND_ENDPOINT_NOT_FOUND, replaceInboundCredentials, updateInboundEndpoint } from './store';
-import { MAX_INBOUND_BYTES, type CreateInboundEndpointBody, type InboundEndpoint, type InboundEndpointChanges } from './schema';
+import { InboundEndpoint, MAX_INBOUND_BYTES, type CreateInboundEndpointBody, type InboundEndpointChanges } from './schema';
 import { IngestInquiryBody } from '../inquiries/ingestion-schema';
 import { E164 } from '../../shared/schema';
 import { newSigningSecret, signedHeaders } from '../../shared/webhooks/signature';
@@ -18,14 +20,27 @@ const TOLERANCE_SECONDS = 5 * 60;
 const TOKEN_PREFIX = 'inb_';
 const newToken = () => TOKEN_PREFIX + randomBytes(24).toString('base64url');
 
-export const publicEndpoint = ({ id, name, source, fieldMap, createdAt }: InboundEndpointRecord): InboundEndpoint => ({ id, name, source, fieldMap, createdAt });
+/** The endpoint as the API shows it: the fields of its schema, never the token's hash nor the secret. */
+export const publicEndpoint = (endpoint: InboundEndpointRecord): InboundEndpoint => v.parse(InboundEndpoint, endpoint);
+
+/** A redirect URL as the URL parser writes it (what a browser would be sent to), so a read shows exactly that. */
+const normalizedUrl = (url: string | null | undefined) => (url ? new URL(url).href : url);
+
+/** The settings as stored: redirect URLs written as the URL parser writes them. */
+function settingsOf<T extends { redirectUrl?: string | null; errorRedirectUrl?: string | null }>(settings: T): T {
+  return {
+    ...settings,
+    ...(settings.redirectUrl !== undefined ? { redirectUrl: normalizedUrl(settings.redirectUrl) } : {}),
+    ...(settings.errorRedirectUrl !== undefined ? { errorRedirectUrl: normalizedUrl(settings.errorRedirectUrl) } : {}),
+  };
+}
 
 const urlOf = (baseUrl: string, id: string, token: string) => `${baseUrl}/v1/inbound/${id}?token=${token}`;
 
 /** An endpoint, answered once with its URL (holding the token, stored only hashed) and its signing secret. */
 export async function createEndpoint(organizationId: string, body: CreateInboundEndpointBody, baseUrl: string) {
   const token = newToken();
-  const endpoint: InboundEndpointRecord = { id: newId('inbound'), name: body.name, source: body.source, fieldMap: body.fieldMap, createdAt: now(), organizationId, tokenHash: hashToken(token), secret: newSigningSecret() };
+  const endpoint: InboundEndpointRecord = { id: newId('inbound'), ...settingsOf(body), createdAt: now(), organizationId, tokenHash: hashToken(token), secret: newSigningSecret() };
   await createInboundEndpoint(endpoint);
   return { ...publicEndpoint(endpoint), url: urlOf(baseUrl, endpoint.id, token), secret: endpoint.secret };
 }
@@ -39,7 +54,7 @@ export async function readEndpoint(organizationId: string, endpointId: string): 
 
 /** Its settings changed in place: the same id, so the same URL, token and secret. */
 export async function changeEndpoint(organizationId: string, endpointId: string, changes: InboundEndpointChanges): Promise<InboundEndpoint> {
-  return publicEndpoint(await updateInboundEndpoint(organizationId, endpointId, changes));
+  return publicEndpoint(await updateInboundEndpoint(organizationId, endpointId, settingsOf(changes)));
 }
 
 /** A new token and secret; the old ones stop working at once. */
@@ -61,10 +76,12 @@ const unauthorized = () => new ApiError(401, 'Invalid or expired token');
 
 const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
+const tokenMatches = (endpoint: InboundEndpointRecord, token: string) => sameText(hashToken(token), endpoint.tokenHash);
+
 /** The `token` query parameter, or Standard Webhooks headers signed with the endpoint's secret within 5 minutes. */
 function authenticate(endpoint: InboundEndpointRecord, token: string | undefined, headers: Record<string, string>, body: string): void {
   if (token !== undefined) {
-    if (!sameText(hashToken(token), endpoint.tokenHash)) throw unauthorized();
+    if (!tokenMatches(endpoint, token)) throw unauthorized();
     return;
   }
   const id = headers['webhook-id'];
@@ -83,14 +100,39 @@ function authenticate(endpoint: InboundEndpointRecord, token: string | undefined
 type Fields = Record<string, unknown>;
 const emptyFields = (): Fields => Object.create(null) as Fields;
 
-/** The posted body as name → value: JSON (an object) or an HTML form's urlencoded fields. Anything else is 415. */
+/** A field posted again under the same name (checkboxes) joins the first: `a, b`. */
+const addField = (fields: Fields, name: string, value: string) => {
+  fields[name] = Object.hasOwn(fields, name) ? `${String(fields[name])}, ${value}` : value;
+};
+
+const mediaTypeOf = (headers: Record<string, string>) => (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+
+/** What an HTML form posts: its visitor's browser is the sender, so a redirect can answer it. */
+const FORM_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data']);
+
+/**
+ * A multipart form's text fields. A file is refused (415): there is nowhere to keep it, and a visitor told so can
+ * send the form without it. An unused file input (no filename, no content), which browsers post all the same, is skipped.
+ */
+function multipartFields(contentType: string, body: string): Fields {
+  const fields = emptyFields();
+  for (const part of parseMultipart(body, contentType)) {
+    if (part.filename === '' && part.value === '') continue;
+    if (part.filename !== undefined) throw new ApiError(415, `Files are not accepted (the field ${part.name} is one): send text fields only`, 'UNSUPPORTED_MEDIA_TYPE');
+    addField(fields, part.name, part.value);
+  }
+  return fields;
+}
+
+/** The posted body as name → value: JSON (an object) or an HTML form's fields (urlencoded or multipart). Anything else is 415. */
 function fieldsOf(headers: Record<string, string>, body: string): Fields {
-  const type = (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const type = mediaTypeOf(headers);
   if (type === 'application/x-www-form-urlencoded') {
     const fields = emptyFields();
-    for (const [name, value] of new URLSearchParams(body)) fields[name] = Object.hasOwn(fields, name) ? `${String(fields[name])}, ${value}` : value;
+    for (const [name, value] of new URLSearchParams(body)) addField(fields, name, value);
     return fields;
   }
+  if (type === 'multipart/form-data') return multipartFields(headers['content-type']!, body);
   if (type === 'application/json') {
     // Read before parsing: a value nested thousands deep would parse, then overflow the stack of whatever recurses over it.
     if (nestsDeeperThan(body, MAX_JSON_DEPTH)) throw new ApiError(400, `The body must not nest deeper than ${MAX_JSON_DEPTH} levels`, 'INVALID_JSON');
@@ -104,7 +146,7 @@ function fieldsOf(headers: Record<string, string>, body: string): Fields {
     // JSON.parse makes "__proto__" an own key; copied onto a prototype-free map it stays one.
     return Object.assign(emptyFields(), parsed);
   }
-  throw new ApiError(415, 'Send application/json or application/x-www-form-urlencoded', 'UNSUPPORTED_MEDIA_TYPE');
+  throw new ApiError(415, 'Send application/json, application/x-www-form-urlencoded or multipart/form-data', 'UNSUPPORTED_MEDIA_TYPE');
 }
 
 /** Formatting people type in phone numbers; what remains must be E.164 to find a lead by. */
@@ -167,17 +209,49 @@ function emailInquiry(posted: Fields) {
   };
 }
 
+/** `url` with `name=value` added to its query, keeping the query it has (and its fragment after it). */
+function withQueryParameter(url: string, name: string, value: string): string {
+  const hash = url.indexOf('#');
+  const [base, fragment] = hash < 0 ? [url, ''] : [url.slice(0, hash), url.slice(hash)];
+  const separator = !base.includes('?') ? '?' : base.endsWith('?') || base.endsWith('&') ? '' : '&';
+  return `${base}${separator}${name}=${encodeURIComponent(value)}${fragment}`;
+}
+
+const redirectTo = (location: string, headers: Record<string, string>) => new EmptyAnswer(303, { ...headers, location });
+
 /**
- * A post to an inbound endpoint: authenticated by token or signature (else 401, nothing recorded), read as
- * JSON or a form, shaped by the endpoint's source and ingested as POST /v1/inquiries would. A repeat of the
- * sender's id (externalInquiryId, or the webhook-id / Idempotency-Key header) answers the first inquiry.
+ * The CORS headers of an answer to a browser on another site: only for an origin the endpoint lists, compared
+ * exactly as the browser sent it, so `https://shop.example.com.evil.net` or another port is not it. None otherwise.
  */
-export async function receiveInbound(endpointId: string, token: string | undefined, headers: Record<string, string>, body: string | null) {
+function corsHeaders(endpoint: InboundEndpointRecord, origin: string | undefined): Record<string, string> {
+  if (!origin || !endpoint.allowedOrigins.includes(origin)) return {};
+  return { 'access-control-allow-origin': origin, vary: 'Origin' };
+}
+
+/** How long a browser may keep a preflight's answer before asking again. */
+const PREFLIGHT_MAX_AGE_SECONDS = 600;
+
+/**
+ * The answer to a browser's CORS preflight (OPTIONS) of a post: 204, and for an allowed origin asking to POST, the
+ * headers that let it (Content-Type for JSON, Idempotency-Key for retries). The URL's token must be valid, as on
+ * the post itself, else 401 as an unknown endpoint answers: a preflight must not tell which ids exist.
+ */
+export async function answerPreflight(endpointId: string, token: string | undefined, headers: Record<string, string>): Promise<EmptyAnswer> {
   const endpoint = await findInboundEndpoint(endpointId);
-  if (!endpoint) throw unauthorized();
-  const raw = body ?? '';
+  if (!endpoint || token === undefined || !tokenMatches(endpoint, token)) throw unauthorized();
+  const cors = headers['access-control-request-method'] === 'POST' ? corsHeaders(endpoint, headers.origin) : {};
+  if (!cors['access-control-allow-origin']) return new EmptyAnswer(204);
+  return new EmptyAnswer(204, {
+    ...cors,
+    'access-control-allow-methods': 'POST',
+    'access-control-allow-headers': 'Content-Type, Idempotency-Key',
+    'access-control-max-age': String(PREFLIGHT_MAX_AGE_SECONDS),
+  });
+}
+
+/** The post's fields, shaped by the endpoint's source and ingested as POST /v1/inquiries would. */
+async function ingestPost(endpoint: InboundEndpointRecord, headers: Record<string, string>, raw: string) {
   if (Buffer.byteLength(raw) > MAX_INBOUND_BYTES) throw new PayloadTooLargeError(MAX_INBOUND_BYTES);
-  authenticate(endpoint, token, headers, raw);
   const posted = fieldsOf(headers, raw);
   const shaped = endpoint.source === 'WEBFORM' ? webformInquiry(endpoint, posted) : endpoint.source === 'EMAIL' ? emailInquiry(posted) : { ...posted, source: endpoint.source };
   const externalInquiryId = text(posted.externalInquiryId) ?? headers['webhook-id'] ?? headers['idempotency-key'];
@@ -185,4 +259,32 @@ export async function receiveInbound(endpointId: string, token: string | undefin
   const parsed = v.safeParse(IngestInquiryBody, candidate);
   if (!parsed.success) throw new ValidationError(parsed.issues.map((issue) => ({ path: v.getDotPath(issue) ?? 'body', message: issue.message })));
   return ingestInquiry(endpoint.organizationId, parsed.output);
+}
+
+/**
+ * A post to an inbound endpoint: authenticated by token or signature (else 401, nothing recorded, answered as an
+ * unknown endpoint is: never redirected, no CORS headers), read as JSON or a form, shaped by the endpoint's source
+ * and ingested as POST /v1/inquiries would. A repeat of the sender's id (externalInquiryId, or the webhook-id /
+ * Idempotency-Key header) answers the first inquiry. A form post (a visitor's browser) is answered 303 to the
+ * endpoint's redirectUrl with `inquiryId`, and when refused, to its errorRedirectUrl with `error=<code>`; JSON posts
+ * are answered JSON. A browser on an allowed origin gets the CORS headers with whatever it is answered.
+ */
+export async function receiveInbound(endpointId: string, token: string | undefined, headers: Record<string, string>, body: string | null) {
+  const endpoint = await findInboundEndpoint(endpointId);
+  if (!endpoint) throw unauthorized();
+  const raw = body ?? '';
+  authenticate(endpoint, token, headers, raw);
+  const cors = corsHeaders(endpoint, headers.origin);
+  const isForm = FORM_TYPES.has(mediaTypeOf(headers));
+  try {
+    const { inquiry, created } = await ingestPost(endpoint, headers, raw);
+    if (isForm && endpoint.redirectUrl) return redirectTo(withQueryParameter(endpoint.redirectUrl, 'inquiryId', inquiry.id), cors);
+    return new Answer(created ? 201 : 200, { inquiry }, cors);
+  } catch (error) {
+    // The sender's faults only (4xx): after a 5xx the inquiry may be recorded all the same, so it is not called a refusal.
+    if (!(error instanceof ApiError)) throw error;
+    if (isForm && endpoint.errorRedirectUrl && error.status < 500) return redirectTo(withQueryParameter(endpoint.errorRedirectUrl, 'error', error.code ?? 'BAD_REQUEST'), cors);
+    error.headers = cors;
+    throw error;
+  }
 }

@@ -20,13 +20,62 @@ const FieldMap = v.pipe(
   v.metadata({ jsonSchema: { maxProperties: 50 } }),
 );
 
+const isHttpsUrl = (value: string) => URL.canParse(value) && new URL(value).protocol === 'https:';
+
+/** Where a visitor's browser is sent after a form post: https only (the form's own site), stored as the URL parser writes it. */
+const RedirectUrl = (name: string) =>
+  v.nullable(
+    v.pipe(
+      v.string(`${name} must be a string`),
+      v.trim(),
+      v.maxLength(2048, `${name} must be at most 2048 characters`),
+      v.check(isHttpsUrl, `${name} must be an https URL`),
+      v.metadata({ jsonSchema: { format: 'uri', pattern: '^https://' } }),
+    ),
+  );
+
+export const MAX_ALLOWED_ORIGINS = 20;
+
+/**
+ * An origin exactly as a browser sends it in `Origin`: https, the host in lower case, no default port, no path
+ * and no trailing slash; compared with the header as text, so it must be written that way.
+ */
+const isOrigin = (value: string) => isHttpsUrl(value) && new URL(value).origin === value;
+
+const AllowedOrigins = v.pipe(
+  v.array(
+    v.pipe(
+      v.string('allowedOrigins items must be strings'),
+      v.check(isOrigin, 'allowedOrigins items must be origins written as a browser sends them: https://host or https://host:port, in lower case, without a path or a trailing slash'),
+      v.metadata({ jsonSchema: { pattern: '^https://[^/?#\\s]+$' } }),
+    ),
+    'allowedOrigins must be an array of origins',
+  ),
+  v.maxLength(MAX_ALLOWED_ORIGINS, `allowedOrigins must have at most ${MAX_ALLOWED_ORIGINS} origins`),
+  v.check((origins) => new Set(origins).size === origins.length, 'allowedOrigins must not repeat an origin'),
+  v.metadata({ jsonSchema: { uniqueItems: true } }),
+);
+
+/** The endpoint's settings, written once: the create and PATCH bodies and the answers all take them from here. */
 const inboundEndpointFields = {
   name: NonEmptyString('name', 100),
   source: v.picklist(INBOUND_SOURCES, `source must be one of ${INBOUND_SOURCES.join(', ')}`),
   fieldMap: v.nullable(FieldMap),
+  /** A form post that records an inquiry is answered 303 to here, with `inquiryId` added to the query. */
+  redirectUrl: RedirectUrl('redirectUrl'),
+  /** A form post refused after its token was checked is answered 303 to here, with `error=<code>` added. */
+  errorRedirectUrl: RedirectUrl('errorRedirectUrl'),
+  /** Origins whose pages may post JSON from a browser (CORS); none when empty. */
+  allowedOrigins: AllowedOrigins,
 };
 
-export const CreateInboundEndpointBody = v.strictObject({ ...inboundEndpointFields, fieldMap: v.optional(inboundEndpointFields.fieldMap, null) });
+export const CreateInboundEndpointBody = v.strictObject({
+  ...inboundEndpointFields,
+  fieldMap: v.optional(inboundEndpointFields.fieldMap, null),
+  redirectUrl: v.optional(inboundEndpointFields.redirectUrl, null),
+  errorRedirectUrl: v.optional(inboundEndpointFields.errorRedirectUrl, null),
+  allowedOrigins: v.optional(inboundEndpointFields.allowedOrigins, []),
+});
 export type CreateInboundEndpointBody = v.InferOutput<typeof CreateInboundEndpointBody>;
 
 /** Any subset of the fields a create sets; `fieldMap: null` removes the map. The URL, token and secret stay. */
@@ -38,6 +87,9 @@ export const InboundEndpoint = v.object({
   name: v.string(),
   source: v.picklist(INBOUND_SOURCES),
   fieldMap: v.nullable(v.record(v.string(), v.string())),
+  redirectUrl: inboundEndpointFields.redirectUrl,
+  errorRedirectUrl: inboundEndpointFields.errorRedirectUrl,
+  allowedOrigins: inboundEndpointFields.allowedOrigins,
   createdAt: Timestamp,
 });
 export type InboundEndpoint = v.InferOutput<typeof InboundEndpoint>;

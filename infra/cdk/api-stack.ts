@@ -71,6 +71,9 @@ export const ACCESS_LOG_FIELDS = {
 
 export const STAGE_NAME = 'prod';
 
+/** The methods a route's function answers on its path: its own, and OPTIONS when it answers its CORS preflight. */
+const methodsOf = (route: RouteDefinition): string[] => [route.method, ...(route.preflight ? ['OPTIONS'] : [])];
+
 /**
  * The stateless part: the REST API, its authorizer and one function per row of the route table.
  * The functions of each tag live in a nested stack: with their aliases, canaries and alarms, one stack
@@ -94,7 +97,8 @@ export class ApiStack extends Stack {
       apiKeySourceType: ApiKeySourceType.AUTHORIZER,
       // A function's base64 answer (the reference page's gzipped script) goes out as bytes only when the request's
       // first Accept type is listed, and a browser asks for a script with Accept: */*. The price: every request
-      // body reaches its function base64-encoded, which the handlers decode (the local gateway does the same).
+      // body reaches its function base64-encoded, which the handlers decode (the local gateway does the same). So a
+      // multipart/form-data post reaches the inbound function byte for byte, never mapped or re-encoded.
       binaryMediaTypes: ['*/*'],
       deployOptions: {
         stageName: STAGE_NAME,
@@ -106,8 +110,11 @@ export class ApiStack extends Stack {
         accessLogDestination: new LogGroupLogDestination(new LogGroup(this, 'AccessLogs', { retention: RetentionDays.ONE_MONTH })),
         accessLogFormat: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
         // Routes with a throttle of their own (the public inbound route): one noisy sender cannot starve the API.
+        // A route's CORS preflight (OPTIONS) reaches the same function, so it has the same throttle.
         methodOptions: Object.fromEntries(
-          routes.filter((route) => route.throttle).map((route) => [`${route.path}/${route.method}`, { throttlingRateLimit: route.throttle!.rateLimit, throttlingBurstLimit: route.throttle!.burstLimit }]),
+          routes
+            .filter((route) => route.throttle)
+            .flatMap((route) => methodsOf(route).map((method) => [`${route.path}/${method}`, { throttlingRateLimit: route.throttle!.rateLimit, throttlingBurstLimit: route.throttle!.burstLimit }])),
         ),
       },
     });
@@ -198,27 +205,31 @@ export class ApiStack extends Stack {
       if (route.sendsSms && !functionsByHandler.has(handler)) this.grantSendTextMessage(apiFunction, options);
       functionsByHandler.set(handler, apiFunction);
       const kind = authorizerOf(route);
-      const method = this.api.root.resourceForPath(route.path).addMethod(
-        route.method,
-        // No test-invoke permission: one Lambda permission per function, for the stage.
-        new LambdaIntegration(apiFunction.alias, { allowTestInvoke: false }),
-        // Every method with an authorizer requires the usage-plan key it names: its organization's plan meters it.
-        kind
-          ? { authorizer: authorizers[kind]!, authorizationType: AuthorizationType.CUSTOM, apiKeyRequired: true }
-          : { authorizationType: AuthorizationType.NONE },
-      );
-      if (!kind) {
-        for (const rule of ['AwsSolutions-APIG4', 'AwsSolutions-COG4']) {
-          Validations.of(method).acknowledge({ id: rule, reason: `${route.method} ${route.path} is public by design: the API's own description and reference page.` });
+      // A route's CORS preflight is answered by its own function, behind its authorizer: the function reads the
+      // endpoint's allowed origins, which a mock integration could not.
+      for (const httpMethod of methodsOf(route)) {
+        const method = this.api.root.resourceForPath(route.path).addMethod(
+          httpMethod,
+          // No test-invoke permission: one Lambda permission per function, for the stage.
+          new LambdaIntegration(apiFunction.alias, { allowTestInvoke: false }),
+          // Every method with an authorizer requires the usage-plan key it names: its organization's plan meters it.
+          kind
+            ? { authorizer: authorizers[kind]!, authorizationType: AuthorizationType.CUSTOM, apiKeyRequired: true }
+            : { authorizationType: AuthorizationType.NONE },
+        );
+        if (!kind) {
+          for (const rule of ['AwsSolutions-APIG4', 'AwsSolutions-COG4']) {
+            Validations.of(method).acknowledge({ id: rule, reason: `${httpMethod} ${route.path} is public by design: the API's own description and reference page.` });
+          }
+        } else {
+          Validations.of(method).acknowledge({
+            id: 'AwsSolutions-COG4',
+            reason:
+              kind === 'apiKey'
+                ? 'Callers are integrations holding API keys, checked by the Lambda REQUEST authorizer, not Cognito users.'
+                : 'Senders are web forms and email parsers holding an inbound endpoint’s token or signing secret, which the function checks; the Lambda REQUEST authorizer names the endpoint’s organization for its usage plan.',
+          });
         }
-      } else {
-        Validations.of(method).acknowledge({
-          id: 'AwsSolutions-COG4',
-          reason:
-            kind === 'apiKey'
-              ? 'Callers are integrations holding API keys, checked by the Lambda REQUEST authorizer, not Cognito users.'
-              : 'Senders are web forms and email parsers holding an inbound endpoint’s token or signing secret, which the function checks; the Lambda REQUEST authorizer names the endpoint’s organization for its usage plan.',
-        });
       }
     }
 

@@ -120,7 +120,8 @@ export function createLocalGateway({ routes, loadHandler, loadAuthorizer, around
     // As API Gateway: the most specific path first (/v1/products/batch before /v1/products/{productId}), then the method.
     const onPath = compiled.map((candidate) => ({ candidate, values: candidate.pattern.exec(url.pathname) })).filter(({ values }) => values !== null);
     const resource = onPath.filter(({ candidate }) => candidate.route.path === onPath[0]?.candidate.route.path);
-    const match = resource.find(({ candidate }) => candidate.route.method === method);
+    // A route that answers its CORS preflight takes OPTIONS on its path too, with the same function and authorizer.
+    const match = resource.find(({ candidate }) => candidate.route.method === method || (method === 'OPTIONS' && candidate.route.preflight));
     if (!match?.values) {
       if (!resource.length) return sendGateway(response, GATEWAY_RESPONSES.MISSING_AUTHENTICATION_TOKEN);
       const refused = methodNotAllowed(resource.map(({ candidate }) => candidate.route.method));

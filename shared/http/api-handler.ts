@@ -6,14 +6,14 @@ import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type * as v from 'valibot';
 import { ValidationError } from '../errors';
 import type { RouteDefinition, RouteRequest } from '../routes/route';
-import { JSON_HEADERS, jsonResponse, textResponse, type JsonResponse } from './envelope';
+import { emptyResponse, JSON_HEADERS, jsonResponse, textResponse, type JsonResponse } from './envelope';
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '../store/idempotency';
 import { answersIdempotently } from '../routes/route';
 import { idempotency, type IdempotencyStore } from './idempotency';
 import { absentBodyIsEmptyObject, accessLog, bodySizeLimit, errorEnvelope } from './middleware';
 import { logger, metrics } from '../observability';
 import { parseOrThrow } from '../validation';
-import { Answer } from './answer';
+import { Answer, EmptyAnswer } from './answer';
 import { withCounterShards } from '../store/counter-shards';
 import { CompressibleJson, type CompressibleText } from './compressible-text';
 
@@ -36,6 +36,8 @@ export interface HandlerInput<R extends RouteRequest> {
 }
 
 export interface RawRequest {
+  /** The method asked: OPTIONS on a route whose function also answers its CORS preflight (`preflight`). */
+  method: string;
   /** Header names lower-cased. */
   headers: Record<string, string>;
   body: string | null;
@@ -51,7 +53,7 @@ function rawRequest(event: APIGatewayProxyEvent): RawRequest {
   const proto = headers['x-forwarded-proto'] ?? 'http';
   // A route with a body schema has its JSON parsed in place by then; only the others keep the raw text.
   const body = typeof event.body !== 'string' ? null : event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
-  return { headers, body, baseUrl: `${proto}://${headers.host ?? 'localhost'}${prefix}` };
+  return { method: event.httpMethod, headers, body, baseUrl: `${proto}://${headers.host ?? 'localhost'}${prefix}` };
 }
 
 /**
@@ -62,7 +64,7 @@ function rawRequest(event: APIGatewayProxyEvent): RawRequest {
  */
 export function apiHandler<R extends RouteRequest, S extends v.GenericSchema>(
   route: RouteDefinition<R, S>,
-  handle: (input: HandlerInput<R>) => Promise<HandlerOutput<S> | Answer<HandlerOutput<S>> | CompressibleOutput<S> | CompressibleJson<HandlerOutput<S>>>,
+  handle: (input: HandlerInput<R>) => Promise<HandlerOutput<S> | Answer<HandlerOutput<S>> | EmptyAnswer | CompressibleOutput<S> | CompressibleJson<HandlerOutput<S>>>,
 ) {
   const { path, query, body } = route.request;
   const chain = middy<APIGatewayProxyEvent, JsonResponse, Error, Context>()
@@ -84,10 +86,12 @@ export function apiHandler<R extends RouteRequest, S extends v.GenericSchema>(
     const organizationId = route.auth === 'none' ? '' : requireOrganization(event);
     const request = rawRequest(event);
     const answer = await withCounterShards(counterShardsOf(event), () => handle({ ...input, organizationId, request }));
-    const [status, result] = answer instanceof Answer ? [answer.status, answer.body] : [route.status, answer];
+    if (answer instanceof EmptyAnswer) return emptyResponse(answer.status, answer.headers);
+    const [status, result, headers] = answer instanceof Answer ? [answer.status, answer.body, answer.headers] : [route.status, answer, {}];
     if (route.contentType) return textResponse(status, route.contentType, result, route.cacheControl, request.headers['accept-encoding']);
     // A large JSON answer the function keeps goes gzipped to a client that accepts it.
-    return result instanceof CompressibleJson ? textResponse(status, JSON_HEADERS['content-type'], result, route.cacheControl, request.headers['accept-encoding']) : jsonResponse(status, result);
+    const response = result instanceof CompressibleJson ? textResponse(status, JSON_HEADERS['content-type'], result, route.cacheControl, request.headers['accept-encoding']) : jsonResponse(status, result);
+    return { ...response, headers: { ...response.headers, ...headers } };
   });
 }
 

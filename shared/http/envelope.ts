@@ -28,6 +28,11 @@ export function jsonResponse(statusCode: number, body: unknown): JsonResponse {
   return { statusCode, headers: { ...JSON_HEADERS }, body: JSON.stringify(body) };
 }
 
+/** An answer without a body (a redirect, a CORS preflight): no content type, nothing cached. */
+export function emptyResponse(statusCode: number, headers: Readonly<Record<string, string>>): JsonResponse {
+  return { statusCode, headers: { ...NO_STORE_HEADERS, ...headers }, body: '' };
+}
+
 /**
  * A non-JSON answer (the docs page): the handler returns the body as a string, or as CompressibleText to have
  * it gzipped for a client whose Accept-Encoding allows it.

@@ -26,7 +26,8 @@ export function errorEnvelope(): Middleware {
       const { error } = request;
       const malformedBody = error ? bodyParserMessage(error) : undefined;
       if (error instanceof ApiError) {
-        request.response = errorResponse(error.status, error.message, error.code, error.details);
+        const response = errorResponse(error.status, error.message, error.code, error.details);
+        request.response = { ...response, headers: { ...response.headers, ...error.headers } };
       } else if (error instanceof SmsDeliveryError) {
         request.response = jsonResponse(error.status, { message: error.message });
       } else if (malformedBody) {

@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import * as v from 'valibot';
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '../http/gateway-responses';
 import { errorEnvelope } from '../http/envelope';
-import { isIdempotent, type RouteDefinition } from '../routes/route';
+import { isIdempotent, type ResponseDoc, type RouteDefinition } from '../routes/route';
 import type { OpenApiDocument } from './schemas';
 import { convert, convertComponents, type JsonSchema } from './json-schema';
 
@@ -125,25 +125,30 @@ function statusesOf(route: RouteDefinition): number[] {
   return [...statuses].sort((a, b) => a - b);
 }
 
+/** A response's documented headers (a redirect's Location), as OpenAPI header objects. */
+const headersOf = (doc: ResponseDoc | undefined): Json =>
+  doc?.headers ? { headers: Object.fromEntries(Object.entries(doc.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) } : {};
+
 function response(route: RouteDefinition, status: number, componentSchemas: ApiDescription['components']): Json {
   const doc = route.responses?.[status];
   if (status === route.status) {
     const content: Json = { schema: convert(doc?.schema ?? route.response, 'output', componentSchemas) };
     if (doc?.examples) content.examples = examplesObject(doc.examples);
-    return { description: doc?.description ?? route.summary, content: { [mediaType(route)]: content } };
+    return { description: doc?.description ?? route.summary, ...headersOf(doc), content: { [mediaType(route)]: content } };
   }
   const shared = SHARED_ERRORS[status];
   if (!doc && shared) return { $ref: `#/components/responses/${shared.name}` };
   const description = doc?.description ?? shared?.description ?? STATUS_CODES[status] ?? `HTTP ${status}`;
+  if (doc?.empty) return { description, ...headersOf(doc) };
   if (doc?.schema) {
     const content: Json = { schema: convert(doc.schema, 'output', componentSchemas) };
     if (doc.examples) content.examples = examplesObject(doc.examples);
-    return { description, content: { [JSON_MEDIA_TYPE]: content } };
+    return { description, ...headersOf(doc), content: { [JSON_MEDIA_TYPE]: content } };
   }
   const examples = { ...(shared ? { [shared.name]: shared.example } : {}), ...doc?.examples };
   const content: Json = { schema: envelopeRef };
   if (Object.keys(examples).length) content.examples = examplesObject(examples);
-  return { description, content: { [JSON_MEDIA_TYPE]: content } };
+  return { description, ...headersOf(doc), content: { [JSON_MEDIA_TYPE]: content } };
 }
 
 /** The one key of a `{<record>: …}` answer, the record's wrapper (`lead`), if the answer is one. */

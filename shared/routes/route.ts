@@ -23,6 +23,10 @@ export interface ResponseDoc {
   schema?: Schema;
   /** Named example bodies. */
   examples?: Record<string, unknown>;
+  /** The answer has no body (a redirect). */
+  empty?: boolean;
+  /** Response headers worth documenting (a redirect's Location): name → description. */
+  headers?: Record<string, string>;
 }
 
 export interface RouteRequest {
@@ -83,6 +87,11 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
   assets?: string[];
   /** Its own throttle at API Gateway, below the stage's: a public route one noisy sender must not let starve the rest. */
   throttle?: { rateLimit: number; burstLimit: number };
+  /**
+   * Browsers on other sites may call it (CORS): an OPTIONS method on its path, behind the same authorizer, is
+   * answered by the same function, which sees `request.method` OPTIONS and answers the preflight.
+   */
+  preflight?: boolean;
   /** The function sends SMS: the stack configures the provider (AWS End User Messaging SMS) and grants SendTextMessage. */
   sendsSms?: boolean;
   /**
