@@ -983,7 +983,7 @@ export interface paths {
         put?: never;
         /**
          * Create a URL that a web form, email parser or agent can post inquiries to
-         * @description For senders that cannot send an API key. The answer’s `url` carries a token (shown only here, stored hashed); senders that can sign use `secret` (`whsec_…`) with Standard Webhooks headers instead. `fieldMap` renames a form’s own field names to `email`, `phone`, `name`, `firstName`, `lastName` or `message`.
+         * @description For senders that cannot send an API key. The answer’s `url` carries a token (shown only here, stored hashed); senders that can sign use `secret` (`whsec_…`) with Standard Webhooks headers instead. `fieldMap` renames a form’s own field names to `email`, `phone`, `name`, `firstName`, `lastName` or `message`. For HTML forms, `redirectUrl` and `errorRedirectUrl` (https) are where a visitor is sent after the post is recorded or refused; `allowedOrigins` (exact origins, `https://host[:port]`) lets pages on those sites post JSON from the browser (CORS).
          */
         post: operations["createInboundEndpoint"];
         delete?: never;
@@ -1014,8 +1014,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change an inbound endpoint’s name, source or fieldMap
-         * @description Fields left out keep their values; `fieldMap: null` removes the map. The URL, its token and the signing secret stay as they are, so forms already posting to it keep working; posts after the change are read with the new settings.
+         * Change an inbound endpoint’s name, source, fieldMap, redirects or allowed origins
+         * @description Fields left out keep their values; `fieldMap: null`, `redirectUrl: null` and `errorRedirectUrl: null` remove them, `allowedOrigins: []` ends CORS. The URL, its token and the signing secret stay as they are, so forms already posting to it keep working; posts after the change are read with the new settings.
          */
         patch: operations["updateInboundEndpoint"];
         trace?: never;
@@ -1051,7 +1051,7 @@ export interface paths {
         put?: never;
         /**
          * Post an inquiry to an inbound endpoint (no API key)
-         * @description Authenticated by the endpoint URL's `token`, or by Standard Webhooks headers (`webhook-id`, `webhook-timestamp` within 5 minutes, `webhook-signature`) signed with the endpoint's secret; anything else answers 401 and records nothing. The body is `application/json` or `application/x-www-form-urlencoded` (what an HTML form posts), at most 256 KB. A WEBFORM endpoint keeps every field and finds the lead from email, phone and name; an EMAIL endpoint takes a parsed email (from, to, subject, text or html); CALL and CHATBOT take `{lead, data, summary?, tag?}` as POST /v1/inquiries does. The same sender id again (`externalInquiryId`, or the `webhook-id` or `Idempotency-Key` header) answers 200 with the first inquiry. Every post counts against the endpoint's organization's usage plan, as a request with its API key does (a post with a wrong token too): beyond it, 429 `RATE_LIMITED` with `Retry-After`.
+         * @description Authenticated by the endpoint URL's `token`, or by Standard Webhooks headers (`webhook-id`, `webhook-timestamp` within 5 minutes, `webhook-signature`) signed with the endpoint's secret; anything else answers 401 and records nothing. The body is `application/json`, or what an HTML form posts: `application/x-www-form-urlencoded` or `multipart/form-data` (text fields only: a file answers 415), at most 256 KB. A form post to an endpoint with `redirectUrl` is answered 303 to it with `inquiryId=<id>` added to its query, so the visitor lands on the site's thank-you page; refused (400, 413, 415), it is answered 303 to `errorRedirectUrl` with `error=<code>` when the endpoint has one. A 401 is never redirected. JSON posts are answered JSON. A browser page on one of the endpoint's `allowedOrigins` may post JSON (CORS): the preflight `OPTIONS` of this URL, with its token, answers 204 with the CORS headers, and the answer to the post carries `Access-Control-Allow-Origin` and `Vary: Origin`; any other origin gets no CORS headers. A WEBFORM endpoint keeps every field and finds the lead from email, phone and name; an EMAIL endpoint takes a parsed email (from, to, subject, text or html); CALL and CHATBOT take `{lead, data, summary?, tag?}` as POST /v1/inquiries does. The same sender id again (`externalInquiryId`, or the `webhook-id` or `Idempotency-Key` header) answers 200 with the first inquiry. Every post counts against the endpoint's organization's usage plan, as a request with its API key does (a post with a wrong token too): beyond it, 429 `RATE_LIMITED` with `Retry-After`.
          */
         post: operations["receiveInbound"];
         delete?: never;
@@ -6243,6 +6243,9 @@ export interface operations {
                             fieldMap: {
                                 [key: string]: string;
                             } | null;
+                            redirectUrl: string | null;
+                            errorRedirectUrl: string | null;
+                            allowedOrigins: string[];
                             /** Format: date-time */
                             createdAt: string;
                         }[];
@@ -6274,7 +6277,11 @@ export interface operations {
                 /**
                  * @example {
                  *       "name": "Website quote form",
-                 *       "source": "WEBFORM"
+                 *       "source": "WEBFORM",
+                 *       "redirectUrl": "https://harbourcityplumbing.com.au/thanks",
+                 *       "allowedOrigins": [
+                 *         "https://harbourcityplumbing.com.au"
+                 *       ]
                  *     }
                  */
                 "application/json": {
@@ -6286,6 +6293,12 @@ export interface operations {
                     fieldMap?: {
                         [key: string]: "email" | "phone" | "name" | "firstName" | "lastName" | "message";
                     } | null;
+                    /** @default null */
+                    redirectUrl?: string | null;
+                    /** @default null */
+                    errorRedirectUrl?: string | null;
+                    /** @default [] */
+                    allowedOrigins?: string[];
                 };
             };
         };
@@ -6305,6 +6318,9 @@ export interface operations {
                             fieldMap: {
                                 [key: string]: string;
                             } | null;
+                            redirectUrl: string | null;
+                            errorRedirectUrl: string | null;
+                            allowedOrigins: string[];
                             /** Format: date-time */
                             createdAt: string;
                             url: string;
@@ -6347,6 +6363,9 @@ export interface operations {
                             fieldMap: {
                                 [key: string]: string;
                             } | null;
+                            redirectUrl: string | null;
+                            errorRedirectUrl: string | null;
+                            allowedOrigins: string[];
                             /** Format: date-time */
                             createdAt: string;
                         };
@@ -6423,11 +6442,14 @@ export interface operations {
                     fieldMap?: {
                         [key: string]: "email" | "phone" | "name" | "firstName" | "lastName" | "message";
                     } | null;
+                    redirectUrl?: string | null;
+                    errorRedirectUrl?: string | null;
+                    allowedOrigins?: string[];
                 };
             };
         };
         responses: {
-            /** @description Change an inbound endpoint’s name, source or fieldMap */
+            /** @description Change an inbound endpoint’s name, source, fieldMap, redirects or allowed origins */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6442,6 +6464,9 @@ export interface operations {
                             fieldMap: {
                                 [key: string]: string;
                             } | null;
+                            redirectUrl: string | null;
+                            errorRedirectUrl: string | null;
+                            allowedOrigins: string[];
                             /** Format: date-time */
                             createdAt: string;
                         };
@@ -6486,6 +6511,9 @@ export interface operations {
                             fieldMap: {
                                 [key: string]: string;
                             } | null;
+                            redirectUrl: string | null;
+                            errorRedirectUrl: string | null;
+                            allowedOrigins: string[];
                             /** Format: date-time */
                             createdAt: string;
                             url: string;
@@ -6518,6 +6546,10 @@ export interface operations {
             /** @description The sender’s id was seen before: the first inquiry, nothing recorded again. */
             200: {
                 headers: {
+                    /** @description The request’s Origin, when the endpoint lists it in `allowedOrigins`; absent otherwise. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description `Origin`, with Access-Control-Allow-Origin. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6526,9 +6558,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Post an inquiry to an inbound endpoint (no API key) */
+            /** @description The inquiry was recorded. */
             201: {
                 headers: {
+                    /** @description The request’s Origin, when the endpoint lists it in `allowedOrigins`; absent otherwise. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description `Origin`, with Access-Control-Allow-Origin. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6536,6 +6572,19 @@ export interface operations {
                         inquiry: components["schemas"]["InquiryListItem"];
                     };
                 };
+            };
+            /** @description A form post (urlencoded or multipart) to an endpoint with `redirectUrl`: recorded (or seen before), and the visitor is sent to `redirectUrl` with `inquiryId=<id>` added to its query. Refused with 400, 413 or 415 and the endpoint has `errorRedirectUrl`: sent there with `error=<code>` (`VALIDATION_ERROR`, `INVALID_MULTIPART`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`). No body. */
+            303: {
+                headers: {
+                    /** @description The redirectUrl with `inquiryId` added, or the errorRedirectUrl with `error` added. */
+                    Location?: string;
+                    /** @description The request’s Origin, when the endpoint lists it in `allowedOrigins`; absent otherwise. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description `Origin`, with Access-Control-Allow-Origin. */
+                    Vary?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             /** @description Neither the endpoint’s token nor a valid Standard Webhooks signature (or the endpoint does not exist): nothing is recorded. */
@@ -6548,7 +6597,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
-            /** @description Unsupported Media Type */
+            /** @description A body that is not JSON, urlencoded or multipart/form-data, or a multipart form with a file (text fields only): nothing is recorded. `UNSUPPORTED_MEDIA_TYPE`. */
             415: {
                 headers: {
                     [name: string]: unknown;

@@ -42,12 +42,17 @@ export const MAX_ALLOWED_ORIGINS = 20;
  */
 const isOrigin = (value: string) => isHttpsUrl(value) && new URL(value).origin === value;
 
+/** What `isOrigin` takes, as the document states it: lower-case host names (the last label not numeric, or it would be read as an IPv4 address) and a port other than 443. */
+const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
+const PORT = '(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])';
+const ORIGIN_PATTERN = `^https://(?:${LABEL}\\.)*[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?(?::(?!443$)${PORT})?$`;
+
 const AllowedOrigins = v.pipe(
   v.array(
     v.pipe(
       v.string('allowedOrigins items must be strings'),
       v.check(isOrigin, 'allowedOrigins items must be origins written as a browser sends them: https://host or https://host:port, in lower case, without a path or a trailing slash'),
-      v.metadata({ jsonSchema: { pattern: '^https://[^/?#\\s]+$' } }),
+      v.metadata({ jsonSchema: { pattern: ORIGIN_PATTERN } }),
     ),
     'allowedOrigins must be an array of origins',
   ),
