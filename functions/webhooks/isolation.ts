@@ -9,7 +9,11 @@ export const isolationCases: IsolationCases = {
   updateWebhook: [{ path: (ids) => `/v1/webhooks/${ids.webhookId}`, body: () => ({ isEnabled: false }), expect: 'not-found' }],
   deleteWebhook: [{ path: (ids) => `/v1/webhooks/${ids.webhookId}`, expect: 'not-found' }],
   rotateWebhookSecret: [{ path: (ids) => `/v1/webhooks/${ids.webhookId}/rotate-secret`, expect: 'not-found' }],
-  listWebhookDeliveries: [{ path: (ids) => `/v1/webhooks/${ids.webhookId}/deliveries`, expect: 'not-found' }],
+  listWebhookDeliveries: [
+    { path: (ids) => `/v1/webhooks/${ids.webhookId}/deliveries`, expect: 'not-found' },
+    { path: (ids) => `/v1/webhooks/${ids.webhookId}/deliveries?eventType=lead.created&status=FAILED`, expect: 'not-found' },
+  ],
+  testWebhook: [{ path: (ids) => `/v1/webhooks/${ids.webhookId}/test`, expect: 'not-found' }],
   listWebhooks: 'lists the caller’s webhooks',
   createWebhook: 'creates; references nothing',
 };
