@@ -96,6 +96,6 @@ export async function completeDelivery(organizationId: string, webhookId: string
 /** A page of the subscription's delivery attempts of the last 30 days, newest first, of one event type and/or status when asked. */
 export async function listDeliveriesPage(organizationId: string, webhookId: string, { page, limit, cursor, ...filter }: PageRequest & DeliveryFilter): Promise<Page<WebhookDelivery>> {
   const [from, to] = retentionWindow('delivery', DELIVERY_LOG_DAYS);
-  const { items, totalCount, nextCursor } = await rangePage(webhookKeys.webhookDeliveriesBetween(organizationId, webhookId, from, to, filter), { page, limit, cursor });
+  const { items, totalCount, nextCursor } = await rangePage({ ...webhookKeys.webhookDeliveriesBetween(organizationId, webhookId, from, to, filter), movingStart: true }, { page, limit, cursor });
   return { items: items.map(fromDeliveryItem), totalCount, page, limit, nextCursor };
 }
