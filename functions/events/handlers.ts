@@ -2,11 +2,8 @@ import { apiHandler } from '../../shared/http/api-handler';
 import { pageEnvelope } from '../../shared/pagination';
 import * as routes from './routes';
 import { getEvent, listEventsPage } from './store';
-import { redeliverEvent } from '../webhooks/delivery';
 
 /** The handlers of the events routes, one per route, named by its operationId: the stack bundles this module into each route's function. */
 export const listEventsHandler = apiHandler(routes.listEvents, async ({ query, organizationId }) => pageEnvelope('events', await listEventsPage(organizationId, query)));
 
 export const getEventHandler = apiHandler(routes.getEvent, async ({ path, organizationId }) => ({ event: await getEvent(organizationId, path.eventId) }));
-
-export const redeliverEventHandler = apiHandler(routes.redeliverEvent, async ({ path, body, organizationId }) => ({ delivery: await redeliverEvent(organizationId, path.eventId, body.webhookId) }));

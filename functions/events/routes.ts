@@ -1,5 +1,4 @@
 import { EventIdPath, EventListQuery, EventPage, EventResponse, EVENT_RETENTION_DAYS } from './schema';
-import { RedeliverEventBody, WebhookDeliveryResponse } from '../webhooks/schema';
 import { defineRoute } from '../../shared/routes/route';
 
 export const listEvents = defineRoute({
@@ -31,20 +30,4 @@ export const getEvent = defineRoute({
   errors: [400, 404],
 });
 
-export const redeliverEvent = defineRoute({
-  operationId: 'redeliverEvent',
-  method: 'POST',
-  path: '/v1/events/{eventId}/redeliver',
-  summary: 'Deliver an event again to one webhook',
-  description: `Queues a new delivery of a stored event to the subscription \`webhookId\`, through the same queue, signing and retries as every delivery, and answers 202 with its record, PENDING until it is attempted (then SUCCEEDED or FAILED in the webhook's deliveries). The receiver gets the event's own id as \`webhook-id\`, as the first delivery had, with a new \`webhook-timestamp\` and signature. An event older than the ${EVENT_RETENTION_DAYS} days events are kept answers 410 EVENT_EXPIRED; a webhook that is disabled (WEBHOOK_DISABLED) or does not subscribe to the event's type (NOT_SUBSCRIBED) answers 409; an unknown event or webhook, or another organization's, 404.`,
-  tag: 'Events',
-  dynamodb: ['GetItem', 'PutItem'],
-  queuesWebhooks: true,
-  status: 202,
-  request: { path: EventIdPath, body: RedeliverEventBody },
-  response: WebhookDeliveryResponse,
-  errors: [400, 404, 409],
-  responses: { 410: { description: `EVENT_EXPIRED: the event is older than the ${EVENT_RETENTION_DAYS} days events are kept.` } },
-});
-
-export const eventRoutes = [listEvents, getEvent, redeliverEvent];
+export const eventRoutes = [listEvents, getEvent];

@@ -1,6 +1,8 @@
 import { MAX_WEBHOOKS_PER_ORGANIZATION } from './schema';
-import { CreateWebhookBody, DELIVERY_STATUSES, UpdateWebhookBody, WebhookDeleted, WebhookDeliveryListQuery, WebhookDeliveryPage, WebhookIdPath, WebhookListQuery, WebhookPage, WebhookResponse, WebhookSecretResponse, WebhookTestResponse } from './schema';
+import { CreateWebhookBody, DELIVERY_STATUSES, RedeliverEventBody, WebhookDeliveryResponse, UpdateWebhookBody, WebhookDeleted, WebhookDeliveryListQuery, WebhookDeliveryPage, WebhookIdPath, WebhookListQuery, WebhookPage, WebhookResponse, WebhookSecretResponse, WebhookTestResponse } from './schema';
 import { defineRoute } from '../../shared/routes/route';
+import { EventIdPath, EVENT_RETENTION_DAYS } from '../events/schema';
+import { webhook } from './examples';
 
 const SIGNING = 'Deliveries follow the Standard Webhooks specification: a POST of the event JSON with `webhook-id` (the event id, the same on every retry), `webhook-timestamp` and `webhook-signature` headers, verifiable with any Standard Webhooks library.';
 
@@ -118,4 +120,25 @@ export const testWebhook = defineRoute({
   errors: [400, 404],
 });
 
-export const webhookRoutes = [createWebhook, listWebhooks, getWebhook, updateWebhook, deleteWebhook, rotateWebhookSecret, listWebhookDeliveries, testWebhook];
+/**
+ * Beside the events routes in the reference (its tag), but answered here: redelivering is the webhooks' work, and the
+ * webhooks resource already uses the events one (never the other way).
+ */
+export const redeliverEvent = defineRoute({
+  operationId: 'redeliverEvent',
+  method: 'POST',
+  path: '/v1/events/{eventId}/redeliver',
+  summary: 'Deliver an event again to one webhook',
+  description: `Queues a new delivery of a stored event to the subscription \`webhookId\`, through the same queue, signing and retries as every delivery, and answers 202 with its record, PENDING until it is attempted (then SUCCEEDED or FAILED in the webhook's deliveries). The receiver gets the event's own id as \`webhook-id\`, as the first delivery had, with a new \`webhook-timestamp\` and signature. An event older than the ${EVENT_RETENTION_DAYS} days events are kept answers 410 EVENT_EXPIRED; a webhook that is disabled (WEBHOOK_DISABLED) or does not subscribe to the event's type (NOT_SUBSCRIBED) answers 409; an unknown event or webhook, or another organization's, 404.`,
+  tag: 'Events',
+  dynamodb: ['GetItem', 'PutItem'],
+  queuesWebhooks: true,
+  status: 202,
+  request: { path: EventIdPath, body: RedeliverEventBody },
+  response: WebhookDeliveryResponse,
+  errors: [400, 404, 409],
+  requestExample: { webhookId: webhook.id },
+  responses: { 410: { description: `EVENT_EXPIRED: the event is older than the ${EVENT_RETENTION_DAYS} days events are kept.` } },
+});
+
+export const webhookRoutes = [createWebhook, listWebhooks, getWebhook, updateWebhook, deleteWebhook, rotateWebhookSecret, listWebhookDeliveries, testWebhook, redeliverEvent];
