@@ -527,6 +527,26 @@ describe('POST /v1/events/{eventId}/redeliver', () => {
     expect((await client.get(`/v1/webhooks/${webhook.id}/deliveries?status=PENDING`)).body.totalCount).toBe(0);
   });
 
+  it('marks a redelivery FAILED, sending nothing, when its subscription stops asking for the type before the attempt', async () => {
+    const { client, organizationId } = await api.organization();
+    const hook = await receiver();
+    const webhook = await subscribe(client, hook.url, ['lead.created']);
+    const at = Date.now() - 60_000;
+    const event = { id: eventIdOf(at, '601'), type: 'lead.created' as const, occurredAt: new Date(at).toISOString(), organizationId, data: { email: 'late@example.com' } };
+    await recordEvents([event]);
+    // The attempt is held back until the subscription has changed: the job waits in the queue as a retry's would.
+    const queue = deliveryQueue() as LocalDeliveryQueue;
+    const send = vi.spyOn(queue, 'send').mockImplementationOnce(async () => undefined);
+    const { delivery } = (await client.post(`/v1/events/${event.id}/redeliver`, { webhookId: webhook.id })).body;
+    const [job] = send.mock.calls[0]![0];
+    send.mockRestore();
+    await client.patch(`/v1/webhooks/${webhook.id}`, { events: ['lead.deleted'] });
+    await deliver(job!);
+    const [record] = (await client.get(`/v1/webhooks/${webhook.id}/deliveries`)).body.deliveries;
+    expect(record).toMatchObject({ id: delivery.id, status: 'FAILED', statusCode: null, error: expect.stringMatching(/^not sent: /), nextAttemptAt: null });
+    expect(hook.received).toEqual([]);
+  });
+
   it('refuses an event 31 days old with 410 EVENT_EXPIRED, while one 29 days old is redelivered', async () => {
     const { client, organizationId } = await api.organization();
     const hook = await receiver();

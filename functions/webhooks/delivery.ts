@@ -47,6 +47,20 @@ async function attempt(url: string, secrets: string[], event: WebhookEvent, numb
   };
 }
 
+/** The record of a PENDING delivery that was dropped before its attempt. */
+const notSent = (job: DeliveryJob, id: string, error: string): WebhookDelivery => ({
+  id,
+  eventId: job.event.id,
+  eventType: job.event.type,
+  attempt: job.attempt,
+  status: 'FAILED',
+  statusCode: null,
+  error,
+  durationMs: 0,
+  attemptedAt: now(),
+  nextAttemptAt: null,
+});
+
 /**
  * One attempt of one job: POST, record the attempt, then either clear the subscription's failure clock or queue
  * the retry (or dead-letter the job once retries ran out). A subscription failing for 24 hours is disabled.
@@ -56,7 +70,12 @@ export async function deliver(job: DeliveryJob): Promise<void> {
   // SQS delays 15 minutes at most: a job due later is sent on until its time.
   if (Date.parse(job.notBefore) > Date.now() + 1000) return deliveryQueue().send([job]);
   const webhook = await getWebhook(job.organizationId, job.webhookId);
-  if (!webhook || !wants(webhook, job.event.type)) return;
+  if (!webhook) return;
+  if (!wants(webhook, job.event.type)) {
+    // A redelivery's PENDING record says why it was not sent rather than stay PENDING until it expires.
+    if (job.deliveryId) await completeDelivery(job.organizationId, job.webhookId, notSent(job, job.deliveryId, `not sent: the subscription was disabled or stopped asking for ${job.event.type} before the attempt`));
+    return;
+  }
 
   const { outcome, delivery } = await attempt(webhook.url, activeSecrets(webhook), job.event, job.attempt, job.deliveryId);
   const retry = delivery.status === 'SUCCEEDED' ? undefined : retryOf(job, Date.now());
