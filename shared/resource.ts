@@ -35,6 +35,13 @@ export interface EventSource {
  */
 const BOOKKEEPING_FIELDS = new Set(['updatedAt']);
 
+/** A value as JSON with every object's keys sorted: DynamoDB keeps no order of a map's keys between two images. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    inner && typeof inner === 'object' && !Array.isArray(inner) ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : inner,
+  );
+}
+
 /**
  * The fields of the API's shape an update changed, each with its value before (as Stripe's
  * `previous_attributes`): top-level fields compared whole, a field the update added answered as null. Empty when
@@ -42,7 +49,7 @@ const BOOKKEEPING_FIELDS = new Set(['updatedAt']);
  */
 export function changedAttributes(before: Item, after: Item): Item {
   const names = new Set([...Object.keys(before), ...Object.keys(after)]);
-  const changed = [...names].filter((name) => !BOOKKEEPING_FIELDS.has(name) && JSON.stringify(before[name]) !== JSON.stringify(after[name]));
+  const changed = [...names].filter((name) => !BOOKKEEPING_FIELDS.has(name) && canonical(before[name]) !== canonical(after[name]));
   return Object.fromEntries(changed.map((name) => [name, before[name] ?? null]));
 }
 

@@ -3,6 +3,7 @@ import { eventIdOf } from '../functions/events/ids';
 import { createMember } from '../functions/organization/member-rules';
 import { SmsDeliveryError } from '../shared/errors';
 import { recordEvents } from '../functions/events/store';
+import { changedAttributes } from '../shared/resource';
 import { setSmsSender } from '../shared/sms/sender';
 import { useTestApi, type Client } from './support/api';
 import { created, createProduct, createService, createTransfer, fixedProduct, ISO_MS, itemsOf } from './support/fixtures';
@@ -356,6 +357,12 @@ describe('previousAttributes on *.updated events', () => {
     const { events } = await eventsOf(client);
     expect(typesOf(events)).toEqual(['faq.deleted', 'faq.created']);
     for (const event of events) expect(event).not.toHaveProperty('previousAttributes');
+  });
+
+  it('compares a map field whatever the order of its keys, as DynamoDB keeps none between two images', () => {
+    const before = { status: 'NEW', socials: { facebook: 'ada', instagram: 'ada.l' }, updatedAt: '2026-11-01T00:00:00.000Z' };
+    expect(changedAttributes(before, { ...before, socials: { instagram: 'ada.l', facebook: 'ada' }, updatedAt: '2026-11-02T00:00:00.000Z' })).toEqual({});
+    expect(changedAttributes(before, { ...before, socials: { instagram: 'ada.l' }, suburb: 'Newtown' })).toEqual({ socials: before.socials, suburb: null });
   });
 
   it('emits no event for an update that changes nothing but updatedAt', async () => {
