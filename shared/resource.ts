@@ -15,6 +15,8 @@ export interface ItemChange {
 export interface ItemEvent {
   type: string;
   data: Item;
+  /** On an update: each changed field of `data` with its value before the change (`changedAttributes`). */
+  previousAttributes?: Item;
 }
 
 /** The events a resource's stored items stand for, found by the items' `entity` attribute. */
@@ -22,24 +24,53 @@ export interface EventSource {
   entity: string;
   /** Every type it emits, `resource.action`: webhook subscriptions and `GET /v1/events` name these. */
   types: readonly string[];
+  /** The types among `types` whose events carry `previousAttributes` (its `*.updated`). */
+  updatedTypes?: readonly string[];
   eventsOf: (change: ItemChange) => ItemEvent[];
 }
 
 /**
- * Events of an item whose create, update and delete map one to one onto events. An update that leaves what
- * the API shows unchanged (a version bump, bookkeeping) emits nothing.
+ * Fields of the API's shape that are bookkeeping, not a change: every write moves `updatedAt`. Keys, versions and
+ * counters kept on items never reach the API's shape, so they are not compared at all.
+ */
+const BOOKKEEPING_FIELDS = new Set(['updatedAt']);
+
+/** A value as JSON with every object's keys sorted: DynamoDB keeps no order of a map's keys between two images. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    inner && typeof inner === 'object' && !Array.isArray(inner) ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : inner,
+  );
+}
+
+/**
+ * The fields of the API's shape an update changed, each with its value before (as Stripe's
+ * `previous_attributes`): top-level fields compared whole, a field the update added answered as null. Empty when
+ * only bookkeeping moved.
+ */
+export function changedAttributes(before: Item, after: Item): Item {
+  const names = new Set([...Object.keys(before), ...Object.keys(after)]);
+  const changed = [...names].filter((name) => !BOOKKEEPING_FIELDS.has(name) && canonical(before[name]) !== canonical(after[name]));
+  return Object.fromEntries(changed.map((name) => [name, before[name] ?? null]));
+}
+
+/**
+ * Events of an item whose create, update and delete map one to one onto events. An update carries the changed
+ * fields' previous values; one that changes nothing the API shows but bookkeeping (a version bump, `updatedAt`)
+ * emits nothing.
  */
 export function lifecycleEvents(options: { entity: string; toData: (item: Item) => Item; created?: string; updated?: string; deleted?: string }): EventSource {
   const { entity, toData, created, updated, deleted } = options;
   return {
     entity,
     types: [created, updated, deleted].filter((type) => type !== undefined),
+    updatedTypes: updated ? [updated] : [],
     eventsOf: ({ kind, oldItem, newItem }) => {
       if (kind === 'INSERT' && created && newItem) return [{ type: created, data: toData(newItem) }];
       if (kind === 'REMOVE' && deleted && oldItem) return [{ type: deleted, data: toData(oldItem) }];
       if (kind === 'MODIFY' && updated && oldItem && newItem) {
-        const [before, after] = [toData(oldItem), toData(newItem)];
-        return JSON.stringify(before) === JSON.stringify(after) ? [] : [{ type: updated, data: after }];
+        const after = toData(newItem);
+        const previousAttributes = changedAttributes(toData(oldItem), after);
+        return Object.keys(previousAttributes).length === 0 ? [] : [{ type: updated, data: after, previousAttributes }];
       }
       return [];
     },

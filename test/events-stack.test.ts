@@ -2,9 +2,11 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../infra/cdk/app';
-import { smsConfigurationSetName } from '../infra/cdk/events-stack';
+import { deliveryQueueNames, smsConfigurationSetName } from '../infra/cdk/events-stack';
 import { sendSms } from '../functions/sms/routes';
-import { routeId } from '../shared/routes/route';
+import { listWebhookDeliveries, redeliverEvent } from '../functions/webhooks/routes';
+import { routeId, type RouteDefinition } from '../shared/routes/route';
+import { routes } from '../functions/resources';
 import { RECEIPT_EVENT_TYPES } from '../shared/sms/receipt-types';
 
 // Asset bundling is left to `npm run synth`; here only the templates matter.
@@ -85,5 +87,39 @@ describe('the SMS-sending function', () => {
       .filter(([id]) => id.startsWith(routeId(sendSms)))
       .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as { Action: string | string[] }[]);
     expect(statements.flatMap((s) => [s.Action].flat()).filter((action) => action.startsWith('sms-voice:'))).toEqual(['sms-voice:SendTextMessage']);
+  });
+});
+
+describe('the redelivery function', () => {
+  const functionIn = (route: RouteDefinition) => {
+    const routeTemplate = Template.fromStack(api.functionStacks.get(route.tag)!);
+    const fn = Object.entries(routeTemplate.findResources('AWS::Lambda::Function') as Record<string, Resource>).find(([id]) => id.startsWith(routeId(route)))![1];
+    const statements = Object.entries(routeTemplate.findResources('AWS::IAM::Policy') as Record<string, Resource>)
+      .filter(([id]) => id.startsWith(routeId(route)))
+      .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]);
+    return { variables: fn.Properties.Environment.Variables as Record<string, unknown>, sqs: statements.filter((s) => [s.Action].flat().some((action) => action.startsWith('sqs:'))) };
+  };
+
+  it('queues on the events stack’s delivery queue, named alike in both stacks, and may only send to it', () => {
+    const names = deliveryQueueNames('pipeline');
+    template.hasResourceProperties('AWS::SQS::Queue', { QueueName: names.queue, RedrivePolicy: Match.anyValue() });
+    template.hasResourceProperties('AWS::SQS::Queue', { QueueName: names.deadLetters });
+    const { variables, sqs } = functionIn(redeliverEvent);
+    expect(JSON.stringify(variables.WEBHOOK_QUEUE_URL)).toContain(`/${names.queue}`);
+    expect(JSON.stringify(variables.WEBHOOK_DLQ_URL)).toContain(`/${names.deadLetters}`);
+    expect(sqs).toHaveLength(1);
+    expect([sqs[0]!.Action].flat().sort()).toEqual(['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage']);
+    expect(JSON.stringify(sqs[0]!.Resource)).toContain(`:${names.queue}`);
+    expect(JSON.stringify(sqs[0]!.Resource)).not.toContain(names.deadLetters);
+  });
+
+  it('is the only API function given the queue', () => {
+    const others = routes.filter((route) => route.auth !== 'none' && !route.aliasOf && route.operationId !== redeliverEvent.operationId);
+    expect(others.map((route) => route.operationId)).toContain(listWebhookDeliveries.operationId);
+    const given = others.filter((route) => {
+      const { variables, sqs } = functionIn(route);
+      return variables.WEBHOOK_QUEUE_URL !== undefined || sqs.length > 0;
+    });
+    expect(given.map((route) => route.operationId)).toEqual([]);
   });
 });

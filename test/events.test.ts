@@ -3,6 +3,7 @@ import { eventIdOf } from '../functions/events/ids';
 import { createMember } from '../functions/organization/member-rules';
 import { SmsDeliveryError } from '../shared/errors';
 import { recordEvents } from '../functions/events/store';
+import { changedAttributes } from '../shared/resource';
 import { setSmsSender } from '../shared/sms/sender';
 import { useTestApi, type Client } from './support/api';
 import { created, createProduct, createService, createTransfer, fixedProduct, ISO_MS, itemsOf } from './support/fixtures';
@@ -316,5 +317,74 @@ describe('deletions read back as events', () => {
       ['member.deleted', member],
       ['product.deleted', product],
     ]);
+  });
+});
+
+describe('previousAttributes on *.updated events', () => {
+  const updatesOf = async (client: Client, type: string) => (await eventsOf(client, `&type=${type}`)).events as { data: Record<string, unknown>; previousAttributes?: Record<string, unknown> }[];
+
+  it('carries only the old status when a lead PATCH changes its status, and the event holds the new lead', async () => {
+    const { client } = await api.organization();
+    const lead = (await client.post('/v1/leads', { name: 'Ada Lovelace', email: 'ada@example.com', suburb: 'Newtown' })).body.lead;
+    const updated = (await client.patch(`/v1/leads/${lead.id}`, { status: 'CONTACTED', suburb: 'Newtown' })).body.lead;
+    const [event] = await updatesOf(client, 'lead.updated');
+    expect(event).toMatchObject({ data: updated, previousAttributes: { status: 'NEW' } });
+    expect(event!.previousAttributes).toEqual({ status: lead.status });
+    expect((await client.get(`/v1/events/${(event as unknown as { id: string }).id}`)).body.event.previousAttributes).toEqual({ status: 'NEW' });
+  });
+
+  it('carries the changed fields of a product and of a service with their old values, never updatedAt', async () => {
+    const { client } = await api.organization();
+    const product = await createProduct(client, { ...fixedProduct('Tap washer', 120), description: 'Washer only' });
+    const newProduct = (await client.put(`/v1/products/${product.id}`, { price: 135, description: 'Washer and labour' })).body.product;
+    const service = await createService(client, { name: 'Gutter clean', duration: 2, durationUnit: 'HOURS', tradeCategoryId: 5 });
+    const newService = (await client.patch(`/v1/services/${service.id}`, { duration: 3 })).body.service;
+
+    const [productUpdate] = await updatesOf(client, 'product.updated');
+    expect(productUpdate).toMatchObject({ data: newProduct, previousAttributes: { price: 120, description: 'Washer only' } });
+    expect(Object.keys(productUpdate!.previousAttributes!).sort()).toEqual(['description', 'price']);
+    expect(newProduct.updatedAt).not.toBe(product.updatedAt);
+
+    const [serviceUpdate] = await updatesOf(client, 'service.updated');
+    expect(serviceUpdate).toMatchObject({ data: newService, previousAttributes: { duration: 2 } });
+    expect(serviceUpdate!.previousAttributes).not.toHaveProperty('updatedAt');
+  });
+
+  it('carries no previousAttributes on created and deleted events', async () => {
+    const { client } = await api.organization();
+    const faq = (await client.post('/v1/faqs', { question: 'Licensed?', answer: 'Yes.' })).body.faq;
+    await client.delete(`/v1/faqs/${faq.id}`);
+    const { events } = await eventsOf(client);
+    expect(typesOf(events)).toEqual(['faq.deleted', 'faq.created']);
+    for (const event of events) expect(event).not.toHaveProperty('previousAttributes');
+  });
+
+  it('compares a map field whatever the order of its keys, as DynamoDB keeps none between two images', () => {
+    const before = { status: 'NEW', socials: { facebook: 'ada', instagram: 'ada.l' }, updatedAt: '2026-11-01T00:00:00.000Z' };
+    expect(changedAttributes(before, { ...before, socials: { instagram: 'ada.l', facebook: 'ada' }, updatedAt: '2026-11-02T00:00:00.000Z' })).toEqual({});
+    expect(changedAttributes(before, { ...before, socials: { instagram: 'ada.l' }, suburb: 'Newtown' })).toEqual({ socials: before.socials, suburb: null });
+  });
+
+  it('emits no event for an update that changes nothing but updatedAt', async () => {
+    const { client } = await api.organization();
+    const product = await createProduct(client, fixedProduct('Tap washer', 120));
+    const same = (await client.put(`/v1/products/${product.id}`, { price: 120 })).body.product;
+    expect(same.price).toBe(120);
+    expect(typesOf((await eventsOf(client)).events)).toEqual(['product.created']);
+  });
+});
+
+describe('GET /v1/events with a cursor', () => {
+  it('walks the 30-day window with nextCursor, the window moving between the requests', async () => {
+    const { client } = await api.organization();
+    for (let i = 0; i < 3; i++) await client.post('/v1/faqs', { question: `Question ${i}?`, answer: 'Yes.' });
+    const all = (await eventsOf(client)).events;
+    const first = (await client.get('/v1/events?limit=2')).body;
+    expect(first.events).toEqual(all.slice(0, 2));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const next = await client.get(`/v1/events?limit=2&cursor=${first.nextCursor}`);
+    expect(next.status).toBe(200);
+    expect(next.body).toMatchObject({ events: all.slice(2), nextCursor: null, totalCount: 3 });
+    expect((await client.get(`/v1/events?type=faq.created&limit=2&cursor=${first.nextCursor}`)).status).toBe(400);
   });
 });

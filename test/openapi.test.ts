@@ -43,7 +43,12 @@ describe('the OpenAPI document', () => {
     const emitted = resources.flatMap((resource) => (resource.events ?? []).flatMap((source) => source.types));
     expect(emitted).toContain('sms.received');
     expect([...EVENT_TYPES]).toEqual(emitted);
-    expect((document.components.schemas.Event.properties.type as { enum: string[] }).enum).toEqual(emitted);
+    // Two shapes: the `*.updated` types, which carry previousAttributes (required), and every other type, without it.
+    const shapes = (document.components.schemas.Event as unknown as { oneOf: { properties: { type: { enum: string[] } }; required: string[] }[] }).oneOf;
+    const updated = resources.flatMap((resource) => (resource.events ?? []).flatMap((source) => source.updatedTypes ?? []));
+    expect(updated).toContain('lead.updated');
+    expect(shapes.map((shape) => shape.properties.type.enum)).toEqual([updated, emitted.filter((type) => !updated.includes(type))]);
+    expect(shapes.map((shape) => shape.required.includes('previousAttributes'))).toEqual([true, false]);
   });
 
   it('is a valid OpenAPI 3.1 document', async () => {

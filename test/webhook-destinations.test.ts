@@ -268,6 +268,34 @@ describe('webhook URLs in deployed mode, through the API', () => {
     });
   });
 
+  it('holds the test event to the same rules: a name now resolving to loopback, or an http url, is a failed attempt, and the receiver gets nothing', async () => {
+    const { client } = await api.organization();
+    const hook = await startReceiver();
+    receivers.push(hook);
+    const port = new URL(hook.url).port;
+    records.set('rebind-ping.ssrf.test', [PUBLIC]);
+    deployed();
+    const created = await client.post('/v1/webhooks', { url: `https://rebind-ping.ssrf.test:${port}/hooks`, events: ['lead.created'] });
+    expect(created.status).toBe(201);
+    records.set('rebind-ping.ssrf.test', [v4('127.0.0.1')]);
+    const rebound = await client.post(`/v1/webhooks/${created.body.webhook.id}/test`);
+    expect(rebound.status).toBe(200);
+    expect(rebound.body.attempt).toMatchObject({ eventType: 'webhook.test', status: 'FAILED', statusCode: null, error: 'rebind-ping.ssrf.test resolves to a private, loopback or link-local address' });
+
+    // Subscribed under `npm start`'s rules, which allow a plain http loopback receiver; tested under the deployed ones.
+    webhookSettings.allowPrivateUrls = true;
+    const local = (await client.post('/v1/webhooks', { url: hook.url, events: ['*'] })).body.webhook;
+    deployed();
+    const plain = await client.post(`/v1/webhooks/${local.id}/test`);
+    expect(plain.status).toBe(200);
+    expect(plain.body.attempt).toMatchObject({ status: 'FAILED', statusCode: null, error: 'url must be an https URL' });
+    expect(hook.received).toEqual([]);
+    // The control: the same receiver gets the test event where loopback is allowed.
+    webhookSettings.allowPrivateUrls = true;
+    expect((await client.post(`/v1/webhooks/${local.id}/test`)).body.attempt).toMatchObject({ status: 'SUCCEEDED', statusCode: 200 });
+    expect(hook.received).toHaveLength(1);
+  });
+
   it('refuses to change a subscription’s url to a name resolving to a private address', async () => {
     const { client } = await api.organization();
     deployed();

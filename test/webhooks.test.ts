@@ -11,6 +11,12 @@ import { leadKeys } from '../functions/leads/entity';
 import { webhookKeys } from '../functions/webhooks/entity';
 import { deliver } from '../functions/webhooks/delivery';
 import { deliveryQueue } from '../shared/webhooks/queue';
+import { eventIdOf } from '../functions/events/ids';
+import { recordEvents } from '../functions/events/store';
+import { recordDelivery } from '../functions/webhooks/store';
+import type { WebhookDelivery } from '../functions/webhooks/schema';
+import { newId } from '../shared/ids';
+import { countDynamoCalls } from './support/dynamo-calls';
 import { webhookSettings } from '../shared/webhooks/settings';
 import { useTestApi, type Client } from './support/api';
 import { ISO_MS } from './support/fixtures';
@@ -398,5 +404,275 @@ describe('webhook deliveries', () => {
     const { deliveries } = (await client.get(`/v1/webhooks/${webhook.id}/deliveries`)).body;
     expect(deliveries).toMatchObject([{ eventId: event.id, attempt: 12, status: 'FAILED', statusCode: 500, nextAttemptAt: null }]);
     expect((deliveryQueue() as LocalDeliveryQueue).deadLettered.filter((job) => job.event.id === event.id)).toMatchObject([{ webhookId: webhook.id, reason: expect.stringContaining('HTTP 500') }]);
+  });
+});
+
+/** The secret with its last base64 character changed in the bits that reach the key (not only the padding bits). */
+function withLastCharacterChanged(secret: string): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  const [, head, last, padding] = /^(.*)(.)(=*)$/.exec(secret)!;
+  return `${head}${alphabet[alphabet.indexOf(last!) ^ 32]}${padding}`;
+}
+
+describe('POST /v1/webhooks/{webhookId}/test', () => {
+  it('sends a signed webhook.test now and answers the attempt; the standardwebhooks package verifies it, and refuses it with a changed secret', async () => {
+    const { client, organizationId } = await api.organization();
+    const hook = await receiver();
+    const webhook = await subscribe(client, hook.url, ['lead.created']);
+    const res = await client.post(`/v1/webhooks/${webhook.id}/test`);
+    expect(res.status).toBe(200);
+    const { attempt } = res.body;
+    expect(attempt).toEqual({
+      id: expect.stringMatching(/^delivery_/),
+      eventId: expect.stringMatching(/^evt_[0-9A-Z]{26}$/),
+      eventType: 'webhook.test',
+      attempt: 1,
+      status: 'SUCCEEDED',
+      statusCode: 200,
+      error: null,
+      durationMs: expect.any(Number),
+      attemptedAt: expect.stringMatching(ISO_MS),
+      nextAttemptAt: null,
+    });
+    // Sent before the answer, not queued.
+    expect(hook.received).toHaveLength(1);
+    const [ping] = hook.received;
+    expect(verify(webhook.secret, ping!)).toEqual({ id: attempt.eventId, type: 'webhook.test', occurredAt: expect.stringMatching(ISO_MS), organizationId, data: { webhookId: webhook.id, message: expect.any(String) } });
+    expect(ping!.headers['webhook-id']).toBe(attempt.eventId);
+    const tampered = withLastCharacterChanged(webhook.secret);
+    expect(tampered).not.toBe(webhook.secret);
+    expect(signedBy(tampered, ping!)).toBe(false);
+
+    // Recorded among the deliveries, not stored as an event.
+    expect((await client.get(`/v1/webhooks/${webhook.id}/deliveries`)).body.deliveries).toEqual([attempt]);
+    await api.eventsCaughtUp();
+    expect((await client.get('/v1/events')).body.totalCount).toBe(0);
+    expect((await client.get(`/v1/events/${attempt.eventId}`)).status).toBe(404);
+  });
+
+  it('answers 200 describing the failed attempt for a receiver answering 500 and for one that is down, and retries neither', async () => {
+    const { client, organizationId } = await api.organization();
+    const hook = await receiver();
+    hook.answerWith(500);
+    const webhook = await subscribe(client, hook.url);
+    const failing = await client.post(`/v1/webhooks/${webhook.id}/test`);
+    expect(failing.status).toBe(200);
+    expect(failing.body.attempt).toMatchObject({ eventType: 'webhook.test', status: 'FAILED', statusCode: 500, error: null, nextAttemptAt: null });
+
+    const gone = await receiver();
+    await gone.close();
+    const down = await subscribe(client, gone.url);
+    const refused = await client.post(`/v1/webhooks/${down.id}/test`);
+    expect(refused.status).toBe(200);
+    expect(refused.body.attempt).toMatchObject({ status: 'FAILED', statusCode: null, error: 'connection refused', nextAttemptAt: null });
+
+    // A retry would have come after the 1 s local backoff; the subscription is not marked failing either.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(hook.received).toHaveLength(1);
+    const stored = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: webhookKeys.webhook(organizationId, webhook.id) }));
+    expect(stored.Item).toMatchObject({ id: webhook.id, failingSince: null });
+  });
+
+  it("answers 404 for another organization's webhook, sending nothing", async () => {
+    const a = await api.organization();
+    const b = await api.organization();
+    const hook = await receiver();
+    const webhook = await subscribe(a.client, hook.url);
+    const res = await b.client.post(`/v1/webhooks/${webhook.id}/test`);
+    expect(res.status).toBe(404);
+    expect(res.body.error).toEqual({ status: 404, message: 'Webhook not found', code: 'NOT_FOUND' });
+    expect(hook.received).toEqual([]);
+  });
+});
+
+describe('POST /v1/events/{eventId}/redeliver', () => {
+  it('queues the stored event again for one subscription: 202 PENDING, then the same webhook-id with a new timestamp and signature', async () => {
+    const { client } = await api.organization();
+    const hook = await receiver();
+    const webhook = await subscribe(client, hook.url, ['lead.updated']);
+    const lead = (await client.post('/v1/leads', { name: 'Redo Lead', email: 'redo@example.com' })).body.lead;
+    await client.patch(`/v1/leads/${lead.id}`, { status: 'CONTACTED' });
+    const [first] = await hook.waitFor(1);
+    const event = verify(webhook.secret, first!) as { id: string; type: string; previousAttributes?: unknown };
+    // Webhook deliveries carry previousAttributes too: the payload is the event.
+    expect(event).toMatchObject({ type: 'lead.updated', previousAttributes: { status: 'NEW' } });
+    // The timestamp is in seconds: let one pass, so a new one can differ.
+    await vi.waitFor(() => expect(Math.floor(Date.now() / 1000)).toBeGreaterThan(Number(first!.headers['webhook-timestamp'])), { timeout: 2_000, interval: 50 });
+
+    const res = await client.post(`/v1/events/${event.id}/redeliver`, { webhookId: webhook.id });
+    expect(res.status).toBe(202);
+    const { delivery } = res.body;
+    expect(delivery).toEqual({
+      id: expect.stringMatching(/^delivery_/),
+      eventId: event.id,
+      eventType: 'lead.updated',
+      attempt: 1,
+      status: 'PENDING',
+      statusCode: null,
+      error: null,
+      durationMs: null,
+      attemptedAt: null,
+      nextAttemptAt: expect.stringMatching(ISO_MS),
+    });
+    const [, second] = await hook.waitFor(2);
+    expect(second!.headers['webhook-id']).toBe(first!.headers['webhook-id']);
+    expect(second!.headers['webhook-timestamp']).not.toBe(first!.headers['webhook-timestamp']);
+    expect(second!.headers['webhook-signature']).not.toBe(first!.headers['webhook-signature']);
+    expect(verify(webhook.secret, second!)).toEqual(event);
+
+    // The PENDING record is the one the attempt completes.
+    await vi.waitFor(async () => expect((await client.get(`/v1/webhooks/${webhook.id}/deliveries?status=SUCCEEDED`)).body.deliveries.map((d: WebhookDelivery) => d.id)).toContain(delivery.id), { timeout: 5_000 });
+    const completed = (await client.get(`/v1/webhooks/${webhook.id}/deliveries`)).body.deliveries.find((d: WebhookDelivery) => d.id === delivery.id);
+    expect(completed).toMatchObject({ status: 'SUCCEEDED', statusCode: 200, attemptedAt: expect.stringMatching(ISO_MS), nextAttemptAt: null });
+    expect((await client.get(`/v1/webhooks/${webhook.id}/deliveries?status=PENDING`)).body.totalCount).toBe(0);
+  });
+
+  it('marks a redelivery FAILED, sending nothing, when its subscription stops asking for the type before the attempt', async () => {
+    const { client, organizationId } = await api.organization();
+    const hook = await receiver();
+    const webhook = await subscribe(client, hook.url, ['lead.created']);
+    const at = Date.now() - 60_000;
+    const event = { id: eventIdOf(at, '601'), type: 'lead.created' as const, occurredAt: new Date(at).toISOString(), organizationId, data: { email: 'late@example.com' } };
+    await recordEvents([event]);
+    // The attempt is held back until the subscription has changed: the job waits in the queue as a retry's would.
+    const queue = deliveryQueue() as LocalDeliveryQueue;
+    const send = vi.spyOn(queue, 'send').mockImplementationOnce(async () => undefined);
+    const { delivery } = (await client.post(`/v1/events/${event.id}/redeliver`, { webhookId: webhook.id })).body;
+    const [job] = send.mock.calls[0]![0];
+    send.mockRestore();
+    await client.patch(`/v1/webhooks/${webhook.id}`, { events: ['lead.deleted'] });
+    await deliver(job!);
+    const [record] = (await client.get(`/v1/webhooks/${webhook.id}/deliveries`)).body.deliveries;
+    expect(record).toMatchObject({ id: delivery.id, status: 'FAILED', statusCode: null, error: expect.stringMatching(/^not sent: /), nextAttemptAt: null });
+    expect(hook.received).toEqual([]);
+  });
+
+  it('refuses an event 31 days old with 410 EVENT_EXPIRED, while one 29 days old is redelivered', async () => {
+    const { client, organizationId } = await api.organization();
+    const hook = await receiver();
+    const webhook = await subscribe(client, hook.url, ['lead.created']);
+    const daysAgo = (days: number) => Date.now() - days * 86_400_000;
+    const stored = (at: number, sequence: string) => ({ id: eventIdOf(at, sequence), type: 'lead.created' as const, occurredAt: new Date(at).toISOString(), organizationId, data: { email: `${sequence}@example.com` } });
+    const [old, recent] = [stored(daysAgo(31), '501'), stored(daysAgo(29), '502')];
+    await recordEvents([old, recent]);
+
+    const refused = await client.post(`/v1/events/${old.id}/redeliver`, { webhookId: webhook.id });
+    expect(refused.status).toBe(410);
+    expect(refused.body.error).toMatchObject({ status: 410, code: 'EVENT_EXPIRED', message: expect.stringContaining('30 days') });
+    expect((await client.post(`/v1/events/${recent.id}/redeliver`, { webhookId: webhook.id })).status).toBe(202);
+    const [received] = await hook.waitFor(1);
+    expect(received!.headers['webhook-id']).toBe(recent.id);
+    expect(hook.received).toHaveLength(1);
+  });
+
+  it('answers 409 for a webhook not subscribed to the event type or disabled, 404 for an unknown or foreign event or webhook, and 400 naming webhookId', async () => {
+    const a = await api.organization();
+    const b = await api.organization();
+    const hook = await receiver();
+    const leadsOnly = await subscribe(a.client, hook.url, ['lead.created']);
+    const policiesOnly = await subscribe(a.client, hook.url, ['policy.created']);
+    await a.client.post('/v1/leads', { name: 'Once Only', email: 'once@example.com' });
+    await hook.waitFor(1);
+    const [event] = (await a.client.get('/v1/events?type=lead.created')).body.events;
+
+    const unsubscribed = await a.client.post(`/v1/events/${event.id}/redeliver`, { webhookId: policiesOnly.id });
+    expect(unsubscribed.status).toBe(409);
+    expect(unsubscribed.body.error.code).toBe('NOT_SUBSCRIBED');
+    await a.client.patch(`/v1/webhooks/${leadsOnly.id}`, { isEnabled: false });
+    const disabled = await a.client.post(`/v1/events/${event.id}/redeliver`, { webhookId: leadsOnly.id });
+    expect(disabled.status).toBe(409);
+    expect(disabled.body.error.code).toBe('WEBHOOK_DISABLED');
+    await a.client.patch(`/v1/webhooks/${leadsOnly.id}`, { isEnabled: true });
+
+    const bHook = await subscribe(b.client, hook.url, ['*']);
+    expect((await b.client.post(`/v1/events/${event.id}/redeliver`, { webhookId: bHook.id })).body.error).toEqual({ status: 404, message: 'Event not found', code: 'NOT_FOUND' });
+    await b.client.post('/v1/leads', { name: 'B Lead', email: 'b-lead@example.com' });
+    await api.eventsCaughtUp();
+    const [bEvent] = (await b.client.get('/v1/events?type=lead.created')).body.events;
+    expect((await b.client.post(`/v1/events/${bEvent.id}/redeliver`, { webhookId: leadsOnly.id })).body.error).toEqual({ status: 404, message: 'Webhook not found', code: 'NOT_FOUND' });
+    expect((await a.client.post(`/v1/events/${newId('evt')}/redeliver`, { webhookId: leadsOnly.id })).status).toBe(404);
+    // An id that cannot exist is an unknown one (docs/decisions/api-conventions.md); a value of the wrong type is a 400.
+    expect((await a.client.post(`/v1/events/${event.id}/redeliver`, { webhookId: 'webhook_nope' })).status).toBe(404);
+    const invalid = await a.client.post(`/v1/events/${event.id}/redeliver`, { webhookId: 42 });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.message).toContain('webhookId');
+    expect((await a.client.get(`/v1/webhooks/${leadsOnly.id}/deliveries?status=PENDING`)).body.totalCount).toBe(0);
+  });
+});
+
+describe('GET /v1/webhooks/{webhookId}/deliveries filters', () => {
+  /** Delivery records written as the worker writes them, oldest first, a millisecond apart. */
+  async function seed(organizationId: string, webhookId: string, rows: [eventType: string, status: WebhookDelivery['status']][]) {
+    const start = Date.now() - 60_000;
+    const written: WebhookDelivery[] = [];
+    for (const [i, [eventType, status]] of rows.entries()) {
+      const at = new Date(start + i);
+      const delivery: WebhookDelivery = {
+        id: newId('delivery', at),
+        eventId: newId('evt', at),
+        eventType,
+        attempt: 1,
+        status,
+        statusCode: status === 'PENDING' ? null : status === 'SUCCEEDED' ? 200 : 503,
+        error: null,
+        durationMs: status === 'PENDING' ? null : 12,
+        attemptedAt: status === 'PENDING' ? null : at.toISOString(),
+        nextAttemptAt: status === 'SUCCEEDED' ? null : at.toISOString(),
+      };
+      await recordDelivery(organizationId, webhookId, delivery);
+      written.push(delivery);
+    }
+    return written.reverse();
+  }
+
+  it('filters by eventType and by status, alone or together, newest first, with pages, cursors and exact counts, in three calls sent together', async () => {
+    const { client, organizationId } = await api.organization();
+    const webhook = await subscribe(client, 'https://hooks.example.com/filters');
+    const all = await seed(organizationId, webhook.id, [
+      ['lead.created', 'SUCCEEDED'],
+      ['lead.created', 'FAILED'],
+      ['product.updated', 'FAILED'],
+      ['lead.created', 'SUCCEEDED'],
+      ['webhook.test', 'SUCCEEDED'],
+      ['lead.created', 'FAILED'],
+      ['lead.updated', 'PENDING'],
+      ['lead.created', 'SUCCEEDED'],
+    ]);
+    const list = async (query: string) => {
+      const res = await client.get(`/v1/webhooks/${webhook.id}/deliveries?${query}`);
+      expect(res.status, query).toBe(200);
+      return res.body as { deliveries: WebhookDelivery[]; totalCount: number; totalPages: number; nextCursor: string | null };
+    };
+    const expected = (keep: (d: WebhookDelivery) => boolean) => all.filter(keep);
+
+    expect(await list('eventType=lead.created')).toMatchObject({ deliveries: expected((d) => d.eventType === 'lead.created'), totalCount: 5 });
+    expect(await list('status=FAILED')).toMatchObject({ deliveries: expected((d) => d.status === 'FAILED'), totalCount: 3 });
+    expect(await list('status=PENDING')).toMatchObject({ deliveries: expected((d) => d.status === 'PENDING'), totalCount: 1 });
+    expect(await list('eventType=lead.created&status=FAILED')).toMatchObject({ deliveries: expected((d) => d.eventType === 'lead.created' && d.status === 'FAILED'), totalCount: 2 });
+    expect(await list('eventType=webhook.test')).toMatchObject({ deliveries: expected((d) => d.eventType === 'webhook.test'), totalCount: 1 });
+    expect(await list('eventType=product.updated&status=SUCCEEDED')).toMatchObject({ deliveries: [], totalCount: 0 });
+    expect((await list('')).totalCount).toBe(8);
+
+    const succeededLeads = expected((d) => d.eventType === 'lead.created' && d.status === 'SUCCEEDED');
+    const page1 = await list('eventType=lead.created&status=SUCCEEDED&limit=2');
+    expect(page1).toMatchObject({ deliveries: succeededLeads.slice(0, 2), totalCount: 3, totalPages: 2 });
+    const byCursor = await list(`eventType=lead.created&status=SUCCEEDED&limit=2&cursor=${page1.nextCursor}`);
+    expect(byCursor).toMatchObject({ deliveries: succeededLeads.slice(2), nextCursor: null });
+    expect((await list('eventType=lead.created&status=SUCCEEDED&limit=2&page=2')).deliveries).toEqual(succeededLeads.slice(2));
+    // A cursor belongs to its filter.
+    expect((await client.get(`/v1/webhooks/${webhook.id}/deliveries?status=SUCCEEDED&limit=2&cursor=${page1.nextCursor}`)).status).toBe(400);
+
+    const calls = await countDynamoCalls(() => list('eventType=lead.created&status=FAILED'));
+    expect(calls.sort()).toEqual(['GetItemCommand', 'QueryCommand', 'QueryCommand']);
+  });
+
+  it('answers 400 naming the field for an unknown event type or status', async () => {
+    const { client } = await api.organization();
+    const webhook = await subscribe(client, 'https://hooks.example.com/filters');
+    for (const [query, field] of [['eventType=lead.exploded', 'eventType'], ['status=succeeded', 'status'], ['status=RETRYING', 'status']]) {
+      const res = await client.get(`/v1/webhooks/${webhook.id}/deliveries?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.body.message, query).toContain(field);
+    }
   });
 });

@@ -11,6 +11,8 @@ export interface DerivedEvent {
   type: EventType;
   organizationId: string;
   data: Item;
+  /** On a `*.updated` event: the changed fields' values before the change. */
+  previousAttributes?: Item;
 }
 
 /** `ORG#<organizationId>…`: every partition key starts with the organization. */
@@ -24,7 +26,7 @@ export function eventsOf(change: ItemChange): DerivedEvent[] {
   const item = change.newItem ?? change.oldItem;
   const source = eventSources.get(String(item?.entity));
   if (!item || !source) return [];
-  return source.eventsOf(change).map(({ type, data }) => ({ type: type as EventType, organizationId: organizationOf(item), data }));
+  return source.eventsOf(change).map(({ type, data, previousAttributes }) => ({ type: type as EventType, organizationId: organizationOf(item), data, ...(previousAttributes ? { previousAttributes } : {}) }));
 }
 
 /**

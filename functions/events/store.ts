@@ -18,7 +18,7 @@ export async function recordEvents(events: Event[]): Promise<void> {
 export async function listEventsPage(organizationId: string, { page, limit, cursor, type }: PageRequest & { type?: EventType }): Promise<Page<Event>> {
   const [from, to] = retentionWindow('evt', EVENT_RETENTION_DAYS);
   const source = type ? { ...eventKeys.eventsOfTypeBetween(organizationId, type, from, to), index: 'gsi1' as const } : eventKeys.eventsBetween(organizationId, from, to);
-  const { items, totalCount, nextCursor } = await rangePage(source, { page, limit, cursor });
+  const { items, totalCount, nextCursor } = await rangePage({ ...source, movingStart: true }, { page, limit, cursor });
   return { items: items.map(fromEventItem), totalCount, page, limit, nextCursor };
 }
 

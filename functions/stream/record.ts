@@ -17,13 +17,15 @@ function eventsOfRecord({ eventName, dynamodb }: DynamoDBRecord): Event[] {
   if (derived.length === 0) return [];
   // The record's own time is rounded down (to the second in AWS, the minute in DynamoDB Local); the change's stamp is not.
   const occurredAtMs = occurredAtOf(change, (dynamodb.ApproximateCreationDateTime ?? Date.now() / 1000) * 1000);
+  // An `*.updated` type always comes with its previousAttributes (shared/resource.ts), as the Event schema says.
   return derived.map((event) => ({
     id: eventIdOf(occurredAtMs, dynamodb.SequenceNumber!),
     type: event.type,
     occurredAt: new Date(occurredAtMs).toISOString(),
     organizationId: event.organizationId,
     data: event.data,
-  }));
+    ...(event.previousAttributes ? { previousAttributes: event.previousAttributes } : {}),
+  }) as Event);
 }
 
 /**

@@ -1,9 +1,14 @@
 import { activeSecrets, wants } from './rules';
-import { newId } from '../../shared/ids';
-import { getWebhook, markFailing, recordDelivery, updateWebhook } from './store';
-import { postSigned } from '../../shared/webhooks/post';
-import { deliveryQueue, type DeliveryJob } from '../../shared/webhooks/queue';
+import { ApiError, NotFoundError } from '../../shared/errors';
+import { newId, now } from '../../shared/ids';
+import { completeDelivery, getWebhook, markFailing, recordDelivery, updateWebhook, WEBHOOK_NOT_FOUND } from './store';
+import { TEST_EVENT_TYPE, type WebhookDelivery } from './schema';
+import { EVENT_RETENTION_DAYS } from '../events/schema';
+import { getEvent } from '../events/store';
+import { postSigned, type PostOutcome } from '../../shared/webhooks/post';
+import { deliveryQueue, type DeliveryJob, type WebhookEvent } from '../../shared/webhooks/queue';
 import { webhookSettings } from '../../shared/webhooks/settings';
+import { retentionWindow } from '../../shared/store/retention';
 
 /** Exponential backoff with ±20 % jitter, from the base (30 s deployed, 1 s locally), never more than an hour between attempts. */
 export function retryDelaySeconds(attempt: number, random = Math.random()): number {
@@ -11,14 +16,50 @@ export function retryDelaySeconds(attempt: number, random = Math.random()): numb
   return Math.min(webhookSettings.maxDelaySeconds, exponential * (0.8 + 0.4 * random));
 }
 
-/** The job's next attempt, or undefined once it would fall more than 24 hours after the first. */
-function retryOf(job: DeliveryJob, at: number): DeliveryJob | undefined {
+/** The job's next attempt, or undefined once it would fall more than 24 hours after the first. A retry records an attempt of its own. */
+function retryOf({ deliveryId: _completedNow, ...job }: DeliveryJob, at: number): DeliveryJob | undefined {
   const notBefore = at + retryDelaySeconds(job.attempt) * 1000;
   if (notBefore > Date.parse(job.firstQueuedAt) + webhookSettings.giveUpAfterMs) return undefined;
   return { ...job, attempt: job.attempt + 1, notBefore: new Date(notBefore).toISOString() };
 }
 
 const isSuccess = (statusCode: number | null) => statusCode !== null && statusCode >= 200 && statusCode < 300;
+
+/** One signed POST of an event and the record of it, as the deliveries list shows it (no next attempt: the caller's to set). */
+async function attempt(url: string, secrets: string[], event: WebhookEvent, number: number, id?: string): Promise<{ outcome: PostOutcome; delivery: WebhookDelivery }> {
+  const outcome = await postSigned(url, secrets, event.id, JSON.stringify(event));
+  const attemptedAt = new Date(Date.now() - outcome.durationMs);
+  const succeeded = isSuccess(outcome.statusCode);
+  return {
+    outcome,
+    delivery: {
+      id: id ?? newId('delivery', attemptedAt),
+      eventId: event.id,
+      eventType: event.type,
+      attempt: number,
+      status: succeeded ? 'SUCCEEDED' : 'FAILED',
+      statusCode: outcome.statusCode,
+      error: outcome.error,
+      durationMs: outcome.durationMs,
+      attemptedAt: attemptedAt.toISOString(),
+      nextAttemptAt: null,
+    },
+  };
+}
+
+/** The record of a PENDING delivery that was dropped before its attempt. */
+const notSent = (job: DeliveryJob, id: string, error: string): WebhookDelivery => ({
+  id,
+  eventId: job.event.id,
+  eventType: job.event.type,
+  attempt: job.attempt,
+  status: 'FAILED',
+  statusCode: null,
+  error,
+  durationMs: 0,
+  attemptedAt: now(),
+  nextAttemptAt: null,
+});
 
 /**
  * One attempt of one job: POST, record the attempt, then either clear the subscription's failure clock or queue
@@ -29,26 +70,20 @@ export async function deliver(job: DeliveryJob): Promise<void> {
   // SQS delays 15 minutes at most: a job due later is sent on until its time.
   if (Date.parse(job.notBefore) > Date.now() + 1000) return deliveryQueue().send([job]);
   const webhook = await getWebhook(job.organizationId, job.webhookId);
-  if (!webhook || !wants(webhook, job.event.type)) return;
+  if (!webhook) return;
+  if (!wants(webhook, job.event.type)) {
+    // A redelivery's PENDING record says why it was not sent rather than stay PENDING until it expires.
+    if (job.deliveryId) await completeDelivery(job.organizationId, job.webhookId, notSent(job, job.deliveryId, `not sent: the subscription was disabled or stopped asking for ${job.event.type} before the attempt`));
+    return;
+  }
 
-  const outcome = await postSigned(webhook.url, activeSecrets(webhook), job.event.id, JSON.stringify(job.event));
-  const attemptedAt = Date.now() - outcome.durationMs;
-  const succeeded = isSuccess(outcome.statusCode);
-  const retry = succeeded ? undefined : retryOf(job, Date.now());
-  await recordDelivery(job.organizationId, job.webhookId, {
-    id: newId('delivery', new Date(attemptedAt)),
-    eventId: job.event.id,
-    eventType: job.event.type,
-    attempt: job.attempt,
-    status: succeeded ? 'SUCCEEDED' : 'FAILED',
-    statusCode: outcome.statusCode,
-    error: outcome.error,
-    durationMs: outcome.durationMs,
-    attemptedAt: new Date(attemptedAt).toISOString(),
-    nextAttemptAt: retry?.notBefore ?? null,
-  });
+  const { outcome, delivery } = await attempt(webhook.url, activeSecrets(webhook), job.event, job.attempt, job.deliveryId);
+  const retry = delivery.status === 'SUCCEEDED' ? undefined : retryOf(job, Date.now());
+  // A redelivery's first attempt completes the PENDING record its request answered.
+  await (job.deliveryId ? completeDelivery : recordDelivery)(job.organizationId, job.webhookId, { ...delivery, nextAttemptAt: retry?.notBefore ?? null });
 
-  if (succeeded) {
+  const attemptedAt = Date.parse(delivery.attemptedAt!);
+  if (delivery.status === 'SUCCEEDED') {
     if (webhook.failingSince) await updateWebhook(job.organizationId, job.webhookId, { failingSince: null });
     return;
   }
@@ -60,4 +95,45 @@ export async function deliver(job: DeliveryJob): Promise<void> {
   }
   if (retry) await deliveryQueue().send([retry]);
   else await deliveryQueue().deadLetter(job, `retries ran out 24 hours after the first attempt (last: ${failure})`);
+}
+
+/**
+ * `POST /v1/webhooks/{webhookId}/test`: a `webhook.test` event POSTed now, signed as deliveries are, through the
+ * same destination checks. Its attempt is recorded in the deliveries (never retried, never counted against the
+ * subscription's failure clock) and answered whatever the receiver did. The event itself is not stored.
+ */
+export async function sendTestEvent(organizationId: string, webhookId: string): Promise<WebhookDelivery> {
+  const webhook = await getWebhook(organizationId, webhookId);
+  if (!webhook) throw new NotFoundError(WEBHOOK_NOT_FOUND);
+  const event: WebhookEvent = {
+    id: newId('evt'),
+    type: TEST_EVENT_TYPE,
+    occurredAt: now(),
+    organizationId,
+    data: { webhookId, message: 'A test event sent on request: nothing changed in the organization.' },
+  };
+  const { delivery } = await attempt(webhook.url, activeSecrets(webhook), event, 1);
+  await recordDelivery(organizationId, webhookId, delivery);
+  return delivery;
+}
+
+/**
+ * `POST /v1/events/{eventId}/redeliver`: queues the stored event again for one subscription, on the queue and
+ * worker every delivery takes, and answers its PENDING record. The event keeps its id, so the receiver gets the
+ * same `webhook-id` (with a new timestamp and signature). An event id older than the 30 days events are kept
+ * answers 410 EVENT_EXPIRED, whether or not the TTL has removed it yet; a subscription that is disabled or does
+ * not ask for the event's type answers 409, as the worker would drop the job.
+ */
+export async function redeliverEvent(organizationId: string, eventId: string, webhookId: string): Promise<WebhookDelivery> {
+  const [oldest] = retentionWindow('evt', EVENT_RETENTION_DAYS);
+  if (eventId < oldest) throw new ApiError(410, `Event ${eventId} is older than ${EVENT_RETENTION_DAYS} days; events are kept and redelivered for ${EVENT_RETENTION_DAYS} days`, 'EVENT_EXPIRED');
+  const [event, webhook] = await Promise.all([getEvent(organizationId, eventId), getWebhook(organizationId, webhookId)]);
+  if (!webhook) throw new NotFoundError(WEBHOOK_NOT_FOUND);
+  if (!webhook.isEnabled) throw new ApiError(409, 'The webhook is disabled; set isEnabled to true before redelivering to it', 'WEBHOOK_DISABLED');
+  if (!wants(webhook, event.type)) throw new ApiError(409, `The webhook does not subscribe to ${event.type}; add it to its events first`, 'NOT_SUBSCRIBED');
+  const at = now();
+  const delivery: WebhookDelivery = { id: newId('delivery'), eventId, eventType: event.type, attempt: 1, status: 'PENDING', statusCode: null, error: null, durationMs: null, attemptedAt: null, nextAttemptAt: at };
+  await recordDelivery(organizationId, webhookId, delivery);
+  await deliveryQueue().send([{ organizationId, webhookId, event, attempt: 1, firstQueuedAt: at, notBefore: at, deliveryId: delivery.id }]);
+  return delivery;
 }

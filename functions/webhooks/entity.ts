@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { Webhook, WebhookDelivery } from './schema';
+import { Webhook, WebhookDelivery, type DeliveryFilter } from './schema';
 import { TTL_ATTRIBUTE } from '../../shared/table';
 import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
 
@@ -11,7 +11,31 @@ export const webhookKeys = {
   webhooks: (o: string): Collection => ({ pk: org(o), skPrefix: 'WEBHOOK#' }),
   /** A subscription's delivery attempts, newest first; kept 30 days (TTL). */
   webhookDelivery: (o: string, webhookId: string, deliveryId: string): Key => ({ pk: `${org(o)}#WEBHOOK#${webhookId}`, sk: `DELIVERY#${deliveryId}` }),
-  webhookDeliveriesBetween: (o: string, webhookId: string, fromId: string, toId: string) => ({ pk: `${org(o)}#WEBHOOK#${webhookId}`, skBetween: [`DELIVERY#${fromId}`, `DELIVERY#${toId}`] as [string, string] }),
+  /**
+   * A subscription's attempts between two ids, newest first: all of them in its partition, those of one event type
+   * (gsi1), one status (gsi2) or both (gsi3), so every filter is one Query of exactly its items.
+   */
+  webhookDeliveriesBetween: (o: string, webhookId: string, fromId: string, toId: string, { eventType, status }: DeliveryFilter = {}) => {
+    const skBetween = [`DELIVERY#${fromId}`, `DELIVERY#${toId}`] as [string, string];
+    const partition = `${org(o)}#WEBHOOK#${webhookId}`;
+    if (eventType && status) return { pk: `${partition}#TYPE#${eventType}#STATUS#${status}`, index: 'gsi3' as const, skBetween };
+    if (eventType) return { pk: `${partition}#TYPE#${eventType}`, index: 'gsi1' as const, skBetween };
+    if (status) return { pk: `${partition}#STATUS#${status}`, index: 'gsi2' as const, skBetween };
+    return { pk: partition, skBetween };
+  },
+  /** The filter indexes of an attempt: rewritten with it when a PENDING one is attempted. */
+  webhookDeliveryIndexes: (o: string, webhookId: string, { id, eventType, status }: Pick<WebhookDelivery, 'id' | 'eventType' | 'status'>) => {
+    const partition = `${org(o)}#WEBHOOK#${webhookId}`;
+    const sk = `DELIVERY#${id}`;
+    return {
+      gsi1pk: `${partition}#TYPE#${eventType}`,
+      gsi1sk: sk,
+      gsi2pk: `${partition}#STATUS#${status}`,
+      gsi2sk: sk,
+      gsi3pk: `${partition}#TYPE#${eventType}#STATUS#${status}`,
+      gsi3sk: sk,
+    };
+  },
 } as const;
 
 /** The names of the webhooks' counter items (`COUNT#<name>`). */
@@ -25,7 +49,8 @@ export const webhookKeySamples: KeySamples<typeof webhookKeys> = {
   webhook: () => webhookKeys.webhook(O, 'webhook_1'),
   webhooks: () => webhookKeys.webhooks(O),
   webhookDelivery: () => webhookKeys.webhookDelivery(O, 'webhook_1', 'delivery_1'),
-  webhookDeliveriesBetween: () => webhookKeys.webhookDeliveriesBetween(O, 'webhook_1', 'delivery_0', 'delivery_9'),
+  webhookDeliveriesBetween: () => webhookKeys.webhookDeliveriesBetween(O, 'webhook_1', 'delivery_0', 'delivery_9', { eventType: 'lead.created', status: 'FAILED' }),
+  webhookDeliveryIndexes: () => webhookKeys.webhookDeliveryIndexes(O, 'webhook_1', { id: 'delivery_1', eventType: 'lead.created', status: 'FAILED' }),
 };
 
 /** A signing secret; a rotated-out one keeps signing until `expiresAt`. */
@@ -46,11 +71,14 @@ export const publicWebhook = (webhook: WebhookRecord): Webhook => v.parse(Webhoo
 export const DELIVERY_LOG_DAYS = 30;
 
 export function toDeliveryItem(organizationId: string, webhookId: string, delivery: WebhookDelivery) {
+  // A PENDING delivery is kept from when it is due, as an attempt is from when it was made.
+  const keptFrom = delivery.attemptedAt ?? delivery.nextAttemptAt ?? new Date().toISOString();
   return {
     ...webhookKeys.webhookDelivery(organizationId, webhookId, delivery.id),
+    ...webhookKeys.webhookDeliveryIndexes(organizationId, webhookId, delivery),
     entity: 'WEBHOOK_DELIVERY',
     ...delivery,
-    [TTL_ATTRIBUTE]: Math.floor(Date.parse(delivery.attemptedAt) / 1000) + DELIVERY_LOG_DAYS * 86_400,
+    [TTL_ATTRIBUTE]: Math.floor(Date.parse(keptFrom) / 1000) + DELIVERY_LOG_DAYS * 86_400,
   };
 }
 

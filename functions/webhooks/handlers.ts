@@ -1,6 +1,7 @@
 import { NotFoundError } from '../../shared/errors';
 import { apiHandler } from '../../shared/http/api-handler';
 import { pageEnvelope } from '../../shared/pagination';
+import { redeliverEvent, sendTestEvent } from './delivery';
 import { publicWebhook } from './entity';
 import * as routes from './routes';
 import { subscribe, changeWebhook, rotateSecret } from './rules';
@@ -34,3 +35,7 @@ export const listWebhookDeliveriesHandler = apiHandler(routes.listWebhookDeliver
   if (!webhook) throw new NotFoundError(WEBHOOK_NOT_FOUND);
   return pageEnvelope('deliveries', page);
 });
+
+export const testWebhookHandler = apiHandler(routes.testWebhook, async ({ path, organizationId }) => ({ attempt: await sendTestEvent(organizationId, path.webhookId) }));
+
+export const redeliverEventHandler = apiHandler(routes.redeliverEvent, async ({ path, body, organizationId }) => ({ delivery: await redeliverEvent(organizationId, path.eventId, body.webhookId) }));

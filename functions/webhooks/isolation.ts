@@ -9,7 +9,14 @@ export const isolationCases: IsolationCases = {
   updateWebhook: [{ path: (ids) => `/v1/webhooks/${ids.webhookId}`, body: () => ({ isEnabled: false }), expect: 'not-found' }],
   deleteWebhook: [{ path: (ids) => `/v1/webhooks/${ids.webhookId}`, expect: 'not-found' }],
   rotateWebhookSecret: [{ path: (ids) => `/v1/webhooks/${ids.webhookId}/rotate-secret`, expect: 'not-found' }],
-  listWebhookDeliveries: [{ path: (ids) => `/v1/webhooks/${ids.webhookId}/deliveries`, expect: 'not-found' }],
+  listWebhookDeliveries: [
+    { path: (ids) => `/v1/webhooks/${ids.webhookId}/deliveries`, expect: 'not-found' },
+    { path: (ids) => `/v1/webhooks/${ids.webhookId}/deliveries?eventType=lead.created&status=FAILED`, expect: 'not-found' },
+  ],
+  // The isolation run records no events (no stream consumer); test/webhooks.test.ts redelivers A's real event with B's key
+  // and B's real event to A's webhook, each answered 404.
+  redeliverEvent: 'reads only the caller’s event partition and subscriptions: another organization’s event id or webhook id is a key B cannot build; test/webhooks.test.ts shows both 404s with real records',
+  testWebhook: [{ path: (ids) => `/v1/webhooks/${ids.webhookId}/test`, expect: 'not-found' }],
   listWebhooks: 'lists the caller’s webhooks',
   createWebhook: 'creates; references nothing',
 };

@@ -1,6 +1,8 @@
 import { MAX_WEBHOOKS_PER_ORGANIZATION } from './schema';
-import { CreateWebhookBody, UpdateWebhookBody, WebhookDeleted, WebhookDeliveryPage, WebhookIdPath, WebhookListQuery, WebhookPage, WebhookResponse, WebhookSecretResponse } from './schema';
+import { CreateWebhookBody, DELIVERY_STATUSES, RedeliverEventBody, WebhookDeliveryResponse, UpdateWebhookBody, WebhookDeleted, WebhookDeliveryListQuery, WebhookDeliveryPage, WebhookIdPath, WebhookListQuery, WebhookPage, WebhookResponse, WebhookSecretResponse, WebhookTestResponse } from './schema';
 import { defineRoute } from '../../shared/routes/route';
+import { EventIdPath, EVENT_RETENTION_DAYS } from '../events/schema';
+import { webhook } from './examples';
 
 const SIGNING = 'Deliveries follow the Standard Webhooks specification: a POST of the event JSON with `webhook-id` (the event id, the same on every retry), `webhook-timestamp` and `webhook-signature` headers, verifiable with any Standard Webhooks library.';
 
@@ -94,13 +96,49 @@ export const listWebhookDeliveries = defineRoute({
   method: 'GET',
   path: '/v1/webhooks/{webhookId}/deliveries',
   summary: 'List a webhook’s delivery attempts, newest first',
-  description: 'Every attempt of the last 30 days: the event, the attempt number, the receiver’s status code or the error, the duration and when the next attempt is due. A non-2xx answer or none within 10 s is retried with exponential backoff for up to 24 hours.',
+  description: `Every attempt of the last 30 days: the event, the attempt number, the receiver’s status code or the error, the duration and when the next attempt is due. A non-2xx answer or none within 10 s is retried with exponential backoff for up to 24 hours. \`eventType\` (an event type, or \`webhook.test\`) and \`status\` (${DELIVERY_STATUSES.join(', ')}; PENDING is a redelivery not yet attempted) filter the list, together or alone, paged and counted as the whole list is.`,
   tag: 'Webhooks',
   dynamodb: ['GetItem', 'Query'],
+  indexes: ['gsi1', 'gsi2', 'gsi3'],
   status: 200,
-  request: { path: WebhookIdPath, query: WebhookListQuery },
+  request: { path: WebhookIdPath, query: WebhookDeliveryListQuery },
   response: WebhookDeliveryPage,
   errors: [400, 404],
 });
 
-export const webhookRoutes = [createWebhook, listWebhooks, getWebhook, updateWebhook, deleteWebhook, rotateWebhookSecret, listWebhookDeliveries];
+export const testWebhook = defineRoute({
+  operationId: 'testWebhook',
+  method: 'POST',
+  path: '/v1/webhooks/{webhookId}/test',
+  summary: 'Send a test event to a webhook now',
+  description: `POSTs a \`webhook.test\` event \`{id, type: "webhook.test", occurredAt, organizationId, data: {webhookId, message}}\` to the subscription's url at once, signed as every delivery is and held to the same destination rules, and answers the attempt as the deliveries list records it. A receiver that is down, slow or answers non-2xx is still a 200 here: \`attempt.status\` is FAILED with its \`statusCode\` or \`error\`. The test is not retried, does not count towards disabling the subscription, is sent even to a disabled one, and is not stored as an event (\`GET /v1/events\` does not list it); its attempt shows in the deliveries with \`eventType\` \`webhook.test\`. ${SIGNING}`,
+  tag: 'Webhooks',
+  dynamodb: ['GetItem', 'PutItem'],
+  status: 200,
+  request: { path: WebhookIdPath },
+  response: WebhookTestResponse,
+  errors: [400, 404],
+});
+
+/**
+ * Beside the events routes in the reference (its tag), but answered here: redelivering is the webhooks' work, and the
+ * webhooks resource already uses the events one (never the other way).
+ */
+export const redeliverEvent = defineRoute({
+  operationId: 'redeliverEvent',
+  method: 'POST',
+  path: '/v1/events/{eventId}/redeliver',
+  summary: 'Deliver an event again to one webhook',
+  description: `Queues a new delivery of a stored event to the subscription \`webhookId\`, through the same queue, signing and retries as every delivery, and answers 202 with its record, PENDING until it is attempted (then SUCCEEDED or FAILED in the webhook's deliveries). The receiver gets the event's own id as \`webhook-id\`, as the first delivery had, with a new \`webhook-timestamp\` and signature. An event older than the ${EVENT_RETENTION_DAYS} days events are kept answers 410 EVENT_EXPIRED; a webhook that is disabled (WEBHOOK_DISABLED) or does not subscribe to the event's type (NOT_SUBSCRIBED) answers 409; an unknown event or webhook, or another organization's, 404.`,
+  tag: 'Events',
+  dynamodb: ['GetItem', 'PutItem'],
+  queuesWebhooks: true,
+  status: 202,
+  request: { path: EventIdPath, body: RedeliverEventBody },
+  response: WebhookDeliveryResponse,
+  errors: [400, 404, 409],
+  requestExample: { webhookId: webhook.id },
+  responses: { 410: { description: `EVENT_EXPIRED: the event is older than the ${EVENT_RETENTION_DAYS} days events are kept.` } },
+});
+
+export const webhookRoutes = [createWebhook, listWebhooks, getWebhook, updateWebhook, deleteWebhook, rotateWebhookSecret, listWebhookDeliveries, testWebhook, redeliverEvent];

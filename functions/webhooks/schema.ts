@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { DeletedSchema, NonEmptyString, PageQuery, pageSchema, partialUpdateBody, PrefixedId, Timestamp } from '../../shared/schema';
-import { EVENT_TYPES } from '../events/schema';
+// The generated list, not events/schema.ts: the events resource's redelivery route answers this module's WebhookDelivery.
+import { EVENT_TYPES } from '../events/types';
 
 /** Stripe's ceiling: enough for every integration an organization runs, few enough to fan out cheaply. */
 export const MAX_WEBHOOKS_PER_ORGANIZATION = 16;
@@ -62,23 +63,47 @@ export const WebhookPage = pageSchema('webhooks', Webhook);
 export const WebhookDeleted = DeletedSchema;
 export const WebhookListQuery = PageQuery;
 
+/** The event a `POST /v1/webhooks/{webhookId}/test` sends: never stored as an event, never sent to a subscription unasked. */
+export const TEST_EVENT_TYPE = 'webhook.test';
+
+/** PENDING: queued by a redelivery, not attempted yet. SUCCEEDED: the receiver answered 2xx. FAILED: anything else. */
+export const DELIVERY_STATUSES = ['PENDING', 'SUCCEEDED', 'FAILED'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
 export const WebhookDelivery = v.object({
   id: v.string(),
   eventId: v.string(),
+  /** The event's type, or `webhook.test` for a test event. */
   eventType: v.string(),
   /** 1 for the first try, then each retry. */
   attempt: v.pipe(v.number(), v.integer()),
-  /** SUCCEEDED: the receiver answered 2xx. */
-  status: v.picklist(['SUCCEEDED', 'FAILED']),
-  /** The receiver's HTTP status; null when it did not answer. */
+  status: v.picklist(DELIVERY_STATUSES),
+  /** The receiver's HTTP status; null when it did not answer, or while PENDING. */
   statusCode: v.nullable(v.pipe(v.number(), v.integer())),
   /** Why the attempt failed without an HTTP status (timeout, refused connection, blocked address); null otherwise. */
   error: v.nullable(v.string()),
-  durationMs: v.pipe(v.number(), v.integer()),
-  attemptedAt: Timestamp,
-  /** When the next attempt is due; null when none follows (it succeeded, or retries ran out). */
+  /** How long the attempt took; null while PENDING. */
+  durationMs: v.nullable(v.pipe(v.number(), v.integer())),
+  /** When the attempt was made; null while PENDING. */
+  attemptedAt: v.nullable(Timestamp),
+  /** When the next attempt is due (for a PENDING delivery, its first); null when none follows (it succeeded, or retries ran out). */
   nextAttemptAt: v.nullable(Timestamp),
 });
 export type WebhookDelivery = v.InferOutput<typeof WebhookDelivery>;
 
 export const WebhookDeliveryPage = pageSchema('deliveries', WebhookDelivery);
+
+/** Filters combine: the attempts of one event type, of one status, or both. */
+export const WebhookDeliveryListQuery = v.object({
+  ...PageQuery.entries,
+  eventType: v.optional(v.picklist([...EVENT_TYPES, TEST_EVENT_TYPE], `eventType must be one of ${[...EVENT_TYPES, TEST_EVENT_TYPE].join(', ')}`)),
+  status: v.optional(v.picklist(DELIVERY_STATUSES, `status must be one of ${DELIVERY_STATUSES.join(', ')}`)),
+});
+export type DeliveryFilter = Pick<v.InferOutput<typeof WebhookDeliveryListQuery>, 'eventType' | 'status'>;
+
+/** POST /v1/webhooks/{webhookId}/test: the attempt, whatever the receiver answered. */
+export const WebhookTestResponse = v.object({ attempt: WebhookDelivery });
+
+/** POST /v1/events/{eventId}/redeliver. */
+export const RedeliverEventBody = v.strictObject({ webhookId: PrefixedId('webhook', 'webhookId') });
+export const WebhookDeliveryResponse = v.object({ delivery: WebhookDelivery });

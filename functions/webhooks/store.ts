@@ -1,11 +1,11 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
 import { keys } from '../../shared/store/keys';
 import { DELIVERY_LOG_DAYS, fromDeliveryItem, fromWebhookItem, toDeliveryItem, toWebhookItem, webhookCounterNames, webhookKeys, type WebhookRecord } from './entity';
 import { BadRequestError, ConflictError, NotFoundError } from '../../shared/errors';
 import type { Page, PageRequest } from '../../shared/pagination';
-import { MAX_WEBHOOKS_PER_ORGANIZATION, type WebhookDelivery } from './schema';
+import { MAX_WEBHOOKS_PER_ORGANIZATION, type DeliveryFilter, type WebhookDelivery } from './schema';
 import { counterUpdate } from '../../shared/store/counters';
 import { countedPage, queryAll, rangePage } from '../../shared/store/query-page';
 import { retentionWindow } from '../../shared/store/retention';
@@ -85,9 +85,17 @@ export async function recordDelivery(organizationId: string, webhookId: string, 
   await writeAlone(insertIfAbsent(toDeliveryItem(organizationId, webhookId, delivery)));
 }
 
-/** A page of the subscription's delivery attempts of the last 30 days, newest first. */
-export async function listDeliveriesPage(organizationId: string, webhookId: string, { page, limit, cursor }: PageRequest): Promise<Page<WebhookDelivery>> {
+/**
+ * Writes the outcome of a PENDING delivery's attempt over it, indexes included (its status moved). Unconditional:
+ * a job SQS hands over twice was attempted twice, and the later outcome is as true as the first.
+ */
+export async function completeDelivery(organizationId: string, webhookId: string, delivery: WebhookDelivery): Promise<void> {
+  await dynamo.send(new PutCommand({ TableName: config.tableName, Item: toDeliveryItem(organizationId, webhookId, delivery) }));
+}
+
+/** A page of the subscription's delivery attempts of the last 30 days, newest first, of one event type and/or status when asked. */
+export async function listDeliveriesPage(organizationId: string, webhookId: string, { page, limit, cursor, ...filter }: PageRequest & DeliveryFilter): Promise<Page<WebhookDelivery>> {
   const [from, to] = retentionWindow('delivery', DELIVERY_LOG_DAYS);
-  const { items, totalCount, nextCursor } = await rangePage(webhookKeys.webhookDeliveriesBetween(organizationId, webhookId, from, to), { page, limit, cursor });
+  const { items, totalCount, nextCursor } = await rangePage({ ...webhookKeys.webhookDeliveriesBetween(organizationId, webhookId, from, to, filter), movingStart: true }, { page, limit, cursor });
   return { items: items.map(fromDeliveryItem), totalCount, page, limit, nextCursor };
 }

@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, NestedStack, Stack, Token, Validations, type StackProps } from 'aws-cdk-lib';
+import { ArnFormat, CfnOutput, Duration, NestedStack, Stack, Token, Validations, type StackProps } from 'aws-cdk-lib';
 import {
   AccessLogField,
   AccessLogFormat,
@@ -34,7 +34,7 @@ import { GATEWAY_RESPONSES, gatewayResponseBody, methodNotAllowed, type GatewayR
 import { authorizerOf, grantedActions, handlerOf, routeId, type AuthorizerKind, type RouteDefinition } from '../../shared/routes/route';
 import { AUTHORIZER_HANDLERS } from '../../functions/resources';
 import { ApiFunction } from './service-function';
-import { smsConfigurationSetName } from './events-stack';
+import { deliveryQueueNames, smsConfigurationSetName } from './events-stack';
 import { Monitoring } from './monitoring';
 import type { DeploymentOptions } from './options';
 
@@ -199,10 +199,11 @@ export class ApiStack extends Stack {
         dynamodb: grantedActions(route),
         indexes: route.indexes,
         assets: route.assets,
-        environment: { ...cursorEnvironment, ...(route.sendsSms ? this.smsEnvironment(options) : {}) },
+        environment: { ...cursorEnvironment, ...(route.sendsSms ? this.smsEnvironment(options) : {}), ...(route.queuesWebhooks ? this.deliveryQueueEnvironment(options) : {}) },
         rollbackAlarms: (fn) => [...monitoring.watchFunction(scope, routeId(route), fn, route.operationId), monitoring.api5xxRate],
       });
       if (route.sendsSms && !functionsByHandler.has(handler)) this.grantSendTextMessage(apiFunction, options);
+      if (route.queuesWebhooks && !functionsByHandler.has(handler)) this.grantQueueDeliveries(apiFunction, options);
       functionsByHandler.set(handler, apiFunction);
       const kind = authorizerOf(route);
       // A route's CORS preflight is answered by its own function, behind its authorizer: the function reads the
@@ -308,6 +309,19 @@ export class ApiStack extends Stack {
       SMS_CONFIGURATION_SET: smsConfigurationSetName(options.tableName),
       ...(options.smsOriginationIdentity ? { SMS_ORIGINATION_IDENTITY: options.smsOriginationIdentity } : {}),
     };
+  }
+
+  /** The events stack's delivery queues, by name (no cross-stack reference, as for the SMS configuration set). */
+  private deliveryQueueEnvironment(options: DeploymentOptions): Record<string, string> {
+    const names = deliveryQueueNames(options.tableName);
+    const url = (name: string) => `https://sqs.${this.region}.${this.urlSuffix}/${this.account}/${name}`;
+    return { WEBHOOK_QUEUE_URL: url(names.queue), WEBHOOK_DLQ_URL: url(names.deadLetters) };
+  }
+
+  /** SendMessage to the delivery queue (SSE-SQS, so no key to grant); dead-lettering is the delivery worker's alone. */
+  private grantQueueDeliveries(sender: ApiFunction, options: DeploymentOptions): void {
+    const arn = this.formatArn({ service: 'sqs', resource: deliveryQueueNames(options.tableName).queue, arnFormat: ArnFormat.NO_RESOURCE_NAME });
+    sender.function.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'], resources: [arn] }));
   }
 
   /** SendTextMessage through the configuration set, from the account's numbers, pools and sender ids. */

@@ -25,6 +25,9 @@ export interface EventsStackProps extends StackProps {
 /** The SMS configuration set's name: the SMS-sending function names it without a cross-stack reference. */
 export const smsConfigurationSetName = (tableName: string) => `${tableName}-sms`;
 
+/** The webhook delivery queues' names: API functions that queue a delivery (a redelivery) name them the same way. */
+export const deliveryQueueNames = (tableName: string) => ({ queue: `${tableName}-webhook-deliveries`, deadLetters: `${tableName}-webhook-dead-letters` });
+
 /**
  * What happens after a change commits: the table's stream → events (recorded, and queued for webhook
  * subscriptions) → the delivery queue and its function, with a dead-letter queue for each; and the SMS
@@ -45,9 +48,11 @@ export class EventsStack extends Stack {
     const queueDefaults = { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true };
 
     // Jobs whose retries ran out 24 hours after the first attempt, and messages the function failed on five times.
-    this.deliveryDeadLetters = new Queue(this, 'DeliveryDeadLetters', { ...queueDefaults, retentionPeriod: Duration.days(14) });
+    const queueNames = deliveryQueueNames(options.tableName);
+    this.deliveryDeadLetters = new Queue(this, 'DeliveryDeadLetters', { ...queueDefaults, queueName: queueNames.deadLetters, retentionPeriod: Duration.days(14) });
     this.deliveryQueue = new Queue(this, 'Deliveries', {
       ...queueDefaults,
+      queueName: queueNames.queue,
       // Six times the function's timeout, as Lambda advises for SQS sources.
       visibilityTimeout: Duration.seconds(6 * 30),
       deadLetterQueue: { queue: this.deliveryDeadLetters, maxReceiveCount: 5 },

@@ -94,6 +94,8 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
   preflight?: boolean;
   /** The function sends SMS: the stack configures the provider (AWS End User Messaging SMS) and grants SendTextMessage. */
   sendsSms?: boolean;
+  /** The function queues webhook deliveries: the stack names the delivery queues and grants sending to the main one. */
+  queuesWebhooks?: boolean;
   /**
    * A PUT the spec names that PATCH answers too, with the same partial body: every resource that changes takes
    * PATCH. The table derives the PATCH row (`withPatchAliases`); one function answers both.

@@ -15,10 +15,10 @@ function signingKey(): KeyObject {
   return (key = createSecretKey(Buffer.from(secret)));
 }
 
-/** The list a cursor belongs to: its index, partition (which starts with the organization) and key range. */
+/** The list a cursor belongs to: its index, partition (which starts with the organization) and key range (without a moving start). */
 const listOf = (source: PageSource) =>
   createHash('sha256')
-    .update(JSON.stringify([source.index ?? '', source.pk, source.skPrefix ?? '', source.skBetween ?? [], source.ascending ?? false]))
+    .update(JSON.stringify([source.index ?? '', source.pk, source.skPrefix ?? '', (source.movingStart ? source.skBetween?.slice(1) : source.skBetween) ?? [], source.ascending ?? false]))
     .digest('base64url')
     .slice(0, 22);
 

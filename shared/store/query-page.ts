@@ -12,6 +12,11 @@ export interface PageSource extends Collection {
   index?: IndexName;
   /** Sort keys between these, inclusive (instead of skPrefix). */
   skBetween?: [string, string];
+  /**
+   * The lower bound of skBetween moves with the clock (a retention window, `retentionWindow`): a cursor is bound to
+   * the list without it, so the next page's request, a moment later, still takes it.
+   */
+  movingStart?: boolean;
   /** Oldest first (the sort key ascending); newest first when absent. */
   ascending?: boolean;
   /** A strongly consistent read (base table only): sees every write acknowledged before it. */
@@ -158,9 +163,15 @@ export async function countItems(source: PageSource): Promise<number> {
   return count;
 }
 
+/** Whether a cursor's position has left a moving window: everything after it (older) has too. */
+function beforeWindow({ index, skBetween, movingStart }: PageSource, position: Record<string, unknown>): boolean {
+  return Boolean(movingStart && skBetween && String(position[index ? `${index}sk` : 'sk']) < skBetween[0]);
+}
+
 /** A list page whose total is counted over its key range rather than read from a counter. */
 export async function rangePage(source: PageSource, { page, limit, cursor }: PageRequest): Promise<{ items: Record<string, unknown>[]; totalCount: number; nextCursor: string | null }> {
   const startAfter = cursor === undefined ? undefined : decodeCursor(source, cursor);
-  const [queried, totalCount] = await Promise.all([queryPage(source, page, limit, startAfter), countItems(source)]);
+  const emptyPage = async (): Promise<QueriedPage> => ({ items: [], lastKey: undefined });
+  const [queried, totalCount] = await Promise.all([startAfter && beforeWindow(source, startAfter) ? emptyPage() : queryPage(source, page, limit, startAfter), countItems(source)]);
   return { items: queried.items, totalCount, nextCursor: nextCursorOf(source, queried) };
 }

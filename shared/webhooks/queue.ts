@@ -7,6 +7,8 @@ export interface WebhookEvent {
   occurredAt: string;
   organizationId: string;
   data: Record<string, unknown>;
+  /** On a `*.updated` event: the changed fields' values before the change. */
+  previousAttributes?: Record<string, unknown>;
 }
 
 /** One event due at one subscription; the same job travels through every retry with `attempt` counting up. */
@@ -19,6 +21,8 @@ export interface DeliveryJob {
   firstQueuedAt: string;
   /** Not to be attempted before this time (a retry's backoff). */
   notBefore: string;
+  /** The PENDING delivery record its first attempt completes (a redelivery); retries record attempts of their own. */
+  deliveryId?: string;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { routes } from '../../functions/resources';
+import { newId } from '../../shared/ids';
 import type { RouteDefinition } from '../../shared/routes/route';
 import { measureDynamoCalls, type DynamoCall } from './dynamo-calls';
 
@@ -120,9 +121,13 @@ const STOPS: Stop[] = [
   { route: 'POST /v1/webhooks', kind: 'create', request: () => ({ method: 'POST', path: '/v1/webhooks', body: { url: 'https://hooks.example.com/crm', events: ['lead.created'] } }), keep: (b, s) => (s.webhookId = b.webhook.id) },
   { route: 'GET /v1/webhooks/{webhookId}', kind: 'read', request: (s) => ({ method: 'GET', path: `/v1/webhooks/${s.webhookId}` }) },
   { route: 'PUT /v1/webhooks/{webhookId}', kind: 'other', request: (s) => ({ method: 'PUT', path: `/v1/webhooks/${s.webhookId}`, body: { events: ['*'] } }) },
-  { route: 'PATCH /v1/webhooks/{webhookId}', kind: 'other', request: (s) => ({ method: 'PATCH', path: `/v1/webhooks/${s.webhookId}`, body: { events: ['*'] } }) },
+  // A closed local port (npm start and the tests accept loopback receivers): the test event's attempt fails at once.
+  { route: 'PATCH /v1/webhooks/{webhookId}', kind: 'other', request: (s) => ({ method: 'PATCH', path: `/v1/webhooks/${s.webhookId}`, body: { events: ['*'], url: 'http://127.0.0.1:9/crm' } }) },
+  { route: 'POST /v1/webhooks/{webhookId}/test', kind: 'other', request: (s) => ({ method: 'POST', path: `/v1/webhooks/${s.webhookId}/test` }) },
+  // No event exists without the stream consumer: the event and the subscription are read together (two GetItems), answered 404.
+  { route: 'POST /v1/events/{eventId}/redeliver', kind: 'other', status: 404, request: (s) => ({ method: 'POST', path: `/v1/events/${newId('evt')}/redeliver`, body: { webhookId: s.webhookId } }) },
   { route: 'POST /v1/webhooks/{webhookId}/rotate-secret', kind: 'other', request: (s) => ({ method: 'POST', path: `/v1/webhooks/${s.webhookId}/rotate-secret` }) },
-  { route: 'GET /v1/webhooks/{webhookId}/deliveries', kind: 'list', exception: { reason: 'Deliveries have no counter (TTL deletes them after 30 days, unseen by a counter), so totalCount is a COUNT Query over the window, sent with the page Query and the subscription read: three calls, together' }, request: (s) => ({ method: 'GET', path: `/v1/webhooks/${s.webhookId}/deliveries` }) },
+  { route: 'GET /v1/webhooks/{webhookId}/deliveries', kind: 'list', exception: { reason: 'Deliveries have no counter (TTL deletes them after 30 days, unseen by a counter), so totalCount is a COUNT Query over the window, sent with the page Query and the subscription read: three calls, together. A filter (eventType, status or both) reads its own index partition (gsi1, gsi2, gsi3), so it is the same three calls' }, request: (s) => ({ method: 'GET', path: `/v1/webhooks/${s.webhookId}/deliveries?eventType=webhook.test&status=FAILED` }) },
   { route: 'GET /v1/webhooks', kind: 'list', request: () => ({ method: 'GET', path: '/v1/webhooks' }) },
   { route: 'DELETE /v1/webhooks/{webhookId}', kind: 'other', request: (s) => ({ method: 'DELETE', path: `/v1/webhooks/${s.webhookId}` }) },
   { route: 'POST /v1/inbound-endpoints', kind: 'create', request: () => ({ method: 'POST', path: '/v1/inbound-endpoints', body: { name: 'Website form', source: 'WEBFORM' } }), keep: (b, s) => ((s.endpointId = b.inboundEndpoint.id), (s.endpointUrl = new URL(b.inboundEndpoint.url))) },
