@@ -957,11 +957,51 @@ export interface paths {
         };
         /**
          * List a webhook’s delivery attempts, newest first
-         * @description Every attempt of the last 30 days: the event, the attempt number, the receiver’s status code or the error, the duration and when the next attempt is due. A non-2xx answer or none within 10 s is retried with exponential backoff for up to 24 hours.
+         * @description Every attempt of the last 30 days: the event, the attempt number, the receiver’s status code or the error, the duration and when the next attempt is due. A non-2xx answer or none within 10 s is retried with exponential backoff for up to 24 hours. `eventType` (an event type, or `webhook.test`) and `status` (PENDING, SUCCEEDED, FAILED; PENDING is a redelivery not yet attempted) filter the list, together or alone, paged and counted as the whole list is.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhookId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to a webhook now
+         * @description POSTs a `webhook.test` event `{id, type: "webhook.test", occurredAt, organizationId, data: {webhookId, message}}` to the subscription's url at once, signed as every delivery is and held to the same destination rules, and answers the attempt as the deliveries list records it. A receiver that is down, slow or answers non-2xx is still a 200 here: `attempt.status` is FAILED with its `statusCode` or `error`. The test is not retried, does not count towards disabling the subscription, is sent even to a disabled one, and is not stored as an event (`GET /v1/events` does not list it); its attempt shows in the deliveries with `eventType` `webhook.test`. Deliveries follow the Standard Webhooks specification: a POST of the event JSON with `webhook-id` (the event id, the same on every retry), `webhook-timestamp` and `webhook-signature` headers, verifiable with any Standard Webhooks library.
+         */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{eventId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver an event again to one webhook
+         * @description Queues a new delivery of a stored event to the subscription `webhookId`, through the same queue, signing and retries as every delivery, and answers 202 with its record, PENDING until it is attempted (then SUCCEEDED or FAILED in the webhook's deliveries). The receiver gets the event's own id as `webhook-id`, as the first delivery had, with a new `webhook-timestamp` and signature. An event older than the 30 days events are kept answers 410 EVENT_EXPIRED; a webhook that is disabled (WEBHOOK_DISABLED) or does not subscribe to the event's type (NOT_SUBSCRIBED) answers 409; an unknown event or webhook, or another organization's, 404.
+         */
+        post: operations["redeliverEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2037,7 +2077,21 @@ export interface components {
         Event: {
             id: string;
             /** @enum {string} */
-            type: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "company.created" | "company.updated" | "company.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted";
+            type: "lead.updated" | "appointment.updated" | "company.updated" | "member.updated" | "service.updated" | "scenario.updated" | "product.updated" | "transfer.updated" | "policy.updated" | "faq.updated";
+            /** Format: date-time */
+            occurredAt: string;
+            organizationId: string;
+            data: {
+                [key: string]: unknown;
+            };
+            /** @description The fields of `data` the update changed, each with its value before the change (`data` holds the new values), as Stripe’s `previous_attributes`: top-level fields, each whole; a field the update added is null. `updatedAt` is bookkeeping and never listed; keys, versions and counters kept beside the record are not part of `data`. An update that changes nothing else emits no event, so this holds at least one field. */
+            previousAttributes: {
+                [key: string]: unknown;
+            };
+        } | {
+            id: string;
+            /** @enum {string} */
+            type: "lead.created" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "company.created" | "company.deleted" | "member.created" | "member.deleted" | "service.created" | "service.deleted" | "scenario.created" | "scenario.deleted" | "product.created" | "product.deleted" | "transfer.created" | "transfer.deleted" | "policy.created" | "policy.deleted" | "faq.created" | "faq.deleted";
             /** Format: date-time */
             occurredAt: string;
             organizationId: string;
@@ -2123,12 +2177,11 @@ export interface components {
             eventType: string;
             attempt: number;
             /** @enum {string} */
-            status: "SUCCEEDED" | "FAILED";
+            status: "PENDING" | "SUCCEEDED" | "FAILED";
             statusCode: number | null;
             error: string | null;
-            durationMs: number;
-            /** Format: date-time */
-            attemptedAt: string;
+            durationMs: number | null;
+            attemptedAt: string | null;
             nextAttemptAt: string | null;
         };
         /**
@@ -6184,6 +6237,8 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
+                eventType?: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "company.created" | "company.updated" | "company.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.test";
+                status?: "PENDING" | "SUCCEEDED" | "FAILED";
             };
             header?: never;
             path: {
@@ -6211,6 +6266,93 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Send a test event to a webhook now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        attempt: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    redeliverEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "webhookId": "webhook_01JCZ50A1B2C3D4E5F6G7H8J9K"
+                 *     }
+                 */
+                "application/json": {
+                    webhookId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Deliver an event again to one webhook */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        delivery: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            /** @description EVENT_EXPIRED: the event is older than the 30 days events are kept. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
