@@ -106,8 +106,10 @@ function changesOf({ name, ...fields }: Omit<UpsertLeadBody, 'match'>): LeadChan
  */
 export async function upsertLead(organizationId: string, { match, ...fields }: UpsertLeadBody): Promise<{ lead: Lead; created: boolean }> {
   const contact = contactsOf({ email: fields.email ?? null, phone: fields.phone ?? null }).find(({ kind }) => kind === match.toUpperCase())!;
+  // The matched contact found the lead: the lead keeps it as written (an email in another case is the same email).
+  const { [match]: _matched, ...changes } = fields;
   const holder = await holderOf(organizationId, contact);
-  if (holder) return { lead: await updateLead(organizationId, holder.id, changesOf(fields)), created: false };
+  if (holder) return { lead: await updateLead(organizationId, holder.id, changesOf(changes)), created: false };
   if (fields.name === undefined && fields.firstName === undefined) throw new ValidationError([{ path: 'name', message: 'name is required to create a lead: no lead has this contact' }]);
   const createdAt = new Date();
   const result = await insertLead(organizationId, newLead(fields, newId('lead', createdAt), createdAt.toISOString()));
@@ -115,7 +117,7 @@ export async function upsertLead(organizationId: string, { match, ...fields }: U
   // Created meanwhile by a concurrent upsert: that lead gets the fields. Another contact held elsewhere is a 409.
   const same = result.held.find((held) => sameContact(held.contact, contact));
   if (!same) throw duplicateContact(result.held[0]!);
-  return { lead: await updateLead(organizationId, same.holder.id, changesOf(fields)), created: false };
+  return { lead: await updateLead(organizationId, same.holder.id, changesOf(changes)), created: false };
 }
 
 /** Which search a list request is, if any: `q`, `email` and `phone` are one each, and only one of them. */

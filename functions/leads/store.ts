@@ -62,7 +62,11 @@ function asRead(lead: Pick<Lead, (typeof KEYED_FIELDS)[number]>): Condition {
   return {
     expression: clauses.join(' AND '),
     names: Object.fromEntries(KEYED_FIELDS.map((field, i) => [`#k${i}`, field])),
-    values: { ':nullType': 'NULL', ...Object.fromEntries(KEYED_FIELDS.flatMap((field, i) => (lead[field] === null ? [] : [[`:k${i}`, lead[field]]]))) },
+    values: {
+      // DynamoDB refuses a value the expression does not use.
+      ...(KEYED_FIELDS.some((field) => lead[field] === null) ? { ':nullType': 'NULL' } : {}),
+      ...Object.fromEntries(KEYED_FIELDS.flatMap((field, i) => (lead[field] === null ? [] : [[`:k${i}`, lead[field]]]))),
+    },
   };
 }
 
