@@ -50,6 +50,11 @@ export const leadKeys = {
    * leads (its demo data links leads to companies), so leads cannot import it.
    */
   company: (o: string, companyId: string): Key => ({ pk: org(o), sk: `COMPANY#${companyId}` }),
+  /**
+   * The organization's own item (the organization resource maps it): a phone search reads its timezone for the
+   * national form of its numbers. Kept here as `company` is: the organization resource uses leads (its counts).
+   */
+  organizationRecord: (o: string): Key => ({ pk: org(o), sk: 'ORGANIZATION' }),
 } as const;
 
 /** The names of the leads' counter items (`COUNT#<name>`), kept in step with their collection in the same transaction. */
@@ -78,6 +83,7 @@ export const leadKeySamples: KeySamples<typeof leadKeys> = {
   activities: () => leadKeys.activities(O, 'lead_1'),
   smsOptOut: () => leadKeys.smsOptOut(O, '+61412345678'),
   company: () => leadKeys.company(O, 'company_1'),
+  organizationRecord: () => leadKeys.organizationRecord(O),
 };
 
 /** What a lead is found by: its email, lower-cased as gsi5 keys it, or its phone. */

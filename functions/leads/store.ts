@@ -2,7 +2,6 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
 import { contactIndexAttribute, contactsOf, fromActivityItem, fromLeadItem, hasContact, leadCounterNames, leadKeys, nameKeysOf, sameContact, toActivityItem, toLeadContactItem, toLeadItem, toLeadNameItem, type LeadContact } from './entity';
-import { organizationKeys } from '../organization/entity';
 import { batchGetItems } from '../../shared/store/batch-get';
 import { pageOfMatches } from '../../shared/store/match-page';
 import { diallingOfTimeZone, type Dialling } from '../../shared/phone';
@@ -361,7 +360,7 @@ export async function leadsByNamePage(organizationId: string, prefix: string, fi
 /** How the organization's national phone numbers read as E.164: from its time zone (one GetItem of one attribute). */
 export async function organizationDialling(organizationId: string): Promise<Dialling | undefined> {
   const { Item } = await dynamo.send(
-    new GetCommand({ TableName: config.tableName, Key: organizationKeys.organization(organizationId), ProjectionExpression: '#timezone', ExpressionAttributeNames: { '#timezone': 'timezone' } }),
+    new GetCommand({ TableName: config.tableName, Key: leadKeys.organizationRecord(organizationId), ProjectionExpression: '#timezone', ExpressionAttributeNames: { '#timezone': 'timezone' } }),
   );
   return diallingOfTimeZone(String(Item?.timezone ?? 'UTC'));
 }
