@@ -36,6 +36,7 @@ export const createLead = defineRoute({
   errors: [400, 409],
   responses: {
     409: {
+      description: 'DUPLICATE_CONTACT: another lead has the email (any case) or phone; `error.details[0]` names the field (`path`) and that lead (`existingId`). Or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS).',
       examples: {
         DuplicateContact: errorEnvelope(409, 'email: lead lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6 already has this email', 'DUPLICATE_CONTACT', [
           { path: 'email', message: 'email: lead lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6 already has this email', existingId: 'lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6' },
@@ -62,6 +63,7 @@ export const upsertLead = defineRoute({
   responses: {
     200: { description: 'A lead held the contact: the fields were applied to it.', schema: UpsertLeadResponse },
     409: {
+      description: 'DUPLICATE_CONTACT: another lead has the email (any case) or phone; `error.details[0]` names the field (`path`) and that lead (`existingId`). Or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS).',
       examples: {
         DuplicateContact: errorEnvelope(409, 'phone: lead lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6 already has this phone', 'DUPLICATE_CONTACT', [
           { path: 'phone', message: 'phone: lead lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6 already has this phone', existingId: 'lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6' },
@@ -99,6 +101,7 @@ export const updateLead = defineRoute({
   errors: [400, 404, 409],
   responses: {
     409: {
+      description: 'DUPLICATE_CONTACT: another lead has the email (any case) or phone; `error.details[0]` names the field (`path`) and that lead (`existingId`). Or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS).',
       examples: {
         DuplicateContact: errorEnvelope(409, 'phone: lead lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6 already has this phone', 'DUPLICATE_CONTACT', [
           { path: 'phone', message: 'phone: lead lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6 already has this phone', existingId: 'lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6' },
