@@ -101,7 +101,7 @@ export const updateLead = defineRoute({
   errors: [400, 404, 409],
   responses: {
     409: {
-      description: 'DUPLICATE_CONTACT: another lead has the email (any case) or phone; `error.details[0]` names the field (`path`) and that lead (`existingId`). Or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS).',
+      description: 'DUPLICATE_CONTACT: another lead has the email (any case) or phone; `error.details[0]` names the field (`path`) and that lead (`existingId`). Or CONFLICT: the lead was changed by others so often meanwhile that this change could not be applied (try again); or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS).',
       examples: {
         DuplicateContact: errorEnvelope(409, 'phone: lead lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6 already has this phone', 'DUPLICATE_CONTACT', [
           { path: 'phone', message: 'phone: lead lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6 already has this phone', existingId: 'lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6' },
