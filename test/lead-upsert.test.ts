@@ -24,6 +24,19 @@ describe('POST /v1/leads with a contact another lead has', () => {
     expect((await client.get('/v1/leads?q=pat@example.com')).body.totalCount).toBe(0);
   });
 
+  it('creates one lead of concurrent creates with one email; the others answer 409 naming it', async () => {
+    const { client } = await api.organization();
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => client.post('/v1/leads', { name: `Racer ${i}`, email: 'racer@example.com' })));
+    const winners = answers.filter((answer) => answer.status === 201);
+    expect(winners).toHaveLength(1);
+    const winner = winners[0]!.body.lead.id;
+    for (const lost of answers.filter((answer) => answer.status !== 201)) {
+      expect(lost.status).toBe(409);
+      expect(lost.body.error.details[0]).toMatchObject({ path: 'email', existingId: winner });
+    }
+    expect((await client.get('/v1/leads')).body.totalCount).toBe(1);
+  });
+
   it('lets a contact be taken again once its lead is deleted or has let it go', async () => {
     const { client } = await api.organization();
     const gone = (await client.post('/v1/leads', { name: 'Gone Lead', email: 'gone@example.com' })).body.lead.id;
