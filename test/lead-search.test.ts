@@ -79,6 +79,18 @@ describe('GET /v1/leads?q= by name', () => {
     expect((await client.get('/v1/leads?q=grace')).body).toMatchObject({ leads: [], totalCount: 0, nextCursor: null });
   });
 
+  it('leaves only the final name findable after concurrent renames', async () => {
+    const { client } = await sydney();
+    const id = await lead(client, { name: 'Start Name', email: 'start@example.com' });
+    const names = ['Alpha', 'Bravo', 'Charlie', 'Delta'];
+    const answers = await Promise.all(names.map((firstName) => client.patch(`/v1/leads/${id}`, { firstName })));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+    const final = (await client.get(`/v1/leads/${id}`)).body.lead.firstName;
+    for (const name of [...names, 'Start']) {
+      expect((await client.get(`/v1/leads?q=${name}`)).body.totalCount, name).toBe(name === final ? 1 : 0);
+    }
+  });
+
   it('combines with status and companyId, following a status change', async () => {
     const { client } = await sydney();
     const company = (await client.post('/v1/companies', { name: 'Harbourside Strata' })).body.company.id;
