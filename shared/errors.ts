@@ -2,6 +2,8 @@
 export interface ErrorDetail {
   path: string;
   message: string;
+  /** The record already holding the value (a 409 for a value that must be unique): its id. */
+  existingId?: string;
 }
 
 export class ApiError extends Error {

@@ -134,7 +134,7 @@ export const ErrorEnvelopeSchema = v.object({
     status: v.pipe(v.number(), v.integer()),
     message: v.string(),
     code: v.optional(v.string()),
-    details: v.optional(v.array(v.object({ path: v.string(), message: v.string() }))),
+    details: v.optional(v.array(v.object({ path: v.string(), message: v.string(), existingId: v.optional(v.string()) }))),
   }),
 });
 

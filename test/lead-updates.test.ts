@@ -6,8 +6,12 @@ import { created } from './support/fixtures';
 const api = useTestApi();
 const UNKNOWN_LEAD = 'lead_01HZZZZZZZZZZZZZZZZZZZZZZZ';
 
-const createLead = (client: Client, body: Record<string, unknown> = {}) =>
-  created<{ id: string; status: string; companyId: string | null } & Record<string, unknown>>(client, '/v1/leads', 'lead', { name: 'Sam Lee', email: 'sam@example.com', phone: '+61412000111', ...body });
+/** Each lead its own email and phone: a contact another lead has is refused (409 DUPLICATE_CONTACT). */
+let leadsMade = 0;
+const createLead = (client: Client, body: Record<string, unknown> = {}) => {
+  const n = leadsMade++;
+  return created<{ id: string; status: string; companyId: string | null } & Record<string, unknown>>(client, '/v1/leads', 'lead', { name: 'Sam Lee', email: `sam${n}@example.com`, phone: `+614120${String(n).padStart(5, '0')}`, ...body });
+};
 const createCompany = (client: Client, name = 'Harbourside Strata') => created<{ id: string }>(client, '/v1/companies', 'company', { name });
 
 describe('GET /v1/leads/{leadId}', () => {

@@ -79,6 +79,11 @@ describe('npm start and the README curl session', () => {
       '"leads":[',
       '"event":"NOTE_ADDED"',
       '"event":"LEAD_CREATED"',
+      '"firstName":"Jane"',
+      '"phone":"+61412345678"',
+      '"created":false',
+      '"code":"DUPLICATE_CONTACT"',
+      '"name":"Harbourside Strata Management"',
       '{"message":"SMS sent","sms":{',
       '"messages":[{',
       '"lead":{"id":"lead_',
@@ -107,7 +112,7 @@ describe('npm start and the README curl session', () => {
       '"success":true,"id":"lead_',
       '"message":"Invalid or expired token"',
       'limit must be at most 100',
-      'email is not a query parameter of this operation',
+      'suburb is not a query parameter of this operation',
       '"status":404',
     ];
     let from = 0;

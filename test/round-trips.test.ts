@@ -35,6 +35,13 @@ describe('DynamoDB round trips per request', () => {
     expect(list[1]!.sentAt).toBeLessThan(list[0]!.answeredAt);
   });
 
+  it('answers a lead or company search page within two DynamoDB round trips', () => {
+    const searches = visits.filter((v) => /^\/v1\/(leads|companies)$/.test(v.route.path) && v.route.method === 'GET');
+    // The plain lists and four lead searches (email, phone, national phone, name) and one company search.
+    expect(searches).toHaveLength(7);
+    for (const search of searches) expect(search.calls.length).toBeLessThanOrEqual(2);
+  });
+
   it('creates with exactly one transaction where ids need no sequence', () => {
     for (const key of ['POST /v1/companies', 'POST /v1/webhooks', 'POST /v1/inbound-endpoints']) {
       expect(visit(key).calls.map((c) => c.command), key).toEqual(['TransactWriteItemsCommand']);

@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -8,6 +8,7 @@ import { createMember } from '../functions/organization/member-rules';
 import { config } from '../shared/config';
 import { dynamo } from '../shared/dynamo';
 import { inquiryKeys } from '../functions/inquiries/entity';
+import { leadKeys } from '../functions/leads/entity';
 import { organizationKeys } from '../functions/organization/entity';
 import { smsKeys } from '../functions/sms/entity';
 import { logger } from '../shared/observability';
@@ -800,12 +801,14 @@ describe('an opt-out belongs to the phone', () => {
 
   it('refuses an SMS to a lead whose phone said STOP even when the lead itself does not show it', async () => {
     const sender = await organizationWithNumber();
-    // Two leads share the phone: the reply is threaded to the newest, the opt-out holds for both.
-    const older = sender.leadId;
-    const newer = (await sender.client.post('/v1/leads', { name: 'Olivia N', email: 'olivia.n@example.com.au', phone: LEAD_PHONE })).body.lead.id;
     expect((await reply(sender.number, 'STOP')).status).toBe(202);
-    expect((await sender.client.get(`/v1/leads/${newer}`)).body.lead.smsOptedOut).toBe(true);
-    const refused = await send(sender, older);
+    expect((await sender.client.get(`/v1/leads/${sender.leadId}`)).body.lead.smsOptedOut).toBe(true);
+    // A lead that shared the phone before a phone belonged to one lead (the reply marked only the newest) does not show it.
+    await dynamo.send(
+      new UpdateCommand({ TableName: config.tableName, Key: leadKeys.lead(sender.organizationId, sender.leadId), UpdateExpression: 'SET smsOptedOut = :no', ExpressionAttributeValues: { ':no': false } }),
+    );
+    expect((await sender.client.get(`/v1/leads/${sender.leadId}`)).body.lead.smsOptedOut).toBe(false);
+    const refused = await send(sender, sender.leadId);
     expect(refused.status).toBe(400);
     expect(refused.body.error.code).toBe('OPTED_OUT');
   });
@@ -816,6 +819,8 @@ describe('an opt-out belongs to the phone', () => {
     const created = await sender.client.post('/v1/leads', { name: 'New Caller', email: 'new.caller@example.com.au', phone: '+61412999001' });
     expect(created.body.lead.smsOptedOut).toBe(true);
     expect((await sender.client.get(`/v1/leads/${sender.leadId}`)).body.lead.smsOptedOut).toBe(false);
+    // A phone belongs to one lead: the new caller goes before another lead takes the phone.
+    expect((await sender.client.delete(`/v1/leads/${created.body.lead.id}`)).status).toBe(200);
     const changed = await sender.client.patch(`/v1/leads/${sender.leadId}`, { phone: '+61412999001' });
     expect(changed.body.lead.smsOptedOut).toBe(true);
     expect((await send(sender, sender.leadId)).body.error.code).toBe('OPTED_OUT');
@@ -831,7 +836,7 @@ describe('an opt-out belongs to the phone', () => {
     expect((await reply(a.number, 'STOP')).status).toBe(202);
     expect((await send(a, a.leadId)).status).toBe(400);
     expect((await send(b, b.leadId)).status).toBe(201);
-    expect((await b.client.post('/v1/leads', { name: 'Same Phone', email: 'same.phone@example.com.au', phone: LEAD_PHONE })).body.lead.smsOptedOut).toBe(false);
+    expect((await b.client.get(`/v1/leads/${b.leadId}`)).body.lead).toMatchObject({ phone: LEAD_PHONE, smsOptedOut: false });
   });
 
   it('writes the opt-out with the reply: when that write fails, the redelivered STOP records the reply and the opt-out', async () => {

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { Company, CompanyNote } from './schema';
-import { organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
+import { organizationPartition, pad, SAMPLE_ORGANIZATION_ID, searchKey, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
 import { leadKeys } from '../leads/entity';
 
 const org = organizationPartition;
@@ -10,6 +10,8 @@ export const companyKeys = {
   companies: (o: string): Collection => ({ pk: org(o), skPrefix: 'COMPANY#' }),
   companyNote: (o: string, companyId: string, id: number): Key => ({ pk: `${org(o)}#COMPANY#${companyId}`, sk: `NOTE#${pad(id)}` }),
   companyNotes: (o: string, companyId: string): Collection => ({ pk: `${org(o)}#COMPANY#${companyId}`, skPrefix: 'NOTE#' }),
+  /** gsi1: the organization's companies by name (read by `searchKey`), so a name prefix is one key range of the index. */
+  companyNameIndex: (o: string, company: { id: string; name: string }) => ({ gsi1pk: `${org(o)}#COMPANIES#NAME`, gsi1sk: `${searchKey(company.name)}#${company.id}` }),
 } as const;
 
 /** The names of the companies' counter items (`COUNT#<name>`). */
@@ -25,10 +27,11 @@ export const companyKeySamples: KeySamples<typeof companyKeys> = {
   companies: () => companyKeys.companies(O),
   companyNote: () => companyKeys.companyNote(O, 'company_1', 1),
   companyNotes: () => companyKeys.companyNotes(O, 'company_1'),
+  companyNameIndex: () => companyKeys.companyNameIndex(O, { id: 'company_1', name: 'Harbourside Strata' }),
 };
 
 export function toCompanyItem(organizationId: string, company: Company) {
-  return { ...leadKeys.company(organizationId, company.id), entity: 'COMPANY', ...company };
+  return { ...leadKeys.company(organizationId, company.id), ...companyKeys.companyNameIndex(organizationId, company), entity: 'COMPANY', ...company };
 }
 
 export const fromCompanyItem = (item: Record<string, unknown>): Company => v.parse(Company, item);

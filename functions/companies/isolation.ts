@@ -13,6 +13,7 @@ export const isolationCases: IsolationCases = {
   createCompanyNote: [{ path: (ids) => `/v1/companies/${ids.companyId}/notes`, body: () => ({ value: 'x' }), expect: 'not-found' }],
   updateCompanyNote: [{ path: (ids) => `/v1/companies/${ids.companyId}/notes/${ids.noteId}`, body: () => ({ value: 'x' }), expect: 'not-found' }],
   deleteCompanyNote: [{ path: (ids) => `/v1/companies/${ids.companyId}/notes/${ids.noteId}`, expect: 'not-found' }],
-  listCompanies: 'lists the caller’s companies; no filter takes an id',
+  // No filter takes an id; a name search of the other organization's company finds nothing.
+  listCompanies: [{ path: () => '/v1/companies?q=harbourside', expect: 'empty-list' }],
   createCompany: 'creates; references nothing',
 };

@@ -10,6 +10,7 @@ import {
   CompanyResponse,
   CreateCompanyBody,
   CreateCompanyNoteBody,
+  ListCompaniesQuery,
   UpdateCompanyBody,
   UpdateCompanyNoteBody,
 } from './schema';
@@ -34,11 +35,12 @@ export const listCompanies = defineRoute({
   method: 'GET',
   path: '/v1/companies',
   summary: 'List companies, newest first',
-  description: 'Pages through the organization’s companies, newest first, with an exact `totalCount`.',
+  description: 'Pages through the organization’s companies, newest first, with an exact `totalCount`; with `q`, only those whose name starts with it, ignoring case and accents (`cote` finds Côte Builders).',
   tag: 'Companies',
   dynamodb: ['Query', 'GetItem'],
+  indexes: ['gsi1'],
   status: 200,
-  request: { query: PageQuery },
+  request: { query: ListCompaniesQuery },
   response: CompanyPage,
   errors: [400],
 });

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { deletedSchema, E164, integerString, NonEmptyString, PrefixedId, Timestamp, pageSchema, partialUpdateBody } from '../../shared/schema';
+import { deletedSchema, E164, integerString, NonEmptyString, PageQuery, PrefixedId, Timestamp, pageSchema, partialUpdateBody } from '../../shared/schema';
 import { ValidationError } from '../../shared/errors';
 
 /** A customer business of the organization: a strata manager, a builder, an agency. */
@@ -44,6 +44,20 @@ export type CreateCompanyBody = v.InferOutput<typeof CreateCompanyBody>;
 /** null clears an optional field. */
 export const UpdateCompanyBody = partialUpdateBody(companyFields);
 export type CompanyChanges = v.InferOutput<typeof UpdateCompanyBody>;
+
+export const ListCompaniesQuery = v.object({
+  ...PageQuery.entries,
+  q: v.optional(
+    v.pipe(
+      v.string('q must be a string'),
+      v.trim(),
+      v.minLength(1, 'q must not be empty'),
+      v.maxLength(200, 'q must be at most 200 characters'),
+      v.description('The start of the company’s name, ignoring case and accents.'),
+    ),
+  ),
+});
+export type ListCompaniesQuery = v.InferOutput<typeof ListCompaniesQuery>;
 
 export const CompanyIdPath = v.object({ companyId: PrefixedId('company', 'companyId') });
 export const CompanyResponse = v.object({ company: Company });

@@ -7,7 +7,9 @@ import { memberKeys } from '../organization/member-entity';
 import { ApiError, NotFoundError, ValidationError } from '../../shared/errors';
 import { newId, now } from '../../shared/ids';
 import type { Page, PageRequest } from '../../shared/pagination';
-import type { Company, CompanyChanges, CompanyNote, CreateCompanyBody } from './schema';
+import type { Company, CompanyChanges, CompanyNote, CreateCompanyBody, ListCompaniesQuery } from './schema';
+import { pageOfMatches } from '../../shared/store/match-page';
+import { searchKey } from '../../shared/store/keys';
 import { counterUpdate } from '../../shared/store/counters';
 import { countedPage, queryAll } from '../../shared/store/query-page';
 import { deleteItems } from '../../shared/store/batch-write';
@@ -39,14 +41,30 @@ export async function getCompany(organizationId: string, companyId: string): Pro
   return fromCompanyItem(Item);
 }
 
-export async function listCompaniesPage(organizationId: string, { page, limit, cursor }: PageRequest): Promise<Page<Company>> {
+/** The list, or with `q` the companies whose name starts with it (ignoring case and accents). */
+export async function listCompaniesPage(organizationId: string, { q, page, limit, cursor }: ListCompaniesQuery): Promise<Page<Company>> {
+  if (q !== undefined) return companiesByNamePage(organizationId, q, { page, limit, cursor });
   const { items, totalCount, nextCursor } = await countedPage(companyKeys.companies(organizationId), organizationId, companyCounterNames.companies, { page, limit, cursor });
   return { items: items.map(fromCompanyItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
 }
 
-/** One conditional update: a company has no rule across fields, so nothing needs reading first. */
+/**
+ * The companies whose name starts with `prefix`: one Query of the name index's key range (gsi1), each company once,
+ * counted and paged here, newest first like the list.
+ */
+async function companiesByNamePage(organizationId: string, prefix: string, request: PageRequest): Promise<Page<Company>> {
+  if (!searchKey(prefix)) throw new ValidationError([{ path: 'q', message: 'q must have a letter or digit' }]);
+  const { gsi1pk } = companyKeys.companyNameIndex(organizationId, { id: '', name: prefix });
+  const source = { index: 'gsi1' as const, pk: gsi1pk, skPrefix: searchKey(prefix) };
+  const companies = (await queryAll(source)).map(fromCompanyItem);
+  const { items, totalCount, nextCursor } = pageOfMatches(companies, (company) => company.id, source, request);
+  return { items, totalCount, page: request.page, limit: request.limit, nextCursor };
+}
+
+/** One conditional update: a company has no rule across fields, so nothing needs reading first; a new name moves its name index key with it. */
 export async function updateCompany(organizationId: string, companyId: string, changes: CompanyChanges): Promise<Company> {
-  return fromCompanyItem(await updateExistingItem(leadKeys.company(organizationId, companyId), { ...changes, updatedAt: now() }, companyNotFound));
+  const nameIndex = changes.name === undefined ? {} : { gsi1sk: companyKeys.companyNameIndex(organizationId, { id: companyId, name: changes.name }).gsi1sk };
+  return fromCompanyItem(await updateExistingItem(leadKeys.company(organizationId, companyId), { ...changes, ...nameIndex, updatedAt: now() }, companyNotFound));
 }
 
 const companyHasLeads = () =>

@@ -1,11 +1,10 @@
-import { contactsOf, hasContact, leadCounterNames, toActivityItem, type LeadContact } from '../leads/entity';
+import { leadCounterNames, toActivityItem } from '../leads/entity';
 import { inquiryKeys } from './entity';
 import { newId } from '../../shared/ids';
 import { createInquiry, findInquiryByExternalId, inquiryListItem, type NewInquiry } from './store';
-import { ACTIVITY_SEQUENCE, claimContacts, findLeadByEmail, findLeadByPhone, getLead, insertLeadWithActivity, leadOfContact, type StaleClaim } from '../leads/store';
+import { ACTIVITY_SEQUENCE, findLeadByEmail, findLeadByPhone, insertLeadOrFindHolders } from '../leads/store';
 import { counterUpdate } from '../../shared/store/counters';
 import { reserveIds } from '../../shared/store/sequences';
-import { retryOnStaleWrite, StaleWrite } from '../../shared/store/versioned';
 import { insertIfAbsent, type TransactWrite } from '../../shared/store/transact';
 import type { IngestInquiryBody, InquirySender } from './ingestion-schema';
 import type { InquiryListItem } from './schema';
@@ -14,8 +13,6 @@ import { newLead } from '../leads/rules';
 
 /** The inquiry's external id was recorded by a concurrent request first. */
 class ExternalIdTaken extends Error {}
-/** A claim on the new lead's contacts was not as last read: another lead took it, or a stale lead got it back. */
-class ContactTaken extends Error {}
 
 /**
  * The organization's lead with this email (any case), else with this phone, else a new one with its
@@ -27,31 +24,11 @@ async function findOrCreateLead(organizationId: string, sender: InquirySender, a
   const found = (sender.email && (await findLeadByEmail(organizationId, sender.email))) || (sender.phone && (await findLeadByPhone(organizationId, sender.phone)));
   if (found) return found;
   const lead = newLead({ email: sender.email ?? null, phone: sender.phone, name: sender.name, firstName: sender.firstName, lastName: sender.lastName }, newId('lead', at), at.toISOString());
-  const contacts = contactsOf(lead);
   const activityId = await reserveIds(organizationId, ACTIVITY_SEQUENCE);
   const created = { id: activityId, event: 'LEAD_CREATED', data: `Lead created from an inquiry`, referenceId: null, userId: null, leadId: lead.id, createdAt: lead.createdAt };
-  let stale: StaleClaim[] = [];
-  return retryOnStaleWrite(async () => {
-    const claims = claimContacts(organizationId, lead.id, contacts, stale, () => new ContactTaken());
-    const written = await insertLeadWithActivity(organizationId, lead, created, claims).catch((error: unknown) => {
-      if (error instanceof ContactTaken) return undefined;
-      throw error;
-    });
-    if (written) return written;
-    // Email first, as the lookup goes; with no claim held by a lead that has its contact, try again over the stale ones.
-    const read = await Promise.all(contacts.map((contact) => readClaim(organizationId, contact)));
-    const holder = read.find((claim) => claim.holder)?.holder;
-    if (holder) return holder;
-    stale = read.flatMap(({ contact, leadId }) => (leadId ? [{ contact, leadId }] : []));
-    throw new StaleWrite();
-  });
-}
-
-/** A contact's claim as it is now, with its lead when that lead still exists and has the contact. */
-async function readClaim(organizationId: string, contact: LeadContact): Promise<{ contact: LeadContact; leadId?: string; holder?: Lead }> {
-  const leadId = await leadOfContact(organizationId, contact);
-  const lead = leadId ? await getLead(organizationId, leadId) : undefined;
-  return { contact, leadId, holder: lead && hasContact(lead, contact) ? lead : undefined };
+  const result = await insertLeadOrFindHolders(organizationId, lead, created);
+  // Email first, as the lookup goes.
+  return 'held' in result ? result.held[0]!.holder : result.lead;
 }
 
 /**

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { Lead, LeadActivity } from './schema';
-import { organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
+import { organizationPartition, pad, SAMPLE_ORGANIZATION_ID, searchKey, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
 import { shardCounters } from '../../shared/store/counter-shards';
 
 const org = organizationPartition;
@@ -30,6 +30,13 @@ export const leadKeys = {
   leadContact: (o: string, kind: 'EMAIL' | 'PHONE', value: string): Key => ({ pk: org(o), sk: `LEADCONTACT#${kind}#${value}` }),
   /** gsi1: the organization's leads by phone (E.164), newest first: how an inbound SMS finds its lead. */
   leadPhoneIndex: (o: string, lead: { id: string; phone: string }) => ({ gsi1pk: `${org(o)}#LEADS#PHONE#${lead.phone}`, gsi1sk: lead.id }),
+  /**
+   * One item per name a lead is searched by (its first name, last name and both together, read by `searchKey`), in
+   * one partition sorted by that name: a prefix search reads one key range. Written in the lead's own transactions.
+   */
+  leadName: (o: string, name: string, leadId: string): Key => ({ pk: `${org(o)}#LEADNAMES`, sk: `${searchKey(name)}#${leadId}` }),
+  /** The name items whose name starts with a prefix (itself read by `searchKey`). */
+  leadNames: (o: string, prefix: string): Collection => ({ pk: `${org(o)}#LEADNAMES`, skPrefix: searchKey(prefix) }),
   activity: (o: string, leadId: string, id: number): Key => ({ pk: `${org(o)}#LEAD#${leadId}`, sk: `ACTIVITY#${pad(id)}` }),
   activities: (o: string, leadId: string): Collection => ({ pk: `${org(o)}#LEAD#${leadId}`, skPrefix: 'ACTIVITY#' }),
   /**
@@ -43,6 +50,11 @@ export const leadKeys = {
    * leads (its demo data links leads to companies), so leads cannot import it.
    */
   company: (o: string, companyId: string): Key => ({ pk: org(o), sk: `COMPANY#${companyId}` }),
+  /**
+   * The organization's own item (the organization resource maps it): a phone search reads its timezone for the
+   * national form of its numbers. Kept here as `company` is: the organization resource uses leads (its counts).
+   */
+  organizationRecord: (o: string): Key => ({ pk: org(o), sk: 'ORGANIZATION' }),
 } as const;
 
 /** The names of the leads' counter items (`COUNT#<name>`), kept in step with their collection in the same transaction. */
@@ -65,10 +77,13 @@ export const leadKeySamples: KeySamples<typeof leadKeys> = {
   leadEmailIndex: () => leadKeys.leadEmailIndex(O, { id: 'lead_1', email: 'Jane@Example.com' }),
   leadContact: () => leadKeys.leadContact(O, 'EMAIL', 'jane@example.com'),
   leadPhoneIndex: () => leadKeys.leadPhoneIndex(O, { id: 'lead_1', phone: '+61412345678' }),
+  leadName: () => leadKeys.leadName(O, 'Zoë', 'lead_1'),
+  leadNames: () => leadKeys.leadNames(O, 'zo'),
   activity: () => leadKeys.activity(O, 'lead_1', 1),
   activities: () => leadKeys.activities(O, 'lead_1'),
   smsOptOut: () => leadKeys.smsOptOut(O, '+61412345678'),
   company: () => leadKeys.company(O, 'company_1'),
+  organizationRecord: () => leadKeys.organizationRecord(O),
 };
 
 /** What a lead is found by: its email, lower-cased as gsi5 keys it, or its phone. */
@@ -117,4 +132,18 @@ export function contactIndexAttribute(organizationId: string, contact: LeadConta
   return contact.kind === 'EMAIL'
     ? ['gsi5pk', leadKeys.leadEmailIndex(organizationId, { id: '', email: contact.value }).gsi5pk]
     : ['gsi1pk', leadKeys.leadPhoneIndex(organizationId, { id: '', phone: contact.value }).gsi1pk];
+}
+
+/** The names a lead is found by: its first name, its last name, and the two together ("olivia ngu"), each once. */
+export function nameKeysOf({ firstName, lastName }: Pick<Lead, 'firstName' | 'lastName'>): string[] {
+  const names = [firstName, lastName, firstName && lastName ? `${firstName} ${lastName}` : null].filter((name): name is string => !!name).map(searchKey);
+  return [...new Set(names.filter(Boolean))];
+}
+
+/**
+ * A lead's name item: the lead's id, and its status and company so a search filtered by them is answered from the
+ * name items alone (a status or company change rewrites them in its transaction).
+ */
+export function toLeadNameItem(organizationId: string, name: string, lead: Pick<Lead, 'id' | 'status' | 'companyId'>) {
+  return { ...leadKeys.leadName(organizationId, name, lead.id), entity: 'LEAD_NAME', leadId: lead.id, status: lead.status, companyId: lead.companyId };
 }

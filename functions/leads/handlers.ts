@@ -2,15 +2,21 @@ import { NotFoundError } from '../../shared/errors';
 import { apiHandler } from '../../shared/http/api-handler';
 import { pageEnvelope } from '../../shared/pagination';
 import * as routes from './routes';
-import { addLeadActivity, createLead, updateLead } from './rules';
-import { listLeadsPage, getLead, deleteLeadWithActivities, listActivitiesPage } from './store';
+import { addLeadActivity, createLead, listLeads, updateLead, upsertLead } from './rules';
+import { getLead, deleteLeadWithActivities, listActivitiesPage } from './store';
+import { Answer } from '../../shared/http/answer';
 
 /** The handlers of the leads routes, one per route, named by its operationId: the stack bundles this module into each route's function. */
-export const listLeadsHandler = apiHandler(routes.listLeads, async ({ query, organizationId }) => pageEnvelope('leads', await listLeadsPage(organizationId, query)));
+export const listLeadsHandler = apiHandler(routes.listLeads, async ({ query, organizationId }) => pageEnvelope('leads', await listLeads(organizationId, query)));
 
 export const createLeadHandler = apiHandler(routes.createLead, async ({ body, organizationId }) => ({
   lead: await createLead(organizationId, body),
 }));
+
+export const upsertLeadHandler = apiHandler(routes.upsertLead, async ({ body, organizationId }) => {
+  const { lead, created } = await upsertLead(organizationId, body);
+  return created ? { lead, created } : new Answer(200, { lead, created });
+});
 
 export const getLeadHandler = apiHandler(routes.getLead, async ({ path, organizationId }) => {
   const lead = await getLead(organizationId, path.leadId);

@@ -1,5 +1,6 @@
 import { DeletedSchema, PageQuery } from '../../shared/schema';
-import { ActivityPage, CreateLeadActivityBody, CreateLeadBody, LeadActivityResponse, LeadIdPath, LeadPage, LeadResponse, ListLeadsQuery, UpdateLeadBody } from './schema';
+import { ActivityPage, CreateLeadActivityBody, CreateLeadBody, LeadActivityResponse, LeadIdPath, LeadPage, LeadResponse, ListLeadsQuery, UpdateLeadBody, UpsertLeadBody, UpsertLeadResponse } from './schema';
+import { errorEnvelope } from '../../shared/http/envelope';
 import { defineRoute } from '../../shared/routes/route';
 
 export const listLeads = defineRoute({
@@ -7,11 +8,13 @@ export const listLeads = defineRoute({
   method: 'GET',
   path: '/v1/leads',
   summary: 'List leads, newest first',
-  description: 'Pages through the organization’s leads, newest first, optionally only those of one `status` and/or one `companyId`. `totalCount` is exact for every filter.',
+  description:
+    'Pages through the organization’s leads, newest first, optionally only those of one `status` and/or one `companyId`, or searches them: `q` matches a first or last name by its start, ignoring case and accents (`zoe` finds Zoë), an email (exact, any case) when it has an `@`, or a phone number in any common form (`0412 345 678`, `+61 412 345 678`, read with the country of the organization’s timezone); `email=` and `phone=` are exact filters on the contact. Send at most one of `q`, `email` and `phone` (400 naming the second); each combines with `status` and `companyId`. A search lists each lead once across its pages; `totalCount` is exact for every filter and search.',
   tag: 'Leads',
-  // BatchGetItem: a sharded organization's totalCount is the sum of its counter's shards.
+  // BatchGetItem: a sharded organization's totalCount is the sum of its counter's shards, and a name search's page of leads.
+  // GetItem: also the organization's timezone for a national phone number.
   dynamodb: ['Query', 'GetItem', 'BatchGetItem'],
-  indexes: ['gsi2', 'gsi3', 'gsi4'],
+  indexes: ['gsi1', 'gsi2', 'gsi3', 'gsi4', 'gsi5'],
   status: 200,
   request: { query: ListLeadsQuery },
   response: LeadPage,
@@ -23,13 +26,51 @@ export const createLead = defineRoute({
   method: 'POST',
   path: '/v1/leads',
   summary: 'Create a lead',
-  description: 'Creates a lead with status NEW and records its LEAD_CREATED activity in the same transaction. `name` (or `firstName`) is required, and `email` or `phone` (a caller who left only a phone is entered with it); `name` is split into first and last name unless those are given. A `companyId` must be a company of the organization.',
+  description: 'Creates a lead with status NEW and records its LEAD_CREATED activity in the same transaction. `name` (or `firstName`) is required, and `email` or `phone` (a caller who left only a phone is entered with it); `name` is split into first and last name unless those are given. A `companyId` must be a company of the organization. An email (any case) or phone another lead has answers 409 `DUPLICATE_CONTACT`, whose `error.details[0].existingId` is that lead’s id.',
   tag: 'Leads',
-  dynamodb: ['UpdateItem', 'PutItem', 'ConditionCheckItem'],
+  // GetItem: after a lost claim on a contact, the claim and its lead, to name the lead holding it.
+  dynamodb: ['UpdateItem', 'PutItem', 'ConditionCheckItem', 'GetItem'],
   status: 201,
   request: { body: CreateLeadBody },
   response: LeadResponse,
-  errors: [400],
+  errors: [400, 409],
+  responses: {
+    409: {
+      description: 'DUPLICATE_CONTACT: another lead has the email (any case) or phone; `error.details[0]` names the field (`path`) and that lead (`existingId`). Or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS).',
+      examples: {
+        DuplicateContact: errorEnvelope(409, 'email: lead lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6 already has this email', 'DUPLICATE_CONTACT', [
+          { path: 'email', message: 'email: lead lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6 already has this email', existingId: 'lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6' },
+        ]),
+      },
+    },
+  },
+});
+
+export const upsertLead = defineRoute({
+  operationId: 'upsertLead',
+  method: 'POST',
+  path: '/v1/leads/upsert',
+  summary: 'Create a lead, or change the one with this email or phone',
+  description:
+    '`match` names the contact that finds the lead: `email` (any case) or `phone`, which the body must carry. The lead holding it gets the other fields (the matched contact stays as the lead has it), as a PATCH would apply them (`name` is split into first and last name unless those are given), and the answer is 200 with `created: false`; with no such lead one is created as by POST /v1/leads (then `name` or `firstName` is required) and the answer is 201 with `created: true`. Concurrent upserts of one new contact make one lead. Another contact of the body held by another lead answers 409 `DUPLICATE_CONTACT` naming that lead.',
+  tag: 'Leads',
+  dynamodb: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem', 'ConditionCheckItem'],
+  status: 201,
+  request: { body: UpsertLeadBody },
+  requestExample: { match: 'email', email: 'olivia.nguyen@example.com.au', name: 'Olivia Nguyen', phone: '+61412345001', suburb: 'Parramatta' },
+  response: UpsertLeadResponse,
+  errors: [400, 409],
+  responses: {
+    200: { description: 'A lead held the contact: the fields were applied to it.', schema: UpsertLeadResponse },
+    409: {
+      description: 'DUPLICATE_CONTACT: another lead has the email (any case) or phone; `error.details[0]` names the field (`path`) and that lead (`existingId`). Or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS).',
+      examples: {
+        DuplicateContact: errorEnvelope(409, 'phone: lead lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6 already has this phone', 'DUPLICATE_CONTACT', [
+          { path: 'phone', message: 'phone: lead lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6 already has this phone', existingId: 'lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6' },
+        ]),
+      },
+    },
+  },
 });
 
 export const getLead = defineRoute({
@@ -51,13 +92,23 @@ export const updateLead = defineRoute({
   method: 'PATCH',
   path: '/v1/leads/{leadId}',
   summary: 'Change a lead’s details, status, read flag or company',
-  description: 'Fields left out keep their values; `null` clears an optional field. A new `status` records a STATUS_CHANGED activity in the same transaction; a `companyId` must be a company of the organization (else 400).',
+  description: 'Fields left out keep their values; `null` clears an optional field. A new `status` records a STATUS_CHANGED activity in the same transaction; a `companyId` must be a company of the organization (else 400). An email or phone another lead has answers 409 `DUPLICATE_CONTACT`, whose `error.details[0].existingId` is that lead’s id.',
   tag: 'Leads',
-  dynamodb: ['GetItem', 'UpdateItem', 'PutItem', 'ConditionCheckItem'],
+  dynamodb: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem', 'ConditionCheckItem'],
   status: 200,
   request: { path: LeadIdPath, body: UpdateLeadBody },
   response: LeadResponse,
   errors: [400, 404, 409],
+  responses: {
+    409: {
+      description: 'DUPLICATE_CONTACT: another lead has the email (any case) or phone; `error.details[0]` names the field (`path`) and that lead (`existingId`). Or CONFLICT: the lead was changed by others so often meanwhile that this change could not be applied (try again); or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS).',
+      examples: {
+        DuplicateContact: errorEnvelope(409, 'phone: lead lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6 already has this phone', 'DUPLICATE_CONTACT', [
+          { path: 'phone', message: 'phone: lead lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6 already has this phone', existingId: 'lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6' },
+        ]),
+      },
+    },
+  },
 });
 
 export const deleteLead = defineRoute({
@@ -104,4 +155,4 @@ export const createLeadActivity = defineRoute({
   errors: [400, 404],
 });
 
-export const leadRoutes = [listLeads, createLead, getLead, updateLead, deleteLead, listLeadActivities, createLeadActivity];
+export const leadRoutes = [listLeads, createLead, upsertLead, getLead, updateLead, deleteLead, listLeadActivities, createLeadActivity];

@@ -3,10 +3,29 @@ import { defined } from '../../shared/store/changes';
 import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors';
 import { newId, now } from '../../shared/ids';
 import { emptyFieldsOf } from '../../shared/schema';
-import { ACTIVITY_SEQUENCE, getLead, insertActivity, insertLeadWithActivity, writeLeadChanges } from './store';
+import {
+  ACTIVITY_SEQUENCE,
+  ContactTaken,
+  claimsOfNewContacts,
+  duplicateContact,
+  getLead,
+  holderOf,
+  insertActivity,
+  insertLeadOrFindHolders,
+  leadsByNamePage,
+  leadsWithContactPage,
+  listLeadsPage,
+  organizationDialling,
+  writeLeadChanges,
+  type StaleClaim,
+} from './store';
 import { reserveIds } from '../../shared/store/sequences';
-import { retryOnStaleWrite } from '../../shared/store/versioned';
-import { Lead, type CreateLeadActivityBody, type CreateLeadBody, type LeadActivity, type LeadChanges } from './schema';
+import { retryOnStaleWrite, StaleWrite } from '../../shared/store/versioned';
+import { Lead, type CreateLeadActivityBody, type CreateLeadBody, type LeadActivity, type LeadChanges, type ListLeadsQuery, type UpsertLeadBody } from './schema';
+import { contactsOf, sameContact, type LeadContact } from './entity';
+import { looksLikePhone, toE164 } from '../../shared/phone';
+import { searchKey } from '../../shared/store/keys';
+import type { Page } from '../../shared/pagination';
 
 /** What a new lead holds before anything happens to it, and for the optional fields left out: empty, and NEW. */
 const NEW_LEAD = { ...emptyFieldsOf(Lead), status: 'NEW' } as const satisfies Partial<Lead>;
@@ -28,10 +47,17 @@ async function activity(organizationId: string, leadId: string, event: string, d
   return { id: await reserveIds(organizationId, ACTIVITY_SEQUENCE), event, data, referenceId: null, userId: null, leadId, createdAt };
 }
 
-/** Records a lead with its LEAD_CREATED activity. */
-export async function addLead(organizationId: string, lead: Lead): Promise<Lead> {
+/** Records a lead with its LEAD_CREATED activity, or answers the live leads already holding its contacts. */
+async function insertLead(organizationId: string, lead: Lead) {
   const created = await activity(organizationId, lead.id, 'LEAD_CREATED', `Lead ${[lead.firstName, lead.lastName].filter(Boolean).join(' ')} created`, lead.createdAt);
-  return insertLeadWithActivity(organizationId, lead, created);
+  return insertLeadOrFindHolders(organizationId, lead, created);
+}
+
+/** Records a lead with its LEAD_CREATED activity; an email or phone another lead has answers 409 DUPLICATE_CONTACT. */
+export async function addLead(organizationId: string, lead: Lead): Promise<Lead> {
+  const result = await insertLead(organizationId, lead);
+  if ('held' in result) throw duplicateContact(result.held[0]!);
+  return result.lead;
 }
 
 export async function createLead(organizationId: string, body: CreateLeadBody): Promise<Lead> {
@@ -40,11 +66,13 @@ export async function createLead(organizationId: string, body: CreateLeadBody): 
 }
 
 /**
- * Applies a partial change. A new status is recorded as a STATUS_CHANGED activity in the same
- * transaction; a lead changed or deleted meanwhile is read again (404 once it is gone).
+ * Applies a partial change. A new status is recorded as a STATUS_CHANGED activity in the same transaction; an email
+ * or phone another lead has answers 409 DUPLICATE_CONTACT; a lead changed or deleted meanwhile is read again (404
+ * once it is gone).
  */
 export async function updateLead(organizationId: string, leadId: string, changes: LeadChanges): Promise<Lead> {
   const sent = defined(changes);
+  let stale: StaleClaim[] = [];
   return retryOnStaleWrite(async () => {
     const current = await getLead(organizationId, leadId);
     if (!current) throw new NotFoundError('Lead not found');
@@ -53,9 +81,76 @@ export async function updateLead(organizationId: string, leadId: string, changes
     if (next.email === null && next.phone === null) throw new ValidationError([{ path: 'phone', message: 'phone cannot be cleared while the lead has no email' }]);
     const statusChanged = next.status !== current.status;
     const recorded = statusChanged ? await activity(organizationId, leadId, 'STATUS_CHANGED', `Status changed from ${current.status} to ${next.status}`, now()) : undefined;
-    const written = await writeLeadChanges(organizationId, current, sent, recorded);
+    const written = await writeLeadChanges(organizationId, current, sent, recorded, stale).catch(async (error: unknown) => {
+      if (!(error instanceof ContactTaken)) throw error;
+      // A new contact's claim was not free: held by another lead (409), or stale, to be taken over as now read.
+      const claims = await claimsOfNewContacts(organizationId, current, next);
+      if (claims.held) throw duplicateContact(claims.held);
+      stale = claims.stale;
+      throw new StaleWrite();
+    });
     return { ...next, ...written };
   });
+}
+
+/** An upsert's fields as a PATCH: `name` split into first and last name, unless those are given. */
+function changesOf({ name, ...fields }: Omit<UpsertLeadBody, 'match'>): LeadChanges {
+  if (name === undefined) return defined(fields);
+  const [first, ...rest] = name.split(/\s+/).filter(Boolean);
+  return { firstName: first, ...(rest.length ? { lastName: rest.join(' ') } : {}), ...defined(fields) } as LeadChanges;
+}
+
+/**
+ * The lead holding the matched contact gets the fields (as a PATCH); with no such lead one is created, claiming the
+ * contact in its transaction, so concurrent upserts of one new contact make one lead and the others change it.
+ */
+export async function upsertLead(organizationId: string, { match, ...fields }: UpsertLeadBody): Promise<{ lead: Lead; created: boolean }> {
+  const contact = contactsOf({ email: fields.email ?? null, phone: fields.phone ?? null }).find(({ kind }) => kind === match.toUpperCase())!;
+  // The matched contact found the lead: the lead keeps it as written (an email in another case is the same email).
+  const { [match]: _matched, ...changes } = fields;
+  const holder = await holderOf(organizationId, contact);
+  if (holder) return { lead: await updateLead(organizationId, holder.id, changesOf(changes)), created: false };
+  if (fields.name === undefined && fields.firstName === undefined) throw new ValidationError([{ path: 'name', message: 'name is required to create a lead: no lead has this contact' }]);
+  const createdAt = new Date();
+  const result = await insertLead(organizationId, newLead(fields, newId('lead', createdAt), createdAt.toISOString()));
+  if (!('held' in result)) return { lead: result.lead, created: true };
+  // Created meanwhile by a concurrent upsert: that lead gets the fields. Another contact held elsewhere is a 409.
+  const same = result.held.find((held) => sameContact(held.contact, contact));
+  if (!same) throw duplicateContact(result.held[0]!);
+  return { lead: await updateLead(organizationId, same.holder.id, changesOf(changes)), created: false };
+}
+
+/** Which search a list request is, if any: `q`, `email` and `phone` are one each, and only one of them. */
+const SEARCHES = ['q', 'email', 'phone'] as const;
+
+/**
+ * A page of the organization's leads: the list (optionally by status and company), or a search. `q` reads as an
+ * email when it has an `@`, as a phone when it has only phone characters and 6 digits or more, else as a name
+ * prefix. Each search takes `status` and `companyId` too.
+ */
+export async function listLeads(organizationId: string, query: ListLeadsQuery): Promise<Page<Lead>> {
+  const { q, email, phone, status, companyId, page, limit, cursor } = query;
+  const request = { page, limit, cursor };
+  const filters = { status, companyId };
+  const sent = SEARCHES.filter((name) => query[name] !== undefined);
+  if (sent.length > 1) throw new ValidationError([{ path: sent[1]!, message: `${sent[1]} cannot be combined with ${sent[0]}: send one of ${SEARCHES.join(', ')}` }]);
+  const byContact = (contact: LeadContact) => leadsWithContactPage(organizationId, contact, filters, request);
+  if (email !== undefined) return byContact({ kind: 'EMAIL', value: email.toLowerCase() });
+  if (phone !== undefined) return byContact({ kind: 'PHONE', value: await e164Of(organizationId, phone, 'phone') });
+  if (q === undefined) return listLeadsPage(organizationId, query);
+  if (q.includes('@')) return byContact({ kind: 'EMAIL', value: q.toLowerCase() });
+  if (looksLikePhone(q)) return byContact({ kind: 'PHONE', value: await e164Of(organizationId, q, 'q') });
+  if (!searchKey(q)) throw new ValidationError([{ path: 'q', message: 'q must have a letter or digit' }]);
+  return leadsByNamePage(organizationId, q, filters, request);
+}
+
+/** A typed phone number as E.164: as it is with its country code, else read with the organization's country. */
+async function e164Of(organizationId: string, text: string, path: string): Promise<string> {
+  const phone = toE164(text, undefined) ?? toE164(text, await organizationDialling(organizationId));
+  if (!phone) {
+    throw new ValidationError([{ path, message: `${path} must be a phone number with its country code (+61412345678), or in the national form of the organization's country, read from its timezone` }]);
+  }
+  return phone;
 }
 
 /** What each activity a client adds is recorded as. */

@@ -59,18 +59,21 @@ const leadFields = {
   companyId: PrefixedId('company', 'companyId', { unknown: (companyId) => new ValidationError([{ path: 'companyId', message: `companyId ${String(companyId)} does not match any company of the organization` }]) }),
 };
 
+/** What a create takes: the writable fields, with `name` split into first and last name unless those are given. */
+const createLeadEntries = {
+  name: v.optional(NonEmptyString('name', 200)),
+  email: v.optional(leadFields.email),
+  firstName: v.optional(leadFields.firstName),
+  lastName: v.optional(leadFields.lastName),
+  phone: v.optional(leadFields.phone),
+  suburb: v.optional(leadFields.suburb),
+  businessName: v.optional(leadFields.businessName),
+  socials: v.optional(leadFields.socials),
+  companyId: v.optional(leadFields.companyId),
+};
+
 export const CreateLeadBody = v.pipe(
-  v.strictObject({
-    name: v.optional(NonEmptyString('name', 200)),
-    email: v.optional(leadFields.email),
-    firstName: v.optional(leadFields.firstName),
-    lastName: v.optional(leadFields.lastName),
-    phone: v.optional(leadFields.phone),
-    suburb: v.optional(leadFields.suburb),
-    businessName: v.optional(leadFields.businessName),
-    socials: v.optional(leadFields.socials),
-    companyId: v.optional(leadFields.companyId),
-  }),
+  v.strictObject(createLeadEntries),
   v.forward(
     v.check((body) => body.name !== undefined || body.firstName !== undefined, 'name is required'),
     ['name'],
@@ -97,12 +100,60 @@ export const UpdateLeadBody = partialUpdateBody({
 });
 export type LeadChanges = v.InferOutput<typeof UpdateLeadBody>;
 
+/** Characters a phone number is typed with: digits, spaces, brackets, dots, dashes and a leading plus. */
+const TYPED_PHONE = /^\+?[\d\s().-]+$/;
+
 export const ListLeadsQuery = v.object({
   ...PageQuery.entries,
   status: v.optional(LeadStatus),
   companyId: v.optional(leadFields.companyId),
+  q: v.optional(
+    v.pipe(
+      v.string('q must be a string'),
+      v.trim(),
+      v.minLength(1, 'q must not be empty'),
+      v.maxLength(254, 'q must be at most 254 characters'),
+      v.description('A name prefix (first or last name, ignoring case and accents), an email (exact, any case) or a phone number in any common form.'),
+    ),
+  ),
+  email: v.optional(v.pipe(v.string('email must be a string'), v.trim(), v.email('email must be a valid email address'), v.maxLength(254, 'email must be at most 254 characters'))),
+  phone: v.optional(
+    v.pipe(
+      v.string('phone must be a string'),
+      v.trim(),
+      v.maxLength(32, 'phone must be at most 32 characters'),
+      v.regex(TYPED_PHONE, 'phone must be a phone number, e.g. +61412345678 or 0412 345 678'),
+    ),
+  ),
 });
 export type ListLeadsQuery = v.InferOutput<typeof ListLeadsQuery>;
+
+export const LEAD_MATCHES = ['email', 'phone'] as const;
+
+/**
+ * `match` names the contact that finds the lead; the rest are a create's fields, applied to the lead found (as a
+ * PATCH) or creating one. `name` (or `firstName`) is needed only to create.
+ */
+export const UpsertLeadBody = v.pipe(
+  v.strictObject({ match: v.picklist(LEAD_MATCHES, `match must be one of ${LEAD_MATCHES.join(', ')}`), ...createLeadEntries }),
+  v.forward(
+    v.check((body) => body.match !== 'email' || body.email !== undefined, 'email is required when match is email'),
+    ['email'],
+  ),
+  v.forward(
+    v.check((body) => body.match !== 'phone' || body.phone !== undefined, 'phone is required when match is phone'),
+    ['phone'],
+  ),
+  v.metadata({
+    jsonSchema: {
+      oneOf: [
+        { properties: { match: { const: 'email' } }, required: ['match', 'email'] },
+        { properties: { match: { const: 'phone' } }, required: ['match', 'phone'] },
+      ],
+    },
+  }),
+);
+export type UpsertLeadBody = v.InferOutput<typeof UpsertLeadBody>;
 
 export const LeadIdPath = v.object({ leadId: PrefixedId('lead', 'leadId') });
 
@@ -132,3 +183,5 @@ export const LeadActivityResponse = v.object({ activity: LeadActivity });
 export const LeadPage = pageSchema('leads', Lead);
 export const ActivityPage = pageSchema('activities', LeadActivity);
 export const LeadResponse = v.object({ lead: Lead });
+/** `created` says whether the upsert made the lead (201) or changed the one holding the contact (200). */
+export const UpsertLeadResponse = v.object({ lead: Lead, created: v.boolean() });

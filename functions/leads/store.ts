@@ -1,9 +1,12 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
-import { contactIndexAttribute, contactsOf, fromActivityItem, fromLeadItem, hasContact, leadCounterNames, leadKeys, sameContact, toActivityItem, toLeadContactItem, toLeadItem, type LeadContact } from './entity';
+import { contactIndexAttribute, contactsOf, fromActivityItem, fromLeadItem, hasContact, leadCounterNames, leadKeys, nameKeysOf, sameContact, toActivityItem, toLeadContactItem, toLeadItem, toLeadNameItem, type LeadContact } from './entity';
+import { batchGetItems } from '../../shared/store/batch-get';
+import { pageOfMatches } from '../../shared/store/match-page';
+import { diallingOfTimeZone, type Dialling } from '../../shared/phone';
 import { keys, type Key } from '../../shared/store/keys';
-import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors';
+import { ApiError, ConflictError, NotFoundError, ValidationError } from '../../shared/errors';
 import { now } from '../../shared/ids';
 import type { Page, PageRequest } from '../../shared/pagination';
 import type { Lead, LeadActivity, ListLeadsQuery } from './schema';
@@ -44,19 +47,41 @@ function companyCheck(organizationId: string, companyId: string | null): Transac
   return [requireExisting(leadKeys.company(organizationId, companyId), unknown)];
 }
 
-/** The lead still has the status and company it was read with, so the counters it moves are the right ones. */
-function unchanged({ status, companyId }: LeadFilters): Condition {
-  const company = companyId === null ? '(attribute_not_exists(#companyId) OR attribute_type(#companyId, :nullType))' : '#companyId = :companyId';
+/** The fields a lead's write keys other items by: its counters and indexes (status, company), name items and claims. */
+const KEYED_FIELDS = ['status', 'companyId', 'firstName', 'lastName', 'email', 'phone'] as const;
+
+/**
+ * The lead still has the status, company, names and contacts it was read with, so the counters, name items and
+ * claims its write moves are the right ones.
+ */
+function asRead(lead: Pick<Lead, (typeof KEYED_FIELDS)[number]>): Condition {
+  const clauses = KEYED_FIELDS.map((field, i) =>
+    lead[field] === null ? `(attribute_not_exists(#k${i}) OR attribute_type(#k${i}, :nullType))` : `#k${i} = :k${i}`,
+  );
   return {
-    expression: `#status = :status AND ${company}`,
-    names: { '#status': 'status', '#companyId': 'companyId' },
-    values: { ':status': status, ...(companyId === null ? { ':nullType': 'NULL' } : { ':companyId': companyId }) },
+    expression: clauses.join(' AND '),
+    names: Object.fromEntries(KEYED_FIELDS.map((field, i) => [`#k${i}`, field])),
+    values: {
+      // DynamoDB refuses a value the expression does not use.
+      ...(KEYED_FIELDS.some((field) => lead[field] === null) ? { ':nullType': 'NULL' } : {}),
+      ...Object.fromEntries(KEYED_FIELDS.flatMap((field, i) => (lead[field] === null ? [] : [[`:k${i}`, lead[field]]]))),
+    },
   };
 }
 
-/** Points the claims of these contacts at the lead, whichever lead held them: the lead that last took a contact holds it. */
-function takeContacts(organizationId: string, leadId: string, contacts: LeadContact[]): TransactWrite[] {
-  return contacts.map((contact) => ({ item: { Put: { TableName: config.tableName, Item: toLeadContactItem(organizationId, contact, leadId) } } }));
+/**
+ * The name items a write moves: those of names the lead no longer has go, and with any change of its names, status
+ * or company every name it has is written again (they carry its status and company).
+ */
+function nameMoves(organizationId: string, from: Lead | null, to: Lead | null): TransactWrite[] {
+  const before = from ? nameKeysOf(from) : [];
+  const after = to ? nameKeysOf(to) : [];
+  const changed = !from || !to || (['firstName', 'lastName', 'status', 'companyId'] as const).some((field) => from[field] !== to[field]);
+  if (!changed) return [];
+  return [
+    ...before.filter((name) => !after.includes(name)).map((name) => deleteItem(leadKeys.leadName(organizationId, name, from!.id))),
+    ...after.map((name): TransactWrite => ({ item: { Put: { TableName: config.tableName, Item: toLeadNameItem(organizationId, name, to!) } } })),
+  ];
 }
 
 /** A claim as last read: the lead it names, which no longer has the contact (deleted, or its contact changed). */
@@ -77,8 +102,9 @@ export function claimContacts(organizationId: string, leadId: string, contacts: 
     if (!held) return insertIfAbsent(item, onTaken);
     return { item: { Put: { TableName: config.tableName, Item: item, ConditionExpression: '#leadId = :held', ExpressionAttributeNames: { '#leadId': 'leadId' }, ExpressionAttributeValues: { ':held': held.leadId } } }, onConditionFailed: onTaken };
   });
-  // One check per stale lead: a transaction may name an item only once.
-  const checks = [...new Set(stale.map((claim) => claim.leadId))].map((staleLeadId): TransactWrite => {
+  // One check per stale lead: a transaction may name an item only once. The lead itself (a PATCH giving back a
+  // contact it had) needs none: its own write is conditioned on the contacts it was read with.
+  const checks = [...new Set(stale.map((claim) => claim.leadId))].filter((staleLeadId) => staleLeadId !== leadId).map((staleLeadId): TransactWrite => {
     const attributes = stale.filter((claim) => claim.leadId === staleLeadId).map((claim) => contactIndexAttribute(organizationId, claim.contact));
     return {
       item: {
@@ -134,11 +160,11 @@ async function withPhoneOptOut(write: (optedOut: boolean) => Promise<void>): Pro
 }
 
 /**
- * The lead, its first activity, and the lead and activity counters, in one transaction; a linked company must
- * exist. The lead takes the claims of its contacts unless the caller claims them on its own terms, and its
- * phone's opt-out. Answers the lead as written.
+ * The lead, its first activity, its name items, the claims of its contacts (`claimContacts`) and the lead and
+ * activity counters, in one transaction; a linked company must exist. The lead takes its phone's opt-out. Answers
+ * the lead as written.
  */
-export async function insertLeadWithActivity(organizationId: string, lead: Lead, activity: LeadActivity, claims = takeContacts(organizationId, lead.id, contactsOf(lead))): Promise<Lead> {
+async function insertLeadWithActivity(organizationId: string, lead: Lead, activity: LeadActivity, claims: TransactWrite[]): Promise<Lead> {
   const writeAs = (written: Lead) =>
     transact([
       ...claims,
@@ -146,6 +172,7 @@ export async function insertLeadWithActivity(organizationId: string, lead: Lead,
       insertIfAbsent(toActivityItem(organizationId, activity)),
       ...companyCheck(organizationId, lead.companyId),
       ...counterMoves(organizationId, null, lead),
+      ...nameMoves(organizationId, null, lead),
       counterUpdate(organizationId, leadCounterNames.activities(lead.id), 1),
       ...(lead.phone ? [phoneOptOutIs(organizationId, lead.phone, written.smsOptedOut)] : []),
     ]);
@@ -157,6 +184,63 @@ export async function insertLeadWithActivity(organizationId: string, lead: Lead,
   return { ...lead, smsOptedOut };
 }
 
+/** A claim on a lead's new contact was not as last read: another lead took it, or a stale lead got it back. */
+export class ContactTaken extends Error {}
+
+/** A contact and the live lead that holds it: it exists and still has the contact. */
+export interface HeldContact {
+  contact: LeadContact;
+  holder: Lead;
+}
+
+/** Each contact's claim as it is now, with its lead when that lead still exists and has the contact. */
+async function readClaims(organizationId: string, contacts: LeadContact[]): Promise<Array<{ contact: LeadContact; leadId?: string; holder?: Lead }>> {
+  return Promise.all(
+    contacts.map(async (contact) => {
+      const leadId = await leadOfContact(organizationId, contact);
+      const lead = leadId ? await getLead(organizationId, leadId) : undefined;
+      return { contact, leadId, holder: lead && hasContact(lead, contact) ? lead : undefined };
+    }),
+  );
+}
+
+/** The live lead holding a contact, if any: its claim, and the claim's lead while it still has the contact. */
+export async function holderOf(organizationId: string, contact: LeadContact): Promise<Lead | undefined> {
+  return (await readClaims(organizationId, [contact]))[0]!.holder;
+}
+
+/**
+ * Creates the lead claiming each of its contacts, or answers the live leads that hold them (email first) and
+ * writes nothing. Concurrent creates with one new contact thus make one lead: the claims are taken in the create's
+ * transaction, and the losers read the winner's. A claim whose lead was deleted or no longer has the contact is
+ * stale, counts as absent, and is taken over in the creating transaction.
+ */
+export async function insertLeadOrFindHolders(organizationId: string, lead: Lead, activity: LeadActivity): Promise<{ lead: Lead } | { held: HeldContact[] }> {
+  const contacts = contactsOf(lead);
+  let stale: StaleClaim[] = [];
+  return retryOnStaleWrite(async () => {
+    const claims = claimContacts(organizationId, lead.id, contacts, stale, () => new ContactTaken());
+    const written = await insertLeadWithActivity(organizationId, lead, activity, claims).catch((error: unknown) => {
+      if (error instanceof ContactTaken) return undefined;
+      throw error;
+    });
+    if (written) return { lead: written };
+    const read = await readClaims(organizationId, contacts);
+    const held = read.flatMap(({ contact, holder }) => (holder ? [{ contact, holder }] : []));
+    if (held.length) return { held };
+    // No claim is held by a lead that has its contact: try again over the stale ones.
+    stale = read.flatMap(({ contact, leadId }) => (leadId ? [{ contact, leadId }] : []));
+    throw new StaleWrite();
+  });
+}
+
+/** 409 DUPLICATE_CONTACT: the contact belongs to another lead, named by `existingId` in the detail. */
+export function duplicateContact({ contact, holder }: HeldContact): ApiError {
+  const field = contact.kind === 'EMAIL' ? 'email' : 'phone';
+  const message = `${field}: lead ${holder.id} already has this ${field}`;
+  return new ApiError(409, message, 'DUPLICATE_CONTACT', [{ path: field, message, existingId: holder.id }]);
+}
+
 export async function getLead(organizationId: string, leadId: string): Promise<Lead | undefined> {
   const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: leadKeys.lead(organizationId, leadId), ConsistentRead: true }));
   return Item && fromLeadItem(Item);
@@ -164,12 +248,13 @@ export async function getLead(organizationId: string, leadId: string): Promise<L
 
 /**
  * Writes the changed fields of a lead (never the whole item, so an inquiry recorded meanwhile keeps its
- * counts) on condition that its status and company are still those read. A new status or company moves
- * the list indexes and counters, a new company is checked, a new email or phone takes its claim (and a new
- * phone its opt-out), and `activity` is recorded, in one transaction. Throws StaleWrite when the lead changed
- * or went meanwhile. Answers the changes as written.
+ * counts) on condition that its status, company, names and contacts are still those read. A new status or company
+ * moves the list indexes and counters, a new company is checked, new names move the name items, a new email or
+ * phone claims it (while free, or stale as `stale` read it; else ContactTaken) and a new phone takes its opt-out,
+ * and `activity` is recorded, in one transaction. Throws StaleWrite when the lead changed or went meanwhile.
+ * Answers the changes as written.
  */
-export async function writeLeadChanges(organizationId: string, current: Lead, changes: Partial<Lead>, activity?: LeadActivity): Promise<Partial<Lead>> {
+export async function writeLeadChanges(organizationId: string, current: Lead, changes: Partial<Lead>, activity?: LeadActivity, stale: StaleClaim[] = []): Promise<Partial<Lead>> {
   const next = { ...current, ...changes };
   const moved = next.status !== current.status || next.companyId !== current.companyId;
   const indexes = moved ? leadKeys.leadIndexes(organizationId, next) : {};
@@ -180,8 +265,9 @@ export async function writeLeadChanges(organizationId: string, current: Lead, ch
   const taken = contactsOf(next).filter((contact) => !hasContact(current, contact));
   const others = [
     ...(moved ? counterMoves(organizationId, current, next) : []),
-    // A claim left on a contact the lead no longer has is stale, and ingestion reads it so; nothing removes it here.
-    ...takeContacts(organizationId, current.id, taken),
+    // A claim left on a contact the lead no longer has is stale, and every claim reads it so; nothing removes it here.
+    ...claimContacts(organizationId, current.id, taken, stale, () => new ContactTaken()),
+    ...nameMoves(organizationId, current, next),
     ...(next.companyId !== current.companyId ? companyCheck(organizationId, next.companyId) : []),
     ...(activity ? [insertIfAbsent(toActivityItem(organizationId, activity)), counterUpdate(organizationId, leadCounterNames.activities(current.id), 1)] : []),
   ];
@@ -194,7 +280,7 @@ export async function writeLeadChanges(organizationId: string, current: Lead, ch
         ...(phoneChanged && !next.phone ? ['gsi1pk', 'gsi1sk'] : []),
         ...(emailChanged && !next.email ? ['gsi5pk', 'gsi5sk'] : []),
       ],
-      condition: unchanged(current),
+      condition: asRead(current),
       onConditionFailed: () => new StaleWrite(),
     });
     const optOut = phoneChanged && next.phone ? [phoneOptOutIs(organizationId, next.phone, written.smsOptedOut ?? false)] : [];
@@ -214,6 +300,13 @@ export async function writeLeadChanges(organizationId: string, current: Lead, ch
   return { ...changes, smsOptedOut };
 }
 
+/** The contacts a change gives the lead, as their claims now stand: which are held by another live lead, which stale. */
+export async function claimsOfNewContacts(organizationId: string, current: Lead, next: Lead): Promise<{ held?: HeldContact; stale: StaleClaim[] }> {
+  const read = await readClaims(organizationId, contactsOf(next).filter((contact) => !hasContact(current, contact)));
+  const held = read.find(({ holder }) => holder && holder.id !== current.id);
+  return { held: held && { contact: held.contact, holder: held.holder! }, stale: read.flatMap(({ contact, leadId }) => (leadId ? [{ contact, leadId }] : [])) };
+}
+
 /** Each filter combination has its own index partition, newest first. */
 function listSource(organizationId: string, { status, companyId }: Partial<LeadFilters>): PageSource {
   if (!status && !companyId) return leadKeys.leads(organizationId);
@@ -227,6 +320,49 @@ function listSource(organizationId: string, { status, companyId }: Partial<LeadF
 export async function listLeadsPage(organizationId: string, { page, limit, cursor, status, companyId }: ListLeadsQuery): Promise<Page<Lead>> {
   const { items, totalCount, nextCursor } = await countedPage(listSource(organizationId, { status, companyId }), organizationId, leadCounterNames.leads({ status, companyId }), { page, limit, cursor });
   return { items: items.map(fromLeadItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
+}
+
+/** The list filters a search takes as well, applied to the matches before they are counted and paged. */
+const passes =
+  ({ status, companyId }: Partial<LeadFilters>) =>
+  (match: { status?: unknown; companyId?: unknown }) =>
+    (!status || match.status === status) && (!companyId || match.companyId === companyId);
+
+/** A search's cursor belongs to its key range and its filters. */
+const searchList = (source: PageSource, { status, companyId }: Partial<LeadFilters>): PageSource => ({ ...source, skPrefix: `${source.skPrefix ?? ''}?status=${status ?? ''}&companyId=${companyId ?? ''}` });
+
+/**
+ * The leads with this email (lower-cased) or phone (E.164): one Query of its index partition (gsi5, gsi1), which
+ * holds one lead (contacts are unique) or the few that shared it before they were; filtered and paged here.
+ */
+export async function leadsWithContactPage(organizationId: string, contact: LeadContact, filters: Partial<LeadFilters>, request: PageRequest): Promise<Page<Lead>> {
+  const [attribute, pk] = contactIndexAttribute(organizationId, contact);
+  const source: PageSource = { index: attribute === 'gsi5pk' ? 'gsi5' : 'gsi1', pk };
+  const leads = (await queryAll(source)).map(fromLeadItem).filter(passes(filters));
+  const { items, totalCount, nextCursor } = pageOfMatches(leads, (lead) => lead.id, searchList(source, filters), request);
+  return { items, totalCount, page: request.page, limit: request.limit, nextCursor };
+}
+
+/**
+ * The leads with a name (first, last, or both together) starting with `prefix`, ignoring case and accents: one
+ * consistent Query of the name items' key range (small items: the lead id, status and company), each lead once,
+ * filtered, counted and paged here, then one BatchGetItem of the page's leads.
+ */
+export async function leadsByNamePage(organizationId: string, prefix: string, filters: Partial<LeadFilters>, request: PageRequest): Promise<Page<Lead>> {
+  const source: PageSource = { ...leadKeys.leadNames(organizationId, prefix), consistentRead: true };
+  const names = (await queryAll(source, ['leadId', 'status', 'companyId'])).filter(passes(filters));
+  const { items, totalCount, nextCursor } = pageOfMatches(names, (name) => String(name.leadId), searchList(source, filters), request);
+  const found = items.length ? await batchGetItems(items.map((name) => leadKeys.lead(organizationId, String(name.leadId))), { consistentRead: true }) : [];
+  const byId = new Map(found.map((item) => [String(item.id), fromLeadItem(item)]));
+  return { items: items.flatMap((name) => byId.get(String(name.leadId)) ?? []), totalCount, page: request.page, limit: request.limit, nextCursor };
+}
+
+/** How the organization's national phone numbers read as E.164: from its time zone (one GetItem of one attribute). */
+export async function organizationDialling(organizationId: string): Promise<Dialling | undefined> {
+  const { Item } = await dynamo.send(
+    new GetCommand({ TableName: config.tableName, Key: leadKeys.organizationRecord(organizationId), ProjectionExpression: '#timezone', ExpressionAttributeNames: { '#timezone': 'timezone' } }),
+  );
+  return diallingOfTimeZone(String(Item?.timezone ?? 'UTC'));
 }
 
 /**
@@ -248,8 +384,8 @@ export async function insertActivity(organizationId: string, activity: LeadActiv
 }
 
 /**
- * Reads the lead (its status and company name the counters it leaves), removes it and its counters
- * atomically on condition that neither changed meanwhile, then its activity records. A retried delete
+ * Reads the lead (its status and company name the counters it leaves, its names its name items), removes it, its
+ * counters and name items atomically on condition that none changed meanwhile, then its activity records. A retried delete
  * whose first attempt stopped after the transaction answers 404 and still finishes removing them.
  */
 export async function deleteLeadWithActivities(organizationId: string, leadId: string): Promise<void> {
@@ -257,8 +393,9 @@ export async function deleteLeadWithActivities(organizationId: string, leadId: s
     const lead = await getLead(organizationId, leadId);
     if (!lead) return false;
     await transact([
-      deleteIfUnchanged(leadKeys.lead(organizationId, leadId), unchanged(lead)),
+      deleteIfUnchanged(leadKeys.lead(organizationId, leadId), asRead(lead)),
       ...counterMoves(organizationId, lead, null),
+      ...nameMoves(organizationId, lead, null),
       deleteItem(keys.counter(organizationId, leadCounterNames.activities(leadId))),
     ]);
     return true;

@@ -145,7 +145,8 @@ function response(route: RouteDefinition, status: number, componentSchemas: ApiD
     if (doc.examples) content.examples = examplesObject(doc.examples);
     return { description, ...headersOf(doc), content: { [JSON_MEDIA_TYPE]: content } };
   }
-  const examples = { ...(shared ? { [shared.name]: shared.example } : {}), ...doc?.examples };
+  // A shared response without an example of its own (404, 409) leaves the route's examples alone.
+  const examples = { ...(shared && shared.example !== undefined ? { [shared.name]: shared.example } : {}), ...doc?.examples };
   const content: Json = { schema: envelopeRef };
   if (Object.keys(examples).length) content.examples = examplesObject(examples);
   return { description, ...headersOf(doc), content: { [JSON_MEDIA_TYPE]: content } };

@@ -24,6 +24,16 @@ export const normalizeName = (name: string) =>
     .trim()
     .toLowerCase();
 
+/**
+ * What a search prefix is compared on: letters without their accents (é → e, ü → u), lower-cased, runs of space as
+ * one. A name's key and the prefix searched for are both read so, so `zoe` finds Zoë and `MÜL` finds Müller.
+ */
+export const searchKey = (text: string) =>
+  normalizeName(text)
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .normalize('NFC');
+
 export interface Key {
   pk: string;
   sk: string;

@@ -1,0 +1,53 @@
+import { E164 } from './schema';
+
+/**
+ * The country calling code and national trunk prefix of an organization, read from its time zone (the organization
+ * record has no country of its own): enough to read the national forms people type (`0412 345 678`,
+ * `(04) 1234 5678`, `(415) 555-2671`) as E.164. Zones not listed have no national form; their numbers must carry
+ * their country code.
+ */
+export interface Dialling {
+  callingCode: string;
+  /** The digit a national number starts with and E.164 drops (0 in Australia, 1 in North America). */
+  trunk: string;
+}
+
+const AU = { callingCode: '61', trunk: '0' };
+const NZ = { callingCode: '64', trunk: '0' };
+const NANP = { callingCode: '1', trunk: '1' };
+
+const BY_ZONE: Array<[RegExp, Dialling]> = [
+  [/^Australia\//, AU],
+  [/^Pacific\/(Auckland|Chatham)$/, NZ],
+  [/^Europe\/(London|Belfast)$/, { callingCode: '44', trunk: '0' }],
+  [/^Europe\/Dublin$/, { callingCode: '353', trunk: '0' }],
+  [/^America\/(New_York|Chicago|Denver|Phoenix|Los_Angeles|Anchorage|Detroit|Boise|Indiana\/.+|Kentucky\/.+|Toronto|Vancouver|Edmonton|Winnipeg|Halifax|St_Johns|Regina)$/, NANP],
+  [/^Pacific\/Honolulu$/, NANP],
+  [/^Asia\/Singapore$/, { callingCode: '65', trunk: '' }],
+];
+
+export const diallingOfTimeZone = (timezone: string): Dialling | undefined => BY_ZONE.find(([zone]) => zone.test(timezone))?.[1];
+
+/** What a typed phone number may hold besides digits: spaces, brackets, dots, dashes and a leading plus. */
+const PHONE_LIKE = /^\+?[\d\s().-]+$/;
+
+/** Whether text reads as a phone number rather than a name: only phone characters, and at least 6 digits. */
+export const looksLikePhone = (text: string) => PHONE_LIKE.test(text.trim()) && text.replace(/\D/g, '').length >= 6;
+
+/**
+ * A phone number in any common form as E.164, or undefined when it cannot be read as one: `+61 412 345 678` and
+ * `0061 412 345 678` as they are; a national form (`0412 345 678`) with the organization's dialling, when it has one.
+ */
+export function toE164(text: string, dialling: Dialling | undefined): string | undefined {
+  const trimmed = text.trim();
+  if (!PHONE_LIKE.test(trimmed)) return undefined;
+  const digits = trimmed.replace(/\D/g, '');
+  const candidate = trimmed.startsWith('+') ? `+${digits}` : digits.startsWith('00') ? `+${digits.slice(2)}` : national(digits, dialling);
+  return candidate && E164.test(candidate) ? candidate : undefined;
+}
+
+function national(digits: string, dialling: Dialling | undefined): string | undefined {
+  if (!dialling) return undefined;
+  const { callingCode, trunk } = dialling;
+  return `+${callingCode}${trunk && digits.startsWith(trunk) ? digits.slice(trunk.length) : digits}`;
+}

@@ -1,0 +1,32 @@
+import type { PageRequest } from '../pagination';
+import { decodeCursor, encodeCursor } from './cursors';
+import type { PageSource } from './query-page';
+
+export interface MatchPage<T> {
+  items: T[];
+  /** Exact: every match, each counted once. */
+  totalCount: number;
+  nextCursor: string | null;
+}
+
+/**
+ * A page of a search's matches, all read already (a search reads its whole key range in one Query): each id once,
+ * newest first (ids are ULIDs), sliced by `page` or after a cursor's id. A cursor holds the last id it answered, so
+ * a later page never repeats a match, whatever was added meanwhile. `list` binds the cursor to the search (its
+ * partition, range and filters): any other search answers 400 INVALID_CURSOR.
+ */
+export function pageOfMatches<T>(matches: T[], idOf: (match: T) => string, list: PageSource, { page, limit, cursor }: PageRequest): MatchPage<T> {
+  const byId = new Map<string, T>();
+  for (const match of matches) if (!byId.has(idOf(match))) byId.set(idOf(match), match);
+  const ids = [...byId.keys()].sort().reverse();
+  let start = (page - 1) * limit;
+  if (cursor !== undefined) {
+    const after = String(decodeCursor(list, cursor).id);
+    const index = ids.findIndex((id) => id < after);
+    start = index < 0 ? ids.length : index;
+  }
+  const pageIds = ids.slice(start, start + limit);
+  const last = pageIds[pageIds.length - 1];
+  const more = start + limit < ids.length;
+  return { items: pageIds.map((id) => byId.get(id)!), totalCount: ids.length, nextCursor: more && last ? encodeCursor(list, { id: last }) : null };
+}

@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import { useTestApi } from './support/api';
+
+const api = useTestApi({ events: true });
+
+describe('POST /v1/leads with a contact another lead has', () => {
+  it('answers 409 DUPLICATE_CONTACT naming the lead with that email, in any case', async () => {
+    const { client } = await api.organization();
+    await client.post('/v1/leads', { name: 'Decoy Lead', email: 'decoy@example.com' });
+    const first = (await client.post('/v1/leads', { name: 'Jane Citizen', email: 'jane@example.com' })).body.lead.id;
+    const res = await client.post('/v1/leads', { name: 'Jane Again', email: 'JANE@example.com' });
+    expect(res.status).toBe(409);
+    expect(res.body.error.code).toBe('DUPLICATE_CONTACT');
+    expect(res.body.error.details).toEqual([{ path: 'email', message: expect.stringContaining(first), existingId: first }]);
+    expect((await client.get('/v1/leads')).body.totalCount).toBe(2);
+  });
+
+  it('answers 409 naming the lead with that phone, and creates nothing', async () => {
+    const { client } = await api.organization();
+    const first = (await client.post('/v1/leads', { name: 'Pat Doyle', phone: '+61412345678' })).body.lead.id;
+    const res = await client.post('/v1/leads', { name: 'Pat Other', email: 'pat@example.com', phone: '+61412345678' });
+    expect(res.status).toBe(409);
+    expect(res.body.error.details[0]).toMatchObject({ path: 'phone', existingId: first });
+    expect((await client.get('/v1/leads?q=pat@example.com')).body.totalCount).toBe(0);
+  });
+
+  it('creates one lead of concurrent creates with one email; the others answer 409 naming it', async () => {
+    const { client } = await api.organization();
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => client.post('/v1/leads', { name: `Racer ${i}`, email: 'racer@example.com' })));
+    const winners = answers.filter((answer) => answer.status === 201);
+    expect(winners).toHaveLength(1);
+    const winner = winners[0]!.body.lead.id;
+    for (const lost of answers.filter((answer) => answer.status !== 201)) {
+      expect(lost.status).toBe(409);
+      expect(lost.body.error.details[0]).toMatchObject({ path: 'email', existingId: winner });
+    }
+    expect((await client.get('/v1/leads')).body.totalCount).toBe(1);
+  });
+
+  it('lets a contact be taken again once its lead is deleted or has let it go', async () => {
+    const { client } = await api.organization();
+    const gone = (await client.post('/v1/leads', { name: 'Gone Lead', email: 'gone@example.com' })).body.lead.id;
+    await client.delete(`/v1/leads/${gone}`);
+    expect((await client.post('/v1/leads', { name: 'New Lead', email: 'gone@example.com' })).status).toBe(201);
+    const moved = (await client.post('/v1/leads', { name: 'Moved Lead', email: 'moved@example.com' })).body.lead.id;
+    expect((await client.patch(`/v1/leads/${moved}`, { email: 'elsewhere@example.com' })).status).toBe(200);
+    expect((await client.post('/v1/leads', { name: 'Taker Lead', email: 'moved@example.com' })).status).toBe(201);
+  });
+});
+
+describe('PATCH /v1/leads/{id} to a contact another lead has', () => {
+  it('answers 409 DUPLICATE_CONTACT naming that lead and changes nothing', async () => {
+    const { client } = await api.organization();
+    const holder = (await client.post('/v1/leads', { name: 'Holder Lead', email: 'holder@example.com', phone: '+61412000001' })).body.lead.id;
+    const other = (await client.post('/v1/leads', { name: 'Other Lead', email: 'other@example.com' })).body.lead.id;
+    for (const [field, value] of [['email', 'Holder@Example.com'], ['phone', '+61412000001']] as const) {
+      const res = await client.patch(`/v1/leads/${other}`, { [field]: value, firstName: 'Renamed' });
+      expect(res.status, field).toBe(409);
+      expect(res.body.error.details[0], field).toMatchObject({ path: field, existingId: holder });
+    }
+    expect((await client.get(`/v1/leads/${other}`)).body.lead).toMatchObject({ firstName: 'Other', email: 'other@example.com', phone: null });
+  });
+
+  it('lets a lead take back a contact it had, and keep its own', async () => {
+    const { client } = await api.organization();
+    const id = (await client.post('/v1/leads', { name: 'Back Lead', email: 'back@example.com' })).body.lead.id;
+    expect((await client.patch(`/v1/leads/${id}`, { email: 'away@example.com' })).status).toBe(200);
+    expect((await client.patch(`/v1/leads/${id}`, { email: 'back@example.com' })).status).toBe(200);
+    expect((await client.patch(`/v1/leads/${id}`, { email: 'BACK@example.com' })).status).toBe(200);
+    expect((await client.post('/v1/leads', { name: 'Copy Lead', email: 'back@example.com' })).body.error.details[0].existingId).toBe(id);
+  });
+});
+
+describe('POST /v1/leads/upsert', () => {
+  it('creates a lead (201, created: true) when no lead has the contact, then changes it (200, created: false)', async () => {
+    const { client } = await api.organization();
+    const created = await client.post('/v1/leads/upsert', { match: 'email', email: 'sam@example.com', name: 'Sam Lee', suburb: 'Glebe' });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ created: true, lead: { firstName: 'Sam', lastName: 'Lee', email: 'sam@example.com', suburb: 'Glebe', status: 'NEW' } });
+    const updated = await client.post('/v1/leads/upsert', { match: 'email', email: 'SAM@example.com', suburb: 'Newtown', phone: '+61412555111' });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({ created: false, lead: { id: created.body.lead.id, firstName: 'Sam', suburb: 'Newtown', phone: '+61412555111', email: 'sam@example.com' } });
+    const byPhone = await client.post('/v1/leads/upsert', { match: 'phone', phone: '+61412555111', name: 'Samuel Lee' });
+    expect(byPhone.status).toBe(200);
+    expect(byPhone.body.lead).toMatchObject({ id: created.body.lead.id, firstName: 'Samuel', lastName: 'Lee' });
+    expect((await client.get('/v1/leads')).body.totalCount).toBe(1);
+  });
+
+  it('applies the fields to the lead holding the contact, not another', async () => {
+    const { client } = await api.organization();
+    const decoy = (await client.post('/v1/leads', { name: 'Decoy Lead', email: 'decoy@example.com', phone: '+61412000222' })).body.lead.id;
+    const target = (await client.post('/v1/leads', { name: 'Target Lead', email: 'target@example.com' })).body.lead.id;
+    const res = await client.post('/v1/leads/upsert', { match: 'email', email: 'target@example.com', businessName: 'Target Builds' });
+    expect(res.status).toBe(200);
+    expect(res.body.lead.id).toBe(target);
+    expect((await client.get(`/v1/leads/${decoy}`)).body.lead.businessName).toBeNull();
+  });
+
+  it('answers 409 DUPLICATE_CONTACT when another contact of the body is another lead’s', async () => {
+    const { client } = await api.organization();
+    const holder = (await client.post('/v1/leads', { name: 'Phone Holder', phone: '+61412000333' })).body.lead.id;
+    const res = await client.post('/v1/leads/upsert', { match: 'email', email: 'new@example.com', name: 'New Person', phone: '+61412000333' });
+    expect(res.status).toBe(409);
+    expect(res.body.error.details[0]).toMatchObject({ path: 'phone', existingId: holder });
+    expect((await client.get('/v1/leads')).body.totalCount).toBe(1);
+  });
+
+  it('answers 400 naming the field its match needs, and name when it would create without one', async () => {
+    const { client } = await api.organization();
+    const missing = await client.post('/v1/leads/upsert', { match: 'phone', email: 'x@example.com', name: 'X Y' });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.details[0].path).toBe('phone');
+    const nameless = await client.post('/v1/leads/upsert', { match: 'email', email: 'x@example.com' });
+    expect(nameless.status).toBe(400);
+    expect(nameless.body.error.details[0].path).toBe('name');
+    expect((await client.post('/v1/leads/upsert', { match: 'fax', email: 'x@example.com' })).body.error.details[0].path).toBe('match');
+  });
+
+  it('makes one lead of concurrent upserts of one new contact', async () => {
+    const { client } = await api.organization();
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => client.post('/v1/leads/upsert', { match: 'email', email: 'race@example.com', name: 'Race Lead', suburb: `Suburb ${i}` })),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
+    expect(new Set(answers.map((a) => a.body.lead.id)).size).toBe(1);
+    expect(answers.filter((a) => a.body.created)).toHaveLength(1);
+    const list = (await client.get('/v1/leads')).body;
+    expect(list.totalCount).toBe(1);
+    expect(list.leads).toHaveLength(1);
+    expect((await client.get('/v1/leads?q=race')).body.totalCount).toBe(1);
+  });
+
+  it('replays an answer for the same Idempotency-Key and body', async () => {
+    const { client } = await api.organization();
+    const body = { match: 'email', email: 'idem@example.com', name: 'Idem Lead' };
+    const first = await client.post('/v1/leads/upsert', body, { headers: { 'Idempotency-Key': 'upsert-1' } });
+    const again = await client.post('/v1/leads/upsert', body, { headers: { 'Idempotency-Key': 'upsert-1' } });
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+  });
+
+  it('emits lead.created for a new lead and lead.updated for a change', async () => {
+    const { client } = await api.organization();
+    const id = (await client.post('/v1/leads/upsert', { match: 'email', email: 'ev@example.com', name: 'Event Lead' })).body.lead.id;
+    await client.post('/v1/leads/upsert', { match: 'email', email: 'ev@example.com', suburb: 'Bondi' });
+    await api.eventsCaughtUp();
+    const created = (await client.get('/v1/events?type=lead.created')).body.events;
+    const updated = (await client.get('/v1/events?type=lead.updated')).body.events;
+    expect(created.map((e: any) => e.data.id)).toEqual([id]);
+    expect(updated.map((e: any) => [e.data.id, e.data.suburb])).toEqual([[id, 'Bondi']]);
+  });
+});
