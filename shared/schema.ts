@@ -48,11 +48,27 @@ export const PAGE_DEFAULT = 1;
 export const LIMIT_DEFAULT = 50;
 export const LIMIT_MAX = 100;
 
+/**
+ * A change time a list starts from: an ISO 8601 timestamp, normalized to UTC with milliseconds (as every stored
+ * `updatedAt` is written), so comparing the text compares the times.
+ */
+export const UpdatedSince = v.pipe(
+  v.string('updatedSince must be a string'),
+  v.isoTimestamp('updatedSince must be an ISO 8601 timestamp, e.g. 2026-11-23T00:00:00.000Z'),
+  v.check((text) => !Number.isNaN(Date.parse(text)), 'updatedSince must be an ISO 8601 timestamp, e.g. 2026-11-23T00:00:00.000Z'),
+  v.transform((text) => new Date(text).toISOString()),
+  v.string(),
+  v.description(
+    'Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`. Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`. Combined with another filter of the list it answers 400, unless the list says otherwise.',
+  ),
+);
+
 export const PageQuery = v.object({
   page: v.optional(integerString('page'), String(PAGE_DEFAULT)),
   limit: v.optional(integerString('limit', { max: LIMIT_MAX }), String(LIMIT_DEFAULT)),
   /** The nextCursor of a previous answer of the same list: the next `limit` items, at the same cost at any depth. */
   cursor: v.optional(v.pipe(v.string('cursor must be a string'), v.minLength(1, 'cursor must not be empty'), v.maxLength(2048, 'cursor must be at most 2048 characters'))),
+  updatedSince: v.optional(UpdatedSince),
 });
 export type PageQuery = v.InferOutput<typeof PageQuery>;
 

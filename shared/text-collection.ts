@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { defineRoute, type DynamoAction } from './routes/route';
 import { NonEmptyString, PageQuery, deletedSchema, integerString, pageSchema, partialUpdateBody } from './schema';
 import type { Collection, Key } from './store/keys';
+import { changeLogKey } from './store/change-log';
 
 /** What the reference says of one operation. */
 interface OperationDoc {
@@ -59,14 +60,15 @@ export function defineTextCollection<Text extends string>(options: TextCollectio
   const Deleted = deletedSchema(Id);
 
   /** Timestamps are kept on the item for audit; the API's record is id, the texts and isActive. */
-  const toItem = (organizationId: string, record: Record, at: string) => ({ ...keys.item(organizationId, record.id), entity, ...record, createdAt: at, updatedAt: at });
+  // The change log (updatedSince) is named as the collection's counter is.
+  const toItem = (organizationId: string, record: Record, at: string) => ({ ...keys.item(organizationId, record.id), ...changeLogKey(organizationId, keys.counter), entity, ...record, createdAt: at, updatedAt: at });
   const fromItem = (item: { [key: string]: unknown }): Record => v.parse(Record, item);
 
   const path = `/v1/${plural}`;
   const itemPath = `${path}/{${singular}Id}`;
   const row = (_verb: string, dynamodb: DynamoAction[]) => ({ tag, dynamodb });
   const routes = {
-    list: defineRoute({ operationId: `list${names.many}`, method: 'GET', path, ...docs.list, ...row('list', ['Query', 'GetItem']), status: 200, request: { query: PageQuery }, response: PageOfRecords, errors: [400] }),
+    list: defineRoute({ operationId: `list${names.many}`, method: 'GET', path, ...docs.list, ...row('list', ['Query', 'GetItem']), indexes: ['gsi6'], status: 200, request: { query: PageQuery }, response: PageOfRecords, errors: [400] }),
     create: defineRoute({ operationId: `create${names.one}`, method: 'POST', path, ...docs.create, ...row('create', ['UpdateItem', 'PutItem']), status: 201, request: { body: CreateBody }, response: Response, errors: [400] }),
     get: defineRoute({ operationId: `get${names.one}`, method: 'GET', path: itemPath, ...docs.get, ...row('get', ['GetItem']), status: 200, request: { path: IdPath }, response: Response, errors: [400, 404] }),
     update: defineRoute({

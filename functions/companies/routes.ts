@@ -37,6 +37,8 @@ export const listCompanies = defineRoute({
   description: 'Pages through the organization’s companies, newest first, with an exact `totalCount`.',
   tag: 'Companies',
   dynamodb: ['Query', 'GetItem'],
+  // gsi6: the change log read with updatedSince.
+  indexes: ['gsi6'],
   status: 200,
   request: { query: PageQuery },
   response: CompanyPage,
@@ -95,6 +97,8 @@ export const listCompanyNotes = defineRoute({
   description: 'Pages through the notes of one company, newest first. An unknown company answers 404, not an empty list.',
   tag: 'Companies',
   dynamodb: ['Query', 'GetItem'],
+  // gsi6: the change log read with updatedSince.
+  indexes: ['gsi6'],
   status: 200,
   request: { path: CompanyIdPath, query: PageQuery },
   response: CompanyNotePage,

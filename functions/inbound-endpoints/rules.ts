@@ -18,14 +18,15 @@ const TOLERANCE_SECONDS = 5 * 60;
 const TOKEN_PREFIX = 'inb_';
 const newToken = () => TOKEN_PREFIX + randomBytes(24).toString('base64url');
 
-export const publicEndpoint = ({ id, name, source, fieldMap, createdAt }: InboundEndpointRecord): InboundEndpoint => ({ id, name, source, fieldMap, createdAt });
+export const publicEndpoint = ({ id, name, source, fieldMap, createdAt, updatedAt }: InboundEndpointRecord): InboundEndpoint => ({ id, name, source, fieldMap, createdAt, updatedAt });
 
 const urlOf = (baseUrl: string, id: string, token: string) => `${baseUrl}/v1/inbound/${id}?token=${token}`;
 
 /** An endpoint, answered once with its URL (holding the token, stored only hashed) and its signing secret. */
 export async function createEndpoint(organizationId: string, body: CreateInboundEndpointBody, baseUrl: string) {
   const token = newToken();
-  const endpoint: InboundEndpointRecord = { id: newId('inbound'), name: body.name, source: body.source, fieldMap: body.fieldMap, createdAt: now(), organizationId, tokenHash: hashToken(token), secret: newSigningSecret() };
+  const at = now();
+  const endpoint: InboundEndpointRecord = { id: newId('inbound'), name: body.name, source: body.source, fieldMap: body.fieldMap, createdAt: at, updatedAt: at, organizationId, tokenHash: hashToken(token), secret: newSigningSecret() };
   await createInboundEndpoint(endpoint);
   return { ...publicEndpoint(endpoint), url: urlOf(baseUrl, endpoint.id, token), secret: endpoint.secret };
 }

@@ -39,6 +39,8 @@ export const InboundEndpoint = v.object({
   source: v.picklist(INBOUND_SOURCES),
   fieldMap: v.nullable(v.record(v.string(), v.string())),
   createdAt: Timestamp,
+  /** When it was created or last changed: the sync order (updatedSince). */
+  updatedAt: Timestamp,
 });
 export type InboundEndpoint = v.InferOutput<typeof InboundEndpoint>;
 

@@ -1,6 +1,6 @@
 import { contactsOf, hasContact, leadCounterNames, toActivityItem, type LeadContact } from '../leads/entity';
 import { inquiryKeys } from './entity';
-import { newId } from '../../shared/ids';
+import { newId, now } from '../../shared/ids';
 import { createInquiry, findInquiryByExternalId, inquiryListItem, type NewInquiry } from './store';
 import { ACTIVITY_SEQUENCE, claimContacts, findLeadByEmail, findLeadByPhone, getLead, insertLeadWithActivity, leadOfContact, type StaleClaim } from '../leads/store';
 import { counterUpdate } from '../../shared/store/counters';
@@ -29,7 +29,7 @@ async function findOrCreateLead(organizationId: string, sender: InquirySender, a
   const lead = newLead({ email: sender.email ?? null, phone: sender.phone, name: sender.name, firstName: sender.firstName, lastName: sender.lastName }, newId('lead', at), at.toISOString());
   const contacts = contactsOf(lead);
   const activityId = await reserveIds(organizationId, ACTIVITY_SEQUENCE);
-  const created = { id: activityId, event: 'LEAD_CREATED', data: `Lead created from an inquiry`, referenceId: null, userId: null, leadId: lead.id, createdAt: lead.createdAt };
+  const created = { id: activityId, event: 'LEAD_CREATED', data: `Lead created from an inquiry`, referenceId: null, userId: null, leadId: lead.id, createdAt: lead.createdAt, updatedAt: lead.updatedAt };
   let stale: StaleClaim[] = [];
   return retryOnStaleWrite(async () => {
     const claims = claimContacts(organizationId, lead.id, contacts, stale, () => new ContactTaken());
@@ -70,7 +70,7 @@ export async function ingestInquiry(organizationId: string, body: IngestInquiryB
   const inquiryId = newId('inquiry', at);
   const activityId = await reserveIds(organizationId, ACTIVITY_SEQUENCE);
   const alsoWrite: TransactWrite[] = [
-    insertIfAbsent(toActivityItem(organizationId, { id: activityId, event: 'INQUIRY_RECEIVED', data: `${source} inquiry received`, referenceId: inquiryId, userId: null, leadId: lead.id, createdAt: at.toISOString() })),
+    insertIfAbsent(toActivityItem(organizationId, { id: activityId, event: 'INQUIRY_RECEIVED', data: `${source} inquiry received`, referenceId: inquiryId, userId: null, leadId: lead.id, createdAt: at.toISOString(), updatedAt: now() })),
     counterUpdate(organizationId, leadCounterNames.activities(lead.id), 1),
     ...(externalInquiryId ? [insertIfAbsent({ ...inquiryKeys.externalInquiry(organizationId, source, externalInquiryId), entity: 'EXTERNAL_INQUIRY', inquiryId }, () => new ExternalIdTaken())] : []),
   ];

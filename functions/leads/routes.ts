@@ -11,7 +11,7 @@ export const listLeads = defineRoute({
   tag: 'Leads',
   // BatchGetItem: a sharded organization's totalCount is the sum of its counter's shards.
   dynamodb: ['Query', 'GetItem', 'BatchGetItem'],
-  indexes: ['gsi2', 'gsi3', 'gsi4'],
+  indexes: ['gsi2', 'gsi3', 'gsi4', 'gsi6'],
   status: 200,
   request: { query: ListLeadsQuery },
   response: LeadPage,
@@ -82,6 +82,8 @@ export const listLeadActivities = defineRoute({
   description: 'The lead’s history (LEAD_CREATED, STATUS_CHANGED, …), newest first. An unknown lead answers 404, not an empty list.',
   tag: 'Leads',
   dynamodb: ['Query', 'GetItem'],
+  // gsi6: the change log read with updatedSince.
+  indexes: ['gsi6'],
   status: 200,
   request: { path: LeadIdPath, query: PageQuery },
   response: ActivityPage,

@@ -21,11 +21,13 @@ export function newLead({ name, ...profile }: Omit<CreateLeadBody, 'email'> & { 
     firstName: profile.firstName ?? first ?? null,
     lastName: profile.lastName ?? (rest.length ? rest.join(' ') : null),
     createdAt,
+    // When it is written, not a createdAt an ingestion was given: a poller past that time still finds it.
+    updatedAt: now(),
   });
 }
 
 async function activity(organizationId: string, leadId: string, event: string, data: string, createdAt: string): Promise<LeadActivity> {
-  return { id: await reserveIds(organizationId, ACTIVITY_SEQUENCE), event, data, referenceId: null, userId: null, leadId, createdAt };
+  return { id: await reserveIds(organizationId, ACTIVITY_SEQUENCE), event, data, referenceId: null, userId: null, leadId, createdAt, updatedAt: createdAt };
 }
 
 /** Records a lead with its LEAD_CREATED activity. */
