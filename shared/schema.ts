@@ -48,6 +48,12 @@ export const PAGE_DEFAULT = 1;
 export const LIMIT_DEFAULT = 50;
 export const LIMIT_MAX = 100;
 
+/** Whether a timestamp's date exists (Date.parse reads 2026-02-30 as 2 March). */
+function isCalendarDate(text: string): boolean {
+  const [year, month, day] = text.slice(0, 10).split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(year, month - 1, day)).getUTCDate() === day && !Number.isNaN(Date.parse(text));
+}
+
 /**
  * A change time a list starts from: an ISO 8601 timestamp, normalized to UTC with milliseconds (as every stored
  * `updatedAt` is written), so comparing the text compares the times.
@@ -55,7 +61,7 @@ export const LIMIT_MAX = 100;
 export const UpdatedSince = v.pipe(
   v.string('updatedSince must be a string'),
   v.isoTimestamp('updatedSince must be an ISO 8601 timestamp, e.g. 2026-11-23T00:00:00.000Z'),
-  v.check((text) => !Number.isNaN(Date.parse(text)), 'updatedSince must be an ISO 8601 timestamp, e.g. 2026-11-23T00:00:00.000Z'),
+  v.check(isCalendarDate, 'updatedSince must be an ISO 8601 timestamp, e.g. 2026-11-23T00:00:00.000Z'),
   v.transform((text) => new Date(text).toISOString()),
   v.string(),
   v.description(

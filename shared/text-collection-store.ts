@@ -20,7 +20,7 @@ export function textCollectionStore<Text extends string>(collection: TextCollect
   return {
     /** The record and the collection's counter in one transaction. */
     async create(organizationId: string, body: TextFields<Text>, at = now()): Promise<TextRecord<Text>> {
-      const record = { id: await reserveIds(organizationId, entity), ...body } as TextRecord<Text>;
+      const record = { id: await reserveIds(organizationId, entity), ...body, updatedAt: at } as TextRecord<Text>;
       await transact([insertIfAbsent(collection.toItem(organizationId, record, at)), counterUpdate(organizationId, keys.counter, 1)]);
       return record;
     },
