@@ -25,9 +25,12 @@ export interface EventSource {
   eventsOf: (change: ItemChange) => ItemEvent[];
 }
 
+/** What an update must change to be an event: the record as the API shows it, but its updatedAt (which every write moves). */
+const shownOf = (data: Item) => JSON.stringify({ ...data, updatedAt: undefined });
+
 /**
  * Events of an item whose create, update and delete map one to one onto events. An update that leaves what
- * the API shows unchanged (a version bump, bookkeeping) emits nothing.
+ * the API shows unchanged (a version bump, bookkeeping, a PATCH that sends the values it has) emits nothing.
  */
 export function lifecycleEvents(options: { entity: string; toData: (item: Item) => Item; created?: string; updated?: string; deleted?: string }): EventSource {
   const { entity, toData, created, updated, deleted } = options;
@@ -39,7 +42,7 @@ export function lifecycleEvents(options: { entity: string; toData: (item: Item) 
       if (kind === 'REMOVE' && deleted && oldItem) return [{ type: deleted, data: toData(oldItem) }];
       if (kind === 'MODIFY' && updated && oldItem && newItem) {
         const [before, after] = [toData(oldItem), toData(newItem)];
-        return JSON.stringify(before) === JSON.stringify(after) ? [] : [{ type: updated, data: after }];
+        return shownOf(before) === shownOf(after) ? [] : [{ type: updated, data: after }];
       }
       return [];
     },
