@@ -60,10 +60,13 @@ function isCalendarDate(text: string): boolean {
  */
 export const UpdatedSince = v.pipe(
   v.string('updatedSince must be a string'),
+  v.maxLength(40, 'updatedSince must be at most 40 characters'),
   v.isoTimestamp('updatedSince must be an ISO 8601 timestamp, e.g. 2026-11-23T00:00:00.000Z'),
   v.check(isCalendarDate, 'updatedSince must be an ISO 8601 timestamp, e.g. 2026-11-23T00:00:00.000Z'),
   v.transform((text) => new Date(text).toISOString()),
+  // Declares the output type, so the OpenAPI document describes the parameter as a date-time.
   v.string(),
+  v.isoTimestamp(),
   v.description(
     'Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`. Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`. Combined with another filter of the list it answers 400, unless the list says otherwise.',
   ),
