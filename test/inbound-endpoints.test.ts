@@ -42,7 +42,7 @@ describe('inbound endpoints', () => {
       source: 'WEBFORM',
       fieldMap: { your_email: 'email' },
       createdAt: expect.stringMatching(ISO_MS),
-      updatedAt: created.createdAt,
+      updatedAt: (created as unknown as { createdAt: string }).createdAt,
       url: expect.stringMatching(new RegExp(`^${api.url}/v1/inbound/${created.id}\\?token=inb_[A-Za-z0-9_-]{32}$`)),
       secret: expect.stringMatching(/^whsec_/),
     });

@@ -41,7 +41,7 @@ describe('PATCH /v1/leads/{leadId}', () => {
     const res = await client.patch(`/v1/leads/${lead.id}`, { businessName: ' Lee Plumbing ', suburb: null, read: true });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ lead: { ...lead, businessName: 'Lee Plumbing', suburb: null, read: true, updatedAt: expect.stringMatching(ISO_MS) } });
-    expect(res.body.lead.updatedAt > lead.updatedAt).toBe(true);
+    expect(res.body.lead.updatedAt > String(lead.updatedAt)).toBe(true);
     expect((await client.get(`/v1/leads/${lead.id}`)).body).toEqual(res.body);
   });
 

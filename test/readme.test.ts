@@ -101,6 +101,7 @@ describe('npm start and the README curl session', () => {
       '"faq":{"id":',
       '"success":true,"id":',
       '"success":true,"id":"lead_',
+      '"updatedAt":"',
       '"message":"Invalid or expired token"',
       'limit must be at most 100',
       'email is not a query parameter of this operation',
