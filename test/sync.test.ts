@@ -166,13 +166,16 @@ describe.each(SYNCABLE)('GET $path?updatedSince=…', ({ path, key, deleted, set
     expect(times.every((time) => time >= since)).toBe(true);
     expect([...times].sort()).toEqual(times);
 
-    // Nothing changed since: the poll from the cursor is empty. Then the first record changes again, after the
-    // poller passed it: it comes again, alone, in its latest state.
+    // Nothing changed since: the poll from the cursor is empty. Then the first record and the last one (where the
+    // cursor stands) change again, after the poller passed them: they come again, once each, in their latest state.
     expect((await poll(client, path, key, since, { cursor: walked.cursor })).items).toEqual([]);
+    const last = expected.at(-1)!;
     await update(client, updated, 2);
+    await update(client, last, 3);
     const again = await poll(client, path, key, since, { cursor: walked.cursor, limit: 10 });
-    expect(again.items.map((item) => item.id)).toEqual([updated]);
+    expect(again.items.map((item) => item.id)).toEqual([updated, last]);
     expect(again.items[0]).toMatchObject(changed(2));
+    expect(again.items[1]).toMatchObject(changed(3));
     expect(again.items[0].updatedAt > times[0]!).toBe(true);
    }, 120_000);
 

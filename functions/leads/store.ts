@@ -226,11 +226,9 @@ function listSource(organizationId: string, { status, companyId }: Partial<LeadF
 
 /** One Query and one counter read, whatever the filters. */
 export async function listLeadsPage(organizationId: string, { status, companyId, ...request }: ListLeadsQuery): Promise<Page<Lead>> {
-  const { page, limit, cursor } = request;
+  const { page, limit } = request;
   const log = { partition: changeLogKey(organizationId, LEAD_CHANGES).gsi6pk, filters: { status, companyId } };
-  const { items, totalCount, nextCursor } = await listOrChanges(request, log, () =>
-    countedPage(listSource(organizationId, { status, companyId }), organizationId, leadCounterNames.leads({ status, companyId }), { page, limit, cursor }),
-  );
+  const { items, totalCount, nextCursor } = await listOrChanges(request, log, (at) => countedPage(listSource(organizationId, { status, companyId }), organizationId, leadCounterNames.leads({ status, companyId }), at));
   return { items: items.map(fromLeadItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
 }
 
@@ -239,10 +237,10 @@ export async function listLeadsPage(organizationId: string, { status, companyId,
  * same transactions), so reading it answers "does this lead exist here?" without a third call.
  */
 export async function listActivitiesPage(organizationId: string, leadId: string, request: PageRequest): Promise<Page<LeadActivity>> {
-  const { page, limit, cursor } = request;
+  const { page, limit } = request;
   const counter = leadCounterNames.activities(leadId);
   const log = { partition: changeLogKey(organizationId, activityChanges(leadId)).gsi6pk, ownerCounter: { organizationId, name: counter } };
-  const { items, totalCount, nextCursor } = await listOrChanges(request, log, () => countedPage(leadKeys.activities(organizationId, leadId), organizationId, counter, { page, limit, cursor }));
+  const { items, totalCount, nextCursor } = await listOrChanges(request, log, (at) => countedPage(leadKeys.activities(organizationId, leadId), organizationId, counter, at));
   if (totalCount === undefined) throw leadNotFound();
   return { items: items.map(fromActivityItem), totalCount, page, limit, nextCursor };
 }
