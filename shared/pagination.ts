@@ -4,6 +4,8 @@ export interface PageRequest {
   limit: number;
   /** Where the previous answer's nextCursor left off; `page` is then only echoed back as currentPage. */
   cursor?: string;
+  /** Sync: the collection's changes at or after this time (normalized ISO 8601), oldest first, instead of the list. */
+  updatedSince?: string;
 }
 
 export interface Page<T> {

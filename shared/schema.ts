@@ -48,11 +48,36 @@ export const PAGE_DEFAULT = 1;
 export const LIMIT_DEFAULT = 50;
 export const LIMIT_MAX = 100;
 
+/** Whether a timestamp's date exists (Date.parse reads 2026-02-30 as 2 March). */
+function isCalendarDate(text: string): boolean {
+  const [year, month, day] = text.slice(0, 10).split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(year, month - 1, day)).getUTCDate() === day && !Number.isNaN(Date.parse(text));
+}
+
+/**
+ * A change time a list starts from: an ISO 8601 timestamp, normalized to UTC with milliseconds (as every stored
+ * `updatedAt` is written), so comparing the text compares the times.
+ */
+export const UpdatedSince = v.pipe(
+  v.string('updatedSince must be a string'),
+  v.maxLength(40, 'updatedSince must be at most 40 characters'),
+  v.isoTimestamp('updatedSince must be an ISO 8601 timestamp, e.g. 2026-11-23T00:00:00.000Z'),
+  v.check(isCalendarDate, 'updatedSince must be an ISO 8601 timestamp, e.g. 2026-11-23T00:00:00.000Z'),
+  v.transform((text) => new Date(text).toISOString()),
+  // Declares the output type, so the OpenAPI document describes the parameter as a date-time.
+  v.string(),
+  v.isoTimestamp(),
+  v.description(
+    'Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`. Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events and webhook delivery attempts never change: for them it is their occurredAt / attemptedAt. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries).',
+  ),
+);
+
 export const PageQuery = v.object({
   page: v.optional(integerString('page'), String(PAGE_DEFAULT)),
   limit: v.optional(integerString('limit', { max: LIMIT_MAX }), String(LIMIT_DEFAULT)),
   /** The nextCursor of a previous answer of the same list: the next `limit` items, at the same cost at any depth. */
   cursor: v.optional(v.pipe(v.string('cursor must be a string'), v.minLength(1, 'cursor must not be empty'), v.maxLength(2048, 'cursor must be at most 2048 characters'))),
+  updatedSince: v.optional(UpdatedSince),
 });
 export type PageQuery = v.InferOutput<typeof PageQuery>;
 

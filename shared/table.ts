@@ -20,6 +20,16 @@ export const TABLE_INDEXES = [
   { indexName: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
   { indexName: 'gsi4', partitionKey: 'gsi4pk', sortKey: 'gsi4sk' },
   { indexName: 'gsi5', partitionKey: 'gsi5pk', sortKey: 'gsi5sk' },
+  /**
+   * The changes index: each listed entity's item carries `gsi6pk` (its collection's change log) and is sorted by its
+   * own `updatedAt`, so every write that moves updatedAt moves the item in the index, with nothing else to keep in step.
+   */
+  { indexName: 'gsi6', partitionKey: 'gsi6pk', sortKey: 'updatedAt' },
 ] as const satisfies readonly IndexDefinition[];
 
 export type IndexName = (typeof TABLE_INDEXES)[number]['indexName'];
+
+/** The attribute names of an index's keys. */
+export function indexKeyNames(indexName: IndexName): { partitionKey: string; sortKey: string } {
+  return TABLE_INDEXES.find((index) => index.indexName === indexName)!;
+}

@@ -7,6 +7,7 @@ import { now } from './ids';
 import { pageEnvelope, type Page, type PageRequest } from './pagination';
 import { counterUpdate } from './store/counters';
 import { countedPage } from './store/query-page';
+import { changeLogKey, listOrChanges } from './store/change-log';
 import { reserveIds } from './store/sequences';
 import { deleteItem, insertIfAbsent, transact } from './store/transact';
 import { updateExistingItem } from './store/update-fields';
@@ -19,12 +20,14 @@ export function textCollectionStore<Text extends string>(collection: TextCollect
   return {
     /** The record and the collection's counter in one transaction. */
     async create(organizationId: string, body: TextFields<Text>, at = now()): Promise<TextRecord<Text>> {
-      const record = { id: await reserveIds(organizationId, entity), ...body } as TextRecord<Text>;
+      const record = { id: await reserveIds(organizationId, entity), ...body, updatedAt: at } as TextRecord<Text>;
       await transact([insertIfAbsent(collection.toItem(organizationId, record, at)), counterUpdate(organizationId, keys.counter, 1)]);
       return record;
     },
-    async listPage(organizationId: string, { page, limit, cursor }: PageRequest): Promise<Page<TextRecord<Text>>> {
-      const { items, totalCount, nextCursor } = await countedPage(keys.collection(organizationId), organizationId, keys.counter, { page, limit, cursor });
+    async listPage(organizationId: string, request: PageRequest): Promise<Page<TextRecord<Text>>> {
+      const { page, limit } = request;
+      const log = { partition: changeLogKey(organizationId, keys.counter).gsi6pk };
+      const { items, totalCount, nextCursor } = await listOrChanges(request, log, (at) => countedPage(keys.collection(organizationId), organizationId, keys.counter, at));
       return { items: items.map(collection.fromItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
     },
     /** One strongly consistent GetItem: a record is readable right after its create. */

@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { defineRoute, type DynamoAction } from './routes/route';
-import { NonEmptyString, PageQuery, deletedSchema, integerString, pageSchema, partialUpdateBody } from './schema';
+import { NonEmptyString, PageQuery, Timestamp, deletedSchema, integerString, pageSchema, partialUpdateBody } from './schema';
 import type { Collection, Key } from './store/keys';
+import { changeLogKey } from './store/change-log';
 
 /** What the reference says of one operation. */
 interface OperationDoc {
@@ -34,7 +35,8 @@ export interface TextCollectionOptions<Text extends string> {
 const Id = v.pipe(v.number(), v.integer());
 
 export type TextFields<Text extends string> = { [K in Text]: string } & { isActive: boolean };
-export type TextRecord<Text extends string> = { id: number } & TextFields<Text>;
+/** `updatedAt`: when the record was created or last changed, the sync order (updatedSince). */
+export type TextRecord<Text extends string> = { id: number } & TextFields<Text> & { updatedAt: string };
 export type TextCollection<Text extends string> = ReturnType<typeof defineTextCollection<Text>>;
 
 /**
@@ -49,7 +51,7 @@ export function defineTextCollection<Text extends string>(options: TextCollectio
   type Fields = TextFields<Text>;
   type Record = TextRecord<Text>;
 
-  const Record = v.object({ id: Id, ...Object.fromEntries(texts.map(([name]) => [name, v.string()])), isActive: v.boolean() }) as unknown as v.GenericSchema<Record, Record>;
+  const Record = v.object({ id: Id, ...Object.fromEntries(texts.map(([name]) => [name, v.string()])), isActive: v.boolean(), updatedAt: Timestamp }) as unknown as v.GenericSchema<Record, Record>;
   const fields = { ...Object.fromEntries(texts.map(([name, max]) => [name, NonEmptyString(name, max)])), isActive: v.boolean('isActive must be a boolean') } as v.ObjectEntries;
   const CreateBody = v.strictObject({ ...fields, isActive: v.optional(fields.isActive!, true) }) as unknown as v.GenericSchema<Partial<Fields>, Fields>;
   const UpdateBody = partialUpdateBody(fields) as unknown as v.GenericSchema<Partial<Fields>, Partial<Fields>>;
@@ -58,15 +60,15 @@ export function defineTextCollection<Text extends string>(options: TextCollectio
   const PageOfRecords = pageSchema(plural, Record);
   const Deleted = deletedSchema(Id);
 
-  /** Timestamps are kept on the item for audit; the API's record is id, the texts and isActive. */
-  const toItem = (organizationId: string, record: Record, at: string) => ({ ...keys.item(organizationId, record.id), entity, ...record, createdAt: at, updatedAt: at });
+  /** createdAt is kept on the item for audit; the API's record is id, the texts, isActive and updatedAt. The change log (updatedSince) is named as the collection's counter is. */
+  const toItem = (organizationId: string, record: Record, at: string) => ({ ...keys.item(organizationId, record.id), ...changeLogKey(organizationId, keys.counter), entity, ...record, createdAt: at, updatedAt: at });
   const fromItem = (item: { [key: string]: unknown }): Record => v.parse(Record, item);
 
   const path = `/v1/${plural}`;
   const itemPath = `${path}/{${singular}Id}`;
   const row = (_verb: string, dynamodb: DynamoAction[]) => ({ tag, dynamodb });
   const routes = {
-    list: defineRoute({ operationId: `list${names.many}`, method: 'GET', path, ...docs.list, ...row('list', ['Query', 'GetItem']), status: 200, request: { query: PageQuery }, response: PageOfRecords, errors: [400] }),
+    list: defineRoute({ operationId: `list${names.many}`, method: 'GET', path, ...docs.list, ...row('list', ['Query', 'GetItem']), indexes: ['gsi6'], status: 200, request: { query: PageQuery }, response: PageOfRecords, errors: [400] }),
     create: defineRoute({ operationId: `create${names.one}`, method: 'POST', path, ...docs.create, ...row('create', ['UpdateItem', 'PutItem']), status: 201, request: { body: CreateBody }, response: Response, errors: [400] }),
     get: defineRoute({ operationId: `get${names.one}`, method: 'GET', path: itemPath, ...docs.get, ...row('get', ['GetItem']), status: 200, request: { path: IdPath }, response: Response, errors: [400, 404] }),
     update: defineRoute({

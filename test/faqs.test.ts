@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
+import { ISO_MS } from './support/fixtures';
 
 const api = useTestApi();
 
@@ -11,14 +12,14 @@ describe('POST /v1/faqs', () => {
     const { client } = await api.organization();
     const res = await client.post('/v1/faqs', { question: '  Are you licensed? ', answer: ' Yes, licence number 123456C.  ' });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ faq: { id: 1, ...licensed, isActive: true } });
+    expect(res.body).toEqual({ faq: { id: 1, ...licensed, isActive: true, updatedAt: expect.stringMatching(ISO_MS) } });
   });
 
   it('keeps isActive false, and numbers ids per organization from 1', async () => {
     const { client } = await api.organization();
     await client.post('/v1/faqs', licensed);
     const res = await client.post('/v1/faqs', { question: 'Do you work weekends?', answer: 'Saturdays only.', isActive: false });
-    expect(res.body.faq).toEqual({ id: 2, question: 'Do you work weekends?', answer: 'Saturdays only.', isActive: false });
+    expect(res.body.faq).toEqual({ id: 2, question: 'Do you work weekends?', answer: 'Saturdays only.', isActive: false, updatedAt: expect.stringMatching(ISO_MS) });
     const other = await api.organization({ demo: true });
     expect((other.demo!.faqIds as number[]).length).toBeGreaterThanOrEqual(3);
     expect((await other.client.post('/v1/faqs', licensed)).body.faq.id).toBe((other.demo!.faqIds as number[]).length + 1);
@@ -61,7 +62,7 @@ describe('GET /v1/faqs', () => {
   it('lists FAQs newest first with an exact totalCount, and pages', async () => {
     const { client } = await withFaqs(3);
     expect((await client.get('/v1/faqs')).body).toEqual({
-      faqs: [3, 2, 1].map((id) => ({ id, question: `Question ${id}?`, answer: `Answer ${id}.`, isActive: true })),
+      faqs: [3, 2, 1].map((id) => ({ id, question: `Question ${id}?`, answer: `Answer ${id}.`, isActive: true, updatedAt: expect.stringMatching(ISO_MS) })),
       totalPages: 1,
       currentPage: 1,
       totalCount: 3,
@@ -92,7 +93,7 @@ describe('PUT /v1/faqs/{faqId}', () => {
     const { client } = await withFaqs(2);
     const res = await client.put('/v1/faqs/1', { answer: ' Yes. ', isActive: false });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ faq: { id: 1, question: 'Question 1?', answer: 'Yes.', isActive: false } });
+    expect(res.body).toEqual({ faq: { id: 1, question: 'Question 1?', answer: 'Yes.', isActive: false, updatedAt: expect.stringMatching(ISO_MS) } });
     expect((await client.get('/v1/faqs')).body.faqs[1]).toEqual(res.body.faq);
   });
 
@@ -144,7 +145,7 @@ describe('GET /v1/faqs/{faqId}', () => {
       res = await client.get('/v1/faqs/2');
     });
     expect(res!.status).toBe(200);
-    expect(res!.body).toEqual({ faq: { id: 2, question: 'Question 2?', answer: 'Answer 2.', isActive: true } });
+    expect(res!.body).toEqual({ faq: { id: 2, question: 'Question 2?', answer: 'Answer 2.', isActive: true, updatedAt: expect.stringMatching(ISO_MS) } });
     expect(res!.body.faq).toEqual((await client.get('/v1/faqs')).body.faqs[0]);
     expect(calls).toEqual(['GetItemCommand']);
   });

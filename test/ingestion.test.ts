@@ -41,6 +41,7 @@ describe('POST /v1/inquiries', () => {
       isRead: false,
       leadId: expect.stringMatching(/^lead_/),
       createdAt: expect.stringMatching(ISO_MS),
+      updatedAt: expect.stringMatching(ISO_MS),
     });
     expect(await leadOf(client, inquiry.leadId)).toMatchObject({ firstName: 'Ava', lastName: 'Chen', phone: '+61412000222', email: null, unreadCalls: 1, lastInquiryId: inquiry.id, hasFlaggedInquiry: true });
     const single = (await client.get(`/v1/inquiries/${inquiry.id}`)).body;
@@ -196,7 +197,8 @@ describe('PATCH /v1/inquiries/{inquiryId}', () => {
     const { inquiry } = (await client.post('/v1/inquiries', { source: 'EMAIL', lead: { email: 'read@example.com' }, data: email })).body;
     const read = await client.patch(`/v1/inquiries/${inquiry.id}`, { isRead: true });
     expect(read.status).toBe(200);
-    expect(read.body.inquiry).toEqual({ ...inquiry, isRead: true });
+    expect(read.body.inquiry).toEqual({ ...inquiry, isRead: true, updatedAt: expect.stringMatching(ISO_MS) });
+    expect(read.body.inquiry.updatedAt > inquiry.updatedAt).toBe(true);
     expect((await leadOf(client, inquiry.leadId)).unreadEmails).toBe(0);
     await client.patch(`/v1/inquiries/${inquiry.id}`, { isRead: true });
     expect((await leadOf(client, inquiry.leadId)).unreadEmails).toBe(0);

@@ -4,9 +4,10 @@ import { createInquiry, type NewInquiry } from '../functions/inquiries/store';
 import { Inquiry, InquiryPage } from '../functions/inquiries/schema';
 import { useTestApi, type Client } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
+import { ISO_MS } from './support/fixtures';
 
 const api = useTestApi();
-const LIST_FIELDS = ['createdAt', 'id', 'isFirstInquiry', 'isRead', 'leadId', 'source', 'sourceId', 'summary', 'tag'];
+const LIST_FIELDS = ['createdAt', 'id', 'isFirstInquiry', 'isRead', 'leadId', 'source', 'sourceId', 'summary', 'tag', 'updatedAt'];
 const T0 = Date.parse('2025-03-03T09:00:00.000Z');
 const minutes = (n: number) => new Date(T0 + n * 60_000).toISOString();
 
@@ -129,6 +130,7 @@ describe('GET /v1/inquiries', () => {
       isRead: true,
       leadId: leadA,
       createdAt: minutes(7),
+      updatedAt: expect.stringMatching(ISO_MS),
     });
   });
 
@@ -318,6 +320,8 @@ describe('GET /v1/inquiries/{inquiryId}', () => {
       isRead: true,
       leadId: leadA,
       createdAt: minutes(1),
+      // Recorded now, whatever createdAt it was given: when a poller (updatedSince) finds it.
+      updatedAt: expect.stringMatching(ISO_MS),
       data: { ...call(minutes(1)), id: expect.stringMatching(/^call_[0-9A-Z]{26}$/) },
     });
     expect(v.safeParse(Inquiry, res.body).success).toBe(true);

@@ -14,7 +14,7 @@ describe('POST /v1/leads/{leadId}/activities', () => {
     const lead = await createLead(client);
     const res = await client.post(`/v1/leads/${lead.id}/activities`, { event: 'NOTE', data: '  Prefers a call after 3pm.  ' });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ activity: { id: 2, event: 'NOTE_ADDED', data: 'Prefers a call after 3pm.', referenceId: null, userId: null, leadId: lead.id, createdAt: expect.stringMatching(ISO_MS) } });
+    expect(res.body).toEqual({ activity: { id: 2, event: 'NOTE_ADDED', data: 'Prefers a call after 3pm.', referenceId: null, userId: null, leadId: lead.id, createdAt: expect.stringMatching(ISO_MS), updatedAt: res.body.activity.createdAt } });
     const listed = (await client.get(`/v1/leads/${lead.id}/activities`)).body;
     expect(listed.totalCount).toBe(2);
     expect(listed.activities.map((activity: { event: string }) => activity.event)).toEqual(['NOTE_ADDED', 'LEAD_CREATED']);

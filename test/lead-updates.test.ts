@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi, type Client } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
-import { created } from './support/fixtures';
+import { created, ISO_MS } from './support/fixtures';
 
 const api = useTestApi();
 const UNKNOWN_LEAD = 'lead_01HZZZZZZZZZZZZZZZZZZZZZZZ';
@@ -44,7 +44,8 @@ describe('PATCH /v1/leads/{leadId}', () => {
     const lead = await createLead(client, { suburb: 'Glebe' });
     const res = await client.patch(`/v1/leads/${lead.id}`, { businessName: ' Lee Plumbing ', suburb: null, read: true });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ lead: { ...lead, businessName: 'Lee Plumbing', suburb: null, read: true } });
+    expect(res.body).toEqual({ lead: { ...lead, businessName: 'Lee Plumbing', suburb: null, read: true, updatedAt: expect.stringMatching(ISO_MS) } });
+    expect(res.body.lead.updatedAt > String(lead.updatedAt)).toBe(true);
     expect((await client.get(`/v1/leads/${lead.id}`)).body).toEqual(res.body);
   });
 

@@ -28,6 +28,7 @@ describe('POST /v1/leads', () => {
       socials: {},
       status: 'NEW',
       createdAt: expect.stringMatching(ISO_MS),
+      updatedAt: expect.stringMatching(ISO_MS),
       read: false,
       lastInquiryId: null,
       lastInquiryDate: null,
@@ -48,7 +49,7 @@ describe('POST /v1/leads', () => {
     expect(activities.status).toBe(200);
     expect(activities.body).toEqual({
       activities: [
-        { id: 1, event: 'LEAD_CREATED', data: 'Lead Sam Lee created', referenceId: null, userId: null, leadId: body.lead.id, createdAt: body.lead.createdAt },
+        { id: 1, event: 'LEAD_CREATED', data: 'Lead Sam Lee created', referenceId: null, userId: null, leadId: body.lead.id, createdAt: body.lead.createdAt, updatedAt: body.lead.createdAt },
       ],
       totalPages: 1,
       currentPage: 1,

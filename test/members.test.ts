@@ -6,6 +6,7 @@ import { memberKeys } from '../functions/organization/member-entity';
 import { createMember, inviteMember } from '../functions/organization/member-rules';
 import { useTestApi } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
+import { ISO_MS } from './support/fixtures';
 
 const api = useTestApi();
 const USER_ID = /^user_[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -32,6 +33,7 @@ describe('GET /v1/organization/members', () => {
       avatarImg: 'https://images.harbourcitytrades.com.au/team/sarah-mitchell.jpg',
       isDisabled: false,
       user: { id: expect.stringMatching(USER_ID), email: 'sarah@harbourcitytrades.com.au' },
+      updatedAt: expect.stringMatching(ISO_MS),
     });
   });
 
@@ -61,6 +63,7 @@ describe('GET /v1/organization/members', () => {
           avatarImg: null,
           isDisabled: false,
           user: { id: member.user.id, email: 'person1@example.com.au' },
+          updatedAt: expect.stringMatching(ISO_MS),
         },
       ],
       totalPages: 1,
@@ -137,6 +140,7 @@ describe('POST /v1/organization/members', () => {
       avatarImg: null,
       isDisabled: false,
       user: { id: expect.stringMatching(USER_ID), email: 'sarah@example.com.au' },
+      updatedAt: expect.stringMatching(ISO_MS),
     });
     expect((await client.get('/v1/organization/members')).body).toEqual({ members: [res.body.member], totalPages: 1, currentPage: 1, totalCount: 1, nextCursor: null });
   });
@@ -183,7 +187,8 @@ describe('PATCH /v1/organization/members/{memberId}', () => {
     const member = (await client.post('/v1/organization/members', { email: 'dan@example.com', firstName: 'Dan', lastName: 'Russo' })).body.member;
     const res = await client.patch(`/v1/organization/members/${member.id}`, { role: 'MANAGER', responsibility: 'Scheduling', isDisabled: true });
     expect(res.status).toBe(200);
-    expect(res.body.member).toEqual({ ...member, role: 'MANAGER', responsibility: 'Scheduling', isDisabled: true });
+    expect(res.body.member).toEqual({ ...member, role: 'MANAGER', responsibility: 'Scheduling', isDisabled: true, updatedAt: expect.stringMatching(ISO_MS) });
+    expect(res.body.member.updatedAt > member.updatedAt).toBe(true);
     expect((await client.get('/v1/organization/members')).body.members).toEqual([res.body.member]);
   });
 
@@ -228,7 +233,7 @@ describe('invitations', () => {
     const invited = await client.post('/v1/organization/invitations', { email: 'Liam@Example.com', role: 'MANAGER', firstName: 'Liam' });
     expect(invited.status).toBe(201);
     const invitation = invited.body.invitation;
-    expect(invitation).toEqual({ id: 1, email: 'Liam@Example.com', role: 'MANAGER', firstName: 'Liam', lastName: null, status: 'PENDING', createdAt: expect.any(String) });
+    expect(invitation).toEqual({ id: 1, email: 'Liam@Example.com', role: 'MANAGER', firstName: 'Liam', lastName: null, status: 'PENDING', createdAt: expect.any(String), updatedAt: invited.body.invitation.createdAt });
     expect((await client.get('/v1/organization/invitations')).body).toEqual({ invitations: [invitation], totalPages: 1, currentPage: 1, totalCount: 1, nextCursor: null });
     expect((await client.get('/v1/organization/members')).body.totalCount).toBe(0);
 
@@ -248,6 +253,7 @@ describe('invitations', () => {
       avatarImg: null,
       isDisabled: false,
       user: { id: expect.stringMatching(USER_ID), email: 'Liam@Example.com' },
+      updatedAt: expect.stringMatching(ISO_MS),
     });
     expect((await client.get('/v1/organization/invitations')).body.totalCount).toBe(0);
     expect((await client.get('/v1/organization/members')).body).toMatchObject({ totalCount: 1, members: [accepted.body.member] });

@@ -3,6 +3,7 @@ import { policies as policyCollection } from '../functions/policies/collection';
 import { textCollectionStore } from '../shared/text-collection-store';
 import { useTestApi } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
+import { ISO_MS } from './support/fixtures';
 
 const api = useTestApi();
 
@@ -21,14 +22,14 @@ describe('GET /v1/policies', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ totalPages: 1, currentPage: 1, totalCount: 4 });
     expect(res.body.policies.map((policy: { id: number }) => policy.id)).toEqual([...(demo!.policyIds as number[])].reverse());
-    expect(res.body.policies.at(-1)).toEqual({ id: 1, title: 'Cancellation policy', content: expect.stringContaining('24 hours'), isActive: true });
+    expect(res.body.policies.at(-1)).toEqual({ id: 1, title: 'Cancellation policy', content: expect.stringContaining('24 hours'), isActive: true, updatedAt: expect.stringMatching(ISO_MS) });
     expect(res.body.policies.map((policy: { title: string; isActive: boolean }) => [policy.title, policy.isActive])).toContainEqual(['After-hours call-outs', false]);
   });
 
   it('answers with exactly id, title, content and isActive for each policy', async () => {
     const { client } = await withPolicies(1);
     expect((await client.get('/v1/policies')).body).toEqual({
-      policies: [{ id: 1, title: 'Policy 1', content: 'Content 1', isActive: true }],
+      policies: [{ id: 1, title: 'Policy 1', content: 'Content 1', isActive: true, updatedAt: expect.stringMatching(ISO_MS) }],
       totalPages: 1,
       currentPage: 1,
       totalCount: 1,
@@ -76,11 +77,11 @@ describe('PUT /v1/policies/{policyId}', () => {
     const { client } = await withPolicies(2);
     const res = await client.put('/v1/policies/1', { content: 'Cancel up to 48 hours before.', isActive: false });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ policy: { id: 1, title: 'Policy 1', content: 'Cancel up to 48 hours before.', isActive: false } });
+    expect(res.body).toEqual({ policy: { id: 1, title: 'Policy 1', content: 'Cancel up to 48 hours before.', isActive: false, updatedAt: expect.stringMatching(ISO_MS) } });
     const listed = (await client.get('/v1/policies')).body.policies;
     expect(listed).toEqual([
-      { id: 2, title: 'Policy 2', content: 'Content 2', isActive: true },
-      { id: 1, title: 'Policy 1', content: 'Cancel up to 48 hours before.', isActive: false },
+      { id: 2, title: 'Policy 2', content: 'Content 2', isActive: true, updatedAt: expect.stringMatching(ISO_MS) },
+      { id: 1, title: 'Policy 1', content: 'Cancel up to 48 hours before.', isActive: false, updatedAt: expect.stringMatching(ISO_MS) },
     ]);
   });
 
@@ -96,12 +97,12 @@ describe('PUT /v1/policies/{policyId}', () => {
     ['content that is not a string', { content: 12 }, 'content'],
     ['isActive that is not a boolean', { isActive: 'false' }, 'isActive'],
   ])('answers 400 for %s, naming it, and changes nothing', async (_, body, field) => {
-    const { client } = await withPolicies(1);
+    const { client, policies } = await withPolicies(1);
     const res = await client.put('/v1/policies/1', body);
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
     expect(res.body.message).toContain(field);
-    expect((await client.get('/v1/policies')).body.policies[0]).toEqual({ id: 1, title: 'Policy 1', content: 'Content 1', isActive: true });
+    expect((await client.get('/v1/policies')).body.policies[0]).toEqual(policies[0]);
   });
 
   it.each(['abc', '1.5', '0'])('answers the policy id %s as an unknown policy: 404', async (policyId) => {
@@ -137,7 +138,7 @@ describe('POST /v1/policies', () => {
     const { client } = await withPolicies(1);
     const res = await client.post('/v1/policies', { title: ' Warranty ', content: 'Workmanship is guaranteed for 6 years.' });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ policy: { id: 2, title: 'Warranty', content: 'Workmanship is guaranteed for 6 years.', isActive: true } });
+    expect(res.body).toEqual({ policy: { id: 2, title: 'Warranty', content: 'Workmanship is guaranteed for 6 years.', isActive: true, updatedAt: expect.stringMatching(ISO_MS) } });
     const listed = (await client.get('/v1/policies')).body;
     expect(listed.policies[0]).toEqual(res.body.policy);
     expect(listed.totalCount).toBe(2);
@@ -146,7 +147,7 @@ describe('POST /v1/policies', () => {
   it('keeps isActive false', async () => {
     const { client } = await api.organization();
     const res = await client.post('/v1/policies', { title: 'Draft', content: 'Not yet', isActive: false });
-    expect(res.body.policy).toEqual({ id: 1, title: 'Draft', content: 'Not yet', isActive: false });
+    expect(res.body.policy).toEqual({ id: 1, title: 'Draft', content: 'Not yet', isActive: false, updatedAt: expect.stringMatching(ISO_MS) });
   });
 
   it.each([
@@ -199,7 +200,7 @@ describe('GET /v1/policies/{policyId}', () => {
       res = await client.get('/v1/policies/1');
     });
     expect(res!.status).toBe(200);
-    expect(res!.body).toEqual({ policy: { id: 1, title: 'Policy 1', content: 'Content 1', isActive: true } });
+    expect(res!.body).toEqual({ policy: { id: 1, title: 'Policy 1', content: 'Content 1', isActive: true, updatedAt: expect.stringMatching(ISO_MS) } });
     expect(res!.body.policy).toEqual(listed[1]);
     expect(calls).toEqual(['GetItemCommand']);
     await client.put('/v1/policies/1', { isActive: false });

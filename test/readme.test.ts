@@ -110,6 +110,7 @@ describe('npm start and the README curl session', () => {
       '"delivery":{"id":"delivery_',
       '"success":true,"id":',
       '"success":true,"id":"lead_',
+      '"updatedAt":"',
       '"message":"Invalid or expired token"',
       'limit must be at most 100',
       'suburb is not a query parameter of this operation',

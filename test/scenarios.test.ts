@@ -66,7 +66,8 @@ describe('PATCH /v1/scenarios/{scenarioId}', () => {
     expect(res.body.scenario).toEqual({ ...before, ...change, outcome: { type: 'transferCall', property1: 'Emergency plumbing', property2: null }, updatedAt: expect.stringMatching(ISO_MS) });
     expect((await client.get(`/v1/scenarios/${service.scenario.id}`)).body.scenario).toEqual(res.body.scenario);
     const read = (await client.get(`/v1/services/${service.id}`)).body.service;
-    expect(read).toEqual({ ...service, scenario: { id: service.scenario.id, response: change.response, questions, outcome: res.body.scenario.outcome } });
+    // The service shows its scenario's summary, so it changed with it: its updatedAt is the scenario's.
+    expect(read).toEqual({ ...service, scenario: { id: service.scenario.id, response: change.response, questions, outcome: res.body.scenario.outcome }, updatedAt: res.body.scenario.updatedAt });
   });
 
   it('keeps the fields not sent, and fills answerOptions and followUps left out', async () => {

@@ -42,8 +42,10 @@ describe('GET /v1/sms/{smsId}', () => {
   it('reads back the message POST /v1/sms answered, with its status as it moves, in one Query', async () => {
     const { client, userId, leadId } = await organizationWithSender();
     const { sms } = (await client.post('/v1/sms', { userId, leadId, message: 'On our way' })).body;
-    expect(sms).toEqual({ id: expect.stringMatching(/^message_/), direction: 'OUTBOUND', status: 'SENT', body: 'On our way', leadId, userId, messageThreadId: expect.stringMatching(/^thread_/), inquiryId: expect.stringMatching(/^inquiry_/), createdAt: expect.stringMatching(ISO_MS) });
-    await vi.waitFor(async () => expect((await client.get(`/v1/sms/${sms.id}`)).body).toEqual({ sms: { ...sms, status: 'DELIVERED' } }));
+    expect(sms).toEqual({ id: expect.stringMatching(/^message_/), direction: 'OUTBOUND', status: 'SENT', body: 'On our way', leadId, userId, messageThreadId: expect.stringMatching(/^thread_/), inquiryId: expect.stringMatching(/^inquiry_/), createdAt: expect.stringMatching(ISO_MS), updatedAt: expect.stringMatching(ISO_MS) });
+    // Each status move moves updatedAt: the message comes again to a poller (updatedSince) in its new status.
+    await vi.waitFor(async () => expect((await client.get(`/v1/sms/${sms.id}`)).body).toEqual({ sms: { ...sms, status: 'DELIVERED', updatedAt: expect.stringMatching(ISO_MS) } }));
+    expect((await client.get(`/v1/sms/${sms.id}`)).body.sms.updatedAt > sms.createdAt).toBe(true);
     let calls: string[] = [];
     calls = await countDynamoCalls(() => client.get(`/v1/sms/${sms.id}`));
     expect(calls).toEqual(['QueryCommand']);
@@ -112,7 +114,7 @@ describe('GET /v1/sms', () => {
     await settled(a.client);
 
     const all = (await a.client.get('/v1/sms')).body;
-    expect(all).toEqual({ messages: [fourth, third, second, first].map((sms) => ({ ...sms, status: 'DELIVERED' })), totalPages: 1, currentPage: 1, totalCount: 4, nextCursor: null });
+    expect(all).toEqual({ messages: [fourth, third, second, first].map((sms) => ({ ...sms, status: 'DELIVERED', updatedAt: expect.stringMatching(ISO_MS) })), totalPages: 1, currentPage: 1, totalCount: 4, nextCursor: null });
     const ids = async (query: string) => {
       const { messages, totalCount } = (await a.client.get(`/v1/sms?${query}`)).body;
       return { ids: messages.map((sms: { id: string }) => sms.id), totalCount };
@@ -207,7 +209,7 @@ describe('SMS with a lead entered with only a phone', () => {
     await api.eventsCaughtUp();
     const { messages, totalCount } = (await client.get(`/v1/sms?leadId=${lead.id}`)).body;
     expect(totalCount).toBe(2);
-    expect(messages[0]).toEqual({ id: expect.stringMatching(/^message_/), direction: 'INBOUND', status: 'RECEIVED', body: 'Thanks, Tuesday works', leadId: lead.id, userId: null, messageThreadId: sent.body.sms.messageThreadId, inquiryId: sent.body.sms.inquiryId, createdAt: expect.stringMatching(ISO_MS) });
+    expect(messages[0]).toEqual({ id: expect.stringMatching(/^message_/), direction: 'INBOUND', status: 'RECEIVED', body: 'Thanks, Tuesday works', leadId: lead.id, userId: null, messageThreadId: sent.body.sms.messageThreadId, inquiryId: sent.body.sms.inquiryId, createdAt: expect.stringMatching(ISO_MS), updatedAt: expect.stringMatching(ISO_MS) });
     expect((await client.get('/v1/sms?status=RECEIVED')).body.totalCount).toBe(1);
     expect((await client.get(`/v1/sms/${messages[0].id}`)).body.sms).toEqual(messages[0]);
   });

@@ -85,7 +85,7 @@ describe('POST /v1/sms without messageThreadId', () => {
     const [item] = list.inquiries;
     expect(res.body).toEqual({
       message: 'SMS sent',
-      sms: { id: expect.stringMatching(/^message_[0-9A-Z]{26}$/), direction: 'OUTBOUND', status: 'SENT', body: 'Hi Olivia, we can come tomorrow at 10.', leadId, userId, messageThreadId: item.sourceId, inquiryId: item.id, createdAt: expect.stringMatching(ISO_MS) },
+      sms: { id: expect.stringMatching(/^message_[0-9A-Z]{26}$/), direction: 'OUTBOUND', status: 'SENT', body: 'Hi Olivia, we can come tomorrow at 10.', leadId, userId, messageThreadId: item.sourceId, inquiryId: item.id, createdAt: expect.stringMatching(ISO_MS), updatedAt: expect.stringMatching(ISO_MS) },
     });
     expect(item).toMatchObject({ source: 'SMS', isFirstInquiry: true, isRead: true, leadId, tag: 'FOLLOW_UP', sourceId: expect.stringMatching(/^thread_[0-9A-Z]{26}$/) });
     expect(item.summary).toContain('we can come tomorrow');

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { Appointment } from './schema';
 import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '../../shared/store/keys';
 import type { Versioned } from '../../shared/store/versioned-record';
+import { changeLogKey } from '../../shared/store/change-log';
 
 export type VersionedAppointment = Versioned<Appointment>;
 
@@ -31,6 +32,9 @@ export const appointmentCounterNames = {
   appointments: ({ leadId }: { leadId?: string } = {}) => (leadId ? `APPOINTMENTS#LEAD#${leadId}` : 'APPOINTMENTS'),
 } as const;
 
+/** The appointments' change log (updatedSince). */
+export const APPOINTMENT_CHANGES = 'APPOINTMENTS';
+
 const O = SAMPLE_ORGANIZATION_ID;
 const STARTS_AT = '2026-12-01T00:00:00.000Z';
 
@@ -43,7 +47,7 @@ export const appointmentKeySamples: KeySamples<typeof appointmentKeys> = {
 };
 
 export function toAppointmentItem(organizationId: string, { value: appointment, version }: VersionedAppointment) {
-  return { ...appointmentKeys.appointment(organizationId, appointment.id), ...appointmentKeys.appointmentIndexes(organizationId, appointment), entity: 'APPOINTMENT', organizationId, version, ...appointment };
+  return { ...appointmentKeys.appointment(organizationId, appointment.id), ...appointmentKeys.appointmentIndexes(organizationId, appointment), ...changeLogKey(organizationId, APPOINTMENT_CHANGES), entity: 'APPOINTMENT', organizationId, version, ...appointment };
 }
 
 export const fromAppointmentItem = (item: Record<string, unknown>): VersionedAppointment => ({ value: v.parse(Appointment, item), version: Number(item.version) });

@@ -25,7 +25,7 @@ export const listAppointments = defineRoute({
     'Every appointment, or one lead’s with `leadId`, ordered by `startsAt`. `from` and `to` keep those starting in [from, to); `to` must be after `from`. Cancelled appointments are listed with their status. `totalCount` is exact: from a counter, or counted over the window when `from` or `to` is given.',
   tag: 'Appointments',
   dynamodb: ['Query', 'GetItem'],
-  indexes: ['gsi1', 'gsi2'],
+  indexes: ['gsi1', 'gsi2', 'gsi6'],
   status: 200,
   request: { query: ListAppointmentsQuery },
   response: AppointmentPage,

@@ -33,7 +33,7 @@ const bookingOf = (appointment: Appointment): Booking => ({ appointmentId: appoi
 const bookingsOf = (appointment: Appointment) => appointment.attendees.map(({ userId }) => ({ userId, booking: bookingOf(appointment) }));
 
 async function activity(organizationId: string, appointment: Appointment, event: string, data: string, at: string): Promise<LeadActivity> {
-  return { id: await reserveIds(organizationId, ACTIVITY_SEQUENCE), event, data, referenceId: appointment.id, userId: null, leadId: appointment.leadId, createdAt: at };
+  return { id: await reserveIds(organizationId, ACTIVITY_SEQUENCE), event, data, referenceId: appointment.id, userId: null, leadId: appointment.leadId, createdAt: at, updatedAt: at };
 }
 
 const describeTime = (appointment: Appointment) => `${appointment.startsAt} to ${appointment.endsAt} (${appointment.timezone})`;

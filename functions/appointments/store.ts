@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
-import { appointmentCounterNames, appointmentKeys, fromAppointmentItem, fromBookingItem, toAppointmentItem, toBookingItem, type Booking, type VersionedAppointment } from './entity';
+import { APPOINTMENT_CHANGES, appointmentCounterNames, appointmentKeys, fromAppointmentItem, fromBookingItem, toAppointmentItem, toBookingItem, type Booking, type VersionedAppointment } from './entity';
 import { leadCounterNames, leadKeys, toActivityItem } from '../leads/entity';
 import { memberKeys } from '../organization/member-entity';
 import { NotFoundError, ValidationError } from '../../shared/errors';
@@ -11,6 +11,7 @@ import type { LeadActivity } from '../leads/schema';
 import { batchGetItems } from '../../shared/store/batch-get';
 import { counterUpdate } from '../../shared/store/counters';
 import { countedPage, queryAll, rangePage, type PageSource } from '../../shared/store/query-page';
+import { changeLogKey, changesPage } from '../../shared/store/change-log';
 import { deleteItem, insertIfAbsent, requireExisting, transact, type TransactWrite } from '../../shared/store/transact';
 import { putIfVersion, StaleWrite } from '../../shared/store/versioned';
 
@@ -124,7 +125,12 @@ export async function getAppointment(organizationId: string, appointmentId: stri
 }
 
 /** The appointments by start time, earliest first: all of them or one lead's, optionally in a window of start times. */
-export async function listAppointmentsPage(organizationId: string, { page, limit, cursor, leadId, from, to }: ListAppointmentsQuery): Promise<Page<VersionedAppointment['value']>> {
+export async function listAppointmentsPage(organizationId: string, { page, limit, cursor, leadId, from, to, updatedSince }: ListAppointmentsQuery): Promise<Page<VersionedAppointment['value']>> {
+  if (updatedSince !== undefined) {
+    const log = { partition: changeLogKey(organizationId, APPOINTMENT_CHANGES).gsi6pk, filters: { leadId, from, to } };
+    const { items, totalCount, nextCursor } = await changesPage(updatedSince, log, { page, limit, cursor });
+    return { items: items.map((item) => fromAppointmentItem(item).value), totalCount: totalCount ?? 0, page, limit, nextCursor };
+  }
   const partition = appointmentKeys.appointmentIndexes(organizationId, { id: '', leadId: leadId ?? '', startsAt: '' });
   const base: PageSource = leadId ? { index: 'gsi2', pk: partition.gsi2pk, ascending: true } : { index: 'gsi1', pk: partition.gsi1pk, ascending: true };
   if (from === undefined && to === undefined) {

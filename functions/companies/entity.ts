@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { Company, CompanyNote } from './schema';
 import { organizationPartition, pad, SAMPLE_ORGANIZATION_ID, searchKey, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
 import { leadKeys } from '../leads/entity';
+import { changeLogKey } from '../../shared/store/change-log';
 
 const org = organizationPartition;
 
@@ -21,6 +22,10 @@ export const companyCounterNames = {
   companyNotes: (companyId: string) => `NOTES#${companyId}`,
 } as const;
 
+/** The change logs (updatedSince) of the companies and of one company's notes. */
+export const COMPANY_CHANGES = 'COMPANIES';
+export const noteChanges = (companyId: string) => `NOTES#${companyId}`;
+
 const O = SAMPLE_ORGANIZATION_ID;
 
 export const companyKeySamples: KeySamples<typeof companyKeys> = {
@@ -31,13 +36,13 @@ export const companyKeySamples: KeySamples<typeof companyKeys> = {
 };
 
 export function toCompanyItem(organizationId: string, company: Company) {
-  return { ...leadKeys.company(organizationId, company.id), ...companyKeys.companyNameIndex(organizationId, company), entity: 'COMPANY', ...company };
+  return { ...leadKeys.company(organizationId, company.id), ...companyKeys.companyNameIndex(organizationId, company), ...changeLogKey(organizationId, COMPANY_CHANGES), entity: 'COMPANY', ...company };
 }
 
 export const fromCompanyItem = (item: Record<string, unknown>): Company => v.parse(Company, item);
 
 export function toCompanyNoteItem(organizationId: string, note: CompanyNote) {
-  return { ...companyKeys.companyNote(organizationId, note.companyId, note.id), entity: 'COMPANY_NOTE', ...note };
+  return { ...companyKeys.companyNote(organizationId, note.companyId, note.id), ...changeLogKey(organizationId, noteChanges(note.companyId)), entity: 'COMPANY_NOTE', ...note };
 }
 
 export const fromCompanyNoteItem = (item: Record<string, unknown>): CompanyNote => v.parse(CompanyNote, item);

@@ -38,7 +38,8 @@ export const listCompanies = defineRoute({
   description: 'Pages through the organization’s companies, newest first, with an exact `totalCount`; with `q`, only those whose name starts with it, ignoring case and accents (`cote` finds Côte Builders).',
   tag: 'Companies',
   dynamodb: ['Query', 'GetItem'],
-  indexes: ['gsi1'],
+  // gsi1: the name search; gsi6: the change log read with updatedSince.
+  indexes: ['gsi1', 'gsi6'],
   status: 200,
   request: { query: ListCompaniesQuery },
   response: CompanyPage,
@@ -97,6 +98,8 @@ export const listCompanyNotes = defineRoute({
   description: 'Pages through the notes of one company, newest first. An unknown company answers 404, not an empty list.',
   tag: 'Companies',
   dynamodb: ['Query', 'GetItem'],
+  // gsi6: the change log read with updatedSince.
+  indexes: ['gsi6'],
   status: 200,
   request: { path: CompanyIdPath, query: PageQuery },
   response: CompanyNotePage,

@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
-import { companyCounterNames, companyKeys, fromCompanyItem, fromCompanyNoteItem, toCompanyItem, toCompanyNoteItem } from './entity';
+import { COMPANY_CHANGES, noteChanges, companyCounterNames, companyKeys, fromCompanyItem, fromCompanyNoteItem, toCompanyItem, toCompanyNoteItem } from './entity';
 import { leadCounterNames, leadKeys } from '../leads/entity';
 import { memberKeys } from '../organization/member-entity';
 import { ApiError, NotFoundError, ValidationError } from '../../shared/errors';
@@ -12,6 +12,7 @@ import { pageOfMatches } from '../../shared/store/match-page';
 import { searchKey } from '../../shared/store/keys';
 import { counterUpdate } from '../../shared/store/counters';
 import { countedPage, queryAll } from '../../shared/store/query-page';
+import { changeLogKey, listOrChanges } from '../../shared/store/change-log';
 import { deleteItems } from '../../shared/store/batch-write';
 import { keys, type Key } from '../../shared/store/keys';
 import { reserveIds } from '../../shared/store/sequences';
@@ -41,10 +42,12 @@ export async function getCompany(organizationId: string, companyId: string): Pro
   return fromCompanyItem(Item);
 }
 
-/** The list, or with `q` the companies whose name starts with it (ignoring case and accents). */
-export async function listCompaniesPage(organizationId: string, { q, page, limit, cursor }: ListCompaniesQuery): Promise<Page<Company>> {
-  if (q !== undefined) return companiesByNamePage(organizationId, q, { page, limit, cursor });
-  const { items, totalCount, nextCursor } = await countedPage(companyKeys.companies(organizationId), organizationId, companyCounterNames.companies, { page, limit, cursor });
+/** The list, its changes with `updatedSince`, or with `q` the companies whose name starts with it (ignoring case and accents). */
+export async function listCompaniesPage(organizationId: string, request: ListCompaniesQuery): Promise<Page<Company>> {
+  const { q, page, limit, cursor } = request;
+  if (q !== undefined && request.updatedSince === undefined) return companiesByNamePage(organizationId, q, { page, limit, cursor });
+  const log = { partition: changeLogKey(organizationId, COMPANY_CHANGES).gsi6pk, filters: { q } };
+  const { items, totalCount, nextCursor } = await listOrChanges(request, log, (at) => countedPage(companyKeys.companies(organizationId), organizationId, companyCounterNames.companies, at));
   return { items: items.map(fromCompanyItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
 }
 
@@ -139,8 +142,11 @@ export async function deleteCompanyNote(organizationId: string, companyId: strin
  * The notes counter exists exactly while its company does, so reading it answers "is this
  * company here?" without a third call.
  */
-export async function listCompanyNotesPage(organizationId: string, companyId: string, { page, limit, cursor }: PageRequest): Promise<Page<CompanyNote>> {
-  const { items, totalCount, nextCursor } = await countedPage(companyKeys.companyNotes(organizationId, companyId), organizationId, companyCounterNames.companyNotes(companyId), { page, limit, cursor });
+export async function listCompanyNotesPage(organizationId: string, companyId: string, request: PageRequest): Promise<Page<CompanyNote>> {
+  const { page, limit } = request;
+  const counter = companyCounterNames.companyNotes(companyId);
+  const log = { partition: changeLogKey(organizationId, noteChanges(companyId)).gsi6pk, ownerCounter: { organizationId, name: counter } };
+  const { items, totalCount, nextCursor } = await listOrChanges(request, log, (at) => countedPage(companyKeys.companyNotes(organizationId, companyId), organizationId, counter, at));
   if (totalCount === undefined) throw companyNotFound();
   return { items: items.map(fromCompanyNoteItem), totalCount, page, limit, nextCursor };
 }

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { InboundEndpoint } from './schema';
 import { emptyFieldsOf } from '../../shared/schema';
+import { changeLogKey } from '../../shared/store/change-log';
 import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
 
 const org = organizationPartition;
@@ -18,6 +19,9 @@ export const inboundEndpointCounterNames = {
   inboundEndpoints: 'INBOUND_ENDPOINTS',
 } as const;
 
+/** The inbound endpoints' change log (updatedSince). */
+export const INBOUND_ENDPOINT_CHANGES = 'INBOUND_ENDPOINTS';
+
 const O = SAMPLE_ORGANIZATION_ID;
 
 export const inboundEndpointKeySamples: KeySamples<typeof inboundEndpointKeys> = {
@@ -33,6 +37,7 @@ export type InboundEndpointRecord = v.InferOutput<typeof InboundEndpointRecord>;
 export const toInboundEndpointItem = (endpoint: InboundEndpointRecord) => ({
   ...inboundEndpointKeys.inboundEndpoint(endpoint.organizationId, endpoint.id),
   ...inboundEndpointKeys.inboundEndpointById(endpoint.id),
+  ...changeLogKey(endpoint.organizationId, INBOUND_ENDPOINT_CHANGES),
   entity: 'INBOUND_ENDPOINT',
   ...endpoint,
 });

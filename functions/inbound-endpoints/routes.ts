@@ -37,6 +37,8 @@ export const listInboundEndpoints = defineRoute({
   description: 'Never the tokens or secrets.',
   tag: 'Inbound',
   dynamodb: ['Query', 'GetItem'],
+  // gsi6: the change log read with updatedSince.
+  indexes: ['gsi6'],
   status: 200,
   request: { query: InboundEndpointListQuery },
   response: InboundEndpointPage,

@@ -40,7 +40,8 @@ const urlOf = (baseUrl: string, id: string, token: string) => `${baseUrl}/v1/inb
 /** An endpoint, answered once with its URL (holding the token, stored only hashed) and its signing secret. */
 export async function createEndpoint(organizationId: string, body: CreateInboundEndpointBody, baseUrl: string) {
   const token = newToken();
-  const endpoint: InboundEndpointRecord = { id: newId('inbound'), ...settingsOf(body), createdAt: now(), organizationId, tokenHash: hashToken(token), secret: newSigningSecret() };
+  const at = now();
+  const endpoint: InboundEndpointRecord = { id: newId('inbound'), ...settingsOf(body), createdAt: at, updatedAt: at, organizationId, tokenHash: hashToken(token), secret: newSigningSecret() };
   await createInboundEndpoint(endpoint);
   return { ...publicEndpoint(endpoint), url: urlOf(baseUrl, endpoint.id, token), secret: endpoint.secret };
 }

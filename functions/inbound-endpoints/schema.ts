@@ -96,6 +96,8 @@ export const InboundEndpoint = v.object({
   errorRedirectUrl: inboundEndpointFields.errorRedirectUrl,
   allowedOrigins: inboundEndpointFields.allowedOrigins,
   createdAt: Timestamp,
+  /** When it was created or last changed: the sync order (updatedSince). */
+  updatedAt: Timestamp,
 });
 export type InboundEndpoint = v.InferOutput<typeof InboundEndpoint>;
 

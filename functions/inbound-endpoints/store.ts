@@ -1,12 +1,13 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
-import { fromInboundEndpointItem, inboundEndpointCounterNames, inboundEndpointKeys, toInboundEndpointItem, type InboundEndpointRecord } from './entity';
+import { INBOUND_ENDPOINT_CHANGES, fromInboundEndpointItem, inboundEndpointCounterNames, inboundEndpointKeys, toInboundEndpointItem, type InboundEndpointRecord } from './entity';
 import { NotFoundError } from '../../shared/errors';
 import { now } from '../../shared/ids';
 import type { Page, PageRequest } from '../../shared/pagination';
 import { counterUpdate } from '../../shared/store/counters';
 import { countedPage } from '../../shared/store/query-page';
+import { changeLogKey, listOrChanges } from '../../shared/store/change-log';
 import { deleteItem, insertIfAbsent, transact, writeAlone } from '../../shared/store/transact';
 import { setFields, updateExistingItem } from '../../shared/store/update-fields';
 import type { InboundEndpointChanges } from './schema';
@@ -18,8 +19,10 @@ export async function createInboundEndpoint(endpoint: InboundEndpointRecord): Pr
   await transact([insertIfAbsent(toInboundEndpointItem(endpoint)), counterUpdate(endpoint.organizationId, inboundEndpointCounterNames.inboundEndpoints, 1)]);
 }
 
-export async function listInboundEndpointsPage(organizationId: string, { page, limit, cursor }: PageRequest): Promise<Page<InboundEndpointRecord>> {
-  const { items, totalCount, nextCursor } = await countedPage(inboundEndpointKeys.inboundEndpoints(organizationId), organizationId, inboundEndpointCounterNames.inboundEndpoints, { page, limit, cursor });
+export async function listInboundEndpointsPage(organizationId: string, request: PageRequest): Promise<Page<InboundEndpointRecord>> {
+  const { page, limit } = request;
+  const log = { partition: changeLogKey(organizationId, INBOUND_ENDPOINT_CHANGES).gsi6pk };
+  const { items, totalCount, nextCursor } = await listOrChanges(request, log, (at) => countedPage(inboundEndpointKeys.inboundEndpoints(organizationId), organizationId, inboundEndpointCounterNames.inboundEndpoints, at));
   return { items: items.map(fromInboundEndpointItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
 }
 

@@ -2,6 +2,8 @@ import * as v from 'valibot';
 import { Inquiry, InquirySummary, SmsMessage, type InquiryDataBySource, type InquirySource, type SmsData } from './schema';
 import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
 import { shardCounters } from '../../shared/store/counter-shards';
+import { changeLogKey } from '../../shared/store/change-log';
+import { now } from '../../shared/ids';
 
 const org = organizationPartition;
 
@@ -97,10 +99,15 @@ export type StoredSourceData = { [S in InquirySource]: S extends 'SMS' ? Omit<Sm
 export const SmsThread = v.object({ threadId: v.string(), leadId: v.string(), inquiryId: v.string(), createdAt: v.string() });
 export type SmsThread = v.InferOutput<typeof SmsThread>;
 
+/** The change logs (updatedSince) of the inquiries and of the SMS messages. */
+export const INQUIRY_CHANGES = 'INQUIRIES';
+export const SMS_CHANGES = 'SMS';
+
 export function toInquiryItem(organizationId: string, inquiry: InquiryRecord) {
   return {
     ...inquiryKeys.inquiry(organizationId, inquiry.id),
     ...inquiryKeys.inquiryIndexes(organizationId, inquiry),
+    ...changeLogKey(organizationId, INQUIRY_CHANGES),
     entity: 'INQUIRY',
     organizationId,
     ...inquiry,
@@ -126,7 +133,7 @@ const awaitingShardOf = (messageId: string) => messageId.charCodeAt(messageId.le
 export function toSmsMessageItem(organizationId: string, { inquiryId, threadId, leadId }: { inquiryId: string; threadId: string; leadId: string }, message: SmsMessage) {
   const awaiting = message.direction === 'OUTBOUND' && message.status === 'QUEUED' ? inquiryKeys.smsAwaitingProvider(awaitingShardOf(message.id), message.createdAt, message.id) : {};
   const listed = inquiryKeys.smsMessageIndexes(organizationId, { id: message.id, status: message.status, leadId, threadId });
-  return { ...inquiryKeys.inquiryMessage(organizationId, inquiryId, message.id), ...awaiting, ...listed, entity: 'SMS_MESSAGE', threadId, leadId, inquiryId, ...message };
+  return { ...inquiryKeys.inquiryMessage(organizationId, inquiryId, message.id), ...awaiting, ...listed, ...changeLogKey(organizationId, SMS_CHANGES), entity: 'SMS_MESSAGE', threadId, leadId, inquiryId, ...message, updatedAt: now() };
 }
 
 /** Where a message item sits: `ORG#<org>#INQUIRY#<inquiryId>` / `MESSAGE#<messageId>`. */

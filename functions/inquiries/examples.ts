@@ -26,6 +26,7 @@ export const inquiryListItem = {
   isRead: false,
   leadId: LEAD_ID,
   createdAt: '2026-11-20T04:15:42.118Z',
+  updatedAt: '2026-11-20T04:15:42.118Z',
 };
 
 /** A single read has the list fields but sourceId, and its populated source record. */

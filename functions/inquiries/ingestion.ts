@@ -1,6 +1,6 @@
 import { leadCounterNames, toActivityItem } from '../leads/entity';
 import { inquiryKeys } from './entity';
-import { newId } from '../../shared/ids';
+import { newId, now } from '../../shared/ids';
 import { createInquiry, findInquiryByExternalId, inquiryListItem, type NewInquiry } from './store';
 import { ACTIVITY_SEQUENCE, findLeadByEmail, findLeadByPhone, insertLeadOrFindHolders } from '../leads/store';
 import { counterUpdate } from '../../shared/store/counters';
@@ -25,7 +25,7 @@ async function findOrCreateLead(organizationId: string, sender: InquirySender, a
   if (found) return found;
   const lead = newLead({ email: sender.email ?? null, phone: sender.phone, name: sender.name, firstName: sender.firstName, lastName: sender.lastName }, newId('lead', at), at.toISOString());
   const activityId = await reserveIds(organizationId, ACTIVITY_SEQUENCE);
-  const created = { id: activityId, event: 'LEAD_CREATED', data: `Lead created from an inquiry`, referenceId: null, userId: null, leadId: lead.id, createdAt: lead.createdAt };
+  const created = { id: activityId, event: 'LEAD_CREATED', data: `Lead created from an inquiry`, referenceId: null, userId: null, leadId: lead.id, createdAt: lead.createdAt, updatedAt: lead.updatedAt };
   const result = await insertLeadOrFindHolders(organizationId, lead, created);
   // Email first, as the lookup goes.
   return 'held' in result ? result.held[0]!.holder : result.lead;
@@ -47,7 +47,7 @@ export async function ingestInquiry(organizationId: string, body: IngestInquiryB
   const inquiryId = newId('inquiry', at);
   const activityId = await reserveIds(organizationId, ACTIVITY_SEQUENCE);
   const alsoWrite: TransactWrite[] = [
-    insertIfAbsent(toActivityItem(organizationId, { id: activityId, event: 'INQUIRY_RECEIVED', data: `${source} inquiry received`, referenceId: inquiryId, userId: null, leadId: lead.id, createdAt: at.toISOString() })),
+    insertIfAbsent(toActivityItem(organizationId, { id: activityId, event: 'INQUIRY_RECEIVED', data: `${source} inquiry received`, referenceId: inquiryId, userId: null, leadId: lead.id, createdAt: at.toISOString(), updatedAt: now() })),
     counterUpdate(organizationId, leadCounterNames.activities(lead.id), 1),
     ...(externalInquiryId ? [insertIfAbsent({ ...inquiryKeys.externalInquiry(organizationId, source, externalInquiryId), entity: 'EXTERNAL_INQUIRY', inquiryId }, () => new ExternalIdTaken())] : []),
   ];

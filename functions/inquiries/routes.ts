@@ -10,8 +10,8 @@ export const listInquiries = defineRoute({
   description: 'Every contact from a lead (call, email, chatbot, SMS, web form), newest first. Filter by `leadId` and/or `source`; `totalCount` is exact for every filter. `expand=lead` adds each inquiry\'s lead, `expand=external` the id in the source system, `expand=both` both.',
   tag: 'Inquiries',
   dynamodb: ['Query', 'GetItem', 'BatchGetItem'],
-  // One index per filter combination (docs/data-model.md).
-  indexes: ['gsi1', 'gsi2', 'gsi3', 'gsi4'],
+  // One index per filter combination (docs/data-model.md); gsi6, the change log read with updatedSince.
+  indexes: ['gsi1', 'gsi2', 'gsi3', 'gsi4', 'gsi6'],
   status: 200,
   request: { query: ListInquiriesQuery },
   response: InquiryPage,

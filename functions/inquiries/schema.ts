@@ -46,6 +46,8 @@ const inquiryFields = {
   isRead: v.boolean(),
   leadId: v.string(),
   createdAt: Timestamp,
+  /** When it was recorded or last changed (read state, tag): the sync order. An inquiry given an earlier createdAt is still recorded now. */
+  updatedAt: Timestamp,
 };
 
 export const InquirySummary = v.object({ ...inquiryFields, sourceId: v.string() });

@@ -14,6 +14,7 @@ import {
   toThreadItem,
   type InquiryRecord,
   type StoredSourceData,
+  INQUIRY_CHANGES,
 } from './entity';
 import { leadKeys } from '../leads/entity';
 import { NotFoundError } from '../../shared/errors';
@@ -35,6 +36,7 @@ import {
 import { batchGetItems } from '../../shared/store/batch-get';
 import { counterSet, counterUpdate, readCounter } from '../../shared/store/counters';
 import { countedPage, queryAll, type PageSource } from '../../shared/store/query-page';
+import { changeLogKey, listOrChanges } from '../../shared/store/change-log';
 import { insertIfAbsent, transact, type TransactWrite } from '../../shared/store/transact';
 import { setFields } from '../../shared/store/update-fields';
 import { retryOnStaleWrite, StaleWrite } from '../../shared/store/versioned';
@@ -209,6 +211,8 @@ export async function createInquiry(organizationId: string, input: NewInquiry, l
       isRead: input.isRead,
       leadId: input.leadId,
       createdAt,
+      // The time it is written, not a createdAt the sender gave: a poller past that time still finds it.
+      updatedAt: now(),
       externalInquiryId: input.externalInquiryId ?? null,
     };
     await transact([...inquiryWrites(organizationId, inquiry, data, known, leadChanges), ...alsoWrite]);
@@ -252,8 +256,11 @@ function toListItem({ externalInquiryId, ...inquiry }: InquiryRecord, expand: In
 }
 
 /** One index Query and one counter read (+ one BatchGetItem of the page's leads with expand=lead|both). */
-export async function listInquiriesPage(organizationId: string, { page, limit, cursor, leadId, source, expand }: ListInquiriesQuery): Promise<Page<InquiryListItem>> {
-  const { items, totalCount, nextCursor } = await countedPage(listSource(organizationId, { leadId, source }), organizationId, inquiryCounterNames.inquiries({ leadId, source }), { page, limit, cursor });
+export async function listInquiriesPage(organizationId: string, { leadId, source, expand, ...request }: ListInquiriesQuery): Promise<Page<InquiryListItem>> {
+  const { page, limit } = request;
+  // expand only adds fields to the items, so it combines with updatedSince.
+  const log = { partition: changeLogKey(organizationId, INQUIRY_CHANGES).gsi6pk, filters: { leadId, source } };
+  const { items, totalCount, nextCursor } = await listOrChanges(request, log, (at) => countedPage(listSource(organizationId, { leadId, source }), organizationId, inquiryCounterNames.inquiries({ leadId, source }), at));
   const inquiries = items.map(fromInquiryItem);
   const leads = expand === 'lead' || expand === 'both' ? await readInquiryLeads(organizationId, inquiries) : undefined;
   return { items: inquiries.map((inquiry) => toListItem(inquiry, expand, leads)), totalCount: totalCount ?? 0, page, limit, nextCursor };
@@ -295,12 +302,12 @@ export async function changeInquiry(organizationId: string, inquiryId: string, c
     const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: inquiryKeys.inquiry(organizationId, inquiryId), ConsistentRead: true }));
     if (!Item) throw new NotFoundError('Inquiry not found');
     const current = fromInquiryItem(Item);
-    const next = { ...current, ...Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) } as InquiryRecord;
+    const next = { ...current, ...Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)), updatedAt: now() } as InquiryRecord;
     const unreadDelta = current.isRead === next.isRead ? 0 : next.isRead ? -1 : 1;
     const flagDelta = Number(FLAGGING_TAGS.includes(next.tag)) - Number(FLAGGING_TAGS.includes(current.tag));
     const changed = () => new InquiryChanged(`Inquiry ${inquiryId} changed while it was updated`);
     const writes: TransactWrite[] = [
-      setFields(inquiryKeys.inquiry(organizationId, inquiryId), { isRead: next.isRead, tag: next.tag }, {
+      setFields(inquiryKeys.inquiry(organizationId, inquiryId), { isRead: next.isRead, tag: next.tag, updatedAt: next.updatedAt }, {
         condition: { expression: 'isRead = :wasRead AND tag = :wasTag', values: { ':wasRead': current.isRead, ':wasTag': current.tag } },
         onConditionFailed: changed,
       }),

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { Lead, LeadActivity } from './schema';
+import { changeLogKey } from '../../shared/store/change-log';
 import { organizationPartition, pad, SAMPLE_ORGANIZATION_ID, searchKey, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
 import { shardCounters } from '../../shared/store/counter-shards';
 
@@ -57,6 +58,10 @@ export const leadKeys = {
   organizationRecord: (o: string): Key => ({ pk: org(o), sk: 'ORGANIZATION' }),
 } as const;
 
+/** The change logs (updatedSince) of the leads and of one lead's activities. */
+export const LEAD_CHANGES = 'LEADS';
+export const activityChanges = (leadId: string) => `ACTIVITIES#${leadId}`;
+
 /** The names of the leads' counter items (`COUNT#<name>`), kept in step with their collection in the same transaction. */
 export const leadCounterNames = {
   /** One counter per lead list filter combination, so every filtered totalCount is one read. */
@@ -98,6 +103,7 @@ export function toLeadItem(organizationId: string, lead: Lead) {
     ...leadKeys.leadIndexes(organizationId, lead),
     ...(lead.phone ? leadKeys.leadPhoneIndex(organizationId, { id: lead.id, phone: lead.phone }) : {}),
     ...(lead.email ? leadKeys.leadEmailIndex(organizationId, { id: lead.id, email: lead.email }) : {}),
+    ...changeLogKey(organizationId, LEAD_CHANGES),
     entity: 'LEAD',
     organizationId,
     ...lead,
@@ -108,7 +114,7 @@ export function toLeadItem(organizationId: string, lead: Lead) {
 export const fromLeadItem = (item: Record<string, unknown>): Lead => v.parse(Lead, item);
 
 export function toActivityItem(organizationId: string, activity: LeadActivity) {
-  return { ...leadKeys.activity(organizationId, activity.leadId, activity.id), entity: 'ACTIVITY', ...activity };
+  return { ...leadKeys.activity(organizationId, activity.leadId, activity.id), ...changeLogKey(organizationId, activityChanges(activity.leadId)), entity: 'ACTIVITY', ...activity };
 }
 
 export const fromActivityItem = (item: Record<string, unknown>): LeadActivity => v.parse(LeadActivity, item);

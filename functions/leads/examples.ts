@@ -16,6 +16,7 @@ export const lead = {
   socials: {},
   status: 'NEW',
   createdAt: '2026-11-20T04:12:09.512Z',
+  updatedAt: '2026-11-20T04:15:42.118Z',
   read: false,
   lastInquiryId: 'inquiry_01JCZ41B2C3D4E5F6G7H8J9K0M',
   lastInquiryDate: '2026-11-20T04:15:42.118Z',
@@ -36,4 +37,5 @@ export const leadActivity = {
   userId: null,
   leadId: LEAD_ID,
   createdAt: '2026-11-20T04:12:09.512Z',
+  updatedAt: '2026-11-20T04:12:09.512Z',
 };

@@ -14,7 +14,7 @@ export const listLeads = defineRoute({
   // BatchGetItem: a sharded organization's totalCount is the sum of its counter's shards, and a name search's page of leads.
   // GetItem: also the organization's timezone for a national phone number.
   dynamodb: ['Query', 'GetItem', 'BatchGetItem'],
-  indexes: ['gsi1', 'gsi2', 'gsi3', 'gsi4', 'gsi5'],
+  indexes: ['gsi1', 'gsi2', 'gsi3', 'gsi4', 'gsi5', 'gsi6'],
   status: 200,
   request: { query: ListLeadsQuery },
   response: LeadPage,
@@ -133,6 +133,8 @@ export const listLeadActivities = defineRoute({
   description: 'The lead’s history (LEAD_CREATED, STATUS_CHANGED, …), newest first. An unknown lead answers 404, not an empty list.',
   tag: 'Leads',
   dynamodb: ['Query', 'GetItem'],
+  // gsi6: the change log read with updatedSince.
+  indexes: ['gsi6'],
   status: 200,
   request: { path: LeadIdPath, query: PageQuery },
   response: ActivityPage,

@@ -40,11 +40,13 @@ export function newLead({ name, ...profile }: Omit<CreateLeadBody, 'email'> & { 
     firstName: profile.firstName ?? first ?? null,
     lastName: profile.lastName ?? (rest.length ? rest.join(' ') : null),
     createdAt,
+    // When it is written, not a createdAt an ingestion was given: a poller past that time still finds it.
+    updatedAt: now(),
   });
 }
 
 async function activity(organizationId: string, leadId: string, event: string, data: string, createdAt: string): Promise<LeadActivity> {
-  return { id: await reserveIds(organizationId, ACTIVITY_SEQUENCE), event, data, referenceId: null, userId: null, leadId, createdAt };
+  return { id: await reserveIds(organizationId, ACTIVITY_SEQUENCE), event, data, referenceId: null, userId: null, leadId, createdAt, updatedAt: createdAt };
 }
 
 /** Records a lead with its LEAD_CREATED activity, or answers the live leads already holding its contacts. */
@@ -134,6 +136,8 @@ export async function listLeads(organizationId: string, query: ListLeadsQuery): 
   const filters = { status, companyId };
   const sent = SEARCHES.filter((name) => query[name] !== undefined);
   if (sent.length > 1) throw new ValidationError([{ path: sent[1]!, message: `${sent[1]} cannot be combined with ${sent[0]}: send one of ${SEARCHES.join(', ')}` }]);
+  // A change log is kept per list, not per search.
+  if (sent.length && query.updatedSince !== undefined) throw new ValidationError([{ path: 'updatedSince', message: `updatedSince cannot be combined with ${sent[0]}` }]);
   const byContact = (contact: LeadContact) => leadsWithContactPage(organizationId, contact, filters, request);
   if (email !== undefined) return byContact({ kind: 'EMAIL', value: email.toLowerCase() });
   if (phone !== undefined) return byContact({ kind: 'PHONE', value: await e164Of(organizationId, phone, 'phone') });

@@ -31,6 +31,8 @@ export const Lead = v.object({
   socials: v.record(v.string(), v.string()),
   status: v.picklist(LEAD_STATUSES),
   createdAt: Timestamp,
+  /** When anything about the lead last changed (a PATCH, an inquiry, an SMS reply moving its counts): the sync order. */
+  updatedAt: Timestamp,
   read: v.boolean(),
   lastInquiryId: v.nullable(v.string()),
   lastInquiryDate: v.nullable(Timestamp),
@@ -165,6 +167,8 @@ export const LeadActivity = v.object({
   userId: v.nullable(v.string()),
   leadId: v.string(),
   createdAt: Timestamp,
+  /** Activities are never changed: when it was recorded (its createdAt, unless an inquiry came with an earlier one), the sync order. */
+  updatedAt: Timestamp,
 });
 export type LeadActivity = v.InferOutput<typeof LeadActivity>;
 

@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
-import { contactIndexAttribute, contactsOf, fromActivityItem, fromLeadItem, hasContact, leadCounterNames, leadKeys, nameKeysOf, sameContact, toActivityItem, toLeadContactItem, toLeadItem, toLeadNameItem, type LeadContact } from './entity';
+import { activityChanges, LEAD_CHANGES, contactIndexAttribute, contactsOf, fromActivityItem, fromLeadItem, hasContact, leadCounterNames, leadKeys, nameKeysOf, sameContact, toActivityItem, toLeadContactItem, toLeadItem, toLeadNameItem, type LeadContact } from './entity';
 import { batchGetItems } from '../../shared/store/batch-get';
 import { pageOfMatches } from '../../shared/store/match-page';
 import { diallingOfTimeZone, type Dialling } from '../../shared/phone';
@@ -13,6 +13,7 @@ import type { Lead, LeadActivity, ListLeadsQuery } from './schema';
 import { deleteItems } from '../../shared/store/batch-write';
 import { counterUpdate } from '../../shared/store/counters';
 import { countedPage, queryAll, type PageSource } from '../../shared/store/query-page';
+import { changeLogKey, listOrChanges } from '../../shared/store/change-log';
 import { deleteItem, insertIfAbsent, requireExisting, transact, writeAlone, type TransactWrite } from '../../shared/store/transact';
 import { setFields, type Condition } from '../../shared/store/update-fields';
 import { retryOnStaleWrite, StaleWrite } from '../../shared/store/versioned';
@@ -254,7 +255,9 @@ export async function getLead(organizationId: string, leadId: string): Promise<L
  * and `activity` is recorded, in one transaction. Throws StaleWrite when the lead changed or went meanwhile.
  * Answers the changes as written.
  */
-export async function writeLeadChanges(organizationId: string, current: Lead, changes: Partial<Lead>, activity?: LeadActivity, stale: StaleClaim[] = []): Promise<Partial<Lead>> {
+export async function writeLeadChanges(organizationId: string, current: Lead, sent: Partial<Lead>, activity?: LeadActivity, stale: StaleClaim[] = []): Promise<Partial<Lead>> {
+  // updatedAt moves the lead to the end of its change log (gsi6 sorts by it) and is the time of its lead.updated event.
+  const changes = { ...sent, updatedAt: now() };
   const next = { ...current, ...changes };
   const moved = next.status !== current.status || next.companyId !== current.companyId;
   const indexes = moved ? leadKeys.leadIndexes(organizationId, next) : {};
@@ -271,10 +274,8 @@ export async function writeLeadChanges(organizationId: string, current: Lead, ch
     ...(next.companyId !== current.companyId ? companyCheck(organizationId, next.companyId) : []),
     ...(activity ? [insertIfAbsent(toActivityItem(organizationId, activity)), counterUpdate(organizationId, leadCounterNames.activities(current.id), 1)] : []),
   ];
-  // updatedAt is kept on the item (not in the API's lead): the time its lead.updated event occurred.
-  const updatedAt = now();
   const writeAs = async (written: Partial<Lead>) => {
-    const update = setFields(leadKeys.lead(organizationId, current.id), { ...written, ...indexes, ...phoneIndex, ...emailIndex, updatedAt }, {
+    const update = setFields(leadKeys.lead(organizationId, current.id), { ...written, ...indexes, ...phoneIndex, ...emailIndex }, {
       remove: [
         ...(moved && !next.companyId && current.companyId ? ['gsi3pk', 'gsi3sk', 'gsi4pk', 'gsi4sk'] : []),
         ...(phoneChanged && !next.phone ? ['gsi1pk', 'gsi1sk'] : []),
@@ -317,8 +318,10 @@ function listSource(organizationId: string, { status, companyId }: Partial<LeadF
 }
 
 /** One Query and one counter read, whatever the filters. */
-export async function listLeadsPage(organizationId: string, { page, limit, cursor, status, companyId }: ListLeadsQuery): Promise<Page<Lead>> {
-  const { items, totalCount, nextCursor } = await countedPage(listSource(organizationId, { status, companyId }), organizationId, leadCounterNames.leads({ status, companyId }), { page, limit, cursor });
+export async function listLeadsPage(organizationId: string, { status, companyId, ...request }: ListLeadsQuery): Promise<Page<Lead>> {
+  const { page, limit } = request;
+  const log = { partition: changeLogKey(organizationId, LEAD_CHANGES).gsi6pk, filters: { status, companyId } };
+  const { items, totalCount, nextCursor } = await listOrChanges(request, log, (at) => countedPage(listSource(organizationId, { status, companyId }), organizationId, leadCounterNames.leads({ status, companyId }), at));
   return { items: items.map(fromLeadItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
 }
 
@@ -369,8 +372,11 @@ export async function organizationDialling(organizationId: string): Promise<Dial
  * The activity counter exists exactly while its lead does (both are written and removed in the
  * same transactions), so reading it answers "does this lead exist here?" without a third call.
  */
-export async function listActivitiesPage(organizationId: string, leadId: string, { page, limit, cursor }: PageRequest): Promise<Page<LeadActivity>> {
-  const { items, totalCount, nextCursor } = await countedPage(leadKeys.activities(organizationId, leadId), organizationId, leadCounterNames.activities(leadId), { page, limit, cursor });
+export async function listActivitiesPage(organizationId: string, leadId: string, request: PageRequest): Promise<Page<LeadActivity>> {
+  const { page, limit } = request;
+  const counter = leadCounterNames.activities(leadId);
+  const log = { partition: changeLogKey(organizationId, activityChanges(leadId)).gsi6pk, ownerCounter: { organizationId, name: counter } };
+  const { items, totalCount, nextCursor } = await listOrChanges(request, log, (at) => countedPage(leadKeys.activities(organizationId, leadId), organizationId, counter, at));
   if (totalCount === undefined) throw leadNotFound();
   return { items: items.map(fromActivityItem), totalCount, page, limit, nextCursor };
 }

@@ -13,6 +13,7 @@ export const member = {
   avatarImg: 'https://images.harbourcitytrades.com.au/team/daniel-russo.jpg',
   isDisabled: false,
   user: memberUser,
+  updatedAt: '2026-11-02T23:15:00.000Z',
 };
 
 export const organization = {
@@ -24,4 +25,4 @@ export const organization = {
   counts: { leads: 8, members: 4, services: 5 },
 };
 
-export const invitation = { id: 5, email: 'liam.kelly@harbourcitytrades.com.au', role: 'MEMBER', firstName: 'Liam', lastName: 'Kelly', status: 'PENDING', createdAt: '2026-11-20T03:00:00.000Z' };
+export const invitation = { id: 5, email: 'liam.kelly@harbourcitytrades.com.au', role: 'MEMBER', firstName: 'Liam', lastName: 'Kelly', status: 'PENDING', createdAt: '2026-11-20T03:00:00.000Z', updatedAt: '2026-11-20T03:00:00.000Z' };

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { Invitation, Member } from './member-schema';
+import { changeLogKey } from '../../shared/store/change-log';
 import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
 
 const org = organizationPartition;
@@ -22,6 +23,10 @@ export const memberCounterNames = {
   invitations: 'INVITATIONS',
 } as const;
 
+/** The change logs (updatedSince) of the members and of the pending invitations. */
+export const MEMBER_CHANGES = 'MEMBERS';
+export const INVITATION_CHANGES = 'INVITATIONS';
+
 const O = SAMPLE_ORGANIZATION_ID;
 
 export const memberKeySamples: KeySamples<typeof memberKeys> = {
@@ -34,13 +39,13 @@ export const memberKeySamples: KeySamples<typeof memberKeys> = {
 };
 
 export function toMemberItem(organizationId: string, member: Member, createdAt: string) {
-  return { ...memberKeys.member(organizationId, member.id), entity: 'MEMBER', ...member, createdAt };
+  return { ...memberKeys.member(organizationId, member.id), ...changeLogKey(organizationId, MEMBER_CHANGES), entity: 'MEMBER', ...member, createdAt };
 }
 
 export const fromMemberItem = (item: Record<string, unknown>): Member => v.parse(Member, item);
 
 export function toInvitationItem(organizationId: string, invitation: Invitation) {
-  return { ...memberKeys.invitation(organizationId, invitation.id), entity: 'INVITATION', ...invitation };
+  return { ...memberKeys.invitation(organizationId, invitation.id), ...changeLogKey(organizationId, INVITATION_CHANGES), entity: 'INVITATION', ...invitation };
 }
 
 export const fromInvitationItem = (item: Record<string, unknown>): Invitation => v.parse(Invitation, item);

@@ -24,7 +24,7 @@ const UNSET = { position: null, responsibility: null, avatarImg: null, isDisable
 
 /** A new member is active at once with a new user account; the schema puts the fields in documented order. */
 function newMember({ email, ...fields }: NewMember, id: number, createdAt: string): Member {
-  return v.parse(Member, { ...UNSET, ...fields, id, user: { id: newId('user', new Date(createdAt)), email } });
+  return v.parse(Member, { ...UNSET, ...fields, id, user: { id: newId('user', new Date(createdAt)), email }, updatedAt: createdAt });
 }
 
 export async function createMember(organizationId: string, input: NewMember, createdAt = now()): Promise<Member> {
@@ -46,8 +46,8 @@ export async function updateMember(organizationId: string, memberId: number, cha
     const demoted = current.role === 'ADMIN' && changes.role !== undefined && changes.role !== 'ADMIN';
     const keptAdmin = demoted ? (await getAdmins(organizationId)).find((admin) => admin.id !== current.id) : undefined;
     if (demoted && !keptAdmin) throw lastAdmin();
-    await writeMemberChanges(organizationId, current, changes, keptAdmin);
-    return v.parse(Member, { ...current, ...defined(changes) });
+    const updatedAt = await writeMemberChanges(organizationId, current, changes, keptAdmin);
+    return v.parse(Member, { ...current, ...defined(changes), updatedAt });
   });
 }
 
@@ -56,7 +56,7 @@ export type NewInvitation = Pick<CreateInvitationBody, 'email' | 'role'> & Parti
 
 export async function inviteMember(organizationId: string, input: NewInvitation, createdAt = now()): Promise<Invitation> {
   const id = await reserveIds(organizationId, MEMBER_SEQUENCE);
-  const invitation: Invitation = { id, email: input.email, role: input.role, firstName: input.firstName ?? null, lastName: input.lastName ?? null, status: 'PENDING', createdAt };
+  const invitation: Invitation = { id, email: input.email, role: input.role, firstName: input.firstName ?? null, lastName: input.lastName ?? null, status: 'PENDING', createdAt, updatedAt: createdAt };
   await insertInvitation(organizationId, invitation);
   return invitation;
 }

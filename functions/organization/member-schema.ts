@@ -17,6 +17,8 @@ export const Member = v.object({
   avatarImg: v.nullable(v.string()),
   isDisabled: v.boolean(),
   user: MemberUser,
+  /** When the member was added or last changed: the sync order (updatedSince). */
+  updatedAt: Timestamp,
 });
 export type Member = v.InferOutput<typeof Member>;
 
@@ -69,6 +71,8 @@ export const Invitation = v.object({
   lastName: v.nullable(v.string()),
   status: v.picklist(INVITATION_STATUSES),
   createdAt: Timestamp,
+  /** Invitations are never changed (accepted or cancelled, they go): always their createdAt. */
+  updatedAt: Timestamp,
 });
 export type Invitation = v.InferOutput<typeof Invitation>;
 

@@ -2,13 +2,14 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
 import { memberCounterNames, memberKeys } from './member-entity';
-import { fromInvitationItem, fromMemberItem, toInvitationItem, toMemberEmailItem, toMemberItem, toUserLookupItem } from './member-entity';
+import { INVITATION_CHANGES, MEMBER_CHANGES, fromInvitationItem, fromMemberItem, toInvitationItem, toMemberEmailItem, toMemberItem, toUserLookupItem } from './member-entity';
 import { ConflictError, NotFoundError } from '../../shared/errors';
 import { now } from '../../shared/ids';
 import type { Page, PageRequest } from '../../shared/pagination';
 import type { Invitation, Member, MemberChanges } from './member-schema';
 import { counterUpdate } from '../../shared/store/counters';
 import { countedPage } from '../../shared/store/query-page';
+import { changeLogKey, listOrChanges } from '../../shared/store/change-log';
 import { deleteItem, insertIfAbsent, transact, type TransactWrite } from '../../shared/store/transact';
 import { StaleWrite } from '../../shared/store/versioned';
 import { setFields } from '../../shared/store/update-fields';
@@ -62,18 +63,22 @@ function stillRole(organizationId: string, id: number, role: string): TransactWr
  * The member's fields, and its user's disabled flag (what the SMS sender check reads), in one transaction; with
  * `keptAdmin`, on condition that member is still an ADMIN (an ADMIN giving up the role leaves another).
  */
-export async function writeMemberChanges(organizationId: string, member: Member, changes: MemberChanges, keptAdmin?: Member): Promise<void> {
+export async function writeMemberChanges(organizationId: string, member: Member, changes: MemberChanges, keptAdmin?: Member): Promise<string> {
+  // updatedAt moves the member in its change log (gsi6 sorts by it) and is the time its member.updated event occurred.
+  const updatedAt = now();
   await transact([
     ...(keptAdmin ? [stillRole(organizationId, keptAdmin.id, 'ADMIN')] : []),
-    // updatedAt is kept on the item (not in the API's member): the time its member.updated event occurred.
-    setFields(memberKeys.member(organizationId, member.id), { ...changes, updatedAt: now() }, { onConditionFailed: memberNotFound }),
+    setFields(memberKeys.member(organizationId, member.id), { ...changes, updatedAt }, { onConditionFailed: memberNotFound }),
     ...(changes.isDisabled === undefined ? [] : [setFields(memberKeys.user(organizationId, member.user.id), { isDisabled: changes.isDisabled }, { onConditionFailed: memberNotFound })]),
   ]);
+  return updatedAt;
 }
 
 /** Invitations live under their own sort-key prefix, so neither this Query nor the counter sees them. */
-export async function listMembersPage(organizationId: string, { page, limit, cursor }: PageRequest): Promise<Page<Member>> {
-  const { items, totalCount, nextCursor } = await countedPage(memberKeys.members(organizationId), organizationId, memberCounterNames.members, { page, limit, cursor });
+export async function listMembersPage(organizationId: string, request: PageRequest): Promise<Page<Member>> {
+  const { page, limit } = request;
+  const log = { partition: changeLogKey(organizationId, MEMBER_CHANGES).gsi6pk };
+  const { items, totalCount, nextCursor } = await listOrChanges(request, log, (at) => countedPage(memberKeys.members(organizationId), organizationId, memberCounterNames.members, at));
   return { items: items.map(fromMemberItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
 }
 
@@ -91,8 +96,10 @@ export async function getInvitation(organizationId: string, invitationId: number
   return Item && fromInvitationItem(Item);
 }
 
-export async function listInvitationsPage(organizationId: string, { page, limit, cursor }: PageRequest): Promise<Page<Invitation>> {
-  const { items, totalCount, nextCursor } = await countedPage(memberKeys.invitations(organizationId), organizationId, memberCounterNames.invitations, { page, limit, cursor });
+export async function listInvitationsPage(organizationId: string, request: PageRequest): Promise<Page<Invitation>> {
+  const { page, limit } = request;
+  const log = { partition: changeLogKey(organizationId, INVITATION_CHANGES).gsi6pk };
+  const { items, totalCount, nextCursor } = await listOrChanges(request, log, (at) => countedPage(memberKeys.invitations(organizationId), organizationId, memberCounterNames.invitations, at));
   return { items: items.map(fromInvitationItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
 }
 

@@ -24,6 +24,8 @@ export const listOrganizationMembers = defineRoute({
   description: 'The organization\'s members with a user account, newest first. Pending invitations are listed apart (`GET /v1/organization/invitations`) and never counted here.',
   tag: 'Organization',
   dynamodb: ['Query', 'GetItem'],
+  // gsi6: the change log read with updatedSince.
+  indexes: ['gsi6'],
   status: 200,
   request: { query: PageQuery },
   response: MemberPage,
@@ -124,6 +126,8 @@ export const listOrganizationInvitations = defineRoute({
   description: 'Invitations not yet accepted; an accepted invitation leaves this list and appears among the members.',
   tag: 'Organization',
   dynamodb: ['Query', 'GetItem'],
+  // gsi6: the change log read with updatedSince.
+  indexes: ['gsi6'],
   status: 200,
   request: { query: PageQuery },
   response: InvitationPage,

@@ -8,7 +8,7 @@ export const policies = defineResource({
   components: {
     Policy: {
       schema: collection.schemas.Record,
-      example: { id: 1, title: 'Call-out fee', content: 'A $99 call-out fee applies to every visit and covers the first 30 minutes on site.', isActive: true },
+      example: { id: 1, title: 'Call-out fee', content: 'A $99 call-out fee applies to every visit and covers the first 30 minutes on site.', isActive: true, updatedAt: '2026-09-03T23:00:00.000Z' },
     },
   },
   events: [lifecycleEvents({ entity: 'POLICY', toData: collection.fromItem, created: 'policy.created', updated: 'policy.updated', deleted: 'policy.deleted' })],

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { Product } from './schema';
 import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
 import { toVersionedItem, type Versioned } from '../../shared/store/versioned-record';
+import { changeLogKey } from '../../shared/store/change-log';
 
 export type VersionedProduct = Versioned<Product>;
 
@@ -22,8 +23,13 @@ export const productKeySamples: KeySamples<typeof productKeys> = {
   productName: () => productKeys.productName(O, 'Tap'),
 };
 
-export const toProductItem = (organizationId: string, product: VersionedProduct) =>
-  toVersionedItem(productKeys.product(organizationId, product.value.id), 'PRODUCT', organizationId, product);
+export const toProductItem = (organizationId: string, product: VersionedProduct) => ({
+  ...toVersionedItem(productKeys.product(organizationId, product.value.id), 'PRODUCT', organizationId, product),
+  ...changeLogKey(organizationId, PRODUCT_CHANGES),
+});
+
+/** The products' change log (updatedSince). */
+export const PRODUCT_CHANGES = 'PRODUCTS';
 
 export const fromProductItem = (item: Record<string, unknown>): VersionedProduct => ({ value: v.parse(Product, item), version: Number(item.version) });
 

@@ -46,6 +46,8 @@ export const listProducts = defineRoute({
   description: 'Pages through the organization’s products, newest first. `tradeCategoryId`, `isActive` and `pricingType` filter the list (together, all must hold); `totalCount` is exact under any filter. A cursor belongs to the filters it was answered with.',
   tag: 'Products',
   dynamodb: ['Query'],
+  // gsi6: the change log read with updatedSince.
+  indexes: ['gsi6'],
   status: 200,
   request: { query: ListProductsQuery },
   response: ProductPage,

@@ -1,11 +1,12 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../../shared/dynamo';
 import { normalizeName } from '../../shared/store/keys';
-import { fromProductItem, productKeys, toProductItem, toProductNameItem, type VersionedProduct } from './entity';
+import { PRODUCT_CHANGES, fromProductItem, productKeys, toProductItem, toProductNameItem, type VersionedProduct } from './entity';
 import { ConflictError } from '../../shared/errors';
 import { filterSignature } from '../../shared/filters';
 import type { Page } from '../../shared/pagination';
 import { filteredPage } from '../../shared/store/collection-page';
+import { changeLogKey, listOrChanges } from '../../shared/store/change-log';
 import type { ListProductsQuery, Product } from './schema';
 import { batchGetItems } from '../../shared/store/batch-get';
 import { deleteItem, insertIfAbsent, transact } from '../../shared/store/transact';
@@ -53,12 +54,14 @@ export async function writeProductVersion(organizationId: string, current: Versi
  * catalog holds tens to hundreds of products, so the page reads the whole catalog in one Query and filters it here:
  * `totalCount` is exact under any filter without a counter per filter combination, at one call.
  */
-export async function listProductsPage(organizationId: string, { page, limit, cursor, ...filters }: ListProductsQuery): Promise<Page<Product>> {
-  const { tradeCategoryId, isActive, pricingType } = filters;
+export async function listProductsPage(organizationId: string, { tradeCategoryId, isActive, pricingType, ...request }: ListProductsQuery): Promise<Page<Product>> {
+  const { page, limit } = request;
+  const filters = { tradeCategoryId, isActive, pricingType };
   const keep = (item: Record<string, unknown>) =>
     (tradeCategoryId === undefined || item.tradeCategoryId === tradeCategoryId) && (isActive === undefined || item.isActive === isActive) && (pricingType === undefined || item.pricingType === pricingType);
-  const found = await filteredPage(productKeys.products(organizationId), { keep, filter: filterSignature(filters) }, { page, limit, cursor });
-  return { items: found.items.map((item) => fromProductItem(item).value), totalCount: found.totalCount, page, limit, nextCursor: found.nextCursor };
+  const log = { partition: changeLogKey(organizationId, PRODUCT_CHANGES).gsi6pk, filters };
+  const found = await listOrChanges(request, log, (at) => filteredPage(productKeys.products(organizationId), { keep, filter: filterSignature(filters) }, at));
+  return { items: found.items.map((item) => fromProductItem(item).value), totalCount: found.totalCount ?? 0, page, limit, nextCursor: found.nextCursor };
 }
 
 /**

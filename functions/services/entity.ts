@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { CategoryService, Service } from './schema';
 import type { Versioned } from '../../shared/store/versioned-record';
+import { changeLogKey } from '../../shared/store/change-log';
 import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
 
 const org = organizationPartition;
@@ -21,6 +22,10 @@ export const serviceCounterNames = {
   services: 'SERVICES',
 } as const;
 
+/** The change logs (updatedSince) of the services and of the scenarios. */
+export const SERVICE_CHANGES = 'SERVICES';
+export const SCENARIO_CHANGES = 'SCENARIOS';
+
 const O = SAMPLE_ORGANIZATION_ID;
 
 export const serviceKeySamples: KeySamples<typeof serviceKeys> = {
@@ -39,7 +44,7 @@ export const serviceKeySamples: KeySamples<typeof serviceKeys> = {
  * of the service or of its scenario), so a write conditioned on the version read loses no other.
  */
 export function toServiceItem(organizationId: string, service: Service, version = 1) {
-  return { ...serviceKeys.service(organizationId, service.id), entity: 'SERVICE', version, ...service };
+  return { ...serviceKeys.service(organizationId, service.id), ...changeLogKey(organizationId, SERVICE_CHANGES), entity: 'SERVICE', version, ...service };
 }
 
 export const fromServiceItem = (item: Record<string, unknown>): Service => v.parse(Service, item);

@@ -52,6 +52,8 @@ export const listServices = defineRoute({
   description: 'The organization’s services with their scenario summaries, filtered by `tradeCategoryId` (a catalog id, docs/trade-categories.md) and `isActive`. `totalCount` counts every service that passes the filters.',
   tag: 'Services',
   dynamodb: ['Query'],
+  // gsi6: the change log read with updatedSince.
+  indexes: ['gsi6'],
   status: 200,
   request: { query: ServiceListQuery },
   response: ServicePage,
@@ -94,6 +96,8 @@ export const listScenarios = defineRoute({
   description: 'The organization’s AI-receptionist scenarios in full, filtered by `isActive` and by `tradeServiceId` (the service a scenario belongs to; an id that is not one lists none). `totalCount` counts every scenario that passes the filters.',
   tag: 'Scenarios',
   dynamodb: ['Query'],
+  // gsi6: the change log read with updatedSince.
+  indexes: ['gsi6'],
   status: 200,
   request: { query: ScenarioListQuery },
   response: ScenarioPage,

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { Scenario, ScenarioSummary } from './scenario-schema';
-import { serviceKeys } from './entity';
+import { SCENARIO_CHANGES, serviceKeys } from './entity';
+import { changeLogKey } from '../../shared/store/change-log';
 import type { Versioned } from '../../shared/store/versioned-record';
 
 /**
@@ -8,7 +9,7 @@ import type { Versioned } from '../../shared/store/versioned-record';
  * scenario (scenario-links.ts), moved by their writes.
  */
 export function toScenarioItem(organizationId: string, scenario: Scenario, version = 1) {
-  return { ...serviceKeys.scenario(organizationId, scenario.id), entity: 'SCENARIO', version, ...scenario };
+  return { ...serviceKeys.scenario(organizationId, scenario.id), ...changeLogKey(organizationId, SCENARIO_CHANGES), entity: 'SCENARIO', version, ...scenario };
 }
 
 export const fromScenarioItem = (item: Record<string, unknown>): Scenario => v.parse(Scenario, item);

@@ -12,6 +12,8 @@ import type { Versioned } from '../../shared/store/versioned-record';
 import { MAX_SCENARIO_LINKS, type Scenario, type ScenarioChanges, type ScenarioListQuery } from './scenario-schema';
 import type { Service, ServiceListQuery } from './schema';
 import { filteredPage } from '../../shared/store/collection-page';
+import { changeLogKey, listOrChanges } from '../../shared/store/change-log';
+import { SCENARIO_CHANGES, SERVICE_CHANGES } from './entity';
 import { counterUpdate } from '../../shared/store/counters';
 import { queryAll } from '../../shared/store/query-page';
 import { deleteItem, insertIfAbsent, transact, writeAlone, type TransactWrite } from '../../shared/store/transact';
@@ -109,10 +111,11 @@ export async function writeScenarioVersion(organizationId: string, current: Vers
       Update: {
         TableName: config.tableName,
         Key: serviceKeys.service(organizationId, serviceId),
-        UpdateExpression: 'SET #scenario = :scenario ADD #version :one',
+        // The service shows its scenario's summary, so it changed too: updatedAt moves it in its change log (updatedSince).
+        UpdateExpression: 'SET #scenario = :scenario, #updatedAt = :updatedAt ADD #version :one',
         ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#scenario': 'scenario', '#version': 'version' },
-        ExpressionAttributeValues: { ':scenario': scenarioSummary(next.value), ':one': 1 },
+        ExpressionAttributeNames: { '#scenario': 'scenario', '#updatedAt': 'updatedAt', '#version': 'version' },
+        ExpressionAttributeValues: { ':scenario': scenarioSummary(next.value), ':updatedAt': next.value.updatedAt, ':one': 1 },
       },
     },
     // The service went with its scenario: read again, and the scenario is gone too.
@@ -187,17 +190,21 @@ export async function deleteServiceWithScenario(organizationId: string, current:
 }
 
 /** A page of the organization's services, newest first, filtered; an exact totalCount (docs/decisions/store.md). */
-export async function listServicesPage(organizationId: string, { page, limit, cursor, tradeCategoryId, isActive }: ServiceListQuery): Promise<Page<Service>> {
+export async function listServicesPage(organizationId: string, { tradeCategoryId, isActive, ...request }: ServiceListQuery): Promise<Page<Service>> {
+  const { page, limit } = request;
   const keep = (item: Record<string, unknown>) => (tradeCategoryId === undefined || item.tradeCategoryId === tradeCategoryId) && (isActive === undefined || item.isActive === isActive);
-  const result = await filteredPage(serviceKeys.services(organizationId), { keep, filter: filterSignature({ tradeCategoryId, isActive }) }, { page, limit, cursor });
-  return { ...result, items: result.items.map(fromServiceItem), page, limit };
+  const log = { partition: changeLogKey(organizationId, SERVICE_CHANGES).gsi6pk, filters: { tradeCategoryId, isActive } };
+  const result = await listOrChanges(request, log, (at) => filteredPage(serviceKeys.services(organizationId), { keep, filter: filterSignature({ tradeCategoryId, isActive }) }, at));
+  return { ...result, items: result.items.map(fromServiceItem), totalCount: result.totalCount ?? 0, page, limit };
 }
 
 /** A page of the organization's scenarios, newest first, filtered; an exact totalCount. */
-export async function listScenariosPage(organizationId: string, { page, limit, cursor, isActive, tradeServiceId }: ScenarioListQuery): Promise<Page<Scenario>> {
+export async function listScenariosPage(organizationId: string, { isActive, tradeServiceId, ...request }: ScenarioListQuery): Promise<Page<Scenario>> {
+  const { page, limit } = request;
   const keep = (item: Record<string, unknown>) => (isActive === undefined || item.isActive === isActive) && (tradeServiceId === undefined || item.tradeServiceId === tradeServiceId);
-  const result = await filteredPage(serviceKeys.scenarios(organizationId), { keep, filter: filterSignature({ isActive, tradeServiceId }) }, { page, limit, cursor });
-  return { ...result, items: result.items.map(fromScenarioItem), page, limit };
+  const log = { partition: changeLogKey(organizationId, SCENARIO_CHANGES).gsi6pk, filters: { isActive, tradeServiceId } };
+  const result = await listOrChanges(request, log, (at) => filteredPage(serviceKeys.scenarios(organizationId), { keep, filter: filterSignature({ isActive, tradeServiceId }) }, at));
+  return { ...result, items: result.items.map(fromScenarioItem), totalCount: result.totalCount ?? 0, page, limit };
 }
 
 /** Every service of the organization, oldest first: a small catalog, one Query. */

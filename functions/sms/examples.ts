@@ -12,4 +12,5 @@ export const sms = {
   messageThreadId: 'thread_01JCZ41A9B8C7D6E5F4G3H2J1K',
   inquiryId: 'inquiry_01JCZ41B2C3D4E5F6G7H8J9K0M',
   createdAt: '2026-11-20T04:15:42.118Z',
+  updatedAt: '2026-11-20T04:15:44.902Z',
 };

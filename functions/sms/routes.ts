@@ -36,7 +36,7 @@ export const listSms = defineRoute({
   // Query of the filter's index partition (or, with two filters, the lead's or thread's partition whole) and its
   // counter; BatchGetItem: a sharded organization's totalCount is the sum of its counter's shards.
   dynamodb: ['Query', 'GetItem', 'BatchGetItem'],
-  indexes: ['gsi2', 'gsi3', 'gsi4', 'gsi5'],
+  indexes: ['gsi2', 'gsi3', 'gsi4', 'gsi5', 'gsi6'],
   status: 200,
   request: { query: ListSmsQuery },
   response: SmsPage,

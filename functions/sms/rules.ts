@@ -1,5 +1,5 @@
 import { BadRequestError, NotFoundError, SmsDeliveryError } from '../../shared/errors';
-import { newId } from '../../shared/ids';
+import { newId, now } from '../../shared/ids';
 import { createInquiry } from '../inquiries/store';
 import { appendSmsMessage, moveSmsStatus, optedOut, phoneNotOptedOut, readSmsParties } from './store';
 import type { SmsMessage } from '../inquiries/schema';
@@ -69,7 +69,7 @@ export async function sendSms(organizationId: string, body: SendSmsBody): Promis
       return false;
     },
   );
-  const recorded: Sms = { id: messageId, direction: 'OUTBOUND', status: marked ? 'SENT' : 'QUEUED', body: body.message, leadId: lead.id, userId: user.userId, messageThreadId: threadId, inquiryId, createdAt: message.createdAt };
+  const recorded: Sms = { id: messageId, direction: 'OUTBOUND', status: marked ? 'SENT' : 'QUEUED', body: body.message, leadId: lead.id, userId: user.userId, messageThreadId: threadId, inquiryId, createdAt: message.createdAt, updatedAt: now() };
   return { messageId, threadId, inquiryId, sms: recorded };
 }
 

@@ -35,6 +35,8 @@ export const Sms = v.object({
   messageThreadId: v.string(),
   inquiryId: v.string(),
   createdAt: Timestamp,
+  /** When it was recorded or its status last moved: the sync order (updatedSince). */
+  updatedAt: Timestamp,
 });
 export type Sms = v.InferOutput<typeof Sms>;
 

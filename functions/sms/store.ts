@@ -1,4 +1,4 @@
-import { fromThreadItem, inquiryKeys, SMS_AWAITING_SHARDS, smsCounterNames, smsMessageRefOf, toSmsMessageItem, type SmsThread } from '../inquiries/entity';
+import { SMS_CHANGES, fromThreadItem, inquiryKeys, SMS_AWAITING_SHARDS, smsCounterNames, smsMessageRefOf, toSmsMessageItem, type SmsThread } from '../inquiries/entity';
 import { fromLeadItem, leadKeys } from '../leads/entity';
 import { organizationKeys } from '../organization/entity';
 import { fromSmsItem, smsKeys } from './entity';
@@ -17,6 +17,7 @@ import type { SmsStatus } from '../inquiries/schema';
 import { insertIfAbsent, requireExisting, transact, writeAlone, type TransactWrite } from '../../shared/store/transact';
 import { counterUpdate } from '../../shared/store/counters';
 import { countedPage, queryAll, type PageSource } from '../../shared/store/query-page';
+import { changeLogKey, changesPage } from '../../shared/store/change-log';
 import { decodeCursor, encodeCursor } from '../../shared/store/cursors';
 import type { Page } from '../../shared/pagination';
 import type { ListSmsQuery, Sms } from './schema';
@@ -263,7 +264,12 @@ export async function getSms(organizationId: string, smsId: string): Promise<Sms
  * without a counter per combination (a lead has tens of messages, not thousands).
  */
 export async function listSmsPage(organizationId: string, query: ListSmsQuery): Promise<Page<Sms>> {
-  const { page, limit, cursor, status, leadId, messageThreadId } = query;
+  const { page, limit, cursor, status, leadId, messageThreadId, updatedSince } = query;
+  if (updatedSince !== undefined) {
+    const log = { partition: changeLogKey(organizationId, SMS_CHANGES).gsi6pk, filters: { status, leadId, messageThreadId } };
+    const { items, totalCount, nextCursor } = await changesPage(updatedSince, log, { page, limit, cursor });
+    return { items: items.map(fromSmsItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
+  }
   const filters = [status, leadId, messageThreadId].filter((filter) => filter !== undefined).length;
   if (filters > 1) {
     const source = smsListSource(organizationId, messageThreadId ? 'thread' : 'lead', query);

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { Transfer } from './schema';
 import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
 import { toVersionedItem, type Versioned } from '../../shared/store/versioned-record';
+import { changeLogKey } from '../../shared/store/change-log';
 
 export type VersionedTransfer = Versioned<Transfer>;
 
@@ -21,8 +22,13 @@ export const transferKeySamples: KeySamples<typeof transferKeys> = {
   transferLabel: () => transferKeys.transferLabel(O, 'Urgent'),
 };
 
-export const toTransferItem = (organizationId: string, transfer: VersionedTransfer) =>
-  toVersionedItem(transferKeys.transfer(organizationId, transfer.value.id), 'TRANSFER', organizationId, transfer);
+export const toTransferItem = (organizationId: string, transfer: VersionedTransfer) => ({
+  ...toVersionedItem(transferKeys.transfer(organizationId, transfer.value.id), 'TRANSFER', organizationId, transfer),
+  ...changeLogKey(organizationId, TRANSFER_CHANGES),
+});
+
+/** The transfers' change log (updatedSince). */
+export const TRANSFER_CHANGES = 'TRANSFERS';
 
 export const fromTransferItem = (item: Record<string, unknown>): VersionedTransfer => ({ value: v.parse(Transfer, item), version: Number(item.version) });
 

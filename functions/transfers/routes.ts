@@ -38,6 +38,8 @@ export const listTransfers = defineRoute({
   description: 'The organization’s transfer rules, filtered by `isEnabled` and by `scenarioId` (a scenario that is not one of the organization’s lists none). `totalCount` counts every rule that passes the filters.',
   tag: 'Transfers',
   dynamodb: ['Query'],
+  // gsi6: the change log read with updatedSince.
+  indexes: ['gsi6'],
   status: 200,
   request: { query: TransferListQuery },
   response: TransferPage,

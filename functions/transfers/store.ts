@@ -4,11 +4,12 @@ import { dynamo } from '../../shared/dynamo';
 import { filterSignature } from '../../shared/filters';
 import { normalizeName } from '../../shared/store/keys';
 import { linkScenario, unlinkScenario, type ScenarioReferrer } from '../services/scenario-links';
-import { fromTransferItem, toTransferItem, toTransferLabelItem, transferKeys, type VersionedTransfer } from './entity';
+import { TRANSFER_CHANGES, fromTransferItem, toTransferItem, toTransferLabelItem, transferKeys, type VersionedTransfer } from './entity';
 import { ConflictError, ValidationError } from '../../shared/errors';
 import type { Page } from '../../shared/pagination';
 import type { Transfer, TransferListQuery } from './schema';
 import { filteredPage } from '../../shared/store/collection-page';
+import { changeLogKey, listOrChanges } from '../../shared/store/change-log';
 import { deleteItem, insertIfAbsent, transact, type TransactWrite } from '../../shared/store/transact';
 import { moveUniqueItem, putIfVersion, StaleWrite, writeVersion } from '../../shared/store/versioned';
 
@@ -82,8 +83,10 @@ export async function deleteTransferVersion(organizationId: string, current: Ver
 }
 
 /** A page of the organization's transfer rules, newest first, filtered; an exact totalCount (docs/decisions/store.md). */
-export async function listTransfersPage(organizationId: string, { page, limit, cursor, isEnabled, scenarioId }: TransferListQuery): Promise<Page<Transfer>> {
+export async function listTransfersPage(organizationId: string, { isEnabled, scenarioId, ...request }: TransferListQuery): Promise<Page<Transfer>> {
+  const { page, limit } = request;
   const keep = (item: Record<string, unknown>) => (isEnabled === undefined || item.isEnabled === isEnabled) && (scenarioId === undefined || item.scenarioId === scenarioId);
-  const result = await filteredPage(transferKeys.transfers(organizationId), { keep, filter: filterSignature({ isEnabled, scenarioId }) }, { page, limit, cursor });
-  return { ...result, items: result.items.map((item) => fromTransferItem(item).value), page, limit };
+  const log = { partition: changeLogKey(organizationId, TRANSFER_CHANGES).gsi6pk, filters: { isEnabled, scenarioId } };
+  const result = await listOrChanges(request, log, (at) => filteredPage(transferKeys.transfers(organizationId), { keep, filter: filterSignature({ isEnabled, scenarioId }) }, at));
+  return { ...result, items: result.items.map((item) => fromTransferItem(item).value), totalCount: result.totalCount ?? 0, page, limit };
 }

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { Webhook, WebhookDelivery, type DeliveryFilter } from './schema';
 import { TTL_ATTRIBUTE } from '../../shared/table';
+import { changeLogKey } from '../../shared/store/change-log';
 import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
 
 const org = organizationPartition;
@@ -61,7 +62,10 @@ export type SigningSecret = v.InferOutput<typeof SigningSecret>;
 export const WebhookRecord = v.object({ ...Webhook.entries, secrets: v.array(SigningSecret), failingSince: v.optional(v.nullable(v.string()), null) });
 export type WebhookRecord = v.InferOutput<typeof WebhookRecord>;
 
-export const toWebhookItem = (organizationId: string, webhook: WebhookRecord) => ({ ...webhookKeys.webhook(organizationId, webhook.id), entity: 'WEBHOOK', organizationId, ...webhook });
+export const toWebhookItem = (organizationId: string, webhook: WebhookRecord) => ({ ...webhookKeys.webhook(organizationId, webhook.id), ...changeLogKey(organizationId, WEBHOOK_CHANGES), entity: 'WEBHOOK', organizationId, ...webhook });
+
+/** The subscriptions' change log (updatedSince). */
+export const WEBHOOK_CHANGES = 'WEBHOOKS';
 
 export const fromWebhookItem = (item: Record<string, unknown>): WebhookRecord => v.parse(WebhookRecord, item);
 

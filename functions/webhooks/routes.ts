@@ -28,6 +28,8 @@ export const listWebhooks = defineRoute({
   description: 'The organization’s webhook subscriptions, without their secrets.',
   tag: 'Webhooks',
   dynamodb: ['Query', 'GetItem'],
+  // gsi6: the change log read with updatedSince.
+  indexes: ['gsi6'],
   status: 200,
   request: { query: WebhookListQuery },
   response: WebhookPage,

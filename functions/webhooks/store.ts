@@ -2,13 +2,14 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
 import { keys } from '../../shared/store/keys';
-import { DELIVERY_LOG_DAYS, fromDeliveryItem, fromWebhookItem, toDeliveryItem, toWebhookItem, webhookCounterNames, webhookKeys, type WebhookRecord } from './entity';
+import { WEBHOOK_CHANGES, DELIVERY_LOG_DAYS, fromDeliveryItem, fromWebhookItem, toDeliveryItem, toWebhookItem, webhookCounterNames, webhookKeys, type WebhookRecord } from './entity';
 import { BadRequestError, ConflictError, NotFoundError } from '../../shared/errors';
 import type { Page, PageRequest } from '../../shared/pagination';
 import { MAX_WEBHOOKS_PER_ORGANIZATION, type DeliveryFilter, type WebhookDelivery } from './schema';
 import { counterUpdate } from '../../shared/store/counters';
 import { countedPage, queryAll, rangePage } from '../../shared/store/query-page';
-import { retentionWindow } from '../../shared/store/retention';
+import { changeLogKey, listOrChanges, resumablePage } from '../../shared/store/change-log';
+import { idsSince, retentionWindow } from '../../shared/store/retention';
 import { deleteItem, insertIfAbsent, transact, writeAlone, type TransactWrite } from '../../shared/store/transact';
 import { setFields } from '../../shared/store/update-fields';
 
@@ -41,8 +42,10 @@ export async function getWebhook(organizationId: string, webhookId: string): Pro
   return Item && fromWebhookItem(Item);
 }
 
-export async function listWebhooksPage(organizationId: string, { page, limit, cursor }: PageRequest): Promise<Page<WebhookRecord>> {
-  const { items, totalCount, nextCursor } = await countedPage(webhookKeys.webhooks(organizationId), organizationId, webhookCounterNames.webhooks, { page, limit, cursor });
+export async function listWebhooksPage(organizationId: string, request: PageRequest): Promise<Page<WebhookRecord>> {
+  const { page, limit } = request;
+  const log = { partition: changeLogKey(organizationId, WEBHOOK_CHANGES).gsi6pk };
+  const { items, totalCount, nextCursor } = await listOrChanges(request, log, (at) => countedPage(webhookKeys.webhooks(organizationId), organizationId, webhookCounterNames.webhooks, at));
   return { items: items.map(fromWebhookItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
 }
 
@@ -94,7 +97,14 @@ export async function completeDelivery(organizationId: string, webhookId: string
 }
 
 /** A page of the subscription's delivery attempts of the last 30 days, newest first, of one event type and/or status when asked. */
-export async function listDeliveriesPage(organizationId: string, webhookId: string, { page, limit, cursor, ...filter }: PageRequest & DeliveryFilter): Promise<Page<WebhookDelivery>> {
+export async function listDeliveriesPage(organizationId: string, webhookId: string, { page, limit, cursor, updatedSince, ...filter }: PageRequest & DeliveryFilter): Promise<Page<WebhookDelivery>> {
+  if (updatedSince !== undefined) {
+    // A sync reads the attempts made since, oldest first, by their ids (ULIDs of the attempt's time); a redelivery's
+    // PENDING record is completed under its id, so its outcome is read from the deliveries list itself.
+    const [from, to] = idsSince('delivery', updatedSince);
+    const { items, totalCount, nextCursor } = await resumablePage({ ...webhookKeys.webhookDeliveriesBetween(organizationId, webhookId, from, to, filter), ascending: true }, { page, limit, cursor });
+    return { items: items.map(fromDeliveryItem), totalCount, page, limit, nextCursor };
+  }
   const [from, to] = retentionWindow('delivery', DELIVERY_LOG_DAYS);
   const { items, totalCount, nextCursor } = await rangePage({ ...webhookKeys.webhookDeliveriesBetween(organizationId, webhookId, from, to, filter), movingStart: true }, { page, limit, cursor });
   return { items: items.map(fromDeliveryItem), totalCount, page, limit, nextCursor };

@@ -70,6 +70,12 @@ export const keys = {
   counterShard: (o: string, name: string, shard: number): Key => (shard === 0 ? keys.counter(o, name) : { pk: `${org(o)}#SHARD#${shard}`, sk: `COUNT#${name}` }),
   sequence: (o: string, kind: string): Key => ({ pk: org(o), sk: `SEQ#${kind}` }),
 
+  /**
+   * gsi6: a collection's change log (`updatedSince`), sorted by the items' own updatedAt. Each resource names its
+   * collections' logs (`LEADS`, `NOTES#<companyId>`) beside its item mapping.
+   */
+  changeLog: (o: string, collection: string) => ({ gsi6pk: `${org(o)}#CHANGES#${collection}` }),
+
   /** A request's Idempotency-Key and the answer it got, per organization. */
   idempotency: (o: string, key: string): Key => ({ pk: org(o), sk: `IDEMPOTENCY#${key}` }),
 } as const;
@@ -83,5 +89,6 @@ export const keySamples: KeySamples<typeof keys> = {
   counter: () => keys.counter(O, 'EXAMPLES'),
   counterShard: () => keys.counterShard(O, 'EXAMPLES', 3),
   sequence: () => keys.sequence(O, 'EXAMPLE'),
+  changeLog: () => keys.changeLog(O, 'EXAMPLES'),
   idempotency: () => keys.idempotency(O, 'k'),
 };

@@ -2,7 +2,7 @@ import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 import { dynamo } from '../dynamo';
 import type { Collection } from './keys';
-import type { IndexName } from '../table';
+import { indexKeyNames, type IndexName } from '../table';
 import type { PageRequest } from '../pagination';
 import { readCounter } from './counters';
 import { decodeCursor, encodeCursor } from './cursors';
@@ -31,8 +31,7 @@ function keyCondition({ skPrefix, skBetween }: PageSource): { expression: string
 
 function baseQuery(source: PageSource): QueryCommandInput {
   const { index, pk, ascending = false, consistentRead } = source;
-  const pkName = index ? `${index}pk` : 'pk';
-  const skName = index ? `${index}sk` : 'sk';
+  const { partitionKey: pkName, sortKey: skName } = index ? indexKeyNames(index) : { partitionKey: 'pk', sortKey: 'sk' };
   const sk = keyCondition(source);
   return {
     TableName: config.tableName,
@@ -91,9 +90,12 @@ async function queryPage(source: PageSource, page: number, limit: number, startA
 
 /** The key DynamoDB resumes after: the table's keys of an item, and the index's when read through one. */
 function positionOf({ index }: PageSource, item: Record<string, unknown>): Record<string, unknown> {
-  const names = index ? ['pk', 'sk', `${index}pk`, `${index}sk`] : ['pk', 'sk'];
+  const names = index ? ['pk', 'sk', indexKeyNames(index).partitionKey, indexKeyNames(index).sortKey] : ['pk', 'sk'];
   return Object.fromEntries(names.map((name) => [name, item[name]]));
 }
+
+/** A cursor positioned just after `item` of the list, whether or not anything follows it yet. */
+export const cursorAfter = (source: PageSource, item: Record<string, unknown>) => encodeCursor(source, positionOf(source, item));
 
 /** The cursor of what follows a page: null when nothing does. */
 const nextCursorOf = (source: PageSource, { lastKey }: QueriedPage) => (lastKey ? encodeCursor(source, lastKey) : null);

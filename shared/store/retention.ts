@@ -8,3 +8,12 @@ export function retentionWindow(kind: string, days: number, at = Date.now()): [s
   const oldest = at - days * 86_400_000;
   return [`${kind}_${encodeTime(oldest, 10)}${MIN_ULID.slice(10)}`, `${kind}_${MAX_ULID}`];
 }
+
+/**
+ * Sync of an immutable, time-ordered log (`<kind>_<ULID>` ids of the time each record occurred): the ids from
+ * `since` on. Not clamped to the retention window, so the range, and with it a cursor, stays the same however long
+ * a poller follows it; records past their retention may show until DynamoDB's TTL deletes them.
+ */
+export function idsSince(kind: string, since: string): [string, string] {
+  return [`${kind}_${encodeTime(Date.parse(since), 10)}${MIN_ULID.slice(10)}`, `${kind}_${MAX_ULID}`];
+}
