@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { defineRoute, type DynamoAction } from './routes/route';
 import { NonEmptyString, PageQuery, Timestamp, deletedSchema, integerString, pageSchema, partialUpdateBody } from './schema';
 import type { Collection, Key } from './store/keys';
-import { changeLogKey } from './store/change-log';
+import { changeLogKey } from './store/keys';
 
 /** What the reference says of one operation. */
 interface OperationDoc {

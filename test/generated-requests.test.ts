@@ -60,7 +60,38 @@ function ordered(body: Body, low: string, high: string, fallback: unknown) {
  * cannot: each names the operations whose description states it (checked below) and makes a generated request
  * keep it, as a client that read the description would. Anything else refused is the document's fault.
  */
+/** The lists that take `updatedSince`, from the document. */
+const SYNCED_LISTS = Object.entries(document.paths).flatMap(([path, operations]) =>
+  Object.entries(operations)
+    .filter(([, operation]) => operation.parameters?.some((parameter) => parameter.name === 'updatedSince'))
+    .map(([method]) => `${method.toUpperCase()} ${path}`),
+);
+/** What `updatedSince` combines with: paging, and the two parameters its description names. */
+const WITH_UPDATED_SINCE = new Set(['page', 'limit', 'updatedSince', 'type', 'expand']);
+
 const STATED_RULES: { operations: string[]; states: string; keep: (request: { query: Body; body?: Body }) => void }[] = [
+  {
+    operations: SYNCED_LISTS,
+    states: 'Combined with another filter of the list it answers 400',
+    keep: ({ query }) => {
+      if (query.updatedSince !== undefined) for (const name of Object.keys(query)) if (!WITH_UPDATED_SINCE.has(name)) delete query[name];
+    },
+  },
+  {
+    operations: ['GET /v1/leads'],
+    states: 'Send at most one of `q`, `email` and `phone`',
+    keep: ({ query }) => {
+      const [, ...others] = ['q', 'email', 'phone'].filter((name) => query[name] !== undefined);
+      for (const name of others) delete query[name];
+    },
+  },
+  {
+    operations: ['POST /v1/leads/upsert'],
+    states: 'then `name` or `firstName` is required',
+    keep: ({ body }) => {
+      if (body && body.name === undefined && body.firstName === undefined) body.name = 'Upserted Caller';
+    },
+  },
   {
     operations: ['POST /v1/appointments', 'PATCH /v1/appointments/{appointmentId}', 'PATCH /v1/organization'],
     states: 'IANA',

@@ -13,15 +13,35 @@ export interface paths {
         };
         /**
          * List leads, newest first
-         * @description Pages through the organization’s leads, newest first, optionally only those of one `status` and/or one `companyId`. `totalCount` is exact for every filter.
+         * @description Pages through the organization’s leads, newest first, optionally only those of one `status` and/or one `companyId`, or searches them: `q` matches a first or last name by its start, ignoring case and accents (`zoe` finds Zoë), an email (exact, any case) when it has an `@`, or a phone number in any common form (`0412 345 678`, `+61 412 345 678`, read with the country of the organization’s timezone); `email=` and `phone=` are exact filters on the contact. Send at most one of `q`, `email` and `phone` (400 naming the second); each combines with `status` and `companyId`. A search lists each lead once across its pages; `totalCount` is exact for every filter and search.
          */
         get: operations["listLeads"];
         put?: never;
         /**
          * Create a lead
-         * @description Creates a lead with status NEW and records its LEAD_CREATED activity in the same transaction. `name` (or `firstName`) is required, and `email` or `phone` (a caller who left only a phone is entered with it); `name` is split into first and last name unless those are given. A `companyId` must be a company of the organization.
+         * @description Creates a lead with status NEW and records its LEAD_CREATED activity in the same transaction. `name` (or `firstName`) is required, and `email` or `phone` (a caller who left only a phone is entered with it); `name` is split into first and last name unless those are given. A `companyId` must be a company of the organization. An email (any case) or phone another lead has answers 409 `DUPLICATE_CONTACT`, whose `error.details[0].existingId` is that lead’s id.
          */
         post: operations["createLead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leads/upsert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a lead, or change the one with this email or phone
+         * @description `match` names the contact that finds the lead: `email` (any case) or `phone`, which the body must carry. The lead holding it gets the other fields (the matched contact stays as the lead has it), as a PATCH would apply them (`name` is split into first and last name unless those are given), and the answer is 200 with `created: false`; with no such lead one is created as by POST /v1/leads (then `name` or `firstName` is required) and the answer is 201 with `created: true`. Concurrent upserts of one new contact make one lead. Another contact of the body held by another lead answers 409 `DUPLICATE_CONTACT` naming that lead.
+         */
+        post: operations["upsertLead"];
         delete?: never;
         options?: never;
         head?: never;
@@ -51,7 +71,7 @@ export interface paths {
         head?: never;
         /**
          * Change a lead’s details, status, read flag or company
-         * @description Fields left out keep their values; `null` clears an optional field. A new `status` records a STATUS_CHANGED activity in the same transaction; a `companyId` must be a company of the organization (else 400).
+         * @description Fields left out keep their values; `null` clears an optional field. A new `status` records a STATUS_CHANGED activity in the same transaction; a `companyId` must be a company of the organization (else 400). An email or phone another lead has answers 409 `DUPLICATE_CONTACT`, whose `error.details[0].existingId` is that lead’s id.
          */
         patch: operations["updateLead"];
         trace?: never;
@@ -229,7 +249,7 @@ export interface paths {
         };
         /**
          * List companies, newest first
-         * @description Pages through the organization’s companies, newest first, with an exact `totalCount`.
+         * @description Pages through the organization’s companies, newest first, with an exact `totalCount`; with `q`, only those whose name starts with it, ignoring case and accents (`cote` finds Côte Builders).
          */
         get: operations["listCompanies"];
         put?: never;
@@ -1177,6 +1197,7 @@ export interface components {
          *       "socials": {},
          *       "status": "NEW",
          *       "createdAt": "2026-11-20T04:12:09.512Z",
+         *       "updatedAt": "2026-11-20T04:15:42.118Z",
          *       "read": false,
          *       "lastInquiryId": "inquiry_01JCZ41B2C3D4E5F6G7H8J9K0M",
          *       "lastInquiryDate": "2026-11-20T04:15:42.118Z",
@@ -1206,6 +1227,8 @@ export interface components {
             status: "NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST";
             /** Format: date-time */
             createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
             read: boolean;
             lastInquiryId: string | null;
             lastInquiryDate: string | null;
@@ -1226,7 +1249,8 @@ export interface components {
          *       "referenceId": null,
          *       "userId": null,
          *       "leadId": "lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6",
-         *       "createdAt": "2026-11-20T04:12:09.512Z"
+         *       "createdAt": "2026-11-20T04:12:09.512Z",
+         *       "updatedAt": "2026-11-20T04:12:09.512Z"
          *     }
          */
         LeadActivity: {
@@ -1238,6 +1262,8 @@ export interface components {
             leadId: string;
             /** Format: date-time */
             createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
         };
         /**
          * @example {
@@ -1249,7 +1275,8 @@ export interface components {
          *       "isFirstInquiry": true,
          *       "isRead": false,
          *       "leadId": "lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6",
-         *       "createdAt": "2026-11-20T04:15:42.118Z"
+         *       "createdAt": "2026-11-20T04:15:42.118Z",
+         *       "updatedAt": "2026-11-20T04:15:42.118Z"
          *     }
          */
         InquiryListItem: {
@@ -1264,6 +1291,8 @@ export interface components {
             leadId: string;
             /** Format: date-time */
             createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
             sourceId: string;
             externalInquiryId?: string | null;
             lead?: components["schemas"]["InquiryLead"] | null;
@@ -1296,6 +1325,7 @@ export interface components {
          *       "isRead": false,
          *       "leadId": "lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6",
          *       "createdAt": "2026-11-20T04:15:42.118Z",
+         *       "updatedAt": "2026-11-20T04:15:42.118Z",
          *       "data": {
          *         "id": "thread_01JCZ41A9B8C7D6E5F4G3H2J1K",
          *         "leadPhone": "+61412345001",
@@ -1324,6 +1354,8 @@ export interface components {
             leadId: string;
             /** Format: date-time */
             createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
             data: components["schemas"]["CallData"];
         } | {
             id: string;
@@ -1337,6 +1369,8 @@ export interface components {
             leadId: string;
             /** Format: date-time */
             createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
             data: components["schemas"]["EmailData"];
         } | {
             id: string;
@@ -1350,6 +1384,8 @@ export interface components {
             leadId: string;
             /** Format: date-time */
             createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
             data: components["schemas"]["ChatbotData"];
         } | {
             id: string;
@@ -1363,6 +1399,8 @@ export interface components {
             leadId: string;
             /** Format: date-time */
             createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
             data: components["schemas"]["SmsData"];
         } | {
             id: string;
@@ -1376,6 +1414,8 @@ export interface components {
             leadId: string;
             /** Format: date-time */
             createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
             data: components["schemas"]["WebformData"];
         };
         CallData: {
@@ -1492,7 +1532,8 @@ export interface components {
          *       "userId": "user_01JBQ0ZP5W9X7Y3Z1A2B4C6D8E",
          *       "messageThreadId": "thread_01JCZ41A9B8C7D6E5F4G3H2J1K",
          *       "inquiryId": "inquiry_01JCZ41B2C3D4E5F6G7H8J9K0M",
-         *       "createdAt": "2026-11-20T04:15:42.118Z"
+         *       "createdAt": "2026-11-20T04:15:42.118Z",
+         *       "updatedAt": "2026-11-20T04:15:44.902Z"
          *     }
          */
         Sms: {
@@ -1508,6 +1549,8 @@ export interface components {
             inquiryId: string;
             /** Format: date-time */
             createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
         };
         /**
          * @example {
@@ -1607,7 +1650,8 @@ export interface components {
          *       "user": {
          *         "id": "user_01JBQ0ZP5W9X7Y3Z1A2B4C6D8E",
          *         "email": "daniel@harbourcitytrades.com.au"
-         *       }
+         *       },
+         *       "updatedAt": "2026-11-02T23:15:00.000Z"
          *     }
          */
         Member: {
@@ -1621,6 +1665,8 @@ export interface components {
             avatarImg: string | null;
             isDisabled: boolean;
             user: components["schemas"]["MemberUser"];
+            /** Format: date-time */
+            updatedAt: string;
         };
         /**
          * @example {
@@ -1640,7 +1686,8 @@ export interface components {
          *       "firstName": "Liam",
          *       "lastName": "Kelly",
          *       "status": "PENDING",
-         *       "createdAt": "2026-11-20T03:00:00.000Z"
+         *       "createdAt": "2026-11-20T03:00:00.000Z",
+         *       "updatedAt": "2026-11-20T03:00:00.000Z"
          *     }
          */
         Invitation: {
@@ -1654,6 +1701,8 @@ export interface components {
             status: "PENDING";
             /** Format: date-time */
             createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
         };
         /**
          * @example {
@@ -2020,7 +2069,8 @@ export interface components {
          *       "id": 1,
          *       "title": "Call-out fee",
          *       "content": "A $99 call-out fee applies to every visit and covers the first 30 minutes on site.",
-         *       "isActive": true
+         *       "isActive": true,
+         *       "updatedAt": "2026-09-03T23:00:00.000Z"
          *     }
          */
         Policy: {
@@ -2028,13 +2078,16 @@ export interface components {
             title: string;
             content: string;
             isActive: boolean;
+            /** Format: date-time */
+            updatedAt: string;
         };
         /**
          * @example {
          *       "id": 1,
          *       "question": "Are you licensed?",
          *       "answer": "Yes: NSW plumbing licence 123456C and electrical licence 654321C.",
-         *       "isActive": true
+         *       "isActive": true,
+         *       "updatedAt": "2026-10-02T23:00:00.000Z"
          *     }
          */
         Faq: {
@@ -2042,6 +2095,8 @@ export interface components {
             question: string;
             answer: string;
             isActive: boolean;
+            /** Format: date-time */
+            updatedAt: string;
         };
         /**
          * @example {
@@ -2061,6 +2116,7 @@ export interface components {
          *         "socials": {},
          *         "status": "NEW",
          *         "createdAt": "2026-11-20T04:12:09.512Z",
+         *         "updatedAt": "2026-11-20T04:15:42.118Z",
          *         "read": false,
          *         "lastInquiryId": "inquiry_01JCZ41B2C3D4E5F6G7H8J9K0M",
          *         "lastInquiryDate": "2026-11-20T04:15:42.118Z",
@@ -2206,6 +2262,7 @@ export interface components {
                 details?: {
                     path: string;
                     message: string;
+                    existingId?: string;
                 }[];
             };
         };
@@ -2290,8 +2347,14 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`. Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events and webhook delivery attempts never change: for them it is their occurredAt / attemptedAt. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                updatedSince?: string;
                 status?: "NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST";
                 companyId?: string;
+                /** @description A name prefix (first or last name, ignoring case and accents), an email (exact, any case) or a phone number in any common form. */
+                q?: string;
+                email?: string;
+                phone?: string;
             };
             header?: never;
             path?: never;
@@ -2377,7 +2440,106 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            409: components["responses"]["Conflict"];
+            /** @description DUPLICATE_CONTACT: another lead has the email (any case) or phone; `error.details[0]` names the field (`path`) and that lead (`existingId`). Or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    upsertLead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "match": "email",
+                 *       "email": "olivia.nguyen@example.com.au",
+                 *       "name": "Olivia Nguyen",
+                 *       "phone": "+61412345001",
+                 *       "suburb": "Parramatta"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    match: "email" | "phone";
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    name?: string;
+                    /** Format: email */
+                    email?: string;
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    firstName?: string;
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    lastName?: string;
+                    phone?: string;
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    suburb?: string;
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    businessName?: string;
+                    socials?: {
+                        [key: string]: string;
+                    };
+                    companyId?: string;
+                } & ({
+                    /** @constant */
+                    match: "email";
+                } | {
+                    /** @constant */
+                    match: "phone";
+                });
+            };
+        };
+        responses: {
+            /** @description A lead held the contact: the fields were applied to it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        lead: components["schemas"]["Lead"];
+                        created: boolean;
+                    };
+                };
+            };
+            /** @description Create a lead, or change the one with this email or phone */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        lead: components["schemas"]["Lead"];
+                        created: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description DUPLICATE_CONTACT: another lead has the email (any case) or phone; `error.details[0]` names the field (`path`) and that lead (`existingId`). Or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -2503,7 +2665,15 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            /** @description DUPLICATE_CONTACT: another lead has the email (any case) or phone; `error.details[0]` names the field (`path`) and that lead (`existingId`). Or CONFLICT: the lead was changed by others so often meanwhile that this change could not be applied (try again); or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -2515,6 +2685,8 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`. Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events and webhook delivery attempts never change: for them it is their occurredAt / attemptedAt. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                updatedSince?: string;
             };
             header?: never;
             path: {
@@ -2601,6 +2773,8 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`. Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events and webhook delivery attempts never change: for them it is their occurredAt / attemptedAt. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                updatedSince?: string;
                 leadId?: string;
                 source?: "CALL" | "EMAIL" | "CHATBOT" | "SMS" | "WEBFORM";
                 expand?: "external" | "lead" | "both";
@@ -2950,6 +3124,8 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`. Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events and webhook delivery attempts never change: for them it is their occurredAt / attemptedAt. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                updatedSince?: string;
                 leadId?: string;
                 messageThreadId?: string;
                 status?: "QUEUED" | "SENT" | "DELIVERED" | "FAILED" | "RECEIVED";
@@ -3076,6 +3252,8 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`. Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events and webhook delivery attempts never change: for them it is their occurredAt / attemptedAt. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                updatedSince?: string;
                 leadId?: string;
                 /** @description Only appointments starting at or after this instant. */
                 from?: string;
@@ -3299,6 +3477,10 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`. Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events and webhook delivery attempts never change: for them it is their occurredAt / attemptedAt. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                updatedSince?: string;
+                /** @description The start of the company’s name, ignoring case and accents. */
+                q?: string;
             };
             header?: never;
             path?: never;
@@ -3553,6 +3735,8 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`. Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events and webhook delivery attempts never change: for them it is their occurredAt / attemptedAt. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                updatedSince?: string;
             };
             header?: never;
             path: {
@@ -3865,6 +4049,8 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`. Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events and webhook delivery attempts never change: for them it is their occurredAt / attemptedAt. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                updatedSince?: string;
             };
             header?: never;
             path?: never;
@@ -4073,6 +4259,8 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`. Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events and webhook delivery attempts never change: for them it is their occurredAt / attemptedAt. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                updatedSince?: string;
             };
             header?: never;
             path?: never;
@@ -4270,6 +4458,8 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`. Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events and webhook delivery attempts never change: for them it is their occurredAt / attemptedAt. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                updatedSince?: string;
                 tradeCategoryId?: number;
                 isActive?: boolean;
             };
@@ -4545,6 +4735,8 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`. Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events and webhook delivery attempts never change: for them it is their occurredAt / attemptedAt. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                updatedSince?: string;
                 isActive?: boolean;
                 tradeServiceId?: number;
             };
@@ -4695,6 +4887,8 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`. Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events and webhook delivery attempts never change: for them it is their occurredAt / attemptedAt. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                updatedSince?: string;
                 tradeCategoryId?: number;
                 isActive?: boolean;
                 pricingType?: "NONE" | "FIXED" | "RANGE";
@@ -5085,6 +5279,8 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`. Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events and webhook delivery attempts never change: for them it is their occurredAt / attemptedAt. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                updatedSince?: string;
                 isEnabled?: boolean;
                 scenarioId?: number;
             };
@@ -5404,6 +5600,8 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`. Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events and webhook delivery attempts never change: for them it is their occurredAt / attemptedAt. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                updatedSince?: string;
             };
             header?: never;
             path?: never;
@@ -5645,6 +5843,8 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`. Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events and webhook delivery attempts never change: for them it is their occurredAt / attemptedAt. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                updatedSince?: string;
             };
             header?: never;
             path?: never;
@@ -5886,6 +6086,8 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`. Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events and webhook delivery attempts never change: for them it is their occurredAt / attemptedAt. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                updatedSince?: string;
                 type?: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "company.created" | "company.updated" | "company.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted";
             };
             header?: never;
@@ -5950,6 +6152,8 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`. Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events and webhook delivery attempts never change: for them it is their occurredAt / attemptedAt. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                updatedSince?: string;
             };
             header?: never;
             path?: never;
@@ -6237,6 +6441,8 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`. Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events and webhook delivery attempts never change: for them it is their occurredAt / attemptedAt. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                updatedSince?: string;
                 eventType?: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "company.created" | "company.updated" | "company.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.test";
                 status?: "PENDING" | "SUCCEEDED" | "FAILED";
             };
@@ -6363,6 +6569,8 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`. Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events and webhook delivery attempts never change: for them it is their occurredAt / attemptedAt. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                updatedSince?: string;
             };
             header?: never;
             path?: never;
@@ -6390,6 +6598,8 @@ export interface operations {
                             allowedOrigins: string[];
                             /** Format: date-time */
                             createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
                         }[];
                         totalPages: number;
                         currentPage: number;
@@ -6465,6 +6675,8 @@ export interface operations {
                             allowedOrigins: string[];
                             /** Format: date-time */
                             createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
                             url: string;
                             secret: string;
                         };
@@ -6510,6 +6722,8 @@ export interface operations {
                             allowedOrigins: string[];
                             /** Format: date-time */
                             createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
                         };
                     };
                 };
@@ -6611,6 +6825,8 @@ export interface operations {
                             allowedOrigins: string[];
                             /** Format: date-time */
                             createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
                         };
                     };
                 };
@@ -6658,6 +6874,8 @@ export interface operations {
                             allowedOrigins: string[];
                             /** Format: date-time */
                             createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
                             url: string;
                             secret: string;
                         };

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { Appointment } from './schema';
 import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '../../shared/store/keys';
 import type { Versioned } from '../../shared/store/versioned-record';
-import { changeLogKey } from '../../shared/store/change-log';
+import { changeLogKey } from '../../shared/store/keys';
 
 export type VersionedAppointment = Versioned<Appointment>;
 

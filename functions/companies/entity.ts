@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { Company, CompanyNote } from './schema';
 import { organizationPartition, pad, SAMPLE_ORGANIZATION_ID, searchKey, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
 import { leadKeys } from '../leads/entity';
-import { changeLogKey } from '../../shared/store/change-log';
+import { changeLogKey } from '../../shared/store/keys';
 
 const org = organizationPartition;
 

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { InboundEndpoint } from './schema';
 import { emptyFieldsOf } from '../../shared/schema';
-import { changeLogKey } from '../../shared/store/change-log';
+import { changeLogKey } from '../../shared/store/keys';
 import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
 
 const org = organizationPartition;

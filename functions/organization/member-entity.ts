@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { Invitation, Member } from './member-schema';
-import { changeLogKey } from '../../shared/store/change-log';
+import { changeLogKey } from '../../shared/store/keys';
 import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
 
 const org = organizationPartition;

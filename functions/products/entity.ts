@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { Product } from './schema';
 import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
 import { toVersionedItem, type Versioned } from '../../shared/store/versioned-record';
-import { changeLogKey } from '../../shared/store/change-log';
+import { changeLogKey } from '../../shared/store/keys';
 
 export type VersionedProduct = Versioned<Product>;
 

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { CategoryService, Service } from './schema';
 import type { Versioned } from '../../shared/store/versioned-record';
-import { changeLogKey } from '../../shared/store/change-log';
+import { changeLogKey } from '../../shared/store/keys';
 import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
 
 const org = organizationPartition;

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { Scenario, ScenarioSummary } from './scenario-schema';
 import { SCENARIO_CHANGES, serviceKeys } from './entity';
-import { changeLogKey } from '../../shared/store/change-log';
+import { changeLogKey } from '../../shared/store/keys';
 import type { Versioned } from '../../shared/store/versioned-record';
 
 /**

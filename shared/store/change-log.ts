@@ -10,7 +10,7 @@ import { cursorAfter, rangePage, type PageSource } from './query-page';
  * to the end of the log in the same write, a delete takes it out, and a Query from `updatedSince` ascending reads the
  * collection's changes oldest first, each record once, in its latest state.
  */
-export const changeLogKey = keys.changeLog;
+export { changeLogKey } from './keys';
 
 /** Far past any timestamp: the upper end of a change log's range. */
 const END = '~';

@@ -80,6 +80,9 @@ export const keys = {
   idempotency: (o: string, key: string): Key => ({ pk: org(o), sk: `IDEMPOTENCY#${key}` }),
 } as const;
 
+/** An entity item's change log attribute (sync's `updatedSince`), kept in this module of keys alone so entity modules import no client. */
+export const changeLogKey = keys.changeLog;
+
 const O = SAMPLE_ORGANIZATION_ID;
 
 export const keySamples: KeySamples<typeof keys> = {
