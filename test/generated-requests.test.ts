@@ -78,6 +78,19 @@ const STATED_RULES: { operations: string[]; states: string; keep: (request: { qu
     },
   },
   {
+    operations: ['PATCH /v1/organization', 'PATCH /v1/organization/members/{memberId}'],
+    states: 'not overlapping',
+    keep: ({ body }) => {
+      const hour = (h: number) => `${String(h).padStart(2, '0')}:00`;
+      for (const field of ['businessHours', 'workingHours']) {
+        const week = body?.[field];
+        if (week) for (const day of Object.keys(week)) week[day] = week[day].map((_: unknown, i: number) => ({ open: hour(6 + 2 * i), close: hour(7 + 2 * i) }));
+      }
+      // A date of the calendar: the pattern alone lets 2026-02-30 through.
+      if (body?.closedDates) body.closedDates = [...new Set(body.closedDates.map((date: string) => `${date.slice(0, 8)}${String(Math.min(Number(date.slice(8)), 28)).padStart(2, '0')}`))];
+    },
+  },
+  {
     operations: ['GET /v1/leads'],
     states: 'Send at most one of `q`, `email` and `phone`',
     keep: ({ query }) => {

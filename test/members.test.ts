@@ -32,6 +32,7 @@ describe('GET /v1/organization/members', () => {
       responsibility: 'Quotes over $5,000, accounts and supplier relationships',
       avatarImg: 'https://images.harbourcitytrades.com.au/team/sarah-mitchell.jpg',
       isDisabled: false,
+      workingHours: null,
       user: { id: expect.stringMatching(USER_ID), email: 'sarah@harbourcitytrades.com.au' },
       updatedAt: expect.stringMatching(ISO_MS),
     });
@@ -62,6 +63,7 @@ describe('GET /v1/organization/members', () => {
           responsibility: null,
           avatarImg: null,
           isDisabled: false,
+          workingHours: null,
           user: { id: member.user.id, email: 'person1@example.com.au' },
           updatedAt: expect.stringMatching(ISO_MS),
         },
@@ -139,6 +141,7 @@ describe('POST /v1/organization/members', () => {
       responsibility: null,
       avatarImg: null,
       isDisabled: false,
+      workingHours: null,
       user: { id: expect.stringMatching(USER_ID), email: 'sarah@example.com.au' },
       updatedAt: expect.stringMatching(ISO_MS),
     });
@@ -252,6 +255,7 @@ describe('invitations', () => {
       responsibility: null,
       avatarImg: null,
       isDisabled: false,
+      workingHours: null,
       user: { id: expect.stringMatching(USER_ID), email: 'Liam@Example.com' },
       updatedAt: expect.stringMatching(ISO_MS),
     });

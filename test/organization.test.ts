@@ -17,8 +17,13 @@ describe('GET /v1/organization', () => {
       name: expect.stringMatching(/^Test organization/),
       timezone: 'Australia/Sydney',
       smsSenderId: null,
+      businessHours: expect.objectContaining({ monday: [{ open: '07:00', close: '17:00' }] }),
+      closedDates: expect.arrayContaining(['2026-12-25']),
       createdAt: expect.any(String),
       counts: { leads: (demo!.leadIds as string[]).length, members: (demo!.memberIds as number[]).length, services: (demo!.serviceIds as number[]).length },
+      isOpenNow: expect.any(Boolean),
+      closesAt: body.organization.isOpenNow ? expect.stringMatching(/Z$/) : null,
+      nextOpenAt: body.organization.isOpenNow ? null : expect.stringMatching(/Z$/),
     });
   });
 

@@ -90,6 +90,7 @@ describe('npm start and the README curl session', () => {
       '"transcripts":[',
       '"notes":[{',
       '"categories":[{',
+      '"businessHours":{"monday":[{"open":"07:00","close":"17:00"}]',
       '"scenario":{"id":',
       '"I can book a licensed gasfitter for you."',
       '"services":[',

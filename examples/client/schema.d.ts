@@ -1647,6 +1647,7 @@ export interface components {
          *       "responsibility": "Scheduling crews, job follow-ups and strata clients",
          *       "avatarImg": "https://images.harbourcitytrades.com.au/team/daniel-russo.jpg",
          *       "isDisabled": false,
+         *       "workingHours": null,
          *       "user": {
          *         "id": "user_01JBQ0ZP5W9X7Y3Z1A2B4C6D8E",
          *         "email": "daniel@harbourcitytrades.com.au"
@@ -1664,6 +1665,37 @@ export interface components {
             responsibility: string | null;
             avatarImg: string | null;
             isDisabled: boolean;
+            /** @default null */
+            workingHours: {
+                monday?: {
+                    open: string;
+                    close: string;
+                }[];
+                tuesday?: {
+                    open: string;
+                    close: string;
+                }[];
+                wednesday?: {
+                    open: string;
+                    close: string;
+                }[];
+                thursday?: {
+                    open: string;
+                    close: string;
+                }[];
+                friday?: {
+                    open: string;
+                    close: string;
+                }[];
+                saturday?: {
+                    open: string;
+                    close: string;
+                }[];
+                sunday?: {
+                    open: string;
+                    close: string;
+                }[];
+            } | null;
             user: components["schemas"]["MemberUser"];
             /** Format: date-time */
             updatedAt: string;
@@ -1710,12 +1742,58 @@ export interface components {
          *       "name": "Harbour City Trades",
          *       "timezone": "Australia/Sydney",
          *       "smsSenderId": "HarbourCity",
+         *       "businessHours": {
+         *         "monday": [
+         *           {
+         *             "open": "07:00",
+         *             "close": "17:00"
+         *           }
+         *         ],
+         *         "tuesday": [
+         *           {
+         *             "open": "07:00",
+         *             "close": "17:00"
+         *           }
+         *         ],
+         *         "wednesday": [
+         *           {
+         *             "open": "07:00",
+         *             "close": "17:00"
+         *           }
+         *         ],
+         *         "thursday": [
+         *           {
+         *             "open": "07:00",
+         *             "close": "17:00"
+         *           }
+         *         ],
+         *         "friday": [
+         *           {
+         *             "open": "07:00",
+         *             "close": "17:00"
+         *           }
+         *         ],
+         *         "saturday": [
+         *           {
+         *             "open": "08:00",
+         *             "close": "12:00"
+         *           }
+         *         ]
+         *       },
+         *       "closedDates": [
+         *         "2026-12-25",
+         *         "2026-12-28",
+         *         "2027-01-01"
+         *       ],
          *       "createdAt": "2025-10-18T22:00:00.000Z",
          *       "counts": {
-         *         "leads": 8,
+         *         "leads": 9,
          *         "members": 4,
          *         "services": 5
-         *       }
+         *       },
+         *       "isOpenNow": false,
+         *       "closesAt": null,
+         *       "nextOpenAt": "2026-11-27T21:00:00.000Z"
          *     }
          */
         Organization: {
@@ -1725,6 +1803,42 @@ export interface components {
             timezone: string;
             /** @default null */
             smsSenderId: string | null;
+            /** @default null */
+            businessHours: {
+                monday?: {
+                    open: string;
+                    close: string;
+                }[];
+                tuesday?: {
+                    open: string;
+                    close: string;
+                }[];
+                wednesday?: {
+                    open: string;
+                    close: string;
+                }[];
+                thursday?: {
+                    open: string;
+                    close: string;
+                }[];
+                friday?: {
+                    open: string;
+                    close: string;
+                }[];
+                saturday?: {
+                    open: string;
+                    close: string;
+                }[];
+                sunday?: {
+                    open: string;
+                    close: string;
+                }[];
+            } | null;
+            /**
+             * @description Dates (YYYY-MM-DD, in the organization’s time zone) closed all day whatever the weekly hours say, such as public holidays.
+             * @default []
+             */
+            closedDates: string[];
             /** Format: date-time */
             createdAt: string;
             counts: {
@@ -1732,6 +1846,9 @@ export interface components {
                 members: number;
                 services: number;
             };
+            isOpenNow: boolean | null;
+            closesAt: string | null;
+            nextOpenAt: string | null;
         };
         /**
          * @example {
@@ -4011,6 +4128,49 @@ export interface operations {
                  * @example {
                  *       "name": "Harbour City Trades",
                  *       "timezone": "Australia/Sydney",
+                 *       "businessHours": {
+                 *         "monday": [
+                 *           {
+                 *             "open": "07:00",
+                 *             "close": "17:00"
+                 *           }
+                 *         ],
+                 *         "tuesday": [
+                 *           {
+                 *             "open": "07:00",
+                 *             "close": "17:00"
+                 *           }
+                 *         ],
+                 *         "wednesday": [
+                 *           {
+                 *             "open": "07:00",
+                 *             "close": "17:00"
+                 *           }
+                 *         ],
+                 *         "thursday": [
+                 *           {
+                 *             "open": "07:00",
+                 *             "close": "17:00"
+                 *           }
+                 *         ],
+                 *         "friday": [
+                 *           {
+                 *             "open": "07:00",
+                 *             "close": "17:00"
+                 *           }
+                 *         ],
+                 *         "saturday": [
+                 *           {
+                 *             "open": "08:00",
+                 *             "close": "12:00"
+                 *           }
+                 *         ]
+                 *       },
+                 *       "closedDates": [
+                 *         "2026-12-25",
+                 *         "2026-12-28",
+                 *         "2027-01-01"
+                 *       ],
                  *       "smsSenderId": "HarbourCity"
                  *     }
                  */
@@ -4019,6 +4179,38 @@ export interface operations {
                     name?: string;
                     /** @description An IANA time zone name, e.g. Australia/Sydney. */
                     timezone?: string;
+                    businessHours?: {
+                        monday?: {
+                            open: string;
+                            close: string;
+                        }[];
+                        tuesday?: {
+                            open: string;
+                            close: string;
+                        }[];
+                        wednesday?: {
+                            open: string;
+                            close: string;
+                        }[];
+                        thursday?: {
+                            open: string;
+                            close: string;
+                        }[];
+                        friday?: {
+                            open: string;
+                            close: string;
+                        }[];
+                        saturday?: {
+                            open: string;
+                            close: string;
+                        }[];
+                        sunday?: {
+                            open: string;
+                            close: string;
+                        }[];
+                    } | null;
+                    /** @description Dates (YYYY-MM-DD, in the organization’s time zone) closed all day whatever the weekly hours say, such as public holidays. */
+                    closedDates?: string[];
                     smsSenderId?: string | null;
                 };
             };
@@ -4229,6 +4421,36 @@ export interface operations {
                     position?: string | null;
                     responsibility?: string | null;
                     isDisabled?: boolean;
+                    workingHours?: {
+                        monday?: {
+                            open: string;
+                            close: string;
+                        }[];
+                        tuesday?: {
+                            open: string;
+                            close: string;
+                        }[];
+                        wednesday?: {
+                            open: string;
+                            close: string;
+                        }[];
+                        thursday?: {
+                            open: string;
+                            close: string;
+                        }[];
+                        friday?: {
+                            open: string;
+                            close: string;
+                        }[];
+                        saturday?: {
+                            open: string;
+                            close: string;
+                        }[];
+                        sunday?: {
+                            open: string;
+                            close: string;
+                        }[];
+                    } | null;
                 };
             };
         };

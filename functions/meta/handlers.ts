@@ -1,5 +1,5 @@
 import { NotFoundError } from '../../shared/errors';
-import { apiHandler } from '../../shared/http/api-handler';
+import { routeHandler } from '../../shared/http/route-handler';
 import { referenceRenderer } from '../../shared/openapi/reference-renderer';
 import { referencePage } from './reference-page';
 import * as routes from './routes';
@@ -8,16 +8,17 @@ import * as routes from './routes';
  * The handlers of the reference routes, one per route, named by its operationId: the stack bundles this module into
  * each route's function. Each builds what it serves on its first request and keeps it for the container's life, so a
  * function pays only for its own: the document reads every resource, the script is a 4.3 MB file only its function has.
+ * They read no table, so they are built without the idempotency store and bundle no DynamoDB client.
  */
 let page: string | undefined;
 let renderer: ReturnType<typeof referenceRenderer> | undefined;
 
-export const getOpenApiDocumentHandler = apiHandler(routes.getOpenApiDocument, async () => (await import('./document')).openApiDocument());
+export const getOpenApiDocumentHandler = routeHandler(routes.getOpenApiDocument, async () => (await import('./document')).openApiDocument());
 
 // The page names the renderer by the hash of its content.
-export const getApiReferenceHandler = apiHandler(routes.getApiReference, async () => (page ??= referencePage()));
+export const getApiReferenceHandler = routeHandler(routes.getApiReference, async () => (page ??= referencePage()));
 
-export const getApiReferenceScriptHandler = apiHandler(routes.getApiReferenceScript, async ({ path }) => {
+export const getApiReferenceScriptHandler = routeHandler(routes.getApiReferenceScript, async ({ path }) => {
   // 4.3 MB as text, 1.7 MB gzipped and base64-encoded, under Lambda's 6 MB response limit.
   renderer ??= referenceRenderer();
   // A name stands for one content for a year (immutable): any other, a previous deploy's too, is not found.

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { WeeklyHours } from '../../shared/schedule';
 import { NonEmptyString, Timestamp, deletedSchema, integerString, pageSchema, partialUpdateBody } from '../../shared/schema';
 
 /** ADMIN manages the account and its keys, MANAGER the pipeline and team, MEMBER works leads. */
@@ -16,6 +17,8 @@ export const Member = v.object({
   responsibility: v.nullable(v.string()),
   avatarImg: v.nullable(v.string()),
   isDisabled: v.boolean(),
+  /** When the member works, in the organization's timezone; null: the organization's businessHours. */
+  workingHours: v.optional(v.nullable(WeeklyHours), null),
   user: MemberUser,
   /** When the member was added or last changed: the sync order (updatedSince). */
   updatedAt: Timestamp,
@@ -36,6 +39,7 @@ const memberFields = {
   position: v.nullable(NonEmptyString('position', 200)),
   responsibility: v.nullable(NonEmptyString('responsibility', 1000)),
   isDisabled: v.boolean('isDisabled must be a boolean'),
+  workingHours: v.nullable(WeeklyHours),
 };
 
 /** A member is active at once, with a user account; MEMBER unless another role is given. */
@@ -55,6 +59,7 @@ export const UpdateMemberBody = partialUpdateBody({
   position: memberFields.position,
   responsibility: memberFields.responsibility,
   isDisabled: memberFields.isDisabled,
+  workingHours: memberFields.workingHours,
 });
 export type MemberChanges = v.InferOutput<typeof UpdateMemberBody>;
 

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { E164, NonEmptyString, Timestamp, partialUpdateBody } from '../../shared/schema';
+import { ClosedDates, WeeklyHours } from '../../shared/schedule';
 
 /** The IANA time zones this runtime knows, plus UTC, which Intl lists only as its own canonical zone. */
 const TIME_ZONES = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC']);
@@ -20,6 +21,9 @@ export const OrganizationRecord = v.object({
   timezone: v.optional(v.string(), 'UTC'),
   /** Who an SMS appears to come from: an E.164 number or an alphanumeric sender id (up to 11 characters). */
   smsSenderId: v.optional(v.nullable(v.string()), null),
+  /** When the business is open, in its timezone; null until set (then whether it is open is not known). */
+  businessHours: v.optional(v.nullable(WeeklyHours), null),
+  closedDates: v.optional(ClosedDates, []),
   createdAt: Timestamp,
 });
 export type OrganizationRecord = v.InferOutput<typeof OrganizationRecord>;
@@ -29,6 +33,12 @@ const count = v.pipe(v.number(), v.integer());
 export const Organization = v.object({
   ...OrganizationRecord.entries,
   counts: v.object({ leads: count, members: count, services: count }),
+  /** From businessHours and closedDates now: null while businessHours is not set. */
+  isOpenNow: v.nullable(v.boolean()),
+  /** While open, when the current opening ends (periods that meet are one opening); otherwise null. */
+  closesAt: v.nullable(Timestamp),
+  /** While closed, when the business next opens; null while open, or when no opening is set within the next year. */
+  nextOpenAt: v.nullable(Timestamp),
 });
 export type Organization = v.InferOutput<typeof Organization>;
 
@@ -43,6 +53,8 @@ export const SMS_SENDER_ID = new RegExp(`^(?:${E164.source.slice(1, -1)}|(?=[A-Z
 export const UpdateOrganizationBody = partialUpdateBody({
   name: NonEmptyString('name', 200),
   timezone: TimeZone,
+  businessHours: v.nullable(WeeklyHours),
+  closedDates: ClosedDates,
   smsSenderId: v.nullable(
     v.pipe(
       v.string('smsSenderId must be a string'),

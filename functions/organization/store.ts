@@ -1,5 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
+import { openingState } from '../../shared/schedule';
 import { DEFAULT_USAGE_PLAN, isUsagePlanName, type UsagePlanName } from '../../shared/auth/usage-plans';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
@@ -18,7 +19,7 @@ import { setFields, updateExistingItem, type Condition } from '../../shared/stor
 import { E164 } from '../../shared/schema';
 
 export async function createOrganization(name: string, timezone = 'UTC', usagePlan?: UsagePlanName): Promise<OrganizationRecord> {
-  const organization: OrganizationRecord = { id: newId('org'), name, timezone, smsSenderId: null, createdAt: now() };
+  const organization: OrganizationRecord = { id: newId('org'), name, timezone, smsSenderId: null, businessHours: null, closedDates: [], createdAt: now() };
   await writeAlone(insertIfAbsent({ ...toOrganizationItem(organization), ...(usagePlan ? { usagePlan } : {}) }));
   return organization;
 }
@@ -30,6 +31,12 @@ export async function organizationExists(organizationId: string): Promise<boolea
 
 const COUNTED = { leads: leadCounterNames.leads(), members: memberCounterNames.members, services: serviceCounterNames.services } as const;
 
+/** Whether the business is open now, from its hours in its timezone; unknown (null) while it has set none. */
+function openingOf({ businessHours, closedDates, timezone }: OrganizationRecord) {
+  if (!businessHours) return { isOpenNow: null, closesAt: null, nextOpenAt: null };
+  return openingState({ hours: businessHours, closedDates, timezone }, Date.now());
+}
+
 /** The organization item and the counters it shows, in one consistent BatchGetItem. */
 export async function getOrganization(organizationId: string): Promise<Organization> {
   const shardKeys = Object.values(COUNTED).flatMap((name) => counterKeys(organizationId, name));
@@ -40,7 +47,8 @@ export async function getOrganization(organizationId: string): Promise<Organizat
   // A sharded counter is the sum of its shards.
   const count = (name: string) => counterKeys(organizationId, name).reduce((sum, key) => sum + Number(byKey.get(`${key.pk} ${key.sk}`)?.count ?? 0), 0);
   const counts = Object.fromEntries(Object.entries(COUNTED).map(([field, name]) => [field, count(name)]));
-  return { ...v.parse(OrganizationRecord, record), counts: counts as Organization['counts'] };
+  const organization = v.parse(OrganizationRecord, record);
+  return { ...organization, counts: counts as Organization['counts'], ...openingOf(organization) };
 }
 
 /** An SMS sender id that is a phone number can receive replies, so it belongs to one organization; an alphanumeric one only sends. */

@@ -1,99 +1,12 @@
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
-import middy from '@middy/core';
-import httpJsonBodyParser from '@middy/http-json-body-parser';
-import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type * as v from 'valibot';
-import { ValidationError } from '../errors';
 import type { RouteDefinition, RouteRequest } from '../routes/route';
-import { emptyResponse, JSON_HEADERS, jsonResponse, textResponse, type JsonResponse } from './envelope';
-import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '../store/idempotency';
-import { answersIdempotently } from '../routes/route';
-import { idempotency, type IdempotencyStore } from './idempotency';
-import { absentBodyIsEmptyObject, accessLog, bodySizeLimit, errorEnvelope } from './middleware';
-import { logger, metrics } from '../observability';
-import { parseOrThrow } from '../validation';
-import { Answer, EmptyAnswer } from './answer';
 import { withCounterShards } from '../store/counter-shards';
-import { CompressibleJson, type CompressibleText } from './compressible-text';
+import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '../store/idempotency';
+import type { IdempotencyStore } from './idempotency';
+import { routeHandler, type RouteHandle } from './route-handler';
 
-type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
-
-/** What a handler returns: the input type of its route's response schema, which the document describes. */
-export type HandlerOutput<S extends v.GenericSchema> = v.InferInput<S>;
-
-/** A text route's handler may return its body as CompressibleText, gzipped for a client that accepts it. */
-type CompressibleOutput<S extends v.GenericSchema> = HandlerOutput<S> extends string ? CompressibleText : never;
-
-export interface HandlerInput<R extends RouteRequest> {
-  path: Out<R['path']>;
-  query: Out<R['query']>;
-  body: Out<R['body']>;
-  /** Set by the authorizer from the API key; the only source of the organization. */
-  organizationId: string;
-  /** The request as received, for the few routes that read more than path, query and JSON body. */
-  request: RawRequest;
-}
-
-export interface RawRequest {
-  /** The method asked: OPTIONS on a route whose function also answers its CORS preflight (`preflight`). */
-  method: string;
-  /** Header names lower-cased. */
-  headers: Record<string, string>;
-  body: string | null;
-  /** The URL the API was called at, up to the stage: `https://api.example.com`, `https://….execute-api…/prod`, `http://localhost:3000`. */
-  baseUrl: string;
-}
-
-/** The request's headers (lower-cased names), raw body and base URL (the Host it came to, and the stage's path prefix). */
-function rawRequest(event: APIGatewayProxyEvent): RawRequest {
-  const headers = Object.fromEntries(Object.entries(event.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value ?? '']));
-  const fullPath = event.requestContext?.path ?? event.path;
-  const prefix = fullPath.endsWith(event.path) ? fullPath.slice(0, fullPath.length - event.path.length) : '';
-  const proto = headers['x-forwarded-proto'] ?? 'http';
-  // A route with a body schema has its JSON parsed in place by then; only the others keep the raw text.
-  const body = typeof event.body !== 'string' ? null : event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
-  return { method: event.httpMethod, headers, body, baseUrl: `${proto}://${headers.host ?? 'localhost'}${prefix}` };
-}
-
-/**
- * Builds a Lambda handler for a route: logs, maps errors to the envelope, parses JSON,
- * validates path, query and body with the route's schemas, and serialises the result (JSON unless
- * the route sets another content type, whose body the handler returns as a string, or as
- * CompressibleText to have it gzipped for a client that accepts it).
- */
-export function apiHandler<R extends RouteRequest, S extends v.GenericSchema>(
-  route: RouteDefinition<R, S>,
-  handle: (input: HandlerInput<R>) => Promise<HandlerOutput<S> | Answer<HandlerOutput<S>> | EmptyAnswer | CompressibleOutput<S> | CompressibleJson<HandlerOutput<S>>>,
-) {
-  const { path, query, body } = route.request;
-  const chain = middy<APIGatewayProxyEvent, JsonResponse, Error, Context>()
-    // Powertools first, so the Lambda context on every log line and the metrics flush span the whole request.
-    .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(logMetrics(metrics, { captureColdStartMetric: true }))
-    .use(accessLog(route.operationId));
-  if (answersIdempotently(route) && route.auth !== 'none') chain.use(idempotency(idempotencyStore));
-  chain.use(errorEnvelope());
-  if (body) chain.use(bodySizeLimit()).use(absentBodyIsEmptyObject()).use(httpJsonBodyParser({ disableContentTypeCheck: true }));
-  const knownQuery = new Set(Object.keys((query as { entries?: Record<string, unknown> } | undefined)?.entries ?? {}));
-  return chain.handler(async (event) => {
-    refuseUnknownQuery(event.queryStringParameters, knownQuery);
-    const input = {
-      path: path ? parseOrThrow(path, event.pathParameters ?? {}, 'path') : undefined,
-      query: query ? parseOrThrow(query, event.queryStringParameters ?? {}, 'query') : undefined,
-      body: body ? parseOrThrow(body, jsonObject(event.body), 'body') : undefined,
-    } as Omit<HandlerInput<R>, 'organizationId'>;
-    const organizationId = route.auth === 'none' ? '' : requireOrganization(event);
-    const request = rawRequest(event);
-    const answer = await withCounterShards(counterShardsOf(event), () => handle({ ...input, organizationId, request }));
-    if (answer instanceof EmptyAnswer) return emptyResponse(answer.status, answer.headers);
-    const [status, result, headers] = answer instanceof Answer ? [answer.status, answer.body, answer.headers] : [route.status, answer, {}];
-    if (route.contentType) return textResponse(status, route.contentType, result, route.cacheControl, request.headers['accept-encoding']);
-    // A large JSON answer the function keeps goes gzipped to a client that accepts it.
-    const response = result instanceof CompressibleJson ? textResponse(status, JSON_HEADERS['content-type'], result, route.cacheControl, request.headers['accept-encoding']) : jsonResponse(status, result);
-    return { ...response, headers: { ...response.headers, ...headers } };
-  });
-}
+export type { HandlerInput, HandlerOutput, RawRequest } from './route-handler';
 
 /** The handler factory is where the HTTP layer meets storage: the idempotency records live in the table. */
 const idempotencyStore: IdempotencyStore = {
@@ -102,28 +15,10 @@ const idempotencyStore: IdempotencyStore = {
   release: releaseIdempotencyKey,
 };
 
-/** Every request body of this API is a JSON object; an array, a scalar or nothing is refused as a whole. */
-function jsonObject(body: unknown): Record<string, unknown> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new ValidationError([{ path: 'body', message: 'body must be a JSON object' }]);
-  }
-  return body as Record<string, unknown>;
-}
-
-/**
- * A query parameter the route does not take is refused, naming it: a filter the API does not have (`?email=`)
- * must not answer as if it had filtered.
- */
-function refuseUnknownQuery(parameters: Record<string, string | undefined> | null, known: ReadonlySet<string>): void {
-  const unknown = Object.keys(parameters ?? {}).filter((name) => !known.has(name));
-  if (unknown.length > 0) throw new ValidationError(unknown.map((name) => ({ path: name, message: `${name} is not a query parameter of this operation` })));
-}
-
 /** The organization's counterShards setting, which the authorizer passes with the organization; 1 on public routes. */
 const counterShardsOf = (event: APIGatewayProxyEvent) => Number(event.requestContext?.authorizer?.counterShards ?? 1);
 
-function requireOrganization(event: APIGatewayProxyEvent): string {
-  const organizationId: unknown = event.requestContext?.authorizer?.organizationId;
-  if (typeof organizationId !== 'string' || !organizationId) throw new Error('Authorizer context has no organizationId');
-  return organizationId;
+/** A route's Lambda handler (see routeHandler): idempotency records kept in the table, counters spread as the organization's setting says. */
+export function apiHandler<R extends RouteRequest, S extends v.GenericSchema>(route: RouteDefinition<R, S>, handle: RouteHandle<R, S>) {
+  return routeHandler(route, handle, { idempotencyStore, scope: (event, run) => withCounterShards(counterShardsOf(event), run) });
 }

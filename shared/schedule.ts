@@ -1,0 +1,174 @@
+import * as v from 'valibot';
+
+/**
+ * Weekly opening hours read in an IANA time zone: a list of periods per weekday (a day left out is closed) and dates
+ * the place is closed whatever the weekday says. Times are wall-clock times, so 07:00 stays 07:00 across a DST change.
+ */
+export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+
+/** At most this many periods a day (a split shift with breaks fits; a list of every quarter hour does not). */
+export const MAX_PERIODS_A_DAY = 6;
+/** At most this many closed dates: a year of holidays and more. */
+export const MAX_CLOSED_DATES = 366;
+
+const CLOCK = /^(?:[01]\d|2[0-3]):[0-5]\d$/;
+const minutesOf = (clock: string) => Number(clock.slice(0, 2)) * 60 + Number(clock.slice(3, 5));
+
+const Clock = (name: string, { endOfDay = false } = {}) =>
+  v.pipe(
+    v.string(`${name} must be a time HH:MM`),
+    v.regex(endOfDay ? new RegExp(`${CLOCK.source.slice(0, -1)}|^24:00$`) : CLOCK, `${name} must be a time HH:MM${endOfDay ? ' (24:00 for the end of the day)' : ''}`),
+  );
+
+export const Period = v.pipe(
+  v.strictObject({ open: Clock('open'), close: Clock('close', { endOfDay: true }) }, 'each period must be {open, close}'),
+  v.forward(
+    v.check((period) => minutesOf(period.open) < minutesOf(period.close), 'close must be after open (a period ends on the day it starts)'),
+    ['close'],
+  ),
+);
+export type Period = v.InferOutput<typeof Period>;
+
+const DayPeriods = v.pipe(
+  v.array(Period, 'a day must be a list of {open, close} periods'),
+  v.maxLength(MAX_PERIODS_A_DAY, `a day may have at most ${MAX_PERIODS_A_DAY} periods`),
+  v.check(
+    (periods) => [...periods].sort((a, b) => minutesOf(a.open) - minutesOf(b.open)).every((period, i, sorted) => i === 0 || minutesOf(sorted[i - 1]!.close) <= minutesOf(period.open)),
+    'periods of a day must not overlap',
+  ),
+);
+
+export const WeeklyHours = v.pipe(
+  v.strictObject(Object.fromEntries(WEEKDAYS.map((day) => [day, v.optional(DayPeriods)])) as Record<Weekday, v.OptionalSchema<typeof DayPeriods, undefined>>, 'hours must be an object of weekdays'),
+  v.description('Periods per weekday in the organization’s time zone, each `{open, close}` as HH:MM (close may be 24:00), not overlapping; a day left out or empty is closed.'),
+);
+export type WeeklyHours = v.InferOutput<typeof WeeklyHours>;
+
+const DATE = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])$/;
+// Runs after a failed pattern too (a pipe goes on past it), so any text must be safe here.
+const isCalendarDate = (date: string) => {
+  const time = Date.parse(`${date}T00:00:00Z`);
+  return !Number.isNaN(time) && new Date(time).toISOString().startsWith(date);
+};
+
+export const ClosedDates = v.pipe(
+  v.array(v.pipe(v.string('each closed date must be a date YYYY-MM-DD'), v.regex(DATE, 'each closed date must be a date YYYY-MM-DD'), v.check(isCalendarDate, 'each closed date must be a date of the calendar')), 'closedDates must be a list of dates'),
+  v.maxLength(MAX_CLOSED_DATES, `closedDates may have at most ${MAX_CLOSED_DATES} dates`),
+  v.check((dates) => new Set(dates).size === dates.length, 'closedDates must not repeat a date'),
+  v.description('Dates (YYYY-MM-DD, in the organization’s time zone) closed all day whatever the weekly hours say, such as public holidays.'),
+  v.metadata({ jsonSchema: { uniqueItems: true } }),
+);
+
+export interface Schedule {
+  hours: WeeklyHours;
+  closedDates: readonly string[];
+  timezone: string;
+}
+
+/** A time zone's wall clock at an instant: its date, weekday and minute of the day. */
+interface WallClock {
+  date: string;
+  weekday: Weekday;
+  minute: number;
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatterOf(timezone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timezone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', { timeZone: timezone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', weekday: 'long' });
+    formatters.set(timezone, formatter);
+  }
+  return formatter;
+}
+
+function partsAt(timezone: string, epochMs: number) {
+  const parts = Object.fromEntries(formatterOf(timezone).formatToParts(epochMs).map((part) => [part.type, part.value]));
+  return { year: Number(parts.year), month: Number(parts.month), day: Number(parts.day), hour: Number(parts.hour), minute: Number(parts.minute), second: Number(parts.second), weekday: parts.weekday!.toLowerCase() as Weekday };
+}
+
+export function wallClockAt(timezone: string, epochMs: number): WallClock {
+  const { year, month, day, hour, minute, weekday } = partsAt(timezone, epochMs);
+  return { date: `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`, weekday, minute: hour * 60 + minute };
+}
+
+/** The zone's offset from UTC at an instant, in milliseconds. */
+function offsetAt(timezone: string, epochMs: number): number {
+  const { year, month, day, hour, minute, second } = partsAt(timezone, epochMs);
+  return Date.UTC(year, month - 1, day, hour, minute, second) - Math.floor(epochMs / 1000) * 1000;
+}
+
+/**
+ * The instant a wall-clock time of a date is reached in the zone. A time a DST change skips (02:30 on the morning
+ * clocks go forward) is reached at the change itself; a time that happens twice is its first occurrence.
+ */
+export function instantOf(timezone: string, date: string, minuteOfDay: number): number {
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  const naive = Date.UTC(year, month - 1, day) + minuteOfDay * 60_000;
+  // The instant is within 14 hours of `naive`; the offsets a day either side cover any change near it. The larger
+  // offset first, so a time the clocks go back over is its first occurrence.
+  const offsets = [...new Set([offsetAt(timezone, naive - 86_400_000), offsetAt(timezone, naive + 86_400_000)])].sort((a, b) => b - a);
+  for (const offset of offsets) {
+    const clock = wallClockAt(timezone, naive - offset);
+    if (clock.date === date && clock.minute === minuteOfDay) return naive - offset;
+  }
+  // Skipped by the clocks going forward: the first minute whose wall clock is past it, which is the change itself.
+  const reached = (instant: number) => {
+    const clock = wallClockAt(timezone, instant);
+    return clock.date > date || (clock.date === date && clock.minute >= minuteOfDay);
+  };
+  let [before, after] = [naive - offsets[0]!, naive - offsets[offsets.length - 1]!];
+  while (after - before > 60_000) {
+    const middle = before + Math.floor((after - before) / 120_000) * 60_000;
+    if (reached(middle)) after = middle;
+    else before = middle;
+  }
+  return after;
+}
+
+function nextDate(date: string): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}
+
+function weekdayOf(date: string): Weekday {
+  return WEEKDAYS[(new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7]!;
+}
+
+/** Each opening of the schedule as instants, from the day of `fromMs` onwards, for `days` days. */
+function* openings({ hours, closedDates, timezone }: Schedule, fromMs: number, days: number): Generator<{ opensAt: number; closesAt: number }> {
+  const closed = new Set(closedDates);
+  let date = wallClockAt(timezone, fromMs).date;
+  for (let i = 0; i < days; i++, date = nextDate(date)) {
+    if (closed.has(date)) continue;
+    const periods = [...(hours[weekdayOf(date)] ?? [])].sort((a, b) => minutesOf(a.open) - minutesOf(b.open));
+    for (const period of periods) {
+      const closesAt = period.close === '24:00' ? instantOf(timezone, nextDate(date), 0) : instantOf(timezone, date, minutesOf(period.close));
+      yield { opensAt: instantOf(timezone, date, minutesOf(period.open)), closesAt };
+    }
+  }
+}
+
+/** How far ahead the next opening is looked for: every closed date plus two weeks. */
+const LOOKAHEAD_DAYS = MAX_CLOSED_DATES + 14;
+
+/**
+ * Whether the schedule is open at `atMs`, when the current opening closes, and when it next opens. Periods that
+ * meet (17:00–24:00 then 00:00–08:00) are one opening. `closesAt` is null while closed, and while open with no
+ * closing within the lookahead; `nextOpenAt` is null while open, and when nothing opens within the lookahead.
+ */
+export function openingState(schedule: Schedule, atMs: number): { isOpenNow: boolean; closesAt: string | null; nextOpenAt: string | null } {
+  let current: { opensAt: number; closesAt: number } | undefined;
+  // From the day before: a period of yesterday may still be open (a night shift ends at 24:00 into today).
+  for (const opening of openings(schedule, atMs - 86_400_000, LOOKAHEAD_DAYS + 1)) {
+    if (current && opening.opensAt <= current.closesAt) {
+      current.closesAt = Math.max(current.closesAt, opening.closesAt);
+      continue;
+    }
+    if (current) return { isOpenNow: true, closesAt: new Date(current.closesAt).toISOString(), nextOpenAt: null };
+    if (opening.opensAt <= atMs && atMs < opening.closesAt) current = { ...opening };
+    else if (opening.opensAt > atMs) return { isOpenNow: false, closesAt: null, nextOpenAt: new Date(opening.opensAt).toISOString() };
+  }
+  // Open through the whole lookahead (every day 00:00–24:00): no closing to name.
+  return { isOpenNow: current !== undefined, closesAt: null, nextOpenAt: null };
+}

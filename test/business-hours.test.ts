@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { useTestApi } from './support/api';
+
+/** Business hours and closed dates on the organization, working hours on its members, and whether it is open now. */
+
+const api = useTestApi();
+
+const everyDay = (periods: { open: string; close: string }[]) =>
+  Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => [day, periods]));
+const utcDate = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+
+describe('PATCH /v1/organization with businessHours and closedDates', () => {
+  it('stores them, reads them back, and answers whether the business is open now', async () => {
+    const { client } = await api.organization();
+    const unset = (await client.get('/v1/organization')).body.organization;
+    expect(unset).toMatchObject({ businessHours: null, closedDates: [], isOpenNow: null, closesAt: null, nextOpenAt: null });
+
+    const hours = { monday: [{ open: '07:00', close: '12:00' }, { open: '13:00', close: '17:00' }], saturday: [{ open: '08:00', close: '12:00' }] };
+    const res = await client.patch('/v1/organization', { timezone: 'Australia/Sydney', businessHours: hours, closedDates: ['2026-12-25', '2027-01-26'] });
+    expect(res.status).toBe(200);
+    expect(res.body.organization).toMatchObject({ businessHours: hours, closedDates: ['2026-12-25', '2027-01-26'] });
+    expect(typeof res.body.organization.isOpenNow).toBe('boolean');
+    expect((await client.get('/v1/organization')).body.organization).toMatchObject({ timezone: 'Australia/Sydney', businessHours: hours, closedDates: ['2026-12-25', '2027-01-26'] });
+  });
+
+  it('is open now all day every day, with no closing to name, and closed now on closed dates, opening the day after', async () => {
+    const { client } = await api.organization();
+    const open = await client.patch('/v1/organization', { timezone: 'UTC', businessHours: everyDay([{ open: '00:00', close: '24:00' }]) });
+    expect(open.body.organization).toMatchObject({ isOpenNow: true, closesAt: null, nextOpenAt: null });
+    // Today and tomorrow (UTC) closed: it next opens at midnight the day after tomorrow.
+    const closed = await client.patch('/v1/organization', { closedDates: [utcDate(0), utcDate(1)] });
+    expect(closed.body.organization).toMatchObject({ isOpenNow: false, closesAt: null, nextOpenAt: `${utcDate(2)}T00:00:00.000Z` });
+  });
+
+  it('is closed with nothing to open when every day is left out, and unknown again once cleared with null', async () => {
+    const { client } = await api.organization();
+    expect((await client.patch('/v1/organization', { businessHours: {} })).body.organization).toMatchObject({ isOpenNow: false, nextOpenAt: null });
+    expect((await client.patch('/v1/organization', { businessHours: null })).body.organization).toMatchObject({ businessHours: null, isOpenNow: null });
+  });
+
+  it.each([
+    [{ businessHours: { monday: [{ open: '07:00', close: '25:00' }] } }, 'businessHours.monday.0.close'],
+    [{ businessHours: { monday: [{ open: '7:00', close: '17:00' }] } }, 'businessHours.monday.0.open'],
+    [{ businessHours: { monday: [{ open: '17:00', close: '07:00' }] } }, 'businessHours.monday.0.close'],
+    [{ businessHours: { monday: [{ open: '09:00', close: '09:00' }] } }, 'businessHours.monday.0.close'],
+    [{ businessHours: { monday: [{ open: '07:00', close: '12:00' }, { open: '11:59', close: '17:00' }] } }, 'businessHours.monday'],
+    [{ businessHours: { mondays: [{ open: '07:00', close: '17:00' }] } }, 'businessHours.mondays'],
+    [{ businessHours: { monday: [{ open: '07:00', close: '17:00', note: 'x' }] } }, 'businessHours.monday.0.note'],
+    [{ closedDates: ['2026-02-30'] }, 'closedDates.0'],
+    [{ closedDates: ['2026-12-25', '2026-12-25'] }, 'closedDates'],
+    [{ closedDates: ['25/12/2026'] }, 'closedDates.0'],
+  ])('refuses %j with 400 naming %s, changing nothing', async (body, path) => {
+    const { client } = await api.organization();
+    const res = await client.patch('/v1/organization', body);
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.map((detail: { path: string }) => detail.path)).toContain(path);
+    expect((await client.get('/v1/organization')).body.organization).toMatchObject({ businessHours: null, closedDates: [] });
+  });
+
+  it('takes periods that only meet (12:00 then 12:00) and a close at 24:00', async () => {
+    const { client } = await api.organization();
+    const hours = { friday: [{ open: '07:00', close: '12:00' }, { open: '12:00', close: '24:00' }] };
+    expect((await client.patch('/v1/organization', { businessHours: hours })).status).toBe(200);
+  });
+});
+
+describe('PATCH /v1/organization/members/{memberId} with workingHours', () => {
+  it('stores the member’s own hours, null (the business’s) by default and again once cleared', async () => {
+    const { client } = await api.organization();
+    const member = (await client.post('/v1/organization/members', { email: 'tom@example.com', firstName: 'Tom', lastName: 'Walsh' })).body.member;
+    expect(member.workingHours).toBeNull();
+    const hours = { sunday: [{ open: '09:00', close: '15:00' }] };
+    const res = await client.patch(`/v1/organization/members/${member.id}`, { workingHours: hours });
+    expect(res.status).toBe(200);
+    expect(res.body.member.workingHours).toEqual(hours);
+    expect((await client.get(`/v1/organization/members/${member.id}`)).body.member.workingHours).toEqual(hours);
+    expect((await client.patch(`/v1/organization/members/${member.id}`, { workingHours: null })).body.member.workingHours).toBeNull();
+    const bad = await client.patch(`/v1/organization/members/${member.id}`, { workingHours: { sunday: [{ open: '15:00', close: '09:00' }] } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details.map((detail: { path: string }) => detail.path)).toContain('workingHours.sunday.0.close');
+  });
+});
+
+describe('the demo organization', () => {
+  it('has business hours, holidays and an on-call member with hours of his own', async () => {
+    const { client } = await api.organization({ demo: true });
+    const organization = (await client.get('/v1/organization')).body.organization;
+    expect(organization.businessHours.monday).toEqual([{ open: '07:00', close: '17:00' }]);
+    expect(organization.closedDates).toContain('2026-12-25');
+    const members = (await client.get('/v1/organization/members')).body.members;
+    expect(members.filter((member: { workingHours: unknown }) => member.workingHours !== null).map((member: { lastName: string }) => member.lastName)).toEqual(['Walsh']);
+  });
+});
