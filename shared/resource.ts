@@ -149,8 +149,8 @@ export interface IsolationCase {
   /** Path (with A's ids filled in) and, for writes, a body that is valid except that it names A's records. */
   path: (ids: IsolationIds) => string;
   body?: (ids: IsolationIds) => unknown;
-  /** What B may be answered: not found, a refused reference, or a list without A's records. */
-  expect: 'not-found' | 'refused' | 'empty-list' | 'batch-not-found';
+  /** What B may be answered: not found, a refused reference, a list without A's records, or a caller it does not know. */
+  expect: 'not-found' | 'refused' | 'empty-list' | 'batch-not-found' | 'unknown-caller';
 }
 
 /**

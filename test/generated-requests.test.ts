@@ -236,7 +236,9 @@ async function organizationIds(client: Client, organizationId: string, demo: Rec
   const eventId = eventIdOf(Date.now(), '1');
   await recordEvents([{ id: eventId, type: 'faq.created', occurredAt: new Date().toISOString(), organizationId, data: { id: ids.faqId } }]);
   const subscriberWebhookId: string = (await client.post('/v1/webhooks', { url: 'https://hooks.example.com/everything', events: ['*'] })).body.webhook.id;
-  return { ...ids, leadId: otherLeadId, smsLeadId, smsId: message.id, deletable: 0, eventId, subscriberWebhookId };
+  // A caller: the demo's first lead's number.
+  const phone = '+61412345001';
+  return { ...ids, leadId: otherLeadId, smsLeadId, smsId: message.id, deletable: 0, eventId, subscriberWebhookId, phone };
 }
 
 describe('requests generated from the document', () => {

@@ -70,6 +70,7 @@ describe("another organization's ids, on every route where an id enters", () => 
     if (c.expect === 'not-found') expect(res.status).toBe(404);
     if (c.expect === 'refused') expect([400, 404]).toContain(res.status);
     if (c.expect === 'empty-list') expect(res.body.totalCount).toBe(0);
+    if (c.expect === 'unknown-caller') expect([res.status, res.body.caller?.lead]).toEqual([200, null]);
     if (c.expect === 'batch-not-found') expect(res.body.results).toEqual([{ id: ids.productId, status: 'error', code: 'NOT_FOUND', message: 'Trade product not found' }]);
   });
 

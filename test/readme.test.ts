@@ -91,6 +91,7 @@ describe('npm start and the README curl session', () => {
       '"notes":[{',
       '"categories":[{',
       '"businessHours":{"monday":[{"open":"07:00","close":"17:00"}]',
+      '{"caller":{"lead":{"id":"lead_',
       '"scenario":{"id":',
       '"I can book a licensed gasfitter for you."',
       '"services":[',

@@ -693,7 +693,7 @@ export interface paths {
         };
         /**
          * List call transfer rules, newest first
-         * @description The organization’s transfer rules, filtered by `isEnabled` and by `scenarioId` (a scenario that is not one of the organization’s lists none). `totalCount` counts every rule that passes the filters.
+         * @description The organization’s transfer rules, filtered by `isEnabled`, by `scenarioId` (a scenario that is not one of the organization’s lists none) and by `availableNow`: with true, the enabled rules a call can be handed to now (within the organization’s business hours, or any time with `settings.ignore_business_hours`; hours never set hold no rule back), each with its `conditions` for the agent to judge; with false, the others. `availableNow` reads the organization’s hours first. `totalCount` counts every rule that passes the filters.
          */
         get: operations["listTransfers"];
         put?: never;
@@ -738,6 +738,26 @@ export interface paths {
          * @description The same as `PUT /v1/transfers/{transferId}`: send only the fields to change. Fields left out keep their values; the merged rule is checked again (a PHONE_NUMBER destination must be E.164). A label in use answers 409. Concurrent updates are applied one after another, never lost.
          */
         patch: operations["patchTransfer"];
+        trace?: never;
+    };
+    "/v1/transfers/{transferId}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Where to hand a call over now, with its summary
+         * @description For a voice agent about to transfer a call: the rule’s destination, its type and method, and its `summaryFormat` filled with the call’s `name`, `topic` and `summary`. The rule and the organization’s hours are read together, and nothing is written. A disabled rule answers 409 TRANSFER_DISABLED; a rule that keeps business hours, while the business is closed, 409 OUTSIDE_BUSINESS_HOURS with `nextOpenAt` in `error.details`. Another organization’s rule answers 404.
+         */
+        post: operations["resolveTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/policies": {
@@ -1114,6 +1134,26 @@ export interface paths {
          * @description Authenticated by the endpoint URL's `token`, or by Standard Webhooks headers (`webhook-id`, `webhook-timestamp` within 5 minutes, `webhook-signature`) signed with the endpoint's secret; anything else answers 401 and records nothing. The body is `application/json`, or what an HTML form posts: `application/x-www-form-urlencoded` or `multipart/form-data` (text fields only: a file answers 415), at most 256 KB. A form post to an endpoint with `redirectUrl` is answered 303 to it with `inquiryId=<id>` added to its query, so the visitor lands on the site's thank-you page; refused (400, 413, 415), it is answered 303 to `errorRedirectUrl` with `error=<code>` when the endpoint has one. A 401 is never redirected. JSON posts are answered JSON. A browser page on one of the endpoint's `allowedOrigins` may post JSON (CORS): the preflight `OPTIONS` of this URL, with its token, answers 204 with the CORS headers, and the answer to the post carries `Access-Control-Allow-Origin` and `Vary: Origin`; any other origin gets no CORS headers. A WEBFORM endpoint keeps every field and finds the lead from email, phone and name; an EMAIL endpoint takes a parsed email (from, to, subject, text or html); CALL and CHATBOT take `{lead, data, summary?, tag?}` as POST /v1/inquiries does. The same sender id again (`externalInquiryId`, or the `webhook-id` or `Idempotency-Key` header) answers 200 with the first inquiry. Every post counts against the endpoint's organization's usage plan, as a request with its API key does (a post with a wrong token too): beyond it, 429 `RATE_LIMITED` with `Retry-After`.
          */
         post: operations["receiveInbound"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/callers/{phone}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who is calling: the lead with this phone, its open inquiries and upcoming appointments
+         * @description For a voice agent on a live call: the organization’s lead with this phone (any common form, normalized to E.164), its latest inquiries (unread first) and its appointments to come, whether the number opted out of SMS, and whether the business is open now. A caller the organization does not know answers 200 with `lead: null`, not 404: the agent needs the rest. Two DynamoDB round trips for an E.164 number (the lead is read from the phone index, so a lead created this second may not show yet); a national form one more, to read the organization’s country.
+         */
+        get: operations["lookupCaller"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -5505,6 +5545,7 @@ export interface operations {
                 updatedSince?: string;
                 isEnabled?: boolean;
                 scenarioId?: number;
+                availableNow?: boolean;
             };
             header?: never;
             path?: never;
@@ -5804,6 +5845,66 @@ export interface operations {
                 content: {
                     "application/json": {
                         transfer: components["schemas"]["Transfer"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    resolveTransfer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                transferId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Olivia Nguyen",
+                 *       "topic": "a burst pipe",
+                 *       "summary": "Water is coming through the kitchen ceiling; the main is turned off."
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    name: string;
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    topic: string;
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    summary: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Where to hand a call over now, with its summary */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        transfer: {
+                            transferId: number;
+                            destination: string;
+                            /** @enum {string} */
+                            destinationType: "DEPARTMENT" | "MEMBER" | "PHONE_NUMBER";
+                            /** @enum {string} */
+                            method: "WARM" | "COLD";
+                            summary: string;
+                        };
                     };
                 };
             };
@@ -7188,6 +7289,46 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    lookupCaller: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The caller’s number in any common form: E.164 (`+61412345678`, as voice platforms send it) or national (`0412 345 678`, read with the country of the organization’s timezone). */
+                phone: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Who is calling: the lead with this phone, its open inquiries and upcoming appointments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        caller: {
+                            lead: components["schemas"]["Lead"] | null;
+                            openInquiries: components["schemas"]["InquiryListItem"][];
+                            upcomingAppointments: components["schemas"]["Appointment"][];
+                            smsOptedOut: boolean;
+                        };
+                        organization: {
+                            name: string;
+                            /** @default UTC */
+                            timezone: string;
+                            isOpenNow: boolean | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

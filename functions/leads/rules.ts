@@ -149,7 +149,7 @@ export async function listLeads(organizationId: string, query: ListLeadsQuery): 
 }
 
 /** A typed phone number as E.164: as it is with its country code, else read with the organization's country. */
-async function e164Of(organizationId: string, text: string, path: string): Promise<string> {
+export async function e164Of(organizationId: string, text: string, path: string): Promise<string> {
   const phone = toE164(text, undefined) ?? toE164(text, await organizationDialling(organizationId));
   if (!phone) {
     throw new ValidationError([{ path, message: `${path} must be a phone number with its country code (+61412345678), or in the national form of the organization's country, read from its timezone` }]);

@@ -441,6 +441,24 @@ export async function leadOfContact(organizationId: string, { kind, value }: Lea
 }
 
 /** The organization's newest lead with this phone number (E.164): one Query of the phone index. */
+/**
+ * The lead with this phone as the phone index holds it: one Query, eventually consistent (a lead created or given
+ * the phone this second may not show yet), for a caller lookup that has a live call's few seconds.
+ */
+export async function leadWithPhone(organizationId: string, phone: string): Promise<Lead | undefined> {
+  const { gsi1pk } = leadKeys.leadPhoneIndex(organizationId, { id: '', phone });
+  const { Items } = await dynamo.send(
+    new QueryCommand({ TableName: config.tableName, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': gsi1pk }, ScanIndexForward: false, Limit: 1 }),
+  );
+  return Items?.[0] && fromLeadItem(Items[0]);
+}
+
+/** Whether the phone replied STOP (and not START since), whichever lead has it: one GetItem. */
+export async function isPhoneOptedOut(organizationId: string, phone: string): Promise<boolean> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: leadKeys.smsOptOut(organizationId, phone), ProjectionExpression: 'pk' }));
+  return Item !== undefined;
+}
+
 export async function findLeadByPhone(organizationId: string, phone: string): Promise<Lead | undefined> {
   const { gsi1pk } = leadKeys.leadPhoneIndex(organizationId, { id: '', phone });
   const { Items } = await dynamo.send(

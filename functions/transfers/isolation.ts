@@ -15,5 +15,6 @@ export const isolationCases: IsolationCases = {
   listTransfers: [{ path: (ids) => `/v1/transfers?scenarioId=${ids.scenarioId}`, expect: 'empty-list' }],
   getTransfer: [{ path: (ids) => `/v1/transfers/${ids.transferId}`, expect: 'not-found' }],
   deleteTransfer: [{ path: (ids) => `/v1/transfers/${ids.transferId}`, expect: 'not-found' }],
+  resolveTransfer: [{ path: (ids) => `/v1/transfers/${ids.transferId}/resolve`, body: () => ({ name: 'Sam', topic: 'A leak', summary: 'Water under the sink.' }), expect: 'not-found' }],
   updateTransfer: [{ path: (ids) => `/v1/transfers/${ids.transferId}`, body: () => ({ isEnabled: false }), expect: 'not-found' }],
 };

@@ -1,4 +1,4 @@
-import { CreateTransferBody, TransferDeleted, TransferIdPath, TransferListQuery, TransferPage, TransferResponse, UpdateTransferBody } from './schema';
+import { CreateTransferBody, ResolvedTransferResponse, ResolveTransferBody, TransferDeleted, TransferIdPath, TransferListQuery, TransferPage, TransferResponse, UpdateTransferBody } from './schema';
 import { defineRoute } from '../../shared/routes/route';
 
 export const createTransfer = defineRoute({
@@ -35,9 +35,11 @@ export const listTransfers = defineRoute({
   method: 'GET',
   path: '/v1/transfers',
   summary: 'List call transfer rules, newest first',
-  description: 'The organization’s transfer rules, filtered by `isEnabled` and by `scenarioId` (a scenario that is not one of the organization’s lists none). `totalCount` counts every rule that passes the filters.',
+  description:
+    'The organization’s transfer rules, filtered by `isEnabled`, by `scenarioId` (a scenario that is not one of the organization’s lists none) and by `availableNow`: with true, the enabled rules a call can be handed to now (within the organization’s business hours, or any time with `settings.ignore_business_hours`; hours never set hold no rule back), each with its `conditions` for the agent to judge; with false, the others. `availableNow` reads the organization’s hours first. `totalCount` counts every rule that passes the filters.',
   tag: 'Transfers',
-  dynamodb: ['Query'],
+  // BatchGetItem: the organization's hours, for availableNow.
+  dynamodb: ['Query', 'BatchGetItem'],
   // gsi6: the change log read with updatedSince.
   indexes: ['gsi6'],
   status: 200,
@@ -74,4 +76,20 @@ export const deleteTransfer = defineRoute({
   errors: [400, 404],
 });
 
-export const transferRoutes = [createTransfer, listTransfers, getTransfer, updateTransfer, deleteTransfer];
+export const resolveTransfer = defineRoute({
+  operationId: 'resolveTransfer',
+  method: 'POST',
+  path: '/v1/transfers/{transferId}/resolve',
+  summary: 'Where to hand a call over now, with its summary',
+  description:
+    'For a voice agent about to transfer a call: the rule’s destination, its type and method, and its `summaryFormat` filled with the call’s `name`, `topic` and `summary`. The rule and the organization’s hours are read together, and nothing is written. A disabled rule answers 409 TRANSFER_DISABLED; a rule that keeps business hours, while the business is closed, 409 OUTSIDE_BUSINESS_HOURS with `nextOpenAt` in `error.details`. Another organization’s rule answers 404.',
+  tag: 'Transfers',
+  dynamodb: ['GetItem', 'BatchGetItem'],
+  status: 200,
+  request: { path: TransferIdPath, body: ResolveTransferBody },
+  requestExample: { name: 'Olivia Nguyen', topic: 'a burst pipe', summary: 'Water is coming through the kitchen ceiling; the main is turned off.' },
+  response: ResolvedTransferResponse,
+  errors: [400, 404, 409],
+});
+
+export const transferRoutes = [createTransfer, listTransfers, getTransfer, updateTransfer, deleteTransfer, resolveTransfer];

@@ -1,12 +1,14 @@
 import * as v from 'valibot';
 import { defined } from '../../shared/store/changes';
-import { NotFoundError, ValidationError } from '../../shared/errors';
+import { ApiError, NotFoundError, ValidationError } from '../../shared/errors';
+import type { Page } from '../../shared/pagination';
+import { getOrganization } from '../organization/store';
 import { now } from '../../shared/ids';
 import { reserveIds } from '../../shared/store/sequences';
-import { deleteTransferVersion, getTransfer, insertTransfer, TRANSFER_SEQUENCE, writeTransferVersion } from './store';
+import { deleteTransferVersion, getTransfer, insertTransfer, listTransfersPage, TRANSFER_SEQUENCE, writeTransferVersion } from './store';
 import { retryOnStaleWrite, updateVersioned } from '../../shared/store/versioned';
 import { E164 } from '../../shared/schema';
-import { Transfer, type CreateTransferBody, type TransferChanges } from './schema';
+import { ResolvedTransfer, Transfer, type CreateTransferBody, type ResolveTransferBody, type TransferChanges, type TransferListQuery } from './schema';
 
 export const TRANSFER_NOT_FOUND = 'Transfer rule not found';
 
@@ -57,4 +59,32 @@ export async function deleteTransfer(organizationId: string, transferId: number)
     await deleteTransferVersion(organizationId, current);
   });
   return transferId;
+}
+
+/** Whether the organization takes calls now by its hours: unknown hours (never set) do not hold a transfer back. */
+async function openNow(organizationId: string): Promise<{ isOpen: boolean; nextOpenAt: string | null }> {
+  const { isOpenNow, nextOpenAt } = await getOrganization(organizationId);
+  return { isOpen: isOpenNow !== false, nextOpenAt };
+}
+
+/** The rules, filtered; with `availableNow`, the organization's hours are read first (one more round trip). */
+export async function listTransfers(organizationId: string, query: TransferListQuery): Promise<Page<Transfer>> {
+  const usableNow = query.availableNow === undefined ? true : (await openNow(organizationId)).isOpen;
+  return listTransfersPage(organizationId, query, usableNow);
+}
+
+/**
+ * Where the receptionist hands this call over, and what it says: the rule and the organization's hours read together.
+ * A disabled rule answers 409 TRANSFER_DISABLED; a rule that keeps business hours, outside them, 409
+ * OUTSIDE_BUSINESS_HOURS naming when the business next opens.
+ */
+export async function resolveTransfer(organizationId: string, transferId: number, call: ResolveTransferBody): Promise<v.InferOutput<typeof ResolvedTransfer>> {
+  const [transfer, hours] = await Promise.all([readTransfer(organizationId, transferId), openNow(organizationId)]);
+  if (!transfer.isEnabled) throw new ApiError(409, 'The transfer rule is disabled', 'TRANSFER_DISABLED');
+  if (!transfer.settings.ignore_business_hours && !hours.isOpen) {
+    const next = hours.nextOpenAt ? `; the business next opens at ${hours.nextOpenAt}` : '';
+    throw new ApiError(409, `The business is closed now${next}`, 'OUTSIDE_BUSINESS_HOURS', hours.nextOpenAt ? [{ path: 'nextOpenAt', message: hours.nextOpenAt }] : undefined);
+  }
+  const summary = transfer.summaryFormat.replace(/\{(name|topic|summary)\}/g, (_, placeholder: keyof ResolveTransferBody) => call[placeholder]);
+  return { transferId: transfer.id, destination: transfer.destination, destinationType: transfer.destinationType, method: transfer.method, summary };
 }

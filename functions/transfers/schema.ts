@@ -82,5 +82,24 @@ export const TransferListQuery = v.object({
   ...PageQuery.entries,
   isEnabled: v.optional(booleanString('isEnabled')),
   scenarioId: v.optional(integerString('scenarioId')),
+  availableNow: v.optional(booleanString('availableNow')),
 });
 export type TransferListQuery = v.InferOutput<typeof TransferListQuery>;
+
+/** What the AI receptionist knows of the call when it hands it over: the rule's summaryFormat is filled with these. */
+export const ResolveTransferBody = v.strictObject({
+  name: NonEmptyString('name', 200),
+  topic: NonEmptyString('topic', 500),
+  summary: NonEmptyString('summary', 5000),
+});
+export type ResolveTransferBody = v.InferOutput<typeof ResolveTransferBody>;
+
+export const ResolvedTransfer = v.object({
+  transferId: v.pipe(v.number(), v.integer()),
+  destination: v.string(),
+  destinationType: v.picklist(DESTINATION_TYPES),
+  method: v.picklist(TRANSFER_METHODS),
+  /** The rule's summaryFormat with {name}, {topic} and {summary} filled in. */
+  summary: v.string(),
+});
+export const ResolvedTransferResponse = v.object({ transfer: ResolvedTransfer });

@@ -83,10 +83,17 @@ export async function deleteTransferVersion(organizationId: string, current: Ver
 }
 
 /** A page of the organization's transfer rules, newest first, filtered; an exact totalCount (docs/decisions/store.md). */
-export async function listTransfersPage(organizationId: string, { isEnabled, scenarioId, ...request }: TransferListQuery): Promise<Page<Transfer>> {
+/**
+ * The page of the organization's rules that pass the filters. `usableNow` is whether a rule that keeps business hours
+ * can take a call now (the organization's hours, read by the caller): with `availableNow`, only the enabled rules
+ * usable now, or with false the others.
+ */
+export async function listTransfersPage(organizationId: string, { isEnabled, scenarioId, availableNow, ...request }: TransferListQuery, usableNow = true): Promise<Page<Transfer>> {
   const { page, limit } = request;
-  const keep = (item: Record<string, unknown>) => (isEnabled === undefined || item.isEnabled === isEnabled) && (scenarioId === undefined || item.scenarioId === scenarioId);
-  const log = { partition: changeLogKey(organizationId, TRANSFER_CHANGES).gsi6pk, filters: { isEnabled, scenarioId } };
-  const result = await listOrChanges(request, log, (at) => filteredPage(transferKeys.transfers(organizationId), { keep, filter: filterSignature({ isEnabled, scenarioId }) }, at));
+  const available = (item: Record<string, unknown>) => item.isEnabled === true && ((item.settings as Transfer['settings'] | undefined)?.ignore_business_hours === true || usableNow);
+  const keep = (item: Record<string, unknown>) =>
+    (isEnabled === undefined || item.isEnabled === isEnabled) && (scenarioId === undefined || item.scenarioId === scenarioId) && (availableNow === undefined || available(item) === availableNow);
+  const log = { partition: changeLogKey(organizationId, TRANSFER_CHANGES).gsi6pk, filters: { isEnabled, scenarioId, availableNow } };
+  const result = await listOrChanges(request, log, (at) => filteredPage(transferKeys.transfers(organizationId), { keep, filter: filterSignature({ isEnabled, scenarioId, availableNow, usableNow: availableNow === undefined ? undefined : usableNow }) }, at));
   return { ...result, items: result.items.map((item) => fromTransferItem(item).value), totalCount: result.totalCount ?? 0, page, limit };
 }

@@ -111,6 +111,8 @@ const STOPS: Stop[] = [
   { route: 'PATCH /v1/transfers/{transferId}', kind: 'other', request: (s) => ({ method: 'PATCH', path: `/v1/transfers/${s.transferId}`, body: { conditions: 'Any gas smell.' } }) },
   { route: 'GET /v1/transfers', kind: 'list', request: () => ({ method: 'GET', path: '/v1/transfers?isEnabled=true' }) },
   { route: 'GET /v1/transfers/{transferId}', kind: 'read', request: (s) => ({ method: 'GET', path: `/v1/transfers/${s.transferId}` }) },
+  // The rule and the organization's hours, read together; nothing is written.
+  { route: 'POST /v1/transfers/{transferId}/resolve', kind: 'other', request: (s) => ({ method: 'POST', path: `/v1/transfers/${s.transferId}/resolve`, body: { name: 'Tom Baker', topic: 'a burst pipe', summary: 'Water through the ceiling.' } }) },
   { route: 'DELETE /v1/transfers/{transferId}', kind: 'other', request: (s) => ({ method: 'DELETE', path: `/v1/transfers/${s.transferId}` }) },
   { route: 'DELETE /v1/services/{serviceId}', kind: 'other', request: (s) => ({ method: 'DELETE', path: `/v1/services/${s.serviceId}` }) },
   { route: 'POST /v1/policies', kind: 'create', exception: { reason: SEQUENCE }, request: () => ({ method: 'POST', path: '/v1/policies', body: { title: 'Call-out fee', content: 'A $90 call-out fee applies.' } }), keep: (b, s) => (s.policyId = b.policy.id) },
@@ -132,6 +134,8 @@ const STOPS: Stop[] = [
   { route: 'POST /v1/sms', kind: 'create', exception: { reason: 'Recorded before it is sent: the lead and member are read, one transaction records the message QUEUED, and after the provider answers one transaction marks it SENT and moves the status counters' }, request: (s) => ({ method: 'POST', path: '/v1/sms', body: { userId: s.userId, leadId: s.leadId, message: 'On our way' } }), keep: (b, s) => (s.smsId = b.sms.id) },
   { route: 'GET /v1/sms/{smsId}', kind: 'read', request: (s) => ({ method: 'GET', path: `/v1/sms/${s.smsId}` }) },
   { route: 'GET /v1/sms', kind: 'list', request: (s) => ({ method: 'GET', path: `/v1/sms?leadId=${s.leadId}` }) },
+  // Two round trips (test/callers.test.ts counts them): the organization, the lead by phone and its opt-out; then its inquiries and appointments.
+  { route: 'GET /v1/callers/{phone}', kind: 'other', request: () => ({ method: 'GET', path: '/v1/callers/%2B61412555000' }) },
   { route: 'GET /v1/events', kind: 'list', request: () => ({ method: 'GET', path: '/v1/events' }) },
   // The tour runs without the stream consumer, so no event exists: the read of one is its single GetItem, answered 404.
   { route: 'GET /v1/events/{eventId}', kind: 'read', status: 404, request: () => ({ method: 'GET', path: '/v1/events/evt_01JCZ3V7Q8K2M4N6P8R0S2T4V6' }) },

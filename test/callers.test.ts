@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { useTestApi, type Client } from './support/api';
+import { measureDynamoCalls, type DynamoCall } from './support/dynamo-calls';
+
+/** GET /v1/callers/{phone}: what a voice agent learns of a caller in the first second of a call. */
+
+const api = useTestApi();
+
+const webform = (phone: string, summary: string) => ({
+  source: 'WEBFORM',
+  lead: { phone },
+  summary,
+  data: { formName: 'Contact us', submittedAt: '2026-11-20T09:00:00Z', pageUrl: 'https://northside.example.com/contact', fields: [{ name: 'message', label: 'Message', value: summary }] },
+});
+
+const inDays = (days: number, hour = 0) => new Date(Date.now() + days * 86_400_000 + hour * 3_600_000).toISOString();
+
+/** Calls grouped into round trips: a call sent after every call of the round before it was answered starts a new one. */
+function roundTrips(calls: DynamoCall[]): string[][] {
+  const rounds: { answeredAt: number; commands: string[] }[] = [];
+  for (const call of [...calls].sort((a, b) => a.sentAt - b.sentAt)) {
+    const last = rounds.at(-1);
+    if (last && call.sentAt < last.answeredAt) {
+      last.commands.push(call.command);
+      last.answeredAt = Math.max(last.answeredAt, call.answeredAt);
+    } else rounds.push({ answeredAt: call.answeredAt, commands: [call.command] });
+  }
+  return rounds.map((round) => round.commands.sort());
+}
+
+async function callerOrganization(): Promise<{ client: Client; leadId: string }> {
+  const { client } = await api.organization();
+  await client.patch('/v1/organization', { name: 'Northside Plumbing', timezone: 'Australia/Sydney', businessHours: {} });
+  const leadId = (await client.post('/v1/leads', { name: 'Olivia Nguyen', phone: '+61412345001' })).body.lead.id;
+  return { client, leadId };
+}
+
+describe('GET /v1/callers/{phone}', () => {
+  it('answers the lead with its latest inquiries unread first, its appointments to come, and the organization', async () => {
+    const { client, leadId } = await callerOrganization();
+    const ids: string[] = [];
+    for (const summary of ['Leaking tap', 'Blocked drain', 'Hot water quote']) ids.push((await client.post('/v1/inquiries', webform('+61412345001', summary))).body.inquiry.id);
+    await client.patch(`/v1/inquiries/${ids[2]}`, { isRead: true });
+    const appointment = (title: string, days: number) => client.post('/v1/appointments', { leadId, title, startsAt: inDays(days), endsAt: inDays(days, 1) }).then((res) => res.body.appointment.id as string);
+    await appointment('Last week', -7);
+    const later = await appointment('Quote visit', 3);
+    const sooner = await appointment('Drain camera', 1);
+    const cancelled = await appointment('Cancelled visit', 2);
+    await client.patch(`/v1/appointments/${cancelled}`, { status: 'CANCELLED' });
+
+    const res = await client.get('/v1/callers/%2B61412345001');
+    expect(res.status).toBe(200);
+    expect(res.body.caller.lead).toMatchObject({ id: leadId, firstName: 'Olivia', phone: '+61412345001' });
+    // Newest first within unread, then the read one.
+    expect(res.body.caller.openInquiries.map((inquiry: { id: string }) => inquiry.id)).toEqual([ids[1], ids[0], ids[2]]);
+    expect(res.body.caller.upcomingAppointments.map((appointment: { id: string }) => appointment.id)).toEqual([sooner, later]);
+    expect(res.body.caller.smsOptedOut).toBe(false);
+    expect(res.body.organization).toEqual({ name: 'Northside Plumbing', timezone: 'Australia/Sydney', isOpenNow: false });
+  });
+
+  it('finds the caller from any common form of the number, read with the organization’s country', async () => {
+    const { client, leadId } = await callerOrganization();
+    for (const typed of ['0412 345 001', '+61 412 345 001', '(04) 1234 5001', '0061412345001']) {
+      const res = await client.get(`/v1/callers/${encodeURIComponent(typed)}`);
+      expect([typed, res.status, res.body.caller.lead?.id]).toEqual([typed, 200, leadId]);
+    }
+    // One digit off is another number.
+    expect((await client.get('/v1/callers/%2B61412345002')).body.caller.lead).toBeNull();
+  });
+
+  it('answers an unknown caller 200 with lead null and the rest, never 404', async () => {
+    const { client } = await callerOrganization();
+    const res = await client.get('/v1/callers/%2B61298765432');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      caller: { lead: null, openInquiries: [], upcomingAppointments: [], smsOptedOut: false },
+      organization: { name: 'Northside Plumbing', timezone: 'Australia/Sydney', isOpenNow: false },
+    });
+  });
+
+  it('answers 400 naming phone for text that is not a phone number', async () => {
+    const { client } = await callerOrganization();
+    for (const typed of ['abc', '12', '+0412345001']) {
+      const res = await client.get(`/v1/callers/${encodeURIComponent(typed)}`);
+      expect([typed, res.status, res.body.error?.details?.[0]?.path]).toEqual([typed, 400, 'phone']);
+    }
+  });
+
+  it('takes two round trips for an E.164 number; a national form reads the organization’s country first', async () => {
+    const { client } = await callerOrganization();
+    await client.post('/v1/inquiries', webform('+61412345001', 'Leaking tap'));
+    const e164 = await measureDynamoCalls(() => client.get('/v1/callers/%2B61412345001'));
+    expect(roundTrips(e164)).toEqual([
+      ['BatchGetItemCommand', 'GetItemCommand', 'QueryCommand'],
+      ['GetItemCommand', 'QueryCommand', 'QueryCommand', 'QueryCommand'].sort(),
+    ]);
+    const national = await measureDynamoCalls(() => client.get('/v1/callers/0412345001'));
+    // The same calls and the organization's timezone, read before the lead can be looked up.
+    expect(national.map((call) => call.command).sort()).toEqual([...e164.map((call) => call.command), 'GetItemCommand'].sort());
+    const lead = national.find((call) => call.command === 'QueryCommand')!;
+    expect(national.filter((call) => call.command === 'GetItemCommand').some((call) => call.answeredAt <= lead.sentAt)).toBe(true);
+  });
+});
