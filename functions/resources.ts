@@ -2,7 +2,7 @@ import type * as v from 'valibot';
 import type { EventSource, ResourceDefinition, ScheduledJob, WorkerRole } from '../shared/resource';
 import { withPatchAliases, type AuthorizerKind, type RouteDefinition } from '../shared/routes/route';
 import { appointments } from './appointments/resource';
-import { callers } from './callers/resource';
+import { receptionist } from './receptionist/resource';
 import { companies } from './companies/resource';
 import { events } from './events/resource';
 import { faqs } from './faqs/resource';
@@ -22,7 +22,7 @@ import { webhooks } from './webhooks/resource';
  * Every resource of the API, in the order the reference shows them. The stack, the local server, the OpenAPI
  * document, the event types, the demo seed and the isolation tests are all read from this list.
  */
-export const resources: readonly ResourceDefinition[] = [leads, inquiries, sms, appointments, companies, organization, services, products, transfers, policies, faqs, events, webhooks, inboundEndpoints, callers, meta];
+export const resources: readonly ResourceDefinition[] = [leads, inquiries, sms, appointments, companies, organization, services, products, transfers, policies, faqs, events, webhooks, inboundEndpoints, receptionist, meta];
 
 /** The route table: every endpoint of the API, one row each, and the PATCH aliases of the spec's PUTs. */
 export const routes: RouteDefinition[] = withPatchAliases(resources.flatMap(({ name, routes }) => routes.map((route) => ({ ...route, resource: name }))));

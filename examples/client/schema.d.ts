@@ -1160,6 +1160,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/receptionist/context": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Everything the AI receptionist may say, in one answer
+         * @description The organization (name, timezone, business hours, whether it is open now), its active services and products (a price only where `isDisclosePrice`), active FAQs and policies, the active scenarios of active services (with their questions and outcomes), and enabled transfer rules, read by one parallel batch of DynamoDB calls. At most 200 of each. The answer carries an `ETag`: sent back in `If-None-Match`, an unchanged context answers 304 with no body.
+         */
+        get: operations["getReceptionistContext"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi": {
         parameters: {
             query?: never;
@@ -7326,6 +7346,92 @@ export interface operations {
                         };
                     };
                 };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getReceptionistContext: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The context, with its ETag. */
+            200: {
+                headers: {
+                    /** @description A strong validator of this content: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        organization: {
+                            name: string;
+                            /** @default UTC */
+                            timezone: string;
+                            /** @default null */
+                            businessHours: {
+                                monday?: {
+                                    open: string;
+                                    close: string;
+                                }[];
+                                tuesday?: {
+                                    open: string;
+                                    close: string;
+                                }[];
+                                wednesday?: {
+                                    open: string;
+                                    close: string;
+                                }[];
+                                thursday?: {
+                                    open: string;
+                                    close: string;
+                                }[];
+                                friday?: {
+                                    open: string;
+                                    close: string;
+                                }[];
+                                saturday?: {
+                                    open: string;
+                                    close: string;
+                                }[];
+                                sunday?: {
+                                    open: string;
+                                    close: string;
+                                }[];
+                            } | null;
+                            /**
+                             * @description Dates (YYYY-MM-DD, in the organization’s time zone) closed all day whatever the weekly hours say, such as public holidays.
+                             * @default []
+                             */
+                            closedDates: string[];
+                            isOpenNow: boolean | null;
+                            closesAt: string | null;
+                            nextOpenAt: string | null;
+                        };
+                        services: components["schemas"]["Service"][];
+                        products: components["schemas"]["Product"][];
+                        faqs: components["schemas"]["Faq"][];
+                        policies: components["schemas"]["Policy"][];
+                        scenarios: components["schemas"]["Scenario"][];
+                        transfers: components["schemas"]["Transfer"][];
+                    };
+                };
+            };
+            /** @description If-None-Match named the current ETag: the context has not changed. No body. */
+            304: {
+                headers: {
+                    /** @description The same validator. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

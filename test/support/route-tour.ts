@@ -136,6 +136,8 @@ const STOPS: Stop[] = [
   { route: 'GET /v1/sms', kind: 'list', request: (s) => ({ method: 'GET', path: `/v1/sms?leadId=${s.leadId}` }) },
   // Two round trips (test/callers.test.ts counts them): the organization, the lead by phone and its opt-out; then its inquiries and appointments.
   { route: 'GET /v1/callers/{phone}', kind: 'other', request: () => ({ method: 'GET', path: '/v1/callers/%2B61412555000' }) },
+  // The organization and one Query per collection, all sent together (test/receptionist-context.test.ts).
+  { route: 'GET /v1/receptionist/context', kind: 'other', request: () => ({ method: 'GET', path: '/v1/receptionist/context' }) },
   { route: 'GET /v1/events', kind: 'list', request: () => ({ method: 'GET', path: '/v1/events' }) },
   // The tour runs without the stream consumer, so no event exists: the read of one is its single GetItem, answered 404.
   { route: 'GET /v1/events/{eventId}', kind: 'read', status: 404, request: () => ({ method: 'GET', path: '/v1/events/evt_01JCZ3V7Q8K2M4N6P8R0S2T4V6' }) },

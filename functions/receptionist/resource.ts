@@ -1,0 +1,9 @@
+import { defineResource } from '../../shared/resource';
+import { receptionistRoutes } from './routes';
+
+/** What a voice agent asks during a call; it stores nothing of its own and reads the other resources' records. */
+export const receptionist = defineResource({
+  name: 'receptionist',
+  tags: { Receptionist: 'What an AI receptionist asks during a live call: who is calling, and what the business may say.' },
+  routes: receptionistRoutes,
+});
