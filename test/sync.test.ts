@@ -297,8 +297,10 @@ describe('every list route takes updatedSince', () => {
   it('knows the list routes from the route table', () => {
     expect(LIST_ROUTES.length).toBeGreaterThanOrEqual(19);
     // GET /v1/organization/services groups every service by category, unpaged: GET /v1/services?updatedSince syncs them.
+    // GET /v1/receptionist/context is one answer made of the lists, re-read whole and validated by its ETag.
     expect(routes.filter((route) => route.method === 'GET' && route.path.startsWith('/v1/') && !route.path.endsWith('}') && !LIST_ROUTES.includes(route)).map((route) => route.operationId).sort()).toEqual([
       'getOrganization',
+      'getReceptionistContext',
       'listOrganizationServices',
     ]);
   });
