@@ -30,12 +30,14 @@ describe('the demo organization', () => {
   it('has counters that agree with the rows on every list, including each filter', async () => {
     const { client, demo } = await api.organization({ demo: true });
     const leads = await expectCountsAgree(client, '/v1/leads', 'leads');
-    expect(leads.length).toBeGreaterThanOrEqual(8);
+    expect(leads.map((lead) => lead.id)).toEqual(demo!.leadIds);
+    expect(leads).toHaveLength(9);
     const members = await expectCountsAgree(client, '/v1/organization/members', 'members');
-    expect(members.length).toBeGreaterThanOrEqual(3);
-    expect((await expectCountsAgree(client, '/v1/policies', 'policies')).length).toBeGreaterThanOrEqual(3);
-    expect((await expectCountsAgree(client, '/v1/faqs', 'faqs')).length).toBeGreaterThanOrEqual(3);
-    expect((await expectCountsAgree(client, '/v1/companies', 'companies')).length).toBeGreaterThanOrEqual(2);
+    expect(members.map((member) => member.id)).toEqual(demo!.memberIds);
+    expect(members).toHaveLength(4);
+    expect((await expectCountsAgree(client, '/v1/policies', 'policies')).map((policy) => policy.id).sort()).toEqual([...(demo!.policyIds as number[])].sort());
+    expect((await expectCountsAgree(client, '/v1/faqs', 'faqs')).map((faq) => faq.id).sort()).toEqual([...(demo!.faqIds as number[])].sort());
+    expect((await expectCountsAgree(client, '/v1/companies', 'companies')).map((company) => company.id).sort()).toEqual([...(demo!.companyIds as string[])].sort());
     const appointments = await expectCountsAgree(client, '/v1/appointments', 'appointments');
     expect(appointments.map((appointment) => appointment.id).sort()).toEqual([...(demo!.appointmentIds as string[])].sort());
     for (const status of ['NEW', 'CONTACTED', 'QUALIFIED', 'QUOTED', 'WON', 'LOST']) {
@@ -61,12 +63,14 @@ describe('the demo organization', () => {
     expect(leads.filter((lead) => lead.phone && !lead.email).map((lead) => `${lead.firstName} ${lead.lastName}`), 'a demo lead known only by phone').toEqual(['Mia Russo']);
 
     const companyIds = demo!.companyIds as string[];
-    expect(companyIds.length).toBeGreaterThanOrEqual(2);
+    expect(companyIds).toHaveLength(3);
+    const notesPerCompany: number[] = [];
     for (const companyId of companyIds) {
-      expect((await expectCountsAgree(client, `/v1/companies/${companyId}/notes`, 'notes')).length).toBeGreaterThan(0);
+      notesPerCompany.push((await expectCountsAgree(client, `/v1/companies/${companyId}/notes`, 'notes')).length);
       const byCompany = await expectCountsAgree(client, `/v1/leads?companyId=${companyId}`, 'leads');
       expect(byCompany.length).toBe(leads.filter((lead) => lead.companyId === companyId).length);
     }
+    expect(notesPerCompany.sort(), 'notes of the three demo companies').toEqual([1, 3, 4]);
     expect(leads.filter((lead) => lead.companyId !== null).length, 'demo leads linked to a company').toBeGreaterThan(0);
 
     const services = (await client.get('/v1/organization/services')).body;
