@@ -460,10 +460,7 @@ export async function isPhoneOptedOut(organizationId: string, phone: string): Pr
 }
 
 export async function findLeadByPhone(organizationId: string, phone: string): Promise<Lead | undefined> {
-  const { gsi1pk } = leadKeys.leadPhoneIndex(organizationId, { id: '', phone });
-  const { Items } = await dynamo.send(
-    new QueryCommand({ TableName: config.tableName, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': gsi1pk }, ScanIndexForward: false, Limit: 1 }),
-  );
-  return Items?.[0] && getLead(organizationId, String(Items[0].id));
+  const indexed = await leadWithPhone(organizationId, phone);
+  return indexed && getLead(organizationId, indexed.id);
 }
 
