@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { isCalendarDate } from './schema';
 
 /**
  * Weekly opening hours read in an IANA time zone: a list of periods per weekday (a day left out is closed) and dates
@@ -46,12 +47,6 @@ export const WeeklyHours = v.pipe(
 export type WeeklyHours = v.InferOutput<typeof WeeklyHours>;
 
 const DATE = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])$/;
-// Runs after a failed pattern too (a pipe goes on past it), so any text must be safe here.
-const isCalendarDate = (date: string) => {
-  const time = Date.parse(`${date}T00:00:00Z`);
-  return !Number.isNaN(time) && new Date(time).toISOString().startsWith(date);
-};
-
 export const ClosedDates = v.pipe(
   v.array(v.pipe(v.string('each closed date must be a date YYYY-MM-DD'), v.regex(DATE, 'each closed date must be a date YYYY-MM-DD'), v.check(isCalendarDate, 'each closed date must be a date of the calendar')), 'closedDates must be a list of dates'),
   v.maxLength(MAX_CLOSED_DATES, `closedDates may have at most ${MAX_CLOSED_DATES} dates`),

@@ -48,8 +48,8 @@ export const PAGE_DEFAULT = 1;
 export const LIMIT_DEFAULT = 50;
 export const LIMIT_MAX = 100;
 
-/** Whether a timestamp's date exists (Date.parse reads 2026-02-30 as 2 March). */
-function isCalendarDate(text: string): boolean {
+/** Whether a date or a timestamp's date exists (Date.parse reads 2026-02-30 as 2 March); any other text is not one. */
+export function isCalendarDate(text: string): boolean {
   const [year, month, day] = text.slice(0, 10).split('-').map(Number) as [number, number, number];
   return new Date(Date.UTC(year, month - 1, day)).getUTCDate() === day && !Number.isNaN(Date.parse(text));
 }
