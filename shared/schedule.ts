@@ -167,3 +167,35 @@ export function openingState(schedule: Schedule, atMs: number): { isOpenNow: boo
   // Open through the whole lookahead (every day 00:00–24:00): no closing to name.
   return { isOpenNow: current !== undefined, closesAt: null, nextOpenAt: null };
 }
+
+/** A span of time as instants in milliseconds: from `start`, up to but not including `end`. */
+export interface Interval {
+  start: number;
+  end: number;
+}
+
+/** The schedule's openings that overlap [fromMs, toMs), earliest first, periods that meet (17:00–24:00, 00:00–08:00) as one. */
+export function openIntervals(schedule: Schedule, fromMs: number, toMs: number): Interval[] {
+  const merged: Interval[] = [];
+  // From the day before: a period of that day may still be open at `fromMs`.
+  const days = Math.ceil((toMs - fromMs) / 86_400_000) + 2;
+  for (const { opensAt, closesAt } of openings(schedule, fromMs - 86_400_000, days)) {
+    const last = merged[merged.length - 1];
+    if (last && opensAt <= last.end) last.end = Math.max(last.end, closesAt);
+    else merged.push({ start: opensAt, end: closesAt });
+  }
+  return merged.filter((interval) => interval.start < toMs && interval.end > fromMs);
+}
+
+/** Where two lists of intervals, each sorted and not overlapping, overlap each other. */
+export function intersectIntervals(a: readonly Interval[], b: readonly Interval[]): Interval[] {
+  const both: Interval[] = [];
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    const start = Math.max(a[i]!.start, b[j]!.start);
+    const end = Math.min(a[i]!.end, b[j]!.end);
+    if (start < end) both.push({ start, end });
+    if (a[i]!.end < b[j]!.end) i++;
+    else j++;
+  }
+  return both;
+}

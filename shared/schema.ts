@@ -54,6 +54,9 @@ export function isCalendarDate(text: string): boolean {
   return new Date(Date.UTC(year, month - 1, day)).getUTCDate() === day && !Number.isNaN(Date.parse(text));
 }
 
+/** A text Date.parse cannot read is the format check's to report, once; one it reads must be a date of the calendar. */
+const isCalendarDateIfParsed = (text: string) => Number.isNaN(Date.parse(text)) || isCalendarDate(text);
+
 /**
  * A change time a list starts from: an ISO 8601 timestamp, normalized to UTC with milliseconds (as every stored
  * `updatedAt` is written), so comparing the text compares the times.
@@ -62,7 +65,7 @@ export const UpdatedSince = v.pipe(
   v.string('updatedSince must be a string'),
   v.maxLength(40, 'updatedSince must be at most 40 characters'),
   v.isoTimestamp('updatedSince must be an ISO 8601 timestamp, e.g. 2026-11-23T00:00:00.000Z'),
-  v.check(isCalendarDate, 'updatedSince must be an ISO 8601 timestamp, e.g. 2026-11-23T00:00:00.000Z'),
+  v.check(isCalendarDateIfParsed, 'updatedSince must be an ISO 8601 timestamp, e.g. 2026-11-23T00:00:00.000Z'),
   v.transform((text) => new Date(text).toISOString()),
   // Declares the output type, so the OpenAPI document describes the parameter as a date-time.
   v.string(),
@@ -80,6 +83,23 @@ export const PageQuery = v.object({
   updatedSince: v.optional(UpdatedSince),
 });
 export type PageQuery = v.InferOutput<typeof PageQuery>;
+
+/**
+ * An ISO 8601 date-time with an offset (Z or ±hh:mm), stored as the same instant in UTC. The description
+ * is stated on both sides of the transform: a body is documented as sent, a query value as parsed.
+ */
+export const Instant = (name: string, description: string) =>
+  v.pipe(
+    v.string(`${name} must be a string`),
+    v.isoTimestamp(`${name} must be an ISO 8601 date-time with an offset, e.g. 2026-12-01T09:00:00+11:00`),
+    v.check(isCalendarDateIfParsed, `${name} must be an ISO 8601 date-time with an offset, e.g. 2026-12-01T09:00:00+11:00`),
+    v.description(description),
+    v.transform((at) => new Date(at).toISOString()),
+    // Declares the output type, so the document describes the parsed value.
+    v.string(),
+    v.isoTimestamp(),
+    v.description(description),
+  );
 
 export const Timestamp = v.pipe(v.string(), v.isoTimestamp());
 

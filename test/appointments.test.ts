@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { dynamo } from '../shared/dynamo';
 import { useTestApi, type Client } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
 import { created, ISO_MS } from './support/fixtures';
+import { holdFirstScheduleRead } from './support/interleave';
 
 const api = useTestApi();
 const APPOINTMENT_ID = /^appointment_[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -24,32 +24,6 @@ async function booked() {
 }
 
 const book = (client: Client, body: unknown) => client.post('/v1/appointments', body);
-
-/**
- * Holds the first read of a schedule head until a transaction has been written, so one booking commits
- * while the other is between its reads: the interleaving that two bookings racing only sometimes meet.
- * Answers the function that removes the hold.
- */
-function holdFirstScheduleRead(): () => void {
-  const name = 'holdFirstScheduleRead';
-  let committed!: () => void;
-  const transactionWritten = new Promise<void>((resolve) => (committed = resolve));
-  let held = false;
-  dynamo.middlewareStack.add(
-    (next, context) => async (args) => {
-      if (context.commandName === 'BatchGetItemCommand' && !held && JSON.stringify(args.input).includes('"HEAD"')) {
-        held = true;
-        // Never hangs the test: without a transaction the read goes on after a while.
-        await Promise.race([transactionWritten, new Promise((resolve) => setTimeout(resolve, 5_000))]);
-      }
-      const result = await next(args);
-      if (context.commandName === 'TransactWriteItemsCommand') committed();
-      return result;
-    },
-    { step: 'initialize', name },
-  );
-  return () => dynamo.middlewareStack.remove(name);
-}
 
 describe('POST /v1/appointments', () => {
   it('books it in UTC with the organization’s time zone, and records APPOINTMENT_BOOKED on the lead', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi, type Client } from './support/api';
-import { measureDynamoCalls, type DynamoCall } from './support/dynamo-calls';
+import { measureDynamoCalls, roundTrips } from './support/dynamo-calls';
 
 /** GET /v1/callers/{phone}: what a voice agent learns of a caller in the first second of a call. */
 
@@ -14,19 +14,6 @@ const webform = (phone: string, summary: string) => ({
 });
 
 const inDays = (days: number, hour = 0) => new Date(Date.now() + days * 86_400_000 + hour * 3_600_000).toISOString();
-
-/** Calls grouped into round trips: a call sent after every call of the round before it was answered starts a new one. */
-function roundTrips(calls: DynamoCall[]): string[][] {
-  const rounds: { answeredAt: number; commands: string[] }[] = [];
-  for (const call of [...calls].sort((a, b) => a.sentAt - b.sentAt)) {
-    const last = rounds.at(-1);
-    if (last && call.sentAt < last.answeredAt) {
-      last.commands.push(call.command);
-      last.answeredAt = Math.max(last.answeredAt, call.answeredAt);
-    } else rounds.push({ answeredAt: call.answeredAt, commands: [call.command] });
-  }
-  return rounds.map((round) => round.commands.sort());
-}
 
 async function callerOrganization(): Promise<{ client: Client; leadId: string }> {
   const { client } = await api.organization();

@@ -69,6 +69,9 @@ const SYNCED_LISTS = Object.entries(document.paths).flatMap(([path, operations])
 /** What `updatedSince` combines with: paging, and the two parameters its description names. */
 const WITH_UPDATED_SINCE = new Set(['page', 'limit', 'updatedSince', 'type', 'expand']);
 
+/** The demo member's free slots for the demo's service, read before the requests: a hold is taken only on one. */
+const freeSlots: string[] = [];
+
 const STATED_RULES: { operations: string[]; states: string; keep: (request: { query: Body; body?: Body }) => void }[] = [
   {
     operations: SYNCED_LISTS,
@@ -127,6 +130,30 @@ const STATED_RULES: { operations: string[]; states: string; keep: (request: { qu
     states: 'each named once',
     keep: ({ body }) => {
       if (body?.attendees) body.attendees = body.attendees.filter((attendee: Body, i: number, all: Body[]) => all.findIndex((other) => other.userId === attendee.userId) === i);
+    },
+  },
+  {
+    operations: ['POST /v1/appointments'],
+    states: 'With it, send no startsAt, endsAt or attendees',
+    keep: ({ body }) => {
+      if (body?.holdId !== undefined) for (const field of ['startsAt', 'endsAt', 'attendees']) delete body[field];
+    },
+  },
+  {
+    operations: ['GET /v1/availability'],
+    states: '`to` must be after `from` and at most 14 days after it',
+    keep: ({ query }) => {
+      if (query.to === undefined) return;
+      // Without `from`, the window starts now: a generated `to` is kept only beside a `from`.
+      if (query.from === undefined) return void delete query.to;
+      query.to = new Date(Date.parse(query.from) + 60_000 * (1 + (digest(query.to) % (14 * 24 * 60 - 1)))).toISOString();
+    },
+  },
+  {
+    operations: ['POST /v1/availability/holds'],
+    states: 'as GET /v1/availability answers it',
+    keep: ({ body }) => {
+      if (body && freeSlots.length) body.startsAt = freeSlots[digest(body.startsAt) % freeSlots.length];
     },
   },
   {
@@ -238,7 +265,11 @@ async function organizationIds(client: Client, organizationId: string, demo: Rec
   const subscriberWebhookId: string = (await client.post('/v1/webhooks', { url: 'https://hooks.example.com/everything', events: ['*'] })).body.webhook.id;
   // A caller: the demo's first lead's number.
   const phone = '+61412345001';
-  return { ...ids, leadId: otherLeadId, smsLeadId, smsId: message.id, deletable: 0, eventId, subscriberWebhookId, phone };
+  const available = await client.get(`/v1/availability?serviceId=${ids.serviceId}&memberId=${ids.memberId}`);
+  freeSlots.splice(0, freeSlots.length, ...available.body.slots.map((slot: { startsAt: string }) => slot.startsAt));
+  // A hold for a booking to name: the last free slot, which no generated hold is likely to take first.
+  const holdId: string = (await client.post('/v1/availability/holds', { serviceId: ids.serviceId, startsAt: freeSlots.at(-1) })).body.hold.id;
+  return { holdId, ...ids, leadId: otherLeadId, smsLeadId, smsId: message.id, deletable: 0, eventId, subscriberWebhookId, phone };
 }
 
 describe('requests generated from the document', () => {

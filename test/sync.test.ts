@@ -298,7 +298,9 @@ describe('every list route takes updatedSince', () => {
     expect(LIST_ROUTES.length).toBeGreaterThanOrEqual(19);
     // GET /v1/organization/services groups every service by category, unpaged: GET /v1/services?updatedSince syncs them.
     // GET /v1/receptionist/context is one answer made of the lists, re-read whole and validated by its ETag.
+    // GET /v1/availability computes free times from hours and bookings: nothing is stored to sync.
     expect(routes.filter((route) => route.method === 'GET' && route.path.startsWith('/v1/') && !route.path.endsWith('}') && !LIST_ROUTES.includes(route)).map((route) => route.operationId).sort()).toEqual([
+      'findAvailability',
       'getOrganization',
       'getReceptionistContext',
       'listOrganizationServices',

@@ -240,6 +240,46 @@ export interface paths {
         patch: operations["updateAppointment"];
         trace?: never;
     };
+    "/v1/availability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Free slots for a service: when it can come, and who
+         * @description Slots of the service’s duration that start in [from, to) (now and 7 days on by default; at most 14 days), every `step` minutes (15 by default) from the start of each working period. A slot lies wholly inside the business hours, outside its closed dates, and inside each listed member’s own working hours (the business’s when the member has none), and overlaps none of that member’s booked appointments or live holds. With no business hours and no working hours there are no slots. Disabled members are never listed; `memberId` keeps one member. Two DynamoDB round trips: the organization, the service and the members; then each working member’s bookings.
+         */
+        get: operations["findAvailability"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/availability/holds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hold a slot for 5 minutes while the caller confirms
+         * @description Takes the slot for everyone else until `expiresAt` (5 minutes): no other hold or appointment can take the member at that time. Book it with POST /v1/appointments and `holdId`; left alone, it frees itself. The member is `memberId`, or the first member by id who works the whole slot and is free. A slot no member works (outside hours, a closed date, in the past) answers 409 SLOT_UNAVAILABLE; one booked or held already, 409 SLOT_TAKEN: of two holds of the same slot and member at the same moment, one is created and the other answers SLOT_TAKEN. Records `hold.created`.
+         */
+        post: operations["createHold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/companies": {
         parameters: {
             query?: never;
@@ -1655,6 +1695,49 @@ export interface components {
         };
         /**
          * @example {
+         *       "startsAt": "2026-12-01T22:00:00.000Z",
+         *       "endsAt": "2026-12-01T23:00:00.000Z",
+         *       "memberIds": [
+         *         2,
+         *         3
+         *       ]
+         *     }
+         */
+        Slot: {
+            /** Format: date-time */
+            startsAt: string;
+            /** Format: date-time */
+            endsAt: string;
+            memberIds: number[];
+        };
+        /**
+         * @example {
+         *       "id": "hold_01JD1H3Q9V7C5X3Z1B9N7M5K3J",
+         *       "serviceId": 1,
+         *       "startsAt": "2026-12-01T22:00:00.000Z",
+         *       "endsAt": "2026-12-01T23:00:00.000Z",
+         *       "memberId": 2,
+         *       "leadId": null,
+         *       "expiresAt": "2026-11-30T04:25:00.000Z",
+         *       "createdAt": "2026-11-30T04:20:00.000Z"
+         *     }
+         */
+        Hold: {
+            id: string;
+            serviceId: number;
+            /** Format: date-time */
+            startsAt: string;
+            /** Format: date-time */
+            endsAt: string;
+            memberId: number;
+            leadId: string | null;
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /**
+         * @example {
          *       "id": "company_01JA4N8S2T6V0W4X8Y2Z6A0B4C",
          *       "name": "Harbourside Strata Management",
          *       "website": "https://harboursidestrata.com.au",
@@ -2324,7 +2407,7 @@ export interface components {
         } | {
             id: string;
             /** @enum {string} */
-            type: "lead.created" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "company.created" | "company.deleted" | "member.created" | "member.deleted" | "service.created" | "service.deleted" | "scenario.created" | "scenario.deleted" | "product.created" | "product.deleted" | "transfer.created" | "transfer.deleted" | "policy.created" | "policy.deleted" | "faq.created" | "faq.deleted";
+            type: "lead.created" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "hold.created" | "company.created" | "company.deleted" | "member.created" | "member.deleted" | "service.created" | "service.deleted" | "scenario.created" | "scenario.deleted" | "product.created" | "product.deleted" | "transfer.created" | "transfer.deleted" | "policy.created" | "policy.deleted" | "faq.created" | "faq.deleted";
             /** Format: date-time */
             occurredAt: string;
             organizationId: string;
@@ -3494,32 +3577,31 @@ export interface operations {
                  */
                 "application/json": {
                     leadId: string;
+                    /** @description A hold from POST /v1/availability/holds: books its slot and member, and ends the hold. With it, send no startsAt, endsAt or attendees (the hold decides them); title defaults to the service’s name. */
+                    holdId?: string;
                     /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
-                    title: string;
+                    title?: string;
                     /**
                      * Format: date-time
                      * @description When it starts, with an offset; answered in UTC.
                      */
-                    startsAt: string;
+                    startsAt?: string;
                     /**
                      * Format: date-time
                      * @description When it ends: after startsAt, and at most 7 days after it.
                      */
-                    endsAt: string;
+                    endsAt?: string;
                     /** @description An IANA time zone name, e.g. Australia/Sydney. */
                     timezone?: string;
                     /** @default null */
                     location?: string | null;
-                    /**
-                     * @description Members of the organization, each named once.
-                     * @default []
-                     */
+                    /** @description Members of the organization, each named once. */
                     attendees?: {
                         userId: string;
                     }[];
                     /** @default null */
                     notes?: string | null;
-                };
+                } & (unknown | unknown);
             };
         };
         responses: {
@@ -3636,6 +3718,97 @@ export interface operations {
                 content: {
                     "application/json": {
                         appointment: components["schemas"]["Appointment"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    findAvailability: {
+        parameters: {
+            query: {
+                serviceId: number;
+                /** @description Slots starting at or after this instant; now when left out. Slots never start in the past. */
+                from?: string;
+                /** @description Slots starting before this instant; `from` plus 7 days when left out. `to` must be after `from` and at most 14 days after it. */
+                to?: string;
+                memberId?: number;
+                step?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Free slots for a service: when it can come, and who */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        slots: components["schemas"]["Slot"][];
+                        timezone: string;
+                        durationMinutes: number;
+                        step: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createHold: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "serviceId": 1,
+                 *       "startsAt": "2026-12-01T22:00:00.000Z",
+                 *       "memberId": 2
+                 *     }
+                 */
+                "application/json": {
+                    serviceId: number;
+                    /**
+                     * Format: date-time
+                     * @description The slot’s start, as GET /v1/availability answers it (any offset).
+                     */
+                    startsAt: string;
+                    /** @description The member to hold; without it, the first member free for the whole slot, by member id. */
+                    memberId?: number;
+                    leadId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Hold a slot for 5 minutes while the caller confirms */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        hold: components["schemas"]["Hold"];
                     };
                 };
             };
@@ -6431,7 +6604,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`. Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events and webhook delivery attempts never change: for them it is their occurredAt / attemptedAt. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
                 updatedSince?: string;
-                type?: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "company.created" | "company.updated" | "company.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted";
+                type?: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "hold.created" | "company.created" | "company.updated" | "company.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted";
             };
             header?: never;
             path?: never;
@@ -6551,7 +6724,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url: string;
-                    events: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "company.created" | "company.updated" | "company.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "*")[];
+                    events: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "hold.created" | "company.created" | "company.updated" | "company.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "*")[];
                     /** @default null */
                     description?: string | null;
                 };
@@ -6632,7 +6805,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url?: string;
-                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "company.created" | "company.updated" | "company.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "*")[];
+                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "hold.created" | "company.created" | "company.updated" | "company.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "*")[];
                     description?: string | null;
                     isEnabled?: boolean;
                 };
@@ -6718,7 +6891,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url?: string;
-                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "company.created" | "company.updated" | "company.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "*")[];
+                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "hold.created" | "company.created" | "company.updated" | "company.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "*")[];
                     description?: string | null;
                     isEnabled?: boolean;
                 };
@@ -6786,7 +6959,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`. Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events and webhook delivery attempts never change: for them it is their occurredAt / attemptedAt. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
                 updatedSince?: string;
-                eventType?: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "company.created" | "company.updated" | "company.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.test";
+                eventType?: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "hold.created" | "company.created" | "company.updated" | "company.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.test";
                 status?: "PENDING" | "SUCCEEDED" | "FAILED";
             };
             header?: never;

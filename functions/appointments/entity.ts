@@ -18,10 +18,10 @@ export const appointmentKeys = {
     gsi2sk: `${appointment.startsAt}#${appointment.id}`,
   }),
   /**
-   * A member's schedule: one BOOKING item per booked appointment, sorted by start, and a HEAD item whose
+   * A member's schedule: one BOOKING item per booked appointment or hold, sorted by start, and a HEAD item whose
    * version every booking of the member moves, so two overlapping bookings cannot both pass the check.
    */
-  booking: (o: string, userId: string, startsAt: string, appointmentId: string): Key => ({ pk: `${org(o)}#SCHEDULE#${userId}`, sk: `BOOKING#${startsAt}#${appointmentId}` }),
+  booking: (o: string, userId: string, startsAt: string, bookedBy: string): Key => ({ pk: `${org(o)}#SCHEDULE#${userId}`, sk: `BOOKING#${startsAt}#${bookedBy}` }),
   bookingsStartingBetween: (o: string, userId: string, from: string, to: string) => ({ pk: `${org(o)}#SCHEDULE#${userId}`, skBetween: [`BOOKING#${from}`, `BOOKING#${to}`] as [string, string] }),
   scheduleHead: (o: string, userId: string): Key => ({ pk: `${org(o)}#SCHEDULE#${userId}`, sk: 'HEAD' }),
 } as const;
@@ -52,12 +52,21 @@ export function toAppointmentItem(organizationId: string, { value: appointment, 
 
 export const fromAppointmentItem = (item: Record<string, unknown>): VersionedAppointment => ({ value: v.parse(Appointment, item), version: Number(item.version) });
 
-/** One attendee's hold on the appointment's time. */
-export const Booking = v.object({ appointmentId: v.string(), startsAt: v.string(), endsAt: v.string() });
+/**
+ * A member's time taken: by a booked appointment, or by a hold on a slot (`holdId`), which frees it at `expiresAt`
+ * unless an appointment books it first.
+ */
+export const Booking = v.object({ appointmentId: v.optional(v.string()), holdId: v.optional(v.string()), startsAt: v.string(), endsAt: v.string(), expiresAt: v.optional(v.string()) });
 export type Booking = v.InferOutput<typeof Booking>;
 
+/** The appointment or the hold that takes the time. */
+export const bookedBy = (booking: Booking): string => (booking.appointmentId ?? booking.holdId)!;
+
+/** Whether the booking still takes its time at `at` (ISO): an appointment's always, a hold's until it expires. */
+export const isTaken = (booking: Booking, at: string): boolean => booking.expiresAt === undefined || booking.expiresAt > at;
+
 export function toBookingItem(organizationId: string, userId: string, booking: Booking) {
-  return { ...appointmentKeys.booking(organizationId, userId, booking.startsAt, booking.appointmentId), entity: 'BOOKING', userId, ...booking };
+  return { ...appointmentKeys.booking(organizationId, userId, booking.startsAt, bookedBy(booking)), entity: 'BOOKING', userId, ...booking };
 }
 
 export const fromBookingItem = (item: Record<string, unknown>): Booking => v.parse(Booking, item);

@@ -16,3 +16,17 @@ export const appointment = {
   createdAt: '2026-11-20T04:20:00.000Z',
   updatedAt: '2026-11-20T04:20:00.000Z',
 };
+
+/** A free slot and a hold on one. */
+export const slot = { startsAt: '2026-12-01T22:00:00.000Z', endsAt: '2026-12-01T23:00:00.000Z', memberIds: [2, 3] };
+
+export const hold = {
+  id: 'hold_01JD1H3Q9V7C5X3Z1B9N7M5K3J',
+  serviceId: 1,
+  startsAt: '2026-12-01T22:00:00.000Z',
+  endsAt: '2026-12-01T23:00:00.000Z',
+  memberId: 2,
+  leadId: null,
+  expiresAt: '2026-11-30T04:25:00.000Z',
+  createdAt: '2026-11-30T04:20:00.000Z',
+};

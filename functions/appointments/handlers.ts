@@ -3,8 +3,9 @@ import { pageEnvelope } from '../../shared/pagination';
 import * as routes from './routes';
 import { createAppointment, readAppointment, updateAppointment } from './rules';
 import { listAppointmentsPage } from './store';
+import { createHold, findAvailability } from './availability-rules';
 
-/** The handlers of the appointments routes, one per route, named by its operationId: the stack bundles this module into each route's function. */
+/** The handlers of the appointments and availability routes, one per route, named by its operationId: the stack bundles this module into each route's function. */
 export const createAppointmentHandler = apiHandler(routes.createAppointment, async ({ body, organizationId }) => ({
   appointment: await createAppointment(organizationId, body),
 }));
@@ -20,3 +21,7 @@ export const getAppointmentHandler = apiHandler(routes.getAppointment, async ({ 
 export const updateAppointmentHandler = apiHandler(routes.updateAppointment, async ({ path, body, organizationId }) => ({
   appointment: await updateAppointment(organizationId, path.appointmentId, body),
 }));
+
+export const findAvailabilityHandler = apiHandler(routes.findAvailability, async ({ query, organizationId }) => findAvailability(organizationId, query));
+
+export const createHoldHandler = apiHandler(routes.createHold, async ({ body, organizationId }) => ({ hold: await createHold(organizationId, body) }));

@@ -11,4 +11,10 @@ export const isolationCases: IsolationCases = {
   listAppointments: [{ path: (ids) => `/v1/appointments?leadId=${ids.leadId}`, expect: 'empty-list' }, { path: () => '/v1/appointments?from=2000-01-01T00:00:00Z', expect: 'empty-list' }],
   getAppointment: [{ path: (ids) => `/v1/appointments/${ids.appointmentId}`, expect: 'not-found' }],
   updateAppointment: [{ path: (ids) => `/v1/appointments/${ids.appointmentId}`, body: () => ({ status: 'CANCELLED' }), expect: 'not-found' }],
+  findAvailability: [
+    { path: (ids) => `/v1/availability?serviceId=${ids.serviceId}`, expect: 'not-found' },
+  ],
+  createHold: [
+    { path: () => '/v1/availability/holds', body: (ids) => ({ serviceId: ids.serviceId, startsAt: '2027-01-04T09:00:00+11:00', memberId: ids.memberId, leadId: ids.leadId }), expect: 'not-found' },
+  ],
 };

@@ -1,14 +1,26 @@
 import { defineResource, lifecycleEvents } from '../../shared/resource';
 import { appointmentKeys, appointmentKeySamples, fromAppointmentItem } from './entity';
-import { appointment } from './examples';
+import { appointment, hold, slot } from './examples';
+import { fromHoldItem, holdKeys, holdKeySamples, holdOf } from './hold-entity';
 import { appointmentRoutes } from './routes';
+import { Hold, Slot } from './availability-schema';
 import { Appointment } from './schema';
 
+/** The schedule: appointments, the free slots their members' hours and bookings leave, and short holds on a slot. */
 export const appointments = defineResource({
   name: 'appointments',
-  tags: { Appointments: 'Visits and calls booked with leads, with the members attending; no member is booked twice at once.' },
+  tags: {
+    Appointments: 'Visits and calls booked with leads, with the members attending; no member is booked twice at once.',
+    Availability: 'When a service can be booked: free slots from business and working hours, bookings and holds, and short holds on a slot while a caller confirms.',
+  },
   routes: appointmentRoutes,
-  components: { Appointment: { schema: Appointment, example: appointment } },
-  events: [lifecycleEvents({ entity: 'APPOINTMENT', toData: (item) => fromAppointmentItem(item).value, created: 'appointment.created', updated: 'appointment.updated' })],
-  keys: [{ builders: appointmentKeys, samples: appointmentKeySamples }],
+  components: { Appointment: { schema: Appointment, example: appointment }, Slot: { schema: Slot, example: slot }, Hold: { schema: Hold, example: hold } },
+  events: [
+    lifecycleEvents({ entity: 'APPOINTMENT', toData: (item) => fromAppointmentItem(item).value, created: 'appointment.created', updated: 'appointment.updated' }),
+    lifecycleEvents({ entity: 'HOLD', toData: (item) => holdOf(fromHoldItem(item)), created: 'hold.created' }),
+  ],
+  keys: [
+    { builders: appointmentKeys, samples: appointmentKeySamples },
+    { builders: holdKeys, samples: holdKeySamples },
+  ],
 });

@@ -1,3 +1,4 @@
+import { AvailabilityQuery, AvailabilityResponse, CreateHoldBody, DEFAULT_STEP_MINUTES, HOLD_MINUTES, HoldResponse, MAX_WINDOW_DAYS } from './availability-schema';
 import { AppointmentIdPath, AppointmentPage, AppointmentResponse, CreateAppointmentBody, ListAppointmentsQuery, UpdateAppointmentBody } from './schema';
 import { defineRoute } from '../../shared/routes/route';
 
@@ -61,4 +62,32 @@ export const updateAppointment = defineRoute({
   errors: [400, 404, 409],
 });
 
-export const appointmentRoutes = [createAppointment, listAppointments, getAppointment, updateAppointment];
+export const findAvailability = defineRoute({
+  operationId: 'findAvailability',
+  method: 'GET',
+  path: '/v1/availability',
+  summary: 'Free slots for a service: when it can come, and who',
+  description: `Slots of the service’s duration that start in [from, to) (now and 7 days on by default; at most ${MAX_WINDOW_DAYS} days), every \`step\` minutes (${DEFAULT_STEP_MINUTES} by default) from the start of each working period. A slot lies wholly inside the business hours, outside its closed dates, and inside each listed member’s own working hours (the business’s when the member has none), and overlaps none of that member’s booked appointments or live holds. With no business hours and no working hours there are no slots. Disabled members are never listed; \`memberId\` keeps one member. Two DynamoDB round trips: the organization, the service and the members; then each working member’s bookings.`,
+  tag: 'Availability',
+  dynamodb: ['BatchGetItem', 'GetItem', 'Query'],
+  status: 200,
+  request: { query: AvailabilityQuery },
+  response: AvailabilityResponse,
+  errors: [400, 404],
+});
+
+export const createHold = defineRoute({
+  operationId: 'createHold',
+  method: 'POST',
+  path: '/v1/availability/holds',
+  summary: `Hold a slot for ${HOLD_MINUTES} minutes while the caller confirms`,
+  description: `Takes the slot for everyone else until \`expiresAt\` (${HOLD_MINUTES} minutes): no other hold or appointment can take the member at that time. Book it with POST /v1/appointments and \`holdId\`; left alone, it frees itself. The member is \`memberId\`, or the first member by id who works the whole slot and is free. A slot no member works (outside hours, a closed date, in the past) answers 409 SLOT_UNAVAILABLE; one booked or held already, 409 SLOT_TAKEN: of two holds of the same slot and member at the same moment, one is created and the other answers SLOT_TAKEN. Records \`hold.created\`.`,
+  tag: 'Availability',
+  dynamodb: ['BatchGetItem', 'GetItem', 'Query', 'PutItem', 'ConditionCheckItem'],
+  status: 201,
+  request: { body: CreateHoldBody },
+  response: HoldResponse,
+  errors: [400, 404, 409],
+});
+
+export const appointmentRoutes = [createAppointment, listAppointments, getAppointment, updateAppointment, findAvailability, createHold];

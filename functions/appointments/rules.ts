@@ -1,10 +1,11 @@
 import * as v from 'valibot';
-import type { Booking, VersionedAppointment } from './entity';
+import { bookedBy, isTaken, type Booking, type VersionedAppointment } from './entity';
 import { defined } from '../../shared/store/changes';
-import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors';
+import { ApiError, ConflictError, NotFoundError, ValidationError } from '../../shared/errors';
 import { newId, now } from '../../shared/ids';
 import { getAppointment, LeadNotFound, readSchedules, writeAppointment, type AppointmentWrite, type Schedule } from './store';
 import { ACTIVITY_SEQUENCE } from '../leads/store';
+import { bookHoldWrite, getHold, holdNotFound } from './hold-store';
 import { getOrganizationTimezone } from '../organization/store';
 import { reserveIds } from '../../shared/store/sequences';
 import { retryOnStaleWrite } from '../../shared/store/versioned';
@@ -12,19 +13,28 @@ import { Appointment, endsAtIssue, MAX_APPOINTMENT_MS, type AppointmentChanges, 
 import type { LeadActivity } from '../leads/schema';
 
 /** Two intervals overlap unless one ends at or before the other starts: back-to-back bookings are fine. */
-const overlaps = (a: { startsAt: string; endsAt: string }, b: { startsAt: string; endsAt: string }) => a.startsAt < b.endsAt && b.startsAt < a.endsAt;
+export const overlaps = (a: { startsAt: string; endsAt: string }, b: { startsAt: string; endsAt: string }) => a.startsAt < b.endsAt && b.startsAt < a.endsAt;
 
-/** The attendees' schedules around the appointment, failing with 409 when one is already booked at that time. */
-async function checkedSchedules(organizationId: string, appointment: Appointment): Promise<Schedule[]> {
+/** The bookings of these members that can still be running at `startsAt`: none starts more than the longest appointment before it. */
+export const bookingsWindowStart = (startsAt: string) => new Date(Date.parse(startsAt) - MAX_APPOINTMENT_MS).toISOString();
+
+/** The booking of a schedule that takes the time of `slot` (not one of `own`'s), if any: holds count until they expire. */
+export function clashOf(bookings: readonly Booking[], slot: { startsAt: string; endsAt: string }, own: ReadonlySet<string> = new Set(), at = new Date().toISOString()): Booking | undefined {
+  return bookings.find((booking) => !own.has(bookedBy(booking)) && isTaken(booking, at) && overlaps(booking, slot));
+}
+
+const describeBooking = (booking: Booking) => (booking.appointmentId ? `appointment ${booking.appointmentId}` : `held until ${booking.expiresAt}`);
+
+/**
+ * The attendees' schedules around the appointment, failing with 409 when one is already booked at that time. `own`
+ * are the bookings this write replaces (the appointment's own, the hold it books).
+ */
+async function checkedSchedules(organizationId: string, appointment: Appointment, own: ReadonlySet<string> = new Set([appointment.id])): Promise<Schedule[]> {
   const userIds = appointment.attendees.map((attendee) => attendee.userId);
-  // Only a booking starting less than the longest appointment before this one can still be running.
-  const from = new Date(new Date(appointment.startsAt).getTime() - MAX_APPOINTMENT_MS).toISOString();
-  const schedules = await readSchedules(organizationId, userIds, from, appointment.endsAt);
+  const schedules = await readSchedules(organizationId, userIds, bookingsWindowStart(appointment.startsAt), appointment.endsAt);
   for (const schedule of schedules) {
-    const clash = schedule.bookings.find((booking) => booking.appointmentId !== appointment.id && overlaps(booking, appointment));
-    if (clash) {
-      throw new ConflictError(`Attendee ${schedule.userId} is already booked from ${clash.startsAt} to ${clash.endsAt} (appointment ${clash.appointmentId})`);
-    }
+    const clash = clashOf(schedule.bookings, appointment, own);
+    if (clash) throw new ConflictError(`Attendee ${schedule.userId} is already booked from ${clash.startsAt} to ${clash.endsAt} (${describeBooking(clash)})`);
   }
   return schedules;
 }
@@ -39,21 +49,63 @@ async function activity(organizationId: string, appointment: Appointment, event:
 const describeTime = (appointment: Appointment) => `${appointment.startsAt} to ${appointment.endsAt} (${appointment.timezone})`;
 
 /** Runs `attempt` again while a schedule or the appointment changed between its read and its write. */
-const retryingStale = <T>(attempt: () => Promise<T>): Promise<T> =>
+export const retryingStale = <T>(attempt: () => Promise<T>): Promise<T> =>
   retryOnStaleWrite(attempt, () => new ConflictError('The schedule was changed by another request at the same time; try again'));
 
 /**
  * Books the appointment: no attendee may be booked at an overlapping time (409), the lead gets an
  * APPOINTMENT_BOOKED activity, all in one transaction that fails if an attendee's schedule changed meanwhile.
+ * With `holdId`, the held slot is booked with its member, and the hold ends in the same transaction.
  */
 export async function createAppointment(organizationId: string, body: CreateAppointmentBody, at = new Date()): Promise<Appointment> {
+  if (body.holdId !== undefined) return bookHold(organizationId, { ...body, holdId: body.holdId }, at);
   const timezone = body.timezone ?? (await getOrganizationTimezone(organizationId));
   const createdAt = at.toISOString();
-  const appointment = v.parse(Appointment, { ...body, timezone, id: newId('appointment', at), status: 'BOOKED', createdAt, updatedAt: createdAt });
+  const appointment = v.parse(Appointment, { ...body, attendees: body.attendees ?? [], timezone, id: newId('appointment', at), status: 'BOOKED', createdAt, updatedAt: createdAt });
   const booked = await activity(organizationId, appointment, 'APPOINTMENT_BOOKED', `Appointment "${appointment.title}" booked for ${describeTime(appointment)}`, createdAt);
   await retryingStale(async () => {
     const claimed = await checkedSchedules(organizationId, appointment);
     await writeAppointment(organizationId, { next: { value: appointment, version: 1 }, claimed, released: [], booked: bookingsOf(appointment), activities: [booked] });
+  });
+  return appointment;
+}
+
+/**
+ * Books a held slot: its times and member come from the hold, the title from its service unless one is sent. A hold
+ * booked already or expired answers 409 HOLD_EXPIRED; the hold's own time does not count as a clash, and marking the
+ * hold booked is a write of the appointment's transaction, on condition it is still unbooked and unexpired.
+ */
+async function bookHold(organizationId: string, body: CreateAppointmentBody & { holdId: string }, at: Date): Promise<Appointment> {
+  const [hold, organizationTimezone] = await Promise.all([getHold(organizationId, body.holdId), body.timezone ? Promise.resolve(body.timezone) : getOrganizationTimezone(organizationId)]);
+  if (!hold) throw holdNotFound();
+  if (hold.appointmentId) throw new ApiError(409, `The hold was booked already, as appointment ${hold.appointmentId}`, 'HOLD_EXPIRED');
+  if (hold.expiresAt <= at.toISOString()) throw new ApiError(409, `The hold expired at ${hold.expiresAt}; hold a slot again`, 'HOLD_EXPIRED');
+  if (hold.leadId !== null && hold.leadId !== body.leadId) throw new ValidationError([{ path: 'leadId', message: `leadId must be the lead the hold was made for, ${hold.leadId}` }]);
+  const createdAt = at.toISOString();
+  const appointment = v.parse(Appointment, {
+    ...body,
+    title: body.title ?? hold.serviceName,
+    startsAt: hold.startsAt,
+    endsAt: hold.endsAt,
+    attendees: [{ userId: hold.userId }],
+    timezone: organizationTimezone,
+    id: newId('appointment', at),
+    status: 'BOOKED',
+    createdAt,
+    updatedAt: createdAt,
+  });
+  const booked = await activity(organizationId, appointment, 'APPOINTMENT_BOOKED', `Appointment "${appointment.title}" booked for ${describeTime(appointment)}`, createdAt);
+  const holdBooking = { holdId: hold.id, startsAt: hold.startsAt, endsAt: hold.endsAt, expiresAt: hold.expiresAt };
+  await retryingStale(async () => {
+    const claimed = await checkedSchedules(organizationId, appointment, new Set([appointment.id, hold.id]));
+    await writeAppointment(organizationId, {
+      next: { value: appointment, version: 1 },
+      claimed,
+      released: [{ userId: hold.userId, booking: holdBooking }],
+      booked: bookingsOf(appointment),
+      activities: [booked],
+      also: [bookHoldWrite(organizationId, hold, appointment.id, new Date().toISOString())],
+    });
   });
   return appointment;
 }

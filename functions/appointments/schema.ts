@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { ValidationError } from '../../shared/errors';
-import { NonEmptyString, PageQuery, PrefixedId, Timestamp, pageSchema } from '../../shared/schema';
+import { Instant, NonEmptyString, PageQuery, PrefixedId, Timestamp, pageSchema } from '../../shared/schema';
 import { TimeZone } from '../organization/schema';
 
 /** What an attendee who is no member of the organization is answered (functions/appointments/store.ts). */
@@ -31,22 +31,6 @@ export const Appointment = v.object({
 });
 export type Appointment = v.InferOutput<typeof Appointment>;
 
-/**
- * An ISO 8601 date-time with an offset (Z or ±hh:mm), stored as the same instant in UTC. The description
- * is stated on both sides of the transform: a body is documented as sent, a query value as parsed.
- */
-const Instant = (name: string, description: string) =>
-  v.pipe(
-    v.string(`${name} must be a string`),
-    v.isoTimestamp(`${name} must be an ISO 8601 date-time with an offset, e.g. 2026-12-01T09:00:00+11:00`),
-    v.description(description),
-    v.transform((at) => new Date(at).toISOString()),
-    // Declares the output type, so the document describes the parsed value.
-    v.string(),
-    v.isoTimestamp(),
-    v.description(description),
-  );
-
 const appointmentFields = {
   title: NonEmptyString('title', 200),
   startsAt: Instant('startsAt', 'When it starts, with an offset; answered in UTC.'),
@@ -76,17 +60,45 @@ export function endsAtIssue({ startsAt, endsAt }: { startsAt?: string; endsAt?: 
 /** The message of a failed endsAt check: the issue's input is the body checked. */
 const endsAtMessage = (issue: { input: { startsAt?: string; endsAt?: string } }) => endsAtIssue(issue.input) ?? 'endsAt is invalid';
 
-/** The field map with what a create may leave out and its default (the same pattern for every resource, by design). */
+/** The fields a held slot decides: a booking of a hold sends none of them. */
+const HELD_FIELDS = ['startsAt', 'endsAt', 'attendees'] as const;
+
+/**
+ * Either a booking of a held slot (`holdId`: its times and member come from the hold, its title from the service
+ * unless one is sent) or a booking of times of one's own (`title`, `startsAt`, `endsAt`, `attendees`).
+ */
+const CreateAppointmentFields = v.strictObject({
+  leadId: PrefixedId('lead', 'leadId'),
+  holdId: v.optional(v.pipe(PrefixedId('hold', 'holdId'), v.description('A hold from POST /v1/availability/holds: books its slot and member, and ends the hold. With it, send no startsAt, endsAt or attendees (the hold decides them); title defaults to the service’s name.'))),
+  title: v.optional(appointmentFields.title),
+  startsAt: v.optional(appointmentFields.startsAt),
+  endsAt: v.optional(appointmentFields.endsAt),
+  timezone: v.optional(appointmentFields.timezone),
+  location: v.optional(appointmentFields.location, null),
+  attendees: v.optional(appointmentFields.attendees),
+  notes: v.optional(appointmentFields.notes, null),
+});
+type CreateAppointmentFields = v.InferOutput<typeof CreateAppointmentFields>;
+
+/** A field the hold decides: left out when booking a hold. */
+const heldField = (field: (typeof HELD_FIELDS)[number]) =>
+  v.forward(v.check((body: CreateAppointmentFields) => body.holdId === undefined || body[field] === undefined, `${field} comes from the hold: send holdId or ${field}, not both`), [field]);
+
+/** A field a booking of one's own times must send. */
+const ownTimesField = (field: 'title' | 'startsAt' | 'endsAt') =>
+  v.forward(v.check((body: CreateAppointmentFields) => body.holdId !== undefined || body[field] !== undefined, `${field} is required unless holdId is given`), [field]);
+
 export const CreateAppointmentBody = v.pipe(
-  v.strictObject({
-    leadId: PrefixedId('lead', 'leadId'),
-    ...appointmentFields,
-    timezone: v.optional(appointmentFields.timezone),
-    location: v.optional(appointmentFields.location, null),
-    attendees: v.optional(appointmentFields.attendees, []),
-    notes: v.optional(appointmentFields.notes, null),
-  }),
+  CreateAppointmentFields,
+  heldField('startsAt'),
+  heldField('endsAt'),
+  heldField('attendees'),
+  ownTimesField('title'),
+  ownTimesField('startsAt'),
+  ownTimesField('endsAt'),
   v.forward(v.check((body) => endsAtIssue(body) === undefined, endsAtMessage), ['endsAt']),
+  // Which fields go together, as far as JSON Schema says it simply; the description of holdId says the rest.
+  v.metadata({ jsonSchema: { oneOf: [{ required: ['holdId'] }, { required: ['title', 'startsAt', 'endsAt'] }] } }),
 );
 export type CreateAppointmentBody = v.InferOutput<typeof CreateAppointmentBody>;
 

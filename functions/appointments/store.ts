@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
-import { APPOINTMENT_CHANGES, appointmentCounterNames, appointmentKeys, fromAppointmentItem, fromBookingItem, toAppointmentItem, toBookingItem, type Booking, type VersionedAppointment } from './entity';
+import { APPOINTMENT_CHANGES, appointmentCounterNames, appointmentKeys, bookedBy, fromAppointmentItem, fromBookingItem, toAppointmentItem, toBookingItem, type Booking, type VersionedAppointment } from './entity';
 import { leadCounterNames, leadKeys, toActivityItem } from '../leads/entity';
 import { memberKeys } from '../organization/member-entity';
 import { NotFoundError, ValidationError } from '../../shared/errors';
@@ -32,17 +32,23 @@ export interface Schedule {
 export async function readSchedules(organizationId: string, userIds: string[], from: string, to: string): Promise<Schedule[]> {
   if (!userIds.length) return [];
   const heads = await batchGetItems(userIds.map((userId) => appointmentKeys.scheduleHead(organizationId, userId)), { consistentRead: true });
-  const bookings = await Promise.all(userIds.map((userId) => queryAll({ ...appointmentKeys.bookingsStartingBetween(organizationId, userId, from, to), consistentRead: true })));
+  const bookings = await readBookings(organizationId, userIds, from, to, { consistentRead: true });
   const versions = new Map(heads.map((head) => [head.pk as string, Number(head.version)]));
   return userIds.map((userId, i) => ({
     userId,
     version: versions.get(appointmentKeys.scheduleHead(organizationId, userId).pk) ?? 0,
-    bookings: bookings[i]!.map(fromBookingItem),
+    bookings: bookings[i]!,
   }));
 }
 
+/** Each member's bookings (appointments and holds, expired or not) starting in [from, to): one Query each, in parallel. */
+export async function readBookings(organizationId: string, userIds: string[], from: string, to: string, { consistentRead = false } = {}): Promise<Booking[][]> {
+  const items = await Promise.all(userIds.map((userId) => queryAll({ ...appointmentKeys.bookingsStartingBetween(organizationId, userId, from, to), consistentRead })));
+  return items.map((bookings) => bookings.map(fromBookingItem));
+}
+
 /** Moves a member's schedule version on condition it is still the one read: a concurrent booking makes this a StaleWrite. */
-function claimSchedule(organizationId: string, { userId, version }: Schedule): TransactWrite {
+export function claimSchedule(organizationId: string, { userId, version }: Schedule): TransactWrite {
   return {
     item: {
       Put: {
@@ -93,6 +99,8 @@ export interface AppointmentWrite {
   activities: LeadActivity[];
   /** The lead was deleted (LeadNotFound on a write that checked it): nothing checks it or records an activity on it. */
   leadDeleted?: boolean;
+  /** Other writes that stand or fall with the appointment's (the hold it books). */
+  also?: TransactWrite[];
 }
 
 /**
@@ -100,22 +108,23 @@ export interface AppointmentWrite {
  * activities, in one transaction. Throws StaleWrite when the appointment or a schedule changed since it
  * was read, and LeadNotFound when the lead does not exist.
  */
-export async function writeAppointment(organizationId: string, { next, current, claimed, released, booked, activities, leadDeleted = false }: AppointmentWrite): Promise<void> {
+export async function writeAppointment(organizationId: string, { next, current, claimed, released, booked, activities, leadDeleted = false, also = [] }: AppointmentWrite): Promise<void> {
   const appointment = current ? putIfVersion(toAppointmentItem(organizationId, next), current.version) : insertIfAbsent(toAppointmentItem(organizationId, next));
   const isNew = !current;
   // A booking kept under the same key is overwritten by its new version, not deleted and written again.
-  const bookingKey = ({ userId, booking }: { userId: string; booking: Booking }) => `${userId}|${booking.startsAt}`;
+  const bookingKey = ({ userId, booking }: { userId: string; booking: Booking }) => `${userId}|${booking.startsAt}|${bookedBy(booking)}`;
   const kept = new Set(booked.map(bookingKey));
   await transact([
     appointment,
     ...(isNew
       ? [counterUpdate(organizationId, appointmentCounterNames.appointments(), 1), counterUpdate(organizationId, appointmentCounterNames.appointments({ leadId: next.value.leadId }), 1)]
       : []),
-    ...released.filter((release) => !kept.has(bookingKey(release))).map(({ userId, booking }) => deleteItem(appointmentKeys.booking(organizationId, userId, booking.startsAt, booking.appointmentId))),
+    ...released.filter((release) => !kept.has(bookingKey(release))).map(({ userId, booking }) => deleteItem(appointmentKeys.booking(organizationId, userId, booking.startsAt, bookedBy(booking)))),
     ...booked.map(({ userId, booking }) => ({ item: { Put: { TableName: config.tableName, Item: toBookingItem(organizationId, userId, booking) } } })),
     ...attendeeChecks(organizationId, [...new Set(booked.map(({ userId }) => userId))]),
     ...claimed.map((schedule) => claimSchedule(organizationId, schedule)),
     ...leadWrites(organizationId, next.value.leadId, activities, leadDeleted),
+    ...also,
   ]);
 }
 

@@ -13,6 +13,7 @@ export const EVENT_TYPES = [
   'sms.received',
   'appointment.created',
   'appointment.updated',
+  'hold.created',
   'company.created',
   'company.updated',
   'company.deleted',

@@ -8,11 +8,16 @@ import { now } from '../../shared/ids';
 import type { Page, PageRequest } from '../../shared/pagination';
 import type { Invitation, Member, MemberChanges } from './member-schema';
 import { counterUpdate } from '../../shared/store/counters';
-import { countedPage } from '../../shared/store/query-page';
+import { countedPage, queryAll } from '../../shared/store/query-page';
 import { changeLogKey, listOrChanges } from '../../shared/store/change-log';
 import { deleteItem, insertIfAbsent, transact, type TransactWrite } from '../../shared/store/transact';
 import { StaleWrite } from '../../shared/store/versioned';
 import { setFields } from '../../shared/store/update-fields';
+
+/** Every member of the organization, by id: a team is tens of members, not thousands. */
+export async function listAllMembers(organizationId: string): Promise<Member[]> {
+  return (await queryAll(memberKeys.members(organizationId))).map(fromMemberItem);
+}
 
 /** Members and invitations share one sequence, so an accepted invitation keeps its id. */
 export const MEMBER_SEQUENCE = 'MEMBER';

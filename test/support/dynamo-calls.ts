@@ -112,3 +112,16 @@ export async function countDynamoCalls(action: () => Promise<unknown>): Promise<
 export function takeGrantViolations(): string[] {
   return grantViolations.splice(0);
 }
+
+/** Calls grouped into round trips: a call sent after every call of the round before it was answered starts a new one. */
+export function roundTrips(calls: DynamoCall[]): string[][] {
+  const rounds: { answeredAt: number; commands: string[] }[] = [];
+  for (const call of [...calls].sort((a, b) => a.sentAt - b.sentAt)) {
+    const last = rounds.at(-1);
+    if (last && call.sentAt < last.answeredAt) {
+      last.commands.push(call.command);
+      last.answeredAt = Math.max(last.answeredAt, call.answeredAt);
+    } else rounds.push({ answeredAt: call.answeredAt, commands: [call.command] });
+  }
+  return rounds.map((round) => round.commands.sort());
+}

@@ -43,7 +43,7 @@ const SEQUENCE =
 /** One request per route, in an order where each finds what it needs: every route of the API, once. */
 const STOPS: Stop[] = [
   { route: 'POST /v1/organization/members', kind: 'create', exception: { reason: SEQUENCE }, request: () => ({ method: 'POST', path: '/v1/organization/members', body: { email: 'kate@northside.com.au', firstName: 'Kate', lastName: 'Nguyen', role: 'ADMIN' } }), keep: (b, s) => ((s.memberId = b.member.id), (s.userId = b.member.user.id)) },
-  { route: 'PATCH /v1/organization/members/{memberId}', kind: 'other', request: (s) => ({ method: 'PATCH', path: `/v1/organization/members/${s.memberId}`, body: { position: 'Director' } }) },
+  { route: 'PATCH /v1/organization/members/{memberId}', kind: 'other', request: (s) => ({ method: 'PATCH', path: `/v1/organization/members/${s.memberId}`, body: { position: 'Director', workingHours: { monday: [{ open: '07:00', close: '17:00' }] } } }) },
   { route: 'GET /v1/organization/members', kind: 'list', request: () => ({ method: 'GET', path: '/v1/organization/members' }) },
   { route: 'GET /v1/organization/members/{memberId}', kind: 'read', request: (s) => ({ method: 'GET', path: `/v1/organization/members/${s.memberId}` }) },
   { route: 'POST /v1/organization/invitations', kind: 'create', exception: { reason: SEQUENCE }, request: () => ({ method: 'POST', path: '/v1/organization/invitations', body: { email: 'liam@example.com', role: 'MANAGER', firstName: 'Liam' } }), keep: (b, s) => (s.invitationId = b.invitation.id) },
@@ -95,6 +95,10 @@ const STOPS: Stop[] = [
   { route: 'GET /v1/services/{serviceId}', kind: 'read', request: (s) => ({ method: 'GET', path: `/v1/services/${s.serviceId}` }), keep: (b, s) => (s.scenarioId ??= b.service.scenarioId ?? b.service.scenario?.id) },
   { route: 'GET /v1/scenarios/{scenarioId}', kind: 'read', request: (s) => ({ method: 'GET', path: `/v1/scenarios/${s.scenarioId}` }) },
   { route: 'GET /v1/services', kind: 'list', request: () => ({ method: 'GET', path: '/v1/services?isActive=true' }) },
+  // Two round trips: the organization, the service and the members; then the working members' bookings.
+  { route: 'GET /v1/availability', kind: 'other', request: (s) => ({ method: 'GET', path: `/v1/availability?serviceId=${s.serviceId}&from=2027-01-04T00:00:00%2B11:00&to=2027-01-05T00:00:00%2B11:00` }) },
+  { route: 'POST /v1/availability/holds', kind: 'other', request: (s) => ({ method: 'POST', path: '/v1/availability/holds', body: { serviceId: s.serviceId, startsAt: '2027-01-04T09:00:00+11:00', memberId: s.memberId, leadId: s.leadId } }), keep: (b, s) => (s.holdId = b.hold.id) },
+  { route: 'POST /v1/appointments', kind: 'other', request: (s) => ({ method: 'POST', path: '/v1/appointments', body: { leadId: s.leadId, holdId: s.holdId } }) },
   { route: 'PATCH /v1/services/{serviceId}', kind: 'other', request: (s) => ({ method: 'PATCH', path: `/v1/services/${s.serviceId}`, body: { pricingMode: 'FIXED', fixedPrice: 180 } }) },
   { route: 'GET /v1/scenarios', kind: 'list', request: (s) => ({ method: 'GET', path: `/v1/scenarios?tradeServiceId=${s.serviceId}` }) },
   { route: 'PATCH /v1/scenarios/{scenarioId}', kind: 'other', request: (s) => ({ method: 'PATCH', path: `/v1/scenarios/${s.scenarioId}`, body: { response: 'We can clear that drain today.' } }) },

@@ -1,0 +1,135 @@
+import { ApiError, NotFoundError } from '../../shared/errors';
+import { newId } from '../../shared/ids';
+import { intersectIntervals, openIntervals, type Interval } from '../../shared/schedule';
+import { bookingsWindowStart, clashOf, retryingStale } from './rules';
+import { isTaken } from './entity';
+import { readBookings, readSchedules } from './store';
+import { getOrganization } from '../organization/store';
+import { listAllMembers } from '../organization/member-store';
+import type { Member } from '../organization/member-schema';
+import type { Organization } from '../organization/schema';
+import type { Service } from '../services/schema';
+import { getService } from '../services/store';
+import { holdOf, type HoldRecord } from './hold-entity';
+import { HOLD_MINUTES, type AvailabilityQuery, type AvailabilityResponse, type CreateHoldBody, type Hold, type Slot } from './availability-schema';
+import { insertHold } from './hold-store';
+
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+const DEFAULT_WINDOW_DAYS = 7;
+const MINUTES_PER_UNIT = { MINUTES: 1, HOURS: 60, DAYS: 1440 } as const;
+
+export const durationMinutesOf = (service: Pick<Service, 'duration' | 'durationUnit'>) => service.duration * MINUTES_PER_UNIT[service.durationUnit];
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** A member and the spans it works, each a stretch of time a slot must fit in whole. */
+interface Staff {
+  member: Member;
+  windows: Interval[];
+}
+
+/**
+ * When each member works between the two instants: the business's hours and closed dates, narrowed by the member's
+ * own working hours. With no business hours set, a member's own hours alone; with neither, never.
+ */
+function workingWindows({ businessHours, closedDates, timezone }: Organization, members: Member[], fromMs: number, toMs: number): Staff[] {
+  const business = businessHours ? openIntervals({ hours: businessHours, closedDates, timezone }, fromMs, toMs) : undefined;
+  return members.map((member) => {
+    const own = member.workingHours ? openIntervals({ hours: member.workingHours, closedDates, timezone }, fromMs, toMs) : undefined;
+    return { member, windows: business && own ? intersectIntervals(business, own) : (business ?? own ?? []) };
+  });
+}
+
+/**
+ * What a slot of the service needs, in one round trip: the organization's hours, the service's duration, and the
+ * members who may take it (the one asked for, or every member not disabled).
+ */
+async function bookingInputs(organizationId: string, serviceId: number, memberId: number | undefined) {
+  const [organization, service, members] = await Promise.all([getOrganization(organizationId), getService(organizationId, serviceId), listAllMembers(organizationId)]);
+  if (memberId !== undefined && !members.some((member) => member.id === memberId)) throw new NotFoundError('Member not found');
+  const staff = members.filter((member) => !member.isDisabled && (memberId === undefined || member.id === memberId));
+  return { organization, durationMs: durationMinutesOf(service) * MINUTE, service, staff };
+}
+
+/**
+ * Slots of `durationMs` starting every `stepMs` from the start of each working window, that start in [fromMs, toMs),
+ * end within their window, and overlap none of the member's busy times; each with the members free for all of it.
+ */
+export function freeSlots(staff: { memberId: number; windows: Interval[]; busy: Interval[] }[], { durationMs, stepMs, fromMs, toMs }: { durationMs: number; stepMs: number; fromMs: number; toMs: number }): Slot[] {
+  const membersAt = new Map<number, number[]>();
+  for (const { memberId, windows, busy } of staff) {
+    for (const window of windows) {
+      const skipped = window.start < fromMs ? Math.ceil((fromMs - window.start) / stepMs) : 0;
+      for (let start = window.start + skipped * stepMs; start < toMs && start + durationMs <= window.end; start += stepMs) {
+        if (busy.some((taken) => taken.start < start + durationMs && start < taken.end)) continue;
+        const members = membersAt.get(start) ?? [];
+        if (!members.length) membersAt.set(start, members);
+        members.push(memberId);
+      }
+    }
+  }
+  return [...membersAt]
+    .sort(([a], [b]) => a - b)
+    .map(([start, memberIds]) => ({ startsAt: iso(start), endsAt: iso(start + durationMs), memberIds: memberIds.sort((a, b) => a - b) }));
+}
+
+/**
+ * The service's free slots in the window, in two round trips: the organization, the service and the members; then
+ * each working member's bookings and holds. Slots never start before now.
+ */
+export async function findAvailability(organizationId: string, query: AvailabilityQuery, now = Date.now()): Promise<AvailabilityResponse> {
+  const requestedFrom = query.from === undefined ? now : Date.parse(query.from);
+  const toMs = query.to === undefined ? requestedFrom + DEFAULT_WINDOW_DAYS * DAY : Date.parse(query.to);
+  const fromMs = Math.max(requestedFrom, now);
+  const { organization, durationMs, staff } = await bookingInputs(organizationId, query.serviceId, query.memberId);
+  const answer = { timezone: organization.timezone, durationMinutes: durationMs / MINUTE, step: query.step };
+  if (fromMs >= toMs) return { slots: [], ...answer };
+  // A slot starting just before `to` ends up to one duration after it.
+  const working = workingWindows(organization, staff, fromMs, toMs + durationMs).filter(({ windows }) => windows.length);
+  const bookings = await readBookings(organizationId, working.map(({ member }) => member.user.id), bookingsWindowStart(iso(fromMs)), iso(toMs + durationMs));
+  const at = iso(now);
+  const staffTimes = working.map(({ member, windows }, i) => ({
+    memberId: member.id,
+    windows,
+    busy: bookings[i]!.filter((booking) => isTaken(booking, at)).map((booking) => ({ start: Date.parse(booking.startsAt), end: Date.parse(booking.endsAt) })),
+  }));
+  return { slots: freeSlots(staffTimes, { durationMs, stepMs: query.step * MINUTE, fromMs, toMs }), ...answer };
+}
+
+const slotUnavailable = (message: string) => new ApiError(409, message, 'SLOT_UNAVAILABLE');
+
+/**
+ * Holds a slot for HOLD_MINUTES: the member asked for, or the first free one by id, must work for the whole slot
+ * (409 SLOT_UNAVAILABLE otherwise) and have no booking or live hold overlapping it (409 SLOT_TAKEN). The hold and
+ * the member's schedule claim are one transaction, so of two holds of one member's time only one is written.
+ */
+export async function createHold(organizationId: string, body: CreateHoldBody, at = new Date()): Promise<Hold> {
+  const startsMs = Date.parse(body.startsAt);
+  if (startsMs <= at.getTime()) throw slotUnavailable('startsAt is in the past');
+  const { organization, durationMs, service, staff } = await bookingInputs(organizationId, body.serviceId, body.memberId);
+  const slot = { startsAt: iso(startsMs), endsAt: iso(startsMs + durationMs) };
+  const working = workingWindows(organization, staff, startsMs, startsMs + durationMs)
+    .filter(({ windows }) => windows.some((window) => window.start <= startsMs && startsMs + durationMs <= window.end))
+    .map(({ member }) => member);
+  if (!working.length) throw slotUnavailable(`No member${body.memberId === undefined ? '' : ` ${body.memberId}`} works the whole slot from ${slot.startsAt} to ${slot.endsAt}; ask GET /v1/availability for slots`);
+  return retryingStale(async () => {
+    const schedules = await readSchedules(organizationId, working.map((member) => member.user.id), bookingsWindowStart(slot.startsAt), slot.endsAt);
+    const createdAt = new Date();
+    const free = schedules.findIndex((schedule) => !clashOf(schedule.bookings, slot, new Set(), createdAt.toISOString()));
+    if (free < 0) throw new ApiError(409, `The slot from ${slot.startsAt} to ${slot.endsAt} is booked or held; ask GET /v1/availability for free slots`, 'SLOT_TAKEN');
+    const member = working[free]!;
+    const hold: HoldRecord = {
+      id: newId('hold', createdAt),
+      serviceId: service.id,
+      ...slot,
+      memberId: member.id,
+      leadId: body.leadId ?? null,
+      expiresAt: iso(createdAt.getTime() + HOLD_MINUTES * MINUTE),
+      createdAt: createdAt.toISOString(),
+      userId: member.user.id,
+      serviceName: service.name,
+    };
+    await insertHold(organizationId, hold, schedules[free]!);
+    return holdOf(hold);
+  });
+}

@@ -1,0 +1,75 @@
+import * as v from 'valibot';
+import { Instant, integerString, PrefixedId, Timestamp } from '../../shared/schema';
+
+/** Slots start every this many minutes from the start of each working period, unless `step` says otherwise. */
+export const DEFAULT_STEP_MINUTES = 15;
+/** The longest window one availability request covers. */
+export const MAX_WINDOW_DAYS = 14;
+/** How long a hold keeps its slot from everyone else. */
+export const HOLD_MINUTES = 5;
+
+const WINDOW_RULE = `\`to\` must be after \`from\` and at most ${MAX_WINDOW_DAYS} days after it`;
+
+export const AvailabilityQuery = v.pipe(
+  v.object({
+    serviceId: integerString('serviceId'),
+    from: v.optional(Instant('from', 'Slots starting at or after this instant; now when left out. Slots never start in the past.')),
+    to: v.optional(Instant('to', `Slots starting before this instant; \`from\` plus 7 days when left out. ${WINDOW_RULE}.`)),
+    memberId: v.optional(integerString('memberId')),
+    step: v.optional(integerString('step', { min: 5, max: 240 }), String(DEFAULT_STEP_MINUTES)),
+  }),
+  v.forward(
+    v.check((query) => query.from === undefined || query.to === undefined || query.to > query.from, 'to must be after from'),
+    ['to'],
+  ),
+  v.forward(
+    v.check((query) => query.to === undefined || Date.parse(query.to) - (query.from === undefined ? Date.now() : Date.parse(query.from)) <= MAX_WINDOW_DAYS * 86_400_000, `to must be at most ${MAX_WINDOW_DAYS} days after from`),
+    ['to'],
+  ),
+);
+export type AvailabilityQuery = v.InferOutput<typeof AvailabilityQuery>;
+
+export const Slot = v.object({
+  startsAt: Timestamp,
+  endsAt: Timestamp,
+  /** The members free for the whole slot, by member id, ascending. */
+  memberIds: v.array(v.pipe(v.number(), v.integer())),
+});
+export type Slot = v.InferOutput<typeof Slot>;
+
+export const AvailabilityResponse = v.object({
+  /** Earliest first. */
+  slots: v.array(Slot),
+  /** The organization's IANA time zone, for saying the times aloud. */
+  timezone: v.string(),
+  /** The service's duration: each slot's length. */
+  durationMinutes: v.pipe(v.number(), v.integer()),
+  /** Minutes between one slot's start and the next within a working period. */
+  step: v.pipe(v.number(), v.integer()),
+});
+export type AvailabilityResponse = v.InferOutput<typeof AvailabilityResponse>;
+
+export const CreateHoldBody = v.strictObject({
+  serviceId: v.pipe(v.number('serviceId must be an integer'), v.integer('serviceId must be an integer'), v.minValue(1, 'serviceId must be at least 1'), v.maxValue(2_147_483_647, 'serviceId must be at most 2147483647')),
+  startsAt: Instant('startsAt', 'The slot’s start, as GET /v1/availability answers it (any offset).'),
+  memberId: v.optional(
+    v.pipe(v.number('memberId must be an integer'), v.integer('memberId must be an integer'), v.minValue(1, 'memberId must be at least 1'), v.maxValue(2_147_483_647, 'memberId must be at most 2147483647'), v.description('The member to hold; without it, the first member free for the whole slot, by member id.')),
+  ),
+  leadId: v.optional(PrefixedId('lead', 'leadId')),
+});
+export type CreateHoldBody = v.InferOutput<typeof CreateHoldBody>;
+
+export const Hold = v.object({
+  id: v.string(),
+  serviceId: v.pipe(v.number(), v.integer()),
+  startsAt: Timestamp,
+  endsAt: Timestamp,
+  memberId: v.pipe(v.number(), v.integer()),
+  leadId: v.nullable(v.string()),
+  /** Until then no one else can hold or book the member at this time; then the slot is free again. */
+  expiresAt: Timestamp,
+  createdAt: Timestamp,
+});
+export type Hold = v.InferOutput<typeof Hold>;
+
+export const HoldResponse = v.object({ hold: Hold });

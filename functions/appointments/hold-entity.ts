@@ -1,0 +1,38 @@
+import * as v from 'valibot';
+import { Hold } from './availability-schema';
+import { TTL_ATTRIBUTE } from '../../shared/table';
+import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '../../shared/store/keys';
+
+const org = organizationPartition;
+
+/** How long a hold's record stays after it expires: an expired hold answers HOLD_EXPIRED, not 404, for a day. */
+const HOLD_RECORD_DAYS = 1;
+
+export const holdKeys = {
+  hold: (o: string, holdId: string): Key => ({ pk: org(o), sk: `HOLD#${holdId}` }),
+} as const;
+
+export const holdKeySamples: KeySamples<typeof holdKeys> = {
+  hold: () => holdKeys.hold(SAMPLE_ORGANIZATION_ID, 'hold_1'),
+};
+
+/** A hold as stored: what the API answers, the member's user (whose schedule it takes) and what books it. */
+export const HoldRecord = v.object({
+  ...Hold.entries,
+  userId: v.string(),
+  /** The service's name: the title of the appointment booked from the hold, unless one is sent. */
+  serviceName: v.string(),
+  /** The appointment that booked the hold, once one has. */
+  appointmentId: v.optional(v.string()),
+});
+export type HoldRecord = v.InferOutput<typeof HoldRecord>;
+
+export function toHoldItem(organizationId: string, hold: HoldRecord) {
+  const removeAt = Math.floor(Date.parse(hold.expiresAt) / 1000) + HOLD_RECORD_DAYS * 86_400;
+  return { ...holdKeys.hold(organizationId, hold.id), entity: 'HOLD', organizationId, [TTL_ATTRIBUTE]: removeAt, ...hold };
+}
+
+export const fromHoldItem = (item: Record<string, unknown>): HoldRecord => v.parse(HoldRecord, item);
+
+/** The hold as the API answers it. */
+export const holdOf = (record: HoldRecord): Hold => v.parse(Hold, record);
