@@ -329,7 +329,7 @@ describe('a CALL endpoint of format vapi', () => {
     const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
     const digits = created.secret.replace(/=+$/, '');
     const nearly = changeLastCharacter(digits, BASE64) + created.secret.slice(digits.length);
-    for (const headers of [{}, { 'x-vapi-secret': nearly }, { 'x-vapi-secret': other.secret }, { 'x-vapi-secret': '' }]) {
+    for (const headers of [{}, { 'x-vapi-secret': nearly }, { 'x-vapi-secret': other.secret }, { 'x-vapi-secret': '' }] as Record<string, string>[]) {
       const res = await post(pathOf(created), VAPI_END_OF_CALL_REPORT, headers);
       expect(res.status, JSON.stringify(headers)).toBe(401);
       expect(res.body).toEqual(gatewayResponseBody(GATEWAY_RESPONSES.UNAUTHORIZED));
