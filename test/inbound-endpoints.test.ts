@@ -44,6 +44,7 @@ describe('inbound endpoints', () => {
       redirectUrl: null,
       errorRedirectUrl: null,
       allowedOrigins: [],
+      format: 'native',
       createdAt: expect.stringMatching(ISO_MS),
       updatedAt: (created as unknown as { createdAt: string }).createdAt,
       url: expect.stringMatching(new RegExp(`^${api.url}/v1/inbound/${created.id}\\?token=inb_[A-Za-z0-9_-]{32}$`)),
@@ -406,7 +407,7 @@ describe('GET and PATCH /v1/inbound-endpoints/{inboundEndpointId}', () => {
       res = await client.patch(`/v1/inbound-endpoints/${created.id}`, { name: '  Quote form ', fieldMap: { your_email: 'email', mobile: 'phone' } });
     });
     expect(res!.status).toBe(200);
-    expect(res!.body.inboundEndpoint).toEqual({ id: created.id, name: 'Quote form', source: 'WEBFORM', fieldMap: { your_email: 'email', mobile: 'phone' }, redirectUrl: null, errorRedirectUrl: null, allowedOrigins: [], createdAt: (created as unknown as { createdAt: string }).createdAt, updatedAt: expect.stringMatching(ISO_MS) });
+    expect(res!.body.inboundEndpoint).toEqual({ id: created.id, name: 'Quote form', source: 'WEBFORM', fieldMap: { your_email: 'email', mobile: 'phone' }, redirectUrl: null, errorRedirectUrl: null, allowedOrigins: [], format: 'native', createdAt: (created as unknown as { createdAt: string }).createdAt, updatedAt: expect.stringMatching(ISO_MS) });
     expect(calls).toEqual(['UpdateItemCommand']);
     expect((await client.get(`/v1/inbound-endpoints/${created.id}`)).body).toEqual(res!.body);
     // The same URL and token take posts, read with the new fieldMap.

@@ -107,6 +107,7 @@ describe('npm start and the README curl session', () => {
       '"policy":{"id":',
       '"faq":{"id":',
       '303 https://example.com/thanks?form=quote&inquiryId=inquiry_',
+      '"summary":"Leaking tap; wants someone today."',
       '"attempt":{"id":"delivery_',
       '"deliveries":[{',
       '"delivery":{"id":"delivery_',

@@ -30,8 +30,17 @@ export const inboundEndpointKeySamples: KeySamples<typeof inboundEndpointKeys> =
   inboundEndpointById: () => inboundEndpointKeys.inboundEndpointById('inbound_1'),
 };
 
-/** What the item holds beyond the API's fields: the token's hash (never the token) and the signing secret. */
-export const InboundEndpointRecord = v.object({ ...InboundEndpoint.entries, organizationId: v.string(), tokenHash: v.string(), secret: v.string() });
+/**
+ * What the item holds beyond the API's fields: the token's hash (never the token), the signing secret and, for a
+ * platform that signs with a key of its own (Retell), that key: each needed as it is to check a post.
+ */
+export const InboundEndpointRecord = v.object({
+  ...InboundEndpoint.entries,
+  organizationId: v.string(),
+  tokenHash: v.string(),
+  secret: v.string(),
+  platformSecret: v.optional(v.string()),
+});
 export type InboundEndpointRecord = v.InferOutput<typeof InboundEndpointRecord>;
 
 export const toInboundEndpointItem = (endpoint: InboundEndpointRecord) => ({
@@ -42,7 +51,7 @@ export const toInboundEndpointItem = (endpoint: InboundEndpointRecord) => ({
   ...endpoint,
 });
 
-/** An endpoint stored before a setting existed reads as one without it (no redirect, no allowed origin). */
-const UNSET = emptyFieldsOf(InboundEndpoint);
+/** An endpoint stored before a setting existed reads as one without it (no redirect, no allowed origin, the native format). */
+const UNSET = { ...emptyFieldsOf(InboundEndpoint), format: 'native' };
 
 export const fromInboundEndpointItem = (item: Record<string, unknown>): InboundEndpointRecord => v.parse(InboundEndpointRecord, { ...UNSET, ...item });

@@ -1,14 +1,16 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
-import { hashToken } from '../../shared/auth/tokens';
+import { hashToken, sameSecret } from '../../shared/auth/tokens';
 import type { InboundEndpointRecord } from './entity';
 import { ApiError, NotFoundError, PayloadTooLargeError, ValidationError } from '../../shared/errors';
 import { Answer, EmptyAnswer } from '../../shared/http/answer';
 import { parseMultipart } from '../../shared/http/multipart';
 import { newId, now } from '../../shared/ids';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../shared/json-depth';
-import { createInboundEndpoint, findInboundEndpoint, getInboundEndpoint, INBOUND_ENDPOINT_NOT_FOUND, replaceInboundCredentials, updateInboundEndpoint } from './store';
-import { InboundEndpoint, MAX_INBOUND_BYTES, type CreateInboundEndpointBody, type InboundEndpointChanges } from './schema';
+import { createInboundEndpoint, findInboundEndpoint, getInboundEndpoint, INBOUND_ENDPOINT_NOT_FOUND, InboundEndpointMoved, replaceInboundCredentials, updateInboundEndpoint } from './store';
+import { InboundEndpoint, isCallPlatform, MAX_CALL_PLATFORM_BYTES, MAX_INBOUND_BYTES, type CallPlatform, type CreateInboundEndpointBody, type InboundEndpointChanges, type InboundFormat } from './schema';
+import { platformCallInquiry, retellSignatureValid, vapiSecretValid } from './call-platforms';
+import { parseOrThrow } from '../../shared/validation';
 import { IngestInquiryBody } from '../inquiries/ingestion-schema';
 import { E164 } from '../../shared/schema';
 import { newSigningSecret, signedHeaders } from '../../shared/webhooks/signature';
@@ -37,8 +39,32 @@ function settingsOf<T extends { redirectUrl?: string | null; errorRedirectUrl?: 
 
 const urlOf = (baseUrl: string, id: string, token: string) => `${baseUrl}/v1/inbound/${id}?token=${token}`;
 
+/** The settings one rule spans: how posts are read, and the key Retell signs with. */
+interface FormatSettings {
+  source: string;
+  format: InboundFormat;
+  platformSecret?: string | undefined;
+}
+
+/**
+ * Whether the settings hold together: a voice platform's format only on an endpoint of source CALL (its posts are
+ * calls), Retell's with the API key it signs with, and that key only with Retell's format (Vapi sends the endpoint's
+ * own secret). Refused as a 400 naming the field the request sent: `source` when it changed alone, else `format`.
+ */
+function refuseUnlessCoherent(settings: FormatSettings, sent: Partial<Record<keyof FormatSettings, unknown>>): void {
+  const refuse = (path: string, message: string) => {
+    throw new ValidationError([{ path, message }]);
+  };
+  if (isCallPlatform(settings.format) && settings.source !== 'CALL') {
+    refuse(sent.source !== undefined && sent.format === undefined ? 'source' : 'format', `format ${settings.format} takes the platform’s post-call webhook, so it is only for endpoints of source CALL`);
+  }
+  if (settings.format === 'retell' && !settings.platformSecret) refuse('platformSecret', 'platformSecret is required with format retell: the Retell API key (with the webhook badge) that signs its webhooks');
+  if (settings.platformSecret && settings.format !== 'retell') refuse('platformSecret', 'platformSecret is only for format retell (Vapi sends the endpoint’s own secret)');
+}
+
 /** An endpoint, answered once with its URL (holding the token, stored only hashed) and its signing secret. */
 export async function createEndpoint(organizationId: string, body: CreateInboundEndpointBody, baseUrl: string) {
+  refuseUnlessCoherent(body, body);
   const token = newToken();
   const at = now();
   const endpoint: InboundEndpointRecord = { id: newId('inbound'), ...settingsOf(body), createdAt: at, updatedAt: at, organizationId, tokenHash: hashToken(token), secret: newSigningSecret() };
@@ -53,9 +79,32 @@ export async function readEndpoint(organizationId: string, endpointId: string): 
   return publicEndpoint(endpoint);
 }
 
-/** Its settings changed in place: the same id, so the same URL, token and secret. */
+/** How many times a change of source or format is read and written again when another such change came between. */
+const MOVED_ATTEMPTS = 3;
+
+/**
+ * Its settings changed in place: the same id, so the same URL, token and secret. A change of source, format or
+ * platformSecret is checked on the endpoint as it will be (read first), and written only while source and format are
+ * still as read; a format other than `retell` drops Retell's key.
+ */
 export async function changeEndpoint(organizationId: string, endpointId: string, changes: InboundEndpointChanges): Promise<InboundEndpoint> {
-  return publicEndpoint(await updateInboundEndpoint(organizationId, endpointId, settingsOf(changes)));
+  const settings = settingsOf(changes);
+  if (changes.source === undefined && changes.format === undefined && changes.platformSecret === undefined) {
+    return publicEndpoint(await updateInboundEndpoint(organizationId, endpointId, settings));
+  }
+  for (let attempt = 1; ; attempt++) {
+    const stored = await getInboundEndpoint(organizationId, endpointId);
+    if (!stored) throw new NotFoundError(INBOUND_ENDPOINT_NOT_FOUND);
+    const format = changes.format ?? stored.format;
+    const platformSecret = changes.platformSecret ?? (format === 'retell' ? stored.platformSecret : undefined);
+    refuseUnlessCoherent({ source: changes.source ?? stored.source, format, platformSecret }, changes);
+    const readAs = { source: stored.source, format: stored.format, removePlatformSecret: format !== 'retell' && stored.platformSecret !== undefined };
+    try {
+      return publicEndpoint(await updateInboundEndpoint(organizationId, endpointId, settings, readAs));
+    } catch (error) {
+      if (!(error instanceof InboundEndpointMoved) || attempt === MOVED_ATTEMPTS) throw error;
+    }
+  }
 }
 
 /** A new token and secret; the old ones stop working at once. */
@@ -75,12 +124,22 @@ export async function rotateEndpoint(organizationId: string, endpointId: string,
  */
 const unauthorized = () => new ApiError(401, 'Invalid or expired token');
 
-const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+const tokenMatches = (endpoint: InboundEndpointRecord, token: string) => sameSecret(hashToken(token), endpoint.tokenHash);
 
-const tokenMatches = (endpoint: InboundEndpointRecord, token: string) => sameText(hashToken(token), endpoint.tokenHash);
-
-/** The `token` query parameter, or Standard Webhooks headers signed with the endpoint's secret within 5 minutes. */
+/**
+ * The platform's own proof for a voice platform's format (Retell's signature with its API key, Vapi's secret header
+ * holding the endpoint's secret), and nothing else: a token in the URL is neither needed nor enough. Otherwise the
+ * `token` query parameter, or Standard Webhooks headers signed with the endpoint's secret within 5 minutes.
+ */
 function authenticate(endpoint: InboundEndpointRecord, token: string | undefined, headers: Record<string, string>, body: string): void {
+  if (endpoint.format === 'retell') {
+    if (!retellSignatureValid(endpoint.platformSecret, headers['x-retell-signature'], body)) throw unauthorized();
+    return;
+  }
+  if (endpoint.format === 'vapi') {
+    if (!vapiSecretValid(endpoint.secret, headers['x-vapi-secret'])) throw unauthorized();
+    return;
+  }
   if (token !== undefined) {
     if (!tokenMatches(endpoint, token)) throw unauthorized();
     return;
@@ -91,7 +150,7 @@ function authenticate(endpoint: InboundEndpointRecord, token: string | undefined
   if (!id || !timestamp || !signatures || !/^\d+$/.test(timestamp)) throw unauthorized();
   if (Math.abs(Date.now() / 1000 - Number(timestamp)) > TOLERANCE_SECONDS) throw unauthorized();
   const expected = signedHeaders([endpoint.secret], { id, timestamp: Number(timestamp), body })['webhook-signature']!;
-  if (!signatures.split(' ').some((signature) => sameText(signature, expected))) throw unauthorized();
+  if (!signatures.split(' ').some((signature) => sameSecret(signature, expected))) throw unauthorized();
 }
 
 /**
@@ -263,6 +322,21 @@ async function ingestPost(endpoint: InboundEndpointRecord, headers: Record<strin
 }
 
 /**
+ * A voice platform's webhook, already verified: its post-call event records a CALL inquiry (201), a redelivery of the
+ * same call answers 200 with it, and any other event is acknowledged with 204 and records nothing, so the platform
+ * neither retries it nor counts it a failure. JSON only, up to MAX_CALL_PLATFORM_BYTES: a long call's payload carries
+ * its transcript several times over, with word timings.
+ */
+async function receivePlatformCall(endpoint: InboundEndpointRecord, platform: CallPlatform, headers: Record<string, string>, raw: string) {
+  if (Buffer.byteLength(raw) > MAX_CALL_PLATFORM_BYTES) throw new PayloadTooLargeError(MAX_CALL_PLATFORM_BYTES);
+  if (mediaTypeOf(headers) !== 'application/json') throw new ApiError(415, 'Send the platform’s webhook as it sends it: application/json', 'UNSUPPORTED_MEDIA_TYPE');
+  const candidate = platformCallInquiry(platform, fieldsOf(headers, raw));
+  if (!candidate) return new EmptyAnswer(204);
+  const { inquiry, created } = await ingestInquiry(endpoint.organizationId, parseOrThrow(IngestInquiryBody, candidate, 'body'));
+  return new Answer(created ? 201 : 200, { inquiry });
+}
+
+/**
  * A post to an inbound endpoint: authenticated by token or signature (else 401, nothing recorded, answered as an
  * unknown endpoint is: never redirected, no CORS headers), read as JSON or a form, shaped by the endpoint's source
  * and ingested as POST /v1/inquiries would. A repeat of the sender's id (externalInquiryId, or the webhook-id /
@@ -275,6 +349,7 @@ export async function receiveInbound(endpointId: string, token: string | undefin
   if (!endpoint) throw unauthorized();
   const raw = body ?? '';
   authenticate(endpoint, token, headers, raw);
+  if (isCallPlatform(endpoint.format)) return receivePlatformCall(endpoint, endpoint.format, headers, raw);
   const cors = corsHeaders(endpoint, headers.origin);
   const isForm = FORM_TYPES.has(mediaTypeOf(headers));
   try {

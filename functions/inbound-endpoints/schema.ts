@@ -3,9 +3,25 @@ import { DeletedSchema, NonEmptyString, PageQuery, pageSchema, partialUpdateBody
 
 /** What a sender may post to an inbound endpoint: far above any form or parsed email. */
 export const MAX_INBOUND_BYTES = 256 * 1024;
+/**
+ * What a voice platform may post: a long call's webhook carries its transcript two or three times, with a timing for
+ * every word. Below Lambda's 6 MB invocation limit once API Gateway has base64-encoded it.
+ */
+export const MAX_CALL_PLATFORM_BYTES = 3 * 1024 * 1024;
 
 export const INBOUND_SOURCES = ['WEBFORM', 'EMAIL', 'CALL', 'CHATBOT'] as const;
 export type InboundSource = (typeof INBOUND_SOURCES)[number];
+
+/**
+ * How a post is read: `native`, the shapes of its source (a form, a parsed email, POST /v1/inquiries' body), or a voice
+ * platform's post-call webhook exactly as the platform sends it, verified by that platform's own scheme.
+ */
+export const INBOUND_FORMATS = ['native', 'retell', 'vapi'] as const;
+export type InboundFormat = (typeof INBOUND_FORMATS)[number];
+/** The formats that are a voice platform's webhook: each records calls, so only an endpoint of source CALL takes one. */
+export const CALL_PLATFORMS = ['retell', 'vapi'] as const satisfies readonly InboundFormat[];
+export type CallPlatform = (typeof CALL_PLATFORMS)[number];
+export const isCallPlatform = (format: InboundFormat | undefined): format is CallPlatform => (CALL_PLATFORMS as readonly string[]).includes(format ?? '');
 
 /** A form's own field names → ours (email, phone, name, firstName, lastName, message), for forms that name them otherwise. */
 export const FIELD_MAP_TARGETS = ['email', 'phone', 'name', 'firstName', 'lastName', 'message'] as const;
@@ -72,6 +88,18 @@ const inboundEndpointFields = {
   errorRedirectUrl: RedirectUrl('errorRedirectUrl'),
   /** Origins whose pages may post JSON from a browser (CORS); none when empty. */
   allowedOrigins: AllowedOrigins,
+  format: v.picklist(INBOUND_FORMATS, `format must be one of ${INBOUND_FORMATS.join(', ')}`),
+  /**
+   * Write-only: the secret the platform signs with when it is not one we issue. Retell signs its webhooks with the
+   * account's API key (the one with the webhook badge), so a `retell` endpoint needs it; never answered.
+   */
+  platformSecret: v.pipe(
+    v.string('platformSecret must be a string'),
+    v.trim(),
+    v.minLength(1, 'platformSecret must not be empty'),
+    v.maxLength(500, 'platformSecret must be at most 500 characters'),
+    v.metadata({ jsonSchema: { writeOnly: true } }),
+  ),
 };
 
 export const CreateInboundEndpointBody = v.strictObject({
@@ -80,10 +108,15 @@ export const CreateInboundEndpointBody = v.strictObject({
   redirectUrl: v.optional(inboundEndpointFields.redirectUrl, null),
   errorRedirectUrl: v.optional(inboundEndpointFields.errorRedirectUrl, null),
   allowedOrigins: v.optional(inboundEndpointFields.allowedOrigins, []),
+  format: v.optional(inboundEndpointFields.format, 'native'),
+  platformSecret: v.optional(inboundEndpointFields.platformSecret),
 });
 export type CreateInboundEndpointBody = v.InferOutput<typeof CreateInboundEndpointBody>;
 
-/** Any subset of the fields a create sets; `fieldMap: null` removes the map. The URL, token and secret stay. */
+/**
+ * Any subset of the fields a create sets; `fieldMap: null` removes the map. The URL, token and secret stay; a
+ * platformSecret goes when the format stops being `retell`.
+ */
 export const UpdateInboundEndpointBody = partialUpdateBody(inboundEndpointFields);
 export type InboundEndpointChanges = v.InferOutput<typeof UpdateInboundEndpointBody>;
 
@@ -95,6 +128,7 @@ export const InboundEndpoint = v.object({
   redirectUrl: inboundEndpointFields.redirectUrl,
   errorRedirectUrl: inboundEndpointFields.errorRedirectUrl,
   allowedOrigins: inboundEndpointFields.allowedOrigins,
+  format: inboundEndpointFields.format,
   createdAt: Timestamp,
   /** When it was created or last changed: the sync order (updatedSince). */
   updatedAt: Timestamp,

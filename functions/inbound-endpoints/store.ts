@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
 import { INBOUND_ENDPOINT_CHANGES, fromInboundEndpointItem, inboundEndpointCounterNames, inboundEndpointKeys, toInboundEndpointItem, type InboundEndpointRecord } from './entity';
@@ -10,7 +10,7 @@ import { countedPage } from '../../shared/store/query-page';
 import { changeLogKey, listOrChanges } from '../../shared/store/change-log';
 import { deleteItem, insertIfAbsent, transact, writeAlone } from '../../shared/store/transact';
 import { setFields, updateExistingItem } from '../../shared/store/update-fields';
-import type { InboundEndpointChanges } from './schema';
+import type { InboundEndpointChanges, InboundFormat } from './schema';
 
 export const INBOUND_ENDPOINT_NOT_FOUND = 'Inbound endpoint not found';
 const notFound = () => new NotFoundError(INBOUND_ENDPOINT_NOT_FOUND);
@@ -38,9 +38,35 @@ export async function findInboundEndpoint(endpointId: string): Promise<InboundEn
   return Items?.[0] && fromInboundEndpointItem(Items[0]);
 }
 
-/** One conditional UpdateItem of the fields sent (no rule spans them): the id, and so the URL, token and secret, stay. */
-export async function updateInboundEndpoint(organizationId: string, endpointId: string, changes: InboundEndpointChanges): Promise<InboundEndpointRecord> {
-  return fromInboundEndpointItem(await updateExistingItem(inboundEndpointKeys.inboundEndpoint(organizationId, endpointId), { ...changes, updatedAt: now() }, notFound));
+/** The endpoint moved (another change of its source or format) between the read a rule was checked on and the write. */
+export class InboundEndpointMoved extends Error {}
+
+/** What a change that spans source, format and platformSecret was checked against, and what it drops. */
+export interface ReadSettings {
+  source: string;
+  format: InboundFormat;
+  /** The format leaves `retell`: Retell's key goes with it. */
+  removePlatformSecret: boolean;
+}
+
+/**
+ * One conditional UpdateItem of the fields sent: the id, and so the URL, token and secret, stay. Without `readAs` no
+ * rule spans the fields sent; with it, the write also holds only while source and format are still what the rule
+ * was checked on (an endpoint stored before formats existed has none: `native`), else InboundEndpointMoved.
+ */
+export async function updateInboundEndpoint(organizationId: string, endpointId: string, changes: InboundEndpointChanges, readAs?: ReadSettings): Promise<InboundEndpointRecord> {
+  const key = inboundEndpointKeys.inboundEndpoint(organizationId, endpointId);
+  if (!readAs) return fromInboundEndpointItem(await updateExistingItem(key, { ...changes, updatedAt: now() }, notFound));
+  const format = readAs.format === 'native' ? '(attribute_not_exists(#format) OR #format = :format)' : '#format = :format';
+  const { item } = setFields(key, { ...changes, updatedAt: now() }, {
+    remove: readAs.removePlatformSecret ? ['platformSecret'] : [],
+    condition: { expression: `#source = :source AND ${format}`, names: { '#source': 'source', '#format': 'format' }, values: { ':source': readAs.source, ':format': readAs.format } },
+    onConditionFailed: () => new InboundEndpointMoved(),
+  });
+  const { Attributes } = await dynamo.send(new UpdateCommand({ ...item.Update!, ReturnValues: 'ALL_NEW' })).catch((error: unknown) => {
+    throw (error as Error).name === 'ConditionalCheckFailedException' ? new InboundEndpointMoved() : error;
+  });
+  return fromInboundEndpointItem(Attributes ?? {});
 }
 
 /** A new token hash and secret; the old ones stop working at once. */

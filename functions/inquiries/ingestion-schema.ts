@@ -23,7 +23,8 @@ const HttpUrl = (name: string) =>
 export const CallRecordInput = v.strictObject({
   summary: Text('data.summary', 5_000),
   keyPoints: Items('data.keyPoints', Text('data.keyPoints[]', 1_000), 50),
-  recordingUrl: HttpUrl('data.recordingUrl'),
+  /** Null (or left out) when the call was not recorded. */
+  recordingUrl: v.optional(v.nullable(HttpUrl('data.recordingUrl')), null),
   transcripts: Items('data.transcripts', v.strictObject({ created_at: Instant('created_at'), text: Text('text', 10_000), user: v.picklist(CALL_PARTIES, `user must be one of ${list(CALL_PARTIES)}`) }), 1_000),
   direction: v.picklist(CALL_DIRECTIONS, `direction must be one of ${list(CALL_DIRECTIONS)}`),
   duration: Seconds,

@@ -80,7 +80,8 @@ export const CallData = v.object({
   id: v.string(),
   summary: v.string(),
   keyPoints: v.array(v.string()),
-  recordingUrl: v.pipe(v.string(), v.url()),
+  /** Null when the call was not recorded (a voice platform with recording off). */
+  recordingUrl: v.nullable(v.pipe(v.string(), v.url())),
   transcripts: v.array(TranscriptEntry),
   direction: v.picklist(CALL_DIRECTIONS),
   /** Seconds. */

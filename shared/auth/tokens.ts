@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const TOKEN_PREFIX = 'sp_live_';
 
@@ -10,6 +10,13 @@ export function generateToken(): string {
 /** Only this hash is stored; a leaked table does not leak usable keys. */
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** Whether a secret presented equals the one expected, in a time that tells nothing of either: their SHA-256 digests are compared, so not even the length. */
+export function sameSecret(given: string, expected: string): boolean {
+  return timingSafeEqual(digest(given), digest(expected));
 }
 
 /** The token of an `Authorization: Bearer <token>` header, or undefined when malformed. */
