@@ -1103,7 +1103,7 @@ export interface paths {
         put?: never;
         /**
          * Create a URL that a web form, email parser or agent can post inquiries to
-         * @description For senders that cannot send an API key. The answer’s `url` carries a token (shown only here, stored hashed); senders that can sign use `secret` (`whsec_…`) with Standard Webhooks headers instead. `fieldMap` renames a form’s own field names to `email`, `phone`, `name`, `firstName`, `lastName` or `message`. For HTML forms, `redirectUrl` and `errorRedirectUrl` (https) are where a visitor is sent after the post is recorded or refused; `allowedOrigins` (exact origins, `https://host[:port]`) lets pages on those sites post JSON from the browser (CORS).
+         * @description For senders that cannot send an API key. The answer’s `url` carries a token (shown only here, stored hashed); senders that can sign use `secret` (`whsec_…`) with Standard Webhooks headers instead. A CALL endpoint may take a voice platform’s post-call webhook as the platform sends it: `format: "retell"` (with `platformSecret`, the Retell API key that signs its webhooks, write-only) or `format: "vapi"` (Vapi’s server secret set to this `secret`); `format` is `native` otherwise. `fieldMap` renames a form’s own field names to `email`, `phone`, `name`, `firstName`, `lastName` or `message`. For HTML forms, `redirectUrl` and `errorRedirectUrl` (https) are where a visitor is sent after the post is recorded or refused; `allowedOrigins` (exact origins, `https://host[:port]`) lets pages on those sites post JSON from the browser (CORS).
          */
         post: operations["createInboundEndpoint"];
         delete?: never;
@@ -1134,8 +1134,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change an inbound endpoint’s name, source, fieldMap, redirects or allowed origins
-         * @description Fields left out keep their values; `fieldMap: null`, `redirectUrl: null` and `errorRedirectUrl: null` remove them, `allowedOrigins: []` ends CORS. The URL, its token and the signing secret stay as they are, so forms already posting to it keep working; posts after the change are read with the new settings.
+         * Change an inbound endpoint’s name, source, format, fieldMap, redirects or allowed origins
+         * @description Fields left out keep their values; `fieldMap: null`, `redirectUrl: null` and `errorRedirectUrl: null` remove them, `allowedOrigins: []` ends CORS. The URL, its token and the signing secret stay as they are, so forms already posting to it keep working; posts after the change are read with the new settings. `format` `retell` or `vapi` is only for source CALL (400 naming the field otherwise); `retell` needs a `platformSecret` (sent now or kept from before), which a change to another format drops.
          */
         patch: operations["updateInboundEndpoint"];
         trace?: never;
@@ -1171,7 +1171,7 @@ export interface paths {
         put?: never;
         /**
          * Post an inquiry to an inbound endpoint (no API key)
-         * @description Authenticated by the endpoint URL's `token`, or by Standard Webhooks headers (`webhook-id`, `webhook-timestamp` within 5 minutes, `webhook-signature`) signed with the endpoint's secret; anything else answers 401 and records nothing. The body is `application/json`, or what an HTML form posts: `application/x-www-form-urlencoded` or `multipart/form-data` (text fields only: a file answers 415), at most 256 KB. A form post to an endpoint with `redirectUrl` is answered 303 to it with `inquiryId=<id>` added to its query, so the visitor lands on the site's thank-you page; refused (400, 413, 415), it is answered 303 to `errorRedirectUrl` with `error=<code>` when the endpoint has one. A 401 is never redirected. JSON posts are answered JSON. A browser page on one of the endpoint's `allowedOrigins` may post JSON (CORS): the preflight `OPTIONS` of this URL, with its token, answers 204 with the CORS headers, and the answer to the post carries `Access-Control-Allow-Origin` and `Vary: Origin`; any other origin gets no CORS headers. A WEBFORM endpoint keeps every field and finds the lead from email, phone and name; an EMAIL endpoint takes a parsed email (from, to, subject, text or html); CALL and CHATBOT take `{lead, data, summary?, tag?}` as POST /v1/inquiries does. The same sender id again (`externalInquiryId`, or the `webhook-id` or `Idempotency-Key` header) answers 200 with the first inquiry. Every post counts against the endpoint's organization's usage plan, as a request with its API key does (a post with a wrong token too): beyond it, 429 `RATE_LIMITED` with `Retry-After`.
+         * @description Authenticated by the endpoint URL's `token`, or by Standard Webhooks headers (`webhook-id`, `webhook-timestamp` within 5 minutes, `webhook-signature`) signed with the endpoint's secret; anything else answers 401 and records nothing. The body is `application/json`, or what an HTML form posts: `application/x-www-form-urlencoded` or `multipart/form-data` (text fields only: a file answers 415), at most 256 KB. A form post to an endpoint with `redirectUrl` is answered 303 to it with `inquiryId=<id>` added to its query, so the visitor lands on the site's thank-you page; refused (400, 413, 415), it is answered 303 to `errorRedirectUrl` with `error=<code>` when the endpoint has one. A 401 is never redirected. JSON posts are answered JSON. A browser page on one of the endpoint's `allowedOrigins` may post JSON (CORS): the preflight `OPTIONS` of this URL, with its token, answers 204 with the CORS headers, and the answer to the post carries `Access-Control-Allow-Origin` and `Vary: Origin`; any other origin gets no CORS headers. A WEBFORM endpoint keeps every field and finds the lead from email, phone and name; an EMAIL endpoint takes a parsed email (from, to, subject, text or html); CALL and CHATBOT take `{lead, data, summary?, tag?}` as POST /v1/inquiries does. A CALL endpoint of `format` `retell` or `vapi` takes that platform's webhook exactly as it sends it, JSON up to 3 MB, proved by the platform's own scheme only (a token or Standard Webhooks signature is neither needed nor enough): Retell's `x-retell-signature` (`v=<unix ms>,d=<hex HMAC-SHA256 of the body followed by that timestamp, keyed with the Retell API key>`, within 5 minutes either way), or Vapi's `x-vapi-secret` equal to the endpoint's secret. Retell's `call_analyzed` and Vapi's `end-of-call-report` record a CALL inquiry (transcript, summary, recording, direction, duration, start, end, who hung up), the lead found by the caller's phone (the called number on an outbound call) or created; the same call id again answers 200 with the first inquiry and records nothing. Any other event, and a call that never connected, answers 204 and records nothing; a payload without the call id or the lead's phone answers 400 naming the platform's field. The same sender id again (`externalInquiryId`, or the `webhook-id` or `Idempotency-Key` header) answers 200 with the first inquiry. Every post counts against the endpoint's organization's usage plan, as a request with its API key does (a post with a wrong token too): beyond it, 429 `RATE_LIMITED` with `Retry-After`.
          */
         post: operations["receiveInbound"];
         delete?: never;
@@ -1522,8 +1522,7 @@ export interface components {
             id: string;
             summary: string;
             keyPoints: string[];
-            /** Format: uri */
-            recordingUrl: string;
+            recordingUrl: string | null;
             transcripts: components["schemas"]["TranscriptEntry"][];
             /** @enum {string} */
             direction: "LEAD_TO_AI" | "AI_TO_LEAD";
@@ -3114,8 +3113,8 @@ export interface operations {
                     data: {
                         summary: string;
                         keyPoints: string[];
-                        /** Format: uri */
-                        recordingUrl: string;
+                        /** @default null */
+                        recordingUrl?: string | null;
                         transcripts: {
                             /** Format: date-time */
                             created_at: string;
@@ -7112,6 +7111,8 @@ export interface operations {
                             redirectUrl: string | null;
                             errorRedirectUrl: string | null;
                             allowedOrigins: string[];
+                            /** @enum {string} */
+                            format: "native" | "retell" | "vapi";
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -7167,6 +7168,12 @@ export interface operations {
                     errorRedirectUrl?: string | null;
                     /** @default [] */
                     allowedOrigins?: string[];
+                    /**
+                     * @default native
+                     * @enum {string}
+                     */
+                    format?: "native" | "retell" | "vapi";
+                    platformSecret?: string;
                 };
             };
         };
@@ -7189,6 +7196,8 @@ export interface operations {
                             redirectUrl: string | null;
                             errorRedirectUrl: string | null;
                             allowedOrigins: string[];
+                            /** @enum {string} */
+                            format: "native" | "retell" | "vapi";
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -7236,6 +7245,8 @@ export interface operations {
                             redirectUrl: string | null;
                             errorRedirectUrl: string | null;
                             allowedOrigins: string[];
+                            /** @enum {string} */
+                            format: "native" | "retell" | "vapi";
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -7317,11 +7328,14 @@ export interface operations {
                     redirectUrl?: string | null;
                     errorRedirectUrl?: string | null;
                     allowedOrigins?: string[];
+                    /** @enum {string} */
+                    format?: "native" | "retell" | "vapi";
+                    platformSecret?: string;
                 };
             };
         };
         responses: {
-            /** @description Change an inbound endpoint’s name, source, fieldMap, redirects or allowed origins */
+            /** @description Change an inbound endpoint’s name, source, format, fieldMap, redirects or allowed origins */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7339,6 +7353,8 @@ export interface operations {
                             redirectUrl: string | null;
                             errorRedirectUrl: string | null;
                             allowedOrigins: string[];
+                            /** @enum {string} */
+                            format: "native" | "retell" | "vapi";
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -7388,6 +7404,8 @@ export interface operations {
                             redirectUrl: string | null;
                             errorRedirectUrl: string | null;
                             allowedOrigins: string[];
+                            /** @enum {string} */
+                            format: "native" | "retell" | "vapi";
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -7419,7 +7437,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The sender’s id was seen before: the first inquiry, nothing recorded again. */
+            /** @description The sender’s id (or, from a voice platform, the call id) was seen before: the first inquiry, nothing recorded again. */
             200: {
                 headers: {
                     /** @description The request’s Origin, when the endpoint lists it in `allowedOrigins`; absent otherwise. */
@@ -7449,6 +7467,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description A `retell` or `vapi` endpoint’s event other than the post-call one (Retell `call_started`, `call_ended`; Vapi `status-update`, `transcript`, …), or a call that never connected: acknowledged, nothing recorded. No body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description A form post (urlencoded or multipart) to an endpoint with `redirectUrl`: recorded (or seen before), and the visitor is sent to `redirectUrl` with `inquiryId=<id>` added to its query. Refused with 400, 413 or 415 and the endpoint has `errorRedirectUrl`: sent there with `error=<code>` (`VALIDATION_ERROR`, `INVALID_MULTIPART`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`). No body. */
             303: {
                 headers: {
@@ -7463,7 +7488,7 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["BadRequest"];
-            /** @description Neither the endpoint’s token nor a valid Standard Webhooks signature (or the endpoint does not exist): nothing is recorded. */
+            /** @description Neither the endpoint’s token nor a valid Standard Webhooks signature (for a `retell` or `vapi` endpoint: not that platform’s valid signature or secret), or the endpoint does not exist: nothing is recorded. */
             401: {
                 headers: {
                     [name: string]: unknown;
