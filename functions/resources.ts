@@ -9,6 +9,7 @@ import { faqs } from './faqs/resource';
 import { inboundEndpoints } from './inbound-endpoints/resource';
 import { inquiries } from './inquiries/resource';
 import { leads } from './leads/resource';
+import { mcp } from './mcp/resource';
 import { meta } from './meta/resource';
 import { organization } from './organization/resource';
 import { policies } from './policies/resource';
@@ -22,7 +23,7 @@ import { webhooks } from './webhooks/resource';
  * Every resource of the API, in the order the reference shows them. The stack, the local server, the OpenAPI
  * document, the event types, the demo seed and the isolation tests are all read from this list.
  */
-export const resources: readonly ResourceDefinition[] = [leads, inquiries, sms, appointments, companies, organization, services, products, transfers, policies, faqs, events, webhooks, inboundEndpoints, receptionist, meta];
+export const resources: readonly ResourceDefinition[] = [leads, inquiries, sms, appointments, companies, organization, services, products, transfers, policies, faqs, events, webhooks, inboundEndpoints, receptionist, mcp, meta];
 
 /** The route table: every endpoint of the API, one row each, and the PATCH aliases of the spec's PUTs. */
 export const routes: RouteDefinition[] = withPatchAliases(resources.flatMap(({ name, routes }) => routes.map((route) => ({ ...route, resource: name }))));

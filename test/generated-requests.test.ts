@@ -69,6 +69,15 @@ const SYNCED_LISTS = Object.entries(document.paths).flatMap(([path, operations])
 /** What `updatedSince` combines with: paging, and the two parameters its description names. */
 const WITH_UPDATED_SINCE = new Set(['page', 'limit', 'updatedSince', 'type', 'expand']);
 
+/** A voice platform's format goes with source CALL; only `retell` takes (and needs) a platformSecret. */
+function callFormatKept(body: Body | undefined): void {
+  if (!body) return;
+  if (body.format === 'retell' || body.format === 'vapi') body.source = 'CALL';
+  else if (body.source !== undefined && body.source !== 'CALL') body.format = 'native';
+  if (body.format === 'retell') body.platformSecret ??= 'key_retell_generated';
+  else delete body.platformSecret;
+}
+
 /** The demo member's free slots for the demo's service, read before the requests: a hold is taken only on one. */
 const freeSlots: string[] = [];
 
@@ -132,6 +141,8 @@ const STATED_RULES: { operations: string[]; states: string; keep: (request: { qu
       if (body?.attendees) body.attendees = body.attendees.filter((attendee: Body, i: number, all: Body[]) => all.findIndex((other) => other.userId === attendee.userId) === i);
     },
   },
+  { operations: ['POST /v1/inbound-endpoints'], states: 'A CALL endpoint may take a voice platform’s post-call webhook', keep: ({ body }) => callFormatKept(body) },
+  { operations: ['PATCH /v1/inbound-endpoints/{inboundEndpointId}'], states: '`retell` or `vapi` is only for source CALL', keep: ({ body }) => callFormatKept(body) },
   {
     operations: ['POST /v1/appointments'],
     states: 'With it, send no startsAt, endsAt or attendees',

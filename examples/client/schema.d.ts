@@ -1220,6 +1220,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The API as MCP tools, for AI agents (Model Context Protocol, Streamable HTTP)
+         * @description An MCP server over Streamable HTTP, stateless: no session, every message is answered on its own, as JSON (never an event stream, so `GET /mcp` answers 405). Protocol revisions 2025-11-25 and 2025-06-18, agreed in `initialize`. Every keyed route of this API is a tool named by its operationId, with the route’s parameters and body as its input schema and its answer as its output schema; on top, curated tools for a voice agent (lookup_caller, get_receptionist_context, find_availability, hold_slot, book_appointment, log_call, resolve_transfer, send_sms, search_leads). A tool acts as the API key that called `/mcp`: within its organization, under its rate limit, and within its scope (a read key sees and calls only GET tools; a write key no DELETE tools). A tool’s failure is a result with `isError` and the API’s error envelope as its text. POST tools take `idempotencyKey`, sent as the Idempotency-Key header.
+         */
+        post: operations["postMcp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi": {
         parameters: {
             query?: never;
@@ -7633,6 +7653,96 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postMcp: {
+        parameters: {
+            query?: {
+                /** @description `curated`: only the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …); `all` (the default): every route of the API as a tool, and those. */
+                tools?: "all" | "curated";
+            };
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400 or 5xx is not kept, so a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "jsonrpc": "2.0",
+                 *       "id": 1,
+                 *       "method": "tools/call",
+                 *       "params": {
+                 *         "name": "lookup_caller",
+                 *         "arguments": {
+                 *           "phone": "+61412345001"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    jsonrpc: "2.0";
+                    id?: string | number;
+                    method: string;
+                    params?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The API as MCP tools, for AI agents (Model Context Protocol, Streamable HTTP) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                        id?: (string | number) | null;
+                        result?: Record<string, never>;
+                        error?: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description A notification or a response from the client: accepted, nothing to answer. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not a JSON-RPC message the server can take (the JSON-RPC error says why), or the error envelope for a body that is not JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                        id?: (string | number) | null;
+                        result?: Record<string, never>;
+                        error?: {
+                            code: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

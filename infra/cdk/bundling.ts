@@ -1,9 +1,14 @@
 import { fileURLToPath } from 'node:url';
 import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 
-/** Module substitutions for the Lambda bundles: the credential chain of a Lambda function is its environment. */
+/**
+ * Module substitutions for the Lambda bundles: the credential chain of a Lambda function is its environment, and no
+ * function validates JSON Schema at run time (infra/cdk/no-json-schema-validator.ts).
+ */
 export const BUNDLE_ALIASES = {
   '@aws-sdk/credential-provider-node': fileURLToPath(new URL('../../shared/aws/lambda-credentials.ts', import.meta.url)),
+  ajv: fileURLToPath(new URL('./no-json-schema-validator.ts', import.meta.url)),
+  'ajv-formats': fileURLToPath(new URL('./no-json-schema-validator.ts', import.meta.url)),
 } as const;
 
 /**

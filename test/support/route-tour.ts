@@ -169,6 +169,8 @@ const STOPS: Stop[] = [
   { route: 'DELETE /v1/companies/{companyId}', kind: 'other', request: (s) => ({ method: 'DELETE', path: `/v1/companies/${s.companyId}` }) },
   // The member the accepted invitation made (a MANAGER), after its organization's SMS and appointments.
   { route: 'DELETE /v1/organization/members/{memberId}', kind: 'other', request: (s) => ({ method: 'DELETE', path: `/v1/organization/members/${s.invitationId}` }) },
+  // Lists the tools: no table read (a tool call is a request of the API, toured at its own route).
+  { route: 'POST /mcp', kind: 'other', request: () => ({ method: 'POST', path: '/mcp', body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } }) },
   { route: 'GET /openapi', kind: 'other', request: () => ({ method: 'GET', path: '/openapi' }) },
   { route: 'GET /docs', kind: 'other', request: () => ({ method: 'GET', path: '/docs' }) },
 ];

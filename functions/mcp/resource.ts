@@ -1,0 +1,9 @@
+import { defineResource } from '../../shared/resource';
+import { mcpRoutes } from './routes';
+
+/** The API for AI agents: an MCP server whose tools are the routes of every other resource. It stores nothing. */
+export const mcp = defineResource({
+  name: 'mcp',
+  tags: { MCP: 'The API as tools for AI agents, over the Model Context Protocol: every route, and curated tools for a voice agent.' },
+  routes: mcpRoutes,
+});

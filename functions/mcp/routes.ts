@@ -1,0 +1,23 @@
+import { defineRoute } from '../../shared/routes/route';
+import { McpAnswer, McpMessage, McpQuery, PROTOCOL_VERSIONS } from './schema';
+
+export const postMcp = defineRoute({
+  operationId: 'postMcp',
+  method: 'POST',
+  path: '/mcp',
+  summary: 'The API as MCP tools, for AI agents (Model Context Protocol, Streamable HTTP)',
+  description: `An MCP server over Streamable HTTP, stateless: no session, every message is answered on its own, as JSON (never an event stream, so \`GET /mcp\` answers 405). Protocol revisions ${PROTOCOL_VERSIONS.join(' and ')}, agreed in \`initialize\`. Every keyed route of this API is a tool named by its operationId, with the route’s parameters and body as its input schema and its answer as its output schema; on top, curated tools for a voice agent (lookup_caller, get_receptionist_context, find_availability, hold_slot, book_appointment, log_call, resolve_transfer, send_sms, search_leads). A tool acts as the API key that called \`/mcp\`: within its organization, under its rate limit, and within its scope (a read key sees and calls only GET tools; a write key no DELETE tools). A tool’s failure is a result with \`isError\` and the API’s error envelope as its text. POST tools take \`idempotencyKey\`, sent as the Idempotency-Key header.`,
+  tag: 'MCP',
+  dynamodb: [],
+  status: 200,
+  request: { query: McpQuery, body: McpMessage },
+  response: McpAnswer,
+  requestExample: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'lookup_caller', arguments: { phone: '+61412345001' } } },
+  errors: [400],
+  responses: {
+    202: { description: 'A notification or a response from the client: accepted, nothing to answer.', empty: true },
+    400: { description: 'Not a JSON-RPC message the server can take (the JSON-RPC error says why), or the error envelope for a body that is not JSON.', schema: McpAnswer },
+  },
+});
+
+export const mcpRoutes = [postMcp];

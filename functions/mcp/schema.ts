@@ -1,0 +1,37 @@
+import * as v from 'valibot';
+
+/** The protocol revisions the server speaks: the latest, and the one before it for older clients. */
+export const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18'] as const;
+
+/** `tools/list` narrowed to the curated tools, for a voice agent that should load only those. */
+export const TOOLSETS = ['all', 'curated'] as const;
+
+export const McpQuery = v.object({
+  tools: v.optional(
+    v.pipe(
+      v.picklist(TOOLSETS, `tools must be one of ${TOOLSETS.join(', ')}`),
+      v.description('`curated`: only the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …); `all` (the default): every route of the API as a tool, and those.'),
+    ),
+    'all',
+  ),
+});
+
+/**
+ * One JSON-RPC 2.0 request (with an `id`) or notification (without), as MCP's Streamable HTTP transport posts it; the
+ * MCP SDK reads the rest. The server asks the client nothing, so a client never posts a response.
+ */
+export const McpMessage = v.looseObject({
+  jsonrpc: v.literal('2.0', 'jsonrpc must be "2.0"'),
+  id: v.optional(v.union([v.pipe(v.string(), v.maxLength(200, 'id must be at most 200 characters')), v.pipe(v.number(), v.integer())], 'id must be a string or an integer')),
+  method: v.pipe(v.string('method must be a string'), v.maxLength(200, 'method must be at most 200 characters')),
+  // The method's own parameters, which the MCP SDK checks.
+  params: v.optional(v.pipe(v.looseObject({}, 'params must be an object'), v.metadata({ jsonSchema: { additionalProperties: true } }))),
+});
+
+/** A JSON-RPC 2.0 answer: a result, or an error with a code and a message. */
+export const McpAnswer = v.looseObject({
+  jsonrpc: v.literal('2.0'),
+  id: v.optional(v.nullable(v.union([v.string(), v.number()]))),
+  result: v.optional(v.looseObject({})),
+  error: v.optional(v.looseObject({ code: v.number(), message: v.string() })),
+});

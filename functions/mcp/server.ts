@@ -1,0 +1,110 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { errorEnvelope } from '../../shared/http/envelope';
+import { allowedFor, requestOf, type ApiTool, type KeyScope } from './tools';
+import { PROTOCOL_VERSIONS, type TOOLSETS } from './schema';
+
+/** Who is calling `/mcp`, and where the API it calls on their behalf is. */
+export interface McpCaller {
+  /** The caller's own `Authorization` header: every tool call is a request of the API with the same key. */
+  authorization: string;
+  /** The API's base URL as the caller reached it (`https://api.example.com`, `http://localhost:3000`). */
+  baseUrl: string;
+  scope: KeyScope;
+  toolset: (typeof TOOLSETS)[number];
+}
+
+/** Marks a request the MCP server makes for its caller, for the audit log's `via`: a label, never a credential. */
+export const VIA_HEADER = 'x-sales-pipeline-via';
+
+const SERVER_INFO = { name: 'sales-pipeline', title: 'Sales Pipeline API', version: '1.0.0' };
+const INSTRUCTIONS =
+  'Tools of a sales pipeline for trades businesses. On a live call: lookup_caller with the caller id, get_receptionist_context once, find_availability then hold_slot and book_appointment to book a visit, resolve_transfer to hand the call over, and log_call when it ends. Every other tool is one route of the REST API.';
+
+/** The server validates JSON Schema only for elicitation, which it never asks for: its validator refuses (and ajv stays out of the bundle). */
+const NO_SCHEMA_VALIDATION: jsonSchemaValidator = {
+  getValidator: () => () => ({ valid: false, data: undefined, errorMessage: 'This server validates no JSON Schema' }),
+};
+
+const asTool = (tool: ApiTool): Tool => ({
+  name: tool.name,
+  title: tool.title,
+  description: tool.description,
+  inputSchema: tool.inputSchema as Tool['inputSchema'],
+  ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Tool['outputSchema'] } : {}),
+  annotations: tool.annotations,
+});
+
+const failure = (text: string): CallToolResult => ({ isError: true, content: [{ type: 'text', text }] });
+
+/** Calls the tool's route of the API as the caller, and answers the result: the body as structured content and as text. */
+async function callTool(tool: ApiTool, args: Record<string, unknown>, caller: McpCaller): Promise<CallToolResult> {
+  if (!allowedFor(caller.scope, tool)) {
+    return failure(JSON.stringify(errorEnvelope(403, `A ${caller.scope} key may not call ${tool.name} (${tool.method} ${tool.path})`, 'INSUFFICIENT_SCOPE')));
+  }
+  const request = requestOf(tool, args);
+  if (request.unknown.length) return failure(JSON.stringify(errorEnvelope(400, `${tool.name} takes no argument ${request.unknown.join(', ')}`, 'VALIDATION_ERROR')));
+  const response = await fetch(`${caller.baseUrl}${request.pathAndQuery}`, {
+    method: tool.method,
+    headers: {
+      authorization: caller.authorization,
+      accept: 'application/json',
+      [VIA_HEADER]: 'mcp',
+      ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(request.idempotencyKey ? { 'idempotency-key': request.idempotencyKey } : {}),
+    },
+    body: request.body,
+  });
+  const text = await response.text();
+  // The API's answer is the tool's: an error's envelope as text (structured content would have to match the output schema).
+  if (!response.ok) return failure(text);
+  const structured = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+  return { content: [{ type: 'text', text: text || '{}' }], ...(tool.outputSchema ? { structuredContent: structured } : {}) };
+}
+
+/** An MCP server for one request: the tools the caller's scope and toolset allow, each calling the API as the caller. */
+function serverFor(tools: readonly ApiTool[], caller: McpCaller): Server {
+  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS, jsonSchemaValidator: NO_SCHEMA_VALIDATION });
+  const offered = tools.filter((tool) => allowedFor(caller.scope, tool) && (caller.toolset === 'all' || tool.curated));
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: offered.map(asTool) }));
+  server.setRequestHandler(CallToolRequestSchema, async ({ params }) => {
+    const tool = byName.get(params.name);
+    if (!tool) return failure(JSON.stringify(errorEnvelope(404, `No tool named ${params.name}`, 'NOT_FOUND')));
+    return callTool(tool, params.arguments ?? {}, caller);
+  });
+  return server;
+}
+
+/**
+ * Answers one HTTP request of MCP's Streamable HTTP transport, statelessly: a server and a transport made for it,
+ * answering JSON. An `initialize` asking for a revision the server does not speak is answered with the latest, as the
+ * protocol says; a later request naming such a revision in MCP-Protocol-Version is refused.
+ */
+export async function answerMcp(message: Record<string, unknown>, headers: Record<string, string>, tools: readonly ApiTool[], caller: McpCaller): Promise<Response> {
+  const requested = headers['mcp-protocol-version'];
+  if (requested !== undefined && !(PROTOCOL_VERSIONS as readonly string[]).includes(requested)) {
+    return Response.json({ jsonrpc: '2.0', id: null, error: { code: -32000, message: `Unsupported MCP-Protocol-Version ${requested}; this server speaks ${PROTOCOL_VERSIONS.join(', ')}` } }, { status: 400 });
+  }
+  const params = message.params as Record<string, unknown> | undefined;
+  const body = message.method === 'initialize' && params && !(PROTOCOL_VERSIONS as readonly string[]).includes(String(params.protocolVersion)) ? { ...message, params: { ...params, protocolVersion: PROTOCOL_VERSIONS[0] } } : message;
+  // The body is sent again as text of its own length.
+  const { 'content-length': _length, 'transfer-encoding': _encoding, ...forwarded } = headers;
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const server = serverFor(tools, caller);
+  await server.connect(transport);
+  try {
+    return await transport.handleRequest(
+      new Request('http://mcp.local/mcp', {
+        method: 'POST',
+        // The answer is always JSON: a client that asks only for JSON (curl) is answered as one that takes a stream too.
+        headers: { ...forwarded, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify(body),
+      }),
+    );
+  } finally {
+    await server.close();
+  }
+}

@@ -1,0 +1,172 @@
+import type { OpenApiDocument } from '../../shared/openapi/schemas';
+import type { RouteDefinition } from '../../shared/routes/route';
+
+/** A JSON Schema as the document writes it. */
+export type JsonSchema = Record<string, any>;
+
+/** What a key may do: `read` only GETs, `write` anything but DELETE, `full` everything. */
+export type KeyScope = 'read' | 'write' | 'full';
+
+/** Where each argument of a tool goes in the request it makes. */
+interface ArgumentPlaces {
+  path: string[];
+  query: string[];
+  /** The body's own fields, taken from the top level of the arguments; or, when they cannot be, the one argument `body`. */
+  body: { fields: string[] } | { nested: true } | null;
+  /** Fields the tool sets itself (the CALL source of `log_call`), never asked for. */
+  fixed: Record<string, unknown>;
+}
+
+export interface ApiTool {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JsonSchema;
+  outputSchema?: JsonSchema;
+  annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
+  method: RouteDefinition['method'];
+  path: string;
+  places: ArgumentPlaces;
+  /** One of the tools made for a receptionist or an assistant with little context. */
+  curated: boolean;
+}
+
+/** The argument every POST tool takes: the request's `Idempotency-Key`. */
+export const IDEMPOTENCY_ARGUMENT = 'idempotencyKey';
+
+/**
+ * Tools for a voice agent or an assistant with little context: the run-time calls of a live call and the two an
+ * assistant needs most, each a route of the API with its arguments flattened and, where the route takes more, only
+ * those it needs.
+ */
+export const CURATED_TOOLS: readonly { name: string; operationId: string; title: string; description: string; pick?: string[]; require?: string[]; variant?: Record<string, unknown> }[] = [
+  { name: 'lookup_caller', operationId: 'lookupCaller', title: 'Look up a caller', description: 'Who is calling: the lead with this phone number (or null), its latest inquiries, its upcoming appointments, whether it opted out of SMS, and whether the business is open now. Call it first on every call.' },
+  { name: 'get_receptionist_context', operationId: 'getReceptionistContext', title: 'What the receptionist may say', description: 'The business, its hours, and its active services, products, FAQs, policies, scenarios and transfer rules, in one answer: load it once per call.' },
+  { name: 'find_availability', operationId: 'findAvailability', title: 'Find free slots', description: 'Free slots for a service (by serviceId from the context), each with the members free for it. Offer the caller two or three.' },
+  { name: 'hold_slot', operationId: 'createHold', title: 'Hold a slot', description: 'Keeps a slot for 5 minutes while the caller confirms; SLOT_TAKEN means someone else took it: find availability again.' },
+  { name: 'book_appointment', operationId: 'createAppointment', title: 'Book a held slot', description: 'Books the held slot for the lead, with the held member; HOLD_EXPIRED means hold a slot again.', pick: ['leadId', 'holdId', 'title', 'location', 'notes'], require: ['leadId', 'holdId'] },
+  { name: 'log_call', operationId: 'ingestInquiry', title: 'Log the call', description: 'Records the call as a CALL inquiry (summary, key points, transcript, times), finding or creating the lead by its phone or email.', variant: { source: 'CALL' } },
+  { name: 'resolve_transfer', operationId: 'resolveTransfer', title: 'Resolve a transfer', description: 'Where to hand the call over now, with the rule’s summary filled in; OUTSIDE_BUSINESS_HOURS names when the business next opens.' },
+  { name: 'send_sms', operationId: 'sendSms', title: 'Send an SMS', description: 'Sends an SMS to a lead (a confirmation, a link), unless the number opted out.' },
+  { name: 'search_leads', operationId: 'listLeads', title: 'Search leads', description: 'Finds leads by name (q), email or phone: at most one of the three.', pick: ['q', 'email', 'phone', 'limit', 'cursor'] },
+];
+
+const COMPONENTS = '#/components/schemas/';
+
+/** The schema with the document's component references pointing at `$defs`, and the components it reaches, transitively. */
+function selfContained(schema: JsonSchema, components: Record<string, JsonSchema>): JsonSchema {
+  const rewrite = (value: unknown) => JSON.parse(JSON.stringify(value).replaceAll(`"${COMPONENTS}`, '"#/$defs/'));
+  const defs: Record<string, JsonSchema> = {};
+  const pending = [JSON.stringify(schema)];
+  while (pending.length) {
+    for (const [, name] of pending.pop()!.matchAll(/"#\/components\/schemas\/([^"]+)"/g)) {
+      if (defs[name!] || !components[name!]) continue;
+      defs[name!] = rewrite(components[name!]);
+      pending.push(JSON.stringify(components[name!]));
+    }
+  }
+  const own = rewrite(schema);
+  return Object.keys(defs).length ? { ...own, $defs: defs } : own;
+}
+
+/** A route's operation in the document. */
+function operationOf(document: OpenApiDocument, route: RouteDefinition): JsonSchema {
+  return (document.paths[route.path] as Record<string, JsonSchema>)[route.method.toLowerCase()]!;
+}
+
+/** The properties, required names and cross-field rules of an object schema (its `$ref` followed). */
+function objectParts(schema: JsonSchema, components: Record<string, JsonSchema>) {
+  const resolved = schema.$ref ? components[String(schema.$ref).slice(COMPONENTS.length)]! : schema;
+  if (resolved.type !== 'object' || !resolved.properties) return undefined;
+  const { type: _type, properties, required = [], additionalProperties: _closed, ...rules } = resolved;
+  return { properties: properties as Record<string, JsonSchema>, required: required as string[], rules };
+}
+
+/** Builds one tool from a route; `curated` flattens the body and may keep only some arguments or one variant of it. */
+function toolOf(document: OpenApiDocument, route: RouteDefinition, curated?: (typeof CURATED_TOOLS)[number]): ApiTool {
+  const components = ((document as JsonSchema).components?.schemas ?? {}) as Record<string, JsonSchema>;
+  const operation = operationOf(document, route);
+  const keep = (name: string) => !curated?.pick || curated.pick.includes(name);
+  const properties: Record<string, JsonSchema> = {};
+  const required = new Set<string>();
+  const places: ArgumentPlaces = { path: [], query: [], body: null, fixed: {} };
+  for (const parameter of (operation.parameters ?? []) as JsonSchema[]) {
+    if ((parameter.in !== 'path' && parameter.in !== 'query') || !keep(parameter.name)) continue;
+    properties[parameter.name] = { ...parameter.schema, ...(parameter.description ? { description: parameter.description } : {}) };
+    if (parameter.required) required.add(parameter.name);
+    places[parameter.in as 'path' | 'query'].push(parameter.name);
+  }
+  let rules: JsonSchema = {};
+  const bodySchema: JsonSchema | undefined = operation.requestBody?.content?.['application/json']?.schema;
+  if (bodySchema) {
+    const variant = curated?.variant ? (bodySchema.oneOf as JsonSchema[]).find((branch) => Object.entries(curated.variant!).every(([name, value]) => branch.properties?.[name]?.const === value)) : bodySchema;
+    const parts = variant && objectParts(variant, components);
+    const collides = parts && Object.keys(parts.properties).some((name) => name in properties || name === IDEMPOTENCY_ARGUMENT);
+    if (parts && !collides) {
+      places.fixed = curated?.variant ?? {};
+      const fields = Object.keys(parts.properties).filter((name) => keep(name) && !(name in places.fixed));
+      for (const name of fields) properties[name] = parts.properties[name]!;
+      for (const name of parts.required) if (fields.includes(name)) required.add(name);
+      places.body = { fields };
+      // A curated tool keeps only some fields: the body's rules across fields would name the others.
+      if (!curated?.pick) rules = parts.rules;
+    } else {
+      properties.body = bodySchema;
+      if (operation.requestBody.required) required.add('body');
+      places.body = { nested: true };
+    }
+  }
+  for (const name of curated?.require ?? []) required.add(name);
+  if (route.method === 'POST') properties[IDEMPOTENCY_ARGUMENT] = { type: 'string', minLength: 1, maxLength: 255, description: 'Sent as the Idempotency-Key header: the same key within 24 hours answers the first result again instead of writing twice.' };
+  const inputSchema = selfContained({ type: 'object', properties, ...(required.size ? { required: [...required] } : {}), additionalProperties: false, ...rules }, components);
+  const success: JsonSchema | undefined = operation.responses?.[String(route.status)]?.content?.['application/json']?.schema;
+  const outputSchema = success && objectParts(success, components) ? selfContained(success.$ref ? { type: 'object', allOf: [success] } : success, components) : undefined;
+  const title = curated?.title ?? route.summary;
+  return {
+    name: curated?.name ?? route.operationId,
+    title,
+    description: curated ? `${curated.description}\n\n${route.method} ${route.path}: ${route.summary}.` : `${route.summary}. ${route.description}`,
+    inputSchema,
+    ...(outputSchema ? { outputSchema } : {}),
+    annotations: { title, readOnlyHint: route.method === 'GET', destructiveHint: route.method === 'DELETE', idempotentHint: route.method !== 'POST', openWorldHint: false },
+    method: route.method,
+    path: route.path,
+    places,
+    curated: curated !== undefined,
+  };
+}
+
+/**
+ * Every keyed route of the API as a tool named by its operationId, then the curated tools in snake_case: one list,
+ * read from the document the API serves, so a tool's schemas are the route's own.
+ */
+export function buildTools(document: OpenApiDocument, routes: readonly RouteDefinition[]): ApiTool[] {
+  const keyed = routes.filter((route) => route.auth !== 'none' && !route.path.startsWith('/mcp'));
+  const byOperation = new Map(keyed.map((route) => [route.operationId, route]));
+  const curated = CURATED_TOOLS.map((tool) => {
+    const route = byOperation.get(tool.operationId);
+    if (!route) throw new Error(`the curated tool ${tool.name} names ${tool.operationId}, which is not a keyed route`);
+    return toolOf(document, route, tool);
+  });
+  return [...keyed.map((route) => toolOf(document, route)), ...curated];
+}
+
+/** Whether a key of this scope may use the tool: read keys only GETs, write keys anything but DELETE. */
+export function allowedFor(scope: KeyScope, tool: Pick<ApiTool, 'method'>): boolean {
+  if (scope === 'read') return tool.method === 'GET';
+  if (scope === 'write') return tool.method !== 'DELETE';
+  return true;
+}
+
+/** The request a tool's arguments make: its path with the path arguments, its query and its JSON body. */
+export function requestOf(tool: ApiTool, args: Record<string, unknown>): { pathAndQuery: string; body?: string; idempotencyKey?: string; unknown: string[] } {
+  const known = new Set(Object.keys(tool.inputSchema.properties ?? {}));
+  const unknown = Object.keys(args).filter((name) => !known.has(name));
+  const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+  const path = tool.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(args[name] === undefined ? '' : text(args[name])));
+  const query = new URLSearchParams(tool.places.query.filter((name) => args[name] !== undefined).map((name): [string, string] => [name, text(args[name])]));
+  const { body: bodyPlace } = tool.places;
+  const body = bodyPlace === null ? undefined : 'nested' in bodyPlace ? args.body : { ...tool.places.fixed, ...Object.fromEntries(bodyPlace.fields.filter((name) => args[name] !== undefined).map((name) => [name, args[name]])) };
+  const idempotencyKey = typeof args[IDEMPOTENCY_ARGUMENT] === 'string' ? (args[IDEMPOTENCY_ARGUMENT] as string) : undefined;
+  return { pathAndQuery: query.size ? `${path}?${query}` : path, ...(body === undefined ? {} : { body: JSON.stringify(body) }), ...(idempotencyKey ? { idempotencyKey } : {}), unknown };
+}

@@ -1,0 +1,184 @@
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { afterAll, describe, expect, it } from 'vitest';
+import { routes } from '../functions/resources';
+import { CURATED_TOOLS } from '../functions/mcp/tools';
+import { useTestApi } from './support/api';
+
+/** POST /mcp driven by the official MCP SDK client over Streamable HTTP, as Claude, Cursor or a voice platform would. */
+
+const api = useTestApi();
+const opened: McpClient[] = [];
+afterAll(async () => {
+  await Promise.all(opened.map((client) => client.close()));
+});
+
+/** An MCP client connected (initialized) with this API key, to all tools or only the curated ones. */
+async function connect(apiKey: string, query = ''): Promise<McpClient> {
+  const client = new McpClient({ name: 'sales-pipeline-tests', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${api.url}/mcp${query}`), { requestInit: { headers: { authorization: `Bearer ${apiKey}` } } }));
+  opened.push(client);
+  return client;
+}
+
+/** The JSON a tool answered: its structured content, which must be its text too. */
+function answerOf(answer: unknown): any {
+  const result = answer as CallToolResult;
+  expect(result.isError ?? false, JSON.stringify(result.content)).toBe(false);
+  const text = (result.content[0] as { text: string }).text;
+  expect(result.structuredContent).toEqual(JSON.parse(text));
+  return result.structuredContent;
+}
+
+/** The error envelope a failed tool carries as its text. */
+function errorOf(answer: unknown): { status: number; code?: string; message: string } {
+  const result = answer as CallToolResult;
+  expect(result.isError).toBe(true);
+  return JSON.parse((result.content[0] as { text: string }).text).error;
+}
+
+const keyedRoutes = routes.filter((route) => route.auth !== 'none' && route.path !== '/mcp');
+
+describe('POST /mcp', () => {
+  it('initializes on protocol revision 2025-11-25 and names itself', async () => {
+    const { apiKey } = await api.organization();
+    const client = await connect(apiKey);
+    expect(client.getServerVersion()).toMatchObject({ name: 'sales-pipeline', version: '1.0.0' });
+    expect(client.getServerCapabilities()).toMatchObject({ tools: { listChanged: false } });
+    expect(client.getInstructions()).toContain('lookup_caller');
+  });
+
+  it('agrees on 2025-06-18 with an older client and answers the latest revision to one it does not speak', async () => {
+    const { apiKey } = await api.organization();
+    const initialize = (protocolVersion: string) =>
+      fetch(`${api.url}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 'curl', version: '8' } } }),
+      }).then(async (res) => ({ status: res.status, body: (await res.json()) as any }));
+    expect((await initialize('2025-06-18')).body.result.protocolVersion).toBe('2025-06-18');
+    expect((await initialize('2024-11-05')).body.result.protocolVersion).toBe('2025-11-25');
+    const list = await fetch(`${api.url}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', 'mcp-protocol-version': '2024-11-05' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    });
+    expect(list.status).toBe(400);
+    expect(((await list.json()) as any).error.message).toContain('Unsupported MCP-Protocol-Version 2024-11-05');
+  });
+
+  it('answers a JSON-RPC call from curl, which asks for JSON only', async () => {
+    const { client } = await api.organization();
+    const res = await client.post('/mcp', { jsonrpc: '2.0', id: 7, method: 'tools/list' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ jsonrpc: '2.0', id: 7 });
+    expect(res.body.result.tools.length).toBe(keyedRoutes.length + CURATED_TOOLS.length);
+    const notification = await client.post('/mcp', { jsonrpc: '2.0', method: 'notifications/initialized' });
+    expect(notification.status).toBe(202);
+  });
+
+  it('has no stream to open, and takes only an API key', async () => {
+    const { apiKey } = await api.organization();
+    const get = await fetch(`${api.url}/mcp`, { headers: { authorization: `Bearer ${apiKey}`, accept: 'text/event-stream' } });
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+    const message = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    for (const authorization of [undefined, `Bearer ${apiKey.slice(0, -1)}${apiKey.endsWith('A') ? 'B' : 'A'}`]) {
+      const res = await fetch(`${api.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) }, body: message });
+      expect(res.status).toBe(401);
+    }
+  });
+
+  it('lists every keyed route as a tool named by its operationId, with valid JSON Schemas and hints from its method', async () => {
+    const { apiKey } = await api.organization();
+    const { tools } = await (await connect(apiKey)).listTools();
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    expect(tools.map((tool) => tool.name).sort()).toEqual([...keyedRoutes.map((route) => route.operationId), ...CURATED_TOOLS.map((tool) => tool.name)].sort());
+    const ajv = addFormats(new Ajv2020({ strict: false }));
+    for (const tool of tools) {
+      expect(tool.name, tool.name).toMatch(/^[A-Za-z0-9_.-]{1,128}$/);
+      expect(tool.inputSchema.type).toBe('object');
+      expect(() => ajv.compile(tool.inputSchema), tool.name).not.toThrow();
+      if (tool.outputSchema) expect(() => ajv.compile(tool.outputSchema!), tool.name).not.toThrow();
+    }
+    for (const route of keyedRoutes) {
+      const tool = byName.get(route.operationId)!;
+      expect(tool.description, route.operationId).toContain(route.summary);
+      expect(tool.annotations, route.operationId).toMatchObject({ readOnlyHint: route.method === 'GET', destructiveHint: route.method === 'DELETE', idempotentHint: route.method !== 'POST' });
+      expect('idempotencyKey' in (tool.inputSchema.properties ?? {}), route.operationId).toBe(route.method === 'POST');
+    }
+    const getLead = byName.get('getLead') as Tool;
+    expect(getLead.inputSchema).toMatchObject({ required: ['leadId'], properties: { leadId: { type: 'string' } } });
+    expect(getLead.outputSchema).toMatchObject({ type: 'object' });
+  });
+
+  it('narrows tools/list to the curated tools with ?tools=curated', async () => {
+    const { apiKey } = await api.organization();
+    const { tools } = await (await connect(apiKey, '?tools=curated')).listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(CURATED_TOOLS.map((tool) => tool.name));
+    const other = await fetch(`${api.url}/mcp?tools=some`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+    expect(other.status).toBe(400);
+  });
+
+  it('reads through a tool what the REST route answers, as the same key', async () => {
+    const { apiKey, client } = await api.organization();
+    await client.patch('/v1/organization', { timezone: 'Australia/Sydney' });
+    const lead = (await client.post('/v1/leads', { name: 'Olivia Nguyen', email: 'olivia@example.com', phone: '+61412345001' })).body.lead;
+    const mcp = await connect(apiKey);
+    expect(answerOf(await mcp.callTool({ name: 'getLead', arguments: { leadId: lead.id } }))).toEqual((await client.get(`/v1/leads/${lead.id}`)).body);
+    const found = answerOf(await mcp.callTool({ name: 'search_leads', arguments: { phone: '0412 345 001' } }));
+    expect(found.leads.map((each: { id: string }) => each.id)).toEqual([lead.id]);
+    const caller = answerOf(await mcp.callTool({ name: 'lookup_caller', arguments: { phone: '+61412345001' } }));
+    expect(caller.caller.lead.id).toBe(lead.id);
+  });
+
+  it('writes through a tool once per idempotency key', async () => {
+    const { apiKey, client } = await api.organization();
+    const mcp = await connect(apiKey);
+    const create = () => mcp.callTool({ name: 'createLead', arguments: { name: 'Sam Lee', email: 'sam@example.com', idempotencyKey: 'call-42-lead' } });
+    const first = answerOf(await create());
+    const again = answerOf(await create());
+    expect(again.lead.id).toBe(first.lead.id);
+    expect((await client.get('/v1/leads')).body.leads.map((lead: { id: string }) => lead.id)).toEqual([first.lead.id]);
+  });
+
+  it('answers another organization’s record as not found, and a bad argument as the API’s 400, as isError results', async () => {
+    const a = await api.organization();
+    const b = await api.organization();
+    const lead = (await a.client.post('/v1/leads', { name: 'Olivia Nguyen', email: 'olivia@example.com' })).body.lead;
+    const mcp = await connect(b.apiKey);
+    expect(errorOf(await mcp.callTool({ name: 'getLead', arguments: { leadId: lead.id } }))).toMatchObject({ status: 404, code: 'NOT_FOUND', message: 'Lead not found' });
+    expect(errorOf(await mcp.callTool({ name: 'updateLead', arguments: { leadId: lead.id, status: 'WON' } }))).toMatchObject({ status: 404 });
+    expect(errorOf(await mcp.callTool({ name: 'createLead', arguments: { email: 'not an email' } }))).toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
+    expect(errorOf(await mcp.callTool({ name: 'getLead', arguments: { leadId: lead.id, extra: 1 } }))).toMatchObject({ status: 400, message: 'getLead takes no argument extra' });
+    expect((await a.client.get(`/v1/leads/${lead.id}`)).body.lead.status).toBe(lead.status);
+  });
+
+  it('books a visit during a call with the curated tools: availability, a hold, the booking, and the call logged', async () => {
+    const { apiKey, client } = await api.organization();
+    const day = [{ open: '08:00', close: '17:00' }];
+    await client.patch('/v1/organization', { timezone: 'Australia/Sydney', businessHours: { monday: day, tuesday: day, wednesday: day, thursday: day, friday: day } });
+    await client.post('/v1/organization/members', { email: 'kate@example.com', firstName: 'Kate', lastName: 'Ng' });
+    const service = (await client.post('/v1/services', { name: 'Blocked drain clearing', description: 'Clearing blocked drains', followUpQuestions: [], duration: 60, durationUnit: 'MINUTES', tradeCategoryId: 1, pricingMode: 'NONE' })).body.service;
+    const lead = (await client.post('/v1/leads', { name: 'Olivia Nguyen', phone: '+61412345001' })).body.lead;
+    const mcp = await connect(apiKey, '?tools=curated');
+    const { slots } = answerOf(await mcp.callTool({ name: 'find_availability', arguments: { serviceId: service.id } }));
+    expect(slots.length).toBeGreaterThan(0);
+    const { hold } = answerOf(await mcp.callTool({ name: 'hold_slot', arguments: { serviceId: service.id, startsAt: slots[0].startsAt, leadId: lead.id } }));
+    const { appointment } = answerOf(await mcp.callTool({ name: 'book_appointment', arguments: { leadId: lead.id, holdId: hold.id, idempotencyKey: `book-${hold.id}` } }));
+    expect(appointment).toMatchObject({ leadId: lead.id, title: 'Blocked drain clearing', startsAt: slots[0].startsAt });
+    const logged = answerOf(
+      await mcp.callTool({
+        name: 'log_call',
+        arguments: {
+          lead: { phone: '+61412345001' },
+          data: { summary: 'Booked a drain clearing.', keyPoints: ['Blocked kitchen drain'], transcripts: [{ created_at: '2026-11-24T01:00:00Z', text: 'Hi, my drain is blocked.', user: 'user' }], direction: 'LEAD_TO_AI', duration: 95, startedAt: '2026-11-24T01:00:00Z', endedAt: '2026-11-24T01:01:35Z', endedBy: 'user' },
+        },
+      }),
+    );
+    expect(logged.inquiry).toMatchObject({ source: 'CALL', leadId: lead.id });
+  });
+});
