@@ -27,7 +27,7 @@ export interface Depth {
 export interface BenchFigures {
   visits: RouteVisit[];
   overhead: Record<'get' | 'list' | 'create', Comparison>;
-  http: Record<'get' | 'list' | 'create', Comparison>;
+  http: Record<'get' | 'list' | 'create' | 'caller' | 'context' | 'availability', Comparison>;
   served: Throughput;
   /** Milliseconds of the server process's CPU per served request. */
   serverCpuMsPerCall: number;
@@ -105,6 +105,9 @@ Through the local HTTP server (authorizer, usage plan, routing, JSON, a socket e
 ${comparisonRow('GET /v1/leads/{leadId}', f.http.get, '≤ 2')}
 ${comparisonRow('GET /v1/leads (page 1)', f.http.list, '≤ 2')}
 ${comparisonRow('POST /v1/leads', f.http.create, '≤ 2')}
+${comparisonRow('GET /v1/callers/{phone} (a known caller with inquiries)', f.http.caller, '≤ 2')}
+${comparisonRow('GET /v1/receptionist/context', f.http.context, '≤ 2')}
+${comparisonRow('GET /v1/availability (a week, two members)', f.http.availability, '≤ 2')}
 
 ## 3. Throughput
 

@@ -7,7 +7,7 @@ import { request as httpRequest } from 'node:http';
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { jsonClient } from '../stress/http';
 import { startStressStack } from '../stress/stack';
 import { measureColdStarts } from './cold-start';
@@ -78,10 +78,25 @@ try {
     create: await compare(() => invoke('leads/handlers#createLeadHandler', { httpMethod: 'POST', path: '/v1/leads', body: createBody() }), bareCreate, { rounds: ROUNDS }),
   };
   progress('HTTP overhead: the same through the local server');
+  // What a voice agent asks during a call: a caller with inquiries, the receptionist's context, a week of slots.
+  const hours = [{ open: '07:00', close: '17:00' }];
+  await api.patch('/v1/organization', { timezone: 'Australia/Sydney', businessHours: { monday: hours, tuesday: hours, wednesday: hours, thursday: hours, friday: hours } });
+  for (const name of ['Kate Ng', 'Dan Russo']) await api.post('/v1/organization/members', { email: `${name.split(' ')[0]!.toLowerCase()}@bench.example.com`, firstName: name.split(' ')[0], lastName: name.split(' ')[1] });
+  const serviceId = (await api.post('/v1/services', { name: 'Blocked drain clearing', description: 'Clearing blocked drains', followUpQuestions: [], duration: 60, durationUnit: 'MINUTES', tradeCategoryId: 1, pricingMode: 'NONE' })).body.service.id as number;
+  await api.post('/v1/leads', { name: 'Olivia Caller', phone: '+61412345001' });
+  for (let i = 0; i < 3; i++) await api.post('/v1/inquiries', { source: 'WEBFORM', lead: { phone: '+61412345001' }, summary: `Inquiry ${i}`, data: { formName: 'Contact', submittedAt: '2026-11-20T09:00:00Z', pageUrl: 'https://bench.example.com/contact', fields: [{ name: 'message', label: 'Message', value: `Inquiry ${i}` }] } });
+  const voice = {
+    caller: () => api.get('/v1/callers/%2B61412345001'),
+    context: () => api.get('/v1/receptionist/context'),
+    availability: () => api.get(`/v1/availability?serviceId=${serviceId}`),
+  };
   const http = {
     get: await compare(() => api.get(`/v1/leads/${leadId}`), bareGet, { rounds: ROUNDS }),
     list: await compare(() => api.get('/v1/leads'), bareListPage, { rounds: ROUNDS }),
     create: await compare(() => api.post('/v1/leads', createBody()), bareCreate, { rounds: ROUNDS }),
+    caller: await compare(voice.caller, await bareReadsOf(voice.caller), { rounds: ROUNDS }),
+    context: await compare(voice.context, await bareReadsOf(voice.context), { rounds: ROUNDS }),
+    availability: await compare(voice.availability, await bareReadsOf(voice.availability), { rounds: ROUNDS }),
   };
 
   // 3. Throughput.
@@ -261,6 +276,34 @@ async function bareCallsOfCreate(createOnce: () => Promise<unknown>): Promise<()
   };
 }
 
+/**
+ * The reads a request makes, recorded once and replayed with the bare client in the same round trips: each round's
+ * calls sent together, the next round after them, as the handler sends them.
+ */
+async function bareReadsOf(readOnce: () => Promise<unknown>): Promise<() => Promise<unknown>> {
+  const seen: { command: string; input: any; sentAt: number; answeredAt: number }[] = [];
+  dynamo.middlewareStack.add((next, context) => async (args) => {
+    const call = { command: String(context.commandName), input: structuredClone(args.input), sentAt: performance.now(), answeredAt: Infinity };
+    seen.push(call);
+    const result = await next(args);
+    call.answeredAt = performance.now();
+    return result;
+  }, { step: 'initialize', name: 'benchReadShape' });
+  await readOnce();
+  dynamo.middlewareStack.remove('benchReadShape');
+  const rounds: (typeof seen)[] = [];
+  for (const call of seen) {
+    const round = rounds.at(-1);
+    if (round && call.sentAt < Math.max(...round.map((each) => each.answeredAt))) round.push(call);
+    else rounds.push([call]);
+  }
+  const commands = { GetItemCommand: GetCommand, QueryCommand, BatchGetItemCommand: BatchGetCommand } as Record<string, new (input: any) => any>;
+  for (const { command } of seen) if (!commands[command]) throw new Error(`bareReadsOf replays reads only, not ${command}`);
+  return async () => {
+    for (const round of rounds) await Promise.all(round.map(({ command, input }) => bare.send(new commands[command]!(input))));
+  };
+}
+
 /** The cursors that start pages of limit 100, walked once from page 1. */
 async function cursorsTo(client: ReturnType<typeof jsonClient>, pages: number[]): Promise<Map<number, string>> {
   const found = new Map<number, string>();
@@ -314,6 +357,9 @@ function collectRatios(f: Pick<BenchFigures, 'visits' | 'overhead' | 'http' | 's
     at('GET /v1/leads/{id} over HTTP ÷ bare', f.http.get.ratio, 2),
     at('GET /v1/leads over HTTP ÷ bare', f.http.list.ratio, 2),
     at('POST /v1/leads over HTTP ÷ bare', f.http.create.ratio, 2),
+    at('GET /v1/callers/{phone} over HTTP ÷ bare', f.http.caller.ratio, 2),
+    at('GET /v1/receptionist/context over HTTP ÷ bare', f.http.context.ratio, 2),
+    at('GET /v1/availability (a week, two members) over HTTP ÷ bare', f.http.availability.ratio, 2),
     at('GET /v1/leads throughput at 16 clients ÷ bare', f.served.perSecond / f.bareServed.perSecond, 0.6, 'higher',
       `Two cores carry the client, the server and DynamoDB Local at once. Each served request took ${ms(f.serverCpuMsPerCall)} of the server's CPU and ${ms(f.served.cpuMsPerCall)} of the client's, against ${ms(f.bareServed.cpuMsPerCall)} of the client's per bare call pair: the server's own work (HTTP, routing, the authorizer's cache, middy, Powertools, validation, item mapping, JSON) competes with DynamoDB Local for the same cores (section 3). Deployed, it runs in Lambda, beside neither the client nor the table.`),
     at(`GET /v1/leads page 1 at ${SCALE_ITEMS} ÷ at 100 items`, f.scale.leads.ratio, 1.2),
