@@ -7,8 +7,10 @@ export default defineConfig({
     setupFiles: ['test/support/table-per-file.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
-    // Each file has its own table on the one DynamoDB Local, so files run in parallel.
+    // Each file has its own table on the one DynamoDB Local, so files run in parallel: two at a time even on two cores
+    // (the default there is one), as a file mostly waits on DynamoDB Local and its own HTTP server.
     fileParallelism: true,
+    maxWorkers: 2,
     // The handlers' INFO access logs would drown the output; warnings and errors still show.
     onConsoleLog: (log) => !(/"level":\s*"INFO"/.test(log) && /"message":\s*"request"/.test(log)),
     reporters: ['default', 'json'],
