@@ -75,7 +75,26 @@ describe('npm run admin', () => {
     expect((await api.as(now.apiKey).get('/v1/leads')).status).toBe(200);
   });
 
+  it('key create --scopes issues a narrower key that the API holds to its scope; list shows it, rotate keeps it', async () => {
+    const org = JSON.parse((await admin('org', 'create', '--name', 'Scopes Co')).stdout);
+    const reader = JSON.parse((await admin('key', 'create', '--org', org.organizationId, '--name', 'Dashboard', '--scopes', 'read')).stdout);
+    expect(reader).toMatchObject({ keyId: expect.stringMatching(/^key_/), name: 'Dashboard', scope: 'read' });
+    expect((await api.as(reader.apiKey).get('/v1/leads')).status).toBe(200);
+    const refused = await api.as(reader.apiKey).post('/v1/leads', { name: 'Nope', email: 'nope@example.com' });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('INSUFFICIENT_SCOPE');
+
+    const listed = JSON.parse((await admin('key', 'list', '--org', org.organizationId)).stdout).keys;
+    expect(listed.map((key: { keyId: string; scope: string }) => [key.keyId, key.scope]).sort()).toEqual([[org.keyId, 'full'], [reader.keyId, 'read']].sort());
+
+    const rotated = JSON.parse((await admin('key', 'rotate', '--org', org.organizationId, '--key', reader.keyId, '--overlap', '0s')).stdout);
+    expect(rotated).toMatchObject({ name: 'Dashboard', scope: 'read', replaces: reader.keyId });
+    expect((await api.as(rotated.apiKey).delete('/v1/faqs/1')).status).toBe(403);
+  });
+
   it.each([
+    [['key', 'create', '--org', 'x', '--scopes', 'admin'], '--scopes must be one of read, write, full (got "admin")'],
+    [['key', 'rotate', '--org', 'x', '--key', 'key_1', '--scopes', 'read'], '--scopes is an option of key create only'],
     [['key', 'rotate', '--org', 'x'], 'No organization x in this table'],
     [['org', 'create'], '--name is required'],
     [['key', 'create'], '--org is required'],
