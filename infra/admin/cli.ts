@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_USAGE_PLAN, isUsagePlanName, USAGE_PLAN_NAMES, USAGE_PLANS, type UsagePlanName } from '../../shared/auth/usage-plans';
 import { LOCAL_AWS_ENV } from '../local/dynamodb-local';
 import { MAX_COUNTER_SHARDS } from '../../shared/store/counter-shards';
+import { newId } from '../../shared/ids';
 import { API_KEY_SCOPES, DEFAULT_SCOPE, isApiKeyScope, type ApiKeyScope } from '../../shared/auth/scopes';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
@@ -126,55 +127,60 @@ async function run(): Promise<unknown> {
     if (!(await organizationExists(org))) throw new UsageError(`No organization ${org} in this table`);
     return org;
   };
-  switch (command) {
-    case 'org create': {
-      const name = required('name');
-      const plan = usagePlan();
-      const { createOrganizationWithKey } = await import('../demo/organization');
-      const created = await createOrganizationWithKey(name, { demo: values.demo, usagePlan: plan });
-      await applyUsagePlan(created.organizationId, plan);
-      return created;
+  const { asWriter } = await import('../../shared/audit/writer');
+  // Every record a command writes is attributed to this run of the CLI in the audit log: via admin, with no key.
+  const operator = { keyId: null, keyName: null, requestId: newId('admin'), method: null, path: null, via: 'admin' as const };
+  return asWriter(operator, async () => {
+    switch (command) {
+      case 'org create': {
+        const name = required('name');
+        const plan = usagePlan();
+        const { createOrganizationWithKey } = await import('../demo/organization');
+        const created = await createOrganizationWithKey(name, { demo: values.demo, usagePlan: plan });
+        await applyUsagePlan(created.organizationId, plan);
+        return created;
+      }
+      case 'org plan': {
+        const organizationId = await requireOrganization();
+        if (!values.plan) throw new UsageError('--plan is required');
+        const plan = usagePlan();
+        await setOrganizationUsagePlan(organizationId, plan);
+        return { organizationId, usagePlan: plan, limits: USAGE_PLANS[plan], ...(await applyUsagePlan(organizationId, plan)) };
+      }
+      case 'org shards': {
+        const organizationId = await requireOrganization();
+        const shards = Number(values['counter-shards']);
+        if (!Number.isInteger(shards) || shards < 1 || shards > MAX_COUNTER_SHARDS) throw new UsageError(`--counter-shards must be a whole number from 1 to ${MAX_COUNTER_SHARDS}`);
+        await raiseOrganizationCounterShards(organizationId, shards).catch((error: unknown) => {
+          throw new UsageError((error as Error).message);
+        });
+        return { organizationId, counterShards: shards };
+      }
+      case 'key create': {
+        const expiresAt = expiry(values['expires-in']);
+        const scope = keyScope();
+        const { key, token } = await keys.createApiKey(await requireOrganization(), expiresAt, values.name ?? null, scope);
+        return { organizationId: key.organizationId, keyId: key.keyId, name: key.name, scope: key.scope, apiKey: token, expiresAt: key.expiresAt };
+      }
+      case 'key rotate': {
+        const organizationId = await requireOrganization();
+        const old = await keys.findApiKey(organizationId, required('key'));
+        if (!old) throw new UsageError(`No key ${values.key} in organization ${organizationId}`);
+        const oldEndsAt = later('overlap', values.overlap ?? '24h', { allowZero: true });
+        const { key, token } = await keys.createApiKey(organizationId, expiry(values['expires-in']), old.name, old.scope);
+        await keys.expireApiKey(organizationId, old.keyId, oldEndsAt);
+        return { organizationId, keyId: key.keyId, name: key.name, scope: key.scope, apiKey: token, replaces: old.keyId, replacedKeyEndsAt: oldEndsAt.toISOString() };
+      }
+      case 'key revoke': {
+        const organizationId = await requireOrganization();
+        const keyId = required('key');
+        await keys.revokeApiKey(organizationId, keyId);
+        return { organizationId, keyId, revoked: true };
+      }
+      default:
+        return { organizationId: values.org, keys: await keys.listApiKeys(await requireOrganization()) };
     }
-    case 'org plan': {
-      const organizationId = await requireOrganization();
-      if (!values.plan) throw new UsageError('--plan is required');
-      const plan = usagePlan();
-      await setOrganizationUsagePlan(organizationId, plan);
-      return { organizationId, usagePlan: plan, limits: USAGE_PLANS[plan], ...(await applyUsagePlan(organizationId, plan)) };
-    }
-    case 'org shards': {
-      const organizationId = await requireOrganization();
-      const shards = Number(values['counter-shards']);
-      if (!Number.isInteger(shards) || shards < 1 || shards > MAX_COUNTER_SHARDS) throw new UsageError(`--counter-shards must be a whole number from 1 to ${MAX_COUNTER_SHARDS}`);
-      await raiseOrganizationCounterShards(organizationId, shards).catch((error: unknown) => {
-        throw new UsageError((error as Error).message);
-      });
-      return { organizationId, counterShards: shards };
-    }
-    case 'key create': {
-      const expiresAt = expiry(values['expires-in']);
-      const scope = keyScope();
-      const { key, token } = await keys.createApiKey(await requireOrganization(), expiresAt, values.name ?? null, scope);
-      return { organizationId: key.organizationId, keyId: key.keyId, name: key.name, scope: key.scope, apiKey: token, expiresAt: key.expiresAt };
-    }
-    case 'key rotate': {
-      const organizationId = await requireOrganization();
-      const old = await keys.findApiKey(organizationId, required('key'));
-      if (!old) throw new UsageError(`No key ${values.key} in organization ${organizationId}`);
-      const oldEndsAt = later('overlap', values.overlap ?? '24h', { allowZero: true });
-      const { key, token } = await keys.createApiKey(organizationId, expiry(values['expires-in']), old.name, old.scope);
-      await keys.expireApiKey(organizationId, old.keyId, oldEndsAt);
-      return { organizationId, keyId: key.keyId, name: key.name, scope: key.scope, apiKey: token, replaces: old.keyId, replacedKeyEndsAt: oldEndsAt.toISOString() };
-    }
-    case 'key revoke': {
-      const organizationId = await requireOrganization();
-      const keyId = required('key');
-      await keys.revokeApiKey(organizationId, keyId);
-      return { organizationId, keyId, revoked: true };
-    }
-    default:
-      return { organizationId: values.org, keys: await keys.listApiKeys(await requireOrganization()) };
-  }
+  });
 }
 
 /** A refused or failed connection, as the SDK reports it when nothing listens at the endpoint. */
