@@ -6,20 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { assignUsagePlan } from '../infra/admin/usage-plan-keys';
 import { USAGE_PLANS, usageIdentifierKey } from '../shared/auth/usage-plans';
 import { useTestApi } from './support/api';
+import { admin } from './support/admin-cli';
 
 const api = useTestApi();
 const exec = promisify(execFile);
-
-/** Runs the admin CLI against this file's table in the test DynamoDB Local. */
-async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const port = new URL(process.env.AWS_ENDPOINT_URL_DYNAMODB!).port;
-  const { AWS_ENDPOINT_URL_DYNAMODB: _, ...inherited } = process.env;
-  const env = { ...inherited, DYNAMODB_PORT: port, TABLE_NAME: process.env.TABLE_NAME! };
-  return exec('node_modules/.bin/tsx', ['infra/admin/cli.ts', ...args], { env }).then(
-    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
-  );
-}
 
 describe('npm run admin', () => {
   it('org create prints exactly one JSON line whose key works against the API', async () => {
