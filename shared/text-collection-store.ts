@@ -3,7 +3,7 @@ import { config } from './config';
 import { dynamo } from './dynamo';
 import { NotFoundError } from './errors';
 import { apiHandler } from './http/api-handler';
-import { auditDeletion } from './audit/entry';
+import { auditDeletion } from './audit/deletion';
 import { now } from './ids';
 import { pageEnvelope, type Page, type PageRequest } from './pagination';
 import { counterUpdate } from './store/counters';

@@ -18,7 +18,7 @@ import { keys, type Key } from '../../shared/store/keys';
 import { reserveIds } from '../../shared/store/sequences';
 import { deleteItem, insertIfAbsent, requireExisting, transact, type TransactWrite } from '../../shared/store/transact';
 import { updateExistingItem } from '../../shared/store/update-fields';
-import { auditDeletion } from '../../shared/audit/entry';
+import { auditDeletion } from '../../shared/audit/deletion';
 
 export const NOTE_SEQUENCE = 'NOTE';
 

@@ -11,7 +11,7 @@ import { changeLogKey, listOrChanges } from '../../shared/store/change-log';
 import { deleteItem, insertIfAbsent, transact, writeAlone } from '../../shared/store/transact';
 import { setFields, updateExistingItem } from '../../shared/store/update-fields';
 import type { InboundEndpointChanges, InboundFormat } from './schema';
-import { auditDeletion } from '../../shared/audit/entry';
+import { auditDeletion } from '../../shared/audit/deletion';
 
 export const INBOUND_ENDPOINT_NOT_FOUND = 'Inbound endpoint not found';
 const notFound = () => new NotFoundError(INBOUND_ENDPOINT_NOT_FOUND);

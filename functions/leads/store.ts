@@ -17,7 +17,7 @@ import { changeLogKey, listOrChanges } from '../../shared/store/change-log';
 import { deleteItem, insertIfAbsent, requireExisting, transact, writeAlone, type TransactWrite } from '../../shared/store/transact';
 import { setFields, type Condition } from '../../shared/store/update-fields';
 import { retryOnStaleWrite, StaleWrite } from '../../shared/store/versioned';
-import { auditDeletion } from '../../shared/audit/entry';
+import { auditDeletion } from '../../shared/audit/deletion';
 
 export const ACTIVITY_SEQUENCE = 'ACTIVITY';
 

@@ -13,7 +13,7 @@ import { changeLogKey, listOrChanges } from '../../shared/store/change-log';
 import { deleteItem, insertIfAbsent, transact, type TransactWrite } from '../../shared/store/transact';
 import { StaleWrite } from '../../shared/store/versioned';
 import { setFields } from '../../shared/store/update-fields';
-import { auditDeletion } from '../../shared/audit/entry';
+import { auditDeletion } from '../../shared/audit/deletion';
 
 /** Every member of the organization, by id: a team is tens of members, not thousands. */
 export async function listAllMembers(organizationId: string): Promise<Member[]> {

@@ -12,7 +12,7 @@ import { batchGetItems } from '../../shared/store/batch-get';
 import { deleteItem, insertIfAbsent, transact } from '../../shared/store/transact';
 import { moveUniqueItem, putIfVersion, retryOnStaleWrite, StaleWrite, writeVersion } from '../../shared/store/versioned';
 import { config } from '../../shared/config';
-import { auditDeletion } from '../../shared/audit/entry';
+import { auditDeletion } from '../../shared/audit/deletion';
 
 export const PRODUCT_SEQUENCE = 'PRODUCT';
 

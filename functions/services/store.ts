@@ -19,7 +19,7 @@ import { queryAll } from '../../shared/store/query-page';
 import { deleteItem, insertIfAbsent, transact, writeAlone, type TransactWrite } from '../../shared/store/transact';
 import { setFields, type Condition } from '../../shared/store/update-fields';
 import { moveUniqueItem, StaleWrite } from '../../shared/store/versioned';
-import { auditDeletion } from '../../shared/audit/entry';
+import { auditDeletion } from '../../shared/audit/deletion';
 
 export const SERVICE_SEQUENCE = 'SERVICE';
 export const SCENARIO_SEQUENCE = 'SCENARIO';

@@ -12,7 +12,7 @@ import { filteredPage } from '../../shared/store/collection-page';
 import { changeLogKey, listOrChanges } from '../../shared/store/change-log';
 import { deleteItem, insertIfAbsent, transact, type TransactWrite } from '../../shared/store/transact';
 import { moveUniqueItem, putIfVersion, StaleWrite, writeVersion } from '../../shared/store/versioned';
-import { auditDeletion } from '../../shared/audit/entry';
+import { auditDeletion } from '../../shared/audit/deletion';
 
 export const TRANSFER_SEQUENCE = 'TRANSFER';
 

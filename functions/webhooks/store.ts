@@ -12,7 +12,7 @@ import { changeLogKey, listOrChanges, resumablePage } from '../../shared/store/c
 import { idsSince, retentionWindow } from '../../shared/store/retention';
 import { deleteItem, insertIfAbsent, transact, writeAlone, type TransactWrite } from '../../shared/store/transact';
 import { setFields } from '../../shared/store/update-fields';
-import { auditDeletion } from '../../shared/audit/entry';
+import { auditDeletion } from '../../shared/audit/deletion';
 
 export const WEBHOOK_NOT_FOUND = 'Webhook not found';
 const notFound = () => new NotFoundError(WEBHOOK_NOT_FOUND);

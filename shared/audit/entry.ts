@@ -1,12 +1,16 @@
 import * as v from 'valibot';
-import { config } from '../config';
-import { newId } from '../ids';
 import type { AuditedRecord } from '../resource';
 import { Timestamp } from '../schema';
 import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '../store/keys';
-import type { TransactWrite } from '../store/transact';
 import { TTL_ATTRIBUTE } from '../table';
-import { AUDIT_ENTRY_ENTITY, AUDIT_VIAS, currentWriter, type Writer } from './writer';
+import type { Writer } from './writer';
+
+/** How a write reached the table: a keyed request, one the MCP server made for its client, an inbound post or provider report, the admin CLI. */
+export const AUDIT_VIAS = ['api', 'mcp', 'inbound', 'admin'] as const;
+export type AuditVia = (typeof AUDIT_VIAS)[number];
+
+/** Audit entries are written whole by the writer itself (or the stream consumer) and carry no stamp of their own. */
+export const AUDIT_ENTRY_ENTITY = 'AUDIT_ENTRY';
 
 /** How long entries are kept (TTL) and listed. */
 export const AUDIT_RETENTION_DAYS = 90;
@@ -101,16 +105,3 @@ export const auditEntryOf = (writer: Writer, record: Pick<AuditedRecord, 'resour
   action,
   via: writer.via,
 });
-
-/**
- * The audit entry of a record's delete, to put in the delete's own transaction: the stream keeps only the deleted
- * item, stamped by its previous writer, so the deleter is written down where it is known, in the same round trip.
- * Nothing when no writer is running (a scheduled job, a cascade of the stream).
- */
-export function auditDeletion(organizationId: string, record: Pick<AuditedRecord, 'resourceType'>, resourceId: string | number): TransactWrite[] {
-  const writer = currentWriter();
-  if (!writer) return [];
-  const at = new Date();
-  const entry = auditEntryOf(writer, record, resourceId, 'deleted', newId('audit', at), at.toISOString());
-  return [{ item: { Put: { TableName: config.tableName, Item: toAuditEntryItem(organizationId, entry) } } }];
-}

@@ -1,9 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { dynamo } from '../dynamo';
-
-/** How a write reached the table: a keyed request, one the MCP server made for its client, an inbound post or provider report, the admin CLI. */
-export const AUDIT_VIAS = ['api', 'mcp', 'inbound', 'admin'] as const;
-export type AuditVia = (typeof AUDIT_VIAS)[number];
+import { AUDIT_ENTRY_ENTITY, type AuditVia } from './entry';
 
 /**
  * The header the MCP server sends on the requests it makes for its client (with the client's own API key). It is a
@@ -33,14 +30,11 @@ export interface WriterStamp extends Writer {
 /** The attribute the stamp is kept in, on the items a writer puts or updates. */
 export const WRITER_ATTRIBUTE = 'writtenBy';
 
-/** Audit entries are written whole by the writer itself (or the stream consumer) and carry no stamp of their own. */
-export const AUDIT_ENTRY_ENTITY = 'AUDIT_ENTRY';
-
 const writers = new AsyncLocalStorage<{ writer: Writer; writes: number }>();
 
 /**
  * Runs `work` as `writer`: every Put and Update it sends through the shared DynamoDB client stamps its items with
- * the writer (below), and the deletes of records write their audit entries with it (shared/audit/entry.ts).
+ * the writer (below), and the deletes of records write their audit entries with it (shared/audit/deletion.ts).
  * AsyncLocalStorage, because the local server runs requests side by side in one process.
  */
 export function asWriter<T>(writer: Writer, work: () => Promise<T>): Promise<T> {
