@@ -21,7 +21,7 @@ async function allEntries(client: Client, query = ''): Promise<Entry[]> {
   const entries: Entry[] = [];
   let cursor: string | null = null;
   do {
-    const res = await client.get(`/v1/audit-log?limit=100${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const res: { status: number; body: any } = await client.get(`/v1/audit-log?limit=100${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     entries.push(...res.body.entries);
     cursor = res.body.nextCursor;
@@ -175,7 +175,7 @@ describe('via', () => {
     expect(summary(entries)).toEqual(['created api_key', 'updated organization']);
     expect(entries[0]).toMatchObject({ resourceId: issued.keyId, keyId: null, keyName: null, method: null, path: null, via: 'admin', requestId: expect.stringMatching(/^admin_/) });
     expect(entries[1]).toMatchObject({ resourceId: organizationId, via: 'admin' });
-    expect(entries[0].requestId).not.toBe(entries[1].requestId);
+    expect(entries[0]!.requestId).not.toBe(entries[1]!.requestId);
   }, 60_000);
 });
 
