@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { dynamo } from '../dynamo';
+import { organizationPartition } from '../store/keys';
 import { AUDIT_ENTRY_ENTITY, type AuditVia } from './entry';
 
 /**
@@ -52,10 +53,18 @@ type Input = Record<string, any>;
 const NAME = '#auditWriter';
 const VALUE = ':auditWriter';
 
-const stampItem = (item: Input, stamp: WriterStamp): Input => (item?.entity === AUDIT_ENTRY_ENTITY ? item : { ...item, [WRITER_ATTRIBUTE]: stamp });
+/**
+ * Only an organization's own partitions take a stamp: an item outside them (an SMS number's claim) holds the
+ * organization's id and nothing else of it, and no record lives there.
+ */
+const ORGANIZATION_PREFIX = organizationPartition('');
+const inOrganization = (key: Input | undefined) => typeof key?.pk === 'string' && key.pk.startsWith(ORGANIZATION_PREFIX);
+
+const stampItem = (item: Input, stamp: WriterStamp): Input => (item?.entity === AUDIT_ENTRY_ENTITY || !inOrganization(item) ? item : { ...item, [WRITER_ATTRIBUTE]: stamp });
 
 /** An Update that also sets the stamp: added to its SET clause, or as one (an expression may name each clause once). */
 function stampUpdate(update: Input, stamp: WriterStamp): Input {
+  if (!inOrganization(update.Key)) return update;
   const expression: string = update.UpdateExpression ?? '';
   const set = /(^|\s)SET\s/i.exec(expression);
   const at = set ? set.index + set[0].length : -1;
