@@ -25,7 +25,7 @@ export const AuditEntry = v.object({
   at: v.pipe(Timestamp, v.description('When the write was made (sent to the table, which committed it).')),
   keyId: nullableString('The API key that made the write; null for an inbound post or provider report, and for the admin CLI.'),
   keyName: nullableString('The name that key was given, if any.'),
-  requestId: v.pipe(v.string(), v.description('The request that made it (its API Gateway request id, the `x-request-id` the local server answers); every write of one request shares it.')),
+  requestId: v.pipe(v.string(), v.description('The request that made it: its id, which the answer carried (`x-amzn-RequestId` from API Gateway, `x-request-id` from the local server); every write of one request shares it. An SMS reply or report: the provider’s message id; the admin CLI: `admin_…`, one per run.')),
   method: nullableString('The HTTP method of that request; null when no HTTP request of the API made it (the admin CLI, an SMS reply or delivery report).'),
   path: nullableString('The path of that request, without its query.'),
   resourceType: v.pipe(v.string(), v.description('The kind of record written, as the API names it: `lead`, `activity`, `inquiry`, `sms`, `appointment`, `hold`, `company`, `company_note`, `organization`, `member`, `invitation`, `api_key`, `service`, `scenario`, `product`, `transfer`, `policy`, `faq`, `webhook`, `inbound_endpoint`.')),
