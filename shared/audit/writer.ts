@@ -5,7 +5,7 @@ import { AUDIT_ENTRY_ENTITY, type AuditVia } from './entry';
 
 /**
  * The header the MCP server sends on the requests it makes for its client (with the client's own API key). It is a
- * label, not a credential: it only names the path in the audit log, and the key is what is attributed.
+ * label, not a credential: it only sets `via` in the audit log, and the key is what is attributed.
  */
 export const VIA_HEADER = 'x-sales-pipeline-via';
 
