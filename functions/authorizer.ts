@@ -3,19 +3,11 @@ import { bearerToken } from '../shared/auth/tokens';
 import { usageIdentifierKey } from '../shared/auth/usage-plans';
 import { logger } from '../shared/observability';
 import { findActiveKeyByToken, touchApiKey } from '../shared/auth/api-keys';
+import { scopeResources } from '../shared/auth/scopes';
 import { getOrganizationCounterShards } from './organization/store';
 
 /** API Gateway answers a thrown "Unauthorized" with 401 (the UNAUTHORIZED gateway response). */
 const unauthorized = () => new Error('Unauthorized');
-
-/**
- * The policy covers every method and path of the stage: API Gateway caches it per token,
- * and a policy naming only the first method would deny the key's next, different request.
- */
-export function wholeApiArn(methodArn: string): string {
-  const [arn = '', stage = '*'] = methodArn.split('/');
-  return `${arn}/${stage}/*/*`;
-}
 
 export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
   const token = bearerToken(event.headers);
@@ -39,11 +31,15 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<
   ]);
   return {
     principalId: key.keyId,
+    // Every method and path the key's scope allows, whatever this request is: API Gateway caches the policy per token
+    // and checks the token's later requests against it, answering a method outside it 403 INSUFFICIENT_SCOPE.
     policyDocument: {
       Version: '2012-10-17',
-      Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: wholeApiArn(event.methodArn) }],
+      Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: scopeResources(event.methodArn, key.scope) }],
     },
-    context: { organizationId: key.organizationId, keyId: key.keyId, counterShards },
+    // Context values are strings, numbers or booleans only: a key without a name is ''. Handlers read these
+    // (route-handler.ts: `scope`; the writer attributed in the audit log: keyId, keyName).
+    context: { organizationId: key.organizationId, keyId: key.keyId, keyName: key.name ?? '', scope: key.scope, counterShards },
     // API Gateway meters and throttles the request against the usage plan holding this organization's key.
     usageIdentifierKey: usageIdentifierKey(key.organizationId),
   };

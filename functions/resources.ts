@@ -1,7 +1,8 @@
 import type * as v from 'valibot';
-import type { EventSource, ResourceDefinition, ScheduledJob, WorkerRole } from '../shared/resource';
+import type { AuditedRecord, EventSource, ResourceDefinition, ScheduledJob, WorkerRole } from '../shared/resource';
 import { withPatchAliases, type AuthorizerKind, type RouteDefinition } from '../shared/routes/route';
 import { appointments } from './appointments/resource';
+import { auditLog } from './audit-log/resource';
 import { receptionist } from './receptionist/resource';
 import { companies } from './companies/resource';
 import { events } from './events/resource';
@@ -23,7 +24,7 @@ import { webhooks } from './webhooks/resource';
  * Every resource of the API, in the order the reference shows them. The stack, the local server, the OpenAPI
  * document, the event types, the demo seed and the isolation tests are all read from this list.
  */
-export const resources: readonly ResourceDefinition[] = [leads, inquiries, sms, appointments, companies, organization, services, products, transfers, policies, faqs, events, webhooks, inboundEndpoints, receptionist, mcp, meta];
+export const resources: readonly ResourceDefinition[] = [leads, inquiries, sms, appointments, companies, organization, services, products, transfers, policies, faqs, events, auditLog, webhooks, inboundEndpoints, receptionist, mcp, meta];
 
 /** The route table: every endpoint of the API, one row each, and the PATCH aliases of the spec's PUTs. */
 export const routes: RouteDefinition[] = withPatchAliases(resources.flatMap(({ name, routes }) => routes.map((route) => ({ ...route, resource: name }))));
@@ -43,6 +44,9 @@ export const componentExamples: Record<string, unknown> = Object.fromEntries(
 
 /** What every stored entity's changes stand for, by the items' `entity` attribute. */
 export const eventSources: ReadonlyMap<string, EventSource> = new Map(resources.flatMap((resource) => (resource.events ?? []).map((source) => [source.entity, source])));
+
+/** The records whose writes the audit log attributes, by the items' `entity` attribute. */
+export const auditedRecords: ReadonlyMap<string, AuditedRecord> = new Map(resources.flatMap((resource) => (resource.audited ?? []).map((record) => [record.entity, record])));
 
 /** Handlers a resource names within its folder, by key, as handlers below functions/. */
 function handlersOf<K extends string>(pick: (resource: ResourceDefinition) => Readonly<Partial<Record<K, string>>> | undefined): Partial<Record<K, string>> {

@@ -30,6 +30,19 @@ export interface EventSource {
 }
 
 /**
+ * A kind of record whose writes the audit log attributes (GET /v1/audit-log), found by its items' `entity`: every
+ * Put and Update of it by a writer, and its delete. Counters, sequences, guards, claims and other bookkeeping are
+ * not records.
+ */
+export interface AuditedRecord {
+  entity: string;
+  /** The entries' `resourceType`: the record's kind as the API names it (`lead`, `company_note`). */
+  resourceType: string;
+  /** The item's attribute that is the record's id; `id` unless told. */
+  idField?: string;
+}
+
+/**
  * Fields of the API's shape that are bookkeeping, not a change: every write moves `updatedAt`. Keys, versions and
  * counters kept on items never reach the API's shape, so they are not compared at all.
  */
@@ -108,6 +121,8 @@ export interface ResourceDefinition {
   /** Schemas the document names under components.schemas, each with its example. */
   components?: Readonly<Record<string, { schema: v.GenericSchema; example: unknown }>>;
   events?: readonly EventSource[];
+  /** Its records whose writes the audit log attributes: every kind that has events, and the others a client writes. */
+  audited?: readonly AuditedRecord[];
   /** Its functions that answer no route, by role: each a handler below its folder (`inbound`, `receipt`). */
   workers?: Readonly<Partial<Record<WorkerRole, string>>>;
   /** Gateway authorizers it provides for public routes, by kind: each a handler below its folder. */

@@ -3,6 +3,7 @@ import { config } from './config';
 import { dynamo } from './dynamo';
 import { NotFoundError } from './errors';
 import { apiHandler } from './http/api-handler';
+import { auditDeletion } from './audit/deletion';
 import { now } from './ids';
 import { pageEnvelope, type Page, type PageRequest } from './pagination';
 import { counterUpdate } from './store/counters';
@@ -41,7 +42,7 @@ export function textCollectionStore<Text extends string>(collection: TextCollect
       return collection.fromItem(await updateExistingItem(keys.item(organizationId, id), { ...changes, updatedAt: now() }, notFound));
     },
     async remove(organizationId: string, id: number): Promise<void> {
-      await transact([deleteItem(keys.item(organizationId, id), notFound), counterUpdate(organizationId, keys.counter, -1)]);
+      await transact([deleteItem(keys.item(organizationId, id), notFound), counterUpdate(organizationId, keys.counter, -1), ...auditDeletion(organizationId, collection.audited, id)]);
     },
   };
 }

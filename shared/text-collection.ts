@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import type { AuditedRecord } from './resource';
 import { defineRoute, type DynamoAction } from './routes/route';
 import { NonEmptyString, PageQuery, Timestamp, deletedSchema, integerString, pageSchema, partialUpdateBody } from './schema';
 import type { Collection, Key } from './store/keys';
@@ -83,7 +84,8 @@ export function defineTextCollection<Text extends string>(options: TextCollectio
       response: Response,
       errors: [400, 404],
     }),
-    delete: defineRoute({ operationId: `delete${names.one}`, method: 'DELETE', path: itemPath, ...docs.delete, ...row('delete', ['DeleteItem', 'UpdateItem']), status: 200, request: { path: IdPath }, response: Deleted, errors: [400, 404] }),
+    // PutItem: the delete's audit entry, in its transaction.
+    delete: defineRoute({ operationId: `delete${names.one}`, method: 'DELETE', path: itemPath, ...docs.delete, ...row('delete', ['DeleteItem', 'UpdateItem', 'PutItem']), status: 200, request: { path: IdPath }, response: Deleted, errors: [400, 404] }),
   };
   return {
     schemas: { Record, CreateBody, UpdateBody, IdPath, Response, Page: PageOfRecords, Deleted },
@@ -92,5 +94,7 @@ export function defineTextCollection<Text extends string>(options: TextCollectio
     fromItem,
     route: routes,
     routes: [routes.list, routes.create, routes.get, routes.update, routes.delete],
+    /** Its records as the audit log names them: `faq`, `policy`. */
+    audited: { entity, resourceType: singular } satisfies AuditedRecord,
   };
 }

@@ -6,20 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { assignUsagePlan } from '../infra/admin/usage-plan-keys';
 import { USAGE_PLANS, usageIdentifierKey } from '../shared/auth/usage-plans';
 import { useTestApi } from './support/api';
+import { admin } from './support/admin-cli';
 
 const api = useTestApi();
 const exec = promisify(execFile);
-
-/** Runs the admin CLI against this file's table in the test DynamoDB Local. */
-async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const port = new URL(process.env.AWS_ENDPOINT_URL_DYNAMODB!).port;
-  const { AWS_ENDPOINT_URL_DYNAMODB: _, ...inherited } = process.env;
-  const env = { ...inherited, DYNAMODB_PORT: port, TABLE_NAME: process.env.TABLE_NAME! };
-  return exec('node_modules/.bin/tsx', ['infra/admin/cli.ts', ...args], { env }).then(
-    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
-  );
-}
 
 describe('npm run admin', () => {
   it('org create prints exactly one JSON line whose key works against the API', async () => {
@@ -75,7 +65,26 @@ describe('npm run admin', () => {
     expect((await api.as(now.apiKey).get('/v1/leads')).status).toBe(200);
   });
 
+  it('key create --scopes issues a narrower key that the API holds to its scope; list shows it, rotate keeps it', async () => {
+    const org = JSON.parse((await admin('org', 'create', '--name', 'Scopes Co')).stdout);
+    const reader = JSON.parse((await admin('key', 'create', '--org', org.organizationId, '--name', 'Dashboard', '--scopes', 'read')).stdout);
+    expect(reader).toMatchObject({ keyId: expect.stringMatching(/^key_/), name: 'Dashboard', scope: 'read' });
+    expect((await api.as(reader.apiKey).get('/v1/leads')).status).toBe(200);
+    const refused = await api.as(reader.apiKey).post('/v1/leads', { name: 'Nope', email: 'nope@example.com' });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('INSUFFICIENT_SCOPE');
+
+    const listed = JSON.parse((await admin('key', 'list', '--org', org.organizationId)).stdout).keys;
+    expect(listed.map((key: { keyId: string; scope: string }) => [key.keyId, key.scope]).sort()).toEqual([[org.keyId, 'full'], [reader.keyId, 'read']].sort());
+
+    const rotated = JSON.parse((await admin('key', 'rotate', '--org', org.organizationId, '--key', reader.keyId, '--overlap', '0s')).stdout);
+    expect(rotated).toMatchObject({ name: 'Dashboard', scope: 'read', replaces: reader.keyId });
+    expect((await api.as(rotated.apiKey).delete('/v1/faqs/1')).status).toBe(403);
+  });
+
   it.each([
+    [['key', 'create', '--org', 'x', '--scopes', 'admin'], '--scopes must be one of read, write, full (got "admin")'],
+    [['key', 'rotate', '--org', 'x', '--key', 'key_1', '--scopes', 'read'], '--scopes is an option of key create only'],
     [['key', 'rotate', '--org', 'x'], 'No organization x in this table'],
     [['org', 'create'], '--name is required'],
     [['key', 'create'], '--org is required'],

@@ -68,7 +68,7 @@ describe('Authorization: Bearer <api key>', () => {
     const { organizationId, apiKey } = await api.organization();
     const listed = await listApiKeys(organizationId);
     expect(listed).toHaveLength(1);
-    expect(listed[0]).toEqual({ keyId: expect.stringMatching(/^key_/), organizationId, name: null, createdAt: expect.any(String), lastUsedAt: null, expiresAt: null, revokedAt: null });
+    expect(listed[0]).toEqual({ keyId: expect.stringMatching(/^key_/), organizationId, name: null, scope: 'full', createdAt: expect.any(String), lastUsedAt: null, expiresAt: null, revokedAt: null });
     expect(JSON.stringify(listed)).not.toContain(apiKey);
   });
 
@@ -82,16 +82,16 @@ describe('Authorization: Bearer <api key>', () => {
 });
 
 describe('the authorizer', () => {
-  it('allows the whole API so a cached answer serves every method and path', async () => {
+  it('allows a full key the whole API, so a cached answer serves every method and path (test/scopes.test.ts: narrower keys)', async () => {
     const { organizationId, apiKey } = await api.organization();
     const result = await authorizer({
       type: 'REQUEST',
       methodArn: 'arn:aws:execute-api:ap-southeast-2:123456789012:abc123/prod/GET/v1/leads',
       headers: { Authorization: `Bearer ${apiKey}` },
     } as never);
-    expect(result.context).toEqual({ organizationId, keyId: expect.stringMatching(/^key_/), counterShards: 1 });
+    expect(result.context).toEqual({ organizationId, keyId: expect.stringMatching(/^key_/), keyName: '', scope: 'full', counterShards: 1 });
     expect(result.policyDocument.Statement).toEqual([
-      { Action: 'execute-api:Invoke', Effect: 'Allow', Resource: 'arn:aws:execute-api:ap-southeast-2:123456789012:abc123/prod/*/*' },
+      { Action: 'execute-api:Invoke', Effect: 'Allow', Resource: ['arn:aws:execute-api:ap-southeast-2:123456789012:abc123/prod/*/*'] },
     ]);
   });
 

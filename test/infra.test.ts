@@ -209,6 +209,14 @@ describe('the API stack', () => {
     }
   });
 
+  it('answers a method outside the API key’s scope (the authorizer policy’s deny) with 403 INSUFFICIENT_SCOPE, not 401', () => {
+    apiTemplate.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'ACCESS_DENIED',
+      StatusCode: '403',
+      ResponseTemplates: { 'application/json': Match.stringLikeRegexp('"status":403.*"code":"INSUFFICIENT_SCOPE"') },
+    });
+  });
+
   it('answers an authorizer that could not check the key with 503, not 401, and a timed-out integration with 504', () => {
     for (const type of ['AUTHORIZER_FAILURE', 'AUTHORIZER_CONFIGURATION_ERROR']) {
       apiTemplate.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {

@@ -6,11 +6,13 @@ import addFormats from 'ajv-formats';
 import { afterAll, describe, expect, it } from 'vitest';
 import { routes } from '../functions/resources';
 import { CURATED_TOOLS } from '../functions/mcp/tools';
+import { createApiKey } from '../shared/auth/api-keys';
+import { scopeAllows } from '../shared/auth/scopes';
 import { useTestApi } from './support/api';
 
 /** POST /mcp driven by the official MCP SDK client over Streamable HTTP, as Claude, Cursor or a voice platform would. */
 
-const api = useTestApi();
+const api = useTestApi({ events: true });
 const opened: McpClient[] = [];
 afterAll(async () => {
   await Promise.all(opened.map((client) => client.close()));
@@ -143,6 +145,10 @@ describe('POST /mcp', () => {
     const again = answerOf(await create());
     expect(again.lead.id).toBe(first.lead.id);
     expect((await client.get('/v1/leads')).body.leads.map((lead: { id: string }) => lead.id)).toEqual([first.lead.id]);
+    // The audit log names the key, and that it came through MCP.
+    await api.eventsCaughtUp();
+    const { entries } = (await client.get(`/v1/audit-log?resourceType=lead&resourceId=${first.lead.id}`)).body;
+    expect(entries).toEqual([expect.objectContaining({ resourceId: first.lead.id, action: 'created', method: 'POST', path: '/v1/leads', via: 'mcp' })]);
   });
 
   it('answers another organization’s record as not found, and a bad argument as the API’s 400, as isError results', async () => {
@@ -155,6 +161,26 @@ describe('POST /mcp', () => {
     expect(errorOf(await mcp.callTool({ name: 'createLead', arguments: { email: 'not an email' } }))).toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
     expect(errorOf(await mcp.callTool({ name: 'getLead', arguments: { leadId: lead.id, extra: 1 } }))).toMatchObject({ status: 400, message: 'getLead takes no argument extra' });
     expect((await a.client.get(`/v1/leads/${lead.id}`)).body.lead.status).toBe(lead.status);
+  });
+
+  it('shows a read key only the GET tools and refuses it the others, and a write key every tool but the DELETEs', async () => {
+    const { organizationId, client } = await api.organization();
+    const lead = (await client.post('/v1/leads', { name: 'Olivia Nguyen', email: 'olivia@example.com' })).body.lead;
+    for (const scope of ['read', 'write'] as const) {
+      const { token } = await createApiKey(organizationId, null, `${scope} agent`, scope);
+      const mcp = await connect(token);
+      const listed = (await mcp.listTools()).tools.map((tool) => tool.name);
+      expect(listed.sort()).toEqual([...keyedRoutes.filter((route) => scopeAllows(scope, route.method)).map((route) => route.operationId), ...CURATED_TOOLS.filter((tool) => scopeAllows(scope, keyedRoutes.find((route) => route.operationId === tool.operationId)!.method)).map((tool) => tool.name)].sort());
+      expect(answerOf(await mcp.callTool({ name: 'getLead', arguments: { leadId: lead.id } })).lead.id).toBe(lead.id);
+    }
+    const reader = await connect((await createApiKey(organizationId, null, 'reader', 'read')).token);
+    expect(errorOf(await reader.callTool({ name: 'updateLead', arguments: { leadId: lead.id, status: 'WON' } }))).toMatchObject({ status: 403, code: 'INSUFFICIENT_SCOPE' });
+    expect(errorOf(await reader.callTool({ name: 'hold_slot', arguments: { serviceId: 1, startsAt: '2027-01-04T09:00:00+11:00' } }))).toMatchObject({ status: 403, code: 'INSUFFICIENT_SCOPE' });
+    const writer = await connect((await createApiKey(organizationId, null, 'writer', 'write')).token);
+    expect(errorOf(await writer.callTool({ name: 'deleteLead', arguments: { leadId: lead.id } }))).toMatchObject({ status: 403, code: 'INSUFFICIENT_SCOPE' });
+    expect(answerOf(await writer.callTool({ name: 'updateLead', arguments: { leadId: lead.id, status: 'CONTACTED' } })).lead.status).toBe('CONTACTED');
+    // Nothing the refused calls asked for happened.
+    expect((await client.get(`/v1/leads/${lead.id}`)).body.lead.status).toBe('CONTACTED');
   });
 
   it('books a visit during a call with the curated tools: availability, a hold, the booking, and the call logged', async () => {

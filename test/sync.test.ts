@@ -284,8 +284,8 @@ describe('updatedSince', () => {
 /** The list routes: every route that answers a page (its response has a nextCursor). */
 const LIST_ROUTES = routes.filter((route) => route.method === 'GET' && 'nextCursor' in ((route.response as { entries?: object }).entries ?? {}));
 
-/** The one record list an item's change time is not `updatedAt`: immutable records, by when they happened. */
-const TIME_FIELD: Record<string, string> = { listEvents: 'occurredAt', listWebhookDeliveries: 'attemptedAt' };
+/** The record lists whose item's change time is not `updatedAt`: immutable records, by when they happened. */
+const TIME_FIELD: Record<string, string> = { listEvents: 'occurredAt', listWebhookDeliveries: 'attemptedAt', listAuditLog: 'at' };
 
 /**
  * Sub-collection lists read their owner's counter with the page, so an unknown owner answers 404: three calls,

@@ -592,7 +592,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a service and its scenario
-         * @description Removes the service, its scenario and its name in one transaction; every transfer rule that named the scenario gets `scenarioId: null` in the same transaction. A scenario named by more than 48 transfer rules answers 409 and nothing is deleted.
+         * @description Removes the service, its scenario and its name in one transaction; every transfer rule that named the scenario gets `scenarioId: null` in the same transaction. A scenario named by more than 47 transfer rules answers 409 and nothing is deleted.
          */
         delete: operations["deleteService"];
         options?: never;
@@ -944,6 +944,26 @@ export interface paths {
          * @description One event, as the list and webhooks deliver it (a webhook's `webhook-id` is its event's id). Events are kept 30 days; an older one, or another organization's, answers 404.
          */
         get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List who wrote what, newest first
+         * @description Every committed write of the organization’s records — created, updated or deleted — with the API key and request that made it, and how it came (`via`: the API, the MCP server on a client’s behalf, an inbound URL or SMS, or the operator’s admin CLI). A create or update is listed a moment after it commits (entries are written from the table’s change stream), a delete at once. Entries are kept 90 days. Filter by `keyId`, or by `resourceType` and optionally `resourceId`, and by time with `from` and `to`; a filter that matches nothing answers an empty list.
+         */
+        get: operations["listAuditLog"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2436,6 +2456,51 @@ export interface components {
         };
         /**
          * @example {
+         *       "id": "audit_01JCZ5A2B3C4D5E6F7G8H9J0KM",
+         *       "at": "2026-11-02T21:20:41.512Z",
+         *       "keyId": "key_01JA1B2C3D4E5F6G7H8J9K0M1N",
+         *       "keyName": "Zapier",
+         *       "requestId": "c1f5b7de-3d6a-4f1e-9b0a-7c2d8e4f6a13",
+         *       "method": "PATCH",
+         *       "path": "/v1/leads/lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6",
+         *       "resourceType": "lead",
+         *       "resourceId": "lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6",
+         *       "action": "updated",
+         *       "via": "api"
+         *     }
+         */
+        AuditEntry: {
+            /** @description `audit_` and a ULID of `at`: entries sort by time. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the write was made (sent to the table, which committed it).
+             */
+            at: string;
+            /** @description The API key that made the write; null for an inbound post or provider report, and for the admin CLI. */
+            keyId: string | null;
+            /** @description The name that key was given, if any. */
+            keyName: string | null;
+            /** @description The request that made it: its id, which the answer carried (`x-amzn-RequestId` from API Gateway, `x-request-id` from the local server); every write of one request shares it. An SMS reply or report: the provider’s message id; the admin CLI: `admin_…`, one per run. */
+            requestId: string;
+            /** @description The HTTP method of that request; null when no HTTP request of the API made it (the admin CLI, an SMS reply or delivery report). */
+            method: string | null;
+            /** @description The path of that request, without its query. */
+            path: string | null;
+            /** @description The kind of record written, as the API names it: `lead`, `activity`, `inquiry`, `sms`, `appointment`, `hold`, `company`, `company_note`, `organization`, `member`, `invitation`, `api_key`, `service`, `scenario`, `product`, `transfer`, `policy`, `faq`, `webhook`, `inbound_endpoint`. */
+            resourceType: string;
+            /** @description The record’s id, as text (integer ids too). */
+            resourceId: string;
+            /** @enum {string} */
+            action: "created" | "updated" | "deleted";
+            /**
+             * @description `api`: a request with an API key; `mcp`: one the MCP server made for its client, with the client’s key (the key is what is attributed; the label is only the `x-sales-pipeline-via: mcp` header it sends); `inbound`: a post to an inbound URL, an SMS reply or an SMS delivery report; `admin`: the operator’s admin CLI.
+             * @enum {string}
+             */
+            via: "api" | "mcp" | "inbound" | "admin";
+        };
+        /**
+         * @example {
          *       "id": "webhook_01JCZ50A1B2C3D4E5F6G7H8J9K",
          *       "url": "https://hooks.example.com/sales-pipeline",
          *       "events": [
@@ -2558,6 +2623,15 @@ export interface components {
         };
         /** @description The bearer token is missing, invalid or expired. */
         Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description INSUFFICIENT_SCOPE: the API key’s scope does not allow this method. A `read` key may only GET; a `write` key may not DELETE; a `full` key may do everything. */
+        InsufficientScope: {
             headers: {
                 [name: string]: unknown;
             };
@@ -2719,6 +2793,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             /** @description DUPLICATE_CONTACT: another lead has the email (any case) or phone; `error.details[0]` names the field (`path`) and that lead (`existingId`). Or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS). */
             409: {
                 headers: {
@@ -2810,6 +2885,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             /** @description DUPLICATE_CONTACT: another lead has the email (any case) or phone; `error.details[0]` names the field (`path`) and that lead (`existingId`). Or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS). */
             409: {
                 headers: {
@@ -2879,6 +2955,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -2943,6 +3020,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             /** @description DUPLICATE_CONTACT: another lead has the email (any case) or phone; `error.details[0]` names the field (`path`) and that lead (`existingId`). Or CONFLICT: the lead was changed by others so often meanwhile that this change could not be applied (try again); or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS). */
             409: {
@@ -3039,6 +3117,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
@@ -3316,6 +3395,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
@@ -3390,6 +3470,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
@@ -3478,6 +3559,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
@@ -3637,6 +3719,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
@@ -3742,6 +3825,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
@@ -3833,6 +3917,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
@@ -3927,6 +4012,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
@@ -4006,6 +4092,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
@@ -4038,6 +4125,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
@@ -4091,6 +4179,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
@@ -4179,6 +4268,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
@@ -4253,6 +4343,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
@@ -4286,6 +4377,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -4331,6 +4423,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
@@ -4481,6 +4574,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
@@ -4578,6 +4672,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
@@ -4639,6 +4734,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
@@ -4720,6 +4816,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
@@ -4812,6 +4909,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
@@ -4860,6 +4958,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
@@ -4893,6 +4992,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -5052,6 +5152,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
@@ -5113,6 +5214,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
@@ -5196,6 +5298,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
@@ -5348,6 +5451,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
@@ -5468,6 +5572,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
@@ -5560,6 +5665,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
@@ -5593,6 +5699,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -5658,6 +5765,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
@@ -5741,6 +5849,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
@@ -5860,6 +5969,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
@@ -5958,6 +6068,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
@@ -5991,6 +6102,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -6062,6 +6174,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
@@ -6122,6 +6235,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
@@ -6208,6 +6322,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
@@ -6284,6 +6399,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
@@ -6316,6 +6432,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -6365,6 +6482,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
@@ -6451,6 +6569,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
@@ -6527,6 +6646,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
@@ -6559,6 +6679,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -6608,6 +6729,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
@@ -6677,6 +6799,52 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                cursor?: string;
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`. Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events and webhook delivery attempts never change: for them it is their occurredAt / attemptedAt. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                updatedSince?: string;
+                /** @description Only writes made with this API key. */
+                keyId?: string;
+                /** @description Only writes of this kind of record (`lead`, `company_note`, … as the entries’ `resourceType`). */
+                resourceType?: string;
+                /** @description With `resourceType`: only writes of this one record (its id as the entries’ `resourceId`; integer ids as written). */
+                resourceId?: string;
+                /** @description Only writes made at or after this instant. */
+                from?: string;
+                /** @description Only writes made before this instant; after `from` when both are given. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List who wrote what, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entries: components["schemas"]["AuditEntry"][];
+                        totalPages: number;
+                        currentPage: number;
+                        totalCount: number;
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -6763,6 +6931,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
@@ -6844,6 +7013,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
@@ -6876,6 +7046,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -6930,6 +7101,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
@@ -6964,6 +7136,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
@@ -7038,6 +7211,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
@@ -7082,6 +7256,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             /** @description EVENT_EXPIRED: the event is older than the 30 days events are kept. */
@@ -7230,6 +7405,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
@@ -7308,6 +7484,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -7385,6 +7562,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
@@ -7438,6 +7616,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
@@ -7722,7 +7901,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Not a JSON-RPC message the server can take (the JSON-RPC error says why), or the error envelope for a body that is not JSON. */
+            /** @description Not a JSON-RPC message the server can take: a JSON-RPC error says why, or the error envelope when the body is not one JSON-RPC message (a field named in `error.details`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7737,7 +7916,7 @@ export interface operations {
                             code: number;
                             message: string;
                         };
-                    };
+                    } | components["schemas"]["ErrorEnvelope"];
                 };
             };
             401: components["responses"]["Unauthorized"];

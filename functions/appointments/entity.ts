@@ -3,6 +3,7 @@ import { Appointment } from './schema';
 import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '../../shared/store/keys';
 import type { Versioned } from '../../shared/store/versioned-record';
 import { changeLogKey } from '../../shared/store/keys';
+import type { AuditedRecord } from '../../shared/resource';
 
 export type VersionedAppointment = Versioned<Appointment>;
 
@@ -70,3 +71,6 @@ export function toBookingItem(organizationId: string, userId: string, booking: B
 }
 
 export const fromBookingItem = (item: Record<string, unknown>): Booking => v.parse(Booking, item);
+
+/** An appointment, as the audit log names it (GET /v1/audit-log). */
+export const appointmentAudit: AuditedRecord = { entity: 'APPOINTMENT', resourceType: 'appointment' };

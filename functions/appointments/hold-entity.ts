@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { Hold } from './availability-schema';
 import { TTL_ATTRIBUTE } from '../../shared/table';
 import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '../../shared/store/keys';
+import type { AuditedRecord } from '../../shared/resource';
 
 const org = organizationPartition;
 
@@ -36,3 +37,6 @@ export const fromHoldItem = (item: Record<string, unknown>): HoldRecord => v.par
 
 /** The hold as the API answers it. */
 export const holdOf = (record: HoldRecord): Hold => v.parse(Hold, record);
+
+/** A hold on a slot, as the audit log names it (GET /v1/audit-log). */
+export const holdAudit: AuditedRecord = { entity: 'HOLD', resourceType: 'hold' };

@@ -1,7 +1,7 @@
 import { defineResource, lifecycleEvents } from '../../shared/resource';
-import { appointmentKeys, appointmentKeySamples, fromAppointmentItem } from './entity';
+import { appointmentAudit, appointmentKeys, appointmentKeySamples, fromAppointmentItem } from './entity';
 import { appointment, hold, slot } from './examples';
-import { fromHoldItem, holdKeys, holdKeySamples, holdOf } from './hold-entity';
+import { fromHoldItem, holdAudit, holdKeys, holdKeySamples, holdOf } from './hold-entity';
 import { appointmentRoutes } from './routes';
 import { Hold, Slot } from './availability-schema';
 import { Appointment } from './schema';
@@ -19,6 +19,7 @@ export const appointments = defineResource({
     lifecycleEvents({ entity: 'APPOINTMENT', toData: (item) => fromAppointmentItem(item).value, created: 'appointment.created', updated: 'appointment.updated' }),
     lifecycleEvents({ entity: 'HOLD', toData: (item) => holdOf(fromHoldItem(item)), created: 'hold.created' }),
   ],
+  audited: [appointmentAudit, holdAudit],
   keys: [
     { builders: appointmentKeys, samples: appointmentKeySamples },
     { builders: holdKeys, samples: holdKeySamples },

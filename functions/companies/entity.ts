@@ -3,6 +3,7 @@ import { Company, CompanyNote } from './schema';
 import { organizationPartition, pad, SAMPLE_ORGANIZATION_ID, searchKey, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
 import { leadKeys } from '../leads/entity';
 import { changeLogKey } from '../../shared/store/keys';
+import type { AuditedRecord } from '../../shared/resource';
 
 const org = organizationPartition;
 
@@ -46,3 +47,9 @@ export function toCompanyNoteItem(organizationId: string, note: CompanyNote) {
 }
 
 export const fromCompanyNoteItem = (item: Record<string, unknown>): CompanyNote => v.parse(CompanyNote, item);
+
+/** A company, as the audit log names it (GET /v1/audit-log). */
+export const companyAudit: AuditedRecord = { entity: 'COMPANY', resourceType: 'company' };
+
+/** A note on a company, as the audit log names it (GET /v1/audit-log). */
+export const companyNoteAudit: AuditedRecord = { entity: 'COMPANY_NOTE', resourceType: 'company_note' };

@@ -1,5 +1,5 @@
 import { defineResource, lifecycleEvents } from '../../shared/resource';
-import { companyKeys, companyKeySamples, fromCompanyItem } from './entity';
+import { companyAudit, companyKeys, companyKeySamples, companyNoteAudit, fromCompanyItem } from './entity';
 import { company, companyNote } from './examples';
 import { companyRoutes } from './routes';
 import { Company, CompanyNote } from './schema';
@@ -10,5 +10,6 @@ export const companies = defineResource({
   routes: companyRoutes,
   components: { Company: { schema: Company, example: company }, CompanyNote: { schema: CompanyNote, example: companyNote } },
   events: [lifecycleEvents({ entity: 'COMPANY', toData: fromCompanyItem, created: 'company.created', updated: 'company.updated', deleted: 'company.deleted' })],
+  audited: [companyAudit, companyNoteAudit],
   keys: [{ builders: companyKeys, samples: companyKeySamples }],
 });

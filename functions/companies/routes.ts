@@ -83,7 +83,7 @@ export const deleteCompany = defineRoute({
   description:
     'Removes the company and its notes. While any lead still has the company as its `companyId`, the company is kept and the answer is 409 `COMPANY_HAS_LEADS`: move those leads (`PATCH /v1/leads/{leadId}` with another `companyId`, or `null`) or delete them first, so no lead is left pointing at a missing company. A company already gone answers 404.',
   tag: 'Companies',
-  dynamodb: ['DeleteItem', 'UpdateItem', 'Query', 'BatchWriteItem'],
+  dynamodb: ['DeleteItem', 'UpdateItem', 'Query', 'BatchWriteItem', 'PutItem'],
   status: 200,
   request: { path: CompanyIdPath },
   response: CompanyDeleted,
@@ -156,7 +156,7 @@ export const deleteCompanyNote = defineRoute({
   summary: 'Delete a company note',
   description: 'Removes the note and lowers the notes count in one transaction. A note already gone answers 404.',
   tag: 'Companies',
-  dynamodb: ['DeleteItem', 'UpdateItem'],
+  dynamodb: ['DeleteItem', 'UpdateItem', 'PutItem'],
   status: 200,
   request: { path: CompanyNotePath },
   response: CompanyNoteDeleted,

@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
-import { COMPANY_CHANGES, noteChanges, companyCounterNames, companyKeys, fromCompanyItem, fromCompanyNoteItem, toCompanyItem, toCompanyNoteItem } from './entity';
+import { COMPANY_CHANGES, companyAudit, companyCounterNames, companyKeys, companyNoteAudit, fromCompanyItem, fromCompanyNoteItem, noteChanges, toCompanyItem, toCompanyNoteItem } from './entity';
 import { leadCounterNames, leadKeys } from '../leads/entity';
 import { memberKeys } from '../organization/member-entity';
 import { ApiError, NotFoundError, ValidationError } from '../../shared/errors';
@@ -18,6 +18,7 @@ import { keys, type Key } from '../../shared/store/keys';
 import { reserveIds } from '../../shared/store/sequences';
 import { deleteItem, insertIfAbsent, requireExisting, transact, type TransactWrite } from '../../shared/store/transact';
 import { updateExistingItem } from '../../shared/store/update-fields';
+import { auditDeletion } from '../../shared/audit/deletion';
 
 export const NOTE_SEQUENCE = 'NOTE';
 
@@ -96,6 +97,7 @@ export async function deleteCompany(organizationId: string, companyId: string): 
       onConditionFailed: companyHasLeads,
     },
     counterUpdate(organizationId, companyCounterNames.companies, -1),
+    ...auditDeletion(organizationId, companyAudit, companyId),
   ]);
   // No note can be added now (its counter is gone), so these are all there will be.
   await deleteItems((await queryAll({ ...companyKeys.companyNotes(organizationId, companyId), consistentRead: true }, ['pk', 'sk'])) as unknown as Key[]);
@@ -135,7 +137,11 @@ export async function updateCompanyNote(organizationId: string, companyId: strin
 }
 
 export async function deleteCompanyNote(organizationId: string, companyId: string, noteId: number): Promise<void> {
-  await transact([deleteItem(companyKeys.companyNote(organizationId, companyId, noteId), noteNotFound), counterUpdate(organizationId, companyCounterNames.companyNotes(companyId), -1)]);
+  await transact([
+    deleteItem(companyKeys.companyNote(organizationId, companyId, noteId), noteNotFound),
+    counterUpdate(organizationId, companyCounterNames.companyNotes(companyId), -1),
+    ...auditDeletion(organizationId, companyNoteAudit, noteId),
+  ]);
 }
 
 /**

@@ -3,6 +3,7 @@ import { InboundEndpoint } from './schema';
 import { emptyFieldsOf } from '../../shared/schema';
 import { changeLogKey } from '../../shared/store/keys';
 import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
+import type { AuditedRecord } from '../../shared/resource';
 
 const org = organizationPartition;
 
@@ -55,3 +56,6 @@ export const toInboundEndpointItem = (endpoint: InboundEndpointRecord) => ({
 const UNSET = { ...emptyFieldsOf(InboundEndpoint), format: 'native' };
 
 export const fromInboundEndpointItem = (item: Record<string, unknown>): InboundEndpointRecord => v.parse(InboundEndpointRecord, { ...UNSET, ...item });
+
+/** An inbound endpoint, as the audit log names it (GET /v1/audit-log). */
+export const inboundEndpointAudit: AuditedRecord = { entity: 'INBOUND_ENDPOINT', resourceType: 'inbound_endpoint' };

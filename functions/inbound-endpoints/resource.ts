@@ -1,6 +1,6 @@
 import { defineResource } from '../../shared/resource';
 import { inboundEndpointRoutes } from './routes';
-import { inboundEndpointKeys, inboundEndpointKeySamples } from './entity';
+import { inboundEndpointAudit, inboundEndpointKeys, inboundEndpointKeySamples } from './entity';
 
 export const inboundEndpoints = defineResource({
   name: 'inbound-endpoints',
@@ -8,5 +8,6 @@ export const inboundEndpoints = defineResource({
   routes: inboundEndpointRoutes,
   // Finds the endpoint by the path's id, so its organization's usage plan meters the public route.
   authorizers: { inboundEndpoint: 'authorizer' },
+  audited: [inboundEndpointAudit],
   keys: [{ builders: inboundEndpointKeys, samples: inboundEndpointKeySamples }],
 });

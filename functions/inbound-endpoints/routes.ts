@@ -83,7 +83,7 @@ export const deleteInboundEndpoint = defineRoute({
   summary: 'Delete an inbound endpoint',
   description: 'Its URL answers 401 from then on.',
   tag: 'Inbound',
-  dynamodb: ['DeleteItem', 'UpdateItem'],
+  dynamodb: ['DeleteItem', 'UpdateItem', 'PutItem'],
   status: 200,
   request: { path: InboundEndpointIdPath },
   response: InboundEndpointDeleted,

@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
-import { INBOUND_ENDPOINT_CHANGES, fromInboundEndpointItem, inboundEndpointCounterNames, inboundEndpointKeys, toInboundEndpointItem, type InboundEndpointRecord } from './entity';
+import { fromInboundEndpointItem, INBOUND_ENDPOINT_CHANGES, inboundEndpointAudit, inboundEndpointCounterNames, inboundEndpointKeys, type InboundEndpointRecord, toInboundEndpointItem } from './entity';
 import { NotFoundError } from '../../shared/errors';
 import { now } from '../../shared/ids';
 import type { Page, PageRequest } from '../../shared/pagination';
@@ -11,6 +11,7 @@ import { changeLogKey, listOrChanges } from '../../shared/store/change-log';
 import { deleteItem, insertIfAbsent, transact, writeAlone } from '../../shared/store/transact';
 import { setFields, updateExistingItem } from '../../shared/store/update-fields';
 import type { InboundEndpointChanges, InboundFormat } from './schema';
+import { auditDeletion } from '../../shared/audit/deletion';
 
 export const INBOUND_ENDPOINT_NOT_FOUND = 'Inbound endpoint not found';
 const notFound = () => new NotFoundError(INBOUND_ENDPOINT_NOT_FOUND);
@@ -75,5 +76,9 @@ export async function replaceInboundCredentials(organizationId: string, endpoint
 }
 
 export async function deleteInboundEndpoint(organizationId: string, endpointId: string): Promise<void> {
-  await transact([deleteItem(inboundEndpointKeys.inboundEndpoint(organizationId, endpointId), notFound), counterUpdate(organizationId, inboundEndpointCounterNames.inboundEndpoints, -1)]);
+  await transact([
+    deleteItem(inboundEndpointKeys.inboundEndpoint(organizationId, endpointId), notFound),
+    counterUpdate(organizationId, inboundEndpointCounterNames.inboundEndpoints, -1),
+    ...auditDeletion(organizationId, inboundEndpointAudit, endpointId),
+  ]);
 }

@@ -4,6 +4,7 @@ import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Collection, type Ke
 import { shardCounters } from '../../shared/store/counter-shards';
 import { changeLogKey } from '../../shared/store/keys';
 import { now } from '../../shared/ids';
+import type { AuditedRecord } from '../../shared/resource';
 
 const org = organizationPartition;
 
@@ -170,3 +171,6 @@ export function fromInquiryCollection(items: Record<string, unknown>[]): Inquiry
   // Parsed by the response schema: the stored map's attribute order is DynamoDB's, the answer's is the documented one.
   return v.parse(Inquiry, { ...fields, data });
 }
+
+/** An inquiry, as the audit log names it (GET /v1/audit-log). */
+export const inquiryAudit: AuditedRecord = { entity: 'INQUIRY', resourceType: 'inquiry' };

@@ -1,5 +1,5 @@
 import { defineResource, lifecycleEvents } from '../../shared/resource';
-import { fromInquiryItem, inquiryKeys, inquiryKeySamples } from './entity';
+import { fromInquiryItem, inquiryAudit, inquiryKeys, inquiryKeySamples } from './entity';
 import { inquiry, inquiryLead, inquiryListItem, smsData, smsMessage } from './examples';
 import { inquiryRoutes } from './routes';
 import * as schemas from './schema';
@@ -33,5 +33,6 @@ export const inquiries = defineResource({
       created: 'inquiry.created',
     }),
   ],
+  audited: [inquiryAudit],
   keys: [{ builders: inquiryKeys, samples: inquiryKeySamples }],
 });

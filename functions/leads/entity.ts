@@ -3,6 +3,7 @@ import { Lead, LeadActivity } from './schema';
 import { changeLogKey } from '../../shared/store/keys';
 import { organizationPartition, pad, SAMPLE_ORGANIZATION_ID, searchKey, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
 import { shardCounters } from '../../shared/store/counter-shards';
+import type { AuditedRecord } from '../../shared/resource';
 
 const org = organizationPartition;
 
@@ -153,3 +154,9 @@ export function nameKeysOf({ firstName, lastName }: Pick<Lead, 'firstName' | 'la
 export function toLeadNameItem(organizationId: string, name: string, lead: Pick<Lead, 'id' | 'status' | 'companyId'>) {
   return { ...leadKeys.leadName(organizationId, name, lead.id), entity: 'LEAD_NAME', leadId: lead.id, status: lead.status, companyId: lead.companyId };
 }
+
+/** A lead, as the audit log names it (GET /v1/audit-log). */
+export const leadAudit: AuditedRecord = { entity: 'LEAD', resourceType: 'lead' };
+
+/** An activity on a lead's timeline (a note, a status change), as the audit log names it (GET /v1/audit-log). */
+export const activityAudit: AuditedRecord = { entity: 'ACTIVITY', resourceType: 'activity' };

@@ -1,5 +1,5 @@
 import { defineResource, lifecycleEvents, type EventSource } from '../../shared/resource';
-import { fromActivityItem, fromLeadItem, leadKeys, leadKeySamples } from './entity';
+import { activityAudit, fromActivityItem, fromLeadItem, leadAudit, leadKeys, leadKeySamples } from './entity';
 import { lead, leadActivity } from './examples';
 import { leadRoutes } from './routes';
 import { Lead, LeadActivity } from './schema';
@@ -20,5 +20,6 @@ export const leads = defineResource({
   routes: leadRoutes,
   components: { Lead: { schema: Lead, example: lead }, LeadActivity: { schema: LeadActivity, example: leadActivity } },
   events: [lifecycleEvents({ entity: 'LEAD', toData: fromLeadItem, created: 'lead.created', updated: 'lead.updated', deleted: 'lead.deleted' }), noteEvents],
+  audited: [leadAudit, activityAudit],
   keys: [{ builders: leadKeys, samples: leadKeySamples }],
 });

@@ -118,7 +118,7 @@ export const deleteLead = defineRoute({
   summary: 'Delete a lead',
   description: 'Removes the lead, its counts and its activities. Inquiries keep their `leadId`; lists expanding the lead show it as null. A lead already gone answers 404.',
   tag: 'Leads',
-  dynamodb: ['GetItem', 'DeleteItem', 'UpdateItem', 'Query', 'BatchWriteItem'],
+  dynamodb: ['GetItem', 'DeleteItem', 'UpdateItem', 'Query', 'BatchWriteItem', 'PutItem'],
   status: 200,
   request: { path: LeadIdPath },
   response: DeletedSchema,

@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
-import { activityChanges, LEAD_CHANGES, contactIndexAttribute, contactsOf, fromActivityItem, fromLeadItem, hasContact, leadCounterNames, leadKeys, nameKeysOf, sameContact, toActivityItem, toLeadContactItem, toLeadItem, toLeadNameItem, type LeadContact } from './entity';
+import { activityChanges, contactIndexAttribute, contactsOf, fromActivityItem, fromLeadItem, hasContact, LEAD_CHANGES, leadAudit, type LeadContact, leadCounterNames, leadKeys, nameKeysOf, sameContact, toActivityItem, toLeadContactItem, toLeadItem, toLeadNameItem } from './entity';
 import { batchGetItems } from '../../shared/store/batch-get';
 import { pageOfMatches } from '../../shared/store/match-page';
 import { diallingOfTimeZone, type Dialling } from '../../shared/phone';
@@ -17,6 +17,7 @@ import { changeLogKey, listOrChanges } from '../../shared/store/change-log';
 import { deleteItem, insertIfAbsent, requireExisting, transact, writeAlone, type TransactWrite } from '../../shared/store/transact';
 import { setFields, type Condition } from '../../shared/store/update-fields';
 import { retryOnStaleWrite, StaleWrite } from '../../shared/store/versioned';
+import { auditDeletion } from '../../shared/audit/deletion';
 
 export const ACTIVITY_SEQUENCE = 'ACTIVITY';
 
@@ -403,6 +404,8 @@ export async function deleteLeadWithActivities(organizationId: string, leadId: s
       ...counterMoves(organizationId, lead, null),
       ...nameMoves(organizationId, lead, null),
       deleteItem(keys.counter(organizationId, leadCounterNames.activities(leadId))),
+      // Its activities, removed after it, are the lead's: its entry stands for them.
+      ...auditDeletion(organizationId, leadAudit, leadId),
     ]);
     return true;
   });

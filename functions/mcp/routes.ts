@@ -1,4 +1,6 @@
+import * as v from 'valibot';
 import { defineRoute } from '../../shared/routes/route';
+import { ErrorEnvelopeSchema } from '../../shared/schema';
 import { McpAnswer, McpMessage, McpQuery, PROTOCOL_VERSIONS } from './schema';
 
 export const postMcp = defineRoute({
@@ -16,7 +18,7 @@ export const postMcp = defineRoute({
   errors: [400],
   responses: {
     202: { description: 'A notification or a response from the client: accepted, nothing to answer.', empty: true },
-    400: { description: 'Not a JSON-RPC message the server can take (the JSON-RPC error says why), or the error envelope for a body that is not JSON.', schema: McpAnswer },
+    400: { description: 'Not a JSON-RPC message the server can take: a JSON-RPC error says why, or the error envelope when the body is not one JSON-RPC message (a field named in `error.details`).', schema: v.union([McpAnswer, ErrorEnvelopeSchema]) },
   },
 });
 

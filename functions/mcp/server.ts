@@ -3,7 +3,9 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { errorEnvelope } from '../../shared/http/envelope';
-import { allowedFor, requestOf, type ApiTool, type KeyScope } from './tools';
+import { scopeAllows, type ApiKeyScope } from '../../shared/auth/scopes';
+import { VIA_HEADER } from '../../shared/audit/writer';
+import { requestOf, type ApiTool } from './tools';
 import { PROTOCOL_VERSIONS, type TOOLSETS } from './schema';
 
 /** Who is calling `/mcp`, and where the API it calls on their behalf is. */
@@ -12,12 +14,9 @@ export interface McpCaller {
   authorization: string;
   /** The API's base URL as the caller reached it (`https://api.example.com`, `http://localhost:3000`). */
   baseUrl: string;
-  scope: KeyScope;
+  scope: ApiKeyScope;
   toolset: (typeof TOOLSETS)[number];
 }
-
-/** Marks a request the MCP server makes for its caller, for the audit log's `via`: a label, never a credential. */
-export const VIA_HEADER = 'x-sales-pipeline-via';
 
 const SERVER_INFO = { name: 'sales-pipeline', title: 'Sales Pipeline API', version: '1.0.0' };
 const INSTRUCTIONS =
@@ -41,7 +40,7 @@ const failure = (text: string): CallToolResult => ({ isError: true, content: [{ 
 
 /** Calls the tool's route of the API as the caller, and answers the result: the body as structured content and as text. */
 async function callTool(tool: ApiTool, args: Record<string, unknown>, caller: McpCaller): Promise<CallToolResult> {
-  if (!allowedFor(caller.scope, tool)) {
+  if (!scopeAllows(caller.scope, tool.method)) {
     return failure(JSON.stringify(errorEnvelope(403, `A ${caller.scope} key may not call ${tool.name} (${tool.method} ${tool.path})`, 'INSUFFICIENT_SCOPE')));
   }
   const request = requestOf(tool, args);
@@ -51,6 +50,7 @@ async function callTool(tool: ApiTool, args: Record<string, unknown>, caller: Mc
     headers: {
       authorization: caller.authorization,
       accept: 'application/json',
+      // The audit log's `via`: a label, never a credential (the key is what is attributed).
       [VIA_HEADER]: 'mcp',
       ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
       ...(request.idempotencyKey ? { 'idempotency-key': request.idempotencyKey } : {}),
@@ -67,7 +67,7 @@ async function callTool(tool: ApiTool, args: Record<string, unknown>, caller: Mc
 /** An MCP server for one request: the tools the caller's scope and toolset allow, each calling the API as the caller. */
 function serverFor(tools: readonly ApiTool[], caller: McpCaller): Server {
   const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS, jsonSchemaValidator: NO_SCHEMA_VALIDATION });
-  const offered = tools.filter((tool) => allowedFor(caller.scope, tool) && (caller.toolset === 'all' || tool.curated));
+  const offered = tools.filter((tool) => scopeAllows(caller.scope, tool.method) && (caller.toolset === 'all' || tool.curated));
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: offered.map(asTool) }));
   server.setRequestHandler(CallToolRequestSchema, async ({ params }) => {

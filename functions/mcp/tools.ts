@@ -4,9 +4,6 @@ import type { RouteDefinition } from '../../shared/routes/route';
 /** A JSON Schema as the document writes it. */
 export type JsonSchema = Record<string, any>;
 
-/** What a key may do: `read` only GETs, `write` anything but DELETE, `full` everything. */
-export type KeyScope = 'read' | 'write' | 'full';
-
 /** Where each argument of a tool goes in the request it makes. */
 interface ArgumentPlaces {
   path: string[];
@@ -149,13 +146,6 @@ export function buildTools(document: OpenApiDocument, routes: readonly RouteDefi
     return toolOf(document, route, tool);
   });
   return [...keyed.map((route) => toolOf(document, route)), ...curated];
-}
-
-/** Whether a key of this scope may use the tool: read keys only GETs, write keys anything but DELETE. */
-export function allowedFor(scope: KeyScope, tool: Pick<ApiTool, 'method'>): boolean {
-  if (scope === 'read') return tool.method === 'GET';
-  if (scope === 'write') return tool.method !== 'DELETE';
-  return true;
 }
 
 /** The request a tool's arguments make: its path with the path arguments, its query and its JSON body. */

@@ -7,7 +7,7 @@ import { componentExamples, componentSchemas, routes, tags } from '../resources'
 /** The document's opening: what the API is, and what holds for every operation. */
 const DESCRIPTION = `A sales pipeline for trades businesses: leads, inquiries, services, products, transfers, policies, FAQs and SMS.
 
-**Authentication.** Every operation except this description and its reference page takes the organization's API key as a bearer token: \`Authorization: Bearer <API key>\`. Every record read or written belongs to that organization; another organization's record answers 404.
+**Authentication.** Every operation except this description and its reference page takes the organization's API key as a bearer token: \`Authorization: Bearer <API key>\`. Every record read or written belongs to that organization; another organization's record answers 404. A key has a scope: \`read\` may only GET, \`write\` may do anything but DELETE, \`full\` (the default) may do everything; a method outside it answers 403 with code \`INSUFFICIENT_SCOPE\`.
 
 **Errors.** Every error is the envelope \`{success: false, message, error: {status, message, code?}}\` (ErrorEnvelope), except the SMS provider's failure, which is \`{message}\` only.
 

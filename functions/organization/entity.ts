@@ -1,5 +1,6 @@
 import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '../../shared/store/keys';
 import type { OrganizationRecord } from './schema';
+import type { AuditedRecord } from '../../shared/resource';
 
 const org = organizationPartition;
 
@@ -21,3 +22,9 @@ export const organizationKeySamples: KeySamples<typeof organizationKeys> = {
 };
 
 export const toOrganizationItem = (organization: OrganizationRecord) => ({ ...organizationKeys.organization(organization.id), entity: 'ORGANIZATION', ...organization });
+
+/** The organization's settings, as the audit log names it (GET /v1/audit-log). */
+export const organizationAudit: AuditedRecord = { entity: 'ORGANIZATION', resourceType: 'organization' };
+
+/** An API key of the organization (its items are shared/auth/api-key.ts's, written by the admin CLI), as the audit log names it (GET /v1/audit-log). */
+export const apiKeyAudit: AuditedRecord = { entity: 'API_KEY', resourceType: 'api_key', idField: 'keyId' };

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { Invitation, Member } from './member-schema';
 import { changeLogKey } from '../../shared/store/keys';
 import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
+import type { AuditedRecord } from '../../shared/resource';
 
 const org = organizationPartition;
 
@@ -67,3 +68,9 @@ export const fromUserLookupItem = (item: Record<string, unknown>): UserLookup =>
 export function toMemberEmailItem(organizationId: string, email: string, holder: { memberId: number } | { invitationId: number }) {
   return { ...memberKeys.memberEmail(organizationId, email), entity: 'MEMBER_EMAIL', email, ...holder };
 }
+
+/** A member, as the audit log names it (GET /v1/audit-log). */
+export const memberAudit: AuditedRecord = { entity: 'MEMBER', resourceType: 'member' };
+
+/** A pending invitation, as the audit log names it (GET /v1/audit-log). */
+export const invitationAudit: AuditedRecord = { entity: 'INVITATION', resourceType: 'invitation' };

@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
-import { memberCounterNames, memberKeys } from './member-entity';
+import { invitationAudit, memberAudit, memberCounterNames, memberKeys } from './member-entity';
 import { INVITATION_CHANGES, MEMBER_CHANGES, fromInvitationItem, fromMemberItem, toInvitationItem, toMemberEmailItem, toMemberItem, toUserLookupItem } from './member-entity';
 import { ConflictError, NotFoundError } from '../../shared/errors';
 import { now } from '../../shared/ids';
@@ -13,6 +13,7 @@ import { changeLogKey, listOrChanges } from '../../shared/store/change-log';
 import { deleteItem, insertIfAbsent, transact, type TransactWrite } from '../../shared/store/transact';
 import { StaleWrite } from '../../shared/store/versioned';
 import { setFields } from '../../shared/store/update-fields';
+import { auditDeletion } from '../../shared/audit/deletion';
 
 /** Every member of the organization, by id: a team is tens of members, not thousands. */
 export async function listAllMembers(organizationId: string): Promise<Member[]> {
@@ -118,6 +119,7 @@ export async function replaceInvitationWithMember(organizationId: string, invita
     { item: { Put: { TableName: config.tableName, Item: toMemberEmailItem(organizationId, invitation.email, { memberId: member.id }) } } },
     ...memberWrites(organizationId, member, createdAt),
     counterUpdate(organizationId, memberCounterNames.invitations, -1),
+    ...auditDeletion(organizationId, invitationAudit, invitation.id),
   ]);
 }
 
@@ -169,6 +171,7 @@ export async function deleteMember(organizationId: string, member: Member, keptA
     deleteItem(memberKeys.memberEmail(organizationId, member.user.email)),
     counterUpdate(organizationId, memberCounterNames.members, -1),
     ...(keptAdmin ? [stillRole(organizationId, keptAdmin.id, 'ADMIN')] : []),
+    ...auditDeletion(organizationId, memberAudit, member.id),
   ]);
 }
 
@@ -189,5 +192,6 @@ export async function deleteInvitation(organizationId: string, invitation: Invit
       onConditionFailed: invitationNotFound,
     },
     counterUpdate(organizationId, memberCounterNames.invitations, -1),
+    ...auditDeletion(organizationId, invitationAudit, invitation.id),
   ]);
 }

@@ -1,10 +1,10 @@
 import { defineResource, lifecycleEvents } from '../../shared/resource';
 import { invitation, member, memberUser, organization as organizationExample } from './examples';
-import { fromMemberItem, memberKeys, memberKeySamples } from './member-entity';
+import { fromMemberItem, invitationAudit, memberAudit, memberKeys, memberKeySamples } from './member-entity';
 import { Invitation, Member, MemberUser } from './member-schema';
 import { organizationRoutes } from './routes';
 import { Organization } from './schema';
-import { organizationKeys, organizationKeySamples } from './entity';
+import { apiKeyAudit, organizationAudit, organizationKeys, organizationKeySamples } from './entity';
 
 export const organization = defineResource({
   name: 'organization',
@@ -17,5 +17,6 @@ export const organization = defineResource({
     Organization: { schema: Organization, example: organizationExample },
   },
   events: [lifecycleEvents({ entity: 'MEMBER', toData: fromMemberItem, created: 'member.created', updated: 'member.updated', deleted: 'member.deleted' })],
+  audited: [organizationAudit, memberAudit, invitationAudit, apiKeyAudit],
   keys: [{ builders: organizationKeys, samples: organizationKeySamples }, { builders: memberKeys, samples: memberKeySamples }],
 });

@@ -97,7 +97,7 @@ export const deleteOrganizationMember = defineRoute({
   description:
     'The member leaves the list and its `userId` can no longer send SMS (`POST /v1/sms` answers 404 User not found), add company notes or be booked; messages, notes and appointments it already has keep their `userId`. Its email may be invited again. Removing the organization’s last ADMIN answers 409 `LAST_ADMIN`.',
   tag: 'Organization',
-  dynamodb: ['GetItem', 'Query', 'DeleteItem', 'UpdateItem', 'ConditionCheckItem'],
+  dynamodb: ['GetItem', 'Query', 'DeleteItem', 'UpdateItem', 'ConditionCheckItem', 'PutItem'],
   status: 200,
   request: { path: MemberIdPath },
   response: MemberOrInvitationDeleted,
@@ -155,7 +155,7 @@ export const deleteOrganizationInvitation = defineRoute({
   summary: 'Cancel a pending invitation',
   description: 'The invitation leaves the list; accepting it answers 404 from then on, and its email may be invited again. An invitation already accepted or cancelled answers 404.',
   tag: 'Organization',
-  dynamodb: ['GetItem', 'DeleteItem', 'UpdateItem'],
+  dynamodb: ['GetItem', 'DeleteItem', 'UpdateItem', 'PutItem'],
   status: 200,
   request: { path: InvitationIdPath },
   response: MemberOrInvitationDeleted,

@@ -12,5 +12,6 @@ export const policies = defineResource({
     },
   },
   events: [lifecycleEvents({ entity: 'POLICY', toData: collection.fromItem, created: 'policy.created', updated: 'policy.updated', deleted: 'policy.deleted' })],
+  audited: [collection.audited],
   keys: [{ builders: policyKeys, samples: policyKeySamples }],
 });

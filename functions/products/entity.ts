@@ -3,6 +3,7 @@ import { Product } from './schema';
 import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
 import { toVersionedItem, type Versioned } from '../../shared/store/versioned-record';
 import { changeLogKey } from '../../shared/store/keys';
+import type { AuditedRecord } from '../../shared/resource';
 
 export type VersionedProduct = Versioned<Product>;
 
@@ -37,3 +38,6 @@ export const fromProductItem = (item: Record<string, unknown>): VersionedProduct
 export function toProductNameItem(organizationId: string, product: Pick<Product, 'id' | 'name'>) {
   return { ...productKeys.productName(organizationId, product.name), entity: 'PRODUCT_NAME', productId: product.id, name: product.name };
 }
+
+/** A product, as the audit log names it (GET /v1/audit-log). */
+export const productAudit: AuditedRecord = { entity: 'PRODUCT', resourceType: 'product' };

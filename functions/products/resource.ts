@@ -1,5 +1,5 @@
 import { defineResource, lifecycleEvents } from '../../shared/resource';
-import { fromProductItem, productKeys, productKeySamples } from './entity';
+import { fromProductItem, productAudit, productKeys, productKeySamples } from './entity';
 import { product } from './examples';
 import { productRoutes } from './routes';
 import { BatchResult, Product } from './schema';
@@ -10,5 +10,6 @@ export const products = defineResource({
   routes: productRoutes,
   components: { Product: { schema: Product, example: product }, ProductBatchResult: { schema: BatchResult, example: undefined } },
   events: [lifecycleEvents({ entity: 'PRODUCT', toData: (item) => fromProductItem(item).value, created: 'product.created', updated: 'product.updated', deleted: 'product.deleted' })],
+  audited: [productAudit],
   keys: [{ builders: productKeys, samples: productKeySamples }],
 });

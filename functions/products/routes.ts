@@ -91,7 +91,7 @@ export const deleteProduct = defineRoute({
   summary: 'Delete a trade product',
   description: 'Removes the product and frees its name for another product, in one transaction. A product already gone answers 404, and so does a batch item naming it.',
   tag: 'Products',
-  dynamodb: ['GetItem', 'DeleteItem'],
+  dynamodb: ['GetItem', 'DeleteItem', 'PutItem'],
   status: 200,
   request: { path: ProductIdPath },
   response: ProductDeleted,

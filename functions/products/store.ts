@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../../shared/dynamo';
 import { normalizeName } from '../../shared/store/keys';
-import { PRODUCT_CHANGES, fromProductItem, productKeys, toProductItem, toProductNameItem, type VersionedProduct } from './entity';
+import { fromProductItem, PRODUCT_CHANGES, productAudit, productKeys, toProductItem, toProductNameItem, type VersionedProduct } from './entity';
 import { ConflictError } from '../../shared/errors';
 import { filterSignature } from '../../shared/filters';
 import type { Page } from '../../shared/pagination';
@@ -12,6 +12,7 @@ import { batchGetItems } from '../../shared/store/batch-get';
 import { deleteItem, insertIfAbsent, transact } from '../../shared/store/transact';
 import { moveUniqueItem, putIfVersion, retryOnStaleWrite, StaleWrite, writeVersion } from '../../shared/store/versioned';
 import { config } from '../../shared/config';
+import { auditDeletion } from '../../shared/audit/deletion';
 
 export const PRODUCT_SEQUENCE = 'PRODUCT';
 
@@ -79,6 +80,7 @@ export async function deleteProduct(organizationId: string, productId: number, n
         onConditionFailed: () => new StaleWrite(),
       },
       deleteItem(productKeys.productName(organizationId, current.value.name)),
+      ...auditDeletion(organizationId, productAudit, productId),
     ]);
     return current.value;
   });

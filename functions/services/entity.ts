@@ -3,6 +3,7 @@ import { CategoryService, Service } from './schema';
 import type { Versioned } from '../../shared/store/versioned-record';
 import { changeLogKey } from '../../shared/store/keys';
 import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
+import type { AuditedRecord } from '../../shared/resource';
 
 const org = organizationPartition;
 
@@ -59,3 +60,6 @@ export const toCategoryService = (service: Service): CategoryService => v.parse(
 export function toServiceNameItem(organizationId: string, service: Pick<Service, 'id' | 'name'>) {
   return { ...serviceKeys.serviceName(organizationId, service.name), entity: 'SERVICE_NAME', serviceId: service.id, name: service.name };
 }
+
+/** A service, as the audit log names it (GET /v1/audit-log). */
+export const serviceAudit: AuditedRecord = { entity: 'SERVICE', resourceType: 'service' };

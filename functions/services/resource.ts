@@ -1,8 +1,8 @@
 import { defineResource, lifecycleEvents } from '../../shared/resource';
-import { fromServiceItem, serviceKeys, serviceKeySamples } from './entity';
+import { fromServiceItem, serviceAudit, serviceKeys, serviceKeySamples } from './entity';
 import { categoryService, scenario, scenarioOutcome, scenarioQuestion, service, serviceCategory } from './examples';
 import { serviceRoutes } from './routes';
-import { fromScenarioItem } from './scenario-entity';
+import { fromScenarioItem, scenarioAudit } from './scenario-entity';
 import * as scenarios from './scenario-schema';
 import * as schemas from './schema';
 
@@ -26,5 +26,6 @@ export const services = defineResource({
     lifecycleEvents({ entity: 'SERVICE', toData: fromServiceItem, created: 'service.created', updated: 'service.updated', deleted: 'service.deleted' }),
     lifecycleEvents({ entity: 'SCENARIO', toData: fromScenarioItem, created: 'scenario.created', updated: 'scenario.updated', deleted: 'scenario.deleted' }),
   ],
+  audited: [serviceAudit, scenarioAudit],
   keys: [{ builders: serviceKeys, samples: serviceKeySamples }],
 });

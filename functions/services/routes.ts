@@ -81,7 +81,7 @@ export const deleteService = defineRoute({
   summary: 'Delete a service and its scenario',
   description: `Removes the service, its scenario and its name in one transaction; every transfer rule that named the scenario gets \`scenarioId: null\` in the same transaction. A scenario named by more than ${MAX_SCENARIO_LINKS} transfer rules answers 409 and nothing is deleted.`,
   tag: 'Services',
-  dynamodb: ['GetItem', 'Query', 'DeleteItem', 'UpdateItem'],
+  dynamodb: ['GetItem', 'Query', 'DeleteItem', 'UpdateItem', 'PutItem'],
   status: 200,
   request: { path: ServiceIdPath },
   response: ServiceDeleted,

@@ -3,6 +3,7 @@ import { Scenario, ScenarioSummary } from './scenario-schema';
 import { SCENARIO_CHANGES, serviceKeys } from './entity';
 import { changeLogKey } from '../../shared/store/keys';
 import type { Versioned } from '../../shared/store/versioned-record';
+import type { AuditedRecord } from '../../shared/resource';
 
 /**
  * The scenario's item. `version` moves with each PATCH; `links` (absent: 0) counts the records that name the
@@ -19,3 +20,6 @@ export const fromVersionedScenarioItem = (item: Record<string, unknown>): Versio
 
 /** The form of a scenario nested in its service. */
 export const scenarioSummary = (scenario: Scenario): ScenarioSummary => v.parse(ScenarioSummary, scenario);
+
+/** A scenario, as the audit log names it (GET /v1/audit-log). */
+export const scenarioAudit: AuditedRecord = { entity: 'SCENARIO', resourceType: 'scenario' };

@@ -46,8 +46,11 @@ export const ScenarioSummary = v.object({
 });
 export type ScenarioSummary = v.InferOutput<typeof ScenarioSummary>;
 
-/** At most this many records may name a scenario its service's delete clears: 4 writes + 2 per link fit in a transaction of 100. */
-export const MAX_SCENARIO_LINKS = 48;
+/**
+ * At most this many records may name a scenario its service's delete clears: 4 writes, the service's and the
+ * scenario's audit entries, and 2 per link fit in a transaction of 100.
+ */
+export const MAX_SCENARIO_LINKS = 47;
 
 export const ScenarioIdPath = v.object({ scenarioId: integerString('scenarioId') });
 export const ScenarioResponse = v.object({ scenario: Scenario });

@@ -2,9 +2,9 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
 import { filterSignature } from '../../shared/filters';
-import { fromScenarioItem, fromVersionedScenarioItem, scenarioSummary, toScenarioItem } from './scenario-entity';
+import { fromScenarioItem, fromVersionedScenarioItem, scenarioAudit, scenarioSummary, toScenarioItem } from './scenario-entity';
 import { referrerOf } from './scenario-links';
-import { fromServiceItem, fromVersionedServiceItem, serviceCounterNames, serviceKeys, toServiceItem, toServiceNameItem } from './entity';
+import { fromServiceItem, fromVersionedServiceItem, serviceAudit, serviceCounterNames, serviceKeys, toServiceItem, toServiceNameItem } from './entity';
 import { ConflictError, NotFoundError } from '../../shared/errors';
 import type { Page } from '../../shared/pagination';
 import { normalizeName, type Key } from '../../shared/store/keys';
@@ -19,6 +19,7 @@ import { queryAll } from '../../shared/store/query-page';
 import { deleteItem, insertIfAbsent, transact, writeAlone, type TransactWrite } from '../../shared/store/transact';
 import { setFields, type Condition } from '../../shared/store/update-fields';
 import { moveUniqueItem, StaleWrite } from '../../shared/store/versioned';
+import { auditDeletion } from '../../shared/audit/deletion';
 
 export const SERVICE_SEQUENCE = 'SERVICE';
 export const SCENARIO_SEQUENCE = 'SCENARIO';
@@ -167,6 +168,8 @@ export async function deleteServiceWithScenario(organizationId: string, current:
       onConditionFailed: stale,
     },
     counterUpdate(organizationId, serviceCounterNames.services, -1),
+    ...auditDeletion(organizationId, serviceAudit, service.id),
+    ...auditDeletion(organizationId, scenarioAudit, scenarioId),
     ...links.flatMap((link): TransactWrite[] => {
       const { key, attribute } = referrerOf(link);
       return [

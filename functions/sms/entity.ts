@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '../../shared/store/keys';
 import { smsMessageRefOf } from '../inquiries/entity';
 import { Sms } from './schema';
+import type { AuditedRecord } from '../../shared/resource';
 
 const org = organizationPartition;
 
@@ -27,3 +28,6 @@ export const smsKeySamples: KeySamples<typeof smsKeys> = {
  */
 export const fromSmsItem = (item: Record<string, unknown>): Sms =>
   v.parse(Sms, { ...item, messageThreadId: item.threadId, inquiryId: item.inquiryId ?? smsMessageRefOf(item).inquiryId });
+
+/** An SMS message, sent or received (its items are written with its inquiry's, functions/inquiries/entity.ts), as the audit log names it (GET /v1/audit-log). */
+export const smsAudit: AuditedRecord = { entity: 'SMS_MESSAGE', resourceType: 'sms' };

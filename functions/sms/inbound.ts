@@ -2,6 +2,7 @@ import type { SNSEvent } from 'aws-lambda';
 import * as v from 'valibot';
 import { receiveSms } from './replies';
 import { logger } from '../../shared/observability';
+import { asWriter, inboundWriter } from '../../shared/audit/writer';
 
 /** What End User Messaging SMS publishes for a two-way reply (the phone number's two-way channel is this topic). */
 const TwoWayMessage = v.object({
@@ -20,7 +21,10 @@ export async function handler(event: SNSEvent): Promise<void> {
       continue;
     }
     const { originationNumber, destinationNumber, messageBody, inboundMessageId } = message.output;
-    const outcome = await receiveSms({ from: originationNumber, to: destinationNumber, body: messageBody, providerMessageId: inboundMessageId, receivedAt: record.Sns.Timestamp });
+    // Written as the reply itself (via inbound, no key): the audit log attributes its records to it.
+    const outcome = await asWriter(inboundWriter(inboundMessageId), () =>
+      receiveSms({ from: originationNumber, to: destinationNumber, body: messageBody, providerMessageId: inboundMessageId, receivedAt: record.Sns.Timestamp }),
+    );
     if (outcome !== 'recorded') logger.info('inbound SMS not recorded', { outcome, inboundMessageId });
   }
 }

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { moveSmsStatus } from './store';
 import { RECEIPT_STATUS } from '../../shared/sms/receipt-types';
+import { asWriter, inboundWriter } from '../../shared/audit/writer';
 
 /** What a receipt must carry for us to act on it: its type, and the ids we sent as Context; `messageId` is the provider's. */
 export const SmsReceipt = v.object({
@@ -28,10 +29,13 @@ export async function applyReceipt(receipt: unknown): Promise<boolean> {
   const failureReason = status === 'FAILED' ? (messageStatusDescription ?? eventType) : undefined;
   const { organizationId, inquiryId, messageId } = context;
   const settle = () => moveSmsStatus(organizationId, inquiryId, messageId, 'SENT', status, { providerMessageId, failureReason });
-  if (await settle()) return true;
-  // Not SENT: still QUEUED, FAILED unconfirmed, or past it already. Whoever marks it SENT (this receipt or the
-  // send), it is SENT or later after this, so the second try settles it exactly when the first found it short of SENT.
-  (await moveSmsStatus(organizationId, inquiryId, messageId, 'QUEUED', 'SENT', { providerMessageId })) ||
-    (await moveSmsStatus(organizationId, inquiryId, messageId, 'FAILED', 'SENT', { providerMessageId }, { fromUnconfirmedFailure: true }));
-  return settle();
+  // Written as the provider's report (via inbound, no key), however it arrives: the audit log attributes the status to it.
+  return asWriter(inboundWriter(providerMessageId ?? messageId), async () => {
+    if (await settle()) return true;
+    // Not SENT: still QUEUED, FAILED unconfirmed, or past it already. Whoever marks it SENT (this receipt or the
+    // send), it is SENT or later after this, so the second try settles it exactly when the first found it short of SENT.
+    (await moveSmsStatus(organizationId, inquiryId, messageId, 'QUEUED', 'SENT', { providerMessageId })) ||
+      (await moveSmsStatus(organizationId, inquiryId, messageId, 'FAILED', 'SENT', { providerMessageId }, { fromUnconfirmedFailure: true }));
+    return settle();
+  });
 }

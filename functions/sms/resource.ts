@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { defineResource, type EventSource } from '../../shared/resource';
 import { SmsMessage } from '../inquiries/schema';
 import { smsRoutes } from './routes';
-import { smsKeys, smsKeySamples } from './entity';
+import { smsAudit, smsKeys, smsKeySamples } from './entity';
 import { sms as smsExample } from './examples';
 import { Sms } from './schema';
 
@@ -30,5 +30,6 @@ export const sms = defineResource({
   workers: { smsReceipts: 'receipt', inboundSms: 'inbound' },
   // SMS stuck QUEUED past 5 minutes become FAILED, unconfirmed (functions/sms/unanswered.ts).
   jobs: [{ name: 'SettleUnansweredSms', handler: 'sweep', everyMinutes: 1, dynamodb: ['Query', 'UpdateItem'], indexes: ['gsi1'] }],
+  audited: [smsAudit],
   keys: [{ builders: smsKeys, samples: smsKeySamples }],
 });

@@ -7,19 +7,29 @@ import { logger } from '../../shared/observability';
 import { recordEvents } from '../events/store';
 import type { Event } from '../events/schema';
 import { enqueueDeliveries } from '../webhooks/fan-out';
+import { auditEntriesOf } from '../audit-log/derive';
+import { recordAuditEntries } from '../audit-log/store';
 
 const image = (attributes: unknown) => (attributes ? unmarshall(attributes as Record<string, AttributeValue>) : undefined);
 
-function eventsOfRecord({ eventName, dynamodb }: DynamoDBRecord): Event[] {
-  if (!eventName || !dynamodb?.SequenceNumber) return [];
-  const change: ItemChange = { kind: eventName, oldItem: image(dynamodb.OldImage), newItem: image(dynamodb.NewImage) };
+/** A record's committed change, with its position in the stream. */
+function changeOf({ eventName, dynamodb }: DynamoDBRecord): { change: ItemChange; sequenceNumber: string; streamTimeMs: number } | undefined {
+  if (!eventName || !dynamodb?.SequenceNumber) return undefined;
+  return {
+    change: { kind: eventName, oldItem: image(dynamodb.OldImage), newItem: image(dynamodb.NewImage) },
+    sequenceNumber: dynamodb.SequenceNumber,
+    streamTimeMs: (dynamodb.ApproximateCreationDateTime ?? Date.now() / 1000) * 1000,
+  };
+}
+
+function eventsOfRecord({ change, sequenceNumber, streamTimeMs }: NonNullable<ReturnType<typeof changeOf>>): Event[] {
   const derived = eventsOf(change);
   if (derived.length === 0) return [];
   // The record's own time is rounded down (to the second in AWS, the minute in DynamoDB Local); the change's stamp is not.
-  const occurredAtMs = occurredAtOf(change, (dynamodb.ApproximateCreationDateTime ?? Date.now() / 1000) * 1000);
+  const occurredAtMs = occurredAtOf(change, streamTimeMs);
   // An `*.updated` type always comes with its previousAttributes (shared/resource.ts), as the Event schema says.
   return derived.map((event) => ({
-    id: eventIdOf(occurredAtMs, dynamodb.SequenceNumber!),
+    id: eventIdOf(occurredAtMs, sequenceNumber),
     type: event.type,
     occurredAt: new Date(occurredAtMs).toISOString(),
     organizationId: event.organizationId,
@@ -29,15 +39,19 @@ function eventsOfRecord({ eventName, dynamodb }: DynamoDBRecord): Event[] {
 }
 
 /**
- * The table's stream → events. Only committed changes reach the stream, so an event exists exactly when
- * its change does. Each event is recorded, then queued for the subscriptions that asked for its type. A failure
- * retries the whole batch; event ids come from the records, so retries rewrite the same events and receivers
- * see the same webhook-id again (deliveries are at least once).
+ * The table's stream → events and audit entries. Only committed changes reach the stream, so an event exists exactly
+ * when its change does. Each event is recorded, then queued for the subscriptions that asked for its type; each write
+ * a writer stamped on a record is recorded in the audit log. A failure retries the whole batch; event and entry ids
+ * come from the records, so retries rewrite the same events and entries, and receivers see the same webhook-id again
+ * (deliveries are at least once).
  */
 export async function handler(batch: DynamoDBStreamEvent): Promise<void> {
-  const events = batch.Records.flatMap(eventsOfRecord);
-  if (events.length === 0) return;
-  await recordEvents(events);
-  await enqueueDeliveries(events);
-  logger.debug('events recorded', { count: events.length, types: [...new Set(events.map((event) => event.type))] });
+  const changes = batch.Records.map(changeOf).filter((change) => change !== undefined);
+  const events = changes.flatMap(eventsOfRecord);
+  const entries = changes.flatMap(({ change, sequenceNumber }) => auditEntriesOf(change, sequenceNumber));
+  await Promise.all([
+    entries.length ? recordAuditEntries(entries) : undefined,
+    events.length ? recordEvents(events).then(() => enqueueDeliveries(events)) : undefined,
+  ]);
+  if (events.length) logger.debug('events recorded', { count: events.length, types: [...new Set(events.map((event) => event.type))] });
 }

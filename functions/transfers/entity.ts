@@ -3,6 +3,7 @@ import { Transfer } from './schema';
 import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
 import { toVersionedItem, type Versioned } from '../../shared/store/versioned-record';
 import { changeLogKey } from '../../shared/store/keys';
+import type { AuditedRecord } from '../../shared/resource';
 
 export type VersionedTransfer = Versioned<Transfer>;
 
@@ -36,3 +37,6 @@ export const fromTransferItem = (item: Record<string, unknown>): VersionedTransf
 export function toTransferLabelItem(organizationId: string, transfer: Pick<Transfer, 'id' | 'label'>) {
   return { ...transferKeys.transferLabel(organizationId, transfer.label), entity: 'TRANSFER_LABEL', transferId: transfer.id, label: transfer.label };
 }
+
+/** A transfer rule, as the audit log names it (GET /v1/audit-log). */
+export const transferAudit: AuditedRecord = { entity: 'TRANSFER', resourceType: 'transfer' };

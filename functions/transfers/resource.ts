@@ -1,5 +1,5 @@
 import { defineResource, lifecycleEvents } from '../../shared/resource';
-import { fromTransferItem, transferKeys, transferKeySamples } from './entity';
+import { fromTransferItem, transferAudit, transferKeys, transferKeySamples } from './entity';
 import { transfer } from './examples';
 import { transferRoutes } from './routes';
 import { Transfer } from './schema';
@@ -10,5 +10,6 @@ export const transfers = defineResource({
   routes: transferRoutes,
   components: { Transfer: { schema: Transfer, example: transfer } },
   events: [lifecycleEvents({ entity: 'TRANSFER', toData: (item) => fromTransferItem(item).value, created: 'transfer.created', updated: 'transfer.updated', deleted: 'transfer.deleted' })],
+  audited: [transferAudit],
   keys: [{ builders: transferKeys, samples: transferKeySamples }],
 });

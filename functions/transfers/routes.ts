@@ -69,7 +69,7 @@ export const deleteTransfer = defineRoute({
   summary: 'Delete a call transfer rule',
   description: 'Removes the rule; its label is free for another rule at once.',
   tag: 'Transfers',
-  dynamodb: ['GetItem', 'DeleteItem', 'UpdateItem'],
+  dynamodb: ['GetItem', 'DeleteItem', 'UpdateItem', 'PutItem'],
   status: 200,
   request: { path: TransferIdPath },
   response: TransferDeleted,

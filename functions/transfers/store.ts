@@ -4,7 +4,7 @@ import { dynamo } from '../../shared/dynamo';
 import { filterSignature } from '../../shared/filters';
 import { normalizeName } from '../../shared/store/keys';
 import { linkScenario, unlinkScenario, type ScenarioReferrer } from '../services/scenario-links';
-import { TRANSFER_CHANGES, fromTransferItem, toTransferItem, toTransferLabelItem, transferKeys, type VersionedTransfer } from './entity';
+import { fromTransferItem, toTransferItem, toTransferLabelItem, TRANSFER_CHANGES, transferAudit, transferKeys, type VersionedTransfer } from './entity';
 import { ConflictError, ValidationError } from '../../shared/errors';
 import type { Page } from '../../shared/pagination';
 import type { Transfer, TransferListQuery } from './schema';
@@ -12,6 +12,7 @@ import { filteredPage } from '../../shared/store/collection-page';
 import { changeLogKey, listOrChanges } from '../../shared/store/change-log';
 import { deleteItem, insertIfAbsent, transact, type TransactWrite } from '../../shared/store/transact';
 import { moveUniqueItem, putIfVersion, StaleWrite, writeVersion } from '../../shared/store/versioned';
+import { auditDeletion } from '../../shared/audit/deletion';
 
 export const TRANSFER_SEQUENCE = 'TRANSFER';
 
@@ -79,6 +80,7 @@ export async function deleteTransferVersion(organizationId: string, current: Ver
     },
     deleteItem(transferKeys.transferLabel(organizationId, transfer.label)),
     ...scenarioUnlink(organizationId, transfer.id, transfer.scenarioId),
+    ...auditDeletion(organizationId, transferAudit, transfer.id),
   ]);
 }
 

@@ -3,6 +3,7 @@ import { Webhook, WebhookDelivery, type DeliveryFilter } from './schema';
 import { TTL_ATTRIBUTE } from '../../shared/table';
 import { changeLogKey } from '../../shared/store/keys';
 import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
+import type { AuditedRecord } from '../../shared/resource';
 
 const org = organizationPartition;
 
@@ -87,3 +88,6 @@ export function toDeliveryItem(organizationId: string, webhookId: string, delive
 }
 
 export const fromDeliveryItem = (item: Record<string, unknown>): WebhookDelivery => v.parse(WebhookDelivery, item);
+
+/** A webhook subscription, as the audit log names it (GET /v1/audit-log). */
+export const webhookAudit: AuditedRecord = { entity: 'WEBHOOK', resourceType: 'webhook' };

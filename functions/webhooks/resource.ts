@@ -2,7 +2,7 @@ import { defineResource } from '../../shared/resource';
 import { webhook, webhookDelivery, webhookWithSecret } from './examples';
 import { webhookRoutes } from './routes';
 import { Webhook, WebhookDelivery, WebhookWithSecret } from './schema';
-import { webhookKeys, webhookKeySamples } from './entity';
+import { webhookAudit, webhookKeys, webhookKeySamples } from './entity';
 
 export const webhooks = defineResource({
   name: 'webhooks',
@@ -15,5 +15,6 @@ export const webhooks = defineResource({
     WebhookWithSecret: { schema: WebhookWithSecret, example: webhookWithSecret },
     WebhookDelivery: { schema: WebhookDelivery, example: webhookDelivery },
   },
+  audited: [webhookAudit],
   keys: [{ builders: webhookKeys, samples: webhookKeySamples }],
 });

@@ -72,7 +72,7 @@ export const deleteWebhook = defineRoute({
   summary: 'Delete a webhook',
   description: 'Stops deliveries at once, including pending retries.',
   tag: 'Webhooks',
-  dynamodb: ['DeleteItem', 'UpdateItem'],
+  dynamodb: ['DeleteItem', 'UpdateItem', 'PutItem'],
   status: 200,
   request: { path: WebhookIdPath },
   response: WebhookDeleted,

@@ -2,7 +2,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
 import { keys } from '../../shared/store/keys';
-import { WEBHOOK_CHANGES, DELIVERY_LOG_DAYS, fromDeliveryItem, fromWebhookItem, toDeliveryItem, toWebhookItem, webhookCounterNames, webhookKeys, type WebhookRecord } from './entity';
+import { DELIVERY_LOG_DAYS, fromDeliveryItem, fromWebhookItem, toDeliveryItem, toWebhookItem, WEBHOOK_CHANGES, webhookAudit, webhookCounterNames, webhookKeys, type WebhookRecord } from './entity';
 import { BadRequestError, ConflictError, NotFoundError } from '../../shared/errors';
 import type { Page, PageRequest } from '../../shared/pagination';
 import { MAX_WEBHOOKS_PER_ORGANIZATION, type DeliveryFilter, type WebhookDelivery } from './schema';
@@ -12,6 +12,7 @@ import { changeLogKey, listOrChanges, resumablePage } from '../../shared/store/c
 import { idsSince, retentionWindow } from '../../shared/store/retention';
 import { deleteItem, insertIfAbsent, transact, writeAlone, type TransactWrite } from '../../shared/store/transact';
 import { setFields } from '../../shared/store/update-fields';
+import { auditDeletion } from '../../shared/audit/deletion';
 
 export const WEBHOOK_NOT_FOUND = 'Webhook not found';
 const notFound = () => new NotFoundError(WEBHOOK_NOT_FOUND);
@@ -66,7 +67,11 @@ export async function updateWebhook(organizationId: string, webhookId: string, c
 }
 
 export async function deleteWebhook(organizationId: string, webhookId: string): Promise<void> {
-  await transact([deleteItem(webhookKeys.webhook(organizationId, webhookId), notFound), counterUpdate(organizationId, webhookCounterNames.webhooks, -1)]);
+  await transact([
+    deleteItem(webhookKeys.webhook(organizationId, webhookId), notFound),
+    counterUpdate(organizationId, webhookCounterNames.webhooks, -1),
+    ...auditDeletion(organizationId, webhookAudit, webhookId),
+  ]);
 }
 
 /** Marks the subscription failing since `at`, unless it already was: the first failure of a run starts the clock. */

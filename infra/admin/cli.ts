@@ -2,6 +2,8 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_USAGE_PLAN, isUsagePlanName, USAGE_PLAN_NAMES, USAGE_PLANS, type UsagePlanName } from '../../shared/auth/usage-plans';
 import { LOCAL_AWS_ENV } from '../local/dynamodb-local';
 import { MAX_COUNTER_SHARDS } from '../../shared/store/counter-shards';
+import { newId } from '../../shared/ids';
+import { API_KEY_SCOPES, DEFAULT_SCOPE, isApiKeyScope, type ApiKeyScope } from '../../shared/auth/scopes';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -12,12 +14,14 @@ Commands:
                                              (requests per second, burst and daily quota; default ${DEFAULT_USAGE_PLAN})
   org shards --org <id> --counter-shards <n> spread its lead and inquiry counters over n items (1 to ${MAX_COUNTER_SHARDS};
                                              only grows), for a tenant creating leads at tens a second (docs/capacity.md)
-  key create --org <id> [--name <name>] [--expires-in 30d]
-                                             issue another API key (s, m, h or d)
+  key create --org <id> [--name <name>] [--expires-in 30d] [--scopes full]
+                                             issue another API key (s, m, h or d); --scopes read (GET only),
+                                             write (all but DELETE) or full (everything, the default)
   key rotate --org <id> --key <keyId> [--overlap 24h] [--expires-in 90d]
-                                             issue its replacement; the old key ends after the overlap
+                                             issue its replacement, with the same name and scopes; the old
+                                             key ends after the overlap
   key revoke --org <id> --key <keyId>        revoke an API key
-  key list --org <id>                        list an organization's keys (never their secrets)
+  key list --org <id>                        list an organization's keys with their scopes (never their secrets)
 
 Target (default: the local server's DynamoDB Local at localhost:$DYNAMODB_PORT (8000), table $TABLE_NAME (sales-pipeline),
 as npm start uses them):
@@ -44,6 +48,7 @@ const { positionals, values } = (() => {
         api: { type: 'string' },
         plan: { type: 'string' },
         'counter-shards': { type: 'string' },
+        scopes: { type: 'string' },
         help: { type: 'boolean', default: false },
       },
     });
@@ -87,6 +92,12 @@ async function applyUsagePlan(organizationId: string, plan: UsagePlanName): Prom
 
 const expiry = (text: string | undefined): Date | null => (text === undefined ? null : later('expires-in', text));
 
+function keyScope(): ApiKeyScope {
+  const scope = values.scopes ?? DEFAULT_SCOPE;
+  if (!isApiKeyScope(scope)) throw new UsageError(`--scopes must be one of ${API_KEY_SCOPES.join(', ')} (got "${scope}")`);
+  return scope;
+}
+
 /** Points the shared code at the target table before it is loaded (it reads its configuration on import). */
 function configureTarget(command: string): void {
   if (values.table) {
@@ -107,6 +118,7 @@ async function run(): Promise<unknown> {
   if (values.help || !command) throw new UsageError('');
   const known = ['org create', 'org plan', 'org shards', 'key create', 'key rotate', 'key revoke', 'key list'];
   if (!known.includes(command)) throw new UsageError(`Unknown command "${command}"`);
+  if (values.scopes !== undefined && command !== 'key create') throw new UsageError('--scopes is an option of key create only (a rotated key keeps its scopes)');
   configureTarget(command);
   const keys = await import('../../shared/auth/api-keys');
   const { organizationExists, raiseOrganizationCounterShards, setOrganizationUsagePlan } = await import('../../functions/organization/store');
@@ -115,54 +127,60 @@ async function run(): Promise<unknown> {
     if (!(await organizationExists(org))) throw new UsageError(`No organization ${org} in this table`);
     return org;
   };
-  switch (command) {
-    case 'org create': {
-      const name = required('name');
-      const plan = usagePlan();
-      const { createOrganizationWithKey } = await import('../demo/organization');
-      const created = await createOrganizationWithKey(name, { demo: values.demo, usagePlan: plan });
-      await applyUsagePlan(created.organizationId, plan);
-      return created;
+  const { asWriter } = await import('../../shared/audit/writer');
+  // Every record a command writes is attributed to this run of the CLI in the audit log: via admin, with no key.
+  const operator = { keyId: null, keyName: null, requestId: newId('admin'), method: null, path: null, via: 'admin' as const };
+  return asWriter(operator, async () => {
+    switch (command) {
+      case 'org create': {
+        const name = required('name');
+        const plan = usagePlan();
+        const { createOrganizationWithKey } = await import('../demo/organization');
+        const created = await createOrganizationWithKey(name, { demo: values.demo, usagePlan: plan });
+        await applyUsagePlan(created.organizationId, plan);
+        return created;
+      }
+      case 'org plan': {
+        const organizationId = await requireOrganization();
+        if (!values.plan) throw new UsageError('--plan is required');
+        const plan = usagePlan();
+        await setOrganizationUsagePlan(organizationId, plan);
+        return { organizationId, usagePlan: plan, limits: USAGE_PLANS[plan], ...(await applyUsagePlan(organizationId, plan)) };
+      }
+      case 'org shards': {
+        const organizationId = await requireOrganization();
+        const shards = Number(values['counter-shards']);
+        if (!Number.isInteger(shards) || shards < 1 || shards > MAX_COUNTER_SHARDS) throw new UsageError(`--counter-shards must be a whole number from 1 to ${MAX_COUNTER_SHARDS}`);
+        await raiseOrganizationCounterShards(organizationId, shards).catch((error: unknown) => {
+          throw new UsageError((error as Error).message);
+        });
+        return { organizationId, counterShards: shards };
+      }
+      case 'key create': {
+        const expiresAt = expiry(values['expires-in']);
+        const scope = keyScope();
+        const { key, token } = await keys.createApiKey(await requireOrganization(), expiresAt, values.name ?? null, scope);
+        return { organizationId: key.organizationId, keyId: key.keyId, name: key.name, scope: key.scope, apiKey: token, expiresAt: key.expiresAt };
+      }
+      case 'key rotate': {
+        const organizationId = await requireOrganization();
+        const old = await keys.findApiKey(organizationId, required('key'));
+        if (!old) throw new UsageError(`No key ${values.key} in organization ${organizationId}`);
+        const oldEndsAt = later('overlap', values.overlap ?? '24h', { allowZero: true });
+        const { key, token } = await keys.createApiKey(organizationId, expiry(values['expires-in']), old.name, old.scope);
+        await keys.expireApiKey(organizationId, old.keyId, oldEndsAt);
+        return { organizationId, keyId: key.keyId, name: key.name, scope: key.scope, apiKey: token, replaces: old.keyId, replacedKeyEndsAt: oldEndsAt.toISOString() };
+      }
+      case 'key revoke': {
+        const organizationId = await requireOrganization();
+        const keyId = required('key');
+        await keys.revokeApiKey(organizationId, keyId);
+        return { organizationId, keyId, revoked: true };
+      }
+      default:
+        return { organizationId: values.org, keys: await keys.listApiKeys(await requireOrganization()) };
     }
-    case 'org plan': {
-      const organizationId = await requireOrganization();
-      if (!values.plan) throw new UsageError('--plan is required');
-      const plan = usagePlan();
-      await setOrganizationUsagePlan(organizationId, plan);
-      return { organizationId, usagePlan: plan, limits: USAGE_PLANS[plan], ...(await applyUsagePlan(organizationId, plan)) };
-    }
-    case 'org shards': {
-      const organizationId = await requireOrganization();
-      const shards = Number(values['counter-shards']);
-      if (!Number.isInteger(shards) || shards < 1 || shards > MAX_COUNTER_SHARDS) throw new UsageError(`--counter-shards must be a whole number from 1 to ${MAX_COUNTER_SHARDS}`);
-      await raiseOrganizationCounterShards(organizationId, shards).catch((error: unknown) => {
-        throw new UsageError((error as Error).message);
-      });
-      return { organizationId, counterShards: shards };
-    }
-    case 'key create': {
-      const expiresAt = expiry(values['expires-in']);
-      const { key, token } = await keys.createApiKey(await requireOrganization(), expiresAt, values.name ?? null);
-      return { organizationId: key.organizationId, keyId: key.keyId, name: key.name, apiKey: token, expiresAt: key.expiresAt };
-    }
-    case 'key rotate': {
-      const organizationId = await requireOrganization();
-      const old = await keys.findApiKey(organizationId, required('key'));
-      if (!old) throw new UsageError(`No key ${values.key} in organization ${organizationId}`);
-      const oldEndsAt = later('overlap', values.overlap ?? '24h', { allowZero: true });
-      const { key, token } = await keys.createApiKey(organizationId, expiry(values['expires-in']), old.name);
-      await keys.expireApiKey(organizationId, old.keyId, oldEndsAt);
-      return { organizationId, keyId: key.keyId, name: key.name, apiKey: token, replaces: old.keyId, replacedKeyEndsAt: oldEndsAt.toISOString() };
-    }
-    case 'key revoke': {
-      const organizationId = await requireOrganization();
-      const keyId = required('key');
-      await keys.revokeApiKey(organizationId, keyId);
-      return { organizationId, keyId, revoked: true };
-    }
-    default:
-      return { organizationId: values.org, keys: await keys.listApiKeys(await requireOrganization()) };
-  }
+  });
 }
 
 /** A refused or failed connection, as the SDK reports it when nothing listens at the endpoint. */

@@ -164,9 +164,10 @@ export function createLocalGateway({ routes, loadHandler, loadAuthorizer, around
         if (!header) return sendGateway(response, GATEWAY_RESPONSES.UNAUTHORIZED);
         identity = headers[header]!;
       }
-      const cached = identity === undefined ? undefined : allowedByHeader.get(identity);
+      const entry = identity === undefined ? undefined : allowedByHeader.get(identity);
+      const cached = entry && entry.until > Date.now() ? entry : undefined;
       const authorize = await loadAuthorizer(kind);
-      const result = cached && cached.until > Date.now() ? cached.result : await aroundAuthorize(() => authorize({
+      const result = cached ? cached.result : await aroundAuthorize(() => authorize({
         type: 'REQUEST',
         methodArn,
         resource: route.path,
@@ -186,8 +187,9 @@ export function createLocalGateway({ routes, loadHandler, loadAuthorizer, around
       });
       if (result === 'UNAUTHORIZED') return sendGateway(response, GATEWAY_RESPONSES.UNAUTHORIZED);
       if (result === 'FAILED') return sendGateway(response, GATEWAY_RESPONSES.AUTHORIZER_FAILURE);
-      if (!allows(result, methodArn)) return sendGateway(response, GATEWAY_RESPONSES.ACCESS_DENIED);
+      // The policy is cached whole, as API Gateway does, and every request of the token is checked against it.
       if (authorizerCacheTtlMs > 0 && identity !== undefined && !cached) allowedByHeader.set(identity, { result, until: Date.now() + authorizerCacheTtlMs });
+      if (!allows(result, methodArn)) return sendGateway(response, GATEWAY_RESPONSES.ACCESS_DENIED);
       // Every method with an authorizer requires the usage-plan key it names (apiKeyRequired): metered the same way.
       if (meter && result.usageIdentifierKey) {
         const admission = await meter(result.usageIdentifierKey);

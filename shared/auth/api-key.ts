@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { keys } from '../store/keys';
+import { API_KEY_SCOPES, DEFAULT_SCOPE } from './scopes';
 
 /** Expiry and revocation are stored absent rather than null, so revoking can keep the first revocation time (if_not_exists). */
 const ApiKey = v.object({
@@ -7,6 +8,8 @@ const ApiKey = v.object({
   organizationId: v.string(),
   /** What the operator calls it ("Zapier", "website form"); null for a key issued without one. */
   name: v.optional(v.nullable(v.string()), null),
+  /** What the key may do (shared/auth/scopes.ts); a key stored before scopes existed reads as `full`, as it acted. */
+  scope: v.optional(v.picklist(API_KEY_SCOPES), DEFAULT_SCOPE),
   tokenHash: v.string(),
   createdAt: v.string(),
   /** When a request last used it, to the minute: a key nobody uses can be revoked without fear. */

@@ -8,14 +8,16 @@ import { NotFoundError } from '../errors';
 import { newId, now } from '../ids';
 import { queryAll } from '../store/query-page';
 import { insertIfAbsent, writeAlone } from '../store/transact';
+import { DEFAULT_SCOPE, type ApiKeyScope } from './scopes';
 
 /** Issues a key and returns its secret token: the only time the token exists outside the caller. */
-export async function createApiKey(organizationId: string, expiresAt: Date | null = null, name: string | null = null): Promise<{ key: ApiKeySummary; token: string }> {
+export async function createApiKey(organizationId: string, expiresAt: Date | null = null, name: string | null = null, scope: ApiKeyScope = DEFAULT_SCOPE): Promise<{ key: ApiKeySummary; token: string }> {
   const token = generateToken();
   const key: ApiKey = {
     keyId: newId('key'),
     organizationId,
     name,
+    scope,
     tokenHash: hashToken(token),
     createdAt: now(),
     lastUsedAt: null,

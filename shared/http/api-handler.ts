@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type * as v from 'valibot';
 import type { RouteDefinition, RouteRequest } from '../routes/route';
+import { asWriter, VIA_HEADER, type Writer } from '../audit/writer';
 import { withCounterShards } from '../store/counter-shards';
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '../store/idempotency';
 import type { IdempotencyStore } from './idempotency';
@@ -18,7 +19,28 @@ const idempotencyStore: IdempotencyStore = {
 /** The organization's counterShards setting, which the authorizer passes with the organization; 1 on public routes. */
 const counterShardsOf = (event: APIGatewayProxyEvent) => Number(event.requestContext?.authorizer?.counterShards ?? 1);
 
-/** A route's Lambda handler (see routeHandler): idempotency records kept in the table, counters spread as the organization's setting says. */
+/**
+ * Who the request writes as (shared/audit/writer.ts): the API key the authorizer found, by the API or, when the
+ * request carries the MCP server's label, by MCP; a public route's post (an inbound URL) as inbound, without a key.
+ */
+function writerOf(route: Pick<RouteDefinition, 'auth'>, event: APIGatewayProxyEvent): Writer {
+  const context = event.requestContext?.authorizer ?? {};
+  const keyId = route.auth === 'none' || typeof context.keyId !== 'string' || !context.keyId ? null : context.keyId;
+  const label = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === VIA_HEADER)?.[1];
+  return {
+    keyId,
+    keyName: keyId && typeof context.keyName === 'string' && context.keyName ? context.keyName : null,
+    requestId: event.requestContext?.requestId ?? '',
+    method: event.httpMethod,
+    path: event.path,
+    via: keyId === null ? 'inbound' : label?.trim().toLowerCase() === 'mcp' ? 'mcp' : 'api',
+  };
+}
+
+/**
+ * A route's Lambda handler (see routeHandler): idempotency records kept in the table, counters spread as the
+ * organization's setting says, and every record it writes attributed to the request (its audit entries).
+ */
 export function apiHandler<R extends RouteRequest, S extends v.GenericSchema>(route: RouteDefinition<R, S>, handle: RouteHandle<R, S>) {
-  return routeHandler(route, handle, { idempotencyStore, scope: (event, run) => withCounterShards(counterShardsOf(event), run) });
+  return routeHandler(route, handle, { idempotencyStore, scope: (event, run) => withCounterShards(counterShardsOf(event), () => asWriter(writerOf(route, event), run)) });
 }

@@ -38,7 +38,8 @@ export interface GatewayResponse {
 
 export const GATEWAY_RESPONSES = {
   UNAUTHORIZED: { type: 'UNAUTHORIZED', status: 401, message: 'Invalid or expired token' },
-  ACCESS_DENIED: { type: 'ACCESS_DENIED', status: 401, message: 'Invalid or expired token' },
+  // The authorizer's policy allows only the methods of the key's scope (shared/auth/scopes.ts): another is refused here.
+  ACCESS_DENIED: { type: 'ACCESS_DENIED', status: 403, message: "The API key's scope does not allow this method", code: 'INSUFFICIENT_SCOPE' },
   // API Gateway calls an unknown route a missing token; for the API's users it is an unknown route.
   MISSING_AUTHENTICATION_TOKEN: { type: 'MISSING_AUTHENTICATION_TOKEN', status: 404, message: 'Not found', code: 'NOT_FOUND' },
   // Usage-plan limits per organization (see usage-plans.ts): both are RATE_LIMITED, told apart by the message.

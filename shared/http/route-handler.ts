@@ -14,6 +14,7 @@ import { logger, metrics } from '../observability';
 import { parseOrThrow } from '../validation';
 import { Answer, EmptyAnswer } from './answer';
 import { CompressibleJson, type CompressibleText } from './compressible-text';
+import { DEFAULT_SCOPE, isApiKeyScope, type ApiKeyScope } from '../auth/scopes';
 
 type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
 
@@ -40,6 +41,12 @@ export interface HandlerInput<R extends RouteRequest> {
   body: Out<R['body']>;
   /** Set by the authorizer from the API key; the only source of the organization. */
   organizationId: string;
+  /**
+   * What the request's API key may do, set by the authorizer: `read`, `write` or `full` (shared/auth/scopes.ts). The
+   * gateway has already refused the methods outside it; a route that serves several operations at one method (the
+   * MCP endpoint) checks each against it. Null on public routes, which take no key.
+   */
+  scope: ApiKeyScope | null;
   /** The request as received, for the few routes that read more than path, query and JSON body. */
   request: RawRequest;
 }
@@ -96,10 +103,11 @@ export function routeHandler<R extends RouteRequest, S extends v.GenericSchema>(
       path: path ? parseOrThrow(path, event.pathParameters ?? {}, 'path') : undefined,
       query: query ? parseOrThrow(query, event.queryStringParameters ?? {}, 'query') : undefined,
       body: body ? parseOrThrow(body, jsonObject(event.body), 'body') : undefined,
-    } as Omit<HandlerInput<R>, 'organizationId'>;
+    } as Omit<HandlerInput<R>, 'organizationId' | 'scope'>;
     const organizationId = route.auth === 'none' ? '' : requireOrganization(event);
+    const keyScope = route.auth === 'none' ? null : scopeOf(event);
     const request = rawRequest(event);
-    const answer = await scope(event, () => handle({ ...input, organizationId, request }));
+    const answer = await scope(event, () => handle({ ...input, organizationId, scope: keyScope, request }));
     if (answer instanceof EmptyAnswer) return emptyResponse(answer.status, answer.headers);
     const [status, result, headers] = answer instanceof Answer ? [answer.status, answer.body, answer.headers] : [route.status, answer, {}];
     if (route.contentType) return textResponse(status, route.contentType, result, route.cacheControl, request.headers['accept-encoding']);
@@ -124,6 +132,17 @@ function jsonObject(body: unknown): Record<string, unknown> {
 function refuseUnknownQuery(parameters: Record<string, string | undefined> | null, known: ReadonlySet<string>): void {
   const unknown = Object.keys(parameters ?? {}).filter((name) => !known.has(name));
   if (unknown.length > 0) throw new ValidationError(unknown.map((name) => ({ path: name, message: `${name} is not a query parameter of this operation` })));
+}
+
+/**
+ * The key's scope from the authorizer's context. An answer cached from before scopes existed carries none: its key
+ * could do everything, and the gateway let the request through on that policy. Anything else unknown reads as the
+ * narrowest scope.
+ */
+function scopeOf(event: APIGatewayProxyEvent): ApiKeyScope {
+  const scope: unknown = event.requestContext?.authorizer?.scope;
+  if (scope === undefined) return DEFAULT_SCOPE;
+  return isApiKeyScope(scope) ? scope : 'read';
 }
 
 function requireOrganization(event: APIGatewayProxyEvent): string {

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import * as v from 'valibot';
+import { someScopeRefuses } from '../auth/scopes';
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '../http/gateway-responses';
 import { errorEnvelope } from '../http/envelope';
 import { isIdempotent, type ResponseDoc, type RouteDefinition } from '../routes/route';
@@ -38,6 +39,11 @@ const SHARED_ERRORS: Record<number, { name: string; description: string; example
     name: 'Unauthorized',
     description: 'The bearer token is missing, invalid or expired.',
     example: gatewayResponseBody(GATEWAY_RESPONSES.UNAUTHORIZED),
+  },
+  403: {
+    name: 'InsufficientScope',
+    description: 'INSUFFICIENT_SCOPE: the API key’s scope does not allow this method. A `read` key may only GET; a `write` key may not DELETE; a `full` key may do everything.',
+    example: gatewayResponseBody(GATEWAY_RESPONSES.ACCESS_DENIED),
   },
   404: {
     name: 'NotFound',
@@ -120,6 +126,8 @@ function statusesOf(route: RouteDefinition): number[] {
   // Every operation refuses a query parameter it does not take (400), however few values it validates.
   const statuses = new Set([route.status, ...route.errors, ...Object.keys(route.responses ?? {}).map(Number), 400, 429, 500]);
   if (route.auth !== 'none') statuses.add(401);
+  // A key whose scope does not allow the method is refused by the gateway (every scope may GET).
+  if (route.auth !== 'none' && someScopeRefuses(route.method, route.path)) statuses.add(403);
   if (honoursIdempotencyKey(route)) statuses.add(409);
   if (route.request.body) statuses.add(413);
   return [...statuses].sort((a, b) => a - b);

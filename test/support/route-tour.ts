@@ -143,6 +143,8 @@ const STOPS: Stop[] = [
   // The organization and one Query per collection, all sent together (test/receptionist-context.test.ts).
   { route: 'GET /v1/receptionist/context', kind: 'other', request: () => ({ method: 'GET', path: '/v1/receptionist/context' }) },
   { route: 'GET /v1/events', kind: 'list', request: () => ({ method: 'GET', path: '/v1/events' }) },
+  // The page and a COUNT of the window, together; the deletes before this stop wrote entries in their transactions.
+  { route: 'GET /v1/audit-log', kind: 'list', request: () => ({ method: 'GET', path: '/v1/audit-log?resourceType=faq' }) },
   // The tour runs without the stream consumer, so no event exists: the read of one is its single GetItem, answered 404.
   { route: 'GET /v1/events/{eventId}', kind: 'read', status: 404, request: () => ({ method: 'GET', path: '/v1/events/evt_01JCZ3V7Q8K2M4N6P8R0S2T4V6' }) },
   { route: 'POST /v1/webhooks', kind: 'create', request: () => ({ method: 'POST', path: '/v1/webhooks', body: { url: 'https://hooks.example.com/crm', events: ['lead.created'] } }), keep: (b, s) => (s.webhookId = b.webhook.id) },
