@@ -168,6 +168,16 @@ const STATED_RULES: { operations: string[]; states: string; keep: (request: { qu
     },
   },
   {
+    operations: ['GET /v1/audit-log'],
+    states: 'Filter by `keyId`, or by `resourceType` and optionally `resourceId`',
+    keep: ({ query }) => {
+      if (query.keyId !== undefined) delete query.resourceType;
+      if (query.resourceType === undefined) delete query.resourceId;
+      if (query.from !== undefined && query.to !== undefined) ordered(query, 'from', 'to', undefined);
+      if (query.from !== undefined && query.from === query.to) query.to = new Date(Date.parse(query.to) + 60_000).toISOString();
+    },
+  },
+  {
     operations: ['GET /v1/appointments'],
     states: '`to` must be after `from`',
     keep: ({ query }) => {
