@@ -1,12 +1,13 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { eventIdOf } from '../events/ids';
 import { eventsOf, occurredAtOf, type ItemChange } from '../events/derive';
 import { logger } from '../../shared/observability';
 import { recordEvents } from '../events/store';
 import type { Event } from '../events/schema';
-import { enqueueDeliveries } from '../webhooks/fan-out';
+import { enqueueDeliveries, subscriptionsOnce } from '../webhooks/fan-out';
+import { processInOrder, type Deadline } from './in-order';
 
 const image = (attributes: unknown) => (attributes ? unmarshall(attributes as Record<string, AttributeValue>) : undefined);
 
@@ -30,14 +31,24 @@ function eventsOfRecord({ eventName, dynamodb }: DynamoDBRecord): Event[] {
 
 /**
  * The table's stream → events. Only committed changes reach the stream, so an event exists exactly when
- * its change does. Each event is recorded, then queued for the subscriptions that asked for its type. A failure
- * retries the whole batch; event ids come from the records, so retries rewrite the same events and receivers
- * see the same webhook-id again (deliveries are at least once).
+ * its change does. Record by record, in the shard's order: a record's events are recorded, then queued for the
+ * subscriptions that asked for their types (each organization's read once per batch). The first record that fails
+ * stops the batch and is reported (./in-order.ts): it and the records after it are handed again, the records before
+ * it never, so a record whose webhooks were queued is not queued twice. Event ids come from the records, so a record
+ * handed again rewrites the same events, and receivers see the same webhook-id (deliveries are at least once).
  */
-export async function handler(batch: DynamoDBStreamEvent): Promise<void> {
-  const events = batch.Records.flatMap(eventsOfRecord);
-  if (events.length === 0) return;
-  await recordEvents(events);
-  await enqueueDeliveries(events);
-  logger.debug('events recorded', { count: events.length, types: [...new Set(events.map((event) => event.type))] });
+export async function handler(batch: DynamoDBStreamEvent, context?: Deadline): Promise<DynamoDBBatchResponse> {
+  const subscriptionsOf = subscriptionsOnce();
+  const answer = await processInOrder(
+    batch.Records,
+    async (record) => {
+      const events = eventsOfRecord(record);
+      if (events.length === 0) return;
+      await recordEvents(events);
+      await enqueueDeliveries(events, subscriptionsOf);
+    },
+    context,
+  );
+  logger.debug('stream batch handled', { records: batch.Records.length, failedAt: answer.batchItemFailures[0]?.itemIdentifier });
+  return answer;
 }
