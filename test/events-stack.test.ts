@@ -2,7 +2,9 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../infra/cdk/app';
-import { deliveryQueueNames, smsConfigurationSetName } from '../infra/cdk/events-stack';
+import { deliveryQueueNames, smsConfigurationSetName, STREAM_RETRIES } from '../infra/cdk/events-stack';
+import { streamArnParameterName } from '../infra/cdk/data-stack';
+import { DEFAULT_CONCURRENCY } from '../infra/cdk/options';
 import { sendSms } from '../functions/sms/routes';
 import { listWebhookDeliveries, redeliverEvent } from '../functions/webhooks/routes';
 import { routeId, type RouteDefinition } from '../shared/routes/route';
@@ -26,19 +28,67 @@ describe('the events stack', () => {
     Template.fromStack(data).hasResourceProperties('AWS::DynamoDB::GlobalTable', { StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' } });
   });
 
-  it('reads the stream from the start of what it holds, bisecting a failing batch, then sending it to a dead-letter queue', () => {
-    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      EventSourceArn: Match.anyValue(),
+  const streamMapping = () => {
+    const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping') as Record<string, Resource>).filter((mapping) => mapping.Properties.StartingPosition);
+    expect(mappings).toHaveLength(1);
+    return mappings[0]!.Properties;
+  };
+
+  it('reads the stream from the start of what it holds, taking partial batch responses, and parks a record that fails 10 retries or is 6 hours old', () => {
+    const failures = Object.entries(template.findResources('AWS::SQS::Queue') as Record<string, Resource>).find(([id]) => id.startsWith('StreamFailures'))!;
+    expect(streamMapping()).toMatchObject({
       StartingPosition: 'TRIM_HORIZON',
       BatchSize: 100,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
       BisectBatchOnFunctionError: true,
-      MaximumRetryAttempts: 10,
-      DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
+      MaximumRetryAttempts: STREAM_RETRIES.attempts,
+      MaximumRecordAgeInSeconds: 6 * 3600,
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [failures[0], 'Arn'] } } },
     });
+    expect(STREAM_RETRIES.attempts).toBe(10);
+    expect(failures[1].Properties.MessageRetentionPeriod).toBe(14 * 86_400);
+  });
+
+  it('finds the table by name and its stream by the data stack’s SSM parameter, resolved at deploy: no export locks the table', () => {
+    const parameterName = streamArnParameterName('pipeline');
+    const [parameterId] = Object.entries(template.toJSON().Parameters as Record<string, { Type: string; Default: string }>).find(([, parameter]) => parameter.Default === parameterName)!;
+    expect(template.toJSON().Parameters[parameterId].Type).toBe('AWS::SSM::Parameter::Value<String>');
+    expect(streamMapping().EventSourceArn).toEqual({ Ref: parameterId });
+    const [tableId] = Object.keys(Template.fromStack(data).findResources('AWS::DynamoDB::GlobalTable'));
+    Template.fromStack(data).hasResourceProperties('AWS::SSM::Parameter', { Name: parameterName, Type: 'String', Value: { 'Fn::GetAtt': [tableId, 'StreamArn'] } });
+    for (const stack of [data, events]) {
+      const json = JSON.stringify(Template.fromStack(stack).toJSON());
+      expect(json).not.toContain('Fn::ImportValue');
+      expect(json).not.toContain('"Export"');
+    }
+    expect(JSON.stringify(policyOf('RecordEvents'))).toContain(':table/pipeline');
+    // Deployed after the data stack, which makes the table and the parameter.
+    expect(events.dependencies.map((stack) => stack.stackName)).toContain(data.stackName);
+  });
+
+  it('keeps 10 stream consumers at most, reserved for it, and starts 10 deliveries at once at most; each changes by context', () => {
+    expect(functionOf('RecordEvents').Properties.ReservedConcurrentExecutions).toBe(DEFAULT_CONCURRENCY.streamConsumer);
+    expect(DEFAULT_CONCURRENCY.streamConsumer).toBe(10);
+    const deliveryMapping = (stackTemplate: Template) => Object.values(stackTemplate.findResources('AWS::Lambda::EventSourceMapping') as Record<string, Resource>).find((mapping) => mapping.Properties.BatchSize === 3)!.Properties;
+    expect(deliveryMapping(template).ScalingConfig).toEqual({ MaximumConcurrency: DEFAULT_CONCURRENCY.deliveries });
+    expect(DEFAULT_CONCURRENCY.deliveries).toBe(10);
+    const tuned = Template.fromStack(buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], streamConcurrency: 4, deliveryConcurrency: 50 } })).events);
+    const recordEvents = Object.entries(tuned.findResources('AWS::Lambda::Function') as Record<string, Resource>).find(([id]) => id.startsWith('RecordEventsFunction'))![1];
+    expect(recordEvents.Properties.ReservedConcurrentExecutions).toBe(4);
+    expect(deliveryMapping(tuned).ScalingConfig).toEqual({ MaximumConcurrency: 50 });
+    const unset = Template.fromStack(buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], streamConcurrency: 'none', deliveryConcurrency: 'none' } })).events);
+    expect(Object.values(unset.findResources('AWS::Lambda::Function') as Record<string, Resource>).map((fn) => fn.Properties.ReservedConcurrentExecutions)).toEqual(Object.keys(unset.findResources('AWS::Lambda::Function')).map(() => undefined));
+    expect(deliveryMapping(unset).ScalingConfig).toBeUndefined();
+    // Lambda takes 2 to 1000 for an SQS source.
+    expect(() => buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], deliveryConcurrency: 1 } }))).toThrow(/deliveryConcurrency must be a number from 2 to 1000/);
   });
 
   it('queues deliveries in SQS with a dead-letter queue, and the delivery function reports failures per message', () => {
     template.hasResourceProperties('AWS::SQS::Queue', { RedrivePolicy: { deadLetterTargetArn: Match.anyValue(), maxReceiveCount: 5 }, SqsManagedSseEnabled: true });
+    // Retention set, not SQS's 4-day default, and shorter than the dead letters': a redriven message keeps its first enqueue time.
+    const names = deliveryQueueNames('pipeline');
+    const retention = (name: string) => Object.values(template.findResources('AWS::SQS::Queue') as Record<string, Resource>).find((queue) => queue.Properties.QueueName === name)!.Properties.MessageRetentionPeriod;
+    expect([retention(names.queue), retention(names.deadLetters)]).toEqual([7 * 86_400, 14 * 86_400]);
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { FunctionResponseTypes: ['ReportBatchItemFailures'], BatchSize: 3 });
     expect(Object.keys(functionOf('DeliverWebhooks').Properties.Environment.Variables)).toEqual(expect.arrayContaining(['WEBHOOK_QUEUE_URL', 'WEBHOOK_DLQ_URL', 'TABLE_NAME']));
     expect(functionOf('DeliverWebhooks').Properties.Environment.Variables.WEBHOOK_URLS_ALLOW_PRIVATE).toBeUndefined();

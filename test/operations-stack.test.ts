@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../infra/cdk/app';
 import { ACCESS_LOG_FIELDS } from '../infra/cdk/api-stack';
 import { ALARM_THRESHOLDS } from '../infra/cdk/monitoring';
+import { DEFAULT_CONCURRENCY } from '../infra/cdk/options';
 import { routes } from '../functions/resources';
 import { routeId } from '../shared/routes/route';
 
@@ -50,48 +51,91 @@ describe('logs, metrics and traces', () => {
   });
 });
 
-describe('alarms and the dashboard', () => {
-  const alarms = Object.values(deployed.resources('AWS::CloudWatch::Alarm'));
+type Alarm = Resource & { Properties: { AlarmActions?: unknown[]; OKActions?: unknown[]; InsufficientDataActions?: unknown[] } };
+/** Every alarm of the API stack and its nested stacks, with the template it is in. */
+const alarmsIn = (deployment: ReturnType<typeof synth>) =>
+  deployment.templates.flatMap((template) => Object.entries(template.findResources('AWS::CloudWatch::Alarm') as Record<string, Alarm>).map(([id, alarm]) => ({ id, alarm, template })));
+/** A labelled metric is written as a one-metric MetricStat. */
+const metricOf = (alarm: Resource) => alarm.Properties.Metrics?.[0]?.MetricStat?.Metric ?? alarm.Properties;
+
+describe('what pages', () => {
+  const alarms = alarmsIn(deployed);
   const topic = Object.keys(deployed.parent.findResources('AWS::SNS::Topic'))[0]!;
+  const paging = alarms.filter(({ alarm }) => alarm.Properties.AlarmActions?.length);
 
-  it('alarms on the API’s 5xx rate, DynamoDB throttles and system errors', () => {
-    const rate = alarms.find((alarm) => JSON.stringify(alarm.Properties.Metrics ?? []).includes('5XXError'));
-    expect(rate?.Properties).toMatchObject({ Threshold: ALARM_THRESHOLDS.api5xxPercent, TreatMissingData: 'notBreaching' });
-    expect(JSON.stringify(alarms)).toContain('ReadThrottleEvents');
-    expect(JSON.stringify(alarms)).toContain('WriteThrottleEvents');
-    expect(JSON.stringify(alarms)).toContain('SystemErrors');
+  it('pages on four alarms only: the API’s 5xx rate and p99, DynamoDB throttles and system errors', () => {
+    expect(paging.map(({ id }) => id.replace(/^Monitoring|[0-9A-F]{8}$/g, '')).sort()).toEqual(['Api5xxRate', 'ApiLatencyP99', 'DynamoDbSystemErrors', 'DynamoDbThrottles']);
+    for (const { alarm } of paging) {
+      expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topic }]);
+      expect(alarm.Properties.OKActions).toEqual([{ Ref: topic }]);
+    }
   });
 
-  it('alarms on each route’s p99 and each function’s errors and throttles, both authorizers included', () => {
-    // A PATCH alias runs its PUT's function, which measures it under the PUT's operation.
-    for (const route of routes.filter((candidate) => !candidate.aliasOf)) {
-      const p99 = alarms.find((alarm) => alarm.Properties.MetricName === 'Latency' && alarm.Properties.Dimensions?.some((d: any) => d.Name === 'operation' && d.Value === route.operationId));
-      expect(p99?.Properties, route.operationId).toMatchObject({ Namespace: 'SalesPipeline', ExtendedStatistic: 'p99', Threshold: ALARM_THRESHOLDS.routeP99Ms });
+  it('pages when 3 of the last 5 one-minute periods breach, never on one period', () => {
+    const { datapoints, periods } = ALARM_THRESHOLDS.page;
+    expect([datapoints, periods]).toEqual([3, 5]);
+    for (const { id, alarm } of paging) {
+      expect(alarm.Properties, id).toMatchObject({ EvaluationPeriods: periods, DatapointsToAlarm: datapoints, TreatMissingData: 'notBreaching', ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+      const stats = (alarm.Properties.Metrics as { MetricStat?: { Period: number } }[]).filter((metric) => metric.MetricStat);
+      expect(stats.map((metric) => metric.MetricStat!.Period), id).toEqual(stats.map(() => 60));
     }
-    // A labelled metric is written as a one-metric MetricStat.
-    const metricOf = (alarm: Resource) => alarm.Properties.Metrics?.[0]?.MetricStat?.Metric ?? alarm.Properties;
-    const byMetric = (name: string) => alarms.filter((alarm) => metricOf(alarm).Namespace === 'AWS/Lambda' && metricOf(alarm).MetricName === name);
-    expect(byMetric('Errors')).toHaveLength(functionCount);
-    expect(byMetric('Throttles')).toHaveLength(functionCount);
   });
 
-  it('sends every alarm and its recovery to the SNS topic, which emails the configured address', () => {
-    for (const alarm of alarms) {
-      expect(JSON.stringify(alarm.Properties.AlarmActions)).toMatch(new RegExp(`${topic}|AlarmsTopicArn|Monitoring`));
-      expect(alarm.Properties.OKActions).toHaveLength(1);
-    }
+  it('judges the API’s 5xx rate and p99 only in a minute with at least 20 answers', () => {
+    const expressionOf = (name: string) => {
+      const { alarm } = paging.find(({ id }) => id.startsWith(`Monitoring${name}`))!;
+      const metrics = alarm.Properties.Metrics as { Id: string; Expression?: string; MetricStat?: { Metric: { MetricName: string; Namespace: string }; Stat: string } }[];
+      const used = Object.fromEntries(metrics.filter((metric) => metric.MetricStat).map((metric) => [metric.Id, `${metric.MetricStat!.Metric.Namespace}/${metric.MetricStat!.Metric.MetricName} ${metric.MetricStat!.Stat}`]));
+      return { expression: metrics.find((metric) => metric.Expression)!.Expression, used, threshold: alarm.Properties.Threshold };
+    };
+    expect(ALARM_THRESHOLDS.minRequests).toBe(20);
+    expect(expressionOf('Api5xxRate')).toEqual({
+      expression: 'IF(requests >= 20, 100 * errors / requests, 0)',
+      used: { errors: 'AWS/ApiGateway/5XXError Sum', requests: 'AWS/ApiGateway/Count Sum' },
+      threshold: ALARM_THRESHOLDS.api5xxPercent,
+    });
+    expect(expressionOf('ApiLatencyP99')).toEqual({
+      expression: 'IF(requests >= 20, latency, 0)',
+      used: { latency: 'AWS/ApiGateway/Latency p99', requests: 'AWS/ApiGateway/Count Sum' },
+      threshold: ALARM_THRESHOLDS.apiP99Ms,
+    });
+  });
+
+  it('emails the configured address when a paging alarm fires and when it recovers', () => {
     deployed.parent.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'oncall@example.com' });
     expect(Object.keys(synth().parent.findResources('AWS::SNS::Subscription'))).toHaveLength(0);
   });
 
-  it('has a dashboard of the same signals', () => {
+  it('has a dashboard of the same signals, its alarm widget the paging alarms', () => {
     const dashboard = Object.values(deployed.parent.findResources('AWS::CloudWatch::Dashboard'))[0] as Resource;
     const body = JSON.stringify(dashboard.Properties.DashboardBody);
     for (const signal of ['5XXError', 'Latency', 'IntegrationLatency', 'Errors', 'Throttles', 'ReadThrottleEvents', 'SystemErrors']) expect(body).toContain(signal);
+    for (const { id } of paging) expect(body).toContain(id);
+    expect(body).not.toContain('CreateLeadErrors');
   });
 });
 
-describe('canary deployments', () => {
+describe('what rolls a canary back', () => {
+  const alarms = alarmsIn(deployed);
+  const rollback = alarms.filter(({ alarm }) => !alarm.Properties.AlarmActions?.length);
+  const groups = deployed.templates.flatMap((template) => Object.entries(template.findResources('AWS::CodeDeploy::DeploymentGroup') as Record<string, Resource>).map(([id, group]) => ({ id, group, template })));
+
+  it('alarms on each route’s p99 and each function’s errors and throttles, both authorizers included, notifying no one', () => {
+    // A PATCH alias runs its PUT's function, which measures it under the PUT's operation.
+    for (const route of routes.filter((candidate) => !candidate.aliasOf)) {
+      const p99 = rollback.find(({ alarm }) => alarm.Properties.MetricName === 'Latency' && alarm.Properties.Dimensions?.some((d: any) => d.Name === 'operation' && d.Value === route.operationId));
+      expect(p99?.alarm.Properties, route.operationId).toMatchObject({ Namespace: 'SalesPipeline', ExtendedStatistic: 'p99', Threshold: ALARM_THRESHOLDS.routeP99Ms, Period: 60, EvaluationPeriods: 2 });
+    }
+    const byMetric = (name: string) => rollback.filter(({ alarm }) => metricOf(alarm).Namespace === 'AWS/Lambda' && metricOf(alarm).MetricName === name);
+    expect(byMetric('Errors')).toHaveLength(functionCount);
+    expect(byMetric('Throttles')).toHaveLength(functionCount);
+    for (const { id, alarm } of [...byMetric('Errors'), ...byMetric('Throttles')]) expect(alarm.Properties, id).toMatchObject({ Threshold: 1, EvaluationPeriods: 1, Metrics: [{ MetricStat: { Period: 60 } }] });
+    for (const { id, alarm } of rollback) {
+      expect([alarm.Properties.AlarmActions, alarm.Properties.OKActions, alarm.Properties.InsufficientDataActions], id).toEqual([undefined, undefined, undefined]);
+    }
+    expect(rollback).toHaveLength(alarms.length - 4);
+  });
+
   it('publishes every function behind a live alias that API Gateway invokes', () => {
     const aliases = Object.values(deployed.resources('AWS::Lambda::Alias'));
     expect(aliases).toHaveLength(functionCount);
@@ -102,40 +146,113 @@ describe('canary deployments', () => {
     }
   });
 
-  it('shifts 10 % for 5 minutes, then all, and rolls back on the function’s alarms and the API’s 5xx rate', () => {
-    const groups = Object.values(deployed.resources('AWS::CodeDeploy::DeploymentGroup'));
+  it('shifts 10 % for 5 minutes, then all, rolling back on alarms', () => {
     expect(groups).toHaveLength(functionCount);
-    for (const group of groups) {
+    for (const { group } of groups) {
       expect(group.Properties.DeploymentConfigName).toMatch(/Canary10Percent5Minutes/);
       expect(group.Properties.AlarmConfiguration.Enabled).toBe(true);
-      expect(group.Properties.AlarmConfiguration.Alarms.length).toBeGreaterThanOrEqual(3);
       expect(group.Properties.AutoRollbackConfiguration).toMatchObject({ Enabled: true, Events: expect.arrayContaining(['DEPLOYMENT_FAILURE', 'DEPLOYMENT_STOP_ON_ALARM']) });
     }
+  });
+
+  it('rolls each function back on its own alarms only: its errors, its throttles and its route’s p99, never another route’s or the API’s', () => {
+    for (const { id, group, template } of groups) {
+      // The alias this group shifts, and the function behind it.
+      const [, alias] = Object.entries(template.findResources('AWS::Lambda::Alias') as Record<string, Resource & { UpdatePolicy: any }>).find(([, candidate]) => candidate.UpdatePolicy.CodeDeployLambdaAliasUpdate.DeploymentGroupName.Ref === id)!;
+      const functionId = alias.Properties.FunctionName.Ref as string;
+      const watched = (group.Properties.AlarmConfiguration.Alarms as { Name: { Ref: string } }[]).map(({ Name }) => Name.Ref);
+      const own = watched.map((alarmId) => rollback.find((candidate) => candidate.template === template && candidate.id === alarmId));
+      expect(own.every(Boolean), `${id} watches only rollback alarms of its own template`).toBe(true);
+      const lambdaAlarms = own.filter((alarm) => metricOf(alarm!.alarm).Namespace === 'AWS/Lambda');
+      expect(lambdaAlarms.map((alarm) => metricOf(alarm!.alarm).MetricName).sort(), id).toEqual(['Errors', 'Throttles']);
+      for (const alarm of lambdaAlarms) expect(metricOf(alarm!.alarm).Dimensions, id).toEqual([{ Name: 'FunctionName', Value: { Ref: functionId } }]);
+      const latency = own.filter((alarm) => alarm!.alarm.Properties.MetricName === 'Latency');
+      const route = routes.find((candidate) => !candidate.aliasOf && functionId.startsWith(`${routeId(candidate)}Function`));
+      // A route's function also watches its route's p99; an authorizer has no route.
+      expect(latency.map((alarm) => alarm!.alarm.Properties.Dimensions.find((d: any) => d.Name === 'operation').Value), id).toEqual(route ? [route.operationId] : []);
+    }
+    // The API's 5xx rate reaches no nested stack, as it would have to in order to roll a function back.
+    for (const template of deployed.templates.slice(1)) expect(JSON.stringify(template.toJSON().Parameters ?? {})).not.toMatch(/Api5xxRate|Monitoring/);
+  });
+});
+
+describe('concurrency', () => {
+  const reserved = (deployment: ReturnType<typeof synth>) =>
+    Object.fromEntries(Object.entries(deployment.resources('AWS::Lambda::Function')).filter(([, fn]) => fn.Properties.ReservedConcurrentExecutions !== undefined).map(([id, fn]) => [id.replace(/[0-9A-F]{8}$/, ''), fn.Properties.ReservedConcurrentExecutions]));
+
+  it('reserves 100 for the API key authorizer, so no burst elsewhere in the account can throttle it and with it every keyed request; no route function reserves any', () => {
+    expect(DEFAULT_CONCURRENCY.authorizer).toBe(100);
+    expect(reserved(deployed)).toEqual({ AuthorizerFunction: 100 });
+  });
+
+  it('takes another reservation, or none, by context, and refuses a value that is not a count', () => {
+    expect(reserved(synth({ authorizerConcurrency: 250 }))).toEqual({ AuthorizerFunction: 250 });
+    expect(reserved(synth({ authorizerConcurrency: 'none' }))).toEqual({});
+    expect(() => synth({ authorizerConcurrency: 0 })).toThrow(/authorizerConcurrency must be a number from 1/);
+    expect(() => synth({ authorizerConcurrency: 'lots' })).toThrow(/authorizerConcurrency must be a number/);
+  });
+});
+
+describe('architecture', () => {
+  it('runs every function on arm64, or every one on x86_64 by context', () => {
+    const architectures = (deployment: ReturnType<typeof synth>) => new Set(Object.values(deployment.resources('AWS::Lambda::Function')).map((fn) => String(fn.Properties.Architectures)));
+    expect(architectures(deployed)).toEqual(new Set(['arm64']));
+    expect(architectures(synth({ architecture: 'x86_64' }))).toEqual(new Set(['x86_64']));
+    expect(() => synth({ architecture: 'sparc' })).toThrow(/architecture must be arm64 or x86_64/);
   });
 });
 
 describe('options by context', () => {
-  it('adds a custom domain with a base-path mapping and a DNS record only when configured', () => {
-    const withDomain = synth({ domainName: 'api.example.com', certificateArn: 'arn:aws:acm:ap-southeast-2:123456789012:certificate/abc', hostedZoneId: 'Z123', hostedZoneName: 'example.com' });
-    withDomain.parent.hasResourceProperties('AWS::ApiGateway::DomainName', { DomainName: 'api.example.com', SecurityPolicy: 'TLS_1_2', EndpointConfiguration: { Types: ['REGIONAL'] } });
-    withDomain.parent.resourceCountIs('AWS::ApiGateway::BasePathMapping', 1);
-    withDomain.parent.hasResourceProperties('AWS::Route53::RecordSet', { Name: 'api.example.com.', Type: 'A', HostedZoneId: 'Z123' });
+  const domainContext = { domainName: 'api.example.com', certificateArn: 'arn:aws:acm:ap-southeast-2:123456789012:certificate/abc', hostedZoneId: 'Z123', hostedZoneName: 'example.com' };
+  const only = (deployment: ReturnType<typeof synth>, type: string) => {
+    const found = Object.entries(deployment.parent.findResources(type) as Record<string, Resource>);
+    expect(found, type).toHaveLength(1);
+    return found[0]!;
+  };
+  const [apiId] = only(deployed, 'AWS::ApiGateway::RestApi');
+  const [stageId] = only(deployed, 'AWS::ApiGateway::Stage');
+
+  it('adds a custom domain only when configured: the domain mapped to the API’s stage, and an alias record to the domain', () => {
+    const withDomain = synth(domainContext);
+    const [domainId, domain] = only(withDomain, 'AWS::ApiGateway::DomainName');
+    expect(domain.Properties).toMatchObject({ DomainName: 'api.example.com', SecurityPolicy: 'TLS_1_2', EndpointConfiguration: { Types: ['REGIONAL'] }, RegionalCertificateArn: domainContext.certificateArn });
+    const [, mapping] = only(withDomain, 'AWS::ApiGateway::BasePathMapping');
+    expect(mapping.Properties).toEqual({ DomainName: { Ref: domainId }, RestApiId: { Ref: apiId }, Stage: { Ref: stageId } });
+    const [, record] = only(withDomain, 'AWS::Route53::RecordSet');
+    expect(record.Properties).toEqual({
+      Name: 'api.example.com.',
+      Type: 'A',
+      HostedZoneId: 'Z123',
+      AliasTarget: { DNSName: { 'Fn::GetAtt': [domainId, 'RegionalDomainName'] }, HostedZoneId: { 'Fn::GetAtt': [domainId, 'RegionalHostedZoneId'] } },
+    });
+    withDomain.parent.hasOutput('CustomDomainUrl', { Value: 'https://api.example.com/' });
     deployed.parent.resourceCountIs('AWS::ApiGateway::DomainName', 0);
     expect(() => synth({ domainName: 'api.example.com' })).toThrow(/missing certificateArn, hostedZoneId, hostedZoneName/);
   });
 
-  it('puts AWS WAF in front of the stage only when configured: the common rule set and a rate per IP', () => {
+  it('puts AWS WAF in front of the stage only when configured: the common rule set and a rate per IP, associated with the API’s stage', () => {
     const withWaf = synth({ wafRatePerIp: 500 });
-    withWaf.parent.hasResourceProperties('AWS::WAFv2::WebACL', {
-      Scope: 'REGIONAL',
-      Rules: Match.arrayWith([
-        Match.objectLike({ Statement: { ManagedRuleGroupStatement: { VendorName: 'AWS', Name: 'AWSManagedRulesCommonRuleSet' } } }),
-        Match.objectLike({ Action: { Block: {} }, Statement: { RateBasedStatement: { Limit: 500, AggregateKeyType: 'IP' } } }),
-      ]),
-    });
-    withWaf.parent.resourceCountIs('AWS::WAFv2::WebACLAssociation', 1);
+    const [aclId, acl] = only(withWaf, 'AWS::WAFv2::WebACL');
+    expect(acl.Properties).toMatchObject({ Scope: 'REGIONAL', DefaultAction: { Allow: {} } });
+    expect(acl.Properties.Rules).toEqual([
+      expect.objectContaining({ Priority: 0, OverrideAction: { None: {} }, Statement: { ManagedRuleGroupStatement: { VendorName: 'AWS', Name: 'AWSManagedRulesCommonRuleSet' } } }),
+      expect.objectContaining({ Priority: 1, Action: { Block: {} }, Statement: { RateBasedStatement: { Limit: 500, AggregateKeyType: 'IP' } } }),
+    ]);
+    const [, association] = only(withWaf, 'AWS::WAFv2::WebACLAssociation');
+    expect(association.Properties.WebACLArn).toEqual({ 'Fn::GetAtt': [aclId, 'Arn'] });
+    // The stage's ARN: arn:<partition>:apigateway:<region>::/restapis/<api>/stages/<stage>.
+    const stageArn = JSON.stringify(association.Properties.ResourceArn);
+    expect(stageArn).toMatch(/:apigateway:/);
+    expect(stageArn).toContain(`"Ref":"${apiId}"`);
+    expect(stageArn).toContain(`"Ref":"${stageId}"`);
+    expect(stageArn).toMatch(/::\/restapis\/.*\/stages\//);
     deployed.parent.resourceCountIs('AWS::WAFv2::WebACL', 0);
     expect(() => synth({ wafRatePerIp: 5 })).toThrow(/wafRatePerIp must be a number from 10/);
+  });
+
+  it('synthesizes the custom domain and WAF together, each wired as alone', () => {
+    const both = synth({ ...domainContext, wafRatePerIp: 1000 });
+    for (const type of ['AWS::ApiGateway::DomainName', 'AWS::ApiGateway::BasePathMapping', 'AWS::Route53::RecordSet', 'AWS::WAFv2::WebACL', 'AWS::WAFv2::WebACLAssociation']) only(both, type);
   });
 
   it('sets the stage throttle and the authorizer cache TTL', () => {

@@ -1,14 +1,15 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { eventIdOf } from '../events/ids';
 import { eventsOf, occurredAtOf, type ItemChange } from '../events/derive';
 import { logger } from '../../shared/observability';
 import { recordEvents } from '../events/store';
 import type { Event } from '../events/schema';
-import { enqueueDeliveries } from '../webhooks/fan-out';
 import { auditEntriesOf } from '../audit-log/derive';
 import { recordAuditEntries } from '../audit-log/store';
+import { enqueueDeliveries, subscriptionsOnce } from '../webhooks/fan-out';
+import { processInOrder, type Deadline } from './in-order';
 
 const image = (attributes: unknown) => (attributes ? unmarshall(attributes as Record<string, AttributeValue>) : undefined);
 
@@ -39,19 +40,31 @@ function eventsOfRecord({ change, sequenceNumber, streamTimeMs }: NonNullable<Re
 }
 
 /**
+/**
  * The table's stream → events and audit entries. Only committed changes reach the stream, so an event exists exactly
- * when its change does. Each event is recorded, then queued for the subscriptions that asked for its type; each write
- * a writer stamped on a record is recorded in the audit log. A failure retries the whole batch; event and entry ids
- * come from the records, so retries rewrite the same events and entries, and receivers see the same webhook-id again
- * (deliveries are at least once).
+ * when its change does. Record by record, in the shard's order: a record's events are recorded, then queued for the
+ * subscriptions that asked for their types (each organization's read once per batch), and a write a writer stamped on
+ * a record is recorded in the audit log. The first record that fails stops the batch and is reported (./in-order.ts):
+ * it and the records after it are handed again, the records before it never, so a record whose webhooks were queued
+ * is not queued twice. Event and entry ids come from the records, so a record handed again rewrites the same events
+ * and entries, and receivers see the same webhook-id (deliveries are at least once).
  */
-export async function handler(batch: DynamoDBStreamEvent): Promise<void> {
-  const changes = batch.Records.map(changeOf).filter((change) => change !== undefined);
-  const events = changes.flatMap(eventsOfRecord);
-  const entries = changes.flatMap(({ change, sequenceNumber }) => auditEntriesOf(change, sequenceNumber));
-  await Promise.all([
-    entries.length ? recordAuditEntries(entries) : undefined,
-    events.length ? recordEvents(events).then(() => enqueueDeliveries(events)) : undefined,
-  ]);
-  if (events.length) logger.debug('events recorded', { count: events.length, types: [...new Set(events.map((event) => event.type))] });
+export async function handler(batch: DynamoDBStreamEvent, context?: Deadline): Promise<DynamoDBBatchResponse> {
+  const subscriptionsOf = subscriptionsOnce();
+  const answer = await processInOrder(
+    batch.Records,
+    async (record) => {
+      const change = changeOf(record);
+      if (!change) return;
+      const events = eventsOfRecord(change);
+      const entries = auditEntriesOf(change.change, change.sequenceNumber);
+      await Promise.all([
+        entries.length ? recordAuditEntries(entries) : undefined,
+        events.length ? recordEvents(events).then(() => enqueueDeliveries(events, subscriptionsOf)) : undefined,
+      ]);
+    },
+    context,
+  );
+  logger.debug('stream batch handled', { records: batch.Records.length, failedAt: answer.batchItemFailures[0]?.itemIdentifier });
+  return answer;
 }

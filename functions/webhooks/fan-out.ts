@@ -1,19 +1,38 @@
 import { wants } from './rules';
+import type { WebhookRecord } from './entity';
 import { allWebhooks } from './store';
 import type { Event } from '../events/schema';
 import { deliveryQueue, type DeliveryJob } from '../../shared/webhooks/queue';
 
+/** An organization's subscriptions. */
+export type SubscriptionsOf = (organizationId: string) => Promise<WebhookRecord[]>;
+
+/** Reads each organization's subscriptions once, however many calls ask (one stream batch's records). */
+export function subscriptionsOnce(read: SubscriptionsOf = allWebhooks): SubscriptionsOf {
+  const reads = new Map<string, Promise<WebhookRecord[]>>();
+  return (organizationId) => {
+    if (!reads.has(organizationId)) {
+      // A failed read is forgotten: the next record of the organization reads again.
+      reads.set(organizationId, read(organizationId).catch((error: unknown) => {
+        reads.delete(organizationId);
+        throw error;
+      }));
+    }
+    return reads.get(organizationId)!;
+  };
+}
+
 /**
- * One delivery job per event and enabled subscription that asked for its type. An organization's
- * subscriptions are read once per batch, and only its own events ever meet them.
+ * One delivery job per event and enabled subscription that asked for its type, queued in one call per 10 jobs.
+ * Only an organization's own subscriptions ever meet its events.
  */
-export async function enqueueDeliveries(events: Event[]): Promise<number> {
+export async function enqueueDeliveries(events: Event[], subscriptionsOf: SubscriptionsOf = allWebhooks): Promise<number> {
   const byOrganization = new Map<string, Event[]>();
   for (const event of events) byOrganization.set(event.organizationId, [...(byOrganization.get(event.organizationId) ?? []), event]);
   const at = new Date().toISOString();
   const jobs: DeliveryJob[] = [];
   for (const [organizationId, organizationEvents] of byOrganization) {
-    const webhooks = await allWebhooks(organizationId);
+    const webhooks = await subscriptionsOf(organizationId);
     if (webhooks.length === 0) continue;
     for (const event of organizationEvents) {
       for (const webhook of webhooks.filter((candidate) => wants(candidate, event.type))) {

@@ -1,4 +1,4 @@
-import { ArnFormat, CfnOutput, Duration, NestedStack, Stack, Token, Validations, type StackProps } from 'aws-cdk-lib';
+import { ArnFormat, CfnOutput, Duration, NestedStack, Stack, STACK_RESOURCE_LIMIT_CONTEXT, Token, Validations, type StackProps } from 'aws-cdk-lib';
 import {
   AccessLogField,
   AccessLogFormat,
@@ -86,6 +86,8 @@ export class ApiStack extends Stack {
 
   constructor(scope: Construct, id: string, { routes, options, ...props }: ApiStackProps) {
     super(scope, id, props);
+    // The template for sam local holds every function (see samLocal); it is never deployed, so CloudFormation's 500 does not apply.
+    if (options.samLocal) this.node.setContext(STACK_RESOURCE_LIMIT_CONTEXT, 0);
     // By name, not by a cross-stack export: the template stays self-contained (sam local can run it).
     const table = TableV2.fromTableName(this, 'Table', options.tableName);
 
@@ -153,14 +155,16 @@ export class ApiStack extends Stack {
       reason: 'It signs pagination cursors, which live minutes: replacing it ends only the cursors outstanding, so it is replaced by hand if ever exposed rather than rotated.',
     });
     const cursorEnvironment = { CURSOR_SECRET: cursorKey.secretValue.unsafeUnwrap() };
-    const functionDefaults = { table, logLevel: options.logLevel, debugSampleRate: options.debugSampleRate, deployments, deploymentRole };
+    const functionDefaults = { table, logLevel: options.logLevel, debugSampleRate: options.debugSampleRate, architecture: options.architecture, deployments, deploymentRole };
 
     const authorizerFunction = new ApiFunction(this, 'Authorizer', {
       ...functionDefaults,
       handler: AUTHORIZER_HANDLERS.apiKey,
       dynamodb: ['Query', 'GetItem', 'UpdateItem'],
       indexes: ['gsi1'],
-      rollbackAlarms: (fn) => [...monitoring.watchFunction(this, 'Authorizer', fn), monitoring.api5xxRate],
+      // Every keyed request needs it (on a cache miss): kept free of any burst elsewhere in the account.
+      reservedConcurrency: options.concurrency.authorizer,
+      rollbackAlarms: (fn) => monitoring.watchFunction(this, 'Authorizer', fn),
     });
     const authorizer = new RequestAuthorizer(this, 'ApiKeyAuthorizer', {
       handler: authorizerFunction.alias,
@@ -178,7 +182,7 @@ export class ApiStack extends Stack {
         handler: AUTHORIZER_HANDLERS.inboundEndpoint,
         dynamodb: ['Query'],
         indexes: ['gsi1'],
-        rollbackAlarms: (fn) => [...monitoring.watchFunction(this, 'InboundAuthorizer', fn), monitoring.api5xxRate],
+        rollbackAlarms: (fn) => monitoring.watchFunction(this, 'InboundAuthorizer', fn),
       });
       authorizers.inboundEndpoint = new RequestAuthorizer(this, 'InboundEndpointAuthorizer', {
         handler: inboundAuthorizerFunction.alias,
@@ -190,8 +194,9 @@ export class ApiStack extends Stack {
     // A PATCH alias (aliasOf) is answered by its PUT's function: one function per handler.
     const functionsByHandler = new Map<string, ApiFunction>();
     for (const route of routes) {
-      const scope = this.functionStacks.get(route.tag) ?? new NestedStack(this, `${route.tag}Functions`, { description: `The ${route.tag} functions` });
-      this.functionStacks.set(route.tag, scope);
+      // sam local reads one template: it cannot follow a nested stack's outputs to the function behind a route.
+      const scope = options.samLocal ? this : (this.functionStacks.get(route.tag) ?? new NestedStack(this, `${route.tag}Functions`, { description: `The ${route.tag} functions` }));
+      if (scope instanceof NestedStack) this.functionStacks.set(route.tag, scope);
       const handler = handlerOf(route);
       const apiFunction = functionsByHandler.get(handler) ?? new ApiFunction(scope, routeId(route), {
         ...functionDefaults,
@@ -200,7 +205,7 @@ export class ApiStack extends Stack {
         indexes: route.indexes,
         assets: route.assets,
         environment: { ...cursorEnvironment, ...(route.sendsSms ? this.smsEnvironment(options) : {}), ...(route.queuesWebhooks ? this.deliveryQueueEnvironment(options) : {}) },
-        rollbackAlarms: (fn) => [...monitoring.watchFunction(scope, routeId(route), fn, route.operationId), monitoring.api5xxRate],
+        rollbackAlarms: (fn) => monitoring.watchFunction(scope, routeId(route), fn, route.operationId),
       });
       if (route.sendsSms && !functionsByHandler.has(handler)) this.grantSendTextMessage(apiFunction, options);
       if (route.queuesWebhooks && !functionsByHandler.has(handler)) this.grantQueueDeliveries(apiFunction, options);
@@ -238,7 +243,8 @@ export class ApiStack extends Stack {
     // a path's own methods take precedence over), so a wrong verb never looks like a missing record.
     const methodsByPath = new Map<string, string[]>();
     for (const route of routes) methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method]);
-    for (const [path, methods] of methodsByPath) {
+    // Not for sam local: it cannot run a mock integration, and takes the ANY mock for the path's own methods too.
+    for (const [path, methods] of options.samLocal ? [] : methodsByPath) {
       const { status, headers, body } = methodNotAllowed(methods);
       const responseHeaders = { 'Content-Type': "'application/json'", 'Cache-Control': "'no-store'", ...Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, `'${value}'`])) };
       const method = this.api.root.resourceForPath(path).addMethod(

@@ -14,7 +14,9 @@ export function buildApp(app = new App()): { app: App; data: DataStack; api: Api
   const api = new ApiStack(app, 'SalesPipelineApi', { env, routes, options });
   // The table must exist before the functions that use it are deployed.
   api.addStackDependency(data);
-  const events = new EventsStack(app, 'SalesPipelineEvents', { env, table: data.table, options });
+  // The table and its stream's SSM parameter must exist first; the events stack reads them by name.
+  const events = new EventsStack(app, 'SalesPipelineEvents', { env, options });
+  events.addStackDependency(data);
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   return { app, data, api, events };
 }

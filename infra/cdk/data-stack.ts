@@ -1,7 +1,15 @@
 import { RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, Billing, StreamViewType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { TABLE_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../../shared/table';
+
+/**
+ * The SSM parameter holding the table's stream ARN, which the events stack reads when it deploys. Not a
+ * CloudFormation export: an export cannot change while another stack imports it, so a new stream (the stream turned
+ * off and on, the table replaced from a backup) could not be deployed.
+ */
+export const streamArnParameterName = (tableName: string) => `/${tableName}/table/stream-arn`;
 
 /** The stateful part: the single table. It outlives every redeploy of the API. */
 export class DataStack extends Stack {
@@ -26,6 +34,11 @@ export class DataStack extends Stack {
         partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
         sortKey: { name: index.sortKey, type: AttributeType.STRING },
       })),
+    });
+    new StringParameter(this, 'StreamArn', {
+      parameterName: streamArnParameterName(tableName),
+      stringValue: this.table.tableStreamArn!,
+      description: `The stream of table ${tableName}, read by the SalesPipelineEvents stack`,
     });
   }
 }

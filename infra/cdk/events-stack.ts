@@ -1,7 +1,7 @@
 import { CfnOutput, Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SnsEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -11,19 +11,27 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { RECEIPT_EVENT_TYPES } from '../../shared/sms/receipt-types';
 import { SCHEDULED_JOBS, WORKER_HANDLERS } from '../../functions/resources';
 import type { DeploymentOptions } from './options';
 import { ServiceFunction } from './service-function';
+import { streamArnParameterName } from './data-stack';
 
 export interface EventsStackProps extends StackProps {
-  table: TableV2;
   options: DeploymentOptions;
 }
 
 /** The SMS configuration set's name: the SMS-sending function names it without a cross-stack reference. */
 export const smsConfigurationSetName = (tableName: string) => `${tableName}-sms`;
+
+/**
+ * How long a failing stream record is retried before it is parked in StreamFailures (docs/operations.md): ten
+ * retries, and never past six hours of age. The age also parks records that merely wait that long behind a backlog,
+ * so it is far beyond the 5 minutes of lag that page (StreamFallingBehind).
+ */
+export const STREAM_RETRIES = { attempts: 10, maxRecordAge: Duration.hours(6) } as const;
 
 /** The webhook delivery queues' names: API functions that queue a delivery (a redelivery) name them the same way. */
 export const deliveryQueueNames = (tableName: string) => ({ queue: `${tableName}-webhook-deliveries`, deadLetters: `${tableName}-webhook-dead-letters` });
@@ -42,9 +50,15 @@ export class EventsStack extends Stack {
   readonly deliveryQueue: Queue;
   readonly deliveryDeadLetters: Queue;
 
-  constructor(scope: Construct, id: string, { table, options, ...props }: EventsStackProps) {
+  constructor(scope: Construct, id: string, { options, ...props }: EventsStackProps) {
     super(scope, id, props);
-    const defaults = { table, logLevel: options.logLevel, debugSampleRate: options.debugSampleRate };
+    // The table by name and its stream by the data stack's SSM parameter, resolved at deploy: no cross-stack export,
+    // so the data stack stays free to change its table (a redeploy of this stack picks up a new stream).
+    const table = TableV2.fromTableAttributes(this, 'Table', {
+      tableName: options.tableName,
+      tableStreamArn: StringParameter.valueForStringParameter(this, streamArnParameterName(options.tableName)),
+    });
+    const defaults = { table, logLevel: options.logLevel, debugSampleRate: options.debugSampleRate, architecture: options.architecture };
     const queueDefaults = { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true };
 
     // Jobs whose retries ran out 24 hours after the first attempt, and messages the function failed on five times.
@@ -53,6 +67,10 @@ export class EventsStack extends Stack {
     this.deliveryQueue = new Queue(this, 'Deliveries', {
       ...queueDefaults,
       queueName: queueNames.queue,
+      // A job lives minutes here (its delay, then at most five receives); a week outlasts an outage of the delivery
+      // function, after which jobs past their 24 hours are dead-lettered with a reason rather than expire unseen. Less
+      // than the dead letters' 14 days, as a redriven message keeps its first enqueue time.
+      retentionPeriod: Duration.days(7),
       // Six times the function's timeout, as Lambda advises for SQS sources.
       visibilityTimeout: Duration.seconds(6 * 30),
       deadLetterQueue: { queue: this.deliveryDeadLetters, maxReceiveCount: 5 },
@@ -68,14 +86,21 @@ export class EventsStack extends Stack {
       dynamodb: ['BatchWriteItem', 'Query'],
       environment: queueEnvironment,
       timeout: Duration.seconds(60),
+      // A ceiling on its share of the account (one invocation per shard at a time), kept for it alone.
+      reservedConcurrency: options.concurrency.streamConsumer,
     });
     this.recordEvents.function.addEventSource(
       new DynamoEventSource(table, {
         startingPosition: StartingPosition.TRIM_HORIZON,
         batchSize: 100,
         maxBatchingWindow: Duration.seconds(1),
+        // The handler answers the first record that failed (functions/stream/in-order.ts): the records before it are
+        // checkpointed and never handed again; with bisection, a record that keeps failing ends up alone.
+        reportBatchItemFailures: true,
         bisectBatchOnError: true,
-        retryAttempts: 10,
+        retryAttempts: STREAM_RETRIES.attempts,
+        // A record older than this goes to StreamFailures rather than hold its shard for the stream's 24 hours.
+        maxRecordAge: STREAM_RETRIES.maxRecordAge,
         onFailure: new SqsDlq(streamFailures),
       }),
     );
@@ -90,7 +115,11 @@ export class EventsStack extends Stack {
       // Ten seconds per receiver, a batch of at most three.
       timeout: Duration.seconds(30),
     });
-    this.deliverWebhooks.function.addEventSource(new SqsEventSource(this.deliveryQueue, { batchSize: 3, reportBatchItemFailures: true }));
+    this.deliverWebhooks.function.addEventSource(
+      // At most this many deliveries at once, however long the queue: a backlog of slow receivers cannot take the
+      // account's concurrency from the API.
+      new SqsEventSource(this.deliveryQueue, { batchSize: 3, reportBatchItemFailures: true, maxConcurrency: options.concurrency.deliveries }),
+    );
     this.deliveryQueue.grantSendMessages(this.deliverWebhooks.function);
     this.deliveryDeadLetters.grantSendMessages(this.deliverWebhooks.function);
 

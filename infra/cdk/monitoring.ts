@@ -9,7 +9,6 @@ import {
   MathExpression,
   Metric,
   TreatMissingData,
-  type IAlarm,
   type IMetric,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -26,27 +25,41 @@ export interface MonitoringProps {
   alarmEmails: readonly string[];
 }
 
-/** Thresholds an on-call engineer can read in one place (docs/operations.md explains each alarm). */
+/**
+ * What pages and what rolls a canary back, in one place (docs/operations.md explains each alarm). A paging alarm
+ * fires when `page.datapoints` of the last `page.periods` one-minute periods breach, a rate counting only minutes with
+ * at least `minRequests` answers: one transient error at low traffic pages no one. A rollback alarm is tight (one
+ * minute, one error) because it only moves an alias back during a canary, and it notifies no one.
+ */
 export const ALARM_THRESHOLDS = {
-  /** Share of API answers that are 5xx, over 5 minutes. */
-  api5xxPercent: 1,
-  /** p99 of a route's handler time, three 5-minute periods in a row. */
+  page: { datapoints: 3, periods: 5 },
+  /** Answers in a minute below which the API's rate and p99 are not judged. */
+  minRequests: 20,
+  /** Paging: share of API answers that are 5xx. */
+  api5xxPercent: 2,
+  /** Paging: the API's p99 latency, authorizer and function included (ms). */
+  apiP99Ms: 3000,
+  /** Paging: DynamoDB throttle events, and system errors, per minute (the SDK retries each three times). */
+  dynamoDbThrottles: 1,
+  dynamoDbSystemErrors: 1,
+  /** Rollback: a route's p99 handler time (ms) in two minutes in a row. */
   routeP99Ms: 3000,
 } as const;
 
 /** The same operation dimension the functions put on their EMF metrics. */
-export const routeLatency = (operationId: string, statistic = 'p99'): Metric =>
-  new Metric({ namespace: METRICS_NAMESPACE, metricName: METRIC.latency, dimensionsMap: { service: SERVICE_NAME, [DIMENSION.operation]: operationId }, statistic, period: Duration.minutes(5) });
+export const routeLatency = (operationId: string, statistic = 'p99', period = Duration.minutes(5)): Metric =>
+  new Metric({ namespace: METRICS_NAMESPACE, metricName: METRIC.latency, dimensionsMap: { service: SERVICE_NAME, [DIMENSION.operation]: operationId }, statistic, period });
 
 /**
- * Alarms to an SNS topic, and a dashboard of the same signals: API 5xx rate and latency, each route's p99,
- * Lambda errors and throttles (per function, also the canary's rollback triggers), DynamoDB throttles and
- * system errors.
+ * Paging alarms to an SNS topic (the API's 5xx rate and p99, DynamoDB throttles and system errors), rollback alarms
+ * per function for its canary (its errors, throttles and route p99), and a dashboard of the same signals.
  */
 export class Monitoring extends Construct {
   readonly topic: Topic;
   readonly api5xxRate: Alarm;
-  private readonly alarms: IAlarm[] = [];
+  readonly apiLatencyP99: Alarm;
+  /** The alarms that notify the topic. */
+  readonly paging: Alarm[] = [];
   private readonly functionErrors: IMetric[] = [];
   private readonly functionThrottles: IMetric[] = [];
   private readonly routeP99s: IMetric[] = [];
@@ -63,26 +76,39 @@ export class Monitoring extends Construct {
       reason: 'Alarm notifications carry alarm names and states, no customer data; CloudWatch alarms cannot publish to a topic under the AWS managed SNS key.',
     });
 
+    const minute = Duration.minutes(1);
+    const requests = api.metricCount({ statistic: 'Sum', period: minute });
+    const { minRequests } = ALARM_THRESHOLDS;
     const rate = new MathExpression({
       label: '5xx %',
-      expression: '100 * errors / MAX([requests, 1])',
-      usingMetrics: { errors: api.metricServerError({ statistic: 'Sum' }), requests: api.metricCount({ statistic: 'Sum' }) },
-      period: Duration.minutes(5),
+      expression: `IF(requests >= ${minRequests}, 100 * errors / requests, 0)`,
+      usingMetrics: { errors: api.metricServerError({ statistic: 'Sum', period: minute }), requests },
+      period: minute,
     });
-    this.api5xxRate = this.alarm('Api5xxRate', rate, ALARM_THRESHOLDS.api5xxPercent, 'More than 1% of API answers were 5xx for 5 minutes');
+    this.api5xxRate = this.page('Api5xxRate', rate, ALARM_THRESHOLDS.api5xxPercent, `${ALARM_THRESHOLDS.api5xxPercent}% or more of API answers were 5xx in ${this.pageRule} with ${minRequests} answers or more`);
+    const p99 = new MathExpression({
+      label: 'API p99 (ms)',
+      expression: `IF(requests >= ${minRequests}, latency, 0)`,
+      usingMetrics: { latency: api.metricLatency({ statistic: 'p99', period: minute }), requests },
+      period: minute,
+    });
+    this.apiLatencyP99 = this.page('ApiLatencyP99', p99, ALARM_THRESHOLDS.apiP99Ms, `The API's p99 latency was ${ALARM_THRESHOLDS.apiP99Ms} ms or more in ${this.pageRule} with ${minRequests} answers or more`);
 
     const operations = [Operation.GET_ITEM, Operation.QUERY, Operation.PUT_ITEM, Operation.UPDATE_ITEM, Operation.TRANSACT_WRITE_ITEMS, Operation.BATCH_GET_ITEM];
     const throttles = new MathExpression({
       label: 'DynamoDB throttle events',
       expression: 'reads + writes',
       usingMetrics: { reads: table.metric('ReadThrottleEvents', { statistic: 'Sum' }), writes: table.metric('WriteThrottleEvents', { statistic: 'Sum' }) },
-      period: Duration.minutes(1),
+      period: minute,
     });
-    const systemErrors = table.metricSystemErrorsForOperations({ operations, period: Duration.minutes(1) });
-    this.alarm('DynamoDbThrottles', throttles, 1, 'DynamoDB throttled reads or writes of the table');
-    this.alarm('DynamoDbSystemErrors', systemErrors, 1, 'DynamoDB answered requests of the table with system errors (5xx)');
+    const systemErrors = table.metricSystemErrorsForOperations({ operations, period: minute });
+    this.page('DynamoDbThrottles', throttles, ALARM_THRESHOLDS.dynamoDbThrottles, `DynamoDB throttled reads or writes of the table in ${this.pageRule}`);
+    this.page('DynamoDbSystemErrors', systemErrors, ALARM_THRESHOLDS.dynamoDbSystemErrors, `DynamoDB answered requests of the table with system errors (5xx) in ${this.pageRule}`);
     this.tableSignals = { throttles, systemErrors, rate };
+  }
 
+  private get pageRule(): string {
+    return `${ALARM_THRESHOLDS.page.datapoints} of the last ${ALARM_THRESHOLDS.page.periods} minutes`;
   }
 
   /** The dashboard, once every function is watched. */
@@ -91,7 +117,7 @@ export class Monitoring extends Construct {
     const { api } = this;
     const dashboard = new Dashboard(this, 'Dashboard', { dashboardName: `${Stack.of(this).stackName}-operations` });
     dashboard.addWidgets(
-      new AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24 }),
+      new AlarmStatusWidget({ title: 'Paging alarms', alarms: this.paging, width: 24 }),
       new GraphWidget({ title: 'API requests and errors', left: [api.metricCount(), api.metricClientError(), api.metricServerError()], right: [rate], width: 12 }),
       new GraphWidget({ title: 'API latency p50 / p99 (ms)', left: [api.metricLatency({ statistic: 'p50' }), api.metricLatency({ statistic: 'p99' }), api.metricIntegrationLatency({ statistic: 'p99' })], width: 12 }),
       new GraphWidget({ title: 'Route p99 (ms, handler time)', left: this.routeP99s, width: 12, height: 8 }),
@@ -101,36 +127,50 @@ export class Monitoring extends Construct {
     return dashboard;
   }
 
-  /** An alarm that notifies the topic and shows on the dashboard; made in `scope` (the stack of what it watches). */
-  alarm(id: string, metric: IMetric, threshold: number, description: string, evaluationPeriods = 1, scope: Construct = this): Alarm {
-    const alarm = new Alarm(scope, id, {
+  /** A paging alarm: M of N one-minute periods at or above the threshold, notifying the topic when it fires and recovers. */
+  private page(id: string, metric: IMetric, threshold: number, description: string): Alarm {
+    const alarm = new Alarm(this, id, {
       metric,
       threshold,
-      evaluationPeriods,
+      evaluationPeriods: ALARM_THRESHOLDS.page.periods,
+      datapointsToAlarm: ALARM_THRESHOLDS.page.datapoints,
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       treatMissingData: TreatMissingData.NOT_BREACHING,
       alarmDescription: description,
     });
     alarm.addAlarmAction(new SnsAction(this.topic));
     alarm.addOkAction(new SnsAction(this.topic));
-    this.alarms.push(alarm);
+    this.paging.push(alarm);
     return alarm;
   }
 
-  /** A function's own alarms (its errors and throttles, and its route's p99), which also roll back its canary. */
+  /**
+   * A function's rollback alarms, made in `scope` (the stack of the function): its errors and throttles in any one
+   * minute, and its route's p99 in two minutes in a row. Its deployment group watches these and nothing else, so a
+   * canary is rolled back for its own function's faults only. They notify no one: what pages is the API's rate.
+   */
   watchFunction(scope: Construct, name: string, fn: IFunction, operationId?: string): Alarm[] {
-    const errors = fn.metricErrors({ period: Duration.minutes(1), label: name });
-    const throttled = fn.metricThrottles({ period: Duration.minutes(1), label: name });
+    const minute = Duration.minutes(1);
+    const errors = fn.metricErrors({ period: minute, label: name });
+    const throttled = fn.metricThrottles({ period: minute, label: name });
     this.functionErrors.push(errors);
     this.functionThrottles.push(throttled);
+    const rollback = (id: string, metric: IMetric, threshold: number, description: string, evaluationPeriods = 1) =>
+      new Alarm(scope, id, {
+        metric,
+        threshold,
+        evaluationPeriods,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+        alarmDescription: `Canary rollback only (notifies no one). ${description}`,
+      });
     const alarms = [
-      this.alarm(`${name}Errors`, errors, 1, `${name}: the function failed (an unhandled error or a timeout)`, 1, scope),
-      this.alarm(`${name}Throttles`, throttled, 1, `${name}: Lambda throttled invocations (concurrency limit)`, 1, scope),
+      rollback(`${name}Errors`, errors, 1, `${name}: the function failed (an unhandled error or a timeout)`),
+      rollback(`${name}Throttles`, throttled, 1, `${name}: Lambda throttled invocations (concurrency limit)`),
     ];
     if (operationId) {
-      const p99 = routeLatency(operationId);
-      this.routeP99s.push(p99.with({ label: operationId }));
-      alarms.push(this.alarm(`${name}LatencyP99`, p99, ALARM_THRESHOLDS.routeP99Ms, `${operationId}: p99 above ${ALARM_THRESHOLDS.routeP99Ms} ms for 15 minutes`, 3, scope));
+      this.routeP99s.push(routeLatency(operationId).with({ label: operationId }));
+      alarms.push(rollback(`${name}LatencyP99`, routeLatency(operationId, 'p99', minute), ALARM_THRESHOLDS.routeP99Ms, `${operationId}: p99 of ${ALARM_THRESHOLDS.routeP99Ms} ms or more two minutes in a row`, 2));
     }
     return alarms;
   }

@@ -22,7 +22,29 @@ export interface DeploymentOptions {
   smsOriginationIdentity?: string;
   /** An AWS WAF web ACL (managed common rule set, and this many requests per 5 minutes per IP). */
   waf?: { ratePerIp: number };
+  /** Every function's instruction set: arm64 deployed; x86_64 for `sam local` on an x86 machine (or a deploy that wants it). */
+  architecture: 'arm64' | 'x86_64';
+  /**
+   * Concurrency: reserved for the API key authorizer (every keyed request needs it, so no burst elsewhere may starve
+   * it), reserved as a ceiling for the stream consumer, and the most concurrent invocations the delivery queue's
+   * event source starts. `undefined` leaves one unset (an account whose concurrency is below 1000 may need that).
+   */
+  concurrency: { authorizer?: number; streamConsumer?: number; deliveries?: number };
+  /**
+   * The API stack with every function in its own template, for `sam local start-api`, which cannot follow a nested
+   * stack's outputs to the functions behind the routes. Not deployable: the template passes CloudFormation's 500
+   * resources.
+   */
+  samLocal: boolean;
 }
+
+/**
+ * 100 for the authorizer: cached per key for 5 minutes, it runs about 30 ms warm, so 100 answer some 3 000 cache
+ * misses a second, more than the stage's 1 000 requests; 10 for the stream consumer (one per shard, and a table has
+ * few shards); 10 deliveries at once, each waiting at most 10 s on a receiver. Together they leave 890 of an
+ * account's default 1 000 to everything else.
+ */
+export const DEFAULT_CONCURRENCY = { authorizer: 100, streamConsumer: 10, deliveries: 10 } as const;
 
 export function readOptions(node: Node): DeploymentOptions {
   const text = (name: string): string | undefined => {
@@ -51,6 +73,13 @@ export function readOptions(node: Node): DeploymentOptions {
     throw new Error(`A custom domain needs domainName, certificateArn, hostedZoneId and hostedZoneName; missing ${missing.join(', ')}`);
   }
   const wafRate = node.tryGetContext('wafRatePerIp');
+  /** A count, or `none` to leave it unset. */
+  const limit = (name: string, fallback: number, range: { min: number; max: number }): number | undefined =>
+    node.tryGetContext(name) === 'none' ? undefined : number(name, fallback, range);
+  const architecture = text('architecture') ?? 'arm64';
+  if (architecture !== 'arm64' && architecture !== 'x86_64') throw new Error(`Context architecture must be arm64 or x86_64 (got "${architecture}")`);
+  const samLocal = node.tryGetContext('samLocal') ?? false;
+  if (![true, false, 'true', 'false'].includes(samLocal)) throw new Error(`Context samLocal must be true or false (got ${JSON.stringify(samLocal)})`);
 
   return {
     tableName: text('tableName') ?? 'sales-pipeline',
@@ -63,5 +92,13 @@ export function readOptions(node: Node): DeploymentOptions {
     ...(given.length === 4 ? { customDomain: domain as NonNullable<DeploymentOptions['customDomain']> } : {}),
     // AWS WAF's rate-based rules count over 5 minutes and need at least 10 (its minimum).
     ...(wafRate !== undefined ? { waf: { ratePerIp: number('wafRatePerIp', 2000, { min: 10, max: 2_000_000_000 }) } } : {}),
+    architecture,
+    concurrency: {
+      authorizer: limit('authorizerConcurrency', DEFAULT_CONCURRENCY.authorizer, { min: 1, max: 10_000 }),
+      streamConsumer: limit('streamConcurrency', DEFAULT_CONCURRENCY.streamConsumer, { min: 1, max: 10_000 }),
+      // Lambda's own bounds for an SQS event source's maximum concurrency.
+      deliveries: limit('deliveryConcurrency', DEFAULT_CONCURRENCY.deliveries, { min: 2, max: 1000 }),
+    },
+    samLocal: samLocal === true || samLocal === 'true',
   };
 }

@@ -30,6 +30,10 @@ export interface ServiceFunctionProps {
   environment?: Record<string, string>;
   /** 15 s unless set: above the DynamoDB client's worst case, below API Gateway's 29 s. */
   timeout?: Duration;
+  /** arm64 deployed (DeploymentOptions.architecture). */
+  architecture: 'arm64' | 'x86_64';
+  /** Concurrency kept for this function alone, which is also its ceiling. */
+  reservedConcurrency?: number;
 }
 
 export interface ApiFunctionProps extends ServiceFunctionProps {
@@ -43,14 +47,14 @@ export interface ApiFunctionProps extends ServiceFunctionProps {
 const functionsDir = fileURLToPath(new URL('../../functions/', import.meta.url));
 
 /**
- * Every function of the service, with every default in one place: Node.js 24 on arm64, the handler
+ * Every function of the service, with every default in one place: Node.js 24 on arm64 (x86_64 by option), the handler
  * bundled as BUNDLING says, its own log group with a retention and a role that writes only to it,
  * JSON logs at the configured level, X-Ray tracing, the table's name and a least-privilege DynamoDB grant.
  */
 export class ServiceFunction extends Construct {
   readonly function: NodejsFunction;
 
-  constructor(scope: Construct, id: string, { handler, table, dynamodb, indexes = [], assets = [], logLevel, debugSampleRate, environment = {}, timeout = Duration.seconds(15) }: ServiceFunctionProps) {
+  constructor(scope: Construct, id: string, { handler, table, dynamodb, indexes = [], assets = [], logLevel, debugSampleRate, environment = {}, timeout = Duration.seconds(15), architecture, reservedConcurrency }: ServiceFunctionProps) {
     super(scope, id);
     const logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH });
     // Its own role, writing only its own log group: the managed basic execution role allows every log group.
@@ -61,8 +65,9 @@ export class ServiceFunction extends Construct {
       entry: `${functionsDir}${module}.ts`,
       handler: exportName,
       runtime: Runtime.NODEJS_24_X,
-      architecture: Architecture.ARM_64,
+      architecture: architecture === 'x86_64' ? Architecture.X86_64 : Architecture.ARM_64,
       memorySize: 512,
+      reservedConcurrentExecutions: reservedConcurrency,
       timeout,
       tracing: Tracing.ACTIVE,
       logGroup,

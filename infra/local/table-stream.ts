@@ -5,10 +5,11 @@ import {
   GetShardIteratorCommand,
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
-import type { DynamoDBStreamEvent } from 'aws-lambda';
+import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { enableStream, LOCAL_AWS_ENV } from './dynamodb-local';
 
-export type StreamBatchHandler = (event: DynamoDBStreamEvent) => Promise<void>;
+/** The stream consumer: with ReportBatchItemFailures it may answer which record failed. */
+export type StreamBatchHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | void>;
 
 export interface TableStream {
   /** Resolves once every change committed before the call has been handed to the handler (and it returned). */
@@ -57,8 +58,22 @@ export function asLambdaRecord(record: StreamRecord): DynamoDBStreamEvent['Recor
 }
 
 /**
+ * Where a partial batch response says to resume, as Lambda reads it: the index of the reported record with the lowest
+ * sequence number, or -1 when none failed. An identifier that is empty or names no record of the batch fails the
+ * whole batch (a throw, as Lambda treats it).
+ */
+export function resumeIndex(records: StreamRecord[], answer: DynamoDBBatchResponse | void): number {
+  const failures = answer?.batchItemFailures ?? [];
+  if (failures.length === 0) return -1;
+  const indexes = failures.map(({ itemIdentifier }) => records.findIndex((record) => itemIdentifier && record.dynamodb?.SequenceNumber === itemIdentifier));
+  if (indexes.some((index) => index < 0)) throw new Error(`The stream handler reported records not in its batch: ${JSON.stringify(failures)}`);
+  return Math.min(...indexes);
+}
+
+/**
  * Reads the table's stream in DynamoDB Local and hands each batch to the same stream handler Lambda runs,
- * in process: what the event source mapping does in AWS, including retrying a batch whose handler threw.
+ * in process: what the event source mapping does in AWS, including retrying a batch whose handler threw and, when
+ * the handler reports a failed record (ReportBatchItemFailures), handing that record and those after it again.
  * `from: 'LATEST'` skips what an earlier run already handled (a DATA_DIR restart).
  */
 export async function startTableStream({ endpoint, tableName, handler, from = 'TRIM_HORIZON', onError }: {
@@ -76,9 +91,9 @@ export async function startTableStream({ endpoint, tableName, handler, from = 'T
   });
 
   /** Open shards and where reading them stands; a closed shard leaves the map, a new one joins from its start. */
-  const shards = new Map<string, { iterator?: string; lastSequence?: string }>();
+  const shards = new Map<string, { iterator?: string; lastSequence?: string; resumeAt?: string }>();
   const done = new Set<string>();
-  const iteratorOf = async (shardId: string, type: 'TRIM_HORIZON' | 'LATEST' | 'AFTER_SEQUENCE_NUMBER', sequence?: string) =>
+  const iteratorOf = async (shardId: string, type: 'TRIM_HORIZON' | 'LATEST' | 'AT_SEQUENCE_NUMBER' | 'AFTER_SEQUENCE_NUMBER', sequence?: string) =>
     (await streams.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shardId, ShardIteratorType: type, SequenceNumber: sequence }))).ShardIterator;
 
   async function discoverShards(initial: boolean) {
@@ -95,14 +110,25 @@ export async function startTableStream({ endpoint, tableName, handler, from = 'T
     let handled = false;
     for (const [shardId, shard] of shards) {
       // After a failed read (DynamoDB Local restarted, an iterator expired) reading resumes after the last record handled.
-      shard.iterator ??= await iteratorOf(shardId, shard.lastSequence ? 'AFTER_SEQUENCE_NUMBER' : 'TRIM_HORIZON', shard.lastSequence);
+      // After a failed record, reading resumes at it.
+      shard.iterator ??= shard.resumeAt
+        ? await iteratorOf(shardId, 'AT_SEQUENCE_NUMBER', shard.resumeAt)
+        : await iteratorOf(shardId, shard.lastSequence ? 'AFTER_SEQUENCE_NUMBER' : 'TRIM_HORIZON', shard.lastSequence);
       const result = await streams.send(new GetRecordsCommand({ ShardIterator: shard.iterator, Limit: BATCH_SIZE })).catch((error: unknown) => {
         shard.iterator = undefined;
         throw error;
       });
       const records = result.Records ?? [];
       // The position only moves on once the handler has taken the batch: a throw retries the same records.
-      if (records.length) await handler({ Records: records.map(asLambdaRecord) });
+      const failedAt = records.length ? resumeIndex(records, await handler({ Records: records.map(asLambdaRecord) })) : -1;
+      if (failedAt >= 0) {
+        // The records before the failed one are done; reading resumes at it (a pause first, as after a throw).
+        shard.resumeAt = records[failedAt]!.dynamodb!.SequenceNumber!;
+        shard.lastSequence = records[failedAt - 1]?.dynamodb?.SequenceNumber ?? shard.lastSequence;
+        shard.iterator = undefined;
+        throw new Error(`Stream record ${shard.resumeAt} failed; it and the ${records.length - failedAt - 1} records after it are handed again`);
+      }
+      if (records.length) shard.resumeAt = undefined;
       shard.lastSequence = records.at(-1)?.dynamodb?.SequenceNumber ?? shard.lastSequence;
       shard.iterator = result.NextShardIterator;
       if (!result.NextShardIterator) {

@@ -1,0 +1,236 @@
+import { App, CfnResource, Stack, Validations } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import type { IConstruct } from 'constructs';
+import { describe, expect, it } from 'vitest';
+import { buildApp } from '../infra/cdk/app';
+import { routes } from '../functions/resources';
+import { authorizerOf } from '../shared/routes/route';
+
+// Every cdk-nag finding the stacks acknowledge instead of fixing, each held to what its reason says of the template.
+const { app, api } = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [] } }));
+
+type Properties = Record<string, any>;
+interface Found {
+  logicalId: string;
+  type: string;
+  properties: Properties;
+  template: Template;
+}
+
+const templates = new Map<Stack, Template>();
+const templateOf = (stack: Stack) => templates.get(stack) ?? templates.set(stack, Template.fromStack(stack)).get(stack)!;
+
+/** The CloudFormation resources a construct makes, as its stack's template has them. */
+function resourcesOf(construct: IConstruct, type?: string): Found[] {
+  return construct.node
+    .findAll()
+    .filter((child): child is CfnResource => CfnResource.isCfnResource(child) && (!type || child.cfnResourceType === type))
+    .map((child) => {
+      const stack = Stack.of(child);
+      const logicalId = stack.getLogicalId(child);
+      const template = templateOf(stack);
+      return { logicalId, type: child.cfnResourceType, properties: template.toJSON().Resources[logicalId].Properties ?? {}, template };
+    });
+}
+const one = (construct: IConstruct, type: string): Found => {
+  const found = resourcesOf(construct, type);
+  expect(found, `${construct.node.path}: one ${type}`).toHaveLength(1);
+  return found[0]!;
+};
+
+interface Acknowledgement {
+  construct: IConstruct;
+  rule: string;
+  reason: string;
+}
+const acknowledgements: Acknowledgement[] = app.node
+  .findAll()
+  .flatMap((construct) =>
+    construct.node.metadata
+      .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+      .flatMap((entry) => Object.entries(entry.data as Record<string, string>).map(([rule, reason]) => ({ construct, rule: rule.replace(/^Annotation::/, ''), reason }))),
+  );
+
+const statementsOf = (construct: IConstruct) =>
+  resourcesOf(construct, 'AWS::IAM::Policy').flatMap((policy) => policy.properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]);
+const actions = (statement: { Action: string | string[] }) => [statement.Action].flat().sort();
+/** Every place in the API's templates a resource's logical id (or the nested stacks' parameter for it) is used, by the key holding it. */
+const keysReferencing = (logicalIdPrefix: string) => {
+  const keys: string[] = [];
+  const walk = (value: unknown, key: string) => {
+    if (typeof value === 'string') {
+      if (value.includes(logicalIdPrefix)) keys.push(key);
+    } else if (Array.isArray(value)) value.forEach((item) => walk(item, key));
+    else if (value && typeof value === 'object') for (const [name, inner] of Object.entries(value)) walk(inner, name === 'Ref' || name === 'Fn::GetAtt' || name === 'Fn::Join' ? key : name);
+  };
+  for (const stack of [api, ...api.functionStacks.values()]) walk(templateOf(stack).toJSON().Resources, 'Resources');
+  return keys;
+};
+const methodPath = (method: Found) => {
+  // The method's resource, walked up to the root, as the route table writes paths.
+  const resources = method.template.toJSON().Resources as Record<string, { Type: string; Properties: Properties }>;
+  const parts: string[] = [];
+  for (let id = method.properties.ResourceId?.Ref; id && resources[id]?.Type === 'AWS::ApiGateway::Resource'; id = resources[id]!.Properties.ParentId.Ref) parts.unshift(resources[id]!.Properties.PathPart);
+  return `/${parts.join('/')}`;
+};
+
+/** Each acknowledged rule, with the check that the template is as its reason says. */
+const checks: { rule: RegExp; reason: RegExp; check: (ack: Acknowledgement) => void }[] = [
+  {
+    rule: /^AwsSolutions-IAM5\[Resource::\*\]$/,
+    reason: /X-Ray PutTraceSegments and PutTelemetryRecords/,
+    check: ({ construct }) => {
+      const wildcard = statementsOf(construct).filter((statement) => JSON.stringify(statement.Resource) === '"*"');
+      expect(wildcard.flatMap(actions)).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+      expect(one(construct, 'AWS::Lambda::Function').properties.TracingConfig).toEqual({ Mode: 'Active' });
+    },
+  },
+  {
+    rule: /^AwsSolutions-IAM5\[Resource::arn:<AWS::Partition>:sms-voice:.*:<AWS::AccountId>:(phone-number|pool|sender-id)\/\*\]$/,
+    reason: /which number, pool or sender id an SMS leaves from/i,
+    check: ({ construct, rule }) => {
+      const kind = /:(phone-number|pool|sender-id)\/\*/.exec(rule)![1]!;
+      const granting = statementsOf(construct).filter((statement) => JSON.stringify(statement.Resource).includes(`:${kind}/*`));
+      expect(granting.flatMap(actions)).toEqual(['sms-voice:SendTextMessage']);
+      expect(JSON.stringify(granting[0]!.Resource)).toContain(':configuration-set/');
+    },
+  },
+  {
+    rule: /^AwsSolutions-IAM4\[Policy::arn:<AWS::Partition>:iam::aws:policy\/service-role\/AWSCodeDeployRoleForLambdaLimited\]$/,
+    reason: /CodeDeploy shifting Lambda aliases/,
+    check: ({ construct }) => {
+      const role = one(construct, 'AWS::IAM::Role');
+      expect(JSON.stringify(role.properties.ManagedPolicyArns)).toMatch(/^\[\{"Fn::Join":\["",\["arn:",\{"Ref":"AWS::Partition"\},":iam::aws:policy\/service-role\/AWSCodeDeployRoleForLambdaLimited"\]\]\}\]$/);
+      expect(role.properties.AssumeRolePolicyDocument.Statement).toEqual([expect.objectContaining({ Principal: { Service: 'codedeploy.amazonaws.com' } })]);
+      expect(resourcesOf(construct, 'AWS::IAM::Policy')).toEqual([]);
+    },
+  },
+  {
+    rule: /^AwsSolutions-IAM4\[Policy::arn:<AWS::Partition>:iam::aws:policy\/service-role\/AmazonAPIGatewayPushToCloudWatchLogs\]$/,
+    reason: /lets API Gateway write the stage execution and access logs/,
+    check: ({ construct }) => {
+      const [role] = resourcesOf(construct, 'AWS::IAM::Role');
+      expect(JSON.stringify(role!.properties.ManagedPolicyArns)).toContain('AmazonAPIGatewayPushToCloudWatchLogs');
+      expect(role!.properties.ManagedPolicyArns).toHaveLength(1);
+      expect(role!.properties.AssumeRolePolicyDocument.Statement).toEqual([expect.objectContaining({ Principal: { Service: 'apigateway.amazonaws.com' } })]);
+      expect(one(construct, 'AWS::ApiGateway::Account').properties.CloudWatchRoleArn).toEqual({ 'Fn::GetAtt': [role!.logicalId, 'Arn'] });
+    },
+  },
+  {
+    rule: /^AwsSolutions-SMG4$/,
+    reason: /signs pagination cursors/,
+    check: ({ construct }) => {
+      const secret = one(construct, 'AWS::SecretsManager::Secret');
+      expect(Object.keys(secret.template.findResources('AWS::SecretsManager::RotationSchedule'))).toEqual([]);
+      // The secret reaches the functions as CURSOR_SECRET and nothing else.
+      const uses = keysReferencing(secret.logicalId.replace(/[0-9A-F]{8}$/, ''));
+      expect(uses.filter((key) => key !== 'Resources' && key !== 'Parameters' && !/^referenceto/.test(key))).toEqual(uses.filter((key) => key === 'CURSOR_SECRET'));
+      expect(uses).toContain('CURSOR_SECRET');
+    },
+  },
+  {
+    rule: /^AwsSolutions-SNS2$/,
+    reason: /alarm notifications|SSE with the AWS managed key/i,
+    check: ({ construct }) => {
+      const topic = one(construct, 'AWS::SNS::Topic');
+      expect(topic.properties.KmsMasterKeyId).toBeUndefined();
+      const policies = Object.values(topic.template.findResources('AWS::SNS::TopicPolicy') as Record<string, { Properties: Properties }>).filter((policy) => JSON.stringify(policy.Properties.Topics).includes(topic.logicalId));
+      const publishers = policies.flatMap((policy) => policy.Properties.PolicyDocument.Statement as { Effect: string; Action: string; Principal?: unknown; Condition?: unknown }[]).filter((statement) => statement.Effect === 'Allow');
+      // Allowed publishers: End User Messaging from this account only; otherwise the topic's users are alarms and subscriptions of its own stack.
+      for (const statement of publishers) expect(statement).toMatchObject({ Action: 'sns:Publish', Principal: { Service: 'sms-voice.amazonaws.com' }, Condition: { StringEquals: { 'aws:SourceAccount': expect.anything() } } });
+      const alarms = Object.values(topic.template.findResources('AWS::CloudWatch::Alarm') as Record<string, { Properties: Properties }>).filter((alarm) => JSON.stringify(alarm.Properties.AlarmActions ?? []).includes(topic.logicalId));
+      if (publishers.length === 0) expect(alarms.length).toBeGreaterThan(0);
+    },
+  },
+  {
+    rule: /^AwsSolutions-SQS3$/,
+    reason: /A dead-letter queue, or a queue with its own dead-letter queue/,
+    check: ({ construct }) => {
+      const queue = one(construct, 'AWS::SQS::Queue');
+      const json = JSON.stringify(queue.template.toJSON().Resources);
+      const target = `{"Fn::GetAtt":["${queue.logicalId}","Arn"]}`;
+      const isDeadLetterQueue = json.includes(`"deadLetterTargetArn":${target}`) || json.includes(`"OnFailure":{"Destination":${target}}`);
+      expect(Boolean(queue.properties.RedrivePolicy) || isDeadLetterQueue, construct.node.path).toBe(true);
+    },
+  },
+  {
+    rule: /^AwsSolutions-APIG2$/,
+    reason: /validates path, query and body with the same valibot schemas/,
+    check: ({ construct }) => {
+      // No request validator in the gateway (hence the finding): each route's own schemas validate its path.
+      expect(Object.keys(templateOf(Stack.of(construct)).findResources('AWS::ApiGateway::RequestValidator'))).toEqual([]);
+      for (const route of routes.filter((candidate) => candidate.path.includes('{'))) expect((route.request as { path?: unknown }).path, route.operationId).toBeDefined();
+    },
+  },
+  {
+    rule: /^AwsSolutions-APIG3$/,
+    reason: /Stage throttling and API-key authorization protect the API; a WAF web ACL is an operator choice/,
+    check: ({ construct }) => {
+      const stage = one(construct, 'AWS::ApiGateway::Stage');
+      expect(stage.properties.MethodSettings).toEqual(expect.arrayContaining([expect.objectContaining({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: expect.any(Number), ThrottlingBurstLimit: expect.any(Number) })]));
+      const methods = resourcesOf(construct, 'AWS::ApiGateway::Method').filter((method) => method.properties.AuthorizationType === 'CUSTOM');
+      expect(methods.length).toBeGreaterThan(0);
+      for (const method of methods) expect(method.properties.ApiKeyRequired, method.logicalId).toBe(true);
+      // An operator choice: wafRatePerIp adds it (test/operations-stack.test.ts holds its wiring).
+      expect(Object.keys(stage.template.findResources('AWS::WAFv2::WebACL'))).toEqual([]);
+    },
+  },
+  {
+    rule: /^AwsSolutions-COG4$/,
+    reason: /^Callers are integrations holding API keys, checked by the Lambda REQUEST authorizer/,
+    check: ({ construct }) => {
+      const method = one(construct, 'AWS::ApiGateway::Method');
+      expect(method.properties).toMatchObject({ AuthorizationType: 'CUSTOM', ApiKeyRequired: true });
+      const authorizer = method.template.toJSON().Resources[method.properties.AuthorizerId.Ref].Properties;
+      expect(authorizer).toMatchObject({ Type: 'REQUEST', IdentitySource: 'method.request.header.Authorization' });
+    },
+  },
+  {
+    rule: /^AwsSolutions-COG4$/,
+    reason: /^Senders are web forms and email parsers holding an inbound endpoint’s token or signing secret/,
+    check: ({ construct }) => {
+      const method = one(construct, 'AWS::ApiGateway::Method');
+      const route = routes.find((candidate) => candidate.path === methodPath(method) && candidate.method === (method.properties.HttpMethod === 'OPTIONS' ? candidate.method : method.properties.HttpMethod));
+      expect(route && authorizerOf(route)).toBe('inboundEndpoint');
+      const authorizer = method.template.toJSON().Resources[method.properties.AuthorizerId.Ref].Properties;
+      expect(authorizer).toMatchObject({ Type: 'REQUEST', AuthorizerResultTtlInSeconds: 0 });
+    },
+  },
+  {
+    rule: /^AwsSolutions-(APIG4|COG4)$/,
+    reason: /is public by design: the API's own description and reference page/,
+    check: ({ construct, reason }) => {
+      const method = one(construct, 'AWS::ApiGateway::Method');
+      const route = routes.find((candidate) => candidate.path === methodPath(method) && candidate.method === method.properties.HttpMethod)!;
+      expect(reason.startsWith(`${route.method} ${route.path} `)).toBe(true);
+      expect(method.properties.AuthorizationType).toBe('NONE');
+      expect(authorizerOf(route)).toBeUndefined();
+      expect([route.tag, route.method]).toEqual(['Reference', 'GET']);
+    },
+  },
+  {
+    rule: /^AwsSolutions-(APIG4|COG4)$/,
+    reason: /^ANY .* answers only 405 with the path's methods, from a mock integration/,
+    check: ({ construct, reason }) => {
+      const method = one(construct, 'AWS::ApiGateway::Method');
+      expect(reason.startsWith(`ANY ${methodPath(method)} `)).toBe(true);
+      expect(method.properties).toMatchObject({ HttpMethod: 'ANY', AuthorizationType: 'NONE', Integration: { Type: 'MOCK' } });
+      expect(method.properties.MethodResponses.map((response: { StatusCode: string }) => response.StatusCode)).toEqual(['405']);
+      expect(method.properties.Integration.IntegrationResponses.map((response: { StatusCode: string }) => response.StatusCode)).toEqual(['405']);
+    },
+  },
+];
+
+describe('cdk-nag acknowledgements', () => {
+  it('are each held to their reason by a check below', () => {
+    expect(acknowledgements.length).toBeGreaterThan(100);
+    const unchecked = acknowledgements.filter(({ rule, reason }) => !checks.some((check) => check.rule.test(rule) && check.reason.test(reason)));
+    expect(unchecked.map(({ construct, rule, reason }) => `${construct.node.path}: ${rule}: ${reason}`)).toEqual([]);
+  });
+
+  it.each(checks.map((check) => [`${check.rule.source} (${check.reason.source})`, check] as const))('%s: each acknowledgement’s reason matches its template', (_, check) => {
+    const matching = acknowledgements.filter(({ rule, reason }) => check.rule.test(rule) && check.reason.test(reason));
+    expect(matching.length).toBeGreaterThan(0);
+    for (const acknowledgement of matching) check.check(acknowledgement);
+  });
+});
