@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import type { AuditedRecord, EventSource, ResourceDefinition, ScheduledJob, WorkerRole } from '../shared/resource';
+import type { ResourceDefinition, ScheduledJob, WorkerRole } from '../shared/resource';
 import { withPatchAliases, type AuthorizerKind, type RouteDefinition } from '../shared/routes/route';
 import { appointments } from './appointments/resource';
 import { auditLog } from './audit-log/resource';
@@ -41,12 +41,6 @@ export const componentSchemas: Record<string, v.GenericSchema> = Object.fromEntr
 export const componentExamples: Record<string, unknown> = Object.fromEntries(
   resources.flatMap((resource) => Object.entries(resource.components ?? {}).flatMap(([name, { example }]) => (example === undefined ? [] : [[name, example]]))),
 );
-
-/** What every stored entity's changes stand for, by the items' `entity` attribute. */
-export const eventSources: ReadonlyMap<string, EventSource> = new Map(resources.flatMap((resource) => (resource.events ?? []).map((source) => [source.entity, source])));
-
-/** The records whose writes the audit log attributes, by the items' `entity` attribute. */
-export const auditedRecords: ReadonlyMap<string, AuditedRecord> = new Map(resources.flatMap((resource) => (resource.audited ?? []).map((record) => [record.entity, record])));
 
 /** Handlers a resource names within its folder, by key, as handlers below functions/. */
 function handlersOf<K extends string>(pick: (resource: ResourceDefinition) => Readonly<Partial<Record<K, string>>> | undefined): Partial<Record<K, string>> {

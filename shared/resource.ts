@@ -136,6 +136,13 @@ export interface ResourceDefinition {
 }
 
 /**
+ * What the stream consumer reads of a resource: its events and audited records, exported as `changes` by its
+ * `functions/<resource>/changes.ts`, which imports none of its routes, so the consumer's bundle carries no route
+ * (functions/resource-changes.ts, generated, lists them).
+ */
+export type ResourceChanges = Pick<ResourceDefinition, 'events' | 'audited'>;
+
+/**
  * The functions that answer no route, by what triggers them: the events stack wires each to its stream, queue or
  * topic, and `npm start` runs the same handler in process.
  */

@@ -97,6 +97,30 @@ describe('shared/ and the resource folders', () => {
     expect(cyclesOf(graphOf(resources, 'functions'))).toEqual([]);
   });
 
+  it('each resource’s events and audited records are its changes.ts’s, which imports no route: what the stream consumer reads', async () => {
+    const { resources: definitions } = await import('../functions/resources');
+    const { resourceChanges } = await import('../functions/resource-changes');
+    const withChanges = definitions.filter((resource) => resource.events?.length || resource.audited?.length);
+    expect(resourceChanges).toHaveLength(withChanges.length);
+    for (const resource of withChanges) {
+      const { changes } = (await import(`../functions/${resource.name}/changes.ts`)) as { changes: { events?: unknown; audited?: unknown } };
+      expect(resource.events, resource.name).toBe(changes.events);
+      expect(resource.audited, resource.name).toBe(changes.audited);
+      expect(resourceChanges, resource.name).toContain(changes);
+    }
+    // Every module the stream consumer's modules reach, transitively: none is a route table, an example or the list of resources.
+    const importsOf = new Map([...shared, ...resources].map((m) => [m.module.replace(/\.ts$/, ''), m.imports]));
+    const reached = new Set<string>();
+    const visit = (path: string) => {
+      if (reached.has(path)) return;
+      reached.add(path);
+      for (const imported of importsOf.get(path) ?? []) visit(imported);
+    };
+    for (const m of resources.filter((m) => m.module.startsWith('functions/stream/'))) visit(m.module.replace(/\.ts$/, ''));
+    expect(reached.size).toBeGreaterThan(20);
+    expect([...reached].filter((path) => /^functions\/[^/]+\/(routes|examples|handlers|resource)$/.test(path) || path === 'functions/resources')).toEqual([]);
+  });
+
   it('the DynamoDB client names failures as domain errors, never as HTTP responses', () => {
     const dynamo = shared.find((m) => m.module === 'shared/dynamo.ts')!;
     expect(dynamo.imports.filter((path) => path.startsWith('shared/http'))).toEqual([]);

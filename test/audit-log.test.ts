@@ -1,6 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { auditedRecords, eventSources, routes } from '../functions/resources';
+import { routes } from '../functions/resources';
+import { auditedRecords } from '../functions/audit-log/derive';
+import { eventSources } from '../functions/events/derive';
 import { AuditEntry, auditKeys } from '../shared/audit/entry';
 import { createApiKey } from '../shared/auth/api-keys';
 import { config } from '../shared/config';

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -7,6 +7,7 @@ import { createOrganizationWithKey } from '../infra/demo/organization';
 import { routes } from '../functions/resources';
 import { bundleBudget, bundleFunctions, FUNCTION_MODULES } from './support/bundles';
 import { handlerOf, parseHandler } from '../shared/routes/route';
+import { referenceRenderer } from '../shared/openapi/reference-renderer';
 
 const outDir = mkdtempSync(join(tmpdir(), 'bundles-'));
 
@@ -32,6 +33,16 @@ describe('the bundled functions', () => {
     const output = Object.entries(outputs).find(([file]) => file.endsWith(`/${module}.mjs`));
     expect(output, `no bundle for ${module}`).toBeDefined();
     expect(output![1].bytes).toBeLessThanOrEqual(bundleBudget(module));
+  });
+
+  it('names the reference page’s renderer from build time: the page’s function ships no script and hashes none', async () => {
+    const { handler } = await bundled(handlerOf(routes.find((route) => route.operationId === 'getApiReference')!));
+    const page = await handler({ httpMethod: 'GET', path: '/docs', headers: {}, requestContext: { path: '/docs' } }, context);
+    const name = referenceRenderer().name;
+    expect(page.body).toContain(`/docs/${name}`);
+    // The name is in the bundle as text, put there by the bundler; only the script's own route copies the file.
+    expect(readFileSync(join(outDir, 'meta/handlers.mjs'), 'utf8')).toContain(JSON.stringify(name));
+    expect(routes.filter((route) => route.assets?.length).map((route) => route.operationId)).toEqual(['getApiReferenceScript']);
   });
 
   it('list leads from DynamoDB when run as the bundle Lambda receives', async () => {

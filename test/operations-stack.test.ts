@@ -41,6 +41,22 @@ describe('logs, metrics and traces', () => {
     }
   });
 
+  it('traces a fixed 5 % of the stage’s requests, with no reservoir, and takes another share from the context', () => {
+    const stage = Object.entries(deployed.parent.findResources('AWS::ApiGateway::Stage'))[0]!;
+    expect((stage[1] as Resource).Properties.TracingEnabled).toBe(true);
+    const rules = Object.values(deployed.parent.findResources('AWS::XRay::SamplingRule')) as Resource[];
+    expect(rules).toHaveLength(1);
+    const rule = rules[0]!.Properties.SamplingRule;
+    expect(rule).toMatchObject({ FixedRate: 0.05, ReservoirSize: 0, Priority: 100, ServiceType: 'AWS::ApiGateway::Stage', Version: 1 });
+    expect(rule.RuleName.length).toBeLessThanOrEqual(32);
+    // The rule names this API's stage, so no other service in the account is sampled by it.
+    const restApiId = (stage[1] as Resource).Properties.RestApiId.Ref;
+    expect(JSON.stringify(rule.ResourceARN)).toContain(restApiId);
+    expect(JSON.stringify(rule.ResourceARN)).toContain('/stages/prod');
+    const sparse = synth({ traceSampleRate: 0.01 });
+    expect((Object.values(sparse.parent.findResources('AWS::XRay::SamplingRule'))[0] as Resource).Properties.SamplingRule.FixedRate).toBe(0.01);
+  });
+
   it('writes access logs with the fields that find a tenant’s request', () => {
     const stage = Object.values(deployed.parent.findResources('AWS::ApiGateway::Stage'))[0] as Resource;
     const format = JSON.parse(stage.Properties.AccessLogSetting.Format);

@@ -6,6 +6,9 @@ import { useTestApi, type Client } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
 import { ISO_MS } from './support/fixtures';
 
+/** How long to wait for the stream consumer and the local carrier, which poll: long enough for a loaded machine. */
+const WAIT = { timeout: 10_000 };
+
 const api = useTestApi({ events: true });
 const UNKNOWN_SMS = 'message_01HZZZZZZZZZZZZZZZZZZZZZZZ';
 
@@ -29,7 +32,7 @@ async function settled(client: Client) {
   await vi.waitFor(async () => {
     const { messages } = (await client.get('/v1/sms?limit=100')).body;
     expect(messages.filter((sms: { status: string }) => sms.status === 'SENT' || sms.status === 'QUEUED')).toEqual([]);
-  });
+  }, WAIT);
 }
 
 let restore: SmsSender | undefined;
@@ -44,7 +47,7 @@ describe('GET /v1/sms/{smsId}', () => {
     const { sms } = (await client.post('/v1/sms', { userId, leadId, message: 'On our way' })).body;
     expect(sms).toEqual({ id: expect.stringMatching(/^message_/), direction: 'OUTBOUND', status: 'SENT', body: 'On our way', leadId, userId, messageThreadId: expect.stringMatching(/^thread_/), inquiryId: expect.stringMatching(/^inquiry_/), createdAt: expect.stringMatching(ISO_MS), updatedAt: expect.stringMatching(ISO_MS) });
     // Each status move moves updatedAt: the message comes again to a poller (updatedSince) in its new status.
-    await vi.waitFor(async () => expect((await client.get(`/v1/sms/${sms.id}`)).body).toEqual({ sms: { ...sms, status: 'DELIVERED', updatedAt: expect.stringMatching(ISO_MS) } }));
+    await vi.waitFor(async () => expect((await client.get(`/v1/sms/${sms.id}`)).body).toEqual({ sms: { ...sms, status: 'DELIVERED', updatedAt: expect.stringMatching(ISO_MS) } }), WAIT);
     expect((await client.get(`/v1/sms/${sms.id}`)).body.sms.updatedAt > sms.createdAt).toBe(true);
     let calls: string[] = [];
     calls = await countDynamoCalls(() => client.get(`/v1/sms/${sms.id}`));

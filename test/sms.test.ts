@@ -21,6 +21,9 @@ import { useTestApi, type Client } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
 import { ISO_MS } from './support/fixtures';
 
+/** How long to wait for the stream consumer and the local carrier, which poll: long enough for a loaded machine. */
+const WAIT = { timeout: 10_000 };
+
 const api = useTestApi({ events: true });
 /** Accepted by the provider; the local carrier's delivery receipt may already have moved it on. */
 const SENT_OR_LATER = expect.stringMatching(/^(SENT|DELIVERED)$/);
@@ -199,7 +202,7 @@ describe('POST /v1/sms with messageThreadId', () => {
     await client.post('/v1/sms', { userId, leadId, message: 'First' });
     const { threadId, inquiryId } = await threadOf(client, leadId);
     // The first message's delivery receipt lands on its own, not inside the request counted below.
-    await vi.waitFor(async () => expect((await client.get(`/v1/inquiries/${inquiryId}`)).body.data.messages[0].status).toBe('DELIVERED'));
+    await vi.waitFor(async () => expect((await client.get(`/v1/inquiries/${inquiryId}`)).body.data.messages[0].status).toBe('DELIVERED'), WAIT);
     const calls = await countDynamoCalls(() => client.post('/v1/sms', { userId, leadId, message: 'Again', messageThreadId: threadId }));
     expect(calls).toEqual(['BatchGetItemCommand', 'TransactWriteItemsCommand', 'TransactWriteItemsCommand']);
   });
@@ -400,7 +403,7 @@ describe('POST /v1/sms when the provider took the SMS but marking it SENT fails'
     expect(logged).toHaveBeenCalledWith('SMS sent but not marked SENT: its delivery receipt will record the send', expect.objectContaining({ messageId, providerMessageId: `local-${messageId}` }));
 
     // The local carrier's receipt, a moment later, reconciles the message the failed write left QUEUED.
-    await vi.waitFor(async () => expect(await messageItem(organizationId, inquiryId, messageId)).toMatchObject({ status: 'DELIVERED', providerMessageId: `local-${messageId}` }));
+    await vi.waitFor(async () => expect(await messageItem(organizationId, inquiryId, messageId)).toMatchObject({ status: 'DELIVERED', providerMessageId: `local-${messageId}` }), WAIT);
     expect(await smsEventTypes(client)).toEqual(['sms.sent', 'sms.delivered']);
   });
 });
@@ -410,7 +413,7 @@ describe('SMS delivery receipts', () => {
     await vi.waitFor(async () => {
       const { inquiryId } = await threadOf(client, leadId);
       expect((await client.get(`/v1/inquiries/${inquiryId}`)).body.data.messages[0].status).toBe(expected);
-    });
+    }, WAIT);
   }
 
   it('moves a message to DELIVERED when the carrier reports it delivered, and emits sms.delivered', async () => {

@@ -64,7 +64,8 @@ describe('a stream batch in which one record fails', () => {
     });
     try {
       await createLead(client, 'zeroth@example.com');
-      await vi.waitFor(() => expect(calls).toHaveLength(1));
+      // The consumer polls the stream: under a loaded machine that can take longer than waitFor's default second.
+      await vi.waitFor(() => expect(calls).toHaveLength(1), { timeout: 20_000 });
       for (const email of ['first@example.com', 'second@example.com', 'third@example.com']) await createLead(client, email);
       release();
       await hook.waitFor(4);
@@ -76,7 +77,7 @@ describe('a stream batch in which one record fails', () => {
     // Each record's jobs were queued once, the failed one twice (its failure and its retry); nothing after it ran before the retry.
     expect(calls).toEqual([['zeroth@example.com'], ['first@example.com'], ['second@example.com'], ['second@example.com'], ['third@example.com']]);
     expect(receivedEmails(hook)).toEqual(['first@example.com', 'second@example.com', 'third@example.com', 'zeroth@example.com']);
-    await vi.waitFor(async () => expect((await client.get(`/v1/webhooks/${webhookId}/deliveries`)).body.totalCount).toBe(4));
+    await vi.waitFor(async () => expect((await client.get(`/v1/webhooks/${webhookId}/deliveries`)).body.totalCount).toBe(4), { timeout: 20_000 });
     expect((await client.get('/v1/events?type=lead.created')).body.totalCount).toBe(4);
   });
 

@@ -22,6 +22,9 @@ import { useTestApi, type Client } from './support/api';
 import { ISO_MS } from './support/fixtures';
 import { startReceiver, type Received, type Receiver } from './support/receiver';
 
+/** How long to wait for the stream consumer and the local carrier, which poll: long enough for a loaded machine. */
+const WAIT = { timeout: 10_000 };
+
 const api = useTestApi({ events: true });
 const receivers: Receiver[] = [];
 afterAll(async () => {
@@ -208,7 +211,7 @@ describe('webhook deliveries', () => {
     const sentAt = received.map((delivery) => Number(delivery.headers['webhook-timestamp']));
     expect(sentAt[2]! - sentAt[0]!).toBeGreaterThanOrEqual(2);
 
-    await vi.waitFor(async () => expect((await client.get(`/v1/webhooks/${webhook.id}/deliveries`)).body.totalCount).toBe(3));
+    await vi.waitFor(async () => expect((await client.get(`/v1/webhooks/${webhook.id}/deliveries`)).body.totalCount).toBe(3), WAIT);
     const { deliveries } = (await client.get(`/v1/webhooks/${webhook.id}/deliveries`)).body;
     expect(deliveries.map((attempt: { attempt: number; status: string; statusCode: number }) => [attempt.attempt, attempt.status, attempt.statusCode])).toEqual([
       [3, 'SUCCEEDED', 200],
@@ -270,7 +273,7 @@ describe('webhook deliveries', () => {
     // The control: B's own event, committed after A's, reaches B's subscription (and its attempt is recorded), so a
     // leak of A's event to B, which would have been queued ahead of it, would have arrived by now.
     await vi.waitFor(() => expect(hook.received.filter((delivery) => signedBy(webhookB.secret, delivery))).toHaveLength(1), { timeout: 10_000 });
-    await vi.waitFor(async () => expect((await b.client.get(`/v1/webhooks/${webhookB.id}/deliveries`)).body.totalCount).toBe(1));
+    await vi.waitFor(async () => expect((await b.client.get(`/v1/webhooks/${webhookB.id}/deliveries`)).body.totalCount).toBe(1), WAIT);
     const throughB = hook.received.filter((delivery) => signedBy(webhookB.secret, delivery)).map((delivery) => JSON.parse(delivery.body));
     expect(throughB).toMatchObject([{ organizationId: b.organizationId, data: { email: 'b@example.com' } }]);
     await hook.waitFor(2);
@@ -331,8 +334,8 @@ describe('webhook deliveries', () => {
     ]);
     expect(through(hookB)).toEqual([[b.organizationId, 'b1@example.com']]);
     // Every job the batch queued has been attempted and logged; nothing more arrived.
-    await vi.waitFor(async () => expect((await a.client.get(`/v1/webhooks/${webhookA.id}/deliveries`)).body.totalCount).toBe(2));
-    await vi.waitFor(async () => expect((await b.client.get(`/v1/webhooks/${webhookB.id}/deliveries`)).body.totalCount).toBe(1));
+    await vi.waitFor(async () => expect((await a.client.get(`/v1/webhooks/${webhookA.id}/deliveries`)).body.totalCount).toBe(2), WAIT);
+    await vi.waitFor(async () => expect((await b.client.get(`/v1/webhooks/${webhookB.id}/deliveries`)).body.totalCount).toBe(1), WAIT);
     expect([hookA.received.length, hookB.received.length]).toEqual([2, 1]);
     // Each event is recorded under its own organization too.
     await api.eventsCaughtUp();
@@ -370,7 +373,7 @@ describe('webhook deliveries', () => {
     await client.post('/v1/leads', { name: 'Quiet Lead', email: 'quiet@example.com' });
     const [delivery] = await hook.waitFor(1);
     expect(verify(enabled.secret, delivery!)).toMatchObject({ type: 'lead.created', data: { email: 'quiet@example.com' } });
-    await vi.waitFor(async () => expect((await client.get(`/v1/webhooks/${enabled.id}/deliveries`)).body.totalCount).toBe(1));
+    await vi.waitFor(async () => expect((await client.get(`/v1/webhooks/${enabled.id}/deliveries`)).body.totalCount).toBe(1), WAIT);
     expect(hook.received).toHaveLength(1);
     expect(signedBy(disabled.secret, hook.received[0]!)).toBe(false);
     expect(signedBy(deleted.secret, hook.received[0]!)).toBe(false);
@@ -386,7 +389,7 @@ describe('webhook deliveries', () => {
     await dynamo.send(new UpdateCommand({ TableName: config.tableName, Key: webhookKeys.webhook(organizationId, webhook.id), UpdateExpression: 'SET failingSince = :at', ExpressionAttributeValues: { ':at': dayAgo } }));
     await client.post('/v1/leads', { name: 'Last Straw', email: 'last@example.com' });
     await hook.waitFor(1);
-    await vi.waitFor(async () => expect((await client.get(`/v1/webhooks/${webhook.id}`)).body.webhook.isEnabled).toBe(false));
+    await vi.waitFor(async () => expect((await client.get(`/v1/webhooks/${webhook.id}`)).body.webhook.isEnabled).toBe(false), WAIT);
     const { webhook: disabled } = (await client.get(`/v1/webhooks/${webhook.id}`)).body;
     expect(disabled.disabledReason).toContain(`every delivery since ${dayAgo} failed (last: HTTP 500)`);
     const reenabled = (await client.put(`/v1/webhooks/${webhook.id}`, { isEnabled: true })).body.webhook;

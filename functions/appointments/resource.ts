@@ -1,10 +1,11 @@
-import { defineResource, lifecycleEvents } from '../../shared/resource';
-import { appointmentAudit, appointmentKeys, appointmentKeySamples, fromAppointmentItem } from './entity';
+import { defineResource } from '../../shared/resource';
+import { appointmentKeys, appointmentKeySamples } from './entity';
 import { appointment, hold, slot } from './examples';
-import { fromHoldItem, holdAudit, holdKeys, holdKeySamples, holdOf } from './hold-entity';
+import { holdKeys, holdKeySamples } from './hold-entity';
 import { appointmentRoutes } from './routes';
 import { Hold, Slot } from './availability-schema';
 import { Appointment } from './schema';
+import { changes } from './changes';
 
 /** The schedule: appointments, the free slots their members' hours and bookings leave, and short holds on a slot. */
 export const appointments = defineResource({
@@ -15,11 +16,7 @@ export const appointments = defineResource({
   },
   routes: appointmentRoutes,
   components: { Appointment: { schema: Appointment, example: appointment }, Slot: { schema: Slot, example: slot }, Hold: { schema: Hold, example: hold } },
-  events: [
-    lifecycleEvents({ entity: 'APPOINTMENT', toData: (item) => fromAppointmentItem(item).value, created: 'appointment.created', updated: 'appointment.updated' }),
-    lifecycleEvents({ entity: 'HOLD', toData: (item) => holdOf(fromHoldItem(item)), created: 'hold.created' }),
-  ],
-  audited: [appointmentAudit, holdAudit],
+  ...changes,
   keys: [
     { builders: appointmentKeys, samples: appointmentKeySamples },
     { builders: holdKeys, samples: holdKeySamples },

@@ -1,9 +1,12 @@
 import { auditEntryOf } from '../../shared/audit/entry';
 import { sameWrite, stampOf } from '../../shared/audit/writer';
 import { streamRecordId } from '../../shared/ids';
-import type { ItemChange } from '../../shared/resource';
-import { auditedRecords } from '../resources';
+import type { AuditedRecord, ItemChange } from '../../shared/resource';
+import { resourceChanges } from '../resource-changes';
 import type { OrganizationEntry } from './store';
+
+/** The records whose writes the audit log attributes, by the items' `entity` attribute. */
+export const auditedRecords: ReadonlyMap<string, AuditedRecord> = new Map(resourceChanges.flatMap((changes) => (changes.audited ?? []).map((record) => [record.entity, record])));
 
 /** `ORG#<organizationId>…`: every record's partition key starts with its organization. */
 const organizationOf = (item: Record<string, unknown>) => String(item.pk).split('#')[1]!;

@@ -1,8 +1,11 @@
-import type { ItemChange } from '../../shared/resource';
-import { eventSources } from '../resources';
+import type { EventSource, ItemChange } from '../../shared/resource';
+import { resourceChanges } from '../resource-changes';
 import type { EventType } from './types';
 
 export type { ItemChange };
+
+/** What every stored entity's changes stand for, by the items' `entity` attribute. */
+export const eventSources: ReadonlyMap<string, EventSource> = new Map(resourceChanges.flatMap((changes) => (changes.events ?? []).map((source) => [source.entity, source])));
 
 type Item = Record<string, unknown>;
 
@@ -19,7 +22,7 @@ export interface DerivedEvent {
 const organizationOf = (item: Item) => String(item.pk).split('#')[1]!;
 
 /**
- * The events one committed item change stands for, by the source its item's `entity` names (functions/resources.ts).
+ * The events one committed item change stands for, by the source its item's `entity` names (each resource's changes.ts).
  * Items no resource lists (counters, indexes, name claims) emit nothing.
  */
 export function eventsOf(change: ItemChange): DerivedEvent[] {

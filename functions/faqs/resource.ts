@@ -1,5 +1,6 @@
-import { defineResource, lifecycleEvents } from '../../shared/resource';
+import { defineResource } from '../../shared/resource';
 import { faqKeys, faqKeySamples, faqs as collection } from './collection';
+import { changes } from './changes';
 
 export const faqs = defineResource({
   name: 'faqs',
@@ -8,7 +9,6 @@ export const faqs = defineResource({
   components: {
     Faq: { schema: collection.schemas.Record, example: { id: 1, question: 'Are you licensed?', answer: 'Yes: NSW plumbing licence 123456C and electrical licence 654321C.', isActive: true, updatedAt: '2026-10-02T23:00:00.000Z' } },
   },
-  events: [lifecycleEvents({ entity: 'FAQ', toData: collection.fromItem, created: 'faq.created', updated: 'faq.updated', deleted: 'faq.deleted' })],
-  audited: [collection.audited],
+  ...changes,
   keys: [{ builders: faqKeys, samples: faqKeySamples }],
 });

@@ -1,6 +1,7 @@
 import { defineResource } from '../../shared/resource';
 import { inboundEndpointRoutes } from './routes';
-import { inboundEndpointAudit, inboundEndpointKeys, inboundEndpointKeySamples } from './entity';
+import { inboundEndpointKeys, inboundEndpointKeySamples } from './entity';
+import { changes } from './changes';
 
 export const inboundEndpoints = defineResource({
   name: 'inbound-endpoints',
@@ -8,6 +9,6 @@ export const inboundEndpoints = defineResource({
   routes: inboundEndpointRoutes,
   // Finds the endpoint by the path's id, so its organization's usage plan meters the public route.
   authorizers: { inboundEndpoint: 'authorizer' },
-  audited: [inboundEndpointAudit],
+  ...changes,
   keys: [{ builders: inboundEndpointKeys, samples: inboundEndpointKeySamples }],
 });

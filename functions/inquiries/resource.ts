@@ -1,8 +1,9 @@
-import { defineResource, lifecycleEvents } from '../../shared/resource';
-import { fromInquiryItem, inquiryAudit, inquiryKeys, inquiryKeySamples } from './entity';
+import { defineResource } from '../../shared/resource';
+import { inquiryKeys, inquiryKeySamples } from './entity';
 import { inquiry, inquiryLead, inquiryListItem, smsData, smsMessage } from './examples';
 import { inquiryRoutes } from './routes';
 import * as schemas from './schema';
+import { changes } from './changes';
 
 export const inquiries = defineResource({
   name: 'inquiries',
@@ -22,17 +23,6 @@ export const inquiries = defineResource({
     WebformData: { schema: schemas.WebformData, example: undefined },
     WebformField: { schema: schemas.WebformField, example: undefined },
   },
-  events: [
-    lifecycleEvents({
-      entity: 'INQUIRY',
-      // The external id is the integrator's own key, for retries; events carry the inquiry as lists show it.
-      toData: (item) => {
-        const { externalInquiryId: _external, ...summary } = fromInquiryItem(item);
-        return summary;
-      },
-      created: 'inquiry.created',
-    }),
-  ],
-  audited: [inquiryAudit],
+  ...changes,
   keys: [{ builders: inquiryKeys, samples: inquiryKeySamples }],
 });

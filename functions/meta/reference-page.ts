@@ -1,5 +1,5 @@
 import { getApiReference, getApiReferenceScript, getOpenApiDocument } from './routes';
-import { referenceRenderer } from '../../shared/openapi/reference-renderer';
+import { referenceRendererName } from '../../shared/openapi/reference-renderer';
 
 /**
  * The reference page. It loads the renderer and the document from the API itself, by paths relative
@@ -9,7 +9,7 @@ import { referenceRenderer } from '../../shared/openapi/reference-renderer';
  * browser keeps it until a deploy brings another version.
  */
 export function referencePage(): string {
-  const rendererPath = getApiReferenceScript.path.replace('{asset}', referenceRenderer().name);
+  const rendererPath = getApiReferenceScript.path.replace('{asset}', referenceRendererName());
   const configuration = {
     withDefaultFonts: false,
     telemetry: false,

@@ -31,8 +31,6 @@ export const getApiReference = defineRoute({
   request: {},
   response: TextBody,
   errors: [],
-  // The page names the renderer by the hash of its content.
-  assets: [REFERENCE_RENDERER],
 });
 
 export const getApiReferenceScript = defineRoute({

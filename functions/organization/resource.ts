@@ -1,10 +1,11 @@
-import { defineResource, lifecycleEvents } from '../../shared/resource';
+import { defineResource } from '../../shared/resource';
 import { invitation, member, memberUser, organization as organizationExample } from './examples';
-import { fromMemberItem, invitationAudit, memberAudit, memberKeys, memberKeySamples } from './member-entity';
+import { memberKeys, memberKeySamples } from './member-entity';
 import { Invitation, Member, MemberUser } from './member-schema';
 import { organizationRoutes } from './routes';
 import { Organization } from './schema';
-import { apiKeyAudit, organizationAudit, organizationKeys, organizationKeySamples } from './entity';
+import { organizationKeys, organizationKeySamples } from './entity';
+import { changes } from './changes';
 
 export const organization = defineResource({
   name: 'organization',
@@ -16,7 +17,6 @@ export const organization = defineResource({
     Invitation: { schema: Invitation, example: invitation },
     Organization: { schema: Organization, example: organizationExample },
   },
-  events: [lifecycleEvents({ entity: 'MEMBER', toData: fromMemberItem, created: 'member.created', updated: 'member.updated', deleted: 'member.deleted' })],
-  audited: [organizationAudit, memberAudit, invitationAudit, apiKeyAudit],
+  ...changes,
   keys: [{ builders: organizationKeys, samples: organizationKeySamples }, { builders: memberKeys, samples: memberKeySamples }],
 });

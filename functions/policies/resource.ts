@@ -1,5 +1,6 @@
-import { defineResource, lifecycleEvents } from '../../shared/resource';
+import { defineResource } from '../../shared/resource';
 import { policies as collection, policyKeys, policyKeySamples } from './collection';
+import { changes } from './changes';
 
 export const policies = defineResource({
   name: 'policies',
@@ -11,7 +12,6 @@ export const policies = defineResource({
       example: { id: 1, title: 'Call-out fee', content: 'A $99 call-out fee applies to every visit and covers the first 30 minutes on site.', isActive: true, updatedAt: '2026-09-03T23:00:00.000Z' },
     },
   },
-  events: [lifecycleEvents({ entity: 'POLICY', toData: collection.fromItem, created: 'policy.created', updated: 'policy.updated', deleted: 'policy.deleted' })],
-  audited: [collection.audited],
+  ...changes,
   keys: [{ builders: policyKeys, samples: policyKeySamples }],
 });

@@ -1,10 +1,10 @@
-import { defineResource, lifecycleEvents } from '../../shared/resource';
-import { fromServiceItem, serviceAudit, serviceKeys, serviceKeySamples } from './entity';
+import { defineResource } from '../../shared/resource';
+import { serviceKeys, serviceKeySamples } from './entity';
 import { categoryService, scenario, scenarioOutcome, scenarioQuestion, service, serviceCategory } from './examples';
 import { serviceRoutes } from './routes';
-import { fromScenarioItem, scenarioAudit } from './scenario-entity';
 import * as scenarios from './scenario-schema';
 import * as schemas from './schema';
+import { changes } from './changes';
 
 export const services = defineResource({
   name: 'services',
@@ -22,10 +22,6 @@ export const services = defineResource({
     ScenarioQuestion: { schema: scenarios.ScenarioQuestion, example: scenarioQuestion },
     ScenarioOutcome: { schema: scenarios.ScenarioOutcome, example: scenarioOutcome },
   },
-  events: [
-    lifecycleEvents({ entity: 'SERVICE', toData: fromServiceItem, created: 'service.created', updated: 'service.updated', deleted: 'service.deleted' }),
-    lifecycleEvents({ entity: 'SCENARIO', toData: fromScenarioItem, created: 'scenario.created', updated: 'scenario.updated', deleted: 'scenario.deleted' }),
-  ],
-  audited: [serviceAudit, scenarioAudit],
+  ...changes,
   keys: [{ builders: serviceKeys, samples: serviceKeySamples }],
 });

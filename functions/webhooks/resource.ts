@@ -2,7 +2,8 @@ import { defineResource } from '../../shared/resource';
 import { webhook, webhookDelivery, webhookWithSecret } from './examples';
 import { webhookRoutes } from './routes';
 import { Webhook, WebhookDelivery, WebhookWithSecret } from './schema';
-import { webhookAudit, webhookKeys, webhookKeySamples } from './entity';
+import { webhookKeys, webhookKeySamples } from './entity';
+import { changes } from './changes';
 
 export const webhooks = defineResource({
   name: 'webhooks',
@@ -15,6 +16,6 @@ export const webhooks = defineResource({
     WebhookWithSecret: { schema: WebhookWithSecret, example: webhookWithSecret },
     WebhookDelivery: { schema: WebhookDelivery, example: webhookDelivery },
   },
-  audited: [webhookAudit],
+  ...changes,
   keys: [{ builders: webhookKeys, samples: webhookKeySamples }],
 });

@@ -1,5 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { readAsset } from '../../shared/http/assets';
+import { rendererNameOf } from '../../shared/openapi/reference-renderer';
+import { REFERENCE_RENDERER } from '../../shared/openapi/schemas';
 
 /**
  * Module substitutions for the Lambda bundles: the credential chain of a Lambda function is its environment, and no
@@ -25,6 +28,8 @@ export const BUNDLING = {
   mainFields: ['module', 'main'],
   externalModules: [],
   esbuildArgs: Object.fromEntries(Object.entries(BUNDLE_ALIASES).map(([module, path]) => [`--alias:${module}`, path])),
+  // The reference page names its renderer by the hash of the file the script's function is built beside.
+  define: { REFERENCE_RENDERER_BUILT_NAME: JSON.stringify(rendererNameOf(readAsset(REFERENCE_RENDERER))) },
   // Some bundled CommonJS dependencies still call require().
   banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
 } as const satisfies BundlingOptions;

@@ -12,6 +12,8 @@ export interface DeploymentOptions {
   logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
   /** Share of invocations logged at DEBUG whatever the level. */
   debugSampleRate: number;
+  /** Share of the API's requests X-Ray traces, with no reservoir: a quiet stack is not traced on every request. */
+  traceSampleRate: number;
   /** The stage's ceiling for the whole API. */
   throttle: { rateLimit: number; burstLimit: number };
   /** How long API Gateway reuses an authorizer decision; also how long a revoked key may still work. */
@@ -86,6 +88,7 @@ export function readOptions(node: Node): DeploymentOptions {
     alarmEmails,
     logLevel: logLevel as DeploymentOptions['logLevel'],
     debugSampleRate: number('debugSampleRate', 0.01, { max: 1 }),
+    traceSampleRate: number('traceSampleRate', 0.05, { max: 1 }),
     throttle: { rateLimit: number('stageRateLimit', 1000, { min: 1 }), burstLimit: number('stageBurstLimit', 2000, { min: 1 }) },
     authorizerCacheTtlSeconds: number('authorizerCacheTtl', 300, { max: 3600 }),
     ...(text('smsOriginationIdentity') ? { smsOriginationIdentity: text('smsOriginationIdentity') } : {}),

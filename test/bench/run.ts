@@ -369,7 +369,7 @@ function collectRatios(f: Pick<BenchFigures, 'visits' | 'overhead' | 'http' | 's
     ...(page100.cursorOverBare === undefined ? [] : [at('Page 100 by cursor over HTTP ÷ the bare Query from its position', page100.cursorOverBare, 2)]),
     at('Slowest function import ÷ bare document client', worstImport, 1.1, 'lower',
       `The handler factory around a handler that does nothing imports in ${ms(f.coldStarts.floor.importMs)}, ${f.coldStarts.floor.ratio.toFixed(2)}× the bare client (middy, Powertools Logger and Metrics, valibot), and the median function at ${medianImport.toFixed(2)}×: the factory every function stands on, not the functions' own code, is most of the gap. The slowest, ${slowest.handler}, imports in ${ms(slowest.importMs)} (section 5).`),
-    at(`Largest bundle ÷ its budget (${MAX_BUNDLE_BYTES / 1024} KB, the MCP server's ${bundleBudget('mcp/handlers') / 1024} KB, the stream consumer's ${bundleBudget('stream/record') / 1024} KB)`, largest, 1),
+    at(`Largest bundle ÷ its budget (${MAX_BUNDLE_BYTES / 1024} KB, the MCP server's ${bundleBudget('mcp/handlers') / 1024} KB)`, largest, 1),
     at('/docs first load (MB) ÷ 1.5 MB', f.wire.reduce((sum, w) => sum + w.bytes, 0) / 1024 / 1024 / 1.5, 1),
   ];
 }

@@ -8,11 +8,9 @@ export const MAX_BUNDLE_BYTES = 420 * 1024;
 
 /**
  * Functions allowed more, each for a reason of its own. The MCP server carries every route's schemas (its tools are
- * built from the document) and the protocol's SDK with zod (about 150 KB): 580 KB. The stream consumer reads the
- * event sources and audited records through the list of resources, and so bundles every route's description with
- * them: 421 KB; sources read apart from the routes would bring it well under 400 KB.
+ * built from the document) and the protocol's SDK with zod (about 150 KB): 580 KB.
  */
-const BUNDLE_BUDGETS: Record<string, number> = { 'mcp/handlers': 640 * 1024, 'stream/record': 440 * 1024 };
+const BUNDLE_BUDGETS: Record<string, number> = { 'mcp/handlers': 640 * 1024 };
 
 /** A function module's bundle budget. */
 export const bundleBudget = (module: string): number => BUNDLE_BUDGETS[module] ?? MAX_BUNDLE_BYTES;
@@ -48,6 +46,7 @@ export async function bundleFunctions(
     alias: { ...BUNDLE_ALIASES },
     external,
     banner: { js: BUNDLING.banner },
+    define: { ...BUNDLING.define },
     outdir: outDir,
     outExtension: { '.js': '.mjs' },
     metafile: true,
