@@ -29,6 +29,8 @@ export interface BenchFigures {
   overhead: Record<'get' | 'list' | 'create', Comparison>;
   http: Record<'get' | 'list' | 'create' | 'caller' | 'context' | 'availability', Comparison>;
   served: Throughput;
+  /** `npm start` in its own process: a 50-item page and a create from outside against their bare calls, and 16 clients. */
+  npmStart: { page: Comparison; create: Comparison; served: Throughput; bare: Throughput };
   /** Milliseconds of the server process's CPU per served request. */
   serverCpuMsPerCall: number;
   bareServed: Throughput;
@@ -120,6 +122,16 @@ CPU per request: ${ms(f.serverCpuMsPerCall)} in the server and ${ms(f.served.cpu
 the client per bare call pair. The server's part is the HTTP server, the gateway's routing and authorizer cache,
 middy, Powertools, validation, item mapping and JSON: work that API Gateway and Lambda do on machines of their own
 when deployed, and that here shares two cores with DynamoDB Local and the client.
+
+\`npm start\` itself, in a process of its own with its own DynamoDB Local, the stream consumer and the workers running
+(the server a developer runs), measured from this process against the same calls bare to its DynamoDB Local:
+
+| Request | From outside | Bare SDK | Ratio | Target |
+|---|---|---|---|---|
+${comparisonRow('GET /v1/leads?limit=50 (50 items)', f.npmStart.page, '≤ 2')}
+${comparisonRow('POST /v1/leads', f.npmStart.create, '≤ 2')}
+
+At 16 clients: ${f.npmStart.served.perSecond.toFixed(0)} pages/s served, ${f.npmStart.bare.perSecond.toFixed(0)}/s bare; ratio ${x(f.npmStart.served.perSecond / f.npmStart.bare.perSecond)} (target ≥ 0.6).
 
 Lead creates per second from 32 concurrent clients (warm handlers in process): ${f.capacity.single.toFixed(0)}/s in one
 organization, ${f.capacity.sharded.toFixed(0)}/s in one organization with 8 counter shards, ${f.capacity.spread.toFixed(0)}/s spread over 16.

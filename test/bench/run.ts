@@ -119,6 +119,36 @@ try {
   const bareServed = combined(bareSlices);
   const serverCpuMsPerCall = serverCpuMs / (served.perSecond * 2 * THROUGHPUT_SLICES);
 
+  // 3b. `npm start` itself, as a developer runs it: its own DynamoDB Local, the stream consumer and the workers running.
+  progress('npm start: 50-item pages, creates and 16 clients against npm start in its own process, against the same calls bare to its DynamoDB Local');
+  const npmStart = await npmStartInItsOwnProcess();
+  let npmStartFigures: BenchFigures['npmStart'];
+  try {
+    const startApi = jsonClient(npmStart.url, npmStart.apiKey);
+    const startBare = DynamoDBDocumentClient.from(localClient(npmStart.endpoint));
+    for (let i = 0; i < 50; i++) await startApi.post('/v1/leads', { name: `Served ${i} Bench`, email: `served${i}@bench.example.com` });
+    const startLeads = leadKeys.leads(npmStart.organizationId);
+    const bareFiftyPage = () =>
+      Promise.all([
+        startBare.send(new QueryCommand({ TableName: npmStart.tableName, KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)', ExpressionAttributeValues: { ':pk': startLeads.pk, ':prefix': startLeads.skPrefix }, ScanIndexForward: false, Limit: 51 })),
+        startBare.send(new GetCommand({ TableName: npmStart.tableName, Key: keys.counter(npmStart.organizationId, 'LEADS'), ConsistentRead: true })),
+      ]);
+    const startCreate = await bareCallsOfCreate(() => invoke('leads/handlers#createLeadHandler', { httpMethod: 'POST', path: '/v1/leads', body: createBody() }), { client: startBare, tableName: npmStart.tableName });
+    const page = await compare(() => startApi.get('/v1/leads?limit=50'), bareFiftyPage, { rounds: ROUNDS });
+    const create = await compare(() => startApi.post('/v1/leads', createBody()), startCreate, { rounds: ROUNDS });
+    await throughput(() => startApi.get('/v1/leads?limit=50'), { clients: 16, seconds: 2 });
+    const servedSlices: Throughput[] = [];
+    const bareSlices: Throughput[] = [];
+    for (let slice = 0; slice < THROUGHPUT_SLICES / 2; slice++) {
+      servedSlices.push(await throughput(() => startApi.get('/v1/leads?limit=50'), { clients: 16, seconds: 2 }));
+      bareSlices.push(await throughput(bareFiftyPage, { clients: 16, seconds: 2 }));
+    }
+    npmStartFigures = { page, create, served: combined(servedSlices), bare: combined(bareSlices) };
+    startBare.destroy();
+  } finally {
+    await npmStart.stop();
+  }
+
   // Creates per second of one organization: the rate its single counter and sequence items must take.
   progress('capacity: lead creates per second in one organization, sharded and not, and spread over 16');
   const { raiseOrganizationCounterShards } = await import('../../functions/organization/store');
@@ -181,9 +211,9 @@ try {
   // 6. Cold starts (no stack needed, but it is cheap to keep).
   const coldStarts = await measureColdStarts({ rounds: Number(process.env.BENCH_IMPORT_ROUNDS ?? 3), progress });
 
-  const ratios = collectRatios({ visits, overhead, http, served, serverCpuMsPerCall, bareServed, scale, depth, coldStarts, wire });
+  const ratios = collectRatios({ visits, overhead, http, served, serverCpuMsPerCall, bareServed, npmStart: npmStartFigures, scale, depth, coldStarts, wire });
   const minutes = (performance.now() - started) / 60_000;
-  writeFileSync(new URL('../../docs/performance.md', import.meta.url), renderReport({ visits, overhead, http, served, serverCpuMsPerCall, bareServed, capacity, scale, depth, coldStarts, wire, ratios, loadSeconds, scaleItems: SCALE_ITEMS, minutes }));
+  writeFileSync(new URL('../../docs/performance.md', import.meta.url), renderReport({ visits, overhead, http, served, serverCpuMsPerCall, bareServed, npmStart: npmStartFigures, capacity, scale, depth, coldStarts, wire, ratios, loadSeconds, scaleItems: SCALE_ITEMS, minutes }));
   writeFileSync(new URL('../../docs/performance.svg', import.meta.url), renderChart(ratios));
   const missed = ratios.filter((ratio) => !ratio.met);
   progress(`done in ${minutes.toFixed(1)} min: ${ratios.length - missed.length} of ${ratios.length} targets met${missed.length ? `; not met: ${missed.map((r) => r.name).join('; ')}` : ''}`);
@@ -220,6 +250,41 @@ async function serverInItsOwnProcess(): Promise<{ url: string; cpuMs: () => numb
   return { url, cpuMs, stop };
 }
 
+/**
+ * `npm start` in a child process on free ports, as a developer runs it (its own DynamoDB Local, the demo organization,
+ * the stream consumer and the workers), read from what it prints: its URL, the demo key and organization, and its
+ * DynamoDB Local's endpoint and table.
+ */
+async function npmStartInItsOwnProcess(): Promise<{ url: string; apiKey: string; organizationId: string; endpoint: string; tableName: string; stop: () => Promise<void> }> {
+  const { freePort } = await import('../support/ports');
+  const tableName = 'bench-npm-start';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], {
+    env: { ...process.env, PORT: String(await freePort()), DYNAMODB_PORT: String(await freePort()), TABLE_NAME: tableName, AWS_ENDPOINT_URL_DYNAMODB: '' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const printed = await new Promise<Record<string, string>>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`npm start exited with ${code}`)));
+    const found: Record<string, string> = {};
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      const match = /^\s*(Sales Pipeline API running at|DynamoDB Local:|Demo organization:|Demo API key:)\s+(\S+?),?(?:\s|$)/.exec(line);
+      if (match) found[match[1]!] = match[2]!;
+      if (Object.keys(found).length === 4) {
+        lines.removeAllListeners('line');
+        // Its request log lines are read and dropped, so the pipe never fills.
+        child.stdout!.resume();
+        resolve(found);
+      }
+    });
+  });
+  const stop = () => new Promise<void>((resolve) => {
+    child.removeAllListeners('exit');
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+  return { url: printed['Sales Pipeline API running at']!, endpoint: printed['DynamoDB Local:']!, organizationId: printed['Demo organization:']!, apiKey: printed['Demo API key:']!, tableName, stop };
+}
+
 /** Calls a function's handler in this process with the event API Gateway would send, as a warm Lambda would. */
 async function handlerInvoker() {
   const cache = new Map<string, (event: unknown, context: unknown) => Promise<{ statusCode: number }>>();
@@ -252,7 +317,7 @@ async function handlerInvoker() {
  * The bare calls a create needs: the same commands, each transaction with as many items of the same attributes,
  * written as plain Puts to a partition of their own. Read off one real create.
  */
-async function bareCallsOfCreate(createOnce: () => Promise<unknown>): Promise<() => Promise<unknown>> {
+async function bareCallsOfCreate(createOnce: () => Promise<unknown>, { client = bare, tableName = TableName }: { client?: DynamoDBDocumentClient; tableName?: string } = {}): Promise<() => Promise<unknown>> {
   const seen: { command: string; input: any }[] = [];
   const watch = { step: 'initialize' as const, name: 'benchCreateShape' };
   dynamo.middlewareStack.add((next, context) => async (args) => {
@@ -267,10 +332,10 @@ async function bareCallsOfCreate(createOnce: () => Promise<unknown>): Promise<()
     n++;
     for (const { command, input } of seen) {
       if (command === 'UpdateItemCommand') {
-        await bare.send(new UpdateCommand({ TableName, Key: { pk: 'BENCH#SEQUENCE', sk: 'SEQ' }, UpdateExpression: 'ADD #v :one', ExpressionAttributeNames: { '#v': 'value' }, ExpressionAttributeValues: { ':one': 1 }, ReturnValues: 'UPDATED_NEW' }));
+        await client.send(new UpdateCommand({ TableName: tableName, Key: { pk: 'BENCH#SEQUENCE', sk: 'SEQ' }, UpdateExpression: 'ADD #v :one', ExpressionAttributeNames: { '#v': 'value' }, ExpressionAttributeValues: { ':one': 1 }, ReturnValues: 'UPDATED_NEW' }));
       } else if (command === 'TransactWriteItemsCommand') {
-        const items = (input.TransactItems as unknown[]).map((entry, i) => ({ Put: { TableName, Item: { ...itemsOf(entry), pk: `BENCH#CREATE#${n}`, sk: `ITEM#${i}` } } }));
-        await bare.send(new TransactWriteCommand({ TransactItems: items }));
+        const items = (input.TransactItems as unknown[]).map((entry, i) => ({ Put: { TableName: tableName, Item: { ...itemsOf(entry), pk: `BENCH#CREATE#${n}`, sk: `ITEM#${i}` } } }));
+        await client.send(new TransactWriteCommand({ TransactItems: items }));
       }
     }
   };
@@ -336,7 +401,7 @@ async function firstLoadBytes(baseUrl: string): Promise<{ path: string; bytes: n
   return loads.map(({ path, bytes, encoding }) => ({ path, bytes, encoding }));
 }
 
-function collectRatios(f: Pick<BenchFigures, 'visits' | 'overhead' | 'http' | 'served' | 'serverCpuMsPerCall' | 'bareServed' | 'scale' | 'depth' | 'coldStarts' | 'wire'>): Ratio[] {
+function collectRatios(f: Pick<BenchFigures, 'visits' | 'overhead' | 'http' | 'served' | 'serverCpuMsPerCall' | 'bareServed' | 'npmStart' | 'scale' | 'depth' | 'coldStarts' | 'wire'>): Ratio[] {
   const at = (name: string, value: number, target: number, better: 'lower' | 'higher' = 'lower', why?: string): Ratio => ({ name, value, target, better, met: better === 'lower' ? value <= target : value >= target, why });
   const ms = (value: number) => `${value.toFixed(2)} ms`;
   const handlerWork = (c: Comparison) =>
@@ -357,6 +422,9 @@ function collectRatios(f: Pick<BenchFigures, 'visits' | 'overhead' | 'http' | 's
     at('GET /v1/leads/{id} over HTTP ÷ bare', f.http.get.ratio, 2),
     at('GET /v1/leads over HTTP ÷ bare', f.http.list.ratio, 2),
     at('POST /v1/leads over HTTP ÷ bare', f.http.create.ratio, 2),
+    at('GET /v1/leads?limit=50 from outside against npm start ÷ bare 50-item Query', f.npmStart.page.ratio, 2),
+    at('POST /v1/leads from outside against npm start ÷ bare transaction', f.npmStart.create.ratio, 2),
+    at('GET /v1/leads?limit=50 throughput at 16 clients against npm start ÷ bare', f.npmStart.served.perSecond / f.npmStart.bare.perSecond, 0.6, 'higher'),
     at('GET /v1/callers/{phone} over HTTP ÷ bare', f.http.caller.ratio, 2),
     at('GET /v1/receptionist/context over HTTP ÷ bare', f.http.context.ratio, 2),
     at('GET /v1/availability (a week, two members) over HTTP ÷ bare', f.http.availability.ratio, 2),
