@@ -240,7 +240,11 @@ describe('isolation', () => {
     const a = await organizationWithNamedKey();
     const b = await api.organization();
     const lead = (await a.named.post('/v1/leads', { name: 'Only A', email: 'a@example.com' })).body.lead;
-    expect((await allEntries(a.named)).length).toBeGreaterThan(0);
+    // A's own: the lead and its LEAD_CREATED activity, both by its key.
+    expect((await allEntries(a.named)).map((entry) => [entry.resourceType, entry.action, entry.keyId]).sort()).toEqual([
+      ['activity', 'created', a.key.keyId],
+      ['lead', 'created', a.key.keyId],
+    ]);
     expect(await allEntries(b.client)).toEqual([]);
     expect(await allEntries(b.client, `&keyId=${a.key.keyId}`)).toEqual([]);
     expect(await allEntries(b.client, `&resourceType=lead&resourceId=${lead.id}`)).toEqual([]);

@@ -169,7 +169,8 @@ const checks: { rule: RegExp; reason: RegExp; check: (ack: Acknowledgement) => v
       const stage = one(construct, 'AWS::ApiGateway::Stage');
       expect(stage.properties.MethodSettings).toEqual(expect.arrayContaining([expect.objectContaining({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: expect.any(Number), ThrottlingBurstLimit: expect.any(Number) })]));
       const methods = resourcesOf(construct, 'AWS::ApiGateway::Method').filter((method) => method.properties.AuthorizationType === 'CUSTOM');
-      expect(methods.length).toBeGreaterThan(0);
+      // Every route behind an authorizer, and the CORS preflight of each route that answers one.
+      expect(methods).toHaveLength(routes.filter((route) => authorizerOf(route)).length + routes.filter((route) => route.preflight).length);
       for (const method of methods) expect(method.properties.ApiKeyRequired, method.logicalId).toBe(true);
       // An operator choice: wafRatePerIp adds it (test/operations-stack.test.ts holds its wiring).
       expect(Object.keys(stage.template.findResources('AWS::WAFv2::WebACL'))).toEqual([]);

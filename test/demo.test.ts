@@ -46,10 +46,11 @@ describe('the demo organization', () => {
     }
 
     const inquiries = await expectCountsAgree(client, '/v1/inquiries', 'inquiries');
-    for (const source of ['CALL', 'EMAIL', 'CHATBOT', 'SMS', 'WEBFORM']) {
+    const demoInquiriesBySource = { CALL: 6, EMAIL: 3, CHATBOT: 2, SMS: 2, WEBFORM: 2 };
+    for (const [source, count] of Object.entries(demoInquiriesBySource)) {
       const bySource = await expectCountsAgree(client, `/v1/inquiries?source=${source}`, 'inquiries');
       expect(bySource.length, source).toBe(inquiries.filter((inquiry) => inquiry.source === source).length);
-      expect(bySource.length, `demo inquiries of source ${source}`).toBeGreaterThan(0);
+      expect(bySource.length, `demo inquiries of source ${source}`).toBe(count);
     }
     const noted: string[] = [];
     for (const lead of leads) {
@@ -71,10 +72,10 @@ describe('the demo organization', () => {
       expect(byCompany.length).toBe(leads.filter((lead) => lead.companyId === companyId).length);
     }
     expect(notesPerCompany.sort(), 'notes of the three demo companies').toEqual([1, 3, 4]);
-    expect(leads.filter((lead) => lead.companyId !== null).length, 'demo leads linked to a company').toBeGreaterThan(0);
+    expect(leads.filter((lead) => lead.companyId !== null).map((lead) => `${lead.firstName} ${lead.lastName}`).sort(), 'demo leads linked to a company').toEqual(['Amelia Brown', 'Jack Thompson']);
 
     const services = (await client.get('/v1/organization/services')).body;
-    expect(services.totalCategories).toBeGreaterThanOrEqual(2);
+    expect([services.totalCategories, services.totalServices]).toEqual([3, 5]);
     expect(services.totalCategories).toBe(services.categories.length);
     expect(services.totalServices).toBe(services.categories.reduce((sum: number, category: { services: unknown[] }) => sum + category.services.length, 0));
   });
@@ -83,8 +84,8 @@ describe('the demo organization', () => {
     const { client, demo } = await api.organization({ demo: true });
     const [call] = (await client.get('/v1/inquiries?source=CALL&limit=1')).body.inquiries;
     const single = (await client.get(`/v1/inquiries/${call.id}`)).body;
-    expect(single.data.transcripts.length).toBeGreaterThan(0);
-    expect(single.data.keyPoints.length).toBeGreaterThan(0);
+    // The newest demo call: a conversation of 7 turns with 4 key points.
+    expect([single.data.transcripts.length, single.data.keyPoints.length]).toEqual([7, 4]);
     for (const serviceId of demo!.serviceIds as number[]) {
       const { service } = (await client.get(`/v1/services/${serviceId}`)).body;
       const { scenario } = (await client.get(`/v1/scenarios/${service.scenario.id}`)).body;
@@ -97,8 +98,7 @@ describe('the demo organization', () => {
       pricingTypes.add(res.body.product.pricingType);
     }
     expect([...pricingTypes].sort()).toEqual(['FIXED', 'NONE', 'RANGE']);
-    expect((demo!.transferIds as number[]).length).toBeGreaterThan(0);
-    expect((demo!.faqIds as number[]).length).toBeGreaterThanOrEqual(3);
+    expect([(demo!.transferIds as number[]).length, (demo!.faqIds as number[]).length]).toEqual([3, 4]);
   });
 });
 

@@ -45,9 +45,13 @@ describe('the API stack', () => {
 
   it('has one function per route (a PATCH alias is its PUT’s) plus the two authorizers, all Node.js 24 on arm64 with tracing', () => {
     expect(Object.keys(functions)).toHaveLength(routes.filter((route) => !route.aliasOf).length + 2);
-    for (const fn of Object.values(functions)) {
+    const logGroups = resourcesOf('AWS::Logs::LogGroup');
+    for (const [id, fn] of Object.entries(functions)) {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' } });
-      expect(fn.Properties.LoggingConfig.LogGroup).toBeDefined();
+      // Its own log group, beside it in its construct: `<construct>Logs…` for the function `<construct>Function…`.
+      const logGroupId: string = fn.Properties.LoggingConfig.LogGroup.Ref;
+      expect(Object.keys(logGroups), id).toContain(logGroupId);
+      expect(logGroupId.replace(/Logs[0-9A-F]{8}$/, ''), id).toBe(id.replace(/Function[0-9A-F]{8}$/, ''));
     }
   });
 
