@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { Hold } from './availability-schema';
+import type { Booking } from './entity';
 import { TTL_ATTRIBUTE } from '../../shared/table';
 import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '../../shared/store/keys';
 import type { AuditedRecord } from '../../shared/resource';
@@ -40,3 +41,6 @@ export const holdOf = (record: HoldRecord): Hold => v.parse(Hold, record);
 
 /** A hold on a slot, as the audit log names it (GET /v1/audit-log). */
 export const holdAudit: AuditedRecord = { entity: 'HOLD', resourceType: 'hold' };
+
+/** The member's time the hold takes, on the member's schedule, until it expires. */
+export const holdBookingOf = (hold: HoldRecord): Booking => ({ holdId: hold.id, startsAt: hold.startsAt, endsAt: hold.endsAt, expiresAt: hold.expiresAt });

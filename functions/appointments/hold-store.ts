@@ -3,14 +3,13 @@ import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
 import { ApiError, NotFoundError } from '../../shared/errors';
 import { insertIfAbsent, requireExisting, transact, type TransactWrite } from '../../shared/store/transact';
-import { claimSchedule, type Schedule } from './store';
+import { claimSchedule, LeadNotFound, type Schedule } from './store';
 import { toBookingItem } from './entity';
 import { leadKeys } from '../leads/entity';
 import { memberKeys } from '../organization/member-entity';
-import { fromHoldItem, holdKeys, toHoldItem, type HoldRecord } from './hold-entity';
+import { fromHoldItem, holdBookingOf, holdKeys, toHoldItem, type HoldRecord } from './hold-entity';
 
 export const holdNotFound = () => new NotFoundError('Hold not found');
-const leadNotFound = () => new NotFoundError('Lead not found');
 const memberGone = () => new ApiError(409, 'The member was removed meanwhile; ask for availability again', 'SLOT_TAKEN');
 
 /** The hold, consistently: a hold just made is booked at once. */
@@ -26,10 +25,10 @@ export async function getHold(organizationId: string, holdId: string): Promise<H
 export async function insertHold(organizationId: string, hold: HoldRecord, schedule: Schedule): Promise<void> {
   await transact([
     insertIfAbsent(toHoldItem(organizationId, hold)),
-    { item: { Put: { TableName: config.tableName, Item: toBookingItem(organizationId, hold.userId, { holdId: hold.id, startsAt: hold.startsAt, endsAt: hold.endsAt, expiresAt: hold.expiresAt }) } } },
+    { item: { Put: { TableName: config.tableName, Item: toBookingItem(organizationId, hold.userId, holdBookingOf(hold)) } } },
     claimSchedule(organizationId, schedule),
     requireExisting(memberKeys.user(organizationId, hold.userId), memberGone),
-    ...(hold.leadId ? [requireExisting(leadKeys.lead(organizationId, hold.leadId), leadNotFound)] : []),
+    ...(hold.leadId ? [requireExisting(leadKeys.lead(organizationId, hold.leadId), () => new LeadNotFound())] : []),
   ]);
 }
 

@@ -6,6 +6,7 @@ import { newId, now } from '../../shared/ids';
 import { getAppointment, LeadNotFound, readSchedules, writeAppointment, type AppointmentWrite, type Schedule } from './store';
 import { ACTIVITY_SEQUENCE } from '../leads/store';
 import { bookHoldWrite, getHold, holdNotFound } from './hold-store';
+import { holdBookingOf, type HoldRecord } from './hold-entity';
 import { getOrganizationTimezone } from '../organization/store';
 import { reserveIds } from '../../shared/store/sequences';
 import { retryOnStaleWrite } from '../../shared/store/versioned';
@@ -60,51 +61,41 @@ export const retryingStale = <T>(attempt: () => Promise<T>): Promise<T> =>
 export async function createAppointment(organizationId: string, body: CreateAppointmentBody, at = new Date()): Promise<Appointment> {
   if (body.holdId !== undefined) return bookHold(organizationId, { ...body, holdId: body.holdId }, at);
   const timezone = body.timezone ?? (await getOrganizationTimezone(organizationId));
-  const createdAt = at.toISOString();
-  const appointment = v.parse(Appointment, { ...body, attendees: body.attendees ?? [], timezone, id: newId('appointment', at), status: 'BOOKED', createdAt, updatedAt: createdAt });
-  const booked = await activity(organizationId, appointment, 'APPOINTMENT_BOOKED', `Appointment "${appointment.title}" booked for ${describeTime(appointment)}`, createdAt);
-  await retryingStale(async () => {
-    const claimed = await checkedSchedules(organizationId, appointment);
-    await writeAppointment(organizationId, { next: { value: appointment, version: 1 }, claimed, released: [], booked: bookingsOf(appointment), activities: [booked] });
-  });
-  return appointment;
+  return book(organizationId, { ...body, attendees: body.attendees ?? [], timezone }, at);
 }
 
 /**
  * Books a held slot: its times and member come from the hold, the title from its service unless one is sent. A hold
- * booked already or expired answers 409 HOLD_EXPIRED; the hold's own time does not count as a clash, and marking the
- * hold booked is a write of the appointment's transaction, on condition it is still unbooked and unexpired.
+ * booked already or expired answers 409 HOLD_EXPIRED.
  */
 async function bookHold(organizationId: string, body: CreateAppointmentBody & { holdId: string }, at: Date): Promise<Appointment> {
-  const [hold, organizationTimezone] = await Promise.all([getHold(organizationId, body.holdId), body.timezone ? Promise.resolve(body.timezone) : getOrganizationTimezone(organizationId)]);
+  const [hold, timezone] = await Promise.all([getHold(organizationId, body.holdId), body.timezone ? Promise.resolve(body.timezone) : getOrganizationTimezone(organizationId)]);
   if (!hold) throw holdNotFound();
   if (hold.appointmentId) throw new ApiError(409, `The hold was booked already, as appointment ${hold.appointmentId}`, 'HOLD_EXPIRED');
   if (hold.expiresAt <= at.toISOString()) throw new ApiError(409, `The hold expired at ${hold.expiresAt}; hold a slot again`, 'HOLD_EXPIRED');
   if (hold.leadId !== null && hold.leadId !== body.leadId) throw new ValidationError([{ path: 'leadId', message: `leadId must be the lead the hold was made for, ${hold.leadId}` }]);
+  const fields = { ...body, title: body.title ?? hold.serviceName, startsAt: hold.startsAt, endsAt: hold.endsAt, attendees: [{ userId: hold.userId }], timezone };
+  return book(organizationId, fields, at, hold);
+}
+
+/**
+ * Writes a new appointment of these fields with its APPOINTMENT_BOOKED activity, in one transaction that fails if an
+ * attendee's schedule changed meanwhile. A held slot's hold is no clash for it: the transaction releases the hold's
+ * time and marks the hold booked, on condition it is still unbooked and unexpired.
+ */
+async function book(organizationId: string, fields: Record<string, unknown>, at: Date, hold?: HoldRecord): Promise<Appointment> {
   const createdAt = at.toISOString();
-  const appointment = v.parse(Appointment, {
-    ...body,
-    title: body.title ?? hold.serviceName,
-    startsAt: hold.startsAt,
-    endsAt: hold.endsAt,
-    attendees: [{ userId: hold.userId }],
-    timezone: organizationTimezone,
-    id: newId('appointment', at),
-    status: 'BOOKED',
-    createdAt,
-    updatedAt: createdAt,
-  });
+  const appointment = v.parse(Appointment, { ...fields, id: newId('appointment', at), status: 'BOOKED', createdAt, updatedAt: createdAt });
   const booked = await activity(organizationId, appointment, 'APPOINTMENT_BOOKED', `Appointment "${appointment.title}" booked for ${describeTime(appointment)}`, createdAt);
-  const holdBooking = { holdId: hold.id, startsAt: hold.startsAt, endsAt: hold.endsAt, expiresAt: hold.expiresAt };
   await retryingStale(async () => {
-    const claimed = await checkedSchedules(organizationId, appointment, new Set([appointment.id, hold.id]));
+    const claimed = await checkedSchedules(organizationId, appointment, new Set([appointment.id, ...(hold ? [hold.id] : [])]));
     await writeAppointment(organizationId, {
       next: { value: appointment, version: 1 },
       claimed,
-      released: [{ userId: hold.userId, booking: holdBooking }],
+      released: hold ? [{ userId: hold.userId, booking: holdBookingOf(hold) }] : [],
       booked: bookingsOf(appointment),
       activities: [booked],
-      also: [bookHoldWrite(organizationId, hold, appointment.id, new Date().toISOString())],
+      also: hold ? [bookHoldWrite(organizationId, hold, appointment.id, new Date().toISOString())] : [],
     });
   });
   return appointment;
