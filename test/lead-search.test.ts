@@ -172,7 +172,7 @@ describe('isolation of searches', () => {
 });
 
 describe('round trips of a search page', () => {
-  it('answers every search page within two DynamoDB round trips', async () => {
+  it('answers every search page within two DynamoDB round trips (three for a national phone number)', async () => {
     const { client } = await sydney();
     for (let i = 0; i < 4; i++) await lead(client, { name: `Robin Tan${i}`, email: `robin${i}@example.com`, phone: `+6141200010${i}` });
     const { nextCursor } = (await client.get('/v1/leads?q=rob&limit=2')).body;
@@ -183,7 +183,8 @@ describe('round trips of a search page', () => {
       });
       expect(res.status, path).toBe(200);
       expect(res.body.leads.length, path).toBeGreaterThan(path.includes('zzz') ? -1 : 0);
-      expect(calls.length, `${path}: ${calls.map((c) => c.command).join(', ')}`).toBeLessThanOrEqual(2);
+      // A national phone number reads the organization's country before the phone's claim: one call more.
+      expect(calls.length, `${path}: ${calls.map((c) => c.command).join(', ')}`).toBeLessThanOrEqual(path.includes('phone=0') ? 3 : 2);
     }
   });
 });

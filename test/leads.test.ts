@@ -152,9 +152,10 @@ describe('POST /v1/leads', () => {
     const lead = (await client.post('/v1/leads', { firstName: 'Claimed', phone: '+61412000998' })).body.lead;
     const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: leadKeys.leadContact(organizationId, 'PHONE', '+61412000998') }));
     expect(Item?.leadId).toBe(lead.id);
-    const { Item: stored } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: leadKeys.lead(organizationId, lead.id) }));
-    expect(stored).toMatchObject({ gsi1pk: `ORG#${organizationId}#LEADS#PHONE#+61412000998`, gsi1sk: lead.id });
-    expect(stored?.gsi5pk).toBeUndefined();
+    const found = await client.post('/v1/inquiries', { source: 'WEBFORM', lead: { phone: '+61412000998' }, summary: 'Call back', data: { formName: 'Contact us', submittedAt: '2026-11-20T09:00:00Z', pageUrl: 'https://northside.example.com/contact', fields: [{ name: 'message', label: 'Message', value: 'Call back' }] } });
+    expect(found.status).toBe(201);
+    expect(found.body.inquiry.leadId).toBe(lead.id);
+    expect((await client.get('/v1/leads')).body.totalCount).toBe(1);
   });
 
   it('answers 400 naming email when neither email nor phone is given, and writes nothing', async () => {

@@ -122,7 +122,7 @@ export const receiveInbound = defineRoute({
   authorizer: 'inboundEndpoint',
   // The endpoint by id (gsi1), then what POST /v1/inquiries does.
   dynamodb: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
-  indexes: ['gsi1', 'gsi5'],
+  indexes: ['gsi1'],
   throttle: { rateLimit: 20, burstLimit: 40 },
   status: 201,
   request: { path: InboundEndpointIdPath, query: InboundQuery },

@@ -17,7 +17,11 @@ export const inquiryKeys = {
   inquirySource: (o: string, inquiryId: string): Key => ({ pk: `${org(o)}#INQUIRY#${inquiryId}`, sk: 'SOURCE' }),
   inquiryMessage: (o: string, inquiryId: string, messageId: string): Key => ({ pk: `${org(o)}#INQUIRY#${inquiryId}`, sk: `MESSAGE#${messageId}` }),
   inquiryCollection: (o: string, inquiryId: string): Collection => ({ pk: `${org(o)}#INQUIRY#${inquiryId}` }),
-  /** The four list indexes of an inquiry summary; each list filter combination is one index partition. */
+  /**
+   * The three list indexes of an inquiry summary: all of them, by source, by lead. A lead's inquiries of one source
+   * are read from the lead's partition and filtered: a lead has tens of inquiries, and a fourth index copy of every
+   * inquiry would cost each one more write.
+   */
   inquiryIndexes: (o: string, inquiry: { id: string; source: string; leadId: string }) => ({
     gsi1pk: `${org(o)}#INQUIRIES`,
     gsi1sk: inquiry.id,
@@ -25,8 +29,6 @@ export const inquiryKeys = {
     gsi2sk: inquiry.id,
     gsi3pk: `${org(o)}#INQUIRIES#LEAD#${inquiry.leadId}`,
     gsi3sk: inquiry.id,
-    gsi4pk: `${org(o)}#INQUIRIES#LEAD#${inquiry.leadId}#SOURCE#${inquiry.source}`,
-    gsi4sk: inquiry.id,
   }),
   /** An ingested inquiry's id in the system it came from, per source → the inquiry: a repeat answers the first. */
   externalInquiry: (o: string, source: string, externalId: string): Key => ({ pk: org(o), sk: `EXTINQUIRY#${source}#${externalId}` }),
@@ -65,7 +67,7 @@ shardCounters(/^SMS(#STATUS#[A-Z]+)?$/);
 
 /** The names of the inquiries' counter items (`COUNT#<name>`). */
 export const inquiryCounterNames = {
-  /** One counter per inquiry list filter combination, so every filtered totalCount is one read. */
+  /** One counter per inquiry list, so every totalCount is one read (a lead's inquiries of one source are counted as read). */
   inquiries: ({ leadId, source }: { leadId?: string; source?: string } = {}) =>
     ['INQUIRIES', ...(leadId ? [`LEAD#${leadId}`] : []), ...(source ? [`SOURCE#${source}`] : [])].join('#'),
   /** A lead's inquiries with a flagging tag: hasFlaggedInquiry is whether it is above zero. */
@@ -110,7 +112,6 @@ export function toInquiryItem(organizationId: string, inquiry: InquiryRecord) {
     ...inquiryKeys.inquiryIndexes(organizationId, inquiry),
     ...changeLogKey(organizationId, INQUIRY_CHANGES),
     entity: 'INQUIRY',
-    organizationId,
     ...inquiry,
   };
 }

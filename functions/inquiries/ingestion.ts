@@ -1,8 +1,8 @@
-import { leadCounterNames, toActivityItem } from '../leads/entity';
+import { contactsOf, leadCounterNames, toActivityItem } from '../leads/entity';
 import { inquiryKeys } from './entity';
 import { newId, now } from '../../shared/ids';
 import { createInquiry, findInquiryByExternalId, inquiryListItem, type NewInquiry } from './store';
-import { ACTIVITY_SEQUENCE, findLeadByEmail, findLeadByPhone, insertLeadOrFindHolders } from '../leads/store';
+import { ACTIVITY_SEQUENCE, holderOfFirst, insertLeadOrFindHolders } from '../leads/store';
 import { counterUpdate } from '../../shared/store/counters';
 import { reserveIds } from '../../shared/store/sequences';
 import { insertIfAbsent, type TransactWrite } from '../../shared/store/transact';
@@ -21,7 +21,7 @@ class ExternalIdTaken extends Error {}
  * no longer has the contact is stale, counts as absent, and is taken over in the creating transaction.
  */
 async function findOrCreateLead(organizationId: string, sender: InquirySender, at: Date): Promise<Lead> {
-  const found = (sender.email && (await findLeadByEmail(organizationId, sender.email))) || (sender.phone && (await findLeadByPhone(organizationId, sender.phone)));
+  const found = await holderOfFirst(organizationId, contactsOf({ email: sender.email ?? null, phone: sender.phone ?? null }));
   if (found) return found;
   const lead = newLead({ email: sender.email ?? null, phone: sender.phone, name: sender.name, firstName: sender.firstName, lastName: sender.lastName }, newId('lead', at), at.toISOString());
   const activityId = await reserveIds(organizationId, ACTIVITY_SEQUENCE);

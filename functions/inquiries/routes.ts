@@ -11,7 +11,7 @@ export const listInquiries = defineRoute({
   tag: 'Inquiries',
   dynamodb: ['Query', 'GetItem', 'BatchGetItem'],
   // One index per filter combination (docs/data-model.md); gsi6, the change log read with updatedSince.
-  indexes: ['gsi1', 'gsi2', 'gsi3', 'gsi4', 'gsi6'],
+  indexes: ['gsi1', 'gsi2', 'gsi3', 'gsi6'],
   status: 200,
   request: { query: ListInquiriesQuery },
   response: InquiryPage,
@@ -40,10 +40,9 @@ export const ingestInquiry = defineRoute({
   description:
     'For integrations that push inquiries in: `data` is the source record (docs/inquiry-sources.md) without its id. The lead is the organization’s lead with `lead.email` (any case), else with `lead.phone`, else a new lead (with its LEAD_CREATED activity); at least one of the two is required. The inquiry, the lead’s unread count and latest inquiry, `isFirstInquiry`, an INQUIRY_RECEIVED activity and the counters are one transaction. The same `externalInquiryId` again for the same source answers 200 with the first inquiry and records nothing.',
   tag: 'Inquiries',
-  // Finds the lead (Query of the email or phone index, then GetItem), reserves activity ids (UpdateItem),
+  // Finds the lead (GetItem of its contacts' claims, then of the lead), reserves activity ids (UpdateItem),
   // and records in transactions (Put, Update, ConditionCheck); a repeat is two GetItems.
-  dynamodb: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
-  indexes: ['gsi1', 'gsi5'],
+  dynamodb: ['GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
   status: 201,
   request: { body: IngestInquiryBody },
   requestExample: {

@@ -16,10 +16,10 @@ import {
   type StoredSourceData,
   INQUIRY_CHANGES,
 } from './entity';
-import { leadKeys } from '../leads/entity';
+import { leadKeys, withLeadDefaults } from '../leads/entity';
 import { NotFoundError } from '../../shared/errors';
 import { newId, now } from '../../shared/ids';
-import type { Page } from '../../shared/pagination';
+import type { Page, PageRequest } from '../../shared/pagination';
 import {
   FLAGGING_TAGS,
   type Inquiry,
@@ -35,6 +35,7 @@ import {
 } from './schema';
 import { batchGetItems } from '../../shared/store/batch-get';
 import { counterSet, counterUpdate, readCounter } from '../../shared/store/counters';
+import { pageOfMatches } from '../../shared/store/match-page';
 import { countedPage, queryAll, type PageSource } from '../../shared/store/query-page';
 import { changeLogKey, listOrChanges } from '../../shared/store/change-log';
 import { insertIfAbsent, transact, type TransactWrite } from '../../shared/store/transact';
@@ -98,7 +99,7 @@ class LeadChanged extends StaleWrite {}
 
 /** The counters of every list filter combination the inquiry appears under. */
 function inquiryCounters({ leadId, source }: InquiryRecord): string[] {
-  return [inquiryCounterNames.inquiries(), inquiryCounterNames.inquiries({ source }), inquiryCounterNames.inquiries({ leadId }), inquiryCounterNames.inquiries({ leadId, source })];
+  return [inquiryCounterNames.inquiries(), inquiryCounterNames.inquiries({ source }), inquiryCounterNames.inquiries({ leadId })];
 }
 
 /**
@@ -225,10 +226,9 @@ export interface InquiryFilter {
   source?: InquirySource;
 }
 
-/** Each filter combination has its own index partition, newest first. */
+/** Each filter has its own index partition, newest first; a lead's inquiries of one source are its lead's, filtered. */
 function listSource(organizationId: string, { leadId, source }: InquiryFilter): PageSource {
   const index = inquiryKeys.inquiryIndexes(organizationId, { id: '', leadId: leadId ?? '', source: source ?? '' });
-  if (leadId && source) return { index: 'gsi4', pk: index.gsi4pk };
   if (leadId) return { index: 'gsi3', pk: index.gsi3pk };
   if (source) return { index: 'gsi2', pk: index.gsi2pk };
   return { index: 'gsi1', pk: index.gsi1pk };
@@ -244,7 +244,7 @@ async function readInquiryLeads(organizationId: string, inquiries: InquiryRecord
     leadIds.map((leadId) => leadKeys.lead(organizationId, leadId)),
     { attributes: LEAD_FIELDS },
   );
-  return new Map(items.map((item) => v.parse(InquiryLead, item)).map((lead) => [lead.id, lead]));
+  return new Map(items.map((item) => v.parse(InquiryLead, withLeadDefaults(item))).map((lead) => [lead.id, lead]));
 }
 
 function toListItem({ externalInquiryId, ...inquiry }: InquiryRecord, expand: InquiryExpansion | undefined, leads?: Map<string, InquiryLead>): InquiryListItem {
@@ -260,10 +260,21 @@ export async function listInquiriesPage(organizationId: string, { leadId, source
   const { page, limit } = request;
   // expand only adds fields to the items, so it combines with updatedSince.
   const log = { partition: changeLogKey(organizationId, INQUIRY_CHANGES).gsi6pk, filters: { leadId, source } };
-  const { items, totalCount, nextCursor } = await listOrChanges(request, log, (at) => countedPage(listSource(organizationId, { leadId, source }), organizationId, inquiryCounterNames.inquiries({ leadId, source }), at));
+  const listed = (at: PageRequest) =>
+    leadId && source ? leadInquiriesOfSource(listSource(organizationId, { leadId }), source, at) : countedPage(listSource(organizationId, { leadId, source }), organizationId, inquiryCounterNames.inquiries({ leadId, source }), at);
+  const { items, totalCount, nextCursor } = await listOrChanges(request, log, listed);
   const inquiries = items.map(fromInquiryItem);
   const leads = expand === 'lead' || expand === 'both' ? await readInquiryLeads(organizationId, inquiries) : undefined;
   return { items: inquiries.map((inquiry) => toListItem(inquiry, expand, leads)), totalCount: totalCount ?? 0, page, limit, nextCursor };
+}
+
+/**
+ * A lead's inquiries of one source: the lead's index partition read whole (one Query of tens of items), filtered,
+ * counted and paged here, each page's cursor bound to the source.
+ */
+async function leadInquiriesOfSource(leadInquiries: PageSource, source: InquirySource, request: PageRequest) {
+  const matches = (await queryAll(leadInquiries)).filter((item) => item.source === source);
+  return pageOfMatches(matches, (item) => String(item.id), { ...leadInquiries, skPrefix: `?source=${source}` }, request);
 }
 
 /** One Query of the inquiry's item collection: the summary, its source record and any SMS messages. */

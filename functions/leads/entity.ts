@@ -26,12 +26,12 @@ export const leadKeys = {
         }
       : {}),
   }),
-  /** gsi5: the organization's leads by email, lower-cased, newest first: how an ingested inquiry finds its lead. */
-  leadEmailIndex: (o: string, lead: { id: string; email: string }) => ({ gsi5pk: `${org(o)}#LEADS#EMAIL#${lead.email.toLowerCase()}`, gsi5sk: lead.id }),
-  /** The lead that last took a contact (EMAIL or PHONE), so concurrent ingestions for a new contact create one lead. */
+  /**
+   * The lead that last took a contact (EMAIL lower-cased, or PHONE in E.164): how a lead is found by its email or
+   * phone (an ingestion, an inbound SMS, a caller, a search), and why concurrent creates for a new contact make one
+   * lead. Read consistently, it finds a lead the moment it is written, where an index would lag.
+   */
   leadContact: (o: string, kind: 'EMAIL' | 'PHONE', value: string): Key => ({ pk: org(o), sk: `LEADCONTACT#${kind}#${value}` }),
-  /** gsi1: the organization's leads by phone (E.164), newest first: how an inbound SMS finds its lead. */
-  leadPhoneIndex: (o: string, lead: { id: string; phone: string }) => ({ gsi1pk: `${org(o)}#LEADS#PHONE#${lead.phone}`, gsi1sk: lead.id }),
   /**
    * One item per name a lead is searched by (its first name, last name and both together, read by `searchKey`), in
    * one partition sorted by that name: a prefix search reads one key range. Written in the lead's own transactions.
@@ -80,9 +80,7 @@ export const leadKeySamples: KeySamples<typeof leadKeys> = {
   lead: () => leadKeys.lead(O, 'lead_1'),
   leads: () => leadKeys.leads(O),
   leadIndexes: () => leadKeys.leadIndexes(O, { id: 'lead_1', status: 'NEW', companyId: 'company_1' }),
-  leadEmailIndex: () => leadKeys.leadEmailIndex(O, { id: 'lead_1', email: 'Jane@Example.com' }),
   leadContact: () => leadKeys.leadContact(O, 'EMAIL', 'jane@example.com'),
-  leadPhoneIndex: () => leadKeys.leadPhoneIndex(O, { id: 'lead_1', phone: '+61412345678' }),
   leadName: () => leadKeys.leadName(O, 'Zoë', 'lead_1'),
   leadNames: () => leadKeys.leadNames(O, 'zo'),
   activity: () => leadKeys.activity(O, 'lead_1', 1),
@@ -92,27 +90,55 @@ export const leadKeySamples: KeySamples<typeof leadKeys> = {
   organizationRecord: () => leadKeys.organizationRecord(O),
 };
 
-/** What a lead is found by: its email, lower-cased as gsi5 keys it, or its phone. */
+/** What a lead is found by: its email, lower-cased, or its phone. */
 export interface LeadContact {
   kind: 'EMAIL' | 'PHONE';
   value: string;
 }
 
+/**
+ * The fields a lead item leaves out while they hold what a new lead has, and `fromLeadItem` reads back: about 200
+ * bytes of every lead item and of each of its index copies, which keeps a lead within one 1 KB write unit.
+ */
+const LEAD_DEFAULTS: Readonly<Partial<Lead>> = {
+  firstName: null,
+  lastName: null,
+  email: null,
+  phone: null,
+  suburb: null,
+  businessName: null,
+  companyId: null,
+  read: false,
+  lastInquiryId: null,
+  lastInquiryDate: null,
+  unreadEmails: 0,
+  unreadCalls: 0,
+  unreadChatbotThreads: 0,
+  unreadSMS: 0,
+  unreadWebformSubmissions: 0,
+  hasFlaggedInquiry: false,
+  smsOptedOut: false,
+};
+
+const isDefault = (name: string, value: unknown) =>
+  (name in LEAD_DEFAULTS && LEAD_DEFAULTS[name as keyof Lead] === value) || (name === 'socials' && Object.keys(value as object).length === 0);
+
 export function toLeadItem(organizationId: string, lead: Lead) {
   return {
     ...leadKeys.lead(organizationId, lead.id),
     ...leadKeys.leadIndexes(organizationId, lead),
-    ...(lead.phone ? leadKeys.leadPhoneIndex(organizationId, { id: lead.id, phone: lead.phone }) : {}),
-    ...(lead.email ? leadKeys.leadEmailIndex(organizationId, { id: lead.id, email: lead.email }) : {}),
     ...changeLogKey(organizationId, LEAD_CHANGES),
     entity: 'LEAD',
-    organizationId,
-    ...lead,
+    ...(Object.fromEntries(Object.entries(lead).filter(([name, value]) => !isDefault(name, value))) as Pick<Lead, 'id' | 'status' | 'createdAt' | 'updatedAt'>),
+    ...(lead.email ? { [EMAIL_KEY]: lead.email.toLowerCase() } : {}),
   };
 }
 
+/** A lead item (or the attributes of it a read projected) with what it left out read back as the defaults. */
+export const withLeadDefaults = (item: Record<string, unknown>): Record<string, unknown> => ({ ...LEAD_DEFAULTS, socials: {}, ...item });
+
 /** The schema keeps the lead's own fields, in documented order, and drops keys and bookkeeping. */
-export const fromLeadItem = (item: Record<string, unknown>): Lead => v.parse(Lead, item);
+export const fromLeadItem = (item: Record<string, unknown>): Lead => v.parse(Lead, withLeadDefaults(item));
 
 export function toActivityItem(organizationId: string, activity: LeadActivity) {
   return { ...leadKeys.activity(organizationId, activity.leadId, activity.id), ...changeLogKey(organizationId, activityChanges(activity.leadId)), entity: 'ACTIVITY', ...activity };
@@ -134,16 +160,20 @@ export function toLeadContactItem(organizationId: string, contact: LeadContact, 
   return { ...leadKeys.leadContact(organizationId, contact.kind, contact.value), entity: 'LEAD_CONTACT', leadId };
 }
 
-/** The index attribute a lead item carries exactly while it has the contact, so a condition can test for it. */
-export function contactIndexAttribute(organizationId: string, contact: LeadContact): [name: string, value: string] {
-  return contact.kind === 'EMAIL'
-    ? ['gsi5pk', leadKeys.leadEmailIndex(organizationId, { id: '', email: contact.value }).gsi5pk]
-    : ['gsi1pk', leadKeys.leadPhoneIndex(organizationId, { id: '', phone: contact.value }).gsi1pk];
+/** The lead item's attribute holding its email lower-cased, as its claim names it: a condition compares the two. */
+export const EMAIL_KEY = 'emailKey';
+
+/** The attribute a lead item carries exactly while it has the contact, with its value as the claim names it. */
+export function contactAttribute(contact: LeadContact): [name: string, value: string] {
+  return contact.kind === 'EMAIL' ? [EMAIL_KEY, contact.value] : ['phone', contact.value];
 }
 
-/** The names a lead is found by: its first name, its last name, and the two together ("olivia ngu"), each once. */
+/**
+ * The names a lead is found by: its first and last names together ("olivia ngu"), which every prefix of its first
+ * name also starts, and its last name alone; each once.
+ */
 export function nameKeysOf({ firstName, lastName }: Pick<Lead, 'firstName' | 'lastName'>): string[] {
-  const names = [firstName, lastName, firstName && lastName ? `${firstName} ${lastName}` : null].filter((name): name is string => !!name).map(searchKey);
+  const names = [[firstName, lastName].filter(Boolean).join(' '), lastName ?? ''].map(searchKey);
   return [...new Set(names.filter(Boolean))];
 }
 

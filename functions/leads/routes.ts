@@ -14,7 +14,7 @@ export const listLeads = defineRoute({
   // BatchGetItem: a sharded organization's totalCount is the sum of its counter's shards, and a name search's page of leads.
   // GetItem: also the organization's timezone for a national phone number.
   dynamodb: ['Query', 'GetItem', 'BatchGetItem'],
-  indexes: ['gsi1', 'gsi2', 'gsi3', 'gsi4', 'gsi5', 'gsi6'],
+  indexes: ['gsi2', 'gsi3', 'gsi4', 'gsi6'],
   status: 200,
   request: { query: ListLeadsQuery },
   response: LeadPage,

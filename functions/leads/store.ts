@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
-import { activityChanges, contactIndexAttribute, contactsOf, fromActivityItem, fromLeadItem, hasContact, LEAD_CHANGES, leadAudit, type LeadContact, leadCounterNames, leadKeys, nameKeysOf, sameContact, toActivityItem, toLeadContactItem, toLeadItem, toLeadNameItem } from './entity';
+import { activityChanges, contactAttribute, contactsOf, EMAIL_KEY, fromActivityItem, fromLeadItem, hasContact, LEAD_CHANGES, leadAudit, type LeadContact, leadCounterNames, leadKeys, nameKeysOf, sameContact, toActivityItem, toLeadContactItem, toLeadItem, toLeadNameItem } from './entity';
 import { batchGetItems } from '../../shared/store/batch-get';
 import { pageOfMatches } from '../../shared/store/match-page';
 import { diallingOfTimeZone, type Dialling } from '../../shared/phone';
@@ -107,7 +107,7 @@ export function claimContacts(organizationId: string, leadId: string, contacts: 
   // One check per stale lead: a transaction may name an item only once. The lead itself (a PATCH giving back a
   // contact it had) needs none: its own write is conditioned on the contacts it was read with.
   const checks = [...new Set(stale.map((claim) => claim.leadId))].filter((staleLeadId) => staleLeadId !== leadId).map((staleLeadId): TransactWrite => {
-    const attributes = stale.filter((claim) => claim.leadId === staleLeadId).map((claim) => contactIndexAttribute(organizationId, claim.contact));
+    const attributes = stale.filter((claim) => claim.leadId === staleLeadId).map((claim) => contactAttribute(claim.contact));
     return {
       item: {
         ConditionCheck: {
@@ -263,9 +263,8 @@ export async function writeLeadChanges(organizationId: string, current: Lead, se
   const moved = next.status !== current.status || next.companyId !== current.companyId;
   const indexes = moved ? leadKeys.leadIndexes(organizationId, next) : {};
   const phoneChanged = next.phone !== current.phone;
-  const phoneIndex = phoneChanged && next.phone ? leadKeys.leadPhoneIndex(organizationId, { id: next.id, phone: next.phone }) : {};
   const emailChanged = next.email !== current.email;
-  const emailIndex = emailChanged && next.email ? leadKeys.leadEmailIndex(organizationId, { id: next.id, email: next.email }) : {};
+  const emailKey = emailChanged && next.email ? { [EMAIL_KEY]: next.email.toLowerCase() } : {};
   const taken = contactsOf(next).filter((contact) => !hasContact(current, contact));
   const others = [
     ...(moved ? counterMoves(organizationId, current, next) : []),
@@ -276,11 +275,10 @@ export async function writeLeadChanges(organizationId: string, current: Lead, se
     ...(activity ? [insertIfAbsent(toActivityItem(organizationId, activity)), counterUpdate(organizationId, leadCounterNames.activities(current.id), 1)] : []),
   ];
   const writeAs = async (written: Partial<Lead>) => {
-    const update = setFields(leadKeys.lead(organizationId, current.id), { ...written, ...indexes, ...phoneIndex, ...emailIndex }, {
+    const update = setFields(leadKeys.lead(organizationId, current.id), { ...written, ...indexes, ...emailKey }, {
       remove: [
         ...(moved && !next.companyId && current.companyId ? ['gsi3pk', 'gsi3sk', 'gsi4pk', 'gsi4sk'] : []),
-        ...(phoneChanged && !next.phone ? ['gsi1pk', 'gsi1sk'] : []),
-        ...(emailChanged && !next.email ? ['gsi5pk', 'gsi5sk'] : []),
+        ...(emailChanged && !next.email ? [EMAIL_KEY] : []),
       ],
       condition: asRead(current),
       onConditionFailed: () => new StaleWrite(),
@@ -336,14 +334,14 @@ const passes =
 const searchList = (source: PageSource, { status, companyId }: Partial<LeadFilters>): PageSource => ({ ...source, skPrefix: `${source.skPrefix ?? ''}?status=${status ?? ''}&companyId=${companyId ?? ''}` });
 
 /**
- * The leads with this email (lower-cased) or phone (E.164): one Query of its index partition (gsi5, gsi1), which
- * holds one lead (contacts are unique) or the few that shared it before they were; filtered and paged here.
+ * The lead with this email (lower-cased) or phone (E.164), as a page: contacts are unique, so its claim names the one
+ * lead that can have it (two consistent GetItems: the claim, then its lead), filtered and paged here.
  */
 export async function leadsWithContactPage(organizationId: string, contact: LeadContact, filters: Partial<LeadFilters>, request: PageRequest): Promise<Page<Lead>> {
-  const [attribute, pk] = contactIndexAttribute(organizationId, contact);
-  const source: PageSource = { index: attribute === 'gsi5pk' ? 'gsi5' : 'gsi1', pk };
-  const leads = (await queryAll(source)).map(fromLeadItem).filter(passes(filters));
-  const { items, totalCount, nextCursor } = pageOfMatches(leads, (lead) => lead.id, searchList(source, filters), request);
+  const holder = await holderOf(organizationId, contact);
+  const leads = holder ? [holder].filter(passes(filters)) : [];
+  const claim = leadKeys.leadContact(organizationId, contact.kind, contact.value);
+  const { items, totalCount, nextCursor } = pageOfMatches(leads, (lead) => lead.id, searchList({ pk: claim.pk, skPrefix: claim.sk }, filters), request);
   return { items, totalCount, page: request.page, limit: request.limit, nextCursor };
 }
 
@@ -428,13 +426,12 @@ function deleteIfUnchanged(key: Key, condition: Condition): TransactWrite {
   };
 }
 
-/** The organization's newest lead with this email, ignoring case: one Query of the email index. */
-export async function findLeadByEmail(organizationId: string, email: string): Promise<Lead | undefined> {
-  const { gsi5pk } = leadKeys.leadEmailIndex(organizationId, { id: '', email });
-  const { Items } = await dynamo.send(
-    new QueryCommand({ TableName: config.tableName, IndexName: 'gsi5', KeyConditionExpression: 'gsi5pk = :pk', ExpressionAttributeValues: { ':pk': gsi5pk }, ScanIndexForward: false, Limit: 1 }),
-  );
-  return Items?.[0] && getLead(organizationId, String(Items[0].id));
+/**
+ * The lead holding the first of these contacts that a lead holds (email before phone): every claim and its lead read
+ * side by side, two round trips whatever the number of contacts.
+ */
+export async function holderOfFirst(organizationId: string, contacts: LeadContact[]): Promise<Lead | undefined> {
+  return (await readClaims(organizationId, contacts)).find(({ holder }) => holder)?.holder;
 }
 
 /** The lead that last took this contact, if any has; it may since have been deleted or lost the contact. */
@@ -443,27 +440,18 @@ export async function leadOfContact(organizationId: string, { kind, value }: Lea
   return Item ? String(Item.leadId) : undefined;
 }
 
-/** The organization's newest lead with this phone number (E.164): one Query of the phone index. */
-/**
- * The lead with this phone as the phone index holds it: one Query, eventually consistent (a lead created or given
- * the phone this second may not show yet), for a caller lookup that has a live call's few seconds.
- */
-export async function leadWithPhone(organizationId: string, phone: string): Promise<Lead | undefined> {
-  const { gsi1pk } = leadKeys.leadPhoneIndex(organizationId, { id: '', phone });
-  const { Items } = await dynamo.send(
-    new QueryCommand({ TableName: config.tableName, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': gsi1pk }, ScanIndexForward: false, Limit: 1 }),
-  );
-  return Items?.[0] && fromLeadItem(Items[0]);
-}
-
 /** Whether the phone replied STOP (and not START since), whichever lead has it: one GetItem. */
 export async function isPhoneOptedOut(organizationId: string, phone: string): Promise<boolean> {
   const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: leadKeys.smsOptOut(organizationId, phone), ProjectionExpression: 'pk' }));
   return Item !== undefined;
 }
 
-export async function findLeadByPhone(organizationId: string, phone: string): Promise<Lead | undefined> {
-  const indexed = await leadWithPhone(organizationId, phone);
-  return indexed && getLead(organizationId, indexed.id);
-}
+/** The lead with this phone (E.164): its claim, then the lead while it still has the phone. */
+export const findLeadByPhone = (organizationId: string, phone: string) => holderOf(organizationId, { kind: 'PHONE', value: phone });
+
+/**
+ * The id of the lead that last took this phone, which may since have lost it (one consistent GetItem): for a read
+ * that fetches the lead beside what it needs of it, and keeps it only while `hasContact` says it still holds it.
+ */
+export const claimedLeadIdOfPhone = (organizationId: string, phone: string) => leadOfContact(organizationId, { kind: 'PHONE', value: phone });
 

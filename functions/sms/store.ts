@@ -8,7 +8,7 @@ import type { Lead } from '../leads/schema';
 import { OrganizationRecord } from '../organization/schema';
 import { batchGetItems } from '../../shared/store/batch-get';
 import { createInquiry, smsMessageCounts, type NewInquiry } from '../inquiries/store';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { paginateQuery, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
@@ -150,13 +150,23 @@ export async function setPhoneOptOut(organizationId: string, phone: string, smsO
   await writeAlone(smsOptOutWrite(organizationId, phone, smsOptedOut, at));
 }
 
-/** The SMS thread most recently started with the lead: where a reply from them goes. */
+/**
+ * The SMS thread most recently started with the lead: where a reply from them goes. The newest SMS inquiry of the
+ * lead's inquiries (one Query of its index partition, newest first, filtered: a lead has tens of inquiries).
+ */
 export async function latestThreadOf(organizationId: string, leadId: string): Promise<SmsThread | undefined> {
-  const { gsi4pk } = inquiryKeys.inquiryIndexes(organizationId, { id: '', leadId, source: 'SMS' });
-  const { Items } = await dynamo.send(
-    new QueryCommand({ TableName: config.tableName, IndexName: 'gsi4', KeyConditionExpression: 'gsi4pk = :pk', ExpressionAttributeValues: { ':pk': gsi4pk }, ScanIndexForward: false, Limit: 1 }),
-  );
-  const inquiry = Items?.[0];
+  const { gsi3pk } = inquiryKeys.inquiryIndexes(organizationId, { id: '', leadId, source: 'SMS' });
+  const query = {
+    TableName: config.tableName,
+    IndexName: 'gsi3',
+    KeyConditionExpression: 'gsi3pk = :pk',
+    FilterExpression: '#source = :sms',
+    ExpressionAttributeNames: { '#source': 'source' },
+    ExpressionAttributeValues: { ':pk': gsi3pk, ':sms': 'SMS' },
+    ScanIndexForward: false,
+  };
+  let inquiry: Record<string, unknown> | undefined;
+  for await (const page of paginateQuery({ client: dynamo }, query)) if ((inquiry = page.Items?.[0])) break;
   return inquiry ? { threadId: String(inquiry.sourceId), leadId, inquiryId: String(inquiry.id), createdAt: String(inquiry.createdAt) } : undefined;
 }
 

@@ -143,10 +143,11 @@ export class EventsStack extends Stack {
     this.inboundSms = new ServiceFunction(this, 'InboundSmsReplies', {
       ...defaults,
       handler: WORKER_HANDLERS.inboundSms,
-      // The organization by its number's claim, the lead by phone (gsi1), the lead's latest thread (gsi4), then the
-      // message and the lead's unread count, or a new SMS inquiry; STOP puts and START deletes the phone's opt-out.
+      // The organization by its number's claim, the lead by its phone's claim, the lead's latest thread (its inquiries,
+      // gsi3), then the message and the lead's unread count, or a new SMS inquiry; STOP puts and START deletes the
+      // phone's opt-out.
       dynamodb: ['Query', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
-      indexes: ['gsi1', 'gsi4'],
+      indexes: ['gsi3'],
     });
     this.inboundSms.function.addEventSource(new SnsEventSource(inboundSms));
     new CfnOutput(this, 'InboundSmsTopic', { value: inboundSms.topicArn, description: 'Set as the two-way SMS channel of the organization numbers, so replies reach the inbound function' });

@@ -60,17 +60,24 @@ const VALUE = ':auditWriter';
 const ORGANIZATION_PREFIX = organizationPartition('');
 const inOrganization = (key: Input | undefined) => typeof key?.pk === 'string' && key.pk.startsWith(ORGANIZATION_PREFIX);
 
-const stampItem = (item: Input, stamp: WriterStamp): Input => (item?.entity === AUDIT_ENTRY_ENTITY || !inOrganization(item) ? item : { ...item, [WRITER_ATTRIBUTE]: stamp });
+/**
+ * Only records take the stamp: a Put of an item with a `createdAt` (every record has one) and an Update that SETs
+ * attributes. Counters and sequences (ADD only), uniqueness guards, contact claims and name items carry none: nothing
+ * audits them, and 200 bytes more on each would cost write units in every transaction that moves them.
+ */
+const isRecord = (item: Input | undefined) => item !== undefined && 'createdAt' in item && item.entity !== AUDIT_ENTRY_ENTITY;
 
-/** An Update that also sets the stamp: added to its SET clause, or as one (an expression may name each clause once). */
+const stampItem = (item: Input, stamp: WriterStamp): Input => (isRecord(item) && inOrganization(item) ? { ...item, [WRITER_ATTRIBUTE]: stamp } : item);
+
+/** An Update that SETs, with the stamp added to its SET clause. */
 function stampUpdate(update: Input, stamp: WriterStamp): Input {
-  if (!inOrganization(update.Key)) return update;
   const expression: string = update.UpdateExpression ?? '';
   const set = /(^|\s)SET\s/i.exec(expression);
-  const at = set ? set.index + set[0].length : -1;
+  if (!set || !inOrganization(update.Key)) return update;
+  const at = set.index + set[0].length;
   return {
     ...update,
-    UpdateExpression: set ? `${expression.slice(0, at)}${NAME} = ${VALUE}, ${expression.slice(at)}` : `${expression} SET ${NAME} = ${VALUE}`.trim(),
+    UpdateExpression: `${expression.slice(0, at)}${NAME} = ${VALUE}, ${expression.slice(at)}`,
     ExpressionAttributeNames: { ...update.ExpressionAttributeNames, [NAME]: WRITER_ATTRIBUTE },
     ExpressionAttributeValues: { ...update.ExpressionAttributeValues, [VALUE]: stamp },
   };
