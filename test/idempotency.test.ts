@@ -91,6 +91,8 @@ describe('Idempotency-Key on POST and PATCH', () => {
 
   it('costs nothing without a key, and one claim and one completion with one', async () => {
     const { client } = await api.organization();
+    // Both after the organization's first create, which alone reserves a block of activity ids.
+    expect((await client.post('/v1/leads', { ...lead, email: 'first@example.com' })).status).toBe(201);
     const without = await countDynamoCalls(() => client.post('/v1/leads', lead));
     const withIt = await countDynamoCalls(() => client.post('/v1/leads', { ...lead, email: 'b@example.com' }, withKey('count')));
     expect(withIt).toEqual(['PutItemCommand', ...without, 'PutItemCommand']);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestApi, type Client } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
 import { created, ISO_MS } from './support/fixtures';
+import { idBlocks, useIdBlocks } from '../shared/store/sequences';
 
 const api = useTestApi({ events: true });
 const UNKNOWN_LEAD = 'lead_01HZZZZZZZZZZZZZZZZZZZZZZZ';
@@ -21,9 +22,17 @@ describe('POST /v1/leads/{leadId}/activities', () => {
     expect(listed.activities[0]).toEqual(res.body.activity);
   });
 
-  it('costs one sequence update and one transaction', async () => {
+  it('costs one transaction, its id taken from the block of activity ids the lead’s create reserved in this container', async () => {
     const { client } = await api.organization();
     const lead = await createLead(client);
+    const calls = await countDynamoCalls(() => client.post(`/v1/leads/${lead.id}/activities`, { event: 'NOTE', data: 'Gate code 4412' }));
+    expect(calls).toEqual(['TransactWriteItemsCommand']);
+  });
+
+  it('reserves a block of activity ids first when the container has none for the organization', async () => {
+    const { client } = await api.organization();
+    const lead = await createLead(client);
+    useIdBlocks(idBlocks());
     const calls = await countDynamoCalls(() => client.post(`/v1/leads/${lead.id}/activities`, { event: 'NOTE', data: 'Gate code 4412' }));
     expect(calls).toEqual(['UpdateItemCommand', 'TransactWriteItemsCommand']);
   });

@@ -68,6 +68,14 @@ describe('DynamoDB round trips per request', () => {
     }
   });
 
+  it('reserves activity ids once per block: only the first activity of the organization in the container sends the UpdateItem', () => {
+    // POST /v1/leads took the container's block; the note, the status change, the booking and the inquiry after it take ids from it.
+    expect(visit('POST /v1/leads/{leadId}/activities').calls.map((c) => c.command)).toEqual(['TransactWriteItemsCommand']);
+    for (const key of ['PATCH /v1/leads/{leadId}', 'POST /v1/appointments', 'POST /v1/inquiries', 'POST /v1/inbound/{inboundEndpointId}']) {
+      expect(visit(key).calls.map((c) => c.command), key).not.toContain('UpdateItemCommand');
+    }
+  });
+
   it('applies a batch of N as one read and N conditional writes', () => {
     const batch = visit('PATCH /v1/products/batch');
     expect(withinBudget(batch, 3)).toBe(true);

@@ -8,7 +8,7 @@ import { ACTIVITY_SEQUENCE } from '../leads/store';
 import { bookHoldWrite, getHold, holdNotFound } from './hold-store';
 import { holdBookingOf, type HoldRecord } from './hold-entity';
 import { getOrganizationTimezone } from '../organization/store';
-import { reserveIds } from '../../shared/store/sequences';
+import { takeId } from '../../shared/store/sequences';
 import { retryOnStaleWrite } from '../../shared/store/versioned';
 import { Appointment, endsAtIssue, MAX_APPOINTMENT_MS, type AppointmentChanges, type CreateAppointmentBody } from './schema';
 import type { LeadActivity } from '../leads/schema';
@@ -44,7 +44,7 @@ const bookingOf = (appointment: Appointment): Booking => ({ appointmentId: appoi
 const bookingsOf = (appointment: Appointment) => appointment.attendees.map(({ userId }) => ({ userId, booking: bookingOf(appointment) }));
 
 async function activity(organizationId: string, appointment: Appointment, event: string, data: string, at: string): Promise<LeadActivity> {
-  return { id: await reserveIds(organizationId, ACTIVITY_SEQUENCE), event, data, referenceId: appointment.id, userId: null, leadId: appointment.leadId, createdAt: at, updatedAt: at };
+  return { id: await takeId(organizationId, ACTIVITY_SEQUENCE), event, data, referenceId: appointment.id, userId: null, leadId: appointment.leadId, createdAt: at, updatedAt: at };
 }
 
 const describeTime = (appointment: Appointment) => `${appointment.startsAt} to ${appointment.endsAt} (${appointment.timezone})`;

@@ -4,7 +4,7 @@ import { newId, now } from '../../shared/ids';
 import { createInquiry, findInquiryByExternalId, inquiryListItem, type NewInquiry } from './store';
 import { ACTIVITY_SEQUENCE, holderOfFirst, insertLeadOrFindHolders } from '../leads/store';
 import { counterUpdate } from '../../shared/store/counters';
-import { reserveIds } from '../../shared/store/sequences';
+import { takeId } from '../../shared/store/sequences';
 import { insertIfAbsent, type TransactWrite } from '../../shared/store/transact';
 import type { IngestInquiryBody, InquirySender } from './ingestion-schema';
 import type { InquiryListItem } from './schema';
@@ -24,7 +24,7 @@ async function findOrCreateLead(organizationId: string, sender: InquirySender, a
   const found = await holderOfFirst(organizationId, contactsOf({ email: sender.email ?? null, phone: sender.phone ?? null }));
   if (found) return found;
   const lead = newLead({ email: sender.email ?? null, phone: sender.phone, name: sender.name, firstName: sender.firstName, lastName: sender.lastName }, newId('lead', at), at.toISOString());
-  const activityId = await reserveIds(organizationId, ACTIVITY_SEQUENCE);
+  const activityId = await takeId(organizationId, ACTIVITY_SEQUENCE);
   const created = { id: activityId, event: 'LEAD_CREATED', data: `Lead created from an inquiry`, referenceId: null, userId: null, leadId: lead.id, createdAt: lead.createdAt, updatedAt: lead.updatedAt };
   const result = await insertLeadOrFindHolders(organizationId, lead, created);
   // Email first, as the lookup goes.
@@ -45,7 +45,7 @@ export async function ingestInquiry(organizationId: string, body: IngestInquiryB
   const at = body.createdAt ? new Date(body.createdAt) : new Date();
   const lead = await findOrCreateLead(organizationId, body.lead, new Date());
   const inquiryId = newId('inquiry', at);
-  const activityId = await reserveIds(organizationId, ACTIVITY_SEQUENCE);
+  const activityId = await takeId(organizationId, ACTIVITY_SEQUENCE);
   const alsoWrite: TransactWrite[] = [
     insertIfAbsent(toActivityItem(organizationId, { id: activityId, event: 'INQUIRY_RECEIVED', data: `${source} inquiry received`, referenceId: inquiryId, userId: null, leadId: lead.id, createdAt: at.toISOString(), updatedAt: now() })),
     counterUpdate(organizationId, leadCounterNames.activities(lead.id), 1),

@@ -39,7 +39,11 @@ export const leadKeys = {
   leadName: (o: string, name: string, leadId: string): Key => ({ pk: `${org(o)}#LEADNAMES`, sk: `${searchKey(name)}#${leadId}` }),
   /** The name items whose name starts with a prefix (itself read by `searchKey`). */
   leadNames: (o: string, prefix: string): Collection => ({ pk: `${org(o)}#LEADNAMES`, skPrefix: searchKey(prefix) }),
-  activity: (o: string, leadId: string, id: number): Key => ({ pk: `${org(o)}#LEAD#${leadId}`, sk: `ACTIVITY#${pad(id)}` }),
+  /**
+   * Sorted by when it was recorded (its `updatedAt`; activities never change), then its id: activity ids come from
+   * each container's block (`ACTIVITY_SEQUENCE`), so they are unique but not in time order across containers.
+   */
+  activity: (o: string, leadId: string, { id, updatedAt }: Pick<LeadActivity, 'id' | 'updatedAt'>): Key => ({ pk: `${org(o)}#LEAD#${leadId}`, sk: `ACTIVITY#${updatedAt}#${pad(id)}` }),
   activities: (o: string, leadId: string): Collection => ({ pk: `${org(o)}#LEAD#${leadId}`, skPrefix: 'ACTIVITY#' }),
   /**
    * A phone that replied STOP: no SMS goes to it, whichever lead holds it, until it replies START. Written with the
@@ -83,7 +87,7 @@ export const leadKeySamples: KeySamples<typeof leadKeys> = {
   leadContact: () => leadKeys.leadContact(O, 'EMAIL', 'jane@example.com'),
   leadName: () => leadKeys.leadName(O, 'Zoë', 'lead_1'),
   leadNames: () => leadKeys.leadNames(O, 'zo'),
-  activity: () => leadKeys.activity(O, 'lead_1', 1),
+  activity: () => leadKeys.activity(O, 'lead_1', { id: 1, updatedAt: '2026-11-20T09:00:00.000Z' }),
   activities: () => leadKeys.activities(O, 'lead_1'),
   smsOptOut: () => leadKeys.smsOptOut(O, '+61412345678'),
   company: () => leadKeys.company(O, 'company_1'),
@@ -141,7 +145,7 @@ export const withLeadDefaults = (item: Record<string, unknown>): Record<string, 
 export const fromLeadItem = (item: Record<string, unknown>): Lead => v.parse(Lead, withLeadDefaults(item));
 
 export function toActivityItem(organizationId: string, activity: LeadActivity) {
-  return { ...leadKeys.activity(organizationId, activity.leadId, activity.id), ...changeLogKey(organizationId, activityChanges(activity.leadId)), entity: 'ACTIVITY', ...activity };
+  return { ...leadKeys.activity(organizationId, activity.leadId, activity), ...changeLogKey(organizationId, activityChanges(activity.leadId)), entity: 'ACTIVITY', ...activity };
 }
 
 export const fromActivityItem = (item: Record<string, unknown>): LeadActivity => v.parse(LeadActivity, item);

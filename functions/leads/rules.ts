@@ -19,7 +19,7 @@ import {
   writeLeadChanges,
   type StaleClaim,
 } from './store';
-import { reserveIds } from '../../shared/store/sequences';
+import { takeId } from '../../shared/store/sequences';
 import { retryOnStaleWrite, StaleWrite } from '../../shared/store/versioned';
 import { Lead, type CreateLeadActivityBody, type CreateLeadBody, type LeadActivity, type LeadChanges, type ListLeadsQuery, type UpsertLeadBody } from './schema';
 import { contactsOf, sameContact, type LeadContact } from './entity';
@@ -46,7 +46,7 @@ export function newLead({ name, ...profile }: Omit<CreateLeadBody, 'email'> & { 
 }
 
 async function activity(organizationId: string, leadId: string, event: string, data: string, createdAt: string): Promise<LeadActivity> {
-  return { id: await reserveIds(organizationId, ACTIVITY_SEQUENCE), event, data, referenceId: null, userId: null, leadId, createdAt, updatedAt: createdAt };
+  return { id: await takeId(organizationId, ACTIVITY_SEQUENCE), event, data, referenceId: null, userId: null, leadId, createdAt, updatedAt: createdAt };
 }
 
 /** Records a lead with its LEAD_CREATED activity, or answers the live leads already holding its contacts. */

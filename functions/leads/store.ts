@@ -18,8 +18,14 @@ import { deleteItem, insertIfAbsent, requireExisting, transact, writeAlone, type
 import { setFields, type Condition } from '../../shared/store/update-fields';
 import { retryOnStaleWrite, StaleWrite } from '../../shared/store/versioned';
 import { auditDeletion } from '../../shared/audit/deletion';
+import { blockSequence } from '../../shared/store/sequences';
 
-export const ACTIVITY_SEQUENCE = 'ACTIVITY';
+/**
+ * Activity ids: every lead create, status change, note, inquiry and booking takes one, so each container takes them
+ * from blocks of 50 (one UpdateItem per 50) rather than writing the organization's sequence item every time. The
+ * timeline is sorted by time, not by id (`leadKeys.activity`).
+ */
+export const ACTIVITY_SEQUENCE = blockSequence('ACTIVITY', 50);
 
 const leadNotFound = () => new NotFoundError('Lead not found');
 

@@ -61,6 +61,9 @@ export async function checkInvariants(client: JsonClient, organizationId: string
 
   const createdActivity = new Set(entities('ACTIVITY').filter((item) => item.event === 'LEAD_CREATED').map((item) => item.leadId));
   for (const lead of entities('LEAD')) if (!createdActivity.has(lead.id)) violations.push(`lead ${lead.id} has no LEAD_CREATED activity`);
+  // Activity ids come from each container's blocks: unique across the organization, whatever the order.
+  const activityIds = entities('ACTIVITY').map((item) => item.id);
+  if (new Set(activityIds).size !== activityIds.length) violations.push(`${activityIds.length - new Set(activityIds).size} activity ids handed out twice`);
 
   const scenarios = new Map(entities('SCENARIO').map((item) => [item.id, item]));
   for (const service of entities('SERVICE')) {
