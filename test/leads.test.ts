@@ -212,6 +212,28 @@ describe('POST /v1/leads', () => {
 });
 
 describe('GET /v1/leads', () => {
+  it('lists a company’s leads of one status with one Query of the company’s leads, counted as read, paged by cursor bound to the status', async () => {
+    const { client } = await api.organization();
+    const company = (await client.post('/v1/companies', { name: 'Harbour Plumbing' })).body.company;
+    const made = [];
+    for (const [i, status] of ['NEW', 'CONTACTED', 'NEW', 'NEW', 'WON'].entries()) {
+      const lead = (await client.post('/v1/leads', { firstName: `Member${i}`, email: `member${i}@example.com`, companyId: company.id })).body.lead;
+      if (status !== 'NEW') expect((await client.patch(`/v1/leads/${lead.id}`, { status })).status).toBe(200);
+      made.push({ ...lead, status });
+    }
+    await client.post('/v1/leads', { firstName: 'Elsewhere', email: 'elsewhere@example.com' });
+    const path = `/v1/leads?companyId=${company.id}&status=NEW&limit=2`;
+    let first: any;
+    const calls = await countDynamoCalls(async () => (first = (await client.get(path)).body));
+    expect(calls).toEqual(['QueryCommand']);
+    const newOnes = made.filter((lead) => lead.status === 'NEW').map((lead) => lead.id).reverse();
+    expect([first.totalCount, first.leads.map((lead: any) => lead.id)]).toEqual([3, newOnes.slice(0, 2)]);
+    const second = (await client.get(`${path}&cursor=${first.nextCursor}`)).body;
+    expect([second.leads.map((lead: any) => lead.id), second.nextCursor]).toEqual([newOnes.slice(2), null]);
+    expect((await client.get(`/v1/leads?companyId=${company.id}&status=NEW&limit=2&page=2`)).body.leads.map((lead: any) => lead.id)).toEqual(newOnes.slice(2));
+    expect((await client.get(`/v1/leads?companyId=${company.id}&status=WON&cursor=${first.nextCursor}`)).status).toBe(400);
+  });
+
   it('lists the demo leads newest first with the pagination envelope', async () => {
     const { client } = await api.organization({ demo: true });
     const res = await client.get('/v1/leads');

@@ -11,7 +11,7 @@ import { TOURED_ROUTES, tourRoutes, withinBudget, type RouteVisit } from './supp
 const api = useTestApi();
 
 /** Write units of the tour's lead create (with a company, an email and a phone), its status change and a web form inquiry. */
-const WRITE_UNITS = { leadCreate: 17, leadStatusChange: 23, inquiry: 99 };
+const WRITE_UNITS = { leadCreate: 11, leadStatusChange: 14, inquiry: 12 };
 
 /**
  * The round trips each route needs are the physical limit of this service: a single read is 1 DynamoDB call;

@@ -11,20 +11,13 @@ export const leadKeys = {
   lead: (o: string, leadId: string): Key => ({ pk: org(o), sk: `LEAD#${leadId}` }),
   leads: (o: string): Collection => ({ pk: org(o), skPrefix: 'LEAD#' }),
   /**
-   * The lead list indexes: by status (gsi2), by company (gsi3) and by both (gsi4), sort key the lead id
-   * (a ULID, so newest first). A lead without a company has no gsi3/gsi4 keys.
+   * The lead list indexes: by status (gsi2) and by company (gsi3), sort key the lead id (a ULID, so newest first). A
+   * lead without a company has no gsi3 keys.
    */
   leadIndexes: (o: string, lead: { id: string; status: string; companyId: string | null }) => ({
     gsi2pk: `${org(o)}#LEADS#STATUS#${lead.status}`,
     gsi2sk: lead.id,
-    ...(lead.companyId
-      ? {
-          gsi3pk: `${org(o)}#LEADS#COMPANY#${lead.companyId}`,
-          gsi3sk: lead.id,
-          gsi4pk: `${org(o)}#LEADS#COMPANY#${lead.companyId}#STATUS#${lead.status}`,
-          gsi4sk: lead.id,
-        }
-      : {}),
+    ...(lead.companyId ? { gsi3pk: `${org(o)}#LEADS#COMPANY#${lead.companyId}`, gsi3sk: lead.id } : {}),
   }),
   /**
    * The lead that last took a contact (EMAIL lower-cased, or PHONE in E.164): how a lead is found by its email or
@@ -45,6 +38,8 @@ export const leadKeys = {
    */
   activity: (o: string, leadId: string, { id, updatedAt }: Pick<LeadActivity, 'id' | 'updatedAt'>): Key => ({ pk: `${org(o)}#LEAD#${leadId}`, sk: `ACTIVITY#${updatedAt}#${pad(id)}` }),
   activities: (o: string, leadId: string): Collection => ({ pk: `${org(o)}#LEAD#${leadId}`, skPrefix: 'ACTIVITY#' }),
+  /** A lead's activities recorded at or after a time, oldest first: their sync, as activities never change. */
+  activitiesSince: (o: string, leadId: string, updatedSince: string) => ({ pk: `${org(o)}#LEAD#${leadId}`, skBetween: [`ACTIVITY#${updatedSince}`, 'ACTIVITY#~'] as [string, string], ascending: true }),
   /**
    * A phone that replied STOP: no SMS goes to it, whichever lead holds it, until it replies START. Written with the
    * lead's phone (`smsOptOutWrite` in ./store), which the SMS resource calls for a STOP or START.
@@ -63,13 +58,12 @@ export const leadKeys = {
   organizationRecord: (o: string): Key => ({ pk: org(o), sk: 'ORGANIZATION' }),
 } as const;
 
-/** The change logs (updatedSince) of the leads and of one lead's activities. */
+/** The change log (updatedSince) of the leads. */
 export const LEAD_CHANGES = 'LEADS';
-export const activityChanges = (leadId: string) => `ACTIVITIES#${leadId}`;
 
 /** The names of the leads' counter items (`COUNT#<name>`), kept in step with their collection in the same transaction. */
 export const leadCounterNames = {
-  /** One counter per lead list filter combination, so every filtered totalCount is one read. */
+  /** One counter per lead list, so every totalCount is one read (a company's leads of one status are counted as read). */
   leads: ({ status, companyId }: { status?: string; companyId?: string | null } = {}) =>
     ['LEADS', ...(companyId ? [`COMPANY#${companyId}`] : []), ...(status ? [`STATUS#${status}`] : [])].join('#'),
   activities: (leadId: string) => `ACTIVITIES#${leadId}`,
@@ -89,6 +83,7 @@ export const leadKeySamples: KeySamples<typeof leadKeys> = {
   leadNames: () => leadKeys.leadNames(O, 'zo'),
   activity: () => leadKeys.activity(O, 'lead_1', { id: 1, updatedAt: '2026-11-20T09:00:00.000Z' }),
   activities: () => leadKeys.activities(O, 'lead_1'),
+  activitiesSince: () => leadKeys.activitiesSince(O, 'lead_1', '2026-11-20T09:00:00.000Z'),
   smsOptOut: () => leadKeys.smsOptOut(O, '+61412345678'),
   company: () => leadKeys.company(O, 'company_1'),
   organizationRecord: () => leadKeys.organizationRecord(O),
@@ -144,8 +139,9 @@ export const withLeadDefaults = (item: Record<string, unknown>): Record<string, 
 /** The schema keeps the lead's own fields, in documented order, and drops keys and bookkeeping. */
 export const fromLeadItem = (item: Record<string, unknown>): Lead => v.parse(Lead, withLeadDefaults(item));
 
+/** An activity is written once and sorted by when: its sync reads its own partition (`activitiesSince`), so it has no change-log copy. */
 export function toActivityItem(organizationId: string, activity: LeadActivity) {
-  return { ...leadKeys.activity(organizationId, activity.leadId, activity), ...changeLogKey(organizationId, activityChanges(activity.leadId)), entity: 'ACTIVITY', ...activity };
+  return { ...leadKeys.activity(organizationId, activity.leadId, activity), entity: 'ACTIVITY', ...activity };
 }
 
 export const fromActivityItem = (item: Record<string, unknown>): LeadActivity => v.parse(LeadActivity, item);

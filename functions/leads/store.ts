@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
-import { activityChanges, contactAttribute, contactsOf, EMAIL_KEY, fromActivityItem, fromLeadItem, hasContact, LEAD_CHANGES, leadAudit, type LeadContact, leadCounterNames, leadKeys, nameKeysOf, sameContact, toActivityItem, toLeadContactItem, toLeadItem, toLeadNameItem } from './entity';
+import { contactAttribute, contactsOf, EMAIL_KEY, fromActivityItem, fromLeadItem, hasContact, LEAD_CHANGES, leadAudit, type LeadContact, leadCounterNames, leadKeys, nameKeysOf, sameContact, toActivityItem, toLeadContactItem, toLeadItem, toLeadNameItem } from './entity';
 import { batchGetItems } from '../../shared/store/batch-get';
 import { pageOfMatches } from '../../shared/store/match-page';
 import { diallingOfTimeZone, type Dialling } from '../../shared/phone';
@@ -34,7 +34,7 @@ type LeadFilters = Pick<Lead, 'status' | 'companyId'>;
 /** The counters a lead counts in: every lead, its status, and with a company, its company and company + status. */
 function countersOf({ status, companyId }: LeadFilters): string[] {
   const names = [leadCounterNames.leads(), leadCounterNames.leads({ status })];
-  if (companyId) names.push(leadCounterNames.leads({ companyId }), leadCounterNames.leads({ companyId, status }));
+  if (companyId) names.push(leadCounterNames.leads({ companyId }));
   return names;
 }
 
@@ -283,7 +283,7 @@ export async function writeLeadChanges(organizationId: string, current: Lead, se
   const writeAs = async (written: Partial<Lead>) => {
     const update = setFields(leadKeys.lead(organizationId, current.id), { ...written, ...indexes, ...emailKey }, {
       remove: [
-        ...(moved && !next.companyId && current.companyId ? ['gsi3pk', 'gsi3sk', 'gsi4pk', 'gsi4sk'] : []),
+        ...(moved && !next.companyId && current.companyId ? ['gsi3pk', 'gsi3sk'] : []),
         ...(emailChanged && !next.email ? [EMAIL_KEY] : []),
       ],
       condition: asRead(current),
@@ -313,11 +313,20 @@ export async function claimsOfNewContacts(organizationId: string, current: Lead,
   return { held: held && { contact: held.contact, holder: held.holder! }, stale: read.flatMap(({ contact, leadId }) => (leadId ? [{ contact, leadId }] : [])) };
 }
 
-/** Each filter combination has its own index partition, newest first. */
+/**
+ * A company's leads of one status: the company's index partition read whole (a company has tens of leads), filtered,
+ * counted and paged here, each page's cursor bound to the status. A third list index of every linked lead would cost
+ * each of its writes another copy.
+ */
+async function companyLeadsOfStatus(companyLeads: PageSource, status: string, request: PageRequest) {
+  const matches = (await queryAll(companyLeads)).filter((item) => item.status === status);
+  return pageOfMatches(matches, (item) => String(item.id), { ...companyLeads, skPrefix: `?status=${status}` }, request);
+}
+
+/** Each filter has its own index partition, newest first; a company's leads of one status are the company's, filtered. */
 function listSource(organizationId: string, { status, companyId }: Partial<LeadFilters>): PageSource {
   if (!status && !companyId) return leadKeys.leads(organizationId);
   const index = leadKeys.leadIndexes(organizationId, { id: '', status: status ?? '', companyId: companyId ?? null });
-  if (companyId && status) return { index: 'gsi4', pk: index.gsi4pk! };
   if (companyId) return { index: 'gsi3', pk: index.gsi3pk! };
   return { index: 'gsi2', pk: index.gsi2pk };
 }
@@ -326,7 +335,9 @@ function listSource(organizationId: string, { status, companyId }: Partial<LeadF
 export async function listLeadsPage(organizationId: string, { status, companyId, ...request }: ListLeadsQuery): Promise<Page<Lead>> {
   const { page, limit } = request;
   const log = { partition: changeLogKey(organizationId, LEAD_CHANGES).gsi6pk, filters: { status, companyId } };
-  const { items, totalCount, nextCursor } = await listOrChanges(request, log, (at) => countedPage(listSource(organizationId, { status, companyId }), organizationId, leadCounterNames.leads({ status, companyId }), at));
+  const listed = (at: PageRequest) =>
+    status && companyId ? companyLeadsOfStatus(listSource(organizationId, { companyId }), status, at) : countedPage(listSource(organizationId, { status, companyId }), organizationId, leadCounterNames.leads({ status, companyId }), at);
+  const { items, totalCount, nextCursor } = await listOrChanges(request, log, listed);
   return { items: items.map(fromLeadItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
 }
 
@@ -380,7 +391,7 @@ export async function organizationDialling(organizationId: string): Promise<Dial
 export async function listActivitiesPage(organizationId: string, leadId: string, request: PageRequest): Promise<Page<LeadActivity>> {
   const { page, limit } = request;
   const counter = leadCounterNames.activities(leadId);
-  const log = { partition: changeLogKey(organizationId, activityChanges(leadId)).gsi6pk, ownerCounter: { organizationId, name: counter } };
+  const log = { partition: (updatedSince: string) => leadKeys.activitiesSince(organizationId, leadId, updatedSince), ownerCounter: { organizationId, name: counter } };
   const { items, totalCount, nextCursor } = await listOrChanges(request, log, (at) => countedPage(leadKeys.activities(organizationId, leadId), organizationId, counter, at));
   if (totalCount === undefined) throw leadNotFound();
   return { items: items.map(fromActivityItem), totalCount, page, limit, nextCursor };

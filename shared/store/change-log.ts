@@ -16,8 +16,11 @@ export { changeLogKey } from './keys';
 const END = '~';
 
 export interface ChangeLog {
-  /** The collection's change log partition (`changeLogKey(...).gsi6pk`). */
-  partition: string;
+  /**
+   * The collection's change log partition (`changeLogKey(...).gsi6pk`); or, for records never changed and sorted by
+   * when they were written (a lead's activities), their own key range from a time, which no index copy has to keep.
+   */
+  partition: string | ((updatedSince: string) => PageSource);
   /** The list's other filters, by query parameter: none may be combined with updatedSince (400 naming updatedSince). */
   filters?: Record<string, unknown>;
   /**
@@ -53,7 +56,8 @@ function refuseFilters(filters: Record<string, unknown> = {}) {
  */
 export async function changesPage(updatedSince: string, { partition, filters, ownerCounter }: ChangeLog, request: PageRequest): Promise<RawPage> {
   refuseFilters(filters);
-  const [found, owner] = await Promise.all([resumablePage(changeLogSource(partition, updatedSince), request), ownerCounter ? readCounter(ownerCounter.organizationId, ownerCounter.name) : 0]);
+  const source = typeof partition === 'string' ? changeLogSource(partition, updatedSince) : partition(updatedSince);
+  const [found, owner] = await Promise.all([resumablePage(source, request), ownerCounter ? readCounter(ownerCounter.organizationId, ownerCounter.name) : 0]);
   return owner === undefined ? { items: [], totalCount: undefined, nextCursor: null } : found;
 }
 
