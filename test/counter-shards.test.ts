@@ -26,7 +26,37 @@ async function shardedOrganization(shards: number) {
   return org;
 }
 
+/** The keys of the items each TransactWriteItems sent through the shared client wrote (Put, Update, Delete). */
+const transactionKeys: Array<{ pk: string; sk: string }[]> = [];
+dynamo.middlewareStack.add(
+  (next, context) => async (args) => {
+    const input = args.input as { TransactItems?: Record<string, { Key?: Record<string, string>; Item?: Record<string, string> }>[] };
+    if (context.commandName === 'TransactWriteItemsCommand') {
+      transactionKeys.push(
+        (input.TransactItems ?? []).flatMap((item) => (item.ConditionCheck ? [] : Object.values(item).map((write) => ({ pk: (write.Key ?? write.Item)!.pk!, sk: (write.Key ?? write.Item)!.sk! })))),
+      );
+    }
+    return next(args);
+  },
+  { step: 'initialize', name: 'transactionKeysOfTest' },
+);
+
 describe('counter shards, an organization setting for tenants that create at high rates', () => {
+  it('leaves a lead create one item in the organization’s partition, the lead (and a list counter on shard 0): claims, names, activity and its counter sit elsewhere', async () => {
+    const { client, organizationId } = await shardedOrganization(8);
+    await client.post('/v1/leads', { name: 'Warm Block', email: 'warm@example.com' });
+    for (let i = 0; i < 6; i++) {
+      transactionKeys.length = 0;
+      const created = await client.post('/v1/leads', { name: `Spread ${i} Out`, email: `spread${i}@example.com`, phone: `+6141255500${i}` });
+      expect(created.status).toBe(201);
+      const [written] = transactionKeys;
+      // The lead, its activity, its activity counter, two claims, two name items, two list counters.
+      expect(written).toHaveLength(9);
+      const inOrganization = written!.filter((key) => key.pk === `ORG#${organizationId}`).map((key) => key.sk);
+      expect(inOrganization.filter((sk) => !/^COUNT#LEADS(#STATUS#NEW)?$/.test(sk))).toEqual([`LEAD#${created.body.lead.id}`]);
+    }
+  });
+
   it('spreads concurrent creates over the shards and answers exact totals from their sum', async () => {
     const { client, organizationId } = await shardedOrganization(4);
     const created = await Promise.all(Array.from({ length: 24 }, (_, i) => client.post('/v1/leads', { name: `Busy ${i} Caller`, email: `busy${i}@example.com` })));

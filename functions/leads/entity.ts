@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { Lead, LeadActivity } from './schema';
 import { changeLogKey } from '../../shared/store/keys';
-import { organizationPartition, pad, SAMPLE_ORGANIZATION_ID, searchKey, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
+import { countInPartition, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, searchKey, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
 import { shardCounters } from '../../shared/store/counter-shards';
 import type { AuditedRecord } from '../../shared/resource';
 
@@ -22,9 +22,11 @@ export const leadKeys = {
   /**
    * The lead that last took a contact (EMAIL lower-cased, or PHONE in E.164): how a lead is found by its email or
    * phone (an ingestion, an inbound SMS, a caller, a search), and why concurrent creates for a new contact make one
-   * lead. Read consistently, it finds a lead the moment it is written, where an index would lag.
+   * lead. Read consistently, it finds a lead the moment it is written, where an index would lag. Each claim is a
+   * partition of its own, so the claims a busy organization's creates write spread over DynamoDB's partitions instead
+   * of adding to the organization's.
    */
-  leadContact: (o: string, kind: 'EMAIL' | 'PHONE', value: string): Key => ({ pk: org(o), sk: `LEADCONTACT#${kind}#${value}` }),
+  leadContact: (o: string, kind: 'EMAIL' | 'PHONE', value: string): Key => ({ pk: `${org(o)}#LEADCONTACT#${kind}#${value}`, sk: 'CLAIM' }),
   /**
    * One item per name a lead is searched by (its first name, last name and both together, read by `searchKey`), in
    * one partition sorted by that name: a prefix search reads one key range. Written in the lead's own transactions.
@@ -71,6 +73,8 @@ export const leadCounterNames = {
 
 // Every lead create of a busy organization writes the list's counters (all leads, and its status's): they may shard.
 shardCounters(/^LEADS(#STATUS#[A-Z_]+)?$/);
+// And a new activity counter: it sits with the lead's activities, in the lead's own partition.
+countInPartition(/^ACTIVITIES#(.+)$/, (organizationId, [, leadId]) => leadKeys.activities(organizationId, leadId!).pk);
 
 const O = SAMPLE_ORGANIZATION_ID;
 

@@ -52,6 +52,26 @@ export interface Collection {
  */
 export type KeySamples<Builders> = { [K in keyof Builders]: () => object };
 
+const counterPartitions: Array<{ pattern: RegExp; partition: (organizationId: string, match: RegExpExecArray) => string }> = [];
+
+/**
+ * Declares counters kept in a partition of their own record (a lead's activity counter beside its activities)
+ * rather than the organization's: every create of a busy organization writes a new one, and in the organization's
+ * partition their time-ordered names would all land at one hot end of it. The entity module that names the counters
+ * declares them as it loads, as `shardCounters` does.
+ */
+export function countInPartition(pattern: RegExp, partition: (organizationId: string, match: RegExpExecArray) => string): void {
+  counterPartitions.push({ pattern, partition });
+}
+
+function partitionOfCounter(organizationId: string, name: string): string {
+  for (const { pattern, partition } of counterPartitions) {
+    const match = pattern.exec(name);
+    if (match) return partition(organizationId, match);
+  }
+  return org(organizationId);
+}
+
 /** The organization the key samples are built for. */
 export const SAMPLE_ORGANIZATION_ID = 'org_01JA0000000000000000000000';
 
@@ -63,9 +83,10 @@ export const keys = {
 
   /**
    * A counter item (`COUNT#<name>`), kept in step with its collection inside the same transaction; lists read it
-   * for totalCount. Each resource names its own counters (`leadCounterNames`, …) in its entity module.
+   * for totalCount. Each resource names its own counters (`leadCounterNames`, …) in its entity module. A counter of
+   * one record's collection may sit in that record's own partition (`countInPartition`).
    */
-  counter: (o: string, name: string): Key => ({ pk: org(o), sk: `COUNT#${name}` }),
+  counter: (o: string, name: string): Key => ({ pk: partitionOfCounter(o, name), sk: `COUNT#${name}` }),
   /** Shard `shard` of a sharded counter: shard 0 is the counter's own item; the others sit in partitions of their own. */
   counterShard: (o: string, name: string, shard: number): Key => (shard === 0 ? keys.counter(o, name) : { pk: `${org(o)}#SHARD#${shard}`, sk: `COUNT#${name}` }),
   sequence: (o: string, kind: string): Key => ({ pk: org(o), sk: `SEQ#${kind}` }),
