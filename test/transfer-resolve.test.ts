@@ -82,7 +82,7 @@ describe('POST /v1/transfers/{transferId}/resolve', () => {
         summary: 'Caller Olivia Nguyen is calling about a burst pipe. Summary: Water is coming through the kitchen ceiling.',
       },
     });
-    expect(calls.map((c) => c.command).sort()).toEqual(['BatchGetItemCommand', 'GetItemCommand']);
+    expect(calls.map((c) => c.command).sort()).toEqual(['GetItemCommand', 'GetItemCommand']);
     expect(calls[1]!.sentAt < calls[0]!.answeredAt, 'the two reads are sent together').toBe(true);
   });
 

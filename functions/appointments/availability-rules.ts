@@ -4,7 +4,7 @@ import { intersectIntervals, openIntervals, type Interval } from '../../shared/s
 import { bookingsWindowStart, clashOf, retryingStale } from './rules';
 import { isTaken } from './entity';
 import { readBookings, readSchedules } from './store';
-import { getOrganization } from '../organization/store';
+import { getOrganizationHours } from '../organization/store';
 import { listAllMembers } from '../organization/member-store';
 import type { Member } from '../organization/member-schema';
 import type { Organization } from '../organization/schema';
@@ -32,7 +32,7 @@ interface Staff {
  * When each member works between the two instants: the business's hours and closed dates, narrowed by the member's
  * own working hours. With no business hours set, a member's own hours alone; with neither, never.
  */
-function workingWindows({ businessHours, closedDates, timezone }: Organization, members: Member[], fromMs: number, toMs: number): Staff[] {
+function workingWindows({ businessHours, closedDates, timezone }: Pick<Organization, 'businessHours' | 'closedDates' | 'timezone'>, members: Member[], fromMs: number, toMs: number): Staff[] {
   const business = businessHours ? openIntervals({ hours: businessHours, closedDates, timezone }, fromMs, toMs) : undefined;
   return members.map((member) => {
     const own = member.workingHours ? openIntervals({ hours: member.workingHours, closedDates, timezone }, fromMs, toMs) : undefined;
@@ -45,7 +45,7 @@ function workingWindows({ businessHours, closedDates, timezone }: Organization, 
  * members who may take it (the one asked for, or every member not disabled).
  */
 async function bookingInputs(organizationId: string, serviceId: number, memberId: number | undefined) {
-  const [organization, service, members] = await Promise.all([getOrganization(organizationId), getService(organizationId, serviceId), listAllMembers(organizationId)]);
+  const [organization, service, members] = await Promise.all([getOrganizationHours(organizationId), getService(organizationId, serviceId), listAllMembers(organizationId)]);
   if (memberId !== undefined && !members.some((member) => member.id === memberId)) throw new NotFoundError('Member not found');
   const staff = members.filter((member) => !member.isDisabled && (memberId === undefined || member.id === memberId));
   return { organization, durationMs: durationMinutesOf(service) * MINUTE, service, staff };

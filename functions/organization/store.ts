@@ -37,6 +37,17 @@ function openingOf({ businessHours, closedDates, timezone }: OrganizationRecord)
   return openingState({ hours: businessHours, closedDates, timezone }, Date.now());
 }
 
+/**
+ * The organization as a receptionist's read needs it (its name, time zone, hours and whether it is open now), without
+ * the counters GET /v1/organization shows: one consistent GetItem.
+ */
+export async function getOrganizationHours(organizationId: string): Promise<Omit<Organization, 'counts'>> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: organizationKeys.organization(organizationId), ConsistentRead: true }));
+  if (!Item) throw organizationNotFound();
+  const organization = v.parse(OrganizationRecord, Item);
+  return { ...organization, ...openingOf(organization) };
+}
+
 /** The organization item and the counters it shows, in one consistent BatchGetItem. */
 export async function getOrganization(organizationId: string): Promise<Organization> {
   const shardKeys = Object.values(COUNTED).flatMap((name) => counterKeys(organizationId, name));

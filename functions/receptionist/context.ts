@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { faqKeys, faqs } from '../faqs/collection';
-import { getOrganization } from '../organization/store';
+import { getOrganizationHours } from '../organization/store';
 import { policies, policyKeys } from '../policies/collection';
 import { fromProductItem, productKeys } from '../products/entity';
 import { fromScenarioItem } from '../services/scenario-entity';
@@ -24,7 +24,7 @@ const disclosedProduct = (product: Product): Product => (product.isDisclosePrice
  */
 export async function receptionistContext(organizationId: string): Promise<ReceptionistContext> {
   const [organization, services, products, faqItems, policyItems, scenarios, transfers] = await Promise.all([
-    getOrganization(organizationId),
+    getOrganizationHours(organizationId),
     queryAll(serviceKeys.services(organizationId)),
     queryAll(productKeys.products(organizationId)),
     queryAll(faqKeys.faqs(organizationId)),

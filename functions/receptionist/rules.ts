@@ -3,7 +3,7 @@ import { listInquiriesPage } from '../inquiries/store';
 import { e164Of } from '../leads/rules';
 import { hasContact } from '../leads/entity';
 import { claimedLeadIdOfPhone, getLead, isPhoneOptedOut } from '../leads/store';
-import { getOrganization } from '../organization/store';
+import { getOrganizationHours } from '../organization/store';
 import { toE164 } from '../../shared/phone';
 import { CALLER_ITEMS, type CallerResponse } from './schema';
 
@@ -14,7 +14,7 @@ import { CALLER_ITEMS, type CallerResponse } from './schema';
  * first reads the organization's country: one more.
  */
 export async function lookupCaller(organizationId: string, typed: string, now = new Date()): Promise<CallerResponse> {
-  const organization = getOrganization(organizationId);
+  const organization = getOrganizationHours(organizationId);
   // Read while a national form's country is looked up; its failure is reported where it is awaited below.
   organization.catch(() => undefined);
   const phone = toE164(typed, undefined) ?? (await e164Of(organizationId, typed, 'phone'));

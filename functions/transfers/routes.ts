@@ -38,8 +38,8 @@ export const listTransfers = defineRoute({
   description:
     'The organization’s transfer rules, filtered by `isEnabled`, by `scenarioId` (a scenario that is not one of the organization’s lists none) and by `availableNow`: with true, the enabled rules a call can be handed to now (within the organization’s business hours, or any time with `settings.ignore_business_hours`; hours never set hold no rule back), each with its `conditions` for the agent to judge; with false, the others. `availableNow` reads the organization’s hours first. `totalCount` counts every rule that passes the filters.',
   tag: 'Transfers',
-  // BatchGetItem: the organization's hours, for availableNow.
-  dynamodb: ['Query', 'BatchGetItem'],
+  // GetItem: the organization's hours, for availableNow.
+  dynamodb: ['Query', 'GetItem'],
   // gsi6: the change log read with updatedSince.
   indexes: ['gsi6'],
   status: 200,
@@ -84,7 +84,7 @@ export const resolveTransfer = defineRoute({
   description:
     'For a voice agent about to transfer a call: the rule’s destination, its type and method, and its `summaryFormat` filled with the call’s `name`, `topic` and `summary`. The rule and the organization’s hours are read together, and nothing is written. A disabled rule answers 409 TRANSFER_DISABLED; a rule that keeps business hours, while the business is closed, 409 OUTSIDE_BUSINESS_HOURS with `nextOpenAt` in `error.details`. Another organization’s rule answers 404.',
   tag: 'Transfers',
-  dynamodb: ['GetItem', 'BatchGetItem'],
+  dynamodb: ['GetItem'],
   status: 200,
   request: { path: TransferIdPath, body: ResolveTransferBody },
   requestExample: { name: 'Olivia Nguyen', topic: 'a burst pipe', summary: 'Water is coming through the kitchen ceiling; the main is turned off.' },

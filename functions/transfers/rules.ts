@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { defined } from '../../shared/store/changes';
 import { ApiError, NotFoundError, ValidationError } from '../../shared/errors';
 import type { Page } from '../../shared/pagination';
-import { getOrganization } from '../organization/store';
+import { getOrganizationHours } from '../organization/store';
 import { now } from '../../shared/ids';
 import { reserveIds } from '../../shared/store/sequences';
 import { deleteTransferVersion, getTransfer, insertTransfer, listTransfersPage, TRANSFER_SEQUENCE, writeTransferVersion } from './store';
@@ -63,7 +63,7 @@ export async function deleteTransfer(organizationId: string, transferId: number)
 
 /** Whether the organization takes calls now by its hours: unknown hours (never set) do not hold a transfer back. */
 async function openNow(organizationId: string): Promise<{ isOpen: boolean; nextOpenAt: string | null }> {
-  const { isOpenNow, nextOpenAt } = await getOrganization(organizationId);
+  const { isOpenNow, nextOpenAt } = await getOrganizationHours(organizationId);
   return { isOpen: isOpenNow !== false, nextOpenAt };
 }
 
