@@ -1209,7 +1209,7 @@ export interface paths {
         };
         /**
          * Who is calling: the lead with this phone, its open inquiries and upcoming appointments
-         * @description For a voice agent on a live call: the organization’s lead with this phone (any common form, normalized to E.164), its latest inquiries (unread first) and its appointments to come, whether the number opted out of SMS, and whether the business is open now. A caller the organization does not know answers 200 with `lead: null`, not 404: the agent needs the rest. Two DynamoDB round trips for an E.164 number (the lead is read from the phone index, so a lead created this second may not show yet); a national form one more, to read the organization’s country.
+         * @description For a voice agent on a live call: the organization’s lead with this phone (any common form, normalized to E.164), its latest inquiries (unread first) and its appointments to come, whether the number opted out of SMS, and whether the business is open now. A caller the organization does not know answers 200 with `lead: null`, not 404: the agent needs the rest. Two DynamoDB round trips for an E.164 number (the phone’s claim, then its lead, both read consistently: a lead created this second shows); a national form one more, to read the organization’s country.
          */
         get: operations["lookupCaller"];
         put?: never;
