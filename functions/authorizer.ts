@@ -4,7 +4,7 @@ import { usageIdentifierKey } from '../shared/auth/usage-plans';
 import { logger } from '../shared/observability';
 import { findActiveKeyByToken, touchApiKey } from '../shared/auth/api-keys';
 import { scopeResources } from '../shared/auth/scopes';
-import { getOrganizationCounterShards } from './organization/store';
+import { getOrganizationCounterShards } from './organization/counter-shards';
 
 /** API Gateway answers a thrown "Unauthorized" with 401 (the UNAUTHORIZED gateway response). */
 const unauthorized = () => new Error('Unauthorized');

@@ -1,17 +1,16 @@
 import { Logger } from '@aws-lambda-powertools/logger';
-import { Metrics } from '@aws-lambda-powertools/metrics';
 
 /**
  * Powertools for AWS Lambda, once per container. Each reads its settings from the environment the stack
  * sets: POWERTOOLS_LOG_LEVEL and POWERTOOLS_LOGGER_SAMPLE_RATE (a share of invocations logged at DEBUG),
  * POWERTOOLS_METRICS_DISABLED and POWERTOOLS_DEV locally. Traces are Lambda's own (active tracing): the
  * X-Ray SDK that the Powertools Tracer needs would add a third to every cold start (docs/performance.md).
+ * The Metrics instance is in ./metrics.ts, so the functions that emit none do not build it.
  */
 export const SERVICE_NAME = 'sales-pipeline';
 export const METRICS_NAMESPACE = 'SalesPipeline';
 
 export const logger = new Logger({ serviceName: SERVICE_NAME });
-export const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME });
 
 /** The custom metrics the functions emit (EMF), named once for the alarms and the dashboard. */
 export const METRIC = {

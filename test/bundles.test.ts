@@ -8,10 +8,12 @@ import { routes } from '../functions/resources';
 import { bundleBudget, bundleFunctions, FUNCTION_MODULES } from './support/bundles';
 import { handlerOf, parseHandler } from '../shared/routes/route';
 import { referenceRenderer } from '../shared/openapi/reference-renderer';
+import { toolsFromDocument } from '../functions/mcp/document-tools';
+import { asTool } from '../functions/mcp/server';
 
 const outDir = mkdtempSync(join(tmpdir(), 'bundles-'));
 
-let outputs: Record<string, { bytes: number }> = {};
+let outputs: Record<string, { bytes: number; inputs: Record<string, unknown> }> = {};
 
 /** Bundles every handler module as the stack does (one esbuild run, one output per module). */
 beforeAll(async () => {
@@ -43,6 +45,28 @@ describe('the bundled functions', () => {
     // The name is in the bundle as text, put there by the bundler; only the script's own route copies the file.
     expect(readFileSync(join(outDir, 'meta/handlers.mjs'), 'utf8')).toContain(JSON.stringify(name));
     expect(routes.filter((route) => route.assets?.length).map((route) => route.operationId)).toEqual(['getApiReferenceScript']);
+  });
+
+  it('lists the MCP tools the document makes, built at build time: the MCP function bundles no other resource', async () => {
+    const { organizationId } = await createOrganizationWithKey('Mcp Co');
+    const { handler } = await bundled(handlerOf(routes.find((route) => route.operationId === 'postMcp')!));
+    const response = await handler(
+      {
+        httpMethod: 'POST',
+        path: '/mcp',
+        headers: { 'content-type': 'application/json' },
+        queryStringParameters: null,
+        pathParameters: null,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+        requestContext: { requestId: 'r3', authorizer: { organizationId, keyId: 'key_1', scope: 'full' } },
+      },
+      context,
+    );
+    expect(response.statusCode).toBe(200);
+    expect(JSON.parse(response.body).result.tools).toEqual(toolsFromDocument().map(asTool));
+    const [, mcp] = Object.entries(outputs).find(([file]) => file.endsWith('/mcp/handlers.mjs'))!;
+    expect(Object.keys(mcp.inputs).filter((input) => input.startsWith('functions/') && !input.startsWith('functions/mcp/'))).toEqual([]);
+    expect(Object.keys(mcp.inputs).filter((input) => input.includes('@modelcontextprotocol') || input.includes('/zod/'))).toEqual([]);
   });
 
   it('list leads from DynamoDB when run as the bundle Lambda receives', async () => {

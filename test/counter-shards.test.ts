@@ -4,7 +4,7 @@ import { config } from '../shared/config';
 import { dynamo } from '../shared/dynamo';
 import { keys } from '../shared/store/keys';
 import { leadCounterNames } from '../functions/leads/entity';
-import { raiseOrganizationCounterShards } from '../functions/organization/store';
+import { raiseOrganizationCounterShards } from '../functions/organization/counter-shards';
 import { useTestApi } from './support/api';
 import { measureDynamoCalls } from './support/dynamo-calls';
 

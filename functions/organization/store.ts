@@ -1,4 +1,4 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { openingState } from '../../shared/schedule';
 import { DEFAULT_USAGE_PLAN, isUsagePlanName, type UsagePlanName } from '../../shared/auth/usage-plans';
@@ -8,7 +8,7 @@ import { leadCounterNames } from '../leads/entity';
 import { organizationKeys, toOrganizationItem } from './entity';
 import { memberCounterNames } from './member-entity';
 import { serviceCounterNames } from '../services/entity';
-import { ApiError, ConflictError, NotFoundError } from '../../shared/errors';
+import { ApiError, NotFoundError } from '../../shared/errors';
 import { newId, now } from '../../shared/ids';
 import { OrganizationRecord, type Organization, type OrganizationChanges } from './schema';
 import { batchGetItems } from '../../shared/store/batch-get';
@@ -152,31 +152,4 @@ export async function getOrganizationUsagePlan(organizationId: string): Promise<
 
 export async function setOrganizationUsagePlan(organizationId: string, usagePlan: UsagePlanName): Promise<void> {
   await updateExistingItem(organizationKeys.organization(organizationId), { usagePlan }, () => new NotFoundError('Organization not found'));
-}
-
-/** Over how many items the organization's lead and inquiry counters are spread (the admin CLI's `org shards`); 1 unless raised. */
-export async function getOrganizationCounterShards(organizationId: string): Promise<number> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: organizationKeys.organization(organizationId), ProjectionExpression: 'counterShards' }));
-  return typeof Item?.counterShards === 'number' ? Item.counterShards : 1;
-}
-
-/**
- * Spreads the organization's hot counters over `shards` items. It only grows: a counter's total is the sum of
- * the shards read, so dropping one would drop what was counted there.
- */
-export async function raiseOrganizationCounterShards(organizationId: string, shards: number): Promise<void> {
-  await dynamo
-    .send(
-      new UpdateCommand({
-        TableName: config.tableName,
-        Key: organizationKeys.organization(organizationId),
-        UpdateExpression: 'SET counterShards = :shards',
-        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(counterShards) OR counterShards <= :shards)',
-        ExpressionAttributeValues: { ':shards': shards },
-      }),
-    )
-    .catch((error: unknown) => {
-      if ((error as Error).name === 'ConditionalCheckFailedException') throw new ConflictError('Counter shards only grow: the organization is missing or already has more');
-      throw error;
-    });
 }

@@ -1,5 +1,6 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { METRIC, metrics } from '../../shared/observability';
+import { METRIC } from '../../shared/observability';
+import { metrics } from '../../shared/metrics';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import * as routes from './routes';
 import { createProduct, updateProduct, applyProductBatch, readProduct, removeProduct } from './rules';

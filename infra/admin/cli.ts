@@ -121,7 +121,8 @@ async function run(): Promise<unknown> {
   if (values.scopes !== undefined && command !== 'key create') throw new UsageError('--scopes is an option of key create only (a rotated key keeps its scopes)');
   configureTarget(command);
   const keys = await import('../../shared/auth/api-keys');
-  const { organizationExists, raiseOrganizationCounterShards, setOrganizationUsagePlan } = await import('../../functions/organization/store');
+  const { organizationExists, setOrganizationUsagePlan } = await import('../../functions/organization/store');
+  const { raiseOrganizationCounterShards } = await import('../../functions/organization/counter-shards');
   const requireOrganization = async () => {
     const org = required('org');
     if (!(await organizationExists(org))) throw new UsageError(`No organization ${org} in this table`);

@@ -3,15 +3,12 @@ import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodej
 import { readAsset } from '../../shared/http/assets';
 import { rendererNameOf } from '../../shared/openapi/reference-renderer';
 import { REFERENCE_RENDERER } from '../../shared/openapi/schemas';
+import { packTools } from '../../functions/mcp/built-tools';
+import { toolsFromDocument } from '../../functions/mcp/document-tools';
 
-/**
- * Module substitutions for the Lambda bundles: the credential chain of a Lambda function is its environment, and no
- * function validates JSON Schema at run time (infra/cdk/no-json-schema-validator.ts).
- */
+/** Module substitutions for the Lambda bundles: the credential chain of a Lambda function is its environment. */
 export const BUNDLE_ALIASES = {
   '@aws-sdk/credential-provider-node': fileURLToPath(new URL('../../shared/aws/lambda-credentials.ts', import.meta.url)),
-  ajv: fileURLToPath(new URL('./no-json-schema-validator.ts', import.meta.url)),
-  'ajv-formats': fileURLToPath(new URL('./no-json-schema-validator.ts', import.meta.url)),
 } as const;
 
 /**
@@ -28,8 +25,12 @@ export const BUNDLING = {
   mainFields: ['module', 'main'],
   externalModules: [],
   esbuildArgs: Object.fromEntries(Object.entries(BUNDLE_ALIASES).map(([module, path]) => [`--alias:${module}`, path])),
-  // The reference page names its renderer by the hash of the file the script's function is built beside.
-  define: { REFERENCE_RENDERER_BUILT_NAME: JSON.stringify(rendererNameOf(readAsset(REFERENCE_RENDERER))) },
+  define: {
+    // The reference page names its renderer by the hash of the file the script's function is built beside.
+    REFERENCE_RENDERER_BUILT_NAME: JSON.stringify(rendererNameOf(readAsset(REFERENCE_RENDERER))),
+    // The MCP function's tools, built from the document here rather than in the function (functions/mcp/built-tools.ts).
+    MCP_TOOLS_BUILT: JSON.stringify(packTools(toolsFromDocument())),
+  },
   // Some bundled CommonJS dependencies still call require().
   banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
 } as const satisfies BundlingOptions;

@@ -2,7 +2,8 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { ApiError, PayloadTooLargeError, SmsDeliveryError } from '../errors';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { DIMENSION, logger, METRIC, metrics } from '../observability';
+import { DIMENSION, logger, METRIC } from '../observability';
+import { metrics } from '../metrics';
 import { errorResponse, jsonResponse, type JsonResponse } from './envelope';
 
 type Middleware = MiddlewareObj<APIGatewayProxyEvent, JsonResponse, Error, Context>;

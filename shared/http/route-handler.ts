@@ -10,7 +10,8 @@ import { emptyResponse, JSON_HEADERS, jsonResponse, textResponse, type JsonRespo
 import { answersIdempotently } from '../routes/route';
 import { idempotency, type IdempotencyStore } from './idempotency';
 import { absentBodyIsEmptyObject, accessLog, bodySizeLimit, errorEnvelope } from './middleware';
-import { logger, metrics } from '../observability';
+import { logger } from '../observability';
+import { metrics } from '../metrics';
 import { parseOrThrow } from '../validation';
 import { Answer, EmptyAnswer } from './answer';
 import { CompressibleJson, type CompressibleText } from './compressible-text';
@@ -72,28 +73,44 @@ function rawRequest(event: APIGatewayProxyEvent): RawRequest {
   return { method: event.httpMethod, headers, body, baseUrl: `${proto}://${headers.host ?? 'localhost'}${prefix}` };
 }
 
+/** What a route's function is invoked with, and answers. */
+export type RouteLambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<JsonResponse>;
+
 /**
  * Builds a Lambda handler for a route: logs, maps errors to the envelope, parses JSON,
  * validates path, query and body with the route's schemas, and serialises the result (JSON unless
  * the route sets another content type, whose body the handler returns as a string, or as
  * CompressibleText to have it gzipped for a client that accepts it). A keyed route that answers idempotently needs
  * `idempotencyStore`; a route that reads no table is built without one, and so bundles no DynamoDB client.
+ *
+ * A module exports the handlers of all its routes and each function runs only one of them, so the middleware chain
+ * is built on the handler's first request and kept for the container's life: importing the module builds none of the
+ * others. What is wrong with the route itself still fails at import.
  */
 export function routeHandler<R extends RouteRequest, S extends v.GenericSchema>(
   route: RouteDefinition<R, S>,
   handle: RouteHandle<R, S>,
-  { idempotencyStore, scope = (_event, run) => run() }: HandlerStorage = {},
-) {
+  storage: HandlerStorage = {},
+): RouteLambdaHandler {
+  if (answersIdempotently(route) && route.auth !== 'none' && !storage.idempotencyStore) {
+    throw new Error(`${route.operationId} answers idempotently and needs an idempotency store`);
+  }
+  let chain: RouteLambdaHandler | undefined;
+  return (event, context) => (chain ??= chainOf(route, handle, storage))(event, context);
+}
+
+function chainOf<R extends RouteRequest, S extends v.GenericSchema>(
+  route: RouteDefinition<R, S>,
+  handle: RouteHandle<R, S>,
+  { idempotencyStore, scope = (_event, run) => run() }: HandlerStorage,
+): RouteLambdaHandler {
   const { path, query, body } = route.request;
   const chain = middy<APIGatewayProxyEvent, JsonResponse, Error, Context>()
     // Powertools first, so the Lambda context on every log line and the metrics flush span the whole request.
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(logMetrics(metrics, { captureColdStartMetric: true }))
     .use(accessLog(route.operationId));
-  if (answersIdempotently(route) && route.auth !== 'none') {
-    if (!idempotencyStore) throw new Error(`${route.operationId} answers idempotently and needs an idempotency store`);
-    chain.use(idempotency(idempotencyStore));
-  }
+  if (idempotencyStore && answersIdempotently(route) && route.auth !== 'none') chain.use(idempotency(idempotencyStore));
   chain.use(errorEnvelope());
   if (body) chain.use(bodySizeLimit()).use(absentBodyIsEmptyObject()).use(httpJsonBodyParser({ disableContentTypeCheck: true }));
   const knownQuery = new Set(Object.keys((query as { entries?: Record<string, unknown> } | undefined)?.entries ?? {}));

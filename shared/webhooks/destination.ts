@@ -16,26 +16,23 @@ function subnets(list: readonly Subnet[], family: 'ipv4' | 'ipv6'): BlockList {
  * IETF protocol assignments, documentation (TEST-NET-1/2/3), the 6to4 relay, benchmarking, multicast, reserved
  * and broadcast.
  */
-const BLOCKED_IPV4 = subnets(
-  [
-    ['0.0.0.0', 8],
-    ['10.0.0.0', 8],
-    ['100.64.0.0', 10],
-    ['127.0.0.0', 8],
-    ['169.254.0.0', 16],
-    ['172.16.0.0', 12],
-    ['192.0.0.0', 24],
-    ['192.0.2.0', 24],
-    ['192.88.99.0', 24],
-    ['192.168.0.0', 16],
-    ['198.18.0.0', 15],
-    ['198.51.100.0', 24],
-    ['203.0.113.0', 24],
-    ['224.0.0.0', 4],
-    ['240.0.0.0', 4],
-  ],
-  'ipv4',
-);
+const BLOCKED_IPV4: readonly Subnet[] = [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+];
 
 /**
  * IPv6 may reach only global unicast (2000::/3): that leaves out loopback, unspecified, IPv4-compatible (::/96),
@@ -43,16 +40,19 @@ const BLOCKED_IPV4 = subnets(
  * and multicast. Within it, these are not globally reachable unicast: IETF protocol assignments with Teredo
  * (2001::/23), documentation (2001:db8::/32, 3fff::/20) and 6to4 (2002::/16, which embeds an IPv4 address).
  */
-const GLOBAL_UNICAST_IPV6 = subnets([['2000::', 3]], 'ipv6');
-const BLOCKED_IPV6 = subnets(
-  [
-    ['2001::', 23],
-    ['2001:db8::', 32],
-    ['2002::', 16],
-    ['3fff::', 20],
-  ],
-  'ipv6',
-);
+const GLOBAL_UNICAST_IPV6: readonly Subnet[] = [['2000::', 3]];
+const BLOCKED_IPV6: readonly Subnet[] = [
+  ['2001::', 23],
+  ['2001:db8::', 32],
+  ['2002::', 16],
+  ['3fff::', 20],
+];
+
+let blockLists: { blockedIPv4: BlockList; globalUnicastIPv6: BlockList; blockedIPv6: BlockList } | undefined;
+
+/** The lists as the runtime checks them, made on the first address checked: most functions that hold this module check none. */
+const lists = () =>
+  (blockLists ??= { blockedIPv4: subnets(BLOCKED_IPV4, 'ipv4'), globalUnicastIPv6: subnets(GLOBAL_UNICAST_IPV6, 'ipv6'), blockedIPv6: subnets(BLOCKED_IPV6, 'ipv6') });
 
 /** An IPv6 address as URLs write it: lower case, hex, zeros compressed (::ffff:127.0.0.1 is ::ffff:7f00:1); undefined if it is none. */
 function canonicalIPv6(address: string): string | undefined {
@@ -74,12 +74,13 @@ function mappedIPv4(canonical: string): string | undefined {
  */
 export function isBlockedAddress(address: string): boolean {
   const family = isIP(address);
-  if (family === 4) return BLOCKED_IPV4.check(address, 'ipv4');
+  const { blockedIPv4, globalUnicastIPv6, blockedIPv6 } = lists();
+  if (family === 4) return blockedIPv4.check(address, 'ipv4');
   const canonical = family === 6 ? canonicalIPv6(address) : undefined;
   if (canonical === undefined) return true;
   const mapped = mappedIPv4(canonical);
-  if (mapped) return BLOCKED_IPV4.check(mapped, 'ipv4');
-  return !GLOBAL_UNICAST_IPV6.check(canonical, 'ipv6') || BLOCKED_IPV6.check(canonical, 'ipv6');
+  if (mapped) return blockedIPv4.check(mapped, 'ipv4');
+  return !globalUnicastIPv6.check(canonical, 'ipv6') || blockedIPv6.check(canonical, 'ipv6');
 }
 
 /**

@@ -7,19 +7,24 @@ const BATCH = 10;
 
 const delayOf = (job: DeliveryJob) => Math.max(0, Math.min(MAX_DELAY_SECONDS, Math.ceil((Date.parse(job.notBefore) - Date.now()) / 1000)));
 
-/** The deployed queue: WEBHOOK_QUEUE_URL, and WEBHOOK_DLQ_URL for jobs whose retries ran out. */
+/**
+ * The deployed queue: WEBHOOK_QUEUE_URL, and WEBHOOK_DLQ_URL for jobs whose retries ran out. Its client is made on the
+ * first job sent, once per container: the stream consumer's records mostly have no subscriber, and the delivery
+ * function sends only retries, so most of their cold starts never need it.
+ */
 export function sqsDeliveryQueue(queueUrl: string, deadLetterUrl: string): DeliveryQueue {
-  const sqs = new SQSClient({});
+  let client: SQSClient | undefined;
+  const sqs = () => (client ??= new SQSClient({}));
   return {
     async send(jobs) {
       for (let start = 0; start < jobs.length; start += BATCH) {
         const entries = jobs.slice(start, start + BATCH).map((job, i) => ({ Id: String(i), MessageBody: JSON.stringify(job), DelaySeconds: delayOf(job) }));
-        const { Failed } = await sqs.send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: entries }));
+        const { Failed } = await sqs().send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: entries }));
         if (Failed?.length) throw new Error(`SQS refused ${Failed.length} delivery jobs: ${Failed[0]!.Code} ${Failed[0]!.Message ?? ''}`);
       }
     },
     async deadLetter(job, reason) {
-      await sqs.send(new SendMessageCommand({ QueueUrl: deadLetterUrl, MessageBody: JSON.stringify({ ...job, reason }) }));
+      await sqs().send(new SendMessageCommand({ QueueUrl: deadLetterUrl, MessageBody: JSON.stringify({ ...job, reason }) }));
     },
   };
 }

@@ -151,7 +151,7 @@ try {
 
   // Creates per second of one organization: the rate its single counter and sequence items must take.
   progress('capacity: lead creates per second in one organization, sharded and not, and spread over 16');
-  const { raiseOrganizationCounterShards } = await import('../../functions/organization/store');
+  const { raiseOrganizationCounterShards } = await import('../../functions/organization/counter-shards');
   const createsPerSecond = async (organizations: { organizationId: string; counterShards?: number }[]) =>
     throughput(async () => {
       const organization = organizations[created % organizations.length]!;
@@ -409,7 +409,7 @@ function collectRatios(f: Pick<BenchFigures, 'visits' | 'overhead' | 'http' | 's
   const slowest = [...f.coldStarts.functions].sort((a, b) => b.ratio - a.ratio)[0]!;
   const worstImport = slowest.ratio;
   const medianImport = median(f.coldStarts.functions.map((fn) => fn.ratio));
-  // Each bundle against its own budget (the MCP server's is larger, test/support/bundles.ts).
+  // Each bundle against its budget (test/support/bundles.ts).
   const largest = Math.max(...f.coldStarts.functions.map((fn) => fn.bytes / bundleBudget(fn.handler)));
   const page1 = f.depth.find((d) => d.page === 1)!;
   const page100 = f.depth.find((d) => d.page === 100)!;
@@ -437,7 +437,7 @@ function collectRatios(f: Pick<BenchFigures, 'visits' | 'overhead' | 'http' | 's
     ...(page100.cursorOverBare === undefined ? [] : [at('Page 100 by cursor over HTTP ÷ the bare Query from its position', page100.cursorOverBare, 2)]),
     at('Slowest function import ÷ bare document client', worstImport, 1.1, 'lower',
       `The handler factory around a handler that does nothing imports in ${ms(f.coldStarts.floor.importMs)}, ${f.coldStarts.floor.ratio.toFixed(2)}× the bare client (middy, Powertools Logger and Metrics, valibot), and the median function at ${medianImport.toFixed(2)}×: the factory every function stands on, not the functions' own code, is most of the gap. The slowest, ${slowest.handler}, imports in ${ms(slowest.importMs)} (section 5).`),
-    at(`Largest bundle ÷ its budget (${MAX_BUNDLE_BYTES / 1024} KB, the MCP server's ${bundleBudget('mcp/handlers') / 1024} KB)`, largest, 1),
+    at(`Largest bundle ÷ its budget (${MAX_BUNDLE_BYTES / 1024} KB)`, largest, 1),
     at('/docs first load (MB) ÷ 1.5 MB', f.wire.reduce((sum, w) => sum + w.bytes, 0) / 1024 / 1024 / 1.5, 1),
   ];
 }

@@ -7,10 +7,11 @@ import { handlerOf, parseHandler } from '../../shared/routes/route';
 export const MAX_BUNDLE_BYTES = 420 * 1024;
 
 /**
- * Functions allowed more, each for a reason of its own. The MCP server carries every route's schemas (its tools are
- * built from the document) and the protocol's SDK with zod (about 150 KB): 580 KB.
+ * Functions allowed more, each for a reason of its own. None is now: the MCP server had 640 KB while it carried every
+ * route's schemas and the protocol's SDK with zod; its tools are built at build time and it answers the protocol
+ * itself (docs/decisions/performance.md).
  */
-const BUNDLE_BUDGETS: Record<string, number> = { 'mcp/handlers': 640 * 1024 };
+const BUNDLE_BUDGETS: Record<string, number> = {};
 
 /** A function module's bundle budget. */
 export const bundleBudget = (module: string): number => BUNDLE_BUDGETS[module] ?? MAX_BUNDLE_BYTES;
