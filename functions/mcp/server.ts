@@ -1,4 +1,7 @@
-import * as v from 'valibot';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { errorEnvelope } from '../../shared/http/envelope';
 import { scopeAllows, type ApiKeyScope } from '../../shared/auth/scopes';
 import { VIA_HEADER } from '../../shared/audit/writer';
@@ -80,96 +83,6 @@ export async function callTool(tool: ApiTool, args: Record<string, unknown>, cal
 export const agreedRevision = (requested: unknown): string =>
   (PROTOCOL_VERSIONS as readonly unknown[]).includes(requested) ? (requested as string) : PROTOCOL_VERSIONS[0];
 
-/** JSON-RPC 2.0 error codes. */
-const PARSE_ERROR = -32700;
-const METHOD_NOT_FOUND = -32601;
-const INTERNAL_ERROR = -32603;
-
-class RpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/*
- * The protocol's schemas for what this server reads, as the MCP SDK's (types.ts) hold them, so a message is taken or
- * refused as the SDK's server took or refused it (test/mcp-protocol.test.ts compares the two).
- */
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const plainObject = v.custom<Record<string, unknown>>(isPlainObject, 'Invalid type: Expected an object');
-/** An object with these fields (and any others); never an array. */
-const object = <E extends v.ObjectEntries>(entries: E) => v.pipe(plainObject, v.looseObject(entries));
-/** Any object, arrays included. */
-const anyObject = v.custom<object>((value) => typeof value === 'object' && value !== null, 'Invalid type: Expected an object');
-const recordOf = <S extends v.GenericSchema>(schema: S) => v.pipe(plainObject, v.record(v.string(), schema));
-const Meta = v.optional(object({ progressToken: v.optional(v.union([v.string(), v.pipe(v.number(), v.integer())])), 'io.modelcontextprotocol/related-task': v.optional(object({ taskId: v.string() })) }));
-const Task = object({ ttl: v.optional(v.number()) });
-const ClientCapabilities = object({
-  experimental: v.optional(recordOf(anyObject)),
-  sampling: v.optional(object({ context: v.optional(anyObject), tools: v.optional(anyObject) })),
-  elicitation: v.optional(object({ form: v.optional(object({ applyDefaults: v.optional(v.boolean()) })), url: v.optional(anyObject) })),
-  roots: v.optional(object({ listChanged: v.optional(v.boolean()) })),
-  tasks: v.optional(
-    object({
-      list: v.optional(anyObject),
-      cancel: v.optional(anyObject),
-      requests: v.optional(object({ sampling: v.optional(object({ createMessage: v.optional(anyObject) })), elicitation: v.optional(object({ create: v.optional(anyObject) })) })),
-    }),
-  ),
-  extensions: v.optional(recordOf(anyObject)),
-});
-const Icon = object({ src: v.string(), mimeType: v.optional(v.string()), sizes: v.optional(v.array(v.string())), theme: v.optional(v.picklist(['light', 'dark'])) });
-const Implementation = object({ name: v.string(), title: v.optional(v.string()), icons: v.optional(v.array(Icon)), version: v.string(), websiteUrl: v.optional(v.string()), description: v.optional(v.string()) });
-
-/** The parameters each method takes (the revision an `initialize` asks for is agreed, never refused). */
-const PARAMS = {
-  initialize: object({ _meta: Meta, capabilities: ClientCapabilities, clientInfo: Implementation }),
-  ping: v.optional(object({ _meta: Meta })),
-  'tools/list': v.optional(object({ _meta: Meta, cursor: v.optional(v.string()) })),
-  'tools/call': object({ _meta: Meta, task: v.optional(Task), name: v.string(), arguments: v.optional(recordOf(v.unknown())) }),
-};
-
-type Method = keyof typeof PARAMS;
-
-/** A request's parameters; malformed ones answer Internal error, as the SDK's server answered them. */
-function paramsOf<M extends Method>(method: M, params: unknown): v.InferOutput<(typeof PARAMS)[M]> {
-  const parsed = v.safeParse(PARAMS[method], params);
-  if (parsed.success) return parsed.output as v.InferOutput<(typeof PARAMS)[M]>;
-  throw new RpcError(INTERNAL_ERROR, parsed.issues.map((issue) => `${['params', v.getDotPath(issue)].filter(Boolean).join('.')}: ${issue.message}`).join('; '));
-}
-
-/** What each method answers; any other method is not found. */
-const METHODS: Record<Method, (params: unknown, tools: ToolSource, caller: McpCaller) => Promise<Record<string, unknown>>> = {
-  initialize: async (params) => {
-    paramsOf('initialize', params);
-    return { protocolVersion: agreedRevision((params as { protocolVersion?: unknown }).protocolVersion), capabilities: CAPABILITIES, serverInfo: SERVER_INFO, instructions: INSTRUCTIONS };
-  },
-  ping: async (params) => {
-    paramsOf('ping', params);
-    return {};
-  },
-  'tools/list': async (params, tools, caller) => {
-    paramsOf('tools/list', params);
-    return { tools: offeredTools(await tools(), caller).map(asTool) };
-  },
-  'tools/call': async (params, tools, caller) => {
-    const { name, arguments: args } = paramsOf('tools/call', params);
-    const tool = toolNamed(await tools(), name);
-    if (!tool) return toolFailure(JSON.stringify(errorEnvelope(404, `No tool named ${name}`, 'NOT_FOUND')));
-    return callTool(tool, args ?? {}, caller);
-  },
-};
-
-/** A JSON-RPC message as the transport takes it: these four fields only, and parameters that are an object with a valid `_meta`. */
-const isMessage = (message: Record<string, unknown>) =>
-  Object.keys(message).every((key) => key === 'jsonrpc' || key === 'id' || key === 'method' || key === 'params') && v.is(v.optional(object({ _meta: Meta })), message.params);
-
-/** A request asking to run as a task (`params.task`), which no method of this server does. */
-const asksForTask = (params: unknown) => isPlainObject(params) && params.task !== undefined && v.is(object({ _meta: Meta, task: v.optional(Task) }), params);
-
 /** What `POST /mcp` answers: 202 and nothing to a notification, else a JSON-RPC answer. */
 export interface McpReply {
   status: 200 | 202 | 400;
@@ -183,27 +96,50 @@ export function refusedRevision(headers: Record<string, string>): McpReply | und
   return { status: 400, body: { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Unsupported MCP-Protocol-Version ${requested}; this server speaks ${PROTOCOL_VERSIONS.join(', ')}` } } };
 }
 
+/** The server validates JSON Schema only for elicitation, which it never asks for: its validator refuses (and ajv stays out of the bundle). */
+const NO_SCHEMA_VALIDATION: jsonSchemaValidator = {
+  getValidator: () => () => ({ valid: false, data: undefined, errorMessage: 'This server validates no JSON Schema' }),
+};
+
+/** An MCP server for one request: the tools the caller's scope and toolset allow, each calling the API as the caller. */
+function serverFor(tools: ToolSource, caller: McpCaller): Server {
+  const server = new Server(SERVER_INFO, { capabilities: CAPABILITIES, instructions: INSTRUCTIONS, jsonSchemaValidator: NO_SCHEMA_VALIDATION });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: offeredTools(await tools(), caller).map((tool) => asTool(tool) as Tool) }));
+  server.setRequestHandler(CallToolRequestSchema, async ({ params: { name, arguments: args } }) => {
+    const tool = toolNamed(await tools(), name);
+    if (!tool) return toolFailure(JSON.stringify(errorEnvelope(404, `No tool named ${name}`, 'NOT_FOUND')));
+    return callTool(tool, args ?? {}, caller);
+  });
+  return server;
+}
+
 /**
- * Answers one message of MCP's Streamable HTTP transport, statelessly and as JSON: `initialize`, `ping`, `tools/list`
- * and `tools/call`, which is all a server of tools without sessions takes; any other request is a method not found,
- * and a notification is accepted with nothing to answer. A request naming a revision the server does not speak in
- * MCP-Protocol-Version is refused. The protocol's SDK answered these before; its server and the schemas of the whole
- * protocol it builds at import were most of this function's cold start, and test/mcp-protocol.test.ts holds that
- * this server answers every message as the SDK's does.
+ * Answers one HTTP request of MCP's Streamable HTTP transport through the protocol's SDK, statelessly: a server and a
+ * transport made for it, answering JSON. An `initialize` asking for a revision the server does not speak is answered
+ * with the latest, as the protocol says; a later request naming such a revision in MCP-Protocol-Version is refused.
  */
-export async function answerMcp(message: { id?: string | number; method: string; params?: Record<string, unknown>; [key: string]: unknown }, headers: Record<string, string>, tools: ToolSource, caller: McpCaller): Promise<McpReply> {
+export async function answerMcp(message: Record<string, unknown>, headers: Record<string, string>, tools: ToolSource, caller: McpCaller): Promise<McpReply> {
   const refused = refusedRevision(headers);
   if (refused) return refused;
-  if (!isMessage(message)) return { status: 400, body: { jsonrpc: '2.0', error: { code: PARSE_ERROR, message: 'Parse error: Invalid JSON-RPC message' }, id: null } };
-  if (message.id === undefined) return { status: 202 };
-  const { id, method, params } = message;
-  if (!Object.hasOwn(METHODS, method)) return { status: 200, body: { jsonrpc: '2.0', id, error: { code: METHOD_NOT_FOUND, message: 'Method not found' } } };
+  const params = message.params as Record<string, unknown> | undefined;
+  const body = message.method === 'initialize' && params ? { ...message, params: { ...params, protocolVersion: agreedRevision(params.protocolVersion) } } : message;
+  // The body is sent again as text of its own length.
+  const { 'content-length': _length, 'transfer-encoding': _encoding, ...forwarded } = headers;
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const server = serverFor(tools, caller);
+  await server.connect(transport);
   try {
-    if (asksForTask(params)) throw new RpcError(INTERNAL_ERROR, `Server does not support task creation (required for ${method})`);
-    const result = await METHODS[method as Method](params, tools, caller);
-    return { status: 200, body: { result, jsonrpc: '2.0', id } };
-  } catch (error) {
-    const { code, message: text, data } = error as { code?: unknown; message?: string; data?: unknown };
-    return { status: 200, body: { jsonrpc: '2.0', id, error: { code: Number.isSafeInteger(code) ? code : INTERNAL_ERROR, message: text ?? 'Internal error', ...(data === undefined ? {} : { data }) } } };
+    const response = await transport.handleRequest(
+      new Request('http://mcp.local/mcp', {
+        method: 'POST',
+        // The answer is always JSON: a client that asks only for JSON (curl) is answered as one that takes a stream too.
+        headers: { ...forwarded, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify(body),
+      }),
+    );
+    const text = await response.text();
+    return { status: response.status as McpReply['status'], ...(text ? { body: JSON.parse(text) as Record<string, unknown> } : {}) };
+  } finally {
+    await server.close();
   }
 }

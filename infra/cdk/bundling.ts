@@ -6,9 +6,14 @@ import { REFERENCE_RENDERER } from '../../shared/openapi/schemas';
 import { packTools } from '../../functions/mcp/built-tools';
 import { toolsFromDocument } from '../../functions/mcp/document-tools';
 
-/** Module substitutions for the Lambda bundles: the credential chain of a Lambda function is its environment. */
+/**
+ * Module substitutions for the Lambda bundles: the credential chain of a Lambda function is its environment, and no
+ * function validates JSON Schema at run time (infra/cdk/no-json-schema-validator.ts).
+ */
 export const BUNDLE_ALIASES = {
   '@aws-sdk/credential-provider-node': fileURLToPath(new URL('../../shared/aws/lambda-credentials.ts', import.meta.url)),
+  ajv: fileURLToPath(new URL('./no-json-schema-validator.ts', import.meta.url)),
+  'ajv-formats': fileURLToPath(new URL('./no-json-schema-validator.ts', import.meta.url)),
 } as const;
 
 /**
