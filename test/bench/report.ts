@@ -30,7 +30,7 @@ export interface BenchFigures {
   http: Record<'get' | 'list' | 'create' | 'caller' | 'context' | 'availability', Comparison>;
   served: Throughput;
   /** `npm start` in its own process: a 50-item page and a create from outside against their bare calls, and 16 clients. */
-  npmStart: { page: Comparison; create: Comparison; served: Throughput; bare: Throughput };
+  npmStart: { page: Comparison; create: Comparison; served: Throughput; bare: Throughput; startSeconds: number };
   /** Milliseconds of the server process's CPU per served request. */
   serverCpuMsPerCall: number;
   bareServed: Throughput;

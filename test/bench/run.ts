@@ -14,6 +14,7 @@ import { measureColdStarts } from './cold-start';
 import { bundleBudget, MAX_BUNDLE_BYTES } from '../support/bundles';
 import { renderChart, renderReport, type BenchFigures, type Depth, type Ratio } from './report';
 import { combined, compare, median, throughput, type Comparison, type Throughput } from './timing';
+import type { RouteVisit } from '../support/route-tour';
 import { parseHandler } from '../../shared/routes/route';
 
 const progress = (line: string) => process.stderr.write(`bench: ${line}\n`);
@@ -143,7 +144,7 @@ try {
       servedSlices.push(await throughput(() => startApi.get('/v1/leads?limit=50'), { clients: 16, seconds: 2 }));
       bareSlices.push(await throughput(bareFiftyPage, { clients: 16, seconds: 2 }));
     }
-    npmStartFigures = { page, create, served: combined(servedSlices), bare: combined(bareSlices) };
+    npmStartFigures = { page, create, served: combined(servedSlices), bare: combined(bareSlices), startSeconds: npmStart.startSeconds };
     startBare.destroy();
   } finally {
     await npmStart.stop();
@@ -255,9 +256,10 @@ async function serverInItsOwnProcess(): Promise<{ url: string; cpuMs: () => numb
  * the stream consumer and the workers), read from what it prints: its URL, the demo key and organization, and its
  * DynamoDB Local's endpoint and table.
  */
-async function npmStartInItsOwnProcess(): Promise<{ url: string; apiKey: string; organizationId: string; endpoint: string; tableName: string; stop: () => Promise<void> }> {
+async function npmStartInItsOwnProcess(): Promise<{ url: string; apiKey: string; organizationId: string; endpoint: string; tableName: string; startSeconds: number; stop: () => Promise<void> }> {
   const { freePort } = await import('../support/ports');
   const tableName = 'bench-npm-start';
+  const spawnedAt = performance.now();
   const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], {
     env: { ...process.env, PORT: String(await freePort()), DYNAMODB_PORT: String(await freePort()), TABLE_NAME: tableName, AWS_ENDPOINT_URL_DYNAMODB: '' },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -282,7 +284,9 @@ async function npmStartInItsOwnProcess(): Promise<{ url: string; apiKey: string;
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
   });
-  return { url: printed['Sales Pipeline API running at']!, endpoint: printed['DynamoDB Local:']!, organizationId: printed['Demo organization:']!, apiKey: printed['Demo API key:']!, tableName, stop };
+  // Until it printed its URL and key: its DynamoDB Local up, the table made, the demo seeded, the server listening.
+  const startSeconds = (performance.now() - spawnedAt) / 1000;
+  return { url: printed['Sales Pipeline API running at']!, endpoint: printed['DynamoDB Local:']!, organizationId: printed['Demo organization:']!, apiKey: printed['Demo API key:']!, tableName, startSeconds, stop };
 }
 
 /** Calls a function's handler in this process with the event API Gateway would send, as a warm Lambda would. */
@@ -401,6 +405,21 @@ async function firstLoadBytes(baseUrl: string): Promise<{ path: string; bytes: n
   return loads.map(({ path, bytes, encoding }) => ({ path, bytes, encoding }));
 }
 
+/**
+ * The write units of the tour's lead create (a company, an email and a phone), a status change, and a web form inquiry
+ * for a known lead, as DynamoDB Local counts them (docs/capacity.md works out DynamoDB's own, item by item).
+ */
+function writeUnitRatios(visits: RouteVisit[]): Ratio[] {
+  const writeUnits = (key: string) => visits.find((visit) => `${visit.route.method} ${visit.route.path}` === key)!.calls.reduce((total, call) => total + call.writeUnits, 0);
+  const target = (name: string, value: number, limit: number, why?: string): Ratio => ({ name, value, target: limit, better: 'lower', met: value <= limit, why });
+  return [
+    target('Write units of POST /v1/leads (a company, an email, a phone)', writeUnits('POST /v1/leads'), 12),
+    target('Write units of POST /v1/inquiries (a web form, a known lead)', writeUnits('POST /v1/inquiries'), 16),
+    target('Write units of PATCH /v1/leads/{id} (a status change)', writeUnits('PATCH /v1/leads/{leadId}'), 10,
+      'A status change moves the lead in two indexes, the status list and the change log (sorted by updatedAt, which every write moves): a delete and a put in each, 8 units at the doubled rate DynamoDB Local counts, with the rewrite of its company-list copy and the transaction’s own items (the lead, two status counters, its name items, which carry the status, and its STATUS_CHANGED activity). docs/decisions/store.md, "What a write costs".'),
+  ];
+}
+
 function collectRatios(f: Pick<BenchFigures, 'visits' | 'overhead' | 'http' | 'served' | 'serverCpuMsPerCall' | 'bareServed' | 'npmStart' | 'scale' | 'depth' | 'coldStarts' | 'wire'>): Ratio[] {
   const at = (name: string, value: number, target: number, better: 'lower' | 'higher' = 'lower', why?: string): Ratio => ({ name, value, target, better, met: better === 'lower' ? value <= target : value >= target, why });
   const ms = (value: number) => `${value.toFixed(2)} ms`;
@@ -435,8 +454,12 @@ function collectRatios(f: Pick<BenchFigures, 'visits' | 'overhead' | 'http' | 's
     at('Page 100 of limit 100 ÷ page 1', page100.byPage.ratio, 3, 'lower',
       `A page number walks the 9 900 keys before it, and DynamoDB Local spends about ${perSkippedKey.toFixed(1)} µs on each (its bare Query from the same position is ${page100.emulator?.toFixed(2) ?? '?'}× page 1 before any walk). In DynamoDB the walk reads those leads whole, 1 MB a call (docs/capacity.md). A cursor starts where the last page ended and costs ${page100.cursorOverBare?.toFixed(2) ?? '?'}× its bare Query (section 4).`),
     ...(page100.cursorOverBare === undefined ? [] : [at('Page 100 by cursor over HTTP ÷ the bare Query from its position', page100.cursorOverBare, 2)]),
-    at('Slowest function import ÷ bare document client', worstImport, 1.1, 'lower',
-      `The handler factory around a handler that does nothing imports in ${ms(f.coldStarts.floor.importMs)}, ${f.coldStarts.floor.ratio.toFixed(2)}× the bare client (middy, Powertools Logger and Metrics, valibot), and the median function at ${medianImport.toFixed(2)}×: the factory every function stands on, not the functions' own code, is most of the gap. The slowest, ${slowest.handler}, imports in ${ms(slowest.importMs)} (section 5).`),
+    at('npm start until it answers (s) ÷ 8 s', f.npmStart.startSeconds / 8, 1),
+    ...writeUnitRatios(f.visits),
+    at('Handler factory import ÷ bare document client', f.coldStarts.floor.ratio, 1.15, 'lower',
+      `The factory around a handler that does nothing imports in ${ms(f.coldStarts.floor.importMs)}: middy, valibot, the route's schemas, the audit writer and Powertools. Powertools Logger and Metrics are about 0.2× of the bare client by themselves (their constructors open stdout and stderr and build their stores); without them the factory measured 1.16× (docs/decisions/performance.md, "Cold starts").`),
+    at('Slowest function import ÷ bare document client', worstImport, 1.4, 'lower',
+      `The slowest, ${slowest.handler}, imports in ${ms(slowest.importMs)}, over the factory's ${f.coldStarts.floor.ratio.toFixed(2)}× and the median function's ${medianImport.toFixed(2)}×. The MCP server builds the protocol SDK's schemas (zod) at import, about 27 ms; answering the protocol by hand measured 1.35×, and the SDK was kept (docs/decisions/performance.md, "Cold starts"). The stream consumer, next, holds every resource's event and audit mappings, off every request's path (section 5).`),
     at(`Largest bundle ÷ its budget (${MAX_BUNDLE_BYTES / 1024} KB)`, largest, 1),
     at('/docs first load (MB) ÷ 1.5 MB', f.wire.reduce((sum, w) => sum + w.bytes, 0) / 1024 / 1024 / 1.5, 1),
   ];
