@@ -127,6 +127,24 @@ describe('GET /v1/leads by email and phone', () => {
     }
   });
 
+  it('finds a lead by the contacts it has now, the moment it has them: not by one it gave up, nor once deleted, and a contact given up goes to the next lead that takes it', async () => {
+    const { client } = await sydney();
+    const id = await lead(client, { name: 'Sam Mover', email: 'sam.old@example.com', phone: '+61412000501' });
+    expect((await client.patch(`/v1/leads/${id}`, { email: 'Sam.New@example.com', phone: '+61412000502' })).status).toBe(200);
+    // The claims are read consistently: no index to catch up with.
+    expect(ids((await client.get('/v1/leads?email=sam.new@example.com')).body)).toEqual([id]);
+    expect(ids((await client.get('/v1/leads?phone=%2B61412000502')).body)).toEqual([id]);
+    expect((await client.get('/v1/leads?email=sam.old@example.com')).body).toMatchObject({ leads: [], totalCount: 0 });
+    expect((await client.get('/v1/leads?q=%2B61412000501')).body).toMatchObject({ leads: [], totalCount: 0 });
+    const next = await lead(client, { name: 'Next Holder', email: 'sam.old@example.com' });
+    expect(ids((await client.get('/v1/leads?q=SAM.OLD@example.com')).body)).toEqual([next]);
+    expect((await client.delete(`/v1/leads/${id}`)).status).toBe(200);
+    expect((await client.get('/v1/leads?email=sam.new@example.com')).body).toMatchObject({ leads: [], totalCount: 0 });
+    // A status filter applies to the contact's lead.
+    expect((await client.get('/v1/leads?email=sam.old@example.com&status=WON')).body.totalCount).toBe(0);
+    expect((await client.get('/v1/leads?email=sam.old@example.com&status=NEW')).body.totalCount).toBe(1);
+  });
+
   it('answers 400 naming phone for a national number when the organization has no country', async () => {
     const { client } = await api.organization();
     const res = await client.get(`/v1/leads?phone=${encodeURIComponent('0412 345 678')}`);
