@@ -8,6 +8,7 @@ import { routes } from '../functions/resources';
 import { bundleBudget, bundleFunctions, FUNCTION_MODULES } from './support/bundles';
 import { handlerOf, parseHandler } from '../shared/routes/route';
 import { referenceRenderer } from '../shared/openapi/reference-renderer';
+import { packTools } from '../functions/mcp/built-tools';
 import { toolsFromDocument } from '../functions/mcp/document-tools';
 import { asTool } from '../functions/mcp/server';
 
@@ -64,6 +65,8 @@ describe('the bundled functions', () => {
     );
     expect(response.statusCode).toBe(200);
     expect(JSON.parse(response.body).result.tools).toEqual(toolsFromDocument().map(asTool));
+    // The tools reach the bundler as one command-line define: Linux takes at most 128 KiB in one argument.
+    expect(packTools(toolsFromDocument()).length).toBeLessThan(96 * 1024);
     const [, mcp] = Object.entries(outputs).find(([file]) => file.endsWith('/mcp/handlers.mjs'))!;
     expect(Object.keys(mcp.inputs).filter((input) => input.startsWith('functions/') && !input.startsWith('functions/mcp/'))).toEqual([]);
     // The protocol is the SDK's; ajv, which its server would use only to validate elicitations, is left out.

@@ -23,6 +23,12 @@ function servedBy(container: IdBlocks) {
   useIdBlocks(container);
 }
 
+/** Waits for the clock's next millisecond, so activities recorded one after the other never share a time. */
+async function nextMillisecond() {
+  const now = Date.now();
+  while (Date.now() === now) await new Promise((resolve) => setTimeout(resolve, 1));
+}
+
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 const newLead = (client: Client, i: number) => created<{ id: string }>(client, '/v1/leads', 'lead', { name: `Block Lead${i}`, email: `block${i}@example.com` });
 const addNote = (client: Client, leadId: string, data: string) => created<Activity>(client, `/v1/leads/${leadId}/activities`, 'activity', { event: 'NOTE', data });
@@ -80,12 +86,16 @@ describe('activity ids taken from blocks per container', () => {
     servedBy(a);
     const lead = await newLead(client, 1);
     servedBy(b);
+    await nextMillisecond();
     await addNote(client, lead.id, 'from B, first');
     servedBy(a);
+    await nextMillisecond();
     await addNote(client, lead.id, 'from A, second');
     servedBy(b);
+    await nextMillisecond();
     await addNote(client, lead.id, 'from B, third');
     servedBy(a);
+    await nextMillisecond();
     expect((await client.patch(`/v1/leads/${lead.id}`, { status: 'CONTACTED' })).status).toBe(200);
     const expected = [
       { id: 3, data: 'Status changed from NEW to CONTACTED' },

@@ -97,7 +97,7 @@ export interface LeadChangesWithInquiry {
 /** The lead's latest inquiry moved between our read and our write. */
 class LeadChanged extends StaleWrite {}
 
-/** The counters of every list filter combination the inquiry appears under. */
+/** The counters of the lists the inquiry appears under: all, its source's, its lead's. */
 function inquiryCounters({ leadId, source }: InquiryRecord): string[] {
   return [inquiryCounterNames.inquiries(), inquiryCounterNames.inquiries({ source }), inquiryCounterNames.inquiries({ leadId })];
 }
@@ -186,7 +186,7 @@ export async function readLeadInquiryState(organizationId: string, leadId: strin
 }
 
 /**
- * An inquiry of any source with its source record (for SMS: its thread and messages), the four list
+ * An inquiry of any source with its source record (for SMS: its thread and messages), the three list
  * counters and the lead's lastInquiry, unread count and flag, in one transaction. `lead` saves the
  * read when the caller has just read it; a concurrent inquiry for the same lead makes it read again.
  */

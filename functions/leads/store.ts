@@ -31,7 +31,7 @@ const leadNotFound = () => new NotFoundError('Lead not found');
 
 type LeadFilters = Pick<Lead, 'status' | 'companyId'>;
 
-/** The counters a lead counts in: every lead, its status, and with a company, its company and company + status. */
+/** The counters a lead counts in: every lead, its status, and with a company, its company. */
 function countersOf({ status, companyId }: LeadFilters): string[] {
   const names = [leadCounterNames.leads(), leadCounterNames.leads({ status })];
   if (companyId) names.push(leadCounterNames.leads({ companyId }));
