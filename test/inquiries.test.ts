@@ -260,11 +260,10 @@ describe('GET /v1/inquiries', () => {
     let first: any;
     const calls = await countDynamoCalls(async () => (first = (await seeded.client.get(path)).body));
     expect(calls).toEqual(['QueryCommand']);
-    const all = (await seeded.client.get(`/v1/inquiries?leadId=${seeded.leadA}&limit=100`)).body.inquiries.filter((inquiry: any) => inquiry.source === 'CALL');
-    expect(first.totalCount).toBe(all.length);
-    expect(all.length).toBeGreaterThan(1);
+    // Lead A's two calls of the fixtures, newest first; its email and SMS are left out.
+    expect([first.totalCount, first.inquiries.map((inquiry: any) => inquiry.summary)]).toEqual([2, ['A call 2']]);
     const second = (await seeded.client.get(`${path}&cursor=${first.nextCursor}`)).body;
-    expect([...first.inquiries, ...second.inquiries].map((inquiry: any) => inquiry.id)).toEqual(all.slice(0, 2).map((inquiry: any) => inquiry.id));
+    expect([second.totalCount, second.inquiries.map((inquiry: any) => inquiry.summary), second.nextCursor]).toEqual([2, ['A call 1'], null]);
     // The cursor belongs to the source it was given for.
     expect((await seeded.client.get(`/v1/inquiries?leadId=${seeded.leadA}&source=EMAIL&limit=1&cursor=${first.nextCursor}`)).status).toBe(400);
   });

@@ -191,8 +191,11 @@ describe('POST /mcp', () => {
     const service = (await client.post('/v1/services', { name: 'Blocked drain clearing', description: 'Clearing blocked drains', followUpQuestions: [], duration: 60, durationUnit: 'MINUTES', tradeCategoryId: 1, pricingMode: 'NONE' })).body.service;
     const lead = (await client.post('/v1/leads', { name: 'Olivia Nguyen', phone: '+61412345001' })).body.lead;
     const mcp = await connect(apiKey, '?tools=curated');
-    const { slots } = answerOf(await mcp.callTool({ name: 'find_availability', arguments: { serviceId: service.id } }));
-    expect(slots.length).toBeGreaterThan(0);
+    // A Monday in Sydney: 08:00 to 17:00, an hour's visit starting every 15 minutes from 08:00 to 16:00.
+    const monday = { from: '2027-01-04T00:00:00+11:00', to: '2027-01-05T00:00:00+11:00' };
+    const { slots } = answerOf(await mcp.callTool({ name: 'find_availability', arguments: { serviceId: service.id, ...monday } }));
+    expect(slots).toHaveLength(33);
+    expect(slots).toEqual((await client.get(`/v1/availability?serviceId=${service.id}&from=${encodeURIComponent(monday.from)}&to=${encodeURIComponent(monday.to)}`)).body.slots);
     const { hold } = answerOf(await mcp.callTool({ name: 'hold_slot', arguments: { serviceId: service.id, startsAt: slots[0].startsAt, leadId: lead.id } }));
     const { appointment } = answerOf(await mcp.callTool({ name: 'book_appointment', arguments: { leadId: lead.id, holdId: hold.id, idempotencyKey: `book-${hold.id}` } }));
     expect(appointment).toMatchObject({ leadId: lead.id, title: 'Blocked drain clearing', startsAt: slots[0].startsAt });
