@@ -35,7 +35,7 @@ import {
 } from './schema';
 import { batchGetItems } from '../../shared/store/batch-get';
 import { counterSet, counterUpdate, readCounter } from '../../shared/store/counters';
-import { pageOfMatches } from '../../shared/store/match-page';
+import { pageOfFiltered } from '../../shared/store/match-page';
 import { countedPage, queryAll, type PageSource } from '../../shared/store/query-page';
 import { changeLogKey, listOrChanges } from '../../shared/store/change-log';
 import { insertIfAbsent, transact, type TransactWrite } from '../../shared/store/transact';
@@ -261,20 +261,14 @@ export async function listInquiriesPage(organizationId: string, { leadId, source
   // expand only adds fields to the items, so it combines with updatedSince.
   const log = { partition: changeLogKey(organizationId, INQUIRY_CHANGES).gsi6pk, filters: { leadId, source } };
   const listed = (at: PageRequest) =>
-    leadId && source ? leadInquiriesOfSource(listSource(organizationId, { leadId }), source, at) : countedPage(listSource(organizationId, { leadId, source }), organizationId, inquiryCounterNames.inquiries({ leadId, source }), at);
+    // A lead's inquiries of one source: its partition filtered (a lead has tens of inquiries).
+    leadId && source
+      ? pageOfFiltered(listSource(organizationId, { leadId }), (item) => item.source === source, `source=${source}`, at)
+      : countedPage(listSource(organizationId, { leadId, source }), organizationId, inquiryCounterNames.inquiries({ leadId, source }), at);
   const { items, totalCount, nextCursor } = await listOrChanges(request, log, listed);
   const inquiries = items.map(fromInquiryItem);
   const leads = expand === 'lead' || expand === 'both' ? await readInquiryLeads(organizationId, inquiries) : undefined;
   return { items: inquiries.map((inquiry) => toListItem(inquiry, expand, leads)), totalCount: totalCount ?? 0, page, limit, nextCursor };
-}
-
-/**
- * A lead's inquiries of one source: the lead's index partition read whole (one Query of tens of items), filtered,
- * counted and paged here, each page's cursor bound to the source.
- */
-async function leadInquiriesOfSource(leadInquiries: PageSource, source: InquirySource, request: PageRequest) {
-  const matches = (await queryAll(leadInquiries)).filter((item) => item.source === source);
-  return pageOfMatches(matches, (item) => String(item.id), { ...leadInquiries, skPrefix: `?source=${source}` }, request);
 }
 
 /** One Query of the inquiry's item collection: the summary, its source record and any SMS messages. */

@@ -28,7 +28,7 @@ export const leadKeys = {
    */
   leadContact: (o: string, kind: 'EMAIL' | 'PHONE', value: string): Key => ({ pk: `${org(o)}#LEADCONTACT#${kind}#${value}`, sk: 'CLAIM' }),
   /**
-   * One item per name a lead is searched by (its first name, last name and both together, read by `searchKey`), in
+   * One item per name a lead is searched by (its full name and its last name, read by `searchKey`: `nameKeysOf`), in
    * one partition sorted by that name: a prefix search reads one key range. Written in the lead's own transactions.
    */
   leadName: (o: string, name: string, leadId: string): Key => ({ pk: `${org(o)}#LEADNAMES`, sk: `${searchKey(name)}#${leadId}` }),

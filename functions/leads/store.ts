@@ -3,7 +3,7 @@ import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
 import { contactAttribute, contactsOf, EMAIL_KEY, fromActivityItem, fromLeadItem, hasContact, LEAD_CHANGES, leadAudit, type LeadContact, leadCounterNames, leadKeys, nameKeysOf, sameContact, toActivityItem, toLeadContactItem, toLeadItem, toLeadNameItem } from './entity';
 import { batchGetItems } from '../../shared/store/batch-get';
-import { pageOfMatches } from '../../shared/store/match-page';
+import { pageOfFiltered, pageOfMatches } from '../../shared/store/match-page';
 import { diallingOfTimeZone, type Dialling } from '../../shared/phone';
 import { keys, type Key } from '../../shared/store/keys';
 import { ApiError, ConflictError, NotFoundError, ValidationError } from '../../shared/errors';
@@ -314,16 +314,10 @@ export async function claimsOfNewContacts(organizationId: string, current: Lead,
 }
 
 /**
- * A company's leads of one status: the company's index partition read whole (a company has tens of leads), filtered,
- * counted and paged here, each page's cursor bound to the status. A third list index of every linked lead would cost
- * each of its writes another copy.
+ * Each filter has its own index partition, newest first. A company's leads of one status are the company's partition
+ * filtered (`pageOfFiltered`: a company has tens of leads); a third list index would cost every linked lead's writes
+ * another copy.
  */
-async function companyLeadsOfStatus(companyLeads: PageSource, status: string, request: PageRequest) {
-  const matches = (await queryAll(companyLeads)).filter((item) => item.status === status);
-  return pageOfMatches(matches, (item) => String(item.id), { ...companyLeads, skPrefix: `?status=${status}` }, request);
-}
-
-/** Each filter has its own index partition, newest first; a company's leads of one status are the company's, filtered. */
 function listSource(organizationId: string, { status, companyId }: Partial<LeadFilters>): PageSource {
   if (!status && !companyId) return leadKeys.leads(organizationId);
   const index = leadKeys.leadIndexes(organizationId, { id: '', status: status ?? '', companyId: companyId ?? null });
@@ -336,7 +330,9 @@ export async function listLeadsPage(organizationId: string, { status, companyId,
   const { page, limit } = request;
   const log = { partition: changeLogKey(organizationId, LEAD_CHANGES).gsi6pk, filters: { status, companyId } };
   const listed = (at: PageRequest) =>
-    status && companyId ? companyLeadsOfStatus(listSource(organizationId, { companyId }), status, at) : countedPage(listSource(organizationId, { status, companyId }), organizationId, leadCounterNames.leads({ status, companyId }), at);
+    status && companyId
+      ? pageOfFiltered(listSource(organizationId, { companyId }), (item) => item.status === status, `status=${status}`, at)
+      : countedPage(listSource(organizationId, { status, companyId }), organizationId, leadCounterNames.leads({ status, companyId }), at);
   const { items, totalCount, nextCursor } = await listOrChanges(request, log, listed);
   return { items: items.map(fromLeadItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
 }

@@ -16,9 +16,9 @@ import { BadRequestError, NotFoundError } from '../../shared/errors';
 import type { SmsStatus } from '../inquiries/schema';
 import { insertIfAbsent, requireExisting, transact, writeAlone, type TransactWrite } from '../../shared/store/transact';
 import { counterUpdate } from '../../shared/store/counters';
-import { countedPage, queryAll, type PageSource } from '../../shared/store/query-page';
+import { countedPage, type PageSource } from '../../shared/store/query-page';
 import { changeLogKey, changesPage } from '../../shared/store/change-log';
-import { decodeCursor, encodeCursor } from '../../shared/store/cursors';
+import { pageOfFiltered } from '../../shared/store/match-page';
 import type { Page } from '../../shared/pagination';
 import type { ListSmsQuery, Sms } from './schema';
 import { smsOptOutWrite } from '../leads/store';
@@ -284,7 +284,7 @@ export async function listSmsPage(organizationId: string, query: ListSmsQuery): 
   if (filters > 1) {
     const source = smsListSource(organizationId, messageThreadId ? 'thread' : 'lead', query);
     const keep = (item: Record<string, unknown>) => (status === undefined || item.status === status) && (leadId === undefined || item.leadId === leadId);
-    const { items, totalCount, nextCursor } = await matchingPage(source, keep, `status=${status ?? ''}&leadId=${leadId ?? ''}`, { page, limit, cursor });
+    const { items, totalCount, nextCursor } = await pageOfFiltered(source, keep, `status=${status ?? ''}&leadId=${leadId ?? ''}`, { page, limit, cursor });
     return { items: items.map(fromSmsItem), totalCount, page, limit, nextCursor };
   }
   const by = messageThreadId ? 'thread' : leadId ? 'lead' : status ? 'status' : 'all';
@@ -293,20 +293,3 @@ export async function listSmsPage(organizationId: string, query: ListSmsQuery): 
   return { items: items.map(fromSmsItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
 }
 
-/**
- * The page of a small partition's items that pass `keep`, newest first: the partition is read whole, so the count
- * is exact. A cursor is the last message id shown, bound to the partition and to the filters (`filter`).
- */
-async function matchingPage(source: PageSource, keep: (item: Record<string, unknown>) => boolean, filter: string, { page, limit, cursor }: { page: number; limit: number; cursor?: string }) {
-  const list: PageSource = { ...source, skPrefix: `?${filter}` };
-  const items = (await queryAll(source)).filter(keep).reverse();
-  let start = (page - 1) * limit;
-  if (cursor !== undefined) {
-    const after = String(decodeCursor(list, cursor).id);
-    const index = items.findIndex((item) => String(item.id) < after);
-    start = index < 0 ? items.length : index;
-  }
-  const shown = items.slice(start, start + limit);
-  const last = shown[shown.length - 1];
-  return { items: shown, totalCount: items.length, nextCursor: start + limit < items.length && last ? encodeCursor(list, { id: last.id }) : null };
-}

@@ -1,6 +1,6 @@
 import type { PageRequest } from '../pagination';
 import { decodeCursor, encodeCursor } from './cursors';
-import type { PageSource } from './query-page';
+import { queryAll, type PageSource } from './query-page';
 
 export interface MatchPage<T> {
   items: T[];
@@ -29,4 +29,14 @@ export function pageOfMatches<T>(matches: T[], idOf: (match: T) => string, list:
   const last = pageIds[pageIds.length - 1];
   const more = start + limit < ids.length;
   return { items: pageIds.map((id) => byId.get(id)!), totalCount: ids.length, nextCursor: more && last ? encodeCursor(list, { id: last }) : null };
+}
+
+/**
+ * A page of a small partition's items that pass `keep` (a company's leads of one status, a lead's inquiries of one
+ * source, a lead's or thread's messages of one status): the partition is read whole in one Query, so the count is
+ * exact, and paged as matches are. `filter` names what `keep` keeps: a cursor is bound to it as well as the partition.
+ */
+export async function pageOfFiltered(source: PageSource, keep: (item: Record<string, unknown>) => boolean, filter: string, request: PageRequest): Promise<MatchPage<Record<string, unknown>>> {
+  const matches = (await queryAll(source)).filter(keep);
+  return pageOfMatches(matches, (item) => String(item.id), { ...source, skPrefix: `?${filter}` }, request);
 }
