@@ -37,6 +37,12 @@ function openingOf({ businessHours, closedDates, timezone }: OrganizationRecord)
   return openingState({ hours: businessHours, closedDates, timezone }, Date.now());
 }
 
+/** The organization item read as the record, then `shown` (its counts, for GET /v1/organization), then whether it is open now: the documented order. */
+function withOpening<Shown extends object>(item: Record<string, unknown>, shown: Shown): Omit<Organization, 'counts'> & Shown {
+  const organization = v.parse(OrganizationRecord, item);
+  return { ...organization, ...shown, ...openingOf(organization) };
+}
+
 /**
  * The organization as a receptionist's read needs it (its name, time zone, hours and whether it is open now), without
  * the counters GET /v1/organization shows: one consistent GetItem.
@@ -44,8 +50,7 @@ function openingOf({ businessHours, closedDates, timezone }: OrganizationRecord)
 export async function getOrganizationHours(organizationId: string): Promise<Omit<Organization, 'counts'>> {
   const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: organizationKeys.organization(organizationId), ConsistentRead: true }));
   if (!Item) throw organizationNotFound();
-  const organization = v.parse(OrganizationRecord, Item);
-  return { ...organization, ...openingOf(organization) };
+  return withOpening(Item, {});
 }
 
 /** The organization item and the counters it shows, in one consistent BatchGetItem. */
@@ -58,8 +63,7 @@ export async function getOrganization(organizationId: string): Promise<Organizat
   // A sharded counter is the sum of its shards.
   const count = (name: string) => counterKeys(organizationId, name).reduce((sum, key) => sum + Number(byKey.get(`${key.pk} ${key.sk}`)?.count ?? 0), 0);
   const counts = Object.fromEntries(Object.entries(COUNTED).map(([field, name]) => [field, count(name)]));
-  const organization = v.parse(OrganizationRecord, record);
-  return { ...organization, counts: counts as Organization['counts'], ...openingOf(organization) };
+  return withOpening(record, { counts: counts as Organization['counts'] });
 }
 
 /** An SMS sender id that is a phone number can receive replies, so it belongs to one organization; an alphanumeric one only sends. */

@@ -73,6 +73,9 @@ function rawRequest(event: APIGatewayProxyEvent): RawRequest {
   return { method: event.httpMethod, headers, body, baseUrl: `${proto}://${headers.host ?? 'localhost'}${prefix}` };
 }
 
+/** A keyed route that answers idempotently keeps its answers in an idempotency store. */
+const needsIdempotencyStore = (route: RouteDefinition<RouteRequest, v.GenericSchema>) => answersIdempotently(route) && route.auth !== 'none';
+
 /** What a route's function is invoked with, and answers. */
 export type RouteLambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<JsonResponse>;
 
@@ -92,7 +95,7 @@ export function routeHandler<R extends RouteRequest, S extends v.GenericSchema>(
   handle: RouteHandle<R, S>,
   storage: HandlerStorage = {},
 ): RouteLambdaHandler {
-  if (answersIdempotently(route) && route.auth !== 'none' && !storage.idempotencyStore) {
+  if (needsIdempotencyStore(route) && !storage.idempotencyStore) {
     throw new Error(`${route.operationId} answers idempotently and needs an idempotency store`);
   }
   let chain: RouteLambdaHandler | undefined;
@@ -110,7 +113,7 @@ function chainOf<R extends RouteRequest, S extends v.GenericSchema>(
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(logMetrics(metrics, { captureColdStartMetric: true }))
     .use(accessLog(route.operationId));
-  if (idempotencyStore && answersIdempotently(route) && route.auth !== 'none') chain.use(idempotency(idempotencyStore));
+  if (idempotencyStore && needsIdempotencyStore(route)) chain.use(idempotency(idempotencyStore));
   chain.use(errorEnvelope());
   if (body) chain.use(bodySizeLimit()).use(absentBodyIsEmptyObject()).use(httpJsonBodyParser({ disableContentTypeCheck: true }));
   const knownQuery = new Set(Object.keys((query as { entries?: Record<string, unknown> } | undefined)?.entries ?? {}));
