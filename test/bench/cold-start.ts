@@ -2,14 +2,24 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { bundleFunctions, FUNCTION_MODULES } from '../support/bundles';
 import { median } from './timing';
+
+export interface Yardstick {
+  bytes: number;
+  importMs: number;
+  ratio: number;
+}
 
 export interface ColdStartFigures {
   baseline: { bytes: number; importMs: number };
   /** The handler factory around a handler that does nothing: what every function imports before its own code. */
-  floor: { bytes: number; importMs: number; ratio: number };
+  floor: Yardstick;
+  /** The same floor with Powertools taken out (./without-powertools.ts): what the rest of the factory costs. */
+  floorWithoutPowertools: Yardstick;
+  /** The MCP protocol SDK's server and transport alone (./mcp-sdk.ts). */
+  mcpSdk: Yardstick;
   functions: { handler: string; bytes: number; importMs: number; ratio: number }[];
   sourceMaps: { handler: string; withoutMs: number; withMs: number }[];
   runtimeSdk: { handler: string; bytes: number; importMs: number; bundledMs: number };
@@ -32,6 +42,12 @@ function importTime(file: string, nodeOptions: string[] = []): number {
 
 const SAMPLED = ['leads/handlers', 'products/handlers', 'inquiries/handlers'];
 
+/** What the functions are read against besides the bare client: the factory's floor, with and without Powertools, and the MCP SDK. */
+const YARDSTICKS = ['bench/handler-floor', 'bench/handler-floor-without-powertools', 'bench/mcp-sdk'];
+
+/** Every Powertools module the functions import, each resolved to ./without-powertools.ts for the floor without it. */
+const POWERTOOLS_MODULES = ['@aws-lambda-powertools/logger', '@aws-lambda-powertools/logger/middleware', '@aws-lambda-powertools/metrics', '@aws-lambda-powertools/metrics/middleware'];
+
 /**
  * Bundles every function as the stack does, and a bare document-client function the same way; imports each in
  * fresh processes, interleaved with the baseline so both see the same machine.
@@ -40,28 +56,34 @@ export async function measureColdStarts({ rounds, progress }: { rounds: number; 
   const outDir = mkdtempSync(join(process.cwd(), 'node_modules', '.bench-bundles-'));
   try {
     await bundleFunctions(outDir);
-    await bundleFunctions(outDir, { 'bench/bare-client': 'test/bench/bare-client.ts', 'bench/handler-floor': 'test/bench/handler-floor.ts' });
+    await bundleFunctions(outDir, { 'bench/bare-client': 'test/bench/bare-client.ts', 'bench/handler-floor': 'test/bench/handler-floor.ts', 'bench/mcp-sdk': 'test/bench/mcp-sdk.ts' });
+    const withoutPowertools = fileURLToPath(new URL('./without-powertools.ts', import.meta.url));
+    await bundleFunctions(
+      outDir,
+      { 'bench/handler-floor-without-powertools': 'test/bench/handler-floor.ts' },
+      { alias: Object.fromEntries(POWERTOOLS_MODULES.map((module) => [module, withoutPowertools])) },
+    );
     // The runtime-SDK variant must resolve the SDK from node_modules, as Lambda's runtime would provide it.
     await bundleFunctions(join(outDir, 'runtime-sdk'), { 'leads/handlers': 'functions/leads/handlers.ts' }, { external: ['@aws-sdk/*', '@smithy/*'] });
     const file = (name: string) => join(outDir, `${name}.mjs`);
-    const samples = new Map<string, number[]>([['bench/bare-client', []], ['bench/handler-floor', []], ...FUNCTION_MODULES.map((h) => [h, []] as [string, number[]])]);
+    const samples = new Map<string, number[]>([['bench/bare-client', []], ...YARDSTICKS.map((name) => [name, []] as [string, number[]]), ...FUNCTION_MODULES.map((h) => [h, []] as [string, number[]])]);
     // One unmeasured import each, so every file is read from the same warm page cache as the baseline's.
     for (const name of samples.keys()) importTime(file(name));
     for (let round = 1; round <= rounds; round++) {
       progress(`cold starts: import round ${round} of ${rounds} (${samples.size} bundles)`);
       for (const [name, times] of samples) {
         times.push(importTime(file(name)));
-        // The two yardsticks beside every function, so they see the machine as the functions do.
-        if (name === 'bench/bare-client' || name === 'bench/handler-floor') continue;
-        samples.get('bench/bare-client')!.push(importTime(file('bench/bare-client')));
-        samples.get('bench/handler-floor')!.push(importTime(file('bench/handler-floor')));
+        // The yardsticks beside every function, so they see the machine as the functions do.
+        if (name === 'bench/bare-client' || YARDSTICKS.includes(name)) continue;
+        for (const yardstick of ['bench/bare-client', ...YARDSTICKS]) samples.get(yardstick)!.push(importTime(file(yardstick)));
       }
     }
     const baselineMs = median(samples.get('bench/bare-client')!);
-    const functions = FUNCTION_MODULES.map((handler) => {
-      const importMs = median(samples.get(handler)!);
-      return { handler, bytes: statSync(file(handler)).size, importMs, ratio: importMs / baselineMs };
-    });
+    const yardstick = (name: string): Yardstick => {
+      const importMs = median(samples.get(name)!);
+      return { bytes: statSync(file(name)).size, importMs, ratio: importMs / baselineMs };
+    };
+    const functions = FUNCTION_MODULES.map((handler) => ({ handler, ...yardstick(handler) }));
     progress('cold starts: source maps on and off, bundled and runtime SDK');
     const sourceMaps = SAMPLED.map((handler) => {
       const without: number[] = [];
@@ -80,7 +102,9 @@ export async function measureColdStarts({ rounds, progress }: { rounds: number; 
     }
     return {
       baseline: { bytes: statSync(file('bench/bare-client')).size, importMs: baselineMs },
-      floor: { bytes: statSync(file('bench/handler-floor')).size, importMs: median(samples.get('bench/handler-floor')!), ratio: median(samples.get('bench/handler-floor')!) / baselineMs },
+      floor: yardstick('bench/handler-floor'),
+      floorWithoutPowertools: yardstick('bench/handler-floor-without-powertools'),
+      mcpSdk: yardstick('bench/mcp-sdk'),
       functions,
       sourceMaps,
       runtimeSdk: { handler: 'leads/handlers', bytes: statSync(join(outDir, 'runtime-sdk', 'leads/handlers.mjs')).size, importMs: median(runtime), bundledMs: median(bundled) },

@@ -7,12 +7,14 @@ import { measureColdStarts } from './cold-start';
 import { median } from './timing';
 
 const progress = (line: string) => process.stderr.write(`bench: ${line}\n`);
-const { baseline, floor, functions } = await measureColdStarts({ rounds: Number(process.env.BENCH_IMPORT_ROUNDS ?? 3), progress });
+const { baseline, floor, floorWithoutPowertools, mcpSdk, functions } = await measureColdStarts({ rounds: Number(process.env.BENCH_IMPORT_ROUNDS ?? 3), progress });
 const row = (name: string, bytes: number, importMs: number, ratio: number) =>
   `${name.padEnd(30)} ${`${Math.round(bytes / 1024)} KB`.padStart(7)} ${`${importMs.toFixed(2)} ms`.padStart(10)} ${`${ratio.toFixed(2)}×`.padStart(7)}`;
 const lines = [
   row('bare document client', baseline.bytes, baseline.importMs, 1),
   row('handler factory floor', floor.bytes, floor.importMs, floor.ratio),
+  row('floor without Powertools', floorWithoutPowertools.bytes, floorWithoutPowertools.importMs, floorWithoutPowertools.ratio),
+  row('MCP SDK alone', mcpSdk.bytes, mcpSdk.importMs, mcpSdk.ratio),
   ...[...functions].sort((a, b) => b.ratio - a.ratio).map((fn) => row(fn.handler, fn.bytes, fn.importMs, fn.ratio)),
   `median function ${median(functions.map((fn) => fn.ratio)).toFixed(2)}×, slowest ${Math.max(...functions.map((fn) => fn.ratio)).toFixed(2)}×`,
 ];

@@ -168,6 +168,9 @@ creates the DynamoDB document client, bundled the same way (${kb(f.coldStarts.ba
 Every function stands on the handler factory: middy, Powertools Logger and Metrics, valibot and the error envelope
 around its handler. The factory around a handler that does nothing (test/bench/handler-floor.ts) is
 ${kb(f.coldStarts.floor.bytes)} and imports in ${ms(f.coldStarts.floor.importMs)}, ${x(f.coldStarts.floor.ratio)} the bare client: the floor under every function.
+Bundled again with Powertools taken out (test/bench/without-powertools.ts), it is ${kb(f.coldStarts.floorWithoutPowertools.bytes)} and
+${ms(f.coldStarts.floorWithoutPowertools.importMs)}, ${x(f.coldStarts.floorWithoutPowertools.ratio)}. The MCP protocol SDK's server and Streamable HTTP transport alone
+(test/bench/mcp-sdk.ts), without a DynamoDB client, are ${kb(f.coldStarts.mcpSdk.bytes)} and ${ms(f.coldStarts.mcpSdk.importMs)}, ${x(f.coldStarts.mcpSdk.ratio)}.
 The two reference-page functions (meta/docs, meta/docs-script) also read the 4.3 MB renderer at import, and the page
 names it by the hash of its content.
 

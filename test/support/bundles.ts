@@ -27,12 +27,13 @@ export const FUNCTION_MODULES = [...new Set(FUNCTION_HANDLERS.map((handler) => p
  * Bundles entry points as the stack does (the same esbuild options, one output per entry), into
  * `<outDir>/<entry>.mjs` with its `.map` beside it. Entries are handler modules below functions/ unless
  * `entryPoints` maps names to other sources (the benchmark's bare-client baseline); `external` leaves
- * packages out (the benchmark's runtime-SDK variant).
+ * packages out (the benchmark's runtime-SDK variant); `alias` resolves packages to other modules (its floor without
+ * Powertools).
  */
 export async function bundleFunctions(
   outDir: string,
   entryPoints: Record<string, string> = Object.fromEntries(FUNCTION_MODULES.map((module) => [module, `functions/${module}.ts`])),
-  { external = [] }: { external?: string[] } = {},
+  { external = [], alias = {} }: { external?: string[]; alias?: Record<string, string> } = {},
 ): Promise<Metafile> {
   const { metafile } = await build({
     entryPoints,
@@ -43,7 +44,7 @@ export async function bundleFunctions(
     minify: BUNDLING.minify,
     sourcemap: BUNDLING.sourceMap,
     mainFields: [...BUNDLING.mainFields],
-    alias: { ...BUNDLE_ALIASES },
+    alias: { ...BUNDLE_ALIASES, ...alias },
     external,
     banner: { js: BUNDLING.banner },
     define: { ...BUNDLING.define },
