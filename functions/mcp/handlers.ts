@@ -1,13 +1,14 @@
 import { apiHandler } from '../../shared/http/api-handler';
 import { Answer, EmptyAnswer } from '../../shared/http/answer';
-import { DEFAULT_SCOPE } from '../../shared/auth/scopes';
 import { apiTools } from './built-tools';
 import * as routes from './routes';
 import { answerMcp } from './server';
 
 /** The handler of POST /mcp: one JSON-RPC message in, its answer out, every tool a request of the API as the caller. */
 export const postMcpHandler = apiHandler(routes.postMcp, async ({ query, body, request, scope }) => {
-  const caller = { authorization: request.headers.authorization ?? '', baseUrl: request.baseUrl, scope: scope ?? DEFAULT_SCOPE, toolset: query.tools };
+  // The route is keyed, so the factory always has the key's scope; none would be a wiring fault, never a licence for all tools.
+  if (scope === null) throw new Error('POST /mcp reached its handler without an API key scope');
+  const caller = { authorization: request.headers.authorization ?? '', baseUrl: request.baseUrl, scope, toolset: query.tools };
   const reply = await answerMcp(body, request.headers, apiTools, caller);
   return reply.status === 202 ? new EmptyAnswer(202) : new Answer(reply.status, reply.body ?? {});
 });
