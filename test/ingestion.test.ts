@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dynamo } from '../shared/dynamo';
 import { useTestApi, type Client } from './support/api';
+import { holdWrite } from './support/interleave';
 import { ISO_MS } from './support/fixtures';
 
 const api = useTestApi();
@@ -250,5 +251,40 @@ describe('PATCH /v1/inquiries/{inquiryId}', () => {
     expect((await b.client.patch(`/v1/inquiries/${inquiry.id}`, { isRead: true })).status).toBe(404);
     expect((await a.client.patch('/v1/inquiries/inquiry_01HZZZZZZZZZZZZZZZZZZZZZZZ', { isRead: true })).status).toBe(404);
     expect((await leadOf(a.client, inquiry.leadId)).unreadEmails).toBe(1);
+  });
+});
+
+describe('POST /v1/inquiries racing the lead it found', () => {
+  it('records the inquiry when the lead found by its email is deleted before the inquiry is written (a new lead takes it)', async () => {
+    const { client } = await api.organization();
+    const lead = (await client.post('/v1/leads', { name: 'Sam Tradie', email: 'sam@example.com' })).body.lead;
+    // The ingestion has read the email's claim and its lead; its inquiry transaction is held.
+    const hold = holdWrite(/"sk":"INQUIRY"/);
+    const ingestion = client.post('/v1/inquiries', { source: 'EMAIL', lead: { email: 'sam@example.com', name: 'Sam Tradie' }, data: email });
+    await hold.reached;
+    expect((await client.delete(`/v1/leads/${lead.id}`)).status).toBe(200);
+    hold.release();
+    const res = await ingestion;
+    expect(res.status).toBe(201);
+    const recordedFor = (await client.get(`/v1/leads/${res.body.inquiry.leadId}`)).body.lead;
+    expect(recordedFor).toMatchObject({ email: 'sam@example.com', unreadEmails: 1, lastInquiryId: res.body.inquiry.id });
+    expect((await client.get('/v1/inquiries')).body.totalCount).toBe(1);
+  });
+
+  it('records the inquiry on the lead that has the email when it is written, not on the lead that gave it up meanwhile', async () => {
+    const { client } = await api.organization();
+    const before = (await client.post('/v1/leads', { name: 'Sam Tradie', email: 'sam@example.com' })).body.lead;
+    const hold = holdWrite(/"sk":"INQUIRY"/);
+    const ingestion = client.post('/v1/inquiries', { source: 'EMAIL', lead: { email: 'sam@example.com' }, data: email });
+    await hold.reached;
+    // The email moves to another lead while the ingestion is between its lookup and its write.
+    expect((await client.patch(`/v1/leads/${before.id}`, { email: 'sam.old@example.com' })).status).toBe(200);
+    const now = await client.post('/v1/leads', { name: 'Sam Newer', email: 'sam@example.com' });
+    expect(now.status).toBe(201);
+    hold.release();
+    const res = await ingestion;
+    expect(res.status).toBe(201);
+    expect(res.body.inquiry.leadId).toBe(now.body.lead.id);
+    expect((await client.get(`/v1/leads/${before.id}`)).body.lead).toMatchObject({ email: 'sam.old@example.com', unreadEmails: 0, lastInquiryId: null });
   });
 });

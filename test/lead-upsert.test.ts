@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi } from './support/api';
+import { holdWrite } from './support/interleave';
 
 const api = useTestApi({ events: true });
 
@@ -150,5 +151,37 @@ describe('POST /v1/leads/upsert', () => {
     const updated = (await client.get('/v1/events?type=lead.updated')).body.events;
     expect(created.map((e: any) => e.data.id)).toEqual([id]);
     expect(updated.map((e: any) => [e.data.id, e.data.suburb])).toEqual([[id, 'Bondi']]);
+  });
+});
+
+describe('POST /v1/leads/upsert racing the lead it matched', () => {
+  it('creates the lead (201, created: true) when the lead holding the matched email is deleted before the upsert writes', async () => {
+    const { client } = await api.organization();
+    const lead = (await client.post('/v1/leads', { name: 'Jane Citizen', email: 'jane@example.com' })).body.lead;
+    // The upsert has found the lead by the email's claim; its update of that lead is held.
+    const hold = holdWrite(/Glebe/);
+    const upsert = client.post('/v1/leads/upsert', { match: 'email', email: 'jane@example.com', name: 'Jane Citizen', suburb: 'Glebe' });
+    await hold.reached;
+    expect((await client.delete(`/v1/leads/${lead.id}`)).status).toBe(200);
+    hold.release();
+    const res = await upsert;
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ created: true, lead: { email: 'jane@example.com', suburb: 'Glebe' } });
+    expect((await client.get('/v1/leads?email=jane@example.com')).body.totalCount).toBe(1);
+  });
+
+  it('creates the lead when the lead holding the matched email gives it up before the upsert writes, and leaves that lead as it is', async () => {
+    const { client } = await api.organization();
+    const lead = (await client.post('/v1/leads', { name: 'Jane Citizen', email: 'jane@example.com' })).body.lead;
+    const hold = holdWrite(/Glebe/);
+    const upsert = client.post('/v1/leads/upsert', { match: 'email', email: 'jane@example.com', name: 'Jane Citizen', suburb: 'Glebe' });
+    await hold.reached;
+    expect((await client.patch(`/v1/leads/${lead.id}`, { email: 'jane.old@example.com' })).status).toBe(200);
+    hold.release();
+    const res = await upsert;
+    expect(res.status).toBe(201);
+    expect(res.body.lead).toMatchObject({ email: 'jane@example.com', suburb: 'Glebe' });
+    expect(res.body.lead.id).not.toBe(lead.id);
+    expect((await client.get(`/v1/leads/${lead.id}`)).body.lead).toMatchObject({ email: 'jane.old@example.com', suburb: null });
   });
 });

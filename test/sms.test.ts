@@ -18,6 +18,7 @@ import { moveSmsStatus } from '../functions/sms/store';
 import { applyReceipt } from '../functions/sms/receipts';
 import { setSmsSender, smsSender, type SmsSender } from '../shared/sms/sender';
 import { useTestApi, type Client } from './support/api';
+import { holdWrite } from './support/interleave';
 import { countDynamoCalls } from './support/dynamo-calls';
 import { ISO_MS } from './support/fixtures';
 
@@ -668,6 +669,37 @@ describe('replies from leads', () => {
     await reply('+61412999888', 'New phone');
     const { inquiries } = await inquiriesOf(client, leadId);
     expect(inquiries.map((inquiry: { summary: string }) => inquiry.summary)).toEqual(['Inbound SMS: New phone']);
+  });
+
+  it('threads a reply to the lead that has the phone when it is written, not to the lead that gave it up meanwhile', async () => {
+    const { client, userId, leadId } = await organizationWithNumber();
+    await client.post('/v1/sms', { userId, leadId, message: 'Can we come at 10?' });
+    // The reply has found the lead and its thread by the phone; its write is held while the phone moves to a new lead.
+    const hold = holdWrite(/Who is this/);
+    const replied = reply('+61412345001', 'Who is this?');
+    await hold.reached;
+    expect((await client.patch(`/v1/leads/${leadId}`, { phone: '+61412999888' })).status).toBe(200);
+    const newer = (await client.post('/v1/leads', { name: 'Sam Newer', phone: '+61412345001' })).body.lead;
+    hold.release();
+    await replied;
+    expect((await leadOf(client, leadId)).unreadSMS).toBe(0);
+    expect((await client.get(`/v1/inquiries/${(await threadOf(client, leadId)).inquiryId}`)).body.data.messages.map((message: { body: string }) => message.body)).toEqual(['Can we come at 10?']);
+    const { inquiries } = await inquiriesOf(client, newer.id);
+    expect(inquiries.map((inquiry: { summary: string }) => inquiry.summary)).toEqual(['Inbound SMS: Who is this?']);
+    expect((await leadOf(client, newer.id)).unreadSMS).toBe(1);
+  });
+
+  it('keeps a STOP from a phone whose lead is deleted while the reply is written: no inquiry, and a new lead with the phone is opted out', async () => {
+    const { client, leadId } = await organizationWithNumber();
+    const hold = holdWrite(/"STOP"/);
+    const replied = reply('+61412345001', 'STOP');
+    await hold.reached;
+    expect((await client.delete(`/v1/leads/${leadId}`)).status).toBe(200);
+    hold.release();
+    await replied;
+    expect((await client.get('/v1/inquiries?source=SMS')).body.totalCount).toBe(0);
+    const again = (await client.post('/v1/leads', { name: 'Olivia Nguyen', phone: '+61412345001' })).body.lead;
+    expect(again.smsOptedOut).toBe(true);
   });
 });
 

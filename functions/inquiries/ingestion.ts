@@ -2,13 +2,13 @@ import { contactsOf, leadCounterNames, toActivityItem } from '../leads/entity';
 import { inquiryKeys } from './entity';
 import { newId, now } from '../../shared/ids';
 import { createInquiry, findInquiryByExternalId, inquiryListItem, type NewInquiry } from './store';
-import { ACTIVITY_SEQUENCE, holderOfFirst, insertLeadOrFindHolders } from '../leads/store';
+import { ACTIVITY_SEQUENCE, holderOfFirst, insertLeadOrFindHolders, lookUpAgain, type HeldContact } from '../leads/store';
+import { retryOnStaleWrite } from '../../shared/store/versioned';
 import { counterUpdate } from '../../shared/store/counters';
 import { takeId } from '../../shared/store/sequences';
 import { insertIfAbsent, type TransactWrite } from '../../shared/store/transact';
 import type { IngestInquiryBody, InquirySender } from './ingestion-schema';
 import type { InquiryListItem } from './schema';
-import type { Lead } from '../leads/schema';
 import { newLead } from '../leads/rules';
 
 /** The inquiry's external id was recorded by a concurrent request first. */
@@ -20,21 +20,24 @@ class ExternalIdTaken extends Error {}
  * lead's contacts in its transaction, and the losers read the winner's lead. A claim whose lead was deleted or
  * no longer has the contact is stale, counts as absent, and is taken over in the creating transaction.
  */
-async function findOrCreateLead(organizationId: string, sender: InquirySender, at: Date): Promise<Lead> {
-  const found = await holderOfFirst(organizationId, contactsOf({ email: sender.email ?? null, phone: sender.phone ?? null }));
+async function findOrCreateLead(organizationId: string, sender: InquirySender, at: Date): Promise<HeldContact> {
+  const contacts = contactsOf({ email: sender.email ?? null, phone: sender.phone ?? null });
+  const found = await holderOfFirst(organizationId, contacts);
   if (found) return found;
   const lead = newLead({ email: sender.email ?? null, phone: sender.phone, name: sender.name, firstName: sender.firstName, lastName: sender.lastName }, newId('lead', at), at.toISOString());
   const activityId = await takeId(organizationId, ACTIVITY_SEQUENCE);
   const created = { id: activityId, event: 'LEAD_CREATED', data: `Lead created from an inquiry`, referenceId: null, userId: null, leadId: lead.id, createdAt: lead.createdAt, updatedAt: lead.updatedAt };
   const result = await insertLeadOrFindHolders(organizationId, lead, created);
   // Email first, as the lookup goes.
-  return 'held' in result ? result.held[0]!.holder : result.lead;
+  return 'held' in result ? result.held[0]! : { contact: contacts[0]!, holder: result.lead };
 }
 
 /**
  * Records an inquiry pushed by an integration: the lead found or created, then the inquiry with its source
  * record, the lead's unread count and latest inquiry, an INQUIRY_RECEIVED activity and the counters in one
- * transaction. An externalInquiryId seen before (per source) answers the first inquiry and writes nothing.
+ * transaction, on condition that the lead still has the contact it was found by: a lead deleted or giving it up
+ * meanwhile makes the lookup run again. An externalInquiryId seen before (per source) answers the first inquiry and
+ * writes nothing.
  */
 export async function ingestInquiry(organizationId: string, body: IngestInquiryBody): Promise<{ inquiry: InquiryListItem; created: boolean }> {
   const { source, externalInquiryId } = body;
@@ -43,29 +46,32 @@ export async function ingestInquiry(organizationId: string, body: IngestInquiryB
     if (first) return { inquiry: first, created: false };
   }
   const at = body.createdAt ? new Date(body.createdAt) : new Date();
-  const lead = await findOrCreateLead(organizationId, body.lead, new Date());
   const inquiryId = newId('inquiry', at);
-  const activityId = await takeId(organizationId, ACTIVITY_SEQUENCE);
-  const alsoWrite: TransactWrite[] = [
-    insertIfAbsent(toActivityItem(organizationId, { id: activityId, event: 'INQUIRY_RECEIVED', data: `${source} inquiry received`, referenceId: inquiryId, userId: null, leadId: lead.id, createdAt: at.toISOString(), updatedAt: now() })),
-    counterUpdate(organizationId, leadCounterNames.activities(lead.id), 1),
-    ...(externalInquiryId ? [insertIfAbsent({ ...inquiryKeys.externalInquiry(organizationId, source, externalInquiryId), entity: 'EXTERNAL_INQUIRY', inquiryId }, () => new ExternalIdTaken())] : []),
-  ];
   const summary = body.summary ?? defaultSummary(body);
-  try {
-    const record = await createInquiry(
-      organizationId,
-      { id: inquiryId, source, leadId: lead.id, tag: body.tag, summary, isRead: false, externalInquiryId: externalInquiryId ?? null, createdAt: at.toISOString(), data: withIds(body, at) } as NewInquiry,
-      { lastInquiryId: lead.lastInquiryId, lastInquiryDate: lead.lastInquiryDate },
-      alsoWrite,
-    );
-    return { inquiry: inquiryListItem(record), created: true };
-  } catch (error) {
-    if (!(error instanceof ExternalIdTaken)) throw error;
-    const first = await findInquiryByExternalId(organizationId, source, externalInquiryId!);
-    if (!first) throw error;
-    return { inquiry: first, created: false };
-  }
+  const data = withIds(body, at);
+  return retryOnStaleWrite(async () => {
+    const { contact, holder: lead } = await findOrCreateLead(organizationId, body.lead, new Date());
+    const activityId = await takeId(organizationId, ACTIVITY_SEQUENCE);
+    const alsoWrite: TransactWrite[] = [
+      insertIfAbsent(toActivityItem(organizationId, { id: activityId, event: 'INQUIRY_RECEIVED', data: `${source} inquiry received`, referenceId: inquiryId, userId: null, leadId: lead.id, createdAt: at.toISOString(), updatedAt: now() })),
+      counterUpdate(organizationId, leadCounterNames.activities(lead.id), 1),
+      ...(externalInquiryId ? [insertIfAbsent({ ...inquiryKeys.externalInquiry(organizationId, source, externalInquiryId), entity: 'EXTERNAL_INQUIRY', inquiryId }, () => new ExternalIdTaken())] : []),
+    ];
+    try {
+      const record = await createInquiry(
+        organizationId,
+        { id: inquiryId, source, leadId: lead.id, tag: body.tag, summary, isRead: false, externalInquiryId: externalInquiryId ?? null, createdAt: at.toISOString(), data } as NewInquiry,
+        { lastInquiryId: lead.lastInquiryId, lastInquiryDate: lead.lastInquiryDate, holds: contact },
+        alsoWrite,
+      );
+      return { inquiry: inquiryListItem(record), created: true };
+    } catch (error) {
+      if (!(error instanceof ExternalIdTaken)) lookUpAgain(error);
+      const first = await findInquiryByExternalId(organizationId, source, externalInquiryId!);
+      if (!first) throw error;
+      return { inquiry: first, created: false };
+    }
+  });
 }
 
 /** The record with the ids the service issues: the call's and its transcript lines', a chat's messages'. */

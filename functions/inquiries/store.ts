@@ -16,7 +16,8 @@ import {
   type StoredSourceData,
   INQUIRY_CHANGES,
 } from './entity';
-import { leadKeys, withLeadDefaults } from '../leads/entity';
+import { contactAttribute, leadKeys, withLeadDefaults, type LeadContact } from '../leads/entity';
+import { LeadLostContact } from '../leads/store';
 import { NotFoundError } from '../../shared/errors';
 import { newId, now } from '../../shared/ids';
 import type { Page, PageRequest } from '../../shared/pagination';
@@ -83,10 +84,14 @@ export type NewInquiry = { [S in InquirySource]: { source: S; data: WithOptional
   createdAt?: string;
 };
 
-/** What creating an inquiry must know of its lead: that it exists, and its latest inquiry. */
+/**
+ * What creating an inquiry must know of its lead: that it exists, and its latest inquiry; and, for a lead found by a
+ * contact, that contact, which the lead must still have when the inquiry is written.
+ */
 export interface LeadInquiryState {
   lastInquiryId: string | null;
   lastInquiryDate: string | null;
+  holds?: LeadContact;
 }
 
 /** What else an inquiry changes on its lead, in the same write: an SMS reply of STOP or START its opt-out. */
@@ -143,12 +148,14 @@ function leadUpdate(organizationId: string, inquiry: InquiryRecord, lead: LeadIn
   }
   const unchanged =
     lead.lastInquiryId === null ? '(attribute_not_exists(lastInquiryId) OR attribute_type(lastInquiryId, :nullType))' : 'lastInquiryId = :seen';
+  const [contactName, contactValue] = lead.holds ? contactAttribute(lead.holds) : [];
   const check = {
     TableName: config.tableName,
     Key: leadKeys.lead(organizationId, inquiry.leadId),
-    ConditionExpression: `attribute_exists(pk) AND ${unchanged}`,
+    ConditionExpression: `attribute_exists(pk) AND ${unchanged}${contactName ? ' AND #holds = :holds' : ''}`,
+    ...(contactName ? { ExpressionAttributeNames: { '#holds': contactName } } : {}),
   };
-  const conditionValues = lead.lastInquiryId === null ? { ':nullType': 'NULL' } : { ':seen': lead.lastInquiryId };
+  const conditionValues = { ...(lead.lastInquiryId === null ? { ':nullType': 'NULL' } : { ':seen': lead.lastInquiryId }), ...(contactName ? { ':holds': contactValue } : {}) };
   const expression = [sets.length ? `SET ${sets.join(', ')}` : '', adds.length ? `ADD ${adds.join(', ')}` : ''].filter(Boolean).join(' ');
   const onConditionFailed = () => new LeadChanged(`Lead ${inquiry.leadId} kept changing while inquiry ${inquiry.id} was recorded`);
   if (!expression) return { item: { ConditionCheck: { ...check, ExpressionAttributeValues: conditionValues } }, onConditionFailed };
@@ -172,17 +179,21 @@ function inquiryWrites(organizationId: string, inquiry: InquiryRecord, data: Inq
   return [...writes, ...flagged, ...inquiryCounters(inquiry).map((name) => counterUpdate(organizationId, name, 1))];
 }
 
-export async function readLeadInquiryState(organizationId: string, leadId: string): Promise<LeadInquiryState> {
+/** The lead's latest inquiry; with `holds`, LeadLostContact unless the lead exists and still has that contact. */
+export async function readLeadInquiryState(organizationId: string, leadId: string, holds?: LeadContact): Promise<LeadInquiryState> {
+  const [contactName, contactValue] = holds ? contactAttribute(holds) : [];
   const { Item } = await dynamo.send(
     new GetCommand({
       TableName: config.tableName,
       Key: leadKeys.lead(organizationId, leadId),
-      ProjectionExpression: 'pk, lastInquiryId, lastInquiryDate',
+      ProjectionExpression: `pk, lastInquiryId, lastInquiryDate${contactName ? ', #holds' : ''}`,
+      ...(contactName ? { ExpressionAttributeNames: { '#holds': contactName } } : {}),
       ConsistentRead: true,
     }),
   );
+  if (holds && Item?.[contactName!] !== contactValue) throw new LeadLostContact();
   if (!Item) throw new NotFoundError('Lead not found');
-  return { lastInquiryId: (Item.lastInquiryId as string | null) ?? null, lastInquiryDate: (Item.lastInquiryDate as string | null) ?? null };
+  return { lastInquiryId: (Item.lastInquiryId as string | null) ?? null, lastInquiryDate: (Item.lastInquiryDate as string | null) ?? null, holds };
 }
 
 /**
@@ -199,9 +210,9 @@ export async function createInquiry(organizationId: string, input: NewInquiry, l
   const id = input.id ?? newId('inquiry', at);
   const data = { ...input.data, id: input.data.id ?? newId(SOURCE_ID_KIND[input.source], at) } as InquiryDataBySource[InquirySource];
   // A concurrent inquiry for the same lead makes the next attempt read again (and recompute isFirstInquiry);
-  // a lead deleted meanwhile makes that read answer 404.
+  // a lead deleted meanwhile makes that read answer 404, or LeadLostContact for a lead found by a contact.
   return retryOnStaleWrite(async (attempt) => {
-    const known = attempt === 1 && lead ? lead : await readLeadInquiryState(organizationId, input.leadId);
+    const known = attempt === 1 && lead ? lead : await readLeadInquiryState(organizationId, input.leadId, lead?.holds);
     const inquiry: InquiryRecord = {
       id,
       source: input.source,

@@ -12,7 +12,9 @@ import {
   holderOf,
   insertActivity,
   insertLeadOrFindHolders,
+  LeadLostContact,
   leadsByNamePage,
+  lookUpAgain,
   leadsWithContactPage,
   listLeadsPage,
   organizationDialling,
@@ -22,7 +24,7 @@ import {
 import { takeId } from '../../shared/store/sequences';
 import { retryOnStaleWrite, StaleWrite } from '../../shared/store/versioned';
 import { Lead, type CreateLeadActivityBody, type CreateLeadBody, type LeadActivity, type LeadChanges, type ListLeadsQuery, type UpsertLeadBody } from './schema';
-import { contactsOf, sameContact, type LeadContact } from './entity';
+import { contactsOf, hasContact, sameContact, type LeadContact } from './entity';
 import { looksLikePhone, toE164 } from '../../shared/phone';
 import { searchKey } from '../../shared/store/keys';
 import type { Page } from '../../shared/pagination';
@@ -70,13 +72,16 @@ export async function createLead(organizationId: string, body: CreateLeadBody): 
 /**
  * Applies a partial change. A new status is recorded as a STATUS_CHANGED activity in the same transaction; an email
  * or phone another lead has answers 409 DUPLICATE_CONTACT; a lead changed or deleted meanwhile is read again (404
- * once it is gone).
+ * once it is gone). With `holds`, the lead must still have that contact, the one it was found by, when it is written
+ * (else LeadLostContact).
  */
-export async function updateLead(organizationId: string, leadId: string, changes: LeadChanges): Promise<Lead> {
+export async function updateLead(organizationId: string, leadId: string, changes: LeadChanges, holds?: LeadContact): Promise<Lead> {
   const sent = defined(changes);
   let stale: StaleClaim[] = [];
   return retryOnStaleWrite(async () => {
     const current = await getLead(organizationId, leadId);
+    // The write is conditioned on the contacts read here, so the lead still holds `holds` when it is written.
+    if (holds && !(current && hasContact(current, holds))) throw new LeadLostContact();
     if (!current) throw new NotFoundError('Lead not found');
     const next = v.parse(Lead, { ...current, ...sent });
     // A lead is reached by email or phone: a lead entered with only a phone keeps it until it has an email.
@@ -104,22 +109,27 @@ function changesOf({ name, ...fields }: Omit<UpsertLeadBody, 'match'>): LeadChan
 
 /**
  * The lead holding the matched contact gets the fields (as a PATCH); with no such lead one is created, claiming the
- * contact in its transaction, so concurrent upserts of one new contact make one lead and the others change it.
+ * contact in its transaction, so concurrent upserts of one new contact make one lead and the others change it. A lead
+ * deleted or giving the contact up between the lookup and the write is looked up again: the contact then finds
+ * another lead, or none and a new one.
  */
 export async function upsertLead(organizationId: string, { match, ...fields }: UpsertLeadBody): Promise<{ lead: Lead; created: boolean }> {
   const contact = contactsOf({ email: fields.email ?? null, phone: fields.phone ?? null }).find(({ kind }) => kind === match.toUpperCase())!;
   // The matched contact found the lead: the lead keeps it as written (an email in another case is the same email).
   const { [match]: _matched, ...changes } = fields;
-  const holder = await holderOf(organizationId, contact);
-  if (holder) return { lead: await updateLead(organizationId, holder.id, changesOf(changes)), created: false };
-  if (fields.name === undefined && fields.firstName === undefined) throw new ValidationError([{ path: 'name', message: 'name is required to create a lead: no lead has this contact' }]);
-  const createdAt = new Date();
-  const result = await insertLead(organizationId, newLead(fields, newId('lead', createdAt), createdAt.toISOString()));
-  if (!('held' in result)) return { lead: result.lead, created: true };
-  // Created meanwhile by a concurrent upsert: that lead gets the fields. Another contact held elsewhere is a 409.
-  const same = result.held.find((held) => sameContact(held.contact, contact));
-  if (!same) throw duplicateContact(result.held[0]!);
-  return { lead: await updateLead(organizationId, same.holder.id, changesOf(changes)), created: false };
+  const change = (leadId: string) => updateLead(organizationId, leadId, changesOf(changes), contact).catch(lookUpAgain);
+  return retryOnStaleWrite(async () => {
+    const holder = await holderOf(organizationId, contact);
+    if (holder) return { lead: await change(holder.id), created: false };
+    if (fields.name === undefined && fields.firstName === undefined) throw new ValidationError([{ path: 'name', message: 'name is required to create a lead: no lead has this contact' }]);
+    const createdAt = new Date();
+    const result = await insertLead(organizationId, newLead(fields, newId('lead', createdAt), createdAt.toISOString()));
+    if (!('held' in result)) return { lead: result.lead, created: true };
+    // Created meanwhile by a concurrent upsert: that lead gets the fields. Another contact held elsewhere is a 409.
+    const same = result.held.find((held) => sameContact(held.contact, contact));
+    if (!same) throw duplicateContact(result.held[0]!);
+    return { lead: await change(same.holder.id), created: false };
+  });
 }
 
 /** Which search a list request is, if any: `q`, `email` and `phone` are one each, and only one of them. */

@@ -201,6 +201,17 @@ export interface HeldContact {
   holder: Lead;
 }
 
+/**
+ * The lead a write was meant for, found by one of its contacts, was deleted or gave the contact up between the lookup
+ * and the write: the write is not made, and the caller looks the contact up again.
+ */
+export class LeadLostContact extends Error {}
+
+/** Rethrows a LeadLostContact as a StaleWrite, so the retryOnStaleWrite around the lookup runs it again. */
+export function lookUpAgain(error: unknown): never {
+  throw error instanceof LeadLostContact ? new StaleWrite() : error;
+}
+
 /** Each contact's claim as it is now, with its lead when that lead still exists and has the contact. */
 async function readClaims(organizationId: string, contacts: LeadContact[]): Promise<Array<{ contact: LeadContact; leadId?: string; holder?: Lead }>> {
   return Promise.all(
@@ -443,8 +454,9 @@ function deleteIfUnchanged(key: Key, condition: Condition): TransactWrite {
  * The lead holding the first of these contacts that a lead holds (email before phone): every claim and its lead read
  * side by side, two round trips whatever the number of contacts.
  */
-export async function holderOfFirst(organizationId: string, contacts: LeadContact[]): Promise<Lead | undefined> {
-  return (await readClaims(organizationId, contacts)).find(({ holder }) => holder)?.holder;
+export async function holderOfFirst(organizationId: string, contacts: LeadContact[]): Promise<HeldContact | undefined> {
+  const held = (await readClaims(organizationId, contacts)).find((claim): claim is HeldContact => claim.holder !== undefined);
+  return held && { contact: held.contact, holder: held.holder };
 }
 
 /** The lead that last took this contact, if any has; it may since have been deleted or lost the contact. */

@@ -1,6 +1,7 @@
 import { ulid } from 'ulid';
 import { createHash } from 'node:crypto';
-import { findLeadByPhone } from '../leads/store';
+import { findLeadByPhone, lookUpAgain } from '../leads/store';
+import { retryOnStaleWrite } from '../../shared/store/versioned';
 import { findOrganizationBySmsNumber } from '../organization/store';
 import { appendInboundSmsMessage, latestThreadOf, openInboundSmsThread, setPhoneOptOut } from './store';
 import type { SmsMessage } from '../inquiries/schema';
@@ -44,31 +45,36 @@ export async function receiveSms(sms: InboundSms): Promise<InboundOutcome> {
   const receivedAt = sms.receivedAt ?? new Date().toISOString();
   const word = keyword(sms.body);
   const effects = { phone: sms.from, smsOptedOut: OPT_OUT.has(word) ? true : OPT_IN.has(word) ? false : undefined };
-  const lead = await findLeadByPhone(organizationId, sms.from);
-  if (!lead) {
-    // The phone's opt-out is kept even with no lead to thread the reply to: a lead given that phone later takes it on.
-    if (effects.smsOptedOut !== undefined) await setPhoneOptOut(organizationId, sms.from, effects.smsOptedOut, receivedAt);
-    return 'unknown-lead';
-  }
   const message: SmsMessage = { id: messageIdOf(sms, Date.parse(receivedAt)), direction: 'INBOUND', status: 'RECEIVED', body: sms.body, userId: null, createdAt: receivedAt };
-
-  const thread = await latestThreadOf(organizationId, lead.id);
-  const recorded = thread
-    ? await appendInboundSmsMessage(organizationId, thread, message, sms.providerMessageId, effects)
-    : await openInboundSmsThread(
-        organizationId,
-        {
-          source: 'SMS',
-          leadId: lead.id,
-          tag: 'GENERAL',
-          summary: `Inbound SMS: ${sms.body.replace(/\s+/g, ' ').trim().slice(0, 140)}`,
-          isRead: false,
-          externalInquiryId: sms.providerMessageId,
-          createdAt: receivedAt,
-          data: { leadPhone: sms.from, messages: [message] },
-        },
-        sms.providerMessageId,
-        effects,
-      );
-  return recorded ? 'recorded' : 'duplicate';
+  // The reply is written on condition that the lead found still has the phone; one deleted or given another phone
+  // meanwhile makes the lookup run again.
+  return retryOnStaleWrite(async () => {
+    const lead = await findLeadByPhone(organizationId, sms.from);
+    if (!lead) {
+      // The phone's opt-out is kept even with no lead to thread the reply to: a lead given that phone later takes it on.
+      if (effects.smsOptedOut !== undefined) await setPhoneOptOut(organizationId, sms.from, effects.smsOptedOut, receivedAt);
+      return 'unknown-lead';
+    }
+    const thread = await latestThreadOf(organizationId, lead.id);
+    const recorded = await (thread
+      ? appendInboundSmsMessage(organizationId, thread, message, sms.providerMessageId, effects)
+      : openInboundSmsThread(
+          organizationId,
+          {
+            source: 'SMS',
+            leadId: lead.id,
+            tag: 'GENERAL',
+            summary: `Inbound SMS: ${sms.body.replace(/\s+/g, ' ').trim().slice(0, 140)}`,
+            isRead: false,
+            externalInquiryId: sms.providerMessageId,
+            createdAt: receivedAt,
+            data: { leadPhone: sms.from, messages: [message] },
+          },
+          lead,
+          sms.providerMessageId,
+          effects,
+        )
+    ).catch(lookUpAgain);
+    return recorded ? 'recorded' : 'duplicate';
+  });
 }

@@ -21,7 +21,7 @@ import { changeLogKey, changesPage } from '../../shared/store/change-log';
 import { pageOfFiltered } from '../../shared/store/match-page';
 import type { Page } from '../../shared/pagination';
 import type { ListSmsQuery, Sms } from './schema';
-import { smsOptOutWrite } from '../leads/store';
+import { LeadLostContact, smsOptOutWrite } from '../leads/store';
 import { TTL_ATTRIBUTE } from '../../shared/table';
 
 export interface SmsParties {
@@ -115,17 +115,18 @@ const optOutWrites = (organizationId: string, { phone, smsOptedOut }: InboundSms
  */
 export async function appendInboundSmsMessage(organizationId: string, thread: SmsThread, message: SmsMessage, providerMessageId: string, effects: InboundSmsEffects): Promise<boolean> {
   const optOut = effects.smsOptedOut === undefined ? {} : { ':optedOut': effects.smsOptedOut };
+  // The reply found the lead by its phone: the lead must still have it, or the reply is looked up again.
   const unread: TransactWrite = {
     item: {
       Update: {
         TableName: config.tableName,
         Key: leadKeys.lead(organizationId, thread.leadId),
         UpdateExpression: `ADD unreadSMS :one SET updatedAt = :updatedAt${effects.smsOptedOut === undefined ? '' : ', smsOptedOut = :optedOut'}`,
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':one': 1, ':updatedAt': new Date().toISOString(), ...optOut },
+        ConditionExpression: 'attribute_exists(pk) AND phone = :phone',
+        ExpressionAttributeValues: { ':one': 1, ':updatedAt': new Date().toISOString(), ':phone': effects.phone, ...optOut },
       },
     },
-    onConditionFailed: () => new NotFoundError('Lead not found'),
+    onConditionFailed: () => new LeadLostContact(),
   };
   return once(
     transact([
@@ -139,10 +140,11 @@ export async function appendInboundSmsMessage(organizationId: string, thread: Sm
 }
 
 /** A reply from a lead without a thread: a new SMS inquiry holding it, with its marker and opt-out, in one transaction. False as above. */
-export async function openInboundSmsThread(organizationId: string, inquiry: NewInquiry & { source: 'SMS' }, providerMessageId: string, effects: InboundSmsEffects): Promise<boolean> {
+export async function openInboundSmsThread(organizationId: string, inquiry: NewInquiry & { source: 'SMS' }, lead: Pick<Lead, 'lastInquiryId' | 'lastInquiryDate'>, providerMessageId: string, effects: InboundSmsEffects): Promise<boolean> {
   const [message] = inquiry.data.messages;
   const leadChanges = effects.smsOptedOut === undefined ? undefined : { smsOptedOut: effects.smsOptedOut };
-  return once(createInquiry(organizationId, inquiry, undefined, [inboundSmsMarker(organizationId, providerMessageId, message!), ...optOutWrites(organizationId, effects, message!.createdAt)], leadChanges));
+  const state = { lastInquiryId: lead.lastInquiryId, lastInquiryDate: lead.lastInquiryDate, holds: { kind: 'PHONE' as const, value: effects.phone } };
+  return once(createInquiry(organizationId, inquiry, state, [inboundSmsMarker(organizationId, providerMessageId, message!), ...optOutWrites(organizationId, effects, message!.createdAt)], leadChanges));
 }
 
 /** STOP or START from a phone no lead has: the phone's opt-out alone, so a lead given that phone later takes it on. */

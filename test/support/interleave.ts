@@ -25,3 +25,38 @@ export function holdFirstScheduleRead(): () => void {
   );
   return () => dynamo.middlewareStack.remove(name);
 }
+
+const WRITES = new Set(['TransactWriteItemsCommand', 'UpdateCommand', 'UpdateItemCommand']);
+
+/**
+ * Holds the first write (a transaction or an UpdateItem) whose input matches `pattern` until `release()`: the request
+ * that sends it has done its reads and waits between them and its write, where another request can commit. `reached`
+ * resolves once the write is held.
+ */
+export function holdWrite(pattern: RegExp) {
+  const name = `holdWrite${Math.random()}`;
+  let release!: () => void;
+  let reach!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const reached = new Promise<void>((resolve) => (reach = resolve));
+  let held = false;
+  dynamo.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (!held && WRITES.has(String(context.commandName)) && pattern.test(JSON.stringify(args.input))) {
+        held = true;
+        reach();
+        // Never hangs the test.
+        await Promise.race([released, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+      }
+      return next(args);
+    },
+    { step: 'initialize', name },
+  );
+  return {
+    reached,
+    release: () => {
+      release();
+      dynamo.middlewareStack.remove(name);
+    },
+  };
+}
