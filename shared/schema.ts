@@ -85,6 +85,13 @@ export const PageQuery = v.object({
 export type PageQuery = v.InferOutput<typeof PageQuery>;
 
 /**
+ * The end of the times the service reasons about: a window or a visit computed from a later instant would reach
+ * year 10 000, whose dates no ISO 8601 text of four-digit years writes.
+ */
+export const LATEST_INSTANT = '9999-01-01T00:00:00.000Z';
+const isBeforeLatestInstant = (text: string) => !(Date.parse(text) >= Date.parse(LATEST_INSTANT));
+
+/**
  * An ISO 8601 date-time with an offset (Z or ±hh:mm), stored as the same instant in UTC. The description
  * is stated on both sides of the transform: a body is documented as sent, a query value as parsed.
  */
@@ -93,6 +100,7 @@ export const Instant = (name: string, description: string) =>
     v.string(`${name} must be a string`),
     v.isoTimestamp(`${name} must be an ISO 8601 date-time with an offset, e.g. 2026-12-01T09:00:00+11:00`),
     v.check(isCalendarDateIfParsed, `${name} must be an ISO 8601 date-time with an offset, e.g. 2026-12-01T09:00:00+11:00`),
+    v.check(isBeforeLatestInstant, `${name} must be before ${LATEST_INSTANT}`),
     v.description(description),
     v.transform((at) => new Date(at).toISOString()),
     // Declares the output type, so the document describes the parsed value.

@@ -247,3 +247,22 @@ describe('POST /v1/appointments with holdId', () => {
     expect(appointments.map((event: { data: unknown }) => event.data)).toEqual([appointment]);
   });
 });
+
+describe('times near the end of what the service reasons about', () => {
+  it('answers 400 naming from or startsAt for a time in the year 9999, and slots for the last days before it', async () => {
+    const { client, service, hold } = await plumber();
+    const late = await client.get(`/v1/availability?${query({ serviceId: service.id, from: '9999-12-20T00:00:00Z', to: '9999-12-31T23:59:00Z' })}`);
+    expect(late.status).toBe(400);
+    expect(late.body.error.details).toEqual([
+      { path: 'from', message: 'from must be before 9999-01-01T00:00:00.000Z' },
+      { path: 'to', message: 'to must be before 9999-01-01T00:00:00.000Z' },
+    ]);
+    // A window from the last hour before it runs its default 7 days into the year 9999, and answers.
+    const last = await client.get(`/v1/availability?${query({ serviceId: service.id, from: '9998-12-31T23:00:00Z' })}`);
+    expect(last.status).toBe(200);
+    expect(last.body.slots.length).toBeGreaterThan(0);
+    const held = await hold({ startsAt: '9999-12-31T20:00:00Z' });
+    expect(held.status).toBe(400);
+    expect(held.body.error.details).toEqual([{ path: 'startsAt', message: 'startsAt must be before 9999-01-01T00:00:00.000Z' }]);
+  });
+});

@@ -159,7 +159,7 @@ describe('POST /mcp', () => {
     expect(errorOf(await mcp.callTool({ name: 'getLead', arguments: { leadId: lead.id } }))).toMatchObject({ status: 404, code: 'NOT_FOUND', message: 'Lead not found' });
     expect(errorOf(await mcp.callTool({ name: 'updateLead', arguments: { leadId: lead.id, status: 'WON' } }))).toMatchObject({ status: 404 });
     expect(errorOf(await mcp.callTool({ name: 'createLead', arguments: { email: 'not an email' } }))).toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
-    expect(errorOf(await mcp.callTool({ name: 'getLead', arguments: { leadId: lead.id, extra: 1 } }))).toMatchObject({ status: 400, message: 'getLead takes no argument extra' });
+    expect(errorOf(await mcp.callTool({ name: 'getLead', arguments: { leadId: lead.id, extra: 1 } }))).toMatchObject({ status: 400, message: 'extra is not an argument of getLead', details: [{ path: 'extra', message: 'extra is not an argument of getLead' }] });
     expect((await a.client.get(`/v1/leads/${lead.id}`)).body.lead.status).toBe(lead.status);
   });
 

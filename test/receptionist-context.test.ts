@@ -61,6 +61,10 @@ describe('GET /v1/receptionist/context', () => {
     const stale = `${etag.slice(0, -2)}${etag.at(-2) === 'A' ? 'B' : 'A'}"`;
     expect((await context({ 'if-none-match': stale })).status).toBe(200);
     expect((await context({ 'if-none-match': `"other", ${etag}` })).status).toBe(304);
+    // Compared weakly, as HTTP says (RFC 9110, 13.1.2): a cache that compressed the answer sends it back as W/"…".
+    expect((await context({ 'if-none-match': `W/${etag}` })).status).toBe(304);
+    expect((await context({ 'if-none-match': `W/${stale}` })).status).toBe(200);
+    expect((await context({ 'if-none-match': '*' })).status).toBe(304);
     await client.post('/v1/faqs', { question: 'Do you work weekends?', answer: 'Saturday mornings.' });
     const changed = await context({ 'if-none-match': etag });
     expect(changed.status).toBe(200);

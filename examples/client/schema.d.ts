@@ -7894,7 +7894,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A notification or a response from the client: accepted, nothing to answer. */
+            /** @description A notification: accepted, nothing to answer. The server sends the client no request, so a response from the client is refused (400). */
             202: {
                 headers: {
                     [name: string]: unknown;

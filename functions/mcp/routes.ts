@@ -17,7 +17,7 @@ export const postMcp = defineRoute({
   requestExample: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'lookup_caller', arguments: { phone: '+61412345001' } } },
   errors: [400],
   responses: {
-    202: { description: 'A notification or a response from the client: accepted, nothing to answer.', empty: true },
+    202: { description: 'A notification: accepted, nothing to answer. The server sends the client no request, so a response from the client is refused (400).', empty: true },
     400: { description: 'Not a JSON-RPC message the server can take: a JSON-RPC error says why, or the error envelope when the body is not one JSON-RPC message (a field named in `error.details`).', schema: v.union([McpAnswer, ErrorEnvelopeSchema]) },
   },
 });

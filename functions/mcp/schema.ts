@@ -16,9 +16,11 @@ export const McpQuery = v.object({
   ),
 });
 
+const isRecord = (input: unknown) => typeof input === 'object' && input !== null && !Array.isArray(input);
+
 /**
  * One JSON-RPC 2.0 request (with an `id`) or notification (without), as MCP's Streamable HTTP transport posts it; the
- * MCP SDK reads the rest. The server asks the client nothing, so a client never posts a response.
+ * MCP SDK reads the rest. The server asks the client nothing, so a client never posts a response: one is refused.
  */
 export const McpMessage = v.looseObject({
   jsonrpc: v.literal('2.0', 'jsonrpc must be "2.0"'),
@@ -27,6 +29,34 @@ export const McpMessage = v.looseObject({
   // The method's own parameters, which the MCP SDK checks.
   params: v.optional(v.pipe(v.looseObject({}, 'params must be an object'), v.metadata({ jsonSchema: { additionalProperties: true } }))),
 });
+
+/**
+ * The params of the requests an agent sends with arguments of its own. The SDK refuses malformed ones as a fault of
+ * the server's (-32603); checked first, they are the client's, Invalid params (-32602), as JSON-RPC says.
+ */
+export const McpParams = new Map<string, v.GenericSchema>([
+  [
+    'initialize',
+    v.looseObject(
+      {
+        protocolVersion: v.string('params.protocolVersion must be a string'),
+        capabilities: v.custom(isRecord, 'params.capabilities must be an object'),
+        clientInfo: v.looseObject({ name: v.string('params.clientInfo.name must be a string'), version: v.string('params.clientInfo.version must be a string') }, 'params.clientInfo must be an object'),
+      },
+      'initialize takes params: protocolVersion, capabilities and clientInfo',
+    ),
+  ],
+  [
+    'tools/call',
+    v.looseObject(
+      {
+        name: v.string('params.name must be a string'),
+        arguments: v.optional(v.custom(isRecord, 'params.arguments must be an object of the tool’s arguments')),
+      },
+      'tools/call takes params: the tool’s name and its arguments',
+    ),
+  ],
+]);
 
 /** A JSON-RPC 2.0 answer: a result, or an error with a code and a message. */
 export const McpAnswer = v.looseObject({

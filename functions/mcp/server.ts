@@ -3,10 +3,12 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { errorEnvelope } from '../../shared/http/envelope';
+import { ValidationError } from '../../shared/errors';
 import { scopeAllows, type ApiKeyScope } from '../../shared/auth/scopes';
 import { VIA_HEADER } from '../../shared/audit/writer';
 import { requestOf, type ApiTool } from './tools';
-import { PROTOCOL_VERSIONS, type TOOLSETS } from './schema';
+import * as v from 'valibot';
+import { McpParams, PROTOCOL_VERSIONS, type TOOLSETS } from './schema';
 
 /** Who is calling `/mcp`, and where the API it calls on their behalf is. */
 export interface McpCaller {
@@ -59,7 +61,11 @@ export async function callTool(tool: ApiTool, args: Record<string, unknown>, cal
     return toolFailure(JSON.stringify(errorEnvelope(403, `A ${caller.scope} key may not call ${tool.name} (${tool.method} ${tool.path})`, 'INSUFFICIENT_SCOPE')));
   }
   const request = requestOf(tool, args);
-  if (request.unknown.length) return toolFailure(JSON.stringify(errorEnvelope(400, `${tool.name} takes no argument ${request.unknown.join(', ')}`, 'VALIDATION_ERROR')));
+  if (request.refused.length) {
+    // The envelope the route itself answers to arguments it refuses: the first named in the message, all in details.
+    const refusal = new ValidationError(request.refused);
+    return toolFailure(JSON.stringify(errorEnvelope(refusal.status, refusal.message, refusal.code, refusal.details)));
+  }
   const response = await fetch(`${caller.baseUrl}${request.pathAndQuery}`, {
     method: tool.method,
     headers: {
@@ -96,6 +102,14 @@ export function refusedRevision(headers: Record<string, string>): McpReply | und
   return { status: 400, body: { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Unsupported MCP-Protocol-Version ${requested}; this server speaks ${PROTOCOL_VERSIONS.join(', ')}` } } };
 }
 
+/** A request whose params its method cannot take: JSON-RPC's Invalid params, naming the first thing wrong. */
+function invalidParams(message: Record<string, unknown>): McpReply | undefined {
+  const schema = typeof message.method === 'string' && message.id !== undefined ? McpParams.get(message.method) : undefined;
+  const checked = schema && v.safeParse(schema, message.params);
+  if (!checked || checked.success) return undefined;
+  return { status: 200, body: { jsonrpc: '2.0', id: message.id, error: { code: -32602, message: `Invalid params: ${checked.issues[0].message}` } } };
+}
+
 /** The server validates JSON Schema only for elicitation, which it never asks for: its validator refuses (and ajv stays out of the bundle). */
 const NO_SCHEMA_VALIDATION: jsonSchemaValidator = {
   getValidator: () => () => ({ valid: false, data: undefined, errorMessage: 'This server validates no JSON Schema' }),
@@ -119,7 +133,7 @@ function serverFor(tools: ToolSource, caller: McpCaller): Server {
  * with the latest, as the protocol says; a later request naming such a revision in MCP-Protocol-Version is refused.
  */
 export async function answerMcp(message: Record<string, unknown>, headers: Record<string, string>, tools: ToolSource, caller: McpCaller): Promise<McpReply> {
-  const refused = refusedRevision(headers);
+  const refused = refusedRevision(headers) ?? invalidParams(message);
   if (refused) return refused;
   const params = message.params as Record<string, unknown> | undefined;
   const body = message.method === 'initialize' && params ? { ...message, params: { ...params, protocolVersion: agreedRevision(params.protocolVersion) } } : message;

@@ -148,15 +148,49 @@ export function buildTools(document: OpenApiDocument, routes: readonly RouteDefi
   return [...keyed.map((route) => toolOf(document, route)), ...curated];
 }
 
-/** The request a tool's arguments make: its path with the path arguments, its query and its JSON body. */
-export function requestOf(tool: ApiTool, args: Record<string, unknown>): { pathAndQuery: string; body?: string; idempotencyKey?: string; unknown: string[] } {
+/**
+ * The longest path and query a tool sends: API Gateway refuses a request line over 10 240 bytes without an answer the
+ * tool could pass on, so a longer one is refused here, naming its longest argument.
+ */
+export const MAX_TOOL_URL_LENGTH = 8192;
+
+/** What the route's path, a URL and a header can carry of a tool's arguments, checked before the request is made. */
+export interface ToolRequest {
+  pathAndQuery: string;
+  body?: string;
+  idempotencyKey?: string;
+  /** Arguments the request cannot carry, each with why: the tool answers 400 naming them and sends nothing. */
+  refused: { path: string; message: string }[];
+}
+
+/**
+ * The request a tool's arguments make: its path with the path arguments, its query and its JSON body. The route's
+ * own validation judges the values, but only what reaches it as that route's parameter: a path argument missing,
+ * empty or a dot segment would make the URL another route's (`notes/..` is the company), an idempotency key that is
+ * not text would be no key at all, and an argument too long for a URL would get the gateway's bare refusal.
+ */
+export function requestOf(tool: ApiTool, args: Record<string, unknown>): ToolRequest {
   const known = new Set(Object.keys(tool.inputSchema.properties ?? {}));
-  const unknown = Object.keys(args).filter((name) => !known.has(name));
+  const refused = Object.keys(args)
+    .filter((name) => !known.has(name))
+    .map((name) => ({ path: name, message: `${name} is not an argument of ${tool.name}` }));
   const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
-  const path = tool.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(args[name] === undefined ? '' : text(args[name])));
+  const path = tool.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = args[name] === undefined ? '' : text(args[name]);
+    if (value === '' || value === '.' || value === '..') refused.push({ path: name, message: args[name] === undefined ? `${name} is required` : `${name} must not be ${JSON.stringify(value)}` });
+    return encodeURIComponent(value);
+  });
   const query = new URLSearchParams(tool.places.query.filter((name) => args[name] !== undefined).map((name): [string, string] => [name, text(args[name])]));
+  const pathAndQuery = query.size ? `${path}?${query}` : path;
+  if (pathAndQuery.length > MAX_TOOL_URL_LENGTH) {
+    const longest = [...tool.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name!).concat(tool.places.query).filter((name) => args[name] !== undefined).sort((a, b) => text(args[b]).length - text(args[a]).length)[0]!;
+    refused.push({ path: longest, message: `${longest} is too long: the request's URL may be at most ${MAX_TOOL_URL_LENGTH} characters` });
+  }
+  const idempotencyKey = args[IDEMPOTENCY_ARGUMENT];
+  if (idempotencyKey !== undefined && (typeof idempotencyKey !== 'string' || idempotencyKey === '')) {
+    refused.push({ path: IDEMPOTENCY_ARGUMENT, message: `${IDEMPOTENCY_ARGUMENT} must be a non-empty string` });
+  }
   const { body: bodyPlace } = tool.places;
   const body = bodyPlace === null ? undefined : 'nested' in bodyPlace ? args.body : { ...tool.places.fixed, ...Object.fromEntries(bodyPlace.fields.filter((name) => args[name] !== undefined).map((name) => [name, args[name]])) };
-  const idempotencyKey = typeof args[IDEMPOTENCY_ARGUMENT] === 'string' ? (args[IDEMPOTENCY_ARGUMENT] as string) : undefined;
-  return { pathAndQuery: query.size ? `${path}?${query}` : path, ...(body === undefined ? {} : { body: JSON.stringify(body) }), ...(idempotencyKey ? { idempotencyKey } : {}), unknown };
+  return { pathAndQuery, ...(body === undefined ? {} : { body: JSON.stringify(body) }), ...(typeof idempotencyKey === 'string' && idempotencyKey ? { idempotencyKey } : {}), refused };
 }

@@ -50,3 +50,13 @@ export async function receptionistContext(organizationId: string): Promise<Recep
 
 /** A strong validator of the answer's content: the same context, the same tag. */
 export const etagOf = (body: string) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+
+/**
+ * Whether an If-None-Match header names this ETag, compared weakly as HTTP says (RFC 9110, 13.1.2): a cache or a proxy
+ * that compressed the answer sends it back as `W/"…"`; `*` names any current representation.
+ */
+export function namesEtag(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
+}

@@ -1,7 +1,7 @@
 import { apiHandler } from '../../shared/http/api-handler';
 import * as routes from './routes';
 import { lookupCaller } from './rules';
-import { etagOf, receptionistContext } from './context';
+import { etagOf, namesEtag, receptionistContext } from './context';
 import { Answer, EmptyAnswer } from '../../shared/http/answer';
 
 /** The handlers of the receptionist routes, one per route, named by its operationId: the stack bundles this module into each route's function. */
@@ -11,6 +11,6 @@ export const getReceptionistContextHandler = apiHandler(routes.getReceptionistCo
   const context = await receptionistContext(organizationId);
   const etag = etagOf(JSON.stringify(context));
   // An unchanged context costs the caller no body: the agent keeps what it loaded.
-  if (request.headers['if-none-match']?.split(/\s*,\s*/).includes(etag)) return new EmptyAnswer(304, { etag });
+  if (namesEtag(request.headers['if-none-match'], etag)) return new EmptyAnswer(304, { etag });
   return new Answer(200, context, { etag });
 });

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { useTestApi, type Client } from './support/api';
+import { created } from './support/fixtures';
+import { MAX_TOOL_URL_LENGTH } from '../functions/mcp/tools';
+
+/**
+ * What a tool call's arguments may be: each reaches the route as that route's parameter or is refused naming it, with
+ * the API's own envelope; and what the JSON-RPC layer answers to messages the SDK would take as its own fault.
+ */
+
+const api = useTestApi();
+
+/** One JSON-RPC message posted to /mcp, as a voice platform's tool call or curl sends it. */
+const rpc = (client: Client, message: Record<string, unknown>) => client.post('/mcp', { jsonrpc: '2.0', ...message });
+
+/** `tools/call` of one tool with these arguments; answers the JSON-RPC result. */
+async function callTool(client: Client, name: string, args: Record<string, unknown>) {
+  const res = await rpc(client, { id: 1, method: 'tools/call', params: { name, arguments: args } });
+  expect(res.status).toBe(200);
+  expect(res.body.error, JSON.stringify(res.body)).toBeUndefined();
+  return res.body.result as { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: Record<string, any> };
+}
+
+/** The API's error envelope a failed tool carries as its text (README: "a failure is an isError result whose text is the API's error envelope"). */
+function envelopeOf(result: { isError?: boolean; content: { text: string }[] }) {
+  expect(result.isError, JSON.stringify(result)).toBe(true);
+  const text = result.content[0]!.text;
+  expect(() => JSON.parse(text), `the failed tool's text is an error envelope: ${JSON.stringify(text)}`).not.toThrow();
+  return JSON.parse(text).error as { status: number; code?: string; message: string; details?: { path: string; message: string }[] };
+}
+
+describe('MCP tools take their path arguments as the route’s parameters, never as other paths', () => {
+  it('deleteCompanyNote with noteId ".." deletes no company', async () => {
+    const { client } = await api.organization();
+    const company = await created(client, '/v1/companies', 'company', { name: 'Harbour Strata' });
+    const note = await created(client, `/v1/companies/${company.id}/notes`, 'note', { value: 'Call the strata manager first.' });
+
+    // The tool's input schema gives noteId the pattern ^note_…; ".." is no note id, so at most a 400 or a 404.
+    const result = await callTool(client, 'deleteCompanyNote', { companyId: company.id, noteId: '..' });
+
+    expect(envelopeOf(result)).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', message: 'noteId must not be ".."' });
+    // The company and its note are still there.
+    expect((await client.get(`/v1/companies/${company.id}`)).status).toBe(200);
+    expect((await client.get(`/v1/companies/${company.id}/notes/${note.id}`)).status).toBe(200);
+  });
+
+  it('getCompanyNote with noteId ".." answers no company in place of a note', async () => {
+    const { client } = await api.organization();
+    const company = await created(client, '/v1/companies', 'company', { name: 'Harbour Strata' });
+    for (const noteId of ['..', '.']) {
+      const result = await callTool(client, 'getCompanyNote', { companyId: company.id, noteId });
+      expect(envelopeOf(result)).toMatchObject({ status: 400, message: `noteId must not be "${noteId}"` });
+      expect(result.structuredContent).toBeUndefined();
+    }
+  });
+
+  it('getLead without its required leadId is a failure naming leadId, not the list of leads', async () => {
+    const { client } = await api.organization();
+    await created(client, '/v1/leads', 'lead', { name: 'Olivia Nguyen', phone: '+61412345001' });
+    const result = await callTool(client, 'getLead', {});
+    // Otherwise the answer is GET /v1/leads/ (the list) as getLead's structured content, which its output schema refuses.
+    expect(result.structuredContent?.leads).toBeUndefined();
+    expect(envelopeOf(result)).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', message: 'leadId is required' });
+  });
+
+  it('lookup_caller without its required phone is a 400 naming phone', async () => {
+    const { client } = await api.organization();
+    expect(envelopeOf(await callTool(client, 'lookup_caller', {}))).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', message: 'phone is required' });
+    expect(envelopeOf(await callTool(client, 'lookup_caller', { phone: '' }))).toMatchObject({ status: 400, message: 'phone must not be ""' });
+  });
+});
+
+describe('MCP tool arguments the input schema refuses', () => {
+  it('refuses an idempotencyKey that is not text, rather than writing without one', async () => {
+    const { client } = await api.organization();
+    // The input schema says idempotencyKey is a string; dropped, a retry would write twice.
+    const error = envelopeOf(await callTool(client, 'createFaq', { question: 'Do you charge a call-out fee?', answer: 'Yes, $89.', idempotencyKey: 20241124 }));
+    expect(error).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', message: 'idempotencyKey must be a non-empty string' });
+    expect((await client.get('/v1/faqs')).body.totalCount).toBe(0);
+  });
+
+  it('an empty idempotencyKey (minLength 1) is refused, not dropped', async () => {
+    const { client } = await api.organization();
+    const result = await callTool(client, 'createFaq', { question: 'Do you charge a call-out fee?', answer: 'Yes, $89.', idempotencyKey: '' });
+    expect(envelopeOf(result)).toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
+    expect((await client.get('/v1/faqs')).body.totalCount).toBe(0);
+  });
+
+  it('an oversized query argument answers the API’s error envelope naming it, not an empty text', async () => {
+    const { client } = await api.organization();
+    // search_leads' input schema: q is at most 254 characters.
+    const error = envelopeOf(await callTool(client, 'search_leads', { q: 'x'.repeat(20_000) }));
+    expect(error).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', message: `q is too long: the request's URL may be at most ${MAX_TOOL_URL_LENGTH} characters` });
+    // Within the URL's length, the route's own rule answers: q is at most 254 characters.
+    expect(envelopeOf(await callTool(client, 'search_leads', { q: 'x'.repeat(255) })).details).toEqual([{ path: 'q', message: expect.stringContaining('254') }]);
+  });
+});
+
+describe('MCP protocol answers', () => {
+  it('tools/call with arguments that are not an object is JSON-RPC Invalid params (-32602), not Internal error', async () => {
+    const { client } = await api.organization();
+    const res = await rpc(client, { id: 4, method: 'tools/call', params: { name: 'lookup_caller', arguments: '+61412345001' } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ jsonrpc: '2.0', id: 4, error: { code: -32602, message: 'Invalid params: params.arguments must be an object of the tool’s arguments' } });
+    const unnamed = await rpc(client, { id: 5, method: 'tools/call', params: { arguments: {} } });
+    expect(unnamed.body.error).toEqual({ code: -32602, message: 'Invalid params: tools/call takes params: the tool’s name and its arguments' });
+    const bare = await rpc(client, { id: 6, method: 'initialize' });
+    expect(bare.body.error).toEqual({ code: -32602, message: 'Invalid params: initialize takes params: protocolVersion, capabilities and clientInfo' });
+  });
+
+  it('refuses a JSON-RPC response from the client, naming method: the server sends it no request to answer', async () => {
+    const { client } = await api.organization();
+    const res = await rpc(client, { id: 5, result: {} });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual([{ path: 'method', message: 'method is required' }]);
+  });
+});
