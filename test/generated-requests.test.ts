@@ -103,6 +103,14 @@ const STATED_RULES: { operations: string[]; states: string; keep: (request: { qu
     },
   },
   {
+    operations: ['POST /v1/inquiries'],
+    states: 'When it ended: not before startedAt.',
+    keep: ({ body }) => {
+      const data = body?.data;
+      if (data?.startedAt && data.endedAt && Date.parse(data.endedAt) < Date.parse(data.startedAt)) data.endedAt = data.startedAt;
+    },
+  },
+  {
     operations: ['GET /v1/leads'],
     states: 'Send at most one of `q`, `email` and `phone`',
     keep: ({ query }) => {

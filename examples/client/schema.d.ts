@@ -3226,7 +3226,10 @@ export interface operations {
                         duration: number;
                         /** Format: date-time */
                         startedAt: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it ended: not before startedAt.
+                         */
                         endedAt: string;
                         /** @enum {string} */
                         endedBy: "user" | "assistant";

@@ -19,19 +19,27 @@ const HttpUrl = (name: string) =>
     v.metadata({ jsonSchema: { format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' } }),
   );
 
+/** A call or a chat ends when it starts or after: an end before the start is a sender's mistake, named. */
+const END_RULE = 'When it ended: not before startedAt.';
+const endsAfterStart = (record: { startedAt: string; endedAt: string | null }) => record.endedAt === null || Date.parse(record.endedAt) >= Date.parse(record.startedAt);
+const END_MESSAGE = 'data.endedAt must not be before data.startedAt';
+
 /** The source records of docs/inquiry-sources.md, without their ids (the service issues them). */
-export const CallRecordInput = v.strictObject({
-  summary: Text('data.summary', 5_000),
-  keyPoints: Items('data.keyPoints', Text('data.keyPoints[]', 1_000), 50),
-  /** Null (or left out) when the call was not recorded. */
-  recordingUrl: v.optional(v.nullable(HttpUrl('data.recordingUrl')), null),
-  transcripts: Items('data.transcripts', v.strictObject({ created_at: Instant('created_at'), text: Text('text', 10_000), user: v.picklist(CALL_PARTIES, `user must be one of ${list(CALL_PARTIES)}`) }), 1_000),
-  direction: v.picklist(CALL_DIRECTIONS, `direction must be one of ${list(CALL_DIRECTIONS)}`),
-  duration: Seconds,
-  startedAt: Instant('data.startedAt'),
-  endedAt: Instant('data.endedAt'),
-  endedBy: v.picklist(CALL_PARTIES, `endedBy must be one of ${list(CALL_PARTIES)}`),
-});
+export const CallRecordInput = v.pipe(
+  v.strictObject({
+    summary: Text('data.summary', 5_000),
+    keyPoints: Items('data.keyPoints', Text('data.keyPoints[]', 1_000), 50),
+    /** Null (or left out) when the call was not recorded. */
+    recordingUrl: v.optional(v.nullable(HttpUrl('data.recordingUrl')), null),
+    transcripts: Items('data.transcripts', v.strictObject({ created_at: Instant('created_at'), text: Text('text', 10_000), user: v.picklist(CALL_PARTIES, `user must be one of ${list(CALL_PARTIES)}`) }), 1_000),
+    direction: v.picklist(CALL_DIRECTIONS, `direction must be one of ${list(CALL_DIRECTIONS)}`),
+    duration: Seconds,
+    startedAt: Instant('data.startedAt'),
+    endedAt: v.pipe(Instant('data.endedAt'), v.description(END_RULE)),
+    endedBy: v.picklist(CALL_PARTIES, `endedBy must be one of ${list(CALL_PARTIES)}`),
+  }),
+  v.forward(v.check((record) => endsAfterStart(record), END_MESSAGE), ['endedAt']),
+);
 
 export const EmailRecordInput = v.strictObject({
   subject: Text('data.subject', 1_000),
@@ -41,11 +49,14 @@ export const EmailRecordInput = v.strictObject({
   receivedAt: Instant('data.receivedAt'),
 });
 
-export const ChatbotRecordInput = v.strictObject({
-  messages: Items('data.messages', v.strictObject({ role: v.picklist(CALL_PARTIES, `role must be one of ${list(CALL_PARTIES)}`), text: Text('text', 10_000), createdAt: Instant('createdAt') }), 1_000),
-  startedAt: Instant('data.startedAt'),
-  endedAt: v.nullable(Instant('data.endedAt')),
-});
+export const ChatbotRecordInput = v.pipe(
+  v.strictObject({
+    messages: Items('data.messages', v.strictObject({ role: v.picklist(CALL_PARTIES, `role must be one of ${list(CALL_PARTIES)}`), text: Text('text', 10_000), createdAt: Instant('createdAt') }), 1_000),
+    startedAt: Instant('data.startedAt'),
+    endedAt: v.nullable(v.pipe(Instant('data.endedAt'), v.description(`${END_RULE} Null while the chat is open.`))),
+  }),
+  v.forward(v.check((record) => endsAfterStart(record), END_MESSAGE), ['endedAt']),
+);
 
 export const WebformRecordInput = v.strictObject({
   formName: Text('data.formName', 200),
