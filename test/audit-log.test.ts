@@ -219,6 +219,21 @@ describe('filters', () => {
     expect(await allEntries(named, '&to=2000-01-01T00:00:00Z')).toEqual([]);
   });
 
+  it('reads a time before 1970 as the epoch, where entry ids begin: from and updatedSince list every entry, to none', async () => {
+    const { named } = await organizationWithNamedKey();
+    await named.post('/v1/faqs', { question: 'Before?', answer: 'Yes.' });
+    await named.post('/v1/faqs', { question: 'After?', answer: 'Yes.' });
+    const newestFirst = (await allEntries(named)).map((entry) => entry.id);
+    expect(newestFirst).toHaveLength(2);
+    const q = encodeURIComponent;
+    expect(await allEntries(named, '&to=1969-12-31T00:00:00Z')).toEqual([]);
+    expect((await allEntries(named, `&from=${q('1969-12-31T00:00:00Z')}`)).map((entry) => entry.id)).toEqual(newestFirst);
+    // A sync answers a cursor at its end too (where the next poll resumes): one page holds both.
+    const synced = await named.get(`/v1/audit-log?updatedSince=${q('1969-12-31T00:00:00Z')}`);
+    expect(synced.status).toBe(200);
+    expect(synced.body.entries.map((entry: Entry) => entry.id)).toEqual([...newestFirst].reverse());
+  });
+
   it.each([
     ['resourceId=lead_01JA0000000000000000000000', 'resourceId'],
     ['keyId=key_01JA0000000000000000000000&resourceType=lead', 'keyId'],

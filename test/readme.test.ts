@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { EVENT_TYPES } from '../functions/events/types';
 import { freePort } from './support/ports';
 
 const exec = promisify(execFile);
@@ -151,4 +152,14 @@ describe('npm start and the README curl session', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 120_000);
+});
+
+describe('README: Events and webhooks', () => {
+  // The section an integrator reads to choose what to subscribe to names every type POST /v1/webhooks takes.
+  it('lists every event type a subscription can name', () => {
+    const readme = readFileSync('README.md', 'utf8');
+    const section = readme.slice(readme.indexOf('## Events and webhooks'), readme.indexOf('Each `*.updated` event'));
+    const listed = new Set([...section.matchAll(/`([a-z_]+)\.([a-z_|]+)`/g)].flatMap(([, resource, actions]) => actions!.split('|').map((action) => `${resource}.${action}`)));
+    expect(EVENT_TYPES.filter((type) => !listed.has(type))).toEqual([]);
+  });
 });

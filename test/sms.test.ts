@@ -283,6 +283,8 @@ describe('POST /v1/sms errors', () => {
     ['a message over 1600 characters', { message: 'x'.repeat(1601) }, 'message'],
     ['a missing message', { message: undefined }, 'message'],
     ['a message that is not a string', { message: 42 }, 'message'],
+    ['a NUL character in the message', { message: 'Your quote is ready\u0000' }, 'message'],
+    ['a terminal escape in the message', { message: '\u001b[31mYour quote is ready' }, 'message'],
     ['a missing userId', { userId: undefined }, 'userId'],
     ['a missing leadId', { leadId: undefined }, 'leadId'],
     ['an unknown field', { priority: 'high' }, 'priority'],
@@ -301,6 +303,14 @@ describe('POST /v1/sms errors', () => {
     expect(res.status).toBe(404);
     expect(res.body.message).toBe('Message thread not found');
     await expectNothingRecorded(client, leadId);
+  });
+
+  it('sends a message trimmed of the white space around it, as every free-text field is', async () => {
+    const { client, userId, leadId } = await organizationWithSender();
+    const res = await client.post('/v1/sms', { userId, leadId, message: '  Running 10 minutes late.\n' });
+    expect(res.status).toBe(201);
+    expect(res.body.sms.body).toBe('Running 10 minutes late.');
+    expect(sentLocally.at(-1)!.body).toBe('Running 10 minutes late.');
   });
 
   it('accepts a message of exactly 1600 characters', async () => {

@@ -3542,6 +3542,7 @@ export interface operations {
                 "application/json": {
                     userId: string;
                     leadId: string;
+                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     message: string;
                     messageThreadId?: string;
                 };

@@ -18,9 +18,9 @@ export async function recordAuditEntries(entries: OrganizationEntry[]): Promise<
   await putItems(entries.map(({ organizationId, entry }) => toAuditEntryItem(organizationId, entry)));
 }
 
-/** The ids of entries made at `at` (ISO) and after, or before it. */
-const firstIdAt = (at: string) => `audit_${encodeTime(Date.parse(at), 10)}${MIN_ULID.slice(10)}`;
-const lastIdBefore = (at: string) => `audit_${encodeTime(Date.parse(at) - 1, 10)}${MAX_ULID.slice(10)}`;
+/** The ids of entries made at `at` (ISO) and after, or before it; ids begin at the epoch, so a time before it is the epoch. */
+const firstIdAt = (at: string) => `audit_${encodeTime(Math.max(0, Date.parse(at)), 10)}${MIN_ULID.slice(10)}`;
+const lastIdBefore = (at: string) => (Date.parse(at) <= 0 ? 'audit_' : `audit_${encodeTime(Date.parse(at) - 1, 10)}${MAX_ULID.slice(10)}`);
 
 /** The partition of the filter asked (each has its own), between two entry ids. */
 function sourceOf(organizationId: string, { keyId, resourceType, resourceId }: AuditLogQuery, [from, to]: [string, string]): PageSource {

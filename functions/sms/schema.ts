@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { PageQuery, PrefixedId, Timestamp, pageSchema } from '../../shared/schema';
+import { NonEmptyString, PageQuery, PrefixedId, Timestamp, pageSchema } from '../../shared/schema';
 import { SMS_DIRECTIONS, SMS_STATUSES } from '../inquiries/schema';
 
 /** Ten concatenated SMS segments of 160 GSM characters, the usual provider ceiling. */
@@ -8,12 +8,8 @@ export const SMS_MAX_LENGTH = 1600;
 export const SendSmsBody = v.strictObject({
   userId: PrefixedId('user', 'userId'),
   leadId: PrefixedId('lead', 'leadId'),
-  message: v.pipe(
-    v.string('message must be a string'),
-    v.minLength(1, 'message must not be empty'),
-    v.check((message) => message.trim().length > 0, 'message must not be blank'),
-    v.maxLength(SMS_MAX_LENGTH, `message must be at most ${SMS_MAX_LENGTH} characters`),
-  ),
+  // Text a person wrote, held to the rule of every free-text field: a control character reaches the lead's phone.
+  message: NonEmptyString('message', SMS_MAX_LENGTH),
   messageThreadId: v.optional(PrefixedId('thread', 'messageThreadId', { label: 'Message thread' })),
 });
 export type SendSmsBody = v.InferOutput<typeof SendSmsBody>;

@@ -40,11 +40,10 @@ function eventsOfRecord({ change, sequenceNumber, streamTimeMs }: NonNullable<Re
 }
 
 /**
-/**
  * The table's stream → events and audit entries. Only committed changes reach the stream, so an event exists exactly
- * when its change does. Record by record, in the shard's order: a record's events are recorded, then queued for the
- * subscriptions that asked for their types (each organization's read once per batch), and a write a writer stamped on
- * a record is recorded in the audit log. The first record that fails stops the batch and is reported (./in-order.ts):
+ * when its change does. Record by record, in the shard's order: a record's events and the audit entries of the writes
+ * a writer stamped on it are recorded, then its events are queued for the subscriptions that asked for their types
+ * (each organization's read once per batch). The first record that fails stops the batch and is reported (./in-order.ts):
  * it and the records after it are handed again, the records before it never, so a record whose webhooks were queued
  * is not queued twice. Event and entry ids come from the records, so a record handed again rewrites the same events
  * and entries, and receivers see the same webhook-id (deliveries are at least once).
@@ -58,10 +57,10 @@ export async function handler(batch: DynamoDBStreamEvent, context?: Deadline): P
       if (!change) return;
       const events = eventsOfRecord(change);
       const entries = auditEntriesOf(change.change, change.sequenceNumber);
-      await Promise.all([
-        entries.length ? recordAuditEntries(entries) : undefined,
-        events.length ? recordEvents(events).then(() => enqueueDeliveries(events, subscriptionsOf)) : undefined,
-      ]);
+      // What a record handed again rewrites alike goes first; its webhooks are queued only once both are written, so a
+      // failed audit write cannot leave them queued for a second time.
+      await Promise.all([entries.length ? recordAuditEntries(entries) : undefined, events.length ? recordEvents(events) : undefined]);
+      if (events.length) await enqueueDeliveries(events, subscriptionsOf);
     },
     context,
   );

@@ -78,21 +78,25 @@ export async function deliver(job: DeliveryJob): Promise<void> {
   }
 
   const { outcome, delivery } = await attempt(webhook.url, activeSecrets(webhook), job.event, job.attempt, job.deliveryId);
-  const retry = delivery.status === 'SUCCEEDED' ? undefined : retryOf(job, Date.now());
+  const attemptedAt = Date.parse(delivery.attemptedAt!);
+  const failed = delivery.status !== 'SUCCEEDED';
+  // The attempt that disables the subscription is its last: no retry follows it, so it shows no next attempt.
+  const disables = failed && webhook.failingSince !== null && attemptedAt - Date.parse(webhook.failingSince) >= webhookSettings.giveUpAfterMs;
+  const retry = failed && !disables ? retryOf(job, Date.now()) : undefined;
   // A redelivery's first attempt completes the PENDING record its request answered.
   await (job.deliveryId ? completeDelivery : recordDelivery)(job.organizationId, job.webhookId, { ...delivery, nextAttemptAt: retry?.notBefore ?? null });
 
-  const attemptedAt = Date.parse(delivery.attemptedAt!);
-  if (delivery.status === 'SUCCEEDED') {
+  if (!failed) {
     if (webhook.failingSince) await updateWebhook(job.organizationId, job.webhookId, { failingSince: null });
     return;
   }
   const failure = outcome.statusCode === null ? outcome.error! : `HTTP ${outcome.statusCode}`;
-  if (!webhook.failingSince) await markFailing(job.organizationId, job.webhookId, new Date(attemptedAt).toISOString());
-  else if (attemptedAt - Date.parse(webhook.failingSince) >= webhookSettings.giveUpAfterMs) {
+  if (disables) {
     const disabledReason = `Disabled at ${new Date().toISOString()}: every delivery since ${webhook.failingSince} failed (last: ${failure}). Fix the receiver, then set isEnabled to true.`;
     await updateWebhook(job.organizationId, job.webhookId, { isEnabled: false, disabledReason, updatedAt: new Date().toISOString() });
+    return;
   }
+  if (!webhook.failingSince) await markFailing(job.organizationId, job.webhookId, new Date(attemptedAt).toISOString());
   if (retry) await deliveryQueue().send([retry]);
   else await deliveryQueue().deadLetter(job, `retries ran out 24 hours after the first attempt (last: ${failure})`);
 }

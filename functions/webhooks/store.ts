@@ -8,7 +8,7 @@ import type { Page, PageRequest } from '../../shared/pagination';
 import { MAX_WEBHOOKS_PER_ORGANIZATION, type DeliveryFilter, type WebhookDelivery } from './schema';
 import { counterUpdate } from '../../shared/store/counters';
 import { countedPage, queryAll, rangePage } from '../../shared/store/query-page';
-import { changeLogKey, listOrChanges, resumablePage } from '../../shared/store/change-log';
+import { changeLogKey, listOrChanges, refuseFilters, resumablePage } from '../../shared/store/change-log';
 import { idsSince, retentionWindow } from '../../shared/store/retention';
 import { deleteItem, insertIfAbsent, transact, writeAlone, type TransactWrite } from '../../shared/store/transact';
 import { setFields } from '../../shared/store/update-fields';
@@ -104,6 +104,8 @@ export async function completeDelivery(organizationId: string, webhookId: string
 /** A page of the subscription's delivery attempts of the last 30 days, newest first, of one event type and/or status when asked. */
 export async function listDeliveriesPage(organizationId: string, webhookId: string, { page, limit, cursor, updatedSince, ...filter }: PageRequest & DeliveryFilter): Promise<Page<WebhookDelivery>> {
   if (updatedSince !== undefined) {
+    // As on every list: a redelivery's record moves from PENDING under an id a poller filtering by status has passed.
+    refuseFilters(filter);
     // A sync reads the attempts made since, oldest first, by their ids (ULIDs of the attempt's time); a redelivery's
     // PENDING record is completed under its id, so its outcome is read from the deliveries list itself.
     const [from, to] = idsSince('delivery', updatedSince);

@@ -40,7 +40,7 @@ export interface RawPage {
 export const changeLogSource = (partition: string, updatedSince: string): PageSource => ({ index: 'gsi6', pk: partition, skBetween: [updatedSince, END], ascending: true });
 
 /** With another filter of the list, sync answers 400: each filter combination would need its own change log. */
-function refuseFilters(filters: Record<string, unknown> = {}) {
+export function refuseFilters(filters: Record<string, unknown> = {}) {
   const combined = Object.entries(filters)
     .filter(([, value]) => value !== undefined)
     .map(([name]) => name);

@@ -15,5 +15,6 @@ export function retentionWindow(kind: string, days: number, at = Date.now()): [s
  * a poller follows it; records past their retention may show until DynamoDB's TTL deletes them.
  */
 export function idsSince(kind: string, since: string): [string, string] {
-  return [`${kind}_${encodeTime(Date.parse(since), 10)}${MIN_ULID.slice(10)}`, `${kind}_${MAX_ULID}`];
+  // Ids begin at the epoch: a time before it (updatedSince=1969-…) reads from the first.
+  return [`${kind}_${encodeTime(Math.max(0, Date.parse(since)), 10)}${MIN_ULID.slice(10)}`, `${kind}_${MAX_ULID}`];
 }
