@@ -455,3 +455,100 @@ describe('GET and PATCH /v1/inbound-endpoints/{inboundEndpointId}', () => {
     expect((await owner.client.patch(`/v1/inbound-endpoints/${created.id}`, { name: 'Back' })).status).toBe(404);
   });
 });
+
+/** A JSON post to a public inbound URL, as a browser page's script or a form builder sends it. */
+const postJson = (url: string, body: unknown) => fetch(url, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+describe('a public inbound URL does not tell which endpoint ids exist', () => {
+  it.each([
+    ['a wrong token and a query parameter the route does not take', (id: string) => `/v1/inbound/${id}?token=inb_wrongwrongwrongwrongwrongwrongwron&utm_source=x`],
+    ['no token and a query parameter the route does not take', (id: string) => `/v1/inbound/${id}?utm_source=x`],
+    ['a token longer than 200 characters', (id: string) => `/v1/inbound/${id}?token=${'a'.repeat(201)}`],
+  ])('answers a post with %s exactly as it answers an unknown endpoint: 401, records nothing', async (_, pathOf) => {
+    const { client } = await api.organization();
+    const created = await endpoint(client);
+    const UNKNOWN_ID = 'inbound_01HZZZZZZZZZZZZZZZZZZZZZZZ';
+    const unknown = await postJson(`${api.url}${pathOf(UNKNOWN_ID)}`, { email: 'probe@example.com' });
+    expect(unknown.status).toBe(401);
+    const existing = await postJson(`${api.url}${pathOf(created.id)}`, { email: 'probe@example.com' });
+    // docs/decisions/inbound.md: "An unknown endpoint answers the same 401 as a bad token, so ids cannot be probed."
+    expect({ status: existing.status, body: await existing.json() }).toEqual({ status: 401, body: gatewayResponseBody(GATEWAY_RESPONSES.UNAUTHORIZED) });
+    expect((await client.get('/v1/inquiries')).body.totalCount).toBe(0);
+  });
+
+  it('answers a preflight with a wrong token and a query parameter the route does not take as one for an unknown endpoint: 401', async () => {
+    const { client } = await api.organization();
+    const created = await endpoint(client, { name: 'Shop form', source: 'WEBFORM', allowedOrigins: ['https://shop.example.com'] });
+    const UNKNOWN_ID = 'inbound_01HZZZZZZZZZZZZZZZZZZZZZZZ';
+    const preflight = (id: string) =>
+      fetch(`${api.url}/v1/inbound/${id}?token=inb_wrongwrongwrongwrongwrongwrongwron&utm_source=x`, { method: 'OPTIONS', headers: { origin: 'https://shop.example.com', 'access-control-request-method': 'POST' } });
+    expect((await preflight(UNKNOWN_ID)).status).toBe(401);
+    // "a preflight must not tell which ids exist"
+    expect((await preflight(created.id)).status).toBe(401);
+  });
+
+  it('takes a form post with its token and a query parameter the route does not name (a page’s campaign tags), as any other', async () => {
+    const { client } = await api.organization();
+    const form = await endpoint(client);
+    const res = await postJson(`${form.url}&utm_source=newsletter`, { email: 'tagged@example.com', message: 'From the newsletter' });
+    expect(res.status).toBe(201);
+    expect((await client.get('/v1/inquiries')).body.totalCount).toBe(1);
+  });
+});
+
+describe('a public inbound URL writes inquiries, it does not read them', () => {
+  it('never answers a post that repeats another sender’s externalInquiryId with that inquiry’s summary or lead', async () => {
+    const { client } = await api.organization();
+    // Recorded by the organization's own integration with its API key: a CRM's entry number as the external id.
+    const privateInquiry = await client.post('/v1/inquiries', {
+      source: 'WEBFORM',
+      externalInquiryId: '1001',
+      lead: { name: 'Rosa Private', email: 'rosa.private@example.com', phone: '+61412999888' },
+      summary: 'Key is under the mat; alarm code 4321',
+      data: { formName: 'Back office', fields: [{ name: 'notes', label: 'notes', value: 'Key is under the mat; alarm code 4321' }], submittedAt: '2026-11-20T00:00:00.000Z', pageUrl: null },
+    });
+    expect(privateInquiry.status).toBe(201);
+    const { inquiry } = privateInquiry.body as { inquiry: { id: string; leadId: string } };
+
+    // A web form's URL, token included, is public in its page (docs/decisions/security.md): anyone can post to it.
+    const form = await endpoint(client);
+    const res = await postJson(form.url, { email: 'stranger@example.com', message: 'hello', externalInquiryId: '1001' });
+    const text = await res.text();
+    expect(text).not.toContain('alarm code 4321');
+    expect(text).not.toContain(inquiry.leadId);
+    // The stranger's post is recorded as their own, on their own lead.
+    expect(res.status).toBe(201);
+    const own = JSON.parse(text).inquiry;
+    expect((await client.get(`/v1/leads/${own.leadId}`)).body.lead.email).toBe('stranger@example.com');
+    expect((await client.get('/v1/inquiries')).body.totalCount).toBe(2);
+  });
+
+  it('answers a repeat from the sender that made it with the first inquiry, and records nothing', async () => {
+    const { client } = await api.organization();
+    const form = await endpoint(client);
+    const post = () => postJson(form.url, { email: 'ana@example.com', message: 'Quote for re-piping', externalInquiryId: 'entry-7' });
+    const first = await post();
+    expect(first.status).toBe(201);
+    const again = await post();
+    expect(again.status).toBe(200);
+    expect(((await again.json()) as { inquiry: { id: string } }).inquiry.id).toBe(((await first.json()) as { inquiry: { id: string } }).inquiry.id);
+    expect((await client.get('/v1/inquiries')).body.totalCount).toBe(1);
+  });
+
+  it('never answers a post to one form with an inquiry another form of the organization recorded', async () => {
+    const { client } = await api.organization();
+    const quotes = await endpoint(client, { name: 'Quote form', source: 'WEBFORM' });
+    const careers = await endpoint(client, { name: 'Careers form', source: 'WEBFORM' });
+    const first = await postJson(quotes.url, { email: 'ana@example.com', message: 'Quote for re-piping, my gate code is 8080', externalInquiryId: 'entry-1' });
+    expect(first.status).toBe(201);
+    const { inquiry } = (await first.json()) as { inquiry: { id: string; leadId: string } };
+
+    // Each form builder numbers its own entries from 1: the careers form's first entry is a different submission.
+    const other = await postJson(careers.url, { email: 'ben@example.com', message: 'Applying as an apprentice', externalInquiryId: 'entry-1' });
+    const text = await other.text();
+    expect(text).not.toContain('gate code is 8080');
+    expect(text).not.toContain(inquiry.leadId);
+    expect(other.status).toBe(201);
+    expect((await client.get('/v1/inquiries')).body.totalCount).toBe(2);
+  });
+});

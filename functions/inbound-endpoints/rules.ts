@@ -318,7 +318,8 @@ async function ingestPost(endpoint: InboundEndpointRecord, headers: Record<strin
   const candidate = JSON.parse(JSON.stringify({ ...shaped, ...(externalInquiryId ? { externalInquiryId } : {}) })) as unknown;
   const parsed = v.safeParse(IngestInquiryBody, candidate);
   if (!parsed.success) throw new ValidationError(parsed.issues.map((issue) => ({ path: v.getDotPath(issue) ?? 'body', message: issue.message })));
-  return ingestInquiry(endpoint.organizationId, parsed.output);
+  // Posted to a URL anyone with the page may post to: a repeat of an id is answered only to the sender that made it.
+  return ingestInquiry(endpoint.organizationId, parsed.output, { publicEndpointId: endpoint.id });
 }
 
 /**

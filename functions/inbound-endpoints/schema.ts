@@ -147,4 +147,9 @@ export const InboundEndpointDeleted = DeletedSchema;
 export const InboundEndpointListQuery = PageQuery;
 
 /** POST /v1/inbound/{id}: the token, unless the body is signed. */
-export const InboundQuery = v.object({ token: v.optional(v.pipe(v.string(), v.maxLength(200, 'token must be at most 200 characters'))) });
+/**
+ * The inbound URL's query: its token, checked only by comparing it with the endpoint's (a wrong one, of any length,
+ * answers the same 401 as an unknown endpoint, so ids cannot be probed); other parameters, such as a page's
+ * campaign tags copied onto the form's action, are ignored rather than refused.
+ */
+export const InboundQuery = v.looseObject({ token: v.optional(v.pipe(v.string(), v.metadata({ jsonSchema: { maxLength: 200 } }))) });

@@ -1,8 +1,8 @@
-import { contactsOf, leadCounterNames, toActivityItem } from '../leads/entity';
+import { contactsOf, hasContact, leadCounterNames, toActivityItem } from '../leads/entity';
 import { inquiryKeys } from './entity';
 import { newId, now } from '../../shared/ids';
 import { createInquiry, findInquiryByExternalId, inquiryListItem, type NewInquiry } from './store';
-import { ACTIVITY_SEQUENCE, holderOfFirst, insertLeadOrFindHolders, lookUpAgain, type HeldContact } from '../leads/store';
+import { ACTIVITY_SEQUENCE, getLead, holderOfFirst, insertLeadOrFindHolders, lookUpAgain, type HeldContact } from '../leads/store';
 import { retryOnStaleWrite } from '../../shared/store/versioned';
 import { counterUpdate } from '../../shared/store/counters';
 import { takeId } from '../../shared/store/sequences';
@@ -33,18 +33,31 @@ async function findOrCreateLead(organizationId: string, sender: InquirySender, a
 }
 
 /**
+ * Where a post came from, when not from a holder of the organization's key: a public inbound URL (its endpoint id),
+ * which anyone who has the page may post to.
+ */
+export interface IngestSource {
+  publicEndpointId?: string;
+}
+
+/**
  * Records an inquiry pushed by an integration: the lead found or created, then the inquiry with its source
  * record, the lead's unread count and latest inquiry, an INQUIRY_RECEIVED activity and the counters in one
  * transaction, on condition that the lead still has the contact it was found by: a lead deleted or giving it up
  * meanwhile makes the lookup run again. An externalInquiryId seen before (per source) answers the first inquiry and
- * writes nothing.
+ * writes nothing. A public URL's external ids are its own, and a repeat is answered with the first inquiry only when
+ * it comes from the contact it was recorded for: from anyone else it is recorded as an inquiry of its own, without
+ * the id, so a URL that takes posts never hands back another sender's.
  */
-export async function ingestInquiry(organizationId: string, body: IngestInquiryBody): Promise<{ inquiry: InquiryListItem; created: boolean }> {
-  const { source, externalInquiryId } = body;
-  if (externalInquiryId) {
-    const first = await findInquiryByExternalId(organizationId, source, externalInquiryId);
-    if (first) return { inquiry: first, created: false };
-  }
+export async function ingestInquiry(organizationId: string, body: IngestInquiryBody, from: IngestSource = {}): Promise<{ inquiry: InquiryListItem; created: boolean }> {
+  const { source } = body;
+  const claimed = body.externalInquiryId && (from.publicEndpointId ? `${from.publicEndpointId}#${body.externalInquiryId}` : body.externalInquiryId);
+  /** Whether this post may be answered with the inquiry recorded first under its id. */
+  const mayRepeat = async (first: InquiryListItem) => !from.publicEndpointId || (await sentBy(organizationId, first, body.lead));
+  const first = claimed ? await findInquiryByExternalId(organizationId, source, claimed) : undefined;
+  if (first && (await mayRepeat(first))) return { inquiry: first, created: false };
+  // An id another sender's inquiry holds: this post is recorded on its own, without it.
+  const externalInquiryId = first ? undefined : body.externalInquiryId;
   const at = body.createdAt ? new Date(body.createdAt) : new Date();
   const inquiryId = newId('inquiry', at);
   const summary = body.summary ?? defaultSummary(body);
@@ -55,7 +68,7 @@ export async function ingestInquiry(organizationId: string, body: IngestInquiryB
     const alsoWrite: TransactWrite[] = [
       insertIfAbsent(toActivityItem(organizationId, { id: activityId, event: 'INQUIRY_RECEIVED', data: `${source} inquiry received`, referenceId: inquiryId, userId: null, leadId: lead.id, createdAt: at.toISOString(), updatedAt: now() })),
       counterUpdate(organizationId, leadCounterNames.activities(lead.id), 1),
-      ...(externalInquiryId ? [insertIfAbsent({ ...inquiryKeys.externalInquiry(organizationId, source, externalInquiryId), entity: 'EXTERNAL_INQUIRY', inquiryId }, () => new ExternalIdTaken())] : []),
+      ...(externalInquiryId ? [insertIfAbsent({ ...inquiryKeys.externalInquiry(organizationId, source, claimed!), entity: 'EXTERNAL_INQUIRY', inquiryId }, () => new ExternalIdTaken())] : []),
     ];
     try {
       const record = await createInquiry(
@@ -67,11 +80,19 @@ export async function ingestInquiry(organizationId: string, body: IngestInquiryB
       return { inquiry: inquiryListItem(record), created: true };
     } catch (error) {
       if (!(error instanceof ExternalIdTaken)) lookUpAgain(error);
-      const first = await findInquiryByExternalId(organizationId, source, externalInquiryId!);
-      if (!first) throw error;
-      return { inquiry: first, created: false };
+      // A concurrent post took the id first: answered as a repeat, or, from another sender, recorded on its own.
+      const taken = await findInquiryByExternalId(organizationId, source, claimed!);
+      if (!taken) throw error;
+      if (await mayRepeat(taken)) return { inquiry: taken, created: false };
+      return ingestInquiry(organizationId, { ...body, externalInquiryId: undefined }, from);
     }
   });
+}
+
+/** Whether the inquiry's lead has one of the sender's contacts: the same sender, retrying. */
+async function sentBy(organizationId: string, inquiry: InquiryListItem, sender: InquirySender): Promise<boolean> {
+  const lead = await getLead(organizationId, inquiry.leadId);
+  return lead !== undefined && contactsOf({ email: sender.email ?? null, phone: sender.phone ?? null }).some((contact) => hasContact(lead, contact));
 }
 
 /** The record with the ids the service issues: the call's and its transcript lines', a chat's messages'. */

@@ -117,8 +117,11 @@ function chainOf<R extends RouteRequest, S extends v.GenericSchema>(
   chain.use(errorEnvelope());
   if (body) chain.use(bodySizeLimit()).use(absentBodyIsEmptyObject()).use(httpJsonBodyParser({ disableContentTypeCheck: true }));
   const knownQuery = new Set(Object.keys((query as { entries?: Record<string, unknown> } | undefined)?.entries ?? {}));
+  // A loose query schema takes parameters it does not name, and ignores them (a public URL that must not refuse
+  // before it has checked who is posting).
+  const takesAnyQuery = (query as { type?: string } | undefined)?.type === 'loose_object';
   return chain.handler(async (event) => {
-    refuseUnknownQuery(event.queryStringParameters, knownQuery);
+    if (!takesAnyQuery) refuseUnknownQuery(event.queryStringParameters, knownQuery);
     const input = {
       path: path ? parseOrThrow(path, event.pathParameters ?? {}, 'path') : undefined,
       query: query ? parseOrThrow(query, event.queryStringParameters ?? {}, 'query') : undefined,
