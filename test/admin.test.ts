@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { assignUsagePlan } from '../infra/admin/usage-plan-keys';
 import { USAGE_PLANS, usageIdentifierKey } from '../shared/auth/usage-plans';
 import { useTestApi } from './support/api';
+import { listApiKeys } from '../shared/auth/api-keys';
 import { admin } from './support/admin-cli';
 
 const api = useTestApi();
@@ -201,5 +202,25 @@ describe('putting an organization in a usage plan of the deployed API', () => {
   it('names the plan it could not find instead of guessing', async () => {
     const { client } = apiGateway();
     await expect(assignUsagePlan(client, { restApiId: 'api123', organizationId: 'org_01JZ0000000000000000000000', plan: 'scale' })).rejects.toThrow('API api123 has no usage plan "scale"');
+  });
+});
+
+describe('admin CLI: durations too long for a date', () => {
+  // README: "bad arguments print usage and exit with code 2"; 999999999d (about 2.7 million years) is no date.
+  it('key create --expires-in 999999999d exits 2 naming --expires-in, and issues no key', async () => {
+    const { organizationId } = await api.organization();
+    const { code, stdout, stderr } = await admin('key', 'create', '--org', organizationId, '--expires-in', '999999999d');
+    expect({ code, stdout }).toEqual({ code: 2, stdout: '' });
+    expect(stderr).toContain('--expires-in');
+    expect(await listApiKeys(organizationId)).toHaveLength(1);
+  });
+
+  it('key rotate --overlap 999999999d exits 2 naming --overlap, and leaves no replacement key whose secret was never shown', async () => {
+    const { organizationId, keyId } = await api.organization();
+    const { code, stdout, stderr } = await admin('key', 'rotate', '--org', organizationId, '--key', keyId, '--overlap', '999999999d');
+    expect({ code, stdout }).toEqual({ code: 2, stdout: '' });
+    expect(stderr).toContain('--overlap');
+    // Nothing printed the replacement's token, so a key written anyway is a full key nobody can use or identify.
+    expect((await listApiKeys(organizationId)).map((key) => key.keyId)).toEqual([keyId]);
   });
 });

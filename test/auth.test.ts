@@ -138,3 +138,11 @@ describe('key bookkeeping', () => {
     expect((await api.as(token).post('/v1/leads', { name: 'x' })).status).toBe(400);
   });
 });
+
+describe('Authorization header', () => {
+  it('accepts more than one space after Bearer (RFC 6750: "Bearer" 1*SP b64token)', async () => {
+    const { apiKey } = await api.organization();
+    const res = await api.anonymous.get('/v1/leads', { headers: { authorization: `Bearer  ${apiKey}` } });
+    expect(res.status).toBe(200);
+  });
+});

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi } from './support/api';
+import { SmsDeliveryError } from '../shared/errors';
+import { setSmsSender } from '../shared/sms/sender';
 import { countDynamoCalls } from './support/dynamo-calls';
 
 const api = useTestApi();
@@ -96,5 +98,37 @@ describe('Idempotency-Key on POST and PATCH', () => {
     const without = await countDynamoCalls(() => client.post('/v1/leads', lead));
     const withIt = await countDynamoCalls(() => client.post('/v1/leads', { ...lead, email: 'b@example.com' }, withKey('count')));
     expect(withIt).toEqual(['PutItemCommand', ...without, 'PutItemCommand']);
+  });
+});
+
+describe('Idempotency-Key: what is kept', () => {
+  it('does not keep a 413 refused before anything ran: the retry with a smaller body and the same key runs', async () => {
+    const { client } = await api.organization();
+    const withKey = { headers: { 'Idempotency-Key': 'import-sam-1' } };
+    const tooLarge = await client.post('/v1/leads', { name: 'Sam Lee', email: 'sam@example.com', suburb: 'x'.repeat(300_000) }, withKey);
+    expect(tooLarge.status).toBe(413);
+    // As a 400 and an id that cannot exist are not kept ("so a corrected retry runs"), nothing ran for this one either.
+    const corrected = await client.post('/v1/leads', { name: 'Sam Lee', email: 'sam@example.com' }, withKey);
+    expect(corrected.status).toBe(201);
+    expect((await client.get('/v1/leads')).body.totalCount).toBe(1);
+  });
+
+  it('the document’s Idempotency-Key of POST /v1/sms says its 502 is kept, as the API keeps and replays it', async () => {
+    const { client, demo } = await api.organization({ demo: true });
+    const body = { userId: (demo!.userIds as string[])[0], leadId: (demo!.leadIds as string[])[0], message: 'On our way' };
+    const withKey = { headers: { 'Idempotency-Key': 'sms-refused-1' } };
+    const restore = setSmsSender({ name: 'refusing', send: async () => Promise.reject(new SmsDeliveryError('Carrier refused')) });
+    try {
+      expect((await client.post('/v1/sms', body, withKey)).status).toBe(502);
+    } finally {
+      setSmsSender(restore);
+    }
+    const retry = await client.post('/v1/sms', body, withKey);
+    expect([retry.status, retry.headers.get('idempotent-replayed')]).toEqual([502, 'true']);
+
+    const document = (await api.anonymous.get('/openapi')).body;
+    const header = document.paths['/v1/sms'].post.parameters.find((parameter: { name: string }) => parameter.name === 'Idempotency-Key');
+    // A client built from the document must not expect a retry of the 502 to send again.
+    expect(header.description).toContain('a 502, the SMS provider’s answer to a message already recorded and perhaps sent, is kept');
   });
 });

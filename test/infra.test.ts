@@ -68,6 +68,8 @@ describe('the API stack', () => {
       const [response] = Integration.IntegrationResponses;
       expect(response.StatusCode).toBe('405');
       expect(JSON.parse(response.ResponseTemplates['application/json'])).toMatchObject({ success: false, error: { status: 405, code: 'METHOD_NOT_ALLOWED' } });
+      // The headers every answer carries, gateway errors too.
+      expect(response.ResponseParameters).toMatchObject({ 'method.response.header.Cache-Control': "'no-store'", 'method.response.header.X-Content-Type-Options': "'nosniff'" });
       return String(response.ResponseParameters['method.response.header.Allow']).replace(/'/g, '');
     });
     expect(answered.sort()).toEqual([...allowed.values()].sort());

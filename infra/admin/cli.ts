@@ -4,6 +4,7 @@ import { LOCAL_AWS_ENV } from '../local/dynamodb-local';
 import { MAX_COUNTER_SHARDS } from '../../shared/store/counter-shards';
 import { newId } from '../../shared/ids';
 import { API_KEY_SCOPES, DEFAULT_SCOPE, isApiKeyScope, type ApiKeyScope } from '../../shared/auth/scopes';
+import { LATEST_INSTANT } from '../../shared/schema';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -70,7 +71,10 @@ function later(option: string, text: string, { allowZero = false } = {}): Date {
   if (!match) throw new UsageError(`--${option} must look like 30d, 12h, 15m or 90s (got "${text}")`);
   if (Number(match[1]) <= 0 && !allowZero) throw new UsageError(`--${option} must be a positive duration: a key that expires at once is useless (got "${text}")`);
   const seconds = { s: 1, m: 60, h: 3600, d: 86_400 }[match[2] as 's' | 'm' | 'h' | 'd'];
-  return new Date(Date.now() + Number(match[1]) * seconds * 1000);
+  const at = new Date(Date.now() + Number(match[1]) * seconds * 1000);
+  // Refused before anything is written: a rotation must not leave a replacement whose secret it never printed.
+  if (!(at.getTime() < Date.parse(LATEST_INSTANT))) throw new UsageError(`--${option} must end before ${LATEST_INSTANT} (got "${text}")`);
+  return at;
 }
 
 function usagePlan(): UsagePlanName {

@@ -32,6 +32,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { USAGE_PLANS } from '../../shared/auth/usage-plans';
 import { GATEWAY_RESPONSES, gatewayResponseBody, methodNotAllowed, type GatewayResponse } from '../../shared/http/gateway-responses';
+import { NO_STORE_HEADERS } from '../../shared/http/envelope';
 import { authorizerOf, grantedActions, handlerOf, routeId, type AuthorizerKind, type RouteDefinition } from '../../shared/routes/route';
 import { AUTHORIZER_HANDLERS } from '../../functions/resources';
 import { ApiFunction } from './service-function';
@@ -266,7 +267,9 @@ export class ApiStack extends Stack {
     // Not for sam local: it cannot run a mock integration, and takes the ANY mock for the path's own methods too.
     for (const [path, methods] of options.samLocal ? [] : methodsByPath) {
       const { status, headers, body } = methodNotAllowed(methods);
-      const responseHeaders = { 'Content-Type': "'application/json'", 'Cache-Control': "'no-store'", ...Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, `'${value}'`])) };
+      // The headers every answer carries (no-store, nosniff), as the local 405 and the gateway's other responses do.
+      const titled = (name: string) => name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
+      const responseHeaders = { 'Content-Type': "'application/json'", ...Object.fromEntries(Object.entries({ ...NO_STORE_HEADERS, ...headers }).map(([name, value]) => [titled(name), `'${value}'`])) };
       const method = this.api.root.resourceForPath(path).addMethod(
         'ANY',
         new MockIntegration({

@@ -22,7 +22,7 @@ export function sameSecret(given: string, expected: string): boolean {
 /** The token of an `Authorization: Bearer <token>` header, or undefined when malformed. */
 export function bearerToken(headers: Record<string, string | undefined> | null | undefined): string | undefined {
   const header = Object.entries(headers ?? {}).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
-  // Auth scheme names are case-insensitive (RFC 7235).
-  const match = /^Bearer ([A-Za-z0-9_-]{16,200})$/i.exec(header?.trim() ?? '');
+  // Auth scheme names are case-insensitive (RFC 7235), and one or more spaces follow them (RFC 6750: "Bearer" 1*SP b64token).
+  const match = /^Bearer +([A-Za-z0-9_-]{16,200})$/i.exec(header?.trim() ?? '');
   return match?.[1];
 }

@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { ApiError, PayloadTooLargeError, SmsDeliveryError } from '../errors';
+import { ApiError, PayloadTooLargeError, refusedUnrun, SmsDeliveryError } from '../errors';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { DIMENSION, logger, METRIC } from '../observability';
 import { metrics } from '../metrics';
@@ -113,7 +113,8 @@ export function bodySizeLimit(): Middleware {
       const { body, isBase64Encoded } = request.event;
       if (typeof body !== 'string') return;
       const bytes = isBase64Encoded ? Buffer.byteLength(body, 'base64') : Buffer.byteLength(body, 'utf8');
-      if (bytes > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
+      // Refused before anything reads it: not kept for an Idempotency-Key, so the retry with a smaller body runs.
+      if (bytes > MAX_BODY_BYTES) throw refusedUnrun(new PayloadTooLargeError(MAX_BODY_BYTES));
     },
   };
 }
