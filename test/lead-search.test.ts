@@ -206,3 +206,29 @@ describe('round trips of a search page', () => {
     }
   });
 });
+
+const search = async (client: Client, q: string) => ids((await client.get(`/v1/leads?q=${encodeURIComponent(q)}`)).body);
+
+describe('GET /v1/leads?q= by name, as people type it', () => {
+  it('finds a name written with a typographic apostrophe by the same name typed with a straight one, and the other way round', async () => {
+    const { client } = await sydney();
+    // Phones and word processors write O’Brien (U+2019); a keyboard types O'Brien (U+0027): the same name.
+    const sean = await lead(client, { name: 'Seán O’Brien', email: 'sean@example.com' });
+    const niamh = await lead(client, { name: "Niamh O'Connor", email: 'niamh@example.com' });
+
+    expect(await search(client, "o'brien")).toEqual([sean]);
+    expect(await search(client, 'o’connor')).toEqual([niamh]);
+  });
+
+  it('ignores the stroke of ø and ł as it ignores other accents: soren finds Søren, lukasz finds Łukasz', async () => {
+    const { client } = await sydney();
+    const soren = await lead(client, { name: 'Søren Kierkegaard', email: 'soren@example.com' });
+    const lukasz = await lead(client, { name: 'Łukasz Nowak', email: 'lukasz@example.com' });
+    const zoe = await lead(client, { name: 'Zoë Müller', email: 'zoe@example.com' });
+
+    // What the decision promises: accents ignored (zoe finds Zoë).
+    expect(await search(client, 'zoe')).toEqual([zoe]);
+    expect(await search(client, 'soren')).toEqual([soren]);
+    expect(await search(client, 'lukasz')).toEqual([lukasz]);
+  });
+});

@@ -185,3 +185,19 @@ describe('POST /v1/leads/upsert racing the lead it matched', () => {
     expect((await client.get(`/v1/leads/${lead.id}`)).body.lead).toMatchObject({ email: 'jane.old@example.com', suburb: null });
   });
 });
+
+describe('POST /v1/leads/upsert renaming a lead by name', () => {
+  it('splits name as a create does: a one-word name leaves no last name, and the lead is no longer found by its old one', async () => {
+    const { client } = await api.organization();
+    const jane = (await client.post('/v1/leads', { name: 'Jane Smith', email: 'jane@example.com' })).body.lead.id;
+    // A create with this body would answer firstName Cher, lastName null.
+    const created = await client.post('/v1/leads', { name: 'Cher', email: 'cher@example.com' });
+    expect(created.body.lead).toMatchObject({ firstName: 'Cher', lastName: null });
+
+    const upserted = await client.post('/v1/leads/upsert', { match: 'email', email: 'jane@example.com', name: 'Cher' });
+    expect(upserted.status).toBe(200);
+    expect(upserted.body).toMatchObject({ created: false, lead: { id: jane, firstName: 'Cher', lastName: null } });
+    expect((await client.get('/v1/leads?q=smith')).body.totalCount).toBe(0);
+    expect((await client.get('/v1/leads?q=cher')).body.totalCount).toBe(2);
+  });
+});

@@ -699,6 +699,22 @@ describe('replies from leads', () => {
     expect((await leadOf(client, newer.id)).unreadSMS).toBe(1);
   });
 
+  it('counts a thread on the lead once while it is unread: a reply makes a read thread unread, marking it read brings unreadSMS back to 0', async () => {
+    const { client, userId, leadId } = await organizationWithNumber();
+    // The member starts the thread: its inquiry is read, as the member wrote it.
+    await client.post('/v1/sms', { userId, leadId, message: 'Can we come at 10?' });
+    const { inquiryId } = await threadOf(client, leadId);
+    expect((await client.get(`/v1/inquiries/${inquiryId}`)).body.isRead).toBe(true);
+    await reply('+61412345001', 'Yes, 10 works');
+    expect((await client.get(`/v1/inquiries/${inquiryId}`)).body.isRead).toBe(false);
+    expect((await leadOf(client, leadId)).unreadSMS).toBe(1);
+    // A second reply in the unread thread: still one unread thread.
+    await reply('+61412345001', 'Side gate is open');
+    expect((await leadOf(client, leadId)).unreadSMS).toBe(1);
+    expect((await client.patch(`/v1/inquiries/${inquiryId}`, { isRead: true })).status).toBe(200);
+    expect((await leadOf(client, leadId)).unreadSMS).toBe(0);
+  });
+
   it('keeps a STOP from a phone whose lead is deleted while the reply is written: no inquiry, and a new lead with the phone is opted out', async () => {
     const { client, leadId } = await organizationWithNumber();
     const hold = holdWrite(/"STOP"/);

@@ -103,8 +103,9 @@ export async function updateLead(organizationId: string, leadId: string, changes
 /** An upsert's fields as a PATCH: `name` split into first and last name, unless those are given. */
 function changesOf({ name, ...fields }: Omit<UpsertLeadBody, 'match'>): LeadChanges {
   if (name === undefined) return defined(fields);
+  // As on create: a one-word name is a first name alone, so the lead's last name is cleared.
   const [first, ...rest] = name.split(/\s+/).filter(Boolean);
-  return { firstName: first, ...(rest.length ? { lastName: rest.join(' ') } : {}), ...defined(fields) } as LeadChanges;
+  return { firstName: first, lastName: rest.length ? rest.join(' ') : null, ...defined(fields) } as LeadChanges;
 }
 
 /**

@@ -23,6 +23,8 @@ import type { Page } from '../../shared/pagination';
 import type { ListSmsQuery, Sms } from './schema';
 import { LeadLostContact, smsOptOutWrite } from '../leads/store';
 import { TTL_ATTRIBUTE } from '../../shared/table';
+import { setFields } from '../../shared/store/update-fields';
+import { StaleWrite } from '../../shared/store/versioned';
 
 export interface SmsParties {
   lead?: Lead;
@@ -109,21 +111,29 @@ export interface InboundSmsEffects {
 const optOutWrites = (organizationId: string, { phone, smsOptedOut }: InboundSmsEffects, at: string) => (smsOptedOut === undefined ? [] : [smsOptOutWrite(organizationId, phone, smsOptedOut, at)]);
 
 /**
- * An inbound reply in an existing thread, counted as unread on the lead, with its marker and (for STOP or START)
- * the lead's and the phone's opt-out, in one transaction. False when this reply was recorded already (a
- * provider delivering it twice): then nothing is written, opt-out included, as the first delivery wrote it.
+ * An inbound reply in an existing thread, with its marker and (for STOP or START) the lead's and the phone's opt-out,
+ * in one transaction. The reply makes its thread's inquiry unread: a thread read until now counts on the lead as
+ * unread again (`unreadSMS` counts unread SMS inquiries, as every unread count counts its source's), one already
+ * unread counts once. Conditioned on the read state seen (a concurrent PATCH makes it read again). False when this
+ * reply was recorded already (a provider delivering it twice): then nothing is written, opt-out included, as the
+ * first delivery wrote it.
  */
-export async function appendInboundSmsMessage(organizationId: string, thread: SmsThread, message: SmsMessage, providerMessageId: string, effects: InboundSmsEffects): Promise<boolean> {
+export async function appendInboundSmsMessage(organizationId: string, thread: SmsThread & { isRead: boolean }, message: SmsMessage, providerMessageId: string, effects: InboundSmsEffects): Promise<boolean> {
+  const at = new Date().toISOString();
   const optOut = effects.smsOptedOut === undefined ? {} : { ':optedOut': effects.smsOptedOut };
+  const readStateChanged = () => new StaleWrite();
+  const inquiry: TransactWrite = thread.isRead
+    ? setFields(inquiryKeys.inquiry(organizationId, thread.inquiryId), { isRead: false, updatedAt: at }, { condition: { expression: 'isRead = :wasRead', values: { ':wasRead': true } }, onConditionFailed: readStateChanged })
+    : { item: { ConditionCheck: { TableName: config.tableName, Key: inquiryKeys.inquiry(organizationId, thread.inquiryId), ConditionExpression: 'isRead = :wasRead', ExpressionAttributeValues: { ':wasRead': false } } }, onConditionFailed: readStateChanged };
   // The reply found the lead by its phone: the lead must still have it, or the reply is looked up again.
-  const unread: TransactWrite = {
+  const lead: TransactWrite = {
     item: {
       Update: {
         TableName: config.tableName,
         Key: leadKeys.lead(organizationId, thread.leadId),
-        UpdateExpression: `ADD unreadSMS :one SET updatedAt = :updatedAt${effects.smsOptedOut === undefined ? '' : ', smsOptedOut = :optedOut'}`,
+        UpdateExpression: `${thread.isRead ? 'ADD unreadSMS :one ' : ''}SET updatedAt = :updatedAt${effects.smsOptedOut === undefined ? '' : ', smsOptedOut = :optedOut'}`,
         ConditionExpression: 'attribute_exists(pk) AND phone = :phone',
-        ExpressionAttributeValues: { ':one': 1, ':updatedAt': new Date().toISOString(), ':phone': effects.phone, ...optOut },
+        ExpressionAttributeValues: { ...(thread.isRead ? { ':one': 1 } : {}), ':updatedAt': at, ':phone': effects.phone, ...optOut },
       },
     },
     onConditionFailed: () => new LeadLostContact(),
@@ -133,7 +143,8 @@ export async function appendInboundSmsMessage(organizationId: string, thread: Sm
       inboundSmsMarker(organizationId, providerMessageId, message),
       insertIfAbsent(toSmsMessageItem(organizationId, thread, message), () => new InboundSmsRecorded()),
       ...smsMessageCounts(organizationId, thread, [message]),
-      unread,
+      inquiry,
+      lead,
       ...optOutWrites(organizationId, effects, message.createdAt),
     ]),
   );
@@ -156,7 +167,7 @@ export async function setPhoneOptOut(organizationId: string, phone: string, smsO
  * The SMS thread most recently started with the lead: where a reply from them goes. The newest SMS inquiry of the
  * lead's inquiries (one Query of its index partition, newest first, filtered: a lead has tens of inquiries).
  */
-export async function latestThreadOf(organizationId: string, leadId: string): Promise<SmsThread | undefined> {
+export async function latestThreadOf(organizationId: string, leadId: string): Promise<(SmsThread & { isRead: boolean }) | undefined> {
   const { gsi3pk } = inquiryKeys.inquiryIndexes(organizationId, { id: '', leadId, source: 'SMS' });
   const query = {
     TableName: config.tableName,
@@ -169,7 +180,7 @@ export async function latestThreadOf(organizationId: string, leadId: string): Pr
   };
   let inquiry: Record<string, unknown> | undefined;
   for await (const page of paginateQuery({ client: dynamo }, query)) if ((inquiry = page.Items?.[0])) break;
-  return inquiry ? { threadId: String(inquiry.sourceId), leadId, inquiryId: String(inquiry.id), createdAt: String(inquiry.createdAt) } : undefined;
+  return inquiry ? { threadId: String(inquiry.sourceId), leadId, inquiryId: String(inquiry.id), createdAt: String(inquiry.createdAt), isRead: inquiry.isRead === true } : undefined;
 }
 
 /**

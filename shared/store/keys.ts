@@ -25,13 +25,22 @@ export const normalizeName = (name: string) =>
     .toLowerCase();
 
 /**
- * What a search prefix is compared on: letters without their accents (é → e, ü → u), lower-cased, runs of space as
- * one. A name's key and the prefix searched for are both read so, so `zoe` finds Zoë and `MÜL` finds Müller.
+ * Letters Unicode does not write as a base letter and a mark (so dropping marks leaves them), read as the letters a
+ * keyboard types for them; and every apostrophe as the one a keyboard types (O’Brien is O'Brien).
+ */
+const FOLDED: Record<string, string> = { ø: 'o', ł: 'l', đ: 'd', ħ: 'h', ı: 'i', ŧ: 't', æ: 'ae', œ: 'oe', ß: 'ss', þ: 'th', ð: 'd', '’': "'", '‘': "'", ʼ: "'", '′': "'", '`': "'" };
+const FOLDABLE = new RegExp(`[${Object.keys(FOLDED).join('')}]`, 'gu');
+
+/**
+ * What a search prefix is compared on: letters without their accents (é → e, ü → u, ø → o, ł → l), lower-cased, one
+ * apostrophe, runs of space as one. A name's key and the prefix searched for are both read so, so `zoe` finds Zoë,
+ * `MÜL` finds Müller and `o'brien` finds O’Brien.
  */
 export const searchKey = (text: string) =>
   normalizeName(text)
     .normalize('NFD')
     .replace(/\p{M}/gu, '')
+    .replace(FOLDABLE, (letter) => FOLDED[letter]!)
     .normalize('NFC');
 
 export interface Key {
