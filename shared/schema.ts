@@ -139,6 +139,22 @@ export const NonEmptyString = (name: string, max = 500) =>
     v.metadata({ jsonSchema: { pattern: TEXT_PATTERN } }),
   );
 
+/** The rule of free text that may be empty (a description, a receptionist's answer), and its pattern. */
+export const OPTIONAL_TEXT_RULE = 'Trimmed of surrounding white space; may be empty; no control characters other than tab, line feed and carriage return.';
+const OPTIONAL_TEXT_PATTERN = `^${NOT_CONTROL}*$`;
+
+/** Text a person wrote that may be empty: NFC, trimmed, free of control characters, at most `max` characters. */
+export const OptionalText = (name: string, max: number) =>
+  v.pipe(
+    v.string(`${name} must be a string`),
+    v.normalize('NFC'),
+    v.trim(),
+    v.check((text) => !CONTROL.test(text), `${name} must not contain control characters`),
+    v.maxLength(max, `${name} must be at most ${max} characters`),
+    v.description(OPTIONAL_TEXT_RULE),
+    v.metadata({ jsonSchema: { pattern: OPTIONAL_TEXT_PATTERN } }),
+  );
+
 /**
  * An id the API issued: `<kind>_` and a 26-character ULID, exactly. Checking the whole format keeps
  * any other text (a `#`, a key fragment) from ever reaching a key.

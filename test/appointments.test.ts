@@ -324,3 +324,21 @@ describe('GET /v1/appointments', () => {
     expect(res.body.error.details[0].path).toBe(field);
   });
 });
+
+describe('POST /v1/appointments timezone', () => {
+  it('takes Asia/Kolkata, the IANA name of India’s zone, as the zone to show the times in', async () => {
+    const { client } = await api.organization();
+    const lead = await created(client, '/v1/leads', 'lead', { name: 'Priya Sharma', email: 'priya@example.com' });
+    const member = await created(client, '/v1/organization/members', 'member', { email: 'kate@example.com', firstName: 'Kate', lastName: 'Ng' });
+    const res = await client.post('/v1/appointments', {
+      leadId: lead.id,
+      title: 'Blocked drain inspection',
+      startsAt: '2026-12-01T09:00:00+05:30',
+      endsAt: '2026-12-01T10:00:00+05:30',
+      timezone: 'Asia/Kolkata',
+      attendees: [{ userId: member.user.id }],
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.appointment.timezone).toBe('Asia/Kolkata');
+  });
+});

@@ -94,3 +94,21 @@ describe('PATCH /v1/organization', () => {
     expect((await other.client.get('/v1/organization')).body).toEqual(before);
   });
 });
+
+describe('PATCH /v1/organization timezone', () => {
+  it.each(['Asia/Kolkata', 'Europe/Kyiv', 'Asia/Ho_Chi_Minh', 'Asia/Kathmandu', 'Etc/UTC'])('takes the IANA zone %s, whether or not the runtime lists it as canonical, and reads it back', async (timezone) => {
+    const { client } = await api.organization();
+    const res = await client.patch('/v1/organization', { timezone });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.organization.timezone).toBe(timezone);
+    expect((await client.get('/v1/organization')).body.organization.timezone).toBe(timezone);
+    expect((await client.get('/v1/receptionist/context')).body.organization.timezone).toBe(timezone);
+  });
+
+  it.each(['asia/kolkata', 'Mars/Olympus', '+05:30', 'Asia/Kolkata/'])('refuses %s, naming timezone', async (timezone) => {
+    const { client } = await api.organization();
+    const res = await client.patch('/v1/organization', { timezone });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual([{ path: 'timezone', message: 'timezone must be an IANA time zone, e.g. Australia/Sydney' }]);
+  });
+});

@@ -515,3 +515,23 @@ describe('DELETE /v1/products/{productId}', () => {
     expect(statuses.sort()).toEqual([200, 404]);
   });
 });
+
+/** Free text with a NUL and a BEL in it: never part of text a person wrote. */
+const WITH_CONTROL = 'Replaces the tap washer\u0000\u0007';
+
+describe('the free-text rule on descriptions and receptionist texts', () => {
+  it('refuses control characters in a product’s description and response, naming the field, and writes nothing', async () => {
+    const { client } = await api.organization();
+    const product = await createProduct(client, { name: 'Tap washer', tradeCategoryId: 1, pricingType: 'FIXED', price: 12 });
+    for (const field of ['description', 'response']) {
+      const create = await client.post('/v1/products', { name: `Valve ${field}`, tradeCategoryId: 1, pricingType: 'NONE', [field]: WITH_CONTROL });
+      expect(create.status, `POST ${field}: ${JSON.stringify(create.body)}`).toBe(400);
+      expect(create.body.error.details[0].path).toBe(field);
+      const put = await client.put(`/v1/products/${product.id}`, { [field]: WITH_CONTROL });
+      expect(put.status, `PUT ${field}: ${JSON.stringify(put.body)}`).toBe(400);
+      expect(put.body.error.details[0].path).toBe(field);
+    }
+    expect((await client.get('/v1/products')).body.totalCount).toBe(1);
+    expect((await client.get(`/v1/products/${product.id}`)).body.product).toMatchObject({ description: '', response: '' });
+  });
+});

@@ -617,3 +617,23 @@ describe('DELETE /v1/services/{serviceId}', () => {
     expect(again.body.message).toBe('Service not found');
   });
 });
+
+/** Free text with a NUL and a BEL in it: never part of text a person wrote. */
+const WITH_CONTROL = 'Replaces the tap washer\u0000\u0007';
+
+describe('the free-text rule on descriptions and receptionist texts', () => {
+  it('refuses control characters in a service’s description and its scenario’s prompt and response, naming the field', async () => {
+    const { client } = await api.organization();
+    const service = await createService(client, { name: 'Blocked drain', duration: 60, durationUnit: 'MINUTES', tradeCategoryId: 1 });
+    const create = await client.post('/v1/services', { name: 'Hot water', description: WITH_CONTROL, duration: 2, durationUnit: 'HOURS', tradeCategoryId: 1 });
+    expect(create.status, JSON.stringify(create.body)).toBe(400);
+    expect(create.body.error.details[0].path).toBe('description');
+    const patch = await client.patch(`/v1/services/${service.id}`, { description: WITH_CONTROL });
+    expect(patch.status, JSON.stringify(patch.body)).toBe(400);
+    for (const field of ['prompt', 'response']) {
+      const res = await client.patch(`/v1/scenarios/${service.scenario.id}`, { [field]: WITH_CONTROL });
+      expect(res.status, `${field}: ${JSON.stringify(res.body)}`).toBe(400);
+      expect(res.body.error.details[0].path).toBe(field);
+    }
+  });
+});

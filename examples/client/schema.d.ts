@@ -5105,7 +5105,10 @@ export interface operations {
                 "application/json": {
                     /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     name: string;
-                    /** @default  */
+                    /**
+                     * @description Trimmed of surrounding white space; may be empty; no control characters other than tab, line feed and carriage return.
+                     * @default
+                     */
                     description?: string;
                     /** @default [] */
                     followUpQuestions?: string[];
@@ -5264,6 +5267,7 @@ export interface operations {
                 "application/json": {
                     /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     name?: string;
+                    /** @description Trimmed of surrounding white space; may be empty; no control characters other than tab, line feed and carriage return. */
                     description?: string;
                     followUpQuestions?: string[];
                     duration?: number;
@@ -5413,7 +5417,9 @@ export interface operations {
                 "application/json": {
                     /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     name?: string;
+                    /** @description Trimmed of surrounding white space; may be empty; no control characters other than tab, line feed and carriage return. */
                     prompt?: string;
+                    /** @description Trimmed of surrounding white space; may be empty; no control characters other than tab, line feed and carriage return. */
                     response?: string;
                     isActive?: boolean;
                     questions?: {
@@ -5535,9 +5541,15 @@ export interface operations {
                 "application/json": {
                     /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     name: string;
-                    /** @default  */
+                    /**
+                     * @description Trimmed of surrounding white space; may be empty; no control characters other than tab, line feed and carriage return.
+                     * @default
+                     */
                     description?: string;
-                    /** @default  */
+                    /**
+                     * @description Trimmed of surrounding white space; may be empty; no control characters other than tab, line feed and carriage return.
+                     * @default
+                     */
                     response?: string;
                     /** @default [] */
                     faqs?: {
@@ -5633,7 +5645,9 @@ export interface operations {
                 "application/json": {
                     /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     name?: string;
+                    /** @description Trimmed of surrounding white space; may be empty; no control characters other than tab, line feed and carriage return. */
                     description?: string;
+                    /** @description Trimmed of surrounding white space; may be empty; no control characters other than tab, line feed and carriage return. */
                     response?: string;
                     faqs?: {
                         /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
@@ -5733,7 +5747,9 @@ export interface operations {
                 "application/json": {
                     /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
                     name?: string;
+                    /** @description Trimmed of surrounding white space; may be empty; no control characters other than tab, line feed and carriage return. */
                     description?: string;
+                    /** @description Trimmed of surrounding white space; may be empty; no control characters other than tab, line feed and carriage return. */
                     response?: string;
                     faqs?: {
                         /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */

@@ -2,13 +2,22 @@ import * as v from 'valibot';
 import { E164, NonEmptyString, Timestamp, partialUpdateBody } from '../../shared/schema';
 import { ClosedDates, WeeklyHours } from '../../shared/schedule';
 
-let timeZones: ReadonlySet<string> | undefined;
+/** How the IANA database writes a zone (areas and locations capitalised: America/Argentina/Buenos_Aires, Etc/GMT+5), or UTC. */
+const IANA_NAME = /^(?:UTC|[A-Z][A-Za-z_]*(?:\/[A-Z0-9][A-Za-z0-9_+-]*){1,2})$/;
 
 /**
- * One of the IANA time zones this runtime knows, or UTC, which Intl lists only as its own canonical zone. Listing them
- * takes 2 ms, and every function whose bundle holds this schema paid it at import: they are listed on the first check.
+ * An IANA zone this runtime can read times in: its current names (Asia/Kolkata, Europe/Kyiv) as well as the older
+ * ones ICU lists as canonical (Asia/Calcutta), which `Intl.supportedValuesOf` alone would have kept out.
  */
-const isTimeZone = (zone: string) => (timeZones ??= new Set([...Intl.supportedValuesOf('timeZone'), 'UTC'])).has(zone);
+function isTimeZone(zone: string): boolean {
+  if (!IANA_NAME.test(zone)) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** An IANA time zone name, e.g. Australia/Sydney. */
 export const TimeZone = v.pipe(

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { TradeCategoryIdSchema } from '../../shared/catalog/trade-categories';
 import { booleanString } from '../../shared/filters';
-import { Money, NonEmptyString, PageQuery, Timestamp, deletedSchema, integerString, pageSchema, partialUpdateBody } from '../../shared/schema';
+import { Money, NonEmptyString, OptionalText, PageQuery, Timestamp, deletedSchema, integerString, pageSchema, partialUpdateBody } from '../../shared/schema';
 
 export const PRICING_TYPES = ['NONE', 'FIXED', 'RANGE'] as const;
 
@@ -38,8 +38,8 @@ export type Product = v.InferOutput<typeof Product>;
 /** Writable fields. Whether the price fields fit pricingType is checked on the merged result (resolvePricing). */
 const productFields = {
   name: NonEmptyString('name', 200),
-  description: v.pipe(v.string('description must be a string'), v.trim(), v.maxLength(5000, 'description must be at most 5000 characters')),
-  response: v.pipe(v.string('response must be a string'), v.trim(), v.maxLength(5000, 'response must be at most 5000 characters')),
+  description: OptionalText('description', 5000),
+  response: OptionalText('response', 5000),
   faqs: Faqs,
   tradeCategoryId: TradeCategoryIdSchema,
   pricingType: PricingTypeSchema,

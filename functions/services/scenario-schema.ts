@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { booleanString } from '../../shared/filters';
-import { NonEmptyString, PageQuery, Timestamp, integerString, pageSchema, partialUpdateBody } from '../../shared/schema';
+import { NonEmptyString, OptionalText, PageQuery, Timestamp, integerString, pageSchema, partialUpdateBody } from '../../shared/schema';
 
 const Integer = v.pipe(v.number(), v.integer());
 
@@ -65,8 +65,6 @@ export const ScenarioListQuery = v.object({
 export type ScenarioListQuery = v.InferOutput<typeof ScenarioListQuery>;
 
 /** Text the receptionist says or follows: may be empty, at most `max` characters. */
-const Text = (name: string, max: number) =>
-  v.pipe(v.string(`${name} must be a string`), v.normalize('NFC'), v.trim(), v.maxLength(max, `${name} must be at most ${max} characters`));
 
 const QuestionInput = v.strictObject(
   {
@@ -103,8 +101,8 @@ const QuestionInput = v.strictObject(
  */
 export const UpdateScenarioBody = partialUpdateBody({
   name: NonEmptyString('name', 200),
-  prompt: Text('prompt', 10_000),
-  response: Text('response', 2000),
+  prompt: OptionalText('prompt', 10_000),
+  response: OptionalText('response', 2000),
   isActive: v.boolean('isActive must be a boolean'),
   questions: v.pipe(v.array(QuestionInput, 'questions must be an array'), v.maxLength(20, 'questions may have at most 20 questions')),
   outcome: v.strictObject(

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { TradeCategoryIdSchema } from '../../shared/catalog/trade-categories';
 import { booleanString } from '../../shared/filters';
-import { Money, NonEmptyString, PageQuery, Timestamp, deletedSchema, integerString, pageSchema, partialUpdateBody } from '../../shared/schema';
+import { Money, NonEmptyString, OptionalText, PageQuery, Timestamp, deletedSchema, integerString, pageSchema, partialUpdateBody } from '../../shared/schema';
 import { ScenarioSummary } from './scenario-schema';
 
 export const DURATION_UNITS = ['MINUTES', 'HOURS', 'DAYS'] as const;
@@ -61,7 +61,7 @@ const ruleCheck = ({ field, holds, message }: (typeof SERVICE_RULES)[number]) =>
 
 const CreateServiceFields = v.strictObject({
   name: NonEmptyString('name', 200),
-  description: v.optional(v.pipe(v.string('description must be a string'), v.trim(), v.maxLength(2000, 'description must be at most 2000 characters')), ''),
+  description: v.optional(OptionalText('description', 2000), ''),
   followUpQuestions: v.optional(
     v.pipe(
       v.array(NonEmptyString('each follow-up question', 500), 'followUpQuestions must be an array of strings'),
@@ -109,7 +109,7 @@ const nullablePrice = (field: PriceField) => v.nullable(Price(field));
  */
 export const UpdateServiceBody = partialUpdateBody({
   ...CreateServiceFields.entries,
-  description: v.pipe(v.string('description must be a string'), v.trim(), v.maxLength(2000, 'description must be at most 2000 characters')),
+  description: OptionalText('description', 2000),
   followUpQuestions: CreateServiceFields.entries.followUpQuestions.wrapped,
   pricingMode: oneOf('pricingMode', PRICING_MODES),
   fixedPrice: nullablePrice('fixedPrice'),
