@@ -23,6 +23,15 @@ describe('a client generated from docs/openapi.json (openapi-typescript + openap
     expect(inquiry.data.messages.at(-1)).toMatchObject({ direction: 'OUTBOUND', body: 'Hi Mia, thanks for your enquiry. Can we call you this afternoon?' });
   });
 
+  // examples/client/README.md: `npm start`, then `npx tsx examples/client/flow.ts http://localhost:3000 <API key>`.
+  // A developer runs it again (to watch it, after an edit) against the same server and its demo key.
+  it('runs its flow again against the same organization, taking the same lead', async () => {
+    const { apiKey } = await api.organization({ demo: true });
+    const client = salesPipelineClient(api.url, apiKey);
+    await leadToInquiryFlow(client);
+    await expect(leadToInquiryFlow(client)).resolves.toMatchObject({ inquiry: { source: 'SMS' } });
+  });
+
   it('has its types generated from the committed document (run npm run client:types)', () => {
     expect(() =>
       execFileSync('npm', ['run', '--silent', 'types', '--workspace', 'examples/client', '--', '--check'], { stdio: 'pipe', encoding: 'utf8' }),

@@ -15,11 +15,14 @@ function ok<T>(result: { data?: T; error?: unknown; response: Response }, what: 
   return result.data;
 }
 
-/** Creates a lead, finds it in the list, texts it, and reads the SMS inquiry that started. */
+/**
+ * Creates a lead (an upsert by email, so running it again takes the same lead), finds it in the list, texts it, and
+ * reads the SMS inquiry that holds the text.
+ */
 export async function leadToInquiryFlow(client: SalesPipelineClient) {
   const { lead } = ok(
-    await client.POST('/v1/leads', { body: { name: 'Mia Kelly', email: 'mia.kelly@example.com.au', phone: '+61412345099', suburb: 'Leichhardt' } }),
-    'POST /v1/leads',
+    await client.POST('/v1/leads/upsert', { body: { match: 'email', name: 'Mia Kelly', email: 'mia.kelly@example.com.au', phone: '+61412345099', suburb: 'Leichhardt' } }),
+    'POST /v1/leads/upsert',
   );
   const list = ok(await client.GET('/v1/leads', { params: { query: { page: 1, limit: 10 } } }), 'GET /v1/leads');
 

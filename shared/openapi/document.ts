@@ -140,7 +140,7 @@ const headersOf = (doc: ResponseDoc | undefined): Json =>
 function response(route: RouteDefinition, status: number, componentSchemas: ApiDescription['components']): Json {
   const doc = route.responses?.[status];
   if (status === route.status) {
-    const content: Json = { schema: convert(doc?.schema ?? route.response, 'output', componentSchemas) };
+    const content: Json = { schema: convert(doc?.schema ?? route.response, 'answer', componentSchemas) };
     if (doc?.examples) content.examples = examplesObject(doc.examples);
     return { description: doc?.description ?? route.summary, ...headersOf(doc), content: { [mediaType(route)]: content } };
   }
@@ -149,7 +149,7 @@ function response(route: RouteDefinition, status: number, componentSchemas: ApiD
   const description = doc?.description ?? shared?.description ?? STATUS_CODES[status] ?? `HTTP ${status}`;
   if (doc?.empty) return { description, ...headersOf(doc) };
   if (doc?.schema) {
-    const content: Json = { schema: convert(doc.schema, 'output', componentSchemas) };
+    const content: Json = { schema: convert(doc.schema, 'answer', componentSchemas) };
     if (doc.examples) content.examples = examplesObject(doc.examples);
     return { description, ...headersOf(doc), content: { [JSON_MEDIA_TYPE]: content } };
   }

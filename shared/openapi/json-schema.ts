@@ -10,10 +10,11 @@ export type { JsonSchema };
 const IGNORED_ACTIONS = ['trim', 'normalize', 'check', 'partial_check', 'finite'];
 
 /**
- * `input`: what a client sends (request bodies). `output`: what the API answers, and path and query
- * values after parsing, so `integerString` shows as an integer with its bounds.
+ * `input`: what a client sends (request bodies). `output`: path and query values after parsing, so `integerString`
+ * shows as an integer with its bounds. `answer`: what the API answers, parsed as `output` is, where a field with a
+ * default is always present, so it is required.
  */
-export type SchemaView = 'input' | 'output';
+export type SchemaView = 'input' | 'output' | 'answer';
 
 type Json = Record<string, unknown>;
 
@@ -24,7 +25,7 @@ const componentRef = (name: string) => `#/components/schemas/${name}`;
 function config(view: SchemaView, definitions?: Record<string, v.GenericSchema>): ConversionConfig {
   return {
     target: 'draft-2020-12',
-    typeMode: view,
+    typeMode: view === 'input' ? 'input' : 'output',
     errorMode: 'throw',
     ignoreActions: IGNORED_ACTIONS,
     definitions,
@@ -47,10 +48,16 @@ function config(view: SchemaView, definitions?: Record<string, v.GenericSchema>)
     overrideSchema: ({ valibotSchema, jsonSchema }) => {
       // A v.custom guard is documented by the schema after it (v.metadata({ documentedAs })).
       if (valibotSchema.type === 'custom') return {};
-      // v.object drops unknown keys, so what the API answers has exactly the listed ones.
-      if (view === 'output' && valibotSchema.type === 'object') return { ...jsonSchema, additionalProperties: false };
+      // v.object drops unknown keys, so what the API answers has exactly the listed ones; a field with a default is in
+      // every answer.
+      if (view !== 'input' && valibotSchema.type === 'object') {
+        const entries = (valibotSchema as v.ObjectSchema<v.ObjectEntries, undefined>).entries;
+        const defaulted = view === 'answer' ? Object.keys(entries).filter((name) => v.getDefault(entries[name] as never) !== undefined) : [];
+        const required = [...new Set([...((jsonSchema.required as string[] | undefined) ?? []), ...defaulted])];
+        return { ...jsonSchema, additionalProperties: false, ...(required.length ? { required: Object.keys(entries).filter((name) => required.includes(name)) } : {}) };
+      }
       // An optional value's default is written in the input type ('50'); the output view shows it parsed (50).
-      if (view === 'output' && valibotSchema.type === 'optional' && jsonSchema.default !== undefined) {
+      if (view !== 'input' && valibotSchema.type === 'optional' && jsonSchema.default !== undefined) {
         const schema = valibotSchema as v.OptionalSchema<v.GenericSchema, unknown>;
         return { ...jsonSchema, default: v.parse(schema.wrapped, v.getDefault(schema)) as JsonSchema['default'] };
       }
@@ -70,6 +77,6 @@ export function convert(schema: v.GenericSchema, view: SchemaView, components?: 
 
 /** The named component schemas, each referring to the others by name. */
 export function convertComponents(components: Record<string, v.GenericSchema>): Record<string, JsonSchema> {
-  const converted = toJsonSchemaDefs(components, config('output'));
+  const converted = toJsonSchemaDefs(components, config('answer'));
   return Object.fromEntries(Object.entries(converted).map(([name, schema]) => [name, strip(schema)]));
 }
