@@ -63,7 +63,11 @@ describe('events derived from committed changes', () => {
     await client.post('/v1/sms', { userId: member.user.id, leadId: lead.id, message: 'On our way' });
     const [sent] = (await eventsOf(client, '&type=sms.sent')).events;
     const [inquiry] = (await eventsOf(client, '&type=inquiry.created')).events;
-    expect(sent!.data).toMatchObject({ direction: 'OUTBOUND', status: 'SENT', body: 'On our way', userId: member.user.id, threadId: inquiry!.data.sourceId, inquiryId: inquiry!.data.id });
+    expect(sent!.data).toMatchObject({ direction: 'OUTBOUND', status: 'SENT', body: 'On our way', userId: member.user.id, messageThreadId: inquiry!.data.sourceId, inquiryId: inquiry!.data.id });
+    // As GET /v1/sms/{smsId} answers the message (which a receipt may since have moved to DELIVERED).
+    const { status: _now, updatedAt: _moved, ...read } = (await client.get(`/v1/sms/${sent!.data.id}`)).body.sms;
+    expect(Object.keys(sent!.data).sort()).toEqual(Object.keys({ status: 0, updatedAt: 0, ...read }).sort());
+    expect(sent!.data).toMatchObject(read);
     expect(inquiry!.data).toMatchObject({ source: 'SMS', leadId: lead.id, isFirstInquiry: true });
   });
 

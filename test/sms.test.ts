@@ -715,6 +715,24 @@ describe('replies from leads', () => {
     expect((await leadOf(client, leadId)).unreadSMS).toBe(0);
   });
 
+  it('summarises a long reply without splitting an emoji in two, as an outbound thread’s summary does', async () => {
+    const { client, leadId } = await organizationWithNumber();
+    // The 140th UTF-16 unit of the text is the first half of the emoji: cut by characters, the emoji is kept whole.
+    await reply('+61412345001', `${'a'.repeat(139)}😀 see you then`);
+    const [inquiry] = (await inquiriesOf(client, leadId)).inquiries;
+    expect(inquiry.summary).toBe(`Inbound SMS: ${'a'.repeat(139)}😀`);
+  });
+
+  it('emits sms.received with the message as GET /v1/sms/{smsId} answers it: its lead and messageThreadId', async () => {
+    const { client, userId, leadId } = await organizationWithNumber();
+    await client.post('/v1/sms', { userId, leadId, message: 'Can we come at 10?' });
+    await reply('+61412345001', 'Yes, 10 works');
+    const [received] = (await client.get('/v1/sms?status=RECEIVED')).body.messages;
+    expect(received).toMatchObject({ leadId, direction: 'INBOUND', body: 'Yes, 10 works' });
+    const [event] = (await client.get('/v1/events?type=sms.received')).body.events;
+    expect(event.data).toEqual((await client.get(`/v1/sms/${received.id}`)).body.sms);
+  });
+
   it('keeps a STOP from a phone whose lead is deleted while the reply is written: no inquiry, and a new lead with the phone is opted out', async () => {
     const { client, leadId } = await organizationWithNumber();
     const hold = holdWrite(/"STOP"/);

@@ -64,7 +64,8 @@ export async function receiveSms(sms: InboundSms): Promise<InboundOutcome> {
             source: 'SMS',
             leadId: lead.id,
             tag: 'GENERAL',
-            summary: `Inbound SMS: ${sms.body.replace(/\s+/g, ' ').trim().slice(0, 140)}`,
+            // Cut by characters, never inside a surrogate pair (an emoji), as an outbound thread's summary is.
+            summary: `Inbound SMS: ${[...sms.body.replace(/\s+/g, ' ').trim()].slice(0, 140).join('')}`,
             isRead: false,
             externalInquiryId: sms.providerMessageId,
             createdAt: receivedAt,
