@@ -266,3 +266,19 @@ describe('times near the end of what the service reasons about', () => {
     expect(held.body.error.details).toEqual([{ path: 'startsAt', message: 'startsAt must be before 9999-01-01T00:00:00.000Z' }]);
   });
 });
+
+describe('a service longer than an appointment may last', () => {
+  it('has no slots and no holds: 400 naming serviceId, as an appointment lasts at most 7 days', async () => {
+    const { client } = await plumber();
+    const renovation = await created(client, '/v1/services', 'service', { name: 'Bathroom renovation', description: 'A long job', followUpQuestions: [], duration: 8, durationUnit: 'DAYS', tradeCategoryId: 1, pricingMode: 'NONE' });
+    const refusal = [{ path: 'serviceId', message: 'serviceId names a service of 8 days: an appointment lasts at most 7 days, so it has no slots' }];
+    const slots = await client.get(`/v1/availability?${query({ serviceId: renovation.id })}`);
+    expect([slots.status, slots.body.error.details]).toEqual([400, refusal]);
+    const held = await client.post('/v1/availability/holds', { serviceId: renovation.id, startsAt: at(MONDAY, '08:00') });
+    expect([held.status, held.body.error.details]).toEqual([400, refusal]);
+    // Seven days is the most an appointment lasts: such a service still has its slots (none fit these hours).
+    const week = await created(client, '/v1/services', 'service', { name: 'Week-long job', description: 'Seven days', followUpQuestions: [], duration: 7, durationUnit: 'DAYS', tradeCategoryId: 1, pricingMode: 'NONE' });
+    expect((await client.get(`/v1/availability?${query({ serviceId: week.id })}`)).status).toBe(200);
+  });
+});
+

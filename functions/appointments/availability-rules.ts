@@ -1,4 +1,4 @@
-import { ApiError, NotFoundError } from '../../shared/errors';
+import { ApiError, NotFoundError, ValidationError } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import { intersectIntervals, openIntervals, type Interval } from '../../shared/schedule';
 import { bookingsWindowStart, clashOf, retryingStale } from './rules';
@@ -12,6 +12,7 @@ import type { Service } from '../services/schema';
 import { getService } from '../services/store';
 import { holdOf, type HoldRecord } from './hold-entity';
 import { HOLD_MINUTES, type AvailabilityQuery, type AvailabilityResponse, type CreateHoldBody, type Hold, type Slot } from './availability-schema';
+import { MAX_APPOINTMENT_MS } from './schema';
 import { insertHold } from './hold-store';
 
 const MINUTE = 60_000;
@@ -48,7 +49,10 @@ async function bookingInputs(organizationId: string, serviceId: number, memberId
   const [organization, service, members] = await Promise.all([getOrganizationHours(organizationId), getService(organizationId, serviceId), listAllMembers(organizationId)]);
   if (memberId !== undefined && !members.some((member) => member.id === memberId)) throw new NotFoundError('Member not found');
   const staff = members.filter((member) => !member.isDisabled && (memberId === undefined || member.id === memberId));
-  return { organization, durationMs: durationMinutesOf(service) * MINUTE, service, staff };
+  const durationMs = durationMinutesOf(service) * MINUTE;
+  // A slot is booked as one appointment, which lasts at most 7 days (the overlap check looks no further back).
+  if (durationMs > MAX_APPOINTMENT_MS) throw new ValidationError([{ path: 'serviceId', message: `serviceId names a service of ${service.duration} ${service.durationUnit.toLowerCase()}: an appointment lasts at most 7 days, so it has no slots` }]);
+  return { organization, durationMs, service, staff };
 }
 
 /**

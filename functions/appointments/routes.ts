@@ -67,7 +67,7 @@ export const findAvailability = defineRoute({
   method: 'GET',
   path: '/v1/availability',
   summary: 'Free slots for a service: when it can come, and who',
-  description: `Slots of the service’s duration that start in [from, to) (now and 7 days on by default; at most ${MAX_WINDOW_DAYS} days), every \`step\` minutes (${DEFAULT_STEP_MINUTES} by default) from the start of each working period. A slot lies wholly inside the business hours, outside its closed dates, and inside each listed member’s own working hours (the business’s when the member has none), and overlaps none of that member’s booked appointments or live holds. With no business hours and no working hours there are no slots. Disabled members are never listed; \`memberId\` keeps one member. Two DynamoDB round trips: the organization, the service and the members; then each working member’s bookings.`,
+  description: `Slots of the service’s duration that start in [from, to) (now and 7 days on by default; at most ${MAX_WINDOW_DAYS} days; a service longer than 7 days, more than an appointment lasts, answers 400 naming serviceId), every \`step\` minutes (${DEFAULT_STEP_MINUTES} by default) from the start of each working period. A slot lies wholly inside the business hours, outside its closed dates, and inside each listed member’s own working hours (the business’s when the member has none), and overlaps none of that member’s booked appointments or live holds. With no business hours and no working hours there are no slots. Disabled members are never listed; \`memberId\` keeps one member. Two DynamoDB round trips: the organization, the service and the members; then each working member’s bookings.`,
   tag: 'Availability',
   dynamodb: ['GetItem', 'Query'],
   status: 200,
