@@ -342,3 +342,26 @@ describe('POST /v1/appointments timezone', () => {
     expect(res.body.appointment.timezone).toBe('Asia/Kolkata');
   });
 });
+
+describe('booking one hold twice at once', () => {
+  it('answers 409 HOLD_EXPIRED to the booking that loses, as it does when the two come one after the other', async () => {
+    const { client } = await api.organization();
+    await client.patch('/v1/organization', { timezone: 'Etc/UTC', businessHours: { monday: [{ open: '09:00', close: '17:00' }] } });
+    const kate = await created(client, '/v1/organization/members', 'member', { email: 'kate@example.com', firstName: 'Kate', lastName: 'Ng' });
+    const lead = await created(client, '/v1/leads', 'lead', { name: 'Olivia Nguyen', phone: '+61412345001' });
+    const service = await created(client, '/v1/services', 'service', { name: 'Inspection', description: 'An hour', followUpQuestions: [], duration: 1, durationUnit: 'HOURS', tradeCategoryId: 1, pricingMode: 'NONE' });
+    const held = (await client.post('/v1/availability/holds', { serviceId: service.id, startsAt: '2027-02-01T12:00:00Z', memberId: kate.id })).body.hold;
+    // One booking commits while the other has read the hold and is between its schedule reads.
+    const release = holdFirstScheduleRead();
+    let answers;
+    try {
+      answers = await Promise.all([client.post('/v1/appointments', { leadId: lead.id, holdId: held.id }), client.post('/v1/appointments', { leadId: lead.id, holdId: held.id })]);
+    } finally {
+      release();
+    }
+    expect(answers.map((res) => res.status).sort()).toEqual([201, 409]);
+    expect(answers.find((res) => res.status === 409)!.body.error.code).toBe('HOLD_EXPIRED');
+    expect((await client.get('/v1/appointments')).body.totalCount).toBe(1);
+  });
+});
+

@@ -71,11 +71,16 @@ export async function createAppointment(organizationId: string, body: CreateAppo
 async function bookHold(organizationId: string, body: CreateAppointmentBody & { holdId: string }, at: Date): Promise<Appointment> {
   const [hold, timezone] = await Promise.all([getHold(organizationId, body.holdId), body.timezone ? Promise.resolve(body.timezone) : getOrganizationTimezone(organizationId)]);
   if (!hold) throw holdNotFound();
-  if (hold.appointmentId) throw new ApiError(409, `The hold was booked already, as appointment ${hold.appointmentId}`, 'HOLD_EXPIRED');
-  if (hold.expiresAt <= at.toISOString()) throw new ApiError(409, `The hold expired at ${hold.expiresAt}; hold a slot again`, 'HOLD_EXPIRED');
+  refuseEndedHold(hold, at);
   if (hold.leadId !== null && hold.leadId !== body.leadId) throw new ValidationError([{ path: 'leadId', message: `leadId must be the lead the hold was made for, ${hold.leadId}` }]);
   const fields = { ...body, title: body.title ?? hold.serviceName, startsAt: hold.startsAt, endsAt: hold.endsAt, attendees: [{ userId: hold.userId }], timezone };
   return book(organizationId, fields, at, hold);
+}
+
+/** A hold booked already or expired: 409 HOLD_EXPIRED for either, whichever request booked it. */
+function refuseEndedHold(hold: HoldRecord, at: Date): void {
+  if (hold.appointmentId) throw new ApiError(409, `The hold was booked already, as appointment ${hold.appointmentId}`, 'HOLD_EXPIRED');
+  if (hold.expiresAt <= at.toISOString()) throw new ApiError(409, `The hold expired at ${hold.expiresAt}; hold a slot again`, 'HOLD_EXPIRED');
 }
 
 /**
@@ -88,7 +93,11 @@ async function book(organizationId: string, fields: Record<string, unknown>, at:
   const appointment = v.parse(Appointment, { ...fields, id: newId('appointment', at), status: 'BOOKED', createdAt, updatedAt: createdAt });
   const booked = await activity(organizationId, appointment, 'APPOINTMENT_BOOKED', `Appointment "${appointment.title}" booked for ${describeTime(appointment)}`, createdAt);
   await retryingStale(async () => {
-    const claimed = await checkedSchedules(organizationId, appointment, new Set([appointment.id, ...(hold ? [hold.id] : [])]));
+    const claimed = await checkedSchedules(organizationId, appointment, new Set([appointment.id, ...(hold ? [hold.id] : [])])).catch(async (error: unknown) => {
+      // The slot taken by another request that booked this same hold meanwhile: HOLD_EXPIRED, as when it came first.
+      if (hold) refuseEndedHold((await getHold(organizationId, hold.id)) ?? hold, at);
+      throw error;
+    });
     await writeAppointment(organizationId, {
       next: { value: appointment, version: 1 },
       claimed,
