@@ -139,6 +139,16 @@ export const NonEmptyString = (name: string, max = 500) =>
     v.metadata({ jsonSchema: { pattern: TEXT_PATTERN } }),
   );
 
+/** Keys a valibot record leaves out of what it answers (names of Object.prototype's own), so it would drop them silently. */
+const UNKEPT_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Refuses, naming the field, an object with a key a record would drop: run on the input, before the record. */
+export const everyKeyKept = (name: string) =>
+  v.check<Record<string, unknown>, string>((input) => !Object.keys(input).some((key) => UNKEPT_KEYS.has(key)), `${name} must not have a key named __proto__, constructor or prototype`);
+
+/** An object, not an array: what a record reads an array as (an object of its indexes) is refused. */
+export const isPlainObject = (input: unknown): input is Record<string, unknown> => typeof input === 'object' && input !== null && !Array.isArray(input);
+
 /** The rule of free text that may be empty (a description, a receptionist's answer), and its pattern. */
 export const OPTIONAL_TEXT_RULE = 'Trimmed of surrounding white space; may be empty; no control characters other than tab, line feed and carriage return.';
 const OPTIONAL_TEXT_PATTERN = `^${NOT_CONTROL}*$`;

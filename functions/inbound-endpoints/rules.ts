@@ -216,6 +216,17 @@ const phoneOf = (value: unknown) => {
 };
 const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
 
+/**
+ * The sender's own id of a post: text, or a number as a form builder's entry numbers are (4242 is "4242"). Anything
+ * else is refused naming it: dropped, a retry would be recorded twice.
+ */
+function senderIdOf(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
+  if (typeof value === 'string') return text(value);
+  throw new ValidationError([{ path: 'externalInquiryId', message: 'externalInquiryId must be a string or an integer' }]);
+}
+
 /** Fields that steer the inquiry rather than being part of the submission. */
 const CONTROL_FIELDS = new Set(['externalInquiryId', 'formName', 'pageUrl']);
 
@@ -314,7 +325,7 @@ async function ingestPost(endpoint: InboundEndpointRecord, headers: Record<strin
   if (Buffer.byteLength(raw) > MAX_INBOUND_BYTES) throw new PayloadTooLargeError(MAX_INBOUND_BYTES);
   const posted = fieldsOf(headers, raw);
   const shaped = endpoint.source === 'WEBFORM' ? webformInquiry(endpoint, posted) : endpoint.source === 'EMAIL' ? emailInquiry(posted) : { ...posted, source: endpoint.source };
-  const externalInquiryId = text(posted.externalInquiryId) ?? headers['webhook-id'] ?? headers['idempotency-key'];
+  const externalInquiryId = senderIdOf(posted.externalInquiryId) ?? headers['webhook-id'] ?? headers['idempotency-key'];
   const candidate = JSON.parse(JSON.stringify({ ...shaped, ...(externalInquiryId ? { externalInquiryId } : {}) })) as unknown;
   const parsed = v.safeParse(IngestInquiryBody, candidate);
   if (!parsed.success) throw new ValidationError(parsed.issues.map((issue) => ({ path: v.getDotPath(issue) ?? 'body', message: issue.message })));

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { DeletedSchema, NonEmptyString, PageQuery, pageSchema, partialUpdateBody, PrefixedId, Timestamp } from '../../shared/schema';
+import { DeletedSchema, everyKeyKept, isPlainObject, NonEmptyString, PageQuery, pageSchema, partialUpdateBody, PrefixedId, Timestamp } from '../../shared/schema';
 
 /** What a sender may post to an inbound endpoint: far above any form or parsed email. */
 export const MAX_INBOUND_BYTES = 256 * 1024;
@@ -26,12 +26,18 @@ export const isCallPlatform = (format: InboundFormat | undefined): format is Cal
 /** A form's own field names → ours (email, phone, name, firstName, lastName, message), for forms that name them otherwise. */
 export const FIELD_MAP_TARGETS = ['email', 'phone', 'name', 'firstName', 'lastName', 'message'] as const;
 
+const FieldMapRecord = v.record(
+  v.pipe(v.string(), v.minLength(1, 'fieldMap keys must not be empty'), v.maxLength(100, 'fieldMap keys must be at most 100 characters')),
+  v.picklist(FIELD_MAP_TARGETS, `fieldMap values must be one of ${FIELD_MAP_TARGETS.join(', ')}`),
+  'fieldMap must be an object',
+);
+
 const FieldMap = v.pipe(
-  v.record(
-    v.pipe(v.string(), v.minLength(1, 'fieldMap keys must not be empty'), v.maxLength(100, 'fieldMap keys must be at most 100 characters')),
-    v.picklist(FIELD_MAP_TARGETS, `fieldMap values must be one of ${FIELD_MAP_TARGETS.join(', ')}`),
-    'fieldMap must be an object',
-  ),
+  v.custom<Record<string, unknown>>(isPlainObject, 'fieldMap must be an object'),
+  // A form field may be named constructor (a post reads it as any name): refused here rather than dropped by the record.
+  everyKeyKept('fieldMap'),
+  v.metadata({ documentedAs: FieldMapRecord }),
+  FieldMapRecord,
   v.check((map) => Object.keys(map).length <= 50, 'fieldMap must have at most 50 entries'),
   v.metadata({ jsonSchema: { maxProperties: 50 } }),
 );

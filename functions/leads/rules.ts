@@ -33,14 +33,30 @@ import type { Page } from '../../shared/pagination';
 const NEW_LEAD = { ...emptyFieldsOf(Lead), status: 'NEW' } as const satisfies Partial<Lead>;
 
 /** "Jane van der Berg" → Jane / "van der Berg"; explicit firstName/lastName win. The schema puts the fields in documented order. */
+/** The largest first or last name a lead takes (leadFields), which a split `name` is held to as well. */
+const MAX_NAME_PART = 100;
+
+/**
+ * A `name` as a first name (its first word) and a last name (the rest, or null), each held to the limit the two fields
+ * have when sent apart: a lead never holds a name the API would not take back.
+ */
+function splitName(name: string): { firstName: string | null; lastName: string | null } {
+  const [first, ...rest] = name.split(/\s+/).filter(Boolean);
+  const parts = { firstName: first ?? null, lastName: rest.length ? rest.join(' ') : null };
+  for (const [part, value] of Object.entries(parts)) {
+    if (value !== null && value.length > MAX_NAME_PART) throw new ValidationError([{ path: 'name', message: `name must split into names of at most ${MAX_NAME_PART} characters each: its ${part} would have ${value.length}` }]);
+  }
+  return parts;
+}
+
 export function newLead({ name, ...profile }: Omit<CreateLeadBody, 'email'> & { email?: string | null }, id: string, createdAt: string): Lead {
-  const [first, ...rest] = (name ?? '').split(/\s+/).filter(Boolean);
+  const split = splitName(name ?? '');
   return v.parse(Lead, {
     ...NEW_LEAD,
     ...defined(profile),
     id,
-    firstName: profile.firstName ?? first ?? null,
-    lastName: profile.lastName ?? (rest.length ? rest.join(' ') : null),
+    firstName: profile.firstName ?? split.firstName,
+    lastName: profile.lastName ?? split.lastName,
     createdAt,
     // When it is written, not a createdAt an ingestion was given: a poller past that time still finds it.
     updatedAt: now(),
@@ -104,8 +120,7 @@ export async function updateLead(organizationId: string, leadId: string, changes
 function changesOf({ name, ...fields }: Omit<UpsertLeadBody, 'match'>): LeadChanges {
   if (name === undefined) return defined(fields);
   // As on create: a one-word name is a first name alone, so the lead's last name is cleared.
-  const [first, ...rest] = name.split(/\s+/).filter(Boolean);
-  return { firstName: first, lastName: rest.length ? rest.join(' ') : null, ...defined(fields) } as LeadChanges;
+  return { ...splitName(name), ...defined(fields) } as LeadChanges;
 }
 
 /**

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { E164, NonEmptyString, PageQuery, PrefixedId, Timestamp, pageSchema, partialUpdateBody } from '../../shared/schema';
+import { E164, everyKeyKept, isPlainObject, NonEmptyString, PageQuery, PrefixedId, Timestamp, pageSchema, partialUpdateBody } from '../../shared/schema';
 import { ValidationError } from '../../shared/errors';
 
 export const LEAD_STATUSES = ['NEW', 'CONTACTED', 'QUALIFIED', 'QUOTED', 'WON', 'LOST'] as const;
@@ -13,7 +13,8 @@ const SocialsRecord = v.pipe(
 
 /** valibot's record takes an array as an object of its indexes; socials must be a real object. */
 export const Socials = v.pipe(
-  v.custom<Record<string, unknown>>((input) => typeof input === 'object' && input !== null && !Array.isArray(input), 'socials must be an object of network to handle, not an array'),
+  v.custom<Record<string, unknown>>(isPlainObject, 'socials must be an object of network to handle, not an array'),
+  everyKeyKept('socials'),
   v.metadata({ documentedAs: SocialsRecord }),
   SocialsRecord,
 );

@@ -148,6 +148,10 @@ export function buildTools(document: OpenApiDocument, routes: readonly RouteDefi
   return [...keyed.map((route) => toolOf(document, route)), ...curated];
 }
 
+/** Half of a surrogate pair standing alone: no character, so no URL can carry it (encodeURIComponent throws). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const wellFormed = (text: string) => text.replace(new RegExp(LONE_SURROGATE.source, 'g'), '\uFFFD');
+
 /**
  * The longest path and query a tool sends: API Gateway refuses a request line over 10 240 bytes without an answer the
  * tool could pass on, so a longer one is refused here, naming its longest argument.
@@ -178,9 +182,12 @@ export function requestOf(tool: ApiTool, args: Record<string, unknown>): ToolReq
   const path = tool.path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = args[name] === undefined ? '' : text(args[name]);
     if (value === '' || value === '.' || value === '..') refused.push({ path: name, message: args[name] === undefined ? `${name} is required` : `${name} must not be ${JSON.stringify(value)}` });
-    return encodeURIComponent(value);
+    else if (LONE_SURROGATE.test(value)) refused.push({ path: name, message: `${name} must be text a URL can carry: it holds half of a character (a lone surrogate)` });
+    return encodeURIComponent(wellFormed(value));
   });
-  const query = new URLSearchParams(tool.places.query.filter((name) => args[name] !== undefined).map((name): [string, string] => [name, text(args[name])]));
+  const queried = tool.places.query.filter((name) => args[name] !== undefined);
+  for (const name of queried) if (LONE_SURROGATE.test(text(args[name]))) refused.push({ path: name, message: `${name} must be text a URL can carry: it holds half of a character (a lone surrogate)` });
+  const query = new URLSearchParams(queried.map((name): [string, string] => [name, wellFormed(text(args[name]))]));
   const pathAndQuery = query.size ? `${path}?${query}` : path;
   if (pathAndQuery.length > MAX_TOOL_URL_LENGTH) {
     const longest = [...tool.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name!).concat(tool.places.query).filter((name) => args[name] !== undefined).sort((a, b) => text(args[b]).length - text(args[a]).length)[0]!;
@@ -189,8 +196,11 @@ export function requestOf(tool: ApiTool, args: Record<string, unknown>): ToolReq
   const idempotencyKey = args[IDEMPOTENCY_ARGUMENT];
   if (idempotencyKey !== undefined && (typeof idempotencyKey !== 'string' || idempotencyKey === '')) {
     refused.push({ path: IDEMPOTENCY_ARGUMENT, message: `${IDEMPOTENCY_ARGUMENT} must be a non-empty string` });
+  } else if (typeof idempotencyKey === 'string' && /[\r\n\0]/.test(idempotencyKey)) {
+    // A header cannot carry a line break; any other character the API judges (1 to 255 printable, no spaces).
+    refused.push({ path: IDEMPOTENCY_ARGUMENT, message: `${IDEMPOTENCY_ARGUMENT} must not contain a line break` });
   }
   const { body: bodyPlace } = tool.places;
   const body = bodyPlace === null ? undefined : 'nested' in bodyPlace ? args.body : { ...tool.places.fixed, ...Object.fromEntries(bodyPlace.fields.filter((name) => args[name] !== undefined).map((name) => [name, args[name]])) };
-  return { pathAndQuery, ...(body === undefined ? {} : { body: JSON.stringify(body) }), ...(typeof idempotencyKey === 'string' && idempotencyKey ? { idempotencyKey } : {}), refused };
+  return { pathAndQuery, ...(body === undefined ? {} : { body: JSON.stringify(body) }), ...(typeof idempotencyKey === 'string' && idempotencyKey && !refused.length ? { idempotencyKey } : {}), refused };
 }
