@@ -36,10 +36,10 @@ const FieldMap = v.pipe(
   v.custom<Record<string, unknown>>(isPlainObject, 'fieldMap must be an object'),
   // A form field may be named constructor (a post reads it as any name): refused here rather than dropped by the record.
   everyKeyKept('fieldMap'),
-  v.metadata({ documentedAs: FieldMapRecord }),
+  // The document states the whole rule where the guard stands (what follows a documentedAs is not read).
+  v.metadata({ documentedAs: v.pipe(FieldMapRecord, v.metadata({ jsonSchema: { maxProperties: 50 } })) }),
   FieldMapRecord,
   v.check((map) => Object.keys(map).length <= 50, 'fieldMap must have at most 50 entries'),
-  v.metadata({ jsonSchema: { maxProperties: 50 } }),
 );
 
 const isHttpsUrl = (value: string) => URL.canParse(value) && new URL(value).protocol === 'https:';
