@@ -363,5 +363,17 @@ describe('booking one hold twice at once', () => {
     expect(answers.find((res) => res.status === 409)!.body.error.code).toBe('HOLD_EXPIRED');
     expect((await client.get('/v1/appointments')).body.totalCount).toBe(1);
   });
-});
 
+  it('answers 409 SLOT_TAKEN to a booking of a hold whose member was removed since, not a 400 naming attendees it may not send', async () => {
+    const { client } = await api.organization();
+    await client.patch('/v1/organization', { timezone: 'Etc/UTC', businessHours: { monday: [{ open: '09:00', close: '17:00' }] } });
+    const kate = await created(client, '/v1/organization/members', 'member', { email: 'kate@example.com', firstName: 'Kate', lastName: 'Ng' });
+    const lead = await created(client, '/v1/leads', 'lead', { name: 'Olivia Nguyen', phone: '+61412345001' });
+    const service = await created(client, '/v1/services', 'service', { name: 'Inspection', description: 'An hour', followUpQuestions: [], duration: 1, durationUnit: 'HOURS', tradeCategoryId: 1, pricingMode: 'NONE' });
+    const held = (await client.post('/v1/availability/holds', { serviceId: service.id, startsAt: '2027-02-01T12:00:00Z', memberId: kate.id, leadId: lead.id })).body.hold;
+    expect((await client.delete(`/v1/organization/members/${kate.id}`)).status).toBe(200);
+    const res = await client.post('/v1/appointments', { leadId: lead.id, holdId: held.id });
+    expect([res.status, res.body.error.code]).toEqual([409, 'SLOT_TAKEN']);
+    expect((await client.get('/v1/appointments')).body.totalCount).toBe(0);
+  });
+});

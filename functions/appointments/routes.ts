@@ -8,7 +8,7 @@ export const createAppointment = defineRoute({
   path: '/v1/appointments',
   summary: 'Book an appointment with a lead',
   description:
-    'Books a visit or call for a lead, with members of the organization as attendees, and records an APPOINTMENT_BOOKED activity on the lead in the same transaction. Times are ISO 8601 with an offset and are answered in UTC; an appointment lasts at most 7 days; `timezone` (IANA) defaults to the organization’s. An attendee already booked at an overlapping time answers 409; back-to-back appointments are fine.',
+    'Books a visit or call for a lead, with members of the organization as attendees, and records an APPOINTMENT_BOOKED activity on the lead in the same transaction. Times are ISO 8601 with an offset and are answered in UTC; an appointment lasts at most 7 days; `timezone` (IANA) defaults to the organization’s. An attendee already booked at an overlapping time answers 409; back-to-back appointments are fine. A `holdId` books the held slot: a hold booked already or expired answers 409 HOLD_EXPIRED, and one whose member was removed since, 409 SLOT_TAKEN.',
   tag: 'Appointments',
   dynamodb: ['GetItem', 'UpdateItem', 'PutItem', 'ConditionCheckItem', 'Query', 'BatchGetItem'],
   status: 201,

@@ -74,7 +74,11 @@ async function bookHold(organizationId: string, body: CreateAppointmentBody & { 
   refuseEndedHold(hold, at);
   if (hold.leadId !== null && hold.leadId !== body.leadId) throw new ValidationError([{ path: 'leadId', message: `leadId must be the lead the hold was made for, ${hold.leadId}` }]);
   const fields = { ...body, title: body.title ?? hold.serviceName, startsAt: hold.startsAt, endsAt: hold.endsAt, attendees: [{ userId: hold.userId }], timezone };
-  return book(organizationId, fields, at, hold);
+  return book(organizationId, fields, at, hold).catch((error: unknown) => {
+    // The attendee is the hold's member, not the caller's to name: one removed since is the slot's loss, as for a hold.
+    if (error instanceof ValidationError && error.details?.some((detail) => detail.path === 'attendees')) throw new ApiError(409, 'The held member was removed meanwhile; ask for availability again', 'SLOT_TAKEN');
+    throw error;
+  });
 }
 
 /** A hold booked already or expired: 409 HOLD_EXPIRED for either, whichever request booked it. */
