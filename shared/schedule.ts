@@ -176,16 +176,27 @@ export interface Interval {
 
 /** The schedule's openings that overlap [fromMs, toMs), earliest first, periods that meet (17:00–24:00, 00:00–08:00) as one. */
 export function openIntervals(schedule: Schedule, fromMs: number, toMs: number): Interval[] {
-  const merged: Interval[] = [];
-  // From the day before: a period of that day may still be open at `fromMs`.
-  const days = Math.ceil((toMs - fromMs) / 86_400_000) + 2;
-  for (const { opensAt, closesAt } of openings(schedule, fromMs - 86_400_000, days)) {
-    const last = merged[merged.length - 1];
-    if (last && opensAt <= last.end) last.end = Math.max(last.end, closesAt);
-    else merged.push({ start: opensAt, end: closesAt });
+  // From the day before, and further back while the first period runs into the days read (periods that meet are one,
+  // so a period open since earlier starts where it truly opened: slots are anchored there whatever `from` is asked).
+  for (let back = 1; ; back++) {
+    const merged: Interval[] = [];
+    const readFrom = fromMs - back * 86_400_000;
+    const days = Math.ceil((toMs - fromMs) / 86_400_000) + back + 1;
+    for (const { opensAt, closesAt } of openings(schedule, readFrom, days)) {
+      const last = merged[merged.length - 1];
+      if (last && opensAt <= last.end) last.end = Math.max(last.end, closesAt);
+      else merged.push({ start: opensAt, end: closesAt });
+    }
+    const first = merged[0];
+    // A week back is as far as a period can run into: open around the clock all week, it has no start to find.
+    if (!first || first.end <= fromMs || first.start > readFrom + 86_400_000 || back === MAX_LOOK_BACK_DAYS) {
+      return merged.filter((interval) => interval.start < toMs && interval.end > fromMs);
+    }
   }
-  return merged.filter((interval) => interval.start < toMs && interval.end > fromMs);
 }
+
+/** How many days before a window its first working period is looked for. */
+const MAX_LOOK_BACK_DAYS = 8;
 
 /** Where two lists of intervals, each sorted and not overlapping, overlap each other. */
 export function intersectIntervals(a: readonly Interval[], b: readonly Interval[]): Interval[] {

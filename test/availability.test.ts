@@ -282,3 +282,20 @@ describe('a service longer than an appointment may last', () => {
   });
 });
 
+describe('a working period that began more than a day before the window asked for', () => {
+  it('anchors its slots where it began, whatever from is asked', async () => {
+    const { client } = await api.organization();
+    // Open from Friday 17:30 through the weekend to Sunday 08:00 (UTC): one working period, its hourly slots on the half hour.
+    await client.patch('/v1/organization', { timezone: 'Etc/UTC', businessHours: { friday: [{ open: '17:30', close: '24:00' }], saturday: [{ open: '00:00', close: '24:00' }], sunday: [{ open: '00:00', close: '08:00' }] } });
+    await created(client, '/v1/organization/members', 'member', { email: 'kate@example.com', firstName: 'Kate', lastName: 'Ng' });
+    const service = await created(client, '/v1/services', 'service', { name: 'Inspection', description: 'An hour', followUpQuestions: [], duration: 1, durationUnit: 'HOURS', tradeCategoryId: 1, pricingMode: 'NONE' });
+    const sunday = async (from: string) =>
+      ((await client.get(`/v1/availability?${query({ serviceId: service.id, from, to: '2027-02-07T08:00:00Z', step: 60 })}`)).body.slots as { startsAt: string }[])
+        .map((slot) => slot.startsAt)
+        .filter((startsAt) => startsAt >= '2027-02-07T02:00:00.000Z');
+    const halfHours = ['02:30', '03:30', '04:30', '05:30', '06:30'].map((clock) => `2027-02-07T${clock}:00.000Z`);
+    expect(await sunday('2027-02-05T00:00:00Z')).toEqual(halfHours);
+    expect(await sunday('2027-02-07T02:00:00Z')).toEqual(halfHours);
+  });
+});
+
