@@ -421,8 +421,9 @@ function writeUnitRatios(visits: RouteVisit[]): Ratio[] {
 }
 
 /** Why a request from outside against npm start took more than twice its bare calls, from the same run's medians. */
-const servedFromOutside = (comparison: Comparison, what: string) =>
-  `Served in ${comparison.measured.toFixed(2)} ms against ${comparison.baseline.toFixed(2)} ms bare: ${what} crosses two more processes than the bare calls (the client to npm start, npm start to DynamoDB Local and back), on two cores that all three share; the medians move by a tenth or two of the ratio from run to run on this machine.`;
+function servedFromOutside(comparison: Comparison, what: string): string {
+  return `Served in ${comparison.measured.toFixed(2)} ms against ${comparison.baseline.toFixed(2)} ms bare: ${what} crosses two more processes than the bare calls (the client to npm start, npm start to DynamoDB Local and back), on two cores that all three share; the medians move by a tenth or two of the ratio from run to run on this machine.`;
+}
 
 function collectRatios(f: Pick<BenchFigures, 'visits' | 'overhead' | 'http' | 'served' | 'serverCpuMsPerCall' | 'bareServed' | 'npmStart' | 'scale' | 'depth' | 'coldStarts' | 'wire'>): Ratio[] {
   const at = (name: string, value: number, target: number, better: 'lower' | 'higher' = 'lower', why?: string): Ratio => ({ name, value, target, better, met: better === 'lower' ? value <= target : value >= target, why });
