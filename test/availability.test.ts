@@ -260,7 +260,9 @@ describe('times near the end of what the service reasons about', () => {
     // A window from the last hour before it runs its default 7 days into the year 9999, and answers.
     const last = await client.get(`/v1/availability?${query({ serviceId: service.id, from: '9998-12-31T23:00:00Z' })}`);
     expect(last.status).toBe(200);
-    expect(last.body.slots.length).toBeGreaterThan(0);
+    // Monday to Wednesday 4–6 January 9999 in Sydney: 13 quarter-hour starts in each of the two periods a day.
+    expect(last.body.slots).toHaveLength(78);
+    expect([last.body.slots[0].startsAt, last.body.slots.at(-1).startsAt]).toEqual(['9999-01-03T21:00:00.000Z', '9999-01-06T05:00:00.000Z']);
     const held = await hold({ startsAt: '9999-12-31T20:00:00Z' });
     expect(held.status).toBe(400);
     expect(held.body.error.details).toEqual([{ path: 'startsAt', message: 'startsAt must be before 9999-01-01T00:00:00.000Z' }]);
