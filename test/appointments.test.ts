@@ -343,13 +343,19 @@ describe('POST /v1/appointments timezone', () => {
   });
 });
 
+/** An organization in UTC open Mondays 09:00–17:00, with one member (Kate), a lead and a one-hour service. */
+async function inspectionOnMondays() {
+  const { client } = await api.organization();
+  await client.patch('/v1/organization', { timezone: 'Etc/UTC', businessHours: { monday: [{ open: '09:00', close: '17:00' }] } });
+  const kate = await created(client, '/v1/organization/members', 'member', { email: 'kate@example.com', firstName: 'Kate', lastName: 'Ng' });
+  const lead = await created(client, '/v1/leads', 'lead', { name: 'Olivia Nguyen', phone: '+61412345001' });
+  const service = await created(client, '/v1/services', 'service', { name: 'Inspection', description: 'An hour', followUpQuestions: [], duration: 1, durationUnit: 'HOURS', tradeCategoryId: 1, pricingMode: 'NONE' });
+  return { client, kate, lead, service };
+}
+
 describe('booking one hold twice at once', () => {
   it('answers 409 HOLD_EXPIRED to the booking that loses, as it does when the two come one after the other', async () => {
-    const { client } = await api.organization();
-    await client.patch('/v1/organization', { timezone: 'Etc/UTC', businessHours: { monday: [{ open: '09:00', close: '17:00' }] } });
-    const kate = await created(client, '/v1/organization/members', 'member', { email: 'kate@example.com', firstName: 'Kate', lastName: 'Ng' });
-    const lead = await created(client, '/v1/leads', 'lead', { name: 'Olivia Nguyen', phone: '+61412345001' });
-    const service = await created(client, '/v1/services', 'service', { name: 'Inspection', description: 'An hour', followUpQuestions: [], duration: 1, durationUnit: 'HOURS', tradeCategoryId: 1, pricingMode: 'NONE' });
+    const { client, kate, lead, service } = await inspectionOnMondays();
     const held = (await client.post('/v1/availability/holds', { serviceId: service.id, startsAt: '2027-02-01T12:00:00Z', memberId: kate.id })).body.hold;
     // One booking commits while the other has read the hold and is between its schedule reads.
     const release = holdFirstScheduleRead();
@@ -365,11 +371,7 @@ describe('booking one hold twice at once', () => {
   });
 
   it('answers 409 SLOT_TAKEN to a booking of a hold whose member was removed since, not a 400 naming attendees it may not send', async () => {
-    const { client } = await api.organization();
-    await client.patch('/v1/organization', { timezone: 'Etc/UTC', businessHours: { monday: [{ open: '09:00', close: '17:00' }] } });
-    const kate = await created(client, '/v1/organization/members', 'member', { email: 'kate@example.com', firstName: 'Kate', lastName: 'Ng' });
-    const lead = await created(client, '/v1/leads', 'lead', { name: 'Olivia Nguyen', phone: '+61412345001' });
-    const service = await created(client, '/v1/services', 'service', { name: 'Inspection', description: 'An hour', followUpQuestions: [], duration: 1, durationUnit: 'HOURS', tradeCategoryId: 1, pricingMode: 'NONE' });
+    const { client, kate, lead, service } = await inspectionOnMondays();
     const held = (await client.post('/v1/availability/holds', { serviceId: service.id, startsAt: '2027-02-01T12:00:00Z', memberId: kate.id, leadId: lead.id })).body.hold;
     expect((await client.delete(`/v1/organization/members/${kate.id}`)).status).toBe(200);
     const res = await client.post('/v1/appointments', { leadId: lead.id, holdId: held.id });

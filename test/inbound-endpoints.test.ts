@@ -523,10 +523,11 @@ describe('a public inbound URL writes inquiries, it does not read them', () => {
     expect((await client.get('/v1/inquiries')).body.totalCount).toBe(2);
   });
 
-  it('answers a repeat from the sender that made it with the first inquiry, and records nothing', async () => {
+  // A form builder's entry number may come as a number: it is the same id as its text.
+  it.each([['text', 'entry-7'], ['an integer', 4242]])('answers a repeat from the sender that made it, its id sent as %s, with the first inquiry, and records nothing', async (_, externalInquiryId) => {
     const { client } = await api.organization();
     const form = await endpoint(client);
-    const post = () => postJson(form.url, { email: 'ana@example.com', message: 'Quote for re-piping', externalInquiryId: 'entry-7' });
+    const post = () => postJson(form.url, { email: 'ana@example.com', message: 'Quote for re-piping', externalInquiryId });
     const first = await post();
     expect(first.status).toBe(201);
     const again = await post();

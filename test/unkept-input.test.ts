@@ -46,19 +46,6 @@ describe('maps with a key a record would drop (constructor, prototype)', () => {
 });
 
 describe('an inbound JSON post’s externalInquiryId', () => {
-  it('takes an entry number as its text: the same number again is the same submission', async () => {
-    const { client } = await api.organization();
-    const form = await webform(client);
-    const submission = { email: 'ivy@example.com', name: 'Ivy Chen', message: 'Please quote for two new downpipes.', externalInquiryId: 4242 };
-    const post = () => fetch(form.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(submission) });
-    const first = await post();
-    expect(first.status).toBe(201);
-    const again = await post();
-    expect(again.status).toBe(200);
-    expect(((await again.json()) as { inquiry: { id: string } }).inquiry.id).toBe(((await first.json()) as { inquiry: { id: string } }).inquiry.id);
-    expect((await client.get('/v1/inquiries')).body.totalCount).toBe(1);
-  });
-
   it('refuses one that is neither text nor an integer, naming it, and records nothing', async () => {
     const { client } = await api.organization();
     const form = await webform(client);
