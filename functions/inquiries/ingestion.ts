@@ -14,6 +14,9 @@ import { newLead } from '../leads/rules';
 /** The inquiry's external id was recorded by a concurrent request first. */
 class ExternalIdTaken extends Error {}
 
+/** The contacts a sender gives, email first, as the lookup goes. */
+const contactsOfSender = (sender: InquirySender) => contactsOf({ email: sender.email ?? null, phone: sender.phone ?? null });
+
 /**
  * The organization's lead with this email (any case), else with this phone, else a new one with its
  * LEAD_CREATED activity. Concurrent ingestions for one new contact create one lead: the creation claims the
@@ -21,7 +24,7 @@ class ExternalIdTaken extends Error {}
  * no longer has the contact is stale, counts as absent, and is taken over in the creating transaction.
  */
 async function findOrCreateLead(organizationId: string, sender: InquirySender, at: Date): Promise<HeldContact> {
-  const contacts = contactsOf({ email: sender.email ?? null, phone: sender.phone ?? null });
+  const contacts = contactsOfSender(sender);
   const found = await holderOfFirst(organizationId, contacts);
   if (found) return found;
   const lead = newLead({ email: sender.email ?? null, phone: sender.phone, name: sender.name, firstName: sender.firstName, lastName: sender.lastName }, newId('lead', at), at.toISOString());
@@ -92,7 +95,7 @@ export async function ingestInquiry(organizationId: string, body: IngestInquiryB
 /** Whether the inquiry's lead has one of the sender's contacts: the same sender, retrying. */
 async function sentBy(organizationId: string, inquiry: InquiryListItem, sender: InquirySender): Promise<boolean> {
   const lead = await getLead(organizationId, inquiry.leadId);
-  return lead !== undefined && contactsOf({ email: sender.email ?? null, phone: sender.phone ?? null }).some((contact) => hasContact(lead, contact));
+  return lead !== undefined && contactsOfSender(sender).some((contact) => hasContact(lead, contact));
 }
 
 /** The record with the ids the service issues: the call's and its transcript lines', a chat's messages'. */
