@@ -94,6 +94,41 @@ describe('POST /mcp', () => {
     }
   });
 
+  it('refuses a browser page from another site with 403 before reading its message, against DNS rebinding', async () => {
+    const { apiKey } = await api.organization();
+    const post = (origin: string | undefined, body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })) =>
+      fetch(`${api.url}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', ...(origin === undefined ? {} : { origin }) },
+        body,
+      }).then(async (res) => ({ status: res.status, body: (await res.json()) as any }));
+    // Clients that are not browsers send no Origin; an inspector's page on the developer's own machine is theirs.
+    for (const origin of [undefined, 'http://localhost:6274', 'http://127.0.0.1:6274', 'http://[::1]:6274', 'https://localhost']) {
+      const answer = await post(origin);
+      expect(answer.status, String(origin)).toBe(200);
+      expect(answer.body.result.tools.length, String(origin)).toBeGreaterThan(CURATED_TOOLS.length);
+    }
+    // A rebinding page keeps its own site as its origin; near misses of localhost are other sites too.
+    const foreign = [
+      'https://attacker.example',
+      'http://localhost.attacker.example',
+      'http://127.0.0.1.nip.io:6274',
+      'http://localhost:6274/',
+      'file://localhost',
+      'null',
+      '',
+      'http://0.0.0.0:3000',
+    ];
+    for (const origin of foreign) {
+      const answer = await post(origin);
+      expect(answer.status, origin).toBe(403);
+      expect(answer.body.error, origin).toMatchObject({ code: 'ORIGIN_NOT_ALLOWED', message: `Origin ${JSON.stringify(origin)} may not call /mcp: only clients that send no Origin, or pages on localhost` });
+    }
+    // Refused before the body is read: a message that is not JSON gets the same 403, not a 400.
+    expect((await post('https://attacker.example', '{not json')).status).toBe(403);
+    expect((await post(undefined, '{not json')).status).toBe(400);
+  });
+
   it('lists every keyed route as a tool named by its operationId, with valid JSON Schemas and hints from its method', async () => {
     const { apiKey } = await api.organization();
     const { tools } = await (await connect(apiKey)).listTools();

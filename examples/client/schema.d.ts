@@ -7940,6 +7940,15 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            /** @description INSUFFICIENT_SCOPE: a key’s scope does not allow POST (a `read` key), from the gateway. ORIGIN_NOT_ALLOWED: the request carries an `Origin` other than a page on localhost, refused before its body is read, as the protocol requires of every server against DNS rebinding; clients that are not browsers send no `Origin`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];

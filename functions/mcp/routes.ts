@@ -1,6 +1,9 @@
 import * as v from 'valibot';
 import { defineRoute } from '../../shared/routes/route';
 import { ErrorEnvelopeSchema } from '../../shared/schema';
+import { errorEnvelope } from '../../shared/http/envelope';
+import { gatewayResponseBody, GATEWAY_RESPONSES } from '../../shared/http/gateway-responses';
+import { ORIGIN_NOT_ALLOWED, refuseForeignOrigin } from './origin';
 import { McpAnswer, McpMessage, McpQuery, PROTOCOL_VERSIONS } from './schema';
 
 export const postMcp = defineRoute({
@@ -15,9 +18,18 @@ export const postMcp = defineRoute({
   request: { query: McpQuery, body: McpMessage },
   response: McpAnswer,
   requestExample: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'lookup_caller', arguments: { phone: '+61412345001' } } },
-  errors: [400],
+  errors: [400, 403],
+  admission: refuseForeignOrigin,
   responses: {
     202: { description: 'A notification: accepted, nothing to answer. The server sends the client no request, so a response from the client is refused (400).', empty: true },
+    403: {
+      description:
+        'INSUFFICIENT_SCOPE: a key’s scope does not allow POST (a `read` key), from the gateway. ORIGIN_NOT_ALLOWED: the request carries an `Origin` other than a page on localhost, refused before its body is read, as the protocol requires of every server against DNS rebinding; clients that are not browsers send no `Origin`.',
+      examples: {
+        InsufficientScope: gatewayResponseBody(GATEWAY_RESPONSES.ACCESS_DENIED),
+        OriginNotAllowed: errorEnvelope(403, 'Origin "https://attacker.example" may not call /mcp: only clients that send no Origin, or pages on localhost', ORIGIN_NOT_ALLOWED),
+      },
+    },
     400: { description: 'Not a JSON-RPC message the server can take: a JSON-RPC error says why, or the error envelope when the body is not one JSON-RPC message (a field named in `error.details`).', schema: v.union([McpAnswer, ErrorEnvelopeSchema]) },
   },
 });

@@ -62,9 +62,12 @@ export interface RawRequest {
   baseUrl: string;
 }
 
+const lowerCasedHeaders = (event: APIGatewayProxyEvent): Record<string, string> =>
+  Object.fromEntries(Object.entries(event.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value ?? '']));
+
 /** The request's headers (lower-cased names), raw body and base URL (the Host it came to, and the stage's path prefix). */
 function rawRequest(event: APIGatewayProxyEvent): RawRequest {
-  const headers = Object.fromEntries(Object.entries(event.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value ?? '']));
+  const headers = lowerCasedHeaders(event);
   const fullPath = event.requestContext?.path ?? event.path;
   const prefix = fullPath.endsWith(event.path) ? fullPath.slice(0, fullPath.length - event.path.length) : '';
   const proto = headers['x-forwarded-proto'] ?? 'http';
@@ -115,6 +118,8 @@ function chainOf<R extends RouteRequest, S extends v.GenericSchema>(
     .use(accessLog(route.operationId));
   if (idempotencyStore && needsIdempotencyStore(route)) chain.use(idempotency(idempotencyStore));
   chain.use(errorEnvelope());
+  const { admission } = route;
+  if (admission) chain.use({ before: ({ event }) => admission(lowerCasedHeaders(event)) });
   if (body) chain.use(bodySizeLimit()).use(absentBodyIsEmptyObject()).use(httpJsonBodyParser({ disableContentTypeCheck: true }));
   const knownQuery = new Set(Object.keys((query as { entries?: Record<string, unknown> } | undefined)?.entries ?? {}));
   // A loose query schema takes parameters it does not name, and ignores them (a public URL that must not refuse

@@ -92,6 +92,11 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
    * answered by the same function, which sees `request.method` OPTIONS and answers the preflight.
    */
   preflight?: boolean;
+  /**
+   * Checks the request's headers (names lower-cased) before its body is read or validated, and throws the ApiError
+   * it is refused with: for a refusal a protocol orders ahead of everything else (the MCP endpoint's Origin check).
+   */
+  admission?: (headers: Record<string, string>) => void;
   /** The function sends SMS: the stack configures the provider (AWS End User Messaging SMS) and grants SendTextMessage. */
   sendsSms?: boolean;
   /** The function queues webhook deliveries: the stack names the delivery queues and grants sending to the main one. */
