@@ -322,6 +322,27 @@ describe('deletions read back as events', () => {
       ['product.deleted', product],
     ]);
   });
+
+  it("records a company note's create, change and delete, and each note a company's delete removes", async () => {
+    const { client } = await api.organization();
+    const company = await created(client, '/v1/companies', 'company', { name: 'Harbourside Strata' });
+    const notesOf = `/v1/companies/${company.id}/notes`;
+    const first = await created(client, notesOf, 'note', { value: 'Strata manager prefers email.' });
+    const changed = (await client.patch(`${notesOf}/${first.id}`, { value: 'Strata manager prefers a call.' })).body.note;
+    expect((await client.delete(`${notesOf}/${first.id}`)).status).toBe(200);
+    const second = await created(client, notesOf, 'note', { value: 'Gate code 4412.' });
+    expect((await client.delete(`/v1/companies/${company.id}`)).status).toBe(200);
+
+    const noteEvents = (await eventsOf(client)).events.filter((event) => event.type.startsWith('company_note.'));
+    expect(noteEvents.map((event) => [event.type, event.data]).reverse()).toEqual([
+      ['company_note.created', first],
+      ['company_note.updated', changed],
+      ['company_note.deleted', changed],
+      ['company_note.created', second],
+      ['company_note.deleted', second],
+    ]);
+    expect(noteEvents.find((event) => event.type === 'company_note.updated')).toMatchObject({ previousAttributes: { value: 'Strata manager prefers email.' } });
+  });
 });
 
 describe('previousAttributes on *.updated events', () => {
