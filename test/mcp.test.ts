@@ -186,6 +186,18 @@ describe('POST /mcp', () => {
     expect(entries).toEqual([expect.objectContaining({ resourceId: first.lead.id, action: 'created', method: 'POST', path: '/v1/leads', via: 'mcp' })]);
   });
 
+  it('takes no Idempotency-Key of its own, and refuses one rather than run a retry twice: a tool takes idempotencyKey', async () => {
+    const { client } = await api.organization();
+    const call = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'createLead', arguments: { name: 'Sam Lee', email: 'sam@example.com' } } };
+    const refused = await client.post('/mcp', call, { headers: { 'Idempotency-Key': 'call-42-lead' } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details).toEqual([{ path: 'Idempotency-Key', message: 'POST /mcp takes no Idempotency-Key header' }]);
+    expect((await client.get('/v1/leads')).body.leads).toEqual([]);
+    const taken = await client.post('/mcp', call);
+    expect(taken.status).toBe(200);
+    expect(JSON.parse(taken.body.result.content[0].text).lead).toMatchObject({ firstName: 'Sam', lastName: 'Lee' });
+  });
+
   it('answers another organization’s record as not found, and a bad argument as the API’s 400, as isError results', async () => {
     const a = await api.organization();
     const b = await api.organization();

@@ -1251,7 +1251,7 @@ export interface paths {
         put?: never;
         /**
          * The API as MCP tools, for AI agents (Model Context Protocol, Streamable HTTP)
-         * @description An MCP server over Streamable HTTP, stateless: no session, every message is answered on its own, as JSON (never an event stream, so `GET /mcp` answers 405). Protocol revisions 2025-11-25 and 2025-06-18, agreed in `initialize`. Every keyed route of this API is a tool named by its operationId, with the route’s parameters and body as its input schema and its answer as its output schema; on top, curated tools for a voice agent (lookup_caller, get_receptionist_context, find_availability, hold_slot, book_appointment, log_call, resolve_transfer, send_sms, search_leads). A tool acts as the API key that called `/mcp`: within its organization, under its rate limit, and within its scope (a read key sees and calls only GET tools; a write key no DELETE tools). A tool’s failure is a result with `isError` and the API’s error envelope as its text. POST tools take `idempotencyKey`, sent as the Idempotency-Key header.
+         * @description An MCP server over Streamable HTTP, stateless: no session, every message is answered on its own, as JSON (never an event stream, so `GET /mcp` answers 405). Protocol revisions 2025-11-25 and 2025-06-18, agreed in `initialize`. Every keyed route of this API is a tool named by its operationId, with the route’s parameters and body as its input schema and its answer as its output schema; on top, curated tools for a voice agent (lookup_caller, get_receptionist_context, find_availability, hold_slot, book_appointment, log_call, resolve_transfer, send_sms, search_leads). A tool acts as the API key that called `/mcp`: within its organization, under its rate limit, and within its scope (a read key sees and calls only GET tools; a write key no DELETE tools). A tool’s failure is a result with `isError` and the API’s error envelope as its text. POST tools take `idempotencyKey`, sent as the Idempotency-Key header; `/mcp` itself takes no Idempotency-Key (400).
          */
         post: operations["postMcp"];
         delete?: never;
@@ -7862,10 +7862,7 @@ export interface operations {
                 /** @description `curated`: only the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …); `all` (the default): every route of the API as a tool, and those. */
                 tools?: "all" | "curated";
             };
-            header?: {
-                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400, 413, 429 or 5xx is not kept, so a corrected retry runs; but a 502, the SMS provider’s answer to a message already recorded and perhaps sent, is kept, so a retry never texts the lead twice. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7949,7 +7946,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

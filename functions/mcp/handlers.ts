@@ -1,11 +1,14 @@
-import { apiHandler } from '../../shared/http/api-handler';
+import { routeHandler } from '../../shared/http/route-handler';
 import { Answer, EmptyAnswer } from '../../shared/http/answer';
 import { apiTools } from './built-tools';
 import * as routes from './routes';
 import { answerMcp } from './server';
 
-/** The handler of POST /mcp: one JSON-RPC message in, its answer out, every tool a request of the API as the caller. */
-export const postMcpHandler = apiHandler(routes.postMcp, async ({ query, body, request, scope }) => {
+/**
+ * The handler of POST /mcp: one JSON-RPC message in, its answer out, every tool a request of the API as the caller.
+ * It reads and writes no table itself (it keeps no idempotent answers), so its bundle carries no DynamoDB client.
+ */
+export const postMcpHandler = routeHandler(routes.postMcp, async ({ query, body, request, scope }) => {
   // The route is keyed, so the factory always has the key's scope; none would be a wiring fault, never a licence for all tools.
   if (scope === null) throw new Error('POST /mcp reached its handler without an API key scope');
   const caller = { authorization: request.headers.authorization ?? '', baseUrl: request.baseUrl, scope, toolset: query.tools };

@@ -5,7 +5,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@model
 import { errorEnvelope } from '../../shared/http/envelope';
 import { ValidationError } from '../../shared/errors';
 import { scopeAllows, type ApiKeyScope } from '../../shared/auth/scopes';
-import { VIA_HEADER } from '../../shared/audit/writer';
+import { VIA_HEADER } from '../../shared/audit/entry';
 import { requestOf, type ApiTool } from './tools';
 import * as v from 'valibot';
 import { McpParams, PROTOCOL_VERSIONS, type TOOLSETS } from './schema';

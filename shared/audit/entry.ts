@@ -9,6 +9,12 @@ import type { Writer } from './writer';
 export const AUDIT_VIAS = ['api', 'mcp', 'inbound', 'admin'] as const;
 export type AuditVia = (typeof AUDIT_VIAS)[number];
 
+/**
+ * The header the MCP server sends on the requests it makes for its client (with the client's own API key). It is a
+ * label, not a credential: it only sets `via` in the audit log, and the key is what is attributed.
+ */
+export const VIA_HEADER = 'x-sales-pipeline-via';
+
 /** Audit entries are written whole by the writer itself (or the stream consumer) and carry no stamp of their own. */
 export const AUDIT_ENTRY_ENTITY = 'AUDIT_ENTRY';
 

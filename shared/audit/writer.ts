@@ -3,12 +3,6 @@ import { dynamo } from '../dynamo';
 import { organizationPartition } from '../store/keys';
 import { AUDIT_ENTRY_ENTITY, type AuditVia } from './entry';
 
-/**
- * The header the MCP server sends on the requests it makes for its client (with the client's own API key). It is a
- * label, not a credential: it only sets `via` in the audit log, and the key is what is attributed.
- */
-export const VIA_HEADER = 'x-sales-pipeline-via';
-
 /** Who is writing: the request (or run of the CLI, or provider report) every write in its scope is attributed to. */
 export interface Writer {
   /** The API key of the request; null for inbound posts, provider reports and the admin CLI. */

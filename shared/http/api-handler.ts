@@ -1,7 +1,8 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type * as v from 'valibot';
 import type { RouteDefinition, RouteRequest } from '../routes/route';
-import { asWriter, VIA_HEADER, type Writer } from '../audit/writer';
+import { VIA_HEADER } from '../audit/entry';
+import { asWriter, type Writer } from '../audit/writer';
 import { withCounterShards } from '../store/counter-shards';
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '../store/idempotency';
 import type { IdempotencyStore } from './idempotency';

@@ -8,7 +8,7 @@ import { ValidationError } from '../errors';
 import type { RouteDefinition, RouteRequest } from '../routes/route';
 import { emptyResponse, JSON_HEADERS, jsonResponse, textResponse, type JsonResponse } from './envelope';
 import { answersIdempotently } from '../routes/route';
-import { idempotency, type IdempotencyStore } from './idempotency';
+import { IDEMPOTENCY_HEADER, idempotency, type IdempotencyStore } from './idempotency';
 import { absentBodyIsEmptyObject, accessLog, bodySizeLimit, errorEnvelope } from './middleware';
 import { logger } from '../observability';
 import { metrics } from '../metrics';
@@ -119,7 +119,19 @@ function chainOf<R extends RouteRequest, S extends v.GenericSchema>(
   if (idempotencyStore && needsIdempotencyStore(route)) chain.use(idempotency(idempotencyStore));
   chain.use(errorEnvelope());
   const { admission } = route;
-  if (admission) chain.use({ before: ({ event }) => admission(lowerCasedHeaders(event)) });
+  const takesNoKey = route.idempotencyKey === false;
+  if (admission || takesNoKey) {
+    chain.use({
+      before: ({ event }) => {
+        const headers = lowerCasedHeaders(event);
+        admission?.(headers);
+        // A key it would not keep answers is refused rather than ignored: a retry with it would run twice.
+        if (takesNoKey && headers[IDEMPOTENCY_HEADER.toLowerCase()] !== undefined) {
+          throw new ValidationError([{ path: IDEMPOTENCY_HEADER, message: `${route.method} ${route.path} takes no ${IDEMPOTENCY_HEADER} header` }]);
+        }
+      },
+    });
+  }
   if (body) chain.use(bodySizeLimit()).use(absentBodyIsEmptyObject()).use(httpJsonBodyParser({ disableContentTypeCheck: true }));
   const knownQuery = new Set(Object.keys((query as { entries?: Record<string, unknown> } | undefined)?.entries ?? {}));
   // A loose query schema takes parameters it does not name, and ignores them (a public URL that must not refuse

@@ -97,6 +97,11 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
    * it is refused with: for a refusal a protocol orders ahead of everything else (the MCP endpoint's Origin check).
    */
   admission?: (headers: Record<string, string>) => void;
+  /**
+   * False on a POST whose messages carry their own ids and retries (the MCP endpoint's JSON-RPC, whose tools take
+   * `idempotencyKey` for the API request each makes): it keeps no answers, and an Idempotency-Key sent to it answers 400.
+   */
+  idempotencyKey?: false;
   /** The function sends SMS: the stack configures the provider (AWS End User Messaging SMS) and grants SendTextMessage. */
   sendsSms?: boolean;
   /** The function queues webhook deliveries: the stack names the delivery queues and grants sending to the main one. */
@@ -150,14 +155,14 @@ export function defineRoute<R extends RouteRequest, S extends Schema>(route: Rou
 /** What an Idempotency-Key costs a POST or PATCH: claim, read, complete or release its record. */
 export const IDEMPOTENCY_ACTIONS: readonly DynamoAction[] = ['PutItem', 'GetItem', 'UpdateItem', 'DeleteItem'];
 
-/** Whether a route honours Idempotency-Key: every POST and PATCH. */
-export const isIdempotent = (route: Pick<RouteDefinition, 'method'>) => route.method === 'POST' || route.method === 'PATCH';
+/** Whether a route honours Idempotency-Key: every POST and PATCH but those that say they take none. */
+export const isIdempotent = (route: Pick<RouteDefinition, 'method' | 'idempotencyKey'>) => (route.method === 'POST' || route.method === 'PATCH') && route.idempotencyKey !== false;
 
 /** Whether a route's function answers a method that honours Idempotency-Key, its own or its PATCH alias's. */
-export const answersIdempotently = (route: Pick<RouteDefinition, 'method' | 'alsoPatch'>) => isIdempotent(route) || route.alsoPatch === true;
+export const answersIdempotently = (route: Pick<RouteDefinition, 'method' | 'alsoPatch' | 'idempotencyKey'>) => isIdempotent(route) || route.alsoPatch === true;
 
 /** The DynamoDB actions a route's function is granted: its row's, plus the idempotency record's when it has one. */
-export function grantedActions(route: Pick<RouteDefinition, 'method' | 'dynamodb' | 'alsoPatch'>): DynamoAction[] {
+export function grantedActions(route: Pick<RouteDefinition, 'method' | 'dynamodb' | 'alsoPatch' | 'idempotencyKey'>): DynamoAction[] {
   return [...new Set([...route.dynamodb, ...(answersIdempotently(route) ? IDEMPOTENCY_ACTIONS : [])])].sort();
 }
 

@@ -6,11 +6,8 @@ import { handlerOf, parseHandler } from '../../shared/routes/route';
 /** The budget of one function's bundle: what a cold start downloads, unpacks and parses. */
 export const MAX_BUNDLE_BYTES = 420 * 1024;
 
-/**
- * Functions allowed more, each for a reason of its own. The MCP server carries the protocol's SDK with zod (about
- * 150 KB over its own code; its tools are built at build time, so it carries no route's schemas).
- */
-const BUNDLE_BUDGETS: Record<string, number> = { 'mcp/handlers': 520 * 1024 };
+/** Functions allowed more, each for a reason of its own (none today). */
+const BUNDLE_BUDGETS: Record<string, number> = {};
 
 /** A function module's bundle budget. */
 export const bundleBudget = (module: string): number => BUNDLE_BUDGETS[module] ?? MAX_BUNDLE_BYTES;
