@@ -187,6 +187,8 @@ describe('a CALL endpoint of format retell', () => {
     const res = await postRetell(created, body, signature);
     expect(res.status).toBe(401);
     expect(res.body).toEqual(gatewayResponseBody(GATEWAY_RESPONSES.UNAUTHORIZED));
+    // Word for word the gateway's 401, headers too, so an endpoint's id cannot be told from an unknown one.
+    expect(res.headers.get('www-authenticate')).toBe(GATEWAY_RESPONSES.UNAUTHORIZED.headers['WWW-Authenticate']);
     await nothingRecorded(client);
   });
 

@@ -201,6 +201,7 @@ describe('the API stack', () => {
     apiTemplate.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
       ResponseType: 'UNAUTHORIZED',
       StatusCode: '401',
+      ResponseParameters: Match.objectLike({ 'gatewayresponse.header.WWW-Authenticate': `'Bearer realm="sales-pipeline"'` }),
       ResponseTemplates: {
         'application/json': JSON.stringify({
           success: false,

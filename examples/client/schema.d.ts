@@ -2624,6 +2624,8 @@ export interface components {
         /** @description The bearer token is missing, invalid or expired. */
         Unauthorized: {
             headers: {
+                /** @description The scheme to authenticate with: `Bearer realm="sales-pipeline"`. */
+                "WWW-Authenticate"?: "Bearer realm=\"sales-pipeline\"";
                 [name: string]: unknown;
             };
             content: {

@@ -13,6 +13,7 @@ import { platformCallInquiry, retellSignatureValid, vapiSecretValid } from './ca
 import { parseOrThrow } from '../../shared/validation';
 import { IngestInquiryBody } from '../inquiries/ingestion-schema';
 import { E164 } from '../../shared/schema';
+import { GATEWAY_RESPONSES } from '../../shared/http/gateway-responses';
 import { newSigningSecret, signedHeaders } from '../../shared/webhooks/signature';
 import { ingestInquiry } from '../inquiries/ingestion';
 
@@ -122,7 +123,7 @@ export async function rotateEndpoint(organizationId: string, endpointId: string,
  * the gateway's inbound authorizer before this runs, and a wrong token must answer exactly alike, so that ids
  * cannot be probed.
  */
-const unauthorized = () => new ApiError(401, 'Invalid or expired token');
+const unauthorized = () => Object.assign(new ApiError(401, GATEWAY_RESPONSES.UNAUTHORIZED.message), { headers: GATEWAY_RESPONSES.UNAUTHORIZED.headers });
 
 const tokenMatches = (endpoint: InboundEndpointRecord, token: string) => sameSecret(hashToken(token), endpoint.tokenHash);
 

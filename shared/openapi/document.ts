@@ -39,6 +39,7 @@ const SHARED_ERRORS: Record<number, { name: string; description: string; example
     name: 'Unauthorized',
     description: 'The bearer token is missing, invalid or expired.',
     example: gatewayResponseBody(GATEWAY_RESPONSES.UNAUTHORIZED),
+    headers: { 'WWW-Authenticate': { description: 'The scheme to authenticate with: `Bearer realm="sales-pipeline"`.', schema: { type: 'string', const: GATEWAY_RESPONSES.UNAUTHORIZED.headers['WWW-Authenticate'] } } },
   },
   403: {
     name: 'InsufficientScope',
