@@ -34,14 +34,19 @@ const PHONE_LIKE = /^\+?[\d\s().-]+$/;
 /** Whether text reads as a phone number rather than a name: only phone characters, and at least 6 digits. */
 export const looksLikePhone = (text: string) => PHONE_LIKE.test(text.trim()) && text.replace(/\D/g, '').length >= 6;
 
+/** The trunk prefix an international form shows in brackets and no one dials: `+61 (0)412 345 678`, `+44 (0) 20 …`. */
+const BRACKETED_TRUNK = /\(\s*0\s*\)/;
+
 /**
- * A phone number in any common form as E.164, or undefined when it cannot be read as one: `+61 412 345 678` and
- * `0061 412 345 678` as they are; a national form (`0412 345 678`) with the organization's dialling, when it has one.
+ * A phone number in any common form as E.164, or undefined when it cannot be read as one: `+61 412 345 678`,
+ * `+61 (0)412 345 678` and `0061 412 345 678` as they are; a national form (`0412 345 678`) with the organization's
+ * dialling, when it has one.
  */
 export function toE164(text: string, dialling: Dialling | undefined): string | undefined {
   const trimmed = text.trim();
   if (!PHONE_LIKE.test(trimmed)) return undefined;
-  const digits = trimmed.replace(/\D/g, '');
+  const international = trimmed.startsWith('+') || trimmed.startsWith('00');
+  const digits = (international ? trimmed.replace(BRACKETED_TRUNK, '') : trimmed).replace(/\D/g, '');
   const candidate = trimmed.startsWith('+') ? `+${digits}` : digits.startsWith('00') ? `+${digits.slice(2)}` : national(digits, dialling);
   return candidate && E164.test(candidate) ? candidate : undefined;
 }

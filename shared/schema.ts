@@ -58,13 +58,21 @@ export function isCalendarDate(text: string): boolean {
 const isCalendarDateIfParsed = (text: string) => Number.isNaN(Date.parse(text)) || isCalendarDate(text);
 
 /**
+ * RFC 3339 date-time text: T and Z may be lower case (§5.6), which valibot's isoTimestamp refuses, so the check reads the
+ * text upper-cased. A v.check states nothing to JSON Schema; DATE_TIME gives the document its format.
+ */
+export const isDateTimeText = (text: string) => v.ISO_TIMESTAMP_REGEX.test(text.toUpperCase());
+export const DATE_TIME = v.metadata({ jsonSchema: { format: 'date-time' } });
+
+/**
  * A change time a list starts from: an ISO 8601 timestamp, normalized to UTC with milliseconds (as every stored
  * `updatedAt` is written), so comparing the text compares the times.
  */
 export const UpdatedSince = v.pipe(
   v.string('updatedSince must be a string'),
   v.maxLength(40, 'updatedSince must be at most 40 characters'),
-  v.isoTimestamp('updatedSince must be an ISO 8601 timestamp, e.g. 2026-11-23T00:00:00.000Z'),
+  v.check(isDateTimeText, 'updatedSince must be an ISO 8601 timestamp, e.g. 2026-11-23T00:00:00.000Z'),
+  DATE_TIME,
   v.check(isCalendarDateIfParsed, 'updatedSince must be an ISO 8601 timestamp, e.g. 2026-11-23T00:00:00.000Z'),
   v.transform((text) => new Date(text).toISOString()),
   // Declares the output type, so the OpenAPI document describes the parameter as a date-time.
@@ -98,7 +106,8 @@ const isBeforeLatestInstant = (text: string) => !(Date.parse(text) >= Date.parse
 export const Instant = (name: string, description: string) =>
   v.pipe(
     v.string(`${name} must be a string`),
-    v.isoTimestamp(`${name} must be an ISO 8601 date-time with an offset, e.g. 2026-12-01T09:00:00+11:00`),
+    v.check(isDateTimeText, `${name} must be an ISO 8601 date-time with an offset, e.g. 2026-12-01T09:00:00+11:00`),
+    DATE_TIME,
     v.check(isCalendarDateIfParsed, `${name} must be an ISO 8601 date-time with an offset, e.g. 2026-12-01T09:00:00+11:00`),
     v.check(isBeforeLatestInstant, `${name} must be before ${LATEST_INSTANT}`),
     v.description(description),
@@ -113,14 +122,20 @@ export const Timestamp = v.pipe(v.string(), v.isoTimestamp());
 
 /** Control characters other than tab, line feed and carriage return: never part of text a person wrote. */
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
-/** Characters that show nothing: white space and format characters such as the zero-width space. */
-const INVISIBLE = /[\s\p{Cf}]/gu;
+/**
+ * Unicode's format characters (Cf) of the Basic Multilingual Plane, such as the zero-width space, written out rather
+ * than as `\p{Cf}`: the document's pattern must compile outside JavaScript too (Python's `re` has no `\p{…}`), and
+ * the check and the pattern are one list.
+ */
+const FORMAT_CHARACTERS = '\\u00AD\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890\\u0891\\u08E2\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uFEFF\\uFFF9-\\uFFFB';
+/** Characters that show nothing: white space and format characters. */
+const INVISIBLE = new RegExp(`[\\s${FORMAT_CHARACTERS}]`, 'g');
 
 /** What every free-text field accepts, in words and as the document's pattern (the checks above, read as one). */
 export const TEXT_RULE = 'Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return.';
 const NOT_CONTROL = '[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]';
 // White space around the text is trimmed before the checks, so any may stand there.
-export const TEXT_PATTERN = `^\\s*${NOT_CONTROL}*[^\\s\\p{Cf}\\u0000-\\u001F\\u007F-\\u009F]${NOT_CONTROL}*\\s*$`;
+export const TEXT_PATTERN = `^\\s*${NOT_CONTROL}*[^\\s${FORMAT_CHARACTERS}\\u0000-\\u001F\\u007F-\\u009F]${NOT_CONTROL}*\\s*$`;
 
 /**
  * Text a person wrote: normalized to NFC (so é is one character however it was typed), trimmed, free of

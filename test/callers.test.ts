@@ -47,12 +47,14 @@ describe('GET /v1/callers/{phone}', () => {
 
   it('finds the caller from any common form of the number, read with the organization’s country', async () => {
     const { client, leadId } = await callerOrganization();
-    for (const typed of ['0412 345 001', '+61 412 345 001', '(04) 1234 5001', '0061412345001']) {
+    // An international form may show the trunk prefix no one dials in brackets: +61 (0)412 345 001.
+    for (const typed of ['0412 345 001', '+61 412 345 001', '(04) 1234 5001', '0061412345001', '+61 (0)412 345 001', '0061 (0) 412 345 001']) {
       const res = await client.get(`/v1/callers/${encodeURIComponent(typed)}`);
       expect([typed, res.status, res.body.caller.lead?.id]).toEqual([typed, 200, leadId]);
     }
-    // One digit off is another number.
+    // One digit off is another number, and only a bracketed 0 is a trunk prefix.
     expect((await client.get('/v1/callers/%2B61412345002')).body.caller.lead).toBeNull();
+    expect((await client.get(`/v1/callers/${encodeURIComponent('+61 (1)412 345 001')}`)).body.caller.lead).toBeNull();
   });
 
   it('answers an unknown caller 200 with lead null and the rest, never 404', async () => {

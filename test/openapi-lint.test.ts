@@ -25,3 +25,17 @@ describe('the OpenAPI document, read by the linters integrators use', () => {
     expect(described).toEqual([]);
   });
 });
+
+describe('the patterns of the OpenAPI document, read by validators outside JavaScript', () => {
+  const patterns = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (node && typeof node === 'object') for (const [key, value] of Object.entries(node)) key === 'pattern' && typeof value === 'string' ? patterns.add(value) : walk(value);
+  };
+  walk(JSON.parse(source));
+
+  it('use no \\p{…} property escape, which JSON Schema 2020-12 (6.4) leaves out of its portable subset and Python’s re refuses', () => {
+    expect(patterns.size).toBeGreaterThan(20);
+    expect([...patterns].filter((pattern) => /\\[pP]\{/.test(pattern))).toEqual([]);
+  });
+});

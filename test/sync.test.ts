@@ -219,6 +219,8 @@ describe('updatedSince', () => {
     const at = Date.parse(lead.updatedAt);
     expect((await client.get(`/v1/leads?updatedSince=${q(inSydney(at))}`)).body.leads.map((l: { id: string }) => l.id)).toEqual([lead.id]);
     expect((await client.get(`/v1/leads?updatedSince=${q(inSydney(at + 1))}`)).body.leads).toEqual([]);
+    // RFC 3339 lets T and Z be lower case.
+    expect((await client.get(`/v1/leads?updatedSince=${q(lead.updatedAt.replace('T', 't').replace('Z', 'z'))}`)).body.leads.map((l: { id: string }) => l.id)).toEqual([lead.id]);
   });
 
   it('answers an empty page for a time in the future', async () => {
