@@ -1,6 +1,6 @@
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -208,6 +208,17 @@ describe('POST /mcp', () => {
     expect(errorOf(await mcp.callTool({ name: 'createLead', arguments: { email: 'not an email' } }))).toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
     expect(errorOf(await mcp.callTool({ name: 'getLead', arguments: { leadId: lead.id, extra: 1 } }))).toMatchObject({ status: 400, message: 'extra is not an argument of getLead', details: [{ path: 'extra', message: 'extra is not an argument of getLead' }] });
     expect((await a.client.get(`/v1/leads/${lead.id}`)).body.lead.status).toBe(lead.status);
+  });
+
+  // Tools, Error Handling: unknown tools are a protocol error, e.g. {"code": -32602, "message": "Unknown tool: invalid_tool_name"}.
+  it('answers a tool it does not have with JSON-RPC Invalid params (-32602) and the request’s id, not a tool result', async () => {
+    const { apiKey, client } = await api.organization();
+    const res = await client.post('/mcp', { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'invalid_tool_name', arguments: {} } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ jsonrpc: '2.0', id: 3, error: { code: -32602, message: 'Unknown tool: invalid_tool_name' } });
+    // So the SDK client's callTool rejects, rather than resolving with a result the agent might read as the tool's.
+    const mcp = await connect(apiKey);
+    await expect(mcp.callTool({ name: 'invalid_tool_name', arguments: {} })).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
   });
 
   it('shows a read key only the GET tools and refuses it the others, and a write key every tool but the DELETEs', async () => {

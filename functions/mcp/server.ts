@@ -1,7 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { errorEnvelope } from '../../shared/http/envelope';
 import { ValidationError } from '../../shared/errors';
 import { scopeAllows, type ApiKeyScope } from '../../shared/auth/scopes';
@@ -54,6 +54,9 @@ export interface ToolResult {
 }
 
 export const toolFailure = (text: string): ToolResult => ({ isError: true, content: [{ type: 'text', text }] });
+
+/** A JSON-RPC error thrown by a handler: the SDK answers its code and message as they are (McpError prefixes "MCP error <code>: "). */
+const protocolError = (code: ErrorCode, message: string) => Object.assign(new Error(message), { code });
 
 /** Calls the tool's route of the API as the caller, and answers the result: the body as structured content and as text. */
 export async function callTool(tool: ApiTool, args: Record<string, unknown>, caller: McpCaller): Promise<ToolResult> {
@@ -121,7 +124,8 @@ function serverFor(tools: ToolSource, caller: McpCaller): Server {
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: offeredTools(await tools(), caller).map((tool) => asTool(tool) as Tool) }));
   server.setRequestHandler(CallToolRequestSchema, async ({ params: { name, arguments: args } }) => {
     const tool = toolNamed(await tools(), name);
-    if (!tool) return toolFailure(JSON.stringify(errorEnvelope(404, `No tool named ${name}`, 'NOT_FOUND')));
+    // The protocol's own error, not a tool's failure: the client asked for something the server does not have.
+    if (!tool) throw protocolError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     return callTool(tool, args ?? {}, caller);
   });
   return server;
