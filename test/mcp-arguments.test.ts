@@ -108,6 +108,20 @@ describe('MCP protocol answers', () => {
     expect(bare.body.error).toEqual({ code: -32602, message: 'Invalid params: initialize takes params: protocolVersion, capabilities and clientInfo' });
   });
 
+  // JSON-RPC 2.0: -32602 is "Invalid method parameter(s)", where -32603 would be the server's own fault and -32700 JSON
+  // that does not parse; MCP (Basic): "Error responses MUST include the same ID as the request they correspond to".
+  it.each([
+    ['tools/list whose cursor is not a string', 'tools/list', { cursor: 5 }, 'params.cursor is invalid: expected string, received number'],
+    ['initialize with a client capability that is not an object', 'initialize', { protocolVersion: '2025-11-25', capabilities: { roots: 5 }, clientInfo: { name: 'curl', version: '8' } }, 'params.capabilities.roots is invalid: expected object, received number'],
+    ['tools/call whose _meta.progressToken is neither a string nor a number', 'tools/call', { name: 'lookup_caller', arguments: { phone: '+61412345001' }, _meta: { progressToken: {} } }, 'params._meta.progressToken is invalid'],
+    ['ping whose _meta is not an object', 'ping', { _meta: 'x' }, 'params._meta is invalid: expected object, received string'],
+  ])('%s is JSON-RPC Invalid params naming it, with the request’s id', async (_, method, params, message) => {
+    const { client } = await api.organization();
+    const res = await rpc(client, { id: 11, method, params });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ jsonrpc: '2.0', id: 11, error: { code: -32602, message: `Invalid params: ${message}` } });
+  });
+
   it('refuses a JSON-RPC response from the client, naming method: the server sends it no request to answer', async () => {
     const { client } = await api.organization();
     const res = await rpc(client, { id: 5, result: {} });

@@ -1,7 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, InitializeRequestSchema, ListToolsRequestSchema, PingRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { errorEnvelope } from '../../shared/http/envelope';
 import { ValidationError } from '../../shared/errors';
 import { scopeAllows, type ApiKeyScope } from '../../shared/auth/scopes';
@@ -105,12 +105,35 @@ export function refusedRevision(headers: Record<string, string>): McpReply | und
   return { status: 400, body: { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Unsupported MCP-Protocol-Version ${requested}; this server speaks ${PROTOCOL_VERSIONS.join(', ')}` } } };
 }
 
-/** A request whose params its method cannot take: JSON-RPC's Invalid params, naming the first thing wrong. */
+/**
+ * The requests the server answers, as the SDK reads them. Params one of them does not satisfy (a cursor that is no
+ * string, a capability that is no object, `_meta` or its progressToken of another type) the SDK's transport refuses as
+ * no JSON-RPC message at all (400, Parse error) or its handler as its own fault (Internal error, the schema's dump).
+ */
+const REQUESTS = new Map([
+  ['initialize', InitializeRequestSchema],
+  ['ping', PingRequestSchema],
+  ['tools/list', ListToolsRequestSchema],
+  ['tools/call', CallToolRequestSchema],
+]);
+
+/** The first thing wrong in a request's params: the project's own words for the common mistakes, else the SDK's schema's, by path. */
+function paramsFault(method: string, params: unknown): string | undefined {
+  const own = McpParams.get(method);
+  const checked = own && v.safeParse(own, params);
+  if (checked && !checked.success) return checked.issues[0].message;
+  const parsed = REQUESTS.get(method)?.safeParse({ method, params });
+  if (!parsed || parsed.success) return undefined;
+  const [issue] = parsed.error.issues;
+  const detail = issue!.message.replace(/^Invalid input:?\s*/, '');
+  return `${issue!.path.join('.') || 'params'} ${detail ? `is invalid: ${detail}` : 'is invalid'}`;
+}
+
+/** A request whose params its method cannot take: JSON-RPC's Invalid params with the request's id, naming the first thing wrong. */
 function invalidParams(message: Record<string, unknown>): McpReply | undefined {
-  const schema = typeof message.method === 'string' && message.id !== undefined ? McpParams.get(message.method) : undefined;
-  const checked = schema && v.safeParse(schema, message.params);
-  if (!checked || checked.success) return undefined;
-  return { status: 200, body: { jsonrpc: '2.0', id: message.id, error: { code: -32602, message: `Invalid params: ${checked.issues[0].message}` } } };
+  const fault = typeof message.method === 'string' && message.id !== undefined ? paramsFault(message.method, message.params) : undefined;
+  if (fault === undefined) return undefined;
+  return { status: 200, body: { jsonrpc: '2.0', id: message.id, error: { code: ErrorCode.InvalidParams, message: `Invalid params: ${fault}` } } };
 }
 
 /** The server validates JSON Schema only for elicitation, which it never asks for: its validator refuses (and ajv stays out of the bundle). */
