@@ -122,6 +122,16 @@ describe('MCP protocol answers', () => {
     expect(res.body).toEqual({ jsonrpc: '2.0', id: 11, error: { code: -32602, message: `Invalid params: ${message}` } });
   });
 
+  // Pagination, Error Handling: "Invalid cursors SHOULD result in an error with code -32602 (Invalid params)."
+  it('answers tools/list with a cursor it never issued with Invalid params, not the first page again', async () => {
+    const { client } = await api.organization();
+    const first = await rpc(client, { id: 20, method: 'tools/list' });
+    expect(first.body.result.tools.length).toBeGreaterThan(0);
+    expect(first.body.result.nextCursor).toBeUndefined();
+    const res = await rpc(client, { id: 21, method: 'tools/list', params: { cursor: 'not-a-cursor-this-server-issued' } });
+    expect(res.body).toEqual({ jsonrpc: '2.0', id: 21, error: { code: -32602, message: 'Invalid cursor: this server lists every tool on one page and issues no cursor' } });
+  });
+
   it('refuses a JSON-RPC response from the client, naming method: the server sends it no request to answer', async () => {
     const { client } = await api.organization();
     const res = await rpc(client, { id: 5, result: {} });

@@ -144,7 +144,11 @@ const NO_SCHEMA_VALIDATION: jsonSchemaValidator = {
 /** An MCP server for one request: the tools the caller's scope and toolset allow, each calling the API as the caller. */
 function serverFor(tools: ToolSource, caller: McpCaller): Server {
   const server = new Server(SERVER_INFO, { capabilities: CAPABILITIES, instructions: INSTRUCTIONS, jsonSchemaValidator: NO_SCHEMA_VALIDATION });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: offeredTools(await tools(), caller).map((tool) => asTool(tool) as Tool) }));
+  server.setRequestHandler(ListToolsRequestSchema, async ({ params }) => {
+    // Every tool is on one page and no nextCursor is answered, so no cursor is one the server issued (Pagination: -32602).
+    if (params?.cursor !== undefined) throw protocolError(ErrorCode.InvalidParams, 'Invalid cursor: this server lists every tool on one page and issues no cursor');
+    return { tools: offeredTools(await tools(), caller).map((tool) => asTool(tool) as Tool) };
+  });
   server.setRequestHandler(CallToolRequestSchema, async ({ params: { name, arguments: args } }) => {
     const tool = toolNamed(await tools(), name);
     // The protocol's own error, not a tool's failure: the client asked for something the server does not have.
