@@ -53,7 +53,7 @@ describe('POST /mcp', () => {
     expect(client.getInstructions()).toContain('lookup_caller');
   });
 
-  it('agrees on 2025-06-18 with an older client and answers the latest revision to one it does not speak', async () => {
+  it('agrees on 2025-06-18 with an older client, answers the latest revision to one it does not speak, and refuses a later message naming that one', async () => {
     const { apiKey } = await api.organization();
     const initialize = (protocolVersion: string) =>
       fetch(`${api.url}/mcp`, {
@@ -63,13 +63,17 @@ describe('POST /mcp', () => {
       }).then(async (res) => ({ status: res.status, body: (await res.json()) as any }));
     expect((await initialize('2025-06-18')).body.result.protocolVersion).toBe('2025-06-18');
     expect((await initialize('2024-11-05')).body.result.protocolVersion).toBe('2025-11-25');
-    const list = await fetch(`${api.url}/mcp`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', 'mcp-protocol-version': '2024-11-05' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
-    });
-    expect(list.status).toBe(400);
-    expect(((await list.json()) as any).error.message).toContain('Unsupported MCP-Protocol-Version 2024-11-05');
+    // Transports: a request naming a revision the server does not speak answers 400. Its error is that request's
+    // answer, with its id (Basic); a notification's has no id, as RequestId is never null.
+    const later = (message: Record<string, unknown>) =>
+      fetch(`${api.url}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', 'mcp-protocol-version': '2024-11-05' },
+        body: JSON.stringify({ jsonrpc: '2.0', ...message }),
+      }).then(async (res) => ({ status: res.status, body: (await res.json()) as any }));
+    const error = { code: -32000, message: 'Unsupported MCP-Protocol-Version 2024-11-05; this server speaks 2025-11-25, 2025-06-18' };
+    for (const id of [2, 'list-2']) expect(await later({ id, method: 'tools/list' })).toEqual({ status: 400, body: { jsonrpc: '2.0', id, error } });
+    expect(await later({ method: 'notifications/initialized' })).toEqual({ status: 400, body: { jsonrpc: '2.0', error } });
   });
 
   it('answers a JSON-RPC call from curl, which asks for JSON only', async () => {

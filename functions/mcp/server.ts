@@ -98,11 +98,16 @@ export interface McpReply {
   body?: Record<string, unknown>;
 }
 
-/** The answer to a request naming, in MCP-Protocol-Version, a revision the server does not speak. */
-export function refusedRevision(headers: Record<string, string>): McpReply | undefined {
+/**
+ * The answer to a message naming, in MCP-Protocol-Version, a revision the server does not speak: 400, as the transport
+ * requires, with the JSON-RPC error of the request it answers (its id), or of a notification (no id: never null, which
+ * no revision's RequestId allows).
+ */
+export function refusedRevision(headers: Record<string, string>, message: Record<string, unknown>): McpReply | undefined {
   const requested = headers['mcp-protocol-version'];
   if (requested === undefined || (PROTOCOL_VERSIONS as readonly string[]).includes(requested)) return undefined;
-  return { status: 400, body: { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Unsupported MCP-Protocol-Version ${requested}; this server speaks ${PROTOCOL_VERSIONS.join(', ')}` } } };
+  const error = { code: -32000, message: `Unsupported MCP-Protocol-Version ${requested}; this server speaks ${PROTOCOL_VERSIONS.join(', ')}` };
+  return { status: 400, body: { jsonrpc: '2.0', ...(message.id === undefined ? {} : { id: message.id }), error } };
 }
 
 /**
@@ -164,7 +169,7 @@ function serverFor(tools: ToolSource, caller: McpCaller): Server {
  * with the latest, as the protocol says; a later request naming such a revision in MCP-Protocol-Version is refused.
  */
 export async function answerMcp(message: Record<string, unknown>, headers: Record<string, string>, tools: ToolSource, caller: McpCaller): Promise<McpReply> {
-  const refused = refusedRevision(headers) ?? invalidParams(message);
+  const refused = refusedRevision(headers, message) ?? invalidParams(message);
   if (refused) return refused;
   const params = message.params as Record<string, unknown> | undefined;
   const body = message.method === 'initialize' && params ? { ...message, params: { ...params, protocolVersion: agreedRevision(params.protocolVersion) } } : message;
