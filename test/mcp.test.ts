@@ -44,6 +44,12 @@ function errorOf(answer: unknown): { status: number; code?: string; message: str
 
 const keyedRoutes = routes.filter((route) => route.auth !== 'none' && route.path !== '/mcp');
 
+/** The POSTs that take away what exists: an upsert overwrites a lead's fields, a rotation revokes a secret or token. */
+const DESTRUCTIVE_POSTS = ['upsertLead', 'rotateWebhookSecret', 'rotateInboundEndpoint'];
+
+/** The routes that reach outside the API: an SMS to a phone, a POST to a webhook's URL (now, or queued). */
+const OPEN_WORLD = ['sendSms', 'testWebhook', 'redeliverEvent'];
+
 describe('POST /mcp', () => {
   it('initializes on protocol revision 2025-11-25 and names itself', async () => {
     const { apiKey } = await api.organization();
@@ -133,7 +139,7 @@ describe('POST /mcp', () => {
     expect((await post(undefined, '{not json')).status).toBe(400);
   });
 
-  it('lists every keyed route as a tool named by its operationId, with valid JSON Schemas and hints from its method', async () => {
+  it('lists every keyed route as a tool named by its operationId, with valid JSON Schemas and hints from its method and what it does', async () => {
     const { apiKey } = await api.organization();
     const { tools } = await (await connect(apiKey)).listTools();
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
@@ -148,12 +154,42 @@ describe('POST /mcp', () => {
     for (const route of keyedRoutes) {
       const tool = byName.get(route.operationId)!;
       expect(tool.description, route.operationId).toContain(route.summary);
-      expect(tool.annotations, route.operationId).toMatchObject({ readOnlyHint: route.method === 'GET', destructiveHint: route.method === 'DELETE', idempotentHint: route.method !== 'POST' });
+      const destructive = route.method === 'POST' ? DESTRUCTIVE_POSTS.includes(route.operationId) : route.method !== 'GET';
+      expect(tool.annotations, route.operationId).toMatchObject({ readOnlyHint: route.method === 'GET', destructiveHint: destructive, idempotentHint: route.method !== 'POST', openWorldHint: OPEN_WORLD.includes(route.operationId) });
       expect('idempotencyKey' in (tool.inputSchema.properties ?? {}), route.operationId).toBe(route.method === 'POST');
     }
     const getLead = byName.get('getLead') as Tool;
     expect(getLead.inputSchema).toMatchObject({ required: ['leadId'], properties: { leadId: { type: 'string' } } });
     expect(getLead.outputSchema).toMatchObject({ type: 'object' });
+  });
+
+  // ToolAnnotations: destructiveHint "If true, the tool may perform destructive updates to its environment. If false,
+  // the tool performs only additive updates"; openWorldHint "If true, this tool may interact with an “open world” of
+  // external entities". Clients decide from them what to confirm with the user.
+  it('calls no tool that overwrites, clears, cancels or revokes “only additive”, and marks those that reach a phone or a webhook URL open-world', async () => {
+    const { apiKey } = await api.organization();
+    const { tools } = await (await connect(apiKey)).listTools();
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    // Each tool's own description says what it takes away.
+    const takesAway = {
+      rotateInboundEndpoint: 'the old token and secret stop working at once',
+      rotateWebhookSecret: 'Rotate a webhook’s signing secret',
+      upsertLead: 'as a PATCH would apply them',
+      updateAppointment: 'Reschedule, change or cancel an appointment',
+      updateLead: '`null` clears an optional field',
+      updateOrganizationMember: 'isDisabled',
+      deleteLead: 'Delete a lead',
+    };
+    for (const [name, why] of Object.entries(takesAway)) {
+      expect(byName.get(name)!.description, name).toContain(why);
+      expect(byName.get(name)!.annotations?.destructiveHint, `${name}: ${why}`).toBe(true);
+    }
+    // A curated tool holds what its route does: a hold and a booking only add; an SMS reaches the lead's phone.
+    const hints = (name: string) => ({ destructiveHint: byName.get(name)!.annotations?.destructiveHint, openWorldHint: byName.get(name)!.annotations?.openWorldHint });
+    expect(hints('hold_slot')).toEqual({ destructiveHint: false, openWorldHint: false });
+    expect(hints('book_appointment')).toEqual({ destructiveHint: false, openWorldHint: false });
+    expect(hints('send_sms')).toEqual({ destructiveHint: false, openWorldHint: true });
+    expect(tools.filter((tool) => tool.annotations?.openWorldHint).map((tool) => tool.name).sort()).toEqual([...OPEN_WORLD, 'send_sms'].sort());
   });
 
   it('narrows tools/list to the curated tools with ?tools=curated', async () => {
