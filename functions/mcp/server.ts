@@ -110,12 +110,17 @@ export function refusedRevision(headers: Record<string, string>, message: Record
   return { status: 400, body: { jsonrpc: '2.0', ...(message.id === undefined ? {} : { id: message.id }), error } };
 }
 
+/** The SDK's schema of a request, as far as the check reads it. */
+interface RequestSchema {
+  safeParse(input: unknown): { success: true } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
+}
+
 /**
  * The requests the server answers, as the SDK reads them. Params one of them does not satisfy (a cursor that is no
  * string, a capability that is no object, `_meta` or its progressToken of another type) the SDK's transport refuses as
  * no JSON-RPC message at all (400, Parse error) or its handler as its own fault (Internal error, the schema's dump).
  */
-const REQUESTS = new Map([
+const REQUESTS = new Map<string, RequestSchema>([
   ['initialize', InitializeRequestSchema],
   ['ping', PingRequestSchema],
   ['tools/list', ListToolsRequestSchema],
@@ -131,7 +136,7 @@ function paramsFault(method: string, params: unknown): string | undefined {
   if (!parsed || parsed.success) return undefined;
   const [issue] = parsed.error.issues;
   const detail = issue!.message.replace(/^Invalid input:?\s*/, '');
-  return `${issue!.path.join('.') || 'params'} ${detail ? `is invalid: ${detail}` : 'is invalid'}`;
+  return `${issue!.path.map(String).join('.') || 'params'} ${detail ? `is invalid: ${detail}` : 'is invalid'}`;
 }
 
 /** A request whose params its method cannot take: JSON-RPC's Invalid params with the request's id, naming the first thing wrong. */
