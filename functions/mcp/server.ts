@@ -4,11 +4,12 @@ import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/t
 import { CallToolRequestSchema, ErrorCode, InitializeRequestSchema, ListToolsRequestSchema, PingRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { errorEnvelope } from '../../shared/http/envelope';
 import { ValidationError } from '../../shared/errors';
+import { validationDetails } from '../../shared/validation';
 import { scopeAllows, type ApiKeyScope } from '../../shared/auth/scopes';
 import { VIA_HEADER } from '../../shared/audit/entry';
 import { requestOf, type ApiTool } from './tools';
 import * as v from 'valibot';
-import { McpParams, PROTOCOL_VERSIONS, type TOOLSETS } from './schema';
+import { McpMessage, McpParams, PROTOCOL_VERSIONS, type TOOLSETS } from './schema';
 
 /** Who is calling `/mcp`, and where the API it calls on their behalf is. */
 export interface McpCaller {
@@ -168,12 +169,38 @@ function serverFor(tools: ToolSource, caller: McpCaller): Server {
   return server;
 }
 
+/** JSON-RPC's error for a body that is no message the server can take: 400, with the id if one could be read, else null. */
+const unreadable = (code: ErrorCode, message: string, id: unknown = null): McpReply => ({ status: 400, body: { jsonrpc: '2.0', id, error: { code, message } } });
+
+/**
+ * The one JSON-RPC message a POST carries, or JSON-RPC's error for a body that is none: Parse error (-32700) for text
+ * that is not JSON; Invalid Request (-32600) for a batch (MCP removed batching in 2025-06-18) or an object that is no
+ * request or notification (an id null, which MCP forbids; no method; a member JSON-RPC does not have).
+ */
+export function readMessage(text: string | null): { message: Record<string, unknown> } | { refusal: McpReply } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text ?? '');
+  } catch {
+    return { refusal: unreadable(ErrorCode.ParseError, 'Parse error: the body is not JSON') };
+  }
+  if (Array.isArray(parsed)) return { refusal: unreadable(ErrorCode.InvalidRequest, 'Invalid Request: a batch; post one JSON-RPC message per request') };
+  const checked = v.safeParse(McpMessage, parsed);
+  if (checked.success) return { message: checked.output };
+  const id = (parsed as { id?: unknown } | null)?.id;
+  const readable = id !== undefined && v.is(McpMessage.entries.id, id);
+  return { refusal: unreadable(ErrorCode.InvalidRequest, `Invalid Request: ${validationDetails(checked.issues, 'body')[0]!.message}`, readable ? id : null) };
+}
+
 /**
  * Answers one HTTP request of MCP's Streamable HTTP transport through the protocol's SDK, statelessly: a server and a
  * transport made for it, answering JSON. An `initialize` asking for a revision the server does not speak is answered
  * with the latest, as the protocol says; a later request naming such a revision in MCP-Protocol-Version is refused.
  */
-export async function answerMcp(message: Record<string, unknown>, headers: Record<string, string>, tools: ToolSource, caller: McpCaller): Promise<McpReply> {
+export async function answerMcp(text: string | null, headers: Record<string, string>, tools: ToolSource, caller: McpCaller): Promise<McpReply> {
+  const read = readMessage(text);
+  if ('refusal' in read) return read.refusal;
+  const { message } = read;
   const refused = refusedRevision(headers, message) ?? invalidParams(message);
   if (refused) return refused;
   const params = message.params as Record<string, unknown> | undefined;

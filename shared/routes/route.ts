@@ -33,6 +33,12 @@ export interface RouteRequest {
   path?: Schema;
   query?: Schema;
   body?: Schema;
+  /**
+   * The function reads the body itself, as text (`request.body`), because its protocol answers a body that is not JSON,
+   * or not `body`, in its own terms (the MCP endpoint's JSON-RPC Parse error and Invalid Request), not with the envelope.
+   * `body` still describes it in the document; the handler is given no parsed `body`.
+   */
+  bodyAsText?: true;
 }
 
 /**
