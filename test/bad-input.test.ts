@@ -42,7 +42,7 @@ function pathOf(route: RouteDefinition, values: string[]): string {
 }
 
 describe('generated bad input on every route', () => {
-  it(`answers ${RUNS} generated requests with a JSON answer below 500, an envelope for every 4xx, and rejected ones change nothing`, async () => {
+  it(`answers ${RUNS} generated requests with a JSON answer below 500, an envelope for every 4xx (a JSON-RPC error at /mcp), and rejected ones change nothing`, async () => {
     // Unmetered, so every generated request reaches its function instead of a 429 from the usage plan.
     const { apiKey, organizationId } = await api.organization({ demo: true, usagePlan: 'internal' });
     const before = await itemsOf(organizationId);
@@ -63,7 +63,9 @@ describe('generated bad input on every route', () => {
         expect(res.status, `${route.method} ${url} was rate limited, not checked`).not.toBe(429);
         expect(res.headers.get('content-type'), url).toMatch(/^application\/json/);
         const parsed = JSON.parse(answer) as { success?: boolean; error?: { status?: number } };
-        if (res.status >= 400) expect(parsed, `${route.method} ${url}`).toMatchObject({ success: false, error: { status: res.status } });
+        // MCP answers a body that is no JSON-RPC message as JSON-RPC says (Parse error, Invalid Request), the rest with the envelope.
+        const jsonRpcError = route.path === '/mcp' && 'jsonrpc' in parsed;
+        if (res.status >= 400) expect(parsed, `${route.method} ${url}`).toMatchObject(jsonRpcError ? { jsonrpc: '2.0', error: { code: expect.any(Number), message: expect.any(String) } } : { success: false, error: { status: res.status } });
         else if (route.method !== 'GET') accepted.push(`${route.method} ${url}`);
       }),
       { numRuns: RUNS, seed: SEED },

@@ -108,10 +108,75 @@ describe('MCP protocol answers', () => {
     expect(bare.body.error).toEqual({ code: -32602, message: 'Invalid params: initialize takes params: protocolVersion, capabilities and clientInfo' });
   });
 
-  it('refuses a JSON-RPC response from the client, naming method: the server sends it no request to answer', async () => {
+  // JSON-RPC 2.0: -32602 is "Invalid method parameter(s)", where -32603 would be the server's own fault and -32700 JSON
+  // that does not parse; MCP (Basic): "Error responses MUST include the same ID as the request they correspond to".
+  it.each([
+    ['tools/list whose cursor is not a string', 'tools/list', { cursor: 5 }, 'params.cursor is invalid: expected string, received number'],
+    ['initialize with a client capability that is not an object', 'initialize', { protocolVersion: '2025-11-25', capabilities: { roots: 5 }, clientInfo: { name: 'curl', version: '8' } }, 'params.capabilities.roots is invalid: expected object, received number'],
+    ['tools/call whose _meta.progressToken is neither a string nor a number', 'tools/call', { name: 'lookup_caller', arguments: { phone: '+61412345001' }, _meta: { progressToken: {} } }, 'params._meta.progressToken is invalid'],
+    ['ping whose _meta is not an object', 'ping', { _meta: 'x' }, 'params._meta is invalid: expected object, received string'],
+  ])('%s is JSON-RPC Invalid params naming it, with the request’s id', async (_, method, params, message) => {
+    const { client } = await api.organization();
+    const res = await rpc(client, { id: 11, method, params });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ jsonrpc: '2.0', id: 11, error: { code: -32602, message: `Invalid params: ${message}` } });
+  });
+
+  // Pagination, Error Handling: "Invalid cursors SHOULD result in an error with code -32602 (Invalid params)."
+  it('answers tools/list with a cursor it never issued with Invalid params, not the first page again', async () => {
+    const { client } = await api.organization();
+    const first = await rpc(client, { id: 20, method: 'tools/list' });
+    expect(first.body.result.tools.length).toBeGreaterThan(0);
+    expect(first.body.result.nextCursor).toBeUndefined();
+    const res = await rpc(client, { id: 21, method: 'tools/list', params: { cursor: 'not-a-cursor-this-server-issued' } });
+    expect(res.body).toEqual({ jsonrpc: '2.0', id: 21, error: { code: -32602, message: 'Invalid cursor: this server lists every tool on one page and issues no cursor' } });
+  });
+
+  it('refuses a JSON-RPC response from the client as Invalid Request naming method: the server sends it no request to answer', async () => {
     const { client } = await api.organization();
     const res = await rpc(client, { id: 5, result: {} });
     expect(res.status).toBe(400);
-    expect(res.body.error.details).toEqual([{ path: 'method', message: 'method is required' }]);
+    expect(res.body).toEqual({ jsonrpc: '2.0', id: 5, error: { code: -32600, message: 'Invalid Request: method is required' } });
+  });
+});
+
+describe('a body that is not one JSON-RPC message', () => {
+  // MCP (Basic): "All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification". JSON-RPC
+  // 2.0, 5.1: -32700 Parse error, "Invalid JSON was received by the server"; -32600 Invalid Request, "The JSON sent is
+  // not a valid Request object"; the id is null when it cannot be read. MCP 2025-06-18 removed batching.
+  const raw = (client: Client, body: string) => client.request('POST', '/mcp', { rawBody: body, headers: { 'content-type': 'application/json' } });
+
+  it('answers JSON that does not parse with Parse error (-32700), not the API’s envelope', async () => {
+    const { client } = await api.organization();
+    for (const body of ['{"jsonrpc":"2.0","id":1,"method":"ping"', '']) {
+      const res = await raw(client, body);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not JSON' } });
+    }
+  });
+
+  it('answers a batch with Invalid Request (-32600), running none of it', async () => {
+    const { client } = await api.organization();
+    const res = await raw(client, JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'createFaq', arguments: { question: 'Batched?', answer: 'No.' } } }]));
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: a batch; post one JSON-RPC message per request' } });
+    expect((await client.get('/v1/faqs')).body.totalCount).toBe(0);
+  });
+
+  // MCP 2025-11-25 (Basic): "Unlike base JSON-RPC, the ID MUST NOT be null."
+  it('answers a request whose id is null, or that is no object, with Invalid Request (-32600) and id null', async () => {
+    const { client } = await api.organization();
+    const nullId = await rpc(client, { id: null, method: 'ping' });
+    expect(nullId.status).toBe(400);
+    expect(nullId.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: id must be a string or an integer' } });
+    const scalar = await raw(client, '"ping"');
+    expect(scalar.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: the body must be one JSON-RPC message, an object' } });
+  });
+
+  it('answers a message with a member JSON-RPC does not have with Invalid Request and its id, where the SDK would not read its id', async () => {
+    const { client } = await api.organization();
+    const res = await rpc(client, { id: 'ping-1', method: 'ping', extra: true });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ jsonrpc: '2.0', id: 'ping-1', error: { code: -32600, message: 'Invalid Request: extra is not a known field' } });
   });
 });

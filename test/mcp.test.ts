@@ -1,6 +1,6 @@
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -44,6 +44,12 @@ function errorOf(answer: unknown): { status: number; code?: string; message: str
 
 const keyedRoutes = routes.filter((route) => route.auth !== 'none' && route.path !== '/mcp');
 
+/** The POSTs that take away what exists: an upsert overwrites a lead's fields, a rotation revokes a secret or token. */
+const DESTRUCTIVE_POSTS = ['upsertLead', 'rotateWebhookSecret', 'rotateInboundEndpoint'];
+
+/** The routes that reach outside the API: an SMS to a phone, a POST to a webhook's URL (now, or queued). */
+const OPEN_WORLD = ['sendSms', 'testWebhook', 'redeliverEvent'];
+
 describe('POST /mcp', () => {
   it('initializes on protocol revision 2025-11-25 and names itself', async () => {
     const { apiKey } = await api.organization();
@@ -53,7 +59,7 @@ describe('POST /mcp', () => {
     expect(client.getInstructions()).toContain('lookup_caller');
   });
 
-  it('agrees on 2025-06-18 with an older client and answers the latest revision to one it does not speak', async () => {
+  it('agrees on 2025-06-18 with an older client, answers the latest revision to one it does not speak, and refuses a later message naming that one', async () => {
     const { apiKey } = await api.organization();
     const initialize = (protocolVersion: string) =>
       fetch(`${api.url}/mcp`, {
@@ -63,13 +69,17 @@ describe('POST /mcp', () => {
       }).then(async (res) => ({ status: res.status, body: (await res.json()) as any }));
     expect((await initialize('2025-06-18')).body.result.protocolVersion).toBe('2025-06-18');
     expect((await initialize('2024-11-05')).body.result.protocolVersion).toBe('2025-11-25');
-    const list = await fetch(`${api.url}/mcp`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', 'mcp-protocol-version': '2024-11-05' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
-    });
-    expect(list.status).toBe(400);
-    expect(((await list.json()) as any).error.message).toContain('Unsupported MCP-Protocol-Version 2024-11-05');
+    // Transports: a request naming a revision the server does not speak answers 400. Its error is that request's
+    // answer, with its id (Basic); a notification's has no id, as RequestId is never null.
+    const later = (message: Record<string, unknown>) =>
+      fetch(`${api.url}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', 'mcp-protocol-version': '2024-11-05' },
+        body: JSON.stringify({ jsonrpc: '2.0', ...message }),
+      }).then(async (res) => ({ status: res.status, body: (await res.json()) as any }));
+    const error = { code: -32000, message: 'Unsupported MCP-Protocol-Version 2024-11-05; this server speaks 2025-11-25, 2025-06-18' };
+    for (const id of [2, 'list-2']) expect(await later({ id, method: 'tools/list' })).toEqual({ status: 400, body: { jsonrpc: '2.0', id, error } });
+    expect(await later({ method: 'notifications/initialized' })).toEqual({ status: 400, body: { jsonrpc: '2.0', error } });
   });
 
   it('answers a JSON-RPC call from curl, which asks for JSON only', async () => {
@@ -129,7 +139,7 @@ describe('POST /mcp', () => {
     expect((await post(undefined, '{not json')).status).toBe(400);
   });
 
-  it('lists every keyed route as a tool named by its operationId, with valid JSON Schemas and hints from its method', async () => {
+  it('lists every keyed route as a tool named by its operationId, with valid JSON Schemas and hints from its method and what it does', async () => {
     const { apiKey } = await api.organization();
     const { tools } = await (await connect(apiKey)).listTools();
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
@@ -144,12 +154,42 @@ describe('POST /mcp', () => {
     for (const route of keyedRoutes) {
       const tool = byName.get(route.operationId)!;
       expect(tool.description, route.operationId).toContain(route.summary);
-      expect(tool.annotations, route.operationId).toMatchObject({ readOnlyHint: route.method === 'GET', destructiveHint: route.method === 'DELETE', idempotentHint: route.method !== 'POST' });
+      const destructive = route.method === 'POST' ? DESTRUCTIVE_POSTS.includes(route.operationId) : route.method !== 'GET';
+      expect(tool.annotations, route.operationId).toMatchObject({ readOnlyHint: route.method === 'GET', destructiveHint: destructive, idempotentHint: route.method !== 'POST', openWorldHint: OPEN_WORLD.includes(route.operationId) });
       expect('idempotencyKey' in (tool.inputSchema.properties ?? {}), route.operationId).toBe(route.method === 'POST');
     }
     const getLead = byName.get('getLead') as Tool;
     expect(getLead.inputSchema).toMatchObject({ required: ['leadId'], properties: { leadId: { type: 'string' } } });
     expect(getLead.outputSchema).toMatchObject({ type: 'object' });
+  });
+
+  // ToolAnnotations: destructiveHint "If true, the tool may perform destructive updates to its environment. If false,
+  // the tool performs only additive updates"; openWorldHint "If true, this tool may interact with an “open world” of
+  // external entities". Clients decide from them what to confirm with the user.
+  it('calls no tool that overwrites, clears, cancels or revokes “only additive”, and marks those that reach a phone or a webhook URL open-world', async () => {
+    const { apiKey } = await api.organization();
+    const { tools } = await (await connect(apiKey)).listTools();
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    // Each tool's own description says what it takes away.
+    const takesAway = {
+      rotateInboundEndpoint: 'the old token and secret stop working at once',
+      rotateWebhookSecret: 'Rotate a webhook’s signing secret',
+      upsertLead: 'as a PATCH would apply them',
+      updateAppointment: 'Reschedule, change or cancel an appointment',
+      updateLead: '`null` clears an optional field',
+      updateOrganizationMember: 'isDisabled',
+      deleteLead: 'Delete a lead',
+    };
+    for (const [name, why] of Object.entries(takesAway)) {
+      expect(byName.get(name)!.description, name).toContain(why);
+      expect(byName.get(name)!.annotations?.destructiveHint, `${name}: ${why}`).toBe(true);
+    }
+    // A curated tool holds what its route does: a hold and a booking only add; an SMS reaches the lead's phone.
+    const hints = (name: string) => ({ destructiveHint: byName.get(name)!.annotations?.destructiveHint, openWorldHint: byName.get(name)!.annotations?.openWorldHint });
+    expect(hints('hold_slot')).toEqual({ destructiveHint: false, openWorldHint: false });
+    expect(hints('book_appointment')).toEqual({ destructiveHint: false, openWorldHint: false });
+    expect(hints('send_sms')).toEqual({ destructiveHint: false, openWorldHint: true });
+    expect(tools.filter((tool) => tool.annotations?.openWorldHint).map((tool) => tool.name).sort()).toEqual([...OPEN_WORLD, 'send_sms'].sort());
   });
 
   it('narrows tools/list to the curated tools with ?tools=curated', async () => {
@@ -208,6 +248,17 @@ describe('POST /mcp', () => {
     expect(errorOf(await mcp.callTool({ name: 'createLead', arguments: { email: 'not an email' } }))).toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
     expect(errorOf(await mcp.callTool({ name: 'getLead', arguments: { leadId: lead.id, extra: 1 } }))).toMatchObject({ status: 400, message: 'extra is not an argument of getLead', details: [{ path: 'extra', message: 'extra is not an argument of getLead' }] });
     expect((await a.client.get(`/v1/leads/${lead.id}`)).body.lead.status).toBe(lead.status);
+  });
+
+  // Tools, Error Handling: unknown tools are a protocol error, e.g. {"code": -32602, "message": "Unknown tool: invalid_tool_name"}.
+  it('answers a tool it does not have with JSON-RPC Invalid params (-32602) and the request’s id, not a tool result', async () => {
+    const { apiKey, client } = await api.organization();
+    const res = await client.post('/mcp', { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'invalid_tool_name', arguments: {} } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ jsonrpc: '2.0', id: 3, error: { code: -32602, message: 'Unknown tool: invalid_tool_name' } });
+    // So the SDK client's callTool rejects, rather than resolving with a result the agent might read as the tool's.
+    const mcp = await connect(apiKey);
+    await expect(mcp.callTool({ name: 'invalid_tool_name', arguments: {} })).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
   });
 
   it('shows a read key only the GET tools and refuses it the others, and a write key every tool but the DELETEs', async () => {

@@ -98,6 +98,7 @@ export const rotateInboundEndpoint = defineRoute({
   description: 'Answers the new `url` and `secret`; the old token and secret stop working at once.',
   tag: 'Inbound',
   dynamodb: ['GetItem', 'UpdateItem'],
+  replaces: true,
   status: 200,
   request: { path: InboundEndpointIdPath },
   response: InboundEndpointCreated,

@@ -55,6 +55,8 @@ export const upsertLead = defineRoute({
     '`match` names the contact that finds the lead: `email` (any case) or `phone`, which the body must carry. The lead holding it gets the other fields (the matched contact stays as the lead has it), as a PATCH would apply them (`name` is split into first and last name unless those are given), and the answer is 200 with `created: false`; with no such lead one is created as by POST /v1/leads (then `name` or `firstName` is required) and the answer is 201 with `created: true`. Concurrent upserts of one new contact make one lead. Another contact of the body held by another lead answers 409 `DUPLICATE_CONTACT` naming that lead.',
   tag: 'Leads',
   dynamodb: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem', 'ConditionCheckItem'],
+  // A lead that has the contact gets the other fields, as a PATCH would set (and clear) them.
+  replaces: true,
   status: 201,
   request: { body: UpsertLeadBody },
   requestExample: { match: 'email', email: 'olivia.nguyen@example.com.au', name: 'Olivia Nguyen', phone: '+61412345001', suburb: 'Parramatta' },

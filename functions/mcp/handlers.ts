@@ -8,10 +8,11 @@ import { answerMcp } from './server';
  * The handler of POST /mcp: one JSON-RPC message in, its answer out, every tool a request of the API as the caller.
  * It reads and writes no table itself (it keeps no idempotent answers), so its bundle carries no DynamoDB client.
  */
-export const postMcpHandler = routeHandler(routes.postMcp, async ({ query, body, request, scope }) => {
+export const postMcpHandler = routeHandler(routes.postMcp, async ({ query, request, scope }) => {
   // The route is keyed, so the factory always has the key's scope; none would be a wiring fault, never a licence for all tools.
   if (scope === null) throw new Error('POST /mcp reached its handler without an API key scope');
   const caller = { authorization: request.headers.authorization ?? '', baseUrl: request.baseUrl, scope, toolset: query.tools };
-  const reply = await answerMcp(body, request.headers, apiTools, caller);
+  // The body is read as text: JSON-RPC, not the error envelope, answers one that is no message.
+  const reply = await answerMcp(request.body, request.headers, apiTools, caller);
   return reply.status === 202 ? new EmptyAnswer(202) : new Answer(reply.status, reply.body ?? {});
 });

@@ -15,7 +15,7 @@ export const postMcp = defineRoute({
   tag: 'MCP',
   dynamodb: [],
   status: 200,
-  request: { query: McpQuery, body: McpMessage },
+  request: { query: McpQuery, body: McpMessage, bodyAsText: true },
   response: McpAnswer,
   requestExample: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'lookup_caller', arguments: { phone: '+61412345001' } } },
   errors: [400, 403],
@@ -32,7 +32,11 @@ export const postMcp = defineRoute({
         OriginNotAllowed: errorEnvelope(403, 'Origin "https://attacker.example" may not call /mcp: only clients that send no Origin, or pages on localhost', ORIGIN_NOT_ALLOWED),
       },
     },
-    400: { description: 'Not a JSON-RPC message the server can take: a JSON-RPC error says why, or the error envelope when the body is not one JSON-RPC message (a field named in `error.details`).', schema: v.union([McpAnswer, ErrorEnvelopeSchema]) },
+    400: {
+      description:
+        'Not a JSON-RPC message the server can take, answered with a JSON-RPC error: -32700 Parse error for a body that is not JSON and -32600 Invalid Request for a batch or an object that is no request or notification (`id` null then, unless the message’s id could be read); -32000 for an `MCP-Protocol-Version` the server does not speak, with the request’s id. The error envelope for what the route itself refuses: an unknown `tools`, an Idempotency-Key (`error.details` names it).',
+      schema: v.union([McpAnswer, ErrorEnvelopeSchema]),
+    },
   },
 });
 

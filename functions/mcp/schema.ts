@@ -20,15 +20,19 @@ const isRecord = (input: unknown) => typeof input === 'object' && input !== null
 
 /**
  * One JSON-RPC 2.0 request (with an `id`) or notification (without), as MCP's Streamable HTTP transport posts it; the
- * MCP SDK reads the rest. The server asks the client nothing, so a client never posts a response: one is refused.
+ * MCP SDK reads the rest. The server asks the client nothing, so a client never posts a response: one is refused. No
+ * other member: the SDK would refuse the message as unreadable.
  */
-export const McpMessage = v.looseObject({
-  jsonrpc: v.literal('2.0', 'jsonrpc must be "2.0"'),
-  id: v.optional(v.union([v.pipe(v.string(), v.maxLength(200, 'id must be at most 200 characters')), v.pipe(v.number(), v.integer())], 'id must be a string or an integer')),
-  method: v.pipe(v.string('method must be a string'), v.maxLength(200, 'method must be at most 200 characters')),
-  // The method's own parameters, which the MCP SDK checks.
-  params: v.optional(v.pipe(v.looseObject({}, 'params must be an object'), v.metadata({ jsonSchema: { additionalProperties: true } }))),
-});
+export const McpMessage = v.strictObject(
+  {
+    jsonrpc: v.literal('2.0', 'jsonrpc must be "2.0"'),
+    id: v.optional(v.union([v.pipe(v.string(), v.maxLength(200, 'id must be at most 200 characters')), v.pipe(v.number(), v.integer())], 'id must be a string or an integer')),
+    method: v.pipe(v.string('method must be a string'), v.maxLength(200, 'method must be at most 200 characters')),
+    // The method's own parameters, which the MCP SDK checks.
+    params: v.optional(v.pipe(v.looseObject({}, 'params must be an object'), v.metadata({ jsonSchema: { additionalProperties: true } }))),
+  },
+  'the body must be one JSON-RPC message, an object',
+);
 
 /**
  * The params of the requests an agent sends with arguments of its own. The SDK refuses malformed ones as a fault of

@@ -1,14 +1,15 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, InitializeRequestSchema, ListToolsRequestSchema, PingRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { errorEnvelope } from '../../shared/http/envelope';
 import { ValidationError } from '../../shared/errors';
+import { validationDetails } from '../../shared/validation';
 import { scopeAllows, type ApiKeyScope } from '../../shared/auth/scopes';
 import { VIA_HEADER } from '../../shared/audit/entry';
 import { requestOf, type ApiTool } from './tools';
 import * as v from 'valibot';
-import { McpParams, PROTOCOL_VERSIONS, type TOOLSETS } from './schema';
+import { McpMessage, McpParams, PROTOCOL_VERSIONS, type TOOLSETS } from './schema';
 
 /** Who is calling `/mcp`, and where the API it calls on their behalf is. */
 export interface McpCaller {
@@ -55,6 +56,9 @@ export interface ToolResult {
 
 export const toolFailure = (text: string): ToolResult => ({ isError: true, content: [{ type: 'text', text }] });
 
+/** A JSON-RPC error thrown by a handler: the SDK answers its code and message as they are (McpError prefixes "MCP error <code>: "). */
+const protocolError = (code: ErrorCode, message: string) => Object.assign(new Error(message), { code });
+
 /** Calls the tool's route of the API as the caller, and answers the result: the body as structured content and as text. */
 export async function callTool(tool: ApiTool, args: Record<string, unknown>, caller: McpCaller): Promise<ToolResult> {
   if (!scopeAllows(caller.scope, tool.method)) {
@@ -95,19 +99,52 @@ export interface McpReply {
   body?: Record<string, unknown>;
 }
 
-/** The answer to a request naming, in MCP-Protocol-Version, a revision the server does not speak. */
-export function refusedRevision(headers: Record<string, string>): McpReply | undefined {
+/**
+ * The answer to a message naming, in MCP-Protocol-Version, a revision the server does not speak: 400, as the transport
+ * requires, with the JSON-RPC error of the request it answers (its id), or of a notification (no id: never null, which
+ * no revision's RequestId allows).
+ */
+export function refusedRevision(headers: Record<string, string>, message: Record<string, unknown>): McpReply | undefined {
   const requested = headers['mcp-protocol-version'];
   if (requested === undefined || (PROTOCOL_VERSIONS as readonly string[]).includes(requested)) return undefined;
-  return { status: 400, body: { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Unsupported MCP-Protocol-Version ${requested}; this server speaks ${PROTOCOL_VERSIONS.join(', ')}` } } };
+  const error = { code: -32000, message: `Unsupported MCP-Protocol-Version ${requested}; this server speaks ${PROTOCOL_VERSIONS.join(', ')}` };
+  return { status: 400, body: { jsonrpc: '2.0', ...(message.id === undefined ? {} : { id: message.id }), error } };
 }
 
-/** A request whose params its method cannot take: JSON-RPC's Invalid params, naming the first thing wrong. */
+/** The SDK's schema of a request, as far as the check reads it. */
+interface RequestSchema {
+  safeParse(input: unknown): { success: true } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
+}
+
+/**
+ * The requests the server answers, as the SDK reads them. Params one of them does not satisfy (a cursor that is no
+ * string, a capability that is no object, `_meta` or its progressToken of another type) the SDK's transport refuses as
+ * no JSON-RPC message at all (400, Parse error) or its handler as its own fault (Internal error, the schema's dump).
+ */
+const REQUESTS = new Map<string, RequestSchema>([
+  ['initialize', InitializeRequestSchema],
+  ['ping', PingRequestSchema],
+  ['tools/list', ListToolsRequestSchema],
+  ['tools/call', CallToolRequestSchema],
+]);
+
+/** The first thing wrong in a request's params: the project's own words for the common mistakes, else the SDK's schema's, by path. */
+function paramsFault(method: string, params: unknown): string | undefined {
+  const own = McpParams.get(method);
+  const checked = own && v.safeParse(own, params);
+  if (checked && !checked.success) return checked.issues[0].message;
+  const parsed = REQUESTS.get(method)?.safeParse({ method, params });
+  if (!parsed || parsed.success) return undefined;
+  const [issue] = parsed.error.issues;
+  const detail = issue!.message.replace(/^Invalid input:?\s*/, '');
+  return `${issue!.path.map(String).join('.') || 'params'} ${detail ? `is invalid: ${detail}` : 'is invalid'}`;
+}
+
+/** A request whose params its method cannot take: JSON-RPC's Invalid params with the request's id, naming the first thing wrong. */
 function invalidParams(message: Record<string, unknown>): McpReply | undefined {
-  const schema = typeof message.method === 'string' && message.id !== undefined ? McpParams.get(message.method) : undefined;
-  const checked = schema && v.safeParse(schema, message.params);
-  if (!checked || checked.success) return undefined;
-  return { status: 200, body: { jsonrpc: '2.0', id: message.id, error: { code: -32602, message: `Invalid params: ${checked.issues[0].message}` } } };
+  const fault = typeof message.method === 'string' && message.id !== undefined ? paramsFault(message.method, message.params) : undefined;
+  if (fault === undefined) return undefined;
+  return { status: 200, body: { jsonrpc: '2.0', id: message.id, error: { code: ErrorCode.InvalidParams, message: `Invalid params: ${fault}` } } };
 }
 
 /** The server validates JSON Schema only for elicitation, which it never asks for: its validator refuses (and ajv stays out of the bundle). */
@@ -118,13 +155,41 @@ const NO_SCHEMA_VALIDATION: jsonSchemaValidator = {
 /** An MCP server for one request: the tools the caller's scope and toolset allow, each calling the API as the caller. */
 function serverFor(tools: ToolSource, caller: McpCaller): Server {
   const server = new Server(SERVER_INFO, { capabilities: CAPABILITIES, instructions: INSTRUCTIONS, jsonSchemaValidator: NO_SCHEMA_VALIDATION });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: offeredTools(await tools(), caller).map((tool) => asTool(tool) as Tool) }));
+  server.setRequestHandler(ListToolsRequestSchema, async ({ params }) => {
+    // Every tool is on one page and no nextCursor is answered, so no cursor is one the server issued (Pagination: -32602).
+    if (params?.cursor !== undefined) throw protocolError(ErrorCode.InvalidParams, 'Invalid cursor: this server lists every tool on one page and issues no cursor');
+    return { tools: offeredTools(await tools(), caller).map((tool) => asTool(tool) as Tool) };
+  });
   server.setRequestHandler(CallToolRequestSchema, async ({ params: { name, arguments: args } }) => {
     const tool = toolNamed(await tools(), name);
-    if (!tool) return toolFailure(JSON.stringify(errorEnvelope(404, `No tool named ${name}`, 'NOT_FOUND')));
+    // The protocol's own error, not a tool's failure: the client asked for something the server does not have.
+    if (!tool) throw protocolError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     return callTool(tool, args ?? {}, caller);
   });
   return server;
+}
+
+/** JSON-RPC's error for a body that is no message the server can take: 400, with the id if one could be read, else null. */
+const unreadable = (code: ErrorCode, message: string, id: unknown = null): McpReply => ({ status: 400, body: { jsonrpc: '2.0', id, error: { code, message } } });
+
+/**
+ * The one JSON-RPC message a POST carries, or JSON-RPC's error for a body that is none: Parse error (-32700) for text
+ * that is not JSON; Invalid Request (-32600) for a batch (MCP removed batching in 2025-06-18) or an object that is no
+ * request or notification (an id null, which MCP forbids; no method; a member JSON-RPC does not have).
+ */
+export function readMessage(text: string | null): { message: Record<string, unknown> } | { refusal: McpReply } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text ?? '');
+  } catch {
+    return { refusal: unreadable(ErrorCode.ParseError, 'Parse error: the body is not JSON') };
+  }
+  if (Array.isArray(parsed)) return { refusal: unreadable(ErrorCode.InvalidRequest, 'Invalid Request: a batch; post one JSON-RPC message per request') };
+  const checked = v.safeParse(McpMessage, parsed);
+  if (checked.success) return { message: checked.output };
+  const id = (parsed as { id?: unknown } | null)?.id;
+  const readable = id !== undefined && v.is(McpMessage.entries.id, id);
+  return { refusal: unreadable(ErrorCode.InvalidRequest, `Invalid Request: ${validationDetails(checked.issues, 'body')[0]!.message}`, readable ? id : null) };
 }
 
 /**
@@ -132,8 +197,11 @@ function serverFor(tools: ToolSource, caller: McpCaller): Server {
  * transport made for it, answering JSON. An `initialize` asking for a revision the server does not speak is answered
  * with the latest, as the protocol says; a later request naming such a revision in MCP-Protocol-Version is refused.
  */
-export async function answerMcp(message: Record<string, unknown>, headers: Record<string, string>, tools: ToolSource, caller: McpCaller): Promise<McpReply> {
-  const refused = refusedRevision(headers) ?? invalidParams(message);
+export async function answerMcp(text: string | null, headers: Record<string, string>, tools: ToolSource, caller: McpCaller): Promise<McpReply> {
+  const read = readMessage(text);
+  if ('refusal' in read) return read.refusal;
+  const { message } = read;
+  const refused = refusedRevision(headers, message) ?? invalidParams(message);
   if (refused) return refused;
   const params = message.params as Record<string, unknown> | undefined;
   const body = message.method === 'initialize' && params ? { ...message, params: { ...params, protocolVersion: agreedRevision(params.protocolVersion) } } : message;

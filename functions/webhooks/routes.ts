@@ -87,6 +87,8 @@ export const rotateWebhookSecret = defineRoute({
   description: 'Answers the new `secret`, shown only here. For 24 hours deliveries carry two signatures, one per secret, so the receiver can switch over without missing one.',
   tag: 'Webhooks',
   dynamodb: ['GetItem', 'UpdateItem'],
+  // The old secret stops signing once the overlap ends.
+  replaces: true,
   status: 200,
   request: { path: WebhookIdPath },
   response: WebhookSecretResponse,
@@ -116,6 +118,7 @@ export const testWebhook = defineRoute({
   description: `POSTs a \`webhook.test\` event \`{id, type: "webhook.test", occurredAt, organizationId, data: {webhookId, message}}\` to the subscription's url at once, signed as every delivery is and held to the same destination rules, and answers the attempt as the deliveries list records it. A receiver that is down, slow or answers non-2xx is still a 200 here: \`attempt.status\` is FAILED with its \`statusCode\` or \`error\`. The test is not retried, does not count towards disabling the subscription, is sent even to a disabled one, and is not stored as an event (\`GET /v1/events\` does not list it); its attempt shows in the deliveries with \`eventType\` \`webhook.test\`. ${SIGNING}`,
   tag: 'Webhooks',
   dynamodb: ['GetItem', 'PutItem'],
+  callsOutside: true,
   status: 200,
   request: { path: WebhookIdPath },
   response: WebhookTestResponse,

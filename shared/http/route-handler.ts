@@ -39,7 +39,8 @@ export type RouteHandle<R extends RouteRequest, S extends v.GenericSchema> = (
 export interface HandlerInput<R extends RouteRequest> {
   path: Out<R['path']>;
   query: Out<R['query']>;
-  body: Out<R['body']>;
+  /** Nothing on a route that reads its body as text (`bodyAsText`): its `request.body`. */
+  body: R['bodyAsText'] extends true ? undefined : Out<R['body']>;
   /** Set by the authorizer from the API key; the only source of the organization. */
   organizationId: string;
   /**
@@ -71,7 +72,7 @@ function rawRequest(event: APIGatewayProxyEvent): RawRequest {
   const fullPath = event.requestContext?.path ?? event.path;
   const prefix = fullPath.endsWith(event.path) ? fullPath.slice(0, fullPath.length - event.path.length) : '';
   const proto = headers['x-forwarded-proto'] ?? 'http';
-  // A route with a body schema has its JSON parsed in place by then; only the others keep the raw text.
+  // A route with a body schema has its JSON parsed in place by then; only the others, and one reading its body as text, keep the raw text.
   const body = typeof event.body !== 'string' ? null : event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
   return { method: event.httpMethod, headers, body, baseUrl: `${proto}://${headers.host ?? 'localhost'}${prefix}` };
 }
@@ -110,7 +111,9 @@ function chainOf<R extends RouteRequest, S extends v.GenericSchema>(
   handle: RouteHandle<R, S>,
   { idempotencyStore, scope = (_event, run) => run() }: HandlerStorage,
 ): RouteLambdaHandler {
-  const { path, query, body } = route.request;
+  const { path, query, body, bodyAsText } = route.request;
+  // The body this chain parses and validates: none on a route that reads its body as text.
+  const parsedBody = bodyAsText ? undefined : body;
   const chain = middy<APIGatewayProxyEvent, JsonResponse, Error, Context>()
     // Powertools first, so the Lambda context on every log line and the metrics flush span the whole request.
     .use(injectLambdaContext(logger, { resetKeys: true }))
@@ -132,7 +135,8 @@ function chainOf<R extends RouteRequest, S extends v.GenericSchema>(
       },
     });
   }
-  if (body) chain.use(bodySizeLimit()).use(absentBodyIsEmptyObject()).use(httpJsonBodyParser({ disableContentTypeCheck: true }));
+  if (body) chain.use(bodySizeLimit());
+  if (parsedBody) chain.use(absentBodyIsEmptyObject()).use(httpJsonBodyParser({ disableContentTypeCheck: true }));
   const knownQuery = new Set(Object.keys((query as { entries?: Record<string, unknown> } | undefined)?.entries ?? {}));
   // A loose query schema takes parameters it does not name, and ignores them (a public URL that must not refuse
   // before it has checked who is posting).
@@ -142,7 +146,7 @@ function chainOf<R extends RouteRequest, S extends v.GenericSchema>(
     const input = {
       path: path ? parseOrThrow(path, event.pathParameters ?? {}, 'path') : undefined,
       query: query ? parseOrThrow(query, event.queryStringParameters ?? {}, 'query') : undefined,
-      body: body ? parseOrThrow(body, jsonObject(event.body), 'body') : undefined,
+      body: parsedBody ? parseOrThrow(parsedBody, jsonObject(event.body), 'body') : undefined,
     } as Omit<HandlerInput<R>, 'organizationId' | 'scope'>;
     const organizationId = route.auth === 'none' ? '' : requireOrganization(event);
     const keyScope = route.auth === 'none' ? null : scopeOf(event);

@@ -33,6 +33,12 @@ export interface RouteRequest {
   path?: Schema;
   query?: Schema;
   body?: Schema;
+  /**
+   * The function reads the body itself, as text (`request.body`), because its protocol answers a body that is not JSON,
+   * or not `body`, in its own terms (the MCP endpoint's JSON-RPC Parse error and Invalid Request), not with the envelope.
+   * `body` still describes it in the document; the handler is given no parsed `body`.
+   */
+  bodyAsText?: true;
 }
 
 /**
@@ -107,6 +113,16 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
   /** The function queues webhook deliveries: the stack names the delivery queues and grants sending to the main one. */
   queuesWebhooks?: boolean;
   /**
+   * The function itself sends a request outside the API while answering (a webhook test POSTs to the subscriber's URL).
+   * With `sendsSms` and `queuesWebhooks`, what `reachesOutside` reads: the MCP tool is open-world.
+   */
+  callsOutside?: true;
+  /**
+   * A POST that takes away what exists, not only adds: it revokes a secret or token (a rotation) or overwrites a
+   * record's fields (an upsert). Its MCP tool is destructive, as every PUT, PATCH and DELETE tool is (`mayDestroy`).
+   */
+  replaces?: true;
+  /**
    * A PUT the spec names that PATCH answers too, with the same partial body: every resource that changes takes
    * PATCH. The table derives the PATCH row (`withPatchAliases`); one function answers both.
    */
@@ -151,6 +167,12 @@ export function authorizerOf(route: Pick<RouteDefinition, 'auth' | 'authorizer'>
 export function defineRoute<R extends RouteRequest, S extends Schema>(route: RouteDefinition<R, S>): RouteDefinition<R, S> {
   return route;
 }
+
+/** Whether a route may overwrite, clear, cancel or revoke what exists: every PUT, PATCH and DELETE, and a POST that `replaces`. */
+export const mayDestroy = (route: Pick<RouteDefinition, 'method' | 'replaces'>) => route.method === 'PUT' || route.method === 'PATCH' || route.method === 'DELETE' || route.replaces === true;
+
+/** Whether a route reaches outside the API: a text to a phone, or a POST to a webhook URL, made now or queued. */
+export const reachesOutside = (route: Pick<RouteDefinition, 'sendsSms' | 'queuesWebhooks' | 'callsOutside'>) => route.sendsSms === true || route.queuesWebhooks === true || route.callsOutside === true;
 
 /** What an Idempotency-Key costs a POST or PATCH: claim, read, complete or release its record. */
 export const IDEMPOTENCY_ACTIONS: readonly DynamoAction[] = ['PutItem', 'GetItem', 'UpdateItem', 'DeleteItem'];
