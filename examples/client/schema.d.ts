@@ -7920,7 +7920,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Not a JSON-RPC message the server can take: a JSON-RPC error says why, or the error envelope when the body is not one JSON-RPC message (a field named in `error.details`). */
+            /** @description Not a JSON-RPC message the server can take, answered with a JSON-RPC error: -32700 Parse error for a body that is not JSON and -32600 Invalid Request for a batch or an object that is no request or notification (`id` null then, unless the message’s id could be read); -32000 for an `MCP-Protocol-Version` the server does not speak, with the request’s id. The error envelope for what the route itself refuses: an unknown `tools`, an Idempotency-Key (`error.details` names it). */
             400: {
                 headers: {
                     [name: string]: unknown;
