@@ -1,3 +1,5 @@
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { BatchWriteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
@@ -26,16 +28,35 @@ import { startReceiver, type Received, type Receiver } from './support/receiver'
 const WAIT = { timeout: 10_000 };
 
 const api = useTestApi({ events: true });
-const receivers: Receiver[] = [];
+const closers: (() => Promise<void>)[] = [];
 afterAll(async () => {
-  await Promise.all(receivers.map((receiver) => receiver.close()));
+  await Promise.all(closers.map((close) => close()));
 });
 
 async function receiver(): Promise<Receiver> {
   const started = await startReceiver();
-  receivers.push(started);
+  closers.push(() => started.close());
   return started;
 }
+
+/** A receiver whose every answer the test writes, once the request has arrived whole; it counts the requests it got. */
+async function answering(answer: (response: ServerResponse, count: number) => void) {
+  let count = 0;
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => answer(response, ++count));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(async () => {
+    server.closeAllConnections();
+    server.close();
+  });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, requests: () => count };
+}
+
+type Attempt = Pick<WebhookDelivery, 'eventId' | 'attempt' | 'status' | 'statusCode' | 'error' | 'attemptedAt' | 'nextAttemptAt'>;
+const deliveriesOf = async (client: Client, webhookId: string) => (await client.get(`/v1/webhooks/${webhookId}/deliveries`)).body.deliveries as Attempt[];
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function subscribe(client: Client, url: string, events: string[] = ['*']) {
   const res = await client.post('/v1/webhooks', { url, events, description: 'CRM sync' });
@@ -238,27 +259,41 @@ describe('webhook deliveries', () => {
 
   it('counts a receiver that does not answer in time as failed, and retries it', async () => {
     const { client } = await api.organization();
-    const { createServer } = await import('node:http');
-    let requests = 0;
-    // Accepts the request and never answers.
-    const silent = createServer(() => void requests++);
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    // Takes the request and never answers.
+    const silent = await answering(() => undefined);
     const timeoutMs = webhookSettings.timeoutMs;
     // The deployed 10 s, shortened so the test need not wait it out.
     webhookSettings.timeoutMs = 300;
     try {
-      const webhook = await subscribe(client, `http://127.0.0.1:${(silent.address() as { port: number }).port}/`, ['lead.created']);
+      const webhook = await subscribe(client, silent.url, ['lead.created']);
       await client.post('/v1/leads', { name: 'Slow Receiver', email: 'slow@example.com' });
       await vi.waitFor(async () => expect((await client.get(`/v1/webhooks/${webhook.id}/deliveries`)).body.totalCount).toBeGreaterThanOrEqual(2), { timeout: 15_000 });
       const { deliveries } = (await client.get(`/v1/webhooks/${webhook.id}/deliveries`)).body;
       expect(deliveries.at(-1)).toMatchObject({ attempt: 1, status: 'FAILED', statusCode: null, error: 'no answer within 0.3 s' });
-      expect(requests).toBeGreaterThanOrEqual(2);
+      expect(silent.requests()).toBeGreaterThanOrEqual(2);
       await client.delete(`/v1/webhooks/${webhook.id}`);
     } finally {
       webhookSettings.timeoutMs = timeoutMs;
-      silent.closeAllConnections();
-      silent.close();
     }
+  });
+
+  it('disables a subscription whose receiver answers 410 Gone at once, saying why, and sends it nothing more', async () => {
+    // Standard Webhooks, "Delivery success and failure": 410 Gone means the receiver no longer wants these webhooks;
+    // the sender should disable the endpoint and stop sending to it.
+    const { client } = await api.organization();
+    const hook = await receiver();
+    hook.answerWith(410, 410, 410, 410);
+    const webhook = await subscribe(client, hook.url, ['lead.created']);
+    await client.post('/v1/leads', { name: 'Gone Receiver', email: 'gone@example.com' });
+    await hook.waitFor(1);
+
+    await vi.waitFor(async () => expect((await client.get(`/v1/webhooks/${webhook.id}`)).body.webhook.isEnabled).toBe(false), WAIT);
+    expect((await client.get(`/v1/webhooks/${webhook.id}`)).body.webhook.disabledReason).toContain('HTTP 410 Gone');
+    // Retries start 1 s apart locally: none follows, and the attempt promises none.
+    await sleep(2_500);
+    expect(hook.received).toHaveLength(1);
+    expect(await deliveriesOf(client, webhook.id)).toMatchObject([{ attempt: 1, status: 'FAILED', statusCode: 410, nextAttemptAt: null }]);
+    expect((deliveryQueue() as LocalDeliveryQueue).deadLettered.filter((job) => job.webhookId === webhook.id)).toEqual([]);
   });
 
   it("never delivers organization A's events to organization B's subscription", async () => {
@@ -474,6 +509,16 @@ describe('POST /v1/webhooks/{webhookId}/test', () => {
     expect(hook.received).toHaveLength(1);
     const stored = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: webhookKeys.webhook(organizationId, webhook.id) }));
     expect(stored.Item).toMatchObject({ id: webhook.id, failingSince: null });
+  });
+
+  it('keeps a subscription enabled when its test event is answered 410 Gone: a test changes nothing for real deliveries', async () => {
+    const { client } = await api.organization();
+    const hook = await receiver();
+    hook.answerWith(410);
+    const webhook = await subscribe(client, hook.url);
+    const res = await client.post(`/v1/webhooks/${webhook.id}/test`);
+    expect(res.body.attempt).toMatchObject({ status: 'FAILED', statusCode: 410, nextAttemptAt: null });
+    expect((await client.get(`/v1/webhooks/${webhook.id}`)).body.webhook).toMatchObject({ isEnabled: true, disabledReason: null });
   });
 
   it("answers 404 for another organization's webhook, sending nothing", async () => {

@@ -23,6 +23,9 @@ function retryOf({ deliveryId: _completedNow, ...job }: DeliveryJob, at: number)
   return { ...job, attempt: job.attempt + 1, notBefore: new Date(notBefore).toISOString() };
 }
 
+/** Standard Webhooks: a receiver answering 410 Gone wants no more webhooks, so its subscription is disabled at once. */
+const GONE = 410;
+
 const isSuccess = (statusCode: number | null) => statusCode !== null && statusCode >= 200 && statusCode < 300;
 
 /** One signed POST of an event and the record of it, as the deliveries list shows it (no next attempt: the caller's to set). */
@@ -63,8 +66,8 @@ const notSent = (job: DeliveryJob, id: string, error: string): WebhookDelivery =
 
 /**
  * One attempt of one job: POST, record the attempt, then either clear the subscription's failure clock or queue
- * the retry (or dead-letter the job once retries ran out). A subscription failing for 24 hours is disabled.
- * A subscription deleted, disabled or no longer asking for the type meanwhile gets nothing.
+ * the retry (or dead-letter the job once retries ran out). A subscription failing for 24 hours, or answered 410
+ * Gone, is disabled. A subscription deleted, disabled or no longer asking for the type meanwhile gets nothing.
  */
 export async function deliver(job: DeliveryJob): Promise<void> {
   // SQS delays 15 minutes at most: a job due later is sent on until its time.
@@ -80,8 +83,9 @@ export async function deliver(job: DeliveryJob): Promise<void> {
   const { outcome, delivery } = await attempt(webhook.url, activeSecrets(webhook), job.event, job.attempt, job.deliveryId);
   const attemptedAt = Date.parse(delivery.attemptedAt!);
   const failed = delivery.status !== 'SUCCEEDED';
+  const gone = outcome.statusCode === GONE;
   // The attempt that disables the subscription is its last: no retry follows it, so it shows no next attempt.
-  const disables = failed && webhook.failingSince !== null && attemptedAt - Date.parse(webhook.failingSince) >= webhookSettings.giveUpAfterMs;
+  const disables = gone || (failed && webhook.failingSince !== null && attemptedAt - Date.parse(webhook.failingSince) >= webhookSettings.giveUpAfterMs);
   const retry = failed && !disables ? retryOf(job, Date.now()) : undefined;
   // A redelivery's first attempt completes the PENDING record its request answered.
   await (job.deliveryId ? completeDelivery : recordDelivery)(job.organizationId, job.webhookId, { ...delivery, nextAttemptAt: retry?.notBefore ?? null });
@@ -92,7 +96,8 @@ export async function deliver(job: DeliveryJob): Promise<void> {
   }
   const failure = outcome.statusCode === null ? outcome.error! : `HTTP ${outcome.statusCode}`;
   if (disables) {
-    const disabledReason = `Disabled at ${new Date().toISOString()}: every delivery since ${webhook.failingSince} failed (last: ${failure}). Fix the receiver, then set isEnabled to true.`;
+    const why = gone ? `the receiver answered HTTP 410 Gone, asking for no more deliveries` : `every delivery since ${webhook.failingSince} failed (last: ${failure})`;
+    const disabledReason = `Disabled at ${new Date().toISOString()}: ${why}. Fix the receiver, then set isEnabled to true.`;
     await updateWebhook(job.organizationId, job.webhookId, { isEnabled: false, disabledReason, updatedAt: new Date().toISOString() });
     return;
   }

@@ -46,7 +46,7 @@ export const Webhook = v.object({
   events: v.array(v.string()),
   description: v.nullable(v.string()),
   isEnabled: v.boolean(),
-  /** Why the subscription was disabled by the service (deliveries failing for 24 hours); null otherwise. */
+  /** Why the subscription was disabled by the service (deliveries failing for 24 hours, or its receiver answering 410 Gone); null otherwise. */
   disabledReason: v.nullable(v.string()),
   createdAt: Timestamp,
   updatedAt: Timestamp,
