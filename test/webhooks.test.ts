@@ -296,6 +296,71 @@ describe('webhook deliveries', () => {
     expect((deliveryQueue() as LocalDeliveryQueue).deadLettered.filter((job) => job.webhookId === webhook.id)).toEqual([]);
   });
 
+  it.each([503, 429])('waits at least the Retry-After (delta-seconds) a %i asks for before retrying, and shows it as the next attempt', async (status) => {
+    // Standard Webhooks: a Retry-After (as on 503 Service Unavailable) should be taken into account when scheduling
+    // the next attempt; 429 asks the sender to throttle.
+    const { client } = await api.organization();
+    const busy = await answering((response, count) => {
+      if (count === 1) response.writeHead(status, { 'retry-after': '120' }).end();
+      else response.writeHead(200).end('ok');
+    });
+    const webhook = await subscribe(client, busy.url, ['lead.created']);
+    await client.post('/v1/leads', { name: 'Busy Receiver', email: `busy${status}@example.com` });
+    await vi.waitFor(async () => expect(await deliveriesOf(client, webhook.id)).toHaveLength(1), WAIT);
+
+    const [attempt] = await deliveriesOf(client, webhook.id);
+    expect(attempt).toMatchObject({ attempt: 1, status: 'FAILED', statusCode: status });
+    expect(Date.parse(attempt!.nextAttemptAt!) - Date.parse(attempt!.attemptedAt)).toBeGreaterThanOrEqual(120_000);
+    // The local backoff (1 s) would have retried by now.
+    await sleep(2_500);
+    expect(busy.requests()).toBe(1);
+  });
+
+  it('waits for a Retry-After given as an HTTP-date, at most the schedule’s longest wait (an hour) for a longer one, and dead-letters a job it would hold past the 24 hours', async () => {
+    const { client, organizationId } = await api.organization();
+    const asks: string[] = [];
+    const busy = await answering((response, count) => response.writeHead(503, { 'retry-after': asks[count - 1]! }).end());
+    const webhook = await subscribe(client, busy.url, ['lead.created']);
+    const job = (id: string, firstQueuedAt = new Date().toISOString()): DeliveryJob => ({
+      organizationId,
+      webhookId: webhook.id,
+      event: { id, type: 'lead.created', occurredAt: firstQueuedAt, organizationId, data: {} },
+      attempt: 1,
+      firstQueuedAt,
+      notBefore: new Date().toISOString(),
+    });
+    const attemptOf = async (eventId: string) => (await deliveriesOf(client, webhook.id)).find((attempt) => attempt.eventId === eventId)!;
+    // The retries these attempts queue are due long after this file has ended.
+    const queued = vi.spyOn(deliveryQueue(), 'send');
+    const retriesQueued = () => queued.mock.calls.flat(2).filter((retry) => retry.webhookId === webhook.id).map((retry) => retry.event.id);
+    try {
+      const dated = newId('evt');
+      const at = new Date(Math.ceil(Date.now() / 1000) * 1000 + 600_000);
+      asks.push(at.toUTCString());
+      await deliver(job(dated));
+      expect(Date.parse((await attemptOf(dated)).nextAttemptAt!)).toBeGreaterThanOrEqual(at.getTime());
+
+      const tooLong = newId('evt');
+      asks.push(String(24 * 3_600));
+      await deliver(job(tooLong));
+      const capped = await attemptOf(tooLong);
+      const waitMs = Date.parse(capped.nextAttemptAt!) - Date.parse(capped.attemptedAt);
+      expect(waitMs).toBeGreaterThanOrEqual(3_600_000 - 1_000);
+      expect(waitMs).toBeLessThanOrEqual(3_600_000 + 1_000);
+      expect(retriesQueued()).toEqual([dated, tooLong]);
+
+      // Half an hour of the 24 hours left, and asked to wait an hour: no retry fits, so the job is dead-lettered.
+      const late = newId('evt');
+      asks.push('3600');
+      await deliver(job(late, new Date(Date.now() - 23.5 * 3_600_000).toISOString()));
+      expect(await attemptOf(late)).toMatchObject({ status: 'FAILED', statusCode: 503, nextAttemptAt: null });
+      expect((deliveryQueue() as LocalDeliveryQueue).deadLettered.filter((dead) => dead.webhookId === webhook.id)).toMatchObject([{ event: { id: late }, reason: expect.stringContaining('HTTP 503') }]);
+      expect(retriesQueued()).toEqual([dated, tooLong]);
+    } finally {
+      queued.mockRestore();
+    }
+  });
+
   it("never delivers organization A's events to organization B's subscription", async () => {
     const a = await api.organization();
     const b = await api.organization();

@@ -16,9 +16,14 @@ export function retryDelaySeconds(attempt: number, random = Math.random()): numb
   return Math.min(webhookSettings.maxDelaySeconds, exponential * (0.8 + 0.4 * random));
 }
 
-/** The job's next attempt, or undefined once it would fall more than 24 hours after the first. A retry records an attempt of its own. */
-function retryOf({ deliveryId: _completedNow, ...job }: DeliveryJob, at: number): DeliveryJob | undefined {
-  const notBefore = at + retryDelaySeconds(job.attempt) * 1000;
+/**
+ * The job's next attempt, or undefined once it would fall more than 24 hours after the first. A retry records an
+ * attempt of its own. It waits the backoff, or what the receiver's `Retry-After` asked when that is longer, up to the
+ * schedule's longest wait: a receiver cannot hold an event back past the hour, nor past the 24 hours.
+ */
+function retryOf({ deliveryId: _completedNow, ...job }: DeliveryJob, at: number, askedMs: number | null): DeliveryJob | undefined {
+  const waitMs = Math.max(retryDelaySeconds(job.attempt) * 1000, Math.min(askedMs ?? 0, webhookSettings.maxDelaySeconds * 1000));
+  const notBefore = at + waitMs;
   if (notBefore > Date.parse(job.firstQueuedAt) + webhookSettings.giveUpAfterMs) return undefined;
   return { ...job, attempt: job.attempt + 1, notBefore: new Date(notBefore).toISOString() };
 }
@@ -86,7 +91,7 @@ export async function deliver(job: DeliveryJob): Promise<void> {
   const gone = outcome.statusCode === GONE;
   // The attempt that disables the subscription is its last: no retry follows it, so it shows no next attempt.
   const disables = gone || (failed && webhook.failingSince !== null && attemptedAt - Date.parse(webhook.failingSince) >= webhookSettings.giveUpAfterMs);
-  const retry = failed && !disables ? retryOf(job, Date.now()) : undefined;
+  const retry = failed && !disables ? retryOf(job, Date.now(), outcome.retryAfterMs) : undefined;
   // A redelivery's first attempt completes the PENDING record its request answered.
   await (job.deliveryId ? completeDelivery : recordDelivery)(job.organizationId, job.webhookId, { ...delivery, nextAttemptAt: retry?.notBefore ?? null });
 

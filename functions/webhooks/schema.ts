@@ -86,7 +86,7 @@ export const WebhookDelivery = v.object({
   durationMs: v.nullable(v.pipe(v.number(), v.integer())),
   /** When the attempt was made; null while PENDING. */
   attemptedAt: v.nullable(Timestamp),
-  /** When the next attempt is due (for a PENDING delivery, its first); null when none follows (it succeeded, or retries ran out). */
+  /** When the next attempt is due (for a PENDING delivery, its first; a receiver's Retry-After can push it back); null when none follows (it succeeded, retries ran out, or the subscription was disabled). */
   nextAttemptAt: v.nullable(Timestamp),
 });
 export type WebhookDelivery = v.InferOutput<typeof WebhookDelivery>;

@@ -10,10 +10,24 @@ export interface PostOutcome {
   /** Why there was no answer. */
   error: string | null;
   durationMs: number;
+  /** How long the receiver asked to be left before another attempt (its `Retry-After`), in ms; null when it did not say. */
+  retryAfterMs: number | null;
 }
 
 /** What a receiver's answer may be read up to: enough to close the connection cleanly, never kept. */
 const MAX_ANSWER_BYTES = 64 * 1024;
+
+/**
+ * A `Retry-After` value (RFC 9110 §10.2.3) as ms from `now`: delay-seconds, or an HTTP-date (IMF-fixdate, or the
+ * obsolete RFC 850 and asctime forms a recipient must still accept; each starts with the day's name). Anything else
+ * is no request at all.
+ */
+export function retryAfterMs(header: string | undefined, now = Date.now()): number | null {
+  const value = header?.trim() ?? '';
+  if (/^\d{1,10}$/.test(value)) return Number(value) * 1000;
+  const at = /^[A-Za-z]{3}/.test(value) ? Date.parse(value) : Number.NaN;
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
 
 const describe = (error: NodeJS.ErrnoException) =>
   ({ ECONNREFUSED: 'connection refused', ECONNRESET: 'connection reset', ENOTFOUND: 'host not found', EAI_AGAIN: 'DNS lookup failed' })[error.code ?? ''] ?? error.message;
@@ -25,7 +39,12 @@ const describe = (error: NodeJS.ErrnoException) =>
 export function postSigned(url: string, secrets: string[], id: string, body: string): Promise<PostOutcome> {
   const started = Date.now();
   const target = new URL(url);
-  const done = (statusCode: number | null, error: string | null): PostOutcome => ({ statusCode, error, durationMs: Date.now() - started });
+  const done = (statusCode: number | null, error: string | null, retryAfter: string | undefined = undefined): PostOutcome => ({
+    statusCode,
+    error,
+    durationMs: Date.now() - started,
+    retryAfterMs: retryAfterMs(retryAfter),
+  });
   const refusal = refusalOf(target);
   if (refusal) return Promise.resolve(done(null, refusal));
   const headers = {
@@ -41,8 +60,8 @@ export function postSigned(url: string, secrets: string[], id: string, body: str
         read += chunk.length;
         if (read > MAX_ANSWER_BYTES) answer.destroy();
       });
-      answer.on('close', () => resolve(done(answer.statusCode ?? null, null)));
-      answer.on('error', () => resolve(done(answer.statusCode ?? null, null)));
+      answer.on('close', () => resolve(done(answer.statusCode ?? null, null, answer.headers['retry-after'])));
+      answer.on('error', () => resolve(done(answer.statusCode ?? null, null, answer.headers['retry-after'])));
     });
     outgoing.on('timeout', () => outgoing.destroy(Object.assign(new Error(`no answer within ${webhookSettings.timeoutMs / 1000} s`), { code: 'ETIMEDOUT' })));
     outgoing.on('error', (error: NodeJS.ErrnoException) =>
