@@ -277,6 +277,28 @@ describe('webhook deliveries', () => {
     }
   });
 
+  it('counts an attempt the receiver answered 200 in time as succeeded, though the body of its answer was still arriving at the timeout', async () => {
+    // Standard Webhooks: a delivery succeeded if it was answered with a 2xx status. This one answered 200 at once: a
+    // retry would deliver the event twice.
+    const { client } = await api.organization();
+    const streaming = await answering((response) => {
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.write('accepted; ');
+      // …and the body never ends.
+    });
+    const webhook = await subscribe(client, streaming.url, ['lead.created']);
+    const timeoutMs = webhookSettings.timeoutMs;
+    // The deployed 10 s, shortened so the test need not wait it out.
+    webhookSettings.timeoutMs = 500;
+    try {
+      const res = await client.post(`/v1/webhooks/${webhook.id}/test`);
+      expect(res.status).toBe(200);
+      expect(res.body.attempt).toMatchObject({ status: 'SUCCEEDED', statusCode: 200, error: null });
+    } finally {
+      webhookSettings.timeoutMs = timeoutMs;
+    }
+  });
+
   it('disables a subscription whose receiver answers 410 Gone at once, saying why, and sends it nothing more', async () => {
     // Standard Webhooks, "Delivery success and failure": 410 Gone means the receiver no longer wants these webhooks;
     // the sender should disable the endpoint and stop sending to it.

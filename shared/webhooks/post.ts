@@ -34,7 +34,10 @@ const describe = (error: NodeJS.ErrnoException) =>
 
 /**
  * POSTs one event, signed by Standard Webhooks with every active secret. Resolves with the outcome; it never
- * throws for anything the receiver does (refusing, timing out, answering 500 — all are outcomes).
+ * throws for anything the receiver does (refusing, timing out, answering 500 — all are outcomes). The status line
+ * is the answer: the outcome resolves when it arrives, and the body, which nothing reads, is drained up to
+ * MAX_ANSWER_BYTES meanwhile without being waited for (a 200 whose body is still arriving at the timeout succeeded;
+ * a retry would deliver the event twice). The timeout then ends the connection whatever it is still sending.
  */
 export function postSigned(url: string, secrets: string[], id: string, body: string): Promise<PostOutcome> {
   const started = Date.now();
@@ -55,13 +58,14 @@ export function postSigned(url: string, secrets: string[], id: string, body: str
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve) => {
     const outgoing = send(target, { method: 'POST', headers, lookup: guardedLookup, timeout: webhookSettings.timeoutMs, signal: AbortSignal.timeout(webhookSettings.timeoutMs) }, (answer) => {
+      resolve(done(answer.statusCode ?? null, null, answer.headers['retry-after']));
       let read = 0;
       answer.on('data', (chunk: Buffer) => {
         read += chunk.length;
         if (read > MAX_ANSWER_BYTES) answer.destroy();
       });
-      answer.on('close', () => resolve(done(answer.statusCode ?? null, null, answer.headers['retry-after'])));
-      answer.on('error', () => resolve(done(answer.statusCode ?? null, null, answer.headers['retry-after'])));
+      // The connection ended mid-body (by the cap, the timeout or the receiver): the answer was already had.
+      answer.on('error', () => undefined);
     });
     outgoing.on('timeout', () => outgoing.destroy(Object.assign(new Error(`no answer within ${webhookSettings.timeoutMs / 1000} s`), { code: 'ETIMEDOUT' })));
     outgoing.on('error', (error: NodeJS.ErrnoException) =>
