@@ -502,6 +502,43 @@ describe('webhook deliveries', () => {
     expect((await client.get(`/v1/webhooks/${disabled.id}/deliveries`)).body.totalCount).toBe(0);
   });
 
+  it.each([
+    ['disabled', { isEnabled: false }, 'not sent: the subscription was disabled before the retry was due'],
+    ['no longer asking for the type', { events: ['lead.deleted'] }, 'not sent: the subscription stopped asking for lead.created before the retry was due'],
+  ])('records a retry dropped because the subscription was %s as an attempt of its own, not sent, so the log never promises an attempt that will not come', async (_, change, error) => {
+    // A failed attempt whose retry is due shows nextAttemptAt; a subscription disabled or unsubscribed meanwhile gets
+    // nothing more, pending retries included, as a redelivery's PENDING record is rewritten to say it was not sent.
+    const { client } = await api.organization();
+    const hook = await receiver();
+    hook.answerWith(500, 500, 500);
+    const retryBase = webhookSettings.retryBaseSeconds;
+    // A few seconds between attempts, so the subscription changes before the retry is due.
+    webhookSettings.retryBaseSeconds = 3;
+    try {
+      const webhook = await subscribe(client, hook.url, ['lead.created']);
+      await client.post('/v1/leads', { name: 'Dropped Retry', email: 'dropped@example.com' });
+      await vi.waitFor(async () => expect(await deliveriesOf(client, webhook.id)).toHaveLength(1), WAIT);
+      expect((await client.patch(`/v1/webhooks/${webhook.id}`, change)).status).toBe(200);
+      const [first] = await deliveriesOf(client, webhook.id);
+      expect(first!.nextAttemptAt).not.toBeNull();
+      // Past the promised time, with room for the queue.
+      await sleep(Date.parse(first!.nextAttemptAt!) - Date.now() + 1_500);
+      expect(hook.received).toHaveLength(1);
+
+      const log = await deliveriesOf(client, webhook.id);
+      expect(log).toMatchObject([
+        { eventId: first!.eventId, attempt: 2, status: 'FAILED', statusCode: null, error, nextAttemptAt: null },
+        { eventId: first!.eventId, attempt: 1, status: 'FAILED', statusCode: 500 },
+      ]);
+      const overdue = log.filter(
+        (attempt) => attempt.nextAttemptAt !== null && Date.parse(attempt.nextAttemptAt) < Date.now() && !log.some((later) => later.eventId === attempt.eventId && later.attempt === attempt.attempt + 1),
+      );
+      expect(overdue).toEqual([]);
+    } finally {
+      webhookSettings.retryBaseSeconds = retryBase;
+    }
+  });
+
   it('disables a subscription whose deliveries have failed for 24 hours, saying why', async () => {
     const { client, organizationId } = await api.organization();
     const hook = await receiver();

@@ -55,7 +55,7 @@ async function attempt(url: string, secrets: string[], event: WebhookEvent, numb
   };
 }
 
-/** The record of a PENDING delivery that was dropped before its attempt. */
+/** The record of a job dropped before its attempt: a redelivery's PENDING record, or a retry an attempt promised. */
 const notSent = (job: DeliveryJob, id: string, error: string): WebhookDelivery => ({
   id,
   eventId: job.event.id,
@@ -78,10 +78,14 @@ export async function deliver(job: DeliveryJob): Promise<void> {
   // SQS delays 15 minutes at most: a job due later is sent on until its time.
   if (Date.parse(job.notBefore) > Date.now() + 1000) return deliveryQueue().send([job]);
   const webhook = await getWebhook(job.organizationId, job.webhookId);
+  // A deleted subscription's deliveries are no longer listed (its log answers 404): nothing to record.
   if (!webhook) return;
   if (!wants(webhook, job.event.type)) {
-    // A redelivery's PENDING record says why it was not sent rather than stay PENDING until it expires.
-    if (job.deliveryId) await completeDelivery(job.organizationId, job.webhookId, notSent(job, job.deliveryId, `not sent: the subscription was disabled or stopped asking for ${job.event.type} before the attempt`));
+    // What the log promised (a redelivery's PENDING record, the previous attempt's nextAttemptAt) is answered: not
+    // sent, and why, rather than left promising an attempt that will not come.
+    const why = `not sent: the subscription ${webhook.isEnabled ? `stopped asking for ${job.event.type}` : 'was disabled'} before the ${job.deliveryId ? 'attempt' : 'retry'} was due`;
+    if (job.deliveryId) await completeDelivery(job.organizationId, job.webhookId, notSent(job, job.deliveryId, why));
+    else if (job.attempt > 1) await recordDelivery(job.organizationId, job.webhookId, notSent(job, newId('delivery'), why));
     return;
   }
 

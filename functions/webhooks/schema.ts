@@ -80,7 +80,7 @@ export const WebhookDelivery = v.object({
   status: v.picklist(DELIVERY_STATUSES),
   /** The receiver's HTTP status; null when it did not answer, or while PENDING. */
   statusCode: v.nullable(v.pipe(v.number(), v.integer())),
-  /** Why the attempt failed without an HTTP status (timeout, refused connection, blocked address); null otherwise. */
+  /** Why the attempt failed without an HTTP status (timeout, refused connection, blocked address), or why it was not sent; null otherwise. */
   error: v.nullable(v.string()),
   /** How long the attempt took; null while PENDING. */
   durationMs: v.nullable(v.pipe(v.number(), v.integer())),
