@@ -332,7 +332,7 @@ describe('webhook deliveries', () => {
 
     const [attempt] = await deliveriesOf(client, webhook.id);
     expect(attempt).toMatchObject({ attempt: 1, status: 'FAILED', statusCode: status });
-    expect(Date.parse(attempt!.nextAttemptAt!) - Date.parse(attempt!.attemptedAt)).toBeGreaterThanOrEqual(120_000);
+    expect(Date.parse(attempt!.nextAttemptAt!) - Date.parse(attempt!.attemptedAt!)).toBeGreaterThanOrEqual(120_000);
     // The local backoff (1 s) would have retried by now.
     await sleep(2_500);
     expect(busy.requests()).toBe(1);
@@ -366,7 +366,7 @@ describe('webhook deliveries', () => {
       asks.push(String(24 * 3_600));
       await deliver(job(tooLong));
       const capped = await attemptOf(tooLong);
-      const waitMs = Date.parse(capped.nextAttemptAt!) - Date.parse(capped.attemptedAt);
+      const waitMs = Date.parse(capped.nextAttemptAt!) - Date.parse(capped.attemptedAt!);
       expect(waitMs).toBeGreaterThanOrEqual(3_600_000 - 1_000);
       expect(waitMs).toBeLessThanOrEqual(3_600_000 + 1_000);
       expect(retriesQueued()).toEqual([dated, tooLong]);
