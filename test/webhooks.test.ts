@@ -1,6 +1,8 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BatchWriteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
@@ -968,5 +970,36 @@ describe('the attempt that disables a subscription', () => {
     expect(attempt).toMatchObject({ attempt: 1, status: 'FAILED', statusCode: 500 });
     expect(hook.received).toHaveLength(1);
     expect(attempt!.nextAttemptAt).toBeNull();
+  });
+});
+
+describe('what a receiver is sent, as the OpenAPI document describes it', () => {
+  // Standard Webhooks recommends a formal specification (JSON Schema or OpenAPI) of each payload: the document's
+  // OpenAPI 3.1 `webhooks` describe each POST, its headers and its body.
+  it('sends the webhook.test ping and every event with the Standard Webhooks headers each webhook names, and a body one of their schemas accepts', async () => {
+    const { client } = await api.organization();
+    const document = (await api.anonymous.get('/openapi')).body;
+    const operations = Object.values(document.webhooks as Record<string, Record<string, any>>).flatMap((item) => Object.values(item));
+    const headersNamed = new Set(operations.flatMap((operation) => operation.parameters.filter((parameter: { in: string }) => parameter.in === 'header').map((parameter: { name: string }) => parameter.name.toLowerCase())));
+
+    const hook = await receiver();
+    const webhook = await subscribe(client, hook.url, ['lead.created', 'lead.updated']);
+    await client.post(`/v1/webhooks/${webhook.id}/test`);
+    const { lead } = (await client.post('/v1/leads', { name: 'Described Lead', email: 'described@example.com' })).body;
+    await client.patch(`/v1/leads/${lead.id}`, { status: 'CONTACTED' });
+    const received = await hook.waitFor(3);
+    const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+    const ajv = new Ajv2020({ strict: false });
+    addFormats(ajv);
+    ajv.addSchema(document, 'doc');
+    const bodies = Object.entries(document.webhooks as Record<string, Record<string, unknown>>).flatMap(([name, item]) =>
+      Object.keys(item).map((method) => ajv.getSchema(`doc#/webhooks/${name}/${method}/requestBody/content/application~1json/schema`)!),
+    );
+    expect((received.map((delivery) => verify(webhook.secret, delivery)).map((event) => event.type)).sort()).toEqual(['lead.created', 'lead.updated', 'webhook.test']);
+    for (const delivery of received) {
+      for (const header of headersNamed) expect(delivery.headers[header], header).toEqual(expect.any(String));
+      const payload = verify(webhook.secret, delivery);
+      expect(bodies.some((validate) => validate(payload)), JSON.stringify(payload)).toBe(true);
+    }
   });
 });

@@ -2,7 +2,7 @@ import { activeSecrets, wants } from './rules';
 import { ApiError, NotFoundError } from '../../shared/errors';
 import { newId, now } from '../../shared/ids';
 import { completeDelivery, getWebhook, markFailing, recordDelivery, updateWebhook, WEBHOOK_NOT_FOUND } from './store';
-import { TEST_EVENT_TYPE, type WebhookDelivery } from './schema';
+import { TEST_EVENT_MESSAGE, TEST_EVENT_TYPE, type WebhookDelivery, type WebhookTestEvent } from './schema';
 import { EVENT_RETENTION_DAYS } from '../events/schema';
 import { getEvent } from '../events/store';
 import { postSigned, type PostOutcome } from '../../shared/webhooks/post';
@@ -123,13 +123,8 @@ export async function deliver(job: DeliveryJob): Promise<void> {
 export async function sendTestEvent(organizationId: string, webhookId: string): Promise<WebhookDelivery> {
   const webhook = await getWebhook(organizationId, webhookId);
   if (!webhook) throw new NotFoundError(WEBHOOK_NOT_FOUND);
-  const event: WebhookEvent = {
-    id: newId('evt'),
-    type: TEST_EVENT_TYPE,
-    occurredAt: now(),
-    organizationId,
-    data: { webhookId, message: 'A test event sent on request: nothing changed in the organization.' },
-  };
+  // Its shape is the document's WebhookTestEvent, which receivers validate it with.
+  const event: WebhookTestEvent = { id: newId('evt'), type: TEST_EVENT_TYPE, occurredAt: now(), organizationId, data: { webhookId, message: TEST_EVENT_MESSAGE } };
   const { delivery } = await attempt(webhook.url, activeSecrets(webhook), event, 1);
   await recordDelivery(organizationId, webhookId, delivery);
   return delivery;

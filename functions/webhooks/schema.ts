@@ -65,6 +65,17 @@ export const WebhookListQuery = PageQuery;
 
 /** The event a `POST /v1/webhooks/{webhookId}/test` sends: never stored as an event, never sent to a subscription unasked. */
 export const TEST_EVENT_TYPE = 'webhook.test';
+export const TEST_EVENT_MESSAGE = 'A test event sent on request: nothing changed in the organization.';
+
+/** The body of the test event: an event's shape, of a type no subscription names and `GET /v1/events` never lists. */
+export const WebhookTestEvent = v.object({
+  id: v.string(),
+  type: v.literal(TEST_EVENT_TYPE),
+  occurredAt: Timestamp,
+  organizationId: v.string(),
+  data: v.object({ webhookId: v.string(), message: v.string() }),
+});
+export type WebhookTestEvent = v.InferOutput<typeof WebhookTestEvent>;
 
 /** PENDING: queued by a redelivery, not attempted yet. SUCCEEDED: the receiver answered 2xx. FAILED: anything else. */
 export const DELIVERY_STATUSES = ['PENDING', 'SUCCEEDED', 'FAILED'] as const;
