@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
 import type { ResourceDefinition, ScheduledJob, WorkerRole } from '../shared/resource';
-import { withPatchAliases, type AuthorizerKind, type RouteDefinition } from '../shared/routes/route';
+import { withPatchAliases, type AuthorizerKind, type OutgoingWebhook, type RouteDefinition } from '../shared/routes/route';
 import { appointments } from './appointments/resource';
 import { auditLog } from './audit-log/resource';
 import { receptionist } from './receptionist/resource';
@@ -36,6 +36,9 @@ export const tags: Record<string, string> = Object.assign({}, ...resources.map((
 export const componentSchemas: Record<string, v.GenericSchema> = Object.fromEntries(
   resources.flatMap((resource) => Object.entries(resource.components ?? {}).map(([name, { schema }]) => [name, schema])),
 );
+
+/** What the API POSTs to webhook subscribers, by name: the OpenAPI document's `webhooks`. */
+export const outgoingWebhooks: Record<string, OutgoingWebhook> = Object.assign({}, ...resources.map((resource) => resource.webhooks ?? {}));
 
 /** One example per named component that has one, validated against its schema by the OpenAPI tests. */
 export const componentExamples: Record<string, unknown> = Object.fromEntries(

@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import type { AuthorizerKind, DynamoAction, RouteDefinition } from './routes/route';
+import type { AuthorizerKind, DynamoAction, OutgoingWebhook, RouteDefinition } from './routes/route';
 import type { IndexName } from './table';
 
 type Item = Record<string, unknown>;
@@ -120,6 +120,8 @@ export interface ResourceDefinition {
   routes: readonly RouteDefinition[];
   /** Schemas the document names under components.schemas, each with its example. */
   components?: Readonly<Record<string, { schema: v.GenericSchema; example: unknown }>>;
+  /** What it POSTs to subscribers, by name: the document's `webhooks`. */
+  webhooks?: Readonly<Record<string, OutgoingWebhook>>;
   events?: readonly EventSource[];
   /** Its records whose writes the audit log attributes: every kind that has events, and the others a client writes. */
   audited?: readonly AuditedRecord[];

@@ -2,7 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../infra/cdk/app';
-import { deliveryQueueNames, smsConfigurationSetName, STREAM_RETRIES } from '../infra/cdk/events-stack';
+import { DELIVERY_BATCH, deliveryQueueNames, smsConfigurationSetName, STREAM_RETRIES } from '../infra/cdk/events-stack';
 import { streamArnParameterName } from '../infra/cdk/data-stack';
 import { DEFAULT_CONCURRENCY } from '../infra/cdk/options';
 import { sendSms } from '../functions/sms/routes';
@@ -10,6 +10,7 @@ import { listWebhookDeliveries, redeliverEvent } from '../functions/webhooks/rou
 import { routeId, type RouteDefinition } from '../shared/routes/route';
 import { routes } from '../functions/resources';
 import { RECEIPT_EVENT_TYPES } from '../shared/sms/receipt-types';
+import { webhookSettings } from '../shared/webhooks/settings';
 
 // Asset bundling is left to `npm run synth`; here only the templates matter.
 const { api, data, events } = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], tableName: 'pipeline', smsOriginationIdentity: 'pool-0123456789abcdef' } }));
@@ -92,6 +93,20 @@ describe('the events stack', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { FunctionResponseTypes: ['ReportBatchItemFailures'], BatchSize: 3 });
     expect(Object.keys(functionOf('DeliverWebhooks').Properties.Environment.Variables)).toEqual(expect.arrayContaining(['WEBHOOK_QUEUE_URL', 'WEBHOOK_DLQ_URL', 'TABLE_NAME']));
     expect(functionOf('DeliverWebhooks').Properties.Environment.Variables.WEBHOOK_URLS_ALLOW_PRIVATE).toBeUndefined();
+  });
+
+  it('gives the delivery function time for a whole batch of receivers that each take the full timeout, with each attempt’s reads and writes, and hides a message six times that long', () => {
+    // A function timing out fails its whole batch: every message comes back after the visibility timeout, and the
+    // attempts that had completed are made again (a second POST to receivers that succeeded).
+    const [functionId, deliverWebhooks] = Object.entries(functions).find(([id]) => id.startsWith('DeliverWebhooksFunction'))!;
+    const mapping = Object.values(template.findResources('AWS::Lambda::EventSourceMapping') as Record<string, Resource>).find((candidate) => JSON.stringify(candidate.Properties.FunctionName).includes(functionId))!;
+    const batchSize = mapping.Properties.BatchSize as number;
+    const timeoutMs = (deliverWebhooks.Properties.Timeout as number) * 1000;
+    // A second per message for its GetItem, PutItem, UpdateItem and SQS send is the least it needs.
+    expect(timeoutMs).toBeGreaterThanOrEqual(batchSize * (webhookSettings.timeoutMs + 1_000));
+    expect([batchSize, timeoutMs / 1000]).toEqual([DELIVERY_BATCH.size, DELIVERY_BATCH.functionTimeout.toSeconds()]);
+    const queue = Object.values(template.findResources('AWS::SQS::Queue') as Record<string, Resource>).find((candidate) => candidate.Properties.QueueName === deliveryQueueNames('pipeline').queue)!;
+    expect(queue.Properties.VisibilityTimeout).toBe(6 * (timeoutMs / 1000));
   });
 
   it('grants each function exactly the DynamoDB actions it uses', () => {

@@ -273,6 +273,25 @@ describe('a CALL endpoint of format vapi', () => {
     expect((await client.get('/v1/inquiries?expand=external')).body.inquiries).toMatchObject([{ externalInquiryId: 'vapi:0e6bd1c4-7d2f-4a4e-9c9d-5f3a0b8e2a71' }]);
   });
 
+  it('records a post authenticated by Vapi’s default Bearer Token credential, Authorization: Bearer <the endpoint’s secret>, and answers 401 for any other bearer', async () => {
+    // docs.vapi.ai/server-url/server-authentication: a Bearer Token custom credential sends `Authorization: Bearer
+    // <token>` by default; `x-vapi-secret` is the inline `secret` kept for backward compatibility.
+    const { client } = await api.organization();
+    const created = await vapiEndpoint(client);
+    const other = await vapiEndpoint(client);
+    const bearer = (secret: string) => ({ authorization: `Bearer ${secret}` });
+    for (const headers of [bearer(`whsec_${Buffer.alloc(32, 9).toString('base64')}`), bearer(other.secret), { authorization: `Basic ${created.secret}` }, { ...bearer(created.secret), 'x-vapi-secret': other.secret }]) {
+      const res = await post(pathOf(created), VAPI_END_OF_CALL_REPORT, headers);
+      expect(res.status, JSON.stringify(headers)).toBe(401);
+      expect(res.body).toEqual(gatewayResponseBody(GATEWAY_RESPONSES.UNAUTHORIZED));
+    }
+    await nothingRecorded(client);
+    const res = await post(pathOf(created), VAPI_END_OF_CALL_REPORT, bearer(created.secret));
+    expect(res.status).toBe(201);
+    expect(res.body.inquiry).toMatchObject({ source: 'CALL', summary: 'Half the kitchen power points stopped working; an electrician was booked for 2pm today.' });
+    expect((await client.get('/v1/inquiries')).body.totalCount).toBe(1);
+  });
+
   it('reads an outbound call’s customer as the lead, the assistant ending it, and a report of the older shape (recording, summary and messages at the top)', async () => {
     const { client } = await api.organization();
     const created = await vapiEndpoint(client);

@@ -215,6 +215,45 @@ describe('the OpenAPI document', () => {
   });
 });
 
+describe('the webhooks a receiver is sent (OpenAPI 3.1 webhooks)', () => {
+  const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  addFormats(ajv);
+  ajv.addSchema(document, 'doc');
+  const bodyOf = (name: string) => ajv.getSchema(`doc#/webhooks/${name.replaceAll('~', '~0').replaceAll('/', '~1')}/post/requestBody/content/application~1json/schema`)!;
+
+  it('describes each as a POST carrying the three Standard Webhooks headers, needing no API key, with what each answer makes the sender do', () => {
+    expect(Object.keys(document.webhooks).sort()).toEqual(['event', 'webhook.test']);
+    for (const [name, item] of Object.entries(document.webhooks as Record<string, Json>)) {
+      expect(Object.keys(item), name).toEqual(['post']);
+      const { post } = item;
+      expect(post.parameters.filter((parameter: Json) => parameter.in === 'header').map((parameter: Json) => [parameter.name, parameter.required]), name).toEqual([
+        ['webhook-id', true],
+        ['webhook-timestamp', true],
+        ['webhook-signature', true],
+      ]);
+      expect(post.security, name).toEqual([]);
+      expect(Object.keys(post.responses).sort(), name).toEqual(['2XX', '410', 'default']);
+    }
+    expect(document.webhooks.event.post.responses.default.headers['Retry-After']).toBeDefined();
+    // Operation ids are unique across the document, webhooks included.
+    const ids = [...routes.map((route) => route.operationId), ...Object.values(document.webhooks as Record<string, Json>).map((item) => item.post.operationId)];
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('gives every event the Event body GET /v1/events lists, and the test event a body of its own, leaving Event exact', () => {
+    expect(document.webhooks.event.post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Event' });
+    const event = bodyOf('event');
+    const ping = bodyOf('webhook.test');
+    expect(event(componentExamples.Event) ? [] : event.errors).toEqual([]);
+    expect(ping(componentExamples.WebhookTestEvent) ? [] : ping.errors).toEqual([]);
+    // The ping is no event GET /v1/events lists, and no event is a ping.
+    expect(event(componentExamples.WebhookTestEvent)).toBe(false);
+    expect(ping(componentExamples.Event)).toBe(false);
+    expect(ping({ ...(componentExamples.WebhookTestEvent as Json), type: 'lead.created' })).toBe(false);
+  });
+});
+
 describe('GET /openapi', () => {
   it('answers the document without authentication', async () => {
     const res = await api.anonymous.get('/openapi');

@@ -2,6 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
 import { config } from '../shared/config';
 import { activeSecrets } from '../functions/webhooks/rules';
+import { retryAfterMs } from '../shared/webhooks/post';
 import { dynamo } from '../shared/dynamo';
 import { fromWebhookItem, webhookKeys } from '../functions/webhooks/entity';
 import { useTestApi } from './support/api';
@@ -60,6 +61,22 @@ describe('the webhook retry schedule', () => {
   it('refuses to start with a retry base that is not a positive number', async () => {
     await expect(deliveryWith({ WEBHOOK_RETRY_BASE_SECONDS: '0' })).rejects.toThrow(/WEBHOOK_RETRY_BASE_SECONDS/);
     await expect(deliveryWith({ WEBHOOK_RETRY_BASE_SECONDS: 'soon' })).rejects.toThrow(/WEBHOOK_RETRY_BASE_SECONDS/);
+  });
+});
+
+describe('a receiver’s Retry-After', () => {
+  const now = Date.parse('2026-11-20T10:00:00.000Z');
+
+  it('reads delay-seconds and each HTTP-date form RFC 9110 has a recipient accept, as ms from now; a date already past asks for no wait', () => {
+    expect(retryAfterMs('120', now)).toBe(120_000);
+    expect(retryAfterMs(' 0 ', now)).toBe(0);
+    expect(retryAfterMs('Fri, 20 Nov 2026 10:05:00 GMT', now)).toBe(300_000);
+    expect(retryAfterMs('Friday, 20-Nov-26 10:05:00 GMT', now)).toBe(300_000);
+    expect(retryAfterMs('Fri, 20 Nov 2026 09:00:00 GMT', now)).toBe(0);
+  });
+
+  it('is no request at all when absent or neither form', () => {
+    for (const value of [undefined, '', 'soon', '-5', '1.5', '2026-11-20', '99999999999']) expect(retryAfterMs(value, now), String(value)).toBeNull();
   });
 });
 

@@ -1,4 +1,8 @@
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { BatchWriteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
@@ -26,16 +30,35 @@ import { startReceiver, type Received, type Receiver } from './support/receiver'
 const WAIT = { timeout: 10_000 };
 
 const api = useTestApi({ events: true });
-const receivers: Receiver[] = [];
+const closers: (() => Promise<void>)[] = [];
 afterAll(async () => {
-  await Promise.all(receivers.map((receiver) => receiver.close()));
+  await Promise.all(closers.map((close) => close()));
 });
 
 async function receiver(): Promise<Receiver> {
   const started = await startReceiver();
-  receivers.push(started);
+  closers.push(() => started.close());
   return started;
 }
+
+/** A receiver whose every answer the test writes, once the request has arrived whole; it counts the requests it got. */
+async function answering(answer: (response: ServerResponse, count: number) => void) {
+  let count = 0;
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => answer(response, ++count));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(async () => {
+    server.closeAllConnections();
+    server.close();
+  });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, requests: () => count };
+}
+
+type Attempt = Pick<WebhookDelivery, 'eventId' | 'attempt' | 'status' | 'statusCode' | 'error' | 'attemptedAt' | 'nextAttemptAt'>;
+const deliveriesOf = async (client: Client, webhookId: string) => (await client.get(`/v1/webhooks/${webhookId}/deliveries`)).body.deliveries as Attempt[];
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function subscribe(client: Client, url: string, events: string[] = ['*']) {
   const res = await client.post('/v1/webhooks', { url, events, description: 'CRM sync' });
@@ -238,26 +261,127 @@ describe('webhook deliveries', () => {
 
   it('counts a receiver that does not answer in time as failed, and retries it', async () => {
     const { client } = await api.organization();
-    const { createServer } = await import('node:http');
-    let requests = 0;
-    // Accepts the request and never answers.
-    const silent = createServer(() => void requests++);
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    // Takes the request and never answers.
+    const silent = await answering(() => undefined);
     const timeoutMs = webhookSettings.timeoutMs;
     // The deployed 10 s, shortened so the test need not wait it out.
     webhookSettings.timeoutMs = 300;
     try {
-      const webhook = await subscribe(client, `http://127.0.0.1:${(silent.address() as { port: number }).port}/`, ['lead.created']);
+      const webhook = await subscribe(client, silent.url, ['lead.created']);
       await client.post('/v1/leads', { name: 'Slow Receiver', email: 'slow@example.com' });
       await vi.waitFor(async () => expect((await client.get(`/v1/webhooks/${webhook.id}/deliveries`)).body.totalCount).toBeGreaterThanOrEqual(2), { timeout: 15_000 });
       const { deliveries } = (await client.get(`/v1/webhooks/${webhook.id}/deliveries`)).body;
       expect(deliveries.at(-1)).toMatchObject({ attempt: 1, status: 'FAILED', statusCode: null, error: 'no answer within 0.3 s' });
-      expect(requests).toBeGreaterThanOrEqual(2);
+      expect(silent.requests()).toBeGreaterThanOrEqual(2);
       await client.delete(`/v1/webhooks/${webhook.id}`);
     } finally {
       webhookSettings.timeoutMs = timeoutMs;
-      silent.closeAllConnections();
-      silent.close();
+    }
+  });
+
+  it('counts an attempt the receiver answered 200 in time as succeeded, though the body of its answer was still arriving at the timeout', async () => {
+    // Standard Webhooks: a delivery succeeded if it was answered with a 2xx status. This one answered 200 at once: a
+    // retry would deliver the event twice.
+    const { client } = await api.organization();
+    const streaming = await answering((response) => {
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.write('accepted; ');
+      // …and the body never ends.
+    });
+    const webhook = await subscribe(client, streaming.url, ['lead.created']);
+    const timeoutMs = webhookSettings.timeoutMs;
+    // The deployed 10 s, shortened so the test need not wait it out.
+    webhookSettings.timeoutMs = 500;
+    try {
+      const res = await client.post(`/v1/webhooks/${webhook.id}/test`);
+      expect(res.status).toBe(200);
+      expect(res.body.attempt).toMatchObject({ status: 'SUCCEEDED', statusCode: 200, error: null });
+    } finally {
+      webhookSettings.timeoutMs = timeoutMs;
+    }
+  });
+
+  it('disables a subscription whose receiver answers 410 Gone at once, saying why, and sends it nothing more', async () => {
+    // Standard Webhooks, "Delivery success and failure": 410 Gone means the receiver no longer wants these webhooks;
+    // the sender should disable the endpoint and stop sending to it.
+    const { client } = await api.organization();
+    const hook = await receiver();
+    hook.answerWith(410, 410, 410, 410);
+    const webhook = await subscribe(client, hook.url, ['lead.created']);
+    await client.post('/v1/leads', { name: 'Gone Receiver', email: 'gone@example.com' });
+    await hook.waitFor(1);
+
+    await vi.waitFor(async () => expect((await client.get(`/v1/webhooks/${webhook.id}`)).body.webhook.isEnabled).toBe(false), WAIT);
+    expect((await client.get(`/v1/webhooks/${webhook.id}`)).body.webhook.disabledReason).toContain('HTTP 410 Gone');
+    // Retries start 1 s apart locally: none follows, and the attempt promises none.
+    await sleep(2_500);
+    expect(hook.received).toHaveLength(1);
+    expect(await deliveriesOf(client, webhook.id)).toMatchObject([{ attempt: 1, status: 'FAILED', statusCode: 410, nextAttemptAt: null }]);
+    expect((deliveryQueue() as LocalDeliveryQueue).deadLettered.filter((job) => job.webhookId === webhook.id)).toEqual([]);
+  });
+
+  it.each([503, 429])('waits at least the Retry-After (delta-seconds) a %i asks for before retrying, and shows it as the next attempt', async (status) => {
+    // Standard Webhooks: a Retry-After (as on 503 Service Unavailable) should be taken into account when scheduling
+    // the next attempt; 429 asks the sender to throttle.
+    const { client } = await api.organization();
+    const busy = await answering((response, count) => {
+      if (count === 1) response.writeHead(status, { 'retry-after': '120' }).end();
+      else response.writeHead(200).end('ok');
+    });
+    const webhook = await subscribe(client, busy.url, ['lead.created']);
+    await client.post('/v1/leads', { name: 'Busy Receiver', email: `busy${status}@example.com` });
+    await vi.waitFor(async () => expect(await deliveriesOf(client, webhook.id)).toHaveLength(1), WAIT);
+
+    const [attempt] = await deliveriesOf(client, webhook.id);
+    expect(attempt).toMatchObject({ attempt: 1, status: 'FAILED', statusCode: status });
+    expect(Date.parse(attempt!.nextAttemptAt!) - Date.parse(attempt!.attemptedAt!)).toBeGreaterThanOrEqual(120_000);
+    // The local backoff (1 s) would have retried by now.
+    await sleep(2_500);
+    expect(busy.requests()).toBe(1);
+  });
+
+  it('waits for a Retry-After given as an HTTP-date, at most the schedule’s longest wait (an hour) for a longer one, and dead-letters a job it would hold past the 24 hours', async () => {
+    const { client, organizationId } = await api.organization();
+    const asks: string[] = [];
+    const busy = await answering((response, count) => response.writeHead(503, { 'retry-after': asks[count - 1]! }).end());
+    const webhook = await subscribe(client, busy.url, ['lead.created']);
+    const job = (id: string, firstQueuedAt = new Date().toISOString()): DeliveryJob => ({
+      organizationId,
+      webhookId: webhook.id,
+      event: { id, type: 'lead.created', occurredAt: firstQueuedAt, organizationId, data: {} },
+      attempt: 1,
+      firstQueuedAt,
+      notBefore: new Date().toISOString(),
+    });
+    const attemptOf = async (eventId: string) => (await deliveriesOf(client, webhook.id)).find((attempt) => attempt.eventId === eventId)!;
+    // The retries these attempts queue are due long after this file has ended.
+    const queued = vi.spyOn(deliveryQueue(), 'send');
+    const retriesQueued = () => queued.mock.calls.flat(2).filter((retry) => retry.webhookId === webhook.id).map((retry) => retry.event.id);
+    try {
+      const dated = newId('evt');
+      const at = new Date(Math.ceil(Date.now() / 1000) * 1000 + 600_000);
+      asks.push(at.toUTCString());
+      await deliver(job(dated));
+      expect(Date.parse((await attemptOf(dated)).nextAttemptAt!)).toBeGreaterThanOrEqual(at.getTime());
+
+      const tooLong = newId('evt');
+      asks.push(String(24 * 3_600));
+      await deliver(job(tooLong));
+      const capped = await attemptOf(tooLong);
+      const waitMs = Date.parse(capped.nextAttemptAt!) - Date.parse(capped.attemptedAt!);
+      expect(waitMs).toBeGreaterThanOrEqual(3_600_000 - 1_000);
+      expect(waitMs).toBeLessThanOrEqual(3_600_000 + 1_000);
+      expect(retriesQueued()).toEqual([dated, tooLong]);
+
+      // Half an hour of the 24 hours left, and asked to wait an hour: no retry fits, so the job is dead-lettered.
+      const late = newId('evt');
+      asks.push('3600');
+      await deliver(job(late, new Date(Date.now() - 23.5 * 3_600_000).toISOString()));
+      expect(await attemptOf(late)).toMatchObject({ status: 'FAILED', statusCode: 503, nextAttemptAt: null });
+      expect((deliveryQueue() as LocalDeliveryQueue).deadLettered.filter((dead) => dead.webhookId === webhook.id)).toMatchObject([{ event: { id: late }, reason: expect.stringContaining('HTTP 503') }]);
+      expect(retriesQueued()).toEqual([dated, tooLong]);
+    } finally {
+      queued.mockRestore();
     }
   });
 
@@ -380,6 +504,43 @@ describe('webhook deliveries', () => {
     expect((await client.get(`/v1/webhooks/${disabled.id}/deliveries`)).body.totalCount).toBe(0);
   });
 
+  it.each([
+    ['disabled', { isEnabled: false }, 'not sent: the subscription was disabled before the retry was due'],
+    ['no longer asking for the type', { events: ['lead.deleted'] }, 'not sent: the subscription stopped asking for lead.created before the retry was due'],
+  ])('records a retry dropped because the subscription was %s as an attempt of its own, not sent, so the log never promises an attempt that will not come', async (_, change, error) => {
+    // A failed attempt whose retry is due shows nextAttemptAt; a subscription disabled or unsubscribed meanwhile gets
+    // nothing more, pending retries included, as a redelivery's PENDING record is rewritten to say it was not sent.
+    const { client } = await api.organization();
+    const hook = await receiver();
+    hook.answerWith(500, 500, 500);
+    const retryBase = webhookSettings.retryBaseSeconds;
+    // A few seconds between attempts, so the subscription changes before the retry is due.
+    webhookSettings.retryBaseSeconds = 3;
+    try {
+      const webhook = await subscribe(client, hook.url, ['lead.created']);
+      await client.post('/v1/leads', { name: 'Dropped Retry', email: 'dropped@example.com' });
+      await vi.waitFor(async () => expect(await deliveriesOf(client, webhook.id)).toHaveLength(1), WAIT);
+      expect((await client.patch(`/v1/webhooks/${webhook.id}`, change)).status).toBe(200);
+      const [first] = await deliveriesOf(client, webhook.id);
+      expect(first!.nextAttemptAt).not.toBeNull();
+      // Past the promised time, with room for the queue.
+      await sleep(Date.parse(first!.nextAttemptAt!) - Date.now() + 1_500);
+      expect(hook.received).toHaveLength(1);
+
+      const log = await deliveriesOf(client, webhook.id);
+      expect(log).toMatchObject([
+        { eventId: first!.eventId, attempt: 2, status: 'FAILED', statusCode: null, error, nextAttemptAt: null },
+        { eventId: first!.eventId, attempt: 1, status: 'FAILED', statusCode: 500 },
+      ]);
+      const overdue = log.filter(
+        (attempt) => attempt.nextAttemptAt !== null && Date.parse(attempt.nextAttemptAt) < Date.now() && !log.some((later) => later.eventId === attempt.eventId && later.attempt === attempt.attempt + 1),
+      );
+      expect(overdue).toEqual([]);
+    } finally {
+      webhookSettings.retryBaseSeconds = retryBase;
+    }
+  });
+
   it('disables a subscription whose deliveries have failed for 24 hours, saying why', async () => {
     const { client, organizationId } = await api.organization();
     const hook = await receiver();
@@ -474,6 +635,16 @@ describe('POST /v1/webhooks/{webhookId}/test', () => {
     expect(hook.received).toHaveLength(1);
     const stored = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: webhookKeys.webhook(organizationId, webhook.id) }));
     expect(stored.Item).toMatchObject({ id: webhook.id, failingSince: null });
+  });
+
+  it('keeps a subscription enabled when its test event is answered 410 Gone: a test changes nothing for real deliveries', async () => {
+    const { client } = await api.organization();
+    const hook = await receiver();
+    hook.answerWith(410);
+    const webhook = await subscribe(client, hook.url);
+    const res = await client.post(`/v1/webhooks/${webhook.id}/test`);
+    expect(res.body.attempt).toMatchObject({ status: 'FAILED', statusCode: 410, nextAttemptAt: null });
+    expect((await client.get(`/v1/webhooks/${webhook.id}`)).body.webhook).toMatchObject({ isEnabled: true, disabledReason: null });
   });
 
   it("answers 404 for another organization's webhook, sending nothing", async () => {
@@ -799,5 +970,36 @@ describe('the attempt that disables a subscription', () => {
     expect(attempt).toMatchObject({ attempt: 1, status: 'FAILED', statusCode: 500 });
     expect(hook.received).toHaveLength(1);
     expect(attempt!.nextAttemptAt).toBeNull();
+  });
+});
+
+describe('what a receiver is sent, as the OpenAPI document describes it', () => {
+  // Standard Webhooks recommends a formal specification (JSON Schema or OpenAPI) of each payload: the document's
+  // OpenAPI 3.1 `webhooks` describe each POST, its headers and its body.
+  it('sends the webhook.test ping and every event with the Standard Webhooks headers each webhook names, and a body one of their schemas accepts', async () => {
+    const { client } = await api.organization();
+    const document = (await api.anonymous.get('/openapi')).body;
+    const operations = Object.values(document.webhooks as Record<string, Record<string, any>>).flatMap((item) => Object.values(item));
+    const headersNamed = new Set(operations.flatMap((operation) => operation.parameters.filter((parameter: { in: string }) => parameter.in === 'header').map((parameter: { name: string }) => parameter.name.toLowerCase())));
+
+    const hook = await receiver();
+    const webhook = await subscribe(client, hook.url, ['lead.created', 'lead.updated']);
+    await client.post(`/v1/webhooks/${webhook.id}/test`);
+    const { lead } = (await client.post('/v1/leads', { name: 'Described Lead', email: 'described@example.com' })).body;
+    await client.patch(`/v1/leads/${lead.id}`, { status: 'CONTACTED' });
+    const received = await hook.waitFor(3);
+    const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+    const ajv = new Ajv2020({ strict: false });
+    addFormats(ajv);
+    ajv.addSchema(document, 'doc');
+    const bodies = Object.entries(document.webhooks as Record<string, Record<string, unknown>>).flatMap(([name, item]) =>
+      Object.keys(item).map((method) => ajv.getSchema(`doc#/webhooks/${name}/${method}/requestBody/content/application~1json/schema`)!),
+    );
+    expect((received.map((delivery) => verify(webhook.secret, delivery)).map((event) => event.type)).sort()).toEqual(['lead.created', 'lead.updated', 'webhook.test']);
+    for (const delivery of received) {
+      for (const header of headersNamed) expect(delivery.headers[header], header).toEqual(expect.any(String));
+      const payload = verify(webhook.secret, delivery);
+      expect(bodies.some((validate) => validate(payload)), JSON.stringify(payload)).toBe(true);
+    }
   });
 });

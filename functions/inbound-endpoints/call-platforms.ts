@@ -26,8 +26,18 @@ export function retellSignatureValid(apiKey: string | undefined, header: string 
   return sameSecret(match[2]!, createHmac('sha256', apiKey).update(body + timestamp).digest('hex'));
 }
 
-/** Vapi's server secret, sent as it is in `x-vapi-secret` (its `server.secret`, or a Bearer credential sending that header). */
-export const vapiSecretValid = (secret: string, header: string | undefined) => header !== undefined && sameSecret(header, secret);
+/**
+ * Vapi's server credential holding the endpoint's secret: a Bearer Token credential as Vapi sends it by default,
+ * `Authorization: Bearer <token>`, or `x-vapi-secret: <secret>` (the inline `server.secret` Vapi keeps for older
+ * assistants, or a credential whose header is named so, without the prefix). A post sending `x-vapi-secret` is judged
+ * by it alone, so one request proves one credential. Compared in constant time.
+ */
+export function vapiSecretValid(secret: string, headers: Record<string, string | undefined>): boolean {
+  // Auth scheme names are case-insensitive (RFC 7235); one or more spaces follow them.
+  const bearer = /^Bearer +(\S+)$/i.exec(headers.authorization?.trim() ?? '')?.[1];
+  const given = headers['x-vapi-secret'] ?? bearer;
+  return given !== undefined && sameSecret(given, secret);
+}
 
 /**
  * The transcript's speakers as the inquiry names them: the caller is `user`; the platform's agent (Retell `agent`,

@@ -128,7 +128,7 @@ const unauthorized = () => Object.assign(new ApiError(401, GATEWAY_RESPONSES.UNA
 const tokenMatches = (endpoint: InboundEndpointRecord, token: string) => sameSecret(hashToken(token), endpoint.tokenHash);
 
 /**
- * The platform's own proof for a voice platform's format (Retell's signature with its API key, Vapi's secret header
+ * The platform's own proof for a voice platform's format (Retell's signature with its API key, Vapi's credential
  * holding the endpoint's secret), and nothing else: a token in the URL is neither needed nor enough. Otherwise the
  * `token` query parameter, or Standard Webhooks headers signed with the endpoint's secret within 5 minutes.
  */
@@ -138,7 +138,7 @@ function authenticate(endpoint: InboundEndpointRecord, token: string | undefined
     return;
   }
   if (endpoint.format === 'vapi') {
-    if (!vapiSecretValid(endpoint.secret, headers['x-vapi-secret'])) throw unauthorized();
+    if (!vapiSecretValid(endpoint.secret, headers)) throw unauthorized();
     return;
   }
   if (token !== undefined) {

@@ -2,7 +2,7 @@ import { CompressibleJson } from '../../shared/http/compressible-text';
 import { errorEnvelope } from '../../shared/http/envelope';
 import { buildOpenApiDocument, type ApiDescription } from '../../shared/openapi/document';
 import type { OpenApiDocument } from '../../shared/openapi/schemas';
-import { componentExamples, componentSchemas, routes, tags } from '../resources';
+import { componentExamples, componentSchemas, outgoingWebhooks, routes, tags } from '../resources';
 
 /** The document's opening: what the API is, and what holds for every operation. */
 const DESCRIPTION = `A sales pipeline for trades businesses: leads, inquiries, services, products, transfers, policies, FAQs and SMS.
@@ -24,6 +24,7 @@ export const API: ApiDescription = {
   components: componentSchemas,
   examples: componentExamples,
   info: { title: 'Sales Pipeline API', description: DESCRIPTION },
+  webhooks: outgoingWebhooks,
   errorExamples: {
     notFound: errorEnvelope(404, 'Lead not found', 'NOT_FOUND'),
     conflict: errorEnvelope(409, 'A product named "Hot water system install" already exists', 'CONFLICT'),

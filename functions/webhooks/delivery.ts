@@ -2,7 +2,7 @@ import { activeSecrets, wants } from './rules';
 import { ApiError, NotFoundError } from '../../shared/errors';
 import { newId, now } from '../../shared/ids';
 import { completeDelivery, getWebhook, markFailing, recordDelivery, updateWebhook, WEBHOOK_NOT_FOUND } from './store';
-import { TEST_EVENT_TYPE, type WebhookDelivery } from './schema';
+import { TEST_EVENT_MESSAGE, TEST_EVENT_TYPE, type WebhookDelivery, type WebhookTestEvent } from './schema';
 import { EVENT_RETENTION_DAYS } from '../events/schema';
 import { getEvent } from '../events/store';
 import { postSigned, type PostOutcome } from '../../shared/webhooks/post';
@@ -16,12 +16,20 @@ export function retryDelaySeconds(attempt: number, random = Math.random()): numb
   return Math.min(webhookSettings.maxDelaySeconds, exponential * (0.8 + 0.4 * random));
 }
 
-/** The job's next attempt, or undefined once it would fall more than 24 hours after the first. A retry records an attempt of its own. */
-function retryOf({ deliveryId: _completedNow, ...job }: DeliveryJob, at: number): DeliveryJob | undefined {
-  const notBefore = at + retryDelaySeconds(job.attempt) * 1000;
+/**
+ * The job's next attempt, or undefined once it would fall more than 24 hours after the first. A retry records an
+ * attempt of its own. It waits the backoff, or what the receiver's `Retry-After` asked when that is longer, up to the
+ * schedule's longest wait: a receiver cannot hold an event back past the hour, nor past the 24 hours.
+ */
+function retryOf({ deliveryId: _completedNow, ...job }: DeliveryJob, at: number, askedMs: number | null): DeliveryJob | undefined {
+  const waitMs = Math.max(retryDelaySeconds(job.attempt) * 1000, Math.min(askedMs ?? 0, webhookSettings.maxDelaySeconds * 1000));
+  const notBefore = at + waitMs;
   if (notBefore > Date.parse(job.firstQueuedAt) + webhookSettings.giveUpAfterMs) return undefined;
   return { ...job, attempt: job.attempt + 1, notBefore: new Date(notBefore).toISOString() };
 }
+
+/** Standard Webhooks: a receiver answering 410 Gone wants no more webhooks, so its subscription is disabled at once. */
+const GONE = 410;
 
 const isSuccess = (statusCode: number | null) => statusCode !== null && statusCode >= 200 && statusCode < 300;
 
@@ -47,7 +55,7 @@ async function attempt(url: string, secrets: string[], event: WebhookEvent, numb
   };
 }
 
-/** The record of a PENDING delivery that was dropped before its attempt. */
+/** The record of a job dropped before its attempt: a redelivery's PENDING record, or a retry an attempt promised. */
 const notSent = (job: DeliveryJob, id: string, error: string): WebhookDelivery => ({
   id,
   eventId: job.event.id,
@@ -63,26 +71,31 @@ const notSent = (job: DeliveryJob, id: string, error: string): WebhookDelivery =
 
 /**
  * One attempt of one job: POST, record the attempt, then either clear the subscription's failure clock or queue
- * the retry (or dead-letter the job once retries ran out). A subscription failing for 24 hours is disabled.
- * A subscription deleted, disabled or no longer asking for the type meanwhile gets nothing.
+ * the retry (or dead-letter the job once retries ran out). A subscription failing for 24 hours, or answered 410
+ * Gone, is disabled. A subscription deleted, disabled or no longer asking for the type meanwhile gets nothing.
  */
 export async function deliver(job: DeliveryJob): Promise<void> {
   // SQS delays 15 minutes at most: a job due later is sent on until its time.
   if (Date.parse(job.notBefore) > Date.now() + 1000) return deliveryQueue().send([job]);
   const webhook = await getWebhook(job.organizationId, job.webhookId);
+  // A deleted subscription's deliveries are no longer listed (its log answers 404): nothing to record.
   if (!webhook) return;
   if (!wants(webhook, job.event.type)) {
-    // A redelivery's PENDING record says why it was not sent rather than stay PENDING until it expires.
-    if (job.deliveryId) await completeDelivery(job.organizationId, job.webhookId, notSent(job, job.deliveryId, `not sent: the subscription was disabled or stopped asking for ${job.event.type} before the attempt`));
+    // What the log promised (a redelivery's PENDING record, the previous attempt's nextAttemptAt) is answered: not
+    // sent, and why, rather than left promising an attempt that will not come.
+    const why = `not sent: the subscription ${webhook.isEnabled ? `stopped asking for ${job.event.type}` : 'was disabled'} before the ${job.deliveryId ? 'attempt' : 'retry'} was due`;
+    if (job.deliveryId) await completeDelivery(job.organizationId, job.webhookId, notSent(job, job.deliveryId, why));
+    else if (job.attempt > 1) await recordDelivery(job.organizationId, job.webhookId, notSent(job, newId('delivery'), why));
     return;
   }
 
   const { outcome, delivery } = await attempt(webhook.url, activeSecrets(webhook), job.event, job.attempt, job.deliveryId);
   const attemptedAt = Date.parse(delivery.attemptedAt!);
   const failed = delivery.status !== 'SUCCEEDED';
+  const gone = outcome.statusCode === GONE;
   // The attempt that disables the subscription is its last: no retry follows it, so it shows no next attempt.
-  const disables = failed && webhook.failingSince !== null && attemptedAt - Date.parse(webhook.failingSince) >= webhookSettings.giveUpAfterMs;
-  const retry = failed && !disables ? retryOf(job, Date.now()) : undefined;
+  const disables = gone || (failed && webhook.failingSince !== null && attemptedAt - Date.parse(webhook.failingSince) >= webhookSettings.giveUpAfterMs);
+  const retry = failed && !disables ? retryOf(job, Date.now(), outcome.retryAfterMs) : undefined;
   // A redelivery's first attempt completes the PENDING record its request answered.
   await (job.deliveryId ? completeDelivery : recordDelivery)(job.organizationId, job.webhookId, { ...delivery, nextAttemptAt: retry?.notBefore ?? null });
 
@@ -92,7 +105,8 @@ export async function deliver(job: DeliveryJob): Promise<void> {
   }
   const failure = outcome.statusCode === null ? outcome.error! : `HTTP ${outcome.statusCode}`;
   if (disables) {
-    const disabledReason = `Disabled at ${new Date().toISOString()}: every delivery since ${webhook.failingSince} failed (last: ${failure}). Fix the receiver, then set isEnabled to true.`;
+    const why = gone ? `the receiver answered HTTP 410 Gone, asking for no more deliveries` : `every delivery since ${webhook.failingSince} failed (last: ${failure})`;
+    const disabledReason = `Disabled at ${new Date().toISOString()}: ${why}. Fix the receiver, then set isEnabled to true.`;
     await updateWebhook(job.organizationId, job.webhookId, { isEnabled: false, disabledReason, updatedAt: new Date().toISOString() });
     return;
   }
@@ -109,13 +123,8 @@ export async function deliver(job: DeliveryJob): Promise<void> {
 export async function sendTestEvent(organizationId: string, webhookId: string): Promise<WebhookDelivery> {
   const webhook = await getWebhook(organizationId, webhookId);
   if (!webhook) throw new NotFoundError(WEBHOOK_NOT_FOUND);
-  const event: WebhookEvent = {
-    id: newId('evt'),
-    type: TEST_EVENT_TYPE,
-    occurredAt: now(),
-    organizationId,
-    data: { webhookId, message: 'A test event sent on request: nothing changed in the organization.' },
-  };
+  // Its shape is the document's WebhookTestEvent, which receivers validate it with.
+  const event: WebhookTestEvent = { id: newId('evt'), type: TEST_EVENT_TYPE, occurredAt: now(), organizationId, data: { webhookId, message: TEST_EVENT_MESSAGE } };
   const { delivery } = await attempt(webhook.url, activeSecrets(webhook), event, 1);
   await recordDelivery(organizationId, webhookId, delivery);
   return delivery;

@@ -1,4 +1,5 @@
 import { EVENT_ID } from '../events/examples';
+import { TEST_EVENT_MESSAGE, TEST_EVENT_TYPE } from './schema';
 
 /** Examples of the webhook's components in the OpenAPI document (see functions/leads/examples.ts). */
 export const webhook = {
@@ -25,4 +26,12 @@ export const webhookDelivery = {
   durationMs: 184,
   attemptedAt: '2026-11-02T21:14:40.512Z',
   nextAttemptAt: '2026-11-02T21:15:41.204Z',
+};
+
+export const webhookTestEvent = {
+  id: 'evt_01JCZ5D3E4F5G6H7J8K9M0N1P2',
+  type: TEST_EVENT_TYPE,
+  occurredAt: '2026-11-02T21:20:02.318Z',
+  organizationId: 'org_01JA0000000000000000000000',
+  data: { webhookId: webhook.id, message: TEST_EVENT_MESSAGE },
 };

@@ -1,7 +1,7 @@
 import { defineResource } from '../../shared/resource';
-import { webhook, webhookDelivery, webhookWithSecret } from './examples';
-import { webhookRoutes } from './routes';
-import { Webhook, WebhookDelivery, WebhookWithSecret } from './schema';
+import { webhook, webhookDelivery, webhookTestEvent, webhookWithSecret } from './examples';
+import { webhookMessages, webhookRoutes } from './routes';
+import { Webhook, WebhookDelivery, WebhookTestEvent, WebhookWithSecret } from './schema';
 import { webhookKeys, webhookKeySamples } from './entity';
 import { changes } from './changes';
 
@@ -15,7 +15,9 @@ export const webhooks = defineResource({
     Webhook: { schema: Webhook, example: webhook },
     WebhookWithSecret: { schema: WebhookWithSecret, example: webhookWithSecret },
     WebhookDelivery: { schema: WebhookDelivery, example: webhookDelivery },
+    WebhookTestEvent: { schema: WebhookTestEvent, example: webhookTestEvent },
   },
+  webhooks: webhookMessages,
   ...changes,
   keys: [{ builders: webhookKeys, samples: webhookKeySamples }],
 });

@@ -1,7 +1,8 @@
 import { MAX_WEBHOOKS_PER_ORGANIZATION } from './schema';
-import { CreateWebhookBody, DELIVERY_STATUSES, RedeliverEventBody, WebhookDeliveryResponse, UpdateWebhookBody, WebhookDeleted, WebhookDeliveryListQuery, WebhookDeliveryPage, WebhookIdPath, WebhookListQuery, WebhookPage, WebhookResponse, WebhookSecretResponse, WebhookTestResponse } from './schema';
-import { defineRoute } from '../../shared/routes/route';
-import { EventIdPath, EVENT_RETENTION_DAYS } from '../events/schema';
+import { CreateWebhookBody, DELIVERY_STATUSES, RedeliverEventBody, WebhookDeliveryResponse, UpdateWebhookBody, WebhookDeleted, WebhookDeliveryListQuery, WebhookDeliveryPage, WebhookIdPath, WebhookListQuery, WebhookPage, WebhookResponse, WebhookSecretResponse, WebhookTestEvent, WebhookTestResponse } from './schema';
+import { defineRoute, type OutgoingWebhook } from '../../shared/routes/route';
+import { webhookSettings } from '../../shared/webhooks/settings';
+import { Event, EventIdPath, EVENT_RETENTION_DAYS } from '../events/schema';
 import { webhook } from './examples';
 
 const SIGNING = 'Deliveries follow the Standard Webhooks specification: a POST of the event JSON with `webhook-id` (the event id, the same on every retry), `webhook-timestamp` and `webhook-signature` headers, verifiable with any Standard Webhooks library.';
@@ -147,3 +148,40 @@ export const redeliverEvent = defineRoute({
 });
 
 export const webhookRoutes = [createWebhook, listWebhooks, getWebhook, updateWebhook, deleteWebhook, rotateWebhookSecret, listWebhookDeliveries, testWebhook, redeliverEvent];
+
+const TIMEOUT_SECONDS = webhookSettings.timeoutMs / 1000;
+const LONGEST_WAIT_HOURS = webhookSettings.maxDelaySeconds / 3600;
+
+/**
+ * What a receiver is sent (the document's OpenAPI 3.1 `webhooks`): every event, and the test event, each a POST
+ * signed with the Standard Webhooks headers, with what each answer makes the sender do.
+ */
+export const webhookMessages: Record<string, OutgoingWebhook> = {
+  event: {
+    operationId: 'receiveEvent',
+    summary: 'An event, POSTed to each subscription that asks for its type',
+    description: `Each event of a type a subscription lists (or every event, with \`*\`) is POSTed to its \`url\`, the body being the event as \`GET /v1/events\` lists it: \`data\` is the record as the API returns it, and a \`*.updated\` event also carries \`previousAttributes\`. \`webhook-id\` is the event id, the same on every retry and on a redelivery (\`POST /v1/events/{eventId}/redeliver\`), each attempt with a new timestamp and signature. Verify the signature with the subscription's \`secret\` before trusting the body, for example with the standardwebhooks package.`,
+    tag: 'Webhooks',
+    body: Event,
+    answers: {
+      '2XX': { description: `Delivered: the attempt is recorded SUCCEEDED. The status line is the answer and must come within ${TIMEOUT_SECONDS} s; the body of the answer is not read (it is drained, up to 64 KB, without being waited for).` },
+      '410': { description: 'Gone: the receiver wants no more webhooks. The subscription is disabled at once, its `disabledReason` naming the 410, and the event is not retried.' },
+      default: {
+        description: `Any other answer, or none within ${TIMEOUT_SECONDS} s: the attempt is recorded FAILED and retried with exponential backoff and jitter (from 30 s, at most ${LONGEST_WAIT_HOURS} hour apart) until 24 hours after the first attempt, then dead-lettered. A subscription whose deliveries have failed for 24 hours is disabled.`,
+        headers: { 'Retry-After': `Seconds, or an HTTP-date: the next attempt is not made before it when that is later than the backoff, waiting at most ${LONGEST_WAIT_HOURS} hour; the attempt's \`nextAttemptAt\` shows when.` },
+      },
+    },
+  },
+  [WebhookTestEvent.entries.type.literal]: {
+    operationId: 'receiveTestEvent',
+    summary: 'The test event POST /v1/webhooks/{webhookId}/test sends',
+    description: 'A `webhook.test` event, sent only when asked for: `{id, type: "webhook.test", occurredAt, organizationId, data: {webhookId, message}}`, signed as every delivery is. Its id is new each time and names no stored event.',
+    tag: 'Webhooks',
+    body: WebhookTestEvent,
+    answers: {
+      '2XX': { description: 'The attempt is recorded SUCCEEDED, and the test’s request answers it.' },
+      '410': { description: 'Recorded FAILED with its statusCode. Unlike a delivery, a test answered 410 disables nothing.' },
+      default: { description: `Any other answer, or none within ${TIMEOUT_SECONDS} s: recorded FAILED. A test is never retried and never counts towards disabling the subscription.` },
+    },
+  },
+};

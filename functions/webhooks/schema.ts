@@ -46,7 +46,7 @@ export const Webhook = v.object({
   events: v.array(v.string()),
   description: v.nullable(v.string()),
   isEnabled: v.boolean(),
-  /** Why the subscription was disabled by the service (deliveries failing for 24 hours); null otherwise. */
+  /** Why the subscription was disabled by the service (deliveries failing for 24 hours, or its receiver answering 410 Gone); null otherwise. */
   disabledReason: v.nullable(v.string()),
   createdAt: Timestamp,
   updatedAt: Timestamp,
@@ -65,6 +65,17 @@ export const WebhookListQuery = PageQuery;
 
 /** The event a `POST /v1/webhooks/{webhookId}/test` sends: never stored as an event, never sent to a subscription unasked. */
 export const TEST_EVENT_TYPE = 'webhook.test';
+export const TEST_EVENT_MESSAGE = 'A test event sent on request: nothing changed in the organization.';
+
+/** The body of the test event: an event's shape, of a type no subscription names and `GET /v1/events` never lists. */
+export const WebhookTestEvent = v.object({
+  id: v.string(),
+  type: v.literal(TEST_EVENT_TYPE),
+  occurredAt: Timestamp,
+  organizationId: v.string(),
+  data: v.object({ webhookId: v.string(), message: v.string() }),
+});
+export type WebhookTestEvent = v.InferOutput<typeof WebhookTestEvent>;
 
 /** PENDING: queued by a redelivery, not attempted yet. SUCCEEDED: the receiver answered 2xx. FAILED: anything else. */
 export const DELIVERY_STATUSES = ['PENDING', 'SUCCEEDED', 'FAILED'] as const;
@@ -80,13 +91,13 @@ export const WebhookDelivery = v.object({
   status: v.picklist(DELIVERY_STATUSES),
   /** The receiver's HTTP status; null when it did not answer, or while PENDING. */
   statusCode: v.nullable(v.pipe(v.number(), v.integer())),
-  /** Why the attempt failed without an HTTP status (timeout, refused connection, blocked address); null otherwise. */
+  /** Why the attempt failed without an HTTP status (timeout, refused connection, blocked address), or why it was not sent; null otherwise. */
   error: v.nullable(v.string()),
   /** How long the attempt took; null while PENDING. */
   durationMs: v.nullable(v.pipe(v.number(), v.integer())),
   /** When the attempt was made; null while PENDING. */
   attemptedAt: v.nullable(Timestamp),
-  /** When the next attempt is due (for a PENDING delivery, its first); null when none follows (it succeeded, or retries ran out). */
+  /** When the next attempt is due (for a PENDING delivery, its first; a receiver's Retry-After can push it back); null when none follows (it succeeded, retries ran out, or the subscription was disabled). */
   nextAttemptAt: v.nullable(Timestamp),
 });
 export type WebhookDelivery = v.InferOutput<typeof WebhookDelivery>;

@@ -14,6 +14,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { RECEIPT_EVENT_TYPES } from '../../shared/sms/receipt-types';
+import { webhookSettings } from '../../shared/webhooks/settings';
 import { SCHEDULED_JOBS, WORKER_HANDLERS } from '../../functions/resources';
 import type { DeploymentOptions } from './options';
 import { ServiceFunction } from './service-function';
@@ -35,6 +36,20 @@ export const STREAM_RETRIES = { attempts: 10, maxRecordAge: Duration.hours(6) } 
 
 /** The webhook delivery queues' names: API functions that queue a delivery (a redelivery) name them the same way. */
 export const deliveryQueueNames = (tableName: string) => ({ queue: `${tableName}-webhook-deliveries`, deadLetters: `${tableName}-webhook-dead-letters` });
+
+/**
+ * The delivery function's batch and the time it is given: every message of a batch may wait out the receiver's
+ * full timeout, and each also reads the subscription, records its attempt, marks the subscription and queues its
+ * retry (a GetItem, a PutItem, an UpdateItem, an SQS send: milliseconds, but the margin lets one call time out and
+ * be retried). A function timing out fails its whole batch, so the attempts already made would be made again. The
+ * queue hides a received message for six times the function's timeout, as Lambda advises for SQS sources.
+ */
+export const DELIVERY_BATCH = (() => {
+  const size = 3;
+  const marginPerMessageMs = 5_000;
+  const functionTimeout = Duration.seconds(Math.ceil((size * (webhookSettings.timeoutMs + marginPerMessageMs)) / 1000));
+  return { size, functionTimeout, visibilityTimeout: Duration.seconds(6 * functionTimeout.toSeconds()) };
+})();
 
 /**
  * What happens after a change commits: the table's stream → events (recorded, and queued for webhook
@@ -71,8 +86,7 @@ export class EventsStack extends Stack {
       // function, after which jobs past their 24 hours are dead-lettered with a reason rather than expire unseen. Less
       // than the dead letters' 14 days, as a redriven message keeps its first enqueue time.
       retentionPeriod: Duration.days(7),
-      // Six times the function's timeout, as Lambda advises for SQS sources.
-      visibilityTimeout: Duration.seconds(6 * 30),
+      visibilityTimeout: DELIVERY_BATCH.visibilityTimeout,
       deadLetterQueue: { queue: this.deliveryDeadLetters, maxReceiveCount: 5 },
     });
     const queueEnvironment = { WEBHOOK_QUEUE_URL: this.deliveryQueue.queueUrl, WEBHOOK_DLQ_URL: this.deliveryDeadLetters.queueUrl };
@@ -112,13 +126,12 @@ export class EventsStack extends Stack {
       // Reads the subscription, records the attempt, marks or disables the subscription.
       dynamodb: ['GetItem', 'PutItem', 'UpdateItem'],
       environment: queueEnvironment,
-      // Ten seconds per receiver, a batch of at most three.
-      timeout: Duration.seconds(30),
+      timeout: DELIVERY_BATCH.functionTimeout,
     });
     this.deliverWebhooks.function.addEventSource(
       // At most this many deliveries at once, however long the queue: a backlog of slow receivers cannot take the
       // account's concurrency from the API.
-      new SqsEventSource(this.deliveryQueue, { batchSize: 3, reportBatchItemFailures: true, maxConcurrency: options.concurrency.deliveries }),
+      new SqsEventSource(this.deliveryQueue, { batchSize: DELIVERY_BATCH.size, reportBatchItemFailures: true, maxConcurrency: options.concurrency.deliveries }),
     );
     this.deliveryQueue.grantSendMessages(this.deliverWebhooks.function);
     this.deliveryDeadLetters.grantSendMessages(this.deliverWebhooks.function);

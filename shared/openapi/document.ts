@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { someScopeRefuses } from '../auth/scopes';
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '../http/gateway-responses';
 import { errorEnvelope } from '../http/envelope';
-import { isIdempotent, type ResponseDoc, type RouteDefinition } from '../routes/route';
+import { isIdempotent, type OutgoingWebhook, type ResponseDoc, type RouteDefinition } from '../routes/route';
 import type { OpenApiDocument } from './schemas';
 import { convert, convertComponents, type JsonSchema } from './json-schema';
 
@@ -26,6 +26,8 @@ export interface ApiDescription {
   info: { title: string; description: string };
   /** The example bodies of the errors many operations share that only the API can word (a 404 naming a record). */
   errorExamples: { notFound: unknown; conflict: unknown };
+  /** What the API POSTs to its subscribers (OpenAPI 3.1 `webhooks`), by name. */
+  webhooks?: Readonly<Record<string, OutgoingWebhook>>;
 }
 
 /** Error responses shared by many operations; the 404's and 409's examples are the API's own (`errorExamples`). */
@@ -236,6 +238,59 @@ function operation(route: RouteDefinition, components: ApiDescription['component
   return op;
 }
 
+/** The headers of every Standard Webhooks message, with which the receiver verifies it (standardwebhooks.com). */
+const STANDARD_WEBHOOKS_HEADERS: Json[] = [
+  {
+    name: 'webhook-id',
+    in: 'header',
+    required: true,
+    description: 'The message id, the same on every attempt of one message: deduplicate on it. It is the first part of what is signed.',
+    schema: { type: 'string', minLength: 1 },
+  },
+  {
+    name: 'webhook-timestamp',
+    in: 'header',
+    required: true,
+    description: 'When this attempt was signed, in unix seconds. Refuse a message whose timestamp is more than 5 minutes from your clock (a replay).',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
+  {
+    name: 'webhook-signature',
+    in: 'header',
+    required: true,
+    description:
+      'Space-separated signatures `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, one per active secret (two while a rotated-out secret still signs), each keyed with the base64-decoded part of a `whsec_` secret after the prefix. Accept the message when one matches, compared in constant time; any Standard Webhooks library does this.',
+    schema: { type: 'string', pattern: '^v1,[A-Za-z0-9+/]+={0,2}( v1,[A-Za-z0-9+/]+={0,2})*$' },
+  },
+];
+
+/** The `webhooks` section: each outgoing webhook as the POST a receiver gets, signed with the Standard Webhooks headers. */
+function webhooksSection(webhooks: NonNullable<ApiDescription['webhooks']>, components: ApiDescription['components']): Json {
+  return Object.fromEntries(
+    Object.entries(webhooks).map(([name, webhook]) => [
+      name,
+      {
+        post: {
+          operationId: webhook.operationId,
+          summary: webhook.summary,
+          description: webhook.description,
+          tags: [webhook.tag],
+          // The receiver needs no API key: the signature proves the sender.
+          security: [],
+          parameters: STANDARD_WEBHOOKS_HEADERS,
+          requestBody: { required: true, content: { [JSON_MEDIA_TYPE]: { schema: convert(webhook.body, 'answer', components) } } },
+          responses: Object.fromEntries(
+            Object.entries(webhook.answers).map(([status, { description, headers }]) => [
+              status,
+              { description, ...(headers ? { headers: Object.fromEntries(Object.entries(headers).map(([header, about]) => [header, { description: about, schema: { type: 'string' } }])) } : {}) },
+            ]),
+          ),
+        },
+      },
+    ]),
+  );
+}
+
 function componentsSection({ components, examples, errorExamples }: ApiDescription): Json {
   const schemas = convertComponents(components);
   for (const [name, example] of Object.entries(examples)) {
@@ -268,7 +323,10 @@ export function buildOpenApiDocument(api: ApiDescription): OpenApiDocument {
     if (!(route.tag in api.tags)) throw new Error(`${route.operationId}: its tag ${route.tag} has no description`);
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, api.components, routes, api.examples);
   }
-  const used = new Set(routes.map((route) => route.tag));
+  for (const [name, webhook] of Object.entries(api.webhooks ?? {})) {
+    if (!(webhook.tag in api.tags)) throw new Error(`webhook ${name}: its tag ${webhook.tag} has no description`);
+  }
+  const used = new Set([...routes.map((route) => route.tag), ...Object.values(api.webhooks ?? {}).map((webhook) => webhook.tag)]);
   const tags = Object.entries(api.tags)
     .filter(([name]) => used.has(name))
     .map(([name, description]) => ({ name, description }));
@@ -297,6 +355,7 @@ export function buildOpenApiDocument(api: ApiDescription): OpenApiDocument {
     security: [{ [SECURITY_SCHEME]: [] }],
     tags,
     paths,
+    ...(api.webhooks ? { webhooks: webhooksSection(api.webhooks, api.components) } : {}),
     components: componentsSection(api),
   };
 }

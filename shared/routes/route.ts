@@ -29,6 +29,21 @@ export interface ResponseDoc {
   headers?: Record<string, string>;
 }
 
+/**
+ * A request the API sends rather than answers: a Standard Webhooks POST to a subscriber's URL. The document
+ * describes it as the receiver sees it: the signature headers, the body, and what each answer makes the sender do.
+ */
+export interface OutgoingWebhook {
+  operationId: string;
+  summary: string;
+  description: string;
+  tag: string;
+  /** The JSON body the receiver is sent. */
+  body: Schema;
+  /** The receiver's answers by status or range (`2XX`, `default`), each with what it makes the sender do, and headers the sender reads. */
+  answers: Readonly<Record<string, { description: string; headers?: Readonly<Record<string, string>> }>>;
+}
+
 export interface RouteRequest {
   path?: Schema;
   query?: Schema;
