@@ -1123,7 +1123,7 @@ export interface paths {
         put?: never;
         /**
          * Create a URL that a web form, email parser or agent can post inquiries to
-         * @description For senders that cannot send an API key. The answer’s `url` carries a token (shown only here, stored hashed); senders that can sign use `secret` (`whsec_…`) with Standard Webhooks headers instead. A CALL endpoint may take a voice platform’s post-call webhook as the platform sends it: `format: "retell"` (with `platformSecret`, the Retell API key that signs its webhooks, write-only) or `format: "vapi"` (Vapi’s server secret set to this `secret`); `format` is `native` otherwise. `fieldMap` renames a form’s own field names to `email`, `phone`, `name`, `firstName`, `lastName` or `message`. For HTML forms, `redirectUrl` and `errorRedirectUrl` (https) are where a visitor is sent after the post is recorded or refused; `allowedOrigins` (exact origins, `https://host[:port]`) lets pages on those sites post JSON from the browser (CORS).
+         * @description For senders that cannot send an API key. The answer’s `url` carries a token (shown only here, stored hashed); senders that can sign use `secret` (`whsec_…`) with Standard Webhooks headers instead. A CALL endpoint may take a voice platform’s post-call webhook as the platform sends it: `format: "retell"` (with `platformSecret`, the Retell API key that signs its webhooks, write-only) or `format: "vapi"` (a Vapi Bearer Token credential, or its legacy server secret, set to this `secret`); `format` is `native` otherwise. `fieldMap` renames a form’s own field names to `email`, `phone`, `name`, `firstName`, `lastName` or `message`. For HTML forms, `redirectUrl` and `errorRedirectUrl` (https) are where a visitor is sent after the post is recorded or refused; `allowedOrigins` (exact origins, `https://host[:port]`) lets pages on those sites post JSON from the browser (CORS).
          */
         post: operations["createInboundEndpoint"];
         delete?: never;
@@ -1191,7 +1191,7 @@ export interface paths {
         put?: never;
         /**
          * Post an inquiry to an inbound endpoint (no API key)
-         * @description Authenticated by the endpoint URL's `token`, or by Standard Webhooks headers (`webhook-id`, `webhook-timestamp` within 5 minutes, `webhook-signature`) signed with the endpoint's secret; anything else answers 401 and records nothing. The body is `application/json`, or what an HTML form posts: `application/x-www-form-urlencoded` or `multipart/form-data` (text fields only: a file answers 415), at most 256 KB. A form post to an endpoint with `redirectUrl` is answered 303 to it with `inquiryId=<id>` added to its query, so the visitor lands on the site's thank-you page; refused (400, 413, 415), it is answered 303 to `errorRedirectUrl` with `error=<code>` when the endpoint has one. A 401 is never redirected. JSON posts are answered JSON. A browser page on one of the endpoint's `allowedOrigins` may post JSON (CORS): the preflight `OPTIONS` of this URL, with its token, answers 204 with the CORS headers, and the answer to the post carries `Access-Control-Allow-Origin` and `Vary: Origin`; any other origin gets no CORS headers. A WEBFORM endpoint keeps every field and finds the lead from email, phone and name; an EMAIL endpoint takes a parsed email (from, to, subject, text or html); CALL and CHATBOT take `{lead, data, summary?, tag?}` as POST /v1/inquiries does. A CALL endpoint of `format` `retell` or `vapi` takes that platform's webhook exactly as it sends it, JSON up to 3 MB, proved by the platform's own scheme only (a token or Standard Webhooks signature is neither needed nor enough): Retell's `x-retell-signature` (`v=<unix ms>,d=<hex HMAC-SHA256 of the body followed by that timestamp, keyed with the Retell API key>`, within 5 minutes either way), or Vapi's `x-vapi-secret` equal to the endpoint's secret. Retell's `call_analyzed` and Vapi's `end-of-call-report` record a CALL inquiry (transcript, summary, recording, direction, duration, start, end, who hung up), the lead found by the caller's phone (the called number on an outbound call) or created; the same call id again answers 200 with the first inquiry and records nothing. Any other event, and a call that never connected, answers 204 and records nothing; a payload without the call id or the lead's phone answers 400 naming the platform's field. The same sender id again (`externalInquiryId`, or the `webhook-id` or `Idempotency-Key` header) to the same endpoint, from a sender with the same email or phone, answers 200 with the first inquiry; from another sender it is recorded as an inquiry of its own, so the URL never answers with someone else's. Query parameters other than `token` are ignored. Every post counts against the endpoint's organization's usage plan, as a request with its API key does (a post with a wrong token too): beyond it, 429 `RATE_LIMITED` with `Retry-After`.
+         * @description Authenticated by the endpoint URL's `token`, or by Standard Webhooks headers (`webhook-id`, `webhook-timestamp` within 5 minutes, `webhook-signature`) signed with the endpoint's secret; anything else answers 401 and records nothing. The body is `application/json`, or what an HTML form posts: `application/x-www-form-urlencoded` or `multipart/form-data` (text fields only: a file answers 415), at most 256 KB. A form post to an endpoint with `redirectUrl` is answered 303 to it with `inquiryId=<id>` added to its query, so the visitor lands on the site's thank-you page; refused (400, 413, 415), it is answered 303 to `errorRedirectUrl` with `error=<code>` when the endpoint has one. A 401 is never redirected. JSON posts are answered JSON. A browser page on one of the endpoint's `allowedOrigins` may post JSON (CORS): the preflight `OPTIONS` of this URL, with its token, answers 204 with the CORS headers, and the answer to the post carries `Access-Control-Allow-Origin` and `Vary: Origin`; any other origin gets no CORS headers. A WEBFORM endpoint keeps every field and finds the lead from email, phone and name; an EMAIL endpoint takes a parsed email (from, to, subject, text or html); CALL and CHATBOT take `{lead, data, summary?, tag?}` as POST /v1/inquiries does. A CALL endpoint of `format` `retell` or `vapi` takes that platform's webhook exactly as it sends it, JSON up to 3 MB, proved by the platform's own scheme only (a token or Standard Webhooks signature is neither needed nor enough): Retell's `x-retell-signature` (`v=<unix ms>,d=<hex HMAC-SHA256 of the body followed by that timestamp, keyed with the Retell API key>`, within 5 minutes either way), or Vapi's credential holding the endpoint's secret: `Authorization: Bearer <secret>` (its Bearer Token credential, as Vapi sends it by default) or `x-vapi-secret: <secret>` (its legacy server secret; when sent, it alone is checked). Retell's `call_analyzed` and Vapi's `end-of-call-report` record a CALL inquiry (transcript, summary, recording, direction, duration, start, end, who hung up), the lead found by the caller's phone (the called number on an outbound call) or created; the same call id again answers 200 with the first inquiry and records nothing. Any other event, and a call that never connected, answers 204 and records nothing; a payload without the call id or the lead's phone answers 400 naming the platform's field. The same sender id again (`externalInquiryId`, or the `webhook-id` or `Idempotency-Key` header) to the same endpoint, from a sender with the same email or phone, answers 200 with the first inquiry; from another sender it is recorded as an inquiry of its own, so the URL never answers with someone else's. Query parameters other than `token` are ignored. Every post counts against the endpoint's organization's usage plan, as a request with its API key does (a post with a wrong token too): beyond it, 429 `RATE_LIMITED` with `Retry-After`.
          */
         post: operations["receiveInbound"];
         delete?: never;
@@ -1321,7 +1321,48 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    event: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event, POSTed to each subscription that asks for its type
+         * @description Each event of a type a subscription lists (or every event, with `*`) is POSTed to its `url`, the body being the event as `GET /v1/events` lists it: `data` is the record as the API returns it, and a `*.updated` event also carries `previousAttributes`. `webhook-id` is the event id, the same on every retry and on a redelivery (`POST /v1/events/{eventId}/redeliver`), each attempt with a new timestamp and signature. Verify the signature with the subscription's `secret` before trusting the body, for example with the standardwebhooks package.
+         */
+        post: operations["receiveEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The test event POST /v1/webhooks/{webhookId}/test sends
+         * @description A `webhook.test` event, sent only when asked for: `{id, type: "webhook.test", occurredAt, organizationId, data: {webhookId, message}}`, signed as every delivery is. Its id is new each time and names no stored event.
+         */
+        post: operations["receiveTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -2583,6 +2624,30 @@ export interface components {
             durationMs: number | null;
             attemptedAt: string | null;
             nextAttemptAt: string | null;
+        };
+        /**
+         * @example {
+         *       "id": "evt_01JCZ5D3E4F5G6H7J8K9M0N1P2",
+         *       "type": "webhook.test",
+         *       "occurredAt": "2026-11-02T21:20:02.318Z",
+         *       "organizationId": "org_01JA0000000000000000000000",
+         *       "data": {
+         *         "webhookId": "webhook_01JCZ50A1B2C3D4E5F6G7H8J9K",
+         *         "message": "A test event sent on request: nothing changed in the organization."
+         *       }
+         *     }
+         */
+        WebhookTestEvent: {
+            id: string;
+            /** @constant */
+            type: "webhook.test";
+            /** Format: date-time */
+            occurredAt: string;
+            organizationId: string;
+            data: {
+                webhookId: string;
+                message: string;
+            };
         };
         /**
          * @example {
@@ -8041,6 +8106,94 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    receiveEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, the same on every attempt of one message: deduplicate on it. It is the first part of what is signed. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in unix seconds. Refuse a message whose timestamp is more than 5 minutes from your clock (a replay). */
+                "webhook-timestamp": string;
+                /** @description Space-separated signatures `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, one per active secret (two while a rotated-out secret still signs), each keyed with the base64-decoded part of a `whsec_` secret after the prefix. Accept the message when one matches, compared in constant time; any Standard Webhooks library does this. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"];
+            };
+        };
+        responses: {
+            /** @description Gone: the receiver wants no more webhooks. The subscription is disabled at once, its `disabledReason` naming the 410, and the event is not retried. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: the attempt is recorded SUCCEEDED. The status line is the answer and must come within 10 s; the body of the answer is not read (it is drained, up to 64 KB, without being waited for). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 s: the attempt is recorded FAILED and retried with exponential backoff and jitter (from 30 s, at most 1 hour apart) until 24 hours after the first attempt, then dead-lettered. A subscription whose deliveries have failed for 24 hours is disabled. */
+            default: {
+                headers: {
+                    /** @description Seconds, or an HTTP-date: the next attempt is not made before it when that is later than the backoff, waiting at most 1 hour; the attempt's `nextAttemptAt` shows when. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveTestEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, the same on every attempt of one message: deduplicate on it. It is the first part of what is signed. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in unix seconds. Refuse a message whose timestamp is more than 5 minutes from your clock (a replay). */
+                "webhook-timestamp": string;
+                /** @description Space-separated signatures `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, one per active secret (two while a rotated-out secret still signs), each keyed with the base64-decoded part of a `whsec_` secret after the prefix. Accept the message when one matches, compared in constant time; any Standard Webhooks library does this. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Recorded FAILED with its statusCode. Unlike a delivery, a test answered 410 disables nothing. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The attempt is recorded SUCCEEDED, and the test’s request answers it. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 s: recorded FAILED. A test is never retried and never counts towards disabling the subscription. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }
