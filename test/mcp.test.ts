@@ -80,6 +80,10 @@ describe('POST /mcp', () => {
     const error = { code: -32000, message: 'Unsupported MCP-Protocol-Version 2024-11-05; this server speaks 2025-11-25, 2025-06-18' };
     for (const id of [2, 'list-2']) expect(await later({ id, method: 'tools/list' })).toEqual({ status: 400, body: { jsonrpc: '2.0', id, error } });
     expect(await later({ method: 'notifications/initialized' })).toEqual({ status: 400, body: { jsonrpc: '2.0', error } });
+    // The header names the revision of the requests after initialize; initialize agrees on it in its body.
+    const reinitialize = await later({ id: 3, method: 'initialize', params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'curl', version: '8' } } });
+    expect(reinitialize.status).toBe(200);
+    expect(reinitialize.body).toMatchObject({ id: 3, result: { protocolVersion: '2025-11-25' } });
   });
 
   it('answers a JSON-RPC call from curl, which asks for JSON only', async () => {

@@ -102,11 +102,12 @@ export interface McpReply {
 /**
  * The answer to a message naming, in MCP-Protocol-Version, a revision the server does not speak: 400, as the transport
  * requires, with the JSON-RPC error of the request it answers (its id), or of a notification (no id: never null, which
- * no revision's RequestId allows).
+ * no revision's RequestId allows). An `initialize` is not refused for it: the header belongs to the requests after it,
+ * and the revision is agreed in its body.
  */
 export function refusedRevision(headers: Record<string, string>, message: Record<string, unknown>): McpReply | undefined {
   const requested = headers['mcp-protocol-version'];
-  if (requested === undefined || (PROTOCOL_VERSIONS as readonly string[]).includes(requested)) return undefined;
+  if (requested === undefined || message.method === 'initialize' || (PROTOCOL_VERSIONS as readonly string[]).includes(requested)) return undefined;
   const error = { code: -32000, message: `Unsupported MCP-Protocol-Version ${requested}; this server speaks ${PROTOCOL_VERSIONS.join(', ')}` };
   return { status: 400, body: { jsonrpc: '2.0', ...(message.id === undefined ? {} : { id: message.id }), error } };
 }
