@@ -62,7 +62,7 @@ const isCalendarDateIfParsed = (text: string) => Number.isNaN(Date.parse(text)) 
  * text upper-cased. A v.check states nothing to JSON Schema; DATE_TIME gives the document its format.
  */
 export const isDateTimeText = (text: string) => v.ISO_TIMESTAMP_REGEX.test(text.toUpperCase());
-export const DATE_TIME = v.metadata({ jsonSchema: { format: 'date-time' } });
+export const DATE_TIME = v.metadata<string, { jsonSchema: { format: string } }>({ jsonSchema: { format: 'date-time' } });
 
 /**
  * A change time a list starts from: an ISO 8601 timestamp, normalized to UTC with milliseconds (as every stored

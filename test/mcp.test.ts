@@ -96,6 +96,25 @@ describe('POST /mcp', () => {
     expect(notification.status).toBe(202);
   });
 
+  it('sends the tool list gzipped to a client that accepts it, and small answers as they are', async () => {
+    const { apiKey } = await api.organization();
+    const post = (method: string, acceptEncoding: string) =>
+      fetch(`${api.url}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', 'accept-encoding': acceptEncoding },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method }),
+      });
+    const gzipped = await post('tools/list', 'gzip, deflate');
+    expect([gzipped.status, gzipped.headers.get('content-encoding'), gzipped.headers.get('vary')]).toEqual([200, 'gzip', 'Accept-Encoding']);
+    const plain = await post('tools/list', 'identity');
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    const [unzipped, asIs] = [(await gzipped.json()) as any, (await plain.json()) as any];
+    expect(unzipped).toEqual(asIs);
+    expect(unzipped.result.tools.length).toBe(keyedRoutes.length + CURATED_TOOLS.length);
+    const ping = await post('ping', 'gzip');
+    expect([ping.headers.get('content-encoding'), await ping.json()]).toEqual([null, { jsonrpc: '2.0', id: 1, result: {} }]);
+  });
+
   it('has no stream to open, and takes only an API key', async () => {
     const { apiKey } = await api.organization();
     const get = await fetch(`${api.url}/mcp`, { headers: { authorization: `Bearer ${apiKey}`, accept: 'text/event-stream' } });

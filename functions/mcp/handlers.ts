@@ -1,8 +1,14 @@
+import type * as v from 'valibot';
 import { routeHandler } from '../../shared/http/route-handler';
 import { Answer, EmptyAnswer } from '../../shared/http/answer';
+import { CompressibleJson, PER_REQUEST_GZIP_LEVEL } from '../../shared/http/compressible-text';
 import { apiTools } from './built-tools';
 import * as routes from './routes';
 import { answerMcp } from './server';
+import type { McpAnswer } from './schema';
+
+/** Answers longer than this are worth gzipping (a tool call's answer rarely is; tools/list always). */
+const GZIP_FROM_CHARACTERS = 16 * 1024;
 
 /**
  * The handler of POST /mcp: one JSON-RPC message in, its answer out, every tool a request of the API as the caller.
@@ -14,5 +20,8 @@ export const postMcpHandler = routeHandler(routes.postMcp, async ({ query, reque
   const caller = { authorization: request.headers.authorization ?? '', baseUrl: request.baseUrl, scope, toolset: query.tools };
   // The body is read as text: JSON-RPC, not the error envelope, answers one that is no message.
   const reply = await answerMcp(request.body, request.headers, apiTools, caller);
-  return reply.status === 202 ? new EmptyAnswer(202) : new Answer(reply.status, reply.body ?? {});
+  if (reply.status === 202) return new EmptyAnswer(202);
+  // Every tool's schemas make tools/list about 400 KB: gzipped for a client that accepts it, a tenth of that.
+  if (reply.status === 200 && reply.body && JSON.stringify(reply.body).length > GZIP_FROM_CHARACTERS) return new CompressibleJson(reply.body as v.InferInput<typeof McpAnswer>, PER_REQUEST_GZIP_LEVEL);
+  return new Answer(reply.status, reply.body ?? {});
 });
