@@ -11,6 +11,7 @@ import { buildDocument } from '../functions/meta/document';
 import { referenceRenderer } from '../shared/openapi/reference-renderer';
 import { componentExamples, resources, routes } from '../functions/resources';
 import { staleFiles } from '../functions/meta/generated';
+import { authorizerOf } from '../shared/routes/route';
 import { EVENT_TYPES } from '../functions/events/types';
 import { useTestApi } from './support/api';
 
@@ -19,6 +20,11 @@ type Json = Record<string, any>;
 const generated = buildDocument();
 const document = generated as Json;
 const operationOf = (route: { method: string; path: string }) => document.paths[route.path]?.[route.method.toLowerCase()] as Json;
+/** An operation's documented response for a status, its $ref followed. */
+const responseOf = (route: { method: string; path: string }, status: number): Json | undefined => {
+  const response = operationOf(route).responses[String(status)];
+  return response?.$ref ? document.components.responses[response.$ref.split('/').pop()] : response;
+};
 const api = useTestApi();
 
 function refsIn(node: unknown, found: string[] = []): string[] {
@@ -69,14 +75,18 @@ describe('the OpenAPI document', () => {
     expect(documented).toHaveLength(routes.length);
   });
 
-  it('lists every response a route can give: success, its errors, 401 unless public, 429 and 500', () => {
+  it("lists every response a route can give: success, its errors, 401 unless public, 429, 500, the gateway's 503 behind an authorizer and its 504", () => {
     for (const route of routes) {
       const statuses = Object.keys(operationOf(route).responses).map(Number);
-      const expected = [route.status, ...route.errors, 429, 500, ...(route.auth === 'none' ? [] : [401])];
+      const expected = [route.status, ...route.errors, 429, 500, 504, ...(route.auth === 'none' ? [] : [401]), ...(authorizerOf(route) ? [503] : [])];
       expect(statuses, `${route.method} ${route.path}`).toEqual(expect.arrayContaining(expected));
       // A public route answers 401 only where it checks a credential of its own (an inbound URL's token or signature).
       if (route.auth === 'none' && !route.errors.includes(401)) expect(statuses).not.toContain(401);
+      // No authorizer, nothing to fail: the description and its reference page answer no 503.
+      if (!authorizerOf(route)) expect(statuses, `${route.method} ${route.path}`).not.toContain(503);
     }
+    expect(responseOf({ method: 'GET', path: '/v1/leads' }, 503)?.content['application/json'].examples.AuthorizerUnavailable.value.error.code).toBe('AUTHORIZER_UNAVAILABLE');
+    expect(responseOf({ method: 'GET', path: '/openapi' }, 504)?.content['application/json'].examples.Timeout.value.error.code).toBe('TIMEOUT');
   });
 
   it('requires the bearer API key everywhere except on the public description and reference page', () => {

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { someScopeRefuses } from '../auth/scopes';
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '../http/gateway-responses';
 import { errorEnvelope } from '../http/envelope';
-import { isIdempotent, type ResponseDoc, type RouteDefinition } from '../routes/route';
+import { authorizerOf, isIdempotent, type ResponseDoc, type RouteDefinition } from '../routes/route';
 import type { OpenApiDocument } from './schemas';
 import { convert, convertComponents, type JsonSchema } from './json-schema';
 
@@ -73,6 +73,18 @@ const SHARED_ERRORS: Record<number, { name: string; description: string; example
     description: 'An unexpected error; nothing internal is disclosed.',
     example: errorEnvelope(500, 'Internal server error', 'INTERNAL_ERROR'),
   },
+  503: {
+    name: 'AuthorizerUnavailable',
+    description:
+      'AUTHORIZER_UNAVAILABLE: the gateway could not check the request’s credential (the API key, or an inbound URL’s endpoint) because their store could not be read. Not the caller’s fault, and nothing ran: retry.',
+    example: gatewayResponseBody(GATEWAY_RESPONSES.AUTHORIZER_FAILURE),
+  },
+  504: {
+    name: 'Timeout',
+    description:
+      'TIMEOUT: the operation did not answer within the gateway’s 29-second integration timeout. It may have taken effect: retry a POST or PATCH with the same Idempotency-Key to get its answer rather than run it twice.',
+    example: gatewayResponseBody(GATEWAY_RESPONSES.INTEGRATION_TIMEOUT),
+  },
 };
 
 const envelopeRef = { $ref: '#/components/schemas/ErrorEnvelope' };
@@ -131,6 +143,9 @@ function statusesOf(route: RouteDefinition): number[] {
   if (route.auth !== 'none' && someScopeRefuses(route.method, route.path)) statuses.add(403);
   if (honoursIdempotencyKey(route)) statuses.add(409);
   if (route.request.body) statuses.add(413);
+  // Every authorizer can fail to read its store; every integration can outlive the gateway's timeout.
+  if (authorizerOf(route)) statuses.add(503);
+  statuses.add(504);
   return [...statuses].sort((a, b) => a - b);
 }
 
