@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { buildDocument } from '../functions/meta/document';
 import { useTestApi } from './support/api';
 import { SmsDeliveryError } from '../shared/errors';
 import { setSmsSender } from '../shared/sms/sender';
 import { countDynamoCalls } from './support/dynamo-calls';
 
 const api = useTestApi();
+const document = buildDocument() as unknown as { paths: Record<string, Record<string, { responses: Record<string, any> }>> };
+const leadsPost = document.paths['/v1/leads']!.post!;
 const lead = { name: 'Sam Lee', email: 'sam@example.com' };
 const withKey = (key: string) => ({ headers: { 'Idempotency-Key': key } });
 
@@ -19,6 +22,8 @@ describe('Idempotency-Key on POST and PATCH', () => {
     expect(retry.body).toEqual(first.body);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect((await client.get('/v1/leads')).body.totalCount).toBe(1);
+    // A generated client reads response headers from the document only: the one marking a replay is declared there.
+    expect(Object.keys(leadsPost.responses['201'].headers ?? {})).toContain('Idempotent-Replayed');
   });
 
   it('answers 409 IDEMPOTENCY_KEY_REUSED for the same key on a different body or path', async () => {

@@ -89,6 +89,18 @@ describe('the OpenAPI document', () => {
     expect(responseOf({ method: 'GET', path: '/openapi' }, 504)?.content['application/json'].examples.Timeout.value.error.code).toBe('TIMEOUT');
   });
 
+  it('declares Idempotent-Replayed on every success answer of every operation that honours Idempotency-Key, and on no other', () => {
+    for (const route of routes) {
+      const operation = operationOf(route);
+      const takesKey = (operation.parameters ?? []).some((parameter: Json) => parameter.name === 'Idempotency-Key') && route.auth !== 'none';
+      for (const [status, response] of Object.entries(operation.responses as Record<string, Json>)) {
+        const declared = Object.keys(response.headers ?? {}).includes('Idempotent-Replayed');
+        expect(declared, `${route.operationId} ${status}`).toBe(takesKey && Number(status) < 300);
+      }
+    }
+    expect(operationOf({ method: 'POST', path: '/v1/companies' }).responses['201'].headers['Idempotent-Replayed'].schema).toEqual({ type: 'string', const: 'true' });
+  });
+
   it('requires the bearer API key everywhere except on the public description and reference page', () => {
     expect(document.security).toEqual([{ apiKey: [] }]);
     expect(document.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });

@@ -101,6 +101,14 @@ const IDEMPOTENCY_PARAMETER = {
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
 };
 
+/** Sent with every replayed answer of an operation that honours Idempotency-Key, so a client can tell a replay. */
+const REPLAYED_HEADER = {
+  'Idempotent-Replayed': {
+    description: '`true` when this is the kept answer to an earlier request with the same Idempotency-Key, sent again; absent on the first answer.',
+    schema: { type: 'string', const: 'true' },
+  },
+};
+
 function pathParameterNames(path: string): string[] {
   return [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
 }
@@ -124,8 +132,12 @@ function parameters(route: RouteDefinition): Json[] {
   }
   add('query', route.request.query);
   if (honoursIdempotencyKey(route)) result.push(IDEMPOTENCY_PARAMETER);
-  return result;
+  return [...result, ...headerParameters(route.requestHeaders)];
 }
+
+/** Request headers an operation reads, as header parameters, none required. */
+const headerParameters = (headers: RouteDefinition['requestHeaders']): Json[] =>
+  Object.entries(headers ?? {}).map(([name, { description, schema }]) => ({ name, in: 'header', required: false, description, schema }));
 
 function mediaType(route: RouteDefinition): string {
   return (route.contentType ?? JSON_MEDIA_TYPE).split(';')[0]!.trim();
@@ -149,31 +161,34 @@ function statusesOf(route: RouteDefinition): number[] {
   return [...statuses].sort((a, b) => a - b);
 }
 
-/** A response's documented headers (a redirect's Location), as OpenAPI header objects. */
-const headersOf = (doc: ResponseDoc | undefined): Json =>
-  doc?.headers ? { headers: Object.fromEntries(Object.entries(doc.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) } : {};
+/** A response's documented headers (a redirect's Location), as OpenAPI header objects, and a replay's mark on a success. */
+function headersOf(route: RouteDefinition, status: number, doc: ResponseDoc | undefined): Json {
+  const headers: Json = Object.fromEntries(Object.entries(doc?.headers ?? {}).map(([name, description]) => [name, { description, schema: { type: 'string' } }]));
+  if (status < 300 && honoursIdempotencyKey(route)) Object.assign(headers, REPLAYED_HEADER);
+  return Object.keys(headers).length ? { headers } : {};
+}
 
 function response(route: RouteDefinition, status: number, componentSchemas: ApiDescription['components']): Json {
   const doc = route.responses?.[status];
   if (status === route.status) {
     const content: Json = { schema: convert(doc?.schema ?? route.response, 'answer', componentSchemas) };
     if (doc?.examples) content.examples = examplesObject(doc.examples);
-    return { description: doc?.description ?? route.summary, ...headersOf(doc), content: { [mediaType(route)]: content } };
+    return { description: doc?.description ?? route.summary, ...headersOf(route, status, doc), content: { [mediaType(route)]: content } };
   }
   const shared = SHARED_ERRORS[status];
   if (!doc && shared) return { $ref: `#/components/responses/${shared.name}` };
   const description = doc?.description ?? shared?.description ?? STATUS_CODES[status] ?? `HTTP ${status}`;
-  if (doc?.empty) return { description, ...headersOf(doc) };
+  if (doc?.empty) return { description, ...headersOf(route, status, doc) };
   if (doc?.schema) {
     const content: Json = { schema: convert(doc.schema, 'answer', componentSchemas) };
     if (doc.examples) content.examples = examplesObject(doc.examples);
-    return { description, ...headersOf(doc), content: { [JSON_MEDIA_TYPE]: content } };
+    return { description, ...headersOf(route, status, doc), content: { [JSON_MEDIA_TYPE]: content } };
   }
   // A shared response without an example of its own (404, 409) leaves the route's examples alone.
   const examples = { ...(shared && shared.example !== undefined ? { [shared.name]: shared.example } : {}), ...doc?.examples };
   const content: Json = { schema: envelopeRef };
   if (Object.keys(examples).length) content.examples = examplesObject(examples);
-  return { description, ...headersOf(doc), content: { [JSON_MEDIA_TYPE]: content } };
+  return { description, ...headersOf(route, status, doc), content: { [JSON_MEDIA_TYPE]: content } };
 }
 
 /** The one key of a `{<record>: …}` answer, the record's wrapper (`lead`), if the answer is one. */
