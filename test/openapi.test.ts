@@ -65,14 +65,17 @@ describe('the OpenAPI document', () => {
     expect(validator.version).toBe('3.1');
   });
 
-  it('describes every route of the route table once, with its operationId, summary and tag', () => {
+  it('describes every route of the route table once, with its operationId, summary and tag, and the CORS preflight of each that answers one', () => {
     const operationIds = routes.map((route) => route.operationId);
     expect(new Set(operationIds).size).toBe(operationIds.length);
     for (const route of routes) {
       expect(operationOf(route), `${route.method} ${route.path}`).toMatchObject({ operationId: route.operationId, summary: route.summary, tags: [route.tag] });
     }
+    const preflighted = routes.filter((route) => route.preflight);
+    expect(preflighted.map((route) => route.operationId)).toContain('receiveInbound');
+    for (const route of preflighted) expect(operationOf({ method: 'OPTIONS', path: route.path }), route.path).toMatchObject({ operationId: `${route.operationId}Preflight`, security: [] });
     const documented = Object.values(document.paths as Record<string, Json>).flatMap((item) => Object.keys(item));
-    expect(documented).toHaveLength(routes.length);
+    expect(documented).toHaveLength(routes.length + preflighted.length);
   });
 
   it("lists every response a route can give: success, its errors, 401 unless public, 429, 500, the gateway's 503 behind an authorizer and its 504", () => {

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import * as v from 'valibot';
 import { someScopeRefuses } from '../auth/scopes';
+import { PREFLIGHT_HEADERS } from '../http/cors';
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '../http/gateway-responses';
 import { errorEnvelope } from '../http/envelope';
 import { authorizerOf, isIdempotent, type ResponseDoc, type RouteDefinition } from '../routes/route';
@@ -154,7 +155,7 @@ function statusesOf(route: RouteDefinition): number[] {
   // A key whose scope does not allow the method is refused by the gateway (every scope may GET).
   if (route.auth !== 'none' && someScopeRefuses(route.method, route.path)) statuses.add(403);
   if (honoursIdempotencyKey(route)) statuses.add(409);
-  if (route.request.body) statuses.add(413);
+  if (route.request.body || route.requestBodies) statuses.add(413);
   // Every authorizer can fail to read its store; every integration can outlive the gateway's timeout.
   if (authorizerOf(route)) statuses.add(503);
   statuses.add(504);
@@ -256,14 +257,60 @@ function operation(route: RouteDefinition, components: ApiDescription['component
   if (route.auth === 'none') op.security = [];
   const params = parameters(route);
   if (params.length) op.parameters = params;
-  if (route.request.body) {
+  const bodies = route.request.body ? { [JSON_MEDIA_TYPE]: route.request.body } : route.requestBodies;
+  if (bodies) {
     const example = requestExampleOf(route, { components, examples });
-    op.requestBody = { required: true, content: { [JSON_MEDIA_TYPE]: { schema: convert(route.request.body, 'input'), ...(example === undefined ? {} : { example }) } } };
+    const content = Object.fromEntries(
+      Object.entries(bodies).map(([type, schema]) => [type, { schema: convert(schema, 'input'), ...(example !== undefined && type === JSON_MEDIA_TYPE ? { example } : {}) }]),
+    );
+    op.requestBody = { required: true, content };
   }
   op.responses = Object.fromEntries(statusesOf(route).map((status) => [String(status), response(route, status, components)]));
   const links = linksOf(route, routes);
   if (links) op.responses = { ...(op.responses as Json), [String(route.status)]: { ...((op.responses as Json)[String(route.status)] as Json), links } };
   return op;
+}
+
+/**
+ * The CORS preflight of a route with `preflight` (OPTIONS on its path), which its function answers behind the same
+ * authorizer: 204, with the CORS headers for an allowed origin asking to POST; 401 as the route itself for a wrong token.
+ */
+function preflightOperation(route: RouteDefinition): Json {
+  const preflightHeaders: Record<string, string> = {
+    'Access-Control-Allow-Origin': 'The request’s Origin, when the route allows it; absent otherwise, as are the others.',
+    'Access-Control-Allow-Methods': `\`${PREFLIGHT_HEADERS['access-control-allow-methods']}\`.`,
+    'Access-Control-Allow-Headers': `\`${PREFLIGHT_HEADERS['access-control-allow-headers']}\`.`,
+    'Access-Control-Max-Age': `\`${PREFLIGHT_HEADERS['access-control-max-age']}\`: seconds a browser may keep this answer.`,
+    Vary: '`Origin`, with Access-Control-Allow-Origin.',
+  };
+  const headers = Object.fromEntries(Object.entries(preflightHeaders).map(([name, description]) => [name, { description, schema: { type: 'string' } }]));
+  const asked: RouteDefinition['requestHeaders'] = {
+    Origin: { description: 'The page’s origin, as the browser sends it.', schema: { type: 'string', maxLength: 2048 } },
+    'Access-Control-Request-Method': { description: 'The method the page will send: `POST`; any other gets no CORS headers.', schema: { type: 'string', maxLength: 20 } },
+    'Access-Control-Request-Headers': { description: 'The headers the page will send (Content-Type, Idempotency-Key).', schema: { type: 'string', maxLength: 1000 } },
+  };
+  const pathAndQuery = parameters({ ...route, method: 'GET', requestHeaders: undefined });
+  // It reads no body and refuses no parameter: only the credential and the gateway's own answers can fail it.
+  const statuses = [204, ...route.errors.filter((status) => status === 401), 429, 500, ...(authorizerOf(route) ? [503] : []), 504];
+  const responses = Object.fromEntries(
+    statuses.map((status) => [
+      String(status),
+      status === 204
+        ? { description: 'The preflight’s answer: for an allowed origin asking to POST, the CORS headers that let its page post; no body.', headers }
+        : status === 401
+          ? { description: 'The URL’s token is missing or wrong, or there is no such endpoint: no CORS headers.', content: { [JSON_MEDIA_TYPE]: { schema: envelopeRef } } }
+          : { $ref: `#/components/responses/${SHARED_ERRORS[status]!.name}` },
+    ]),
+  );
+  return {
+    operationId: `${route.operationId}Preflight`,
+    summary: `The CORS preflight of ${route.method} ${route.path}`,
+    description: `A browser asks before a page on another site sends \`${route.method} ${route.path}\` with JSON: answered 204, with the CORS headers when the page’s origin is allowed and it asks for ${route.method}, without them otherwise. The URL is asked as it is, token included, and the token is checked as on the ${route.method}.`,
+    tags: [route.tag],
+    security: [],
+    parameters: [...pathAndQuery, ...headerParameters(asked)],
+    responses,
+  };
 }
 
 function componentsSection({ components, examples, errorExamples }: ApiDescription): Json {
@@ -297,6 +344,7 @@ export function buildOpenApiDocument(api: ApiDescription): OpenApiDocument {
   for (const route of routes) {
     if (!(route.tag in api.tags)) throw new Error(`${route.operationId}: its tag ${route.tag} has no description`);
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, api.components, routes, api.examples);
+    if (route.preflight) paths[route.path]!.options = preflightOperation(route);
   }
   const used = new Set(routes.map((route) => route.tag));
   const tags = Object.entries(api.tags)

@@ -95,6 +95,11 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
    * (If-None-Match, a sender's signature): name → its description and schema, declared as header parameters.
    */
   requestHeaders?: Record<string, RequestHeaderDoc>;
+  /**
+   * The bodies of a route that reads its raw body itself (no `request.body`), as the document describes them:
+   * media type → the schema of what it takes in that type.
+   */
+  requestBodies?: Record<string, Schema>;
   /** Files from node_modules the function reads at run time; the stack copies each beside the function's bundle. */
   assets?: string[];
   /** Its own throttle at API Gateway, below the stage's: a public route one noisy sender must not let starve the rest. */
