@@ -115,7 +115,7 @@ describe('the OpenAPI document', () => {
     expect(operationOf({ method: 'GET', path: '/docs' }).security).toEqual([]);
   });
 
-  it('names one server, the base URL, which is the local API unless set to the deployed one', () => {
+  it('names one server, the base URL, which in the committed copy is the local API', () => {
     expect(document.servers).toEqual([expect.objectContaining({ url: '{base_url}', variables: { base_url: expect.objectContaining({ default: 'http://localhost:3000' }) } })]);
   });
 
@@ -245,7 +245,22 @@ describe('GET /openapi', () => {
     const res = await api.anonymous.get('/openapi');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('application/json');
-    expect(res.body).toEqual(document);
+    const { servers: _, ...served } = res.body;
+    const { servers: __, ...committed } = document;
+    expect(served).toEqual(committed);
+  });
+
+  it('names the API that served it as its server, so a client generated from {base_url}/openapi calls that API', async () => {
+    const res = await api.anonymous.get('/openapi');
+    const [server] = res.body.servers as Array<{ url: string; variables?: Record<string, { default: string }> }>;
+    const templated = server!.url.replace(/\{(\w+)\}/g, (_, name: string) => server!.variables![name]!.default);
+    // A relative server URL is resolved against where the document was served (OpenAPI 3.1, 4.8.5).
+    expect(new URL(templated, `${api.url}/openapi`).href.replace(/\/$/, '')).toBe(api.url);
+    // Asked at another host name, the document names that one.
+    const elsewhere = api.url.replace('localhost', '127.0.0.1');
+    expect(elsewhere).not.toBe(api.url);
+    const other = (await fetch(`${elsewhere}/openapi`).then((answer) => answer.json())) as Json;
+    expect(other.servers[0].variables.base_url.default).toBe(elsewhere);
   });
 
   it('answers it with an API key too', async () => {

@@ -337,6 +337,31 @@ function componentsSection({ components, examples, errorExamples }: ApiDescripti
   };
 }
 
+/**
+ * The document's one server, `{base_url}`: by default the API that served the document; in the committed copy
+ * (docs/openapi.json), which no request served, the local API.
+ */
+function serversOf(baseUrl: string | undefined): Json[] {
+  return [
+    {
+      url: '{base_url}',
+      description: 'The API: npm start serves it locally; deployed, it is the API stack’s output',
+      variables: {
+        base_url: {
+          default: baseUrl ?? LOCAL_BASE_URL,
+          description:
+            baseUrl === undefined
+              ? 'http://localhost:3000 for npm start; deployed, the API stack’s ApiUrl output, e.g. https://abc123.execute-api.ap-southeast-2.amazonaws.com/prod'
+              : 'The API that served this document; another deployment’s base URL (its API stack’s ApiUrl output) to call that one.',
+        },
+      },
+    },
+  ];
+}
+
+/** The document as served from one base URL: the same, naming that API as its server. */
+export const servedFrom = (document: OpenApiDocument, baseUrl: string): OpenApiDocument => ({ ...document, servers: serversOf(baseUrl) });
+
 /** The OpenAPI 3.1 description of the API, generated from the route table and its valibot schemas. */
 export function buildOpenApiDocument(api: ApiDescription): OpenApiDocument {
   const { routes } = api;
@@ -360,18 +385,7 @@ export function buildOpenApiDocument(api: ApiDescription): OpenApiDocument {
       // Not open source: an SPDX reference to the terms the API is licensed under, not a public licence.
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
-    servers: [
-      {
-        url: '{base_url}',
-        description: 'The API: npm start serves it locally; deployed, it is the API stack’s output',
-        variables: {
-          base_url: {
-            default: LOCAL_BASE_URL,
-            description: 'http://localhost:3000 for npm start; deployed, the API stack’s ApiUrl output, e.g. https://abc123.execute-api.ap-southeast-2.amazonaws.com/prod',
-          },
-        },
-      },
-    ],
+    servers: serversOf(undefined),
     security: [{ [SECURITY_SCHEME]: [] }],
     tags,
     paths,
