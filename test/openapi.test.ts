@@ -201,7 +201,9 @@ describe('the OpenAPI document', () => {
     expect(document.components.schemas.ErrorEnvelope).toMatchObject({ type: 'object', required: ['success', 'message', 'error'] });
     expect(operationOf({ method: 'GET', path: '/v1/leads' }).responses['401']).toEqual({ $ref: '#/components/responses/Unauthorized' });
     const sms = operationOf({ method: 'POST', path: '/v1/sms' }).responses;
-    expect(sms['404']).toEqual({ $ref: '#/components/responses/NotFound' });
+    expect(sms['404'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
+    // Without an example of its own, an operation refers to the shared response.
+    expect(operationOf({ method: 'GET', path: '/v1/leads/{leadId}' }).responses['400']).toEqual({ $ref: '#/components/responses/BadRequest' });
     expect(sms['502'].content['application/json'].schema).toEqual({ type: 'object', properties: { message: { type: 'string' } }, required: ['message'], additionalProperties: false });
   });
 
@@ -236,6 +238,40 @@ describe('the OpenAPI document', () => {
           expect(example.value.error.status, `${route.operationId} ${status} ${name}`).toBe(Number(status));
         }
       }
+    }
+  });
+});
+
+describe('the error examples an operation shows', () => {
+  it('name, in a 400, only parameters and fields that operation takes', () => {
+    const misplaced: string[] = [];
+    for (const route of routes) {
+      const operation = operationOf(route);
+      const taken = new Set<string>((operation.parameters ?? []).map((parameter: Json) => parameter.name));
+      const body = operation.requestBody?.content?.['application/json']?.schema;
+      const resolved = body?.$ref ? document.components.schemas[body.$ref.split('/').pop()] : body;
+      // A body of several shapes (an inquiry of each source) takes the fields of each.
+      for (const shape of [resolved, ...(resolved?.oneOf ?? []), ...(resolved?.anyOf ?? [])]) for (const name of Object.keys(shape?.properties ?? {})) taken.add(name);
+      for (const [name, example] of Object.entries<Json>(responseOf(route, 400)?.content?.['application/json']?.examples ?? {})) {
+        for (const detail of example.value.error.details ?? []) if (!taken.has(detail.path.split('.')[0])) misplaced.push(`${route.operationId} ${name}: ${detail.path}`);
+      }
+    }
+    expect(misplaced).toEqual([]);
+    // The batch update, which takes no limit, showed "limit must be at most 100" as every operation did.
+    const batch = responseOf({ method: 'PATCH', path: '/v1/products/batch' }, 400)!.content['application/json'].examples;
+    expect(batch.BadRequest.value.error.details.map((detail: Json) => detail.path)).toEqual(['updates']);
+  });
+
+  it('show a 404 naming the record the operation reads, and no 404 or 409 example on an operation that cannot answer it', () => {
+    const notFound = (method: string, path: string) => responseOf({ method, path }, 404)?.content?.['application/json']?.examples?.NotFound?.value.message;
+    expect(notFound('GET', '/v1/products/{productId}')).toBe('Trade product not found');
+    expect(notFound('DELETE', '/v1/companies/{companyId}/notes/{noteId}')).toBe('Company note not found');
+    expect(notFound('POST', '/v1/sms')).toBe('User not found');
+    for (const route of routes) {
+      const conflicts = Object.values<Json>(responseOf(route, 409)?.content?.['application/json']?.examples ?? {}).map((example) => example.value.error.code);
+      // A reused Idempotency-Key where the operation takes one; a product's name only where a product is named.
+      if (conflicts.includes('IDEMPOTENCY_KEY_REUSED')) expect(operationOf(route).parameters.map((parameter: Json) => parameter.name), route.operationId).toContain('Idempotency-Key');
+      if (conflicts.includes('CONFLICT') && route.tag !== 'Products') expect.fail(`${route.operationId} shows a conflict of another resource`);
     }
   });
 });

@@ -1,5 +1,4 @@
 import { CompressibleJson } from '../../shared/http/compressible-text';
-import { errorEnvelope } from '../../shared/http/envelope';
 import { buildOpenApiDocument, servedFrom, type ApiDescription } from '../../shared/openapi/document';
 import type { OpenApiDocument } from '../../shared/openapi/schemas';
 import { componentExamples, componentSchemas, routes, tags } from '../resources';
@@ -24,10 +23,6 @@ export const API: ApiDescription = {
   components: componentSchemas,
   examples: componentExamples,
   info: { title: 'Sales Pipeline API', description: DESCRIPTION },
-  errorExamples: {
-    notFound: errorEnvelope(404, 'Lead not found', 'NOT_FOUND'),
-    conflict: errorEnvelope(409, 'A product named "Hot water system install" already exists', 'CONFLICT'),
-  },
 };
 
 export const buildDocument = (): OpenApiDocument => buildOpenApiDocument(API);

@@ -4,8 +4,10 @@ import { someScopeRefuses } from '../auth/scopes';
 import { PREFLIGHT_HEADERS } from '../http/cors';
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '../http/gateway-responses';
 import { errorEnvelope } from '../http/envelope';
+import { keyReused } from '../http/idempotency';
 import { authorizerOf, isIdempotent, type ResponseDoc, type RouteDefinition } from '../routes/route';
 import type { OpenApiDocument } from './schemas';
+import { badRequestExample, notFoundExample, type ErrorExample } from './error-examples';
 import { convert, convertComponents, type JsonSchema } from './json-schema';
 
 export const LOCAL_BASE_URL = 'http://localhost:3000';
@@ -25,16 +27,16 @@ export interface ApiDescription {
   examples: Readonly<Record<string, unknown>>;
   /** The document's title and its opening description (Markdown): what the API is, authentication, errors, limits. */
   info: { title: string; description: string };
-  /** The example bodies of the errors many operations share that only the API can word (a 404 naming a record). */
-  errorExamples: { notFound: unknown; conflict: unknown };
 }
 
-/** Error responses shared by many operations; the 404's and 409's examples are the API's own (`errorExamples`). */
-const SHARED_ERRORS: Record<number, { name: string; description: string; example: unknown; headers?: Json }> = {
+/**
+ * Error responses shared by many operations. The 400's, 404's and 409's examples differ by operation (each names
+ * what that operation takes), so they are the operation's own, not the shared response's.
+ */
+const SHARED_ERRORS: Record<number, { name: string; description: string; example?: unknown; headers?: Json }> = {
   400: {
     name: 'BadRequest',
     description: 'A path, query or body value failed validation, a query parameter the operation does not take was sent, or the body is not valid JSON. The message names the field or parameter.',
-    example: errorEnvelope(400, 'limit must be at most 100', 'VALIDATION_ERROR', [{ path: 'limit', message: 'limit must be at most 100' }]),
   },
   401: {
     name: 'Unauthorized',
@@ -50,12 +52,10 @@ const SHARED_ERRORS: Record<number, { name: string; description: string; example
   404: {
     name: 'NotFound',
     description: 'No such record in the caller’s organization (a record of another organization is not found either), or no such route.',
-    example: undefined,
   },
   409: {
     name: 'Conflict',
     description: 'A conflict with the organization’s records (a name or label already used, an attendee already booked), or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS).',
-    example: undefined,
   },
   413: {
     name: 'RequestTooLarge',
@@ -110,6 +110,9 @@ const REPLAYED_HEADER = {
   },
 };
 
+/** The key the document's IDEMPOTENCY_KEY_REUSED example names. */
+const EXAMPLE_IDEMPOTENCY_KEY = 'order-7f3a9c-create';
+
 function pathParameterNames(path: string): string[] {
   return [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
 }
@@ -144,7 +147,7 @@ function mediaType(route: RouteDefinition): string {
   return (route.contentType ?? JSON_MEDIA_TYPE).split(';')[0]!.trim();
 }
 
-function examplesObject(examples: Record<string, unknown>): Json {
+function examplesObject(examples: Record<string, unknown>): Record<string, { value: unknown }> {
   return Object.fromEntries(Object.entries(examples).map(([name, value]) => [name, { value }]));
 }
 
@@ -169,7 +172,36 @@ function headersOf(route: RouteDefinition, status: number, doc: ResponseDoc | un
   return Object.keys(headers).length ? { headers } : {};
 }
 
-function response(route: RouteDefinition, status: number, componentSchemas: ApiDescription['components']): Json {
+/** Named examples of one response: an object per name, with its summary where it has one. */
+type Examples = Record<string, { summary?: string; value: unknown }>;
+
+const exampleOf = ({ summary, answer }: ErrorExample) => ({ summary, value: answer });
+
+/** The 400 and 404 an operation's request schemas make, on its example body (a test sends each request and compares). */
+function madeErrorExamples(route: RouteDefinition, body: unknown): { 400?: ErrorExample; 404?: ErrorExample } {
+  return { 400: badRequestExample(route, body), 404: route.errors.includes(404) ? notFoundExample(route, body) : undefined };
+}
+
+/** The 400 and 404 examples the document shows on an operation, with the requests they answer. */
+export const errorExamplesOfRoute = (route: RouteDefinition, api: Pick<ApiDescription, 'components' | 'examples'>) => madeErrorExamples(route, requestExampleOf(route, api));
+
+/**
+ * The error examples an operation shows that are its own answers: the 400 and 404 its request schemas make (see
+ * error-examples.ts), and the 409 a reused Idempotency-Key gets, where it takes one.
+ */
+function errorExamplesOf(route: RouteDefinition, body: unknown): Record<number, Examples> {
+  const { 400: badRequest, 404: notFound } = madeErrorExamples(route, body);
+  const reused = honoursIdempotencyKey(route) ? keyReused(EXAMPLE_IDEMPOTENCY_KEY) : undefined;
+  return {
+    400: badRequest ? { BadRequest: exampleOf(badRequest) } : {},
+    404: notFound ? { NotFound: exampleOf(notFound) } : {},
+    409: reused
+      ? { IdempotencyKeyReused: { summary: `${IDEMPOTENCY_PARAMETER.name} ${EXAMPLE_IDEMPOTENCY_KEY} sent before with another request`, value: errorEnvelope(reused.status, reused.message, reused.code) } }
+      : {},
+  };
+}
+
+function response(route: RouteDefinition, status: number, componentSchemas: ApiDescription['components'], own: Examples = {}): Json {
   const doc = route.responses?.[status];
   if (status === route.status) {
     const content: Json = { schema: convert(doc?.schema ?? route.response, 'answer', componentSchemas) };
@@ -177,19 +209,20 @@ function response(route: RouteDefinition, status: number, componentSchemas: ApiD
     return { description: doc?.description ?? route.summary, ...headersOf(route, status, doc), content: { [mediaType(route)]: content } };
   }
   const shared = SHARED_ERRORS[status];
-  if (!doc && shared) return { $ref: `#/components/responses/${shared.name}` };
+  if (!doc && shared && Object.keys(own).length === 0) return { $ref: `#/components/responses/${shared.name}` };
   const description = doc?.description ?? shared?.description ?? STATUS_CODES[status] ?? `HTTP ${status}`;
-  if (doc?.empty) return { description, ...headersOf(route, status, doc) };
+  const headers = { ...(shared?.headers ? { headers: shared.headers } : {}), ...headersOf(route, status, doc) };
+  if (doc?.empty) return { description, ...headers };
   if (doc?.schema) {
     const content: Json = { schema: convert(doc.schema, 'answer', componentSchemas) };
     if (doc.examples) content.examples = examplesObject(doc.examples);
-    return { description, ...headersOf(route, status, doc), content: { [JSON_MEDIA_TYPE]: content } };
+    return { description, ...headers, content: { [JSON_MEDIA_TYPE]: content } };
   }
-  // A shared response without an example of its own (404, 409) leaves the route's examples alone.
-  const examples = { ...(shared && shared.example !== undefined ? { [shared.name]: shared.example } : {}), ...doc?.examples };
+  // The shared example where there is one, the operation's own (made from its schemas, or written in its row) beside it.
+  const examples: Examples = { ...(shared?.example !== undefined ? examplesObject({ [shared.name]: shared.example }) : {}), ...own, ...examplesObject(doc?.examples ?? {}) };
   const content: Json = { schema: envelopeRef };
-  if (Object.keys(examples).length) content.examples = examplesObject(examples);
-  return { description, ...headersOf(route, status, doc), content: { [JSON_MEDIA_TYPE]: content } };
+  if (Object.keys(examples).length) content.examples = examples;
+  return { description, ...headers, content: { [JSON_MEDIA_TYPE]: content } };
 }
 
 /** The one key of a `{<record>: …}` answer, the record's wrapper (`lead`), if the answer is one. */
@@ -257,15 +290,16 @@ function operation(route: RouteDefinition, components: ApiDescription['component
   if (route.auth === 'none') op.security = [];
   const params = parameters(route);
   if (params.length) op.parameters = params;
+  const example = requestExampleOf(route, { components, examples });
   const bodies = route.request.body ? { [JSON_MEDIA_TYPE]: route.request.body } : route.requestBodies;
   if (bodies) {
-    const example = requestExampleOf(route, { components, examples });
     const content = Object.fromEntries(
       Object.entries(bodies).map(([type, schema]) => [type, { schema: convert(schema, 'input'), ...(example !== undefined && type === JSON_MEDIA_TYPE ? { example } : {}) }]),
     );
     op.requestBody = { required: true, content };
   }
-  op.responses = Object.fromEntries(statusesOf(route).map((status) => [String(status), response(route, status, components)]));
+  const own = errorExamplesOf(route, example);
+  op.responses = Object.fromEntries(statusesOf(route).map((status) => [String(status), response(route, status, components, own[status])]));
   const links = linksOf(route, routes);
   if (links) op.responses = { ...(op.responses as Json), [String(route.status)]: { ...((op.responses as Json)[String(route.status)] as Json), links } };
   return op;
@@ -313,18 +347,18 @@ function preflightOperation(route: RouteDefinition): Json {
   };
 }
 
-function componentsSection({ components, examples, errorExamples }: ApiDescription): Json {
+function componentsSection({ components, examples }: ApiDescription): Json {
   const schemas = convertComponents(components);
   for (const [name, example] of Object.entries(examples)) {
     if (schemas[name]) schemas[name] = { ...schemas[name], examples: [example as NonNullable<JsonSchema['default']>] };
   }
   const responses = Object.fromEntries(
-    Object.entries(SHARED_ERRORS).map(([status, { name, description, example, headers }]) => [
+    Object.values(SHARED_ERRORS).map(({ name, description, example, headers }) => [
       name,
       {
         description,
         ...(headers ? { headers } : {}),
-        content: { [JSON_MEDIA_TYPE]: { schema: envelopeRef, examples: examplesObject({ [name]: example ?? (status === '404' ? errorExamples.notFound : errorExamples.conflict) }) } },
+        content: { [JSON_MEDIA_TYPE]: { schema: envelopeRef, ...(example === undefined ? {} : { examples: examplesObject({ [name]: example }) }) } },
       },
     ]),
   );
