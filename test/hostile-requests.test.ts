@@ -12,6 +12,7 @@ import { referenceRenderer } from '../shared/openapi/reference-renderer';
 import { routes } from '../functions/resources';
 import { countDynamoCalls } from './support/dynamo-calls';
 import { useTestApi } from './support/api';
+import { assertMatchesDocument, readBody } from './support/contract';
 
 const api = useTestApi();
 
@@ -72,11 +73,14 @@ describe('when the API key store cannot be read', () => {
     try {
       const res = await fetch(`${gateway.url}/v1/leads`, { headers: { authorization: 'Bearer sp_live_x' } });
       expect(res.status).toBe(503);
-      expect(await res.json()).toEqual({
+      const body = await readBody(res);
+      expect(body).toEqual({
         success: false,
         message: 'The API key could not be checked; try again',
         error: { status: 503, message: 'The API key could not be checked; try again', code: 'AUTHORIZER_UNAVAILABLE' },
       });
+      // A status the operation's document does not list fails this.
+      assertMatchesDocument({ method: 'GET', path: '/v1/leads', status: res.status, contentType: res.headers.get('content-type'), body });
       expect(logged.mock.calls.map((call) => JSON.parse(String(call[0])).message)).toContain('authorizer failed');
     } finally {
       await gateway.close();
@@ -95,7 +99,9 @@ describe('a hung dependency', () => {
     try {
       const res = await fetch(`${gateway.url}/v1/leads`, { headers: { authorization: 'Bearer sp_live_x' } });
       expect(res.status).toBe(504);
-      expect(((await res.json()) as { error: unknown }).error).toEqual({ status: 504, message: 'The request took too long; try again', code: 'TIMEOUT' });
+      const body = await readBody(res);
+      expect((body as { error: unknown }).error).toEqual({ status: 504, message: 'The request took too long; try again', code: 'TIMEOUT' });
+      assertMatchesDocument({ method: 'GET', path: '/v1/leads', status: res.status, contentType: res.headers.get('content-type'), body });
     } finally {
       await gateway.close();
     }

@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { buildDocument } from '../functions/meta/document';
 import { useTestApi } from './support/api';
 import { SmsDeliveryError } from '../shared/errors';
 import { setSmsSender } from '../shared/sms/sender';
 import { countDynamoCalls } from './support/dynamo-calls';
 
 const api = useTestApi();
+const document = buildDocument() as unknown as { paths: Record<string, Record<string, { responses: Record<string, any> }>> };
+const companiesPost = document.paths['/v1/companies']!.post!;
+const leadsPost = document.paths['/v1/leads']!.post!;
 const lead = { name: 'Sam Lee', email: 'sam@example.com' };
 const withKey = (key: string) => ({ headers: { 'Idempotency-Key': key } });
 
@@ -19,6 +23,8 @@ describe('Idempotency-Key on POST and PATCH', () => {
     expect(retry.body).toEqual(first.body);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect((await client.get('/v1/leads')).body.totalCount).toBe(1);
+    // A generated client reads response headers from the document only: the one marking a replay is declared there.
+    expect(Object.keys(leadsPost.responses['201'].headers ?? {})).toContain('Idempotent-Replayed');
   });
 
   it('answers 409 IDEMPOTENCY_KEY_REUSED for the same key on a different body or path', async () => {
@@ -32,6 +38,16 @@ describe('Idempotency-Key on POST and PATCH', () => {
     expect(otherPath.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
     expect((await client.get('/v1/leads')).body.totalCount).toBe(1);
     expect((await client.get('/v1/companies')).body.totalCount).toBe(0);
+  });
+
+  it('answers a key reused on another request exactly as the document’s example of that 409 shows', async () => {
+    const { client } = await api.organization();
+    const shown = (companiesPost.responses['409'].content['application/json'].examples.IdempotencyKeyReused.value) as { message: string };
+    const key = /Idempotency-Key (\S+) /.exec(shown.message)![1]!;
+    await client.post('/v1/companies', { name: 'Harbourside Strata' }, withKey(key));
+    const reused = await client.post('/v1/companies', { name: 'Harbourside Strata Pty Ltd' }, withKey(key));
+    expect(reused.status).toBe(409);
+    expect(reused.body).toEqual(shown);
   });
 
   it('runs one of two concurrent requests with one key; the other answers 409 IDEMPOTENCY_IN_PROGRESS or the replay', async () => {

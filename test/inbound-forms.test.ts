@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '../shared/http/gateway-responses';
+import { buildDocument } from '../functions/meta/document';
 import { useTestApi, type Client } from './support/api';
+import { assertMatchesDocument, readBody, validatorAt } from './support/contract';
 
 const api = useTestApi();
+const document = buildDocument() as unknown as { paths: Record<string, Record<string, any>> };
+const INBOUND = '/v1/inbound/{inboundEndpointId}';
 
 interface Endpoint {
   id: string;
@@ -239,6 +243,9 @@ describe('CORS for JSON posts from an endpoint’s allowedOrigins', () => {
       'access-control-max-age': '600',
       vary: 'Origin',
     });
+    // The preflight is an operation of the document, held to it as every other answer is, with these headers declared.
+    assertMatchesDocument({ method: 'OPTIONS', path: new URL(created.url).pathname, status: res.status, contentType: res.headers.get('content-type'), body: await readBody(res) });
+    expect(Object.keys(document.paths[INBOUND]!.options.responses['204'].headers).map((name) => name.toLowerCase()).sort()).toEqual([...CORS_HEADER_NAMES].sort());
   });
 
   it.each([
@@ -290,7 +297,45 @@ describe('CORS for JSON posts from an endpoint’s allowedOrigins', () => {
     for (const res of answers) {
       expect(res.status).toBe(401);
       expect(corsHeadersOf(res)).toEqual({});
-      expect(await res.json()).toEqual(gatewayResponseBody(GATEWAY_RESPONSES.UNAUTHORIZED));
+      const body = await readBody(res);
+      expect(body).toEqual(gatewayResponseBody(GATEWAY_RESPONSES.UNAUTHORIZED));
+      assertMatchesDocument({ method: 'OPTIONS', path: new URL(created.url).pathname, status: res.status, contentType: res.headers.get('content-type'), body });
     }
+  });
+});
+
+describe('POST /v1/inbound/{inboundEndpointId} in the document, as a generated client sees it', () => {
+  const operation = () => document.paths[INBOUND]!.post;
+  const accepts = (mediaType: string, body: unknown) => validatorAt(`/paths/${INBOUND.replace(/\//g, '~1')}/post/requestBody/content/${mediaType.replace('/', '~1')}/schema`)(body);
+
+  it('describes the body in each media type the API records an inquiry from, and each body posted here is one it describes', async () => {
+    const { client } = await api.organization();
+    const created = await endpoint(client);
+    const json = { email: 'ava@example.com', message: 'Quote for a new tap' };
+    const form = { email: 'leo@example.com', message: 'Blocked drain' };
+    const boundary = 'inbound-boundary';
+    const posts = [
+      await postJson(created.url, json),
+      await postForm(created.url, form),
+      await postMultipart(created.url, `multipart/form-data; boundary=${boundary}`, multipart(boundary, [{ disposition: 'name="email"', value: 'mia@example.com' }])),
+    ];
+    expect(posts.map((res) => res.status)).toEqual([201, 201, 201]);
+    // Without a requestBody, openapi-typescript and @hey-api/openapi-ts type the body as `never`: no generated client can post.
+    expect(Object.keys(operation().requestBody.content).sort()).toEqual(['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data']);
+    expect([accepts('application/json', json), accepts('application/x-www-form-urlencoded', form), accepts('multipart/form-data', { email: 'mia@example.com' })]).toEqual([true, true, true]);
+    // A form's fields are text: a nested value is JSON's only.
+    expect(accepts('application/x-www-form-urlencoded', { ...form, lead: { email: 'leo@example.com' } })).toBe(false);
+  });
+
+  it('declares the headers that authenticate a post, deduplicate it or make it a browser’s: a repeated Idempotency-Key answers 200 with the first inquiry', async () => {
+    const { client } = await api.organization();
+    const created = await endpoint(client);
+    const post = () => postJson(created.url, { email: 'ava@example.com', message: 'Quote for a new tap' }, { 'Idempotency-Key': 'form-submission-1' });
+    const first = await post();
+    const repeat = await post();
+    expect([first.status, repeat.status]).toEqual([201, 200]);
+    expect(((await repeat.json()) as { inquiry: { id: string } }).inquiry.id).toBe(((await first.json()) as { inquiry: { id: string } }).inquiry.id);
+    const headers = (operation().parameters as Array<{ in: string; name: string }>).filter((parameter) => parameter.in === 'header').map((parameter) => parameter.name.toLowerCase());
+    expect(headers.sort()).toEqual(['authorization', 'idempotency-key', 'origin', 'webhook-id', 'webhook-signature', 'webhook-timestamp', 'x-retell-signature', 'x-vapi-secret']);
   });
 });

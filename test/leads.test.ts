@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { config } from '../shared/config';
 import { dynamo } from '../shared/dynamo';
 import { leadKeys } from '../functions/leads/entity';
+import { buildDocument } from '../functions/meta/document';
 import { useTestApi } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
 import { ISO_MS } from './support/fixtures';
@@ -208,6 +209,26 @@ describe('POST /v1/leads', () => {
       dynamo.middlewareStack.remove('injectOneConflict');
     }
     expect((await client.get('/v1/leads')).body.totalCount).toBe(1);
+  });
+});
+
+describe('a lead’s name, as the document states its split', () => {
+  const document = buildDocument() as unknown as { paths: Record<string, { post: { requestBody: { content: Record<string, { schema: { properties: Record<string, { description: string }> } }> } } }> };
+
+  it.each([
+    ['/v1/leads', {}],
+    ['/v1/leads/upsert', { match: 'email' }],
+  ])('POST %s: split at its first white space, each part at most 100 characters, a longer one answering the 400 naming name it states', async (path, extra) => {
+    const { description } = document.paths[path]!.post.requestBody.content['application/json']!.schema.properties.name!;
+    expect(description).toContain('Split at its first white space into firstName (the first word) and lastName (the rest');
+    expect(description).toContain('at most 100 characters, as firstName and lastName may: a longer part answers 400 naming `name`');
+    const { client } = await api.organization();
+    // 109 characters, within name's 200: the split gives a 105-character lastName, where lastName takes 100.
+    const res = await client.post(path, { ...extra, name: `Ana ${'Wolfeschlegelsteinhausenbergerdorff'.repeat(3)}`, email: 'ana@example.com' });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual([{ path: 'name', message: 'name must split into names of at most 100 characters each: its lastName would have 105' }]);
+    const split = await client.post(path, { ...extra, name: 'Ana  Maria   de la Cruz', email: 'ana@example.com' });
+    expect(split.body.lead).toMatchObject({ firstName: 'Ana', lastName: 'Maria de la Cruz' });
   });
 });
 

@@ -11,6 +11,7 @@ import { buildDocument } from '../functions/meta/document';
 import { referenceRenderer } from '../shared/openapi/reference-renderer';
 import { componentExamples, resources, routes } from '../functions/resources';
 import { staleFiles } from '../functions/meta/generated';
+import { authorizerOf } from '../shared/routes/route';
 import { EVENT_TYPES } from '../functions/events/types';
 import { useTestApi } from './support/api';
 
@@ -19,6 +20,11 @@ type Json = Record<string, any>;
 const generated = buildDocument();
 const document = generated as Json;
 const operationOf = (route: { method: string; path: string }) => document.paths[route.path]?.[route.method.toLowerCase()] as Json;
+/** An operation's documented response for a status, its $ref followed. */
+const responseOf = (route: { method: string; path: string }, status: number): Json | undefined => {
+  const response = operationOf(route).responses[String(status)];
+  return response?.$ref ? document.components.responses[response.$ref.split('/').pop()] : response;
+};
 const api = useTestApi();
 
 function refsIn(node: unknown, found: string[] = []): string[] {
@@ -59,24 +65,43 @@ describe('the OpenAPI document', () => {
     expect(validator.version).toBe('3.1');
   });
 
-  it('describes every route of the route table once, with its operationId, summary and tag', () => {
+  it('describes every route of the route table once, with its operationId, summary and tag, and the CORS preflight of each that answers one', () => {
     const operationIds = routes.map((route) => route.operationId);
     expect(new Set(operationIds).size).toBe(operationIds.length);
     for (const route of routes) {
       expect(operationOf(route), `${route.method} ${route.path}`).toMatchObject({ operationId: route.operationId, summary: route.summary, tags: [route.tag] });
     }
+    const preflighted = routes.filter((route) => route.preflight);
+    expect(preflighted.map((route) => route.operationId)).toContain('receiveInbound');
+    for (const route of preflighted) expect(operationOf({ method: 'OPTIONS', path: route.path }), route.path).toMatchObject({ operationId: `${route.operationId}Preflight`, security: [] });
     const documented = Object.values(document.paths as Record<string, Json>).flatMap((item) => Object.keys(item));
-    expect(documented).toHaveLength(routes.length);
+    expect(documented).toHaveLength(routes.length + preflighted.length);
   });
 
-  it('lists every response a route can give: success, its errors, 401 unless public, 429 and 500', () => {
+  it("lists every response a route can give: success, its errors, 401 unless public, 429, 500, the gateway's 503 behind an authorizer and its 504", () => {
     for (const route of routes) {
       const statuses = Object.keys(operationOf(route).responses).map(Number);
-      const expected = [route.status, ...route.errors, 429, 500, ...(route.auth === 'none' ? [] : [401])];
+      const expected = [route.status, ...route.errors, 429, 500, 504, ...(route.auth === 'none' ? [] : [401]), ...(authorizerOf(route) ? [503] : [])];
       expect(statuses, `${route.method} ${route.path}`).toEqual(expect.arrayContaining(expected));
       // A public route answers 401 only where it checks a credential of its own (an inbound URL's token or signature).
       if (route.auth === 'none' && !route.errors.includes(401)) expect(statuses).not.toContain(401);
+      // No authorizer, nothing to fail: the description and its reference page answer no 503.
+      if (!authorizerOf(route)) expect(statuses, `${route.method} ${route.path}`).not.toContain(503);
     }
+    expect(responseOf({ method: 'GET', path: '/v1/leads' }, 503)?.content['application/json'].examples.AuthorizerUnavailable.value.error.code).toBe('AUTHORIZER_UNAVAILABLE');
+    expect(responseOf({ method: 'GET', path: '/openapi' }, 504)?.content['application/json'].examples.Timeout.value.error.code).toBe('TIMEOUT');
+  });
+
+  it('declares Idempotent-Replayed on every success answer of every operation that honours Idempotency-Key, and on no other', () => {
+    for (const route of routes) {
+      const operation = operationOf(route);
+      const takesKey = (operation.parameters ?? []).some((parameter: Json) => parameter.name === 'Idempotency-Key') && route.auth !== 'none';
+      for (const [status, response] of Object.entries(operation.responses as Record<string, Json>)) {
+        const declared = Object.keys(response.headers ?? {}).includes('Idempotent-Replayed');
+        expect(declared, `${route.operationId} ${status}`).toBe(takesKey && Number(status) < 300);
+      }
+    }
+    expect(operationOf({ method: 'POST', path: '/v1/companies' }).responses['201'].headers['Idempotent-Replayed'].schema).toEqual({ type: 'string', const: 'true' });
   });
 
   it('requires the bearer API key everywhere except on the public description and reference page', () => {
@@ -90,7 +115,7 @@ describe('the OpenAPI document', () => {
     expect(operationOf({ method: 'GET', path: '/docs' }).security).toEqual([]);
   });
 
-  it('names one server, the base URL, which is the local API unless set to the deployed one', () => {
+  it('names one server, the base URL, which in the committed copy is the local API', () => {
     expect(document.servers).toEqual([expect.objectContaining({ url: '{base_url}', variables: { base_url: expect.objectContaining({ default: 'http://localhost:3000' }) } })]);
   });
 
@@ -176,7 +201,9 @@ describe('the OpenAPI document', () => {
     expect(document.components.schemas.ErrorEnvelope).toMatchObject({ type: 'object', required: ['success', 'message', 'error'] });
     expect(operationOf({ method: 'GET', path: '/v1/leads' }).responses['401']).toEqual({ $ref: '#/components/responses/Unauthorized' });
     const sms = operationOf({ method: 'POST', path: '/v1/sms' }).responses;
-    expect(sms['404']).toEqual({ $ref: '#/components/responses/NotFound' });
+    expect(sms['404'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
+    // Without an example of its own, an operation refers to the shared response.
+    expect(operationOf({ method: 'GET', path: '/v1/leads/{leadId}' }).responses['400']).toEqual({ $ref: '#/components/responses/BadRequest' });
     expect(sms['502'].content['application/json'].schema).toEqual({ type: 'object', properties: { message: { type: 'string' } }, required: ['message'], additionalProperties: false });
   });
 
@@ -254,12 +281,61 @@ describe('the webhooks a receiver is sent (OpenAPI 3.1 webhooks)', () => {
   });
 });
 
+describe('the error examples an operation shows', () => {
+  it('name, in a 400, only parameters and fields that operation takes', () => {
+    const misplaced: string[] = [];
+    for (const route of routes) {
+      const operation = operationOf(route);
+      const taken = new Set<string>((operation.parameters ?? []).map((parameter: Json) => parameter.name));
+      const body = operation.requestBody?.content?.['application/json']?.schema;
+      const resolved = body?.$ref ? document.components.schemas[body.$ref.split('/').pop()] : body;
+      // A body of several shapes (an inquiry of each source) takes the fields of each.
+      for (const shape of [resolved, ...(resolved?.oneOf ?? []), ...(resolved?.anyOf ?? [])]) for (const name of Object.keys(shape?.properties ?? {})) taken.add(name);
+      for (const [name, example] of Object.entries<Json>(responseOf(route, 400)?.content?.['application/json']?.examples ?? {})) {
+        for (const detail of example.value.error.details ?? []) if (!taken.has(detail.path.split('.')[0])) misplaced.push(`${route.operationId} ${name}: ${detail.path}`);
+      }
+    }
+    expect(misplaced).toEqual([]);
+    // The batch update, which takes no limit, showed "limit must be at most 100" as every operation did.
+    const batch = responseOf({ method: 'PATCH', path: '/v1/products/batch' }, 400)!.content['application/json'].examples;
+    expect(batch.BadRequest.value.error.details.map((detail: Json) => detail.path)).toEqual(['updates']);
+  });
+
+  it('show a 404 naming the record the operation reads, and no 404 or 409 example on an operation that cannot answer it', () => {
+    const notFound = (method: string, path: string) => responseOf({ method, path }, 404)?.content?.['application/json']?.examples?.NotFound?.value.message;
+    expect(notFound('GET', '/v1/products/{productId}')).toBe('Trade product not found');
+    expect(notFound('DELETE', '/v1/companies/{companyId}/notes/{noteId}')).toBe('Company note not found');
+    expect(notFound('POST', '/v1/sms')).toBe('User not found');
+    for (const route of routes) {
+      const conflicts = Object.values<Json>(responseOf(route, 409)?.content?.['application/json']?.examples ?? {}).map((example) => example.value.error.code);
+      // A reused Idempotency-Key where the operation takes one; a product's name only where a product is named.
+      if (conflicts.includes('IDEMPOTENCY_KEY_REUSED')) expect(operationOf(route).parameters.map((parameter: Json) => parameter.name), route.operationId).toContain('Idempotency-Key');
+      if (conflicts.includes('CONFLICT') && route.tag !== 'Products') expect.fail(`${route.operationId} shows a conflict of another resource`);
+    }
+  });
+});
+
 describe('GET /openapi', () => {
   it('answers the document without authentication', async () => {
     const res = await api.anonymous.get('/openapi');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('application/json');
-    expect(res.body).toEqual(document);
+    const { servers: _, ...served } = res.body;
+    const { servers: __, ...committed } = document;
+    expect(served).toEqual(committed);
+  });
+
+  it('names the API that served it as its server, so a client generated from {base_url}/openapi calls that API', async () => {
+    const res = await api.anonymous.get('/openapi');
+    const [server] = res.body.servers as Array<{ url: string; variables?: Record<string, { default: string }> }>;
+    const templated = server!.url.replace(/\{(\w+)\}/g, (_, name: string) => server!.variables![name]!.default);
+    // A relative server URL is resolved against where the document was served (OpenAPI 3.1, 4.8.5).
+    expect(new URL(templated, `${api.url}/openapi`).href.replace(/\/$/, '')).toBe(api.url);
+    // Asked at another host name, the document names that one.
+    const elsewhere = api.url.replace('localhost', '127.0.0.1');
+    expect(elsewhere).not.toBe(api.url);
+    const other = (await fetch(`${elsewhere}/openapi`).then((answer) => answer.json())) as Json;
+    expect(other.servers[0].variables.base_url.default).toBe(elsewhere);
   });
 
   it('answers it with an API key too', async () => {

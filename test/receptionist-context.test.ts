@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { buildDocument } from '../functions/meta/document';
 import { useTestApi } from './support/api';
 import { measureDynamoCalls } from './support/dynamo-calls';
 
@@ -69,6 +70,12 @@ describe('GET /v1/receptionist/context', () => {
     const changed = await context({ 'if-none-match': etag });
     expect(changed.status).toBe(200);
     expect(changed.headers.get('etag')).not.toBe(etag);
+  });
+
+  it('declares the If-None-Match header its documented 304 answers, so a generated client can send it', () => {
+    const operation = (buildDocument() as unknown as { paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string }>; responses: Record<string, unknown> }>> }).paths['/v1/receptionist/context']!.get!;
+    expect(Object.keys(operation.responses)).toContain('304');
+    expect((operation.parameters ?? []).filter((parameter) => parameter.in === 'header').map((parameter) => parameter.name)).toEqual(['If-None-Match']);
   });
 
   it('reads everything in one parallel batch: the organization and one Query per collection, sent together', async () => {

@@ -7,6 +7,7 @@ import {
   InboundEndpointListQuery,
   InboundEndpointPage,
   InboundEndpointResponse,
+  INBOUND_POST_BODIES,
   InboundQuery,
   UpdateInboundEndpointBody,
   MAX_CALL_PLATFORM_BYTES,
@@ -111,6 +112,33 @@ const CORS_HEADERS = {
   Vary: '`Origin`, with Access-Control-Allow-Origin.',
 };
 
+/** A sender's own id for a post, in a header: kept as the inquiry's externalInquiryId, so bounded as it is. */
+const SENDER_ID = { type: 'string', minLength: 1, maxLength: 200 };
+
+/** The headers an inbound post is authenticated, deduplicated or answered by. */
+const INBOUND_HEADERS = {
+  'Idempotency-Key': {
+    description: 'The sender’s own id for this post, when the body has no `externalInquiryId`: the same id again to this endpoint, from a sender with the same email or phone, answers 200 with the first inquiry and records nothing.',
+    schema: SENDER_ID,
+  },
+  'webhook-id': { description: 'Standard Webhooks: the message id, part of what is signed. Also the sender’s id for the post, as Idempotency-Key is.', schema: SENDER_ID },
+  'webhook-timestamp': { description: 'Standard Webhooks: when the post was signed, in Unix seconds; more than 5 minutes from the API’s clock answers 401.', schema: { type: 'string', pattern: '^[0-9]{1,12}$' } },
+  'webhook-signature': {
+    description: 'Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the endpoint’s secret, several separated by spaces. With the three Standard Webhooks headers the URL needs no `token`.',
+    schema: { type: 'string', maxLength: 2000 },
+  },
+  'x-retell-signature': {
+    description: 'For format retell: `v=<unix ms>,d=<hex HMAC-SHA256 of the body followed by that timestamp>`, keyed with the Retell API key (the endpoint’s platformSecret), within 5 minutes either way.',
+    schema: { type: 'string', pattern: '^v=[0-9]{1,16},d=[0-9a-f]{64}$' },
+  },
+  'x-vapi-secret': { description: 'For format vapi: the endpoint’s secret, as Vapi sends its server secret.', schema: { type: 'string', maxLength: 500 } },
+  Authorization: { description: 'Bearer <the endpoint’s secret>, for format vapi: Vapi’s Bearer credential, instead of x-vapi-secret.', schema: { type: 'string', maxLength: 500, pattern: '^Bearer ' } },
+  Origin: {
+    description: 'A browser page’s origin (CORS): when the endpoint lists it in `allowedOrigins`, the answer carries Access-Control-Allow-Origin and Vary: Origin.',
+    schema: { type: 'string', maxLength: 2048 },
+  },
+};
+
 export const receiveInbound = defineRoute({
   operationId: 'receiveInbound',
   method: 'POST',
@@ -127,6 +155,10 @@ export const receiveInbound = defineRoute({
   throttle: { rateLimit: 20, burstLimit: 40 },
   status: 201,
   request: { path: InboundEndpointIdPath, query: InboundQuery },
+  // The function reads the body itself, by the endpoint's source and format: the document describes what it takes.
+  requestBodies: INBOUND_POST_BODIES,
+  requestHeaders: INBOUND_HEADERS,
+  requestExample: { email: 'mia.wong@example.com', name: 'Mia Wong', phone: '0412 345 678', message: 'The hot water system is leaking under the laundry.' },
   response: IngestedInquiry,
   errors: [400, 401, 413, 415],
   // Browsers on the endpoint's allowedOrigins post JSON from their pages: the function also answers the preflight.

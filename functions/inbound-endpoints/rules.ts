@@ -14,6 +14,7 @@ import { parseOrThrow } from '../../shared/validation';
 import { IngestInquiryBody } from '../inquiries/ingestion-schema';
 import { E164 } from '../../shared/schema';
 import { GATEWAY_RESPONSES } from '../../shared/http/gateway-responses';
+import { PREFLIGHT_HEADERS } from '../../shared/http/cors';
 import { newSigningSecret, signedHeaders } from '../../shared/webhooks/signature';
 import { ingestInquiry } from '../inquiries/ingestion';
 
@@ -300,9 +301,6 @@ function corsHeaders(endpoint: InboundEndpointRecord, origin: string | undefined
   return { 'access-control-allow-origin': origin, vary: 'Origin' };
 }
 
-/** How long a browser may keep a preflight's answer before asking again. */
-const PREFLIGHT_MAX_AGE_SECONDS = 600;
-
 /**
  * The answer to a browser's CORS preflight (OPTIONS) of a post: 204, and for an allowed origin asking to POST, the
  * headers that let it (Content-Type for JSON, Idempotency-Key for retries). The URL's token must be valid, as on
@@ -313,12 +311,7 @@ export async function answerPreflight(endpointId: string, token: string | undefi
   if (!endpoint || token === undefined || !tokenMatches(endpoint, token)) throw unauthorized();
   const cors = headers['access-control-request-method'] === 'POST' ? corsHeaders(endpoint, headers.origin) : {};
   if (!cors['access-control-allow-origin']) return new EmptyAnswer(204);
-  return new EmptyAnswer(204, {
-    ...cors,
-    'access-control-allow-methods': 'POST',
-    'access-control-allow-headers': 'Content-Type, Idempotency-Key',
-    'access-control-max-age': String(PREFLIGHT_MAX_AGE_SECONDS),
-  });
+  return new EmptyAnswer(204, { ...cors, ...PREFLIGHT_HEADERS });
 }
 
 /** The post's fields, shaped by the endpoint's source and ingested as POST /v1/inquiries would. */

@@ -23,7 +23,7 @@ import {
 } from './store';
 import { takeId } from '../../shared/store/sequences';
 import { retryOnStaleWrite, StaleWrite } from '../../shared/store/versioned';
-import { Lead, type CreateLeadActivityBody, type CreateLeadBody, type LeadActivity, type LeadChanges, type ListLeadsQuery, type UpsertLeadBody } from './schema';
+import { Lead, MAX_NAME_PART, type CreateLeadActivityBody, type CreateLeadBody, type LeadActivity, type LeadChanges, type ListLeadsQuery, type UpsertLeadBody } from './schema';
 import { contactsOf, hasContact, sameContact, type LeadContact } from './entity';
 import { looksLikePhone, toE164 } from '../../shared/phone';
 import { searchKey } from '../../shared/store/keys';
@@ -32,13 +32,10 @@ import type { Page } from '../../shared/pagination';
 /** What a new lead holds before anything happens to it, and for the optional fields left out: empty, and NEW. */
 const NEW_LEAD = { ...emptyFieldsOf(Lead), status: 'NEW' } as const satisfies Partial<Lead>;
 
-/** "Jane van der Berg" → Jane / "van der Berg"; explicit firstName/lastName win. The schema puts the fields in documented order. */
-/** The largest first or last name a lead takes (leadFields), which a split `name` is held to as well. */
-const MAX_NAME_PART = 100;
-
 /**
  * A `name` as a first name (its first word) and a last name (the rest, or null), each held to the limit the two fields
- * have when sent apart: a lead never holds a name the API would not take back.
+ * have when sent apart: a lead never holds a name the API would not take back. "Jane van der Berg" → Jane / "van der
+ * Berg"; explicit firstName/lastName win. The document states this on the field (NAME_SPLIT_RULE).
  */
 function splitName(name: string): { firstName: string | null; lastName: string | null } {
   const [first, ...rest] = name.split(/\s+/).filter(Boolean);

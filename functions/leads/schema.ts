@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { E164, everyKeyKept, isPlainObject, NonEmptyString, PageQuery, PrefixedId, Timestamp, pageSchema, partialUpdateBody } from '../../shared/schema';
+import { E164, everyKeyKept, isPlainObject, NonEmptyString, PageQuery, PrefixedId, TEXT_RULE, Timestamp, pageSchema, partialUpdateBody } from '../../shared/schema';
 import { ValidationError } from '../../shared/errors';
 
 export const LEAD_STATUSES = ['NEW', 'CONTACTED', 'QUALIFIED', 'QUOTED', 'WON', 'LOST'] as const;
@@ -50,11 +50,14 @@ export type Lead = v.InferOutput<typeof Lead>;
 
 const LeadStatus = v.picklist(LEAD_STATUSES, `status must be one of ${LEAD_STATUSES.join(', ')}`);
 
+/** The largest first or last name a lead takes, which a split `name` is held to as well. */
+export const MAX_NAME_PART = 100;
+
 /** The lead's writable fields; a create sets them, a PATCH changes any of them. */
 const leadFields = {
   email: v.pipe(v.string('email is required'), v.trim(), v.email('email must be a valid email address'), v.maxLength(254)),
-  firstName: NonEmptyString('firstName', 100),
-  lastName: NonEmptyString('lastName', 100),
+  firstName: NonEmptyString('firstName', MAX_NAME_PART),
+  lastName: NonEmptyString('lastName', MAX_NAME_PART),
   phone: E164Phone,
   suburb: NonEmptyString('suburb', 100),
   businessName: NonEmptyString('businessName', 200),
@@ -62,9 +65,15 @@ const leadFields = {
   companyId: PrefixedId('company', 'companyId', { unknown: (companyId) => new ValidationError([{ path: 'companyId', message: `companyId ${String(companyId)} does not match any company of the organization` }]) }),
 };
 
+/**
+ * How a `name` is split (rules.ts), stated on the field: its parts are held to the bound of the fields they fill, so a
+ * lead never holds a name the API would not take back.
+ */
+const NAME_SPLIT_RULE = `Split at its first white space into firstName (the first word) and lastName (the rest, each run of white space made one space; none for a single word). Each part may have at most ${MAX_NAME_PART} characters, as firstName and lastName may: a longer part answers 400 naming \`name\`, even beside a firstName or lastName, which wins over its part.`;
+
 /** What a create takes: the writable fields, with `name` split into first and last name unless those are given. */
 const createLeadEntries = {
-  name: v.optional(NonEmptyString('name', 200)),
+  name: v.optional(v.pipe(NonEmptyString('name', 200), v.description(`${NAME_SPLIT_RULE} ${TEXT_RULE}`))),
   email: v.optional(leadFields.email),
   firstName: v.optional(leadFields.firstName),
   lastName: v.optional(leadFields.lastName),

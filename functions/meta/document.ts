@@ -1,6 +1,5 @@
 import { CompressibleJson } from '../../shared/http/compressible-text';
-import { errorEnvelope } from '../../shared/http/envelope';
-import { buildOpenApiDocument, type ApiDescription } from '../../shared/openapi/document';
+import { buildOpenApiDocument, servedFrom, type ApiDescription } from '../../shared/openapi/document';
 import type { OpenApiDocument } from '../../shared/openapi/schemas';
 import { componentExamples, componentSchemas, outgoingWebhooks, routes, tags } from '../resources';
 
@@ -25,17 +24,26 @@ export const API: ApiDescription = {
   examples: componentExamples,
   info: { title: 'Sales Pipeline API', description: DESCRIPTION },
   webhooks: outgoingWebhooks,
-  errorExamples: {
-    notFound: errorEnvelope(404, 'Lead not found', 'NOT_FOUND'),
-    conflict: errorEnvelope(409, 'A product named "Hot water system install" already exists', 'CONFLICT'),
-  },
 };
 
 export const buildDocument = (): OpenApiDocument => buildOpenApiDocument(API);
 
-let cached: CompressibleJson<OpenApiDocument> | undefined;
+/** Documents served are kept per base URL, a few: a function is reached at its API's URL and perhaps a custom domain. */
+const MAX_KEPT = 8;
+let built: OpenApiDocument | undefined;
+const served = new Map<string, CompressibleJson<OpenApiDocument>>();
 
-/** Built once per container (the route table does not change while it runs), and sent gzipped where the client takes it. */
-export function openApiDocument(): CompressibleJson<OpenApiDocument> {
-  return (cached ??= new CompressibleJson(buildDocument()));
+/**
+ * The document as served from a base URL (its one server is that API), sent gzipped where the client takes it. Built
+ * once per container (the route table does not change while it runs); its text is kept per base URL, the oldest let
+ * go beyond a few, so Host headers made up by a caller cannot grow it.
+ */
+export function openApiDocument(baseUrl: string): CompressibleJson<OpenApiDocument> {
+  let document = served.get(baseUrl);
+  if (!document) {
+    document = new CompressibleJson(servedFrom((built ??= buildDocument()), baseUrl));
+    if (served.size >= MAX_KEPT) served.delete(served.keys().next().value!);
+    served.set(baseUrl, document);
+  }
+  return document;
 }

@@ -13,7 +13,8 @@ import * as routes from './routes';
 let page: string | undefined;
 let renderer: ReturnType<typeof referenceRenderer> | undefined;
 
-export const getOpenApiDocumentHandler = routeHandler(routes.getOpenApiDocument, async () => (await import('./document')).openApiDocument());
+// The document names the API that served it as its server: the request's own base URL.
+export const getOpenApiDocumentHandler = routeHandler(routes.getOpenApiDocument, async ({ request }) => (await import('./document')).openApiDocument(request.baseUrl));
 
 // The page names the renderer by the hash of its content.
 export const getApiReferenceHandler = routeHandler(routes.getApiReference, async () => (page ??= referencePage()));

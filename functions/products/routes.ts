@@ -13,6 +13,9 @@ import {
 } from './schema';
 import { defineRoute } from '../../shared/routes/route';
 
+/** What a create or a rename gets for a name another product has: the product of the create's example, created twice. */
+const NAME_TAKEN = { 409: { examples: { NameTaken: errorEnvelope(409, 'A product named "Hot water system install" already exists', 'CONFLICT') } } };
+
 export const createProduct = defineRoute({
   operationId: 'createProduct',
   method: 'POST',
@@ -36,6 +39,7 @@ export const createProduct = defineRoute({
   },
   response: ProductResponse,
   errors: [400, 409],
+  responses: NAME_TAKEN,
 });
 
 export const listProducts = defineRoute({
@@ -82,6 +86,7 @@ export const updateProduct = defineRoute({
   requestExample: { pricingType: 'FIXED', price: 1890, isDisclosePrice: true },
   response: ProductResponse,
   errors: [400, 404, 409],
+  responses: NAME_TAKEN,
 });
 
 export const deleteProduct = defineRoute({

@@ -28,6 +28,12 @@ export const getReceptionistContext = defineRoute({
   dynamodb: ['GetItem', 'Query'],
   status: 200,
   request: {},
+  requestHeaders: {
+    'If-None-Match': {
+      description: 'The ETag of a context read before (or several, comma-separated, or `*`): when it names the current one, the answer is 304 with no body.',
+      schema: { type: 'string', maxLength: 2000 },
+    },
+  },
   response: ReceptionistContext,
   errors: [],
   responses: {

@@ -37,6 +37,9 @@ const fingerprintOf = (event: APIGatewayProxyEvent) =>
  */
 const isKept = (status: number) => status !== 400 && status !== 429 && (status < 500 || status === 502);
 
+/** The answer to a key already used for another request (the document shows it as each operation's 409). */
+export const keyReused = (key: string) => new ApiError(409, `${IDEMPOTENCY_HEADER} ${key} was already used for a different request`, 'IDEMPOTENCY_KEY_REUSED');
+
 interface Claimed {
   organizationId: string;
   key: string;
@@ -73,7 +76,7 @@ export function idempotency(store: IdempotencyStore): Middleware {
         return undefined;
       }
       if (claim.fingerprint !== fingerprint) {
-        throw new ApiError(409, `${IDEMPOTENCY_HEADER} ${key} was already used for a different request`, 'IDEMPOTENCY_KEY_REUSED');
+        throw keyReused(key);
       }
       if (claim.outcome === 'in-progress') {
         throw new ApiError(409, `A request with ${IDEMPOTENCY_HEADER} ${key} is still being processed; retry later`, 'IDEMPOTENCY_IN_PROGRESS');

@@ -1,10 +1,13 @@
 import { STATUS_CODES } from 'node:http';
 import * as v from 'valibot';
 import { someScopeRefuses } from '../auth/scopes';
+import { PREFLIGHT_HEADERS } from '../http/cors';
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '../http/gateway-responses';
 import { errorEnvelope } from '../http/envelope';
-import { isIdempotent, type OutgoingWebhook, type ResponseDoc, type RouteDefinition } from '../routes/route';
+import { keyReused } from '../http/idempotency';
+import { authorizerOf, isIdempotent, type OutgoingWebhook, type ResponseDoc, type RouteDefinition } from '../routes/route';
 import type { OpenApiDocument } from './schemas';
+import { badRequestExample, notFoundExample, type ErrorExample } from './error-examples';
 import { convert, convertComponents, type JsonSchema } from './json-schema';
 
 export const LOCAL_BASE_URL = 'http://localhost:3000';
@@ -24,18 +27,18 @@ export interface ApiDescription {
   examples: Readonly<Record<string, unknown>>;
   /** The document's title and its opening description (Markdown): what the API is, authentication, errors, limits. */
   info: { title: string; description: string };
-  /** The example bodies of the errors many operations share that only the API can word (a 404 naming a record). */
-  errorExamples: { notFound: unknown; conflict: unknown };
   /** What the API POSTs to its subscribers (OpenAPI 3.1 `webhooks`), by name. */
   webhooks?: Readonly<Record<string, OutgoingWebhook>>;
 }
 
-/** Error responses shared by many operations; the 404's and 409's examples are the API's own (`errorExamples`). */
-const SHARED_ERRORS: Record<number, { name: string; description: string; example: unknown; headers?: Json }> = {
+/**
+ * Error responses shared by many operations. The 400's, 404's and 409's examples differ by operation (each names
+ * what that operation takes), so they are the operation's own, not the shared response's.
+ */
+const SHARED_ERRORS: Record<number, { name: string; description: string; example?: unknown; headers?: Json }> = {
   400: {
     name: 'BadRequest',
     description: 'A path, query or body value failed validation, a query parameter the operation does not take was sent, or the body is not valid JSON. The message names the field or parameter.',
-    example: errorEnvelope(400, 'limit must be at most 100', 'VALIDATION_ERROR', [{ path: 'limit', message: 'limit must be at most 100' }]),
   },
   401: {
     name: 'Unauthorized',
@@ -51,12 +54,10 @@ const SHARED_ERRORS: Record<number, { name: string; description: string; example
   404: {
     name: 'NotFound',
     description: 'No such record in the caller’s organization (a record of another organization is not found either), or no such route.',
-    example: undefined,
   },
   409: {
     name: 'Conflict',
     description: 'A conflict with the organization’s records (a name or label already used, an attendee already booked), or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS).',
-    example: undefined,
   },
   413: {
     name: 'RequestTooLarge',
@@ -75,6 +76,18 @@ const SHARED_ERRORS: Record<number, { name: string; description: string; example
     description: 'An unexpected error; nothing internal is disclosed.',
     example: errorEnvelope(500, 'Internal server error', 'INTERNAL_ERROR'),
   },
+  503: {
+    name: 'AuthorizerUnavailable',
+    description:
+      'AUTHORIZER_UNAVAILABLE: the gateway could not check the request’s credential (the API key, or an inbound URL’s endpoint) because their store could not be read. Not the caller’s fault, and nothing ran: retry.',
+    example: gatewayResponseBody(GATEWAY_RESPONSES.AUTHORIZER_FAILURE),
+  },
+  504: {
+    name: 'Timeout',
+    description:
+      'TIMEOUT: the operation did not answer within the gateway’s 29-second integration timeout. It may have taken effect: retry a POST or PATCH with the same Idempotency-Key to get its answer rather than run it twice.',
+    example: gatewayResponseBody(GATEWAY_RESPONSES.INTEGRATION_TIMEOUT),
+  },
 };
 
 const envelopeRef = { $ref: '#/components/schemas/ErrorEnvelope' };
@@ -90,6 +103,17 @@ const IDEMPOTENCY_PARAMETER = {
     'Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400, 413, 429 or 5xx is not kept, so a corrected retry runs; but a 502, the SMS provider’s answer to a message already recorded and perhaps sent, is kept, so a retry never texts the lead twice.',
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
 };
+
+/** Sent with every replayed answer of an operation that honours Idempotency-Key, so a client can tell a replay. */
+const REPLAYED_HEADER = {
+  'Idempotent-Replayed': {
+    description: '`true` when this is the kept answer to an earlier request with the same Idempotency-Key, sent again; absent on the first answer.',
+    schema: { type: 'string', const: 'true' },
+  },
+};
+
+/** The key the document's IDEMPOTENCY_KEY_REUSED example names. */
+const EXAMPLE_IDEMPOTENCY_KEY = 'order-7f3a9c-create';
 
 function pathParameterNames(path: string): string[] {
   return [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
@@ -114,14 +138,18 @@ function parameters(route: RouteDefinition): Json[] {
   }
   add('query', route.request.query);
   if (honoursIdempotencyKey(route)) result.push(IDEMPOTENCY_PARAMETER);
-  return result;
+  return [...result, ...headerParameters(route.requestHeaders)];
 }
+
+/** Request headers an operation reads, as header parameters, none required. */
+const headerParameters = (headers: RouteDefinition['requestHeaders']): Json[] =>
+  Object.entries(headers ?? {}).map(([name, { description, schema }]) => ({ name, in: 'header', required: false, description, schema }));
 
 function mediaType(route: RouteDefinition): string {
   return (route.contentType ?? JSON_MEDIA_TYPE).split(';')[0]!.trim();
 }
 
-function examplesObject(examples: Record<string, unknown>): Json {
+function examplesObject(examples: Record<string, unknown>): Record<string, { value: unknown }> {
   return Object.fromEntries(Object.entries(examples).map(([name, value]) => [name, { value }]));
 }
 
@@ -132,35 +160,71 @@ function statusesOf(route: RouteDefinition): number[] {
   // A key whose scope does not allow the method is refused by the gateway (every scope may GET).
   if (route.auth !== 'none' && someScopeRefuses(route.method, route.path)) statuses.add(403);
   if (honoursIdempotencyKey(route)) statuses.add(409);
-  if (route.request.body) statuses.add(413);
+  if (route.request.body || route.requestBodies) statuses.add(413);
+  // Every authorizer can fail to read its store; every integration can outlive the gateway's timeout.
+  if (authorizerOf(route)) statuses.add(503);
+  statuses.add(504);
   return [...statuses].sort((a, b) => a - b);
 }
 
-/** A response's documented headers (a redirect's Location), as OpenAPI header objects. */
-const headersOf = (doc: ResponseDoc | undefined): Json =>
-  doc?.headers ? { headers: Object.fromEntries(Object.entries(doc.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) } : {};
+/** A response's documented headers (a redirect's Location), as OpenAPI header objects, and a replay's mark on a success. */
+function headersOf(route: RouteDefinition, status: number, doc: ResponseDoc | undefined): Json {
+  const headers: Json = Object.fromEntries(Object.entries(doc?.headers ?? {}).map(([name, description]) => [name, { description, schema: { type: 'string' } }]));
+  if (status < 300 && honoursIdempotencyKey(route)) Object.assign(headers, REPLAYED_HEADER);
+  return Object.keys(headers).length ? { headers } : {};
+}
 
-function response(route: RouteDefinition, status: number, componentSchemas: ApiDescription['components']): Json {
+/** Named examples of one response: an object per name, with its summary where it has one. */
+type Examples = Record<string, { summary?: string; value: unknown }>;
+
+const exampleOf = ({ summary, answer }: ErrorExample) => ({ summary, value: answer });
+
+/** The 400 and 404 an operation's request schemas make, on its example body (a test sends each request and compares). */
+function madeErrorExamples(route: RouteDefinition, body: unknown): { 400?: ErrorExample; 404?: ErrorExample } {
+  return { 400: badRequestExample(route, body), 404: route.errors.includes(404) ? notFoundExample(route, body) : undefined };
+}
+
+/** The 400 and 404 examples the document shows on an operation, with the requests they answer. */
+export const errorExamplesOfRoute = (route: RouteDefinition, api: Pick<ApiDescription, 'components' | 'examples'>) => madeErrorExamples(route, requestExampleOf(route, api));
+
+/**
+ * The error examples an operation shows that are its own answers: the 400 and 404 its request schemas make (see
+ * error-examples.ts), and the 409 a reused Idempotency-Key gets, where it takes one.
+ */
+function errorExamplesOf(route: RouteDefinition, body: unknown): Record<number, Examples> {
+  const { 400: badRequest, 404: notFound } = madeErrorExamples(route, body);
+  const reused = honoursIdempotencyKey(route) ? keyReused(EXAMPLE_IDEMPOTENCY_KEY) : undefined;
+  return {
+    400: badRequest ? { BadRequest: exampleOf(badRequest) } : {},
+    404: notFound ? { NotFound: exampleOf(notFound) } : {},
+    409: reused
+      ? { IdempotencyKeyReused: { summary: `${IDEMPOTENCY_PARAMETER.name} ${EXAMPLE_IDEMPOTENCY_KEY} sent before with another request`, value: errorEnvelope(reused.status, reused.message, reused.code) } }
+      : {},
+  };
+}
+
+function response(route: RouteDefinition, status: number, componentSchemas: ApiDescription['components'], own: Examples = {}): Json {
   const doc = route.responses?.[status];
   if (status === route.status) {
     const content: Json = { schema: convert(doc?.schema ?? route.response, 'answer', componentSchemas) };
     if (doc?.examples) content.examples = examplesObject(doc.examples);
-    return { description: doc?.description ?? route.summary, ...headersOf(doc), content: { [mediaType(route)]: content } };
+    return { description: doc?.description ?? route.summary, ...headersOf(route, status, doc), content: { [mediaType(route)]: content } };
   }
   const shared = SHARED_ERRORS[status];
-  if (!doc && shared) return { $ref: `#/components/responses/${shared.name}` };
+  if (!doc && shared && Object.keys(own).length === 0) return { $ref: `#/components/responses/${shared.name}` };
   const description = doc?.description ?? shared?.description ?? STATUS_CODES[status] ?? `HTTP ${status}`;
-  if (doc?.empty) return { description, ...headersOf(doc) };
+  const headers = { ...(shared?.headers ? { headers: shared.headers } : {}), ...headersOf(route, status, doc) };
+  if (doc?.empty) return { description, ...headers };
   if (doc?.schema) {
     const content: Json = { schema: convert(doc.schema, 'answer', componentSchemas) };
     if (doc.examples) content.examples = examplesObject(doc.examples);
-    return { description, ...headersOf(doc), content: { [JSON_MEDIA_TYPE]: content } };
+    return { description, ...headers, content: { [JSON_MEDIA_TYPE]: content } };
   }
-  // A shared response without an example of its own (404, 409) leaves the route's examples alone.
-  const examples = { ...(shared && shared.example !== undefined ? { [shared.name]: shared.example } : {}), ...doc?.examples };
+  // The shared example where there is one, the operation's own (made from its schemas, or written in its row) beside it.
+  const examples: Examples = { ...(shared?.example !== undefined ? examplesObject({ [shared.name]: shared.example }) : {}), ...own, ...examplesObject(doc?.examples ?? {}) };
   const content: Json = { schema: envelopeRef };
-  if (Object.keys(examples).length) content.examples = examplesObject(examples);
-  return { description, ...headersOf(doc), content: { [JSON_MEDIA_TYPE]: content } };
+  if (Object.keys(examples).length) content.examples = examples;
+  return { description, ...headers, content: { [JSON_MEDIA_TYPE]: content } };
 }
 
 /** The one key of a `{<record>: …}` answer, the record's wrapper (`lead`), if the answer is one. */
@@ -228,11 +292,16 @@ function operation(route: RouteDefinition, components: ApiDescription['component
   if (route.auth === 'none') op.security = [];
   const params = parameters(route);
   if (params.length) op.parameters = params;
-  if (route.request.body) {
-    const example = requestExampleOf(route, { components, examples });
-    op.requestBody = { required: true, content: { [JSON_MEDIA_TYPE]: { schema: convert(route.request.body, 'input'), ...(example === undefined ? {} : { example }) } } };
+  const example = requestExampleOf(route, { components, examples });
+  const bodies = route.request.body ? { [JSON_MEDIA_TYPE]: route.request.body } : route.requestBodies;
+  if (bodies) {
+    const content = Object.fromEntries(
+      Object.entries(bodies).map(([type, schema]) => [type, { schema: convert(schema, 'input'), ...(example !== undefined && type === JSON_MEDIA_TYPE ? { example } : {}) }]),
+    );
+    op.requestBody = { required: true, content };
   }
-  op.responses = Object.fromEntries(statusesOf(route).map((status) => [String(status), response(route, status, components)]));
+  const own = errorExamplesOf(route, example);
+  op.responses = Object.fromEntries(statusesOf(route).map((status) => [String(status), response(route, status, components, own[status])]));
   const links = linksOf(route, routes);
   if (links) op.responses = { ...(op.responses as Json), [String(route.status)]: { ...((op.responses as Json)[String(route.status)] as Json), links } };
   return op;
@@ -291,18 +360,60 @@ function webhooksSection(webhooks: NonNullable<ApiDescription['webhooks']>, comp
   );
 }
 
-function componentsSection({ components, examples, errorExamples }: ApiDescription): Json {
+/**
+ * The CORS preflight of a route with `preflight` (OPTIONS on its path), which its function answers behind the same
+ * authorizer: 204, with the CORS headers for an allowed origin asking to POST; 401 as the route itself for a wrong token.
+ */
+function preflightOperation(route: RouteDefinition): Json {
+  const preflightHeaders: Record<string, string> = {
+    'Access-Control-Allow-Origin': 'The request’s Origin, when the route allows it; absent otherwise, as are the others.',
+    'Access-Control-Allow-Methods': `\`${PREFLIGHT_HEADERS['access-control-allow-methods']}\`.`,
+    'Access-Control-Allow-Headers': `\`${PREFLIGHT_HEADERS['access-control-allow-headers']}\`.`,
+    'Access-Control-Max-Age': `\`${PREFLIGHT_HEADERS['access-control-max-age']}\`: seconds a browser may keep this answer.`,
+    Vary: '`Origin`, with Access-Control-Allow-Origin.',
+  };
+  const headers = Object.fromEntries(Object.entries(preflightHeaders).map(([name, description]) => [name, { description, schema: { type: 'string' } }]));
+  const asked: RouteDefinition['requestHeaders'] = {
+    Origin: { description: 'The page’s origin, as the browser sends it.', schema: { type: 'string', maxLength: 2048 } },
+    'Access-Control-Request-Method': { description: 'The method the page will send: `POST`; any other gets no CORS headers.', schema: { type: 'string', maxLength: 20 } },
+    'Access-Control-Request-Headers': { description: 'The headers the page will send (Content-Type, Idempotency-Key).', schema: { type: 'string', maxLength: 1000 } },
+  };
+  const pathAndQuery = parameters({ ...route, method: 'GET', requestHeaders: undefined });
+  // It reads no body and refuses no parameter: only the credential and the gateway's own answers can fail it.
+  const statuses = [204, ...route.errors.filter((status) => status === 401), 429, 500, ...(authorizerOf(route) ? [503] : []), 504];
+  const responses = Object.fromEntries(
+    statuses.map((status) => [
+      String(status),
+      status === 204
+        ? { description: 'The preflight’s answer: for an allowed origin asking to POST, the CORS headers that let its page post; no body.', headers }
+        : status === 401
+          ? { description: 'The URL’s token is missing or wrong, or there is no such endpoint: no CORS headers.', content: { [JSON_MEDIA_TYPE]: { schema: envelopeRef } } }
+          : { $ref: `#/components/responses/${SHARED_ERRORS[status]!.name}` },
+    ]),
+  );
+  return {
+    operationId: `${route.operationId}Preflight`,
+    summary: `The CORS preflight of ${route.method} ${route.path}`,
+    description: `A browser asks before a page on another site sends \`${route.method} ${route.path}\` with JSON: answered 204, with the CORS headers when the page’s origin is allowed and it asks for ${route.method}, without them otherwise. The URL is asked as it is, token included, and the token is checked as on the ${route.method}.`,
+    tags: [route.tag],
+    security: [],
+    parameters: [...pathAndQuery, ...headerParameters(asked)],
+    responses,
+  };
+}
+
+function componentsSection({ components, examples }: ApiDescription): Json {
   const schemas = convertComponents(components);
   for (const [name, example] of Object.entries(examples)) {
     if (schemas[name]) schemas[name] = { ...schemas[name], examples: [example as NonNullable<JsonSchema['default']>] };
   }
   const responses = Object.fromEntries(
-    Object.entries(SHARED_ERRORS).map(([status, { name, description, example, headers }]) => [
+    Object.values(SHARED_ERRORS).map(({ name, description, example, headers }) => [
       name,
       {
         description,
         ...(headers ? { headers } : {}),
-        content: { [JSON_MEDIA_TYPE]: { schema: envelopeRef, examples: examplesObject({ [name]: example ?? (status === '404' ? errorExamples.notFound : errorExamples.conflict) }) } },
+        content: { [JSON_MEDIA_TYPE]: { schema: envelopeRef, ...(example === undefined ? {} : { examples: examplesObject({ [name]: example }) }) } },
       },
     ]),
   );
@@ -315,6 +426,31 @@ function componentsSection({ components, examples, errorExamples }: ApiDescripti
   };
 }
 
+/**
+ * The document's one server, `{base_url}`: by default the API that served the document; in the committed copy
+ * (docs/openapi.json), which no request served, the local API.
+ */
+function serversOf(baseUrl: string | undefined): Json[] {
+  return [
+    {
+      url: '{base_url}',
+      description: 'The API: npm start serves it locally; deployed, it is the API stack’s output',
+      variables: {
+        base_url: {
+          default: baseUrl ?? LOCAL_BASE_URL,
+          description:
+            baseUrl === undefined
+              ? 'http://localhost:3000 for npm start; deployed, the API stack’s ApiUrl output, e.g. https://abc123.execute-api.ap-southeast-2.amazonaws.com/prod'
+              : 'The API that served this document; another deployment’s base URL (its API stack’s ApiUrl output) to call that one.',
+        },
+      },
+    },
+  ];
+}
+
+/** The document as served from one base URL: the same, naming that API as its server. */
+export const servedFrom = (document: OpenApiDocument, baseUrl: string): OpenApiDocument => ({ ...document, servers: serversOf(baseUrl) });
+
 /** The OpenAPI 3.1 description of the API, generated from the route table and its valibot schemas. */
 export function buildOpenApiDocument(api: ApiDescription): OpenApiDocument {
   const { routes } = api;
@@ -322,6 +458,7 @@ export function buildOpenApiDocument(api: ApiDescription): OpenApiDocument {
   for (const route of routes) {
     if (!(route.tag in api.tags)) throw new Error(`${route.operationId}: its tag ${route.tag} has no description`);
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, api.components, routes, api.examples);
+    if (route.preflight) paths[route.path]!.options = preflightOperation(route);
   }
   for (const [name, webhook] of Object.entries(api.webhooks ?? {})) {
     if (!(webhook.tag in api.tags)) throw new Error(`webhook ${name}: its tag ${webhook.tag} has no description`);
@@ -340,18 +477,7 @@ export function buildOpenApiDocument(api: ApiDescription): OpenApiDocument {
       // Not open source: an SPDX reference to the terms the API is licensed under, not a public licence.
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
-    servers: [
-      {
-        url: '{base_url}',
-        description: 'The API: npm start serves it locally; deployed, it is the API stack’s output',
-        variables: {
-          base_url: {
-            default: LOCAL_BASE_URL,
-            description: 'http://localhost:3000 for npm start; deployed, the API stack’s ApiUrl output, e.g. https://abc123.execute-api.ap-southeast-2.amazonaws.com/prod',
-          },
-        },
-      },
-    ],
+    servers: serversOf(undefined),
     security: [{ [SECURITY_SCHEME]: [] }],
     tags,
     paths,

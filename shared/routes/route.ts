@@ -44,6 +44,13 @@ export interface OutgoingWebhook {
   answers: Readonly<Record<string, { description: string; headers?: Readonly<Record<string, string>> }>>;
 }
 
+/** A request header an operation reads, as the document declares it. */
+export interface RequestHeaderDoc {
+  description: string;
+  /** Its JSON Schema: every value a client sends is bounded (a length, a pattern or a format). */
+  schema: Record<string, unknown>;
+}
+
 export interface RouteRequest {
   path?: Schema;
   query?: Schema;
@@ -104,6 +111,16 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
   requestExample?: unknown;
   /** Per-status documentation: a body other than the envelope, or examples. */
   responses?: Record<number, ResponseDoc>;
+  /**
+   * Request headers the operation reads, beyond Authorization and the Idempotency-Key every POST and PATCH takes
+   * (If-None-Match, a sender's signature): name → its description and schema, declared as header parameters.
+   */
+  requestHeaders?: Record<string, RequestHeaderDoc>;
+  /**
+   * The bodies of a route that reads its raw body itself (no `request.body`), as the document describes them:
+   * media type → the schema of what it takes in that type.
+   */
+  requestBodies?: Record<string, Schema>;
   /** Files from node_modules the function reads at run time; the stack copies each beside the function's bundle. */
   assets?: string[];
   /** Its own throttle at API Gateway, below the stage's: a public route one noisy sender must not let starve the rest. */

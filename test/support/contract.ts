@@ -1,6 +1,6 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { openApiDocument } from '../../functions/meta/document';
+import { buildDocument } from '../../functions/meta/document';
 
 /**
  * Holds every response the tests receive to the OpenAPI document the API serves: the operation for
@@ -12,7 +12,7 @@ type Json = Record<string, any>;
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 const DOCUMENT_ID = 'urn:sales-pipeline:openapi';
-const document = openApiDocument().value as Json;
+const document = buildDocument() as Json;
 // Amounts are multiples of 0.01, which binary floating point divides only approximately.
 const ajv = new Ajv2020({ allErrors: true, strict: false, multipleOfPrecision: 9 });
 addFormats(ajv);
