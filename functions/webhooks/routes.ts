@@ -1,7 +1,7 @@
 import { MAX_WEBHOOKS_PER_ORGANIZATION } from './schema';
 import { CreateWebhookBody, DELIVERY_STATUSES, RedeliverEventBody, WebhookDeliveryResponse, UpdateWebhookBody, WebhookDeleted, WebhookDeliveryListQuery, WebhookDeliveryPage, WebhookIdPath, WebhookListQuery, WebhookPage, WebhookResponse, WebhookSecretResponse, WebhookTestEvent, WebhookTestResponse } from './schema';
 import { defineRoute, type OutgoingWebhook } from '../../shared/routes/route';
-import { webhookSettings } from '../../shared/webhooks/settings';
+import { WEBHOOK_LIMITS } from '../../shared/webhooks/limits';
 import { Event, EventIdPath, EVENT_RETENTION_DAYS } from '../events/schema';
 import { webhook } from './examples';
 
@@ -149,8 +149,8 @@ export const redeliverEvent = defineRoute({
 
 export const webhookRoutes = [createWebhook, listWebhooks, getWebhook, updateWebhook, deleteWebhook, rotateWebhookSecret, listWebhookDeliveries, testWebhook, redeliverEvent];
 
-const TIMEOUT_SECONDS = webhookSettings.timeoutMs / 1000;
-const LONGEST_WAIT_HOURS = webhookSettings.maxDelaySeconds / 3600;
+const TIMEOUT_SECONDS = WEBHOOK_LIMITS.timeoutMs / 1000;
+const LONGEST_WAIT_HOURS = WEBHOOK_LIMITS.maxDelaySeconds / 3600;
 
 /**
  * What a receiver is sent (the document's OpenAPI 3.1 `webhooks`): every event, and the test event, each a POST

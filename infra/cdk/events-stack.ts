@@ -14,7 +14,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { RECEIPT_EVENT_TYPES } from '../../shared/sms/receipt-types';
-import { webhookSettings } from '../../shared/webhooks/settings';
+import { WEBHOOK_LIMITS } from '../../shared/webhooks/limits';
 import { SCHEDULED_JOBS, WORKER_HANDLERS } from '../../functions/resources';
 import type { DeploymentOptions } from './options';
 import { ServiceFunction } from './service-function';
@@ -47,7 +47,7 @@ export const deliveryQueueNames = (tableName: string) => ({ queue: `${tableName}
 export const DELIVERY_BATCH = (() => {
   const size = 3;
   const marginPerMessageMs = 5_000;
-  const functionTimeout = Duration.seconds(Math.ceil((size * (webhookSettings.timeoutMs + marginPerMessageMs)) / 1000));
+  const functionTimeout = Duration.seconds(Math.ceil((size * (WEBHOOK_LIMITS.timeoutMs + marginPerMessageMs)) / 1000));
   return { size, functionTimeout, visibilityTimeout: Duration.seconds(6 * functionTimeout.toSeconds()) };
 })();
 

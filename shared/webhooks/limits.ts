@@ -1,0 +1,12 @@
+/**
+ * The delivery schedule's fixed limits, apart from shared/webhooks/settings.ts, which reads the environment at import:
+ * the document's text and the stack read these without reading it before the process has set it.
+ */
+export const WEBHOOK_LIMITS = {
+  /** A receiver answering slower than this counts as failed. */
+  timeoutMs: 10_000,
+  /** Retries stop this long after the first attempt; a subscription failing this long is disabled. */
+  giveUpAfterMs: 24 * 3_600_000,
+  /** The longest wait between two attempts. */
+  maxDelaySeconds: 3_600,
+} as const;
