@@ -76,6 +76,18 @@ describe('the bundled functions', () => {
     expect(Object.keys(mcp.inputs).filter((input) => /node_modules\/@(aws-sdk|smithy)\//.test(input))).toEqual([]);
   });
 
+  it('keeps the authorizers to their own reads: neither bundles a route table or another resource', () => {
+    // Every request waits on an authorizer's cold start before its function's: it carries only the key or endpoint lookup.
+    // The API key's authorizer reads the key and the organization's counterShards; the inbound one, the endpoint.
+    const owned = { authorizer: ['functions/authorizer.ts', 'functions/organization/'], 'inbound-endpoints/authorizer': ['functions/inbound-endpoints/', 'functions/organization/counter-shards'] };
+    for (const [module, own] of Object.entries(owned)) {
+      const [, bundle] = Object.entries(outputs).find(([file]) => file.endsWith(`/${module}.mjs`))!;
+      const ours = Object.keys(bundle.inputs).filter((input) => input.startsWith('functions/'));
+      expect(ours.filter((input) => !own.some((prefix) => input.startsWith(prefix))), module).toEqual([]);
+      expect(ours.filter((input) => input.endsWith('/routes.ts')), module).toEqual([]);
+    }
+  });
+
   it('list leads from DynamoDB when run as the bundle Lambda receives', async () => {
     const { organizationId } = await createOrganizationWithKey('Bundle Co', { demo: true });
     const { handler } = await bundled(handlerOf(routes.find((route) => route.operationId === 'listLeads')!));

@@ -1,3 +1,4 @@
+import { INBOUND_POST_BODIES } from './post-bodies';
 import { IngestedInquiry } from '../inquiries/ingestion-schema';
 import {
   CreateInboundEndpointBody,
@@ -7,7 +8,6 @@ import {
   InboundEndpointListQuery,
   InboundEndpointPage,
   InboundEndpointResponse,
-  INBOUND_POST_BODIES,
   InboundQuery,
   UpdateInboundEndpointBody,
   MAX_CALL_PLATFORM_BYTES,
