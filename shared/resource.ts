@@ -24,6 +24,8 @@ export interface EventSource {
   entity: string;
   /** Every type it emits, `resource.action`: webhook subscriptions and `GET /v1/events` name these. */
   types: readonly string[];
+  /** The document's named schema its events' `data` is (`Lead`, `CompanyNote`): the record as the API answers it. */
+  data: string;
   /** The types among `types` whose events carry `previousAttributes` (its `*.updated`). */
   updatedTypes?: readonly string[];
   eventsOf: (change: ItemChange) => ItemEvent[];
@@ -71,10 +73,11 @@ export function changedAttributes(before: Item, after: Item): Item {
  * fields' previous values; one that changes nothing the API shows but bookkeeping (a version bump, `updatedAt`)
  * emits nothing.
  */
-export function lifecycleEvents(options: { entity: string; toData: (item: Item) => Item; created?: string; updated?: string; deleted?: string }): EventSource {
-  const { entity, toData, created, updated, deleted } = options;
+export function lifecycleEvents(options: { entity: string; data: string; toData: (item: Item) => Item; created?: string; updated?: string; deleted?: string }): EventSource {
+  const { entity, data, toData, created, updated, deleted } = options;
   return {
     entity,
+    data,
     types: [created, updated, deleted].filter((type) => type !== undefined),
     updatedTypes: updated ? [updated] : [],
     eventsOf: ({ kind, oldItem, newItem }) => {

@@ -6,6 +6,7 @@ import { recordEvents } from '../functions/events/store';
 import { changedAttributes } from '../shared/resource';
 import { setSmsSender } from '../shared/sms/sender';
 import { useTestApi, type Client } from './support/api';
+import { lead as leadExample } from '../functions/leads/examples';
 import { created, createProduct, createService, createTransfer, fixedProduct, ISO_MS, itemsOf } from './support/fixtures';
 
 const api = useTestApi({ events: true });
@@ -147,7 +148,7 @@ describe('GET /v1/events', () => {
   it('lists only the last 30 days, though DynamoDB may not yet have deleted older events', async () => {
     const { client, organizationId } = await api.organization();
     const daysAgo = (days: number) => Date.now() - days * 86_400_000;
-    const event = (at: number, sequence: string, email: string) => ({ id: eventIdOf(at, sequence), type: 'lead.created' as const, occurredAt: new Date(at).toISOString(), organizationId, data: { email } });
+    const event = (at: number, sequence: string, email: string) => ({ id: eventIdOf(at, sequence), type: 'lead.created' as const, occurredAt: new Date(at).toISOString(), organizationId, data: { ...leadExample, email } });
     const recent = event(daysAgo(29.9), '100', 'recent@example.com');
     const expired = event(daysAgo(30.1), '101', 'expired@example.com');
     await recordEvents([recent, expired]);

@@ -14,6 +14,7 @@ import { staleFiles } from '../functions/meta/generated';
 import { authorizerOf } from '../shared/routes/route';
 import { EVENT_TYPES } from '../functions/events/types';
 import { useTestApi } from './support/api';
+import { validatorAt } from './support/contract';
 
 type Json = Record<string, any>;
 
@@ -49,12 +50,28 @@ describe('the OpenAPI document', () => {
     const emitted = resources.flatMap((resource) => (resource.events ?? []).flatMap((source) => source.types));
     expect(emitted).toContain('sms.received');
     expect([...EVENT_TYPES]).toEqual(emitted);
-    // Two shapes: the `*.updated` types, which carry previousAttributes (required), and every other type, without it.
-    const shapes = (document.components.schemas.Event as unknown as { oneOf: { properties: { type: { enum: string[] } }; required: string[] }[] }).oneOf;
+    // The `*.updated` types carry previousAttributes (required), every other type does not; and each type's data is
+    // the record its source names (a lead.created's data is a Lead), so a generated client types it.
+    const shapes = (document.components.schemas.Event as unknown as { oneOf: { properties: { type: { enum: string[] }; data: { $ref: string } }; required: string[] }[] }).oneOf;
     const updated = resources.flatMap((resource) => (resource.events ?? []).flatMap((source) => source.updatedTypes ?? []));
     expect(updated).toContain('lead.updated');
-    expect(shapes.map((shape) => shape.properties.type.enum)).toEqual([updated, emitted.filter((type) => !updated.includes(type))]);
-    expect(shapes.map((shape) => shape.required.includes('previousAttributes'))).toEqual([true, false]);
+    const typesWhere = (previous: boolean) => shapes.filter((shape) => shape.required.includes('previousAttributes') === previous).flatMap((shape) => shape.properties.type.enum);
+    expect(typesWhere(true).sort()).toEqual([...updated].sort());
+    expect(typesWhere(false).sort()).toEqual(emitted.filter((type) => !updated.includes(type)).sort());
+    const dataOf = new Map(shapes.flatMap((shape) => shape.properties.type.enum.map((type) => [type, shape.properties.data.$ref.split('/').pop()])));
+    const sources = resources.flatMap((resource) => resource.events ?? []);
+    expect(Object.fromEntries(dataOf)).toEqual(Object.fromEntries(sources.flatMap((source) => source.types.map((type) => [type, source.data]))));
+    expect([dataOf.get('lead.created'), dataOf.get('lead.note_added'), dataOf.get('company_note.deleted'), dataOf.get('sms.received')]).toEqual(['Lead', 'LeadActivity', 'CompanyNote', 'Sms']);
+  });
+
+  it("refuses, by the document, an event whose data is not the record its type names", () => {
+    const validate = validatorAt('/components/schemas/Event');
+    const base = { id: 'evt_01JCZ59Q4R5S6T7V8W9X0Y1Z2A', occurredAt: '2026-11-02T21:14:09.000Z', organizationId: 'org_01JA0000000000000000000000' };
+    const lead = componentExamples.Lead as Record<string, unknown>;
+    expect(validate({ ...base, type: 'lead.created', data: lead })).toBe(true);
+    expect(validate({ ...base, type: 'lead.created', data: componentExamples.Company })).toBe(false);
+    expect(validate({ ...base, type: 'company.created', data: lead })).toBe(false);
+    expect(validate({ ...base, type: 'lead.updated', data: lead, previousAttributes: { status: 'NEW' } })).toBe(true);
   });
 
   it('is a valid OpenAPI 3.1 document', async () => {

@@ -2477,13 +2477,11 @@ export interface components {
         Event: {
             id: string;
             /** @enum {string} */
-            type: "lead.updated" | "appointment.updated" | "company.updated" | "company_note.updated" | "member.updated" | "service.updated" | "scenario.updated" | "product.updated" | "transfer.updated" | "policy.updated" | "faq.updated";
+            type: "lead.updated";
             /** Format: date-time */
             occurredAt: string;
             organizationId: string;
-            data: {
-                [key: string]: unknown;
-            };
+            data: components["schemas"]["Lead"];
             /** @description The fields of `data` the update changed, each with its value before the change (`data` holds the new values), as Stripe’s `previous_attributes`: top-level fields, each whole; a field the update added is null. `updatedAt` is bookkeeping and never listed; keys, versions and counters kept beside the record are not part of `data`. An update that changes nothing else emits no event, so this holds at least one field. */
             previousAttributes: {
                 [key: string]: unknown;
@@ -2491,13 +2489,243 @@ export interface components {
         } | {
             id: string;
             /** @enum {string} */
-            type: "lead.created" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "hold.created" | "company.created" | "company.deleted" | "company_note.created" | "company_note.deleted" | "member.created" | "member.deleted" | "service.created" | "service.deleted" | "scenario.created" | "scenario.deleted" | "product.created" | "product.deleted" | "transfer.created" | "transfer.deleted" | "policy.created" | "policy.deleted" | "faq.created" | "faq.deleted";
+            type: "appointment.updated";
             /** Format: date-time */
             occurredAt: string;
             organizationId: string;
-            data: {
+            data: components["schemas"]["Appointment"];
+            /** @description The fields of `data` the update changed, each with its value before the change (`data` holds the new values), as Stripe’s `previous_attributes`: top-level fields, each whole; a field the update added is null. `updatedAt` is bookkeeping and never listed; keys, versions and counters kept beside the record are not part of `data`. An update that changes nothing else emits no event, so this holds at least one field. */
+            previousAttributes: {
                 [key: string]: unknown;
             };
+        } | {
+            id: string;
+            /** @enum {string} */
+            type: "company.updated";
+            /** Format: date-time */
+            occurredAt: string;
+            organizationId: string;
+            data: components["schemas"]["Company"];
+            /** @description The fields of `data` the update changed, each with its value before the change (`data` holds the new values), as Stripe’s `previous_attributes`: top-level fields, each whole; a field the update added is null. `updatedAt` is bookkeeping and never listed; keys, versions and counters kept beside the record are not part of `data`. An update that changes nothing else emits no event, so this holds at least one field. */
+            previousAttributes: {
+                [key: string]: unknown;
+            };
+        } | {
+            id: string;
+            /** @enum {string} */
+            type: "company_note.updated";
+            /** Format: date-time */
+            occurredAt: string;
+            organizationId: string;
+            data: components["schemas"]["CompanyNote"];
+            /** @description The fields of `data` the update changed, each with its value before the change (`data` holds the new values), as Stripe’s `previous_attributes`: top-level fields, each whole; a field the update added is null. `updatedAt` is bookkeeping and never listed; keys, versions and counters kept beside the record are not part of `data`. An update that changes nothing else emits no event, so this holds at least one field. */
+            previousAttributes: {
+                [key: string]: unknown;
+            };
+        } | {
+            id: string;
+            /** @enum {string} */
+            type: "member.updated";
+            /** Format: date-time */
+            occurredAt: string;
+            organizationId: string;
+            data: components["schemas"]["Member"];
+            /** @description The fields of `data` the update changed, each with its value before the change (`data` holds the new values), as Stripe’s `previous_attributes`: top-level fields, each whole; a field the update added is null. `updatedAt` is bookkeeping and never listed; keys, versions and counters kept beside the record are not part of `data`. An update that changes nothing else emits no event, so this holds at least one field. */
+            previousAttributes: {
+                [key: string]: unknown;
+            };
+        } | {
+            id: string;
+            /** @enum {string} */
+            type: "service.updated";
+            /** Format: date-time */
+            occurredAt: string;
+            organizationId: string;
+            data: components["schemas"]["Service"];
+            /** @description The fields of `data` the update changed, each with its value before the change (`data` holds the new values), as Stripe’s `previous_attributes`: top-level fields, each whole; a field the update added is null. `updatedAt` is bookkeeping and never listed; keys, versions and counters kept beside the record are not part of `data`. An update that changes nothing else emits no event, so this holds at least one field. */
+            previousAttributes: {
+                [key: string]: unknown;
+            };
+        } | {
+            id: string;
+            /** @enum {string} */
+            type: "scenario.updated";
+            /** Format: date-time */
+            occurredAt: string;
+            organizationId: string;
+            data: components["schemas"]["Scenario"];
+            /** @description The fields of `data` the update changed, each with its value before the change (`data` holds the new values), as Stripe’s `previous_attributes`: top-level fields, each whole; a field the update added is null. `updatedAt` is bookkeeping and never listed; keys, versions and counters kept beside the record are not part of `data`. An update that changes nothing else emits no event, so this holds at least one field. */
+            previousAttributes: {
+                [key: string]: unknown;
+            };
+        } | {
+            id: string;
+            /** @enum {string} */
+            type: "product.updated";
+            /** Format: date-time */
+            occurredAt: string;
+            organizationId: string;
+            data: components["schemas"]["Product"];
+            /** @description The fields of `data` the update changed, each with its value before the change (`data` holds the new values), as Stripe’s `previous_attributes`: top-level fields, each whole; a field the update added is null. `updatedAt` is bookkeeping and never listed; keys, versions and counters kept beside the record are not part of `data`. An update that changes nothing else emits no event, so this holds at least one field. */
+            previousAttributes: {
+                [key: string]: unknown;
+            };
+        } | {
+            id: string;
+            /** @enum {string} */
+            type: "transfer.updated";
+            /** Format: date-time */
+            occurredAt: string;
+            organizationId: string;
+            data: components["schemas"]["Transfer"];
+            /** @description The fields of `data` the update changed, each with its value before the change (`data` holds the new values), as Stripe’s `previous_attributes`: top-level fields, each whole; a field the update added is null. `updatedAt` is bookkeeping and never listed; keys, versions and counters kept beside the record are not part of `data`. An update that changes nothing else emits no event, so this holds at least one field. */
+            previousAttributes: {
+                [key: string]: unknown;
+            };
+        } | {
+            id: string;
+            /** @enum {string} */
+            type: "policy.updated";
+            /** Format: date-time */
+            occurredAt: string;
+            organizationId: string;
+            data: components["schemas"]["Policy"];
+            /** @description The fields of `data` the update changed, each with its value before the change (`data` holds the new values), as Stripe’s `previous_attributes`: top-level fields, each whole; a field the update added is null. `updatedAt` is bookkeeping and never listed; keys, versions and counters kept beside the record are not part of `data`. An update that changes nothing else emits no event, so this holds at least one field. */
+            previousAttributes: {
+                [key: string]: unknown;
+            };
+        } | {
+            id: string;
+            /** @enum {string} */
+            type: "faq.updated";
+            /** Format: date-time */
+            occurredAt: string;
+            organizationId: string;
+            data: components["schemas"]["Faq"];
+            /** @description The fields of `data` the update changed, each with its value before the change (`data` holds the new values), as Stripe’s `previous_attributes`: top-level fields, each whole; a field the update added is null. `updatedAt` is bookkeeping and never listed; keys, versions and counters kept beside the record are not part of `data`. An update that changes nothing else emits no event, so this holds at least one field. */
+            previousAttributes: {
+                [key: string]: unknown;
+            };
+        } | {
+            id: string;
+            /** @enum {string} */
+            type: "lead.created" | "lead.deleted";
+            /** Format: date-time */
+            occurredAt: string;
+            organizationId: string;
+            data: components["schemas"]["Lead"];
+        } | {
+            id: string;
+            /** @enum {string} */
+            type: "lead.note_added";
+            /** Format: date-time */
+            occurredAt: string;
+            organizationId: string;
+            data: components["schemas"]["LeadActivity"];
+        } | {
+            id: string;
+            /** @enum {string} */
+            type: "inquiry.created";
+            /** Format: date-time */
+            occurredAt: string;
+            organizationId: string;
+            data: components["schemas"]["InquiryListItem"];
+        } | {
+            id: string;
+            /** @enum {string} */
+            type: "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received";
+            /** Format: date-time */
+            occurredAt: string;
+            organizationId: string;
+            data: components["schemas"]["Sms"];
+        } | {
+            id: string;
+            /** @enum {string} */
+            type: "appointment.created";
+            /** Format: date-time */
+            occurredAt: string;
+            organizationId: string;
+            data: components["schemas"]["Appointment"];
+        } | {
+            id: string;
+            /** @enum {string} */
+            type: "hold.created";
+            /** Format: date-time */
+            occurredAt: string;
+            organizationId: string;
+            data: components["schemas"]["Hold"];
+        } | {
+            id: string;
+            /** @enum {string} */
+            type: "company.created" | "company.deleted";
+            /** Format: date-time */
+            occurredAt: string;
+            organizationId: string;
+            data: components["schemas"]["Company"];
+        } | {
+            id: string;
+            /** @enum {string} */
+            type: "company_note.created" | "company_note.deleted";
+            /** Format: date-time */
+            occurredAt: string;
+            organizationId: string;
+            data: components["schemas"]["CompanyNote"];
+        } | {
+            id: string;
+            /** @enum {string} */
+            type: "member.created" | "member.deleted";
+            /** Format: date-time */
+            occurredAt: string;
+            organizationId: string;
+            data: components["schemas"]["Member"];
+        } | {
+            id: string;
+            /** @enum {string} */
+            type: "service.created" | "service.deleted";
+            /** Format: date-time */
+            occurredAt: string;
+            organizationId: string;
+            data: components["schemas"]["Service"];
+        } | {
+            id: string;
+            /** @enum {string} */
+            type: "scenario.created" | "scenario.deleted";
+            /** Format: date-time */
+            occurredAt: string;
+            organizationId: string;
+            data: components["schemas"]["Scenario"];
+        } | {
+            id: string;
+            /** @enum {string} */
+            type: "product.created" | "product.deleted";
+            /** Format: date-time */
+            occurredAt: string;
+            organizationId: string;
+            data: components["schemas"]["Product"];
+        } | {
+            id: string;
+            /** @enum {string} */
+            type: "transfer.created" | "transfer.deleted";
+            /** Format: date-time */
+            occurredAt: string;
+            organizationId: string;
+            data: components["schemas"]["Transfer"];
+        } | {
+            id: string;
+            /** @enum {string} */
+            type: "policy.created" | "policy.deleted";
+            /** Format: date-time */
+            occurredAt: string;
+            organizationId: string;
+            data: components["schemas"]["Policy"];
+        } | {
+            id: string;
+            /** @enum {string} */
+            type: "faq.created" | "faq.deleted";
+            /** Format: date-time */
+            occurredAt: string;
+            organizationId: string;
+            data: components["schemas"]["Faq"];
         };
         /**
          * @example {

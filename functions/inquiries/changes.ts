@@ -6,6 +6,7 @@ export const changes: ResourceChanges = {
   events: [
     lifecycleEvents({
       entity: 'INQUIRY',
+      data: 'InquiryListItem',
       // The external id is the integrator's own key, for retries; events carry the inquiry as lists show it.
       toData: (item) => {
         const { externalInquiryId: _external, ...summary } = fromInquiryItem(item);

@@ -1,7 +1,7 @@
 import { CompressibleJson } from '../../shared/http/compressible-text';
 import { buildOpenApiDocument, servedFrom, type ApiDescription } from '../../shared/openapi/document';
 import type { OpenApiDocument } from '../../shared/openapi/schemas';
-import { componentExamples, componentSchemas, outgoingWebhooks, routes, tags } from '../resources';
+import { componentExamples, componentSchemas, outgoingWebhooks, resources, routes, tags } from '../resources';
 
 /** The document's opening: what the API is, and what holds for every operation. */
 const DESCRIPTION = `A sales pipeline for trades businesses: leads, inquiries, services, products, transfers, policies, FAQs and SMS.
@@ -26,7 +26,35 @@ export const API: ApiDescription = {
   webhooks: outgoingWebhooks,
 };
 
-export const buildDocument = (): OpenApiDocument => buildOpenApiDocument(API);
+/** Each event type's `data`: the named schema of the record its event source emits. */
+const EVENT_DATA = new Map(resources.flatMap((resource) => resource.events ?? []).flatMap((source) => source.types.map((type) => [type, source.data] as const)));
+
+type Json = Record<string, any>;
+
+/**
+ * The Event schema with `data` typed by `type`. The code keeps one Event (GET /v1/events and the webhooks handlers
+ * would otherwise bundle every resource's schemas); the document splits each of its variants by the record its types
+ * carry, so a client generated from it reads a `lead.created`'s data as a Lead.
+ */
+function withTypedEventData(document: OpenApiDocument): OpenApiDocument {
+  const schemas = (document as Json).components.schemas as Json;
+  const { oneOf, ...rest } = schemas.Event as Json;
+  const variants = (oneOf as Json[]).flatMap((variant) => {
+    const byData = new Map<string, string[]>();
+    for (const type of variant.properties.type.enum as string[]) {
+      const data = EVENT_DATA.get(type);
+      if (!data || !schemas[data]) throw new Error(`Event type ${type} names no data schema of the document (${data})`);
+      byData.set(data, [...(byData.get(data) ?? []), type]);
+    }
+    return [...byData].map(([data, types]) => ({
+      ...variant,
+      properties: { ...variant.properties, type: { ...variant.properties.type, enum: types }, data: { $ref: `#/components/schemas/${data}` } },
+    }));
+  });
+  return { ...document, components: { ...(document as Json).components, schemas: { ...schemas, Event: { oneOf: variants, ...rest } } } } as OpenApiDocument;
+}
+
+export const buildDocument = (): OpenApiDocument => withTypedEventData(buildOpenApiDocument(API));
 
 /** Documents served are kept per base URL, a few: a function is reached at its API's URL and perhaps a custom domain. */
 const MAX_KEPT = 8;

@@ -3,6 +3,6 @@ import { policies as collection } from './collection';
 
 /** What the stream consumer reads of this resource, apart from its routes (functions/resource-changes.ts): its events and the records the audit log attributes. */
 export const changes: ResourceChanges = {
-  events: [lifecycleEvents({ entity: 'POLICY', toData: collection.fromItem, created: 'policy.created', updated: 'policy.updated', deleted: 'policy.deleted' })],
+  events: [lifecycleEvents({ entity: 'POLICY', data: 'Policy', toData: collection.fromItem, created: 'policy.created', updated: 'policy.updated', deleted: 'policy.deleted' })],
   audited: [collection.audited],
 };

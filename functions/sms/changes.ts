@@ -6,6 +6,7 @@ const STATUS_EVENTS: Partial<Record<string, string>> = { SENT: 'sms.sent', DELIV
 /** An SMS message emits when its status reaches one with an event, as GET /v1/sms/{smsId} answers it (its lead, thread and inquiry). */
 const messageEvents: EventSource = {
   entity: 'SMS_MESSAGE',
+  data: 'Sms',
   types: Object.values(STATUS_EVENTS) as string[],
   eventsOf: ({ oldItem, newItem }) => {
     const type = newItem && newItem.status !== oldItem?.status ? STATUS_EVENTS[String(newItem.status)] : undefined;
