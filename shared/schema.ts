@@ -118,18 +118,22 @@ export const Instant = (name: string, description: string) =>
     v.description(description),
   );
 
-export const Timestamp = v.pipe(v.string(), v.isoTimestamp());
+/** A stored time as the API answers it: RFC 3339, T and Z as the sender wrote them in a record kept as sent. */
+export const Timestamp = v.pipe(v.string(), v.check(isDateTimeText), DATE_TIME);
 
 /** Control characters other than tab, line feed and carriage return: never part of text a person wrote. */
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 /**
  * Unicode's format characters (Cf) of the Basic Multilingual Plane, such as the zero-width space, written out rather
- * than as `\p{Cf}`: the document's pattern must compile outside JavaScript too (Python's `re` has no `\p{…}`), and
- * the check and the pattern are one list.
+ * than as `\p{Cf}`: the document's pattern must compile in every validator (Python's `re` has no `\p{…}`, and
+ * validators that read a pattern by UTF-16 unit cannot take a range of characters beyond the plane either).
  */
 const FORMAT_CHARACTERS = '\\u00AD\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890\\u0891\\u08E2\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uFEFF\\uFFF9-\\uFFFB';
-/** Characters that show nothing: white space and format characters. */
-const INVISIBLE = new RegExp(`[\\s${FORMAT_CHARACTERS}]`, 'g');
+/**
+ * Characters that show nothing: white space and format characters, all of them. Text of nothing but format characters
+ * beyond the plane (tag characters, musical formatting) is refused here though the document's pattern takes it.
+ */
+const INVISIBLE = new RegExp(`[\\s${FORMAT_CHARACTERS}\\u{110BD}\\u{110CD}\\u{13430}-\\u{1343F}\\u{1BCA0}-\\u{1BCA3}\\u{1D173}-\\u{1D17A}\\u{E0001}\\u{E0020}-\\u{E007F}]`, 'gu');
 
 /** What every free-text field accepts, in words and as the document's pattern (the checks above, read as one). */
 export const TEXT_RULE = 'Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return.';

@@ -188,6 +188,10 @@ describe('names as people type them', () => {
   it.each([
     ['a control character', '\u0000'],
     ['only zero-width spaces', '\u200b\u200b'],
+    // Format characters (Cf) outside the Basic Multilingual Plane show nothing either: Unicode tag characters, the
+    // musical symbols' beam and slur controls.
+    ['only Unicode tag characters', '\u{E0054}\u{E0061}\u{E0070}'],
+    ['only musical format characters', '\u{1D173}\u{1D174}'],
     ['a bell in a name', 'Tap\u0007washer'],
   ])('refuses a name of %s (400 naming it) and reserves nothing', async (_, name) => {
     const { client } = await api.organization();

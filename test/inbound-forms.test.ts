@@ -336,6 +336,6 @@ describe('POST /v1/inbound/{inboundEndpointId} in the document, as a generated c
     expect([first.status, repeat.status]).toEqual([201, 200]);
     expect(((await repeat.json()) as { inquiry: { id: string } }).inquiry.id).toBe(((await first.json()) as { inquiry: { id: string } }).inquiry.id);
     const headers = (operation().parameters as Array<{ in: string; name: string }>).filter((parameter) => parameter.in === 'header').map((parameter) => parameter.name.toLowerCase());
-    expect(headers.sort()).toEqual(['authorization', 'idempotency-key', 'origin', 'webhook-id', 'webhook-signature', 'webhook-timestamp', 'x-retell-signature', 'x-vapi-secret']);
+    expect(headers.sort()).toEqual(['idempotency-key', 'origin', 'webhook-id', 'webhook-signature', 'webhook-timestamp', 'x-retell-signature', 'x-vapi-secret']);
   });
 });

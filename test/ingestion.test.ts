@@ -174,6 +174,16 @@ describe('POST /v1/inquiries', () => {
     expect((await client.get('/v1/leads')).body.totalCount).toBe(2);
   });
 
+  it('takes createdAt and the record’s times with RFC 3339’s lower-case t and z, as the document’s date-time format and every other instant do', async () => {
+    // RFC 3339 §5.6: "T" and "Z" may alternatively be lower case; the document declares these fields format date-time.
+    const { client } = await api.organization();
+    const res = await client.post('/v1/inquiries', { source: 'EMAIL', lead: { email: 'lower@example.com' }, createdAt: '2026-11-20t10:00:00.000z', data: { ...email, receivedAt: '2026-11-20t10:00:00.000z' } });
+    expect(res.status).toBe(201);
+    expect(res.body.inquiry.createdAt).toBe('2026-11-20T10:00:00.000Z');
+    const single = (await client.get(`/v1/inquiries/${res.body.inquiry.id}`)).body;
+    expect(Date.parse(single.data.receivedAt)).toBe(Date.parse('2026-11-20T10:00:00.000Z'));
+  });
+
   it.each([
     ['no email or phone', { source: 'EMAIL', lead: { name: 'Nobody' }, data: email }, 'lead'],
     ['an SMS source', { source: 'SMS', lead: { email: 'a@example.com' }, data: {} }, 'source'],

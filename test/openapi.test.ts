@@ -132,6 +132,19 @@ describe('the OpenAPI document', () => {
     expect(operationOf({ method: 'GET', path: '/docs' }).security).toEqual([]);
   });
 
+  it('declares no header parameter named Authorization, Accept or Content-Type, which OpenAPI tools must ignore', () => {
+    // OpenAPI 3.1.0, Parameter Object: 'If in is "header" and the name field is "Accept", "Content-Type" or
+    // "Authorization", the parameter definition SHALL be ignored.' A credential an operation takes is a security
+    // scheme (the inbound post's Vapi Bearer token), else generated clients never send it.
+    const ignored = ['authorization', 'accept', 'content-type'];
+    const declared = Object.entries(document.paths as Record<string, Record<string, Json>>).flatMap(([path, item]) =>
+      Object.entries(item).flatMap(([method, operation]) =>
+        ((operation.parameters ?? []) as Json[]).filter((parameter) => parameter.in === 'header' && ignored.includes(String(parameter.name).toLowerCase())).map((parameter) => `${method.toUpperCase()} ${path} ${parameter.name}`),
+      ),
+    );
+    expect(declared).toEqual([]);
+  });
+
   it('names one server, the base URL, which in the committed copy is the local API', () => {
     expect(document.servers).toEqual([expect.objectContaining({ url: '{base_url}', variables: { base_url: expect.objectContaining({ default: 'http://localhost:3000' }) } })]);
   });

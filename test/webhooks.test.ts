@@ -320,6 +320,33 @@ describe('webhook deliveries', () => {
     expect((deliveryQueue() as LocalDeliveryQueue).deadLettered.filter((job) => job.webhookId === webhook.id)).toEqual([]);
   });
 
+  it('keeps a subscription enabled when a URL it no longer posts to answers 410 Gone: only its receiver may ask for no more', async () => {
+    // Standard Webhooks: 410 Gone is the *endpoint* saying it wants no more webhooks. The subscription moved to another
+    // URL while this attempt was in flight, so the old URL's 410 says nothing about where it now posts.
+    const { client, organizationId } = await api.organization();
+    const current = await receiver();
+    let webhookId = '';
+    const former = await answering((response) => {
+      void client.patch(`/v1/webhooks/${webhookId}`, { url: current.url }).then((moved) => {
+        expect(moved.status).toBe(200);
+        response.writeHead(410).end();
+      });
+    });
+    const webhook = await subscribe(client, former.url, ['lead.created']);
+    webhookId = webhook.id;
+    const at = new Date().toISOString();
+    const event = { id: newId('evt'), type: 'lead.created', occurredAt: at, organizationId, data: {} };
+    // The retry the attempt queues (to the new URL) is no part of this test.
+    const queued = vi.spyOn(deliveryQueue(), 'send').mockResolvedValue(undefined);
+    try {
+      await deliver({ organizationId, webhookId: webhook.id, event, attempt: 1, firstQueuedAt: at, notBefore: at });
+    } finally {
+      queued.mockRestore();
+    }
+    expect(former.requests()).toBe(1);
+    expect((await client.get(`/v1/webhooks/${webhook.id}`)).body.webhook).toMatchObject({ url: current.url, isEnabled: true, disabledReason: null });
+  });
+
   it.each([503, 429])('waits at least the Retry-After (delta-seconds) a %i asks for before retrying, and shows it as the next attempt', async (status) => {
     // Standard Webhooks: a Retry-After (as on 503 Service Unavailable) should be taken into account when scheduling
     // the next attempt; 429 asks the sender to throttle.

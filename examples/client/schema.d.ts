@@ -9578,8 +9578,6 @@ export interface operations {
                 "x-retell-signature"?: string;
                 /** @description For format vapi: the endpoint’s secret, as Vapi sends its server secret. */
                 "x-vapi-secret"?: string;
-                /** @description Bearer <the endpoint’s secret>, for format vapi: Vapi’s Bearer credential, instead of x-vapi-secret. */
-                Authorization?: string;
                 /** @description A browser page’s origin (CORS): when the endpoint lists it in `allowedOrigins`, the answer carries Access-Control-Allow-Origin and Vary: Origin. */
                 Origin?: string;
             };

@@ -132,7 +132,7 @@ const INBOUND_HEADERS = {
     schema: { type: 'string', pattern: '^v=[0-9]{1,16},d=[0-9a-f]{64}$' },
   },
   'x-vapi-secret': { description: 'For format vapi: the endpoint’s secret, as Vapi sends its server secret.', schema: { type: 'string', maxLength: 500 } },
-  Authorization: { description: 'Bearer <the endpoint’s secret>, for format vapi: Vapi’s Bearer credential, instead of x-vapi-secret.', schema: { type: 'string', maxLength: 500, pattern: '^Bearer ' } },
+  // Vapi's `Authorization: Bearer <secret>` is in the description only: OpenAPI tools ignore a header parameter of that name.
   Origin: {
     description: 'A browser page’s origin (CORS): when the endpoint lists it in `allowedOrigins`, the answer carries Access-Control-Allow-Origin and Vary: Origin.',
     schema: { type: 'string', maxLength: 2048 },

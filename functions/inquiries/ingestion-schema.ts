@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { NonEmptyString, Timestamp } from '../../shared/schema';
+import { DATE_TIME, isDateTimeText, NonEmptyString, Timestamp } from '../../shared/schema';
 import { CALL_DIRECTIONS, CALL_PARTIES, INQUIRY_TAGS, InquiryListItem } from './schema';
 import { E164Phone } from '../leads/schema';
 
@@ -9,7 +9,8 @@ const list = (values: readonly string[]) => values.join(', ');
 const Text = (name: string, max: number) => v.pipe(v.string(`${name} must be a string`), v.maxLength(max, `${name} must be at most ${max} characters`));
 const Items = <S extends v.GenericSchema>(name: string, item: S, max: number) =>
   v.pipe(v.array(item, `${name} must be an array`), v.maxLength(max, `${name} must have at most ${max} items`));
-const Instant = (name: string) => v.pipe(v.string(`${name} must be a string`), v.isoTimestamp(`${name} must be an ISO 8601 timestamp`));
+/** A time in the record, kept as sent: RFC 3339, whose T and Z may be lower case (§5.6). */
+const Instant = (name: string) => v.pipe(v.string(`${name} must be a string`), v.check(isDateTimeText, `${name} must be an ISO 8601 timestamp`), DATE_TIME);
 const Seconds = v.pipe(v.number('duration must be a number'), v.integer('duration must be an integer'), v.minValue(0, 'duration must be at least 0'), v.maxValue(86_400, 'duration must be at most 86400'));
 const HttpUrl = (name: string) =>
   v.pipe(

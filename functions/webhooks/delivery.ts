@@ -1,7 +1,7 @@
 import { activeSecrets, wants } from './rules';
 import { ApiError, NotFoundError } from '../../shared/errors';
 import { newId, now } from '../../shared/ids';
-import { completeDelivery, getWebhook, markFailing, recordDelivery, updateWebhook, WEBHOOK_NOT_FOUND } from './store';
+import { completeDelivery, disableWebhookAt, getWebhook, markFailing, recordDelivery, updateWebhook, WEBHOOK_NOT_FOUND } from './store';
 import { TEST_EVENT_MESSAGE, TEST_EVENT_TYPE, type WebhookDelivery, type WebhookTestEvent } from './schema';
 import { EVENT_RETENTION_DAYS } from '../events/schema';
 import { getEvent } from '../events/store';
@@ -107,7 +107,7 @@ export async function deliver(job: DeliveryJob): Promise<void> {
   if (disables) {
     const why = gone ? `the receiver answered HTTP 410 Gone, asking for no more deliveries` : `every delivery since ${webhook.failingSince} failed (last: ${failure})`;
     const disabledReason = `Disabled at ${new Date().toISOString()}: ${why}. Fix the receiver, then set isEnabled to true.`;
-    await updateWebhook(job.organizationId, job.webhookId, { isEnabled: false, disabledReason, updatedAt: new Date().toISOString() });
+    await disableWebhookAt(job.organizationId, job.webhookId, webhook.url, disabledReason);
     return;
   }
   if (!webhook.failingSince) await markFailing(job.organizationId, job.webhookId, new Date(attemptedAt).toISOString());

@@ -89,6 +89,24 @@ export async function markFailing(organizationId: string, webhookId: string, at:
 
 class AlreadyMarked extends Error {}
 
+/**
+ * Disables the subscription for what its receiver at `url` did, only while it still posts there: a receiver the
+ * subscription has since moved away from (a PATCH of its url while the attempt was in flight) cannot switch off the
+ * new one. Deleted or moved meanwhile: nothing to disable.
+ */
+export async function disableWebhookAt(organizationId: string, webhookId: string, url: string, disabledReason: string): Promise<void> {
+  await writeAlone(
+    setFields(webhookKeys.webhook(organizationId, webhookId), { isEnabled: false, disabledReason, updatedAt: new Date().toISOString() }, {
+      condition: { expression: '#url = :attempted', names: { '#url': 'url' }, values: { ':attempted': url } },
+      onConditionFailed: () => new MovedAway(),
+    }),
+  ).catch((error: unknown) => {
+    if (!(error instanceof MovedAway)) throw error;
+  });
+}
+
+class MovedAway extends Error {}
+
 export async function recordDelivery(organizationId: string, webhookId: string, delivery: WebhookDelivery): Promise<void> {
   await writeAlone(insertIfAbsent(toDeliveryItem(organizationId, webhookId, delivery)));
 }
