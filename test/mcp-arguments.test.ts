@@ -132,6 +132,17 @@ describe('MCP protocol answers', () => {
     expect(res.body).toEqual({ jsonrpc: '2.0', id: 21, error: { code: -32602, message: 'Invalid cursor: this server lists every tool on one page and issues no cursor' } });
   });
 
+  // Transports: a notification the server cannot accept gets an HTTP error status, and "MAY comprise a JSON-RPC error
+  // response that has no id" (an id of null is none of a notification's, nor any RequestId).
+  it('refuses a notification whose params it cannot take with 400 and an error that has no id', async () => {
+    const { client } = await api.organization();
+    const res = await rpc(client, { method: 'notifications/initialized', params: { _meta: 'x' } });
+    expect(res.status).toBe(400);
+    expect(res.body).not.toHaveProperty('id');
+    expect(res.body).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number) } });
+    expect((await rpc(client, { method: 'notifications/initialized' })).status).toBe(202);
+  });
+
   it('refuses a JSON-RPC response from the client as Invalid Request naming method: the server sends it no request to answer', async () => {
     const { client } = await api.organization();
     const res = await rpc(client, { id: 5, result: {} });

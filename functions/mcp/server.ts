@@ -221,7 +221,10 @@ export async function answerMcp(text: string | null, headers: Record<string, str
       }),
     );
     const text = await response.text();
-    return { status: response.status as McpReply['status'], ...(text ? { body: JSON.parse(text) as Record<string, unknown> } : {}) };
+    const answer = text ? (JSON.parse(text) as Record<string, unknown>) : undefined;
+    // A notification the SDK refuses gets its error with `id: null`; the transport's refusal of one has no id at all.
+    if (answer && message.id === undefined && answer.id === null) delete answer.id;
+    return { status: response.status as McpReply['status'], ...(answer ? { body: answer } : {}) };
   } finally {
     await server.close();
   }
