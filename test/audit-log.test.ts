@@ -12,6 +12,7 @@ import { useTestApi, type Client } from './support/api';
 import { admin } from './support/admin-cli';
 import { countDynamoCalls } from './support/dynamo-calls';
 import { tourRoutes } from './support/route-tour';
+import { startReceiver } from './support/receiver';
 
 const api = useTestApi({ events: true });
 
@@ -179,6 +180,30 @@ describe('via', () => {
     expect(entries[1]).toMatchObject({ resourceId: organizationId, via: 'admin' });
     expect(entries[0]!.requestId).not.toBe(entries[1]!.requestId);
   }, 60_000);
+});
+
+describe('writes the service makes itself', () => {
+  it('never attributes to a key the disabling of a subscription whose receiver answered a redelivery 410 Gone', async () => {
+    // docs/decisions/security.md: the writer is whoever made the request, and work done by no writer leaves no entry.
+    // The key asked for a redelivery (202); it was the receiver's 410, answered later to the delivery worker, that
+    // disabled the subscription, as a 410 to a first delivery does, which leaves no entry.
+    const { named, key } = await organizationWithNamedKey('Zapier');
+    const receiver = await startReceiver();
+    receiver.answerWith(200, 410);
+    const webhook = (await named.post('/v1/webhooks', { url: receiver.url, events: ['lead.created'] })).body.webhook;
+    await named.post('/v1/leads', { name: 'Gone Later', email: 'gone.later@example.com' });
+    await receiver.waitFor(1);
+    await api.eventsCaughtUp();
+    const [event] = (await named.get('/v1/events?type=lead.created')).body.events;
+    expect((await named.post(`/v1/events/${event.id}/redeliver`, { webhookId: webhook.id })).status).toBe(202);
+    await receiver.waitFor(2);
+    for (let tries = 0; tries < 100 && (await named.get(`/v1/webhooks/${webhook.id}`)).body.webhook.isEnabled; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+    await receiver.close();
+    expect((await named.get(`/v1/webhooks/${webhook.id}`)).body.webhook.disabledReason).toContain('410');
+
+    const entries = await allEntries(named, `&resourceType=webhook&resourceId=${webhook.id}`);
+    expect(entries.filter((entry) => entry.keyId === key.keyId).map((entry) => `${entry.action} ${entry.method} ${entry.path}`)).toEqual(['created POST /v1/webhooks']);
+  });
 });
 
 describe('filters', () => {

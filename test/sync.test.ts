@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { createMember } from '../functions/organization/member-rules';
 import { routes } from '../functions/resources';
+import { deliver } from '../functions/webhooks/delivery';
+import { deliveryQueue } from '../shared/webhooks/queue';
 import { useTestApi, type Client } from './support/api';
 import { measureDynamoCalls } from './support/dynamo-calls';
 import { created, fixedProduct } from './support/fixtures';
@@ -280,6 +283,69 @@ describe('updatedSince', () => {
       expect(calls.map((call) => call.command)).toEqual(['QueryCommand', 'QueryCommand']);
       expect(withinBudget({ route, kind: 'list', path, status: 200, calls }), path).toBe(true);
     }
+  });
+});
+
+describe('GET /v1/webhooks/{webhookId}/deliveries?updatedSince=…', () => {
+  it("completes a redelivery's PENDING record in place: a poller past it reads the outcome from the list, under the id the redelivery answered", async () => {
+    // README "Syncing changes": delivery records are read by the time of their attempt and never change, but for a
+    // redelivery's, which is written PENDING when asked and completed by its attempt under the same id.
+    const { client } = await api.organization();
+    const receiver = await startReceiver();
+    const webhook = await created(client, '/v1/webhooks', 'webhook', { url: receiver.url, events: ['lead.created'] });
+    await created(client, '/v1/leads', 'lead', { name: 'Redelivered Lead', email: 'redelivered@example.com' });
+    await receiver.waitFor(1);
+    await api.eventsCaughtUp();
+    const [event] = (await client.get('/v1/events?type=lead.created')).body.events;
+    const path = `/v1/webhooks/${webhook.id}/deliveries`;
+    await vi.waitFor(async () => expect((await client.get(path)).body.totalCount).toBe(1), { timeout: 5_000 });
+    const since = await cut();
+
+    // The redelivery's job is held in the queue, as SQS holds it until a worker takes it.
+    const send = vi.spyOn(deliveryQueue(), 'send').mockImplementationOnce(async () => undefined);
+    const redelivery = await client.post(`/v1/events/${event.id}/redeliver`, { webhookId: webhook.id });
+    expect(redelivery.status).toBe(202);
+    const [job] = send.mock.calls[0]![0];
+    send.mockRestore();
+    const walked = await poll(client, path, 'deliveries', since);
+    expect(walked.items.map((delivery) => [delivery.id, delivery.status])).toEqual([[redelivery.body.delivery.id, 'PENDING']]);
+
+    await deliver(job!);
+    await receiver.waitFor(2);
+    await receiver.close();
+    // The cursor has passed its id: the outcome is read from the list, newest first, under the same id.
+    expect((await poll(client, path, 'deliveries', since, { cursor: walked.cursor, limit: 10 })).items).toEqual([]);
+    const listed = (await client.get(path)).body.deliveries as { id: string; status: string }[];
+    expect(listed.map((delivery) => [delivery.id, delivery.status])[0]).toEqual([redelivery.body.delivery.id, 'SUCCEEDED']);
+  });
+});
+
+describe('an SMS inquiry, whose thread shows its messages', () => {
+  it('comes again to a poller when a reply is added to its thread, with the reply in it', async () => {
+    // docs/decisions/api-conventions.md "Sync": updatedAt is moved by every write of what the API shows. An SMS
+    // inquiry shows its thread's messages (GET /v1/inquiries/{id}: data.messages), so a reply changes it.
+    const { client, organizationId } = await api.organization();
+    const number = '+61299990123';
+    expect((await client.patch('/v1/organization', { smsSenderId: number })).status).toBe(200);
+    const member = await createMember(organizationId, { role: 'MEMBER', firstName: 'Priya', lastName: 'Sharma', email: 'priya@example.com.au' });
+    const lead = await created(client, '/v1/leads', 'lead', { name: 'Olivia Nguyen', email: 'olivia@example.com.au', phone: '+61412345001' });
+    expect((await client.post('/v1/sms', { userId: member.user.id, leadId: lead.id, message: 'Can we come at 10?' })).status).toBe(201);
+    const reply = async (body: string) => {
+      const res = await fetch(`${api.url}/local/sms/inbound`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ from: '+61412345001', to: number, body }) });
+      expect(res.status).toBe(202);
+      await api.eventsCaughtUp();
+    };
+    // The first reply makes the thread's inquiry unread; the second arrives in a thread already unread.
+    await reply('Yes, 10 works');
+    const [inquiry] = (await client.get(`/v1/inquiries?leadId=${lead.id}&source=SMS`)).body.inquiries;
+    const since = await cut();
+    await reply('Could you bring the quote too?');
+
+    const shown = (await client.get(`/v1/inquiries/${inquiry.id}`)).body;
+    expect(shown.data.messages.map((message: { body: string }) => message.body)).toContain('Could you bring the quote too?');
+    expect(shown.updatedAt >= since, `updatedAt ${shown.updatedAt} moved by the reply at or after ${since}`).toBe(true);
+    const walked = await poll(client, '/v1/inquiries', 'inquiries', since, { limit: 10 });
+    expect(walked.items.map((item) => item.id)).toEqual([inquiry.id]);
   });
 });
 

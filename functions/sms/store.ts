@@ -122,9 +122,11 @@ export async function appendInboundSmsMessage(organizationId: string, thread: Sm
   const at = new Date().toISOString();
   const optOut = effects.smsOptedOut === undefined ? {} : { ':optedOut': effects.smsOptedOut };
   const readStateChanged = () => new StaleWrite();
-  const inquiry: TransactWrite = thread.isRead
-    ? setFields(inquiryKeys.inquiry(organizationId, thread.inquiryId), { isRead: false, updatedAt: at }, { condition: { expression: 'isRead = :wasRead', values: { ':wasRead': true } }, onConditionFailed: readStateChanged })
-    : { item: { ConditionCheck: { TableName: config.tableName, Key: inquiryKeys.inquiry(organizationId, thread.inquiryId), ConditionExpression: 'isRead = :wasRead', ExpressionAttributeValues: { ':wasRead': false } } }, onConditionFailed: readStateChanged };
+  // The inquiry shows its thread's messages, so the reply moves its updatedAt (and its place in the change log) too.
+  const inquiry: TransactWrite = setFields(inquiryKeys.inquiry(organizationId, thread.inquiryId), { isRead: false, updatedAt: at }, {
+    condition: { expression: 'isRead = :wasRead', values: { ':wasRead': thread.isRead } },
+    onConditionFailed: readStateChanged,
+  });
   // The reply found the lead by its phone: the lead must still have it, or the reply is looked up again.
   const lead: TransactWrite = {
     item: {

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { logger } from '../../shared/observability';
 import { deliver } from '../../functions/webhooks/delivery';
 import type { DeliveryJob, DeliveryQueue } from '../../shared/webhooks/queue';
@@ -16,6 +17,9 @@ export interface LocalDeliveryQueue extends DeliveryQueue {
  * `deliver` the SQS-triggered function runs takes it, in process.
  */
 export function createLocalDeliveryQueue(): LocalDeliveryQueue {
+  // A job runs as SQS would hand it over: in no request's context, so its writes are no caller's (the audit log's
+  // writer, the organization's counter shards), though a request queued it and the timer would carry its context on.
+  const outsideAnyRequest = AsyncLocalStorage.snapshot();
   const timers = new Set<NodeJS.Timeout>();
   const deadLettered: (DeliveryJob & { reason: string })[] = [];
   let stopped = false;
@@ -23,7 +27,7 @@ export function createLocalDeliveryQueue(): LocalDeliveryQueue {
     if (stopped) return;
     const timer = setTimeout(() => {
       timers.delete(timer);
-      deliver(job).catch((error: unknown) => {
+      outsideAnyRequest(() => deliver(job)).catch((error: unknown) => {
         logger.error('webhook delivery attempt failed; retrying it', { error, webhookId: job.webhookId, eventId: job.event.id });
         schedule(job, RETRY_THROWN_MS);
       });
