@@ -15,6 +15,7 @@ import { authorizerOf } from '../shared/routes/route';
 import { EVENT_TYPES } from '../functions/events/types';
 import { useTestApi } from './support/api';
 import { validatorAt } from './support/contract';
+import { webhookMessages } from '../functions/webhooks/routes';
 
 type Json = Record<string, any>;
 
@@ -292,7 +293,7 @@ describe('the webhooks a receiver is sent (OpenAPI 3.1 webhooks)', () => {
       expect(post.security, name).toEqual([]);
       expect(Object.keys(post.responses).sort(), name).toEqual(['2XX', '410', 'default']);
     }
-    expect(document.webhooks.event.post.responses.default.headers['Retry-After']).toBeDefined();
+    expect(document.webhooks.event.post.responses.default.headers['Retry-After']).toEqual({ description: webhookMessages.event!.answers.default!.headers!['Retry-After'], schema: { type: 'string' } });
     // Operation ids are unique across the document, webhooks included.
     const ids = [...routes.map((route) => route.operationId), ...Object.values(document.webhooks as Record<string, Json>).map((item) => item.post.operationId)];
     expect(new Set(ids).size).toBe(ids.length);
