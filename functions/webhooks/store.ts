@@ -10,7 +10,7 @@ import { counterUpdate } from '../../shared/store/counters';
 import { countedPage, queryAll, rangePage } from '../../shared/store/query-page';
 import { changeLogKey, listOrChanges, refuseFilters, resumablePage } from '../../shared/store/change-log';
 import { idsSince, retentionWindow } from '../../shared/store/retention';
-import { deleteItem, insertIfAbsent, transact, writeAlone, type TransactWrite } from '../../shared/store/transact';
+import { conditionNotHeld, deleteItem, insertIfAbsent, transact, writeAlone, writeAloneWhereHolds, type TransactWrite } from '../../shared/store/transact';
 import { setFields } from '../../shared/store/update-fields';
 import { auditDeletion } from '../../shared/audit/deletion';
 
@@ -74,20 +74,18 @@ export async function deleteWebhook(organizationId: string, webhookId: string): 
   ]);
 }
 
-/** Marks the subscription failing since `at`, unless it already was: the first failure of a run starts the clock. */
+/**
+ * Marks the subscription failing since `at`, unless it already was: the first failure of a run starts the clock.
+ * Already failing, or deleted meanwhile: either way nothing to mark.
+ */
 export async function markFailing(organizationId: string, webhookId: string, at: string): Promise<void> {
-  await writeAlone(
+  await writeAloneWhereHolds(
     setFields(webhookKeys.webhook(organizationId, webhookId), { failingSince: at }, {
       condition: { expression: 'attribute_not_exists(failingSince) OR failingSince = :null', values: { ':null': null } },
-      // Already failing, or deleted meanwhile: either way nothing to mark.
-      onConditionFailed: () => new AlreadyMarked(),
+      onConditionFailed: conditionNotHeld,
     }),
-  ).catch((error: unknown) => {
-    if (!(error instanceof AlreadyMarked)) throw error;
-  });
+  );
 }
-
-class AlreadyMarked extends Error {}
 
 /**
  * Disables the subscription for what its receiver at `url` did, only while it still posts there: a receiver the
@@ -95,17 +93,13 @@ class AlreadyMarked extends Error {}
  * new one. Deleted or moved meanwhile: nothing to disable.
  */
 export async function disableWebhookAt(organizationId: string, webhookId: string, url: string, disabledReason: string): Promise<void> {
-  await writeAlone(
+  await writeAloneWhereHolds(
     setFields(webhookKeys.webhook(organizationId, webhookId), { isEnabled: false, disabledReason, updatedAt: new Date().toISOString() }, {
       condition: { expression: '#url = :attempted', names: { '#url': 'url' }, values: { ':attempted': url } },
-      onConditionFailed: () => new MovedAway(),
+      onConditionFailed: conditionNotHeld,
     }),
-  ).catch((error: unknown) => {
-    if (!(error instanceof MovedAway)) throw error;
-  });
+  );
 }
-
-class MovedAway extends Error {}
 
 export async function recordDelivery(organizationId: string, webhookId: string, delivery: WebhookDelivery): Promise<void> {
   await writeAlone(insertIfAbsent(toDeliveryItem(organizationId, webhookId, delivery)));

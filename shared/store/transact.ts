@@ -73,6 +73,25 @@ export async function transact(writes: TransactWrite[]): Promise<void> {
   }
 }
 
+class ConditionNotHeld extends Error {}
+
+/** The onConditionFailed of a write whose failed condition is nothing to do (writeAloneWhereHolds). */
+export const conditionNotHeld = () => new ConditionNotHeld();
+
+/**
+ * One write on its own made only where its condition holds, and otherwise nothing to do (a mark already set, a record
+ * moved on meanwhile): with `conditionNotHeld` as its onConditionFailed, false then, never an error.
+ */
+export async function writeAloneWhereHolds(write: TransactWrite): Promise<boolean> {
+  return writeAlone(write).then(
+    () => true,
+    (error: unknown) => {
+      if (error instanceof ConditionNotHeld) return false;
+      throw error;
+    },
+  );
+}
+
 /** One write on its own (a single call, half a transaction's cost), with the same meaning of a failed condition. */
 export async function writeAlone({ item, onConditionFailed }: TransactWrite): Promise<void> {
   const command = item.Put ? new PutCommand(item.Put) : item.Update ? new UpdateCommand(item.Update) : item.Delete ? new DeleteCommand(item.Delete) : undefined;
