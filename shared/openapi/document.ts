@@ -167,9 +167,13 @@ function statusesOf(route: RouteDefinition): number[] {
   return [...statuses].sort((a, b) => a - b);
 }
 
+/** Response headers by name and what each says, as OpenAPI header objects (text values). */
+const headerObjects = (descriptions: Readonly<Record<string, string>>): Json =>
+  Object.fromEntries(Object.entries(descriptions).map(([name, description]) => [name, { description, schema: { type: 'string' } }]));
+
 /** A response's documented headers (a redirect's Location), as OpenAPI header objects, and a replay's mark on a success. */
 function headersOf(route: RouteDefinition, status: number, doc: ResponseDoc | undefined): Json {
-  const headers: Json = Object.fromEntries(Object.entries(doc?.headers ?? {}).map(([name, description]) => [name, { description, schema: { type: 'string' } }]));
+  const headers: Json = headerObjects(doc?.headers ?? {});
   if (status < 300 && honoursIdempotencyKey(route)) Object.assign(headers, REPLAYED_HEADER);
   return Object.keys(headers).length ? { headers } : {};
 }
@@ -351,7 +355,7 @@ function webhooksSection(webhooks: NonNullable<ApiDescription['webhooks']>, comp
           responses: Object.fromEntries(
             Object.entries(webhook.answers).map(([status, { description, headers }]) => [
               status,
-              { description, ...(headers ? { headers: Object.fromEntries(Object.entries(headers).map(([header, about]) => [header, { description: about, schema: { type: 'string' } }])) } : {}) },
+              { description, ...(headers ? { headers: headerObjects(headers) } : {}) },
             ]),
           ),
         },
@@ -372,7 +376,7 @@ function preflightOperation(route: RouteDefinition): Json {
     'Access-Control-Max-Age': `\`${PREFLIGHT_HEADERS['access-control-max-age']}\`: seconds a browser may keep this answer.`,
     Vary: '`Origin`, with Access-Control-Allow-Origin.',
   };
-  const headers = Object.fromEntries(Object.entries(preflightHeaders).map(([name, description]) => [name, { description, schema: { type: 'string' } }]));
+  const headers = headerObjects(preflightHeaders);
   const asked: RouteDefinition['requestHeaders'] = {
     Origin: { description: 'The page’s origin, as the browser sends it.', schema: { type: 'string', maxLength: 2048 } },
     'Access-Control-Request-Method': { description: 'The method the page will send: `POST`; any other gets no CORS headers.', schema: { type: 'string', maxLength: 20 } },
