@@ -22,6 +22,10 @@ export const postMcpHandler = routeHandler(routes.postMcp, async ({ query, reque
   const reply = await answerMcp(request.body, request.headers, apiTools, caller);
   if (reply.status === 202) return new EmptyAnswer(202);
   // Every tool's schemas make tools/list about 400 KB: gzipped for a client that accepts it, a tenth of that.
-  if (reply.status === 200 && reply.body && JSON.stringify(reply.body).length > GZIP_FROM_CHARACTERS) return new CompressibleJson(reply.body as v.InferInput<typeof McpAnswer>, PER_REQUEST_GZIP_LEVEL);
+  if (reply.status === 200 && reply.body) {
+    // Serialized once: the text decides, and is what is sent.
+    const answer = new CompressibleJson(reply.body as v.InferInput<typeof McpAnswer>, PER_REQUEST_GZIP_LEVEL);
+    if (answer.text.length > GZIP_FROM_CHARACTERS) return answer;
+  }
   return new Answer(reply.status, reply.body ?? {});
 });
