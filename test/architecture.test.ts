@@ -14,12 +14,12 @@ interface Module {
   imports: string[];
 }
 
-/** Every TypeScript module below `dir` with the repository paths its relative imports resolve to. */
+/** Every TypeScript module below `dir` with the repository paths its relative imports resolve to, loaded at import or later (`import('./…')`). */
 function modulesBelow(dir: string): Module[] {
   const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'));
   return files.map((file) => {
     const source = readFileSync(join(dir, file), 'utf8');
-    const specifiers = [...source.matchAll(/^(?:import|export)[^;]*?from '(\.[^']+)'/gms)].map((match) => match[1]!);
+    const specifiers = [...source.matchAll(/^(?:import|export)[^;]*?from '(\.[^']+)'|\bimport\('(\.[^']+)'\)/gms)].map((match) => (match[1] ?? match[2])!);
     return { module: relative(ROOT, join(dir, file)), imports: specifiers.map((specifier) => relative(ROOT, resolve(dirname(join(dir, file)), specifier)).replace(/\.ts$/, '')) };
   });
 }
@@ -99,14 +99,16 @@ describe('shared/ and the resource folders', () => {
 
   it('each resource’s events and audited records are its changes.ts’s, which imports no route: what the stream consumer reads', async () => {
     const { resources: definitions } = await import('../functions/resources');
-    const { resourceChanges } = await import('../functions/resource-changes');
+    const { resourceChangesOf } = await import('../functions/resource-changes');
     const withChanges = definitions.filter((resource) => resource.events?.length || resource.audited?.length);
-    expect(resourceChanges).toHaveLength(withChanges.length);
+    const entities = withChanges.flatMap((resource) => [...(resource.events ?? []), ...(resource.audited ?? [])].map((source) => source.entity));
+    expect(Object.keys(resourceChangesOf).sort()).toEqual([...new Set(entities)].sort());
     for (const resource of withChanges) {
       const { changes } = (await import(`../functions/${resource.name}/changes.ts`)) as { changes: { events?: unknown; audited?: unknown } };
       expect(resource.events, resource.name).toBe(changes.events);
       expect(resource.audited, resource.name).toBe(changes.audited);
-      expect(resourceChanges, resource.name).toContain(changes);
+      // Each entity the resource stores loads this resource's changes, and no other's.
+      for (const source of [...(resource.events ?? []), ...(resource.audited ?? [])]) expect((await resourceChangesOf[source.entity]!()).changes, source.entity).toBe(changes);
     }
     // Every module the stream consumer's modules reach, transitively: none is a route table, an example or the list of resources.
     const importsOf = new Map([...shared, ...resources].map((m) => [m.module.replace(/\.ts$/, ''), m.imports]));

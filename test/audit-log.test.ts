@@ -1,8 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { routes } from '../functions/resources';
-import { auditedRecords } from '../functions/audit-log/derive';
-import { eventSources } from '../functions/events/derive';
+import { resources, routes } from '../functions/resources';
 import { AuditEntry, auditKeys } from '../shared/audit/entry';
 import { createApiKey } from '../shared/auth/api-keys';
 import { config } from '../shared/config';
@@ -300,8 +298,9 @@ describe('isolation', () => {
 
 describe('the records audited', () => {
   it('include every kind of record that has events, each with its own resourceType, named in the entry’s description', () => {
-    for (const entity of eventSources.keys()) expect(auditedRecords.has(entity), entity).toBe(true);
-    const types = [...auditedRecords.values()].map((record) => record.resourceType);
+    const audited = resources.flatMap((resource) => resource.audited ?? []);
+    for (const source of resources.flatMap((resource) => resource.events ?? [])) expect(audited.map((record) => record.entity), source.entity).toContain(source.entity);
+    const types = audited.map((record) => record.resourceType);
     expect(new Set(types).size).toBe(types.length);
     const described = JSON.stringify(AuditEntry.entries.resourceType);
     for (const type of types) expect(described).toContain(`\`${type}\``);

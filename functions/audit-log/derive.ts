@@ -1,12 +1,8 @@
 import { auditEntryOf } from '../../shared/audit/entry';
 import { sameWrite, stampOf } from '../../shared/audit/writer';
 import { streamRecordId } from '../../shared/ids';
-import type { AuditedRecord, ItemChange } from '../../shared/resource';
-import { resourceChanges } from '../resource-changes';
+import type { ItemChange, ResourceChanges } from '../../shared/resource';
 import type { OrganizationEntry } from './store';
-
-/** The records whose writes the audit log attributes, by the items' `entity` attribute. */
-export const auditedRecords: ReadonlyMap<string, AuditedRecord> = new Map(resourceChanges.flatMap((changes) => (changes.audited ?? []).map((record) => [record.entity, record])));
 
 /** `ORG#<organizationId>…`: every record's partition key starts with its organization. */
 const organizationOf = (item: Record<string, unknown>) => String(item.pk).split('#')[1]!;
@@ -18,10 +14,10 @@ const organizationOf = (item: Record<string, unknown>) => String(item.pk).split(
  * here, as its transaction wrote it. The id comes from the record's sequence number, so a redelivered batch writes the
  * same entries again.
  */
-export function auditEntriesOf(change: ItemChange, sequenceNumber: string): OrganizationEntry[] {
+export function auditEntriesOf(change: ItemChange, sequenceNumber: string, changes: ResourceChanges | undefined): OrganizationEntry[] {
   const item = change.newItem;
   if (change.kind === 'REMOVE' || !item) return [];
-  const record = auditedRecords.get(String(item.entity));
+  const record = changes?.audited?.find((candidate) => candidate.entity === item.entity);
   const stamp = stampOf(item);
   const resourceId = record && item[record.idField ?? 'id'];
   if (!record || !stamp || resourceId === undefined || sameWrite(stamp, stampOf(change.oldItem))) return [];

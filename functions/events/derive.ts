@@ -1,11 +1,7 @@
-import type { EventSource, ItemChange } from '../../shared/resource';
-import { resourceChanges } from '../resource-changes';
+import type { ItemChange, ResourceChanges } from '../../shared/resource';
 import type { EventType } from './types';
 
 export type { ItemChange };
-
-/** What every stored entity's changes stand for, by the items' `entity` attribute. */
-export const eventSources: ReadonlyMap<string, EventSource> = new Map(resourceChanges.flatMap((changes) => (changes.events ?? []).map((source) => [source.entity, source])));
 
 type Item = Record<string, unknown>;
 
@@ -22,12 +18,12 @@ export interface DerivedEvent {
 const organizationOf = (item: Item) => String(item.pk).split('#')[1]!;
 
 /**
- * The events one committed item change stands for, by the source its item's `entity` names (each resource's changes.ts).
- * Items no resource lists (counters, indexes, name claims) emit nothing.
+ * The events one committed item change stands for, by the source its item's `entity` names among its resource's
+ * changes (functions/<resource>/changes.ts). Items no resource lists (counters, indexes, name claims) emit nothing.
  */
-export function eventsOf(change: ItemChange): DerivedEvent[] {
+export function eventsOf(change: ItemChange, changes: ResourceChanges | undefined): DerivedEvent[] {
   const item = change.newItem ?? change.oldItem;
-  const source = eventSources.get(String(item?.entity));
+  const source = changes?.events?.find((candidate) => candidate.entity === item?.entity);
   if (!item || !source) return [];
   return source.eventsOf(change).map(({ type, data, previousAttributes }) => ({ type: type as EventType, organizationId: organizationOf(item), data, ...(previousAttributes ? { previousAttributes } : {}) }));
 }

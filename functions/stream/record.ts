@@ -10,8 +10,29 @@ import { auditEntriesOf } from '../audit-log/derive';
 import { recordAuditEntries } from '../audit-log/store';
 import { enqueueDeliveries, subscriptionsOnce } from '../webhooks/fan-out';
 import { processInOrder, type Deadline } from './in-order';
+import { resourceChangesOf } from '../resource-changes';
+import type { ResourceChanges } from '../../shared/resource';
 
 const image = (attributes: unknown) => (attributes ? unmarshall(attributes as Record<string, AttributeValue>) : undefined);
+
+const loaded = new Map<string, Promise<ResourceChanges>>();
+
+/**
+ * The events and audited records of the resource whose items carry this `entity`, its module loaded on the first
+ * change of one of them, once per container; undefined for items no resource lists (counters, claims, name items).
+ */
+function changesOfEntity(entity: unknown): Promise<ResourceChanges> | undefined {
+  const load = typeof entity === 'string' && Object.hasOwn(resourceChangesOf, entity) ? resourceChangesOf[entity] : undefined;
+  if (!load) return undefined;
+  let changes = loaded.get(entity as string);
+  if (!changes) {
+    changes = load().then((module) => module.changes);
+    loaded.set(entity as string, changes);
+    // A load that failed is tried again with the record handed again, not remembered.
+    changes.catch(() => loaded.delete(entity as string));
+  }
+  return changes;
+}
 
 /** A record's committed change, with its position in the stream. */
 function changeOf({ eventName, dynamodb }: DynamoDBRecord): { change: ItemChange; sequenceNumber: string; streamTimeMs: number } | undefined {
@@ -23,8 +44,8 @@ function changeOf({ eventName, dynamodb }: DynamoDBRecord): { change: ItemChange
   };
 }
 
-function eventsOfRecord({ change, sequenceNumber, streamTimeMs }: NonNullable<ReturnType<typeof changeOf>>): Event[] {
-  const derived = eventsOf(change);
+function eventsOfRecord({ change, sequenceNumber, streamTimeMs }: NonNullable<ReturnType<typeof changeOf>>, changes: ResourceChanges | undefined): Event[] {
+  const derived = eventsOf(change, changes);
   if (derived.length === 0) return [];
   // The record's own time is rounded down (to the second in AWS, the minute in DynamoDB Local); the change's stamp is not.
   const occurredAtMs = occurredAtOf(change, streamTimeMs);
@@ -55,8 +76,9 @@ export async function handler(batch: DynamoDBStreamEvent, context?: Deadline): P
     async (record) => {
       const change = changeOf(record);
       if (!change) return;
-      const events = eventsOfRecord(change);
-      const entries = auditEntriesOf(change.change, change.sequenceNumber);
+      const changes = await changesOfEntity((change.change.newItem ?? change.change.oldItem)?.entity);
+      const events = eventsOfRecord(change, changes);
+      const entries = auditEntriesOf(change.change, change.sequenceNumber, changes);
       // What a record handed again rewrites alike goes first; its webhooks are queued only once both are written, so a
       // failed audit write cannot leave them queued for a second time.
       await Promise.all([entries.length ? recordAuditEntries(entries) : undefined, events.length ? recordEvents(events) : undefined]);
