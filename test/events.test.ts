@@ -359,6 +359,21 @@ describe('previousAttributes on *.updated events', () => {
     expect((await client.get(`/v1/events/${(event as unknown as { id: string }).id}`)).body.event.previousAttributes).toEqual({ status: 'NEW' });
   });
 
+  it('records inquiry.updated when an inquiry is marked read and when it is retagged, each with the field it changed', async () => {
+    const { client } = await api.organization();
+    const data = { formName: 'Contact us', submittedAt: '2026-11-20T09:00:00Z', pageUrl: null, fields: [{ name: 'message', label: 'Message', value: 'Leaking tap' }] };
+    const inquiry = (await client.post('/v1/inquiries', { source: 'WEBFORM', lead: { phone: '+61412345001' }, summary: 'Leaking tap', data })).body.inquiry;
+    const read = (await client.patch(`/v1/inquiries/${inquiry.id}`, { isRead: true })).body.inquiry;
+    const tagged = (await client.patch(`/v1/inquiries/${inquiry.id}`, { tag: 'EMERGENCY' })).body.inquiry;
+    // Marked read again: nothing the API shows changes, so no event.
+    expect((await client.patch(`/v1/inquiries/${inquiry.id}`, { isRead: true })).status).toBe(200);
+
+    const updates = await updatesOf(client, 'inquiry.updated');
+    expect(updates.map((event) => event.previousAttributes)).toEqual([{ tag: inquiry.tag }, { isRead: false }]);
+    expect(updates.map((event) => event.data)).toEqual([tagged, read]);
+    expect(inquiry.tag).not.toBe('EMERGENCY');
+  });
+
   it('carries the changed fields of a product and of a service with their old values, never updatedAt', async () => {
     const { client } = await api.organization();
     const product = await createProduct(client, { ...fixedProduct('Tap washer', 120), description: 'Washer only' });

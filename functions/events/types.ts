@@ -7,6 +7,7 @@ export const EVENT_TYPES = [
   'lead.deleted',
   'lead.note_added',
   'inquiry.created',
+  'inquiry.updated',
   'sms.sent',
   'sms.delivered',
   'sms.failed',

@@ -13,6 +13,8 @@ export const changes: ResourceChanges = {
         return summary;
       },
       created: 'inquiry.created',
+      // Marked read or unread, retagged, or its SMS thread moved: what a poller of the list would see change.
+      updated: 'inquiry.updated',
     }),
   ],
   audited: [inquiryAudit],
