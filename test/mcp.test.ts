@@ -49,6 +49,8 @@ const DESTRUCTIVE_POSTS = ['upsertLead', 'rotateWebhookSecret', 'rotateInboundEn
 
 /** The routes that reach outside the API: an SMS to a phone, a POST to a webhook's URL (now, or queued). */
 const OPEN_WORLD = ['sendSms', 'testWebhook', 'redeliverEvent'];
+/** POST routes that change nothing: resolving a transfer rule for a call reads the rule and the hours, and writes nothing. */
+const READ_ONLY_POSTS = ['resolveTransfer'];
 
 describe('POST /mcp', () => {
   it('initializes on protocol revision 2025-11-25 and names itself', async () => {
@@ -178,7 +180,7 @@ describe('POST /mcp', () => {
       const tool = byName.get(route.operationId)!;
       expect(tool.description, route.operationId).toContain(route.summary);
       const destructive = route.method === 'POST' ? DESTRUCTIVE_POSTS.includes(route.operationId) : route.method !== 'GET';
-      expect(tool.annotations, route.operationId).toMatchObject({ readOnlyHint: route.method === 'GET', destructiveHint: destructive, idempotentHint: route.method !== 'POST', openWorldHint: OPEN_WORLD.includes(route.operationId) });
+      expect(tool.annotations, route.operationId).toMatchObject({ readOnlyHint: route.method === 'GET' || READ_ONLY_POSTS.includes(route.operationId), destructiveHint: destructive, idempotentHint: route.method !== 'POST', openWorldHint: OPEN_WORLD.includes(route.operationId) });
       expect('idempotencyKey' in (tool.inputSchema.properties ?? {}), route.operationId).toBe(route.method === 'POST');
     }
     const getLead = byName.get('getLead') as Tool;

@@ -1,5 +1,5 @@
 import type { OpenApiDocument } from '../../shared/openapi/schemas';
-import { mayDestroy, reachesOutside, type RouteDefinition } from '../../shared/routes/route';
+import { changesNothing, mayDestroy, reachesOutside, type RouteDefinition } from '../../shared/routes/route';
 
 /** A JSON Schema as the document writes it. */
 export type JsonSchema = Record<string, any>;
@@ -125,7 +125,7 @@ function toolOf(document: OpenApiDocument, route: RouteDefinition, curated?: (ty
     description: curated ? `${curated.description}\n\n${route.method} ${route.path}: ${route.summary}.` : `${route.summary}. ${route.description}`,
     inputSchema,
     ...(outputSchema ? { outputSchema } : {}),
-    annotations: { title, readOnlyHint: route.method === 'GET', destructiveHint: mayDestroy(route), idempotentHint: route.method !== 'POST', openWorldHint: reachesOutside(route) },
+    annotations: { title, readOnlyHint: changesNothing(route), destructiveHint: mayDestroy(route), idempotentHint: route.method !== 'POST', openWorldHint: reachesOutside(route) },
     method: route.method,
     path: route.path,
     places,
