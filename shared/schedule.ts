@@ -181,7 +181,8 @@ export function openIntervals(schedule: Schedule, fromMs: number, toMs: number):
   for (let back = 1; ; back++) {
     const merged: Interval[] = [];
     const readFrom = fromMs - back * 86_400_000;
-    const days = Math.ceil((toMs - fromMs) / 86_400_000) + back + 1;
+    // A day of the window may be 23 hours long (a daylight-saving change), so one more date than 24-hour days is read.
+    const days = Math.ceil((toMs - fromMs) / 86_400_000) + back + 2;
     for (const { opensAt, closesAt } of openings(schedule, readFrom, days)) {
       const last = merged[merged.length - 1];
       if (last && opensAt <= last.end) last.end = Math.max(last.end, closesAt);

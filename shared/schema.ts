@@ -59,9 +59,11 @@ const isCalendarDateIfParsed = (text: string) => Number.isNaN(Date.parse(text)) 
 
 /**
  * RFC 3339 date-time text: T and Z may be lower case (§5.6), which valibot's isoTimestamp refuses, so the check reads the
- * text upper-cased. A v.check states nothing to JSON Schema; DATE_TIME gives the document its format.
+ * text upper-cased. Its pattern also lets through forms no Date reads (an offset of hours alone, `+10`; a space before
+ * the offset; a decimal comma), which would then fail where the time is used, so the text must parse too. A v.check
+ * states nothing to JSON Schema; DATE_TIME gives the document its format.
  */
-export const isDateTimeText = (text: string) => v.ISO_TIMESTAMP_REGEX.test(text.toUpperCase());
+export const isDateTimeText = (text: string) => v.ISO_TIMESTAMP_REGEX.test(text.toUpperCase()) && !Number.isNaN(Date.parse(text));
 export const DATE_TIME = v.metadata<string, { jsonSchema: { format: string } }>({ jsonSchema: { format: 'date-time' } });
 
 /**

@@ -191,6 +191,8 @@ describe('POST /v1/inquiries', () => {
     ['a record of another source', { source: 'CALL', lead: { email: 'a@example.com' }, data: email }, 'data'],
     ['a future createdAt', { source: 'EMAIL', lead: { email: 'a@example.com' }, data: email, createdAt: '2999-01-01T00:00:00.000Z' }, 'createdAt'],
     ['an unknown field', { source: 'EMAIL', lead: { email: 'a@example.com' }, data: email, priority: 'high' }, 'priority'],
+    ['a time whose offset has hours alone', { source: 'EMAIL', lead: { email: 'a@example.com' }, data: { ...email, receivedAt: '2026-11-20T10:00:00+10' } }, 'data.receivedAt'],
+    ['a createdAt with a decimal comma', { source: 'EMAIL', lead: { email: 'a@example.com' }, data: email, createdAt: '2026-11-20T10:00:00,5Z' }, 'createdAt'],
     ['a call that ends before it starts', { source: 'CALL', lead: { email: 'a@example.com' }, data: { ...call, endedAt: '2026-11-20T08:59:59.999Z' } }, 'data.endedAt'],
     ['a chat that ends before it starts, in another offset', { source: 'CHATBOT', lead: { email: 'a@example.com' }, data: { messages: [], startedAt: '2026-11-20T20:00:00+11:00', endedAt: '2026-11-20T08:59:00Z' } }, 'data.endedAt'],
   ])('answers 400 naming the field for %s, and records nothing', async (_, body, field) => {
