@@ -166,6 +166,21 @@ describe('a body that is not one JSON-RPC message', () => {
     }
   });
 
+  it('answers a message nested deeper than 64 levels with Invalid Request (-32600), running none of it, and takes one of 64', async () => {
+    const { client } = await api.organization();
+    // The message is level 1, params 2, _meta 3; the arrays inside make up the rest.
+    const ping = (arrays: number) => `{"jsonrpc":"2.0","id":7,"method":"ping","params":{"_meta":{"x":${'['.repeat(arrays)}${']'.repeat(arrays)}}}}`;
+    const deepCall = `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"createFaq","arguments":{"question":"Deep?","answer":"No.","x":${'['.repeat(10_000)}${']'.repeat(10_000)}}}}`;
+    for (const body of [ping(62), ping(10_000), deepCall]) {
+      const res = await raw(client, body);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: the message nests objects and arrays more than 64 levels deep' } });
+    }
+    expect((await client.get('/v1/faqs')).body.totalCount).toBe(0);
+    const deepest = await raw(client, ping(61));
+    expect([deepest.status, deepest.body]).toEqual([200, { jsonrpc: '2.0', id: 7, result: {} }]);
+  });
+
   it('answers a batch with Invalid Request (-32600), running none of it', async () => {
     const { client } = await api.organization();
     const res = await raw(client, JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'createFaq', arguments: { question: 'Batched?', answer: 'No.' } } }]));

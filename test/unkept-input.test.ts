@@ -74,10 +74,16 @@ describe('MCP tool arguments a URL or a header cannot carry', () => {
     expect(error).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', details: [{ path: 'leadId', message: 'leadId must be text a URL can carry: it holds half of a character (a lone surrogate)' }] });
   });
 
-  it('refuses an idempotencyKey with a line break, naming it, and writes nothing', async () => {
+  it.each([
+    ['a line break', '"retry-1\\r\\nx-injected: 1"'],
+    ['a Cyrillic word, which no header carries', '"ключ-1"'],
+    ['a control character', '"retry\\u0001one"'],
+    ['a DEL character', '"retry\\u007fone"'],
+    ['a space', '"retry one"'],
+  ])('refuses an idempotencyKey with %s by the API’s own rule, naming it, and writes nothing', async (_, key) => {
     const { client } = await api.organization();
-    const error = await callToolRaw(client, 'createFaq', '{"question":"Do you charge a call-out fee?","answer":"Yes, $89.","idempotencyKey":"retry-1\\r\\nx-injected: 1"}');
-    expect(error).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', details: [{ path: 'idempotencyKey', message: 'idempotencyKey must not contain a line break' }] });
+    const error = await callToolRaw(client, 'createFaq', `{"question":"Do you charge a call-out fee?","answer":"Yes, $89.","idempotencyKey":${key}}`);
+    expect(error).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', details: [{ path: 'idempotencyKey', message: 'idempotencyKey must be 1 to 255 printable characters without spaces' }] });
     expect((await client.get('/v1/faqs')).body.totalCount).toBe(0);
   });
 });

@@ -7,6 +7,7 @@ import { ValidationError } from '../../shared/errors';
 import { validationDetails } from '../../shared/validation';
 import { scopeAllows, type ApiKeyScope } from '../../shared/auth/scopes';
 import { VIA_HEADER } from '../../shared/audit/entry';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../shared/json-depth';
 import { requestOf, type ApiTool } from './tools';
 import * as v from 'valibot';
 import { McpMessage, McpParams, PROTOCOL_VERSIONS, type TOOLSETS } from './schema';
@@ -175,10 +176,13 @@ const unreadable = (code: ErrorCode, message: string, id: unknown = null): McpRe
 
 /**
  * The one JSON-RPC message a POST carries, or JSON-RPC's error for a body that is none: Parse error (-32700) for text
- * that is not JSON; Invalid Request (-32600) for a batch (MCP removed batching in 2025-06-18) or an object that is no
- * request or notification (an id null, which MCP forbids; no method; a member JSON-RPC does not have).
+ * that is not JSON; Invalid Request (-32600) for a message nested deeper than MAX_JSON_DEPTH, a batch (MCP removed
+ * batching in 2025-06-18) or an object that is no request or notification (an id null, which MCP forbids; no method;
+ * a member JSON-RPC does not have).
  */
 export function readMessage(text: string | null): { message: Record<string, unknown> } | { refusal: McpReply } {
+  // Read before parsing: the message is serialized again for the SDK, which a value nested thousands deep overflows.
+  if (text && nestsDeeperThan(text)) return { refusal: unreadable(ErrorCode.InvalidRequest, `Invalid Request: the message nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`) };
   let parsed: unknown;
   try {
     parsed = JSON.parse(text ?? '');

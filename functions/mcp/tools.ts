@@ -1,5 +1,5 @@
 import type { OpenApiDocument } from '../../shared/openapi/schemas';
-import { changesNothing, mayDestroy, reachesOutside, type RouteDefinition } from '../../shared/routes/route';
+import { changesNothing, IDEMPOTENCY_KEY_FORMAT, IDEMPOTENCY_KEY_RULE, mayDestroy, reachesOutside, type RouteDefinition } from '../../shared/routes/route';
 
 /** A JSON Schema as the document writes it. */
 export type JsonSchema = Record<string, any>;
@@ -196,9 +196,9 @@ export function requestOf(tool: ApiTool, args: Record<string, unknown>): ToolReq
   const idempotencyKey = args[IDEMPOTENCY_ARGUMENT];
   if (idempotencyKey !== undefined && (typeof idempotencyKey !== 'string' || idempotencyKey === '')) {
     refused.push({ path: IDEMPOTENCY_ARGUMENT, message: `${IDEMPOTENCY_ARGUMENT} must be a non-empty string` });
-  } else if (typeof idempotencyKey === 'string' && /[\r\n\0]/.test(idempotencyKey)) {
-    // A header cannot carry a line break; any other character the API judges (1 to 255 printable, no spaces).
-    refused.push({ path: IDEMPOTENCY_ARGUMENT, message: `${IDEMPOTENCY_ARGUMENT} must not contain a line break` });
+  } else if (typeof idempotencyKey === 'string' && !IDEMPOTENCY_KEY_FORMAT.test(idempotencyKey)) {
+    // The API's own rule, checked here: the key travels as a header, and a character no header carries would fail the call itself.
+    refused.push({ path: IDEMPOTENCY_ARGUMENT, message: `${IDEMPOTENCY_ARGUMENT} ${IDEMPOTENCY_KEY_RULE}` });
   }
   const { body: bodyPlace } = tool.places;
   const body = bodyPlace === null ? undefined : 'nested' in bodyPlace ? args.body : { ...tool.places.fixed, ...Object.fromEntries(bodyPlace.fields.filter((name) => args[name] !== undefined).map((name) => [name, args[name]])) };

@@ -3,7 +3,7 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { ApiError, ValidationError, wasRefusedUnrun } from '../errors';
 import type { JsonResponse } from './envelope';
-import { isIdempotent, type HttpMethod } from '../routes/route';
+import { IDEMPOTENCY_KEY_FORMAT, IDEMPOTENCY_KEY_RULE, isIdempotent, type HttpMethod } from '../routes/route';
 
 type Middleware = MiddlewareObj<APIGatewayProxyEvent, JsonResponse, Error, Context>;
 
@@ -18,8 +18,6 @@ export interface IdempotencyStore {
   complete(organizationId: string, key: string, fingerprint: string, response: JsonResponse): Promise<void>;
   release(organizationId: string, key: string): Promise<void>;
 }
-
-const PRINTABLE = /^[\x21-\x7E]{1,255}$/;
 
 function headerValue(event: APIGatewayProxyEvent): string | undefined {
   const name = Object.keys(event.headers ?? {}).find((header) => header.toLowerCase() === IDEMPOTENCY_HEADER.toLowerCase());
@@ -67,7 +65,7 @@ export function idempotency(store: IdempotencyStore): Middleware {
       if (!isIdempotent({ method: request.event.httpMethod as HttpMethod })) return undefined;
       const key = headerValue(request.event);
       if (key === undefined) return undefined;
-      if (!PRINTABLE.test(key)) throw new ValidationError([{ path: IDEMPOTENCY_HEADER, message: `${IDEMPOTENCY_HEADER} must be 1 to 255 printable characters without spaces` }]);
+      if (!IDEMPOTENCY_KEY_FORMAT.test(key)) throw new ValidationError([{ path: IDEMPOTENCY_HEADER, message: `${IDEMPOTENCY_HEADER} ${IDEMPOTENCY_KEY_RULE}` }]);
       const organizationId = String(request.event.requestContext?.authorizer?.organizationId ?? '');
       const fingerprint = fingerprintOf(request.event);
       const claim = await store.claim(organizationId, key, fingerprint);

@@ -213,6 +213,10 @@ export const reachesOutside = (route: Pick<RouteDefinition, 'sendsSms' | 'queues
 export const changesNothing = (route: Pick<RouteDefinition, 'method' | 'dynamodb' | 'sendsSms' | 'queuesWebhooks' | 'callsOutside'>) =>
   route.method === 'GET' || (route.dynamodb.every((action) => action === 'GetItem' || action === 'BatchGetItem' || action === 'Query') && !reachesOutside(route));
 
+/** An Idempotency-Key the API takes: 1 to 255 printable ASCII characters, no spaces (what any HTTP header can carry). */
+export const IDEMPOTENCY_KEY_FORMAT = /^[\x21-\x7E]{1,255}$/;
+export const IDEMPOTENCY_KEY_RULE = 'must be 1 to 255 printable characters without spaces';
+
 /** What an Idempotency-Key costs a POST or PATCH: claim, read, complete or release its record. */
 export const IDEMPOTENCY_ACTIONS: readonly DynamoAction[] = ['PutItem', 'GetItem', 'UpdateItem', 'DeleteItem'];
 
