@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { isCalendarDate } from './schema';
+import { isCalendarDate, isPlainObject } from './schema';
 
 /**
  * Weekly opening hours read in an IANA time zone: a list of periods per weekday (a day left out is closed) and dates
@@ -40,10 +40,13 @@ const DayPeriods = v.pipe(
   ),
 );
 
-export const WeeklyHours = v.pipe(
+const WeekdayPeriods = v.pipe(
   v.strictObject(Object.fromEntries(WEEKDAYS.map((day) => [day, v.optional(DayPeriods)])) as Record<Weekday, v.OptionalSchema<typeof DayPeriods, undefined>>, 'hours must be an object of weekdays'),
   v.description('Periods per weekday in the organization’s time zone, each `{open, close}` as HH:MM (close may be 24:00), not overlapping; a day left out or empty is closed.'),
 );
+
+/** valibot's object takes an array as an object with no keys: `[]` would be read as hours closed all week. */
+export const WeeklyHours = v.pipe(v.custom<Record<string, unknown>>(isPlainObject, 'hours must be an object of weekdays, not an array'), v.metadata({ documentedAs: WeekdayPeriods }), WeekdayPeriods);
 export type WeeklyHours = v.InferOutput<typeof WeeklyHours>;
 
 const DATE = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])$/;

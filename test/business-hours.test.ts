@@ -46,6 +46,9 @@ describe('PATCH /v1/organization with businessHours and closedDates', () => {
     [{ businessHours: { monday: [{ open: '07:00', close: '12:00' }, { open: '11:59', close: '17:00' }] } }, 'businessHours.monday'],
     [{ businessHours: { mondays: [{ open: '07:00', close: '17:00' }] } }, 'businessHours.mondays'],
     [{ businessHours: { monday: [{ open: '07:00', close: '17:00', note: 'x' }] } }, 'businessHours.monday.0.note'],
+    // An array is no object of weekdays, even an empty one, which would read as closed all week.
+    [{ businessHours: [] }, 'businessHours'],
+    [{ businessHours: [[{ open: '07:00', close: '17:00' }]] }, 'businessHours'],
     [{ closedDates: ['2026-02-30'] }, 'closedDates.0'],
     [{ closedDates: ['2026-12-25', '2026-12-25'] }, 'closedDates'],
     [{ closedDates: ['25/12/2026'] }, 'closedDates.0'],
@@ -78,6 +81,16 @@ describe('PATCH /v1/organization/members/{memberId} with workingHours', () => {
     const bad = await client.patch(`/v1/organization/members/${member.id}`, { workingHours: { sunday: [{ open: '15:00', close: '09:00' }] } });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details.map((detail: { path: string }) => detail.path)).toContain('workingHours.sunday.0.close');
+  });
+
+  it('refuses workingHours: [] with 400 naming it, keeping the hours the member had', async () => {
+    const { client } = await api.organization();
+    const member = (await client.post('/v1/organization/members', { email: 'sam@example.com', firstName: 'Sam', lastName: 'Lee' })).body.member;
+    const hours = { monday: [{ open: '07:00', close: '17:00' }] };
+    expect((await client.patch(`/v1/organization/members/${member.id}`, { workingHours: hours })).status).toBe(200);
+    const res = await client.patch(`/v1/organization/members/${member.id}`, { workingHours: [] });
+    expect([res.status, res.body.error.details]).toEqual([400, [{ path: 'workingHours', message: 'hours must be an object of weekdays, not an array' }]]);
+    expect((await client.get(`/v1/organization/members/${member.id}`)).body.member.workingHours).toEqual(hours);
   });
 });
 
