@@ -29,7 +29,8 @@ const answerOf = (name: string, { label, unknown }: IdOptions) => unknown ?? (()
  */
 export function integerString(name: string, { min = 1, max = 2_147_483_647, ...id }: { min?: number; max?: number } & IdOptions = {}) {
   // As an id, one check of the whole shape first, so the id's answer is found whichever rule after it fails.
-  const possible = (text: string) => !name.endsWith('Id') || (/^\d+$/.test(text) && Number(text) >= min && Number(text) <= max);
+  // Written as the API writes ids: no sign, no leading zero (`01` would otherwise reach record 1 under another spelling).
+  const possible = (text: string) => !name.endsWith('Id') || (/^(?:0|[1-9]\d*)$/.test(text) && Number(text) >= min && Number(text) <= max);
   if (name.endsWith('Id')) unknownIdAnswers.set(possible, answerOf(name, id));
   return v.pipe(
     v.string(),
@@ -67,6 +68,13 @@ export const isDateTimeText = (text: string) => v.ISO_TIMESTAMP_REGEX.test(text.
 export const DATE_TIME = v.metadata<string, { jsonSchema: { format: string } }>({ jsonSchema: { format: 'date-time' } });
 
 /**
+ * The end of the times the service reasons about: a window or a visit computed from a later instant would reach
+ * year 10 000, whose dates no ISO 8601 text of four-digit years writes.
+ */
+export const LATEST_INSTANT = '9999-01-01T00:00:00.000Z';
+const isBeforeLatestInstant = (text: string) => !(Date.parse(text) >= Date.parse(LATEST_INSTANT));
+
+/**
  * A change time a list starts from: an ISO 8601 timestamp, normalized to UTC with milliseconds (as every stored
  * `updatedAt` is written), so comparing the text compares the times.
  */
@@ -76,6 +84,7 @@ export const UpdatedSince = v.pipe(
   v.check(isDateTimeText, 'updatedSince must be an ISO 8601 timestamp, e.g. 2026-11-23T00:00:00.000Z'),
   DATE_TIME,
   v.check(isCalendarDateIfParsed, 'updatedSince must be an ISO 8601 timestamp, e.g. 2026-11-23T00:00:00.000Z'),
+  v.check(isBeforeLatestInstant, `updatedSince must be before ${LATEST_INSTANT}`),
   v.transform((text) => new Date(text).toISOString()),
   // Declares the output type, so the OpenAPI document describes the parameter as a date-time.
   v.string(),
@@ -93,13 +102,6 @@ export const PageQuery = v.object({
   updatedSince: v.optional(UpdatedSince),
 });
 export type PageQuery = v.InferOutput<typeof PageQuery>;
-
-/**
- * The end of the times the service reasons about: a window or a visit computed from a later instant would reach
- * year 10 000, whose dates no ISO 8601 text of four-digit years writes.
- */
-export const LATEST_INSTANT = '9999-01-01T00:00:00.000Z';
-const isBeforeLatestInstant = (text: string) => !(Date.parse(text) >= Date.parse(LATEST_INSTANT));
 
 /**
  * An ISO 8601 date-time with an offset (Z or ±hh:mm), stored as the same instant in UTC. The description
@@ -137,8 +139,14 @@ const FORMAT_CHARACTERS = '\\u00AD\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890\\u
  */
 const INVISIBLE = new RegExp(`[\\s${FORMAT_CHARACTERS}\\u{110BD}\\u{110CD}\\u{13430}-\\u{1343F}\\u{1BCA0}-\\u{1BCA3}\\u{1D173}-\\u{1D17A}\\u{E0001}\\u{E0020}-\\u{E007F}]`, 'gu');
 
+/**
+ * Half of a character (a UTF-16 surrogate without its pair) spells no text: UTF-8, which DynamoDB stores, cannot
+ * encode it, and strict JSON readers refuse an answer that carries it.
+ */
+const isWholeText = (text: string) => text.isWellFormed();
+
 /** What every free-text field accepts, in words and as the document's pattern (the checks above, read as one). */
-export const TEXT_RULE = 'Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return.';
+export const TEXT_RULE = 'Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate).';
 const NOT_CONTROL = '[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]';
 // White space around the text is trimmed before the checks, so any may stand there.
 export const TEXT_PATTERN = `^\\s*${NOT_CONTROL}*[^\\s${FORMAT_CHARACTERS}\\u0000-\\u001F\\u007F-\\u009F]${NOT_CONTROL}*\\s*$`;
@@ -154,6 +162,7 @@ export const NonEmptyString = (name: string, max = 500) =>
     v.trim(),
     v.minLength(1, `${name} must not be empty`),
     v.check((text) => !CONTROL.test(text), `${name} must not contain control characters`),
+    v.check(isWholeText, `${name} must not hold half of a character (a lone surrogate)`),
     v.check((text) => text.replace(INVISIBLE, '') !== '', `${name} must have a visible character`),
     v.maxLength(max, `${name} must be at most ${max} characters`),
     v.description(TEXT_RULE),
@@ -171,7 +180,7 @@ export const everyKeyKept = (name: string) =>
 export const isPlainObject = (input: unknown): input is Record<string, unknown> => typeof input === 'object' && input !== null && !Array.isArray(input);
 
 /** The rule of free text that may be empty (a description, a receptionist's answer), and its pattern. */
-export const OPTIONAL_TEXT_RULE = 'Trimmed of surrounding white space; may be empty; no control characters other than tab, line feed and carriage return.';
+export const OPTIONAL_TEXT_RULE = 'Trimmed of surrounding white space; may be empty; no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate).';
 const OPTIONAL_TEXT_PATTERN = `^${NOT_CONTROL}*$`;
 
 /** Text a person wrote that may be empty: NFC, trimmed, free of control characters, at most `max` characters. */
@@ -181,6 +190,7 @@ export const OptionalText = (name: string, max: number) =>
     v.normalize('NFC'),
     v.trim(),
     v.check((text) => !CONTROL.test(text), `${name} must not contain control characters`),
+    v.check(isWholeText, `${name} must not hold half of a character (a lone surrogate)`),
     v.maxLength(max, `${name} must be at most ${max} characters`),
     v.description(OPTIONAL_TEXT_RULE),
     v.metadata({ jsonSchema: { pattern: OPTIONAL_TEXT_PATTERN } }),

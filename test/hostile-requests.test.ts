@@ -12,6 +12,7 @@ import { referenceRenderer } from '../shared/openapi/reference-renderer';
 import { routes } from '../functions/resources';
 import { countDynamoCalls } from './support/dynamo-calls';
 import { useTestApi } from './support/api';
+import { itemsOf } from './support/fixtures';
 import { assertMatchesDocument, readBody } from './support/contract';
 
 const api = useTestApi();
@@ -276,5 +277,111 @@ describe('phone numbers must be E.164: a plus, a country code, then digits', () 
   it('accepts a number in E.164', async () => {
     const { client } = await api.organization();
     expect((await client.post('/v1/leads', { name: 'Sam Lee', email: 'sam@example.com', phone: '+61412000111' })).status).toBe(201);
+  });
+});
+
+describe('a JSON body that is not UTF-8, or nests deeper than any request', () => {
+  it.each([
+    ['a Latin-1 é (byte E9)', [0xe9], 'application/json; charset=iso-8859-1'],
+    ['a surrogate encoded as UTF-8 (ED A0 80)', [0xed, 0xa0, 0x80], 'application/json'],
+  ])('answers 400 INVALID_JSON, as JSON must be UTF-8, instead of storing U+FFFD for what was sent: %s', async (_, bytes, contentType) => {
+    const { apiKey, client } = await api.organization();
+    const body = Buffer.concat([Buffer.from('{"question":"Caf'), Buffer.from(bytes), Buffer.from(' opening hours?","answer":"Seven to five."}')]);
+    const res = await fetch(`${api.url}/v1/faqs`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': contentType }, body });
+    const parsed = (await readBody(res)) as { error?: { code?: string } };
+    assertMatchesDocument({ method: 'POST', path: '/v1/faqs', status: res.status, contentType: res.headers.get('content-type'), body: parsed });
+    expect(res.status, JSON.stringify(parsed)).toBe(400);
+    expect(parsed.error?.code).toBe('INVALID_JSON');
+    expect((await client.get('/v1/faqs')).body.totalCount).toBe(0);
+  });
+
+  it('answers valid JSON nested deeper than 64 levels with 400 naming the body, and takes 64', async () => {
+    const { client } = await api.organization();
+    // The body is level 1; a field holding arrays makes up the rest.
+    const faq = (arrays: number) => `{"question":"Open on Sundays?","answer":"No.","x":${'['.repeat(arrays)}${']'.repeat(arrays)}}`;
+    for (const rawBody of [faq(64), faq(5_000)]) {
+      const res = await client.request('POST', '/v1/faqs', { rawBody, headers: { 'content-type': 'application/json' } });
+      expect([res.status, res.body.error.details]).toEqual([400, [{ path: 'body', message: 'body must not nest objects and arrays more than 64 levels deep' }]]);
+    }
+    // 64 levels reach the schema, which names the field it does not know.
+    const deepest = await client.request('POST', '/v1/faqs', { rawBody: faq(63), headers: { 'content-type': 'application/json' } });
+    expect([deepest.status, deepest.body.error.details[0].path]).toEqual([400, 'x']);
+    expect((await client.get('/v1/faqs')).body.totalCount).toBe(0);
+  });
+});
+
+describe('text holding half of a character (a lone surrogate)', () => {
+  it.each([
+    ['a product name', '/v1/products', '{"name":"Tap\\ud800washer","tradeCategoryId":1,"pricingType":"NONE"}', 'name', '/v1/products'],
+    ['an FAQ question', '/v1/faqs', '{"question":"Open on\\udc00 Sundays?","answer":"No."}', 'question', '/v1/faqs'],
+    ['a lead name', '/v1/leads', '{"name":"Jo\\ud83d Smith","email":"jo@example.com"}', 'name', '/v1/leads'],
+  ])('is refused in %s with 400 naming the field (as MCP refuses it in a URL), rather than stored and echoed as invalid Unicode', async (_, path, rawBody, field, list) => {
+    const { client } = await api.organization();
+    const res = await client.request('POST', path, { rawBody, headers: { 'content-type': 'application/json' } });
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expect(res.body.error.details[0].path).toBe(field);
+    expect((await client.get(list)).body.totalCount).toBe(0);
+  });
+});
+
+describe('a query parameter given more than once', () => {
+  it.each([
+    ['status on leads', '/v1/leads?status=NEW&status=LOST', 'status'],
+    ['limit on leads', '/v1/leads?limit=500&limit=1', 'limit'],
+    ['type on events', '/v1/events?type=lead.created&type=lead.updated', 'type'],
+    ['isActive on products', '/v1/products?isActive=true&isActive=false', 'isActive'],
+  ])('answers 400 naming it instead of silently answering its last value (%s)', async (_, path, name) => {
+    const { client } = await api.organization({ demo: true });
+    const res = await client.get(path);
+    expect(res.status, `${path} answered ${res.status}`).toBe(400);
+    expect(res.body.error.details.map((detail: { path: string }) => detail.path)).toContain(name);
+  });
+});
+
+describe('an inbound post’s sender id headers', () => {
+  it.each([['Idempotency-Key'], ['webhook-id']])('a %s longer than the document allows is refused naming that header, not externalInquiryId (a field the sender never sent)', async (header) => {
+    const { client } = await api.organization();
+    const { url } = (await client.post('/v1/inbound-endpoints', { name: 'Website contact form', source: 'WEBFORM' })).body.inboundEndpoint;
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', [header]: 'k'.repeat(201) }, body: 'email=ivy@example.com' });
+    const parsed = (await readBody(res)) as { error: { details: { path: string }[] } };
+    assertMatchesDocument({ method: 'POST', path: new URL(url).pathname, status: res.status, contentType: res.headers.get('content-type'), body: parsed });
+    expect(res.status).toBe(400);
+    expect(parsed.error.details[0]!.path).toBe(header);
+    expect((await client.get('/v1/inquiries')).body.totalCount).toBe(0);
+  });
+});
+
+describe('integer ids written with leading zeros', () => {
+  it.each([
+    ['GET', '/v1/products/01'],
+    ['GET', '/v1/faqs/001'],
+    ['DELETE', '/v1/policies/0001'],
+  ])('are ids the API never issues: %s %s answers 404, as an id that cannot exist', async (method, path) => {
+    const { client, organizationId } = await api.organization({ demo: true });
+    const before = await itemsOf(organizationId);
+    const res = await client.request(method, path);
+    expect(res.status, JSON.stringify(res.body).slice(0, 200)).toBe(404);
+    expect(await itemsOf(organizationId)).toEqual(before);
+  });
+});
+
+describe('cursors of lists filtered in the function, and of sync', () => {
+  // test/cursors.test.ts holds leads and inquiries to this; these lists filter a whole read partition in the
+  // function, or bind the cursor to a time, where nothing in the DynamoDB key would tell the filters apart.
+  it.each([
+    ['/v1/products?isActive=true', '/v1/products?pricingType=FIXED'],
+    ['/v1/products?', '/v1/products?tradeCategoryId=1'],
+    ['/v1/services?isActive=true', '/v1/services?'],
+    ['/v1/transfers?availableNow=false', '/v1/transfers?isEnabled=true'],
+    ['/v1/appointments?from=2020-01-01T00:00:00Z&to=2030-01-01T00:00:00Z', '/v1/appointments?from=2021-01-01T00:00:00Z&to=2030-01-01T00:00:00Z'],
+    ['/v1/leads?updatedSince=2020-01-01T00:00:00Z', '/v1/leads?updatedSince=2021-01-01T00:00:00Z'],
+    ['/v1/leads?q=o', '/v1/leads?status=NEW'],
+  ])('a cursor answered for %s answers 400 INVALID_CURSOR under %s', async (from, under) => {
+    const { client } = await api.organization({ demo: true });
+    const { nextCursor } = (await client.get(`${from}&limit=1`)).body;
+    expect(nextCursor).toEqual(expect.any(String));
+    const res = await client.get(`${under}&limit=1&cursor=${encodeURIComponent(nextCursor)}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'INVALID_CURSOR', details: [{ path: 'cursor' }] });
   });
 });

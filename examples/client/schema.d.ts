@@ -3098,18 +3098,18 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Split at its first white space into firstName (the first word) and lastName (the rest, each run of white space made one space; none for a single word). Each part may have at most 100 characters, as firstName and lastName may: a longer part answers 400 naming `name`, even beside a firstName or lastName, which wins over its part. Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Split at its first white space into firstName (the first word) and lastName (the rest, each run of white space made one space; none for a single word). Each part may have at most 100 characters, as firstName and lastName may: a longer part answers 400 naming `name`, even beside a firstName or lastName, which wins over its part. Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     name?: string;
                     /** Format: email */
                     email?: string;
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     firstName?: string;
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     lastName?: string;
                     phone?: string;
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     suburb?: string;
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     businessName?: string;
                     socials?: {
                         [key: string]: string;
@@ -3183,18 +3183,18 @@ export interface operations {
                 "application/json": {
                     /** @enum {string} */
                     match: "email" | "phone";
-                    /** @description Split at its first white space into firstName (the first word) and lastName (the rest, each run of white space made one space; none for a single word). Each part may have at most 100 characters, as firstName and lastName may: a longer part answers 400 naming `name`, even beside a firstName or lastName, which wins over its part. Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Split at its first white space into firstName (the first word) and lastName (the rest, each run of white space made one space; none for a single word). Each part may have at most 100 characters, as firstName and lastName may: a longer part answers 400 naming `name`, even beside a firstName or lastName, which wins over its part. Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     name?: string;
                     /** Format: email */
                     email?: string;
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     firstName?: string;
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     lastName?: string;
                     phone?: string;
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     suburb?: string;
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     businessName?: string;
                     socials?: {
                         [key: string]: string;
@@ -3375,7 +3375,7 @@ export interface operations {
                 "application/json": {
                     /** Format: email */
                     email?: string;
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     firstName?: string;
                     lastName?: string | null;
                     phone?: string | null;
@@ -3521,7 +3521,7 @@ export interface operations {
                 "application/json": {
                     /** @enum {string} */
                     event: "NOTE";
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     data: string;
                 };
             };
@@ -3699,14 +3699,14 @@ export interface operations {
                         /** Format: email */
                         email?: string;
                         phone?: string;
-                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                        /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         name?: string;
-                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                        /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         firstName?: string;
-                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                        /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         lastName?: string;
                     } | unknown | unknown;
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     summary?: string;
                     /**
                      * @default GENERAL
@@ -3734,14 +3734,14 @@ export interface operations {
                         /** Format: email */
                         email?: string;
                         phone?: string;
-                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                        /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         name?: string;
-                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                        /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         firstName?: string;
-                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                        /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         lastName?: string;
                     } | unknown | unknown;
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     summary?: string;
                     /**
                      * @default GENERAL
@@ -3773,14 +3773,14 @@ export interface operations {
                         /** Format: email */
                         email?: string;
                         phone?: string;
-                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                        /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         name?: string;
-                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                        /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         firstName?: string;
-                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                        /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         lastName?: string;
                     } | unknown | unknown;
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     summary?: string;
                     /**
                      * @default GENERAL
@@ -3811,14 +3811,14 @@ export interface operations {
                         /** Format: email */
                         email?: string;
                         phone?: string;
-                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                        /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         name?: string;
-                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                        /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         firstName?: string;
-                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                        /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         lastName?: string;
                     } | unknown | unknown;
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     summary?: string;
                     /**
                      * @default GENERAL
@@ -4073,7 +4073,7 @@ export interface operations {
                 "application/json": {
                     userId: string;
                     leadId: string;
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     message: string;
                     messageThreadId?: string;
                 };
@@ -4263,7 +4263,7 @@ export interface operations {
                     leadId: string;
                     /** @description A hold from POST /v1/availability/holds: books its slot and member, and ends the hold. With it, send no startsAt, endsAt or attendees (the hold decides them); title defaults to the service’s name. */
                     holdId?: string;
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     title?: string;
                     /**
                      * Format: date-time
@@ -4407,7 +4407,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     title?: string;
                     /**
                      * Format: date-time
@@ -4682,7 +4682,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     name: string;
                     /** @default null */
                     website?: string | null;
@@ -4796,7 +4796,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     name?: string;
                     website?: string | null;
                     email?: string | null;
@@ -4911,7 +4911,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     name?: string;
                     website?: string | null;
                     email?: string | null;
@@ -5048,7 +5048,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     value: string;
                     /** @default null */
                     userId?: string | null;
@@ -5163,7 +5163,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     value: string;
                 };
             };
@@ -5271,7 +5271,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     value: string;
                 };
             };
@@ -5417,7 +5417,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     name?: string;
                     /** @description An IANA time zone name, e.g. Australia/Sydney. */
                     timezone?: string;
@@ -5569,9 +5569,9 @@ export interface operations {
                 "application/json": {
                     /** Format: email */
                     email: string;
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     firstName: string;
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     lastName: string;
                     /**
                      * @default MEMBER
@@ -5962,9 +5962,9 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     firstName?: string;
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     lastName?: string;
                 };
             };
@@ -6174,10 +6174,10 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     name: string;
                     /**
-                     * @description Trimmed of surrounding white space; may be empty; no control characters other than tab, line feed and carriage return.
+                     * @description Trimmed of surrounding white space; may be empty; no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate).
                      * @default
                      */
                     description?: string;
@@ -6376,9 +6376,9 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     name?: string;
-                    /** @description Trimmed of surrounding white space; may be empty; no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; may be empty; no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     description?: string;
                     followUpQuestions?: string[];
                     duration?: number;
@@ -6574,29 +6574,29 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     name?: string;
-                    /** @description Trimmed of surrounding white space; may be empty; no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; may be empty; no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     prompt?: string;
-                    /** @description Trimmed of surrounding white space; may be empty; no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; may be empty; no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     response?: string;
                     isActive?: boolean;
                     questions?: {
-                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                        /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         question: string;
                         /** @default [] */
                         answerOptions?: {
-                            /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                            /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                             answer: string;
                             /** @default [] */
                             followUps?: {
-                                /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                                /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                                 question: string;
                             }[];
                         }[];
                     }[];
                     outcome?: {
-                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                        /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         type: string;
                         /** @default null */
                         property1?: string | null;
@@ -6736,23 +6736,23 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     name: string;
                     /**
-                     * @description Trimmed of surrounding white space; may be empty; no control characters other than tab, line feed and carriage return.
+                     * @description Trimmed of surrounding white space; may be empty; no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate).
                      * @default
                      */
                     description?: string;
                     /**
-                     * @description Trimmed of surrounding white space; may be empty; no control characters other than tab, line feed and carriage return.
+                     * @description Trimmed of surrounding white space; may be empty; no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate).
                      * @default
                      */
                     response?: string;
                     /** @default [] */
                     faqs?: {
-                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                        /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         question: string;
-                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                        /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         answer: string;
                     }[];
                     tradeCategoryId: number;
@@ -6870,16 +6870,16 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     name?: string;
-                    /** @description Trimmed of surrounding white space; may be empty; no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; may be empty; no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     description?: string;
-                    /** @description Trimmed of surrounding white space; may be empty; no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; may be empty; no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     response?: string;
                     faqs?: {
-                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                        /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         question: string;
-                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                        /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         answer: string;
                     }[];
                     tradeCategoryId?: number;
@@ -7008,16 +7008,16 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     name?: string;
-                    /** @description Trimmed of surrounding white space; may be empty; no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; may be empty; no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     description?: string;
-                    /** @description Trimmed of surrounding white space; may be empty; no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; may be empty; no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     response?: string;
                     faqs?: {
-                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                        /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         question: string;
-                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                        /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         answer: string;
                     }[];
                     tradeCategoryId?: number;
@@ -7118,7 +7118,7 @@ export interface operations {
                     /** @description 1 to 100 items, applied in order; more than 100 is rejected as a whole with BATCH_TOO_LARGE. */
                     updates: {
                         id: number;
-                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                        /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         name?: string;
                         pricing?: {
                             /** @enum {string} */
@@ -7256,20 +7256,20 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     label: string;
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     name?: string;
                     /** @enum {string} */
                     method: "WARM" | "COLD";
                     /** @enum {string} */
                     destinationType: "DEPARTMENT" | "MEMBER" | "PHONE_NUMBER";
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     destination: string;
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     conditions: string;
                     /**
-                     * @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return.
+                     * @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate).
                      * @default Caller {name} is calling about {topic}. Summary: {summary}
                      */
                     summaryFormat?: string;
@@ -7395,19 +7395,19 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     label?: string;
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     name?: string;
                     /** @enum {string} */
                     method?: "WARM" | "COLD";
                     /** @enum {string} */
                     destinationType?: "DEPARTMENT" | "MEMBER" | "PHONE_NUMBER";
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     destination?: string;
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     conditions?: string;
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     summaryFormat?: string;
                     settings?: {
                         ignore_business_hours: boolean;
@@ -7529,19 +7529,19 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     label?: string;
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     name?: string;
                     /** @enum {string} */
                     method?: "WARM" | "COLD";
                     /** @enum {string} */
                     destinationType?: "DEPARTMENT" | "MEMBER" | "PHONE_NUMBER";
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     destination?: string;
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     conditions?: string;
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     summaryFormat?: string;
                     settings?: {
                         ignore_business_hours: boolean;
@@ -7623,11 +7623,11 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     name: string;
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     topic: string;
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     summary: string;
                 };
             };
@@ -7756,9 +7756,9 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     title: string;
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     content: string;
                     /** @default true */
                     isActive?: boolean;
@@ -7864,9 +7864,9 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     title?: string;
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     content?: string;
                     isActive?: boolean;
                 };
@@ -7975,9 +7975,9 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     title?: string;
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     content?: string;
                     isActive?: boolean;
                 };
@@ -8099,9 +8099,9 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     question: string;
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     answer: string;
                     /** @default true */
                     isActive?: boolean;
@@ -8207,9 +8207,9 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     question?: string;
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     answer?: string;
                     isActive?: boolean;
                 };
@@ -8318,9 +8318,9 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     question?: string;
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     answer?: string;
                     isActive?: boolean;
                 };
@@ -9210,7 +9210,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     name: string;
                     /** @enum {string} */
                     source: "WEBFORM" | "EMAIL" | "CALL" | "CHATBOT";
@@ -9416,7 +9416,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     name?: string;
                     /** @enum {string} */
                     source?: "WEBFORM" | "EMAIL" | "CALL" | "CHATBOT";
@@ -9674,14 +9674,14 @@ export interface operations {
                         /** Format: email */
                         email?: string;
                         phone?: string;
-                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                        /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         name?: string;
-                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                        /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         firstName?: string;
-                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                        /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         lastName?: string;
                     } | unknown | unknown;
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     summary?: string;
                     /**
                      * @default GENERAL
@@ -9711,14 +9711,14 @@ export interface operations {
                         /** Format: email */
                         email?: string;
                         phone?: string;
-                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                        /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         name?: string;
-                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                        /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         firstName?: string;
-                        /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                        /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         lastName?: string;
                     } | unknown | unknown;
-                    /** @description Trimmed of surrounding white space; must have at least one visible character and no control characters other than tab, line feed and carriage return. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     summary?: string;
                     /**
                      * @default GENERAL

@@ -319,10 +319,20 @@ async function ingestPost(endpoint: InboundEndpointRecord, headers: Record<strin
   if (Buffer.byteLength(raw) > MAX_INBOUND_BYTES) throw new PayloadTooLargeError(MAX_INBOUND_BYTES);
   const posted = fieldsOf(headers, raw);
   const shaped = endpoint.source === 'WEBFORM' ? webformInquiry(endpoint, posted) : endpoint.source === 'EMAIL' ? emailInquiry(posted) : { ...posted, source: endpoint.source };
-  const externalInquiryId = senderIdOf(posted.externalInquiryId) ?? headers['webhook-id'] ?? headers['idempotency-key'];
+  const postedId = senderIdOf(posted.externalInquiryId);
+  const externalInquiryId = postedId ?? headers['webhook-id'] ?? headers['idempotency-key'];
+  // An id a header carried is named as that header when refused: the sender sent no field of that name.
+  const idSentAs = postedId !== undefined ? 'externalInquiryId' : headers['webhook-id'] !== undefined ? 'webhook-id' : 'Idempotency-Key';
   const candidate = JSON.parse(JSON.stringify({ ...shaped, ...(externalInquiryId ? { externalInquiryId } : {}) })) as unknown;
   const parsed = v.safeParse(IngestInquiryBody, candidate);
-  if (!parsed.success) throw new ValidationError(parsed.issues.map((issue) => ({ path: v.getDotPath(issue) ?? 'body', message: issue.message })));
+  if (!parsed.success) {
+    throw new ValidationError(
+      parsed.issues.map((issue) => {
+        const path = v.getDotPath(issue) ?? 'body';
+        return path === 'externalInquiryId' && idSentAs !== path ? { path: idSentAs, message: issue.message.replace(/^externalInquiryId/, idSentAs) } : { path, message: issue.message };
+      }),
+    );
+  }
   // Posted to a URL anyone with the page may post to: a repeat of an id is answered only to the sender that made it.
   return ingestInquiry(endpoint.organizationId, parsed.output, { publicEndpointId: endpoint.id });
 }

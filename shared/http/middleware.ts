@@ -1,6 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { ApiError, PayloadTooLargeError, refusedUnrun, SmsDeliveryError } from '../errors';
+import { ApiError, BadRequestError, PayloadTooLargeError, refusedUnrun, SmsDeliveryError, ValidationError } from '../errors';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../json-depth';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { DIMENSION, logger, METRIC } from '../observability';
 import { metrics } from '../metrics';
@@ -99,6 +100,35 @@ export function absentBodyIsEmptyObject(): Middleware {
   return {
     before: (request) => {
       if (request.event.body === null || request.event.body === undefined || request.event.body === '') request.event.body = '{}';
+    },
+  };
+}
+
+/** Refuses bytes that are not UTF-8 instead of reading U+FFFD in their place; a byte order mark is kept, and refused as JSON. */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * A JSON body as the text its bytes spell (every body arrives base64-encoded, as binaryMediaTypes takes every type). JSON is
+ * UTF-8 (RFC 8259 §8.1): other bytes (Latin-1, an encoded surrogate) answer 400 INVALID_JSON rather than be stored
+ * with U+FFFD where they were. A body nested deeper than any request of this API is refused by name before the
+ * parser's reviver recurses over it.
+ */
+export function jsonBodyAsText(): Middleware {
+  return {
+    before: (request) => {
+      const { body, isBase64Encoded } = request.event;
+      if (typeof body !== 'string') return;
+      if (isBase64Encoded) {
+        try {
+          request.event.body = STRICT_UTF8.decode(Buffer.from(body, 'base64'));
+        } catch {
+          throw refusedUnrun(new BadRequestError('Request body must be JSON encoded in UTF-8', 'INVALID_JSON'));
+        }
+        request.event.isBase64Encoded = false;
+      }
+      if (nestsDeeperThan(request.event.body as string)) {
+        throw refusedUnrun(new ValidationError([{ path: 'body', message: `body must not nest objects and arrays more than ${MAX_JSON_DEPTH} levels deep` }]));
+      }
     },
   };
 }

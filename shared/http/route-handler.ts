@@ -9,7 +9,7 @@ import type { RouteDefinition, RouteRequest } from '../routes/route';
 import { emptyResponse, JSON_HEADERS, jsonResponse, textResponse, type JsonResponse } from './envelope';
 import { answersIdempotently } from '../routes/route';
 import { IDEMPOTENCY_HEADER, idempotency, type IdempotencyStore } from './idempotency';
-import { absentBodyIsEmptyObject, accessLog, bodySizeLimit, errorEnvelope } from './middleware';
+import { absentBodyIsEmptyObject, accessLog, bodySizeLimit, errorEnvelope, jsonBodyAsText } from './middleware';
 import { logger } from '../observability';
 import { metrics } from '../metrics';
 import { parseOrThrow } from '../validation';
@@ -136,13 +136,13 @@ function chainOf<R extends RouteRequest, S extends v.GenericSchema>(
     });
   }
   if (body) chain.use(bodySizeLimit());
-  if (parsedBody) chain.use(absentBodyIsEmptyObject()).use(httpJsonBodyParser({ disableContentTypeCheck: true }));
+  if (parsedBody) chain.use(jsonBodyAsText()).use(absentBodyIsEmptyObject()).use(httpJsonBodyParser({ disableContentTypeCheck: true }));
   const knownQuery = new Set(Object.keys((query as { entries?: Record<string, unknown> } | undefined)?.entries ?? {}));
   // A loose query schema takes parameters it does not name, and ignores them (a public URL that must not refuse
   // before it has checked who is posting).
   const takesAnyQuery = (query as { type?: string } | undefined)?.type === 'loose_object';
   return chain.handler(async (event) => {
-    if (!takesAnyQuery) refuseUnknownQuery(event.queryStringParameters, knownQuery);
+    if (!takesAnyQuery) refuseUnknownQuery(event.queryStringParameters, knownQuery, event.multiValueQueryStringParameters);
     const input = {
       path: path ? parseOrThrow(path, event.pathParameters ?? {}, 'path') : undefined,
       query: query ? parseOrThrow(query, event.queryStringParameters ?? {}, 'query') : undefined,
@@ -171,11 +171,14 @@ function jsonObject(body: unknown): Record<string, unknown> {
 
 /**
  * A query parameter the route does not take is refused, naming it: a filter the API does not have (`?email=`)
- * must not answer as if it had filtered.
+ * must not answer as if it had filtered. So is one given twice (`?status=NEW&status=LOST`): each takes one value, and
+ * answering the last would list what the caller did not ask for.
  */
-function refuseUnknownQuery(parameters: Record<string, string | undefined> | null, known: ReadonlySet<string>): void {
+function refuseUnknownQuery(parameters: Record<string, string | undefined> | null, known: ReadonlySet<string>, multiValue: Record<string, string[] | undefined> | null): void {
   const unknown = Object.keys(parameters ?? {}).filter((name) => !known.has(name));
   if (unknown.length > 0) throw new ValidationError(unknown.map((name) => ({ path: name, message: `${name} is not a query parameter of this operation` })));
+  const repeated = Object.entries(multiValue ?? {}).filter(([, values]) => (values?.length ?? 0) > 1);
+  if (repeated.length > 0) throw new ValidationError(repeated.map(([name]) => ({ path: name, message: `${name} must be given once` })));
 }
 
 /**
