@@ -496,7 +496,7 @@ describe('SMS delivery receipts', () => {
           const { inquiryId } = sentLocally.find((sms) => sms.messageId === racing)!;
           const messageId = racing;
           racing = undefined;
-          expect(await moveSmsStatus(organizationId, inquiryId, messageId, 'QUEUED', 'SENT', { providerMessageId: `eum-${messageId}` })).toBe(true);
+          expect(await moveSmsStatus(organizationId, inquiryId, messageId, 'QUEUED', 'SENT', { providerMessageId: `eum-${messageId}` })).toEqual(expect.stringMatching(ISO_MS));
         }
         return next(args);
       },

@@ -115,8 +115,8 @@ export async function rotateEndpoint(organizationId: string, endpointId: string,
   if (!endpoint) throw new NotFoundError(INBOUND_ENDPOINT_NOT_FOUND);
   const token = newToken();
   const secret = newSigningSecret();
-  await replaceInboundCredentials(organizationId, endpointId, { tokenHash: hashToken(token), secret });
-  return { ...publicEndpoint(endpoint), url: urlOf(baseUrl, endpointId, token), secret };
+  const updatedAt = await replaceInboundCredentials(organizationId, endpointId, { tokenHash: hashToken(token), secret });
+  return { ...publicEndpoint({ ...endpoint, updatedAt }), url: urlOf(baseUrl, endpointId, token), secret };
 }
 
 /**

@@ -70,9 +70,11 @@ export async function updateInboundEndpoint(organizationId: string, endpointId: 
   return fromInboundEndpointItem(Attributes ?? {});
 }
 
-/** A new token hash and secret; the old ones stop working at once. */
-export async function replaceInboundCredentials(organizationId: string, endpointId: string, credentials: { tokenHash: string; secret: string }): Promise<void> {
-  await writeAlone(setFields(inboundEndpointKeys.inboundEndpoint(organizationId, endpointId), credentials, { onConditionFailed: notFound }));
+/** A new token hash and secret; the old ones stop working at once. A write of the endpoint, it moves updatedAt: answered. */
+export async function replaceInboundCredentials(organizationId: string, endpointId: string, credentials: { tokenHash: string; secret: string }): Promise<string> {
+  const updatedAt = now();
+  await writeAlone(setFields(inboundEndpointKeys.inboundEndpoint(organizationId, endpointId), { ...credentials, updatedAt }, { onConditionFailed: notFound }));
+  return updatedAt;
 }
 
 export async function deleteInboundEndpoint(organizationId: string, endpointId: string): Promise<void> {

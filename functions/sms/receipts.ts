@@ -31,11 +31,11 @@ export async function applyReceipt(receipt: unknown): Promise<boolean> {
   const settle = () => moveSmsStatus(organizationId, inquiryId, messageId, 'SENT', status, { providerMessageId, failureReason });
   // Written as the provider's report (via inbound, no key), however it arrives: the audit log attributes the status to it.
   return asWriter(inboundWriter(providerMessageId ?? messageId), async () => {
-    if (await settle()) return true;
+    if ((await settle()) !== undefined) return true;
     // Not SENT: still QUEUED, FAILED unconfirmed, or past it already. Whoever marks it SENT (this receipt or the
     // send), it is SENT or later after this, so the second try settles it exactly when the first found it short of SENT.
-    (await moveSmsStatus(organizationId, inquiryId, messageId, 'QUEUED', 'SENT', { providerMessageId })) ||
+    (await moveSmsStatus(organizationId, inquiryId, messageId, 'QUEUED', 'SENT', { providerMessageId })) ??
       (await moveSmsStatus(organizationId, inquiryId, messageId, 'FAILED', 'SENT', { providerMessageId }, { fromUnconfirmedFailure: true }));
-    return settle();
+    return (await settle()) !== undefined;
   });
 }

@@ -1,7 +1,7 @@
 import { BadRequestError, NotFoundError, SmsDeliveryError } from '../../shared/errors';
 import { newId, now } from '../../shared/ids';
 import { createInquiry } from '../inquiries/store';
-import { appendSmsMessage, moveSmsStatus, optedOut, phoneNotOptedOut, readSmsParties } from './store';
+import { appendSmsMessage, getThreadMessage, moveSmsStatus, optedOut, phoneNotOptedOut, readSmsParties } from './store';
 import type { SmsMessage } from '../inquiries/schema';
 import type { Lead } from '../leads/schema';
 import type { SendSmsBody, Sms } from './schema';
@@ -61,16 +61,16 @@ export async function sendSms(organizationId: string, body: SendSmsBody): Promis
     });
   // The SMS has left: an error here would make the member send it again. It stays QUEUED until its delivery
   // receipt records the send (functions/sms/receipts.ts).
-  // Not moved (false): a receipt got there first and marked it SENT itself, or moved it on.
-  const marked = await moveSmsStatus(organizationId, inquiryId, messageId, 'QUEUED', 'SENT', { providerMessageId: sent.providerMessageId }).then(
-    () => true,
-    (error: unknown) => {
-      logger.error('SMS sent but not marked SENT: its delivery receipt will record the send', { error, organizationId, inquiryId, messageId, providerMessageId: sent.providerMessageId });
-      return false;
-    },
-  );
-  const recorded: Sms = { id: messageId, direction: 'OUTBOUND', status: marked ? 'SENT' : 'QUEUED', body: body.message, leadId: lead.id, userId: user.userId, messageThreadId: threadId, inquiryId, createdAt: message.createdAt, updatedAt: now() };
-  return { messageId, threadId, inquiryId, sms: recorded };
+  // Not moved (undefined): a receipt got there first and marked it SENT itself, or moved it on.
+  const markedAt = await moveSmsStatus(organizationId, inquiryId, messageId, 'QUEUED', 'SENT', { providerMessageId: sent.providerMessageId }).catch((error: unknown) => {
+    logger.error('SMS sent but not marked SENT: its delivery receipt will record the send', { error, organizationId, inquiryId, messageId, providerMessageId: sent.providerMessageId });
+    return null;
+  });
+  const recorded: Sms = { id: messageId, direction: 'OUTBOUND', status: 'SENT', body: body.message, leadId: lead.id, userId: user.userId, messageThreadId: threadId, inquiryId, createdAt: message.createdAt, updatedAt: markedAt ?? message.createdAt };
+  // Answered as stored, updatedAt included: as marked here, or else read back (still QUEUED, or as a receipt that got
+  // there first left it).
+  const answered = markedAt ? recorded : ((await getThreadMessage(organizationId, inquiryId, messageId)) ?? { ...recorded, status: 'QUEUED' });
+  return { messageId, threadId, inquiryId, sms: answered };
 }
 
 /** A new thread is an SMS inquiry of the lead, holding the first message. */

@@ -8,7 +8,7 @@ import type { Lead } from '../leads/schema';
 import { OrganizationRecord } from '../organization/schema';
 import { batchGetItems } from '../../shared/store/batch-get';
 import { createInquiry, smsMessageCounts, type NewInquiry } from '../inquiries/store';
-import { paginateQuery, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, paginateQuery, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
@@ -65,6 +65,13 @@ export function phoneNotOptedOut(organizationId: string, phone: string): Transac
   return { item: { ConditionCheck: { TableName: config.tableName, Key: leadKeys.smsOptOut(organizationId, phone), ConditionExpression: 'attribute_not_exists(pk)' } }, onConditionFailed: optedOut };
 }
 
+/**
+ * A thread's inquiry shows its messages and their statuses, so a message added or moved moves the inquiry's updatedAt
+ * (and its place in the change log) too: a poller of `updatedSince` sees the thread change.
+ */
+const threadChangedAt = (organizationId: string, inquiryId: string, at: string): TransactWrite =>
+  setFields(inquiryKeys.inquiry(organizationId, inquiryId), { updatedAt: at }, { onConditionFailed: () => new NotFoundError('Inquiry not found') });
+
 /** Adds a message to an existing thread, on condition that its lead still exists (a lead deleted meanwhile: 404, nothing recorded) and its phone has not opted out. */
 export async function appendSmsMessage(organizationId: string, thread: SmsThread, message: SmsMessage, phone: string): Promise<void> {
   await transact([
@@ -72,6 +79,7 @@ export async function appendSmsMessage(organizationId: string, thread: SmsThread
     insertIfAbsent(toSmsMessageItem(organizationId, thread, message)),
     ...smsMessageCounts(organizationId, thread, [message]),
     phoneNotOptedOut(organizationId, phone),
+    threadChangedAt(organizationId, thread.inquiryId, message.createdAt),
   ]);
 }
 
@@ -189,8 +197,8 @@ export async function latestThreadOf(organizationId: string, leadId: string): Pr
  * Moves a message from one status to the next, on condition that it is still in `from`: the send's answer moves
  * it from QUEUED (to SENT, or FAILED when refused), a carrier's receipt from SENT. So a status never moves back,
  * with one exception: `fromUnconfirmedFailure` moves a FAILED message whose send the provider never confirmed
- * (marked `unconfirmed`), for a receipt that proves it left, and clears its failure.
- * False when the message does not exist or is not in `from`.
+ * (marked `unconfirmed`), for a receipt that proves it left, and clears its failure. Answers the time it wrote (the
+ * message's and its thread's updatedAt); undefined when the message does not exist or is not in `from`.
  */
 export async function moveSmsStatus(
   organizationId: string,
@@ -200,7 +208,8 @@ export async function moveSmsStatus(
   status: SmsStatus,
   details: { providerMessageId?: string; failureReason?: string; unconfirmed?: true } = {},
   { fromUnconfirmedFailure = false } = {},
-): Promise<boolean> {
+): Promise<string | undefined> {
+  const at = new Date().toISOString();
   const extra = Object.entries(details).filter(([, value]) => value !== undefined);
   const confirming = from === 'FAILED' && fromUnconfirmedFailure;
   const { gsi3pk } = inquiryKeys.smsMessageIndexes(organizationId, { id: messageId, status, leadId: '', threadId: '' });
@@ -218,7 +227,7 @@ export async function moveSmsStatus(
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
           ':status': status,
-          ':updatedAt': new Date().toISOString(),
+          ':updatedAt': at,
           ':statusPartition': gsi3pk,
           ':from': from,
           ...(confirming ? { ':unconfirmed': true } : {}),
@@ -229,10 +238,15 @@ export async function moveSmsStatus(
     onConditionFailed: () => new NotInStatus(),
   };
   // The status counters move with the status, in the same transaction, so a status's totalCount stays exact.
-  return transact([move, counterUpdate(organizationId, smsCounterNames.messages({ status: from }), -1), counterUpdate(organizationId, smsCounterNames.messages({ status }), 1)]).then(
-    () => true,
+  return transact([
+    move,
+    counterUpdate(organizationId, smsCounterNames.messages({ status: from }), -1),
+    counterUpdate(organizationId, smsCounterNames.messages({ status }), 1),
+    threadChangedAt(organizationId, inquiryId, at),
+  ]).then(
+    () => at,
     (error: unknown) => {
-      if (error instanceof NotInStatus) return false;
+      if (error instanceof NotInStatus) return undefined;
       throw error;
     },
   );
@@ -280,6 +294,12 @@ export async function getSms(organizationId: string, smsId: string): Promise<Sms
     new QueryCommand({ TableName: config.tableName, IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk = :id', ExpressionAttributeValues: { ':pk': pk, ':id': smsId }, Limit: 1 }),
   );
   return Items?.[0] && fromSmsItem(Items[0]);
+}
+
+/** A message of a known thread, read by its key (one consistent GetItem): the send reads back what a receipt left. */
+export async function getThreadMessage(organizationId: string, inquiryId: string, messageId: string): Promise<Sms | undefined> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: inquiryKeys.inquiryMessage(organizationId, inquiryId, messageId), ConsistentRead: true }));
+  return Item && fromSmsItem(Item);
 }
 
 /**
