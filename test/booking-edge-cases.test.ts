@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi } from './support/api';
-import { created } from './support/fixtures';
+import { created, itemsOf } from './support/fixtures';
+import { TTL_ATTRIBUTE } from '../shared/table';
 
 /**
  * The receptionist's run-time API as a voice agent on a live call uses it: free slots, holds, bookings and their
@@ -135,5 +136,21 @@ describe('caller lookup in North America', () => {
       const res = await client.get(`/v1/callers/${encodeURIComponent(typed)}`);
       expect([typed, res.status, res.body.caller?.lead?.id]).toEqual([typed, 200, lead.id]);
     }
+  });
+});
+
+describe('what a hold leaves on the schedule', () => {
+  it('goes by itself a day after the hold expires, as the hold’s record does, while a booked appointment’s time stays', async () => {
+    const { client, hold, lead, staff, organizationId } = await business('Etc/UTC', { monday: [{ open: '09:00', close: '17:00' }] });
+    const held = (await hold({ startsAt: '2027-02-01T10:00:00Z' })).body.hold;
+    const booked = (await client.post('/v1/appointments', { leadId: lead.id, title: 'Quote', startsAt: '2027-02-01T13:00:00Z', endsAt: '2027-02-01T14:00:00Z', attendees: [{ userId: staff[0].user.id }] })).body.appointment;
+    const items = (await itemsOf(organizationId)).map((text) => JSON.parse(text) as Record<string, unknown>);
+    const removeAt = Math.floor(Date.parse(held.expiresAt) / 1000) + 86_400;
+    expect(items.find((item) => item.entity === 'HOLD')?.[TTL_ATTRIBUTE]).toBe(removeAt);
+    const bookings = items.filter((item) => item.entity === 'BOOKING');
+    expect(bookings.find((item) => item.holdId === held.id)?.[TTL_ATTRIBUTE]).toBe(removeAt);
+    const appointmentTime = bookings.find((item) => item.appointmentId === booked.id);
+    expect(appointmentTime).toBeDefined();
+    expect(appointmentTime).not.toHaveProperty(TTL_ATTRIBUTE);
   });
 });

@@ -4,6 +4,7 @@ import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Key, type KeySample
 import type { Versioned } from '../../shared/store/versioned-record';
 import { changeLogKey } from '../../shared/store/keys';
 import type { AuditedRecord } from '../../shared/resource';
+import { holdRemovedAt } from './hold-entity';
 
 export type VersionedAppointment = Versioned<Appointment>;
 
@@ -66,8 +67,12 @@ export const bookedBy = (booking: Booking): string => (booking.appointmentId ?? 
 /** Whether the booking still takes its time at `at` (ISO): an appointment's always, a hold's until it expires. */
 export const isTaken = (booking: Booking, at: string): boolean => booking.expiresAt === undefined || booking.expiresAt > at;
 
+/**
+ * A hold's time goes from the schedule by itself once the hold has expired (a day after, with its record): an
+ * expired hold frees its time already, but its item would stay in every later read of that stretch of the schedule.
+ */
 export function toBookingItem(organizationId: string, userId: string, booking: Booking) {
-  return { ...appointmentKeys.booking(organizationId, userId, booking.startsAt, bookedBy(booking)), entity: 'BOOKING', userId, ...booking };
+  return { ...appointmentKeys.booking(organizationId, userId, booking.startsAt, bookedBy(booking)), entity: 'BOOKING', userId, ...booking, ...(booking.expiresAt ? holdRemovedAt(booking.expiresAt) : {}) };
 }
 
 export const fromBookingItem = (item: Record<string, unknown>): Booking => v.parse(Booking, item);

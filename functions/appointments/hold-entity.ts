@@ -29,9 +29,11 @@ export const HoldRecord = v.object({
 });
 export type HoldRecord = v.InferOutput<typeof HoldRecord>;
 
+/** When DynamoDB may delete what a hold wrote (its record, and its time on the member's schedule): a day after it expires. */
+export const holdRemovedAt = (expiresAt: string) => ({ [TTL_ATTRIBUTE]: Math.floor(Date.parse(expiresAt) / 1000) + HOLD_RECORD_DAYS * 86_400 });
+
 export function toHoldItem(organizationId: string, hold: HoldRecord) {
-  const removeAt = Math.floor(Date.parse(hold.expiresAt) / 1000) + HOLD_RECORD_DAYS * 86_400;
-  return { ...holdKeys.hold(organizationId, hold.id), entity: 'HOLD', organizationId, [TTL_ATTRIBUTE]: removeAt, ...hold };
+  return { ...holdKeys.hold(organizationId, hold.id), entity: 'HOLD', organizationId, ...holdRemovedAt(hold.expiresAt), ...hold };
 }
 
 export const fromHoldItem = (item: Record<string, unknown>): HoldRecord => v.parse(HoldRecord, item);
