@@ -29,6 +29,8 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<
       logger.error('could not record the key as used', { keyId: key.keyId, error: error as Error });
     }),
   ]);
+  // A key outlives nothing: with its organization's record gone, it is refused as any unknown key is.
+  if (counterShards === undefined) throw unauthorized();
   return {
     principalId: key.keyId,
     // Every method and path the key's scope allows, whatever this request is: API Gateway caches the policy per token

@@ -9,10 +9,14 @@ import { organizationKeys } from './entity';
  * checks, and importing the store put every schema the organization's records hold into the authorizer's cold start.
  */
 
-/** Over how many items the organization's lead and inquiry counters are spread (the admin CLI's `org shards`); 1 unless raised. */
-export async function getOrganizationCounterShards(organizationId: string): Promise<number> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: organizationKeys.organization(organizationId), ProjectionExpression: 'counterShards' }));
-  return typeof Item?.counterShards === 'number' ? Item.counterShards : 1;
+/**
+ * Over how many items the organization's lead and inquiry counters are spread (the admin CLI's `org shards`); 1 unless
+ * raised. Undefined when the organization has no record: a key of an organization that is gone opens nothing.
+ */
+export async function getOrganizationCounterShards(organizationId: string): Promise<number | undefined> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: organizationKeys.organization(organizationId), ProjectionExpression: 'pk, counterShards' }));
+  if (!Item) return undefined;
+  return typeof Item.counterShards === 'number' ? Item.counterShards : 1;
 }
 
 /**

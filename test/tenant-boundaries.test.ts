@@ -1,0 +1,317 @@
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey, revokeApiKey } from '../shared/auth/api-keys';
+import { config } from '../shared/config';
+import { dynamo } from '../shared/dynamo';
+import { keys } from '../shared/store/keys';
+import { organizationKeys } from '../functions/organization/entity';
+import { receiveSms } from '../functions/sms/replies';
+import { useTestApi, type Client } from './support/api';
+import { itemsOf } from './support/fixtures';
+
+/**
+ * Tenant isolation and key scopes where the path-id matrix (test/isolation.test.ts) does not look: ids of another
+ * organization in bodies beside the caller's own records, lookups by contact, idempotency, MCP, and weakened keys.
+ */
+const api = useTestApi();
+
+const UNAUTHORIZED = { success: false, message: 'Invalid or expired token', error: { status: 401, message: 'Invalid or expired token' } };
+
+/** The demo lead of organization A, as test/isolation.test.ts names it. */
+const A_EMAIL = 'olivia.nguyen@example.com.au';
+const A_PHONE = '+61412345001';
+
+/** A's ids that must never show in B's answers. */
+const leaks = (body: unknown, ids: (string | number)[]) => ids.filter((id) => typeof id === 'string' && JSON.stringify(body).includes(id));
+
+describe("organization B sending organization A's ids beside its own records", () => {
+  let a: { organizationId: string; client: Client; demo: Record<string, any> };
+  let b: { organizationId: string; client: Client };
+  let bLead: { id: string };
+  let bUser: string;
+  let bCompany: { id: string };
+  let aIds: string[];
+  let aKeyId: string;
+  let before: string[];
+
+  beforeAll(async () => {
+    const created = await api.organization({ demo: true });
+    a = { organizationId: created.organizationId, client: created.client, demo: created.demo as Record<string, any> };
+    const other = await api.organization();
+    b = { organizationId: other.organizationId, client: other.client };
+    bLead = (await b.client.post('/v1/leads', { name: 'Bea Own', email: 'bea@example.com', phone: '+61412999001' })).body.lead;
+    bUser = (await b.client.post('/v1/organization/members', { email: 'boss@b.example.com', firstName: 'Bo', lastName: 'Boss', role: 'ADMIN' })).body.member.user.id;
+    bCompany = (await b.client.post('/v1/companies', { name: 'B Builders' })).body.company;
+    aIds = Object.values(a.demo).flat().filter((id): id is string => typeof id === 'string');
+    aKeyId = (await createApiKey(a.organizationId, null, 'A only')).key.keyId;
+    before = await itemsOf(a.organizationId);
+  }, 120_000);
+
+  it("PATCH /v1/leads/{B's lead} with A's companyId answers 400 naming companyId", async () => {
+    const res = await b.client.patch(`/v1/leads/${bLead.id}`, { companyId: a.demo.companyIds[0] });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain('companyId');
+    expect((await b.client.get(`/v1/leads/${bLead.id}`)).body.lead.companyId).toBeNull();
+  });
+
+  it("POST /v1/sms with B's own lead and A's userId answers 404 User not found and sends nothing", async () => {
+    const res = await b.client.post('/v1/sms', { userId: a.demo.userIds[0], leadId: bLead.id, message: 'Hi' });
+    expect(res.status).toBe(404);
+    expect(res.body.message).toBe('User not found');
+    expect((await b.client.get(`/v1/sms?leadId=${bLead.id}`)).body.totalCount).toBe(0);
+  });
+
+  it("POST /v1/sms with B's own lead and user and A's messageThreadId answers 404 and does not write into A's thread", async () => {
+    const res = await b.client.post('/v1/sms', { userId: bUser, leadId: bLead.id, message: 'Hi', messageThreadId: a.demo.smsThreadId });
+    expect(res.status).toBe(404);
+    expect(leaks(res.body, aIds)).toEqual([]);
+  });
+
+  it("POST /v1/appointments with B's lead and A's member as attendee answers 400 naming attendees", async () => {
+    const res = await b.client.post('/v1/appointments', { leadId: bLead.id, title: 'Visit', startsAt: '2027-02-01T09:00:00Z', endsAt: '2027-02-01T10:00:00Z', attendees: [{ userId: a.demo.userIds[0] }] });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain('attendees');
+    expect((await b.client.get('/v1/appointments')).body.totalCount).toBe(0);
+  });
+
+  it("PATCH /v1/appointments/{B's} adding A's member as attendee answers 400 and leaves the appointment", async () => {
+    const created = await b.client.post('/v1/appointments', { leadId: bLead.id, title: 'Visit', startsAt: '2027-03-01T09:00:00Z', endsAt: '2027-03-01T10:00:00Z', attendees: [{ userId: bUser }] });
+    expect(created.status).toBe(201);
+    const res = await b.client.patch(`/v1/appointments/${created.body.appointment.id}`, { attendees: [{ userId: a.demo.userIds[0] }] });
+    expect(res.status).toBe(400);
+    expect((await b.client.get(`/v1/appointments/${created.body.appointment.id}`)).body.appointment.attendees).toEqual(created.body.appointment.attendees);
+  });
+
+  it("POST /v1/appointments booking A's holdId with B's lead answers 404 Hold not found", async () => {
+    // A holds a slot with A's own service (its demo business hours and members).
+    const slots = (await a.client.get(`/v1/availability?serviceId=${a.demo.serviceIds[0]}`)).body.slots;
+    expect(slots.length).toBeGreaterThan(0);
+    const hold = await a.client.post('/v1/availability/holds', { serviceId: a.demo.serviceIds[0], startsAt: slots[0].startsAt });
+    expect(hold.status).toBe(201);
+    const res = await b.client.post('/v1/appointments', { leadId: bLead.id, holdId: hold.body.hold.id });
+    expect(res.status).toBe(404);
+    expect(leaks(res.body, aIds)).toEqual([]);
+    // A's hold is still A's to book.
+    const booked = await a.client.post('/v1/appointments', { leadId: a.demo.leadIds[0], holdId: hold.body.hold.id });
+    expect(booked.status).toBe(201);
+    before = await itemsOf(a.organizationId);
+  });
+
+  it("POST /v1/availability/holds with B's service and A's leadId answers 404", async () => {
+    const service = (await b.client.post('/v1/services', { name: 'B check', description: 'x', followUpQuestions: [], duration: 60, durationUnit: 'MINUTES', tradeCategoryId: 1, pricingMode: 'NONE' })).body.service;
+    const res = await b.client.post('/v1/availability/holds', { serviceId: service.id, startsAt: '2027-01-04T09:00:00Z', leadId: a.demo.leadIds[0] });
+    expect([400, 404, 409]).toContain(res.status);
+    expect(leaks(res.body, aIds)).toEqual([]);
+  });
+
+  it("POST /v1/companies/{B's}/notes with A's userId answers 400 naming userId", async () => {
+    const res = await b.client.post(`/v1/companies/${bCompany.id}/notes`, { value: 'Called', userId: a.demo.userIds[0] });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain('userId');
+    expect((await b.client.get(`/v1/companies/${bCompany.id}/notes`)).body.totalCount).toBe(0);
+  });
+
+  it("PUT /v1/transfers/{B's} with a scenarioId only A has answers 400 naming scenarioId", async () => {
+    const transfer = (await b.client.post('/v1/transfers', { label: 'B rule', method: 'COLD', destinationType: 'DEPARTMENT', destination: 'Office', conditions: 'Always' })).body.transfer;
+    // B has no services, so no scenario: every scenario id A has is one B does not.
+    const res = await b.client.put(`/v1/transfers/${transfer.id}`, { scenarioId: a.demo.scenarioIds[0] });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain('scenarioId');
+  });
+
+  it("POST /v1/leads with A's lead's email and phone creates B's own lead (201): no DUPLICATE_CONTACT naming A's lead", async () => {
+    const res = await b.client.post('/v1/leads', { name: 'Olivia Elsewhere', email: A_EMAIL, phone: A_PHONE });
+    expect(res.status).toBe(201);
+    expect(leaks(res.body, aIds)).toEqual([]);
+  });
+
+  it("POST /v1/leads/upsert matching by A's lead's phone creates B's own lead and changes nothing of A's", async () => {
+    const res = await b.client.post('/v1/leads/upsert', { match: 'phone', phone: '+61412345002', name: 'Phone Twin', suburb: 'Taken' });
+    expect([200, 201]).toContain(res.status);
+    expect(leaks(res.body, aIds)).toEqual([]);
+  });
+
+  it("POST /v1/inquiries for a sender with A's lead's email records B's own lead, never A's", async () => {
+    const res = await b.client.post('/v1/inquiries', {
+      source: 'EMAIL',
+      externalInquiryId: 'shared-msg-1',
+      lead: { email: A_EMAIL.toUpperCase(), name: 'Olivia Nguyen' },
+      data: { subject: 'Quote', from: A_EMAIL, to: 'office@b.example.com', body: 'Please quote', receivedAt: '2026-11-20T10:00:00.000Z' },
+    });
+    expect(res.status).toBe(201);
+    expect(a.demo.leadIds).not.toContain(res.body.inquiry.leadId);
+    expect(leaks(res.body, aIds)).toEqual([]);
+  });
+
+  it("GET /v1/audit-log?keyId=<A's key> lists nothing for B", async () => {
+    const res = await b.client.get(`/v1/audit-log?keyId=${aKeyId}`);
+    expect(res.status).toBe(200);
+    expect(res.body.totalCount).toBe(0);
+  });
+
+  it("answers 400 INVALID_CURSOR to B passing A's nextCursor of the same list", async () => {
+    const page = (await a.client.get('/v1/leads?limit=1')).body;
+    expect(page.nextCursor).toEqual(expect.any(String));
+    const res = await b.client.get(`/v1/leads?limit=1&cursor=${encodeURIComponent(page.nextCursor)}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('INVALID_CURSOR');
+  });
+
+  it("leaves every one of A's items exactly as it was", async () => {
+    expect(await itemsOf(a.organizationId)).toEqual(before);
+  });
+});
+
+describe('Idempotency-Key values shared by two organizations', () => {
+  it("never replays A's answer to B's identical request with the same key value, nor refuses it as reused", async () => {
+    const a = await api.organization();
+    const b = await api.organization();
+    const headers = { headers: { 'idempotency-key': 'order-1' } };
+    const body = { name: 'Same Body', email: 'same@example.com' };
+    const first = await a.client.post('/v1/leads', body, headers);
+    expect(first.status).toBe(201);
+    const second = await b.client.post('/v1/leads', body, headers);
+    expect(second.status).toBe(201);
+    expect(second.headers.get('idempotent-replayed')).toBeNull();
+    expect(second.body.lead.id).not.toBe(first.body.lead.id);
+    // And a different request of B's with the same value is B's own first use, not A's reuse.
+    const third = await b.client.post('/v1/faqs', { question: 'Q?', answer: 'A.' }, { headers: { 'idempotency-key': 'order-2' } });
+    await a.client.post('/v1/faqs', { question: 'Other?', answer: 'B.' }, { headers: { 'idempotency-key': 'order-2' } });
+    expect(third.status).toBe(201);
+  });
+});
+
+describe('weakened keys', () => {
+  it('answers 401 for the token of a deleted key', async () => {
+    const { organizationId } = await api.organization();
+    const { key, token } = await createApiKey(organizationId);
+    expect((await api.as(token).get('/v1/leads')).status).toBe(200);
+    await dynamo.send(new DeleteCommand({ TableName: config.tableName, Key: keys.apiKey(organizationId, key.keyId) }));
+    const res = await api.as(token).get('/v1/leads');
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual(UNAUTHORIZED);
+  });
+
+  it.each([
+    ['a character appended', (t: string) => `${t}A`],
+    ['the last character dropped', (t: string) => t.slice(0, -1)],
+    ['the prefix upper-cased', (t: string) => t.replace('sp_live_', 'SP_LIVE_')],
+    ['the secret without its prefix', (t: string) => t.replace('sp_live_', '')],
+  ])('answers 401 for a token with %s', async (_, weaken) => {
+    const { apiKey } = await api.organization();
+    const res = await api.as(weaken(apiKey)).get('/v1/leads');
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual(UNAUTHORIZED);
+  });
+
+  it('answers 401 for a key whose organization no longer exists, and writes nothing under it', async () => {
+    const { organizationId, apiKey } = await api.organization();
+    expect((await api.as(apiKey).get('/v1/leads')).status).toBe(200);
+    await dynamo.send(new DeleteCommand({ TableName: config.tableName, Key: organizationKeys.organization(organizationId) }));
+    const read = await api.as(apiKey).get('/v1/leads');
+    const write = await api.as(apiKey).post('/v1/leads', { name: 'Orphan', email: 'orphan@example.com' });
+    expect([read.status, write.status]).toEqual([401, 401]);
+  });
+});
+
+describe('a revoked key behind the authorizer cache (API Gateway caches the answer per token; 300 s deployed)', () => {
+  const cached = useTestApi({ authorizerCacheTtlMs: 400 });
+
+  it('keeps answering from the cache only until its TTL, then 401', async () => {
+    const { organizationId } = await cached.organization();
+    const { key, token } = await createApiKey(organizationId);
+    expect((await cached.as(token).get('/v1/leads')).status).toBe(200);
+    await revokeApiKey(organizationId, key.keyId);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const res = await cached.as(token).get('/v1/leads');
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual(UNAUTHORIZED);
+  });
+});
+
+describe('MCP and key scopes', () => {
+  const rpc = (client: Client, method: string, params: Record<string, unknown> = {}) =>
+    client.post('/mcp', { jsonrpc: '2.0', id: 1, method, params }, { headers: { accept: 'application/json, text/event-stream' } });
+
+  it('offers a read key no tool that POSTs, PUTs, PATCHes or DELETEs (resolveTransfer and resolve_transfer included) and refuses it the call', async () => {
+    const { organizationId, client } = await api.organization();
+    const transfer = (await client.post('/v1/transfers', { label: 'Rule', method: 'COLD', destinationType: 'DEPARTMENT', destination: 'Office', conditions: 'Always' })).body.transfer;
+    const read = api.as((await createApiKey(organizationId, null, 'reader', 'read')).token);
+    const listed = await rpc(read, 'tools/list');
+    expect(listed.status).toBe(200);
+    const names: string[] = listed.body.result.tools.map((tool: { name: string }) => tool.name);
+    expect(names).toContain('getLead');
+    for (const write of ['resolveTransfer', 'resolve_transfer', 'createLead', 'upsertLead', 'sendSms', 'send_sms', 'log_call', 'deleteLead', 'updateLead']) expect(names).not.toContain(write);
+    for (const name of ['resolveTransfer', 'resolve_transfer']) {
+      const called = await rpc(read, 'tools/call', { name, arguments: { transferId: transfer.id, name: 'Sam', topic: 'Leak', summary: 'Water' } });
+      expect(called.body.result.isError).toBe(true);
+      expect(JSON.parse(called.body.result.content[0].text).error.code).toBe('INSUFFICIENT_SCOPE');
+    }
+    // The REST route itself refuses the read key at the gateway, though it changes nothing.
+    expect((await read.post(`/v1/transfers/${transfer.id}/resolve`, { name: 'Sam', topic: 'Leak', summary: 'Water' })).status).toBe(403);
+  });
+
+  it("answers another organization's record through an MCP tool as not found, with no leak", async () => {
+    const a = await api.organization();
+    const b = await api.organization();
+    const lead = (await a.client.post('/v1/leads', { name: 'Secret Lead', email: 'secret@example.com' })).body.lead;
+    const res = await rpc(b.client, 'tools/call', { name: 'getLead', arguments: { leadId: lead.id } });
+    expect(res.body.result.isError).toBe(true);
+    expect(JSON.parse(res.body.result.content[0].text).error.status).toBe(404);
+    expect(JSON.stringify(res.body)).not.toContain('secret@example.com');
+  });
+});
+
+describe("inbound URLs: one endpoint's credentials never open another's", () => {
+  const post = (url: string, init: RequestInit) => fetch(url, { method: 'POST', ...init });
+  const form = (fields: Record<string, string>) => ({ headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+
+  it("answers 401 to a post to A's endpoint with B's token, B's signing secret or B's Vapi secret, and records nothing at A", async () => {
+    const a = await api.organization();
+    const b = await api.organization();
+    const aForm = (await a.client.post('/v1/inbound-endpoints', { name: 'A form', source: 'WEBFORM' })).body.inboundEndpoint;
+    const bForm = (await b.client.post('/v1/inbound-endpoints', { name: 'B form', source: 'WEBFORM' })).body.inboundEndpoint;
+    const aVapi = (await a.client.post('/v1/inbound-endpoints', { name: 'A vapi', source: 'CALL', format: 'vapi' })).body.inboundEndpoint;
+    const bToken = new URL(bForm.url).searchParams.get('token')!;
+    const aBase = aForm.url.replace(/\?token=.*$/, '');
+    expect((await post(`${aBase}?token=${bToken}`, form({ email: 'x@example.com' }))).status).toBe(401);
+    // Standard Webhooks headers signed with B's secret.
+    const { Webhook } = await import('standardwebhooks');
+    const body = JSON.stringify({ email: 'y@example.com' });
+    const at = new Date();
+    const signature = new Webhook(bForm.secret).sign('msg_cross', at, body);
+    const signed = { 'content-type': 'application/json', 'webhook-id': 'msg_cross', 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature };
+    expect((await post(aBase, { headers: signed, body })).status).toBe(401);
+    // B's endpoint secret as A's Vapi credential.
+    const vapiUrl = aVapi.url.replace(/\?token=.*$/, '');
+    expect((await post(vapiUrl, { headers: { 'content-type': 'application/json', authorization: `Bearer ${bForm.secret}` }, body: '{"message":{"type":"status-update"}}' })).status).toBe(401);
+    expect((await post(vapiUrl, { headers: { 'content-type': 'application/json', 'x-vapi-secret': bForm.secret }, body: '{"message":{"type":"status-update"}}' })).status).toBe(401);
+    expect((await a.client.get('/v1/inquiries')).body.totalCount).toBe(0);
+    expect((await a.client.get('/v1/leads')).body.totalCount).toBe(0);
+  });
+});
+
+describe('inbound SMS replies', () => {
+  it("are recorded for the organization whose number they were sent to, never for another organization's lead with the same phone", async () => {
+    const a = await api.organization();
+    const b = await api.organization();
+    const number = '+61299977123';
+    expect((await a.client.patch('/v1/organization', { smsSenderId: number })).status).toBe(200);
+    // B cannot take A's number.
+    const taken = await b.client.patch('/v1/organization', { smsSenderId: number });
+    expect(taken.status).toBe(409);
+    const phone = '+61412777001';
+    await a.client.post('/v1/leads', { name: 'Both Orgs', phone });
+    await b.client.post('/v1/leads', { name: 'Both Orgs', phone });
+    const onlyB = '+61412777002';
+    await b.client.post('/v1/leads', { name: 'Only B', phone: onlyB });
+    expect(await receiveSms({ from: phone, to: number, body: 'Yes please', providerMessageId: 'prov-1' })).toBe('recorded');
+    expect(await receiveSms({ from: onlyB, to: number, body: 'Hello?', providerMessageId: 'prov-2' })).toBe('unknown-lead');
+    expect((await a.client.get('/v1/inquiries?source=SMS')).body.totalCount).toBe(1);
+    expect((await b.client.get('/v1/inquiries?source=SMS')).body.totalCount).toBe(0);
+    // A STOP to A's number opts the phone out at A only.
+    expect(await receiveSms({ from: phone, to: number, body: 'STOP', providerMessageId: 'prov-3' })).toBe('recorded');
+    const bLead = (await b.client.get(`/v1/leads?phone=${encodeURIComponent(phone)}`)).body.leads[0];
+    expect(bLead.smsOptedOut ?? false).toBe(false);
+  });
+});
