@@ -1,13 +1,13 @@
 /**
  * `npm run bench:cold`: only the cold-start part of `npm run bench` (./cold-start.ts), printed rather than written to
  * docs/performance.md: each function's import against the bare document client and the handler factory's floor. A
- * minute or two instead of the whole run; BENCH_IMPORT_ROUNDS as there (default 3).
+ * minute or two instead of the whole run; BENCH_IMPORT_ROUNDS as there (default 5: the median of five imports stands one stalled process, or two).
  */
 import { measureColdStarts } from './cold-start';
 import { median } from './timing';
 
 const progress = (line: string) => process.stderr.write(`bench: ${line}\n`);
-const { baseline, floor, floorWithoutPowertools, mcpSdk, functions } = await measureColdStarts({ rounds: Number(process.env.BENCH_IMPORT_ROUNDS ?? 3), progress });
+const { baseline, floor, floorWithoutPowertools, mcpSdk, functions } = await measureColdStarts({ rounds: Number(process.env.BENCH_IMPORT_ROUNDS ?? 5), progress });
 const row = (name: string, bytes: number, importMs: number, ratio: number) =>
   `${name.padEnd(30)} ${`${Math.round(bytes / 1024)} KB`.padStart(7)} ${`${importMs.toFixed(2)} ms`.padStart(10)} ${`${ratio.toFixed(2)}×`.padStart(7)}`;
 const lines = [

@@ -210,7 +210,7 @@ try {
   const wire = await firstLoadBytes(stack.url);
 
   // 6. Cold starts (no stack needed, but it is cheap to keep).
-  const coldStarts = await measureColdStarts({ rounds: Number(process.env.BENCH_IMPORT_ROUNDS ?? 3), progress });
+  const coldStarts = await measureColdStarts({ rounds: Number(process.env.BENCH_IMPORT_ROUNDS ?? 5), progress });
 
   const ratios = collectRatios({ visits, overhead, http, served, serverCpuMsPerCall, bareServed, npmStart: npmStartFigures, scale, depth, coldStarts, wire });
   const minutes = (performance.now() - started) / 60_000;
