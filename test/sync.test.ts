@@ -5,22 +5,12 @@ import { deliver } from '../functions/webhooks/delivery';
 import { deliveryQueue } from '../shared/webhooks/queue';
 import { useTestApi, type Client } from './support/api';
 import { measureDynamoCalls } from './support/dynamo-calls';
-import { created, fixedProduct } from './support/fixtures';
+import { created, cut, fixedProduct, tick } from './support/fixtures';
 import { startReceiver } from './support/receiver';
 import { withinBudget } from './support/route-tour';
 
 const api = useTestApi({ events: true });
 
-/** Lets the clock move on, so a change before a cut and one after it never share a millisecond. */
-const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
-
-/** A time between what happened before it and what happens after it. */
-async function cut(): Promise<string> {
-  await tick();
-  const at = new Date().toISOString();
-  await tick();
-  return at;
-}
 
 const q = encodeURIComponent;
 

@@ -3,7 +3,7 @@ import { createMember } from '../functions/organization/member-rules';
 import { applyReceipt } from '../functions/sms/receipts';
 import { setSmsSender } from '../shared/sms/sender';
 import { useTestApi, type Client } from './support/api';
-import { created, createService, fixedProduct } from './support/fixtures';
+import { created, createService, cut, fixedProduct } from './support/fixtures';
 
 /**
  * What a write answers, what reads answer right after, and what integrators are told about the change (events, the
@@ -21,15 +21,6 @@ async function eventsOf(client: Client): Promise<Event[]> {
   return res.body.events;
 }
 
-const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
-
-/** A time between what happened before it and what happens after it. */
-async function cut(): Promise<string> {
-  await tick();
-  const at = new Date().toISOString();
-  await tick();
-  return at;
-}
 
 async function read(client: Client, path: string, key: string) {
   const res = await client.get(path);

@@ -45,3 +45,14 @@ export async function itemsOf(organizationId: string): Promise<string[]> {
   } while (startKey);
   return items.sort();
 }
+
+/** Lets the clock move on, so a change before a cut and one after it never share a millisecond. */
+export const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+/** A time between what happened before it and what happens after it (an `updatedSince` to poll from). */
+export async function cut(): Promise<string> {
+  await tick();
+  const at = new Date().toISOString();
+  await tick();
+  return at;
+}
