@@ -38,8 +38,20 @@ export const looksLikePhone = (text: string) => PHONE_LIKE.test(text.trim()) && 
 const BRACKETED_TRUNK = /\(\s*0\s*\)/;
 
 /**
+ * Calling codes of the countries above whose trunk prefix is 0: none of their numbers starts with 0 after the code, so
+ * a 0 there is the trunk prefix typed without brackets (`+61 0412 345 678`). Not every country's: Italy's numbers keep it.
+ */
+const TRUNK_ZERO_CODES = [...new Set(BY_ZONE.filter(([, dialling]) => dialling.trunk === '0').map(([, dialling]) => dialling.callingCode))];
+
+/** International digits without a trunk 0 typed after a calling code that never has one. */
+function withoutTypedTrunk(digits: string): string {
+  const code = TRUNK_ZERO_CODES.find((callingCode) => digits.startsWith(`${callingCode}0`));
+  return code ? `${code}${digits.slice(code.length + 1)}` : digits;
+}
+
+/**
  * A phone number in any common form as E.164, or undefined when it cannot be read as one: `+61 412 345 678`,
- * `+61 (0)412 345 678` and `0061 412 345 678` as they are; a national form (`0412 345 678`) with the organization's
+ * `+61 (0)412 345 678`, `+61 0412 345 678` and `0061 412 345 678` as they are; a national form (`0412 345 678`) with the organization's
  * dialling, when it has one.
  */
 export function toE164(text: string, dialling: Dialling | undefined): string | undefined {
@@ -47,7 +59,7 @@ export function toE164(text: string, dialling: Dialling | undefined): string | u
   if (!PHONE_LIKE.test(trimmed)) return undefined;
   const international = trimmed.startsWith('+') || trimmed.startsWith('00');
   const digits = (international ? trimmed.replace(BRACKETED_TRUNK, '') : trimmed).replace(/\D/g, '');
-  const candidate = trimmed.startsWith('+') ? `+${digits}` : digits.startsWith('00') ? `+${digits.slice(2)}` : national(digits, dialling);
+  const candidate = trimmed.startsWith('+') ? `+${withoutTypedTrunk(digits)}` : digits.startsWith('00') ? `+${withoutTypedTrunk(digits.slice(2))}` : national(digits, dialling);
   return candidate && E164.test(candidate) ? candidate : undefined;
 }
 

@@ -26,21 +26,30 @@ export const normalizeName = (name: string) =>
 
 /**
  * Letters Unicode does not write as a base letter and a mark (so dropping marks leaves them), read as the letters a
- * keyboard types for them; and every apostrophe as the one a keyboard types (O’Brien is O'Brien).
+ * keyboard types for them. Greek's final sigma is its sigma: lower-casing writes Σ as ς at the end of the text, so a
+ * prefix typed in capitals (ΚΩΣ) ends in ς where the name (Κώστας) has σ.
  */
-const FOLDED: Record<string, string> = { ø: 'o', ł: 'l', đ: 'd', ħ: 'h', ı: 'i', ŧ: 't', æ: 'ae', œ: 'oe', ß: 'ss', þ: 'th', ð: 'd', '’': "'", '‘': "'", ʼ: "'", '′': "'", '`': "'" };
+const FOLDED: Record<string, string> = { ø: 'o', ł: 'l', đ: 'd', ħ: 'h', ı: 'i', ŧ: 't', æ: 'ae', œ: 'oe', ß: 'ss', þ: 'th', ð: 'd', ς: 'σ' };
 const FOLDABLE = new RegExp(`[${Object.keys(FOLDED).join('')}]`, 'gu');
+/** Apostrophes, whichever was typed (O'Brien, O’Brien, Oʼbrien): left out, so `obrien` finds them too. */
+const APOSTROPHES = /['’‘ʼ′`]/gu;
+/** Hyphens and dashes read as the space between the words they join: `anne marie` finds Anne-Marie. */
+const HYPHENS = /[-‐‑‒–—]/gu;
 
 /**
- * What a search prefix is compared on: letters without their accents (é → e, ü → u, ø → o, ł → l), lower-cased, one
- * apostrophe, runs of space as one. A name's key and the prefix searched for are both read so, so `zoe` finds Zoë,
- * `MÜL` finds Müller and `o'brien` finds O’Brien.
+ * What a search prefix is compared on: letters without their accents (é → e, ü → u, ø → o, ł → l), lower-cased,
+ * without apostrophes, hyphens as spaces, runs of space as one. A name's key and the prefix searched for are both read
+ * so, so `zoe` finds Zoë, `MÜL` finds Müller, `o'brien` and `obrien` find O’Brien, and `anne m` finds Anne-Marie.
  */
 export const searchKey = (text: string) =>
   normalizeName(text)
     .normalize('NFD')
     .replace(/\p{M}/gu, '')
     .replace(FOLDABLE, (letter) => FOLDED[letter]!)
+    .replace(APOSTROPHES, '')
+    .replace(HYPHENS, ' ')
+    .replace(/ +/g, ' ')
+    .trim()
     .normalize('NFC');
 
 export interface Key {
