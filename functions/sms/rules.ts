@@ -68,8 +68,9 @@ export async function sendSms(organizationId: string, body: SendSmsBody): Promis
   });
   const recorded: Sms = { id: messageId, direction: 'OUTBOUND', status: 'SENT', body: body.message, leadId: lead.id, userId: user.userId, messageThreadId: threadId, inquiryId, createdAt: message.createdAt, updatedAt: markedAt ?? message.createdAt };
   // Answered as stored, updatedAt included: as marked here, or else read back (still QUEUED, or as a receipt that got
-  // there first left it).
-  const answered = markedAt ? recorded : ((await getThreadMessage(organizationId, inquiryId, messageId)) ?? { ...recorded, status: 'QUEUED' });
+  // there first left it). A read that fails answers it QUEUED rather than fail a send that has left.
+  const readBack = markedAt ? undefined : await getThreadMessage(organizationId, inquiryId, messageId).catch(() => undefined);
+  const answered = markedAt ? recorded : (readBack ?? { ...recorded, status: 'QUEUED' as const });
   return { messageId, threadId, inquiryId, sms: answered };
 }
 
