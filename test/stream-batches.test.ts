@@ -157,10 +157,12 @@ describe('the local stream reader', () => {
     const times = (id: string) => handed.flat().filter((candidate) => candidate === id).length;
     expect(times('item-1')).toBe(1);
     expect(times('item-2')).toBe(2);
-    // The batch handed again starts at the reported record.
-    const again = handed.findIndex((batch, index) => index > 0 && batch.includes('item-2'));
+    // The batch handed again starts at the reported record. The records may reach the reader over more than one
+    // poll: the batch that reported item-2 is the first holding it, and item-3 comes twice exactly when it was there.
+    const reported = handed.findIndex((batch) => batch.includes('item-2'));
+    const again = handed.findIndex((batch, index) => index > reported && batch.includes('item-2'));
     expect(handed[again]![0]).toBe('item-2');
     expect(handed.slice(again).flat()).not.toContain('item-1');
-    expect(times('item-3')).toBe(handed[0]!.includes('item-3') ? 2 : 1);
+    expect(times('item-3')).toBe(handed[reported]!.includes('item-3') ? 2 : 1);
   });
 });
