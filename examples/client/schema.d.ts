@@ -4071,6 +4071,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The member the SMS is sent as: a member’s `user.id`. The thread keeps who wrote each message. */
                     userId: string;
                     leadId: string;
                     /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */

@@ -44,7 +44,7 @@ export const CURATED_TOOLS: readonly { name: string; operationId: string; title:
   { name: 'book_appointment', operationId: 'createAppointment', title: 'Book a held slot', description: 'Books the held slot for the lead, with the held member; HOLD_EXPIRED means hold a slot again.', pick: ['leadId', 'holdId', 'title', 'location', 'notes'], require: ['leadId', 'holdId'] },
   { name: 'log_call', operationId: 'ingestInquiry', title: 'Log the call', description: 'Records the call as a CALL inquiry (summary, key points, transcript, times), finding or creating the lead by its phone or email.', variant: { source: 'CALL' } },
   { name: 'resolve_transfer', operationId: 'resolveTransfer', title: 'Resolve a transfer', description: 'Where to hand the call over now, with the rule’s summary filled in; OUTSIDE_BUSINESS_HOURS names when the business next opens.' },
-  { name: 'send_sms', operationId: 'sendSms', title: 'Send an SMS', description: 'Sends an SMS to a lead (a confirmation, a link), unless the number opted out.' },
+  { name: 'send_sms', operationId: 'sendSms', title: 'Send an SMS', description: 'Sends an SMS to a lead (a confirmation, a link), unless the number opted out. userId is the member it is sent as: a member’s user.id (GET /v1/organization/members), such as the member an appointment or a hold was made with.' },
   { name: 'search_leads', operationId: 'listLeads', title: 'Search leads', description: 'Finds leads by name (q), email or phone: at most one of the three.', pick: ['q', 'email', 'phone', 'limit', 'cursor'] },
 ];
 
@@ -178,6 +178,15 @@ export function requestOf(tool: ApiTool, args: Record<string, unknown>): ToolReq
   const refused = Object.keys(args)
     .filter((name) => !known.has(name))
     .map((name) => ({ path: name, message: `${name} is not an argument of ${tool.name}` }));
+  // What the tool requires is named here: the route may require other fields instead (a booking's title and times
+  // when no hold is given), which the tool does not take.
+  const pathNames = new Set([...tool.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name!));
+  for (const name of (tool.inputSchema.required as string[] | undefined) ?? []) if (args[name] === undefined && !pathNames.has(name)) refused.push({ path: name, message: `${name} is required` });
+  // A URL carries text: a list or an object would reach the route as the text of its JSON (`["Olivia"]`), and null as "null".
+  for (const name of [...pathNames, ...tool.places.query]) {
+    const value = args[name];
+    if (value !== undefined && (value === null || typeof value === 'object')) refused.push({ path: name, message: `${name} must be a string, a number or a boolean, not ${value === null ? 'null' : Array.isArray(value) ? 'a list' : 'an object'}` });
+  }
   const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
   const path = tool.path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = args[name] === undefined ? '' : text(args[name]);

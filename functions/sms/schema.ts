@@ -6,7 +6,7 @@ import { SMS_DIRECTIONS, SMS_STATUSES } from '../inquiries/schema';
 export const SMS_MAX_LENGTH = 1600;
 
 export const SendSmsBody = v.strictObject({
-  userId: PrefixedId('user', 'userId'),
+  userId: v.pipe(PrefixedId('user', 'userId'), v.description('The member the SMS is sent as: a member’s `user.id`. The thread keeps who wrote each message.')),
   leadId: PrefixedId('lead', 'leadId'),
   // Text a person wrote, held to the rule of every free-text field: a control character reaches the lead's phone.
   message: NonEmptyString('message', SMS_MAX_LENGTH),
