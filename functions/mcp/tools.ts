@@ -44,7 +44,7 @@ export const CURATED_TOOLS: readonly { name: string; operationId: string; title:
   { name: 'book_appointment', operationId: 'createAppointment', title: 'Book a held slot', description: 'Books the held slot for the lead, with the held member; HOLD_EXPIRED means hold a slot again.', pick: ['leadId', 'holdId', 'title', 'location', 'notes'], require: ['leadId', 'holdId'] },
   { name: 'log_call', operationId: 'ingestInquiry', title: 'Log the call', description: 'Records the call as a CALL inquiry (summary, key points, transcript, times), finding or creating the lead by its phone or email.', variant: { source: 'CALL' } },
   { name: 'resolve_transfer', operationId: 'resolveTransfer', title: 'Resolve a transfer', description: 'Where to hand the call over now, with the rule’s summary filled in; OUTSIDE_BUSINESS_HOURS names when the business next opens.' },
-  { name: 'send_sms', operationId: 'sendSms', title: 'Send an SMS', description: 'Sends an SMS to a lead (a confirmation, a link), unless the number opted out. userId is the member it is sent as: a member’s user.id (GET /v1/organization/members), such as the member an appointment or a hold was made with.' },
+  { name: 'send_sms', operationId: 'sendSms', title: 'Send an SMS', description: 'Sends an SMS to a lead (a confirmation, a link), unless the number opted out. userId is the member it is sent as: a member’s user.id (GET /v1/organization/members), as an appointment’s attendees name them.' },
   { name: 'search_leads', operationId: 'listLeads', title: 'Search leads', description: 'Finds leads by name (q), email or phone: at most one of the three.', pick: ['q', 'email', 'phone', 'limit', 'cursor'] },
 ];
 
