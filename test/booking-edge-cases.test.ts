@@ -150,7 +150,7 @@ describe('what a hold leaves on the schedule', () => {
     const bookings = items.filter((item) => item.entity === 'BOOKING');
     expect(bookings.find((item) => item.holdId === held.id)?.[TTL_ATTRIBUTE]).toBe(removeAt);
     const appointmentTime = bookings.find((item) => item.appointmentId === booked.id);
-    expect(appointmentTime).toBeDefined();
+    expect(appointmentTime).toMatchObject({ appointmentId: booked.id, startsAt: '2027-02-01T13:00:00.000Z', endsAt: '2027-02-01T14:00:00.000Z' });
     expect(appointmentTime).not.toHaveProperty(TTL_ATTRIBUTE);
   });
 });

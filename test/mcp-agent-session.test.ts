@@ -233,7 +233,8 @@ describe('tools/list as each key sees it', () => {
     const sendSms = (await listTools(client, '?tools=curated')).get('send_sms')!;
     expect(sendSms.inputSchema.required).toContain('userId');
     const userId = sendSms.inputSchema.properties.userId;
-    expect(userId.description ?? sendSms.description.match(/userId[^.]*\./)?.[0], 'send_sms.userId is explained').toBeDefined();
+    expect(userId.description).toBe('The member the SMS is sent as: a member’s `user.id`. The thread keeps who wrote each message.');
+    expect(sendSms.description).toContain('userId is the member it is sent as: a member’s user.id (GET /v1/organization/members), as an appointment’s attendees name them.');
   });
 });
 
