@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { StressStack } from './stress/stack';
+import { TEST_JVM_OPTIONS } from './support/jvm';
 
 // This file runs against its own DynamoDB Local, which it kills; the stack is loaded before any shared code.
 const { startStressStack } = await import('./stress/stack');
@@ -8,7 +9,7 @@ const { faultRun } = await import('./stress/scenarios');
 let stack: StressStack;
 beforeAll(async () => {
   // The API's own writes only: the stream consumer's work would crowd DynamoDB Local on a 2-core machine.
-  stack = await startStressStack({ events: false });
+  stack = await startStressStack({ events: false, jvmOptions: TEST_JVM_OPTIONS });
 });
 afterAll(async () => {
   await stack?.stop();

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { portInUse } from '../infra/local/dynamodb-local';
+import { shortLivedJvmEnv } from './support/jvm';
 import { freePort } from './support/ports';
 
 const children: ChildProcess[] = [];
@@ -24,7 +25,7 @@ async function occupy(): Promise<number> {
 
 /** `npm start` with the given environment; `until` decides from its output when to stop watching. */
 function npmStart(env: Record<string, string>, until: (output: string) => boolean) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], { env: { ...process.env, TABLE_NAME: 'start', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], { env: { ...process.env, ...shortLivedJvmEnv(), TABLE_NAME: 'start', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let stdout = '';
   let stderr = '';

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../functions/events/types';
+import { shortLivedJvmEnv } from './support/jvm';
 import { freePort } from './support/ports';
 
 const exec = promisify(execFile);
@@ -36,7 +37,7 @@ afterAll(() => {
 async function npmStart(env: Record<string, string> = {}): Promise<Started> {
   const [port, dynamoPort] = [await freePort(), await freePort()];
   const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], {
-    env: { ...process.env, PORT: String(port), DYNAMODB_PORT: String(dynamoPort), TABLE_NAME: 'readme', ...env },
+    env: { ...process.env, ...shortLivedJvmEnv(), PORT: String(port), DYNAMODB_PORT: String(dynamoPort), TABLE_NAME: 'readme', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);

@@ -32,15 +32,18 @@ export interface StressStack {
 export async function startStressStack({
   events = true,
   powertoolsDev = true,
+  jvmOptions,
   ...hooks
 }: {
   events?: boolean;
+  /** For DynamoDB Local's JVM (test/support/jvm.ts); its defaults without. */
+  jvmOptions?: string[];
   /** False: Powertools as in Lambda, one compact JSON line per log and EMF metrics, written to stdout. */
   powertoolsDev?: boolean;
 } & Pick<LocalGatewayOptions, 'aroundInvoke' | 'aroundAuthorize' | 'authorizerCacheTtlMs'> = {}): Promise<StressStack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sales-pipeline-stress-'));
   const port = await freePort();
-  let dynamodb: DynamoDbLocal = await startDynamoDbLocal({ port, dataDir });
+  let dynamodb: DynamoDbLocal = await startDynamoDbLocal({ port, dataDir, jvmOptions });
   const tableName = 'stress';
   // POWERTOOLS_DEV: the handlers log through console, where a run can count or silence the lines.
   Object.assign(process.env, LOCAL_AWS_ENV, LOCAL_SERVICE_ENV, { AWS_ENDPOINT_URL_DYNAMODB: dynamodb.endpoint, TABLE_NAME: tableName });
@@ -59,7 +62,7 @@ export async function startStressStack({
     newOrganization: (name) => createOrganizationWithKey(name, { usagePlan: 'internal' }),
     killDynamoDb: (signal = 'SIGTERM') => dynamodb.stop(signal),
     restartDynamoDb: async () => {
-      dynamodb = await startDynamoDbLocal({ port, dataDir });
+      dynamodb = await startDynamoDbLocal({ port, dataDir, jvmOptions });
     },
     stop: async () => {
       await local.close();
