@@ -148,9 +148,8 @@ export function buildTools(document: OpenApiDocument, routes: readonly RouteDefi
   return [...keyed.map((route) => toolOf(document, route)), ...curated];
 }
 
-/** Half of a surrogate pair standing alone: no character, so no URL can carry it (encodeURIComponent throws). */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const wellFormed = (text: string) => text.replace(new RegExp(LONE_SURROGATE.source, 'g'), '\uFFFD');
+/** Text holding half of a surrogate pair standing alone: no character, so no URL can carry it (encodeURIComponent throws). */
+const holdsLoneSurrogate = (text: string) => !text.isWellFormed();
 
 /**
  * The longest path and query a tool sends: API Gateway refuses a request line over 10 240 bytes without an answer the
@@ -191,12 +190,12 @@ export function requestOf(tool: ApiTool, args: Record<string, unknown>): ToolReq
   const path = tool.path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = args[name] === undefined ? '' : text(args[name]);
     if (value === '' || value === '.' || value === '..') refused.push({ path: name, message: args[name] === undefined ? `${name} is required` : `${name} must not be ${JSON.stringify(value)}` });
-    else if (LONE_SURROGATE.test(value)) refused.push({ path: name, message: `${name} must be text a URL can carry: it holds half of a character (a lone surrogate)` });
-    return encodeURIComponent(wellFormed(value));
+    else if (holdsLoneSurrogate(value)) refused.push({ path: name, message: `${name} must be text a URL can carry: it holds half of a character (a lone surrogate)` });
+    return encodeURIComponent(value.toWellFormed());
   });
   const queried = tool.places.query.filter((name) => args[name] !== undefined);
-  for (const name of queried) if (LONE_SURROGATE.test(text(args[name]))) refused.push({ path: name, message: `${name} must be text a URL can carry: it holds half of a character (a lone surrogate)` });
-  const query = new URLSearchParams(queried.map((name): [string, string] => [name, wellFormed(text(args[name]))]));
+  for (const name of queried) if (holdsLoneSurrogate(text(args[name]))) refused.push({ path: name, message: `${name} must be text a URL can carry: it holds half of a character (a lone surrogate)` });
+  const query = new URLSearchParams(queried.map((name): [string, string] => [name, text(args[name]).toWellFormed()]));
   const pathAndQuery = query.size ? `${path}?${query}` : path;
   if (pathAndQuery.length > MAX_TOOL_URL_LENGTH) {
     const longest = [...tool.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name!).concat(tool.places.query).filter((name) => args[name] !== undefined).sort((a, b) => text(args[b]).length - text(args[a]).length)[0]!;
