@@ -87,6 +87,18 @@ describe('MCP tool arguments the input schema refuses', () => {
     expect((await client.get('/v1/faqs')).body.totalCount).toBe(0);
   });
 
+  it('a path or query argument holding half of a character (a lone surrogate) is refused naming it, as no URL can carry it', async () => {
+    const { client } = await api.organization();
+    const lead = await created(client, '/v1/leads', 'lead', { name: 'Zoë Park', phone: '+61412345002' });
+    const message = (name: string) => `${name} must be text a URL can carry: it holds half of a character (a lone surrogate)`;
+    expect(envelopeOf(await callTool(client, 'getLead', { leadId: `${lead.id}\ud800` }))).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', details: [{ path: 'leadId', message: message('leadId') }] });
+    expect(envelopeOf(await callTool(client, 'search_leads', { q: 'Zo\udc00' }))).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', details: [{ path: 'q', message: message('q') }] });
+    // A whole pair is one character, and reaches the route.
+    expect((await callTool(client, 'search_leads', { q: 'Zoë \ud83d\ude00' })).isError).toBeFalsy();
+    const found = await callTool(client, 'getLead', { leadId: lead.id });
+    expect(JSON.parse(found.content[0]!.text).lead).toMatchObject({ id: lead.id, firstName: 'Zoë', lastName: 'Park' });
+  });
+
   it('an oversized query argument answers the API’s error envelope naming it, not an empty text', async () => {
     const { client } = await api.organization();
     // search_leads' input schema: q is at most 254 characters.
