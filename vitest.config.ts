@@ -11,6 +11,9 @@ export default defineConfig({
     // (the default there is one), as a file mostly waits on DynamoDB Local and its own HTTP server.
     fileParallelism: true,
     maxWorkers: 2,
+    // Worker threads rather than child processes, each file still in a fresh worker with its own environment: the whole
+    // run measured about a tenth less CPU and time.
+    pool: 'threads',
     // The handlers' INFO access logs would drown the output; warnings and errors still show.
     onConsoleLog: (log) => !(/"level":\s*"INFO"/.test(log) && /"message":\s*"request"/.test(log)),
     reporters: ['default', 'json'],

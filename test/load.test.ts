@@ -1,21 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StressStack } from './stress/stack';
-import { TEST_JVM_OPTIONS } from './support/jvm';
+import { describe, expect, it } from 'vitest';
+import { createOrganizationWithKey } from '../infra/demo/organization';
+import { loadRun } from './stress/scenarios';
+import { useTestApi } from './support/api';
 
-const { startStressStack } = await import('./stress/stack');
-const { loadRun } = await import('./stress/scenarios');
-
-let stack: StressStack;
-beforeAll(async () => {
-  // The API's own writes only: the stream consumer's work would crowd DynamoDB Local on a 2-core machine.
-  stack = await startStressStack({ events: false, jvmOptions: TEST_JVM_OPTIONS });
-});
-afterAll(async () => {
-  await stack?.stop();
-});
+// The API's own writes only (no stream consumer), against this file's table in the suite's DynamoDB Local: nothing
+// here kills the emulator, so it needs no DynamoDB Local of its own (test/faults.test.ts has one).
+const api = useTestApi();
 
 describe('concurrent creates, racing renames and parallel SMS', () => {
   it('lose no write, duplicate no name and keep every totalCount equal to the rows listed', async () => {
+    const stack = { url: api.url, newOrganization: (name: string) => createOrganizationWithKey(name, { usagePlan: 'internal' }) };
     const figures = await loadRun(stack, { creates: 300, clients: 20, products: 12, renames: 120, sms: 40 });
     expect(figures.unexpected).toEqual([]);
     expect(figures.violations).toEqual([]);

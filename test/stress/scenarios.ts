@@ -123,7 +123,7 @@ export async function faultRun(stack: StressStack, { creates, clients, downMs, s
  * Load: creates from many concurrent clients across two organizations, product batch updates racing
  * single renames over a small pool of names, and parallel SMS appended to threads.
  */
-export async function loadRun(stack: StressStack, { creates, clients, products, renames, sms }: { creates: number; clients: number; products: number; renames: number; sms: number }): Promise<RunFigures> {
+export async function loadRun(stack: Pick<StressStack, 'url' | 'newOrganization'>, { creates, clients, products, renames, sms }: { creates: number; clients: number; products: number; renames: number; sms: number }): Promise<RunFigures> {
   const organizations = await Promise.all([stack.newOrganization('Load run A'), stack.newOrganization('Load run B')]);
   const orgClients = organizations.map(({ apiKey }) => jsonClient(stack.url, apiKey));
   const answers: Answer[] = [];
