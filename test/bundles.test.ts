@@ -1,10 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrganizationWithKey } from '../infra/demo/organization';
 import { routes } from '../functions/resources';
+import { DockerImage } from 'aws-cdk-lib';
+import { bundledHandler, FUNCTION_HANDLERS, moduleBundling } from '../infra/cdk/bundling';
 import { bundleBudget, bundleFunctions, FUNCTION_MODULES } from './support/bundles';
 import { handlerOf, parseHandler } from '../shared/routes/route';
 import { referenceRenderer } from '../shared/openapi/reference-renderer';
@@ -14,7 +16,7 @@ import { asTool } from '../functions/mcp/server';
 
 const outDir = mkdtempSync(join(tmpdir(), 'bundles-'));
 
-let outputs: Record<string, { bytes: number; inputs: Record<string, unknown> }> = {};
+let outputs: Record<string, { bytes: number; inputs: Record<string, unknown>; exports: string[] }> = {};
 
 /** Bundles every handler module as the stack does (one esbuild run, one output per module). */
 beforeAll(async () => {
@@ -36,6 +38,30 @@ describe('the bundled functions', () => {
     const output = Object.entries(outputs).find(([file]) => file.endsWith(`/${module}.mjs`));
     expect(output, `no bundle for ${module}`).toBeDefined();
     expect(output![1].bytes).toBeLessThanOrEqual(bundleBudget(module));
+  });
+
+  it('deploys each function from its module’s bundle as built here: the stack’s bundler copies the file its handler names, with its map and assets', () => {
+    const staged = (handler: string, assets: string[] = []) => {
+      const dir = mkdtempSync(join(outDir, 'staged-'));
+      moduleBundling(parseHandler(handler).module, assets).local!.tryBundle(dir, { image: DockerImage.fromRegistry('scratch') });
+      return dir;
+    };
+    for (const handler of FUNCTION_HANDLERS) {
+      const { module, exportName } = parseHandler(handler);
+      const [file, exported] = bundledHandler(handler).split('.');
+      const dir = staged(handler);
+      expect(readdirSync(dir).sort(), handler).toEqual([`${file}.mjs`, `${file}.mjs.map`]);
+      // Byte for byte the bundle this file measures and runs, and it exports what the function's handler names.
+      expect(readFileSync(join(dir, `${file}.mjs`)).equals(readFileSync(join(outDir, `${module}.mjs`))), handler).toBe(true);
+      expect(exported).toBe(exportName);
+      const output = Object.entries(outputs).find(([path]) => path.endsWith(`/${module}.mjs`))![1];
+      expect(output.exports, handler).toContain(exportName);
+    }
+    const script = routes.find((route) => route.assets?.length)!;
+    expect(readdirSync(staged(handlerOf(script), [...script.assets!])).sort()).toEqual(['handlers.mjs', 'handlers.mjs.map', ...script.assets!.map((asset) => basename(asset))].sort());
+    // CDK stages an asset once per distinct bundling settings (their JSON): a module, or its assets, must never share another's.
+    const settings = [...FUNCTION_MODULES.map((module) => moduleBundling(module)), moduleBundling(parseHandler(handlerOf(script)).module, [...script.assets!])];
+    expect(new Set(settings.map((options) => JSON.stringify(options))).size).toBe(FUNCTION_MODULES.length + 1);
   });
 
   it('names the reference page’s renderer from build time: the page’s function ships no script and hashes none', async () => {

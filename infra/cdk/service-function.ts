@@ -1,18 +1,15 @@
-import { Duration, Validations } from 'aws-cdk-lib';
+import { AssetHashType, Duration, Validations } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal, type IRole } from 'aws-cdk-lib/aws-iam';
 import type { IAlarm } from 'aws-cdk-lib/aws-cloudwatch';
 import { LambdaDeploymentConfig, LambdaDeploymentGroup, type ILambdaApplication } from 'aws-cdk-lib/aws-codedeploy';
-import { Alias, ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Alias, ApplicationLogLevel, Architecture, Code, Function as LambdaFunction, LoggingFormat, Runtime, SystemLogLevel, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { basename, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { METRICS_NAMESPACE, SERVICE_NAME } from '../../shared/observability';
 import { parseHandler, type DynamoAction } from '../../shared/routes/route';
 import type { IndexName } from '../../shared/table';
-import { BUNDLING } from './bundling';
+import { bundledHandler, moduleBundling, projectRoot } from './bundling';
 
 export interface ServiceFunctionProps {
   /** Its handler below functions/ (`parseHandler`): `sms/sweep`, `leads/handlers#createLeadHandler`. */
@@ -41,18 +38,16 @@ export interface ApiFunctionProps extends ServiceFunctionProps {
   deployments: ILambdaApplication;
   deploymentRole: IRole;
   /** Alarms that roll a canary back: the caller's, for what it watches of this function. */
-  rollbackAlarms: (fn: NodejsFunction) => IAlarm[];
+  rollbackAlarms: (fn: LambdaFunction) => IAlarm[];
 }
-
-const functionsDir = fileURLToPath(new URL('../../functions/', import.meta.url));
 
 /**
  * Every function of the service, with every default in one place: Node.js 24 on arm64 (x86_64 by option), the handler
- * bundled as BUNDLING says, its own log group with a retention and a role that writes only to it,
+ * bundled as infra/cdk/bundling.ts says, its own log group with a retention and a role that writes only to it,
  * JSON logs at the configured level, X-Ray tracing, the table's name and a least-privilege DynamoDB grant.
  */
 export class ServiceFunction extends Construct {
-  readonly function: NodejsFunction;
+  readonly function: LambdaFunction;
 
   constructor(scope: Construct, id: string, { handler, table, dynamodb, indexes = [], assets = [], logLevel, debugSampleRate, environment = {}, timeout = Duration.seconds(15), architecture, reservedConcurrency }: ServiceFunctionProps) {
     super(scope, id);
@@ -60,10 +55,9 @@ export class ServiceFunction extends Construct {
     // Its own role, writing only its own log group: the managed basic execution role allows every log group.
     const role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
     logGroup.grantWrite(role);
-    const { module, exportName } = parseHandler(handler);
-    this.function = new NodejsFunction(this, 'Function', {
-      entry: `${functionsDir}${module}.ts`,
-      handler: exportName,
+    this.function = new LambdaFunction(this, 'Function', {
+      code: Code.fromAsset(projectRoot, { assetHashType: AssetHashType.OUTPUT, bundling: moduleBundling(parseHandler(handler).module, assets) }),
+      handler: bundledHandler(handler),
       runtime: Runtime.NODEJS_24_X,
       architecture: architecture === 'x86_64' ? Architecture.X86_64 : Architecture.ARM_64,
       memorySize: 512,
@@ -84,19 +78,6 @@ export class ServiceFunction extends Construct {
         POWERTOOLS_LOG_LEVEL: logLevel,
         POWERTOOLS_LOGGER_SAMPLE_RATE: String(debugSampleRate),
         ...environment,
-      },
-      bundling: {
-        ...BUNDLING,
-        mainFields: [...BUNDLING.mainFields],
-        externalModules: [...BUNDLING.externalModules],
-        commandHooks: assets.length
-          ? {
-              beforeBundling: () => [],
-              beforeInstall: () => [],
-              afterBundling: (inputDir, outputDir) =>
-                assets.map((asset) => `cp "${join(inputDir, 'node_modules', asset)}" "${join(outputDir, basename(asset))}"`),
-            }
-          : undefined,
       },
     });
     if (dynamodb.length) {
