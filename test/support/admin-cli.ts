@@ -8,7 +8,7 @@ export async function admin(...args: string[]): Promise<{ code: number; stdout: 
   const port = new URL(process.env.AWS_ENDPOINT_URL_DYNAMODB!).port;
   const { AWS_ENDPOINT_URL_DYNAMODB: _, ...inherited } = process.env;
   const env = { ...inherited, DYNAMODB_PORT: port, TABLE_NAME: process.env.TABLE_NAME! };
-  return exec('node_modules/.bin/tsx', ['infra/admin/cli.ts', ...args], { env }).then(
+  return exec(process.execPath, ['--import', 'tsx', 'infra/admin/cli.ts', ...args], { env }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
   );
