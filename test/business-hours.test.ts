@@ -96,7 +96,7 @@ describe('PATCH /v1/organization/members/{memberId} with workingHours', () => {
 
 describe('the demo organization', () => {
   it('has business hours, holidays and an on-call member with hours of his own', async () => {
-    const { client } = await api.organization({ demo: true });
+    const { client } = await api.demoOrganization();
     const organization = (await client.get('/v1/organization')).body.organization;
     expect(organization.businessHours.monday).toEqual([{ open: '07:00', close: '17:00' }]);
     expect(organization.closedDates).toContain('2026-12-25');

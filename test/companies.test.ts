@@ -71,7 +71,7 @@ describe('GET /v1/companies', () => {
   });
 
   it('lists the demo companies, and none of another organization', async () => {
-    const demo = await api.organization({ demo: true });
+    const demo = await api.demoOrganization();
     const res = await demo.client.get('/v1/companies');
     expect(res.body.companies.map((company: { id: string }) => company.id)).toEqual(demo.demo!.companyIds);
     expect(res.body.totalCount).toBe((demo.demo!.companyIds as string[]).length);
@@ -80,7 +80,7 @@ describe('GET /v1/companies', () => {
   });
 
   it('reads page 1 with one Query and one counter read', async () => {
-    const { client } = await api.organization({ demo: true });
+    const { client } = await api.demoOrganization();
     expect((await countDynamoCalls(() => client.get('/v1/companies'))).sort()).toEqual(['GetItemCommand', 'QueryCommand']);
   });
 });

@@ -10,8 +10,9 @@ import { ISO_MS } from './support/fixtures';
 const api = useTestApi();
 const UNKNOWN_COMPANY = 'company_01HZZZZZZZZZZZZZZZZZZZZZZZ';
 
-async function demoCompanies() {
-  const organization = await api.organization({ demo: true });
+/** The demo companies of the file's shared demo organization, or with `own`, of a new one that the test may write to. */
+async function demoCompanies({ own = false } = {}) {
+  const organization = own ? await api.organization({ demo: true }) : await api.demoOrganization();
   return { ...organization, companyIds: organization.demo?.companyIds as string[] };
 }
 
@@ -76,7 +77,7 @@ describe('GET /v1/companies/{companyId}/notes', () => {
   });
 
   it('answers 404 for an unknown company', async () => {
-    const { client } = await api.organization({ demo: true });
+    const { client } = await api.demoOrganization();
     const res = await client.get(`/v1/companies/${UNKNOWN_COMPANY}/notes`);
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ success: false, message: 'Company not found', error: { status: 404, message: 'Company not found', code: 'NOT_FOUND' } });
@@ -126,7 +127,7 @@ describe('GET /v1/companies/{companyId}/notes/{noteId}', () => {
   });
 
   it("answers 404 for a note under another company, a deleted note, and another organization's note", async () => {
-    const { client, companyIds } = await demoCompanies();
+    const { client, companyIds } = await demoCompanies({ own: true });
     const note = (await client.post(`/v1/companies/${companyIds[0]}/notes`, { value: 'Gate code is 4412.' })).body.note;
     const other = await api.organization();
     const cases = [

@@ -74,7 +74,7 @@ describe('GET /v1/faqs', () => {
   });
 
   it("lists the demo FAQs, and none of another organization's", async () => {
-    const demo = await api.organization({ demo: true });
+    const demo = await api.demoOrganization();
     const listed = (await demo.client.get('/v1/faqs')).body;
     expect(listed.faqs.map((faq: { id: number }) => faq.id)).toEqual([...(demo.demo!.faqIds as number[])].reverse());
     expect(listed.totalCount).toBe((demo.demo!.faqIds as number[]).length);

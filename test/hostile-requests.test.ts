@@ -139,7 +139,7 @@ describe('a hung dependency', () => {
 
 describe('ids that are not exactly the format the API issues', () => {
   it("answers 400 for a leadId filter carrying a key fragment, instead of reading another filter's counter", async () => {
-    const { client, demo } = await api.organization({ demo: true });
+    const { client, demo } = await api.demoOrganization();
     const leadId = (demo!.leadIds as string[])[0]!;
     const res = await client.get(`/v1/inquiries?leadId=${leadId}%23SOURCE%23CALL`);
     expect(res.status).toBe(400);
@@ -331,7 +331,7 @@ describe('a query parameter given more than once', () => {
     ['type on events', '/v1/events?type=lead.created&type=lead.updated', 'type'],
     ['isActive on products', '/v1/products?isActive=true&isActive=false', 'isActive'],
   ])('answers 400 naming it instead of silently answering its last value (%s)', async (_, path, name) => {
-    const { client } = await api.organization({ demo: true });
+    const { client } = await api.demoOrganization();
     const res = await client.get(path);
     expect(res.status, `${path} answered ${res.status}`).toBe(400);
     expect(res.body.error.details.map((detail: { path: string }) => detail.path)).toContain(name);
@@ -357,7 +357,7 @@ describe('integer ids written with leading zeros', () => {
     ['GET', '/v1/faqs/001'],
     ['DELETE', '/v1/policies/0001'],
   ])('are ids the API never issues: %s %s answers 404, as an id that cannot exist', async (method, path) => {
-    const { client, organizationId } = await api.organization({ demo: true });
+    const { client, organizationId } = await api.demoOrganization();
     const before = await itemsOf(organizationId);
     const res = await client.request(method, path);
     expect(res.status, JSON.stringify(res.body).slice(0, 200)).toBe(404);
@@ -378,7 +378,7 @@ describe('cursors of lists filtered in the function, and of sync', () => {
     ['/v1/leads?updatedSince=2020-01-01T00:00:00Z', '/v1/leads?updatedSince=2021-01-01T00:00:00Z'],
     ['/v1/leads?q=o', '/v1/leads?status=NEW'],
   ])('a cursor answered for %s answers 400 INVALID_CURSOR under %s', async (from, under) => {
-    const { client } = await api.organization({ demo: true });
+    const { client } = await api.demoOrganization();
     const { nextCursor } = (await client.get(`${from}&limit=1`)).body;
     expect(nextCursor).toEqual(expect.any(String));
     const res = await client.get(`${under}&limit=1&cursor=${encodeURIComponent(nextCursor)}`);

@@ -395,7 +395,7 @@ describe('GET /v1/inquiries/{inquiryId}', () => {
 
 describe('demo inquiries', () => {
   it('has inquiries of every source whose counters agree with the rows', async () => {
-    const { client, demo } = await api.organization({ demo: true });
+    const { client, demo } = await api.demoOrganization();
     const all = await client.get('/v1/inquiries?limit=100');
     expect(all.body.totalCount).toBe(all.body.inquiries.length);
     expect(idsOf(all.body)).toEqual(demo?.inquiryIds);
@@ -413,7 +413,7 @@ describe('demo inquiries', () => {
   });
 
   it('has calls with transcripts and key points, and every single read matches its schema', async () => {
-    const { client } = await api.organization({ demo: true });
+    const { client } = await api.demoOrganization();
     const { body } = await client.get('/v1/inquiries?limit=100');
     for (const item of body.inquiries) {
       const res = await client.get(`/v1/inquiries/${item.id}`);

@@ -256,7 +256,7 @@ describe('GET /v1/leads', () => {
   });
 
   it('lists the demo leads newest first with the pagination envelope', async () => {
-    const { client } = await api.organization({ demo: true });
+    const { client } = await api.demoOrganization();
     const res = await client.get('/v1/leads');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ totalPages: 1, currentPage: 1, totalCount: 9 });
@@ -266,7 +266,7 @@ describe('GET /v1/leads', () => {
   });
 
   it('pages with page and limit, and answers an empty page past the end', async () => {
-    const { client } = await api.organization({ demo: true });
+    const { client } = await api.demoOrganization();
     const all = (await client.get('/v1/leads?limit=100')).body.leads.map((lead: { id: string }) => lead.id);
     const page2 = await client.get('/v1/leads?page=2&limit=3');
     expect(page2.body).toMatchObject({ totalPages: 3, currentPage: 2, totalCount: 9 });
@@ -279,7 +279,7 @@ describe('GET /v1/leads', () => {
   });
 
   it('answers a page far past the end with an empty array from the counter read alone', async () => {
-    const { client } = await api.organization({ demo: true });
+    const { client } = await api.demoOrganization();
     for (const page of ['4', '21474838', '2147483647']) {
       const calls = await countDynamoCalls(async () => {
         const res = await client.get(`/v1/leads?page=${page}&limit=3`);
@@ -313,7 +313,7 @@ describe('GET /v1/leads', () => {
   );
 
   it('reads page 1 with one Query and one counter read, however many leads there are', async () => {
-    const { client } = await api.organization({ demo: true });
+    const { client } = await api.demoOrganization();
     const calls = await countDynamoCalls(() => client.get('/v1/leads?limit=2'));
     expect(calls.sort()).toEqual(['GetItemCommand', 'QueryCommand']);
   });
@@ -391,14 +391,14 @@ describe('GET /v1/leads/{leadId}/activities', () => {
   });
 
   it("answers 404 for another organization's lead", async () => {
-    const owner = await api.organization({ demo: true });
+    const owner = await api.demoOrganization();
     const other = await api.organization();
     const [lead] = (await owner.client.get('/v1/leads?limit=1')).body.leads;
     expect((await other.client.get(`/v1/leads/${lead.id}/activities`)).status).toBe(404);
   });
 
   it('answers 400 for a bad limit', async () => {
-    const { client } = await api.organization({ demo: true });
+    const { client } = await api.demoOrganization();
     const [lead] = (await client.get('/v1/leads?limit=1')).body.leads;
     expect((await client.get(`/v1/leads/${lead.id}/activities?limit=500`)).status).toBe(400);
   });

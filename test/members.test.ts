@@ -15,7 +15,7 @@ const person = (n: number) => ({ role: 'MEMBER' as const, firstName: `Person${n}
 
 describe('GET /v1/organization/members', () => {
   it('lists the demo members with accounts, newest first, with every field', async () => {
-    const { client, demo } = await api.organization({ demo: true });
+    const { client, demo } = await api.demoOrganization();
     const res = await client.get('/v1/organization/members');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ totalPages: 1, currentPage: 1, totalCount: 4 });
@@ -39,7 +39,7 @@ describe('GET /v1/organization/members', () => {
   });
 
   it('leaves the pending invitation of the demo data out of the items and the totalCount', async () => {
-    const { client } = await api.organization({ demo: true });
+    const { client } = await api.demoOrganization();
     const res = await client.get('/v1/organization/members?limit=100');
     expect(res.body.totalCount).toBe(4);
     expect(res.body.members).toHaveLength(4);
@@ -83,7 +83,7 @@ describe('GET /v1/organization/members', () => {
   });
 
   it('pages with page and limit, and answers an empty page past the end', async () => {
-    const { client } = await api.organization({ demo: true });
+    const { client } = await api.demoOrganization();
     const page1 = await client.get('/v1/organization/members?limit=3');
     expect(page1.body).toMatchObject({ totalPages: 2, currentPage: 1, totalCount: 4 });
     expect(page1.body.members.map((m: { id: number }) => m.id)).toEqual([4, 3, 2]);
@@ -110,7 +110,7 @@ describe('GET /v1/organization/members', () => {
 
   it("never lists another organization's members", async () => {
     const mine = await api.organization();
-    const theirs = await api.organization({ demo: true });
+    const theirs = await api.demoOrganization();
     await createMember(mine.organizationId, person(7));
     const res = await mine.client.get('/v1/organization/members');
     expect(res.body.totalCount).toBe(1);
@@ -119,7 +119,7 @@ describe('GET /v1/organization/members', () => {
   });
 
   it('reads a page with one Query and one counter read', async () => {
-    const { client } = await api.organization({ demo: true });
+    const { client } = await api.demoOrganization();
     const calls = await countDynamoCalls(() => client.get('/v1/organization/members?limit=2'));
     expect(calls.sort()).toEqual(['GetItemCommand', 'QueryCommand']);
   });
@@ -308,7 +308,7 @@ describe('invitations', () => {
 
 describe('GET /v1/organization/members/{memberId}', () => {
   it('answers the member as the list shows it, with one GetItem', async () => {
-    const { client, demo } = await api.organization({ demo: true });
+    const { client, demo } = await api.demoOrganization();
     const listed = (await client.get('/v1/organization/members')).body.members[0];
     let res: { status: number; body: any } | undefined;
     const calls = await countDynamoCalls(async () => {

@@ -464,7 +464,7 @@ describe('the OpenAPI document against real answers', () => {
   // the document describes answers "as parsed". A field every answer carries is required there, or generated clients
   // (and readers of the schema) must handle its absence, which never happens.
   it('requires every field that a lead and the organization always answer', async () => {
-    const { client } = await api.organization({ demo: true });
+    const { client } = await api.demoOrganization();
     const lead = (await client.get('/v1/leads?limit=1')).body.leads[0] as Json;
     const organization = (await client.get('/v1/organization')).body.organization as Json;
     const notRequired = (name: string, answer: Json) =>

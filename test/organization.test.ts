@@ -6,7 +6,7 @@ const api = useTestApi();
 
 describe('GET /v1/organization', () => {
   it('answers the organization of the key with its counts, in one call', async () => {
-    const { client, organizationId, demo } = await api.organization({ demo: true });
+    const { client, organizationId, demo } = await api.demoOrganization();
     let body: any;
     const calls = await countDynamoCalls(async () => {
       body = (await client.get('/v1/organization')).body;

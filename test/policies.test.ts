@@ -17,7 +17,7 @@ async function withPolicies(count: number) {
 
 describe('GET /v1/policies', () => {
   it('lists the demo policies newest first with the pagination envelope', async () => {
-    const { client, demo } = await api.organization({ demo: true });
+    const { client, demo } = await api.demoOrganization();
     const res = await client.get('/v1/policies');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ totalPages: 1, currentPage: 1, totalCount: 4 });

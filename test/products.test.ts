@@ -427,7 +427,7 @@ describe('GET /v1/products', () => {
   });
 
   it("lists none of another organization's products", async () => {
-    await api.organization({ demo: true });
+    await api.demoOrganization();
     const { client } = await api.organization();
     expect((await client.get('/v1/products')).body).toEqual({ products: [], totalPages: 0, currentPage: 1, totalCount: 0, nextCursor: null });
   });

@@ -224,7 +224,7 @@ describe('GET /v1/services/{serviceId}', () => {
   });
 
   it('reads the demo services with one GetItem', async () => {
-    const { client, demo } = await api.organization({ demo: true });
+    const { client, demo } = await api.demoOrganization();
     const [serviceId] = demo?.serviceIds as number[];
     const calls = await countDynamoCalls(async () => {
       const res = await client.get(`/v1/services/${serviceId}`);
@@ -242,7 +242,7 @@ describe('GET /v1/services/{serviceId}', () => {
   });
 
   it('answers 404 for an unknown service', async () => {
-    const { client } = await api.organization({ demo: true });
+    const { client } = await api.demoOrganization();
     const res = await client.get('/v1/services/999');
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ success: false, message: 'Service not found', error: { status: 404, message: 'Service not found', code: 'NOT_FOUND' } });
@@ -282,7 +282,7 @@ describe('GET /v1/scenarios/{scenarioId}', () => {
   });
 
   it('reads with one GetItem', async () => {
-    const { client, demo } = await api.organization({ demo: true });
+    const { client, demo } = await api.demoOrganization();
     const calls = await countDynamoCalls(() => client.get(`/v1/scenarios/${(demo?.scenarioIds as number[])[0]}`));
     expect(calls).toEqual(['GetItemCommand']);
   });
@@ -302,7 +302,7 @@ describe('GET /v1/scenarios/{scenarioId}', () => {
   });
 
   it('answers 404 for a scenario of another organization', async () => {
-    const owner = await api.organization({ demo: true });
+    const owner = await api.demoOrganization();
     const other = await api.organization();
     const scenarioId = (owner.demo?.scenarioIds as number[])[0];
     expect((await other.client.get(`/v1/scenarios/${scenarioId}`)).status).toBe(404);
@@ -312,7 +312,7 @@ describe('GET /v1/scenarios/{scenarioId}', () => {
 
 describe('GET /v1/organization/services', () => {
   it('groups the demo services under the trade categories that have services, in catalog order', async () => {
-    const { client } = await api.organization({ demo: true });
+    const { client } = await api.demoOrganization();
     const res = await client.get('/v1/organization/services');
     expect(res.status).toBe(200);
     expect(res.body.totalCategories).toBe(3);
@@ -381,7 +381,7 @@ describe('GET /v1/organization/services', () => {
 
   it("never lists another organization's services", async () => {
     const mine = await api.organization();
-    await api.organization({ demo: true });
+    await api.demoOrganization();
     await createService(mine.client, { name: 'Pest inspection', duration: 1, durationUnit: 'HOURS', tradeCategoryId: 9 });
     const res = await mine.client.get('/v1/organization/services');
     expect(res.body).toMatchObject({ totalCategories: 1, totalServices: 1 });
@@ -389,7 +389,7 @@ describe('GET /v1/organization/services', () => {
   });
 
   it('reads every service with one Query', async () => {
-    const { client } = await api.organization({ demo: true });
+    const { client } = await api.demoOrganization();
     expect(await countDynamoCalls(() => client.get('/v1/organization/services'))).toEqual(['QueryCommand']);
   });
 });
@@ -455,7 +455,7 @@ describe('GET /v1/services', () => {
 
   it("never lists another organization's services", async () => {
     const mine = await api.organization();
-    await api.organization({ demo: true });
+    await api.demoOrganization();
     const res = await mine.client.get('/v1/services');
     expect(res.body).toMatchObject({ services: [], totalCount: 0 });
   });

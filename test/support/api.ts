@@ -52,6 +52,11 @@ export interface TestApi {
   as: (apiKey: string) => Client;
   /** A new organization with its own API key (and the demo data set with `demo`), on the default usage plan unless told. */
   organization: (options?: { demo?: boolean; usagePlan?: UsagePlanName }) => Promise<CreatedOrganization & { client: Client }>;
+  /**
+   * One organization with the demo data, made on first use and shared by the file's tests that only read it (the
+   * demo data set is most of a second of writes). A test that writes makes its own with `organization({ demo: true })`.
+   */
+  demoOrganization: () => Promise<CreatedOrganization & { client: Client }>;
   /** Resolves once the stream consumer has handled every change committed so far (events recorded, webhooks queued). */
   eventsCaughtUp: () => Promise<void>;
 }
@@ -77,6 +82,11 @@ export function useTestApi({ events = false, scheduleEveryMs, authorizerCacheTtl
   });
   const as = (apiKey: string) => clientFor(() => url, apiKey);
   let created = 0;
+  let demoOrganization: Promise<CreatedOrganization & { client: Client }> | undefined;
+  const organization: TestApi['organization'] = async ({ demo = false, usagePlan } = {}) => {
+    const made = await createOrganizationWithKey(`Test organization ${++created}`, { demo, usagePlan });
+    return { ...made, client: as(made.apiKey) };
+  };
   return {
     get url() {
       return url;
@@ -84,9 +94,7 @@ export function useTestApi({ events = false, scheduleEveryMs, authorizerCacheTtl
     anonymous: clientFor(() => url),
     eventsCaughtUp: () => local!.stream.caughtUp(),
     as,
-    organization: async ({ demo = false, usagePlan } = {}) => {
-      const organization = await createOrganizationWithKey(`Test organization ${++created}`, { demo, usagePlan });
-      return { ...organization, client: as(organization.apiKey) };
-    },
+    organization,
+    demoOrganization: () => (demoOrganization ??= organization({ demo: true })),
   };
 }
