@@ -1,8 +1,8 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, isAbsolute, join, parse, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createOrganizationWithKey } from '../infra/demo/organization';
 import { routes } from '../functions/resources';
 import { DockerImage } from 'aws-cdk-lib';
@@ -41,21 +41,32 @@ describe('the bundled functions', () => {
   });
 
   it('deploys each function from its module’s bundle as built here: the stack’s bundler copies the file its handler names, with its map and assets', () => {
+    // Staged as CDK stages an asset: in a directory of the cloud assembly, which lies in the project (cdk.out).
+    mkdirSync('test-results', { recursive: true });
+    const assembly = mkdtempSync(join('test-results', 'assembly-'));
+    onTestFinished(() => rmSync(assembly, { recursive: true, force: true }));
     const staged = (handler: string, assets: string[] = []) => {
-      const dir = mkdtempSync(join(outDir, 'staged-'));
+      const dir = mkdtempSync(join(assembly, 'asset-'));
       moduleBundling(parseHandler(handler).module, assets).local!.tryBundle(dir, { image: DockerImage.fromRegistry('scratch') });
       return dir;
     };
     for (const handler of FUNCTION_HANDLERS) {
       const { module, exportName } = parseHandler(handler);
+      // The function's handler setting names the staged file and an export of it.
       const [file, exported] = bundledHandler(handler).split('.');
       const dir = staged(handler);
       expect(readdirSync(dir).sort(), handler).toEqual([`${file}.mjs`, `${file}.mjs.map`]);
-      // Byte for byte the bundle this file measures and runs, and it exports what the function's handler names.
+      // Byte for byte the bundle this file measures and runs.
       expect(readFileSync(join(dir, `${file}.mjs`)).equals(readFileSync(join(outDir, `${module}.mjs`))), handler).toBe(true);
-      expect(exported).toBe(exportName);
       const output = Object.entries(outputs).find(([path]) => path.endsWith(`/${module}.mjs`))![1];
-      expect(output.exports, handler).toContain(exportName);
+      expect(output.exports, handler).toContain(exported);
+      expect(exported, handler).toBe(exportName);
+      // Its source map never names where the project is checked out: the map is part of the asset's hash, which must
+      // be the same in every checkout.
+      const sources = JSON.parse(readFileSync(join(dir, `${file}.mjs.map`), 'utf8')).sources as string[];
+      const checkout = relative(parse(process.cwd()).root, process.cwd());
+      expect(sources.length, handler).toBeGreaterThan(0);
+      expect(sources.filter((source) => isAbsolute(source) || source.includes(checkout)), handler).toEqual([]);
     }
     const script = routes.find((route) => route.assets?.length)!;
     expect(readdirSync(staged(handlerOf(script), [...script.assets!])).sort()).toEqual(['handlers.mjs', 'handlers.mjs.map', ...script.assets!.map((asset) => basename(asset))].sort());

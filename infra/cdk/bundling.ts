@@ -1,6 +1,5 @@
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { copyFileSync, existsSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DockerImage, type BundlingOptions, type ILocalBundling } from 'aws-cdk-lib';
 import { buildSync, type BuildOptions } from 'esbuild';
@@ -72,20 +71,23 @@ export const FUNCTION_MODULES = [...new Set(FUNCTION_HANDLERS.map((handler) => p
 export const functionEntryPoints = (): Record<string, string> =>
   Object.fromEntries(FUNCTION_MODULES.map((module) => [module, fileURLToPath(new URL(`../../functions/${module}.ts`, import.meta.url))]));
 
-let moduleBundles: string | undefined;
+const moduleBundles = new Set<string>();
 /**
  * Every function module bundled by one esbuild run, the first time a stack asks for one: 26 modules in one run take
- * about 2.5 s, where esbuild once per module made `cdk synth` take 36–45 s (now about 15 s). Removed when the process
- * exits; CDK has copied what it deploys by then.
+ * about 2.5 s, where esbuild once per module made `cdk synth` take 36–45 s (now about 15 s). Built beside the asset
+ * being staged, in the cloud assembly, so the source maps name sources relative to the project, wherever it is checked
+ * out (a map is part of its asset's hash); removed when the process exits, when CDK has copied what it deploys.
  */
-function bundledModules(): string {
-  if (!moduleBundles) {
-    const outdir = mkdtempSync(join(tmpdir(), 'sales-pipeline-bundles-'));
+function bundledModules(stagingDir: string): string {
+  const outdir = join(dirname(stagingDir), 'function-bundles');
+  if (!moduleBundles.has(outdir)) {
+    rmSync(outdir, { recursive: true, force: true });
     process.once('exit', () => rmSync(outdir, { recursive: true, force: true }));
-    buildSync(bundleOptions(functionEntryPoints(), outdir));
-    moduleBundles = outdir;
+    // Warnings shown, as a synth showed them before.
+    buildSync({ ...bundleOptions(functionEntryPoints(), outdir), logLevel: 'warning' });
+    moduleBundles.add(outdir);
   }
-  return moduleBundles;
+  return outdir;
 }
 
 /**
@@ -99,7 +101,7 @@ export function moduleBundling(module: string, assets: readonly string[] = []): 
     module,
     assets,
     tryBundle(outputDir) {
-      const built = join(bundledModules(), `${module}.mjs`);
+      const built = join(bundledModules(outputDir), `${module}.mjs`);
       if (!existsSync(built)) throw new Error(`No bundle for the function module ${module}: it is not in FUNCTION_MODULES (infra/cdk/bundling.ts)`);
       for (const file of [built, `${built}.map`, ...assets.map((asset) => join(projectRoot, 'node_modules', asset))]) copyFileSync(file, join(outputDir, basename(file)));
       return true;

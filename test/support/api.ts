@@ -95,6 +95,11 @@ export function useTestApi({ events = false, scheduleEveryMs, authorizerCacheTtl
     eventsCaughtUp: () => local!.stream.caughtUp(),
     as,
     organization,
-    demoOrganization: () => (demoOrganization ??= organization({ demo: true })),
+    demoOrganization: () =>
+      (demoOrganization ??= organization({ demo: true }).catch((error: unknown) => {
+        // A failed attempt is not kept: the next test tries again and reports its own failure.
+        demoOrganization = undefined;
+        throw error;
+      })),
   };
 }
