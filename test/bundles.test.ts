@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { createOrganizationWithKey } from '../infra/demo/organization';
 import { routes } from '../functions/resources';
 import { DockerImage } from 'aws-cdk-lib';
-import { bundledHandler, FUNCTION_HANDLERS, moduleBundling } from '../infra/cdk/bundling';
-import { bundleBudget, bundleFunctions, FUNCTION_MODULES } from './support/bundles';
+import { bundledHandler, FUNCTION_HANDLERS, FUNCTION_MODULES, moduleBundling } from '../infra/cdk/bundling';
+import { bundleBudget, bundleFunctions } from './support/bundles';
 import { handlerOf, parseHandler } from '../shared/routes/route';
 import { referenceRenderer } from '../shared/openapi/reference-renderer';
 import { packTools } from '../functions/mcp/built-tools';

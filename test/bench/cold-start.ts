@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { bundleFunctions, FUNCTION_MODULES } from '../support/bundles';
+import { FUNCTION_MODULES } from '../../infra/cdk/bundling';
+import { bundleFunctions } from '../support/bundles';
 import { median } from './timing';
 
 export interface Yardstick {

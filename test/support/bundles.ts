@@ -1,7 +1,5 @@
 import { build, type Metafile } from 'esbuild';
-import { bundleOptions, FUNCTION_MODULES, functionEntryPoints } from '../../infra/cdk/bundling';
-
-export { FUNCTION_MODULES };
+import { bundleOptions, functionEntryPoints } from '../../infra/cdk/bundling';
 
 /** The budget of one function's bundle: what a cold start downloads, unpacks and parses. */
 export const MAX_BUNDLE_BYTES = 420 * 1024;
