@@ -47,6 +47,23 @@ describe('GET /v1/receptionist/context', () => {
     expect(context.transfers.map((rule: { id: number }) => rule.id)).toEqual([enabled]);
   });
 
+  it('keeps an active service whose scenario is not active, without that scenario anywhere in the answer', async () => {
+    const { client } = await api.organization();
+    const created = (await client.post('/v1/services', { name: 'Gas fitting', duration: 2, durationUnit: 'HOURS', tradeCategoryId: 1, pricingMode: 'NONE' })).body.service;
+    const scenarioId = created.scenario.id;
+    expect((await client.patch(`/v1/scenarios/${scenarioId}`, { isActive: false, response: 'RETIRED SCRIPT' })).status).toBe(200);
+
+    const retired = (await client.get('/v1/receptionist/context')).body;
+    expect(retired.services.map((service: { id: number; scenario: unknown }) => [service.id, service.scenario])).toEqual([[created.id, null]]);
+    expect(retired.scenarios).toEqual([]);
+    expect(JSON.stringify(retired)).not.toContain('RETIRED SCRIPT');
+
+    expect((await client.patch(`/v1/scenarios/${scenarioId}`, { isActive: true })).status).toBe(200);
+    const restored = (await client.get('/v1/receptionist/context')).body;
+    expect(restored.services[0].scenario).toMatchObject({ id: scenarioId, response: 'RETIRED SCRIPT' });
+    expect(restored.scenarios.map((scenario: { id: number }) => scenario.id)).toEqual([scenarioId]);
+  });
+
   it('carries an ETag: sent back unchanged it answers 304 without a body, and any change gives a new one', async () => {
     const { client } = await api.organization({ demo: true });
     const context = (headers: Record<string, string> = {}) => client.get('/v1/receptionist/context', { headers });

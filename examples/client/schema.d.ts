@@ -2893,6 +2893,36 @@ export interface components {
                 message: string;
             };
         };
+        ReceptionistService: {
+            id: number;
+            name: string;
+            description: string;
+            duration: number;
+            /** @enum {string} */
+            durationUnit: "MINUTES" | "HOURS" | "DAYS";
+            followUpQuestions: string[];
+            tradeCategoryId: number;
+            /** @enum {string} */
+            pricingMode: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
+            fixedPrice: number | null;
+            hourlyRate: number | null;
+            callOutFee: number | null;
+            minPrice: number | null;
+            maxPrice: number | null;
+            plusGST: boolean;
+            plusMaterials: boolean;
+            isCustomPriceResponseActive: boolean;
+            customPriceResponse: string | null;
+            isDisclosePrice: boolean;
+            isActive: boolean;
+            /** @enum {string} */
+            teamAssignmentMethod: "PRIORITY_ORDER" | "ROUND_ROBIN";
+            scenario: components["schemas"]["ScenarioSummary"] | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
         /**
          * @example {
          *       "success": false,
@@ -10072,7 +10102,7 @@ export interface operations {
                             closesAt: string | null;
                             nextOpenAt: string | null;
                         };
-                        services: components["schemas"]["Service"][];
+                        services: components["schemas"]["ReceptionistService"][];
                         products: components["schemas"]["Product"][];
                         faqs: components["schemas"]["Faq"][];
                         policies: components["schemas"]["Policy"][];

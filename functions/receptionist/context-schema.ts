@@ -3,17 +3,23 @@ import { faqs } from '../faqs/collection';
 import { Organization } from '../organization/schema';
 import { policies } from '../policies/collection';
 import { Product } from '../products/schema';
-import { Scenario } from '../services/scenario-schema';
+import { Scenario, ScenarioSummary } from '../services/scenario-schema';
 import { Service } from '../services/schema';
 import { Transfer } from '../transfers/schema';
 
 /** At most this many of each kind are answered: what a receptionist's prompt can hold, and one Query page each. */
 export const CONTEXT_LIMIT = 200;
 
+/** A service as the receptionist is told it: its scenario only while active (otherwise null: offered, not scripted). */
+export const ReceptionistService = v.object({ ...Service.entries, scenario: v.nullable(ScenarioSummary) });
+
 export const ReceptionistContext = v.object({
   organization: v.pick(Organization, ['name', 'timezone', 'businessHours', 'closedDates', 'isOpenNow', 'closesAt', 'nextOpenAt']),
-  /** Active services; a price is shown only where `isDisclosePrice` (otherwise its fields are null). */
-  services: v.array(Service),
+  /**
+   * Active services; a price is shown only where `isDisclosePrice` (otherwise its fields are null), and the scenario
+   * only while it is active (otherwise null: the service is offered, its script is not to be followed).
+   */
+  services: v.array(ReceptionistService),
   /** Active products; a price only where `isDisclosePrice`. */
   products: v.array(Product),
   faqs: v.array(faqs.schemas.Record),

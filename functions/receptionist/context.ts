@@ -36,14 +36,17 @@ export async function receptionistContext(organizationId: string): Promise<Recep
   const { name, timezone, businessHours, closedDates, isOpenNow, closesAt, nextOpenAt } = organization;
   const activeServices = active(services.map(fromServiceItem));
   const offered = new Set(activeServices.map((service) => service.id));
+  const allScenarios = scenarios.map(fromScenarioItem);
+  const scripted = new Set(allScenarios.filter((scenario) => scenario.isActive).map((scenario) => scenario.id));
   return {
     organization: { name, timezone, businessHours, closedDates, isOpenNow, closesAt, nextOpenAt },
-    services: activeServices.map(disclosedService),
+    // A service is still offered when its scenario is not active, but the receptionist must not follow that script.
+    services: activeServices.map((service) => ({ ...disclosedService(service), scenario: scripted.has(service.scenario.id) ? service.scenario : null })),
     products: active(products.map((item) => fromProductItem(item).value)).map(disclosedProduct),
     faqs: active(faqItems.map(faqs.fromItem)),
     policies: active(policyItems.map(policies.fromItem)),
     // A retired service's scenario goes with it.
-    scenarios: active(scenarios.map(fromScenarioItem).filter((scenario) => scenario.tradeServiceId !== null && offered.has(scenario.tradeServiceId))),
+    scenarios: active(allScenarios.filter((scenario) => scenario.tradeServiceId !== null && offered.has(scenario.tradeServiceId))),
     transfers: transfers.map((item) => fromTransferItem(item).value).filter((transfer) => transfer.isEnabled).slice(0, CONTEXT_LIMIT),
   };
 }

@@ -1,4 +1,5 @@
 import { defineResource } from '../../shared/resource';
+import { ReceptionistService } from './context-schema';
 import { receptionistRoutes } from './routes';
 
 /** What a voice agent asks during a call; it stores nothing of its own and reads the other resources' records. */
@@ -6,4 +7,5 @@ export const receptionist = defineResource({
   name: 'receptionist',
   tags: { Receptionist: 'What an AI receptionist asks during a live call: who is calling, and what the business may say.' },
   routes: receptionistRoutes,
+  components: { ReceptionistService: { schema: ReceptionistService, example: undefined } },
 });
