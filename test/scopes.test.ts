@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
@@ -80,6 +81,26 @@ describe('a read key', () => {
       expect(res.status, `${route.method} ${route.path}`).not.toBe(403);
       expect(res.status, `${route.method} ${route.path}`).toBeLessThan(500);
     }
+  });
+});
+
+describe('the document', () => {
+  const document = JSON.parse(readFileSync('docs/openapi.json', 'utf8'));
+  const insufficientScopeIn = (answer: { $ref?: string; content?: { 'application/json'?: { examples?: Record<string, { value: { error?: { code?: string } } }> } } }) => {
+    const resolved = answer.$ref ? document.components.responses[answer.$ref.split('/').at(-1)!] : answer;
+    return Object.values(resolved.content?.['application/json']?.examples ?? {}).some((example: any) => example.value.error?.code === 'INSUFFICIENT_SCOPE');
+  };
+
+  it('shows 403 INSUFFICIENT_SCOPE on exactly the routes the gateway refuses some scope, and not on POST /mcp, which every key reaches', () => {
+    const keyed = routes.filter((route) => route.auth !== 'none');
+    const documented = keyed.filter((route) => {
+      const answer = document.paths[route.path][route.method.toLowerCase()].responses['403'];
+      return answer !== undefined && insufficientScopeIn(answer);
+    });
+    expect(documented.map((route) => `${route.method} ${route.path}`)).toEqual(keyed.filter((route) => someScopeRefuses(route.method, route.path)).map((route) => `${route.method} ${route.path}`));
+    const mcp = document.paths['/mcp'].post.responses['403'];
+    expect(insufficientScopeIn(mcp)).toBe(false);
+    expect(mcp.description).not.toContain('INSUFFICIENT_SCOPE');
   });
 });
 

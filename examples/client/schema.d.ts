@@ -10209,7 +10209,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description INSUFFICIENT_SCOPE: a key’s scope does not allow POST (a `read` key), from the gateway. ORIGIN_NOT_ALLOWED: the request carries an `Origin` other than a page on localhost, refused before its body is read, as the protocol requires of every server against DNS rebinding; clients that are not browsers send no `Origin`. */
+            /** @description ORIGIN_NOT_ALLOWED: the request carries an `Origin` other than a page on localhost, refused before its body is read, as the protocol requires of every server against DNS rebinding; clients that are not browsers send no `Origin`. Every key reaches this route, a `read` key too: the server answers a tool its key’s scope does not allow as a failed tool call, and leaves it out of `tools/list`. */
             403: {
                 headers: {
                     [name: string]: unknown;

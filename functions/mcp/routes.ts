@@ -2,7 +2,6 @@ import * as v from 'valibot';
 import { defineRoute } from '../../shared/routes/route';
 import { ErrorEnvelopeSchema } from '../../shared/schema';
 import { errorEnvelope } from '../../shared/http/envelope';
-import { gatewayResponseBody, GATEWAY_RESPONSES } from '../../shared/http/gateway-responses';
 import { ORIGIN_NOT_ALLOWED, refuseForeignOrigin } from './origin';
 import { McpAnswer, McpMessage, McpQuery, PROTOCOL_VERSIONS } from './schema';
 
@@ -26,9 +25,8 @@ export const postMcp = defineRoute({
     202: { description: 'A notification: accepted, nothing to answer. The server sends the client no request, so a response from the client is refused (400).', empty: true },
     403: {
       description:
-        'INSUFFICIENT_SCOPE: a key’s scope does not allow POST (a `read` key), from the gateway. ORIGIN_NOT_ALLOWED: the request carries an `Origin` other than a page on localhost, refused before its body is read, as the protocol requires of every server against DNS rebinding; clients that are not browsers send no `Origin`.',
+        'ORIGIN_NOT_ALLOWED: the request carries an `Origin` other than a page on localhost, refused before its body is read, as the protocol requires of every server against DNS rebinding; clients that are not browsers send no `Origin`. Every key reaches this route, a `read` key too: the server answers a tool its key’s scope does not allow as a failed tool call, and leaves it out of `tools/list`.',
       examples: {
-        InsufficientScope: gatewayResponseBody(GATEWAY_RESPONSES.ACCESS_DENIED),
         OriginNotAllowed: errorEnvelope(403, 'Origin "https://attacker.example" may not call /mcp: only clients that send no Origin, or pages on localhost', ORIGIN_NOT_ALLOWED),
       },
     },

@@ -35,7 +35,7 @@ export interface ApiDescription {
  * Error responses shared by many operations. The 400's, 404's and 409's examples differ by operation (each names
  * what that operation takes), so they are the operation's own, not the shared response's.
  */
-const SHARED_ERRORS: Record<number, { name: string; description: string; example?: unknown; headers?: Json }> = {
+const SHARED_ERRORS: Record<number, { name: string; description: string; example?: unknown; headers?: Json; appliesTo?: (route: RouteDefinition) => boolean }> = {
   400: {
     name: 'BadRequest',
     description: 'A path, query or body value failed validation, a query parameter the operation does not take was sent, or the body is not valid JSON. The message names the field or parameter.',
@@ -50,6 +50,8 @@ const SHARED_ERRORS: Record<number, { name: string; description: string; example
     name: 'InsufficientScope',
     description: 'INSUFFICIENT_SCOPE: the API key’s scope does not allow this method. A `read` key may only GET; a `write` key may not DELETE; a `full` key may do everything.',
     example: gatewayResponseBody(GATEWAY_RESPONSES.ACCESS_DENIED),
+    // A route every scope reaches (POST /mcp) documents a 403 of its own and never this one.
+    appliesTo: (route) => route.auth !== 'none' && someScopeRefuses(route.method, route.path),
   },
   404: {
     name: 'NotFound',
@@ -214,7 +216,7 @@ function response(route: RouteDefinition, status: number, componentSchemas: ApiD
     if (doc?.examples) content.examples = examplesObject(doc.examples);
     return { description: doc?.description ?? route.summary, ...headersOf(route, status, doc), content: { [mediaType(route)]: content } };
   }
-  const shared = SHARED_ERRORS[status];
+  const shared = SHARED_ERRORS[status]?.appliesTo?.(route) === false ? undefined : SHARED_ERRORS[status];
   if (!doc && shared && Object.keys(own).length === 0) return { $ref: `#/components/responses/${shared.name}` };
   const description = doc?.description ?? shared?.description ?? STATUS_CODES[status] ?? `HTTP ${status}`;
   const headers = { ...(shared?.headers ? { headers: shared.headers } : {}), ...headersOf(route, status, doc) };
