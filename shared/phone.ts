@@ -50,6 +50,12 @@ function withoutTypedTrunk(digits: string): string {
 }
 
 /**
+ * The one E.164 form of a number already written with its calling code: `+610412345678` is `+61412345678`. Stored
+ * phones are written in it, so a contact claim, a caller lookup and a search compare the same text.
+ */
+export const canonicalE164 = (e164: string): string => `+${withoutTypedTrunk(e164.slice(1))}`;
+
+/**
  * A phone number in any common form as E.164, or undefined when it cannot be read as one: `+61 412 345 678`,
  * `+61 (0)412 345 678`, `+61 0412 345 678` and `0061 412 345 678` as they are; a national form (`0412 345 678`) with the organization's
  * dialling, when it has one.

@@ -75,6 +75,16 @@ describe('inbound endpoints', () => {
     ]);
   });
 
+  it('reads a form’s international phone as people type it, brackets and trunk 0 included, so the caller is known when they ring', async () => {
+    const { client } = await api.organization();
+    const created = await endpoint(client, { name: 'Quote', source: 'WEBFORM' });
+    const res = await postForm(created.url, { name: 'Ava Lim', phone: '+61 (0)422 555 010', message: 'Quote for a new hot water system please.' });
+    expect(res.status).toBe(201);
+    const { inquiry } = (await res.json()) as { inquiry: { leadId: string } };
+    expect((await client.get(`/v1/leads/${inquiry.leadId}`)).body.lead.phone).toBe('+61422555010');
+    expect((await client.get('/v1/callers/%2B61422555010')).body.caller.lead?.id).toBe(inquiry.leadId);
+  });
+
   it('records a signed JSON post (Standard Webhooks) to an EMAIL endpoint, and a repeat of its webhook-id answers 200 with the same inquiry', async () => {
     const { client } = await api.organization();
     const existing = (await client.post('/v1/leads', { name: 'Leo Park', email: 'leo@example.com' })).body.lead;

@@ -25,6 +25,22 @@ describe('POST /v1/leads with a contact another lead has', () => {
     expect((await client.get('/v1/leads?q=pat@example.com')).body.totalCount).toBe(0);
   });
 
+  it('reads a trunk 0 typed after the calling code as the same phone: stored without it, found by the caller lookup, and one lead’s', async () => {
+    const { client } = await api.organization();
+    const typed = await client.post('/v1/leads', { name: 'Tess Ward', phone: '+610412999111' });
+    expect(typed.status).toBe(201);
+    expect(typed.body.lead.phone).toBe('+61412999111');
+    const again = await client.post('/v1/leads', { name: 'Tess Again', phone: '+61412999111' });
+    expect(again.status).toBe(409);
+    expect(again.body.error.details[0]).toMatchObject({ path: 'phone', existingId: typed.body.lead.id });
+    expect((await client.get('/v1/callers/%2B61412999111')).body.caller.lead?.id).toBe(typed.body.lead.id);
+    // A PATCH and another country whose numbers never start with 0 after the code (the UK) read it the same way.
+    expect((await client.patch(`/v1/leads/${typed.body.lead.id}`, { phone: '+4402079460000' })).body.lead.phone).toBe('+442079460000');
+    // Italy's numbers keep their 0 after the code: a number is changed only where the 0 can be nothing but a trunk prefix.
+    expect((await client.post('/v1/leads', { name: 'Gia Rossi', phone: '+390612345678' })).body.lead.phone).toBe('+390612345678');
+    expect((await client.get('/v1/leads')).body.totalCount).toBe(2);
+  });
+
   it('creates one lead of concurrent creates with one email; the others answer 409 naming it', async () => {
     const { client } = await api.organization();
     const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => client.post('/v1/leads', { name: `Racer ${i}`, email: 'racer@example.com' })));

@@ -13,6 +13,7 @@ import { platformCallInquiry, retellSignatureValid, vapiSecretValid } from './ca
 import { parseOrThrow } from '../../shared/validation';
 import { IngestInquiryBody } from '../inquiries/ingestion-schema';
 import { E164 } from '../../shared/schema';
+import { canonicalE164 } from '../../shared/phone';
 import { GATEWAY_RESPONSES } from '../../shared/http/gateway-responses';
 import { PREFLIGHT_HEADERS } from '../../shared/http/cors';
 import { newSigningSecret, signedHeaders } from '../../shared/webhooks/signature';
@@ -211,10 +212,10 @@ function fieldsOf(headers: Record<string, string>, body: string): Fields {
   throw new ApiError(415, 'Send application/json, application/x-www-form-urlencoded or multipart/form-data', 'UNSUPPORTED_MEDIA_TYPE');
 }
 
-/** Formatting people type in phone numbers; what remains must be E.164 to find a lead by. */
+/** Formatting people type in phone numbers; what remains must be E.164 to find a lead by, in its one form. */
 const phoneOf = (value: unknown) => {
   const phone = typeof value === 'string' ? value.replace(/[\s().-]/g, '') : '';
-  return E164.test(phone) ? phone : undefined;
+  return E164.test(phone) ? canonicalE164(phone) : undefined;
 };
 const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
 

@@ -1,10 +1,12 @@
 import * as v from 'valibot';
 import { E164, everyKeyKept, isPlainObject, NonEmptyString, PageQuery, PrefixedId, TEXT_RULE, Timestamp, pageSchema, partialUpdateBody } from '../../shared/schema';
 import { ValidationError } from '../../shared/errors';
+import { canonicalE164 } from '../../shared/phone';
 
 export const LEAD_STATUSES = ['NEW', 'CONTACTED', 'QUALIFIED', 'QUOTED', 'WON', 'LOST'] as const;
 
-export const E164Phone = v.pipe(v.string(), v.trim(), v.regex(E164, 'phone must be in E.164 format, e.g. +61412345678'));
+/** A phone in E.164, kept in its one form (a trunk 0 typed after the calling code dropped): what a lead's contact claim compares. */
+export const E164Phone = v.pipe(v.string(), v.trim(), v.regex(E164, 'phone must be in E.164 format, e.g. +61412345678'), v.transform(canonicalE164));
 
 const SocialsRecord = v.pipe(
   v.record(v.pipe(v.string(), v.minLength(1, 'socials keys must not be empty'), v.maxLength(50)), v.pipe(v.string(), v.maxLength(500))),
