@@ -118,6 +118,29 @@ describe('the curated receptionist tools on a live call', () => {
     expect(after.caller.upcomingAppointments.map((each: { id: string }) => each.id)).toContain(appointment.id);
   });
 
+  it('books a first-time caller with curated tools alone: save_caller makes the lead the booking names, once however often it is called', async () => {
+    const { client, service } = await plumber();
+    const tools = await listTools(client, '?tools=curated');
+    expect(tools.get('save_caller')!.inputSchema.required.sort()).toEqual(['name', 'phone']);
+    expect(tools.get('save_caller')!.inputSchema.properties.match).toBeUndefined();
+    const unknown = answerOf(tools, 'lookup_caller', await callTool(client, 'lookup_caller', { phone: '+61400111222' }));
+    expect(unknown.caller.lead).toBeNull();
+
+    const saved = answerOf(tools, 'save_caller', await callTool(client, 'save_caller', { phone: '+61400111222', name: 'Ravi Patel', suburb: 'Marrickville' }));
+    expect(saved).toMatchObject({ created: true, lead: { firstName: 'Ravi', lastName: 'Patel', phone: '+61400111222', suburb: 'Marrickville' } });
+    // Said again later in the call, it finds the same lead rather than making a second.
+    const again = answerOf(tools, 'save_caller', await callTool(client, 'save_caller', { phone: '+61400111222', name: 'Ravi Patel' }));
+    expect(again).toMatchObject({ created: false, lead: { id: saved.lead.id } });
+
+    const { slots } = answerOf(tools, 'find_availability', await callTool(client, 'find_availability', { serviceId: service.id, ...MONDAY }));
+    const { hold } = answerOf(tools, 'hold_slot', await callTool(client, 'hold_slot', { serviceId: service.id, startsAt: slots[0].startsAt, leadId: saved.lead.id }));
+    const { appointment } = answerOf(tools, 'book_appointment', await callTool(client, 'book_appointment', { leadId: saved.lead.id, holdId: hold.id }));
+    expect(appointment.leadId).toBe(saved.lead.id);
+    expect(answerOf(tools, 'lookup_caller', await callTool(client, 'lookup_caller', { phone: '0400 111 222' })).caller.lead.id).toBe(saved.lead.id);
+    // Olivia, the plumber's existing lead, and Ravi.
+    expect((await client.get('/v1/leads')).body.totalCount).toBe(2);
+  });
+
   it('holds the slot find_availability answered when the agent gives its start with the organization’s offset', async () => {
     const { client, service, lead } = await plumber();
     const tools = await listTools(client, '?tools=curated');

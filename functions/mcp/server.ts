@@ -27,7 +27,7 @@ export type ToolSource = () => Promise<readonly ApiTool[]>;
 
 export const SERVER_INFO = { name: 'sales-pipeline', title: 'Sales Pipeline API', version: '1.0.0' };
 export const INSTRUCTIONS =
-  'Tools of a sales pipeline for trades businesses. On a live call: lookup_caller with the caller id, get_receptionist_context once, find_availability then hold_slot and book_appointment to book a visit, resolve_transfer to hand the call over, and log_call when it ends. Every other tool is one route of the REST API.';
+  'Tools of a sales pipeline for trades businesses. On a live call: lookup_caller with the caller id (save_caller with their name when it finds no lead), get_receptionist_context once, find_availability then hold_slot and book_appointment to book a visit, resolve_transfer to hand the call over, and log_call when it ends. Every other tool is one route of the REST API.';
 export const CAPABILITIES = { tools: { listChanged: false } };
 
 /** A tool as `tools/list` describes it. */

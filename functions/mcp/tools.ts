@@ -38,6 +38,7 @@ export const IDEMPOTENCY_ARGUMENT = 'idempotencyKey';
  */
 export const CURATED_TOOLS: readonly { name: string; operationId: string; title: string; description: string; pick?: string[]; require?: string[]; variant?: Record<string, unknown> }[] = [
   { name: 'lookup_caller', operationId: 'lookupCaller', title: 'Look up a caller', description: 'Who is calling: the lead with this phone number (or null), its latest inquiries, its upcoming appointments, whether it opted out of SMS, and whether the business is open now. Call it first on every call.' },
+  { name: 'save_caller', operationId: 'upsertLead', title: 'Save the caller as a lead', description: 'Finds the lead with this phone number or creates it, with the name the caller gives (and their email or suburb if they say): call it when lookup_caller found no lead and the caller wants a booking or a call back. Its lead.id is the leadId hold_slot, book_appointment and send_sms take. A lead that already has the number gets the fields given.', pick: ['phone', 'name', 'email', 'suburb'], require: ['phone', 'name'], variant: { match: 'phone' } },
   { name: 'get_receptionist_context', operationId: 'getReceptionistContext', title: 'What the receptionist may say', description: 'The business, its hours, and its active services, products, FAQs, policies, scenarios and transfer rules, in one answer: load it once per call.' },
   { name: 'find_availability', operationId: 'findAvailability', title: 'Find free slots', description: 'Free slots for a service (by serviceId from the context), each with the members free for it. Offer the caller two or three.' },
   { name: 'hold_slot', operationId: 'createHold', title: 'Hold a slot', description: 'Keeps a slot for 5 minutes while the caller confirms; SLOT_TAKEN means someone else took it: find availability again.' },
@@ -79,6 +80,16 @@ function objectParts(schema: JsonSchema, components: Record<string, JsonSchema>)
   return { properties: properties as Record<string, JsonSchema>, required: required as string[], rules };
 }
 
+/**
+ * The body a curated variant sends: a branch of a body that is a choice of shapes (log_call's CALL), or the body itself
+ * with what a branch that only narrows its fields requires (save_caller's `match: phone` requires `phone`).
+ */
+function variantBody(body: JsonSchema, branch: JsonSchema): JsonSchema {
+  if (branch.type || branch.$ref) return branch;
+  const { oneOf: _choice, ...shape } = body;
+  return { ...shape, required: [...new Set([...(body.required ?? []), ...(branch.required ?? [])])] };
+}
+
 /** Builds one tool from a route; `curated` flattens the body and may keep only some arguments or one variant of it. */
 function toolOf(document: OpenApiDocument, route: RouteDefinition, curated?: (typeof CURATED_TOOLS)[number]): ApiTool {
   const components = ((document as JsonSchema).components?.schemas ?? {}) as Record<string, JsonSchema>;
@@ -96,7 +107,8 @@ function toolOf(document: OpenApiDocument, route: RouteDefinition, curated?: (ty
   let rules: JsonSchema = {};
   const bodySchema: JsonSchema | undefined = operation.requestBody?.content?.['application/json']?.schema;
   if (bodySchema) {
-    const variant = curated?.variant ? (bodySchema.oneOf as JsonSchema[]).find((branch) => Object.entries(curated.variant!).every(([name, value]) => branch.properties?.[name]?.const === value)) : bodySchema;
+    const branch = curated?.variant && (bodySchema.oneOf as JsonSchema[] | undefined)?.find((option) => Object.entries(curated.variant!).every(([name, value]) => option.properties?.[name]?.const === value));
+    const variant = branch ? variantBody(bodySchema, branch) : bodySchema;
     const parts = variant && objectParts(variant, components);
     const collides = parts && Object.keys(parts.properties).some((name) => name in properties || name === IDEMPOTENCY_ARGUMENT);
     if (parts && !collides) {
