@@ -10,20 +10,22 @@ export interface Dialling {
   callingCode: string;
   /** The digit a national number starts with and E.164 drops (0 in Australia, 1 in North America). */
   trunk: string;
+  /** The most digits a national number has after its trunk prefix: more, and it was typed with its calling code. */
+  longest: number;
 }
 
-const AU = { callingCode: '61', trunk: '0' };
-const NZ = { callingCode: '64', trunk: '0' };
-const NANP = { callingCode: '1', trunk: '1' };
+const AU = { callingCode: '61', trunk: '0', longest: 10 };
+const NZ = { callingCode: '64', trunk: '0', longest: 10 };
+const NANP = { callingCode: '1', trunk: '1', longest: 10 };
 
 const BY_ZONE: Array<[RegExp, Dialling]> = [
   [/^Australia\//, AU],
   [/^Pacific\/(Auckland|Chatham)$/, NZ],
-  [/^Europe\/(London|Belfast)$/, { callingCode: '44', trunk: '0' }],
-  [/^Europe\/Dublin$/, { callingCode: '353', trunk: '0' }],
+  [/^Europe\/(London|Belfast)$/, { callingCode: '44', trunk: '0', longest: 10 }],
+  [/^Europe\/Dublin$/, { callingCode: '353', trunk: '0', longest: 9 }],
   [/^America\/(New_York|Chicago|Denver|Phoenix|Los_Angeles|Anchorage|Detroit|Boise|Indiana\/.+|Kentucky\/.+|Toronto|Vancouver|Edmonton|Winnipeg|Halifax|St_Johns|Regina)$/, NANP],
   [/^Pacific\/Honolulu$/, NANP],
-  [/^Asia\/Singapore$/, { callingCode: '65', trunk: '' }],
+  [/^Asia\/Singapore$/, { callingCode: '65', trunk: '', longest: 8 }],
 ];
 
 export const diallingOfTimeZone = (timezone: string): Dialling | undefined => BY_ZONE.find(([zone]) => zone.test(timezone))?.[1];
@@ -69,8 +71,15 @@ export function toE164(text: string, dialling: Dialling | undefined): string | u
   return candidate && E164.test(candidate) ? candidate : undefined;
 }
 
+/**
+ * Digits without a `+` or `00`, read with the organization's dialling: a national number (its trunk prefix dropped), or,
+ * longer than any national number and starting with the country's calling code, the international form typed without
+ * its `+` (`61 412 345 678`). Longer still is no number of that country.
+ */
 function national(digits: string, dialling: Dialling | undefined): string | undefined {
   if (!dialling) return undefined;
-  const { callingCode, trunk } = dialling;
-  return `+${callingCode}${trunk && digits.startsWith(trunk) ? digits.slice(trunk.length) : digits}`;
+  const { callingCode, trunk, longest } = dialling;
+  const significant = trunk && digits.startsWith(trunk) ? digits.slice(trunk.length) : digits;
+  if (significant.length <= longest) return `+${callingCode}${significant}`;
+  return digits.startsWith(callingCode) && digits.length - callingCode.length <= longest ? `+${withoutTypedTrunk(digits)}` : undefined;
 }

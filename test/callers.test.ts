@@ -48,7 +48,8 @@ describe('GET /v1/callers/{phone}', () => {
   it('finds the caller from any common form of the number, read with the organization’s country', async () => {
     const { client, leadId } = await callerOrganization();
     // An international form may show the trunk prefix no one dials in brackets: +61 (0)412 345 001.
-    for (const typed of ['0412 345 001', '+61 412 345 001', '(04) 1234 5001', '0061412345001', '+61 (0)412 345 001', '0061 (0) 412 345 001']) {
+    // Typed without its +, the international form is longer than any Australian number, so it is read as one.
+    for (const typed of ['0412 345 001', '+61 412 345 001', '(04) 1234 5001', '0061412345001', '+61 (0)412 345 001', '0061 (0) 412 345 001', '61412345001', '61 0412 345 001']) {
       const res = await client.get(`/v1/callers/${encodeURIComponent(typed)}`);
       expect([typed, res.status, res.body.caller.lead?.id]).toEqual([typed, 200, leadId]);
     }
@@ -69,7 +70,8 @@ describe('GET /v1/callers/{phone}', () => {
 
   it('answers 400 naming phone for text that is not a phone number', async () => {
     const { client } = await callerOrganization();
-    for (const typed of ['abc', '12', '+0412345001']) {
+    // Too long for an Australian number, and not one typed with its calling code either.
+    for (const typed of ['abc', '12', '+0412345001', '0412 345 001 999', '71412345001']) {
       const res = await client.get(`/v1/callers/${encodeURIComponent(typed)}`);
       expect([typed, res.status, res.body.error?.details?.[0]?.path]).toEqual([typed, 400, 'phone']);
     }
