@@ -12,8 +12,8 @@ import { InboundEndpoint, isCallPlatform, MAX_CALL_PLATFORM_BYTES, MAX_INBOUND_B
 import { platformCallInquiry, retellSignatureValid, vapiSecretValid } from './call-platforms';
 import { parseOrThrow } from '../../shared/validation';
 import { IngestInquiryBody } from '../inquiries/ingestion-schema';
-import { E164 } from '../../shared/schema';
-import { canonicalE164 } from '../../shared/phone';
+import { looksLikePhone, toE164 } from '../../shared/phone';
+import { organizationDialling } from '../leads/store';
 import { GATEWAY_RESPONSES } from '../../shared/http/gateway-responses';
 import { PREFLIGHT_HEADERS } from '../../shared/http/cors';
 import { newSigningSecret, signedHeaders } from '../../shared/webhooks/signature';
@@ -212,11 +212,15 @@ function fieldsOf(headers: Record<string, string>, body: string): Fields {
   throw new ApiError(415, 'Send application/json, application/x-www-form-urlencoded or multipart/form-data', 'UNSUPPORTED_MEDIA_TYPE');
 }
 
-/** Formatting people type in phone numbers; what remains must be E.164 to find a lead by, in its one form. */
-const phoneOf = (value: unknown) => {
-  const phone = typeof value === 'string' ? value.replace(/[\s().-]/g, '') : '';
-  return E164.test(phone) ? canonicalE164(phone) : undefined;
-};
+/**
+ * A form's phone as people type it, as E.164 to find a lead by: an international form as it is, a national one
+ * (`0412 345 678`, what most forms get) with the organization's country, which is read only then. Text that is no
+ * phone number leaves the lead without one.
+ */
+async function phoneOf(organizationId: string, value: unknown): Promise<string | undefined> {
+  if (typeof value !== 'string' || !looksLikePhone(value)) return undefined;
+  return toE164(value, undefined) ?? toE164(value, await organizationDialling(organizationId));
+}
 const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
 
 /**
@@ -234,7 +238,7 @@ function senderIdOf(value: unknown): string | undefined {
 const CONTROL_FIELDS = new Set(['externalInquiryId', 'formName', 'pageUrl']);
 
 /** A web form: every field kept, the lead from email/phone/name (renamed through the endpoint's fieldMap). */
-function webformInquiry(endpoint: InboundEndpointRecord, posted: Fields) {
+async function webformInquiry(endpoint: InboundEndpointRecord, posted: Fields) {
   const fieldMap = endpoint.fieldMap ?? {};
   const named = emptyFields();
   for (const [field, value] of Object.entries(posted)) named[Object.hasOwn(fieldMap, field) ? fieldMap[field]! : field] = value;
@@ -244,7 +248,7 @@ function webformInquiry(endpoint: InboundEndpointRecord, posted: Fields) {
   const message = text(named.message) ?? fields.find((field) => field.value.length >= 40)?.value;
   return {
     source: 'WEBFORM',
-    lead: { email: text(named.email), phone: phoneOf(named.phone), name: text(named.name), firstName: text(named.firstName), lastName: text(named.lastName) },
+    lead: { email: text(named.email), phone: await phoneOf(endpoint.organizationId, named.phone), name: text(named.name), firstName: text(named.firstName), lastName: text(named.lastName) },
     summary: message && [...message.replace(/\s+/g, ' ')].slice(0, 1000).join(''),
     data: { formName: text(posted.formName) ?? endpoint.name, fields, submittedAt: now(), pageUrl: text(posted.pageUrl) ?? null },
   };
@@ -319,7 +323,7 @@ export async function answerPreflight(endpointId: string, token: string | undefi
 async function ingestPost(endpoint: InboundEndpointRecord, headers: Record<string, string>, raw: string) {
   if (Buffer.byteLength(raw) > MAX_INBOUND_BYTES) throw new PayloadTooLargeError(MAX_INBOUND_BYTES);
   const posted = fieldsOf(headers, raw);
-  const shaped = endpoint.source === 'WEBFORM' ? webformInquiry(endpoint, posted) : endpoint.source === 'EMAIL' ? emailInquiry(posted) : { ...posted, source: endpoint.source };
+  const shaped = endpoint.source === 'WEBFORM' ? await webformInquiry(endpoint, posted) : endpoint.source === 'EMAIL' ? emailInquiry(posted) : { ...posted, source: endpoint.source };
   const postedId = senderIdOf(posted.externalInquiryId);
   const externalInquiryId = postedId ?? headers['webhook-id'] ?? headers['idempotency-key'];
   // An id a header carried is named as that header when refused: the sender sent no field of that name.
