@@ -584,6 +584,27 @@ describe('webhook deliveries', () => {
     expect(reenabled).toMatchObject({ isEnabled: true, disabledReason: null });
   });
 
+  it('restarts the failure clock when the url changes: the old receiver’s day of failures does not disable the new one at its first', async () => {
+    const { client, organizationId } = await api.organization();
+    const old = await receiver();
+    old.answerWith(500);
+    const webhook = await subscribe(client, old.url, ['lead.created']);
+    const dayAgo = new Date(Date.now() - 25 * 3_600_000).toISOString();
+    await dynamo.send(new UpdateCommand({ TableName: config.tableName, Key: webhookKeys.webhook(organizationId, webhook.id), UpdateExpression: 'SET failingSince = :at', ExpressionAttributeValues: { ':at': dayAgo } }));
+    const moved = await receiver();
+    moved.answerWith(500);
+    expect((await client.patch(`/v1/webhooks/${webhook.id}`, { url: moved.url })).status).toBe(200);
+    await client.post('/v1/leads', { name: 'First Failure', email: 'first-failure@example.com' });
+    await moved.waitFor(1);
+    // The new receiver's first failure starts its own clock, and the subscription stays enabled to be retried.
+    await vi.waitFor(async () => {
+      const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: webhookKeys.webhook(organizationId, webhook.id), ConsistentRead: true }));
+      expect(Date.parse(Item!.failingSince)).toBeGreaterThan(Date.parse(dayAgo) + 24 * 3_600_000);
+    }, WAIT);
+    expect((await client.get(`/v1/webhooks/${webhook.id}`)).body.webhook).toMatchObject({ isEnabled: true, disabledReason: null });
+    expect(old.received).toHaveLength(0);
+  });
+
   it('dead-letters a job whose retries would run past 24 hours after its first attempt', async () => {
     const { client, organizationId } = await api.organization();
     const hook = await receiver();

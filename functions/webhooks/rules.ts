@@ -35,11 +35,15 @@ export async function subscribe(organizationId: string, body: CreateWebhookBody)
   return { ...publicWebhook(webhook), secret };
 }
 
-/** Re-enabling (isEnabled: true) clears why the service disabled it and restarts the failure clock. */
+/**
+ * Re-enabling (isEnabled: true) clears why the service disabled it and restarts the failure clock; so does a new `url`,
+ * whose receiver has failed nothing yet: the old one's failures must not disable it at its first.
+ */
 export async function changeWebhook(organizationId: string, webhookId: string, body: UpdateWebhookBody): Promise<Webhook> {
   if (body.url !== undefined) await assertDeliverable(body.url);
   const reenabled = body.isEnabled === true ? { disabledReason: null, failingSince: null } : {};
-  return publicWebhook(await updateWebhook(organizationId, webhookId, { ...body, ...reenabled, updatedAt: now() }));
+  const newReceiver = body.url !== undefined ? { failingSince: null } : {};
+  return publicWebhook(await updateWebhook(organizationId, webhookId, { ...body, ...newReceiver, ...reenabled, updatedAt: now() }));
 }
 
 /** A new secret signs from now on; the previous one keeps signing for 24 hours beside it, then stops. */
