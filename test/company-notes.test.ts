@@ -1,5 +1,10 @@
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { companyCounterNames, companyKeys } from '../functions/companies/entity';
+import { leadKeys } from '../functions/leads/entity';
+import { config } from '../shared/config';
+import { dynamo } from '../shared/dynamo';
+import { keys } from '../shared/store/keys';
 import { addCompanyNote } from '../functions/companies/store';
 import { readCounter } from '../shared/store/counters';
 import { queryAll } from '../shared/store/query-page';
@@ -142,5 +147,49 @@ describe('GET /v1/companies/{companyId}/notes/{noteId}', () => {
     }
     await client.delete(`/v1/companies/${companyIds[0]}/notes/${note.id}`);
     expect((await client.get(`/v1/companies/${companyIds[0]}/notes/${note.id}`)).status).toBe(404);
+  });
+});
+
+describe('deleting a company and its notes', () => {
+  /** What a delete whose first attempt stopped after its transaction leaves: the notes, without the company and their counter. */
+  async function companyGoneNotesLeft(organizationId: string, companyId: string) {
+    for (const key of [leadKeys.company(organizationId, companyId), keys.counter(organizationId, companyCounterNames.companyNotes(companyId))]) {
+      await dynamo.send(new DeleteCommand({ TableName: config.tableName, Key: key }));
+    }
+  }
+
+  it('refuses with 404 the delete of a note its company’s delete has not removed yet, and brings no notes counter back', async () => {
+    const { client, organizationId } = await api.organization();
+    const company = (await client.post('/v1/companies', { name: 'Harbour Strata' })).body.company;
+    const note = (await client.post(`/v1/companies/${company.id}/notes`, { value: 'Strata manager is Lee.' })).body.note;
+    await companyGoneNotesLeft(organizationId, company.id);
+
+    const res = await client.delete(`/v1/companies/${company.id}/notes/${note.id}`);
+    expect(res.status).toBe(404);
+    expect(res.body.error).toEqual({ status: 404, message: 'Company not found', code: 'NOT_FOUND' });
+    expect(await readCounter(organizationId, companyCounterNames.companyNotes(company.id))).toBeUndefined();
+    expect((await client.get(`/v1/companies/${company.id}/notes`)).status).toBe(404);
+    expect((await client.post(`/v1/companies/${company.id}/notes`, { value: 'Too late.' })).status).toBe(404);
+  });
+
+  it('finishes removing the notes when the delete is retried after its transaction, answering 404', async () => {
+    const { client, organizationId } = await api.organization();
+    const company = (await client.post('/v1/companies', { name: 'Harbour Strata' })).body.company;
+    for (const value of ['Strata manager is Lee.', 'Keys at the front desk.']) await client.post(`/v1/companies/${company.id}/notes`, { value });
+    await companyGoneNotesLeft(organizationId, company.id);
+    expect(await queryAll(companyKeys.companyNotes(organizationId, company.id))).toHaveLength(2);
+
+    const retried = await client.delete(`/v1/companies/${company.id}`);
+    expect(retried.status).toBe(404);
+    expect(await queryAll({ ...companyKeys.companyNotes(organizationId, company.id), consistentRead: true })).toEqual([]);
+  });
+
+  it('keeps the notes of a company that still has leads, refused with 409', async () => {
+    const { client, organizationId } = await api.organization();
+    const company = (await client.post('/v1/companies', { name: 'Harbour Strata' })).body.company;
+    await client.post(`/v1/companies/${company.id}/notes`, { value: 'Strata manager is Lee.' });
+    await client.post('/v1/leads', { name: 'Lee Strata', email: 'lee@strata.example.com', companyId: company.id });
+    expect((await client.delete(`/v1/companies/${company.id}`)).status).toBe(409);
+    expect(await queryAll({ ...companyKeys.companyNotes(organizationId, company.id), consistentRead: true })).toHaveLength(1);
   });
 });

@@ -81,7 +81,8 @@ const companyHasLeads = () =>
  * transactions fails: the lead's (400, unknown company) or this one (409). The notes are removed after it.
  */
 export async function deleteCompany(organizationId: string, companyId: string): Promise<void> {
-  await transact([
+  // A retried delete whose first attempt stopped after the transaction answers 404, and still finishes removing the notes.
+  const notFound = await transact([
     deleteItem(leadKeys.company(organizationId, companyId), companyNotFound),
     deleteItem(keys.counter(organizationId, companyCounterNames.companyNotes(companyId))),
     {
@@ -98,9 +99,16 @@ export async function deleteCompany(organizationId: string, companyId: string): 
     },
     counterUpdate(organizationId, companyCounterNames.companies, -1),
     ...auditDeletion(organizationId, companyAudit, companyId),
-  ]);
+  ]).then(
+    () => undefined,
+    (error: unknown) => {
+      if (error instanceof NotFoundError) return error;
+      throw error;
+    },
+  );
   // No note can be added now (its counter is gone), so these are all there will be.
   await deleteItems((await queryAll({ ...companyKeys.companyNotes(organizationId, companyId), consistentRead: true }, ['pk', 'sk'])) as unknown as Key[]);
+  if (notFound) throw notFound;
 }
 
 /** A note's author must be a member's user of this organization. */
@@ -139,7 +147,8 @@ export async function updateCompanyNote(organizationId: string, companyId: strin
 export async function deleteCompanyNote(organizationId: string, companyId: string, noteId: number): Promise<void> {
   await transact([
     deleteItem(companyKeys.companyNote(organizationId, companyId, noteId), noteNotFound),
-    counterUpdate(organizationId, companyCounterNames.companyNotes(companyId), -1),
+    // On condition that the company is still there: a note its delete has not removed yet must not bring its counter back.
+    counterUpdate(organizationId, companyCounterNames.companyNotes(companyId), -1, companyNotFound),
     ...auditDeletion(organizationId, companyNoteAudit, noteId),
   ]);
 }
