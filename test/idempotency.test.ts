@@ -1,9 +1,12 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { buildDocument } from '../functions/meta/document';
 import { useTestApi } from './support/api';
 import { SmsDeliveryError } from '../shared/errors';
 import { setSmsSender } from '../shared/sms/sender';
 import { countDynamoCalls } from './support/dynamo-calls';
+import { keys } from '../shared/store/keys';
+import { queryAll } from '../shared/store/query-page';
 
 const api = useTestApi();
 const document = buildDocument() as unknown as { paths: Record<string, Record<string, { responses: Record<string, any> }>> };
@@ -25,6 +28,31 @@ describe('Idempotency-Key on POST and PATCH', () => {
     expect((await client.get('/v1/leads')).body.totalCount).toBe(1);
     // A generated client reads response headers from the document only: the one marking a replay is declared there.
     expect(Object.keys(leadsPost.responses['201'].headers ?? {})).toContain('Idempotent-Replayed');
+  });
+
+  it('keeps an answer larger than one DynamoDB item holds, and replays it verbatim: a request that was applied is never answered as failed', async () => {
+    const { client, organizationId } = await api.organization();
+    // Random text compresses little, so the kept answer is still larger than an item after gzip and goes in parts.
+    const noise = (length: number) => randomBytes(length).toString('base64').slice(0, length);
+    const ids: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const faqs = Array.from({ length: 40 }, () => ({ question: noise(400), answer: noise(4000) }));
+      const created = await client.post('/v1/products', { name: `Hot water unit ${i}`, tradeCategoryId: 1, pricingType: 'NONE', faqs });
+      expect(created.status).toBe(201);
+      ids.push(created.body.product.id);
+    }
+    const batch = { updates: ids.map((id, i) => ({ id, name: `Renamed unit ${i}` })) };
+    const first = await client.patch('/v1/products/batch', batch, withKey('rename-every-unit'));
+    expect(first.status).toBe(200);
+    expect(first.body.summary).toMatchObject({ total: 4, succeeded: 4 });
+    expect(JSON.stringify(first.body).length).toBeGreaterThan(600_000);
+    const parts = await queryAll({ pk: keys.idempotency(organizationId, 'rename-every-unit').pk, skPrefix: 'IDEMPOTENCY_PART#' });
+    expect(parts.length).toBeGreaterThanOrEqual(1);
+
+    const retry = await client.patch('/v1/products/batch', batch, withKey('rename-every-unit'));
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body).toEqual(first.body);
   });
 
   it('answers 409 IDEMPOTENCY_KEY_REUSED for the same key on a different body or path', async () => {

@@ -1,3 +1,4 @@
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 import { dynamo } from '../dynamo';
@@ -48,18 +49,54 @@ export async function claimIdempotencyKey(organizationId: string, key: string, f
   const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.idempotency(organizationId, key), ConsistentRead: true }));
   // Gone between the two calls (released by a failed run): the caller may claim it now.
   if (!Item) return claimIdempotencyKey(organizationId, key, fingerprint, at);
-  const held = Item as { status: string; fingerprint: string; response?: StoredResponse };
+  const held = Item as { status: string; fingerprint: string; response?: KeptResponse };
   return held.status === 'COMPLETED' && held.response
-    ? { outcome: 'completed', fingerprint: held.fingerprint, response: held.response }
+    ? { outcome: 'completed', fingerprint: held.fingerprint, response: await unpacked(organizationId, key, held.response) }
     : { outcome: 'in-progress', fingerprint: held.fingerprint };
 }
 
-/** Keeps the answer of the request that claimed the key, for 24 hours. */
+/**
+ * An answer as its record keeps it: the body as text, or, from COMPRESS_FROM bytes, gzipped; a gzipped body larger
+ * than PART_BYTES goes on in part items beside the record. An answer is kept whatever its size, so a request that was
+ * applied is never answered as if it had failed because its answer did not fit in one item (400 KB).
+ */
+type KeptResponse = Omit<StoredResponse, 'body'> & ({ body: string } | { gzip: Uint8Array; parts: number });
+
+const COMPRESS_FROM = 16 * 1024;
+const PART_BYTES = 350 * 1024;
+
+async function unpacked(organizationId: string, key: string, kept: KeptResponse): Promise<StoredResponse> {
+  if ('body' in kept) return kept;
+  const { gzip, parts, ...rest } = kept;
+  const others = await Promise.all(
+    Array.from({ length: parts - 1 }, async (_, index) => {
+      const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.idempotencyPart(organizationId, key, index + 1), ConsistentRead: true }));
+      if (!Item) throw new Error(`Part ${index + 1} of the answer kept for an Idempotency-Key is missing`);
+      return Item.gzip as Uint8Array;
+    }),
+  );
+  return { ...rest, body: gunzipSync(Buffer.concat([gzip, ...others])).toString('utf8') };
+}
+
+/** Keeps the answer of the request that claimed the key, for 24 hours: its parts first, so a replay never finds the record without them. */
 export async function completeIdempotencyKey(organizationId: string, key: string, fingerprint: string, response: StoredResponse, at = Date.now()): Promise<void> {
+  const expiresAt = Math.floor(at / 1000) + KEEP_SECONDS;
+  let kept: KeptResponse = response;
+  if (Buffer.byteLength(response.body) >= COMPRESS_FROM) {
+    const { body, ...rest } = response;
+    const gzip = gzipSync(body);
+    const parts = Array.from({ length: Math.ceil(gzip.length / PART_BYTES) }, (_, index) => gzip.subarray(index * PART_BYTES, (index + 1) * PART_BYTES));
+    await Promise.all(
+      parts.slice(1).map((part, index) =>
+        dynamo.send(new PutCommand({ TableName: config.tableName, Item: { ...keys.idempotencyPart(organizationId, key, index + 1), entity: 'IDEMPOTENCY_PART', gzip: part, [TTL_ATTRIBUTE]: expiresAt } })),
+      ),
+    );
+    kept = { ...rest, gzip: parts[0]!, parts: parts.length };
+  }
   await dynamo.send(
     new PutCommand({
       TableName: config.tableName,
-      Item: { ...keys.idempotency(organizationId, key), entity: 'IDEMPOTENCY', status: 'COMPLETED', fingerprint, response, [TTL_ATTRIBUTE]: Math.floor(at / 1000) + KEEP_SECONDS },
+      Item: { ...keys.idempotency(organizationId, key), entity: 'IDEMPOTENCY', status: 'COMPLETED', fingerprint, response: kept, [TTL_ATTRIBUTE]: expiresAt },
     }),
   );
 }

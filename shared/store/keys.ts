@@ -117,6 +117,11 @@ export const keys = {
 
   /** A request's Idempotency-Key and the answer it got, per organization. */
   idempotency: (o: string, key: string): Key => ({ pk: org(o), sk: `IDEMPOTENCY#${key}` }),
+  /**
+   * A part of a large kept answer beyond the first. Its number comes before the client's key, so no key (any printable
+   * text, `#` included) names another key's part or record.
+   */
+  idempotencyPart: (o: string, key: string, part: number): Key => ({ pk: org(o), sk: `IDEMPOTENCY_PART#${part}#${key}` }),
 } as const;
 
 /** An entity item's change log attribute (sync's `updatedSince`), kept in this module of keys alone so entity modules import no client. */
@@ -133,4 +138,5 @@ export const keySamples: KeySamples<typeof keys> = {
   sequence: () => keys.sequence(O, 'EXAMPLE'),
   changeLog: () => keys.changeLog(O, 'EXAMPLES'),
   idempotency: () => keys.idempotency(O, 'k'),
+  idempotencyPart: () => keys.idempotencyPart(O, 'k', 1),
 };
