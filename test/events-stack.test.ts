@@ -11,6 +11,8 @@ import { routeId, type RouteDefinition } from '../shared/routes/route';
 import { routes } from '../functions/resources';
 import { RECEIPT_EVENT_TYPES } from '../shared/sms/receipt-types';
 import { webhookSettings } from '../shared/webhooks/settings';
+import { WEBHOOK_LIMITS } from '../shared/webhooks/limits';
+import { batchesOf } from '../shared/webhooks/sqs-queue';
 
 // Asset bundling is left to `npm run synth`; here only the templates matter.
 const { api, data, events } = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], tableName: 'pipeline', smsOriginationIdentity: 'pool-0123456789abcdef' } }));
@@ -93,6 +95,19 @@ describe('the events stack', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { FunctionResponseTypes: ['ReportBatchItemFailures'], BatchSize: 3 });
     expect(Object.keys(functionOf('DeliverWebhooks').Properties.Environment.Variables)).toEqual(expect.arrayContaining(['WEBHOOK_QUEUE_URL', 'WEBHOOK_DLQ_URL', 'TABLE_NAME']));
     expect(functionOf('DeliverWebhooks').Properties.Environment.Variables.WEBHOOK_URLS_ALLOW_PRIVATE).toBeUndefined();
+  });
+
+  it('takes a job as large as SQS allows on every queue, and sends jobs in batches of at most 10 messages and 1 MiB in all', () => {
+    const sizes = Object.values(template.findResources('AWS::SQS::Queue') as Record<string, Resource>).map((queue) => queue.Properties.MaximumMessageSize);
+    expect(new Set(sizes)).toEqual(new Set([WEBHOOK_LIMITS.maxJobBytes]));
+    expect(WEBHOOK_LIMITS.maxJobBytes).toBe(1_048_576);
+    const sizesOf = (batches: number[][]) => batches.map((batch) => batch.length);
+    // Ten of one large record's subscribers pass the limit together, so they go three to a batch.
+    expect(sizesOf(batchesOf(Array(10).fill(300_000), (bytes) => bytes))).toEqual([3, 3, 3, 1]);
+    expect(sizesOf(batchesOf(Array(25).fill(2_000), (bytes) => bytes))).toEqual([10, 10, 5]);
+    // Exactly the limit fits; a byte more starts a batch.
+    expect(sizesOf(batchesOf([524_288, 524_288, 1], (bytes) => bytes))).toEqual([2, 1]);
+    expect(batchesOf([], (bytes: number) => bytes)).toEqual([]);
   });
 
   it('gives the delivery function time for a whole batch of receivers that each take the full timeout, with each attempt’s reads and writes, and hides a message six times that long', () => {

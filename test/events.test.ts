@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { eventIdOf } from '../functions/events/ids';
 import { createMember } from '../functions/organization/member-rules';
 import { SmsDeliveryError } from '../shared/errors';
+import { eventKeys } from '../functions/events/entity';
 import { recordEvents } from '../functions/events/store';
+import { queryAll } from '../shared/store/query-page';
 import { changedAttributes } from '../shared/resource';
 import { setSmsSender } from '../shared/sms/sender';
 import { useTestApi, type Client } from './support/api';
@@ -389,6 +391,31 @@ describe('previousAttributes on *.updated events', () => {
     const [serviceUpdate] = await updatesOf(client, 'service.updated');
     expect(serviceUpdate).toMatchObject({ data: newService, previousAttributes: { duration: 2 } });
     expect(serviceUpdate!.previousAttributes).not.toHaveProperty('updatedAt');
+  });
+
+  it('records an update whose record and previous values together pass an item’s 400 KB, as any other', async () => {
+    const { client, organizationId } = await api.organization();
+    const words = ['the', 'hot', 'water', 'system', 'is', 'installed', 'within', 'four', 'hours', 'and', 'we', 'remove', 'old', 'unit', 'valve', 'tank', 'gas', 'electric', 'warranty', 'years'];
+    let seed = 7;
+    const prose = (length: number) => {
+      let text = '';
+      while (text.length < length) text += `${words[(seed = (seed * 1103515245 + 12345) % 2 ** 31) % words.length]} `;
+      return text.slice(0, length);
+    };
+    // Each body stays under the API's 256 KB; the record and its previous FAQs together do not fit in one item.
+    const faqs = () => Array.from({ length: 44 }, (_, i) => ({ question: `Question ${i}: ${prose(480)}`, answer: prose(5000) }));
+    const createdProduct = await client.post('/v1/products', { name: 'Heat pump', tradeCategoryId: 1, pricingType: 'NONE', faqs: faqs() });
+    expect(createdProduct.status, JSON.stringify(createdProduct.body).slice(0, 300)).toBe(201);
+    const product = createdProduct.body.product;
+    const replaced = await client.put(`/v1/products/${product.id}`, { faqs: faqs() });
+    expect(replaced.status).toBe(200);
+    expect(JSON.stringify({ data: replaced.body.product, previous: product.faqs }).length).toBeGreaterThan(420_000);
+
+    const [update] = await updatesOf(client, 'product.updated');
+    expect(update).toMatchObject({ data: replaced.body.product, previousAttributes: { faqs: product.faqs } });
+    // Kept gzipped in the item, which alone holds no more than 400 KB.
+    const items = await queryAll({ pk: eventKeys.event(organizationId, 'evt_0').pk, skPrefix: 'EVENT#' });
+    expect(items.find((item) => item.type === 'product.updated')).toHaveProperty('packed');
   });
 
   it('carries no previousAttributes on created and deleted events', async () => {

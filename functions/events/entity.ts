@@ -1,3 +1,4 @@
+import { gunzipSync, gzipSync } from 'node:zlib';
 import * as v from 'valibot';
 import { EVENT_RETENTION_DAYS, Event } from './schema';
 import { TTL_ATTRIBUTE } from '../../shared/table';
@@ -27,15 +28,27 @@ export const eventKeySamples: KeySamples<typeof eventKeys> = {
 
 const DAY_SECONDS = 86_400;
 
+/**
+ * From this many bytes, an event's record and previous values are kept gzipped in one binary attribute (`packed`): a
+ * record may be up to 400 KB, and its previous values as much again, where an item holds 400 KB in all. An event
+ * that could not be written would be lost, and its stream batch retried until it is parked.
+ */
+const PACK_FROM = 32 * 1024;
+
 export function toEventItem(event: Event) {
   const expiresAt = Math.floor(Date.parse(event.occurredAt) / 1000) + EVENT_RETENTION_DAYS * DAY_SECONDS;
+  const { data, previousAttributes, ...described } = event as Event & { previousAttributes?: unknown };
+  const payload = JSON.stringify({ data, previousAttributes });
+  const carried = Buffer.byteLength(payload) < PACK_FROM ? { data, ...(previousAttributes === undefined ? {} : { previousAttributes }) } : { packed: gzipSync(payload) };
   return {
     ...eventKeys.event(event.organizationId, event.id),
     ...eventKeys.eventIndexes(event.organizationId, event),
     entity: 'EVENT',
-    ...event,
+    ...described,
+    ...carried,
     [TTL_ATTRIBUTE]: expiresAt,
   };
 }
 
-export const fromEventItem = (item: Record<string, unknown>): Event => v.parse(Event, item);
+export const fromEventItem = ({ packed, ...item }: Record<string, unknown>): Event =>
+  v.parse(Event, packed instanceof Uint8Array ? { ...item, ...JSON.parse(gunzipSync(packed).toString('utf8')) } : item);

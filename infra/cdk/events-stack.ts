@@ -74,7 +74,8 @@ export class EventsStack extends Stack {
       tableStreamArn: StringParameter.valueForStringParameter(this, streamArnParameterName(options.tableName)),
     });
     const defaults = { table, logLevel: options.logLevel, debugSampleRate: options.debugSampleRate, architecture: options.architecture };
-    const queueDefaults = { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true };
+    // A job carries its event whole: a record and its previous values may pass 256 KB, SQS's limit before 1 MiB.
+    const queueDefaults = { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, maxMessageSizeBytes: WEBHOOK_LIMITS.maxJobBytes };
 
     // Jobs whose retries ran out 24 hours after the first attempt, and messages the function failed on five times.
     const queueNames = deliveryQueueNames(options.tableName);

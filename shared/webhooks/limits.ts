@@ -9,4 +9,9 @@ export const WEBHOOK_LIMITS = {
   giveUpAfterMs: 24 * 3_600_000,
   /** The longest wait between two attempts. */
   maxDelaySeconds: 3_600,
+  /**
+   * The largest delivery job, and batch of jobs in all, the queue takes (SQS's 1 MiB): a job carries its event whole,
+   * a record of up to 256 KB with its previous values.
+   */
+  maxJobBytes: 1_048_576,
 } as const;

@@ -1,9 +1,32 @@
 import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { WEBHOOK_LIMITS } from './limits';
 import type { DeliveryJob, DeliveryQueue } from './queue';
 
 /** SQS delays a message by at most 15 minutes; a job due later comes back early and is sent on again. */
 const MAX_DELAY_SECONDS = 900;
 const BATCH = 10;
+const MAX_JOB_BYTES = WEBHOOK_LIMITS.maxJobBytes;
+
+/**
+ * Jobs in SendMessageBatch calls of at most 10 messages and WEBHOOK_LIMITS.maxJobBytes in all: a job carries its event whole, so
+ * ten of one large record's subscribers would pass the batch's limit together.
+ */
+export function batchesOf<T>(bodies: T[], bytesOf: (body: T) => number): T[][] {
+  const batches: T[][] = [];
+  let bytes = 0;
+  for (const body of bodies) {
+    const size = bytesOf(body);
+    const last = batches.at(-1);
+    if (last && last.length < BATCH && bytes + size <= MAX_JOB_BYTES) {
+      last.push(body);
+      bytes += size;
+    } else {
+      batches.push([body]);
+      bytes = size;
+    }
+  }
+  return batches;
+}
 
 const delayOf = (job: DeliveryJob) => Math.max(0, Math.min(MAX_DELAY_SECONDS, Math.ceil((Date.parse(job.notBefore) - Date.now()) / 1000)));
 
@@ -17,8 +40,9 @@ export function sqsDeliveryQueue(queueUrl: string, deadLetterUrl: string): Deliv
   const sqs = () => (client ??= new SQSClient({}));
   return {
     async send(jobs) {
-      for (let start = 0; start < jobs.length; start += BATCH) {
-        const entries = jobs.slice(start, start + BATCH).map((job, i) => ({ Id: String(i), MessageBody: JSON.stringify(job), DelaySeconds: delayOf(job) }));
+      const messages = jobs.map((job) => ({ MessageBody: JSON.stringify(job), DelaySeconds: delayOf(job) }));
+      for (const batch of batchesOf(messages, (message) => Buffer.byteLength(message.MessageBody))) {
+        const entries = batch.map((message, i) => ({ Id: String(i), ...message }));
         const { Failed } = await sqs().send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: entries }));
         if (Failed?.length) throw new Error(`SQS refused ${Failed.length} delivery jobs: ${Failed[0]!.Code} ${Failed[0]!.Message ?? ''}`);
       }
