@@ -145,6 +145,17 @@ const INVISIBLE = new RegExp(`[\\s${FORMAT_CHARACTERS}\\u{110BD}\\u{110CD}\\u{13
  */
 const isWholeText = (text: string) => text.isWellFormed();
 
+/**
+ * At most `max` characters, counted as the document's JSON Schema `maxLength` counts them (code points), not as
+ * JavaScript's `length` does (UTF-16 units, two for an emoji): a text the document allows is never refused.
+ */
+const atMostCharacters = (name: string, max: number) =>
+  v.check((text: string) => {
+    let count = 0;
+    for (const _ of text) if (++count > max) return false;
+    return true;
+  }, `${name} must be at most ${max} characters`);
+
 /** What every free-text field accepts, in words and as the document's pattern (the checks above, read as one). */
 export const TEXT_RULE = 'Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate).';
 const NOT_CONTROL = '[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]';
@@ -164,9 +175,9 @@ export const NonEmptyString = (name: string, max = 500) =>
     v.check((text) => !CONTROL.test(text), `${name} must not contain control characters`),
     v.check(isWholeText, `${name} must not hold half of a character (a lone surrogate)`),
     v.check((text) => text.replace(INVISIBLE, '') !== '', `${name} must have a visible character`),
-    v.maxLength(max, `${name} must be at most ${max} characters`),
+    atMostCharacters(name, max),
     v.description(TEXT_RULE),
-    v.metadata({ jsonSchema: { pattern: TEXT_PATTERN } }),
+    v.metadata({ jsonSchema: { pattern: TEXT_PATTERN, maxLength: max } }),
   );
 
 /** Keys a valibot record leaves out of what it answers (names of Object.prototype's own), so it would drop them silently. */
@@ -191,9 +202,9 @@ export const OptionalText = (name: string, max: number) =>
     v.trim(),
     v.check((text) => !CONTROL.test(text), `${name} must not contain control characters`),
     v.check(isWholeText, `${name} must not hold half of a character (a lone surrogate)`),
-    v.maxLength(max, `${name} must be at most ${max} characters`),
+    atMostCharacters(name, max),
     v.description(OPTIONAL_TEXT_RULE),
-    v.metadata({ jsonSchema: { pattern: OPTIONAL_TEXT_PATTERN } }),
+    v.metadata({ jsonSchema: { pattern: OPTIONAL_TEXT_PATTERN, maxLength: max } }),
   );
 
 /**

@@ -58,6 +58,19 @@ async function withFaqs(count: number) {
   return org;
 }
 
+describe('a text field’s length', () => {
+  it('counts characters as the document’s maxLength does: an emoji is one, where JavaScript counts two', async () => {
+    const { client } = await api.organization();
+    const atLimit = `${'a'.repeat(499)}🔧`;
+    const created = await client.post('/v1/faqs', { question: atLimit, answer: `${'🔧'.repeat(5000)}` });
+    expect(created.status).toBe(201);
+    expect(created.body.faq.question).toBe(atLimit);
+    const over = await client.post('/v1/faqs', { question: `${'a'.repeat(500)}🔧`, answer: 'Yes.' });
+    expect(over.status).toBe(400);
+    expect(over.body.error.details).toEqual([{ path: 'question', message: 'question must be at most 500 characters' }]);
+  });
+});
+
 describe('GET /v1/faqs', () => {
   it('lists FAQs newest first with an exact totalCount, and pages', async () => {
     const { client } = await withFaqs(3);
