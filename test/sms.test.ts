@@ -80,6 +80,15 @@ describe('POST /v1/sms without messageThreadId', () => {
     expect(item.summary).toMatch(/^Outbound SMS: (😀)+…$/u);
   });
 
+  it('counts a message as carriers do, an emoji two units of the 1 600, and says so when it is over', async () => {
+    const { client, userId, leadId } = await organizationWithSender();
+    const fits = `${'a'.repeat(1598)}🔧`;
+    expect((await client.post('/v1/sms', { userId, leadId, message: fits })).status).toBe(201);
+    const over = await client.post('/v1/sms', { userId, leadId, message: `${'a'.repeat(1599)}🔧` });
+    expect(over.status).toBe(400);
+    expect(over.body.error.details).toEqual([{ path: 'message', message: 'message must be at most 1600 SMS units, where an emoji counts two' }]);
+  });
+
   it('answers 201 with a confirmation and starts a thread with a new SMS inquiry for the lead', async () => {
     const { client, userId, leadId } = await organizationWithSender();
     const res = await client.post('/v1/sms', { userId, leadId, message: 'Hi Olivia, we can come tomorrow at 10.' });

@@ -4104,7 +4104,7 @@ export interface operations {
                     /** @description The member the SMS is sent as: a member’s `user.id`. The thread keeps who wrote each message. */
                     userId: string;
                     leadId: string;
-                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). At most 1600 characters as carriers count them, in UCS-2 units, where an emoji counts two. */
                     message: string;
                     messageThreadId?: string;
                 };
