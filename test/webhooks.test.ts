@@ -749,6 +749,26 @@ describe('POST /v1/events/{eventId}/redeliver', () => {
     expect((await client.get(`/v1/webhooks/${webhook.id}/deliveries?status=PENDING`)).body.totalCount).toBe(0);
   });
 
+  it('leaves no PENDING record when the queue does not take the redelivery: it is FAILED, saying so, and the caller gets a 5xx', async () => {
+    const { client, organizationId } = await api.organization();
+    const hook = await receiver();
+    const webhook = await subscribe(client, hook.url, ['lead.created']);
+    const at = Date.now() - 60_000;
+    const event = { id: eventIdOf(at, '602'), type: 'lead.created' as const, occurredAt: new Date(at).toISOString(), organizationId, data: { email: 'unqueued@example.com' } };
+    await recordEvents([event]);
+    const send = vi.spyOn(deliveryQueue(), 'send').mockRejectedValueOnce(new Error('SQS refused 1 delivery jobs: InternalError'));
+    try {
+      const res = await client.post(`/v1/events/${event.id}/redeliver`, { webhookId: webhook.id });
+      expect(res.status).toBe(500);
+    } finally {
+      send.mockRestore();
+    }
+    const { deliveries } = (await client.get(`/v1/webhooks/${webhook.id}/deliveries`)).body;
+    expect(deliveries).toMatchObject([{ eventId: event.id, status: 'FAILED', statusCode: null, error: expect.stringMatching(/^not sent: the delivery queue/), nextAttemptAt: null }]);
+    expect((await client.get(`/v1/webhooks/${webhook.id}/deliveries?status=PENDING`)).body.totalCount).toBe(0);
+    expect(hook.received).toEqual([]);
+  });
+
   it('marks a redelivery FAILED, sending nothing, when its subscription stops asking for the type before the attempt', async () => {
     const { client, organizationId } = await api.organization();
     const hook = await receiver();

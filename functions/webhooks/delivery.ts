@@ -147,6 +147,12 @@ export async function redeliverEvent(organizationId: string, eventId: string, we
   const at = now();
   const delivery: WebhookDelivery = { id: newId('delivery'), eventId, eventType: event.type, attempt: 1, status: 'PENDING', statusCode: null, error: null, durationMs: null, attemptedAt: null, nextAttemptAt: at };
   await recordDelivery(organizationId, webhookId, delivery);
-  await deliveryQueue().send([{ organizationId, webhookId, event, attempt: 1, firstQueuedAt: at, notBefore: at, deliveryId: delivery.id }]);
+  await deliveryQueue()
+    .send([{ organizationId, webhookId, event, attempt: 1, firstQueuedAt: at, notBefore: at, deliveryId: delivery.id }])
+    .catch(async (error: unknown) => {
+      // Never attempted, so the record must not stay PENDING: it says so, and the caller, answered 5xx, redelivers again.
+      await completeDelivery(organizationId, webhookId, { ...delivery, status: 'FAILED', error: 'not sent: the delivery queue did not take the job; redeliver again', nextAttemptAt: null });
+      throw error;
+    });
   return delivery;
 }
