@@ -10,7 +10,10 @@ export interface Dialling {
   callingCode: string;
   /** The digit a national number starts with and E.164 drops (0 in Australia, 1 in North America). */
   trunk: string;
-  /** The most digits a national number has after its trunk prefix: more, and it was typed with its calling code. */
+  /**
+   * The most digits a national number has after its trunk prefix, freephone and other service numbers included
+   * (Ireland's and Singapore's 1800 numbers have no trunk prefix): more, and it was typed with its calling code.
+   */
   longest: number;
 }
 
@@ -22,10 +25,10 @@ const BY_ZONE: Array<[RegExp, Dialling]> = [
   [/^Australia\//, AU],
   [/^Pacific\/(Auckland|Chatham)$/, NZ],
   [/^Europe\/(London|Belfast)$/, { callingCode: '44', trunk: '0', longest: 10 }],
-  [/^Europe\/Dublin$/, { callingCode: '353', trunk: '0', longest: 9 }],
+  [/^Europe\/Dublin$/, { callingCode: '353', trunk: '0', longest: 10 }],
   [/^America\/(New_York|Chicago|Denver|Phoenix|Los_Angeles|Anchorage|Detroit|Boise|Indiana\/.+|Kentucky\/.+|Toronto|Vancouver|Edmonton|Winnipeg|Halifax|St_Johns|Regina)$/, NANP],
   [/^Pacific\/Honolulu$/, NANP],
-  [/^Asia\/Singapore$/, { callingCode: '65', trunk: '', longest: 8 }],
+  [/^Asia\/Singapore$/, { callingCode: '65', trunk: '', longest: 11 }],
 ];
 
 export const diallingOfTimeZone = (timezone: string): Dialling | undefined => BY_ZONE.find(([zone]) => zone.test(timezone))?.[1];
@@ -81,5 +84,6 @@ function national(digits: string, dialling: Dialling | undefined): string | unde
   const { callingCode, trunk, longest } = dialling;
   const significant = trunk && digits.startsWith(trunk) ? digits.slice(trunk.length) : digits;
   if (significant.length <= longest) return `+${callingCode}${significant}`;
-  return digits.startsWith(callingCode) && digits.length - callingCode.length <= longest ? `+${withoutTypedTrunk(digits)}` : undefined;
+  const international = withoutTypedTrunk(digits);
+  return international.startsWith(callingCode) && international.length - callingCode.length <= longest ? `+${international}` : undefined;
 }

@@ -149,7 +149,7 @@ const isWholeText = (text: string) => text.isWellFormed();
  * At most `max` characters, counted as the document's JSON Schema `maxLength` counts them (code points), not as
  * JavaScript's `length` does (UTF-16 units, two for an emoji): a text the document allows is never refused.
  */
-const atMostCharacters = (name: string, max: number) =>
+export const atMostCharacters = (name: string, max: number) =>
   v.check((text: string) => {
     let count = 0;
     for (const _ of text) if (++count > max) return false;

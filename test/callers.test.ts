@@ -58,6 +58,24 @@ describe('GET /v1/callers/{phone}', () => {
     expect((await client.get(`/v1/callers/${encodeURIComponent('+61 (1)412 345 001')}`)).body.caller.lead).toBeNull();
   });
 
+  it('reads each country’s national forms with its own lengths, freephone numbers and the calling code without its plus included', async () => {
+    const { client } = await api.organization();
+    const cases = [
+      ['Europe/Dublin', '1800 123 456', '+3531800123456'],
+      ['Europe/Dublin', '353 087 123 4567', '+353871234567'],
+      ['Europe/London', '44 07911 123456', '+447911123456'],
+      ['Asia/Singapore', '1800 123 4567', '+6518001234567'],
+      ['Asia/Singapore', '9123 4567', '+6591234567'],
+      ['America/New_York', '1 (415) 555-2671', '+14155552671'],
+    ] as const;
+    for (const [timezone, typed, e164] of cases) {
+      await client.patch('/v1/organization', { timezone });
+      const lead = (await client.post('/v1/leads', { name: `Caller ${e164}`, phone: e164 })).body.lead;
+      const res = await client.get(`/v1/callers/${encodeURIComponent(typed)}`);
+      expect([timezone, typed, res.status, res.body.caller?.lead?.id]).toEqual([timezone, typed, 200, lead.id]);
+    }
+  });
+
   it('answers an unknown caller 200 with lead null and the rest, never 404', async () => {
     const { client } = await callerOrganization();
     const res = await client.get('/v1/callers/%2B61298765432');

@@ -53,6 +53,15 @@ describe('Idempotency-Key on POST and PATCH', () => {
     expect(retry.status).toBe(200);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect(retry.body).toEqual(first.body);
+
+    // The key on another request is refused from the key's record alone: its parts are never read.
+    let reused: Awaited<ReturnType<typeof client.patch>> | undefined;
+    const calls = await countDynamoCalls(async () => {
+      reused = await client.patch('/v1/products/batch', { updates: [{ id: ids[0], name: 'Another name' }] }, withKey('rename-every-unit'));
+    });
+    expect(reused!.status).toBe(409);
+    expect(reused!.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect(calls).toEqual(['PutItemCommand', 'GetItemCommand']);
   });
 
   it('answers 409 IDEMPOTENCY_KEY_REUSED for the same key on a different body or path', async () => {

@@ -605,6 +605,17 @@ describe('webhook deliveries', () => {
     expect(old.received).toHaveLength(0);
   });
 
+  it('keeps the failure clock when the url it has is sent again, as a form that saves every field does', async () => {
+    const { client, organizationId } = await api.organization();
+    const hook = await receiver();
+    const webhook = await subscribe(client, hook.url, ['lead.created']);
+    const dayAgo = new Date(Date.now() - 25 * 3_600_000).toISOString();
+    await dynamo.send(new UpdateCommand({ TableName: config.tableName, Key: webhookKeys.webhook(organizationId, webhook.id), UpdateExpression: 'SET failingSince = :at', ExpressionAttributeValues: { ':at': dayAgo } }));
+    expect((await client.patch(`/v1/webhooks/${webhook.id}`, { url: hook.url, description: 'Saved again' })).status).toBe(200);
+    const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: webhookKeys.webhook(organizationId, webhook.id), ConsistentRead: true }));
+    expect(Item!.failingSince).toBe(dayAgo);
+  });
+
   it('dead-letters a job whose retries would run past 24 hours after its first attempt', async () => {
     const { client, organizationId } = await api.organization();
     const hook = await receiver();

@@ -1010,7 +1010,7 @@ export interface paths {
         get: operations["getWebhook"];
         /**
          * Change a webhook’s url, events, description or isEnabled
-         * @description Fields left out keep their values. Setting `isEnabled` to true re-enables a subscription the service disabled and clears `disabledReason`.
+         * @description Fields left out keep their values. Setting `isEnabled` to true re-enables a subscription the service disabled and clears `disabledReason`. A `url` other than its own restarts the 24 hours of failures that disable it; the same url sent again does not.
          */
         put: operations["updateWebhook"];
         post?: never;
@@ -1023,7 +1023,7 @@ export interface paths {
         head?: never;
         /**
          * Change a webhook’s url, events, description or isEnabled
-         * @description The same as `PUT /v1/webhooks/{webhookId}`: send only the fields to change. Fields left out keep their values. Setting `isEnabled` to true re-enables a subscription the service disabled and clears `disabledReason`.
+         * @description The same as `PUT /v1/webhooks/{webhookId}`: send only the fields to change. Fields left out keep their values. Setting `isEnabled` to true re-enables a subscription the service disabled and clears `disabledReason`. A `url` other than its own restarts the 24 hours of failures that disable it; the same url sent again does not.
          */
         patch: operations["patchWebhook"];
         trace?: never;
@@ -1255,7 +1255,7 @@ export interface paths {
         put?: never;
         /**
          * The API as MCP tools, for AI agents (Model Context Protocol, Streamable HTTP)
-         * @description An MCP server over Streamable HTTP, stateless: no session, every message is answered on its own, as JSON (never an event stream, so `GET /mcp` answers 405). Protocol revisions 2025-11-25 and 2025-06-18, agreed in `initialize`. Every keyed route of this API is a tool named by its operationId, with the route’s parameters and body as its input schema and its answer as its output schema; on top, curated tools for a voice agent (lookup_caller, get_receptionist_context, find_availability, hold_slot, book_appointment, log_call, resolve_transfer, send_sms, search_leads). A tool acts as the API key that called `/mcp`: within its organization, under its rate limit, and within its scope (a read key sees and calls only GET tools; a write key no DELETE tools). A tool’s failure is a result with `isError` and the API’s error envelope as its text. POST tools take `idempotencyKey`, sent as the Idempotency-Key header; `/mcp` itself takes no Idempotency-Key (400).
+         * @description An MCP server over Streamable HTTP, stateless: no session, every message is answered on its own, as JSON (never an event stream, so `GET /mcp` answers 405). Protocol revisions 2025-11-25 and 2025-06-18, agreed in `initialize`. Every keyed route of this API is a tool named by its operationId, with the route’s parameters and body as its input schema and its answer as its output schema; on top, curated tools for a voice agent (lookup_caller, save_caller, get_receptionist_context, find_availability, hold_slot, book_appointment, log_call, resolve_transfer, send_sms, search_leads). A tool acts as the API key that called `/mcp`: within its organization, under its rate limit, and within its scope (a read key sees and calls only GET tools; a write key no DELETE tools). A tool’s failure is a result with `isError` and the API’s error envelope as its text. POST tools take `idempotencyKey`, sent as the Idempotency-Key header; `/mcp` itself takes no Idempotency-Key (400).
          */
         post: operations["postMcp"];
         delete?: never;
@@ -4104,7 +4104,7 @@ export interface operations {
                     /** @description The member the SMS is sent as: a member’s `user.id`. The thread keeps who wrote each message. */
                     userId: string;
                     leadId: string;
-                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). At most 1600 characters as carriers count them, in UCS-2 units, where an emoji counts two. */
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). At most 1600 units as an SMS encodes it: a character is one, an emoji two. */
                     message: string;
                     messageThreadId?: string;
                 };

@@ -29,9 +29,9 @@ export const eventKeySamples: KeySamples<typeof eventKeys> = {
 const DAY_SECONDS = 86_400;
 
 /**
- * From this many bytes, an event's record and previous values are kept gzipped in one binary attribute (`packed`): a
- * record may be up to 400 KB, and its previous values as much again, where an item holds 400 KB in all. An event
- * that could not be written would be lost, and its stream batch retried until it is parked.
+ * From this many bytes, an event's record and previous values are kept gzipped in one binary attribute (`packed`): each
+ * can pass 256 KB, where an item holds 400 KB in all, and an event that could not be written would fail its stream
+ * record until it is parked. Text compresses several times over.
  */
 const PACK_FROM = 32 * 1024;
 

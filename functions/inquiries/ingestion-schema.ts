@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { DATE_TIME, isDateTimeText, NonEmptyString, Timestamp } from '../../shared/schema';
+import { atMostCharacters, DATE_TIME, isDateTimeText, NonEmptyString, Timestamp } from '../../shared/schema';
 import { CALL_DIRECTIONS, CALL_PARTIES, INQUIRY_TAGS, InquiryListItem } from './schema';
 import { E164Phone } from '../leads/schema';
 
@@ -7,7 +7,8 @@ const list = (values: readonly string[]) => values.join(', ');
 
 /** Text an integration sends as part of a record (a transcript line, an email body): bounded, may be empty. */
 /** A platform's text, kept as sent but for half a character (a lone surrogate, as a cut emoji leaves), which no store or reader takes. */
-const Text = (name: string, max: number) => v.pipe(v.string(`${name} must be a string`), v.maxLength(max, `${name} must be at most ${max} characters`), v.transform((text) => text.toWellFormed()));
+const Text = (name: string, max: number) =>
+  v.pipe(v.string(`${name} must be a string`), atMostCharacters(name, max), v.metadata({ jsonSchema: { maxLength: max } }), v.transform((text) => text.toWellFormed()));
 const Items = <S extends v.GenericSchema>(name: string, item: S, max: number) =>
   v.pipe(v.array(item, `${name} must be an array`), v.maxLength(max, `${name} must have at most ${max} items`));
 /** A time in the record, kept as sent: RFC 3339, whose T and Z may be lower case (§5.6). */

@@ -4,13 +4,14 @@ import { ErrorEnvelopeSchema } from '../../shared/schema';
 import { errorEnvelope } from '../../shared/http/envelope';
 import { ORIGIN_NOT_ALLOWED, refuseForeignOrigin } from './origin';
 import { McpAnswer, McpMessage, McpQuery, PROTOCOL_VERSIONS } from './schema';
+import { CURATED_TOOLS } from './tools';
 
 export const postMcp = defineRoute({
   operationId: 'postMcp',
   method: 'POST',
   path: '/mcp',
   summary: 'The API as MCP tools, for AI agents (Model Context Protocol, Streamable HTTP)',
-  description: `An MCP server over Streamable HTTP, stateless: no session, every message is answered on its own, as JSON (never an event stream, so \`GET /mcp\` answers 405). Protocol revisions ${PROTOCOL_VERSIONS.join(' and ')}, agreed in \`initialize\`. Every keyed route of this API is a tool named by its operationId, with the route’s parameters and body as its input schema and its answer as its output schema; on top, curated tools for a voice agent (lookup_caller, get_receptionist_context, find_availability, hold_slot, book_appointment, log_call, resolve_transfer, send_sms, search_leads). A tool acts as the API key that called \`/mcp\`: within its organization, under its rate limit, and within its scope (a read key sees and calls only GET tools; a write key no DELETE tools). A tool’s failure is a result with \`isError\` and the API’s error envelope as its text. POST tools take \`idempotencyKey\`, sent as the Idempotency-Key header; \`/mcp\` itself takes no Idempotency-Key (400).`,
+  description: `An MCP server over Streamable HTTP, stateless: no session, every message is answered on its own, as JSON (never an event stream, so \`GET /mcp\` answers 405). Protocol revisions ${PROTOCOL_VERSIONS.join(' and ')}, agreed in \`initialize\`. Every keyed route of this API is a tool named by its operationId, with the route’s parameters and body as its input schema and its answer as its output schema; on top, curated tools for a voice agent (${CURATED_TOOLS.map((tool) => tool.name).join(', ')}). A tool acts as the API key that called \`/mcp\`: within its organization, under its rate limit, and within its scope (a read key sees and calls only GET tools; a write key no DELETE tools). A tool’s failure is a result with \`isError\` and the API’s error envelope as its text. POST tools take \`idempotencyKey\`, sent as the Idempotency-Key header; \`/mcp\` itself takes no Idempotency-Key (400).`,
   tag: 'MCP',
   dynamodb: [],
   status: 200,

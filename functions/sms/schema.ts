@@ -2,19 +2,19 @@ import * as v from 'valibot';
 import { NonEmptyString, PageQuery, PrefixedId, TEXT_RULE, Timestamp, pageSchema } from '../../shared/schema';
 import { SMS_DIRECTIONS, SMS_STATUSES } from '../inquiries/schema';
 
-/** Ten concatenated SMS segments of 160 GSM characters, the usual provider ceiling. */
+/** Ten concatenated segments of 160 GSM characters; a message with other characters takes more segments for as much text. */
 export const SMS_MAX_LENGTH = 1600;
 
 export const SendSmsBody = v.strictObject({
   userId: v.pipe(PrefixedId('user', 'userId'), v.description('The member the SMS is sent as: a member’s `user.id`. The thread keeps who wrote each message.')),
   leadId: PrefixedId('lead', 'leadId'),
   // Text a person wrote, held to the rule of every free-text field: a control character reaches the lead's phone.
-  // Carriers count an SMS in UCS-2 units, where an emoji takes two: the provider's ceiling is in those units, tighter than
-  // the characters the document's maxLength counts.
+  // An SMS is encoded in 16-bit units once it holds any character outside GSM's alphabet, and an emoji takes two of
+  // them: the ceiling counts those units, tighter than the characters the document's maxLength counts.
   message: v.pipe(
     NonEmptyString('message', SMS_MAX_LENGTH),
     v.maxLength(SMS_MAX_LENGTH, `message must be at most ${SMS_MAX_LENGTH} SMS units, where an emoji counts two`),
-    v.description(`${TEXT_RULE} At most ${SMS_MAX_LENGTH} characters as carriers count them, in UCS-2 units, where an emoji counts two.`),
+    v.description(`${TEXT_RULE} At most ${SMS_MAX_LENGTH} units as an SMS encodes it: a character is one, an emoji two.`),
   ),
   messageThreadId: v.optional(PrefixedId('thread', 'messageThreadId', { label: 'Message thread' })),
 });

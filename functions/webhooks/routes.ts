@@ -57,9 +57,10 @@ export const updateWebhook = defineRoute({
   alsoPatch: true,
   path: '/v1/webhooks/{webhookId}',
   summary: 'Change a webhook’s url, events, description or isEnabled',
-  description: 'Fields left out keep their values. Setting `isEnabled` to true re-enables a subscription the service disabled and clears `disabledReason`.',
+  description: 'Fields left out keep their values. Setting `isEnabled` to true re-enables a subscription the service disabled and clears `disabledReason`. A `url` other than its own restarts the 24 hours of failures that disable it; the same url sent again does not.',
   tag: 'Webhooks',
-  dynamodb: ['UpdateItem'],
+  // GetItem: the url it has, read only when the body names one.
+  dynamodb: ['GetItem', 'UpdateItem'],
   status: 200,
   request: { path: WebhookIdPath, body: UpdateWebhookBody },
   response: WebhookResponse,

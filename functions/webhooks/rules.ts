@@ -36,13 +36,15 @@ export async function subscribe(organizationId: string, body: CreateWebhookBody)
 }
 
 /**
- * Re-enabling (isEnabled: true) clears why the service disabled it and restarts the failure clock; so does a new `url`,
- * whose receiver has failed nothing yet: the old one's failures must not disable it at its first.
+ * Re-enabling (isEnabled: true) clears why the service disabled it and restarts the failure clock; so does a `url` other
+ * than the one it has, whose receiver has failed nothing yet: the old one's failures must not disable it at its first.
+ * The same url sent again (a form that saves every field) keeps the clock, or a dead receiver would never be disabled.
  */
 export async function changeWebhook(organizationId: string, webhookId: string, body: UpdateWebhookBody): Promise<Webhook> {
   if (body.url !== undefined) await assertDeliverable(body.url);
   const reenabled = body.isEnabled === true ? { disabledReason: null, failingSince: null } : {};
-  const newReceiver = body.url !== undefined ? { failingSince: null } : {};
+  const movesReceiver = body.url !== undefined && (await getWebhook(organizationId, webhookId))?.url !== body.url;
+  const newReceiver = movesReceiver ? { failingSince: null } : {};
   return publicWebhook(await updateWebhook(organizationId, webhookId, { ...body, ...newReceiver, ...reenabled, updatedAt: now() }));
 }
 

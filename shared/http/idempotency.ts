@@ -13,7 +13,7 @@ export const REPLAYED_HEADER = 'idempotent-replayed';
 /** Where claims and kept answers live; the handler factory passes the DynamoDB one. */
 export interface IdempotencyStore {
   claim(organizationId: string, key: string, fingerprint: string): Promise<
-    { outcome: 'claimed' } | { outcome: 'completed'; fingerprint: string; response: JsonResponse } | { outcome: 'in-progress'; fingerprint: string }
+    { outcome: 'claimed' } | { outcome: 'completed'; fingerprint: string; replay: () => Promise<JsonResponse> } | { outcome: 'in-progress'; fingerprint: string }
   >;
   complete(organizationId: string, key: string, fingerprint: string, response: JsonResponse): Promise<void>;
   release(organizationId: string, key: string): Promise<void>;
@@ -79,7 +79,8 @@ export function idempotency(store: IdempotencyStore): Middleware {
       if (claim.outcome === 'in-progress') {
         throw new ApiError(409, `A request with ${IDEMPOTENCY_HEADER} ${key} is still being processed; retry later`, 'IDEMPOTENCY_IN_PROGRESS');
       }
-      return { ...claim.response, headers: { ...claim.response.headers, [REPLAYED_HEADER]: 'true' } };
+      const kept = await claim.replay();
+      return { ...kept, headers: { ...kept.headers, [REPLAYED_HEADER]: 'true' } };
     },
     after: finish,
     onError: finish,

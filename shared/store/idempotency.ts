@@ -14,7 +14,8 @@ export interface StoredResponse {
 
 export type Claim =
   | { outcome: 'claimed' }
-  | { outcome: 'completed'; fingerprint: string; response: StoredResponse }
+  /** `replay` reads the kept answer, its parts too: only once the request is known to be the same one. */
+  | { outcome: 'completed'; fingerprint: string; replay: () => Promise<StoredResponse> }
   | { outcome: 'in-progress'; fingerprint: string };
 
 /** How long a completed answer is kept for replay. */
@@ -51,7 +52,7 @@ export async function claimIdempotencyKey(organizationId: string, key: string, f
   if (!Item) return claimIdempotencyKey(organizationId, key, fingerprint, at);
   const held = Item as { status: string; fingerprint: string; response?: KeptResponse };
   return held.status === 'COMPLETED' && held.response
-    ? { outcome: 'completed', fingerprint: held.fingerprint, response: await unpacked(organizationId, key, held.response) }
+    ? { outcome: 'completed', fingerprint: held.fingerprint, replay: () => unpacked(organizationId, key, held.response!) }
     : { outcome: 'in-progress', fingerprint: held.fingerprint };
 }
 
