@@ -76,6 +76,12 @@ const signedBy = (secret: string, delivery: Pick<Received, 'body' | 'headers'>) 
   }
 };
 
+/** Marks a subscription failing since 25 hours ago, as a day of failed deliveries would have: the clock that disables it. */
+async function failingForADay(organizationId: string, webhookId: string): Promise<string> {
+  const dayAgo = new Date(Date.now() - 25 * 3_600_000).toISOString();
+  await dynamo.send(new UpdateCommand({ TableName: config.tableName, Key: webhookKeys.webhook(organizationId, webhookId), UpdateExpression: 'SET failingSince = :at', ExpressionAttributeValues: { ':at': dayAgo } }));
+  return dayAgo;
+}
 describe('webhook subscriptions', () => {
   it('answers 201 with the subscription and a whsec_ secret shown only then', async () => {
     const { client } = await api.organization();
@@ -573,8 +579,7 @@ describe('webhook deliveries', () => {
     const hook = await receiver();
     hook.answerWith(500);
     const webhook = await subscribe(client, hook.url, ['lead.created']);
-    const dayAgo = new Date(Date.now() - 25 * 3_600_000).toISOString();
-    await dynamo.send(new UpdateCommand({ TableName: config.tableName, Key: webhookKeys.webhook(organizationId, webhook.id), UpdateExpression: 'SET failingSince = :at', ExpressionAttributeValues: { ':at': dayAgo } }));
+    const dayAgo = await failingForADay(organizationId, webhook.id);
     await client.post('/v1/leads', { name: 'Last Straw', email: 'last@example.com' });
     await hook.waitFor(1);
     await vi.waitFor(async () => expect((await client.get(`/v1/webhooks/${webhook.id}`)).body.webhook.isEnabled).toBe(false), WAIT);
@@ -589,8 +594,7 @@ describe('webhook deliveries', () => {
     const old = await receiver();
     old.answerWith(500);
     const webhook = await subscribe(client, old.url, ['lead.created']);
-    const dayAgo = new Date(Date.now() - 25 * 3_600_000).toISOString();
-    await dynamo.send(new UpdateCommand({ TableName: config.tableName, Key: webhookKeys.webhook(organizationId, webhook.id), UpdateExpression: 'SET failingSince = :at', ExpressionAttributeValues: { ':at': dayAgo } }));
+    const dayAgo = await failingForADay(organizationId, webhook.id);
     const moved = await receiver();
     moved.answerWith(500);
     expect((await client.patch(`/v1/webhooks/${webhook.id}`, { url: moved.url })).status).toBe(200);
@@ -609,8 +613,7 @@ describe('webhook deliveries', () => {
     const { client, organizationId } = await api.organization();
     const hook = await receiver();
     const webhook = await subscribe(client, hook.url, ['lead.created']);
-    const dayAgo = new Date(Date.now() - 25 * 3_600_000).toISOString();
-    await dynamo.send(new UpdateCommand({ TableName: config.tableName, Key: webhookKeys.webhook(organizationId, webhook.id), UpdateExpression: 'SET failingSince = :at', ExpressionAttributeValues: { ':at': dayAgo } }));
+    const dayAgo = await failingForADay(organizationId, webhook.id);
     expect((await client.patch(`/v1/webhooks/${webhook.id}`, { url: hook.url, description: 'Saved again' })).status).toBe(200);
     const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: webhookKeys.webhook(organizationId, webhook.id), ConsistentRead: true }));
     expect(Item!.failingSince).toBe(dayAgo);
@@ -1039,8 +1042,7 @@ describe('the attempt that disables a subscription', () => {
     hook.answerWith(500, 500, 500);
     const webhook = await subscribe(client, hook.url, ['lead.created']);
     // Failing for a day already: the next failure disables it.
-    const dayAgo = new Date(Date.now() - 25 * 3_600_000).toISOString();
-    await dynamo.send(new UpdateCommand({ TableName: config.tableName, Key: webhookKeys.webhook(organizationId, webhook.id), UpdateExpression: 'SET failingSince = :at', ExpressionAttributeValues: { ':at': dayAgo } }));
+    const dayAgo = await failingForADay(organizationId, webhook.id);
     await client.post('/v1/leads', { name: 'Last Straw', email: 'last@example.com' });
     await hook.waitFor(1);
     await vi.waitFor(async () => expect((await client.get(`/v1/webhooks/${webhook.id}`)).body.webhook.isEnabled).toBe(false), WAIT);
