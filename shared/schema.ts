@@ -56,7 +56,7 @@ export function isCalendarDate(text: string): boolean {
 }
 
 /** A text Date.parse cannot read is the format check's to report, once; one it reads must be a date of the calendar. */
-const isCalendarDateIfParsed = (text: string) => Number.isNaN(Date.parse(text)) || isCalendarDate(text);
+export const isCalendarDateIfParsed = (text: string) => Number.isNaN(Date.parse(text)) || isCalendarDate(text);
 
 /**
  * RFC 3339 date-time text: T and Z may be lower case (§5.6), which valibot's isoTimestamp refuses, so the check reads the
@@ -73,6 +73,11 @@ export const DATE_TIME = v.metadata<string, { jsonSchema: { format: string } }>(
  */
 export const LATEST_INSTANT = '9999-01-01T00:00:00.000Z';
 const isBeforeLatestInstant = (text: string) => !(Date.parse(text) >= Date.parse(LATEST_INSTANT));
+
+/** The start of the times a record may carry: its id is a ULID of its time, which no time before 1970 makes. */
+export const EARLIEST_INSTANT = '1970-01-01T00:00:00.000Z';
+/** Within the times the service records: from EARLIEST_INSTANT, before LATEST_INSTANT. */
+export const isRecordableInstant = (text: string) => Date.parse(text) >= 0 && isBeforeLatestInstant(text);
 
 /**
  * A change time a list starts from: an ISO 8601 timestamp, normalized to UTC with milliseconds (as every stored

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { atMostCharacters, DATE_TIME, isDateTimeText, NonEmptyString, Timestamp } from '../../shared/schema';
+import { atMostCharacters, DATE_TIME, EARLIEST_INSTANT, isCalendarDateIfParsed, isDateTimeText, isRecordableInstant, LATEST_INSTANT, NonEmptyString, Timestamp } from '../../shared/schema';
 import { CALL_DIRECTIONS, CALL_PARTIES, INQUIRY_TAGS, InquiryListItem } from './schema';
 import { E164Phone } from '../leads/schema';
 
@@ -11,8 +11,18 @@ const Text = (name: string, max: number) =>
   v.pipe(v.string(`${name} must be a string`), atMostCharacters(name, max), v.metadata({ jsonSchema: { maxLength: max } }), v.transform((text) => text.toWellFormed()));
 const Items = <S extends v.GenericSchema>(name: string, item: S, max: number) =>
   v.pipe(v.array(item, `${name} must be an array`), v.maxLength(max, `${name} must have at most ${max} items`));
-/** A time in the record, kept as sent: RFC 3339, whose T and Z may be lower case (§5.6). */
-const Instant = (name: string) => v.pipe(v.string(`${name} must be a string`), v.check(isDateTimeText, `${name} must be an ISO 8601 timestamp`), DATE_TIME);
+/**
+ * A time in the record, kept as sent: RFC 3339, whose T and Z may be lower case (§5.6), a date the calendar has (not
+ * February 30), from 1970 (times name the records made from them) and before LATEST_INSTANT.
+ */
+const Instant = (name: string) =>
+  v.pipe(
+    v.string(`${name} must be a string`),
+    v.check(isDateTimeText, `${name} must be an ISO 8601 timestamp`),
+    DATE_TIME,
+    v.check(isCalendarDateIfParsed, `${name} must be an ISO 8601 timestamp of a date that exists`),
+    v.check(isRecordableInstant, `${name} must be from ${EARLIEST_INSTANT} and before ${LATEST_INSTANT}`),
+  );
 const Seconds = v.pipe(v.number('duration must be a number'), v.integer('duration must be an integer'), v.minValue(0, 'duration must be at least 0'), v.maxValue(86_400, 'duration must be at most 86400'));
 const HttpUrl = (name: string) =>
   v.pipe(
