@@ -209,6 +209,11 @@ describe('names as people type them', () => {
     expect((await client.post('/v1/products', product('CAFE\u0301 FIT-OUT'))).status).toBe(409);
     expect((await client.post('/v1/products', product('Tap washer'))).status).toBe(201);
     expect((await client.post('/v1/products', product('Tap\u200bwasher'))).status).toBe(409);
+    // A soft hyphen or a joiner sits inside a word: left out, not read as a space.
+    expect((await client.post('/v1/products', product('Plumbing kit'))).status).toBe(201);
+    expect((await client.post('/v1/products', product('Plumb\u00ading kit'))).status).toBe(409);
+    expect((await client.post('/v1/products', product('Plum\u200dbing\u2060 kit'))).status).toBe(409);
+    expect((await client.post('/v1/products', product('Plumb ing kit'))).status).toBe(201);
     expect((await client.post('/v1/transfers', { label: 'After\u200bhours', method: 'COLD', destinationType: 'DEPARTMENT', destination: 'Office', conditions: 'Late' })).status).toBe(201);
     expect((await client.post('/v1/transfers', { label: 'after hours', method: 'COLD', destinationType: 'DEPARTMENT', destination: 'Office', conditions: 'Late' })).status).toBe(409);
   });

@@ -15,12 +15,14 @@ export const pad = (n: number) => String(n).padStart(10, '0');
 
 /**
  * Names are unique per organization ignoring case, spacing and invisible characters, however their
- * letters were composed: NFC, format characters (a zero-width space) read as space, runs of space as one.
+ * letters were composed: NFC; a zero-width space, which marks a break between words, read as a space; every other
+ * format character (a soft hyphen, a joiner, a byte order mark), which sits inside a word, left out; runs of space as one.
  */
 export const normalizeName = (name: string) =>
   name
     .normalize('NFC')
-    .replace(/[\s\p{Cf}]+/gu, ' ')
+    .replace(/(?!\u200B)\p{Cf}/gu, '')
+    .replace(/[\s\u200B]+/gu, ' ')
     .trim()
     .toLowerCase();
 
