@@ -196,6 +196,7 @@ describe('POST /v1/inquiries', () => {
     ['a createdAt a second before 1970, which no record id can carry', { source: 'EMAIL', lead: { email: 'a@example.com' }, data: email, createdAt: '1969-12-31T23:59:59Z' }, 'createdAt'],
     ['a chat message before 1970', { source: 'CHATBOT', lead: { email: 'a@example.com' }, data: { messages: [{ role: 'user', text: 'Hi', createdAt: '1960-01-01T00:00:00Z' }], startedAt: '2026-11-20T09:00:00Z', endedAt: null } }, 'data.messages.0.createdAt'],
     ['a date the calendar does not have', { source: 'EMAIL', lead: { email: 'a@example.com' }, data: email, createdAt: '2026-02-30T09:00:00Z' }, 'createdAt'],
+    ['a name whose one word is longer than a first name may be', { source: 'EMAIL', lead: { email: 'a@example.com', name: 'X'.repeat(150) }, data: email }, 'lead.name'],
     ['a received time on February 31', { source: 'EMAIL', lead: { email: 'a@example.com' }, data: { ...email, receivedAt: '2026-02-31T09:00:00Z' } }, 'data.receivedAt'],
     ['a call that ends before it starts', { source: 'CALL', lead: { email: 'a@example.com' }, data: { ...call, endedAt: '2026-11-20T08:59:59.999Z' } }, 'data.endedAt'],
     ['a chat that ends before it starts, in another offset', { source: 'CHATBOT', lead: { email: 'a@example.com' }, data: { messages: [], startedAt: '2026-11-20T20:00:00+11:00', endedAt: '2026-11-20T08:59:00Z' } }, 'data.endedAt'],

@@ -232,6 +232,15 @@ describe('a lead’s name, as the document states its split', () => {
   });
 });
 
+describe('a lead’s name split into first and last name', () => {
+  it('counts each part in characters, as firstName and lastName count them: an emoji is one', async () => {
+    const { client } = await api.organization();
+    const res = await client.post('/v1/leads', { name: `Jo ${'😀'.repeat(60)}`, email: 'emoji@example.com' });
+    expect(res.status).toBe(201);
+    expect(res.body.lead).toMatchObject({ firstName: 'Jo', lastName: '😀'.repeat(60) });
+  });
+});
+
 describe('GET /v1/leads', () => {
   it('lists a company’s leads of one status with one Query of the company’s leads, counted as read, paged by cursor bound to the status', async () => {
     const { client } = await api.organization();

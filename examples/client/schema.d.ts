@@ -3729,7 +3729,7 @@ export interface operations {
                         /** Format: email */
                         email?: string;
                         phone?: string;
-                        /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
+                        /** @description For a new lead: Split at its first white space into firstName (the first word) and lastName (the rest, each run of white space made one space; none for a single word). Each part may have at most 100 characters, as firstName and lastName may: a longer part answers 400 naming `lead.name`, even beside a firstName or lastName, which wins over its part. Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         name?: string;
                         /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         firstName?: string;
@@ -3764,7 +3764,7 @@ export interface operations {
                         /** Format: email */
                         email?: string;
                         phone?: string;
-                        /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
+                        /** @description For a new lead: Split at its first white space into firstName (the first word) and lastName (the rest, each run of white space made one space; none for a single word). Each part may have at most 100 characters, as firstName and lastName may: a longer part answers 400 naming `lead.name`, even beside a firstName or lastName, which wins over its part. Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         name?: string;
                         /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         firstName?: string;
@@ -3803,7 +3803,7 @@ export interface operations {
                         /** Format: email */
                         email?: string;
                         phone?: string;
-                        /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
+                        /** @description For a new lead: Split at its first white space into firstName (the first word) and lastName (the rest, each run of white space made one space; none for a single word). Each part may have at most 100 characters, as firstName and lastName may: a longer part answers 400 naming `lead.name`, even beside a firstName or lastName, which wins over its part. Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         name?: string;
                         /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         firstName?: string;
@@ -3841,7 +3841,7 @@ export interface operations {
                         /** Format: email */
                         email?: string;
                         phone?: string;
-                        /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
+                        /** @description For a new lead: Split at its first white space into firstName (the first word) and lastName (the rest, each run of white space made one space; none for a single word). Each part may have at most 100 characters, as firstName and lastName may: a longer part answers 400 naming `lead.name`, even beside a firstName or lastName, which wins over its part. Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         name?: string;
                         /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         firstName?: string;
@@ -9705,7 +9705,7 @@ export interface operations {
                         /** Format: email */
                         email?: string;
                         phone?: string;
-                        /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
+                        /** @description For a new lead: Split at its first white space into firstName (the first word) and lastName (the rest, each run of white space made one space; none for a single word). Each part may have at most 100 characters, as firstName and lastName may: a longer part answers 400 naming `lead.name`, even beside a firstName or lastName, which wins over its part. Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         name?: string;
                         /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         firstName?: string;
@@ -9742,7 +9742,7 @@ export interface operations {
                         /** Format: email */
                         email?: string;
                         phone?: string;
-                        /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
+                        /** @description For a new lead: Split at its first white space into firstName (the first word) and lastName (the rest, each run of white space made one space; none for a single word). Each part may have at most 100 characters, as firstName and lastName may: a longer part answers 400 naming `lead.name`, even beside a firstName or lastName, which wins over its part. Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         name?: string;
                         /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         firstName?: string;

@@ -27,7 +27,7 @@ async function findOrCreateLead(organizationId: string, sender: InquirySender, a
   const contacts = contactsOfSender(sender);
   const found = await holderOfFirst(organizationId, contacts);
   if (found) return found;
-  const lead = newLead({ email: sender.email ?? null, phone: sender.phone, name: sender.name, firstName: sender.firstName, lastName: sender.lastName }, newId('lead', at), at.toISOString());
+  const lead = newLead({ email: sender.email ?? null, phone: sender.phone, name: sender.name, firstName: sender.firstName, lastName: sender.lastName }, newId('lead', at), at.toISOString(), 'lead.name');
   const activityId = await takeId(organizationId, ACTIVITY_SEQUENCE);
   const created = { id: activityId, event: 'LEAD_CREATED', data: `Lead created from an inquiry`, referenceId: null, userId: null, leadId: lead.id, createdAt: lead.createdAt, updatedAt: lead.updatedAt };
   const result = await insertLeadOrFindHolders(organizationId, lead, created);

@@ -35,19 +35,22 @@ const NEW_LEAD = { ...emptyFieldsOf(Lead), status: 'NEW' } as const satisfies Pa
 /**
  * A `name` as a first name (its first word) and a last name (the rest, or null), each held to the limit the two fields
  * have when sent apart: a lead never holds a name the API would not take back. "Jane van der Berg" → Jane / "van der
- * Berg"; explicit firstName/lastName win. The document states this on the field (NAME_SPLIT_RULE).
+ * Berg"; explicit firstName/lastName win. The document states this on the field (nameSplitRule).
  */
-function splitName(name: string): { firstName: string | null; lastName: string | null } {
+function splitName(name: string, path: string): { firstName: string | null; lastName: string | null } {
   const [first, ...rest] = name.split(/\s+/).filter(Boolean);
   const parts = { firstName: first ?? null, lastName: rest.length ? rest.join(' ') : null };
   for (const [part, value] of Object.entries(parts)) {
-    if (value !== null && value.length > MAX_NAME_PART) throw new ValidationError([{ path: 'name', message: `name must split into names of at most ${MAX_NAME_PART} characters each: its ${part} would have ${value.length}` }]);
+    // Characters as the fields' own limits count them (code points): an emoji is one.
+    const characters = value === null ? 0 : [...value].length;
+    if (characters > MAX_NAME_PART) throw new ValidationError([{ path, message: `${path} must split into names of at most ${MAX_NAME_PART} characters each: its ${part} would have ${characters}` }]);
   }
   return parts;
 }
 
-export function newLead({ name, ...profile }: Omit<CreateLeadBody, 'email'> & { email?: string | null }, id: string, createdAt: string): Lead {
-  const split = splitName(name ?? '');
+/** A lead made from a body; `namePath` is where that body carries `name` (`lead.name` in an ingestion), named when it cannot be split. */
+export function newLead({ name, ...profile }: Omit<CreateLeadBody, 'email'> & { email?: string | null }, id: string, createdAt: string, namePath = 'name'): Lead {
+  const split = splitName(name ?? '', namePath);
   return v.parse(Lead, {
     ...NEW_LEAD,
     ...defined(profile),
@@ -117,7 +120,7 @@ export async function updateLead(organizationId: string, leadId: string, changes
 function changesOf({ name, ...fields }: Omit<UpsertLeadBody, 'match'>): LeadChanges {
   if (name === undefined) return defined(fields);
   // As on create: a one-word name is a first name alone, so the lead's last name is cleared.
-  return { ...splitName(name), ...defined(fields) } as LeadChanges;
+  return { ...splitName(name, 'name'), ...defined(fields) } as LeadChanges;
 }
 
 /**

@@ -71,11 +71,12 @@ const leadFields = {
  * How a `name` is split (rules.ts), stated on the field: its parts are held to the bound of the fields they fill, so a
  * lead never holds a name the API would not take back.
  */
-const NAME_SPLIT_RULE = `Split at its first white space into firstName (the first word) and lastName (the rest, each run of white space made one space; none for a single word). Each part may have at most ${MAX_NAME_PART} characters, as firstName and lastName may: a longer part answers 400 naming \`name\`, even beside a firstName or lastName, which wins over its part.`;
+export const nameSplitRule = (path: string) =>
+  `Split at its first white space into firstName (the first word) and lastName (the rest, each run of white space made one space; none for a single word). Each part may have at most ${MAX_NAME_PART} characters, as firstName and lastName may: a longer part answers 400 naming \`${path}\`, even beside a firstName or lastName, which wins over its part.`;
 
 /** What a create takes: the writable fields, with `name` split into first and last name unless those are given. */
 const createLeadEntries = {
-  name: v.optional(v.pipe(NonEmptyString('name', 200), v.description(`${NAME_SPLIT_RULE} ${TEXT_RULE}`))),
+  name: v.optional(v.pipe(NonEmptyString('name', 200), v.description(`${nameSplitRule('name')} ${TEXT_RULE}`))),
   email: v.optional(leadFields.email),
   firstName: v.optional(leadFields.firstName),
   lastName: v.optional(leadFields.lastName),
