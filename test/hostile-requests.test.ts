@@ -183,6 +183,27 @@ describe('socials given as an array', () => {
   });
 });
 
+describe('socials holding what no other text field takes', () => {
+  it('answers 400 naming the network for half a character or a control character, in a handle or a network’s name, and writes nothing', async () => {
+    const { client } = await api.organization();
+    const cases = [
+      [{ facebook: 'jo\ud83d' }, 'socials.facebook', 'half of a character'],
+      [{ x: 'a\u0000b' }, 'socials.x', 'control characters'],
+      [{ 'insta\u0007gram': '@jo' }, 'socials', 'control characters'],
+    ] as const;
+    for (const [socials, path, says] of cases) {
+      const res = await client.post('/v1/leads', { name: 'Jo Bloggs', email: 'jo@example.com', socials });
+      expect(res.status, JSON.stringify(socials)).toBe(400);
+      expect(res.body.error.details[0].path).toContain(path);
+      expect(res.body.error.details[0].message).toContain(says);
+    }
+    const lead = (await client.post('/v1/leads', { name: 'Jo Bloggs', email: 'jo@example.com', socials: { facebook: ' jo.bloggs ' } })).body.lead;
+    expect(lead.socials).toEqual({ facebook: 'jo.bloggs' });
+    expect((await client.patch(`/v1/leads/${lead.id}`, { socials: { facebook: 'jo\ud83d' } })).status).toBe(400);
+    expect((await client.get(`/v1/leads/${lead.id}`)).body.lead.socials).toEqual({ facebook: 'jo.bloggs' });
+  });
+});
+
 describe('names as people type them', () => {
   const product = (name: string) => ({ name, tradeCategoryId: 1, pricingType: 'NONE' });
 

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { E164, everyKeyKept, isPlainObject, NonEmptyString, PageQuery, PrefixedId, TEXT_RULE, Timestamp, pageSchema, partialUpdateBody } from '../../shared/schema';
+import { E164, everyKeyKept, isPlainObject, NonEmptyString, OptionalText, PageQuery, PrefixedId, TEXT_RULE, Timestamp, pageSchema, partialUpdateBody } from '../../shared/schema';
 import { ValidationError } from '../../shared/errors';
 import { canonicalE164 } from '../../shared/phone';
 
@@ -8,8 +8,9 @@ export const LEAD_STATUSES = ['NEW', 'CONTACTED', 'QUALIFIED', 'QUOTED', 'WON', 
 /** A phone in E.164, kept in its one form (a trunk 0 typed after the calling code dropped): what a lead's contact claim compares. */
 export const E164Phone = v.pipe(v.string(), v.trim(), v.regex(E164, 'phone must be in E.164 format, e.g. +61412345678'), v.transform(canonicalE164));
 
+/** A network's name and the handle on it: text as every other field is, free of control characters and half characters. */
 const SocialsRecord = v.pipe(
-  v.record(v.pipe(v.string(), v.minLength(1, 'socials keys must not be empty'), v.maxLength(50)), v.pipe(v.string(), v.maxLength(500))),
+  v.record(NonEmptyString('socials keys', 50), OptionalText('socials values', 500)),
   v.check((socials) => Object.keys(socials).length <= 20, 'socials may have at most 20 entries'),
 );
 
