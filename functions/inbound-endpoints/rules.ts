@@ -12,8 +12,8 @@ import { InboundEndpoint, isCallPlatform, MAX_CALL_PLATFORM_BYTES, MAX_INBOUND_B
 import { platformCallInquiry, retellSignatureValid, vapiSecretValid } from './call-platforms';
 import { parseOrThrow } from '../../shared/validation';
 import { IngestInquiryBody } from '../inquiries/ingestion-schema';
-import { looksLikePhone, toE164 } from '../../shared/phone';
-import { organizationDialling } from '../leads/store';
+import { looksLikePhone } from '../../shared/phone';
+import { readPhone } from '../leads/rules';
 import { GATEWAY_RESPONSES } from '../../shared/http/gateway-responses';
 import { PREFLIGHT_HEADERS } from '../../shared/http/cors';
 import { newSigningSecret, signedHeaders } from '../../shared/webhooks/signature';
@@ -218,8 +218,7 @@ function fieldsOf(headers: Record<string, string>, body: string): Fields {
  * phone number leaves the lead without one.
  */
 async function phoneOf(organizationId: string, value: unknown): Promise<string | undefined> {
-  if (typeof value !== 'string' || !looksLikePhone(value)) return undefined;
-  return toE164(value, undefined) ?? toE164(value, await organizationDialling(organizationId));
+  return typeof value === 'string' && looksLikePhone(value) ? readPhone(organizationId, value) : undefined;
 }
 const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
 

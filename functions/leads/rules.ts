@@ -174,9 +174,17 @@ export async function listLeads(organizationId: string, query: ListLeadsQuery): 
   return leadsByNamePage(organizationId, q, filters, request);
 }
 
-/** A typed phone number as E.164: as it is with its country code, else read with the organization's country. */
+/**
+ * A typed phone number as E.164: as it is with its country code, else read with the organization's country (read only
+ * then); undefined when it reads as neither.
+ */
+export async function readPhone(organizationId: string, text: string): Promise<string | undefined> {
+  return toE164(text, undefined) ?? toE164(text, await organizationDialling(organizationId));
+}
+
+/** A typed phone number as E.164, as readPhone reads it; text that reads as no number answers 400 naming `path`. */
 export async function e164Of(organizationId: string, text: string, path: string): Promise<string> {
-  const phone = toE164(text, undefined) ?? toE164(text, await organizationDialling(organizationId));
+  const phone = await readPhone(organizationId, text);
   if (!phone) {
     throw new ValidationError([{ path, message: `${path} must be a phone number with its country code (+61412345678), or in the national form of the organization's country, read from its timezone` }]);
   }
