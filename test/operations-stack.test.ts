@@ -20,6 +20,24 @@ function synth(context: Record<string, unknown> = {}) {
 }
 
 const deployed = synth({ alarmEmail: 'oncall@example.com' });
+const domainContext = { domainName: 'api.example.com', certificateArn: 'arn:aws:acm:ap-southeast-2:123456789012:certificate/abc', hostedZoneId: 'Z123', hostedZoneName: 'example.com' };
+/**
+ * Every option the context takes, set away from its default in one synth: each test below reads its own option from
+ * it (a synth takes a second or two, and no option reads another's).
+ */
+const tuned = synth({
+  logLevel: 'DEBUG',
+  debugSampleRate: 0.5,
+  traceSampleRate: 0.01,
+  authorizerConcurrency: 250,
+  architecture: 'x86_64',
+  ...domainContext,
+  wafRatePerIp: 500,
+  stageRateLimit: 300,
+  stageBurstLimit: 600,
+  authorizerCacheTtl: 60,
+  tableName: 'sales-pipeline-staging',
+});
 /** One function per route, a PATCH alias sharing its PUT's, and the two authorizers. */
 const functionCount = routes.filter((route) => !route.aliasOf).length + 2;
 
@@ -34,8 +52,7 @@ describe('logs, metrics and traces', () => {
         POWERTOOLS_LOGGER_SAMPLE_RATE: '0.01',
       });
     }
-    const debug = synth({ logLevel: 'DEBUG', debugSampleRate: 0.5 });
-    for (const fn of Object.values(debug.resources('AWS::Lambda::Function'))) {
+    for (const fn of Object.values(tuned.resources('AWS::Lambda::Function'))) {
       expect(fn.Properties.LoggingConfig.ApplicationLogLevel).toBe('DEBUG');
       expect(fn.Properties.Environment.Variables.POWERTOOLS_LOGGER_SAMPLE_RATE).toBe('0.5');
     }
@@ -53,8 +70,7 @@ describe('logs, metrics and traces', () => {
     const restApiId = (stage[1] as Resource).Properties.RestApiId.Ref;
     expect(JSON.stringify(rule.ResourceARN)).toContain(restApiId);
     expect(JSON.stringify(rule.ResourceARN)).toContain('/stages/prod');
-    const sparse = synth({ traceSampleRate: 0.01 });
-    expect((Object.values(sparse.parent.findResources('AWS::XRay::SamplingRule'))[0] as Resource).Properties.SamplingRule.FixedRate).toBe(0.01);
+    expect((Object.values(tuned.parent.findResources('AWS::XRay::SamplingRule'))[0] as Resource).Properties.SamplingRule.FixedRate).toBe(0.01);
   });
 
   it('writes access logs with the fields that find a tenant’s request', () => {
@@ -119,7 +135,7 @@ describe('what pages', () => {
 
   it('emails the configured address when a paging alarm fires and when it recovers', () => {
     deployed.parent.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'oncall@example.com' });
-    expect(Object.keys(synth().parent.findResources('AWS::SNS::Subscription'))).toHaveLength(0);
+    expect(Object.keys(tuned.parent.findResources('AWS::SNS::Subscription'))).toHaveLength(0);
   });
 
   it('has a dashboard of the same signals, its alarm widget the paging alarms', () => {
@@ -202,7 +218,7 @@ describe('concurrency', () => {
   });
 
   it('takes another reservation, or none, by context, and refuses a value that is not a count', () => {
-    expect(reserved(synth({ authorizerConcurrency: 250 }))).toEqual({ AuthorizerFunction: 250 });
+    expect(reserved(tuned)).toEqual({ AuthorizerFunction: 250 });
     expect(reserved(synth({ authorizerConcurrency: 'none' }))).toEqual({});
     expect(() => synth({ authorizerConcurrency: 0 })).toThrow(/authorizerConcurrency must be a number from 1/);
     expect(() => synth({ authorizerConcurrency: 'lots' })).toThrow(/authorizerConcurrency must be a number/);
@@ -213,13 +229,12 @@ describe('architecture', () => {
   it('runs every function on arm64, or every one on x86_64 by context', () => {
     const architectures = (deployment: ReturnType<typeof synth>) => new Set(Object.values(deployment.resources('AWS::Lambda::Function')).map((fn) => String(fn.Properties.Architectures)));
     expect(architectures(deployed)).toEqual(new Set(['arm64']));
-    expect(architectures(synth({ architecture: 'x86_64' }))).toEqual(new Set(['x86_64']));
+    expect(architectures(tuned)).toEqual(new Set(['x86_64']));
     expect(() => synth({ architecture: 'sparc' })).toThrow(/architecture must be arm64 or x86_64/);
   });
 });
 
 describe('options by context', () => {
-  const domainContext = { domainName: 'api.example.com', certificateArn: 'arn:aws:acm:ap-southeast-2:123456789012:certificate/abc', hostedZoneId: 'Z123', hostedZoneName: 'example.com' };
   const only = (deployment: ReturnType<typeof synth>, type: string) => {
     const found = Object.entries(deployment.parent.findResources(type) as Record<string, Resource>);
     expect(found, type).toHaveLength(1);
@@ -229,32 +244,30 @@ describe('options by context', () => {
   const [stageId] = only(deployed, 'AWS::ApiGateway::Stage');
 
   it('adds a custom domain only when configured: the domain mapped to the API’s stage, and an alias record to the domain', () => {
-    const withDomain = synth(domainContext);
-    const [domainId, domain] = only(withDomain, 'AWS::ApiGateway::DomainName');
+    const [domainId, domain] = only(tuned, 'AWS::ApiGateway::DomainName');
     expect(domain.Properties).toMatchObject({ DomainName: 'api.example.com', SecurityPolicy: 'TLS_1_2', EndpointConfiguration: { Types: ['REGIONAL'] }, RegionalCertificateArn: domainContext.certificateArn });
-    const [, mapping] = only(withDomain, 'AWS::ApiGateway::BasePathMapping');
+    const [, mapping] = only(tuned, 'AWS::ApiGateway::BasePathMapping');
     expect(mapping.Properties).toEqual({ DomainName: { Ref: domainId }, RestApiId: { Ref: apiId }, Stage: { Ref: stageId } });
-    const [, record] = only(withDomain, 'AWS::Route53::RecordSet');
+    const [, record] = only(tuned, 'AWS::Route53::RecordSet');
     expect(record.Properties).toEqual({
       Name: 'api.example.com.',
       Type: 'A',
       HostedZoneId: 'Z123',
       AliasTarget: { DNSName: { 'Fn::GetAtt': [domainId, 'RegionalDomainName'] }, HostedZoneId: { 'Fn::GetAtt': [domainId, 'RegionalHostedZoneId'] } },
     });
-    withDomain.parent.hasOutput('CustomDomainUrl', { Value: 'https://api.example.com/' });
+    tuned.parent.hasOutput('CustomDomainUrl', { Value: 'https://api.example.com/' });
     deployed.parent.resourceCountIs('AWS::ApiGateway::DomainName', 0);
     expect(() => synth({ domainName: 'api.example.com' })).toThrow(/missing certificateArn, hostedZoneId, hostedZoneName/);
   });
 
   it('puts AWS WAF in front of the stage only when configured: the common rule set and a rate per IP, associated with the API’s stage', () => {
-    const withWaf = synth({ wafRatePerIp: 500 });
-    const [aclId, acl] = only(withWaf, 'AWS::WAFv2::WebACL');
+    const [aclId, acl] = only(tuned, 'AWS::WAFv2::WebACL');
     expect(acl.Properties).toMatchObject({ Scope: 'REGIONAL', DefaultAction: { Allow: {} } });
     expect(acl.Properties.Rules).toEqual([
       expect.objectContaining({ Priority: 0, OverrideAction: { None: {} }, Statement: { ManagedRuleGroupStatement: { VendorName: 'AWS', Name: 'AWSManagedRulesCommonRuleSet' } } }),
       expect.objectContaining({ Priority: 1, Action: { Block: {} }, Statement: { RateBasedStatement: { Limit: 500, AggregateKeyType: 'IP' } } }),
     ]);
-    const [, association] = only(withWaf, 'AWS::WAFv2::WebACLAssociation');
+    const [, association] = only(tuned, 'AWS::WAFv2::WebACLAssociation');
     expect(association.Properties.WebACLArn).toEqual({ 'Fn::GetAtt': [aclId, 'Arn'] });
     // The stage's ARN: arn:<partition>:apigateway:<region>::/restapis/<api>/stages/<stage>.
     const stageArn = JSON.stringify(association.Properties.ResourceArn);
@@ -266,13 +279,7 @@ describe('options by context', () => {
     expect(() => synth({ wafRatePerIp: 5 })).toThrow(/wafRatePerIp must be a number from 10/);
   });
 
-  it('synthesizes the custom domain and WAF together, each wired as alone', () => {
-    const both = synth({ ...domainContext, wafRatePerIp: 1000 });
-    for (const type of ['AWS::ApiGateway::DomainName', 'AWS::ApiGateway::BasePathMapping', 'AWS::Route53::RecordSet', 'AWS::WAFv2::WebACL', 'AWS::WAFv2::WebACLAssociation']) only(both, type);
-  });
-
   it('sets the stage throttle and the authorizer cache TTL', () => {
-    const tuned = synth({ stageRateLimit: 300, stageBurstLimit: 600, authorizerCacheTtl: 60 });
     tuned.parent.hasResourceProperties('AWS::ApiGateway::Stage', { MethodSettings: Match.arrayWith([Match.objectLike({ ThrottlingRateLimit: 300, ThrottlingBurstLimit: 600 })]) });
     tuned.parent.hasResourceProperties('AWS::ApiGateway::Authorizer', { AuthorizerResultTtlInSeconds: 60 });
     expect(() => synth({ authorizerCacheTtl: 'soon' })).toThrow(/authorizerCacheTtl must be a number/);
@@ -290,8 +297,7 @@ describe('sam local on the synthesized template', () => {
   it('gives functions the table name as a plain value, with no Fn::ImportValue anywhere', () => {
     for (const fn of Object.values(deployed.resources('AWS::Lambda::Function'))) expect(fn.Properties.Environment.Variables.TABLE_NAME).toBe('sales-pipeline');
     for (const template of deployed.templates) expect(JSON.stringify(template.toJSON())).not.toContain('Fn::ImportValue');
-    const named = synth({ tableName: 'sales-pipeline-staging' });
-    for (const fn of Object.values(named.resources('AWS::Lambda::Function'))) expect(fn.Properties.Environment.Variables.TABLE_NAME).toBe('sales-pipeline-staging');
+    for (const fn of Object.values(tuned.resources('AWS::Lambda::Function'))) expect(fn.Properties.Environment.Variables.TABLE_NAME).toBe('sales-pipeline-staging');
   });
 
   it('keeps each function’s resources in the nested stack of its tag, under CloudFormation’s 500', () => {
