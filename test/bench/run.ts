@@ -7,7 +7,7 @@ import { request as httpRequest } from 'node:http';
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { jsonClient } from '../stress/http';
 import { startStressStack } from '../stress/stack';
 import { measureColdStarts } from './cold-start';
@@ -45,7 +45,8 @@ const { localClient } = await import('../../infra/local/dynamodb-local');
 const { config } = await import('../../shared/config');
 const { dynamo } = await import('../../shared/dynamo');
 const { keys } = await import('../../shared/store/keys');
-const { leadKeys } = await import('../../functions/leads/entity');
+const { leadKeys, LEAD_CHANGES } = await import('../../functions/leads/entity');
+const { changeLogKey } = await import('../../shared/store/keys');
 const { bulkLoadCallInquiries } = await import('./bulk-load');
 const bare = DynamoDBDocumentClient.from(localClient(stack.endpoint));
 const TableName = config.tableName;
@@ -55,6 +56,7 @@ try {
   progress('round trips: one request per route');
   const tourOrg = await stack.newOrganization('Bench tour');
   const visits = await tourRoutes(jsonClient(stack.url, tourOrg.apiKey));
+  const statusChangeFloor = await twoIndexMoveFloor(tourOrg.organizationId);
 
   // 2. Handler overhead, in process and through the local server.
   progress('handler overhead: warm handlers in process against the bare SDK calls they need');
@@ -212,7 +214,7 @@ try {
   // 6. Cold starts (no stack needed, but it is cheap to keep).
   const coldStarts = await measureColdStarts({ rounds: Number(process.env.BENCH_IMPORT_ROUNDS ?? 5), progress });
 
-  const ratios = collectRatios({ visits, overhead, http, served, serverCpuMsPerCall, bareServed, npmStart: npmStartFigures, scale, depth, coldStarts, wire });
+  const ratios = collectRatios({ visits, overhead, http, served, serverCpuMsPerCall, bareServed, npmStart: npmStartFigures, scale, depth, coldStarts, wire }, statusChangeFloor);
   const minutes = (performance.now() - started) / 60_000;
   writeFileSync(new URL('../../docs/performance.md', import.meta.url), renderReport({ visits, overhead, http, served, serverCpuMsPerCall, bareServed, npmStart: npmStartFigures, capacity, scale, depth, coldStarts, wire, ratios, loadSeconds, scaleItems: SCALE_ITEMS, minutes }));
   writeFileSync(new URL('../../docs/performance.svg', import.meta.url), renderChart(ratios));
@@ -405,19 +407,64 @@ async function firstLoadBytes(baseUrl: string): Promise<{ path: string; bytes: n
   return loads.map(({ path, bytes, encoding }) => ({ path, bytes, encoding }));
 }
 
+/** Write units as DynamoDB Local reports them (ReturnConsumedCapacity INDEXES): the table's and each index's. */
+interface WriteUnits {
+  total: number;
+  table: number;
+  indexes: Record<string, number>;
+}
+
+/**
+ * The least a status change can cost while the status list and the change log are two index entries: bare, a lead-sized
+ * item moved in both (a new status and a new updatedAt) in one transaction with one counter, as a status change moves
+ * its lead with its counters.
+ */
+async function twoIndexMoveFloor(organizationId: string): Promise<WriteUnits> {
+  const lead = { id: 'lead_bench_floor', status: 'NEW', companyId: null };
+  const key = leadKeys.lead(organizationId, lead.id);
+  const padding = 'x'.repeat(600);
+  await bare.send(new PutCommand({ TableName, Item: { ...key, ...leadKeys.leadIndexes(organizationId, lead), ...changeLogKey(organizationId, LEAD_CHANGES), updatedAt: new Date().toISOString(), padding } }));
+  const moved = leadKeys.leadIndexes(organizationId, { ...lead, status: 'CONTACTED' });
+  const { ConsumedCapacity } = await bare.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        { Update: { TableName, Key: key, UpdateExpression: 'SET gsi2pk = :status, updatedAt = :now', ExpressionAttributeValues: { ':status': moved.gsi2pk, ':now': new Date(Date.now() + 1).toISOString() } } },
+        { Update: { TableName, Key: keys.counter(organizationId, 'BENCH_FLOOR'), UpdateExpression: 'ADD #count :one', ExpressionAttributeNames: { '#count': 'count' }, ExpressionAttributeValues: { ':one': 1 } } },
+      ],
+      ReturnConsumedCapacity: 'INDEXES',
+    }),
+  );
+  await bare.send(new TransactWriteCommand({ TransactItems: [{ Delete: { TableName, Key: key } }, { Delete: { TableName, Key: keys.counter(organizationId, 'BENCH_FLOOR') } }] }));
+  const units = ConsumedCapacity?.[0];
+  return {
+    total: units?.CapacityUnits ?? 0,
+    table: units?.Table?.CapacityUnits ?? 0,
+    indexes: Object.fromEntries(Object.entries(units?.GlobalSecondaryIndexes ?? {}).map(([index, capacity]) => [index, capacity.CapacityUnits ?? 0]).sort()),
+  };
+}
+
 /**
  * The write units of the tour's lead create (a company, an email and a phone), a status change, and a web form inquiry
  * for a known lead, as DynamoDB Local counts them (docs/capacity.md works out DynamoDB's own, item by item).
  */
-function writeUnitRatios(visits: RouteVisit[]): Ratio[] {
+function writeUnitRatios(visits: RouteVisit[], floor: WriteUnits): Ratio[] {
   const writeUnits = (key: string) => visits.find((visit) => `${visit.route.method} ${visit.route.path}` === key)!.calls.reduce((total, call) => total + call.writeUnits, 0);
   const target = (name: string, value: number, limit: number, why?: string): Ratio => ({ name, value, target: limit, better: 'lower', met: value <= limit, why });
   return [
     target('Write units of POST /v1/leads (a company, an email, a phone)', writeUnits('POST /v1/leads'), 12),
     target('Write units of POST /v1/inquiries (a web form, a known lead)', writeUnits('POST /v1/inquiries'), 16),
     target('Write units of PATCH /v1/leads/{id} (a status change)', writeUnits('PATCH /v1/leads/{leadId}'), 10,
-      'A status change moves the lead in two indexes, the status list and the change log (sorted by updatedAt, which every write moves): a delete and a put in each, 8 units at the doubled rate DynamoDB Local counts, with the rewrite of its company-list copy and the transaction’s own items (the lead, two status counters, its name items, which carry the status, and its STATUS_CHANGED activity). docs/decisions/store.md, "What a write costs".'),
+      `A status change moves the lead in two indexes, the status list (sorted by id) and the change log (sorted by updatedAt, which every write moves). The same moves bare, in this run: a transaction that moves one item in both and writes one counter costs ${floor.total} units (table ${floor.table}, ${Object.entries(floor.indexes).map(([index, units]) => `${index} ${units}`).join(', ')}), before the lead's company-list copy is rewritten (2 more); no transaction that keeps the two lists apart costs 10. The transaction's other items (two status counters, the name items, which carry the status, and the STATUS_CHANGED activity) add nothing to the table's units as DynamoDB Local counts them. docs/decisions/store.md, "What a write costs".`),
   ];
+}
+
+/**
+ * Milliseconds of import per KB of bundle: the median of the slopes between every two bundles (Theil–Sen), which one
+ * stalled import or one bundle unlike the rest (the reference page's, without the AWS SDK) does not move.
+ */
+function importMsPerKilobyte(bundles: { bytes: number; importMs: number }[]): number {
+  const slopes = bundles.flatMap((a, i) => bundles.slice(i + 1).flatMap((b) => (Math.abs(b.bytes - a.bytes) < 4096 ? [] : [((b.importMs - a.importMs) / (b.bytes - a.bytes)) * 1024])));
+  return median(slopes);
 }
 
 /** Why a request from outside against npm start took more than twice its bare calls, from the same run's medians. */
@@ -425,7 +472,7 @@ function servedFromOutside(comparison: Comparison, what: string): string {
   return `Served in ${comparison.measured.toFixed(2)} ms against ${comparison.baseline.toFixed(2)} ms bare: ${what} crosses two more processes than the bare calls (the client to npm start, npm start to DynamoDB Local and back), on two cores that all three share; the medians move by a tenth or two of the ratio from run to run on this machine.`;
 }
 
-function collectRatios(f: Pick<BenchFigures, 'visits' | 'overhead' | 'http' | 'served' | 'serverCpuMsPerCall' | 'bareServed' | 'npmStart' | 'scale' | 'depth' | 'coldStarts' | 'wire'>): Ratio[] {
+function collectRatios(f: Pick<BenchFigures, 'visits' | 'overhead' | 'http' | 'served' | 'serverCpuMsPerCall' | 'bareServed' | 'npmStart' | 'scale' | 'depth' | 'coldStarts' | 'wire'>, statusChangeFloor: WriteUnits): Ratio[] {
   const at = (name: string, value: number, target: number, better: 'lower' | 'higher' = 'lower', why?: string): Ratio => ({ name, value, target, better, met: better === 'lower' ? value <= target : value >= target, why });
   const ms = (value: number) => `${value.toFixed(2)} ms`;
   const handlerWork = (c: Comparison) =>
@@ -435,6 +482,14 @@ function collectRatios(f: Pick<BenchFigures, 'visits' | 'overhead' | 'http' | 's
   const medianImport = median(f.coldStarts.functions.map((fn) => fn.ratio));
   // Each bundle against its budget (test/support/bundles.ts).
   const largest = Math.max(...f.coldStarts.functions.map((fn) => fn.bytes / bundleBudget(fn.handler)));
+  // What a KB of bundle costs at import in this run, and so what a target leaves a bundle over the bare client's.
+  const bundles = [{ bytes: f.coldStarts.baseline.bytes, importMs: f.coldStarts.baseline.importMs }, f.coldStarts.floor, f.coldStarts.floorWithoutPowertools, ...f.coldStarts.functions];
+  const msPerKb = importMsPerKilobyte(bundles);
+  const kbAllowed = (target: number) => ((target - 1) * f.coldStarts.baseline.importMs) / msPerKb;
+  const kbOver = (bytes: number) => (bytes - f.coldStarts.baseline.bytes) / 1024;
+  const kb = (value: number) => `${Math.round(value)} KB`;
+  const bytesBound = (target: number) =>
+    `Import time follows a bundle's size: across this run's bundles each KB past the bare client's ${kb(f.coldStarts.baseline.bytes / 1024)} added ${msPerKb.toFixed(3)} ms (the median slope between any two bundles), so ${target}× leaves about ${kb(kbAllowed(target))} over it.`;
   const page1 = f.depth.find((d) => d.page === 1)!;
   const page100 = f.depth.find((d) => d.page === 100)!;
   const perSkippedKey = ((page100.byPage.measured - page1.byPage.measured) / 9_900) * 1000;
@@ -461,11 +516,11 @@ function collectRatios(f: Pick<BenchFigures, 'visits' | 'overhead' | 'http' | 's
     ...(page100.cursorOverBare === undefined ? [] : [at('Page 100 by cursor over HTTP ÷ the bare Query from its position', page100.cursorOverBare, 2)]),
     at('npm start until it answers (s) ÷ 8 s', f.npmStart.startSeconds / 8, 1, 'lower',
       `npm start answered after ${f.npmStart.startSeconds.toFixed(1)} s: DynamoDB Local's JVM starting, the table made and the demo organization seeded, on the two cores the bench's own DynamoDB Local shares.`),
-    ...writeUnitRatios(f.visits),
+    ...writeUnitRatios(f.visits, statusChangeFloor),
     at('Handler factory import ÷ bare document client', f.coldStarts.floor.ratio, 1.15, 'lower',
-      `The factory around a handler that does nothing imports in ${ms(f.coldStarts.floor.importMs)}: middy, valibot, the route's schemas, the audit writer and Powertools. The same floor with Powertools taken out imports at ${f.coldStarts.floorWithoutPowertools.ratio.toFixed(2)}× (section 5): Powertools Logger and Metrics are ${(f.coldStarts.floor.ratio - f.coldStarts.floorWithoutPowertools.ratio).toFixed(2)}× of the bare client by themselves (their constructors open stdout and stderr and build their stores), and the design keeps them (docs/decisions/performance.md, "Cold starts").`),
+      `The factory around a handler that does nothing imports in ${ms(f.coldStarts.floor.importMs)}: middy, valibot, the route's schemas, the audit writer and Powertools. The same floor with Powertools taken out imports at ${f.coldStarts.floorWithoutPowertools.ratio.toFixed(2)}× (section 5): Powertools Logger and Metrics are ${(f.coldStarts.floor.ratio - f.coldStarts.floorWithoutPowertools.ratio).toFixed(2)}× of the bare client by themselves (their constructors open stdout and stderr and build their stores), and the design keeps them (docs/decisions/performance.md, "Cold starts"). ${bytesBound(1.15)} The floor carries ${kb(kbOver(f.coldStarts.floor.bytes))} over it, ${kb((f.coldStarts.floor.bytes - f.coldStarts.floorWithoutPowertools.bytes) / 1024)} of them Powertools.`),
     at('Slowest function import ÷ bare document client', worstImport, 1.4, 'lower',
-      `The slowest, ${slowest.handler}, imports in ${ms(slowest.importMs)}, over the factory's ${f.coldStarts.floor.ratio.toFixed(2)}× and the median function's ${medianImport.toFixed(2)}×. Every function carries that floor and its own code: the stream consumer the SQS client it queues deliveries with and the event, audit and webhook stores, off every request's path (a resource's event and audit mappings load with its first record); the MCP function, without the AWS SDK, the protocol SDK, whose server and transport alone import at ${f.coldStarts.mcpSdk.ratio.toFixed(2)}× the bare client (${ms(f.coldStarts.mcpSdk.importMs)}: the protocol's zod schemas are built at import). A ceiling of 1.4× leaves a function ${(1.4 - f.coldStarts.floor.ratio).toFixed(2)}× over the floor (section 5; docs/decisions/performance.md, "Cold starts").`),
+      `The slowest, ${slowest.handler}, imports in ${ms(slowest.importMs)}, over the factory's ${f.coldStarts.floor.ratio.toFixed(2)}× and the median function's ${medianImport.toFixed(2)}×. Every function carries that floor and its own code: the stream consumer the SQS client it queues deliveries with and the event, audit and webhook stores, off every request's path (a resource's event and audit mappings load with its first record); the MCP function, without the AWS SDK, the protocol SDK, whose server and transport alone import at ${f.coldStarts.mcpSdk.ratio.toFixed(2)}× the bare client (${ms(f.coldStarts.mcpSdk.importMs)}: the protocol's zod schemas are built at import). A ceiling of 1.4× leaves a function ${(1.4 - f.coldStarts.floor.ratio).toFixed(2)}× over the floor (section 5; docs/decisions/performance.md, "Cold starts"). ${bytesBound(1.4)} The slowest carries ${kb(kbOver(slowest.bytes))} over it, the median function ${kb(median(f.coldStarts.functions.map((fn) => kbOver(fn.bytes))))}.`),
     at(`Largest bundle ÷ its budget (${MAX_BUNDLE_BYTES / 1024} KB)`, largest, 1),
     at('/docs first load (MB) ÷ 1.5 MB', f.wire.reduce((sum, w) => sum + w.bytes, 0) / 1024 / 1024 / 1.5, 1),
   ];
