@@ -14,12 +14,14 @@ export const MAX_PERIODS_A_DAY = 6;
 export const MAX_CLOSED_DATES = 366;
 
 const CLOCK = /^(?:[01]\d|2[0-3]):[0-5]\d$/;
+/** A close may also be 24:00, the end of the day; anchored as a whole, so nothing may follow the minutes. */
+const CLOSING_CLOCK = new RegExp(`^(?:${CLOCK.source.slice(1, -1)}|24:00)$`);
 const minutesOf = (clock: string) => Number(clock.slice(0, 2)) * 60 + Number(clock.slice(3, 5));
 
 const Clock = (name: string, { endOfDay = false } = {}) =>
   v.pipe(
     v.string(`${name} must be a time HH:MM`),
-    v.regex(endOfDay ? new RegExp(`${CLOCK.source.slice(0, -1)}|^24:00$`) : CLOCK, `${name} must be a time HH:MM${endOfDay ? ' (24:00 for the end of the day)' : ''}`),
+    v.regex(endOfDay ? CLOSING_CLOCK : CLOCK, `${name} must be a time HH:MM${endOfDay ? ' (24:00 for the end of the day)' : ''}`),
   );
 
 export const Period = v.pipe(
@@ -158,7 +160,8 @@ const LOOKAHEAD_DAYS = MAX_CLOSED_DATES + 14;
 export function openingState(schedule: Schedule, atMs: number): { isOpenNow: boolean; closesAt: string | null; nextOpenAt: string | null } {
   let current: { opensAt: number; closesAt: number } | undefined;
   // From the day before: a period of yesterday may still be open (a night shift ends at 24:00 into today).
-  for (const opening of openings(schedule, atMs - 86_400_000, LOOKAHEAD_DAYS + 1)) {
+  const fromMs = atMs - 86_400_000;
+  for (const opening of openings(schedule, fromMs, LOOKAHEAD_DAYS + 1)) {
     if (current && opening.opensAt <= current.closesAt) {
       current.closesAt = Math.max(current.closesAt, opening.closesAt);
       continue;
@@ -167,8 +170,13 @@ export function openingState(schedule: Schedule, atMs: number): { isOpenNow: boo
     if (opening.opensAt <= atMs && atMs < opening.closesAt) current = { ...opening };
     else if (opening.opensAt > atMs) return { isOpenNow: false, closesAt: null, nextOpenAt: new Date(opening.opensAt).toISOString() };
   }
-  // Open through the whole lookahead (every day 00:00–24:00): no closing to name.
-  return { isOpenNow: current !== undefined, closesAt: null, nextOpenAt: null };
+  if (!current) return { isOpenNow: false, closesAt: null, nextOpenAt: null };
+  // The last opening of the lookahead closes before its end (a business closed for the season after today): that is
+  // its closing. Only an opening that runs to the end of the lookahead (every day 00:00–24:00) has none to name.
+  let dayAfter = wallClockAt(schedule.timezone, fromMs).date;
+  for (let i = 0; i < LOOKAHEAD_DAYS + 1; i++) dayAfter = nextDate(dayAfter);
+  const horizon = instantOf(schedule.timezone, dayAfter, 0);
+  return { isOpenNow: true, closesAt: current.closesAt < horizon ? new Date(current.closesAt).toISOString() : null, nextOpenAt: null };
 }
 
 /** A span of time as instants in milliseconds: from `start`, up to but not including `end`. */

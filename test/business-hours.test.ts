@@ -32,6 +32,17 @@ describe('PATCH /v1/organization with businessHours and closedDates', () => {
     expect(closed.body.organization).toMatchObject({ isOpenNow: false, closesAt: null, nextOpenAt: `${utcDate(2)}T00:00:00.000Z` });
   });
 
+  it('names the closing of its last opening when nothing opens after it, as a business closed for the season', async () => {
+    const { client } = await api.organization();
+    const weekdayOf = (offsetDays: number) => ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'][new Date(`${utcDate(offsetDays)}T00:00:00Z`).getUTCDay()]!;
+    // Open all of today and tomorrow (UTC), and closed on those weekdays from then on, for longer than the lookahead.
+    const allDay = [{ open: '00:00', close: '24:00' }];
+    const closedDates = Array.from({ length: 400 }, (_, i) => i + 2).filter((days) => days % 7 === 0 || days % 7 === 1).map(utcDate);
+    const res = await client.patch('/v1/organization', { timezone: 'UTC', businessHours: { [weekdayOf(0)]: allDay, [weekdayOf(1)]: allDay }, closedDates });
+    expect(res.status).toBe(200);
+    expect(res.body.organization).toMatchObject({ isOpenNow: true, closesAt: `${utcDate(2)}T00:00:00.000Z`, nextOpenAt: null });
+  });
+
   it('is closed with nothing to open when every day is left out, and unknown again once cleared with null', async () => {
     const { client } = await api.organization();
     expect((await client.patch('/v1/organization', { businessHours: {} })).body.organization).toMatchObject({ isOpenNow: false, nextOpenAt: null });
@@ -41,6 +52,10 @@ describe('PATCH /v1/organization with businessHours and closedDates', () => {
   it.each([
     [{ businessHours: { monday: [{ open: '07:00', close: '25:00' }] } }, 'businessHours.monday.0.close'],
     [{ businessHours: { monday: [{ open: '7:00', close: '17:00' }] } }, 'businessHours.monday.0.open'],
+    // A close is HH:MM or 24:00 and nothing more: the schedule reads its first five characters.
+    [{ businessHours: { monday: [{ open: '07:00', close: '17:00:00' }] } }, 'businessHours.monday.0.close'],
+    [{ businessHours: { monday: [{ open: '01:00', close: '05:00 PM' }] } }, 'businessHours.monday.0.close'],
+    [{ businessHours: { monday: [{ open: '01:00', close: '24:000' }] } }, 'businessHours.monday.0.close'],
     [{ businessHours: { monday: [{ open: '17:00', close: '07:00' }] } }, 'businessHours.monday.0.close'],
     [{ businessHours: { monday: [{ open: '09:00', close: '09:00' }] } }, 'businessHours.monday.0.close'],
     [{ businessHours: { monday: [{ open: '07:00', close: '12:00' }, { open: '11:59', close: '17:00' }] } }, 'businessHours.monday'],
@@ -81,6 +96,8 @@ describe('PATCH /v1/organization/members/{memberId} with workingHours', () => {
     const bad = await client.patch(`/v1/organization/members/${member.id}`, { workingHours: { sunday: [{ open: '15:00', close: '09:00' }] } });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details.map((detail: { path: string }) => detail.path)).toContain('workingHours.sunday.0.close');
+    const trailing = await client.patch(`/v1/organization/members/${member.id}`, { workingHours: { sunday: [{ open: '09:00', close: '15:00pm' }] } });
+    expect([trailing.status, trailing.body.error.details.map((detail: { path: string }) => detail.path)]).toEqual([400, ['workingHours.sunday.0.close']]);
   });
 
   it('refuses workingHours: [] with 400 naming it, keeping the hours the member had', async () => {
