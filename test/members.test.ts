@@ -4,6 +4,8 @@ import { config } from '../shared/config';
 import { dynamo } from '../shared/dynamo';
 import { memberKeys } from '../functions/organization/member-entity';
 import { createMember, inviteMember } from '../functions/organization/member-rules';
+import { getMember, writeMemberChanges } from '../functions/organization/member-store';
+import { StaleWrite } from '../shared/store/versioned';
 import { useTestApi } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
 import { ISO_MS } from './support/fixtures';
@@ -416,6 +418,32 @@ describe('DELETE /v1/organization/members/{memberId}', () => {
     expect(statuses.sort()).toEqual([200, 409]);
     const roles = (await client.get('/v1/organization/members')).body.members.map((member: { role: string }) => member.role);
     expect(roles.filter((role: string) => role === 'ADMIN')).toHaveLength(1);
+  });
+
+  it('writes a role change only over the role it checked: a MEMBER promoted meanwhile is read again, as an ADMIN', async () => {
+    const { client, organizationId } = await api.organization();
+    const admin = (await client.post('/v1/organization/members', { ...person(1), role: 'ADMIN' })).body.member;
+    const promoted = (await client.post('/v1/organization/members', { ...person(2), role: 'MEMBER' })).body.member;
+    // A PATCH of the second member read it as a MEMBER, so it checked no ADMIN is left behind ...
+    const readAsMember = (await getMember(organizationId, promoted.id))!;
+    // ... then it was made ADMIN, and the first ADMIN stepped down, leaving it the last one.
+    expect((await client.patch(`/v1/organization/members/${promoted.id}`, { role: 'ADMIN' })).status).toBe(200);
+    expect((await client.patch(`/v1/organization/members/${admin.id}`, { role: 'MEMBER' })).status).toBe(200);
+    await expect(writeMemberChanges(organizationId, readAsMember, { role: 'MANAGER' })).rejects.toBeInstanceOf(StaleWrite);
+    expect((await client.get(`/v1/organization/members/${promoted.id}`)).body.member.role).toBe('ADMIN');
+    // Read again, it is the last ADMIN.
+    const again = await client.patch(`/v1/organization/members/${promoted.id}`, { role: 'MANAGER' });
+    expect([again.status, again.body.error?.code]).toEqual([409, 'LAST_ADMIN']);
+  });
+
+  it('answers the member as written: a change read before another PATCH is read again, not answered with the old fields', async () => {
+    const { client, organizationId } = await api.organization();
+    const member = (await client.post('/v1/organization/members', person(1))).body.member;
+    const readBefore = (await getMember(organizationId, member.id))!;
+    expect((await client.patch(`/v1/organization/members/${member.id}`, { position: 'Director' })).status).toBe(200);
+    await expect(writeMemberChanges(organizationId, readBefore, { responsibility: 'Quotes' })).rejects.toBeInstanceOf(StaleWrite);
+    const res = await client.patch(`/v1/organization/members/${member.id}`, { responsibility: 'Quotes' });
+    expect(res.body.member).toMatchObject({ position: 'Director', responsibility: 'Quotes' });
   });
 
   it('keeps one ADMIN when the last two are removed at the same time', async () => {

@@ -66,15 +66,18 @@ function stillRole(organizationId: string, id: number, role: string): TransactWr
 }
 
 /**
- * The member's fields, and its user's disabled flag (what the SMS sender check reads), in one transaction; with
- * `keptAdmin`, on condition that member is still an ADMIN (an ADMIN giving up the role leaves another).
+ * The member's fields, and its user's disabled flag (what the SMS sender check reads), in one transaction, on condition
+ * that the member is still as read (its role, which the last-ADMIN rule was checked against, and its updatedAt, so the
+ * answer is the member as written): a member changed or removed meanwhile is read again (StaleWrite). With `keptAdmin`,
+ * also on condition that that member is still an ADMIN (an ADMIN giving up the role leaves another).
  */
 export async function writeMemberChanges(organizationId: string, member: Member, changes: MemberChanges, keptAdmin?: Member): Promise<string> {
   // updatedAt moves the member in its change log (gsi6 sorts by it) and is the time its member.updated event occurred.
   const updatedAt = now();
+  const asRead = { expression: '#role = :readRole AND #updatedAt = :readAt', names: { '#role': 'role', '#updatedAt': 'updatedAt' }, values: { ':readRole': member.role, ':readAt': member.updatedAt } };
   await transact([
     ...(keptAdmin ? [stillRole(organizationId, keptAdmin.id, 'ADMIN')] : []),
-    setFields(memberKeys.member(organizationId, member.id), { ...changes, updatedAt }, { onConditionFailed: memberNotFound }),
+    setFields(memberKeys.member(organizationId, member.id), { ...changes, updatedAt }, { condition: asRead, onConditionFailed: () => new StaleWrite() }),
     ...(changes.isDisabled === undefined ? [] : [setFields(memberKeys.user(organizationId, member.user.id), { isDisabled: changes.isDisabled }, { onConditionFailed: memberNotFound })]),
   ]);
   return updatedAt;
