@@ -50,6 +50,9 @@ export class ConflictError extends ApiError {
   }
 }
 
+/** A write that lost its race to other requests as often as it is retried: nothing was written, and a retry may pass. */
+export const changedMeanwhile = () => new ConflictError('The record was changed by another request at the same time; try again');
+
 /** DynamoDB's 400 KB item limit: only oversized input reaches it, so it is the caller's to fix. */
 export class ItemTooLargeError extends BadRequestError {
   constructor() {

@@ -5,7 +5,7 @@ import { PREFLIGHT_HEADERS } from '../http/cors';
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '../http/gateway-responses';
 import { errorEnvelope } from '../http/envelope';
 import { keyReused } from '../http/idempotency';
-import { authorizerOf, isIdempotent, type OutgoingWebhook, type ResponseDoc, type RouteDefinition } from '../routes/route';
+import { authorizerOf, isIdempotent, writesRecords, type OutgoingWebhook, type ResponseDoc, type RouteDefinition } from '../routes/route';
 import type { OpenApiDocument } from './schemas';
 import { badRequestExample, notFoundExample, type ErrorExample } from './error-examples';
 import { convert, convertComponents, type JsonSchema } from './json-schema';
@@ -59,7 +59,7 @@ const SHARED_ERRORS: Record<number, { name: string; description: string; example
   },
   409: {
     name: 'Conflict',
-    description: 'A conflict with the organization’s records (a name or label already used, an attendee already booked), or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS).',
+    description: 'A conflict with the organization’s records (a name or label already used, an attendee already booked), the record changed by other requests at the same time as often as the write was retried (CONFLICT: nothing was written, try again), or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS).',
   },
   413: {
     name: 'RequestTooLarge',
@@ -161,7 +161,8 @@ function statusesOf(route: RouteDefinition): number[] {
   if (route.auth !== 'none') statuses.add(401);
   // A key whose scope does not allow the method is refused by the gateway (every scope may GET).
   if (route.auth !== 'none' && someScopeRefuses(route.method, route.path)) statuses.add(403);
-  if (honoursIdempotencyKey(route)) statuses.add(409);
+  // A write that meets other requests' writes of the same records as often as it retries answers 409 CONFLICT.
+  if (honoursIdempotencyKey(route) || writesRecords(route)) statuses.add(409);
   if (route.request.body || route.requestBodies) statuses.add(413);
   // Every authorizer can fail to read its store; every integration can outlive the gateway's timeout.
   if (authorizerOf(route)) statuses.add(503);

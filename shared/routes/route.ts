@@ -231,6 +231,11 @@ export function grantedActions(route: Pick<RouteDefinition, 'method' | 'dynamodb
   return [...new Set([...route.dynamodb, ...(answersIdempotently(route) ? IDEMPOTENCY_ACTIONS : [])])].sort();
 }
 
+const WRITE_ACTIONS: readonly DynamoAction[] = ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'];
+
+/** Whether the route writes records of its own (an idempotency record aside): such a write can lose a race and answer 409. */
+export const writesRecords = (route: Pick<RouteDefinition, 'dynamodb'>): boolean => route.dynamodb.some((action) => WRITE_ACTIONS.includes(action));
+
 /** `updateProduct` → `patchProduct`: the PATCH alias's operationId. */
 const patchOperationId = (operationId: string) => (operationId.startsWith('update') ? `patch${operationId.slice('update'.length)}` : `${operationId}ViaPatch`);
 

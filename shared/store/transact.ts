@@ -1,6 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
+import { changedMeanwhile } from '../errors';
 import { dynamo } from '../dynamo';
 import type { Key } from './keys';
 import { backoff, MAX_RETRIES } from './retry';
@@ -39,7 +40,7 @@ function describe(item: TransactItem): string {
 /**
  * DynamoDB cancels a transaction that touches an item another transaction is writing (every create
  * moves its collection's counter, so concurrent creates meet there). The SDK does not retry that;
- * nothing was written, so trying again is safe.
+ * nothing was written, so trying again is safe, and after MAX_RETRIES the caller is told to (409 CONFLICT).
  */
 function isConflictOnly(error: TransactionCanceledException): boolean {
   const codes = (error.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
@@ -64,7 +65,9 @@ export async function transact(writes: TransactWrite[]): Promise<void> {
         if (!(error instanceof TransactionCanceledException)) throw error;
         const failed = conditionError(writes, error);
         if (failed) throw failed;
-        if (!isConflictOnly(error) || attempt > MAX_RETRIES) throw error;
+        if (!isConflictOnly(error)) throw error;
+        // Still meeting other transactions after every retry: the caller's to try again (409), not a fault (500).
+        if (attempt > MAX_RETRIES) throw changedMeanwhile();
         return true;
       },
     );

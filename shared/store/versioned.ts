@@ -1,7 +1,7 @@
 import { config } from '../config';
 import type { Key } from './keys';
 import type { Versioned } from './versioned-record';
-import { ConflictError } from '../errors';
+import { changedMeanwhile } from '../errors';
 import { backoff } from './retry';
 import { insertIfAbsent, transact, writeAlone, type TransactWrite } from './transact';
 
@@ -10,8 +10,6 @@ export class StaleWrite extends Error {}
 
 /** A lost race is read again and redone this many times, after a jittered backoff, before the caller is told to retry. */
 export const MAX_STALE_ATTEMPTS = 8;
-
-const changedMeanwhile = () => new ConflictError('The record was changed by another request at the same time; try again');
 
 /**
  * Runs `attempt` (which reads, then writes on condition of what it read) until it succeeds. A StaleWrite
