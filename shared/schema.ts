@@ -95,7 +95,7 @@ export const UpdatedSince = v.pipe(
   v.string(),
   v.isoTimestamp(),
   v.description(
-    'Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`. Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events and webhook delivery attempts never change: for them it is their occurredAt / attemptedAt. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries).',
+    'Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that none can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events and webhook delivery attempts never change: for them it is their occurredAt / attemptedAt, answered as soon as they are written, which can be a moment out of order, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries).',
   ),
 );
 

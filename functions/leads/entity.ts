@@ -41,7 +41,13 @@ export const leadKeys = {
   activity: (o: string, leadId: string, { id, updatedAt }: Pick<LeadActivity, 'id' | 'updatedAt'>): Key => ({ pk: `${org(o)}#LEAD#${leadId}`, sk: `ACTIVITY#${updatedAt}#${pad(id)}` }),
   activities: (o: string, leadId: string): Collection => ({ pk: `${org(o)}#LEAD#${leadId}`, skPrefix: 'ACTIVITY#' }),
   /** A lead's activities recorded at or after a time, oldest first: their sync, as activities never change. */
-  activitiesSince: (o: string, leadId: string, updatedSince: string) => ({ pk: `${org(o)}#LEAD#${leadId}`, skBetween: [`ACTIVITY#${updatedSince}`, 'ACTIVITY#~'] as [string, string], ascending: true }),
+  // Up to the activities recorded at `until` (an activity's key is its time, then `#` and its id, which sort before `~`).
+  activitiesSince: (o: string, leadId: string, updatedSince: string, until = '~') => ({
+    pk: `${org(o)}#LEAD#${leadId}`,
+    skBetween: [`ACTIVITY#${updatedSince}`, `ACTIVITY#${until}~`] as [string, string],
+    openEnd: 'ACTIVITY#~',
+    ascending: true,
+  }),
   /**
    * A phone that replied STOP: no SMS goes to it, whichever lead holds it, until it replies START. Written with the
    * lead's phone (`smsOptOutWrite` in ./store), which the SMS resource calls for a STOP or START.

@@ -398,7 +398,7 @@ export async function organizationDialling(organizationId: string): Promise<Dial
 export async function listActivitiesPage(organizationId: string, leadId: string, request: PageRequest): Promise<Page<LeadActivity>> {
   const { page, limit } = request;
   const counter = leadCounterNames.activities(leadId);
-  const log = { partition: (updatedSince: string) => leadKeys.activitiesSince(organizationId, leadId, updatedSince), ownerCounter: { organizationId, name: counter } };
+  const log = { partition: (updatedSince: string, until: string) => leadKeys.activitiesSince(organizationId, leadId, updatedSince, until), ownerCounter: { organizationId, name: counter } };
   const { items, totalCount, nextCursor } = await listOrChanges(request, log, (at) => countedPage(leadKeys.activities(organizationId, leadId), organizationId, counter, at));
   if (totalCount === undefined) throw leadNotFound();
   return { items: items.map(fromActivityItem), totalCount, page, limit, nextCursor };

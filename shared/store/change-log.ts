@@ -2,6 +2,7 @@ import { ValidationError } from '../errors';
 import type { PageRequest } from '../pagination';
 import { keys } from './keys';
 import { readCounter } from './counters';
+import { decodeCursor } from './cursors';
 import { cursorAfter, rangePage, type PageSource } from './query-page';
 
 /**
@@ -12,15 +13,34 @@ import { cursorAfter, rangePage, type PageSource } from './query-page';
  */
 export { changeLogKey } from './keys';
 
-/** Far past any timestamp: the upper end of a change log's range. */
+/** Far past any timestamp: the upper end of a change log's range, as a cursor is bound to it. */
 const END = '~';
+
+/**
+ * How old a change must be before sync answers it, in seconds (SYNC_SETTLE_SECONDS; 20 unless set). `updatedAt` is
+ * stamped before its write commits, a transaction that meets another is retried with the same stamp, and the changes
+ * index follows the table a moment later: a change stamped before another can become visible after it. A cursor moves
+ * past every change it answered, so a change answered before its elders were all visible could leave one behind it
+ * for good. Answering only changes older than the longest a write can take to show (a function's 15 s timeout and the
+ * index's lag) leaves none behind. Local servers settle 2 s: DynamoDB Local's indexes follow at once.
+ */
+export const SYNC_SETTLE_MS = settleMs(process.env.SYNC_SETTLE_SECONDS ?? '20');
+
+function settleMs(seconds: string): number {
+  const value = Number(seconds);
+  if (seconds.trim() === '' || !Number.isFinite(value) || value < 0) throw new Error('SYNC_SETTLE_SECONDS must be a number of seconds, 0 or more');
+  return value * 1000;
+}
+
+/** The latest change time sync answers now: changes stamped after it may still have elders to show. */
+const settledUntil = () => new Date(Date.now() - SYNC_SETTLE_MS).toISOString();
 
 export interface ChangeLog {
   /**
    * The collection's change log partition (`changeLogKey(...).gsi6pk`); or, for records never changed and sorted by
    * when they were written (a lead's activities), their own key range from a time, which no index copy has to keep.
    */
-  partition: string | ((updatedSince: string) => PageSource);
+  partition: string | ((updatedSince: string, settledUntil: string) => PageSource);
   /** The list's other filters, by query parameter: none may be combined with updatedSince (400 naming updatedSince). */
   filters?: Record<string, unknown>;
   /**
@@ -36,8 +56,8 @@ export interface RawPage {
   nextCursor: string | null;
 }
 
-/** The change log's page source from `updatedSince` on, oldest change first. */
-export const changeLogSource = (partition: string, updatedSince: string): PageSource => ({ index: 'gsi6', pk: partition, skBetween: [updatedSince, END], ascending: true });
+/** The change log's page source from `updatedSince` to the settled changes' end, oldest change first. */
+export const changeLogSource = (partition: string, updatedSince: string, until: string): PageSource => ({ index: 'gsi6', pk: partition, skBetween: [updatedSince, until], openEnd: END, ascending: true });
 
 /** With another filter of the list, sync answers 400: each filter combination would need its own change log. */
 export function refuseFilters(filters: Record<string, unknown> = {}) {
@@ -56,8 +76,11 @@ export function refuseFilters(filters: Record<string, unknown> = {}) {
  */
 export async function changesPage(updatedSince: string, { partition, filters, ownerCounter }: ChangeLog, request: PageRequest): Promise<RawPage> {
   refuseFilters(filters);
-  const source = typeof partition === 'string' ? changeLogSource(partition, updatedSince) : partition(updatedSince);
-  const [found, owner] = await Promise.all([resumablePage(source, request), ownerCounter ? readCounter(ownerCounter.organizationId, ownerCounter.name) : 0]);
+  const until = settledUntil();
+  const source = typeof partition === 'string' ? changeLogSource(partition, updatedSince, until) : partition(updatedSince, until);
+  // Nothing since updatedSince has settled yet: no change to answer, and the poller keeps its place.
+  const settling = (): RawPage & { totalCount: number } => ({ items: [], totalCount: 0, nextCursor: request.cursor === undefined ? null : (decodeCursor(source, request.cursor), request.cursor) });
+  const [found, owner] = await Promise.all([updatedSince > until ? settling() : resumablePage(source, request), ownerCounter ? readCounter(ownerCounter.organizationId, ownerCounter.name) : 0]);
   return owner === undefined ? { items: [], totalCount: undefined, nextCursor: null } : found;
 }
 

@@ -15,10 +15,17 @@ function signingKey(): KeyObject {
   return (key = createSecretKey(Buffer.from(secret)));
 }
 
-/** The list a cursor belongs to: its index, partition (which starts with the organization) and key range (without a moving start). */
+/** A key range as a cursor is bound to it: without a moving start, and with a moving end as the end it stands for. */
+function rangeOf({ skBetween, movingStart, openEnd }: PageSource): string[] {
+  if (!skBetween) return [];
+  const range = [skBetween[0], openEnd ?? skBetween[1]];
+  return movingStart ? range.slice(1) : range;
+}
+
+/** The list a cursor belongs to: its index, partition (which starts with the organization) and key range (see rangeOf). */
 const listOf = (source: PageSource) =>
   createHash('sha256')
-    .update(JSON.stringify([source.index ?? '', source.pk, source.skPrefix ?? '', (source.movingStart ? source.skBetween?.slice(1) : source.skBetween) ?? [], source.ascending ?? false]))
+    .update(JSON.stringify([source.index ?? '', source.pk, source.skPrefix ?? '', rangeOf(source), source.ascending ?? false]))
     .digest('base64url')
     .slice(0, 22);
 

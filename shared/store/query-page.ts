@@ -17,6 +17,11 @@ export interface PageSource extends Collection {
    * the list without it, so the next page's request, a moment later, still takes it.
    */
   movingStart?: boolean;
+  /**
+   * The upper bound of skBetween moves with the clock (sync answers only settled changes): a cursor is bound to the
+   * list with this bound in its place, the end the range stands for, so a poll a moment later still takes it.
+   */
+  openEnd?: string;
   /** Oldest first (the sort key ascending); newest first when absent. */
   ascending?: boolean;
   /** A strongly consistent read (base table only): sees every write acknowledged before it. */

@@ -6,8 +6,9 @@ import { createTable, LOCAL_AWS_ENV, LOCAL_SERVICE_ENV } from '../../infra/local
 const endpoint = inject('dynamoEndpoint');
 const tableName = `test-${randomUUID()}`;
 // POWERTOOLS_DEV: the logger writes through console (so the token scan below sees every line) and metrics stay off.
-// Webhooks as in `npm start`: local receivers allowed, retries from 1 s.
-Object.assign(process.env, LOCAL_AWS_ENV, LOCAL_SERVICE_ENV, { AWS_ENDPOINT_URL_DYNAMODB: endpoint, TABLE_NAME: tableName, POWERTOOLS_DEV: 'true' });
+// Webhooks as in `npm start`: local receivers allowed, retries from 1 s. Sync answers a change at once, so a test reads
+// back what it wrote; test/sync-settle.test.ts holds the settling time itself.
+Object.assign(process.env, LOCAL_AWS_ENV, LOCAL_SERVICE_ENV, { AWS_ENDPOINT_URL_DYNAMODB: endpoint, TABLE_NAME: tableName, POWERTOOLS_DEV: 'true', SYNC_SETTLE_SECONDS: '0' });
 // No stream until a test file's server starts the stream consumer (useTestApi({ events: true })).
 await createTable(endpoint, tableName, { stream: false });
 
