@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { LEAD_CHANGES, leadKeys } from '../functions/leads/entity';
+import { changeLogKey } from '../shared/store/keys';
+import { encodeCursor } from '../shared/store/cursors';
 import { useTestApi, type Client } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
 
@@ -88,5 +91,23 @@ describe('cursor pagination', () => {
     for (const status of ['CONTACTED', 'QUALIFIED', 'WON']) await client.patch(`/v1/leads/${ids[0]}`, { status });
     const activities = await walk(client, `/v1/leads/${ids[0]}/activities`, 'activities', 2);
     expect(activities.ids).toHaveLength(4);
+  });
+});
+
+describe('a sync cursor given before changes were answered only once settled', () => {
+  // Its list was bound to the change log's range up to '~'; the settled range's moving end stands for the same end.
+  it('still continues the same sync, and no other', async () => {
+    const { client, organizationId } = await api.organization();
+    for (const n of [1, 2, 3]) expect((await client.post('/v1/leads', { name: `Sync ${n} Lead`, email: `sync${n}@cursor.example.com` })).status).toBe(201);
+    const since = '2026-01-01T00:00:00.000Z';
+    const all = await client.get(`/v1/leads?updatedSince=${since}&limit=10`);
+    const [first, ...rest] = all.body.leads as { id: string; updatedAt: string }[];
+    const partition = changeLogKey(organizationId, LEAD_CHANGES).gsi6pk;
+    const position = { ...leadKeys.lead(organizationId, first!.id), gsi6pk: partition, updatedAt: first!.updatedAt };
+    const before = encodeCursor({ index: 'gsi6', pk: partition, skBetween: [since, '~'], ascending: true }, position);
+    const resumed = await client.get(`/v1/leads?updatedSince=${since}&limit=10&cursor=${encodeURIComponent(before)}`);
+    expect([resumed.status, resumed.body.leads.map((lead: { id: string }) => lead.id)]).toEqual([200, rest.map((lead) => lead.id)]);
+    const otherSince = await client.get(`/v1/leads?updatedSince=2026-01-02T00:00:00.000Z&limit=10&cursor=${encodeURIComponent(before)}`);
+    expect([otherSince.status, otherSince.body.error?.code]).toEqual([400, 'INVALID_CURSOR']);
   });
 });
