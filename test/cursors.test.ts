@@ -111,3 +111,23 @@ describe('a sync cursor given before changes were answered only once settled', (
     expect([otherSince.status, otherSince.body.error?.code]).toEqual([400, 'INVALID_CURSOR']);
   });
 });
+
+describe('totalCount of a sync page reached by cursor', () => {
+  it('counts from the cursor on, so a poller that has caught up counts nothing it has read', async () => {
+    const { client } = await api.organization();
+    for (const n of [1, 2, 3]) expect((await client.post('/v1/leads', { name: `Count ${n} Lead`, email: `count${n}@cursor.example.com` })).status).toBe(201);
+    const since = '2026-01-01T00:00:00.000Z';
+    const counts: number[] = [];
+    let cursor: string | null = null;
+    for (let page = 0; page < 4; page++) {
+      const res: { body: any } = await client.get(`/v1/leads?updatedSince=${since}&limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      counts.push(res.body.totalCount);
+      cursor = res.body.nextCursor;
+    }
+    expect(counts).toEqual([3, 2, 1, 0]);
+    // A new change is counted once it comes after the cursor.
+    expect((await client.post('/v1/leads', { name: 'Count Four Lead', email: 'count4@cursor.example.com' })).status).toBe(201);
+    const next = await client.get(`/v1/leads?updatedSince=${since}&limit=1&cursor=${encodeURIComponent(cursor!)}`);
+    expect([next.body.leads.length, next.body.totalCount]).toEqual([1, 1]);
+  });
+});

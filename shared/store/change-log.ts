@@ -69,7 +69,8 @@ export function refuseFilters(filters: Record<string, unknown> = {}) {
 
 /**
  * A page of the changes at or after `updatedSince`: the change log's Query and a COUNT Query of the same range
- * (totalCount: the records changed since), sent together, and the owner's counter with them for a sub-collection.
+ * (totalCount: the records changed since, or from the cursor on), sent together, and the owner's counter with them for a
+ * sub-collection.
  * `nextCursor` is never null once an item was seen: after the last change it is where the next poll resumes, so a
  * poller walks every change once. An empty first page answers null: poll again with the same updatedSince. Another
  * filter of the list answers 400 naming updatedSince.
@@ -85,11 +86,13 @@ export async function changesPage(updatedSince: string, { partition, filters, ow
 }
 
 /**
- * A page of an ascending key range with the range's count (a COUNT Query sent with the page's Query), whose
- * `nextCursor`, once an item was seen, is never null: after the last item it is where the next poll resumes.
+ * A page of an ascending key range with its count (a COUNT Query sent with the page's Query): the range's on a first
+ * page, and from the cursor on for a page reached by cursor (what is left to read, this page included), so a poll that
+ * finds nothing new counts nothing old. Its `nextCursor`, once an item was seen, is never null: after the last item it
+ * is where the next poll resumes.
  */
 export async function resumablePage(source: PageSource, { page, limit, cursor }: PageRequest): Promise<RawPage & { totalCount: number }> {
-  const found = await rangePage(source, { page, limit, cursor });
+  const found = await rangePage(source, { page, limit, cursor }, { remaining: true });
   const last = found.items.at(-1);
   return { ...found, nextCursor: found.nextCursor ?? (last ? cursorAfter(source, last) : (cursor ?? null)) };
 }

@@ -158,10 +158,10 @@ export async function queryAll(source: PageSource, attributes?: string[]): Promi
  * How many items a key range holds, for a range no counter tracks (a date window): a Query that
  * returns only the count, read capacity proportional to the range's size.
  */
-export async function countItems(source: PageSource): Promise<number> {
+export async function countItems(source: PageSource, after?: Record<string, unknown>): Promise<number> {
   const query = { ...baseQuery(source), Select: 'COUNT' as const };
   let count = 0;
-  let startKey: Record<string, unknown> | undefined;
+  let startKey: Record<string, unknown> | undefined = after;
   do {
     const result = await dynamo.send(new QueryCommand({ ...query, ExclusiveStartKey: startKey }));
     count += result.Count ?? 0;
@@ -175,10 +175,19 @@ function beforeWindow({ index, skBetween, movingStart }: PageSource, position: R
   return Boolean(movingStart && skBetween && String(position[index ? `${index}sk` : 'sk']) < skBetween[0]);
 }
 
-/** A list page whose total is counted over its key range rather than read from a counter. */
-export async function rangePage(source: PageSource, { page, limit, cursor }: PageRequest): Promise<{ items: Record<string, unknown>[]; totalCount: number; nextCursor: string | null }> {
+/**
+ * A list page whose total is counted over its key range rather than read from a counter; with `remaining`, a page
+ * reached by cursor counts only the items after the cursor's position (this page's and the rest), so a poller that
+ * has caught up pays for what is new, not for the whole range again.
+ */
+export async function rangePage(
+  source: PageSource,
+  { page, limit, cursor }: PageRequest,
+  { remaining = false }: { remaining?: boolean } = {},
+): Promise<{ items: Record<string, unknown>[]; totalCount: number; nextCursor: string | null }> {
   const startAfter = cursor === undefined ? undefined : decodeCursor(source, cursor);
   const emptyPage = async (): Promise<QueriedPage> => ({ items: [], lastKey: undefined });
-  const [queried, totalCount] = await Promise.all([startAfter && beforeWindow(source, startAfter) ? emptyPage() : queryPage(source, page, limit, startAfter), countItems(source)]);
+  const left = startAfter && beforeWindow(source, startAfter);
+  const [queried, totalCount] = await Promise.all([left ? emptyPage() : queryPage(source, page, limit, startAfter), countItems(source, remaining && !left ? startAfter : undefined)]);
   return { items: queried.items, totalCount, nextCursor: nextCursorOf(source, queried) };
 }
