@@ -68,6 +68,18 @@ describe('GET /v1/leads?updatedSince=… with changes still settling', () => {
     expect(later.body.activities.map((activity: { event: string }) => activity.event)).toEqual(['NOTE_ADDED']);
   });
 
+  it('answers the logs written after the fact the same way: an audit entry is synced once it has settled', async () => {
+    const { client } = await api.organization();
+    const faq = (await client.post('/v1/faqs', { question: 'Do you work weekends?', answer: 'Saturdays, 8 to 12.' })).body.faq;
+    const since = new Date().toISOString();
+    expect((await client.delete(`/v1/faqs/${faq.id}`)).status).toBe(200);
+    const early = await client.get(`/v1/audit-log?updatedSince=${q(since)}`);
+    expect([early.status, early.body.entries, early.body.totalCount]).toEqual([200, [], 0]);
+    await settled(new Date().toISOString());
+    const later = await client.get(`/v1/audit-log?updatedSince=${q(since)}`);
+    expect(later.body.entries.map((entry: { action: string; resourceId: unknown }) => [entry.action, entry.resourceId])).toEqual([['deleted', String(faq.id)]]);
+  });
+
   it('leaves no change behind the cursor when it commits after a change stamped later', async () => {
     const { client, organizationId } = await api.organization();
     const poller: Poller = { since: new Date(Date.now() - 1000).toISOString(), cursor: null, seen: [] };

@@ -2,9 +2,9 @@ import { encodeTime, MAX_ULID, MIN_ULID } from 'ulid';
 import { auditKeys, fromAuditEntryItem, toAuditEntryItem, type AuditEntry } from '../../shared/audit/entry';
 import type { Page } from '../../shared/pagination';
 import { putItems } from '../../shared/store/batch-write';
-import { resumablePage } from '../../shared/store/change-log';
+import { resumablePage, settledLogSource } from '../../shared/store/change-log';
 import { rangePage, type PageSource } from '../../shared/store/query-page';
-import { idsSince, retentionWindow } from '../../shared/store/retention';
+import { retentionWindow } from '../../shared/store/retention';
 import { AUDIT_RETENTION_DAYS, type AuditLogQuery } from './schema';
 
 /** An entry to record, with the organization whose partition it goes in. */
@@ -38,7 +38,7 @@ function sourceOf(organizationId: string, { keyId, resourceType, resourceId }: A
 export async function listAuditEntriesPage(organizationId: string, query: AuditLogQuery): Promise<Page<AuditEntry>> {
   const { page, limit, cursor, updatedSince, from, to } = query;
   if (updatedSince !== undefined) {
-    const found = await resumablePage({ ...sourceOf(organizationId, query, idsSince('audit', updatedSince)), ascending: true }, { page, limit, cursor });
+    const found = await resumablePage(settledLogSource('audit', updatedSince, (from, to) => sourceOf(organizationId, query, [from, to])), { page, limit, cursor });
     return { items: found.items.map(fromAuditEntryItem), totalCount: found.totalCount, page, limit, nextCursor: found.nextCursor };
   }
   const [kept, last] = retentionWindow('audit', AUDIT_RETENTION_DAYS);

@@ -7,8 +7,8 @@ import type { Page, PageRequest } from '../../shared/pagination';
 import { EVENT_RETENTION_DAYS, type Event, type EventType } from './schema';
 import { putItems } from '../../shared/store/batch-write';
 import { rangePage } from '../../shared/store/query-page';
-import { idsSince, retentionWindow } from '../../shared/store/retention';
-import { resumablePage } from '../../shared/store/change-log';
+import { retentionWindow } from '../../shared/store/retention';
+import { resumablePage, settledLogSource } from '../../shared/store/change-log';
 
 /** Writes events; putting the same event again (a redelivered stream batch) overwrites it with itself. */
 export async function recordEvents(events: Event[]): Promise<void> {
@@ -19,9 +19,8 @@ export async function recordEvents(events: Event[]): Promise<void> {
 export async function listEventsPage(organizationId: string, { page, limit, cursor, type, updatedSince }: PageRequest & { type?: EventType }): Promise<Page<Event>> {
   if (updatedSince !== undefined) {
     // Events never change: a sync reads those that occurred since, oldest first, by their ids (ULIDs of occurredAt).
-    const [from, to] = idsSince('evt', updatedSince);
-    const source = type ? { ...eventKeys.eventsOfTypeBetween(organizationId, type, from, to), index: 'gsi1' as const } : eventKeys.eventsBetween(organizationId, from, to);
-    const { items, totalCount, nextCursor } = await resumablePage({ ...source, ascending: true }, { page, limit, cursor });
+    const source = settledLogSource('evt', updatedSince, (from, to) => (type ? { ...eventKeys.eventsOfTypeBetween(organizationId, type, from, to), index: 'gsi1' as const } : eventKeys.eventsBetween(organizationId, from, to)));
+    const { items, totalCount, nextCursor } = await resumablePage(source, { page, limit, cursor });
     return { items: items.map(fromEventItem), totalCount, page, limit, nextCursor };
   }
   const [from, to] = retentionWindow('evt', EVENT_RETENTION_DAYS);

@@ -8,8 +8,8 @@ import type { Page, PageRequest } from '../../shared/pagination';
 import { MAX_WEBHOOKS_PER_ORGANIZATION, type DeliveryFilter, type WebhookDelivery } from './schema';
 import { counterUpdate } from '../../shared/store/counters';
 import { countedPage, queryAll, rangePage } from '../../shared/store/query-page';
-import { changeLogKey, listOrChanges, refuseFilters, resumablePage } from '../../shared/store/change-log';
-import { idsSince, retentionWindow } from '../../shared/store/retention';
+import { changeLogKey, listOrChanges, refuseFilters, resumablePage, settledLogSource } from '../../shared/store/change-log';
+import { retentionWindow } from '../../shared/store/retention';
 import { conditionNotHeld, deleteItem, insertIfAbsent, transact, writeAlone, writeAloneWhereHolds, type TransactWrite } from '../../shared/store/transact';
 import { setFields } from '../../shared/store/update-fields';
 import { auditDeletion } from '../../shared/audit/deletion';
@@ -120,8 +120,8 @@ export async function listDeliveriesPage(organizationId: string, webhookId: stri
     refuseFilters(filter);
     // A sync reads the attempts made since, oldest first, by their ids (ULIDs of the attempt's time); a redelivery's
     // PENDING record is completed under its id, so its outcome is read from the deliveries list itself.
-    const [from, to] = idsSince('delivery', updatedSince);
-    const { items, totalCount, nextCursor } = await resumablePage({ ...webhookKeys.webhookDeliveriesBetween(organizationId, webhookId, from, to, filter), ascending: true }, { page, limit, cursor });
+    const source = settledLogSource('delivery', updatedSince, (from, to) => webhookKeys.webhookDeliveriesBetween(organizationId, webhookId, from, to, filter));
+    const { items, totalCount, nextCursor } = await resumablePage(source, { page, limit, cursor });
     return { items: items.map(fromDeliveryItem), totalCount, page, limit, nextCursor };
   }
   const [from, to] = retentionWindow('delivery', DELIVERY_LOG_DAYS);

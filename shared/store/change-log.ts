@@ -4,6 +4,7 @@ import { keys } from './keys';
 import { readCounter } from './counters';
 import { decodeCursor } from './cursors';
 import { cursorAfter, rangePage, type PageSource } from './query-page';
+import { idsSince, lastIdAt } from './retention';
 
 /**
  * Sync (`updatedSince` on every list): each listed entity's item carries `gsi6pk`, its collection's change log, and
@@ -59,6 +60,18 @@ export interface RawPage {
 /** The change log's page source from `updatedSince` to the settled changes' end, oldest change first. */
 export const changeLogSource = (partition: string, updatedSince: string, until: string): PageSource => ({ index: 'gsi6', pk: partition, skBetween: [updatedSince, until], openEnd: END, ascending: true });
 
+/**
+ * The sync source of an immutable, time-ordered log (`<kind>_<ULID>` ids of when each record occurred), from
+ * `updatedSince` to the settled records' end: a log written after the fact (events and audit entries by the stream
+ * consumer, a webhook's attempt once it is answered) can show a record after a later one, as the change log can.
+ * `range(from, to)` builds the log's key range between two ids; a cursor is bound to the range's open end.
+ */
+export function settledLogSource(kind: string, updatedSince: string, range: (fromId: string, toId: string) => PageSource): PageSource {
+  const [from, open] = idsSince(kind, updatedSince);
+  const settled = range(from, lastIdAt(kind, Date.parse(settledUntil())));
+  return { ...settled, openEnd: range(from, open).skBetween![1], ascending: true };
+}
+
 /** With another filter of the list, sync answers 400: each filter combination would need its own change log. */
 export function refuseFilters(filters: Record<string, unknown> = {}) {
   const combined = Object.entries(filters)
@@ -79,9 +92,7 @@ export async function changesPage(updatedSince: string, { partition, filters, ow
   refuseFilters(filters);
   const until = settledUntil();
   const source = typeof partition === 'string' ? changeLogSource(partition, updatedSince, until) : partition(updatedSince, until);
-  // Nothing since updatedSince has settled yet: no change to answer, and the poller keeps its place.
-  const settling = (): RawPage & { totalCount: number } => ({ items: [], totalCount: 0, nextCursor: request.cursor === undefined ? null : (decodeCursor(source, request.cursor), request.cursor) });
-  const [found, owner] = await Promise.all([updatedSince > until ? settling() : resumablePage(source, request), ownerCounter ? readCounter(ownerCounter.organizationId, ownerCounter.name) : 0]);
+  const [found, owner] = await Promise.all([resumablePage(source, request), ownerCounter ? readCounter(ownerCounter.organizationId, ownerCounter.name) : 0]);
   return owner === undefined ? { items: [], totalCount: undefined, nextCursor: null } : found;
 }
 
@@ -92,6 +103,9 @@ export async function changesPage(updatedSince: string, { partition, filters, ow
  * is where the next poll resumes.
  */
 export async function resumablePage(source: PageSource, { page, limit, cursor }: PageRequest): Promise<RawPage & { totalCount: number }> {
+  // Nothing since updatedSince has settled yet (the range ends before it starts): nothing to answer, and the poller
+  // keeps its place.
+  if (source.skBetween && source.skBetween[0] > source.skBetween[1]) return { items: [], totalCount: 0, nextCursor: cursor === undefined ? null : (decodeCursor(source, cursor), cursor) };
   const found = await rangePage(source, { page, limit, cursor }, { remaining: true });
   const last = found.items.at(-1);
   return { ...found, nextCursor: found.nextCursor ?? (last ? cursorAfter(source, last) : (cursor ?? null)) };

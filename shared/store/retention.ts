@@ -18,3 +18,6 @@ export function idsSince(kind: string, since: string): [string, string] {
   // Ids begin at the epoch: a time before it (updatedSince=1969-…) reads from the first.
   return [`${kind}_${encodeTime(Math.max(0, Date.parse(since)), 10)}${MIN_ULID.slice(10)}`, `${kind}_${MAX_ULID}`];
 }
+
+/** The greatest `<kind>_<ULID>` id of a record that occurred at or before `at` (epoch milliseconds). */
+export const lastIdAt = (kind: string, at: number): string => `${kind}_${encodeTime(Math.max(0, at), 10)}${MAX_ULID.slice(10)}`;
