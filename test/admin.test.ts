@@ -128,7 +128,7 @@ describe('npm run admin', () => {
     const org = JSON.parse((await admin('org', 'create', '--name', 'Franchise Co')).stdout);
     const raised = await admin('org', 'shards', '--org', org.organizationId, '--counter-shards', '4');
     expect(raised.code).toBe(0);
-    expect(JSON.parse(raised.stdout)).toEqual({ organizationId: org.organizationId, counterShards: 4 });
+    expect(JSON.parse(raised.stdout)).toMatchObject({ organizationId: org.organizationId, counterShards: 4, takesEffect: expect.stringContaining('300 s') });
     const client = api.as(org.apiKey);
     await Promise.all(Array.from({ length: 8 }, (_, i) => client.post('/v1/leads', { name: `Caller ${i} Franchise`, email: `caller${i}@franchise.example.com` })));
     expect((await client.get('/v1/leads')).body.totalCount).toBe(8);

@@ -6,6 +6,10 @@ import { newId } from '../../shared/ids';
 import { API_KEY_SCOPES, DEFAULT_SCOPE, isApiKeyScope, type ApiKeyScope } from '../../shared/auth/scopes';
 import { LATEST_INSTANT } from '../../shared/schema';
 
+/** What `org shards` says of when the raise holds everywhere (docs/decisions/store.md, "Counter shards"). */
+const SHARDS_TAKE_EFFECT =
+  'as each API key’s cached authorization expires (authorizerCacheTtl, 300 s by default): until then, lists read with a key authorized before the raise may count low';
+
 const USAGE = `Usage: npm run admin -- <command> [options]
 
 Commands:
@@ -159,7 +163,7 @@ async function run(): Promise<unknown> {
         await raiseOrganizationCounterShards(organizationId, shards).catch((error: unknown) => {
           throw new UsageError((error as Error).message);
         });
-        return { organizationId, counterShards: shards };
+        return { organizationId, counterShards: shards, takesEffect: SHARDS_TAKE_EFFECT };
       }
       case 'key create': {
         const expiresAt = expiry(values['expires-in']);
