@@ -50,8 +50,11 @@ export class ConflictError extends ApiError {
   }
 }
 
-/** A write that lost its race to other requests as often as it is retried: nothing was written, and a retry may pass. */
-export const changedMeanwhile = () => new ConflictError('The record was changed by another request at the same time; try again');
+/**
+ * A write that lost its race to other requests as often as it was retried: the change was not written, and a retry may
+ * pass, so the answer is not kept for its Idempotency-Key (a retry with the same key runs again).
+ */
+export const changedMeanwhile = () => refusedUnrun(new ConflictError('The record was changed by another request at the same time; try again'));
 
 /** DynamoDB's 400 KB item limit: only oversized input reaches it, so it is the caller's to fix. */
 export class ItemTooLargeError extends BadRequestError {
@@ -83,8 +86,9 @@ export class SmsDeliveryError extends Error {
 }
 
 /**
- * Answers a request's input earned before anything ran (an id that cannot exist, answered as an unknown one):
- * sent as they are, but not kept for an Idempotency-Key, as a 400 is not, so a corrected retry runs.
+ * Answers that leave the request's change unwritten and a retry worth running: input refused before anything ran (an
+ * id that cannot exist, answered as an unknown one), or a write that lost its race as often as it was retried. Sent
+ * as they are, but not kept for an Idempotency-Key, as a 400 is not, so a retry runs.
  */
 const refusedBeforeRunning = new WeakSet<Error>();
 export function refusedUnrun<E extends Error>(error: E): E {

@@ -24,6 +24,18 @@ const Clock = (name: string, { endOfDay = false } = {}) =>
     v.regex(endOfDay ? CLOSING_CLOCK : CLOCK, `${name} must be a time HH:MM${endOfDay ? ' (24:00 for the end of the day)' : ''}`),
   );
 
+/**
+ * Stored hours as the schema now reads them. A close was once taken with anything after its HH:MM ('17:00:00',
+ * '05:00 PM'), and the schedule only ever read its first five characters: such a stored close reads as those five, so
+ * a record written then still reads (and shows the close it was always open until). Anything else is left as it is.
+ */
+export function storedHours(hours: unknown): unknown {
+  if (!isPlainObject(hours)) return hours;
+  const LEGACY_CLOSE = /^(?:(?:[01]\d|2[0-3]):[0-5]\d)./;
+  const read = (period: unknown) => (isPlainObject(period) && typeof period.close === 'string' && LEGACY_CLOSE.test(period.close) ? { ...period, close: period.close.slice(0, 5) } : period);
+  return Object.fromEntries(Object.entries(hours).map(([day, periods]) => [day, Array.isArray(periods) ? periods.map(read) : periods]));
+}
+
 export const Period = v.pipe(
   v.strictObject({ open: Clock('open'), close: Clock('close', { endOfDay: true }) }, 'each period must be {open, close}'),
   v.forward(

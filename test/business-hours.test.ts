@@ -1,4 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { organizationKeys } from '../functions/organization/entity';
+import { memberKeys } from '../functions/organization/member-entity';
+import { config } from '../shared/config';
+import { dynamo } from '../shared/dynamo';
 import { useTestApi } from './support/api';
 
 /** Business hours and closed dates on the organization, working hours on its members, and whether it is open now. */
@@ -55,7 +60,7 @@ describe('PATCH /v1/organization with businessHours and closedDates', () => {
     // A close is HH:MM or 24:00 and nothing more: the schedule reads its first five characters.
     [{ businessHours: { monday: [{ open: '07:00', close: '17:00:00' }] } }, 'businessHours.monday.0.close'],
     [{ businessHours: { monday: [{ open: '01:00', close: '05:00 PM' }] } }, 'businessHours.monday.0.close'],
-    [{ businessHours: { monday: [{ open: '01:00', close: '24:000' }] } }, 'businessHours.monday.0.close'],
+    [{ businessHours: { monday: [{ open: '01:00', close: '23:59:59' }] } }, 'businessHours.monday.0.close'],
     [{ businessHours: { monday: [{ open: '17:00', close: '07:00' }] } }, 'businessHours.monday.0.close'],
     [{ businessHours: { monday: [{ open: '09:00', close: '09:00' }] } }, 'businessHours.monday.0.close'],
     [{ businessHours: { monday: [{ open: '07:00', close: '12:00' }, { open: '11:59', close: '17:00' }] } }, 'businessHours.monday'],
@@ -108,6 +113,24 @@ describe('PATCH /v1/organization/members/{memberId} with workingHours', () => {
     const res = await client.patch(`/v1/organization/members/${member.id}`, { workingHours: [] });
     expect([res.status, res.body.error.details]).toEqual([400, [{ path: 'workingHours', message: 'hours must be an object of weekdays, not an array' }]]);
     expect((await client.get(`/v1/organization/members/${member.id}`)).body.member.workingHours).toEqual(hours);
+  });
+});
+
+describe('hours stored when a close could carry more after its HH:MM', () => {
+  // Such a close was taken once ('17:00:00', '05:00 PM'), and the schedule read its first five characters.
+  it('read as the close the schedule always used, so the organization and its member still answer and can be changed', async () => {
+    const { client, organizationId } = await api.organization();
+    const member = (await client.post('/v1/organization/members', { email: 'old@example.com', firstName: 'Olly', lastName: 'Hours' })).body.member;
+    const store = (key: { pk: string; sk: string }, field: string, hours: unknown) =>
+      dynamo.send(new UpdateCommand({ TableName: config.tableName, Key: key, UpdateExpression: 'SET #hours = :hours', ExpressionAttributeNames: { '#hours': field }, ExpressionAttributeValues: { ':hours': hours } }));
+    await store(organizationKeys.organization(organizationId), 'businessHours', { monday: [{ open: '07:00', close: '17:00:00' }] });
+    await store(memberKeys.member(organizationId, member.id), 'workingHours', { sunday: [{ open: '09:00', close: '15:00pm' }] });
+    const organization = await client.get('/v1/organization');
+    expect([organization.status, organization.body.organization?.businessHours]).toEqual([200, { monday: [{ open: '07:00', close: '17:00' }] }]);
+    const read = await client.get(`/v1/organization/members/${member.id}`);
+    expect([read.status, read.body.member?.workingHours]).toEqual([200, { sunday: [{ open: '09:00', close: '15:00' }] }]);
+    expect((await client.patch(`/v1/organization/members/${member.id}`, { position: 'Plumber' })).status).toBe(200);
+    expect((await client.get('/v1/organization/members')).status).toBe(200);
   });
 });
 

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ConflictError, NotFoundError } from '../shared/errors';
+import { changedMeanwhile, ConflictError, NotFoundError } from '../shared/errors';
 import { apiHandler } from '../shared/http/api-handler';
 import { defineRoute } from '../shared/routes/route';
 
@@ -104,6 +104,31 @@ describe('the handler middleware', () => {
     expect(response.statusCode).toBe(400);
     expect(JSON.parse(response.body).error.details).toEqual([{ path: 'n', message: expect.stringContaining('number') }]);
     expect(handle).not.toHaveBeenCalled();
+  });
+});
+
+describe('an Idempotency-Key and a 409', () => {
+  const withKey = (key: string) => ({ ...(event('{"n":1}') as object), headers: { 'Idempotency-Key': key } }) as never;
+
+  it('does not keep a 409 CONFLICT from a write that lost its race: a retry with the same key runs again', async () => {
+    captureLog();
+    const handle = vi.fn().mockRejectedValueOnce(changedMeanwhile()).mockResolvedValue({ ok: true });
+    const handler = apiHandler(route, handle);
+    const lost = await handler(withKey('race-1'), context);
+    expect([lost.statusCode, JSON.parse(lost.body).error.code]).toEqual([409, 'CONFLICT']);
+    const retried = await handler(withKey('race-1'), context);
+    expect([retried.statusCode, retried.headers?.['idempotent-replayed']]).toEqual([201, undefined]);
+    expect(handle).toHaveBeenCalledTimes(2);
+  });
+
+  it('keeps any other 409: a retry with the same key gets the same answer, replayed', async () => {
+    captureLog();
+    const handle = vi.fn().mockRejectedValueOnce(new ConflictError('The name is taken')).mockResolvedValue({ ok: true });
+    const handler = apiHandler(route, handle);
+    expect((await handler(withKey('taken-1'), context)).statusCode).toBe(409);
+    const retried = await handler(withKey('taken-1'), context);
+    expect([retried.statusCode, retried.headers?.['idempotent-replayed']]).toEqual([409, 'true']);
+    expect(handle).toHaveBeenCalledTimes(1);
   });
 });
 

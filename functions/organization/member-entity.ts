@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { Invitation, Member } from './member-schema';
+import { storedHours } from '../../shared/schedule';
 import { changeLogKey } from '../../shared/store/keys';
 import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
 import type { AuditedRecord } from '../../shared/resource';
@@ -43,7 +44,8 @@ export function toMemberItem(organizationId: string, member: Member, createdAt: 
   return { ...memberKeys.member(organizationId, member.id), ...changeLogKey(organizationId, MEMBER_CHANGES), entity: 'MEMBER', ...member, createdAt };
 }
 
-export const fromMemberItem = (item: Record<string, unknown>): Member => v.parse(Member, item);
+/** A member's item read as the member (its hours as storedHours reads them). */
+export const fromMemberItem = (item: Record<string, unknown>): Member => v.parse(Member, { ...item, workingHours: storedHours(item.workingHours) });
 
 export function toInvitationItem(organizationId: string, invitation: Invitation) {
   return { ...memberKeys.invitation(organizationId, invitation.id), ...changeLogKey(organizationId, INVITATION_CHANGES), entity: 'INVITATION', ...invitation };

@@ -1,16 +1,15 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import * as v from 'valibot';
 import { openingState } from '../../shared/schedule';
 import { DEFAULT_USAGE_PLAN, isUsagePlanName, type UsagePlanName } from '../../shared/auth/usage-plans';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
 import { leadCounterNames } from '../leads/entity';
-import { organizationKeys, toOrganizationItem } from './entity';
+import { fromOrganizationItem, organizationKeys, toOrganizationItem } from './entity';
 import { memberCounterNames } from './member-entity';
 import { serviceCounterNames } from '../services/entity';
 import { ApiError, NotFoundError } from '../../shared/errors';
 import { newId, now } from '../../shared/ids';
-import { OrganizationRecord, type Organization, type OrganizationChanges } from './schema';
+import type { Organization, OrganizationChanges, OrganizationRecord } from './schema';
 import { batchGetItems } from '../../shared/store/batch-get';
 import { counterKeys } from '../../shared/store/counters';
 import { insertIfAbsent, transact, writeAlone, type TransactWrite } from '../../shared/store/transact';
@@ -39,7 +38,7 @@ function openingOf({ businessHours, closedDates, timezone }: OrganizationRecord)
 
 /** The organization item read as the record, then `shown` (its counts, for GET /v1/organization), then whether it is open now: the documented order. */
 function withOpening<Shown extends object>(item: Record<string, unknown>, shown: Shown): Omit<Organization, 'counts'> & Shown {
-  const organization = v.parse(OrganizationRecord, item);
+  const organization = fromOrganizationItem(item);
   return { ...organization, ...shown, ...openingOf(organization) };
 }
 

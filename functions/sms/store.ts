@@ -5,11 +5,10 @@ import { fromSmsItem, smsKeys } from './entity';
 import { fromUserLookupItem, memberKeys, type UserLookup } from '../organization/member-entity';
 import type { SmsMessage } from '../inquiries/schema';
 import type { Lead } from '../leads/schema';
-import { OrganizationRecord } from '../organization/schema';
+import { fromOrganizationItem } from '../organization/entity';
 import { batchGetItems } from '../../shared/store/batch-get';
 import { createInquiry, smsMessageCounts, type NewInquiry } from '../inquiries/store';
 import { GetCommand, paginateQuery, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import * as v from 'valibot';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
 import { BadRequestError, NotFoundError } from '../../shared/errors';
@@ -50,7 +49,7 @@ export async function readSmsParties(organizationId: string, { leadId, userId, t
     lead: lead && fromLeadItem(lead),
     user: user && fromUserLookupItem(user),
     thread: thread ? fromThreadItem(thread) : undefined,
-    senderId: organization ? v.parse(OrganizationRecord, organization).smsSenderId : null,
+    senderId: organization ? fromOrganizationItem(organization).smsSenderId : null,
   };
 }
 
