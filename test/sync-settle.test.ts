@@ -1,6 +1,8 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
-import { leadKeys } from '../functions/leads/entity';
+import { LEAD_CHANGES, leadKeys } from '../functions/leads/entity';
+import { encodeCursor } from '../shared/store/cursors';
+import { changeLogKey } from '../shared/store/keys';
 import { config } from '../shared/config';
 import { dynamo } from '../shared/dynamo';
 import { useTestApi, type Client } from './support/api';
@@ -78,6 +80,19 @@ describe('GET /v1/leads?updatedSince=… with changes still settling', () => {
     await settled(new Date().toISOString());
     const later = await client.get(`/v1/audit-log?updatedSince=${q(since)}`);
     expect(later.body.entries.map((entry: { action: string; resourceId: unknown }) => [entry.action, entry.resourceId])).toEqual([['deleted', String(faq.id)]]);
+  });
+
+  it('keeps a cursor whose position has not settled yet (given a moment ago, or by a clock a little ahead) in its place', async () => {
+    const { client, organizationId } = await api.organization();
+    const since = new Date(Date.now() - 60_000).toISOString();
+    const lead = (await client.post('/v1/leads', { name: 'Eve Ahead', email: 'eve@settle.example.com' })).body.lead;
+    const partition = changeLogKey(organizationId, LEAD_CHANGES).gsi6pk;
+    const ahead = encodeCursor({ index: 'gsi6', pk: partition, skBetween: [since, '~'], ascending: true }, { ...leadKeys.lead(organizationId, lead.id), gsi6pk: partition, updatedAt: lead.updatedAt });
+    const res = await client.get(`/v1/leads?updatedSince=${q(since)}&cursor=${q(ahead)}`);
+    expect([res.status, res.body.leads, res.body.totalCount, res.body.nextCursor]).toEqual([200, [], 0, ahead]);
+    await settled(lead.updatedAt);
+    const later = await client.get(`/v1/leads?updatedSince=${q(since)}&cursor=${q(ahead)}`);
+    expect([later.status, later.body.leads]).toEqual([200, []]);
   });
 
   it('leaves no change behind the cursor when it commits after a change stamped later', async () => {

@@ -2,6 +2,7 @@ import { ValidationError } from '../errors';
 import type { PageRequest } from '../pagination';
 import { keys } from './keys';
 import { readCounter } from './counters';
+import { indexKeyNames } from '../table';
 import { decodeCursor } from './cursors';
 import { cursorAfter, rangePage, type PageSource } from './query-page';
 import { idsSince, lastIdAt } from './retention';
@@ -103,9 +104,12 @@ export async function changesPage(updatedSince: string, { partition, filters, ow
  * is where the next poll resumes.
  */
 export async function resumablePage(source: PageSource, { page, limit, cursor }: PageRequest): Promise<RawPage & { totalCount: number }> {
-  // Nothing since updatedSince has settled yet (the range ends before it starts): nothing to answer, and the poller
-  // keeps its place.
-  if (source.skBetween && source.skBetween[0] > source.skBetween[1]) return { items: [], totalCount: 0, nextCursor: cursor === undefined ? null : (decodeCursor(source, cursor), cursor) };
+  // Nothing after the place to start from has settled yet (the range ends before updatedSince, or before a cursor given
+  // a moment ago or by a clock a little ahead): nothing to answer, and the poller keeps its place.
+  const position = cursor === undefined ? undefined : decodeCursor(source, cursor);
+  const end = source.skBetween?.[1];
+  const from = position ? String(position[source.index ? indexKeyNames(source.index).sortKey : 'sk']) : source.skBetween?.[0];
+  if (end !== undefined && from !== undefined && from > end) return { items: [], totalCount: 0, nextCursor: cursor ?? null };
   const found = await rangePage(source, { page, limit, cursor }, { remaining: true });
   const last = found.items.at(-1);
   return { ...found, nextCursor: found.nextCursor ?? (last ? cursorAfter(source, last) : (cursor ?? null)) };
