@@ -1,7 +1,5 @@
 import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '../../shared/store/keys';
-import * as v from 'valibot';
-import { storedHours } from '../../shared/schedule';
-import { OrganizationRecord } from './schema';
+import type { OrganizationRecord } from './schema';
 import type { AuditedRecord } from '../../shared/resource';
 
 const org = organizationPartition;
@@ -24,9 +22,6 @@ export const organizationKeySamples: KeySamples<typeof organizationKeys> = {
 };
 
 export const toOrganizationItem = (organization: OrganizationRecord) => ({ ...organizationKeys.organization(organization.id), entity: 'ORGANIZATION', ...organization });
-
-/** The organization's item read as its record (its hours as storedHours reads them). */
-export const fromOrganizationItem = (item: Record<string, unknown>): OrganizationRecord => v.parse(OrganizationRecord, { ...item, businessHours: storedHours(item.businessHours) });
 
 /** The organization's settings, as the audit log names it (GET /v1/audit-log). */
 export const organizationAudit: AuditedRecord = { entity: 'ORGANIZATION', resourceType: 'organization' };

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { E164, NonEmptyString, Timestamp, partialUpdateBody } from '../../shared/schema';
-import { ClosedDates, WeeklyHours } from '../../shared/schedule';
+import { ClosedDates, storedHours, WeeklyHours } from '../../shared/schedule';
 
 /** How the IANA database writes a zone (areas and locations capitalised: America/Argentina/Buenos_Aires, Etc/GMT+5), or UTC. */
 const IANA_NAME = /^(?:UTC|[A-Z][A-Za-z_]*(?:\/[A-Z0-9][A-Za-z0-9_+-]*){1,2})$/;
@@ -40,6 +40,12 @@ export const OrganizationRecord = v.object({
   closedDates: v.optional(ClosedDates, []),
   createdAt: Timestamp,
 });
+
+/**
+ * The organization's item read as its record (its hours as storedHours reads them). Here rather than in ./entity.ts,
+ * which the authorizer imports for the organization's key alone.
+ */
+export const fromOrganizationItem = (item: Record<string, unknown>): OrganizationRecord => v.parse(OrganizationRecord, { ...item, businessHours: storedHours(item.businessHours) });
 export type OrganizationRecord = v.InferOutput<typeof OrganizationRecord>;
 
 const count = v.pipe(v.number(), v.integer());

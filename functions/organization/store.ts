@@ -4,12 +4,12 @@ import { DEFAULT_USAGE_PLAN, isUsagePlanName, type UsagePlanName } from '../../s
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
 import { leadCounterNames } from '../leads/entity';
-import { fromOrganizationItem, organizationKeys, toOrganizationItem } from './entity';
+import { organizationKeys, toOrganizationItem } from './entity';
 import { memberCounterNames } from './member-entity';
 import { serviceCounterNames } from '../services/entity';
 import { ApiError, NotFoundError } from '../../shared/errors';
 import { newId, now } from '../../shared/ids';
-import type { Organization, OrganizationChanges, OrganizationRecord } from './schema';
+import { fromOrganizationItem, type Organization, type OrganizationChanges, type OrganizationRecord } from './schema';
 import { batchGetItems } from '../../shared/store/batch-get';
 import { counterKeys } from '../../shared/store/counters';
 import { insertIfAbsent, transact, writeAlone, type TransactWrite } from '../../shared/store/transact';

@@ -5,7 +5,7 @@ import { fromSmsItem, smsKeys } from './entity';
 import { fromUserLookupItem, memberKeys, type UserLookup } from '../organization/member-entity';
 import type { SmsMessage } from '../inquiries/schema';
 import type { Lead } from '../leads/schema';
-import { fromOrganizationItem } from '../organization/entity';
+import { fromOrganizationItem } from '../organization/schema';
 import { batchGetItems } from '../../shared/store/batch-get';
 import { createInquiry, smsMessageCounts, type NewInquiry } from '../inquiries/store';
 import { GetCommand, paginateQuery, QueryCommand } from '@aws-sdk/lib-dynamodb';
