@@ -1,7 +1,7 @@
 /**
  * `npm run bench:cold`: only the cold-start part of `npm run bench` (./cold-start.ts), printed rather than written to
  * docs/performance.md: each function's import against the bare document client and the handler factory's floor. A
- * minute or two instead of the whole run; BENCH_IMPORT_ROUNDS as there (default 5: the median of five imports stands one stalled process, or two).
+ * minute or two instead of the whole run; BENCH_IMPORT_ROUNDS as there (default 5: each ratio is the median of five imports, each against the bare client's import beside it, which stands one stalled process, or two).
  */
 import { measureColdStarts } from './cold-start';
 import { median } from './timing';
