@@ -163,7 +163,8 @@ ${f.depth.map((d) => `| ${d.page} | ${ms(d.byPage.measured)} | ${x(d.byPage.rati
 
 Each function bundled as the stack bundles it, imported in a fresh Node process that has loaded what Lambda's
 runtime loads first (\`node:http\`, for its Runtime API client), median of the rounds, against a function that only
-creates the DynamoDB document client, bundled the same way (${kb(f.coldStarts.baseline.bytes)}, ${ms(f.coldStarts.baseline.importMs)}).
+creates the DynamoDB document client, bundled the same way and imported beside each (a ratio is the median of those
+pairs' ratios) (${kb(f.coldStarts.baseline.bytes)}, ${ms(f.coldStarts.baseline.importMs)}).
 
 Every function stands on the handler factory: middy, Powertools Logger and Metrics, valibot and the error envelope
 around its handler. The factory around a handler that does nothing (test/bench/handler-floor.ts) is
