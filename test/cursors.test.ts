@@ -131,3 +131,18 @@ describe('totalCount of a sync page reached by cursor', () => {
     expect([next.body.leads.length, next.body.totalCount]).toEqual([1, 1]);
   });
 });
+
+describe('a sync page number past the end', () => {
+  it('answers an empty page from the count alone: no Query walks the range', async () => {
+    const { client } = await api.organization();
+    for (const n of [1, 2, 3]) expect((await client.post('/v1/leads', { name: `Past ${n} Lead`, email: `past${n}@cursor.example.com` })).status).toBe(201);
+    for (const page of [2, 4, 2147483647]) {
+      const calls = await countDynamoCalls(async () => {
+        const res = await client.get(`/v1/leads?updatedSince=2026-01-01T00:00:00.000Z&limit=2&page=${page}`);
+        expect([res.status, res.body.leads.length, res.body.totalCount]).toEqual([200, page === 2 ? 1 : 0, 3]);
+      });
+      // Past the end, the count alone; within it, the count, the walk to the page and the page.
+      expect(calls).toEqual(page === 2 ? ['QueryCommand', 'QueryCommand', 'QueryCommand'] : ['QueryCommand']);
+    }
+  });
+});

@@ -187,6 +187,12 @@ export async function rangePage(
 ): Promise<{ items: Record<string, unknown>[]; totalCount: number; nextCursor: string | null }> {
   const startAfter = cursor === undefined ? undefined : decodeCursor(source, cursor);
   const emptyPage = async (): Promise<QueriedPage> => ({ items: [], lastKey: undefined });
+  if (startAfter === undefined && page > 1) {
+    // A page number: counted first, so a page past the end reads nothing more, as on the lists with a counter.
+    const totalCount = await countItems(source);
+    const queried = (page - 1) * limit >= totalCount ? await emptyPage() : await queryPage(source, page, limit);
+    return { items: queried.items, totalCount, nextCursor: nextCursorOf(source, queried) };
+  }
   const left = startAfter && beforeWindow(source, startAfter);
   const [queried, totalCount] = await Promise.all([left ? emptyPage() : queryPage(source, page, limit, startAfter), countItems(source, remaining && !left ? startAfter : undefined)]);
   return { items: queried.items, totalCount, nextCursor: nextCursorOf(source, queried) };
