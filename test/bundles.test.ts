@@ -124,6 +124,9 @@ describe('the bundled functions', () => {
       expect(ours.filter((input) => !own.some((prefix) => input.startsWith(prefix))), module).toEqual([]);
       expect(ours.filter((input) => input.endsWith('/routes.ts')), module).toEqual([]);
     }
+    // The API key's authorizer, exactly: its handler, the counterShards read and the organization's key.
+    const [, authorizer] = Object.entries(outputs).find(([file]) => file.endsWith('/authorizer.mjs') && !file.includes('inbound-endpoints'))!;
+    expect(Object.keys(authorizer.inputs).filter((input) => input.startsWith('functions/')).sort()).toEqual(owned.authorizer);
   });
 
   it('list leads from DynamoDB when run as the bundle Lambda receives', async () => {
