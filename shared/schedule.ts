@@ -16,6 +16,8 @@ export const MAX_CLOSED_DATES = 366;
 const CLOCK = /^(?:[01]\d|2[0-3]):[0-5]\d$/;
 /** A close may also be 24:00, the end of the day; anchored as a whole, so nothing may follow the minutes. */
 const CLOSING_CLOCK = new RegExp(`^(?:${CLOCK.source.slice(1, -1)}|24:00)$`);
+/** A close as it could once be stored: HH:MM with more after it. */
+const LEGACY_CLOSE = new RegExp(`^(?:${CLOCK.source.slice(1, -1)}).`);
 const minutesOf = (clock: string) => Number(clock.slice(0, 2)) * 60 + Number(clock.slice(3, 5));
 
 const Clock = (name: string, { endOfDay = false } = {}) =>
@@ -31,7 +33,6 @@ const Clock = (name: string, { endOfDay = false } = {}) =>
  */
 export function storedHours(hours: unknown): unknown {
   if (!isPlainObject(hours)) return hours;
-  const LEGACY_CLOSE = /^(?:(?:[01]\d|2[0-3]):[0-5]\d)./;
   const read = (period: unknown) => (isPlainObject(period) && typeof period.close === 'string' && LEGACY_CLOSE.test(period.close) ? { ...period, close: period.close.slice(0, 5) } : period);
   return Object.fromEntries(Object.entries(hours).map(([day, periods]) => [day, Array.isArray(periods) ? periods.map(read) : periods]));
 }
@@ -139,9 +140,12 @@ export function instantOf(timezone: string, date: string, minuteOfDay: number): 
   return after;
 }
 
-function nextDate(date: string): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+/** The calendar date `days` after `date` (YYYY-MM-DD). */
+function dateAfter(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 }
+
+const nextDate = (date: string) => dateAfter(date, 1);
 
 function weekdayOf(date: string): Weekday {
   return WEEKDAYS[(new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7]!;
@@ -185,9 +189,7 @@ export function openingState(schedule: Schedule, atMs: number): { isOpenNow: boo
   if (!current) return { isOpenNow: false, closesAt: null, nextOpenAt: null };
   // The last opening of the lookahead closes before its end (a business closed for the season after today): that is
   // its closing. Only an opening that runs to the end of the lookahead (every day 00:00–24:00) has none to name.
-  let dayAfter = wallClockAt(schedule.timezone, fromMs).date;
-  for (let i = 0; i < LOOKAHEAD_DAYS + 1; i++) dayAfter = nextDate(dayAfter);
-  const horizon = instantOf(schedule.timezone, dayAfter, 0);
+  const horizon = instantOf(schedule.timezone, dateAfter(wallClockAt(schedule.timezone, fromMs).date, LOOKAHEAD_DAYS + 1), 0);
   return { isOpenNow: true, closesAt: current.closesAt < horizon ? new Date(current.closesAt).toISOString() : null, nextOpenAt: null };
 }
 

@@ -2,9 +2,8 @@ import { ValidationError } from '../errors';
 import type { PageRequest } from '../pagination';
 import { keys } from './keys';
 import { readCounter } from './counters';
-import { indexKeyNames } from '../table';
 import { decodeCursor } from './cursors';
-import { cursorAfter, rangePage, type PageSource } from './query-page';
+import { cursorAfter, rangePage, sortKeyAt, type PageSource } from './query-page';
 import { idsSince, lastIdAt } from './retention';
 
 /**
@@ -108,7 +107,7 @@ export async function resumablePage(source: PageSource, { page, limit, cursor }:
   // a moment ago or by a clock a little ahead): nothing to answer, and the poller keeps its place.
   const position = cursor === undefined ? undefined : decodeCursor(source, cursor);
   const end = source.skBetween?.[1];
-  const from = position ? String(position[source.index ? indexKeyNames(source.index).sortKey : 'sk']) : source.skBetween?.[0];
+  const from = position ? sortKeyAt(source, position) : source.skBetween?.[0];
   if (end !== undefined && from !== undefined && from > end) return { items: [], totalCount: 0, nextCursor: cursor ?? null };
   const found = await rangePage(source, { page, limit, cursor }, { remaining: true });
   const last = found.items.at(-1);

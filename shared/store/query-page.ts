@@ -170,9 +170,12 @@ export async function countItems(source: PageSource, after?: Record<string, unkn
   return count;
 }
 
+/** A cursor's position in its source's sort order: the value of the source's sort key there. */
+export const sortKeyAt = ({ index }: PageSource, position: Record<string, unknown>): string => String(position[index ? indexKeyNames(index).sortKey : 'sk']);
+
 /** Whether a cursor's position has left a moving window: everything after it (older) has too. */
-function beforeWindow({ index, skBetween, movingStart }: PageSource, position: Record<string, unknown>): boolean {
-  return Boolean(movingStart && skBetween && String(position[index ? `${index}sk` : 'sk']) < skBetween[0]);
+function beforeWindow(source: PageSource, position: Record<string, unknown>): boolean {
+  return Boolean(source.movingStart && source.skBetween && sortKeyAt(source, position) < source.skBetween[0]);
 }
 
 /**
