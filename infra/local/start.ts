@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createTable, LOCAL_AWS_ENV, LOCAL_SERVICE_ENV, portInUse, PortInUseError, startDynamoDbLocal } from './dynamodb-local';
+import { createTable, dynamoDbLocalEndpoint, LOCAL_AWS_ENV, LOCAL_JVM_OPTIONS, LOCAL_SERVICE_ENV, portInUse, PortInUseError, spawnDynamoDbLocal } from './dynamodb-local';
 
 /**
  * `npm start`: DynamoDB Local, the table, a demo organization and the local API.
@@ -22,20 +22,19 @@ const startedAt = Date.now();
 // Checked before Java starts, so a taken PORT leaves nothing running.
 if (await portInUse(port)) fail(`PORT ${port} is already in use; stop what listens there or set PORT to a free port.`);
 if (dataDir) mkdirSync(dataDir, { recursive: true });
-const dynamodb = await startDynamoDbLocal({ port: dynamoPort, dataDir }).catch((error: unknown) => {
-  if (error instanceof PortInUseError) fail(error.message);
-  throw error;
-});
-dynamodb.onUnexpectedExit((code) => fail(`DynamoDB Local stopped unexpectedly (exit code ${code}); the API cannot serve without it.`));
-Object.assign(process.env, LOCAL_AWS_ENV, { AWS_ENDPOINT_URL_DYNAMODB: dynamodb.endpoint, TABLE_NAME: tableName });
+Object.assign(process.env, LOCAL_AWS_ENV, { AWS_ENDPOINT_URL_DYNAMODB: dynamoDbLocalEndpoint(dynamoPort), TABLE_NAME: tableName });
 for (const [name, value] of Object.entries(LOCAL_SERVICE_ENV)) process.env[name] ??= value;
 // One JSON line per request; the EMF metric blobs only matter to CloudWatch (POWERTOOLS_METRICS_DISABLED=false shows them).
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
+const starting = await spawnDynamoDbLocal({ port: dynamoPort, dataDir, jvmOptions: LOCAL_JVM_OPTIONS }).catch((error: unknown) => {
+  if (error instanceof PortInUseError) fail(error.message);
+  throw error;
+});
+// Shared code reads its configuration on import, so it is loaded once the environment is set, while the JVM starts.
+const [{ createOrganizationWithKey }, { startLocalServer }] = await Promise.all([import('../demo/organization'), import('./server')]);
+const dynamodb = await starting.ready;
+dynamodb.onUnexpectedExit((code) => fail(`DynamoDB Local stopped unexpectedly (exit code ${code}); the API cannot serve without it.`));
 await createTable(dynamodb.endpoint, tableName);
-
-// Shared code reads its configuration on import, so it is loaded once the environment is set.
-const { createOrganizationWithKey } = await import('../demo/organization');
-const { startLocalServer } = await import('./server');
 
 // With DATA_DIR the demo organization survives restarts; its key is kept beside the data.
 const demoFile = dataDir ? join(dataDir, 'demo-organization.json') : undefined;

@@ -37,7 +37,7 @@ export async function startStressStack({
 }: {
   events?: boolean;
   /** For DynamoDB Local's JVM (test/support/jvm.ts); its defaults without. */
-  jvmOptions?: string[];
+  jvmOptions?: readonly string[];
   /** False: Powertools as in Lambda, one compact JSON line per log and EMF metrics, written to stdout. */
   powertoolsDev?: boolean;
 } & Pick<LocalGatewayOptions, 'aroundInvoke' | 'aroundAuthorize' | 'authorizerCacheTtlMs'> = {}): Promise<StressStack> {

@@ -1,16 +1,17 @@
-import { javaToolOptions } from '../../infra/local/dynamodb-local';
+import { javaToolOptions, LOCAL_JVM_OPTIONS } from '../../infra/local/dynamodb-local';
 
 /**
  * JVM options for the suite's DynamoDB Locals. DynamoDB Local is the suite's busiest process, and on two cores it
  * competes with both test workers.
- * - The serial collector measured about a fifth less of its CPU than the JVM's default (G1) on the same test files.
+ * - The serial collector, as `npm start` runs it (LOCAL_JVM_OPTIONS), measured about a fifth less of its CPU than the
+ *   JVM's default (G1) on the same test files.
  * - The client compiler alone (TieredStopAtLevel=1) saved more, but slowed a long-lived DynamoDB Local enough that
  *   concurrent writes met more transaction conflicts than their retries allow, which the defaults never show. It is
  *   kept for the DynamoDB Locals that `npm start` starts for one test and stops within seconds: those mostly pay the
  *   JVM's warm-up, which the client compiler nearly halves.
- * `npm start`, `npm run stress` and the bench keep the JVM's defaults.
+ * `npm run stress` and the bench's own DynamoDB Local keep the JVM's defaults.
  */
-export const TEST_JVM_OPTIONS = ['-XX:+UseSerialGC'];
+export const TEST_JVM_OPTIONS = LOCAL_JVM_OPTIONS;
 export const SHORT_LIVED_JVM_OPTIONS = [...TEST_JVM_OPTIONS, '-XX:TieredStopAtLevel=1'];
 
 /** The environment that hands a spawned `npm start`'s DynamoDB Local the short-lived options, after any the machine already sets. */
