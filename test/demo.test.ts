@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { DemoSeed } from '../shared/resource';
 import { useTestApi, type Client } from './support/api';
 
 const api = useTestApi();
@@ -123,5 +124,27 @@ describe('a new, empty organization', () => {
     const companyId = (demoOrg.demo!.companyIds as string[])[0];
     expect((await client.get(`/v1/companies/${companyId}/notes`)).status).toBe(404);
     expect((await client.get(`/v1/services/${(demoOrg.demo!.serviceIds as number[])[0]}`)).status).toBe(404);
+  });
+});
+
+describe('the demo seeds', () => {
+  const seed = (after?: string[]): DemoSeed => ({ after, run: async () => ({}) });
+
+  it('run in waves, each seed after every seed it names and in list order within a wave', async () => {
+    const { seedWaves } = await import('../infra/demo/index');
+    const { resourceFileExports } = await import('../infra/resource-files');
+    const seeds = await resourceFileExports<DemoSeed>('demo.ts', 'demoSeed');
+    const waves = seedWaves(seeds);
+    expect(waves.flat().sort()).toEqual([...seeds.keys()].sort());
+    const waveOf = new Map(waves.flatMap((wave, i) => wave.map((name) => [name, i] as const)));
+    for (const [name, { after = [] }] of seeds) for (const before of after) expect(waveOf.get(before)!, `${name} after ${before}`).toBeLessThan(waveOf.get(name)!);
+    expect(waves[0]!.length, 'seeds that wait on none run together').toBeGreaterThan(1);
+    expect(seedWaves(new Map([['a', seed(['c'])], ['b', seed()], ['c', seed(['b'])], ['d', seed()]]))).toEqual([['b', 'd'], ['c'], ['a']]);
+  });
+
+  it('that wait on each other, or on a resource without a seed, fail loudly', async () => {
+    const { seedWaves } = await import('../infra/demo/index');
+    expect(() => seedWaves(new Map([['a', seed(['b'])], ['b', seed(['a'])]]))).toThrow(/wait on each other.*a, b/);
+    expect(() => seedWaves(new Map([['a', seed(['missing'])]]))).toThrow(/a$/);
   });
 });
