@@ -44,6 +44,30 @@ function npmStart(env: Record<string, string>, until: (output: string) => boolea
 
 const ready = (output: string) => output.includes('Press Ctrl-C to stop.');
 
+describe('npm start reuses an API key’s authorization as API Gateway does deployed', () => {
+  it('for AUTHORIZER_CACHE_TTL seconds: a key revoked meanwhile works until then, and is refused after', async () => {
+    const [port, dynamoPort] = [await freePort(), await freePort()];
+    const { child, settled, exited } = npmStart({ PORT: String(port), DYNAMODB_PORT: String(dynamoPort), AUTHORIZER_CACHE_TTL: '6' }, ready);
+    const { stdout } = await settled;
+    expect(stdout).toContain('authorization is reused for 6 s');
+    const organizationId = /Demo organization:\s+(\S+)/.exec(stdout)![1]!;
+    const { execFileSync } = await import('node:child_process');
+    const admin = (...args: string[]) => JSON.parse(execFileSync('node_modules/.bin/tsx', ['infra/admin/cli.ts', ...args, '--org', organizationId], { env: { ...process.env, DYNAMODB_PORT: String(dynamoPort), TABLE_NAME: 'start' } }).toString());
+    const { keyId, apiKey } = admin('key', 'create', '--name', 'cached');
+    const leads = () => fetch(`http://localhost:${port}/v1/leads?limit=1`, { headers: { authorization: `Bearer ${apiKey}` } }).then((response) => response.status);
+    const authorizedAt = Date.now();
+    expect(await leads()).toBe(200);
+    admin('key', 'revoke', '--key', keyId);
+    // Within the 6 s its first answer is reused, as API Gateway's cache would; a cache of none would refuse it here.
+    expect(await leads()).toBe(200);
+    expect(Date.now() - authorizedAt, 'still within the cache time when checked').toBeLessThan(6000);
+    await new Promise((resolve) => setTimeout(resolve, 6000 - (Date.now() - authorizedAt) + 200));
+    expect(await leads()).toBe(401);
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+  });
+});
+
 describe('npm start on a machine where things go wrong', () => {
   it('refuses a busy DYNAMODB_PORT in one line naming it, instead of writing into whatever answers there', async () => {
     const dynamoPort = await occupy();
@@ -73,6 +97,17 @@ describe('npm start on a machine where things go wrong', () => {
       expect(await exited).toBe(0);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses an AUTHORIZER_CACHE_TTL that is not whole seconds up to 3600 in one line naming it, before starting anything', async () => {
+    for (const value of ['soon', '-1', '1.5', '3601']) {
+      const dynamoPort = await freePort();
+      const { settled } = npmStart({ PORT: String(await freePort()), DYNAMODB_PORT: String(dynamoPort), AUTHORIZER_CACHE_TTL: value }, () => false);
+      const { code, stderr } = await settled;
+      expect(code, value).toBe(1);
+      expect(stderr.trim().split('\n'), value).toEqual([`npm start: AUTHORIZER_CACHE_TTL must be whole seconds from 0 to 3600, as the stack's authorizerCacheTtl (got "${value}").`]);
+      expect(await portInUse(dynamoPort), value).toBe(false);
     }
   });
 

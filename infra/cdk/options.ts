@@ -1,5 +1,8 @@
 import type { Node } from 'constructs';
 
+/** Seconds API Gateway reuses the API key authorizer's answer for the same Authorization header: 300 unless set, at most API Gateway's 3 600. `npm start` caches the same. */
+export const AUTHORIZER_CACHE_TTL_SECONDS = { default: 300, max: 3600 } as const;
+
 /**
  * What an operator may choose per deployment, as CDK context (`cdk deploy -c alarmEmail=oncall@example.com`
  * or cdk.json). Read once; a malformed value stops the synth with its name.
@@ -90,7 +93,7 @@ export function readOptions(node: Node): DeploymentOptions {
     debugSampleRate: number('debugSampleRate', 0.01, { max: 1 }),
     traceSampleRate: number('traceSampleRate', 0.05, { max: 1 }),
     throttle: { rateLimit: number('stageRateLimit', 1000, { min: 1 }), burstLimit: number('stageBurstLimit', 2000, { min: 1 }) },
-    authorizerCacheTtlSeconds: number('authorizerCacheTtl', 300, { max: 3600 }),
+    authorizerCacheTtlSeconds: number('authorizerCacheTtl', AUTHORIZER_CACHE_TTL_SECONDS.default, { max: AUTHORIZER_CACHE_TTL_SECONDS.max }),
     ...(text('smsOriginationIdentity') ? { smsOriginationIdentity: text('smsOriginationIdentity') } : {}),
     ...(given.length === 4 ? { customDomain: domain as NonNullable<DeploymentOptions['customDomain']> } : {}),
     // AWS WAF's rate-based rules count over 5 minutes and need at least 10 (its minimum).

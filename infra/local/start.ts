@@ -1,16 +1,23 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { AUTHORIZER_CACHE_TTL_SECONDS } from '../cdk/options';
 import { createTable, dynamoDbLocalEndpoint, LOCAL_AWS_ENV, LOCAL_JVM_OPTIONS, LOCAL_SERVICE_ENV, portInUse, PortInUseError, spawnDynamoDbLocal } from './dynamodb-local';
 
 /**
  * `npm start`: DynamoDB Local, the table, a demo organization and the local API.
- * PORT (3000), DYNAMODB_PORT (8000), TABLE_NAME (sales-pipeline) and DATA_DIR (in memory) may be set.
+ * PORT (3000), DYNAMODB_PORT (8000), TABLE_NAME (sales-pipeline), DATA_DIR (in memory) and AUTHORIZER_CACHE_TTL (300)
+ * may be set.
  */
 const port = Number(process.env.PORT ?? 3000);
 const dynamoPort = Number(process.env.DYNAMODB_PORT ?? 8000);
 const tableName = process.env.TABLE_NAME ?? 'sales-pipeline';
 // A relative DATA_DIR is read from where the command was typed (npm runs scripts from the project root).
 const dataDir = process.env.DATA_DIR ? resolve(process.env.INIT_CWD ?? process.cwd(), process.env.DATA_DIR) : undefined;
+// As API Gateway deployed: an API key's answer is reused for this many seconds, so a revoked key works until then.
+const authorizerCacheTtl = process.env.AUTHORIZER_CACHE_TTL ?? String(AUTHORIZER_CACHE_TTL_SECONDS.default);
+if (!/^\d{1,4}$/.test(authorizerCacheTtl) || Number(authorizerCacheTtl) > AUTHORIZER_CACHE_TTL_SECONDS.max) {
+  fail(`AUTHORIZER_CACHE_TTL must be whole seconds from 0 to ${AUTHORIZER_CACHE_TTL_SECONDS.max}, as the stack's authorizerCacheTtl (got "${authorizerCacheTtl}").`);
+}
 
 /** One line on stderr and a non-zero exit, for a problem the developer can fix. */
 function fail(message: string): never {
@@ -46,7 +53,7 @@ const demo =
 if (demoFile) writeFileSync(demoFile, JSON.stringify(demo, null, 2));
 
 // After a DATA_DIR restart the stream consumer starts at the newest change: older ones had their events already.
-const local = await startLocalServer(port, { streamFrom: restarted ? 'LATEST' : 'TRIM_HORIZON' }).catch(async (error: NodeJS.ErrnoException) => {
+const local = await startLocalServer(port, { streamFrom: restarted ? 'LATEST' : 'TRIM_HORIZON', authorizerCacheTtlMs: Number(authorizerCacheTtl) * 1000 }).catch(async (error: NodeJS.ErrnoException) => {
   await dynamodb.stop();
   if (error.code === 'EADDRINUSE') fail(`PORT ${port} is already in use; stop what listens there or set PORT to a free port.`);
   throw error;
@@ -60,6 +67,7 @@ Sales Pipeline API running at ${local.url}  (ready in ${((Date.now() - startedAt
 
   curl -H "Authorization: Bearer ${demo.apiKey}" ${local.url}/v1/leads
   API reference: ${local.url}/docs   OpenAPI: ${local.url}/openapi
+  A key's authorization is reused for ${authorizerCacheTtl} s, as deployed: a revoked key works until then (AUTHORIZER_CACHE_TTL=0 asks every time).
 
 Press Ctrl-C to stop.`);
 
