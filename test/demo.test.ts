@@ -101,6 +101,21 @@ describe('the demo organization', () => {
     expect([...pricingTypes].sort()).toEqual(['FIXED', 'NONE', 'RANGE']);
     expect([(demo!.transferIds as number[]).length, (demo!.faqIds as number[]).length]).toEqual([3, 4]);
   });
+
+  it('is whole when it is made: its SMS thread’s messages already carry the local carrier’s receipts', async () => {
+    const { client, demo, organizationId } = await api.organization({ demo: true });
+    const delivered = async (threadId: string, ids: string[]) => {
+      const { messages } = (await client.get(`/v1/sms?messageThreadId=${threadId}`)).body;
+      expect(messages.map((message: { id: string; status: string }) => [message.id, message.status]).sort()).toEqual(ids.map((id) => [id, 'DELIVERED']).sort());
+    };
+    await delivered(demo!.smsThreadId as string, demo!.smsIds as string[]);
+    // The SMS seed alone, read the moment it returns: the carrier's receipts come 100 ms after each send.
+    const { seedSmsThread } = await import('../functions/sms/demo');
+    const { leads } = (await client.get('/v1/leads?email=olivia.nguyen@example.com.au')).body;
+    const { members } = (await client.get('/v1/organization/members?limit=100')).body;
+    const thread = await seedSmsThread(organizationId, leads, members);
+    await delivered(thread!.threadId, thread!.messageIds);
+  });
 });
 
 describe('a new, empty organization', () => {

@@ -2,6 +2,7 @@ import type { Lead } from '../leads/schema';
 import type { Member } from '../organization/member-schema';
 import { sendSms } from './rules';
 import type { DemoSeed } from '../../shared/resource';
+import { localReceiptsApplied } from '../../shared/sms/local-provider';
 
 /**
  * One SMS thread with Olivia, started and continued through POST /v1/sms's own code path by the office
@@ -24,7 +25,10 @@ export async function seedSmsThread(organizationId: string, leads: Lead[], membe
     messageThreadId: first.threadId,
     message: 'The call-out is $99 including the first 30 minutes; a new mixer cartridge is usually $60-$90 fitted.',
   });
-  return { threadId: first.threadId, inquiryId: first.inquiryId, messageIds: [first.messageId, second.messageId] };
+  const messageIds = [first.messageId, second.messageId];
+  // Under npm start the local carrier reports each a moment later; the thread is seeded with its receipts applied.
+  await localReceiptsApplied(messageIds);
+  return { threadId: first.threadId, inquiryId: first.inquiryId, messageIds };
 }
 
 /** This resource's part of the demo organization (infra/demo reads it by the list of resources). */

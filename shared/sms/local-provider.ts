@@ -13,6 +13,17 @@ const RECEIPT_DELAY_MS = 100;
 type ReceiptHandler = (receipt: unknown) => Promise<unknown>;
 let applyReceipt: ReceiptHandler | undefined;
 
+/** Receipts the local carrier has yet to report and apply, by the message's id. */
+const receiptsInFlight = new Map<string, Promise<unknown>>();
+
+/**
+ * Resolves once the local carrier's receipts for these messages have been applied (at once for a message it has none
+ * pending for), so what seeded them is whole when it returns, not 100 ms later.
+ */
+export async function localReceiptsApplied(messageIds: readonly string[]): Promise<void> {
+  await Promise.all(messageIds.map((messageId) => receiptsInFlight.get(messageId)));
+}
+
 /** What the local carrier's receipts are handed to: the deployed receipts function's code, set by `npm start`. */
 export function setLocalReceiptHandler(handler: ReceiptHandler): void {
   applyReceipt = handler;
@@ -30,11 +41,11 @@ export const localSmsProvider: SmsSender = {
     const eventType = sms.to === LOCAL_UNREACHABLE_NUMBER ? 'TEXT_CARRIER_UNREACHABLE' : 'TEXT_DELIVERED';
     const context = { organizationId: sms.organizationId, inquiryId: sms.inquiryId, messageId: sms.messageId };
     const providerMessageId = `local-${sms.messageId}`;
-    setTimeout(() => {
-      applyReceipt?.({ eventType, messageId: providerMessageId, messageStatusDescription: eventType === 'TEXT_DELIVERED' ? 'Message has been accepted by phone' : 'Carrier unreachable', context }).catch((error: unknown) =>
-        logger.error('local SMS receipt failed', { error, messageId: sms.messageId }),
-      );
-    }, RECEIPT_DELAY_MS);
+    const reported = new Promise((resolve) => setTimeout(resolve, RECEIPT_DELAY_MS))
+      .then(() => applyReceipt?.({ eventType, messageId: providerMessageId, messageStatusDescription: eventType === 'TEXT_DELIVERED' ? 'Message has been accepted by phone' : 'Carrier unreachable', context }))
+      .catch((error: unknown) => logger.error('local SMS receipt failed', { error, messageId: sms.messageId }))
+      .finally(() => receiptsInFlight.delete(sms.messageId));
+    receiptsInFlight.set(sms.messageId, reported);
     return { providerMessageId };
   },
 };
