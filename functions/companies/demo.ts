@@ -68,10 +68,13 @@ export const demoSeed: DemoSeed = {
     const companies = await seedCompanies(organizationId, demo.members as Member[]);
     // Leads who work for a customer business: Jack builds for Coastline, Amelia manages for Harbourside.
     const [harbourside, coastline] = [...companies].reverse();
+    const leads = demo.leads as Lead[];
+    const updated = new Map<string, Lead>();
     for (const [email, company] of [['jack@thompsonbuilds.com.au', coastline], ['amelia@brownproperty.com.au', harbourside]] as const) {
-      const lead = (demo.leads as Lead[]).find((candidate) => candidate.email === email);
-      if (lead && company) Object.assign(lead, await updateLead(organizationId, lead.id, { companyId: company.id }));
+      const lead = leads.find((candidate) => candidate.email === email);
+      if (lead && company) updated.set(lead.id, await updateLead(organizationId, lead.id, { companyId: company.id }));
     }
-    return { companyIds: companies.map((company) => company.id) };
+    // New lead objects, not changed ones: the seeds of this wave still read the leads as the wave before made them.
+    return { companyIds: companies.map((company) => company.id), leads: leads.map((lead) => updated.get(lead.id) ?? lead) };
   },
 };

@@ -27,7 +27,8 @@ export async function seedDemoData(organizationId: string): Promise<Record<strin
   const seeds = await resourceFileExports<DemoSeed>('demo.ts', 'demoSeed');
   const demo: DemoData = {};
   for (const wave of seedWaves(seeds)) {
-    // Merged in list order once the whole wave is done, so a seed reads only what the waves before it made.
+    // Merged in list order once the whole wave is done: a seed reads what the waves before it made, and none changes
+    // what it read in place.
     const made = await Promise.all(wave.map((name) => seeds.get(name)!.run(organizationId, demo)));
     for (const part of made) Object.assign(demo, part);
   }

@@ -98,9 +98,9 @@ interface DynamoDbLocalOptions {
 
 /**
  * As startDynamoDbLocal, answering as soon as the JVM is spawned: `ready` settles once DynamoDB Local answers, and the
- * seconds the JVM takes to start are the caller's to use.
+ * seconds the JVM takes to start are the caller's to use; `stop` ends it, ready or not.
  */
-export async function spawnDynamoDbLocal({ port, dataDir, jvmOptions }: DynamoDbLocalOptions): Promise<{ ready: Promise<DynamoDbLocal> }> {
+export async function spawnDynamoDbLocal({ port, dataDir, jvmOptions }: DynamoDbLocalOptions): Promise<{ ready: Promise<DynamoDbLocal>; stop: DynamoDbLocal['stop'] }> {
   if (await portInUse(port)) throw new PortInUseError(`DYNAMODB_PORT ${port} is already in use; stop what listens there or set DYNAMODB_PORT to a free port.`);
   const child = withJvmOptions(jvmOptions, () => spawn({ port, sharedDb: true, path: dataDir ?? null, stdio: 'pipe' }));
   let output = '';
@@ -120,7 +120,7 @@ export async function spawnDynamoDbLocal({ port, dataDir, jvmOptions }: DynamoDb
     onUnexpectedExit: (listener) => child.once('exit', (code) => stopping || listener(code)),
   };
   const client = localClient(endpoint);
-  return { ready: waitUntilReady(client, child, () => output).then(() => started).finally(() => client.destroy()) };
+  return { ready: waitUntilReady(client, child, () => output).then(() => started).finally(() => client.destroy()), stop: started.stop };
 }
 
 /** The stream events are derived from (functions/stream/record.ts), as in the stack. */

@@ -16,6 +16,10 @@ import { applyReceipt } from '../../functions/sms/receipts';
 import { config } from '../../shared/config';
 import { logger } from '../../shared/observability';
 
+// The local carrier's receipts go through the deployed receipts function's code from the first send on, the demo
+// organization's included, which `npm start` seeds before the server starts.
+setLocalReceiptHandler(applyReceipt);
+
 // The authorizer's usage identifier is the organization id (usageIdentifierKey), so it finds the organization's plan.
 const planOf = async (usageIdentifierKey: string) => USAGE_PLANS[await getOrganizationUsagePlan(usageIdentifierKey)];
 
@@ -61,7 +65,6 @@ export async function startLocalServer(
 ): Promise<LocalServer> {
   const deliveries = createLocalDeliveryQueue();
   setDeliveryQueue(deliveries);
-  setLocalReceiptHandler(applyReceipt);
   const handler = await loadFunction<StreamBatchHandler>(WORKER_HANDLERS.recordEvents);
   const stream = events
     ? await startTableStream({

@@ -14,7 +14,7 @@ const tableName = process.env.TABLE_NAME ?? 'sales-pipeline';
 // A relative DATA_DIR is read from where the command was typed (npm runs scripts from the project root).
 const dataDir = process.env.DATA_DIR ? resolve(process.env.INIT_CWD ?? process.cwd(), process.env.DATA_DIR) : undefined;
 // As API Gateway deployed: an API key's answer is reused for this many seconds, so a revoked key works until then.
-const authorizerCacheTtl = process.env.AUTHORIZER_CACHE_TTL ?? String(AUTHORIZER_CACHE_TTL_SECONDS.default);
+const authorizerCacheTtl = process.env.AUTHORIZER_CACHE_TTL || String(AUTHORIZER_CACHE_TTL_SECONDS.default);
 if (!/^\d{1,4}$/.test(authorizerCacheTtl) || Number(authorizerCacheTtl) > AUTHORIZER_CACHE_TTL_SECONDS.max) {
   fail(`AUTHORIZER_CACHE_TTL must be whole seconds from 0 to ${AUTHORIZER_CACHE_TTL_SECONDS.max}, as the stack's authorizerCacheTtl (got "${authorizerCacheTtl}").`);
 }
@@ -37,9 +37,10 @@ const starting = await spawnDynamoDbLocal({ port: dynamoPort, dataDir, jvmOption
   if (error instanceof PortInUseError) fail(error.message);
   throw error;
 });
+// Whatever ends this process before Ctrl-C (a failed start, an error) ends DynamoDB Local with it: kill is synchronous.
+process.once('exit', () => void starting.stop());
 // Shared code reads its configuration on import, so it is loaded once the environment is set, while the JVM starts.
-const [{ createOrganizationWithKey }, { startLocalServer }] = await Promise.all([import('../demo/organization'), import('./server')]);
-const dynamodb = await starting.ready;
+const [dynamodb, { createOrganizationWithKey }, { startLocalServer }] = await Promise.all([starting.ready, import('../demo/organization'), import('./server')]);
 dynamodb.onUnexpectedExit((code) => fail(`DynamoDB Local stopped unexpectedly (exit code ${code}); the API cannot serve without it.`));
 await createTable(dynamodb.endpoint, tableName);
 
@@ -67,7 +68,7 @@ Sales Pipeline API running at ${local.url}  (ready in ${((Date.now() - startedAt
 
   curl -H "Authorization: Bearer ${demo.apiKey}" ${local.url}/v1/leads
   API reference: ${local.url}/docs   OpenAPI: ${local.url}/openapi
-  A key's authorization is reused for ${authorizerCacheTtl} s, as deployed: a revoked key works until then (AUTHORIZER_CACHE_TTL=0 asks every time).
+  ${authorizerCacheTtl === '0' ? 'Every request is authorized afresh (AUTHORIZER_CACHE_TTL=0).' : `A key's authorization is reused for ${authorizerCacheTtl} s, as deployed: a revoked key works until then (AUTHORIZER_CACHE_TTL=0 asks every time).`}
 
 Press Ctrl-C to stop.`);
 
