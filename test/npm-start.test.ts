@@ -65,7 +65,7 @@ describe('npm start with DATA_DIR and AUTHORIZER_CACHE_TTL set', () => {
     expect(stdout).toContain('authorization is reused for 8 s');
     const organizationId = /Demo organization:\s+(\S+)/.exec(stdout)![1]!;
     const { execFileSync } = await import('node:child_process');
-    const admin = (...args: string[]) => JSON.parse(execFileSync('node_modules/.bin/tsx', ['infra/admin/cli.ts', ...args, '--org', organizationId], { env: { ...process.env, DYNAMODB_PORT: String(dynamoPort), TABLE_NAME: 'start' } }).toString());
+    const admin = (...args: string[]) => JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', 'infra/admin/cli.ts', ...args, '--org', organizationId], { env: { ...process.env, DYNAMODB_PORT: String(dynamoPort), TABLE_NAME: 'start' } }).toString());
     const { keyId, apiKey } = admin('key', 'create', '--name', 'cached');
     const leads = (key: string) => fetch(`http://localhost:${port}/v1/leads?limit=1`, { headers: { authorization: `Bearer ${key}` } }).then((response) => response.status);
     // The demo key first, so the authorizer is loaded and warm when the new key's answer is cached.
