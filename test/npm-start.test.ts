@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { portInUse } from '../infra/local/dynamodb-local';
+import { adminAt } from './support/admin-cli';
 import { shortLivedJvmEnv } from './support/jvm';
 import { freePort } from './support/ports';
 
@@ -50,10 +51,12 @@ describe('npm start with DATA_DIR and AUTHORIZER_CACHE_TTL set', () => {
   let port: number;
   let dynamoPort: number;
   let stdout: string;
+  let demoKey: string;
   beforeAll(async () => {
     [port, dynamoPort] = [await freePort(), await freePort()];
     started = npmStart({ PORT: String(port), DYNAMODB_PORT: String(dynamoPort), DATA_DIR: relative(process.cwd(), dataDir), AUTHORIZER_CACHE_TTL: '8' }, ready);
     ({ stdout } = await started.settled);
+    demoKey = /Demo API key:\s+(\S+)/.exec(stdout)![1]!;
   });
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
@@ -64,16 +67,19 @@ describe('npm start with DATA_DIR and AUTHORIZER_CACHE_TTL set', () => {
   it('reuses an API key’s authorization for AUTHORIZER_CACHE_TTL seconds, as API Gateway does deployed: a key revoked meanwhile works until then, and is refused after', async () => {
     expect(stdout).toContain('authorization is reused for 8 s');
     const organizationId = /Demo organization:\s+(\S+)/.exec(stdout)![1]!;
-    const { execFileSync } = await import('node:child_process');
-    const admin = (...args: string[]) => JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', 'infra/admin/cli.ts', ...args, '--org', organizationId], { env: { ...process.env, DYNAMODB_PORT: String(dynamoPort), TABLE_NAME: 'start' } }).toString());
-    const { keyId, apiKey } = admin('key', 'create', '--name', 'cached');
+    const admin = async (...args: string[]) => {
+      const { code, stdout: printed, stderr } = await adminAt({ dynamoPort: String(dynamoPort), tableName: 'start' }, ...args, '--org', organizationId);
+      expect(code, stderr).toBe(0);
+      return JSON.parse(printed);
+    };
+    const { keyId, apiKey } = await admin('key', 'create', '--name', 'cached');
     const leads = (key: string) => fetch(`http://localhost:${port}/v1/leads?limit=1`, { headers: { authorization: `Bearer ${key}` } }).then((response) => response.status);
     // The demo key first, so the authorizer is loaded and warm when the new key's answer is cached.
-    expect(await leads(/Demo API key:\s+(\S+)/.exec(stdout)![1]!)).toBe(200);
+    expect(await leads(demoKey)).toBe(200);
     const askedAt = Date.now();
     expect(await leads(apiKey)).toBe(200);
     const cachedBy = Date.now();
-    admin('key', 'revoke', '--key', keyId);
+    await admin('key', 'revoke', '--key', keyId);
     // Its answer, cached no earlier than askedAt, is reused within the 8 s, as API Gateway's cache would; a cache of
     // none would refuse it here.
     expect(await leads(apiKey)).toBe(200);
@@ -84,7 +90,6 @@ describe('npm start with DATA_DIR and AUTHORIZER_CACHE_TTL set', () => {
   });
 
   it('has seeded the demo organization’s SMS thread with the local carrier’s receipts applied', async () => {
-    const demoKey = /Demo API key:\s+(\S+)/.exec(stdout)![1]!;
     const { messages } = (await (await fetch(`http://localhost:${port}/v1/sms?limit=100`, { headers: { authorization: `Bearer ${demoKey}` } })).json()) as { messages: { direction: string; status: string }[] };
     // The demo's only outbound messages are its thread's two.
     expect(messages.filter((message) => message.direction === 'OUTBOUND').map((message) => message.status)).toEqual(['DELIVERED', 'DELIVERED']);

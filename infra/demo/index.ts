@@ -6,14 +6,14 @@ import { resourceFileExports } from '../resource-files';
  * run at once, as concurrent clients would (their stores hold their invariants against each other).
  */
 export function seedWaves(seeds: ReadonlyMap<string, DemoSeed>): string[][] {
-  const pending = [...seeds.keys()];
+  let pending = [...seeds.keys()];
   const done = new Set<string>();
   const waves: string[][] = [];
   while (pending.length > 0) {
     const wave = pending.filter((name) => (seeds.get(name)!.after ?? []).every((before) => done.has(before)));
     if (wave.length === 0) throw new Error(`Demo seeds wait on each other or on a resource without one: ${pending.join(', ')}`);
-    for (const name of wave) pending.splice(pending.indexOf(name), 1);
-    wave.forEach((name) => done.add(name));
+    for (const name of wave) done.add(name);
+    pending = pending.filter((name) => !done.has(name));
     waves.push(wave);
   }
   return waves;

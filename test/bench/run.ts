@@ -306,11 +306,10 @@ async function npmStartInItsOwnProcess(): Promise<{ url: string; apiKey: string;
   // The demo organization is on the standard plan (50 requests a second), which a run at 16 clients passes; the bench's
   // own is on the internal plan, as an operator's load test would be, made with the admin CLI as a developer would.
   const endpoint = printed['DynamoDB Local:']!;
-  const { execFile } = await import('node:child_process');
-  const created = await new Promise<string>((resolve, reject) =>
-    execFile(process.execPath, ['--import', 'tsx', 'infra/admin/cli.ts', 'org', 'create', '--name', 'Bench served', '--plan', 'internal'], { env: { ...process.env, DYNAMODB_PORT: new URL(endpoint).port, TABLE_NAME: tableName } }, (error, stdout) => (error ? reject(error) : resolve(stdout))),
-  );
-  const { organizationId, apiKey } = JSON.parse(created) as { organizationId: string; apiKey: string };
+  const { adminAt } = await import('../support/admin-cli');
+  const created = await adminAt({ dynamoPort: new URL(endpoint).port, tableName }, 'org', 'create', '--name', 'Bench served', '--plan', 'internal');
+  if (created.code !== 0) throw new Error(`admin org create exited ${created.code}: ${created.stderr}`);
+  const { organizationId, apiKey } = JSON.parse(created.stdout) as { organizationId: string; apiKey: string };
   return { url: printed['Sales Pipeline API running at']!, endpoint, organizationId, apiKey, tableName, startSeconds, stop };
 }
 
