@@ -5,7 +5,7 @@ import { deliver } from '../functions/webhooks/delivery';
 import { deliveryQueue } from '../shared/webhooks/queue';
 import { useTestApi, type Client } from './support/api';
 import { measureDynamoCalls } from './support/dynamo-calls';
-import { created, cut, fixedProduct, tick } from './support/fixtures';
+import { created, cut, fixedProduct } from './support/fixtures';
 import { startReceiver } from './support/receiver';
 import { withinBudget } from './support/route-tour';
 
@@ -376,7 +376,7 @@ describe('every list route takes updatedSince', () => {
     await api.eventsCaughtUp();
     await receiver.waitFor(1);
     // The attempt is recorded once the receiver has answered.
-    for (let tries = 0; (await client.get(`/v1/webhooks/${webhook.id}/deliveries`)).body.totalCount === 0 && tries < 100; tries++) await tick();
+    await vi.waitFor(async () => expect((await client.get(`/v1/webhooks/${webhook.id}/deliveries`)).body.totalCount).toBeGreaterThan(0), { timeout: 10_000 });
     await receiver.close();
     const since = await cut();
     const ids: Record<string, string> = { leadId: lead.id, companyId: company.id, webhookId: webhook.id };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMember } from '../functions/organization/member-rules';
 import { applyReceipt } from '../functions/sms/receipts';
-import { setSmsSender } from '../shared/sms/sender';
+import { withSilentProvider } from './support/silent-sms';
 import { useTestApi, type Client } from './support/api';
 import { created, createService, cut, fixedProduct } from './support/fixtures';
 
@@ -38,17 +38,6 @@ async function changedSince(client: Client, path: string, key: string, since: st
   const res = await client.get(`${path}?updatedSince=${encodeURIComponent(since)}&limit=100`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return (res.body[key] as { id: string }[]).map((item) => item.id);
-}
-
-/** A provider that accepts every SMS and never reports on it, so a message stays as the send left it until a test applies a receipt. */
-async function withSilentProvider<T>(run: () => Promise<T>): Promise<T> {
-  let n = 0;
-  const previous = setSmsSender({ name: 'silent', send: async () => ({ providerMessageId: `silent-${Date.now()}-${++n}` }) });
-  try {
-    return await run();
-  } finally {
-    setSmsSender(previous);
-  }
 }
 
 async function leadWithSender() {
