@@ -11,7 +11,7 @@ import { loadAuthorizer } from '../infra/local/handlers';
 import { referenceRenderer } from '../shared/openapi/reference-renderer';
 import { routes } from '../functions/resources';
 import { countDynamoCalls } from './support/dynamo-calls';
-import { useTestApi } from './support/api';
+import { useTestApi, type Client } from './support/api';
 import { itemsOf } from './support/fixtures';
 import { assertMatchesDocument, readBody } from './support/contract';
 
@@ -44,6 +44,60 @@ describe('a path id with malformed percent-encoding', () => {
     const res = await client.get('/v1/leads/%E0%A4%A/activities');
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ success: false, message: 'Bad request', error: { status: 400, message: 'Bad request', code: 'BAD_REQUEST' } });
+  });
+
+  it('answers an inbound URL’s preflight with the same 400, which its operation documents', async () => {
+    const res = await fetch(`${api.url}/v1/inbound/%FF`, { method: 'OPTIONS', headers: { origin: 'https://example.com', 'access-control-request-method': 'POST' } });
+    const body = (await res.json()) as { error: { code: string } };
+    expect(res.status).toBe(400);
+    expect(body.error.code).toBe('BAD_REQUEST');
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    assertMatchesDocument({ method: 'OPTIONS', path: '/v1/inbound/%FF', status: res.status, contentType: res.headers.get('content-type'), body });
+  });
+});
+
+describe('a body sent to an action that takes no fields (rotating a secret or a token, a test delivery)', () => {
+  /** The three actions, each on a record of its own kind, and the record's path to read its updatedAt from. */
+  async function actions(client: Client) {
+    const webhook = (await client.post('/v1/webhooks', { url: 'https://hooks.example.com/pipeline', events: ['lead.created'] })).body.webhook;
+    const endpoint = (await client.post('/v1/inbound-endpoints', { name: 'Website form', source: 'WEBFORM' })).body.inboundEndpoint;
+    return [
+      { action: `/v1/webhooks/${webhook.id}/rotate-secret`, record: `/v1/webhooks/${webhook.id}`, key: 'webhook' },
+      { action: `/v1/webhooks/${webhook.id}/test`, record: `/v1/webhooks/${webhook.id}`, key: 'webhook' },
+      { action: `/v1/inbound-endpoints/${endpoint.id}/rotate`, record: `/v1/inbound-endpoints/${endpoint.id}`, key: 'inboundEndpoint' },
+    ];
+  }
+
+  it('answers malformed JSON with 400 INVALID_JSON, a field with 400 naming it, and a body over 256 KB with 413, and runs nothing', async () => {
+    const { client } = await api.organization();
+    const all = await actions(client);
+    for (const { action, record, key } of all) {
+      const before = (await client.get(record)).body[key].updatedAt;
+      const malformed = await client.post(action, undefined, { rawBody: '{"a":' });
+      expect(malformed.status, action).toBe(400);
+      expect(malformed.body.error.code, action).toBe('INVALID_JSON');
+      const withField = await client.post(action, { expiresIn: 3600 });
+      expect(withField.status, action).toBe(400);
+      expect(withField.body.error.details.map((detail: { path: string }) => detail.path), action).toEqual(['expiresIn']);
+      const array = await client.post(action, []);
+      expect(array.status, action).toBe(400);
+      const large = await client.post(action, { note: 'x'.repeat(300 * 1024) });
+      expect(large.status, action).toBe(413);
+      expect((await client.get(record)).body[key].updatedAt, `${action} ran on a body it refused`).toBe(before);
+    }
+    // A test delivery's attempt is recorded before it answers: none was sent for the refused ones.
+    expect((await client.get(`${all[1]!.record}/deliveries?eventType=webhook.test`)).body.totalCount).toBe(0);
+  });
+
+  it('runs with no body and with an empty object', async () => {
+    const { client } = await api.organization();
+    const [rotateSecret, , rotateToken] = await actions(client);
+    for (const { action, record, key } of [rotateSecret!, rotateToken!]) {
+      const before = (await client.get(record)).body[key].updatedAt;
+      expect((await client.post(action)).status, action).toBe(200);
+      expect((await client.post(action, {})).status, action).toBe(200);
+      expect((await client.get(record)).body[key].updatedAt, action).not.toBe(before);
+    }
   });
 });
 

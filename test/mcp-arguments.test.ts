@@ -128,6 +128,11 @@ describe('MCP protocol answers', () => {
     ['initialize with a client capability that is not an object', 'initialize', { protocolVersion: '2025-11-25', capabilities: { roots: 5 }, clientInfo: { name: 'curl', version: '8' } }, 'params.capabilities.roots is invalid: expected object, received number'],
     ['tools/call whose _meta.progressToken is neither a string nor a number', 'tools/call', { name: 'lookup_caller', arguments: { phone: '+61412345001' }, _meta: { progressToken: {} } }, 'params._meta.progressToken is invalid'],
     ['ping whose _meta is not an object', 'ping', { _meta: 'x' }, 'params._meta is invalid: expected object, received string'],
+    // JSON-RPC allows params by position; MCP's methods take named params only, so an array is not read as an object.
+    ['ping with params by position', 'ping', [1, 2], 'params must be an object of named parameters, not an array'],
+    ['tools/list with an empty array of params', 'tools/list', [], 'params must be an object of named parameters, not an array'],
+    ['tools/call with params by position', 'tools/call', ['lookup_caller', { phone: '+61412345001' }], 'params must be an object of named parameters, not an array'],
+    ['initialize with an empty array of params', 'initialize', [], 'params must be an object of named parameters, not an array'],
   ])('%s is JSON-RPC Invalid params naming it, with the request’s id', async (_, method, params, message) => {
     const { client } = await api.organization();
     const res = await rpc(client, { id: 11, method, params });

@@ -28,8 +28,9 @@ export const McpMessage = v.strictObject(
     jsonrpc: v.literal('2.0', 'jsonrpc must be "2.0"'),
     id: v.optional(v.union([v.pipe(v.string(), v.maxLength(200, 'id must be at most 200 characters')), v.pipe(v.number(), v.integer())], 'id must be a string or an integer')),
     method: v.pipe(v.string('method must be a string'), v.maxLength(200, 'method must be at most 200 characters')),
-    // The method's own parameters, which the MCP SDK checks.
-    params: v.optional(v.pipe(v.looseObject({}, 'params must be an object'), v.metadata({ jsonSchema: { additionalProperties: true } }))),
+    // The method's own parameters, which the MCP SDK checks. JSON-RPC's structured value, kept as sent: params by
+    // position (an array) are a valid message whose params no MCP method takes (Invalid params, functions/mcp/server.ts).
+    params: v.optional(v.pipe(v.custom<Record<string, unknown> | unknown[]>((input) => isRecord(input) || Array.isArray(input), 'params must be an object'), v.metadata({ jsonSchema: { type: 'object', additionalProperties: true } }))),
   },
   'the body must be one JSON-RPC message, an object',
 );

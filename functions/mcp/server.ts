@@ -132,6 +132,8 @@ const REQUESTS = new Map<string, RequestSchema>([
 
 /** The first thing wrong in a request's params: the project's own words for the common mistakes, else the SDK's schema's, by path. */
 function paramsFault(method: string, params: unknown): string | undefined {
+  // JSON-RPC allows params by position, and the message schema with it (valibot's objects take arrays); MCP names every one.
+  if (REQUESTS.has(method) && Array.isArray(params)) return 'params must be an object of named parameters, not an array';
   const own = McpParams.get(method);
   const checked = own && v.safeParse(own, params);
   if (checked && !checked.success) return checked.issues[0].message;

@@ -3,11 +3,11 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import type * as v from 'valibot';
+import * as v from 'valibot';
 import { ValidationError } from '../errors';
 import type { RouteDefinition, RouteRequest } from '../routes/route';
 import { emptyResponse, JSON_HEADERS, jsonResponse, textResponse, type JsonResponse } from './envelope';
-import { answersIdempotently } from '../routes/route';
+import { answersIdempotently, takesNoFields } from '../routes/route';
 import { IDEMPOTENCY_HEADER, idempotency, type IdempotencyStore } from './idempotency';
 import { absentBodyIsEmptyObject, accessLog, bodySizeLimit, errorEnvelope, jsonBodyAsText } from './middleware';
 import { logger } from '../observability';
@@ -77,6 +77,9 @@ function rawRequest(event: APIGatewayProxyEvent): RawRequest {
   return { method: event.httpMethod, headers, body, baseUrl: `${proto}://${headers.host ?? 'localhost'}${prefix}` };
 }
 
+/** The body of an action that takes no fields: `{}`, or none (read as `{}`); a field in it is refused by name. */
+const NO_FIELDS = v.strictObject({});
+
 /** A keyed route that answers idempotently keeps its answers in an idempotency store. */
 const needsIdempotencyStore = (route: RouteDefinition<RouteRequest, v.GenericSchema>) => answersIdempotently(route) && route.auth !== 'none';
 
@@ -113,7 +116,7 @@ function chainOf<R extends RouteRequest, S extends v.GenericSchema>(
 ): RouteLambdaHandler {
   const { path, query, body, bodyAsText } = route.request;
   // The body this chain parses and validates: none on a route that reads its body as text.
-  const parsedBody = bodyAsText ? undefined : body;
+  const parsedBody = bodyAsText ? undefined : (body ?? (takesNoFields(route) ? NO_FIELDS : undefined));
   const chain = middy<APIGatewayProxyEvent, JsonResponse, Error, Context>()
     // Powertools first, so the Lambda context on every log line and the metrics flush span the whole request.
     .use(injectLambdaContext(logger, { resetKeys: true }))
@@ -135,7 +138,7 @@ function chainOf<R extends RouteRequest, S extends v.GenericSchema>(
       },
     });
   }
-  if (body) chain.use(bodySizeLimit());
+  if (body || parsedBody) chain.use(bodySizeLimit());
   if (parsedBody) chain.use(jsonBodyAsText()).use(absentBodyIsEmptyObject()).use(httpJsonBodyParser({ disableContentTypeCheck: true }));
   const knownQuery = new Set(Object.keys((query as { entries?: Record<string, unknown> } | undefined)?.entries ?? {}));
   // A loose query schema takes parameters it does not name, and ignores them (a public URL that must not refuse

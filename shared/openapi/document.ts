@@ -5,7 +5,7 @@ import { PREFLIGHT_HEADERS } from '../http/cors';
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '../http/gateway-responses';
 import { errorEnvelope } from '../http/envelope';
 import { keyReused } from '../http/idempotency';
-import { authorizerOf, isIdempotent, writesRecords, type OutgoingWebhook, type ResponseDoc, type RouteDefinition } from '../routes/route';
+import { authorizerOf, isIdempotent, takesNoFields, writesRecords, type OutgoingWebhook, type ResponseDoc, type RouteDefinition } from '../routes/route';
 import type { OpenApiDocument } from './schemas';
 import { badRequestExample, notFoundExample, type ErrorExample } from './error-examples';
 import { convert, convertComponents, type JsonSchema } from './json-schema';
@@ -163,7 +163,7 @@ function statusesOf(route: RouteDefinition): number[] {
   if (route.auth !== 'none' && someScopeRefuses(route.method, route.path)) statuses.add(403);
   // A write that meets other requests' writes of the same records as often as it retries answers 409 CONFLICT.
   if (honoursIdempotencyKey(route) || writesRecords(route)) statuses.add(409);
-  if (route.request.body || route.requestBodies) statuses.add(413);
+  if (route.request.body || route.requestBodies || takesNoFields(route)) statuses.add(413);
   // Every authorizer can fail to read its store; every integration can outlive the gateway's timeout.
   if (authorizerOf(route)) statuses.add(503);
   statuses.add(504);
@@ -386,14 +386,19 @@ function preflightOperation(route: RouteDefinition): Json {
     'Access-Control-Request-Headers': { description: 'The headers the page will send (Content-Type, Idempotency-Key).', schema: { type: 'string', maxLength: 1000 } },
   };
   const pathAndQuery = parameters({ ...route, method: 'GET', requestHeaders: undefined });
-  // It reads no body and refuses no parameter: only the credential and the gateway's own answers can fail it.
-  const statuses = [204, ...route.errors.filter((status) => status === 401), 429, 500, ...(authorizerOf(route) ? [503] : []), 504];
+  // It reads no body and refuses no parameter: only a path the gateway cannot decode, the credential and the gateway's own answers can fail it.
+  const statuses = [204, 400, ...route.errors.filter((status) => status === 401), 429, 500, ...(authorizerOf(route) ? [503] : []), 504];
   const responses = Object.fromEntries(
     statuses.map((status) => [
       String(status),
       status === 204
         ? { description: 'The preflight’s answer: for an allowed origin asking to POST, the CORS headers that let its page post; no body.', headers }
-        : status === 401
+        : status === 400
+          ? {
+              description: 'The URL’s path is not valid percent-encoding (`%FF`), which the gateway refuses before anything reads the token: no CORS headers.',
+              content: { [JSON_MEDIA_TYPE]: { schema: envelopeRef, examples: examplesObject({ BadRequest: gatewayResponseBody(GATEWAY_RESPONSES.DEFAULT_4XX) }) } },
+            }
+          : status === 401
           ? { description: 'The URL’s token is missing or wrong, or there is no such endpoint: no CORS headers.', content: { [JSON_MEDIA_TYPE]: { schema: envelopeRef } } }
           : { $ref: `#/components/responses/${SHARED_ERRORS[status]!.name}` },
     ]),

@@ -226,6 +226,14 @@ export const isIdempotent = (route: Pick<RouteDefinition, 'method' | 'idempotenc
 /** Whether a route's function answers a method that honours Idempotency-Key, its own or its PATCH alias's. */
 export const answersIdempotently = (route: Pick<RouteDefinition, 'method' | 'alsoPatch' | 'idempotencyKey'>) => isIdempotent(route) || route.alsoPatch === true;
 
+/**
+ * Whether a route is an action that takes no fields (`POST /v1/webhooks/{webhookId}/rotate-secret`): a POST, PUT or PATCH
+ * with no body schema and no raw bodies of its own. Its body may be absent or `{}`; anything else is refused as any
+ * body is that a route cannot use (malformed JSON, an unknown field, over 256 KB) rather than ignored while the action runs.
+ */
+export const takesNoFields = (route: Pick<RouteDefinition, 'method' | 'request' | 'requestBodies'>) =>
+  route.method !== 'GET' && route.method !== 'DELETE' && !route.request.body && !route.requestBodies;
+
 /** The DynamoDB actions a route's function is granted: its row's, plus the idempotency record's when it has one. */
 export function grantedActions(route: Pick<RouteDefinition, 'method' | 'dynamodb' | 'alsoPatch' | 'idempotencyKey'>): DynamoAction[] {
   return [...new Set([...route.dynamodb, ...(answersIdempotently(route) ? IDEMPOTENCY_ACTIONS : [])])].sort();
