@@ -249,7 +249,7 @@ describe('POST /v1/appointments with holdId', () => {
 });
 
 describe('times near the end of what the service reasons about', () => {
-  it('answers 400 naming from or startsAt for a time in the year 9999, and slots for the last days before it', async () => {
+  it('answers 400 naming from or startsAt for a time in the year 9999, and offers only slots that end before it', async () => {
     const { client, service, hold } = await plumber();
     const late = await client.get(`/v1/availability?${query({ serviceId: service.id, from: '9999-12-20T00:00:00Z', to: '9999-12-31T23:59:00Z' })}`);
     expect(late.status).toBe(400);
@@ -257,12 +257,20 @@ describe('times near the end of what the service reasons about', () => {
       { path: 'from', message: 'from must be before 9999-01-01T00:00:00.000Z' },
       { path: 'to', message: 'to must be before 9999-01-01T00:00:00.000Z' },
     ]);
-    // A window from the last hour before it runs its default 7 days into the year 9999, and answers.
-    const last = await client.get(`/v1/availability?${query({ serviceId: service.id, from: '9998-12-31T23:00:00Z' })}`);
+    // Friday 1 January 9999 opens at 08:00 in Sydney, 21:00 UTC the day before: three hours before the last instant.
+    const day = [{ open: '08:00', close: '12:00' }, { open: '13:00', close: '17:00' }];
+    await client.patch('/v1/organization', { businessHours: { monday: day, tuesday: day, wednesday: day, friday: day } });
+    // Its default 7 days would run into the year 9999: the window answers the slots that end before it, and no later one.
+    const last = await client.get(`/v1/availability?${query({ serviceId: service.id, from: '9998-12-31T21:00:00Z' })}`);
     expect(last.status).toBe(200);
-    // Monday to Wednesday 4–6 January 9999 in Sydney: 13 quarter-hour starts in each of the two periods a day.
-    expect(last.body.slots).toHaveLength(78);
-    expect([last.body.slots[0].startsAt, last.body.slots.at(-1).startsAt]).toEqual(['9999-01-03T21:00:00.000Z', '9999-01-06T05:00:00.000Z']);
+    const starts = ['21:00', '21:15', '21:30', '21:45', '22:00', '22:15', '22:30', '22:45'].map((time) => `9998-12-31T${time}:00.000Z`);
+    expect(last.body.slots.map((slot: { startsAt: string }) => slot.startsAt)).toEqual(starts);
+    expect(last.body.slots.at(-1).endsAt).toBe('9998-12-31T23:45:00.000Z');
+    // Each slot offered can be held; one starting a quarter later would end in the year 9999.
+    expect((await hold({ startsAt: '9998-12-31T22:45:00Z' })).status).toBe(201);
+    const over = await hold({ startsAt: '9998-12-31T23:00:00Z' });
+    expect(over.status).toBe(400);
+    expect(over.body.error.details).toEqual([{ path: 'startsAt', message: 'startsAt plus the service’s 60 minutes must end before 9999-01-01T00:00:00.000Z' }]);
     const held = await hold({ startsAt: '9999-12-31T20:00:00Z' });
     expect(held.status).toBe(400);
     expect(held.body.error.details).toEqual([{ path: 'startsAt', message: 'startsAt must be before 9999-01-01T00:00:00.000Z' }]);

@@ -45,6 +45,19 @@ describe('GET /v1/callers/{phone}', () => {
     expect(res.body.organization).toEqual({ name: 'Northside Plumbing', timezone: 'Australia/Sydney', isOpenNow: false });
   });
 
+  it('answers the visits still booked after more cancelled ones than one read holds', async () => {
+    const { client, leadId } = await callerOrganization();
+    const appointment = (days: number) => client.post('/v1/appointments', { leadId, title: 'Visit', startsAt: inDays(days), endsAt: inDays(days, 1) }).then((res) => res.body.appointment.id as string);
+    // Eleven cancelled visits come before the booked ones: more than the ten the first read takes.
+    for (let day = 1; day <= 11; day++) await client.patch(`/v1/appointments/${await appointment(day)}`, { status: 'CANCELLED' });
+    const booked: string[] = [];
+    for (let day = 12; day <= 18; day++) booked.push(await appointment(day));
+
+    const res = await client.get('/v1/callers/%2B61412345001');
+    expect(res.status).toBe(200);
+    expect(res.body.caller.upcomingAppointments.map((visit: { id: string }) => visit.id)).toEqual(booked.slice(0, 5));
+  });
+
   it('finds the caller from any common form of the number, read with the organization’s country', async () => {
     const { client, leadId } = await callerOrganization();
     // An international form may show the trunk prefix no one dials in brackets: +61 (0)412 345 001.

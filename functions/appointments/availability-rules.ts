@@ -1,5 +1,6 @@
 import { ApiError, NotFoundError, ValidationError } from '../../shared/errors';
 import { newId } from '../../shared/ids';
+import { LATEST_INSTANT } from '../../shared/schema';
 import { intersectIntervals, openIntervals, type Interval } from '../../shared/schedule';
 import { bookingsWindowStart, clashOf, retryingStale } from './rules';
 import { isTaken } from './entity';
@@ -83,9 +84,10 @@ export function freeSlots(staff: { memberId: number; windows: Interval[]; busy: 
  */
 export async function findAvailability(organizationId: string, query: AvailabilityQuery, now = Date.now()): Promise<AvailabilityResponse> {
   const requestedFrom = query.from === undefined ? now : Date.parse(query.from);
-  const toMs = query.to === undefined ? requestedFrom + DEFAULT_WINDOW_DAYS * DAY : Date.parse(query.to);
   const fromMs = Math.max(requestedFrom, now);
   const { organization, durationMs, staff } = await bookingInputs(organizationId, query.serviceId, query.memberId);
+  // No slot ends at or after the last instant the service records, which a hold or an appointment could not take.
+  const toMs = Math.min(query.to === undefined ? requestedFrom + DEFAULT_WINDOW_DAYS * DAY : Date.parse(query.to), LATEST_MS - durationMs);
   const answer = { timezone: organization.timezone, durationMinutes: durationMs / MINUTE, step: query.step };
   if (fromMs >= toMs) return { slots: [], ...answer };
   // A slot starting just before `to` ends up to one duration after it.
@@ -100,6 +102,8 @@ export async function findAvailability(organizationId: string, query: Availabili
   return { slots: freeSlots(staffTimes, { durationMs, stepMs: query.step * MINUTE, fromMs, toMs }), ...answer };
 }
 
+const LATEST_MS = Date.parse(LATEST_INSTANT);
+
 const slotUnavailable = (message: string) => new ApiError(409, message, 'SLOT_UNAVAILABLE');
 
 /**
@@ -111,6 +115,9 @@ export async function createHold(organizationId: string, body: CreateHoldBody, a
   const startsMs = Date.parse(body.startsAt);
   if (startsMs <= at.getTime()) throw slotUnavailable('startsAt is in the past');
   const { organization, durationMs, service, staff } = await bookingInputs(organizationId, body.serviceId, body.memberId);
+  if (startsMs + durationMs >= LATEST_MS) {
+    throw new ValidationError([{ path: 'startsAt', message: `startsAt plus the service’s ${durationMs / MINUTE} minutes must end before ${LATEST_INSTANT}` }]);
+  }
   const slot = { startsAt: iso(startsMs), endsAt: iso(startsMs + durationMs) };
   const working = workingWindows(organization, staff, startsMs, startsMs + durationMs)
     .filter(({ windows }) => windows.some((window) => window.start <= startsMs && startsMs + durationMs <= window.end))

@@ -1,3 +1,4 @@
+import type { Appointment } from '../appointments/schema';
 import { listAppointmentsPage } from '../appointments/store';
 import { listInquiriesPage } from '../inquiries/store';
 import { e164Of } from '../leads/rules';
@@ -23,8 +24,7 @@ export async function lookupCaller(organizationId: string, typed: string, now = 
     ? await Promise.all([
         getLead(organizationId, leadId),
         listInquiriesPage(organizationId, { leadId, page: 1, limit: CALLER_ITEMS }),
-        // A few more than shown, as cancelled ones are listed too and left out here.
-        listAppointmentsPage(organizationId, { leadId, from: now.toISOString(), page: 1, limit: CALLER_ITEMS * 2 }),
+        upcomingAppointmentsOf(organizationId, leadId, now),
       ])
     : [];
   if (!lead || !hasContact(lead, { kind: 'PHONE', value: phone })) {
@@ -35,9 +35,28 @@ export async function lookupCaller(organizationId: string, typed: string, now = 
       lead,
       // Unread first; the list is newest first and the sort keeps that order within each.
       openInquiries: [...inquiries!.items].sort((a, b) => Number(a.isRead) - Number(b.isRead)),
-      upcomingAppointments: appointments!.items.filter((appointment) => appointment.status !== 'CANCELLED').slice(0, CALLER_ITEMS),
+      upcomingAppointments: appointments!,
       smsOptedOut: lead.smsOptedOut || phoneOptedOut,
     },
     organization: { name, timezone, isOpenNow },
   };
+}
+
+/** How many appointments a read of the caller's upcoming ones takes: a few more than shown, as cancelled ones are listed too. */
+const UPCOMING_READ = CALLER_ITEMS * 2;
+
+/**
+ * The lead's next appointments that are not cancelled, earliest first. Cancelled ones stay in the list they are read
+ * from, so a lead who cancelled many has its booked ones further on: the pages after the first are read until enough
+ * are found or none are left, in the same round trip as the rest of the lookup when the first page holds them.
+ */
+async function upcomingAppointmentsOf(organizationId: string, leadId: string, now: Date) {
+  const upcoming: Appointment[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await listAppointmentsPage(organizationId, { leadId, from: now.toISOString(), page: 1, limit: UPCOMING_READ, cursor });
+    upcoming.push(...page.items.filter((appointment) => appointment.status !== 'CANCELLED'));
+    cursor = page.nextCursor ?? undefined;
+  } while (upcoming.length < CALLER_ITEMS && cursor !== undefined);
+  return upcoming.slice(0, CALLER_ITEMS);
 }
