@@ -272,6 +272,9 @@ describe('webhook deliveries', () => {
     const { deliveries } = (await client.get(`/v1/webhooks/${webhook.id}/deliveries`)).body;
     const attempt = deliveries.find((delivery: { attempt: number }) => delivery.attempt === 1);
     expect(attempt).toMatchObject({ attempt: 1, status: 'FAILED', statusCode: null, error: 'connection refused', nextAttemptAt: expect.stringMatching(ISO_MS) });
+    // Whatever else is listed is that retry: the same event, refused the same way.
+    expect(deliveries.map((delivery: { attempt: number }) => delivery.attempt).sort()).toEqual(deliveries.length === 1 ? [1] : [1, 2]);
+    for (const delivery of deliveries) expect(delivery).toMatchObject({ eventId: attempt.eventId, status: 'FAILED', statusCode: null, error: 'connection refused' });
     await client.delete(`/v1/webhooks/${webhook.id}`);
   });
 
