@@ -19,6 +19,11 @@ import { insertHold } from './hold-store';
 const MINUTE = 60_000;
 const DAY = 86_400_000;
 const DEFAULT_WINDOW_DAYS = 7;
+/**
+ * Every slot of this length starts before it, so it ends before the last instant the service records, which a hold or
+ * an appointment could not take.
+ */
+const slotStartLimit = (durationMs: number) => Date.parse(LATEST_INSTANT) - durationMs;
 const MINUTES_PER_UNIT = { MINUTES: 1, HOURS: 60, DAYS: 1440 } as const;
 
 export const durationMinutesOf = (service: Pick<Service, 'duration' | 'durationUnit'>) => service.duration * MINUTES_PER_UNIT[service.durationUnit];
@@ -86,8 +91,7 @@ export async function findAvailability(organizationId: string, query: Availabili
   const requestedFrom = query.from === undefined ? now : Date.parse(query.from);
   const fromMs = Math.max(requestedFrom, now);
   const { organization, durationMs, staff } = await bookingInputs(organizationId, query.serviceId, query.memberId);
-  // No slot ends at or after the last instant the service records, which a hold or an appointment could not take.
-  const toMs = Math.min(query.to === undefined ? requestedFrom + DEFAULT_WINDOW_DAYS * DAY : Date.parse(query.to), LATEST_MS - durationMs);
+  const toMs = Math.min(query.to === undefined ? requestedFrom + DEFAULT_WINDOW_DAYS * DAY : Date.parse(query.to), slotStartLimit(durationMs));
   const answer = { timezone: organization.timezone, durationMinutes: durationMs / MINUTE, step: query.step };
   if (fromMs >= toMs) return { slots: [], ...answer };
   // A slot starting just before `to` ends up to one duration after it.
@@ -102,8 +106,6 @@ export async function findAvailability(organizationId: string, query: Availabili
   return { slots: freeSlots(staffTimes, { durationMs, stepMs: query.step * MINUTE, fromMs, toMs }), ...answer };
 }
 
-const LATEST_MS = Date.parse(LATEST_INSTANT);
-
 const slotUnavailable = (message: string) => new ApiError(409, message, 'SLOT_UNAVAILABLE');
 
 /**
@@ -115,7 +117,7 @@ export async function createHold(organizationId: string, body: CreateHoldBody, a
   const startsMs = Date.parse(body.startsAt);
   if (startsMs <= at.getTime()) throw slotUnavailable('startsAt is in the past');
   const { organization, durationMs, service, staff } = await bookingInputs(organizationId, body.serviceId, body.memberId);
-  if (startsMs + durationMs >= LATEST_MS) {
+  if (startsMs >= slotStartLimit(durationMs)) {
     throw new ValidationError([{ path: 'startsAt', message: `startsAt plus the service’s ${durationMs / MINUTE} minutes must end before ${LATEST_INSTANT}` }]);
   }
   const slot = { startsAt: iso(startsMs), endsAt: iso(startsMs + durationMs) };

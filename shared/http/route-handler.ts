@@ -77,7 +77,7 @@ function rawRequest(event: APIGatewayProxyEvent): RawRequest {
   return { method: event.httpMethod, headers, body, baseUrl: `${proto}://${headers.host ?? 'localhost'}${prefix}` };
 }
 
-/** The body of an action that takes no fields: `{}`, or none (read as `{}`); a field in it is refused by name. */
+/** The body of an action that takes no fields: `{}`, or none (read as `{}`); a field in it is refused by name. Its handler reads none. */
 const NO_FIELDS = v.strictObject({});
 
 /** A keyed route that answers idempotently keeps its answers in an idempotency store. */
