@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { dynamo } from '../shared/dynamo';
 import { useTestApi, type Client } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
 import { createProduct, fixedProduct, storedProduct } from './support/fixtures';
@@ -33,7 +34,7 @@ describe('PATCH /v1/products/batch', () => {
         { id: drain.id, status: 'ok', product: { ...drain, name: 'Blocked drain clear (CCTV)', updatedAt: expect.any(String) } },
         { id: tap.id, status: 'ok', product: { ...tap, name: 'Tap service', pricingType: 'NONE', price: null, maxPrice: null, updatedAt: expect.any(String) } },
       ],
-      summary: { total: 3, succeeded: 3, failed: 0 },
+      summary: { total: 3, succeeded: 3, failed: 0, unknown: 0 },
     });
   });
 
@@ -64,7 +65,7 @@ describe('PATCH /v1/products/batch', () => {
       { id: toilet.id, status: 'error', code: 'VALIDATION_ERROR', message: 'colour is not a known field' },
       { id: tap.id, status: 'ok', product: expect.objectContaining({ id: tap.id, name: 'Tap washer replacement', price: 99 }) },
     ]);
-    expect(res.body.summary).toEqual({ total: 10, succeeded: 2, failed: 8 });
+    expect(res.body.summary).toEqual({ total: 10, succeeded: 2, failed: 8, unknown: 0 });
   });
 
   it.each([
@@ -119,7 +120,7 @@ describe('PATCH /v1/products/batch', () => {
       { id: drain.id, name: 'Old drain service' },
       { id: tap.id, name: 'Blocked drain clear' },
     ]);
-    expect(res.body.summary).toEqual({ total: 2, succeeded: 2, failed: 0 });
+    expect(res.body.summary).toEqual({ total: 2, succeeded: 2, failed: 0, unknown: 0 });
   });
 
   it("answers NOT_FOUND for another organization's product and leaves it unchanged", async () => {
@@ -129,7 +130,7 @@ describe('PATCH /v1/products/batch', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       results: [{ id: owner.drain.id, status: 'error', code: 'NOT_FOUND', message: 'Trade product not found' }],
-      summary: { total: 1, succeeded: 0, failed: 1 },
+      summary: { total: 1, succeeded: 0, failed: 1, unknown: 0 },
     });
     expect(await storedProduct(owner.organizationId, owner.drain.id)).toEqual(owner.drain);
   });
@@ -140,7 +141,7 @@ describe('PATCH /v1/products/batch', () => {
     const updates = Array.from({ length: 100 }, (_, i) => ({ id: ids[i % 3], pricing: { pricingType: 'FIXED', price: i } }));
     const res = await batch(client, updates);
     expect(res.status).toBe(200);
-    expect(res.body.summary).toEqual({ total: 100, succeeded: 100, failed: 0 });
+    expect(res.body.summary).toEqual({ total: 100, succeeded: 100, failed: 0, unknown: 0 });
     expect(res.body.results.map((r: { id: number }) => r.id)).toEqual(updates.map((u) => u.id));
     expect((await storedProduct(organizationId, drain.id))?.price).toBe(99);
     expect((await storedProduct(organizationId, tap.id))?.price).toBe(97);
@@ -200,5 +201,112 @@ describe('PATCH /v1/products/batch', () => {
     const updates = Array.from({ length: 100 }, (_, i) => ({ id: ids[i % 3], pricing: { pricingType: 'FIXED', price: i } }));
     const calls = await countDynamoCalls(() => batch(client, updates));
     expect(calls).toEqual(['BatchGetItemCommand', ...Array(100).fill('PutItemCommand')]);
+  });
+});
+
+const TABLE_FAULT = 'productTableFault';
+
+/**
+ * The table fails to answer the calls `fault` picks, as a timeout or a lost connection leaves them: `after` sends the
+ * call to the table first (it commits, only its answer is lost), `before` loses it on the way.
+ */
+function tableFailsToAnswer(fault: (command: string, input: string) => 'after' | 'before' | undefined) {
+  const faults: string[] = [];
+  dynamo.middlewareStack.add(
+    (next, context) => async (args) => {
+      const command = String(context.commandName);
+      const when = fault(command, JSON.stringify(args.input));
+      if (when === 'after') await next(args);
+      if (when) {
+        faults.push(`${command} ${when}`);
+        throw Object.assign(new Error('Socket timed out without establishing a connection within 3000 ms'), { name: 'TimeoutError' });
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: TABLE_FAULT },
+  );
+  // The items' faults are logged as errors: expected here, so kept out of the output.
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  return faults;
+}
+
+/** The first of the calls `command` makes whose input holds `text`. */
+const once = (command: string, text: string) => {
+  let left = 1;
+  return (sent: string, input: string) => sent === command && input.includes(text) && left-- > 0;
+};
+
+describe('PATCH /v1/products/batch when the table fails to answer a write', () => {
+  afterEach(() => {
+    dynamo.middlewareStack.remove(TABLE_FAULT);
+    vi.restoreAllMocks();
+  });
+
+  it('reports a re-pricing that committed before its answer was lost as applied, read again, and goes on with the next item', async () => {
+    const { client, organizationId, drain, tap } = await setup();
+    const put = once('PutItemCommand', '"price":245');
+    const faults = tableFailsToAnswer((command, input) => (put(command, input) ? 'after' : undefined));
+    const res = await batch(client, [
+      { id: drain.id, pricing: { pricingType: 'FIXED', price: 245 } },
+      { id: tap.id, pricing: { pricingType: 'FIXED', price: 110 } },
+    ]);
+    expect(faults).toEqual(['PutItemCommand after']);
+    expect(res.status).toBe(200);
+    const stored = await storedProduct(organizationId, drain.id);
+    expect(stored).toMatchObject({ price: 245 });
+    expect(res.body).toEqual({
+      results: [
+        { id: drain.id, status: 'ok', product: stored },
+        { id: tap.id, status: 'ok', product: expect.objectContaining({ price: 110 }) },
+      ],
+      summary: { total: 2, succeeded: 2, failed: 0, unknown: 0 },
+    });
+  });
+
+  it('reports a rename whose transaction committed before its answer was lost as applied, and the new name as taken', async () => {
+    const { client, organizationId, drain } = await setup();
+    const rename = once('TransactWriteItemsCommand', 'Drain jetting');
+    tableFailsToAnswer((command, input) => (rename(command, input) ? 'after' : undefined));
+    const res = await batch(client, [{ id: drain.id, name: 'Drain jetting' }]);
+    expect(res.body.results).toEqual([{ id: drain.id, status: 'ok', product: await storedProduct(organizationId, drain.id) }]);
+    expect(res.body.results[0].product.name).toBe('Drain jetting');
+    expect((await client.post('/v1/products', fixedProduct('Drain jetting'))).status).toBe(409);
+  });
+
+  it('reports a write lost before it reached the table as not applied with the retryable UNAVAILABLE, and a resend applies it', async () => {
+    const { client, organizationId, drain, tap } = await setup();
+    const put = once('PutItemCommand', '"price":245');
+    tableFailsToAnswer((command, input) => (put(command, input) ? 'before' : undefined));
+    const res = await batch(client, [
+      { id: drain.id, pricing: { pricingType: 'FIXED', price: 245 } },
+      { id: tap.id, pricing: { pricingType: 'FIXED', price: 110 } },
+    ]);
+    expect(res.body.results[0]).toEqual({ id: drain.id, status: 'error', code: 'UNAVAILABLE', message: expect.stringContaining('was not applied') });
+    expect(res.body.results[1]).toMatchObject({ id: tap.id, status: 'ok' });
+    expect(res.body.summary).toEqual({ total: 2, succeeded: 1, failed: 1, unknown: 0 });
+    expect(await storedProduct(organizationId, drain.id)).toEqual(drain);
+
+    const resent = await batch(client, [{ id: drain.id, pricing: { pricingType: 'FIXED', price: 245 } }]);
+    expect(resent.body.results[0]).toMatchObject({ status: 'ok', product: { price: 245 } });
+  });
+
+  it.each([
+    ['committed', 'after'],
+    ['lost on the way', 'before'],
+  ] as const)('reports a write %s whose product cannot be read again as UNKNOWN, never INTERNAL_ERROR', async (_, when) => {
+    const { client, organizationId, drain, tap } = await setup();
+    const put = once('PutItemCommand', '"price":245');
+    const reread = once('GetItemCommand', `PRODUCT#`);
+    const faults = tableFailsToAnswer((command, input) => (put(command, input) ? when : reread(command, input) ? 'before' : undefined));
+    const res = await batch(client, [
+      { id: drain.id, pricing: { pricingType: 'FIXED', price: 245 } },
+      { id: tap.id, pricing: { pricingType: 'FIXED', price: 110 } },
+    ]);
+    expect(faults).toEqual([`PutItemCommand ${when}`, 'GetItemCommand before']);
+    expect(res.status).toBe(200);
+    expect(res.body.results[0]).toEqual({ id: drain.id, status: 'unknown', code: 'UNKNOWN', message: expect.stringContaining('read it before sending the item again') });
+    expect(res.body.results[1]).toMatchObject({ id: tap.id, status: 'ok' });
+    expect(res.body.summary).toEqual({ total: 2, succeeded: 1, failed: 0, unknown: 1 });
+    expect((await storedProduct(organizationId, drain.id))?.price).toBe(when === 'after' ? 245 : 220);
   });
 });

@@ -353,7 +353,7 @@ describe('demo products', () => {
     expect(new Set(products.map((product) => product?.pricingType))).toEqual(new Set(['NONE', 'FIXED', 'RANGE']));
     expect((await client.post('/v1/products', { ...fixedProduct('blocked DRAIN clear') })).status).toBe(409);
     const res = await client.patch('/v1/products/batch', { updates: ids.map((id) => ({ id, pricing: { pricingType: 'NONE' } })) });
-    expect(res.body.summary).toEqual({ total: ids.length, succeeded: ids.length, failed: 0 });
+    expect(res.body.summary).toEqual({ total: ids.length, succeeded: ids.length, failed: 0, unknown: 0 });
   });
 });
 
@@ -497,7 +497,7 @@ describe('DELETE /v1/products/{productId}', () => {
       { id: gone.id, status: 'error', code: 'NOT_FOUND', message: 'Trade product not found' },
       { id: kept.id, status: 'ok', product: expect.objectContaining({ name: 'Drain clear' }) },
     ]);
-    expect(res.body.summary).toEqual({ total: 2, succeeded: 1, failed: 1 });
+    expect(res.body.summary).toEqual({ total: 2, succeeded: 1, failed: 1, unknown: 0 });
   });
 
   it("answers 404 for another organization's product and leaves it", async () => {

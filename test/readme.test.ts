@@ -100,7 +100,7 @@ describe('npm start and the README curl session', () => {
       '"name":"Tap washer replacement"',
       '"price":135',
       '"product":{"id":',
-      '"summary":{"total":2,"succeeded":1,"failed":1}',
+      '"summary":{"total":2,"succeeded":1,"failed":1,"unknown":0}',
       '"label":"After-hours emergencies"',
       '"isEnabled":false',
       '"transfers":[{',

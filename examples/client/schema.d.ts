@@ -719,7 +719,7 @@ export interface paths {
         head?: never;
         /**
          * Rename and re-price up to 100 trade products, item by item
-         * @description Applies up to 100 renames and re-pricings in order, each on its own: a failing item (unknown id, taken name, inconsistent pricing) is reported in its result and neither stops nor undoes the others. Answers 200 with one result per item and a summary; over 100 items nothing is applied (400 BATCH_TOO_LARGE).
+         * @description Applies up to 100 renames and re-pricings in order, each on its own: a failing item (unknown id, taken name, inconsistent pricing) is reported in its result and neither stops nor undoes the others. An item whose write the table failed to answer is read again: reported `ok` when it was applied, `error` UNAVAILABLE when it was not, and `unknown` (code UNKNOWN) when the product cannot be read to tell. Answers 200 with one result per item and a summary; over 100 items nothing is applied (400 BATCH_TOO_LARGE).
          */
         patch: operations["batchUpdateProducts"];
         trace?: never;
@@ -2365,7 +2365,15 @@ export interface components {
             id: number | null;
             /** @constant */
             status: "error";
+            /** @description Why the item was not applied: NOT_FOUND, CONFLICT, VALIDATION_ERROR or ITEM_TOO_LARGE (send it changed), UNAVAILABLE (the table failed to answer and the product was read again unchanged: send it again as it is) or INTERNAL_ERROR. */
             code: string;
+            message: string;
+        } | {
+            id: number;
+            /** @constant */
+            status: "unknown";
+            /** @constant */
+            code: "UNKNOWN";
             message: string;
         };
         /**
@@ -7185,6 +7193,7 @@ export interface operations {
                             total: number;
                             succeeded: number;
                             failed: number;
+                            unknown: number;
                         };
                     };
                 };

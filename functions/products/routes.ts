@@ -108,7 +108,7 @@ export const batchUpdateProducts = defineRoute({
   method: 'PATCH',
   path: '/v1/products/batch',
   summary: 'Rename and re-price up to 100 trade products, item by item',
-  description: 'Applies up to 100 renames and re-pricings in order, each on its own: a failing item (unknown id, taken name, inconsistent pricing) is reported in its result and neither stops nor undoes the others. Answers 200 with one result per item and a summary; over 100 items nothing is applied (400 BATCH_TOO_LARGE).',
+  description: 'Applies up to 100 renames and re-pricings in order, each on its own: a failing item (unknown id, taken name, inconsistent pricing) is reported in its result and neither stops nor undoes the others. An item whose write the table failed to answer is read again: reported `ok` when it was applied, `error` UNAVAILABLE when it was not, and `unknown` (code UNKNOWN) when the product cannot be read to tell. Answers 200 with one result per item and a summary; over 100 items nothing is applied (400 BATCH_TOO_LARGE).',
   tag: 'Products',
   dynamodb: ['BatchGetItem', 'GetItem', 'PutItem', 'DeleteItem'],
   status: 200,

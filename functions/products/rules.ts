@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import * as v from 'valibot';
 import { defined } from '../../shared/store/changes';
 import type { VersionedProduct } from './entity';
@@ -5,7 +6,7 @@ import { ApiError, BadRequestError, NotFoundError, ValidationError } from '../..
 import { now } from '../../shared/ids';
 import { deleteProduct, getProduct, getProducts, insertProduct, PRODUCT_SEQUENCE, writeProductVersion } from './store';
 import { reserveIds } from '../../shared/store/sequences';
-import { updateVersioned } from '../../shared/store/versioned';
+import { StaleWrite, updateVersioned } from '../../shared/store/versioned';
 import { BatchItem, MAX_BATCH_ITEMS, Product, type BatchResult, type CreateProductBody, type ProductChanges } from './schema';
 import { validationDetails } from '../../shared/validation';
 
@@ -77,20 +78,36 @@ export async function removeProduct(organizationId: string, productId: number): 
   await deleteProduct(organizationId, productId, () => new NotFoundError(PRODUCT_NOT_FOUND));
 }
 
+/** The version a write sent, kept until the table answers it: a fault meanwhile leaves unknown whether it was applied. */
+interface Unanswered {
+  sent?: VersionedProduct;
+}
+
 interface ProductUpdate {
   /** The product as already read (null: known to be absent); read here when not given. */
   loaded?: VersionedProduct | null;
   labels?: PricingLabels;
+  unanswered?: Unanswered;
 }
 
+/** An answer from the table refusing the write (a failed condition, a 4xx): nothing was written. */
+const refusedByTable = (error: unknown) => error instanceof StaleWrite || error instanceof ApiError || (error as { $fault?: string }).$fault === 'client';
+
 /** The one update path of PUT and of each batch item: read, merge, check the merged pricing, write on the version read. */
-async function updateProductVersion(organizationId: string, productId: number, changes: ProductChanges, { loaded, labels }: ProductUpdate = {}) {
+async function updateProductVersion(organizationId: string, productId: number, changes: ProductChanges, { loaded, labels, unanswered = {} }: ProductUpdate = {}) {
   return updateVersioned({
     loaded,
     read: () => getProduct(organizationId, productId),
     merge: (current) => applyChanges({ ...current, updatedAt: now() }, changes, current, labels),
     notFound: () => new NotFoundError(PRODUCT_NOT_FOUND),
-    write: (current, next) => writeProductVersion(organizationId, current, next),
+    write: async (current, next) => {
+      unanswered.sent = next;
+      await writeProductVersion(organizationId, current, next).catch((error: unknown) => {
+        if (refusedByTable(error)) unanswered.sent = undefined;
+        throw error;
+      });
+      unanswered.sent = undefined;
+    },
   });
 }
 
@@ -108,7 +125,7 @@ function changesFromBatchItem({ name, pricing }: BatchItem): ProductChanges {
 
 export interface BatchOutcome {
   results: BatchResult[];
-  summary: { total: number; succeeded: number; failed: number };
+  summary: { total: number; succeeded: number; failed: number; unknown: number };
 }
 
 type ParsedItem = { item: BatchItem } | { error: ValidationError; id: number | null };
@@ -142,22 +159,46 @@ export async function applyProductBatch(organizationId: string, rawItems: unknow
       results.push({ id: p.id, status: 'error', code: p.error.code ?? 'VALIDATION_ERROR', message: p.error.message });
       continue;
     }
-    const { id } = p.item;
-    try {
-      const updated = await updateProductVersion(organizationId, id, changesFromBatchItem(p.item), { loaded: loaded.get(id) ?? null, labels: BATCH_LABELS });
-      loaded.set(id, updated);
-      results.push({ id, status: 'ok', product: updated.value });
-    } catch (error) {
-      results.push(batchError(id, error));
-    }
+    results.push(await applyBatchItem(organizationId, p.item, loaded));
   }
-  const succeeded = results.filter((result) => result.status === 'ok').length;
-  return { results, summary: { total: results.length, succeeded, failed: results.length - succeeded } };
+  const count = (status: BatchResult['status']) => results.filter((result) => result.status === status).length;
+  return { results, summary: { total: results.length, succeeded: count('ok'), failed: count('error'), unknown: count('unknown') } };
 }
 
-/** An unexpected failure is reported on its item rather than as a 500 that would hide the items already applied. */
-function batchError(id: number, error: unknown): BatchResult {
-  if (error instanceof ApiError) return { id, status: 'error', code: error.code ?? 'ERROR', message: error.message };
-  console.error(JSON.stringify({ level: 'ERROR', message: 'batch item failed', productId: id, error: { name: (error as Error).name, message: (error as Error).message } }));
-  return { id, status: 'error', code: 'INTERNAL_ERROR', message: 'Internal server error' };
+async function applyBatchItem(organizationId: string, item: BatchItem, loaded: Map<number, VersionedProduct>): Promise<BatchResult> {
+  const { id } = item;
+  const unanswered: Unanswered = {};
+  try {
+    const updated = await updateProductVersion(organizationId, id, changesFromBatchItem(item), { loaded: loaded.get(id) ?? null, labels: BATCH_LABELS, unanswered });
+    loaded.set(id, updated);
+    return { id, status: 'ok', product: updated.value };
+  } catch (error) {
+    if (error instanceof ApiError) return { id, status: 'error', code: error.code ?? 'ERROR', message: error.message };
+    // An unexpected failure is reported on its item rather than as a 500 that would hide the items already applied.
+    console.error(JSON.stringify({ level: 'ERROR', message: 'batch item failed', productId: id, error: { name: (error as Error).name, message: (error as Error).message } }));
+    if (unanswered.sent) return settleUnanswered(organizationId, unanswered.sent, loaded);
+    return { id, status: 'error', code: 'INTERNAL_ERROR', message: 'Internal server error' };
+  }
 }
+
+/**
+ * A write the table did not answer (a timeout, a lost connection, a 5xx) may have been applied: the product is read
+ * again. Only this write can have made `sent.version` (it was conditional on the version before it), so the product at
+ * that version with the content sent was applied, and one still before it, or at it with other content, was not. A
+ * later version, a deleted product or a failed read leaves it unknown.
+ */
+async function settleUnanswered(organizationId: string, sent: VersionedProduct, loaded: Map<number, VersionedProduct>): Promise<BatchResult> {
+  const { id } = sent.value;
+  const stored = await getProduct(organizationId, id).then(
+    (found) => ({ found }),
+    () => undefined,
+  );
+  if (stored?.found) loaded.set(id, stored.found);
+  const version = stored?.found?.version;
+  if (version === sent.version && isDeepStrictEqual(stored!.found!.value, sent.value)) return { id, status: 'ok', product: sent.value };
+  if (version !== undefined && version <= sent.version) return { id, status: 'error', code: 'UNAVAILABLE', message: NOT_APPLIED };
+  return { id, status: 'unknown', code: 'UNKNOWN', message: OUTCOME_UNKNOWN };
+}
+
+const NOT_APPLIED = 'The table failed to answer the write, and the product read again shows it was not applied; send the item again';
+const OUTCOME_UNKNOWN = 'The table failed to answer the write, and the product could not be read again to tell whether it was applied; read it before sending the item again';

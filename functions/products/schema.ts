@@ -114,7 +114,21 @@ export const BatchUpdateProductsBody = v.strictObject({
 export const BatchResult = v.variant('status', [
   v.object({ id: v.pipe(v.number(), v.integer()), status: v.literal('ok'), product: Product }),
   /** id is null when the item had no integer id. */
-  v.object({ id: v.nullable(v.pipe(v.number(), v.integer())), status: v.literal('error'), code: v.string(), message: v.string() }),
+  v.object({
+    id: v.nullable(v.pipe(v.number(), v.integer())),
+    status: v.literal('error'),
+    code: v.pipe(
+      v.string(),
+      v.description(
+        'Why the item was not applied: NOT_FOUND, CONFLICT, VALIDATION_ERROR or ITEM_TOO_LARGE (send it changed), UNAVAILABLE (the table failed to answer and the product was read again unchanged: send it again as it is) or INTERNAL_ERROR.',
+      ),
+    ),
+    message: v.string(),
+  }),
+  v.pipe(
+    v.object({ id: v.pipe(v.number(), v.integer()), status: v.literal('unknown'), code: v.literal('UNKNOWN'), message: v.string() }),
+    v.description('The item was sent to the table but no answer came back, and the product could not be read again to tell: read it (GET /v1/products/{productId}) before sending the item again.'),
+  ),
 ]);
 export type BatchResult = v.InferOutput<typeof BatchResult>;
 
@@ -124,6 +138,8 @@ export const BatchUpdateProductsResponse = v.object({
     total: v.pipe(v.number(), v.integer()),
     succeeded: v.pipe(v.number(), v.integer()),
     failed: v.pipe(v.number(), v.integer()),
+    /** Items whose write may or may not have been applied (status `unknown`). */
+    unknown: v.pipe(v.number(), v.integer()),
   }),
 });
 
