@@ -7,7 +7,7 @@ import { holdKeys } from '../functions/appointments/hold-entity';
 import { useTestApi, type Client } from './support/api';
 import { measureDynamoCalls, roundTrips } from './support/dynamo-calls';
 import { created, ISO_MS } from './support/fixtures';
-import { holdFirstScheduleRead } from './support/interleave';
+import { holdFirstScheduleRead, holdWrite } from './support/interleave';
 
 /** GET /v1/availability, POST /v1/availability/holds and booking a hold: finding a time for a caller and keeping it. */
 
@@ -165,6 +165,32 @@ describe('POST /v1/availability/holds', () => {
     expect(sydney(await slots({ from: at(MONDAY, '14:00'), to: at(MONDAY, '14:01'), memberId: kate.id }))).toEqual([]);
   });
 
+  it('refuses a second hold of one member’s time that overlaps the first from another start, and takes one that only meets it', async () => {
+    const { hold, kate } = await plumber();
+    expect((await hold({ startsAt: at(MONDAY, '09:00'), memberId: kate.id })).status).toBe(201);
+    // The same start, one starting inside it, one running into it: each overlaps 09:00–10:00.
+    for (const clock of ['09:00', '09:45', '08:15']) {
+      const res = await hold({ startsAt: at(MONDAY, clock), memberId: kate.id });
+      expect([res.status, res.body.error?.code], clock).toEqual([409, 'SLOT_TAKEN']);
+    }
+    // Back to back on either side is no overlap.
+    for (const clock of ['08:00', '10:00']) expect((await hold({ startsAt: at(MONDAY, clock), memberId: kate.id })).status, clock).toBe(201);
+  });
+
+  it('refuses a hold whose read of the member’s schedule went stale: another overlapping hold committed between its read and its write', async () => {
+    const { hold, kate, slots } = await plumber();
+    // The 09:30 hold has read Kate's schedule, empty, and waits before its write while a 09:00 hold of her commits.
+    const late = holdWrite(new RegExp(at(MONDAY, '09:30').replace(/[.]/g, '\\.')));
+    const waiting = hold({ startsAt: at(MONDAY, '09:30'), memberId: kate.id });
+    await late.reached;
+    expect((await hold({ startsAt: at(MONDAY, '09:00'), memberId: kate.id })).status).toBe(201);
+    late.release();
+    const res = await waiting;
+    // Its schedule claim fails on the version the 09:00 hold moved; read again, the schedule shows that hold.
+    expect([res.status, res.body.error?.code]).toEqual([409, 'SLOT_TAKEN']);
+    expect(sydney(await slots({ from: at(MONDAY, '08:00'), to: at(MONDAY, '10:01'), memberId: kate.id }))).toEqual([`08:00 [${kate.id}]`, `10:00 [${kate.id}]`]);
+  });
+
   it('answers 409 SLOT_UNAVAILABLE for a time no member works: over lunch, on a closed date, in the past', async () => {
     const { hold, dan } = await plumber();
     for (const startsAt of [at(MONDAY, '11:30'), at('2027-01-05', '09:00'), at(MONDAY, '07:30'), '2026-01-05T09:00:00+11:00']) {
@@ -309,3 +335,22 @@ describe('a working period that began more than a day before the window asked fo
   });
 });
 
+
+describe('a member’s own hours in an organization without business hours', () => {
+  it('still keep the organization’s closed dates: no slots that day, and a hold on it refused', async () => {
+    const { client } = await api.organization();
+    await client.patch('/v1/organization', { timezone: 'Australia/Sydney', businessHours: null, closedDates: ['2027-01-05'] });
+    const kate = await created(client, '/v1/organization/members', 'member', { email: 'kate@example.com', firstName: 'Kate', lastName: 'Ng' });
+    const day = [{ open: '09:00', close: '12:00' }];
+    await client.patch(`/v1/organization/members/${kate.id}`, { workingHours: { monday: day, tuesday: day } });
+    const service = await created(client, '/v1/services', 'service', { name: 'Gas heater service', description: 'An hour', followUpQuestions: [], duration: 1, durationUnit: 'HOURS', tradeCategoryId: 1, pricingMode: 'NONE' });
+    const slots = async (date: string) =>
+      sydney((await client.get(`/v1/availability?${query({ serviceId: service.id, from: at(date, '00:00'), to: at(date, '23:59'), step: 60 })}`)).body.slots);
+    // Her Monday is open by her own hours alone; her Tuesday is the organization's closed date.
+    expect(await slots(MONDAY)).toEqual(['09:00', '10:00', '11:00'].map((clock) => `${clock} [${kate.id}]`));
+    expect(await slots('2027-01-05')).toEqual([]);
+    const closed = await client.post('/v1/availability/holds', { serviceId: service.id, startsAt: at('2027-01-05', '09:00') });
+    expect([closed.status, closed.body.error.code]).toEqual([409, 'SLOT_UNAVAILABLE']);
+    expect((await client.post('/v1/availability/holds', { serviceId: service.id, startsAt: at(MONDAY, '09:00') })).status).toBe(201);
+  });
+});
