@@ -170,6 +170,38 @@ describe('POST /v1/leads/upsert', () => {
   });
 });
 
+describe('POST /v1/leads/upsert with match phone', () => {
+  it('gives a returning caller’s lead, found by phone, the new email they say (200, created: false)', async () => {
+    const { client } = await api.organization();
+    const caller = (await client.post('/v1/leads', { name: 'Ravi Patel', phone: '+61400111222' })).body.lead;
+    const res = await client.post('/v1/leads/upsert', { match: 'phone', phone: '+61400111222', email: 'ravi@example.com', suburb: 'Marrickville' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ created: false, lead: { ...caller, email: 'ravi@example.com', suburb: 'Marrickville', updatedAt: expect.any(String) } });
+    expect((await client.get('/v1/leads')).body.totalCount).toBe(1);
+  });
+
+  it('answers 409 DUPLICATE_CONTACT naming the lead that has the email, and changes neither lead', async () => {
+    const { client } = await api.organization();
+    const other = (await client.post('/v1/leads', { name: 'Mia Chen', email: 'mia@example.com' })).body.lead;
+    const caller = (await client.post('/v1/leads', { name: 'Ravi Patel', phone: '+61400111222' })).body.lead;
+    const res = await client.post('/v1/leads/upsert', { match: 'phone', phone: '+61400111222', email: 'MIA@example.com', suburb: 'Glebe' });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toMatchObject({ code: 'DUPLICATE_CONTACT', details: [{ path: 'email', message: expect.stringContaining(other.id), existingId: other.id }] });
+    expect((await client.get(`/v1/leads/${other.id}`)).body.lead).toEqual(other);
+    expect((await client.get(`/v1/leads/${caller.id}`)).body.lead).toEqual(caller);
+  });
+
+  it('is how MCP save_caller finds the caller: by phone, the email said on the call added to that lead', async () => {
+    const { client } = await api.organization();
+    const caller = (await client.post('/v1/leads', { name: 'Ravi Patel', phone: '+61400111222' })).body.lead;
+    const saved = await client.post('/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'save_caller', arguments: { phone: '+61400111222', name: 'Ravi Patel', email: 'ravi@example.com' } } });
+    expect(saved.status).toBe(200);
+    expect(saved.body.result.isError ?? false, JSON.stringify(saved.body)).toBe(false);
+    expect(saved.body.result.structuredContent).toMatchObject({ created: false, lead: { id: caller.id, email: 'ravi@example.com' } });
+    expect((await client.get('/v1/leads')).body.totalCount).toBe(1);
+  });
+});
+
 describe('POST /v1/leads/upsert racing the lead it matched', () => {
   it('creates the lead (201, created: true) when the lead holding the matched email is deleted before the upsert writes', async () => {
     const { client } = await api.organization();
