@@ -388,6 +388,25 @@ describe('a JSON body that is not UTF-8, or nests deeper than any request', () =
     expect([deepest.status, deepest.body.error.details[0].path]).toEqual([400, 'x']);
     expect((await client.get('/v1/faqs')).body.totalCount).toBe(0);
   });
+
+  it('counts nesting past a string holding an escaped quote or backslash, and none inside a string', async () => {
+    const { client } = await api.organization();
+    // The question before the arrays holds an escaped quote, or a backslash escaped before its closing quote.
+    const faq = (question: string, arrays: number) => `{"question":"${question}","answer":"No.","x":${'['.repeat(arrays)}${']'.repeat(arrays)}}`;
+    const post = (rawBody: string) => client.request('POST', '/v1/faqs', { rawBody, headers: { 'content-type': 'application/json' } });
+    // As JSON text: Open \"Sundays? and Drive C:\\ (escapes of one quote and of one backslash).
+    for (const question of ['Open \\"Sundays?', 'Drive C:\\\\']) {
+      const res = await post(faq(question, 64));
+      expect([res.status, res.body.error.details], question).toEqual([400, [{ path: 'body', message: 'body must not nest objects and arrays more than 64 levels deep' }]]);
+      // One level less reaches the schema, which names the field it does not know.
+      expect((await post(faq(question, 63))).body.error.details[0].path, question).toBe('x');
+    }
+    // Brackets in text are no nesting: an answer of 100 of them is an FAQ like any other.
+    const brackets = `${'['.repeat(100)}${'{'.repeat(100)}`;
+    const created = await post(`{"question":"Brackets?","answer":"${brackets}"}`);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.faq.answer).toBe(brackets);
+  });
 });
 
 describe('text holding half of a character (a lone surrogate)', () => {

@@ -198,6 +198,24 @@ describe('a body that is not one JSON-RPC message', () => {
     expect([deepest.status, deepest.body]).toEqual([200, { jsonrpc: '2.0', id: 7, result: {} }]);
   });
 
+  it('counts nesting past a string holding an escaped quote or backslash, and none inside a string', async () => {
+    const { client } = await api.organization();
+    // A note before the arrays holds an escaped quote, or a backslash escaped before its closing quote.
+    const ping = (note: string, arrays: number) => `{"jsonrpc":"2.0","id":7,"method":"ping","params":{"_meta":{"note":"${note}","x":${'['.repeat(arrays)}${']'.repeat(arrays)}}}}`;
+    for (const note of ['a\\"b', 'C:\\\\']) {
+      const res = await raw(client, ping(note, 62));
+      expect([res.status, res.body.error], note).toEqual([400, { code: -32600, message: 'Invalid Request: the message nests objects and arrays more than 64 levels deep' }]);
+      expect((await raw(client, ping(note, 61))).body, note).toEqual({ jsonrpc: '2.0', id: 7, result: {} });
+    }
+    // Brackets in text are no nesting: an answer of 100 of them is an FAQ like any other.
+    const brackets = `${'['.repeat(100)}${'{'.repeat(100)}`;
+    const call = `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"createFaq","arguments":{"question":"Brackets?","answer":"${brackets}"}}}`;
+    const res = await raw(client, call);
+    expect(res.status).toBe(200);
+    expect(res.body.result.isError ?? false, JSON.stringify(res.body)).toBe(false);
+    expect((await client.get('/v1/faqs')).body.faqs.map((faq: { answer: string }) => faq.answer)).toEqual([brackets]);
+  });
+
   it('answers a batch with Invalid Request (-32600), running none of it', async () => {
     const { client } = await api.organization();
     const res = await raw(client, JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'createFaq', arguments: { question: 'Batched?', answer: 'No.' } } }]));
