@@ -276,6 +276,34 @@ describe('updatedSince', () => {
   });
 });
 
+describe('updatedSince on the logs of when things happened: events, the audit log, deliveries', () => {
+  it('answers a record of the exact millisecond given (at or after it), and not one a millisecond before it', async () => {
+    const { client } = await api.organization();
+    const receiver = await startReceiver();
+    const webhook = await created(client, '/v1/webhooks', 'webhook', { url: receiver.url, events: ['lead.created'] });
+    const lead = await created(client, '/v1/leads', 'lead', { name: 'Boundary Lead', email: 'boundary@example.com' });
+    await api.eventsCaughtUp();
+    await receiver.waitFor(1);
+    const deliveries = `/v1/webhooks/${webhook.id}/deliveries`;
+    await vi.waitFor(async () => expect((await client.get(deliveries)).body.totalCount).toBe(1), { timeout: 10_000 });
+    await receiver.close();
+
+    const logs = [
+      { path: '/v1/events', key: 'events', field: 'occurredAt', of: (event: any) => event.type === 'lead.created' && event.data.id === lead.id },
+      { path: '/v1/audit-log', key: 'entries', field: 'at', of: (entry: any) => entry.resourceId === lead.id },
+      { path: deliveries, key: 'deliveries', field: 'attemptedAt', of: () => true },
+    ];
+    for (const { path, key, field, of } of logs) {
+      const record = ((await client.get(`${path}?limit=100`)).body[key] as any[]).find(of);
+      expect(record, path).toBeDefined();
+      const at = Date.parse(record[field]);
+      const idsSince = async (ms: number) => ((await client.get(`${path}?updatedSince=${q(new Date(ms).toISOString())}&limit=100`)).body[key] as { id: string }[]).map((item) => item.id);
+      expect.soft(await idsSince(at), `${path}: ${field} equal to updatedSince`).toContain(record.id);
+      expect.soft(await idsSince(at + 1), `${path}: ${field} 1 ms before updatedSince`).not.toContain(record.id);
+    }
+  });
+});
+
 describe('GET /v1/webhooks/{webhookId}/deliveries?updatedSince=…', () => {
   it("completes a redelivery's PENDING record in place: a poller past it reads the outcome from the list, under the id the redelivery answered", async () => {
     // README "Syncing changes": delivery records are read by the time of their attempt and never change, but for a
