@@ -210,7 +210,7 @@ const TABLE_FAULT = 'productTableFault';
  * The table fails to answer the calls `fault` picks, as a timeout or a lost connection leaves them: `after` sends the
  * call to the table first (it commits, only its answer is lost), `before` loses it on the way.
  */
-function tableFailsToAnswer(fault: (command: string, input: string) => 'after' | 'before' | undefined) {
+function tableFailsToAnswer(fault: (command: string, input: string) => 'after' | 'before' | undefined, meanwhile?: () => Promise<unknown>) {
   const faults: string[] = [];
   dynamo.middlewareStack.add(
     (next, context) => async (args) => {
@@ -219,6 +219,7 @@ function tableFailsToAnswer(fault: (command: string, input: string) => 'after' |
       if (when === 'after') await next(args);
       if (when) {
         faults.push(`${command} ${when}`);
+        await meanwhile?.();
         throw Object.assign(new Error('Socket timed out without establishing a connection within 3000 ms'), { name: 'TimeoutError' });
       }
       return next(args);
@@ -288,6 +289,19 @@ describe('PATCH /v1/products/batch when the table fails to answer a write', () =
 
     const resent = await batch(client, [{ id: drain.id, pricing: { pricingType: 'FIXED', price: 245 } }]);
     expect(resent.body.results[0]).toMatchObject({ status: 'ok', product: { price: 245 } });
+  });
+
+  it('reports a lost write as not applied when another request wrote the product meanwhile, keeping that request’s change', async () => {
+    const { client, organizationId, drain } = await setup();
+    const put = once('PutItemCommand', '"price":245');
+    // While the batch waits for its answer, a PUT of the same product commits the version the batch's write would have made.
+    tableFailsToAnswer(
+      (command, input) => (put(command, input) ? 'before' : undefined),
+      () => client.put(`/v1/products/${drain.id}`, { price: 300 }),
+    );
+    const res = await batch(client, [{ id: drain.id, pricing: { pricingType: 'FIXED', price: 245 } }]);
+    expect(res.body.results).toEqual([{ id: drain.id, status: 'error', code: 'UNAVAILABLE', message: expect.stringContaining('was not applied') }]);
+    expect((await storedProduct(organizationId, drain.id))?.price).toBe(300);
   });
 
   it.each([

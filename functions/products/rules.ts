@@ -189,14 +189,14 @@ async function applyBatchItem(organizationId: string, item: BatchItem, loaded: M
  */
 async function settleUnanswered(organizationId: string, sent: VersionedProduct, loaded: Map<number, VersionedProduct>): Promise<BatchResult> {
   const { id } = sent.value;
+  // null: the product is gone; undefined: it could not be read.
   const stored = await getProduct(organizationId, id).then(
-    (found) => ({ found }),
+    (found) => found ?? null,
     () => undefined,
   );
-  if (stored?.found) loaded.set(id, stored.found);
-  const version = stored?.found?.version;
-  if (version === sent.version && isDeepStrictEqual(stored!.found!.value, sent.value)) return { id, status: 'ok', product: sent.value };
-  if (version !== undefined && version <= sent.version) return { id, status: 'error', code: 'UNAVAILABLE', message: NOT_APPLIED };
+  if (stored) loaded.set(id, stored);
+  if (stored?.version === sent.version && isDeepStrictEqual(stored.value, sent.value)) return { id, status: 'ok', product: sent.value };
+  if (stored && stored.version <= sent.version) return { id, status: 'error', code: 'UNAVAILABLE', message: NOT_APPLIED };
   return { id, status: 'unknown', code: 'UNKNOWN', message: OUTCOME_UNKNOWN };
 }
 
