@@ -1609,6 +1609,11 @@ export interface components {
             keyPoints: string[];
             recordingUrl: string | null;
             transcripts: components["schemas"]["TranscriptEntry"][];
+            /**
+             * @description True when `transcripts` holds only the first lines of the call: the sender cut it, or it was longer than the record holds (about 400 KB). The rest of the call (summary, numbers, times) is whole.
+             * @default false
+             */
+            transcriptTruncated: boolean;
             /** @enum {string} */
             direction: "LEAD_TO_AI" | "AI_TO_LEAD";
             duration: number;
@@ -3713,6 +3718,11 @@ export interface operations {
                             /** @enum {string} */
                             user: "user" | "assistant";
                         }[];
+                        /**
+                         * @description True when the sender cut the transcript short; the service also sets it when it keeps only the first lines of a transcript too long for the record.
+                         * @default false
+                         */
+                        transcriptTruncated?: boolean;
                         /** @enum {string} */
                         direction: "LEAD_TO_AI" | "AI_TO_LEAD";
                         duration: number;
@@ -9705,6 +9715,11 @@ export interface operations {
                             /** @enum {string} */
                             user: "user" | "assistant";
                         }[];
+                        /**
+                         * @description True when the sender cut the transcript short; the service also sets it when it keeps only the first lines of a transcript too long for the record.
+                         * @default false
+                         */
+                        transcriptTruncated?: boolean;
                         /** @enum {string} */
                         direction: "LEAD_TO_AI" | "AI_TO_LEAD";
                         duration: number;
