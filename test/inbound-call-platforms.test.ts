@@ -91,6 +91,7 @@ describe('a CALL endpoint of format retell', () => {
         { id: `${read.data.id}-t03`, created_at: '2024-05-02T00:08:02.045Z', text: 'I can book a plumber for tomorrow morning. Does 8am suit?', user: 'assistant' },
         { id: `${read.data.id}-t04`, created_at: '2024-05-02T00:08:05.995Z', text: 'Yes, thanks.', user: 'user' },
       ],
+      transcriptTruncated: false,
       direction: 'LEAD_TO_AI',
       duration: 16,
       startedAt: '2024-05-02T00:07:55.945Z',
@@ -133,7 +134,7 @@ describe('a CALL endpoint of format retell', () => {
     expect((await client.get(`/v1/inquiries/${res.body.inquiry.id}`)).body.data).toMatchObject({ recordingUrl: null, summary: '' });
   });
 
-  it('answers a redelivery of the same call id, newly signed, with 200 and the first inquiry, and writes nothing', async () => {
+  it('answers a redelivery of the same call id, newly signed, with 200 and the first inquiry’s ids, and writes nothing', async () => {
     const { client, organizationId } = await api.organization();
     const created = await retellEndpoint(client);
     const first = await postRetell(created, RETELL_CALL_ANALYZED, retellSignature(RETELL_CALL_ANALYZED, { at: Date.now() - 60_000 }));
@@ -141,7 +142,7 @@ describe('a CALL endpoint of format retell', () => {
     const before = await itemsOf(organizationId);
     const again = await postRetell(created, RETELL_CALL_ANALYZED);
     expect(again.status).toBe(200);
-    expect(again.body).toEqual(first.body);
+    expect(again.body).toEqual({ inquiry: { id: first.body.inquiry.id, leadId: first.body.inquiry.leadId }, created: false });
     expect(await itemsOf(organizationId)).toEqual(before);
   });
 
@@ -263,6 +264,7 @@ describe('a CALL endpoint of format vapi', () => {
         { id: `${data.id}-t02`, created_at: '2024-05-23T20:09:54.110Z', text: 'Half the power points in my kitchen stopped working.', user: 'user' },
         { id: `${data.id}-t03`, created_at: '2024-05-23T20:09:59.250Z', text: 'An electrician can come at 2pm today. I have booked that for you.', user: 'assistant' },
       ],
+      transcriptTruncated: false,
       direction: 'LEAD_TO_AI',
       duration: 31,
       startedAt: '2024-05-23T20:09:50.512Z',
@@ -315,7 +317,7 @@ describe('a CALL endpoint of format vapi', () => {
     expect((await client.get(`/v1/leads/${res.body.inquiry.leadId}`)).body.lead.phone).toBe('+61412555044');
   });
 
-  it('answers a redelivery of the same call with 200 and the first inquiry, and writes nothing', async () => {
+  it('answers a redelivery of the same call with 200 and the first inquiry’s ids, and writes nothing', async () => {
     const { client, organizationId } = await api.organization();
     const created = await vapiEndpoint(client);
     const first = await postVapi(created, VAPI_END_OF_CALL_REPORT);
@@ -323,7 +325,7 @@ describe('a CALL endpoint of format vapi', () => {
     const before = await itemsOf(organizationId);
     const again = await postVapi(created, VAPI_END_OF_CALL_REPORT);
     expect(again.status).toBe(200);
-    expect(again.body).toEqual(first.body);
+    expect(again.body).toEqual({ inquiry: { id: first.body.inquiry.id, leadId: first.body.inquiry.leadId }, created: false });
     expect(await itemsOf(organizationId)).toEqual(before);
   });
 
@@ -483,5 +485,83 @@ describe('the format of an inbound endpoint', () => {
     const { client } = await api.organization();
     expect((await client.patch(`/v1/inbound-endpoints/${created.id}`, { format: 'vapi' })).status).toBe(404);
     expect((await owner.client.get(`/v1/inbound-endpoints/${created.id}`)).body.inboundEndpoint.format).toBe('native');
+  });
+});
+
+describe('a long call’s webhook', () => {
+  /** A sentence of speech as Retell writes it in transcript_object: its words, each timed in seconds of audio from the start. */
+  const retellUtterance = (role: string, content: string, start: number) => ({
+    role,
+    content,
+    words: content.split(' ').map((word, index) => ({ word, start: Math.round((start + index * 0.25) * 1000) / 1000, end: Math.round((start + index * 0.25 + 0.2) * 1000) / 1000 })),
+  });
+
+  it('records a Retell call of 1,500 utterances, one of 12,000 characters, with its summary, numbers and times whole and its first 1,000 lines, flagged transcriptTruncated', async () => {
+    const { client } = await api.organization();
+    const created = await retellEndpoint(client);
+    const contents = Array.from({ length: 1_500 }, (_, index) => `${index + 1}. About the leaking hot water system under the house, and when someone can come.`);
+    contents[2] = `A long description: ${'the water runs down the wall '.repeat(420)}`.trim();
+    let payload = '';
+    payload = edited(RETELL_CALL_ANALYZED, ({ call }) => {
+      const utterances = contents.map((content, index) => retellUtterance(index % 2 ? 'user' : 'agent', content, index * 3.5));
+      // Retell sends the transcript as text, as lines with word timings, and again with the tool calls among them.
+      Object.assign(call, { transcript: contents.join('\n'), transcript_object: utterances, transcript_with_tool_calls: utterances, end_timestamp: call.start_timestamp + 1_500 * 3_500, duration_ms: 1_500 * 3_500 });
+    });
+    expect(payload.length).toBeGreaterThan(1024 * 1024);
+    const res = await postRetell(created, payload);
+    expect(res.status).toBe(201);
+    expect(res.body.inquiry).toMatchObject({ summary: 'The caller reported a hot water system leaking from the bottom; a plumber was booked for 8am tomorrow.', createdAt: '2024-05-02T00:07:55.945Z' });
+    const { data } = (await client.get(`/v1/inquiries/${res.body.inquiry.id}`)).body;
+    expect({ ...data, transcripts: undefined }).toEqual({
+      id: expect.stringMatching(/^call_[0-9A-Z]{26}$/),
+      summary: 'The caller reported a hot water system leaking from the bottom; a plumber was booked for 8am tomorrow.',
+      keyPoints: [],
+      recordingUrl: 'https://dxc03zgurdly9.cloudfront.net/Jabr9TXYYJHfvl6Syypi88rdAHYHmcq6/recording.wav',
+      transcripts: undefined,
+      transcriptTruncated: true,
+      direction: 'LEAD_TO_AI',
+      duration: 5_250,
+      startedAt: '2024-05-02T00:07:55.945Z',
+      endedAt: '2024-05-02T01:35:25.945Z',
+      endedBy: 'user',
+    });
+    // The first 1,000 lines as spoken, the long one cut at 10,000 characters.
+    const expected = contents.slice(0, 1_000).map((text, index) => (index === 2 ? text.slice(0, 10_000) : text));
+    expect(data.transcripts.map((line: { text: string }) => line.text)).toEqual(expected);
+    expect(data.transcripts.at(-1)).toEqual({ id: `${data.id}-t1000`, created_at: new Date(1714608475945 + 999 * 3_500).toISOString(), text: expected.at(-1), user: 'user' });
+    expect((await client.get(`/v1/leads/${res.body.inquiry.leadId}`)).body.lead).toMatchObject({ phone: '+61412555019', unreadCalls: 1 });
+  });
+
+  it('records a Vapi call whose transcript would pass the record’s 400 KB with the lines that fit, first to last, flagged transcriptTruncated', async () => {
+    const { client } = await api.organization();
+    const created = await vapiEndpoint(client);
+    const started = Date.parse('2024-05-23T20:09:50.512Z');
+    // 600 turns of about 1 KB each, accents and an emoji among them: more than a record holds, fewer lines than it takes.
+    const texts = Array.from({ length: 600 }, (_, index) => `${index + 1}. ${'Power is out in half the kitchen, the café fridge too ☕ — '.repeat(16)}`.trim());
+    const payload = edited(VAPI_END_OF_CALL_REPORT, ({ message }) => {
+      message.artifact.messages = texts.map((text, index) => ({ role: index % 2 ? 'user' : 'bot', message: text, time: started + index * 4_000, endTime: started + index * 4_000 + 3_500, secondsFromStart: index * 4 }));
+      message.artifact.transcript = texts.join('\n');
+      message.endedAt = new Date(started + 600 * 4_000).toISOString();
+    });
+    const res = await postVapi(created, payload);
+    expect(res.status).toBe(201);
+    const { data } = (await client.get(`/v1/inquiries/${res.body.inquiry.id}`)).body;
+    expect(data).toMatchObject({
+      summary: 'Half the kitchen power points stopped working; an electrician was booked for 2pm today.',
+      recordingUrl: 'https://storage.vapi.ai/0e6bd1c4-7d2f-4a4e-9c9d-5f3a0b8e2a71-1716495621886-mono.wav',
+      transcriptTruncated: true,
+      direction: 'LEAD_TO_AI',
+      duration: 2_400,
+      startedAt: '2024-05-23T20:09:50.512Z',
+      endedAt: '2024-05-23T20:49:50.512Z',
+      endedBy: 'user',
+    });
+    const kept = data.transcripts.map((line: { text: string }) => line.text);
+    expect(kept).toEqual(texts.slice(0, kept.length));
+    // As many as fit: the record is within a line of DynamoDB's 400 KB item, and not over it.
+    const bytes = Buffer.byteLength(JSON.stringify(data));
+    expect(kept.length).toBeLessThan(texts.length);
+    expect(bytes).toBeGreaterThan(400 * 1024 - 4 * 1024);
+    expect(bytes).toBeLessThan(400 * 1024);
   });
 });

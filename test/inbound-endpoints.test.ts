@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '../shared/http/gateway-responses';
 import { MAX_JSON_DEPTH } from '../shared/json-depth';
 import { useTestApi, type Client } from './support/api';
+import { assertFetchMatchesDocument } from './support/contract';
 import { countDynamoCalls } from './support/dynamo-calls';
 import { ISO_MS, itemsOf } from './support/fixtures';
 
@@ -96,7 +97,7 @@ describe('inbound endpoints', () => {
     expect((await client.get(`/v1/leads/${inquiry.leadId}`)).body.lead).toMatchObject({ email: 'zed@example.com', phone: null });
   });
 
-  it('records a signed JSON post (Standard Webhooks) to an EMAIL endpoint, and a repeat of its webhook-id answers 200 with the same inquiry', async () => {
+  it('records a signed JSON post (Standard Webhooks) to an EMAIL endpoint, and a repeat of its webhook-id answers 200 with the same inquiry’s ids', async () => {
     const { client } = await api.organization();
     const existing = (await client.post('/v1/leads', { name: 'Leo Park', email: 'leo@example.com' })).body.lead;
     const created = await endpoint(client, { name: 'Parsed mail', source: 'EMAIL' });
@@ -107,7 +108,7 @@ describe('inbound endpoints', () => {
     expect(first.status).toBe(201);
     expect(again.status).toBe(200);
     const inquiry = ((await first.json()) as { inquiry: { id: string; leadId: string } }).inquiry;
-    expect(((await again.json()) as { inquiry: { id: string } }).inquiry.id).toBe(inquiry.id);
+    expect(await again.json()).toEqual({ inquiry: { id: inquiry.id, leadId: existing.id }, created: false });
     expect(inquiry).toMatchObject({ leadId: existing.id, source: 'EMAIL', summary: 'Switchboard upgrade quote' });
     expect((await client.get(`/v1/inquiries/${inquiry.id}`)).body.data).toMatchObject({ subject: mail.subject, body: mail.text, from: mail.from });
     expect((await client.get('/v1/inquiries')).body.totalCount).toBe(1);
@@ -140,7 +141,7 @@ describe('inbound endpoints', () => {
     expect((await client.get(`/v1/inquiries/${inquiry.id}`)).body.data.transcripts).toMatchObject([{ text: 'I can smell gas.', user: 'user' }]);
   });
 
-  it('answers a repeat of the externalInquiryId field with 200 and the first inquiry, and writes nothing again', async () => {
+  it('answers a repeat of the externalInquiryId field with 200 and the first inquiry’s ids, and writes nothing again', async () => {
     const { client, organizationId } = await api.organization();
     const created = await endpoint(client, { name: 'Quote form', source: 'WEBFORM' });
     const submission = { email: 'ivy@example.com', message: 'Please quote for two new downpipes.', externalInquiryId: 'form-entry-77' };
@@ -151,26 +152,26 @@ describe('inbound endpoints', () => {
 
     const again = await postForm(created.url, submission);
     expect(again.status).toBe(200);
-    expect(await again.json()).toEqual({ inquiry });
+    expect(await again.json()).toEqual({ inquiry: { id: inquiry.id, leadId: inquiry.leadId }, created: false });
     expect(await itemsOf(organizationId)).toEqual(before);
     expect((await client.get('/v1/inquiries')).body.totalCount).toBe(1);
     expect((await client.get(`/v1/leads/${inquiry.leadId}`)).body.lead).toMatchObject({ unreadWebformSubmissions: 1 });
     expect((await client.get(`/v1/inquiries/${inquiry.id}`)).body.data.fields.map((field: { name: string }) => field.name)).toEqual(['email', 'message']);
   });
 
-  it('answers a repeat of the Idempotency-Key header with 200 and the first inquiry, and writes nothing again; another key records another inquiry', async () => {
+  it('answers a repeat of the Idempotency-Key header with 200 and the first inquiry’s ids, and writes nothing again; another key records another inquiry', async () => {
     const { client, organizationId } = await api.organization();
     const created = await endpoint(client, { name: 'Website chat', source: 'CHATBOT' });
     const chat = { lead: { email: 'zoe@example.com' }, data: { messages: [{ role: 'user', text: 'Is anyone free today?', createdAt: '2026-11-20T08:00:00.000Z' }], startedAt: '2026-11-20T08:00:00.000Z', endedAt: null } };
     const send = (key: string) => fetch(created.url, { method: 'POST', headers: { 'content-type': 'application/json', 'Idempotency-Key': key }, body: JSON.stringify(chat) });
     const first = await send('chat-5521');
     expect(first.status).toBe(201);
-    const { inquiry } = (await first.json()) as { inquiry: { id: string } };
+    const { inquiry } = (await first.json()) as { inquiry: { id: string; leadId: string } };
     const before = await itemsOf(organizationId);
 
     const again = await send('chat-5521');
     expect(again.status).toBe(200);
-    expect(await again.json()).toEqual({ inquiry });
+    expect(await again.json()).toEqual({ inquiry: { id: inquiry.id, leadId: inquiry.leadId }, created: false });
     expect(await itemsOf(organizationId)).toEqual(before);
 
     const other = await send('chat-5522');
@@ -545,7 +546,7 @@ describe('a public inbound URL writes inquiries, it does not read them', () => {
   });
 
   // A form builder's entry number may come as a number: it is the same id as its text.
-  it.each([['text', 'entry-7'], ['an integer', 4242]])('answers a repeat from the sender that made it, its id sent as %s, with the first inquiry, and records nothing', async (_, externalInquiryId) => {
+  it.each([['text', 'entry-7'], ['an integer', 4242]])('answers a repeat from the sender that made it, its id sent as %s, with the first inquiry’s ids, and records nothing', async (_, externalInquiryId) => {
     const { client } = await api.organization();
     const form = await endpoint(client);
     const post = () => postJson(form.url, { email: 'ana@example.com', message: 'Quote for re-piping', externalInquiryId });
@@ -553,7 +554,8 @@ describe('a public inbound URL writes inquiries, it does not read them', () => {
     expect(first.status).toBe(201);
     const again = await post();
     expect(again.status).toBe(200);
-    expect(((await again.json()) as { inquiry: { id: string } }).inquiry.id).toBe(((await first.json()) as { inquiry: { id: string } }).inquiry.id);
+    const { inquiry } = (await first.json()) as { inquiry: { id: string; leadId: string } };
+    expect(await again.json()).toEqual({ inquiry: { id: inquiry.id, leadId: inquiry.leadId }, created: false });
     expect((await client.get('/v1/inquiries')).body.totalCount).toBe(1);
   });
 
@@ -572,5 +574,62 @@ describe('a public inbound URL writes inquiries, it does not read them', () => {
     expect(text).not.toContain(inquiry.leadId);
     expect(other.status).toBe(201);
     expect((await client.get('/v1/inquiries')).body.totalCount).toBe(2);
+  });
+
+  // A repeat is told by the sender's email or phone, which anyone may type, and an id (an Idempotency-Key, a form
+  // builder's entry number) a visitor may reuse: what it answers must hold nothing the first post recorded.
+  const visitorA = { name: 'Rosa Marsh', email: 'rosa.marsh@example.com', phone: '+61412555700', message: 'Side gate code is 4471; the spare key is in the meter box.' };
+  const visitorB = { name: 'Eve Prowler', email: 'rosa.marsh@example.com', message: 'What did the first visitor write?' };
+  /** Each way a sender's id comes: the Idempotency-Key header, or the externalInquiryId field. */
+  const SENDER_IDS = {
+    'Idempotency-Key': (id: string) => ({ headers: { 'Idempotency-Key': id }, fields: {} }),
+    externalInquiryId: (id: string) => ({ headers: {}, fields: { externalInquiryId: id } }),
+  };
+  /** A post as JSON, or as an HTML form (urlencoded), whose redirect is not followed; held to the document as every answer is. */
+  async function postAs(kind: 'json' | 'form', url: string, fields: Record<string, string>, headers: Record<string, string>) {
+    const body = kind === 'json' ? JSON.stringify(fields) : new URLSearchParams(fields).toString();
+    const contentType = kind === 'json' ? 'application/json' : 'application/x-www-form-urlencoded';
+    const res = await fetch(url, { method: 'POST', redirect: 'manual', headers: { 'content-type': contentType, ...headers }, body });
+    await assertFetchMatchesDocument('POST', url, res);
+    return { status: res.status, location: res.headers.get('location'), text: await res.text() };
+  }
+
+  it.each([
+    ['Idempotency-Key', 'json'],
+    ['Idempotency-Key', 'form'],
+    ['externalInquiryId', 'json'],
+    ['externalInquiryId', 'form'],
+  ] as const)('answers another visitor who repeats the %s with the first sender’s email, posting %s, the ids alone, and leaves the first inquiry as it was', async (sentAs, kind) => {
+    const { client } = await api.organization();
+    const form = await endpoint(client);
+    const { headers, fields } = SENDER_IDS[sentAs]('entry-1');
+    const first = await postAs(kind, form.url, { ...visitorA, ...fields }, headers);
+    expect(first.status).toBe(201);
+    const { inquiry } = JSON.parse(first.text) as { inquiry: { id: string; leadId: string } };
+    const recorded = (await client.get(`/v1/inquiries/${inquiry.id}`)).body;
+    const lead = (await client.get(`/v1/leads/${inquiry.leadId}`)).body;
+
+    const repeat = await postAs(kind, form.url, { ...visitorB, ...fields }, headers);
+    expect(repeat.status).toBe(200);
+    expect(JSON.parse(repeat.text)).toEqual({ inquiry: { id: inquiry.id, leadId: inquiry.leadId }, created: false });
+    for (const recordedText of ['4471', 'meter box', 'Rosa', 'Marsh', '+61412555700']) expect(repeat.text).not.toContain(recordedText);
+    expect((await client.get(`/v1/inquiries/${inquiry.id}`)).body).toEqual(recorded);
+    expect((await client.get(`/v1/leads/${inquiry.leadId}`)).body).toEqual(lead);
+    expect((await client.get('/v1/inquiries')).body.totalCount).toBe(1);
+  });
+
+  it.each(Object.keys(SENDER_IDS) as Array<keyof typeof SENDER_IDS>)('sends another visitor who repeats the %s of a form with a redirectUrl to it with the first inquiry’s id alone', async (sentAs) => {
+    const { client } = await api.organization();
+    const form = await endpoint(client, { name: 'Quote form', source: 'WEBFORM', redirectUrl: 'https://plumbing.example.com/thanks?from=quote' });
+    const { headers, fields } = SENDER_IDS[sentAs]('entry-1');
+    const first = await postAs('form', form.url, { ...visitorA, ...fields }, headers);
+    expect(first.status).toBe(303);
+    const inquiryId = new URL(first.location!).searchParams.get('inquiryId')!;
+    const recorded = (await client.get(`/v1/inquiries/${inquiryId}`)).body;
+
+    const repeat = await postAs('form', form.url, { ...visitorB, ...fields }, headers);
+    expect(repeat).toEqual({ status: 303, location: `https://plumbing.example.com/thanks?from=quote&inquiryId=${inquiryId}`, text: '' });
+    expect((await client.get(`/v1/inquiries/${inquiryId}`)).body).toEqual(recorded);
+    expect((await client.get('/v1/inquiries')).body.totalCount).toBe(1);
   });
 });

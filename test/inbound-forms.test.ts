@@ -248,7 +248,13 @@ describe('CORS for JSON posts from an endpoint’s allowedOrigins', () => {
     expect(Object.keys(document.paths[INBOUND]!.options.responses['204'].headers).map((name) => name.toLowerCase()).sort()).toEqual([...CORS_HEADER_NAMES].sort());
   });
 
+  // Each is what a comparison looser than equality would let in: the origin's prefix (startsWith, includes) the first
+  // and the port; a host's suffix (endsWith on the host) the next two, the scheme and the port; a prefix of it the fourth.
   it.each([
+    ['that starts with it, on another domain', 'https://shop.example.com.evil.net'],
+    ['whose host ends with its host', 'https://evil-shop.example.com'],
+    ['on a subdomain of it', 'https://www.shop.example.com'],
+    ['that it starts with', 'https://shop.example.co'],
     ['differing only in its last character', 'https://shop.example.con'],
     ['differing only in its port', 'https://shop.example.com:8443'],
     ['with http', 'http://shop.example.com'],

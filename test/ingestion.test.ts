@@ -55,6 +55,18 @@ describe('POST /v1/inquiries', () => {
     expect((await client.get('/v1/leads')).body.totalCount).toBe(1);
   });
 
+  it('keeps a call’s transcriptTruncated as its sender says (false when not said), and refuses one that is not a boolean, naming it', async () => {
+    const { client } = await api.organization();
+    const cut = await client.post('/v1/inquiries', { source: 'CALL', lead: { phone: '+61412000224' }, data: { ...call, transcriptTruncated: true } });
+    const whole = await client.post('/v1/inquiries', { source: 'CALL', lead: { phone: '+61412000224' }, data: call });
+    expect([cut.status, whole.status]).toEqual([201, 201]);
+    expect((await client.get(`/v1/inquiries/${cut.body.inquiry.id}`)).body.data).toMatchObject({ transcriptTruncated: true, transcripts: [{ text: call.transcripts[0]!.text }, { text: call.transcripts[1]!.text }] });
+    expect((await client.get(`/v1/inquiries/${whole.body.inquiry.id}`)).body.data.transcriptTruncated).toBe(false);
+    const refused = await client.post('/v1/inquiries', { source: 'CALL', lead: { phone: '+61412000224' }, data: { ...call, transcriptTruncated: 'yes' } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details).toEqual([expect.objectContaining({ path: 'data.transcriptTruncated' })]);
+  });
+
   it('finds an existing lead by email, whatever its case, and by phone', async () => {
     const { client } = await api.organization();
     const lead = (await client.post('/v1/leads', { name: 'Sam Tradie', email: 'Sam@Example.com', phone: '+61412000333' })).body.lead;

@@ -19,6 +19,7 @@ const call = (at: string): Extract<NewInquiry, { source: 'CALL' }>['data'] => ({
     { id: 't1', created_at: at, text: 'Hi, my hot water tank is leaking.', user: 'user' },
     { id: 't2', created_at: new Date(Date.parse(at) + 5000).toISOString(), text: 'I can book a plumber for tomorrow morning.', user: 'assistant' },
   ],
+  transcriptTruncated: false,
   direction: 'LEAD_TO_AI',
   duration: 42,
   startedAt: at,

@@ -1191,7 +1191,7 @@ export interface paths {
         put?: never;
         /**
          * Post an inquiry to an inbound endpoint (no API key)
-         * @description Authenticated by the endpoint URL's `token`, or by Standard Webhooks headers (`webhook-id`, `webhook-timestamp` within 5 minutes, `webhook-signature`) signed with the endpoint's secret; anything else answers 401 and records nothing. The body is `application/json`, or what an HTML form posts: `application/x-www-form-urlencoded` or `multipart/form-data` (text fields only: a file answers 415), at most 256 KB. A form post to an endpoint with `redirectUrl` is answered 303 to it with `inquiryId=<id>` added to its query, so the visitor lands on the site's thank-you page; refused (400, 413, 415), it is answered 303 to `errorRedirectUrl` with `error=<code>` when the endpoint has one. A 401 is never redirected. JSON posts are answered JSON. A browser page on one of the endpoint's `allowedOrigins` may post JSON (CORS): the preflight `OPTIONS` of this URL, with its token, answers 204 with the CORS headers, and the answer to the post carries `Access-Control-Allow-Origin` and `Vary: Origin`; any other origin gets no CORS headers. A WEBFORM endpoint keeps every field and finds the lead from email, phone and name; an EMAIL endpoint takes a parsed email (from, to, subject, text or html); CALL and CHATBOT take `{lead, data, summary?, tag?}` as POST /v1/inquiries does. A CALL endpoint of `format` `retell` or `vapi` takes that platform's webhook exactly as it sends it, JSON up to 3 MB, proved by the platform's own scheme only (a token or Standard Webhooks signature is neither needed nor enough): Retell's `x-retell-signature` (`v=<unix ms>,d=<hex HMAC-SHA256 of the body followed by that timestamp, keyed with the Retell API key>`, within 5 minutes either way), or Vapi's credential holding the endpoint's secret: `Authorization: Bearer <secret>` (its Bearer Token credential, as Vapi sends it by default) or `x-vapi-secret: <secret>` (its legacy server secret; when sent, it alone is checked). Retell's `call_analyzed` and Vapi's `end-of-call-report` record a CALL inquiry (transcript, summary, recording, direction, duration, start, end, who hung up), the lead found by the caller's phone (the called number on an outbound call) or created; the same call id again answers 200 with the first inquiry and records nothing. Any other event, and a call that never connected, answers 204 and records nothing; a payload without the call id or the lead's phone answers 400 naming the platform's field. The same sender id again (`externalInquiryId`, or the `webhook-id` or `Idempotency-Key` header) to the same endpoint, from a sender with the same email or phone, answers 200 with the first inquiry; from another sender it is recorded as an inquiry of its own, so the URL never answers with someone else's. Query parameters other than `token` are ignored. Every post counts against the endpoint's organization's usage plan, as a request with its API key does (a post with a wrong token too): beyond it, 429 `RATE_LIMITED` with `Retry-After`.
+         * @description Authenticated by the endpoint URL's `token`, or by Standard Webhooks headers (`webhook-id`, `webhook-timestamp` within 5 minutes, `webhook-signature`) signed with the endpoint's secret; anything else answers 401 and records nothing. The body is `application/json`, or what an HTML form posts: `application/x-www-form-urlencoded` or `multipart/form-data` (text fields only: a file answers 415), at most 256 KB. A form post to an endpoint with `redirectUrl` is answered 303 to it with `inquiryId=<id>` added to its query, so the visitor lands on the site's thank-you page; refused (400, 413, 415), it is answered 303 to `errorRedirectUrl` with `error=<code>` when the endpoint has one. A 401 is never redirected. JSON posts are answered JSON. A browser page on one of the endpoint's `allowedOrigins` may post JSON (CORS): the preflight `OPTIONS` of this URL, with its token, answers 204 with the CORS headers, and the answer to the post carries `Access-Control-Allow-Origin` and `Vary: Origin`; any other origin gets no CORS headers. A WEBFORM endpoint keeps every field and finds the lead from email, phone and name; an EMAIL endpoint takes a parsed email (from, to, subject, text or html); CALL and CHATBOT take `{lead, data, summary?, tag?}` as POST /v1/inquiries does. A CALL endpoint of `format` `retell` or `vapi` takes that platform's webhook exactly as it sends it, JSON up to 3 MB, proved by the platform's own scheme only (a token or Standard Webhooks signature is neither needed nor enough): Retell's `x-retell-signature` (`v=<unix ms>,d=<hex HMAC-SHA256 of the body followed by that timestamp, keyed with the Retell API key>`, within 5 minutes either way), or Vapi's credential holding the endpoint's secret: `Authorization: Bearer <secret>` (its Bearer Token credential, as Vapi sends it by default) or `x-vapi-secret: <secret>` (its legacy server secret; when sent, it alone is checked). Retell's `call_analyzed` and Vapi's `end-of-call-report` record a CALL inquiry (transcript, summary, recording, direction, duration, start, end, who hung up), the lead found by the caller's phone (the called number on an outbound call) or created; the same call id again answers 200 with the first inquiry's ids and records nothing. Any other event, and a call that never connected, answers 204 and records nothing; a payload without the call id or the lead's phone answers 400 naming the platform's field. The same sender id again (`externalInquiryId`, or the `webhook-id` or `Idempotency-Key` header) to the same endpoint, from a sender with the same email or phone, answers 200 with the first inquiry's ids alone (`{inquiry: {id, leadId}, created: false}`, nothing it recorded); from another sender it is recorded as an inquiry of its own, so the URL never answers with someone else's. Query parameters other than `token` are ignored. Every post counts against the endpoint's organization's usage plan, as a request with its API key does (a post with a wrong token too): beyond it, 429 `RATE_LIMITED` with `Retry-After`.
          */
         post: operations["receiveInbound"];
         delete?: never;
@@ -1609,6 +1609,11 @@ export interface components {
             keyPoints: string[];
             recordingUrl: string | null;
             transcripts: components["schemas"]["TranscriptEntry"][];
+            /**
+             * @description True when `transcripts` holds only the first lines of the call: the sender cut it, or it was longer than the record holds (about 400 KB). The rest of the call (summary, numbers, times) is whole.
+             * @default false
+             */
+            transcriptTruncated: boolean;
             /** @enum {string} */
             direction: "LEAD_TO_AI" | "AI_TO_LEAD";
             duration: number;
@@ -3721,6 +3726,11 @@ export interface operations {
                             /** @enum {string} */
                             user: "user" | "assistant";
                         }[];
+                        /**
+                         * @description True when the sender cut the transcript short; the service also sets it when it keeps only the first lines of a transcript too long for the record.
+                         * @default false
+                         */
+                        transcriptTruncated?: boolean;
                         /** @enum {string} */
                         direction: "LEAD_TO_AI" | "AI_TO_LEAD";
                         duration: number;
@@ -9635,7 +9645,7 @@ export interface operations {
                 token?: string;
             };
             header?: {
-                /** @description The sender’s own id for this post, when the body has no `externalInquiryId`: the same id again to this endpoint, from a sender with the same email or phone, answers 200 with the first inquiry and records nothing. */
+                /** @description The sender’s own id for this post, when the body has no `externalInquiryId`: the same id again to this endpoint, from a sender with the same email or phone, answers 200 with the first inquiry’s ids and records nothing. */
                 "Idempotency-Key"?: string;
                 /** @description Standard Webhooks: the message id, part of what is signed. Also the sender’s id for the post, as Idempotency-Key is. */
                 "webhook-id"?: string;
@@ -9714,6 +9724,11 @@ export interface operations {
                             /** @enum {string} */
                             user: "user" | "assistant";
                         }[];
+                        /**
+                         * @description True when the sender cut the transcript short; the service also sets it when it keeps only the first lines of a transcript too long for the record.
+                         * @default false
+                         */
+                        transcriptTruncated?: boolean;
                         /** @enum {string} */
                         direction: "LEAD_TO_AI" | "AI_TO_LEAD";
                         duration: number;
@@ -9883,7 +9898,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The sender’s id (or, from a voice platform, the call id) was seen before: the first inquiry, nothing recorded again. */
+            /** @description The sender’s id (or, from a voice platform, the call id) was seen before, from a sender with the same email or phone: nothing is recorded again, and the answer is the first inquiry’s ids alone, `{inquiry: {id, leadId}, created: false}`, never what it recorded (its summary, transcript or the lead’s name), since anyone who has the page may post. */
             200: {
                 headers: {
                     /** @description The request’s Origin, when the endpoint lists it in `allowedOrigins`; absent otherwise. */
@@ -9894,7 +9909,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        inquiry: components["schemas"]["InquiryListItem"];
+                        inquiry: {
+                            id: string;
+                            leadId: string;
+                        };
+                        /**
+                         * @description Always false: nothing was recorded, the id was seen before.
+                         * @constant
+                         */
+                        created: false;
                     };
                 };
             };
@@ -9920,7 +9943,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A form post (urlencoded or multipart) to an endpoint with `redirectUrl`: recorded (or seen before), and the visitor is sent to `redirectUrl` with `inquiryId=<id>` added to its query. Refused with 400, 413 or 415 and the endpoint has `errorRedirectUrl`: sent there with `error=<code>` (`VALIDATION_ERROR`, `INVALID_MULTIPART`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`). No body. */
+            /** @description A form post (urlencoded or multipart) to an endpoint with `redirectUrl`: recorded (or seen before), and the visitor is sent to `redirectUrl` with `inquiryId=<id>` added to its query, and nothing else (a repeat too). Refused with 400, 413 or 415 and the endpoint has `errorRedirectUrl`: sent there with `error=<code>` (`VALIDATION_ERROR`, `INVALID_MULTIPART`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`). No body. */
             303: {
                 headers: {
                     /** @description The redirectUrl with `inquiryId` added, or the errorRedirectUrl with `error` added. */

@@ -5,6 +5,7 @@ import { ValidationError } from '../../shared/errors';
 import { E164 } from '../../shared/schema';
 import { parseOrThrow } from '../../shared/validation';
 import type { CallPlatform } from './schema';
+import { MAX_TRANSCRIPT_LINE, MAX_TRANSCRIPT_LINES } from '../inquiries/ingestion-schema';
 
 /**
  * Voice platforms' post-call webhooks, as each platform sends them (docs/inquiry-sources.md maps every field): how
@@ -200,5 +201,16 @@ export function platformCallInquiry(platform: CallPlatform, payload: unknown) {
   const call = READERS[platform](payload);
   if (!call) return undefined;
   const { callId, lead, data } = call;
-  return { source: 'CALL', externalInquiryId: `${platform}:${callId}`, createdAt: data.startedAt, lead, data };
+  return { source: 'CALL', externalInquiryId: `${platform}:${callId}`, createdAt: data.startedAt, lead, data: { ...data, ...boundedTranscript(data.transcripts) } };
+}
+
+/**
+ * A platform's transcript within what a CALL record takes (its first MAX_TRANSCRIPT_LINES lines, each of at most
+ * MAX_TRANSCRIPT_LINE characters), flagged when cut: a long call is recorded with the start of what was said rather
+ * than refused, which would lose it (the platform's retries send the same).
+ */
+function boundedTranscript(lines: ReadonlyArray<{ created_at: string; text: string; user: string }>) {
+  const transcripts = lines.slice(0, MAX_TRANSCRIPT_LINES).map((line) => ({ ...line, text: [...line.text].slice(0, MAX_TRANSCRIPT_LINE).join('') }));
+  const transcriptTruncated = transcripts.length < lines.length || transcripts.some((line, index) => line.text.length < lines[index]!.text.length);
+  return { transcripts, transcriptTruncated };
 }

@@ -8,7 +8,7 @@ import { parseMultipart } from '../../shared/http/multipart';
 import { newId, now } from '../../shared/ids';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../shared/json-depth';
 import { createInboundEndpoint, findInboundEndpoint, getInboundEndpoint, INBOUND_ENDPOINT_NOT_FOUND, InboundEndpointMoved, replaceInboundCredentials, updateInboundEndpoint } from './store';
-import { InboundEndpoint, isCallPlatform, MAX_CALL_PLATFORM_BYTES, MAX_INBOUND_BYTES, type CallPlatform, type CreateInboundEndpointBody, type InboundEndpointChanges, type InboundFormat } from './schema';
+import { InboundEndpoint, isCallPlatform, MAX_CALL_PLATFORM_BYTES, MAX_INBOUND_BYTES, type CallPlatform, type InboundRepeat, type CreateInboundEndpointBody, type InboundEndpointChanges, type InboundFormat } from './schema';
 import { platformCallInquiry, retellSignatureValid, vapiSecretValid } from './call-platforms';
 import { parseOrThrow } from '../../shared/validation';
 import { IngestInquiryBody } from '../inquiries/ingestion-schema';
@@ -18,6 +18,7 @@ import { GATEWAY_RESPONSES } from '../../shared/http/gateway-responses';
 import { PREFLIGHT_HEADERS } from '../../shared/http/cors';
 import { newSigningSecret, signedHeaders } from '../../shared/webhooks/signature';
 import { ingestInquiry } from '../inquiries/ingestion';
+import type { InquiryListItem } from '../inquiries/schema';
 
 /** A Standard Webhooks signature older or newer than this is refused (replays). */
 const TOLERANCE_SECONDS = 5 * 60;
@@ -343,7 +344,7 @@ async function ingestPost(endpoint: InboundEndpointRecord, headers: Record<strin
 
 /**
  * A voice platform's webhook, already verified: its post-call event records a CALL inquiry (201), a redelivery of the
- * same call answers 200 with it, and any other event is acknowledged with 204 and records nothing, so the platform
+ * same call answers 200 with its ids, and any other event is acknowledged with 204 and records nothing, so the platform
  * neither retries it nor counts it a failure. JSON only, up to MAX_CALL_PLATFORM_BYTES: a long call's payload carries
  * its transcript several times over, with word timings.
  */
@@ -352,15 +353,25 @@ async function receivePlatformCall(endpoint: InboundEndpointRecord, platform: Ca
   if (mediaTypeOf(headers) !== 'application/json') throw new ApiError(415, 'Send the platform’s webhook as it sends it: application/json', 'UNSUPPORTED_MEDIA_TYPE');
   const candidate = platformCallInquiry(platform, fieldsOf(headers, raw));
   if (!candidate) return new EmptyAnswer(204);
-  const { inquiry, created } = await ingestInquiry(endpoint.organizationId, parseOrThrow(IngestInquiryBody, candidate, 'body'));
-  return new Answer(created ? 201 : 200, { inquiry });
+  return answerOf(await ingestInquiry(endpoint.organizationId, parseOrThrow(IngestInquiryBody, candidate, 'body')));
+}
+
+/**
+ * What a post is answered: 201 with the inquiry it recorded, from what it sent; a repeat of its id, 200 with the ids
+ * alone (InboundRepeat), never what the first post recorded, which may be another visitor's.
+ */
+function answerOf({ inquiry, created }: { inquiry: InquiryListItem; created: boolean }, headers: Record<string, string> = {}) {
+  if (created) return new Answer(201, { inquiry }, headers);
+  const repeat: InboundRepeat = { inquiry: { id: inquiry.id, leadId: inquiry.leadId }, created: false };
+  // The route's 200 has its own schema (routes.ts, responses); the handler's type is that of its 201.
+  return new Answer(200, repeat as unknown as { inquiry: InquiryListItem }, headers);
 }
 
 /**
  * A post to an inbound endpoint: authenticated by token or signature (else 401, nothing recorded, answered as an
  * unknown endpoint is: never redirected, no CORS headers), read as JSON or a form, shaped by the endpoint's source
  * and ingested as POST /v1/inquiries would. A repeat of the sender's id (externalInquiryId, or the webhook-id /
- * Idempotency-Key header) answers the first inquiry. A form post (a visitor's browser) is answered 303 to the
+ * Idempotency-Key header) answers the first inquiry's ids. A form post (a visitor's browser) is answered 303 to the
  * endpoint's redirectUrl with `inquiryId`, and when refused, to its errorRedirectUrl with `error=<code>`; JSON posts
  * are answered JSON. A browser on an allowed origin gets the CORS headers with whatever it is answered.
  */
@@ -374,8 +385,9 @@ export async function receiveInbound(endpointId: string, token: string | undefin
   const isForm = FORM_TYPES.has(mediaTypeOf(headers));
   try {
     const { inquiry, created } = await ingestPost(endpoint, headers, raw);
+    // The inquiry's id alone, a repeat's too: the redirect carries nothing that was recorded.
     if (isForm && endpoint.redirectUrl) return redirectTo(withQueryParameter(endpoint.redirectUrl, 'inquiryId', inquiry.id), cors);
-    return new Answer(created ? 201 : 200, { inquiry }, cors);
+    return answerOf({ inquiry, created }, cors);
   } catch (error) {
     // The sender's faults only (4xx): after a 5xx the inquiry may be recorded all the same, so it is not called a refusal.
     if (!(error instanceof ApiError)) throw error;

@@ -152,6 +152,17 @@ export const InboundEndpointResponse = v.object({ inboundEndpoint: InboundEndpoi
 export const InboundEndpointDeleted = DeletedSchema;
 export const InboundEndpointListQuery = PageQuery;
 
+/**
+ * A repeat of a sender's id to an inbound URL (200): the ids its sender was answered the first time, and never what
+ * was recorded (the summary, a transcript, the lead's name or contacts). The URL is public in a page, and a repeat is
+ * recognized by an email or phone anyone may type, so its answer holds nothing its sender did not already have.
+ */
+export const InboundRepeat = v.object({
+  inquiry: v.object({ id: v.string(), leadId: v.string() }),
+  created: v.pipe(v.literal(false), v.description('Always false: nothing was recorded, the id was seen before.')),
+});
+export type InboundRepeat = v.InferOutput<typeof InboundRepeat>;
+
 /** POST /v1/inbound/{id}: the token, unless the body is signed. */
 /**
  * The inbound URL's query: its token, checked only by comparing it with the endpoint's (a wrong one, of any length,

@@ -31,6 +31,7 @@ function callData(startedAt: Date, call: { summary: string; keyPoints: string[];
       text,
       user,
     })),
+    transcriptTruncated: false,
     direction: call.direction ?? 'LEAD_TO_AI',
     duration,
     startedAt: startedAt.toISOString(),

@@ -37,6 +37,10 @@ const END_RULE = 'When it ended: not before startedAt.';
 const endsAfterStart = (record: { startedAt: string; endedAt: string | null }) => record.endedAt === null || Date.parse(record.endedAt) >= Date.parse(record.startedAt);
 const END_MESSAGE = 'data.endedAt must not be before data.startedAt';
 
+/** The most lines a call's transcript holds, and characters a line holds. */
+export const MAX_TRANSCRIPT_LINES = 1_000;
+export const MAX_TRANSCRIPT_LINE = 10_000;
+
 /** The source records of docs/inquiry-sources.md, without their ids (the service issues them). */
 export const CallRecordInput = v.pipe(
   v.strictObject({
@@ -44,7 +48,11 @@ export const CallRecordInput = v.pipe(
     keyPoints: Items('data.keyPoints', Text('data.keyPoints[]', 1_000), 50),
     /** Null (or left out) when the call was not recorded. */
     recordingUrl: v.optional(v.nullable(HttpUrl('data.recordingUrl')), null),
-    transcripts: Items('data.transcripts', v.strictObject({ created_at: Instant('created_at'), text: Text('text', 10_000), user: v.picklist(CALL_PARTIES, `user must be one of ${list(CALL_PARTIES)}`) }), 1_000),
+    transcripts: Items('data.transcripts', v.strictObject({ created_at: Instant('created_at'), text: Text('text', MAX_TRANSCRIPT_LINE), user: v.picklist(CALL_PARTIES, `user must be one of ${list(CALL_PARTIES)}`) }), MAX_TRANSCRIPT_LINES),
+    transcriptTruncated: v.optional(
+      v.pipe(v.boolean('data.transcriptTruncated must be a boolean'), v.description('True when the sender cut the transcript short; the service also sets it when it keeps only the first lines of a transcript too long for the record.')),
+      false,
+    ),
     direction: v.picklist(CALL_DIRECTIONS, `direction must be one of ${list(CALL_DIRECTIONS)}`),
     duration: Seconds,
     startedAt: Instant('data.startedAt'),

@@ -98,14 +98,44 @@ async function sentBy(organizationId: string, inquiry: InquiryListItem, sender: 
   return lead !== undefined && contactsOfSender(sender).some((contact) => hasContact(lead, contact));
 }
 
-/** The record with the ids the service issues: the call's and its transcript lines', a chat's messages'. */
+/**
+ * The record with the ids the service issues: the call's and its transcript lines', a chat's messages'. A call keeps
+ * the transcript lines its record holds (fitTranscript), and says so when some were left out.
+ */
 function withIds(body: IngestInquiryBody, at: Date) {
   if (body.source === 'CALL') {
     const id = newId('call', at);
-    return { ...body.data, id, transcripts: body.data.transcripts.map((line, index) => ({ id: `${id}-t${String(index + 1).padStart(2, '0')}`, ...line })) };
+    const lines = body.data.transcripts.map((line, index) => ({ id: `${id}-t${String(index + 1).padStart(2, '0')}`, ...line }));
+    const record = { ...body.data, id, transcripts: [] };
+    const transcripts = fitTranscript(record, lines);
+    return { ...record, transcripts, transcriptTruncated: body.data.transcriptTruncated || transcripts.length < lines.length };
   }
   if (body.source === 'CHATBOT') return { ...body.data, messages: body.data.messages.map((message) => ({ id: newId('chatmsg', new Date(message.createdAt)), ...message })) };
   return body.data;
+}
+
+/** DynamoDB's item size limit, and what the SOURCE item holds beside its record (keys, entity, source), with room to spare. */
+const ITEM_BYTES = 400 * 1024;
+const SOURCE_ITEM_KEYS_BYTES = 1024;
+
+/** A value's size as JSON in UTF-8: never less than DynamoDB counts for it (names and values, a few bytes per element). */
+const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
+
+/**
+ * The first lines of a call's transcript that its record's item holds: a long call (a platform's payload may carry
+ * megabytes) is kept with its summary, numbers and times and the start of what was said, where the whole record would
+ * pass DynamoDB's item limit and the call be lost.
+ */
+function fitTranscript<L>(record: object, lines: readonly L[]): L[] {
+  let room = ITEM_BYTES - SOURCE_ITEM_KEYS_BYTES - jsonBytes(record);
+  const kept: L[] = [];
+  for (const line of lines) {
+    // The line and the comma before it.
+    room -= jsonBytes(line) + 1;
+    if (room < 0) break;
+    kept.push(line);
+  }
+  return kept;
 }
 
 /** A summary when the sender gave none: the record's own (a call's), its subject, or its source. */

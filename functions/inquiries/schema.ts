@@ -83,6 +83,8 @@ export const CallData = v.object({
   /** Null when the call was not recorded (a voice platform with recording off). */
   recordingUrl: v.nullable(v.pipe(v.string(), v.url())),
   transcripts: v.array(TranscriptEntry),
+  /** A call recorded before the flag existed reads as whole. */
+  transcriptTruncated: v.optional(v.pipe(v.boolean(), v.description('True when `transcripts` holds only the first lines of the call: the sender cut it, or it was longer than the record holds (about 400 KB). The rest of the call (summary, numbers, times) is whole.')), false),
   direction: v.picklist(CALL_DIRECTIONS),
   /** Seconds. */
   duration: count,
