@@ -1,0 +1,48 @@
+/**
+ * Where the API is, for the URLs its answers name (an inbound URL, the document's server) and for the requests the
+ * MCP server makes of it. Never the request's Host alone: a caller chooses it, and a tool call sent there would carry
+ * the caller's key to, and bring back the answer of, whatever that names (a service on the machine, the metadata
+ * address). Deployed it is PUBLIC_BASE_URL, which the stack sets on every route's function; under the local server
+ * (`npm start`, the tests) that server's own address for tool calls, and for named URLs PUBLIC_BASE_URL if set, else
+ * the Host the request came to (the developer's own machine, perhaps behind a tunnel).
+ */
+export const BASE_URL_VARIABLE = 'PUBLIC_BASE_URL';
+
+let configured: string | undefined;
+/** The local server's own address, once it listens (infra/local/server.ts); never set in Lambda. */
+let localAddress: string | undefined;
+
+/** The local server, once bound: tool calls go to it, and the URLs answers name may follow the request's Host. */
+export function serveLocallyAt(address: string): void {
+  localAddress = address;
+}
+
+/** PUBLIC_BASE_URL, read on first use (so a function that names no URL needs none), checked as an http(s) URL with no path after the stage. */
+function configuredBaseUrl(): string | undefined {
+  if (configured !== undefined) return configured;
+  const value = process.env[BASE_URL_VARIABLE];
+  if (!value) return undefined;
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.search || url.hash || url.username || url.password) {
+    throw new Error(`${BASE_URL_VARIABLE} must be the API's http(s) URL up to its stage, with no query (got "${value}")`);
+  }
+  return (configured = url.href.replace(/\/+$/, ''));
+}
+
+const missing = (): never => {
+  throw new Error(`Missing required environment variable ${BASE_URL_VARIABLE} (the API's URL up to its stage, e.g. https://api.example.com)`);
+};
+
+/** The base URL the MCP server calls the API at: the local server itself, else PUBLIC_BASE_URL. */
+export const apiBaseUrl = (): string => localAddress ?? configuredBaseUrl() ?? missing();
+
+/**
+ * The base URL an answer names: PUBLIC_BASE_URL; under the local server without it, the scheme (X-Forwarded-Proto)
+ * and Host the request came to, which the local gateway answers at its root.
+ */
+export function publicBaseUrl(headers: Record<string, string>): string {
+  const base = configuredBaseUrl();
+  if (base) return base;
+  if (localAddress === undefined) return missing();
+  return `${headers['x-forwarded-proto'] ?? 'http'}://${headers.host ?? new URL(localAddress).host}`;
+}
