@@ -17,16 +17,20 @@ export function serveLocallyAt(address: string): void {
   localAddress = address;
 }
 
-/** PUBLIC_BASE_URL, read on first use (so a function that names no URL needs none), checked as an http(s) URL with no path after the stage. */
-function configuredBaseUrl(): string | undefined {
-  if (configured !== undefined) return configured;
-  const value = process.env[BASE_URL_VARIABLE];
-  if (!value) return undefined;
+/** A value of PUBLIC_BASE_URL as the API uses it (no trailing slash), or an error naming the setting. */
+export function checkedBaseUrl(value: string): string {
   const url = URL.canParse(value) ? new URL(value) : undefined;
   if (!url || !['http:', 'https:'].includes(url.protocol) || url.search || url.hash || url.username || url.password) {
     throw new Error(`${BASE_URL_VARIABLE} must be the API's http(s) URL up to its stage, with no query (got "${value}")`);
   }
-  return (configured = url.href.replace(/\/+$/, ''));
+  return url.href.replace(/\/+$/, '');
+}
+
+/** PUBLIC_BASE_URL, read on first use (so a function that names no URL needs none). */
+function configuredBaseUrl(): string | undefined {
+  if (configured !== undefined) return configured;
+  const value = process.env[BASE_URL_VARIABLE];
+  return value ? (configured = checkedBaseUrl(value)) : undefined;
 }
 
 const missing = (): never => {
