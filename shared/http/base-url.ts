@@ -1,10 +1,10 @@
 /**
  * Where the API is, for the URLs its answers name (an inbound URL, the document's server) and for the requests the
- * MCP server makes of it. Never the request's Host alone: a caller chooses it, and a tool call sent there would carry
- * the caller's key to, and bring back the answer of, whatever that names (a service on the machine, the metadata
- * address). Deployed it is PUBLIC_BASE_URL, which the stack sets on every route's function; under the local server
- * (`npm start`, the tests) that server's own address for tool calls, and for named URLs PUBLIC_BASE_URL if set, else
- * the Host the request came to (the developer's own machine, perhaps behind a tunnel).
+ * MCP server makes of it. A caller chooses the Host header: a tool call sent there would carry the caller's key to,
+ * and bring back the answer of, whatever it names (a service on the machine, the metadata address). So deployed it is
+ * PUBLIC_BASE_URL, which the stack sets on every route's function. Under the local server (`npm start`, the tests) tool
+ * calls go to the address it is bound to, and named URLs are PUBLIC_BASE_URL if set, else the Host the request came
+ * to (the developer's own machine, perhaps behind a tunnel).
  */
 export const BASE_URL_VARIABLE = 'PUBLIC_BASE_URL';
 
