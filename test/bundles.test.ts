@@ -15,6 +15,8 @@ import { toolsFromDocument } from '../functions/mcp/document-tools';
 import { asTool } from '../functions/mcp/server';
 
 const outDir = mkdtempSync(join(tmpdir(), 'bundles-'));
+// As the stack sets it on every route's function: the bundles run as in Lambda, with no local server to name the API.
+process.env.PUBLIC_BASE_URL = 'https://api.example.com';
 
 let outputs: Record<string, { bytes: number; inputs: Record<string, unknown>; exports: string[] }> = {};
 

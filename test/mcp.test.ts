@@ -9,6 +9,8 @@ import { CURATED_TOOLS } from '../functions/mcp/tools';
 import { createApiKey } from '../shared/auth/api-keys';
 import { scopeAllows } from '../shared/auth/scopes';
 import { useTestApi } from './support/api';
+import { requestWithHost } from './support/host-header';
+import { startReceiver } from './support/receiver';
 
 /** POST /mcp driven by the official MCP SDK client over Streamable HTTP, as Claude, Cursor or a voice platform would. */
 
@@ -332,5 +334,31 @@ describe('POST /mcp', () => {
       }),
     );
     expect(logged.inquiry).toMatchObject({ source: 'CALL', leadId: lead.id });
+  });
+});
+
+describe('where a tool call goes', () => {
+  it('calls the API itself, whatever Host the /mcp request named: never a service on the machine, DynamoDB Local, nor the metadata address', async () => {
+    const { organizationId, client } = await api.organization();
+    const lead = (await client.post('/v1/leads', { name: 'Olivia Nguyen', email: 'olivia@example.com' })).body.lead;
+    const reader = (await createApiKey(organizationId, null, 'reader', 'read')).token;
+    // Another service on this machine, which records what reaches it (and would see the caller's key).
+    const receiver = await startReceiver();
+    try {
+      const hosts = [new URL(receiver.url).host, new URL(process.env.AWS_ENDPOINT_URL_DYNAMODB!).host, '169.254.169.254', 'localhost.attacker.example:3000'];
+      for (const [id, host] of hosts.entries()) {
+        const answer = await requestWithHost(`${api.url}/mcp`, host, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${reader}` },
+          body: { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'getLead', arguments: { leadId: lead.id } } },
+        });
+        expect(answer.status, host).toBe(200);
+        const read = (await client.get(`/v1/leads/${lead.id}`)).body;
+        expect(answer.body, host).toEqual({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: JSON.stringify(read) }], structuredContent: read } });
+      }
+      expect(receiver.received).toEqual([]);
+    } finally {
+      await receiver.close();
+    }
   });
 });

@@ -6,6 +6,7 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { portInUse } from '../infra/local/dynamodb-local';
 import { adminAt } from './support/admin-cli';
+import { requestWithHost } from './support/host-header';
 import { shortLivedJvmEnv } from './support/jvm';
 import { freePort } from './support/ports';
 
@@ -45,8 +46,10 @@ function npmStart(env: Record<string, string>, until: (output: string) => boolea
 
 const ready = (output: string) => output.includes('Press Ctrl-C to stop.');
 
-describe('npm start with DATA_DIR and AUTHORIZER_CACHE_TTL set', () => {
+describe('npm start with DATA_DIR, AUTHORIZER_CACHE_TTL and PUBLIC_BASE_URL set', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'sales-pipeline-data-'));
+  // How others reach this machine's API, say through a tunnel: no request of this test goes there.
+  const TUNNEL = 'https://pipeline-tunnel.example';
   let started: ReturnType<typeof npmStart>;
   let port: number;
   let dynamoPort: number;
@@ -54,7 +57,7 @@ describe('npm start with DATA_DIR and AUTHORIZER_CACHE_TTL set', () => {
   let demoKey: string;
   beforeAll(async () => {
     [port, dynamoPort] = [await freePort(), await freePort()];
-    started = npmStart({ PORT: String(port), DYNAMODB_PORT: String(dynamoPort), DATA_DIR: relative(process.cwd(), dataDir), AUTHORIZER_CACHE_TTL: '8' }, ready);
+    started = npmStart({ PORT: String(port), DYNAMODB_PORT: String(dynamoPort), DATA_DIR: relative(process.cwd(), dataDir), AUTHORIZER_CACHE_TTL: '8', PUBLIC_BASE_URL: TUNNEL }, ready);
     ({ stdout } = await started.settled);
     demoKey = /Demo API key:\s+(\S+)/.exec(stdout)![1]!;
   });
@@ -95,6 +98,18 @@ describe('npm start with DATA_DIR and AUTHORIZER_CACHE_TTL set', () => {
     expect(messages.filter((message) => message.direction === 'OUTBOUND').map((message) => message.status)).toEqual(['DELIVERED', 'DELIVERED']);
   });
 
+  it('names PUBLIC_BASE_URL in what it answers, whatever Host is asked, and still sends a tool call to itself', async () => {
+    const document = await requestWithHost(`http://localhost:${port}/openapi`, 'attacker.example');
+    expect(document.body.servers[0].variables.base_url.default).toBe(TUNNEL);
+    const answer = await requestWithHost(`http://localhost:${port}/mcp`, '169.254.169.254', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${demoKey}` },
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'listLeads', arguments: { limit: 1 } } },
+    });
+    expect(answer.body.result.isError ?? false, JSON.stringify(answer.body)).toBe(false);
+    expect(answer.body.result.structuredContent.leads).toHaveLength(1);
+  });
+
   it('stops on Ctrl-C', async () => {
     started.child.kill('SIGINT');
     expect(await started.exited).toBe(0);
@@ -127,6 +142,17 @@ describe('npm start on a machine where things go wrong', () => {
       const { code, stderr } = await settled;
       expect(code, value).toBe(1);
       expect(stderr.trim().split('\n'), value).toEqual([`npm start: AUTHORIZER_CACHE_TTL must be whole seconds from 0 to 3600, as the stack's authorizerCacheTtl (got "${value}").`]);
+      expect(await portInUse(dynamoPort), value).toBe(false);
+    }
+  });
+
+  it('refuses a PUBLIC_BASE_URL that is no http(s) URL up to the stage in one line naming it, before starting anything', async () => {
+    for (const value of ['api.example.com', 'ftp://api.example.com', 'https://api.example.com/prod?x=1']) {
+      const dynamoPort = await freePort();
+      const { settled } = npmStart({ PORT: String(await freePort()), DYNAMODB_PORT: String(dynamoPort), PUBLIC_BASE_URL: value }, () => false);
+      const { code, stderr } = await settled;
+      expect(code, value).toBe(1);
+      expect(stderr.trim().split('\n'), value).toEqual([`npm start: PUBLIC_BASE_URL must be the API's http(s) URL up to its stage, with no query (got "${value}").`]);
       expect(await portInUse(dynamoPort), value).toBe(false);
     }
   });

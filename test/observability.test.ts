@@ -3,6 +3,8 @@ import { describe, expect, it, vi } from 'vitest';
 
 // Metrics are off in the tests (POWERTOOLS_DEV); this file turns them on before the handler factory loads.
 process.env.POWERTOOLS_METRICS_DISABLED = 'false';
+// As the stack sets it on every route's function: the handlers here run as in Lambda, with no local server.
+process.env.PUBLIC_BASE_URL = 'https://api.example.com';
 const { apiHandler } = await import('../shared/http/api-handler');
 const { defineRoute } = await import('../shared/routes/route');
 const { NotFoundError } = await import('../shared/errors');
@@ -25,12 +27,17 @@ const event = (id: string) =>
   ({ httpMethod: 'GET', path: `/v1/probes/${id}`, headers: {}, pathParameters: { id }, queryStringParameters: null, body: null, requestContext: { requestId: `req-${id}`, authorizer: { organizationId: 'org_7', keyId: 'key_9' } } }) as never;
 const context = { awsRequestId: 'lambda-1', functionName: 'getProbe-fn' } as never;
 
+/** Every line written to the console while `run` ran. */
+async function written(run: () => Promise<unknown>) {
+  const lines: { method: string; line: string }[] = [];
+  const spies = (['log', 'info', 'warn', 'error'] as const).map((method) => vi.spyOn(console, method).mockImplementation((...args) => void lines.push({ method, line: args.map(String).join(' ') })));
+  await run().finally(() => spies.forEach((spy) => spy.mockRestore()));
+  return lines;
+}
+
 /** Every EMF document written while `run` ran (each has an _aws.CloudWatchMetrics block). */
 async function emfDocuments(run: () => Promise<unknown>) {
-  const written: string[] = [];
-  const spies = (['log', 'info', 'warn', 'error'] as const).map((method) => vi.spyOn(console, method).mockImplementation((line) => void written.push(String(line))));
-  await run().finally(() => spies.forEach((spy) => spy.mockRestore()));
-  return written.map((line) => JSON.parse(line) as Record<string, any>).filter((document) => document._aws?.CloudWatchMetrics);
+  return (await written(run)).map(({ line }) => JSON.parse(line) as Record<string, any>).filter((document) => document._aws?.CloudWatchMetrics);
 }
 
 describe('metrics in the Embedded Metric Format', () => {
@@ -53,6 +60,21 @@ describe('metrics in the Embedded Metric Format', () => {
     const error = documents.find((document) => 'Errors' in document)!;
     expect(error).toMatchObject({ operation: 'getProbe', errorCode: 'NOT_FOUND', Errors: 1 });
     expect(error._aws.CloudWatchMetrics[0].Dimensions[0]).toEqual(expect.arrayContaining(['operation', 'errorCode']));
+  });
+});
+
+describe('an /mcp body that is no JSON-RPC message', () => {
+  it('counts its 400 by its JSON-RPC error code, a dimension Powertools keeps, with no warning', async () => {
+    const { postMcpHandler } = await import('../functions/mcp/handlers');
+    const mcpEvent = (body: string) =>
+      ({ httpMethod: 'POST', path: '/mcp', headers: { 'content-type': 'application/json' }, pathParameters: null, queryStringParameters: null, body, requestContext: { requestId: 'req-mcp', authorizer: { organizationId: 'org_7', keyId: 'key_9', scope: 'read' } } }) as never;
+    for (const [body, code] of [['not JSON', 'JSONRPC_-32700'], ['[]', 'JSONRPC_-32600']] as const) {
+      const lines = await written(() => postMcpHandler(mcpEvent(body), context));
+      expect(lines.filter(({ method }) => method === 'warn'), body).toEqual([]);
+      const error = lines.map(({ line }) => JSON.parse(line) as Record<string, any>).find((document) => 'Errors' in document)!;
+      expect(error, body).toMatchObject({ operation: 'postMcp', errorCode: code, Errors: 1 });
+      expect(error._aws.CloudWatchMetrics[0].Dimensions[0], body).toEqual(expect.arrayContaining(['operation', 'errorCode']));
+    }
   });
 });
 

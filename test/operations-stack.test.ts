@@ -260,6 +260,19 @@ describe('options by context', () => {
     expect(() => synth({ domainName: 'api.example.com' })).toThrow(/missing certificateArn, hostedZoneId, hostedZoneName/);
   });
 
+  it('gives every route’s function the API’s own base URL (PUBLIC_BASE_URL): the custom domain when configured, else the stage’s URL built from the API’s id', () => {
+    // A nested stack reads the API's id through a parameter its parent passes.
+    const parameters = Object.assign({}, ...Object.values(deployed.parent.findResources('AWS::CloudFormation::Stack')).map((stack) => stack.Properties.Parameters));
+    const resolved = (value: unknown) => JSON.parse(JSON.stringify(value), (_, part) => (typeof part?.Ref === 'string' && parameters[part.Ref] ? parameters[part.Ref] : part));
+    const routeFunctions = (deployment: ReturnType<typeof synth>) => Object.entries(deployment.resources('AWS::Lambda::Function')).filter(([id]) => !/^(Inbound)?Authorizer/.test(id));
+    expect(routeFunctions(deployed)).toHaveLength(routes.filter((route) => !route.aliasOf).length);
+    expect(routeFunctions(deployed).map(([id]) => id)).toEqual(expect.arrayContaining([expect.stringMatching(/^PostMcp/), expect.stringMatching(/^CreateInboundEndpoint/), expect.stringMatching(/^RotateInboundEndpoint/), expect.stringMatching(/^GetOpenApiDocument/)]));
+    for (const [id, fn] of routeFunctions(deployed)) {
+      expect(resolved(fn.Properties.Environment.Variables.PUBLIC_BASE_URL), id).toEqual({ 'Fn::Join': ['', ['https://', { Ref: apiId }, '.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }, '/prod']] });
+    }
+    for (const [id, fn] of routeFunctions(tuned)) expect(fn.Properties.Environment.Variables.PUBLIC_BASE_URL, id).toBe('https://api.example.com');
+  });
+
   it('puts AWS WAF in front of the stage only when configured: the common rule set and a rate per IP, associated with the API’s stage', () => {
     const [aclId, acl] = only(tuned, 'AWS::WAFv2::WebACL');
     expect(acl.Properties).toMatchObject({ Scope: 'REGIONAL', DefaultAction: { Allow: {} } });

@@ -67,6 +67,9 @@ describe('npm run sam:env', () => {
     // The SMS-sending function uses the local provider: nothing leaves for a real phone.
     const [smsFunction] = functions.find(([id]) => id.startsWith(`${routeId(sendSms)}Function`))!;
     expect(vars[smsFunction]!.SMS_PROVIDER).toBe('local');
+    // The MCP server's tool calls go to sam local itself, never to the stage's URL the template builds.
+    const [mcpFunction] = functions.find(([id]) => id.startsWith('PostMcpFunction'))!;
+    expect(vars[mcpFunction]!.PUBLIC_BASE_URL).toBe('http://host.docker.internal:3001');
   });
 
   it('says what stops sam local: functions in nested stacks, or arm64 functions on an x86 machine', () => {

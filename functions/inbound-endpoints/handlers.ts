@@ -1,11 +1,12 @@
 import { apiHandler } from '../../shared/http/api-handler';
+import { publicBaseUrl } from '../../shared/http/base-url';
 import { pageEnvelope } from '../../shared/pagination';
 import * as routes from './routes';
 import { answerPreflight, changeEndpoint, createEndpoint, publicEndpoint, readEndpoint, rotateEndpoint, receiveInbound } from './rules';
 import { listInboundEndpointsPage, deleteInboundEndpoint } from './store';
 
 /** The handlers of the inbound-endpoints routes, one per route, named by its operationId: the stack bundles this module into each route's function. */
-export const createInboundEndpointHandler = apiHandler(routes.createInboundEndpoint, async ({ body, organizationId, request }) => ({ inboundEndpoint: await createEndpoint(organizationId, body, request.baseUrl) }));
+export const createInboundEndpointHandler = apiHandler(routes.createInboundEndpoint, async ({ body, organizationId, request }) => ({ inboundEndpoint: await createEndpoint(organizationId, body, publicBaseUrl(request.headers)) }));
 
 export const listInboundEndpointsHandler = apiHandler(routes.listInboundEndpoints, async ({ query, organizationId }) => {
   const page = await listInboundEndpointsPage(organizationId, query);
@@ -21,7 +22,7 @@ export const deleteInboundEndpointHandler = apiHandler(routes.deleteInboundEndpo
   return { success: true as const, id: path.inboundEndpointId };
 });
 
-export const rotateInboundEndpointHandler = apiHandler(routes.rotateInboundEndpoint, async ({ path, organizationId, request }) => ({ inboundEndpoint: await rotateEndpoint(organizationId, path.inboundEndpointId, request.baseUrl) }));
+export const rotateInboundEndpointHandler = apiHandler(routes.rotateInboundEndpoint, async ({ path, organizationId, request }) => ({ inboundEndpoint: await rotateEndpoint(organizationId, path.inboundEndpointId, publicBaseUrl(request.headers)) }));
 
 /** Also answers the route's CORS preflight (OPTIONS), behind the same authorizer. */
 export const receiveInboundHandler = apiHandler(routes.receiveInbound, async ({ path, query, request }) =>

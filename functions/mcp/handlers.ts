@@ -1,4 +1,5 @@
 import type * as v from 'valibot';
+import { apiBaseUrl } from '../../shared/http/base-url';
 import { routeHandler } from '../../shared/http/route-handler';
 import { Answer, EmptyAnswer } from '../../shared/http/answer';
 import { CompressibleJson, PER_REQUEST_GZIP_LEVEL } from '../../shared/http/compressible-text';
@@ -17,7 +18,8 @@ const GZIP_FROM_CHARACTERS = 16 * 1024;
 export const postMcpHandler = routeHandler(routes.postMcp, async ({ query, request, scope }) => {
   // The route is keyed, so the factory always has the key's scope; none would be a wiring fault, never a licence for all tools.
   if (scope === null) throw new Error('POST /mcp reached its handler without an API key scope');
-  const caller = { authorization: request.headers.authorization ?? '', baseUrl: request.baseUrl, scope, toolset: query.tools };
+  // Tools call the API where configuration puts it, never at the Host this request named.
+  const caller = { authorization: request.headers.authorization ?? '', baseUrl: apiBaseUrl(), scope, toolset: query.tools };
   // The body is read as text: JSON-RPC, not the error envelope, answers one that is no message.
   const reply = await answerMcp(request.body, request.headers, apiTools, caller);
   if (reply.status === 202) return new EmptyAnswer(202);

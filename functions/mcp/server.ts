@@ -16,7 +16,7 @@ import { McpMessage, McpParams, PROTOCOL_VERSIONS, type TOOLSETS } from './schem
 export interface McpCaller {
   /** The caller's own `Authorization` header: every tool call is a request of the API with the same key. */
   authorization: string;
-  /** The API's base URL as the caller reached it (`https://api.example.com`, `http://localhost:3000`). */
+  /** The API's base URL (shared/http/base-url.ts: configured, or the local server's own address), never one the request named. */
   baseUrl: string;
   scope: ApiKeyScope;
   toolset: (typeof TOOLSETS)[number];
@@ -82,6 +82,8 @@ export async function callTool(tool: ApiTool, args: Record<string, unknown>, cal
       ...(request.idempotencyKey ? { 'idempotency-key': request.idempotencyKey } : {}),
     },
     body: request.body,
+    // The API redirects no keyed request; were one redirected, the key is not sent on to wherever it points (a failure).
+    redirect: 'manual',
   });
   const text = await response.text();
   // The API's answer is the tool's: an error's envelope as text (structured content would have to match the output schema).

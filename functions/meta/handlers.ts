@@ -1,4 +1,5 @@
 import { NotFoundError } from '../../shared/errors';
+import { publicBaseUrl } from '../../shared/http/base-url';
 import { routeHandler } from '../../shared/http/route-handler';
 import { referenceRenderer } from '../../shared/openapi/reference-renderer';
 import { referencePage } from './reference-page';
@@ -13,8 +14,8 @@ import * as routes from './routes';
 let page: string | undefined;
 let renderer: ReturnType<typeof referenceRenderer> | undefined;
 
-// The document names the API that served it as its server: the request's own base URL.
-export const getOpenApiDocumentHandler = routeHandler(routes.getOpenApiDocument, async ({ request }) => (await import('./document')).openApiDocument(request.baseUrl));
+// The document names the API that served it as its server: its configured base URL (under npm start, the Host asked).
+export const getOpenApiDocumentHandler = routeHandler(routes.getOpenApiDocument, async ({ request }) => (await import('./document')).openApiDocument(publicBaseUrl(request.headers)));
 
 // The page names the renderer by the hash of its content.
 export const getApiReferenceHandler = routeHandler(routes.getApiReference, async () => (page ??= referencePage()));

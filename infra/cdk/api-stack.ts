@@ -33,6 +33,7 @@ import type { Construct } from 'constructs';
 import { USAGE_PLANS } from '../../shared/auth/usage-plans';
 import { GATEWAY_RESPONSES, gatewayResponseBody, methodNotAllowed, type GatewayResponse } from '../../shared/http/gateway-responses';
 import { NO_STORE_HEADERS } from '../../shared/http/envelope';
+import { BASE_URL_VARIABLE } from '../../shared/http/base-url';
 import { authorizerOf, grantedActions, handlerOf, routeId, type AuthorizerKind, type RouteDefinition } from '../../shared/routes/route';
 import { AUTHORIZER_HANDLERS } from '../../functions/resources';
 import { ApiFunction } from './service-function';
@@ -176,6 +177,10 @@ export class ApiStack extends Stack {
       reason: 'It signs pagination cursors, which live minutes: replacing it ends only the cursors outstanding, so it is replaced by hand if ever exposed rather than rotated.',
     });
     const cursorEnvironment = { CURSOR_SECRET: cursorKey.secretValue.unsafeUnwrap() };
+    // Where the API is, for the URLs answers name and the MCP server's tool calls (shared/http/base-url.ts): never the
+    // request's Host. The custom domain, else the stage's URL built from the API's id: the stage's own URL (api.url)
+    // would make each function depend on the deployment, which depends on the functions' methods, a cycle.
+    const baseUrlEnvironment = { [BASE_URL_VARIABLE]: options.customDomain ? `https://${options.customDomain.domainName}` : `https://${this.api.restApiId}.execute-api.${this.region}.${this.urlSuffix}/${STAGE_NAME}` };
     const functionDefaults = { table, logLevel: options.logLevel, debugSampleRate: options.debugSampleRate, architecture: options.architecture, deployments, deploymentRole };
 
     const authorizerFunction = new ApiFunction(this, 'Authorizer', {
@@ -225,7 +230,7 @@ export class ApiStack extends Stack {
         dynamodb: grantedActions(route),
         indexes: route.indexes,
         assets: route.assets,
-        environment: { ...cursorEnvironment, ...(route.sendsSms ? this.smsEnvironment(options) : {}), ...(route.queuesWebhooks ? this.deliveryQueueEnvironment(options) : {}) },
+        environment: { ...cursorEnvironment, ...baseUrlEnvironment, ...(route.sendsSms ? this.smsEnvironment(options) : {}), ...(route.queuesWebhooks ? this.deliveryQueueEnvironment(options) : {}) },
         rollbackAlarms: (fn) => monitoring.watchFunction(scope, routeId(route), fn, route.operationId),
       });
       if (route.sendsSms && !functionsByHandler.has(handler)) this.grantSendTextMessage(apiFunction, options);

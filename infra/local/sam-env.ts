@@ -2,6 +2,7 @@ import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { arch } from 'node:process';
 import { join, resolve } from 'node:path';
+import { BASE_URL_VARIABLE } from '../../shared/http/base-url';
 import { LOCAL_SERVICE_ENV, localClient } from './dynamodb-local';
 
 /**
@@ -22,9 +23,13 @@ export interface SamEnvSettings {
 /** Docker's name for the machine it runs on (Linux needs `--add-host host.docker.internal:host-gateway`). */
 export const dockerHostEndpoint = (port: number) => `http://host.docker.internal:${port}`;
 
+/** `sam local start-api --port`, as the README runs it beside `npm start`'s 3000. */
+export const SAM_LOCAL_PORT = 3001;
+
 /**
  * Each function's overrides, by logical id, for the variables it declares: the local table and endpoint, the cursor
- * key `npm start` signs with (so cursors work across both), and the local SMS provider (no message leaves).
+ * key `npm start` signs with (so cursors work across both), the local SMS provider (no message leaves), and the
+ * API's base URL as sam local serves it.
  */
 export function samEnvVars(templates: Template[], { dynamoEndpoint, tableName }: SamEnvSettings): Record<string, Record<string, string>> {
   const values: Record<string, string> = {
@@ -32,6 +37,8 @@ export function samEnvVars(templates: Template[], { dynamoEndpoint, tableName }:
     TABLE_NAME: tableName,
     CURSOR_SECRET: LOCAL_SERVICE_ENV.CURSOR_SECRET,
     SMS_PROVIDER: 'local',
+    // The API as a container reaches it: the MCP server's tool calls go there, and inbound URLs name it.
+    [BASE_URL_VARIABLE]: dockerHostEndpoint(SAM_LOCAL_PORT),
   };
   const entries: [string, Record<string, string>][] = [];
   for (const template of templates) {

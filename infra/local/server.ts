@@ -14,6 +14,7 @@ import { setDeliveryQueue } from '../../shared/webhooks/queue';
 import { setLocalReceiptHandler } from '../../shared/sms/local-provider';
 import { applyReceipt } from '../../functions/sms/receipts';
 import { config } from '../../shared/config';
+import { serveLocallyAt } from '../../shared/http/base-url';
 import { logger } from '../../shared/observability';
 
 // The local carrier's receipts go through the deployed receipts function's code from the first send on, the demo
@@ -55,12 +56,18 @@ export async function startLocalServer(
     streamFrom,
     events = true,
     scheduleEveryMs,
+    asDeployed = false,
   }: Pick<LocalGatewayOptions, 'aroundInvoke' | 'aroundAuthorize' | 'authorizerCacheTtlMs'> & {
     streamFrom?: 'TRIM_HORIZON' | 'LATEST';
     /** Run the stream consumer (events, webhooks) and the scheduled jobs; tests that do not look at events leave it off, as it doubles DynamoDB Local's work. */
     events?: boolean;
     /** Run the scheduled jobs this often instead of at their own interval (tests). */
     scheduleEveryMs?: number;
+    /**
+     * The functions find the API as deployed, by PUBLIC_BASE_URL alone: the server does not give them its own address,
+     * and no URL follows the request's Host (tests of the deployed rule, shared/http/base-url.ts).
+     */
+    asDeployed?: boolean;
   } = {},
 ): Promise<LocalServer> {
   const deliveries = createLocalDeliveryQueue();
@@ -105,6 +112,8 @@ export async function startLocalServer(
     throw error;
   });
   const { port: bound } = server.address() as AddressInfo;
+  // The MCP server's tool calls come back here, to the address bound, whatever Host a request named.
+  if (!asDeployed) serveLocallyAt(`http://127.0.0.1:${bound}`);
   const schedules = events ? startScheduledJobs({ everyMs: scheduleEveryMs, onError: (job, error) => logger.error('scheduled job failed', { job: job.name, error }) }) : undefined;
   const close = async () => {
     schedules?.stop();

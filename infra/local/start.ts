@@ -1,12 +1,13 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AUTHORIZER_CACHE_TTL_SECONDS } from '../cdk/options';
+import { BASE_URL_VARIABLE, checkedBaseUrl } from '../../shared/http/base-url';
 import { createTable, dynamoDbLocalEndpoint, LOCAL_AWS_ENV, LOCAL_JVM_OPTIONS, LOCAL_SERVICE_ENV, portInUse, PortInUseError, spawnDynamoDbLocal } from './dynamodb-local';
 
 /**
  * `npm start`: DynamoDB Local, the table, a demo organization and the local API.
- * PORT (3000), DYNAMODB_PORT (8000), TABLE_NAME (sales-pipeline), DATA_DIR (in memory) and AUTHORIZER_CACHE_TTL (300)
- * may be set.
+ * PORT (3000), DYNAMODB_PORT (8000), TABLE_NAME (sales-pipeline), DATA_DIR (in memory), AUTHORIZER_CACHE_TTL (300) and
+ * PUBLIC_BASE_URL (the Host asked) may be set.
  */
 const port = Number(process.env.PORT ?? 3000);
 const dynamoPort = Number(process.env.DYNAMODB_PORT ?? 8000);
@@ -23,6 +24,15 @@ if (!/^\d{1,4}$/.test(authorizerCacheTtl) || Number(authorizerCacheTtl) > AUTHOR
 function fail(message: string): never {
   process.stderr.write(`npm start: ${message}\n`);
   process.exit(1);
+}
+
+// The URL inbound endpoints and the document name (a tunnel's, say), checked before anything starts.
+if (process.env[BASE_URL_VARIABLE]) {
+  try {
+    checkedBaseUrl(process.env[BASE_URL_VARIABLE]);
+  } catch (error) {
+    fail(`${(error as Error).message}.`);
+  }
 }
 
 const startedAt = Date.now();

@@ -41,13 +41,19 @@ export function errorEnvelope(): Middleware {
   };
 }
 
-/** The `error.code` of an error envelope, for the errors metric; a body that is not one has none. */
+/**
+ * The `error.code` of an error envelope, for the errors metric's dimension, which Powertools drops unless it is a
+ * string that is not empty. A JSON-RPC error (`/mcp`) has a number there: `JSONRPC_-32700`. A body that is neither has none.
+ */
 function errorCodeOf(response: JsonResponse | undefined | null): string {
+  let code: unknown;
   try {
-    return (JSON.parse(response?.body ?? '') as { error?: { code?: string } }).error?.code ?? 'NONE';
+    code = (JSON.parse(response?.body ?? '') as { error?: { code?: unknown } } | null)?.error?.code;
   } catch {
     return 'NONE';
   }
+  if (typeof code === 'number') return `JSONRPC_${code}`;
+  return typeof code === 'string' && code ? code : 'NONE';
 }
 
 /**

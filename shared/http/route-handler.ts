@@ -59,22 +59,20 @@ export interface RawRequest {
   /** Header names lower-cased. */
   headers: Record<string, string>;
   body: string | null;
-  /** The URL the API was called at, up to the stage: `https://api.example.com`, `https://….execute-api…/prod`, `http://localhost:3000`. */
-  baseUrl: string;
 }
 
 const lowerCasedHeaders = (event: APIGatewayProxyEvent): Record<string, string> =>
   Object.fromEntries(Object.entries(event.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value ?? '']));
 
-/** The request's headers (lower-cased names), raw body and base URL (the Host it came to, and the stage's path prefix). */
+/**
+ * The request's headers (lower-cased names) and raw body. No URL is built from its Host here: a caller chooses it
+ * (the API's own base URL is ./base-url.ts).
+ */
 function rawRequest(event: APIGatewayProxyEvent): RawRequest {
   const headers = lowerCasedHeaders(event);
-  const fullPath = event.requestContext?.path ?? event.path;
-  const prefix = fullPath.endsWith(event.path) ? fullPath.slice(0, fullPath.length - event.path.length) : '';
-  const proto = headers['x-forwarded-proto'] ?? 'http';
   // A route with a body schema has its JSON parsed in place by then; only the others, and one reading its body as text, keep the raw text.
   const body = typeof event.body !== 'string' ? null : event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
-  return { method: event.httpMethod, headers, body, baseUrl: `${proto}://${headers.host ?? 'localhost'}${prefix}` };
+  return { method: event.httpMethod, headers, body };
 }
 
 /** The body of an action that takes no fields: `{}`, or none (read as `{}`); a field in it is refused by name. Its handler reads none. */

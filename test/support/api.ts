@@ -64,14 +64,15 @@ export interface TestApi {
 /**
  * The local API on a free port, against this file's own table in DynamoDB Local; with `events`, the stream
  * consumer too (events recorded, webhooks delivered), as `npm start` runs it; with `authorizerCacheTtlMs`, the API key
- * authorizer's answers reused per Authorization header as API Gateway's cache does (0, asking every time, otherwise).
+ * authorizer's answers reused per Authorization header as API Gateway's cache does (0, asking every time, otherwise);
+ * with `asDeployed`, the functions find the API by PUBLIC_BASE_URL alone, as in Lambda (startLocalServer).
  * Registers its own beforeAll/afterAll, and after each test checks that every request stayed within its route's DynamoDB grant.
  */
-export function useTestApi({ events = false, scheduleEveryMs, authorizerCacheTtlMs }: { events?: boolean; scheduleEveryMs?: number; authorizerCacheTtlMs?: number } = {}): TestApi {
+export function useTestApi({ events = false, scheduleEveryMs, authorizerCacheTtlMs, asDeployed }: { events?: boolean; scheduleEveryMs?: number; authorizerCacheTtlMs?: number; asDeployed?: boolean } = {}): TestApi {
   let local: LocalServer | undefined;
   let url = '';
   beforeAll(async () => {
-    local = await startLocalServer(0, { events, scheduleEveryMs, authorizerCacheTtlMs, ...attributingCalls });
+    local = await startLocalServer(0, { events, scheduleEveryMs, authorizerCacheTtlMs, asDeployed, ...attributingCalls });
     url = local.url;
   });
   afterEach(() => {
