@@ -828,6 +828,34 @@ describe('an SMS number belongs to one organization', () => {
     expect((await a.client.get(`/v1/inquiries/${threadA}`)).body.data.messages.map((message: { body: string }) => message.body)).toEqual(['To A', 'To A again']);
   });
 
+  it('stores a number in its one E.164 form, a trunk 0 after the country code dropped, and claims that number', async () => {
+    const a = await organizationWithSender();
+    const b = await organizationWithSender();
+    const set = await setSender(a.client, '+610298880006');
+    expect(set.status).toBe(200);
+    expect(set.body.organization.smsSenderId).toBe('+61298880006');
+    expect(await senderOf(a.client)).toBe('+61298880006');
+    expect((await claimOf('+61298880006'))?.organizationId).toBe(a.organizationId);
+    expect(await claimOf('+610298880006')).toBeUndefined();
+    // The same number written either way is the one number: another organization cannot take it.
+    expect((await setSender(b.client, '+61298880006')).body.error?.code).toBe('SMS_SENDER_TAKEN');
+    expect((await setSender(b.client, '+610298880006')).body.error?.code).toBe('SMS_SENDER_TAKEN');
+    // Replies, which the provider addresses to the canonical number, reach it.
+    await reply('+61412345001', '+61298880006', 'Canonical');
+    await api.eventsCaughtUp();
+    expect((await inquiriesOf(a.client, a.leadId)).inquiries.map((inquiry: { summary: string }) => inquiry.summary)).toEqual(['Inbound SMS: Canonical']);
+  });
+
+  it('answers 400 naming smsSenderId for a number not written in E.164, storing nothing', async () => {
+    const a = await organizationWithSender();
+    for (const smsSenderId of ['+61 2 9888 0007', '0298880007', '+61(0)298880007']) {
+      const res = await setSender(a.client, smsSenderId);
+      expect(res.status).toBe(400);
+      expect(res.body.error.details).toEqual([expect.objectContaining({ path: 'smsSenderId' })]);
+    }
+    expect(await senderOf(a.client)).toBeNull();
+  });
+
   it('gives a number two organizations set at the same moment to exactly one of them', async () => {
     const contenders = await Promise.all([1, 2, 3, 4].map(() => organizationWithSender()));
     const answers = await Promise.all(contenders.map((sender) => setSender(sender.client, '+61298880005')));
