@@ -33,6 +33,35 @@ describe('the local inbound SMS simulator', () => {
   });
 });
 
+describe('the local inbound SMS simulator refusing a body it cannot take', () => {
+  const refusal = async (body: string) => {
+    const res = await reply(body);
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    return (await res.json()) as { success: false; message: string; error: { status: number; message: string; code: string; details?: unknown[] } };
+  };
+
+  it('answers 400 in the API’s error envelope, naming each field at fault, and records nothing', async () => {
+    const { organizationId } = await api.organization();
+    const before = await itemsOf(organizationId);
+    expect(await refusal(JSON.stringify({ from: 61412345001, to: '+61299977002', body: 'Hi' }))).toEqual({
+      success: false,
+      message: 'from must be a string: the lead’s phone, e.g. +61412345001',
+      error: { status: 400, message: 'from must be a string: the lead’s phone, e.g. +61412345001', code: 'VALIDATION_ERROR', details: [{ path: 'from', message: 'from must be a string: the lead’s phone, e.g. +61412345001' }] },
+    });
+    const missing = await refusal(JSON.stringify({ from: '+61412345001', inboundMessageId: 7 }));
+    expect(missing.error.details).toEqual([
+      { path: 'to', message: 'to is required' },
+      { path: 'body', message: 'body is required' },
+      { path: 'inboundMessageId', message: 'inboundMessageId must be a string' },
+    ]);
+    expect((await refusal(JSON.stringify({ from: '+61412345001', to: '+61299977002', body: 'Hi', channel: 'sms' }))).error.details).toEqual([{ path: 'channel', message: 'channel is not a known field' }]);
+    expect((await refusal('[]')).error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'body', message: expect.stringMatching(/^body must be a JSON object/) }] });
+    expect(await refusal('{"from": ')).toEqual({ success: false, message: 'Request body must be valid JSON', error: { status: 400, message: 'Request body must be valid JSON', code: 'INVALID_JSON' } });
+    expect(await itemsOf(organizationId)).toEqual(before);
+  });
+});
+
 describe('STOP and START as carriers read them: the first word of the reply', () => {
   it('opts out a phone whose reply starts with an opt-out keyword, whatever follows it, and no other', async () => {
     const { client, organizationId } = await api.organization();
