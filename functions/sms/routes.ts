@@ -11,7 +11,7 @@ export const sendSms = defineRoute({
   tag: 'SMS',
   // BatchGetItem validates; a transaction records the message (a new thread's puts and lead update, or a
   // reply's lead check and put) and its counters; a transaction moves its status and the status counters; GetItem
-  // re-reads a lead another inquiry raced.
+  // re-reads a lead another inquiry raced, and the message after a failed write; PutItem marks a message given up.
   dynamodb: ['BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
   sendsSms: true,
   status: 201,

@@ -108,9 +108,8 @@ async function recordOnce(organizationId: string, inquiryId: string, messageId: 
       await write();
       return;
     } catch (error) {
-      // undefined: the read failed too, and whether the write landed is unknown.
-      const recorded = await getThreadMessage(organizationId, inquiryId, messageId).then(Boolean, () => undefined);
-      if (recorded) return;
+      // A read that fails too leaves it unknown: the next try's put, only where the message is absent, settles it.
+      if (await getThreadMessage(organizationId, inquiryId, messageId).then(Boolean, () => false)) return;
       const retryable = isTransientStoreError(error) || lostItsTurn(error);
       if (!retryable) throw error;
       if (Date.now() >= deadline) {
