@@ -56,6 +56,18 @@ export class ConflictError extends ApiError {
  */
 export const changedMeanwhile = () => refusedUnrun(new ConflictError('The record was changed by another request at the same time; try again'));
 
+/**
+ * Not the caller's fault and nothing of the request kept: the store did not answer in time, or stayed too busy, for
+ * the change to be written. A retry after `Retry-After` seconds (with the same Idempotency-Key too: a 5xx is not kept)
+ * runs again.
+ */
+export class ServiceUnavailableError extends ApiError {
+  constructor(message: string, retryAfterSeconds: number) {
+    super(503, message, 'SERVICE_UNAVAILABLE');
+    this.headers = { 'Retry-After': String(retryAfterSeconds) };
+  }
+}
+
 /** DynamoDB's 400 KB item limit: only oversized input reaches it, so it is the caller's to fix. */
 export class ItemTooLargeError extends BadRequestError {
   constructor() {

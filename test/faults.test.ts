@@ -26,7 +26,7 @@ describe('DynamoDB Local killed in the middle of a stream of creates', () => {
     expect(figures.unexpected).toEqual([]);
     expect(figures.violations).toEqual([]);
     // The fault was real: requests failed during it, and only during it. Before the kill and once DynamoDB Local is
-    // back, every create answers 201, or 409 CONFLICT for an SMS that lost its race on the one texted lead.
+    // back, every create answers 201, or 409 CONFLICT for a write that lost its race as often as it retried.
     const failed = Object.entries(figures.byStatus).filter(([status]) => Number(status) >= 500).reduce((sum, [, n]) => sum + n, 0);
     expect(failed).toBeGreaterThan(0);
     const { before, after } = figures.phases!;

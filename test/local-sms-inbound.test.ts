@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '../shared/http/gateway-responses';
+import { createMember } from '../functions/organization/member-rules';
 import { useTestApi } from './support/api';
 import { itemsOf } from './support/fixtures';
 
@@ -29,5 +30,72 @@ describe('the local inbound SMS simulator', () => {
     // The same reply at its real size goes through: the 413 was the size, not the sender.
     expect((await reply(JSON.stringify({ from: '+61412345001', to: number, body: 'Yes, 10 works' }))).status).toBe(202);
     expect(await itemsOf(organizationId)).not.toEqual(before);
+  });
+});
+
+describe('the local inbound SMS simulator refusing a body it cannot take', () => {
+  const refusal = async (body: string) => {
+    const res = await reply(body);
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    return (await res.json()) as { success: false; message: string; error: { status: number; message: string; code: string; details?: unknown[] } };
+  };
+
+  it('answers 400 in the API’s error envelope, naming each field at fault, and records nothing', async () => {
+    const { organizationId } = await api.organization();
+    const before = await itemsOf(organizationId);
+    expect(await refusal(JSON.stringify({ from: 61412345001, to: '+61299977002', body: 'Hi' }))).toEqual({
+      success: false,
+      message: 'from must be a string: the lead’s phone, e.g. +61412345001',
+      error: { status: 400, message: 'from must be a string: the lead’s phone, e.g. +61412345001', code: 'VALIDATION_ERROR', details: [{ path: 'from', message: 'from must be a string: the lead’s phone, e.g. +61412345001' }] },
+    });
+    const missing = await refusal(JSON.stringify({ from: '+61412345001', inboundMessageId: 7 }));
+    expect(missing.error.details).toEqual([
+      { path: 'to', message: 'to is required' },
+      { path: 'body', message: 'body is required' },
+      { path: 'inboundMessageId', message: 'inboundMessageId must be a string' },
+    ]);
+    expect((await refusal(JSON.stringify({ from: '+61412345001', to: '+61299977002', body: 'Hi', channel: 'sms' }))).error.details).toEqual([{ path: 'channel', message: 'channel is not a known field' }]);
+    expect((await refusal('[]')).error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'body', message: expect.stringMatching(/^body must be a JSON object/) }] });
+    expect(await refusal('{"from": ')).toEqual({ success: false, message: 'Request body must be valid JSON', error: { status: 400, message: 'Request body must be valid JSON', code: 'INVALID_JSON' } });
+    expect(await itemsOf(organizationId)).toEqual(before);
+  });
+});
+
+describe('STOP and START as carriers read them: the first word of the reply', () => {
+  it('opts out a phone whose reply starts with an opt-out keyword, whatever follows it, and no other', async () => {
+    const { client, organizationId } = await api.organization();
+    const number = '+61299977003';
+    expect((await client.patch('/v1/organization', { smsSenderId: number })).status).toBe(200);
+    const member = await createMember(organizationId, { role: 'MEMBER', firstName: 'Priya', lastName: 'Sharma', email: 'priya@example.com.au' });
+    const replies: Array<[string, boolean]> = [
+      ['Stop please call me', true],
+      ['stop!', true],
+      ['STOP, thanks', true],
+      ['  Unsubscribe me from these', true],
+      ['Opt-out', true],
+      ['Arrêt', true],
+      ['Stopping by tomorrow', false],
+      ["Don't stop", false],
+      ['Endless thanks for the quote', false],
+      ['Cancellation policy?', false],
+    ];
+    const leads = await Promise.all(
+      replies.map(async (_, i) => {
+        const phone = `+6141234${String(5100 + i)}`;
+        return { phone, leadId: (await client.post('/v1/leads', { name: `Lead ${i}`, phone })).body.lead.id as string };
+      }),
+    );
+    for (const [i, [text]] of replies.entries()) {
+      expect((await reply(JSON.stringify({ from: leads[i]!.phone, to: number, body: text }))).status).toBe(202);
+    }
+    const optedOut = await Promise.all(leads.map(async ({ leadId }) => (await client.get(`/v1/leads/${leadId}`)).body.lead.smsOptedOut));
+    expect(Object.fromEntries(replies.map(([text], i) => [text, optedOut[i]]))).toEqual(Object.fromEntries(replies));
+
+    // The opt-out holds: an SMS to the lead who wrote "Stop please call me" is refused, until a reply that starts with START.
+    const send = () => client.post('/v1/sms', { userId: member.user.id, leadId: leads[0]!.leadId, message: 'Calling you now' });
+    expect((await send()).body.error?.code).toBe('OPTED_OUT');
+    expect((await reply(JSON.stringify({ from: leads[0]!.phone, to: number, body: 'Start again please' }))).status).toBe(202);
+    expect((await send()).status).toBe(201);
   });
 });

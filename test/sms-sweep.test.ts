@@ -37,15 +37,23 @@ const eventTypes = async (client: Client) => {
   return ((await client.get('/v1/events?limit=100')).body.events as Array<{ type: string }>).map((event) => event.type).filter((type) => type.startsWith('sms.')).reverse();
 };
 
-/** POST /v1/sms whose recording transaction commits but whose answer is lost: the table unreachable at that moment. */
+/**
+ * POST /v1/sms whose recording transaction commits but whose answer is lost, the table unreachable from then on for
+ * every call about the message: the send can neither read it back nor give it up, and answers 503.
+ */
 async function sendWithTheAnswerLost(sender: Awaited<ReturnType<typeof organizationWithSender>>, message: string) {
   let lost = 0;
+  let messageId: string | undefined;
+  const unreachable = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8000'), { code: 'ECONNREFUSED' });
   dynamo.middlewareStack.add(
     (next, context) => async (args) => {
+      const input = JSON.stringify(args.input);
+      if (messageId && input.includes(messageId)) throw unreachable();
       const result = await next(args);
-      if (lost === 0 && context.commandName === 'TransactWriteItemsCommand' && JSON.stringify(args.input).includes(message)) {
+      if (lost === 0 && context.commandName === 'TransactWriteItemsCommand' && input.includes(message)) {
         lost++;
-        throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8000'), { name: 'TimeoutError' });
+        messageId = /message_[0-9A-Z]{26}/.exec(input)?.[0];
+        throw unreachable();
       }
       return result;
     },
@@ -63,12 +71,12 @@ afterEach(() => {
 });
 
 describe('SMS the provider never answered', () => {
-  it('leaves an SMS whose send answered 500 QUEUED until 5 minutes have passed, then marks it FAILED and unconfirmed, with sms.failed', async () => {
+  it('leaves an SMS whose send answered 503 QUEUED until 5 minutes have passed, then marks it FAILED and unconfirmed, with sms.failed', async () => {
     vi.spyOn(logger, 'error').mockImplementation(() => undefined);
     const sender = await organizationWithSender();
     const sentBefore = sentLocally.length;
     const res = await sendWithTheAnswerLost(sender, 'Recorded, never sent');
-    expect(res.status).toBe(500);
+    expect(res.status).toBe(503);
     expect(sentLocally.length).toBe(sentBefore);
     const { inquiryId, messages } = await messagesOf(sender.client, sender.leadId);
     expect(messages).toMatchObject([{ status: 'QUEUED', body: 'Recorded, never sent' }]);
@@ -93,7 +101,7 @@ describe('SMS the provider never answered', () => {
   it('still records the send when a delivery receipt arrives after the sweep: SENT, then DELIVERED', async () => {
     vi.spyOn(logger, 'error').mockImplementation(() => undefined);
     const sender = await organizationWithSender();
-    expect((await sendWithTheAnswerLost(sender, 'Left after all')).status).toBe(500);
+    expect((await sendWithTheAnswerLost(sender, 'Left after all')).status).toBe(503);
     const { inquiryId, messages } = await messagesOf(sender.client, sender.leadId);
     const messageId = messages[0]!.id;
     await settleUnansweredSms(Date.now() + UNANSWERED_AFTER_MS + MINUTE);

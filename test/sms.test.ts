@@ -539,16 +539,20 @@ describe('SMS delivery receipts', () => {
 });
 
 describe('POST /v1/sms from many requests at once', () => {
-  it('starts a thread for each of 30 concurrent sends to one lead: all 201, 30 SMS inquiries, exactly one the first, each sent once', async () => {
+  it('starts a thread for each of 30 concurrent sends to one lead: each 201 (or, the table too slow to take its turn, 503 with Retry-After), an SMS inquiry for each 201, exactly one the first, each sent once', async () => {
     const { client, userId, leadId } = await organizationWithSender();
     const bodies = Array.from({ length: 30 }, (_, i) => `Parallel message ${i}`);
-    const statuses = await Promise.all(bodies.map((message) => client.post('/v1/sms', { userId, leadId, message }).then((r) => r.status)));
-    expect(statuses).toEqual(Array(30).fill(201));
+    const answers = await Promise.all(bodies.map((message) => client.post('/v1/sms', { userId, leadId, message })));
+    for (const res of answers.filter((res) => res.status !== 201)) {
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+    }
+    const sent = answers.filter((res) => res.status === 201).map((res) => res.body.sms.body as string);
     const list = await inquiriesOf(client, leadId);
-    expect(list.totalCount).toBe(30);
-    expect(list.inquiries.filter((inquiry: { source: string }) => inquiry.source === 'SMS')).toHaveLength(30);
-    expect(list.inquiries.filter((inquiry: { isFirstInquiry: boolean }) => inquiry.isFirstInquiry)).toHaveLength(1);
-    expect(sentLocally.filter((sms) => sms.to === '+61412345001' && bodies.includes(sms.body)).map((sms) => sms.body).sort()).toEqual([...bodies].sort());
+    expect(list.totalCount).toBe(sent.length);
+    expect(list.inquiries.filter((inquiry: { source: string }) => inquiry.source === 'SMS')).toHaveLength(sent.length);
+    expect(list.inquiries.filter((inquiry: { isFirstInquiry: boolean }) => inquiry.isFirstInquiry)).toHaveLength(sent.length ? 1 : 0);
+    expect(sentLocally.filter((sms) => sms.to === '+61412345001' && bodies.includes(sms.body)).map((sms) => sms.body).sort()).toEqual(sent.sort());
   });
 
   it('an SMS racing the deletion of its lead is either recorded and sent, or answered 404 and not sent', async () => {
@@ -822,6 +826,34 @@ describe('an SMS number belongs to one organization', () => {
     expect(await summaries(b)).toEqual(['Inbound SMS: To B']);
     const threadA = (await inquiriesOf(a.client, a.leadId)).inquiries[0].id;
     expect((await a.client.get(`/v1/inquiries/${threadA}`)).body.data.messages.map((message: { body: string }) => message.body)).toEqual(['To A', 'To A again']);
+  });
+
+  it('stores a number in its one E.164 form, a trunk 0 after the country code dropped, and claims that number', async () => {
+    const a = await organizationWithSender();
+    const b = await organizationWithSender();
+    const set = await setSender(a.client, '+610298880006');
+    expect(set.status).toBe(200);
+    expect(set.body.organization.smsSenderId).toBe('+61298880006');
+    expect(await senderOf(a.client)).toBe('+61298880006');
+    expect((await claimOf('+61298880006'))?.organizationId).toBe(a.organizationId);
+    expect(await claimOf('+610298880006')).toBeUndefined();
+    // The same number written either way is the one number: another organization cannot take it.
+    expect((await setSender(b.client, '+61298880006')).body.error?.code).toBe('SMS_SENDER_TAKEN');
+    expect((await setSender(b.client, '+610298880006')).body.error?.code).toBe('SMS_SENDER_TAKEN');
+    // Replies, which the provider addresses to the canonical number, reach it.
+    await reply('+61412345001', '+61298880006', 'Canonical');
+    await api.eventsCaughtUp();
+    expect((await inquiriesOf(a.client, a.leadId)).inquiries.map((inquiry: { summary: string }) => inquiry.summary)).toEqual(['Inbound SMS: Canonical']);
+  });
+
+  it('answers 400 naming smsSenderId for a number not written in E.164, storing nothing', async () => {
+    const a = await organizationWithSender();
+    for (const smsSenderId of ['+61 2 9888 0007', '0298880007', '+61(0)298880007']) {
+      const res = await setSender(a.client, smsSenderId);
+      expect(res.status).toBe(400);
+      expect(res.body.error.details).toEqual([expect.objectContaining({ path: 'smsSenderId' })]);
+    }
+    expect(await senderOf(a.client)).toBeNull();
   });
 
   it('gives a number two organizations set at the same moment to exactly one of them', async () => {

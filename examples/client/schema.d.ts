@@ -163,7 +163,7 @@ export interface paths {
         put?: never;
         /**
          * Send an SMS to a lead, starting a thread (and an SMS inquiry) or replying in one
-         * @description Sent by a member (`userId`) to the lead’s phone. Without `messageThreadId` it starts a thread, recorded as an SMS inquiry; with one it adds the message to that thread. The message is recorded (status `QUEUED`) before it is handed to the SMS provider, then becomes `SENT`, and later `DELIVERED` or `FAILED` as the carrier reports; the answer’s `sms` is the message as recorded (`SENT`, or `QUEUED` while that mark is not written), and `GET /v1/sms/{smsId}` reads it later. A lead without a phone or a disabled member answers 400; if the provider refuses the message it stays in the thread as `FAILED` and the answer is 502 with a bare `{message}`. A send that keeps losing a race with other writes to the lead (another inquiry, a STOP or START from its phone) answers 409 `CONFLICT` having recorded and sent nothing: send it again.
+         * @description Sent by a member (`userId`) to the lead’s phone. Without `messageThreadId` it starts a thread, recorded as an SMS inquiry; with one it adds the message to that thread. The message is recorded (status `QUEUED`) before it is handed to the SMS provider, then becomes `SENT`, and later `DELIVERED` or `FAILED` as the carrier reports; the answer’s `sms` is the message as recorded (`SENT`, or `QUEUED` while that mark is not written), and `GET /v1/sms/{smsId}` reads it later. A lead without a phone or a disabled member answers 400; if the provider refuses the message it stays in the thread as `FAILED` and the answer is 502 with a bare `{message}`. Sends to one lead at the same moment wait their turn to be recorded; one that cannot be recorded within a few seconds (the lead kept busy by other writes, or the store not answering) answers 503 `SERVICE_UNAVAILABLE` with `Retry-After`, having recorded and sent nothing: send it again, with the same `Idempotency-Key` too, and it is sent once.
          */
         post: operations["sendSms"];
         delete?: never;
@@ -411,7 +411,7 @@ export interface paths {
         head?: never;
         /**
          * Change the organization’s name, time zone or SMS sender identity
-         * @description `timezone` must be an IANA zone (e.g. Australia/Sydney). `smsSenderId` is what recipients see an SMS come from: an E.164 number or an alphanumeric sender id of up to 11 characters; `null` returns to the provider’s default. A number is also where replies come back, so it belongs to one organization: a number another organization has set answers 409 `SMS_SENDER_TAKEN`, and the number an organization leaves is free for others at once.
+         * @description `timezone` must be an IANA zone (e.g. Australia/Sydney). `smsSenderId` is what recipients see an SMS come from: an E.164 number or an alphanumeric sender id of up to 11 characters; `null` returns to the provider’s default. A number is stored in its one E.164 form: a trunk 0 typed after the country code is dropped (`+610299990000` is stored as `+61299990000`). A number is also where replies come back, so it belongs to one organization: a number another organization has set answers 409 `SMS_SENDER_TAKEN`, and the number an organization leaves is free for others at once.
          */
         patch: operations["updateOrganization"];
         trace?: never;
@@ -4187,7 +4187,17 @@ export interface operations {
                     };
                 };
             };
-            503: components["responses"]["AuthorizerUnavailable"];
+            /** @description SERVICE_UNAVAILABLE: the message could not be recorded within a few seconds (other writes to the lead kept it busy, or the store did not answer); nothing was recorded or sent. Retry after the Retry-After seconds, with the same Idempotency-Key too: a 503 is not kept, so the retry runs and sends the message once. AUTHORIZER_UNAVAILABLE: the gateway could not check the API key; nothing ran: retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (SERVICE_UNAVAILABLE). */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             504: components["responses"]["Timeout"];
         };
     };

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { E164, NonEmptyString, Timestamp, partialUpdateBody } from '../../shared/schema';
 import { ClosedDates, storedHours, WeeklyHours } from '../../shared/schedule';
+import { canonicalE164 } from '../../shared/phone';
 
 /** How the IANA database writes a zone (areas and locations capitalised: America/Argentina/Buenos_Aires, Etc/GMT+5), or UTC. */
 const IANA_NAME = /^(?:UTC|[A-Z][A-Za-z_]*(?:\/[A-Z0-9][A-Za-z0-9_+-]*){1,2})$/;
@@ -81,6 +82,8 @@ export const UpdateOrganizationBody = partialUpdateBody({
       v.trim(),
       v.maxLength(16, 'smsSenderId must be at most 16 characters'),
       v.regex(SMS_SENDER_ID, 'smsSenderId must be a phone number in E.164 format or a sender id of 1 to 11 letters and digits with at least one letter'),
+      // A number is stored in its one E.164 form (`+610299990000` is `+61299990000`), as a lead's phone is: replies name it so.
+      v.transform((id) => (E164.test(id) ? canonicalE164(id) : id)),
     ),
   ),
 });

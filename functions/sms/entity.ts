@@ -14,12 +14,15 @@ const org = organizationPartition;
 export const smsKeys = {
   /** A reply's inbound message id at the provider, taken when the reply is recorded: a redelivery finds it taken. */
   inboundSms: (o: string, providerMessageId: string): Key => ({ pk: org(o), sk: `INBOUNDSMS#${providerMessageId}` }),
+  /** An outbound message its send gave up recording: the transaction that records it checks this is absent, so a write still in flight never lands. */
+  abandonedSms: (o: string, messageId: string): Key => ({ pk: org(o), sk: `SMSABANDONED#${messageId}` }),
 } as const;
 
 const O = SAMPLE_ORGANIZATION_ID;
 
 export const smsKeySamples: KeySamples<typeof smsKeys> = {
   inboundSms: () => smsKeys.inboundSms(O, 'a1b2c3d4-0000-4000-8000-000000000000'),
+  abandonedSms: () => smsKeys.abandonedSms(O, 'message_1'),
 };
 
 /**

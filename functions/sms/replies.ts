@@ -18,10 +18,22 @@ export interface InboundSms {
   receivedAt?: string;
 }
 
-/** Carrier-standard keywords (CTIA, and what AWS End User Messaging recognises): a whole message of one of these. */
-const OPT_OUT = new Set(['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT', 'OPTOUT']);
+/**
+ * Carrier-standard keywords (CTIA's, and every opt-out keyword AWS End User Messaging requires): a message whose first
+ * word is one of these, as End User Messaging reads a message that begins with a keyword.
+ */
+const OPT_OUT = new Set(['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT', 'OPTOUT', 'REMOVE', 'ARRET', 'TD']);
 const OPT_IN = new Set(['START', 'UNSTOP', 'SUBSCRIBE']);
-const keyword = (body: string) => body.trim().toUpperCase().replace(/[^A-Z]/g, '');
+
+/** A first word: letters, with the marks, apostrophes and hyphens inside one (`Don't`, `Opt-out`, `Arrêt`). */
+const FIRST_WORD = /^\p{L}[\p{L}\p{M}'’-]*/u;
+
+/**
+ * The message's first word as a keyword: upper-case letters alone, accents dropped, whatever follows it (`Stop, please
+ * call me`, `stop!`, `Opt-out`, `Arrêt`). Another word that begins the same is another word (`Stopping by`), and a
+ * keyword after the first word is none (`Don't stop`).
+ */
+const keywordOf = (body: string) => (FIRST_WORD.exec(body.trim().normalize('NFD'))?.[0] ?? '').replace(/[^A-Za-z]/g, '').toUpperCase();
 
 export type InboundOutcome = 'recorded' | 'duplicate' | 'unknown-number' | 'unknown-lead';
 
@@ -43,7 +55,7 @@ export async function receiveSms(sms: InboundSms): Promise<InboundOutcome> {
   const organizationId = await findOrganizationBySmsNumber(sms.to);
   if (!organizationId) return 'unknown-number';
   const receivedAt = sms.receivedAt ?? new Date().toISOString();
-  const word = keyword(sms.body);
+  const word = keywordOf(sms.body);
   const effects = { phone: sms.from, smsOptedOut: OPT_OUT.has(word) ? true : OPT_IN.has(word) ? false : undefined };
   const message: SmsMessage = { id: messageIdOf(sms, Date.parse(receivedAt)), direction: 'INBOUND', status: 'RECEIVED', body: sms.body, userId: null, createdAt: receivedAt };
   // The reply is written on condition that the lead found still has the phone; one deleted or given another phone

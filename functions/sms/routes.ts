@@ -1,4 +1,5 @@
-import { ListSmsQuery, SendSmsBody, SmsDeliveryFailed, SmsIdPath, SmsPage, SmsResponse, SmsSent } from './schema';
+import { ListSmsQuery, SendSmsBody, SMS_NOT_RECORDED_MESSAGE, SmsDeliveryFailed, SmsIdPath, SmsPage, SmsResponse, SmsSent } from './schema';
+import { errorEnvelope } from '../../shared/http/envelope';
 import { defineRoute } from '../../shared/routes/route';
 
 export const sendSms = defineRoute({
@@ -6,11 +7,11 @@ export const sendSms = defineRoute({
   method: 'POST',
   path: '/v1/sms',
   summary: 'Send an SMS to a lead, starting a thread (and an SMS inquiry) or replying in one',
-  description: 'Sent by a member (`userId`) to the lead’s phone. Without `messageThreadId` it starts a thread, recorded as an SMS inquiry; with one it adds the message to that thread. The message is recorded (status `QUEUED`) before it is handed to the SMS provider, then becomes `SENT`, and later `DELIVERED` or `FAILED` as the carrier reports; the answer’s `sms` is the message as recorded (`SENT`, or `QUEUED` while that mark is not written), and `GET /v1/sms/{smsId}` reads it later. A lead without a phone or a disabled member answers 400; if the provider refuses the message it stays in the thread as `FAILED` and the answer is 502 with a bare `{message}`. A send that keeps losing a race with other writes to the lead (another inquiry, a STOP or START from its phone) answers 409 `CONFLICT` having recorded and sent nothing: send it again.',
+  description: 'Sent by a member (`userId`) to the lead’s phone. Without `messageThreadId` it starts a thread, recorded as an SMS inquiry; with one it adds the message to that thread. The message is recorded (status `QUEUED`) before it is handed to the SMS provider, then becomes `SENT`, and later `DELIVERED` or `FAILED` as the carrier reports; the answer’s `sms` is the message as recorded (`SENT`, or `QUEUED` while that mark is not written), and `GET /v1/sms/{smsId}` reads it later. A lead without a phone or a disabled member answers 400; if the provider refuses the message it stays in the thread as `FAILED` and the answer is 502 with a bare `{message}`. Sends to one lead at the same moment wait their turn to be recorded; one that cannot be recorded within a few seconds (the lead kept busy by other writes, or the store not answering) answers 503 `SERVICE_UNAVAILABLE` with `Retry-After`, having recorded and sent nothing: send it again, with the same `Idempotency-Key` too, and it is sent once.',
   tag: 'SMS',
   // BatchGetItem validates; a transaction records the message (a new thread's puts and lead update, or a
   // reply's lead check and put) and its counters; a transaction moves its status and the status counters; GetItem
-  // re-reads a lead another inquiry raced.
+  // re-reads a lead another inquiry raced, and the message after a failed write; PutItem marks a message given up.
   dynamodb: ['BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
   sendsSms: true,
   status: 201,
@@ -21,10 +22,18 @@ export const sendSms = defineRoute({
     message: 'Hi Olivia, Tom can look at the blocked drain tomorrow between 8 and 10am. Does that suit?',
   },
   response: SmsSent,
-  // 409: the lead changed (another inquiry, a STOP or START) on every try; nothing was recorded or sent.
   // 502: the provider failed; its body is the bare {message} of SmsDeliveryFailed (functions/sms/schema.ts).
-  errors: [400, 404, 409, 502],
-  responses: { 502: { description: 'The SMS provider failed; the body is {message} only, not the error envelope.', schema: SmsDeliveryFailed } },
+  // 503: not recorded in time (the lead busy, the store not answering); nothing was recorded or sent.
+  errors: [400, 404, 502, 503],
+  responses: {
+    502: { description: 'The SMS provider failed; the body is {message} only, not the error envelope.', schema: SmsDeliveryFailed },
+    503: {
+      description:
+        'SERVICE_UNAVAILABLE: the message could not be recorded within a few seconds (other writes to the lead kept it busy, or the store did not answer); nothing was recorded or sent. Retry after the Retry-After seconds, with the same Idempotency-Key too: a 503 is not kept, so the retry runs and sends the message once. AUTHORIZER_UNAVAILABLE: the gateway could not check the API key; nothing ran: retry.',
+      headers: { 'Retry-After': 'Seconds to wait before retrying (SERVICE_UNAVAILABLE).' },
+      examples: { NotRecorded: errorEnvelope(503, SMS_NOT_RECORDED_MESSAGE, 'SERVICE_UNAVAILABLE') },
+    },
+  },
 });
 
 export const listSms = defineRoute({

@@ -1,12 +1,14 @@
-import { BadRequestError, NotFoundError, SmsDeliveryError } from '../../shared/errors';
+import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError, SmsDeliveryError, wasRefusedUnrun } from '../../shared/errors';
 import { newId, now } from '../../shared/ids';
 import { createInquiry } from '../inquiries/store';
-import { appendSmsMessage, getThreadMessage, moveSmsStatus, optedOut, phoneNotOptedOut, readSmsParties } from './store';
+import { abandonSms, appendSmsMessage, getThreadMessage, moveSmsStatus, optedOut, phoneNotOptedOut, readSmsParties, smsNotAbandoned } from './store';
 import type { SmsMessage } from '../inquiries/schema';
 import type { Lead } from '../leads/schema';
-import type { SendSmsBody, Sms } from './schema';
+import { SMS_NOT_RECORDED_MESSAGE, type SendSmsBody, type Sms } from './schema';
 import { logger } from '../../shared/observability';
 import { smsSender } from '../../shared/sms/sender';
+import { isTransientStoreError } from '../../shared/store/transient';
+import { backoff } from '../../shared/store/retry';
 
 const SUMMARY_LENGTH = 140;
 
@@ -32,7 +34,7 @@ export interface SentSms {
  * took it, the answer is a success whatever happens to the SENT mark.
  */
 export async function sendSms(organizationId: string, body: SendSmsBody): Promise<SentSms> {
-  const { lead, user, thread, senderId } = await readSmsParties(organizationId, { leadId: body.leadId, userId: body.userId, threadId: body.messageThreadId });
+  const { lead, user, thread, senderId } = await readSmsParties(organizationId, { leadId: body.leadId, userId: body.userId, threadId: body.messageThreadId }).catch(unavailableIfTransient);
   if (!lead) throw new NotFoundError('Lead not found');
   if (!user) throw new NotFoundError('User not found');
   if (user.isDisabled) throw new BadRequestError('userId: the member is disabled and cannot send SMS', 'USER_DISABLED');
@@ -43,9 +45,10 @@ export async function sendSms(organizationId: string, body: SendSmsBody): Promis
   const createdAt = new Date();
   const messageId = newId('message', createdAt);
   const threadId = thread?.threadId ?? newId('thread', createdAt);
+  const inquiryId = thread?.inquiryId ?? newId('inquiry', createdAt);
   const message: SmsMessage = { id: messageId, direction: 'OUTBOUND', status: 'QUEUED', body: body.message, userId: user.userId, createdAt: createdAt.toISOString() };
   const phone = lead.phone;
-  const inquiryId = thread ? (await appendSmsMessage(organizationId, thread, message, phone), thread.inquiryId) : await openThread(organizationId, lead, phone, threadId, message);
+  await recordOnce(organizationId, inquiryId, messageId, () => (thread ? appendSmsMessage(organizationId, thread, message, phone) : openThread(organizationId, lead, phone, { inquiryId, threadId }, message)));
 
   const sms = { organizationId, messageId, inquiryId, threadId, userId: user.userId, from: senderId, to: phone, body: body.message, createdAt: message.createdAt };
   const sent = await smsSender()
@@ -74,11 +77,58 @@ export async function sendSms(organizationId: string, body: SendSmsBody): Promis
   return { messageId, threadId, inquiryId, sms: answered };
 }
 
-/** A new thread is an SMS inquiry of the lead, holding the first message. */
-async function openThread(organizationId: string, lead: Lead, phone: string, threadId: string, message: SmsMessage): Promise<string> {
-  const inquiry = await createInquiry(
+/** How long a send keeps trying to record its message (its turn among other writes to the lead, or the store's answer), within the function's 15 s and before the provider's 6 s. */
+export const RECORD_WITHIN_MS = 7_000;
+/** What a send that could not be recorded in time asks the caller to wait. */
+export const RECORD_RETRY_AFTER_SECONDS = 2;
+
+const notRecorded = () => new ServiceUnavailableError(SMS_NOT_RECORDED_MESSAGE, RECORD_RETRY_AFTER_SECONDS);
+
+/** A read before anything is written that the store failed to answer: nothing ran, so the caller may retry. */
+function unavailableIfTransient(error: unknown): never {
+  throw isTransientStoreError(error) ? notRecorded() : error;
+}
+
+/** Another request kept writing the lead (sends to it at once, a STOP or START) as often as the store's own retries tried. */
+const lostItsTurn = (error: unknown) => error instanceof ConflictError && wasRefusedUnrun(error);
+
+/**
+ * Writes the message exactly once, or answers 503 having recorded nothing. A write that fails may still have
+ * committed (an answer lost to a timeout, the SDK's retry of a write that had landed), so every failure reads the
+ * message back by its key: found, it was recorded by this request, whatever the error said. Not found, a lost race or
+ * a store that did not answer is tried again, with the same ids, after a jittered backoff: sends to one lead queue
+ * rather than fail, and the message item, put only where absent, keeps a late commit of an earlier try from making a
+ * second copy. Past RECORD_WITHIN_MS the send gives the message up (`abandonSms`) and answers 503 with Retry-After;
+ * any other failure is the write's answer (404, 400 OPTED_OUT).
+ */
+async function recordOnce(organizationId: string, inquiryId: string, messageId: string, write: () => Promise<unknown>): Promise<void> {
+  const deadline = Date.now() + RECORD_WITHIN_MS;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await write();
+      return;
+    } catch (error) {
+      // A read that fails too leaves it unknown: the next try's put, only where the message is absent, settles it.
+      if (await getThreadMessage(organizationId, inquiryId, messageId).then(Boolean, () => false)) return;
+      const retryable = isTransientStoreError(error) || lostItsTurn(error);
+      if (!retryable) throw error;
+      if (Date.now() >= deadline) {
+        // A try that lost its answer may still land: after the mark none can, so unless one landed first, nothing is recorded.
+        await abandonSms(organizationId, messageId).catch(() => undefined);
+        if (await getThreadMessage(organizationId, inquiryId, messageId).then(Boolean, () => false)) return;
+        throw notRecorded();
+      }
+      await backoff(attempt, 50, 1_000);
+    }
+  }
+}
+
+/** A new thread is an SMS inquiry of the lead, holding the first message; its ids are the send's, so a retry writes the same records. */
+async function openThread(organizationId: string, lead: Lead, phone: string, { inquiryId, threadId }: { inquiryId: string; threadId: string }, message: SmsMessage): Promise<void> {
+  await createInquiry(
     organizationId,
     {
+      id: inquiryId,
       source: 'SMS',
       leadId: lead.id,
       tag: 'FOLLOW_UP',
@@ -90,7 +140,6 @@ async function openThread(organizationId: string, lead: Lead, phone: string, thr
       data: { id: threadId, leadPhone: phone, messages: [message] },
     },
     { lastInquiryId: lead.lastInquiryId, lastInquiryDate: lead.lastInquiryDate },
-    [phoneNotOptedOut(organizationId, phone)],
+    [phoneNotOptedOut(organizationId, phone), smsNotAbandoned(organizationId, message.id)],
   );
-  return inquiry.id;
 }

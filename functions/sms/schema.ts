@@ -22,6 +22,9 @@ export type SendSmsBody = v.InferOutput<typeof SendSmsBody>;
 
 export const SMS_SENT_MESSAGE = 'SMS sent';
 
+/** The 503 of a send whose message could not be recorded in time: nothing was recorded or sent. */
+export const SMS_NOT_RECORDED_MESSAGE = 'The SMS could not be recorded in time and was not sent; retry after the Retry-After seconds';
+
 /**
  * One SMS message, outbound or a reply, as POST /v1/sms answers it and GET /v1/sms lists it: its status now, the
  * lead and thread it belongs to, and the SMS inquiry holding the thread.

@@ -71,15 +71,36 @@ export function phoneNotOptedOut(organizationId: string, phone: string): Transac
 const threadChangedAt = (organizationId: string, inquiryId: string, at: string): TransactWrite =>
   setFields(inquiryKeys.inquiry(organizationId, inquiryId), { updatedAt: at }, { onConditionFailed: () => new NotFoundError('Inquiry not found') });
 
-/** Adds a message to an existing thread, on condition that its lead still exists (a lead deleted meanwhile: 404, nothing recorded) and its phone has not opted out. */
+/** Adds a message to an existing thread, on condition that its lead still exists (a lead deleted meanwhile: 404, nothing recorded), its phone has not opted out and its send has not given it up. */
 export async function appendSmsMessage(organizationId: string, thread: SmsThread, message: SmsMessage, phone: string): Promise<void> {
   await transact([
     requireExisting(leadKeys.lead(organizationId, thread.leadId), () => new NotFoundError('Lead not found')),
     insertIfAbsent(toSmsMessageItem(organizationId, thread, message)),
     ...smsMessageCounts(organizationId, thread, [message]),
     phoneNotOptedOut(organizationId, phone),
+    smsNotAbandoned(organizationId, message.id),
     threadChangedAt(organizationId, thread.inquiryId, message.createdAt),
   ]);
+}
+
+/** The message's send gave it up (`abandonSms`): only a write of it still in flight meets this. */
+class SmsAbandoned extends Error {}
+
+/** The check, in the transaction that records an outbound SMS, that its send has not given it up. */
+export function smsNotAbandoned(organizationId: string, messageId: string): TransactWrite {
+  return { item: { ConditionCheck: { TableName: config.tableName, Key: smsKeys.abandonedSms(organizationId, messageId), ConditionExpression: 'attribute_not_exists(pk)' } }, onConditionFailed: () => new SmsAbandoned() };
+}
+
+/** Kept far past any write in flight (the SDK gives a call seconds), then expired. */
+const ABANDONED_DAYS = 1;
+
+/**
+ * Gives up recording an outbound message whose writes failed without an answer: one of them may still land, and
+ * after this none can, as each checks this mark is absent. Whether one landed first, a read of the message then says.
+ */
+export async function abandonSms(organizationId: string, messageId: string): Promise<void> {
+  const expires = Math.floor(Date.now() / 1000) + ABANDONED_DAYS * 86_400;
+  await writeAlone({ item: { Put: { TableName: config.tableName, Item: { ...smsKeys.abandonedSms(organizationId, messageId), entity: 'ABANDONED_SMS', [TTL_ATTRIBUTE]: expires } } } });
 }
 
 const INBOUND_MARKER_DAYS = 7;

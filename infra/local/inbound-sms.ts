@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SNSEvent } from 'aws-lambda';
-import { JSON_HEADERS } from '../../shared/http/envelope';
+import * as v from 'valibot';
+import { errorEnvelope, JSON_HEADERS } from '../../shared/http/envelope';
+import { BadRequestError, ValidationError } from '../../shared/errors';
+import { validationDetails } from '../../shared/validation';
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '../../shared/http/gateway-responses';
 import { MAX_BODY_BYTES } from '../../shared/http/middleware';
 
@@ -15,6 +18,19 @@ export type InboundHandler = (event: SNSEvent) => Promise<void>;
 
 /** The largest body the simulator reads, as the API reads no larger request body; an SMS is at most 1 600 characters. */
 export const MAX_SIMULATED_SMS_BYTES = MAX_BODY_BYTES;
+
+/** A simulated reply: the lead's phone, the organization's number, the text, and the provider's id to repeat a delivery. */
+const SimulatedReply = v.strictObject({
+  from: v.string('from must be a string: the lead’s phone, e.g. +61412345001'),
+  to: v.string('to must be a string: the organization’s smsSenderId'),
+  body: v.string('body must be a string: the text of the reply'),
+  inboundMessageId: v.optional(v.string('inboundMessageId must be a string')),
+});
+
+/** A 400 in the API's error envelope, naming each field at fault, as the API answers a body it cannot take. */
+function refuse(response: ServerResponse, error: BadRequestError): void {
+  response.writeHead(error.status, JSON_HEADERS).end(JSON.stringify(errorEnvelope(error.status, error.message, error.code, error.details)));
+}
 
 /** The SNS event End User Messaging's two-way channel would deliver for this reply. */
 function twoWayEvent({ from, to, body, inboundMessageId }: { from: string; to: string; body: string; inboundMessageId: string }): SNSEvent {
@@ -33,8 +49,8 @@ function twoWayEvent({ from, to, body, inboundMessageId }: { from: string; to: s
 
 /**
  * Simulates a reply arriving: `curl -X POST localhost:3000/local/sms/inbound -d '{"from":"+61412345001","to":"+61299990000","body":"STOP"}'`
- * hands the deployed inbound function's own code the SNS event AWS would send. Answers 202, 400 for a malformed body,
- * or 413 (the gateway's REQUEST_TOO_LARGE) for one over MAX_SIMULATED_SMS_BYTES.
+ * hands the deployed inbound function's own code the SNS event AWS would send. Answers 202, 400 in the API's error
+ * envelope naming each field at fault (INVALID_JSON for a body that is not JSON), or 413 (the gateway's REQUEST_TOO_LARGE) for one over MAX_SIMULATED_SMS_BYTES.
  */
 export async function simulateInboundSms(request: IncomingMessage, response: ServerResponse, handler: InboundHandler): Promise<void> {
   const chunks: Buffer[] = [];
@@ -49,17 +65,23 @@ export async function simulateInboundSms(request: IncomingMessage, response: Ser
     response.writeHead(tooLarge.status, JSON_HEADERS).end(JSON.stringify(gatewayResponseBody(tooLarge)));
     return;
   }
-  let body: { from?: unknown; to?: unknown; body?: unknown; inboundMessageId?: unknown };
+  let json: unknown;
   try {
-    body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof body;
+    json = JSON.parse(Buffer.concat(chunks).toString('utf8'));
   } catch {
-    body = {};
-  }
-  const { from, to, body: text, inboundMessageId = randomUUID() } = body;
-  if (typeof from !== 'string' || typeof to !== 'string' || typeof text !== 'string' || typeof inboundMessageId !== 'string') {
-    response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'Send {"from": "+61…", "to": "<the organization’s smsSenderId>", "body": "…"} (and "inboundMessageId": "…" to repeat a delivery)' }));
+    refuse(response, new BadRequestError('Request body must be valid JSON', 'INVALID_JSON'));
     return;
   }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    refuse(response, new ValidationError([{ path: 'body', message: 'body must be a JSON object: {"from": "+61…", "to": "<the organization’s smsSenderId>", "body": "…"}' }]));
+    return;
+  }
+  const parsed = v.safeParse(SimulatedReply, json);
+  if (!parsed.success) {
+    refuse(response, new ValidationError(validationDetails(parsed.issues, 'body')));
+    return;
+  }
+  const { from, to, body: text, inboundMessageId = randomUUID() } = parsed.output;
   await handler(twoWayEvent({ from, to, body: text, inboundMessageId }));
-  response.writeHead(202, { 'content-type': 'application/json' }).end(JSON.stringify({ received: true }));
+  response.writeHead(202, JSON_HEADERS).end(JSON.stringify({ received: true }));
 }
