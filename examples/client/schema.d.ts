@@ -1039,7 +1039,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate a webhook’s signing secret
-         * @description Answers the new `secret`, shown only here. For 24 hours deliveries carry two signatures, one per secret, so the receiver can switch over without missing one.
+         * @description Answers the new `secret`, shown only here. For 24 hours deliveries carry two signatures, one per secret, so the receiver can switch over without missing one; a secret older than the one just replaced stops signing at once, so a delivery never carries more than two. A webhook's secret may be rotated at most 3 times in any hour: another rotation answers 429 TOO_MANY_ROTATIONS, with `Retry-After`, and changes nothing.
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -8967,7 +8967,17 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
-            429: components["responses"]["TooManyRequests"];
+            /** @description TOO_MANY_ROTATIONS: the webhook's secret was rotated 3 times in the last hour; nothing changed. Wait the Retry-After seconds, until the oldest of them is an hour old. Or RATE_LIMITED: the organization's usage plan was exceeded. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
             504: components["responses"]["Timeout"];

@@ -59,8 +59,16 @@ export const webhookKeySamples: KeySamples<typeof webhookKeys> = {
 export const SigningSecret = v.object({ secret: v.string(), expiresAt: v.nullable(v.string()) });
 export type SigningSecret = v.InferOutput<typeof SigningSecret>;
 
-/** What the WEBHOOK item holds beyond the API's fields: the secrets, and since when deliveries have been failing. */
-export const WebhookRecord = v.object({ ...Webhook.entries, secrets: v.array(SigningSecret), failingSince: v.optional(v.nullable(v.string()), null) });
+/**
+ * What the WEBHOOK item holds beyond the API's fields: the secrets (the current one, then at most the one it replaced),
+ * the times of the rotations of the last hour (at most MAX_ROTATIONS_PER_HOUR), and since when deliveries have been failing.
+ */
+export const WebhookRecord = v.object({
+  ...Webhook.entries,
+  secrets: v.array(SigningSecret),
+  rotatedAt: v.optional(v.array(v.string()), []),
+  failingSince: v.optional(v.nullable(v.string()), null),
+});
 export type WebhookRecord = v.InferOutput<typeof WebhookRecord>;
 
 export const toWebhookItem = (organizationId: string, webhook: WebhookRecord) => ({ ...webhookKeys.webhook(organizationId, webhook.id), ...changeLogKey(organizationId, WEBHOOK_CHANGES), entity: 'WEBHOOK', organizationId, ...webhook });
