@@ -9,6 +9,9 @@ import { postSigned, type PostOutcome } from '../../shared/webhooks/post';
 import { deliveryQueue, type DeliveryJob, type WebhookEvent } from '../../shared/webhooks/queue';
 import { webhookSettings } from '../../shared/webhooks/settings';
 import { retentionWindow } from '../../shared/store/retention';
+import { SLOT_LEASE_MS, takeDeliverySlot } from './slots';
+import { logger } from '../../shared/observability';
+import type { WebhookRecord } from './entity';
 
 /** Exponential backoff with ±20 % jitter, from the base (30 s deployed, 1 s locally), never more than an hour between attempts. */
 export function retryDelaySeconds(attempt: number, random = Math.random()): number {
@@ -21,7 +24,7 @@ export function retryDelaySeconds(attempt: number, random = Math.random()): numb
  * attempt of its own. It waits the backoff, or what the receiver's `Retry-After` asked when that is longer, up to the
  * schedule's longest wait: a receiver cannot hold an event back past the hour, nor past the 24 hours.
  */
-function retryOf({ deliveryId: _completedNow, ...job }: DeliveryJob, at: number, askedMs: number | null): DeliveryJob | undefined {
+function retryOf({ deliveryId: _completedNow, waits: _waitedBefore, ...job }: DeliveryJob, at: number, askedMs: number | null): DeliveryJob | undefined {
   const waitMs = Math.max(retryDelaySeconds(job.attempt) * 1000, Math.min(askedMs ?? 0, webhookSettings.maxDelaySeconds * 1000));
   const notBefore = at + waitMs;
   if (notBefore > Date.parse(job.firstQueuedAt) + webhookSettings.giveUpAfterMs) return undefined;
@@ -89,6 +92,34 @@ export async function deliver(job: DeliveryJob): Promise<void> {
     return;
   }
 
+  // An organization's attempts under way are capped (WEBHOOK_LIMITS.maxInFlightPerOrganization), so a receiver that
+  // hangs holds that many of the pool's slots, never all: the rest of its jobs wait on the queue, not in a slot.
+  const slot = await takeDeliverySlot(job.organizationId);
+  if (!slot) return waitForSlot(job);
+  try {
+    await attemptAndRecord(job, webhook);
+  } finally {
+    // A slot not released ends with its lease: the attempt, made and recorded, must not fail (and run again) for it.
+    await slot.release().catch((error: unknown) => logger.warn('webhook delivery slot not released; its lease will end', { error, organizationId: job.organizationId }));
+  }
+}
+
+/**
+ * A job whose organization has every slot taken goes back on the queue, unattempted and unrecorded: a second, then
+ * twice as long each time it comes back to find them taken, up to a slot's lease (a hanging receiver's attempt ends
+ * by then), spread by jitter. Past the 24 hours retries stop at, it is dead-lettered as a retry would be.
+ */
+async function waitForSlot(job: DeliveryJob): Promise<void> {
+  const waits = (job.waits ?? 0) + 1;
+  const waitMs = Math.min(SLOT_LEASE_MS, 1000 * 2 ** (waits - 1)) * (0.5 + 0.5 * Math.random());
+  if (Date.now() + waitMs > Date.parse(job.firstQueuedAt) + webhookSettings.giveUpAfterMs) {
+    return deliveryQueue().deadLetter(job, 'retries ran out 24 hours after the first attempt, waiting for a delivery slot of the organization');
+  }
+  await deliveryQueue().send([{ ...job, waits, notBefore: new Date(Date.now() + waitMs).toISOString() }]);
+}
+
+/** The attempt, and what follows from its outcome: the record, the failure clock, the retry or the disabling. */
+async function attemptAndRecord(job: DeliveryJob, webhook: WebhookRecord): Promise<void> {
   const { outcome, delivery } = await attempt(webhook.url, activeSecrets(webhook), job.event, job.attempt, job.deliveryId);
   const attemptedAt = Date.parse(delivery.attemptedAt!);
   const failed = delivery.status !== 'SUCCEEDED';

@@ -11,6 +11,8 @@ export const webhookKeys = {
   /** Webhook subscriptions: few per organization (at most 16), read whole when events fan out. */
   webhook: (o: string, webhookId: string): Key => ({ pk: org(o), sk: `WEBHOOK#${webhookId}` }),
   webhooks: (o: string): Collection => ({ pk: org(o), skPrefix: 'WEBHOOK#' }),
+  /** The organization's delivery slots: one lease per attempt under way (functions/webhooks/slots.ts). */
+  deliverySlots: (o: string): Key => ({ pk: org(o), sk: 'DELIVERYSLOTS' }),
   /** A subscription's delivery attempts, newest first; kept 30 days (TTL). */
   webhookDelivery: (o: string, webhookId: string, deliveryId: string): Key => ({ pk: `${org(o)}#WEBHOOK#${webhookId}`, sk: `DELIVERY#${deliveryId}` }),
   /**
@@ -50,6 +52,7 @@ const O = SAMPLE_ORGANIZATION_ID;
 export const webhookKeySamples: KeySamples<typeof webhookKeys> = {
   webhook: () => webhookKeys.webhook(O, 'webhook_1'),
   webhooks: () => webhookKeys.webhooks(O),
+  deliverySlots: () => webhookKeys.deliverySlots(O),
   webhookDelivery: () => webhookKeys.webhookDelivery(O, 'webhook_1', 'delivery_1'),
   webhookDeliveriesBetween: () => webhookKeys.webhookDeliveriesBetween(O, 'webhook_1', 'delivery_0', 'delivery_9', { eventType: 'lead.created', status: 'FAILED' }),
   webhookDeliveryIndexes: () => webhookKeys.webhookDeliveryIndexes(O, 'webhook_1', { id: 'delivery_1', eventType: 'lead.created', status: 'FAILED' }),

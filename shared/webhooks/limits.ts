@@ -7,6 +7,11 @@ export const WEBHOOK_LIMITS = {
   timeoutMs: 10_000,
   /** Retries stop this long after the first attempt; a subscription failing this long is disabled. */
   giveUpAfterMs: 24 * 3_600_000,
+  /**
+   * An organization's attempts under way at once, whatever its backlog: a receiver that hangs holds this many of the
+   * delivery pool's slots at most, and other organizations' deliveries take the rest.
+   */
+  maxInFlightPerOrganization: 3,
   /** The longest wait between two attempts. */
   maxDelaySeconds: 3_600,
   /**

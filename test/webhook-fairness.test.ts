@@ -1,0 +1,74 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { WEBHOOK_LIMITS } from '../shared/webhooks/limits';
+import { useTestApi, type Client } from './support/api';
+import { startReceiver } from './support/receiver';
+
+const api = useTestApi({ events: true });
+const closers: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  await Promise.all(closers.map((close) => close()));
+});
+
+/** A receiver that takes every request and never answers: each stays open until the sender gives up on it. */
+async function hanging() {
+  const state = { received: 0, open: 0, mostOpen: 0 };
+  const server = createServer((request) => {
+    state.received++;
+    state.open++;
+    state.mostOpen = Math.max(state.mostOpen, state.open);
+    request.resume();
+    request.socket.once('close', () => state.open--);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(async () => {
+    server.closeAllConnections();
+    server.close();
+  });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, state };
+}
+
+async function subscribe(client: Client, url: string) {
+  const res = await client.post('/v1/webhooks', { url, events: ['lead.created'] });
+  expect(res.status).toBe(201);
+  return res.body.webhook as { id: string };
+}
+
+describe('the delivery pool, shared fairly between organizations', () => {
+  it('delivers all of B’s events at their first attempt while A’s receiver hangs on at most its share of the slots', async () => {
+    const a = await api.organization();
+    const b = await api.organization();
+    const hang = await hanging();
+    const answers = await startReceiver();
+    closers.push(() => answers.close());
+    await subscribe(a.client, hang.url);
+    const webhookB = await subscribe(b.client, answers.url);
+
+    // A's backlog first, more than the whole local pool (10 slots): without a share, its attempts would take every slot.
+    const backlogA = 12;
+    for (let i = 0; i < backlogA; i++) await a.client.post('/v1/leads', { name: `Hung ${i}`, email: `hung-${i}@example.com` });
+    const share = WEBHOOK_LIMITS.maxInFlightPerOrganization;
+    await vi.waitFor(() => expect(hang.state.open).toBeGreaterThanOrEqual(share), { timeout: 20_000 });
+
+    const eventsB = 5;
+    for (let i = 0; i < eventsB; i++) await b.client.post('/v1/leads', { name: `Answered ${i}`, email: `answered-${i}@example.com` });
+    await answers.waitFor(eventsB, 60_000);
+    // B's deliveries all arrived while A's attempts were still hanging, and before A's backlog had been attempted.
+    expect(hang.state.open).toBeGreaterThan(0);
+    expect(hang.state.received).toBeLessThan(backlogA);
+    // A never held more than its share of the pool.
+    expect(hang.state.mostOpen).toBe(share);
+
+    // Each of B's events took one attempt, which succeeded.
+    const logB = await vi.waitFor(
+      async () => {
+        const deliveries = (await b.client.get(`/v1/webhooks/${webhookB.id}/deliveries`)).body.deliveries as { attempt: number; status: string }[];
+        expect(deliveries).toHaveLength(eventsB);
+        return deliveries;
+      },
+      { timeout: 10_000 },
+    );
+    expect(logB.map(({ attempt, status }) => `${attempt} ${status}`)).toEqual(Array(eventsB).fill('1 SUCCEEDED'));
+  }, 90_000);
+});
