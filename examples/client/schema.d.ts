@@ -10397,7 +10397,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Any other answer, or none within 10 s: the attempt is recorded FAILED and retried with exponential backoff and jitter (from 30 s, at most 1 hour apart) until 24 hours after the first attempt, then dead-lettered. A subscription whose deliveries have failed for 24 hours is disabled. */
+            /** @description Any other answer, or none within 10 s: the attempt is recorded FAILED and retried with exponential backoff and jitter (from 30 s, at most 1 hour apart) until 24 hours after the first attempt, then dead-lettered. After 5 failed attempts in a row the subscription is paused, from 30 s and twice as long after each further failure, at most 1 hour: its deliveries wait, and one attempt when the pause ends tries the receiver again, a success resuming them all. A subscription whose deliveries have failed for 24 hours is disabled. */
             default: {
                 headers: {
                     /** @description Seconds, or an HTTP-date: the next attempt is not made before it when that is later than the backoff, waiting at most 1 hour; the attempt's `nextAttemptAt` shows when. */

@@ -1,13 +1,14 @@
 import { activeSecrets, wants } from './rules';
 import { ApiError, NotFoundError } from '../../shared/errors';
 import { newId, now } from '../../shared/ids';
-import { completeDelivery, disableWebhookAt, getWebhook, markFailing, recordDelivery, updateWebhook, WEBHOOK_NOT_FOUND } from './store';
+import { claimProbe, completeDelivery, countFailure, disableWebhookAt, getWebhook, markFailing, recordDelivery, updateWebhook, WEBHOOK_NOT_FOUND } from './store';
 import { TEST_EVENT_MESSAGE, TEST_EVENT_TYPE, type WebhookDelivery, type WebhookTestEvent } from './schema';
 import { EVENT_RETENTION_DAYS } from '../events/schema';
 import { getEvent } from '../events/store';
 import { postSigned, type PostOutcome } from '../../shared/webhooks/post';
 import { deliveryQueue, type DeliveryJob, type WebhookEvent } from '../../shared/webhooks/queue';
 import { webhookSettings } from '../../shared/webhooks/settings';
+import { WEBHOOK_LIMITS } from '../../shared/webhooks/limits';
 import { retentionWindow } from '../../shared/store/retention';
 import { SLOT_LEASE_MS, takeDeliverySlot } from './slots';
 import { logger } from '../../shared/observability';
@@ -92,6 +93,9 @@ export async function deliver(job: DeliveryJob): Promise<void> {
     return;
   }
 
+  // A receiver failing attempt after attempt is paused on its own: its jobs wait on the queue, not in the pool.
+  const paused = await pausedUntil(job, webhook);
+  if (paused !== undefined) return putBack(job, paused);
   // An organization's attempts under way are capped (WEBHOOK_LIMITS.maxInFlightPerOrganization), so a receiver that
   // hangs holds that many of the pool's slots, never all: the rest of its jobs wait on the queue, not in a slot.
   const slot = await takeDeliverySlot(job.organizationId);
@@ -105,17 +109,40 @@ export async function deliver(job: DeliveryJob): Promise<void> {
 }
 
 /**
+ * When a paused subscription's job may come back, or undefined to attempt it now: not paused, or its pause has ended
+ * and this job takes the probe. The jobs that come back with it wait out the probe's time to answer; the probe's
+ * success ends the pause, its failure pauses the subscription again, for longer.
+ */
+async function pausedUntil(job: DeliveryJob, webhook: WebhookRecord): Promise<number | undefined> {
+  if (!webhook.pausedUntil) return undefined;
+  const until = Date.parse(webhook.pausedUntil);
+  if (until > Date.now()) return until;
+  const probeEnds = Date.now() + SLOT_LEASE_MS;
+  const probes = await claimProbe(job.organizationId, job.webhookId, webhook.pausedUntil, new Date(probeEnds).toISOString());
+  return probes ? undefined : probeEnds;
+}
+
+/**
  * A job whose organization has every slot taken goes back on the queue, unattempted and unrecorded: a second, then
  * twice as long each time it comes back to find them taken, up to a slot's lease (a hanging receiver's attempt ends
- * by then), spread by jitter. Past the 24 hours retries stop at, it is dead-lettered as a retry would be.
+ * by then), spread by jitter.
  */
-async function waitForSlot(job: DeliveryJob): Promise<void> {
+function waitForSlot(job: DeliveryJob): Promise<void> {
   const waits = (job.waits ?? 0) + 1;
   const waitMs = Math.min(SLOT_LEASE_MS, 1000 * 2 ** (waits - 1)) * (0.5 + 0.5 * Math.random());
-  if (Date.now() + waitMs > Date.parse(job.firstQueuedAt) + webhookSettings.giveUpAfterMs) {
-    return deliveryQueue().deadLetter(job, 'retries ran out 24 hours after the first attempt, waiting for a delivery slot of the organization');
+  return putBack({ ...job, waits }, Date.now() + waitMs);
+}
+
+/**
+ * A job back on the queue until `at` (and up to a second's jitter, so jobs waiting together come back apart), not an
+ * attempt and not recorded. Past the 24 hours retries stop at, it is dead-lettered as a retry would be.
+ */
+async function putBack(job: DeliveryJob, at: number): Promise<void> {
+  const notBefore = at + Math.random() * 1000;
+  if (notBefore > Date.parse(job.firstQueuedAt) + webhookSettings.giveUpAfterMs) {
+    return deliveryQueue().deadLetter(job, 'retries ran out 24 hours after the first attempt, the job waiting for its receiver or its organization’s share of the deliveries');
   }
-  await deliveryQueue().send([{ ...job, waits, notBefore: new Date(Date.now() + waitMs).toISOString() }]);
+  await deliveryQueue().send([{ ...job, notBefore: new Date(notBefore).toISOString() }]);
 }
 
 /** The attempt, and what follows from its outcome: the record, the failure clock, the retry or the disabling. */
@@ -126,12 +153,15 @@ async function attemptAndRecord(job: DeliveryJob, webhook: WebhookRecord): Promi
   const gone = outcome.statusCode === GONE;
   // The attempt that disables the subscription is its last: no retry follows it, so it shows no next attempt.
   const disables = gone || (failed && webhook.failingSince !== null && attemptedAt - Date.parse(webhook.failingSince) >= webhookSettings.giveUpAfterMs);
-  const retry = failed && !disables ? retryOf(job, Date.now(), outcome.retryAfterMs) : undefined;
+  // Enough failures in a row pause the subscription; its own retry waits out the pause too, as a Retry-After would ask.
+  const failuresInARow = webhook.failuresInARow + 1;
+  const pauseMs = failed && failuresInARow >= WEBHOOK_LIMITS.pauseAfterFailures ? retryDelaySeconds(failuresInARow - WEBHOOK_LIMITS.pauseAfterFailures + 1) * 1000 : 0;
+  const retry = failed && !disables ? retryOf(job, Date.now(), pauseMs ? Math.max(pauseMs, outcome.retryAfterMs ?? 0) : outcome.retryAfterMs) : undefined;
   // A redelivery's first attempt completes the PENDING record its request answered.
   await (job.deliveryId ? completeDelivery : recordDelivery)(job.organizationId, job.webhookId, { ...delivery, nextAttemptAt: retry?.notBefore ?? null });
 
   if (!failed) {
-    if (webhook.failingSince) await updateWebhook(job.organizationId, job.webhookId, { failingSince: null });
+    if (webhook.failingSince || webhook.failuresInARow || webhook.pausedUntil) await updateWebhook(job.organizationId, job.webhookId, { failingSince: null, failuresInARow: 0, pausedUntil: null });
     return;
   }
   const failure = outcome.statusCode === null ? outcome.error! : `HTTP ${outcome.statusCode}`;
@@ -142,6 +172,7 @@ async function attemptAndRecord(job: DeliveryJob, webhook: WebhookRecord): Promi
     return;
   }
   if (!webhook.failingSince) await markFailing(job.organizationId, job.webhookId, new Date(attemptedAt).toISOString());
+  await countFailure(job.organizationId, job.webhookId, pauseMs ? new Date(Date.now() + pauseMs).toISOString() : null);
   if (retry) await deliveryQueue().send([retry]);
   else await deliveryQueue().deadLetter(job, `retries ran out 24 hours after the first attempt (last: ${failure})`);
 }

@@ -64,13 +64,16 @@ export type SigningSecret = v.InferOutput<typeof SigningSecret>;
 
 /**
  * What the WEBHOOK item holds beyond the API's fields: the secrets (the current one, then at most the one it replaced),
- * the times of the rotations of the last hour (at most MAX_ROTATIONS_PER_HOUR), and since when deliveries have been failing.
+ * the times of the rotations of the last hour (at most MAX_ROTATIONS_PER_HOUR), since when deliveries have been
+ * failing, how many attempts in a row failed, and until when its deliveries are paused for it.
  */
 export const WebhookRecord = v.object({
   ...Webhook.entries,
   secrets: v.array(SigningSecret),
   rotatedAt: v.optional(v.array(v.string()), []),
   failingSince: v.optional(v.nullable(v.string()), null),
+  failuresInARow: v.optional(v.number(), 0),
+  pausedUntil: v.optional(v.nullable(v.string()), null),
 });
 export type WebhookRecord = v.InferOutput<typeof WebhookRecord>;
 

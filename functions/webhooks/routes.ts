@@ -175,7 +175,7 @@ export const webhookMessages: Record<string, OutgoingWebhook> = {
       '2XX': { description: `Delivered: the attempt is recorded SUCCEEDED. The status line is the answer and must come within ${TIMEOUT_SECONDS} s; the body of the answer is not read (it is drained, up to 64 KB, without being waited for).` },
       '410': { description: 'Gone: the receiver wants no more webhooks. The subscription is disabled at once, its `disabledReason` naming the 410, and the event is not retried.' },
       default: {
-        description: `Any other answer, or none within ${TIMEOUT_SECONDS} s: the attempt is recorded FAILED and retried with exponential backoff and jitter (from 30 s, at most ${LONGEST_WAIT_HOURS} hour apart) until 24 hours after the first attempt, then dead-lettered. A subscription whose deliveries have failed for 24 hours is disabled.`,
+        description: `Any other answer, or none within ${TIMEOUT_SECONDS} s: the attempt is recorded FAILED and retried with exponential backoff and jitter (from 30 s, at most ${LONGEST_WAIT_HOURS} hour apart) until 24 hours after the first attempt, then dead-lettered. After ${WEBHOOK_LIMITS.pauseAfterFailures} failed attempts in a row the subscription is paused, from 30 s and twice as long after each further failure, at most ${LONGEST_WAIT_HOURS} hour: its deliveries wait, and one attempt when the pause ends tries the receiver again, a success resuming them all. A subscription whose deliveries have failed for 24 hours is disabled.`,
         headers: { 'Retry-After': `Seconds, or an HTTP-date: the next attempt is not made before it when that is later than the backoff, waiting at most ${LONGEST_WAIT_HOURS} hour; the attempt's \`nextAttemptAt\` shows when.` },
       },
     },

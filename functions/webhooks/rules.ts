@@ -31,21 +31,26 @@ export async function subscribe(organizationId: string, body: CreateWebhookBody)
     secrets: [{ secret, expiresAt: null }],
     rotatedAt: [],
     failingSince: null,
+    failuresInARow: 0,
+    pausedUntil: null,
   };
   await createWebhook(organizationId, webhook);
   return { ...publicWebhook(webhook), secret };
 }
 
+/** A receiver that has failed nothing yet: no failure clock, no failures in a row, no pause. */
+const FRESH_RECEIVER = { failingSince: null, failuresInARow: 0, pausedUntil: null };
+
 /**
- * Re-enabling (isEnabled: true) clears why the service disabled it and restarts the failure clock; so does a `url` other
+ * Re-enabling (isEnabled: true) clears why the service disabled it and restarts the failure clock (and any pause); so does a `url` other
  * than the one it has, whose receiver has failed nothing yet: the old one's failures must not disable it at its first.
  * The same url sent again (a form that saves every field) keeps the clock, or a dead receiver would never be disabled.
  */
 export async function changeWebhook(organizationId: string, webhookId: string, body: UpdateWebhookBody): Promise<Webhook> {
   if (body.url !== undefined) await assertDeliverable(body.url);
-  const reenabled = body.isEnabled === true ? { disabledReason: null, failingSince: null } : {};
+  const reenabled = body.isEnabled === true ? { disabledReason: null, ...FRESH_RECEIVER } : {};
   const movesReceiver = body.url !== undefined && (await getWebhook(organizationId, webhookId))?.url !== body.url;
-  const newReceiver = movesReceiver ? { failingSince: null } : {};
+  const newReceiver = movesReceiver ? FRESH_RECEIVER : {};
   return publicWebhook(await updateWebhook(organizationId, webhookId, { ...body, ...newReceiver, ...reenabled, updatedAt: now() }));
 }
 

@@ -12,6 +12,12 @@ export const WEBHOOK_LIMITS = {
    * delivery pool's slots at most, and other organizations' deliveries take the rest.
    */
   maxInFlightPerOrganization: 3,
+  /**
+   * Failed attempts in a row after which a subscription is paused: its jobs wait on the queue, unattempted, until
+   * the pause ends and one of them probes the receiver. Each failure past it pauses the subscription again, for
+   * twice as long, from the retry base up to the longest wait between two attempts.
+   */
+  pauseAfterFailures: 5,
   /** The longest wait between two attempts. */
   maxDelaySeconds: 3_600,
   /**
