@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { fromWebhookItem, webhookKeys } from '../functions/webhooks/entity';
 import { config } from '../shared/config';
@@ -106,4 +106,27 @@ describe('the delivery pool, shared fairly between organizations', () => {
     await vi.waitFor(() => expect(eventIds(failing.received.filter(({ answered }) => answered === 200)).size).toBe(events), { timeout: 90_000 });
     expect(await stored()).toMatchObject({ failuresInARow: 0, pausedUntil: null, failingSince: null });
   }, 180_000);
+
+  it('tries a paused subscription at once when it moves to another url or is re-enabled: its receiver has failed nothing since', async () => {
+    const { client, organizationId } = await api.organization();
+    const receiver = await startReceiver();
+    closers.push(() => receiver.close());
+    const webhook = await subscribe(client, 'http://127.0.0.1:9/hooks');
+    const Key = webhookKeys.webhook(organizationId, webhook.id);
+    const pauseForAnHour = () =>
+      dynamo.send(new UpdateCommand({ TableName: config.tableName, Key, UpdateExpression: 'SET failuresInARow = :failures, pausedUntil = :until', ExpressionAttributeValues: { ':failures': 9, ':until': new Date(Date.now() + 3_600_000).toISOString() } }));
+    const stored = async () => fromWebhookItem((await dynamo.send(new GetCommand({ TableName: config.tableName, Key, ConsistentRead: true }))).Item!);
+
+    await pauseForAnHour();
+    expect((await client.patch(`/v1/webhooks/${webhook.id}`, { url: receiver.url })).status).toBe(200);
+    expect(await stored()).toMatchObject({ failuresInARow: 0, pausedUntil: null });
+    await client.post('/v1/leads', { name: 'Moved Receiver', email: 'moved@example.com' });
+    await receiver.waitFor(1);
+
+    await pauseForAnHour();
+    expect((await client.patch(`/v1/webhooks/${webhook.id}`, { isEnabled: true })).status).toBe(200);
+    expect(await stored()).toMatchObject({ failuresInARow: 0, pausedUntil: null });
+    await client.post('/v1/leads', { name: 'Re-enabled Receiver', email: 're-enabled@example.com' });
+    await receiver.waitFor(2);
+  });
 });

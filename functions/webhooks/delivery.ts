@@ -123,13 +123,18 @@ async function pausedUntil(job: DeliveryJob, webhook: WebhookRecord): Promise<nu
 }
 
 /**
+ * The longest a job waits for a slot before looking again: a backlog of n jobs waiting on its organization's three
+ * slots costs the pool about n / 300 receives a second (each a few milliseconds), not a share of its attempts.
+ */
+const MAX_SLOT_WAIT_MS = 300_000;
+
+/**
  * A job whose organization has every slot taken goes back on the queue, unattempted and unrecorded: a second, then
- * twice as long each time it comes back to find them taken, up to a slot's lease (a hanging receiver's attempt ends
- * by then), spread by jitter.
+ * twice as long each time it comes back to find them taken, up to five minutes, spread by jitter.
  */
 function waitForSlot(job: DeliveryJob): Promise<void> {
   const waits = (job.waits ?? 0) + 1;
-  const waitMs = Math.min(SLOT_LEASE_MS, 1000 * 2 ** (waits - 1)) * (0.5 + 0.5 * Math.random());
+  const waitMs = Math.min(MAX_SLOT_WAIT_MS, 1000 * 2 ** (waits - 1)) * (0.5 + 0.5 * Math.random());
   return putBack({ ...job, waits }, Date.now() + waitMs);
 }
 
