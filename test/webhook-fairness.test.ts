@@ -2,7 +2,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { handler as deliverBatch } from '../functions/webhooks/deliver';
 import { fromWebhookItem, webhookKeys } from '../functions/webhooks/entity';
+import { newId } from '../shared/ids';
+import type { DeliveryJob } from '../shared/webhooks/queue';
 import { config } from '../shared/config';
 import { dynamo } from '../shared/dynamo';
 import { WEBHOOK_LIMITS } from '../shared/webhooks/limits';
@@ -30,7 +33,7 @@ async function hanging() {
     server.closeAllConnections();
     server.close();
   });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, state };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, state, dropAll: () => server.closeAllConnections() };
 }
 
 async function subscribe(client: Client, url: string) {
@@ -128,5 +131,32 @@ describe('the delivery pool, shared fairly between organizations', () => {
     expect(await stored()).toMatchObject({ failuresInARow: 0, pausedUntil: null });
     await client.post('/v1/leads', { name: 'Re-enabled Receiver', email: 're-enabled@example.com' });
     await receiver.waitFor(2);
+  });
+
+  it('attempts the messages of one SQS batch together: a hanging receiver does not hold back the others of its batch', async () => {
+    const a = await api.organization();
+    const b = await api.organization();
+    const hang = await hanging();
+    const answers = await startReceiver();
+    closers.push(() => answers.close());
+    const webhookA = await subscribe(a.client, hang.url);
+    const webhookB = await subscribe(b.client, answers.url);
+    const at = new Date().toISOString();
+    const job = (organizationId: string, webhookId: string): DeliveryJob => ({
+      organizationId,
+      webhookId,
+      event: { id: newId('evt'), type: 'lead.created', occurredAt: at, organizationId, data: {} },
+      attempt: 1,
+      firstQueuedAt: at,
+      notBefore: at,
+    });
+    const jobs = [job(a.organizationId, webhookA.id), job(b.organizationId, webhookB.id), job(b.organizationId, webhookB.id)];
+    const batch = deliverBatch({ Records: jobs.map((body, i) => ({ messageId: `m${i}`, body: JSON.stringify(body) })) } as never);
+
+    // The two behind the hanging one in the batch arrive while it still hangs.
+    await answers.waitFor(2);
+    expect(hang.state).toMatchObject({ received: 1, open: 1 });
+    hang.dropAll();
+    expect(await batch).toEqual({ batchItemFailures: [] });
   });
 });
