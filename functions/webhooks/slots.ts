@@ -25,7 +25,7 @@ export async function takeDeliverySlot(organizationId: string): Promise<Delivery
   const Key = webhookKeys.deliverySlots(organizationId);
   const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key, ConsistentRead: true }));
   const now = Date.now();
-  const free = SLOT_NAMES.filter((name) => !((Item?.[name] as { until?: number } | undefined)?.until! > now));
+  const free = SLOT_NAMES.filter((name) => ((Item?.[name] as { until?: number } | undefined)?.until ?? 0) <= now);
   // From a random one on, so attempts starting together do not all race for the first.
   const start = Math.floor(Math.random() * free.length);
   const holder = randomUUID();
