@@ -530,6 +530,62 @@ describe('webhook deliveries', () => {
     expect(verify(webhook.secret, delivery!)).toMatchObject({ type: 'lead.created' });
   });
 
+  it('after three rotations signs with the current secret and the one it replaced only, and keeps no other', async () => {
+    const { client, organizationId } = await api.organization();
+    const hook = await receiver();
+    const webhook = await subscribe(client, hook.url, ['lead.created']);
+    const secrets = [webhook.secret];
+    for (let rotation = 1; rotation <= 3; rotation++) {
+      const rotated = await client.post(`/v1/webhooks/${webhook.id}/rotate-secret`);
+      expect(rotated.status).toBe(200);
+      secrets.push(rotated.body.webhook.secret as string);
+    }
+    await client.post('/v1/leads', { name: 'Thrice Rotated', email: 'thrice@example.com' });
+    const [delivery] = await hook.waitFor(1);
+    expect(String(delivery!.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(verify(secrets[3]!, delivery!)).toMatchObject({ type: 'lead.created' });
+    expect(verify(secrets[2]!, delivery!)).toMatchObject({ type: 'lead.created' });
+    // The secret of two rotations ago, and the first, sign nothing any more.
+    expect(signedBy(secrets[1]!, delivery!)).toBe(false);
+    expect(signedBy(secrets[0]!, delivery!)).toBe(false);
+
+    const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: webhookKeys.webhook(organizationId, webhook.id), ConsistentRead: true }));
+    expect(Item!.secrets.map((s: { secret: string }) => s.secret)).toEqual([secrets[3], secrets[2]]);
+    expect(Item!.rotatedAt).toHaveLength(3);
+    expect(Buffer.byteLength(JSON.stringify(Item))).toBeLessThan(2_048);
+  });
+
+  it('answers a fourth rotation within the hour 429 TOO_MANY_ROTATIONS with Retry-After and changes nothing; a rotation an hour old no longer counts', async () => {
+    const { client, organizationId } = await api.organization();
+    const hook = await receiver();
+    const webhook = await subscribe(client, hook.url, ['lead.created']);
+    let current = webhook.secret;
+    for (let rotation = 1; rotation <= 3; rotation++) current = (await client.post(`/v1/webhooks/${webhook.id}/rotate-secret`)).body.webhook.secret;
+    const key = { TableName: config.tableName, Key: webhookKeys.webhook(organizationId, webhook.id), ConsistentRead: true };
+    const before = (await dynamo.send(new GetCommand(key))).Item!;
+
+    const refused = await client.post(`/v1/webhooks/${webhook.id}/rotate-secret`);
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe('TOO_MANY_ROTATIONS');
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(3_500);
+    expect(retryAfter).toBeLessThanOrEqual(3_600);
+    expect((await dynamo.send(new GetCommand(key))).Item).toEqual(before);
+    await client.post('/v1/leads', { name: 'Still Signed', email: 'still-signed@example.com' });
+    const [delivery] = await hook.waitFor(1);
+    expect(verify(current, delivery!)).toMatchObject({ type: 'lead.created' });
+
+    // The hour slides: with the oldest rotation 61 minutes ago, two remain in the hour and one more is let through;
+    // then three are, the oldest 59 minutes ago, and the next must wait the minute it has left.
+    const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+    await dynamo.send(new UpdateCommand({ TableName: config.tableName, Key: key.Key, UpdateExpression: 'SET rotatedAt = :at', ExpressionAttributeValues: { ':at': [minutesAgo(61), minutesAgo(59), minutesAgo(58)] } }));
+    expect((await client.post(`/v1/webhooks/${webhook.id}/rotate-secret`)).status).toBe(200);
+    const again = await client.post(`/v1/webhooks/${webhook.id}/rotate-secret`);
+    expect(again.status).toBe(429);
+    expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(again.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+  });
+
   it('stops delivering to a subscription that is disabled or deleted', async () => {
     const { client } = await api.organization();
     const hook = await receiver();

@@ -1039,7 +1039,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate a webhook’s signing secret
-         * @description Answers the new `secret`, shown only here. For 24 hours deliveries carry two signatures, one per secret, so the receiver can switch over without missing one.
+         * @description Answers the new `secret`, shown only here. For 24 hours deliveries carry two signatures, one per secret, so the receiver can switch over without missing one; a secret older than the one just replaced stops signing at once, so a delivery never carries more than two. A webhook's secret may be rotated at most 3 times in any hour: another rotation answers 429 TOO_MANY_ROTATIONS, with `Retry-After`, and changes nothing.
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -8996,7 +8996,17 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
-            429: components["responses"]["TooManyRequests"];
+            /** @description TOO_MANY_ROTATIONS: the webhook's secret was rotated 3 times in the last hour; nothing changed. Wait the Retry-After seconds, until the oldest of them is an hour old. Or RATE_LIMITED: the organization's usage plan was exceeded. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
             504: components["responses"]["Timeout"];
@@ -10429,7 +10439,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Any other answer, or none within 10 s: the attempt is recorded FAILED and retried with exponential backoff and jitter (from 30 s, at most 1 hour apart) until 24 hours after the first attempt, then dead-lettered. A subscription whose deliveries have failed for 24 hours is disabled. */
+            /** @description Any other answer, or none within 10 s: the attempt is recorded FAILED and retried with exponential backoff and jitter (from 30 s, at most 1 hour apart) until 24 hours after the first attempt, then dead-lettered. After 5 failed attempts in a row the subscription is paused, from 30 s and twice as long after each further failure, at most 1 hour: its deliveries wait, and one attempt when the pause ends tries the receiver again, a success resuming them all. A subscription whose deliveries have failed for 24 hours is disabled. */
             default: {
                 headers: {
                     /** @description Seconds, or an HTTP-date: the next attempt is not made before it when that is later than the backoff, waiting at most 1 hour; the attempt's `nextAttemptAt` shows when. */

@@ -1,14 +1,18 @@
 import { activeSecrets, wants } from './rules';
 import { ApiError, NotFoundError } from '../../shared/errors';
 import { newId, now } from '../../shared/ids';
-import { completeDelivery, disableWebhookAt, getWebhook, markFailing, recordDelivery, updateWebhook, WEBHOOK_NOT_FOUND } from './store';
+import { claimProbe, completeDelivery, countFailure, disableWebhookAt, getWebhook, markFailing, recordDelivery, updateWebhook, WEBHOOK_NOT_FOUND } from './store';
 import { TEST_EVENT_MESSAGE, TEST_EVENT_TYPE, type WebhookDelivery, type WebhookTestEvent } from './schema';
 import { EVENT_RETENTION_DAYS } from '../events/schema';
 import { getEvent } from '../events/store';
 import { postSigned, type PostOutcome } from '../../shared/webhooks/post';
 import { deliveryQueue, type DeliveryJob, type WebhookEvent } from '../../shared/webhooks/queue';
 import { webhookSettings } from '../../shared/webhooks/settings';
+import { WEBHOOK_LIMITS } from '../../shared/webhooks/limits';
 import { retentionWindow } from '../../shared/store/retention';
+import { SLOT_LEASE_MS, takeDeliverySlot } from './slots';
+import { logger } from '../../shared/observability';
+import type { WebhookRecord } from './entity';
 
 /** Exponential backoff with ±20 % jitter, from the base (30 s deployed, 1 s locally), never more than an hour between attempts. */
 export function retryDelaySeconds(attempt: number, random = Math.random()): number {
@@ -21,7 +25,7 @@ export function retryDelaySeconds(attempt: number, random = Math.random()): numb
  * attempt of its own. It waits the backoff, or what the receiver's `Retry-After` asked when that is longer, up to the
  * schedule's longest wait: a receiver cannot hold an event back past the hour, nor past the 24 hours.
  */
-function retryOf({ deliveryId: _completedNow, ...job }: DeliveryJob, at: number, askedMs: number | null): DeliveryJob | undefined {
+function retryOf({ deliveryId: _completedNow, waits: _waitedBefore, ...job }: DeliveryJob, at: number, askedMs: number | null): DeliveryJob | undefined {
   const waitMs = Math.max(retryDelaySeconds(job.attempt) * 1000, Math.min(askedMs ?? 0, webhookSettings.maxDelaySeconds * 1000));
   const notBefore = at + waitMs;
   if (notBefore > Date.parse(job.firstQueuedAt) + webhookSettings.giveUpAfterMs) return undefined;
@@ -89,18 +93,80 @@ export async function deliver(job: DeliveryJob): Promise<void> {
     return;
   }
 
+  // A receiver failing attempt after attempt is paused on its own: its jobs wait on the queue, not in the pool.
+  const paused = await pausedUntil(job, webhook);
+  if (paused !== undefined) return putBack(job, paused);
+  // An organization's attempts under way are capped (WEBHOOK_LIMITS.maxInFlightPerOrganization), so a receiver that
+  // hangs holds that many of the pool's slots, never all: the rest of its jobs wait on the queue, not in a slot.
+  const slot = await takeDeliverySlot(job.organizationId);
+  if (!slot) return waitForSlot(job);
+  try {
+    await attemptAndRecord(job, webhook);
+  } finally {
+    // A slot not released ends with its lease: the attempt, made and recorded, must not fail (and run again) for it.
+    await slot.release().catch((error: unknown) => logger.warn('webhook delivery slot not released; its lease will end', { error, organizationId: job.organizationId }));
+  }
+}
+
+/**
+ * When a paused subscription's job may come back, or undefined to attempt it now: not paused, or its pause has ended
+ * and this job takes the probe. The jobs that come back with it wait out the probe's time to answer; the probe's
+ * success ends the pause, its failure pauses the subscription again, for longer.
+ */
+async function pausedUntil(job: DeliveryJob, webhook: WebhookRecord): Promise<number | undefined> {
+  if (!webhook.pausedUntil) return undefined;
+  const until = Date.parse(webhook.pausedUntil);
+  if (until > Date.now()) return until;
+  const probeEnds = Date.now() + SLOT_LEASE_MS;
+  const probes = await claimProbe(job.organizationId, job.webhookId, webhook.pausedUntil, new Date(probeEnds).toISOString());
+  return probes ? undefined : probeEnds;
+}
+
+/**
+ * The longest a job waits for a slot before looking again: a backlog of n jobs waiting on its organization's three
+ * slots costs the pool about n / 300 receives a second (each a few milliseconds), not a share of its attempts.
+ */
+const MAX_SLOT_WAIT_MS = 300_000;
+
+/**
+ * A job whose organization has every slot taken goes back on the queue, unattempted and unrecorded: a second, then
+ * twice as long each time it comes back to find them taken, up to five minutes, spread by jitter.
+ */
+function waitForSlot(job: DeliveryJob): Promise<void> {
+  const waits = (job.waits ?? 0) + 1;
+  const waitMs = Math.min(MAX_SLOT_WAIT_MS, 1000 * 2 ** (waits - 1)) * (0.5 + 0.5 * Math.random());
+  return putBack({ ...job, waits }, Date.now() + waitMs);
+}
+
+/**
+ * A job back on the queue until `at` (and up to a second's jitter, so jobs waiting together come back apart), not an
+ * attempt and not recorded. Past the 24 hours retries stop at, it is dead-lettered as a retry would be.
+ */
+async function putBack(job: DeliveryJob, at: number): Promise<void> {
+  const notBefore = at + Math.random() * 1000;
+  if (notBefore > Date.parse(job.firstQueuedAt) + webhookSettings.giveUpAfterMs) {
+    return deliveryQueue().deadLetter(job, 'retries ran out 24 hours after the first attempt, the job waiting for its receiver or its organization’s share of the deliveries');
+  }
+  await deliveryQueue().send([{ ...job, notBefore: new Date(notBefore).toISOString() }]);
+}
+
+/** The attempt, and what follows from its outcome: the record, the failure clock, the retry or the disabling. */
+async function attemptAndRecord(job: DeliveryJob, webhook: WebhookRecord): Promise<void> {
   const { outcome, delivery } = await attempt(webhook.url, activeSecrets(webhook), job.event, job.attempt, job.deliveryId);
   const attemptedAt = Date.parse(delivery.attemptedAt!);
   const failed = delivery.status !== 'SUCCEEDED';
   const gone = outcome.statusCode === GONE;
   // The attempt that disables the subscription is its last: no retry follows it, so it shows no next attempt.
   const disables = gone || (failed && webhook.failingSince !== null && attemptedAt - Date.parse(webhook.failingSince) >= webhookSettings.giveUpAfterMs);
-  const retry = failed && !disables ? retryOf(job, Date.now(), outcome.retryAfterMs) : undefined;
+  // Enough failures in a row pause the subscription; its own retry waits out the pause too, as a Retry-After would ask.
+  const failuresInARow = webhook.failuresInARow + 1;
+  const pauseMs = failed && failuresInARow >= WEBHOOK_LIMITS.pauseAfterFailures ? retryDelaySeconds(failuresInARow - WEBHOOK_LIMITS.pauseAfterFailures + 1) * 1000 : 0;
+  const retry = failed && !disables ? retryOf(job, Date.now(), pauseMs ? Math.max(pauseMs, outcome.retryAfterMs ?? 0) : outcome.retryAfterMs) : undefined;
   // A redelivery's first attempt completes the PENDING record its request answered.
   await (job.deliveryId ? completeDelivery : recordDelivery)(job.organizationId, job.webhookId, { ...delivery, nextAttemptAt: retry?.notBefore ?? null });
 
   if (!failed) {
-    if (webhook.failingSince) await updateWebhook(job.organizationId, job.webhookId, { failingSince: null });
+    if (webhook.failingSince || webhook.failuresInARow || webhook.pausedUntil) await updateWebhook(job.organizationId, job.webhookId, { failingSince: null, failuresInARow: 0, pausedUntil: null });
     return;
   }
   const failure = outcome.statusCode === null ? outcome.error! : `HTTP ${outcome.statusCode}`;
@@ -111,6 +177,7 @@ export async function deliver(job: DeliveryJob): Promise<void> {
     return;
   }
   if (!webhook.failingSince) await markFailing(job.organizationId, job.webhookId, new Date(attemptedAt).toISOString());
+  await countFailure(job.organizationId, job.webhookId, pauseMs ? new Date(Date.now() + pauseMs).toISOString() : null);
   if (retry) await deliveryQueue().send([retry]);
   else await deliveryQueue().deadLetter(job, `retries ran out 24 hours after the first attempt (last: ${failure})`);
 }

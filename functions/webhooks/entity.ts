@@ -11,6 +11,8 @@ export const webhookKeys = {
   /** Webhook subscriptions: few per organization (at most 16), read whole when events fan out. */
   webhook: (o: string, webhookId: string): Key => ({ pk: org(o), sk: `WEBHOOK#${webhookId}` }),
   webhooks: (o: string): Collection => ({ pk: org(o), skPrefix: 'WEBHOOK#' }),
+  /** The organization's delivery slots: one lease per attempt under way (functions/webhooks/slots.ts). */
+  deliverySlots: (o: string): Key => ({ pk: org(o), sk: 'DELIVERYSLOTS' }),
   /** A subscription's delivery attempts, newest first; kept 30 days (TTL). */
   webhookDelivery: (o: string, webhookId: string, deliveryId: string): Key => ({ pk: `${org(o)}#WEBHOOK#${webhookId}`, sk: `DELIVERY#${deliveryId}` }),
   /**
@@ -50,6 +52,7 @@ const O = SAMPLE_ORGANIZATION_ID;
 export const webhookKeySamples: KeySamples<typeof webhookKeys> = {
   webhook: () => webhookKeys.webhook(O, 'webhook_1'),
   webhooks: () => webhookKeys.webhooks(O),
+  deliverySlots: () => webhookKeys.deliverySlots(O),
   webhookDelivery: () => webhookKeys.webhookDelivery(O, 'webhook_1', 'delivery_1'),
   webhookDeliveriesBetween: () => webhookKeys.webhookDeliveriesBetween(O, 'webhook_1', 'delivery_0', 'delivery_9', { eventType: 'lead.created', status: 'FAILED' }),
   webhookDeliveryIndexes: () => webhookKeys.webhookDeliveryIndexes(O, 'webhook_1', { id: 'delivery_1', eventType: 'lead.created', status: 'FAILED' }),
@@ -59,8 +62,19 @@ export const webhookKeySamples: KeySamples<typeof webhookKeys> = {
 export const SigningSecret = v.object({ secret: v.string(), expiresAt: v.nullable(v.string()) });
 export type SigningSecret = v.InferOutput<typeof SigningSecret>;
 
-/** What the WEBHOOK item holds beyond the API's fields: the secrets, and since when deliveries have been failing. */
-export const WebhookRecord = v.object({ ...Webhook.entries, secrets: v.array(SigningSecret), failingSince: v.optional(v.nullable(v.string()), null) });
+/**
+ * What the WEBHOOK item holds beyond the API's fields: the secrets (the current one, then at most the one it replaced),
+ * the times of the rotations of the last hour (at most MAX_ROTATIONS_PER_HOUR), since when deliveries have been
+ * failing, how many attempts in a row failed, and until when its deliveries are paused for it.
+ */
+export const WebhookRecord = v.object({
+  ...Webhook.entries,
+  secrets: v.array(SigningSecret),
+  rotatedAt: v.optional(v.array(v.string()), []),
+  failingSince: v.optional(v.nullable(v.string()), null),
+  failuresInARow: v.optional(v.number(), 0),
+  pausedUntil: v.optional(v.nullable(v.string()), null),
+});
 export type WebhookRecord = v.InferOutput<typeof WebhookRecord>;
 
 export const toWebhookItem = (organizationId: string, webhook: WebhookRecord) => ({ ...webhookKeys.webhook(organizationId, webhook.id), ...changeLogKey(organizationId, WEBHOOK_CHANGES), entity: 'WEBHOOK', organizationId, ...webhook });

@@ -1,4 +1,5 @@
-import { MAX_WEBHOOKS_PER_ORGANIZATION } from './schema';
+import { errorEnvelope } from '../../shared/http/envelope';
+import { MAX_ROTATIONS_PER_HOUR, MAX_WEBHOOKS_PER_ORGANIZATION, ROTATION_OVERLAP_HOURS } from './schema';
 import { CreateWebhookBody, DELIVERY_STATUSES, RedeliverEventBody, WebhookDeliveryResponse, UpdateWebhookBody, WebhookDeleted, WebhookDeliveryListQuery, WebhookDeliveryPage, WebhookIdPath, WebhookListQuery, WebhookPage, WebhookResponse, WebhookSecretResponse, WebhookTestEvent, WebhookTestResponse } from './schema';
 import { defineRoute, type OutgoingWebhook } from '../../shared/routes/route';
 import { WEBHOOK_LIMITS } from '../../shared/webhooks/limits';
@@ -86,7 +87,7 @@ export const rotateWebhookSecret = defineRoute({
   method: 'POST',
   path: '/v1/webhooks/{webhookId}/rotate-secret',
   summary: 'Rotate a webhook’s signing secret',
-  description: 'Answers the new `secret`, shown only here. For 24 hours deliveries carry two signatures, one per secret, so the receiver can switch over without missing one.',
+  description: `Answers the new \`secret\`, shown only here. For ${ROTATION_OVERLAP_HOURS} hours deliveries carry two signatures, one per secret, so the receiver can switch over without missing one; a secret older than the one just replaced stops signing at once, so a delivery never carries more than two. A webhook's secret may be rotated at most ${MAX_ROTATIONS_PER_HOUR} times in any hour: another rotation answers 429 TOO_MANY_ROTATIONS, with \`Retry-After\`, and changes nothing.`,
   tag: 'Webhooks',
   dynamodb: ['GetItem', 'UpdateItem'],
   // The old secret stops signing once the overlap ends.
@@ -95,6 +96,12 @@ export const rotateWebhookSecret = defineRoute({
   request: { path: WebhookIdPath },
   response: WebhookSecretResponse,
   errors: [400, 404, 409],
+  responses: {
+    429: {
+      description: `TOO_MANY_ROTATIONS: the webhook's secret was rotated ${MAX_ROTATIONS_PER_HOUR} times in the last hour; nothing changed. Wait the Retry-After seconds, until the oldest of them is an hour old. Or RATE_LIMITED: the organization's usage plan was exceeded.`,
+      examples: { TooManyRotations: errorEnvelope(429, `A webhook's secret may be rotated at most ${MAX_ROTATIONS_PER_HOUR} times an hour; retry in 1740 s`, 'TOO_MANY_ROTATIONS') },
+    },
+  },
 });
 
 export const listWebhookDeliveries = defineRoute({
@@ -168,7 +175,7 @@ export const webhookMessages: Record<string, OutgoingWebhook> = {
       '2XX': { description: `Delivered: the attempt is recorded SUCCEEDED. The status line is the answer and must come within ${TIMEOUT_SECONDS} s; the body of the answer is not read (it is drained, up to 64 KB, without being waited for).` },
       '410': { description: 'Gone: the receiver wants no more webhooks. The subscription is disabled at once, its `disabledReason` naming the 410, and the event is not retried.' },
       default: {
-        description: `Any other answer, or none within ${TIMEOUT_SECONDS} s: the attempt is recorded FAILED and retried with exponential backoff and jitter (from 30 s, at most ${LONGEST_WAIT_HOURS} hour apart) until 24 hours after the first attempt, then dead-lettered. A subscription whose deliveries have failed for 24 hours is disabled.`,
+        description: `Any other answer, or none within ${TIMEOUT_SECONDS} s: the attempt is recorded FAILED and retried with exponential backoff and jitter (from 30 s, at most ${LONGEST_WAIT_HOURS} hour apart) until 24 hours after the first attempt, then dead-lettered. After ${WEBHOOK_LIMITS.pauseAfterFailures} failed attempts in a row the subscription is paused, from 30 s and twice as long after each further failure, at most ${LONGEST_WAIT_HOURS} hour: its deliveries wait, and one attempt when the pause ends tries the receiver again, a success resuming them all. A subscription whose deliveries have failed for 24 hours is disabled.`,
         headers: { 'Retry-After': `Seconds, or an HTTP-date: the next attempt is not made before it when that is later than the backoff, waiting at most ${LONGEST_WAIT_HOURS} hour; the attempt's \`nextAttemptAt\` shows when.` },
       },
     },

@@ -7,6 +7,14 @@ import { EVENT_TYPES } from '../events/types';
 export const MAX_WEBHOOKS_PER_ORGANIZATION = 16;
 export const WILDCARD = '*';
 
+/** A rotated-out secret keeps signing beside the new one this long, so receivers can switch without losing deliveries. */
+export const ROTATION_OVERLAP_HOURS = 24;
+/**
+ * Rotations a subscription may have in any hour: enough to rotate again after a mistaken one, too few for a loop to
+ * churn its secrets (each rotation drops the secret before the previous one at once).
+ */
+export const MAX_ROTATIONS_PER_HOUR = 3;
+
 const parsed = (url: string) => (URL.canParse(url) ? new URL(url) : undefined);
 
 const WebhookUrl = v.pipe(

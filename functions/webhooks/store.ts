@@ -88,6 +88,35 @@ export async function markFailing(organizationId: string, webhookId: string, at:
 }
 
 /**
+ * Counts a failed attempt against the subscription's receiver and, once enough failed in a row, pauses it until
+ * `pausedUntil`. The count is as exact as the attempts made together allow: it decides only when to pause.
+ */
+export async function countFailure(organizationId: string, webhookId: string, pausedUntil: string | null): Promise<void> {
+  await writeAloneWhereHolds({
+    item: {
+      Update: {
+        TableName: config.tableName,
+        Key: webhookKeys.webhook(organizationId, webhookId),
+        UpdateExpression: `ADD failuresInARow :one${pausedUntil ? ' SET pausedUntil = :until' : ''}`,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':one': 1, ...(pausedUntil ? { ':until': pausedUntil } : {}) },
+      },
+    },
+    onConditionFailed: conditionNotHeld,
+  });
+}
+
+/**
+ * Takes the probe of a subscription whose pause has ended: its pause moves on to `until` (the probe's time to answer),
+ * on condition it is still the one read, so of the jobs that come back together one alone makes the attempt.
+ */
+export async function claimProbe(organizationId: string, webhookId: string, seen: string, until: string): Promise<boolean> {
+  return writeAloneWhereHolds(
+    setFields(webhookKeys.webhook(organizationId, webhookId), { pausedUntil: until }, { condition: { expression: 'pausedUntil = :seen', values: { ':seen': seen } }, onConditionFailed: conditionNotHeld }),
+  );
+}
+
+/**
  * Disables the subscription for what its receiver at `url` did, only while it still posts there: a receiver the
  * subscription has since moved away from (a PATCH of its url while the attempt was in flight) cannot switch off the
  * new one. Deleted or moved meanwhile: nothing to disable.

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { logger } from '../../shared/observability';
 import { deliver } from '../../functions/webhooks/delivery';
 import type { DeliveryJob, DeliveryQueue } from '../../shared/webhooks/queue';
+import { DEFAULT_CONCURRENCY } from '../cdk/options';
 
 /** SQS's visibility timeout, in spirit: a job whose attempt threw runs again after this. */
 const RETRY_THROWN_MS = 1_000;
@@ -14,23 +15,39 @@ export interface LocalDeliveryQueue extends DeliveryQueue {
 
 /**
  * The delivery queue of `npm start` and the tests: each job waits on a timer until it is due, then the same
- * `deliver` the SQS-triggered function runs takes it, in process.
+ * `deliver` the SQS-triggered function runs takes it, in process, in a pool of `slots` attempts at once (as
+ * many as the deployed function runs, DEFAULT_CONCURRENCY.deliveries): a job due while all are busy waits for one, as a message waits for a consumer.
  */
-export function createLocalDeliveryQueue(): LocalDeliveryQueue {
+export function createLocalDeliveryQueue({ slots = DEFAULT_CONCURRENCY.deliveries }: { slots?: number } = {}): LocalDeliveryQueue {
   // A job runs as SQS would hand it over: in no request's context, so its writes are no caller's (the audit log's
   // writer, the organization's counter shards), though a request queued it and the timer would carry its context on.
   const outsideAnyRequest = AsyncLocalStorage.snapshot();
   const timers = new Set<NodeJS.Timeout>();
   const deadLettered: (DeliveryJob & { reason: string })[] = [];
+  const due: DeliveryJob[] = [];
+  let running = 0;
   let stopped = false;
+  const run = () => {
+    while (!stopped && running < slots && due.length) {
+      const job = due.shift()!;
+      running++;
+      outsideAnyRequest(() => deliver(job))
+        .catch((error: unknown) => {
+          logger.error('webhook delivery attempt failed; retrying it', { error, webhookId: job.webhookId, eventId: job.event.id });
+          schedule(job, RETRY_THROWN_MS);
+        })
+        .finally(() => {
+          running--;
+          run();
+        });
+    }
+  };
   const schedule = (job: DeliveryJob, delayMs: number) => {
     if (stopped) return;
     const timer = setTimeout(() => {
       timers.delete(timer);
-      outsideAnyRequest(() => deliver(job)).catch((error: unknown) => {
-        logger.error('webhook delivery attempt failed; retrying it', { error, webhookId: job.webhookId, eventId: job.event.id });
-        schedule(job, RETRY_THROWN_MS);
-      });
+      due.push(job);
+      run();
     }, delayMs);
     timers.add(timer);
   };
@@ -47,6 +64,7 @@ export function createLocalDeliveryQueue(): LocalDeliveryQueue {
       stopped = true;
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
+      due.length = 0;
     },
   };
 }

@@ -23,6 +23,8 @@ export interface DeliveryJob {
   notBefore: string;
   /** The PENDING delivery record its first attempt completes (a redelivery); retries record attempts of their own. */
   deliveryId?: string;
+  /** How often this attempt found its organization's delivery slots all taken and was put back to wait; not an attempt. */
+  waits?: number;
 }
 
 /**
