@@ -164,3 +164,23 @@ describe('README: Events and webhooks', () => {
     expect(EVENT_TYPES.filter((type) => !listed.has(type))).toEqual([]);
   });
 });
+
+describe('README: installing and starting', () => {
+  it('decides on every dependency install script in package.json, so npm ci runs and warns about none', () => {
+    const lock = JSON.parse(readFileSync('package-lock.json', 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean }> };
+    const { allowScripts = {} } = JSON.parse(readFileSync('package.json', 'utf8')) as { allowScripts?: Record<string, boolean> };
+    const withScripts = new Set(Object.entries(lock.packages).flatMap(([path, entry]) => (entry.hasInstallScript ? [path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length)] : [])));
+    expect(withScripts.size).toBeGreaterThan(0);
+    expect(Object.keys(allowScripts).sort()).toEqual([...withScripts].sort());
+    // The project needs none of them: each is declined, as the README says.
+    expect(Object.values(allowScripts).every((allowed) => allowed === false)).toBe(true);
+    const readme = readFileSync('README.md', 'utf8');
+    for (const name of withScripts) expect(readme).toContain(name);
+  });
+
+  it('says how long npm start takes, on a quiet machine and on a busy one', () => {
+    const readme = readFileSync('README.md', 'utf8');
+    expect(readme).not.toMatch(/ready in a few seconds/);
+    expect(readme).toMatch(/`npm start` prints the base URL and a demo API key once it is ready: about \d+ s on a quiet two-core machine and \d+ s or\s+more on a busy one/);
+  });
+});
