@@ -197,6 +197,39 @@ describe('PATCH /v1/organization/members/{memberId}', () => {
     expect((await client.get('/v1/organization/members')).body.members).toEqual([res.body.member]);
   });
 
+  it('changes names, position and email: the user answers the new email, and the old one is free at once', async () => {
+    const { client, organizationId } = await api.organization();
+    const member = (await client.post('/v1/organization/members', { email: 'dan@example.com', firstName: 'Dan', lastName: 'Russo' })).body.member;
+    const res = await client.patch(`/v1/organization/members/${member.id}`, { firstName: 'Daniel', lastName: 'Russo-Hart', position: 'Site Lead', email: ' Daniel@Example.com ' });
+    expect(res.status).toBe(200);
+    const changed = { ...member, firstName: 'Daniel', lastName: 'Russo-Hart', position: 'Site Lead', user: { id: member.user.id, email: 'Daniel@Example.com' }, updatedAt: expect.stringMatching(ISO_MS) };
+    expect(res.body.member).toEqual(changed);
+    expect((await client.get(`/v1/organization/members/${member.id}`)).body.member).toEqual(res.body.member);
+    const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: memberKeys.user(organizationId, member.user.id) }));
+    expect(Item).toMatchObject({ memberId: member.id, email: 'Daniel@Example.com' });
+    // The new email is taken, ignoring case; the old one is free for another member.
+    expect((await client.post('/v1/organization/members', { email: 'daniel@example.com', firstName: 'Other', lastName: 'One' })).status).toBe(409);
+    expect((await client.post('/v1/organization/members', { email: 'dan@example.com', firstName: 'New', lastName: 'Dan' })).status).toBe(201);
+  });
+
+  it('answers 409 for an email another member or a pending invitation has, ignoring case, and changes nothing', async () => {
+    const { client } = await api.organization();
+    const member = (await client.post('/v1/organization/members', { email: 'dan@example.com', firstName: 'Dan', lastName: 'Russo' })).body.member;
+    await client.post('/v1/organization/members', { email: 'sam@example.com', firstName: 'Sam', lastName: 'Lee' });
+    await client.post('/v1/organization/invitations', { email: 'invited@example.com' });
+    for (const email of ['SAM@example.com', 'invited@example.com']) {
+      const res = await client.patch(`/v1/organization/members/${member.id}`, { email, firstName: 'Changed' });
+      expect(res.status).toBe(409);
+      expect(res.body.error).toEqual({ status: 409, message: `A member or pending invitation with the email ${email} already exists`, code: 'CONFLICT' });
+    }
+    expect((await client.get(`/v1/organization/members/${member.id}`)).body.member).toEqual(member);
+    // Its own email, in another case, is no conflict.
+    const recased = await client.patch(`/v1/organization/members/${member.id}`, { email: 'DAN@example.com' });
+    expect(recased.status).toBe(200);
+    expect(recased.body.member.user.email).toBe('DAN@example.com');
+    expect((await client.post('/v1/organization/members', { email: 'dan@EXAMPLE.com', firstName: 'Twin', lastName: 'Dan' })).status).toBe(409);
+  });
+
   it('stops a disabled member’s user sending SMS (400 USER_DISABLED), and lets it again once enabled', async () => {
     const { client } = await api.organization();
     const member = (await client.post('/v1/organization/members', { email: 'dan@example.com', firstName: 'Dan', lastName: 'Russo' })).body.member;
@@ -213,7 +246,8 @@ describe('PATCH /v1/organization/members/{memberId}', () => {
 
   it.each([
     ['an empty body', {}, 'body'],
-    ['a name, which is the member’s own to change', { firstName: 'X' }, 'firstName'],
+    ['an empty firstName', { firstName: ' ' }, 'firstName'],
+    ['an invalid email', { email: 'dan' }, 'email'],
     ['isDisabled that is not a boolean', { isDisabled: 'yes' }, 'isDisabled'],
   ])('answers 400 for %s', async (_, body, field) => {
     const { client } = await api.organization();

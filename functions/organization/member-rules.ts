@@ -36,7 +36,8 @@ export async function createMember(organizationId: string, input: NewMember, cre
 const lastAdmin = () => new ApiError(409, 'The member is the organization’s last ADMIN: make another member ADMIN first', 'LAST_ADMIN');
 
 /**
- * Role, position, responsibility and isDisabled; a disabled member's user can no longer send SMS. The last ADMIN
+ * Names, email, role, position, responsibility, isDisabled and workingHours; a disabled member's user can no longer
+ * send SMS, and an email another member or invitation has answers 409. The last ADMIN
  * cannot give up the role (409), however many demotions race.
  */
 export async function updateMember(organizationId: string, memberId: number, changes: MemberChanges): Promise<Member> {
@@ -47,7 +48,8 @@ export async function updateMember(organizationId: string, memberId: number, cha
     const keptAdmin = demoted ? (await getAdmins(organizationId)).find((admin) => admin.id !== current.id) : undefined;
     if (demoted && !keptAdmin) throw lastAdmin();
     const updatedAt = await writeMemberChanges(organizationId, current, changes, keptAdmin);
-    return v.parse(Member, { ...current, ...defined(changes), updatedAt });
+    const { email = current.user.email, ...fields } = changes;
+    return v.parse(Member, { ...current, ...defined(fields), user: { ...current.user, email }, updatedAt });
   });
 }
 

@@ -53,8 +53,11 @@ export const CreateMemberBody = v.strictObject({
 });
 export type CreateMemberBody = v.InferOutput<typeof CreateMemberBody>;
 
-/** What an administrator changes about a member; name and email belong to the member's own profile. */
+/** What an administrator changes about a member: its email is its user's too, and stays one member's (409 when taken). */
 export const UpdateMemberBody = partialUpdateBody({
+  email: memberFields.email,
+  firstName: memberFields.firstName,
+  lastName: memberFields.lastName,
   role: memberFields.role,
   position: memberFields.position,
   responsibility: memberFields.responsibility,

@@ -14,6 +14,7 @@ import { deleteItem, insertIfAbsent, transact, type TransactWrite } from '../../
 import { StaleWrite } from '../../shared/store/versioned';
 import { setFields } from '../../shared/store/update-fields';
 import { auditDeletion } from '../../shared/audit/deletion';
+import { normalizeName } from '../../shared/store/keys';
 
 /** Every member of the organization, by id: a team is tens of members, not thousands. */
 export async function listAllMembers(organizationId: string): Promise<Member[]> {
@@ -75,12 +76,25 @@ export async function writeMemberChanges(organizationId: string, member: Member,
   // updatedAt moves the member in its change log (gsi6 sorts by it) and is the time its member.updated event occurred.
   const updatedAt = now();
   const asRead = { expression: '#role = :readRole AND #updatedAt = :readAt', names: { '#role': 'role', '#updatedAt': 'updatedAt' }, values: { ':readRole': member.role, ':readAt': member.updatedAt } };
+  const { email, ...fields } = changes;
+  const newEmail = email !== undefined && email !== member.user.email ? email : undefined;
+  const user = newEmail === undefined ? undefined : { ...member.user, email: newEmail };
+  const lookup = { isDisabled: changes.isDisabled, email: newEmail };
   await transact([
     ...(keptAdmin ? [stillRole(organizationId, keptAdmin.id, 'ADMIN')] : []),
-    setFields(memberKeys.member(organizationId, member.id), { ...changes, updatedAt }, { condition: asRead, onConditionFailed: () => new StaleWrite() }),
-    ...(changes.isDisabled === undefined ? [] : [setFields(memberKeys.user(organizationId, member.user.id), { isDisabled: changes.isDisabled }, { onConditionFailed: memberNotFound })]),
+    setFields(memberKeys.member(organizationId, member.id), { ...fields, user, updatedAt }, { condition: asRead, onConditionFailed: () => new StaleWrite() }),
+    ...(Object.values(lookup).some((value) => value !== undefined) ? [setFields(memberKeys.user(organizationId, member.user.id), lookup, { onConditionFailed: memberNotFound })] : []),
+    ...(newEmail === undefined ? [] : emailMove(organizationId, member, newEmail)),
   ]);
   return updatedAt;
+}
+
+/** A member's new email is claimed as a new member's would be (taken → 409), and its old one is freed. */
+function emailMove(organizationId: string, member: Member, email: string): TransactWrite[] {
+  const claim = toMemberEmailItem(organizationId, email, { memberId: member.id });
+  // Only its case changed: the claim is the member's already, and keeps the spelling given.
+  if (normalizeName(email) === normalizeName(member.user.email)) return [{ item: { Put: { TableName: config.tableName, Item: claim } } }];
+  return [insertIfAbsent(claim, emailTaken(email)), deleteItem(memberKeys.memberEmail(organizationId, member.user.email))];
 }
 
 /** Invitations live under their own sort-key prefix, so neither this Query nor the counter sees them. */
