@@ -28,6 +28,11 @@ export interface TextCollectionOptions<Text extends string> {
   /** Each text field with its longest length. */
   text: Record<Text, number>;
   keys: { item: (organizationId: string, id: number) => Key; collection: (organizationId: string) => Collection; counter: string };
+  /**
+   * A text no two records share, ignoring case and spacing (normalizeName), claimed by an item `claim` keys; a taken
+   * one answers 409 CONFLICT with `taken`'s message, as a taken product or service name does.
+   */
+  unique?: { field: NoInfer<Text>; claim: (organizationId: string, value: string) => Key; taken: (value: string) => string };
   /** operationId stems: createFaq, listFaqs, getFaq, updateFaq, deleteFaq. */
   names: { one: string; many: string };
   docs: { create: OperationDoc; list: OperationDoc; get: OperationDoc; update: OperationDoc; delete: OperationDoc };
@@ -65,12 +70,19 @@ export function defineTextCollection<Text extends string>(options: TextCollectio
   const toItem = (organizationId: string, record: Record, at: string) => ({ ...keys.item(organizationId, record.id), ...changeLogKey(organizationId, keys.counter), entity, ...record, createdAt: at, updatedAt: at });
   const fromItem = (item: { [key: string]: unknown }): Record => v.parse(Record, item);
 
+  const unique = options.unique;
+  /** What the claim item holds: the record that has the text, and the text as that record spells it. */
+  const toClaimItem = (organizationId: string, record: Record) =>
+    unique && { ...unique.claim(organizationId, record[unique.field]), entity: `${entity}_${unique.field.toUpperCase()}`, [`${singular}Id`]: record.id, [unique.field]: record[unique.field] };
+  // A claim is read (update, delete) and written beside the record, and a taken text answers 409.
+  const claimed = unique ? { reads: ['GetItem'] as DynamoAction[], writes: ['PutItem', 'DeleteItem'] as DynamoAction[], errors: [409] as const } : { reads: [], writes: [], errors: [] };
+
   const path = `/v1/${plural}`;
   const itemPath = `${path}/{${singular}Id}`;
   const row = (_verb: string, dynamodb: DynamoAction[]) => ({ tag, dynamodb });
   const routes = {
     list: defineRoute({ operationId: `list${names.many}`, method: 'GET', path, ...docs.list, ...row('list', ['Query', 'GetItem']), indexes: ['gsi6'], status: 200, request: { query: PageQuery }, response: PageOfRecords, errors: [400] }),
-    create: defineRoute({ operationId: `create${names.one}`, method: 'POST', path, ...docs.create, ...row('create', ['UpdateItem', 'PutItem']), status: 201, request: { body: CreateBody }, response: Response, errors: [400] }),
+    create: defineRoute({ operationId: `create${names.one}`, method: 'POST', path, ...docs.create, ...row('create', ['UpdateItem', 'PutItem']), status: 201, request: { body: CreateBody }, response: Response, errors: [400, ...claimed.errors] }),
     get: defineRoute({ operationId: `get${names.one}`, method: 'GET', path: itemPath, ...docs.get, ...row('get', ['GetItem']), status: 200, request: { path: IdPath }, response: Response, errors: [400, 404] }),
     update: defineRoute({
       operationId: `update${names.one}`,
@@ -78,20 +90,21 @@ export function defineTextCollection<Text extends string>(options: TextCollectio
       alsoPatch: true,
       path: itemPath,
       ...docs.update,
-      ...row('update', ['UpdateItem']),
+      ...row('update', ['UpdateItem', ...claimed.reads, ...claimed.writes]),
       status: 200,
       request: { path: IdPath, body: UpdateBody },
       response: Response,
-      errors: [400, 404],
+      errors: [400, 404, ...claimed.errors],
     }),
     // PutItem: the delete's audit entry, in its transaction.
-    delete: defineRoute({ operationId: `delete${names.one}`, method: 'DELETE', path: itemPath, ...docs.delete, ...row('delete', ['DeleteItem', 'UpdateItem', 'PutItem']), status: 200, request: { path: IdPath }, response: Deleted, errors: [400, 404] }),
+    delete: defineRoute({ operationId: `delete${names.one}`, method: 'DELETE', path: itemPath, ...docs.delete, ...row('delete', ['DeleteItem', 'UpdateItem', 'PutItem', ...claimed.reads]), status: 200, request: { path: IdPath }, response: Deleted, errors: [400, 404] }),
   };
   return {
     schemas: { Record, CreateBody, UpdateBody, IdPath, Response, Page: PageOfRecords, Deleted },
     options,
     toItem,
     fromItem,
+    toClaimItem,
     route: routes,
     routes: [routes.list, routes.create, routes.get, routes.update, routes.delete],
     /** Its records as the audit log names them: `faq`, `policy`. */

@@ -58,6 +58,41 @@ async function withFaqs(count: number) {
   return org;
 }
 
+describe('one question, one FAQ', () => {
+  it('answers 409 for a question another FAQ asks, ignoring case and spacing, on create and on update, and writes nothing', async () => {
+    const { client } = await api.organization();
+    const first = (await client.post('/v1/faqs', licensed)).body.faq;
+    const second = (await client.post('/v1/faqs', { question: 'Do you work weekends?', answer: 'Saturdays only.' })).body.faq;
+    const created = await client.post('/v1/faqs', { question: ' are  YOU licensed? ', answer: 'Another answer.' });
+    expect(created.status).toBe(409);
+    expect(created.body.error).toEqual({ status: 409, message: 'An FAQ asking "are  YOU licensed?" already exists', code: 'CONFLICT' });
+    const updated = await client.patch(`/v1/faqs/${second.id}`, { question: 'ARE YOU LICENSED?', answer: 'Changed.' });
+    expect(updated.status).toBe(409);
+    expect(updated.body.error).toEqual({ status: 409, message: 'An FAQ asking "ARE YOU LICENSED?" already exists', code: 'CONFLICT' });
+    expect((await client.get('/v1/faqs')).body).toMatchObject({ totalCount: 2, faqs: [second, first] });
+  });
+
+  it('frees a question when its FAQ asks another or goes, and lets an FAQ change only its question’s case', async () => {
+    const { client } = await api.organization();
+    const first = (await client.post('/v1/faqs', licensed)).body.faq;
+    const recased = await client.put(`/v1/faqs/${first.id}`, { question: 'ARE you licensed?' });
+    expect(recased.status).toBe(200);
+    expect(recased.body.faq.question).toBe('ARE you licensed?');
+    expect((await client.post('/v1/faqs', licensed)).status).toBe(409);
+    expect((await client.put(`/v1/faqs/${first.id}`, { question: 'Are you insured?' })).status).toBe(200);
+    expect((await client.post('/v1/faqs', licensed)).status).toBe(201);
+    expect((await client.post('/v1/faqs', { question: 'Are you insured?', answer: 'Yes.' })).status).toBe(409);
+    expect((await client.delete(`/v1/faqs/${first.id}`)).status).toBe(200);
+    expect((await client.post('/v1/faqs', { question: 'Are you insured?', answer: 'Yes.' })).status).toBe(201);
+  });
+
+  it('lets another organization ask the same question', async () => {
+    await (await api.organization()).client.post('/v1/faqs', licensed);
+    const { client } = await api.organization();
+    expect((await client.post('/v1/faqs', licensed)).status).toBe(201);
+  });
+});
+
 describe('a text field’s length', () => {
   it('counts characters as the document’s maxLength does: an emoji is one, where JavaScript counts two', async () => {
     const { client } = await api.organization();

@@ -1,4 +1,4 @@
-import { organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
+import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
 import { defineTextCollection } from '../../shared/text-collection';
 
 const org = organizationPartition;
@@ -6,6 +6,8 @@ const org = organizationPartition;
 export const faqKeys = {
   faq: (o: string, id: number): Key => ({ pk: org(o), sk: `FAQ#${pad(id)}` }),
   faqs: (o: string): Collection => ({ pk: org(o), skPrefix: 'FAQ#' }),
+  /** A question an FAQ asks, ignoring case and spacing: no two FAQs of an organization ask the same. */
+  faqQuestion: (o: string, question: string): Key => ({ pk: org(o), sk: `FAQQUESTION#${normalizeName(question)}` }),
 } as const;
 
 /** The names of the faqs' counter items (`COUNT#<name>`). */
@@ -18,6 +20,7 @@ const O = SAMPLE_ORGANIZATION_ID;
 export const faqKeySamples: KeySamples<typeof faqKeys> = {
   faq: () => faqKeys.faq(O, 1),
   faqs: () => faqKeys.faqs(O),
+  faqQuestion: () => faqKeys.faqQuestion(O, 'Are you licensed?'),
 };
 
 /** Questions and answers the AI receptionist answers callers from. */
@@ -29,15 +32,16 @@ export const faqs = defineTextCollection({
   tag: 'FAQs',
   text: { question: 500, answer: 5000 },
   keys: { item: faqKeys.faq, collection: faqKeys.faqs, counter: faqCounterNames.faqs },
+  unique: { field: 'question', claim: faqKeys.faqQuestion, taken: (question) => `An FAQ asking "${question}" already exists` },
   names: { one: 'Faq', many: 'Faqs' },
   docs: {
     create: {
       summary: 'Create an FAQ the AI receptionist can answer from',
-      description: 'An FAQ the AI receptionist answers callers from. `question` and `answer` are trimmed and required; `isActive` defaults to true. Ids count up from 1 per organization.',
+      description: 'An FAQ the AI receptionist answers callers from. `question` and `answer` are trimmed and required; `isActive` defaults to true. Ids count up from 1 per organization. A question another FAQ of the organization asks, ignoring case and spacing, answers 409 CONFLICT.',
     },
     list: { summary: 'List FAQs, newest first', description: 'Pages through the organization’s FAQs, newest first, with an exact `totalCount`.' },
     get: { summary: 'Read an FAQ', description: 'One FAQ of the organization, as the list shows it. Another organization’s FAQ, or one deleted, answers 404.' },
-    update: { summary: 'Change an FAQ’s question, answer or isActive', description: 'Fields left out keep their values. Another organization’s FAQ answers 404.' },
-    delete: { summary: 'Delete an FAQ', description: 'Removes the FAQ and lowers the FAQs count in one transaction. An FAQ already gone answers 404.' },
+    update: { summary: 'Change an FAQ’s question, answer or isActive', description: 'Fields left out keep their values. A question another FAQ of the organization asks, ignoring case and spacing, answers 409 CONFLICT. Another organization’s FAQ answers 404.' },
+    delete: { summary: 'Delete an FAQ', description: 'Removes the FAQ and lowers the FAQs count in one transaction; its question may be asked by another FAQ at once. An FAQ already gone answers 404.' },
   },
 });
