@@ -108,6 +108,23 @@ describe('POST /v1/transfers', () => {
     expect((await client.post('/v1/transfers', emergency)).status).toBe(201);
   });
 
+  it("answers 400 naming destination for a MEMBER destination that is no member of the organization's, and reserves nothing", async () => {
+    const { client } = await api.organization();
+    const other = await api.organization();
+    for (const n of [1, 2]) await other.client.post('/v1/organization/members', { email: `stranger${n}@example.com`, firstName: 'Sam', lastName: `Stranger${n}` });
+    const member = (await client.post('/v1/organization/members', { email: 'tom@example.com', firstName: 'Tom', lastName: 'Walsh' })).body.member;
+    expect(member.id).toBe(1);
+    // 2: a member of the other organization only.
+    for (const destination of ['2', 'Tom Walsh', member.user.id, '0', '01']) {
+      const res = await client.post('/v1/transfers', { ...emergency, destinationType: 'MEMBER', destination });
+      expect(res.status).toBe(400);
+      expect(res.body.error.details).toEqual([{ path: 'destination', message: `destination ${destination} is not the id of a member of the organization (GET /v1/organization/members), as destinationType MEMBER needs` }]);
+    }
+    const res = await client.post('/v1/transfers', { ...emergency, destinationType: 'MEMBER', destination: '1' });
+    expect(res.status).toBe(201);
+    expect(res.body.transfer).toMatchObject({ id: 1, destinationType: 'MEMBER', destination: '1' });
+  });
+
   it('answers 409 for a label that exists already, ignoring case and surrounding space', async () => {
     const { client } = await api.organization();
     await createTransfer(client, emergency);
@@ -158,6 +175,20 @@ describe('PUT /v1/transfers/{transferId}', () => {
     expect(bad.body.error.details[0].path).toBe('destination');
     const good = await client.put(`/v1/transfers/${id}`, { destinationType: 'PHONE_NUMBER', destination: '+61400111222' });
     expect(good.status).toBe(200);
+  });
+
+  it('checks a MEMBER destination the update sets, and lets a rule whose member left change other fields', async () => {
+    const { client } = await api.organization();
+    const member = (await client.post('/v1/organization/members', { email: 'tom@example.com', firstName: 'Tom', lastName: 'Walsh' })).body.member;
+    const { id } = await createTransfer(client, { ...emergency, destinationType: 'DEPARTMENT', destination: 'Dispatch' });
+    const bad = await client.patch(`/v1/transfers/${id}`, { destinationType: 'MEMBER' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details[0].path).toBe('destination');
+    expect((await client.patch(`/v1/transfers/${id}`, { destinationType: 'MEMBER', destination: String(member.id + 1) })).status).toBe(400);
+    expect((await client.get(`/v1/transfers/${id}`)).body.transfer).toMatchObject({ destinationType: 'DEPARTMENT', destination: 'Dispatch' });
+    expect((await client.patch(`/v1/transfers/${id}`, { destinationType: 'MEMBER', destination: String(member.id) })).status).toBe(200);
+    expect((await client.delete(`/v1/organization/members/${member.id}`)).status).toBe(200);
+    expect((await client.patch(`/v1/transfers/${id}`, { isEnabled: false })).status).toBe(200);
   });
 
   it('links and unlinks a scenario, refusing one that does not exist', async () => {

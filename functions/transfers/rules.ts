@@ -3,6 +3,7 @@ import { defined } from '../../shared/store/changes';
 import { ApiError, NotFoundError, ValidationError } from '../../shared/errors';
 import type { Page } from '../../shared/pagination';
 import { getOrganizationHours } from '../organization/store';
+import { getMember } from '../organization/member-store';
 import { now } from '../../shared/ids';
 import { reserveIds } from '../../shared/store/sequences';
 import { deleteTransferVersion, getTransfer, insertTransfer, listTransfersPage, TRANSFER_SEQUENCE, writeTransferVersion } from './store';
@@ -25,10 +26,21 @@ function checked(fields: Partial<Transfer>): Transfer {
   return transfer;
 }
 
+const notAMember = (destination: string) =>
+  new ValidationError([{ path: 'destination', message: `destination ${destination} is not the id of a member of the organization (GET /v1/organization/members), as destinationType MEMBER needs` }]);
+
+/** A MEMBER destination is a member's id, of a member the organization has when the rule is written. */
+async function checkMemberDestination(organizationId: string, transfer: Transfer): Promise<void> {
+  if (transfer.destinationType !== 'MEMBER') return;
+  const memberId = /^[1-9][0-9]{0,9}$/.test(transfer.destination) ? Number(transfer.destination) : undefined;
+  if (memberId === undefined || !(await getMember(organizationId, memberId))) throw notAMember(transfer.destination);
+}
+
 /** A transfer's name is its label unless given. */
 export async function createTransfer(organizationId: string, body: CreateTransferBody, at = now()): Promise<Transfer> {
   // Checked before an id is reserved, so a refused request reserves none.
   const { id: _, ...fields } = checked({ ...body, id: 0, name: body.name ?? body.label, createdAt: at, updatedAt: at });
+  await checkMemberDestination(organizationId, { id: 0, ...fields });
   const transfer: Transfer = { id: await reserveIds(organizationId, TRANSFER_SEQUENCE), ...fields };
   await insertTransfer(organizationId, transfer);
   return transfer;
@@ -40,7 +52,12 @@ export async function updateTransfer(organizationId: string, transferId: number,
     read: () => getTransfer(organizationId, transferId),
     merge: (current) => checked({ ...current, ...defined(changes), updatedAt: now() }),
     notFound: () => new NotFoundError(TRANSFER_NOT_FOUND),
-    write: (current, next) => writeTransferVersion(organizationId, current, next),
+    write: async (current, next) => {
+      // A rule whose member has left keeps working for changes that leave its destination alone.
+      const redirected = next.value.destination !== current.value.destination || next.value.destinationType !== current.value.destinationType;
+      if (redirected) await checkMemberDestination(organizationId, next.value);
+      await writeTransferVersion(organizationId, current, next);
+    },
   });
   return updated.value;
 }

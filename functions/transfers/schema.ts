@@ -4,7 +4,7 @@ import { NonEmptyString, PageQuery, Timestamp, deletedSchema, integerString, pag
 
 /** WARM: the AI introduces the caller before handing over; COLD: it hands the call straight over. */
 export const TRANSFER_METHODS = ['WARM', 'COLD'] as const;
-/** Where a call goes: a department by name, a member of the organization, or any phone number (E.164). */
+/** Where a call goes: a department by name, a member of the organization (by its id), or any phone number (E.164). */
 export const DESTINATION_TYPES = ['DEPARTMENT', 'MEMBER', 'PHONE_NUMBER'] as const;
 
 export const SUMMARY_PLACEHOLDERS = ['name', 'topic', 'summary'] as const;
