@@ -354,3 +354,28 @@ describe('a member’s own hours in an organization without business hours', () 
     expect((await client.post('/v1/availability/holds', { serviceId: service.id, startsAt: at(MONDAY, '09:00') })).status).toBe(201);
   });
 });
+
+describe('a service with memberIds', () => {
+  it('offers only its members, refuses a hold of another, and offers every member again once memberIds is emptied', async () => {
+    const { client, service, kate, dan, slots, hold } = await plumber();
+    const assigned = await client.patch(`/v1/services/${service.id}`, { memberIds: [dan.id] });
+    expect(assigned.status).toBe(200);
+    expect(assigned.body.service.memberIds).toEqual([dan.id]);
+    const offered = await slots();
+    expect(offered.length).toBeGreaterThan(0);
+    expect(new Set(offered.flatMap((slot) => slot.memberIds))).toEqual(new Set([dan.id]));
+    const asked = await client.get(`/v1/availability?${query({ serviceId: service.id, memberId: kate.id })}`);
+    expect(asked.status).toBe(400);
+    expect(asked.body.error.details).toEqual([{ path: 'memberId', message: `memberId ${kate.id} is not one of the service's memberIds` }]);
+    // Kate is free at 09:00 but does not take the service: the first free member is Dan, and a hold of Kate is refused.
+    const refused = await hold({ startsAt: at(MONDAY, '09:00'), memberId: kate.id });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details[0].path).toBe('memberId');
+    expect((await hold({ startsAt: at(MONDAY, '09:00') })).body.hold.memberId).toBe(dan.id);
+    const none = await hold({ startsAt: at(MONDAY, '09:00') });
+    expect(none.status).toBe(409);
+    expect(none.body.error.code).toBe('SLOT_TAKEN');
+    expect((await client.patch(`/v1/services/${service.id}`, { memberIds: [] })).status).toBe(200);
+    expect(new Set((await slots()).flatMap((slot) => slot.memberIds))).toEqual(new Set([kate.id, dan.id]));
+  });
+});

@@ -235,6 +235,22 @@ const STATED_RULES: { operations: string[]; states: string; keep: (request: { qu
       else body.destination ??= 'Reception';
     },
   },
+  {
+    operations: ['POST /v1/transfers', 'PUT /v1/transfers/{transferId}', 'PATCH /v1/transfers/{transferId}'],
+    states: 'of a member of the organization',
+    keep: ({ body }) => {
+      // The demo's first member, an ADMIN: no generated request removes it before the deletes.
+      if (body?.destinationType === 'MEMBER') body.destination = '1';
+    },
+  },
+  {
+    operations: ['POST /v1/services', 'PATCH /v1/services/{serviceId}'],
+    states: 'a member of the organization',
+    keep: ({ body }) => {
+      // The demo's members, every one: a service generated earlier never keeps a later availability request's member out.
+      if (body?.memberIds !== undefined) body.memberIds = [1, 2, 3, 4];
+    },
+  },
 ];
 
 /** Every keyed operation, with its DELETEs last so the records the others use are still there, a note before its company. */

@@ -50,6 +50,7 @@ describe('POST /v1/services', () => {
         isDisclosePrice: false,
         isActive: true,
         teamAssignmentMethod: 'PRIORITY_ORDER',
+        memberIds: [],
         scenario: {
           id: 1,
           response: expect.stringContaining('Blocked drain clearing'),
@@ -89,7 +90,7 @@ describe('POST /v1/services', () => {
     const res = await client.post('/v1/services', body);
     expect(res.status).toBe(201);
     const { scenario, id, createdAt, updatedAt, ...rest } = res.body.service;
-    expect(rest).toEqual({ ...body, fixedPrice: null, hourlyRate: null });
+    expect(rest).toEqual({ ...body, fixedPrice: null, hourlyRate: null, memberIds: [] });
     expect(scenario).toEqual({ id: 1, response: expect.any(String), questions: [], outcome: CONTINUE_CALL });
   });
 
@@ -211,6 +212,52 @@ describe('POST /v1/services', () => {
     const { client } = await api.organization();
     const calls = await countDynamoCalls(() => client.post('/v1/services', blockedDrain));
     expect(calls).toEqual(['UpdateItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
+  });
+});
+
+describe('a service’s memberIds', () => {
+  it('keeps the members it is given, in order, and PATCH replaces them', async () => {
+    const { client } = await api.organization();
+    const [kate, dan] = [(await client.post('/v1/organization/members', { email: 'kate@example.com', firstName: 'Kate', lastName: 'Ng' })).body.member, (await client.post('/v1/organization/members', { email: 'dan@example.com', firstName: 'Dan', lastName: 'Russo' })).body.member];
+    const res = await client.post('/v1/services', { ...blockedDrain, memberIds: [dan.id, kate.id] });
+    expect(res.status).toBe(201);
+    expect(res.body.service.memberIds).toEqual([dan.id, kate.id]);
+    expect((await client.get(`/v1/services/${res.body.service.id}`)).body.service.memberIds).toEqual([dan.id, kate.id]);
+    const patched = await client.patch(`/v1/services/${res.body.service.id}`, { memberIds: [kate.id] });
+    expect(patched.status).toBe(200);
+    expect(patched.body.service.memberIds).toEqual([kate.id]);
+    expect((await client.get(`/v1/services/${res.body.service.id}`)).body.service.memberIds).toEqual([kate.id]);
+  });
+
+  it("answers 400 naming each id that is no member of the organization's, on create and on update, and writes nothing", async () => {
+    const { client } = await api.organization();
+    const other = await api.organization();
+    for (const n of [1, 2, 3]) await other.client.post('/v1/organization/members', { email: `other${n}@example.com`, firstName: 'Other', lastName: `Person${n}` });
+    const kate = (await client.post('/v1/organization/members', { email: 'kate@example.com', firstName: 'Kate', lastName: 'Ng' })).body.member;
+    const refused = await client.post('/v1/services', { ...blockedDrain, memberIds: [kate.id, 3, 2] });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details).toEqual([
+      { path: 'memberIds.1', message: 'memberIds.1: 3 is not a member of the organization' },
+      { path: 'memberIds.2', message: 'memberIds.2: 2 is not a member of the organization' },
+    ]);
+    expect((await client.get('/v1/services')).body.totalCount).toBe(0);
+    const service = (await client.post('/v1/services', blockedDrain)).body.service;
+    expect(service.id).toBe(1);
+    const patched = await client.patch(`/v1/services/${service.id}`, { memberIds: [2], name: 'Renamed' });
+    expect(patched.status).toBe(400);
+    expect(patched.body.error.details).toEqual([{ path: 'memberIds.0', message: 'memberIds.0: 2 is not a member of the organization' }]);
+    expect((await client.get(`/v1/services/${service.id}`)).body.service).toEqual(service);
+  });
+
+  it.each([
+    ['a repeated member', { memberIds: [1, 1] }, 'memberIds'],
+    ['an id that is not an integer', { memberIds: [1.5] }, 'memberIds.0'],
+    ['a list that is not an array', { memberIds: 1 }, 'memberIds'],
+  ])('answers 400 for %s, naming it', async (_, fields, path) => {
+    const { client } = await api.organization();
+    const res = await client.post('/v1/services', { ...blockedDrain, ...fields });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details[0].path).toBe(path);
   });
 });
 

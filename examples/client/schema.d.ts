@@ -249,7 +249,7 @@ export interface paths {
         };
         /**
          * Free slots for a service: when it can come, and who
-         * @description Slots of the service’s duration that start in [from, to) (now and 7 days on by default; at most 14 days; a service longer than 7 days, more than an appointment lasts, answers 400 naming serviceId), every `step` minutes (15 by default) from the start of each working period. A slot lies wholly inside the business hours, outside its closed dates, and inside each listed member’s own working hours (the business’s when the member has none), and overlaps none of that member’s booked appointments or live holds. With no business hours and no working hours there are no slots. Disabled members are never listed; `memberId` keeps one member. Two DynamoDB round trips: the organization, the service and the members; then each working member’s bookings.
+         * @description Slots of the service’s duration that start in [from, to) (now and 7 days on by default; at most 14 days; a service longer than 7 days, more than an appointment lasts, answers 400 naming serviceId), every `step` minutes (15 by default) from the start of each working period. A slot lies wholly inside the business hours, outside its closed dates, and inside each listed member’s own working hours (the business’s when the member has none), and overlaps none of that member’s booked appointments or live holds. With no business hours and no working hours there are no slots. Disabled members are never listed, nor, for a service with `memberIds`, members not among them; `memberId` keeps one member (one not among the service’s `memberIds` answers 400). Two DynamoDB round trips: the organization, the service and the members; then each working member’s bookings.
          */
         get: operations["findAvailability"];
         put?: never;
@@ -271,7 +271,7 @@ export interface paths {
         put?: never;
         /**
          * Hold a slot for 5 minutes while the caller confirms
-         * @description Takes the slot for everyone else until `expiresAt` (5 minutes): no other hold or appointment can take the member at that time. Book it with POST /v1/appointments and `holdId`; left alone, it frees itself. The member is `memberId`, or the first member by id who works the whole slot and is free. A slot no member works (outside hours, a closed date, in the past) answers 409 SLOT_UNAVAILABLE; one booked or held already, 409 SLOT_TAKEN: of two holds of the same slot and member at the same moment, one is created and the other answers SLOT_TAKEN. Records `hold.created`.
+         * @description Takes the slot for everyone else until `expiresAt` (5 minutes): no other hold or appointment can take the member at that time. Book it with POST /v1/appointments and `holdId`; left alone, it frees itself. The member is `memberId`, or the first member by id who works the whole slot and is free, among the service’s `memberIds` when it has some (another `memberId` answers 400). A slot no member works (outside hours, a closed date, in the past) answers 409 SLOT_UNAVAILABLE; one booked or held already, 409 SLOT_TAKEN: of two holds of the same slot and member at the same moment, one is created and the other answers SLOT_TAKEN. Records `hold.created`.
          */
         post: operations["createHold"];
         delete?: never;
@@ -462,8 +462,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change a member’s role, position, responsibility or isDisabled
-         * @description Fields left out keep their values. A disabled member stays listed, but its `userId` can no longer send SMS (400 USER_DISABLED). The last ADMIN cannot take another role (409 LAST_ADMIN).
+         * Change a member’s email, firstName, lastName, role, position, responsibility, isDisabled or workingHours
+         * @description Fields left out keep their values. `email` is the member’s user’s too (`user.email`): one another member or a pending invitation has, ignoring case, answers 409 CONFLICT, and the member’s old email may be used again at once. A disabled member stays listed, but its `userId` can no longer send SMS (400 USER_DISABLED). The last ADMIN cannot take another role (409 LAST_ADMIN).
          */
         patch: operations["updateOrganizationMember"];
         trace?: never;
@@ -567,7 +567,7 @@ export interface paths {
         put?: never;
         /**
          * Create a service and its scenario
-         * @description A trade service and the AI-receptionist scenario it starts with, written together. `pricingMode` decides which price fields are required. A name already used in the organization, ignoring case and spacing, answers 409 and writes nothing.
+         * @description A trade service and the AI-receptionist scenario it starts with, written together. `pricingMode` decides which price fields are required. A name already used in the organization, ignoring case and spacing, answers 409 and writes nothing. `memberIds` are the members who take the service, whom GET /v1/availability offers and holds take (none, the default: every member); each must be a member of the organization, or 400 naming its place (`memberIds.0`).
          */
         post: operations["createService"];
         delete?: never;
@@ -599,7 +599,7 @@ export interface paths {
         head?: never;
         /**
          * Change any subset of a service’s fields, pricing included
-         * @description Fields left out keep their values; a price or `customPriceResponse` sent as null is cleared. The merged service is checked as a create is (`pricingMode` requires its price, `minPrice` ≤ `maxPrice`, an active custom price response needs its text). A name already used in the organization, ignoring case and spacing, answers 409. The service’s scenario is not changed: change it with PATCH /v1/scenarios/{scenarioId}.
+         * @description Fields left out keep their values; a price or `customPriceResponse` sent as null is cleared. The merged service is checked as a create is (`pricingMode` requires its price, `minPrice` ≤ `maxPrice`, an active custom price response needs its text). A name already used in the organization, ignoring case and spacing, answers 409. The service’s scenario is not changed: change it with PATCH /v1/scenarios/{scenarioId}. `memberIds` replaces the service’s members as a whole, each a member of the organization (400 naming its place otherwise); `[]` offers every member again.
          */
         patch: operations["updateService"];
         trace?: never;
@@ -739,7 +739,7 @@ export interface paths {
         put?: never;
         /**
          * Create a call transfer rule
-         * @description When and where the AI receptionist hands a call over: a department, a member or a phone number (E.164). A label already used in the organization answers 409; a `scenarioId` must be a scenario of the organization.
+         * @description When and where the AI receptionist hands a call over: a department, a member (`destination` the member’s id, of a member of the organization) or a phone number (E.164). A label already used in the organization answers 409; a `scenarioId` must be a scenario of the organization.
          */
         post: operations["createTransfer"];
         delete?: never;
@@ -762,7 +762,7 @@ export interface paths {
         get: operations["getTransfer"];
         /**
          * Change any subset of a transfer rule’s fields
-         * @description Fields left out keep their values; the merged rule is checked again (a PHONE_NUMBER destination must be E.164). A label in use answers 409. Concurrent updates are applied one after another, never lost.
+         * @description Fields left out keep their values; the merged rule is checked again (a PHONE_NUMBER destination must be E.164; a changed MEMBER destination must be the id of a member of the organization). A label in use answers 409. Concurrent updates are applied one after another, never lost.
          */
         put: operations["updateTransfer"];
         post?: never;
@@ -775,7 +775,7 @@ export interface paths {
         head?: never;
         /**
          * Change any subset of a transfer rule’s fields
-         * @description The same as `PUT /v1/transfers/{transferId}`: send only the fields to change. Fields left out keep their values; the merged rule is checked again (a PHONE_NUMBER destination must be E.164). A label in use answers 409. Concurrent updates are applied one after another, never lost.
+         * @description The same as `PUT /v1/transfers/{transferId}`: send only the fields to change. Fields left out keep their values; the merged rule is checked again (a PHONE_NUMBER destination must be E.164; a changed MEMBER destination must be the id of a member of the organization). A label in use answers 409. Concurrent updates are applied one after another, never lost.
          */
         patch: operations["patchTransfer"];
         trace?: never;
@@ -871,7 +871,7 @@ export interface paths {
         put?: never;
         /**
          * Create an FAQ the AI receptionist can answer from
-         * @description An FAQ the AI receptionist answers callers from. `question` and `answer` are trimmed and required; `isActive` defaults to true. Ids count up from 1 per organization.
+         * @description An FAQ the AI receptionist answers callers from. `question` and `answer` are trimmed and required; `isActive` defaults to true. Ids count up from 1 per organization. A question another FAQ of the organization asks, ignoring case and spacing, answers 409 CONFLICT.
          */
         post: operations["createFaq"];
         delete?: never;
@@ -894,20 +894,20 @@ export interface paths {
         get: operations["getFaq"];
         /**
          * Change an FAQ’s question, answer or isActive
-         * @description Fields left out keep their values. Another organization’s FAQ answers 404.
+         * @description Fields left out keep their values. A question another FAQ of the organization asks, ignoring case and spacing, answers 409 CONFLICT. Another organization’s FAQ answers 404.
          */
         put: operations["updateFaq"];
         post?: never;
         /**
          * Delete an FAQ
-         * @description Removes the FAQ and lowers the FAQs count in one transaction. An FAQ already gone answers 404.
+         * @description Removes the FAQ and lowers the FAQs count in one transaction; its question may be asked by another FAQ at once. An FAQ already gone answers 404.
          */
         delete: operations["deleteFaq"];
         options?: never;
         head?: never;
         /**
          * Change an FAQ’s question, answer or isActive
-         * @description The same as `PUT /v1/faqs/{faqId}`: send only the fields to change. Fields left out keep their values. Another organization’s FAQ answers 404.
+         * @description The same as `PUT /v1/faqs/{faqId}`: send only the fields to change. Fields left out keep their values. A question another FAQ of the organization asks, ignoring case and spacing, answers 409 CONFLICT. Another organization’s FAQ answers 404.
          */
         patch: operations["patchFaq"];
         trace?: never;
@@ -2108,6 +2108,10 @@ export interface components {
          *       "customPriceResponse": null,
          *       "isDisclosePrice": true,
          *       "teamAssignmentMethod": "ROUND_ROBIN",
+         *       "memberIds": [
+         *         2,
+         *         3
+         *       ],
          *       "scenario": {
          *         "id": 1,
          *         "response": "",
@@ -2150,6 +2154,8 @@ export interface components {
             isActive: boolean;
             /** @enum {string} */
             teamAssignmentMethod: "PRIORITY_ORDER" | "ROUND_ROBIN";
+            /** @default [] */
+            memberIds: number[];
             scenario: components["schemas"]["ScenarioSummary"];
             /** Format: date-time */
             createdAt: string;
@@ -2930,6 +2936,8 @@ export interface components {
             isActive: boolean;
             /** @enum {string} */
             teamAssignmentMethod: "PRIORITY_ORDER" | "ROUND_ROBIN";
+            /** @default [] */
+            memberIds: number[];
             scenario: components["schemas"]["ScenarioSummary"] | null;
             /** Format: date-time */
             createdAt: string;
@@ -5787,6 +5795,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
+                 *       "firstName": "Daniel",
+                 *       "lastName": "Russo",
                  *       "role": "MANAGER",
                  *       "position": "Operations Manager",
                  *       "responsibility": "Scheduling crews, job follow-ups and strata clients",
@@ -5794,6 +5804,12 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** Format: email */
+                    email?: string;
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
+                    firstName?: string;
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
+                    lastName?: string;
                     /** @enum {string} */
                     role?: "ADMIN" | "MANAGER" | "MEMBER";
                     position?: string | null;
@@ -5833,7 +5849,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Change a member’s role, position, responsibility or isDisabled */
+            /** @description Change a member’s email, firstName, lastName, role, position, responsibility, isDisabled or workingHours */
             200: {
                 headers: {
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, sent again; absent on the first answer. */
@@ -6234,7 +6250,11 @@ export interface operations {
                  *       "isCustomPriceResponseActive": false,
                  *       "isDisclosePrice": true,
                  *       "isActive": true,
-                 *       "teamAssignmentMethod": "ROUND_ROBIN"
+                 *       "teamAssignmentMethod": "ROUND_ROBIN",
+                 *       "memberIds": [
+                 *         2,
+                 *         3
+                 *       ]
                  *     }
                  */
                 "application/json": {
@@ -6277,6 +6297,8 @@ export interface operations {
                      * @enum {string}
                      */
                     teamAssignmentMethod?: "PRIORITY_ORDER" | "ROUND_ROBIN";
+                    /** @default [] */
+                    memberIds?: number[];
                 };
             };
         };
@@ -6436,7 +6458,11 @@ export interface operations {
                  *       "isCustomPriceResponseActive": false,
                  *       "isDisclosePrice": true,
                  *       "isActive": true,
-                 *       "teamAssignmentMethod": "ROUND_ROBIN"
+                 *       "teamAssignmentMethod": "ROUND_ROBIN",
+                 *       "memberIds": [
+                 *         2,
+                 *         3
+                 *       ]
                  *     }
                  */
                 "application/json": {
@@ -6464,6 +6490,7 @@ export interface operations {
                     isActive?: boolean;
                     /** @enum {string} */
                     teamAssignmentMethod?: "PRIORITY_ORDER" | "ROUND_ROBIN";
+                    memberIds?: number[];
                 };
             };
         };

@@ -54,7 +54,10 @@ function workingWindows({ businessHours, closedDates, timezone }: Pick<Organizat
 async function bookingInputs(organizationId: string, serviceId: number, memberId: number | undefined) {
   const [organization, service, members] = await Promise.all([getOrganizationHours(organizationId), getService(organizationId, serviceId), listAllMembers(organizationId)]);
   if (memberId !== undefined && !members.some((member) => member.id === memberId)) throw new NotFoundError('Member not found');
-  const staff = members.filter((member) => !member.isDisabled && (memberId === undefined || member.id === memberId));
+  // A service with memberIds is taken by those members only; one with none, by every member.
+  const assigned = (id: number) => !service.memberIds.length || service.memberIds.includes(id);
+  if (memberId !== undefined && !assigned(memberId)) throw new ValidationError([{ path: 'memberId', message: `memberId ${memberId} is not one of the service's memberIds` }]);
+  const staff = members.filter((member) => !member.isDisabled && assigned(member.id) && (memberId === undefined || member.id === memberId));
   const durationMs = durationMinutesOf(service) * MINUTE;
   // A slot is booked as one appointment, which lasts at most 7 days (the overlap check looks no further back).
   if (durationMs > MAX_APPOINTMENT_MS) throw new ValidationError([{ path: 'serviceId', message: `serviceId names a service of ${service.duration} ${service.durationUnit.toLowerCase()}: an appointment lasts at most 7 days, so it has no slots` }]);

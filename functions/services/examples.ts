@@ -34,6 +34,7 @@ export const serviceCategory = { id: 1, name: 'Plumbing', type: 'SERVICE', servi
 export const service = {
   ...categoryService,
   teamAssignmentMethod: 'ROUND_ROBIN',
+  memberIds: [2, 3],
   scenario: { id: 1, response: '', questions: [scenarioQuestion], outcome: scenarioOutcome },
   updatedAt: '2026-09-14T22:10:41.006Z',
 };

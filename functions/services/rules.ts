@@ -23,6 +23,7 @@ import {
 import { Scenario, type ScenarioChanges } from './scenario-schema';
 import { Service, SERVICE_RULES, type CreateServiceBody, type OrganizationServices, type ServiceChanges } from './schema';
 import { emptyFieldsOf } from '../../shared/schema';
+import { checkMemberIds } from '../organization/member-rules';
 
 /** The scenario a new service starts with: ask its follow-up questions, then carry on with the call. */
 export function defaultScenario(body: CreateServiceBody, id: number, serviceId: number, at: string): Scenario {
@@ -48,6 +49,7 @@ const UNSET = { ...emptyFieldsOf(Service), isActive: true } satisfies Partial<Se
 
 /** A service and the AI-receptionist scenario it starts with, written together; the schema puts the fields in documented order. */
 export async function createService(organizationId: string, body: CreateServiceBody, at = now()): Promise<Service> {
+  await checkMemberIds(organizationId, 'memberIds', body.memberIds);
   const [serviceId, scenarioId] = await Promise.all([reserveIds(organizationId, SERVICE_SEQUENCE), reserveIds(organizationId, SCENARIO_SEQUENCE)]);
   const scenario = defaultScenario(body, scenarioId, serviceId, at);
   const service = v.parse(Service, { ...UNSET, ...body, id: serviceId, scenario: scenarioSummary(scenario), createdAt: at, updatedAt: at });
@@ -76,6 +78,7 @@ function checked(fields: Service): Service {
 
 /** Read, merge, check, then one write on condition of the version read (a lost race is merged again). */
 export async function updateService(organizationId: string, serviceId: number, changes: ServiceChanges): Promise<Service> {
+  if (changes.memberIds) await checkMemberIds(organizationId, 'memberIds', changes.memberIds);
   const updated = await updateVersioned({
     read: () => getVersionedService(organizationId, serviceId),
     merge: (current) => checked({ ...current, ...defined(changes), updatedAt: now() }),

@@ -59,6 +59,16 @@ const ruleCheck = ({ field, holds, message }: (typeof SERVICE_RULES)[number]) =>
     [field as PriceField],
   );
 
+/** The members who take the service, each a member of the organization (checked in rules.ts); none: every member. */
+const MemberIds = v.pipe(
+  v.array(
+    v.pipe(v.number('each of memberIds must be a member id'), v.integer('each of memberIds must be a member id'), v.minValue(1, 'each of memberIds must be a member id'), v.maxValue(2_147_483_647, 'each of memberIds must be a member id')),
+    'memberIds must be an array of member ids',
+  ),
+  v.maxLength(100, 'memberIds may name at most 100 members'),
+  v.check((ids) => new Set(ids).size === ids.length, 'memberIds must not repeat a member'),
+);
+
 const CreateServiceFields = v.strictObject({
   name: NonEmptyString('name', 200),
   description: v.optional(OptionalText('description', 2000), ''),
@@ -90,6 +100,7 @@ const CreateServiceFields = v.strictObject({
   isDisclosePrice: Flag('isDisclosePrice'),
   isActive: Flag('isActive'),
   teamAssignmentMethod: v.optional(oneOf('teamAssignmentMethod', TEAM_ASSIGNMENT_METHODS), 'PRIORITY_ORDER'),
+  memberIds: v.optional(MemberIds, []),
 });
 type CreateServiceInput = v.InferOutput<typeof CreateServiceFields>;
 
@@ -124,6 +135,7 @@ export const UpdateServiceBody = partialUpdateBody({
   isDisclosePrice: v.boolean('isDisclosePrice must be a boolean'),
   isActive: v.boolean('isActive must be a boolean'),
   teamAssignmentMethod: oneOf('teamAssignmentMethod', TEAM_ASSIGNMENT_METHODS),
+  memberIds: MemberIds,
 });
 export type ServiceChanges = v.InferOutput<typeof UpdateServiceBody>;
 
@@ -148,6 +160,8 @@ export const Service = v.object({
   isDisclosePrice: v.boolean(),
   isActive: v.boolean(),
   teamAssignmentMethod: v.picklist(TEAM_ASSIGNMENT_METHODS),
+  /** The members availability offers for the service; empty (as a service stored before it had them): every member. */
+  memberIds: v.optional(v.array(Integer), []),
   scenario: ScenarioSummary,
   createdAt: Timestamp,
   updatedAt: Timestamp,
