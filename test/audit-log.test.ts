@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { resources, routes } from '../functions/resources';
-import { AuditEntry, auditKeys } from '../shared/audit/entry';
+import { AUDIT_RESOURCE_TYPES, AuditEntry, auditKeys } from '../shared/audit/entry';
 import { createApiKey } from '../shared/auth/api-keys';
 import { config } from '../shared/config';
 import { dynamo } from '../shared/dynamo';
@@ -100,11 +100,12 @@ describe('GET /v1/audit-log', () => {
 
   it('lists a delete at once: its entry is put in the delete’s own transaction, with no call added', async () => {
     const { named } = await organizationWithNamedKey();
-    const faq = (await named.post('/v1/faqs', { question: 'Are you licensed?', answer: 'Yes.' })).body.faq;
-    expect(await countDynamoCalls(() => named.delete(`/v1/faqs/${faq.id}`))).toEqual(['TransactWriteItemsCommand']);
+    // A policy's delete is one transaction (an FAQ's reads its question first, to free it).
+    const policy = (await named.post('/v1/policies', { title: 'Cancellations', content: 'Free up to 24 hours before.' })).body.policy;
+    expect(await countDynamoCalls(() => named.delete(`/v1/policies/${policy.id}`))).toEqual(['TransactWriteItemsCommand']);
     // Read before the stream is waited for: the delete's entry is already there.
-    const res = await named.get(`/v1/audit-log?resourceType=faq&resourceId=${faq.id}`);
-    expect(res.body.entries[0]).toMatchObject({ action: 'deleted', resourceType: 'faq', resourceId: String(faq.id), method: 'DELETE' });
+    const res = await named.get(`/v1/audit-log?resourceType=policy&resourceId=${policy.id}`);
+    expect(res.body.entries[0]).toMatchObject({ action: 'deleted', resourceType: 'policy', resourceId: String(policy.id), method: 'DELETE' });
   });
 
   it('adds no DynamoDB call to a create, an update or a delete', async () => {
@@ -265,6 +266,8 @@ describe('filters', () => {
     ['from=2026-01-02T00:00:00Z&to=2026-01-01T00:00:00Z', 'to'],
     ['updatedSince=2026-01-01T00:00:00Z&from=2026-01-01T00:00:00Z', 'updatedSince'],
     ['resourceType=Lead%23X', 'resourceType'],
+    ['resourceType=banana', 'resourceType'],
+    ['resourceType=Lead', 'resourceType'],
     ['resourceType=lead&resourceId=a%23b', 'resourceId'],
     ['keyId=nope', 'keyId'],
     ['from=yesterday', 'from'],
@@ -272,6 +275,14 @@ describe('filters', () => {
     const { client } = await api.organization();
     const res = await client.get(`/v1/audit-log?${query}`);
     expect([res.status, res.body.error.details[0].path]).toEqual([400, field]);
+  });
+
+  it('names the kinds of record it takes when resourceType is none of them', async () => {
+    const { client } = await api.organization();
+    const res = await client.get('/v1/audit-log?resourceType=banana');
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual([{ path: 'resourceType', message: `resourceType must be one of ${AUDIT_RESOURCE_TYPES.join(', ')}` }]);
+    expect(res.body.error.details[0].message).toContain('company_note');
   });
 });
 
@@ -306,5 +317,7 @@ describe('the records audited', () => {
     expect(new Set(types).size).toBe(types.length);
     const described = JSON.stringify(AuditEntry.entries.resourceType);
     for (const type of types) expect(described).toContain(`\`${type}\``);
+    // The resourceType filter takes exactly these.
+    expect([...AUDIT_RESOURCE_TYPES].sort()).toEqual([...types].sort());
   });
 });

@@ -1,13 +1,12 @@
 import * as v from 'valibot';
-import { AUDIT_RETENTION_DAYS, AuditEntry } from '../../shared/audit/entry';
+import { AUDIT_RESOURCE_TYPES, AUDIT_RETENTION_DAYS, AuditEntry } from '../../shared/audit/entry';
 import { Instant, PageQuery, pageSchema, PrefixedId } from '../../shared/schema';
 
 export { AUDIT_RETENTION_DAYS, AuditEntry };
 
-/** A kind of record as entries name it: lower-case words joined by `_`, so nothing else reaches a key. */
+/** A kind of record as entries name it: one the log has, as every other filter refuses what it cannot match. */
 const ResourceType = v.pipe(
-  v.string('resourceType must be a string'),
-  v.regex(/^[a-z][a-z_]{0,39}$/, 'resourceType must be a kind of record as audit entries name it, such as lead or company_note'),
+  v.picklist(AUDIT_RESOURCE_TYPES, `resourceType must be one of ${AUDIT_RESOURCE_TYPES.join(', ')}`),
   v.description('Only writes of this kind of record (`lead`, `company_note`, … as the entries’ `resourceType`).'),
 );
 

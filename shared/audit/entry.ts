@@ -23,6 +23,9 @@ export const AUDIT_RETENTION_DAYS = 90;
 
 export const AUDIT_ACTIONS = ['created', 'updated', 'deleted'] as const;
 
+/** Every kind of record the log names (each resource's `audited` records: a test keeps the two lists equal). */
+export const AUDIT_RESOURCE_TYPES = ['lead', 'activity', 'inquiry', 'sms', 'appointment', 'hold', 'company', 'company_note', 'organization', 'member', 'invitation', 'api_key', 'service', 'scenario', 'product', 'transfer', 'policy', 'faq', 'webhook', 'inbound_endpoint'] as const;
+
 const nullableString = (description: string) => v.pipe(v.nullable(v.string()), v.description(description));
 
 /** One committed write of one record, and who made it. */
@@ -34,7 +37,7 @@ export const AuditEntry = v.object({
   requestId: v.pipe(v.string(), v.description('The request that made it: its id, which the answer carried (`x-amzn-RequestId` from API Gateway, `x-request-id` from the local server); every write of one request shares it. An SMS reply or report: the provider’s message id; the admin CLI: `admin_…`, one per run.')),
   method: nullableString('The HTTP method of that request; null when no HTTP request of the API made it (the admin CLI, an SMS reply or delivery report).'),
   path: nullableString('The path of that request, without its query.'),
-  resourceType: v.pipe(v.string(), v.description('The kind of record written, as the API names it: `lead`, `activity`, `inquiry`, `sms`, `appointment`, `hold`, `company`, `company_note`, `organization`, `member`, `invitation`, `api_key`, `service`, `scenario`, `product`, `transfer`, `policy`, `faq`, `webhook`, `inbound_endpoint`.')),
+  resourceType: v.pipe(v.string(), v.description(`The kind of record written, as the API names it: ${AUDIT_RESOURCE_TYPES.map((type) => `\`${type}\``).join(', ')}.`)),
   resourceId: v.pipe(v.string(), v.description('The record’s id, as text (integer ids too).')),
   action: v.picklist(AUDIT_ACTIONS),
   via: v.pipe(
