@@ -87,6 +87,33 @@ describe('PATCH /v1/organization with businessHours and closedDates', () => {
   });
 });
 
+describe('a PATCH of one day', () => {
+  const weekdays = everyDay([{ open: '08:00', close: '17:00' }]);
+
+  it('replaces the whole week: the days it leaves out are closed, as its description says', async () => {
+    const { client } = await api.organization();
+    await client.patch('/v1/organization', { businessHours: weekdays });
+    const res = await client.patch('/v1/organization', { businessHours: { monday: [{ open: '09:00', close: '12:00' }] } });
+    expect(res.status).toBe(200);
+    expect(res.body.organization.businessHours).toEqual({ monday: [{ open: '09:00', close: '12:00' }] });
+    expect((await client.get('/v1/organization')).body.organization.businessHours).toEqual({ monday: [{ open: '09:00', close: '12:00' }] });
+    const document = (await api.anonymous.get('/openapi')).body;
+    const operation = document.paths['/v1/organization'].patch;
+    expect(operation.description).toContain('`businessHours` is the whole week, replaced rather than merged by day');
+    const body = operation.requestBody.content['application/json'].schema;
+    const schema = body.$ref ? document.components.schemas[body.$ref.split('/').pop()] : body;
+    expect(JSON.stringify(schema.properties.businessHours)).toContain('replacing the one stored (days are not merged)');
+  });
+
+  it('replaces a member’s whole working week too', async () => {
+    const { client } = await api.organization();
+    const member = (await client.post('/v1/organization/members', { email: 'dan@example.com', firstName: 'Dan', lastName: 'Russo' })).body.member;
+    await client.patch(`/v1/organization/members/${member.id}`, { workingHours: weekdays });
+    const res = await client.patch(`/v1/organization/members/${member.id}`, { workingHours: { friday: [{ open: '10:00', close: '14:00' }] } });
+    expect(res.body.member.workingHours).toEqual({ friday: [{ open: '10:00', close: '14:00' }] });
+  });
+});
+
 describe('PATCH /v1/organization/members/{memberId} with workingHours', () => {
   it('stores the member’s own hours, null (the business’s) by default and again once cleared', async () => {
     const { client } = await api.organization();

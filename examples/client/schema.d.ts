@@ -410,8 +410,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change the organization’s name, time zone or SMS sender identity
-         * @description `timezone` must be an IANA zone (e.g. Australia/Sydney). `smsSenderId` is what recipients see an SMS come from: an E.164 number or an alphanumeric sender id of up to 11 characters; `null` returns to the provider’s default. A number is stored in its one E.164 form: a trunk 0 typed after the country code is dropped (`+610299990000` is stored as `+61299990000`). A number is also where replies come back, so it belongs to one organization: a number another organization has set answers 409 `SMS_SENDER_TAKEN`, and the number an organization leaves is free for others at once.
+         * Change the organization’s name, timezone, businessHours, closedDates or smsSenderId
+         * @description Fields left out keep their values. `businessHours` is the whole week, replaced rather than merged by day: a PATCH with only `monday` leaves every other day closed, so send the week with the day changed. `timezone` must be an IANA zone (e.g. Australia/Sydney). `smsSenderId` is what recipients see an SMS come from: an E.164 number or an alphanumeric sender id of up to 11 characters; `null` returns to the provider’s default. A number is stored in its one E.164 form: a trunk 0 typed after the country code is dropped (`+610299990000` is stored as `+61299990000`). A number is also where replies come back, so it belongs to one organization: a number another organization has set answers 409 `SMS_SENDER_TAKEN`, and the number an organization leaves is free for others at once.
          */
         patch: operations["updateOrganization"];
         trace?: never;
@@ -5492,6 +5492,7 @@ export interface operations {
                     name?: string;
                     /** @description An IANA time zone name, e.g. Australia/Sydney. */
                     timezone?: string;
+                    /** @description The whole week, replacing the one stored (days are not merged): a day left out or empty is closed. `null`: hours unknown again. */
                     businessHours?: {
                         monday?: {
                             open: string;
@@ -5529,7 +5530,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Change the organization’s name, time zone or SMS sender identity */
+            /** @description Change the organization’s name, timezone, businessHours, closedDates or smsSenderId */
             200: {
                 headers: {
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, sent again; absent on the first answer. */
@@ -5815,6 +5816,7 @@ export interface operations {
                     position?: string | null;
                     responsibility?: string | null;
                     isDisabled?: boolean;
+                    /** @description The whole week, replacing the one stored (days are not merged): a day left out or empty is one the member does not work. `null`: the organization’s businessHours. */
                     workingHours?: {
                         monday?: {
                             open: string;
@@ -8571,7 +8573,7 @@ export interface operations {
                 /** @description Only writes made with this API key. */
                 keyId?: string;
                 /** @description Only writes of this kind of record (`lead`, `company_note`, … as the entries’ `resourceType`). */
-                resourceType?: string;
+                resourceType?: "lead" | "activity" | "inquiry" | "sms" | "appointment" | "hold" | "company" | "company_note" | "organization" | "member" | "invitation" | "api_key" | "service" | "scenario" | "product" | "transfer" | "policy" | "faq" | "webhook" | "inbound_endpoint";
                 /** @description With `resourceType`: only writes of this one record (its id as the entries’ `resourceId`; integer ids as written). */
                 resourceId?: string;
                 /** @description Only writes made at or after this instant. */

@@ -62,7 +62,7 @@ export const UpdateMemberBody = partialUpdateBody({
   position: memberFields.position,
   responsibility: memberFields.responsibility,
   isDisabled: memberFields.isDisabled,
-  workingHours: memberFields.workingHours,
+  workingHours: v.pipe(memberFields.workingHours, v.description('The whole week, replacing the one stored (days are not merged): a day left out or empty is one the member does not work. `null`: the organization’s businessHours.')),
 });
 export type MemberChanges = v.InferOutput<typeof UpdateMemberBody>;
 

@@ -74,7 +74,7 @@ export const SMS_SENDER_ID = new RegExp(`^(?:${E164.source.slice(1, -1)}|(?=[A-Z
 export const UpdateOrganizationBody = partialUpdateBody({
   name: NonEmptyString('name', 200),
   timezone: TimeZone,
-  businessHours: v.nullable(WeeklyHours),
+  businessHours: v.pipe(v.nullable(WeeklyHours), v.description('The whole week, replacing the one stored (days are not merged): a day left out or empty is closed. `null`: hours unknown again.')),
   closedDates: ClosedDates,
   smsSenderId: v.nullable(
     v.pipe(
