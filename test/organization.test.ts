@@ -112,3 +112,19 @@ describe('PATCH /v1/organization timezone', () => {
     expect(res.body.error.details).toEqual([{ path: 'timezone', message: 'timezone must be an IANA time zone, e.g. Australia/Sydney' }]);
   });
 });
+
+describe('the summaries of the organization’s PATCH operations', () => {
+  it.each([
+    ['/v1/organization', 'updateOrganization'],
+    ['/v1/organization/members/{memberId}', 'updateOrganizationMember'],
+  ])('name every field %s takes', async (path, operationId) => {
+    const document = (await api.anonymous.get('/openapi')).body;
+    const operation = document.paths[path].patch;
+    expect(operation.operationId).toBe(operationId);
+    const body = operation.requestBody.content['application/json'].schema;
+    const schema = body.$ref ? document.components.schemas[body.$ref.split('/').pop()] : body;
+    const fields = Object.keys(schema.properties);
+    expect(fields.length).toBeGreaterThan(3);
+    for (const field of fields) expect(operation.summary, field).toMatch(new RegExp(`\\b${field}\\b`));
+  });
+});
