@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { queryAll } from '../shared/store/query-page';
 import { useTestApi } from './support/api';
@@ -212,6 +213,26 @@ describe('POST /v1/services', () => {
     const { client } = await api.organization();
     const calls = await countDynamoCalls(() => client.post('/v1/services', blockedDrain));
     expect(calls).toEqual(['UpdateItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
+  });
+});
+
+describe('GET /v1/trade-categories', () => {
+  it('answers the whole catalog in its order, as docs/trade-categories.md lists it, with no DynamoDB call', async () => {
+    const { client } = await api.organization();
+    let res: Awaited<ReturnType<typeof client.get>> | undefined;
+    expect(await countDynamoCalls(async () => void (res = await client.get('/v1/trade-categories')))).toEqual([]);
+    expect(res!.status).toBe(200);
+    const table = [...readFileSync('docs/trade-categories.md', 'utf8').matchAll(/^\| (\d+) \| ([^|]+) \| (\w+) \|$/gm)].map(([, id, name, type]) => ({ id: Number(id), name: name!.trim(), type }));
+    expect(table).toHaveLength(12);
+    expect(res!.body).toEqual({ tradeCategories: table, totalCount: table.length });
+    // Each one is a tradeCategoryId a service takes.
+    const last = table.at(-1)!;
+    expect((await client.post('/v1/services', { ...blockedDrain, tradeCategoryId: last.id })).status).toBe(201);
+    expect((await client.post('/v1/services', { ...blockedDrain, name: 'Next', tradeCategoryId: last.id + 1 })).status).toBe(400);
+  });
+
+  it('answers 401 without an API key', async () => {
+    expect((await api.anonymous.get('/v1/trade-categories')).status).toBe(401);
   });
 });
 

@@ -648,6 +648,26 @@ export interface paths {
         patch: operations["updateScenario"];
         trace?: never;
     };
+    "/v1/trade-categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the trade categories a service or product can name
+         * @description The built-in catalog `tradeCategoryId` names, the same for every organization, in its order (the order GET /v1/organization/services groups by). It changes only with a release: ids are never reused or renumbered, and a new category takes the next id. Read from the deployed code, with no DynamoDB call.
+         */
+        get: operations["listTradeCategories"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/products": {
         parameters: {
             query?: never;
@@ -2253,6 +2273,23 @@ export interface components {
             isCustomPriceResponseActive: boolean;
             customPriceResponse: string | null;
             isDisclosePrice: boolean;
+        };
+        /**
+         * @example {
+         *       "id": 1,
+         *       "name": "Plumbing",
+         *       "type": "SERVICE"
+         *     }
+         */
+        TradeCategory: {
+            /** @description What `tradeCategoryId` names: never reused or renumbered. */
+            id: number;
+            name: string;
+            /**
+             * @description What the category holds: SERVICE, trade services and their products.
+             * @enum {string}
+             */
+            type: "SERVICE";
         };
         /**
          * @example {
@@ -6743,6 +6780,35 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    listTradeCategories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the trade categories a service or product can name */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tradeCategories: components["schemas"]["TradeCategory"][];
+                        totalCount: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];

@@ -2,14 +2,14 @@ import * as v from 'valibot';
 import { Invitation, Member } from './member-schema';
 import { storedHours } from '../../shared/schedule';
 import { changeLogKey } from '../../shared/store/keys';
-import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
+import { memberKey, normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
 import type { AuditedRecord } from '../../shared/resource';
 
 const org = organizationPartition;
 
 export const memberKeys = {
   /** Members with a user account; pending invitations live under INVITATION# and are never listed. */
-  member: (o: string, id: number): Key => ({ pk: org(o), sk: `MEMBER#${pad(id)}` }),
+  member: memberKey,
   members: (o: string): Collection => ({ pk: org(o), skPrefix: 'MEMBER#' }),
   invitation: (o: string, id: number): Key => ({ pk: org(o), sk: `INVITATION#${pad(id)}` }),
   invitations: (o: string): Collection => ({ pk: org(o), skPrefix: 'INVITATION#' }),

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { defined } from '../../shared/store/changes';
 import { ApiError, NotFoundError, ValidationError } from '../../shared/errors';
 import { newId, now } from '../../shared/ids';
-import { deleteInvitation, deleteMember, getAdmins, getInvitation, getMember, insertInvitation, insertMemberWithUser, listAllMembers, MEMBER_SEQUENCE, replaceInvitationWithMember, writeMemberChanges } from './member-store';
+import { deleteInvitation, deleteMember, getAdmins, getInvitation, getMember, insertInvitation, insertMemberWithUser, MEMBER_SEQUENCE, replaceInvitationWithMember, writeMemberChanges } from './member-store';
 import { retryOnStaleWrite } from '../../shared/store/versioned';
 import { reserveIds } from '../../shared/store/sequences';
 import { Member, type AcceptInvitationBody, type CreateInvitationBody, type Invitation, type MemberChanges, type MemberRole } from './member-schema';
@@ -101,12 +101,4 @@ export async function cancelInvitation(organizationId: string, invitationId: num
   const invitation = await getInvitation(organizationId, invitationId);
   if (!invitation) throw new NotFoundError('Invitation not found');
   await deleteInvitation(organizationId, invitation);
-}
-
-/** Each id must be a member of the organization: one that is not → 400 naming its place (`memberIds.2`). */
-export async function checkMemberIds(organizationId: string, field: string, ids: readonly number[]): Promise<void> {
-  if (!ids.length) return;
-  const members = new Set((await listAllMembers(organizationId)).map((member) => member.id));
-  const unknown = ids.flatMap((id, i) => (members.has(id) ? [] : [{ path: `${field}.${i}`, message: `${field}.${i}: ${id} is not a member of the organization` }]));
-  if (unknown.length) throw new ValidationError(unknown);
 }

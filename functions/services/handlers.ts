@@ -3,6 +3,7 @@ import * as routes from './routes';
 import { pageEnvelope } from '../../shared/pagination';
 import { createService, deleteService, updateScenario, updateService } from './rules';
 import { getService, getScenario, listScenariosPage, listServicesPage } from './store';
+import { TRADE_CATEGORIES } from '../../shared/catalog/trade-categories';
 
 /** The handlers of the services routes, one per route, named by its operationId: the stack bundles this module into each route's function. */
 export const createServiceHandler = apiHandler(routes.createService, async ({ body, organizationId }) => ({
@@ -33,3 +34,5 @@ export const listScenariosHandler = apiHandler(routes.listScenarios, async ({ qu
 export const updateScenarioHandler = apiHandler(routes.updateScenario, async ({ path, body, organizationId }) => ({
   scenario: await updateScenario(organizationId, path.scenarioId, body),
 }));
+
+export const listTradeCategoriesHandler = apiHandler(routes.listTradeCategories, async () => ({ tradeCategories: [...TRADE_CATEGORIES], totalCount: TRADE_CATEGORIES.length }));

@@ -12,5 +12,6 @@ export const isolationCases: IsolationCases = {
   updateService: [{ path: (ids) => `/v1/services/${ids.serviceId}`, body: () => ({ isActive: false }), expect: 'not-found' }],
   deleteService: [{ path: (ids) => `/v1/services/${ids.serviceId}`, expect: 'not-found' }],
   listScenarios: [{ path: (ids) => `/v1/scenarios?tradeServiceId=${ids.serviceId}`, expect: 'empty-list' }],
+  listTradeCategories: 'the built-in catalog, the same for every organization',
   updateScenario: [{ path: (ids) => `/v1/scenarios/${ids.scenarioId}`, body: () => ({ isActive: false }), expect: 'not-found' }],
 };

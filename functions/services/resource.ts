@@ -1,4 +1,5 @@
 import { defineResource } from '../../shared/resource';
+import { TRADE_CATEGORIES, TradeCategory } from '../../shared/catalog/trade-categories';
 import { serviceKeys, serviceKeySamples } from './entity';
 import { categoryService, scenario, scenarioOutcome, scenarioQuestion, service, serviceCategory } from './examples';
 import { serviceRoutes } from './routes';
@@ -17,6 +18,7 @@ export const services = defineResource({
     Service: { schema: schemas.Service, example: service },
     ServiceCategory: { schema: schemas.ServiceCategory, example: serviceCategory },
     CategoryService: { schema: schemas.CategoryService, example: categoryService },
+    TradeCategory: { schema: TradeCategory, example: TRADE_CATEGORIES[0] },
     Scenario: { schema: scenarios.Scenario, example: scenario },
     ScenarioSummary: { schema: scenarios.ScenarioSummary, example: undefined },
     ScenarioQuestion: { schema: scenarios.ScenarioQuestion, example: scenarioQuestion },

@@ -1,6 +1,7 @@
 import { MAX_SCENARIO_LINKS, ScenarioIdPath, ScenarioListQuery, ScenarioPage, ScenarioResponse, UpdateScenarioBody } from './scenario-schema';
 import { CreateServiceBody, ServiceDeleted, ServiceIdPath, ServiceListQuery, ServicePage, ServiceResponse, UpdateServiceBody } from './schema';
 import { defineRoute } from '../../shared/routes/route';
+import { TradeCategoryList } from '../../shared/catalog/trade-categories';
 
 export const createService = defineRoute({
   operationId: 'createService',
@@ -9,8 +10,8 @@ export const createService = defineRoute({
   summary: 'Create a service and its scenario',
   description: 'A trade service and the AI-receptionist scenario it starts with, written together. `pricingMode` decides which price fields are required. A name already used in the organization, ignoring case and spacing, answers 409 and writes nothing. `memberIds` are the members who take the service, whom GET /v1/availability offers and holds take (none, the default: every member); each must be a member of the organization, or 400 naming its place (`memberIds.0`).',
   tag: 'Services',
-  // Query: the organization's members, when memberIds names some.
-  dynamodb: ['UpdateItem', 'PutItem', 'Query'],
+  // BatchGetItem: the members memberIds names.
+  dynamodb: ['UpdateItem', 'PutItem', 'BatchGetItem'],
   status: 201,
   request: { body: CreateServiceBody },
   response: ServiceResponse,
@@ -68,8 +69,8 @@ export const updateService = defineRoute({
   summary: 'Change any subset of a service’s fields, pricing included',
   description: 'Fields left out keep their values; a price or `customPriceResponse` sent as null is cleared. The merged service is checked as a create is (`pricingMode` requires its price, `minPrice` ≤ `maxPrice`, an active custom price response needs its text). A name already used in the organization, ignoring case and spacing, answers 409. The service’s scenario is not changed: change it with PATCH /v1/scenarios/{scenarioId}. `memberIds` replaces the service’s members as a whole, each a member of the organization (400 naming its place otherwise); `[]` offers every member again.',
   tag: 'Services',
-  // Query: the organization's members, when memberIds is sent.
-  dynamodb: ['GetItem', 'PutItem', 'DeleteItem', 'Query'],
+  // BatchGetItem: the members memberIds names.
+  dynamodb: ['GetItem', 'PutItem', 'DeleteItem', 'BatchGetItem'],
   status: 200,
   request: { path: ServiceIdPath, body: UpdateServiceBody },
   response: ServiceResponse,
@@ -120,4 +121,18 @@ export const updateScenario = defineRoute({
   errors: [400, 404, 409],
 });
 
-export const serviceRoutes = [createService, listServices, getService, updateService, deleteService, listScenarios, getScenario, updateScenario];
+export const listTradeCategories = defineRoute({
+  operationId: 'listTradeCategories',
+  method: 'GET',
+  path: '/v1/trade-categories',
+  summary: 'List the trade categories a service or product can name',
+  description: 'The built-in catalog `tradeCategoryId` names, the same for every organization, in its order (the order GET /v1/organization/services groups by). It changes only with a release: ids are never reused or renumbered, and a new category takes the next id. Read from the deployed code, with no DynamoDB call.',
+  tag: 'Services',
+  dynamodb: [],
+  status: 200,
+  request: {},
+  response: TradeCategoryList,
+  errors: [],
+});
+
+export const serviceRoutes = [createService, listServices, getService, updateService, deleteService, listScenarios, getScenario, updateScenario, listTradeCategories];

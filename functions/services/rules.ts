@@ -23,7 +23,8 @@ import {
 import { Scenario, type ScenarioChanges } from './scenario-schema';
 import { Service, SERVICE_RULES, type CreateServiceBody, type OrganizationServices, type ServiceChanges } from './schema';
 import { emptyFieldsOf } from '../../shared/schema';
-import { checkMemberIds } from '../organization/member-rules';
+import { batchGetItems } from '../../shared/store/batch-get';
+import { memberKey } from '../../shared/store/keys';
 
 /** The scenario a new service starts with: ask its follow-up questions, then carry on with the call. */
 export function defaultScenario(body: CreateServiceBody, id: number, serviceId: number, at: string): Scenario {
@@ -44,12 +45,20 @@ export function defaultScenario(body: CreateServiceBody, id: number, serviceId: 
   };
 }
 
+/** Each of memberIds must be a member of the organization: one that is not → 400 naming its place (`memberIds.2`). */
+async function checkMemberIds(organizationId: string, ids: readonly number[]): Promise<void> {
+  if (!ids.length) return;
+  const found = new Set((await batchGetItems(ids.map((id) => memberKey(organizationId, id)), { consistentRead: true, attributes: ['id'] })).map((item) => item.id));
+  const unknown = ids.flatMap((id, i) => (found.has(id) ? [] : [{ path: `memberIds.${i}`, message: `memberIds.${i}: ${id} is not a member of the organization` }]));
+  if (unknown.length) throw new ValidationError(unknown);
+}
+
 /** What a service holds for the optional request fields that were left out: empty, and active. */
 const UNSET = { ...emptyFieldsOf(Service), isActive: true } satisfies Partial<Service>;
 
 /** A service and the AI-receptionist scenario it starts with, written together; the schema puts the fields in documented order. */
 export async function createService(organizationId: string, body: CreateServiceBody, at = now()): Promise<Service> {
-  await checkMemberIds(organizationId, 'memberIds', body.memberIds);
+  await checkMemberIds(organizationId, body.memberIds);
   const [serviceId, scenarioId] = await Promise.all([reserveIds(organizationId, SERVICE_SEQUENCE), reserveIds(organizationId, SCENARIO_SEQUENCE)]);
   const scenario = defaultScenario(body, scenarioId, serviceId, at);
   const service = v.parse(Service, { ...UNSET, ...body, id: serviceId, scenario: scenarioSummary(scenario), createdAt: at, updatedAt: at });
@@ -78,7 +87,7 @@ function checked(fields: Service): Service {
 
 /** Read, merge, check, then one write on condition of the version read (a lost race is merged again). */
 export async function updateService(organizationId: string, serviceId: number, changes: ServiceChanges): Promise<Service> {
-  if (changes.memberIds) await checkMemberIds(organizationId, 'memberIds', changes.memberIds);
+  if (changes.memberIds) await checkMemberIds(organizationId, changes.memberIds);
   const updated = await updateVersioned({
     read: () => getVersionedService(organizationId, serviceId),
     merge: (current) => checked({ ...current, ...defined(changes), updatedAt: now() }),

@@ -40,3 +40,12 @@ export const TradeCategoryIdSchema = v.pipe(
   v.maxValue(Math.max(...ids), `tradeCategoryId must be a trade category id (${range}, see docs/trade-categories.md)`),
   v.check((id) => byId.has(id), `tradeCategoryId must be a trade category id (${range}, see docs/trade-categories.md)`),
 );
+
+export const TradeCategory = v.object({
+  id: v.pipe(v.number(), v.integer(), v.description('What `tradeCategoryId` names: never reused or renumbered.')),
+  name: v.string(),
+  type: v.pipe(v.picklist(['SERVICE']), v.description('What the category holds: SERVICE, trade services and their products.')),
+});
+
+/** The whole catalog, in its order: what GET /v1/trade-categories answers. */
+export const TradeCategoryList = v.object({ tradeCategories: v.array(TradeCategory), totalCount: v.pipe(v.number(), v.integer()) });

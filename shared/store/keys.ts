@@ -13,6 +13,9 @@ const org = organizationPartition;
 /** Integer ids sort as text when zero-padded, so a descending query is newest first. */
 export const pad = (n: number) => String(n).padStart(10, '0');
 
+/** A member's item: the organization's, and here because other resources name members by id (a service's memberIds). */
+export const memberKey = (organizationId: string, id: number): Key => ({ pk: org(organizationId), sk: `MEMBER#${pad(id)}` });
+
 /**
  * Names are unique per organization ignoring case, spacing and invisible characters, however their
  * letters were composed: NFC; a zero-width space, which marks a break between words, read as a space; every other
