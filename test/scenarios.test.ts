@@ -1,6 +1,10 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { useTestApi } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
+import { config } from '../shared/config';
+import { dynamo } from '../shared/dynamo';
+import { serviceKeys } from '../functions/services/entity';
 import { createService, createTransfer, ISO_MS } from './support/fixtures';
 
 const api = useTestApi({ events: true });
@@ -90,6 +94,7 @@ describe('PATCH /v1/scenarios/{scenarioId}', () => {
     ['a blank answer', { questions: [{ question: 'Where?', answerOptions: [{ answer: '' }] }] }, 'questions.0.answerOptions.0.answer'],
     ['a follow-up with an unknown field', { questions: [{ question: 'Where?', answerOptions: [{ answer: 'Out', followUps: [{ question: 'Q', extra: 1 }] }] }] }, 'questions.0.answerOptions.0.followUps.0.extra'],
     ['an outcome without a type', { outcome: { property1: 'x' } }, 'outcome.type'],
+    ['an outcome of a type the agent does not know', { outcome: { type: 'callBack' } }, 'outcome.type'],
     ['questions that are not a list', { questions: 'Where?' }, 'questions'],
   ])('answers 400 naming the field for %s', async (_, body, field) => {
     const { client } = await api.organization();
@@ -164,5 +169,25 @@ describe('events of services, scenarios and transfer rules', () => {
     await client.delete(`/v1/transfers/${transfer.id}`);
     const [deleted] = await eventsOf(client, 'transfer.deleted');
     expect(deleted!.data).toEqual(transfer);
+  });
+});
+
+describe('outcome.type', () => {
+  it('is one of the documented types, each with its meaning, and a type stored before they were fixed still reads', async () => {
+    const { client, organizationId } = await api.organization();
+    const service = await createService(client, blockedDrain);
+    const refused = await client.patch(`/v1/scenarios/${service.scenario.id}`, { outcome: { type: 'callBack' } });
+    expect(refused.body.error.details).toEqual([{ path: 'outcome.type', message: 'outcome.type must be one of continueCall, transferCall, bookAppointment, takeMessage, endCall' }]);
+    for (const type of ['continueCall', 'transferCall', 'bookAppointment', 'takeMessage', 'endCall']) {
+      expect((await client.patch(`/v1/scenarios/${service.scenario.id}`, { outcome: { type } })).body.scenario.outcome.type).toBe(type);
+    }
+    const document = (await api.anonymous.get('/openapi')).body;
+    const described = JSON.stringify(document.components.schemas.ScenarioOutcome.properties.type);
+    for (const meaning of ['`transferCall`: hand the call over by a transfer rule', '`bookAppointment`: offer the caller a slot']) expect(described).toContain(meaning);
+    // A scenario written when outcome.type was free text answers it as stored.
+    await dynamo.send(new UpdateCommand({ TableName: config.tableName, Key: serviceKeys.scenario(organizationId, service.scenario.id), UpdateExpression: 'SET outcome.#type = :type', ExpressionAttributeNames: { '#type': 'type' }, ExpressionAttributeValues: { ':type': 'sendQuote' } }));
+    const read = await client.get(`/v1/scenarios/${service.scenario.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body.scenario.outcome.type).toBe('sendQuote');
   });
 });

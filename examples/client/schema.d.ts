@@ -2357,6 +2357,7 @@ export interface components {
          *     }
          */
         ScenarioOutcome: {
+            /** @description One of continueCall, transferCall, bookAppointment, takeMessage, endCall (as PATCH /v1/scenarios/{scenarioId} takes them): `continueCall`: carry on with the call (the default of a new service’s scenario); no properties; `transferCall`: hand the call over by a transfer rule: property1 is the rule’s label (GET /v1/transfers); `bookAppointment`: offer the caller a slot of the service (GET /v1/availability) and hold it; no properties; `takeMessage`: take the caller’s details for a call back; property1, if set, is what to tell the caller about when; `endCall`: close the call; property1, if set, is what to say before hanging up. property2 is for the agent platform’s own use. */
             type: string;
             property1: string | null;
             property2: string | null;
@@ -6726,8 +6727,11 @@ export interface operations {
                         }[];
                     }[];
                     outcome?: {
-                        /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
-                        type: string;
+                        /**
+                         * @description `continueCall`: carry on with the call (the default of a new service’s scenario); no properties; `transferCall`: hand the call over by a transfer rule: property1 is the rule’s label (GET /v1/transfers); `bookAppointment`: offer the caller a slot of the service (GET /v1/availability) and hold it; no properties; `takeMessage`: take the caller’s details for a call back; property1, if set, is what to tell the caller about when; `endCall`: close the call; property1, if set, is what to say before hanging up. property2 is for the agent platform’s own use.
+                         * @enum {string}
+                         */
+                        type: "continueCall" | "transferCall" | "bookAppointment" | "takeMessage" | "endCall";
                         /** @default null */
                         property1?: string | null;
                         /** @default null */

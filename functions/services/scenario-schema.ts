@@ -15,9 +15,21 @@ export const ScenarioQuestion = v.object({
 });
 export type ScenarioQuestion = v.InferOutput<typeof ScenarioQuestion>;
 
-/** What the voice agent does once the scenario's questions are answered. */
+/** What the voice agent does once the scenario's questions are answered, each with what its properties hold. */
+export const OUTCOME_TYPES = {
+  continueCall: 'carry on with the call (the default of a new service’s scenario); no properties',
+  transferCall: 'hand the call over by a transfer rule: property1 is the rule’s label (GET /v1/transfers)',
+  bookAppointment: 'offer the caller a slot of the service (GET /v1/availability) and hold it; no properties',
+  takeMessage: 'take the caller’s details for a call back; property1, if set, is what to tell the caller about when',
+  endCall: 'close the call; property1, if set, is what to say before hanging up',
+} as const;
+export type OutcomeType = keyof typeof OUTCOME_TYPES;
+const outcomeTypes = Object.keys(OUTCOME_TYPES) as [OutcomeType, ...OutcomeType[]];
+const outcomeMeanings = `${outcomeTypes.map((type) => `\`${type}\`: ${OUTCOME_TYPES[type]}`).join('; ')}. property2 is for the agent platform’s own use.`;
+
 export const ScenarioOutcome = v.object({
-  type: v.string(),
+  // Answered as stored: a scenario changed before the types were fixed keeps the text it was given.
+  type: v.pipe(v.string(), v.description(`One of ${outcomeTypes.join(', ')} (as PATCH /v1/scenarios/{scenarioId} takes them): ${outcomeMeanings}`)),
   property1: v.nullable(v.string()),
   property2: v.nullable(v.string()),
 });
@@ -107,7 +119,7 @@ export const UpdateScenarioBody = partialUpdateBody({
   questions: v.pipe(v.array(QuestionInput, 'questions must be an array'), v.maxLength(20, 'questions may have at most 20 questions')),
   outcome: v.strictObject(
     {
-      type: NonEmptyString('outcome.type', 100),
+      type: v.pipe(v.picklist(outcomeTypes, `outcome.type must be one of ${outcomeTypes.join(', ')}`), v.description(outcomeMeanings)),
       property1: v.optional(v.nullable(NonEmptyString('outcome.property1', 500)), null),
       property2: v.optional(v.nullable(NonEmptyString('outcome.property2', 500)), null),
     },
