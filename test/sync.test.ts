@@ -385,11 +385,13 @@ describe('every list route takes updatedSince', () => {
     // GET /v1/organization/services groups every service by category, unpaged: GET /v1/services?updatedSince syncs them.
     // GET /v1/receptionist/context is one answer made of the lists, re-read whole and validated by its ETag.
     // GET /v1/availability computes free times from hours and bookings: nothing is stored to sync.
+    // GET /v1/trade-categories is the built-in catalog, which changes only with a release.
     expect(routes.filter((route) => route.method === 'GET' && route.path.startsWith('/v1/') && !route.path.endsWith('}') && !LIST_ROUTES.includes(route)).map((route) => route.operationId).sort()).toEqual([
       'findAvailability',
       'getOrganization',
       'getReceptionistContext',
       'listOrganizationServices',
+      'listTradeCategories',
     ]);
   });
 
