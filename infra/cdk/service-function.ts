@@ -2,7 +2,7 @@ import { AssetHashType, Duration, Validations } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal, type IRole } from 'aws-cdk-lib/aws-iam';
 import type { IAlarm } from 'aws-cdk-lib/aws-cloudwatch';
 import { LambdaDeploymentConfig, LambdaDeploymentGroup, type ILambdaApplication } from 'aws-cdk-lib/aws-codedeploy';
-import { Alias, ApplicationLogLevel, Architecture, Code, Function as LambdaFunction, LoggingFormat, Runtime, SystemLogLevel, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { Alias, ApplicationLogLevel, type Version, Architecture, Code, Function as LambdaFunction, LoggingFormat, Runtime, SystemLogLevel, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
@@ -37,8 +37,8 @@ export interface ApiFunctionProps extends ServiceFunctionProps {
   /** The CodeDeploy application its canary deployments belong to, and the role CodeDeploy uses. */
   deployments: ILambdaApplication;
   deploymentRole: IRole;
-  /** Alarms that roll a canary back: the caller's, for what it watches of this function. */
-  rollbackAlarms: (fn: LambdaFunction) => IAlarm[];
+  /** Alarms that roll a canary back: the caller's, for what it watches of this function's new version. */
+  rollbackAlarms: (target: { fn: LambdaFunction; version: Version; aliasName: string }) => IAlarm[];
 }
 
 /**
@@ -95,6 +95,9 @@ export class ServiceFunction extends Construct {
   }
 }
 
+/** The alias API Gateway invokes and CodeDeploy shifts. */
+export const LIVE_ALIAS = 'live';
+
 /** A function behind API Gateway: a ServiceFunction with a `live` alias that CodeDeploy shifts by canary, rolled back by alarms. */
 export class ApiFunction extends ServiceFunction {
   /** What API Gateway invokes: the version CodeDeploy has shifted traffic to. */
@@ -102,13 +105,15 @@ export class ApiFunction extends ServiceFunction {
 
   constructor(scope: Construct, id: string, { deployments, deploymentRole, rollbackAlarms, ...props }: ApiFunctionProps) {
     super(scope, id, props);
-    this.alias = new Alias(this, 'Live', { aliasName: 'live', version: this.function.currentVersion });
+    const version = this.function.currentVersion;
+    this.alias = new Alias(this, 'Live', { aliasName: LIVE_ALIAS, version });
     new LambdaDeploymentGroup(this, 'Canary', {
       application: deployments,
       role: deploymentRole,
       alias: this.alias,
       deploymentConfig: LambdaDeploymentConfig.CANARY_10PERCENT_5MINUTES,
-      alarms: rollbackAlarms(this.function),
+      // By the alias's name, not the alias: the alias depends on this group, which depends on the alarms.
+      alarms: rollbackAlarms({ fn: this.function, version, aliasName: LIVE_ALIAS }),
     });
   }
 }
