@@ -130,7 +130,10 @@ describe('the events stack', () => {
     expect(actionsOf('DeliverWebhooks', 'dynamodb')).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
     expect(actionsOf('SmsReceipts', 'dynamodb')).toEqual(['dynamodb:UpdateItem']);
     expect(actionsOf('RecordEvents', 'sqs')).toEqual(expect.arrayContaining(['sqs:SendMessage']));
-    expect(actionsOf('SmsReceipts', 'sqs')).toEqual([]);
+    // Its only queue is where Lambda records its invocations that failed every retry.
+    expect(actionsOf('SmsReceipts', 'sqs')).toEqual(['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage']);
+    const [failuresId] = Object.keys(template.findResources('AWS::SQS::Queue')).filter((id) => id.startsWith('SmsReceiptFailures'));
+    expect(policyOf('SmsReceipts').filter((s) => [s.Action].flat().some((action) => action.startsWith('sqs:'))).map((s) => s.Resource)).toEqual([{ 'Fn::GetAtt': [failuresId, 'Arn'] }]);
   });
 
   it('sends SMS receipts through a configuration set to SNS and a receipts function', () => {
@@ -147,9 +150,35 @@ describe('the events stack', () => {
     expect(Object.keys(template.findResources('AWS::SNS::Subscription'))).toHaveLength(2);
   });
 
+  it.each([
+    ['InboundSmsReplies', 'InboundSms', 'SmsReplyFailures'],
+    ['SmsReceipts', 'SmsEvents', 'SmsReceiptFailures'],
+  ])('keeps what %s could not take from its SNS topic in a queue that pages: invocations that failed every retry, and notifications SNS could not deliver', (functionName, topicName, queueName) => {
+    const [functionId] = Object.entries(functions).find(([id]) => id.startsWith(`${functionName}Function`))!;
+    const [queueId, queue] = Object.entries(template.findResources('AWS::SQS::Queue') as Record<string, Resource>).find(([id]) => id.startsWith(queueName))!;
+    const queueArn = { 'Fn::GetAtt': [queueId, 'Arn'] };
+    expect(queue.Properties).toMatchObject({ MessageRetentionPeriod: 14 * 86_400, SqsManagedSseEnabled: true });
+    // Lambda's record of an invocation that failed its two retries.
+    const configs = Object.values(template.findResources('AWS::Lambda::EventInvokeConfig') as Record<string, Resource>).filter((config) => config.Properties.FunctionName.Ref === functionId);
+    expect(configs.map((config) => config.Properties)).toEqual([expect.objectContaining({ MaximumRetryAttempts: 2, DestinationConfig: { OnFailure: { Destination: queueArn } } })]);
+    expect(actionsOf(functionName, 'sqs')).toEqual(expect.arrayContaining(['sqs:SendMessage']));
+    // A notification SNS could not hand to the function at all.
+    const [topicId] = Object.keys(template.findResources('AWS::SNS::Topic')).filter((id) => id.startsWith(topicName));
+    const subscriptions = Object.values(template.findResources('AWS::SNS::Subscription') as Record<string, Resource>).filter((subscription) => subscription.Properties.TopicArn.Ref === topicId);
+    expect(subscriptions.map((subscription) => subscription.Properties)).toEqual([
+      expect.objectContaining({ Protocol: 'lambda', Endpoint: { 'Fn::GetAtt': [functionId, 'Arn'] }, RedrivePolicy: { deadLetterTargetArn: queueArn } }),
+    ]);
+    const queuePolicy = Object.values(template.findResources('AWS::SQS::QueuePolicy') as Record<string, Resource>).find((policy) => JSON.stringify(policy.Properties.Queues).includes(queueId))!;
+    expect(queuePolicy.Properties.PolicyDocument.Statement).toEqual(expect.arrayContaining([expect.objectContaining({ Effect: 'Allow', Action: 'sqs:SendMessage', Principal: { Service: 'sns.amazonaws.com' } })]));
+    // Any message waiting pages the events stack's topic.
+    const [alarmsTopic] = Object.keys(template.findResources('AWS::SNS::Topic')).filter((id) => id.startsWith('Alarms'));
+    const alarm = Object.values(template.findResources('AWS::CloudWatch::Alarm') as Record<string, Resource>).find((candidate) => JSON.stringify(candidate.Properties.Dimensions ?? []).includes(queueId))!;
+    expect(alarm.Properties).toMatchObject({ MetricName: 'ApproximateNumberOfMessagesVisible', Threshold: 0, ComparisonOperator: 'GreaterThanThreshold', AlarmActions: [{ Ref: alarmsTopic }] });
+  });
+
   it('alarms on dead letters and on a stream falling behind', () => {
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm') as Record<string, Resource>);
-    expect(alarms.map((alarm) => alarm.Properties.MetricName).sort()).toEqual(['ApproximateNumberOfMessagesVisible', 'ApproximateNumberOfMessagesVisible', 'Errors', 'IteratorAge']);
+    expect(alarms.map((alarm) => alarm.Properties.MetricName).sort()).toEqual([...Array(4).fill('ApproximateNumberOfMessagesVisible'), 'Errors', 'IteratorAge']);
   });
 });
 
