@@ -15,7 +15,7 @@ import { WEBHOOK_LIMITS } from '../shared/webhooks/limits';
 import { batchesOf } from '../shared/webhooks/sqs-queue';
 
 // Asset bundling is left to `npm run synth`; here only the templates matter.
-const { api, data, events } = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], tableName: 'pipeline', smsOriginationIdentity: 'pool-0123456789abcdef' } }));
+const { api, data, events } = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'none', tableName: 'pipeline', smsOriginationIdentity: 'pool-0123456789abcdef' } }));
 const template = Template.fromStack(events);
 
 type Resource = { Properties: Record<string, any> };
@@ -75,15 +75,15 @@ describe('the events stack', () => {
     const deliveryMapping = (stackTemplate: Template) => Object.values(stackTemplate.findResources('AWS::Lambda::EventSourceMapping') as Record<string, Resource>).find((mapping) => mapping.Properties.BatchSize === 3)!.Properties;
     expect(deliveryMapping(template).ScalingConfig).toEqual({ MaximumConcurrency: DEFAULT_CONCURRENCY.deliveries });
     expect(DEFAULT_CONCURRENCY.deliveries).toBe(10);
-    const tuned = Template.fromStack(buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], streamConcurrency: 4, deliveryConcurrency: 50 } })).events);
+    const tuned = Template.fromStack(buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'none', streamConcurrency: 4, deliveryConcurrency: 50 } })).events);
     const recordEvents = Object.entries(tuned.findResources('AWS::Lambda::Function') as Record<string, Resource>).find(([id]) => id.startsWith('RecordEventsFunction'))![1];
     expect(recordEvents.Properties.ReservedConcurrentExecutions).toBe(4);
     expect(deliveryMapping(tuned).ScalingConfig).toEqual({ MaximumConcurrency: 50 });
-    const unset = Template.fromStack(buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], streamConcurrency: 'none', deliveryConcurrency: 'none' } })).events);
+    const unset = Template.fromStack(buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'none', streamConcurrency: 'none', deliveryConcurrency: 'none' } })).events);
     expect(Object.values(unset.findResources('AWS::Lambda::Function') as Record<string, Resource>).map((fn) => fn.Properties.ReservedConcurrentExecutions)).toEqual(Object.keys(unset.findResources('AWS::Lambda::Function')).map(() => undefined));
     expect(deliveryMapping(unset).ScalingConfig).toBeUndefined();
     // Lambda takes 2 to 1000 for an SQS source.
-    expect(() => buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], deliveryConcurrency: 1 } }))).toThrow(/deliveryConcurrency must be a number from 2 to 1000/);
+    expect(() => buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'none', deliveryConcurrency: 1 } }))).toThrow(/deliveryConcurrency must be a number from 2 to 1000/);
   });
 
   it('queues deliveries in SQS with a dead-letter queue, and the delivery function reports failures per message', () => {

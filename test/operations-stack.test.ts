@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../infra/cdk/app';
 import { ACCESS_LOG_FIELDS } from '../infra/cdk/api-stack';
 import { ALARM_THRESHOLDS } from '../infra/cdk/monitoring';
-import { DEFAULT_CONCURRENCY } from '../infra/cdk/options';
+import { DEFAULT_CONCURRENCY, readOptions } from '../infra/cdk/options';
+import { readFileSync } from 'node:fs';
 import { routes } from '../functions/resources';
 import { routeId } from '../shared/routes/route';
 
@@ -12,7 +13,7 @@ type Resource = { Properties: Record<string, any> };
 
 /** The API stack's templates (it and its nested function stacks), synthesized offline with `context`. */
 function synth(context: Record<string, unknown> = {}) {
-  const { api } = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } }));
+  const { api } = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'none', ...context } }));
   const parent = Template.fromStack(api);
   const nested = new Map([...api.functionStacks].map(([tag, stack]) => [tag, Template.fromStack(stack)]));
   const templates = [parent, ...nested.values()];
@@ -137,6 +138,18 @@ describe('what pages', () => {
   it('emails the configured address when a paging alarm fires and when it recovers', () => {
     deployed.parent.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'oncall@example.com' });
     expect(Object.keys(tuned.parent.findResources('AWS::SNS::Subscription'))).toHaveLength(0);
+  });
+
+  it('refuses a synth that names no one to notify, unless told `none`; the sam local template, never deployed, needs none', () => {
+    const bare = { 'aws:cdk:bundling-stacks': [] };
+    expect(() => buildApp(new App({ context: bare }))).toThrow(/Context alarmEmail is required.*-c alarmEmail=none/);
+    expect(() => buildApp(new App({ context: { ...bare, alarmEmail: '' } }))).toThrow(/alarmEmail is required/);
+    expect(() => buildApp(new App({ context: { ...bare, alarmEmail: 'oncall' } }))).toThrow(/"oncall", which is not an email address/);
+    // `none` is the explicit choice the test synths and `npm run synth` make: alarms, and no subscription.
+    expect(Object.keys(tuned.parent.findResources('AWS::CloudWatch::Alarm')).length).toBeGreaterThan(0);
+    expect(Object.keys(tuned.parent.findResources('AWS::SNS::Subscription'))).toEqual([]);
+    expect(JSON.parse(readFileSync('package.json', 'utf8')).scripts.synth).toMatch(/ -c alarmEmail=none\b/);
+    expect(readOptions(new App({ context: { ...bare, samLocal: 'true' } }).node).alarmEmails).toEqual([]);
   });
 
   it('has a dashboard of the same signals, its alarm widget the paging alarms', () => {
