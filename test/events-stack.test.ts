@@ -27,6 +27,14 @@ const actionsOf = (constructId: string, service: string) => policyOf(constructId
 const functionOf = (constructId: string) => Object.entries(functions).find(([logicalId]) => logicalId.startsWith(`${constructId}Function`))![1];
 
 describe('the events stack', () => {
+  it('traces its functions only as part of a sampled API request, never on X-Ray’s default rule (nearly every invocation at low traffic)', () => {
+    expect(Object.keys(functions).length).toBeGreaterThanOrEqual(5);
+    for (const [id, fn] of Object.entries(functions)) expect(fn.Properties.TracingConfig, id).toEqual({ Mode: 'PassThrough' });
+    // The API's own stay active, sampled by the stage's rule at traceSampleRate.
+    const apiFunctions = Object.values(Template.fromStack(api).findResources('AWS::Lambda::Function') as Record<string, Resource>);
+    for (const fn of apiFunctions) expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
+  });
+
   it('turns on the table stream with old and new images', () => {
     Template.fromStack(data).hasResourceProperties('AWS::DynamoDB::GlobalTable', { StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' } });
   });

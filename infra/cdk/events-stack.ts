@@ -3,7 +3,7 @@ import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-clo
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { StartingPosition, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SnsEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { CfnConfigurationSet } from 'aws-cdk-lib/aws-smsvoice';
@@ -77,7 +77,11 @@ export class EventsStack extends Stack {
       tableName: options.tableName,
       tableStreamArn: StringParameter.valueForStringParameter(this, streamArnParameterName(options.tableName)),
     });
-    const defaults = { table, logLevel: options.logLevel, debugSampleRate: options.debugSampleRate, architecture: options.architecture };
+    // Traced only as part of a sampled API request (a delivery it queued carries its trace header): active tracing
+    // would have Lambda trace nearly every stream batch, receipt and schedule at low traffic, whatever the API's
+    // traceSampleRate, as Lambda's sampling cannot be configured. Stream batches, SNS notifications and schedules bring
+    // no trace header, so they are not traced.
+    const defaults = { table, logLevel: options.logLevel, debugSampleRate: options.debugSampleRate, architecture: options.architecture, tracing: Tracing.PASS_THROUGH };
     // A job carries its event whole: a record and its previous values may pass 256 KB, SQS's limit before 1 MiB.
     const queueDefaults = { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, maxMessageSizeBytes: WEBHOOK_LIMITS.maxJobBytes };
 

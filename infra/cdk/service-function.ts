@@ -31,6 +31,12 @@ export interface ServiceFunctionProps {
   architecture: 'arm64' | 'x86_64';
   /** Concurrency kept for this function alone, which is also its ceiling. */
   reservedConcurrency?: number;
+  /**
+   * Active unless set: the function asks X-Ray whether to trace when its caller sent no decision, which Lambda answers
+   * with X-Ray's default rule (nearly every invocation at low traffic) and no sampling rule can change. PassThrough
+   * traces only what a sampled caller's trace header brings.
+   */
+  tracing?: Tracing;
 }
 
 export interface ApiFunctionProps extends ServiceFunctionProps {
@@ -44,12 +50,12 @@ export interface ApiFunctionProps extends ServiceFunctionProps {
 /**
  * Every function of the service, with every default in one place: Node.js 24 on arm64 (x86_64 by option), the handler
  * bundled as infra/cdk/bundling.ts says, its own log group with a retention and a role that writes only to it,
- * JSON logs at the configured level, X-Ray tracing, the table's name and a least-privilege DynamoDB grant.
+ * JSON logs at the configured level, X-Ray tracing (active unless told), the table's name and a least-privilege DynamoDB grant.
  */
 export class ServiceFunction extends Construct {
   readonly function: LambdaFunction;
 
-  constructor(scope: Construct, id: string, { handler, table, dynamodb, indexes = [], assets = [], logLevel, debugSampleRate, environment = {}, timeout = Duration.seconds(15), architecture, reservedConcurrency }: ServiceFunctionProps) {
+  constructor(scope: Construct, id: string, { handler, table, dynamodb, indexes = [], assets = [], logLevel, debugSampleRate, environment = {}, timeout = Duration.seconds(15), architecture, reservedConcurrency, tracing = Tracing.ACTIVE }: ServiceFunctionProps) {
     super(scope, id);
     const logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH });
     // Its own role, writing only its own log group: the managed basic execution role allows every log group.
@@ -63,7 +69,7 @@ export class ServiceFunction extends Construct {
       memorySize: 512,
       reservedConcurrentExecutions: reservedConcurrency,
       timeout,
-      tracing: Tracing.ACTIVE,
+      tracing,
       logGroup,
       role,
       loggingFormat: LoggingFormat.JSON,
