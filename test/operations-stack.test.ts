@@ -13,12 +13,12 @@ type Resource = { Properties: Record<string, any> };
 
 /** The API stack's templates (it and its nested function stacks), synthesized offline with `context`. */
 function synth(context: Record<string, unknown> = {}) {
-  const { api } = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'none', ...context } }));
+  const { api, events } = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'none', ...context } }));
   const parent = Template.fromStack(api);
   const nested = new Map([...api.functionStacks].map(([tag, stack]) => [tag, Template.fromStack(stack)]));
   const templates = [parent, ...nested.values()];
   const resources = (type: string) => Object.assign({}, ...templates.map((template) => template.findResources(type))) as Record<string, Resource>;
-  return { parent, templates, resources, nested };
+  return { parent, templates, resources, nested, events: Template.fromStack(events) };
 }
 
 const deployed = synth({ alarmEmail: 'oncall@example.com' });
@@ -285,6 +285,16 @@ describe('what rolls a canary back', () => {
     }
     // The API's 5xx rate reaches no nested stack, as it would have to in order to roll a function back.
     for (const template of deployed.templates.slice(1)) expect(JSON.stringify(template.toJSON().Parameters ?? {})).not.toMatch(/Api5xxRate|Monitoring/);
+  });
+});
+
+describe('what docs/capacity.md says the alarms cost', () => {
+  it('counts the alarms of every stack, and the metrics they read, as the templates have them', () => {
+    const alarms = [...deployed.templates, deployed.events].flatMap((template) => Object.values(template.findResources('AWS::CloudWatch::Alarm') as Record<string, Resource>));
+    // CloudWatch bills an alarm by the metrics it reads: one, or each of its metric math's.
+    const metrics = alarms.reduce((sum, alarm) => sum + (alarm.Properties.Metrics ? alarm.Properties.Metrics.filter((metric: { MetricStat?: unknown }) => metric.MetricStat).length : 1), 0);
+    const capacity = readFileSync('docs/capacity.md', 'utf8').replace(/\s+/g, ' ');
+    expect(capacity).toContain(`${alarms.length} CloudWatch alarms watching ${metrics} metrics ($${Math.round(metrics / 10)} at $0.10 a metric`);
   });
 });
 
