@@ -2,7 +2,7 @@ import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Cont
 import * as v from 'valibot';
 import { usageIdentifierKey } from '../../shared/auth/usage-plans';
 import { logger } from '../../shared/observability';
-import { countAuthorizerFailure } from '../../shared/metrics';
+import { countAuthorizerFailure } from '../../shared/auth/authorizer-failures';
 import { findInboundEndpoint } from './store';
 import { InboundEndpointIdPath } from './schema';
 
@@ -19,10 +19,10 @@ const unauthorized = () => new Error('Unauthorized');
 export const handler = async (event: APIGatewayRequestAuthorizerEvent, context?: Context): Promise<APIGatewayAuthorizerResult> => {
   const path = v.safeParse(InboundEndpointIdPath, event.pathParameters ?? {});
   if (!path.success) throw unauthorized();
-  const endpoint = await findInboundEndpoint(path.output.inboundEndpointId).catch((error: unknown) => {
+  const endpoint = await findInboundEndpoint(path.output.inboundEndpointId).catch(async (error: unknown) => {
     // Not the sender's fault: any error but "Unauthorized" makes API Gateway answer AUTHORIZER_FAILURE (503).
     logger.error('inbound authorizer could not read the endpoint', { error: error as Error });
-    countAuthorizerFailure('inboundEndpoint', context);
+    await countAuthorizerFailure('inboundEndpoint', context);
     throw new Error('The inbound endpoint store could not be read');
   });
   if (!endpoint) throw unauthorized();
