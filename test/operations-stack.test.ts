@@ -279,6 +279,8 @@ describe('what rolls a canary back', () => {
         if (metric.startsWith('AWS/Lambda/')) expect(dimensions, `${id} ${metricId}`).toMatchObject({ FunctionName: { Ref: functionId }, ExecutedVersion: alias.Properties.FunctionVersion });
         else expect(dimensions, `${id} ${metricId}`).toMatchObject({ version: alias.Properties.FunctionVersion, ...(route ? { operation: route.operationId } : {}) });
       }
+      // Updated to the new version before CloudFormation moves the alias, which starts the canary.
+      expect((alias as Resource & { DependsOn?: string[] }).DependsOn ?? [], id).toEqual(expect.arrayContaining(watched));
       const latency = own.filter((alarm) => alarm!.alarm.Properties.MetricName === 'Latency');
       // A route's function also watches its route's p99; an authorizer has no route.
       expect(latency.map((alarm) => alarm!.alarm.Properties.Dimensions.find((d: any) => d.Name === 'operation').Value), id).toEqual(route ? [route.operationId] : []);

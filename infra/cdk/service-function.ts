@@ -113,13 +113,16 @@ export class ApiFunction extends ServiceFunction {
     super(scope, id, props);
     const version = this.function.currentVersion;
     this.alias = new Alias(this, 'Live', { aliasName: LIVE_ALIAS, version });
+    // By the alias's name, not the alias: the alias depends on the deployment group, which depends on the alarms.
+    const alarms = rollbackAlarms({ fn: this.function, version, aliasName: LIVE_ALIAS });
     new LambdaDeploymentGroup(this, 'Canary', {
       application: deployments,
       role: deploymentRole,
       alias: this.alias,
       deploymentConfig: LambdaDeploymentConfig.CANARY_10PERCENT_5MINUTES,
-      // By the alias's name, not the alias: the alias depends on this group, which depends on the alarms.
-      alarms: rollbackAlarms({ fn: this.function, version, aliasName: LIVE_ALIAS }),
+      alarms,
     });
+    // The alarms name the new version: updated before the alias starts its canary, they judge that version from its first answer.
+    this.alias.node.addDependency(...alarms);
   }
 }
