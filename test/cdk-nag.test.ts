@@ -7,7 +7,7 @@ import { routes } from '../functions/resources';
 import { authorizerOf } from '../shared/routes/route';
 
 // Every cdk-nag finding the stacks acknowledge instead of fixing, each held to what its reason says of the template.
-const { app, api } = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [] } }));
+const { app, api } = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'none' } }));
 
 type Properties = Record<string, any>;
 interface Found {
@@ -82,7 +82,8 @@ const checks: { rule: RegExp; reason: RegExp; check: (ack: Acknowledgement) => v
     check: ({ construct }) => {
       const wildcard = statementsOf(construct).filter((statement) => JSON.stringify(statement.Resource) === '"*"');
       expect(wildcard.flatMap(actions)).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
-      expect(one(construct, 'AWS::Lambda::Function').properties.TracingConfig).toEqual({ Mode: 'Active' });
+      // Traced (a function with no tracing would need no X-Ray grant): actively behind the API, by its callers' traces in the events stack.
+      expect(one(construct, 'AWS::Lambda::Function').properties.TracingConfig).toEqual({ Mode: Stack.of(construct).stackName === 'SalesPipelineEvents' ? 'PassThrough' : 'Active' });
     },
   },
   {

@@ -190,7 +190,7 @@ export class ApiStack extends Stack {
       indexes: ['gsi1'],
       // Every keyed request needs it (on a cache miss): kept free of any burst elsewhere in the account.
       reservedConcurrency: options.concurrency.authorizer,
-      rollbackAlarms: (fn) => monitoring.watchFunction(this, 'Authorizer', fn),
+      rollbackAlarms: (target) => monitoring.watchFunction(this, 'Authorizer', target, { authorizer: 'apiKey' }),
     });
     const authorizer = new RequestAuthorizer(this, 'ApiKeyAuthorizer', {
       handler: authorizerFunction.alias,
@@ -208,7 +208,7 @@ export class ApiStack extends Stack {
         handler: AUTHORIZER_HANDLERS.inboundEndpoint,
         dynamodb: ['Query'],
         indexes: ['gsi1'],
-        rollbackAlarms: (fn) => monitoring.watchFunction(this, 'InboundAuthorizer', fn),
+        rollbackAlarms: (target) => monitoring.watchFunction(this, 'InboundAuthorizer', target, { authorizer: 'inboundEndpoint' }),
       });
       authorizers.inboundEndpoint = new RequestAuthorizer(this, 'InboundEndpointAuthorizer', {
         handler: inboundAuthorizerFunction.alias,
@@ -231,7 +231,7 @@ export class ApiStack extends Stack {
         indexes: route.indexes,
         assets: route.assets,
         environment: { ...cursorEnvironment, ...baseUrlEnvironment, ...(route.sendsSms ? this.smsEnvironment(options) : {}), ...(route.queuesWebhooks ? this.deliveryQueueEnvironment(options) : {}) },
-        rollbackAlarms: (fn) => monitoring.watchFunction(scope, routeId(route), fn, route.operationId),
+        rollbackAlarms: (target) => monitoring.watchFunction(scope, routeId(route), target, { operationId: route.operationId }),
       });
       if (route.sendsSms && !functionsByHandler.has(handler)) this.grantSendTextMessage(apiFunction, options);
       if (route.queuesWebhooks && !functionsByHandler.has(handler)) this.grantQueueDeliveries(apiFunction, options);
