@@ -135,9 +135,12 @@ const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 /**
  * Unicode's format characters (Cf) of the Basic Multilingual Plane, such as the zero-width space, written out rather
  * than as `\p{Cf}`: the document's pattern must compile in every validator (Python's `re` has no `\p{…}`, and
- * validators that read a pattern by UTF-16 unit cannot take a range of characters beyond the plane either).
+ * validators that read a pattern by UTF-16 unit cannot take a range of characters beyond the plane either). U+FEFF,
+ * white space as well, is left to WHITE_SPACE, so that no character is in both.
  */
-const FORMAT_CHARACTERS = '\\u00AD\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890\\u0891\\u08E2\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uFEFF\\uFFF9-\\uFFFB';
+const FORMAT_CHARACTERS = '\\u00AD\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890\\u0891\\u08E2\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uFFF9-\\uFFFB';
+/** White space as JavaScript's `\s` and trim() read it, written out: Python's `\s` takes control characters as well. */
+const WHITE_SPACE = '\\t\\n\\u000B\\u000C\\r \\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000\\uFEFF';
 /**
  * Characters that show nothing: white space and format characters, all of them. Text of nothing but format characters
  * beyond the plane (tag characters, musical formatting) is refused here though the document's pattern takes it.
@@ -164,8 +167,17 @@ export const atMostCharacters = (name: string, max: number) =>
 /** What every free-text field accepts, in words and as the document's pattern (the checks above, read as one). */
 export const TEXT_RULE = 'Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate).';
 const NOT_CONTROL = '[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]';
-// White space around the text is trimmed before the checks, so any may stand there.
-export const TEXT_PATTERN = `^\\s*${NOT_CONTROL}*[^\\s${FORMAT_CHARACTERS}\\u0000-\\u001F\\u007F-\\u009F]${NOT_CONTROL}*\\s*$`;
+/**
+ * White space around the text is trimmed before the checks, so any may stand there, the two control characters that
+ * are white space (vertical tab, form feed) included. Read left to right, each character has one part of the pattern
+ * that can take it, so a validator that backtracks never tries one text split two ways (its time grows with the
+ * length, not a power of it): white space; before the first visible character, format characters and white space but
+ * the two; the first visible character; any text but control characters; a vertical tab or a form feed, and only
+ * white space after it.
+ */
+export const TEXT_PATTERN =
+  `^[${WHITE_SPACE}]*(?:[${FORMAT_CHARACTERS}][${FORMAT_CHARACTERS}${WHITE_SPACE.replace('\\u000B\\u000C', '')}]*)?` +
+  `[^${WHITE_SPACE}${FORMAT_CHARACTERS}\\u0000-\\u001F\\u007F-\\u009F]${NOT_CONTROL}*(?:[\\u000B\\u000C][${WHITE_SPACE}]*)?$`;
 
 /**
  * Text a person wrote: normalized to NFC (so é is one character however it was typed), trimmed, free of

@@ -435,6 +435,24 @@ describe('the text rule in the document', () => {
       { numRuns: 5_000, seed: 20_261_123 },
     );
   });
+
+  it('takes and refuses exactly the texts its earlier form did, which a backtracking validator read in time growing as a power of the length', () => {
+    // The earlier form: white space, text, a visible character, text and white space, the classes overlapping.
+    const earlier = String.raw`^\s*[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]*[^\s\u00AD\u0600-\u0605\u061C\u06DD\u070F\u0890\u0891\u08E2\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\uFFF9-\uFFFB\u0000-\u001F\u007F-\u009F][^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]*\s*$`;
+    // Every character either form names and those beside it, every white space character, and any other character.
+    const named = [...`${earlier}${TEXT_PATTERN}`.matchAll(/\\u([0-9A-F]{4})/g)].flatMap(([, hex]) => [-1, 0, 1].map((step) => String.fromCharCode(parseInt(hex!, 16) + step)));
+    const space = [...'\t\n\u000B\u000C\r \u00A0\u1680\u2000\u2005\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF\u001C\u0085'];
+    const unit = fc.oneof(fc.constantFrom(...named, ...space, 'a', '😀', '\uD800', '\uDC00'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }));
+    for (const flags of ['u', '']) {
+      const [before, now] = [new RegExp(earlier, flags), new RegExp(TEXT_PATTERN, flags)];
+      fc.assert(
+        fc.property(fc.string({ unit, maxLength: 12 }), (text) => {
+          expect(now.test(text), JSON.stringify(text)).toBe(before.test(text));
+        }),
+        { numRuns: 20_000, seed: 20_261_125 },
+      );
+    }
+  });
 });
 
 describe('links from a create', () => {
