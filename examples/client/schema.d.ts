@@ -567,7 +567,7 @@ export interface paths {
         put?: never;
         /**
          * Create a service and its scenario
-         * @description A trade service and the AI-receptionist scenario it starts with, written together. `pricingMode` decides which price fields are required. A name already used in the organization, ignoring case and spacing, answers 409 and writes nothing.
+         * @description A trade service and the AI-receptionist scenario it starts with, written together. `pricingMode` decides which price fields are required, and `minPrice` ≤ `maxPrice`. A name already used in the organization, ignoring case and spacing, answers 409 and writes nothing.
          */
         post: operations["createService"];
         delete?: never;
@@ -2062,7 +2062,7 @@ export interface components {
                 }[];
             } | null;
             /**
-             * @description Dates (YYYY-MM-DD, in the organization’s time zone) closed all day whatever the weekly hours say, such as public holidays.
+             * @description Dates (YYYY-MM-DD, in the organization’s time zone, each a date the calendar has) closed all day whatever the weekly hours say, such as public holidays.
              * @default []
              */
             closedDates: string[];
@@ -3059,7 +3059,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
                 status?: "NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST";
                 companyId?: string;
@@ -3478,7 +3478,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
             };
             header?: never;
@@ -3613,7 +3613,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
                 leadId?: string;
                 source?: "CALL" | "EMAIL" | "CHATBOT" | "SMS" | "WEBFORM";
@@ -3707,7 +3707,10 @@ export interface operations {
                         /** @default null */
                         recordingUrl?: string | null;
                         transcripts: {
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
+                             */
                             created_at: string;
                             text: string;
                             /** @enum {string} */
@@ -3716,11 +3719,14 @@ export interface operations {
                         /** @enum {string} */
                         direction: "LEAD_TO_AI" | "AI_TO_LEAD";
                         duration: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
+                         */
                         startedAt: string;
                         /**
                          * Format: date-time
-                         * @description When it ended: not before startedAt.
+                         * @description When it ended: not before startedAt. From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
                          */
                         endedAt: string;
                         /** @enum {string} */
@@ -3747,7 +3753,7 @@ export interface operations {
                     externalInquiryId?: string;
                     /**
                      * Format: date-time
-                     * @description When the contact happened; not in the future (a minute of clock difference is allowed).
+                     * @description When the contact happened; not in the future (a minute of clock difference is allowed). From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
                      */
                     createdAt?: string;
                 } | {
@@ -3758,7 +3764,10 @@ export interface operations {
                         from: string;
                         to: string;
                         body: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
+                         */
                         receivedAt: string;
                     };
                     lead: {
@@ -3782,7 +3791,7 @@ export interface operations {
                     externalInquiryId?: string;
                     /**
                      * Format: date-time
-                     * @description When the contact happened; not in the future (a minute of clock difference is allowed).
+                     * @description When the contact happened; not in the future (a minute of clock difference is allowed). From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
                      */
                     createdAt?: string;
                 } | {
@@ -3793,10 +3802,16 @@ export interface operations {
                             /** @enum {string} */
                             role: "user" | "assistant";
                             text: string;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
+                             */
                             createdAt: string;
                         }[];
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
+                         */
                         startedAt: string;
                         endedAt: string | null;
                     };
@@ -3821,7 +3836,7 @@ export interface operations {
                     externalInquiryId?: string;
                     /**
                      * Format: date-time
-                     * @description When the contact happened; not in the future (a minute of clock difference is allowed).
+                     * @description When the contact happened; not in the future (a minute of clock difference is allowed). From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
                      */
                     createdAt?: string;
                 } | {
@@ -3834,7 +3849,10 @@ export interface operations {
                             label: string;
                             value: string;
                         }[];
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
+                         */
                         submittedAt: string;
                         pageUrl: string | null;
                     };
@@ -3859,7 +3877,7 @@ export interface operations {
                     externalInquiryId?: string;
                     /**
                      * Format: date-time
-                     * @description When the contact happened; not in the future (a minute of clock difference is allowed).
+                     * @description When the contact happened; not in the future (a minute of clock difference is allowed). From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
                      */
                     createdAt?: string;
                 };
@@ -4039,7 +4057,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
                 leadId?: string;
                 messageThreadId?: string;
@@ -4218,12 +4236,12 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
                 leadId?: string;
-                /** @description Only appointments starting at or after this instant. */
+                /** @description Only appointments starting at or after this instant. Before 9999-01-01T00:00:00.000Z. */
                 from?: string;
-                /** @description Only appointments starting before this instant; after `from` when both are given. */
+                /** @description Only appointments starting before this instant; after `from` when both are given. Before 9999-01-01T00:00:00.000Z. */
                 to?: string;
             };
             header?: never;
@@ -4299,12 +4317,12 @@ export interface operations {
                     title?: string;
                     /**
                      * Format: date-time
-                     * @description When it starts, with an offset; answered in UTC.
+                     * @description When it starts, with an offset; answered in UTC. Before 9999-01-01T00:00:00.000Z.
                      */
                     startsAt?: string;
                     /**
                      * Format: date-time
-                     * @description When it ends: after startsAt, and at most 7 days after it.
+                     * @description When it ends: after startsAt, and at most 7 days after it. Before 9999-01-01T00:00:00.000Z.
                      */
                     endsAt?: string;
                     /** @description An IANA time zone name, e.g. Australia/Sydney. */
@@ -4443,12 +4461,12 @@ export interface operations {
                     title?: string;
                     /**
                      * Format: date-time
-                     * @description When it starts, with an offset; answered in UTC.
+                     * @description When it starts, with an offset; answered in UTC. Before 9999-01-01T00:00:00.000Z.
                      */
                     startsAt?: string;
                     /**
                      * Format: date-time
-                     * @description When it ends: after startsAt, and at most 7 days after it.
+                     * @description When it ends: after startsAt, and at most 7 days after it. Before 9999-01-01T00:00:00.000Z.
                      */
                     endsAt?: string;
                     /** @description An IANA time zone name, e.g. Australia/Sydney. */
@@ -4518,9 +4536,9 @@ export interface operations {
         parameters: {
             query: {
                 serviceId: number;
-                /** @description Slots starting at or after this instant; now when left out. Slots never start in the past. */
+                /** @description Slots starting at or after this instant; now when left out. Slots never start in the past. Before 9999-01-01T00:00:00.000Z. */
                 from?: string;
-                /** @description Slots starting before this instant; `from` plus 7 days when left out. `to` must be after `from` and at most 14 days after it. */
+                /** @description Slots starting before this instant; `from` plus 7 days when left out. `to` must be after `from` and at most 14 days after it. Before 9999-01-01T00:00:00.000Z. */
                 to?: string;
                 memberId?: number;
                 step?: number;
@@ -4585,7 +4603,7 @@ export interface operations {
                     serviceId: number;
                     /**
                      * Format: date-time
-                     * @description The slot’s start, as GET /v1/availability answers it (any offset).
+                     * @description The slot’s start, as GET /v1/availability answers it (any offset). Before 9999-01-01T00:00:00.000Z.
                      */
                     startsAt: string;
                     /** @description The member to hold; without it, the first member free for the whole slot, by member id. */
@@ -4650,7 +4668,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
                 /** @description The start of the company’s name, ignoring case and accents. */
                 q?: string;
@@ -5009,7 +5027,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
             };
             header?: never;
@@ -5486,7 +5504,7 @@ export interface operations {
                             close: string;
                         }[];
                     } | null;
-                    /** @description Dates (YYYY-MM-DD, in the organization’s time zone) closed all day whatever the weekly hours say, such as public holidays. */
+                    /** @description Dates (YYYY-MM-DD, in the organization’s time zone, each a date the calendar has) closed all day whatever the weekly hours say, such as public holidays. */
                     closedDates?: string[];
                     smsSenderId?: string | null;
                 };
@@ -5539,7 +5557,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
             };
             header?: never;
@@ -5860,7 +5878,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
             };
             header?: never;
@@ -6133,7 +6151,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
                 tradeCategoryId?: number;
                 isActive?: boolean;
@@ -6236,7 +6254,7 @@ export interface operations {
                     callOutFee?: number;
                     /** @description An amount with at most 2 decimal places. */
                     minPrice?: number;
-                    /** @description An amount with at most 2 decimal places. */
+                    /** @description An amount with at most 2 decimal places. Not less than `minPrice` when both are set. */
                     maxPrice?: number;
                     plusGST?: boolean;
                     plusMaterials?: boolean;
@@ -6495,7 +6513,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
                 isActive?: boolean;
                 tradeServiceId?: number;
@@ -6698,7 +6716,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
                 tradeCategoryId?: number;
                 isActive?: boolean;
@@ -7222,7 +7240,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
                 isEnabled?: boolean;
                 scenarioId?: number;
@@ -7734,7 +7752,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
             };
             header?: never;
@@ -8079,7 +8097,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
             };
             header?: never;
@@ -8424,7 +8442,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
                 type?: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "hold.created" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted";
             };
@@ -8510,7 +8528,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
                 /** @description Only writes made with this API key. */
                 keyId?: string;
@@ -8518,9 +8536,9 @@ export interface operations {
                 resourceType?: string;
                 /** @description With `resourceType`: only writes of this one record (its id as the entries’ `resourceId`; integer ids as written). */
                 resourceId?: string;
-                /** @description Only writes made at or after this instant. */
+                /** @description Only writes made at or after this instant. Before 9999-01-01T00:00:00.000Z. */
                 from?: string;
-                /** @description Only writes made before this instant; after `from` when both are given. */
+                /** @description Only writes made before this instant; after `from` when both are given. Before 9999-01-01T00:00:00.000Z. */
                 to?: string;
             };
             header?: never;
@@ -8566,7 +8584,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
             };
             header?: never;
@@ -8979,7 +8997,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
                 eventType?: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "hold.created" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.test";
                 status?: "PENDING" | "SUCCEEDED" | "FAILED";
@@ -9176,7 +9194,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
             };
             header?: never;
@@ -9699,7 +9717,10 @@ export interface operations {
                         /** @default null */
                         recordingUrl?: string | null;
                         transcripts: {
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
+                             */
                             created_at: string;
                             text: string;
                             /** @enum {string} */
@@ -9708,11 +9729,14 @@ export interface operations {
                         /** @enum {string} */
                         direction: "LEAD_TO_AI" | "AI_TO_LEAD";
                         duration: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
+                         */
                         startedAt: string;
                         /**
                          * Format: date-time
-                         * @description When it ended: not before startedAt.
+                         * @description When it ended: not before startedAt. From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
                          */
                         endedAt: string;
                         /** @enum {string} */
@@ -9739,7 +9763,7 @@ export interface operations {
                     externalInquiryId?: string;
                     /**
                      * Format: date-time
-                     * @description When the contact happened; not in the future (a minute of clock difference is allowed).
+                     * @description When the contact happened; not in the future (a minute of clock difference is allowed). From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
                      */
                     createdAt?: string;
                 } | {
@@ -9748,10 +9772,16 @@ export interface operations {
                             /** @enum {string} */
                             role: "user" | "assistant";
                             text: string;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
+                             */
                             createdAt: string;
                         }[];
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
+                         */
                         startedAt: string;
                         endedAt: string | null;
                     };
@@ -9776,7 +9806,7 @@ export interface operations {
                     externalInquiryId?: string;
                     /**
                      * Format: date-time
-                     * @description When the contact happened; not in the future (a minute of clock difference is allowed).
+                     * @description When the contact happened; not in the future (a minute of clock difference is allowed). From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
                      */
                     createdAt?: string;
                 } | {
@@ -10121,7 +10151,7 @@ export interface operations {
                                 }[];
                             } | null;
                             /**
-                             * @description Dates (YYYY-MM-DD, in the organization’s time zone) closed all day whatever the weekly hours say, such as public holidays.
+                             * @description Dates (YYYY-MM-DD, in the organization’s time zone, each a date the calendar has) closed all day whatever the weekly hours say, such as public holidays.
                              * @default []
                              */
                             closedDates: string[];
