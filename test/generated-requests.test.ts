@@ -98,8 +98,6 @@ const STATED_RULES: { operations: string[]; states: string; keep: (request: { qu
         const week = body?.[field];
         if (week) for (const day of Object.keys(week)) week[day] = week[day].map((_: unknown, i: number) => ({ open: hour(6 + 2 * i), close: hour(7 + 2 * i) }));
       }
-      // A date of the calendar: the pattern alone lets 2026-02-30 through.
-      if (body?.closedDates) body.closedDates = [...new Set(body.closedDates.map((date: string) => `${date.slice(0, 8)}${String(Math.min(Number(date.slice(8)), 28)).padStart(2, '0')}`))];
     },
   },
   {

@@ -89,6 +89,20 @@ describe('GET /v1/receptionist/context', () => {
     expect(changed.headers.get('etag')).not.toBe(etag);
   });
 
+  it('answers 400 naming If-None-Match when it is longer than the 2000 characters the document allows, and takes one of 2000 that ends in the current ETag', async () => {
+    const { client } = await api.organization({ demo: true });
+    const etag = (await client.get('/v1/receptionist/context')).headers.get('etag')!;
+    const documented = (buildDocument() as unknown as { paths: Record<string, Record<string, { parameters: Array<{ name: string; schema: { maxLength: number } }> }>> }).paths['/v1/receptionist/context']!.get!.parameters.find((parameter) => parameter.name === 'If-None-Match')!;
+    expect(documented.schema.maxLength).toBe(2000);
+    // A long stale validator before the current one: at the length the document allows it names the ETag, one more is refused.
+    const header = (length: number) => `"${'s'.repeat(length - etag.length - 3)}",${etag}`;
+    expect(header(2000)).toHaveLength(2000);
+    expect((await client.get('/v1/receptionist/context', { headers: { 'if-none-match': header(2000) } })).status).toBe(304);
+    const over = await client.get('/v1/receptionist/context', { headers: { 'if-none-match': header(2001) } });
+    expect(over.status).toBe(400);
+    expect(over.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'If-None-Match', message: 'If-None-Match must be at most 2000 characters' }] });
+  });
+
   it('declares the If-None-Match header its documented 304 answers, so a generated client can send it', () => {
     const operation = (buildDocument() as unknown as { paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string }>; responses: Record<string, unknown> }>> }).paths['/v1/receptionist/context']!.get!;
     expect(Object.keys(operation.responses)).toContain('304');

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { deletedSchema, E164, integerString, NonEmptyString, PageQuery, PrefixedId, Timestamp, pageSchema, partialUpdateBody } from '../../shared/schema';
+import { deletedSchema, E164, Email, integerString, NonEmptyString, PageQuery, PrefixedId, Timestamp, pageSchema, partialUpdateBody } from '../../shared/schema';
 import { ValidationError } from '../../shared/errors';
 import { canonicalE164 } from '../../shared/phone';
 
@@ -27,7 +27,7 @@ const companyFields = {
       v.check((url) => /^https?:\/\//i.test(url), 'website must be an http or https URL'),
     ),
   ),
-  email: v.nullable(v.pipe(v.string('email must be a string'), v.trim(), v.email('email must be a valid email address'), v.maxLength(254, 'email must be at most 254 characters'))),
+  email: v.nullable(Email('email')),
   phone: v.nullable(v.pipe(v.string('phone must be a string'), v.trim(), v.regex(E164, 'phone must be in E.164 format, e.g. +61299551200'), v.transform(canonicalE164))),
   address: v.nullable(NonEmptyString('address', 500)),
 };

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { atMostCharacters, DATE_TIME, EARLIEST_INSTANT, isCalendarDateIfParsed, isDateTimeText, isRecordableInstant, LATEST_INSTANT, NonEmptyString, TEXT_RULE, Timestamp } from '../../shared/schema';
+import { atMostCharacters, DATE_TIME, EARLIEST_INSTANT, Email, isCalendarDateIfParsed, isDateTimeText, isRecordableInstant, LATEST_INSTANT, NonEmptyString, RECORDABLE_RULE, TEXT_RULE, Timestamp } from '../../shared/schema';
 import { CALL_DIRECTIONS, CALL_PARTIES, INQUIRY_TAGS, InquiryListItem } from './schema';
 import { E164Phone, nameSplitRule } from '../leads/schema';
 
@@ -13,15 +13,17 @@ const Items = <S extends v.GenericSchema>(name: string, item: S, max: number) =>
   v.pipe(v.array(item, `${name} must be an array`), v.maxLength(max, `${name} must have at most ${max} items`));
 /**
  * A time in the record, kept as sent: RFC 3339, whose T and Z may be lower case (§5.6), a date the calendar has (not
- * February 30), from 1970 (times name the records made from them) and before LATEST_INSTANT.
+ * February 30), from 1970 (times name the records made from them) and before LATEST_INSTANT; its description says
+ * what the field means, if anything, and those bounds.
  */
-const Instant = (name: string) =>
+const Instant = (name: string, rule?: string) =>
   v.pipe(
     v.string(`${name} must be a string`),
     v.check(isDateTimeText, `${name} must be an ISO 8601 timestamp`),
     DATE_TIME,
     v.check(isCalendarDateIfParsed, `${name} must be an ISO 8601 timestamp of a date that exists`),
     v.check(isRecordableInstant, `${name} must be from ${EARLIEST_INSTANT} and before ${LATEST_INSTANT}`),
+    v.description(rule ? `${rule} ${RECORDABLE_RULE}` : RECORDABLE_RULE),
   );
 const Seconds = v.pipe(v.number('duration must be a number'), v.integer('duration must be an integer'), v.minValue(0, 'duration must be at least 0'), v.maxValue(86_400, 'duration must be at most 86400'));
 const HttpUrl = (name: string) =>
@@ -56,7 +58,7 @@ export const CallRecordInput = v.pipe(
     direction: v.picklist(CALL_DIRECTIONS, `direction must be one of ${list(CALL_DIRECTIONS)}`),
     duration: Seconds,
     startedAt: Instant('data.startedAt'),
-    endedAt: v.pipe(Instant('data.endedAt'), v.description(END_RULE)),
+    endedAt: Instant('data.endedAt', END_RULE),
     endedBy: v.picklist(CALL_PARTIES, `endedBy must be one of ${list(CALL_PARTIES)}`),
   }),
   v.forward(v.check((record) => endsAfterStart(record), END_MESSAGE), ['endedAt']),
@@ -74,7 +76,7 @@ export const ChatbotRecordInput = v.pipe(
   v.strictObject({
     messages: Items('data.messages', v.strictObject({ role: v.picklist(CALL_PARTIES, `role must be one of ${list(CALL_PARTIES)}`), text: Text('text', 10_000), createdAt: Instant('createdAt') }), 1_000),
     startedAt: Instant('data.startedAt'),
-    endedAt: v.nullable(v.pipe(Instant('data.endedAt'), v.description(`${END_RULE} Null while the chat is open.`))),
+    endedAt: v.nullable(Instant('data.endedAt', `${END_RULE} Null while the chat is open.`)),
   }),
   v.forward(v.check((record) => endsAfterStart(record), END_MESSAGE), ['endedAt']),
 );
@@ -89,7 +91,7 @@ export const WebformRecordInput = v.strictObject({
 /** Who the inquiry is from: found by email, else by phone, else a new lead. */
 export const InquirySender = v.pipe(
   v.strictObject({
-    email: v.optional(v.pipe(v.string('lead.email must be a string'), v.trim(), v.email('lead.email must be a valid email address'), v.maxLength(254))),
+    email: v.optional(Email('lead.email')),
     phone: v.optional(E164Phone),
     name: v.optional(v.pipe(NonEmptyString('lead.name', 200), v.description(`For a new lead: ${nameSplitRule('lead.name')} ${TEXT_RULE}`))),
     firstName: v.optional(NonEmptyString('lead.firstName', 100)),
@@ -106,7 +108,7 @@ const common = {
   tag: v.optional(v.picklist(INQUIRY_TAGS, `tag must be one of ${list(INQUIRY_TAGS)}`), 'GENERAL'),
   /** The sender's own id for the inquiry: sending it again answers 200 with the first inquiry. */
   externalInquiryId: v.optional(v.pipe(v.string('externalInquiryId must be a string'), v.trim(), v.minLength(1, 'externalInquiryId must not be empty'), v.maxLength(200, 'externalInquiryId must be at most 200 characters'))),
-  createdAt: v.optional(v.pipe(Instant('createdAt'), v.check((at) => Date.parse(at) <= Date.now() + 60_000, 'createdAt must not be in the future'), v.description('When the contact happened; not in the future (a minute of clock difference is allowed).'))),
+  createdAt: v.optional(v.pipe(Instant('createdAt', 'When the contact happened; not in the future (a minute of clock difference is allowed).'), v.check((at) => Date.parse(at) <= Date.now() + 60_000, 'createdAt must not be in the future'))),
 };
 
 /** POST /v1/inquiries: an inquiry of one source with its record. SMS inquiries come from SMS, not from here. */

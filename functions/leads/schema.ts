@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { E164, everyKeyKept, isPlainObject, NonEmptyString, OptionalText, PageQuery, PrefixedId, TEXT_RULE, Timestamp, pageSchema, partialUpdateBody } from '../../shared/schema';
+import { E164, Email, everyKeyKept, isPlainObject, NonEmptyString, OptionalText, PageQuery, PrefixedId, TEXT_RULE, Timestamp, pageSchema, partialUpdateBody } from '../../shared/schema';
 import { ValidationError } from '../../shared/errors';
 import { canonicalE164 } from '../../shared/phone';
 
@@ -58,7 +58,7 @@ export const MAX_NAME_PART = 100;
 
 /** The lead's writable fields; a create sets them, a PATCH changes any of them. */
 const leadFields = {
-  email: v.pipe(v.string('email is required'), v.trim(), v.email('email must be a valid email address'), v.maxLength(254)),
+  email: Email('email', 'email is required'),
   firstName: NonEmptyString('firstName', MAX_NAME_PART),
   lastName: NonEmptyString('lastName', MAX_NAME_PART),
   phone: E164Phone,
@@ -132,7 +132,7 @@ export const ListLeadsQuery = v.object({
       v.description('A name prefix (first or last name, ignoring case and accents), an email (exact, any case) or a phone number in any common form.'),
     ),
   ),
-  email: v.optional(v.pipe(v.string('email must be a string'), v.trim(), v.email('email must be a valid email address'), v.maxLength(254, 'email must be at most 254 characters'))),
+  email: v.optional(Email('email')),
   phone: v.optional(
     v.pipe(
       v.string('phone must be a string'),

@@ -1,6 +1,6 @@
 import { defineRoute } from '../../shared/routes/route';
 import { CallerPath, CallerResponse } from './schema';
-import { CONTEXT_LIMIT, ReceptionistContext } from './context-schema';
+import { CONTEXT_LIMIT, IF_NONE_MATCH_MAX, ReceptionistContext } from './context-schema';
 
 export const lookupCaller = defineRoute({
   operationId: 'lookupCaller',
@@ -31,7 +31,7 @@ export const getReceptionistContext = defineRoute({
   requestHeaders: {
     'If-None-Match': {
       description: 'The ETag of a context read before (or several, comma-separated, or `*`): when it names the current one, the answer is 304 with no body.',
-      schema: { type: 'string', maxLength: 2000 },
+      schema: { type: 'string', maxLength: IF_NONE_MATCH_MAX },
     },
   },
   response: ReceptionistContext,

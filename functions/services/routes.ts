@@ -7,7 +7,7 @@ export const createService = defineRoute({
   method: 'POST',
   path: '/v1/services',
   summary: 'Create a service and its scenario',
-  description: 'A trade service and the AI-receptionist scenario it starts with, written together. `pricingMode` decides which price fields are required. A name already used in the organization, ignoring case and spacing, answers 409 and writes nothing.',
+  description: 'A trade service and the AI-receptionist scenario it starts with, written together. `pricingMode` decides which price fields are required, and `minPrice` ≤ `maxPrice`. A name already used in the organization, ignoring case and spacing, answers 409 and writes nothing.',
   tag: 'Services',
   dynamodb: ['UpdateItem', 'PutItem'],
   status: 201,

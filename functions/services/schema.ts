@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { TradeCategoryIdSchema } from '../../shared/catalog/trade-categories';
 import { booleanString } from '../../shared/filters';
-import { Money, NonEmptyString, OptionalText, PageQuery, Timestamp, deletedSchema, integerString, pageSchema, partialUpdateBody } from '../../shared/schema';
+import { Money, MONEY_RULE, NonEmptyString, OptionalText, PageQuery, Timestamp, deletedSchema, integerString, pageSchema, partialUpdateBody } from '../../shared/schema';
 import { ScenarioSummary } from './scenario-schema';
 
 export const DURATION_UNITS = ['MINUTES', 'HOURS', 'DAYS'] as const;
@@ -12,6 +12,8 @@ const Integer = v.pipe(v.number(), v.integer());
 const MAX_PRICE = 10_000_000;
 
 const Price = (name: string) => Money(name, MAX_PRICE);
+/** The top of a range, with the rule it keeps against the bottom (SERVICE_RULES), which no schema keyword states. */
+const MaxPrice = v.pipe(Price('maxPrice'), v.description(`${MONEY_RULE} Not less than \`minPrice\` when both are set.`));
 
 const Flag = (name: string) => v.optional(v.boolean(`${name} must be a boolean`));
 const oneOf = <T extends readonly string[]>(name: string, values: T) => v.picklist(values, `${name} must be one of ${values.join(', ')}`);
@@ -82,7 +84,7 @@ const CreateServiceFields = v.strictObject({
   hourlyRate: v.optional(Price('hourlyRate')),
   callOutFee: v.optional(Price('callOutFee')),
   minPrice: v.optional(Price('minPrice')),
-  maxPrice: v.optional(Price('maxPrice')),
+  maxPrice: v.optional(MaxPrice),
   plusGST: Flag('plusGST'),
   plusMaterials: Flag('plusMaterials'),
   isCustomPriceResponseActive: Flag('isCustomPriceResponseActive'),
@@ -116,7 +118,7 @@ export const UpdateServiceBody = partialUpdateBody({
   hourlyRate: nullablePrice('hourlyRate'),
   callOutFee: nullablePrice('callOutFee'),
   minPrice: nullablePrice('minPrice'),
-  maxPrice: nullablePrice('maxPrice'),
+  maxPrice: v.nullable(MaxPrice),
   plusGST: v.boolean('plusGST must be a boolean'),
   plusMaterials: v.boolean('plusMaterials must be a boolean'),
   isCustomPriceResponseActive: v.boolean('isCustomPriceResponseActive must be a boolean'),
