@@ -296,7 +296,10 @@ async function organizationIds(client: Client, organizationId: string, demo: Rec
   freeSlots.splice(0, freeSlots.length, ...available.body.slots.map((slot: { startsAt: string }) => slot.startsAt));
   // A hold for a booking to name: the last free slot, which no generated hold is likely to take first.
   const holdId: string = (await client.post('/v1/availability/holds', { serviceId: ids.serviceId, startsAt: freeSlots.at(-1) })).body.hold.id;
-  return { holdId, ...ids, leadId: otherLeadId, smsLeadId, smsId: message.id, deletable: 0, eventId, subscriberWebhookId, phone };
+  // A rule resolved at any hour and changed by no generated request: a generated PUT may make the demo's rule keep
+  // business hours, which at night leaves every resolve OUTSIDE_BUSINESS_HOURS.
+  const resolvableTransferId: number = (await client.post('/v1/transfers', { label: 'Resolved by the fuzz', method: 'COLD', destinationType: 'DEPARTMENT', destination: 'Office', conditions: 'Any call.', settings: { ignore_business_hours: true } })).body.transfer.id;
+  return { holdId, ...ids, leadId: otherLeadId, smsLeadId, smsId: message.id, deletable: 0, eventId, subscriberWebhookId, phone, resolvableTransferId };
 }
 
 describe('requests generated from the document', () => {
@@ -319,7 +322,11 @@ describe('requests generated from the document', () => {
         organization.invitationId = (await client.post('/v1/organization/invitations', { email: 'deleted@example.com', role: 'MEMBER' })).body.invitation.id;
         organization.deletable = 1;
       }
-      const ids = route.path.startsWith('/v1/sms') ? { ...organization, leadId: organization.smsLeadId! } : organization;
+      const ids = route.path.startsWith('/v1/sms')
+        ? { ...organization, leadId: organization.smsLeadId! }
+        : route.path.endsWith('/resolve')
+          ? { ...organization, transferId: organization.resolvableTransferId! }
+          : organization;
       const samples = route.method === 'DELETE' ? 1 : REQUESTS_PER_OPERATION;
       let taken = 0;
       for (const generated of fc.sample(requestArbitrary(route), { numRuns: samples, seed: SEED + index })) {
