@@ -117,6 +117,21 @@ const checks: { rule: RegExp; reason: RegExp; check: (ack: Acknowledgement) => v
     },
   },
   {
+    rule: /^AwsSolutions-IAM4\[Policy::arn:<AWS::Partition>:iam::aws:policy\/service-role\/AWSBackupServiceRolePolicyFor(Backup|Restores)\]$/,
+    reason: /AWS's managed policy for AWS Backup to back up and restore the resources a backup plan selects/,
+    check: ({ construct, rule }) => {
+      const role = one(construct, 'AWS::IAM::Role');
+      expect(role.properties.AssumeRolePolicyDocument.Statement).toEqual([expect.objectContaining({ Principal: { Service: 'backup.amazonaws.com' } })]);
+      expect(JSON.stringify(role.properties.ManagedPolicyArns)).toContain(rule.match(/AWSBackupServiceRolePolicyFor\w+/)![0]);
+      expect(resourcesOf(construct, 'AWS::IAM::Policy')).toEqual([]);
+      // It is the role of the one selection, which holds the table and nothing else.
+      const selections = Object.values(role.template.findResources('AWS::Backup::BackupSelection') as Record<string, { Properties: Properties }>);
+      expect(selections.map((selection) => selection.Properties.BackupSelection)).toEqual([
+        expect.objectContaining({ IamRoleArn: { 'Fn::GetAtt': [role.logicalId, 'Arn'] }, Resources: [{ 'Fn::GetAtt': [expect.stringMatching(/^Table/), 'Arn'] }] }),
+      ]);
+    },
+  },
+  {
     rule: /^AwsSolutions-SMG4$/,
     reason: /signs pagination cursors/,
     check: ({ construct }) => {
