@@ -25,7 +25,6 @@ import { ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-
 import { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { ApiGatewayDomain } from 'aws-cdk-lib/aws-route53-targets';
-import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { CfnSamplingRule } from 'aws-cdk-lib/aws-xray';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -37,6 +36,7 @@ import { authorizerOf, grantedActions, handlerOf, routeId, type AuthorizerKind, 
 import { AUTHORIZER_HANDLERS } from '../../functions/resources';
 import { ApiFunction } from './service-function';
 import { deliveryQueueNames, smsConfigurationSetName } from './events-stack';
+import { Firewall } from './firewall';
 import { Monitoring } from './monitoring';
 import type { DeploymentOptions } from './options';
 
@@ -312,7 +312,7 @@ export class ApiStack extends Stack {
     }
     monitoring.addDashboard();
     if (options.customDomain) this.addCustomDomain(options.customDomain);
-    if (options.waf) this.addFirewall(options.waf.ratePerIp);
+    if (options.waf) new Firewall(this, 'Firewall', { stage: this.api.deploymentStage, stageName: STAGE_NAME, ratePerIp: options.waf.ratePerIp });
 
     new CfnOutput(this, 'RestApiId', { value: this.api.restApiId, description: 'The admin CLI\'s --api, to put organizations in usage plans' });
 
@@ -385,32 +385,5 @@ export class ApiStack extends Stack {
     const zone = HostedZone.fromHostedZoneAttributes(this, 'Zone', { hostedZoneId, zoneName: hostedZoneName });
     new ARecord(this, 'DomainRecord', { zone, recordName: domainName, target: RecordTarget.fromAlias(new ApiGatewayDomain(domain)) });
     new CfnOutput(this, 'CustomDomainUrl', { value: `https://${domainName}/`, description: 'The URL to give integrators' });
-  }
-
-  /** AWS WAF in front of the stage: AWS's common rule set, and a per-IP rate limit (requests per 5 minutes). */
-  private addFirewall(ratePerIp: number) {
-    const visibility = (metricName: string) => ({ cloudWatchMetricsEnabled: true, sampledRequestsEnabled: true, metricName });
-    const acl = new CfnWebACL(this, 'Firewall', {
-      scope: 'REGIONAL',
-      defaultAction: { allow: {} },
-      visibilityConfig: visibility('sales-pipeline-waf'),
-      rules: [
-        {
-          name: 'AWSManagedRulesCommonRuleSet',
-          priority: 0,
-          overrideAction: { none: {} },
-          statement: { managedRuleGroupStatement: { vendorName: 'AWS', name: 'AWSManagedRulesCommonRuleSet' } },
-          visibilityConfig: visibility('common-rule-set'),
-        },
-        {
-          name: 'RatePerIp',
-          priority: 1,
-          action: { block: {} },
-          statement: { rateBasedStatement: { limit: ratePerIp, aggregateKeyType: 'IP' } },
-          visibilityConfig: visibility('rate-per-ip'),
-        },
-      ],
-    });
-    new CfnWebACLAssociation(this, 'FirewallAssociation', { resourceArn: this.api.deploymentStage.stageArn, webAclArn: acl.attrArn });
   }
 }
