@@ -252,6 +252,37 @@ describe('the API stack', () => {
     }
   });
 
+  it('keeps the cursor signing key out of every function’s configuration: route functions get the secret’s ARN, the extension that reads it, and read access to that secret alone', () => {
+    const [secretId] = Object.keys(apiTemplate.findResources('AWS::SecretsManager::Secret'));
+    expect(secretId).toMatch(/^CursorSigningKey/);
+    /** The secret as a function's template refers to it: its Ref, or the nested stack's parameter carrying it. */
+    const isSecretRef = (value: unknown) => /^(referenceto\w*)?CursorSigningKey\w*$/.test(String((value as { Ref?: string })?.Ref));
+    const authorizerIds = Object.values(AUTHORIZER_FUNCTIONS);
+    for (const [id, fn] of Object.entries(functions)) {
+      const variables = fn.Properties.Environment.Variables as Record<string, unknown>;
+      // No value in any function's environment is, or resolves to, the key itself.
+      expect(JSON.stringify(variables), id).not.toMatch(/resolve:secretsmanager|CursorSigningKey.*SecretString/);
+      expect(Object.keys(variables), id).not.toContain('CURSOR_SECRET');
+      const statements = (Object.entries(policies).find(([logicalId]) => logicalId.startsWith(id.replace(/Function[0-9A-F]{8}$/, 'Role')))?.[1].Properties.PolicyDocument.Statement ?? []) as Array<{ Action: string | string[]; Resource: unknown }>;
+      const secretStatements = statements.filter((statement) => [statement.Action].flat().some((action) => action.startsWith('secretsmanager:')));
+      if (authorizerIds.some((authorizer) => id.startsWith(`${authorizer}Function`))) {
+        expect(variables.CURSOR_SECRET_ARN, id).toBeUndefined();
+        expect(secretStatements, id).toEqual([]);
+        continue;
+      }
+      expect(isSecretRef(variables.CURSOR_SECRET_ARN), id).toBe(true);
+      expect(variables, id).toMatchObject({ PARAMETERS_SECRETS_EXTENSION_CACHE_ENABLED: 'false' });
+      expect(JSON.stringify(fn.Properties.Layers), id).toMatch(/Paramsandsecrets/i);
+      expect(secretStatements.map((statement) => [[statement.Action].flat().sort(), isSecretRef(statement.Resource)]), id).toEqual([[['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'], true]]);
+    }
+    // Nothing else in the account's secrets: no statement of any function names another secret or every secret.
+    for (const policy of Object.values(policies)) {
+      for (const statement of policy.Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>) {
+        if ([statement.Action].flat().some((action) => action.startsWith('secretsmanager:'))) expect(isSecretRef(statement.Resource)).toBe(true);
+      }
+    }
+  });
+
   it('gives every function more time than the DynamoDB client can take, and less than the gateway’s 29 s', () => {
     const timeouts = Object.values(functions).map((fn) => fn.Properties.Timeout as number);
     const worstDynamoMs = DYNAMODB_MAX_ATTEMPTS * (DYNAMODB_TIMEOUTS.connectionTimeout + DYNAMODB_TIMEOUTS.requestTimeout);

@@ -28,6 +28,7 @@ import { ApiGatewayDomain } from 'aws-cdk-lib/aws-route53-targets';
 import { CfnSamplingRule } from 'aws-cdk-lib/aws-xray';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { ParamsAndSecretsLayerVersion, ParamsAndSecretsLogLevel, ParamsAndSecretsVersions } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { USAGE_PLANS } from '../../shared/auth/usage-plans';
 import { GATEWAY_RESPONSES, gatewayResponseBody, methodNotAllowed, type GatewayResponse } from '../../shared/http/gateway-responses';
@@ -166,16 +167,24 @@ export class ApiStack extends Stack {
       id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSCodeDeployRoleForLambdaLimited]',
       reason: "AWS's managed policy for CodeDeploy shifting Lambda aliases: it updates aliases and reads the rollback alarms, nothing else.",
     });
-    // Signs list cursors (shared/store/cursors.ts). Replacing it only ends the cursors handed out so far.
+    // Signs list cursors (shared/store/cursors.ts). The functions are given its ARN, never its value: they read it at
+    // run time through the Parameters and Secrets extension (its own cache off), and again every 5 minutes, so a
+    // replaced key takes over without a deploy and the previous one still verifies (shared/store/cursor-keys.ts).
     const cursorKey = new Secret(this, 'CursorSigningKey', {
       description: 'Signs the pagination cursors of the sales pipeline API',
       generateSecretString: { passwordLength: 48, excludePunctuation: true },
     });
     Validations.of(cursorKey).acknowledge({
       id: 'AwsSolutions-SMG4',
-      reason: 'It signs pagination cursors, which live minutes: replacing it ends only the cursors outstanding, so it is replaced by hand if ever exposed rather than rotated.',
+      reason: 'It signs pagination cursors, which live minutes: it is replaced by hand (put-secret-value, docs/operations.md) rather than on a schedule; the functions read the new value within 5 minutes and still verify the previous one.',
     });
-    const cursorEnvironment = { CURSOR_SECRET: cursorKey.secretValue.unsafeUnwrap() };
+    // `sam local` declares the variable for --env-vars to fill with npm start's key: it cannot run the extension.
+    const cursorKeyAccess: { environment: Record<string, string>; paramsAndSecrets?: ParamsAndSecretsLayerVersion } = options.samLocal
+      ? { environment: { CURSOR_SECRET: '' } }
+      : {
+          environment: { CURSOR_SECRET_ARN: cursorKey.secretArn },
+          paramsAndSecrets: ParamsAndSecretsLayerVersion.fromVersion(ParamsAndSecretsVersions.V1_0_103, { cacheEnabled: false, logLevel: ParamsAndSecretsLogLevel.WARN }),
+        };
     const functionDefaults = { table, logLevel: options.logLevel, debugSampleRate: options.debugSampleRate, architecture: options.architecture, deployments, deploymentRole };
 
     const authorizerFunction = new ApiFunction(this, 'Authorizer', {
@@ -225,9 +234,11 @@ export class ApiStack extends Stack {
         dynamodb: grantedActions(route),
         indexes: route.indexes,
         assets: route.assets,
-        environment: { ...cursorEnvironment, ...(route.sendsSms ? this.smsEnvironment(options) : {}), ...(route.queuesWebhooks ? this.deliveryQueueEnvironment(options) : {}) },
+        paramsAndSecrets: cursorKeyAccess.paramsAndSecrets,
+        environment: { ...cursorKeyAccess.environment, ...(route.sendsSms ? this.smsEnvironment(options) : {}), ...(route.queuesWebhooks ? this.deliveryQueueEnvironment(options) : {}) },
         rollbackAlarms: (fn) => monitoring.watchFunction(scope, routeId(route), fn, route.operationId),
       });
+      if (!options.samLocal && !functionsByHandler.has(handler)) cursorKey.grantRead(apiFunction.function);
       if (route.sendsSms && !functionsByHandler.has(handler)) this.grantSendTextMessage(apiFunction, options);
       if (route.queuesWebhooks && !functionsByHandler.has(handler)) this.grantQueueDeliveries(apiFunction, options);
       functionsByHandler.set(handler, apiFunction);
