@@ -1,4 +1,5 @@
 import { App } from 'aws-cdk-lib';
+import fc from 'fast-check';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../infra/cdk/app';
@@ -6,6 +7,7 @@ import { ACCESS_LOG_FIELDS } from '../infra/cdk/api-stack';
 import { ALARM_THRESHOLDS } from '../infra/cdk/monitoring';
 import { DEFAULT_CONCURRENCY, readOptions } from '../infra/cdk/options';
 import { readFileSync } from 'node:fs';
+import { greaterThanPattern } from '../infra/cdk/firewall';
 import { routes } from '../functions/resources';
 import { routeId } from '../shared/routes/route';
 
@@ -369,8 +371,14 @@ describe('options by context', () => {
     const [aclId, acl] = only(tuned, 'AWS::WAFv2::WebACL');
     expect(acl.Properties).toMatchObject({ Scope: 'REGIONAL', DefaultAction: { Allow: {} } });
     expect(acl.Properties.Rules).toEqual([
-      expect.objectContaining({ Priority: 0, OverrideAction: { None: {} }, Statement: { ManagedRuleGroupStatement: { VendorName: 'AWS', Name: 'AWSManagedRulesCommonRuleSet' } } }),
-      expect.objectContaining({ Priority: 1, Action: { Block: {} }, Statement: { RateBasedStatement: { Limit: 500, AggregateKeyType: 'IP' } } }),
+      expect.objectContaining({
+        Priority: 0,
+        OverrideAction: { None: {} },
+        Statement: { ManagedRuleGroupStatement: { VendorName: 'AWS', Name: 'AWSManagedRulesCommonRuleSet', RuleActionOverrides: [{ Name: 'SizeRestrictions_BODY', ActionToUse: { Count: {} } }] } },
+      }),
+      expect.objectContaining({ Name: 'BodyOverLimit', Priority: 1 }),
+      expect.objectContaining({ Name: 'InboundBodyOverLimit', Priority: 2 }),
+      expect.objectContaining({ Priority: 3, Action: { Block: {} }, Statement: { RateBasedStatement: { Limit: 500, AggregateKeyType: 'IP' } } }),
     ]);
     const [, association] = only(tuned, 'AWS::WAFv2::WebACLAssociation');
     expect(association.Properties.WebACLArn).toEqual({ 'Fn::GetAtt': [aclId, 'Arn'] });
@@ -382,6 +390,57 @@ describe('options by context', () => {
     expect(stageArn).toMatch(/::\/restapis\/.*\/stages\//);
     deployed.parent.resourceCountIs('AWS::WAFv2::WebACL', 0);
     expect(() => synth({ wafRatePerIp: 5 })).toThrow(/wafRatePerIp must be a number from 10/);
+  });
+
+  it('lets bodies the API takes through the firewall: the common rule set’s 8 KB body rule only counts, and a Content-Length over the route’s limit is answered 413', () => {
+    const [, acl] = only(tuned, 'AWS::WAFv2::WebACL');
+    type Statement = Record<string, any>;
+    const ruleOf = (name: string) => (acl.Properties.Rules as Array<Record<string, any>>).find((rule) => rule.Name === name)!;
+    /** Whether a request passes a rule's statement, evaluated as WAF would on its path and Content-Length header. */
+    const matches = (statement: Statement, request: { path: string; contentLength: string }): boolean => {
+      if (statement.AndStatement) return statement.AndStatement.Statements.every((inner: Statement) => matches(inner, request));
+      if (statement.NotStatement) return !matches(statement.NotStatement.Statement, request);
+      const { FieldToMatch, RegexString } = statement.RegexMatchStatement;
+      const value = FieldToMatch.UriPath ? request.path : FieldToMatch.SingleHeader.Name === 'content-length' ? request.contentLength : undefined;
+      return new RegExp(RegexString).test(value!);
+    };
+    const blocked = (request: { path: string; contentLength: number | string }) =>
+      ['BodyOverLimit', 'InboundBodyOverLimit'].filter((name) => matches(ruleOf(name).Statement, { ...request, contentLength: String(request.contentLength) }));
+    const KB = 1024;
+    for (const path of ['/prod/v1/leads', '/v1/products/batch']) {
+      expect(blocked({ path, contentLength: 8 * KB + 1 }), path).toEqual([]);
+      expect(blocked({ path, contentLength: 256 * KB }), path).toEqual([]);
+      expect(blocked({ path, contentLength: 256 * KB + 1 }), path).toEqual(['BodyOverLimit']);
+      expect(blocked({ path, contentLength: `000${256 * KB + 1}` }), path).toEqual(['BodyOverLimit']);
+    }
+    for (const path of ['/prod/v1/inbound/ibe_01HZZZZZZZZZZZZZZZZZZZZZZZ', '/v1/inbound/ibe_1']) {
+      expect(blocked({ path, contentLength: 256 * KB + 1 }), path).toEqual([]);
+      expect(blocked({ path, contentLength: 3 * KB * KB }), path).toEqual([]);
+      expect(blocked({ path, contentLength: 3 * KB * KB + 1 }), path).toEqual(['InboundBodyOverLimit']);
+    }
+    // Only the inbound route's own path takes more: not a path that merely contains it.
+    expect(blocked({ path: '/v1/leads/v1/inbound/x', contentLength: 256 * KB + 1 })).toEqual(['BodyOverLimit']);
+    // Both answer the functions' 413 envelope.
+    for (const [name, limitKb] of [['BodyOverLimit', 256], ['InboundBodyOverLimit', 3072]] as const) {
+      const { CustomResponse } = ruleOf(name).Action.Block;
+      expect(CustomResponse.ResponseCode).toBe(413);
+      expect(JSON.parse(acl.Properties.CustomResponseBodies[CustomResponse.CustomResponseBodyKey].Content)).toEqual({
+        success: false,
+        message: `The request body is larger than ${limitKb} KB`,
+        error: { status: 413, message: `The request body is larger than ${limitKb} KB`, code: 'PAYLOAD_TOO_LARGE' },
+      });
+    }
+  });
+
+  it('compares a Content-Length as a number: greaterThanPattern matches exactly the numbers above its limit', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 40 }), fc.integer({ min: 0, max: 2 ** 40 }), fc.nat({ max: 3 }), (limit, value, zeros) => {
+        expect(new RegExp(greaterThanPattern(limit)).test('0'.repeat(zeros) + String(value))).toBe(value > limit);
+        expect(new RegExp(greaterThanPattern(limit)).test(String(limit + 1))).toBe(true);
+        expect(new RegExp(greaterThanPattern(limit)).test(String(limit))).toBe(false);
+      }),
+    );
+    for (const text of ['', '-1', '1e9', ' 300000', '300000 ', '0x50000']) expect(new RegExp(greaterThanPattern(256 * 1024)).test(text), text).toBe(false);
   });
 
   it('sets the stage throttle and the authorizer cache TTL', () => {

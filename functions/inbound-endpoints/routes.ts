@@ -15,6 +15,7 @@ import {
   MAX_INBOUND_BYTES,
 } from './schema';
 import { defineRoute } from '../../shared/routes/route';
+import { INBOUND_ROUTE_THROTTLE } from '../../shared/auth/usage-plans';
 
 export const createInboundEndpoint = defineRoute({
   operationId: 'createInboundEndpoint',
@@ -153,7 +154,7 @@ export const receiveInbound = defineRoute({
   // The endpoint by id (gsi1), then what POST /v1/inquiries does.
   dynamodb: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
   indexes: ['gsi1'],
-  throttle: { rateLimit: 20, burstLimit: 40 },
+  throttle: INBOUND_ROUTE_THROTTLE,
   status: 201,
   request: { path: InboundEndpointIdPath, query: InboundQuery },
   // The function reads the body itself, by the endpoint's source and format: the document describes what it takes.

@@ -365,7 +365,7 @@ export async function leadsWithContactPage(organizationId: string, contact: Lead
   const holder = await holderOf(organizationId, contact);
   const leads = holder ? [holder].filter(passes(filters)) : [];
   const claim = leadKeys.leadContact(organizationId, contact.kind, contact.value);
-  const { items, totalCount, nextCursor } = pageOfMatches(leads, (lead) => lead.id, searchList({ pk: claim.pk, skPrefix: claim.sk }, filters), request);
+  const { items, totalCount, nextCursor } = await pageOfMatches(leads, (lead) => lead.id, searchList({ pk: claim.pk, skPrefix: claim.sk }, filters), request);
   return { items, totalCount, page: request.page, limit: request.limit, nextCursor };
 }
 
@@ -377,7 +377,7 @@ export async function leadsWithContactPage(organizationId: string, contact: Lead
 export async function leadsByNamePage(organizationId: string, prefix: string, filters: Partial<LeadFilters>, request: PageRequest): Promise<Page<Lead>> {
   const source: PageSource = { ...leadKeys.leadNames(organizationId, prefix), consistentRead: true };
   const names = (await queryAll(source, ['leadId', 'status', 'companyId'])).filter(passes(filters));
-  const { items, totalCount, nextCursor } = pageOfMatches(names, (name) => String(name.leadId), searchList(source, filters), request);
+  const { items, totalCount, nextCursor } = await pageOfMatches(names, (name) => String(name.leadId), searchList(source, filters), request);
   const found = items.length ? await batchGetItems(items.map((name) => leadKeys.lead(organizationId, String(name.leadId))), { consistentRead: true }) : [];
   const byId = new Map(found.map((item) => [String(item.id), fromLeadItem(item)]));
   return { items: items.flatMap((name) => byId.get(String(name.leadId)) ?? []), totalCount, page: request.page, limit: request.limit, nextCursor };

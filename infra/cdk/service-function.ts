@@ -2,7 +2,7 @@ import { AssetHashType, Duration, Validations } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal, type IRole } from 'aws-cdk-lib/aws-iam';
 import type { IAlarm } from 'aws-cdk-lib/aws-cloudwatch';
 import { LambdaDeploymentConfig, LambdaDeploymentGroup, type ILambdaApplication } from 'aws-cdk-lib/aws-codedeploy';
-import { Alias, ApplicationLogLevel, type Version, Architecture, Code, Function as LambdaFunction, LoggingFormat, Runtime, SystemLogLevel, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { Alias, ApplicationLogLevel, type Version, Architecture, Code, Function as LambdaFunction, LoggingFormat, Runtime, SystemLogLevel, Tracing, type ParamsAndSecretsLayerVersion } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
@@ -37,6 +37,8 @@ export interface ServiceFunctionProps {
    * traces only what a sampled caller's trace header brings.
    */
   tracing?: Tracing;
+  /** The Parameters and Secrets extension, for a function that reads a secret at run time. */
+  paramsAndSecrets?: ParamsAndSecretsLayerVersion;
 }
 
 export interface ApiFunctionProps extends ServiceFunctionProps {
@@ -55,7 +57,7 @@ export interface ApiFunctionProps extends ServiceFunctionProps {
 export class ServiceFunction extends Construct {
   readonly function: LambdaFunction;
 
-  constructor(scope: Construct, id: string, { handler, table, dynamodb, indexes = [], assets = [], logLevel, debugSampleRate, environment = {}, timeout = Duration.seconds(15), architecture, reservedConcurrency, tracing = Tracing.ACTIVE }: ServiceFunctionProps) {
+  constructor(scope: Construct, id: string, { handler, table, dynamodb, indexes = [], assets = [], logLevel, debugSampleRate, environment = {}, timeout = Duration.seconds(15), architecture, reservedConcurrency, tracing = Tracing.ACTIVE, paramsAndSecrets }: ServiceFunctionProps) {
     super(scope, id);
     const logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH });
     // Its own role, writing only its own log group: the managed basic execution role allows every log group.
@@ -68,6 +70,7 @@ export class ServiceFunction extends Construct {
       architecture: architecture === 'x86_64' ? Architecture.X86_64 : Architecture.ARM_64,
       memorySize: 512,
       reservedConcurrentExecutions: reservedConcurrency,
+      paramsAndSecrets,
       timeout,
       tracing,
       logGroup,
