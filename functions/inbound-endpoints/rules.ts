@@ -180,6 +180,10 @@ interface Posted {
   droppedFiles: string[];
 }
 
+/** What a form's record keeps of the files it dropped: names, at most this many of this many characters. */
+const MAX_DROPPED_FILES = 20;
+const MAX_FILE_NAME = 255;
+
 /**
  * A multipart form's text fields, and the files it carried by name (their field's name when the file has none): a
  * file is dropped, as there is nowhere to keep it, and the rest of the form is recorded, saying which were dropped.
@@ -196,22 +200,15 @@ function multipartFields(contentType: string, body: string): Posted {
   return { fields, droppedFiles: droppedFiles.slice(0, MAX_DROPPED_FILES) };
 }
 
-/** What a form's record keeps of the files it dropped: names, at most this many of this many characters. */
-const MAX_DROPPED_FILES = 20;
-const MAX_FILE_NAME = 255;
-
-/** The posted body as name → value: JSON (an object) or an HTML form's fields (urlencoded or multipart). Anything else is 415. */
-function fieldsOf(headers: Record<string, string>, body: string): Fields {
-  return postedOf(headers, body).fields;
-}
-
+/** The posted body as name → value: JSON (an object) or an HTML form's fields (urlencoded or multipart), with the files a multipart form carried. Anything else is 415. */
 function postedOf(headers: Record<string, string>, body: string): Posted {
   const type = mediaTypeOf(headers);
   if (type === 'multipart/form-data') return multipartFields(headers['content-type']!, body);
-  return { fields: textFieldsOf(type, body), droppedFiles: [] };
+  return { fields: fieldsOf(type, body), droppedFiles: [] };
 }
 
-function textFieldsOf(type: string, body: string): Fields {
+/** A body of a media type that carries no files: JSON (an object) or urlencoded. Any other is 415. */
+function fieldsOf(type: string, body: string): Fields {
   if (type === 'application/x-www-form-urlencoded') {
     const fields = emptyFields();
     for (const [name, value] of new URLSearchParams(body)) addField(fields, name, value);
@@ -406,7 +403,7 @@ function platformDetail(fields: Record<string, string>, path: string, message: s
 async function receivePlatformCall(endpoint: InboundEndpointRecord, platform: CallPlatform, headers: Record<string, string>, raw: string) {
   if (Buffer.byteLength(raw) > MAX_CALL_PLATFORM_BYTES) throw new PayloadTooLargeError(MAX_CALL_PLATFORM_BYTES);
   if (mediaTypeOf(headers) !== 'application/json') throw new ApiError(415, 'Send the platform’s webhook as it sends it: application/json', 'UNSUPPORTED_MEDIA_TYPE');
-  const call = platformCallInquiry(platform, fieldsOf(headers, raw));
+  const call = platformCallInquiry(platform, fieldsOf('application/json', raw));
   if (!call) return new EmptyAnswer(204);
   const parsed = v.safeParse(IngestInquiryBody, call.inquiry);
   // Refused naming the platform's field: the sender sent `call.start_timestamp`, never our `createdAt`.
@@ -431,7 +428,9 @@ function answerOf({ inquiry, created }: { inquiry: InquiryListItem; created: boo
  * and ingested as POST /v1/inquiries would. A repeat of the sender's id (externalInquiryId, or the webhook-id /
  * Idempotency-Key header) answers the first inquiry's ids. A form post (a visitor's browser) is answered 303 to the
  * endpoint's redirectUrl with `inquiryId`, and when refused, to its errorRedirectUrl with `error=<code>`; JSON posts
- * are answered JSON. A browser on an allowed origin gets the CORS headers with whatever it is answered.
+ * are answered JSON. A browser on an allowed origin gets the CORS headers with whatever it is answered. An endpoint
+ * enforcing its origins refuses any other (403, a refusal like the rest); a post filling its honeypot is answered as
+ * recorded and records nothing.
  */
 export async function receiveInbound(endpointId: string, token: string | undefined, headers: Record<string, string>, body: string | null) {
   const endpoint = await findInboundEndpoint(endpointId);
