@@ -433,6 +433,12 @@ describe('what a voice platform sent beside the transcript', () => {
     expect((await client.get(`/v1/inquiries/${second.body.inquiry.id}`)).body.data).toMatchObject({ leadPhone: '+61412555019', sentiment: null, successful: null, successEvaluation: null, analysisData: null });
   });
 
+  it('records a platform’s post, which carries no Origin, on an endpoint with enforceOrigin set: the setting is for browsers’ posts', async () => {
+    const { client } = await api.organization();
+    const created = await endpoint(client, { format: 'vapi', allowedOrigins: ['https://plumbing.example.com'], enforceOrigin: true });
+    expect((await postVapi(created, VAPI_END_OF_CALL_REPORT)).status).toBe(201);
+  });
+
   it('records Vapi’s artifact.stereoRecordingUrl when the report has no other recording', async () => {
     const { client } = await api.organization();
     const created = await vapiEndpoint(client);
