@@ -45,6 +45,8 @@ describe('inbound endpoints', () => {
       redirectUrl: null,
       errorRedirectUrl: null,
       allowedOrigins: [],
+      enforceOrigin: false,
+      honeypotField: null,
       format: 'native',
       createdAt: expect.stringMatching(ISO_MS),
       updatedAt: (created as unknown as { createdAt: string }).createdAt,
@@ -429,7 +431,7 @@ describe('GET and PATCH /v1/inbound-endpoints/{inboundEndpointId}', () => {
       res = await client.patch(`/v1/inbound-endpoints/${created.id}`, { name: '  Quote form ', fieldMap: { your_email: 'email', mobile: 'phone' } });
     });
     expect(res!.status).toBe(200);
-    expect(res!.body.inboundEndpoint).toEqual({ id: created.id, name: 'Quote form', source: 'WEBFORM', fieldMap: { your_email: 'email', mobile: 'phone' }, redirectUrl: null, errorRedirectUrl: null, allowedOrigins: [], format: 'native', createdAt: (created as unknown as { createdAt: string }).createdAt, updatedAt: expect.stringMatching(ISO_MS) });
+    expect(res!.body.inboundEndpoint).toEqual({ id: created.id, name: 'Quote form', source: 'WEBFORM', fieldMap: { your_email: 'email', mobile: 'phone' }, redirectUrl: null, errorRedirectUrl: null, allowedOrigins: [], enforceOrigin: false, honeypotField: null, format: 'native', createdAt: (created as unknown as { createdAt: string }).createdAt, updatedAt: expect.stringMatching(ISO_MS) });
     expect(calls).toEqual(['UpdateItemCommand']);
     expect((await client.get(`/v1/inbound-endpoints/${created.id}`)).body).toEqual(res!.body);
     // The same URL and token take posts, read with the new fieldMap.

@@ -1123,7 +1123,7 @@ export interface paths {
         put?: never;
         /**
          * Create a URL that a web form, email parser or agent can post inquiries to
-         * @description For senders that cannot send an API key. The answer’s `url` carries a token (shown only here, stored hashed); senders that can sign use `secret` (`whsec_…`) with Standard Webhooks headers instead. A CALL endpoint may take a voice platform’s post-call webhook as the platform sends it: `format: "retell"` (with `platformSecret`, the Retell API key that signs its webhooks, write-only) or `format: "vapi"` (a Vapi Bearer Token credential, or its legacy server secret, set to this `secret`); `format` is `native` otherwise. `fieldMap` renames a form’s own field names to `email`, `phone`, `name`, `firstName`, `lastName` or `message`. For HTML forms, `redirectUrl` and `errorRedirectUrl` (https) are where a visitor is sent after the post is recorded or refused; `allowedOrigins` (exact origins, `https://host[:port]`) lets pages on those sites post JSON from the browser (CORS).
+         * @description For senders that cannot send an API key. The answer’s `url` carries a token (shown only here, stored hashed); senders that can sign use `secret` (`whsec_…`) with Standard Webhooks headers instead. A CALL endpoint may take a voice platform’s post-call webhook as the platform sends it: `format: "retell"` (with `platformSecret`, the Retell API key that signs its webhooks, write-only) or `format: "vapi"` (a Vapi Bearer Token credential, or its legacy server secret, set to this `secret`); `format` is `native` otherwise. `fieldMap` renames a form’s own field names to `email`, `phone`, `name`, `firstName`, `lastName` or `message`. For HTML forms, `redirectUrl` and `errorRedirectUrl` (https) are where a visitor is sent after the post is recorded or refused; `allowedOrigins` (exact origins, `https://host[:port]`) lets pages on those sites post JSON from the browser (CORS), and with `enforceOrigin: true` only posts from those pages are taken (403 `ORIGIN_NOT_ALLOWED` otherwise, a post without `Origin` too); `honeypotField` names a hidden field people leave empty: a post that fills it is answered as recorded and records nothing. Under `npm start` (not deployed), redirect URLs and origins may also be `http://localhost`, `http://127.0.0.1` or `http://[::1]`, with any port, to try a form from a local page.
          */
         post: operations["createInboundEndpoint"];
         delete?: never;
@@ -1154,8 +1154,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change an inbound endpoint’s name, source, format, fieldMap, redirects or allowed origins
-         * @description Fields left out keep their values; `fieldMap: null`, `redirectUrl: null` and `errorRedirectUrl: null` remove them, `allowedOrigins: []` ends CORS. The URL, its token and the signing secret stay as they are, so forms already posting to it keep working; posts after the change are read with the new settings. `format` `retell` or `vapi` is only for source CALL (400 naming the field otherwise); `retell` needs a `platformSecret` (sent now or kept from before), which a change to another format drops.
+         * Change an inbound endpoint’s name, source, format, fieldMap, redirects, allowed origins or spam settings
+         * @description Fields left out keep their values; `fieldMap: null`, `redirectUrl: null`, `errorRedirectUrl: null` and `honeypotField: null` remove them, `allowedOrigins: []` ends CORS (and, with `enforceOrigin`, refuses every post). The URL, its token and the signing secret stay as they are, so forms already posting to it keep working; posts after the change are read with the new settings. `format` `retell` or `vapi` is only for source CALL (400 naming the field otherwise); `retell` needs a `platformSecret` (sent now or kept from before), which a change to another format drops.
          */
         patch: operations["updateInboundEndpoint"];
         trace?: never;
@@ -1191,7 +1191,7 @@ export interface paths {
         put?: never;
         /**
          * Post an inquiry to an inbound endpoint (no API key)
-         * @description Authenticated by the endpoint URL's `token`, or by Standard Webhooks headers (`webhook-id`, `webhook-timestamp` within 5 minutes, `webhook-signature`) signed with the endpoint's secret; anything else answers 401 and records nothing. The body is `application/json`, or what an HTML form posts: `application/x-www-form-urlencoded` or `multipart/form-data` (text fields only: a file answers 415), at most 256 KB. A form post to an endpoint with `redirectUrl` is answered 303 to it with `inquiryId=<id>` added to its query, so the visitor lands on the site's thank-you page; refused (400, 413, 415), it is answered 303 to `errorRedirectUrl` with `error=<code>` when the endpoint has one. A 401 is never redirected. JSON posts are answered JSON. A browser page on one of the endpoint's `allowedOrigins` may post JSON (CORS): the preflight `OPTIONS` of this URL, with its token, answers 204 with the CORS headers, and the answer to the post carries `Access-Control-Allow-Origin` and `Vary: Origin`; any other origin gets no CORS headers. A WEBFORM endpoint keeps every field and finds the lead from email, phone and name; an EMAIL endpoint takes a parsed email (from, to, subject, text or html); CALL and CHATBOT take `{lead, data, summary?, tag?}` as POST /v1/inquiries does. A CALL endpoint of `format` `retell` or `vapi` takes that platform's webhook exactly as it sends it, JSON up to 3 MB, proved by the platform's own scheme only (a token or Standard Webhooks signature is neither needed nor enough): Retell's `x-retell-signature` (`v=<unix ms>,d=<hex HMAC-SHA256 of the body followed by that timestamp, keyed with the Retell API key>`, within 5 minutes either way), or Vapi's credential holding the endpoint's secret: `Authorization: Bearer <secret>` (its Bearer Token credential, as Vapi sends it by default) or `x-vapi-secret: <secret>` (its legacy server secret; when sent, it alone is checked). Retell's `call_analyzed` and Vapi's `end-of-call-report` record a CALL inquiry (transcript, summary, recording, direction, duration, start, end, who hung up), the lead found by the caller's phone (the called number on an outbound call) or created; the same call id again answers 200 with the first inquiry's ids and records nothing. Any other event, and a call that never connected, answers 204 and records nothing; a payload without the call id or the lead's phone answers 400 naming the platform's field. The same sender id again (`externalInquiryId`, or the `webhook-id` or `Idempotency-Key` header) to the same endpoint, from a sender with the same email or phone, answers 200 with the first inquiry's ids alone (`{inquiry: {id, leadId}, created: false}`, nothing it recorded); from another sender it is recorded as an inquiry of its own, so the URL never answers with someone else's. Query parameters other than `token` are ignored. Every post counts against the endpoint's organization's usage plan, as a request with its API key does (a post with a wrong token too): beyond it, 429 `RATE_LIMITED` with `Retry-After`.
+         * @description Authenticated by the endpoint URL's `token`, or by Standard Webhooks headers (`webhook-id`, `webhook-timestamp` within 5 minutes, `webhook-signature`) signed with the endpoint's secret; anything else answers 401 and records nothing. The body is `application/json`, or what an HTML form posts: `application/x-www-form-urlencoded` or `multipart/form-data`, at most 256 KB; a multipart form may carry files up to 3 MB in all, which are dropped: the rest of the form is recorded, with the files' names in the WEBFORM record's `droppedFiles`. A form post to an endpoint with `redirectUrl` is answered 303 to it with `inquiryId=<id>` added to its query, so the visitor lands on the site's thank-you page; refused (400, 403, 413, 415), it is answered 303 to `errorRedirectUrl` with `error=<code>` when the endpoint has one. An endpoint with `enforceOrigin` refuses a post whose `Origin` is not one of its `allowedOrigins`, or that has none (403 `ORIGIN_NOT_ALLOWED`, nothing recorded). A post filling the endpoint's `honeypotField` is answered as if recorded (201, or 303 to `redirectUrl` with an `inquiryId` that names nothing) and records nothing. A 401 is never redirected. JSON posts are answered JSON. A browser page on one of the endpoint's `allowedOrigins` may post JSON (CORS): the preflight `OPTIONS` of this URL, with its token, answers 204 with the CORS headers, and the answer to the post carries `Access-Control-Allow-Origin` and `Vary: Origin`; any other origin gets no CORS headers. A WEBFORM endpoint keeps every field and finds the lead from email, phone and name; an EMAIL endpoint takes a parsed email (from, to, subject, text or html); CALL and CHATBOT take `{lead, data, summary?, tag?}` as POST /v1/inquiries does. A CALL endpoint of `format` `retell` or `vapi` takes that platform's webhook exactly as it sends it, JSON up to 3 MB, proved by the platform's own scheme only (a token or Standard Webhooks signature is neither needed nor enough): Retell's `x-retell-signature` (`v=<unix ms>,d=<hex HMAC-SHA256 of the body followed by that timestamp, keyed with the Retell API key>`, within 5 minutes either way), or Vapi's credential holding the endpoint's secret: `Authorization: Bearer <secret>` (its Bearer Token credential, as Vapi sends it by default) or `x-vapi-secret: <secret>` (its legacy server secret; when sent, it alone is checked). Retell's `call_analyzed` (its event in `event` or `event_type`) and Vapi's `end-of-call-report` record a CALL inquiry (transcript, summary, recording, direction, duration, start, end, who hung up, the lead's number, and the platform's analysis: sentiment, success, extracted data), the lead found by the caller's phone (the called number on an outbound call) or created; the same call id again answers 200 with the first inquiry's ids and records nothing. Any other event, and a call that never connected, answers 204 and records nothing; a payload without the call id or the lead's phone, or with a field out of range, answers 400 naming the platform's field (`call.start_timestamp`, `message.startedAt`). The same sender id again (`externalInquiryId`, or the `webhook-id` or `Idempotency-Key` header) to the same endpoint, from a sender with the same email or phone, answers 200 with the first inquiry's ids alone (`{inquiry: {id, leadId}, created: false}`, nothing it recorded); from another sender it is recorded as an inquiry of its own, so the URL never answers with someone else's. Query parameters other than `token` are ignored. Every post counts against the endpoint's organization's usage plan, as a request with its API key does (a post with a wrong token too): beyond it, 429 `RATE_LIMITED` with `Retry-After`.
          */
         post: operations["receiveInbound"];
         delete?: never;
@@ -1623,6 +1623,13 @@ export interface components {
             endedAt: string;
             /** @enum {string} */
             endedBy: "user" | "assistant";
+            leadPhone?: string | null;
+            sentiment?: string | null;
+            successful?: boolean | null;
+            successEvaluation?: string | null;
+            analysisData?: {
+                [key: string]: unknown;
+            } | null;
         };
         TranscriptEntry: {
             id: string;
@@ -1705,6 +1712,8 @@ export interface components {
             /** Format: date-time */
             submittedAt: string;
             pageUrl: string | null;
+            /** @description Present when the form carried files: their names (or their field’s, for a file without one). The files are not kept; the rest of the form is. */
+            droppedFiles?: string[];
         };
         WebformField: {
             name: string;
@@ -3749,6 +3758,13 @@ export interface operations {
                         endedAt: string;
                         /** @enum {string} */
                         endedBy: "user" | "assistant";
+                        leadPhone?: string | null;
+                        sentiment?: string | null;
+                        successful?: boolean | null;
+                        successEvaluation?: string | null;
+                        analysisData?: {
+                            [key: string]: unknown;
+                        } | null;
                     };
                     lead: {
                         /** Format: email */
@@ -3873,6 +3889,8 @@ export interface operations {
                          */
                         submittedAt: string;
                         pageUrl: string | null;
+                        /** @description The names of files the form carried, which are not kept (an inbound endpoint records the rest of the form). */
+                        droppedFiles?: string[];
                     };
                     lead: {
                         /** Format: email */
@@ -9260,6 +9278,9 @@ export interface operations {
                             redirectUrl: string | null;
                             errorRedirectUrl: string | null;
                             allowedOrigins: string[];
+                            /** @description Refuse posts whose `Origin` header is not one of `allowedOrigins` (403 `ORIGIN_NOT_ALLOWED`, nothing recorded), posts without `Origin` too: browsers send it with every POST, servers do not. Not for formats retell and vapi, whose platforms post from their servers. Off unless set. */
+                            enforceOrigin: boolean;
+                            honeypotField: string | null;
                             /** @enum {string} */
                             format: "native" | "retell" | "vapi";
                             /** Format: date-time */
@@ -9328,6 +9349,13 @@ export interface operations {
                     /** @default [] */
                     allowedOrigins?: string[];
                     /**
+                     * @description Refuse posts whose `Origin` header is not one of `allowedOrigins` (403 `ORIGIN_NOT_ALLOWED`, nothing recorded), posts without `Origin` too: browsers send it with every POST, servers do not. Not for formats retell and vapi, whose platforms post from their servers. Off unless set.
+                     * @default false
+                     */
+                    enforceOrigin?: boolean;
+                    /** @default null */
+                    honeypotField?: string | null;
+                    /**
                      * @default native
                      * @enum {string}
                      */
@@ -9357,6 +9385,9 @@ export interface operations {
                             redirectUrl: string | null;
                             errorRedirectUrl: string | null;
                             allowedOrigins: string[];
+                            /** @description Refuse posts whose `Origin` header is not one of `allowedOrigins` (403 `ORIGIN_NOT_ALLOWED`, nothing recorded), posts without `Origin` too: browsers send it with every POST, servers do not. Not for formats retell and vapi, whose platforms post from their servers. Off unless set. */
+                            enforceOrigin: boolean;
+                            honeypotField: string | null;
                             /** @enum {string} */
                             format: "native" | "retell" | "vapi";
                             /** Format: date-time */
@@ -9425,6 +9456,9 @@ export interface operations {
                             redirectUrl: string | null;
                             errorRedirectUrl: string | null;
                             allowedOrigins: string[];
+                            /** @description Refuse posts whose `Origin` header is not one of `allowedOrigins` (403 `ORIGIN_NOT_ALLOWED`, nothing recorded), posts without `Origin` too: browsers send it with every POST, servers do not. Not for formats retell and vapi, whose platforms post from their servers. Off unless set. */
+                            enforceOrigin: boolean;
+                            honeypotField: string | null;
                             /** @enum {string} */
                             format: "native" | "retell" | "vapi";
                             /** Format: date-time */
@@ -9530,6 +9564,9 @@ export interface operations {
                     redirectUrl?: string | null;
                     errorRedirectUrl?: string | null;
                     allowedOrigins?: string[];
+                    /** @description Refuse posts whose `Origin` header is not one of `allowedOrigins` (403 `ORIGIN_NOT_ALLOWED`, nothing recorded), posts without `Origin` too: browsers send it with every POST, servers do not. Not for formats retell and vapi, whose platforms post from their servers. Off unless set. */
+                    enforceOrigin?: boolean;
+                    honeypotField?: string | null;
                     /** @enum {string} */
                     format?: "native" | "retell" | "vapi";
                     platformSecret?: string;
@@ -9537,7 +9574,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Change an inbound endpoint’s name, source, format, fieldMap, redirects or allowed origins */
+            /** @description Change an inbound endpoint’s name, source, format, fieldMap, redirects, allowed origins or spam settings */
             200: {
                 headers: {
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, sent again; absent on the first answer. */
@@ -9557,6 +9594,9 @@ export interface operations {
                             redirectUrl: string | null;
                             errorRedirectUrl: string | null;
                             allowedOrigins: string[];
+                            /** @description Refuse posts whose `Origin` header is not one of `allowedOrigins` (403 `ORIGIN_NOT_ALLOWED`, nothing recorded), posts without `Origin` too: browsers send it with every POST, servers do not. Not for formats retell and vapi, whose platforms post from their servers. Off unless set. */
+                            enforceOrigin: boolean;
+                            honeypotField: string | null;
                             /** @enum {string} */
                             format: "native" | "retell" | "vapi";
                             /** Format: date-time */
@@ -9637,6 +9677,9 @@ export interface operations {
                             redirectUrl: string | null;
                             errorRedirectUrl: string | null;
                             allowedOrigins: string[];
+                            /** @description Refuse posts whose `Origin` header is not one of `allowedOrigins` (403 `ORIGIN_NOT_ALLOWED`, nothing recorded), posts without `Origin` too: browsers send it with every POST, servers do not. Not for formats retell and vapi, whose platforms post from their servers. Off unless set. */
+                            enforceOrigin: boolean;
+                            honeypotField: string | null;
                             /** @enum {string} */
                             format: "native" | "retell" | "vapi";
                             /** Format: date-time */
@@ -9785,6 +9828,13 @@ export interface operations {
                         endedAt: string;
                         /** @enum {string} */
                         endedBy: "user" | "assistant";
+                        leadPhone?: string | null;
+                        sentiment?: string | null;
+                        successful?: boolean | null;
+                        successEvaluation?: string | null;
+                        analysisData?: {
+                            [key: string]: unknown;
+                        } | null;
                     };
                     lead: {
                         /** Format: email */
@@ -9855,11 +9905,13 @@ export interface operations {
                     createdAt?: string;
                 } | {
                     /** @description `call_analyzed` records the call; any other event is acknowledged with 204. */
-                    event: string;
-                    /** @description Retell’s call: `call_id`, `direction`, `from_number`, `to_number`, `start_timestamp`, `end_timestamp`, `disconnection_reason`, `recording_url`, `transcript_object` and `call_analysis.call_summary` are read. */
+                    event?: string;
+                    /** @description The event under the name parts of Retell’s documentation give it; read when `event` is absent. */
+                    event_type?: string;
+                    /** @description Retell’s call: `call_id`, `direction`, `from_number`, `to_number`, `start_timestamp`, `end_timestamp`, `disconnection_reason`, `recording_url`, `transcript_object` and `call_analysis` (`call_summary`, `user_sentiment`, `call_successful`, `custom_analysis_data`) are read. */
                     call: Record<string, never>;
                 } | {
-                    /** @description Vapi’s server message: of an end-of-call report, `endedReason`, `call`, `customer`, `startedAt`, `endedAt`, `artifact` and `analysis.summary` are read. */
+                    /** @description Vapi’s server message: of an end-of-call report, `endedReason`, `call`, `customer`, `startedAt`, `endedAt`, `artifact` (messages, recordings: `recording.mono.combinedUrl`, `recordingUrl`, `recording.stereoUrl`, `stereoRecordingUrl`) and `analysis` (`summary`, `successEvaluation`, `structuredData`) are read. */
                     message: {
                         /** @description `end-of-call-report` records the call; any other message is acknowledged with 204. */
                         type: string;
@@ -9993,7 +10045,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A form post (urlencoded or multipart) to an endpoint with `redirectUrl`: recorded (or seen before), and the visitor is sent to `redirectUrl` with `inquiryId=<id>` added to its query, and nothing else (a repeat too). Refused with 400, 413 or 415 and the endpoint has `errorRedirectUrl`: sent there with `error=<code>` (`VALIDATION_ERROR`, `INVALID_MULTIPART`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`). No body. */
+            /** @description A form post (urlencoded or multipart) to an endpoint with `redirectUrl`: recorded (or seen before), and the visitor is sent to `redirectUrl` with `inquiryId=<id>` added to its query, and nothing else (a repeat too). Refused with 400, 403, 413 or 415 and the endpoint has `errorRedirectUrl`: sent there with `error=<code>` (`VALIDATION_ERROR`, `INVALID_MULTIPART`, `ORIGIN_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`). No body. */
             303: {
                 headers: {
                     /** @description The redirectUrl with `inquiryId` added, or the errorRedirectUrl with `error` added. */
@@ -10018,9 +10070,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The endpoint has `enforceOrigin` and the post’s `Origin` is not one of its `allowedOrigins`, or it has none: nothing is recorded. `ORIGIN_NOT_ALLOWED`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
-            /** @description A body that is not JSON, urlencoded or multipart/form-data, or a multipart form with a file (text fields only): nothing is recorded. `UNSUPPORTED_MEDIA_TYPE`. */
+            /** @description A body that is not JSON, urlencoded or multipart/form-data: nothing is recorded. `UNSUPPORTED_MEDIA_TYPE`. */
             415: {
                 headers: {
                     [name: string]: unknown;

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { atMostCharacters, DATE_TIME, EARLIEST_INSTANT, Email, isCalendarDateIfParsed, isDateTimeText, isRecordableInstant, LATEST_INSTANT, NonEmptyString, RECORDABLE_RULE, TEXT_RULE, Timestamp } from '../../shared/schema';
 import { CALL_DIRECTIONS, CALL_PARTIES, INQUIRY_TAGS, InquiryListItem } from './schema';
 import { E164Phone, nameSplitRule } from '../leads/schema';
+import { callAnalysisInput } from './call-analysis';
 
 const list = (values: readonly string[]) => values.join(', ');
 
@@ -60,6 +61,7 @@ export const CallRecordInput = v.pipe(
     startedAt: Instant('data.startedAt'),
     endedAt: Instant('data.endedAt', END_RULE),
     endedBy: v.picklist(CALL_PARTIES, `endedBy must be one of ${list(CALL_PARTIES)}`),
+    ...callAnalysisInput,
   }),
   v.forward(v.check((record) => endsAfterStart(record), END_MESSAGE), ['endedAt']),
 );
@@ -86,6 +88,9 @@ export const WebformRecordInput = v.strictObject({
   fields: Items('data.fields', v.strictObject({ name: Text('name', 200), label: Text('label', 500), value: Text('value', 20_000) }), 200),
   submittedAt: Instant('data.submittedAt'),
   pageUrl: v.nullable(HttpUrl('data.pageUrl')),
+  droppedFiles: v.optional(
+    v.pipe(Items('data.droppedFiles', Text('data.droppedFiles[]', 255), 20), v.description('The names of files the form carried, which are not kept (an inbound endpoint records the rest of the form).')),
+  ),
 });
 
 /** Who the inquiry is from: found by email, else by phone, else a new lead. */
