@@ -220,7 +220,7 @@ export const isPlainObject = (input: unknown): input is Record<string, unknown> 
 
 /** The rule of free text that may be empty (a description, a receptionist's answer), and its pattern. */
 export const OPTIONAL_TEXT_RULE = 'Trimmed of surrounding white space; may be empty; no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate).';
-const OPTIONAL_TEXT_PATTERN = `^${NOT_CONTROL}*$`;
+export const OPTIONAL_TEXT_PATTERN = `^${NOT_CONTROL}*$`;
 
 /** Text a person wrote that may be empty: NFC, trimmed, free of control characters, at most `max` characters. */
 export const OptionalText = (name: string, max: number) =>

@@ -1255,7 +1255,7 @@ export interface paths {
         put?: never;
         /**
          * The API as MCP tools, for AI agents (Model Context Protocol, Streamable HTTP)
-         * @description An MCP server over Streamable HTTP, stateless: no session, every message is answered on its own, as JSON (never an event stream, so `GET /mcp` answers 405). Protocol revisions 2025-11-25 and 2025-06-18, agreed in `initialize`. Every keyed route of this API is a tool named by its operationId, with the route’s parameters and body as its input schema and its answer as its output schema; on top, curated tools for a voice agent (lookup_caller, save_caller, get_receptionist_context, find_availability, hold_slot, book_appointment, log_call, resolve_transfer, send_sms, search_leads). A tool acts as the API key that called `/mcp`: within its organization, under its rate limit, and within its scope (a read key sees and calls only GET tools; a write key no DELETE tools). A tool’s failure is a result with `isError` and the API’s error envelope as its text. POST tools take `idempotencyKey`, sent as the Idempotency-Key header; `/mcp` itself takes no Idempotency-Key (400).
+         * @description An MCP server over Streamable HTTP, stateless: no session, every message is answered on its own, as JSON (never an event stream, so `GET /mcp` answers 405). Protocol revisions 2025-11-25 and 2025-06-18, agreed in `initialize`. `tools/list` offers the curated tools for a voice agent (lookup_caller, save_caller, get_receptionist_context, find_availability, hold_slot, book_appointment, log_call, resolve_transfer, send_sms, search_leads) unless `tools` names other toolsets: `all` adds every keyed route of this API as a tool named by its operationId in snake_case (`create_lead`; one tool for a PUT and its PATCH), with the route’s parameters and body as its input schema and its answer as its output schema. Resources: `receptionist://context`, the receptionist context of the key’s organization; prompts: `live_call`, the steps of a live call with the curated tools. A tool acts as the API key that called `/mcp`: within its organization, under its rate limit, and within its scope (a read key sees and calls only GET tools, exactly those marked readOnlyHint; a write key no DELETE tools). A tool’s failure is a result with `isError` and the API’s error envelope as its text. POST tools take `idempotencyKey`, sent as the Idempotency-Key header; `/mcp` itself takes no Idempotency-Key (400).
          */
         post: operations["postMcp"];
         delete?: never;
@@ -3725,10 +3725,12 @@ export interface operations {
                     source: "CALL";
                     data: {
                         summary: string;
-                        keyPoints: string[];
+                        /** @default [] */
+                        keyPoints?: string[];
                         /** @default null */
                         recordingUrl?: string | null;
-                        transcripts: {
+                        /** @default [] */
+                        transcripts?: {
                             /**
                              * Format: date-time
                              * @description From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
@@ -3743,21 +3745,30 @@ export interface operations {
                          * @default false
                          */
                         transcriptTruncated?: boolean;
-                        /** @enum {string} */
-                        direction: "LEAD_TO_AI" | "AI_TO_LEAD";
-                        duration: number;
+                        /**
+                         * @description LEAD_TO_AI: the lead called; AI_TO_LEAD: the agent called the lead. Left out: LEAD_TO_AI.
+                         * @default LEAD_TO_AI
+                         * @enum {string}
+                         */
+                        direction?: "LEAD_TO_AI" | "AI_TO_LEAD";
+                        /** @description Seconds. Left out: the seconds from startedAt to endedAt, or 0 when neither is given. */
+                        duration?: number;
                         /**
                          * Format: date-time
-                         * @description From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
+                         * @description When the call started. Left out: endedAt less the duration (endedAt when no duration is given). From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
                          */
-                        startedAt: string;
+                        startedAt?: string;
                         /**
                          * Format: date-time
-                         * @description When it ended: not before startedAt. From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
+                         * @description When it ended: not before startedAt. Left out: startedAt plus the duration when both are given, else the time the call is logged. From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
                          */
-                        endedAt: string;
-                        /** @enum {string} */
-                        endedBy: "user" | "assistant";
+                        endedAt?: string;
+                        /**
+                         * @description Who hung up: user (the lead) or assistant. Left out: user.
+                         * @default user
+                         * @enum {string}
+                         */
+                        endedBy?: "user" | "assistant";
                         leadPhone?: string | null;
                         sentiment?: string | null;
                         successful?: boolean | null;
@@ -9795,10 +9806,12 @@ export interface operations {
                 } | {
                     data: {
                         summary: string;
-                        keyPoints: string[];
+                        /** @default [] */
+                        keyPoints?: string[];
                         /** @default null */
                         recordingUrl?: string | null;
-                        transcripts: {
+                        /** @default [] */
+                        transcripts?: {
                             /**
                              * Format: date-time
                              * @description From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
@@ -9813,21 +9826,30 @@ export interface operations {
                          * @default false
                          */
                         transcriptTruncated?: boolean;
-                        /** @enum {string} */
-                        direction: "LEAD_TO_AI" | "AI_TO_LEAD";
-                        duration: number;
+                        /**
+                         * @description LEAD_TO_AI: the lead called; AI_TO_LEAD: the agent called the lead. Left out: LEAD_TO_AI.
+                         * @default LEAD_TO_AI
+                         * @enum {string}
+                         */
+                        direction?: "LEAD_TO_AI" | "AI_TO_LEAD";
+                        /** @description Seconds. Left out: the seconds from startedAt to endedAt, or 0 when neither is given. */
+                        duration?: number;
                         /**
                          * Format: date-time
-                         * @description From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
+                         * @description When the call started. Left out: endedAt less the duration (endedAt when no duration is given). From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
                          */
-                        startedAt: string;
+                        startedAt?: string;
                         /**
                          * Format: date-time
-                         * @description When it ended: not before startedAt. From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
+                         * @description When it ended: not before startedAt. Left out: startedAt plus the duration when both are given, else the time the call is logged. From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
                          */
-                        endedAt: string;
-                        /** @enum {string} */
-                        endedBy: "user" | "assistant";
+                        endedAt?: string;
+                        /**
+                         * @description Who hung up: user (the lead) or assistant. Left out: user.
+                         * @default user
+                         * @enum {string}
+                         */
+                        endedBy?: "user" | "assistant";
                         leadPhone?: string | null;
                         sentiment?: string | null;
                         successful?: boolean | null;
@@ -10301,8 +10323,8 @@ export interface operations {
     postMcp: {
         parameters: {
             query?: {
-                /** @description `curated`: only the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …); `all` (the default): every route of the API as a tool, and those. */
-                tools?: "all" | "curated";
+                /** @description The toolsets `tools/list` offers, separated by commas; `tools/call` takes any tool by its name. `curated` (the default; 10 tools in about 35 KB of JSON): the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …). `all`: those and every route of the API as a tool, named by its operationId in snake_case (about 100 tools in about 330 KB). A resource’s name (leads, inquiries, sms, appointments, companies, organization, services, products, transfers, policies, faqs, events, audit_log, webhooks, inbound_endpoints, receptionist): its routes’ tools, e.g. `curated,leads`. */
+                tools?: string;
             };
             header?: never;
             path?: never;
@@ -10316,9 +10338,10 @@ export interface operations {
                  *       "id": 1,
                  *       "method": "tools/call",
                  *       "params": {
-                 *         "name": "lookup_caller",
+                 *         "name": "log_call",
                  *         "arguments": {
-                 *           "phone": "+61412345001"
+                 *           "phone": "+61412345001",
+                 *           "summary": "Wants a quote to clear a blocked kitchen drain."
                  *         }
                  *       }
                  *     }

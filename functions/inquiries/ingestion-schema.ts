@@ -44,25 +44,47 @@ const END_MESSAGE = 'data.endedAt must not be before data.startedAt';
 export const MAX_TRANSCRIPT_LINES = 1_000;
 export const MAX_TRANSCRIPT_LINE = 10_000;
 
+/** What a call record says of itself when the sender leaves it out: a voice agent may know only the summary. */
+export const CALL_DEFAULTS = {
+  direction: 'LEAD_TO_AI',
+  endedBy: 'user',
+} as const;
+
+/**
+ * The call's times and duration as given, the rest filled in: a call is logged when it ends, so a missing end is now
+ * (or the start plus the duration), a missing start is the end less the duration, and a missing duration is the
+ * seconds between the two (0 when neither time was given).
+ */
+function callTimes(given: { startedAt?: string; endedAt?: string; duration?: number }) {
+  const seconds = given.duration;
+  const start = given.startedAt === undefined ? undefined : Date.parse(given.startedAt);
+  const end = given.endedAt !== undefined ? Date.parse(given.endedAt) : start !== undefined && seconds !== undefined ? start + seconds * 1000 : Math.max(Date.now(), start ?? 0);
+  const startedAt = given.startedAt ?? new Date(end - (seconds ?? 0) * 1000).toISOString();
+  const endedAt = given.endedAt ?? new Date(end).toISOString();
+  const duration = seconds ?? Math.min(86_400, Math.max(0, Math.round((end - Date.parse(startedAt)) / 1000)));
+  return { startedAt, endedAt, duration };
+}
+
 /** The source records of docs/inquiry-sources.md, without their ids (the service issues them). */
 export const CallRecordInput = v.pipe(
   v.strictObject({
     summary: Text('data.summary', 5_000),
-    keyPoints: Items('data.keyPoints', Text('data.keyPoints[]', 1_000), 50),
+    keyPoints: v.optional(Items('data.keyPoints', Text('data.keyPoints[]', 1_000), 50), () => []),
     /** Null (or left out) when the call was not recorded. */
     recordingUrl: v.optional(v.nullable(HttpUrl('data.recordingUrl')), null),
-    transcripts: Items('data.transcripts', v.strictObject({ created_at: Instant('created_at'), text: Text('text', MAX_TRANSCRIPT_LINE), user: v.picklist(CALL_PARTIES, `user must be one of ${list(CALL_PARTIES)}`) }), MAX_TRANSCRIPT_LINES),
+    transcripts: v.optional(Items('data.transcripts', v.strictObject({ created_at: Instant('created_at'), text: Text('text', MAX_TRANSCRIPT_LINE), user: v.picklist(CALL_PARTIES, `user must be one of ${list(CALL_PARTIES)}`) }), MAX_TRANSCRIPT_LINES), () => []),
     transcriptTruncated: v.optional(
       v.pipe(v.boolean('data.transcriptTruncated must be a boolean'), v.description('True when the sender cut the transcript short; the service also sets it when it keeps only the first lines of a transcript too long for the record.')),
       false,
     ),
-    direction: v.picklist(CALL_DIRECTIONS, `direction must be one of ${list(CALL_DIRECTIONS)}`),
-    duration: Seconds,
-    startedAt: Instant('data.startedAt'),
-    endedAt: Instant('data.endedAt', END_RULE),
-    endedBy: v.picklist(CALL_PARTIES, `endedBy must be one of ${list(CALL_PARTIES)}`),
+    direction: v.optional(v.pipe(v.picklist(CALL_DIRECTIONS, `direction must be one of ${list(CALL_DIRECTIONS)}`), v.description(`LEAD_TO_AI: the lead called; AI_TO_LEAD: the agent called the lead. Left out: ${CALL_DEFAULTS.direction}.`)), CALL_DEFAULTS.direction),
+    duration: v.optional(v.pipe(Seconds, v.description('Seconds. Left out: the seconds from startedAt to endedAt, or 0 when neither is given.'))),
+    startedAt: v.optional(Instant('data.startedAt', 'When the call started. Left out: endedAt less the duration (endedAt when no duration is given).')),
+    endedAt: v.optional(Instant('data.endedAt', `${END_RULE} Left out: startedAt plus the duration when both are given, else the time the call is logged.`)),
+    endedBy: v.optional(v.pipe(v.picklist(CALL_PARTIES, `endedBy must be one of ${list(CALL_PARTIES)}`), v.description(`Who hung up: user (the lead) or assistant. Left out: ${CALL_DEFAULTS.endedBy}.`)), CALL_DEFAULTS.endedBy),
     ...callAnalysisInput,
   }),
+  v.transform((record) => ({ ...record, ...callTimes(record) })),
   v.forward(v.check((record) => endsAfterStart(record), END_MESSAGE), ['endedAt']),
 );
 
