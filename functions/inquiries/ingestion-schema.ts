@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { atMostCharacters, DATE_TIME, EARLIEST_INSTANT, isCalendarDateIfParsed, isDateTimeText, isRecordableInstant, LATEST_INSTANT, NonEmptyString, TEXT_RULE, Timestamp } from '../../shared/schema';
 import { CALL_DIRECTIONS, CALL_PARTIES, INQUIRY_TAGS, InquiryListItem } from './schema';
-import { E164Phone, nameSplitRule } from '../leads/schema';
+import { TypedPhone, nameSplitRule } from '../leads/schema';
 
 const list = (values: readonly string[]) => values.join(', ');
 
@@ -90,7 +90,7 @@ export const WebformRecordInput = v.strictObject({
 export const InquirySender = v.pipe(
   v.strictObject({
     email: v.optional(v.pipe(v.string('lead.email must be a string'), v.trim(), v.email('lead.email must be a valid email address'), v.maxLength(254))),
-    phone: v.optional(E164Phone),
+    phone: v.optional(TypedPhone),
     name: v.optional(v.pipe(NonEmptyString('lead.name', 200), v.description(`For a new lead: ${nameSplitRule('lead.name')} ${TEXT_RULE}`))),
     firstName: v.optional(NonEmptyString('lead.firstName', 100)),
     lastName: v.optional(NonEmptyString('lead.lastName', 100)),
