@@ -19,7 +19,7 @@ export interface paths {
         put?: never;
         /**
          * Create a lead
-         * @description Creates a lead with status NEW and records its LEAD_CREATED activity in the same transaction. `name` (or `firstName`) is required, and `email` or `phone` (a caller who left only a phone is entered with it); `name` is split into first and last name unless those are given. A `companyId` must be a company of the organization. A `phone` is read as typed: with its country code, or in the national form of the organization’s `country` (`0412 345 678`), and stored in E.164. An email (any case) or phone another lead has answers 409 `DUPLICATE_CONTACT`, whose `error.details[0].existingId` is that lead’s id.
+         * @description Creates a lead with `status` NEW, or the status given (a lead synced from another system keeps its stage: it is listed and counted under it at once), and records its LEAD_CREATED activity in the same transaction. `name` (or `firstName`) is required, and `email` or `phone` (a caller who left only a phone is entered with it); `name` is split into first and last name unless those are given. A `companyId` must be a company of the organization. A `phone` is read as typed: with its country code, or in the national form of the organization’s `country` (`0412 345 678`), and stored in E.164. An email (any case) or phone another lead has answers 409 `DUPLICATE_CONTACT`, whose `error.details[0].existingId` is that lead’s id.
          */
         post: operations["createLead"];
         delete?: never;
@@ -39,7 +39,7 @@ export interface paths {
         put?: never;
         /**
          * Create a lead, or change the one with this email or phone
-         * @description `match` names the contact that finds the lead: `email` (any case) or `phone`, which the body must carry. A `phone` is read as on create (a national form in the organization’s `country`), so `0412 345 678` finds the lead stored with +61412345678. The lead holding it gets the other fields (the matched contact stays as the lead has it), as a PATCH would apply them (`name` is split into first and last name unless those are given), and the answer is 200 with `created: false`; with no such lead one is created as by POST /v1/leads (then `name` or `firstName` is required) and the answer is 201 with `created: true`. Concurrent upserts of one new contact make one lead. Another contact of the body held by another lead answers 409 `DUPLICATE_CONTACT` naming that lead.
+         * @description `match` names the contact that finds the lead: `email` (any case) or `phone`, which the body must carry. A `phone` is read as on create (a national form in the organization’s `country`), so `0412 345 678` finds the lead stored with +61412345678. The lead holding it gets the other fields (the matched contact stays as the lead has it), as a PATCH would apply them (`name` is split into first and last name unless those are given; a new `status` records a STATUS_CHANGED activity and moves the lead between status lists and counts), and the answer is 200 with `created: false`; with no such lead one is created as by POST /v1/leads (then `name` or `firstName` is required) and the answer is 201 with `created: true`. Concurrent upserts of one new contact make one lead. Another contact of the body held by another lead answers 409 `DUPLICATE_CONTACT` naming that lead.
          */
         post: operations["upsertLead"];
         delete?: never;
@@ -3141,7 +3141,8 @@ export interface operations {
                  *       "lastName": "Nguyen",
                  *       "phone": "+61412345001",
                  *       "suburb": "Parramatta",
-                 *       "socials": {}
+                 *       "socials": {},
+                 *       "status": "NEW"
                  *     }
                  */
                 "application/json": {
@@ -3163,6 +3164,8 @@ export interface operations {
                         [key: string]: string;
                     };
                     companyId?: string;
+                    /** @enum {string} */
+                    status?: "NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST";
                 } & ((unknown | unknown) & (unknown | unknown));
             };
         };
@@ -3249,6 +3252,8 @@ export interface operations {
                         [key: string]: string;
                     };
                     companyId?: string;
+                    /** @enum {string} */
+                    status?: "NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST";
                 } & ({
                     /** @constant */
                     match: "email";

@@ -69,7 +69,8 @@ async function activity(organizationId: string, leadId: string, event: string, d
 
 /** Records a lead with its LEAD_CREATED activity, or answers the live leads already holding its contacts. */
 async function insertLead(organizationId: string, lead: Lead) {
-  const created = await activity(organizationId, lead.id, 'LEAD_CREATED', `Lead ${[lead.firstName, lead.lastName].filter(Boolean).join(' ')} created`, lead.createdAt);
+  const status = lead.status === NEW_LEAD.status ? '' : ` as ${lead.status}`;
+  const created = await activity(organizationId, lead.id, 'LEAD_CREATED', `Lead ${[lead.firstName, lead.lastName].filter(Boolean).join(' ')} created${status}`, lead.createdAt);
   return insertLeadOrFindHolders(organizationId, lead, created);
 }
 

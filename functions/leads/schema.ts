@@ -99,6 +99,8 @@ const createLeadEntries = {
   businessName: v.optional(leadFields.businessName),
   socials: v.optional(leadFields.socials),
   companyId: v.optional(leadFields.companyId),
+  /** Where the lead enters the pipeline: NEW unless given, so a lead synced from another system keeps its stage. */
+  status: v.optional(LeadStatus),
 };
 
 export const CreateLeadBody = v.pipe(
