@@ -124,6 +124,13 @@ const STATED_RULES: { operations: string[]; states: string; keep: (request: { qu
     },
   },
   {
+    operations: ['PATCH /v1/organization'],
+    states: 'An unknown code answers 400',
+    keep: ({ body }) => {
+      if (body?.country !== undefined) body.country = ['AU', 'nz', 'US', 'gb'][digest(body.country) % 4];
+    },
+  },
+  {
     operations: ['POST /v1/appointments', 'PATCH /v1/appointments/{appointmentId}', 'PATCH /v1/organization'],
     states: 'IANA',
     keep: ({ body }) => {
@@ -223,8 +230,19 @@ const STATED_RULES: { operations: string[]; states: string; keep: (request: { qu
     },
   },
   {
+    operations: ['GET /v1/leads', 'POST /v1/leads', 'POST /v1/leads/upsert', 'PATCH /v1/leads/{leadId}', 'POST /v1/inquiries', 'POST /v1/companies', 'PUT /v1/companies/{companyId}', 'PATCH /v1/companies/{companyId}'],
+    states: 'no valid number of any numbering plan',
+    keep: ({ query, body }) => {
+      // A number of a real plan, with its country code: the organization's country changes under other requests.
+      const mobile = (typed: unknown) => `+61 412 ${String(digest(typed) % 1_000_000).padStart(6, '0')}`;
+      if (typeof query.phone === 'string') query.phone = mobile(query.phone);
+      if (typeof body?.phone === 'string') body.phone = mobile(body.phone);
+      if (typeof body?.lead?.phone === 'string') body.lead.phone = mobile(body.lead.phone);
+    },
+  },
+  {
     operations: ['POST /v1/transfers', 'PUT /v1/transfers/{transferId}', 'PATCH /v1/transfers/{transferId}'],
-    states: 'E.164',
+    states: 'a valid number of its plan',
     keep: ({ body }) => {
       if (!body || (body.destination === undefined && body.destinationType === undefined)) return;
       // A destination sent with its type never depends on the type stored.

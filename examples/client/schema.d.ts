@@ -13,13 +13,13 @@ export interface paths {
         };
         /**
          * List leads, newest first
-         * @description Pages through the organization’s leads, newest first, optionally only those of one `status` and/or one `companyId`, or searches them: `q` matches a first or last name by its start, ignoring case and accents (`zoe` finds Zoë), an email (exact, any case) when it has an `@`, or a phone number in any common form (`0412 345 678`, `+61 412 345 678`, read with the country of the organization’s timezone); `email=` and `phone=` are exact filters on the contact. Send at most one of `q`, `email` and `phone` (400 naming the second); each combines with `status` and `companyId`. A search lists each lead once across its pages; `totalCount` is exact for every filter and search.
+         * @description Pages through the organization’s leads, newest first, optionally only those of one `status` and/or one `companyId`, or searches them: `q` matches a first or last name by its start, ignoring case and accents (`zoe` finds Zoë), an email (exact, any case) when it has an `@`, or a phone number in any common form (`0412 345 678`, `+61 412 345 678`, read in the organization’s `country`); `email=` and `phone=` are exact filters on the contact. Send at most one of `q`, `email` and `phone` (400 naming the second); each combines with `status` and `companyId`. A search lists each lead once across its pages; `totalCount` is exact for every filter and search.
          */
         get: operations["listLeads"];
         put?: never;
         /**
          * Create a lead
-         * @description Creates a lead with status NEW and records its LEAD_CREATED activity in the same transaction. `name` (or `firstName`) is required, and `email` or `phone` (a caller who left only a phone is entered with it); `name` is split into first and last name unless those are given. A `companyId` must be a company of the organization. An email (any case) or phone another lead has answers 409 `DUPLICATE_CONTACT`, whose `error.details[0].existingId` is that lead’s id.
+         * @description Creates a lead with `status` NEW, or the status given (a lead synced from another system keeps its stage: it is listed and counted under it at once), and records its LEAD_CREATED activity in the same transaction. `name` (or `firstName`) is required, and `email` or `phone` (a caller who left only a phone is entered with it); `name` is split into first and last name unless those are given. A `companyId` must be a company of the organization. A `phone` is read as typed: with its country code, or in the national form of the organization’s `country` (`0412 345 678`), and stored in E.164. An email (any case) or phone another lead has answers 409 `DUPLICATE_CONTACT`, whose `error.details[0].existingId` is that lead’s id.
          */
         post: operations["createLead"];
         delete?: never;
@@ -39,7 +39,7 @@ export interface paths {
         put?: never;
         /**
          * Create a lead, or change the one with this email or phone
-         * @description `match` names the contact that finds the lead: `email` (any case) or `phone`, which the body must carry. The lead holding it gets the other fields (the matched contact stays as the lead has it), as a PATCH would apply them (`name` is split into first and last name unless those are given), and the answer is 200 with `created: false`; with no such lead one is created as by POST /v1/leads (then `name` or `firstName` is required) and the answer is 201 with `created: true`. Concurrent upserts of one new contact make one lead. Another contact of the body held by another lead answers 409 `DUPLICATE_CONTACT` naming that lead.
+         * @description `match` names the contact that finds the lead: `email` (any case) or `phone`, which the body must carry. A `phone` is read as on create (a national form in the organization’s `country`), so `0412 345 678` finds the lead stored with +61412345678. The lead holding it gets the other fields (the matched contact stays as the lead has it), as a PATCH would apply them (`name` is split into first and last name unless those are given; a new `status` records a STATUS_CHANGED activity and moves the lead between status lists and counts), and the answer is 200 with `created: false`; with no such lead one is created as by POST /v1/leads (then `name` or `firstName` is required) and the answer is 201 with `created: true`. Concurrent upserts of one new contact make one lead. Another contact of the body held by another lead answers 409 `DUPLICATE_CONTACT` naming that lead.
          */
         post: operations["upsertLead"];
         delete?: never;
@@ -71,7 +71,7 @@ export interface paths {
         head?: never;
         /**
          * Change a lead’s details, status, read flag or company
-         * @description Fields left out keep their values; `null` clears an optional field. A new `status` records a STATUS_CHANGED activity in the same transaction; a `companyId` must be a company of the organization (else 400). An email or phone another lead has answers 409 `DUPLICATE_CONTACT`, whose `error.details[0].existingId` is that lead’s id.
+         * @description Fields left out keep their values; `null` clears an optional field. A new `status` records a STATUS_CHANGED activity in the same transaction; a `companyId` must be a company of the organization (else 400). A `phone` is read as on create. An email or phone another lead has answers 409 `DUPLICATE_CONTACT`, whose `error.details[0].existingId` is that lead’s id.
          */
         patch: operations["updateLead"];
         trace?: never;
@@ -411,7 +411,7 @@ export interface paths {
         head?: never;
         /**
          * Change the organization’s name, time zone or SMS sender identity
-         * @description `timezone` must be an IANA zone (e.g. Australia/Sydney). `smsSenderId` is what recipients see an SMS come from: an E.164 number or an alphanumeric sender id of up to 11 characters; `null` returns to the provider’s default. A number is stored in its one E.164 form: a trunk 0 typed after the country code is dropped (`+610299990000` is stored as `+61299990000`). A number is also where replies come back, so it belongs to one organization: a number another organization has set answers 409 `SMS_SENDER_TAKEN`, and the number an organization leaves is free for others at once.
+         * @description `timezone` must be an IANA zone (e.g. Australia/Sydney). `country` (ISO 3166-1 alpha-2, default `AU`) is the country whose national phone forms every write and lookup reads; an unknown code answers 400. `smsSenderId` is what recipients see an SMS come from: an E.164 number or an alphanumeric sender id of up to 11 characters; `null` returns to the provider’s default. A number is stored in its one E.164 form: a trunk 0 typed after the country code is dropped (`+610299990000` is stored as `+61299990000`). A number is also where replies come back, so it belongs to one organization: a number another organization has set answers 409 `SMS_SENDER_TAKEN`, and the number an organization leaves is free for others at once.
          */
         patch: operations["updateOrganization"];
         trace?: never;
@@ -739,7 +739,7 @@ export interface paths {
         put?: never;
         /**
          * Create a call transfer rule
-         * @description When and where the AI receptionist hands a call over: a department, a member or a phone number (E.164). A label already used in the organization answers 409; a `scenarioId` must be a scenario of the organization.
+         * @description When and where the AI receptionist hands a call over: a department, a member or a phone number (a valid number of its plan: E.164, or the national form of the organization’s `country`, stored in E.164). A label already used in the organization answers 409; a `scenarioId` must be a scenario of the organization.
          */
         post: operations["createTransfer"];
         delete?: never;
@@ -762,7 +762,7 @@ export interface paths {
         get: operations["getTransfer"];
         /**
          * Change any subset of a transfer rule’s fields
-         * @description Fields left out keep their values; the merged rule is checked again (a PHONE_NUMBER destination must be E.164). A label in use answers 409. Concurrent updates are applied one after another, never lost.
+         * @description Fields left out keep their values; the merged rule is checked again (a PHONE_NUMBER destination must be a valid number of its plan, read as on create). A label in use answers 409. Concurrent updates are applied one after another, never lost.
          */
         put: operations["updateTransfer"];
         post?: never;
@@ -775,7 +775,7 @@ export interface paths {
         head?: never;
         /**
          * Change any subset of a transfer rule’s fields
-         * @description The same as `PUT /v1/transfers/{transferId}`: send only the fields to change. Fields left out keep their values; the merged rule is checked again (a PHONE_NUMBER destination must be E.164). A label in use answers 409. Concurrent updates are applied one after another, never lost.
+         * @description The same as `PUT /v1/transfers/{transferId}`: send only the fields to change. Fields left out keep their values; the merged rule is checked again (a PHONE_NUMBER destination must be a valid number of its plan, read as on create). A label in use answers 409. Concurrent updates are applied one after another, never lost.
          */
         patch: operations["patchTransfer"];
         trace?: never;
@@ -1982,6 +1982,7 @@ export interface components {
          *       "id": "org_01JA0000000000000000000000",
          *       "name": "Harbour City Trades",
          *       "timezone": "Australia/Sydney",
+         *       "country": "AU",
          *       "smsSenderId": "HarbourCity",
          *       "businessHours": {
          *         "monday": [
@@ -2042,6 +2043,8 @@ export interface components {
             name: string;
             /** @default UTC */
             timezone: string;
+            /** @default AU */
+            country: string;
             /** @default null */
             smsSenderId: string | null;
             /** @default null */
@@ -3088,6 +3091,7 @@ export interface operations {
                 /** @description A name prefix (first or last name, ignoring case and accents), an email (exact, any case) or a phone number in any common form. */
                 q?: string;
                 email?: string;
+                /** @description The lead's phone, read as a write reads it: with its country code, or in the national form of the organization's `country`. One that is no valid number of any numbering plan answers 400. */
                 phone?: string;
             };
             header?: never;
@@ -3146,7 +3150,8 @@ export interface operations {
                  *       "lastName": "Nguyen",
                  *       "phone": "+61412345001",
                  *       "suburb": "Parramatta",
-                 *       "socials": {}
+                 *       "socials": {},
+                 *       "status": "NEW"
                  *     }
                  */
                 "application/json": {
@@ -3158,6 +3163,7 @@ export interface operations {
                     firstName?: string;
                     /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     lastName?: string;
+                    /** @description A phone number as people type it: with its country code (`+61 412 345 678`), or in the national form of the organization's `country` (`0412 345 678`, `(02) 9555 1234`). Stored and answered in E.164 (`+61412345678`); one that is no valid number of any numbering plan answers 400 naming the field. */
                     phone?: string;
                     /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     suburb?: string;
@@ -3167,6 +3173,8 @@ export interface operations {
                         [key: string]: string;
                     };
                     companyId?: string;
+                    /** @enum {string} */
+                    status?: "NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST";
                 } & ((unknown | unknown) & (unknown | unknown));
             };
         };
@@ -3243,6 +3251,7 @@ export interface operations {
                     firstName?: string;
                     /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     lastName?: string;
+                    /** @description A phone number as people type it: with its country code (`+61 412 345 678`), or in the national form of the organization's `country` (`0412 345 678`, `(02) 9555 1234`). Stored and answered in E.164 (`+61412345678`); one that is no valid number of any numbering plan answers 400 naming the field. */
                     phone?: string;
                     /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     suburb?: string;
@@ -3252,6 +3261,8 @@ export interface operations {
                         [key: string]: string;
                     };
                     companyId?: string;
+                    /** @enum {string} */
+                    status?: "NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST";
                 } & ({
                     /** @constant */
                     match: "email";
@@ -3780,6 +3791,7 @@ export interface operations {
                     lead: {
                         /** Format: email */
                         email?: string;
+                        /** @description A phone number as people type it: with its country code (`+61 412 345 678`), or in the national form of the organization's `country` (`0412 345 678`, `(02) 9555 1234`). Stored and answered in E.164 (`+61412345678`); one that is no valid number of any numbering plan answers 400 naming the field. */
                         phone?: string;
                         /** @description For a new lead: Split at its first white space into firstName (the first word) and lastName (the rest, each run of white space made one space; none for a single word). Each part may have at most 100 characters, as firstName and lastName may: a longer part answers 400 naming `lead.name`, even beside a firstName or lastName, which wins over its part. Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         name?: string;
@@ -3818,6 +3830,7 @@ export interface operations {
                     lead: {
                         /** Format: email */
                         email?: string;
+                        /** @description A phone number as people type it: with its country code (`+61 412 345 678`), or in the national form of the organization's `country` (`0412 345 678`, `(02) 9555 1234`). Stored and answered in E.164 (`+61412345678`); one that is no valid number of any numbering plan answers 400 naming the field. */
                         phone?: string;
                         /** @description For a new lead: Split at its first white space into firstName (the first word) and lastName (the rest, each run of white space made one space; none for a single word). Each part may have at most 100 characters, as firstName and lastName may: a longer part answers 400 naming `lead.name`, even beside a firstName or lastName, which wins over its part. Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         name?: string;
@@ -3863,6 +3876,7 @@ export interface operations {
                     lead: {
                         /** Format: email */
                         email?: string;
+                        /** @description A phone number as people type it: with its country code (`+61 412 345 678`), or in the national form of the organization's `country` (`0412 345 678`, `(02) 9555 1234`). Stored and answered in E.164 (`+61412345678`); one that is no valid number of any numbering plan answers 400 naming the field. */
                         phone?: string;
                         /** @description For a new lead: Split at its first white space into firstName (the first word) and lastName (the rest, each run of white space made one space; none for a single word). Each part may have at most 100 characters, as firstName and lastName may: a longer part answers 400 naming `lead.name`, even beside a firstName or lastName, which wins over its part. Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         name?: string;
@@ -3906,6 +3920,7 @@ export interface operations {
                     lead: {
                         /** Format: email */
                         email?: string;
+                        /** @description A phone number as people type it: with its country code (`+61 412 345 678`), or in the national form of the organization's `country` (`0412 345 678`, `(02) 9555 1234`). Stored and answered in E.164 (`+61412345678`); one that is no valid number of any numbering plan answers 400 naming the field. */
                         phone?: string;
                         /** @description For a new lead: Split at its first white space into firstName (the first word) and lastName (the rest, each run of white space made one space; none for a single word). Each part may have at most 100 characters, as firstName and lastName may: a longer part answers 400 naming `lead.name`, even beside a firstName or lastName, which wins over its part. Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         name?: string;
@@ -5480,6 +5495,7 @@ export interface operations {
                  * @example {
                  *       "name": "Harbour City Trades",
                  *       "timezone": "Australia/Sydney",
+                 *       "country": "AU",
                  *       "businessHours": {
                  *         "monday": [
                  *           {
@@ -5531,6 +5547,8 @@ export interface operations {
                     name?: string;
                     /** @description An IANA time zone name, e.g. Australia/Sydney. */
                     timezone?: string;
+                    /** @description ISO 3166-1 alpha-2 code of the organization's country (default `AU`): phones written or looked up in national form (`0412 345 678`, `(02) 9555 1234`) are read in its numbering plan and stored in E.164. Changing it changes how later input is read, not numbers already stored. An unknown code answers 400. */
+                    country?: string;
                     businessHours?: {
                         monday?: {
                             open: string;
@@ -9861,6 +9879,7 @@ export interface operations {
                     lead: {
                         /** Format: email */
                         email?: string;
+                        /** @description A phone number as people type it: with its country code (`+61 412 345 678`), or in the national form of the organization's `country` (`0412 345 678`, `(02) 9555 1234`). Stored and answered in E.164 (`+61412345678`); one that is no valid number of any numbering plan answers 400 naming the field. */
                         phone?: string;
                         /** @description For a new lead: Split at its first white space into firstName (the first word) and lastName (the rest, each run of white space made one space; none for a single word). Each part may have at most 100 characters, as firstName and lastName may: a longer part answers 400 naming `lead.name`, even beside a firstName or lastName, which wins over its part. Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         name?: string;
@@ -9904,6 +9923,7 @@ export interface operations {
                     lead: {
                         /** Format: email */
                         email?: string;
+                        /** @description A phone number as people type it: with its country code (`+61 412 345 678`), or in the national form of the organization's `country` (`0412 345 678`, `(02) 9555 1234`). Stored and answered in E.164 (`+61412345678`); one that is no valid number of any numbering plan answers 400 naming the field. */
                         phone?: string;
                         /** @description For a new lead: Split at its first white space into firstName (the first word) and lastName (the rest, each run of white space made one space; none for a single word). Each part may have at most 100 characters, as firstName and lastName may: a longer part answers 400 naming `lead.name`, even beside a firstName or lastName, which wins over its part. Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         name?: string;
@@ -10184,7 +10204,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The caller’s number in any common form: E.164 (`+61412345678`, as voice platforms send it) or national (`0412 345 678`, read with the country of the organization’s timezone). */
+                /** @description The caller’s number in any common form: E.164 (`+61412345678`, as voice platforms send it) or national (`0412 345 678`, read in the organization’s `country`); one that is no valid number answers 400. */
                 phone: string;
             };
             cookie?: never;

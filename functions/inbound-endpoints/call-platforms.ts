@@ -2,7 +2,8 @@ import { createHmac } from 'node:crypto';
 import * as v from 'valibot';
 import { sameSecret } from '../../shared/auth/tokens';
 import { ValidationError } from '../../shared/errors';
-import { E164, isPlainObject } from '../../shared/schema';
+import { isPlainObject } from '../../shared/schema';
+import { toE164 } from '../../shared/phone';
 import { parseOrThrow } from '../../shared/validation';
 import type { CallPlatform } from './schema';
 import { MAX_TRANSCRIPT_LINE, MAX_TRANSCRIPT_LINES } from '../inquiries/ingestion-schema';
@@ -60,8 +61,9 @@ const Instant = (name: string) => v.pipe(Text(name), v.check((at) => !Number.isN
 
 /** The lead's phone: the party who is not the platform's agent, as E.164. A web call carries none, so it names no lead. */
 function leadPhone(number: string | null | undefined, field: string): string {
-  const phone = number?.trim() ?? '';
-  if (!E164.test(phone)) throw new ValidationError([{ path: field, message: `${field} must be the caller’s phone number in E.164 format (a web call has none, so it cannot name a lead)` }]);
+  // Platforms send E.164; one that is no valid number of its country's plan is refused here, naming the platform's field.
+  const phone = toE164(number ?? '', undefined);
+  if (!phone) throw new ValidationError([{ path: field, message: `${field} must be the caller’s phone number in E.164 format (a web call has none, so it cannot name a lead)` }]);
   return phone;
 }
 

@@ -13,7 +13,7 @@ import { platformCallInquiry, platformFieldOf, retellSignatureValid, vapiSecretV
 import { validationDetails } from '../../shared/validation';
 import { IngestInquiryBody } from '../inquiries/ingestion-schema';
 import { looksLikePhone } from '../../shared/phone';
-import { readPhone } from '../leads/rules';
+import { readPhone } from '../leads/phones';
 import { GATEWAY_RESPONSES } from '../../shared/http/gateway-responses';
 import { PREFLIGHT_HEADERS } from '../../shared/http/cors';
 import { newSigningSecret, signedHeaders } from '../../shared/webhooks/signature';

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { atMostCharacters, DATE_TIME, EARLIEST_INSTANT, Email, isCalendarDateIfParsed, isDateTimeText, isRecordableInstant, LATEST_INSTANT, NonEmptyString, RECORDABLE_RULE, TEXT_RULE, Timestamp } from '../../shared/schema';
 import { CALL_DIRECTIONS, CALL_PARTIES, INQUIRY_TAGS, InquiryListItem } from './schema';
-import { E164Phone, nameSplitRule } from '../leads/schema';
+import { TypedPhone, nameSplitRule } from '../leads/schema';
 import { callAnalysisInput } from './call-analysis';
 
 const list = (values: readonly string[]) => values.join(', ');
@@ -119,7 +119,7 @@ export const WebformRecordInput = v.strictObject({
 export const InquirySender = v.pipe(
   v.strictObject({
     email: v.optional(Email('lead.email')),
-    phone: v.optional(E164Phone),
+    phone: v.optional(TypedPhone),
     name: v.optional(v.pipe(NonEmptyString('lead.name', 200), v.description(`For a new lead: ${nameSplitRule('lead.name')} ${TEXT_RULE}`))),
     firstName: v.optional(NonEmptyString('lead.firstName', 100)),
     lastName: v.optional(NonEmptyString('lead.lastName', 100)),

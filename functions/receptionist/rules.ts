@@ -1,7 +1,7 @@
 import type { Appointment } from '../appointments/schema';
 import { listAppointmentsPage } from '../appointments/store';
 import { listInquiriesPage } from '../inquiries/store';
-import { e164Of } from '../leads/rules';
+import { e164Of } from '../leads/phones';
 import { hasContact } from '../leads/entity';
 import { claimedLeadIdOfPhone, getLead, isPhoneOptedOut } from '../leads/store';
 import { getOrganizationHours } from '../organization/store';

@@ -12,7 +12,7 @@ export const CallerPath = v.object({
     v.string('phone must be a string'),
     v.minLength(1, 'phone must not be empty'),
     v.maxLength(32, 'phone must be at most 32 characters'),
-    v.description('The caller’s number in any common form: E.164 (`+61412345678`, as voice platforms send it) or national (`0412 345 678`, read with the country of the organization’s timezone).'),
+    v.description('The caller’s number in any common form: E.164 (`+61412345678`, as voice platforms send it) or national (`0412 345 678`, read in the organization’s `country`); one that is no valid number answers 400.'),
   ),
 });
 
