@@ -31,7 +31,7 @@ async function plumber() {
   const kate = await created(client, '/v1/organization/members', 'member', { email: 'kate@example.com', firstName: 'Kate', lastName: 'Ng' });
   const dan = await created(client, '/v1/organization/members', 'member', { email: 'dan@example.com', firstName: 'Dan', lastName: 'Russo' });
   const lead = await created(client, '/v1/leads', 'lead', { name: 'Olivia Nguyen', phone: '+61412345001' });
-  const service = await created(client, '/v1/services', 'service', { name: 'Blocked drain clearing', description: 'Clearing blocked drains', followUpQuestions: [], duration: 1, durationUnit: 'HOURS', tradeCategoryId: 1, pricingMode: 'NONE' });
+  const service = await created(client, '/v1/services', 'service', { name: 'Blocked drain clearing', description: 'Clearing blocked drains', followUpQuestions: [], duration: 1, durationUnit: 'HOURS', tradeCategoryId: 1, pricingType: 'NONE' });
   const slots = async (params: Record<string, string | number> = {}) => {
     const res = await client.get(`/v1/availability?${query({ serviceId: service.id, from: at(MONDAY, '00:00'), to: at(MONDAY, '23:59'), ...params })}`);
     expect(res.status).toBe(200);
@@ -306,14 +306,14 @@ describe('times near the end of what the service reasons about', () => {
 describe('a service longer than an appointment may last', () => {
   it('has no slots and no holds: 400 naming serviceId, as an appointment lasts at most 7 days', async () => {
     const { client } = await plumber();
-    const renovation = await created(client, '/v1/services', 'service', { name: 'Bathroom renovation', description: 'A long job', followUpQuestions: [], duration: 8, durationUnit: 'DAYS', tradeCategoryId: 1, pricingMode: 'NONE' });
+    const renovation = await created(client, '/v1/services', 'service', { name: 'Bathroom renovation', description: 'A long job', followUpQuestions: [], duration: 8, durationUnit: 'DAYS', tradeCategoryId: 1, pricingType: 'NONE' });
     const refusal = [{ path: 'serviceId', message: 'serviceId names a service of 8 days: an appointment lasts at most 7 days, so it has no slots' }];
     const slots = await client.get(`/v1/availability?${query({ serviceId: renovation.id })}`);
     expect([slots.status, slots.body.error.details]).toEqual([400, refusal]);
     const held = await client.post('/v1/availability/holds', { serviceId: renovation.id, startsAt: at(MONDAY, '08:00') });
     expect([held.status, held.body.error.details]).toEqual([400, refusal]);
     // Seven days is the most an appointment lasts: such a service still has its slots (none fit these hours).
-    const week = await created(client, '/v1/services', 'service', { name: 'Week-long job', description: 'Seven days', followUpQuestions: [], duration: 7, durationUnit: 'DAYS', tradeCategoryId: 1, pricingMode: 'NONE' });
+    const week = await created(client, '/v1/services', 'service', { name: 'Week-long job', description: 'Seven days', followUpQuestions: [], duration: 7, durationUnit: 'DAYS', tradeCategoryId: 1, pricingType: 'NONE' });
     expect((await client.get(`/v1/availability?${query({ serviceId: week.id })}`)).status).toBe(200);
   });
 });
@@ -324,7 +324,7 @@ describe('a working period that began more than a day before the window asked fo
     // Open from Friday 17:30 through the weekend to Sunday 08:00 (UTC): one working period, its hourly slots on the half hour.
     await client.patch('/v1/organization', { timezone: 'Etc/UTC', businessHours: { friday: [{ open: '17:30', close: '24:00' }], saturday: [{ open: '00:00', close: '24:00' }], sunday: [{ open: '00:00', close: '08:00' }] } });
     await created(client, '/v1/organization/members', 'member', { email: 'kate@example.com', firstName: 'Kate', lastName: 'Ng' });
-    const service = await created(client, '/v1/services', 'service', { name: 'Inspection', description: 'An hour', followUpQuestions: [], duration: 1, durationUnit: 'HOURS', tradeCategoryId: 1, pricingMode: 'NONE' });
+    const service = await created(client, '/v1/services', 'service', { name: 'Inspection', description: 'An hour', followUpQuestions: [], duration: 1, durationUnit: 'HOURS', tradeCategoryId: 1, pricingType: 'NONE' });
     const sunday = async (from: string) =>
       ((await client.get(`/v1/availability?${query({ serviceId: service.id, from, to: '2027-02-07T08:00:00Z', step: 60 })}`)).body.slots as { startsAt: string }[])
         .map((slot) => slot.startsAt)
@@ -343,7 +343,7 @@ describe('a member’s own hours in an organization without business hours', () 
     const kate = await created(client, '/v1/organization/members', 'member', { email: 'kate@example.com', firstName: 'Kate', lastName: 'Ng' });
     const day = [{ open: '09:00', close: '12:00' }];
     await client.patch(`/v1/organization/members/${kate.id}`, { workingHours: { monday: day, tuesday: day } });
-    const service = await created(client, '/v1/services', 'service', { name: 'Gas heater service', description: 'An hour', followUpQuestions: [], duration: 1, durationUnit: 'HOURS', tradeCategoryId: 1, pricingMode: 'NONE' });
+    const service = await created(client, '/v1/services', 'service', { name: 'Gas heater service', description: 'An hour', followUpQuestions: [], duration: 1, durationUnit: 'HOURS', tradeCategoryId: 1, pricingType: 'NONE' });
     const slots = async (date: string) =>
       sydney((await client.get(`/v1/availability?${query({ serviceId: service.id, from: at(date, '00:00'), to: at(date, '23:59'), step: 60 })}`)).body.slots);
     // Her Monday is open by her own hours alone; her Tuesday is the organization's closed date.

@@ -567,7 +567,7 @@ export interface paths {
         put?: never;
         /**
          * Create a service and its scenario
-         * @description A trade service and the AI-receptionist scenario it starts with, written together. `pricingMode` decides which price fields are required. A name already used in the organization, ignoring case and spacing, answers 409 and writes nothing.
+         * @description A trade service and the AI-receptionist scenario it starts with, written together. `pricingType` decides which price fields are required: FIXED `price`, HOURLY `hourlyRate`, CALL_OUT `callOutFee`, RANGE `minPrice` and `maxPrice` (the names products use). The older names `pricingMode` and `fixedPrice` are still taken. A name already used in the organization, ignoring case and spacing, answers 409 and writes nothing.
          */
         post: operations["createService"];
         delete?: never;
@@ -599,7 +599,7 @@ export interface paths {
         head?: never;
         /**
          * Change any subset of a service’s fields, pricing included
-         * @description Fields left out keep their values; a price or `customPriceResponse` sent as null is cleared. The merged service is checked as a create is (`pricingMode` requires its price, `minPrice` ≤ `maxPrice`, an active custom price response needs its text). A name already used in the organization, ignoring case and spacing, answers 409. The service’s scenario is not changed: change it with PATCH /v1/scenarios/{scenarioId}.
+         * @description Fields left out keep their values; a price or `customPriceResponse` sent as null is cleared. The merged service is checked as a create is (`pricingType` requires its price, `minPrice` ≤ `maxPrice`, an active custom price response needs its text). A name already used in the organization, ignoring case and spacing, answers 409. The service’s scenario is not changed: change it with PATCH /v1/scenarios/{scenarioId}.
          */
         patch: operations["updateService"];
         trace?: never;
@@ -2096,8 +2096,8 @@ export interface components {
          *       "createdAt": "2026-09-14T22:10:41.006Z",
          *       "isActive": true,
          *       "durationUnit": "MINUTES",
-         *       "pricingMode": "CALL_OUT",
-         *       "fixedPrice": null,
+         *       "pricingType": "CALL_OUT",
+         *       "price": null,
          *       "hourlyRate": 145,
          *       "callOutFee": 99,
          *       "minPrice": null,
@@ -2136,8 +2136,8 @@ export interface components {
             followUpQuestions: string[];
             tradeCategoryId: number;
             /** @enum {string} */
-            pricingMode: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
-            fixedPrice: number | null;
+            pricingType: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
+            price: number | null;
             hourlyRate: number | null;
             callOutFee: number | null;
             minPrice: number | null;
@@ -2175,8 +2175,8 @@ export interface components {
          *           "createdAt": "2026-09-14T22:10:41.006Z",
          *           "isActive": true,
          *           "durationUnit": "MINUTES",
-         *           "pricingMode": "CALL_OUT",
-         *           "fixedPrice": null,
+         *           "pricingType": "CALL_OUT",
+         *           "price": null,
          *           "hourlyRate": 145,
          *           "callOutFee": 99,
          *           "minPrice": null,
@@ -2210,8 +2210,8 @@ export interface components {
          *       "createdAt": "2026-09-14T22:10:41.006Z",
          *       "isActive": true,
          *       "durationUnit": "MINUTES",
-         *       "pricingMode": "CALL_OUT",
-         *       "fixedPrice": null,
+         *       "pricingType": "CALL_OUT",
+         *       "price": null,
          *       "hourlyRate": 145,
          *       "callOutFee": 99,
          *       "minPrice": null,
@@ -2236,8 +2236,8 @@ export interface components {
             /** @enum {string} */
             durationUnit: "MINUTES" | "HOURS" | "DAYS";
             /** @enum {string} */
-            pricingMode: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
-            fixedPrice: number | null;
+            pricingType: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
+            price: number | null;
             hourlyRate: number | null;
             callOutFee: number | null;
             minPrice: number | null;
@@ -2326,7 +2326,8 @@ export interface components {
          *       "response": "A standard electric hot water install starts from $1,650 including the unit.",
          *       "tradeCategoryId": 1,
          *       "pricingType": "RANGE",
-         *       "price": 1650,
+         *       "price": null,
+         *       "minPrice": 1650,
          *       "maxPrice": 2400,
          *       "isDisclosePrice": true,
          *       "faqs": [
@@ -2349,6 +2350,7 @@ export interface components {
             /** @enum {string} */
             pricingType: "NONE" | "FIXED" | "RANGE";
             price: number | null;
+            minPrice: number | null;
             maxPrice: number | null;
             isDisclosePrice: boolean;
             faqs: {
@@ -2916,8 +2918,8 @@ export interface components {
             followUpQuestions: string[];
             tradeCategoryId: number;
             /** @enum {string} */
-            pricingMode: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
-            fixedPrice: number | null;
+            pricingType: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
+            price: number | null;
             hourlyRate: number | null;
             callOutFee: number | null;
             minPrice: number | null;
@@ -6226,7 +6228,7 @@ export interface operations {
                  *       "duration": 90,
                  *       "durationUnit": "MINUTES",
                  *       "tradeCategoryId": 1,
-                 *       "pricingMode": "CALL_OUT",
+                 *       "pricingType": "CALL_OUT",
                  *       "hourlyRate": 145,
                  *       "callOutFee": 99,
                  *       "plusGST": true,
@@ -6252,12 +6254,12 @@ export interface operations {
                     durationUnit: "MINUTES" | "HOURS" | "DAYS";
                     tradeCategoryId: number;
                     /**
-                     * @default NONE
+                     * @description NONE when left out.
                      * @enum {string}
                      */
-                    pricingMode?: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
+                    pricingType?: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
                     /** @description An amount with at most 2 decimal places. */
-                    fixedPrice?: number;
+                    price?: number;
                     /** @description An amount with at most 2 decimal places. */
                     hourlyRate?: number;
                     /** @description An amount with at most 2 decimal places. */
@@ -6277,6 +6279,17 @@ export interface operations {
                      * @enum {string}
                      */
                     teamAssignmentMethod?: "PRIORITY_ORDER" | "ROUND_ROBIN";
+                    /**
+                     * @deprecated
+                     * @description The older name of `pricingType`.
+                     * @enum {string}
+                     */
+                    pricingMode?: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
+                    /**
+                     * @deprecated
+                     * @description The older name of `price`.
+                     */
+                    fixedPrice?: number;
                 };
             };
         };
@@ -6428,7 +6441,7 @@ export interface operations {
                  *       "duration": 90,
                  *       "durationUnit": "MINUTES",
                  *       "tradeCategoryId": 1,
-                 *       "pricingMode": "CALL_OUT",
+                 *       "pricingType": "CALL_OUT",
                  *       "hourlyRate": 145,
                  *       "callOutFee": 99,
                  *       "plusGST": true,
@@ -6450,8 +6463,8 @@ export interface operations {
                     durationUnit?: "MINUTES" | "HOURS" | "DAYS";
                     tradeCategoryId?: number;
                     /** @enum {string} */
-                    pricingMode?: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
-                    fixedPrice?: number | null;
+                    pricingType?: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
+                    price?: number | null;
                     hourlyRate?: number | null;
                     callOutFee?: number | null;
                     minPrice?: number | null;
@@ -6464,6 +6477,17 @@ export interface operations {
                     isActive?: boolean;
                     /** @enum {string} */
                     teamAssignmentMethod?: "PRIORITY_ORDER" | "ROUND_ROBIN";
+                    /**
+                     * @deprecated
+                     * @description The older name of `pricingType`.
+                     * @enum {string}
+                     */
+                    pricingMode?: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
+                    /**
+                     * @deprecated
+                     * @description The older name of `price`.
+                     */
+                    fixedPrice?: number | null;
                 };
             };
         };
@@ -6822,12 +6846,9 @@ export interface operations {
                     tradeCategoryId: number;
                     /** @enum {string} */
                     pricingType: "NONE" | "FIXED" | "RANGE";
-                    /** @description An amount with at most 2 decimal places. */
-                    price?: number;
-                    /** @description An amount with at most 2 decimal places. */
-                    minPrice?: number;
-                    /** @description An amount with at most 2 decimal places. */
-                    maxPrice?: number;
+                    price?: number | null;
+                    minPrice?: number | null;
+                    maxPrice?: number | null;
                     /** @default false */
                     isDisclosePrice?: boolean;
                     /** @default true */
@@ -6949,12 +6970,9 @@ export interface operations {
                     tradeCategoryId?: number;
                     /** @enum {string} */
                     pricingType?: "NONE" | "FIXED" | "RANGE";
-                    /** @description An amount with at most 2 decimal places. */
-                    price?: number;
-                    /** @description An amount with at most 2 decimal places. */
-                    minPrice?: number;
-                    /** @description An amount with at most 2 decimal places. */
-                    maxPrice?: number;
+                    price?: number | null;
+                    minPrice?: number | null;
+                    maxPrice?: number | null;
                     isDisclosePrice?: boolean;
                     isActive?: boolean;
                 };
@@ -7088,12 +7106,9 @@ export interface operations {
                     tradeCategoryId?: number;
                     /** @enum {string} */
                     pricingType?: "NONE" | "FIXED" | "RANGE";
-                    /** @description An amount with at most 2 decimal places. */
-                    price?: number;
-                    /** @description An amount with at most 2 decimal places. */
-                    minPrice?: number;
-                    /** @description An amount with at most 2 decimal places. */
-                    maxPrice?: number;
+                    price?: number | null;
+                    minPrice?: number | null;
+                    maxPrice?: number | null;
                     isDisclosePrice?: boolean;
                     isActive?: boolean;
                 };
@@ -7188,10 +7203,9 @@ export interface operations {
                         pricing?: {
                             /** @enum {string} */
                             pricingType: "NONE" | "FIXED" | "RANGE";
-                            /** @description An amount with at most 2 decimal places. */
-                            price?: number;
-                            /** @description An amount with at most 2 decimal places. */
-                            maxPrice?: number;
+                            price?: number | null;
+                            minPrice?: number | null;
+                            maxPrice?: number | null;
                             isDisclosePrice?: boolean;
                         };
                     }[];
