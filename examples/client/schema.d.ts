@@ -249,7 +249,7 @@ export interface paths {
         };
         /**
          * Free slots for a service: when it can come, and who
-         * @description Slots of the service’s duration that start in [from, to) (now and 7 days on by default; at most 14 days; a service longer than 7 days, more than an appointment lasts, answers 400 naming serviceId), every `step` minutes (15 by default) from the start of each working period. A slot lies wholly inside the business hours, outside its closed dates, and inside each listed member’s own working hours (the business’s when the member has none), and overlaps none of that member’s booked appointments or live holds. With no business hours and no working hours there are no slots. Disabled members are never listed; `memberId` keeps one member. Two DynamoDB round trips: the organization, the service and the members; then each working member’s bookings.
+         * @description Slots of the service’s duration that start in [from, to) (now and 7 days on by default; at most 14 days; a service longer than 7 days, more than an appointment lasts, answers 400 naming serviceId), every `step` minutes (15 by default) from the start of each working period. A slot lies wholly inside the business hours, outside its closed dates, and inside each listed member’s own working hours (the business’s when the member has none), and overlaps none of that member’s booked appointments or live holds. Each slot gives its times in UTC and in the organization’s timezone (`startsAtLocal`, `endsAtLocal`, with the offset in force then) and `startsAtLabel` to say aloud. With no business hours and no working hours there are no slots. Disabled members are never listed; `memberId` keeps one member. Two DynamoDB round trips: the organization, the service and the members; then each working member’s bookings.
          */
         get: operations["findAvailability"];
         put?: never;
@@ -1213,7 +1213,7 @@ export interface paths {
         };
         /**
          * Who is calling: the lead with this phone, its open inquiries and upcoming appointments
-         * @description For a voice agent on a live call: the organization’s lead with this phone (any common form, normalized to E.164), its latest inquiries (unread first) and its appointments to come, whether the number opted out of SMS, and whether the business is open now. A caller the organization does not know answers 200 with `lead: null`, not 404: the agent needs the rest. Two DynamoDB round trips for an E.164 number (the phone’s claim, then its lead, both read consistently: a lead created this second shows); a national form one more, to read the organization’s country.
+         * @description For a voice agent on a live call: the organization’s lead with this phone (any common form, normalized to E.164), its latest inquiries (unread first) and its appointments to come, whether the number opted out of SMS, and whether the business is open now (while it is closed, `nextOpenAt`: when it next opens). A caller the organization does not know answers 200 with `lead: null`, not 404: the agent needs the rest. Two DynamoDB round trips for an E.164 number (the phone’s claim, then its lead, both read consistently: a lead created this second shows); a national form one more, to read the organization’s country.
          */
         get: operations["lookupCaller"];
         put?: never;
@@ -1786,6 +1786,9 @@ export interface components {
          * @example {
          *       "startsAt": "2026-12-01T22:00:00.000Z",
          *       "endsAt": "2026-12-01T23:00:00.000Z",
+         *       "startsAtLocal": "2026-12-02T09:00:00+11:00",
+         *       "endsAtLocal": "2026-12-02T10:00:00+11:00",
+         *       "startsAtLabel": "Wed 2 Dec, 9:00 am",
          *       "memberIds": [
          *         2,
          *         3
@@ -1797,6 +1800,12 @@ export interface components {
             startsAt: string;
             /** Format: date-time */
             endsAt: string;
+            /** @description startsAt in the organization’s timezone, with the offset in force then: `2026-12-01T09:00:00+11:00`. */
+            startsAtLocal: string;
+            /** @description endsAt in the organization’s timezone, with the offset in force then. */
+            endsAtLocal: string;
+            /** @description startsAt to say aloud, in the organization’s timezone: weekday, day, month and 12-hour time, `Tue 1 Dec, 9:00 am`. */
+            startsAtLabel: string;
             memberIds: number[];
         };
         /**
@@ -1805,6 +1814,9 @@ export interface components {
          *       "serviceId": 1,
          *       "startsAt": "2026-12-01T22:00:00.000Z",
          *       "endsAt": "2026-12-01T23:00:00.000Z",
+         *       "startsAtLocal": "2026-12-02T09:00:00+11:00",
+         *       "endsAtLocal": "2026-12-02T10:00:00+11:00",
+         *       "startsAtLabel": "Wed 2 Dec, 9:00 am",
          *       "memberId": 2,
          *       "leadId": null,
          *       "expiresAt": "2026-11-30T04:25:00.000Z",
@@ -1818,6 +1830,12 @@ export interface components {
             startsAt: string;
             /** Format: date-time */
             endsAt: string;
+            /** @description startsAt in the organization’s timezone, with the offset in force then: `2026-12-01T09:00:00+11:00`. */
+            startsAtLocal: string;
+            /** @description endsAt in the organization’s timezone, with the offset in force then. */
+            endsAtLocal: string;
+            /** @description startsAt to say aloud, in the organization’s timezone: weekday, day, month and 12-hour time, `Tue 1 Dec, 9:00 am`. */
+            startsAtLabel: string;
             memberId: number;
             leadId: string | null;
             /** Format: date-time */
@@ -10110,6 +10128,7 @@ export interface operations {
                             /** @default UTC */
                             timezone: string;
                             isOpenNow: boolean | null;
+                            nextOpenAt: string | null;
                         };
                     };
                 };
