@@ -686,7 +686,7 @@ export interface paths {
         get: operations["getProduct"];
         /**
          * Change any subset of a trade product’s fields
-         * @description Fields left out keep their values; the merged product must still fit its `pricingType`. A rename to a name in use answers 409 and changes nothing. Concurrent updates are applied one after another, never lost.
+         * @description Fields left out keep their values; the merged product must still fit its `pricingType`. A price sent as null is the same as one left out, so the pricing fields a GET answers can be sent back as they are. A rename to a name in use answers 409 and changes nothing. Concurrent updates are applied one after another, never lost.
          */
         put: operations["updateProduct"];
         post?: never;
@@ -699,7 +699,7 @@ export interface paths {
         head?: never;
         /**
          * Change any subset of a trade product’s fields
-         * @description The same as `PUT /v1/products/{productId}`: send only the fields to change. Fields left out keep their values; the merged product must still fit its `pricingType`. A rename to a name in use answers 409 and changes nothing. Concurrent updates are applied one after another, never lost.
+         * @description The same as `PUT /v1/products/{productId}`: send only the fields to change. Fields left out keep their values; the merged product must still fit its `pricingType`. A price sent as null is the same as one left out, so the pricing fields a GET answers can be sent back as they are. A rename to a name in use answers 409 and changes nothing. Concurrent updates are applied one after another, never lost.
          */
         patch: operations["patchProduct"];
         trace?: never;
@@ -719,7 +719,7 @@ export interface paths {
         head?: never;
         /**
          * Rename and re-price up to 100 trade products, item by item
-         * @description Applies up to 100 renames and re-pricings in order, each on its own: a failing item (unknown id, taken name, inconsistent pricing) is reported in its result and neither stops nor undoes the others. An item whose write the table failed to answer is read again: reported `ok` when it was applied, `error` UNAVAILABLE when it was not, and `unknown` (code UNKNOWN) when the product cannot be read to tell. Answers 200 with one result per item and a summary; over 100 items nothing is applied (400 BATCH_TOO_LARGE).
+         * @description Applies up to 100 renames and re-pricings in order, each on its own: a failing item (unknown id, taken name, inconsistent pricing) is reported in its result and neither stops nor undoes the others. An item whose write the table failed to answer is read again: reported `ok` when it was applied, `error` UNAVAILABLE when it was not, and `unknown` (code UNKNOWN) when the product cannot be read to tell. Answers 200 with one result per item and a summary; over 100 items nothing is applied (400 BATCH_TOO_LARGE). An item’s `pricing` takes the price fields a product answers (`price` for FIXED, `minPrice` and `maxPrice` for RANGE, null for not set); a RANGE `price` without `minPrice`, the older spelling, is read as the minimum.
          */
         patch: operations["batchUpdateProducts"];
         trace?: never;
