@@ -6272,7 +6272,7 @@ export interface operations {
                     durationUnit: "MINUTES" | "HOURS" | "DAYS";
                     tradeCategoryId: number;
                     /**
-                     * @description NONE when left out.
+                     * @default NONE
                      * @enum {string}
                      */
                     pricingType?: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";

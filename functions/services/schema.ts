@@ -66,9 +66,9 @@ const ruleCheck = ({ field, holds, message }: (typeof SERVICE_RULES)[number]) =>
  */
 const OLDER_PRICE_NAMES = { pricingMode: 'pricingType', fixedPrice: 'price' } as const;
 
-const olderPriceNames = <S extends v.GenericSchema>(price: (name: PriceField) => S) => ({
+const olderPriceNames = <S extends v.GenericSchema>(price: (name: string) => S) => ({
   pricingMode: v.optional(v.pipe(oneOf('pricingMode', PRICING_MODES), v.description('The older name of `pricingType`.'), v.metadata({ jsonSchema: { deprecated: true } }))),
-  fixedPrice: v.optional(v.pipe(price('fixedPrice' as PriceField), v.description('The older name of `price`.'), v.metadata({ jsonSchema: { deprecated: true } }))),
+  fixedPrice: v.optional(v.pipe(price('fixedPrice'), v.description('The older name of `price`.'), v.metadata({ jsonSchema: { deprecated: true } }))),
 });
 
 /** A field sent under both its names is refused, named by the older one. */
@@ -104,7 +104,8 @@ const CreateServiceFields = v.strictObject({
   ),
   durationUnit: oneOf('durationUnit', DURATION_UNITS),
   tradeCategoryId: TradeCategoryIdSchema,
-  pricingType: v.optional(v.pipe(oneOf('pricingType', PRICING_MODES), v.description('NONE when left out.'))),
+  // Defaulted after the older name is read (CreateServiceBody), so the default is only documented here.
+  pricingType: v.optional(v.pipe(oneOf('pricingType', PRICING_MODES), v.metadata({ jsonSchema: { default: 'NONE' } }))),
   price: v.optional(Price('price')),
   hourlyRate: v.optional(Price('hourlyRate')),
   callOutFee: v.optional(Price('callOutFee')),
@@ -134,7 +135,7 @@ export const CreateServiceBody = v.pipe(
 );
 export type CreateServiceBody = v.InferOutput<typeof CreateServiceBody>;
 
-const nullablePrice = (field: PriceField) => v.nullable(Price(field));
+const nullablePrice = (field: string) => v.nullable(Price(field));
 
 /**
  * A PATCH body: any non-empty subset of the create's fields. A price or `customPriceResponse` sent as null is
