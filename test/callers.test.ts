@@ -42,7 +42,7 @@ describe('GET /v1/callers/{phone}', () => {
     expect(res.body.caller.openInquiries.map((inquiry: { id: string }) => inquiry.id)).toEqual([ids[1], ids[0], ids[2]]);
     expect(res.body.caller.upcomingAppointments.map((appointment: { id: string }) => appointment.id)).toEqual([sooner, later]);
     expect(res.body.caller.smsOptedOut).toBe(false);
-    expect(res.body.organization).toEqual({ name: 'Northside Plumbing', timezone: 'Australia/Sydney', isOpenNow: false });
+    expect(res.body.organization).toEqual({ name: 'Northside Plumbing', timezone: 'Australia/Sydney', isOpenNow: false, nextOpenAt: null });
   });
 
   it('answers the visits still booked after more cancelled ones than one read holds', async () => {
@@ -90,13 +90,31 @@ describe('GET /v1/callers/{phone}', () => {
     }
   });
 
+  it('says when a closed business next opens, as the organization does, and null while it is open', async () => {
+    const { client } = await callerOrganization();
+    // Open only 09:00–10:00 on the weekday three days from now in Sydney: closed now, and that morning is next.
+    const opening = new Date(Date.now() + 3 * 86_400_000);
+    const weekday = opening.toLocaleDateString('en-US', { timeZone: 'Australia/Sydney', weekday: 'long' }).toLowerCase();
+    const date = opening.toLocaleDateString('en-CA', { timeZone: 'Australia/Sydney' });
+    await client.patch('/v1/organization', { businessHours: { [weekday]: [{ open: '09:00', close: '10:00' }] } });
+    const closed = await client.get('/v1/callers/%2B61298765432');
+    const nextOpenAt = closed.body.organization.nextOpenAt;
+    expect(closed.body.organization).toMatchObject({ isOpenNow: false, nextOpenAt: expect.any(String) });
+    expect(new Date(nextOpenAt).toLocaleString('en-CA', { timeZone: 'Australia/Sydney', hourCycle: 'h23' })).toBe(`${date}, 09:00:00`);
+    expect((await client.get('/v1/organization')).body.organization.nextOpenAt).toBe(nextOpenAt);
+
+    const allDay = [{ open: '00:00', close: '24:00' }];
+    await client.patch('/v1/organization', { businessHours: Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => [day, allDay])) });
+    expect((await client.get('/v1/callers/%2B61298765432')).body.organization).toMatchObject({ isOpenNow: true, nextOpenAt: null });
+  });
+
   it('answers an unknown caller 200 with lead null and the rest, never 404', async () => {
     const { client } = await callerOrganization();
     const res = await client.get('/v1/callers/%2B61298765432');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       caller: { lead: null, openInquiries: [], upcomingAppointments: [], smsOptedOut: false },
-      organization: { name: 'Northside Plumbing', timezone: 'Australia/Sydney', isOpenNow: false },
+      organization: { name: 'Northside Plumbing', timezone: 'Australia/Sydney', isOpenNow: false, nextOpenAt: null },
     });
   });
 

@@ -47,7 +47,7 @@ const digest = (value: unknown) => [...JSON.stringify(value ?? null)].reduce((su
 
 const TIME_ZONES = Intl.supportedValuesOf('timeZone');
 const PRODUCT_PRICES = { NONE: [], FIXED: ['price'], RANGE: ['minPrice', 'maxPrice'] } as const;
-const SERVICE_PRICES = { NONE: [], FIXED: ['fixedPrice'], HOURLY: ['hourlyRate'], RANGE: ['minPrice', 'maxPrice'], CALL_OUT: ['callOutFee'] } as const;
+const SERVICE_PRICES = { NONE: [], FIXED: ['price'], HOURLY: ['hourlyRate'], RANGE: ['minPrice', 'maxPrice'], CALL_OUT: ['callOutFee'] } as const;
 
 /** The ends of a range in order, both present: the ones sent, or one copied when only one was. */
 function ordered(body: Body, low: string, high: string, fallback: unknown) {
@@ -215,14 +215,19 @@ const STATED_RULES: { operations: string[]; states: string; keep: (request: { qu
   },
   {
     operations: ['POST /v1/services', 'PATCH /v1/services/{serviceId}'],
-    states: '`pricingMode`',
+    states: '`pricingType`',
     keep: ({ body }) => {
       if (!body) return;
-      const priced = ['pricingMode', 'fixedPrice', 'hourlyRate', 'callOutFee', 'minPrice', 'maxPrice'].some((field) => body[field] !== undefined);
+      // A field sent under its older name too is refused (services.test.ts); here each goes under its current name.
+      for (const [older, name] of [['pricingMode', 'pricingType'], ['fixedPrice', 'price']] as const) {
+        if (body[older] !== undefined) body[name] ??= body[older];
+        delete body[older];
+      }
+      const priced = ['pricingType', 'price', 'hourlyRate', 'callOutFee', 'minPrice', 'maxPrice'].some((field) => body[field] !== undefined);
       if (priced) {
-        // Sent with its pricingMode, a price never depends on the pricing stored.
-        body.pricingMode ??= 'NONE';
-        for (const field of SERVICE_PRICES[body.pricingMode as keyof typeof SERVICE_PRICES]) body[field] ??= 150;
+        // Sent with its pricingType, a price never depends on the pricing stored.
+        body.pricingType ??= 'NONE';
+        for (const field of SERVICE_PRICES[body.pricingType as keyof typeof SERVICE_PRICES]) body[field] ??= 150;
         if (body.minPrice != null || body.maxPrice != null) ordered(body, 'minPrice', 'maxPrice', 150);
       }
       if (body.isCustomPriceResponseActive === true) body.customPriceResponse ??= 'Prices start at $150.';

@@ -66,7 +66,7 @@ async function plumber() {
   const { client } = org;
   await client.patch('/v1/organization', { timezone: 'Australia/Sydney', businessHours: WEEKDAYS });
   const member = (await client.post('/v1/organization/members', { email: 'kate@example.com', firstName: 'Kate', lastName: 'Ng' })).body.member;
-  const service = await created(client, '/v1/services', 'service', { name: 'Blocked drain clearing', description: 'Clearing blocked drains', followUpQuestions: [], duration: 60, durationUnit: 'MINUTES', tradeCategoryId: 1, pricingMode: 'NONE' });
+  const service = await created(client, '/v1/services', 'service', { name: 'Blocked drain clearing', description: 'Clearing blocked drains', followUpQuestions: [], duration: 60, durationUnit: 'MINUTES', tradeCategoryId: 1, pricingType: 'NONE' });
   const lead = await created(client, '/v1/leads', 'lead', { name: 'Olivia Nguyen', phone: '+61412345001' });
   const transfer = await created(client, '/v1/transfers', 'transfer', { label: 'Office', method: 'WARM', destinationType: 'PHONE_NUMBER', destination: '+61298765432', conditions: 'Any call.', settings: { ignore_business_hours: true } });
   return { ...org, member, service, lead, transfer };

@@ -317,7 +317,7 @@ describe('POST /mcp', () => {
     const day = [{ open: '08:00', close: '17:00' }];
     await client.patch('/v1/organization', { timezone: 'Australia/Sydney', businessHours: { monday: day, tuesday: day, wednesday: day, thursday: day, friday: day } });
     await client.post('/v1/organization/members', { email: 'kate@example.com', firstName: 'Kate', lastName: 'Ng' });
-    const service = (await client.post('/v1/services', { name: 'Blocked drain clearing', description: 'Clearing blocked drains', followUpQuestions: [], duration: 60, durationUnit: 'MINUTES', tradeCategoryId: 1, pricingMode: 'NONE' })).body.service;
+    const service = (await client.post('/v1/services', { name: 'Blocked drain clearing', description: 'Clearing blocked drains', followUpQuestions: [], duration: 60, durationUnit: 'MINUTES', tradeCategoryId: 1, pricingType: 'NONE' })).body.service;
     const lead = (await client.post('/v1/leads', { name: 'Olivia Nguyen', phone: '+61412345001' })).body.lead;
     const mcp = await connect(apiKey, '?tools=curated');
     // A Monday in Sydney: 08:00 to 17:00, an hour's visit starting every 15 minutes from 08:00 to 16:00.

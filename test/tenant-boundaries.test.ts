@@ -98,7 +98,7 @@ describe("organization B sending organization A's ids beside its own records", (
   });
 
   it("POST /v1/availability/holds with B's service and A's leadId answers 404", async () => {
-    const service = (await b.client.post('/v1/services', { name: 'B check', description: 'x', followUpQuestions: [], duration: 60, durationUnit: 'MINUTES', tradeCategoryId: 1, pricingMode: 'NONE' })).body.service;
+    const service = (await b.client.post('/v1/services', { name: 'B check', description: 'x', followUpQuestions: [], duration: 60, durationUnit: 'MINUTES', tradeCategoryId: 1, pricingType: 'NONE' })).body.service;
     const res = await b.client.post('/v1/availability/holds', { serviceId: service.id, startsAt: '2027-01-04T09:00:00Z', leadId: a.demo.leadIds[0] });
     expect([400, 404, 409]).toContain(res.status);
     expect(leaks(res.body, aIds)).toEqual([]);

@@ -249,7 +249,7 @@ export interface paths {
         };
         /**
          * Free slots for a service: when it can come, and who
-         * @description Slots of the service’s duration that start in [from, to) (now and 7 days on by default; at most 14 days; a service longer than 7 days, more than an appointment lasts, answers 400 naming serviceId), every `step` minutes (15 by default) from the start of each working period. A slot lies wholly inside the business hours, outside its closed dates, and inside each listed member’s own working hours (the business’s when the member has none), and overlaps none of that member’s booked appointments or live holds. With no business hours and no working hours there are no slots. Disabled members are never listed; `memberId` keeps one member. Two DynamoDB round trips: the organization, the service and the members; then each working member’s bookings.
+         * @description Slots of the service’s duration that start in [from, to) (now and 7 days on by default; at most 14 days; a service longer than 7 days, more than an appointment lasts, answers 400 naming serviceId), every `step` minutes (15 by default) from the start of each working period. A slot lies wholly inside the business hours, outside its closed dates, and inside each listed member’s own working hours (the business’s when the member has none), and overlaps none of that member’s booked appointments or live holds. Each slot gives its times in UTC and in the organization’s timezone (`startsAtLocal`, `endsAtLocal`, with the offset in force then) and `startsAtLabel` to say aloud. With no business hours and no working hours there are no slots. Disabled members are never listed; `memberId` keeps one member. Two DynamoDB round trips: the organization, the service and the members; then each working member’s bookings.
          */
         get: operations["findAvailability"];
         put?: never;
@@ -567,7 +567,7 @@ export interface paths {
         put?: never;
         /**
          * Create a service and its scenario
-         * @description A trade service and the AI-receptionist scenario it starts with, written together. `pricingMode` decides which price fields are required, and `minPrice` ≤ `maxPrice`. A name already used in the organization, ignoring case and spacing, answers 409 and writes nothing.
+         * @description A trade service and the AI-receptionist scenario it starts with, written together. `pricingType` decides which price fields are required: FIXED `price`, HOURLY `hourlyRate`, CALL_OUT `callOutFee`, RANGE `minPrice` and `maxPrice` (the names products use), and `minPrice` ≤ `maxPrice`. The older names `pricingMode` and `fixedPrice` are still taken. A name already used in the organization, ignoring case and spacing, answers 409 and writes nothing.
          */
         post: operations["createService"];
         delete?: never;
@@ -599,7 +599,7 @@ export interface paths {
         head?: never;
         /**
          * Change any subset of a service’s fields, pricing included
-         * @description Fields left out keep their values; a price or `customPriceResponse` sent as null is cleared. The merged service is checked as a create is (`pricingMode` requires its price, `minPrice` ≤ `maxPrice`, an active custom price response needs its text). A name already used in the organization, ignoring case and spacing, answers 409. The service’s scenario is not changed: change it with PATCH /v1/scenarios/{scenarioId}.
+         * @description Fields left out keep their values; a price or `customPriceResponse` sent as null is cleared. The merged service is checked as a create is (`pricingType` requires its price, `minPrice` ≤ `maxPrice`, an active custom price response needs its text). A name already used in the organization, ignoring case and spacing, answers 409. The service’s scenario is not changed: change it with PATCH /v1/scenarios/{scenarioId}.
          */
         patch: operations["updateService"];
         trace?: never;
@@ -686,7 +686,7 @@ export interface paths {
         get: operations["getProduct"];
         /**
          * Change any subset of a trade product’s fields
-         * @description Fields left out keep their values; the merged product must still fit its `pricingType`. A rename to a name in use answers 409 and changes nothing. Concurrent updates are applied one after another, never lost.
+         * @description Fields left out keep their values; the merged product must still fit its `pricingType`. A price sent as null is the same as one left out, so the pricing fields a GET answers can be sent back as they are. A rename to a name in use answers 409 and changes nothing. Concurrent updates are applied one after another, never lost.
          */
         put: operations["updateProduct"];
         post?: never;
@@ -699,7 +699,7 @@ export interface paths {
         head?: never;
         /**
          * Change any subset of a trade product’s fields
-         * @description The same as `PUT /v1/products/{productId}`: send only the fields to change. Fields left out keep their values; the merged product must still fit its `pricingType`. A rename to a name in use answers 409 and changes nothing. Concurrent updates are applied one after another, never lost.
+         * @description The same as `PUT /v1/products/{productId}`: send only the fields to change. Fields left out keep their values; the merged product must still fit its `pricingType`. A price sent as null is the same as one left out, so the pricing fields a GET answers can be sent back as they are. A rename to a name in use answers 409 and changes nothing. Concurrent updates are applied one after another, never lost.
          */
         patch: operations["patchProduct"];
         trace?: never;
@@ -719,7 +719,7 @@ export interface paths {
         head?: never;
         /**
          * Rename and re-price up to 100 trade products, item by item
-         * @description Applies up to 100 renames and re-pricings in order, each on its own: a failing item (unknown id, taken name, inconsistent pricing) is reported in its result and neither stops nor undoes the others. An item whose write the table failed to answer is read again: reported `ok` when it was applied, `error` UNAVAILABLE when it was not, and `unknown` (code UNKNOWN) when the product cannot be read to tell. Answers 200 with one result per item and a summary; over 100 items nothing is applied (400 BATCH_TOO_LARGE).
+         * @description Applies up to 100 renames and re-pricings in order, each on its own: a failing item (unknown id, taken name, inconsistent pricing) is reported in its result and neither stops nor undoes the others. An item whose write the table failed to answer is read again: reported `ok` when it was applied, `error` UNAVAILABLE when it was not, and `unknown` (code UNKNOWN) when the product cannot be read to tell. Answers 200 with one result per item and a summary; over 100 items nothing is applied (400 BATCH_TOO_LARGE). An item’s `pricing` takes the price fields a product answers (`price` for FIXED, `minPrice` and `maxPrice` for RANGE, null for not set); a RANGE `price` without `minPrice`, the older spelling, is read as the minimum.
          */
         patch: operations["batchUpdateProducts"];
         trace?: never;
@@ -1213,7 +1213,7 @@ export interface paths {
         };
         /**
          * Who is calling: the lead with this phone, its open inquiries and upcoming appointments
-         * @description For a voice agent on a live call: the organization’s lead with this phone (any common form, normalized to E.164), its latest inquiries (unread first) and its appointments to come, whether the number opted out of SMS, and whether the business is open now. A caller the organization does not know answers 200 with `lead: null`, not 404: the agent needs the rest. Two DynamoDB round trips for an E.164 number (the phone’s claim, then its lead, both read consistently: a lead created this second shows); a national form one more, to read the organization’s country.
+         * @description For a voice agent on a live call: the organization’s lead with this phone (any common form, normalized to E.164), its latest inquiries (unread first) and its appointments to come, whether the number opted out of SMS, and whether the business is open now (while it is closed, `nextOpenAt`: when it next opens). A caller the organization does not know answers 200 with `lead: null`, not 404: the agent needs the rest. Two DynamoDB round trips for an E.164 number (the phone’s claim, then its lead, both read consistently: a lead created this second shows); a national form one more, to read the organization’s country.
          */
         get: operations["lookupCaller"];
         put?: never;
@@ -1795,6 +1795,9 @@ export interface components {
          * @example {
          *       "startsAt": "2026-12-01T22:00:00.000Z",
          *       "endsAt": "2026-12-01T23:00:00.000Z",
+         *       "startsAtLocal": "2026-12-02T09:00:00+11:00",
+         *       "endsAtLocal": "2026-12-02T10:00:00+11:00",
+         *       "startsAtLabel": "Wed 2 Dec, 9:00 am",
          *       "memberIds": [
          *         2,
          *         3
@@ -1806,6 +1809,12 @@ export interface components {
             startsAt: string;
             /** Format: date-time */
             endsAt: string;
+            /** @description startsAt in the organization’s timezone, with the offset in force then: `2026-12-01T09:00:00+11:00`. */
+            startsAtLocal: string;
+            /** @description endsAt in the organization’s timezone, with the offset in force then. */
+            endsAtLocal: string;
+            /** @description startsAt to say aloud, in the organization’s timezone: weekday, day, month and 12-hour time, `Tue 1 Dec, 9:00 am`. */
+            startsAtLabel: string;
             memberIds: number[];
         };
         /**
@@ -1814,6 +1823,9 @@ export interface components {
          *       "serviceId": 1,
          *       "startsAt": "2026-12-01T22:00:00.000Z",
          *       "endsAt": "2026-12-01T23:00:00.000Z",
+         *       "startsAtLocal": "2026-12-02T09:00:00+11:00",
+         *       "endsAtLocal": "2026-12-02T10:00:00+11:00",
+         *       "startsAtLabel": "Wed 2 Dec, 9:00 am",
          *       "memberId": 2,
          *       "leadId": null,
          *       "expiresAt": "2026-11-30T04:25:00.000Z",
@@ -1827,6 +1839,12 @@ export interface components {
             startsAt: string;
             /** Format: date-time */
             endsAt: string;
+            /** @description startsAt in the organization’s timezone, with the offset in force then: `2026-12-01T09:00:00+11:00`. */
+            startsAtLocal: string;
+            /** @description endsAt in the organization’s timezone, with the offset in force then. */
+            endsAtLocal: string;
+            /** @description startsAt to say aloud, in the organization’s timezone: weekday, day, month and 12-hour time, `Tue 1 Dec, 9:00 am`. */
+            startsAtLabel: string;
             memberId: number;
             leadId: string | null;
             /** Format: date-time */
@@ -2108,8 +2126,8 @@ export interface components {
          *       "createdAt": "2026-09-14T22:10:41.006Z",
          *       "isActive": true,
          *       "durationUnit": "MINUTES",
-         *       "pricingMode": "CALL_OUT",
-         *       "fixedPrice": null,
+         *       "pricingType": "CALL_OUT",
+         *       "price": null,
          *       "hourlyRate": 145,
          *       "callOutFee": 99,
          *       "minPrice": null,
@@ -2148,8 +2166,8 @@ export interface components {
             followUpQuestions: string[];
             tradeCategoryId: number;
             /** @enum {string} */
-            pricingMode: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
-            fixedPrice: number | null;
+            pricingType: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
+            price: number | null;
             hourlyRate: number | null;
             callOutFee: number | null;
             minPrice: number | null;
@@ -2187,8 +2205,8 @@ export interface components {
          *           "createdAt": "2026-09-14T22:10:41.006Z",
          *           "isActive": true,
          *           "durationUnit": "MINUTES",
-         *           "pricingMode": "CALL_OUT",
-         *           "fixedPrice": null,
+         *           "pricingType": "CALL_OUT",
+         *           "price": null,
          *           "hourlyRate": 145,
          *           "callOutFee": 99,
          *           "minPrice": null,
@@ -2222,8 +2240,8 @@ export interface components {
          *       "createdAt": "2026-09-14T22:10:41.006Z",
          *       "isActive": true,
          *       "durationUnit": "MINUTES",
-         *       "pricingMode": "CALL_OUT",
-         *       "fixedPrice": null,
+         *       "pricingType": "CALL_OUT",
+         *       "price": null,
          *       "hourlyRate": 145,
          *       "callOutFee": 99,
          *       "minPrice": null,
@@ -2248,8 +2266,8 @@ export interface components {
             /** @enum {string} */
             durationUnit: "MINUTES" | "HOURS" | "DAYS";
             /** @enum {string} */
-            pricingMode: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
-            fixedPrice: number | null;
+            pricingType: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
+            price: number | null;
             hourlyRate: number | null;
             callOutFee: number | null;
             minPrice: number | null;
@@ -2338,7 +2356,8 @@ export interface components {
          *       "response": "A standard electric hot water install starts from $1,650 including the unit.",
          *       "tradeCategoryId": 1,
          *       "pricingType": "RANGE",
-         *       "price": 1650,
+         *       "price": null,
+         *       "minPrice": 1650,
          *       "maxPrice": 2400,
          *       "isDisclosePrice": true,
          *       "faqs": [
@@ -2361,6 +2380,7 @@ export interface components {
             /** @enum {string} */
             pricingType: "NONE" | "FIXED" | "RANGE";
             price: number | null;
+            minPrice: number | null;
             maxPrice: number | null;
             isDisclosePrice: boolean;
             faqs: {
@@ -2928,8 +2948,8 @@ export interface components {
             followUpQuestions: string[];
             tradeCategoryId: number;
             /** @enum {string} */
-            pricingMode: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
-            fixedPrice: number | null;
+            pricingType: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
+            price: number | null;
             hourlyRate: number | null;
             callOutFee: number | null;
             minPrice: number | null;
@@ -6291,7 +6311,7 @@ export interface operations {
                  *       "duration": 90,
                  *       "durationUnit": "MINUTES",
                  *       "tradeCategoryId": 1,
-                 *       "pricingMode": "CALL_OUT",
+                 *       "pricingType": "CALL_OUT",
                  *       "hourlyRate": 145,
                  *       "callOutFee": 99,
                  *       "plusGST": true,
@@ -6320,9 +6340,9 @@ export interface operations {
                      * @default NONE
                      * @enum {string}
                      */
-                    pricingMode?: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
+                    pricingType?: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
                     /** @description An amount with at most 2 decimal places. */
-                    fixedPrice?: number;
+                    price?: number;
                     /** @description An amount with at most 2 decimal places. */
                     hourlyRate?: number;
                     /** @description An amount with at most 2 decimal places. */
@@ -6342,6 +6362,17 @@ export interface operations {
                      * @enum {string}
                      */
                     teamAssignmentMethod?: "PRIORITY_ORDER" | "ROUND_ROBIN";
+                    /**
+                     * @deprecated
+                     * @description The older name of `pricingType`.
+                     * @enum {string}
+                     */
+                    pricingMode?: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
+                    /**
+                     * @deprecated
+                     * @description The older name of `price`.
+                     */
+                    fixedPrice?: number;
                 };
             };
         };
@@ -6493,7 +6524,7 @@ export interface operations {
                  *       "duration": 90,
                  *       "durationUnit": "MINUTES",
                  *       "tradeCategoryId": 1,
-                 *       "pricingMode": "CALL_OUT",
+                 *       "pricingType": "CALL_OUT",
                  *       "hourlyRate": 145,
                  *       "callOutFee": 99,
                  *       "plusGST": true,
@@ -6515,8 +6546,8 @@ export interface operations {
                     durationUnit?: "MINUTES" | "HOURS" | "DAYS";
                     tradeCategoryId?: number;
                     /** @enum {string} */
-                    pricingMode?: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
-                    fixedPrice?: number | null;
+                    pricingType?: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
+                    price?: number | null;
                     hourlyRate?: number | null;
                     callOutFee?: number | null;
                     minPrice?: number | null;
@@ -6529,6 +6560,17 @@ export interface operations {
                     isActive?: boolean;
                     /** @enum {string} */
                     teamAssignmentMethod?: "PRIORITY_ORDER" | "ROUND_ROBIN";
+                    /**
+                     * @deprecated
+                     * @description The older name of `pricingType`.
+                     * @enum {string}
+                     */
+                    pricingMode?: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
+                    /**
+                     * @deprecated
+                     * @description The older name of `price`.
+                     */
+                    fixedPrice?: number | null;
                 };
             };
         };
@@ -6887,12 +6929,9 @@ export interface operations {
                     tradeCategoryId: number;
                     /** @enum {string} */
                     pricingType: "NONE" | "FIXED" | "RANGE";
-                    /** @description An amount with at most 2 decimal places. */
-                    price?: number;
-                    /** @description An amount with at most 2 decimal places. */
-                    minPrice?: number;
-                    /** @description An amount with at most 2 decimal places. */
-                    maxPrice?: number;
+                    price?: number | null;
+                    minPrice?: number | null;
+                    maxPrice?: number | null;
                     /** @default false */
                     isDisclosePrice?: boolean;
                     /** @default true */
@@ -7014,12 +7053,9 @@ export interface operations {
                     tradeCategoryId?: number;
                     /** @enum {string} */
                     pricingType?: "NONE" | "FIXED" | "RANGE";
-                    /** @description An amount with at most 2 decimal places. */
-                    price?: number;
-                    /** @description An amount with at most 2 decimal places. */
-                    minPrice?: number;
-                    /** @description An amount with at most 2 decimal places. */
-                    maxPrice?: number;
+                    price?: number | null;
+                    minPrice?: number | null;
+                    maxPrice?: number | null;
                     isDisclosePrice?: boolean;
                     isActive?: boolean;
                 };
@@ -7153,12 +7189,9 @@ export interface operations {
                     tradeCategoryId?: number;
                     /** @enum {string} */
                     pricingType?: "NONE" | "FIXED" | "RANGE";
-                    /** @description An amount with at most 2 decimal places. */
-                    price?: number;
-                    /** @description An amount with at most 2 decimal places. */
-                    minPrice?: number;
-                    /** @description An amount with at most 2 decimal places. */
-                    maxPrice?: number;
+                    price?: number | null;
+                    minPrice?: number | null;
+                    maxPrice?: number | null;
                     isDisclosePrice?: boolean;
                     isActive?: boolean;
                 };
@@ -7253,10 +7286,9 @@ export interface operations {
                         pricing?: {
                             /** @enum {string} */
                             pricingType: "NONE" | "FIXED" | "RANGE";
-                            /** @description An amount with at most 2 decimal places. */
-                            price?: number;
-                            /** @description An amount with at most 2 decimal places. */
-                            maxPrice?: number;
+                            price?: number | null;
+                            minPrice?: number | null;
+                            maxPrice?: number | null;
                             isDisclosePrice?: boolean;
                         };
                     }[];
@@ -10229,6 +10261,7 @@ export interface operations {
                             /** @default UTC */
                             timezone: string;
                             isOpenNow: boolean | null;
+                            nextOpenAt: string | null;
                         };
                     };
                 };

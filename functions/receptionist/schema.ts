@@ -29,6 +29,7 @@ export const Caller = v.object({
 
 export const CallerResponse = v.object({
   caller: Caller,
-  organization: v.pick(Organization, ['name', 'timezone', 'isOpenNow']),
+  /** Whether the business is open now and, while closed, when it next opens (null while open or with no hours set). */
+  organization: v.pick(Organization, ['name', 'timezone', 'isOpenNow', 'nextOpenAt']),
 });
 export type CallerResponse = v.InferOutput<typeof CallerResponse>;
