@@ -1,7 +1,8 @@
-import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import { bearerToken } from '../shared/auth/tokens';
 import { usageIdentifierKey } from '../shared/auth/usage-plans';
 import { logger } from '../shared/observability';
+import { countAuthorizerFailure } from '../shared/auth/authorizer-failures';
 import { findActiveKeyByToken, touchApiKey } from '../shared/auth/api-keys';
 import { scopeResources } from '../shared/auth/scopes';
 import { getOrganizationCounterShards } from './organization/counter-shards';
@@ -9,19 +10,21 @@ import { getOrganizationCounterShards } from './organization/counter-shards';
 /** API Gateway answers a thrown "Unauthorized" with 401 (the UNAUTHORIZED gateway response). */
 const unauthorized = () => new Error('Unauthorized');
 
-export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
+export const handler = async (event: APIGatewayRequestAuthorizerEvent, context?: Context): Promise<APIGatewayAuthorizerResult> => {
   const token = bearerToken(event.headers);
   if (!token) throw unauthorized();
-  const key = await findActiveKeyByToken(token).catch((error: unknown) => {
+  const key = await findActiveKeyByToken(token).catch(async (error: unknown) => {
     // Not the caller's fault: any error but "Unauthorized" makes API Gateway answer AUTHORIZER_FAILURE (503).
     logger.error('authorizer could not check the key', { error: error as Error });
+    await countAuthorizerFailure('apiKey', context);
     throw new Error('The API key store could not be read');
   });
   if (!key) throw unauthorized();
   const [counterShards] = await Promise.all([
     // A setting of the organization's that every function needs, read here where API Gateway caches it.
-    getOrganizationCounterShards(key.organizationId).catch((error: unknown) => {
+    getOrganizationCounterShards(key.organizationId).catch(async (error: unknown) => {
       logger.error('authorizer could not read the organization settings', { error: error as Error });
+      await countAuthorizerFailure('apiKey', context);
       throw new Error('The organization settings could not be read');
     }),
     // Bookkeeping must never refuse a valid key: a failed write is logged, and the request goes on.

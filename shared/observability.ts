@@ -18,9 +18,21 @@ export const METRIC = {
   latency: 'Latency',
   /** One per error answer, with the dimension `errorCode`. */
   errors: 'Errors',
+  /** One per 5xx answer, by operation and function version: what rolls a route's canary back. */
+  serverErrors: 'ServerErrors',
+  /** One per authorizer invocation that could not decide (its store failed), by authorizer and version; a refused key is none. */
+  authorizerFailures: 'AuthorizerFailures',
   batchItemsApplied: 'BatchItemsApplied',
   batchItemsRefused: 'BatchItemsRefused',
 } as const;
 
-/** Dimension names; the organization is metadata, not a dimension (one metric per tenant would be costly). */
-export const DIMENSION = { operation: 'operation', errorCode: 'errorCode' } as const;
+/**
+ * Dimension names; the organization is metadata, not a dimension (one metric per tenant would be costly). `version` is
+ * the Lambda version that answered, so a canary's alarm sees only its new version: only the 5xx and authorizer
+ * failure counts carry it, and only a version that failed has a series (docs/capacity.md).
+ */
+export const DIMENSION = { operation: 'operation', errorCode: 'errorCode', version: 'version', authorizer: 'authorizer' } as const;
+
+/** The version a function runs as: Lambda's, by the alias it was invoked through; `$LATEST` when unpublished or local. */
+export const functionVersionOf = (context: { functionVersion?: string } | undefined): string =>
+  context?.functionVersion || process.env.AWS_LAMBDA_FUNCTION_VERSION || '$LATEST';

@@ -37,12 +37,16 @@ export function storedHours(hours: unknown): unknown {
   return Object.fromEntries(Object.entries(hours).map(([day, periods]) => [day, Array.isArray(periods) ? periods.map(read) : periods]));
 }
 
+/** What a period is, in words: no schema keyword compares two fields. */
+const PERIOD_RULE = '`close` is after `open`: a period ends on the day it starts, so hours past midnight are two periods (22:00–24:00, then 00:00–02:00 the next day).';
+
 export const Period = v.pipe(
   v.strictObject({ open: Clock('open'), close: Clock('close', { endOfDay: true }) }, 'each period must be {open, close}'),
   v.forward(
     v.check((period) => minutesOf(period.open) < minutesOf(period.close), 'close must be after open (a period ends on the day it starts)'),
     ['close'],
   ),
+  v.description(PERIOD_RULE),
 );
 export type Period = v.InferOutput<typeof Period>;
 
@@ -57,7 +61,7 @@ const DayPeriods = v.pipe(
 
 const WeekdayPeriods = v.pipe(
   v.strictObject(Object.fromEntries(WEEKDAYS.map((day) => [day, v.optional(DayPeriods)])) as Record<Weekday, v.OptionalSchema<typeof DayPeriods, undefined>>, 'hours must be an object of weekdays'),
-  v.description('Periods per weekday in the organization’s time zone, each `{open, close}` as HH:MM (close may be 24:00), not overlapping; a day left out or empty is closed.'),
+  v.description(`Periods per weekday in the organization’s time zone, each \`{open, close}\` as HH:MM (close may be 24:00), not overlapping; a day left out or empty is closed. ${PERIOD_RULE}`),
 );
 
 /** valibot's object takes an array as an object with no keys: `[]` would be read as hours closed all week. */
@@ -65,11 +69,22 @@ export const WeeklyHours = v.pipe(v.custom<Record<string, unknown>>(isPlainObjec
 export type WeeklyHours = v.InferOutput<typeof WeeklyHours>;
 
 const DATE = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])$/;
+/**
+ * A day of the calendar, YYYY-MM-DD. The pattern cannot tell the days of each month (2027-02-31 matches it), so the
+ * document also gives it `format: date` (RFC 3339's full-date, which does) and says so.
+ */
+const CalendarDate = v.pipe(
+  v.string('each closed date must be a date YYYY-MM-DD'),
+  v.regex(DATE, 'each closed date must be a date YYYY-MM-DD'),
+  v.check(isCalendarDate, 'each closed date must be a date of the calendar'),
+  v.metadata({ jsonSchema: { format: 'date' } }),
+  v.description('A date the calendar has: 2027-02-31 is refused, 2028-02-29 taken.'),
+);
 export const ClosedDates = v.pipe(
-  v.array(v.pipe(v.string('each closed date must be a date YYYY-MM-DD'), v.regex(DATE, 'each closed date must be a date YYYY-MM-DD'), v.check(isCalendarDate, 'each closed date must be a date of the calendar')), 'closedDates must be a list of dates'),
+  v.array(CalendarDate, 'closedDates must be a list of dates'),
   v.maxLength(MAX_CLOSED_DATES, `closedDates may have at most ${MAX_CLOSED_DATES} dates`),
   v.check((dates) => new Set(dates).size === dates.length, 'closedDates must not repeat a date'),
-  v.description('Dates (YYYY-MM-DD, in the organization’s time zone) closed all day whatever the weekly hours say, such as public holidays.'),
+  v.description('Dates (YYYY-MM-DD, in the organization’s time zone, each a date the calendar has) closed all day whatever the weekly hours say, such as public holidays.'),
   v.metadata({ jsonSchema: { uniqueItems: true } }),
 );
 

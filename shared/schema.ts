@@ -52,7 +52,10 @@ export const LIMIT_MAX = 100;
 /** Whether a date or a timestamp's date exists (Date.parse reads 2026-02-30 as 2 March); any other text is not one. */
 export function isCalendarDate(text: string): boolean {
   const [year, month, day] = text.slice(0, 10).split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(year, month - 1, day)).getUTCDate() === day && !Number.isNaN(Date.parse(text));
+  // setUTCFullYear, as Date.UTC reads years 0 to 99 as 1900 to 1999 (whose leap years differ: 0000-02-29 exists).
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  return date.getUTCDate() === day && !Number.isNaN(Date.parse(text));
 }
 
 /** A text Date.parse cannot read is the format check's to report, once; one it reads must be a date of the calendar. */
@@ -79,6 +82,10 @@ export const EARLIEST_INSTANT = '1970-01-01T00:00:00.000Z';
 /** Within the times the service records: from EARLIEST_INSTANT, before LATEST_INSTANT. */
 export const isRecordableInstant = (text: string) => Date.parse(text) >= 0 && isBeforeLatestInstant(text);
 
+/** A time's bounds, as its description states them: JSON Schema has no bound for a `date-time`. */
+export const BEFORE_LATEST_RULE = `Before ${LATEST_INSTANT}.`;
+export const RECORDABLE_RULE = `From ${EARLIEST_INSTANT}, before ${LATEST_INSTANT}.`;
+
 /**
  * A change time a list starts from: an ISO 8601 timestamp, normalized to UTC with milliseconds (as every stored
  * `updatedAt` is written), so comparing the text compares the times.
@@ -95,7 +102,8 @@ export const UpdatedSince = v.pipe(
   v.string(),
   v.isoTimestamp(),
   v.description(
-    'Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries).',
+    'Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). ' +
+      BEFORE_LATEST_RULE,
   ),
 );
 
@@ -109,11 +117,13 @@ export const PageQuery = v.object({
 export type PageQuery = v.InferOutput<typeof PageQuery>;
 
 /**
- * An ISO 8601 date-time with an offset (Z or ±hh:mm), stored as the same instant in UTC. The description
- * is stated on both sides of the transform: a body is documented as sent, a query value as parsed.
+ * An ISO 8601 date-time with an offset (Z or ±hh:mm), before LATEST_INSTANT, stored as the same instant in UTC. The
+ * description (the field's rule and the bound) is stated on both sides of the transform: a body is documented as sent,
+ * a query value as parsed.
  */
-export const Instant = (name: string, description: string) =>
-  v.pipe(
+export function Instant(name: string, rule: string) {
+  const description = `${rule} ${BEFORE_LATEST_RULE}`;
+  return v.pipe(
     v.string(`${name} must be a string`),
     v.check(isDateTimeText, `${name} must be an ISO 8601 date-time with an offset, e.g. 2026-12-01T09:00:00+11:00`),
     DATE_TIME,
@@ -126,6 +136,7 @@ export const Instant = (name: string, description: string) =>
     v.isoTimestamp(),
     v.description(description),
   );
+}
 
 /** A stored time as the API answers it: RFC 3339, T and Z as the sender wrote them in a record kept as sent. */
 export const Timestamp = v.pipe(v.string(), v.check(isDateTimeText), DATE_TIME);
@@ -135,9 +146,12 @@ const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 /**
  * Unicode's format characters (Cf) of the Basic Multilingual Plane, such as the zero-width space, written out rather
  * than as `\p{Cf}`: the document's pattern must compile in every validator (Python's `re` has no `\p{…}`, and
- * validators that read a pattern by UTF-16 unit cannot take a range of characters beyond the plane either).
+ * validators that read a pattern by UTF-16 unit cannot take a range of characters beyond the plane either). U+FEFF,
+ * white space as well, is left to WHITE_SPACE, so that no character is in both.
  */
-const FORMAT_CHARACTERS = '\\u00AD\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890\\u0891\\u08E2\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uFEFF\\uFFF9-\\uFFFB';
+const FORMAT_CHARACTERS = '\\u00AD\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890\\u0891\\u08E2\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uFFF9-\\uFFFB';
+/** White space as JavaScript's `\s` and trim() read it, written out: Python's `\s` takes control characters as well. */
+const WHITE_SPACE = '\\t\\n\\u000B\\u000C\\r \\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000\\uFEFF';
 /**
  * Characters that show nothing: white space and format characters, all of them. Text of nothing but format characters
  * beyond the plane (tag characters, musical formatting) is refused here though the document's pattern takes it.
@@ -164,8 +178,17 @@ export const atMostCharacters = (name: string, max: number) =>
 /** What every free-text field accepts, in words and as the document's pattern (the checks above, read as one). */
 export const TEXT_RULE = 'Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate).';
 const NOT_CONTROL = '[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]';
-// White space around the text is trimmed before the checks, so any may stand there.
-export const TEXT_PATTERN = `^\\s*${NOT_CONTROL}*[^\\s${FORMAT_CHARACTERS}\\u0000-\\u001F\\u007F-\\u009F]${NOT_CONTROL}*\\s*$`;
+/**
+ * White space around the text is trimmed before the checks, so any may stand there, the two control characters that
+ * are white space (vertical tab, form feed) included. Read left to right, each character has one part of the pattern
+ * that can take it, so a validator that backtracks never tries one text split two ways (its time grows with the
+ * length, not a power of it): white space; before the first visible character, format characters and white space but
+ * the two; the first visible character; any text but control characters; a vertical tab or a form feed, and only
+ * white space after it.
+ */
+export const TEXT_PATTERN =
+  `^[${WHITE_SPACE}]*(?:[${FORMAT_CHARACTERS}][${FORMAT_CHARACTERS}${WHITE_SPACE.replace('\\u000B\\u000C', '')}]*)?` +
+  `[^${WHITE_SPACE}${FORMAT_CHARACTERS}\\u0000-\\u001F\\u007F-\\u009F]${NOT_CONTROL}*(?:[\\u000B\\u000C][${WHITE_SPACE}]*)?$`;
 
 /**
  * Text a person wrote: normalized to NFC (so é is one character however it was typed), trimmed, free of
@@ -197,7 +220,7 @@ export const isPlainObject = (input: unknown): input is Record<string, unknown> 
 
 /** The rule of free text that may be empty (a description, a receptionist's answer), and its pattern. */
 export const OPTIONAL_TEXT_RULE = 'Trimmed of surrounding white space; may be empty; no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate).';
-const OPTIONAL_TEXT_PATTERN = `^${NOT_CONTROL}*$`;
+export const OPTIONAL_TEXT_PATTERN = `^${NOT_CONTROL}*$`;
 
 /** Text a person wrote that may be empty: NFC, trimmed, free of control characters, at most `max` characters. */
 export const OptionalText = (name: string, max: number) =>
@@ -236,6 +259,23 @@ export const Money = (name: string, max: number) =>
     v.check((amount) => Math.round(amount * 100) / 100 === amount, `${name} must have at most 2 decimal places`),
     v.description(MONEY_RULE),
     v.metadata({ jsonSchema: { multipleOf: 0.01 } }),
+  );
+
+/** RFC 5321's bounds of an address, which the document's `format: email` carries: 64 characters before the @, 254 in all. */
+export const EMAIL_LOCAL_MAX = 64;
+export const EMAIL_MAX = 254;
+
+/**
+ * An email address: trimmed, valibot's grammar (the document's pattern, one @), and RFC 5321's bounds. `typeMessage`
+ * answers a value that is not a string.
+ */
+export const Email = (name: string, typeMessage = `${name} must be a string`) =>
+  v.pipe(
+    v.string(typeMessage),
+    v.trim(),
+    v.email(`${name} must be a valid email address`),
+    v.check((email) => email.indexOf('@') <= EMAIL_LOCAL_MAX, `${name} must have at most ${EMAIL_LOCAL_MAX} characters before the @`),
+    v.maxLength(EMAIL_MAX, `${name} must be at most ${EMAIL_MAX} characters`),
   );
 
 /** A phone number in E.164: a plus, a country code and up to 15 digits in all. */

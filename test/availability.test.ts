@@ -31,7 +31,7 @@ async function plumber() {
   const kate = await created(client, '/v1/organization/members', 'member', { email: 'kate@example.com', firstName: 'Kate', lastName: 'Ng' });
   const dan = await created(client, '/v1/organization/members', 'member', { email: 'dan@example.com', firstName: 'Dan', lastName: 'Russo' });
   const lead = await created(client, '/v1/leads', 'lead', { name: 'Olivia Nguyen', phone: '+61412345001' });
-  const service = await created(client, '/v1/services', 'service', { name: 'Blocked drain clearing', description: 'Clearing blocked drains', followUpQuestions: [], duration: 1, durationUnit: 'HOURS', tradeCategoryId: 1, pricingMode: 'NONE' });
+  const service = await created(client, '/v1/services', 'service', { name: 'Blocked drain clearing', description: 'Clearing blocked drains', followUpQuestions: [], duration: 1, durationUnit: 'HOURS', tradeCategoryId: 1, pricingType: 'NONE' });
   const slots = async (params: Record<string, string | number> = {}) => {
     const res = await client.get(`/v1/availability?${query({ serviceId: service.id, from: at(MONDAY, '00:00'), to: at(MONDAY, '23:59'), ...params })}`);
     expect(res.status).toBe(200);
@@ -58,7 +58,14 @@ describe('GET /v1/availability', () => {
     const { kate, dan, slots, client, service } = await plumber();
     const res = await client.get(`/v1/availability?${query({ serviceId: service.id, from: at(MONDAY, '00:00'), to: at(MONDAY, '23:59') })}`);
     expect(res.body).toMatchObject({ timezone: 'Australia/Sydney', durationMinutes: 60, step: 15 });
-    expect(res.body.slots[0]).toEqual({ startsAt: '2027-01-03T21:00:00.000Z', endsAt: '2027-01-03T22:00:00.000Z', memberIds: [kate.id, dan.id] });
+    expect(res.body.slots[0]).toEqual({
+      startsAt: '2027-01-03T21:00:00.000Z',
+      endsAt: '2027-01-03T22:00:00.000Z',
+      startsAtLocal: '2027-01-04T08:00:00+11:00',
+      endsAtLocal: '2027-01-04T09:00:00+11:00',
+      startsAtLabel: 'Mon 4 Jan, 8:00 am',
+      memberIds: [kate.id, dan.id],
+    });
     const both = `[${kate.id},${dan.id}]`;
     // 11:15 would run into the lunch break; 16:00 is the last start that ends by 17:00.
     expect(sydney(await slots())).toEqual([...quarterHours('08:00', '11:00'), ...quarterHours('13:00', '16:00')].map((clock) => `${clock} ${both}`));
@@ -92,6 +99,31 @@ describe('GET /v1/availability', () => {
     expect(await sunday('2027-10-03', 30)).toEqual(['2027-10-02T15:00:00.000Z', '2027-10-02T15:30:00.000Z', '2027-10-02T16:00:00.000Z']);
     // Clocks go back at 03:00 on 4 April 2027: 01:00–04:00 is four hours long, and 02:00 happens twice.
     expect(await sunday('2027-04-04', 60)).toEqual(['2027-04-03T14:00:00.000Z', '2027-04-03T15:00:00.000Z', '2027-04-03T16:00:00.000Z', '2027-04-03T17:00:00.000Z']);
+  });
+
+  it('says each slot and hold in the organization’s timezone with the offset in force then, across daylight saving changes', async () => {
+    const { client, service, hold } = await plumber();
+    await client.patch('/v1/organization', { businessHours: { sunday: [{ open: '01:00', close: '04:00' }] } });
+    const local = async (date: string, step: number) =>
+      (await client.get(`/v1/availability?${query({ serviceId: service.id, from: `${date}T00:00:00+10:00`, to: `${date}T06:00:00+10:00`, step })}`)).body.slots.map(
+        ({ startsAtLocal, endsAtLocal, startsAtLabel }: Record<string, string>) => `${startsAtLocal} ${endsAtLocal} ${startsAtLabel}`,
+      );
+    // Clocks go forward at 02:00 on 3 October 2027: a slot from 01:30 (+10:00) ends at 03:30 (+11:00).
+    expect(await local('2027-10-03', 30)).toEqual([
+      '2027-10-03T01:00:00+10:00 2027-10-03T03:00:00+11:00 Sun 3 Oct, 1:00 am',
+      '2027-10-03T01:30:00+10:00 2027-10-03T03:30:00+11:00 Sun 3 Oct, 1:30 am',
+      '2027-10-03T03:00:00+11:00 2027-10-03T04:00:00+11:00 Sun 3 Oct, 3:00 am',
+    ]);
+    // Clocks go back at 03:00 on 4 April 2027: 02:00 happens twice, told apart by its offset.
+    expect(await local('2027-04-04', 60)).toEqual([
+      '2027-04-04T01:00:00+11:00 2027-04-04T02:00:00+11:00 Sun 4 Apr, 1:00 am',
+      '2027-04-04T02:00:00+11:00 2027-04-04T02:00:00+10:00 Sun 4 Apr, 2:00 am',
+      '2027-04-04T02:00:00+10:00 2027-04-04T03:00:00+10:00 Sun 4 Apr, 2:00 am',
+      '2027-04-04T03:00:00+10:00 2027-04-04T04:00:00+10:00 Sun 4 Apr, 3:00 am',
+    ]);
+    const held = await hold({ startsAt: '2027-10-03T01:30:00+10:00' });
+    expect(held.status).toBe(201);
+    expect(held.body.hold).toMatchObject({ startsAt: '2027-10-02T15:30:00.000Z', startsAtLocal: '2027-10-03T01:30:00+10:00', endsAtLocal: '2027-10-03T03:30:00+11:00', startsAtLabel: 'Sun 3 Oct, 1:30 am' });
   });
 
   it('never offers a slot in the past, and answers a window of at most 14 days', async () => {
@@ -137,6 +169,9 @@ describe('POST /v1/availability/holds', () => {
       serviceId: service.id,
       startsAt: at(MONDAY, '09:00'),
       endsAt: at(MONDAY, '10:00'),
+      startsAtLocal: '2027-01-04T09:00:00+11:00',
+      endsAtLocal: '2027-01-04T10:00:00+11:00',
+      startsAtLabel: 'Mon 4 Jan, 9:00 am',
       memberId: kate.id,
       leadId: lead.id,
       expiresAt: expect.stringMatching(ISO_MS),
@@ -306,14 +341,14 @@ describe('times near the end of what the service reasons about', () => {
 describe('a service longer than an appointment may last', () => {
   it('has no slots and no holds: 400 naming serviceId, as an appointment lasts at most 7 days', async () => {
     const { client } = await plumber();
-    const renovation = await created(client, '/v1/services', 'service', { name: 'Bathroom renovation', description: 'A long job', followUpQuestions: [], duration: 8, durationUnit: 'DAYS', tradeCategoryId: 1, pricingMode: 'NONE' });
+    const renovation = await created(client, '/v1/services', 'service', { name: 'Bathroom renovation', description: 'A long job', followUpQuestions: [], duration: 8, durationUnit: 'DAYS', tradeCategoryId: 1, pricingType: 'NONE' });
     const refusal = [{ path: 'serviceId', message: 'serviceId names a service of 8 days: an appointment lasts at most 7 days, so it has no slots' }];
     const slots = await client.get(`/v1/availability?${query({ serviceId: renovation.id })}`);
     expect([slots.status, slots.body.error.details]).toEqual([400, refusal]);
     const held = await client.post('/v1/availability/holds', { serviceId: renovation.id, startsAt: at(MONDAY, '08:00') });
     expect([held.status, held.body.error.details]).toEqual([400, refusal]);
     // Seven days is the most an appointment lasts: such a service still has its slots (none fit these hours).
-    const week = await created(client, '/v1/services', 'service', { name: 'Week-long job', description: 'Seven days', followUpQuestions: [], duration: 7, durationUnit: 'DAYS', tradeCategoryId: 1, pricingMode: 'NONE' });
+    const week = await created(client, '/v1/services', 'service', { name: 'Week-long job', description: 'Seven days', followUpQuestions: [], duration: 7, durationUnit: 'DAYS', tradeCategoryId: 1, pricingType: 'NONE' });
     expect((await client.get(`/v1/availability?${query({ serviceId: week.id })}`)).status).toBe(200);
   });
 });
@@ -324,7 +359,7 @@ describe('a working period that began more than a day before the window asked fo
     // Open from Friday 17:30 through the weekend to Sunday 08:00 (UTC): one working period, its hourly slots on the half hour.
     await client.patch('/v1/organization', { timezone: 'Etc/UTC', businessHours: { friday: [{ open: '17:30', close: '24:00' }], saturday: [{ open: '00:00', close: '24:00' }], sunday: [{ open: '00:00', close: '08:00' }] } });
     await created(client, '/v1/organization/members', 'member', { email: 'kate@example.com', firstName: 'Kate', lastName: 'Ng' });
-    const service = await created(client, '/v1/services', 'service', { name: 'Inspection', description: 'An hour', followUpQuestions: [], duration: 1, durationUnit: 'HOURS', tradeCategoryId: 1, pricingMode: 'NONE' });
+    const service = await created(client, '/v1/services', 'service', { name: 'Inspection', description: 'An hour', followUpQuestions: [], duration: 1, durationUnit: 'HOURS', tradeCategoryId: 1, pricingType: 'NONE' });
     const sunday = async (from: string) =>
       ((await client.get(`/v1/availability?${query({ serviceId: service.id, from, to: '2027-02-07T08:00:00Z', step: 60 })}`)).body.slots as { startsAt: string }[])
         .map((slot) => slot.startsAt)
@@ -343,7 +378,7 @@ describe('a member’s own hours in an organization without business hours', () 
     const kate = await created(client, '/v1/organization/members', 'member', { email: 'kate@example.com', firstName: 'Kate', lastName: 'Ng' });
     const day = [{ open: '09:00', close: '12:00' }];
     await client.patch(`/v1/organization/members/${kate.id}`, { workingHours: { monday: day, tuesday: day } });
-    const service = await created(client, '/v1/services', 'service', { name: 'Gas heater service', description: 'An hour', followUpQuestions: [], duration: 1, durationUnit: 'HOURS', tradeCategoryId: 1, pricingMode: 'NONE' });
+    const service = await created(client, '/v1/services', 'service', { name: 'Gas heater service', description: 'An hour', followUpQuestions: [], duration: 1, durationUnit: 'HOURS', tradeCategoryId: 1, pricingType: 'NONE' });
     const slots = async (date: string) =>
       sydney((await client.get(`/v1/availability?${query({ serviceId: service.id, from: at(date, '00:00'), to: at(date, '23:59'), step: 60 })}`)).body.slots);
     // Her Monday is open by her own hours alone; her Tuesday is the organization's closed date.

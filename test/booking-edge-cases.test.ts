@@ -22,7 +22,7 @@ async function business(timezone: string, hours: Hours, { members = 1, duration 
   const staff = [];
   for (let i = 0; i < members; i++) staff.push(await created(client, '/v1/organization/members', 'member', { email: `tech${i}@example.com`, firstName: `Tech${i}`, lastName: 'Ng' }));
   const lead = await created(client, '/v1/leads', 'lead', { name: 'Olivia Nguyen', phone: '+61412345001' });
-  const service = await created(client, '/v1/services', 'service', { name: 'Drain inspection', description: 'A visit', followUpQuestions: [], duration, durationUnit, tradeCategoryId: 1, pricingMode: 'NONE' });
+  const service = await created(client, '/v1/services', 'service', { name: 'Drain inspection', description: 'A visit', followUpQuestions: [], duration, durationUnit, tradeCategoryId: 1, pricingType: 'NONE' });
   const slots = async (params: Record<string, string | number>) => {
     const res = await client.get(`/v1/availability?${query({ serviceId: service.id, ...params })}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);

@@ -42,7 +42,7 @@ describe('GET /v1/callers/{phone}', () => {
     expect(res.body.caller.openInquiries.map((inquiry: { id: string }) => inquiry.id)).toEqual([ids[1], ids[0], ids[2]]);
     expect(res.body.caller.upcomingAppointments.map((appointment: { id: string }) => appointment.id)).toEqual([sooner, later]);
     expect(res.body.caller.smsOptedOut).toBe(false);
-    expect(res.body.organization).toEqual({ name: 'Northside Plumbing', timezone: 'Australia/Sydney', isOpenNow: false });
+    expect(res.body.organization).toEqual({ name: 'Northside Plumbing', timezone: 'Australia/Sydney', isOpenNow: false, nextOpenAt: null });
   });
 
   it('answers the visits still booked after more cancelled ones than one read holds', async () => {
@@ -68,25 +68,44 @@ describe('GET /v1/callers/{phone}', () => {
     }
     // One digit off is another number, and only a bracketed 0 is a trunk prefix.
     expect((await client.get('/v1/callers/%2B61412345002')).body.caller.lead).toBeNull();
-    expect((await client.get(`/v1/callers/${encodeURIComponent('+61 (1)412 345 001')}`)).body.caller.lead).toBeNull();
+    const bracketedOne = await client.get(`/v1/callers/${encodeURIComponent('+61 (1)412 345 001')}`);
+    expect([bracketedOne.status, bracketedOne.body.error?.details?.[0]?.path]).toEqual([400, 'phone']);
   });
 
   it('reads each country’s national forms with its own lengths, freephone numbers and the calling code without its plus included', async () => {
     const { client } = await api.organization();
     const cases = [
-      ['Europe/Dublin', '1800 123 456', '+3531800123456'],
-      ['Europe/Dublin', '353 087 123 4567', '+353871234567'],
-      ['Europe/London', '44 07911 123456', '+447911123456'],
-      ['Asia/Singapore', '1800 123 4567', '+6518001234567'],
-      ['Asia/Singapore', '9123 4567', '+6591234567'],
-      ['America/New_York', '1 (415) 555-2671', '+14155552671'],
+      ['IE', '1800 123 456', '+3531800123456'],
+      ['IE', '353 087 123 4567', '+353871234567'],
+      ['GB', '44 07911 123456', '+447911123456'],
+      ['SG', '1800 123 4567', '+6518001234567'],
+      ['SG', '9123 4567', '+6591234567'],
+      ['US', '1 (415) 555-2671', '+14155552671'],
     ] as const;
-    for (const [timezone, typed, e164] of cases) {
-      await client.patch('/v1/organization', { timezone });
+    for (const [country, typed, e164] of cases) {
+      expect((await client.patch('/v1/organization', { country })).status).toBe(200);
       const lead = (await client.post('/v1/leads', { name: `Caller ${e164}`, phone: e164 })).body.lead;
       const res = await client.get(`/v1/callers/${encodeURIComponent(typed)}`);
-      expect([timezone, typed, res.status, res.body.caller?.lead?.id]).toEqual([timezone, typed, 200, lead.id]);
+      expect([country, typed, res.status, res.body.caller?.lead?.id]).toEqual([country, typed, 200, lead.id]);
     }
+  });
+
+  it('says when a closed business next opens, as the organization does, and null while it is open', async () => {
+    const { client } = await callerOrganization();
+    // Open only 09:00–10:00 on the weekday three days from now in Sydney: closed now, and that morning is next.
+    const opening = new Date(Date.now() + 3 * 86_400_000);
+    const weekday = opening.toLocaleDateString('en-US', { timeZone: 'Australia/Sydney', weekday: 'long' }).toLowerCase();
+    const date = opening.toLocaleDateString('en-CA', { timeZone: 'Australia/Sydney' });
+    await client.patch('/v1/organization', { businessHours: { [weekday]: [{ open: '09:00', close: '10:00' }] } });
+    const closed = await client.get('/v1/callers/%2B61298765432');
+    const nextOpenAt = closed.body.organization.nextOpenAt;
+    expect(closed.body.organization).toMatchObject({ isOpenNow: false, nextOpenAt: expect.any(String) });
+    expect(new Date(nextOpenAt).toLocaleString('en-CA', { timeZone: 'Australia/Sydney', hourCycle: 'h23' })).toBe(`${date}, 09:00:00`);
+    expect((await client.get('/v1/organization')).body.organization.nextOpenAt).toBe(nextOpenAt);
+
+    const allDay = [{ open: '00:00', close: '24:00' }];
+    await client.patch('/v1/organization', { businessHours: Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => [day, allDay])) });
+    expect((await client.get('/v1/callers/%2B61298765432')).body.organization).toMatchObject({ isOpenNow: true, nextOpenAt: null });
   });
 
   it('answers an unknown caller 200 with lead null and the rest, never 404', async () => {
@@ -95,7 +114,7 @@ describe('GET /v1/callers/{phone}', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       caller: { lead: null, openInquiries: [], upcomingAppointments: [], smsOptedOut: false },
-      organization: { name: 'Northside Plumbing', timezone: 'Australia/Sydney', isOpenNow: false },
+      organization: { name: 'Northside Plumbing', timezone: 'Australia/Sydney', isOpenNow: false, nextOpenAt: null },
     });
   });
 
@@ -119,7 +138,7 @@ describe('GET /v1/callers/{phone}', () => {
       ['GetItemCommand', 'GetItemCommand', 'QueryCommand', 'QueryCommand', 'QueryCommand'].sort(),
     ]);
     const national = await measureDynamoCalls(() => client.get('/v1/callers/0412345001'));
-    // The same calls and the organization's timezone, read before the phone's claim can be.
+    // The same calls and the organization's country, read before the phone's claim can be.
     expect(national.map((call) => call.command).sort()).toEqual([...e164.map((call) => call.command), 'GetItemCommand'].sort());
     // The organization and its country are read together; the phone's claim and opt-out only once the country is known.
     const [first, second, ...later] = national.filter((call) => call.command === 'GetItemCommand').sort((a, b) => a.sentAt - b.sentAt);

@@ -43,7 +43,7 @@ describe('POST /v1/companies', () => {
     ['a website that is not a URL', { name: 'X', website: 'harbourside' }, 'website'],
     ['a website that is not http(s)', { name: 'X', website: 'ftp://harbourside.com.au' }, 'website'],
     ['an invalid email', { name: 'X', email: 'nobody' }, 'email'],
-    ['a phone not in E.164', { name: 'X', phone: '02 9955 1200' }, 'phone'],
+    ['a phone that is no valid number', { name: 'X', phone: '02 9955 12' }, 'phone'],
     ['an unknown field', { name: 'X', suburb: 'Neutral Bay' }, 'suburb'],
   ])('answers 400 for %s, naming the field, and writes nothing', async (_, body, field) => {
     const { client } = await api.organization();
@@ -53,7 +53,8 @@ describe('POST /v1/companies', () => {
     });
     expect(res!.status).toBe(400);
     expect(res!.body.error.details[0].path).toBe(field);
-    expect(calls).toEqual([]);
+    // Only a national form needs a read: the organization's country, which says it is no number there.
+    expect(calls).toEqual(field === 'phone' ? ['GetItemCommand'] : []);
     expect((await client.get('/v1/companies')).body.totalCount).toBe(0);
   });
 });

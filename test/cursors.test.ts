@@ -1,7 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { createHmac, type KeyObject } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEAD_CHANGES, leadKeys } from '../functions/leads/entity';
 import { changeLogKey } from '../shared/store/keys';
 import { encodeCursor } from '../shared/store/cursors';
+import { CURSOR_KEY_REREAD_MS, CURSOR_KEY_TTL_MS, CursorKeyring, secretVersions } from '../shared/store/cursor-keys';
 import { useTestApi, type Client } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
 
@@ -104,7 +108,7 @@ describe('a sync cursor given before changes were answered only once settled', (
     const [first, ...rest] = all.body.leads as { id: string; updatedAt: string }[];
     const partition = changeLogKey(organizationId, LEAD_CHANGES).gsi6pk;
     const position = { ...leadKeys.lead(organizationId, first!.id), gsi6pk: partition, updatedAt: first!.updatedAt };
-    const before = encodeCursor({ index: 'gsi6', pk: partition, skBetween: [since, '~'], ascending: true }, position);
+    const before = await encodeCursor({ index: 'gsi6', pk: partition, skBetween: [since, '~'], ascending: true }, position);
     const resumed = await client.get(`/v1/leads?updatedSince=${since}&limit=10&cursor=${encodeURIComponent(before)}`);
     expect([resumed.status, resumed.body.leads.map((lead: { id: string }) => lead.id)]).toEqual([200, rest.map((lead) => lead.id)]);
     const otherSince = await client.get(`/v1/leads?updatedSince=2026-01-02T00:00:00.000Z&limit=10&cursor=${encodeURIComponent(before)}`);
@@ -144,5 +148,94 @@ describe('a sync page number past the end', () => {
       // Past the end, the count alone; within it, the count, the walk to the page and the page.
       expect(calls).toEqual(page === 2 ? ['QueryCommand', 'QueryCommand', 'QueryCommand'] : ['QueryCommand']);
     }
+  });
+});
+
+describe('the signing key read at run time, as deployed', () => {
+  // What the Parameters and Secrets extension answers in Lambda: the secret's value by version stage, for the
+  // function's session token; Secrets Manager's ResourceNotFoundException for a stage no version has.
+  const secretArn = 'arn:aws:secretsmanager:ap-southeast-2:123456789012:secret:cursor-key-AbCdEf';
+  const versions: { AWSCURRENT: string; AWSPREVIOUS?: string } = { AWSCURRENT: 'first-cursor-signing-key' };
+  let reads = 0;
+  let failing = false;
+  const extension = createServer((request, response) => {
+    const url = new URL(request.url!, 'http://localhost');
+    const stage = url.searchParams.get('versionStage') as keyof typeof versions;
+    reads++;
+    if (failing) return void response.writeHead(500).end('{"message":"unavailable"}');
+    if (url.pathname !== '/secretsmanager/get' || url.searchParams.get('secretId') !== secretArn || request.headers['x-aws-parameters-secrets-token'] !== 'session-token') return void response.writeHead(401).end();
+    const value = versions[stage];
+    if (value === undefined) return void response.writeHead(400).end('{"__type":"ResourceNotFoundException"}');
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ARN: secretArn, SecretString: value, VersionStages: [stage] }));
+  });
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => extension.listen(0, '127.0.0.1', resolve));
+    process.env.PARAMETERS_SECRETS_EXTENSION_HTTP_PORT = String((extension.address() as AddressInfo).port);
+    process.env.AWS_SESSION_TOKEN = 'session-token';
+  });
+  afterAll(async () => {
+    delete process.env.PARAMETERS_SECRETS_EXTENSION_HTTP_PORT;
+    delete process.env.AWS_SESSION_TOKEN;
+    await new Promise<void>((resolve) => extension.close(() => resolve()));
+  });
+
+  /** Whether a keyring verifies what `secret` signed, and which of the candidates it signs with. */
+  const mac = (key: KeyObject | string) => createHmac('sha256', key).update('payload').digest('base64url');
+  const signedBy = (secret: string) => (key: KeyObject) => mac(key) === mac(secret);
+  const signingSecret = async (keyring: CursorKeyring, candidates: string[]) => {
+    const key = await keyring.signingKey();
+    return candidates.find((candidate) => mac(key) === mac(candidate));
+  };
+
+  it('signs with the current key, verifies the previous one after a replacement, and reads again only after its TTL or for a newer key', async () => {
+    let now = 0;
+    const keyring = new CursorKeyring('CURSOR_SECRET_ARN', secretVersions(secretArn), () => now);
+    const [first, second, third] = ['first-cursor-signing-key', 'second-cursor-signing-key', 'third-cursor-signing-key'];
+    expect(await signingSecret(keyring, [first])).toBe(first);
+    expect(await keyring.verify(signedBy(first))).toBe(true);
+    const readsAtStart = reads;
+
+    // Replaced: AWSPREVIOUS is the old value. Until its keys are CURSOR_KEY_TTL_MS old the container reads nothing.
+    Object.assign(versions, { AWSCURRENT: second, AWSPREVIOUS: first });
+    now += CURSOR_KEY_TTL_MS - 1;
+    expect(await signingSecret(keyring, [first, second])).toBe(first);
+    expect(reads).toBe(readsAtStart);
+    now += 1;
+    expect(await signingSecret(keyring, [first, second])).toBe(second);
+    expect(await keyring.verify(signedBy(first))).toBe(true);
+    expect(await keyring.verify(signedBy(second))).toBe(true);
+
+    // Replaced again, and a cursor signed by a container that already read it: this one reads again to verify it.
+    Object.assign(versions, { AWSCURRENT: third, AWSPREVIOUS: second });
+    const readsBefore = reads;
+    expect(await keyring.verify(signedBy(third))).toBe(false);
+    expect(reads).toBe(readsBefore);
+    now += CURSOR_KEY_REREAD_MS;
+    expect(await keyring.verify(signedBy(third))).toBe(true);
+    expect(reads).toBeGreaterThan(readsBefore);
+    // The key replaced twice signs nothing valid any more, and a signature no key made reads nothing within 30 s.
+    const readsAfter = reads;
+    expect(await keyring.verify(signedBy(first))).toBe(false);
+    expect(await keyring.verify(signedBy('a-key-that-was-never-the-secret'))).toBe(false);
+    expect(reads).toBe(readsAfter);
+  });
+
+  it('keeps the keys it has when a later read fails, and fails loudly with none', async () => {
+    let now = 0;
+    Object.assign(versions, { AWSCURRENT: 'current-cursor-signing-key', AWSPREVIOUS: undefined });
+    const keyring = new CursorKeyring('CURSOR_SECRET_ARN', secretVersions(secretArn), () => now);
+    expect(await signingSecret(keyring, ['current-cursor-signing-key'])).toBe('current-cursor-signing-key');
+    failing = true;
+    try {
+      now += CURSOR_KEY_TTL_MS;
+      expect(await signingSecret(keyring, ['current-cursor-signing-key'])).toBe('current-cursor-signing-key');
+      await expect(new CursorKeyring('CURSOR_SECRET_ARN', secretVersions(secretArn)).signingKey()).rejects.toThrow(/answered 500/);
+    } finally {
+      failing = false;
+    }
+  });
+
+  it('refuses a key shorter than 16 characters', async () => {
+    await expect(new CursorKeyring('CURSOR_SECRET', async () => ({ current: 'too-short' })).signingKey()).rejects.toThrow(/16 characters or more/);
   });
 });

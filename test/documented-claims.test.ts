@@ -12,7 +12,7 @@ const OPEN_ALL_DAY = everyDay([{ open: '00:00', close: '24:00' }]);
 const inDays = (days: number, hour = 0) => new Date(Date.now() + days * 86_400_000 + hour * 3_600_000).toISOString();
 
 const oneHourService = (client: Client) =>
-  created(client, '/v1/services', 'service', { name: 'Blocked drain clearing', description: 'Clearing blocked drains', followUpQuestions: [], duration: 1, durationUnit: 'HOURS', tradeCategoryId: 1, pricingMode: 'NONE' });
+  created(client, '/v1/services', 'service', { name: 'Blocked drain clearing', description: 'Clearing blocked drains', followUpQuestions: [], duration: 1, durationUnit: 'HOURS', tradeCategoryId: 1, pricingType: 'NONE' });
 
 describe('POST /v1/transfers/{transferId}/resolve and Idempotency-Key (openapi.json: 409 IDEMPOTENCY_KEY_REUSED)', () => {
   it('answers a reused key on another call 409 IDEMPOTENCY_KEY_REUSED and replays the same call', async () => {
@@ -203,7 +203,7 @@ describe('DELETE /v1/services/{id} with its scenario named by transfer rules (st
   it('deletes a service whose scenario 47 rules name, clearing each, and answers 409 for 48 with nothing deleted', async () => {
     const { client } = await api.organization();
     const named = async (count: number, tag: string) => {
-      const service = await created(client, '/v1/services', 'service', { name: `Gas check ${tag}`, description: 'Gas', followUpQuestions: [], duration: 1, durationUnit: 'HOURS', tradeCategoryId: 1, pricingMode: 'NONE' });
+      const service = await created(client, '/v1/services', 'service', { name: `Gas check ${tag}`, description: 'Gas', followUpQuestions: [], duration: 1, durationUnit: 'HOURS', tradeCategoryId: 1, pricingType: 'NONE' });
       for (let i = 0; i < count; i++) await created(client, '/v1/transfers', 'transfer', rule(`${tag} ${i}`, service.scenario.id));
       return service;
     };

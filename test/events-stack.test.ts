@@ -15,7 +15,7 @@ import { WEBHOOK_LIMITS } from '../shared/webhooks/limits';
 import { batchesOf } from '../shared/webhooks/sqs-queue';
 
 // Asset bundling is left to `npm run synth`; here only the templates matter.
-const { api, data, events } = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], tableName: 'pipeline', smsOriginationIdentity: 'pool-0123456789abcdef' } }));
+const { api, data, events } = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'none', tableName: 'pipeline', smsOriginationIdentity: 'pool-0123456789abcdef' } }));
 const template = Template.fromStack(events);
 
 type Resource = { Properties: Record<string, any> };
@@ -27,6 +27,14 @@ const actionsOf = (constructId: string, service: string) => policyOf(constructId
 const functionOf = (constructId: string) => Object.entries(functions).find(([logicalId]) => logicalId.startsWith(`${constructId}Function`))![1];
 
 describe('the events stack', () => {
+  it('traces its functions only as part of a sampled API request, never on X-Ray’s default rule (nearly every invocation at low traffic)', () => {
+    expect(Object.keys(functions).length).toBeGreaterThanOrEqual(5);
+    for (const [id, fn] of Object.entries(functions)) expect(fn.Properties.TracingConfig, id).toEqual({ Mode: 'PassThrough' });
+    // The API's own stay active, sampled by the stage's rule at traceSampleRate.
+    const apiFunctions = Object.values(Template.fromStack(api).findResources('AWS::Lambda::Function') as Record<string, Resource>);
+    for (const fn of apiFunctions) expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
+  });
+
   it('turns on the table stream with old and new images', () => {
     Template.fromStack(data).hasResourceProperties('AWS::DynamoDB::GlobalTable', { StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' } });
   });
@@ -75,15 +83,15 @@ describe('the events stack', () => {
     const deliveryMapping = (stackTemplate: Template) => Object.values(stackTemplate.findResources('AWS::Lambda::EventSourceMapping') as Record<string, Resource>).find((mapping) => mapping.Properties.BatchSize === 3)!.Properties;
     expect(deliveryMapping(template).ScalingConfig).toEqual({ MaximumConcurrency: DEFAULT_CONCURRENCY.deliveries });
     expect(DEFAULT_CONCURRENCY.deliveries).toBe(10);
-    const tuned = Template.fromStack(buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], streamConcurrency: 4, deliveryConcurrency: 50 } })).events);
+    const tuned = Template.fromStack(buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'none', streamConcurrency: 4, deliveryConcurrency: 50 } })).events);
     const recordEvents = Object.entries(tuned.findResources('AWS::Lambda::Function') as Record<string, Resource>).find(([id]) => id.startsWith('RecordEventsFunction'))![1];
     expect(recordEvents.Properties.ReservedConcurrentExecutions).toBe(4);
     expect(deliveryMapping(tuned).ScalingConfig).toEqual({ MaximumConcurrency: 50 });
-    const unset = Template.fromStack(buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], streamConcurrency: 'none', deliveryConcurrency: 'none' } })).events);
+    const unset = Template.fromStack(buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'none', streamConcurrency: 'none', deliveryConcurrency: 'none' } })).events);
     expect(Object.values(unset.findResources('AWS::Lambda::Function') as Record<string, Resource>).map((fn) => fn.Properties.ReservedConcurrentExecutions)).toEqual(Object.keys(unset.findResources('AWS::Lambda::Function')).map(() => undefined));
     expect(deliveryMapping(unset).ScalingConfig).toBeUndefined();
     // Lambda takes 2 to 1000 for an SQS source.
-    expect(() => buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], deliveryConcurrency: 1 } }))).toThrow(/deliveryConcurrency must be a number from 2 to 1000/);
+    expect(() => buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'none', deliveryConcurrency: 1 } }))).toThrow(/deliveryConcurrency must be a number from 2 to 1000/);
   });
 
   it('queues deliveries in SQS with a dead-letter queue, and the delivery function reports failures per message', () => {
@@ -130,7 +138,10 @@ describe('the events stack', () => {
     expect(actionsOf('DeliverWebhooks', 'dynamodb')).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
     expect(actionsOf('SmsReceipts', 'dynamodb')).toEqual(['dynamodb:UpdateItem']);
     expect(actionsOf('RecordEvents', 'sqs')).toEqual(expect.arrayContaining(['sqs:SendMessage']));
-    expect(actionsOf('SmsReceipts', 'sqs')).toEqual([]);
+    // Its only queue is where Lambda records its invocations that failed every retry.
+    expect(actionsOf('SmsReceipts', 'sqs')).toEqual(['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage']);
+    const [failuresId] = Object.keys(template.findResources('AWS::SQS::Queue')).filter((id) => id.startsWith('SmsReceiptFailures'));
+    expect(policyOf('SmsReceipts').filter((s) => [s.Action].flat().some((action) => action.startsWith('sqs:'))).map((s) => s.Resource)).toEqual([{ 'Fn::GetAtt': [failuresId, 'Arn'] }]);
   });
 
   it('sends SMS receipts through a configuration set to SNS and a receipts function', () => {
@@ -147,9 +158,35 @@ describe('the events stack', () => {
     expect(Object.keys(template.findResources('AWS::SNS::Subscription'))).toHaveLength(2);
   });
 
+  it.each([
+    ['InboundSmsReplies', 'InboundSms', 'SmsReplyFailures'],
+    ['SmsReceipts', 'SmsEvents', 'SmsReceiptFailures'],
+  ])('keeps what %s could not take from its SNS topic in a queue that pages: invocations that failed every retry, and notifications SNS could not deliver', (functionName, topicName, queueName) => {
+    const [functionId] = Object.entries(functions).find(([id]) => id.startsWith(`${functionName}Function`))!;
+    const [queueId, queue] = Object.entries(template.findResources('AWS::SQS::Queue') as Record<string, Resource>).find(([id]) => id.startsWith(queueName))!;
+    const queueArn = { 'Fn::GetAtt': [queueId, 'Arn'] };
+    expect(queue.Properties).toMatchObject({ MessageRetentionPeriod: 14 * 86_400, SqsManagedSseEnabled: true });
+    // Lambda's record of an invocation that failed its two retries.
+    const configs = Object.values(template.findResources('AWS::Lambda::EventInvokeConfig') as Record<string, Resource>).filter((config) => config.Properties.FunctionName.Ref === functionId);
+    expect(configs.map((config) => config.Properties)).toEqual([expect.objectContaining({ MaximumRetryAttempts: 2, DestinationConfig: { OnFailure: { Destination: queueArn } } })]);
+    expect(actionsOf(functionName, 'sqs')).toEqual(expect.arrayContaining(['sqs:SendMessage']));
+    // A notification SNS could not hand to the function at all.
+    const [topicId] = Object.keys(template.findResources('AWS::SNS::Topic')).filter((id) => id.startsWith(topicName));
+    const subscriptions = Object.values(template.findResources('AWS::SNS::Subscription') as Record<string, Resource>).filter((subscription) => subscription.Properties.TopicArn.Ref === topicId);
+    expect(subscriptions.map((subscription) => subscription.Properties)).toEqual([
+      expect.objectContaining({ Protocol: 'lambda', Endpoint: { 'Fn::GetAtt': [functionId, 'Arn'] }, RedrivePolicy: { deadLetterTargetArn: queueArn } }),
+    ]);
+    const queuePolicy = Object.values(template.findResources('AWS::SQS::QueuePolicy') as Record<string, Resource>).find((policy) => JSON.stringify(policy.Properties.Queues).includes(queueId))!;
+    expect(queuePolicy.Properties.PolicyDocument.Statement).toEqual(expect.arrayContaining([expect.objectContaining({ Effect: 'Allow', Action: 'sqs:SendMessage', Principal: { Service: 'sns.amazonaws.com' } })]));
+    // Any message waiting pages the events stack's topic.
+    const [alarmsTopic] = Object.keys(template.findResources('AWS::SNS::Topic')).filter((id) => id.startsWith('Alarms'));
+    const alarm = Object.values(template.findResources('AWS::CloudWatch::Alarm') as Record<string, Resource>).find((candidate) => JSON.stringify(candidate.Properties.Dimensions ?? []).includes(queueId))!;
+    expect(alarm.Properties).toMatchObject({ MetricName: 'ApproximateNumberOfMessagesVisible', Threshold: 0, ComparisonOperator: 'GreaterThanThreshold', AlarmActions: [{ Ref: alarmsTopic }] });
+  });
+
   it('alarms on dead letters and on a stream falling behind', () => {
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm') as Record<string, Resource>);
-    expect(alarms.map((alarm) => alarm.Properties.MetricName).sort()).toEqual(['ApproximateNumberOfMessagesVisible', 'ApproximateNumberOfMessagesVisible', 'Errors', 'IteratorAge']);
+    expect(alarms.map((alarm) => alarm.Properties.MetricName).sort()).toEqual([...Array(4).fill('ApproximateNumberOfMessagesVisible'), 'Errors', 'IteratorAge']);
   });
 });
 

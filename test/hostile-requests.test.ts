@@ -339,24 +339,29 @@ describe('limits and headers every answer carries', () => {
   });
 });
 
-describe('phone numbers must be E.164: a plus, a country code, then digits', () => {
-  it.each(['0412000111', '61412000111', '+0412000111', '+61 412 000 111', '+614120001112345678'])('refuses %s wherever a phone is taken', async (phone) => {
+describe('phone numbers are read as typed and stored in E.164; one that is no number of any plan is refused', () => {
+  it.each(['+0412000111', '+614120001112345678', '0412 000', '+61 1234', '04120001112'])('refuses %s wherever a phone is taken', async (phone) => {
     const { client } = await api.organization();
     const lead = await client.post('/v1/leads', { name: 'Sam Lee', email: 'sam@example.com', phone });
     expect(lead.status).toBe(400);
     expect(lead.body.error.details[0].path).toBe('phone');
     const company = await client.post('/v1/companies', { name: 'Acme', phone });
     expect(company.status).toBe(400);
+    expect(company.body.error.details[0].path).toBe('phone');
     const transfer = await client.post('/v1/transfers', { label: 'Urgent', method: 'COLD', destinationType: 'PHONE_NUMBER', destination: phone, conditions: 'Always' });
     expect(transfer.status).toBe(400);
     expect(transfer.body.error.details[0].path).toBe('destination');
     const sender = await client.patch('/v1/organization', { smsSenderId: phone });
     expect(sender.status).toBe(400);
+    expect((await client.get('/v1/leads')).body.totalCount).toBe(0);
   });
 
-  it('accepts a number in E.164', async () => {
+  it.each(['+61412000111', '+61 412 000 111', '0412000111', '61412000111', '(04) 1200 0111'])('stores %s as +61412000111 in an Australian organization', async (phone) => {
     const { client } = await api.organization();
-    expect((await client.post('/v1/leads', { name: 'Sam Lee', email: 'sam@example.com', phone: '+61412000111' })).status).toBe(201);
+    expect((await client.post('/v1/leads', { name: 'Sam Lee', email: 'sam@example.com', phone })).body.lead.phone).toBe('+61412000111');
+    expect((await client.post('/v1/companies', { name: 'Acme', phone })).body.company.phone).toBe('+61412000111');
+    const transfer = await client.post('/v1/transfers', { label: 'Urgent', method: 'COLD', destinationType: 'PHONE_NUMBER', destination: phone, conditions: 'Always' });
+    expect(transfer.body.transfer.destination).toBe('+61412000111');
   });
 });
 

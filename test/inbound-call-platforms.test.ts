@@ -97,6 +97,12 @@ describe('a CALL endpoint of format retell', () => {
       startedAt: '2024-05-02T00:07:55.945Z',
       endedAt: '2024-05-02T00:08:11.736Z',
       endedBy: 'user',
+      // The caller's number on the call, and Retell's post-call analysis, as Retell sent them.
+      leadPhone: '+61412555019',
+      sentiment: 'Positive',
+      successful: true,
+      successEvaluation: null,
+      analysisData: { job_type: 'hot water repair', urgent: true },
     });
     expect((await client.get(`/v1/leads/${inquiry.leadId}`)).body.lead).toMatchObject({ phone: '+61412555019', email: null, unreadCalls: 1, lastInquiryId: inquiry.id });
     expect((await client.get('/v1/inquiries?expand=external')).body.inquiries).toMatchObject([{ id: inquiry.id, externalInquiryId: 'retell:Jabr9TXYYJHfvl6Syypi88rdAHYHmcq6' }]);
@@ -270,6 +276,12 @@ describe('a CALL endpoint of format vapi', () => {
       startedAt: '2024-05-23T20:09:50.512Z',
       endedAt: '2024-05-23T20:10:21.771Z',
       endedBy: 'user',
+      // The customer's number, and Vapi's analysis: its pass/fail evaluation read as success, its structured data as sent.
+      leadPhone: '+61412555020',
+      sentiment: null,
+      successful: true,
+      successEvaluation: 'true',
+      analysisData: { jobType: 'electrical fault', bookedFor: '14:00' },
     });
     expect((await client.get(`/v1/leads/${inquiry.leadId}`)).body.lead).toMatchObject({ firstName: 'Tom', lastName: 'Brennan', phone: '+61412555020', unreadCalls: 1 });
     expect((await client.get('/v1/inquiries?expand=external')).body.inquiries).toMatchObject([{ externalInquiryId: 'vapi:0e6bd1c4-7d2f-4a4e-9c9d-5f3a0b8e2a71' }]);
@@ -383,6 +395,88 @@ describe('a CALL endpoint of format vapi', () => {
     const res = await postVapi(created, edited(VAPI_END_OF_CALL_REPORT, change));
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: [expect.objectContaining({ path: field })] });
+    await nothingRecorded(client);
+  });
+});
+
+describe('what a voice platform sent beside the transcript', () => {
+  it('reads Retell’s event under event_type, as parts of its documentation spell it, and still acknowledges other events with 204', async () => {
+    const { client } = await api.organization();
+    const created = await retellEndpoint(client);
+    const renamed = (event: string) => edited(RETELL_CALL_ANALYZED, (payload) => {
+      delete payload.event;
+      payload.event_type = event;
+    });
+    expect((await postRetell(created, renamed('call_ended'))).status).toBe(204);
+    await nothingRecorded(client);
+    const res = await postRetell(created, renamed('call_analyzed'));
+    expect(res.status).toBe(201);
+    expect((await client.get(`/v1/inquiries/${res.body.inquiry.id}`)).body.data).toMatchObject({ leadPhone: '+61412555019', sentiment: 'Positive' });
+  });
+
+  it('keeps an outbound Retell call’s number called as the lead’s, an unsuccessful call as successful false, and a call without analysis with each analysis field null', async () => {
+    const { client } = await api.organization();
+    const created = await retellEndpoint(client);
+    const outbound = edited(RETELL_CALL_ANALYZED, ({ call }) => {
+      Object.assign(call, { call_id: 'outbound-1', direction: 'outbound' });
+      Object.assign(call.call_analysis, { user_sentiment: 'Negative', call_successful: false });
+    });
+    const first = await postRetell(created, outbound);
+    expect(first.status).toBe(201);
+    expect((await client.get(`/v1/inquiries/${first.body.inquiry.id}`)).body.data).toMatchObject({ leadPhone: '+61290001234', sentiment: 'Negative', successful: false });
+    const bare = edited(RETELL_CALL_ANALYZED, ({ call }) => {
+      call.call_id = 'no-analysis-1';
+      delete call.call_analysis;
+    });
+    const second = await postRetell(created, bare);
+    expect(second.status).toBe(201);
+    expect((await client.get(`/v1/inquiries/${second.body.inquiry.id}`)).body.data).toMatchObject({ leadPhone: '+61412555019', sentiment: null, successful: null, successEvaluation: null, analysisData: null });
+  });
+
+  it('records a platform’s post, which carries no Origin, on an endpoint with enforceOrigin set: the setting is for browsers’ posts', async () => {
+    const { client } = await api.organization();
+    const created = await endpoint(client, { format: 'vapi', allowedOrigins: ['https://plumbing.example.com'], enforceOrigin: true });
+    expect((await postVapi(created, VAPI_END_OF_CALL_REPORT)).status).toBe(201);
+  });
+
+  it('records Vapi’s artifact.stereoRecordingUrl when the report has no other recording', async () => {
+    const { client } = await api.organization();
+    const created = await vapiEndpoint(client);
+    const stereoOnly = edited(VAPI_END_OF_CALL_REPORT, ({ message }) => {
+      delete message.artifact.recording;
+      delete message.artifact.recordingUrl;
+      delete message.recordingUrl;
+      delete message.stereoRecordingUrl;
+    });
+    const res = await postVapi(created, stereoOnly);
+    expect(res.status).toBe(201);
+    expect((await client.get(`/v1/inquiries/${res.body.inquiry.id}`)).body.data.recordingUrl).toBe('https://storage.vapi.ai/0e6bd1c4-7d2f-4a4e-9c9d-5f3a0b8e2a71-1716495621886-stereo.wav');
+  });
+
+  it('keeps a Vapi evaluation of another rubric as sent, with successful null, and structured data that is not an object under its own name', async () => {
+    const { client } = await api.organization();
+    const created = await vapiEndpoint(client);
+    const graded = edited(VAPI_END_OF_CALL_REPORT, ({ message }) => {
+      Object.assign(message.analysis, { successEvaluation: '8', structuredData: ['hot water', 'urgent'] });
+    });
+    const res = await postVapi(created, graded);
+    expect(res.status).toBe(201);
+    expect((await client.get(`/v1/inquiries/${res.body.inquiry.id}`)).body.data).toMatchObject({ successful: null, successEvaluation: '8', analysisData: { structuredData: ['hot water', 'urgent'] } });
+  });
+
+  it.each([
+    ['retell', 'a start in the future', (payload: any) => Object.assign(payload.call, { start_timestamp: Date.now() + 86_400_000, end_timestamp: Date.now() + 86_460_000 }), 'call.start_timestamp'],
+    ['retell', 'a recording URL that is not http', (payload: any) => (payload.call.recording_url = 'ftp://recordings.example.com/1.wav'), 'call.recording_url'],
+    ['retell', 'a sentiment of 101 characters', (payload: any) => (payload.call.call_analysis.user_sentiment = 'x'.repeat(101)), 'call.call_analysis.user_sentiment'],
+    ['vapi', 'a start in the future', (payload: any) => Object.assign(payload.message, { startedAt: new Date(Date.now() + 86_400_000).toISOString(), endedAt: new Date(Date.now() + 86_460_000).toISOString() }), 'message.startedAt'],
+    ['vapi', 'structured data of 40 KB', (payload: any) => (payload.message.analysis.structuredData = { notes: 'x'.repeat(40 * 1024) }), 'message.analysis.structuredData'],
+  ])('answers a %s call with %s 400 naming the platform’s field, and records nothing', async (platform, _, change, field) => {
+    const { client } = await api.organization();
+    const created = platform === 'retell' ? await retellEndpoint(client) : await vapiEndpoint(client);
+    const body = edited(platform === 'retell' ? RETELL_CALL_ANALYZED : VAPI_END_OF_CALL_REPORT, change);
+    const res = platform === 'retell' ? await postRetell(created, body) : await postVapi(created, body);
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual([{ path: field, message: expect.stringMatching(new RegExp(`^${field.replace(/\./g, '\\.')} `)) }]);
     await nothingRecorded(client);
   });
 });
@@ -524,6 +618,11 @@ describe('a long call’s webhook', () => {
       startedAt: '2024-05-02T00:07:55.945Z',
       endedAt: '2024-05-02T01:35:25.945Z',
       endedBy: 'user',
+      leadPhone: '+61412555019',
+      sentiment: 'Positive',
+      successful: true,
+      successEvaluation: null,
+      analysisData: { job_type: 'hot water repair', urgent: true },
     });
     // The first 1,000 lines as spoken, the long one cut at 10,000 characters.
     const expected = contents.slice(0, 1_000).map((text, index) => (index === 2 ? text.slice(0, 10_000) : text));

@@ -45,6 +45,8 @@ describe('inbound endpoints', () => {
       redirectUrl: null,
       errorRedirectUrl: null,
       allowedOrigins: [],
+      enforceOrigin: false,
+      honeypotField: null,
       format: 'native',
       createdAt: expect.stringMatching(ISO_MS),
       updatedAt: (created as unknown as { createdAt: string }).createdAt,
@@ -59,13 +61,12 @@ describe('inbound endpoints', () => {
 
   it('records a form post (urlencoded) as a WEBFORM inquiry with every field, and finds the lead through fieldMap', async () => {
     const { client } = await api.organization();
-    await client.patch('/v1/organization', { timezone: 'Australia/Sydney' });
     const created = await endpoint(client, { name: 'Contact', source: 'WEBFORM', fieldMap: { your_email: 'email', mobile: 'phone', full_name: 'name' } });
     const res = await postForm(created.url, { full_name: 'Mia Wong', your_email: 'mia@example.com', mobile: '0412 345 678', message: 'The hot water system is leaking from the bottom.', suburb: 'Newtown' });
     expect(res.status).toBe(201);
     const { inquiry } = (await res.json()) as { inquiry: { id: string; leadId: string; source: string; summary: string } };
     expect(inquiry).toMatchObject({ source: 'WEBFORM', summary: 'The hot water system is leaking from the bottom.', isFirstInquiry: true });
-    // The national form people type is read with the organization's country, from its time zone.
+    // The national form people type is read with the organization's country, Australia until it sets another.
     expect((await client.get(`/v1/leads/${inquiry.leadId}`)).body.lead).toMatchObject({ firstName: 'Mia', lastName: 'Wong', email: 'mia@example.com', phone: '+61412345678', unreadWebformSubmissions: 1 });
     const { data } = (await client.get(`/v1/inquiries/${inquiry.id}`)).body;
     expect(data).toMatchObject({ formName: 'Contact', pageUrl: null });
@@ -88,10 +89,10 @@ describe('inbound endpoints', () => {
     expect((await client.get('/v1/callers/%2B61422555010')).body.caller.lead?.id).toBe(inquiry.leadId);
   });
 
-  it('leaves a national phone unread where the organization’s time zone names no country; the lead is made from the email', async () => {
+  it('leaves a phone that is no number of the organization’s country unread; the lead is made from the email', async () => {
     const { client } = await api.organization();
     const created = await endpoint(client, { name: 'Quote', source: 'WEBFORM' });
-    const res = await postForm(created.url, { email: 'zed@example.com', phone: '0412 345 678', message: 'Quote for a new hot water system please.' });
+    const res = await postForm(created.url, { email: 'zed@example.com', phone: '0412 345', message: 'Quote for a new hot water system please.' });
     expect(res.status).toBe(201);
     const { inquiry } = (await res.json()) as { inquiry: { leadId: string } };
     expect((await client.get(`/v1/leads/${inquiry.leadId}`)).body.lead).toMatchObject({ email: 'zed@example.com', phone: null });
@@ -429,7 +430,7 @@ describe('GET and PATCH /v1/inbound-endpoints/{inboundEndpointId}', () => {
       res = await client.patch(`/v1/inbound-endpoints/${created.id}`, { name: '  Quote form ', fieldMap: { your_email: 'email', mobile: 'phone' } });
     });
     expect(res!.status).toBe(200);
-    expect(res!.body.inboundEndpoint).toEqual({ id: created.id, name: 'Quote form', source: 'WEBFORM', fieldMap: { your_email: 'email', mobile: 'phone' }, redirectUrl: null, errorRedirectUrl: null, allowedOrigins: [], format: 'native', createdAt: (created as unknown as { createdAt: string }).createdAt, updatedAt: expect.stringMatching(ISO_MS) });
+    expect(res!.body.inboundEndpoint).toEqual({ id: created.id, name: 'Quote form', source: 'WEBFORM', fieldMap: { your_email: 'email', mobile: 'phone' }, redirectUrl: null, errorRedirectUrl: null, allowedOrigins: [], enforceOrigin: false, honeypotField: null, format: 'native', createdAt: (created as unknown as { createdAt: string }).createdAt, updatedAt: expect.stringMatching(ISO_MS) });
     expect(calls).toEqual(['UpdateItemCommand']);
     expect((await client.get(`/v1/inbound-endpoints/${created.id}`)).body).toEqual(res!.body);
     // The same URL and token take posts, read with the new fieldMap.

@@ -1,4 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterEach, describe, expect, it } from 'vitest';
+import { inboundEndpointKeys } from '../functions/inbound-endpoints/entity';
+import { config } from '../shared/config';
+import { dynamo } from '../shared/dynamo';
+import { webhookSettings } from '../shared/webhooks/settings';
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '../shared/http/gateway-responses';
 import { buildDocument } from '../functions/meta/document';
 import { useTestApi, type Client } from './support/api';
@@ -84,6 +89,159 @@ describe('inbound endpoint settings for browsers: redirectUrl, errorRedirectUrl,
     expect(patched.status).toBe(400);
     expect(patched.body.error.details[0].path).toBe(field);
     expect((await client.get('/v1/inbound-endpoints')).body.inboundEndpoints).toEqual([expect.objectContaining({ id: created.id, redirectUrl: null, errorRedirectUrl: null, allowedOrigins: [] })]);
+  });
+});
+
+describe('pages on this machine, under npm start only', () => {
+  const LOCAL = { redirectUrl: 'http://localhost:3000/thanks', errorRedirectUrl: 'http://127.0.0.1:8080/oops', allowedOrigins: ['http://localhost:3000', 'http://[::1]:5173'] };
+
+  it('takes http://localhost, 127.0.0.1 and [::1] redirects and origins locally, redirects a form there, and gives a local page CORS headers', async () => {
+    const { client } = await api.organization();
+    const created = await endpoint(client, LOCAL);
+    expect(created).toMatchObject({ redirectUrl: 'http://localhost:3000/thanks', errorRedirectUrl: 'http://127.0.0.1:8080/oops', allowedOrigins: LOCAL.allowedOrigins });
+    const posted = await postForm(created.url, { email: 'mia@example.com' });
+    expect(posted.status).toBe(303);
+    expect(posted.headers.get('location')).toMatch(/^http:\/\/localhost:3000\/thanks\?inquiryId=inquiry_[0-9A-Z]{26}$/);
+    const refused = await postForm(created.url, { name: 'No Contact' });
+    expect(refused.headers.get('location')).toBe('http://127.0.0.1:8080/oops?error=VALIDATION_ERROR');
+    const fromPage = await postJson(created.url, { email: 'leo@example.com' }, { origin: 'http://localhost:3000' });
+    expect(fromPage.status).toBe(201);
+    expect(fromPage.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
+  });
+
+  it.each([
+    ['an http redirectUrl on another host', { redirectUrl: 'http://plumbing.example.com/thanks' }, 'redirectUrl'],
+    ['an http redirectUrl on a host that starts with localhost', { redirectUrl: 'http://localhost.example.com/thanks' }, 'redirectUrl'],
+    ['an http origin on a private address', { allowedOrigins: ['http://192.168.1.20:3000'] }, 'allowedOrigins.0'],
+  ])('still refuses %s locally, with 400 naming the field', async (_, settings, field) => {
+    const { client } = await api.organization();
+    const refused = await client.post('/v1/inbound-endpoints', { name: 'Contact', source: 'WEBFORM', ...settings });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details[0].path).toBe(field);
+  });
+
+  describe('deployed', () => {
+    afterEach(() => {
+      webhookSettings.allowPrivateUrls = true;
+    });
+
+    it.each([
+      ['redirectUrl', { redirectUrl: LOCAL.redirectUrl }],
+      ['errorRedirectUrl', { errorRedirectUrl: LOCAL.errorRedirectUrl }],
+      ['allowedOrigins.0', { allowedOrigins: ['http://localhost:3000'] }],
+      ['allowedOrigins.0', { allowedOrigins: ['http://[::1]:5173'] }],
+    ])('refuses a loopback %s with 400, on create and PATCH, as webhooks refuse loopback receivers', async (field, settings) => {
+      const { client } = await api.organization();
+      const created = await endpoint(client);
+      webhookSettings.allowPrivateUrls = false;
+      const refused = await client.post('/v1/inbound-endpoints', { name: 'Contact', source: 'WEBFORM', ...settings });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.details[0].path).toBe(field);
+      const patched = await client.patch(`/v1/inbound-endpoints/${created.id}`, settings);
+      expect(patched.status).toBe(400);
+      expect(patched.body.error.details[0].path).toBe(field);
+    });
+  });
+});
+
+describe('enforceOrigin: posts only from the pages of allowedOrigins', () => {
+  const SITE = 'https://plumbing.example.com';
+
+  it('is off unless set: a post from any origin, or none, is recorded', async () => {
+    const { client } = await api.organization();
+    const created = await endpoint(client, { allowedOrigins: [SITE] });
+    expect(created).toMatchObject({ enforceOrigin: false });
+    expect((await postJson(created.url, { email: 'a@example.com' }, { origin: 'https://elsewhere.example.net' })).status).toBe(201);
+    expect((await postForm(created.url, { email: 'b@example.com' })).status).toBe(201);
+  });
+
+  it('records a post from an allowed page, and refuses another origin, an origin differing only in its port, and no Origin with 403 ORIGIN_NOT_ALLOWED, recording nothing', async () => {
+    const { client } = await api.organization();
+    const created = await endpoint(client, { allowedOrigins: [SITE], enforceOrigin: true });
+    expect(created).toMatchObject({ enforceOrigin: true });
+    for (const origin of ['https://elsewhere.example.net', 'https://plumbing.example.com:8443', 'https://plumbing.example.com.evil.net', 'null', undefined]) {
+      const res = await postJson(created.url, { email: 'mia@example.com' }, origin === undefined ? {} : { origin });
+      expect(res.status, String(origin)).toBe(403);
+      expect(await res.json()).toMatchObject({ success: false, error: { status: 403, code: 'ORIGIN_NOT_ALLOWED' } });
+    }
+    expect(await inquiryCount(client)).toBe(0);
+    const allowed = await postJson(created.url, { email: 'mia@example.com' }, { origin: SITE });
+    expect(allowed.status).toBe(201);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe(SITE);
+    expect(await inquiryCount(client)).toBe(1);
+  });
+
+  it('sends a refused form to errorRedirectUrl with error=ORIGIN_NOT_ALLOWED, and takes the setting off with PATCH', async () => {
+    const { client } = await api.organization();
+    const created = await endpoint(client, { allowedOrigins: [SITE], enforceOrigin: true, redirectUrl: `${SITE}/thanks`, errorRedirectUrl: `${SITE}/oops` });
+    const res = await fetch(created.url, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://elsewhere.example.net' }, body: 'email=mia%40example.com' });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe(`${SITE}/oops?error=ORIGIN_NOT_ALLOWED`);
+    expect(await inquiryCount(client)).toBe(0);
+    const changed = await client.patch(`/v1/inbound-endpoints/${created.id}`, { enforceOrigin: false });
+    expect(changed.body.inboundEndpoint.enforceOrigin).toBe(false);
+    expect((await postForm(created.url, { email: 'mia@example.com' })).status).toBe(303);
+    expect(await inquiryCount(client)).toBe(1);
+  });
+
+  it('reads an endpoint stored before enforceOrigin and honeypotField existed as enforcing nothing, and takes posts as before', async () => {
+    const { client, organizationId } = await api.organization();
+    const created = await endpoint(client, { allowedOrigins: [SITE], enforceOrigin: true, honeypotField: 'website' });
+    await dynamo.send(new UpdateCommand({ TableName: config.tableName, Key: inboundEndpointKeys.inboundEndpoint(organizationId, created.id), UpdateExpression: 'REMOVE enforceOrigin, honeypotField' }));
+    expect((await client.get(`/v1/inbound-endpoints/${created.id}`)).body.inboundEndpoint).toMatchObject({ enforceOrigin: false, honeypotField: null });
+    expect((await postForm(created.url, { email: 'mia@example.com', website: 'typed by a person' })).status).toBe(201);
+    expect(await inquiryCount(client)).toBe(1);
+  });
+
+  it('answers 400 naming enforceOrigin when it is not a boolean', async () => {
+    const { client } = await api.organization();
+    const refused = await client.post('/v1/inbound-endpoints', { name: 'Contact', source: 'WEBFORM', enforceOrigin: 'yes' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details[0].path).toBe('enforceOrigin');
+  });
+});
+
+describe('honeypotField: a hidden field that only bots fill', () => {
+  it('answers a form that fills it 303 to redirectUrl as if recorded, and records nothing', async () => {
+    const { client } = await api.organization();
+    const created = await endpoint(client, { honeypotField: 'website', redirectUrl: 'https://plumbing.example.com/thanks' });
+    expect(created).toMatchObject({ honeypotField: 'website' });
+    const res = await postForm(created.url, { email: 'bot@example.com', message: 'Cheap pills', website: 'http://spam.example' });
+    expect(res.status).toBe(303);
+    const inquiryId = new URL(res.headers.get('location')!).searchParams.get('inquiryId');
+    expect(inquiryId).toMatch(/^inquiry_[0-9A-Z]{26}$/);
+    expect((await client.get(`/v1/inquiries/${inquiryId}`)).status).toBe(404);
+    expect(await inquiryCount(client)).toBe(0);
+    expect((await client.get('/v1/leads')).body.totalCount).toBe(0);
+  });
+
+  it('answers a JSON post that fills it 201 with an inquiry of the recorded shape, recording nothing, even one without a contact', async () => {
+    const { client } = await api.organization();
+    const created = await endpoint(client, { honeypotField: 'website' });
+    const res = await api.anonymous.request('POST', new URL(created.url).pathname + new URL(created.url).search, { body: { name: 'Bot', website: 'x' } });
+    expect(res.status).toBe(201);
+    expect(res.body.inquiry).toMatchObject({ id: expect.stringMatching(/^inquiry_/), source: 'WEBFORM', leadId: expect.stringMatching(/^lead_/) });
+    expect(await inquiryCount(client)).toBe(0);
+  });
+
+  it('records a post that leaves it empty, without it among the fields', async () => {
+    const { client } = await api.organization();
+    const created = await endpoint(client, { honeypotField: 'website' });
+    const res = await postForm(created.url, { email: 'mia@example.com', website: '', message: 'Tap is dripping' });
+    expect(res.status).toBe(201);
+    const { inquiry } = (await res.json()) as { inquiry: { id: string } };
+    expect((await client.get(`/v1/inquiries/${inquiry.id}`)).body.data.fields.map((field: { name: string }) => field.name)).toEqual(['email', 'message']);
+    const changed = await client.patch(`/v1/inbound-endpoints/${created.id}`, { honeypotField: null });
+    expect(changed.body.inboundEndpoint.honeypotField).toBeNull();
+    expect((await postForm(created.url, { email: 'leo@example.com', website: 'filled by a person' })).status).toBe(201);
+    expect(await inquiryCount(client)).toBe(2);
+  });
+
+  it('answers 400 naming honeypotField for an empty name', async () => {
+    const { client } = await api.organization();
+    const refused = await client.post('/v1/inbound-endpoints', { name: 'Contact', source: 'WEBFORM', honeypotField: ' ' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details[0].path).toBe('honeypotField');
   });
 });
 
@@ -194,23 +352,51 @@ describe('a multipart/form-data form post', () => {
     expect((await client.get(`/v1/inquiries/${inquiryId}`)).body).toMatchObject({ summary: 'Switchboard quote, façade lights' });
   });
 
-  it('answers 415 with the envelope for a file, recording nothing; with errorRedirectUrl, 303 with error=UNSUPPORTED_MEDIA_TYPE', async () => {
+  it('records the form without its files, naming each dropped in data.droppedFiles, and redirects it as any form: a file above the text limit too', async () => {
     const { client } = await api.organization();
     const created = await endpoint(client);
     const boundary = 'X-BOUNDARY-91';
     const body = multipart(boundary, [
       { disposition: 'name="email"', value: 'mia@example.com' },
       { disposition: 'name="photo"; filename="leak.jpg"', type: 'image/jpeg', value: '\u00ff\u00d8\u00ff\u00e0 not really a jpeg' },
+      { disposition: 'name="message"', value: 'The hot water system is leaking, photo attached' },
+      // A file of 300 KB: more than a form's text may be, well within what a form with files may post.
+      { disposition: 'name="resume"; filename="resume.pdf"', type: 'application/pdf', value: `%PDF-1.7 ${'0'.repeat(300 * 1024)}` },
     ]);
     const res = await postMultipart(created.url, `multipart/form-data; boundary=${boundary}`, body);
-    expect(res.status).toBe(415);
-    expect(await res.json()).toEqual({ success: false, message: expect.stringContaining('photo'), error: { status: 415, message: expect.stringContaining('photo'), code: 'UNSUPPORTED_MEDIA_TYPE' } });
+    expect(res.status).toBe(201);
+    const { inquiry } = (await res.json()) as { inquiry: { id: string; summary: string } };
+    expect(inquiry.summary).toBe('The hot water system is leaking, photo attached');
+    const { data } = (await client.get(`/v1/inquiries/${inquiry.id}`)).body;
+    expect(data.fields).toEqual([
+      { name: 'email', label: 'email', value: 'mia@example.com' },
+      { name: 'message', label: 'message', value: 'The hot water system is leaking, photo attached' },
+    ]);
+    expect(data.droppedFiles).toEqual(['leak.jpg', 'resume.pdf']);
 
-    await client.patch(`/v1/inbound-endpoints/${created.id}`, { errorRedirectUrl: 'https://plumbing.example.com/oops' });
-    const redirected = await postMultipart(created.url, `multipart/form-data; boundary=${boundary}`, body);
+    await client.patch(`/v1/inbound-endpoints/${created.id}`, { redirectUrl: 'https://plumbing.example.com/thanks', errorRedirectUrl: 'https://plumbing.example.com/oops' });
+    const redirected = await postMultipart(created.url, `multipart/form-data; boundary=${boundary}`, body.replace('mia@example.com', 'leo@example.com'));
     expect(redirected.status).toBe(303);
-    expect(redirected.headers.get('location')).toBe('https://plumbing.example.com/oops?error=UNSUPPORTED_MEDIA_TYPE');
-    expect(await inquiryCount(client)).toBe(0);
+    const inquiryId = new URL(redirected.headers.get('location')!).searchParams.get('inquiryId');
+    expect(redirected.headers.get('location')).toBe(`https://plumbing.example.com/thanks?inquiryId=${inquiryId}`);
+    expect((await client.get(`/v1/inquiries/${inquiryId}`)).body.data.droppedFiles).toEqual(['leak.jpg', 'resume.pdf']);
+  });
+
+  it('records a form without files with no droppedFiles, and still refuses a form whose text fields pass the text limit', async () => {
+    const { client } = await api.organization();
+    const created = await endpoint(client, { errorRedirectUrl: 'https://plumbing.example.com/oops' });
+    const boundary = 'X-BOUNDARY-92';
+    const plain = await postMultipart(created.url, `multipart/form-data; boundary=${boundary}`, multipart(boundary, [{ disposition: 'name="email"', value: 'ana@example.com' }]));
+    expect(plain.status).toBe(201);
+    const { inquiry } = (await plain.json()) as { inquiry: { id: string } };
+    expect((await client.get(`/v1/inquiries/${inquiry.id}`)).body.data).not.toHaveProperty('droppedFiles');
+    const longText = multipart(boundary, [
+      { disposition: 'name="email"', value: 'big@example.com' },
+      { disposition: 'name="message"', value: 'x'.repeat(300 * 1024) },
+    ]);
+    const refused = await postMultipart(created.url, `multipart/form-data; boundary=${boundary}`, longText);
+    expect(refused.headers.get('location')).toBe('https://plumbing.example.com/oops?error=PAYLOAD_TOO_LARGE');
+    expect(await inquiryCount(client)).toBe(1);
   });
 
   it.each([

@@ -1,15 +1,17 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { BACKUP_RETENTION } from '../infra/cdk/table-backups';
 import { buildApp } from '../infra/cdk/app';
-import { USAGE_PLAN_NAMES, USAGE_PLANS } from '../shared/auth/usage-plans';
+import { INBOUND_ROUTE_THROTTLE, USAGE_PLAN_NAMES, USAGE_PLANS } from '../shared/auth/usage-plans';
 import { DYNAMODB_MAX_ATTEMPTS, DYNAMODB_TIMEOUTS } from '../shared/dynamo';
 import { routes } from '../functions/resources';
 import { authorizerOf, grantedActions, routeId } from '../shared/routes/route';
 import { TABLE_INDEXES } from '../shared/table';
 
 // Asset bundling is left to `npm run synth`; here only the templates matter.
-const { api, data } = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [] } }));
+const { app, api, data, events } = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'none' } }));
 const apiTemplate = Template.fromStack(api);
 const dataTemplate = Template.fromStack(data);
 
@@ -34,13 +36,18 @@ function dynamoActionsOf(constructId: string): string[] {
 }
 
 describe('the API stack', () => {
-  it('throttles the public inbound route on its own, below the stage', () => {
+  it('throttles the public inbound route on its own, below the stage and above every plan, so an organization’s plan is the limit that binds', () => {
     const stage = Object.values(apiTemplate.findResources('AWS::ApiGateway::Stage') as Record<string, Resource>)[0]!;
     const throttled = routes.filter((route) => route.throttle);
     expect(throttled.map((route) => route.operationId)).toEqual(['receiveInbound']);
-    expect(stage.Properties.MethodSettings).toEqual(
-      expect.arrayContaining([expect.objectContaining({ HttpMethod: 'POST', ResourcePath: '/~1v1~1inbound~1{inboundEndpointId}', ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 })]),
-    );
+    const inbound = (stage.Properties.MethodSettings as Array<Record<string, any>>).find((setting) => setting.HttpMethod === 'POST' && setting.ResourcePath === '/~1v1~1inbound~1{inboundEndpointId}')!;
+    expect(inbound).toMatchObject({ ThrottlingRateLimit: 400, ThrottlingBurstLimit: 800 });
+    // Room for one organization at its plan's full rate and burst, and as much again for every other organization.
+    for (const plan of Object.values(USAGE_PLANS).filter((plan) => Number.isFinite(plan.rateLimit))) {
+      expect(inbound.ThrottlingRateLimit).toBeGreaterThanOrEqual(2 * plan.rateLimit);
+      expect(inbound.ThrottlingBurstLimit).toBeGreaterThanOrEqual(2 * plan.burstLimit);
+    }
+    expect(inbound.ThrottlingRateLimit).toBeLessThan(stage.Properties.MethodSettings.find((setting: Record<string, any>) => setting.HttpMethod === '*').ThrottlingRateLimit);
   });
 
   it('has one function per route (a PATCH alias is its PUT’s) plus the two authorizers, all Node.js 24 on arm64 with tracing', () => {
@@ -132,7 +139,7 @@ describe('the API stack', () => {
     expect(preflight!.Properties.Integration).toMatchObject({ Type: 'AWS_PROXY' });
     const stage = Object.values(apiTemplate.findResources('AWS::ApiGateway::Stage') as Record<string, Resource>)[0]!;
     expect(stage.Properties.MethodSettings).toEqual(
-      expect.arrayContaining([expect.objectContaining({ HttpMethod: 'OPTIONS', ResourcePath: '/~1v1~1inbound~1{inboundEndpointId}', ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 })]),
+      expect.arrayContaining([expect.objectContaining({ HttpMethod: 'OPTIONS', ResourcePath: '/~1v1~1inbound~1{inboundEndpointId}', ThrottlingRateLimit: INBOUND_ROUTE_THROTTLE.rateLimit, ThrottlingBurstLimit: INBOUND_ROUTE_THROTTLE.burstLimit })]),
     );
   });
 
@@ -245,6 +252,37 @@ describe('the API stack', () => {
     }
   });
 
+  it('keeps the cursor signing key out of every function’s configuration: route functions get the secret’s ARN, the extension that reads it, and read access to that secret alone', () => {
+    const [secretId] = Object.keys(apiTemplate.findResources('AWS::SecretsManager::Secret'));
+    expect(secretId).toMatch(/^CursorSigningKey/);
+    /** The secret as a function's template refers to it: its Ref, or the nested stack's parameter carrying it. */
+    const isSecretRef = (value: unknown) => /^(referenceto\w*)?CursorSigningKey\w*$/.test(String((value as { Ref?: string })?.Ref));
+    const authorizerIds = Object.values(AUTHORIZER_FUNCTIONS);
+    for (const [id, fn] of Object.entries(functions)) {
+      const variables = fn.Properties.Environment.Variables as Record<string, unknown>;
+      // No value in any function's environment is, or resolves to, the key itself.
+      expect(JSON.stringify(variables), id).not.toMatch(/resolve:secretsmanager|CursorSigningKey.*SecretString/);
+      expect(Object.keys(variables), id).not.toContain('CURSOR_SECRET');
+      const statements = (Object.entries(policies).find(([logicalId]) => logicalId.startsWith(id.replace(/Function[0-9A-F]{8}$/, 'Role')))?.[1].Properties.PolicyDocument.Statement ?? []) as Array<{ Action: string | string[]; Resource: unknown }>;
+      const secretStatements = statements.filter((statement) => [statement.Action].flat().some((action) => action.startsWith('secretsmanager:')));
+      if (authorizerIds.some((authorizer) => id.startsWith(`${authorizer}Function`))) {
+        expect(variables.CURSOR_SECRET_ARN, id).toBeUndefined();
+        expect(secretStatements, id).toEqual([]);
+        continue;
+      }
+      expect(isSecretRef(variables.CURSOR_SECRET_ARN), id).toBe(true);
+      expect(variables, id).toMatchObject({ PARAMETERS_SECRETS_EXTENSION_CACHE_ENABLED: 'false' });
+      expect(JSON.stringify(fn.Properties.Layers), id).toMatch(/Paramsandsecrets/i);
+      expect(secretStatements.map((statement) => [[statement.Action].flat().sort(), isSecretRef(statement.Resource)]), id).toEqual([[['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'], true]]);
+    }
+    // Nothing else in the account's secrets: no statement of any function names another secret or every secret.
+    for (const policy of Object.values(policies)) {
+      for (const statement of policy.Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>) {
+        if ([statement.Action].flat().some((action) => action.startsWith('secretsmanager:'))) expect(isSecretRef(statement.Resource)).toBe(true);
+      }
+    }
+  });
+
   it('gives every function more time than the DynamoDB client can take, and less than the gateway’s 29 s', () => {
     const timeouts = Object.values(functions).map((fn) => fn.Properties.Timeout as number);
     const worstDynamoMs = DYNAMODB_MAX_ATTEMPTS * (DYNAMODB_TIMEOUTS.connectionTimeout + DYNAMODB_TIMEOUTS.requestTimeout);
@@ -316,5 +354,69 @@ describe('the data stack', () => {
       DeletionProtectionEnabled: true,
       PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
     });
+  });
+
+  it('names the keys behind throttled requests (Contributor Insights, throttled keys only), as the DynamoDbThrottles runbook says', () => {
+    const [table] = Object.values(dataTemplate.findResources('AWS::DynamoDB::GlobalTable')) as Resource[];
+    expect(table!.Properties.Replicas[0].ContributorInsightsSpecification).toEqual({ Enabled: true, Mode: 'THROTTLED_KEYS' });
+  });
+
+  it('backs the table up with AWS Backup, daily for a week and monthly for a year, into a retained vault that refuses early deletes', () => {
+    const [vaultId, vault] = Object.entries(dataTemplate.findResources('AWS::Backup::BackupVault') as Record<string, Resource & { DeletionPolicy: string }>)[0]!;
+    expect(vault.DeletionPolicy).toBe('Retain');
+    expect(vault.Properties.BackupVaultName).toBe('sales-pipeline-backups');
+    expect(vault.Properties.AccessPolicy.Statement).toEqual([
+      expect.objectContaining({ Effect: 'Deny', Principal: { AWS: '*' }, Action: expect.arrayContaining(['backup:DeleteRecoveryPoint']) }),
+    ]);
+    const [plan] = Object.values(dataTemplate.findResources('AWS::Backup::BackupPlan') as Record<string, Resource>);
+    expect(plan!.Properties.BackupPlan.BackupPlanName).toBe('sales-pipeline-table');
+    const rules = plan!.Properties.BackupPlan.BackupPlanRule as Array<Record<string, any>>;
+    expect(rules.map((rule) => [rule.RuleName, rule.ScheduleExpression, rule.Lifecycle.DeleteAfterDays])).toEqual([
+      ['Daily', 'cron(0 3 * * ? *)', BACKUP_RETENTION.dailyDays],
+      ['Monthly', 'cron(0 4 1 * ? *)', BACKUP_RETENTION.monthlyDays],
+    ]);
+    expect([BACKUP_RETENTION.dailyDays, BACKUP_RETENTION.monthlyDays]).toEqual([7, 365]);
+    for (const rule of rules) expect(rule.TargetBackupVault).toEqual({ 'Fn::GetAtt': [vaultId, 'BackupVaultName'] });
+    const tableId = Object.keys(dataTemplate.findResources('AWS::DynamoDB::GlobalTable'))[0]!;
+    dataTemplate.hasResourceProperties('AWS::Backup::BackupSelection', { BackupSelection: Match.objectLike({ Resources: [{ 'Fn::GetAtt': [tableId, 'Arn'] }] }) });
+  });
+
+  it('protects the stateful stacks, the table’s and the stream consumer’s, from deletion', () => {
+    const assembly = app.synth();
+    expect(assembly.getStackByName(data.stackName).terminationProtection).toBe(true);
+    expect(assembly.getStackByName(events.stackName).terminationProtection).toBe(true);
+  });
+});
+
+describe('the restore drill (docs/operations.md)', () => {
+  const runbook = readFileSync(new URL('../docs/operations.md', import.meta.url), 'utf8');
+  const section = runbook.slice(runbook.indexOf('## Restoring the table'), runbook.indexOf('\n## ', runbook.indexOf('## Restoring the table') + 1));
+  /** The first column of the table "Names a restore uses". */
+  const names = [...section.matchAll(/^\| `([^`]+)` \|/gm)].map((match) => match[1]!);
+  const templates = [data, events, api].map((stack) => Template.fromStack(stack).toJSON());
+  const strings = new Set<string>();
+  const collect = (value: unknown): void => {
+    if (typeof value === 'string') strings.add(value);
+    else if (value && typeof value === 'object') for (const child of Object.values(value)) collect(child);
+  };
+  for (const template of templates) collect(template.Resources);
+  const logicalIds = templates.flatMap((template) => [...Object.keys(template.Resources), ...Object.keys(template.Outputs ?? {})]);
+
+  it('lists the table, the vault, the plan, the stream’s parameter and the consumer among the names it uses', () => {
+    expect(names).toEqual(expect.arrayContaining(['sales-pipeline', 'sales-pipeline-backups', 'sales-pipeline-table', '/sales-pipeline/table/stream-arn', 'RecordEvents', 'StreamFailures', 'BackupsRoleArn']));
+  });
+
+  it.each(names.map((name) => [name]))('uses %s, which the templates have: a stack, a physical name or a logical id', (name) => {
+    const stackNames = [data, events, api].map((stack) => stack.stackName);
+    const found = stackNames.includes(name) || strings.has(name) || logicalIds.some((id) => id === name || id.startsWith(name) && /^[0-9A-Z]/.test(id.slice(name.length)));
+    expect(found, `${name} is in no template`).toBe(true);
+  });
+
+  it('names in every command only what the table of names lists', () => {
+    const physical = new Set([...strings].filter((value) => /^sales-pipeline|^\/sales-pipeline\//.test(value)));
+    const mentioned = [...section.matchAll(/(?:^|[\s`=])((?:\/)?sales-pipeline[\w\/-]*)/g)].map((match) => match[1]!);
+    const drill = new Set(['sales-pipeline-drill-pitr', 'sales-pipeline-drill-backup', 'sales-pipeline-restored']);
+    for (const name of mentioned) expect(names.includes(name) || drill.has(name), name).toBe(true);
+    for (const name of names.filter((candidate) => candidate.startsWith('sales-pipeline') || candidate.startsWith('/sales-pipeline'))) expect(physical.has(name), name).toBe(true);
   });
 });

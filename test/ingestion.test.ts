@@ -199,7 +199,7 @@ describe('POST /v1/inquiries', () => {
   it.each([
     ['no email or phone', { source: 'EMAIL', lead: { name: 'Nobody' }, data: email }, 'lead'],
     ['an SMS source', { source: 'SMS', lead: { email: 'a@example.com' }, data: {} }, 'source'],
-    ['a bad phone', { source: 'EMAIL', lead: { phone: '0412 000 111' }, data: email }, 'lead.phone'],
+    ['a phone that is no valid number', { source: 'EMAIL', lead: { phone: '0412 000' }, data: email }, 'lead.phone'],
     ['a record of another source', { source: 'CALL', lead: { email: 'a@example.com' }, data: email }, 'data'],
     ['a future createdAt', { source: 'EMAIL', lead: { email: 'a@example.com' }, data: email, createdAt: '2999-01-01T00:00:00.000Z' }, 'createdAt'],
     ['an unknown field', { source: 'EMAIL', lead: { email: 'a@example.com' }, data: email, priority: 'high' }, 'priority'],

@@ -4,7 +4,7 @@ import { measureDynamoCalls } from './support/dynamo-calls';
 
 const api = useTestApi();
 
-/** An organization in Sydney (its national phone numbers read as +61) with a few leads. */
+/** An organization in Sydney (its national phone numbers read as +61, Australia's) with a few leads. */
 async function sydney() {
   const org = await api.organization();
   expect((await org.client.patch('/v1/organization', { timezone: 'Australia/Sydney' })).status).toBe(200);
@@ -145,11 +145,16 @@ describe('GET /v1/leads by email and phone', () => {
     expect((await client.get('/v1/leads?email=sam.old@example.com&status=NEW')).body.totalCount).toBe(1);
   });
 
-  it('answers 400 naming phone for a national number when the organization has no country', async () => {
+  it('reads a national number in the organization’s country (Australia until it sets one); one no plan has answers 400 naming phone', async () => {
     const { client } = await api.organization();
-    const res = await client.get(`/v1/leads?phone=${encodeURIComponent('0412 345 678')}`);
-    expect(res.status).toBe(400);
-    expect(res.body.error.details[0].path).toBe('phone');
+    const id = await lead(client, { name: 'Kiri Walker', phone: '+64211234567' });
+    expect((await client.get(`/v1/leads?phone=${encodeURIComponent('021 123 4567')}`)).body.totalCount).toBe(0);
+    expect((await client.patch('/v1/organization', { country: 'NZ' })).status).toBe(200);
+    expect(ids((await client.get(`/v1/leads?phone=${encodeURIComponent('021 123 4567')}`)).body)).toEqual([id]);
+    for (const typed of ['0412 34', '+61 1234']) {
+      const res = await client.get(`/v1/leads?phone=${encodeURIComponent(typed)}`);
+      expect([typed, res.status, res.body.error?.details?.[0]?.path]).toEqual([typed, 400, 'phone']);
+    }
     expect((await client.get(`/v1/leads?phone=${encodeURIComponent('+61 412 345 678')}`)).status).toBe(200);
   });
 

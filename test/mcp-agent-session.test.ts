@@ -66,7 +66,7 @@ async function plumber() {
   const { client } = org;
   await client.patch('/v1/organization', { timezone: 'Australia/Sydney', businessHours: WEEKDAYS });
   const member = (await client.post('/v1/organization/members', { email: 'kate@example.com', firstName: 'Kate', lastName: 'Ng' })).body.member;
-  const service = await created(client, '/v1/services', 'service', { name: 'Blocked drain clearing', description: 'Clearing blocked drains', followUpQuestions: [], duration: 60, durationUnit: 'MINUTES', tradeCategoryId: 1, pricingMode: 'NONE' });
+  const service = await created(client, '/v1/services', 'service', { name: 'Blocked drain clearing', description: 'Clearing blocked drains', followUpQuestions: [], duration: 60, durationUnit: 'MINUTES', tradeCategoryId: 1, pricingType: 'NONE' });
   const lead = await created(client, '/v1/leads', 'lead', { name: 'Olivia Nguyen', phone: '+61412345001' });
   const transfer = await created(client, '/v1/transfers', 'transfer', { label: 'Office', method: 'WARM', destinationType: 'PHONE_NUMBER', destination: '+61298765432', conditions: 'Any call.', settings: { ignore_business_hours: true } });
   return { ...org, member, service, lead, transfer };
@@ -106,8 +106,15 @@ describe('the curated receptionist tools on a live call', () => {
       tools,
       'log_call',
       await callTool(client, 'log_call', {
-        lead: { phone: '+61412345001' },
-        data: { summary: 'Booked a drain clearing.', keyPoints: ['Blocked kitchen drain'], transcripts: [{ created_at: '2026-11-24T01:00:00+11:00', text: 'Hi, my drain is blocked.', user: 'user' }], direction: 'LEAD_TO_AI', duration: 95, startedAt: '2026-11-24T01:00:00+11:00', endedAt: '2026-11-24T01:01:35+11:00', endedBy: 'user' },
+        phone: '+61412345001',
+        summary: 'Booked a drain clearing.',
+        keyPoints: ['Blocked kitchen drain'],
+        transcripts: [{ created_at: '2026-11-24T01:00:00+11:00', text: 'Hi, my drain is blocked.', user: 'user' }],
+        direction: 'LEAD_TO_AI',
+        duration: 95,
+        startedAt: '2026-11-24T01:00:00+11:00',
+        endedAt: '2026-11-24T01:01:35+11:00',
+        endedBy: 'user',
       }),
     );
     expect(logged.inquiry).toMatchObject({ source: 'CALL', leadId: lead.id });
@@ -177,15 +184,15 @@ describe('the curated receptionist tools on a live call', () => {
     expect(envelopeOf(await callTool(client, 'resolve_transfer', { transferId: transfer.id, name: 'Olivia', topic: 'a leak' }))).toMatchObject({ status: 400, details: [expect.objectContaining({ path: 'summary' })] });
     // An extra argument.
     expect(envelopeOf(await callTool(client, 'find_availability', { serviceId: service.id, date: '2027-01-04' }))).toMatchObject({ status: 400, message: 'date is not an argument of find_availability' });
-    // log_call's nested data given flat.
-    expect(envelopeOf(await callTool(client, 'log_call', { phone: '+61412345001', summary: 'A leak.' }))).toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
+    // log_call's flat arguments given nested as the REST body.
+    expect(envelopeOf(await callTool(client, 'log_call', { lead: { phone: '+61412345001' }, data: { summary: 'A leak.' } }))).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', details: expect.arrayContaining([{ path: 'lead', message: 'lead is not an argument of log_call' }]) });
     // createLead's flat fields given nested as a body.
-    expect(envelopeOf(await callTool(client, 'createLead', { body: { name: 'Sam Lee', email: 'sam@example.com' } }))).toMatchObject({ status: 400, message: 'body is not an argument of createLead' });
+    expect(envelopeOf(await callTool(client, 'create_lead', { body: { name: 'Sam Lee', email: 'sam@example.com' } }))).toMatchObject({ status: 400, message: 'body is not an argument of create_lead' });
     // A date with no offset where the route wants an instant.
     const naive = await callTool(client, 'find_availability', { serviceId: service.id, from: '2027-01-04T08:00:00' });
     expect(envelopeOf(naive)).toMatchObject({ status: 400, details: [expect.objectContaining({ path: 'from' })] });
     // An enum value that is not one.
-    expect(envelopeOf(await callTool(client, 'updateLead', { leadId: lead.id, status: 'won' }))).toMatchObject({ status: 400, details: [expect.objectContaining({ path: 'status' })] });
+    expect(envelopeOf(await callTool(client, 'update_lead', { leadId: lead.id, status: 'won' }))).toMatchObject({ status: 400, details: [expect.objectContaining({ path: 'status' })] });
   });
 
   // README (MCP): a failure is an isError result whose text is the API's error envelope; api-conventions: the envelope
@@ -214,29 +221,29 @@ describe('the curated receptionist tools on a live call', () => {
 describe('the per-route tools', () => {
   it('answers a sample of per-route tools with structured content their output schemas accept, as REST answers', async () => {
     const { client, lead, service, transfer } = await plumber();
-    const tools = await listTools(client);
+    const tools = await listTools(client, '?tools=all');
     const reads: [string, Record<string, unknown>, string][] = [
-      ['getOrganization', {}, '/v1/organization'],
-      ['listLeads', { limit: '10' }, '/v1/leads?limit=10'],
-      ['getLead', { leadId: lead.id }, `/v1/leads/${lead.id}`],
-      ['listServices', {}, '/v1/services'],
-      ['getService', { serviceId: String(service.id) }, `/v1/services/${service.id}`],
-      ['listTransfers', {}, '/v1/transfers'],
-      ['getTransfer', { transferId: transfer.id }, `/v1/transfers/${transfer.id}`],
-      ['listOrganizationMembers', {}, '/v1/organization/members'],
-      ['listAppointments', {}, '/v1/appointments'],
-      ['listInquiries', {}, '/v1/inquiries'],
-      ['getReceptionistContext', {}, '/v1/receptionist/context'],
+      ['get_organization', {}, '/v1/organization'],
+      ['list_leads', { limit: '10' }, '/v1/leads?limit=10'],
+      ['get_lead', { leadId: lead.id }, `/v1/leads/${lead.id}`],
+      ['list_services', {}, '/v1/services'],
+      ['get_service', { serviceId: String(service.id) }, `/v1/services/${service.id}`],
+      ['list_transfers', {}, '/v1/transfers'],
+      ['get_transfer', { transferId: transfer.id }, `/v1/transfers/${transfer.id}`],
+      ['list_organization_members', {}, '/v1/organization/members'],
+      ['list_appointments', {}, '/v1/appointments'],
+      ['list_inquiries', {}, '/v1/inquiries'],
+      ['get_receptionist_context', {}, '/v1/receptionist/context'],
     ];
     for (const [name, args, path] of reads) {
       expect(tools.has(name), name).toBe(true);
       expect.soft(answerOf(tools, name, await callTool(client, name, args)), name).toEqual((await client.get(path)).body);
     }
-    const company = answerOf(tools, 'createCompany', await callTool(client, 'createCompany', { name: 'Harbour Strata' }));
-    answerOf(tools, 'createCompanyNote', await callTool(client, 'createCompanyNote', { companyId: company.company.id, value: 'Call the strata manager first.' }));
-    answerOf(tools, 'updateLead', await callTool(client, 'updateLead', { leadId: lead.id, status: 'CONTACTED', suburb: 'Newtown' }));
-    const other = answerOf(tools, 'createLead', await callTool(client, 'createLead', { name: 'Sam Lee', email: 'sam@example.com', phone: '+61412345002' }));
-    const deleted = await callTool(client, 'deleteLead', { leadId: other.lead.id });
+    const company = answerOf(tools, 'create_company', await callTool(client, 'create_company', { name: 'Harbour Strata' }));
+    answerOf(tools, 'create_company_note', await callTool(client, 'create_company_note', { companyId: company.company.id, value: 'Call the strata manager first.' }));
+    answerOf(tools, 'update_lead', await callTool(client, 'update_lead', { leadId: lead.id, status: 'CONTACTED', suburb: 'Newtown' }));
+    const other = answerOf(tools, 'create_lead', await callTool(client, 'create_lead', { name: 'Sam Lee', email: 'sam@example.com', phone: '+61412345002' }));
+    const deleted = await callTool(client, 'delete_lead', { leadId: other.lead.id });
     expect(deleted.isError ?? false, deleted.content[0]?.text).toBe(false);
     expect((await client.get(`/v1/leads/${other.lead.id}`)).status).toBe(404);
   });
@@ -275,7 +282,7 @@ describe('one organization’s tools never reach another’s records', () => {
     expect(envelopeOf(await callTool(b.client, 'book_appointment', { leadId: b.lead.id, holdId: hold.id }))).toMatchObject({ status: 404 });
     expect(envelopeOf(await callTool(b.client, 'resolve_transfer', { transferId: aOnly.id, name: 'Olivia', topic: 'a leak', summary: 'Leak.' }))).toMatchObject({ status: 404 });
     expect(envelopeOf(await callTool(b.client, 'send_sms', { userId: a.member.user.id, leadId: a.lead.id, message: 'Hi' }))).toMatchObject({ status: 404 });
-    expect(envelopeOf(await callTool(b.client, 'getLead', { leadId: a.lead.id }))).toMatchObject({ status: 404 });
+    expect(envelopeOf(await callTool(b.client, 'get_lead', { leadId: a.lead.id }))).toMatchObject({ status: 404 });
     // b's own lead has the same phone: lookup_caller answers b's, never a's.
     const caller = answerOf(bTools, 'lookup_caller', await callTool(b.client, 'lookup_caller', { phone: '+61412345001' }));
     expect(caller.caller.lead.id).toBe(b.lead.id);

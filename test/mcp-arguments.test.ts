@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { useTestApi, type Client } from './support/api';
 import { created } from './support/fixtures';
 import { CURATED_TOOLS, MAX_TOOL_URL_LENGTH } from '../functions/mcp/tools';
-import { routes } from '../functions/resources';
 
 /**
  * What a tool call's arguments may be: each reaches the route as that route's parameter or is refused naming it, with
@@ -37,7 +36,7 @@ describe('MCP tools take their path arguments as the route’s parameters, never
     const note = await created(client, `/v1/companies/${company.id}/notes`, 'note', { value: 'Call the strata manager first.' });
 
     // The tool's input schema gives noteId the pattern ^note_…; ".." is no note id, so at most a 400 or a 404.
-    const result = await callTool(client, 'deleteCompanyNote', { companyId: company.id, noteId: '..' });
+    const result = await callTool(client, 'delete_company_note', { companyId: company.id, noteId: '..' });
 
     expect(envelopeOf(result)).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', message: 'noteId must not be ".."' });
     // The company and its note are still there.
@@ -49,7 +48,7 @@ describe('MCP tools take their path arguments as the route’s parameters, never
     const { client } = await api.organization();
     const company = await created(client, '/v1/companies', 'company', { name: 'Harbour Strata' });
     for (const noteId of ['..', '.']) {
-      const result = await callTool(client, 'getCompanyNote', { companyId: company.id, noteId });
+      const result = await callTool(client, 'get_company_note', { companyId: company.id, noteId });
       expect(envelopeOf(result)).toMatchObject({ status: 400, message: `noteId must not be "${noteId}"` });
       expect(result.structuredContent).toBeUndefined();
     }
@@ -58,7 +57,7 @@ describe('MCP tools take their path arguments as the route’s parameters, never
   it('getLead without its required leadId is a failure naming leadId, not the list of leads', async () => {
     const { client } = await api.organization();
     await created(client, '/v1/leads', 'lead', { name: 'Olivia Nguyen', phone: '+61412345001' });
-    const result = await callTool(client, 'getLead', {});
+    const result = await callTool(client, 'get_lead', {});
     // Otherwise the answer is GET /v1/leads/ (the list) as getLead's structured content, which its output schema refuses.
     expect(result.structuredContent?.leads).toBeUndefined();
     expect(envelopeOf(result)).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', message: 'leadId is required' });
@@ -75,14 +74,14 @@ describe('MCP tool arguments the input schema refuses', () => {
   it('refuses an idempotencyKey that is not text, rather than writing without one', async () => {
     const { client } = await api.organization();
     // The input schema says idempotencyKey is a string; dropped, a retry would write twice.
-    const error = envelopeOf(await callTool(client, 'createFaq', { question: 'Do you charge a call-out fee?', answer: 'Yes, $89.', idempotencyKey: 20241124 }));
+    const error = envelopeOf(await callTool(client, 'create_faq', { question: 'Do you charge a call-out fee?', answer: 'Yes, $89.', idempotencyKey: 20241124 }));
     expect(error).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', message: 'idempotencyKey must be a non-empty string' });
     expect((await client.get('/v1/faqs')).body.totalCount).toBe(0);
   });
 
   it('an empty idempotencyKey (minLength 1) is refused, not dropped', async () => {
     const { client } = await api.organization();
-    const result = await callTool(client, 'createFaq', { question: 'Do you charge a call-out fee?', answer: 'Yes, $89.', idempotencyKey: '' });
+    const result = await callTool(client, 'create_faq', { question: 'Do you charge a call-out fee?', answer: 'Yes, $89.', idempotencyKey: '' });
     expect(envelopeOf(result)).toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
     expect((await client.get('/v1/faqs')).body.totalCount).toBe(0);
   });
@@ -91,11 +90,11 @@ describe('MCP tool arguments the input schema refuses', () => {
     const { client } = await api.organization();
     const lead = await created(client, '/v1/leads', 'lead', { name: 'Zoë Park', phone: '+61412345002' });
     const message = (name: string) => `${name} must be text a URL can carry: it holds half of a character (a lone surrogate)`;
-    expect(envelopeOf(await callTool(client, 'getLead', { leadId: `${lead.id}\ud800` }))).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', details: [{ path: 'leadId', message: message('leadId') }] });
+    expect(envelopeOf(await callTool(client, 'get_lead', { leadId: `${lead.id}\ud800` }))).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', details: [{ path: 'leadId', message: message('leadId') }] });
     expect(envelopeOf(await callTool(client, 'search_leads', { q: 'Zo\udc00' }))).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', details: [{ path: 'q', message: message('q') }] });
     // A whole pair is one character, and reaches the route.
     expect((await callTool(client, 'search_leads', { q: 'Zoë \ud83d\ude00' })).isError).toBeFalsy();
-    const found = await callTool(client, 'getLead', { leadId: lead.id });
+    const found = await callTool(client, 'get_lead', { leadId: lead.id });
     expect(JSON.parse(found.content[0]!.text).lead).toMatchObject({ id: lead.id, firstName: 'Zoë', lastName: 'Park' });
   });
 
@@ -144,7 +143,7 @@ describe('MCP protocol answers', () => {
   it('answers tools/list with a cursor it never issued with Invalid params, not the first page again', async () => {
     const { client } = await api.organization();
     const first = await rpc(client, { id: 20, method: 'tools/list' });
-    expect(first.body.result.tools).toHaveLength(routes.filter((route) => route.auth !== 'none' && route.path !== '/mcp').length + CURATED_TOOLS.length);
+    expect(first.body.result.tools).toHaveLength(CURATED_TOOLS.length);
     expect(first.body.result.nextCursor).toBeUndefined();
     const res = await rpc(client, { id: 21, method: 'tools/list', params: { cursor: 'not-a-cursor-this-server-issued' } });
     expect(res.body).toEqual({ jsonrpc: '2.0', id: 21, error: { code: -32602, message: 'Invalid cursor: this server lists every tool on one page and issues no cursor' } });
@@ -187,7 +186,7 @@ describe('a body that is not one JSON-RPC message', () => {
     const { client } = await api.organization();
     // The message is level 1, params 2, _meta 3; the arrays inside make up the rest.
     const ping = (arrays: number) => `{"jsonrpc":"2.0","id":7,"method":"ping","params":{"_meta":{"x":${'['.repeat(arrays)}${']'.repeat(arrays)}}}}`;
-    const deepCall = `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"createFaq","arguments":{"question":"Deep?","answer":"No.","x":${'['.repeat(10_000)}${']'.repeat(10_000)}}}}`;
+    const deepCall = `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"create_faq","arguments":{"question":"Deep?","answer":"No.","x":${'['.repeat(10_000)}${']'.repeat(10_000)}}}}`;
     for (const body of [ping(62), ping(10_000), deepCall]) {
       const res = await raw(client, body);
       expect(res.status).toBe(400);
@@ -209,7 +208,7 @@ describe('a body that is not one JSON-RPC message', () => {
     }
     // Brackets in text are no nesting: an answer of 100 of them is an FAQ like any other.
     const brackets = `${'['.repeat(100)}${'{'.repeat(100)}`;
-    const call = `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"createFaq","arguments":{"question":"Brackets?","answer":"${brackets}"}}}`;
+    const call = `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"create_faq","arguments":{"question":"Brackets?","answer":"${brackets}"}}}`;
     const res = await raw(client, call);
     expect(res.status).toBe(200);
     expect(res.body.result.isError ?? false, JSON.stringify(res.body)).toBe(false);
@@ -218,7 +217,7 @@ describe('a body that is not one JSON-RPC message', () => {
 
   it('answers a batch with Invalid Request (-32600), running none of it', async () => {
     const { client } = await api.organization();
-    const res = await raw(client, JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'createFaq', arguments: { question: 'Batched?', answer: 'No.' } } }]));
+    const res = await raw(client, JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_faq', arguments: { question: 'Batched?', answer: 'No.' } } }]));
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: a batch; post one JSON-RPC message per request' } });
     expect((await client.get('/v1/faqs')).body.totalCount).toBe(0);

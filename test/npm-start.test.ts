@@ -104,7 +104,7 @@ describe('npm start with DATA_DIR, AUTHORIZER_CACHE_TTL and PUBLIC_BASE_URL set'
     const answer = await requestWithHost(`http://localhost:${port}/mcp`, '169.254.169.254', {
       method: 'POST',
       headers: { authorization: `Bearer ${demoKey}` },
-      body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'listLeads', arguments: { limit: 1 } } },
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_leads', arguments: { limit: 1 } } },
     });
     expect(answer.body.result.isError ?? false, JSON.stringify(answer.body)).toBe(false);
     expect(answer.body.result.structuredContent.leads).toHaveLength(1);

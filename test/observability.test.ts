@@ -8,6 +8,7 @@ process.env.PUBLIC_BASE_URL = 'https://api.example.com';
 const { apiHandler } = await import('../shared/http/api-handler');
 const { defineRoute } = await import('../shared/routes/route');
 const { NotFoundError } = await import('../shared/errors');
+const { dynamo } = await import('../shared/dynamo');
 
 const route = defineRoute({
   operationId: 'getProbe',
@@ -43,6 +44,7 @@ async function emfDocuments(run: () => Promise<unknown>) {
 describe('metrics in the Embedded Metric Format', () => {
   const handler = apiHandler(route, async ({ path }) => {
     if (path.id === 'missing') throw new NotFoundError('Probe not found');
+    if (path.id === 'broken') throw new TypeError('Cannot read properties of undefined');
     return { ok: true };
   });
 
@@ -60,6 +62,85 @@ describe('metrics in the Embedded Metric Format', () => {
     const error = documents.find((document) => 'Errors' in document)!;
     expect(error).toMatchObject({ operation: 'getProbe', errorCode: 'NOT_FOUND', Errors: 1 });
     expect(error._aws.CloudWatchMetrics[0].Dimensions[0]).toEqual(expect.arrayContaining(['operation', 'errorCode']));
+    // A 4xx is the caller's: no server error, which would roll a canary back.
+    expect(documents.filter((document) => 'ServerErrors' in document)).toEqual([]);
+  });
+
+  it('counts a 500 answer as a server error of the operation and of the Lambda version that answered, though the invocation succeeds', async () => {
+    const invokedAs = (version: string) => ({ awsRequestId: `lambda-${version}`, functionName: 'getProbe-fn', functionVersion: version }) as never;
+    const answers: { statusCode: number }[] = [];
+    const documents = await emfDocuments(async () => {
+      answers.push(await handler(event('broken'), invokedAs('12')));
+      answers.push(await handler(event('one'), invokedAs('12')));
+      answers.push(await handler(event('broken'), invokedAs('13')));
+    });
+    // Answered, not thrown: Lambda's own Errors never see these.
+    expect(answers.map((answer) => answer.statusCode)).toEqual([500, 200, 500]);
+    const failed = documents.filter((document) => 'ServerErrors' in document);
+    expect(failed.map((document) => [document.operation, document.version, document.ServerErrors])).toEqual([
+      ['getProbe', '12', 1],
+      ['getProbe', '13', 1],
+    ]);
+    for (const document of failed) {
+      expect(document._aws.CloudWatchMetrics[0]).toMatchObject({ Namespace: 'SalesPipeline', Dimensions: [['service', 'operation', 'version']], Metrics: [{ Name: 'ServerErrors', Unit: 'Count' }] });
+    }
+    // The version is on this count only: requests and latency stay one series per operation.
+    const requests = documents.filter((document) => 'Requests' in document);
+    expect(requests).toHaveLength(3);
+    for (const document of requests) expect(document._aws.CloudWatchMetrics[0].Dimensions.flat()).not.toContain('version');
+  });
+});
+
+describe('the authorizers’ failures', () => {
+  const invokedAs = { awsRequestId: 'lambda-auth', functionName: 'authorizer-fn', functionVersion: '7' } as never;
+  const methodArn = 'arn:aws:execute-api:ap-southeast-2:123456789012:abc123/prod/POST/v1/inbound/x';
+  /** DynamoDB failing every call while `run` runs, as an outage would. */
+  async function duringOutage<T>(run: () => Promise<T>): Promise<T> {
+    const name = 'tableUnavailable';
+    dynamo.middlewareStack.add(
+      () => async () => {
+        throw Object.assign(new Error('Internal server error'), { name: 'InternalServerError', $fault: 'server' });
+      },
+      { step: 'initialize', name },
+    );
+    return run().finally(() => dynamo.middlewareStack.remove(name));
+  }
+  const failuresIn = (documents: Record<string, any>[]) => documents.filter((document) => 'AuthorizerFailures' in document);
+  const quietly = <T>(run: () => Promise<T>) => {
+    // The authorizers log their store's failures at ERROR: expected here.
+    const spy = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    return run().finally(() => spy.mockRestore());
+  };
+
+  it('count nothing for a refused API key or an unknown inbound endpoint, which Lambda counts as errors', async () => {
+    const { handler: apiKey } = await import('../functions/authorizer');
+    const { handler: inbound } = await import('../functions/inbound-endpoints/authorizer');
+    const documents = await emfDocuments(async () => {
+      await expect(apiKey({ headers: { Authorization: 'Bearer sp_live_0000000000000000000000000000' }, methodArn } as never, invokedAs)).rejects.toThrow(/^Unauthorized$/);
+      await expect(apiKey({ headers: {}, methodArn } as never, invokedAs)).rejects.toThrow(/^Unauthorized$/);
+      await expect(inbound({ pathParameters: { inboundEndpointId: 'inbound_01HZZZZZZZZZZZZZZZZZZZZZZZ' }, methodArn } as never, invokedAs)).rejects.toThrow(/^Unauthorized$/);
+      await expect(inbound({ pathParameters: { inboundEndpointId: 'not-an-id' }, methodArn } as never, invokedAs)).rejects.toThrow(/^Unauthorized$/);
+    });
+    expect(failuresIn(documents)).toEqual([]);
+  });
+
+  it('count one failure, of the authorizer and the version that ran, when DynamoDB fails', async () => {
+    const { handler: apiKey } = await import('../functions/authorizer');
+    const { handler: inbound } = await import('../functions/inbound-endpoints/authorizer');
+    const documents = await emfDocuments(() =>
+      quietly(() =>
+        duringOutage(async () => {
+          await expect(apiKey({ headers: { Authorization: 'Bearer sp_live_0000000000000000000000000000' }, methodArn } as never, invokedAs)).rejects.toThrow('The API key store could not be read');
+          await expect(inbound({ pathParameters: { inboundEndpointId: 'inbound_01HZZZZZZZZZZZZZZZZZZZZZZZ' }, methodArn } as never, invokedAs)).rejects.toThrow('The inbound endpoint store could not be read');
+        }),
+      ),
+    );
+    const failures = failuresIn(documents);
+    expect(failures.map((document) => [document.authorizer, document.version, document.AuthorizerFailures])).toEqual([
+      ['apiKey', '7', 1],
+      ['inboundEndpoint', '7', 1],
+    ]);
+    for (const document of failures) expect(document._aws.CloudWatchMetrics[0]).toMatchObject({ Namespace: 'SalesPipeline', Dimensions: [['service', 'authorizer', 'version']] });
   });
 });
 

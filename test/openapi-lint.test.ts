@@ -2,6 +2,7 @@ import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { Document, Spectral } from '@stoplight/spectral-core';
 import { Json as JsonParser } from '@stoplight/spectral-parsers';
 import { oas } from '@stoplight/spectral-rulesets';
+import { check } from 'recheck';
 import { describe, expect, it } from 'vitest';
 import { serializeDocument } from '../shared/openapi/document';
 import { buildDocument } from '../functions/meta/document';
@@ -40,4 +41,15 @@ describe('the patterns of the OpenAPI document, read by validators outside JavaS
     expect(patterns).toContain(TEXT_PATTERN);
     expect([...patterns].filter((pattern) => /\\[pP]\{/.test(pattern))).toEqual([]);
   });
+
+  // A validator that backtracks (JavaScript's, Python's re) reads a pattern that has two ways to take the same text in
+  // time growing as a power of the text's length: a client validating a long value would stall. recheck decides by
+  // automata where it can and fuzzes where it cannot (a bounded repeat, a look-ahead); its JavaScript backend, the same on
+  // every machine, with no time limit of its own, so that it answers by counted steps, never by how busy the machine is.
+  process.env.RECHECK_BACKEND = 'pure';
+  const unhurried = { timeout: null, attackTimeout: null, incubationTimeout: null, seedingTimeout: null };
+  it.each([...patterns])('take time linear in the length of the text, whatever the text: %s', async (pattern) => {
+    // Refused, it shows the complexity found and the text that takes that long.
+    expect(await check(pattern, 'u', unhurried)).toMatchObject({ status: 'safe' });
+  }, 300_000);
 });

@@ -5,7 +5,7 @@ import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { NonEmptyString, TEXT_PATTERN, TEXT_RULE } from '../shared/schema';
+import { BEFORE_LATEST_RULE, NonEmptyString, RECORDABLE_RULE, TEXT_PATTERN, TEXT_RULE } from '../shared/schema';
 import { OPENAPI_FILE, serializeDocument } from '../shared/openapi/document';
 import { buildDocument } from '../functions/meta/document';
 import { referenceRenderer } from '../shared/openapi/reference-renderer';
@@ -434,6 +434,145 @@ describe('the text rule in the document', () => {
       }),
       { numRuns: 5_000, seed: 20_261_123 },
     );
+  });
+
+  it('takes and refuses exactly the texts its earlier form did, which a backtracking validator read in time growing as a power of the length', () => {
+    // The earlier form: white space, text, a visible character, text and white space, the classes overlapping.
+    const earlier = String.raw`^\s*[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]*[^\s\u00AD\u0600-\u0605\u061C\u06DD\u070F\u0890\u0891\u08E2\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\uFFF9-\uFFFB\u0000-\u001F\u007F-\u009F][^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]*\s*$`;
+    // Every character either form names and those beside it, every white space character, and any other character.
+    const named = [...`${earlier}${TEXT_PATTERN}`.matchAll(/\\u([0-9A-F]{4})/g)].flatMap(([, hex]) => [-1, 0, 1].map((step) => String.fromCharCode(parseInt(hex!, 16) + step)));
+    const space = [...'\t\n\u000B\u000C\r \u00A0\u1680\u2000\u2005\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF\u001C\u0085'];
+    const unit = fc.oneof(fc.constantFrom(...named, ...space, 'a', '😀', '\uD800', '\uDC00'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }));
+    for (const flags of ['u', '']) {
+      const [before, now] = [new RegExp(earlier, flags), new RegExp(TEXT_PATTERN, flags)];
+      fc.assert(
+        fc.property(fc.string({ unit, maxLength: 12 }), (text) => {
+          expect(now.test(text), JSON.stringify(text)).toBe(before.test(text));
+        }),
+        { numRuns: 20_000, seed: 20_261_125 },
+      );
+    }
+  });
+});
+
+/** Every schema a client sends (bodies and parameters, references followed) with where it is and what describes it. */
+function sentSchemas(): { where: string; schema: Json; description: string }[] {
+  const found: { where: string; schema: Json; description: string }[] = [];
+  const walk = (node: Json | undefined, where: string, described: string): void => {
+    if (!node || typeof node !== 'object') return;
+    const schema = node.$ref ? document.components.schemas[node.$ref.split('/').pop()] : node;
+    found.push({ where, schema, description: schema.description ?? described });
+    for (const [name, property] of Object.entries(schema.properties ?? {})) walk(property as Json, `${where}.${name}`, '');
+    walk(schema.items, `${where}[]`, '');
+    for (const branch of [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])]) walk(branch, where, schema.description ?? described);
+  };
+  for (const [path, operations] of Object.entries(document.paths as Record<string, Json>)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      for (const [type, content] of Object.entries((operation.requestBody?.content ?? {}) as Record<string, Json>)) walk(content.schema, `${method.toUpperCase()} ${path} ${type} body`, '');
+      for (const parameter of operation.parameters ?? []) walk(parameter.schema, `${method.toUpperCase()} ${path} ${parameter.name}`, parameter.description ?? '');
+    }
+  }
+  return found;
+}
+
+describe('rules the document states in words, as the API enforces them', () => {
+  it('bounds every time a client sends, where format date-time cannot: before 9999 everywhere, from 1970 in an inquiry’s record', async () => {
+    const times = sentSchemas().filter(({ schema }) => schema.format === 'date-time');
+    expect(times.length).toBeGreaterThan(40);
+    const unbounded = times.filter(({ description }) => !description.includes(BEFORE_LATEST_RULE) && !description.includes(RECORDABLE_RULE));
+    expect(unbounded.map(({ where }) => where)).toEqual([]);
+    const inquiryTimes = times.filter(({ where }) => where.startsWith('POST /v1/inquiries '));
+    expect(inquiryTimes.map(({ where }) => where)).toContain('POST /v1/inquiries application/json body.data.receivedAt');
+    expect(inquiryTimes.filter(({ description }) => !description.includes(RECORDABLE_RULE)).map(({ where }) => where)).toEqual([]);
+
+    const { client } = await api.organization();
+    const received = (receivedAt: string) =>
+      client.post('/v1/inquiries', { source: 'EMAIL', lead: { email: 'bounds@example.com' }, data: { subject: 'Quote', from: 'bounds@example.com', to: 'office@example.com', body: 'Hello', receivedAt } });
+    for (const refused of ['1969-12-31T23:59:59.999Z', '9999-01-01T00:00:00.000Z']) {
+      const res = await received(refused);
+      expect(res.status, refused).toBe(400);
+      expect(res.body.error.details).toEqual([{ path: 'data.receivedAt', message: 'data.receivedAt must be from 1970-01-01T00:00:00.000Z and before 9999-01-01T00:00:00.000Z' }]);
+    }
+    expect((await received('1970-01-01T00:00:00.000Z')).status).toBe(201);
+    expect((await received('9998-12-31T23:59:59.999Z')).status).toBe(201);
+    // Elsewhere a time before 1970 is only a time the answer has nothing before.
+    expect((await client.get('/v1/appointments?from=1969-12-31T00:00:00Z')).status).toBe(200);
+    const late = await client.get('/v1/appointments?from=9999-01-01T00:00:00Z');
+    expect([late.status, late.body.error.details]).toEqual([400, [{ path: 'from', message: 'from must be before 9999-01-01T00:00:00.000Z' }]]);
+    const since = await client.get('/v1/leads?updatedSince=9999-01-01T00:00:00Z');
+    expect([since.status, since.body.error.details]).toEqual([400, [{ path: 'updatedSince', message: 'updatedSince must be before 9999-01-01T00:00:00.000Z' }]]);
+    expect((await client.get('/v1/leads?updatedSince=9998-12-31T23:59:59.999Z')).status).toBe(200);
+  });
+
+  it('refuses, as format email does (RFC 5321), an address with more than 64 characters before the @, on every create that takes one', async () => {
+    const { client } = await api.organization();
+    const creates: Array<[string, string]> = [
+      ['/v1/leads', 'email'],
+      ['/v1/leads/upsert', 'email'],
+      ['/v1/inquiries', 'lead.email'],
+      ['/v1/companies', 'email'],
+      ['/v1/organization/members', 'email'],
+      ['/v1/organization/invitations', 'email'],
+    ];
+    const emails = sentSchemas().filter(({ schema }) => schema.format === 'email').map(({ where }) => where);
+    for (const [i, [path, field]] of creates.entries()) {
+      expect(emails, path).toContain(`POST ${path} application/json body.${field}`);
+      const content = operationOf({ method: 'POST', path }).requestBody.content['application/json'];
+      // The operation's own example, with no phone (each create makes a record of its own) and the address to try.
+      const send = (local: number) => {
+        const body = structuredClone(content.example ?? (Object.values(content.examples)[0] as Json).value);
+        const holder = field === 'lead.email' ? body.lead : body;
+        delete holder.phone;
+        holder.email = `${String.fromCharCode(97 + i).repeat(local)}@example.com`;
+        return client.post(path, body);
+      };
+      const over = await send(65);
+      expect(over.status, path).toBe(400);
+      expect(over.body.error.details, path).toEqual([{ path: field, message: `${field} must have at most 64 characters before the @` }]);
+      expect((await send(64)).status, path).toBeLessThan(300);
+    }
+    const listed = await client.get(`/v1/leads?email=${'a'.repeat(65)}@example.com`);
+    expect([listed.status, listed.body.error.details[0].path]).toEqual([400, 'email']);
+  });
+
+  it('takes only dates the calendar has in closedDates, by the format date the document gives them', async () => {
+    const closedDates = sentSchemas().find(({ where }) => where === 'PATCH /v1/organization application/json body.closedDates[]')!;
+    expect(closedDates.schema).toMatchObject({ format: 'date' });
+    expect(closedDates.description).toContain('2027-02-31 is refused');
+    const valid = validatorAt('/paths/~1v1~1organization/patch/requestBody/content/application~1json/schema');
+    const { client } = await api.organization();
+    for (const [dates, taken] of [[['2027-02-31'], false], [['2026-02-29'], false], [['2028-02-29'], true], [['2027-12-31'], true], [['0000-02-29'], true]] as const) {
+      expect(valid({ closedDates: dates }), dates[0]).toBe(taken);
+      const res = await client.patch('/v1/organization', { closedDates: dates });
+      expect(res.status, dates[0]).toBe(taken ? 200 : 400);
+      if (!taken) expect(res.body.error.details).toEqual([{ path: 'closedDates.0', message: 'each closed date must be a date of the calendar' }]);
+    }
+  });
+
+  it('states that a period of hours closes after it opens, on its own day, and refuses an overnight one naming its close', async () => {
+    for (const field of ['PATCH /v1/organization application/json body.businessHours', 'PATCH /v1/organization/members/{memberId} application/json body.workingHours']) {
+      const hours = sentSchemas().filter(({ where }) => where === field);
+      expect(hours.some(({ description }) => description.includes('`close` is after `open`: a period ends on the day it starts')), field).toBe(true);
+    }
+    const { client } = await api.organization();
+    const overnight = await client.patch('/v1/organization', { businessHours: { friday: [{ open: '22:00', close: '02:00' }] } });
+    expect([overnight.status, overnight.body.error.details]).toEqual([400, [{ path: 'businessHours.friday.0.close', message: 'close must be after open (a period ends on the day it starts)' }]]);
+    const split = await client.patch('/v1/organization', { businessHours: { friday: [{ open: '22:00', close: '24:00' }], saturday: [{ open: '00:00', close: '02:00' }] } });
+    expect(split.status).toBe(200);
+  });
+
+  it('states on a service’s create, as on its update and on products, that maxPrice is not below minPrice, and refuses one that is', async () => {
+    const create = operationOf({ method: 'POST', path: '/v1/services' });
+    expect(create.description).toContain('`minPrice` ≤ `maxPrice`');
+    for (const where of ['POST /v1/services application/json body.maxPrice', 'PATCH /v1/services/{serviceId} application/json body.maxPrice']) {
+      expect(sentSchemas().some((found) => found.where === where && found.description.includes('Not less than `minPrice`')), where).toBe(true);
+    }
+    const { client } = await api.organization();
+    const body = { ...create.requestBody.content['application/json'].example, pricingMode: 'RANGE', minPrice: 200, maxPrice: 199.99 };
+    const res = await client.post('/v1/services', body);
+    expect([res.status, res.body.error.details]).toEqual([400, [{ path: 'maxPrice', message: 'maxPrice must not be less than minPrice' }]]);
+    expect((await client.get('/v1/services')).body.totalCount).toBe(0);
+    expect((await client.post('/v1/services', { ...body, maxPrice: 200 })).status).toBe(201);
   });
 });
 

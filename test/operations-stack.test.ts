@@ -1,10 +1,13 @@
 import { App } from 'aws-cdk-lib';
+import fc from 'fast-check';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../infra/cdk/app';
 import { ACCESS_LOG_FIELDS } from '../infra/cdk/api-stack';
 import { ALARM_THRESHOLDS } from '../infra/cdk/monitoring';
-import { DEFAULT_CONCURRENCY } from '../infra/cdk/options';
+import { DEFAULT_CONCURRENCY, readOptions } from '../infra/cdk/options';
+import { readFileSync } from 'node:fs';
+import { greaterThanPattern } from '../infra/cdk/firewall';
 import { routes } from '../functions/resources';
 import { routeId } from '../shared/routes/route';
 
@@ -12,11 +15,12 @@ type Resource = { Properties: Record<string, any> };
 
 /** The API stack's templates (it and its nested function stacks), synthesized offline with `context`. */
 function synth(context: Record<string, unknown> = {}) {
-  const { api } = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } }));
+  const { api, events } = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'none', ...context } }));
   const parent = Template.fromStack(api);
-  const templates = [parent, ...[...api.functionStacks.values()].map((stack) => Template.fromStack(stack))];
+  const nested = new Map([...api.functionStacks].map(([tag, stack]) => [tag, Template.fromStack(stack)]));
+  const templates = [parent, ...nested.values()];
   const resources = (type: string) => Object.assign({}, ...templates.map((template) => template.findResources(type))) as Record<string, Resource>;
-  return { parent, templates, resources };
+  return { parent, templates, resources, nested, events: Template.fromStack(events) };
 }
 
 const deployed = synth({ alarmEmail: 'oncall@example.com' });
@@ -138,6 +142,18 @@ describe('what pages', () => {
     expect(Object.keys(tuned.parent.findResources('AWS::SNS::Subscription'))).toHaveLength(0);
   });
 
+  it('refuses a synth that names no one to notify, unless told `none`; the sam local template, never deployed, needs none', () => {
+    const bare = { 'aws:cdk:bundling-stacks': [] };
+    expect(() => buildApp(new App({ context: bare }))).toThrow(/Context alarmEmail is required.*-c alarmEmail=none/);
+    expect(() => buildApp(new App({ context: { ...bare, alarmEmail: '' } }))).toThrow(/alarmEmail is required/);
+    expect(() => buildApp(new App({ context: { ...bare, alarmEmail: 'oncall' } }))).toThrow(/"oncall", which is not an email address/);
+    // `none` is the explicit choice the test synths and `npm run synth` make: alarms, and no subscription.
+    expect(Object.keys(tuned.parent.findResources('AWS::CloudWatch::Alarm')).length).toBeGreaterThan(0);
+    expect(Object.keys(tuned.parent.findResources('AWS::SNS::Subscription'))).toEqual([]);
+    expect(JSON.parse(readFileSync('package.json', 'utf8')).scripts.synth).toMatch(/ -c alarmEmail=none\b/);
+    expect(readOptions(new App({ context: { ...bare, samLocal: 'true' } }).node).alarmEmails).toEqual([]);
+  });
+
   it('has a dashboard of the same signals, its alarm widget the paging alarms', () => {
     const dashboard = Object.values(deployed.parent.findResources('AWS::CloudWatch::Dashboard'))[0] as Resource;
     const body = JSON.stringify(dashboard.Properties.DashboardBody);
@@ -152,20 +168,78 @@ describe('what rolls a canary back', () => {
   const rollback = alarms.filter(({ alarm }) => !alarm.Properties.AlarmActions?.length);
   const groups = deployed.templates.flatMap((template) => Object.entries(template.findResources('AWS::CodeDeploy::DeploymentGroup') as Record<string, Resource>).map(([id, group]) => ({ id, group, template })));
 
-  it('alarms on each route’s p99 and each function’s errors and throttles, both authorizers included, notifying no one', () => {
+  it('alarms on each route’s p99 and each function’s failures and throttles, both authorizers included, notifying no one', () => {
     // A PATCH alias runs its PUT's function, which measures it under the PUT's operation.
     for (const route of routes.filter((candidate) => !candidate.aliasOf)) {
       const p99 = rollback.find(({ alarm }) => alarm.Properties.MetricName === 'Latency' && alarm.Properties.Dimensions?.some((d: any) => d.Name === 'operation' && d.Value === route.operationId));
       expect(p99?.alarm.Properties, route.operationId).toMatchObject({ Namespace: 'SalesPipeline', ExtendedStatistic: 'p99', Threshold: ALARM_THRESHOLDS.routeP99Ms, Period: 60, EvaluationPeriods: 2 });
     }
-    const byMetric = (name: string) => rollback.filter(({ alarm }) => metricOf(alarm).Namespace === 'AWS/Lambda' && metricOf(alarm).MetricName === name);
-    expect(byMetric('Errors')).toHaveLength(functionCount);
-    expect(byMetric('Throttles')).toHaveLength(functionCount);
-    for (const { id, alarm } of [...byMetric('Errors'), ...byMetric('Throttles')]) expect(alarm.Properties, id).toMatchObject({ Threshold: 1, EvaluationPeriods: 1, Metrics: [{ MetricStat: { Period: 60 } }] });
+    const failures = rollback.filter(({ alarm }) => alarm.Properties.Metrics?.some((metric: any) => metric.Expression));
+    const throttles = rollback.filter(({ alarm }) => metricOf(alarm).Namespace === 'AWS/Lambda' && metricOf(alarm).MetricName === 'Throttles');
+    expect(failures).toHaveLength(functionCount);
+    expect(throttles).toHaveLength(functionCount);
+    for (const { id, alarm } of throttles) expect(alarm.Properties, id).toMatchObject({ Threshold: 1, EvaluationPeriods: 1, Metrics: [{ MetricStat: { Period: 60 } }] });
+    const { failurePercent, datapoints, periods } = ALARM_THRESHOLDS.rollback;
+    expect([failurePercent, datapoints, periods]).toEqual([10, 2, 3]);
+    for (const { id, alarm } of failures) {
+      expect(alarm.Properties, id).toMatchObject({ Threshold: failurePercent, EvaluationPeriods: periods, DatapointsToAlarm: datapoints, ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching' });
+      for (const metric of alarm.Properties.Metrics.filter((candidate: any) => candidate.MetricStat)) expect(metric.MetricStat.Period, id).toBe(60);
+    }
     for (const { id, alarm } of rollback) {
       expect([alarm.Properties.AlarmActions, alarm.Properties.OKActions, alarm.Properties.InsufficientDataActions], id).toEqual([undefined, undefined, undefined]);
     }
     expect(rollback).toHaveLength(alarms.length - 4);
+  });
+
+  /** A failures alarm's expression, and each metric it reads as `Namespace/MetricName` with its dimensions. */
+  const failuresOf = (template: Template, alarmId: string) => {
+    const metrics = (template.toJSON().Resources[alarmId].Properties.Metrics ?? []) as { Id: string; Expression?: string; MetricStat?: { Metric: { Namespace: string; MetricName: string; Dimensions: { Name: string; Value: unknown }[] }; Stat: string } }[];
+    const used = Object.fromEntries(
+      metrics
+        .filter((metric) => metric.MetricStat)
+        .map((metric) => [metric.Id, { metric: `${metric.MetricStat!.Metric.Namespace}/${metric.MetricStat!.Metric.MetricName} ${metric.MetricStat!.Stat}`, dimensions: Object.fromEntries(metric.MetricStat!.Metric.Dimensions.map(({ Name, Value }) => [Name, Value])) }]),
+    );
+    return { expression: metrics.find((metric) => metric.Expression)?.Expression, used };
+  };
+
+  it('rolls a route back on its new version’s 5xx answers, which the function counts (its invocation succeeds), and its crashes, as a share of that version’s invocations', () => {
+    const route = routes.find((candidate) => candidate.operationId === 'listLeads')!;
+    const template = deployed.nested.get(route.tag)!;
+    const [, alias] = Object.entries(template.findResources('AWS::Lambda::Alias') as Record<string, Resource>).find(([id]) => id.startsWith(`${routeId(route)}Live`))!;
+    const newVersion = alias.Properties.FunctionVersion;
+    expect(newVersion).toEqual({ 'Fn::GetAtt': [expect.stringContaining(`${routeId(route)}FunctionCurrentVersion`), 'Version'] });
+    const functionName = alias.Properties.FunctionName;
+    const [alarmId] = Object.keys(template.findResources('AWS::CloudWatch::Alarm')).filter((id) => id.startsWith(`${routeId(route)}Failures`));
+    const throughAlias = { FunctionName: functionName, Resource: { 'Fn::Join': ['', [functionName, ':live']] }, ExecutedVersion: newVersion };
+    expect(failuresOf(template, alarmId!)).toEqual({
+      expression: '100 * (FILL(answered5xx, 0) + FILL(crashed, 0)) / invocations',
+      used: {
+        answered5xx: { metric: 'SalesPipeline/ServerErrors Sum', dimensions: { service: 'sales-pipeline', operation: 'listLeads', version: newVersion } },
+        crashed: { metric: 'AWS/Lambda/Errors Sum', dimensions: throughAlias },
+        invocations: { metric: 'AWS/Lambda/Invocations Sum', dimensions: throughAlias },
+      },
+    });
+  });
+
+  it('rolls an authorizer back on its new version’s failures to decide only, never on the keys it refuses (which Lambda counts as errors)', () => {
+    for (const [name, authorizer] of [['Authorizer', 'apiKey'], ['InboundAuthorizer', 'inboundEndpoint']] as const) {
+      const template = deployed.parent;
+      const alias = Object.entries(template.findResources('AWS::Lambda::Alias') as Record<string, Resource>).find(([id]) => id.startsWith(`${name}Live`))![1];
+      const newVersion = alias.Properties.FunctionVersion;
+      const functionName = alias.Properties.FunctionName;
+      const [alarmId] = Object.keys(template.findResources('AWS::CloudWatch::Alarm')).filter((id) => id.startsWith(`${name}Failures`));
+      expect(failuresOf(template, alarmId!), name).toEqual({
+        expression: '100 * FILL(undecided, 0) / invocations',
+        used: {
+          undecided: { metric: 'SalesPipeline/AuthorizerFailures Sum', dimensions: { service: 'sales-pipeline', authorizer, version: newVersion } },
+          invocations: { metric: 'AWS/Lambda/Invocations Sum', dimensions: { FunctionName: functionName, Resource: { 'Fn::Join': ['', [functionName, ':live']] }, ExecutedVersion: newVersion } },
+        },
+      });
+      // No alarm of the authorizer's reads Lambda's Errors, which count every refused key.
+      const own = Object.entries(template.findResources('AWS::CloudWatch::Alarm') as Record<string, Resource>).filter(([id]) => id.startsWith(name));
+      expect(own.length, name).toBe(2);
+      expect(own.filter(([, alarm]) => JSON.stringify(alarm.Properties).includes('"MetricName":"Errors"')).map(([id]) => id), name).toEqual([]);
+    }
   });
 
   it('publishes every function behind a live alias that API Gateway invokes', () => {
@@ -187,7 +261,7 @@ describe('what rolls a canary back', () => {
     }
   });
 
-  it('rolls each function back on its own alarms only: its errors, its throttles and its route’s p99, never another route’s or the API’s', () => {
+  it('rolls each function back on its own alarms only: its new version’s failures, its throttles and its route’s p99, never another route’s or the API’s', () => {
     for (const { id, group, template } of groups) {
       // The alias this group shifts, and the function behind it.
       const [, alias] = Object.entries(template.findResources('AWS::Lambda::Alias') as Record<string, Resource & { UpdatePolicy: any }>).find(([, candidate]) => candidate.UpdatePolicy.CodeDeployLambdaAliasUpdate.DeploymentGroupName.Ref === id)!;
@@ -195,16 +269,36 @@ describe('what rolls a canary back', () => {
       const watched = (group.Properties.AlarmConfiguration.Alarms as { Name: { Ref: string } }[]).map(({ Name }) => Name.Ref);
       const own = watched.map((alarmId) => rollback.find((candidate) => candidate.template === template && candidate.id === alarmId));
       expect(own.every(Boolean), `${id} watches only rollback alarms of its own template`).toBe(true);
-      const lambdaAlarms = own.filter((alarm) => metricOf(alarm!.alarm).Namespace === 'AWS/Lambda');
-      expect(lambdaAlarms.map((alarm) => metricOf(alarm!.alarm).MetricName).sort(), id).toEqual(['Errors', 'Throttles']);
-      for (const alarm of lambdaAlarms) expect(metricOf(alarm!.alarm).Dimensions, id).toEqual([{ Name: 'FunctionName', Value: { Ref: functionId } }]);
-      const latency = own.filter((alarm) => alarm!.alarm.Properties.MetricName === 'Latency');
+      const throttles = own.filter((alarm) => metricOf(alarm!.alarm).Namespace === 'AWS/Lambda');
+      expect(throttles.map((alarm) => metricOf(alarm!.alarm).MetricName), id).toEqual(['Throttles']);
+      expect(metricOf(throttles[0]!.alarm).Dimensions, id).toEqual([{ Name: 'FunctionName', Value: { Ref: functionId } }]);
       const route = routes.find((candidate) => !candidate.aliasOf && functionId.startsWith(`${routeId(candidate)}Function`));
+      // Its failures: every metric of the one expression is of this function's new version, the one its alias moves to.
+      const failures = own.filter((alarm) => alarm!.alarm.Properties.Metrics?.some((metric: any) => metric.Expression));
+      expect(failures, id).toHaveLength(1);
+      const { used } = failuresOf(template, failures[0]!.id);
+      for (const [metricId, { metric, dimensions }] of Object.entries(used)) {
+        if (metric.startsWith('AWS/Lambda/')) expect(dimensions, `${id} ${metricId}`).toMatchObject({ FunctionName: { Ref: functionId }, ExecutedVersion: alias.Properties.FunctionVersion });
+        else expect(dimensions, `${id} ${metricId}`).toMatchObject({ version: alias.Properties.FunctionVersion, ...(route ? { operation: route.operationId } : {}) });
+      }
+      // Updated to the new version before CloudFormation moves the alias, which starts the canary.
+      expect((alias as Resource & { DependsOn?: string[] }).DependsOn ?? [], id).toEqual(expect.arrayContaining(watched));
+      const latency = own.filter((alarm) => alarm!.alarm.Properties.MetricName === 'Latency');
       // A route's function also watches its route's p99; an authorizer has no route.
       expect(latency.map((alarm) => alarm!.alarm.Properties.Dimensions.find((d: any) => d.Name === 'operation').Value), id).toEqual(route ? [route.operationId] : []);
     }
     // The API's 5xx rate reaches no nested stack, as it would have to in order to roll a function back.
     for (const template of deployed.templates.slice(1)) expect(JSON.stringify(template.toJSON().Parameters ?? {})).not.toMatch(/Api5xxRate|Monitoring/);
+  });
+});
+
+describe('what docs/capacity.md says the alarms cost', () => {
+  it('counts the alarms of every stack, and the metrics they read, as the templates have them', () => {
+    const alarms = [...deployed.templates, deployed.events].flatMap((template) => Object.values(template.findResources('AWS::CloudWatch::Alarm') as Record<string, Resource>));
+    // CloudWatch bills an alarm by the metrics it reads: one, or each of its metric math's.
+    const metrics = alarms.reduce((sum, alarm) => sum + (alarm.Properties.Metrics ? alarm.Properties.Metrics.filter((metric: { MetricStat?: unknown }) => metric.MetricStat).length : 1), 0);
+    const capacity = readFileSync('docs/capacity.md', 'utf8').replace(/\s+/g, ' ');
+    expect(capacity).toContain(`${alarms.length} CloudWatch alarms watching ${metrics} metrics ($${Math.round(metrics / 10)} at $0.10 a metric`);
   });
 });
 
@@ -277,8 +371,14 @@ describe('options by context', () => {
     const [aclId, acl] = only(tuned, 'AWS::WAFv2::WebACL');
     expect(acl.Properties).toMatchObject({ Scope: 'REGIONAL', DefaultAction: { Allow: {} } });
     expect(acl.Properties.Rules).toEqual([
-      expect.objectContaining({ Priority: 0, OverrideAction: { None: {} }, Statement: { ManagedRuleGroupStatement: { VendorName: 'AWS', Name: 'AWSManagedRulesCommonRuleSet' } } }),
-      expect.objectContaining({ Priority: 1, Action: { Block: {} }, Statement: { RateBasedStatement: { Limit: 500, AggregateKeyType: 'IP' } } }),
+      expect.objectContaining({
+        Priority: 0,
+        OverrideAction: { None: {} },
+        Statement: { ManagedRuleGroupStatement: { VendorName: 'AWS', Name: 'AWSManagedRulesCommonRuleSet', RuleActionOverrides: [{ Name: 'SizeRestrictions_BODY', ActionToUse: { Count: {} } }] } },
+      }),
+      expect.objectContaining({ Name: 'BodyOverLimit', Priority: 1 }),
+      expect.objectContaining({ Name: 'InboundBodyOverLimit', Priority: 2 }),
+      expect.objectContaining({ Priority: 3, Action: { Block: {} }, Statement: { RateBasedStatement: { Limit: 500, AggregateKeyType: 'IP' } } }),
     ]);
     const [, association] = only(tuned, 'AWS::WAFv2::WebACLAssociation');
     expect(association.Properties.WebACLArn).toEqual({ 'Fn::GetAtt': [aclId, 'Arn'] });
@@ -290,6 +390,57 @@ describe('options by context', () => {
     expect(stageArn).toMatch(/::\/restapis\/.*\/stages\//);
     deployed.parent.resourceCountIs('AWS::WAFv2::WebACL', 0);
     expect(() => synth({ wafRatePerIp: 5 })).toThrow(/wafRatePerIp must be a number from 10/);
+  });
+
+  it('lets bodies the API takes through the firewall: the common rule set’s 8 KB body rule only counts, and a Content-Length over the route’s limit is answered 413', () => {
+    const [, acl] = only(tuned, 'AWS::WAFv2::WebACL');
+    type Statement = Record<string, any>;
+    const ruleOf = (name: string) => (acl.Properties.Rules as Array<Record<string, any>>).find((rule) => rule.Name === name)!;
+    /** Whether a request passes a rule's statement, evaluated as WAF would on its path and Content-Length header. */
+    const matches = (statement: Statement, request: { path: string; contentLength: string }): boolean => {
+      if (statement.AndStatement) return statement.AndStatement.Statements.every((inner: Statement) => matches(inner, request));
+      if (statement.NotStatement) return !matches(statement.NotStatement.Statement, request);
+      const { FieldToMatch, RegexString } = statement.RegexMatchStatement;
+      const value = FieldToMatch.UriPath ? request.path : FieldToMatch.SingleHeader.Name === 'content-length' ? request.contentLength : undefined;
+      return new RegExp(RegexString).test(value!);
+    };
+    const blocked = (request: { path: string; contentLength: number | string }) =>
+      ['BodyOverLimit', 'InboundBodyOverLimit'].filter((name) => matches(ruleOf(name).Statement, { ...request, contentLength: String(request.contentLength) }));
+    const KB = 1024;
+    for (const path of ['/prod/v1/leads', '/v1/products/batch']) {
+      expect(blocked({ path, contentLength: 8 * KB + 1 }), path).toEqual([]);
+      expect(blocked({ path, contentLength: 256 * KB }), path).toEqual([]);
+      expect(blocked({ path, contentLength: 256 * KB + 1 }), path).toEqual(['BodyOverLimit']);
+      expect(blocked({ path, contentLength: `000${256 * KB + 1}` }), path).toEqual(['BodyOverLimit']);
+    }
+    for (const path of ['/prod/v1/inbound/ibe_01HZZZZZZZZZZZZZZZZZZZZZZZ', '/v1/inbound/ibe_1']) {
+      expect(blocked({ path, contentLength: 256 * KB + 1 }), path).toEqual([]);
+      expect(blocked({ path, contentLength: 3 * KB * KB }), path).toEqual([]);
+      expect(blocked({ path, contentLength: 3 * KB * KB + 1 }), path).toEqual(['InboundBodyOverLimit']);
+    }
+    // Only the inbound route's own path takes more: not a path that merely contains it.
+    expect(blocked({ path: '/v1/leads/v1/inbound/x', contentLength: 256 * KB + 1 })).toEqual(['BodyOverLimit']);
+    // Both answer the functions' 413 envelope.
+    for (const [name, limitKb] of [['BodyOverLimit', 256], ['InboundBodyOverLimit', 3072]] as const) {
+      const { CustomResponse } = ruleOf(name).Action.Block;
+      expect(CustomResponse.ResponseCode).toBe(413);
+      expect(JSON.parse(acl.Properties.CustomResponseBodies[CustomResponse.CustomResponseBodyKey].Content)).toEqual({
+        success: false,
+        message: `The request body is larger than ${limitKb} KB`,
+        error: { status: 413, message: `The request body is larger than ${limitKb} KB`, code: 'PAYLOAD_TOO_LARGE' },
+      });
+    }
+  });
+
+  it('compares a Content-Length as a number: greaterThanPattern matches exactly the numbers above its limit', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 40 }), fc.integer({ min: 0, max: 2 ** 40 }), fc.nat({ max: 3 }), (limit, value, zeros) => {
+        expect(new RegExp(greaterThanPattern(limit)).test('0'.repeat(zeros) + String(value))).toBe(value > limit);
+        expect(new RegExp(greaterThanPattern(limit)).test(String(limit + 1))).toBe(true);
+        expect(new RegExp(greaterThanPattern(limit)).test(String(limit))).toBe(false);
+      }),
+    );
+    for (const text of ['', '-1', '1e9', ' 300000', '300000 ', '0x50000']) expect(new RegExp(greaterThanPattern(256 * 1024)).test(text), text).toBe(false);
   });
 
   it('sets the stage throttle and the authorizer cache TTL', () => {

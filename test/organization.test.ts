@@ -16,6 +16,7 @@ describe('GET /v1/organization', () => {
       id: organizationId,
       name: expect.stringMatching(/^Test organization/),
       timezone: 'Australia/Sydney',
+      country: 'AU',
       smsSenderId: null,
       businessHours: expect.objectContaining({ monday: [{ open: '07:00', close: '17:00' }] }),
       closedDates: expect.arrayContaining(['2026-12-25']),

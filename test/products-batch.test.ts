@@ -23,16 +23,16 @@ describe('PATCH /v1/products/batch', () => {
   it('renames and re-prices, answering each item in input order with its updated product', async () => {
     const { client, drain, tap, toilet } = await setup();
     const res = await batch(client, [
-      { id: toilet.id, pricing: { pricingType: 'RANGE', price: 180, maxPrice: 450, isDisclosePrice: true } },
+      { id: toilet.id, pricing: { pricingType: 'RANGE', minPrice: 180, maxPrice: 450, isDisclosePrice: true } },
       { id: drain.id, name: 'Blocked drain clear (CCTV)' },
       { id: tap.id, name: 'Tap service', pricing: { pricingType: 'NONE' } },
     ]);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       results: [
-        { id: toilet.id, status: 'ok', product: { ...toilet, price: 180, maxPrice: 450, isDisclosePrice: true, updatedAt: expect.any(String) } },
+        { id: toilet.id, status: 'ok', product: { ...toilet, minPrice: 180, maxPrice: 450, isDisclosePrice: true, updatedAt: expect.any(String) } },
         { id: drain.id, status: 'ok', product: { ...drain, name: 'Blocked drain clear (CCTV)', updatedAt: expect.any(String) } },
-        { id: tap.id, status: 'ok', product: { ...tap, name: 'Tap service', pricingType: 'NONE', price: null, maxPrice: null, updatedAt: expect.any(String) } },
+        { id: tap.id, status: 'ok', product: { ...tap, name: 'Tap service', pricingType: 'NONE', price: null, minPrice: null, maxPrice: null, updatedAt: expect.any(String) } },
       ],
       summary: { total: 3, succeeded: 3, failed: 0, unknown: 0 },
     });
@@ -47,7 +47,7 @@ describe('PATCH /v1/products/batch', () => {
       { id: tap.id, name: 42 },
       { id: 'seven', name: 'Bad id' },
       { id: toilet.id },
-      { id: toilet.id, pricing: { pricingType: 'RANGE', price: 500, maxPrice: 100 } },
+      { id: toilet.id, pricing: { pricingType: 'RANGE', minPrice: 500, maxPrice: 100 } },
       { name: 'No id at all' },
       { id: toilet.id, name: 'Extra', colour: 'red' },
       { id: tap.id, pricing: { pricingType: 'FIXED', price: 99 } },
@@ -60,7 +60,7 @@ describe('PATCH /v1/products/batch', () => {
       { id: tap.id, status: 'error', code: 'VALIDATION_ERROR', message: 'name must be a string' },
       { id: null, status: 'error', code: 'VALIDATION_ERROR', message: 'id must be an integer' },
       { id: toilet.id, status: 'error', code: 'VALIDATION_ERROR', message: 'each update must change name or pricing' },
-      { id: toilet.id, status: 'error', code: 'VALIDATION_ERROR', message: 'pricing.maxPrice must be greater than or equal to pricing.price' },
+      { id: toilet.id, status: 'error', code: 'VALIDATION_ERROR', message: 'pricing.maxPrice must be greater than or equal to pricing.minPrice' },
       { id: null, status: 'error', code: 'VALIDATION_ERROR', message: 'id is required' },
       { id: toilet.id, status: 'error', code: 'VALIDATION_ERROR', message: 'colour is not a known field' },
       { id: tap.id, status: 'ok', product: expect.objectContaining({ id: tap.id, name: 'Tap washer replacement', price: 99 }) },
@@ -71,7 +71,7 @@ describe('PATCH /v1/products/batch', () => {
   it.each([
     ['FIXED without a price', { pricingType: 'FIXED' }, 'NONE', 'pricing.price is required when pricingType is FIXED'],
     ['FIXED with a maxPrice', { pricingType: 'FIXED', price: 10, maxPrice: 20 }, 'FIXED', 'pricing.maxPrice must not be set when pricingType is FIXED'],
-    ['RANGE without a maxPrice', { pricingType: 'RANGE', price: 10 }, 'FIXED', 'pricing.maxPrice is required when pricingType is RANGE'],
+    ['RANGE without a maxPrice', { pricingType: 'RANGE', minPrice: 10 }, 'FIXED', 'pricing.maxPrice is required when pricingType is RANGE'],
     ['NONE with a price', { pricingType: 'NONE', price: 10 }, 'FIXED', 'pricing.price must not be set when pricingType is NONE'],
     ['an unknown pricingType', { pricingType: 'HOURLY', price: 10 }, 'FIXED', 'pricingType must be one of NONE, FIXED, RANGE'],
     ['an unknown pricing field', { pricingType: 'FIXED', price: 10, currency: 'AUD' }, 'FIXED', 'pricing.currency'],
@@ -101,12 +101,12 @@ describe('PATCH /v1/products/batch', () => {
     const { client, organizationId, drain } = await setup();
     const res = await batch(client, [
       { id: drain.id, name: 'Drain unblock' },
-      { id: drain.id, pricing: { pricingType: 'RANGE', price: 200, maxPrice: 600 } },
+      { id: drain.id, pricing: { pricingType: 'RANGE', minPrice: 200, maxPrice: 600 } },
       { id: drain.id, name: 'Drain unblock and camera' },
     ]);
     expect(res.body.results.map((r: { status: string }) => r.status)).toEqual(['ok', 'ok', 'ok']);
-    expect(res.body.results[1].product).toMatchObject({ name: 'Drain unblock', pricingType: 'RANGE', price: 200, maxPrice: 600 });
-    expect(res.body.results[2].product).toMatchObject({ name: 'Drain unblock and camera', pricingType: 'RANGE', price: 200, maxPrice: 600 });
+    expect(res.body.results[1].product).toMatchObject({ name: 'Drain unblock', pricingType: 'RANGE', price: null, minPrice: 200, maxPrice: 600 });
+    expect(res.body.results[2].product).toMatchObject({ name: 'Drain unblock and camera', pricingType: 'RANGE', price: null, minPrice: 200, maxPrice: 600 });
     expect(await storedProduct(organizationId, drain.id)).toEqual(res.body.results[2].product);
     // Both earlier names are free again; only the last one is held.
     expect((await client.post('/v1/products', { name: 'Blocked drain clear', tradeCategoryId: 1, pricingType: 'NONE' })).status).toBe(201);

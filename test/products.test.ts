@@ -19,7 +19,7 @@ const hotWater = {
 };
 
 describe('POST /v1/products', () => {
-  it('answers 201 with every Product field, a RANGE price as price (minimum) and maxPrice', async () => {
+  it('answers 201 with every Product field, a RANGE as minPrice and maxPrice with price null', async () => {
     const { client } = await api.organization();
     const res = await client.post('/v1/products', hotWater);
     expect(res.status).toBe(201);
@@ -31,7 +31,8 @@ describe('POST /v1/products', () => {
         response: hotWater.response,
         tradeCategoryId: 1,
         pricingType: 'RANGE',
-        price: 1200,
+        price: null,
+        minPrice: 1200,
         maxPrice: 3500,
         isDisclosePrice: true,
         faqs: hotWater.faqs,
@@ -121,7 +122,7 @@ describe('POST /v1/products', () => {
     const { client } = await api.organization();
     const cents = await client.post('/v1/products', { ...hotWater, name: 'Tap washer', minPrice: 19.99, maxPrice: 0.07 + 20 });
     expect(cents.status).toBe(201);
-    expect(cents.body.product).toMatchObject({ price: 19.99, maxPrice: 20.07 });
+    expect(cents.body.product).toMatchObject({ minPrice: 19.99, maxPrice: 20.07 });
     for (const [field, amount] of [['minPrice', 19.999], ['maxPrice', 5e-324], ['minPrice', 1e-131]] as const) {
       const res = await client.post('/v1/products', { ...hotWater, name: `Priced at ${amount}`, [field]: amount });
       expect(res.status).toBe(400);
@@ -166,7 +167,7 @@ describe('POST /v1/products', () => {
     const { organizationId } = await api.organization();
     const faqs = Array.from({ length: 50 }, (_, i) => ({ question: `Question ${i}?`, answer: '漢'.repeat(5000) }));
     const at = new Date().toISOString();
-    const product = { id: 1, name: 'Huge', description: '', response: '', tradeCategoryId: 1, pricingType: 'NONE' as const, price: null, maxPrice: null, isDisclosePrice: false, faqs, isActive: true, createdAt: at, updatedAt: at };
+    const product = { id: 1, name: 'Huge', description: '', response: '', tradeCategoryId: 1, pricingType: 'NONE' as const, price: null, minPrice: null, maxPrice: null, isDisclosePrice: false, faqs, isActive: true, createdAt: at, updatedAt: at };
     await expect(insertProduct(organizationId, product)).rejects.toMatchObject({ status: 400, code: 'ITEM_TOO_LARGE' });
   });
 
@@ -205,8 +206,7 @@ describe('PUT /v1/products/{productId}', () => {
     };
     const res = await client.put(`/v1/products/${before.id}`, changes);
     expect(res.status).toBe(200);
-    const { minPrice: _, ...expected } = { ...before, ...changes, maxPrice: null, updatedAt: res.body.product.updatedAt };
-    expect(res.body.product).toEqual(expected);
+    expect(res.body.product).toEqual({ ...before, ...changes, minPrice: null, maxPrice: null, updatedAt: res.body.product.updatedAt });
     expect(await storedProduct(organizationId, before.id)).toEqual(res.body.product);
   });
 
@@ -215,7 +215,7 @@ describe('PUT /v1/products/{productId}', () => {
       const { client } = await api.organization();
       const { id } = await createProduct(client, hotWater);
       const res = await client.put(`/v1/products/${id}`, { minPrice: 1500 });
-      expect(res.body.product).toMatchObject({ pricingType: 'RANGE', price: 1500, maxPrice: 3500 });
+      expect(res.body.product).toMatchObject({ pricingType: 'RANGE', price: null, minPrice: 1500, maxPrice: 3500 });
     });
 
     it('answers 400 when the new maxPrice falls below the stored minimum', async () => {

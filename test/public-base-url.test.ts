@@ -69,7 +69,7 @@ describe('with PUBLIC_BASE_URL', () => {
         const answer = await requestWithHost(`${api.url}/mcp`, host, {
           method: 'POST',
           headers: { authorization: `Bearer ${apiKey}` },
-          body: { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'getLead', arguments: { leadId: lead.id } } },
+          body: { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_lead', arguments: { leadId: lead.id } } },
         });
         const read = (await client.get(`/v1/leads/${lead.id}`)).body;
         expect(answer.body, host).toEqual({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: JSON.stringify(read) }], structuredContent: read } });

@@ -12,7 +12,7 @@ describe('GET /v1/receptionist/context', () => {
     const { client } = await api.organization();
     await client.patch('/v1/organization', { name: 'Northside Plumbing', timezone: 'Australia/Sydney', businessHours: { monday: [{ open: '07:00', close: '17:00' }] } });
     const service = (name: string, extra: Record<string, unknown>) =>
-      client.post('/v1/services', { name, duration: 1, durationUnit: 'HOURS', tradeCategoryId: 1, pricingMode: 'FIXED', fixedPrice: 180, ...extra }).then((res) => res.body.service.id);
+      client.post('/v1/services', { name, duration: 1, durationUnit: 'HOURS', tradeCategoryId: 1, pricingType: 'FIXED', price: 180, ...extra }).then((res) => res.body.service.id);
     const quoted = await service('Tap repair', { isDisclosePrice: true });
     const unquoted = await service('Leak detection', { isDisclosePrice: false });
     await service('Retired service', { isActive: false, isDisclosePrice: true });
@@ -35,11 +35,11 @@ describe('GET /v1/receptionist/context', () => {
     expect(typeof context.organization.isOpenNow).toBe('boolean');
     const byId = (items: any[]): Record<string, any> => Object.fromEntries(items.map((item) => [String(item.id), item]));
     expect(Object.keys(byId(context.services)).sort()).toEqual([String(quoted), String(unquoted)].sort());
-    expect(byId(context.services)[quoted].fixedPrice).toBe(180);
-    expect(byId(context.services)[unquoted].fixedPrice).toBeNull();
+    expect(byId(context.services)[quoted].price).toBe(180);
+    expect(byId(context.services)[unquoted].price).toBeNull();
     expect(Object.keys(byId(context.products)).sort()).toEqual([String(shown), String(hidden)].sort());
-    expect(byId(context.products)[shown]).toMatchObject({ price: 1200, maxPrice: 3500 });
-    expect(byId(context.products)[hidden]).toMatchObject({ price: null, maxPrice: null });
+    expect(byId(context.products)[shown]).toMatchObject({ price: null, minPrice: 1200, maxPrice: 3500 });
+    expect(byId(context.products)[hidden]).toMatchObject({ price: null, minPrice: null, maxPrice: null });
     expect(context.faqs.map((faq: { question: string }) => faq.question)).toEqual(['Are you licensed?']);
     expect(context.policies.map((policy: { title: string }) => policy.title)).toEqual(['Call-out fee']);
     // Each active service's scenario; the retired service's is left out with it.
@@ -49,7 +49,7 @@ describe('GET /v1/receptionist/context', () => {
 
   it('keeps an active service whose scenario is not active, without that scenario anywhere in the answer', async () => {
     const { client } = await api.organization();
-    const created = (await client.post('/v1/services', { name: 'Gas fitting', duration: 2, durationUnit: 'HOURS', tradeCategoryId: 1, pricingMode: 'NONE' })).body.service;
+    const created = (await client.post('/v1/services', { name: 'Gas fitting', duration: 2, durationUnit: 'HOURS', tradeCategoryId: 1, pricingType: 'NONE' })).body.service;
     const scenarioId = created.scenario.id;
     expect((await client.patch(`/v1/scenarios/${scenarioId}`, { isActive: false, response: 'RETIRED SCRIPT' })).status).toBe(200);
 
@@ -87,6 +87,20 @@ describe('GET /v1/receptionist/context', () => {
     const changed = await context({ 'if-none-match': etag });
     expect(changed.status).toBe(200);
     expect(changed.headers.get('etag')).not.toBe(etag);
+  });
+
+  it('answers 400 naming If-None-Match when it is longer than the 2000 characters the document allows, and takes one of 2000 that ends in the current ETag', async () => {
+    const { client } = await api.organization({ demo: true });
+    const etag = (await client.get('/v1/receptionist/context')).headers.get('etag')!;
+    const documented = (buildDocument() as unknown as { paths: Record<string, Record<string, { parameters: Array<{ name: string; schema: { maxLength: number } }> }>> }).paths['/v1/receptionist/context']!.get!.parameters.find((parameter) => parameter.name === 'If-None-Match')!;
+    expect(documented.schema.maxLength).toBe(2000);
+    // A long stale validator before the current one: at the length the document allows it names the ETag, one more is refused.
+    const header = (length: number) => `"${'s'.repeat(length - etag.length - 3)}",${etag}`;
+    expect(header(2000)).toHaveLength(2000);
+    expect((await client.get('/v1/receptionist/context', { headers: { 'if-none-match': header(2000) } })).status).toBe(304);
+    const over = await client.get('/v1/receptionist/context', { headers: { 'if-none-match': header(2001) } });
+    expect(over.status).toBe(400);
+    expect(over.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'If-None-Match', message: 'If-None-Match must be at most 2000 characters' }] });
   });
 
   it('declares the If-None-Match header its documented 304 answers, so a generated client can send it', () => {

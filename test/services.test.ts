@@ -15,7 +15,7 @@ const blockedDrain = {
   duration: 90,
   durationUnit: 'MINUTES',
   tradeCategoryId: 1,
-  pricingMode: 'NONE',
+  pricingType: 'NONE',
 };
 
 /** Every item of the organization's partition except id sequences, to show what a request wrote. */
@@ -38,8 +38,8 @@ describe('POST /v1/services', () => {
         durationUnit: 'MINUTES',
         followUpQuestions: ['Which drain is blocked?', 'Is water overflowing right now?'],
         tradeCategoryId: 1,
-        pricingMode: 'NONE',
-        fixedPrice: null,
+        pricingType: 'NONE',
+        price: null,
         hourlyRate: null,
         callOutFee: null,
         minPrice: null,
@@ -76,7 +76,7 @@ describe('POST /v1/services', () => {
       duration: 1,
       durationUnit: 'DAYS',
       tradeCategoryId: 2,
-      pricingMode: 'RANGE',
+      pricingType: 'RANGE',
       minPrice: 1800,
       maxPrice: 3500.5,
       callOutFee: 0,
@@ -91,19 +91,19 @@ describe('POST /v1/services', () => {
     const res = await client.post('/v1/services', body);
     expect(res.status).toBe(201);
     const { scenario, id, createdAt, updatedAt, ...rest } = res.body.service;
-    expect(rest).toEqual({ ...body, fixedPrice: null, hourlyRate: null, memberIds: [] });
+    expect(rest).toEqual({ ...body, price: null, hourlyRate: null, memberIds: [] });
     expect(scenario).toEqual({ id: 1, response: expect.any(String), questions: [], outcome: CONTINUE_CALL });
   });
 
   it.each([
-    ['FIXED', { fixedPrice: 180 }],
+    ['FIXED', { price: 180 }],
     ['HOURLY', { hourlyRate: 135 }],
     ['CALL_OUT', { callOutFee: 99 }],
-  ])('accepts pricingMode %s with its price and echoes both', async (pricingMode, price) => {
+  ])('accepts pricingType %s with its price and echoes both', async (pricingType, price) => {
     const { client } = await api.organization();
-    const res = await client.post('/v1/services', { ...blockedDrain, pricingMode, ...price });
+    const res = await client.post('/v1/services', { ...blockedDrain, pricingType, ...price });
     expect(res.status).toBe(201);
-    expect(res.body.service).toMatchObject({ pricingMode, ...price });
+    expect(res.body.service).toMatchObject({ pricingType, ...price });
   });
 
   it('needs only name, duration, durationUnit and tradeCategoryId, and fills the defaults', async () => {
@@ -114,7 +114,7 @@ describe('POST /v1/services', () => {
       name: 'Power point installation',
       description: '',
       followUpQuestions: [],
-      pricingMode: 'NONE',
+      pricingType: 'NONE',
       isActive: true,
       teamAssignmentMethod: 'PRIORITY_ORDER',
       scenario: { questions: [], outcome: CONTINUE_CALL },
@@ -135,17 +135,17 @@ describe('POST /v1/services', () => {
     ['a missing duration', { duration: undefined }, 'duration'],
     ['a zero duration', { duration: 0 }, 'duration'],
     ['an unknown durationUnit', { durationUnit: 'WEEKS' }, 'durationUnit'],
-    ['an unknown pricingMode', { pricingMode: 'FREE' }, 'pricingMode'],
+    ['an unknown pricingType', { pricingType: 'FREE' }, 'pricingType'],
     ['followUpQuestions that is not an array', { followUpQuestions: 'Which drain?' }, 'followUpQuestions'],
     ['a follow-up question that is not a string', { followUpQuestions: ['ok', 7] }, 'followUpQuestions.1'],
     ['an unknown field', { colour: 'blue' }, 'colour'],
-    ['a negative price', { pricingMode: 'FIXED', fixedPrice: -5 }, 'fixedPrice'],
+    ['a negative price', { pricingType: 'FIXED', price: -5 }, 'price'],
     ['a price given as a string', { hourlyRate: '120' }, 'hourlyRate'],
-    ['FIXED without fixedPrice', { pricingMode: 'FIXED' }, 'fixedPrice'],
-    ['HOURLY without hourlyRate', { pricingMode: 'HOURLY' }, 'hourlyRate'],
-    ['CALL_OUT without callOutFee', { pricingMode: 'CALL_OUT' }, 'callOutFee'],
-    ['RANGE without maxPrice', { pricingMode: 'RANGE', minPrice: 100 }, 'maxPrice'],
-    ['RANGE with minPrice above maxPrice', { pricingMode: 'RANGE', minPrice: 500, maxPrice: 100 }, 'maxPrice'],
+    ['FIXED without price', { pricingType: 'FIXED' }, 'price'],
+    ['HOURLY without hourlyRate', { pricingType: 'HOURLY' }, 'hourlyRate'],
+    ['CALL_OUT without callOutFee', { pricingType: 'CALL_OUT' }, 'callOutFee'],
+    ['RANGE without maxPrice', { pricingType: 'RANGE', minPrice: 100 }, 'maxPrice'],
+    ['RANGE with minPrice above maxPrice', { pricingType: 'RANGE', minPrice: 500, maxPrice: 100 }, 'maxPrice'],
     ['a boolean of the wrong type', { isActive: 'yes' }, 'isActive'],
     ['an unknown teamAssignmentMethod', { teamAssignmentMethod: 'RANDOM' }, 'teamAssignmentMethod'],
     ['an active custom price response without its text', { isCustomPriceResponseActive: true }, 'customPriceResponse'],
@@ -192,10 +192,10 @@ describe('POST /v1/services', () => {
 
   it('refuses a price finer than a cent, naming the field, instead of failing to store it', async () => {
     const { client } = await api.organization();
-    const res = await client.post('/v1/services', { ...blockedDrain, pricingMode: 'HOURLY', hourlyRate: 2.5e-323 });
+    const res = await client.post('/v1/services', { ...blockedDrain, pricingType: 'HOURLY', hourlyRate: 2.5e-323 });
     expect(res.status).toBe(400);
     expect(res.body.error.details).toEqual([{ path: 'hourlyRate', message: 'hourlyRate must have at most 2 decimal places' }]);
-    const cents = await client.post('/v1/services', { ...blockedDrain, pricingMode: 'HOURLY', hourlyRate: 135.45 });
+    const cents = await client.post('/v1/services', { ...blockedDrain, pricingType: 'HOURLY', hourlyRate: 135.45 });
     expect(cents.status).toBe(201);
     expect(cents.body.service.hourlyRate).toBe(135.45);
   });
@@ -285,7 +285,7 @@ describe('a service’s memberIds', () => {
 describe('GET /v1/services/{serviceId}', () => {
   it('answers the service as created, with its scenario summary', async () => {
     const { client } = await api.organization();
-    const created = await client.post('/v1/services', { ...blockedDrain, pricingMode: 'FIXED', fixedPrice: 220 });
+    const created = await client.post('/v1/services', { ...blockedDrain, pricingType: 'FIXED', price: 220 });
     const res = await client.get(`/v1/services/${created.body.service.id}`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual(created.body);
@@ -401,7 +401,7 @@ describe('GET /v1/organization/services', () => {
 
   it('shows each service with exactly the listing fields: the spec’s, then its duration unit and pricing', async () => {
     const { client } = await api.organization();
-    const service = await createService(client, { ...blockedDrain, isActive: false, pricingMode: 'CALL_OUT', callOutFee: 99, hourlyRate: 145, plusGST: true, isDisclosePrice: true });
+    const service = await createService(client, { ...blockedDrain, isActive: false, pricingType: 'CALL_OUT', callOutFee: 99, hourlyRate: 145, plusGST: true, isDisclosePrice: true });
     const res = await client.get('/v1/organization/services');
     expect(res.body).toEqual({
       categories: [
@@ -420,8 +420,8 @@ describe('GET /v1/organization/services', () => {
               createdAt: service.createdAt,
               isActive: false,
               durationUnit: 'MINUTES',
-              pricingMode: 'CALL_OUT',
-              fixedPrice: null,
+              pricingType: 'CALL_OUT',
+              price: null,
               hourlyRate: 145,
               callOutFee: 99,
               minPrice: null,
@@ -462,8 +462,8 @@ describe('GET /v1/organization/services', () => {
   });
 });
 
-const hotWater = { name: 'Hot water system repair', duration: 2, durationUnit: 'HOURS', tradeCategoryId: 1, pricingMode: 'HOURLY', hourlyRate: 135 };
-const switchboard = { name: 'Switchboard upgrade', duration: 1, durationUnit: 'DAYS', tradeCategoryId: 2, pricingMode: 'RANGE', minPrice: 1800, maxPrice: 3500, isActive: false };
+const hotWater = { name: 'Hot water system repair', duration: 2, durationUnit: 'HOURS', tradeCategoryId: 1, pricingType: 'HOURLY', hourlyRate: 135 };
+const switchboard = { name: 'Switchboard upgrade', duration: 1, durationUnit: 'DAYS', tradeCategoryId: 2, pricingType: 'RANGE', minPrice: 1800, maxPrice: 3500, isActive: false };
 
 describe('GET /v1/services', () => {
   it('lists every service in full, newest first, with the page fields, from one Query', async () => {
@@ -533,12 +533,12 @@ describe('PATCH /v1/services/{serviceId}', () => {
   it('changes the fields sent, pricing included, and reads back the change; the scenario stays as it was', async () => {
     const { client } = await api.organization();
     const service = await createService(client, blockedDrain);
-    const res = await client.patch(`/v1/services/${service.id}`, { description: 'Drains, jetted', pricingMode: 'CALL_OUT', callOutFee: 99, hourlyRate: 145, plusGST: true, teamAssignmentMethod: 'ROUND_ROBIN' });
+    const res = await client.patch(`/v1/services/${service.id}`, { description: 'Drains, jetted', pricingType: 'CALL_OUT', callOutFee: 99, hourlyRate: 145, plusGST: true, teamAssignmentMethod: 'ROUND_ROBIN' });
     expect(res.status).toBe(200);
     expect(res.body.service).toEqual({
       ...service,
       description: 'Drains, jetted',
-      pricingMode: 'CALL_OUT',
+      pricingType: 'CALL_OUT',
       callOutFee: 99,
       hourlyRate: 145,
       plusGST: true,
@@ -553,19 +553,19 @@ describe('PATCH /v1/services/{serviceId}', () => {
     const { client } = await api.organization();
     const service = await createService(client, { ...blockedDrain, hourlyRate: 120 });
     // The rate stored already satisfies HOURLY.
-    expect((await client.patch(`/v1/services/${service.id}`, { pricingMode: 'HOURLY' })).body.service).toMatchObject({ pricingMode: 'HOURLY', hourlyRate: 120 });
+    expect((await client.patch(`/v1/services/${service.id}`, { pricingType: 'HOURLY' })).body.service).toMatchObject({ pricingType: 'HOURLY', hourlyRate: 120 });
     for (const [body, field] of [
-      [{ pricingMode: 'FIXED' }, 'fixedPrice'],
+      [{ pricingType: 'FIXED' }, 'price'],
       [{ hourlyRate: null }, 'hourlyRate'],
-      [{ pricingMode: 'RANGE', minPrice: 500 }, 'maxPrice'],
-      [{ pricingMode: 'RANGE', minPrice: 500, maxPrice: 400 }, 'maxPrice'],
+      [{ pricingType: 'RANGE', minPrice: 500 }, 'maxPrice'],
+      [{ pricingType: 'RANGE', minPrice: 500, maxPrice: 400 }, 'maxPrice'],
       [{ isCustomPriceResponseActive: true }, 'customPriceResponse'],
     ] as const) {
       const res = await client.patch(`/v1/services/${service.id}`, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error.details[0].path).toBe(field);
     }
-    expect((await client.get(`/v1/services/${service.id}`)).body.service).toMatchObject({ pricingMode: 'HOURLY', hourlyRate: 120, minPrice: null });
+    expect((await client.get(`/v1/services/${service.id}`)).body.service).toMatchObject({ pricingType: 'HOURLY', hourlyRate: 120, minPrice: null });
   });
 
   it.each([
@@ -575,10 +575,10 @@ describe('PATCH /v1/services/{serviceId}', () => {
     ['a duration of 0', { duration: 0 }, 'duration'],
     ['an unknown durationUnit', { durationUnit: 'WEEKS' }, 'durationUnit'],
     ['an unknown tradeCategoryId', { tradeCategoryId: 999 }, 'tradeCategoryId'],
-    ['a negative price', { fixedPrice: -1 }, 'fixedPrice'],
+    ['a negative price', { price: -1 }, 'price'],
     ['a string price', { hourlyRate: '120' }, 'hourlyRate'],
     ['a null flag', { plusGST: null }, 'plusGST'],
-    ['a null pricingMode', { pricingMode: null }, 'pricingMode'],
+    ['a null pricingType', { pricingType: null }, 'pricingType'],
   ])('answers 400 naming the field for %s', async (_, body, field) => {
     const { client } = await api.organization();
     const service = await createService(client, blockedDrain);

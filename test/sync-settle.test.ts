@@ -87,7 +87,7 @@ describe('GET /v1/leads?updatedSince=… with changes still settling', () => {
     const since = new Date(Date.now() - 60_000).toISOString();
     const lead = (await client.post('/v1/leads', { name: 'Eve Ahead', email: 'eve@settle.example.com' })).body.lead;
     const partition = changeLogKey(organizationId, LEAD_CHANGES).gsi6pk;
-    const ahead = encodeCursor({ index: 'gsi6', pk: partition, skBetween: [since, '~'], ascending: true }, { ...leadKeys.lead(organizationId, lead.id), gsi6pk: partition, updatedAt: lead.updatedAt });
+    const ahead = await encodeCursor({ index: 'gsi6', pk: partition, skBetween: [since, '~'], ascending: true }, { ...leadKeys.lead(organizationId, lead.id), gsi6pk: partition, updatedAt: lead.updatedAt });
     const res = await client.get(`/v1/leads?updatedSince=${q(since)}&cursor=${q(ahead)}`);
     expect([res.status, res.body.leads, res.body.totalCount, res.body.nextCursor]).toEqual([200, [], 0, ahead]);
     await settled(lead.updatedAt);

@@ -63,7 +63,7 @@ async function ok(res: Promise<{ status: number; body: unknown }>) {
 }
 
 const email = { from: 'sam@example.com', to: 'office@example.com', body: 'Could you quote for a 250 L unit?', receivedAt: '2026-11-20T10:00:00.000Z' };
-const service = { description: 'Clearing blocked drains', followUpQuestions: ['Which drain?'], duration: 90, durationUnit: 'MINUTES', tradeCategoryId: 1, pricingMode: 'NONE' };
+const service = { description: 'Clearing blocked drains', followUpQuestions: ['Which drain?'], duration: 90, durationUnit: 'MINUTES', tradeCategoryId: 1, pricingType: 'NONE' };
 
 const SYNCABLE: Syncable[] = [
   {

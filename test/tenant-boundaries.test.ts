@@ -98,7 +98,7 @@ describe("organization B sending organization A's ids beside its own records", (
   });
 
   it("POST /v1/availability/holds with B's service and A's leadId answers 404", async () => {
-    const service = (await b.client.post('/v1/services', { name: 'B check', description: 'x', followUpQuestions: [], duration: 60, durationUnit: 'MINUTES', tradeCategoryId: 1, pricingMode: 'NONE' })).body.service;
+    const service = (await b.client.post('/v1/services', { name: 'B check', description: 'x', followUpQuestions: [], duration: 60, durationUnit: 'MINUTES', tradeCategoryId: 1, pricingType: 'NONE' })).body.service;
     const res = await b.client.post('/v1/availability/holds', { serviceId: service.id, startsAt: '2027-01-04T09:00:00Z', leadId: a.demo.leadIds[0] });
     expect([400, 404, 409]).toContain(res.status);
     expect(leaks(res.body, aIds)).toEqual([]);
@@ -233,16 +233,16 @@ describe('MCP and key scopes', () => {
   const rpc = (client: Client, method: string, params: Record<string, unknown> = {}) =>
     client.post('/mcp', { jsonrpc: '2.0', id: 1, method, params }, { headers: { accept: 'application/json, text/event-stream' } });
 
-  it('offers a read key no tool that POSTs, PUTs, PATCHes or DELETEs (resolveTransfer and resolve_transfer included) and refuses it the call', async () => {
+  it('offers a read key no tool that POSTs, PUTs, PATCHes or DELETEs (resolve_transfer included) and refuses it the call', async () => {
     const { organizationId, client } = await api.organization();
     const transfer = (await client.post('/v1/transfers', { label: 'Rule', method: 'COLD', destinationType: 'DEPARTMENT', destination: 'Office', conditions: 'Always' })).body.transfer;
     const read = api.as((await createApiKey(organizationId, null, 'reader', 'read')).token);
-    const listed = await rpc(read, 'tools/list');
+    const listed = await read.post('/mcp?tools=all', { jsonrpc: '2.0', id: 1, method: 'tools/list' });
     expect(listed.status).toBe(200);
     const names: string[] = listed.body.result.tools.map((tool: { name: string }) => tool.name);
-    expect(names).toContain('getLead');
-    for (const write of ['resolveTransfer', 'resolve_transfer', 'createLead', 'upsertLead', 'sendSms', 'send_sms', 'log_call', 'deleteLead', 'updateLead']) expect(names).not.toContain(write);
-    for (const name of ['resolveTransfer', 'resolve_transfer']) {
+    expect(names).toContain('get_lead');
+    for (const write of ['resolve_transfer', 'create_lead', 'upsert_lead', 'send_sms', 'log_call', 'delete_lead', 'update_lead']) expect(names).not.toContain(write);
+    for (const name of ['resolve_transfer']) {
       const called = await rpc(read, 'tools/call', { name, arguments: { transferId: transfer.id, name: 'Sam', topic: 'Leak', summary: 'Water' } });
       expect(called.body.result.isError).toBe(true);
       expect(JSON.parse(called.body.result.content[0].text).error.code).toBe('INSUFFICIENT_SCOPE');
@@ -255,7 +255,7 @@ describe('MCP and key scopes', () => {
     const a = await api.organization();
     const b = await api.organization();
     const lead = (await a.client.post('/v1/leads', { name: 'Secret Lead', email: 'secret@example.com' })).body.lead;
-    const res = await rpc(b.client, 'tools/call', { name: 'getLead', arguments: { leadId: lead.id } });
+    const res = await rpc(b.client, 'tools/call', { name: 'get_lead', arguments: { leadId: lead.id } });
     expect(res.body.result.isError).toBe(true);
     expect(JSON.parse(res.body.result.content[0].text).error.status).toBe(404);
     expect(JSON.stringify(res.body)).not.toContain('secret@example.com');

@@ -80,7 +80,7 @@ describe('POST /v1/transfers', () => {
     ['an unknown method', { ...emergency, method: 'HOT' }, 'method'],
     ['an unknown destinationType', { ...emergency, destinationType: 'EMAIL' }, 'destinationType'],
     ['a missing destination', { ...emergency, destination: undefined }, 'destination'],
-    ['a PHONE_NUMBER destination that is not E.164', { ...emergency, destination: '02 9876 5432' }, 'destination'],
+    ['a PHONE_NUMBER destination that is no valid number', { ...emergency, destination: '02 9876' }, 'destination'],
     ['an unknown placeholder in summaryFormat', { ...emergency, summaryFormat: 'Call from {caller}' }, 'summaryFormat'],
     ['settings without ignore_business_hours', { ...emergency, settings: {} }, 'settings.ignore_business_hours'],
     ['an unknown setting', { ...emergency, settings: { ignore_business_hours: true, afterHours: 1 } }, 'settings.afterHours'],
@@ -167,7 +167,7 @@ describe('PUT /v1/transfers/{transferId}', () => {
     expect(res.body.transfer).toMatchObject({ label: 'Urgent plumbing', name: 'Emergency plumbing' });
   });
 
-  it('checks the merged destination: switching to PHONE_NUMBER needs an E.164 destination', async () => {
+  it('checks the merged destination: switching to PHONE_NUMBER needs a phone number as destination', async () => {
     const { client } = await api.organization();
     const { id } = await createTransfer(client, { ...emergency, destinationType: 'DEPARTMENT', destination: 'Dispatch' });
     const bad = await client.put(`/v1/transfers/${id}`, { destinationType: 'PHONE_NUMBER' });
@@ -175,6 +175,9 @@ describe('PUT /v1/transfers/{transferId}', () => {
     expect(bad.body.error.details[0].path).toBe('destination');
     const good = await client.put(`/v1/transfers/${id}`, { destinationType: 'PHONE_NUMBER', destination: '+61400111222' });
     expect(good.status).toBe(200);
+    // Typed as people type it, read in the organization's country (Australia by default) and kept in E.164.
+    const national = await client.put(`/v1/transfers/${id}`, { destination: '(02) 9555 1234' });
+    expect([national.status, national.body.transfer.destination]).toEqual([200, '+61295551234']);
   });
 
   it('checks a MEMBER destination the update sets, and lets a rule whose member left change other fields', async () => {

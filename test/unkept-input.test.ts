@@ -70,7 +70,7 @@ describe('a lead’s name split into first and last names', () => {
 describe('MCP tool arguments a URL or a header cannot carry', () => {
   it('refuses a path argument with a lone surrogate, naming it, rather than failing as the server (URI malformed)', async () => {
     const { client } = await api.organization();
-    const error = await callToolRaw(client, 'getLead', '{"leadId":"lead_\\ud800"}');
+    const error = await callToolRaw(client, 'get_lead', '{"leadId":"lead_\\ud800"}');
     expect(error).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', details: [{ path: 'leadId', message: 'leadId must be text a URL can carry: it holds half of a character (a lone surrogate)' }] });
   });
 
@@ -82,7 +82,7 @@ describe('MCP tool arguments a URL or a header cannot carry', () => {
     ['a space', '"retry one"'],
   ])('refuses an idempotencyKey with %s by the API’s own rule, naming it, and writes nothing', async (_, key) => {
     const { client } = await api.organization();
-    const error = await callToolRaw(client, 'createFaq', `{"question":"Do you charge a call-out fee?","answer":"Yes, $89.","idempotencyKey":${key}}`);
+    const error = await callToolRaw(client, 'create_faq', `{"question":"Do you charge a call-out fee?","answer":"Yes, $89.","idempotencyKey":${key}}`);
     expect(error).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', details: [{ path: 'idempotencyKey', message: 'idempotencyKey must be 1 to 255 printable characters without spaces' }] });
     expect((await client.get('/v1/faqs')).body.totalCount).toBe(0);
   });

@@ -13,13 +13,13 @@ export interface paths {
         };
         /**
          * List leads, newest first
-         * @description Pages through the organization’s leads, newest first, optionally only those of one `status` and/or one `companyId`, or searches them: `q` matches a first or last name by its start, ignoring case and accents (`zoe` finds Zoë), an email (exact, any case) when it has an `@`, or a phone number in any common form (`0412 345 678`, `+61 412 345 678`, read with the country of the organization’s timezone); `email=` and `phone=` are exact filters on the contact. Send at most one of `q`, `email` and `phone` (400 naming the second); each combines with `status` and `companyId`. A search lists each lead once across its pages; `totalCount` is exact for every filter and search.
+         * @description Pages through the organization’s leads, newest first, optionally only those of one `status` and/or one `companyId`, or searches them: `q` matches a first or last name by its start, ignoring case and accents (`zoe` finds Zoë), an email (exact, any case) when it has an `@`, or a phone number in any common form (`0412 345 678`, `+61 412 345 678`, read in the organization’s `country`); `email=` and `phone=` are exact filters on the contact. Send at most one of `q`, `email` and `phone` (400 naming the second); each combines with `status` and `companyId`. A search lists each lead once across its pages; `totalCount` is exact for every filter and search.
          */
         get: operations["listLeads"];
         put?: never;
         /**
          * Create a lead
-         * @description Creates a lead with status NEW and records its LEAD_CREATED activity in the same transaction. `name` (or `firstName`) is required, and `email` or `phone` (a caller who left only a phone is entered with it); `name` is split into first and last name unless those are given. A `companyId` must be a company of the organization. An email (any case) or phone another lead has answers 409 `DUPLICATE_CONTACT`, whose `error.details[0].existingId` is that lead’s id.
+         * @description Creates a lead with `status` NEW, or the status given (a lead synced from another system keeps its stage: it is listed and counted under it at once), and records its LEAD_CREATED activity in the same transaction. `name` (or `firstName`) is required, and `email` or `phone` (a caller who left only a phone is entered with it); `name` is split into first and last name unless those are given. A `companyId` must be a company of the organization. A `phone` is read as typed: with its country code, or in the national form of the organization’s `country` (`0412 345 678`), and stored in E.164. An email (any case) or phone another lead has answers 409 `DUPLICATE_CONTACT`, whose `error.details[0].existingId` is that lead’s id.
          */
         post: operations["createLead"];
         delete?: never;
@@ -39,7 +39,7 @@ export interface paths {
         put?: never;
         /**
          * Create a lead, or change the one with this email or phone
-         * @description `match` names the contact that finds the lead: `email` (any case) or `phone`, which the body must carry. The lead holding it gets the other fields (the matched contact stays as the lead has it), as a PATCH would apply them (`name` is split into first and last name unless those are given), and the answer is 200 with `created: false`; with no such lead one is created as by POST /v1/leads (then `name` or `firstName` is required) and the answer is 201 with `created: true`. Concurrent upserts of one new contact make one lead. Another contact of the body held by another lead answers 409 `DUPLICATE_CONTACT` naming that lead.
+         * @description `match` names the contact that finds the lead: `email` (any case) or `phone`, which the body must carry. A `phone` is read as on create (a national form in the organization’s `country`), so `0412 345 678` finds the lead stored with +61412345678. The lead holding it gets the other fields (the matched contact stays as the lead has it), as a PATCH would apply them (`name` is split into first and last name unless those are given; a new `status` records a STATUS_CHANGED activity and moves the lead between status lists and counts), and the answer is 200 with `created: false`; with no such lead one is created as by POST /v1/leads (then `name` or `firstName` is required) and the answer is 201 with `created: true`. Concurrent upserts of one new contact make one lead. Another contact of the body held by another lead answers 409 `DUPLICATE_CONTACT` naming that lead.
          */
         post: operations["upsertLead"];
         delete?: never;
@@ -71,7 +71,7 @@ export interface paths {
         head?: never;
         /**
          * Change a lead’s details, status, read flag or company
-         * @description Fields left out keep their values; `null` clears an optional field. A new `status` records a STATUS_CHANGED activity in the same transaction; a `companyId` must be a company of the organization (else 400). An email or phone another lead has answers 409 `DUPLICATE_CONTACT`, whose `error.details[0].existingId` is that lead’s id.
+         * @description Fields left out keep their values; `null` clears an optional field. A new `status` records a STATUS_CHANGED activity in the same transaction; a `companyId` must be a company of the organization (else 400). A `phone` is read as on create. An email or phone another lead has answers 409 `DUPLICATE_CONTACT`, whose `error.details[0].existingId` is that lead’s id.
          */
         patch: operations["updateLead"];
         trace?: never;
@@ -249,7 +249,7 @@ export interface paths {
         };
         /**
          * Free slots for a service: when it can come, and who
-         * @description Slots of the service’s duration that start in [from, to) (now and 7 days on by default; at most 14 days; a service longer than 7 days, more than an appointment lasts, answers 400 naming serviceId), every `step` minutes (15 by default) from the start of each working period. A slot lies wholly inside the business hours, outside its closed dates, and inside each listed member’s own working hours (the business’s when the member has none), and overlaps none of that member’s booked appointments or live holds. With no business hours and no working hours there are no slots. Disabled members are never listed, nor, for a service with `memberIds`, members not among them; `memberId` keeps one member (one not among the service’s `memberIds` answers 400). Two DynamoDB round trips: the organization, the service and the members; then each working member’s bookings.
+         * @description Slots of the service’s duration that start in [from, to) (now and 7 days on by default; at most 14 days; a service longer than 7 days, more than an appointment lasts, answers 400 naming serviceId), every `step` minutes (15 by default) from the start of each working period. A slot lies wholly inside the business hours, outside its closed dates, and inside each listed member’s own working hours (the business’s when the member has none), and overlaps none of that member’s booked appointments or live holds. Each slot gives its times in UTC and in the organization’s timezone (`startsAtLocal`, `endsAtLocal`, with the offset in force then) and `startsAtLabel` to say aloud. With no business hours and no working hours there are no slots. Disabled members are never listed, nor, for a service with `memberIds`, members not among them; `memberId` keeps one member (one not among the service’s `memberIds` answers 400). Two DynamoDB round trips: the organization, the service and the members; then each working member’s bookings.
          */
         get: operations["findAvailability"];
         put?: never;
@@ -410,8 +410,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change the organization’s name, timezone, businessHours, closedDates or smsSenderId
-         * @description Fields left out keep their values. `businessHours` is the whole week, replaced rather than merged by day: a PATCH with only `monday` leaves every other day closed, so send the week with the day changed. `timezone` must be an IANA zone (e.g. Australia/Sydney). `smsSenderId` is what recipients see an SMS come from: an E.164 number or an alphanumeric sender id of up to 11 characters; `null` returns to the provider’s default. A number is stored in its one E.164 form: a trunk 0 typed after the country code is dropped (`+610299990000` is stored as `+61299990000`). A number is also where replies come back, so it belongs to one organization: a number another organization has set answers 409 `SMS_SENDER_TAKEN`, and the number an organization leaves is free for others at once.
+         * Change the organization’s name, timezone, country, businessHours, closedDates or smsSenderId
+         * @description Fields left out keep their values. `businessHours` is the whole week, replaced rather than merged by day: a PATCH with only `monday` leaves every other day closed, so send the week with the day changed. `timezone` must be an IANA zone (e.g. Australia/Sydney). `country` (ISO 3166-1 alpha-2, default `AU`) is the country whose national phone forms every write and lookup reads; an unknown code answers 400. `smsSenderId` is what recipients see an SMS come from: an E.164 number or an alphanumeric sender id of up to 11 characters; `null` returns to the provider’s default. A number is stored in its one E.164 form: a trunk 0 typed after the country code is dropped (`+610299990000` is stored as `+61299990000`). A number is also where replies come back, so it belongs to one organization: a number another organization has set answers 409 `SMS_SENDER_TAKEN`, and the number an organization leaves is free for others at once.
          */
         patch: operations["updateOrganization"];
         trace?: never;
@@ -567,7 +567,7 @@ export interface paths {
         put?: never;
         /**
          * Create a service and its scenario
-         * @description A trade service and the AI-receptionist scenario it starts with, written together. `pricingMode` decides which price fields are required. A name already used in the organization, ignoring case and spacing, answers 409 and writes nothing. `memberIds` are the members who take the service, whom GET /v1/availability offers and holds take (none, the default: every member); each must be a member of the organization, or 400 naming its place (`memberIds.0`).
+         * @description A trade service and the AI-receptionist scenario it starts with, written together. `pricingType` decides which price fields are required: FIXED `price`, HOURLY `hourlyRate`, CALL_OUT `callOutFee`, RANGE `minPrice` and `maxPrice` (the names products use), and `minPrice` ≤ `maxPrice`. The older names `pricingMode` and `fixedPrice` are still taken. A name already used in the organization, ignoring case and spacing, answers 409 and writes nothing. `memberIds` are the members who take the service, whom GET /v1/availability offers and holds take (none, the default: every member); each must be a member of the organization, or 400 naming its place (`memberIds.0`).
          */
         post: operations["createService"];
         delete?: never;
@@ -599,7 +599,7 @@ export interface paths {
         head?: never;
         /**
          * Change any subset of a service’s fields, pricing included
-         * @description Fields left out keep their values; a price or `customPriceResponse` sent as null is cleared. The merged service is checked as a create is (`pricingMode` requires its price, `minPrice` ≤ `maxPrice`, an active custom price response needs its text). A name already used in the organization, ignoring case and spacing, answers 409. The service’s scenario is not changed: change it with PATCH /v1/scenarios/{scenarioId}. `memberIds` replaces the service’s members as a whole, each a member of the organization (400 naming its place otherwise); `[]` offers every member again.
+         * @description Fields left out keep their values; a price or `customPriceResponse` sent as null is cleared. The merged service is checked as a create is (`pricingType` requires its price, `minPrice` ≤ `maxPrice`, an active custom price response needs its text). A name already used in the organization, ignoring case and spacing, answers 409. The service’s scenario is not changed: change it with PATCH /v1/scenarios/{scenarioId}. `memberIds` replaces the service’s members as a whole, each a member of the organization (400 naming its place otherwise); `[]` offers every member again.
          */
         patch: operations["updateService"];
         trace?: never;
@@ -706,7 +706,7 @@ export interface paths {
         get: operations["getProduct"];
         /**
          * Change any subset of a trade product’s fields
-         * @description Fields left out keep their values; the merged product must still fit its `pricingType`. A rename to a name in use answers 409 and changes nothing. Concurrent updates are applied one after another, never lost.
+         * @description Fields left out keep their values; the merged product must still fit its `pricingType`. A price sent as null is the same as one left out, so the pricing fields a GET answers can be sent back as they are. A rename to a name in use answers 409 and changes nothing. Concurrent updates are applied one after another, never lost.
          */
         put: operations["updateProduct"];
         post?: never;
@@ -719,7 +719,7 @@ export interface paths {
         head?: never;
         /**
          * Change any subset of a trade product’s fields
-         * @description The same as `PUT /v1/products/{productId}`: send only the fields to change. Fields left out keep their values; the merged product must still fit its `pricingType`. A rename to a name in use answers 409 and changes nothing. Concurrent updates are applied one after another, never lost.
+         * @description The same as `PUT /v1/products/{productId}`: send only the fields to change. Fields left out keep their values; the merged product must still fit its `pricingType`. A price sent as null is the same as one left out, so the pricing fields a GET answers can be sent back as they are. A rename to a name in use answers 409 and changes nothing. Concurrent updates are applied one after another, never lost.
          */
         patch: operations["patchProduct"];
         trace?: never;
@@ -739,7 +739,7 @@ export interface paths {
         head?: never;
         /**
          * Rename and re-price up to 100 trade products, item by item
-         * @description Applies up to 100 renames and re-pricings in order, each on its own: a failing item (unknown id, taken name, inconsistent pricing) is reported in its result and neither stops nor undoes the others. An item whose write the table failed to answer is read again: reported `ok` when it was applied, `error` UNAVAILABLE when it was not, and `unknown` (code UNKNOWN) when the product cannot be read to tell. Answers 200 with one result per item and a summary; over 100 items nothing is applied (400 BATCH_TOO_LARGE).
+         * @description Applies up to 100 renames and re-pricings in order, each on its own: a failing item (unknown id, taken name, inconsistent pricing) is reported in its result and neither stops nor undoes the others. An item whose write the table failed to answer is read again: reported `ok` when it was applied, `error` UNAVAILABLE when it was not, and `unknown` (code UNKNOWN) when the product cannot be read to tell. Answers 200 with one result per item and a summary; over 100 items nothing is applied (400 BATCH_TOO_LARGE). An item’s `pricing` takes the price fields a product answers (`price` for FIXED, `minPrice` and `maxPrice` for RANGE, null for not set); a RANGE `price` without `minPrice`, the older spelling, is read as the minimum.
          */
         patch: operations["batchUpdateProducts"];
         trace?: never;
@@ -759,7 +759,7 @@ export interface paths {
         put?: never;
         /**
          * Create a call transfer rule
-         * @description When and where the AI receptionist hands a call over: a department, a member (`destination` the member’s id, of a member of the organization) or a phone number (E.164). A label already used in the organization answers 409; a `scenarioId` must be a scenario of the organization.
+         * @description When and where the AI receptionist hands a call over: a department, a member (`destination` the member’s id, of a member of the organization) or a phone number (a valid number of its plan: E.164, or the national form of the organization’s `country`, stored in E.164). A label already used in the organization answers 409; a `scenarioId` must be a scenario of the organization.
          */
         post: operations["createTransfer"];
         delete?: never;
@@ -782,7 +782,7 @@ export interface paths {
         get: operations["getTransfer"];
         /**
          * Change any subset of a transfer rule’s fields
-         * @description Fields left out keep their values; the merged rule is checked again (a PHONE_NUMBER destination must be E.164; a changed MEMBER destination must be the id of a member of the organization). A label in use answers 409. Concurrent updates are applied one after another, never lost.
+         * @description Fields left out keep their values; the merged rule is checked again (a PHONE_NUMBER destination must be a valid number of its plan, read as on create; a changed MEMBER destination must be the id of a member of the organization). A label in use answers 409. Concurrent updates are applied one after another, never lost.
          */
         put: operations["updateTransfer"];
         post?: never;
@@ -795,7 +795,7 @@ export interface paths {
         head?: never;
         /**
          * Change any subset of a transfer rule’s fields
-         * @description The same as `PUT /v1/transfers/{transferId}`: send only the fields to change. Fields left out keep their values; the merged rule is checked again (a PHONE_NUMBER destination must be E.164; a changed MEMBER destination must be the id of a member of the organization). A label in use answers 409. Concurrent updates are applied one after another, never lost.
+         * @description The same as `PUT /v1/transfers/{transferId}`: send only the fields to change. Fields left out keep their values; the merged rule is checked again (a PHONE_NUMBER destination must be a valid number of its plan, read as on create; a changed MEMBER destination must be the id of a member of the organization). A label in use answers 409. Concurrent updates are applied one after another, never lost.
          */
         patch: operations["patchTransfer"];
         trace?: never;
@@ -1143,7 +1143,7 @@ export interface paths {
         put?: never;
         /**
          * Create a URL that a web form, email parser or agent can post inquiries to
-         * @description For senders that cannot send an API key. The answer’s `url` carries a token (shown only here, stored hashed); senders that can sign use `secret` (`whsec_…`) with Standard Webhooks headers instead. A CALL endpoint may take a voice platform’s post-call webhook as the platform sends it: `format: "retell"` (with `platformSecret`, the Retell API key that signs its webhooks, write-only) or `format: "vapi"` (a Vapi Bearer Token credential, or its legacy server secret, set to this `secret`); `format` is `native` otherwise. `fieldMap` renames a form’s own field names to `email`, `phone`, `name`, `firstName`, `lastName` or `message`. For HTML forms, `redirectUrl` and `errorRedirectUrl` (https) are where a visitor is sent after the post is recorded or refused; `allowedOrigins` (exact origins, `https://host[:port]`) lets pages on those sites post JSON from the browser (CORS).
+         * @description For senders that cannot send an API key. The answer’s `url` carries a token (shown only here, stored hashed); senders that can sign use `secret` (`whsec_…`) with Standard Webhooks headers instead. A CALL endpoint may take a voice platform’s post-call webhook as the platform sends it: `format: "retell"` (with `platformSecret`, the Retell API key that signs its webhooks, write-only) or `format: "vapi"` (a Vapi Bearer Token credential, or its legacy server secret, set to this `secret`); `format` is `native` otherwise. `fieldMap` renames a form’s own field names to `email`, `phone`, `name`, `firstName`, `lastName` or `message`. For HTML forms, `redirectUrl` and `errorRedirectUrl` (https) are where a visitor is sent after the post is recorded or refused; `allowedOrigins` (exact origins, `https://host[:port]`) lets pages on those sites post JSON from the browser (CORS), and with `enforceOrigin: true` only posts from those pages are taken (403 `ORIGIN_NOT_ALLOWED` otherwise, a post without `Origin` too); `honeypotField` names a hidden field people leave empty: a post that fills it is answered as recorded and records nothing. Under `npm start` (not deployed), redirect URLs and origins may also be `http://localhost`, `http://127.0.0.1` or `http://[::1]`, with any port, to try a form from a local page.
          */
         post: operations["createInboundEndpoint"];
         delete?: never;
@@ -1174,8 +1174,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change an inbound endpoint’s name, source, format, fieldMap, redirects or allowed origins
-         * @description Fields left out keep their values; `fieldMap: null`, `redirectUrl: null` and `errorRedirectUrl: null` remove them, `allowedOrigins: []` ends CORS. The URL, its token and the signing secret stay as they are, so forms already posting to it keep working; posts after the change are read with the new settings. `format` `retell` or `vapi` is only for source CALL (400 naming the field otherwise); `retell` needs a `platformSecret` (sent now or kept from before), which a change to another format drops.
+         * Change an inbound endpoint’s name, source, format, fieldMap, redirects, allowed origins or spam settings
+         * @description Fields left out keep their values; `fieldMap: null`, `redirectUrl: null`, `errorRedirectUrl: null` and `honeypotField: null` remove them, `allowedOrigins: []` ends CORS (and, with `enforceOrigin`, refuses every post). The URL, its token and the signing secret stay as they are, so forms already posting to it keep working; posts after the change are read with the new settings. `format` `retell` or `vapi` is only for source CALL (400 naming the field otherwise); `retell` needs a `platformSecret` (sent now or kept from before), which a change to another format drops.
          */
         patch: operations["updateInboundEndpoint"];
         trace?: never;
@@ -1211,7 +1211,7 @@ export interface paths {
         put?: never;
         /**
          * Post an inquiry to an inbound endpoint (no API key)
-         * @description Authenticated by the endpoint URL's `token`, or by Standard Webhooks headers (`webhook-id`, `webhook-timestamp` within 5 minutes, `webhook-signature`) signed with the endpoint's secret; anything else answers 401 and records nothing. The body is `application/json`, or what an HTML form posts: `application/x-www-form-urlencoded` or `multipart/form-data` (text fields only: a file answers 415), at most 256 KB. A form post to an endpoint with `redirectUrl` is answered 303 to it with `inquiryId=<id>` added to its query, so the visitor lands on the site's thank-you page; refused (400, 413, 415), it is answered 303 to `errorRedirectUrl` with `error=<code>` when the endpoint has one. A 401 is never redirected. JSON posts are answered JSON. A browser page on one of the endpoint's `allowedOrigins` may post JSON (CORS): the preflight `OPTIONS` of this URL, with its token, answers 204 with the CORS headers, and the answer to the post carries `Access-Control-Allow-Origin` and `Vary: Origin`; any other origin gets no CORS headers. A WEBFORM endpoint keeps every field and finds the lead from email, phone and name; an EMAIL endpoint takes a parsed email (from, to, subject, text or html); CALL and CHATBOT take `{lead, data, summary?, tag?}` as POST /v1/inquiries does. A CALL endpoint of `format` `retell` or `vapi` takes that platform's webhook exactly as it sends it, JSON up to 3 MB, proved by the platform's own scheme only (a token or Standard Webhooks signature is neither needed nor enough): Retell's `x-retell-signature` (`v=<unix ms>,d=<hex HMAC-SHA256 of the body followed by that timestamp, keyed with the Retell API key>`, within 5 minutes either way), or Vapi's credential holding the endpoint's secret: `Authorization: Bearer <secret>` (its Bearer Token credential, as Vapi sends it by default) or `x-vapi-secret: <secret>` (its legacy server secret; when sent, it alone is checked). Retell's `call_analyzed` and Vapi's `end-of-call-report` record a CALL inquiry (transcript, summary, recording, direction, duration, start, end, who hung up), the lead found by the caller's phone (the called number on an outbound call) or created; the same call id again answers 200 with the first inquiry's ids and records nothing. Any other event, and a call that never connected, answers 204 and records nothing; a payload without the call id or the lead's phone answers 400 naming the platform's field. The same sender id again (`externalInquiryId`, or the `webhook-id` or `Idempotency-Key` header) to the same endpoint, from a sender with the same email or phone, answers 200 with the first inquiry's ids alone (`{inquiry: {id, leadId}, created: false}`, nothing it recorded); from another sender it is recorded as an inquiry of its own, so the URL never answers with someone else's. Query parameters other than `token` are ignored. Every post counts against the endpoint's organization's usage plan, as a request with its API key does (a post with a wrong token too): beyond it, 429 `RATE_LIMITED` with `Retry-After`.
+         * @description Authenticated by the endpoint URL's `token`, or by Standard Webhooks headers (`webhook-id`, `webhook-timestamp` within 5 minutes, `webhook-signature`) signed with the endpoint's secret; anything else answers 401 and records nothing. The body is `application/json`, or what an HTML form posts: `application/x-www-form-urlencoded` or `multipart/form-data`, at most 256 KB; a multipart form may carry files up to 3 MB in all, which are dropped: the rest of the form is recorded, with the files' names in the WEBFORM record's `droppedFiles`. A form post to an endpoint with `redirectUrl` is answered 303 to it with `inquiryId=<id>` added to its query, so the visitor lands on the site's thank-you page; refused (400, 403, 413, 415), it is answered 303 to `errorRedirectUrl` with `error=<code>` when the endpoint has one. An endpoint with `enforceOrigin` refuses a post whose `Origin` is not one of its `allowedOrigins`, or that has none (403 `ORIGIN_NOT_ALLOWED`, nothing recorded). A post filling the endpoint's `honeypotField` is answered as if recorded (201, or 303 to `redirectUrl` with an `inquiryId` that names nothing) and records nothing. A 401 is never redirected. JSON posts are answered JSON. A browser page on one of the endpoint's `allowedOrigins` may post JSON (CORS): the preflight `OPTIONS` of this URL, with its token, answers 204 with the CORS headers, and the answer to the post carries `Access-Control-Allow-Origin` and `Vary: Origin`; any other origin gets no CORS headers. A WEBFORM endpoint keeps every field and finds the lead from email, phone and name; an EMAIL endpoint takes a parsed email (from, to, subject, text or html); CALL and CHATBOT take `{lead, data, summary?, tag?}` as POST /v1/inquiries does. A CALL endpoint of `format` `retell` or `vapi` takes that platform's webhook exactly as it sends it, JSON up to 3 MB, proved by the platform's own scheme only (a token or Standard Webhooks signature is neither needed nor enough): Retell's `x-retell-signature` (`v=<unix ms>,d=<hex HMAC-SHA256 of the body followed by that timestamp, keyed with the Retell API key>`, within 5 minutes either way), or Vapi's credential holding the endpoint's secret: `Authorization: Bearer <secret>` (its Bearer Token credential, as Vapi sends it by default) or `x-vapi-secret: <secret>` (its legacy server secret; when sent, it alone is checked). Retell's `call_analyzed` (its event in `event` or `event_type`) and Vapi's `end-of-call-report` record a CALL inquiry (transcript, summary, recording, direction, duration, start, end, who hung up, the lead's number, and the platform's analysis: sentiment, success, extracted data), the lead found by the caller's phone (the called number on an outbound call) or created; the same call id again answers 200 with the first inquiry's ids and records nothing. Any other event, and a call that never connected, answers 204 and records nothing; a payload without the call id or the lead's phone, or with a field out of range, answers 400 naming the platform's field (`call.start_timestamp`, `message.startedAt`). The same sender id again (`externalInquiryId`, or the `webhook-id` or `Idempotency-Key` header) to the same endpoint, from a sender with the same email or phone, answers 200 with the first inquiry's ids alone (`{inquiry: {id, leadId}, created: false}`, nothing it recorded); from another sender it is recorded as an inquiry of its own, so the URL never answers with someone else's. Query parameters other than `token` are ignored. Every post counts against the endpoint's organization's usage plan, as a request with its API key does (a post with a wrong token too): beyond it, 429 `RATE_LIMITED` with `Retry-After`.
          */
         post: operations["receiveInbound"];
         delete?: never;
@@ -1233,7 +1233,7 @@ export interface paths {
         };
         /**
          * Who is calling: the lead with this phone, its open inquiries and upcoming appointments
-         * @description For a voice agent on a live call: the organization’s lead with this phone (any common form, normalized to E.164), its latest inquiries (unread first) and its appointments to come, whether the number opted out of SMS, and whether the business is open now. A caller the organization does not know answers 200 with `lead: null`, not 404: the agent needs the rest. Two DynamoDB round trips for an E.164 number (the phone’s claim, then its lead, both read consistently: a lead created this second shows); a national form one more, to read the organization’s country.
+         * @description For a voice agent on a live call: the organization’s lead with this phone (any common form, normalized to E.164), its latest inquiries (unread first) and its appointments to come, whether the number opted out of SMS, and whether the business is open now (while it is closed, `nextOpenAt`: when it next opens). A caller the organization does not know answers 200 with `lead: null`, not 404: the agent needs the rest. Two DynamoDB round trips for an E.164 number (the phone’s claim, then its lead, both read consistently: a lead created this second shows); a national form one more, to read the organization’s country.
          */
         get: operations["lookupCaller"];
         put?: never;
@@ -1275,7 +1275,7 @@ export interface paths {
         put?: never;
         /**
          * The API as MCP tools, for AI agents (Model Context Protocol, Streamable HTTP)
-         * @description An MCP server over Streamable HTTP, stateless: no session, every message is answered on its own, as JSON (never an event stream, so `GET /mcp` answers 405). Protocol revisions 2025-11-25 and 2025-06-18, agreed in `initialize`. Every keyed route of this API is a tool named by its operationId, with the route’s parameters and body as its input schema and its answer as its output schema; on top, curated tools for a voice agent (lookup_caller, save_caller, get_receptionist_context, find_availability, hold_slot, book_appointment, log_call, resolve_transfer, send_sms, search_leads). A tool acts as the API key that called `/mcp`: within its organization, under its rate limit, and within its scope (a read key sees and calls only GET tools; a write key no DELETE tools). A tool’s failure is a result with `isError` and the API’s error envelope as its text. POST tools take `idempotencyKey`, sent as the Idempotency-Key header; `/mcp` itself takes no Idempotency-Key (400).
+         * @description An MCP server over Streamable HTTP, stateless: no session, every message is answered on its own, as JSON (never an event stream, so `GET /mcp` answers 405). Protocol revisions 2025-11-25 and 2025-06-18, agreed in `initialize`. `tools/list` offers the curated tools for a voice agent (lookup_caller, save_caller, get_receptionist_context, find_availability, hold_slot, book_appointment, log_call, resolve_transfer, send_sms, search_leads) unless `tools` names other toolsets: `all` adds every keyed route of this API as a tool named by its operationId in snake_case (`create_lead`; one tool for a PUT and its PATCH), with the route’s parameters and body as its input schema and its answer as its output schema. Resources: `receptionist://context`, the receptionist context of the key’s organization; prompts: `live_call`, the steps of a live call with the curated tools. A tool acts as the API key that called `/mcp`: within its organization, under its rate limit, and within its scope (a read key sees and calls only GET tools, exactly those marked readOnlyHint; a write key no DELETE tools). A tool’s failure is a result with `isError` and the API’s error envelope as its text. POST tools take `idempotencyKey`, sent as the Idempotency-Key header; `/mcp` itself takes no Idempotency-Key (400).
          */
         post: operations["postMcp"];
         delete?: never;
@@ -1643,6 +1643,13 @@ export interface components {
             endedAt: string;
             /** @enum {string} */
             endedBy: "user" | "assistant";
+            leadPhone?: string | null;
+            sentiment?: string | null;
+            successful?: boolean | null;
+            successEvaluation?: string | null;
+            analysisData?: {
+                [key: string]: unknown;
+            } | null;
         };
         TranscriptEntry: {
             id: string;
@@ -1725,6 +1732,8 @@ export interface components {
             /** Format: date-time */
             submittedAt: string;
             pageUrl: string | null;
+            /** @description Present when the form carried files: their names (or their field’s, for a file without one). The files are not kept; the rest of the form is. */
+            droppedFiles?: string[];
         };
         WebformField: {
             name: string;
@@ -1806,6 +1815,9 @@ export interface components {
          * @example {
          *       "startsAt": "2026-12-01T22:00:00.000Z",
          *       "endsAt": "2026-12-01T23:00:00.000Z",
+         *       "startsAtLocal": "2026-12-02T09:00:00+11:00",
+         *       "endsAtLocal": "2026-12-02T10:00:00+11:00",
+         *       "startsAtLabel": "Wed 2 Dec, 9:00 am",
          *       "memberIds": [
          *         2,
          *         3
@@ -1817,6 +1829,12 @@ export interface components {
             startsAt: string;
             /** Format: date-time */
             endsAt: string;
+            /** @description startsAt in the organization’s timezone, with the offset in force then: `2026-12-01T09:00:00+11:00`. */
+            startsAtLocal: string;
+            /** @description endsAt in the organization’s timezone, with the offset in force then. */
+            endsAtLocal: string;
+            /** @description startsAt to say aloud, in the organization’s timezone: weekday, day, month and 12-hour time, `Tue 1 Dec, 9:00 am`. */
+            startsAtLabel: string;
             memberIds: number[];
         };
         /**
@@ -1825,6 +1843,9 @@ export interface components {
          *       "serviceId": 1,
          *       "startsAt": "2026-12-01T22:00:00.000Z",
          *       "endsAt": "2026-12-01T23:00:00.000Z",
+         *       "startsAtLocal": "2026-12-02T09:00:00+11:00",
+         *       "endsAtLocal": "2026-12-02T10:00:00+11:00",
+         *       "startsAtLabel": "Wed 2 Dec, 9:00 am",
          *       "memberId": 2,
          *       "leadId": null,
          *       "expiresAt": "2026-11-30T04:25:00.000Z",
@@ -1838,6 +1859,12 @@ export interface components {
             startsAt: string;
             /** Format: date-time */
             endsAt: string;
+            /** @description startsAt in the organization’s timezone, with the offset in force then: `2026-12-01T09:00:00+11:00`. */
+            startsAtLocal: string;
+            /** @description endsAt in the organization’s timezone, with the offset in force then. */
+            endsAtLocal: string;
+            /** @description startsAt to say aloud, in the organization’s timezone: weekday, day, month and 12-hour time, `Tue 1 Dec, 9:00 am`. */
+            startsAtLabel: string;
             memberId: number;
             leadId: string | null;
             /** Format: date-time */
@@ -1993,6 +2020,7 @@ export interface components {
          *       "id": "org_01JA0000000000000000000000",
          *       "name": "Harbour City Trades",
          *       "timezone": "Australia/Sydney",
+         *       "country": "AU",
          *       "smsSenderId": "HarbourCity",
          *       "businessHours": {
          *         "monday": [
@@ -2053,6 +2081,8 @@ export interface components {
             name: string;
             /** @default UTC */
             timezone: string;
+            /** @default AU */
+            country: string;
             /** @default null */
             smsSenderId: string | null;
             /** @default null */
@@ -2087,7 +2117,7 @@ export interface components {
                 }[];
             } | null;
             /**
-             * @description Dates (YYYY-MM-DD, in the organization’s time zone) closed all day whatever the weekly hours say, such as public holidays.
+             * @description Dates (YYYY-MM-DD, in the organization’s time zone, each a date the calendar has) closed all day whatever the weekly hours say, such as public holidays.
              * @default []
              */
             closedDates: string[];
@@ -2116,8 +2146,8 @@ export interface components {
          *       "createdAt": "2026-09-14T22:10:41.006Z",
          *       "isActive": true,
          *       "durationUnit": "MINUTES",
-         *       "pricingMode": "CALL_OUT",
-         *       "fixedPrice": null,
+         *       "pricingType": "CALL_OUT",
+         *       "price": null,
          *       "hourlyRate": 145,
          *       "callOutFee": 99,
          *       "minPrice": null,
@@ -2160,8 +2190,8 @@ export interface components {
             followUpQuestions: string[];
             tradeCategoryId: number;
             /** @enum {string} */
-            pricingMode: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
-            fixedPrice: number | null;
+            pricingType: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
+            price: number | null;
             hourlyRate: number | null;
             callOutFee: number | null;
             minPrice: number | null;
@@ -2201,8 +2231,8 @@ export interface components {
          *           "createdAt": "2026-09-14T22:10:41.006Z",
          *           "isActive": true,
          *           "durationUnit": "MINUTES",
-         *           "pricingMode": "CALL_OUT",
-         *           "fixedPrice": null,
+         *           "pricingType": "CALL_OUT",
+         *           "price": null,
          *           "hourlyRate": 145,
          *           "callOutFee": 99,
          *           "minPrice": null,
@@ -2236,8 +2266,8 @@ export interface components {
          *       "createdAt": "2026-09-14T22:10:41.006Z",
          *       "isActive": true,
          *       "durationUnit": "MINUTES",
-         *       "pricingMode": "CALL_OUT",
-         *       "fixedPrice": null,
+         *       "pricingType": "CALL_OUT",
+         *       "price": null,
          *       "hourlyRate": 145,
          *       "callOutFee": 99,
          *       "minPrice": null,
@@ -2262,8 +2292,8 @@ export interface components {
             /** @enum {string} */
             durationUnit: "MINUTES" | "HOURS" | "DAYS";
             /** @enum {string} */
-            pricingMode: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
-            fixedPrice: number | null;
+            pricingType: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
+            price: number | null;
             hourlyRate: number | null;
             callOutFee: number | null;
             minPrice: number | null;
@@ -2370,7 +2400,8 @@ export interface components {
          *       "response": "A standard electric hot water install starts from $1,650 including the unit.",
          *       "tradeCategoryId": 1,
          *       "pricingType": "RANGE",
-         *       "price": 1650,
+         *       "price": null,
+         *       "minPrice": 1650,
          *       "maxPrice": 2400,
          *       "isDisclosePrice": true,
          *       "faqs": [
@@ -2393,6 +2424,7 @@ export interface components {
             /** @enum {string} */
             pricingType: "NONE" | "FIXED" | "RANGE";
             price: number | null;
+            minPrice: number | null;
             maxPrice: number | null;
             isDisclosePrice: boolean;
             faqs: {
@@ -2960,8 +2992,8 @@ export interface components {
             followUpQuestions: string[];
             tradeCategoryId: number;
             /** @enum {string} */
-            pricingMode: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
-            fixedPrice: number | null;
+            pricingType: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
+            price: number | null;
             hourlyRate: number | null;
             callOutFee: number | null;
             minPrice: number | null;
@@ -3118,13 +3150,14 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
                 status?: "NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST";
                 companyId?: string;
                 /** @description A name prefix (first or last name, ignoring case and accents), an email (exact, any case) or a phone number in any common form. */
                 q?: string;
                 email?: string;
+                /** @description The lead's phone, read as a write reads it: with its country code, or in the national form of the organization's `country`. One that is no valid number of any numbering plan answers 400. */
                 phone?: string;
             };
             header?: never;
@@ -3183,7 +3216,8 @@ export interface operations {
                  *       "lastName": "Nguyen",
                  *       "phone": "+61412345001",
                  *       "suburb": "Parramatta",
-                 *       "socials": {}
+                 *       "socials": {},
+                 *       "status": "NEW"
                  *     }
                  */
                 "application/json": {
@@ -3195,6 +3229,7 @@ export interface operations {
                     firstName?: string;
                     /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     lastName?: string;
+                    /** @description A phone number as people type it: with its country code (`+61 412 345 678`), or in the national form of the organization's `country` (`0412 345 678`, `(02) 9555 1234`). Stored and answered in E.164 (`+61412345678`); one that is no valid number of any numbering plan answers 400 naming the field. */
                     phone?: string;
                     /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     suburb?: string;
@@ -3204,6 +3239,8 @@ export interface operations {
                         [key: string]: string;
                     };
                     companyId?: string;
+                    /** @enum {string} */
+                    status?: "NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST";
                 } & ((unknown | unknown) & (unknown | unknown));
             };
         };
@@ -3280,6 +3317,7 @@ export interface operations {
                     firstName?: string;
                     /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     lastName?: string;
+                    /** @description A phone number as people type it: with its country code (`+61 412 345 678`), or in the national form of the organization's `country` (`0412 345 678`, `(02) 9555 1234`). Stored and answered in E.164 (`+61412345678`); one that is no valid number of any numbering plan answers 400 naming the field. */
                     phone?: string;
                     /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                     suburb?: string;
@@ -3289,6 +3327,8 @@ export interface operations {
                         [key: string]: string;
                     };
                     companyId?: string;
+                    /** @enum {string} */
+                    status?: "NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST";
                 } & ({
                     /** @constant */
                     match: "email";
@@ -3537,7 +3577,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
             };
             header?: never;
@@ -3672,7 +3712,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
                 leadId?: string;
                 source?: "CALL" | "EMAIL" | "CHATBOT" | "SMS" | "WEBFORM";
@@ -3762,11 +3802,16 @@ export interface operations {
                     source: "CALL";
                     data: {
                         summary: string;
-                        keyPoints: string[];
+                        /** @default [] */
+                        keyPoints?: string[];
                         /** @default null */
                         recordingUrl?: string | null;
-                        transcripts: {
-                            /** Format: date-time */
+                        /** @default [] */
+                        transcripts?: {
+                            /**
+                             * Format: date-time
+                             * @description From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
+                             */
                             created_at: string;
                             text: string;
                             /** @enum {string} */
@@ -3777,22 +3822,42 @@ export interface operations {
                          * @default false
                          */
                         transcriptTruncated?: boolean;
-                        /** @enum {string} */
-                        direction: "LEAD_TO_AI" | "AI_TO_LEAD";
-                        duration: number;
-                        /** Format: date-time */
-                        startedAt: string;
+                        /**
+                         * @description LEAD_TO_AI: the lead called; AI_TO_LEAD: the agent called the lead. Left out: LEAD_TO_AI.
+                         * @default LEAD_TO_AI
+                         * @enum {string}
+                         */
+                        direction?: "LEAD_TO_AI" | "AI_TO_LEAD";
+                        /** @description Seconds. Left out: the seconds from startedAt to endedAt, or 0 when neither is given. */
+                        duration?: number;
                         /**
                          * Format: date-time
-                         * @description When it ended: not before startedAt.
+                         * @description When the call started. Left out: endedAt less the duration (endedAt when no duration is given). From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
                          */
-                        endedAt: string;
-                        /** @enum {string} */
-                        endedBy: "user" | "assistant";
+                        startedAt?: string;
+                        /**
+                         * Format: date-time
+                         * @description When it ended: not before startedAt. Left out: startedAt plus the duration when both are given, else the time the call is logged. From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
+                         */
+                        endedAt?: string;
+                        /**
+                         * @description Who hung up: user (the lead) or assistant. Left out: user.
+                         * @default user
+                         * @enum {string}
+                         */
+                        endedBy?: "user" | "assistant";
+                        leadPhone?: string | null;
+                        sentiment?: string | null;
+                        successful?: boolean | null;
+                        successEvaluation?: string | null;
+                        analysisData?: {
+                            [key: string]: unknown;
+                        } | null;
                     };
                     lead: {
                         /** Format: email */
                         email?: string;
+                        /** @description A phone number as people type it: with its country code (`+61 412 345 678`), or in the national form of the organization's `country` (`0412 345 678`, `(02) 9555 1234`). Stored and answered in E.164 (`+61412345678`); one that is no valid number of any numbering plan answers 400 naming the field. */
                         phone?: string;
                         /** @description For a new lead: Split at its first white space into firstName (the first word) and lastName (the rest, each run of white space made one space; none for a single word). Each part may have at most 100 characters, as firstName and lastName may: a longer part answers 400 naming `lead.name`, even beside a firstName or lastName, which wins over its part. Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         name?: string;
@@ -3811,7 +3876,7 @@ export interface operations {
                     externalInquiryId?: string;
                     /**
                      * Format: date-time
-                     * @description When the contact happened; not in the future (a minute of clock difference is allowed).
+                     * @description When the contact happened; not in the future (a minute of clock difference is allowed). From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
                      */
                     createdAt?: string;
                 } | {
@@ -3822,12 +3887,16 @@ export interface operations {
                         from: string;
                         to: string;
                         body: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
+                         */
                         receivedAt: string;
                     };
                     lead: {
                         /** Format: email */
                         email?: string;
+                        /** @description A phone number as people type it: with its country code (`+61 412 345 678`), or in the national form of the organization's `country` (`0412 345 678`, `(02) 9555 1234`). Stored and answered in E.164 (`+61412345678`); one that is no valid number of any numbering plan answers 400 naming the field. */
                         phone?: string;
                         /** @description For a new lead: Split at its first white space into firstName (the first word) and lastName (the rest, each run of white space made one space; none for a single word). Each part may have at most 100 characters, as firstName and lastName may: a longer part answers 400 naming `lead.name`, even beside a firstName or lastName, which wins over its part. Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         name?: string;
@@ -3846,7 +3915,7 @@ export interface operations {
                     externalInquiryId?: string;
                     /**
                      * Format: date-time
-                     * @description When the contact happened; not in the future (a minute of clock difference is allowed).
+                     * @description When the contact happened; not in the future (a minute of clock difference is allowed). From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
                      */
                     createdAt?: string;
                 } | {
@@ -3857,16 +3926,23 @@ export interface operations {
                             /** @enum {string} */
                             role: "user" | "assistant";
                             text: string;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
+                             */
                             createdAt: string;
                         }[];
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
+                         */
                         startedAt: string;
                         endedAt: string | null;
                     };
                     lead: {
                         /** Format: email */
                         email?: string;
+                        /** @description A phone number as people type it: with its country code (`+61 412 345 678`), or in the national form of the organization's `country` (`0412 345 678`, `(02) 9555 1234`). Stored and answered in E.164 (`+61412345678`); one that is no valid number of any numbering plan answers 400 naming the field. */
                         phone?: string;
                         /** @description For a new lead: Split at its first white space into firstName (the first word) and lastName (the rest, each run of white space made one space; none for a single word). Each part may have at most 100 characters, as firstName and lastName may: a longer part answers 400 naming `lead.name`, even beside a firstName or lastName, which wins over its part. Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         name?: string;
@@ -3885,7 +3961,7 @@ export interface operations {
                     externalInquiryId?: string;
                     /**
                      * Format: date-time
-                     * @description When the contact happened; not in the future (a minute of clock difference is allowed).
+                     * @description When the contact happened; not in the future (a minute of clock difference is allowed). From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
                      */
                     createdAt?: string;
                 } | {
@@ -3898,13 +3974,19 @@ export interface operations {
                             label: string;
                             value: string;
                         }[];
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
+                         */
                         submittedAt: string;
                         pageUrl: string | null;
+                        /** @description The names of files the form carried, which are not kept (an inbound endpoint records the rest of the form). */
+                        droppedFiles?: string[];
                     };
                     lead: {
                         /** Format: email */
                         email?: string;
+                        /** @description A phone number as people type it: with its country code (`+61 412 345 678`), or in the national form of the organization's `country` (`0412 345 678`, `(02) 9555 1234`). Stored and answered in E.164 (`+61412345678`); one that is no valid number of any numbering plan answers 400 naming the field. */
                         phone?: string;
                         /** @description For a new lead: Split at its first white space into firstName (the first word) and lastName (the rest, each run of white space made one space; none for a single word). Each part may have at most 100 characters, as firstName and lastName may: a longer part answers 400 naming `lead.name`, even beside a firstName or lastName, which wins over its part. Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         name?: string;
@@ -3923,7 +4005,7 @@ export interface operations {
                     externalInquiryId?: string;
                     /**
                      * Format: date-time
-                     * @description When the contact happened; not in the future (a minute of clock difference is allowed).
+                     * @description When the contact happened; not in the future (a minute of clock difference is allowed). From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
                      */
                     createdAt?: string;
                 };
@@ -4103,7 +4185,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
                 leadId?: string;
                 messageThreadId?: string;
@@ -4292,12 +4374,12 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
                 leadId?: string;
-                /** @description Only appointments starting at or after this instant. */
+                /** @description Only appointments starting at or after this instant. Before 9999-01-01T00:00:00.000Z. */
                 from?: string;
-                /** @description Only appointments starting before this instant; after `from` when both are given. */
+                /** @description Only appointments starting before this instant; after `from` when both are given. Before 9999-01-01T00:00:00.000Z. */
                 to?: string;
             };
             header?: never;
@@ -4373,12 +4455,12 @@ export interface operations {
                     title?: string;
                     /**
                      * Format: date-time
-                     * @description When it starts, with an offset; answered in UTC.
+                     * @description When it starts, with an offset; answered in UTC. Before 9999-01-01T00:00:00.000Z.
                      */
                     startsAt?: string;
                     /**
                      * Format: date-time
-                     * @description When it ends: after startsAt, and at most 7 days after it.
+                     * @description When it ends: after startsAt, and at most 7 days after it. Before 9999-01-01T00:00:00.000Z.
                      */
                     endsAt?: string;
                     /** @description An IANA time zone name, e.g. Australia/Sydney. */
@@ -4517,12 +4599,12 @@ export interface operations {
                     title?: string;
                     /**
                      * Format: date-time
-                     * @description When it starts, with an offset; answered in UTC.
+                     * @description When it starts, with an offset; answered in UTC. Before 9999-01-01T00:00:00.000Z.
                      */
                     startsAt?: string;
                     /**
                      * Format: date-time
-                     * @description When it ends: after startsAt, and at most 7 days after it.
+                     * @description When it ends: after startsAt, and at most 7 days after it. Before 9999-01-01T00:00:00.000Z.
                      */
                     endsAt?: string;
                     /** @description An IANA time zone name, e.g. Australia/Sydney. */
@@ -4592,9 +4674,9 @@ export interface operations {
         parameters: {
             query: {
                 serviceId: number;
-                /** @description Slots starting at or after this instant; now when left out. Slots never start in the past. */
+                /** @description Slots starting at or after this instant; now when left out. Slots never start in the past. Before 9999-01-01T00:00:00.000Z. */
                 from?: string;
-                /** @description Slots starting before this instant; `from` plus 7 days when left out. `to` must be after `from` and at most 14 days after it. */
+                /** @description Slots starting before this instant; `from` plus 7 days when left out. `to` must be after `from` and at most 14 days after it. Before 9999-01-01T00:00:00.000Z. */
                 to?: string;
                 memberId?: number;
                 step?: number;
@@ -4659,7 +4741,7 @@ export interface operations {
                     serviceId: number;
                     /**
                      * Format: date-time
-                     * @description The slot’s start, as GET /v1/availability answers it (any offset).
+                     * @description The slot’s start, as GET /v1/availability answers it (any offset). Before 9999-01-01T00:00:00.000Z.
                      */
                     startsAt: string;
                     /** @description The member to hold; without it, the first member free for the whole slot, by member id. */
@@ -4724,7 +4806,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
                 /** @description The start of the company’s name, ignoring case and accents. */
                 q?: string;
@@ -5083,7 +5165,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
             };
             header?: never;
@@ -5479,6 +5561,7 @@ export interface operations {
                  * @example {
                  *       "name": "Harbour City Trades",
                  *       "timezone": "Australia/Sydney",
+                 *       "country": "AU",
                  *       "businessHours": {
                  *         "monday": [
                  *           {
@@ -5530,6 +5613,8 @@ export interface operations {
                     name?: string;
                     /** @description An IANA time zone name, e.g. Australia/Sydney. */
                     timezone?: string;
+                    /** @description ISO 3166-1 alpha-2 code of the organization's country (default `AU`): phones written or looked up in national form (`0412 345 678`, `(02) 9555 1234`) are read in its numbering plan and stored in E.164. Changing it changes how later input is read, not numbers already stored. An unknown code answers 400. */
+                    country?: string;
                     /** @description The whole week, replacing the one stored (days are not merged): a day left out or empty is closed. `null`: hours unknown again. */
                     businessHours?: {
                         monday?: {
@@ -5561,14 +5646,14 @@ export interface operations {
                             close: string;
                         }[];
                     } | null;
-                    /** @description Dates (YYYY-MM-DD, in the organization’s time zone) closed all day whatever the weekly hours say, such as public holidays. */
+                    /** @description Dates (YYYY-MM-DD, in the organization’s time zone, each a date the calendar has) closed all day whatever the weekly hours say, such as public holidays. */
                     closedDates?: string[];
                     smsSenderId?: string | null;
                 };
             };
         };
         responses: {
-            /** @description Change the organization’s name, timezone, businessHours, closedDates or smsSenderId */
+            /** @description Change the organization’s name, timezone, country, businessHours, closedDates or smsSenderId */
             200: {
                 headers: {
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, sent again; absent on the first answer. */
@@ -5614,7 +5699,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
             };
             header?: never;
@@ -5944,7 +6029,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
             };
             header?: never;
@@ -6217,7 +6302,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
                 tradeCategoryId?: number;
                 isActive?: boolean;
@@ -6282,7 +6367,7 @@ export interface operations {
                  *       "duration": 90,
                  *       "durationUnit": "MINUTES",
                  *       "tradeCategoryId": 1,
-                 *       "pricingMode": "CALL_OUT",
+                 *       "pricingType": "CALL_OUT",
                  *       "hourlyRate": 145,
                  *       "callOutFee": 99,
                  *       "plusGST": true,
@@ -6315,16 +6400,16 @@ export interface operations {
                      * @default NONE
                      * @enum {string}
                      */
-                    pricingMode?: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
+                    pricingType?: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
                     /** @description An amount with at most 2 decimal places. */
-                    fixedPrice?: number;
+                    price?: number;
                     /** @description An amount with at most 2 decimal places. */
                     hourlyRate?: number;
                     /** @description An amount with at most 2 decimal places. */
                     callOutFee?: number;
                     /** @description An amount with at most 2 decimal places. */
                     minPrice?: number;
-                    /** @description An amount with at most 2 decimal places. */
+                    /** @description An amount with at most 2 decimal places. Not less than `minPrice` when both are set. */
                     maxPrice?: number;
                     plusGST?: boolean;
                     plusMaterials?: boolean;
@@ -6339,6 +6424,17 @@ export interface operations {
                     teamAssignmentMethod?: "PRIORITY_ORDER" | "ROUND_ROBIN";
                     /** @default [] */
                     memberIds?: number[];
+                    /**
+                     * @deprecated
+                     * @description The older name of `pricingType`.
+                     * @enum {string}
+                     */
+                    pricingMode?: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
+                    /**
+                     * @deprecated
+                     * @description The older name of `price`.
+                     */
+                    fixedPrice?: number;
                 };
             };
         };
@@ -6490,7 +6586,7 @@ export interface operations {
                  *       "duration": 90,
                  *       "durationUnit": "MINUTES",
                  *       "tradeCategoryId": 1,
-                 *       "pricingMode": "CALL_OUT",
+                 *       "pricingType": "CALL_OUT",
                  *       "hourlyRate": 145,
                  *       "callOutFee": 99,
                  *       "plusGST": true,
@@ -6516,8 +6612,8 @@ export interface operations {
                     durationUnit?: "MINUTES" | "HOURS" | "DAYS";
                     tradeCategoryId?: number;
                     /** @enum {string} */
-                    pricingMode?: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
-                    fixedPrice?: number | null;
+                    pricingType?: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
+                    price?: number | null;
                     hourlyRate?: number | null;
                     callOutFee?: number | null;
                     minPrice?: number | null;
@@ -6531,6 +6627,17 @@ export interface operations {
                     /** @enum {string} */
                     teamAssignmentMethod?: "PRIORITY_ORDER" | "ROUND_ROBIN";
                     memberIds?: number[];
+                    /**
+                     * @deprecated
+                     * @description The older name of `pricingType`.
+                     * @enum {string}
+                     */
+                    pricingMode?: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
+                    /**
+                     * @deprecated
+                     * @description The older name of `price`.
+                     */
+                    fixedPrice?: number | null;
                 };
             };
         };
@@ -6590,7 +6697,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
                 isActive?: boolean;
                 tradeServiceId?: number;
@@ -6825,7 +6932,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
                 tradeCategoryId?: number;
                 isActive?: boolean;
@@ -6921,12 +7028,9 @@ export interface operations {
                     tradeCategoryId: number;
                     /** @enum {string} */
                     pricingType: "NONE" | "FIXED" | "RANGE";
-                    /** @description An amount with at most 2 decimal places. */
-                    price?: number;
-                    /** @description An amount with at most 2 decimal places. */
-                    minPrice?: number;
-                    /** @description An amount with at most 2 decimal places. */
-                    maxPrice?: number;
+                    price?: number | null;
+                    minPrice?: number | null;
+                    maxPrice?: number | null;
                     /** @default false */
                     isDisclosePrice?: boolean;
                     /** @default true */
@@ -7048,12 +7152,9 @@ export interface operations {
                     tradeCategoryId?: number;
                     /** @enum {string} */
                     pricingType?: "NONE" | "FIXED" | "RANGE";
-                    /** @description An amount with at most 2 decimal places. */
-                    price?: number;
-                    /** @description An amount with at most 2 decimal places. */
-                    minPrice?: number;
-                    /** @description An amount with at most 2 decimal places. */
-                    maxPrice?: number;
+                    price?: number | null;
+                    minPrice?: number | null;
+                    maxPrice?: number | null;
                     isDisclosePrice?: boolean;
                     isActive?: boolean;
                 };
@@ -7187,12 +7288,9 @@ export interface operations {
                     tradeCategoryId?: number;
                     /** @enum {string} */
                     pricingType?: "NONE" | "FIXED" | "RANGE";
-                    /** @description An amount with at most 2 decimal places. */
-                    price?: number;
-                    /** @description An amount with at most 2 decimal places. */
-                    minPrice?: number;
-                    /** @description An amount with at most 2 decimal places. */
-                    maxPrice?: number;
+                    price?: number | null;
+                    minPrice?: number | null;
+                    maxPrice?: number | null;
                     isDisclosePrice?: boolean;
                     isActive?: boolean;
                 };
@@ -7287,10 +7385,9 @@ export interface operations {
                         pricing?: {
                             /** @enum {string} */
                             pricingType: "NONE" | "FIXED" | "RANGE";
-                            /** @description An amount with at most 2 decimal places. */
-                            price?: number;
-                            /** @description An amount with at most 2 decimal places. */
-                            maxPrice?: number;
+                            price?: number | null;
+                            minPrice?: number | null;
+                            maxPrice?: number | null;
                             isDisclosePrice?: boolean;
                         };
                     }[];
@@ -7350,7 +7447,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
                 isEnabled?: boolean;
                 scenarioId?: number;
@@ -7862,7 +7959,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
             };
             header?: never;
@@ -8207,7 +8304,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
             };
             header?: never;
@@ -8552,7 +8649,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
                 type?: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "hold.created" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted";
             };
@@ -8638,7 +8735,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
                 /** @description Only writes made with this API key. */
                 keyId?: string;
@@ -8646,9 +8743,9 @@ export interface operations {
                 resourceType?: "lead" | "activity" | "inquiry" | "sms" | "appointment" | "hold" | "company" | "company_note" | "organization" | "member" | "invitation" | "api_key" | "service" | "scenario" | "product" | "transfer" | "policy" | "faq" | "webhook" | "inbound_endpoint";
                 /** @description With `resourceType`: only writes of this one record (its id as the entries’ `resourceId`; integer ids as written). */
                 resourceId?: string;
-                /** @description Only writes made at or after this instant. */
+                /** @description Only writes made at or after this instant. Before 9999-01-01T00:00:00.000Z. */
                 from?: string;
-                /** @description Only writes made before this instant; after `from` when both are given. */
+                /** @description Only writes made before this instant; after `from` when both are given. Before 9999-01-01T00:00:00.000Z. */
                 to?: string;
             };
             header?: never;
@@ -8694,7 +8791,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
             };
             header?: never;
@@ -9117,7 +9214,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
                 eventType?: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "hold.created" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.test";
                 status?: "PENDING" | "SUCCEEDED" | "FAILED";
@@ -9314,7 +9411,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
-                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). */
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
             };
             header?: never;
@@ -9341,6 +9438,9 @@ export interface operations {
                             redirectUrl: string | null;
                             errorRedirectUrl: string | null;
                             allowedOrigins: string[];
+                            /** @description Refuse posts whose `Origin` header is not one of `allowedOrigins` (403 `ORIGIN_NOT_ALLOWED`, nothing recorded), posts without `Origin` too: browsers send it with every POST, servers do not. Not for formats retell and vapi, whose platforms post from their servers. Off unless set. */
+                            enforceOrigin: boolean;
+                            honeypotField: string | null;
                             /** @enum {string} */
                             format: "native" | "retell" | "vapi";
                             /** Format: date-time */
@@ -9409,6 +9509,13 @@ export interface operations {
                     /** @default [] */
                     allowedOrigins?: string[];
                     /**
+                     * @description Refuse posts whose `Origin` header is not one of `allowedOrigins` (403 `ORIGIN_NOT_ALLOWED`, nothing recorded), posts without `Origin` too: browsers send it with every POST, servers do not. Not for formats retell and vapi, whose platforms post from their servers. Off unless set.
+                     * @default false
+                     */
+                    enforceOrigin?: boolean;
+                    /** @default null */
+                    honeypotField?: string | null;
+                    /**
                      * @default native
                      * @enum {string}
                      */
@@ -9438,6 +9545,9 @@ export interface operations {
                             redirectUrl: string | null;
                             errorRedirectUrl: string | null;
                             allowedOrigins: string[];
+                            /** @description Refuse posts whose `Origin` header is not one of `allowedOrigins` (403 `ORIGIN_NOT_ALLOWED`, nothing recorded), posts without `Origin` too: browsers send it with every POST, servers do not. Not for formats retell and vapi, whose platforms post from their servers. Off unless set. */
+                            enforceOrigin: boolean;
+                            honeypotField: string | null;
                             /** @enum {string} */
                             format: "native" | "retell" | "vapi";
                             /** Format: date-time */
@@ -9506,6 +9616,9 @@ export interface operations {
                             redirectUrl: string | null;
                             errorRedirectUrl: string | null;
                             allowedOrigins: string[];
+                            /** @description Refuse posts whose `Origin` header is not one of `allowedOrigins` (403 `ORIGIN_NOT_ALLOWED`, nothing recorded), posts without `Origin` too: browsers send it with every POST, servers do not. Not for formats retell and vapi, whose platforms post from their servers. Off unless set. */
+                            enforceOrigin: boolean;
+                            honeypotField: string | null;
                             /** @enum {string} */
                             format: "native" | "retell" | "vapi";
                             /** Format: date-time */
@@ -9611,6 +9724,9 @@ export interface operations {
                     redirectUrl?: string | null;
                     errorRedirectUrl?: string | null;
                     allowedOrigins?: string[];
+                    /** @description Refuse posts whose `Origin` header is not one of `allowedOrigins` (403 `ORIGIN_NOT_ALLOWED`, nothing recorded), posts without `Origin` too: browsers send it with every POST, servers do not. Not for formats retell and vapi, whose platforms post from their servers. Off unless set. */
+                    enforceOrigin?: boolean;
+                    honeypotField?: string | null;
                     /** @enum {string} */
                     format?: "native" | "retell" | "vapi";
                     platformSecret?: string;
@@ -9618,7 +9734,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Change an inbound endpoint’s name, source, format, fieldMap, redirects or allowed origins */
+            /** @description Change an inbound endpoint’s name, source, format, fieldMap, redirects, allowed origins or spam settings */
             200: {
                 headers: {
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, sent again; absent on the first answer. */
@@ -9638,6 +9754,9 @@ export interface operations {
                             redirectUrl: string | null;
                             errorRedirectUrl: string | null;
                             allowedOrigins: string[];
+                            /** @description Refuse posts whose `Origin` header is not one of `allowedOrigins` (403 `ORIGIN_NOT_ALLOWED`, nothing recorded), posts without `Origin` too: browsers send it with every POST, servers do not. Not for formats retell and vapi, whose platforms post from their servers. Off unless set. */
+                            enforceOrigin: boolean;
+                            honeypotField: string | null;
                             /** @enum {string} */
                             format: "native" | "retell" | "vapi";
                             /** Format: date-time */
@@ -9718,6 +9837,9 @@ export interface operations {
                             redirectUrl: string | null;
                             errorRedirectUrl: string | null;
                             allowedOrigins: string[];
+                            /** @description Refuse posts whose `Origin` header is not one of `allowedOrigins` (403 `ORIGIN_NOT_ALLOWED`, nothing recorded), posts without `Origin` too: browsers send it with every POST, servers do not. Not for formats retell and vapi, whose platforms post from their servers. Off unless set. */
+                            enforceOrigin: boolean;
+                            honeypotField: string | null;
                             /** @enum {string} */
                             format: "native" | "retell" | "vapi";
                             /** Format: date-time */
@@ -9833,11 +9955,16 @@ export interface operations {
                 } | {
                     data: {
                         summary: string;
-                        keyPoints: string[];
+                        /** @default [] */
+                        keyPoints?: string[];
                         /** @default null */
                         recordingUrl?: string | null;
-                        transcripts: {
-                            /** Format: date-time */
+                        /** @default [] */
+                        transcripts?: {
+                            /**
+                             * Format: date-time
+                             * @description From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
+                             */
                             created_at: string;
                             text: string;
                             /** @enum {string} */
@@ -9848,22 +9975,42 @@ export interface operations {
                          * @default false
                          */
                         transcriptTruncated?: boolean;
-                        /** @enum {string} */
-                        direction: "LEAD_TO_AI" | "AI_TO_LEAD";
-                        duration: number;
-                        /** Format: date-time */
-                        startedAt: string;
+                        /**
+                         * @description LEAD_TO_AI: the lead called; AI_TO_LEAD: the agent called the lead. Left out: LEAD_TO_AI.
+                         * @default LEAD_TO_AI
+                         * @enum {string}
+                         */
+                        direction?: "LEAD_TO_AI" | "AI_TO_LEAD";
+                        /** @description Seconds. Left out: the seconds from startedAt to endedAt, or 0 when neither is given. */
+                        duration?: number;
                         /**
                          * Format: date-time
-                         * @description When it ended: not before startedAt.
+                         * @description When the call started. Left out: endedAt less the duration (endedAt when no duration is given). From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
                          */
-                        endedAt: string;
-                        /** @enum {string} */
-                        endedBy: "user" | "assistant";
+                        startedAt?: string;
+                        /**
+                         * Format: date-time
+                         * @description When it ended: not before startedAt. Left out: startedAt plus the duration when both are given, else the time the call is logged. From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
+                         */
+                        endedAt?: string;
+                        /**
+                         * @description Who hung up: user (the lead) or assistant. Left out: user.
+                         * @default user
+                         * @enum {string}
+                         */
+                        endedBy?: "user" | "assistant";
+                        leadPhone?: string | null;
+                        sentiment?: string | null;
+                        successful?: boolean | null;
+                        successEvaluation?: string | null;
+                        analysisData?: {
+                            [key: string]: unknown;
+                        } | null;
                     };
                     lead: {
                         /** Format: email */
                         email?: string;
+                        /** @description A phone number as people type it: with its country code (`+61 412 345 678`), or in the national form of the organization's `country` (`0412 345 678`, `(02) 9555 1234`). Stored and answered in E.164 (`+61412345678`); one that is no valid number of any numbering plan answers 400 naming the field. */
                         phone?: string;
                         /** @description For a new lead: Split at its first white space into firstName (the first word) and lastName (the rest, each run of white space made one space; none for a single word). Each part may have at most 100 characters, as firstName and lastName may: a longer part answers 400 naming `lead.name`, even beside a firstName or lastName, which wins over its part. Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         name?: string;
@@ -9882,7 +10029,7 @@ export interface operations {
                     externalInquiryId?: string;
                     /**
                      * Format: date-time
-                     * @description When the contact happened; not in the future (a minute of clock difference is allowed).
+                     * @description When the contact happened; not in the future (a minute of clock difference is allowed). From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
                      */
                     createdAt?: string;
                 } | {
@@ -9891,16 +10038,23 @@ export interface operations {
                             /** @enum {string} */
                             role: "user" | "assistant";
                             text: string;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
+                             */
                             createdAt: string;
                         }[];
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
+                         */
                         startedAt: string;
                         endedAt: string | null;
                     };
                     lead: {
                         /** Format: email */
                         email?: string;
+                        /** @description A phone number as people type it: with its country code (`+61 412 345 678`), or in the national form of the organization's `country` (`0412 345 678`, `(02) 9555 1234`). Stored and answered in E.164 (`+61412345678`); one that is no valid number of any numbering plan answers 400 naming the field. */
                         phone?: string;
                         /** @description For a new lead: Split at its first white space into firstName (the first word) and lastName (the rest, each run of white space made one space; none for a single word). Each part may have at most 100 characters, as firstName and lastName may: a longer part answers 400 naming `lead.name`, even beside a firstName or lastName, which wins over its part. Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
                         name?: string;
@@ -9919,16 +10073,18 @@ export interface operations {
                     externalInquiryId?: string;
                     /**
                      * Format: date-time
-                     * @description When the contact happened; not in the future (a minute of clock difference is allowed).
+                     * @description When the contact happened; not in the future (a minute of clock difference is allowed). From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
                      */
                     createdAt?: string;
                 } | {
                     /** @description `call_analyzed` records the call; any other event is acknowledged with 204. */
-                    event: string;
-                    /** @description Retell’s call: `call_id`, `direction`, `from_number`, `to_number`, `start_timestamp`, `end_timestamp`, `disconnection_reason`, `recording_url`, `transcript_object` and `call_analysis.call_summary` are read. */
+                    event?: string;
+                    /** @description The event under the name parts of Retell’s documentation give it; read when `event` is absent. */
+                    event_type?: string;
+                    /** @description Retell’s call: `call_id`, `direction`, `from_number`, `to_number`, `start_timestamp`, `end_timestamp`, `disconnection_reason`, `recording_url`, `transcript_object` and `call_analysis` (`call_summary`, `user_sentiment`, `call_successful`, `custom_analysis_data`) are read. */
                     call: Record<string, never>;
                 } | {
-                    /** @description Vapi’s server message: of an end-of-call report, `endedReason`, `call`, `customer`, `startedAt`, `endedAt`, `artifact` and `analysis.summary` are read. */
+                    /** @description Vapi’s server message: of an end-of-call report, `endedReason`, `call`, `customer`, `startedAt`, `endedAt`, `artifact` (messages, recordings: `recording.mono.combinedUrl`, `recordingUrl`, `recording.stereoUrl`, `stereoRecordingUrl`) and `analysis` (`summary`, `successEvaluation`, `structuredData`) are read. */
                     message: {
                         /** @description `end-of-call-report` records the call; any other message is acknowledged with 204. */
                         type: string;
@@ -10062,7 +10218,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A form post (urlencoded or multipart) to an endpoint with `redirectUrl`: recorded (or seen before), and the visitor is sent to `redirectUrl` with `inquiryId=<id>` added to its query, and nothing else (a repeat too). Refused with 400, 413 or 415 and the endpoint has `errorRedirectUrl`: sent there with `error=<code>` (`VALIDATION_ERROR`, `INVALID_MULTIPART`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`). No body. */
+            /** @description A form post (urlencoded or multipart) to an endpoint with `redirectUrl`: recorded (or seen before), and the visitor is sent to `redirectUrl` with `inquiryId=<id>` added to its query, and nothing else (a repeat too). Refused with 400, 403, 413 or 415 and the endpoint has `errorRedirectUrl`: sent there with `error=<code>` (`VALIDATION_ERROR`, `INVALID_MULTIPART`, `ORIGIN_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`). No body. */
             303: {
                 headers: {
                     /** @description The redirectUrl with `inquiryId` added, or the errorRedirectUrl with `error` added. */
@@ -10087,9 +10243,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The endpoint has `enforceOrigin` and the post’s `Origin` is not one of its `allowedOrigins`, or it has none: nothing is recorded. `ORIGIN_NOT_ALLOWED`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
-            /** @description A body that is not JSON, urlencoded or multipart/form-data, or a multipart form with a file (text fields only): nothing is recorded. `UNSUPPORTED_MEDIA_TYPE`. */
+            /** @description A body that is not JSON, urlencoded or multipart/form-data: nothing is recorded. `UNSUPPORTED_MEDIA_TYPE`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -10170,7 +10335,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The caller’s number in any common form: E.164 (`+61412345678`, as voice platforms send it) or national (`0412 345 678`, read with the country of the organization’s timezone). */
+                /** @description The caller’s number in any common form: E.164 (`+61412345678`, as voice platforms send it) or national (`0412 345 678`, read in the organization’s `country`); one that is no valid number answers 400. */
                 phone: string;
             };
             cookie?: never;
@@ -10195,6 +10360,7 @@ export interface operations {
                             /** @default UTC */
                             timezone: string;
                             isOpenNow: boolean | null;
+                            nextOpenAt: string | null;
                         };
                     };
                 };
@@ -10272,7 +10438,7 @@ export interface operations {
                                 }[];
                             } | null;
                             /**
-                             * @description Dates (YYYY-MM-DD, in the organization’s time zone) closed all day whatever the weekly hours say, such as public holidays.
+                             * @description Dates (YYYY-MM-DD, in the organization’s time zone, each a date the calendar has) closed all day whatever the weekly hours say, such as public holidays.
                              * @default []
                              */
                             closedDates: string[];
@@ -10309,8 +10475,8 @@ export interface operations {
     postMcp: {
         parameters: {
             query?: {
-                /** @description `curated`: only the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …); `all` (the default): every route of the API as a tool, and those. */
-                tools?: "all" | "curated";
+                /** @description The toolsets `tools/list` offers, separated by commas; `tools/call` takes any tool by its name. `curated` (the default; 10 tools in about 35 KB of JSON): the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …). `all`: those and every route of the API as a tool, named by its operationId in snake_case (about 100 tools in about 330 KB). A resource’s name (leads, inquiries, sms, appointments, companies, organization, services, products, transfers, policies, faqs, events, audit_log, webhooks, inbound_endpoints, receptionist): its routes’ tools, e.g. `curated,leads`. */
+                tools?: string;
             };
             header?: never;
             path?: never;
@@ -10324,9 +10490,10 @@ export interface operations {
                  *       "id": 1,
                  *       "method": "tools/call",
                  *       "params": {
-                 *         "name": "lookup_caller",
+                 *         "name": "log_call",
                  *         "arguments": {
-                 *           "phone": "+61412345001"
+                 *           "phone": "+61412345001",
+                 *           "summary": "Wants a quote to clear a blocked kitchen drain."
                  *         }
                  *       }
                  *     }

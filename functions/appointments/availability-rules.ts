@@ -12,7 +12,7 @@ import type { Organization } from '../organization/schema';
 import type { Service } from '../services/schema';
 import { getService } from '../services/store';
 import { holdOf, type HoldRecord } from './hold-entity';
-import { HOLD_MINUTES, type AvailabilityQuery, type AvailabilityResponse, type CreateHoldBody, type Hold, type Slot } from './availability-schema';
+import { HOLD_MINUTES, localTimesOf, type AvailabilityQuery, type AvailabilityResponse, type CreateHoldBody, type Hold, type Slot } from './availability-schema';
 import { MAX_APPOINTMENT_MS } from './schema';
 import { insertHold } from './hold-store';
 
@@ -68,7 +68,7 @@ async function bookingInputs(organizationId: string, serviceId: number, memberId
  * Slots of `durationMs` starting every `stepMs` from the start of each working window, that start in [fromMs, toMs),
  * end within their window, and overlap none of the member's busy times; each with the members free for all of it.
  */
-export function freeSlots(staff: { memberId: number; windows: Interval[]; busy: Interval[] }[], { durationMs, stepMs, fromMs, toMs }: { durationMs: number; stepMs: number; fromMs: number; toMs: number }): Slot[] {
+export function freeSlots(staff: { memberId: number; windows: Interval[]; busy: Interval[] }[], { durationMs, stepMs, fromMs, toMs, timezone }: { durationMs: number; stepMs: number; fromMs: number; toMs: number; timezone: string }): Slot[] {
   const membersAt = new Map<number, number[]>();
   for (const { memberId, windows, busy } of staff) {
     for (const window of windows) {
@@ -83,7 +83,10 @@ export function freeSlots(staff: { memberId: number; windows: Interval[]; busy: 
   }
   return [...membersAt]
     .sort(([a], [b]) => a - b)
-    .map(([start, memberIds]) => ({ startsAt: iso(start), endsAt: iso(start + durationMs), memberIds: memberIds.sort((a, b) => a - b) }));
+    .map(([start, memberIds]) => {
+      const times = { startsAt: iso(start), endsAt: iso(start + durationMs) };
+      return { ...times, ...localTimesOf(timezone, times), memberIds: memberIds.sort((a, b) => a - b) };
+    });
 }
 
 /**
@@ -106,7 +109,7 @@ export async function findAvailability(organizationId: string, query: Availabili
     windows,
     busy: bookings[i]!.filter((booking) => isTaken(booking, at)).map((booking) => ({ start: Date.parse(booking.startsAt), end: Date.parse(booking.endsAt) })),
   }));
-  return { slots: freeSlots(staffTimes, { durationMs, stepMs: query.step * MINUTE, fromMs, toMs }), ...answer };
+  return { slots: freeSlots(staffTimes, { durationMs, stepMs: query.step * MINUTE, fromMs, toMs, timezone: organization.timezone }), ...answer };
 }
 
 const slotUnavailable = (message: string) => new ApiError(409, message, 'SLOT_UNAVAILABLE');
@@ -138,6 +141,7 @@ export async function createHold(organizationId: string, body: CreateHoldBody, a
       id: newId('hold', createdAt),
       serviceId: service.id,
       ...slot,
+      ...localTimesOf(organization.timezone, slot),
       memberId: member.id,
       leadId: body.leadId ?? null,
       expiresAt: iso(createdAt.getTime() + HOLD_MINUTES * MINUTE),

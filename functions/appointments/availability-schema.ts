@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { localTime } from '../../shared/local-time';
 import { Instant, integerString, PrefixedId, Timestamp } from '../../shared/schema';
 
 /** Slots start every this many minutes from the start of each working period, unless `step` says otherwise. */
@@ -29,9 +30,26 @@ export const AvailabilityQuery = v.pipe(
 );
 export type AvailabilityQuery = v.InferOutput<typeof AvailabilityQuery>;
 
+/**
+ * A slot's or hold's times in the organization's timezone, beside the UTC ones, for a voice agent to say
+ * (docs/decisions/api-conventions.md#times-are-answered-in-utc-and-in-the-organizations-local-time).
+ */
+const LocalTimes = {
+  startsAtLocal: v.pipe(v.string(), v.description('startsAt in the organization’s timezone, with the offset in force then: `2026-12-01T09:00:00+11:00`.')),
+  endsAtLocal: v.pipe(v.string(), v.description('endsAt in the organization’s timezone, with the offset in force then.')),
+  startsAtLabel: v.pipe(v.string(), v.description('startsAt to say aloud, in the organization’s timezone: weekday, day, month and 12-hour time, `Tue 1 Dec, 9:00 am`.')),
+};
+
+/** The local fields of a time span, in `timezone`. */
+export function localTimesOf(timezone: string, { startsAt, endsAt }: { startsAt: string; endsAt: string }) {
+  const starts = localTime(timezone, startsAt);
+  return { startsAtLocal: starts.local, endsAtLocal: localTime(timezone, endsAt).local, startsAtLabel: starts.label };
+}
+
 export const Slot = v.object({
   startsAt: Timestamp,
   endsAt: Timestamp,
+  ...LocalTimes,
   /** The members free for the whole slot, by member id, ascending. */
   memberIds: v.array(v.pipe(v.number(), v.integer())),
 });
@@ -64,6 +82,7 @@ export const Hold = v.object({
   serviceId: v.pipe(v.number(), v.integer()),
   startsAt: Timestamp,
   endsAt: Timestamp,
+  ...LocalTimes,
   memberId: v.pipe(v.number(), v.integer()),
   leadId: v.nullable(v.string()),
   /** Until then no one else can hold or book the member at this time; then the slot is free again. */

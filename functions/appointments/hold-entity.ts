@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { Hold } from './availability-schema';
+import { Hold, localTimesOf } from './availability-schema';
 import type { Booking } from './entity';
 import { TTL_ATTRIBUTE } from '../../shared/table';
 import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '../../shared/store/keys';
@@ -36,7 +36,8 @@ export function toHoldItem(organizationId: string, hold: HoldRecord) {
   return { ...holdKeys.hold(organizationId, hold.id), entity: 'HOLD', organizationId, ...holdRemovedAt(hold.expiresAt), ...hold };
 }
 
-export const fromHoldItem = (item: Record<string, unknown>): HoldRecord => v.parse(HoldRecord, item);
+/** A hold written before holds carried their local times (a hold lives five minutes) is given them in UTC rather than refused. */
+export const fromHoldItem = (item: Record<string, unknown>): HoldRecord => v.parse(HoldRecord, 'startsAtLocal' in item ? item : { ...item, ...localTimesOf('UTC', item as Pick<HoldRecord, 'startsAt' | 'endsAt'>) });
 
 /** The hold as the API answers it. */
 export const holdOf = (record: HoldRecord): Hold => v.parse(Hold, record);

@@ -1,11 +1,12 @@
 import { apiHandler } from '../../shared/http/api-handler';
 import { pageEnvelope } from '../../shared/pagination';
 import * as routes from './routes';
+import { withPhoneRead } from '../leads/phones';
 import { createCompany, listCompaniesPage, getCompany, updateCompany, deleteCompany, listCompanyNotesPage, addCompanyNote, getCompanyNote, updateCompanyNote, deleteCompanyNote } from './store';
 
 /** The handlers of the companies routes, one per route, named by its operationId: the stack bundles this module into each route's function. */
 export const createCompanyHandler = apiHandler(routes.createCompany, async ({ body, organizationId }) => ({
-  company: await createCompany(organizationId, body),
+  company: await createCompany(organizationId, await withPhoneRead(organizationId, body)),
 }));
 
 export const listCompaniesHandler = apiHandler(routes.listCompanies, async ({ query, organizationId }) =>
@@ -17,7 +18,7 @@ export const getCompanyHandler = apiHandler(routes.getCompany, async ({ path, or
 }));
 
 export const updateCompanyHandler = apiHandler(routes.updateCompany, async ({ path, body, organizationId }) => ({
-  company: await updateCompany(organizationId, path.companyId, body),
+  company: await updateCompany(organizationId, path.companyId, await withPhoneRead(organizationId, body)),
 }));
 
 export const deleteCompanyHandler = apiHandler(routes.deleteCompany, async ({ path, organizationId }) => {

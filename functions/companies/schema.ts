@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { deletedSchema, E164, integerString, NonEmptyString, PageQuery, PrefixedId, Timestamp, pageSchema, partialUpdateBody } from '../../shared/schema';
+import { deletedSchema, Email, integerString, NonEmptyString, PageQuery, PrefixedId, Timestamp, pageSchema, partialUpdateBody } from '../../shared/schema';
 import { ValidationError } from '../../shared/errors';
-import { canonicalE164 } from '../../shared/phone';
+import { TypedPhone } from '../leads/schema';
 
 /** A customer business of the organization: a strata manager, a builder, an agency. */
 export const Company = v.object({
@@ -27,8 +27,8 @@ const companyFields = {
       v.check((url) => /^https?:\/\//i.test(url), 'website must be an http or https URL'),
     ),
   ),
-  email: v.nullable(v.pipe(v.string('email must be a string'), v.trim(), v.email('email must be a valid email address'), v.maxLength(254, 'email must be at most 254 characters'))),
-  phone: v.nullable(v.pipe(v.string('phone must be a string'), v.trim(), v.regex(E164, 'phone must be in E.164 format, e.g. +61299551200'), v.transform(canonicalE164))),
+  email: v.nullable(Email('email')),
+  phone: v.nullable(TypedPhone),
   address: v.nullable(NonEmptyString('address', 500)),
 };
 

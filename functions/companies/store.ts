@@ -61,7 +61,7 @@ async function companiesByNamePage(organizationId: string, prefix: string, reque
   const { gsi1pk } = companyKeys.companyNameIndex(organizationId, { id: '', name: prefix });
   const source = { index: 'gsi1' as const, pk: gsi1pk, skPrefix: searchKey(prefix) };
   const companies = (await queryAll(source)).map(fromCompanyItem);
-  const { items, totalCount, nextCursor } = pageOfMatches(companies, (company) => company.id, source, request);
+  const { items, totalCount, nextCursor } = await pageOfMatches(companies, (company) => company.id, source, request);
   return { items, totalCount, page: request.page, limit: request.limit, nextCursor };
 }
 

@@ -1,7 +1,8 @@
-import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import * as v from 'valibot';
 import { usageIdentifierKey } from '../../shared/auth/usage-plans';
 import { logger } from '../../shared/observability';
+import { countAuthorizerFailure } from '../../shared/auth/authorizer-failures';
 import { findInboundEndpoint } from './store';
 import { InboundEndpointIdPath } from './schema';
 
@@ -15,12 +16,13 @@ const unauthorized = () => new Error('Unauthorized');
  * organization's usage plan exactly as a request with its API key. The token or signature is the function's to
  * check: it needs the body, which an authorizer never sees. Its answer is not cached (no identity source).
  */
-export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
+export const handler = async (event: APIGatewayRequestAuthorizerEvent, context?: Context): Promise<APIGatewayAuthorizerResult> => {
   const path = v.safeParse(InboundEndpointIdPath, event.pathParameters ?? {});
   if (!path.success) throw unauthorized();
-  const endpoint = await findInboundEndpoint(path.output.inboundEndpointId).catch((error: unknown) => {
+  const endpoint = await findInboundEndpoint(path.output.inboundEndpointId).catch(async (error: unknown) => {
     // Not the sender's fault: any error but "Unauthorized" makes API Gateway answer AUTHORIZER_FAILURE (503).
     logger.error('inbound authorizer could not read the endpoint', { error: error as Error });
+    await countAuthorizerFailure('inboundEndpoint', context);
     throw new Error('The inbound endpoint store could not be read');
   });
   if (!endpoint) throw unauthorized();

@@ -2,7 +2,8 @@ import { createHmac } from 'node:crypto';
 import * as v from 'valibot';
 import { sameSecret } from '../../shared/auth/tokens';
 import { ValidationError } from '../../shared/errors';
-import { E164 } from '../../shared/schema';
+import { isPlainObject } from '../../shared/schema';
+import { toE164 } from '../../shared/phone';
 import { parseOrThrow } from '../../shared/validation';
 import type { CallPlatform } from './schema';
 import { MAX_TRANSCRIPT_LINE, MAX_TRANSCRIPT_LINES } from '../inquiries/ingestion-schema';
@@ -60,8 +61,9 @@ const Instant = (name: string) => v.pipe(Text(name), v.check((at) => !Number.isN
 
 /** The lead's phone: the party who is not the platform's agent, as E.164. A web call carries none, so it names no lead. */
 function leadPhone(number: string | null | undefined, field: string): string {
-  const phone = number?.trim() ?? '';
-  if (!E164.test(phone)) throw new ValidationError([{ path: field, message: `${field} must be the caller’s phone number in E.164 format (a web call has none, so it cannot name a lead)` }]);
+  // Platforms send E.164; one that is no valid number of its country's plan is refused here, naming the platform's field.
+  const phone = toE164(number ?? '', undefined);
+  if (!phone) throw new ValidationError([{ path: field, message: `${field} must be the caller’s phone number in E.164 format (a web call has none, so it cannot name a lead)` }]);
   return phone;
 }
 
@@ -71,7 +73,8 @@ function durationOf(startedAt: number, endedAt: number, field: string): number {
   return Math.round((endedAt - startedAt) / 1000);
 }
 
-const RetellEvent = v.looseObject({ event: Text('event') });
+/** Retell names the event `event` in its webhooks and `event_type` in parts of its documentation: either is read. */
+const RetellEvent = v.looseObject({ event: v.optional(Text('event')), event_type: v.optional(Text('event_type')) });
 
 const RetellCall = v.looseObject({
   call_id: CallId('call.call_id'),
@@ -86,7 +89,14 @@ const RetellCall = v.looseObject({
     v.array(v.looseObject({ role: Text('role'), content: Text('content'), words: v.optional(v.array(v.looseObject({ start: v.optional(v.number('start must be a number')) }))) }), 'call.transcript_object must be an array'),
     [],
   ),
-  call_analysis: Optional(v.looseObject({ call_summary: Optional(Text('call.call_analysis.call_summary')) })),
+  call_analysis: Optional(
+    v.looseObject({
+      call_summary: Optional(Text('call.call_analysis.call_summary')),
+      user_sentiment: Optional(Text('call.call_analysis.user_sentiment')),
+      call_successful: Optional(v.boolean('call.call_analysis.call_successful must be a boolean')),
+      custom_analysis_data: Optional(v.unknown()),
+    }),
+  ),
 });
 const RetellCallAnalyzed = v.looseObject({ call: RetellCall });
 
@@ -95,16 +105,20 @@ const RETELL_NOT_CONNECTED = new Set(['dial_busy', 'dial_failed', 'dial_no_answe
 
 /** Retell's `call_analyzed` (its `call_ended` with `call_analysis`): every other event is acknowledged and left. */
 function retellCall(payload: unknown) {
-  if (parseOrThrow(RetellEvent, payload, 'body').event !== 'call_analyzed') return undefined;
+  const { event, event_type } = parseOrThrow(RetellEvent, payload, 'body');
+  if (event === undefined && event_type === undefined) throw new ValidationError([{ path: 'event', message: 'event is required (or event_type)' }]);
+  if ((event ?? event_type) !== 'call_analyzed') return undefined;
   const { call } = parseOrThrow(RetellCallAnalyzed, payload, 'body');
   const start = call.start_timestamp;
   if (start === undefined || RETELL_NOT_CONNECTED.has(call.disconnection_reason ?? '')) return undefined;
   if (call.end_timestamp === undefined) throw new ValidationError([{ path: 'call.end_timestamp', message: 'call.end_timestamp is required' }]);
   const outbound = call.direction === 'outbound';
   const at = (ms: number) => instant(ms, start);
+  const phone = outbound ? leadPhone(call.to_number, 'call.to_number') : leadPhone(call.from_number, 'call.from_number');
+  const analysis = call.call_analysis;
   return {
     callId: call.call_id,
-    lead: { phone: outbound ? leadPhone(call.to_number, 'call.to_number') : leadPhone(call.from_number, 'call.from_number') },
+    lead: { phone },
     data: {
       summary: clip(call.call_analysis?.call_summary, MAX_SUMMARY),
       keyPoints: [],
@@ -119,9 +133,47 @@ function retellCall(payload: unknown) {
       startedAt: at(start),
       endedAt: at(call.end_timestamp),
       endedBy: call.disconnection_reason === 'user_hangup' ? 'user' : 'assistant',
+      leadPhone: phone,
+      sentiment: analysis?.user_sentiment ?? null,
+      successful: analysis?.call_successful ?? null,
+      successEvaluation: null,
+      analysisData: analysisObject(analysis?.custom_analysis_data, 'custom_analysis_data'),
     },
+    fields: { ...RETELL_FIELDS, 'lead.phone': outbound ? 'call.to_number' : 'call.from_number', 'data.leadPhone': outbound ? 'call.to_number' : 'call.from_number' },
   };
 }
+
+/** Where each field of the inquiry came from in Retell's call, so a refusal names the field Retell sent. */
+const RETELL_FIELDS: Record<string, string> = {
+  createdAt: 'call.start_timestamp',
+  'data.startedAt': 'call.start_timestamp',
+  'data.endedAt': 'call.end_timestamp',
+  'data.duration': 'call.end_timestamp',
+  'data.recordingUrl': 'call.recording_url',
+  'data.summary': 'call.call_analysis.call_summary',
+  'data.transcripts': 'call.transcript_object',
+  'data.sentiment': 'call.call_analysis.user_sentiment',
+  'data.successful': 'call.call_analysis.call_successful',
+  'data.analysisData': 'call.call_analysis.custom_analysis_data',
+  externalInquiryId: 'call.call_id',
+};
+
+/** Where each field of the inquiry came from in Vapi's report. */
+const VAPI_FIELDS: Record<string, string> = {
+  createdAt: 'message.startedAt',
+  'data.startedAt': 'message.startedAt',
+  'data.endedAt': 'message.endedAt',
+  'data.duration': 'message.endedAt',
+  'data.recordingUrl': 'message.artifact.recordingUrl',
+  'data.summary': 'message.analysis.summary',
+  'data.transcripts': 'message.artifact.messages',
+  'lead.phone': 'message.customer.number',
+  'data.leadPhone': 'message.customer.number',
+  'lead.name': 'message.customer.name',
+  'data.successEvaluation': 'message.analysis.successEvaluation',
+  'data.analysisData': 'message.analysis.structuredData',
+  externalInquiryId: 'message.call.id',
+};
 
 const VapiType = v.looseObject({ message: v.looseObject({ type: Text('message.type') }, 'message must be an object') });
 
@@ -139,13 +191,15 @@ const VapiReport = v.looseObject({
       v.looseObject({
         messages: v.optional(v.array(VapiTurn, 'message.artifact.messages must be an array')),
         recordingUrl: Optional(Text('message.artifact.recordingUrl')),
+        stereoRecordingUrl: Optional(Text('message.artifact.stereoRecordingUrl')),
         recording: v.optional(v.looseObject({ stereoUrl: Optional(Text('message.artifact.recording.stereoUrl')), mono: v.optional(v.looseObject({ combinedUrl: Optional(Text('message.artifact.recording.mono.combinedUrl')) })) })),
       }),
     ),
-    analysis: v.optional(v.looseObject({ summary: Optional(Text('message.analysis.summary')) })),
+    analysis: v.optional(v.looseObject({ summary: Optional(Text('message.analysis.summary')), successEvaluation: Optional(v.unknown()), structuredData: Optional(v.unknown()) })),
     // Reports sent before `artifact` and `analysis` carried these at the top.
     messages: v.optional(v.array(VapiTurn, 'message.messages must be an array')),
     recordingUrl: Optional(Text('message.recordingUrl')),
+    stereoRecordingUrl: Optional(Text('message.stereoRecordingUrl')),
     summary: Optional(Text('message.summary')),
   }),
 });
@@ -169,13 +223,19 @@ function vapiCall(payload: unknown) {
   // `time` is the turn's wall clock in ms; else its offset from the start.
   const turnAt = ({ time, secondsFromStart }: { time?: unknown; secondsFromStart?: unknown }) =>
     instant(typeof time === 'number' ? time : start + (typeof secondsFromStart === 'number' ? Math.round(secondsFromStart * 1000) : 0), start);
+  const phone = leadPhone(customer?.number, 'message.customer.number');
+  const evaluation = message.analysis?.successEvaluation;
+  // Vapi's rubric decides the evaluation's form: true/false (its default) says whether the call succeeded; any other is kept as text only.
+  const successEvaluation = typeof evaluation === 'string' ? evaluation : typeof evaluation === 'number' || typeof evaluation === 'boolean' ? String(evaluation) : null;
   return {
     callId: call.id,
-    lead: { phone: leadPhone(customer?.number, 'message.customer.number'), ...(name ? { name } : {}) },
+    lead: { phone, ...(name ? { name } : {}) },
     data: {
       summary: clip(message.analysis?.summary ?? message.summary, MAX_SUMMARY),
       keyPoints: [],
-      recordingUrl: artifact?.recording?.mono?.combinedUrl ?? artifact?.recordingUrl ?? artifact?.recording?.stereoUrl ?? message.recordingUrl ?? null,
+      // The mono mix first (one track to play), else the stereo one, in the report's current shape, then its older ones.
+      recordingUrl:
+        artifact?.recording?.mono?.combinedUrl ?? artifact?.recordingUrl ?? artifact?.recording?.stereoUrl ?? artifact?.stereoRecordingUrl ?? message.recordingUrl ?? message.stereoRecordingUrl ?? null,
       transcripts: turns.flatMap((turn) => {
         const user = SPEAKERS.get(turn.role);
         return user && typeof turn.message === 'string' ? [{ created_at: turnAt(turn), text: turn.message, user }] : [];
@@ -185,7 +245,13 @@ function vapiCall(payload: unknown) {
       startedAt: new Date(start).toISOString(),
       endedAt: new Date(endedAt).toISOString(),
       endedBy: message.endedReason?.startsWith('customer-ended-call') ? 'user' : 'assistant',
+      leadPhone: phone,
+      sentiment: null,
+      successful: successEvaluation === 'true' ? true : successEvaluation === 'false' ? false : null,
+      successEvaluation,
+      analysisData: analysisObject(message.analysis?.structuredData, 'structuredData'),
     },
+    fields: VAPI_FIELDS,
   };
 }
 
@@ -200,9 +266,24 @@ const READERS = { retell: retellCall, vapi: vapiCall } satisfies Record<CallPlat
 export function platformCallInquiry(platform: CallPlatform, payload: unknown) {
   const call = READERS[platform](payload);
   if (!call) return undefined;
-  const { callId, lead, data } = call;
-  return { source: 'CALL', externalInquiryId: `${platform}:${callId}`, createdAt: data.startedAt, lead, data: { ...data, ...boundedTranscript(data.transcripts) } };
+  const { callId, lead, data, fields } = call;
+  return { inquiry: { source: 'CALL', externalInquiryId: `${platform}:${callId}`, createdAt: data.startedAt, lead, data: { ...data, ...boundedTranscript(data.transcripts) } }, fields };
 }
+
+/**
+ * The platform's own name for a field of the inquiry made from its webhook (`createdAt` is Retell's
+ * `call.start_timestamp`), for a refusal to name what the sender sent: the field, or the nearest field it lies within.
+ */
+export function platformFieldOf(fields: Record<string, string>, path: string): string {
+  // Not the rest of the path: a transcript's line numbers are not the platform's (lines that are not speech are left out).
+  for (let prefix = path; prefix; prefix = prefix.slice(0, Math.max(prefix.lastIndexOf('.'), 0))) {
+    if (Object.hasOwn(fields, prefix)) return fields[prefix]!;
+  }
+  return path;
+}
+
+/** An analysis object as sent; any other JSON value (a Vapi schema of another type) kept whole under the platform's name for it. */
+const analysisObject = (value: unknown, name: string) => (value === undefined || value === null ? null : isPlainObject(value) ? value : { [name]: value });
 
 /**
  * A platform's transcript within what a CALL record takes (its first MAX_TRANSCRIPT_LINES lines, each of at most

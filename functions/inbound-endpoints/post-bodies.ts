@@ -59,10 +59,11 @@ function inquiryOf(source: 'CALL' | 'CHATBOT'): v.GenericSchema {
 
 const RetellWebhook = v.pipe(
   v.looseObject({
-    event: v.pipe(v.string(), v.maxLength(100), v.description('`call_analyzed` records the call; any other event is acknowledged with 204.')),
+    event: v.optional(v.pipe(v.string(), v.maxLength(100), v.description('`call_analyzed` records the call; any other event is acknowledged with 204.'))),
+    event_type: v.optional(v.pipe(v.string(), v.maxLength(100), v.description('The event under the name parts of Retell’s documentation give it; read when `event` is absent.'))),
     call: v.pipe(
       v.looseObject({}),
-      v.description('Retell’s call: `call_id`, `direction`, `from_number`, `to_number`, `start_timestamp`, `end_timestamp`, `disconnection_reason`, `recording_url`, `transcript_object` and `call_analysis.call_summary` are read.'),
+      v.description('Retell’s call: `call_id`, `direction`, `from_number`, `to_number`, `start_timestamp`, `end_timestamp`, `disconnection_reason`, `recording_url`, `transcript_object` and `call_analysis` (`call_summary`, `user_sentiment`, `call_successful`, `custom_analysis_data`) are read.'),
     ),
   }),
   v.title('Retell webhook'),
@@ -73,7 +74,7 @@ const VapiWebhook = v.pipe(
   v.looseObject({
     message: v.pipe(
       v.looseObject({ type: v.pipe(v.string(), v.maxLength(100), v.description('`end-of-call-report` records the call; any other message is acknowledged with 204.')) }),
-      v.description('Vapi’s server message: of an end-of-call report, `endedReason`, `call`, `customer`, `startedAt`, `endedAt`, `artifact` and `analysis.summary` are read.'),
+      v.description('Vapi’s server message: of an end-of-call report, `endedReason`, `call`, `customer`, `startedAt`, `endedAt`, `artifact` (messages, recordings: `recording.mono.combinedUrl`, `recordingUrl`, `recording.stereoUrl`, `stereoRecordingUrl`) and `analysis` (`summary`, `successEvaluation`, `structuredData`) are read.'),
     ),
   }),
   v.title('Vapi server message'),

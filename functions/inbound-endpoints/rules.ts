@@ -8,12 +8,12 @@ import { parseMultipart } from '../../shared/http/multipart';
 import { newId, now } from '../../shared/ids';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../shared/json-depth';
 import { createInboundEndpoint, findInboundEndpoint, getInboundEndpoint, INBOUND_ENDPOINT_NOT_FOUND, InboundEndpointMoved, replaceInboundCredentials, updateInboundEndpoint } from './store';
-import { InboundEndpoint, isCallPlatform, MAX_CALL_PLATFORM_BYTES, MAX_INBOUND_BYTES, type CallPlatform, type InboundRepeat, type CreateInboundEndpointBody, type InboundEndpointChanges, type InboundFormat } from './schema';
-import { platformCallInquiry, retellSignatureValid, vapiSecretValid } from './call-platforms';
-import { parseOrThrow } from '../../shared/validation';
+import { InboundEndpoint, isCallPlatform, MAX_CALL_PLATFORM_BYTES, MAX_FORM_WITH_FILES_BYTES, MAX_INBOUND_BYTES, type CallPlatform, type InboundRepeat, type CreateInboundEndpointBody, type InboundEndpointChanges, type InboundFormat } from './schema';
+import { platformCallInquiry, platformFieldOf, retellSignatureValid, vapiSecretValid } from './call-platforms';
+import { validationDetails } from '../../shared/validation';
 import { IngestInquiryBody } from '../inquiries/ingestion-schema';
 import { looksLikePhone } from '../../shared/phone';
-import { readPhone } from '../leads/rules';
+import { readPhone } from '../leads/phones';
 import { GATEWAY_RESPONSES } from '../../shared/http/gateway-responses';
 import { PREFLIGHT_HEADERS } from '../../shared/http/cors';
 import { newSigningSecret, signedHeaders } from '../../shared/webhooks/signature';
@@ -174,29 +174,46 @@ const mediaTypeOf = (headers: Record<string, string>) => (headers['content-type'
 /** What an HTML form posts: its visitor's browser is the sender, so a redirect can answer it. */
 const FORM_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data']);
 
-/**
- * A multipart form's text fields. A file is refused (415): there is nowhere to keep it, and a visitor told so can
- * send the form without it. An unused file input (no filename, no content), which browsers post all the same, is skipped.
- */
-function multipartFields(contentType: string, body: string): Fields {
-  const fields = emptyFields();
-  for (const part of parseMultipart(body, contentType)) {
-    if (part.filename === '' && part.value === '') continue;
-    if (part.filename !== undefined) throw new ApiError(415, `Files are not accepted (the field ${part.name} is one): send text fields only`, 'UNSUPPORTED_MEDIA_TYPE');
-    addField(fields, part.name, part.value);
-  }
-  return fields;
+/** A post's fields, and the names of the files it carried, which are not kept. */
+interface Posted {
+  fields: Fields;
+  droppedFiles: string[];
 }
 
-/** The posted body as name → value: JSON (an object) or an HTML form's fields (urlencoded or multipart). Anything else is 415. */
-function fieldsOf(headers: Record<string, string>, body: string): Fields {
+/** What a form's record keeps of the files it dropped: names, at most this many of this many characters. */
+const MAX_DROPPED_FILES = 20;
+const MAX_FILE_NAME = 255;
+
+/**
+ * A multipart form's text fields, and the files it carried by name (their field's name when the file has none): a
+ * file is dropped, as there is nowhere to keep it, and the rest of the form is recorded, saying which were dropped.
+ * An unused file input (no filename, no content), which browsers post all the same, is no file.
+ */
+function multipartFields(contentType: string, body: string): Posted {
+  const fields = emptyFields();
+  const droppedFiles: string[] = [];
+  for (const part of parseMultipart(body, contentType)) {
+    if (part.filename === '' && part.value === '') continue;
+    if (part.filename !== undefined) droppedFiles.push([...(part.filename || part.name)].slice(0, MAX_FILE_NAME).join(''));
+    else addField(fields, part.name, part.value);
+  }
+  return { fields, droppedFiles: droppedFiles.slice(0, MAX_DROPPED_FILES) };
+}
+
+/** The posted body as name → value: JSON (an object) or an HTML form's fields (urlencoded or multipart), with the files a multipart form carried. Anything else is 415. */
+function postedOf(headers: Record<string, string>, body: string): Posted {
   const type = mediaTypeOf(headers);
+  if (type === 'multipart/form-data') return multipartFields(headers['content-type']!, body);
+  return { fields: fieldsOf(type, body), droppedFiles: [] };
+}
+
+/** A body of a media type that carries no files: JSON (an object) or urlencoded. Any other is 415. */
+function fieldsOf(type: string, body: string): Fields {
   if (type === 'application/x-www-form-urlencoded') {
     const fields = emptyFields();
     for (const [name, value] of new URLSearchParams(body)) addField(fields, name, value);
     return fields;
   }
-  if (type === 'multipart/form-data') return multipartFields(headers['content-type']!, body);
   if (type === 'application/json') {
     // Read before parsing: a value nested thousands deep would parse, then overflow the stack of whatever recurses over it.
     if (nestsDeeperThan(body, MAX_JSON_DEPTH)) throw new ApiError(400, `The body must not nest deeper than ${MAX_JSON_DEPTH} levels`, 'INVALID_JSON');
@@ -238,19 +255,20 @@ function senderIdOf(value: unknown): string | undefined {
 const CONTROL_FIELDS = new Set(['externalInquiryId', 'formName', 'pageUrl']);
 
 /** A web form: every field kept, the lead from email/phone/name (renamed through the endpoint's fieldMap). */
-async function webformInquiry(endpoint: InboundEndpointRecord, posted: Fields) {
+async function webformInquiry(endpoint: InboundEndpointRecord, posted: Fields, droppedFiles: string[]) {
   const fieldMap = endpoint.fieldMap ?? {};
   const named = emptyFields();
   for (const [field, value] of Object.entries(posted)) named[Object.hasOwn(fieldMap, field) ? fieldMap[field]! : field] = value;
   const fields = Object.entries(posted)
-    .filter(([name]) => !CONTROL_FIELDS.has(name))
+    // The honeypot, left empty as people leave it, is the page's trap, not the visitor's answer.
+    .filter(([name]) => !CONTROL_FIELDS.has(name) && name !== endpoint.honeypotField)
     .map(([name, value]) => ({ name, label: name, value: typeof value === 'string' ? value : JSON.stringify(value) }));
   const message = text(named.message) ?? fields.find((field) => field.value.length >= 40)?.value;
   return {
     source: 'WEBFORM',
     lead: { email: text(named.email), phone: await phoneOf(endpoint.organizationId, named.phone), name: text(named.name), firstName: text(named.firstName), lastName: text(named.lastName) },
     summary: message && [...message.replace(/\s+/g, ' ')].slice(0, 1000).join(''),
-    data: { formName: text(posted.formName) ?? endpoint.name, fields, submittedAt: now(), pageUrl: text(posted.pageUrl) ?? null },
+    data: { formName: text(posted.formName) ?? endpoint.name, fields, submittedAt: now(), pageUrl: text(posted.pageUrl) ?? null, ...(droppedFiles.length > 0 ? { droppedFiles } : {}) },
   };
 }
 
@@ -275,7 +293,7 @@ function textOfHtml(html: string): string {
     .trim();
 }
 
-/** A parsed email as mail-parsing services post it: from ("Name <address>"), to, subject, text or html. */
+/** A parsed email as mail-parsing services post it: from ("Name <address>"), to, subject, text or html. Its attachments, posted as files, are not kept. */
 function emailInquiry(posted: Fields) {
   const from = text(posted.from) ?? '';
   const [, name, address] = /^\s*"?([^"<]*?)"?\s*<([^>]+)>\s*$/.exec(from) ?? [undefined, undefined, from];
@@ -319,11 +337,37 @@ export async function answerPreflight(endpointId: string, token: string | undefi
   return new EmptyAnswer(204, { ...cors, ...PREFLIGHT_HEADERS });
 }
 
+/**
+ * A filled honeypot's answer: what a recorded post is answered, with ids of the right form that name nothing, so the
+ * bot that filled it cannot tell it was not recorded.
+ */
+function unrecordedInquiry(endpoint: InboundEndpointRecord): { inquiry: InquiryListItem; created: boolean } {
+  const at = now();
+  const sourceId = newId(endpoint.source === 'WEBFORM' ? 'webform' : endpoint.source === 'EMAIL' ? 'email' : endpoint.source === 'CALL' ? 'call' : 'chat');
+  return { inquiry: { id: newId('inquiry'), source: endpoint.source, tag: 'GENERAL', summary: '', isFirstInquiry: true, isRead: false, leadId: newId('lead'), createdAt: at, updatedAt: at, sourceId }, created: true };
+}
+
+/**
+ * Refused unless the post comes from a page on one of the endpoint's allowedOrigins, when it enforces them. A post
+ * without Origin is refused too: every browser sends it with a POST, so only a script leaves it out.
+ */
+function refuseForeignOrigin(endpoint: InboundEndpointRecord, origin: string | undefined): void {
+  if (!endpoint.enforceOrigin || (origin !== undefined && endpoint.allowedOrigins.includes(origin))) return;
+  throw new ApiError(403, origin === undefined ? 'Posts to this endpoint must come from a page on one of its allowedOrigins: this one has no Origin header' : `Posts to this endpoint must come from a page on one of its allowedOrigins, not ${origin}`, 'ORIGIN_NOT_ALLOWED');
+}
+
 /** The post's fields, shaped by the endpoint's source and ingested as POST /v1/inquiries would. */
 async function ingestPost(endpoint: InboundEndpointRecord, headers: Record<string, string>, raw: string) {
-  if (Buffer.byteLength(raw) > MAX_INBOUND_BYTES) throw new PayloadTooLargeError(MAX_INBOUND_BYTES);
-  const posted = fieldsOf(headers, raw);
-  const shaped = endpoint.source === 'WEBFORM' ? await webformInquiry(endpoint, posted) : endpoint.source === 'EMAIL' ? emailInquiry(posted) : { ...posted, source: endpoint.source };
+  const isMultipart = mediaTypeOf(headers) === 'multipart/form-data';
+  // A form's files are dropped rather than refused, so a form with one may be larger; its text fields alone are not.
+  const limit = isMultipart ? MAX_FORM_WITH_FILES_BYTES : MAX_INBOUND_BYTES;
+  if (Buffer.byteLength(raw) > limit) throw new PayloadTooLargeError(limit);
+  const { fields: posted, droppedFiles } = postedOf(headers, raw);
+  if (isMultipart && Buffer.byteLength(JSON.stringify(posted)) > MAX_INBOUND_BYTES) throw new PayloadTooLargeError(MAX_INBOUND_BYTES);
+  const honeypot = endpoint.honeypotField ? posted[endpoint.honeypotField] : undefined;
+  if (honeypot !== undefined && honeypot !== null && honeypot !== '') return unrecordedInquiry(endpoint);
+  const shaped =
+    endpoint.source === 'WEBFORM' ? await webformInquiry(endpoint, posted, droppedFiles) : endpoint.source === 'EMAIL' ? emailInquiry(posted) : { ...posted, source: endpoint.source };
   const postedId = senderIdOf(posted.externalInquiryId);
   const externalInquiryId = postedId ?? headers['webhook-id'] ?? headers['idempotency-key'];
   // An id a header carried is named as that header when refused: the sender sent no field of that name.
@@ -342,6 +386,14 @@ async function ingestPost(endpoint: InboundEndpointRecord, headers: Record<strin
   return ingestInquiry(endpoint.organizationId, parsed.output, { publicEndpointId: endpoint.id });
 }
 
+/** A refusal of the inquiry made from a platform's webhook, reworded to name the field the platform sent. */
+function platformDetail(fields: Record<string, string>, path: string, message: string) {
+  const field = platformFieldOf(fields, path);
+  if (field === path) return { path, message };
+  const named = [path, path.split('.').at(-1)!].find((name) => message.startsWith(`${name} `));
+  return { path: field, message: named ? field + message.slice(named.length) : `${field}: ${message}` };
+}
+
 /**
  * A voice platform's webhook, already verified: its post-call event records a CALL inquiry (201), a redelivery of the
  * same call answers 200 with its ids, and any other event is acknowledged with 204 and records nothing, so the platform
@@ -351,9 +403,12 @@ async function ingestPost(endpoint: InboundEndpointRecord, headers: Record<strin
 async function receivePlatformCall(endpoint: InboundEndpointRecord, platform: CallPlatform, headers: Record<string, string>, raw: string) {
   if (Buffer.byteLength(raw) > MAX_CALL_PLATFORM_BYTES) throw new PayloadTooLargeError(MAX_CALL_PLATFORM_BYTES);
   if (mediaTypeOf(headers) !== 'application/json') throw new ApiError(415, 'Send the platform’s webhook as it sends it: application/json', 'UNSUPPORTED_MEDIA_TYPE');
-  const candidate = platformCallInquiry(platform, fieldsOf(headers, raw));
-  if (!candidate) return new EmptyAnswer(204);
-  return answerOf(await ingestInquiry(endpoint.organizationId, parseOrThrow(IngestInquiryBody, candidate, 'body')));
+  const call = platformCallInquiry(platform, fieldsOf('application/json', raw));
+  if (!call) return new EmptyAnswer(204);
+  const parsed = v.safeParse(IngestInquiryBody, call.inquiry);
+  // Refused naming the platform's field: the sender sent `call.start_timestamp`, never our `createdAt`.
+  if (!parsed.success) throw new ValidationError(validationDetails(parsed.issues, 'body').map(({ path, message }) => platformDetail(call.fields, path, message)));
+  return answerOf(await ingestInquiry(endpoint.organizationId, parsed.output));
 }
 
 /**
@@ -373,7 +428,9 @@ function answerOf({ inquiry, created }: { inquiry: InquiryListItem; created: boo
  * and ingested as POST /v1/inquiries would. A repeat of the sender's id (externalInquiryId, or the webhook-id /
  * Idempotency-Key header) answers the first inquiry's ids. A form post (a visitor's browser) is answered 303 to the
  * endpoint's redirectUrl with `inquiryId`, and when refused, to its errorRedirectUrl with `error=<code>`; JSON posts
- * are answered JSON. A browser on an allowed origin gets the CORS headers with whatever it is answered.
+ * are answered JSON. A browser on an allowed origin gets the CORS headers with whatever it is answered. An endpoint
+ * enforcing its origins refuses any other (403, a refusal like the rest); a post filling its honeypot is answered as
+ * recorded and records nothing.
  */
 export async function receiveInbound(endpointId: string, token: string | undefined, headers: Record<string, string>, body: string | null) {
   const endpoint = await findInboundEndpoint(endpointId);
@@ -384,6 +441,7 @@ export async function receiveInbound(endpointId: string, token: string | undefin
   const cors = corsHeaders(endpoint, headers.origin);
   const isForm = FORM_TYPES.has(mediaTypeOf(headers));
   try {
+    refuseForeignOrigin(endpoint, headers.origin);
     const { inquiry, created } = await ingestPost(endpoint, headers, raw);
     // The inquiry's id alone, a repeat's too: the redirect carries nothing that was recorded.
     if (isForm && endpoint.redirectUrl) return redirectTo(withQueryParameter(endpoint.redirectUrl, 'inquiryId', inquiry.id), cors);

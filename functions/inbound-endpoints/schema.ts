@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { webhookSettings } from '../../shared/webhooks/settings';
 import { DeletedSchema, everyKeyKept, isPlainObject, NonEmptyString, PageQuery, pageSchema, partialUpdateBody, PrefixedId, Timestamp } from '../../shared/schema';
 
 /** What a sender may post to an inbound endpoint: far above any form or parsed email. */
@@ -8,6 +9,8 @@ export const MAX_INBOUND_BYTES = 256 * 1024;
  * every word. Below Lambda's 6 MB invocation limit once API Gateway has base64-encoded it.
  */
 export const MAX_CALL_PLATFORM_BYTES = 3 * 1024 * 1024;
+/** What a multipart form with files may post: its files are dropped, its text fields still held to MAX_INBOUND_BYTES. */
+export const MAX_FORM_WITH_FILES_BYTES = 3 * 1024 * 1024;
 
 export const INBOUND_SOURCES = ['WEBFORM', 'EMAIL', 'CALL', 'CHATBOT'] as const;
 export type InboundSource = (typeof INBOUND_SOURCES)[number];
@@ -44,6 +47,19 @@ const FieldMap = v.pipe(
 
 const isHttpsUrl = (value: string) => URL.canParse(value) && new URL(value).protocol === 'https:';
 
+/** The host names of this machine as a browser writes them in a URL. */
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * A page served from this machine over http (`http://localhost:3000`): taken only where webhooks take loopback
+ * receivers (`npm start` and the tests, WEBHOOK_URLS_ALLOW_PRIVATE=true), so a form can be tried before its site
+ * exists; deployed, refused as any http URL is. Read at each check, not once, as the webhooks' switch is.
+ */
+const isLocalPageUrl = (value: string) => webhookSettings.allowPrivateUrls && URL.canParse(value) && new URL(value).protocol === 'http:' && LOOPBACK_HOSTS.has(new URL(value).hostname);
+const isPageUrl = (value: string) => isHttpsUrl(value) || isLocalPageUrl(value);
+/** What the document states of it: https, or http on a loopback host (taken under `npm start` only). */
+const LOCAL_PAGE = 'http://(?:localhost|127\\.0\\.0\\.1|\\[::1\\])';
+
 /** Where a visitor's browser is sent after a form post: https only (the form's own site), stored as the URL parser writes it. */
 const RedirectUrl = (name: string) =>
   v.nullable(
@@ -51,8 +67,8 @@ const RedirectUrl = (name: string) =>
       v.string(`${name} must be a string`),
       v.trim(),
       v.maxLength(2048, `${name} must be at most 2048 characters`),
-      v.check(isHttpsUrl, `${name} must be an https URL`),
-      v.metadata({ jsonSchema: { format: 'uri', pattern: '^https://' } }),
+      v.check(isPageUrl, `${name} must be an https URL`),
+      v.metadata({ jsonSchema: { format: 'uri', pattern: `^(?:https://|${LOCAL_PAGE}(?:[:/?#]|$))` } }),
     ),
   );
 
@@ -62,12 +78,12 @@ export const MAX_ALLOWED_ORIGINS = 20;
  * An origin exactly as a browser sends it in `Origin`: https, the host in lower case, no default port, no path
  * and no trailing slash; compared with the header as text, so it must be written that way.
  */
-const isOrigin = (value: string) => isHttpsUrl(value) && new URL(value).origin === value;
+const isOrigin = (value: string) => isPageUrl(value) && new URL(value).origin === value;
 
 /** What `isOrigin` takes, as the document states it: lower-case host names (the last label not numeric, or it would be read as an IPv4 address) and a port other than 443. */
 const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
 const PORT = '(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])';
-const ORIGIN_PATTERN = `^https://(?:${LABEL}\\.)*[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?(?::(?!443$)${PORT})?$`;
+const ORIGIN_PATTERN = `^(?:https://(?:${LABEL}\\.)*[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?(?::(?!443$)${PORT})?|${LOCAL_PAGE}(?::(?!80$)${PORT})?)$`;
 
 const AllowedOrigins = v.pipe(
   v.array(
@@ -94,6 +110,24 @@ const inboundEndpointFields = {
   errorRedirectUrl: RedirectUrl('errorRedirectUrl'),
   /** Origins whose pages may post JSON from a browser (CORS); none when empty. */
   allowedOrigins: AllowedOrigins,
+  /**
+   * Whether a post must come from a page on one of allowedOrigins: its Origin header one of them, else refused (403
+   * ORIGIN_NOT_ALLOWED), a post without Origin too (browsers send it with every POST; a server does not).
+   */
+  enforceOrigin: v.pipe(
+    v.boolean('enforceOrigin must be a boolean'),
+    v.description('Refuse posts whose `Origin` header is not one of `allowedOrigins` (403 `ORIGIN_NOT_ALLOWED`, nothing recorded), posts without `Origin` too: browsers send it with every POST, servers do not. Not for formats retell and vapi, whose platforms post from their servers. Off unless set.'),
+  ),
+  /** A form field real visitors never see nor fill (hidden by the page's CSS): a post that fills it is answered as recorded and records nothing. */
+  honeypotField: v.nullable(
+    v.pipe(
+      v.string('honeypotField must be a string'),
+      v.trim(),
+      v.minLength(1, 'honeypotField must not be empty'),
+      v.maxLength(100, 'honeypotField must be at most 100 characters'),
+      v.description('A field of the form that people never fill (hidden with CSS, e.g. `website`): a post with any text in it is answered as if recorded (201, or 303 to `redirectUrl`) and records nothing. Left empty, it is not kept among the inquiry’s fields. Null for none.'),
+    ),
+  ),
   format: v.picklist(INBOUND_FORMATS, `format must be one of ${INBOUND_FORMATS.join(', ')}`),
   /**
    * Write-only: the secret the platform signs with when it is not one we issue. Retell signs its webhooks with the
@@ -114,6 +148,8 @@ export const CreateInboundEndpointBody = v.strictObject({
   redirectUrl: v.optional(inboundEndpointFields.redirectUrl, null),
   errorRedirectUrl: v.optional(inboundEndpointFields.errorRedirectUrl, null),
   allowedOrigins: v.optional(inboundEndpointFields.allowedOrigins, []),
+  enforceOrigin: v.optional(inboundEndpointFields.enforceOrigin, false),
+  honeypotField: v.optional(inboundEndpointFields.honeypotField, null),
   format: v.optional(inboundEndpointFields.format, 'native'),
   platformSecret: v.optional(inboundEndpointFields.platformSecret),
 });
@@ -134,6 +170,8 @@ export const InboundEndpoint = v.object({
   redirectUrl: inboundEndpointFields.redirectUrl,
   errorRedirectUrl: inboundEndpointFields.errorRedirectUrl,
   allowedOrigins: inboundEndpointFields.allowedOrigins,
+  enforceOrigin: inboundEndpointFields.enforceOrigin,
+  honeypotField: inboundEndpointFields.honeypotField,
   format: inboundEndpointFields.format,
   createdAt: Timestamp,
   /** When it was created or last changed: the sync order (updatedSince). */

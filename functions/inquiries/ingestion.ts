@@ -10,6 +10,7 @@ import { insertIfAbsent, type TransactWrite } from '../../shared/store/transact'
 import type { IngestInquiryBody, InquirySender } from './ingestion-schema';
 import type { InquiryListItem } from './schema';
 import { newLead } from '../leads/rules';
+import { withPhoneRead } from '../leads/phones';
 
 /** The inquiry's external id was recorded by a concurrent request first. */
 class ExternalIdTaken extends Error {}
@@ -52,7 +53,8 @@ export interface IngestSource {
  * it comes from the contact it was recorded for: from anyone else it is recorded as an inquiry of its own, without
  * the id, so a URL that takes posts never hands back another sender's.
  */
-export async function ingestInquiry(organizationId: string, body: IngestInquiryBody, from: IngestSource = {}): Promise<{ inquiry: InquiryListItem; created: boolean }> {
+export async function ingestInquiry(organizationId: string, sent: IngestInquiryBody, from: IngestSource = {}): Promise<{ inquiry: InquiryListItem; created: boolean }> {
+  const body = { ...sent, lead: await withPhoneRead(organizationId, sent.lead, 'lead.phone') };
   const { source } = body;
   const claimed = body.externalInquiryId && (from.publicEndpointId ? `${from.publicEndpointId}#${body.externalInquiryId}` : body.externalInquiryId);
   /** Whether this post may be answered with the inquiry recorded first under its id. */

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { PageQuery, PrefixedId, Timestamp, pageSchema } from '../../shared/schema';
+import { callAnalysisRecord } from './call-analysis';
 
 export const INQUIRY_SOURCES = ['CALL', 'EMAIL', 'CHATBOT', 'SMS', 'WEBFORM'] as const;
 export type InquirySource = (typeof INQUIRY_SOURCES)[number];
@@ -91,6 +92,7 @@ export const CallData = v.object({
   startedAt: Timestamp,
   endedAt: Timestamp,
   endedBy: v.picklist(CALL_PARTIES),
+  ...callAnalysisRecord,
 });
 export type CallData = v.InferOutput<typeof CallData>;
 
@@ -153,6 +155,8 @@ export const WebformData = v.object({
   fields: v.array(WebformField),
   submittedAt: Timestamp,
   pageUrl: v.nullable(v.string()),
+  /** Present only when the form carried files: their names (the field's name for a file without one). */
+  droppedFiles: v.optional(v.pipe(v.array(v.string()), v.description('Present when the form carried files: their names (or their field’s, for a file without one). The files are not kept; the rest of the form is.'))),
 });
 export type WebformData = v.InferOutput<typeof WebformData>;
 

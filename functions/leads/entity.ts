@@ -60,8 +60,8 @@ export const leadKeys = {
    */
   company: (o: string, companyId: string): Key => ({ pk: org(o), sk: `COMPANY#${companyId}` }),
   /**
-   * The organization's own item (the organization resource maps it): a phone search reads its timezone for the
-   * national form of its numbers. Kept here as `company` is: the organization resource uses leads (its counts).
+   * The organization's own item (the organization resource maps it): a phone search or write reads its country for
+   * the national form of its numbers. Kept here as `company` is: the organization resource uses leads (its counts).
    */
   organizationRecord: (o: string): Key => ({ pk: org(o), sk: 'ORGANIZATION' }),
 } as const;

@@ -3,6 +3,7 @@ import { apiHandler } from '../../shared/http/api-handler';
 import { pageEnvelope } from '../../shared/pagination';
 import * as routes from './routes';
 import { addLeadActivity, createLead, listLeads, updateLead, upsertLead } from './rules';
+import { withPhoneRead } from './phones';
 import { getLead, deleteLeadWithActivities, listActivitiesPage } from './store';
 import { Answer } from '../../shared/http/answer';
 
@@ -25,7 +26,7 @@ export const getLeadHandler = apiHandler(routes.getLead, async ({ path, organiza
 });
 
 export const updateLeadHandler = apiHandler(routes.updateLead, async ({ path, body, organizationId }) => ({
-  lead: await updateLead(organizationId, path.leadId, body),
+  lead: await updateLead(organizationId, path.leadId, await withPhoneRead(organizationId, body)),
 }));
 
 export const deleteLeadHandler = apiHandler(routes.deleteLead, async ({ path, organizationId }) => {

@@ -17,7 +17,6 @@ import {
   lookUpAgain,
   leadsWithContactPage,
   listLeadsPage,
-  organizationDialling,
   writeLeadChanges,
   type StaleClaim,
 } from './store';
@@ -25,7 +24,8 @@ import { takeId } from '../../shared/store/sequences';
 import { retryOnStaleWrite, StaleWrite } from '../../shared/store/versioned';
 import { Lead, MAX_NAME_PART, type CreateLeadActivityBody, type CreateLeadBody, type LeadActivity, type LeadChanges, type ListLeadsQuery, type UpsertLeadBody } from './schema';
 import { contactsOf, hasContact, sameContact, type LeadContact } from './entity';
-import { looksLikePhone, toE164 } from '../../shared/phone';
+import { looksLikePhone } from '../../shared/phone';
+import { e164Of, withPhoneRead } from './phones';
 import { searchKey } from '../../shared/store/keys';
 import type { Page } from '../../shared/pagination';
 
@@ -69,7 +69,8 @@ async function activity(organizationId: string, leadId: string, event: string, d
 
 /** Records a lead with its LEAD_CREATED activity, or answers the live leads already holding its contacts. */
 async function insertLead(organizationId: string, lead: Lead) {
-  const created = await activity(organizationId, lead.id, 'LEAD_CREATED', `Lead ${[lead.firstName, lead.lastName].filter(Boolean).join(' ')} created`, lead.createdAt);
+  const status = lead.status === NEW_LEAD.status ? '' : ` as ${lead.status}`;
+  const created = await activity(organizationId, lead.id, 'LEAD_CREATED', `Lead ${[lead.firstName, lead.lastName].filter(Boolean).join(' ')} created${status}`, lead.createdAt);
   return insertLeadOrFindHolders(organizationId, lead, created);
 }
 
@@ -82,7 +83,7 @@ export async function addLead(organizationId: string, lead: Lead): Promise<Lead>
 
 export async function createLead(organizationId: string, body: CreateLeadBody): Promise<Lead> {
   const createdAt = new Date();
-  return addLead(organizationId, newLead(body, newId('lead', createdAt), createdAt.toISOString()));
+  return addLead(organizationId, newLead(await withPhoneRead(organizationId, body), newId('lead', createdAt), createdAt.toISOString()));
 }
 
 /**
@@ -129,7 +130,8 @@ function changesOf({ name, ...fields }: Omit<UpsertLeadBody, 'match'>): LeadChan
  * deleted or giving the contact up between the lookup and the write is looked up again: the contact then finds
  * another lead, or none and a new one.
  */
-export async function upsertLead(organizationId: string, { match, ...fields }: UpsertLeadBody): Promise<{ lead: Lead; created: boolean }> {
+export async function upsertLead(organizationId: string, body: UpsertLeadBody): Promise<{ lead: Lead; created: boolean }> {
+  const { match, ...fields } = await withPhoneRead(organizationId, body);
   const contact = contactsOf({ email: fields.email ?? null, phone: fields.phone ?? null }).find(({ kind }) => kind === match.toUpperCase())!;
   // The matched contact found the lead: the lead keeps it as written (an email in another case is the same email).
   const { [match]: _matched, ...changes } = fields;
@@ -172,23 +174,6 @@ export async function listLeads(organizationId: string, query: ListLeadsQuery): 
   if (looksLikePhone(q)) return byContact({ kind: 'PHONE', value: await e164Of(organizationId, q, 'q') });
   if (!searchKey(q)) throw new ValidationError([{ path: 'q', message: 'q must have a letter or digit' }]);
   return leadsByNamePage(organizationId, q, filters, request);
-}
-
-/**
- * A typed phone number as E.164: as it is with its country code, else read with the organization's country (read only
- * then); undefined when it reads as neither.
- */
-export async function readPhone(organizationId: string, text: string): Promise<string | undefined> {
-  return toE164(text, undefined) ?? toE164(text, await organizationDialling(organizationId));
-}
-
-/** A typed phone number as E.164, as readPhone reads it; text that reads as no number answers 400 naming `path`. */
-export async function e164Of(organizationId: string, text: string, path: string): Promise<string> {
-  const phone = await readPhone(organizationId, text);
-  if (!phone) {
-    throw new ValidationError([{ path, message: `${path} must be a phone number with its country code (+61412345678), or in the national form of the organization's country, read from its timezone` }]);
-  }
-  return phone;
 }
 
 /** What each activity a client adds is recorded as. */

@@ -1,12 +1,25 @@
 import * as v from 'valibot';
-import { E164, everyKeyKept, isPlainObject, NonEmptyString, OptionalText, PageQuery, PrefixedId, TEXT_RULE, Timestamp, pageSchema, partialUpdateBody } from '../../shared/schema';
+import { Email, everyKeyKept, isPlainObject, NonEmptyString, OptionalText, PageQuery, PrefixedId, TEXT_RULE, Timestamp, pageSchema, partialUpdateBody } from '../../shared/schema';
 import { ValidationError } from '../../shared/errors';
-import { canonicalE164 } from '../../shared/phone';
 
 export const LEAD_STATUSES = ['NEW', 'CONTACTED', 'QUALIFIED', 'QUOTED', 'WON', 'LOST'] as const;
 
-/** A phone in E.164, kept in its one form (a trunk 0 typed after the calling code dropped): what a lead's contact claim compares. */
-export const E164Phone = v.pipe(v.string(), v.trim(), v.regex(E164, 'phone must be in E.164 format, e.g. +61412345678'), v.transform(canonicalE164));
+/** Characters a phone number is typed with: digits, spaces, brackets, dots, dashes and a leading plus. */
+const TYPED_PHONE = /^\+?[\d\s().-]+$/;
+
+/**
+ * A phone as people type it. The write reads it as E.164 with the organization's country (rules.ts withPhoneRead)
+ * before anything is stored, and answers 400 naming the field when it is no valid number; stored and answered in E.164.
+ */
+export const TypedPhone = v.pipe(
+  v.string('phone must be a string'),
+  v.trim(),
+  v.maxLength(32, 'phone must be at most 32 characters'),
+  v.regex(TYPED_PHONE, 'phone must be a phone number, e.g. +61412345678 or 0412 345 678'),
+  v.description(
+    "A phone number as people type it: with its country code (`+61 412 345 678`), or in the national form of the organization's `country` (`0412 345 678`, `(02) 9555 1234`). Stored and answered in E.164 (`+61412345678`); one that is no valid number of any numbering plan answers 400 naming the field.",
+  ),
+);
 
 /** A network's name and the handle on it: text as every other field is, free of control characters and half characters. */
 const SocialsRecord = v.pipe(
@@ -58,10 +71,10 @@ export const MAX_NAME_PART = 100;
 
 /** The lead's writable fields; a create sets them, a PATCH changes any of them. */
 const leadFields = {
-  email: v.pipe(v.string('email is required'), v.trim(), v.email('email must be a valid email address'), v.maxLength(254)),
+  email: Email('email', 'email is required'),
   firstName: NonEmptyString('firstName', MAX_NAME_PART),
   lastName: NonEmptyString('lastName', MAX_NAME_PART),
-  phone: E164Phone,
+  phone: TypedPhone,
   suburb: NonEmptyString('suburb', 100),
   businessName: NonEmptyString('businessName', 200),
   socials: Socials,
@@ -86,6 +99,8 @@ const createLeadEntries = {
   businessName: v.optional(leadFields.businessName),
   socials: v.optional(leadFields.socials),
   companyId: v.optional(leadFields.companyId),
+  /** Where the lead enters the pipeline: NEW unless given, so a lead synced from another system keeps its stage. */
+  status: v.optional(LeadStatus),
 };
 
 export const CreateLeadBody = v.pipe(
@@ -116,9 +131,6 @@ export const UpdateLeadBody = partialUpdateBody({
 });
 export type LeadChanges = v.InferOutput<typeof UpdateLeadBody>;
 
-/** Characters a phone number is typed with: digits, spaces, brackets, dots, dashes and a leading plus. */
-const TYPED_PHONE = /^\+?[\d\s().-]+$/;
-
 export const ListLeadsQuery = v.object({
   ...PageQuery.entries,
   status: v.optional(LeadStatus),
@@ -132,13 +144,14 @@ export const ListLeadsQuery = v.object({
       v.description('A name prefix (first or last name, ignoring case and accents), an email (exact, any case) or a phone number in any common form.'),
     ),
   ),
-  email: v.optional(v.pipe(v.string('email must be a string'), v.trim(), v.email('email must be a valid email address'), v.maxLength(254, 'email must be at most 254 characters'))),
+  email: v.optional(Email('email')),
   phone: v.optional(
     v.pipe(
       v.string('phone must be a string'),
       v.trim(),
       v.maxLength(32, 'phone must be at most 32 characters'),
       v.regex(TYPED_PHONE, 'phone must be a phone number, e.g. +61412345678 or 0412 345 678'),
+      v.description("The lead's phone, read as a write reads it: with its country code, or in the national form of the organization's `country`. One that is no valid number of any numbering plan answers 400."),
     ),
   ),
 });

@@ -4,7 +4,6 @@ import { dynamo } from '../../shared/dynamo';
 import { contactAttribute, contactsOf, EMAIL_KEY, fromActivityItem, fromLeadItem, hasContact, LEAD_CHANGES, leadAudit, type LeadContact, leadCounterNames, leadKeys, nameKeysOf, sameContact, toActivityItem, toLeadContactItem, toLeadItem, toLeadNameItem } from './entity';
 import { batchGetItems } from '../../shared/store/batch-get';
 import { pageOfFiltered, pageOfMatches } from '../../shared/store/match-page';
-import { diallingOfTimeZone, type Dialling } from '../../shared/phone';
 import { keys, type Key } from '../../shared/store/keys';
 import { ApiError, ConflictError, NotFoundError, ValidationError } from '../../shared/errors';
 import { now } from '../../shared/ids';
@@ -365,7 +364,7 @@ export async function leadsWithContactPage(organizationId: string, contact: Lead
   const holder = await holderOf(organizationId, contact);
   const leads = holder ? [holder].filter(passes(filters)) : [];
   const claim = leadKeys.leadContact(organizationId, contact.kind, contact.value);
-  const { items, totalCount, nextCursor } = pageOfMatches(leads, (lead) => lead.id, searchList({ pk: claim.pk, skPrefix: claim.sk }, filters), request);
+  const { items, totalCount, nextCursor } = await pageOfMatches(leads, (lead) => lead.id, searchList({ pk: claim.pk, skPrefix: claim.sk }, filters), request);
   return { items, totalCount, page: request.page, limit: request.limit, nextCursor };
 }
 
@@ -377,18 +376,10 @@ export async function leadsWithContactPage(organizationId: string, contact: Lead
 export async function leadsByNamePage(organizationId: string, prefix: string, filters: Partial<LeadFilters>, request: PageRequest): Promise<Page<Lead>> {
   const source: PageSource = { ...leadKeys.leadNames(organizationId, prefix), consistentRead: true };
   const names = (await queryAll(source, ['leadId', 'status', 'companyId'])).filter(passes(filters));
-  const { items, totalCount, nextCursor } = pageOfMatches(names, (name) => String(name.leadId), searchList(source, filters), request);
+  const { items, totalCount, nextCursor } = await pageOfMatches(names, (name) => String(name.leadId), searchList(source, filters), request);
   const found = items.length ? await batchGetItems(items.map((name) => leadKeys.lead(organizationId, String(name.leadId))), { consistentRead: true }) : [];
   const byId = new Map(found.map((item) => [String(item.id), fromLeadItem(item)]));
   return { items: items.flatMap((name) => byId.get(String(name.leadId)) ?? []), totalCount, page: request.page, limit: request.limit, nextCursor };
-}
-
-/** How the organization's national phone numbers read as E.164: from its time zone (one GetItem of one attribute). */
-export async function organizationDialling(organizationId: string): Promise<Dialling | undefined> {
-  const { Item } = await dynamo.send(
-    new GetCommand({ TableName: config.tableName, Key: leadKeys.organizationRecord(organizationId), ProjectionExpression: '#timezone', ExpressionAttributeNames: { '#timezone': 'timezone' } }),
-  );
-  return diallingOfTimeZone(String(Item?.timezone ?? 'UTC'));
 }
 
 /**

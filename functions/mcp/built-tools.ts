@@ -4,7 +4,7 @@ import type { ApiTool } from './tools';
 /** Set by the bundler (infra/cdk/bundling.ts) to packTools of every tool; absent run from source. */
 declare const MCP_TOOLS_BUILT: string | undefined;
 
-/** The tools as the bundler writes them into the MCP function: JSON (about 400 KB), gzipped and base64-encoded (about 50 KB). */
+/** The tools as the bundler writes them into the MCP function: JSON (about 350 KB), gzipped and base64-encoded (about 50 KB). */
 export const packTools = (tools: readonly ApiTool[]): string => gzipSync(JSON.stringify(tools), { level: 9 }).toString('base64');
 
 const unpackTools = (packed: string): ApiTool[] => JSON.parse(gunzipSync(Buffer.from(packed, 'base64')).toString('utf8')) as ApiTool[];

@@ -5,8 +5,8 @@ import { Answer, EmptyAnswer } from '../../shared/http/answer';
 import { CompressibleJson, PER_REQUEST_GZIP_LEVEL } from '../../shared/http/compressible-text';
 import { apiTools } from './built-tools';
 import * as routes from './routes';
+import { toolsetsOf, type McpAnswer } from './schema';
 import { answerMcp } from './server';
-import type { McpAnswer } from './schema';
 
 /** Answers longer than this are worth gzipping (a tool call's answer rarely is; tools/list always). */
 const GZIP_FROM_CHARACTERS = 16 * 1024;
@@ -19,11 +19,11 @@ export const postMcpHandler = routeHandler(routes.postMcp, async ({ query, reque
   // The route is keyed, so the factory always has the key's scope; none would be a wiring fault, never a licence for all tools.
   if (scope === null) throw new Error('POST /mcp reached its handler without an API key scope');
   // Tools call the API where configuration puts it, never at the Host this request named.
-  const caller = { authorization: request.headers.authorization ?? '', baseUrl: apiBaseUrl(), scope, toolset: query.tools };
+  const caller = { authorization: request.headers.authorization ?? '', baseUrl: apiBaseUrl(), scope, toolsets: toolsetsOf(query.tools) };
   // The body is read as text: JSON-RPC, not the error envelope, answers one that is no message.
   const reply = await answerMcp(request.body, request.headers, apiTools, caller);
   if (reply.status === 202) return new EmptyAnswer(202);
-  // Every tool's schemas make tools/list about 400 KB: gzipped for a client that accepts it, a tenth of that.
+  // tools/list is about 35 KB as curated and 330 KB with every tool: gzipped for a client that accepts it, a tenth of that.
   if (reply.status === 200 && reply.body) {
     // Serialized once: the text decides, and is what is sent.
     const answer = new CompressibleJson(reply.body as v.InferInput<typeof McpAnswer>, PER_REQUEST_GZIP_LEVEL);

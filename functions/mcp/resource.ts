@@ -4,6 +4,6 @@ import { mcpRoutes } from './routes';
 /** The API for AI agents: an MCP server whose tools are the routes of every other resource. It stores nothing. */
 export const mcp = defineResource({
   name: 'mcp',
-  tags: { MCP: 'The API as tools for AI agents, over the Model Context Protocol: every route, and curated tools for a voice agent.' },
+  tags: { MCP: 'The API as tools for AI agents, over the Model Context Protocol: curated tools for a voice agent, every route on request, the receptionist context as a resource and the live call as a prompt.' },
   routes: mcpRoutes,
 });

@@ -3,16 +3,32 @@ import * as v from 'valibot';
 /** The protocol revisions the server speaks: the latest, and the one before it for older clients. */
 export const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18'] as const;
 
-/** `tools/list` narrowed to the curated tools, for a voice agent that should load only those. */
-export const TOOLSETS = ['all', 'curated'] as const;
+/**
+ * The toolsets `?tools=` names, comma-separated: `curated` (the default), `all`, or one resource's tools. Written out
+ * here, not read from the route table, which the MCP function does not bundle; buildTools (./tools.ts) refuses a
+ * resource whose toolset is missing.
+ */
+export const RESOURCE_TOOLSETS = ['leads', 'inquiries', 'sms', 'appointments', 'companies', 'organization', 'services', 'products', 'transfers', 'policies', 'faqs', 'events', 'audit_log', 'webhooks', 'inbound_endpoints', 'receptionist'] as const;
+export const TOOLSETS = ['curated', 'all', ...RESOURCE_TOOLSETS] as const;
+export type Toolset = (typeof TOOLSETS)[number];
+
+/** The toolsets a `tools` value names, each once. */
+export const toolsetsOf = (tools: string): Toolset[] => [...new Set(tools.split(','))] as Toolset[];
+
+/** One toolset name or more, separated by commas. */
+const TOOLSETS_PATTERN = `^(?:${TOOLSETS.join('|')})(?:,(?:${TOOLSETS.join('|')}))*$`;
 
 export const McpQuery = v.object({
   tools: v.optional(
     v.pipe(
-      v.picklist(TOOLSETS, `tools must be one of ${TOOLSETS.join(', ')}`),
-      v.description('`curated`: only the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …); `all` (the default): every route of the API as a tool, and those.'),
+      v.string('tools must be a string'),
+      v.maxLength(400, 'tools must be at most 400 characters'),
+      v.regex(new RegExp(TOOLSETS_PATTERN), `tools must be toolsets among ${TOOLSETS.join(', ')}, separated by commas`),
+      v.description(
+        `The toolsets \`tools/list\` offers, separated by commas; \`tools/call\` takes any tool by its name. \`curated\` (the default; 10 tools in about 35 KB of JSON): the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …). \`all\`: those and every route of the API as a tool, named by its operationId in snake_case (about 100 tools in about 330 KB). A resource’s name (${RESOURCE_TOOLSETS.join(', ')}): its routes’ tools, e.g. \`curated,leads\`.`,
+      ),
     ),
-    'all',
+    'curated',
   ),
 });
 

@@ -1,7 +1,18 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
-import { CallToolRequestSchema, ErrorCode, InitializeRequestSchema, ListToolsRequestSchema, PingRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  InitializeRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  PingRequestSchema,
+  ReadResourceRequestSchema,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { errorEnvelope } from '../../shared/http/envelope';
 import { ValidationError } from '../../shared/errors';
 import { validationDetails } from '../../shared/validation';
@@ -10,7 +21,7 @@ import { VIA_HEADER } from '../../shared/audit/entry';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../shared/json-depth';
 import { requestOf, type ApiTool } from './tools';
 import * as v from 'valibot';
-import { McpMessage, McpParams, PROTOCOL_VERSIONS, type TOOLSETS } from './schema';
+import { McpMessage, McpParams, PROTOCOL_VERSIONS, type Toolset } from './schema';
 
 /** Who is calling `/mcp`, and where the API it calls on their behalf is. */
 export interface McpCaller {
@@ -19,7 +30,8 @@ export interface McpCaller {
   /** The API's base URL (shared/http/base-url.ts: configured, or the local server's own address), never one the request named. */
   baseUrl: string;
   scope: ApiKeyScope;
-  toolset: (typeof TOOLSETS)[number];
+  /** The toolsets `?tools=` named: `tools/list` offers theirs. */
+  toolsets: readonly Toolset[];
 }
 
 /** Every tool; read only by the requests that list or call them. */
@@ -27,8 +39,38 @@ export type ToolSource = () => Promise<readonly ApiTool[]>;
 
 export const SERVER_INFO = { name: 'sales-pipeline', title: 'Sales Pipeline API', version: '1.0.0' };
 export const INSTRUCTIONS =
-  'Tools of a sales pipeline for trades businesses. On a live call: lookup_caller with the caller id (save_caller with their name when it finds no lead), get_receptionist_context once, find_availability then hold_slot and book_appointment to book a visit, resolve_transfer to hand the call over, and log_call when it ends. Every other tool is one route of the REST API.';
-export const CAPABILITIES = { tools: { listChanged: false } };
+  'Tools of a sales pipeline for trades businesses. On a live call: lookup_caller with the caller id (save_caller with their name when it finds no lead), get_receptionist_context once, find_availability then hold_slot and book_appointment to book a visit, resolve_transfer to hand the call over, and log_call when it ends (the live_call prompt says it in full; receptionist://context is the context as a resource). With ?tools=all on the URL, or a resource’s name (?tools=curated,leads), every route of the REST API is a tool too.';
+export const CAPABILITIES = { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } };
+
+/** The receptionist's context as a resource: what GET /v1/receptionist/context answers the caller's key. */
+export const CONTEXT_RESOURCE = {
+  uri: 'receptionist://context',
+  name: 'receptionist_context',
+  title: 'What the receptionist may say',
+  description: 'The business, its hours, and its active services, products, FAQs, policies, scenarios and transfer rules (GET /v1/receptionist/context), for the organization of the API key.',
+  mimeType: 'application/json',
+};
+
+/** The live-call flow as a prompt: the curated tools in the order a call uses them. */
+export const LIVE_CALL_PROMPT = {
+  name: 'live_call',
+  title: 'Answer a live call',
+  description: 'How a voice receptionist handles a call with the curated tools, from the caller id to the call logged.',
+  arguments: [{ name: 'phone', description: 'The caller id, as the phone platform gives it.', required: false }],
+};
+
+/** The steps of a live call, naming the curated tools (`?tools=curated`, the default) in the order a call uses them. */
+export const liveCallFlow = (phone?: string) =>
+  [
+    `You are the receptionist of a trades business, on a live phone call${phone ? ` from ${phone}` : ''}. Use these tools:`,
+    `1. lookup_caller with the caller id${phone ? ` (${phone})` : ''}: the lead, their latest inquiries and upcoming appointments, and whether the business is open now. Calling from another number? search_leads by their name or email.`,
+    '2. get_receptionist_context once (or read the receptionist://context resource): services, prices, FAQs, policies and transfer rules. Say only what it holds.',
+    '3. save_caller with the phone and the name the caller gives, when lookup_caller found no lead and they want a booking or a call back.',
+    '4. To book a visit: find_availability for the service, offer two or three slots, hold_slot the one chosen, then book_appointment with the lead and the hold.',
+    '5. To hand the call over: resolve_transfer with the rule, the caller’s name, the topic and a summary.',
+    '6. send_sms to confirm a booking, unless the lead opted out.',
+    '7. When the call ends: log_call with the phone and a summary (add key points, the transcript and the times if you have them).',
+  ].join('\n');
 
 /** A tool as `tools/list` describes it. */
 export const asTool = (tool: ApiTool) => ({
@@ -42,7 +84,7 @@ export const asTool = (tool: ApiTool) => ({
 
 /** The tools the caller's scope and toolset offer. */
 export const offeredTools = (tools: readonly ApiTool[], caller: McpCaller): ApiTool[] =>
-  tools.filter((tool) => scopeAllows(caller.scope, tool.method) && (caller.toolset === 'all' || tool.curated));
+  tools.filter((tool) => scopeAllows(caller.scope, tool.method) && (caller.toolsets.includes('all') || caller.toolsets.includes(tool.toolset as Toolset)));
 
 /** A tool by its name (the last of that name, as a map keeps it). */
 export const toolNamed = (tools: readonly ApiTool[], name: string): ApiTool | undefined => new Map(tools.map((tool) => [tool.name, tool])).get(name);
@@ -130,6 +172,10 @@ const REQUESTS = new Map<string, RequestSchema>([
   ['ping', PingRequestSchema],
   ['tools/list', ListToolsRequestSchema],
   ['tools/call', CallToolRequestSchema],
+  ['resources/list', ListResourcesRequestSchema],
+  ['resources/read', ReadResourceRequestSchema],
+  ['prompts/list', ListPromptsRequestSchema],
+  ['prompts/get', GetPromptRequestSchema],
 ]);
 
 /** The first thing wrong in a request's params: the project's own words for the common mistakes, else the SDK's schema's, by path. */
@@ -171,6 +217,20 @@ function serverFor(tools: ToolSource, caller: McpCaller): Server {
     // The protocol's own error, not a tool's failure: the client asked for something the server does not have.
     if (!tool) throw protocolError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     return callTool(tool, args ?? {}, caller);
+  });
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [CONTEXT_RESOURCE] }));
+  server.setRequestHandler(ReadResourceRequestSchema, async ({ params: { uri } }) => {
+    // Resources: "Resource not found" is -32002, with the uri.
+    if (uri !== CONTEXT_RESOURCE.uri) throw Object.assign(protocolError(-32002 as ErrorCode, `Resource not found: ${uri}`), { data: { uri } });
+    const tool = toolNamed(await tools(), 'get_receptionist_context')!;
+    const result = await callTool(tool, {}, caller);
+    if (result.isError) throw protocolError(ErrorCode.InternalError, `The context could not be read: ${result.content[0]!.text}`);
+    return { contents: [{ uri, mimeType: CONTEXT_RESOURCE.mimeType, text: result.content[0]!.text }] };
+  });
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [LIVE_CALL_PROMPT] }));
+  server.setRequestHandler(GetPromptRequestSchema, ({ params: { name, arguments: args } }) => {
+    if (name !== LIVE_CALL_PROMPT.name) throw protocolError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
+    return { description: LIVE_CALL_PROMPT.description, messages: [{ role: 'user' as const, content: { type: 'text' as const, text: liveCallFlow(args?.phone) } }] };
   });
   return server;
 }

@@ -1,5 +1,8 @@
 import type { OpenApiDocument } from '../../shared/openapi/schemas';
-import { changesNothing, IDEMPOTENCY_KEY_FORMAT, IDEMPOTENCY_KEY_RULE, mayDestroy, reachesOutside, type RouteDefinition } from '../../shared/routes/route';
+import { scopeAllows } from '../../shared/auth/scopes';
+import { OPTIONAL_TEXT_PATTERN, OPTIONAL_TEXT_RULE, TEXT_PATTERN, TEXT_RULE } from '../../shared/schema';
+import { RESOURCE_TOOLSETS } from './schema';
+import { IDEMPOTENCY_KEY_FORMAT, IDEMPOTENCY_KEY_RULE, mayDestroy, reachesOutside, type RouteDefinition } from '../../shared/routes/route';
 
 /** A JSON Schema as the document writes it. */
 export type JsonSchema = Record<string, any>;
@@ -12,6 +15,8 @@ interface ArgumentPlaces {
   body: { fields: string[] } | { nested: true } | null;
   /** Fields the tool sets itself (the CALL source of `log_call`), never asked for. */
   fixed: Record<string, unknown>;
+  /** Body objects whose fields the tool takes at the top level (log_call's `lead.phone`, `data.summary`): object → its fields. */
+  lifted: Record<string, string[]>;
 }
 
 export interface ApiTool {
@@ -24,8 +29,8 @@ export interface ApiTool {
   method: RouteDefinition['method'];
   path: string;
   places: ArgumentPlaces;
-  /** One of the tools made for a receptionist or an assistant with little context. */
-  curated: boolean;
+  /** The toolset `?tools=` names it by: `curated`, or its route's resource (`leads`, `audit_log`). */
+  toolset: string;
 }
 
 /** The argument every POST tool takes: the request's `Idempotency-Key`. */
@@ -36,14 +41,23 @@ export const IDEMPOTENCY_ARGUMENT = 'idempotencyKey';
  * assistant needs most, each a route of the API with its arguments flattened and, where the route takes more, only
  * those it needs.
  */
-export const CURATED_TOOLS: readonly { name: string; operationId: string; title: string; description: string; pick?: string[]; require?: string[]; variant?: Record<string, unknown> }[] = [
+export const CURATED_TOOLS: readonly { name: string; operationId: string; title: string; description: string; pick?: string[]; require?: string[]; variant?: Record<string, unknown>; lift?: string[] }[] = [
   { name: 'lookup_caller', operationId: 'lookupCaller', title: 'Look up a caller', description: 'Who is calling: the lead with this phone number (or null), its latest inquiries, its upcoming appointments, whether it opted out of SMS, and whether the business is open now. Call it first on every call.' },
   { name: 'save_caller', operationId: 'upsertLead', title: 'Save the caller as a lead', description: 'Finds the lead with this phone number or creates it, with the name the caller gives (and their email or suburb if they say): call it when lookup_caller found no lead and the caller wants a booking or a call back. Its lead.id is the leadId hold_slot, book_appointment and send_sms take. A lead that already has the number gets the fields given.', pick: ['phone', 'name', 'email', 'suburb'], require: ['phone', 'name'], variant: { match: 'phone' } },
   { name: 'get_receptionist_context', operationId: 'getReceptionistContext', title: 'What the receptionist may say', description: 'The business, its hours, and its active services, products, FAQs, policies, scenarios and transfer rules, in one answer: load it once per call.' },
   { name: 'find_availability', operationId: 'findAvailability', title: 'Find free slots', description: 'Free slots for a service (by serviceId from the context), each with the members free for it. Offer the caller two or three.' },
   { name: 'hold_slot', operationId: 'createHold', title: 'Hold a slot', description: 'Keeps a slot for 5 minutes while the caller confirms; SLOT_TAKEN means someone else took it: find availability again.' },
   { name: 'book_appointment', operationId: 'createAppointment', title: 'Book a held slot', description: 'Books the held slot for the lead, with the held member; HOLD_EXPIRED means hold a slot again.', pick: ['leadId', 'holdId', 'title', 'location', 'notes'], require: ['leadId', 'holdId'] },
-  { name: 'log_call', operationId: 'ingestInquiry', title: 'Log the call', description: 'Records the call as a CALL inquiry (summary, key points, transcript, times), finding or creating the lead by its phone or email.', variant: { source: 'CALL' } },
+  {
+    name: 'log_call',
+    operationId: 'ingestInquiry',
+    title: 'Log the call',
+    description: 'Records the call as a CALL inquiry, finding or creating the lead by the caller’s phone: the phone and a summary are enough. Left out, the call was inbound (LEAD_TO_AI), ended now, lasted 0 seconds and was ended by the caller (user); give what you know (key points, transcript, times).',
+    variant: { source: 'CALL' },
+    lift: ['lead', 'data'],
+    pick: ['phone', 'email', 'name', 'summary', 'keyPoints', 'transcripts', 'recordingUrl', 'direction', 'duration', 'startedAt', 'endedAt', 'endedBy', 'tag', 'externalInquiryId'],
+    require: ['phone', 'summary'],
+  },
   { name: 'resolve_transfer', operationId: 'resolveTransfer', title: 'Resolve a transfer', description: 'Where to hand the call over now, with the rule’s summary filled in; OUTSIDE_BUSINESS_HOURS names when the business next opens.' },
   { name: 'send_sms', operationId: 'sendSms', title: 'Send an SMS', description: 'Sends an SMS to a lead (a confirmation, a link), unless the number opted out. userId is the member it is sent as: a member’s user.id (GET /v1/organization/members), as an appointment’s attendees name them.' },
   { name: 'search_leads', operationId: 'listLeads', title: 'Search leads', description: 'Finds leads by name (q), email or phone: at most one of the three.', pick: ['q', 'email', 'phone', 'limit', 'cursor'] },
@@ -90,6 +104,42 @@ function variantBody(body: JsonSchema, branch: JsonSchema): JsonSchema {
   return { ...shape, required: [...new Set([...(body.required ?? []), ...(branch.required ?? [])])] };
 }
 
+/** `createLead` → `create_lead`: the one name style of every tool. */
+export const toolName = (operationId: string) => operationId.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
+/** A resource's toolset name: `audit-log` → `audit_log`. */
+const toolsetOf = (route: RouteDefinition) => (route.resource ?? '').replaceAll('-', '_');
+
+/** The free-text rules, in the few words an agent needs: the document's pattern for them is some 300 characters a model cannot read. */
+const TEXT_WORDS = new Map([
+  [TEXT_PATTERN, { rule: TEXT_RULE, words: 'Text with a visible character.' }],
+  [OPTIONAL_TEXT_PATTERN, { rule: OPTIONAL_TEXT_RULE, words: 'Text; may be empty.' }],
+]);
+
+/** Keywords whose value maps names to schemas. */
+const NAMED_SCHEMAS = ['properties', '$defs', 'patternProperties', 'dependentSchemas'];
+
+/** What an output schema leaves out: an agent reads the answer and never has to satisfy it, and every answer has its defaults. */
+const NOT_IN_OUTPUT = ['examples', 'default'];
+
+/**
+ * A schema as a tool states it: the free-text pattern left out, with its rule in words (the description, or a few
+ * words in place of the document's long one); lengths, formats and the other patterns kept. In an output schema no
+ * pattern, example or default at all.
+ */
+function compact(schema: unknown, output: boolean): any {
+  if (Array.isArray(schema)) return schema.map((item) => compact(item, output));
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const { pattern, description, ...all } = schema as JsonSchema;
+  const rest = output ? Object.fromEntries(Object.entries(all).filter(([key]) => !NOT_IN_OUTPUT.includes(key))) : all;
+  const text = typeof pattern === 'string' ? TEXT_WORDS.get(pattern) : undefined;
+  // A map of names to schemas (`properties`, `$defs`) holds no keywords: a field may be named `description`.
+  const named = (map: Record<string, unknown>) => Object.fromEntries(Object.entries(map).map(([name, value]) => [name, compact(value, output)]));
+  const kept = Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, key === 'examples' || key === 'example' || key === 'const' || key === 'enum' ? value : NAMED_SCHEMAS.includes(key) ? named(value) : compact(value, output)]));
+  const said = text && description?.includes(text.rule) ? description.replace(text.rule, text.words).trim() : text ? `${description ? `${description} ` : ''}${text.words}` : description;
+  return { ...kept, ...(pattern !== undefined && !text && !output ? { pattern } : {}), ...(said === undefined ? {} : { description: said }) };
+}
+
 /** Builds one tool from a route; `curated` flattens the body and may keep only some arguments or one variant of it. */
 function toolOf(document: OpenApiDocument, route: RouteDefinition, curated?: (typeof CURATED_TOOLS)[number]): ApiTool {
   const components = ((document as JsonSchema).components?.schemas ?? {}) as Record<string, JsonSchema>;
@@ -97,7 +147,7 @@ function toolOf(document: OpenApiDocument, route: RouteDefinition, curated?: (ty
   const keep = (name: string) => !curated?.pick || curated.pick.includes(name);
   const properties: Record<string, JsonSchema> = {};
   const required = new Set<string>();
-  const places: ArgumentPlaces = { path: [], query: [], body: null, fixed: {} };
+  const places: ArgumentPlaces = { path: [], query: [], body: null, fixed: {}, lifted: {} };
   for (const parameter of (operation.parameters ?? []) as JsonSchema[]) {
     if ((parameter.in !== 'path' && parameter.in !== 'query') || !keep(parameter.name)) continue;
     properties[parameter.name] = { ...parameter.schema, ...(parameter.description ? { description: parameter.description } : {}) };
@@ -113,8 +163,20 @@ function toolOf(document: OpenApiDocument, route: RouteDefinition, curated?: (ty
     const collides = parts && Object.keys(parts.properties).some((name) => name in properties || name === IDEMPOTENCY_ARGUMENT);
     if (parts && !collides) {
       places.fixed = curated?.variant ?? {};
-      const fields = Object.keys(parts.properties).filter((name) => keep(name) && !(name in places.fixed));
+      // A lifted object's fields stand at the top level in its place (log_call's phone, and its summary: the call's,
+      // in place of the inquiry's own, which then defaults to it).
+      const lifted = Object.fromEntries((curated?.lift ?? []).map((name) => [name, objectParts(parts.properties[name]!, components)!]));
+      const liftedNames = new Set<string>();
+      for (const [object, inner] of Object.entries(lifted)) {
+        places.lifted[object] = Object.keys(inner.properties).filter(keep);
+        for (const name of places.lifted[object]!) {
+          if (liftedNames.has(name)) throw new Error(`${curated!.name} lifts ${name} from two objects`);
+          liftedNames.add(name);
+        }
+      }
+      const fields = Object.keys(parts.properties).filter((name) => !lifted[name] && !liftedNames.has(name) && keep(name) && !(name in places.fixed));
       for (const name of fields) properties[name] = parts.properties[name]!;
+      for (const [object, inner] of Object.entries(lifted)) for (const name of places.lifted[object]!) properties[name] = inner.properties[name]!;
       for (const name of parts.required) if (fields.includes(name)) required.add(name);
       places.body = { fields };
       // A curated tool keeps only some fields: the body's rules across fields would name the others.
@@ -127,27 +189,29 @@ function toolOf(document: OpenApiDocument, route: RouteDefinition, curated?: (ty
   }
   for (const name of curated?.require ?? []) required.add(name);
   if (route.method === 'POST') properties[IDEMPOTENCY_ARGUMENT] = { type: 'string', minLength: 1, maxLength: 255, description: 'Sent as the Idempotency-Key header: the same key within 24 hours answers the first result again instead of writing twice.' };
-  const inputSchema = selfContained({ type: 'object', properties, ...(required.size ? { required: [...required] } : {}), additionalProperties: false, ...rules }, components);
+  const inputSchema = compact(selfContained({ type: 'object', properties, ...(required.size ? { required: [...required] } : {}), additionalProperties: false, ...rules }, components), false);
   const success: JsonSchema | undefined = operation.responses?.[String(route.status)]?.content?.['application/json']?.schema;
-  const outputSchema = success && objectParts(success, components) ? selfContained(success.$ref ? { type: 'object', allOf: [success] } : success, components) : undefined;
+  const outputSchema = success && objectParts(success, components) ? compact(selfContained(success.$ref ? { type: 'object', allOf: [success] } : success, components), true) : undefined;
   const title = curated?.title ?? route.summary;
   return {
-    name: curated?.name ?? route.operationId,
+    name: curated?.name ?? toolName(route.operationId),
     title,
     description: curated ? `${curated.description}\n\n${route.method} ${route.path}: ${route.summary}.` : `${route.summary}. ${route.description}`,
     inputSchema,
     ...(outputSchema ? { outputSchema } : {}),
-    annotations: { title, readOnlyHint: changesNothing(route), destructiveHint: mayDestroy(route), idempotentHint: route.method !== 'POST', openWorldHint: reachesOutside(route) },
+    // Read-only exactly when a read key may call it: an agent that trusts the hint never finds a read-only tool refused.
+    annotations: { title, readOnlyHint: scopeAllows('read', route.method), destructiveHint: mayDestroy(route), idempotentHint: route.method !== 'POST', openWorldHint: reachesOutside(route) },
     method: route.method,
     path: route.path,
     places,
-    curated: curated !== undefined,
+    toolset: curated ? 'curated' : toolsetOf(route),
   };
 }
 
 /**
- * Every keyed route of the API as a tool named by its operationId, then the curated tools in snake_case: one list,
- * read from the document the API serves, so a tool's schemas are the route's own.
+ * Every keyed route of the API as a tool named by its operationId in snake_case, and the curated tools: one list, read
+ * from the document the API serves, so a tool's schemas are the route's own. A PATCH alias of a PUT is the same
+ * request, so one tool (the PUT's) stands for both; a route whose curated tool has its name is that tool.
  */
 export function buildTools(document: OpenApiDocument, routes: readonly RouteDefinition[]): ApiTool[] {
   const keyed = routes.filter((route) => route.auth !== 'none' && !route.path.startsWith('/mcp'));
@@ -157,7 +221,10 @@ export function buildTools(document: OpenApiDocument, routes: readonly RouteDefi
     if (!route) throw new Error(`the curated tool ${tool.name} names ${tool.operationId}, which is not a keyed route`);
     return toolOf(document, route, tool);
   });
-  return [...keyed.map((route) => toolOf(document, route)), ...curated];
+  const curatedNames = new Set(CURATED_TOOLS.map((tool) => tool.name));
+  const perRoute = keyed.filter((route) => route.aliasOf === undefined && !curatedNames.has(toolName(route.operationId)));
+  for (const route of perRoute) if (!(RESOURCE_TOOLSETS as readonly string[]).includes(toolsetOf(route))) throw new Error(`${route.operationId}'s resource ${route.resource} has no toolset in RESOURCE_TOOLSETS (functions/mcp/schema.ts)`);
+  return [...curated, ...perRoute.map((route) => toolOf(document, route))];
 }
 
 /** Text holding half of a surrogate pair standing alone: no character, so no URL can carry it (encodeURIComponent throws). */
@@ -221,6 +288,8 @@ export function requestOf(tool: ApiTool, args: Record<string, unknown>): ToolReq
     refused.push({ path: IDEMPOTENCY_ARGUMENT, message: `${IDEMPOTENCY_ARGUMENT} ${IDEMPOTENCY_KEY_RULE}` });
   }
   const { body: bodyPlace } = tool.places;
-  const body = bodyPlace === null ? undefined : 'nested' in bodyPlace ? args.body : { ...tool.places.fixed, ...Object.fromEntries(bodyPlace.fields.filter((name) => args[name] !== undefined).map((name) => [name, args[name]])) };
+  const given = (names: readonly string[]) => Object.fromEntries(names.filter((name) => args[name] !== undefined).map((name) => [name, args[name]]));
+  const lifted = Object.entries(tool.places.lifted ?? {}).map(([object, names]) => [object, given(names)] as const).filter(([, fields]) => Object.keys(fields).length);
+  const body = bodyPlace === null ? undefined : 'nested' in bodyPlace ? args.body : { ...tool.places.fixed, ...given(bodyPlace.fields), ...Object.fromEntries(lifted) };
   return { pathAndQuery, ...(body === undefined ? {} : { body: JSON.stringify(body) }), ...(typeof idempotencyKey === 'string' && idempotencyKey && !refused.length ? { idempotencyKey } : {}), refused };
 }

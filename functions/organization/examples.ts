@@ -21,6 +21,7 @@ export const organization = {
   id: 'org_01JA0000000000000000000000',
   name: 'Harbour City Trades',
   timezone: 'Australia/Sydney',
+  country: 'AU',
   smsSenderId: 'HarbourCity',
   businessHours: {
     monday: [{ open: '07:00', close: '17:00' }],

@@ -5,12 +5,14 @@ import { createMember, updateMember, inviteMember, acceptInvitation, readMember,
 import { listMembersPage, listInvitationsPage } from './member-store';
 import * as routes from './routes';
 import { getOrganization, updateOrganization } from './store';
+import { canonicalE164 } from '../../shared/phone';
 
 /** The handlers of the organization routes, one per route, named by its operationId: the stack bundles this module into each route's function. */
 export const getOrganizationHandler = apiHandler(routes.getOrganization, async ({ organizationId }) => ({ organization: await getOrganization(organizationId) }));
 
 export const updateOrganizationHandler = apiHandler(routes.updateOrganization, async ({ body, organizationId }) => {
-  await updateOrganization(organizationId, body);
+  // A number is stored in its one E.164 form (`+610299990000` is `+61299990000`), as a lead's phone is: replies name it so.
+  await updateOrganization(organizationId, body.smsSenderId ? { ...body, smsSenderId: canonicalE164(body.smsSenderId) } : body);
   return { organization: await getOrganization(organizationId) };
 });
 

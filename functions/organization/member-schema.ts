@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { WeeklyHours } from '../../shared/schedule';
-import { NonEmptyString, Timestamp, deletedSchema, integerString, pageSchema, partialUpdateBody } from '../../shared/schema';
+import { Email, NonEmptyString, Timestamp, deletedSchema, integerString, pageSchema, partialUpdateBody } from '../../shared/schema';
 
 /** ADMIN manages the account and its keys, MANAGER the pipeline and team, MEMBER works leads. */
 export const MEMBER_ROLES = ['ADMIN', 'MANAGER', 'MEMBER'] as const;
@@ -28,11 +28,10 @@ export type Member = v.InferOutput<typeof Member>;
 export const MemberPage = pageSchema('members', Member);
 export const MemberResponse = v.object({ member: Member });
 
-const Email = v.pipe(v.string('email is required'), v.trim(), v.email('email must be a valid email address'), v.maxLength(254, 'email must be at most 254 characters'));
 const Role = v.picklist(MEMBER_ROLES, `role must be one of ${MEMBER_ROLES.join(', ')}`);
 
 const memberFields = {
-  email: Email,
+  email: Email('email', 'email is required'),
   firstName: NonEmptyString('firstName', 100),
   lastName: NonEmptyString('lastName', 100),
   role: Role,

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { E164, NonEmptyString, Timestamp, partialUpdateBody } from '../../shared/schema';
 import { ClosedDates, storedHours, WeeklyHours } from '../../shared/schedule';
-import { canonicalE164 } from '../../shared/phone';
+import { DEFAULT_COUNTRY, isCountry } from '../../shared/countries';
 
 /** How the IANA database writes a zone (areas and locations capitalised: America/Argentina/Buenos_Aires, Etc/GMT+5), or UTC. */
 const IANA_NAME = /^(?:UTC|[A-Z][A-Za-z_]*(?:\/[A-Z0-9][A-Za-z0-9_+-]*){1,2})$/;
@@ -28,12 +28,27 @@ export const TimeZone = v.pipe(
   v.description('An IANA time zone name, e.g. Australia/Sydney.'),
 );
 
+/** A country as ISO 3166-1 alpha-2 (`AU`, `NZ`, `US`; any case, stored upper case), one with a phone numbering plan. */
+export const Country = v.pipe(
+  v.string('country must be a string'),
+  v.trim(),
+  v.regex(/^[A-Za-z]{2}$/, 'country must be an ISO 3166-1 alpha-2 country code, e.g. AU, NZ or US'),
+  v.description(
+    "ISO 3166-1 alpha-2 code of the organization's country (default `AU`): phones written or looked up in national form (`0412 345 678`, `(02) 9555 1234`) are read in its numbering plan and stored in E.164. Changing it changes how later input is read, not numbers already stored. An unknown code answers 400.",
+  ),
+  v.check((code) => isCountry(code.toUpperCase()), 'country must be an ISO 3166-1 alpha-2 country code, e.g. AU, NZ or US'),
+  // The document describes what a client sends (any case); the stored and answered code is upper case.
+  v.transform((code) => code.toUpperCase()),
+);
+
 /** The organization as stored; fields added after launch are optional with their default. */
 export const OrganizationRecord = v.object({
   id: v.string(),
   name: v.string(),
   /** IANA time zone of the business: appointments and business hours are read in it. */
   timezone: v.optional(v.string(), 'UTC'),
+  /** ISO 3166-1 alpha-2: the country whose national phone forms (`0412 345 678`) the organization's writes and lookups read. */
+  country: v.optional(v.string(), DEFAULT_COUNTRY),
   /** Who an SMS appears to come from: an E.164 number or an alphanumeric sender id (up to 11 characters). */
   smsSenderId: v.optional(v.nullable(v.string()), null),
   /** When the business is open, in its timezone; null until set (then whether it is open is not known). */
@@ -74,6 +89,7 @@ export const SMS_SENDER_ID = new RegExp(`^(?:${E164.source.slice(1, -1)}|(?=[A-Z
 export const UpdateOrganizationBody = partialUpdateBody({
   name: NonEmptyString('name', 200),
   timezone: TimeZone,
+  country: Country,
   businessHours: v.pipe(v.nullable(WeeklyHours), v.description('The whole week, replacing the one stored (days are not merged): a day left out or empty is closed. `null`: hours unknown again.')),
   closedDates: ClosedDates,
   smsSenderId: v.nullable(
@@ -82,8 +98,6 @@ export const UpdateOrganizationBody = partialUpdateBody({
       v.trim(),
       v.maxLength(16, 'smsSenderId must be at most 16 characters'),
       v.regex(SMS_SENDER_ID, 'smsSenderId must be a phone number in E.164 format or a sender id of 1 to 11 letters and digits with at least one letter'),
-      // A number is stored in its one E.164 form (`+610299990000` is `+61299990000`), as a lead's phone is: replies name it so.
-      v.transform((id) => (E164.test(id) ? canonicalE164(id) : id)),
     ),
   ),
 });

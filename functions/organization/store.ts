@@ -16,9 +16,10 @@ import { insertIfAbsent, transact, writeAlone, type TransactWrite } from '../../
 import { retryOnStaleWrite, StaleWrite } from '../../shared/store/versioned';
 import { setFields, updateExistingItem, type Condition } from '../../shared/store/update-fields';
 import { E164 } from '../../shared/schema';
+import { DEFAULT_COUNTRY } from '../../shared/countries';
 
 export async function createOrganization(name: string, timezone = 'UTC', usagePlan?: UsagePlanName): Promise<OrganizationRecord> {
-  const organization: OrganizationRecord = { id: newId('org'), name, timezone, smsSenderId: null, businessHours: null, closedDates: [], createdAt: now() };
+  const organization: OrganizationRecord = { id: newId('org'), name, timezone, country: DEFAULT_COUNTRY, smsSenderId: null, businessHours: null, closedDates: [], createdAt: now() };
   await writeAlone(insertIfAbsent({ ...toOrganizationItem(organization), ...(usagePlan ? { usagePlan } : {}) }));
   return organization;
 }

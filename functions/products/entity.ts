@@ -32,7 +32,13 @@ export const toProductItem = (organizationId: string, product: VersionedProduct)
 /** The products' change log (updatedSince). */
 export const PRODUCT_CHANGES = 'PRODUCTS';
 
-export const fromProductItem = (item: Record<string, unknown>): VersionedProduct => ({ value: v.parse(Product, item), version: Number(item.version) });
+export const fromProductItem = (item: Record<string, unknown>): VersionedProduct => ({ value: v.parse(Product, withMinPrice(item)), version: Number(item.version) });
+
+/** An item written before products had `minPrice` held a RANGE's minimum in `price`. */
+function withMinPrice(item: Record<string, unknown>): Record<string, unknown> {
+  if ('minPrice' in item) return item;
+  return item.pricingType === 'RANGE' ? { ...item, price: null, minPrice: item.price } : { ...item, minPrice: null };
+}
 
 /** Holds a product's name (trimmed, case-insensitive) so that no other product of the organization can take it. */
 export function toProductNameItem(organizationId: string, product: Pick<Product, 'id' | 'name'>) {

@@ -12,42 +12,42 @@ import { validationDetails } from '../../shared/validation';
 
 export const PRODUCT_NOT_FOUND = 'Trade product not found';
 
-type Pricing = Pick<Product, 'pricingType' | 'price' | 'maxPrice'>;
+type Pricing = Pick<Product, 'pricingType' | 'price' | 'minPrice' | 'maxPrice'>;
 type PricingChanges = Pick<ProductChanges, 'pricingType' | 'price' | 'minPrice' | 'maxPrice'>;
 /** The request field each pricing value came from, so a 400 names what the client sent. */
 type PricingLabels = Record<keyof PricingChanges, string>;
 const BODY_LABELS: PricingLabels = { pricingType: 'pricingType', price: 'price', minPrice: 'minPrice', maxPrice: 'maxPrice' };
-const BATCH_LABELS: PricingLabels = { pricingType: 'pricing.pricingType', price: 'pricing.price', minPrice: 'pricing.price', maxPrice: 'pricing.maxPrice' };
+const BATCH_LABELS: PricingLabels = { pricingType: 'pricing.pricingType', price: 'pricing.price', minPrice: 'pricing.minPrice', maxPrice: 'pricing.maxPrice' };
 
 function invalid(path: string, message: string): never {
   throw new ValidationError([{ path, message: `${path} ${message}` }]);
 }
 
 /**
- * The pricing a product ends up with. NONE has no price; FIXED has `price`; RANGE has minPrice..maxPrice,
- * stored as price (the minimum) and maxPrice. Values of the current pricing carry over only while the
- * type stays the same; switching type starts from the request's values alone.
+ * The pricing a product ends up with. NONE has no price; FIXED has `price`; RANGE has `minPrice`..`maxPrice`. A price
+ * sent as null is the same as one left out, so a read product's pricing sent back changes nothing. Values of the
+ * current pricing carry over only while the type stays the same; switching type starts from the request's values alone.
  */
 export function resolvePricing(changes: PricingChanges, current?: Pricing, labels = BODY_LABELS): Pricing {
   const pricingType = changes.pricingType ?? current?.pricingType ?? invalid(labels.pricingType, 'is required');
   const kept = current?.pricingType === pricingType ? current : undefined;
   const forbid = (...fields: (keyof PricingChanges)[]) => {
-    for (const field of fields) if (changes[field] !== undefined) invalid(labels[field], `must not be set when pricingType is ${pricingType}`);
+    for (const field of fields) if (changes[field] != null) invalid(labels[field], `must not be set when pricingType is ${pricingType}`);
   };
   if (pricingType === 'NONE') {
     forbid('price', 'minPrice', 'maxPrice');
-    return { pricingType, price: null, maxPrice: null };
+    return { pricingType, price: null, minPrice: null, maxPrice: null };
   }
   if (pricingType === 'FIXED') {
     forbid('minPrice', 'maxPrice');
     const price = changes.price ?? kept?.price ?? invalid(labels.price, 'is required when pricingType is FIXED');
-    return { pricingType, price, maxPrice: null };
+    return { pricingType, price, minPrice: null, maxPrice: null };
   }
   forbid('price');
-  const minPrice = changes.minPrice ?? kept?.price ?? invalid(labels.minPrice, 'is required when pricingType is RANGE');
+  const minPrice = changes.minPrice ?? kept?.minPrice ?? invalid(labels.minPrice, 'is required when pricingType is RANGE');
   const maxPrice = changes.maxPrice ?? kept?.maxPrice ?? invalid(labels.maxPrice, 'is required when pricingType is RANGE');
   if (minPrice > maxPrice) invalid(labels.maxPrice, `must be greater than or equal to ${labels.minPrice}`);
-  return { pricingType, price: minPrice, maxPrice };
+  return { pricingType, price: null, minPrice, maxPrice };
 }
 
 /**
@@ -115,11 +115,15 @@ export async function updateProduct(organizationId: string, productId: number, c
   return (await updateProductVersion(organizationId, productId, changes)).value;
 }
 
-/** A batch item's pricing is {pricingType, price, maxPrice?}: for RANGE, `price` is the minimum. */
+/**
+ * A batch item's pricing takes the names a product answers. For RANGE, `price` without `minPrice` is still read as the
+ * minimum, as the batch took it before it had `minPrice`.
+ */
 function changesFromBatchItem({ name, pricing }: BatchItem): ProductChanges {
   if (!pricing) return { name };
-  const { pricingType, price, maxPrice, isDisclosePrice } = pricing;
-  const prices = pricingType === 'RANGE' ? { minPrice: price, maxPrice } : { price, maxPrice };
+  const { pricingType, price, minPrice, maxPrice, isDisclosePrice } = pricing;
+  const legacyRange = pricingType === 'RANGE' && minPrice == null && price != null;
+  const prices = legacyRange ? { minPrice: price, maxPrice } : { price, minPrice, maxPrice };
   return defined({ name, pricingType, ...prices, isDisclosePrice });
 }
 

@@ -23,8 +23,10 @@ export const Product = v.object({
   response: v.string(),
   tradeCategoryId: v.pipe(v.number(), v.integer()),
   pricingType: v.picklist(PRICING_TYPES),
-  /** FIXED: the price; RANGE: the minimum; NONE: null. */
+  /** FIXED: the price; otherwise null. */
   price: v.nullable(v.number()),
+  /** RANGE: the minimum; otherwise null. */
+  minPrice: v.nullable(v.number()),
   /** RANGE: the maximum; otherwise null. */
   maxPrice: v.nullable(v.number()),
   isDisclosePrice: v.boolean(),
@@ -35,6 +37,12 @@ export const Product = v.object({
 });
 export type Product = v.InferOutput<typeof Product>;
 
+/**
+ * A price as written: null stands for "not set", so the pricing fields of a read product can be sent back as they are
+ * (docs/decisions/api-conventions.md#one-set-of-price-names).
+ */
+const WrittenPrice = (name: string) => v.nullable(Price(name));
+
 /** Writable fields. Whether the price fields fit pricingType is checked on the merged result (resolvePricing). */
 const productFields = {
   name: NonEmptyString('name', 200),
@@ -43,9 +51,9 @@ const productFields = {
   faqs: Faqs,
   tradeCategoryId: TradeCategoryIdSchema,
   pricingType: PricingTypeSchema,
-  price: Price('price'),
-  minPrice: Price('minPrice'),
-  maxPrice: Price('maxPrice'),
+  price: WrittenPrice('price'),
+  minPrice: WrittenPrice('minPrice'),
+  maxPrice: WrittenPrice('maxPrice'),
   isDisclosePrice: Bool('isDisclosePrice'),
   isActive: Bool('isActive'),
 };
@@ -84,8 +92,9 @@ export const BatchItem = v.pipe(
       v.strictObject(
         {
           pricingType: productFields.pricingType,
-          /** FIXED: the price; RANGE: the minimum. */
+          /** FIXED: the price. For RANGE, taken as the minimum when minPrice is absent (the batch's earlier spelling). */
           price: v.optional(productFields.price),
+          minPrice: v.optional(productFields.minPrice),
           maxPrice: v.optional(productFields.maxPrice),
           isDisclosePrice: v.optional(productFields.isDisclosePrice),
         },

@@ -10,6 +10,10 @@ import { Transfer } from '../transfers/schema';
 /** At most this many of each kind are answered: what a receptionist's prompt can hold, and one Query page each. */
 export const CONTEXT_LIMIT = 200;
 
+/** The longest If-None-Match taken, as the document states: room for dozens of ETags, and no megabyte to split on commas. */
+export const IF_NONE_MATCH_MAX = 2000;
+export const IfNoneMatch = v.optional(v.pipe(v.string(), v.maxLength(IF_NONE_MATCH_MAX, `If-None-Match must be at most ${IF_NONE_MATCH_MAX} characters`)));
+
 /** A service as the receptionist is told it: its scenario only while active (otherwise null: offered, not scripted). */
 export const ReceptionistService = v.object({ ...Service.entries, scenario: v.nullable(ScenarioSummary) });
 

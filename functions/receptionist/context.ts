@@ -11,11 +11,11 @@ import type { Service } from '../services/schema';
 import { queryAll } from '../../shared/store/query-page';
 import { CONTEXT_LIMIT, type ReceptionistContext } from './context-schema';
 
-const SERVICE_PRICES = ['fixedPrice', 'hourlyRate', 'callOutFee', 'minPrice', 'maxPrice'] as const;
+const SERVICE_PRICES = ['price', 'hourlyRate', 'callOutFee', 'minPrice', 'maxPrice'] as const;
 
 /** A service as the receptionist may quote it: its price fields null unless the business discloses them. */
 const disclosedService = (service: Service): Service => (service.isDisclosePrice ? service : { ...service, ...Object.fromEntries(SERVICE_PRICES.map((field) => [field, null])) });
-const disclosedProduct = (product: Product): Product => (product.isDisclosePrice ? product : { ...product, price: null, maxPrice: null });
+const disclosedProduct = (product: Product): Product => (product.isDisclosePrice ? product : { ...product, price: null, minPrice: null, maxPrice: null });
 
 /**
  * Everything an AI receptionist may say, in one answer: the organization with its hours, and its active services,

@@ -1,6 +1,6 @@
 import { defineRoute } from '../../shared/routes/route';
 import { CallerPath, CallerResponse } from './schema';
-import { CONTEXT_LIMIT, ReceptionistContext } from './context-schema';
+import { CONTEXT_LIMIT, IF_NONE_MATCH_MAX, ReceptionistContext } from './context-schema';
 
 export const lookupCaller = defineRoute({
   operationId: 'lookupCaller',
@@ -8,7 +8,7 @@ export const lookupCaller = defineRoute({
   path: '/v1/callers/{phone}',
   summary: 'Who is calling: the lead with this phone, its open inquiries and upcoming appointments',
   description:
-    'For a voice agent on a live call: the organization’s lead with this phone (any common form, normalized to E.164), its latest inquiries (unread first) and its appointments to come, whether the number opted out of SMS, and whether the business is open now. A caller the organization does not know answers 200 with `lead: null`, not 404: the agent needs the rest. Two DynamoDB round trips for an E.164 number (the phone’s claim, then its lead, both read consistently: a lead created this second shows); a national form one more, to read the organization’s country.',
+    'For a voice agent on a live call: the organization’s lead with this phone (any common form, normalized to E.164), its latest inquiries (unread first) and its appointments to come, whether the number opted out of SMS, and whether the business is open now (while it is closed, `nextOpenAt`: when it next opens). A caller the organization does not know answers 200 with `lead: null`, not 404: the agent needs the rest. Two DynamoDB round trips for an E.164 number (the phone’s claim, then its lead, both read consistently: a lead created this second shows); a national form one more, to read the organization’s country.',
   tag: 'Receptionist',
   dynamodb: ['GetItem', 'Query'],
   indexes: ['gsi2', 'gsi3'],
@@ -31,7 +31,7 @@ export const getReceptionistContext = defineRoute({
   requestHeaders: {
     'If-None-Match': {
       description: 'The ETag of a context read before (or several, comma-separated, or `*`): when it names the current one, the answer is 304 with no body.',
-      schema: { type: 'string', maxLength: 2000 },
+      schema: { type: 'string', maxLength: IF_NONE_MATCH_MAX },
     },
   },
   response: ReceptionistContext,

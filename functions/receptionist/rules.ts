@@ -1,7 +1,7 @@
 import type { Appointment } from '../appointments/schema';
 import { listAppointmentsPage } from '../appointments/store';
 import { listInquiriesPage } from '../inquiries/store';
-import { e164Of } from '../leads/rules';
+import { e164Of } from '../leads/phones';
 import { hasContact } from '../leads/entity';
 import { claimedLeadIdOfPhone, getLead, isPhoneOptedOut } from '../leads/store';
 import { getOrganizationHours } from '../organization/store';
@@ -19,7 +19,7 @@ export async function lookupCaller(organizationId: string, typed: string, now = 
   // Read while a national form's country is looked up; its failure is reported where it is awaited below.
   organization.catch(() => undefined);
   const phone = toE164(typed, undefined) ?? (await e164Of(organizationId, typed, 'phone'));
-  const [{ name, timezone, isOpenNow }, leadId, phoneOptedOut] = await Promise.all([organization, claimedLeadIdOfPhone(organizationId, phone), isPhoneOptedOut(organizationId, phone)]);
+  const [{ name, timezone, isOpenNow, nextOpenAt }, leadId, phoneOptedOut] = await Promise.all([organization, claimedLeadIdOfPhone(organizationId, phone), isPhoneOptedOut(organizationId, phone)]);
   const [lead, inquiries, appointments] = leadId
     ? await Promise.all([
         getLead(organizationId, leadId),
@@ -28,7 +28,7 @@ export async function lookupCaller(organizationId: string, typed: string, now = 
       ])
     : [];
   if (!lead || !hasContact(lead, { kind: 'PHONE', value: phone })) {
-    return { caller: { lead: null, openInquiries: [], upcomingAppointments: [], smsOptedOut: phoneOptedOut }, organization: { name, timezone, isOpenNow } };
+    return { caller: { lead: null, openInquiries: [], upcomingAppointments: [], smsOptedOut: phoneOptedOut }, organization: { name, timezone, isOpenNow, nextOpenAt } };
   }
   return {
     caller: {
@@ -38,7 +38,7 @@ export async function lookupCaller(organizationId: string, typed: string, now = 
       upcomingAppointments: appointments!,
       smsOptedOut: lead.smsOptedOut || phoneOptedOut,
     },
-    organization: { name, timezone, isOpenNow },
+    organization: { name, timezone, isOpenNow, nextOpenAt },
   };
 }
 

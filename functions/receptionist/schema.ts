@@ -12,7 +12,7 @@ export const CallerPath = v.object({
     v.string('phone must be a string'),
     v.minLength(1, 'phone must not be empty'),
     v.maxLength(32, 'phone must be at most 32 characters'),
-    v.description('The caller’s number in any common form: E.164 (`+61412345678`, as voice platforms send it) or national (`0412 345 678`, read with the country of the organization’s timezone).'),
+    v.description('The caller’s number in any common form: E.164 (`+61412345678`, as voice platforms send it) or national (`0412 345 678`, read in the organization’s `country`); one that is no valid number answers 400.'),
   ),
 });
 
@@ -29,6 +29,7 @@ export const Caller = v.object({
 
 export const CallerResponse = v.object({
   caller: Caller,
-  organization: v.pick(Organization, ['name', 'timezone', 'isOpenNow']),
+  /** Whether the business is open now and, while closed, when it next opens (null while open or with no hours set). */
+  organization: v.pick(Organization, ['name', 'timezone', 'isOpenNow', 'nextOpenAt']),
 });
 export type CallerResponse = v.InferOutput<typeof CallerResponse>;

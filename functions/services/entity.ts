@@ -48,7 +48,12 @@ export function toServiceItem(organizationId: string, service: Service, version 
   return { ...serviceKeys.service(organizationId, service.id), ...changeLogKey(organizationId, SERVICE_CHANGES), entity: 'SERVICE', version, ...service };
 }
 
-export const fromServiceItem = (item: Record<string, unknown>): Service => v.parse(Service, item);
+export const fromServiceItem = (item: Record<string, unknown>): Service => v.parse(Service, underCurrentNames(item));
+
+/** An item written before services shared products' price names holds `pricingMode` and `fixedPrice`. */
+function underCurrentNames({ pricingMode, fixedPrice, ...item }: Record<string, unknown>): Record<string, unknown> {
+  return 'pricingType' in item ? item : { ...item, pricingType: pricingMode, price: fixedPrice ?? null };
+}
 
 /** The service and the version its item is at (0: written before items carried one). */
 export const fromVersionedServiceItem = (item: Record<string, unknown>): Versioned<Service> => ({ value: fromServiceItem(item), version: Number(item.version ?? 0) });

@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { TradeCategoryIdSchema } from '../../shared/catalog/trade-categories';
 import { booleanString } from '../../shared/filters';
-import { Money, NonEmptyString, OptionalText, PageQuery, Timestamp, deletedSchema, integerString, pageSchema, partialUpdateBody } from '../../shared/schema';
+import { defined } from '../../shared/store/changes';
+import { Money, MONEY_RULE, NonEmptyString, OptionalText, PageQuery, Timestamp, deletedSchema, integerString, pageSchema, partialUpdateBody } from '../../shared/schema';
 import { ScenarioSummary } from './scenario-schema';
 
 export const DURATION_UNITS = ['MINUTES', 'HOURS', 'DAYS'] as const;
@@ -12,33 +13,35 @@ const Integer = v.pipe(v.number(), v.integer());
 const MAX_PRICE = 10_000_000;
 
 const Price = (name: string) => Money(name, MAX_PRICE);
+/** The top of a range, with the rule it keeps against the bottom (SERVICE_RULES), which no schema keyword states. */
+const MaxPrice = v.pipe(Price('maxPrice'), v.description(`${MONEY_RULE} Not less than \`minPrice\` when both are set.`));
 
 const Flag = (name: string) => v.optional(v.boolean(`${name} must be a boolean`));
 const oneOf = <T extends readonly string[]>(name: string, values: T) => v.picklist(values, `${name} must be one of ${values.join(', ')}`);
 
-/** The price field each pricing mode cannot do without (RANGE needs both ends). */
+/** The price field each pricing type cannot do without (RANGE needs both ends). */
 const PRICE_FIELDS_BY_MODE = {
   NONE: [],
-  FIXED: ['fixedPrice'],
+  FIXED: ['price'],
   HOURLY: ['hourlyRate'],
   RANGE: ['minPrice', 'maxPrice'],
   CALL_OUT: ['callOutFee'],
 } as const satisfies Record<(typeof PRICING_MODES)[number], readonly string[]>;
 
-type PriceField = 'fixedPrice' | 'hourlyRate' | 'callOutFee' | 'minPrice' | 'maxPrice';
+type PriceField = 'price' | 'hourlyRate' | 'callOutFee' | 'minPrice' | 'maxPrice';
 
 /** The fields the rules across fields read; a price left out or cleared is undefined or null. */
-type PricedRecord = { pricingMode: (typeof PRICING_MODES)[number]; isCustomPriceResponseActive?: boolean; customPriceResponse?: string | null } & { [F in PriceField]?: number | null };
+type PricedRecord = { pricingType: (typeof PRICING_MODES)[number]; isCustomPriceResponseActive?: boolean; customPriceResponse?: string | null } & { [F in PriceField]?: number | null };
 
 /**
  * The rules across a service's fields, each with the field it names: checked on a create body and on the merged
  * record of a PATCH alike, so a partial update cannot break them.
  */
 export const SERVICE_RULES: Array<{ field: string; holds: (service: PricedRecord) => boolean; message: (service: PricedRecord) => string }> = [
-  ...(['fixedPrice', 'hourlyRate', 'callOutFee', 'minPrice', 'maxPrice'] as const).map((field) => ({
+  ...(['price', 'hourlyRate', 'callOutFee', 'minPrice', 'maxPrice'] as const).map((field) => ({
     field,
-    holds: (service: PricedRecord) => !(PRICE_FIELDS_BY_MODE[service.pricingMode] as readonly string[]).includes(field) || service[field] != null,
-    message: (service: PricedRecord) => `${field} is required when pricingMode is ${service.pricingMode}`,
+    holds: (service: PricedRecord) => !(PRICE_FIELDS_BY_MODE[service.pricingType] as readonly string[]).includes(field) || service[field] != null,
+    message: (service: PricedRecord) => `${field} is required when pricingType is ${service.pricingType}`,
   })),
   {
     field: 'maxPrice',
@@ -69,6 +72,32 @@ const MemberIds = v.pipe(
   v.check((ids) => new Set(ids).size === ids.length, 'memberIds must not repeat a member'),
 );
 
+/**
+ * The names services took before they shared products' price names, still accepted on write and answered under the
+ * new ones (docs/decisions/api-conventions.md#one-set-of-price-names).
+ */
+const OLDER_PRICE_NAMES = { pricingMode: 'pricingType', fixedPrice: 'price' } as const;
+
+const olderPriceNames = <S extends v.GenericSchema>(price: (name: string) => S) => ({
+  pricingMode: v.optional(v.pipe(oneOf('pricingMode', PRICING_MODES), v.description('The older name of `pricingType`.'), v.metadata({ jsonSchema: { deprecated: true } }))),
+  fixedPrice: v.optional(v.pipe(price('fixedPrice'), v.description('The older name of `price`.'), v.metadata({ jsonSchema: { deprecated: true } }))),
+});
+
+/** A field sent under both its names is refused, named by the older one. */
+const oneNamePerField = <T extends { pricingMode?: unknown; fixedPrice?: unknown; pricingType?: unknown; price?: unknown }>() =>
+  (Object.entries(OLDER_PRICE_NAMES) as [keyof typeof OLDER_PRICE_NAMES, 'pricingType' | 'price'][]).map((entry) => {
+    const [older, name] = entry;
+    return v.forward<T, v.CheckIssue<T>, [typeof older]>(
+      v.check((body) => body[older] === undefined || body[name] === undefined, `${older} is the older name of ${name}: send one of them`),
+      [older] as never,
+    );
+  }) as [v.GenericValidation<T>, v.GenericValidation<T>];
+
+/** The body under the current names. */
+function fromOlderNames<T extends { pricingMode?: unknown; fixedPrice?: unknown; price?: unknown }>({ pricingMode: _mode, fixedPrice, ...body }: T) {
+  return fixedPrice === undefined ? body : { ...body, price: fixedPrice as T['price'] };
+}
+
 const CreateServiceFields = v.strictObject({
   name: NonEmptyString('name', 200),
   description: v.optional(OptionalText('description', 2000), ''),
@@ -87,12 +116,13 @@ const CreateServiceFields = v.strictObject({
   ),
   durationUnit: oneOf('durationUnit', DURATION_UNITS),
   tradeCategoryId: TradeCategoryIdSchema,
-  pricingMode: v.optional(oneOf('pricingMode', PRICING_MODES), 'NONE'),
-  fixedPrice: v.optional(Price('fixedPrice')),
+  // Defaulted after the older name is read (CreateServiceBody), so the default is only documented here.
+  pricingType: v.optional(v.pipe(oneOf('pricingType', PRICING_MODES), v.metadata({ jsonSchema: { default: 'NONE' } }))),
+  price: v.optional(Price('price')),
   hourlyRate: v.optional(Price('hourlyRate')),
   callOutFee: v.optional(Price('callOutFee')),
   minPrice: v.optional(Price('minPrice')),
-  maxPrice: v.optional(Price('maxPrice')),
+  maxPrice: v.optional(MaxPrice),
   plusGST: Flag('plusGST'),
   plusMaterials: Flag('plusMaterials'),
   isCustomPriceResponseActive: Flag('isCustomPriceResponseActive'),
@@ -101,33 +131,39 @@ const CreateServiceFields = v.strictObject({
   isActive: Flag('isActive'),
   teamAssignmentMethod: v.optional(oneOf('teamAssignmentMethod', TEAM_ASSIGNMENT_METHODS), 'PRIORITY_ORDER'),
   memberIds: v.optional(MemberIds, []),
+  ...olderPriceNames(Price),
 });
-type CreateServiceInput = v.InferOutput<typeof CreateServiceFields>;
+type CreateServiceInput = Omit<v.InferOutput<typeof CreateServiceFields>, 'pricingType' | keyof typeof OLDER_PRICE_NAMES> & { pricingType: (typeof PRICING_MODES)[number] };
 
 /**
- * Required: name, duration, durationUnit, tradeCategoryId, plus the price fields the pricingMode
+ * Required: name, duration, durationUnit, tradeCategoryId, plus the price fields the pricingType
  * needs. Everything else has a default (docs/decisions/api-conventions.md#service-create-required-fields-and-defaults).
  */
 // Every rule is a check of its own (the tuple type only spares v.pipe's overloads the list's length).
-export const CreateServiceBody = v.pipe(CreateServiceFields, ...(SERVICE_RULES.map(ruleCheck) as [ReturnType<typeof ruleCheck>]));
+export const CreateServiceBody = v.pipe(
+  CreateServiceFields,
+  ...oneNamePerField<v.InferOutput<typeof CreateServiceFields>>(),
+  v.transform(({ pricingType, ...body }): CreateServiceInput => ({ ...fromOlderNames(body), pricingType: pricingType ?? body.pricingMode ?? 'NONE' })),
+  ...(SERVICE_RULES.map(ruleCheck) as [ReturnType<typeof ruleCheck>]),
+);
 export type CreateServiceBody = v.InferOutput<typeof CreateServiceBody>;
 
-const nullablePrice = (field: PriceField) => v.nullable(Price(field));
+const nullablePrice = (field: string) => v.nullable(Price(field));
 
 /**
  * A PATCH body: any non-empty subset of the create's fields. A price or `customPriceResponse` sent as null is
  * cleared; the rules across fields are checked on the merged record (rules.ts), as the create checks its body.
  */
-export const UpdateServiceBody = partialUpdateBody({
+const UpdateServiceFields = partialUpdateBody({
   ...CreateServiceFields.entries,
   description: OptionalText('description', 2000),
   followUpQuestions: CreateServiceFields.entries.followUpQuestions.wrapped,
-  pricingMode: oneOf('pricingMode', PRICING_MODES),
-  fixedPrice: nullablePrice('fixedPrice'),
+  pricingType: oneOf('pricingType', PRICING_MODES),
+  price: nullablePrice('price'),
   hourlyRate: nullablePrice('hourlyRate'),
   callOutFee: nullablePrice('callOutFee'),
   minPrice: nullablePrice('minPrice'),
-  maxPrice: nullablePrice('maxPrice'),
+  maxPrice: v.nullable(MaxPrice),
   plusGST: v.boolean('plusGST must be a boolean'),
   plusMaterials: v.boolean('plusMaterials must be a boolean'),
   isCustomPriceResponseActive: v.boolean('isCustomPriceResponseActive must be a boolean'),
@@ -136,7 +172,13 @@ export const UpdateServiceBody = partialUpdateBody({
   isActive: v.boolean('isActive must be a boolean'),
   teamAssignmentMethod: oneOf('teamAssignmentMethod', TEAM_ASSIGNMENT_METHODS),
   memberIds: MemberIds,
+  ...olderPriceNames(nullablePrice),
 });
+export const UpdateServiceBody = v.pipe(
+  UpdateServiceFields,
+  ...oneNamePerField<v.InferOutput<typeof UpdateServiceFields>>(),
+  v.transform(({ pricingType, ...body }) => ({ ...fromOlderNames(body), ...defined({ pricingType: pricingType ?? body.pricingMode }) })),
+);
 export type ServiceChanges = v.InferOutput<typeof UpdateServiceBody>;
 
 export const Service = v.object({
@@ -147,8 +189,9 @@ export const Service = v.object({
   durationUnit: v.picklist(DURATION_UNITS),
   followUpQuestions: v.array(v.string()),
   tradeCategoryId: Integer,
-  pricingMode: v.picklist(PRICING_MODES),
-  fixedPrice: v.nullable(v.number()),
+  pricingType: v.picklist(PRICING_MODES),
+  /** FIXED: the price; otherwise null unless kept from before. */
+  price: v.nullable(v.number()),
   hourlyRate: v.nullable(v.number()),
   callOutFee: v.nullable(v.number()),
   minPrice: v.nullable(v.number()),
@@ -192,8 +235,8 @@ export const CategoryService = v.object({
   createdAt: Timestamp,
   isActive: v.boolean(),
   durationUnit: Service.entries.durationUnit,
-  pricingMode: Service.entries.pricingMode,
-  fixedPrice: Service.entries.fixedPrice,
+  pricingType: Service.entries.pricingType,
+  price: Service.entries.price,
   hourlyRate: Service.entries.hourlyRate,
   callOutFee: Service.entries.callOutFee,
   minPrice: Service.entries.minPrice,

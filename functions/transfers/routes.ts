@@ -6,7 +6,7 @@ export const createTransfer = defineRoute({
   method: 'POST',
   path: '/v1/transfers',
   summary: 'Create a call transfer rule',
-  description: 'When and where the AI receptionist hands a call over: a department, a member (`destination` the member’s id, of a member of the organization) or a phone number (E.164). A label already used in the organization answers 409; a `scenarioId` must be a scenario of the organization.',
+  description: 'When and where the AI receptionist hands a call over: a department, a member (`destination` the member’s id, of a member of the organization) or a phone number (a valid number of its plan: E.164, or the national form of the organization’s `country`, stored in E.164). A label already used in the organization answers 409; a `scenarioId` must be a scenario of the organization.',
   tag: 'Transfers',
   // GetItem: the member a MEMBER destination names.
   dynamodb: ['UpdateItem', 'PutItem', 'GetItem'],
@@ -22,7 +22,7 @@ export const updateTransfer = defineRoute({
   alsoPatch: true,
   path: '/v1/transfers/{transferId}',
   summary: 'Change any subset of a transfer rule’s fields',
-  description: 'Fields left out keep their values; the merged rule is checked again (a PHONE_NUMBER destination must be E.164; a changed MEMBER destination must be the id of a member of the organization). A label in use answers 409. Concurrent updates are applied one after another, never lost.',
+  description: 'Fields left out keep their values; the merged rule is checked again (a PHONE_NUMBER destination must be a valid number of its plan, read as on create; a changed MEMBER destination must be the id of a member of the organization). A label in use answers 409. Concurrent updates are applied one after another, never lost.',
   tag: 'Transfers',
   dynamodb: ['GetItem', 'PutItem', 'DeleteItem', 'UpdateItem'],
   status: 200,

@@ -8,7 +8,8 @@ import { now } from '../../shared/ids';
 import { reserveIds } from '../../shared/store/sequences';
 import { deleteTransferVersion, getTransfer, insertTransfer, listTransfersPage, TRANSFER_SEQUENCE, writeTransferVersion } from './store';
 import { retryOnStaleWrite, updateVersioned } from '../../shared/store/versioned';
-import { E164 } from '../../shared/schema';
+import { toE164, type CountryCode } from '../../shared/phone';
+import { countryToRead } from '../leads/phones';
 import { ResolvedTransfer, Transfer, type CreateTransferBody, type ResolveTransferBody, type TransferChanges, type TransferListQuery } from './schema';
 
 export const TRANSFER_NOT_FOUND = 'Transfer rule not found';
@@ -17,13 +18,16 @@ export const TRANSFER_NOT_FOUND = 'Transfer rule not found';
  * Rules across fields, checked on the merged transfer so a partial update cannot break them; the
  * schema puts the fields in documented order.
  */
-function checked(fields: Partial<Transfer>): Transfer {
+function checked(fields: Partial<Transfer>, country: CountryCode | undefined): Transfer {
   const transfer = v.parse(Transfer, fields);
-  if (transfer.destinationType === 'PHONE_NUMBER' && !E164.test(transfer.destination)) {
-    const message = 'destination must be a phone number in E.164 format, e.g. +61298765432, when destinationType is PHONE_NUMBER';
+  if (transfer.destinationType !== 'PHONE_NUMBER') return transfer;
+  // A number as people type it, read in the organization's country, kept in E.164 as a call is dialled.
+  const destination = toE164(transfer.destination, country);
+  if (!destination) {
+    const message = "destination must be a valid phone number when destinationType is PHONE_NUMBER: with its country code (+61298765432), or in the national form of the organization's country";
     throw new ValidationError([{ path: 'destination', message }]);
   }
-  return transfer;
+  return { ...transfer, destination };
 }
 
 const notAMember = (destination: string) =>
@@ -39,7 +43,7 @@ async function checkMemberDestination(organizationId: string, transfer: Transfer
 /** A transfer's name is its label unless given. */
 export async function createTransfer(organizationId: string, body: CreateTransferBody, at = now()): Promise<Transfer> {
   // Checked before an id is reserved, so a refused request reserves none.
-  const { id: _, ...fields } = checked({ ...body, id: 0, name: body.name ?? body.label, createdAt: at, updatedAt: at });
+  const { id: _, ...fields } = checked({ ...body, id: 0, name: body.name ?? body.label, createdAt: at, updatedAt: at }, await countryToRead(organizationId, body.destination));
   await checkMemberDestination(organizationId, { id: 0, ...fields });
   const transfer: Transfer = { id: await reserveIds(organizationId, TRANSFER_SEQUENCE), ...fields };
   await insertTransfer(organizationId, transfer);
@@ -48,9 +52,10 @@ export async function createTransfer(organizationId: string, body: CreateTransfe
 
 /** Read, merge, check, then one conditional write on the version read. */
 export async function updateTransfer(organizationId: string, transferId: number, changes: TransferChanges): Promise<Transfer> {
+  const country = await countryToRead(organizationId, changes.destination);
   const updated = await updateVersioned({
     read: () => getTransfer(organizationId, transferId),
-    merge: (current) => checked({ ...current, ...defined(changes), updatedAt: now() }),
+    merge: (current) => checked({ ...current, ...defined(changes), updatedAt: now() }, country),
     notFound: () => new NotFoundError(TRANSFER_NOT_FOUND),
     write: async (current, next) => {
       // A rule whose member has left keeps working for changes that leave its destination alone.

@@ -25,10 +25,10 @@ import { ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-
 import { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { ApiGatewayDomain } from 'aws-cdk-lib/aws-route53-targets';
-import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { CfnSamplingRule } from 'aws-cdk-lib/aws-xray';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { ParamsAndSecretsLayerVersion, ParamsAndSecretsLogLevel, ParamsAndSecretsVersions } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { USAGE_PLANS } from '../../shared/auth/usage-plans';
 import { GATEWAY_RESPONSES, gatewayResponseBody, methodNotAllowed, type GatewayResponse } from '../../shared/http/gateway-responses';
@@ -38,6 +38,7 @@ import { authorizerOf, grantedActions, handlerOf, routeId, type AuthorizerKind, 
 import { AUTHORIZER_HANDLERS } from '../../functions/resources';
 import { ApiFunction } from './service-function';
 import { deliveryQueueNames, smsConfigurationSetName } from './events-stack';
+import { Firewall } from './firewall';
 import { Monitoring } from './monitoring';
 import type { DeploymentOptions } from './options';
 
@@ -167,16 +168,24 @@ export class ApiStack extends Stack {
       id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSCodeDeployRoleForLambdaLimited]',
       reason: "AWS's managed policy for CodeDeploy shifting Lambda aliases: it updates aliases and reads the rollback alarms, nothing else.",
     });
-    // Signs list cursors (shared/store/cursors.ts). Replacing it only ends the cursors handed out so far.
+    // Signs list cursors (shared/store/cursors.ts). The functions are given its ARN, never its value: they read it at
+    // run time through the Parameters and Secrets extension (its own cache off), and again every 5 minutes, so a
+    // replaced key takes over without a deploy and the previous one still verifies (shared/store/cursor-keys.ts).
     const cursorKey = new Secret(this, 'CursorSigningKey', {
       description: 'Signs the pagination cursors of the sales pipeline API',
       generateSecretString: { passwordLength: 48, excludePunctuation: true },
     });
     Validations.of(cursorKey).acknowledge({
       id: 'AwsSolutions-SMG4',
-      reason: 'It signs pagination cursors, which live minutes: replacing it ends only the cursors outstanding, so it is replaced by hand if ever exposed rather than rotated.',
+      reason: 'It signs pagination cursors, which live minutes: it is replaced by hand (put-secret-value, docs/operations.md) rather than on a schedule; the functions read the new value within 5 minutes and still verify the previous one.',
     });
-    const cursorEnvironment = { CURSOR_SECRET: cursorKey.secretValue.unsafeUnwrap() };
+    // `sam local` declares the variable for --env-vars to fill with npm start's key: it cannot run the extension.
+    const cursorKeyAccess: { environment: Record<string, string>; paramsAndSecrets?: ParamsAndSecretsLayerVersion } = options.samLocal
+      ? { environment: { CURSOR_SECRET: '' } }
+      : {
+          environment: { CURSOR_SECRET_ARN: cursorKey.secretArn },
+          paramsAndSecrets: ParamsAndSecretsLayerVersion.fromVersion(ParamsAndSecretsVersions.V1_0_103, { cacheEnabled: false, logLevel: ParamsAndSecretsLogLevel.WARN }),
+        };
     // Where the API is, for the URLs answers name and the MCP server's tool calls (shared/http/base-url.ts): never the
     // request's Host. The custom domain, else the stage's URL built from the API's id: the stage's own URL (api.url)
     // would make each function depend on the deployment, which depends on the functions' methods, a cycle.
@@ -190,7 +199,7 @@ export class ApiStack extends Stack {
       indexes: ['gsi1'],
       // Every keyed request needs it (on a cache miss): kept free of any burst elsewhere in the account.
       reservedConcurrency: options.concurrency.authorizer,
-      rollbackAlarms: (fn) => monitoring.watchFunction(this, 'Authorizer', fn),
+      rollbackAlarms: (target) => monitoring.watchFunction(this, 'Authorizer', target, { authorizer: 'apiKey' }),
     });
     const authorizer = new RequestAuthorizer(this, 'ApiKeyAuthorizer', {
       handler: authorizerFunction.alias,
@@ -208,7 +217,7 @@ export class ApiStack extends Stack {
         handler: AUTHORIZER_HANDLERS.inboundEndpoint,
         dynamodb: ['Query'],
         indexes: ['gsi1'],
-        rollbackAlarms: (fn) => monitoring.watchFunction(this, 'InboundAuthorizer', fn),
+        rollbackAlarms: (target) => monitoring.watchFunction(this, 'InboundAuthorizer', target, { authorizer: 'inboundEndpoint' }),
       });
       authorizers.inboundEndpoint = new RequestAuthorizer(this, 'InboundEndpointAuthorizer', {
         handler: inboundAuthorizerFunction.alias,
@@ -230,9 +239,11 @@ export class ApiStack extends Stack {
         dynamodb: grantedActions(route),
         indexes: route.indexes,
         assets: route.assets,
-        environment: { ...cursorEnvironment, ...baseUrlEnvironment, ...(route.sendsSms ? this.smsEnvironment(options) : {}), ...(route.queuesWebhooks ? this.deliveryQueueEnvironment(options) : {}) },
-        rollbackAlarms: (fn) => monitoring.watchFunction(scope, routeId(route), fn, route.operationId),
+        paramsAndSecrets: cursorKeyAccess.paramsAndSecrets,
+        environment: { ...cursorKeyAccess.environment, ...baseUrlEnvironment, ...(route.sendsSms ? this.smsEnvironment(options) : {}), ...(route.queuesWebhooks ? this.deliveryQueueEnvironment(options) : {}) },
+        rollbackAlarms: (target) => monitoring.watchFunction(scope, routeId(route), target, { operationId: route.operationId }),
       });
+      if (!options.samLocal && !functionsByHandler.has(handler)) cursorKey.grantRead(apiFunction.function);
       if (route.sendsSms && !functionsByHandler.has(handler)) this.grantSendTextMessage(apiFunction, options);
       if (route.queuesWebhooks && !functionsByHandler.has(handler)) this.grantQueueDeliveries(apiFunction, options);
       functionsByHandler.set(handler, apiFunction);
@@ -317,7 +328,7 @@ export class ApiStack extends Stack {
     }
     monitoring.addDashboard();
     if (options.customDomain) this.addCustomDomain(options.customDomain);
-    if (options.waf) this.addFirewall(options.waf.ratePerIp);
+    if (options.waf) new Firewall(this, 'Firewall', { stage: this.api.deploymentStage, stageName: STAGE_NAME, ratePerIp: options.waf.ratePerIp });
 
     new CfnOutput(this, 'RestApiId', { value: this.api.restApiId, description: 'The admin CLI\'s --api, to put organizations in usage plans' });
 
@@ -390,32 +401,5 @@ export class ApiStack extends Stack {
     const zone = HostedZone.fromHostedZoneAttributes(this, 'Zone', { hostedZoneId, zoneName: hostedZoneName });
     new ARecord(this, 'DomainRecord', { zone, recordName: domainName, target: RecordTarget.fromAlias(new ApiGatewayDomain(domain)) });
     new CfnOutput(this, 'CustomDomainUrl', { value: `https://${domainName}/`, description: 'The URL to give integrators' });
-  }
-
-  /** AWS WAF in front of the stage: AWS's common rule set, and a per-IP rate limit (requests per 5 minutes). */
-  private addFirewall(ratePerIp: number) {
-    const visibility = (metricName: string) => ({ cloudWatchMetricsEnabled: true, sampledRequestsEnabled: true, metricName });
-    const acl = new CfnWebACL(this, 'Firewall', {
-      scope: 'REGIONAL',
-      defaultAction: { allow: {} },
-      visibilityConfig: visibility('sales-pipeline-waf'),
-      rules: [
-        {
-          name: 'AWSManagedRulesCommonRuleSet',
-          priority: 0,
-          overrideAction: { none: {} },
-          statement: { managedRuleGroupStatement: { vendorName: 'AWS', name: 'AWSManagedRulesCommonRuleSet' } },
-          visibilityConfig: visibility('common-rule-set'),
-        },
-        {
-          name: 'RatePerIp',
-          priority: 1,
-          action: { block: {} },
-          statement: { rateBasedStatement: { limit: ratePerIp, aggregateKeyType: 'IP' } },
-          visibilityConfig: visibility('rate-per-ip'),
-        },
-      ],
-    });
-    new CfnWebACLAssociation(this, 'FirewallAssociation', { resourceArn: this.api.deploymentStage.stageArn, webAclArn: acl.attrArn });
   }
 }

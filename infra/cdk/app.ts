@@ -10,12 +10,13 @@ import { readOptions } from './options';
 export function buildApp(app = new App()): { app: App; data: DataStack; api: ApiStack; events: EventsStack } {
   const env = { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION };
   const options = readOptions(app.node);
-  const data = new DataStack(app, 'SalesPipelineData', { env, tableName: options.tableName });
+  // The stateful stacks cannot be deleted by a stray `cdk destroy`: the table, its backups, the queues' messages.
+  const data = new DataStack(app, 'SalesPipelineData', { env, tableName: options.tableName, terminationProtection: true });
   const api = new ApiStack(app, 'SalesPipelineApi', { env, routes, options });
   // The table must exist before the functions that use it are deployed.
   api.addStackDependency(data);
   // The table and its stream's SSM parameter must exist first; the events stack reads them by name.
-  const events = new EventsStack(app, 'SalesPipelineEvents', { env, options });
+  const events = new EventsStack(app, 'SalesPipelineEvents', { env, options, terminationProtection: true });
   events.addStackDependency(data);
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   return { app, data, api, events };

@@ -1,8 +1,9 @@
 import { RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import { AttributeType, Billing, StreamViewType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, Billing, ContributorInsightsMode, StreamViewType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { TABLE_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../../shared/table';
+import { TableBackups } from './table-backups';
 
 /**
  * The SSM parameter holding the table's stream ARN, which the events stack reads when it deploys. Not a
@@ -25,6 +26,9 @@ export class DataStack extends Stack {
       billing: Billing.onDemand(),
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       deletionProtection: true,
+      // The keys behind throttled requests, for the DynamoDbThrottles page (docs/operations.md): billed per throttled
+      // request only, so nothing while the table keeps up.
+      contributorInsightsSpecification: { enabled: true, mode: ContributorInsightsMode.THROTTLED_KEYS },
       timeToLiveAttribute: TTL_ATTRIBUTE,
       // Events are derived from committed changes (SalesPipelineEvents reads this stream).
       dynamoStream: StreamViewType.NEW_AND_OLD_IMAGES,
@@ -35,6 +39,7 @@ export class DataStack extends Stack {
         sortKey: { name: index.sortKey, type: AttributeType.STRING },
       })),
     });
+    new TableBackups(this, 'Backups', { table: this.table, tableName });
     new StringParameter(this, 'StreamArn', {
       parameterName: streamArnParameterName(tableName),
       stringValue: this.table.tableStreamArn!,

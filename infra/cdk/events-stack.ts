@@ -3,8 +3,9 @@ import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-clo
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { StartingPosition, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SnsEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { CfnConfigurationSet } from 'aws-cdk-lib/aws-smsvoice';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
@@ -64,6 +65,9 @@ export class EventsStack extends Stack {
   readonly scheduled: ServiceFunction[];
   readonly deliveryQueue: Queue;
   readonly deliveryDeadLetters: Queue;
+  /** What the SMS functions could not take: notifications SNS could not deliver, and invocations that failed every retry. */
+  readonly smsReceiptFailures: Queue;
+  readonly smsReplyFailures: Queue;
 
   constructor(scope: Construct, id: string, { options, ...props }: EventsStackProps) {
     super(scope, id, props);
@@ -73,7 +77,11 @@ export class EventsStack extends Stack {
       tableName: options.tableName,
       tableStreamArn: StringParameter.valueForStringParameter(this, streamArnParameterName(options.tableName)),
     });
-    const defaults = { table, logLevel: options.logLevel, debugSampleRate: options.debugSampleRate, architecture: options.architecture };
+    // Traced only as part of a sampled API request (a delivery it queued carries its trace header): active tracing
+    // would have Lambda trace nearly every stream batch, receipt and schedule at low traffic, whatever the API's
+    // traceSampleRate, as Lambda's sampling cannot be configured. Stream batches, SNS notifications and schedules bring
+    // no trace header, so they are not traced.
+    const defaults = { table, logLevel: options.logLevel, debugSampleRate: options.debugSampleRate, architecture: options.architecture, tracing: Tracing.PASS_THROUGH };
     // A job carries its event whole: a record and its previous values may pass 256 KB, SQS's limit before 1 MiB.
     const queueDefaults = { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, maxMessageSizeBytes: WEBHOOK_LIMITS.maxJobBytes };
 
@@ -146,8 +154,17 @@ export class EventsStack extends Stack {
       configurationSetName: smsConfigurationSetName(options.tableName),
       eventDestinations: [{ eventDestinationName: 'receipts', enabled: true, matchingEventTypes: [...RECEIPT_EVENT_TYPES], snsDestination: { topicArn: smsEvents.topicArn } }],
     });
+    // SNS invokes the SMS functions asynchronously: without these, a notification that failed Lambda's two retries, or
+    // that SNS could not hand to Lambda at all, would be dropped. Each function's go to its own queue, which pages;
+    // docs/operations.md says how to replay them.
+    const takeFromTopic = (fn: ServiceFunction, topic: Topic, failuresId: string): Queue => {
+      const failures = new Queue(this, failuresId, { ...queueDefaults, retentionPeriod: Duration.days(14) });
+      fn.function.configureAsyncInvoke({ retryAttempts: 2, onFailure: new SqsDestination(failures) });
+      fn.function.addEventSource(new SnsEventSource(topic, { deadLetterQueue: failures }));
+      return failures;
+    };
     this.smsReceipts = new ServiceFunction(this, 'SmsReceipts', { ...defaults, handler: WORKER_HANDLERS.smsReceipts, dynamodb: ['UpdateItem'] });
-    this.smsReceipts.function.addEventSource(new SnsEventSource(smsEvents));
+    this.smsReceiptFailures = takeFromTopic(this.smsReceipts, smsEvents, 'SmsReceiptFailures');
 
     // Replies from leads: point each phone number's two-way channel at this topic (the InboundSmsTopic output).
     const inboundSms = new Topic(this, 'InboundSms', { displayName: 'SMS replies from leads', enforceSSL: true });
@@ -163,7 +180,7 @@ export class EventsStack extends Stack {
       dynamodb: ['Query', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
       indexes: ['gsi3'],
     });
-    this.inboundSms.function.addEventSource(new SnsEventSource(inboundSms));
+    this.smsReplyFailures = takeFromTopic(this.inboundSms, inboundSms, 'SmsReplyFailures');
     new CfnOutput(this, 'InboundSmsTopic', { value: inboundSms.topicArn, description: 'Set as the two-way SMS channel of the organization numbers, so replies reach the inbound function' });
 
     // Jobs on a clock (infra/schedules.ts), each its function and its EventBridge schedule.
@@ -186,6 +203,8 @@ export class EventsStack extends Stack {
       }).addAlarmAction(new SnsAction(alarms));
     waiting(streamFailures, 'StreamFailuresWaiting', 'Stream batches failed every retry: their events were not recorded or delivered. docs/operations.md says how to replay them.');
     waiting(this.deliveryDeadLetters, 'DeliveryDeadLettersWaiting', 'Webhook deliveries ran out of retries (or failed the function five times).');
+    waiting(this.smsReplyFailures, 'SmsReplyFailuresWaiting', 'SMS replies from leads were not recorded: the InboundSmsReplies function failed every retry, or SNS could not invoke it. docs/operations.md says how to replay them.');
+    waiting(this.smsReceiptFailures, 'SmsReceiptFailuresWaiting', 'SMS delivery receipts were not applied: the SmsReceipts function failed every retry, or SNS could not invoke it. docs/operations.md says how to replay them.');
     new Alarm(this, 'StreamFallingBehind', {
       alarmDescription: 'Events lag their changes by more than 5 minutes: the stream consumer is failing or too slow.',
       metric: this.recordEvents.function.metric('IteratorAge', { period: Duration.minutes(5), statistic: 'Maximum' }),
@@ -206,7 +225,7 @@ export class EventsStack extends Stack {
       }).addAlarmAction(new SnsAction(alarms));
     }
 
-    for (const queue of [this.deliveryQueue, this.deliveryDeadLetters, streamFailures]) {
+    for (const queue of [this.deliveryQueue, this.deliveryDeadLetters, streamFailures, this.smsReplyFailures, this.smsReceiptFailures]) {
       Validations.of(queue).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'A dead-letter queue, or a queue with its own dead-letter queue.' });
     }
     for (const topic of [smsEvents, inboundSms, alarms]) {

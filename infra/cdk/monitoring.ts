@@ -13,11 +13,12 @@ import {
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Operation, type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { IFunction, IVersion } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { DIMENSION, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../../shared/observability';
+import type { AuthorizerKind } from '../../shared/routes/route';
 
 export interface MonitoringProps {
   api: RestApi;
@@ -28,8 +29,10 @@ export interface MonitoringProps {
 /**
  * What pages and what rolls a canary back, in one place (docs/operations.md explains each alarm). A paging alarm
  * fires when `page.datapoints` of the last `page.periods` one-minute periods breach, a rate counting only minutes with
- * at least `minRequests` answers: one transient error at low traffic pages no one. A rollback alarm is tight (one
- * minute, one error) because it only moves an alias back during a canary, and it notifies no one.
+ * at least `minRequests` answers: one transient error at low traffic pages no one. A rollback alarm only moves an
+ * alias back during a canary, and it notifies no one: it judges the new version alone, failing `rollback.failurePercent`
+ * of its invocations in `rollback.datapoints` of `rollback.periods` minutes, so one bad minute (a single transient 500
+ * at low traffic) does not undo a release, and a release that answers 500 to everything is undone in two.
  */
 export const ALARM_THRESHOLDS = {
   page: { datapoints: 3, periods: 5 },
@@ -44,7 +47,19 @@ export const ALARM_THRESHOLDS = {
   dynamoDbSystemErrors: 1,
   /** Rollback: a route's p99 handler time (ms) in two minutes in a row. */
   routeP99Ms: 3000,
+  /** Rollback: the new version's share (%) of invocations that failed (a 5xx answer, a crash or timeout, an authorizer that could not decide). */
+  rollback: { failurePercent: 10, datapoints: 2, periods: 3 },
 } as const;
+
+/** A function as its canary sees it: the version CodeDeploy shifts to, through the alias of this name. */
+export interface CanaryTarget {
+  fn: IFunction;
+  version: IVersion;
+  aliasName: string;
+}
+
+/** What counts as the new version failing: its route's 5xx answers, or its authorizer's failures to decide. */
+export type FailureSignal = { operationId: string } | { authorizer: AuthorizerKind };
 
 /** The same operation dimension the functions put on their EMF metrics. */
 export const routeLatency = (operationId: string, statistic = 'p99', period = Duration.minutes(5)): Metric =>
@@ -145,30 +160,51 @@ export class Monitoring extends Construct {
   }
 
   /**
-   * A function's rollback alarms, made in `scope` (the stack of the function): its errors and throttles in any one
-   * minute, and its route's p99 in two minutes in a row. Its deployment group watches these and nothing else, so a
-   * canary is rolled back for its own function's faults only. They notify no one: what pages is the API's rate.
+   * A function's rollback alarms, made in `scope` (the stack of the function): the new version's failures (below), its
+   * throttles in any one minute, and its route's p99 in two minutes in a row. Its deployment group watches these and
+   * nothing else, so a canary is rolled back for its own function's faults only. They notify no one: what pages is the
+   * API's rate.
+   *
+   * Failures are counted of the version being deployed only (Lambda's ExecutedVersion of invocations through the
+   * alias, and the `version` dimension of the functions' own counts), as a share of its invocations. A route's function
+   * answers a thrown error as a 500 and succeeds, so Lambda's Errors count only its crashes and timeouts: its 5xx
+   * answers are the ServerErrors it counts itself. An authorizer refuses a bad key by throwing `Unauthorized`, which
+   * Lambda counts as an error: only its AuthorizerFailures (its store failed) count.
    */
-  watchFunction(scope: Construct, name: string, fn: IFunction, operationId?: string): Alarm[] {
+  watchFunction(scope: Construct, name: string, { fn, version, aliasName }: CanaryTarget, signal: FailureSignal): Alarm[] {
     const minute = Duration.minutes(1);
     const errors = fn.metricErrors({ period: minute, label: name });
     const throttled = fn.metricThrottles({ period: minute, label: name });
     this.functionErrors.push(errors);
     this.functionThrottles.push(throttled);
-    const rollback = (id: string, metric: IMetric, threshold: number, description: string, evaluationPeriods = 1) =>
+    const rollback = (id: string, metric: IMetric, threshold: number, description: string, evaluationPeriods = 1, datapointsToAlarm?: number) =>
       new Alarm(scope, id, {
         metric,
         threshold,
         evaluationPeriods,
+        datapointsToAlarm,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         treatMissingData: TreatMissingData.NOT_BREACHING,
         alarmDescription: `Canary rollback only (notifies no one). ${description}`,
       });
+    // Lambda's own counts of the invocations the new version ran, through the alias.
+    const ofVersion = (metricName: string) =>
+      new Metric({ namespace: 'AWS/Lambda', metricName, dimensionsMap: { FunctionName: fn.functionName, Resource: `${fn.functionName}:${aliasName}`, ExecutedVersion: version.version }, statistic: 'Sum', period: minute });
+    const counted = (metricName: string, dimensions: Record<string, string>) =>
+      new Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { service: SERVICE_NAME, ...dimensions, [DIMENSION.version]: version.version }, statistic: 'Sum', period: minute });
+    const failed: { expression: string; usingMetrics: Record<string, IMetric> } =
+      'operationId' in signal
+        ? { expression: '100 * (FILL(answered5xx, 0) + FILL(crashed, 0)) / invocations', usingMetrics: { answered5xx: counted(METRIC.serverErrors, { [DIMENSION.operation]: signal.operationId }), crashed: ofVersion('Errors') } }
+        : { expression: '100 * FILL(undecided, 0) / invocations', usingMetrics: { undecided: counted(METRIC.authorizerFailures, { [DIMENSION.authorizer]: signal.authorizer }) } };
+    const { failurePercent, datapoints, periods } = ALARM_THRESHOLDS.rollback;
+    const failures = new MathExpression({ label: `${name} failed %`, expression: failed.expression, usingMetrics: { ...failed.usingMetrics, invocations: ofVersion('Invocations') }, period: minute });
+    const what = 'operationId' in signal ? 'answered 5xx, crashed or timed out' : 'could not decide (its key store failed; a refused key is no failure)';
     const alarms = [
-      rollback(`${name}Errors`, errors, 1, `${name}: the function failed (an unhandled error or a timeout)`),
+      rollback(`${name}Failures`, failures, failurePercent, `${name}: the new version ${what} on ${failurePercent}% or more of its invocations in ${datapoints} of ${periods} minutes`, periods, datapoints),
       rollback(`${name}Throttles`, throttled, 1, `${name}: Lambda throttled invocations (concurrency limit)`),
     ];
-    if (operationId) {
+    if ('operationId' in signal) {
+      const { operationId } = signal;
       this.routeP99s.push(routeLatency(operationId).with({ label: operationId }));
       alarms.push(rollback(`${name}LatencyP99`, routeLatency(operationId, 'p99', minute), ALARM_THRESHOLDS.routeP99Ms, `${operationId}: p99 of ${ALARM_THRESHOLDS.routeP99Ms} ms or more two minutes in a row`, 2));
     }

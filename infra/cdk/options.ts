@@ -10,7 +10,10 @@ export const AUTHORIZER_CACHE_TTL_SECONDS = { default: 300, max: 3600 } as const
 export interface DeploymentOptions {
   /** The table's physical name: the API stack finds it by name, with no cross-stack import. */
   tableName: string;
-  /** Where alarm notifications go (an SNS email subscription each). */
+  /**
+   * Where alarm notifications go (an SNS email subscription each). Required: a synth that names no one fails, unless
+   * told `none` (alarms that notify no one, for a synth that is not deployed, or an account watched another way).
+   */
   alarmEmails: string[];
   logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
   /** Share of invocations logged at DEBUG whatever the level. */
@@ -68,7 +71,14 @@ export function readOptions(node: Node): DeploymentOptions {
 
   const logLevel = text('logLevel') ?? 'INFO';
   if (!['DEBUG', 'INFO', 'WARN', 'ERROR'].includes(logLevel)) throw new Error(`Context logLevel must be DEBUG, INFO, WARN or ERROR (got "${logLevel}")`);
-  const alarmEmails = (text('alarmEmail') ?? '').split(',').map((email) => email.trim()).filter(Boolean);
+  const samLocal = node.tryGetContext('samLocal') ?? false;
+  if (![true, false, 'true', 'false'].includes(samLocal)) throw new Error(`Context samLocal must be true or false (got ${JSON.stringify(samLocal)})`);
+  const alarmEmail = text('alarmEmail');
+  // The sam local template is never deployed, so it pages no one either way.
+  if (alarmEmail === undefined && samLocal !== true && samLocal !== 'true') {
+    throw new Error('Context alarmEmail is required: the addresses every alarm notifies (-c alarmEmail=oncall@example.com,backup@example.com), or -c alarmEmail=none for alarms that notify no one');
+  }
+  const alarmEmails = alarmEmail === 'none' ? [] : (alarmEmail ?? '').split(',').map((email) => email.trim()).filter(Boolean);
   for (const email of alarmEmails) if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new Error(`Context alarmEmail has "${email}", which is not an email address`);
 
   const domain = { domainName: text('domainName'), certificateArn: text('certificateArn'), hostedZoneId: text('hostedZoneId'), hostedZoneName: text('hostedZoneName') };
@@ -83,8 +93,6 @@ export function readOptions(node: Node): DeploymentOptions {
     node.tryGetContext(name) === 'none' ? undefined : number(name, fallback, range);
   const architecture = text('architecture') ?? 'arm64';
   if (architecture !== 'arm64' && architecture !== 'x86_64') throw new Error(`Context architecture must be arm64 or x86_64 (got "${architecture}")`);
-  const samLocal = node.tryGetContext('samLocal') ?? false;
-  if (![true, false, 'true', 'false'].includes(samLocal)) throw new Error(`Context samLocal must be true or false (got ${JSON.stringify(samLocal)})`);
 
   return {
     tableName: text('tableName') ?? 'sales-pipeline',

@@ -2,7 +2,7 @@ import { AssetHashType, Duration, Validations } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal, type IRole } from 'aws-cdk-lib/aws-iam';
 import type { IAlarm } from 'aws-cdk-lib/aws-cloudwatch';
 import { LambdaDeploymentConfig, LambdaDeploymentGroup, type ILambdaApplication } from 'aws-cdk-lib/aws-codedeploy';
-import { Alias, ApplicationLogLevel, Architecture, Code, Function as LambdaFunction, LoggingFormat, Runtime, SystemLogLevel, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { Alias, ApplicationLogLevel, type Version, Architecture, Code, Function as LambdaFunction, LoggingFormat, Runtime, SystemLogLevel, Tracing, type ParamsAndSecretsLayerVersion } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
@@ -31,25 +31,33 @@ export interface ServiceFunctionProps {
   architecture: 'arm64' | 'x86_64';
   /** Concurrency kept for this function alone, which is also its ceiling. */
   reservedConcurrency?: number;
+  /**
+   * Active unless set: the function asks X-Ray whether to trace when its caller sent no decision, which Lambda answers
+   * with X-Ray's default rule (nearly every invocation at low traffic) and no sampling rule can change. PassThrough
+   * traces only what a sampled caller's trace header brings.
+   */
+  tracing?: Tracing;
+  /** The Parameters and Secrets extension, for a function that reads a secret at run time. */
+  paramsAndSecrets?: ParamsAndSecretsLayerVersion;
 }
 
 export interface ApiFunctionProps extends ServiceFunctionProps {
   /** The CodeDeploy application its canary deployments belong to, and the role CodeDeploy uses. */
   deployments: ILambdaApplication;
   deploymentRole: IRole;
-  /** Alarms that roll a canary back: the caller's, for what it watches of this function. */
-  rollbackAlarms: (fn: LambdaFunction) => IAlarm[];
+  /** Alarms that roll a canary back: the caller's, for what it watches of this function's new version. */
+  rollbackAlarms: (target: { fn: LambdaFunction; version: Version; aliasName: string }) => IAlarm[];
 }
 
 /**
  * Every function of the service, with every default in one place: Node.js 24 on arm64 (x86_64 by option), the handler
  * bundled as infra/cdk/bundling.ts says, its own log group with a retention and a role that writes only to it,
- * JSON logs at the configured level, X-Ray tracing, the table's name and a least-privilege DynamoDB grant.
+ * JSON logs at the configured level, X-Ray tracing (active unless told), the table's name and a least-privilege DynamoDB grant.
  */
 export class ServiceFunction extends Construct {
   readonly function: LambdaFunction;
 
-  constructor(scope: Construct, id: string, { handler, table, dynamodb, indexes = [], assets = [], logLevel, debugSampleRate, environment = {}, timeout = Duration.seconds(15), architecture, reservedConcurrency }: ServiceFunctionProps) {
+  constructor(scope: Construct, id: string, { handler, table, dynamodb, indexes = [], assets = [], logLevel, debugSampleRate, environment = {}, timeout = Duration.seconds(15), architecture, reservedConcurrency, tracing = Tracing.ACTIVE, paramsAndSecrets }: ServiceFunctionProps) {
     super(scope, id);
     const logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH });
     // Its own role, writing only its own log group: the managed basic execution role allows every log group.
@@ -62,8 +70,9 @@ export class ServiceFunction extends Construct {
       architecture: architecture === 'x86_64' ? Architecture.X86_64 : Architecture.ARM_64,
       memorySize: 512,
       reservedConcurrentExecutions: reservedConcurrency,
+      paramsAndSecrets,
       timeout,
-      tracing: Tracing.ACTIVE,
+      tracing,
       logGroup,
       role,
       loggingFormat: LoggingFormat.JSON,
@@ -95,6 +104,9 @@ export class ServiceFunction extends Construct {
   }
 }
 
+/** The alias API Gateway invokes and CodeDeploy shifts. */
+export const LIVE_ALIAS = 'live';
+
 /** A function behind API Gateway: a ServiceFunction with a `live` alias that CodeDeploy shifts by canary, rolled back by alarms. */
 export class ApiFunction extends ServiceFunction {
   /** What API Gateway invokes: the version CodeDeploy has shifted traffic to. */
@@ -102,13 +114,18 @@ export class ApiFunction extends ServiceFunction {
 
   constructor(scope: Construct, id: string, { deployments, deploymentRole, rollbackAlarms, ...props }: ApiFunctionProps) {
     super(scope, id, props);
-    this.alias = new Alias(this, 'Live', { aliasName: 'live', version: this.function.currentVersion });
+    const version = this.function.currentVersion;
+    this.alias = new Alias(this, 'Live', { aliasName: LIVE_ALIAS, version });
+    // By the alias's name, not the alias: the alias depends on the deployment group, which depends on the alarms.
+    const alarms = rollbackAlarms({ fn: this.function, version, aliasName: LIVE_ALIAS });
     new LambdaDeploymentGroup(this, 'Canary', {
       application: deployments,
       role: deploymentRole,
       alias: this.alias,
       deploymentConfig: LambdaDeploymentConfig.CANARY_10PERCENT_5MINUTES,
-      alarms: rollbackAlarms(this.function),
+      alarms,
     });
+    // The alarms name the new version: updated before the alias starts its canary, they judge that version from its first answer.
+    this.alias.node.addDependency(...alarms);
   }
 }

@@ -113,9 +113,10 @@ export async function startLocalServer(
   });
   const { port: bound } = server.address() as AddressInfo;
   // The MCP server's tool calls come back here, to the address bound, whatever Host a request named.
-  if (!asDeployed) serveLocallyAt(`http://127.0.0.1:${bound}`);
+  const releaseAddress = asDeployed ? () => undefined : serveLocallyAt(`http://127.0.0.1:${bound}`);
   const schedules = events ? startScheduledJobs({ everyMs: scheduleEveryMs, onError: (job, error) => logger.error('scheduled job failed', { job: job.name, error }) }) : undefined;
   const close = async () => {
+    releaseAddress();
     schedules?.stop();
     await stream.stop();
     deliveries.stop();

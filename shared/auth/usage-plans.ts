@@ -23,6 +23,17 @@ export type UsagePlanName = keyof typeof USAGE_PLANS;
 
 export const USAGE_PLAN_NAMES = Object.keys(USAGE_PLANS) as UsagePlanName[];
 
+/**
+ * The inbound route's own throttle at API Gateway, which every organization's inbound URLs share: twice the largest
+ * limited plan, so it is an organization's plan that stops its posts (one tenant's form spam meets its own 429 while
+ * the route has room for everyone else's), and below the stage's 1 000 a second, so inbound posts together never
+ * take the whole API.
+ */
+export const INBOUND_ROUTE_THROTTLE = (() => {
+  const limited = Object.values(USAGE_PLANS).filter((plan) => Number.isFinite(plan.rateLimit));
+  return { rateLimit: 2 * Math.max(...limited.map((plan) => plan.rateLimit)), burstLimit: 2 * Math.max(...limited.map((plan) => plan.burstLimit)) };
+})();
+
 /** What an organization without a chosen plan gets. */
 export const DEFAULT_USAGE_PLAN: UsagePlanName = 'standard';
 

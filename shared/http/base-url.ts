@@ -9,13 +9,23 @@
 export const BASE_URL_VARIABLE = 'PUBLIC_BASE_URL';
 
 let configured: string | undefined;
-/** The local server's own address, once it listens (infra/local/server.ts); never set in Lambda. */
-let localAddress: string | undefined;
+/** The local servers listening in this process, newest last (tests run several); never set in Lambda. */
+const localAddresses: string[] = [];
 
-/** The local server, once bound: tool calls go to it, and the URLs answers name may follow the request's Host. */
-export function serveLocallyAt(address: string): void {
-  localAddress = address;
+/**
+ * The local server, once bound: tool calls go to it, and the URLs answers name may follow the request's Host. Returns
+ * the release its close calls, so a server closed before another goes on serving is no longer called.
+ */
+export function serveLocallyAt(address: string): () => void {
+  localAddresses.push(address);
+  return () => {
+    const index = localAddresses.lastIndexOf(address);
+    if (index >= 0) localAddresses.splice(index, 1);
+  };
 }
+
+/** The newest local server still listening, if any. */
+const localAddress = (): string | undefined => localAddresses.at(-1);
 
 /** A value of PUBLIC_BASE_URL as the API uses it (no trailing slash), or an error naming the setting. */
 export function checkedBaseUrl(value: string): string {
@@ -38,7 +48,7 @@ const missing = (): never => {
 };
 
 /** The base URL the MCP server calls the API at: the local server itself, else PUBLIC_BASE_URL. */
-export const apiBaseUrl = (): string => localAddress ?? configuredBaseUrl() ?? missing();
+export const apiBaseUrl = (): string => localAddress() ?? configuredBaseUrl() ?? missing();
 
 /**
  * The base URL an answer names: PUBLIC_BASE_URL; under the local server without it, the scheme (X-Forwarded-Proto)
@@ -47,6 +57,7 @@ export const apiBaseUrl = (): string => localAddress ?? configuredBaseUrl() ?? m
 export function publicBaseUrl(headers: Record<string, string>): string {
   const base = configuredBaseUrl();
   if (base) return base;
-  if (localAddress === undefined) return missing();
-  return `${headers['x-forwarded-proto'] ?? 'http'}://${headers.host ?? new URL(localAddress).host}`;
+  const local = localAddress();
+  if (local === undefined) return missing();
+  return `${headers['x-forwarded-proto'] ?? 'http'}://${headers.host ?? new URL(local).host}`;
 }

@@ -3,7 +3,7 @@ import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { ApiError, BadRequestError, PayloadTooLargeError, refusedUnrun, SmsDeliveryError, ValidationError } from '../errors';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../json-depth';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { DIMENSION, logger, METRIC } from '../observability';
+import { DIMENSION, functionVersionOf, logger, METRIC } from '../observability';
 import { metrics } from '../metrics';
 import { errorResponse, jsonResponse, type JsonResponse } from './envelope';
 
@@ -80,6 +80,13 @@ export function accessLog(operationId: string): Middleware {
       const error = metrics.singleMetric();
       error.addDimensions({ [DIMENSION.operation]: operationId, [DIMENSION.errorCode]: errorCodeOf(request.response) });
       error.addMetric(METRIC.errors, MetricUnit.Count, 1);
+    }
+    if (status >= 500) {
+      // The error middleware answers a thrown error as a 500, so Lambda counts the invocation a success: this count,
+      // of the version that answered, is what rolls a canary back (infra/cdk/monitoring.ts).
+      const failed = metrics.singleMetric();
+      failed.addDimensions({ [DIMENSION.operation]: operationId, [DIMENSION.version]: functionVersionOf(request.context) });
+      failed.addMetric(METRIC.serverErrors, MetricUnit.Count, 1);
     }
   };
   return {

@@ -206,13 +206,6 @@ export const mayDestroy = (route: Pick<RouteDefinition, 'method' | 'replaces'>) 
 /** Whether a route reaches outside the API: a text to a phone, or a POST to a webhook URL, made now or queued. */
 export const reachesOutside = (route: Pick<RouteDefinition, 'sendsSms' | 'queuesWebhooks' | 'callsOutside'>) => route.sendsSms === true || route.queuesWebhooks === true || route.callsOutside === true;
 
-/**
- * Whether a route changes nothing: a GET, or a route granted only reads of the table that reaches nothing outside (a
- * transfer rule resolved for a call). Its Idempotency-Key record, if sent one, is bookkeeping, not a change.
- */
-export const changesNothing = (route: Pick<RouteDefinition, 'method' | 'dynamodb' | 'sendsSms' | 'queuesWebhooks' | 'callsOutside'>) =>
-  route.method === 'GET' || (route.dynamodb.every((action) => action === 'GetItem' || action === 'BatchGetItem' || action === 'Query') && !reachesOutside(route));
-
 /** An Idempotency-Key the API takes: 1 to 255 printable ASCII characters, no spaces (what any HTTP header can carry). */
 export const IDEMPOTENCY_KEY_FORMAT = /^[\x21-\x7E]{1,255}$/;
 export const IDEMPOTENCY_KEY_RULE = 'must be 1 to 255 printable characters without spaces';

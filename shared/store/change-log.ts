@@ -105,13 +105,13 @@ export async function changesPage(updatedSince: string, { partition, filters, ow
 export async function resumablePage(source: PageSource, { page, limit, cursor }: PageRequest): Promise<RawPage & { totalCount: number }> {
   // Nothing after the place to start from has settled yet (the range ends before updatedSince, or before a cursor given
   // a moment ago or by a clock a little ahead): nothing to answer, and the poller keeps its place.
-  const position = cursor === undefined ? undefined : decodeCursor(source, cursor);
+  const position = cursor === undefined ? undefined : await decodeCursor(source, cursor);
   const end = source.skBetween?.[1];
   const from = position ? sortKeyAt(source, position) : source.skBetween?.[0];
   if (end !== undefined && from !== undefined && from > end) return { items: [], totalCount: 0, nextCursor: cursor ?? null };
   const found = await rangePage(source, { page, limit, cursor }, { remaining: true });
   const last = found.items.at(-1);
-  return { ...found, nextCursor: found.nextCursor ?? (last ? cursorAfter(source, last) : (cursor ?? null)) };
+  return { ...found, nextCursor: found.nextCursor ?? (last ? await cursorAfter(source, last) : (cursor ?? null)) };
 }
 
 /** The list's page: its changes when the request has `updatedSince` (refusing other filters), otherwise `list(page)`. */

@@ -29,12 +29,12 @@ export async function filteredPage(
   if (!ascending) items.reverse();
   let start = (page - 1) * limit;
   if (cursor !== undefined) {
-    const after = String(decodeCursor(list, cursor).sk);
+    const after = String((await decodeCursor(list, cursor)).sk);
     const index = items.findIndex((item) => (ascending ? sk(item) > after : sk(item) < after));
     start = index < 0 ? items.length : index;
   }
   const pageItems = items.slice(start, start + limit);
   const last = pageItems[pageItems.length - 1];
   const more = start + limit < items.length;
-  return { items: pageItems, totalCount: items.length, nextCursor: more && last ? encodeCursor(list, { pk: last.pk, sk: last.sk }) : null };
+  return { items: pageItems, totalCount: items.length, nextCursor: more && last ? await encodeCursor(list, { pk: last.pk, sk: last.sk }) : null };
 }

@@ -1,19 +1,11 @@
-import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { BadRequestError } from '../errors';
+import { keyringFromEnvironment, type CursorKeyring } from './cursor-keys';
 import type { PageSource } from './query-page';
 
-let key: KeyObject | undefined;
-
-/**
- * CURSOR_SECRET signs cursors; read on first use, so a process that never lists (the admin CLI) needs none. Kept
- * as a KeyObject: an HMAC keyed with raw bytes imports them again on every call.
- */
-function signingKey(): KeyObject {
-  if (key) return key;
-  const secret = process.env.CURSOR_SECRET;
-  if (!secret || secret.length < 16) throw new Error('Missing required environment variable CURSOR_SECRET (16 characters or more)');
-  return (key = createSecretKey(Buffer.from(secret)));
-}
+let keyring: CursorKeyring | undefined;
+/** The signing keys (./cursor-keys.ts), named by the environment on first use: a process that never lists (the admin CLI) needs none. */
+const keys = () => (keyring ??= keyringFromEnvironment());
 
 /** A key range as a cursor is bound to it: without a moving start, and with a moving end as the end it stands for. */
 function rangeOf({ skBetween, movingStart, openEnd }: PageSource): string[] {
@@ -29,23 +21,26 @@ const listOf = (source: PageSource) =>
     .digest('base64url')
     .slice(0, 22);
 
-const sign = (payload: string) => createHmac('sha256', signingKey()).update(payload).digest('base64url');
+const sign = (key: KeyObject, payload: string) => createHmac('sha256', key).update(payload).digest('base64url');
 
 const invalid = () => new BadRequestError('cursor: not a cursor of this list; pass the nextCursor of a previous answer with the same filters', 'INVALID_CURSOR', [{ path: 'cursor', message: 'cursor is not a cursor of this list' }]);
 
 /** An opaque, signed position in one list: where DynamoDB stopped, bound to the list (and so to the organization). */
-export function encodeCursor(source: PageSource, lastKey: Record<string, unknown>): string {
+export async function encodeCursor(source: PageSource, lastKey: Record<string, unknown>): Promise<string> {
   const payload = Buffer.from(JSON.stringify({ l: listOf(source), k: lastKey })).toString('base64url');
-  return `${payload}.${sign(payload)}`;
+  return `${payload}.${sign(await keys().signingKey(), payload)}`;
 }
 
 /** The position a cursor holds; 400 for a cursor altered, of another list or of another organization. */
-export function decodeCursor(source: PageSource, cursor: string): Record<string, unknown> {
+export async function decodeCursor(source: PageSource, cursor: string): Promise<Record<string, unknown>> {
   const [payload, signature, ...rest] = cursor.split('.');
   if (!payload || !signature || rest.length) throw invalid();
-  const expected = Buffer.from(sign(payload));
   const given = Buffer.from(signature);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
+  const signedWith = (key: KeyObject) => {
+    const expected = Buffer.from(sign(key, payload));
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  };
+  if (!(await keys().verify(signedWith))) throw invalid();
   const { l, k } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { l: string; k: Record<string, unknown> };
   if (l !== listOf(source) || typeof k !== 'object' || k === null) throw invalid();
   return k;

@@ -15,20 +15,20 @@ export interface MatchPage<T> {
  * a later page never repeats a match, whatever was added meanwhile. `list` binds the cursor to the search (its
  * partition, range and filters): any other search answers 400 INVALID_CURSOR.
  */
-export function pageOfMatches<T>(matches: T[], idOf: (match: T) => string, list: PageSource, { page, limit, cursor }: PageRequest): MatchPage<T> {
+export async function pageOfMatches<T>(matches: T[], idOf: (match: T) => string, list: PageSource, { page, limit, cursor }: PageRequest): Promise<MatchPage<T>> {
   const byId = new Map<string, T>();
   for (const match of matches) if (!byId.has(idOf(match))) byId.set(idOf(match), match);
   const ids = [...byId.keys()].sort().reverse();
   let start = (page - 1) * limit;
   if (cursor !== undefined) {
-    const after = String(decodeCursor(list, cursor).id);
+    const after = String((await decodeCursor(list, cursor)).id);
     const index = ids.findIndex((id) => id < after);
     start = index < 0 ? ids.length : index;
   }
   const pageIds = ids.slice(start, start + limit);
   const last = pageIds[pageIds.length - 1];
   const more = start + limit < ids.length;
-  return { items: pageIds.map((id) => byId.get(id)!), totalCount: ids.length, nextCursor: more && last ? encodeCursor(list, { id: last }) : null };
+  return { items: pageIds.map((id) => byId.get(id)!), totalCount: ids.length, nextCursor: more && last ? await encodeCursor(list, { id: last }) : null };
 }
 
 /**

@@ -103,7 +103,7 @@ function positionOf({ index }: PageSource, item: Record<string, unknown>): Recor
 export const cursorAfter = (source: PageSource, item: Record<string, unknown>) => encodeCursor(source, positionOf(source, item));
 
 /** The cursor of what follows a page: null when nothing does. */
-const nextCursorOf = (source: PageSource, { lastKey }: QueriedPage) => (lastKey ? encodeCursor(source, lastKey) : null);
+const nextCursorOf = async (source: PageSource, { lastKey }: QueriedPage) => (lastKey ? encodeCursor(source, lastKey) : null);
 
 export interface CountedPage {
   items: Record<string, unknown>[];
@@ -119,15 +119,15 @@ export interface CountedPage {
 export async function countedPage(source: PageSource, organizationId: string, counter: string, { page, limit, cursor }: PageRequest): Promise<CountedPage> {
   const totalCount = readCounter(organizationId, counter);
   if (cursor !== undefined || page === 1) {
-    const startAfter = cursor === undefined ? undefined : decodeCursor(source, cursor);
+    const startAfter = cursor === undefined ? undefined : await decodeCursor(source, cursor);
     const [queried, total] = await Promise.all([queryPage(source, page, limit, startAfter), totalCount]);
-    return { items: queried.items, totalCount: total, nextCursor: nextCursorOf(source, queried) };
+    return { items: queried.items, totalCount: total, nextCursor: await nextCursorOf(source, queried) };
   }
   const total = await totalCount;
   const pastTheEnd = total === undefined || (page - 1) * limit >= total;
   if (pastTheEnd) return { items: [], totalCount: total, nextCursor: null };
   const queried = await queryPage(source, page, limit);
-  return { items: queried.items, totalCount: total, nextCursor: nextCursorOf(source, queried) };
+  return { items: queried.items, totalCount: total, nextCursor: await nextCursorOf(source, queried) };
 }
 
 /** Every item of a small, bounded collection (a catalog, not a growing list), optionally only some attributes. */
@@ -188,15 +188,15 @@ export async function rangePage(
   { page, limit, cursor }: PageRequest,
   { remaining = false }: { remaining?: boolean } = {},
 ): Promise<{ items: Record<string, unknown>[]; totalCount: number; nextCursor: string | null }> {
-  const startAfter = cursor === undefined ? undefined : decodeCursor(source, cursor);
+  const startAfter = cursor === undefined ? undefined : await decodeCursor(source, cursor);
   const emptyPage = async (): Promise<QueriedPage> => ({ items: [], lastKey: undefined });
   if (startAfter === undefined && page > 1) {
     // A page number: counted first, so a page past the end reads nothing more, as on the lists with a counter.
     const totalCount = await countItems(source);
     const queried = (page - 1) * limit >= totalCount ? await emptyPage() : await queryPage(source, page, limit);
-    return { items: queried.items, totalCount, nextCursor: nextCursorOf(source, queried) };
+    return { items: queried.items, totalCount, nextCursor: await nextCursorOf(source, queried) };
   }
   const left = startAfter && beforeWindow(source, startAfter);
   const [queried, totalCount] = await Promise.all([left ? emptyPage() : queryPage(source, page, limit, startAfter), countItems(source, remaining && !left ? startAfter : undefined)]);
-  return { items: queried.items, totalCount, nextCursor: nextCursorOf(source, queried) };
+  return { items: queried.items, totalCount, nextCursor: await nextCursorOf(source, queried) };
 }

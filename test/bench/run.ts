@@ -85,7 +85,7 @@ try {
   const hours = [{ open: '07:00', close: '17:00' }];
   await api.patch('/v1/organization', { timezone: 'Australia/Sydney', businessHours: { monday: hours, tuesday: hours, wednesday: hours, thursday: hours, friday: hours } });
   for (const name of ['Kate Ng', 'Dan Russo']) await api.post('/v1/organization/members', { email: `${name.split(' ')[0]!.toLowerCase()}@bench.example.com`, firstName: name.split(' ')[0], lastName: name.split(' ')[1] });
-  const serviceId = (await api.post('/v1/services', { name: 'Blocked drain clearing', description: 'Clearing blocked drains', followUpQuestions: [], duration: 60, durationUnit: 'MINUTES', tradeCategoryId: 1, pricingMode: 'NONE' })).body.service.id as number;
+  const serviceId = (await api.post('/v1/services', { name: 'Blocked drain clearing', description: 'Clearing blocked drains', followUpQuestions: [], duration: 60, durationUnit: 'MINUTES', tradeCategoryId: 1, pricingType: 'NONE' })).body.service.id as number;
   await api.post('/v1/leads', { name: 'Olivia Caller', phone: '+61412345001' });
   for (let i = 0; i < 3; i++) await api.post('/v1/inquiries', { source: 'WEBFORM', lead: { phone: '+61412345001' }, summary: `Inquiry ${i}`, data: { formName: 'Contact', submittedAt: '2026-11-20T09:00:00Z', pageUrl: 'https://bench.example.com/contact', fields: [{ name: 'message', label: 'Message', value: `Inquiry ${i}` }] } });
   const voice = {

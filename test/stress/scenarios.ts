@@ -18,7 +18,7 @@ const isEnvelope = (answer: Answer) => answer.body?.success === false && answer.
 const KILL_MARGIN_MS = 100;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const SERVICE = { description: 'Stress run service', duration: 60, durationUnit: 'MINUTES', tradeCategoryId: 1, pricingMode: 'NONE' };
+const SERVICE = { description: 'Stress run service', duration: 60, durationUnit: 'MINUTES', tradeCategoryId: 1, pricingType: 'NONE' };
 const phone = (i: number) => `+614${String(10_000_000 + i).slice(-8)}`;
 const lead = (name: string, i: number) => ({ name, email: `lead${i}@example.com.au`, phone: phone(i) });
 

@@ -1,0 +1,97 @@
+import type { Stage } from 'aws-cdk-lib/aws-apigateway';
+import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
+import { Construct } from 'constructs';
+import { MAX_BODY_BYTES } from '../../shared/http/middleware';
+import { errorEnvelope } from '../../shared/http/envelope';
+import { PayloadTooLargeError } from '../../shared/errors';
+import { MAX_CALL_PLATFORM_BYTES } from '../../functions/inbound-endpoints/schema';
+
+/**
+ * A regular expression matching exactly the decimal numbers greater than `limit` (leading zeros allowed): AWS WAF
+ * compares a header as text, never as a number. Longer than the limit with no leading zero, or as long with a higher
+ * digit after an equal prefix.
+ */
+export function greaterThanPattern(limit: number): string {
+  const digits = String(limit);
+  const alternatives = [`[1-9]\\d{${digits.length},}`];
+  for (let i = 0; i < digits.length; i++) {
+    const digit = Number(digits[i]);
+    if (digit === 9) continue;
+    const rest = digits.length - i - 1;
+    alternatives.push(`${digits.slice(0, i)}[${digit + 1}-9]${rest ? `\\d{${rest}}` : ''}`);
+  }
+  return `^0*(?:${alternatives.join('|')})$`;
+}
+
+/** The paths (with or without the stage in front, as a custom domain leaves it) of the one route taking more than MAX_BODY_BYTES. */
+const inboundPath = (stageName: string) => `^(?:/${stageName})?/v1/inbound/[^/]+$`;
+
+/**
+ * AWS WAF in front of the stage: AWS's common rule set, bodies over what the API takes refused by their
+ * Content-Length, and a per-IP rate limit (requests per 5 minutes).
+ *
+ * The common rule set's SizeRestrictions_BODY blocks any body over 8 KB, where the API takes 256 KB (MAX_BODY_BYTES)
+ * and the inbound route a voice platform's 3 MB call report: it only counts here. In its place, a request whose
+ * Content-Length says more than the route takes is blocked before it reaches a function; the functions still answer
+ * 413 to a body without one (chunked), as they do without the firewall.
+ */
+export class Firewall extends Construct {
+  readonly acl: CfnWebACL;
+
+  /** `stageName` as written, not the stage's token: it goes into a regular expression. */
+  constructor(scope: Construct, id: string, { stage, stageName, ratePerIp }: { stage: Stage; stageName: string; ratePerIp: number }) {
+    super(scope, id);
+    const visibility = (metricName: string) => ({ cloudWatchMetricsEnabled: true, sampledRequestsEnabled: true, metricName });
+    const contentLengthOver = (limit: number) => ({
+      regexMatchStatement: { fieldToMatch: { singleHeader: { Name: 'content-length' } }, regexString: greaterThanPattern(limit), textTransformations: [{ priority: 0, type: 'NONE' }] },
+    });
+    const inbound = { regexMatchStatement: { fieldToMatch: { uriPath: {} }, regexString: inboundPath(stageName), textTransformations: [{ priority: 0, type: 'NONE' }] } };
+    // Blocked with the 413 envelope the functions answer, not WAF's bare 403.
+    const bodyKey = (limit: number) => `payload-too-large-${limit}`;
+    const tooLarge = (limit: number) => ({ block: { customResponse: { responseCode: 413, customResponseBodyKey: bodyKey(limit), responseHeaders: [{ name: 'Cache-Control', value: 'no-store' }] } } });
+    this.acl = new CfnWebACL(this, 'Acl', {
+      scope: 'REGIONAL',
+      defaultAction: { allow: {} },
+      customResponseBodies: Object.fromEntries(
+        [MAX_BODY_BYTES, MAX_CALL_PLATFORM_BYTES].map((limit) => {
+          const { message, code } = new PayloadTooLargeError(limit);
+          return [bodyKey(limit), { contentType: 'APPLICATION_JSON', content: JSON.stringify(errorEnvelope(413, message, code)) }];
+        }),
+      ),
+      visibilityConfig: visibility('sales-pipeline-waf'),
+      rules: [
+        {
+          name: 'AWSManagedRulesCommonRuleSet',
+          priority: 0,
+          overrideAction: { none: {} },
+          statement: {
+            managedRuleGroupStatement: { vendorName: 'AWS', name: 'AWSManagedRulesCommonRuleSet', ruleActionOverrides: [{ name: 'SizeRestrictions_BODY', actionToUse: { count: {} } }] },
+          },
+          visibilityConfig: visibility('common-rule-set'),
+        },
+        {
+          name: 'BodyOverLimit',
+          priority: 1,
+          action: tooLarge(MAX_BODY_BYTES),
+          statement: { andStatement: { statements: [contentLengthOver(MAX_BODY_BYTES), { notStatement: { statement: inbound } }] } },
+          visibilityConfig: visibility('body-over-limit'),
+        },
+        {
+          name: 'InboundBodyOverLimit',
+          priority: 2,
+          action: tooLarge(MAX_CALL_PLATFORM_BYTES),
+          statement: contentLengthOver(MAX_CALL_PLATFORM_BYTES),
+          visibilityConfig: visibility('inbound-body-over-limit'),
+        },
+        {
+          name: 'RatePerIp',
+          priority: 3,
+          action: { block: {} },
+          statement: { rateBasedStatement: { limit: ratePerIp, aggregateKeyType: 'IP' } },
+          visibilityConfig: visibility('rate-per-ip'),
+        },
+      ],
+    });
+    new CfnWebACLAssociation(this, 'Association', { resourceArn: stage.stageArn, webAclArn: this.acl.attrArn });
+  }
+}
