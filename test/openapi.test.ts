@@ -568,7 +568,7 @@ describe('rules the document states in words, as the API enforces them', () => {
       expect(sentSchemas().some((found) => found.where === where && found.description.includes('Not less than `minPrice`')), where).toBe(true);
     }
     const { client } = await api.organization();
-    const body = { ...create.requestBody.content['application/json'].example, pricingType: 'RANGE', minPrice: 200, maxPrice: 199.99 };
+    const body = { ...create.requestBody.content['application/json'].example, pricingType: 'RANGE', minPrice: 200, maxPrice: 199.99, memberIds: [] };
     const res = await client.post('/v1/services', body);
     expect([res.status, res.body.error.details]).toEqual([400, [{ path: 'maxPrice', message: 'maxPrice must not be less than minPrice' }]]);
     expect((await client.get('/v1/services')).body.totalCount).toBe(0);
