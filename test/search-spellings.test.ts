@@ -3,9 +3,9 @@ import { useTestApi, type Client } from './support/api';
 
 const api = useTestApi();
 
-async function orgIn(timezone: string) {
+async function orgIn(timezone: string, country = 'AU') {
   const org = await api.organization();
-  expect((await org.client.patch('/v1/organization', { timezone })).status).toBe(200);
+  expect((await org.client.patch('/v1/organization', { timezone, country })).status).toBe(200);
   return org;
 }
 
@@ -170,8 +170,8 @@ describe('email and phone search', () => {
     expect(await search(client, '+44 020 7123 4567')).toEqual([uk]);
   });
 
-  it('reads every common US form of a number in a New York organization, on search and caller lookup', async () => {
-    const { client } = await orgIn('America/New_York');
+  it('reads every common US form of a number in a New York organization (country US), on search and caller lookup', async () => {
+    const { client } = await orgIn('America/New_York', 'US');
     const id = await lead(client, { name: 'Nyc Person', phone: '+12125550123' });
     for (const form of ['(212) 555-0123', '212-555-0123', '212.555.0123', '1 212 555 0123', '1-212-555-0123', '+1 212 555 0123', '2125550123']) {
       expect(await search(client, form), form).toEqual([id]);
