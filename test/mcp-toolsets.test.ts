@@ -1,11 +1,10 @@
-import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { routes } from '../functions/resources';
 import { CURATED_TOOLS, toolName } from '../functions/mcp/tools';
 import { createApiKey } from '../shared/auth/api-keys';
 import { useTestApi } from './support/api';
+import { mcpConnector } from './support/mcp-client';
 
 /**
  * What an agent's context has to hold of /mcp: the tool list it loads by default, the toolsets it may ask for, one
@@ -14,17 +13,8 @@ import { useTestApi } from './support/api';
  */
 
 const api = useTestApi();
-const opened: McpClient[] = [];
-afterAll(async () => {
-  await Promise.all(opened.map((client) => client.close()));
-});
-
-async function connect(apiKey: string, query = ''): Promise<McpClient> {
-  const client = new McpClient({ name: 'sales-pipeline-tests', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${api.url}/mcp${query}`), { requestInit: { headers: { authorization: `Bearer ${apiKey}` } } }));
-  opened.push(client);
-  return client;
-}
+/** An MCP client connected (initialized) with this API key, to the tools a `?tools=` query names. */
+const connect = mcpConnector(api);
 
 /** tools/list as JSON-RPC over plain HTTP: the answer's bytes as an agent's context receives them. */
 async function listedJson(apiKey: string, query = ''): Promise<{ text: string; tools: { name: string; annotations: { readOnlyHint: boolean } }[] }> {

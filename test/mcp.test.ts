@@ -1,32 +1,21 @@
-import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { routes } from '../functions/resources';
 import { CURATED_TOOLS, toolName } from '../functions/mcp/tools';
 import { createApiKey } from '../shared/auth/api-keys';
 import { scopeAllows } from '../shared/auth/scopes';
 import { useTestApi } from './support/api';
+import { mcpConnector } from './support/mcp-client';
 import { requestWithHost } from './support/host-header';
 import { startReceiver } from './support/receiver';
 
 /** POST /mcp driven by the official MCP SDK client over Streamable HTTP, as Claude, Cursor or a voice platform would. */
 
 const api = useTestApi({ events: true });
-const opened: McpClient[] = [];
-afterAll(async () => {
-  await Promise.all(opened.map((client) => client.close()));
-});
-
-/** An MCP client connected (initialized) with this API key, to all tools or only the curated ones. */
-async function connect(apiKey: string, query = ''): Promise<McpClient> {
-  const client = new McpClient({ name: 'sales-pipeline-tests', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${api.url}/mcp${query}`), { requestInit: { headers: { authorization: `Bearer ${apiKey}` } } }));
-  opened.push(client);
-  return client;
-}
+/** An MCP client connected (initialized) with this API key, to the tools a `?tools=` query names. */
+const connect = mcpConnector(api);
 
 /** The JSON a tool answered: its structured content, which must be its text too. */
 function answerOf(answer: unknown): any {
