@@ -10,8 +10,6 @@ import { createInterface } from 'node:readline';
 import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { jsonClient, type Answer, type JsonClient } from '../stress/http';
 import { startStressStack } from '../stress/stack';
-import { measureColdStarts } from './cold-start';
-import { bundleBudget, MAX_BUNDLE_BYTES } from '../support/bundles';
 import { renderChart, renderReport, type BenchFigures, type Depth, type Ratio } from './report';
 import { combined, compare, median, throughput, type Comparison, type Throughput } from './timing';
 import type { RouteVisit } from '../support/route-tour';
@@ -40,6 +38,9 @@ const stack = await startStressStack({
   aroundAuthorize: (authorize) => calls!.attributingCalls.aroundAuthorize(authorize),
 });
 calls = await import('../support/dynamo-calls');
+// These reach every route's schemas, some of which read the service's settings (webhook URLs allowed locally) at import.
+const { measureColdStarts } = await import('./cold-start');
+const { bundleBudget, MAX_BUNDLE_BYTES } = await import('../support/bundles');
 const { tourRoutes, withinBudget } = await import('../support/route-tour');
 const { localClient } = await import('../../infra/local/dynamodb-local');
 const { config } = await import('../../shared/config');
