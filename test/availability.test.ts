@@ -393,12 +393,14 @@ describe('a member’s own hours in an organization without business hours', () 
 describe('a service with memberIds', () => {
   it('offers only its members, refuses a hold of another, and offers every member again once memberIds is emptied', async () => {
     const { client, service, kate, dan, slots, hold } = await plumber();
+    const everyone = await slots();
     const assigned = await client.patch(`/v1/services/${service.id}`, { memberIds: [dan.id] });
     expect(assigned.status).toBe(200);
     expect(assigned.body.service.memberIds).toEqual([dan.id]);
-    const offered = await slots();
-    expect(offered.length).toBeGreaterThan(0);
-    expect(new Set(offered.flatMap((slot) => slot.memberIds))).toEqual(new Set([dan.id]));
+    // Exactly the slots Dan was free for, each offering Dan alone.
+    const dansSlots = everyone.filter((slot) => slot.memberIds.includes(dan.id)).map((slot) => ({ ...slot, memberIds: [dan.id] }));
+    expect(dansSlots.map((slot) => slot.startsAt)).toContain(at(MONDAY, '09:00'));
+    expect(await slots()).toEqual(dansSlots);
     const asked = await client.get(`/v1/availability?${query({ serviceId: service.id, memberId: kate.id })}`);
     expect(asked.status).toBe(400);
     expect(asked.body.error.details).toEqual([{ path: 'memberId', message: `memberId ${kate.id} is not one of the service's memberIds` }]);
