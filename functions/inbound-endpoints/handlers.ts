@@ -2,7 +2,9 @@ import { apiHandler } from '../../shared/http/api-handler';
 import { publicBaseUrl } from '../../shared/http/base-url';
 import { pageEnvelope } from '../../shared/pagination';
 import * as routes from './routes';
-import { answerPreflight, changeEndpoint, createEndpoint, publicEndpoint, readEndpoint, rotateEndpoint, receiveInbound } from './rules';
+import { answerPreflight } from './cors';
+import { receiveInbound } from './receive';
+import { changeEndpoint, createEndpoint, publicEndpoint, readEndpoint, rotateEndpoint } from './rules';
 import { listInboundEndpointsPage, deleteInboundEndpoint } from './store';
 
 /** The handlers of the inbound-endpoints routes, one per route, named by its operationId: the stack bundles this module into each route's function. */
