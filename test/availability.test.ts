@@ -6,7 +6,7 @@ import { appointmentKeys } from '../functions/appointments/entity';
 import { holdKeys } from '../functions/appointments/hold-entity';
 import { useTestApi, type Client } from './support/api';
 import { measureDynamoCalls, roundTrips } from './support/dynamo-calls';
-import { created, ISO_MS } from './support/fixtures';
+import { created, ISO_MS, query } from './support/fixtures';
 import { holdFirstScheduleRead, holdWrite } from './support/interleave';
 
 /** GET /v1/availability, POST /v1/availability/holds and booking a hold: finding a time for a caller and keeping it. */
@@ -17,7 +17,6 @@ const HOLD_ID = /^hold_[0-9A-HJKMNP-TV-Z]{26}$/;
 /** Monday 4 January 2027 in Sydney (summer time, +11:00), and the day after. */
 const MONDAY = '2027-01-04';
 const at = (date: string, clock: string, offset = '+11:00') => new Date(`${date}T${clock}:00${offset}`).toISOString();
-const query = (params: Record<string, string | number>) => new URLSearchParams(Object.entries(params).map(([name, value]): [string, string] => [name, String(value)])).toString();
 
 /**
  * A plumber in Sydney open 08:00–12:00 and 13:00–17:00 on weekdays, closed on Tuesday 5 January, with two members
@@ -369,7 +368,6 @@ describe('a working period that began more than a day before the window asked fo
     expect(await sunday('2027-02-07T02:00:00Z')).toEqual(halfHours);
   });
 });
-
 
 describe('a member’s own hours in an organization without business hours', () => {
   it('still keep the organization’s closed dates: no slots that day, and a hold on it refused', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi } from './support/api';
-import { created, itemsOf } from './support/fixtures';
+import { created, itemsOf, query } from './support/fixtures';
 import { TTL_ATTRIBUTE } from '../shared/table';
 
 /**
@@ -9,7 +9,6 @@ import { TTL_ATTRIBUTE } from '../shared/table';
  */
 
 const api = useTestApi();
-const query = (params: Record<string, string | number>) => new URLSearchParams(Object.entries(params).map(([name, value]): [string, string] => [name, String(value)])).toString();
 
 type Hours = Record<string, { open: string; close: string }[]>;
 

@@ -5,14 +5,11 @@ import { memberKeys } from '../functions/organization/member-entity';
 import { config } from '../shared/config';
 import { dynamo } from '../shared/dynamo';
 import { useTestApi } from './support/api';
+import { everyDay, utcDate } from './support/fixtures';
 
 /** Business hours and closed dates on the organization, working hours on its members, and whether it is open now. */
 
 const api = useTestApi();
-
-const everyDay = (periods: { open: string; close: string }[]) =>
-  Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => [day, periods]));
-const utcDate = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 
 describe('PATCH /v1/organization with businessHours and closedDates', () => {
   it('stores them, reads them back, and answers whether the business is open now', async () => {

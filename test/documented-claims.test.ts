@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi, type Client } from './support/api';
-import { created, ISO_MS } from './support/fixtures';
+import { created, ISO_MS, everyDay } from './support/fixtures';
 
 /** Claims of README.md, docs/decisions and the OpenAPI document, each checked against the running API. */
 
 const api = useTestApi();
 
-const everyDay = (periods: { open: string; close: string }[]) =>
-  Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => [day, periods]));
 const OPEN_ALL_DAY = everyDay([{ open: '00:00', close: '24:00' }]);
 const inDays = (days: number, hour = 0) => new Date(Date.now() + days * 86_400_000 + hour * 3_600_000).toISOString();
 

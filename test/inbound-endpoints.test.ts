@@ -5,7 +5,7 @@ import { MAX_JSON_DEPTH } from '../shared/json-depth';
 import { useTestApi, type Client } from './support/api';
 import { assertFetchMatchesDocument } from './support/contract';
 import { countDynamoCalls } from './support/dynamo-calls';
-import { ISO_MS, itemsOf } from './support/fixtures';
+import { ISO_MS, itemsOf, postForm } from './support/fixtures';
 
 const api = useTestApi();
 
@@ -14,10 +14,6 @@ async function endpoint(client: Client, body: Record<string, unknown> = { name: 
   expect(res.status).toBe(201);
   return res.body.inboundEndpoint as { id: string; url: string; secret: string; source: string };
 }
-
-/** What a browser posts for an HTML form: application/x-www-form-urlencoded, no API key. */
-const postForm = (url: string, fields: Record<string, string>) =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
 
 /** A JSON body signed by the standardwebhooks package, as any Standard Webhooks sender would. */
 function signed(secret: string, body: unknown, { id = `msg_${Math.random().toString(36).slice(2)}`, at = new Date() } = {}) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { dynamo } from '../shared/dynamo';
 import { useTestApi, type Client } from './support/api';
 import { holdWrite } from './support/interleave';
-import { ISO_MS } from './support/fixtures';
+import { ISO_MS, leadOf } from './support/fixtures';
 
 const api = useTestApi();
 
@@ -23,7 +23,6 @@ const call = {
 const email = { subject: 'Quote for a new hot water system', from: 'sam@example.com', to: 'office@example.com', body: 'Could you quote for a 250 L unit?', receivedAt: '2026-11-20T10:00:00.000Z' };
 const webform = { formName: 'Contact us', fields: [{ name: 'message', label: 'Message', value: 'Leaking tap' }], submittedAt: '2026-11-20T11:00:00.000Z', pageUrl: 'https://example.com/contact' };
 
-const leadOf = async (client: Client, leadId: string) => (await client.get(`/v1/leads/${leadId}`)).body.lead;
 const activitiesOf = async (client: Client, leadId: string) => (await client.get(`/v1/leads/${leadId}/activities?limit=100`)).body.activities as { event: string; referenceId: string | null }[];
 
 describe('POST /v1/inquiries', () => {

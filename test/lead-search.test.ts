@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi, type Client } from './support/api';
 import { measureDynamoCalls } from './support/dynamo-calls';
+import { leadIds as ids } from './support/fixtures';
 
 const api = useTestApi();
 
@@ -16,8 +17,6 @@ async function lead(client: Client, body: Record<string, unknown>): Promise<stri
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.lead.id;
 }
-
-const ids = (body: { leads: Array<{ id: string }> }) => body.leads.map((found) => found.id);
 
 describe('GET /v1/leads?q= by name', () => {
   it('matches the start of a first or last name, ignoring case and accents', async () => {

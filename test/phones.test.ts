@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { COUNTRY_CODES } from '../shared/countries';
 import { useTestApi, type Client } from './support/api';
 import { assertFetchMatchesDocument } from './support/contract';
+import { leadOf } from './support/fixtures';
 
 const api = useTestApi();
 
@@ -23,8 +24,6 @@ const call = {
   endedAt: '2026-11-20T09:01:35.000Z',
   endedBy: 'user',
 };
-
-const leadOf = async (client: Client, leadId: string) => (await client.get(`/v1/leads/${leadId}`)).body.lead;
 
 /** Every write that takes a phone, each answering the phone it stored. */
 const WRITES: Array<[string, (client: Client, phone: string) => Promise<string | undefined>]> = [

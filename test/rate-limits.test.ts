@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { USAGE_PLANS } from '../shared/auth/usage-plans';
 import { createRateLimiter } from '../infra/local/rate-limiter';
 import { useTestApi, type Client } from './support/api';
+import { postForm } from './support/fixtures';
 
 const api = useTestApi();
 const starter = USAGE_PLANS.starter;
@@ -64,10 +65,6 @@ async function inboundEndpoint(client: Client) {
 
 /** Long enough for a starter organization's bucket to gain a token and a half. */
 const refilled = () => new Promise((resolve) => setTimeout(resolve, (1000 / starter.rateLimit) * 1.5));
-
-/** What a browser posts for an HTML form, no API key. */
-const postForm = (url: string, fields: Record<string, string>) =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
 
 describe('rate limits of inbound endpoints (no API key): each post counts against its organization’s plan', () => {
   it('answers posts beyond a starter organization’s burst with 429 RATE_LIMITED and Retry-After, records only the admitted ones, and still admits another organization’s endpoint', async () => {

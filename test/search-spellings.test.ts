@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi, type Client } from './support/api';
+import { leadIds as ids } from './support/fixtures';
 
 const api = useTestApi();
 
@@ -16,7 +17,6 @@ async function lead(client: Client, body: Record<string, unknown>): Promise<stri
   return res.body.lead.id;
 }
 
-const ids = (body: { leads: Array<{ id: string }> }) => body.leads.map((found) => found.id);
 const search = async (client: Client, q: string, extra = '') => {
   const res = await client.get(`/v1/leads?q=${encodeURIComponent(q)}${extra}`);
   expect(res.status, `${q}: ${JSON.stringify(res.body)}`).toBe(200);

@@ -5,27 +5,14 @@ import { setSmsSender, type SmsSender } from '../shared/sms/sender';
 import { useTestApi, type Client } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
 import { ISO_MS } from './support/fixtures';
+import { senderOrganizations } from './support/sms';
 
 /** How long to wait for the stream consumer and the local carrier, which poll: long enough for a loaded machine. */
 const WAIT = { timeout: 10_000 };
 
 const api = useTestApi({ events: true });
+const organizationWithSender = senderOrganizations(api);
 const UNKNOWN_SMS = 'message_01HZZZZZZZZZZZZZZZZZZZZZZZ';
-
-interface Sender {
-  client: Client;
-  organizationId: string;
-  userId: string;
-  leadId: string;
-}
-
-/** An organization with one member (and so one user) and one lead with a phone. */
-async function organizationWithSender(phone = '+61412345001'): Promise<Sender> {
-  const { client, organizationId } = await api.organization();
-  const member = await createMember(organizationId, { role: 'MEMBER', firstName: 'Priya', lastName: 'Sharma', email: 'priya@example.com.au' });
-  const lead = await client.post('/v1/leads', { name: 'Olivia Nguyen', email: 'olivia@example.com.au', phone });
-  return { client, organizationId, userId: member.user.id, leadId: lead.body.lead.id };
-}
 
 /** Waits until the local carrier's receipts have settled every message of the organization (none SENT or QUEUED). */
 async function settled(client: Client) {

@@ -1,9 +1,5 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createMember } from '../functions/organization/member-rules';
-import { config } from '../shared/config';
 import { dynamo } from '../shared/dynamo';
-import { inquiryKeys } from '../functions/inquiries/entity';
 import { newId } from '../shared/ids';
 import { logger } from '../shared/observability';
 import { createInquiry } from '../functions/inquiries/store';
@@ -11,26 +7,18 @@ import { sentLocally } from '../shared/sms/local-provider';
 import { applyReceipt } from '../functions/sms/receipts';
 import { settleUnansweredSms, UNANSWERED_AFTER_MS, UNANSWERED_REASON } from '../functions/sms/unanswered';
 import { useTestApi, type Client } from './support/api';
+import { messageItem as storedMessage, senderOrganizations } from './support/sms';
 
 // The scheduled jobs run in process, as `npm start` runs them, every quarter second here.
 const api = useTestApi({ events: true, scheduleEveryMs: 250 });
+const organizationWithSender = senderOrganizations(api);
 const LOSE_THE_ANSWER = 'loseTheRecordingAnswer';
 const MINUTE = 60_000;
-
-async function organizationWithSender() {
-  const { client, organizationId } = await api.organization();
-  const member = await createMember(organizationId, { role: 'MEMBER', firstName: 'Priya', lastName: 'Sharma', email: 'priya@example.com.au' });
-  const lead = await client.post('/v1/leads', { name: 'Olivia Nguyen', email: 'olivia@example.com.au', phone: '+61412345001' });
-  return { client, organizationId, userId: member.user.id as string, leadId: lead.body.lead.id as string };
-}
 
 async function messagesOf(client: Client, leadId: string) {
   const [inquiry] = (await client.get(`/v1/inquiries?leadId=${leadId}&source=SMS`)).body.inquiries;
   return { inquiryId: inquiry.id as string, messages: (await client.get(`/v1/inquiries/${inquiry.id}`)).body.data.messages as Array<{ id: string; status: string; body: string }> };
 }
-
-const storedMessage = async (organizationId: string, inquiryId: string, messageId: string) =>
-  (await dynamo.send(new GetCommand({ TableName: config.tableName, Key: inquiryKeys.inquiryMessage(organizationId, inquiryId, messageId), ConsistentRead: true }))).Item!;
 
 const eventTypes = async (client: Client) => {
   await api.eventsCaughtUp();

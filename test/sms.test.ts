@@ -4,10 +4,8 @@ import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SmsDeliveryError } from '../shared/errors';
 import { createInquiry } from '../functions/inquiries/store';
-import { createMember } from '../functions/organization/member-rules';
 import { config } from '../shared/config';
 import { dynamo } from '../shared/dynamo';
-import { inquiryKeys } from '../functions/inquiries/entity';
 import { leadKeys } from '../functions/leads/entity';
 import { organizationKeys } from '../functions/organization/entity';
 import { smsKeys } from '../functions/sms/entity';
@@ -22,29 +20,16 @@ import { holdWrite } from './support/interleave';
 import { countDynamoCalls } from './support/dynamo-calls';
 import { withSilentProvider } from './support/silent-sms';
 import { ISO_MS } from './support/fixtures';
+import { messageItem, senderOrganizations, type Sender } from './support/sms';
 
 /** How long to wait for the stream consumer and the local carrier, which poll: long enough for a loaded machine. */
 const WAIT = { timeout: 10_000 };
 
 const api = useTestApi({ events: true });
+const organizationWithSender = senderOrganizations(api);
 /** Accepted by the provider; the local carrier's delivery receipt may already have moved it on. */
 const SENT_OR_LATER = expect.stringMatching(/^(SENT|DELIVERED)$/);
 const UNKNOWN_LEAD = 'lead_01HZZZZZZZZZZZZZZZZZZZZZZZ';
-
-interface Sender {
-  client: Client;
-  organizationId: string;
-  userId: string;
-  leadId: string;
-}
-
-/** An organization with one member (and so one user) and one lead with a phone. */
-async function organizationWithSender(): Promise<Sender> {
-  const { client, organizationId } = await api.organization();
-  const member = await createMember(organizationId, { role: 'MEMBER', firstName: 'Priya', lastName: 'Sharma', email: 'priya@example.com.au' });
-  const lead = await client.post('/v1/leads', { name: 'Olivia Nguyen', email: 'olivia@example.com.au', phone: '+61412345001' });
-  return { client, organizationId, userId: member.user.id, leadId: lead.body.lead.id };
-}
 
 async function inquiriesOf(client: Client, leadId: string) {
   return (await client.get(`/v1/inquiries?leadId=${leadId}&limit=100`)).body;
@@ -371,12 +356,6 @@ async function smsEventTypes(client: Client): Promise<string[]> {
   await api.eventsCaughtUp();
   const { events } = (await client.get('/v1/events?limit=100')).body;
   return events.map((event: { type: string }) => event.type).filter((type: string) => type.startsWith('sms.')).reverse();
-}
-
-/** The stored message item, with what the API does not show (providerMessageId, failureReason). */
-async function messageItem(organizationId: string, inquiryId: string, messageId: string) {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: inquiryKeys.inquiryMessage(organizationId, inquiryId, messageId), ConsistentRead: true }));
-  return Item!;
 }
 
 describe('POST /v1/sms when the provider took the SMS but marking it SENT fails', () => {

@@ -6,6 +6,7 @@ import { changeLogKey } from '../shared/store/keys';
 import { config } from '../shared/config';
 import { dynamo } from '../shared/dynamo';
 import { useTestApi, type Client } from './support/api';
+import { sleep } from './support/fixtures';
 
 /**
  * Sync answers a change only once it has settled (SYNC_SETTLE_SECONDS): `updatedAt` is stamped before its write
@@ -19,7 +20,6 @@ vi.hoisted(() => {
 
 const api = useTestApi();
 const q = encodeURIComponent;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Waits until `time` is SETTLE_SECONDS old, and a little more. */
 const settled = (time: string) => sleep(Math.max(0, Date.parse(time) + SETTLE_SECONDS * 1000 + 200 - Date.now()));

@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi, type Client } from './support/api';
 import { measureDynamoCalls } from './support/dynamo-calls';
+import { everyDay, utcDate } from './support/fixtures';
 
 /** Transfer rules as a voice agent uses them during a call: which can take the call now, and where it goes. */
 
 const api = useTestApi();
 
-const everyDay = (periods: { open: string; close: string }[]) =>
-  Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => [day, periods]));
-const utcDate = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 const OPEN_ALL_DAY = everyDay([{ open: '00:00', close: '24:00' }]);
 
 const rule = (label: string, extra: Record<string, unknown> = {}) => ({

@@ -23,7 +23,7 @@ import { newId } from '../shared/ids';
 import { countDynamoCalls } from './support/dynamo-calls';
 import { webhookSettings } from '../shared/webhooks/settings';
 import { useTestApi, type Client } from './support/api';
-import { ISO_MS } from './support/fixtures';
+import { ISO_MS, sleep } from './support/fixtures';
 import { startReceiver, type Received, type Receiver } from './support/receiver';
 
 /** How long to wait for the stream consumer and the local carrier, which poll: long enough for a loaded machine. */
@@ -58,7 +58,6 @@ async function answering(answer: (response: ServerResponse, count: number) => vo
 
 type Attempt = Pick<WebhookDelivery, 'eventId' | 'attempt' | 'status' | 'statusCode' | 'error' | 'attemptedAt' | 'nextAttemptAt'>;
 const deliveriesOf = async (client: Client, webhookId: string) => (await client.get(`/v1/webhooks/${webhookId}/deliveries`)).body.deliveries as Attempt[];
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function subscribe(client: Client, url: string, events: string[] = ['*']) {
   const res = await client.post('/v1/webhooks', { url, events, description: 'CRM sync' });

@@ -56,3 +56,26 @@ export async function cut(): Promise<string> {
   await tick();
   return at;
 }
+
+/** Waits `ms` milliseconds. */
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A query string of these parameters, each written as text. */
+export const query = (params: Record<string, string | number>) => new URLSearchParams(Object.entries(params).map(([name, value]): [string, string] => [name, String(value)])).toString();
+
+/** Business hours with the same periods every day of the week. */
+export const everyDay = (periods: { open: string; close: string }[]) =>
+  Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => [day, periods]));
+
+/** The UTC date `offsetDays` from now, as YYYY-MM-DD. */
+export const utcDate = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+
+/** The lead as GET /v1/leads/{leadId} answers it. */
+export const leadOf = async (client: Client, leadId: string) => (await client.get(`/v1/leads/${leadId}`)).body.lead;
+
+/** The ids of the leads a list answered, in its order. */
+export const leadIds = (body: { leads: Array<{ id: string }> }) => body.leads.map((found) => found.id);
+
+/** What a browser posts for an HTML form: application/x-www-form-urlencoded, no API key. */
+export const postForm = (url: string, fields: Record<string, string>) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
