@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi, type Client } from './support/api';
 import { measureDynamoCalls, roundTrips } from './support/dynamo-calls';
+import { inDays } from './support/fixtures';
 
 /** GET /v1/callers/{phone}: what a voice agent learns of a caller in the first second of a call. */
 
@@ -12,8 +13,6 @@ const webform = (phone: string, summary: string) => ({
   summary,
   data: { formName: 'Contact us', submittedAt: '2026-11-20T09:00:00Z', pageUrl: 'https://northside.example.com/contact', fields: [{ name: 'message', label: 'Message', value: summary }] },
 });
-
-const inDays = (days: number, hour = 0) => new Date(Date.now() + days * 86_400_000 + hour * 3_600_000).toISOString();
 
 async function callerOrganization(): Promise<{ client: Client; leadId: string }> {
   const { client } = await api.organization();

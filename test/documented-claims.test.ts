@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi, type Client } from './support/api';
-import { created, ISO_MS, everyDay } from './support/fixtures';
+import { created, ISO_MS, everyDay, inDays } from './support/fixtures';
 
 /** Claims of README.md, docs/decisions and the OpenAPI document, each checked against the running API. */
 
 const api = useTestApi();
 
 const OPEN_ALL_DAY = everyDay([{ open: '00:00', close: '24:00' }]);
-const inDays = (days: number, hour = 0) => new Date(Date.now() + days * 86_400_000 + hour * 3_600_000).toISOString();
 
 const oneHourService = (client: Client) =>
   created(client, '/v1/services', 'service', { name: 'Blocked drain clearing', description: 'Clearing blocked drains', followUpQuestions: [], duration: 1, durationUnit: 'HOURS', tradeCategoryId: 1, pricingType: 'NONE' });

@@ -79,3 +79,6 @@ export const leadIds = (body: { leads: Array<{ id: string }> }) => body.leads.ma
 /** What a browser posts for an HTML form: application/x-www-form-urlencoded, no API key. */
 export const postForm = (url: string, fields: Record<string, string>) =>
   fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+
+/** The instant `days` days and `hour` hours from now, as an ISO timestamp. */
+export const inDays = (days: number, hour = 0) => new Date(Date.now() + days * 86_400_000 + hour * 3_600_000).toISOString();
