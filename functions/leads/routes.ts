@@ -2,7 +2,22 @@ import { DeletedSchema, PageQuery } from '../../shared/schema';
 import { ActivityPage, CreateLeadActivityBody, CreateLeadBody, LeadActivityResponse, LeadIdPath, LeadPage, LeadResponse, ListLeadsQuery, UpdateLeadBody, UpsertLeadBody, UpsertLeadResponse } from './schema';
 import { errorEnvelope } from '../../shared/http/envelope';
 import { defineRoute } from '../../shared/routes/route';
+import { LEAD_ID } from './examples';
 import { createRow, deleteRow, getRow, listRow, updateRow } from '../../shared/routes/rows';
+
+/**
+ * The 409 of a write that may give a lead a contact another lead holds (DUPLICATE_CONTACT, naming that lead), with
+ * the example of the field given; `orConflict` on a change that can also lose to concurrent ones (CONFLICT).
+ */
+const duplicateContact = (field: 'email' | 'phone', { orConflict = false } = {}) => {
+  const message = `${field}: lead ${LEAD_ID} already has this ${field}`;
+  return {
+    409: {
+      description: `DUPLICATE_CONTACT: another lead has the email (any case) or phone; \`error.details[0]\` names the field (\`path\`) and that lead (\`existingId\`). Or ${orConflict ? 'CONFLICT: the lead was changed by others so often meanwhile that this change could not be applied (try again); or ' : ''}an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS).`,
+      examples: { DuplicateContact: errorEnvelope(409, message, 'DUPLICATE_CONTACT', [{ path: field, message, existingId: LEAD_ID }]) },
+    },
+  };
+};
 
 export const listLeads = listRow({
   operationId: 'listLeads',
@@ -30,16 +45,7 @@ export const createLead = createRow({
   request: { body: CreateLeadBody },
   response: LeadResponse,
   errors: [409],
-  responses: {
-    409: {
-      description: 'DUPLICATE_CONTACT: another lead has the email (any case) or phone; `error.details[0]` names the field (`path`) and that lead (`existingId`). Or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS).',
-      examples: {
-        DuplicateContact: errorEnvelope(409, 'email: lead lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6 already has this email', 'DUPLICATE_CONTACT', [
-          { path: 'email', message: 'email: lead lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6 already has this email', existingId: 'lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6' },
-        ]),
-      },
-    },
-  },
+  responses: duplicateContact('email'),
 });
 
 export const upsertLead = defineRoute({
@@ -60,14 +66,7 @@ export const upsertLead = defineRoute({
   errors: [400, 409],
   responses: {
     200: { description: 'A lead held the contact: the fields were applied to it.', schema: UpsertLeadResponse },
-    409: {
-      description: 'DUPLICATE_CONTACT: another lead has the email (any case) or phone; `error.details[0]` names the field (`path`) and that lead (`existingId`). Or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS).',
-      examples: {
-        DuplicateContact: errorEnvelope(409, 'phone: lead lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6 already has this phone', 'DUPLICATE_CONTACT', [
-          { path: 'phone', message: 'phone: lead lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6 already has this phone', existingId: 'lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6' },
-        ]),
-      },
-    },
+    ...duplicateContact('phone'),
   },
 });
 
@@ -91,16 +90,7 @@ export const updateLead = updateRow({
   request: { path: LeadIdPath, body: UpdateLeadBody },
   response: LeadResponse,
   errors: [409],
-  responses: {
-    409: {
-      description: 'DUPLICATE_CONTACT: another lead has the email (any case) or phone; `error.details[0]` names the field (`path`) and that lead (`existingId`). Or CONFLICT: the lead was changed by others so often meanwhile that this change could not be applied (try again); or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS).',
-      examples: {
-        DuplicateContact: errorEnvelope(409, 'phone: lead lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6 already has this phone', 'DUPLICATE_CONTACT', [
-          { path: 'phone', message: 'phone: lead lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6 already has this phone', existingId: 'lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6' },
-        ]),
-      },
-    },
-  },
+  responses: duplicateContact('phone', { orConflict: true }),
 });
 
 export const deleteLead = deleteRow({
