@@ -4,6 +4,8 @@ import { keys } from './keys';
 import { readCounter } from './counters';
 import { decodeCursor } from './cursors';
 import { countedPage, cursorAfter, rangePage, sortKeyAt, type PageSource } from './query-page';
+import { filteredPage } from './collection-page';
+import { filterSignature } from '../filters';
 import type { Collection } from './keys';
 import { idsSince, lastIdAt } from './retention';
 
@@ -137,5 +139,24 @@ export interface CountedCollection {
 export async function countedCollectionPage<T>(request: PageRequest, { organizationId, collection, counter, changes, ...log }: CountedCollection, fromItem: (item: Record<string, unknown>) => T): Promise<Page<T>> {
   const changeLog = { partition: keys.changeLog(organizationId, changes).gsi6pk, ...log };
   const { items, totalCount, nextCursor } = await listOrChanges(request, changeLog, (at) => countedPage(collection, organizationId, counter, at));
+  return { items: items.map(fromItem), totalCount: totalCount ?? 0, page: request.page, limit: request.limit, nextCursor };
+}
+
+/** A small collection of an organization (a catalog), listed whole and filtered, and the change log its records are written to. */
+export interface FilteredCollection {
+  organizationId: string;
+  collection: Collection;
+  /** The name of its change log (`changeLogKey`). */
+  changes: string;
+  /** Each filter by its attribute: a record is listed when every filter given equals its attribute. */
+  filters: Record<string, string | number | boolean | undefined>;
+}
+
+/** A filtered page of a catalog, newest first, with an exact totalCount (filteredPage), or its changes with `updatedSince`, as records. */
+export async function filteredCollectionPage<T>(request: PageRequest, { organizationId, collection, changes, filters }: FilteredCollection, fromItem: (item: Record<string, unknown>) => T): Promise<Page<T>> {
+  const given = Object.entries(filters).filter(([, value]) => value !== undefined);
+  const keep = (item: Record<string, unknown>) => given.every(([attribute, value]) => item[attribute] === value);
+  const log = { partition: keys.changeLog(organizationId, changes).gsi6pk, filters };
+  const { items, totalCount, nextCursor } = await listOrChanges(request, log, (at) => filteredPage(collection, { keep, filter: filterSignature(filters) }, at));
   return { items: items.map(fromItem), totalCount: totalCount ?? 0, page: request.page, limit: request.limit, nextCursor };
 }
