@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { deletedSchema, Email, integerString, NonEmptyString, PageQuery, PrefixedId, Timestamp, TrimmedString, pageSchema, partialUpdateBody } from '../../shared/schema';
+import { deletedSchema, Email, integerString, NonEmptyString, PageQuery, PrefixedId, Timestamp, pageSchema, partialUpdateBody } from '../../shared/schema';
+import { TrimmedString } from '../../shared/schema/trimmed';
 import { ValidationError } from '../../shared/errors';
 import { TypedPhone } from '../leads/schema';
 
