@@ -1,65 +1,54 @@
 import { AvailabilityQuery, AvailabilityResponse, CreateHoldBody, DEFAULT_STEP_MINUTES, HOLD_MINUTES, HoldResponse, MAX_WINDOW_DAYS } from './availability-schema';
 import { AppointmentIdPath, AppointmentPage, AppointmentResponse, CreateAppointmentBody, ListAppointmentsQuery, UpdateAppointmentBody } from './schema';
 import { defineRoute } from '../../shared/routes/route';
+import { createRow, getRow, listRow, updateRow } from '../../shared/routes/rows';
 
-export const createAppointment = defineRoute({
+export const createAppointment = createRow({
   operationId: 'createAppointment',
-  method: 'POST',
   path: '/v1/appointments',
   summary: 'Book an appointment with a lead',
   description:
     'Books a visit or call for a lead, with members of the organization as attendees, and records an APPOINTMENT_BOOKED activity on the lead in the same transaction. Times are ISO 8601 with an offset and are answered in UTC; an appointment lasts at most 7 days; `timezone` (IANA) defaults to the organization’s. An attendee already booked at an overlapping time answers 409; back-to-back appointments are fine. A `holdId` books the held slot: a hold booked already or expired answers 409 HOLD_EXPIRED, and one whose member was removed since, 409 SLOT_TAKEN.',
   tag: 'Appointments',
   dynamodb: ['GetItem', 'UpdateItem', 'PutItem', 'ConditionCheckItem', 'Query', 'BatchGetItem'],
-  status: 201,
   request: { body: CreateAppointmentBody },
   response: AppointmentResponse,
-  errors: [400, 404, 409],
+  errors: [404, 409],
 });
 
-export const listAppointments = defineRoute({
+export const listAppointments = listRow({
   operationId: 'listAppointments',
-  method: 'GET',
   path: '/v1/appointments',
   summary: 'List appointments by start time, earliest first',
   description:
     'Every appointment, or one lead’s with `leadId`, ordered by `startsAt`. `from` and `to` keep those starting in [from, to); `to` must be after `from`. Cancelled appointments are listed with their status. `totalCount` is exact: from a counter, or counted over the window when `from` or `to` is given.',
   tag: 'Appointments',
-  dynamodb: ['Query', 'GetItem'],
   indexes: ['gsi1', 'gsi2', 'gsi6'],
-  status: 200,
   request: { query: ListAppointmentsQuery },
   response: AppointmentPage,
-  errors: [400],
 });
 
-export const getAppointment = defineRoute({
+export const getAppointment = getRow({
   operationId: 'getAppointment',
-  method: 'GET',
   path: '/v1/appointments/{appointmentId}',
   summary: 'Read an appointment',
   description: 'One appointment of the organization; another organization’s answers 404.',
   tag: 'Appointments',
-  dynamodb: ['GetItem'],
-  status: 200,
   request: { path: AppointmentIdPath },
   response: AppointmentResponse,
-  errors: [400, 404],
 });
 
-export const updateAppointment = defineRoute({
+export const updateAppointment = updateRow({
   operationId: 'updateAppointment',
-  method: 'PATCH',
   path: '/v1/appointments/{appointmentId}',
   summary: 'Reschedule, change or cancel an appointment',
   description:
     'Fields left out keep their values; the merged times keep the create’s rules (`endsAt` after `startsAt`, an appointment lasts at most 7 days). A new time records APPOINTMENT_RESCHEDULED on the lead; `status: "CANCELLED"` records APPOINTMENT_CANCELLED and frees the attendees’ time. A new time or new attendees are checked for overlaps (409). A cancelled appointment can no longer be changed (409). One whose lead was deleted can still be cancelled, recording no activity; any other change of it answers 404.',
   tag: 'Appointments',
   dynamodb: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem', 'ConditionCheckItem', 'Query', 'BatchGetItem'],
-  status: 200,
   request: { path: AppointmentIdPath, body: UpdateAppointmentBody },
   response: AppointmentResponse,
-  errors: [400, 404, 409],
+  errors: [409],
 });
 
 export const findAvailability = defineRoute({
@@ -76,18 +65,16 @@ export const findAvailability = defineRoute({
   errors: [400, 404],
 });
 
-export const createHold = defineRoute({
+export const createHold = createRow({
   operationId: 'createHold',
-  method: 'POST',
   path: '/v1/availability/holds',
   summary: `Hold a slot for ${HOLD_MINUTES} minutes while the caller confirms`,
   description: `Takes the slot for everyone else until \`expiresAt\` (${HOLD_MINUTES} minutes): no other hold or appointment can take the member at that time. Book it with POST /v1/appointments and \`holdId\`; left alone, it frees itself. The member is \`memberId\`, or the first member by id who works the whole slot and is free, among the service’s \`memberIds\` when it has some (another \`memberId\` answers 400). A slot no member works (outside hours, a closed date, in the past) answers 409 SLOT_UNAVAILABLE; one booked or held already, 409 SLOT_TAKEN: of two holds of the same slot and member at the same moment, one is created and the other answers SLOT_TAKEN. Records \`hold.created\`.`,
   tag: 'Availability',
   dynamodb: ['BatchGetItem', 'GetItem', 'Query', 'PutItem', 'ConditionCheckItem'],
-  status: 201,
   request: { body: CreateHoldBody },
   response: HoldResponse,
-  errors: [400, 404, 409],
+  errors: [404, 409],
 });
 
 export const appointmentRoutes = [createAppointment, listAppointments, getAppointment, updateAppointment, findAvailability, createHold];

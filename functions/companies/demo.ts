@@ -5,47 +5,13 @@ import type { Member } from '../organization/member-schema';
 import { updateLead } from '../leads/rules';
 import type { Lead } from '../leads/schema';
 import type { DemoSeed } from '../../shared/resource';
+import demoCompanies from './demo-companies.json' with { type: 'json' };
 
 const DAY = 24 * 60 * 60 * 1000;
 
-/** Notes name their author by index into the members seeded before (newest member first). */
-const DEMO_COMPANIES: Array<v.InferInput<typeof CreateCompanyBody> & { daysAgo: number; notes: Array<{ value: string; author: number; daysAgo: number }> }> = [
-  {
-    name: 'Harbourside Strata Management',
-    email: 'maintenance@harboursidestrata.com.au',
-    phone: '+61299551200',
-    website: 'https://harboursidestrata.com.au',
-    address: '1/92 Military Rd, Neutral Bay NSW 2089',
-    daysAgo: 180,
-    notes: [
-      { value: 'Manages 14 buildings on the lower north shore. Quotes go to the building manager by email, never to residents.', author: 3, daysAgo: 170 },
-      { value: 'Purchase order number required on every invoice, otherwise payment is held for 60 days.', author: 2, daysAgo: 120 },
-      { value: 'Keys for 22 Ben Boyd Rd are in the lockbox on level 1; code changes monthly, ask Karen.', author: 1, daysAgo: 45 },
-      { value: 'Asked for a quote to replace the hot water plant at Kurraba Point before winter.', author: 2, daysAgo: 6 },
-    ],
-  },
-  {
-    name: 'Coastline Constructions',
-    email: 'site@coastlineconstructions.com.au',
-    phone: '+61242271800',
-    website: 'https://coastlineconstructions.com.au',
-    address: '41 Crown St, Wollongong NSW 2500',
-    daysAgo: 95,
-    notes: [
-      { value: 'Builder doing four townhouse projects in the Illawarra; wants rough-in and fit-off priced separately.', author: 2, daysAgo: 90 },
-      { value: 'Site induction required before anyone goes on site at Thirroul. White card and SWMS on file.', author: 1, daysAgo: 30 },
-      { value: 'Switchboard upgrades for lots 3 and 4 approved, start after the slab pour on the 14th.', author: 2, daysAgo: 3 },
-    ],
-  },
-  {
-    name: 'Inner West Realty',
-    email: 'pm@innerwestrealty.com.au',
-    phone: '+61295601400',
-    address: '302 Illawarra Rd, Marrickville NSW 2204',
-    daysAgo: 20,
-    notes: [{ value: 'Property managers send urgent repairs by SMS; tenant contact details come with each work order.', author: 2, daysAgo: 18 }],
-  },
-];
+/** A company of the demo with its notes; a note names its author by index into the members seeded before (newest member first). */
+type DemoCompany = v.InferInput<typeof CreateCompanyBody> & { daysAgo: number; notes: Array<{ value: string; author: number; daysAgo: number }> };
+const DEMO_COMPANIES: DemoCompany[] = demoCompanies;
 
 /** Three customer businesses with notes written by the demo members, oldest first. */
 export async function seedCompanies(organizationId: string, members: Member[], at = Date.now()): Promise<Company[]> {

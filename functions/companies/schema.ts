@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { deletedSchema, Email, integerString, NonEmptyString, PageQuery, PrefixedId, Timestamp, pageSchema, partialUpdateBody } from '../../shared/schema';
+import { TrimmedString } from '../../shared/schema/trimmed';
 import { ValidationError } from '../../shared/errors';
 import { TypedPhone } from '../leads/schema';
 
@@ -48,15 +49,7 @@ export type CompanyChanges = v.InferOutput<typeof UpdateCompanyBody>;
 
 export const ListCompaniesQuery = v.object({
   ...PageQuery.entries,
-  q: v.optional(
-    v.pipe(
-      v.string('q must be a string'),
-      v.trim(),
-      v.minLength(1, 'q must not be empty'),
-      v.maxLength(200, 'q must be at most 200 characters'),
-      v.description('The start of the company’s name, ignoring case and accents.'),
-    ),
-  ),
+  q: v.optional(TrimmedString('q', 200, v.description('The start of the company’s name, ignoring case and accents.'))),
 });
 export type ListCompaniesQuery = v.InferOutput<typeof ListCompaniesQuery>;
 

@@ -12,7 +12,7 @@ import { pageOfMatches } from '../../shared/store/match-page';
 import { searchKey } from '../../shared/store/keys';
 import { counterUpdate } from '../../shared/store/counters';
 import { countedPage, queryAll } from '../../shared/store/query-page';
-import { changeLogKey, listOrChanges } from '../../shared/store/change-log';
+import { changeLogKey, countedCollectionPage, listOrChanges } from '../../shared/store/change-log';
 import { deleteItems } from '../../shared/store/batch-write';
 import { keys, type Key } from '../../shared/store/keys';
 import { reserveIds } from '../../shared/store/sequences';
@@ -47,9 +47,8 @@ export async function getCompany(organizationId: string, companyId: string): Pro
 export async function listCompaniesPage(organizationId: string, request: ListCompaniesQuery): Promise<Page<Company>> {
   const { q, page, limit, cursor } = request;
   if (q !== undefined && request.updatedSince === undefined) return companiesByNamePage(organizationId, q, { page, limit, cursor });
-  const log = { partition: changeLogKey(organizationId, COMPANY_CHANGES).gsi6pk, filters: { q } };
-  const { items, totalCount, nextCursor } = await listOrChanges(request, log, (at) => countedPage(companyKeys.companies(organizationId), organizationId, companyCounterNames.companies, at));
-  return { items: items.map(fromCompanyItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
+  const companies = { organizationId, collection: companyKeys.companies(organizationId), counter: companyCounterNames.companies, changes: COMPANY_CHANGES, filters: { q } };
+  return countedCollectionPage(request, companies, fromCompanyItem);
 }
 
 /**

@@ -1,33 +1,26 @@
 import { EventIdPath, EventListQuery, EventPage, EventResponse, EVENT_RETENTION_DAYS } from './schema';
-import { defineRoute } from '../../shared/routes/route';
+import { getRow, listRow } from '../../shared/routes/rows';
 
-export const listEvents = defineRoute({
+export const listEvents = listRow({
   operationId: 'listEvents',
-  method: 'GET',
   path: '/v1/events',
   summary: 'List events, newest first',
   description: `Every change that matters — a lead created, an SMS delivered, a product updated — as an event \`{id, type, occurredAt, organizationId, data}\`, where \`data\` is the resource as the API returns it. Events are derived from committed changes only, a moment after them, and kept ${EVENT_RETENTION_DAYS} days. \`type\` filters to one event type; an unknown type answers 400. Webhook subscriptions deliver the same events.`,
   tag: 'Events',
   dynamodb: ['Query'],
   indexes: ['gsi1'],
-  status: 200,
   request: { query: EventListQuery },
   response: EventPage,
-  errors: [400],
 });
 
-export const getEvent = defineRoute({
+export const getEvent = getRow({
   operationId: 'getEvent',
-  method: 'GET',
   path: '/v1/events/{eventId}',
   summary: 'Read an event',
   description: `One event, as the list and webhooks deliver it (a webhook's \`webhook-id\` is its event's id). Events are kept ${EVENT_RETENTION_DAYS} days; an older one, or another organization's, answers 404.`,
   tag: 'Events',
-  dynamodb: ['GetItem'],
-  status: 200,
   request: { path: EventIdPath },
   response: EventResponse,
-  errors: [400, 404],
 });
 
 export const eventRoutes = [listEvents, getEvent];

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { webhookSettings } from '../../shared/webhooks/settings';
 import { DeletedSchema, everyKeyKept, isPlainObject, NonEmptyString, PageQuery, pageSchema, partialUpdateBody, PrefixedId, Timestamp } from '../../shared/schema';
+import { TrimmedString } from '../../shared/schema/trimmed';
 
 /** What a sender may post to an inbound endpoint: far above any form or parsed email. */
 export const MAX_INBOUND_BYTES = 256 * 1024;
@@ -120,11 +121,9 @@ const inboundEndpointFields = {
   ),
   /** A form field real visitors never see nor fill (hidden by the page's CSS): a post that fills it is answered as recorded and records nothing. */
   honeypotField: v.nullable(
-    v.pipe(
-      v.string('honeypotField must be a string'),
-      v.trim(),
-      v.minLength(1, 'honeypotField must not be empty'),
-      v.maxLength(100, 'honeypotField must be at most 100 characters'),
+    TrimmedString(
+      'honeypotField',
+      100,
       v.description('A field of the form that people never fill (hidden with CSS, e.g. `website`): a post with any text in it is answered as if recorded (201, or 303 to `redirectUrl`) and records nothing. Left empty, it is not kept among the inquiry’s fields. Null for none.'),
     ),
   ),
@@ -133,13 +132,7 @@ const inboundEndpointFields = {
    * Write-only: the secret the platform signs with when it is not one we issue. Retell signs its webhooks with the
    * account's API key (the one with the webhook badge), so a `retell` endpoint needs it; never answered.
    */
-  platformSecret: v.pipe(
-    v.string('platformSecret must be a string'),
-    v.trim(),
-    v.minLength(1, 'platformSecret must not be empty'),
-    v.maxLength(500, 'platformSecret must be at most 500 characters'),
-    v.metadata({ jsonSchema: { writeOnly: true } }),
-  ),
+  platformSecret: TrimmedString('platformSecret', 500, v.metadata({ jsonSchema: { writeOnly: true } })),
 };
 
 export const CreateInboundEndpointBody = v.strictObject({

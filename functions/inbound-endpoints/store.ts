@@ -6,8 +6,7 @@ import { NotFoundError } from '../../shared/errors';
 import { now } from '../../shared/ids';
 import type { Page, PageRequest } from '../../shared/pagination';
 import { counterUpdate } from '../../shared/store/counters';
-import { countedPage } from '../../shared/store/query-page';
-import { changeLogKey, listOrChanges } from '../../shared/store/change-log';
+import { countedCollectionPage } from '../../shared/store/change-log';
 import { deleteItem, insertIfAbsent, transact, writeAlone } from '../../shared/store/transact';
 import { setFields, updateExistingItem } from '../../shared/store/update-fields';
 import type { InboundEndpointChanges, InboundFormat } from './schema';
@@ -21,10 +20,8 @@ export async function createInboundEndpoint(endpoint: InboundEndpointRecord): Pr
 }
 
 export async function listInboundEndpointsPage(organizationId: string, request: PageRequest): Promise<Page<InboundEndpointRecord>> {
-  const { page, limit } = request;
-  const log = { partition: changeLogKey(organizationId, INBOUND_ENDPOINT_CHANGES).gsi6pk };
-  const { items, totalCount, nextCursor } = await listOrChanges(request, log, (at) => countedPage(inboundEndpointKeys.inboundEndpoints(organizationId), organizationId, inboundEndpointCounterNames.inboundEndpoints, at));
-  return { items: items.map(fromInboundEndpointItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
+  const endpoints = { organizationId, collection: inboundEndpointKeys.inboundEndpoints(organizationId), counter: inboundEndpointCounterNames.inboundEndpoints, changes: INBOUND_ENDPOINT_CHANGES };
+  return countedCollectionPage(request, endpoints, fromInboundEndpointItem);
 }
 
 export async function getInboundEndpoint(organizationId: string, endpointId: string): Promise<InboundEndpointRecord | undefined> {

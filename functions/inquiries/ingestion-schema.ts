@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { atMostCharacters, DATE_TIME, EARLIEST_INSTANT, Email, isCalendarDateIfParsed, isDateTimeText, isRecordableInstant, LATEST_INSTANT, NonEmptyString, RECORDABLE_RULE, TEXT_RULE, Timestamp } from '../../shared/schema';
+import { TrimmedString } from '../../shared/schema/trimmed';
 import { CALL_DIRECTIONS, CALL_PARTIES, INQUIRY_TAGS, InquiryListItem } from './schema';
 import { TypedPhone, nameSplitRule } from '../leads/schema';
 import { callAnalysisInput } from './call-analysis';
@@ -134,7 +135,7 @@ const common = {
   summary: v.optional(NonEmptyString('summary', 1_000)),
   tag: v.optional(v.picklist(INQUIRY_TAGS, `tag must be one of ${list(INQUIRY_TAGS)}`), 'GENERAL'),
   /** The sender's own id for the inquiry: sending it again answers 200 with the first inquiry. */
-  externalInquiryId: v.optional(v.pipe(v.string('externalInquiryId must be a string'), v.trim(), v.minLength(1, 'externalInquiryId must not be empty'), v.maxLength(200, 'externalInquiryId must be at most 200 characters'))),
+  externalInquiryId: v.optional(TrimmedString('externalInquiryId', 200)),
   createdAt: v.optional(v.pipe(Instant('createdAt', 'When the contact happened; not in the future (a minute of clock difference is allowed).'), v.check((at) => Date.parse(at) <= Date.now() + 60_000, 'createdAt must not be in the future'))),
 };
 

@@ -1,10 +1,9 @@
 import { Inquiry, InquiryIdPath, InquiryPage, ListInquiriesQuery, InquiryUpdated, UpdateInquiryBody } from './schema';
 import { IngestedInquiry, IngestInquiryBody } from './ingestion-schema';
-import { defineRoute } from '../../shared/routes/route';
+import { createRow, getRow, listRow, updateRow } from '../../shared/routes/rows';
 
-export const listInquiries = defineRoute({
+export const listInquiries = listRow({
   operationId: 'listInquiries',
-  method: 'GET',
   path: '/v1/inquiries',
   summary: 'List inquiries, newest first, filtered by lead and/or source',
   description: 'Every contact from a lead (call, email, chatbot, SMS, web form), newest first. Filter by `leadId` and/or `source`; `totalCount` is exact for every filter. `expand=lead` adds each inquiry\'s lead, `expand=external` the id in the source system, `expand=both` both.',
@@ -12,29 +11,23 @@ export const listInquiries = defineRoute({
   dynamodb: ['Query', 'GetItem', 'BatchGetItem'],
   // One index per filter combination (docs/data-model.md); gsi6, the change log read with updatedSince.
   indexes: ['gsi1', 'gsi2', 'gsi3', 'gsi6'],
-  status: 200,
   request: { query: ListInquiriesQuery },
   response: InquiryPage,
-  errors: [400],
 });
 
-export const getInquiry = defineRoute({
+export const getInquiry = getRow({
   operationId: 'getInquiry',
-  method: 'GET',
   path: '/v1/inquiries/{inquiryId}',
   summary: 'Read an inquiry with its populated source record',
   description: 'The inquiry with `data`, the populated record of its source: a call with its transcript and key points, an email, a chatbot conversation, an SMS thread with its messages, or a web form submission. Another organization\'s inquiry answers 404.',
   tag: 'Inquiries',
   dynamodb: ['Query'],
-  status: 200,
   request: { path: InquiryIdPath },
   response: Inquiry,
-  errors: [400, 404],
 });
 
-export const ingestInquiry = defineRoute({
+export const ingestInquiry = createRow({
   operationId: 'ingestInquiry',
-  method: 'POST',
   path: '/v1/inquiries',
   summary: 'Record an inquiry from a call, email, chatbot or web form',
   description:
@@ -43,7 +36,6 @@ export const ingestInquiry = defineRoute({
   // Finds the lead (GetItem of its contacts' claims, then of the lead), reserves activity ids (UpdateItem),
   // and records in transactions (Put, Update, ConditionCheck); a repeat is two GetItems.
   dynamodb: ['GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
-  status: 201,
   request: { body: IngestInquiryBody },
   requestExample: {
     source: 'WEBFORM',
@@ -62,23 +54,20 @@ export const ingestInquiry = defineRoute({
     },
   },
   response: IngestedInquiry,
-  errors: [400],
   responses: { 200: { description: 'This `externalInquiryId` was sent before for this source: the first inquiry, nothing recorded again.', schema: IngestedInquiry } },
 });
 
-export const updateInquiry = defineRoute({
+export const updateInquiry = updateRow({
   operationId: 'updateInquiry',
-  method: 'PATCH',
   path: '/v1/inquiries/{inquiryId}',
   summary: 'Mark an inquiry read or unread, or retag it',
   description: 'Marking an inquiry read lowers its lead’s unread count for the source by one (unread raises it); a tag that flags (FLAGGED, EMERGENCY) or stops flagging keeps the lead’s `hasFlaggedInquiry` right. The inquiry and its lead change in one transaction. Another organization’s inquiry answers 404.',
   tag: 'Inquiries',
   // Reads the inquiry, the lead and the flagged count (GetItem); one transaction updates and checks.
   dynamodb: ['GetItem', 'UpdateItem'],
-  status: 200,
   request: { path: InquiryIdPath, body: UpdateInquiryBody },
   response: InquiryUpdated,
-  errors: [400, 404, 409],
+  errors: [409],
 });
 
 export const inquiryRoutes = [listInquiries, getInquiry, ingestInquiry, updateInquiry];

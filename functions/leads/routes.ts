@@ -2,10 +2,25 @@ import { DeletedSchema, PageQuery } from '../../shared/schema';
 import { ActivityPage, CreateLeadActivityBody, CreateLeadBody, LeadActivityResponse, LeadIdPath, LeadPage, LeadResponse, ListLeadsQuery, UpdateLeadBody, UpsertLeadBody, UpsertLeadResponse } from './schema';
 import { errorEnvelope } from '../../shared/http/envelope';
 import { defineRoute } from '../../shared/routes/route';
+import { LEAD_ID } from './examples';
+import { createRow, deleteRow, getRow, listRow, updateRow } from '../../shared/routes/rows';
 
-export const listLeads = defineRoute({
+/**
+ * The 409 of a write that may give a lead a contact another lead holds (DUPLICATE_CONTACT, naming that lead), with
+ * the example of the field given; `orConflict` on a change that can also lose to concurrent ones (CONFLICT).
+ */
+const duplicateContact = (field: 'email' | 'phone', { orConflict = false } = {}) => {
+  const message = `${field}: lead ${LEAD_ID} already has this ${field}`;
+  return {
+    409: {
+      description: `DUPLICATE_CONTACT: another lead has the email (any case) or phone; \`error.details[0]\` names the field (\`path\`) and that lead (\`existingId\`). Or ${orConflict ? 'CONFLICT: the lead was changed by others so often meanwhile that this change could not be applied (try again); or ' : ''}an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS).`,
+      examples: { DuplicateContact: errorEnvelope(409, message, 'DUPLICATE_CONTACT', [{ path: field, message, existingId: LEAD_ID }]) },
+    },
+  };
+};
+
+export const listLeads = listRow({
   operationId: 'listLeads',
-  method: 'GET',
   path: '/v1/leads',
   summary: 'List leads, newest first',
   description:
@@ -15,35 +30,22 @@ export const listLeads = defineRoute({
   // GetItem: also the organization's timezone for a national phone number.
   dynamodb: ['Query', 'GetItem', 'BatchGetItem'],
   indexes: ['gsi2', 'gsi3', 'gsi6'],
-  status: 200,
   request: { query: ListLeadsQuery },
   response: LeadPage,
-  errors: [400],
 });
 
-export const createLead = defineRoute({
+export const createLead = createRow({
   operationId: 'createLead',
-  method: 'POST',
   path: '/v1/leads',
   summary: 'Create a lead',
   description: 'Creates a lead with `status` NEW, or the status given (a lead synced from another system keeps its stage: it is listed and counted under it at once), and records its LEAD_CREATED activity in the same transaction. `name` (or `firstName`) is required, and `email` or `phone` (a caller who left only a phone is entered with it); `name` is split into first and last name unless those are given. A `companyId` must be a company of the organization. A `phone` is read as typed: with its country code, or in the national form of the organization’s `country` (`0412 345 678`), and stored in E.164. An email (any case) or phone another lead has answers 409 `DUPLICATE_CONTACT`, whose `error.details[0].existingId` is that lead’s id.',
   tag: 'Leads',
   // GetItem: after a lost claim on a contact, the claim and its lead, to name the lead holding it.
   dynamodb: ['UpdateItem', 'PutItem', 'ConditionCheckItem', 'GetItem'],
-  status: 201,
   request: { body: CreateLeadBody },
   response: LeadResponse,
-  errors: [400, 409],
-  responses: {
-    409: {
-      description: 'DUPLICATE_CONTACT: another lead has the email (any case) or phone; `error.details[0]` names the field (`path`) and that lead (`existingId`). Or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS).',
-      examples: {
-        DuplicateContact: errorEnvelope(409, 'email: lead lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6 already has this email', 'DUPLICATE_CONTACT', [
-          { path: 'email', message: 'email: lead lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6 already has this email', existingId: 'lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6' },
-        ]),
-      },
-    },
-  },
+  errors: [409],
+  responses: duplicateContact('email'),
 });
 
 export const upsertLead = defineRoute({
@@ -64,98 +66,67 @@ export const upsertLead = defineRoute({
   errors: [400, 409],
   responses: {
     200: { description: 'A lead held the contact: the fields were applied to it.', schema: UpsertLeadResponse },
-    409: {
-      description: 'DUPLICATE_CONTACT: another lead has the email (any case) or phone; `error.details[0]` names the field (`path`) and that lead (`existingId`). Or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS).',
-      examples: {
-        DuplicateContact: errorEnvelope(409, 'phone: lead lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6 already has this phone', 'DUPLICATE_CONTACT', [
-          { path: 'phone', message: 'phone: lead lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6 already has this phone', existingId: 'lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6' },
-        ]),
-      },
-    },
+    ...duplicateContact('phone'),
   },
 });
 
-export const getLead = defineRoute({
+export const getLead = getRow({
   operationId: 'getLead',
-  method: 'GET',
   path: '/v1/leads/{leadId}',
   summary: 'Read a lead',
   description: 'One lead with its pipeline state and unread counts. Another organization’s lead answers 404.',
   tag: 'Leads',
-  dynamodb: ['GetItem'],
-  status: 200,
   request: { path: LeadIdPath },
   response: LeadResponse,
-  errors: [400, 404],
 });
 
-export const updateLead = defineRoute({
+export const updateLead = updateRow({
   operationId: 'updateLead',
-  method: 'PATCH',
   path: '/v1/leads/{leadId}',
   summary: 'Change a lead’s details, status, read flag or company',
   description: 'Fields left out keep their values; `null` clears an optional field. A new `status` records a STATUS_CHANGED activity in the same transaction; a `companyId` must be a company of the organization (else 400). A `phone` is read as on create. An email or phone another lead has answers 409 `DUPLICATE_CONTACT`, whose `error.details[0].existingId` is that lead’s id.',
   tag: 'Leads',
   dynamodb: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem', 'ConditionCheckItem'],
-  status: 200,
   request: { path: LeadIdPath, body: UpdateLeadBody },
   response: LeadResponse,
-  errors: [400, 404, 409],
-  responses: {
-    409: {
-      description: 'DUPLICATE_CONTACT: another lead has the email (any case) or phone; `error.details[0]` names the field (`path`) and that lead (`existingId`). Or CONFLICT: the lead was changed by others so often meanwhile that this change could not be applied (try again); or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS).',
-      examples: {
-        DuplicateContact: errorEnvelope(409, 'phone: lead lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6 already has this phone', 'DUPLICATE_CONTACT', [
-          { path: 'phone', message: 'phone: lead lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6 already has this phone', existingId: 'lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6' },
-        ]),
-      },
-    },
-  },
+  errors: [409],
+  responses: duplicateContact('phone', { orConflict: true }),
 });
 
-export const deleteLead = defineRoute({
+export const deleteLead = deleteRow({
   operationId: 'deleteLead',
-  method: 'DELETE',
   path: '/v1/leads/{leadId}',
   summary: 'Delete a lead',
   description: 'Removes the lead, its counts and its activities. Inquiries keep their `leadId`; lists expanding the lead show it as null. A lead already gone answers 404.',
   tag: 'Leads',
   dynamodb: ['GetItem', 'DeleteItem', 'UpdateItem', 'Query', 'BatchWriteItem', 'PutItem'],
-  status: 200,
   request: { path: LeadIdPath },
   response: DeletedSchema,
-  errors: [400, 404],
 });
 
-export const listLeadActivities = defineRoute({
+export const listLeadActivities = listRow({
   operationId: 'listLeadActivities',
-  method: 'GET',
   path: '/v1/leads/{leadId}/activities',
   summary: "List a lead's activities, newest first",
   description: 'The lead’s history (LEAD_CREATED, STATUS_CHANGED, …), newest first. An unknown lead answers 404, not an empty list.',
   tag: 'Leads',
   // With updatedSince, the activities' own partition from that time: they are sorted by when they were recorded.
   dynamodb: ['Query', 'GetItem'],
-  status: 200,
   request: { path: LeadIdPath, query: PageQuery },
   response: ActivityPage,
-  errors: [400, 404],
 });
 
-export const createLeadActivity = defineRoute({
+export const createLeadActivity = createRow({
   operationId: 'createLeadActivity',
-  method: 'POST',
   path: '/v1/leads/{leadId}/activities',
   summary: 'Add a note to a lead’s timeline',
   description: '`{event: "NOTE", data}` records the note text as a `NOTE_ADDED` activity (`userId` null, as for every change made with an API key), listed with the lead’s other activities. `NOTE` is the only event a client adds; the others are recorded by what they describe. An unknown lead answers 404 and records nothing.',
   tag: 'Leads',
   // UpdateItem reserves the activity id; the transaction puts the activity and moves the lead's activity counter.
   dynamodb: ['UpdateItem', 'PutItem'],
-  status: 201,
   request: { path: LeadIdPath, body: CreateLeadActivityBody },
   requestExample: { event: 'NOTE', data: 'Prefers a call after 3pm; the side gate code is 4412.' },
   response: LeadActivityResponse,
-  errors: [400, 404],
 });
 
 export const leadRoutes = [listLeads, createLead, upsertLead, getLead, updateLead, deleteLead, listLeadActivities, createLeadActivity];

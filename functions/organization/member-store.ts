@@ -8,9 +8,9 @@ import { now } from '../../shared/ids';
 import type { Page, PageRequest } from '../../shared/pagination';
 import type { Invitation, Member, MemberChanges } from './member-schema';
 import { counterUpdate } from '../../shared/store/counters';
-import { countedPage, queryAll } from '../../shared/store/query-page';
-import { changeLogKey, listOrChanges } from '../../shared/store/change-log';
-import { deleteItem, insertIfAbsent, transact, type TransactWrite } from '../../shared/store/transact';
+import { queryAll } from '../../shared/store/query-page';
+import { countedCollectionPage } from '../../shared/store/change-log';
+import { checkStill, deleteIfStill, deleteItem, insertIfAbsent, transact, type TransactWrite } from '../../shared/store/transact';
 import { StaleWrite } from '../../shared/store/versioned';
 import { setFields } from '../../shared/store/update-fields';
 import { auditDeletion } from '../../shared/audit/deletion';
@@ -52,18 +52,7 @@ export async function getMember(organizationId: string, memberId: number): Promi
 
 /** A check, in a transaction, that a member still has a role: if not, the transaction is read again (StaleWrite). */
 function stillRole(organizationId: string, id: number, role: string): TransactWrite {
-  return {
-    item: {
-      ConditionCheck: {
-        TableName: config.tableName,
-        Key: memberKeys.member(organizationId, id),
-        ConditionExpression: '#role = :role',
-        ExpressionAttributeNames: { '#role': 'role' },
-        ExpressionAttributeValues: { ':role': role },
-      },
-    },
-    onConditionFailed: () => new StaleWrite(),
-  };
+  return checkStill(memberKeys.member(organizationId, id), ['role', role], () => new StaleWrite());
 }
 
 /**
@@ -99,10 +88,7 @@ function emailMove(organizationId: string, member: Member, email: string): Trans
 
 /** Invitations live under their own sort-key prefix, so neither this Query nor the counter sees them. */
 export async function listMembersPage(organizationId: string, request: PageRequest): Promise<Page<Member>> {
-  const { page, limit } = request;
-  const log = { partition: changeLogKey(organizationId, MEMBER_CHANGES).gsi6pk };
-  const { items, totalCount, nextCursor } = await listOrChanges(request, log, (at) => countedPage(memberKeys.members(organizationId), organizationId, memberCounterNames.members, at));
-  return { items: items.map(fromMemberItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
+  return countedCollectionPage(request, { organizationId, collection: memberKeys.members(organizationId), counter: memberCounterNames.members, changes: MEMBER_CHANGES }, fromMemberItem);
 }
 
 /** A pending invitation, its email claim and the invitations counter: it counts nowhere else and is listed nowhere else. */
@@ -120,10 +106,7 @@ export async function getInvitation(organizationId: string, invitationId: number
 }
 
 export async function listInvitationsPage(organizationId: string, request: PageRequest): Promise<Page<Invitation>> {
-  const { page, limit } = request;
-  const log = { partition: changeLogKey(organizationId, INVITATION_CHANGES).gsi6pk };
-  const { items, totalCount, nextCursor } = await listOrChanges(request, log, (at) => countedPage(memberKeys.invitations(organizationId), organizationId, memberCounterNames.invitations, at));
-  return { items: items.map(fromInvitationItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
+  return countedCollectionPage(request, { organizationId, collection: memberKeys.invitations(organizationId), counter: memberCounterNames.invitations, changes: INVITATION_CHANGES }, fromInvitationItem);
 }
 
 /**
@@ -171,19 +154,8 @@ export async function getAdmins(organizationId: string): Promise<Member[]> {
  */
 export async function deleteMember(organizationId: string, member: Member, keptAdmin?: Member): Promise<void> {
   await transact([
-    {
-      item: {
-        Delete: {
-          TableName: config.tableName,
-          Key: memberKeys.member(organizationId, member.id),
-          ConditionExpression: '#role = :role',
-          ExpressionAttributeNames: { '#role': 'role' },
-          ExpressionAttributeValues: { ':role': member.role },
-        },
-      },
-      // Gone meanwhile, or its role changed: read again.
-      onConditionFailed: () => new StaleWrite(),
-    },
+    // Gone meanwhile, or its role changed: read again.
+    deleteIfStill(memberKeys.member(organizationId, member.id), ['role', member.role], () => new StaleWrite()),
     deleteItem(memberKeys.user(organizationId, member.user.id)),
     deleteItem(memberKeys.memberEmail(organizationId, member.user.email)),
     counterUpdate(organizationId, memberCounterNames.members, -1),
@@ -196,18 +168,8 @@ export async function deleteMember(organizationId: string, member: Member, keptA
 export async function deleteInvitation(organizationId: string, invitation: Invitation): Promise<void> {
   await transact([
     deleteItem(memberKeys.invitation(organizationId, invitation.id), invitationNotFound),
-    {
-      item: {
-        Delete: {
-          TableName: config.tableName,
-          Key: memberKeys.memberEmail(organizationId, invitation.email),
-          // Still the invitation's: an accept hands it to the member in the transaction that removes the invitation.
-          ConditionExpression: 'invitationId = :id',
-          ExpressionAttributeValues: { ':id': invitation.id },
-        },
-      },
-      onConditionFailed: invitationNotFound,
-    },
+    // Still the invitation's: an accept hands it to the member in the transaction that removes the invitation.
+    deleteIfStill(memberKeys.memberEmail(organizationId, invitation.email), ['invitationId', invitation.id], invitationNotFound),
     counterUpdate(organizationId, memberCounterNames.invitations, -1),
     ...auditDeletion(organizationId, invitationAudit, invitation.id),
   ]);

@@ -15,21 +15,18 @@ import {
 import { OrganizationResponse, UpdateOrganizationBody } from './schema';
 import { OrganizationServices } from '../services/schema';
 import { defineRoute } from '../../shared/routes/route';
+import { createRow, deleteRow, getRow, listRow, updateRow } from '../../shared/routes/rows';
 
-export const listOrganizationMembers = defineRoute({
+export const listOrganizationMembers = listRow({
   operationId: 'listOrganizationMembers',
-  method: 'GET',
   path: '/v1/organization/members',
   summary: 'List the members with a user account, newest first (pending invitations are left out)',
   description: 'The organization\'s members with a user account, newest first. Pending invitations are listed apart (`GET /v1/organization/invitations`) and never counted here.',
   tag: 'Organization',
-  dynamodb: ['Query', 'GetItem'],
   // gsi6: the change log read with updatedSince.
   indexes: ['gsi6'],
-  status: 200,
   request: { query: PageQuery },
   response: MemberPage,
-  errors: [400],
 });
 
 export const listOrganizationServices = defineRoute({
@@ -46,120 +43,96 @@ export const listOrganizationServices = defineRoute({
   errors: [],
 });
 
-export const createOrganizationMember = defineRoute({
+export const createOrganizationMember = createRow({
   operationId: 'createOrganizationMember',
-  method: 'POST',
   path: '/v1/organization/members',
   summary: 'Add a member with a user account',
   description: 'The member is active at once and gets a user (`user.id`, the `userId` that sends SMS). `role` defaults to MEMBER. An email already used by a member or a pending invitation, ignoring case, answers 409.',
   tag: 'Organization',
-  dynamodb: ['UpdateItem', 'PutItem'],
-  status: 201,
   request: { body: CreateMemberBody },
   requestExample: { email: 'tom@harbourcitytrades.com.au', firstName: 'Tom', lastName: 'Walsh', role: 'MEMBER', position: 'Licensed Plumber', responsibility: 'Emergency call-outs north of the bridge' },
   response: MemberResponse,
-  errors: [400, 409],
+  errors: [409],
 });
 
-export const updateOrganizationMember = defineRoute({
+export const updateOrganizationMember = updateRow({
   operationId: 'updateOrganizationMember',
-  method: 'PATCH',
   path: '/v1/organization/members/{memberId}',
   summary: 'Change a member’s email, firstName, lastName, role, position, responsibility, isDisabled or workingHours',
   description: 'Fields left out keep their values. `email` is the member’s user’s too (`user.email`): one another member or a pending invitation has, ignoring case, answers 409 CONFLICT, and the member’s old email may be used again at once. A disabled member stays listed, but its `userId` can no longer send SMS (400 USER_DISABLED). The last ADMIN cannot take another role (409 LAST_ADMIN).',
   tag: 'Organization',
   dynamodb: ['GetItem', 'Query', 'UpdateItem', 'ConditionCheckItem'],
-  status: 200,
   request: { path: MemberIdPath, body: UpdateMemberBody },
   response: MemberResponse,
-  errors: [400, 404, 409],
+  errors: [409],
 });
 
-export const getOrganizationMember = defineRoute({
+export const getOrganizationMember = getRow({
   operationId: 'getOrganizationMember',
-  method: 'GET',
   path: '/v1/organization/members/{memberId}',
   summary: 'Read a member',
   description: 'One member with a user account, as the list shows it. A pending invitation is not a member: its id answers 404 here until it is accepted.',
   tag: 'Organization',
-  dynamodb: ['GetItem'],
-  status: 200,
   request: { path: MemberIdPath },
   response: MemberResponse,
-  errors: [400, 404],
 });
 
-export const deleteOrganizationMember = defineRoute({
+export const deleteOrganizationMember = deleteRow({
   operationId: 'deleteOrganizationMember',
-  method: 'DELETE',
   path: '/v1/organization/members/{memberId}',
   summary: 'Remove a member and its user',
   description:
     'The member leaves the list and its `userId` can no longer send SMS (`POST /v1/sms` answers 404 User not found), add company notes or be booked; messages, notes and appointments it already has keep their `userId`. Its email may be invited again. Removing the organization’s last ADMIN answers 409 `LAST_ADMIN`.',
   tag: 'Organization',
   dynamodb: ['GetItem', 'Query', 'DeleteItem', 'UpdateItem', 'ConditionCheckItem', 'PutItem'],
-  status: 200,
   request: { path: MemberIdPath },
   response: MemberOrInvitationDeleted,
-  errors: [400, 404, 409],
+  errors: [409],
 });
 
-export const createOrganizationInvitation = defineRoute({
+export const createOrganizationInvitation = createRow({
   operationId: 'createOrganizationInvitation',
-  method: 'POST',
   path: '/v1/organization/invitations',
   summary: 'Invite someone to join the organization',
   description: 'A pending invitation: not a member, not listed among members, and its person cannot send SMS until it is accepted. An email already used by a member or a pending invitation answers 409.',
   tag: 'Organization',
-  dynamodb: ['UpdateItem', 'PutItem'],
-  status: 201,
   request: { body: CreateInvitationBody },
   response: InvitationResponse,
-  errors: [400, 409],
+  errors: [409],
 });
 
-export const listOrganizationInvitations = defineRoute({
+export const listOrganizationInvitations = listRow({
   operationId: 'listOrganizationInvitations',
-  method: 'GET',
   path: '/v1/organization/invitations',
   summary: 'List pending invitations, newest first',
   description: 'Invitations not yet accepted; an accepted invitation leaves this list and appears among the members.',
   tag: 'Organization',
-  dynamodb: ['Query', 'GetItem'],
   // gsi6: the change log read with updatedSince.
   indexes: ['gsi6'],
-  status: 200,
   request: { query: PageQuery },
   response: InvitationPage,
-  errors: [400],
 });
 
-export const acceptOrganizationInvitation = defineRoute({
+export const acceptOrganizationInvitation = createRow({
   operationId: 'acceptOrganizationInvitation',
-  method: 'POST',
   path: '/v1/organization/invitations/{invitationId}/accept',
   summary: 'Accept an invitation: it becomes a member with a user',
   description: 'The member keeps the invitation’s id, email and role. The body may give the first and last name; they are required when the invitation has none. An invitation already accepted answers 404.',
   tag: 'Organization',
   dynamodb: ['GetItem', 'DeleteItem', 'PutItem', 'UpdateItem'],
-  status: 201,
   request: { path: InvitationIdPath, body: AcceptInvitationBody },
   response: MemberResponse,
-  errors: [400, 404],
 });
 
-export const deleteOrganizationInvitation = defineRoute({
+export const deleteOrganizationInvitation = deleteRow({
   operationId: 'deleteOrganizationInvitation',
-  method: 'DELETE',
   path: '/v1/organization/invitations/{invitationId}',
   summary: 'Cancel a pending invitation',
   description: 'The invitation leaves the list; accepting it answers 404 from then on, and its email may be invited again. An invitation already accepted or cancelled answers 404.',
   tag: 'Organization',
   dynamodb: ['GetItem', 'DeleteItem', 'UpdateItem', 'PutItem'],
-  status: 200,
   request: { path: InvitationIdPath },
   response: MemberOrInvitationDeleted,
-  errors: [400, 404],
 });
 
 export const getOrganization = defineRoute({

@@ -1,54 +1,44 @@
 import { MAX_SCENARIO_LINKS, ScenarioIdPath, ScenarioListQuery, ScenarioPage, ScenarioResponse, UpdateScenarioBody } from './scenario-schema';
 import { CreateServiceBody, ServiceDeleted, ServiceIdPath, ServiceListQuery, ServicePage, ServiceResponse, UpdateServiceBody } from './schema';
 import { defineRoute } from '../../shared/routes/route';
+import { createRow, deleteRow, getRow, listRow, updateRow } from '../../shared/routes/rows';
 import { TradeCategoryList } from '../../shared/catalog/trade-categories';
 
-export const createService = defineRoute({
+export const createService = createRow({
   operationId: 'createService',
-  method: 'POST',
   path: '/v1/services',
   summary: 'Create a service and its scenario',
   description: 'A trade service and the AI-receptionist scenario it starts with, written together. `pricingType` decides which price fields are required: FIXED `price`, HOURLY `hourlyRate`, CALL_OUT `callOutFee`, RANGE `minPrice` and `maxPrice` (the names products use), and `minPrice` ≤ `maxPrice`. The older names `pricingMode` and `fixedPrice` are still taken. A name already used in the organization, ignoring case and spacing, answers 409 and writes nothing. `memberIds` are the members who take the service, whom GET /v1/availability offers and holds take (none, the default: every member); each must be a member of the organization, or 400 naming its place (`memberIds.0`).',
   tag: 'Services',
   // BatchGetItem: the members memberIds names.
   dynamodb: ['UpdateItem', 'PutItem', 'BatchGetItem'],
-  status: 201,
   request: { body: CreateServiceBody },
   response: ServiceResponse,
-  errors: [400, 409],
+  errors: [409],
 });
 
-export const getService = defineRoute({
+export const getService = getRow({
   operationId: 'getService',
-  method: 'GET',
   path: '/v1/services/{serviceId}',
   summary: 'Read a service with its scenario summary',
   description: 'One service with the summary of its scenario. Another organization\'s service answers 404.',
   tag: 'Services',
-  dynamodb: ['GetItem'],
-  status: 200,
   request: { path: ServiceIdPath },
   response: ServiceResponse,
-  errors: [400, 404],
 });
 
-export const getScenario = defineRoute({
+export const getScenario = getRow({
   operationId: 'getScenario',
-  method: 'GET',
   path: '/v1/scenarios/{scenarioId}',
   summary: 'Read a scenario in full',
   description: 'One AI-receptionist scenario with its prompt, questions and outcome. Another organization\'s scenario answers 404.',
   tag: 'Scenarios',
-  dynamodb: ['GetItem'],
-  status: 200,
   request: { path: ScenarioIdPath },
   response: ScenarioResponse,
-  errors: [400, 404],
 });
 
-export const listServices = defineRoute({
+export const listServices = listRow({
   operationId: 'listServices',
-  method: 'GET',
   path: '/v1/services',
   summary: 'List services, newest first',
   description: 'The organization’s services with their scenario summaries, filtered by `tradeCategoryId` (a catalog id, docs/trade-categories.md) and `isActive`. `totalCount` counts every service that passes the filters.',
@@ -56,44 +46,37 @@ export const listServices = defineRoute({
   dynamodb: ['Query'],
   // gsi6: the change log read with updatedSince.
   indexes: ['gsi6'],
-  status: 200,
   request: { query: ServiceListQuery },
   response: ServicePage,
-  errors: [400],
 });
 
-export const updateService = defineRoute({
+export const updateService = updateRow({
   operationId: 'updateService',
-  method: 'PATCH',
   path: '/v1/services/{serviceId}',
   summary: 'Change any subset of a service’s fields, pricing included',
   description: 'Fields left out keep their values; a price or `customPriceResponse` sent as null is cleared. The merged service is checked as a create is (`pricingType` requires its price, `minPrice` ≤ `maxPrice`, an active custom price response needs its text). A name already used in the organization, ignoring case and spacing, answers 409. The service’s scenario is not changed: change it with PATCH /v1/scenarios/{scenarioId}. `memberIds` replaces the service’s members as a whole, each a member of the organization (400 naming its place otherwise); `[]` offers every member again.',
   tag: 'Services',
   // BatchGetItem: the members memberIds names.
   dynamodb: ['GetItem', 'PutItem', 'DeleteItem', 'BatchGetItem'],
-  status: 200,
   request: { path: ServiceIdPath, body: UpdateServiceBody },
   response: ServiceResponse,
-  errors: [400, 404, 409],
+  errors: [409],
 });
 
-export const deleteService = defineRoute({
+export const deleteService = deleteRow({
   operationId: 'deleteService',
-  method: 'DELETE',
   path: '/v1/services/{serviceId}',
   summary: 'Delete a service and its scenario',
   description: `Removes the service, its scenario and its name in one transaction; every transfer rule that named the scenario gets \`scenarioId: null\` in the same transaction. A scenario named by more than ${MAX_SCENARIO_LINKS} transfer rules answers 409 and nothing is deleted.`,
   tag: 'Services',
   dynamodb: ['GetItem', 'Query', 'DeleteItem', 'UpdateItem', 'PutItem'],
-  status: 200,
   request: { path: ServiceIdPath },
   response: ServiceDeleted,
-  errors: [400, 404, 409],
+  errors: [409],
 });
 
-export const listScenarios = defineRoute({
+export const listScenarios = listRow({
   operationId: 'listScenarios',
-  method: 'GET',
   path: '/v1/scenarios',
   summary: 'List scenarios, newest first',
   description: 'The organization’s AI-receptionist scenarios in full, filtered by `isActive` and by `tradeServiceId` (the service a scenario belongs to; an id that is not one lists none). `totalCount` counts every scenario that passes the filters.',
@@ -101,24 +84,20 @@ export const listScenarios = defineRoute({
   dynamodb: ['Query'],
   // gsi6: the change log read with updatedSince.
   indexes: ['gsi6'],
-  status: 200,
   request: { query: ScenarioListQuery },
   response: ScenarioPage,
-  errors: [400],
 });
 
-export const updateScenario = defineRoute({
+export const updateScenario = updateRow({
   operationId: 'updateScenario',
-  method: 'PATCH',
   path: '/v1/scenarios/{scenarioId}',
   summary: 'Change a scenario’s name, prompt, response, questions or outcome',
   description: 'Fields left out keep their values; `questions` (with their answer options and follow-ups) and `outcome` are replaced whole. The service’s nested scenario summary changes in the same transaction. Concurrent updates are applied one after another, never lost.',
   tag: 'Scenarios',
   dynamodb: ['GetItem', 'UpdateItem'],
-  status: 200,
   request: { path: ScenarioIdPath, body: UpdateScenarioBody },
   response: ScenarioResponse,
-  errors: [400, 404, 409],
+  errors: [409],
 });
 
 export const listTradeCategories = defineRoute({

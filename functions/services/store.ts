@@ -1,7 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
-import { filterSignature } from '../../shared/filters';
 import { fromScenarioItem, fromVersionedScenarioItem, scenarioAudit, scenarioSummary, toScenarioItem } from './scenario-entity';
 import { referrerOf } from './scenario-links';
 import { fromServiceItem, fromVersionedServiceItem, serviceAudit, serviceCounterNames, serviceKeys, toServiceItem, toServiceNameItem } from './entity';
@@ -11,8 +10,7 @@ import { normalizeName, type Key } from '../../shared/store/keys';
 import type { Versioned } from '../../shared/store/versioned-record';
 import { MAX_SCENARIO_LINKS, type Scenario, type ScenarioChanges, type ScenarioListQuery } from './scenario-schema';
 import type { Service, ServiceListQuery } from './schema';
-import { filteredPage } from '../../shared/store/collection-page';
-import { changeLogKey, listOrChanges } from '../../shared/store/change-log';
+import { filteredCollectionPage } from '../../shared/store/change-log';
 import { SCENARIO_CHANGES, SERVICE_CHANGES } from './entity';
 import { counterUpdate } from '../../shared/store/counters';
 import { queryAll } from '../../shared/store/query-page';
@@ -44,10 +42,14 @@ async function getItem(key: Key): Promise<Record<string, unknown> | undefined> {
   return Item;
 }
 
+/** The record an item holds, or 404 with `message` when there is none. */
+function found<T>(item: Record<string, unknown> | undefined, fromItem: (item: Record<string, unknown>) => T, message: string): T {
+  if (!item) throw new NotFoundError(message);
+  return fromItem(item);
+}
+
 export async function getService(organizationId: string, serviceId: number): Promise<Service> {
-  const item = await getItem(serviceKeys.service(organizationId, serviceId));
-  if (!item) throw new NotFoundError(SERVICE_NOT_FOUND);
-  return fromServiceItem(item);
+  return found(await getItem(serviceKeys.service(organizationId, serviceId)), fromServiceItem, SERVICE_NOT_FOUND);
 }
 
 export async function getVersionedService(organizationId: string, serviceId: number): Promise<Versioned<Service> | undefined> {
@@ -56,9 +58,7 @@ export async function getVersionedService(organizationId: string, serviceId: num
 }
 
 export async function getScenario(organizationId: string, scenarioId: number): Promise<Scenario> {
-  const item = await getItem(serviceKeys.scenario(organizationId, scenarioId));
-  if (!item) throw new NotFoundError(SCENARIO_NOT_FOUND);
-  return fromScenarioItem(item);
+  return found(await getItem(serviceKeys.scenario(organizationId, scenarioId)), fromScenarioItem, SCENARIO_NOT_FOUND);
 }
 
 export async function getVersionedScenario(organizationId: string, scenarioId: number): Promise<Versioned<Scenario> | undefined> {
@@ -194,20 +194,12 @@ export async function deleteServiceWithScenario(organizationId: string, current:
 
 /** A page of the organization's services, newest first, filtered; an exact totalCount (docs/decisions/store.md). */
 export async function listServicesPage(organizationId: string, { tradeCategoryId, isActive, ...request }: ServiceListQuery): Promise<Page<Service>> {
-  const { page, limit } = request;
-  const keep = (item: Record<string, unknown>) => (tradeCategoryId === undefined || item.tradeCategoryId === tradeCategoryId) && (isActive === undefined || item.isActive === isActive);
-  const log = { partition: changeLogKey(organizationId, SERVICE_CHANGES).gsi6pk, filters: { tradeCategoryId, isActive } };
-  const result = await listOrChanges(request, log, (at) => filteredPage(serviceKeys.services(organizationId), { keep, filter: filterSignature({ tradeCategoryId, isActive }) }, at));
-  return { ...result, items: result.items.map(fromServiceItem), totalCount: result.totalCount ?? 0, page, limit };
+  return filteredCollectionPage(request, { organizationId, collection: serviceKeys.services(organizationId), changes: SERVICE_CHANGES, filters: { tradeCategoryId, isActive } }, fromServiceItem);
 }
 
 /** A page of the organization's scenarios, newest first, filtered; an exact totalCount. */
 export async function listScenariosPage(organizationId: string, { isActive, tradeServiceId, ...request }: ScenarioListQuery): Promise<Page<Scenario>> {
-  const { page, limit } = request;
-  const keep = (item: Record<string, unknown>) => (isActive === undefined || item.isActive === isActive) && (tradeServiceId === undefined || item.tradeServiceId === tradeServiceId);
-  const log = { partition: changeLogKey(organizationId, SCENARIO_CHANGES).gsi6pk, filters: { isActive, tradeServiceId } };
-  const result = await listOrChanges(request, log, (at) => filteredPage(serviceKeys.scenarios(organizationId), { keep, filter: filterSignature({ isActive, tradeServiceId }) }, at));
-  return { ...result, items: result.items.map(fromScenarioItem), totalCount: result.totalCount ?? 0, page, limit };
+  return filteredCollectionPage(request, { organizationId, collection: serviceKeys.scenarios(organizationId), changes: SCENARIO_CHANGES, filters: { isActive, tradeServiceId } }, fromScenarioItem);
 }
 
 /** Every service of the organization, oldest first: a small catalog, one Query. */

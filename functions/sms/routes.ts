@@ -1,10 +1,9 @@
 import { ListSmsQuery, SendSmsBody, SMS_NOT_RECORDED_MESSAGE, SmsDeliveryFailed, SmsIdPath, SmsPage, SmsResponse, SmsSent } from './schema';
 import { errorEnvelope } from '../../shared/http/envelope';
-import { defineRoute } from '../../shared/routes/route';
+import { createRow, getRow, listRow } from '../../shared/routes/rows';
 
-export const sendSms = defineRoute({
+export const sendSms = createRow({
   operationId: 'sendSms',
-  method: 'POST',
   path: '/v1/sms',
   summary: 'Send an SMS to a lead, starting a thread (and an SMS inquiry) or replying in one',
   description: 'Sent by a member (`userId`) to the lead’s phone. Without `messageThreadId` it starts a thread, recorded as an SMS inquiry; with one it adds the message to that thread. The message is recorded (status `QUEUED`) before it is handed to the SMS provider, then becomes `SENT`, and later `DELIVERED` or `FAILED` as the carrier reports; the answer’s `sms` is the message as recorded (`SENT`, or `QUEUED` while that mark is not written), and `GET /v1/sms/{smsId}` reads it later. A lead without a phone or a disabled member answers 400; if the provider refuses the message it stays in the thread as `FAILED` and the answer is 502 with a bare `{message}`. Sends to one lead at the same moment wait their turn to be recorded; one that cannot be recorded within a few seconds (the lead kept busy by other writes, or the store not answering) answers 503 `SERVICE_UNAVAILABLE` with `Retry-After`, having recorded and sent nothing: send it again, with the same `Idempotency-Key` too, and it is sent once.',
@@ -14,7 +13,6 @@ export const sendSms = defineRoute({
   // re-reads a lead another inquiry raced, and the message after a failed write; PutItem marks a message given up.
   dynamodb: ['BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
   sendsSms: true,
-  status: 201,
   request: { body: SendSmsBody },
   requestExample: {
     userId: 'user_01JBQ0ZP5W9X7Y3Z1A2B4C6D8E',
@@ -24,7 +22,7 @@ export const sendSms = defineRoute({
   response: SmsSent,
   // 502: the provider failed; its body is the bare {message} of SmsDeliveryFailed (functions/sms/schema.ts).
   // 503: not recorded in time (the lead busy, the store not answering); nothing was recorded or sent.
-  errors: [400, 404, 502, 503],
+  errors: [404, 502, 503],
   responses: {
     502: { description: 'The SMS provider failed; the body is {message} only, not the error envelope.', schema: SmsDeliveryFailed },
     503: {
@@ -36,9 +34,8 @@ export const sendSms = defineRoute({
   },
 });
 
-export const listSms = defineRoute({
+export const listSms = listRow({
   operationId: 'listSms',
-  method: 'GET',
   path: '/v1/sms',
   summary: 'List SMS messages, newest first',
   description: 'Every SMS message of the organization, sent and received, with its status now (`QUEUED` included), newest first, listed under `messages`; optionally only one lead’s (`leadId`), one thread’s (`messageThreadId`) and/or one `status`. `totalCount` is exact for every filter. A lead or thread without messages (unknown, or another organization’s) answers an empty list.',
@@ -47,25 +44,20 @@ export const listSms = defineRoute({
   // counter; BatchGetItem: a sharded organization's totalCount is the sum of its counter's shards.
   dynamodb: ['Query', 'GetItem', 'BatchGetItem'],
   indexes: ['gsi2', 'gsi3', 'gsi4', 'gsi5', 'gsi6'],
-  status: 200,
   request: { query: ListSmsQuery },
   response: SmsPage,
-  errors: [400],
 });
 
-export const getSms = defineRoute({
+export const getSms = getRow({
   operationId: 'getSms',
-  method: 'GET',
   path: '/v1/sms/{smsId}',
   summary: 'Read an SMS message and its status',
   description: 'One SMS message, sent or received, with its status now: `QUEUED` until the provider answers, then `SENT`, `DELIVERED` or `FAILED`; a reply is `RECEIVED`. The `id` is the message id `POST /v1/sms` answers and an SMS inquiry’s `data.messages` list. Another organization’s message answers 404.',
   tag: 'SMS',
   dynamodb: ['Query'],
   indexes: ['gsi2'],
-  status: 200,
   request: { path: SmsIdPath },
   response: SmsResponse,
-  errors: [400, 404],
 });
 
 export const smsRoutes = [sendSms, listSms, getSms];

@@ -1,9 +1,12 @@
 import { ValidationError } from '../errors';
-import type { PageRequest } from '../pagination';
+import type { Page, PageRequest } from '../pagination';
 import { keys } from './keys';
 import { readCounter } from './counters';
 import { decodeCursor } from './cursors';
-import { cursorAfter, rangePage, sortKeyAt, type PageSource } from './query-page';
+import { countedPage, cursorAfter, rangePage, sortKeyAt, type PageSource } from './query-page';
+import { filteredPage } from './collection-page';
+import { filterSignature } from '../filters';
+import type { Collection } from './keys';
 import { idsSince, lastIdAt } from './retention';
 
 /**
@@ -118,4 +121,42 @@ export async function resumablePage(source: PageSource, { page, limit, cursor }:
 export async function listOrChanges<P extends RawPage>(request: PageRequest, log: ChangeLog, list: (page: PageRequest) => Promise<P>): Promise<RawPage | P> {
   if (request.updatedSince === undefined) return list({ page: request.page, limit: request.limit, cursor: request.cursor });
   return changesPage(request.updatedSince, log, request);
+}
+
+/** A collection of an organization whose counter counts it, and the change log its records are written to. */
+export interface CountedCollection {
+  organizationId: string;
+  collection: Collection;
+  /** The name of its counter item. */
+  counter: string;
+  /** The name of its change log (`changeLogKey`). */
+  changes: string;
+  filters?: ChangeLog['filters'];
+  ownerCounter?: ChangeLog['ownerCounter'];
+}
+
+/** A page of a counted collection, newest first, or its changes with `updatedSince`, as records. */
+export async function countedCollectionPage<T>(request: PageRequest, { organizationId, collection, counter, changes, ...log }: CountedCollection, fromItem: (item: Record<string, unknown>) => T): Promise<Page<T>> {
+  const changeLog = { partition: keys.changeLog(organizationId, changes).gsi6pk, ...log };
+  const { items, totalCount, nextCursor } = await listOrChanges(request, changeLog, (at) => countedPage(collection, organizationId, counter, at));
+  return { items: items.map(fromItem), totalCount: totalCount ?? 0, page: request.page, limit: request.limit, nextCursor };
+}
+
+/** A small collection of an organization (a catalog), listed whole and filtered, and the change log its records are written to. */
+export interface FilteredCollection {
+  organizationId: string;
+  collection: Collection;
+  /** The name of its change log (`changeLogKey`). */
+  changes: string;
+  /** Each filter by its attribute: a record is listed when every filter given equals its attribute. */
+  filters: Record<string, string | number | boolean | undefined>;
+}
+
+/** A filtered page of a catalog, newest first, with an exact totalCount (filteredPage), or its changes with `updatedSince`, as records. */
+export async function filteredCollectionPage<T>(request: PageRequest, { organizationId, collection, changes, filters }: FilteredCollection, fromItem: (item: Record<string, unknown>) => T): Promise<Page<T>> {
+  const given = Object.entries(filters).filter(([, value]) => value !== undefined);
+  const keep = (item: Record<string, unknown>) => given.every(([attribute, value]) => item[attribute] === value);
+  const log = { partition: keys.changeLog(organizationId, changes).gsi6pk, filters };
+  const { items, totalCount, nextCursor } = await listOrChanges(request, log, (at) => filteredPage(collection, { keep, filter: filterSignature(filters) }, at));
+  return { items: items.map(fromItem), totalCount: totalCount ?? 0, page: request.page, limit: request.limit, nextCursor };
 }

@@ -31,6 +31,23 @@ export function deleteItem(key: Key, onMissing?: () => Error): TransactWrite {
   return { item: { Delete: { TableName: config.tableName, Key: key, ...condition } }, onConditionFailed: onMissing };
 }
 
+/** The condition that an item's `attribute` still holds `value`, as it was read (which a missing item does not). */
+export const stillHolds = ([attribute, value]: readonly [string, unknown]) => ({
+  ConditionExpression: `#${attribute} = :${attribute}`,
+  ExpressionAttributeNames: { [`#${attribute}`]: attribute },
+  ExpressionAttributeValues: { [`:${attribute}`]: value },
+});
+
+/** A Delete only while the item's attribute still holds the value read (`['role', 'ADMIN']`); `onConditionFailed` when it is gone or changed. */
+export function deleteIfStill(key: Key, held: readonly [string, unknown], onConditionFailed: () => Error): TransactWrite {
+  return { item: { Delete: { TableName: config.tableName, Key: key, ...stillHolds(held) } }, onConditionFailed };
+}
+
+/** A check, in a transaction, that an item's attribute still holds the value read; `onConditionFailed` when not. */
+export function checkStill(key: Key, held: readonly [string, unknown], onConditionFailed: () => Error): TransactWrite {
+  return { item: { ConditionCheck: { TableName: config.tableName, Key: key, ...stillHolds(held) } }, onConditionFailed };
+}
+
 function describe(item: TransactItem): string {
   const [operation, input] = Object.entries(item)[0] as [string, { Key?: Key; Item?: Key }];
   const key = input.Key ?? input.Item;

@@ -3,7 +3,7 @@ import type { Key } from './keys';
 import type { Versioned } from './versioned-record';
 import { changedMeanwhile } from '../errors';
 import { backoff } from './retry';
-import { insertIfAbsent, transact, writeAlone, type TransactWrite } from './transact';
+import { insertIfAbsent, stillHolds, transact, writeAlone, type TransactWrite } from './transact';
 
 /** The conditional write lost a race: the item is no longer at the version that was read. */
 export class StaleWrite extends Error {}
@@ -32,13 +32,7 @@ export async function retryOnStaleWrite<T>(attempt: (attempt: number) => Promise
 export function putIfVersion(item: Key & Record<string, unknown>, version: number): TransactWrite {
   return {
     item: {
-      Put: {
-        TableName: config.tableName,
-        Item: item,
-        ConditionExpression: '#version = :version',
-        ExpressionAttributeNames: { '#version': 'version' },
-        ExpressionAttributeValues: { ':version': version },
-      },
+      Put: { TableName: config.tableName, Item: item, ...stillHolds(['version', version]) },
     },
     onConditionFailed: () => new StaleWrite(),
   };
