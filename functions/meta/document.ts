@@ -1,7 +1,7 @@
 import { CompressibleJson } from '../../shared/http/compressible-text';
 import { buildOpenApiDocument, servedFrom, type ApiDescription } from '../../shared/openapi/document';
 import type { OpenApiDocument } from '../../shared/openapi/schemas';
-import { componentExamples, componentSchemas, outgoingWebhooks, resources, routes, tags } from '../resources';
+import { componentExamples, componentSchemas, outgoingWebhooks, resources, routes, tagDescriptions } from '../resources';
 
 /** The document's opening: what the API is, and what holds for every operation. */
 const DESCRIPTION = `A sales pipeline for trades businesses: leads, inquiries, services, products, transfers, policies, FAQs and SMS.
@@ -19,7 +19,7 @@ const DESCRIPTION = `A sales pipeline for trades businesses: leads, inquiries, s
 /** This API as its document describes it: the resources' routes, tags, named schemas and their examples. */
 export const API: ApiDescription = {
   routes,
-  tags,
+  tags: tagDescriptions,
   components: componentSchemas,
   examples: componentExamples,
   info: { title: 'Sales Pipeline API', description: DESCRIPTION },
