@@ -16,7 +16,7 @@ import { looksLikePhone } from '../../shared/phone';
 import { readPhone } from '../leads/phones';
 import { GATEWAY_RESPONSES } from '../../shared/http/gateway-responses';
 import { PREFLIGHT_HEADERS } from '../../shared/http/cors';
-import { newSigningSecret, signedHeaders } from '../../shared/webhooks/signature';
+import { newSigningSecret, signedHeaders } from '../../shared/signed-posts';
 import { ingestInquiry } from '../inquiries/ingestion';
 import type { InquiryListItem } from '../inquiries/schema';
 

@@ -1,7 +1,7 @@
 import { MAX_SCENARIO_LINKS, ScenarioIdPath, ScenarioListQuery, ScenarioPage, ScenarioResponse, UpdateScenarioBody } from './scenario-schema';
 import { CreateServiceBody, ServiceDeleted, ServiceIdPath, ServiceListQuery, ServicePage, ServiceResponse, UpdateServiceBody } from './schema';
 import { defineRoute } from '../../shared/routes/route';
-import { TradeCategoryList } from '../../shared/catalog/trade-categories';
+import { TradeCategoryList } from './trade-categories';
 
 export const createService = defineRoute({
   operationId: 'createService',
