@@ -71,10 +71,10 @@ const O = SAMPLE_ORGANIZATION_ID;
 export const auditKeySamples: KeySamples<typeof auditKeys> = {
   entry: () => auditKeys.entry(O, 'audit_1'),
   entriesBetween: () => auditKeys.entriesBetween(O, 'audit_0', 'audit_9'),
-  entryIndexes: () => auditKeys.entryIndexes(O, { id: 'audit_1', keyId: 'key_1', resourceType: 'lead', resourceId: 'lead_1' }),
+  entryIndexes: () => auditKeys.entryIndexes(O, { id: 'audit_1', keyId: 'key_1', resourceType: 'note', resourceId: 'note_1' }),
   entriesOfKeyBetween: () => auditKeys.entriesOfKeyBetween(O, 'key_1', 'audit_0', 'audit_9'),
-  entriesOfTypeBetween: () => auditKeys.entriesOfTypeBetween(O, 'lead', 'audit_0', 'audit_9'),
-  entriesOfResourceBetween: () => auditKeys.entriesOfResourceBetween(O, 'lead', 'lead_1', 'audit_0', 'audit_9'),
+  entriesOfTypeBetween: () => auditKeys.entriesOfTypeBetween(O, 'note', 'audit_0', 'audit_9'),
+  entriesOfResourceBetween: () => auditKeys.entriesOfResourceBetween(O, 'note', 'note_1', 'audit_0', 'audit_9'),
 };
 
 const DAY_SECONDS = 86_400;
