@@ -30,7 +30,7 @@ export const resources: readonly ResourceDefinition[] = [leads, inquiries, sms, 
 export const routes: RouteDefinition[] = withPatchAliases(resources.flatMap(({ name, routes }) => routes.map((route) => ({ ...route, resource: name }))));
 
 /** The groups of the API reference, in order, each with its description. */
-export const tags: Record<string, string> = Object.assign({}, ...resources.map((resource) => resource.tags));
+export const tagDescriptions: Record<string, string> = Object.assign({}, ...resources.map((resource) => resource.tags));
 
 /** Schemas named under components.schemas: wherever a route's schema holds one of these objects, the document refers to it by name. */
 export const componentSchemas: Record<string, v.GenericSchema> = Object.fromEntries(

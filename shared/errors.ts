@@ -82,11 +82,12 @@ export class PayloadTooLargeError extends ApiError {
 }
 
 /**
- * The SMS provider refused or failed; the API answers this with a bare {message} (502). `unconfirmed` when the
- * provider may have taken the message all the same (no answer in time, a lost connection, a fault on its side).
+ * A provider the API hands a request to refused or failed; the API answers this with a bare {message} (502).
+ * `unconfirmed` when the provider may have taken the request all the same (no answer in time, a lost connection, a
+ * fault on its side).
  */
-export class SmsDeliveryError extends Error {
-  override readonly name = 'SmsDeliveryError';
+export class ProviderError extends Error {
+  override readonly name: string = 'ProviderError';
   readonly status = 502;
 
   constructor(

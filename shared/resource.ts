@@ -171,6 +171,19 @@ export interface ScheduledJob {
 /** Organization A's record ids, by the parameter or field name that carries them (`leadId`, `faqId`). */
 export type IsolationIds = Record<string, string | number>;
 
+/** Organization A as a resource's isolation ids are read from: its demo seed's summary, and a client with its key. */
+export interface IsolationSource {
+  demo: DemoData;
+  client: { get: (path: string) => Promise<{ body: any }>; post: (path: string, body: unknown) => Promise<{ body: any }> };
+}
+
+/**
+ * The ids a resource's isolation cases name beyond the demo seed's summary (each `…Ids`' first, as `…Id`),
+ * exported as `isolationIds` by its `functions/<resource>/isolation.ts`: records the seed does not name, read or
+ * made with A's key.
+ */
+export type IsolationIdsOf = (a: IsolationSource) => Promise<IsolationIds>;
+
 /** A request that names organization A's records, sent with organization B's key. */
 export interface IsolationCase {
   /** Path (with A's ids filled in) and, for writes, a body that is valid except that it names A's records. */

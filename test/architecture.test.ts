@@ -67,6 +67,82 @@ function cyclesOf(graph: Map<string, Set<string>>): string[] {
   return [...cycles].sort();
 }
 
+/**
+ * A module's code without its comments: identifiers, keywords and the text of its string, template and regex
+ * literals. (`import.meta` is the language's, not a name.)
+ */
+function codeWithoutComments(source: string): string {
+  let code = '';
+  let last = '';
+  for (let i = 0; i < source.length; ) {
+    const [c, next] = [source[i]!, source[i + 1]];
+    if (c === '/' && next === '/') {
+      while (i < source.length && source[i] !== '\n') i++;
+    } else if (c === '/' && next === '*') {
+      const end = source.indexOf('*/', i + 2);
+      i = end < 0 ? source.length : end + 2;
+      code += ' ';
+    } else if (c === '"' || c === "'" || c === '`' || (c === '/' && /^$|[(,=:[!&|?{};]/.test(last))) {
+      // A literal, to its closing quote (a `/` after an operator opens a regex); an escape skips the character after it.
+      let j = i + 1;
+      while (j < source.length && source[j] !== c) j += source[j] === '\\' ? 2 : 1;
+      code += source.slice(i, j + 1);
+      [i, last] = [j + 1, c];
+    } else {
+      code += c;
+      if (!/\s/.test(c)) last = c;
+      i++;
+    }
+  }
+  return code.replaceAll('import.meta', '');
+}
+
+/** The words of code, lower case: `inboundEndpointId`, `INBOUND_ENDPOINT` and 'inbound-endpoint' are inbound, endpoint (and id). */
+const wordsOf = (code: string) =>
+  code
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+
+/** `leads` → `lead`, `inquiries` → `inquiry`; `sms` stays. */
+const singular = (word: string) => (word.endsWith('ies') ? `${word.slice(0, -3)}y` : word.endsWith('s') && word.length > 3 ? word.slice(0, -1) : word);
+
+/** Each resource name spelled in a module's code, with how often: `inbound-endpoints` is the words inbound, endpoint in a row. */
+function resourceNamesIn(code: string, names: readonly string[]): Map<string, number> {
+  const words = wordsOf(code).map(singular);
+  const found = new Map<string, number>();
+  for (const name of names) {
+    const parts = name.split('-').map(singular);
+    for (let at = 0; at < words.length; at++) if (parts.every((part, k) => words[at + k] === part)) found.set(name, (found.get(name) ?? 0) + 1);
+  }
+  return found;
+}
+
+/**
+ * Resource names shared/ may spell, each with why; `modules`, where given, is where. Those marked `pending` name
+ * what the resources are about to take over: delete each once its module no longer spells it.
+ */
+const NAMES_SHARED_MAY_SPELL: { name: string; modules?: string[]; why: string; pending?: true }[] = [
+  { name: 'organization', why: 'the tenant: every key starts with one, every request acts for one' },
+  { name: 'events', why: 'the platform’s word: a Lambda handler’s event, and the changes every resource’s writes emit (shared/resource.ts), which the events resource only lists' },
+  { name: 'services', why: 'the platform’s word: the service name metrics and logs carry, 503 Service Unavailable' },
+  {
+    name: 'webhooks',
+    modules: ['shared/openapi/document.ts', 'shared/openapi/outgoing.ts', 'shared/routes/route.ts', 'shared/resource.ts', 'shared/signed-posts.ts'],
+    why: 'OpenAPI 3.1 calls the requests an API sends `webhooks`, and Standard Webhooks names the headers that sign a post `webhook-*`',
+  },
+  { name: 'webhooks', modules: ['shared/private-urls.ts'], why: 'the name of the environment variable the stacks and npm start set' },
+  { name: 'mcp', modules: ['shared/audit/entry.ts', 'shared/http/api-handler.ts'], why: 'the audit log’s `via: mcp`, a label any request may carry in a header, which names no route' },
+  { name: 'mcp', modules: ['shared/auth/scopes.ts'], why: 'the API key authorizer, which bundles no route table, lets every scope reach the one route that checks scopes itself' },
+  { name: 'inquiries', modules: ['shared/schema/pages.ts'], why: 'the sync filter’s description names the two lists where it combines with another filter' },
+  { name: 'webhooks', modules: ['shared/schema/pages.ts'], why: 'the sync filter’s description names the records that never change (delivery attempts) among others' },
+  { name: 'sms', modules: ['shared/routes/route.ts', 'shared/resource.ts'], why: 'route flag `sendsSms` and worker roles', pending: true },
+  { name: 'webhooks', modules: ['shared/routes/route.ts'], why: 'route flag `queuesWebhooks`', pending: true },
+  { name: 'inbound-endpoints', modules: ['shared/routes/route.ts'], why: 'authorizer kind `inboundEndpoint`', pending: true },
+];
+
 describe('shared/ and the resource folders', () => {
   const shared = modulesBelow(SHARED);
   const resources = modulesBelow(FUNCTIONS);
@@ -87,6 +163,27 @@ describe('shared/ and the resource folders', () => {
       .filter((m) => folderOf(m.module) === folder && m.module !== 'shared/http/api-handler.ts')
       .flatMap((m) => m.imports.filter((path) => path.startsWith('shared/') && folders.includes(folderOf(path))).map((path) => `${m.module} → ${path}`));
     expect(violations, why).toEqual([]);
+  });
+
+  it('shared/ spells no resource’s name in its code (comments aside), but for the exceptions named with their reasons', async () => {
+    const { resources: definitions } = await import('../functions/resources');
+    const names = definitions.map((resource) => resource.name);
+    expect(names).toEqual(expect.arrayContaining(['leads', 'inquiries', 'sms', 'faqs', 'webhooks', 'inbound-endpoints']));
+    const allowed = (module: string, name: string) => NAMES_SHARED_MAY_SPELL.some((exception) => exception.name === name && (!exception.modules || exception.modules.includes(module)));
+    const spelled = shared.flatMap(({ module }) =>
+      [...resourceNamesIn(codeWithoutComments(readFileSync(join(ROOT, module), 'utf8')), names)].filter(([name]) => !allowed(module, name)).map(([name, times]) => `${module}: ${name} ×${times}`),
+    );
+    expect(spelled, 'move what one resource uses into its folder; name what several share for what it does').toEqual([]);
+    // Each exception still has something to excuse.
+    const unused = NAMES_SHARED_MAY_SPELL.filter(({ name, modules }) => !shared.some(({ module }) => (!modules || modules.includes(module)) && resourceNamesIn(codeWithoutComments(readFileSync(join(ROOT, module), 'utf8')), [name]).size > 0));
+    expect(unused.map(({ name, modules }) => `${name} in ${modules?.join(', ') ?? 'any module'}`)).toEqual([]);
+  });
+
+  it('reads a resource’s name in identifiers and literals, in any case and number, and not in comments', () => {
+    const names = ['leads', 'inquiries', 'inbound-endpoints', 'sms'];
+    expect([...resourceNamesIn(codeWithoutComments("const leadKey = (o: string) => `LEADS#${o}`; const x = 'inquiry';"), names)]).toEqual([['leads', 2], ['inquiries', 1]]);
+    expect([...resourceNamesIn(codeWithoutComments('type A = { inboundEndpointId: string; INBOUND_ENDPOINTS: 1; smsSender: 2 };'), names)]).toEqual([['inbound-endpoints', 2], ['sms', 1]]);
+    expect(resourceNamesIn(codeWithoutComments("// the lead's inquiry\n/* leads */ const misleading = /leading/; const url = new URL('x', import.meta.url);"), [...names, 'meta']).size).toBe(0);
   });
 
   it('has no import cycle between the folders of shared/', () => {

@@ -1,7 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { resources, routes } from '../functions/resources';
-import { AUDIT_RESOURCE_TYPES, AuditEntry, auditKeys } from '../shared/audit/entry';
+import { auditKeys } from '../shared/audit/entry';
+import { AUDIT_RESOURCE_TYPES, AuditEntry } from '../functions/audit-log/schema';
 import { createApiKey } from '../shared/auth/api-keys';
 import { config } from '../shared/config';
 import { dynamo } from '../shared/dynamo';

@@ -9,10 +9,10 @@ import { sendSms } from '../functions/sms/routes';
 import { listWebhookDeliveries, redeliverEvent } from '../functions/webhooks/routes';
 import { routeId, type RouteDefinition } from '../shared/routes/route';
 import { routes } from '../functions/resources';
-import { RECEIPT_EVENT_TYPES } from '../shared/sms/receipt-types';
-import { webhookSettings } from '../shared/webhooks/settings';
-import { WEBHOOK_LIMITS } from '../shared/webhooks/limits';
-import { batchesOf } from '../shared/webhooks/sqs-queue';
+import { RECEIPT_EVENT_TYPES } from '../functions/sms/receipt-types';
+import { webhookSettings } from '../functions/webhooks/settings';
+import { WEBHOOK_LIMITS } from '../functions/webhooks/limits';
+import { batchesOf } from '../functions/webhooks/sqs-queue';
 
 // Asset bundling is left to `npm run synth`; here only the templates matter.
 const { api, data, events } = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'none', tableName: 'pipeline', smsOriginationIdentity: 'pool-0123456789abcdef' } }));

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { eventIdOf } from '../functions/events/ids';
 import { createMember } from '../functions/organization/member-rules';
-import { SmsDeliveryError } from '../shared/errors';
+import { SmsDeliveryError } from '../functions/sms/sender';
 import { eventKeys } from '../functions/events/entity';
 import { recordEvents } from '../functions/events/store';
 import { queryAll } from '../shared/store/query-page';
 import { changedAttributes } from '../shared/resource';
-import { setSmsSender } from '../shared/sms/sender';
+import { setSmsSender } from '../functions/sms/sender';
 import { useTestApi, type Client } from './support/api';
 import { lead as leadExample } from '../functions/leads/examples';
 import { created, createProduct, createService, createTransfer, fixedProduct, ISO_MS, itemsOf } from './support/fixtures';

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { routes } from '../functions/resources';
+import { existsSync } from 'node:fs';
+import { resources, routes } from '../functions/resources';
 import { resourceFileExports } from '../infra/resource-files';
-import type { IsolationCase, IsolationCases, IsolationIds } from '../shared/resource';
+import type { DemoData, IsolationCase, IsolationCases, IsolationIds, IsolationIdsOf } from '../shared/resource';
 import type { RouteDefinition } from '../shared/routes/route';
 import { itemsOf } from './support/fixtures';
 import { useTestApi, type Client } from './support/api';
@@ -22,6 +23,14 @@ for (const isolationCases of (await resourceFileExports<IsolationCases>('isolati
   }
 }
 
+/** The resources' own ids beyond the demo's summary: each `isolationIds` an isolation.ts exports. */
+const ID_SOURCES: IsolationIdsOf[] = [];
+for (const { name } of resources) {
+  const module = new URL(`../functions/${name}/isolation.ts`, import.meta.url);
+  const { isolationIds } = existsSync(module) ? ((await import(/* @vite-ignore */ module.href)) as { isolationIds?: IsolationIdsOf }) : {};
+  if (isolationIds) ID_SOURCES.push(isolationIds);
+}
+
 // A PATCH alias answers as its PUT does: the same cases, sent as PATCH.
 for (const route of routes) if (route.aliasOf && CASES[route.aliasOf]) CASES[route.operationId] = CASES[route.aliasOf]!;
 
@@ -34,29 +43,12 @@ describe("another organization's ids, on every route where an id enters", () => 
   beforeAll(async () => {
     a = await api.organization({ demo: true });
     b = (await api.organization()).client;
-    const demo = a.demo as Record<string, (string | number)[]> & { smsThreadId: string };
-    const note = (await a.client.get(`/v1/companies/${demo.companyIds![0]}/notes`)).body.notes[0];
-    const invitation = (await a.client.get('/v1/organization/invitations')).body.invitations[0];
-    ids = {
-      leadId: demo.leadIds![0]!,
-      companyId: demo.companyIds![0]!,
-      noteId: note.id,
-      appointmentId: demo.appointmentIds![0]!,
-      memberId: demo.memberIds![0]!,
-      userId: demo.userIds![0]!,
-      invitationId: invitation.id,
-      serviceId: demo.serviceIds![0]!,
-      scenarioId: demo.scenarioIds![0]!,
-      productId: demo.productIds![0]!,
-      transferId: demo.transferIds![0]!,
-      policyId: demo.policyIds![0]!,
-      faqId: demo.faqIds![0]!,
-      inquiryId: demo.inquiryIds![0]!,
-      threadId: demo.smsThreadId,
-      smsId: demo.smsIds![0]!,
-      webhookId: (await a.client.post('/v1/webhooks', { url: 'https://hooks.example.com/a', events: ['*'] })).body.webhook.id,
-      inboundEndpointId: (await a.client.post('/v1/inbound-endpoints', { name: 'Form', source: 'WEBFORM' })).body.inboundEndpoint.id,
-    };
+    const demo = a.demo as DemoData;
+    // The demo seed's summary names A's records (`leadIds` → `leadId`, its first); each resource names the others.
+    const found: IsolationIds = Object.fromEntries(Object.entries(demo).flatMap(([name, value]) => (/^\w+Ids$/.test(name) && Array.isArray(value) ? [[name.slice(0, -1), value[0]]] : [])));
+    for (const isolationIds of ID_SOURCES) Object.assign(found, await isolationIds({ demo, client: a.client }));
+    // A case naming an id no one provides fails, rather than sending `undefined` and being answered 404.
+    ids = new Proxy(found, { get: (target, name: string) => target[name] ?? expect.fail(`no resource names organization A's ${name}`) });
     before = await itemsOf(a.organizationId);
   }, 120_000);
 

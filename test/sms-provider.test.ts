@@ -8,9 +8,9 @@ import { createMember } from '../functions/organization/member-rules';
 import { config } from '../shared/config';
 import { dynamo } from '../shared/dynamo';
 import { inquiryKeys } from '../functions/inquiries/entity';
-import { SmsDeliveryError } from '../shared/errors';
-import { endUserMessagingSender, SMS_PROVIDER_TIMEOUTS } from '../shared/sms/end-user-messaging';
-import { setSmsSender, type OutgoingSms, type SmsSender } from '../shared/sms/sender';
+import { SmsDeliveryError } from '../functions/sms/sender';
+import { endUserMessagingSender, SMS_PROVIDER_TIMEOUTS } from '../functions/sms/end-user-messaging';
+import { setSmsSender, type OutgoingSms, type SmsSender } from '../functions/sms/sender';
 import { useTestApi, type Client } from './support/api';
 import { freePort } from './support/ports';
 

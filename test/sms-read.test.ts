@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMember } from '../functions/organization/member-rules';
-import { SmsDeliveryError } from '../shared/errors';
-import { setSmsSender, type SmsSender } from '../shared/sms/sender';
+import { SmsDeliveryError } from '../functions/sms/sender';
+import { setSmsSender, type SmsSender } from '../functions/sms/sender';
 import { useTestApi, type Client } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
 import { ISO_MS } from './support/fixtures';

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMember } from '../functions/organization/member-rules';
 import { dynamo } from '../shared/dynamo';
 import { logger } from '../shared/observability';
-import { sentLocally } from '../shared/sms/local-provider';
+import { sentLocally } from '../functions/sms/local-provider';
 import { useTestApi, type Client } from './support/api';
 
 /**

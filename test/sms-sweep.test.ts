@@ -3,7 +3,7 @@ import { dynamo } from '../shared/dynamo';
 import { newId } from '../shared/ids';
 import { logger } from '../shared/observability';
 import { createInquiry } from '../functions/inquiries/store';
-import { sentLocally } from '../shared/sms/local-provider';
+import { sentLocally } from '../functions/sms/local-provider';
 import { applyReceipt } from '../functions/sms/receipts';
 import { settleUnansweredSms, UNANSWERED_AFTER_MS, UNANSWERED_REASON } from '../functions/sms/unanswered';
 import { useTestApi, type Client } from './support/api';

@@ -12,7 +12,7 @@ import type { LocalDeliveryQueue } from '../infra/local/delivery-queue';
 import { asLambdaRecord, startTableStream } from '../infra/local/table-stream';
 import { config } from '../shared/config';
 import { dynamo } from '../shared/dynamo';
-import { deliveryQueue, type DeliveryJob } from '../shared/webhooks/queue';
+import { deliveryQueue, type DeliveryJob } from '../functions/webhooks/queue';
 import { useTestApi, type Client } from './support/api';
 import { startReceiver, type Receiver } from './support/receiver';
 

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createMember } from '../functions/organization/member-rules';
 import { routes } from '../functions/resources';
 import { deliver } from '../functions/webhooks/delivery';
-import { deliveryQueue } from '../shared/webhooks/queue';
+import { deliveryQueue } from '../functions/webhooks/queue';
 import { useTestApi, type Client } from './support/api';
 import { measureDynamoCalls } from './support/dynamo-calls';
 import { created, cut, fixedProduct } from './support/fixtures';

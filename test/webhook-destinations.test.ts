@@ -1,8 +1,8 @@
 import type { LookupAddress } from 'node:dns';
 import type * as dnsPromises from 'node:dns/promises';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { guardedLookup, isBlockedAddress, resolvedRefusalOf } from '../shared/webhooks/destination';
-import { webhookSettings } from '../shared/webhooks/settings';
+import { guardedLookup, isBlockedAddress, resolvedRefusalOf } from '../functions/webhooks/destination';
+import { webhookSettings } from '../functions/webhooks/settings';
 import { useTestApi } from './support/api';
 import { startReceiver, type Receiver } from './support/receiver';
 

@@ -5,10 +5,10 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { handler as deliverBatch } from '../functions/webhooks/deliver';
 import { fromWebhookItem, webhookKeys } from '../functions/webhooks/entity';
 import { newId } from '../shared/ids';
-import type { DeliveryJob } from '../shared/webhooks/queue';
+import type { DeliveryJob } from '../functions/webhooks/queue';
 import { config } from '../shared/config';
 import { dynamo } from '../shared/dynamo';
-import { WEBHOOK_LIMITS } from '../shared/webhooks/limits';
+import { WEBHOOK_LIMITS } from '../functions/webhooks/limits';
 import { useTestApi, type Client } from './support/api';
 import { startReceiver, type Received } from './support/receiver';
 

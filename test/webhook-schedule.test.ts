@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
 import { config } from '../shared/config';
 import { activeSecrets } from '../functions/webhooks/rules';
-import { retryAfterMs } from '../shared/webhooks/post';
+import { retryAfterMs } from '../functions/webhooks/post';
 import { dynamo } from '../shared/dynamo';
 import { fromWebhookItem, webhookKeys } from '../functions/webhooks/entity';
 import { useTestApi } from './support/api';
@@ -18,7 +18,7 @@ async function deliveryWith(env: Record<string, string | undefined>) {
   set(env);
   try {
     vi.resetModules();
-    const [{ retryDelaySeconds }, { webhookSettings }] = await Promise.all([import('../functions/webhooks/delivery'), import('../shared/webhooks/settings')]);
+    const [{ retryDelaySeconds }, { webhookSettings }] = await Promise.all([import('../functions/webhooks/delivery'), import('../functions/webhooks/settings')]);
     return { retryDelaySeconds, webhookSettings };
   } finally {
     set(before);

@@ -1,8 +1,34 @@
 import * as v from 'valibot';
-import { AUDIT_RESOURCE_TYPES, AUDIT_RETENTION_DAYS, AuditEntry } from '../../shared/audit/entry';
-import { Instant, PageQuery, pageSchema, PrefixedId } from '../../shared/schema';
+import { AUDIT_ACTIONS, AUDIT_RETENTION_DAYS, AUDIT_VIAS, type AuditEntry as AuditEntryShape } from '../../shared/audit/entry';
+import { Instant, PageQuery, pageSchema, PrefixedId, Timestamp } from '../../shared/schema';
+import { AUDIT_RESOURCE_TYPES } from './resource-types';
 
-export { AUDIT_RETENTION_DAYS, AuditEntry };
+export { AUDIT_RESOURCE_TYPES, AUDIT_RETENTION_DAYS };
+
+const nullableString = (description: string) => v.pipe(v.nullable(v.string()), v.description(description));
+
+/** One committed write of one record, and who made it. */
+export const AuditEntry = v.object({
+  id: v.pipe(v.string(), v.description('`audit_` and a ULID of `at`: entries sort by time.')),
+  at: v.pipe(Timestamp, v.description('When the write was made (sent to the table, which committed it).')),
+  keyId: nullableString('The API key that made the write; null for an inbound post or provider report, and for the admin CLI.'),
+  keyName: nullableString('The name that key was given, if any.'),
+  requestId: v.pipe(v.string(), v.description('The request that made it: its id, which the answer carried (`x-amzn-RequestId` from API Gateway, `x-request-id` from the local server); every write of one request shares it. An SMS reply or report: the provider’s message id; the admin CLI: `admin_…`, one per run.')),
+  method: nullableString('The HTTP method of that request; null when no HTTP request of the API made it (the admin CLI, an SMS reply or delivery report).'),
+  path: nullableString('The path of that request, without its query.'),
+  resourceType: v.pipe(v.string(), v.description(`The kind of record written, as the API names it: ${AUDIT_RESOURCE_TYPES.map((type) => `\`${type}\``).join(', ')}.`)),
+  resourceId: v.pipe(v.string(), v.description('The record’s id, as text (integer ids too).')),
+  action: v.picklist(AUDIT_ACTIONS),
+  via: v.pipe(
+    v.picklist(AUDIT_VIAS),
+    v.description(
+      '`api`: a request with an API key; `mcp`: one the MCP server made for its client, with the client’s key (the key is what is attributed; the label is only the `x-sales-pipeline-via: mcp` header it sends); `inbound`: a post to an inbound URL, an SMS reply or an SMS delivery report; `admin`: the operator’s admin CLI.',
+    ),
+  ),
+});
+export type AuditEntry = v.InferOutput<typeof AuditEntry>;
+// The entry the writers build is the one the API answers.
+AuditEntry satisfies v.GenericSchema<AuditEntryShape, AuditEntryShape>;
 
 /** A kind of record as entries name it: one the log has, as every other filter refuses what it cannot match. */
 const ResourceType = v.pipe(

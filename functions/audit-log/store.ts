@@ -1,11 +1,14 @@
 import { encodeTime, MAX_ULID, MIN_ULID } from 'ulid';
-import { auditKeys, fromAuditEntryItem, toAuditEntryItem, type AuditEntry } from '../../shared/audit/entry';
+import * as v from 'valibot';
+import { auditKeys, toAuditEntryItem } from '../../shared/audit/entry';
 import type { Page } from '../../shared/pagination';
 import { putItems } from '../../shared/store/batch-write';
 import { resumablePage, settledLogSource } from '../../shared/store/change-log';
 import { rangePage, type PageSource } from '../../shared/store/query-page';
 import { retentionWindow } from '../../shared/store/retention';
-import { AUDIT_RETENTION_DAYS, type AuditLogQuery } from './schema';
+import { AUDIT_RETENTION_DAYS, AuditEntry, type AuditLogQuery } from './schema';
+
+const fromAuditEntryItem = (item: Record<string, unknown>): AuditEntry => v.parse(AuditEntry, item);
 
 /** An entry to record, with the organization whose partition it goes in. */
 export interface OrganizationEntry {

@@ -1,4 +1,4 @@
-import type { IsolationCases } from '../../shared/resource';
+import type { IsolationCases, IsolationIdsOf } from '../../shared/resource';
 
 /**
  * How each companies route that takes an API key answers another organization (test/isolation.test.ts): where an id
@@ -17,3 +17,8 @@ export const isolationCases: IsolationCases = {
   listCompanies: [{ path: () => '/v1/companies?q=harbourside', expect: 'empty-list' }],
   createCompany: 'creates; references nothing',
 };
+
+/** A note of the demo's first company. */
+export const isolationIds: IsolationIdsOf = async ({ demo, client }) => ({
+  noteId: (await client.get(`/v1/companies/${(demo.companyIds as string[])[0]}/notes`)).body.notes[0].id,
+});

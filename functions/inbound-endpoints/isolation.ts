@@ -1,4 +1,4 @@
-import type { IsolationCases } from '../../shared/resource';
+import type { IsolationCases, IsolationIdsOf } from '../../shared/resource';
 
 /**
  * How each inbound-endpoints route that takes an API key answers another organization (test/isolation.test.ts): where an id
@@ -12,3 +12,8 @@ export const isolationCases: IsolationCases = {
   createInboundEndpoint: 'creates; references nothing',
   listInboundEndpoints: 'lists the caller’s inbound endpoints',
 };
+
+/** The demo makes no endpoint: one of A's own. */
+export const isolationIds: IsolationIdsOf = async ({ client }) => ({
+  inboundEndpointId: (await client.post('/v1/inbound-endpoints', { name: 'Form', source: 'WEBFORM' })).body.inboundEndpoint.id,
+});

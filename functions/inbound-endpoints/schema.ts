@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { webhookSettings } from '../../shared/webhooks/settings';
+import { privateUrls } from '../../shared/private-urls';
 import { DeletedSchema, everyKeyKept, isPlainObject, NonEmptyString, PageQuery, pageSchema, partialUpdateBody, PrefixedId, Timestamp } from '../../shared/schema';
 import { TrimmedString } from '../../shared/schema/trimmed';
 
@@ -56,7 +56,7 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
  * receivers (`npm start` and the tests, WEBHOOK_URLS_ALLOW_PRIVATE=true), so a form can be tried before its site
  * exists; deployed, refused as any http URL is. Read at each check, not once, as the webhooks' switch is.
  */
-const isLocalPageUrl = (value: string) => webhookSettings.allowPrivateUrls && URL.canParse(value) && new URL(value).protocol === 'http:' && LOOPBACK_HOSTS.has(new URL(value).hostname);
+const isLocalPageUrl = (value: string) => privateUrls.allowed && URL.canParse(value) && new URL(value).protocol === 'http:' && LOOPBACK_HOSTS.has(new URL(value).hostname);
 const isPageUrl = (value: string) => isHttpsUrl(value) || isLocalPageUrl(value);
 /** What the document states of it: https, or http on a loopback host (taken under `npm start` only). */
 const LOCAL_PAGE = 'http://(?:localhost|127\\.0\\.0\\.1|\\[::1\\])';

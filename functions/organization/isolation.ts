@@ -1,4 +1,4 @@
-import type { IsolationCases } from '../../shared/resource';
+import type { IsolationCases, IsolationIdsOf } from '../../shared/resource';
 
 /**
  * How each organization route that takes an API key answers another organization (test/isolation.test.ts): where an id
@@ -18,3 +18,6 @@ export const isolationCases: IsolationCases = {
   createOrganizationInvitation: 'creates; references nothing',
   listOrganizationServices: 'lists the caller’s services',
 };
+
+/** The demo's open invitation. */
+export const isolationIds: IsolationIdsOf = async ({ client }) => ({ invitationId: (await client.get('/v1/organization/invitations')).body.invitations[0].id });

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { TradeCategoryIdSchema } from '../../shared/catalog/trade-categories';
+import { TradeCategoryIdSchema } from '../services/trade-categories';
 import { booleanString } from '../../shared/filters';
 import { Money, NonEmptyString, OptionalText, PageQuery, Timestamp, deletedSchema, integerString, pageSchema, partialUpdateBody } from '../../shared/schema';
 

@@ -3,7 +3,7 @@ import * as routes from './routes';
 import { pageEnvelope } from '../../shared/pagination';
 import { createService, deleteService, updateScenario, updateService } from './rules';
 import { getService, getScenario, listScenariosPage, listServicesPage } from './store';
-import { TRADE_CATEGORIES } from '../../shared/catalog/trade-categories';
+import { TRADE_CATEGORIES } from './trade-categories';
 
 /** The handlers of the services routes, one per route, named by its operationId: the stack bundles this module into each route's function. */
 export const createServiceHandler = apiHandler(routes.createService, async ({ body, organizationId }) => ({

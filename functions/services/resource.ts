@@ -1,5 +1,5 @@
 import { defineResource } from '../../shared/resource';
-import { TRADE_CATEGORIES, TradeCategory } from '../../shared/catalog/trade-categories';
+import { TRADE_CATEGORIES, TradeCategory } from './trade-categories';
 import { serviceKeys, serviceKeySamples } from './entity';
 import { categoryService, scenario, scenarioOutcome, scenarioQuestion, service, serviceCategory } from './examples';
 import { serviceRoutes } from './routes';

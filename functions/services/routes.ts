@@ -2,7 +2,7 @@ import { MAX_SCENARIO_LINKS, ScenarioIdPath, ScenarioListQuery, ScenarioPage, Sc
 import { CreateServiceBody, ServiceDeleted, ServiceIdPath, ServiceListQuery, ServicePage, ServiceResponse, UpdateServiceBody } from './schema';
 import { defineRoute } from '../../shared/routes/route';
 import { createRow, deleteRow, getRow, listRow, updateRow } from '../../shared/routes/rows';
-import { TradeCategoryList } from '../../shared/catalog/trade-categories';
+import { TradeCategoryList } from './trade-categories';
 
 export const createService = createRow({
   operationId: 'createService',

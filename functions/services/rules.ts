@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { TRADE_CATEGORIES } from '../../shared/catalog/trade-categories';
+import { TRADE_CATEGORIES } from './trade-categories';
 import { scenarioSummary } from './scenario-entity';
 import { toCategoryService } from './entity';
 import { now } from '../../shared/ids';

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { TradeCategoryIdSchema } from '../../shared/catalog/trade-categories';
+import { TradeCategoryIdSchema } from './trade-categories';
 import { booleanString } from '../../shared/filters';
 import { defined } from '../../shared/store/changes';
 import { Money, MONEY_RULE, NonEmptyString, OptionalText, PageQuery, Timestamp, deletedSchema, integerString, pageSchema, partialUpdateBody } from '../../shared/schema';

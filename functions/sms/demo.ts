@@ -2,7 +2,7 @@ import type { Lead } from '../leads/schema';
 import type { Member } from '../organization/member-schema';
 import { sendSms } from './rules';
 import type { DemoSeed } from '../../shared/resource';
-import { localReceiptsApplied } from '../../shared/sms/local-provider';
+import { localReceiptsApplied } from './local-provider';
 
 /**
  * One SMS thread with Olivia, started and continued through POST /v1/sms's own code path by the office

@@ -1,4 +1,4 @@
-import type { IsolationCases } from '../../shared/resource';
+import type { IsolationCases, IsolationIdsOf } from '../../shared/resource';
 
 /**
  * How each sms route that takes an API key answers another organization (test/isolation.test.ts): where an id
@@ -16,3 +16,6 @@ export const isolationCases: IsolationCases = {
   ],
   getSms: [{ path: (ids) => `/v1/sms/${ids.smsId}`, expect: 'not-found' }],
 };
+
+/** The demo's thread. */
+export const isolationIds: IsolationIdsOf = async ({ demo }) => ({ threadId: demo.smsThreadId as string });

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { moveSmsStatus } from './store';
-import { RECEIPT_STATUS } from '../../shared/sms/receipt-types';
+import { RECEIPT_STATUS } from './receipt-types';
 import { asWriter, inboundWriter } from '../../shared/audit/writer';
 
 /** What a receipt must carry for us to act on it: its type, and the ids we sent as Context; `messageId` is the provider's. */

@@ -1,4 +1,4 @@
-import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError, SmsDeliveryError, wasRefusedUnrun } from '../../shared/errors';
+import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError, wasRefusedUnrun } from '../../shared/errors';
 import { newId, now } from '../../shared/ids';
 import { createInquiry } from '../inquiries/store';
 import { abandonSms, appendSmsMessage, getThreadMessage, moveSmsStatus, optedOut, phoneNotOptedOut, readSmsParties, smsNotAbandoned } from './store';
@@ -6,7 +6,7 @@ import type { SmsMessage } from '../inquiries/schema';
 import type { Lead } from '../leads/schema';
 import { SMS_NOT_RECORDED_MESSAGE, type SendSmsBody, type Sms } from './schema';
 import { logger } from '../../shared/observability';
-import { smsSender } from '../../shared/sms/sender';
+import { SmsDeliveryError, smsSender } from './sender';
 import { isTransientStoreError } from '../../shared/store/transient';
 import { backoff } from '../../shared/store/retry';
 

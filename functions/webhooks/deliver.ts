@@ -1,7 +1,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { logger } from '../../shared/observability';
 import { deliver } from './delivery';
-import type { DeliveryJob } from '../../shared/webhooks/queue';
+import type { DeliveryJob } from './queue';
 
 /**
  * The delivery queue's consumer: one attempt per message, the batch's attempts together, so a receiver that hangs

@@ -5,10 +5,10 @@ import { claimProbe, completeDelivery, countFailure, disableWebhookAt, getWebhoo
 import { TEST_EVENT_MESSAGE, TEST_EVENT_TYPE, type WebhookDelivery, type WebhookTestEvent } from './schema';
 import { EVENT_RETENTION_DAYS } from '../events/schema';
 import { getEvent } from '../events/store';
-import { postSigned, type PostOutcome } from '../../shared/webhooks/post';
-import { deliveryQueue, type DeliveryJob, type WebhookEvent } from '../../shared/webhooks/queue';
-import { webhookSettings } from '../../shared/webhooks/settings';
-import { WEBHOOK_LIMITS } from '../../shared/webhooks/limits';
+import { postSigned, type PostOutcome } from './post';
+import { deliveryQueue, type DeliveryJob, type WebhookEvent } from './queue';
+import { webhookSettings } from './settings';
+import { WEBHOOK_LIMITS } from './limits';
 import { retentionWindow } from '../../shared/store/retention';
 import { SLOT_LEASE_MS, takeDeliverySlot } from './slots';
 import { logger } from '../../shared/observability';

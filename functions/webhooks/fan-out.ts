@@ -2,7 +2,7 @@ import { wants } from './rules';
 import type { WebhookRecord } from './entity';
 import { allWebhooks } from './store';
 import type { Event } from '../events/schema';
-import { deliveryQueue, type DeliveryJob } from '../../shared/webhooks/queue';
+import { deliveryQueue, type DeliveryJob } from './queue';
 
 /** An organization's subscriptions. */
 export type SubscriptionsOf = (organizationId: string) => Promise<WebhookRecord[]>;

@@ -1,4 +1,4 @@
-import type { IsolationCases } from '../../shared/resource';
+import type { IsolationCases, IsolationIdsOf } from '../../shared/resource';
 
 /**
  * How each webhooks route that takes an API key answers another organization (test/isolation.test.ts): where an id
@@ -20,3 +20,8 @@ export const isolationCases: IsolationCases = {
   listWebhooks: 'lists the caller’s webhooks',
   createWebhook: 'creates; references nothing',
 };
+
+/** The demo makes no subscription: one of A's own. */
+export const isolationIds: IsolationIdsOf = async ({ client }) => ({
+  webhookId: (await client.post('/v1/webhooks', { url: 'https://hooks.example.com/a', events: ['*'] })).body.webhook.id,
+});

@@ -2,8 +2,9 @@ import { errorEnvelope } from '../../shared/http/envelope';
 import { MAX_ROTATIONS_PER_HOUR, MAX_WEBHOOKS_PER_ORGANIZATION, ROTATION_OVERLAP_HOURS } from './schema';
 import { CreateWebhookBody, DELIVERY_STATUSES, RedeliverEventBody, WebhookDeliveryResponse, UpdateWebhookBody, WebhookDeleted, WebhookDeliveryListQuery, WebhookDeliveryPage, WebhookIdPath, WebhookListQuery, WebhookPage, WebhookResponse, WebhookSecretResponse, WebhookTestEvent, WebhookTestResponse } from './schema';
 import { defineRoute, type OutgoingWebhook } from '../../shared/routes/route';
-import { WEBHOOK_LIMITS } from '../../shared/webhooks/limits';
+import { WEBHOOK_LIMITS } from './limits';
 import { Event, EventIdPath, EVENT_RETENTION_DAYS } from '../events/schema';
+import { SIGNATURE_HEADERS } from './signature-headers';
 import { webhook } from './examples';
 
 const SIGNING = 'Deliveries follow the Standard Webhooks specification: a POST of the event JSON with `webhook-id` (the event id, the same on every retry), `webhook-timestamp` and `webhook-signature` headers, verifiable with any Standard Webhooks library.';
@@ -171,6 +172,7 @@ export const webhookMessages: Record<string, OutgoingWebhook> = {
     description: `Each event of a type a subscription lists (or every event, with \`*\`) is POSTed to its \`url\`, the body being the event as \`GET /v1/events\` lists it: \`data\` is the record as the API returns it, and a \`*.updated\` event also carries \`previousAttributes\`. \`webhook-id\` is the event id, the same on every retry and on a redelivery (\`POST /v1/events/{eventId}/redeliver\`), each attempt with a new timestamp and signature. Verify the signature with the subscription's \`secret\` before trusting the body, for example with the standardwebhooks package.`,
     tag: 'Webhooks',
     body: Event,
+    headers: SIGNATURE_HEADERS,
     answers: {
       '2XX': { description: `Delivered: the attempt is recorded SUCCEEDED. The status line is the answer and must come within ${TIMEOUT_SECONDS} s; the body of the answer is not read (it is drained, up to 64 KB, without being waited for).` },
       '410': { description: 'Gone: the receiver wants no more webhooks. The subscription is disabled at once, its `disabledReason` naming the 410, and the event is not retried.' },
@@ -186,6 +188,7 @@ export const webhookMessages: Record<string, OutgoingWebhook> = {
     description: 'A `webhook.test` event, sent only when asked for: `{id, type: "webhook.test", occurredAt, organizationId, data: {webhookId, message}}`, signed as every delivery is. Its id is new each time and names no stored event.',
     tag: 'Webhooks',
     body: WebhookTestEvent,
+    headers: SIGNATURE_HEADERS,
     answers: {
       '2XX': { description: 'The attempt is recorded SUCCEEDED, and the test’s request answers it.' },
       '410': { description: 'Recorded FAILED with its statusCode. Unlike a delivery, a test answered 410 disables nothing.' },

@@ -3,7 +3,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
 import { conditionNotHeld, writeAloneWhereHolds } from '../../shared/store/transact';
-import { WEBHOOK_LIMITS } from '../../shared/webhooks/limits';
+import { WEBHOOK_LIMITS } from './limits';
 import { webhookKeys } from './entity';
 
 /** The longest an attempt holds its slot: the receiver's timeout and its own calls. A worker that died holding one frees it then. */

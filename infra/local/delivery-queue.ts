@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { logger } from '../../shared/observability';
 import { deliver } from '../../functions/webhooks/delivery';
-import type { DeliveryJob, DeliveryQueue } from '../../shared/webhooks/queue';
+import type { DeliveryJob, DeliveryQueue } from '../../functions/webhooks/queue';
 import { DEFAULT_CONCURRENCY } from '../cdk/options';
 
 /** SQS's visibility timeout, in spirit: a job whose attempt threw runs again after this. */

@@ -26,7 +26,7 @@ export const LOCAL_AWS_ENV = { AWS_REGION: 'local', AWS_ACCESS_KEY_ID: 'local', 
 
 /**
  * The service's settings on a laptop: webhooks to http and loopback receivers, retries from 1 s
- * (shared/webhooks/settings.ts), a fixed key for list cursors (deployed, a generated secret), and sync answering
+ * (functions/webhooks/settings.ts), a fixed key for list cursors (deployed, a generated secret), and sync answering
  * changes 2 s old (shared/store/change-log.ts: DynamoDB Local's indexes follow the table at once).
  */
 export const LOCAL_SERVICE_ENV = { WEBHOOK_URLS_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_BASE_SECONDS: '1', CURSOR_SECRET: 'local-cursor-signing-key', SYNC_SETTLE_SECONDS: '2' } as const;

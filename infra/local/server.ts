@@ -10,8 +10,8 @@ import { LOCAL_INBOUND_SMS_PATH, simulateInboundSms, type InboundHandler } from 
 import { startTableStream, type StreamBatchHandler, type TableStream } from './table-stream';
 import { startScheduledJobs } from './scheduler';
 import { createLocalDeliveryQueue, type LocalDeliveryQueue } from './delivery-queue';
-import { setDeliveryQueue } from '../../shared/webhooks/queue';
-import { setLocalReceiptHandler } from '../../shared/sms/local-provider';
+import { setDeliveryQueue } from '../../functions/webhooks/queue';
+import { setLocalReceiptHandler } from '../../functions/sms/local-provider';
 import { applyReceipt } from '../../functions/sms/receipts';
 import { config } from '../../shared/config';
 import { serveLocallyAt } from '../../shared/http/base-url';

@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { ApiError, BadRequestError, PayloadTooLargeError, refusedUnrun, SmsDeliveryError, ValidationError } from '../errors';
+import { ApiError, BadRequestError, PayloadTooLargeError, ProviderError, refusedUnrun, ValidationError } from '../errors';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../json-depth';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { DIMENSION, functionVersionOf, logger, METRIC } from '../observability';
@@ -30,7 +30,7 @@ export function errorEnvelope(): Middleware {
       if (error instanceof ApiError) {
         const response = errorResponse(error.status, error.message, error.code, error.details);
         request.response = { ...response, headers: { ...response.headers, ...error.headers } };
-      } else if (error instanceof SmsDeliveryError) {
+      } else if (error instanceof ProviderError) {
         request.response = jsonResponse(error.status, { message: error.message });
       } else if (malformedBody) {
         request.response = errorResponse(400, malformedBody, 'INVALID_JSON');

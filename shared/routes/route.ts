@@ -40,6 +40,8 @@ export interface OutgoingWebhook {
   tag: string;
   /** The JSON body the receiver is sent. */
   body: Schema;
+  /** Headers every one carries, as OpenAPI header parameters: what the receiver checks it with. */
+  headers?: readonly Record<string, unknown>[];
   /** The receiver's answers by status or range (`2XX`, `default`), each with what it makes the sender do, and headers the sender reads. */
   answers: Readonly<Record<string, { description: string; headers?: Readonly<Record<string, string>> }>>;
 }

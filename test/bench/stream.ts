@@ -7,7 +7,7 @@
  * trip is not in the figure). Prints a line per run; docs/capacity.md quotes them.
  */
 import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand, type _Record as StreamRecord } from '@aws-sdk/client-dynamodb-streams';
-import type { DeliveryJob } from '../../shared/webhooks/queue';
+import type { DeliveryJob } from '../../functions/webhooks/queue';
 import { jsonClient, pool } from '../stress/http';
 import { startStressStack } from '../stress/stack';
 
@@ -23,7 +23,7 @@ const stack = await startStressStack({ events: false, powertoolsDev: false });
 const { LOCAL_AWS_ENV, enableStream } = await import('../../infra/local/dynamodb-local');
 const { asLambdaRecord } = await import('../../infra/local/table-stream');
 const { config } = await import('../../shared/config');
-const { setDeliveryQueue } = await import('../../shared/webhooks/queue');
+const { setDeliveryQueue } = await import('../../functions/webhooks/queue');
 const { handler } = await import('../../functions/stream/record');
 const { dynamo } = await import('../../shared/dynamo');
 const { roundTrips } = await import('../support/dynamo-calls');

@@ -1,4 +1,4 @@
-import { setSmsSender } from '../../shared/sms/sender';
+import { setSmsSender } from '../../functions/sms/sender';
 
 /**
  * Runs with a provider that accepts every SMS and never reports on it, so a message stays as the send left it until

@@ -1,4 +1,5 @@
 import { endUserMessagingSender } from './end-user-messaging';
+export { SmsDeliveryError } from './delivery-error';
 import { localSmsProvider } from './local-provider';
 
 /** One outbound SMS, as handed to a provider. */
@@ -22,7 +23,7 @@ export interface OutgoingSms {
 
 /**
  * Where outbound SMS go. `send` resolves with the provider's id once it accepted the message and throws
- * SmsDeliveryError (shared/errors.ts) when the provider refuses or cannot be reached.
+ * SmsDeliveryError (delivery-error.ts) when the provider refuses or cannot be reached.
  */
 export interface SmsSender {
   readonly name: string;

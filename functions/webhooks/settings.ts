@@ -1,3 +1,4 @@
+import { privateUrls } from '../../shared/private-urls';
 import { WEBHOOK_LIMITS } from './limits';
 
 /**
@@ -6,7 +7,13 @@ import { WEBHOOK_LIMITS } from './limits';
  * retries at 1 s (WEBHOOK_RETRY_BASE_SECONDS=1), so a developer can watch deliveries arrive.
  */
 export const webhookSettings: { allowPrivateUrls: boolean; retryBaseSeconds: number; timeoutMs: number; giveUpAfterMs: number; maxDelaySeconds: number } = {
-  allowPrivateUrls: process.env.WEBHOOK_URLS_ALLOW_PRIVATE === 'true',
+  // The one setting inbound endpoints share (shared/private-urls.ts): set here, it is set for both.
+  get allowPrivateUrls() {
+    return privateUrls.allowed;
+  },
+  set allowPrivateUrls(allowed: boolean) {
+    privateUrls.allowed = allowed;
+  },
   retryBaseSeconds: Number(process.env.WEBHOOK_RETRY_BASE_SECONDS ?? 30),
   ...WEBHOOK_LIMITS,
 };

@@ -1,5 +1,5 @@
 /**
- * The delivery schedule's fixed limits, apart from shared/webhooks/settings.ts, which reads the environment at import:
+ * The delivery schedule's fixed limits, apart from functions/webhooks/settings.ts, which reads the environment at import:
  * the document's text and the stack read these without reading it before the process has set it.
  */
 export const WEBHOOK_LIMITS = {

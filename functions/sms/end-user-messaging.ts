@@ -1,5 +1,5 @@
 import { PinpointSMSVoiceV2Client, SendTextMessageCommand } from '@aws-sdk/client-pinpoint-sms-voice-v2';
-import { SmsDeliveryError } from '../errors';
+import { SmsDeliveryError } from './delivery-error';
 import type { OutgoingSms, SmsSender } from './sender';
 
 /**

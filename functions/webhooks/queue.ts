@@ -44,7 +44,7 @@ export function deliveryQueue(): DeliveryQueue {
   return current;
 }
 
-/** The composition seam: the SQS queue in Lambda (shared/webhooks/sqs-queue.ts), the in-process queue locally. */
+/** The composition seam: the SQS queue in Lambda (sqs-queue.ts), the in-process queue locally. */
 export function setDeliveryQueue(queue: DeliveryQueue): void {
   current = queue;
 }
