@@ -39,7 +39,7 @@ const sameValue = (a: unknown, b: unknown) => a === b || (typeof a === 'object' 
  * change bodies' entries, what a new record holds, the item mapping (keys, index keys, change log, the fields, sparse
  * ones left out while default) and which index keys a change moves.
  */
-export function defineEntity<const T extends Attributes>(definition: EntityDefinition<T, RecordOf<T>> & { attributes: T }) {
+export function defineEntity<const T extends Attributes, const C extends string | undefined = undefined>(definition: EntityDefinition<T, RecordOf<T>> & { attributes: T; changes?: C }) {
   type R = RecordOf<T>;
   const { entity, attributes, example, key, indexes = {}, changes } = definition;
   const schemas = schemasOf(attributes, example);
@@ -63,6 +63,9 @@ export function defineEntity<const T extends Attributes>(definition: EntityDefin
   return {
     ...schemas,
     entity,
+    attributes,
+    /** The change log the items are in. */
+    changes: changes as C,
     key,
     indexKeys,
     /** The fields the indexes' keys are made of, each once. */
