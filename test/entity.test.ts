@@ -12,14 +12,13 @@ const tagEntity = defineEntity({
   entity: 'TAG',
   attributes: {
     id: { type: v.string() },
-    name: { type: v.string(), rule: v.pipe(v.string(), v.minLength(1)), required: true },
+    name: { type: v.string(), rule: v.pipe(v.string(), v.minLength(1)), required: true, answeredAfter: 'uses' },
     colour: { type: v.string(), rule: v.picklist(['red', 'blue']), default: 'blue', stated: true },
     note: { type: v.nullable(v.string()), rule: v.string(), clearable: true, sparse: true },
     group: { type: v.nullable(v.string()), rule: v.string(), nullable: true },
     uses: { type: v.number(), sparse: true },
     pinned: { type: v.boolean(), rule: v.boolean(), changeOnly: true, sparse: true },
   },
-  example: { id: 'tag_1', uses: 0, name: 'Urgent', colour: 'red', note: null, group: null, pinned: false },
   key: (organizationId, id) => ({ pk: `ORG#${organizationId}`, sk: `TAG#${id}` }),
   indexes: {
     gsi2: { fields: ['colour'], keys: (organizationId, tag) => ({ pk: `ORG#${organizationId}#TAGS#${tag.colour}`, sk: tag.id }) },
@@ -33,13 +32,13 @@ const UpdateTagBody = partialUpdateBody(tagEntity.change);
 const tag = { id: 'tag_1', name: 'Urgent', colour: 'red' as const, note: null, group: 'jobs', uses: 0, pinned: false };
 
 describe('an entity derived from its attribute table', () => {
-  it('answers its fields in the order of its example', () => {
-    expect(Object.keys(tagEntity.Record.entries)).toEqual(['id', 'uses', 'name', 'colour', 'note', 'group', 'pinned']);
+  it('answers its fields in the order of its rows, each answered after another moved behind that one', () => {
+    expect(Object.keys(tagEntity.Record.entries)).toEqual(['id', 'colour', 'note', 'group', 'uses', 'name', 'pinned']);
   });
 
-  it('refuses an example that does not show every field', () => {
-    const attributes = { id: { type: v.string() }, name: { type: v.string() } };
-    expect(() => defineEntity({ entity: 'X', attributes, example: { id: 'x' }, key: (o, id) => ({ pk: o, sk: id }) })).toThrow(/missing name/);
+  it('refuses a field answered after one that is no attribute', () => {
+    const attributes = { id: { type: v.string() }, name: { type: v.string(), answeredAfter: 'title' } };
+    expect(() => defineEntity({ entity: 'X', attributes, key: (o, id) => ({ pk: o, sk: id }) })).toThrow(/name is answered after title, which is no attribute/);
   });
 
   it('a create takes the writable fields but the change-only ones, requires the required and fills a stated default', () => {

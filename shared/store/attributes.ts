@@ -25,6 +25,11 @@ export interface Attribute {
   stated?: true;
   /** Left out of the stored item while it holds its default, and read back as it: smaller items and index copies. */
   sparse?: true;
+  /**
+   * The record answers it right after this field, where the API first documented it, while the bodies take it in the
+   * row's place: the rows are in the bodies' order.
+   */
+  answeredAfter?: string;
 }
 
 export type Attributes = Readonly<Record<string, Attribute>>;
@@ -57,17 +62,16 @@ function createEntry(attribute: Attribute, value: unknown): v.GenericSchema {
   return attribute.stated ? v.optional(sent, value as never) : v.optional(sent);
 }
 
-/**
- * The record answers its fields in the order of its example (the document's sample of it), which must show every
- * field: the rows are in the order the bodies take them, which an API may have documented otherwise.
- */
-function recordOrder(names: string[], example: object | undefined): string[] {
-  if (!example) return names;
-  const shown = Object.keys(example);
-  const missing = names.filter((name) => !shown.includes(name));
-  const extra = shown.filter((name) => !names.includes(name));
-  if (missing.length || extra.length) throw new Error(`The example must show exactly the attributes: missing ${missing.join(', ') || 'none'}, extra ${extra.join(', ') || 'none'}`);
-  return shown;
+/** The record's fields: in the rows' order, but each that is answered after another field moved behind it. */
+function recordOrder(attributes: Attributes): string[] {
+  const order = Object.keys(attributes);
+  for (const [name, { answeredAfter }] of Object.entries(attributes)) {
+    if (answeredAfter === undefined) continue;
+    if (!(answeredAfter in attributes)) throw new Error(`${name} is answered after ${answeredAfter}, which is no attribute`);
+    order.splice(order.indexOf(name), 1);
+    order.splice(order.indexOf(answeredAfter) + 1, 0, name);
+  }
+  return order;
 }
 
 /** Each field's value on a new record (`Attribute.default`), for the fields that have one. */
@@ -81,11 +85,11 @@ function defaultsOf(attributes: Attributes): Record<string, unknown> {
 }
 
 /** The schemas an attribute table derives: the record's, the create body's entries and the change's. */
-export function schemasOf<const T extends Attributes>(attributes: T, example?: object) {
+export function schemasOf<const T extends Attributes>(attributes: T) {
   const rows = Object.entries(attributes);
   const defaults = defaultsOf(attributes);
   const writable = rows.filter(([, attribute]) => attribute.rule);
-  const Record = v.object(Object.fromEntries(recordOrder(Object.keys(attributes), example).map((name) => [name, attributes[name]!.type])) as RecordEntries<T>);
+  const Record = v.object(Object.fromEntries(recordOrder(attributes).map((name) => [name, attributes[name]!.type])) as RecordEntries<T>);
   const create = Object.fromEntries(writable.filter(([, attribute]) => !attribute.changeOnly).map(([name, attribute]) => [name, createEntry(attribute, defaults[name])]));
   const change = Object.fromEntries(writable.map(([name, attribute]) => [name, orNull(attribute.rule!, attribute.nullable || attribute.clearable)]));
   const sparse = Object.fromEntries(rows.filter(([name, attribute]) => attribute.sparse && name in defaults).map(([name]) => [name, defaults[name]]));
