@@ -21,6 +21,8 @@ export interface Attribute {
   clearable?: true;
   /** Only a change takes it: a new record always starts at its default. */
   changeOnly?: true;
+  /** Only a create takes it: it never changes after (an appointment stays its lead's). */
+  createOnly?: true;
   /** The create body states the default: the document shows it and the parse fills it in. */
   stated?: true;
   /** Left out of the stored item while it holds its default, and read back as it: smaller items and index copies. */
@@ -44,15 +46,15 @@ type CreateEntry<A> = A extends { required: true }
     ? v.OptionalSchema<SentRule<A>, v.InferInput<SentRule<A>>>
     : v.OptionalSchema<SentRule<A>, undefined>;
 
-type WritableNames<T> = { [K in keyof T]: T[K] extends { rule: v.GenericSchema } ? K : never }[keyof T];
+type ChangeableNames<T> = { [K in keyof T]: T[K] extends { createOnly: true } ? never : T[K] extends { rule: v.GenericSchema } ? K : never }[keyof T];
 type CreatableNames<T> = { [K in keyof T]: T[K] extends { changeOnly: true } ? never : T[K] extends { rule: v.GenericSchema } ? K : never }[keyof T];
 
 /** The record schema's entries: each field's `type`. */
 export type RecordEntries<T extends Attributes> = { -readonly [K in keyof T]: T[K]['type'] };
 /** A create body's entries: each writable field but the change-only ones, optional unless required. */
 export type CreateEntries<T extends Attributes> = { -readonly [K in CreatableNames<T>]: CreateEntry<T[K]> };
-/** A change's entries, each as `partialUpdateBody` takes it: every writable field, null where it may be cleared. */
-export type ChangeEntries<T extends Attributes> = { -readonly [K in WritableNames<T>]: ChangedRule<T[K]> };
+/** A change's entries, as `partialUpdateBody` takes them: each writable field but create-only ones, null where clearable. */
+export type ChangeEntries<T extends Attributes> = { -readonly [K in ChangeableNames<T>]: ChangedRule<T[K]> };
 
 const orNull = (rule: v.GenericSchema, nullable: boolean | undefined) => (nullable ? v.nullable(rule) : rule);
 
@@ -91,7 +93,7 @@ export function schemasOf<const T extends Attributes>(attributes: T) {
   const writable = rows.filter(([, attribute]) => attribute.rule);
   const Record = v.object(Object.fromEntries(recordOrder(attributes).map((name) => [name, attributes[name]!.type])) as RecordEntries<T>);
   const create = Object.fromEntries(writable.filter(([, attribute]) => !attribute.changeOnly).map(([name, attribute]) => [name, createEntry(attribute, defaults[name])]));
-  const change = Object.fromEntries(writable.map(([name, attribute]) => [name, orNull(attribute.rule!, attribute.nullable || attribute.clearable)]));
+  const change = Object.fromEntries(writable.filter(([, attribute]) => !attribute.createOnly).map(([name, attribute]) => [name, orNull(attribute.rule!, attribute.nullable || attribute.clearable)]));
   const sparse = Object.fromEntries(rows.filter(([name, attribute]) => attribute.sparse && name in defaults).map(([name]) => [name, defaults[name]]));
   return {
     Record,
