@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { ValidationError } from '../../shared/errors';
 import { Instant, NonEmptyString, PrefixedId, Timestamp } from '../../shared/schema';
-import { defineEntity } from '../../shared/store/entity';
+import { defineEntity, RECORD_TIMES } from '../../shared/store/entity';
 import { organizationPartition as org } from '../../shared/store/keys';
 import { TimeZone } from '../organization/schema';
 
@@ -36,8 +36,7 @@ const attributes = {
   attendees: { type: v.array(Attendee), rule: Attendees },
   notes: { type: v.nullable(v.string()), rule: NonEmptyString('notes', 5000), nullable: true, stated: true },
   status: { type: v.picklist(APPOINTMENT_STATUSES), rule: v.picklist(['CANCELLED'] as const, 'status may only be set to CANCELLED'), default: 'BOOKED', changeOnly: true },
-  createdAt: { type: Timestamp },
-  updatedAt: { type: Timestamp },
+  ...RECORD_TIMES,
 } as const;
 
 /**

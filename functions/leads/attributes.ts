@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { Email, everyKeyKept, isPlainObject, NonEmptyString, OptionalText, PrefixedId, Timestamp } from '../../shared/schema';
 import { ValidationError } from '../../shared/errors';
-import { defineEntity } from '../../shared/store/entity';
+import { defineEntity, RECORD_TIMES } from '../../shared/store/entity';
 import { organizationPartition as org } from '../../shared/store/keys';
 
 export const LEAD_STATUSES = ['NEW', 'CONTACTED', 'QUALIFIED', 'QUOTED', 'WON', 'LOST'] as const;
@@ -64,9 +64,8 @@ const attributes = {
   companyId: { type: v.optional(Text, null), rule: PrefixedId('company', 'companyId', { unknown: unknownCompany }), clearable: true, sparse: true, answeredAfter: 'businessName' },
   /** Where the lead enters the pipeline: NEW unless given, so a lead synced from another system keeps its stage. */
   status: { type: v.picklist(LEAD_STATUSES), rule: LeadStatus, default: 'NEW' },
-  createdAt: { type: Timestamp },
-  /** When anything about the lead last changed (a PATCH, an inquiry, an SMS reply moving its counts): the sync order. */
-  updatedAt: { type: Timestamp },
+  // updatedAt: when anything about the lead last changed (a PATCH, an inquiry, an SMS reply moving its counts).
+  ...RECORD_TIMES,
   read: { type: v.boolean(), rule: v.boolean('read must be a boolean'), changeOnly: true, sparse: true },
   lastInquiryId: { type: Text, sparse: true },
   lastInquiryDate: { type: v.nullable(Timestamp), sparse: true },

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { TradeCategoryIdSchema } from '../../shared/catalog/trade-categories';
-import { Money, NonEmptyString, OptionalText, Timestamp } from '../../shared/schema';
-import { defineEntity } from '../../shared/store/entity';
+import { Money, NonEmptyString, OptionalText } from '../../shared/schema';
+import { defineEntity, RECORD_TIMES } from '../../shared/store/entity';
 import { organizationPartition as org, pad } from '../../shared/store/keys';
 
 export const PRICING_TYPES = ['NONE', 'FIXED', 'RANGE'] as const;
@@ -38,8 +38,7 @@ const attributes = {
   maxPrice: { type: v.nullable(v.number()), rule: Price('maxPrice'), nullable: true },
   isDisclosePrice: { type: v.boolean(), rule: Bool('isDisclosePrice'), stated: true },
   isActive: { type: v.boolean(), rule: Bool('isActive'), default: true, stated: true },
-  createdAt: { type: Timestamp },
-  updatedAt: { type: Timestamp },
+  ...RECORD_TIMES,
 } as const;
 
 /** The product: its attributes and its item (`PRODUCT#<id>`, zero-padded so the catalog reads newest first). */

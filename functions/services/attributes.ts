@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { TradeCategoryIdSchema } from '../../shared/catalog/trade-categories';
-import { Money, MONEY_RULE, NonEmptyString, OptionalText, Timestamp } from '../../shared/schema';
-import { defineEntity } from '../../shared/store/entity';
+import { Money, MONEY_RULE, NonEmptyString, OptionalText } from '../../shared/schema';
+import { defineEntity, RECORD_TIMES } from '../../shared/store/entity';
 import { organizationPartition as org, pad } from '../../shared/store/keys';
 import { ScenarioSummary } from './scenario-schema';
 
@@ -68,8 +68,7 @@ const attributes = {
   /** The members availability offers for the service; empty (as a service stored before it had them): every member. */
   memberIds: { type: v.optional(v.array(Integer), []), rule: MemberIds, stated: true },
   scenario: { type: ScenarioSummary },
-  createdAt: { type: Timestamp },
-  updatedAt: { type: Timestamp },
+  ...RECORD_TIMES,
 } as const;
 
 /** A service: its attributes and its item (`SERVICE#<id>`), which carries its scenario's summary. */

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { emptyValueOf } from '../schema';
+import { emptyValueOf, Timestamp } from '../schema';
 
 /**
  * One field of an entity, declared once as ElectroDB and Twenty declare theirs: how the API answers it, what a write
@@ -35,6 +35,9 @@ export interface Attribute {
 }
 
 export type Attributes = Readonly<Record<string, Attribute>>;
+
+/** When a record was created and last changed: the service writes both; `updatedAt` is its change log's order. */
+export const RECORD_TIMES = { createdAt: { type: Timestamp }, updatedAt: { type: Timestamp } } as const;
 
 type RuleOf<A> = A extends { rule: infer R extends v.GenericSchema } ? R : never;
 type OrNull<S extends v.GenericSchema, Null extends boolean> = Null extends true ? v.NullableSchema<S, undefined> : S;
