@@ -122,7 +122,7 @@ describe('the API stack', () => {
         expect(method!.Properties.AuthorizationType).toBe('NONE');
       } else {
         expect(method!.Properties, `${route.method} ${route.path}`).toMatchObject({ AuthorizationType: 'CUSTOM' });
-        expect(behind(method, AUTHORIZER_FUNCTIONS[kind]), `${route.method} ${route.path}`).toBe(true);
+        expect(behind(method, AUTHORIZER_FUNCTIONS[kind as keyof typeof AUTHORIZER_FUNCTIONS]), `${route.method} ${route.path}`).toBe(true);
       }
     }
     // Plus the OPTIONS of each route that answers its CORS preflight.

@@ -1,6 +1,7 @@
 import { ListSmsQuery, SendSmsBody, SMS_NOT_RECORDED_MESSAGE, SmsDeliveryFailed, SmsIdPath, SmsPage, SmsResponse, SmsSent } from './schema';
 import { errorEnvelope } from '../../shared/http/envelope';
 import { defineRoute } from '../../shared/routes/route';
+import { smsSender } from './capability';
 
 export const sendSms = defineRoute({
   operationId: 'sendSms',
@@ -13,7 +14,7 @@ export const sendSms = defineRoute({
   // reply's lead check and put) and its counters; a transaction moves its status and the status counters; GetItem
   // re-reads a lead another inquiry raced, and the message after a failed write; PutItem marks a message given up.
   dynamodb: ['BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
-  sendsSms: true,
+  capabilities: [smsSender],
   status: 201,
   request: { body: SendSmsBody },
   requestExample: {

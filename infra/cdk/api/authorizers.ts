@@ -1,6 +1,6 @@
 import { Duration, type Stack } from 'aws-cdk-lib';
 import { IdentitySource, RequestAuthorizer } from 'aws-cdk-lib/aws-apigateway';
-import { AUTHORIZER_HANDLERS } from '../../../functions/resources';
+import { AUTHORIZERS } from '../../../functions/resources';
 import { authorizerOf, type AuthorizerKind, type RouteDefinition } from '../../../shared/routes/route';
 import type { Monitoring } from '../monitoring';
 import type { DeploymentOptions } from '../options';
@@ -14,44 +14,43 @@ export interface AuthorizerProps {
   functionDefaults: Pick<ApiFunctionProps, 'table' | 'logLevel' | 'debugSampleRate' | 'architecture' | 'deployments' | 'deploymentRole'>;
 }
 
+/** A gateway authorizer, with who calls the routes behind it (for cdk-nag). */
+export interface GatewayAuthorizer {
+  authorizer: RequestAuthorizer;
+  callers: string;
+}
+
+/** `inboundEndpoint` → `InboundEndpoint`. */
+const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
+
 /**
- * The gateway's REQUEST authorizers, each with its function, in the parent stack (every route stack's methods name
- * them). Answers them by kind, with what each is as plain data for the stage's deployment.
+ * The gateway's REQUEST authorizers that some route uses (an authorizer no method uses cannot deploy), each with its
+ * function, in the parent stack: every route stack's methods name them. Answers them by name, with what each is as
+ * plain data for the stage's deployment. One with an identity header is cached per value for the authorizer cache TTL;
+ * one without runs on every request.
  */
 export function createAuthorizers(stack: Stack, { routes, options, monitoring, functionDefaults }: AuthorizerProps) {
-  const authorizers: Partial<Record<AuthorizerKind, RequestAuthorizer>> = {};
-  const ttl = options.authorizerCacheTtlSeconds;
-  const authorizerFunction = new ApiFunction(stack, 'Authorizer', {
-    ...functionDefaults,
-    handler: AUTHORIZER_HANDLERS.apiKey,
-    dynamodb: ['Query', 'GetItem', 'UpdateItem'],
-    indexes: ['gsi1'],
-    // Every keyed request needs it (on a cache miss): kept free of any burst elsewhere in the account.
-    reservedConcurrency: options.concurrency.authorizer,
-    rollbackAlarms: (target) => monitoring.watchFunction(stack, 'Authorizer', target, { authorizer: 'apiKey' }),
-  });
-  authorizers.apiKey = new RequestAuthorizer(stack, 'ApiKeyAuthorizer', {
-    handler: authorizerFunction.alias,
-    identitySources: [IdentitySource.header('Authorization')],
-    resultsCacheTtl: Duration.seconds(ttl),
-  });
-  // A post to an inbound URL has no API key: this authorizer names the endpoint's organization (usageIdentifierKey)
-  // from the path's id, so the organization's usage plan meters it. Not cached (no identity source): its answer
-  // depends on the endpoint id, and a cached answer keyed by anything else could meter one organization's posts
-  // against another's plan. It costs one Query on gsi1 per post. (An authorizer no method uses cannot deploy.)
-  if (routes.some((route) => authorizerOf(route) === 'inboundEndpoint')) {
-    const inboundAuthorizerFunction = new ApiFunction(stack, 'InboundAuthorizer', {
+  const authorizers: Record<AuthorizerKind, GatewayAuthorizer> = {};
+  const made: unknown[] = [];
+  for (const [name, definition] of Object.entries(AUTHORIZERS)) {
+    if (!routes.some((route) => authorizerOf(route) === name)) continue;
+    const { functionName, handler, dynamodb, indexes, identityHeader, reserved, callers } = definition;
+    const authorizerFunction = new ApiFunction(stack, functionName, {
       ...functionDefaults,
-      handler: AUTHORIZER_HANDLERS.inboundEndpoint,
-      dynamodb: ['Query'],
-      indexes: ['gsi1'],
-      rollbackAlarms: (target) => monitoring.watchFunction(stack, 'InboundAuthorizer', target, { authorizer: 'inboundEndpoint' }),
+      handler,
+      dynamodb,
+      indexes,
+      reservedConcurrency: reserved ? options.concurrency.authorizer : undefined,
+      rollbackAlarms: (target) => monitoring.watchFunction(stack, functionName, target, { authorizer: name }),
     });
-    authorizers.inboundEndpoint = new RequestAuthorizer(stack, 'InboundEndpointAuthorizer', {
-      handler: inboundAuthorizerFunction.alias,
-      identitySources: [],
-      resultsCacheTtl: Duration.seconds(0),
+    const cacheTtlSeconds = identityHeader ? options.authorizerCacheTtlSeconds : 0;
+    const authorizer = new RequestAuthorizer(stack, `${pascal(name)}Authorizer`, {
+      handler: authorizerFunction.alias,
+      identitySources: identityHeader ? [IdentitySource.header(identityHeader)] : [],
+      resultsCacheTtl: Duration.seconds(cacheTtlSeconds),
     });
+    authorizers[name] = { authorizer, callers };
+    made.push({ authorizer: name, handler, identityHeader, cacheTtlSeconds });
   }
-  return { authorizers, made: Object.keys(authorizers).map((kind) => ({ authorizer: kind, cacheTtlSeconds: kind === 'apiKey' ? ttl : 0 })) };
+  return { authorizers, made };
 }

@@ -1,13 +1,13 @@
-import { ArnFormat, Stack, Token, Validations } from 'aws-cdk-lib';
+import { Stack, Validations } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { LambdaApplication } from 'aws-cdk-lib/aws-codedeploy';
-import { ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { ParamsAndSecretsLayerVersion, ParamsAndSecretsLogLevel, ParamsAndSecretsVersions } from 'aws-cdk-lib/aws-lambda';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { BASE_URL_VARIABLE } from '../../../shared/http/base-url';
-import { grantedActions, handlerOf, routeId, type RouteDefinition } from '../../../shared/routes/route';
-import { deliveryQueueNames, smsConfigurationSetName } from '../events-stack';
+import { grantedActions, handlerOf, routeId, type CapabilityContext, type RouteDefinition } from '../../../shared/routes/route';
+import { capabilityContext, capabilityEnvironment, grantCapabilities } from '../capabilities';
 import type { Monitoring } from '../monitoring';
 import type { DeploymentOptions } from '../options';
 import { ApiFunction } from '../service-function';
@@ -44,8 +44,9 @@ export class RouteFunctions {
   private readonly cursorKey: Secret;
   private readonly environment: Record<string, string>;
   private readonly paramsAndSecrets?: ParamsAndSecretsLayerVersion;
+  private readonly where: CapabilityContext;
 
-  constructor(private readonly stack: Stack, private readonly props: RouteFunctionsProps) {
+  constructor(stack: Stack, private readonly props: RouteFunctionsProps) {
     const { api, options } = props;
     this.cursorKey = createCursorKey(stack);
     // `sam local` declares the variable for --env-vars to fill with npm start's key: it cannot run the extension.
@@ -56,6 +57,7 @@ export class RouteFunctions {
     // would make each function depend on the deployment, which depends on the functions' methods, a cycle.
     const baseUrl = options.customDomain ? `https://${options.customDomain.domainName}` : `https://${api.restApiId}.execute-api.${stack.region}.${stack.urlSuffix}/${STAGE_NAME}`;
     this.environment = { ...cursorKeyEnvironment, [BASE_URL_VARIABLE]: baseUrl };
+    this.where = capabilityContext(stack, options);
   }
 
   functionFor = (scope: Construct, route: RouteDefinition): ApiFunction => {
@@ -70,60 +72,14 @@ export class RouteFunctions {
       indexes: route.indexes,
       assets: route.assets,
       paramsAndSecrets: this.paramsAndSecrets,
-      environment: { ...this.environment, ...(route.sendsSms ? this.smsEnvironment() : {}), ...(route.queuesWebhooks ? this.deliveryQueueEnvironment() : {}) },
+      environment: { ...this.environment, ...capabilityEnvironment(route.capabilities ?? [], this.where) },
       rollbackAlarms: (target) => monitoring.watchFunction(scope, routeId(route), target, { operationId: route.operationId }),
     });
     if (!options.samLocal) this.cursorKey.grantRead(apiFunction.function);
-    if (route.sendsSms) this.grantSendTextMessage(apiFunction);
-    if (route.queuesWebhooks) this.grantQueueDeliveries(apiFunction);
+    grantCapabilities(apiFunction, route.capabilities ?? [], this.where);
     this.byHandler.set(handler, apiFunction);
     return apiFunction;
   };
-
-  /** The SMS provider's settings: End User Messaging SMS with the events stack's configuration set. */
-  private smsEnvironment(): Record<string, string> {
-    const { options } = this.props;
-    return {
-      SMS_PROVIDER: 'end-user-messaging',
-      SMS_CONFIGURATION_SET: smsConfigurationSetName(options.tableName),
-      ...(options.smsOriginationIdentity ? { SMS_ORIGINATION_IDENTITY: options.smsOriginationIdentity } : {}),
-    };
-  }
-
-  /** The events stack's delivery queues, by name (no cross-stack reference, as for the SMS configuration set). */
-  private deliveryQueueEnvironment(): Record<string, string> {
-    const names = deliveryQueueNames(this.props.options.tableName);
-    const url = (name: string) => `https://sqs.${this.stack.region}.${this.stack.urlSuffix}/${this.stack.account}/${name}`;
-    return { WEBHOOK_QUEUE_URL: url(names.queue), WEBHOOK_DLQ_URL: url(names.deadLetters) };
-  }
-
-  /** SendMessage to the delivery queue (SSE-SQS, so no key to grant); dead-lettering is the delivery worker's alone. */
-  private grantQueueDeliveries(sender: ApiFunction): void {
-    const arn = this.stack.formatArn({ service: 'sqs', resource: deliveryQueueNames(this.props.options.tableName).queue, arnFormat: ArnFormat.NO_RESOURCE_NAME });
-    sender.function.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'], resources: [arn] }));
-  }
-
-  /** SendTextMessage through the configuration set, from the account's numbers, pools and sender ids. */
-  private grantSendTextMessage(sender: ApiFunction): void {
-    const origins = ['phone-number', 'pool', 'sender-id'];
-    const { stack } = this;
-    sender.function.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['sms-voice:SendTextMessage'],
-        resources: [
-          stack.formatArn({ service: 'sms-voice', resource: 'configuration-set', resourceName: smsConfigurationSetName(this.props.options.tableName) }),
-          ...origins.map((resource) => stack.formatArn({ service: 'sms-voice', resource, resourceName: '*' })),
-        ],
-      }),
-    );
-    const region = Token.isUnresolved(stack.region) ? '<AWS::Region>' : stack.region;
-    for (const resource of origins) {
-      Validations.of(sender).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:sms-voice:${region}:<AWS::AccountId>:${resource}/*]`,
-        reason: 'Which number, pool or sender id an SMS leaves from is the account’s End User Messaging setup (smsOriginationIdentity), not the stack’s.',
-      });
-    }
-  }
 }
 
 /** The CodeDeploy application every API function's canary belongs to, and the role CodeDeploy shifts aliases with. */

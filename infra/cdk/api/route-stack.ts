@@ -1,27 +1,22 @@
 import { NestedStack, Validations } from 'aws-cdk-lib';
-import { AuthorizationType, type IAuthorizer, type IResource, LambdaIntegration, RestApi, Stage } from 'aws-cdk-lib/aws-apigateway';
+import { AuthorizationType, type IResource, LambdaIntegration, RestApi, Stage } from 'aws-cdk-lib/aws-apigateway';
 import type { Construct } from 'constructs';
 import { authorizerOf, handlerOf, type AuthorizerKind, type RouteDefinition } from '../../../shared/routes/route';
 import type { ApiFunction } from '../service-function';
+import type { GatewayAuthorizer } from './authorizers';
 import { addMethodNotAllowed } from './mock-answers';
 import { PathTree } from './paths';
 import { methodsOf, STAGE_NAME } from './rest-api';
 
 export interface RouteGroupProps {
   routes: readonly RouteDefinition[];
-  authorizers: Readonly<Partial<Record<AuthorizerKind, IAuthorizer>>>;
+  /** The gateway's authorizers, by name. */
+  authorizers: Readonly<Record<AuthorizerKind, GatewayAuthorizer>>;
   /** The function answering a route, made in `scope` (one per handler: a PATCH alias is answered by its PUT's). */
   functionFor: (scope: Construct, route: RouteDefinition) => ApiFunction;
   /** The paths whose 405 mock this group makes, each with every method the path takes; none for sam local. */
   notAllowed: ReadonlyMap<string, readonly string[]>;
 }
-
-/** Why a method is open or closed, for cdk-nag: by its authorizer. */
-const AUTHORIZER_REASONS: Record<AuthorizerKind, string> = {
-  apiKey: 'Callers are integrations holding API keys, checked by the Lambda REQUEST authorizer, not Cognito users.',
-  inboundEndpoint:
-    'Senders are web forms and email parsers holding an inbound endpoint’s token or signing secret, which the function checks; the Lambda REQUEST authorizer names the endpoint’s organization for its usage plan.',
-};
 
 /** One method of a route on its path, reaching its function's live alias, behind its authorizer. */
 function addRouteMethod(resource: IResource, httpMethod: string, route: RouteDefinition, apiFunction: ApiFunction, authorizers: RouteGroupProps['authorizers']) {
@@ -31,14 +26,14 @@ function addRouteMethod(resource: IResource, httpMethod: string, route: RouteDef
     // No test-invoke permission: one Lambda permission per method, for the stage.
     new LambdaIntegration(apiFunction.alias, { allowTestInvoke: false }),
     // Every method with an authorizer requires the usage-plan key it names: its organization's plan meters it.
-    kind ? { authorizer: authorizers[kind]!, authorizationType: AuthorizationType.CUSTOM, apiKeyRequired: true } : { authorizationType: AuthorizationType.NONE },
+    kind ? { authorizer: authorizers[kind]!.authorizer, authorizationType: AuthorizationType.CUSTOM, apiKeyRequired: true } : { authorizationType: AuthorizationType.NONE },
   );
   if (!kind) {
     for (const rule of ['AwsSolutions-APIG4', 'AwsSolutions-COG4']) {
       Validations.of(method).acknowledge({ id: rule, reason: `${httpMethod} ${route.path} is public by design: the API's own description and reference page.` });
     }
   } else {
-    Validations.of(method).acknowledge({ id: 'AwsSolutions-COG4', reason: AUTHORIZER_REASONS[kind] });
+    Validations.of(method).acknowledge({ id: 'AwsSolutions-COG4', reason: authorizers[kind]!.callers });
   }
   return { httpMethod, path: route.path, handler: handlerOf(route), authorizer: kind ?? 'none' };
 }
