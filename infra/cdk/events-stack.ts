@@ -11,6 +11,7 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { SCHEDULED_JOBS, WORKERS } from '../../functions/resources';
+import type { WorkerDefinition } from '../../shared/resource';
 import type { DeploymentOptions } from './options';
 import { ServiceFunction } from './service-function';
 import { streamArnParameterName } from './data-stack';
@@ -24,6 +25,8 @@ export { STREAM_RETRIES } from './events/workers';
 
 export interface EventsStackProps extends StackProps {
   options: DeploymentOptions;
+  /** The functions that answer no route: the resource list's unless told. */
+  workers?: readonly WorkerDefinition[];
 }
 
 /**
@@ -37,7 +40,7 @@ export class EventsStack extends Stack {
   readonly workers = new Map<string, ServiceFunction>();
   readonly scheduled: ServiceFunction[];
 
-  constructor(scope: Construct, id: string, { options, ...props }: EventsStackProps) {
+  constructor(scope: Construct, id: string, { options, workers = WORKERS, ...props }: EventsStackProps) {
     super(scope, id, props);
     // The table by name and its stream by the data stack's SSM parameter, resolved at deploy: no cross-stack export,
     // so the data stack stays free to change its table (a redeploy of this stack picks up a new stream).
@@ -54,7 +57,7 @@ export class EventsStack extends Stack {
     for (const email of options.alarmEmails) alarms.addSubscription(new EmailSubscription(email));
     const channels = makeChannels(this, options);
     const wiring: WorkerWiring = { table, options, channels, defaults, alarms, watched: [] };
-    for (const worker of WORKERS) this.workers.set(worker.name, addWorker(this, worker, wiring));
+    for (const worker of workers) this.workers.set(worker.name, addWorker(this, worker, wiring));
     this.scheduled = this.addScheduledJobs(defaults, alarms);
     for (const channel of channels.queues.values()) wiring.watched.push({ queue: channel.deadLetters, ...channel.deadLettersAlarm });
     for (const { queue, id, what } of wiring.watched) this.alarmOnWaiting(queue, id, what, alarms);

@@ -21,6 +21,7 @@ export interface RouteGroupProps {
 /** One method of a route on its path, reaching its function's live alias, behind its authorizer. */
 function addRouteMethod(resource: IResource, httpMethod: string, route: RouteDefinition, apiFunction: ApiFunction, authorizers: RouteGroupProps['authorizers']) {
   const kind = authorizerOf(route);
+  if (kind && !authorizers[kind]) throw new Error(`${route.operationId} names the authorizer ${kind}, which no resource provides (functions/resources.ts)`);
   const method = resource.addMethod(
     httpMethod,
     // No test-invoke permission: one Lambda permission per method, for the stage.
