@@ -128,7 +128,7 @@ export interface ResourceDefinition {
   events?: readonly EventSource[];
   /** Its records whose writes the audit log attributes: every kind that has events, and the others a client writes. */
   audited?: readonly AuditedRecord[];
-  /** Its functions that answer no route, each with what triggers it; handlers below its folder (`inbound`, `receipt`). */
+  /** Its functions that answer no route, each with what triggers it; handlers below its folder. */
   workers?: readonly WorkerDefinition[];
   /** Gateway authorizers it provides for public routes, by the name a route's `authorizer` gives. */
   authorizers?: Readonly<Record<AuthorizerKind, AuthorizerDefinition>>;
@@ -159,7 +159,7 @@ export type WorkerTrigger =
 
 /** A function that answers no route: the events stack wires it to its trigger, and `npm start` runs the same code in process. */
 export interface WorkerDefinition {
-  /** The construct id of its function (`DeliverWebhooks`). */
+  /** The construct id of its function. */
   name: string;
   /** Its handler below functions/ (`parseHandler`); in a resource's description, below the resource's folder. */
   handler: string;
@@ -170,7 +170,7 @@ export interface WorkerDefinition {
   sendsTo?: readonly string[];
   /**
    * What `npm start` runs for each message of its trigger when not the handler itself: an export below the same
-   * folder, given the message as the local trigger has it (a delivery job, a receipt), not as the AWS event wraps it.
+   * folder, given the message as the local trigger has it, not as the AWS event wraps it.
    */
   local?: string;
 }
@@ -180,7 +180,7 @@ export interface WorkerDefinition {
  * (usageIdentifierKey). The stack makes its function (with a canary) and the gateway's authorizer.
  */
 export interface AuthorizerDefinition {
-  /** The construct id of its function (`InboundAuthorizer`). */
+  /** The construct id of its function. */
   functionName: string;
   /** Its handler below functions/ (`parseHandler`); in a resource's description, below the resource's folder. */
   handler: string;

@@ -141,7 +141,7 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
    */
   idempotencyKey?: false;
   /**
-   * What the function reaches beyond the table (sending SMS, queuing webhook deliveries): each a capability its
+   * What the function reaches beyond the table (a provider, a queue): each a capability its
    * resource exports, whose settings and grants the stack gives the function.
    */
   capabilities?: readonly Capability[];
@@ -174,7 +174,7 @@ export interface CapabilityContext {
   region: string;
   account: string;
   urlSuffix: string;
-  /** A deployment option by name (`smsOriginationIdentity`), when set. */
+  /** A deployment option by name, when set. */
   setting: (name: string) => string | undefined;
 }
 
@@ -184,7 +184,7 @@ export interface CapabilityContext {
  */
 export interface Capability {
   name: string;
-  /** It reaches outside the API (a text message, a webhook): a route with it is an open-world MCP tool. */
+  /** It reaches outside the API (a message to a person, a request to a subscriber): a route with it is an open-world MCP tool. */
   reachesOutside: boolean;
   environment: (where: CapabilityContext) => Record<string, string>;
   statements: (where: CapabilityContext) => { actions: string[]; resources: string[] }[];

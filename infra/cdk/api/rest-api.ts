@@ -98,7 +98,7 @@ export interface StageProps {
  */
 export function deployStage(api: RestApi, { routes, options, methods, after }: StageProps): Stage {
   const stack = Stack.of(api);
-  const deployment = new Deployment(api, 'Deployment', { api, description: 'Automatically created by the RestApi construct' });
+  const deployment = new Deployment(api, 'Deployment', { api, description: 'Every method of the API, in this stack and the route stacks' });
   // As RestApi's own deployment hashes its methods: a changed method makes a new deployment, which the stage then serves.
   deployment.addToLogicalId({ methods: createHash('sha256').update(JSON.stringify(methods)).digest('hex') });
   for (const dependable of after) deployment.node.addDependency(dependable);
