@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import type { ResourceDefinition, ScheduledJob, WorkerRole } from '../shared/resource';
+import type { AuthorizerDefinition, ResourceDefinition, ScheduledJob, WorkerDefinition } from '../shared/resource';
 import { withPatchAliases, type AuthorizerKind, type OutgoingWebhook, type RouteDefinition } from '../shared/routes/route';
 import { appointments } from './appointments/resource';
 import { auditLog } from './audit-log/resource';
@@ -45,26 +45,36 @@ export const componentExamples: Record<string, unknown> = Object.fromEntries(
   resources.flatMap((resource) => Object.entries(resource.components ?? {}).flatMap(([name, { example }]) => (example === undefined ? [] : [[name, example]]))),
 );
 
-/** Handlers a resource names within its folder, by key, as handlers below functions/. */
-function handlersOf<K extends string>(pick: (resource: ResourceDefinition) => Readonly<Partial<Record<K, string>>> | undefined): Partial<Record<K, string>> {
-  return Object.assign({}, ...resources.map((resource) => Object.fromEntries(Object.entries(pick(resource) ?? {}).map(([key, handler]) => [key, `${resource.name}/${handler as string}`]))));
-}
+/** The API key's authorizer (functions/authorizer.ts), before every route that takes a key. */
+const API_KEY_AUTHORIZER: AuthorizerDefinition = {
+  functionName: 'Authorizer',
+  handler: 'authorizer',
+  dynamodb: ['Query', 'GetItem', 'UpdateItem'],
+  indexes: ['gsi1'],
+  identityHeader: 'Authorization',
+  reserved: true,
+  callers: 'Callers are integrations holding API keys, checked by the Lambda REQUEST authorizer, not Cognito users.',
+};
 
-/** Every handler of a kind must exist exactly when the stacks need it: a missing one fails here, at load. */
-function complete<K extends string>(handlers: Partial<Record<K, string>>, keys: readonly K[]): Record<K, string> {
-  const missing = keys.filter((key) => !handlers[key]);
-  if (missing.length > 0) throw new Error(`No resource provides ${missing.join(', ')} (functions/resources.ts)`);
-  return handlers as Record<K, string>;
-}
+/** The gateway's REQUEST authorizers, by name: the API key's, and those the resources provide, with handlers below functions/. */
+export const AUTHORIZERS: Readonly<Record<AuthorizerKind, AuthorizerDefinition>> = {
+  apiKey: API_KEY_AUTHORIZER,
+  ...Object.fromEntries(resources.flatMap((resource) => Object.entries(resource.authorizers ?? {}).map(([name, authorizer]) => [name, { ...authorizer, handler: `${resource.name}/${authorizer.handler}` }]))),
+};
+const unprovided = routes.filter((route) => route.authorizer !== undefined && !AUTHORIZERS[route.authorizer]);
+if (unprovided.length > 0) throw new Error(`No resource provides the authorizer of ${unprovided.map((route) => `${route.operationId} (${route.authorizer})`).join(', ')} (functions/resources.ts)`);
 
-/** The gateway's REQUEST authorizers, by kind: the API key's, and those the resources provide. */
-export const AUTHORIZER_HANDLERS: Record<AuthorizerKind, string> = complete({ apiKey: 'authorizer', ...handlersOf((resource) => resource.authorizers) }, ['apiKey', 'inboundEndpoint']);
+/** The gateway's REQUEST authorizers' handlers, by name. */
+export const AUTHORIZER_HANDLERS: Readonly<Record<AuthorizerKind, string>> = Object.fromEntries(Object.entries(AUTHORIZERS).map(([name, { handler }]) => [name, handler]));
 
-/**
- * The functions of the events stack that answer no route, by role: the table stream's consumer (events recorded and
- * handed to webhook subscriptions, in functions/stream as it serves every resource), and those the resources provide.
- */
-export const WORKER_HANDLERS: Record<WorkerRole, string> = complete({ recordEvents: 'stream/record', ...handlersOf((resource) => resource.workers) }, ['recordEvents', 'deliverWebhooks', 'smsReceipts', 'inboundSms']);
+/** The table stream's consumer: events recorded and queued for webhook subscriptions (functions/stream, as it serves every resource). */
+const STREAM_CONSUMER: WorkerDefinition = { name: 'RecordEvents', handler: 'stream/record', trigger: { kind: 'stream' }, dynamodb: ['BatchWriteItem', 'Query'], sendsTo: ['deliveries'] };
+
+/** The functions that answer no route: the stream consumer and those the resources provide, with handlers below functions/. */
+export const WORKERS: readonly WorkerDefinition[] = [
+  STREAM_CONSUMER,
+  ...resources.flatMap((resource) => (resource.workers ?? []).map((worker) => ({ ...worker, handler: `${resource.name}/${worker.handler}`, ...(worker.local ? { local: `${resource.name}/${worker.local}` } : {}) }))),
+];
 
 /** The resources' scheduled jobs, with their handlers below functions/. */
 export const SCHEDULED_JOBS: readonly ScheduledJob[] = resources.flatMap((resource) => (resource.jobs ?? []).map((job) => ({ ...job, handler: `${resource.name}/${job.handler}` })));

@@ -128,10 +128,10 @@ export interface ResourceDefinition {
   events?: readonly EventSource[];
   /** Its records whose writes the audit log attributes: every kind that has events, and the others a client writes. */
   audited?: readonly AuditedRecord[];
-  /** Its functions that answer no route, by role: each a handler below its folder (`inbound`, `receipt`). */
-  workers?: Readonly<Partial<Record<WorkerRole, string>>>;
-  /** Gateway authorizers it provides for public routes, by kind: each a handler below its folder. */
-  authorizers?: Readonly<Partial<Record<AuthorizerKind, string>>>;
+  /** Its functions that answer no route, each with what triggers it; handlers below its folder. */
+  workers?: readonly WorkerDefinition[];
+  /** Gateway authorizers it provides for public routes, by the name a route's `authorizer` gives. */
+  authorizers?: Readonly<Record<AuthorizerKind, AuthorizerDefinition>>;
   jobs?: readonly ScheduledJob[];
   /**
    * Its key builders, each set with one sample call of every builder (`KeySamples` from shared/store/keys.ts), which
@@ -148,10 +148,54 @@ export interface ResourceDefinition {
 export type ResourceChanges = Pick<ResourceDefinition, 'events' | 'audited'>;
 
 /**
- * The functions that answer no route, by what triggers them: the events stack wires each to its stream, queue or
- * topic, and `npm start` runs the same handler in process.
+ * What triggers a worker, as the events stack wires it and `npm start` runs it in process: the table's stream (every
+ * committed change, in order per item), a queue, or an SNS topic, each by the name the events stack gives it.
  */
-export type WorkerRole = 'recordEvents' | 'deliverWebhooks' | 'smsReceipts' | 'inboundSms';
+export type WorkerTrigger =
+  | { kind: 'stream' }
+  | { kind: 'queue'; queue: string }
+  /** `failures`: the queue (by its construct id) of what the worker could not take, and what its messages mean, for its alarm. */
+  | { kind: 'topic'; topic: string; failures: { name: string; meaning: string } };
+
+/** A function that answers no route: the events stack wires it to its trigger, and `npm start` runs the same code in process. */
+export interface WorkerDefinition {
+  /** The construct id of its function. */
+  name: string;
+  /** Its handler below functions/ (`parseHandler`); in a resource's description, below the resource's folder. */
+  handler: string;
+  trigger: WorkerTrigger;
+  dynamodb: DynamoAction[];
+  indexes?: IndexName[];
+  /** The queues (by the events stack's names) it sends to besides its trigger's. */
+  sendsTo?: readonly string[];
+  /**
+   * What `npm start` runs for each message of its trigger when not the handler itself: an export below the same
+   * folder, given the message as the local trigger has it, not as the AWS event wraps it.
+   */
+  local?: string;
+}
+
+/**
+ * A REQUEST authorizer of the gateway: it names, from the request, the organization whose usage plan meters it
+ * (usageIdentifierKey). The stack makes its function (with a canary) and the gateway's authorizer.
+ */
+export interface AuthorizerDefinition {
+  /** The construct id of its function. */
+  functionName: string;
+  /** Its handler below functions/ (`parseHandler`); in a resource's description, below the resource's folder. */
+  handler: string;
+  dynamodb: DynamoAction[];
+  indexes?: IndexName[];
+  /**
+   * The request header its answer depends on alone: API Gateway reuses the answer for the same value (the authorizer
+   * cache TTL). None: it runs on every request, uncached.
+   */
+  identityHeader?: string;
+  /** Concurrency kept for it alone (DeploymentOptions.concurrency.authorizer): every request behind it needs it. */
+  reserved?: boolean;
+  /** Who calls the routes behind it, in place of Cognito users (what cdk-nag asks of COG4). */
+  callers: string;
+}
 
 /**
  * A function that runs on a clock rather than on a request or an event: the events stack gives it an EventBridge

@@ -66,13 +66,24 @@ const keysReferencing = (logicalIdPrefix: string) => {
   for (const stack of [api, ...api.functionStacks.values()]) walk(templateOf(stack).toJSON().Resources, 'Resources');
   return keys;
 };
+/** What a nested stack's parameter carries: the parent's value for it, as the nested stack's resource passes it. */
+const passed = (name: string): unknown =>
+  Object.values(templateOf(api).findResources('AWS::CloudFormation::Stack') as Record<string, { Properties: Properties }>).find((stack) => stack.Properties.Parameters?.[name])?.Properties.Parameters[name];
+/** The resource a `{ Ref }` in `template` names: its own, or the parent's one a parameter carries. */
+const referenced = (template: Template, ref: string): { template: Template; logicalId: string; resource?: { Type: string; Properties: Properties } } => {
+  const resources = template.toJSON().Resources as Record<string, { Type: string; Properties: Properties }>;
+  if (resources[ref]) return { template, logicalId: ref, resource: resources[ref] };
+  const value = passed(ref) as { Ref?: string } | undefined;
+  return value?.Ref ? referenced(templateOf(api), value.Ref) : { template, logicalId: ref };
+};
 const methodPath = (method: Found) => {
-  // The method's resource, walked up to the root, as the route table writes paths.
-  const resources = method.template.toJSON().Resources as Record<string, { Type: string; Properties: Properties }>;
+  // The method's resource, walked up to the root (in whichever stack made each path), as the route table writes paths.
   const parts: string[] = [];
-  for (let id = method.properties.ResourceId?.Ref; id && resources[id]?.Type === 'AWS::ApiGateway::Resource'; id = resources[id]!.Properties.ParentId.Ref) parts.unshift(resources[id]!.Properties.PathPart);
+  for (let at = referenced(method.template, method.properties.ResourceId?.Ref); at.resource?.Type === 'AWS::ApiGateway::Resource'; at = referenced(at.template, at.resource.Properties.ParentId.Ref)) parts.unshift(at.resource.Properties.PathPart);
   return `/${parts.join('/')}`;
 };
+/** The authorizer a method names, in whichever stack it is. */
+const authorizerProperties = (method: Found) => referenced(method.template, method.properties.AuthorizerId.Ref).resource!.Properties;
 
 /** Each acknowledged rule, with the check that the template is as its reason says. */
 const checks: { rule: RegExp; reason: RegExp; check: (ack: Acknowledgement) => void }[] = [
@@ -188,7 +199,8 @@ const checks: { rule: RegExp; reason: RegExp; check: (ack: Acknowledgement) => v
     check: ({ construct }) => {
       const stage = one(construct, 'AWS::ApiGateway::Stage');
       expect(stage.properties.MethodSettings).toEqual(expect.arrayContaining([expect.objectContaining({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: expect.any(Number), ThrottlingBurstLimit: expect.any(Number) })]));
-      const methods = resourcesOf(construct, 'AWS::ApiGateway::Method').filter((method) => method.properties.AuthorizationType === 'CUSTOM');
+      // Its methods, in the API's stack and the route stacks nested in it.
+      const methods = resourcesOf(Stack.of(construct), 'AWS::ApiGateway::Method').filter((method) => method.properties.AuthorizationType === 'CUSTOM');
       // Every route behind an authorizer, and the CORS preflight of each route that answers one.
       expect(methods).toHaveLength(routes.filter((route) => authorizerOf(route)).length + routes.filter((route) => route.preflight).length);
       for (const method of methods) expect(method.properties.ApiKeyRequired, method.logicalId).toBe(true);
@@ -202,8 +214,7 @@ const checks: { rule: RegExp; reason: RegExp; check: (ack: Acknowledgement) => v
     check: ({ construct }) => {
       const method = one(construct, 'AWS::ApiGateway::Method');
       expect(method.properties).toMatchObject({ AuthorizationType: 'CUSTOM', ApiKeyRequired: true });
-      const authorizer = method.template.toJSON().Resources[method.properties.AuthorizerId.Ref].Properties;
-      expect(authorizer).toMatchObject({ Type: 'REQUEST', IdentitySource: 'method.request.header.Authorization' });
+      expect(authorizerProperties(method)).toMatchObject({ Type: 'REQUEST', IdentitySource: 'method.request.header.Authorization' });
     },
   },
   {
@@ -213,8 +224,7 @@ const checks: { rule: RegExp; reason: RegExp; check: (ack: Acknowledgement) => v
       const method = one(construct, 'AWS::ApiGateway::Method');
       const route = routes.find((candidate) => candidate.path === methodPath(method) && candidate.method === (method.properties.HttpMethod === 'OPTIONS' ? candidate.method : method.properties.HttpMethod));
       expect(route && authorizerOf(route)).toBe('inboundEndpoint');
-      const authorizer = method.template.toJSON().Resources[method.properties.AuthorizerId.Ref].Properties;
-      expect(authorizer).toMatchObject({ Type: 'REQUEST', AuthorizerResultTtlInSeconds: 0 });
+      expect(authorizerProperties(method)).toMatchObject({ Type: 'REQUEST', AuthorizerResultTtlInSeconds: 0 });
     },
   },
   {
@@ -238,6 +248,17 @@ const checks: { rule: RegExp; reason: RegExp; check: (ack: Acknowledgement) => v
       expect(method.properties).toMatchObject({ HttpMethod: 'ANY', AuthorizationType: 'NONE', Integration: { Type: 'MOCK' } });
       expect(method.properties.MethodResponses.map((response: { StatusCode: string }) => response.StatusCode)).toEqual(['405']);
       expect(method.properties.Integration.IntegrationResponses.map((response: { StatusCode: string }) => response.StatusCode)).toEqual(['405']);
+    },
+  },
+  {
+    rule: /^AwsSolutions-(APIG4|COG4)$/,
+    reason: /^ANY \/ answers only 404 NOT_FOUND, as any unknown path, from a mock integration/,
+    check: ({ construct }) => {
+      const method = one(construct, 'AWS::ApiGateway::Method');
+      expect(methodPath(method)).toBe('/');
+      expect(method.properties).toMatchObject({ HttpMethod: 'ANY', AuthorizationType: 'NONE', Integration: { Type: 'MOCK' } });
+      expect(method.properties.MethodResponses.map((response: { StatusCode: string }) => response.StatusCode)).toEqual(['404']);
+      expect(method.properties.Integration.IntegrationResponses.map((response: { StatusCode: string }) => response.StatusCode)).toEqual(['404']);
     },
   },
 ];

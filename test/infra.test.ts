@@ -16,15 +16,22 @@ const apiTemplate = Template.fromStack(api);
 const dataTemplate = Template.fromStack(data);
 
 type Resource = { Properties: Record<string, any> };
-/** The API stack and the nested stacks holding its functions, one per tag. */
+/** The API stack and the nested stacks holding its routes, one per tag. */
 const apiTemplates = [apiTemplate, ...[...api.functionStacks.values()].map((stack) => Template.fromStack(stack))];
 const resourcesOf = (type: string) => Object.assign({}, ...apiTemplates.map((template) => template.findResources(type))) as Record<string, Resource>;
 const functions = resourcesOf('AWS::Lambda::Function');
 const policies = resourcesOf('AWS::IAM::Policy');
-const methods = Object.values(apiTemplate.findResources('AWS::ApiGateway::Method') as Record<string, Resource>);
+const methods = Object.values(resourcesOf('AWS::ApiGateway::Method'));
+/** The parent's resource `logicalId` as a template names it: its Ref, or the nested stack's parameter that carries it. */
+const passed: Record<string, unknown> = Object.assign({}, ...Object.values(apiTemplate.findResources('AWS::CloudFormation::Stack')).map((stack) => stack.Properties.Parameters));
+const refTo = (logicalId: string | undefined) => (value: { Ref?: string }) => logicalId !== undefined && [value?.Ref, (passed[value?.Ref ?? ''] as { Ref?: string })?.Ref].includes(logicalId);
+/** The API's root path, which no route has. */
+const isRoot = (method: Resource) => JSON.stringify(method.Properties.ResourceId).includes('RootResourceId');
 const authorizers = Object.entries(apiTemplate.findResources('AWS::ApiGateway::Authorizer') as Record<string, Resource>);
 /** The logical id of the API Gateway authorizer whose function is the construct `functionId`. */
 const authorizerIdOf = (functionId: string) => authorizers.find(([, a]) => JSON.stringify(a.Properties.AuthorizerUri).includes(`${functionId}Live`))?.[0];
+/** Whether a method is behind the authorizer whose function is the construct `functionId`. */
+const behind = (method: Resource | undefined, functionId: string) => refTo(authorizerIdOf(functionId))(method?.Properties.AuthorizerId);
 const AUTHORIZER_FUNCTIONS = { apiKey: 'Authorizer', inboundEndpoint: 'InboundAuthorizer' } as const;
 const methodOf = (route: (typeof routes)[number]) =>
   methods.find((m) => m.Properties.HttpMethod === route.method && JSON.stringify(m.Properties.Integration).includes(`${routeId(route)}Live`));
@@ -65,7 +72,7 @@ describe('the API stack', () => {
   });
 
   it('answers every path’s other methods with 405 from a mock on ANY, reaching no function, its Allow the path’s methods', () => {
-    const anyMethods = methods.filter((method) => method.Properties.HttpMethod === 'ANY');
+    const anyMethods = methods.filter((method) => method.Properties.HttpMethod === 'ANY' && !isRoot(method));
     const allowed = new Map<string, string>();
     for (const route of routes) allowed.set(route.path, [...new Set([...(allowed.get(route.path)?.split(', ') ?? []), route.method])].sort().join(', '));
     expect(anyMethods).toHaveLength(allowed.size);
@@ -82,6 +89,18 @@ describe('the API stack', () => {
       return String(response.ResponseParameters['method.response.header.Allow']).replace(/'/g, '');
     });
     expect(answered.sort()).toEqual([...allowed.values()].sort());
+  });
+
+  it('answers the root path, which no route has, as any unknown path: 404 from a mock on ANY with the gateway’s own not-found answer, reaching no function', () => {
+    const [root, ...others] = methods.filter(isRoot);
+    expect(others).toEqual([]);
+    const [, notFound] = Object.entries(apiTemplate.findResources('AWS::ApiGateway::GatewayResponse') as Record<string, Resource>).find(([, response]) => response.Properties.ResponseType === 'MISSING_AUTHENTICATION_TOKEN')!;
+    expect(root!.Properties).toMatchObject({ HttpMethod: 'ANY', AuthorizationType: 'NONE', Integration: { Type: 'MOCK' } });
+    const [response] = root!.Properties.Integration.IntegrationResponses;
+    expect(response.StatusCode).toBe(notFound.Properties.StatusCode);
+    expect(response.ResponseTemplates).toEqual(notFound.Properties.ResponseTemplates);
+    const headers = (parameters: Record<string, string>, prefix: string) => Object.fromEntries(Object.entries(parameters).map(([name, value]) => [name.replace(prefix, ''), value]));
+    expect(headers(response.ResponseParameters, 'method.response.header.')).toEqual(headers(notFound.Properties.ResponseParameters, 'gatewayresponse.header.'));
   });
 
   it('serves each PATCH alias with its PUT’s function', () => {
@@ -102,7 +121,8 @@ describe('the API stack', () => {
       if (!kind) {
         expect(method!.Properties.AuthorizationType).toBe('NONE');
       } else {
-        expect(method!.Properties, `${route.method} ${route.path}`).toMatchObject({ AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: authorizerIdOf(AUTHORIZER_FUNCTIONS[kind]) } });
+        expect(method!.Properties, `${route.method} ${route.path}`).toMatchObject({ AuthorizationType: 'CUSTOM' });
+        expect(behind(method, AUTHORIZER_FUNCTIONS[kind as keyof typeof AUTHORIZER_FUNCTIONS]), `${route.method} ${route.path}`).toBe(true);
       }
     }
     // Plus the OPTIONS of each route that answers its CORS preflight.
@@ -112,7 +132,8 @@ describe('the API stack', () => {
   it('deploys POST /mcp behind the API key authorizer, its function granted nothing of the table: its tools call the API', () => {
     const mcp = routes.find((route) => route.path === '/mcp')!;
     expect(mcp.method).toBe('POST');
-    expect(methodOf(mcp)!.Properties).toMatchObject({ HttpMethod: 'POST', AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: authorizerIdOf('Authorizer') } });
+    expect(methodOf(mcp)!.Properties).toMatchObject({ HttpMethod: 'POST', AuthorizationType: 'CUSTOM' });
+    expect(behind(methodOf(mcp), 'Authorizer')).toBe(true);
     expect(dynamoActionsOf('PostMcp')).toEqual([]);
   });
 
@@ -121,7 +142,8 @@ describe('the API stack', () => {
     const inboundAuthorizerId = authorizerIdOf('InboundAuthorizer');
     expect(inboundAuthorizerId).toMatch(/^InboundEndpointAuthorizer[0-9A-F]{8}$/);
     expect(inboundAuthorizerId).not.toBe(authorizerIdOf('Authorizer'));
-    expect(methodOf(receive)!.Properties).toMatchObject({ AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: inboundAuthorizerId }, ApiKeyRequired: true });
+    expect(methodOf(receive)!.Properties).toMatchObject({ AuthorizationType: 'CUSTOM', ApiKeyRequired: true });
+    expect(behind(methodOf(receive), 'InboundAuthorizer')).toBe(true);
     const inbound = authorizers.find(([id]) => id === inboundAuthorizerId)![1];
     // No identity source and no cache: each post is looked up by its own endpoint id.
     expect(inbound.Properties).toMatchObject({ Type: 'REQUEST', AuthorizerResultTtlInSeconds: 0 });
@@ -136,7 +158,8 @@ describe('the API stack', () => {
     expect(options).toHaveLength(1);
     const [preflight] = options;
     const post = methodOf(receive)!;
-    expect(preflight!.Properties).toMatchObject({ ResourceId: post.Properties.ResourceId, AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: authorizerIdOf('InboundAuthorizer') }, ApiKeyRequired: true });
+    expect(preflight!.Properties).toMatchObject({ ResourceId: post.Properties.ResourceId, AuthorizerId: post.Properties.AuthorizerId, AuthorizationType: 'CUSTOM', ApiKeyRequired: true });
+    expect(behind(preflight, 'InboundAuthorizer')).toBe(true);
     expect(preflight!.Properties.Integration).toEqual(post.Properties.Integration);
     expect(preflight!.Properties.Integration).toMatchObject({ Type: 'AWS_PROXY' });
     const stage = Object.values(apiTemplate.findResources('AWS::ApiGateway::Stage') as Record<string, Resource>)[0]!;

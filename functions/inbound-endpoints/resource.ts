@@ -7,8 +7,19 @@ export const inboundEndpoints = defineResource({
   name: 'inbound-endpoints',
   tags: { Inbound: 'URLs that web forms, email parsers and call or chat agents post inquiries to, with a token or a Standard Webhooks signature instead of an API key.' },
   routes: inboundEndpointRoutes,
-  // Finds the endpoint by the path's id, so its organization's usage plan meters the public route.
-  authorizers: { inboundEndpoint: 'authorizer' },
+  // Finds the endpoint by the path's id (one Query on gsi1), so its organization's usage plan meters the public route.
+  // Not cached: its answer depends on the endpoint id, and a cached answer keyed by anything else could meter one
+  // organization's posts against another's plan.
+  authorizers: {
+    inboundEndpoint: {
+      functionName: 'InboundAuthorizer',
+      handler: 'authorizer',
+      dynamodb: ['Query'],
+      indexes: ['gsi1'],
+      callers:
+        'Senders are web forms and email parsers holding an inbound endpoint’s token or signing secret, which the function checks; the Lambda REQUEST authorizer names the endpoint’s organization for its usage plan.',
+    },
+  },
   ...changes,
   keys: [{ builders: inboundEndpointKeys, samples: inboundEndpointKeySamples }],
 });

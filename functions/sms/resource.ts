@@ -11,8 +11,21 @@ export const sms = defineResource({
   routes: smsRoutes,
   components: { Sms: { schema: Sms, example: smsExample } },
   ...changes,
-  // Delivery receipts from the configuration set's topic, and replies from leads from the numbers' two-way topic.
-  workers: { smsReceipts: 'receipt', inboundSms: 'inbound' },
+  // Delivery receipts from the configuration set's topic (npm start's carrier hands each receipt to applyReceipt), and
+  // replies from leads from the numbers' two-way topic.
+  workers: [
+    { name: 'SmsReceipts', handler: 'receipt', trigger: { kind: 'topic', topic: 'smsEvents', failures: { name: 'SmsReceiptFailures', meaning: 'SMS delivery receipts were not applied' } }, dynamodb: ['UpdateItem'], local: 'receipts#applyReceipt' },
+    {
+      name: 'InboundSmsReplies',
+      handler: 'inbound',
+      trigger: { kind: 'topic', topic: 'inboundSms', failures: { name: 'SmsReplyFailures', meaning: 'SMS replies from leads were not recorded' } },
+      // The organization by its number's claim, the lead by its phone's claim, the lead's latest thread (its inquiries,
+      // gsi3), then the message and the lead's unread count, or a new SMS inquiry; STOP puts and START deletes the
+      // phone's opt-out.
+      dynamodb: ['Query', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
+      indexes: ['gsi3'],
+    },
+  ],
   // SMS stuck QUEUED past 5 minutes become FAILED, unconfirmed (functions/sms/unanswered.ts).
   jobs: [{ name: 'SettleUnansweredSms', handler: 'sweep', everyMinutes: 1, dynamodb: ['Query', 'UpdateItem'], indexes: ['gsi1'] }],
   keys: [{ builders: smsKeys, samples: smsKeySamples }],

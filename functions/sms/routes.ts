@@ -1,6 +1,7 @@
 import { ListSmsQuery, SendSmsBody, SMS_NOT_RECORDED_MESSAGE, SmsDeliveryFailed, SmsIdPath, SmsPage, SmsResponse, SmsSent } from './schema';
 import { errorEnvelope } from '../../shared/http/envelope';
 import { createRow, getRow, listRow } from '../../shared/routes/rows';
+import { smsSender } from './capability';
 
 export const sendSms = createRow({
   operationId: 'sendSms',
@@ -12,7 +13,7 @@ export const sendSms = createRow({
   // reply's lead check and put) and its counters; a transaction moves its status and the status counters; GetItem
   // re-reads a lead another inquiry raced, and the message after a failed write; PutItem marks a message given up.
   dynamodb: ['BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
-  sendsSms: true,
+  capabilities: [smsSender],
   request: { body: SendSmsBody },
   requestExample: {
     userId: 'user_01JBQ0ZP5W9X7Y3Z1A2B4C6D8E',

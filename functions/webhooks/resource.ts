@@ -9,8 +9,9 @@ export const webhooks = defineResource({
   name: 'webhooks',
   tags: { Webhooks: 'Subscriptions that receive events as signed HTTP POSTs (Standard Webhooks), retried for 24 hours, with every attempt logged.' },
   routes: webhookRoutes,
-  // The delivery queue's consumer: one signed POST per message, retried with backoff.
-  workers: { deliverWebhooks: 'deliver' },
+  // The delivery queue's consumer: one signed POST per message, retried with backoff. It reads the subscription,
+  // records the attempt, marks or disables the subscription; npm start's queue hands each job to `deliver`.
+  workers: [{ name: 'DeliverWebhooks', handler: 'deliver', trigger: { kind: 'queue', queue: 'deliveries' }, dynamodb: ['GetItem', 'PutItem', 'UpdateItem'], local: 'delivery#deliver' }],
   components: {
     Webhook: { schema: Webhook, example: webhook },
     WebhookWithSecret: { schema: WebhookWithSecret, example: webhookWithSecret },

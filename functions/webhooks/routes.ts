@@ -6,6 +6,7 @@ import { WEBHOOK_LIMITS } from './limits';
 import { Event, EventIdPath, EVENT_RETENTION_DAYS } from '../events/schema';
 import { SIGNATURE_HEADERS } from './signature-headers';
 import { webhook } from './examples';
+import { deliveryQueueSender } from './capability';
 
 const SIGNING = 'Deliveries follow the Standard Webhooks specification: a POST of the event JSON with `webhook-id` (the event id, the same on every retry), `webhook-timestamp` and `webhook-signature` headers, verifiable with any Standard Webhooks library.';
 
@@ -147,7 +148,7 @@ export const redeliverEvent = defineRoute({
   description: `Queues a new delivery of a stored event to the subscription \`webhookId\`, through the same queue, signing and retries as every delivery, and answers 202 with its record, PENDING until it is attempted (then SUCCEEDED or FAILED in the webhook's deliveries). The receiver gets the event's own id as \`webhook-id\`, as the first delivery had, with a new \`webhook-timestamp\` and signature. An event older than the ${EVENT_RETENTION_DAYS} days events are kept answers 410 EVENT_EXPIRED; a webhook that is disabled (WEBHOOK_DISABLED) or does not subscribe to the event's type (NOT_SUBSCRIBED) answers 409; an unknown event or webhook, or another organization's, 404.`,
   tag: 'Events',
   dynamodb: ['GetItem', 'PutItem'],
-  queuesWebhooks: true,
+  capabilities: [deliveryQueueSender],
   status: 202,
   request: { path: EventIdPath, body: RedeliverEventBody },
   response: WebhookDeliveryResponse,

@@ -3,7 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DockerImage, type BundlingOptions, type ILocalBundling } from 'aws-cdk-lib';
 import { buildSync, type BuildOptions } from 'esbuild';
-import { AUTHORIZER_HANDLERS, routes, SCHEDULED_JOBS, WORKER_HANDLERS } from '../../functions/resources';
+import { AUTHORIZER_HANDLERS, routes, SCHEDULED_JOBS, WORKERS } from '../../functions/resources';
 import { handlerOf, parseHandler } from '../../shared/routes/route';
 import { readAsset } from '../../shared/http/assets';
 import { rendererNameOf } from '../../shared/openapi/reference-renderer';
@@ -61,7 +61,7 @@ export function bundleOptions(
 
 /** Every Lambda function's handler, as the stacks make them: each route's, the authorizers', the workers' and the scheduled jobs'. */
 export const FUNCTION_HANDLERS = [
-  ...new Set([...routes.map(handlerOf), ...Object.values(AUTHORIZER_HANDLERS), ...Object.values(WORKER_HANDLERS), ...SCHEDULED_JOBS.map((job) => job.handler)]),
+  ...new Set([...routes.map(handlerOf), ...Object.values(AUTHORIZER_HANDLERS), ...WORKERS.map((worker) => worker.handler), ...SCHEDULED_JOBS.map((job) => job.handler)]),
 ].sort();
 
 /** The modules those handlers are exported from: one bundle each, which every function of the module deploys. */

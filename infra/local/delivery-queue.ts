@@ -1,6 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { logger } from '../../shared/observability';
-import { deliver } from '../../functions/webhooks/delivery';
 import type { DeliveryJob, DeliveryQueue } from '../../functions/webhooks/queue';
 import { DEFAULT_CONCURRENCY } from '../cdk/options';
 
@@ -14,11 +13,11 @@ export interface LocalDeliveryQueue extends DeliveryQueue {
 }
 
 /**
- * The delivery queue of `npm start` and the tests: each job waits on a timer until it is due, then the same
- * `deliver` the SQS-triggered function runs takes it, in process, in a pool of `slots` attempts at once (as
+ * The delivery queue of `npm start` and the tests: each job waits on a timer until it is due, then `deliver`, the code
+ * the SQS-triggered function runs (its worker's `local`), takes it, in process, in a pool of `slots` attempts at once (as
  * many as the deployed function runs, DEFAULT_CONCURRENCY.deliveries): a job due while all are busy waits for one, as a message waits for a consumer.
  */
-export function createLocalDeliveryQueue({ slots = DEFAULT_CONCURRENCY.deliveries }: { slots?: number } = {}): LocalDeliveryQueue {
+export function createLocalDeliveryQueue({ deliver, slots = DEFAULT_CONCURRENCY.deliveries }: { deliver: (job: DeliveryJob) => Promise<void>; slots?: number }): LocalDeliveryQueue {
   // A job runs as SQS would hand it over: in no request's context, so its writes are no caller's (the audit log's
   // writer, the organization's counter shards), though a request queued it and the timer would carry its context on.
   const outsideAnyRequest = AsyncLocalStorage.snapshot();

@@ -28,5 +28,7 @@ export function loadHandler(route: RouteDefinition) {
 
 /** The gateway's authorizer of that kind (AUTHORIZER_HANDLERS), the API key's unless told. */
 export function loadAuthorizer(kind: AuthorizerKind = 'apiKey') {
-  return loadFunction<never>(AUTHORIZER_HANDLERS[kind]);
+  const handler = AUTHORIZER_HANDLERS[kind];
+  if (!handler) throw new Error(`No resource provides the authorizer ${kind} (functions/resources.ts)`);
+  return loadFunction<never>(handler);
 }

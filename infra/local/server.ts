@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { USAGE_PLANS } from '../../shared/auth/usage-plans';
 import { getOrganizationUsagePlan } from '../../functions/organization/store';
-import { routes, WORKER_HANDLERS } from '../../functions/resources';
+import { routes } from '../../functions/resources';
 import { createLocalGateway, type LocalGatewayOptions } from './gateway';
 import { loadAuthorizer, loadFunction, loadHandler } from './handlers';
 import { createUsagePlanMeter } from './rate-limiter';
@@ -12,14 +12,16 @@ import { startScheduledJobs } from './scheduler';
 import { createLocalDeliveryQueue, type LocalDeliveryQueue } from './delivery-queue';
 import { setDeliveryQueue } from '../../functions/webhooks/queue';
 import { setLocalReceiptHandler } from '../../functions/sms/local-provider';
-import { applyReceipt } from '../../functions/sms/receipts';
 import { config } from '../../shared/config';
 import { serveLocallyAt } from '../../shared/http/base-url';
 import { logger } from '../../shared/observability';
+import { localWorker, workerOn } from './workers';
 
-// The local carrier's receipts go through the deployed receipts function's code from the first send on, the demo
-// organization's included, which `npm start` seeds before the server starts.
-setLocalReceiptHandler(applyReceipt);
+// Each worker of the resource list on what npm start has for its trigger: the table's stream (below), the in-process
+// delivery queue, and the two SMS topics: the local carrier's receipts (the configuration set's events) and the replies
+// posted to LOCAL_INBOUND_SMS_PATH (the numbers' two-way channel). The receipts go through the worker's code from the
+// first send on, the demo organization's included, which `npm start` seeds before the server starts.
+setLocalReceiptHandler(localWorker(workerOn('topic', 'smsEvents')));
 
 // The authorizer's usage identifier is the organization id (usageIdentifierKey), so it finds the organization's plan.
 const planOf = async (usageIdentifierKey: string) => USAGE_PLANS[await getOrganizationUsagePlan(usageIdentifierKey)];
@@ -70,9 +72,9 @@ export async function startLocalServer(
     asDeployed?: boolean;
   } = {},
 ): Promise<LocalServer> {
-  const deliveries = createLocalDeliveryQueue();
+  const deliveries = createLocalDeliveryQueue({ deliver: localWorker(workerOn('queue', 'deliveries')) });
   setDeliveryQueue(deliveries);
-  const handler = await loadFunction<StreamBatchHandler>(WORKER_HANDLERS.recordEvents);
+  const handler = await loadFunction<StreamBatchHandler>(workerOn('stream').handler);
   const stream = events
     ? await startTableStream({
         endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB!,
@@ -88,7 +90,7 @@ export async function startLocalServer(
     return invoked.finally(() => stream.nudge());
   };
   const gateway = createLocalGateway({ routes, loadHandler, loadAuthorizer, aroundInvoke: invokeAndNudge, aroundAuthorize, authorizerCacheTtlMs, meter: createUsagePlanMeter(planOf) });
-  const inboundSms = await loadFunction<InboundHandler>(WORKER_HANDLERS.inboundSms);
+  const inboundSms = await loadFunction<InboundHandler>(workerOn('topic', 'inboundSms').handler);
   const server = createServer((request, response) => {
     if (request.method === 'POST' && request.url === LOCAL_INBOUND_SMS_PATH) {
       simulateInboundSms(request, response, inboundSms)

@@ -88,10 +88,10 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
   auth?: 'apiKey' | 'none';
   /**
    * A public route's gateway authorizer: it names, from the request itself, the organization whose usage plan
-   * meters it, as the API key does on the other routes. 'inboundEndpoint' finds the endpoint by the path's id.
-   * A public route without one is metered against nobody (only the stage's throttle and its own `throttle`).
+   * meters it, as the API key does on the other routes: one a resource provides (`ResourceDefinition.authorizers`), by
+   * its name. A public route without one is metered against nobody (only the stage's throttle and its own `throttle`).
    */
-  authorizer?: 'inboundEndpoint';
+  authorizer?: AuthorizerKind;
   dynamodb: DynamoAction[];
   /** Secondary indexes the function queries; its grant covers the table and only these. */
   indexes?: IndexName[];
@@ -142,13 +142,14 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
    * `idempotencyKey` for the API request each makes): it keeps no answers, and an Idempotency-Key sent to it answers 400.
    */
   idempotencyKey?: false;
-  /** The function sends SMS: the stack configures the provider (AWS End User Messaging SMS) and grants SendTextMessage. */
-  sendsSms?: boolean;
-  /** The function queues webhook deliveries: the stack names the delivery queues and grants sending to the main one. */
-  queuesWebhooks?: boolean;
+  /**
+   * What the function reaches beyond the table (a provider, a queue): each a capability its
+   * resource exports, whose settings and grants the stack gives the function.
+   */
+  capabilities?: readonly Capability[];
   /**
    * The function itself sends a request outside the API while answering (a webhook test POSTs to the subscriber's URL).
-   * With `sendsSms` and `queuesWebhooks`, what `reachesOutside` reads: the MCP tool is open-world.
+   * With its capabilities', what `reachesOutside` reads: the MCP tool is open-world.
    */
   callsOutside?: true;
   /**
@@ -165,8 +166,33 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
   aliasOf?: string;
 }
 
-/** The REQUEST authorizers of the API Gateway: the API key's (functions/authorizer.ts), and those resources provide. */
-export type AuthorizerKind = 'apiKey' | 'inboundEndpoint';
+/** The REQUEST authorizers of the API Gateway, by name: the API key's (`apiKey`, functions/authorizer.ts), and those resources provide. */
+export type AuthorizerKind = string;
+
+/** Where a function is deployed, as a capability sees it (the stack's tokens): what its settings and grants are built from. */
+export interface CapabilityContext {
+  tableName: string;
+  partition: string;
+  region: string;
+  account: string;
+  urlSuffix: string;
+  /** A deployment option by name, when set. */
+  setting: (name: string) => string | undefined;
+}
+
+/**
+ * Something a function reaches beyond the table, as plain data a resource exports and the stack applies to every
+ * route (or worker) that names it: the settings the function reads and the IAM statements it needs.
+ */
+export interface Capability {
+  name: string;
+  /** It reaches outside the API (a message to a person, a request to a subscriber): a route with it is an open-world MCP tool. */
+  reachesOutside: boolean;
+  environment: (where: CapabilityContext) => Record<string, string>;
+  statements: (where: CapabilityContext) => { actions: string[]; resources: string[] }[];
+  /** Why a statement names resources by a trailing wildcard, when one does (what cdk-nag asks of IAM5). */
+  wildcardReason?: string;
+}
 
 /**
  * A function's handler: its module below functions/ without extension, then `#` and the export when that is not
@@ -206,7 +232,7 @@ export function defineRoute<R extends RouteRequest, S extends Schema>(route: Rou
 export const mayDestroy = (route: Pick<RouteDefinition, 'method' | 'replaces'>) => route.method === 'PUT' || route.method === 'PATCH' || route.method === 'DELETE' || route.replaces === true;
 
 /** Whether a route reaches outside the API: a text to a phone, or a POST to a webhook URL, made now or queued. */
-export const reachesOutside = (route: Pick<RouteDefinition, 'sendsSms' | 'queuesWebhooks' | 'callsOutside'>) => route.sendsSms === true || route.queuesWebhooks === true || route.callsOutside === true;
+export const reachesOutside = (route: Pick<RouteDefinition, 'capabilities' | 'callsOutside'>) => route.callsOutside === true || (route.capabilities ?? []).some((capability) => capability.reachesOutside);
 
 /** An Idempotency-Key the API takes: 1 to 255 printable ASCII characters, no spaces (what any HTTP header can carry). */
 export const IDEMPOTENCY_KEY_FORMAT = /^[\x21-\x7E]{1,255}$/;

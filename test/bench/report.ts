@@ -1,3 +1,4 @@
+import type { StackSize } from './stack-size';
 import type { RouteVisit } from '../support/route-tour';
 import type { ColdStartFigures } from './cold-start';
 import type { Comparison, Throughput } from './timing';
@@ -41,6 +42,8 @@ export interface BenchFigures {
   coldStarts: ColdStartFigures;
   wire: { path: string; bytes: number; encoding: string }[];
   ratios: Ratio[];
+  /** The API stack synthesized at today's routes and at a multiple of them. */
+  stacks?: StackSize[];
   loadSeconds: number;
   scaleItems: number;
   minutes: number;
@@ -198,6 +201,23 @@ ${kb(f.coldStarts.runtimeSdk.bytes)} and ${ms(f.coldStarts.runtimeSdk.importMs)}
 |---|---|---|
 ${f.wire.map((w) => `| \`${w.path}\` | ${w.encoding} | ${kb(w.bytes)} |`).join('\n')}
 | First load | | ${(totalWire / 1024 / 1024).toFixed(2)} MB |
+${stacksSection(f.stacks)}`;
+}
+
+/** Section 7: synth time and stack sizes, measured with no target (test/stack-limits.test.ts holds the limits). */
+function stacksSection(stacks: StackSize[] | undefined): string {
+  if (!stacks?.length) return '';
+  const [first] = stacks;
+  const rows = stacks.map((s) => `| ${s.times}× (${s.routes} routes) | ${s.synthSeconds.toFixed(1)} s | ${(s.synthSeconds / first!.synthSeconds).toFixed(2)}× | ${s.parentResources} | ${s.largestNestedResources} | ${s.nestedStacks} |`);
+  return `
+## 7. Stacks
+
+The API stack synthesized offline (bundling left out, as the tests do), at today's routes and at copies of them under
+other tags and paths. CloudFormation takes at most 500 resources a stack.
+
+| Routes | Synth | ÷ today's | Parent's resources | Largest nested stack's | Nested stacks |
+|---|---|---|---|---|---|
+${rows.join('\n')}
 `;
 }
 

@@ -49,6 +49,7 @@ const { keys } = await import('../../shared/store/keys');
 const { leadKeys, LEAD_CHANGES } = await import('../../functions/leads/entity');
 const { changeLogKey } = await import('../../shared/store/keys');
 const { bulkLoadCallInquiries } = await import('./bulk-load');
+const { measureStackSizes } = await import('./stack-size');
 const bare = DynamoDBDocumentClient.from(localClient(stack.endpoint));
 const TableName = config.tableName;
 
@@ -215,9 +216,12 @@ try {
   // 6. Cold starts (no stack needed, but it is cheap to keep).
   const coldStarts = await measureColdStarts({ rounds: Number(process.env.BENCH_IMPORT_ROUNDS ?? 5), progress });
 
+  // 7. The API stack's synth and sizes (no stack needed).
+  const stacks = measureStackSizes(progress);
+
   const ratios = collectRatios({ visits, overhead, http, served, serverCpuMsPerCall, bareServed, npmStart: npmStartFigures, scale, depth, coldStarts, wire }, statusChangeFloor);
   const minutes = (performance.now() - started) / 60_000;
-  writeFileSync(new URL('../../docs/performance.md', import.meta.url), renderReport({ visits, overhead, http, served, serverCpuMsPerCall, bareServed, npmStart: npmStartFigures, capacity, scale, depth, coldStarts, wire, ratios, loadSeconds, scaleItems: SCALE_ITEMS, minutes }));
+  writeFileSync(new URL('../../docs/performance.md', import.meta.url), renderReport({ visits, overhead, http, served, serverCpuMsPerCall, bareServed, npmStart: npmStartFigures, capacity, scale, depth, coldStarts, wire, ratios, stacks, loadSeconds, scaleItems: SCALE_ITEMS, minutes }));
   writeFileSync(new URL('../../docs/performance.svg', import.meta.url), renderChart(ratios));
   const missed = ratios.filter((ratio) => !ratio.met);
   progress(`done in ${minutes.toFixed(1)} min: ${ratios.length - missed.length} of ${ratios.length} targets met${missed.length ? `; not met: ${missed.map((r) => r.name).join('; ')}` : ''}`);

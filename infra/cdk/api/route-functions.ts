@@ -1,0 +1,97 @@
+import { Stack, Validations } from 'aws-cdk-lib';
+import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
+import { LambdaApplication } from 'aws-cdk-lib/aws-codedeploy';
+import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { ParamsAndSecretsLayerVersion, ParamsAndSecretsLogLevel, ParamsAndSecretsVersions } from 'aws-cdk-lib/aws-lambda';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { Construct } from 'constructs';
+import { BASE_URL_VARIABLE } from '../../../shared/http/base-url';
+import { grantedActions, handlerOf, routeId, type CapabilityContext, type RouteDefinition } from '../../../shared/routes/route';
+import { capabilityContext, capabilityEnvironment, grantCapabilities } from '../capabilities';
+import type { Monitoring } from '../monitoring';
+import type { DeploymentOptions } from '../options';
+import { ApiFunction } from '../service-function';
+import type { AuthorizerProps } from './authorizers';
+import { STAGE_NAME } from './rest-api';
+
+export interface RouteFunctionsProps {
+  api: RestApi;
+  options: DeploymentOptions;
+  monitoring: Monitoring;
+  functionDefaults: AuthorizerProps['functionDefaults'];
+}
+
+/**
+ * Signs list cursors (shared/store/cursors.ts). The functions are given its ARN, never its value: they read it at
+ * run time through the Parameters and Secrets extension (its own cache off), and again every 5 minutes, so a
+ * replaced key takes over without a deploy and the previous one still verifies (shared/store/cursor-keys.ts).
+ */
+export function createCursorKey(stack: Stack): Secret {
+  const cursorKey = new Secret(stack, 'CursorSigningKey', {
+    description: 'Signs the pagination cursors of the sales pipeline API',
+    generateSecretString: { passwordLength: 48, excludePunctuation: true },
+  });
+  Validations.of(cursorKey).acknowledge({
+    id: 'AwsSolutions-SMG4',
+    reason: 'It signs pagination cursors, which live minutes: it is replaced by hand (put-secret-value, docs/operations.md) rather than on a schedule; the functions read the new value within 5 minutes and still verify the previous one.',
+  });
+  return cursorKey;
+}
+
+/** The function behind each route, one per handler, made in the stack its route's group is in. */
+export class RouteFunctions {
+  private readonly byHandler = new Map<string, ApiFunction>();
+  private readonly cursorKey: Secret;
+  private readonly environment: Record<string, string>;
+  private readonly paramsAndSecrets?: ParamsAndSecretsLayerVersion;
+  private readonly where: CapabilityContext;
+
+  constructor(stack: Stack, private readonly props: RouteFunctionsProps) {
+    const { api, options } = props;
+    this.cursorKey = createCursorKey(stack);
+    // `sam local` declares the variable for --env-vars to fill with npm start's key: it cannot run the extension.
+    const cursorKeyEnvironment: Record<string, string> = options.samLocal ? { CURSOR_SECRET: '' } : { CURSOR_SECRET_ARN: this.cursorKey.secretArn };
+    if (!options.samLocal) this.paramsAndSecrets = ParamsAndSecretsLayerVersion.fromVersion(ParamsAndSecretsVersions.V1_0_103, { cacheEnabled: false, logLevel: ParamsAndSecretsLogLevel.WARN });
+    // Where the API is, for the URLs answers name and the MCP server's tool calls (shared/http/base-url.ts): never the
+    // request's Host. The custom domain, else the stage's URL built from the API's id: the stage's own URL (api.url)
+    // would make each function depend on the deployment, which depends on the functions' methods, a cycle.
+    const baseUrl = options.customDomain ? `https://${options.customDomain.domainName}` : `https://${api.restApiId}.execute-api.${stack.region}.${stack.urlSuffix}/${STAGE_NAME}`;
+    this.environment = { ...cursorKeyEnvironment, [BASE_URL_VARIABLE]: baseUrl };
+    this.where = capabilityContext(stack, options);
+  }
+
+  functionFor = (scope: Construct, route: RouteDefinition): ApiFunction => {
+    const handler = handlerOf(route);
+    const made = this.byHandler.get(handler);
+    if (made) return made;
+    const { options, monitoring, functionDefaults } = this.props;
+    const apiFunction = new ApiFunction(scope, routeId(route), {
+      ...functionDefaults,
+      handler,
+      dynamodb: grantedActions(route),
+      indexes: route.indexes,
+      assets: route.assets,
+      paramsAndSecrets: this.paramsAndSecrets,
+      environment: { ...this.environment, ...capabilityEnvironment(route.capabilities ?? [], this.where) },
+      rollbackAlarms: (target) => monitoring.watchFunction(scope, routeId(route), target, { operationId: route.operationId }),
+    });
+    if (!options.samLocal) this.cursorKey.grantRead(apiFunction.function);
+    grantCapabilities(apiFunction, route.capabilities ?? [], this.where);
+    this.byHandler.set(handler, apiFunction);
+    return apiFunction;
+  };
+}
+
+/** The CodeDeploy application every API function's canary belongs to, and the role CodeDeploy shifts aliases with. */
+export function createCanaryDeployments(stack: Stack): { deployments: LambdaApplication; deploymentRole: Role } {
+  const deployments = new LambdaApplication(stack, 'Deployments');
+  const deploymentRole = new Role(stack, 'DeploymentRole', {
+    assumedBy: new ServicePrincipal('codedeploy.amazonaws.com'),
+    managedPolicies: [ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSCodeDeployRoleForLambdaLimited')],
+  });
+  Validations.of(deploymentRole).acknowledge({
+    id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSCodeDeployRoleForLambdaLimited]',
+    reason: "AWS's managed policy for CodeDeploy shifting Lambda aliases: it updates aliases and reads the rollback alarms, nothing else.",
+  });
+  return { deployments, deploymentRole };
+}
