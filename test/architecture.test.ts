@@ -121,10 +121,9 @@ function resourceNamesIn(code: string, names: readonly string[]): Map<string, nu
 }
 
 /**
- * Resource names shared/ may spell, each with why; `modules`, where given, is where. Those marked `pending` name
- * what the resources are about to take over: delete each once its module no longer spells it.
+ * Resource names shared/ may spell, each with why; `modules`, where given, is where.
  */
-const NAMES_SHARED_MAY_SPELL: { name: string; modules?: string[]; why: string; pending?: true }[] = [
+const NAMES_SHARED_MAY_SPELL: { name: string; modules?: string[]; why: string }[] = [
   { name: 'organization', why: 'the tenant: every key starts with one, every request acts for one' },
   { name: 'events', why: 'the platform’s word: a Lambda handler’s event, and the changes every resource’s writes emit (shared/resource.ts), which the events resource only lists' },
   { name: 'services', why: 'the platform’s word: the service name metrics and logs carry, 503 Service Unavailable' },
@@ -138,9 +137,6 @@ const NAMES_SHARED_MAY_SPELL: { name: string; modules?: string[]; why: string; p
   { name: 'mcp', modules: ['shared/auth/scopes.ts'], why: 'the API key authorizer, which bundles no route table, lets every scope reach the one route that checks scopes itself' },
   { name: 'inquiries', modules: ['shared/schema/pages.ts'], why: 'the sync filter’s description names the two lists where it combines with another filter' },
   { name: 'webhooks', modules: ['shared/schema/pages.ts'], why: 'the sync filter’s description names the records that never change (delivery attempts) among others' },
-  { name: 'sms', modules: ['shared/routes/route.ts', 'shared/resource.ts'], why: 'route flag `sendsSms` and worker roles', pending: true },
-  { name: 'webhooks', modules: ['shared/routes/route.ts'], why: 'route flag `queuesWebhooks`', pending: true },
-  { name: 'inbound-endpoints', modules: ['shared/routes/route.ts'], why: 'authorizer kind `inboundEndpoint`', pending: true },
 ];
 
 describe('shared/ and the resource folders', () => {
