@@ -3,7 +3,7 @@ import { pageEnvelope } from '../../shared/pagination';
 import * as routes from './routes';
 import { withPhoneRead } from '../leads/phones';
 import { createCompany, listCompaniesPage, getCompany, updateCompany, deleteCompany } from './store';
-import { crudHandler } from '../../shared/crud/store';
+import { crudHandler } from '../../shared/crud/handlers';
 import { companyNotes } from './notes';
 import { noteRules } from './notes-store';
 

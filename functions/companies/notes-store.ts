@@ -3,9 +3,9 @@ import { requireExisting } from '../../shared/store/transact';
 import { memberKeys } from '../organization/member-entity';
 import { companyNotes, unknownAuthor, type CompanyNote } from './notes';
 
-/** A note's author must be a member's user of this organization: checked in the note's create transaction. */
+/** A note's author must be a member's user of this organization: checked in the note's create transaction (the only one its writes run in, as notes are not versioned). */
 export const noteRules: CrudRules<CompanyNote> = {
-  createWrites: (organizationId, { userId }) => (userId === null ? [] : [requireExisting(memberKeys.user(organizationId, userId), () => unknownAuthor(userId))]),
+  writes: (organizationId, note) => (note?.userId ? [requireExisting(memberKeys.user(organizationId, note.userId), () => unknownAuthor(note.userId))] : []),
 };
 
 const store = crudStore(companyNotes, noteRules);

@@ -52,15 +52,33 @@ export interface CrudOptions<F extends FieldTable> {
   showsCreatedAt?: true;
   /** An update sends every updatable field (a PUT that replaces a note's text), not any subset. */
   wholeUpdate?: true;
-  /** The record's key, its collection, and the counter (also the change log's name) of its collection. */
-  keys: { item: (organizationId: string, ...ids: never[]) => Key; collection: (organizationId: string, ...ids: never[]) => Collection; counter: string | ((parentId: string) => string) };
+  /**
+   * Its item carries a version (and its organization): an update reads it, merges, runs the rules' check and puts it
+   * whole on condition of the version read; a delete reads it first too.
+   */
+  versioned?: true;
+  /**
+   * The record's key, its collection, and the counter of its collection (`totalCount` read from it, moved by every
+   * create and delete), also the change log's name; a collection counted by its list has `changeLog` alone.
+   */
+  keys: {
+    item: (organizationId: string, ...ids: never[]) => Key;
+    collection: (organizationId: string, ...ids: never[]) => Collection;
+    counter?: string | ((parentId: string) => string);
+    changeLog?: string;
+  };
   /**
    * A text no two records share, ignoring case and spacing (normalizeName), claimed by an item `claim` keys; a taken
    * one answers 409 CONFLICT with `taken`'s message.
    */
   unique?: { field: keyof F & string; claim: (organizationId: string, value: string) => Key; taken: (value: string) => string };
-  /** DynamoDB actions a verb's rules add to the store's own (shared/crud/store.ts `CrudRules`): a create's author check. */
+  /**
+   * DynamoDB actions a verb's rules add to the store's own (shared/crud/store.ts `CrudRules`): a create's author
+   * check, a transfer's member read. The store refuses rules that run in a verb with none declared.
+   */
   ruleActions?: Partial<Record<CrudVerb, DynamoAction[]>>;
+  /** The list's query when it filters beyond paging (its rules' `list` reads it). */
+  listQuery?: v.ObjectSchema<v.ObjectEntries, undefined>;
   /** operationId stems (createFaq, listFaqs) and the document's name of the record (its events' `data`). */
   names: { one: string; many: string };
   docs: CrudDocs;
@@ -79,17 +97,22 @@ export function defineCrudResource<F extends FieldTable>(options: CrudOptions<F>
   type Record = CrudRecord<F>;
   const timestamps = { ...(options.showsCreatedAt && { createdAt: Timestamp }), updatedAt: Timestamp };
   const Record = v.object({ id: Id, ...fields.record, ...timestamps }) as unknown as v.GenericSchema<Record, Record>;
-  const counterOf = (parentId?: string) => (typeof keys.counter === 'string' ? keys.counter : keys.counter(parentId!));
+  const counterOf = (parentId?: string) => (typeof keys.counter === 'function' ? keys.counter(parentId!) : keys.counter);
+  /** The change log (updatedSince) is named as the counter is, unless named itself. */
+  const changeLogOf = (parentId?: string) => keys.changeLog ?? counterOf(parentId)!;
   /** The key builders' arguments after the organization: the parent's id, if any, then the record's. */
   const keyArgs = (record: { [key: string]: unknown }) => (parent ? [record[parent.param], record.id] : [record.id]) as never[];
-  /** createdAt is always kept on the item for audit; the change log (updatedSince) is named as the counter is. */
-  const toItem = (organizationId: string, record: Record, at: string) => ({
+  /**
+   * createdAt is always kept on the item, for audit: a new record's, at `at`. A versioned item carries its version and
+   * organization, and is put whole with the timestamps the record has.
+   */
+  const toItem = (organizationId: string, record: Record, { at, version }: { at?: string; version?: number }) => ({
     ...keys.item(organizationId, ...keyArgs(record)),
-    ...changeLogKey(organizationId, counterOf(parent && (record[parent.param as keyof Record] as string))),
+    ...changeLogKey(organizationId, changeLogOf(parent && (record[parent.param as keyof Record] as string))),
     entity,
+    ...(version !== undefined && { organizationId, version }),
     ...record,
-    createdAt: at,
-    updatedAt: at,
+    ...(at !== undefined && { createdAt: at, updatedAt: at }),
   });
   const fromItem = (item: { [key: string]: unknown }): Record => v.parse(Record, item);
   const unique = options.unique;
@@ -107,6 +130,7 @@ export function defineCrudResource<F extends FieldTable>(options: CrudOptions<F>
     fromItem,
     toClaimItem,
     counterOf,
+    changeLogOf,
     route: routes,
     routes: CRUD_VERBS.map((verb) => routes[verb]),
     /** The document's named schema of the record, with its example. */

@@ -20,6 +20,8 @@ export const STEP_ACTIONS = {
   read: ['GetItem'],
   /** The changed fields set on condition that the record exists. */
   setFields: ['UpdateItem'],
+  /** A versioned record's whole item put on condition of the version read. */
+  putVersion: ['PutItem'],
   /** A unique text's claim put beside a new record. */
   claim: ['PutItem'],
   /** A changed unique text's claim moved: the old one deleted, the new one put (taken → 409). */
@@ -34,15 +36,19 @@ export type Step = keyof typeof STEP_ACTIONS;
 
 /**
  * The steps of each verb. A resource with a unique text reads the record before an update that may change it (to
- * move its claim) and before its delete (to free it).
+ * move its claim) and before its delete (to free it); a versioned one reads it before both, and puts it whole.
  */
-export function storeSteps(options: Pick<CrudOptions<FieldTable>, 'unique'>): Record<CrudVerb, Step[]> {
+export function storeSteps(options: Pick<CrudOptions<FieldTable>, 'unique' | 'versioned' | 'keys'>): Record<CrudVerb, Step[]> {
   const unique = options.unique !== undefined;
+  const claim: Step[] = unique ? ['claim'] : [];
+  const count: Step[] = options.keys.counter === undefined ? [] : ['count'];
+  const read: Step[] = unique || options.versioned ? ['read'] : [];
+  const write: Step[] = options.versioned ? ['putVersion', ...(unique ? (['moveClaim'] as const) : [])] : unique ? ['setFields', 'moveClaim'] : ['setFields'];
   return {
     list: ['page'],
-    create: ['reserveId', ...(unique ? (['claim'] as const) : []), 'insert', 'count'],
+    create: ['reserveId', ...claim, 'insert', ...count],
     get: ['read'],
-    update: unique ? ['read', 'setFields', 'moveClaim'] : ['setFields'],
-    delete: [...(unique ? (['read'] as const) : []), 'remove', 'count', 'auditDeletion'],
+    update: [...read, ...write],
+    delete: [...read, 'remove', ...count, 'auditDeletion'],
   };
 }

@@ -41,7 +41,7 @@ export function crudRoutes<F extends FieldTable, R>(options: CrudOptions<F>, { R
   const path = options.path ?? `/v1/${plural}`;
   const itemPath = `${path}/{${idParam}}`;
   const routes = {
-    list: defineRoute({ operationId: `list${names.many}`, method: 'GET', path, ...row('list'), indexes: ['gsi6'], status: 200, request: { ...(ParentPath && { path: ParentPath }), query: PageQuery }, response: Page, errors: [400, ...missingParent] }),
+    list: defineRoute({ operationId: `list${names.many}`, method: 'GET', path, ...row('list'), indexes: ['gsi6'], status: 200, request: { ...(ParentPath && { path: ParentPath }), query: options.listQuery ?? PageQuery }, response: Page, errors: [400, ...missingParent] }),
     create: defineRoute({ operationId: `create${names.one}`, method: 'POST', path, ...row('create'), status: 201, request: { ...(ParentPath && { path: ParentPath }), body: CreateBody }, response: Response, errors: [400, ...missingParent, ...taken] }),
     get: defineRoute({ operationId: `get${names.one}`, method: 'GET', path: itemPath, ...row('get'), status: 200, request: { path: IdPath }, response: Response, errors: [400, 404] }),
     update: defineRoute({ operationId: `update${names.one}`, method: 'PUT', alsoPatch: true, path: itemPath, ...row('update'), status: 200, request: { path: IdPath, body: UpdateBody }, response: Response, errors: [400, 404, ...taken] }),
