@@ -1,8 +1,6 @@
-import * as v from 'valibot';
-import { Company } from './schema';
-import { organizationPartition, pad, SAMPLE_ORGANIZATION_ID, searchKey, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
-import { leadKeys } from '../leads/entity';
-import { changeLogKey } from '../../shared/store/keys';
+import type { Company } from './schema';
+import { organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
+import { companyEntity } from './attributes';
 import type { AuditedRecord } from '../../shared/resource';
 
 const org = organizationPartition;
@@ -13,7 +11,7 @@ export const companyKeys = {
   companyNote: (o: string, companyId: string, id: number): Key => ({ pk: `${org(o)}#COMPANY#${companyId}`, sk: `NOTE#${pad(id)}` }),
   companyNotes: (o: string, companyId: string): Collection => ({ pk: `${org(o)}#COMPANY#${companyId}`, skPrefix: 'NOTE#' }),
   /** gsi1: the organization's companies by name (read by `searchKey`), so a name prefix is one key range of the index. */
-  companyNameIndex: (o: string, company: { id: string; name: string }) => ({ gsi1pk: `${org(o)}#COMPANIES#NAME`, gsi1sk: `${searchKey(company.name)}#${company.id}` }),
+  companyNameIndex: (o: string, company: { id: string; name: string }) => companyEntity.indexKeys(o, company as Company) as { gsi1pk: string; gsi1sk: string },
 } as const;
 
 /** The names of the companies' counter items (`COUNT#<name>`). */
@@ -24,7 +22,7 @@ export const companyCounterNames = {
 } as const;
 
 /** The companies' change log (updatedSince); a company's notes' is named as their counter is (functions/companies/notes.ts). */
-export const COMPANY_CHANGES = 'COMPANIES';
+export const COMPANY_CHANGES = companyEntity.changes;
 
 const O = SAMPLE_ORGANIZATION_ID;
 
@@ -35,11 +33,9 @@ export const companyKeySamples: KeySamples<typeof companyKeys> = {
   companyNameIndex: () => companyKeys.companyNameIndex(O, { id: 'company_1', name: 'Harbourside Strata' }),
 };
 
-export function toCompanyItem(organizationId: string, company: Company) {
-  return { ...leadKeys.company(organizationId, company.id), ...companyKeys.companyNameIndex(organizationId, company), ...changeLogKey(organizationId, COMPANY_CHANGES), entity: 'COMPANY', ...company };
-}
+export const toCompanyItem = companyEntity.toItem;
 
-export const fromCompanyItem = (item: Record<string, unknown>): Company => v.parse(Company, item);
+export const fromCompanyItem = companyEntity.fromItem;
 
 /** A company, as the audit log names it (GET /v1/audit-log). */
 export const companyAudit: AuditedRecord = { entity: 'COMPANY', resourceType: 'company' };

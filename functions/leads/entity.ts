@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { Lead, LeadActivity } from './schema';
-import { changeLogKey } from '../../shared/store/keys';
+import { leadEntity } from './attributes';
 import { countInPartition, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, searchKey, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
 import { shardCounters } from '../../shared/store/counter-shards';
 import type { AuditedRecord } from '../../shared/resource';
@@ -8,17 +8,10 @@ import type { AuditedRecord } from '../../shared/resource';
 const org = organizationPartition;
 
 export const leadKeys = {
-  lead: (o: string, leadId: string): Key => ({ pk: org(o), sk: `LEAD#${leadId}` }),
+  lead: leadEntity.key,
   leads: (o: string): Collection => ({ pk: org(o), skPrefix: 'LEAD#' }),
-  /**
-   * The lead list indexes: by status (gsi2) and by company (gsi3), sort key the lead id (a ULID, so newest first). A
-   * lead without a company has no gsi3 keys.
-   */
-  leadIndexes: (o: string, lead: { id: string; status: string; companyId: string | null }) => ({
-    gsi2pk: `${org(o)}#LEADS#STATUS#${lead.status}`,
-    gsi2sk: lead.id,
-    ...(lead.companyId ? { gsi3pk: `${org(o)}#LEADS#COMPANY#${lead.companyId}`, gsi3sk: lead.id } : {}),
-  }),
+  /** The lead list indexes (`leadEntity.indexes`), whose keys read only a lead's id, status and company: a list's too. */
+  leadIndexes: (o: string, lead: { id: string; status: string; companyId: string | null }) => leadEntity.indexKeys(o, lead as unknown as Lead) as unknown as LeadIndexKeys,
   /**
    * The lead that last took a contact (EMAIL lower-cased, or PHONE in E.164): how a lead is found by its email or
    * phone (an ingestion, an inbound SMS, a caller, a search), and why concurrent creates for a new contact make one
@@ -66,8 +59,16 @@ export const leadKeys = {
   organizationRecord: (o: string): Key => ({ pk: org(o), sk: 'ORGANIZATION' }),
 } as const;
 
+/** A lead's list index keys; a lead without a company has no gsi3 keys. */
+interface LeadIndexKeys {
+  gsi2pk: string;
+  gsi2sk: string;
+  gsi3pk?: string;
+  gsi3sk?: string;
+}
+
 /** The change log (updatedSince) of the leads. */
-export const LEAD_CHANGES = 'LEADS';
+export const LEAD_CHANGES = leadEntity.changes;
 
 /** The names of the leads' counter items (`COUNT#<name>`), kept in step with their collection in the same transaction. */
 export const leadCounterNames = {
@@ -99,55 +100,31 @@ export const leadKeySamples: KeySamples<typeof leadKeys> = {
   organizationRecord: () => leadKeys.organizationRecord(O),
 };
 
+/**
+ * The fields a lead's write keys other items by, beyond its list indexes (`leadEntity.indexFields`: status, company):
+ * its counters (one per list), its name items (its names, carrying its status and company) and its contact claims.
+ */
+export const LEAD_COUNTER_FIELDS = leadEntity.indexFields;
+export const LEAD_NAME_FIELDS = ['firstName', 'lastName', ...leadEntity.indexFields] as const;
+export const LEAD_CONTACT_FIELDS = ['email', 'phone'] as const;
+/** All of them, each once: a write is conditioned on their being as read, so what it moves by them is what to move. */
+export const LEAD_KEYED_FIELDS = [...new Set([...LEAD_NAME_FIELDS, ...LEAD_CONTACT_FIELDS])];
+
 /** What a lead is found by: its email, lower-cased, or its phone. */
 export interface LeadContact {
   kind: 'EMAIL' | 'PHONE';
   value: string;
 }
 
-/**
- * The fields a lead item leaves out while they hold what a new lead has, and `fromLeadItem` reads back: about 200
- * bytes of every lead item and of each of its index copies, which keeps a lead within one 1 KB write unit.
- */
-const LEAD_DEFAULTS: Readonly<Partial<Lead>> = {
-  firstName: null,
-  lastName: null,
-  email: null,
-  phone: null,
-  suburb: null,
-  businessName: null,
-  companyId: null,
-  read: false,
-  lastInquiryId: null,
-  lastInquiryDate: null,
-  unreadEmails: 0,
-  unreadCalls: 0,
-  unreadChatbotThreads: 0,
-  unreadSMS: 0,
-  unreadWebformSubmissions: 0,
-  hasFlaggedInquiry: false,
-  smsOptedOut: false,
-};
-
-const isDefault = (name: string, value: unknown) =>
-  (name in LEAD_DEFAULTS && LEAD_DEFAULTS[name as keyof Lead] === value) || (name === 'socials' && Object.keys(value as object).length === 0);
-
+/** The lead's item: its own (`leadEntity.toItem`) with its email lower-cased, as its claim names it. */
 export function toLeadItem(organizationId: string, lead: Lead) {
-  return {
-    ...leadKeys.lead(organizationId, lead.id),
-    ...leadKeys.leadIndexes(organizationId, lead),
-    ...changeLogKey(organizationId, LEAD_CHANGES),
-    entity: 'LEAD',
-    ...(Object.fromEntries(Object.entries(lead).filter(([name, value]) => !isDefault(name, value))) as Pick<Lead, 'id' | 'status' | 'createdAt' | 'updatedAt'>),
-    ...(lead.email ? { [EMAIL_KEY]: lead.email.toLowerCase() } : {}),
-  };
+  return { ...leadEntity.toItem(organizationId, lead), ...(lead.email ? { [EMAIL_KEY]: lead.email.toLowerCase() } : {}) };
 }
 
 /** A lead item (or the attributes of it a read projected) with what it left out read back as the defaults. */
-export const withLeadDefaults = (item: Record<string, unknown>): Record<string, unknown> => ({ ...LEAD_DEFAULTS, socials: {}, ...item });
+export const withLeadDefaults = leadEntity.withDefaults;
 
-/** The schema keeps the lead's own fields, in documented order, and drops keys and bookkeeping. */
-export const fromLeadItem = (item: Record<string, unknown>): Lead => v.parse(Lead, withLeadDefaults(item));
+export const fromLeadItem = leadEntity.fromItem;
 
 /** An activity is written once and sorted by when: its sync reads its own partition (`activitiesSince`), so it has no change-log copy. */
 export function toActivityItem(organizationId: string, activity: LeadActivity) {

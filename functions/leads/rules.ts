@@ -2,7 +2,6 @@ import * as v from 'valibot';
 import { defined } from '../../shared/store/changes';
 import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors';
 import { newId, now } from '../../shared/ids';
-import { emptyFieldsOf } from '../../shared/schema';
 import {
   ACTIVITY_SEQUENCE,
   ContactTaken,
@@ -24,13 +23,14 @@ import { takeId } from '../../shared/store/sequences';
 import { retryOnStaleWrite, StaleWrite } from '../../shared/store/versioned';
 import { Lead, MAX_NAME_PART, type CreateLeadActivityBody, type CreateLeadBody, type LeadActivity, type LeadChanges, type ListLeadsQuery, type UpsertLeadBody } from './schema';
 import { contactsOf, hasContact, sameContact, type LeadContact } from './entity';
+import { leadEntity } from './attributes';
 import { looksLikePhone } from '../../shared/phone';
 import { e164Of, withPhoneRead } from './phones';
 import { searchKey } from '../../shared/store/keys';
 import type { Page } from '../../shared/pagination';
 
 /** What a new lead holds before anything happens to it, and for the optional fields left out: empty, and NEW. */
-const NEW_LEAD = { ...emptyFieldsOf(Lead), status: 'NEW' } as const satisfies Partial<Lead>;
+const NEW_LEAD = leadEntity.defaults;
 
 /**
  * A `name` as a first name (its first word) and a last name (the rest, or null), each held to the limit the two fields

@@ -1,85 +1,12 @@
 import * as v from 'valibot';
-import { Email, everyKeyKept, isPlainObject, NonEmptyString, OptionalText, PageQuery, PrefixedId, TEXT_RULE, Timestamp, pageSchema, partialUpdateBody } from '../../shared/schema';
-import { ValidationError } from '../../shared/errors';
+import { Email, NonEmptyString, PageQuery, PrefixedId, TEXT_RULE, Timestamp, pageSchema, partialUpdateBody } from '../../shared/schema';
 
-export const LEAD_STATUSES = ['NEW', 'CONTACTED', 'QUALIFIED', 'QUOTED', 'WON', 'LOST'] as const;
+import { leadEntity, LeadStatus, MAX_NAME_PART, TYPED_PHONE } from './attributes';
 
-/** Characters a phone number is typed with: digits, spaces, brackets, dots, dashes and a leading plus. */
-const TYPED_PHONE = /^\+?[\d\s().-]+$/;
+export { LEAD_STATUSES, MAX_NAME_PART, Socials, TypedPhone } from './attributes';
 
-/**
- * A phone as people type it. The write reads it as E.164 with the organization's country (rules.ts withPhoneRead)
- * before anything is stored, and answers 400 naming the field when it is no valid number; stored and answered in E.164.
- */
-export const TypedPhone = v.pipe(
-  v.string('phone must be a string'),
-  v.trim(),
-  v.maxLength(32, 'phone must be at most 32 characters'),
-  v.regex(TYPED_PHONE, 'phone must be a phone number, e.g. +61412345678 or 0412 345 678'),
-  v.description(
-    "A phone number as people type it: with its country code (`+61 412 345 678`), or in the national form of the organization's `country` (`0412 345 678`, `(02) 9555 1234`). Stored and answered in E.164 (`+61412345678`); one that is no valid number of any numbering plan answers 400 naming the field.",
-  ),
-);
-
-/** A network's name and the handle on it: text as every other field is, free of control characters and half characters. */
-const SocialsRecord = v.pipe(
-  v.record(NonEmptyString('socials keys', 50), OptionalText('socials values', 500)),
-  v.check((socials) => Object.keys(socials).length <= 20, 'socials may have at most 20 entries'),
-);
-
-/** valibot's record takes an array as an object of its indexes; socials must be a real object. */
-export const Socials = v.pipe(
-  v.custom<Record<string, unknown>>(isPlainObject, 'socials must be an object of network to handle, not an array'),
-  everyKeyKept('socials'),
-  v.metadata({ documentedAs: SocialsRecord }),
-  SocialsRecord,
-);
-
-export const Lead = v.object({
-  id: v.string(),
-  firstName: v.nullable(v.string()),
-  lastName: v.nullable(v.string()),
-  email: v.nullable(v.string()),
-  phone: v.nullable(v.string()),
-  suburb: v.nullable(v.string()),
-  businessName: v.nullable(v.string()),
-  /** Absent on leads stored before companies could be linked: read as null. */
-  companyId: v.optional(v.nullable(v.string()), null),
-  socials: v.record(v.string(), v.string()),
-  status: v.picklist(LEAD_STATUSES),
-  createdAt: Timestamp,
-  /** When anything about the lead last changed (a PATCH, an inquiry, an SMS reply moving its counts): the sync order. */
-  updatedAt: Timestamp,
-  read: v.boolean(),
-  lastInquiryId: v.nullable(v.string()),
-  lastInquiryDate: v.nullable(Timestamp),
-  unreadEmails: v.pipe(v.number(), v.integer()),
-  unreadCalls: v.pipe(v.number(), v.integer()),
-  unreadChatbotThreads: v.pipe(v.number(), v.integer()),
-  unreadSMS: v.pipe(v.number(), v.integer()),
-  unreadWebformSubmissions: v.pipe(v.number(), v.integer()),
-  hasFlaggedInquiry: v.boolean(),
-  /** The lead replied STOP to an SMS (START reverses it): no SMS is sent to them until then. Absent on older leads: false. */
-  smsOptedOut: v.optional(v.boolean(), false),
-});
+export const Lead = leadEntity.Record;
 export type Lead = v.InferOutput<typeof Lead>;
-
-const LeadStatus = v.picklist(LEAD_STATUSES, `status must be one of ${LEAD_STATUSES.join(', ')}`);
-
-/** The largest first or last name a lead takes, which a split `name` is held to as well. */
-export const MAX_NAME_PART = 100;
-
-/** The lead's writable fields; a create sets them, a PATCH changes any of them. */
-const leadFields = {
-  email: Email('email', 'email is required'),
-  firstName: NonEmptyString('firstName', MAX_NAME_PART),
-  lastName: NonEmptyString('lastName', MAX_NAME_PART),
-  phone: TypedPhone,
-  suburb: NonEmptyString('suburb', 100),
-  businessName: NonEmptyString('businessName', 200),
-  socials: Socials,
-  companyId: PrefixedId('company', 'companyId', { unknown: (companyId) => new ValidationError([{ path: 'companyId', message: `companyId ${String(companyId)} does not match any company of the organization` }]) }),
-};
 
 /**
  * How a `name` is split (rules.ts), stated on the field: its parts are held to the bound of the fields they fill, so a
@@ -91,16 +18,7 @@ export const nameSplitRule = (path: string) =>
 /** What a create takes: the writable fields, with `name` split into first and last name unless those are given. */
 const createLeadEntries = {
   name: v.optional(v.pipe(NonEmptyString('name', 200), v.description(`${nameSplitRule('name')} ${TEXT_RULE}`))),
-  email: v.optional(leadFields.email),
-  firstName: v.optional(leadFields.firstName),
-  lastName: v.optional(leadFields.lastName),
-  phone: v.optional(leadFields.phone),
-  suburb: v.optional(leadFields.suburb),
-  businessName: v.optional(leadFields.businessName),
-  socials: v.optional(leadFields.socials),
-  companyId: v.optional(leadFields.companyId),
-  /** Where the lead enters the pipeline: NEW unless given, so a lead synced from another system keeps its stage. */
-  status: v.optional(LeadStatus),
+  ...leadEntity.create,
 };
 
 export const CreateLeadBody = v.pipe(
@@ -119,22 +37,13 @@ export const CreateLeadBody = v.pipe(
 export type CreateLeadBody = v.InferOutput<typeof CreateLeadBody>;
 
 /** Any subset of the writable fields plus the pipeline state; null clears an optional field. */
-export const UpdateLeadBody = partialUpdateBody({
-  ...leadFields,
-  lastName: v.nullable(leadFields.lastName),
-  phone: v.nullable(leadFields.phone),
-  suburb: v.nullable(leadFields.suburb),
-  businessName: v.nullable(leadFields.businessName),
-  companyId: v.nullable(leadFields.companyId),
-  status: LeadStatus,
-  read: v.boolean('read must be a boolean'),
-});
+export const UpdateLeadBody = partialUpdateBody(leadEntity.change);
 export type LeadChanges = v.InferOutput<typeof UpdateLeadBody>;
 
 export const ListLeadsQuery = v.object({
   ...PageQuery.entries,
   status: v.optional(LeadStatus),
-  companyId: v.optional(leadFields.companyId),
+  companyId: v.optional(leadEntity.attributes.companyId.rule),
   q: v.optional(
     v.pipe(
       v.string('q must be a string'),

@@ -1,6 +1,6 @@
-import * as v from 'valibot';
-import { Product } from './schema';
-import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
+import type { Product } from './schema';
+import { productEntity } from './attributes';
+import { normalizeName, organizationPartition, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
 import { toVersionedItem, type Versioned } from '../../shared/store/versioned-record';
 import { changeLogKey } from '../../shared/store/keys';
 import type { AuditedRecord } from '../../shared/resource';
@@ -10,7 +10,7 @@ export type VersionedProduct = Versioned<Product>;
 const org = organizationPartition;
 
 export const productKeys = {
-  product: (o: string, id: number): Key => ({ pk: org(o), sk: `PRODUCT#${pad(id)}` }),
+  product: productEntity.key,
   /** The organization's catalog of products (`PRODUCT#`, which `PRODUCTNAME#` does not begin with). */
   products: (o: string): Collection => ({ pk: org(o), skPrefix: 'PRODUCT#' }),
   productName: (o: string, name: string): Key => ({ pk: org(o), sk: `PRODUCTNAME#${normalizeName(name)}` }),
@@ -25,14 +25,14 @@ export const productKeySamples: KeySamples<typeof productKeys> = {
 };
 
 export const toProductItem = (organizationId: string, product: VersionedProduct) => ({
-  ...toVersionedItem(productKeys.product(organizationId, product.value.id), 'PRODUCT', organizationId, product),
+  ...toVersionedItem(productKeys.product(organizationId, product.value.id), productEntity.entity, organizationId, product),
   ...changeLogKey(organizationId, PRODUCT_CHANGES),
 });
 
 /** The products' change log (updatedSince). */
-export const PRODUCT_CHANGES = 'PRODUCTS';
+export const PRODUCT_CHANGES = productEntity.changes;
 
-export const fromProductItem = (item: Record<string, unknown>): VersionedProduct => ({ value: v.parse(Product, withMinPrice(item)), version: Number(item.version) });
+export const fromProductItem = (item: Record<string, unknown>): VersionedProduct => ({ value: productEntity.fromItem(withMinPrice(item)), version: Number(item.version) });
 
 /** An item written before products had `minPrice` held a RANGE's minimum in `price`. */
 function withMinPrice(item: Record<string, unknown>): Record<string, unknown> {

@@ -1,75 +1,21 @@
 import * as v from 'valibot';
 import { TradeCategoryIdSchema } from '../../shared/catalog/trade-categories';
 import { booleanString } from '../../shared/filters';
-import { Money, NonEmptyString, OptionalText, PageQuery, Timestamp, deletedSchema, integerString, pageSchema, partialUpdateBody } from '../../shared/schema';
+import { PageQuery, deletedSchema, integerString, pageSchema, partialUpdateBody } from '../../shared/schema';
+import { PricingTypeSchema, productEntity } from './attributes';
 
-export const PRICING_TYPES = ['NONE', 'FIXED', 'RANGE'] as const;
+export { PRICING_TYPES } from './attributes';
 
 export const MAX_BATCH_ITEMS = 100;
 
-const MAX_PRICE = 100_000_000;
-const Price = (name: string) => Money(name, MAX_PRICE);
-
-const Faq = v.strictObject({ question: NonEmptyString('question', 500), answer: NonEmptyString('answer', 5000) });
-const Faqs = v.pipe(v.array(Faq, 'faqs must be an array of {question, answer}'), v.maxLength(50, 'faqs may have at most 50 entries'));
-const PricingTypeSchema = v.picklist(PRICING_TYPES, 'pricingType must be one of NONE, FIXED, RANGE');
-const Bool = (name: string) => v.boolean(`${name} must be a boolean`);
-
-export const Product = v.object({
-  id: v.pipe(v.number(), v.integer()),
-  name: v.string(),
-  description: v.string(),
-  /** What the AI receptionist tells a caller about the product. */
-  response: v.string(),
-  tradeCategoryId: v.pipe(v.number(), v.integer()),
-  pricingType: v.picklist(PRICING_TYPES),
-  /** FIXED: the price; otherwise null. */
-  price: v.nullable(v.number()),
-  /** RANGE: the minimum; otherwise null. */
-  minPrice: v.nullable(v.number()),
-  /** RANGE: the maximum; otherwise null. */
-  maxPrice: v.nullable(v.number()),
-  isDisclosePrice: v.boolean(),
-  faqs: v.array(v.object({ question: v.string(), answer: v.string() })),
-  isActive: v.boolean(),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-});
+export const Product = productEntity.Record;
 export type Product = v.InferOutput<typeof Product>;
 
-/**
- * A price as written: null stands for "not set", so the pricing fields of a read product can be sent back as they are
- * (docs/decisions/api-conventions.md#one-set-of-price-names).
- */
-const WrittenPrice = (name: string) => v.nullable(Price(name));
-
 /** Writable fields. Whether the price fields fit pricingType is checked on the merged result (resolvePricing). */
-const productFields = {
-  name: NonEmptyString('name', 200),
-  description: OptionalText('description', 5000),
-  response: OptionalText('response', 5000),
-  faqs: Faqs,
-  tradeCategoryId: TradeCategoryIdSchema,
-  pricingType: PricingTypeSchema,
-  price: WrittenPrice('price'),
-  minPrice: WrittenPrice('minPrice'),
-  maxPrice: WrittenPrice('maxPrice'),
-  isDisclosePrice: Bool('isDisclosePrice'),
-  isActive: Bool('isActive'),
-};
+const productFields = productEntity.change;
 
-/** The field map with what a create may leave out and its default (the same pattern for every resource, by design). */
-export const CreateProductBody = v.strictObject({
-  ...productFields,
-  description: v.optional(productFields.description, ''),
-  response: v.optional(productFields.response, ''),
-  faqs: v.optional(productFields.faqs, []),
-  price: v.optional(productFields.price),
-  minPrice: v.optional(productFields.minPrice),
-  maxPrice: v.optional(productFields.maxPrice),
-  isDisclosePrice: v.optional(productFields.isDisclosePrice, false),
-  isActive: v.optional(productFields.isActive, true),
-});
+/** The writable fields, with what a create may leave out and its default (the same pattern for every resource, by design). */
+export const CreateProductBody = v.strictObject(productEntity.create);
 export type CreateProductBody = v.InferOutput<typeof CreateProductBody>;
 
 export const UpdateProductBody = partialUpdateBody(productFields);

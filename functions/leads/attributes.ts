@@ -1,0 +1,98 @@
+import * as v from 'valibot';
+import { Email, everyKeyKept, isPlainObject, NonEmptyString, OptionalText, PrefixedId, Timestamp } from '../../shared/schema';
+import { ValidationError } from '../../shared/errors';
+import { defineEntity } from '../../shared/store/entity';
+import { organizationPartition as org } from '../../shared/store/keys';
+import { lead as leadExample } from './example';
+
+export const LEAD_STATUSES = ['NEW', 'CONTACTED', 'QUALIFIED', 'QUOTED', 'WON', 'LOST'] as const;
+
+/** Characters a phone number is typed with: digits, spaces, brackets, dots, dashes and a leading plus. */
+export const TYPED_PHONE = /^\+?[\d\s().-]+$/;
+
+/**
+ * A phone as people type it. The write reads it as E.164 with the organization's country (rules.ts withPhoneRead)
+ * before anything is stored, and answers 400 naming the field when it is no valid number; stored and answered in E.164.
+ */
+export const TypedPhone = v.pipe(
+  v.string('phone must be a string'),
+  v.trim(),
+  v.maxLength(32, 'phone must be at most 32 characters'),
+  v.regex(TYPED_PHONE, 'phone must be a phone number, e.g. +61412345678 or 0412 345 678'),
+  v.description(
+    "A phone number as people type it: with its country code (`+61 412 345 678`), or in the national form of the organization's `country` (`0412 345 678`, `(02) 9555 1234`). Stored and answered in E.164 (`+61412345678`); one that is no valid number of any numbering plan answers 400 naming the field.",
+  ),
+);
+
+/** A network's name and the handle on it: text as every other field is, free of control characters and half characters. */
+const SocialsRecord = v.pipe(
+  v.record(NonEmptyString('socials keys', 50), OptionalText('socials values', 500)),
+  v.check((socials) => Object.keys(socials).length <= 20, 'socials may have at most 20 entries'),
+);
+
+/** valibot's record takes an array as an object of its indexes; socials must be a real object. */
+export const Socials = v.pipe(
+  v.custom<Record<string, unknown>>(isPlainObject, 'socials must be an object of network to handle, not an array'),
+  everyKeyKept('socials'),
+  v.metadata({ documentedAs: SocialsRecord }),
+  SocialsRecord,
+);
+
+export const LeadStatus = v.picklist(LEAD_STATUSES, `status must be one of ${LEAD_STATUSES.join(', ')}`);
+
+/** The largest first or last name a lead takes, which a split `name` is held to as well. */
+export const MAX_NAME_PART = 100;
+
+const Count = v.pipe(v.number(), v.integer());
+const Text = v.nullable(v.string());
+const unknownCompany = (companyId: unknown) => new ValidationError([{ path: 'companyId', message: `companyId ${String(companyId)} does not match any company of the organization` }]);
+
+/**
+ * A lead's fields, in the order the create and change bodies take them (the record answers them in its example's
+ * order). Sparse fields are left out of the item while they hold what a new lead has: about 200 bytes of every lead item
+ * and of each of its index copies, which keeps a lead within one 1 KB write unit.
+ */
+const attributes = {
+  id: { type: v.string() },
+  email: { type: Text, rule: Email('email', 'email is required'), sparse: true },
+  firstName: { type: Text, rule: NonEmptyString('firstName', MAX_NAME_PART), sparse: true },
+  lastName: { type: Text, rule: NonEmptyString('lastName', MAX_NAME_PART), clearable: true, sparse: true },
+  phone: { type: Text, rule: TypedPhone, clearable: true, sparse: true },
+  suburb: { type: Text, rule: NonEmptyString('suburb', 100), clearable: true, sparse: true },
+  businessName: { type: Text, rule: NonEmptyString('businessName', 200), clearable: true, sparse: true },
+  socials: { type: v.record(v.string(), v.string()), rule: Socials, sparse: true },
+  /** Absent on leads stored before companies could be linked: read as null. */
+  companyId: { type: v.optional(Text, null), rule: PrefixedId('company', 'companyId', { unknown: unknownCompany }), clearable: true, sparse: true },
+  /** Where the lead enters the pipeline: NEW unless given, so a lead synced from another system keeps its stage. */
+  status: { type: v.picklist(LEAD_STATUSES), rule: LeadStatus, default: 'NEW' },
+  read: { type: v.boolean(), rule: v.boolean('read must be a boolean'), changeOnly: true, sparse: true },
+  createdAt: { type: Timestamp },
+  /** When anything about the lead last changed (a PATCH, an inquiry, an SMS reply moving its counts): the sync order. */
+  updatedAt: { type: Timestamp },
+  lastInquiryId: { type: Text, sparse: true },
+  lastInquiryDate: { type: v.nullable(Timestamp), sparse: true },
+  unreadEmails: { type: Count, sparse: true },
+  unreadCalls: { type: Count, sparse: true },
+  unreadChatbotThreads: { type: Count, sparse: true },
+  unreadSMS: { type: Count, sparse: true },
+  unreadWebformSubmissions: { type: Count, sparse: true },
+  hasFlaggedInquiry: { type: v.boolean(), sparse: true },
+  /** The lead replied STOP to an SMS (START reverses it): no SMS is sent to them until then. Absent on older leads: false. */
+  smsOptedOut: { type: v.optional(v.boolean(), false), sparse: true },
+} as const;
+
+/**
+ * The lead: its attributes, its item (`LEAD#<id>`) and list indexes, by status (gsi2) and by company (gsi3), sort key
+ * the lead id (a ULID, so newest first). A lead without a company is not in gsi3.
+ */
+export const leadEntity = defineEntity({
+  entity: 'LEAD',
+  attributes,
+  example: leadExample,
+  key: (o, leadId) => ({ pk: org(o), sk: `LEAD#${leadId}` }),
+  indexes: {
+    gsi2: { fields: ['status'], keys: (o, lead) => ({ pk: `${org(o)}#LEADS#STATUS#${lead.status}`, sk: lead.id }) },
+    gsi3: { fields: ['companyId'], keys: (o, lead) => (lead.companyId ? { pk: `${org(o)}#LEADS#COMPANY#${lead.companyId}`, sk: lead.id } : undefined) },
+  },
+  changes: 'LEADS',
+});

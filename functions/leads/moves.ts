@@ -1,0 +1,73 @@
+/** What a lead's write moves beside its own item (its counters, its name items) and the checks it is conditioned on. */
+import { config } from '../../shared/config';
+import { ValidationError } from '../../shared/errors';
+import { counterUpdate } from '../../shared/store/counters';
+import { changedAny, heldAsRead } from '../../shared/store/entity';
+import type { Key } from '../../shared/store/keys';
+import { deleteItem, requireExisting, type TransactWrite } from '../../shared/store/transact';
+import type { Condition } from '../../shared/store/update-fields';
+import { StaleWrite } from '../../shared/store/versioned';
+import { LEAD_COUNTER_FIELDS, LEAD_KEYED_FIELDS, LEAD_NAME_FIELDS, leadCounterNames, leadKeys, nameKeysOf, toLeadNameItem } from './entity';
+import type { Lead } from './schema';
+
+type LeadFilters = Pick<Lead, (typeof LEAD_COUNTER_FIELDS)[number]>;
+
+/** The counters a lead counts in: every lead, its status, and with a company, its company. */
+function countersOf({ status, companyId }: LeadFilters): string[] {
+  const names = [leadCounterNames.leads(), leadCounterNames.leads({ status })];
+  if (companyId) names.push(leadCounterNames.leads({ companyId }));
+  return names;
+}
+
+/** The counter moves when a lead's status or company changes: out of the old ones, into the new ones. */
+export function counterMoves(organizationId: string, from: LeadFilters | null, to: LeadFilters | null): TransactWrite[] {
+  const before = new Set(from ? countersOf(from) : []);
+  const after = new Set(to ? countersOf(to) : []);
+  return [
+    ...[...before].filter((name) => !after.has(name)).map((name) => counterUpdate(organizationId, name, -1)),
+    ...[...after].filter((name) => !before.has(name)).map((name) => counterUpdate(organizationId, name, 1)),
+  ];
+}
+
+/** A linked company must be one of the organization's, checked inside the write's transaction. */
+export function companyCheck(organizationId: string, companyId: string | null): TransactWrite[] {
+  if (companyId === null) return [];
+  const unknown = () => new ValidationError([{ path: 'companyId', message: `companyId ${companyId} does not match any company of the organization` }]);
+  return [requireExisting(leadKeys.company(organizationId, companyId), unknown)];
+}
+
+/**
+ * The lead still has the status, company, names and contacts it was read with, so the counters, name items and
+ * claims its write moves are the right ones.
+ */
+export const asRead = (lead: Lead): Condition => heldAsRead(lead, LEAD_KEYED_FIELDS);
+
+/**
+ * The name items a write moves: those of names the lead no longer has go, and with any change of its names, status
+ * or company every name it has is written again (they carry its status and company).
+ */
+export function nameMoves(organizationId: string, from: Lead | null, to: Lead | null): TransactWrite[] {
+  const before = from ? nameKeysOf(from) : [];
+  const after = to ? nameKeysOf(to) : [];
+  if (from && to && !changedAny(from, to, LEAD_NAME_FIELDS)) return [];
+  return [
+    ...before.filter((name) => !after.includes(name)).map((name) => deleteItem(leadKeys.leadName(organizationId, name, from!.id))),
+    ...after.map((name): TransactWrite => ({ item: { Put: { TableName: config.tableName, Item: toLeadNameItem(organizationId, name, to!) } } })),
+  ];
+}
+
+/** Deletes the item on condition (the lead as read); otherwise a StaleWrite, to read it again. */
+export function deleteIfUnchanged(key: Key, condition: Condition): TransactWrite {
+  return {
+    item: {
+      Delete: {
+        TableName: config.tableName,
+        Key: key,
+        ConditionExpression: condition.expression,
+        ExpressionAttributeNames: condition.names,
+        ExpressionAttributeValues: condition.values,
+      },
+    },
+    onConditionFailed: () => new StaleWrite(),
+  };
+}

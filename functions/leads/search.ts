@@ -1,0 +1,69 @@
+import { batchGetItems } from '../../shared/store/batch-get';
+import { changeLogKey, listOrChanges } from '../../shared/store/change-log';
+import { pageOfFiltered, pageOfMatches } from '../../shared/store/match-page';
+import { countedPage, queryAll, type PageSource } from '../../shared/store/query-page';
+import type { Page, PageRequest } from '../../shared/pagination';
+import { holderOf } from './claims';
+import { fromLeadItem, LEAD_CHANGES, type LeadContact, leadCounterNames, leadKeys } from './entity';
+import type { Lead, ListLeadsQuery } from './schema';
+
+type LeadFilters = Pick<Lead, 'status' | 'companyId'>;
+
+/**
+ * Each filter has its own index partition, newest first. A company's leads of one status are the company's partition
+ * filtered (`pageOfFiltered`: a company has tens of leads); a third list index would cost every linked lead's writes
+ * another copy.
+ */
+function listSource(organizationId: string, { status, companyId }: Partial<LeadFilters>): PageSource {
+  if (!status && !companyId) return leadKeys.leads(organizationId);
+  const index = leadKeys.leadIndexes(organizationId, { id: '', status: status ?? '', companyId: companyId ?? null });
+  if (companyId) return { index: 'gsi3', pk: index.gsi3pk! };
+  return { index: 'gsi2', pk: index.gsi2pk };
+}
+
+/** One Query and one counter read, whatever the filters. */
+export async function listLeadsPage(organizationId: string, { status, companyId, ...request }: ListLeadsQuery): Promise<Page<Lead>> {
+  const { page, limit } = request;
+  const log = { partition: changeLogKey(organizationId, LEAD_CHANGES).gsi6pk, filters: { status, companyId } };
+  const listed = (at: PageRequest) =>
+    status && companyId
+      ? pageOfFiltered(listSource(organizationId, { companyId }), (item) => item.status === status, `status=${status}`, at)
+      : countedPage(listSource(organizationId, { status, companyId }), organizationId, leadCounterNames.leads({ status, companyId }), at);
+  const { items, totalCount, nextCursor } = await listOrChanges(request, log, listed);
+  return { items: items.map(fromLeadItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
+}
+
+/** The list filters a search takes as well, applied to the matches before they are counted and paged. */
+const passes =
+  ({ status, companyId }: Partial<LeadFilters>) =>
+  (match: { status?: unknown; companyId?: unknown }) =>
+    (!status || match.status === status) && (!companyId || match.companyId === companyId);
+
+/** A search's cursor belongs to its key range and its filters. */
+const searchList = (source: PageSource, { status, companyId }: Partial<LeadFilters>): PageSource => ({ ...source, skPrefix: `${source.skPrefix ?? ''}?status=${status ?? ''}&companyId=${companyId ?? ''}` });
+
+/**
+ * The lead with this email (lower-cased) or phone (E.164), as a page: contacts are unique, so its claim names the one
+ * lead that can have it (two consistent GetItems: the claim, then its lead), filtered and paged here.
+ */
+export async function leadsWithContactPage(organizationId: string, contact: LeadContact, filters: Partial<LeadFilters>, request: PageRequest): Promise<Page<Lead>> {
+  const holder = await holderOf(organizationId, contact);
+  const leads = holder ? [holder].filter(passes(filters)) : [];
+  const claim = leadKeys.leadContact(organizationId, contact.kind, contact.value);
+  const { items, totalCount, nextCursor } = await pageOfMatches(leads, (lead) => lead.id, searchList({ pk: claim.pk, skPrefix: claim.sk }, filters), request);
+  return { items, totalCount, page: request.page, limit: request.limit, nextCursor };
+}
+
+/**
+ * The leads with a name (first, last, or both together) starting with `prefix`, ignoring case and accents: one
+ * consistent Query of the name items' key range (small items: the lead id, status and company), each lead once,
+ * filtered, counted and paged here, then one BatchGetItem of the page's leads.
+ */
+export async function leadsByNamePage(organizationId: string, prefix: string, filters: Partial<LeadFilters>, request: PageRequest): Promise<Page<Lead>> {
+  const source: PageSource = { ...leadKeys.leadNames(organizationId, prefix), consistentRead: true };
+  const names = (await queryAll(source, ['leadId', 'status', 'companyId'])).filter(passes(filters));
+  const { items, totalCount, nextCursor } = await pageOfMatches(names, (name) => String(name.leadId), searchList(source, filters), request);
+  const found = items.length ? await batchGetItems(items.map((name) => leadKeys.lead(organizationId, String(name.leadId))), { consistentRead: true }) : [];
+  const byId = new Map(found.map((item) => [String(item.id), fromLeadItem(item)]));
+  return { items: items.flatMap((name) => byId.get(String(name.leadId)) ?? []), totalCount, page: request.page, limit: request.limit, nextCursor };
+}
