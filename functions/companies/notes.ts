@@ -24,9 +24,9 @@ export const companyNotes = defineCrudResource({
   kind: 'company_note',
   fields: {
     value: text(5000),
-    companyId: field(undefined, v.string(), { readOnly: true }),
+    companyId: field(v.string()),
     /** null for a note written with an API key rather than by a member. */
-    userId: field((name) => v.nullable(PrefixedId('user', name, { unknown: unknownAuthor })), v.nullable(v.string()), { default: null, createOnly: true }),
+    userId: field(v.nullable(v.string()), (name) => PrefixedId('user', name, { unknown: unknownAuthor }), { nullable: true, default: null, stated: true, createOnly: true }),
   },
   showsCreatedAt: true,
   wholeUpdate: true,

@@ -42,7 +42,7 @@ const SummaryFormat = (name: string) =>
 
 const Settings = () => v.strictObject({ ignore_business_hours: v.boolean('settings.ignore_business_hours must be a boolean') }, 'settings must be an object');
 
-const ScenarioId = (name: string) => v.nullable(v.pipe(v.number(`${name} must be an integer or null`), v.integer(`${name} must be an integer or null`), v.minValue(1, `${name} must be at least 1`)));
+const ScenarioId = (name: string) => v.pipe(v.number(`${name} must be an integer or null`), v.integer(`${name} must be an integer or null`), v.minValue(1, `${name} must be at least 1`));
 
 /** The list's filters: enabled or not, and the scenario a rule names (one that does not exist lists none). */
 export const TransferListQuery = v.object({
@@ -63,16 +63,16 @@ export const transfers = defineCrudResource({
   fields: {
     label: text(100),
     /** The label unless given. */
-    name: text(200, { optional: true }),
-    method: field((name) => v.picklist(TRANSFER_METHODS, `${name} must be one of WARM, COLD`), v.picklist(TRANSFER_METHODS)),
-    destinationType: field((name) => v.picklist(DESTINATION_TYPES, `${name} must be one of DEPARTMENT, MEMBER, PHONE_NUMBER`), v.picklist(DESTINATION_TYPES)),
+    name: text(200, {}),
+    method: field(v.picklist(TRANSFER_METHODS), (name) => v.picklist(TRANSFER_METHODS, `${name} must be one of WARM, COLD`), { required: true }),
+    destinationType: field(v.picklist(DESTINATION_TYPES), (name) => v.picklist(DESTINATION_TYPES, `${name} must be one of DEPARTMENT, MEMBER, PHONE_NUMBER`), { required: true }),
     destination: text(200),
     /** When to transfer, in words the AI receptionist follows. */
     conditions: text(2000),
-    summaryFormat: field(SummaryFormat, v.string(), { default: DEFAULT_SUMMARY_FORMAT }),
-    settings: field(Settings, v.object({ ignore_business_hours: v.boolean() }), { default: { ignore_business_hours: false } }),
+    summaryFormat: field(v.string(), SummaryFormat, { default: DEFAULT_SUMMARY_FORMAT, stated: true }),
+    settings: field(v.object({ ignore_business_hours: v.boolean() }), Settings, { default: { ignore_business_hours: false }, stated: true }),
     isEnabled: flag(true),
-    scenarioId: field(ScenarioId, v.nullable(v.pipe(v.number(), v.integer())), { default: null }),
+    scenarioId: field(v.nullable(v.pipe(v.number(), v.integer())), ScenarioId, { nullable: true, default: null, stated: true }),
   },
   showsCreatedAt: true,
   versioned: true,

@@ -122,7 +122,7 @@ export function defineCrudResource<F extends FieldTable>(options: CrudOptions<F>
   const kind = options.kind ?? singular;
   const audited: AuditedRecord = { entity, resourceType: kind };
   const events = lifecycleEvents({ entity, data: names.one, toData: fromItem, created: `${kind}.created`, updated: `${kind}.updated`, deleted: `${kind}.deleted` });
-  const { routes, schemas, isolationCases } = crudRoutes(options, { Record, CreateBody: fields.CreateBody, UpdateBody: fields.UpdateBody }, fields.updatable);
+  const { routes, schemas, isolationCases } = crudRoutes(options, { Record, CreateBody: fields.CreateBody, UpdateBody: fields.UpdateBody }, fields);
   return {
     options,
     schemas,
@@ -131,6 +131,8 @@ export function defineCrudResource<F extends FieldTable>(options: CrudOptions<F>
     toClaimItem,
     counterOf,
     changeLogOf,
+    /** What a new record holds in each field nobody set. */
+    defaults: fields.defaults,
     route: routes,
     routes: CRUD_VERBS.map((verb) => routes[verb]),
     /** The document's named schema of the record, with its example. */

@@ -1,64 +1,54 @@
 import * as v from 'valibot';
 import { NonEmptyString, partialUpdateBody } from '../schema';
+import { schemasOf, type Attribute } from '../store/attributes';
 
 /**
- * One attribute of a record, as an attribute table declares it (ElectroDB's attributes): what a body may send, how
- * the record shows it, and what a create that leaves it out gets.
+ * One field of a CRUD resource: an entity's attribute (shared/store/attributes.ts: its answer type, write rule,
+ * default, nullability), and whether only a create sends it (a note's author).
  */
-export interface Field<S extends v.GenericSchema = v.GenericSchema> {
-  /** What a body may send, with its messages naming the field; absent for a read-only field. */
-  rule?: v.GenericSchema;
-  /** How the record shows it (the document's schema of the field). */
-  record: S;
-  /** Its value when a create leaves it out. */
-  default?: unknown;
-  /** A create may leave it out with no default: a rule fills it (a transfer's name is its label unless given). */
-  optional?: true;
-  /** Set by the store, never sent: the parent's id of a record under another (a note's companyId). */
-  readOnly?: true;
-  /** Sent on create only: no update changes it (a note's author). */
-  createOnly?: true;
-}
+export type CrudField = Attribute & { createOnly?: true };
 
-/** A field's row, given its name (messages name the field). */
-export type FieldRow<S extends v.GenericSchema = v.GenericSchema> = (name: string) => Field<S>;
+/** A field's row, or the row given its name (its messages name the field). */
+export type FieldRow = CrudField | ((name: string) => CrudField);
 export type FieldTable = Record<string, FieldRow>;
-type Extras = Omit<Field, 'rule' | 'record'>;
 
-/** A trimmed, non-empty text of at most `max` characters. */
-export const text =
-  (max: number, extras: Extras = {}): FieldRow<v.StringSchema<undefined>> =>
-  (name) => ({ rule: NonEmptyString(name, max), record: v.string(), ...extras });
-
-/** A boolean, `default` when a create leaves it out. */
-export const flag =
-  (fallback: boolean): FieldRow<v.BooleanSchema<undefined>> =>
-  (name) => ({ rule: v.boolean(`${name} must be a boolean`), record: v.boolean(), default: fallback });
-
-/** Any other field: its rule (given its name) and its record schema. */
-export const field =
-  <S extends v.GenericSchema>(rule: ((name: string) => v.GenericSchema) | undefined, record: S, extras: Extras = {}): FieldRow<S> =>
-  (name) => ({ ...(rule && { rule: rule(name) }), record, ...extras });
-
+type RowOf<R> = R extends (name: string) => infer A ? A : R;
 /** The record's fields, as the API answers them. */
-export type FieldValues<F extends FieldTable> = { [K in keyof F]: v.InferOutput<ReturnType<F[K]>['record']> };
+export type FieldValues<F extends FieldTable> = { [K in keyof F]: v.InferOutput<RowOf<F[K]> extends { type: infer S extends v.GenericSchema } ? S : never> };
+
+type Extras = Omit<CrudField, 'type' | 'rule'>;
+
+/** A trimmed text of at most `max` characters with a visible one, which a create must send unless told otherwise. */
+export const text =
+  (max: number, extras: Extras = { required: true }) =>
+  (name: string) => ({ type: v.string(), rule: NonEmptyString(name, max), ...extras });
+
+/** A boolean, `fallback` when a create leaves it out (the create body states it). */
+export const flag = (fallback: boolean) => (name: string) => ({ type: v.boolean(), rule: v.boolean(`${name} must be a boolean`), default: fallback, stated: true as const });
+
+/** Any other field: its answer type, and its rule given its name (none for a read-only field). */
+export const field =
+  <S extends v.GenericSchema>(type: S, rule?: (name: string) => v.GenericSchema, extras: Extras = {}) =>
+  (name: string) => ({ type, ...(rule && { rule: rule(name) }), ...extras });
 
 /** The fields, each with its name, in the table's order. */
-export const rowsOf = (table: FieldTable) => Object.entries(table).map(([name, row]) => [name, row(name)] as const);
+export const rowsOf = (table: FieldTable) => Object.entries(table).map(([name, row]) => [name, typeof row === 'function' ? row(name) : row] as const);
 
 /**
- * What derives from the table: the record's entries, the create body (defaults filled in, optional fields left
- * out), the update body (any writable field, at least one; with `wholeUpdate`, every one) and the writable names.
+ * What derives from the table, through the entity's attribute derivation (`schemasOf`): the record's entries, the
+ * create body, the update body (any field but the create-only ones, at least one; with `wholeUpdate`, every one),
+ * what a new record holds in the fields nobody set, and the names an update and a create must send.
  */
 export function fieldSchemas(table: FieldTable, { wholeUpdate = false } = {}) {
   const rows = rowsOf(table);
-  const writable = rows.filter(([, row]) => row.rule !== undefined);
-  const create = Object.fromEntries(writable.map(([name, row]) => [name, 'default' in row ? v.optional(row.rule!, row.default as never) : row.optional ? v.optional(row.rule!) : row.rule!]));
-  const update = Object.fromEntries(writable.filter(([, row]) => !row.createOnly).map(([name, row]) => [name, row.rule!]));
+  const schemas = schemasOf(Object.fromEntries(rows));
+  const change = Object.fromEntries(Object.entries(schemas.change as v.ObjectEntries).filter(([name]) => !rows.find(([row]) => row === name)![1].createOnly));
   return {
-    record: Object.fromEntries(rows.map(([name, row]) => [name, row.record])) as v.ObjectEntries,
-    CreateBody: v.strictObject(create),
-    UpdateBody: wholeUpdate ? v.strictObject(update) : partialUpdateBody(update),
-    updatable: Object.keys(update),
+    record: schemas.Record.entries as v.ObjectEntries,
+    CreateBody: v.strictObject(schemas.create as v.ObjectEntries),
+    UpdateBody: wholeUpdate ? v.strictObject(change) : partialUpdateBody(change),
+    defaults: schemas.defaults as Record<string, unknown>,
+    updatable: Object.keys(change),
+    required: rows.filter(([, row]) => row.required).map(([name]) => name),
   };
 }

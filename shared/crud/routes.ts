@@ -3,7 +3,7 @@ import type { IsolationCase, IsolationIds } from '../resource';
 import { defineRoute, type DynamoAction } from '../routes/route';
 import { PageQuery, deletedSchema, integerString, pageSchema } from '../schema';
 import type { CrudOptions, CrudVerb } from './define';
-import { rowsOf, type FieldTable } from './fields';
+import type { FieldTable } from './fields';
 import { storeSteps, STEP_ACTIONS } from './plan';
 
 /** What the reference says of one operation. */
@@ -23,7 +23,7 @@ const filled = (template: string) => (ids: IsolationIds) => template.replace(/\{
  * The five routes of a CRUD resource, each granted exactly the DynamoDB actions of the store's steps for its verb
  * (shared/crud/plan.ts), with the schemas they use, and how each answers another organization.
  */
-export function crudRoutes<F extends FieldTable, R>(options: CrudOptions<F>, { Record, CreateBody, UpdateBody }: { Record: v.GenericSchema<R, R>; CreateBody: Body; UpdateBody: Body }, updatable: string[]) {
+export function crudRoutes<F extends FieldTable, R>(options: CrudOptions<F>, { Record, CreateBody, UpdateBody }: { Record: v.GenericSchema<R, R>; CreateBody: Body; UpdateBody: Body }, { updatable, required }: { updatable: string[]; required: string[] }) {
   const { singular, plural, tag, names, docs, parent } = options;
   const idParam = `${singular}Id`;
   const ParentPath = parent?.path;
@@ -51,8 +51,7 @@ export function crudRoutes<F extends FieldTable, R>(options: CrudOptions<F>, { R
   // Organization B names A's records, sending the example's updatable or required fields (ids by parameter name, as test/isolation.test.ts has them): 404 wherever an id enters.
   const example = options.example as { [key: string]: unknown };
   const changes = Object.fromEntries(updatable.map((name) => [name, example[name]]));
-  const required = rowsOf(options.fields).filter(([, row]) => row.rule && !('default' in row) && !row.optional);
-  const created = Object.fromEntries(required.map(([name]) => [name, example[name]]));
+  const created = Object.fromEntries(required.map((name) => [name, example[name]]));
   const notFound = (template: string, body?: object): IsolationCase[] => [{ path: filled(template), ...(body && { body: () => body }), expect: 'not-found' }];
   const isolationCases = {
     [routes.get.operationId]: notFound(itemPath),

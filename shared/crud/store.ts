@@ -89,7 +89,7 @@ async function create<F extends FieldTable>(parts: Parts<F>, scope: Scoped, body
   const { resource, rules } = parts;
   const { parent, showsCreatedAt, versioned, sequence } = resource.options;
   const fields = Object.keys(resource.options.fields).map((name) => [name, parent && name === parent.param ? scope.parentId : body[name]]);
-  const draft = { id: 0, ...Object.fromEntries(fields), ...(showsCreatedAt && { createdAt: at }), updatedAt: at } as CrudRecord<F>;
+  const draft = { id: 0, ...resource.defaults, ...defined(Object.fromEntries(fields)), ...(showsCreatedAt && { createdAt: at }), updatedAt: at } as CrudRecord<F>;
   const { id: _, ...checked } = rules.check ? await rules.check(scope.organizationId, draft, body as never) : draft;
   const record = { id: await reserveIds(scope.organizationId, sequence ?? parts.entity), ...checked } as CrudRecord<F>;
   const item = resource.toItem(scope.organizationId, record, versioned ? { version: 1 } : { at });
