@@ -12,14 +12,14 @@ const tagEntity = defineEntity({
   entity: 'TAG',
   attributes: {
     id: { type: v.string() },
-    name: { type: v.string(), rule: v.pipe(v.string(), v.minLength(1)), required: true },
+    name: { type: v.string(), rule: v.pipe(v.string(), v.minLength(1)), required: true, answeredAfter: 'uses' },
     colour: { type: v.string(), rule: v.picklist(['red', 'blue']), default: 'blue', stated: true },
     note: { type: v.nullable(v.string()), rule: v.string(), clearable: true, sparse: true },
     group: { type: v.nullable(v.string()), rule: v.string(), nullable: true },
     uses: { type: v.number(), sparse: true },
     pinned: { type: v.boolean(), rule: v.boolean(), changeOnly: true, sparse: true },
+    kind: { type: v.string(), rule: v.picklist(['job', 'lead']), required: true, createOnly: true },
   },
-  example: { id: 'tag_1', uses: 0, name: 'Urgent', colour: 'red', note: null, group: null, pinned: false },
   key: (organizationId, id) => ({ pk: `ORG#${organizationId}`, sk: `TAG#${id}` }),
   indexes: {
     gsi2: { fields: ['colour'], keys: (organizationId, tag) => ({ pk: `ORG#${organizationId}#TAGS#${tag.colour}`, sk: tag.id }) },
@@ -30,33 +30,34 @@ const tagEntity = defineEntity({
 
 const CreateTagBody = v.strictObject(tagEntity.create);
 const UpdateTagBody = partialUpdateBody(tagEntity.change);
-const tag = { id: 'tag_1', name: 'Urgent', colour: 'red' as const, note: null, group: 'jobs', uses: 0, pinned: false };
+const tag = { id: 'tag_1', name: 'Urgent', colour: 'red' as const, note: null, group: 'jobs', uses: 0, pinned: false, kind: 'job' };
 
 describe('an entity derived from its attribute table', () => {
-  it('answers its fields in the order of its example', () => {
-    expect(Object.keys(tagEntity.Record.entries)).toEqual(['id', 'uses', 'name', 'colour', 'note', 'group', 'pinned']);
+  it('answers its fields in the order of its rows, each answered after another moved behind that one', () => {
+    expect(Object.keys(tagEntity.Record.entries)).toEqual(['id', 'colour', 'note', 'group', 'uses', 'name', 'pinned', 'kind']);
   });
 
-  it('refuses an example that does not show every field', () => {
-    const attributes = { id: { type: v.string() }, name: { type: v.string() } };
-    expect(() => defineEntity({ entity: 'X', attributes, example: { id: 'x' }, key: (o, id) => ({ pk: o, sk: id }) })).toThrow(/missing name/);
+  it('refuses a field answered after one that is no attribute', () => {
+    const attributes = { id: { type: v.string() }, name: { type: v.string(), answeredAfter: 'title' } };
+    expect(() => defineEntity({ entity: 'X', attributes, key: (o, id) => ({ pk: o, sk: id }) })).toThrow(/name is answered after title, which is no attribute/);
   });
 
   it('a create takes the writable fields but the change-only ones, requires the required and fills a stated default', () => {
-    expect(Object.keys(CreateTagBody.entries)).toEqual(['name', 'colour', 'note', 'group']);
-    expect(v.parse(CreateTagBody, { name: 'Urgent' })).toEqual({ name: 'Urgent', colour: 'blue' });
-    expect(v.safeParse(CreateTagBody, { colour: 'red' }).success).toBe(false);
+    expect(Object.keys(CreateTagBody.entries)).toEqual(['name', 'colour', 'note', 'group', 'kind']);
+    expect(v.parse(CreateTagBody, { name: 'Urgent', kind: 'job' })).toEqual({ name: 'Urgent', colour: 'blue', kind: 'job' });
+    expect(v.safeParse(CreateTagBody, { colour: 'red', kind: 'job' }).success).toBe(false);
     // A clearable field takes null only in a change; a nullable one in a create too.
-    expect(v.safeParse(CreateTagBody, { name: 'Urgent', note: null }).success).toBe(false);
-    expect(v.parse(CreateTagBody, { name: 'Urgent', group: null })).toEqual({ name: 'Urgent', colour: 'blue', group: null });
-    expect(v.safeParse(CreateTagBody, { name: 'Urgent', pinned: true }).success).toBe(false);
+    expect(v.safeParse(CreateTagBody, { name: 'Urgent', kind: 'job', note: null }).success).toBe(false);
+    expect(v.parse(CreateTagBody, { name: 'Urgent', kind: 'job', group: null })).toEqual({ name: 'Urgent', colour: 'blue', kind: 'job', group: null });
+    expect(v.safeParse(CreateTagBody, { name: 'Urgent', kind: 'job', pinned: true }).success).toBe(false);
   });
 
-  it('a change takes every writable field, optional, null where it may be cleared, and no read-only one', () => {
+  it('a change takes every writable field, optional, null where it may be cleared, and no read-only or create-only one', () => {
     expect(Object.keys(UpdateTagBody.entries)).toEqual(['name', 'colour', 'note', 'group', 'pinned']);
     expect(v.parse(UpdateTagBody, { note: null, group: null, pinned: true })).toEqual({ note: null, group: null, pinned: true });
     expect(v.safeParse(UpdateTagBody, { name: null }).success).toBe(false);
     expect(v.safeParse(UpdateTagBody, { uses: 3 }).success).toBe(false);
+    expect(v.safeParse(UpdateTagBody, { kind: 'lead' }).success).toBe(false);
     // A stated default belongs to a create: a change leaving the field out leaves it alone.
     expect(v.parse(UpdateTagBody, { name: 'Later' })).toEqual({ name: 'Later' });
   });
@@ -80,6 +81,7 @@ describe('an entity derived from its attribute table', () => {
       name: 'Urgent',
       colour: 'red',
       group: 'jobs',
+      kind: 'job',
     });
     expect(tagEntity.fromItem(item)).toEqual(tag);
     expect(tagEntity.toItem('o1', { ...tag, uses: 2, note: 'call first' })).toMatchObject({ uses: 2, note: 'call first' });

@@ -1,8 +1,8 @@
 import * as v from 'valibot';
-import { Appointment } from './schema';
+import type { Appointment } from './schema';
+import { appointmentEntity } from './attributes';
 import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '../../shared/store/keys';
 import type { Versioned } from '../../shared/store/versioned-record';
-import { changeLogKey } from '../../shared/store/keys';
 import type { AuditedRecord } from '../../shared/resource';
 import { holdRemovedAt } from './hold-entity';
 
@@ -11,14 +11,10 @@ export type VersionedAppointment = Versioned<Appointment>;
 const org = organizationPartition;
 
 export const appointmentKeys = {
-  appointment: (o: string, appointmentId: string): Key => ({ pk: org(o), sk: `APPOINTMENT#${appointmentId}` }),
-  /** The appointment lists by start time: all (gsi1) and one lead's (gsi2); the sort key is startsAt#id. */
-  appointmentIndexes: (o: string, appointment: { id: string; leadId: string; startsAt: string }) => ({
-    gsi1pk: `${org(o)}#APPOINTMENTS`,
-    gsi1sk: `${appointment.startsAt}#${appointment.id}`,
-    gsi2pk: `${org(o)}#APPOINTMENTS#LEAD#${appointment.leadId}`,
-    gsi2sk: `${appointment.startsAt}#${appointment.id}`,
-  }),
+  appointment: appointmentEntity.key,
+  /** The appointment lists by start time (`appointmentEntity.indexes`), whose keys read only its id, lead and start. */
+  appointmentIndexes: (o: string, appointment: { id: string; leadId: string; startsAt: string }) =>
+    appointmentEntity.indexKeys(o, appointment as Appointment) as { gsi1pk: string; gsi1sk: string; gsi2pk: string; gsi2sk: string },
   /**
    * A member's schedule: one BOOKING item per booked appointment or hold, sorted by start, and a HEAD item whose
    * version every booking of the member moves, so two overlapping bookings cannot both pass the check.
@@ -35,7 +31,7 @@ export const appointmentCounterNames = {
 } as const;
 
 /** The appointments' change log (updatedSince). */
-export const APPOINTMENT_CHANGES = 'APPOINTMENTS';
+export const APPOINTMENT_CHANGES = appointmentEntity.changes;
 
 const O = SAMPLE_ORGANIZATION_ID;
 const STARTS_AT = '2026-12-01T00:00:00.000Z';
@@ -49,10 +45,10 @@ export const appointmentKeySamples: KeySamples<typeof appointmentKeys> = {
 };
 
 export function toAppointmentItem(organizationId: string, { value: appointment, version }: VersionedAppointment) {
-  return { ...appointmentKeys.appointment(organizationId, appointment.id), ...appointmentKeys.appointmentIndexes(organizationId, appointment), ...changeLogKey(organizationId, APPOINTMENT_CHANGES), entity: 'APPOINTMENT', organizationId, version, ...appointment };
+  return { ...appointmentEntity.toItem(organizationId, appointment), organizationId, version };
 }
 
-export const fromAppointmentItem = (item: Record<string, unknown>): VersionedAppointment => ({ value: v.parse(Appointment, item), version: Number(item.version) });
+export const fromAppointmentItem = (item: Record<string, unknown>): VersionedAppointment => ({ value: appointmentEntity.fromItem(item), version: Number(item.version) });
 
 /**
  * A member's time taken: by a booked appointment, or by a hold on a slot (`holdId`), which frees it at `expiresAt`

@@ -1,50 +1,14 @@
 import * as v from 'valibot';
-import { ValidationError } from '../../shared/errors';
-import { Instant, NonEmptyString, PageQuery, PrefixedId, Timestamp, pageSchema } from '../../shared/schema';
-import { TimeZone } from '../organization/schema';
+import { Instant, PageQuery, PrefixedId, pageSchema, partialUpdateBody } from '../../shared/schema';
+import { appointmentEntity } from './attributes';
 
-/** What an attendee who is no member of the organization is answered (functions/appointments/store.ts). */
-export const unknownAttendee = (userId: unknown) => new ValidationError([{ path: 'attendees', message: `attendee ${String(userId)} is not a member of the organization` }]);
-
-export const APPOINTMENT_STATUSES = ['BOOKED', 'CANCELLED'] as const;
+export { APPOINTMENT_STATUSES, Attendee, unknownAttendee } from './attributes';
 
 /** The longest appointment: a job of a few days. Bounds how far back an overlapping booking can start. */
 export const MAX_APPOINTMENT_MS = 7 * 24 * 60 * 60 * 1000;
 
-export const Attendee = v.object({ userId: v.string() });
-
-export const Appointment = v.object({
-  id: v.string(),
-  leadId: v.string(),
-  title: v.string(),
-  /** UTC, whatever offset it was sent with. */
-  startsAt: Timestamp,
-  endsAt: Timestamp,
-  /** The IANA zone the appointment is shown in. */
-  timezone: v.string(),
-  location: v.nullable(v.string()),
-  attendees: v.array(Attendee),
-  notes: v.nullable(v.string()),
-  status: v.picklist(APPOINTMENT_STATUSES),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-});
+export const Appointment = appointmentEntity.Record;
 export type Appointment = v.InferOutput<typeof Appointment>;
-
-const appointmentFields = {
-  title: NonEmptyString('title', 200),
-  startsAt: Instant('startsAt', 'When it starts, with an offset; answered in UTC.'),
-  endsAt: Instant('endsAt', 'When it ends: after startsAt, and at most 7 days after it.'),
-  timezone: TimeZone,
-  location: v.nullable(NonEmptyString('location', 500)),
-  attendees: v.pipe(
-    v.array(v.strictObject({ userId: PrefixedId('user', 'userId', { unknown: unknownAttendee }) }, 'each attendee must be {userId}'), 'attendees must be an array of {userId}'),
-    v.maxLength(20, 'attendees may have at most 20 entries'),
-    v.check((attendees) => new Set(attendees.map((attendee) => attendee.userId)).size === attendees.length, 'attendees must not repeat a userId'),
-    v.description('Members of the organization, each named once.'),
-  ),
-  notes: v.nullable(NonEmptyString('notes', 5000)),
-};
 
 /**
  * What is wrong with an appointment's times, if anything: it ends after it starts and lasts at most
@@ -63,20 +27,17 @@ const endsAtMessage = (issue: { input: { startsAt?: string; endsAt?: string } })
 /** The fields a held slot decides: a booking of a hold sends none of them. */
 const HELD_FIELDS = ['startsAt', 'endsAt', 'attendees'] as const;
 
+// The create takes the hold right after the lead it is booked for.
+const { leadId, ...ownFields } = appointmentEntity.create;
+
 /**
  * Either a booking of a held slot (`holdId`: its times and member come from the hold, its title from the service
  * unless one is sent) or a booking of times of one's own (`title`, `startsAt`, `endsAt`, `attendees`).
  */
 const CreateAppointmentFields = v.strictObject({
-  leadId: PrefixedId('lead', 'leadId'),
+  leadId,
   holdId: v.optional(v.pipe(PrefixedId('hold', 'holdId'), v.description('A hold from POST /v1/availability/holds: books its slot and member, and ends the hold. With it, send no startsAt, endsAt or attendees (the hold decides them); title defaults to the service’s name.'))),
-  title: v.optional(appointmentFields.title),
-  startsAt: v.optional(appointmentFields.startsAt),
-  endsAt: v.optional(appointmentFields.endsAt),
-  timezone: v.optional(appointmentFields.timezone),
-  location: v.optional(appointmentFields.location, null),
-  attendees: v.optional(appointmentFields.attendees),
-  notes: v.optional(appointmentFields.notes, null),
+  ...ownFields,
 });
 type CreateAppointmentFields = v.InferOutput<typeof CreateAppointmentFields>;
 
@@ -104,18 +65,7 @@ export type CreateAppointmentBody = v.InferOutput<typeof CreateAppointmentBody>;
 
 /** Any subset of the fields; `status` may only become CANCELLED. Times are checked again on the merged appointment. */
 export const UpdateAppointmentBody = v.pipe(
-  v.strictObject({
-    title: v.optional(appointmentFields.title),
-    startsAt: v.optional(appointmentFields.startsAt),
-    endsAt: v.optional(appointmentFields.endsAt),
-    timezone: v.optional(appointmentFields.timezone),
-    location: v.optional(appointmentFields.location),
-    attendees: v.optional(appointmentFields.attendees),
-    notes: v.optional(appointmentFields.notes),
-    status: v.optional(v.picklist(['CANCELLED'] as const, 'status may only be set to CANCELLED')),
-  }),
-  v.check((body) => Object.keys(body).length > 0, 'body must contain at least one field to change'),
-  v.metadata({ jsonSchema: { minProperties: 1 } }),
+  partialUpdateBody(appointmentEntity.change),
   v.forward(v.check((body) => endsAtIssue(body) === undefined, endsAtMessage), ['endsAt']),
 );
 export type AppointmentChanges = v.InferOutput<typeof UpdateAppointmentBody>;

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { Email, NonEmptyString, Timestamp } from '../../shared/schema';
-import { defineEntity } from '../../shared/store/entity';
+import { Email, NonEmptyString } from '../../shared/schema';
+import { defineEntity, RECORD_TIMES } from '../../shared/store/entity';
 import { organizationPartition as org, searchKey } from '../../shared/store/keys';
 import { leadKeys } from '../leads/entity';
 import { TypedPhone } from '../leads/schema';
@@ -23,8 +23,7 @@ const attributes = {
   email: { type: Text, rule: Email('email'), nullable: true, stated: true },
   phone: { type: Text, rule: TypedPhone, nullable: true, stated: true },
   address: { type: Text, rule: NonEmptyString('address', 500), nullable: true, stated: true },
-  createdAt: { type: Timestamp },
-  updatedAt: { type: Timestamp },
+  ...RECORD_TIMES,
 } as const;
 
 /**

@@ -1,9 +1,8 @@
 import * as v from 'valibot';
 import { Email, everyKeyKept, isPlainObject, NonEmptyString, OptionalText, PrefixedId, Timestamp } from '../../shared/schema';
 import { ValidationError } from '../../shared/errors';
-import { defineEntity } from '../../shared/store/entity';
+import { defineEntity, RECORD_TIMES } from '../../shared/store/entity';
 import { organizationPartition as org } from '../../shared/store/keys';
-import { lead as leadExample } from './example';
 
 export const LEAD_STATUSES = ['NEW', 'CONTACTED', 'QUALIFIED', 'QUOTED', 'WON', 'LOST'] as const;
 
@@ -48,13 +47,13 @@ const Text = v.nullable(v.string());
 const unknownCompany = (companyId: unknown) => new ValidationError([{ path: 'companyId', message: `companyId ${String(companyId)} does not match any company of the organization` }]);
 
 /**
- * A lead's fields, in the order the create and change bodies take them (the record answers them in its example's
- * order). Sparse fields are left out of the item while they hold what a new lead has: about 200 bytes of every lead item
- * and of each of its index copies, which keeps a lead within one 1 KB write unit.
+ * A lead's fields, in the order the create and change bodies take them. Sparse fields are left out of the item while
+ * they hold what a new lead has: about 200 bytes of every lead item and of each of its index copies, which keeps a
+ * lead within one 1 KB write unit.
  */
 const attributes = {
   id: { type: v.string() },
-  email: { type: Text, rule: Email('email', 'email is required'), sparse: true },
+  email: { type: Text, rule: Email('email', 'email is required'), sparse: true, answeredAfter: 'lastName' },
   firstName: { type: Text, rule: NonEmptyString('firstName', MAX_NAME_PART), sparse: true },
   lastName: { type: Text, rule: NonEmptyString('lastName', MAX_NAME_PART), clearable: true, sparse: true },
   phone: { type: Text, rule: TypedPhone, clearable: true, sparse: true },
@@ -62,13 +61,12 @@ const attributes = {
   businessName: { type: Text, rule: NonEmptyString('businessName', 200), clearable: true, sparse: true },
   socials: { type: v.record(v.string(), v.string()), rule: Socials, sparse: true },
   /** Absent on leads stored before companies could be linked: read as null. */
-  companyId: { type: v.optional(Text, null), rule: PrefixedId('company', 'companyId', { unknown: unknownCompany }), clearable: true, sparse: true },
+  companyId: { type: v.optional(Text, null), rule: PrefixedId('company', 'companyId', { unknown: unknownCompany }), clearable: true, sparse: true, answeredAfter: 'businessName' },
   /** Where the lead enters the pipeline: NEW unless given, so a lead synced from another system keeps its stage. */
   status: { type: v.picklist(LEAD_STATUSES), rule: LeadStatus, default: 'NEW' },
+  // updatedAt: when anything about the lead last changed (a PATCH, an inquiry, an SMS reply moving its counts).
+  ...RECORD_TIMES,
   read: { type: v.boolean(), rule: v.boolean('read must be a boolean'), changeOnly: true, sparse: true },
-  createdAt: { type: Timestamp },
-  /** When anything about the lead last changed (a PATCH, an inquiry, an SMS reply moving its counts): the sync order. */
-  updatedAt: { type: Timestamp },
   lastInquiryId: { type: Text, sparse: true },
   lastInquiryDate: { type: v.nullable(Timestamp), sparse: true },
   unreadEmails: { type: Count, sparse: true },
@@ -88,7 +86,6 @@ const attributes = {
 export const leadEntity = defineEntity({
   entity: 'LEAD',
   attributes,
-  example: leadExample,
   key: (o, leadId) => ({ pk: org(o), sk: `LEAD#${leadId}` }),
   indexes: {
     gsi2: { fields: ['status'], keys: (o, lead) => ({ pk: `${org(o)}#LEADS#STATUS#${lead.status}`, sk: lead.id }) },

@@ -1,9 +1,8 @@
 import * as v from 'valibot';
 import { TradeCategoryIdSchema } from '../../shared/catalog/trade-categories';
-import { Money, NonEmptyString, OptionalText, Timestamp } from '../../shared/schema';
-import { defineEntity } from '../../shared/store/entity';
+import { Money, NonEmptyString, OptionalText } from '../../shared/schema';
+import { defineEntity, RECORD_TIMES } from '../../shared/store/entity';
 import { organizationPartition as org, pad } from '../../shared/store/keys';
-import { product as productExample } from './example';
 
 export const PRICING_TYPES = ['NONE', 'FIXED', 'RANGE'] as const;
 
@@ -18,9 +17,9 @@ const Bool = (name: string) => v.boolean(`${name} must be a boolean`);
 const Integer = v.pipe(v.number(), v.integer());
 
 /**
- * A product's fields, in the order the create and change bodies take them (the record answers them in its example's
- * order). A create may leave out what states a default; the price fields, sent back as read (null: not set), are
- * checked against pricingType on the merged result (rules.ts resolvePricing).
+ * A product's fields, in the order the create and change bodies take them. A create may leave out what states a
+ * default; the price fields, sent back as read (null: not set), are checked against pricingType on the merged result
+ * (rules.ts resolvePricing).
  */
 const attributes = {
   id: { type: Integer },
@@ -28,7 +27,7 @@ const attributes = {
   description: { type: v.string(), rule: OptionalText('description', 5000), default: '', stated: true },
   /** What the AI receptionist tells a caller about the product. */
   response: { type: v.string(), rule: OptionalText('response', 5000), default: '', stated: true },
-  faqs: { type: v.array(v.object({ question: v.string(), answer: v.string() })), rule: Faqs, stated: true },
+  faqs: { type: v.array(v.object({ question: v.string(), answer: v.string() })), rule: Faqs, stated: true, answeredAfter: 'isDisclosePrice' },
   tradeCategoryId: { type: Integer, rule: TradeCategoryIdSchema, required: true },
   pricingType: { type: v.picklist(PRICING_TYPES), rule: PricingTypeSchema, required: true },
   /** FIXED: the price; otherwise null. */
@@ -39,15 +38,13 @@ const attributes = {
   maxPrice: { type: v.nullable(v.number()), rule: Price('maxPrice'), nullable: true },
   isDisclosePrice: { type: v.boolean(), rule: Bool('isDisclosePrice'), stated: true },
   isActive: { type: v.boolean(), rule: Bool('isActive'), default: true, stated: true },
-  createdAt: { type: Timestamp },
-  updatedAt: { type: Timestamp },
+  ...RECORD_TIMES,
 } as const;
 
 /** The product: its attributes and its item (`PRODUCT#<id>`, zero-padded so the catalog reads newest first). */
 export const productEntity = defineEntity({
   entity: 'PRODUCT',
   attributes,
-  example: productExample,
   key: (o, id) => ({ pk: org(o), sk: `PRODUCT#${pad(id)}` }),
   changes: 'PRODUCTS',
 });

@@ -1,14 +1,14 @@
 import * as v from 'valibot';
-import { CategoryService, Service } from './schema';
+import { CategoryService, type Service } from './schema';
+import { serviceEntity } from './attributes';
 import type { Versioned } from '../../shared/store/versioned-record';
-import { changeLogKey } from '../../shared/store/keys';
 import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
 import type { AuditedRecord } from '../../shared/resource';
 
 const org = organizationPartition;
 
 export const serviceKeys = {
-  service: (o: string, id: number): Key => ({ pk: org(o), sk: `SERVICE#${pad(id)}` }),
+  service: serviceEntity.key,
   services: (o: string): Collection => ({ pk: org(o), skPrefix: 'SERVICE#' }),
   serviceName: (o: string, name: string): Key => ({ pk: org(o), sk: `SERVICENAME#${normalizeName(name)}` }),
   scenario: (o: string, id: number): Key => ({ pk: org(o), sk: `SCENARIO#${pad(id)}` }),
@@ -24,7 +24,7 @@ export const serviceCounterNames = {
 } as const;
 
 /** The change logs (updatedSince) of the services and of the scenarios. */
-export const SERVICE_CHANGES = 'SERVICES';
+export const SERVICE_CHANGES = serviceEntity.changes;
 export const SCENARIO_CHANGES = 'SCENARIOS';
 
 const O = SAMPLE_ORGANIZATION_ID;
@@ -45,10 +45,10 @@ export const serviceKeySamples: KeySamples<typeof serviceKeys> = {
  * of the service or of its scenario), so a write conditioned on the version read loses no other.
  */
 export function toServiceItem(organizationId: string, service: Service, version = 1) {
-  return { ...serviceKeys.service(organizationId, service.id), ...changeLogKey(organizationId, SERVICE_CHANGES), entity: 'SERVICE', version, ...service };
+  return { ...serviceEntity.toItem(organizationId, service), version };
 }
 
-export const fromServiceItem = (item: Record<string, unknown>): Service => v.parse(Service, underCurrentNames(item));
+export const fromServiceItem = (item: Record<string, unknown>): Service => serviceEntity.fromItem(underCurrentNames(item));
 
 /** An item written before services shared products' price names holds `pricingMode` and `fixedPrice`. */
 function underCurrentNames({ pricingMode, fixedPrice, ...item }: Record<string, unknown>): Record<string, unknown> {

@@ -22,7 +22,7 @@ import {
 } from './store';
 import { Scenario, type ScenarioChanges } from './scenario-schema';
 import { Service, SERVICE_RULES, type CreateServiceBody, type OrganizationServices, type ServiceChanges } from './schema';
-import { emptyFieldsOf } from '../../shared/schema';
+import { serviceEntity } from './attributes';
 import { batchGetItems } from '../../shared/store/batch-get';
 import { memberKey } from '../../shared/store/keys';
 
@@ -54,7 +54,7 @@ async function checkMemberIds(organizationId: string, ids: readonly number[]): P
 }
 
 /** What a service holds for the optional request fields that were left out: empty, and active. */
-const UNSET = { ...emptyFieldsOf(Service), isActive: true } satisfies Partial<Service>;
+const UNSET = serviceEntity.defaults;
 
 /** A service and the AI-receptionist scenario it starts with, written together; the schema puts the fields in documented order. */
 export async function createService(organizationId: string, body: CreateServiceBody, at = now()): Promise<Service> {

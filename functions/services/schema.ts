@@ -2,22 +2,10 @@ import * as v from 'valibot';
 import { TradeCategoryIdSchema } from '../../shared/catalog/trade-categories';
 import { booleanString } from '../../shared/filters';
 import { defined } from '../../shared/store/changes';
-import { Money, MONEY_RULE, NonEmptyString, OptionalText, PageQuery, Timestamp, deletedSchema, integerString, pageSchema, partialUpdateBody } from '../../shared/schema';
-import { ScenarioSummary } from './scenario-schema';
+import { PageQuery, Timestamp, deletedSchema, integerString, pageSchema, partialUpdateBody } from '../../shared/schema';
+import { Integer, oneOf, Price, PRICING_MODES, serviceEntity } from './attributes';
 
-export const DURATION_UNITS = ['MINUTES', 'HOURS', 'DAYS'] as const;
-export const PRICING_MODES = ['NONE', 'FIXED', 'HOURLY', 'RANGE', 'CALL_OUT'] as const;
-export const TEAM_ASSIGNMENT_METHODS = ['PRIORITY_ORDER', 'ROUND_ROBIN'] as const;
-
-const Integer = v.pipe(v.number(), v.integer());
-const MAX_PRICE = 10_000_000;
-
-const Price = (name: string) => Money(name, MAX_PRICE);
-/** The top of a range, with the rule it keeps against the bottom (SERVICE_RULES), which no schema keyword states. */
-const MaxPrice = v.pipe(Price('maxPrice'), v.description(`${MONEY_RULE} Not less than \`minPrice\` when both are set.`));
-
-const Flag = (name: string) => v.optional(v.boolean(`${name} must be a boolean`));
-const oneOf = <T extends readonly string[]>(name: string, values: T) => v.picklist(values, `${name} must be one of ${values.join(', ')}`);
+export { DURATION_UNITS, PRICING_MODES, TEAM_ASSIGNMENT_METHODS } from './attributes';
 
 /** The price field each pricing type cannot do without (RANGE needs both ends). */
 const PRICE_FIELDS_BY_MODE = {
@@ -62,16 +50,6 @@ const ruleCheck = ({ field, holds, message }: (typeof SERVICE_RULES)[number]) =>
     [field as PriceField],
   );
 
-/** The members who take the service, each a member of the organization (checked in rules.ts); none: every member. */
-const MemberIds = v.pipe(
-  v.array(
-    v.pipe(v.number('each of memberIds must be a member id'), v.integer('each of memberIds must be a member id'), v.minValue(1, 'each of memberIds must be a member id'), v.maxValue(2_147_483_647, 'each of memberIds must be a member id')),
-    'memberIds must be an array of member ids',
-  ),
-  v.maxLength(100, 'memberIds may name at most 100 members'),
-  v.check((ids) => new Set(ids).size === ids.length, 'memberIds must not repeat a member'),
-);
-
 /**
  * The names services took before they shared products' price names, still accepted on write and answered under the
  * new ones (docs/decisions/api-conventions.md#one-set-of-price-names).
@@ -99,38 +77,9 @@ function fromOlderNames<T extends { pricingMode?: unknown; fixedPrice?: unknown;
 }
 
 const CreateServiceFields = v.strictObject({
-  name: NonEmptyString('name', 200),
-  description: v.optional(OptionalText('description', 2000), ''),
-  followUpQuestions: v.optional(
-    v.pipe(
-      v.array(NonEmptyString('each follow-up question', 500), 'followUpQuestions must be an array of strings'),
-      v.maxLength(20, 'followUpQuestions may have at most 20 questions'),
-    ),
-    [],
-  ),
-  duration: v.pipe(
-    v.number('duration must be an integer'),
-    v.integer('duration must be an integer'),
-    v.minValue(1, 'duration must be at least 1'),
-    v.maxValue(10_000, 'duration must be at most 10000'),
-  ),
-  durationUnit: oneOf('durationUnit', DURATION_UNITS),
-  tradeCategoryId: TradeCategoryIdSchema,
+  ...serviceEntity.create,
   // Defaulted after the older name is read (CreateServiceBody), so the default is only documented here.
-  pricingType: v.optional(v.pipe(oneOf('pricingType', PRICING_MODES), v.metadata({ jsonSchema: { default: 'NONE' } }))),
-  price: v.optional(Price('price')),
-  hourlyRate: v.optional(Price('hourlyRate')),
-  callOutFee: v.optional(Price('callOutFee')),
-  minPrice: v.optional(Price('minPrice')),
-  maxPrice: v.optional(MaxPrice),
-  plusGST: Flag('plusGST'),
-  plusMaterials: Flag('plusMaterials'),
-  isCustomPriceResponseActive: Flag('isCustomPriceResponseActive'),
-  customPriceResponse: v.optional(v.nullable(NonEmptyString('customPriceResponse', 1000))),
-  isDisclosePrice: Flag('isDisclosePrice'),
-  isActive: Flag('isActive'),
-  teamAssignmentMethod: v.optional(oneOf('teamAssignmentMethod', TEAM_ASSIGNMENT_METHODS), 'PRIORITY_ORDER'),
-  memberIds: v.optional(MemberIds, []),
+  pricingType: v.optional(v.pipe(serviceEntity.change.pricingType, v.metadata({ jsonSchema: { default: serviceEntity.defaults.pricingType } }))),
   ...olderPriceNames(Price),
 });
 type CreateServiceInput = Omit<v.InferOutput<typeof CreateServiceFields>, 'pricingType' | keyof typeof OLDER_PRICE_NAMES> & { pricingType: (typeof PRICING_MODES)[number] };
@@ -143,7 +92,7 @@ type CreateServiceInput = Omit<v.InferOutput<typeof CreateServiceFields>, 'prici
 export const CreateServiceBody = v.pipe(
   CreateServiceFields,
   ...oneNamePerField<v.InferOutput<typeof CreateServiceFields>>(),
-  v.transform(({ pricingType, ...body }): CreateServiceInput => ({ ...fromOlderNames(body), pricingType: pricingType ?? body.pricingMode ?? 'NONE' })),
+  v.transform(({ pricingType, ...body }): CreateServiceInput => ({ ...fromOlderNames(body), pricingType: pricingType ?? body.pricingMode ?? serviceEntity.defaults.pricingType! })),
   ...(SERVICE_RULES.map(ruleCheck) as [ReturnType<typeof ruleCheck>]),
 );
 export type CreateServiceBody = v.InferOutput<typeof CreateServiceBody>;
@@ -154,26 +103,7 @@ const nullablePrice = (field: string) => v.nullable(Price(field));
  * A PATCH body: any non-empty subset of the create's fields. A price or `customPriceResponse` sent as null is
  * cleared; the rules across fields are checked on the merged record (rules.ts), as the create checks its body.
  */
-const UpdateServiceFields = partialUpdateBody({
-  ...CreateServiceFields.entries,
-  description: OptionalText('description', 2000),
-  followUpQuestions: CreateServiceFields.entries.followUpQuestions.wrapped,
-  pricingType: oneOf('pricingType', PRICING_MODES),
-  price: nullablePrice('price'),
-  hourlyRate: nullablePrice('hourlyRate'),
-  callOutFee: nullablePrice('callOutFee'),
-  minPrice: nullablePrice('minPrice'),
-  maxPrice: v.nullable(MaxPrice),
-  plusGST: v.boolean('plusGST must be a boolean'),
-  plusMaterials: v.boolean('plusMaterials must be a boolean'),
-  isCustomPriceResponseActive: v.boolean('isCustomPriceResponseActive must be a boolean'),
-  customPriceResponse: v.nullable(NonEmptyString('customPriceResponse', 1000)),
-  isDisclosePrice: v.boolean('isDisclosePrice must be a boolean'),
-  isActive: v.boolean('isActive must be a boolean'),
-  teamAssignmentMethod: oneOf('teamAssignmentMethod', TEAM_ASSIGNMENT_METHODS),
-  memberIds: MemberIds,
-  ...olderPriceNames(nullablePrice),
-});
+const UpdateServiceFields = partialUpdateBody({ ...serviceEntity.change, ...olderPriceNames(nullablePrice) });
 export const UpdateServiceBody = v.pipe(
   UpdateServiceFields,
   ...oneNamePerField<v.InferOutput<typeof UpdateServiceFields>>(),
@@ -181,34 +111,7 @@ export const UpdateServiceBody = v.pipe(
 );
 export type ServiceChanges = v.InferOutput<typeof UpdateServiceBody>;
 
-export const Service = v.object({
-  id: Integer,
-  name: v.string(),
-  description: v.string(),
-  duration: Integer,
-  durationUnit: v.picklist(DURATION_UNITS),
-  followUpQuestions: v.array(v.string()),
-  tradeCategoryId: Integer,
-  pricingType: v.picklist(PRICING_MODES),
-  /** FIXED: the price; otherwise null unless kept from before. */
-  price: v.nullable(v.number()),
-  hourlyRate: v.nullable(v.number()),
-  callOutFee: v.nullable(v.number()),
-  minPrice: v.nullable(v.number()),
-  maxPrice: v.nullable(v.number()),
-  plusGST: v.boolean(),
-  plusMaterials: v.boolean(),
-  isCustomPriceResponseActive: v.boolean(),
-  customPriceResponse: v.nullable(v.string()),
-  isDisclosePrice: v.boolean(),
-  isActive: v.boolean(),
-  teamAssignmentMethod: v.picklist(TEAM_ASSIGNMENT_METHODS),
-  /** The members availability offers for the service; empty (as a service stored before it had them): every member. */
-  memberIds: v.optional(v.array(Integer), []),
-  scenario: ScenarioSummary,
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-});
+export const Service = serviceEntity.Record;
 export type Service = v.InferOutput<typeof Service>;
 
 export const ServiceIdPath = v.object({ serviceId: integerString('serviceId') });

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { emptyValueOf } from '../schema';
+import { emptyFieldsOf, Timestamp } from '../schema';
 
 /**
  * One field of an entity, declared once as ElectroDB and Twenty declare theirs: how the API answers it, what a write
@@ -11,7 +11,7 @@ export interface Attribute {
   type: v.GenericSchema;
   /** What a write takes, checked as sent. A field without one is read-only: the service alone writes it. */
   rule?: v.GenericSchema;
-  /** What a new record holds while nobody set it; when absent, the empty value of its type (`emptyValueOf`). */
+  /** What a new record holds while nobody set it; when absent, the empty value of its type (`emptyFieldsOf`). */
   default?: unknown;
   /** A create must send it. */
   required?: true;
@@ -21,13 +21,23 @@ export interface Attribute {
   clearable?: true;
   /** Only a change takes it: a new record always starts at its default. */
   changeOnly?: true;
+  /** Only a create takes it: it never changes after (an appointment stays its lead's). */
+  createOnly?: true;
   /** The create body states the default: the document shows it and the parse fills it in. */
   stated?: true;
   /** Left out of the stored item while it holds its default, and read back as it: smaller items and index copies. */
   sparse?: true;
+  /**
+   * The record answers it right after this field, where the API first documented it, while the bodies take it in the
+   * row's place: the rows are in the bodies' order.
+   */
+  answeredAfter?: string;
 }
 
 export type Attributes = Readonly<Record<string, Attribute>>;
+
+/** When a record was created and last changed: the service writes both; `updatedAt` is its change log's order. */
+export const RECORD_TIMES = { createdAt: { type: Timestamp }, updatedAt: { type: Timestamp } } as const;
 
 type RuleOf<A> = A extends { rule: infer R extends v.GenericSchema } ? R : never;
 type OrNull<S extends v.GenericSchema, Null extends boolean> = Null extends true ? v.NullableSchema<S, undefined> : S;
@@ -39,15 +49,15 @@ type CreateEntry<A> = A extends { required: true }
     ? v.OptionalSchema<SentRule<A>, v.InferInput<SentRule<A>>>
     : v.OptionalSchema<SentRule<A>, undefined>;
 
-type WritableNames<T> = { [K in keyof T]: T[K] extends { rule: v.GenericSchema } ? K : never }[keyof T];
+type ChangeableNames<T> = { [K in keyof T]: T[K] extends { createOnly: true } ? never : T[K] extends { rule: v.GenericSchema } ? K : never }[keyof T];
 type CreatableNames<T> = { [K in keyof T]: T[K] extends { changeOnly: true } ? never : T[K] extends { rule: v.GenericSchema } ? K : never }[keyof T];
 
 /** The record schema's entries: each field's `type`. */
 export type RecordEntries<T extends Attributes> = { -readonly [K in keyof T]: T[K]['type'] };
 /** A create body's entries: each writable field but the change-only ones, optional unless required. */
 export type CreateEntries<T extends Attributes> = { -readonly [K in CreatableNames<T>]: CreateEntry<T[K]> };
-/** A change's entries, each as `partialUpdateBody` takes it: every writable field, null where it may be cleared. */
-export type ChangeEntries<T extends Attributes> = { -readonly [K in WritableNames<T>]: ChangedRule<T[K]> };
+/** A change's entries, as `partialUpdateBody` takes them: each writable field but create-only ones, null where clearable. */
+export type ChangeEntries<T extends Attributes> = { -readonly [K in ChangeableNames<T>]: ChangedRule<T[K]> };
 
 const orNull = (rule: v.GenericSchema, nullable: boolean | undefined) => (nullable ? v.nullable(rule) : rule);
 
@@ -57,37 +67,32 @@ function createEntry(attribute: Attribute, value: unknown): v.GenericSchema {
   return attribute.stated ? v.optional(sent, value as never) : v.optional(sent);
 }
 
-/**
- * The record answers its fields in the order of its example (the document's sample of it), which must show every
- * field: the rows are in the order the bodies take them, which an API may have documented otherwise.
- */
-function recordOrder(names: string[], example: object | undefined): string[] {
-  if (!example) return names;
-  const shown = Object.keys(example);
-  const missing = names.filter((name) => !shown.includes(name));
-  const extra = shown.filter((name) => !names.includes(name));
-  if (missing.length || extra.length) throw new Error(`The example must show exactly the attributes: missing ${missing.join(', ') || 'none'}, extra ${extra.join(', ') || 'none'}`);
-  return shown;
+/** The record's fields: in the rows' order, but each that is answered after another field moved behind it. */
+function recordOrder(attributes: Attributes): string[] {
+  const order = Object.keys(attributes);
+  for (const [name, { answeredAfter }] of Object.entries(attributes)) {
+    if (answeredAfter === undefined) continue;
+    if (!(answeredAfter in attributes)) throw new Error(`${name} is answered after ${answeredAfter}, which is no attribute`);
+    order.splice(order.indexOf(name), 1);
+    order.splice(order.indexOf(answeredAfter) + 1, 0, name);
+  }
+  return order;
 }
 
-/** Each field's value on a new record (`Attribute.default`), for the fields that have one. */
-function defaultsOf(attributes: Attributes): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(attributes).flatMap(([name, attribute]) => {
-      const value = 'default' in attribute ? attribute.default : emptyValueOf(attribute.type);
-      return value === undefined ? [] : [[name, value]];
-    }),
-  );
+/** Each field's value on a new record: its `default`, else the empty value of its type (`emptyFieldsOf`), if it has one. */
+function defaultsOf(attributes: Attributes, record: v.ObjectSchema<v.ObjectEntries, undefined>): Record<string, unknown> {
+  const given = Object.entries(attributes).filter(([, attribute]) => 'default' in attribute);
+  return { ...emptyFieldsOf(record), ...Object.fromEntries(given.map(([name, attribute]) => [name, attribute.default])) };
 }
 
 /** The schemas an attribute table derives: the record's, the create body's entries and the change's. */
-export function schemasOf<const T extends Attributes>(attributes: T, example?: object) {
+export function schemasOf<const T extends Attributes>(attributes: T) {
   const rows = Object.entries(attributes);
-  const defaults = defaultsOf(attributes);
+  const Record = v.object(Object.fromEntries(recordOrder(attributes).map((name) => [name, attributes[name]!.type])) as RecordEntries<T>);
+  const defaults = defaultsOf(attributes, Record);
   const writable = rows.filter(([, attribute]) => attribute.rule);
-  const Record = v.object(Object.fromEntries(recordOrder(Object.keys(attributes), example).map((name) => [name, attributes[name]!.type])) as RecordEntries<T>);
   const create = Object.fromEntries(writable.filter(([, attribute]) => !attribute.changeOnly).map(([name, attribute]) => [name, createEntry(attribute, defaults[name])]));
-  const change = Object.fromEntries(writable.map(([name, attribute]) => [name, orNull(attribute.rule!, attribute.nullable || attribute.clearable)]));
+  const change = Object.fromEntries(writable.filter(([, attribute]) => !attribute.createOnly).map(([name, attribute]) => [name, orNull(attribute.rule!, attribute.nullable || attribute.clearable)]));
   const sparse = Object.fromEntries(rows.filter(([name, attribute]) => attribute.sparse && name in defaults).map(([name]) => [name, defaults[name]]));
   return {
     Record,

@@ -1,5 +1,7 @@
 import * as v from 'valibot';
 import { schemasOf, type Attributes } from './attributes';
+
+export { RECORD_TIMES } from './attributes';
 import { changeLogKey, type Key } from './keys';
 import type { Condition } from './update-fields';
 
@@ -18,8 +20,6 @@ export interface EntityDefinition<T extends Attributes, R> {
   /** The item's `entity` attribute, which the stream, the audit log and the change log read. */
   entity: string;
   attributes: T;
-  /** The document's sample of the record, whose order the record answers its fields in (see `schemasOf`). */
-  example?: object;
   /** The item's own key, from its organization and id. */
   key: (organizationId: string, id: IdOf<R>) => Key;
   indexes?: Readonly<Record<string, IndexDefinition<R>>>;
@@ -41,8 +41,8 @@ const sameValue = (a: unknown, b: unknown) => a === b || (typeof a === 'object' 
  */
 export function defineEntity<const T extends Attributes, const C extends string | undefined = undefined>(definition: EntityDefinition<T, RecordOf<T>> & { attributes: T; changes?: C }) {
   type R = RecordOf<T>;
-  const { entity, attributes, example, key, indexes = {}, changes } = definition;
-  const schemas = schemasOf(attributes, example);
+  const { entity, attributes, key, indexes = {}, changes } = definition;
+  const schemas = schemasOf(attributes);
   const indexFields = [...new Set(Object.values(indexes).flatMap((index) => index.fields))];
 
   /** The keys of the named indexes the record is in (all by default), as the item's gsi attributes. */

@@ -1,0 +1,55 @@
+import * as v from 'valibot';
+import { ValidationError } from '../../shared/errors';
+import { Instant, NonEmptyString, PrefixedId, Timestamp } from '../../shared/schema';
+import { defineEntity, RECORD_TIMES } from '../../shared/store/entity';
+import { organizationPartition as org } from '../../shared/store/keys';
+import { TimeZone } from '../organization/schema';
+
+/** What an attendee who is no member of the organization is answered (functions/appointments/store.ts). */
+export const unknownAttendee = (userId: unknown) => new ValidationError([{ path: 'attendees', message: `attendee ${String(userId)} is not a member of the organization` }]);
+
+export const APPOINTMENT_STATUSES = ['BOOKED', 'CANCELLED'] as const;
+
+export const Attendee = v.object({ userId: v.string() });
+
+const Attendees = v.pipe(
+  v.array(v.strictObject({ userId: PrefixedId('user', 'userId', { unknown: unknownAttendee }) }, 'each attendee must be {userId}'), 'attendees must be an array of {userId}'),
+  v.maxLength(20, 'attendees may have at most 20 entries'),
+  v.check((attendees) => new Set(attendees.map((attendee) => attendee.userId)).size === attendees.length, 'attendees must not repeat a userId'),
+  v.description('Members of the organization, each named once.'),
+);
+
+/**
+ * An appointment's fields, in the order the bodies take them. A create needs title and times unless it books a hold
+ * (schema.ts); a change may only cancel it.
+ */
+const attributes = {
+  id: { type: v.string() },
+  leadId: { type: v.string(), rule: PrefixedId('lead', 'leadId'), required: true, createOnly: true },
+  title: { type: v.string(), rule: NonEmptyString('title', 200) },
+  /** UTC, whatever offset it was sent with. */
+  startsAt: { type: Timestamp, rule: Instant('startsAt', 'When it starts, with an offset; answered in UTC.') },
+  endsAt: { type: Timestamp, rule: Instant('endsAt', 'When it ends: after startsAt, and at most 7 days after it.') },
+  /** The IANA zone the appointment is shown in. */
+  timezone: { type: v.string(), rule: TimeZone },
+  location: { type: v.nullable(v.string()), rule: NonEmptyString('location', 500), nullable: true, stated: true },
+  attendees: { type: v.array(Attendee), rule: Attendees },
+  notes: { type: v.nullable(v.string()), rule: NonEmptyString('notes', 5000), nullable: true, stated: true },
+  status: { type: v.picklist(APPOINTMENT_STATUSES), rule: v.picklist(['CANCELLED'] as const, 'status may only be set to CANCELLED'), default: 'BOOKED', changeOnly: true },
+  ...RECORD_TIMES,
+} as const;
+
+/**
+ * An appointment: its attributes, its item (`APPOINTMENT#<id>`) and its lists by start time, all (gsi1) and one
+ * lead's (gsi2), sort key startsAt#id.
+ */
+export const appointmentEntity = defineEntity({
+  entity: 'APPOINTMENT',
+  attributes,
+  key: (o, appointmentId) => ({ pk: org(o), sk: `APPOINTMENT#${appointmentId}` }),
+  indexes: {
+    gsi1: { fields: ['startsAt'], keys: (o, appointment) => ({ pk: `${org(o)}#APPOINTMENTS`, sk: `${appointment.startsAt}#${appointment.id}` }) },
+    gsi2: { fields: ['leadId', 'startsAt'], keys: (o, appointment) => ({ pk: `${org(o)}#APPOINTMENTS#LEAD#${appointment.leadId}`, sk: `${appointment.startsAt}#${appointment.id}` }) },
+  },
+  changes: 'APPOINTMENTS',
+});
