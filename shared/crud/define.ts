@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { lifecycleEvents, type AuditedRecord, type IsolationCases, type ResourceChanges } from '../resource';
 import type { DynamoAction } from '../routes/route';
-import { Timestamp } from '../schema';
+import { RECORD_TIMES } from '../store/attributes';
 import type { Collection, Key } from '../store/keys';
 import { changeLogKey } from '../store/keys';
 import { fieldSchemas, type FieldTable, type FieldValues } from './fields';
@@ -95,7 +95,7 @@ export function defineCrudResource<F extends FieldTable>(options: CrudOptions<F>
   const { entity, singular, names, keys, parent } = options;
   const fields = fieldSchemas(options.fields, { wholeUpdate: options.wholeUpdate });
   type Record = CrudRecord<F>;
-  const timestamps = { ...(options.showsCreatedAt && { createdAt: Timestamp }), updatedAt: Timestamp };
+  const timestamps = { ...(options.showsCreatedAt && { createdAt: RECORD_TIMES.createdAt.type }), updatedAt: RECORD_TIMES.updatedAt.type };
   const Record = v.object({ id: Id, ...fields.record, ...timestamps }) as unknown as v.GenericSchema<Record, Record>;
   const counterOf = (parentId?: string) => (typeof keys.counter === 'function' ? keys.counter(parentId!) : keys.counter);
   /** The change log (updatedSince) is named as the counter is, unless named itself. */

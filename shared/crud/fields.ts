@@ -2,11 +2,8 @@ import * as v from 'valibot';
 import { NonEmptyString, partialUpdateBody } from '../schema';
 import { schemasOf, type Attribute } from '../store/attributes';
 
-/**
- * One field of a CRUD resource: an entity's attribute (shared/store/attributes.ts: its answer type, write rule,
- * default, nullability), and whether only a create sends it (a note's author).
- */
-export type CrudField = Attribute & { createOnly?: true };
+/** One field of a CRUD resource: an entity's attribute (shared/store/attributes.ts: its answer type, write rule, default, nullability, create-only). */
+export type CrudField = Attribute;
 
 /** A field's row, or the row given its name (its messages name the field). */
 export type FieldRow = CrudField | ((name: string) => CrudField);
@@ -42,7 +39,7 @@ export const rowsOf = (table: FieldTable) => Object.entries(table).map(([name, r
 export function fieldSchemas(table: FieldTable, { wholeUpdate = false } = {}) {
   const rows = rowsOf(table);
   const schemas = schemasOf(Object.fromEntries(rows));
-  const change = Object.fromEntries(Object.entries(schemas.change as v.ObjectEntries).filter(([name]) => !rows.find(([row]) => row === name)![1].createOnly));
+  const change = schemas.change as v.ObjectEntries;
   return {
     record: schemas.Record.entries as v.ObjectEntries,
     CreateBody: v.strictObject(schemas.create as v.ObjectEntries),
