@@ -27,7 +27,7 @@ export interface CrudParent {
 /**
  * Everything a plain CRUD resource is: its fields, keys, names and texts. Its routes (with their DynamoDB actions),
  * schemas, item mapping, isolation cases, events and audited kind derive from this; its store and handlers are
- * `crudStore` and `crudHandler` (shared/crud/store.ts), which need the table (this module does not, so the route
+ * `crudStore` and `crudHandler` (shared/crud/store.ts, handlers.ts), which need the table (this module does not, so the route
  * table can be read without one).
  */
 export interface CrudOptions<F extends FieldTable> {
