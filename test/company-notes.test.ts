@@ -5,7 +5,7 @@ import { leadKeys } from '../functions/leads/entity';
 import { config } from '../shared/config';
 import { dynamo } from '../shared/dynamo';
 import { keys } from '../shared/store/keys';
-import { addCompanyNote } from '../functions/companies/store';
+import { addCompanyNote } from '../functions/companies/notes-store';
 import { readCounter } from '../shared/store/counters';
 import { queryAll } from '../shared/store/query-page';
 import { useTestApi } from './support/api';

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { addCompanyNote, createCompany } from './store';
+import { createCompany } from './store';
+import { addCompanyNote } from './notes-store';
 import { CreateCompanyBody, type Company } from './schema';
 import type { Member } from '../organization/member-schema';
 import { updateLead } from '../leads/rules';

@@ -1,8 +1,6 @@
-import * as v from 'valibot';
-import { Company, CompanyNote } from './schema';
+import type { Company } from './schema';
 import { organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
 import { companyEntity } from './attributes';
-import { changeLogKey } from '../../shared/store/keys';
 import type { AuditedRecord } from '../../shared/resource';
 
 const org = organizationPartition;
@@ -23,9 +21,8 @@ export const companyCounterNames = {
   companyNotes: (companyId: string) => `NOTES#${companyId}`,
 } as const;
 
-/** The change logs (updatedSince) of the companies and of one company's notes. */
+/** The companies' change log (updatedSince); a company's notes' is named as their counter is (functions/companies/notes.ts). */
 export const COMPANY_CHANGES = companyEntity.changes;
-export const noteChanges = (companyId: string) => `NOTES#${companyId}`;
 
 const O = SAMPLE_ORGANIZATION_ID;
 
@@ -40,14 +37,5 @@ export const toCompanyItem = companyEntity.toItem;
 
 export const fromCompanyItem = companyEntity.fromItem;
 
-export function toCompanyNoteItem(organizationId: string, note: CompanyNote) {
-  return { ...companyKeys.companyNote(organizationId, note.companyId, note.id), ...changeLogKey(organizationId, noteChanges(note.companyId)), entity: 'COMPANY_NOTE', ...note };
-}
-
-export const fromCompanyNoteItem = (item: Record<string, unknown>): CompanyNote => v.parse(CompanyNote, item);
-
 /** A company, as the audit log names it (GET /v1/audit-log). */
 export const companyAudit: AuditedRecord = { entity: 'COMPANY', resourceType: 'company' };
-
-/** A note on a company, as the audit log names it (GET /v1/audit-log). */
-export const companyNoteAudit: AuditedRecord = { entity: 'COMPANY_NOTE', resourceType: 'company_note' };

@@ -2,7 +2,10 @@ import { apiHandler } from '../../shared/http/api-handler';
 import { pageEnvelope } from '../../shared/pagination';
 import * as routes from './routes';
 import { withPhoneRead } from '../leads/phones';
-import { createCompany, listCompaniesPage, getCompany, updateCompany, deleteCompany, listCompanyNotesPage, addCompanyNote, getCompanyNote, updateCompanyNote, deleteCompanyNote } from './store';
+import { createCompany, listCompaniesPage, getCompany, updateCompany, deleteCompany } from './store';
+import { crudHandler } from '../../shared/crud/handlers';
+import { companyNotes } from './notes';
+import { noteRules } from './notes-store';
 
 /** The handlers of the companies routes, one per route, named by its operationId: the stack bundles this module into each route's function. */
 export const createCompanyHandler = apiHandler(routes.createCompany, async ({ body, organizationId }) => ({
@@ -26,23 +29,12 @@ export const deleteCompanyHandler = apiHandler(routes.deleteCompany, async ({ pa
   return { success: true as const, id: path.companyId };
 });
 
-export const listCompanyNotesHandler = apiHandler(routes.listCompanyNotes, async ({ path, query, organizationId }) =>
-  pageEnvelope('notes', await listCompanyNotesPage(organizationId, path.companyId, query)),
-);
+export const listCompanyNotesHandler = crudHandler(companyNotes, 'list', noteRules);
 
-export const createCompanyNoteHandler = apiHandler(routes.createCompanyNote, async ({ path, body, organizationId }) => ({
-  note: await addCompanyNote(organizationId, path.companyId, body),
-}));
+export const createCompanyNoteHandler = crudHandler(companyNotes, 'create', noteRules);
 
-export const getCompanyNoteHandler = apiHandler(routes.getCompanyNote, async ({ path, organizationId }) => ({
-  note: await getCompanyNote(organizationId, path.companyId, path.noteId),
-}));
+export const getCompanyNoteHandler = crudHandler(companyNotes, 'get', noteRules);
 
-export const updateCompanyNoteHandler = apiHandler(routes.updateCompanyNote, async ({ path, body, organizationId }) => ({
-  note: await updateCompanyNote(organizationId, path.companyId, path.noteId, body.value),
-}));
+export const updateCompanyNoteHandler = crudHandler(companyNotes, 'update', noteRules);
 
-export const deleteCompanyNoteHandler = apiHandler(routes.deleteCompanyNote, async ({ path, organizationId }) => {
-  await deleteCompanyNote(organizationId, path.companyId, path.noteId);
-  return { success: true as const, id: path.noteId };
-});
+export const deleteCompanyNoteHandler = crudHandler(companyNotes, 'delete', noteRules);

@@ -1,4 +1,5 @@
 import type { IsolationCases, IsolationIdsOf } from '../../shared/resource';
+import { companyNotes } from './notes';
 
 /**
  * How each companies route that takes an API key answers another organization (test/isolation.test.ts): where an id
@@ -8,11 +9,7 @@ export const isolationCases: IsolationCases = {
   getCompany: [{ path: (ids) => `/v1/companies/${ids.companyId}`, expect: 'not-found' }],
   updateCompany: [{ path: (ids) => `/v1/companies/${ids.companyId}`, body: () => ({ name: 'Taken' }), expect: 'not-found' }],
   deleteCompany: [{ path: (ids) => `/v1/companies/${ids.companyId}`, expect: 'not-found' }],
-  getCompanyNote: [{ path: (ids) => `/v1/companies/${ids.companyId}/notes/${ids.noteId}`, expect: 'not-found' }],
-  listCompanyNotes: [{ path: (ids) => `/v1/companies/${ids.companyId}/notes`, expect: 'not-found' }],
-  createCompanyNote: [{ path: (ids) => `/v1/companies/${ids.companyId}/notes`, body: () => ({ value: 'x' }), expect: 'not-found' }],
-  updateCompanyNote: [{ path: (ids) => `/v1/companies/${ids.companyId}/notes/${ids.noteId}`, body: () => ({ value: 'x' }), expect: 'not-found' }],
-  deleteCompanyNote: [{ path: (ids) => `/v1/companies/${ids.companyId}/notes/${ids.noteId}`, expect: 'not-found' }],
+  ...companyNotes.isolationCases,
   // No filter takes an id; a name search of the other organization's company finds nothing.
   listCompanies: [{ path: () => '/v1/companies?q=harbourside', expect: 'empty-list' }],
   createCompany: 'creates; references nothing',

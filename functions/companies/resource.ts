@@ -1,15 +1,16 @@
 import { defineResource } from '../../shared/resource';
 import { companyKeys, companyKeySamples } from './entity';
-import { company, companyNote } from './examples';
+import { company } from './examples';
 import { companyRoutes } from './routes';
-import { Company, CompanyNote } from './schema';
+import { Company } from './schema';
+import { companyNotes } from './notes';
 import { changes } from './changes';
 
 export const companies = defineResource({
   name: 'companies',
   tags: { Companies: 'Customer businesses (strata managers, builders, agencies) and the team’s notes on them.' },
   routes: companyRoutes,
-  components: { Company: { schema: Company, example: company }, CompanyNote: { schema: CompanyNote, example: companyNote } },
+  components: { Company: { schema: Company, example: company }, ...companyNotes.components },
   ...changes,
   keys: [{ builders: companyKeys, samples: companyKeySamples }],
 });

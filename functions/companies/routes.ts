@@ -2,20 +2,15 @@ import { PageQuery } from '../../shared/schema';
 import {
   CompanyDeleted,
   CompanyIdPath,
-  CompanyNoteDeleted,
-  CompanyNotePage,
-  CompanyNotePath,
-  CompanyNoteResponse,
   CompanyPage,
   CompanyResponse,
   CreateCompanyBody,
-  CreateCompanyNoteBody,
   ListCompaniesQuery,
   UpdateCompanyBody,
-  UpdateCompanyNoteBody,
 } from './schema';
 import { defineRoute } from '../../shared/routes/route';
 import { createRow, deleteRow, getRow, listRow, updateRow } from '../../shared/routes/rows';
+import { companyNotes } from './notes';
 
 export const createCompany = createRow({
   operationId: 'createCompany',
@@ -73,77 +68,4 @@ export const deleteCompany = deleteRow({
   errors: [409],
 });
 
-export const listCompanyNotes = defineRoute({
-  operationId: 'listCompanyNotes',
-  method: 'GET',
-  path: '/v1/companies/{companyId}/notes',
-  summary: "List a company's notes, newest first",
-  description: 'Pages through the notes of one company, newest first. An unknown company answers 404, not an empty list.',
-  tag: 'Companies',
-  dynamodb: ['Query', 'GetItem'],
-  // gsi6: the change log read with updatedSince.
-  indexes: ['gsi6'],
-  status: 200,
-  request: { path: CompanyIdPath, query: PageQuery },
-  response: CompanyNotePage,
-  errors: [400, 404],
-});
-
-export const createCompanyNote = defineRoute({
-  operationId: 'createCompanyNote',
-  method: 'POST',
-  path: '/v1/companies/{companyId}/notes',
-  summary: 'Add a note to a company',
-  description: '`userId`, when given, must be a member’s user of the organization (else 400); a note written without one has `userId: null`.',
-  tag: 'Companies',
-  dynamodb: ['PutItem', 'UpdateItem', 'ConditionCheckItem'],
-  status: 201,
-  request: { path: CompanyIdPath, body: CreateCompanyNoteBody },
-  response: CompanyNoteResponse,
-  errors: [400, 404],
-});
-
-export const getCompanyNote = defineRoute({
-  operationId: 'getCompanyNote',
-  method: 'GET',
-  path: '/v1/companies/{companyId}/notes/{noteId}',
-  summary: 'Read a company note',
-  description: 'One note of one company; a note of another company, of a deleted company or of another organization answers 404.',
-  tag: 'Companies',
-  dynamodb: ['GetItem'],
-  status: 200,
-  request: { path: CompanyNotePath },
-  response: CompanyNoteResponse,
-  errors: [400, 404],
-});
-
-export const updateCompanyNote = defineRoute({
-  operationId: 'updateCompanyNote',
-  method: 'PUT',
-  alsoPatch: true,
-  path: '/v1/companies/{companyId}/notes/{noteId}',
-  summary: 'Change a company note’s text',
-  description: 'Replaces `value` and moves `updatedAt`.',
-  tag: 'Companies',
-  dynamodb: ['UpdateItem'],
-  status: 200,
-  request: { path: CompanyNotePath, body: UpdateCompanyNoteBody },
-  response: CompanyNoteResponse,
-  errors: [400, 404],
-});
-
-export const deleteCompanyNote = defineRoute({
-  operationId: 'deleteCompanyNote',
-  method: 'DELETE',
-  path: '/v1/companies/{companyId}/notes/{noteId}',
-  summary: 'Delete a company note',
-  description: 'Removes the note and lowers the notes count in one transaction. A note already gone answers 404.',
-  tag: 'Companies',
-  dynamodb: ['DeleteItem', 'UpdateItem', 'PutItem'],
-  status: 200,
-  request: { path: CompanyNotePath },
-  response: CompanyNoteDeleted,
-  errors: [400, 404],
-});
-
-export const companyRoutes = [createCompany, listCompanies, getCompany, updateCompany, deleteCompany, listCompanyNotes, createCompanyNote, getCompanyNote, updateCompanyNote, deleteCompanyNote];
+export const companyRoutes = [createCompany, listCompanies, getCompany, updateCompany, deleteCompany, ...companyNotes.routes];

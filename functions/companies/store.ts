@@ -1,13 +1,12 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../shared/config';
 import { dynamo } from '../../shared/dynamo';
-import { COMPANY_CHANGES, companyAudit, companyCounterNames, companyKeys, companyNoteAudit, fromCompanyItem, fromCompanyNoteItem, noteChanges, toCompanyItem, toCompanyNoteItem } from './entity';
+import { COMPANY_CHANGES, companyAudit, companyCounterNames, companyKeys, fromCompanyItem, toCompanyItem } from './entity';
 import { leadCounterNames, leadKeys } from '../leads/entity';
-import { memberKeys } from '../organization/member-entity';
 import { ApiError, NotFoundError, ValidationError } from '../../shared/errors';
 import { newId, now } from '../../shared/ids';
 import type { Page, PageRequest } from '../../shared/pagination';
-import type { Company, CompanyChanges, CompanyNote, CreateCompanyBody, ListCompaniesQuery } from './schema';
+import type { Company, CompanyChanges, CreateCompanyBody, ListCompaniesQuery } from './schema';
 import { pageOfMatches } from '../../shared/store/match-page';
 import { searchKey } from '../../shared/store/keys';
 import { counterUpdate } from '../../shared/store/counters';
@@ -15,15 +14,11 @@ import { countedPage, queryAll } from '../../shared/store/query-page';
 import { changeLogKey, countedCollectionPage, listOrChanges } from '../../shared/store/change-log';
 import { deleteItems } from '../../shared/store/batch-write';
 import { keys, type Key } from '../../shared/store/keys';
-import { reserveIds } from '../../shared/store/sequences';
-import { deleteItem, insertIfAbsent, requireExisting, transact, type TransactWrite } from '../../shared/store/transact';
+import { deleteItem, insertIfAbsent, transact } from '../../shared/store/transact';
 import { updateExistingItem } from '../../shared/store/update-fields';
 import { auditDeletion } from '../../shared/audit/deletion';
 
-export const NOTE_SEQUENCE = 'NOTE';
-
 const companyNotFound = () => new NotFoundError('Company not found');
-const noteNotFound = () => new NotFoundError('Company note not found');
 
 /** The company, its notes counter (at 0: its presence is the company's) and the companies counter, together. */
 export async function createCompany(organizationId: string, body: CreateCompanyBody, createdAt = new Date()): Promise<Company> {
@@ -108,59 +103,4 @@ export async function deleteCompany(organizationId: string, companyId: string): 
   // No note can be added now (its counter is gone), so these are all there will be.
   await deleteItems((await queryAll({ ...companyKeys.companyNotes(organizationId, companyId), consistentRead: true }, ['pk', 'sk'])) as unknown as Key[]);
   if (notFound) throw notFound;
-}
-
-/** A note's author must be a member's user of this organization. */
-function authorCheck(organizationId: string, userId: string | null): TransactWrite[] {
-  if (userId === null) return [];
-  const unknown = () => new ValidationError([{ path: 'userId', message: `userId ${userId} does not match any member of the organization` }]);
-  return [requireExisting(memberKeys.user(organizationId, userId), unknown)];
-}
-
-/** The note, its counter step (which fails when the company does not exist) and the author check, in one transaction. */
-export async function addCompanyNote(
-  organizationId: string,
-  companyId: string,
-  input: { value: string; userId: string | null },
-  createdAt = now(),
-): Promise<CompanyNote> {
-  const note: CompanyNote = { id: await reserveIds(organizationId, NOTE_SEQUENCE), value: input.value, companyId, userId: input.userId, createdAt, updatedAt: createdAt };
-  await transact([
-    insertIfAbsent(toCompanyNoteItem(organizationId, note)),
-    counterUpdate(organizationId, companyCounterNames.companyNotes(companyId), 1, companyNotFound),
-    ...authorCheck(organizationId, note.userId),
-  ]);
-  return note;
-}
-
-export async function getCompanyNote(organizationId: string, companyId: string, noteId: number): Promise<CompanyNote> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: companyKeys.companyNote(organizationId, companyId, noteId), ConsistentRead: true }));
-  if (!Item) throw noteNotFound();
-  return fromCompanyNoteItem(Item);
-}
-
-export async function updateCompanyNote(organizationId: string, companyId: string, noteId: number, value: string): Promise<CompanyNote> {
-  return fromCompanyNoteItem(await updateExistingItem(companyKeys.companyNote(organizationId, companyId, noteId), { value, updatedAt: now() }, noteNotFound));
-}
-
-export async function deleteCompanyNote(organizationId: string, companyId: string, noteId: number): Promise<void> {
-  await transact([
-    deleteItem(companyKeys.companyNote(organizationId, companyId, noteId), noteNotFound),
-    // On condition that the company is still there: a note its delete has not removed yet must not bring its counter back.
-    counterUpdate(organizationId, companyCounterNames.companyNotes(companyId), -1, companyNotFound),
-    ...auditDeletion(organizationId, companyNoteAudit, noteId),
-  ]);
-}
-
-/**
- * The notes counter exists exactly while its company does, so reading it answers "is this
- * company here?" without a third call.
- */
-export async function listCompanyNotesPage(organizationId: string, companyId: string, request: PageRequest): Promise<Page<CompanyNote>> {
-  const { page, limit } = request;
-  const counter = companyCounterNames.companyNotes(companyId);
-  const log = { partition: changeLogKey(organizationId, noteChanges(companyId)).gsi6pk, ownerCounter: { organizationId, name: counter } };
-  const { items, totalCount, nextCursor } = await listOrChanges(request, log, (at) => countedPage(companyKeys.companyNotes(organizationId, companyId), organizationId, counter, at));
-  if (totalCount === undefined) throw companyNotFound();
-  return { items: items.map(fromCompanyNoteItem), totalCount, page, limit, nextCursor };
 }

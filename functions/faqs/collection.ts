@@ -1,5 +1,6 @@
 import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
-import { defineTextCollection } from '../../shared/text-collection';
+import { defineCrudResource } from '../../shared/crud/define';
+import { flag, text } from '../../shared/crud/fields';
 
 const org = organizationPartition;
 
@@ -24,16 +25,17 @@ export const faqKeySamples: KeySamples<typeof faqKeys> = {
 };
 
 /** Questions and answers the AI receptionist answers callers from. */
-export const faqs = defineTextCollection({
+export const faqs = defineCrudResource({
   entity: 'FAQ',
   singular: 'faq',
   plural: 'faqs',
   label: 'FAQ',
   tag: 'FAQs',
-  text: { question: 500, answer: 5000 },
+  fields: { question: text(500), answer: text(5000), isActive: flag(true) },
   keys: { item: faqKeys.faq, collection: faqKeys.faqs, counter: faqCounterNames.faqs },
   unique: { field: 'question', claim: faqKeys.faqQuestion, taken: (question) => `An FAQ asking "${question}" already exists` },
   names: { one: 'Faq', many: 'Faqs' },
+  example: { id: 1, question: 'Are you licensed?', answer: 'Yes: NSW plumbing licence 123456C and electrical licence 654321C.', isActive: true, updatedAt: '2026-10-02T23:00:00.000Z' },
   docs: {
     create: {
       summary: 'Create an FAQ the AI receptionist can answer from',

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { textCollectionStore } from '../../shared/text-collection-store';
+import { crudStore } from '../../shared/crud/store';
 import { faqs } from './collection';
 import type { DemoSeed } from '../../shared/resource';
 
@@ -15,7 +15,7 @@ const DEMO_FAQS: Array<v.InferInput<typeof faqs.schemas.CreateBody>> = [
 /** The demo faqs, oldest first a day apart, through the same store as the API. */
 export async function seedFaqs(organizationId: string, at = Date.now()): Promise<number[]> {
   const ids: number[] = [];
-  for (const [i, body] of DEMO_FAQS.entries()) ids.push((await textCollectionStore(faqs).create(organizationId, v.parse(faqs.schemas.CreateBody, body), new Date(at - (10 - i) * DAY).toISOString())).id);
+  for (const [i, body] of DEMO_FAQS.entries()) ids.push((await crudStore(faqs).create(organizationId, v.parse(faqs.schemas.CreateBody, body), new Date(at - (10 - i) * DAY).toISOString())).id);
   return ids;
 }
 

@@ -1,5 +1,6 @@
 import { organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
-import { defineTextCollection } from '../../shared/text-collection';
+import { defineCrudResource } from '../../shared/crud/define';
+import { flag, text } from '../../shared/crud/fields';
 
 const org = organizationPartition;
 
@@ -21,15 +22,16 @@ export const policyKeySamples: KeySamples<typeof policyKeys> = {
 };
 
 /** Business policies the AI receptionist can quote: cancellations, warranties, payment terms. */
-export const policies = defineTextCollection({
+export const policies = defineCrudResource({
   entity: 'POLICY',
   singular: 'policy',
   plural: 'policies',
   label: 'Policy',
   tag: 'Policies',
-  text: { title: 200, content: 20_000 },
+  fields: { title: text(200), content: text(20_000), isActive: flag(true) },
   keys: { item: policyKeys.policy, collection: policyKeys.policies, counter: policyCounterNames.policies },
   names: { one: 'Policy', many: 'Policies' },
+  example: { id: 1, title: 'Call-out fee', content: 'A $99 call-out fee applies to every visit and covers the first 30 minutes on site.', isActive: true, updatedAt: '2026-09-03T23:00:00.000Z' },
   docs: {
     create: { summary: 'Create a policy', description: 'A policy the AI receptionist can quote (cancellations, warranty, payment terms). `isActive` defaults to true.' },
     list: { summary: 'List policies, newest first', description: 'Pages through the organization\'s policies, newest first, with an exact `totalCount`.' },

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { textCollectionStore } from '../../shared/text-collection-store';
+import { crudStore } from '../../shared/crud/store';
 import { policies } from './collection';
 import type { DemoSeed } from '../../shared/resource';
 
@@ -28,7 +28,7 @@ const DEMO_POLICIES: v.InferInput<typeof policies.schemas.CreateBody>[] = [
 /** The demo policies, oldest first a day apart, through the same store as the API. */
 export async function seedPolicies(organizationId: string, at = Date.now()): Promise<number[]> {
   const ids: number[] = [];
-  for (const [i, body] of DEMO_POLICIES.entries()) ids.push((await textCollectionStore(policies).create(organizationId, v.parse(policies.schemas.CreateBody, body), new Date(at - (60 - i) * DAY).toISOString())).id);
+  for (const [i, body] of DEMO_POLICIES.entries()) ids.push((await crudStore(policies).create(organizationId, v.parse(policies.schemas.CreateBody, body), new Date(at - (60 - i) * DAY).toISOString())).id);
   return ids;
 }
 

@@ -1,13 +1,13 @@
-import { textCollectionHandler } from '../../shared/text-collection-store';
+import { crudHandler } from '../../shared/crud/handlers';
 import { policies } from './collection';
 
 /** The handlers of the policies routes, one per route, named by its operationId: the stack bundles this module into each route's function. */
-export const listPoliciesHandler = textCollectionHandler(policies, 'list');
+export const listPoliciesHandler = crudHandler(policies, 'list');
 
-export const createPolicyHandler = textCollectionHandler(policies, 'create');
+export const createPolicyHandler = crudHandler(policies, 'create');
 
-export const getPolicyHandler = textCollectionHandler(policies, 'get');
+export const getPolicyHandler = crudHandler(policies, 'get');
 
-export const updatePolicyHandler = textCollectionHandler(policies, 'update');
+export const updatePolicyHandler = crudHandler(policies, 'update');
 
-export const deletePolicyHandler = textCollectionHandler(policies, 'delete');
+export const deletePolicyHandler = crudHandler(policies, 'delete');

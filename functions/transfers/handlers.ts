@@ -1,28 +1,20 @@
 import { apiHandler } from '../../shared/http/api-handler';
+import { crudHandler } from '../../shared/crud/handlers';
 import * as routes from './routes';
-import { pageEnvelope } from '../../shared/pagination';
-import { createTransfer, deleteTransfer, listTransfers, readTransfer, resolveTransfer, updateTransfer } from './rules';
+import { transfers } from './collection';
+import { resolveTransfer, transferRules } from './rules';
 
 /** The handlers of the transfers routes, one per route, named by its operationId: the stack bundles this module into each route's function. */
-export const createTransferHandler = apiHandler(routes.createTransfer, async ({ body, organizationId }) => ({
-  transfer: await createTransfer(organizationId, body),
-}));
+export const createTransferHandler = crudHandler(transfers, 'create', transferRules);
 
-export const updateTransferHandler = apiHandler(routes.updateTransfer, async ({ path, body, organizationId }) => ({
-  transfer: await updateTransfer(organizationId, path.transferId, body),
-}));
+export const updateTransferHandler = crudHandler(transfers, 'update', transferRules);
 
-export const listTransfersHandler = apiHandler(routes.listTransfers, async ({ query, organizationId }) => pageEnvelope('transfers', await listTransfers(organizationId, query)));
+export const listTransfersHandler = crudHandler(transfers, 'list', transferRules);
 
 export const resolveTransferHandler = apiHandler(routes.resolveTransfer, async ({ path, body, organizationId }) => ({
   transfer: await resolveTransfer(organizationId, path.transferId, body),
 }));
 
-export const getTransferHandler = apiHandler(routes.getTransfer, async ({ path, organizationId }) => ({
-  transfer: await readTransfer(organizationId, path.transferId),
-}));
+export const getTransferHandler = crudHandler(transfers, 'get', transferRules);
 
-export const deleteTransferHandler = apiHandler(routes.deleteTransfer, async ({ path, organizationId }) => ({
-  success: true as const,
-  id: await deleteTransfer(organizationId, path.transferId),
-}));
+export const deleteTransferHandler = crudHandler(transfers, 'delete', transferRules);

@@ -1,15 +1,13 @@
 import { defineResource } from '../../shared/resource';
-import { transferKeys, transferKeySamples } from './entity';
-import { transfer } from './examples';
+import { transfers as collection, transferKeys, transferKeySamples } from './collection';
 import { transferRoutes } from './routes';
-import { Transfer } from './schema';
 import { changes } from './changes';
 
 export const transfers = defineResource({
   name: 'transfers',
   tags: { Transfers: 'Rules for when and where the AI receptionist hands a call over to a person.' },
   routes: transferRoutes,
-  components: { Transfer: { schema: Transfer, example: transfer } },
+  components: collection.components,
   ...changes,
   keys: [{ builders: transferKeys, samples: transferKeySamples }],
 });

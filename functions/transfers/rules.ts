@@ -1,18 +1,15 @@
 import * as v from 'valibot';
-import { defined } from '../../shared/store/changes';
-import { ApiError, NotFoundError, ValidationError } from '../../shared/errors';
+import { ApiError, ValidationError } from '../../shared/errors';
 import type { Page } from '../../shared/pagination';
 import { getOrganizationHours } from '../organization/store';
 import { getMember } from '../organization/member-store';
 import { now } from '../../shared/ids';
-import { reserveIds } from '../../shared/store/sequences';
-import { deleteTransferVersion, getTransfer, insertTransfer, listTransfersPage, TRANSFER_SEQUENCE, writeTransferVersion } from './store';
-import { retryOnStaleWrite, updateVersioned } from '../../shared/store/versioned';
+import { crudStore, type CrudRules } from '../../shared/crud/store';
+import { listTransfersPage, scenarioWrites } from './store';
 import { toE164, type CountryCode } from '../../shared/phone';
 import { countryToRead } from '../leads/phones';
-import { ResolvedTransfer, Transfer, type CreateTransferBody, type ResolveTransferBody, type TransferChanges, type TransferListQuery } from './schema';
-
-export const TRANSFER_NOT_FOUND = 'Transfer rule not found';
+import { transfers } from './collection';
+import { ResolvedTransfer, Transfer, type CreateTransferBody, type ResolveTransferBody, type TransferListQuery } from './schema';
 
 /**
  * Rules across fields, checked on the merged transfer so a partial update cannot break them; the
@@ -40,48 +37,29 @@ async function checkMemberDestination(organizationId: string, transfer: Transfer
   if (memberId === undefined || !(await getMember(organizationId, memberId))) throw notAMember(transfer.destination);
 }
 
-/** A transfer's name is its label unless given. */
-export async function createTransfer(organizationId: string, body: CreateTransferBody, at = now()): Promise<Transfer> {
-  // Checked before an id is reserved, so a refused request reserves none.
-  const { id: _, ...fields } = checked({ ...body, id: 0, name: body.name ?? body.label, createdAt: at, updatedAt: at }, await countryToRead(organizationId, body.destination));
-  await checkMemberDestination(organizationId, { id: 0, ...fields });
-  const transfer: Transfer = { id: await reserveIds(organizationId, TRANSFER_SEQUENCE), ...fields };
-  await insertTransfer(organizationId, transfer);
-  return transfer;
-}
+/**
+ * The transfer's rules for its CRUD store: the merged rule checked (a number read in the organization's country, a
+ * MEMBER destination that is a member when the rule is written or redirected), its name its label unless given, its
+ * scenario linked in its transaction, and the list's filters.
+ */
+export const transferRules: CrudRules<Transfer, TransferListQuery> = {
+  async check(organizationId, next, input, current) {
+    const transfer = checked({ ...next, name: next.name ?? next.label }, await countryToRead(organizationId, input.destination));
+    // A rule whose member has left keeps working for changes that leave its destination alone.
+    const redirected = !current || transfer.destination !== current.destination || transfer.destinationType !== current.destinationType;
+    if (redirected) await checkMemberDestination(organizationId, transfer);
+    return transfer;
+  },
+  writes: scenarioWrites,
+  list: (organizationId, query) => listTransfers(organizationId, query),
+};
 
-/** Read, merge, check, then one conditional write on the version read. */
-export async function updateTransfer(organizationId: string, transferId: number, changes: TransferChanges): Promise<Transfer> {
-  const country = await countryToRead(organizationId, changes.destination);
-  const updated = await updateVersioned({
-    read: () => getTransfer(organizationId, transferId),
-    merge: (current) => checked({ ...current, ...defined(changes), updatedAt: now() }, country),
-    notFound: () => new NotFoundError(TRANSFER_NOT_FOUND),
-    write: async (current, next) => {
-      // A rule whose member has left keeps working for changes that leave its destination alone.
-      const redirected = next.value.destination !== current.value.destination || next.value.destinationType !== current.value.destinationType;
-      if (redirected) await checkMemberDestination(organizationId, next.value);
-      await writeTransferVersion(organizationId, current, next);
-    },
-  });
-  return updated.value;
-}
+const store = crudStore(transfers, transferRules);
 
-export async function readTransfer(organizationId: string, transferId: number): Promise<Transfer> {
-  const current = await getTransfer(organizationId, transferId);
-  if (!current) throw new NotFoundError(TRANSFER_NOT_FOUND);
-  return current.value;
-}
+/** Checked before an id is reserved, so a refused request reserves none. */
+export const createTransfer = (organizationId: string, body: CreateTransferBody, at = now()): Promise<Transfer> => store.create(organizationId, body, at);
 
-/** Read, then one transaction on condition of the version read (a lost race is read again). */
-export async function deleteTransfer(organizationId: string, transferId: number): Promise<number> {
-  await retryOnStaleWrite(async () => {
-    const current = await getTransfer(organizationId, transferId);
-    if (!current) throw new NotFoundError(TRANSFER_NOT_FOUND);
-    await deleteTransferVersion(organizationId, current);
-  });
-  return transferId;
-}
+export const readTransfer = (organizationId: string, transferId: number): Promise<Transfer> => store.get(organizationId, transferId);
 
 /** Whether the organization takes calls now by its hours: unknown hours (never set) do not hold a transfer back. */
 async function openNow(organizationId: string): Promise<{ isOpen: boolean; nextOpenAt: string | null }> {
