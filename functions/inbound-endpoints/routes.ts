@@ -16,7 +16,7 @@ import {
   MAX_INBOUND_BYTES,
 } from './schema';
 import { defineRoute } from '../../shared/routes/route';
-import { createRow, deleteRow, getRow, listRow, updateRow } from '../../shared/routes/rows';
+import { actionRow, createRow, deleteRow, getRow, listRow, updateRow } from '../../shared/routes/rows';
 import { INBOUND_ROUTE_THROTTLE } from '../../shared/auth/usage-plans';
 
 export const createInboundEndpoint = createRow({
@@ -76,19 +76,16 @@ export const deleteInboundEndpoint = deleteRow({
   response: InboundEndpointDeleted,
 });
 
-export const rotateInboundEndpoint = defineRoute({
+export const rotateInboundEndpoint = actionRow({
   operationId: 'rotateInboundEndpoint',
-  method: 'POST',
   path: '/v1/inbound-endpoints/{inboundEndpointId}/rotate',
   summary: 'Issue a new token and secret for an inbound endpoint',
   description: 'Answers the new `url` and `secret`; the old token and secret stop working at once.',
   tag: 'Inbound',
   dynamodb: ['GetItem', 'UpdateItem'],
   replaces: true,
-  status: 200,
   request: { path: InboundEndpointIdPath },
   response: InboundEndpointCreated,
-  errors: [400, 404],
 });
 
 /** What the answer to a browser on one of the endpoint's allowedOrigins carries; other origins get neither. */

@@ -1,4 +1,5 @@
 import { defineRoute } from '../../shared/routes/route';
+import { readRow } from '../../shared/routes/rows';
 import { CallerPath, CallerResponse } from './schema';
 import { CONTEXT_LIMIT, IF_NONE_MATCH_MAX, ReceptionistContext } from './context-schema';
 
@@ -18,15 +19,13 @@ export const lookupCaller = defineRoute({
   errors: [400],
 });
 
-export const getReceptionistContext = defineRoute({
+export const getReceptionistContext = readRow({
   operationId: 'getReceptionistContext',
-  method: 'GET',
   path: '/v1/receptionist/context',
   summary: 'Everything the AI receptionist may say, in one answer',
   description: `The organization (name, timezone, business hours, whether it is open now), its active services and products (a price only where \`isDisclosePrice\`), active FAQs and policies, the active scenarios of active services (with their questions and outcomes), and enabled transfer rules, read by one parallel batch of DynamoDB calls. At most ${CONTEXT_LIMIT} of each. The answer carries an \`ETag\`: sent back in \`If-None-Match\`, an unchanged context answers 304 with no body.`,
   tag: 'Receptionist',
   dynamodb: ['GetItem', 'Query'],
-  status: 200,
   request: {},
   requestHeaders: {
     'If-None-Match': {
@@ -35,7 +34,6 @@ export const getReceptionistContext = defineRoute({
     },
   },
   response: ReceptionistContext,
-  errors: [],
   responses: {
     200: { description: 'The context, with its ETag.', headers: { ETag: 'A strong validator of this content: send it back in If-None-Match.' } },
     304: { description: 'If-None-Match named the current ETag: the context has not changed. No body.', empty: true, headers: { ETag: 'The same validator.' } },

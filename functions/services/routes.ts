@@ -1,7 +1,6 @@
 import { MAX_SCENARIO_LINKS, ScenarioIdPath, ScenarioListQuery, ScenarioPage, ScenarioResponse, UpdateScenarioBody } from './scenario-schema';
 import { CreateServiceBody, ServiceDeleted, ServiceIdPath, ServiceListQuery, ServicePage, ServiceResponse, UpdateServiceBody } from './schema';
-import { defineRoute } from '../../shared/routes/route';
-import { createRow, deleteRow, getRow, listRow, updateRow } from '../../shared/routes/rows';
+import { createRow, deleteRow, getRow, listRow, readRow, updateRow } from '../../shared/routes/rows';
 import { TradeCategoryList } from './trade-categories';
 
 export const createService = createRow({
@@ -100,18 +99,15 @@ export const updateScenario = updateRow({
   errors: [409],
 });
 
-export const listTradeCategories = defineRoute({
+export const listTradeCategories = readRow({
   operationId: 'listTradeCategories',
-  method: 'GET',
   path: '/v1/trade-categories',
   summary: 'List the trade categories a service or product can name',
   description: 'The built-in catalog `tradeCategoryId` names, the same for every organization, in its order (the order GET /v1/organization/services groups by). It changes only with a release: ids are never reused or renumbered, and a new category takes the next id. Read from the deployed code, with no DynamoDB call.',
   tag: 'Services',
   dynamodb: [],
-  status: 200,
   request: {},
   response: TradeCategoryList,
-  errors: [],
 });
 
 export const serviceRoutes = [createService, listServices, getService, updateService, deleteService, listScenarios, getScenario, updateScenario, listTradeCategories];

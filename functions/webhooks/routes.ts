@@ -1,7 +1,8 @@
 import { errorEnvelope } from '../../shared/http/envelope';
 import { MAX_ROTATIONS_PER_HOUR, MAX_WEBHOOKS_PER_ORGANIZATION, ROTATION_OVERLAP_HOURS } from './schema';
 import { CreateWebhookBody, DELIVERY_STATUSES, RedeliverEventBody, WebhookDeliveryResponse, UpdateWebhookBody, WebhookDeleted, WebhookDeliveryListQuery, WebhookDeliveryPage, WebhookIdPath, WebhookListQuery, WebhookPage, WebhookResponse, WebhookSecretResponse, WebhookTestEvent, WebhookTestResponse } from './schema';
-import { defineRoute, type OutgoingWebhook } from '../../shared/routes/route';
+import type { OutgoingWebhook } from '../../shared/routes/route';
+import { actionRow, createRow, deleteRow, getRow, listRow, updateRow } from '../../shared/routes/rows';
 import { WEBHOOK_LIMITS } from './limits';
 import { Event, EventIdPath, EVENT_RETENTION_DAYS } from '../events/schema';
 import { SIGNATURE_HEADERS } from './signature-headers';
@@ -10,83 +11,63 @@ import { deliveryQueueSender } from './capability';
 
 const SIGNING = 'Deliveries follow the Standard Webhooks specification: a POST of the event JSON with `webhook-id` (the event id, the same on every retry), `webhook-timestamp` and `webhook-signature` headers, verifiable with any Standard Webhooks library.';
 
-export const createWebhook = defineRoute({
+export const createWebhook = createRow({
   operationId: 'createWebhook',
-  method: 'POST',
   path: '/v1/webhooks',
   summary: 'Subscribe a URL to events',
   description: `Delivers each event of the listed types (or \`*\` for all) to \`url\`, which must be https and must not point at a private, loopback or link-local address. The answer carries \`secret\` (\`whsec_…\`) — shown only here and on rotation. ${SIGNING} An organization has at most ${MAX_WEBHOOKS_PER_ORGANIZATION} webhooks.`,
   tag: 'Webhooks',
-  dynamodb: ['PutItem', 'UpdateItem'],
-  status: 201,
   request: { body: CreateWebhookBody },
   response: WebhookSecretResponse,
-  errors: [400],
 });
 
-export const listWebhooks = defineRoute({
+export const listWebhooks = listRow({
   operationId: 'listWebhooks',
-  method: 'GET',
   path: '/v1/webhooks',
   summary: 'List webhooks, newest first',
   description: 'The organization’s webhook subscriptions, without their secrets.',
   tag: 'Webhooks',
-  dynamodb: ['Query', 'GetItem'],
   // gsi6: the change log read with updatedSince.
   indexes: ['gsi6'],
-  status: 200,
   request: { query: WebhookListQuery },
   response: WebhookPage,
-  errors: [400],
 });
 
-export const getWebhook = defineRoute({
+export const getWebhook = getRow({
   operationId: 'getWebhook',
-  method: 'GET',
   path: '/v1/webhooks/{webhookId}',
   summary: 'Get a webhook',
   description: 'One subscription, without its secret. `disabledReason` says why the service disabled it, if it did.',
   tag: 'Webhooks',
-  dynamodb: ['GetItem'],
-  status: 200,
   request: { path: WebhookIdPath },
   response: WebhookResponse,
-  errors: [400, 404],
 });
 
-export const updateWebhook = defineRoute({
+export const updateWebhook = updateRow({
   operationId: 'updateWebhook',
   method: 'PUT',
-  alsoPatch: true,
   path: '/v1/webhooks/{webhookId}',
   summary: 'Change a webhook’s url, events, description or isEnabled',
   description: 'Fields left out keep their values. Setting `isEnabled` to true re-enables a subscription the service disabled and clears `disabledReason`. A `url` other than its own restarts the 24 hours of failures that disable it; the same url sent again does not.',
   tag: 'Webhooks',
   // GetItem: the url it has, read only when the body names one.
   dynamodb: ['GetItem', 'UpdateItem'],
-  status: 200,
   request: { path: WebhookIdPath, body: UpdateWebhookBody },
   response: WebhookResponse,
-  errors: [400, 404],
 });
 
-export const deleteWebhook = defineRoute({
+export const deleteWebhook = deleteRow({
   operationId: 'deleteWebhook',
-  method: 'DELETE',
   path: '/v1/webhooks/{webhookId}',
   summary: 'Delete a webhook',
   description: 'Stops deliveries at once, including pending retries.',
   tag: 'Webhooks',
-  dynamodb: ['DeleteItem', 'UpdateItem', 'PutItem'],
-  status: 200,
   request: { path: WebhookIdPath },
   response: WebhookDeleted,
-  errors: [400, 404],
 });
 
-export const rotateWebhookSecret = defineRoute({
+export const rotateWebhookSecret = actionRow({
   operationId: 'rotateWebhookSecret',
-  method: 'POST',
   path: '/v1/webhooks/{webhookId}/rotate-secret',
   summary: 'Rotate a webhook’s signing secret',
   description: `Answers the new \`secret\`, shown only here. For ${ROTATION_OVERLAP_HOURS} hours deliveries carry two signatures, one per secret, so the receiver can switch over without missing one; a secret older than the one just replaced stops signing at once, so a delivery never carries more than two. A webhook's secret may be rotated at most ${MAX_ROTATIONS_PER_HOUR} times in any hour: another rotation answers 429 TOO_MANY_ROTATIONS, with \`Retry-After\`, and changes nothing.`,
@@ -94,10 +75,9 @@ export const rotateWebhookSecret = defineRoute({
   dynamodb: ['GetItem', 'UpdateItem'],
   // The old secret stops signing once the overlap ends.
   replaces: true,
-  status: 200,
   request: { path: WebhookIdPath },
   response: WebhookSecretResponse,
-  errors: [400, 404, 409],
+  errors: [409],
   responses: {
     429: {
       description: `TOO_MANY_ROTATIONS: the webhook's secret was rotated ${MAX_ROTATIONS_PER_HOUR} times in the last hour; nothing changed. Wait the Retry-After seconds, until the oldest of them is an hour old. Or RATE_LIMITED: the organization's usage plan was exceeded.`,
@@ -106,43 +86,35 @@ export const rotateWebhookSecret = defineRoute({
   },
 });
 
-export const listWebhookDeliveries = defineRoute({
+export const listWebhookDeliveries = listRow({
   operationId: 'listWebhookDeliveries',
-  method: 'GET',
   path: '/v1/webhooks/{webhookId}/deliveries',
   summary: 'List a webhook’s delivery attempts, newest first',
   description: `Every attempt of the last 30 days: the event, the attempt number, the receiver’s status code or the error, the duration and when the next attempt is due. A non-2xx answer or none within 10 s is retried with exponential backoff for up to 24 hours. \`eventType\` (an event type, or \`webhook.test\`) and \`status\` (${DELIVERY_STATUSES.join(', ')}; PENDING is a redelivery not yet attempted) filter the list, together or alone, paged and counted as the whole list is.`,
   tag: 'Webhooks',
-  dynamodb: ['GetItem', 'Query'],
   indexes: ['gsi1', 'gsi2', 'gsi3'],
-  status: 200,
   request: { path: WebhookIdPath, query: WebhookDeliveryListQuery },
   response: WebhookDeliveryPage,
-  errors: [400, 404],
 });
 
-export const testWebhook = defineRoute({
+export const testWebhook = actionRow({
   operationId: 'testWebhook',
-  method: 'POST',
   path: '/v1/webhooks/{webhookId}/test',
   summary: 'Send a test event to a webhook now',
   description: `POSTs a \`webhook.test\` event \`{id, type: "webhook.test", occurredAt, organizationId, data: {webhookId, message}}\` to the subscription's url at once, signed as every delivery is and held to the same destination rules, and answers the attempt as the deliveries list records it. A receiver that is down, slow or answers non-2xx is still a 200 here: \`attempt.status\` is FAILED with its \`statusCode\` or \`error\`. The test is not retried, does not count towards disabling the subscription, is sent even to a disabled one, and is not stored as an event (\`GET /v1/events\` does not list it); its attempt shows in the deliveries with \`eventType\` \`webhook.test\`. ${SIGNING}`,
   tag: 'Webhooks',
   dynamodb: ['GetItem', 'PutItem'],
   callsOutside: true,
-  status: 200,
   request: { path: WebhookIdPath },
   response: WebhookTestResponse,
-  errors: [400, 404],
 });
 
 /**
  * Beside the events routes in the reference (its tag), but answered here: redelivering is the webhooks' work, and the
  * webhooks resource already uses the events one (never the other way).
  */
-export const redeliverEvent = defineRoute({
+export const redeliverEvent = actionRow({
   operationId: 'redeliverEvent',
-  method: 'POST',
   path: '/v1/events/{eventId}/redeliver',
   summary: 'Deliver an event again to one webhook',
   description: `Queues a new delivery of a stored event to the subscription \`webhookId\`, through the same queue, signing and retries as every delivery, and answers 202 with its record, PENDING until it is attempted (then SUCCEEDED or FAILED in the webhook's deliveries). The receiver gets the event's own id as \`webhook-id\`, as the first delivery had, with a new \`webhook-timestamp\` and signature. An event older than the ${EVENT_RETENTION_DAYS} days events are kept answers 410 EVENT_EXPIRED; a webhook that is disabled (WEBHOOK_DISABLED) or does not subscribe to the event's type (NOT_SUBSCRIBED) answers 409; an unknown event or webhook, or another organization's, 404.`,
@@ -152,7 +124,7 @@ export const redeliverEvent = defineRoute({
   status: 202,
   request: { path: EventIdPath, body: RedeliverEventBody },
   response: WebhookDeliveryResponse,
-  errors: [400, 404, 409],
+  errors: [409],
   requestExample: { webhookId: webhook.id },
   responses: { 410: { description: `EVENT_EXPIRED: the event is older than the ${EVENT_RETENTION_DAYS} days events are kept.` } },
 });

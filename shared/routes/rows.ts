@@ -47,3 +47,17 @@ export const updateRow = <R extends RouteRequest & { path: Schema; body: Schema 
 
 /** `DELETE …/{id}`: the record deleted, its collection's count lowered and its audit entry put, in one transaction. */
 export const deleteRow = <R extends RouteRequest & { path: Schema }, S extends Schema>(row: OwnRow<R, S>) => rowOf({ method: 'DELETE', status: 200, dynamodb: ['DeleteItem', 'UpdateItem', 'PutItem'] }, row);
+
+/**
+ * `POST …/{id}/<verb>`: an act on one record (a new secret, a test sent, a delivery queued) rather than a record made:
+ * 200 with what it did, or 202 when it is only queued. Acts share no usual DynamoDB actions, so each names its own.
+ */
+export const actionRow = <R extends RouteRequest & { path: Schema }, S extends Schema>({ status = 200, ...row }: OwnRow<R, S> & { dynamodb: DynamoAction[]; status?: 200 | 202 }) =>
+  rowOf({ method: 'POST', status, dynamodb: row.dynamodb }, row);
+
+/**
+ * `GET` of what the organization or the deployment has one of (its receptionist context, a built-in catalog), with
+ * nothing in the request to validate: no 400, and only the errors it names.
+ */
+export const readRow = <S extends Schema>({ errors = [], ...row }: OwnRow<Record<never, never>, S> & { dynamodb: DynamoAction[] }) =>
+  defineRoute({ ...row, method: 'GET', status: 200, errors });
