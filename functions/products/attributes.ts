@@ -7,7 +7,7 @@ import { organizationPartition as org, pad } from '../../shared/store/keys';
 export const PRICING_TYPES = ['NONE', 'FIXED', 'RANGE'] as const;
 
 const MAX_PRICE = 100_000_000;
-/** A price as written: null stands for "not set" (docs/decisions/api-conventions.md#one-set-of-price-names). */
+/** A price as written; its row's `nullable` lets a write send null as well. */
 const Price = (name: string) => Money(name, MAX_PRICE);
 
 const Faq = v.strictObject({ question: NonEmptyString('question', 500), answer: NonEmptyString('answer', 5000) });
@@ -30,6 +30,7 @@ const attributes = {
   faqs: { type: v.array(v.object({ question: v.string(), answer: v.string() })), rule: Faqs, stated: true, answeredAfter: 'isDisclosePrice' },
   tradeCategoryId: { type: Integer, rule: TradeCategoryIdSchema, required: true },
   pricingType: { type: v.picklist(PRICING_TYPES), rule: PricingTypeSchema, required: true },
+  // The three prices take null, which stands for "not set" (docs/decisions/api-conventions.md#one-set-of-price-names).
   /** FIXED: the price; otherwise null. */
   price: { type: v.nullable(v.number()), rule: Price('price'), nullable: true },
   /** RANGE: the minimum; otherwise null. */
