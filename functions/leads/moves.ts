@@ -2,10 +2,8 @@
 import { config } from '../../shared/config';
 import { counterUpdate } from '../../shared/store/counters';
 import { changedAny, heldAsRead } from '../../shared/store/entity';
-import type { Key } from '../../shared/store/keys';
 import { deleteItem, requireExisting, type TransactWrite } from '../../shared/store/transact';
 import type { Condition } from '../../shared/store/update-fields';
-import { StaleWrite } from '../../shared/store/versioned';
 import { LEAD_COUNTER_FIELDS, LEAD_KEYED_FIELDS, LEAD_NAME_FIELDS, leadCounterNames, leadKeys, nameKeysOf, toLeadNameItem } from './entity';
 import type { Lead } from './schema';
 import { unknownCompany } from './attributes';
@@ -54,20 +52,4 @@ export function nameMoves(organizationId: string, from: Lead | null, to: Lead | 
     ...before.filter((name) => !after.includes(name)).map((name) => deleteItem(leadKeys.leadName(organizationId, name, from!.id))),
     ...after.map((name): TransactWrite => ({ item: { Put: { TableName: config.tableName, Item: toLeadNameItem(organizationId, name, to!) } } })),
   ];
-}
-
-/** Deletes the item on condition (the lead as read); otherwise a StaleWrite, to read it again. */
-export function deleteIfUnchanged(key: Key, condition: Condition): TransactWrite {
-  return {
-    item: {
-      Delete: {
-        TableName: config.tableName,
-        Key: key,
-        ConditionExpression: condition.expression,
-        ExpressionAttributeNames: condition.names,
-        ExpressionAttributeValues: condition.values,
-      },
-    },
-    onConditionFailed: () => new StaleWrite(),
-  };
 }
