@@ -1,10 +1,9 @@
 import * as v from 'valibot';
 import { schemasOf, type Attributes } from './attributes';
-
-export { RECORD_TIMES } from './attributes';
 import { changeLogKey, type Key } from './keys';
 import type { Condition } from './update-fields';
 
+export { RECORD_TIMES } from './attributes';
 export type { Attribute, Attributes } from './attributes';
 
 /**
