@@ -101,14 +101,18 @@ export const leadKeySamples: KeySamples<typeof leadKeys> = {
 };
 
 /**
- * The fields a lead's write keys other items by, beyond its list indexes (`leadEntity.indexFields`: status, company):
- * its counters (one per list), its name items (its names, carrying its status and company) and its contact claims.
+ * The fields a lead's write keys other items by, beside its list indexes: its counters (one per list: status and
+ * company), its name items (its names, carrying its status and company) and its contact claims. Spelled out rather
+ * than read from the indexes, so an index added later does not widen what the counters and name items are keyed by.
  */
-export const LEAD_COUNTER_FIELDS = leadEntity.indexFields;
-export const LEAD_NAME_FIELDS = ['firstName', 'lastName', ...leadEntity.indexFields] as const;
-export const LEAD_CONTACT_FIELDS = ['email', 'phone'] as const;
-/** All of them, each once: a write is conditioned on their being as read, so what it moves by them is what to move. */
-export const LEAD_KEYED_FIELDS = [...new Set([...LEAD_NAME_FIELDS, ...LEAD_CONTACT_FIELDS])];
+export const LEAD_COUNTER_FIELDS = ['status', 'companyId'] as const;
+export const LEAD_NAME_FIELDS = ['firstName', 'lastName', ...LEAD_COUNTER_FIELDS] as const;
+const LEAD_CONTACT_FIELDS = ['email', 'phone'] as const;
+/**
+ * All of them and the indexes' fields, each once: a write is conditioned on their being as read, so what it moves by
+ * them (counters, name items, claims, index keys) is what to move.
+ */
+export const LEAD_KEYED_FIELDS = [...new Set([...LEAD_NAME_FIELDS, ...LEAD_CONTACT_FIELDS, ...leadEntity.indexFields])];
 
 /** What a lead is found by: its email, lower-cased, or its phone. */
 export interface LeadContact {
