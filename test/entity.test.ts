@@ -42,6 +42,18 @@ describe('an entity derived from its attribute table', () => {
     expect(() => defineEntity({ entity: 'X', attributes, key: (o, id) => ({ pk: o, sk: id }) })).toThrow(/name is answered after title, which is no attribute/);
   });
 
+  it('refuses options that would be ignored as combined, when the entity is defined', () => {
+    const define = (row: Record<string, unknown>) => () => defineEntity({ entity: 'X', attributes: { id: { type: v.string() }, field: row as never }, key: (o, id) => ({ pk: o, sk: id }) });
+    expect(define({ type: v.string(), sparse: true })).toThrow(/field: sparse, but it has no default to leave out/);
+    expect(define({ type: v.string(), rule: v.string(), stated: true })).toThrow(/field: stated, but it has no default to state/);
+    expect(define({ type: v.boolean(), rule: v.boolean(), changeOnly: true, createOnly: true })).toThrow(/field: change-only and create-only: no write takes it/);
+    expect(define({ type: v.string(), rule: v.string(), nullable: true })).toThrow(/field: nullable or clearable, but its type does not take null/);
+    expect(define({ type: v.string(), rule: v.string(), clearable: true })).toThrow(/field: nullable or clearable, but its type does not take null/);
+    // The same options each where they mean something.
+    expect(define({ type: v.string(), rule: v.string(), default: '', stated: true, sparse: true })).not.toThrow();
+    expect(define({ type: v.nullable(v.string()), rule: v.string(), clearable: true, changeOnly: true })).not.toThrow();
+  });
+
   it('a create takes the writable fields but the change-only ones, requires the required and fills a stated default', () => {
     expect(Object.keys(CreateTagBody.entries)).toEqual(['name', 'colour', 'note', 'group', 'kind']);
     expect(v.parse(CreateTagBody, { name: 'Urgent', kind: 'job' })).toEqual({ name: 'Urgent', colour: 'blue', kind: 'job' });

@@ -11,7 +11,11 @@ export interface Attribute {
   type: v.GenericSchema;
   /** What a write takes, checked as sent. A field without one is read-only: the service alone writes it. */
   rule?: v.GenericSchema;
-  /** What a new record holds while nobody set it; when absent, the empty value of its type (`emptyFieldsOf`). */
+  /**
+   * What a new record holds while nobody set it; when absent, the empty value of its type (`emptyFieldsOf`). It is the
+   * entity's `defaults` and what `sparse` leaves out; a create gets it only by `stated` (the parse fills it in) or by
+   * its rules spreading the entity's `defaults` under the body: otherwise nothing writes it.
+   */
   default?: unknown;
   /** A create must send it. */
   required?: true;
@@ -25,7 +29,10 @@ export interface Attribute {
   createOnly?: true;
   /** The create body states the default: the document shows it and the parse fills it in. */
   stated?: true;
-  /** Left out of the stored item while it holds its default, and read back as it: smaller items and index copies. */
+  /**
+   * Left out of the stored item while it holds its default, and read back as it: smaller items and index copies. The
+   * field must have a default (its own, or its type's empty value).
+   */
   sparse?: true;
   /**
    * The record answers it right after this field, where the API first documented it, while the bodies take it in the
@@ -67,6 +74,22 @@ function createEntry(attribute: Attribute, value: unknown): v.GenericSchema {
   return attribute.stated ? v.optional(sent, value as never) : v.optional(sent);
 }
 
+/**
+ * Options that would be ignored as combined are refused when the entity is defined, not found missing in a request:
+ * a null allowed of a type that answers none, a stated or sparse default the field has none of, a field no write takes.
+ */
+function checkRows(attributes: Attributes, defaults: Record<string, unknown>): void {
+  for (const [name, attribute] of Object.entries(attributes)) {
+    const refuse = (reason: string) => {
+      throw new Error(`${name}: ${reason}`);
+    };
+    if ((attribute.nullable || attribute.clearable) && !v.safeParse(attribute.type, null).success) refuse('nullable or clearable, but its type does not take null');
+    if (attribute.stated && !(name in defaults)) refuse('stated, but it has no default to state');
+    if (attribute.sparse && !(name in defaults)) refuse('sparse, but it has no default to leave out');
+    if (attribute.changeOnly && attribute.createOnly) refuse('change-only and create-only: no write takes it');
+  }
+}
+
 /** The record's fields: in the rows' order, but each that is answered after another field moved behind it. */
 function recordOrder(attributes: Attributes): string[] {
   const order = Object.keys(attributes);
@@ -90,10 +113,11 @@ export function schemasOf<const T extends Attributes>(attributes: T) {
   const rows = Object.entries(attributes);
   const Record = v.object(Object.fromEntries(recordOrder(attributes).map((name) => [name, attributes[name]!.type])) as RecordEntries<T>);
   const defaults = defaultsOf(attributes, Record);
+  checkRows(attributes, defaults);
   const writable = rows.filter(([, attribute]) => attribute.rule);
   const create = Object.fromEntries(writable.filter(([, attribute]) => !attribute.changeOnly).map(([name, attribute]) => [name, createEntry(attribute, defaults[name])]));
   const change = Object.fromEntries(writable.filter(([, attribute]) => !attribute.createOnly).map(([name, attribute]) => [name, orNull(attribute.rule!, attribute.nullable || attribute.clearable)]));
-  const sparse = Object.fromEntries(rows.filter(([name, attribute]) => attribute.sparse && name in defaults).map(([name]) => [name, defaults[name]]));
+  const sparse = Object.fromEntries(rows.filter(([, attribute]) => attribute.sparse).map(([name]) => [name, defaults[name]]));
   return {
     Record,
     create: create as CreateEntries<T>,
