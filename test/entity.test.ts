@@ -106,6 +106,19 @@ describe('an entity derived from its attribute table', () => {
     expect(tagEntity.indexFields).toEqual(['colour', 'group']);
   });
 
+  it('a change moves an index whose keys changed, whichever field they were built from', () => {
+    // The index's keys read `name`, which its fields leave out: the keys built before and after the change decide.
+    const named = defineEntity({
+      entity: 'TAG',
+      attributes: { id: { type: v.string() }, name: { type: v.string() }, colour: { type: v.string() } },
+      key: (organizationId, id) => ({ pk: `ORG#${organizationId}`, sk: `TAG#${id}` }),
+      indexes: { gsi1: { fields: ['colour'], keys: (organizationId, tag) => ({ pk: `ORG#${organizationId}#TAGS#${tag.colour}`, sk: `${tag.name}#${tag.id}` }) } },
+    });
+    const before = { id: 'tag_1', name: 'Urgent', colour: 'red' };
+    expect(named.indexMoves('o1', before, { ...before, name: 'Later' })).toEqual({ set: { gsi1pk: 'ORG#o1#TAGS#red', gsi1sk: 'Later#tag_1' }, remove: [] });
+    expect(named.indexMoves('o1', before, { ...before })).toEqual({ set: {}, remove: [] });
+  });
+
   it('a write conditioned on the fields as read names each, a null one as absent or null', () => {
     expect(heldAsRead(tag, ['colour', 'note'])).toEqual({
       expression: '#k0 = :k0 AND (attribute_not_exists(#k1) OR attribute_type(#k1, :nullType))',

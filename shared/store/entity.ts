@@ -8,7 +8,8 @@ export type { Attribute, Attributes } from './attributes';
 
 /**
  * A global secondary index the entity's items are in (`gsi2` writes `gsi2pk` and `gsi2sk`): the fields its keys are
- * composed of, and the keys. A record whose `keys` answer undefined is not in the index (a sparse index).
+ * composed of (`indexFields`, which a write may condition on being as read), and the keys. A record whose `keys`
+ * answer undefined is not in the index (a sparse index).
  */
 export interface IndexDefinition<R> {
   fields: readonly (keyof R & string)[];
@@ -84,8 +85,9 @@ export function defineEntity<const T extends Attributes, const C extends string 
 }
 
 /**
- * The index keys a change of the record moves: each index one of whose fields changed is written anew, and its keys
- * removed when the record leaves it (a sparse index). Nothing when no index field changed.
+ * The index keys a change of the record moves: each index whose keys, built from the record before and after, differ
+ * is written anew, and its keys removed when the record leaves it (a sparse index). Comparing the keys rather than the
+ * index's `fields` moves one whatever field its keys read. Nothing when no index key changed.
  */
 function indexMoves<R>(
   indexes: Readonly<Record<string, IndexDefinition<R>>>,
@@ -94,7 +96,9 @@ function indexMoves<R>(
   from: R,
   to: R,
 ): { set: Record<string, string>; remove: string[] } {
-  const moved = Object.keys(indexes).filter((name) => indexes[name]!.fields.some((field) => from[field] !== to[field]));
+  const before = indexKeys(organizationId, from);
+  const after = indexKeys(organizationId, to);
+  const moved = Object.keys(indexes).filter((name) => [`${name}pk`, `${name}sk`].some((attribute) => before[attribute] !== after[attribute]));
   const set = indexKeys(organizationId, to, moved);
   const remove = moved.flatMap((name) => [`${name}pk`, `${name}sk`]).filter((attribute) => !(attribute in set));
   return { set, remove };
