@@ -24,10 +24,10 @@ const Integer = v.pipe(v.number(), v.integer());
 const attributes = {
   id: { type: Integer },
   name: { type: v.string(), rule: NonEmptyString('name', 200), required: true },
-  description: { type: v.string(), rule: OptionalText('description', 5000), default: '', stated: true },
+  description: { type: v.string(), rule: OptionalText('description', 5000), default: '', defaultInBody: true },
   /** What the AI receptionist tells a caller about the product. */
-  response: { type: v.string(), rule: OptionalText('response', 5000), default: '', stated: true },
-  faqs: { type: v.array(v.object({ question: v.string(), answer: v.string() })), rule: Faqs, stated: true, answeredAfter: 'isDisclosePrice' },
+  response: { type: v.string(), rule: OptionalText('response', 5000), default: '', defaultInBody: true },
+  faqs: { type: v.array(v.object({ question: v.string(), answer: v.string() })), rule: Faqs, defaultInBody: true, answeredAfter: 'isDisclosePrice' },
   tradeCategoryId: { type: Integer, rule: TradeCategoryIdSchema, required: true },
   pricingType: { type: v.picklist(PRICING_TYPES), rule: PricingTypeSchema, required: true },
   // The three prices take null, which stands for "not set" (docs/decisions/api-conventions.md#one-set-of-price-names).
@@ -37,8 +37,8 @@ const attributes = {
   minPrice: { type: v.nullable(v.number()), rule: Price('minPrice'), nullable: true },
   /** RANGE: the maximum; otherwise null. */
   maxPrice: { type: v.nullable(v.number()), rule: Price('maxPrice'), nullable: true },
-  isDisclosePrice: { type: v.boolean(), rule: Bool('isDisclosePrice'), stated: true },
-  isActive: { type: v.boolean(), rule: Bool('isActive'), default: true, stated: true },
+  isDisclosePrice: { type: v.boolean(), rule: Bool('isDisclosePrice'), defaultInBody: true },
+  isActive: { type: v.boolean(), rule: Bool('isActive'), default: true, defaultInBody: true },
   ...RECORD_TIMES,
 } as const;
 
