@@ -118,7 +118,8 @@ describe('an entity derived from its attribute table', () => {
       entity: 'TAG',
       attributes: { id: { type: v.string() }, name: { type: v.string() }, colour: { type: v.string() } },
       key: (organizationId, id) => ({ pk: `ORG#${organizationId}`, sk: `TAG#${id}` }),
-      indexes: { gsi1: { fields: ['colour'], keys: (organizationId, tag) => ({ pk: `ORG#${organizationId}#TAGS#${tag.colour}`, sk: `${tag.name}#${tag.id}` }) } },
+      // Typed as the index's fields allow (its id and colour), its keys read `name` all the same.
+      indexes: { gsi1: { fields: ['colour'], keys: (organizationId, tag: { id: string; colour: string; name?: string }) => ({ pk: `ORG#${organizationId}#TAGS#${tag.colour}`, sk: `${tag.name}#${tag.id}` }) } },
     });
     const before = { id: 'tag_1', name: 'Urgent', colour: 'red' };
     expect(named.indexMoves('o1', before, { ...before, name: 'Later' })).toEqual({ set: { gsi1pk: 'ORG#o1#TAGS#red', gsi1sk: 'Later#tag_1' }, remove: [] });

@@ -10,8 +10,12 @@ const org = organizationPartition;
 export const leadKeys = {
   lead: leadEntity.key,
   leads: (o: string): Collection => ({ pk: org(o), skPrefix: 'LEAD#' }),
-  /** The lead list indexes (`leadEntity.indexes`), whose keys read only a lead's id, status and company: a list's too. */
-  leadIndexes: (o: string, lead: { id: string; status: string; companyId: string | null }) => leadEntity.indexKeys(o, lead as unknown as Lead) as unknown as LeadIndexKeys,
+  /**
+   * The lead list indexes (`leadEntity.indexes`), whose keys read only a lead's id, status and company: a list's too,
+   * whose status may be none ('': a company's list reads only its gsi3 keys).
+   */
+  leadIndexes: (o: string, lead: { id: string; status: string; companyId: string | null }) =>
+    leadEntity.indexKeys(o, lead as Pick<Lead, 'id' | 'status' | 'companyId'>) as unknown as LeadIndexKeys,
   /**
    * The lead that last took a contact (EMAIL lower-cased, or PHONE in E.164): how a lead is found by its email or
    * phone (an ingestion, an inbound SMS, a caller, a search), and why concurrent creates for a new contact make one
