@@ -13,7 +13,7 @@ const tagEntity = defineEntity({
   attributes: {
     id: { type: v.string() },
     name: { type: v.string(), rule: v.pipe(v.string(), v.minLength(1)), required: true, answeredAfter: 'uses' },
-    colour: { type: v.string(), rule: v.picklist(['red', 'blue']), default: 'blue', stated: true },
+    colour: { type: v.string(), rule: v.picklist(['red', 'blue']), default: 'blue', defaultInBody: true },
     note: { type: v.nullable(v.string()), rule: v.string(), clearable: true, sparse: true },
     group: { type: v.nullable(v.string()), rule: v.string(), nullable: true },
     uses: { type: v.number(), sparse: true },
@@ -42,6 +42,18 @@ describe('an entity derived from its attribute table', () => {
     expect(() => defineEntity({ entity: 'X', attributes, key: (o, id) => ({ pk: o, sk: id }) })).toThrow(/name is answered after title, which is no attribute/);
   });
 
+  it('refuses options that would be ignored as combined, when the entity is defined', () => {
+    const define = (row: Record<string, unknown>) => () => defineEntity({ entity: 'X', attributes: { id: { type: v.string() }, field: row as never }, key: (o, id) => ({ pk: o, sk: id }) });
+    expect(define({ type: v.string(), sparse: true })).toThrow(/field: sparse, but it has no default to leave out/);
+    expect(define({ type: v.string(), rule: v.string(), defaultInBody: true })).toThrow(/field: its default is in the create body, but it has none/);
+    expect(define({ type: v.boolean(), rule: v.boolean(), changeOnly: true, createOnly: true })).toThrow(/field: change-only and create-only: no write takes it/);
+    expect(define({ type: v.string(), rule: v.string(), nullable: true })).toThrow(/field: nullable or clearable, but its type does not take null/);
+    expect(define({ type: v.string(), rule: v.string(), clearable: true })).toThrow(/field: nullable or clearable, but its type does not take null/);
+    // The same options each where they mean something.
+    expect(define({ type: v.string(), rule: v.string(), default: '', defaultInBody: true, sparse: true })).not.toThrow();
+    expect(define({ type: v.nullable(v.string()), rule: v.string(), clearable: true, changeOnly: true })).not.toThrow();
+  });
+
   it('a create takes the writable fields but the change-only ones, requires the required and fills a stated default', () => {
     expect(Object.keys(CreateTagBody.entries)).toEqual(['name', 'colour', 'note', 'group', 'kind']);
     expect(v.parse(CreateTagBody, { name: 'Urgent', kind: 'job' })).toEqual({ name: 'Urgent', colour: 'blue', kind: 'job' });
@@ -50,6 +62,12 @@ describe('an entity derived from its attribute table', () => {
     expect(v.safeParse(CreateTagBody, { name: 'Urgent', kind: 'job', note: null }).success).toBe(false);
     expect(v.parse(CreateTagBody, { name: 'Urgent', kind: 'job', group: null })).toEqual({ name: 'Urgent', colour: 'blue', kind: 'job', group: null });
     expect(v.safeParse(CreateTagBody, { name: 'Urgent', kind: 'job', pinned: true }).success).toBe(false);
+  });
+
+  it('reads a row spelling its body default by the former name (stated) as defaultInBody', () => {
+    const attributes = { id: { type: v.string() }, colour: { type: v.string(), rule: v.string(), default: 'blue', stated: true } } as const;
+    const legacy = defineEntity({ entity: 'X', attributes, key: (o, id) => ({ pk: o, sk: id }) });
+    expect(v.parse(v.strictObject(legacy.create), {})).toEqual({ colour: 'blue' });
   });
 
   it('a change takes every writable field, optional, null where it may be cleared, and no read-only or create-only one', () => {
@@ -92,6 +110,20 @@ describe('an entity derived from its attribute table', () => {
     expect(tagEntity.indexMoves('o1', tag, { ...tag, colour: 'blue' })).toEqual({ set: { gsi2pk: 'ORG#o1#TAGS#blue', gsi2sk: 'tag_1' }, remove: [] });
     expect(tagEntity.indexMoves('o1', tag, { ...tag, group: null })).toEqual({ set: {}, remove: ['gsi3pk', 'gsi3sk'] });
     expect(tagEntity.indexFields).toEqual(['colour', 'group']);
+  });
+
+  it('a change moves an index whose keys changed, whichever field they were built from', () => {
+    // The index's keys read `name`, which its fields leave out: the keys built before and after the change decide.
+    const named = defineEntity({
+      entity: 'TAG',
+      attributes: { id: { type: v.string() }, name: { type: v.string() }, colour: { type: v.string() } },
+      key: (organizationId, id) => ({ pk: `ORG#${organizationId}`, sk: `TAG#${id}` }),
+      // Typed as the index's fields allow (its id and colour), its keys read `name` all the same.
+      indexes: { gsi1: { fields: ['colour'], keys: (organizationId, tag: { id: string; colour: string; name?: string }) => ({ pk: `ORG#${organizationId}#TAGS#${tag.colour}`, sk: `${tag.name}#${tag.id}` }) } },
+    });
+    const before = { id: 'tag_1', name: 'Urgent', colour: 'red' };
+    expect(named.indexMoves('o1', before, { ...before, name: 'Later' })).toEqual({ set: { gsi1pk: 'ORG#o1#TAGS#red', gsi1sk: 'Later#tag_1' }, remove: [] });
+    expect(named.indexMoves('o1', before, { ...before })).toEqual({ set: {}, remove: [] });
   });
 
   it('a write conditioned on the fields as read names each, a null one as absent or null', () => {

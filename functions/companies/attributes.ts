@@ -19,10 +19,10 @@ const Text = v.nullable(v.string());
 const attributes = {
   id: { type: v.string() },
   name: { type: v.string(), rule: NonEmptyString('name', 200), required: true },
-  website: { type: Text, rule: Website, nullable: true, stated: true },
-  email: { type: Text, rule: Email('email'), nullable: true, stated: true },
-  phone: { type: Text, rule: TypedPhone, nullable: true, stated: true },
-  address: { type: Text, rule: NonEmptyString('address', 500), nullable: true, stated: true },
+  website: { type: Text, rule: Website, nullable: true, defaultInBody: true },
+  email: { type: Text, rule: Email('email'), nullable: true, defaultInBody: true },
+  phone: { type: Text, rule: TypedPhone, nullable: true, defaultInBody: true },
+  address: { type: Text, rule: NonEmptyString('address', 500), nullable: true, defaultInBody: true },
   ...RECORD_TIMES,
 } as const;
 

@@ -11,7 +11,7 @@ export const companyKeys = {
   companyNote: (o: string, companyId: string, id: number): Key => ({ pk: `${org(o)}#COMPANY#${companyId}`, sk: `NOTE#${pad(id)}` }),
   companyNotes: (o: string, companyId: string): Collection => ({ pk: `${org(o)}#COMPANY#${companyId}`, skPrefix: 'NOTE#' }),
   /** gsi1: the organization's companies by name (read by `searchKey`), so a name prefix is one key range of the index. */
-  companyNameIndex: (o: string, company: { id: string; name: string }) => companyEntity.indexKeys(o, company as Company) as { gsi1pk: string; gsi1sk: string },
+  companyNameIndex: (o: string, company: Pick<Company, 'id' | 'name'>) => companyEntity.indexKeys(o, company) as { gsi1pk: string; gsi1sk: string },
 } as const;
 
 /** The names of the companies' counter items (`COUNT#<name>`). */

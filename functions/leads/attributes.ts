@@ -44,7 +44,8 @@ export const MAX_NAME_PART = 100;
 
 const Count = v.pipe(v.number(), v.integer());
 const Text = v.nullable(v.string());
-const unknownCompany = (companyId: unknown) => new ValidationError([{ path: 'companyId', message: `companyId ${String(companyId)} does not match any company of the organization` }]);
+/** A companyId that names no company of the organization: the rule's refusal, and the write's check inside its transaction. */
+export const unknownCompany = (companyId: unknown) => new ValidationError([{ path: 'companyId', message: `companyId ${String(companyId)} does not match any company of the organization` }]);
 
 /**
  * A lead's fields, in the order the create and change bodies take them. Sparse fields are left out of the item while

@@ -10,8 +10,12 @@ const org = organizationPartition;
 export const leadKeys = {
   lead: leadEntity.key,
   leads: (o: string): Collection => ({ pk: org(o), skPrefix: 'LEAD#' }),
-  /** The lead list indexes (`leadEntity.indexes`), whose keys read only a lead's id, status and company: a list's too. */
-  leadIndexes: (o: string, lead: { id: string; status: string; companyId: string | null }) => leadEntity.indexKeys(o, lead as unknown as Lead) as unknown as LeadIndexKeys,
+  /**
+   * The lead list indexes (`leadEntity.indexes`), whose keys read only a lead's id, status and company: a list's too,
+   * whose status may be none ('': a company's list reads only its gsi3 keys).
+   */
+  leadIndexes: (o: string, lead: { id: string; status: string; companyId: string | null }) =>
+    leadEntity.indexKeys(o, lead as Pick<Lead, 'id' | 'status' | 'companyId'>) as unknown as LeadIndexKeys,
   /**
    * The lead that last took a contact (EMAIL lower-cased, or PHONE in E.164): how a lead is found by its email or
    * phone (an ingestion, an inbound SMS, a caller, a search), and why concurrent creates for a new contact make one
@@ -101,14 +105,18 @@ export const leadKeySamples: KeySamples<typeof leadKeys> = {
 };
 
 /**
- * The fields a lead's write keys other items by, beyond its list indexes (`leadEntity.indexFields`: status, company):
- * its counters (one per list), its name items (its names, carrying its status and company) and its contact claims.
+ * The fields a lead's write keys other items by, beside its list indexes: its counters (one per list: status and
+ * company), its name items (its names, carrying its status and company) and its contact claims. Spelled out rather
+ * than read from the indexes, so an index added later does not widen what the counters and name items are keyed by.
  */
-export const LEAD_COUNTER_FIELDS = leadEntity.indexFields;
-export const LEAD_NAME_FIELDS = ['firstName', 'lastName', ...leadEntity.indexFields] as const;
-export const LEAD_CONTACT_FIELDS = ['email', 'phone'] as const;
-/** All of them, each once: a write is conditioned on their being as read, so what it moves by them is what to move. */
-export const LEAD_KEYED_FIELDS = [...new Set([...LEAD_NAME_FIELDS, ...LEAD_CONTACT_FIELDS])];
+export const LEAD_COUNTER_FIELDS = ['status', 'companyId'] as const;
+export const LEAD_NAME_FIELDS = ['firstName', 'lastName', ...LEAD_COUNTER_FIELDS] as const;
+const LEAD_CONTACT_FIELDS = ['email', 'phone'] as const;
+/**
+ * All of them and the indexes' fields, each once: a write is conditioned on their being as read, so what it moves by
+ * them (counters, name items, claims, index keys) is what to move.
+ */
+export const LEAD_KEYED_FIELDS = [...new Set([...LEAD_NAME_FIELDS, ...LEAD_CONTACT_FIELDS, ...leadEntity.indexFields])];
 
 /** What a lead is found by: its email, lower-cased, or its phone. */
 export interface LeadContact {

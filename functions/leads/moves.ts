@@ -1,16 +1,15 @@
 /** What a lead's write moves beside its own item (its counters, its name items) and the checks it is conditioned on. */
 import { config } from '../../shared/config';
-import { ValidationError } from '../../shared/errors';
 import { counterUpdate } from '../../shared/store/counters';
 import { changedAny, heldAsRead } from '../../shared/store/entity';
-import type { Key } from '../../shared/store/keys';
 import { deleteItem, requireExisting, type TransactWrite } from '../../shared/store/transact';
 import type { Condition } from '../../shared/store/update-fields';
-import { StaleWrite } from '../../shared/store/versioned';
 import { LEAD_COUNTER_FIELDS, LEAD_KEYED_FIELDS, LEAD_NAME_FIELDS, leadCounterNames, leadKeys, nameKeysOf, toLeadNameItem } from './entity';
 import type { Lead } from './schema';
+import { unknownCompany } from './attributes';
 
-type LeadFilters = Pick<Lead, (typeof LEAD_COUNTER_FIELDS)[number]>;
+/** The lists a lead is in (its counters, and the filters of a list or search): by status and by company. */
+export type LeadFilters = Pick<Lead, (typeof LEAD_COUNTER_FIELDS)[number]>;
 
 /** The counters a lead counts in: every lead, its status, and with a company, its company. */
 function countersOf({ status, companyId }: LeadFilters): string[] {
@@ -32,8 +31,7 @@ export function counterMoves(organizationId: string, from: LeadFilters | null, t
 /** A linked company must be one of the organization's, checked inside the write's transaction. */
 export function companyCheck(organizationId: string, companyId: string | null): TransactWrite[] {
   if (companyId === null) return [];
-  const unknown = () => new ValidationError([{ path: 'companyId', message: `companyId ${companyId} does not match any company of the organization` }]);
-  return [requireExisting(leadKeys.company(organizationId, companyId), unknown)];
+  return [requireExisting(leadKeys.company(organizationId, companyId), () => unknownCompany(companyId))];
 }
 
 /**
@@ -54,20 +52,4 @@ export function nameMoves(organizationId: string, from: Lead | null, to: Lead | 
     ...before.filter((name) => !after.includes(name)).map((name) => deleteItem(leadKeys.leadName(organizationId, name, from!.id))),
     ...after.map((name): TransactWrite => ({ item: { Put: { TableName: config.tableName, Item: toLeadNameItem(organizationId, name, to!) } } })),
   ];
-}
-
-/** Deletes the item on condition (the lead as read); otherwise a StaleWrite, to read it again. */
-export function deleteIfUnchanged(key: Key, condition: Condition): TransactWrite {
-  return {
-    item: {
-      Delete: {
-        TableName: config.tableName,
-        Key: key,
-        ConditionExpression: condition.expression,
-        ExpressionAttributeNames: condition.names,
-        ExpressionAttributeValues: condition.values,
-      },
-    },
-    onConditionFailed: () => new StaleWrite(),
-  };
 }

@@ -5,9 +5,8 @@ import { countedPage, queryAll, type PageSource } from '../../shared/store/query
 import type { Page, PageRequest } from '../../shared/pagination';
 import { holderOf } from './claims';
 import { fromLeadItem, LEAD_CHANGES, type LeadContact, leadCounterNames, leadKeys } from './entity';
+import type { LeadFilters } from './moves';
 import type { Lead, ListLeadsQuery } from './schema';
-
-type LeadFilters = Pick<Lead, 'status' | 'companyId'>;
 
 /**
  * Each filter has its own index partition, newest first. A company's leads of one status are the company's partition

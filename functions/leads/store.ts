@@ -4,13 +4,13 @@ import { deleteItems } from '../../shared/store/batch-write';
 import { counterUpdate } from '../../shared/store/counters';
 import { keys, type Key } from '../../shared/store/keys';
 import { queryAll } from '../../shared/store/query-page';
-import { deleteItem, insertIfAbsent, transact, writeAlone, type TransactWrite } from '../../shared/store/transact';
+import { deleteIfStill, deleteItem, insertIfAbsent, transact, writeAlone, type TransactWrite } from '../../shared/store/transact';
 import { setFields } from '../../shared/store/update-fields';
 import { retryOnStaleWrite, StaleWrite } from '../../shared/store/versioned';
 import { leadEntity } from './attributes';
 import { claimContacts, ContactTaken, readClaims, type HeldContact, type StaleClaim } from './claims';
 import { contactsOf, EMAIL_KEY, hasContact, leadAudit, leadCounterNames, leadKeys, toActivityItem, toLeadItem } from './entity';
-import { asRead, companyCheck, counterMoves, deleteIfUnchanged, nameMoves } from './moves';
+import { asRead, companyCheck, counterMoves, nameMoves } from './moves';
 import { phoneOptOutIs, withPhoneOptOut } from './opt-out';
 import { getLead, leadNotFound } from './read';
 import type { Lead, LeadActivity } from './schema';
@@ -147,7 +147,7 @@ export async function deleteLeadWithActivities(organizationId: string, leadId: s
     const lead = await getLead(organizationId, leadId);
     if (!lead) return false;
     await transact([
-      deleteIfUnchanged(leadKeys.lead(organizationId, leadId), asRead(lead)),
+      deleteIfStill(leadKeys.lead(organizationId, leadId), asRead(lead), () => new StaleWrite()),
       ...counterMoves(organizationId, lead, null),
       ...nameMoves(organizationId, lead, null),
       deleteItem(keys.counter(organizationId, leadCounterNames.activities(leadId))),

@@ -4,10 +4,10 @@ const CONTACT_SEARCH =
   'A lead is found by its email or phone through the contact’s claim (one consistent GetItem, which names the one lead that can hold it), then that lead (one GetItem): the leads carry no email or phone index, which would cost every lead write two more index copies';
 
 /**
- * Activity ids are taken from blocks each container reserves (ACTIVITY_SEQUENCE in functions/leads/store.ts). The
- * tour's routes share one process, one container: its first activity (the lead's create) pays for the block and the
- * later ones (a note, a status change, an appointment, an inquiry) take their ids with no call. In AWS every route is
- * a function of its own, so each pays one UpdateItem per block in each of its containers.
+ * Activity ids are taken from blocks each container reserves (ACTIVITY_SEQUENCE in functions/leads/activity-store.ts).
+ * The tour's routes share one process, one container: its first activity (the lead's create) pays for the block and
+ * the later ones (a note, a status change, an appointment, an inquiry) take their ids with no call. In AWS every route
+ * is a function of its own, so each pays one UpdateItem per block in each of its containers.
  */
 const ACTIVITY_BLOCK =
   'The LEAD_CREATED activity’s integer id comes from the container’s block of activity ids: the organization’s first activity in a container reserves the block with one UpdateItem before the transaction, and the block’s other ids are taken with no call';

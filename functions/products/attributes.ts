@@ -7,7 +7,7 @@ import { organizationPartition as org, pad } from '../../shared/store/keys';
 export const PRICING_TYPES = ['NONE', 'FIXED', 'RANGE'] as const;
 
 const MAX_PRICE = 100_000_000;
-/** A price as written: null stands for "not set" (docs/decisions/api-conventions.md#one-set-of-price-names). */
+/** A price as written; its row's `nullable` lets a write send null as well. */
 const Price = (name: string) => Money(name, MAX_PRICE);
 
 const Faq = v.strictObject({ question: NonEmptyString('question', 500), answer: NonEmptyString('answer', 5000) });
@@ -24,20 +24,21 @@ const Integer = v.pipe(v.number(), v.integer());
 const attributes = {
   id: { type: Integer },
   name: { type: v.string(), rule: NonEmptyString('name', 200), required: true },
-  description: { type: v.string(), rule: OptionalText('description', 5000), default: '', stated: true },
+  description: { type: v.string(), rule: OptionalText('description', 5000), default: '', defaultInBody: true },
   /** What the AI receptionist tells a caller about the product. */
-  response: { type: v.string(), rule: OptionalText('response', 5000), default: '', stated: true },
-  faqs: { type: v.array(v.object({ question: v.string(), answer: v.string() })), rule: Faqs, stated: true, answeredAfter: 'isDisclosePrice' },
+  response: { type: v.string(), rule: OptionalText('response', 5000), default: '', defaultInBody: true },
+  faqs: { type: v.array(v.object({ question: v.string(), answer: v.string() })), rule: Faqs, defaultInBody: true, answeredAfter: 'isDisclosePrice' },
   tradeCategoryId: { type: Integer, rule: TradeCategoryIdSchema, required: true },
   pricingType: { type: v.picklist(PRICING_TYPES), rule: PricingTypeSchema, required: true },
+  // The three prices take null, which stands for "not set" (docs/decisions/api-conventions.md#one-set-of-price-names).
   /** FIXED: the price; otherwise null. */
   price: { type: v.nullable(v.number()), rule: Price('price'), nullable: true },
   /** RANGE: the minimum; otherwise null. */
   minPrice: { type: v.nullable(v.number()), rule: Price('minPrice'), nullable: true },
   /** RANGE: the maximum; otherwise null. */
   maxPrice: { type: v.nullable(v.number()), rule: Price('maxPrice'), nullable: true },
-  isDisclosePrice: { type: v.boolean(), rule: Bool('isDisclosePrice'), stated: true },
-  isActive: { type: v.boolean(), rule: Bool('isActive'), default: true, stated: true },
+  isDisclosePrice: { type: v.boolean(), rule: Bool('isDisclosePrice'), defaultInBody: true },
+  isActive: { type: v.boolean(), rule: Bool('isActive'), default: true, defaultInBody: true },
   ...RECORD_TIMES,
 } as const;
 

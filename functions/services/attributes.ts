@@ -46,8 +46,8 @@ const Amount = v.nullable(v.number());
 const attributes = {
   id: { type: Integer },
   name: { type: v.string(), rule: NonEmptyString('name', 200), required: true },
-  description: { type: v.string(), rule: OptionalText('description', 2000), default: '', stated: true },
-  followUpQuestions: { type: v.array(v.string()), rule: FollowUpQuestions, stated: true, answeredAfter: 'durationUnit' },
+  description: { type: v.string(), rule: OptionalText('description', 2000), default: '', defaultInBody: true },
+  followUpQuestions: { type: v.array(v.string()), rule: FollowUpQuestions, defaultInBody: true, answeredAfter: 'durationUnit' },
   duration: { type: Integer, rule: Duration, required: true },
   durationUnit: { type: v.picklist(DURATION_UNITS), rule: oneOf('durationUnit', DURATION_UNITS), required: true },
   tradeCategoryId: { type: Integer, rule: TradeCategoryIdSchema, required: true },
@@ -64,9 +64,9 @@ const attributes = {
   customPriceResponse: { type: v.nullable(v.string()), rule: NonEmptyString('customPriceResponse', 1000), nullable: true },
   isDisclosePrice: { type: v.boolean(), rule: Bool('isDisclosePrice') },
   isActive: { type: v.boolean(), rule: Bool('isActive'), default: true },
-  teamAssignmentMethod: { type: v.picklist(TEAM_ASSIGNMENT_METHODS), rule: oneOf('teamAssignmentMethod', TEAM_ASSIGNMENT_METHODS), default: 'PRIORITY_ORDER', stated: true },
+  teamAssignmentMethod: { type: v.picklist(TEAM_ASSIGNMENT_METHODS), rule: oneOf('teamAssignmentMethod', TEAM_ASSIGNMENT_METHODS), default: 'PRIORITY_ORDER', defaultInBody: true },
   /** The members availability offers for the service; empty (as a service stored before it had them): every member. */
-  memberIds: { type: v.optional(v.array(Integer), []), rule: MemberIds, stated: true },
+  memberIds: { type: v.optional(v.array(Integer), []), rule: MemberIds, defaultInBody: true },
   scenario: { type: ScenarioSummary },
   ...RECORD_TIMES,
 } as const;

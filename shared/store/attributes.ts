@@ -11,7 +11,11 @@ export interface Attribute {
   type: v.GenericSchema;
   /** What a write takes, checked as sent. A field without one is read-only: the service alone writes it. */
   rule?: v.GenericSchema;
-  /** What a new record holds while nobody set it; when absent, the empty value of its type (`emptyFieldsOf`). */
+  /**
+   * What a new record holds while nobody set it; when absent, the empty value of its type (`emptyFieldsOf`). It is the
+   * entity's `defaults` and what `sparse` leaves out; a create gets it only by `defaultInBody` (the parse fills it in) or by
+   * its rules spreading the entity's `defaults` under the body: otherwise nothing writes it.
+   */
   default?: unknown;
   /** A create must send it. */
   required?: true;
@@ -24,8 +28,13 @@ export interface Attribute {
   /** Only a create takes it: it never changes after (an appointment stays its lead's). */
   createOnly?: true;
   /** The create body states the default: the document shows it and the parse fills it in. */
+  defaultInBody?: true;
+  /** @deprecated The former name of `defaultInBody`, read as it while rows still spell it so. */
   stated?: true;
-  /** Left out of the stored item while it holds its default, and read back as it: smaller items and index copies. */
+  /**
+   * Left out of the stored item while it holds its default, and read back as it: smaller items and index copies. The
+   * field must have a default (its own, or its type's empty value).
+   */
   sparse?: true;
   /**
    * The record answers it right after this field, where the API first documented it, while the bodies take it in the
@@ -45,7 +54,7 @@ type SentRule<A> = OrNull<RuleOf<A>, A extends { nullable: true } ? true : false
 type ChangedRule<A> = OrNull<RuleOf<A>, A extends { nullable: true } | { clearable: true } ? true : false>;
 type CreateEntry<A> = A extends { required: true }
   ? SentRule<A>
-  : A extends { stated: true }
+  : A extends { defaultInBody: true } | { stated: true }
     ? v.OptionalSchema<SentRule<A>, v.InferInput<SentRule<A>>>
     : v.OptionalSchema<SentRule<A>, undefined>;
 
@@ -64,7 +73,25 @@ const orNull = (rule: v.GenericSchema, nullable: boolean | undefined) => (nullab
 function createEntry(attribute: Attribute, value: unknown): v.GenericSchema {
   const sent = orNull(attribute.rule!, attribute.nullable);
   if (attribute.required) return sent;
-  return attribute.stated ? v.optional(sent, value as never) : v.optional(sent);
+  return defaultInBody(attribute) ? v.optional(sent, value as never) : v.optional(sent);
+}
+
+const defaultInBody = (attribute: Attribute) => attribute.defaultInBody ?? attribute.stated;
+
+/**
+ * Options that would be ignored as combined are refused when the entity is defined, not found missing in a request:
+ * a null allowed of a type that answers none, a default in the body or a sparse one the field has none of, a field no write takes.
+ */
+function checkRows(attributes: Attributes, defaults: Record<string, unknown>): void {
+  for (const [name, attribute] of Object.entries(attributes)) {
+    const refuse = (reason: string) => {
+      throw new Error(`${name}: ${reason}`);
+    };
+    if ((attribute.nullable || attribute.clearable) && !v.safeParse(attribute.type, null).success) refuse('nullable or clearable, but its type does not take null');
+    if (defaultInBody(attribute) && !(name in defaults)) refuse('its default is in the create body, but it has none');
+    if (attribute.sparse && !(name in defaults)) refuse('sparse, but it has no default to leave out');
+    if (attribute.changeOnly && attribute.createOnly) refuse('change-only and create-only: no write takes it');
+  }
 }
 
 /** The record's fields: in the rows' order, but each that is answered after another field moved behind it. */
@@ -90,10 +117,11 @@ export function schemasOf<const T extends Attributes>(attributes: T) {
   const rows = Object.entries(attributes);
   const Record = v.object(Object.fromEntries(recordOrder(attributes).map((name) => [name, attributes[name]!.type])) as RecordEntries<T>);
   const defaults = defaultsOf(attributes, Record);
+  checkRows(attributes, defaults);
   const writable = rows.filter(([, attribute]) => attribute.rule);
   const create = Object.fromEntries(writable.filter(([, attribute]) => !attribute.changeOnly).map(([name, attribute]) => [name, createEntry(attribute, defaults[name])]));
   const change = Object.fromEntries(writable.filter(([, attribute]) => !attribute.createOnly).map(([name, attribute]) => [name, orNull(attribute.rule!, attribute.nullable || attribute.clearable)]));
-  const sparse = Object.fromEntries(rows.filter(([name, attribute]) => attribute.sparse && name in defaults).map(([name]) => [name, defaults[name]]));
+  const sparse = Object.fromEntries(rows.filter(([, attribute]) => attribute.sparse).map(([name]) => [name, defaults[name]]));
   return {
     Record,
     create: create as CreateEntries<T>,

@@ -1,28 +1,32 @@
 import * as v from 'valibot';
 import { schemasOf, type Attributes } from './attributes';
-
-export { RECORD_TIMES } from './attributes';
 import { changeLogKey, type Key } from './keys';
 import type { Condition } from './update-fields';
 
+export { RECORD_TIMES } from './attributes';
 export type { Attribute, Attributes } from './attributes';
 
 /**
  * A global secondary index the entity's items are in (`gsi2` writes `gsi2pk` and `gsi2sk`): the fields its keys are
- * composed of, and the keys. A record whose `keys` answer undefined is not in the index (a sparse index).
+ * composed of (`indexFields`, which a write may condition on being as read), and the keys. A record whose `keys`
+ * answer undefined is not in the index (a sparse index).
  */
-export interface IndexDefinition<R> {
-  fields: readonly (keyof R & string)[];
-  keys: (organizationId: string, record: R) => { pk: string; sk: string } | undefined;
+export interface IndexDefinition<R, F extends keyof R & string = keyof R & string> {
+  fields: readonly F[];
+  /** Built from the record's id and the indexes' fields alone, so a key helper needs no more of the record than these. */
+  keys: (organizationId: string, record: IndexedBy<R, F>) => { pk: string; sk: string } | undefined;
 }
 
-export interface EntityDefinition<T extends Attributes, R> {
+/** What an index's keys read of a record: its id and the fields the indexes list. */
+type IndexedBy<R, F extends keyof R> = Pick<R, F | ('id' extends keyof R ? 'id' : never)>;
+
+export interface EntityDefinition<T extends Attributes, R, F extends keyof R & string = keyof R & string> {
   /** The item's `entity` attribute, which the stream, the audit log and the change log read. */
   entity: string;
   attributes: T;
   /** The item's own key, from its organization and id. */
   key: (organizationId: string, id: IdOf<R>) => Key;
-  indexes?: Readonly<Record<string, IndexDefinition<R>>>;
+  indexes?: Readonly<Record<string, IndexDefinition<R, F>>>;
   /** The change log (`updatedSince`) the items are in, if any (`keys.changeLog`). */
   changes?: string;
 }
@@ -39,14 +43,16 @@ const sameValue = (a: unknown, b: unknown) => a === b || (typeof a === 'object' 
  * change bodies' entries, what a new record holds, the item mapping (keys, index keys, change log, the fields, sparse
  * ones left out while default) and which index keys a change moves.
  */
-export function defineEntity<const T extends Attributes, const C extends string | undefined = undefined>(definition: EntityDefinition<T, RecordOf<T>> & { attributes: T; changes?: C }) {
+export function defineEntity<const T extends Attributes, const C extends string | undefined = undefined, const F extends keyof RecordOf<T> & string = never>(
+  definition: EntityDefinition<T, RecordOf<T>, F> & { attributes: T; changes?: C },
+) {
   type R = RecordOf<T>;
   const { entity, attributes, key, indexes = {}, changes } = definition;
   const schemas = schemasOf(attributes);
   const indexFields = [...new Set(Object.values(indexes).flatMap((index) => index.fields))];
 
-  /** The keys of the named indexes the record is in (all by default), as the item's gsi attributes. */
-  const indexKeys = (organizationId: string, record: R, names = Object.keys(indexes)): Record<string, string> =>
+  /** The keys of the named indexes the record is in (all by default), as the item's gsi attributes; its id and index fields suffice. */
+  const indexKeys = (organizationId: string, record: IndexedBy<R, F>, names = Object.keys(indexes)): Record<string, string> =>
     Object.fromEntries(
       names.flatMap((name) => {
         const keys = indexes[name]!.keys(organizationId, record);
@@ -85,8 +91,9 @@ export function defineEntity<const T extends Attributes, const C extends string 
 }
 
 /**
- * The index keys a change of the record moves: each index one of whose fields changed is written anew, and its keys
- * removed when the record leaves it (a sparse index). Nothing when no index field changed.
+ * The index keys a change of the record moves: each index whose keys, built from the record before and after, differ
+ * is written anew, and its keys removed when the record leaves it (a sparse index). Comparing the keys rather than the
+ * index's `fields` moves one whatever field its keys read. Nothing when no index key changed.
  */
 function indexMoves<R>(
   indexes: Readonly<Record<string, IndexDefinition<R>>>,
@@ -95,7 +102,9 @@ function indexMoves<R>(
   from: R,
   to: R,
 ): { set: Record<string, string>; remove: string[] } {
-  const moved = Object.keys(indexes).filter((name) => indexes[name]!.fields.some((field) => from[field] !== to[field]));
+  const before = indexKeys(organizationId, from);
+  const after = indexKeys(organizationId, to);
+  const moved = Object.keys(indexes).filter((name) => [`${name}pk`, `${name}sk`].some((attribute) => before[attribute] !== after[attribute]));
   const set = indexKeys(organizationId, to, moved);
   const remove = moved.flatMap((name) => [`${name}pk`, `${name}sk`]).filter((attribute) => !(attribute in set));
   return { set, remove };

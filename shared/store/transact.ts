@@ -4,6 +4,7 @@ import { config } from '../config';
 import { changedMeanwhile } from '../errors';
 import { dynamo } from '../dynamo';
 import type { Key } from './keys';
+import type { Condition } from './update-fields';
 import { backoff, MAX_RETRIES } from './retry';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -38,9 +39,16 @@ export const stillHolds = ([attribute, value]: readonly [string, unknown]) => ({
   ExpressionAttributeValues: { [`:${attribute}`]: value },
 });
 
-/** A Delete only while the item's attribute still holds the value read (`['role', 'ADMIN']`); `onConditionFailed` when it is gone or changed. */
-export function deleteIfStill(key: Key, held: readonly [string, unknown], onConditionFailed: () => Error): TransactWrite {
-  return { item: { Delete: { TableName: config.tableName, Key: key, ...stillHolds(held) } }, onConditionFailed };
+/** A condition as a write's expression, names and values. */
+const asExpression = ({ expression, names, values }: Condition) => ({ ConditionExpression: expression, ExpressionAttributeNames: names, ExpressionAttributeValues: values });
+
+/**
+ * A Delete only while the item still holds what was read: an attribute's value (`['role', 'ADMIN']`), or a condition
+ * over several (`heldAsRead`); `onConditionFailed` when it is gone or changed.
+ */
+export function deleteIfStill(key: Key, held: readonly [string, unknown] | Condition, onConditionFailed: () => Error): TransactWrite {
+  const condition = 'expression' in held ? asExpression(held) : stillHolds(held);
+  return { item: { Delete: { TableName: config.tableName, Key: key, ...condition } }, onConditionFailed };
 }
 
 /** A check, in a transaction, that an item's attribute still holds the value read; `onConditionFailed` when not. */
