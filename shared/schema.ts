@@ -324,34 +324,32 @@ export function partialUpdateBody<T extends v.ObjectEntries>(fields: T) {
 }
 
 /**
- * What a field nobody has set holds, read from its schema so a field's empty value is never written twice: its default
- * where it has one, else null where it may be null, 0 for a number, false for a boolean, an empty object or array.
- * undefined for a field with none of these (a string, a picklist): it must be given.
+ * What a new record of an entity holds in each field nobody has set, read from its schema so a field's empty value is
+ * never written twice: the field's default where it has one, else null where it may be null, 0 for a number, false
+ * for a boolean, an empty object or array. A field with none of these (a string, a picklist) must be given.
  */
-export function emptyValueOf(field: v.GenericSchema): unknown {
-  switch (field.type) {
-    case 'optional':
-      return v.getDefault(field as v.OptionalSchema<v.GenericSchema, unknown>);
-    case 'nullable':
-      return null;
-    case 'number':
-      return 0;
-    case 'boolean':
-      return false;
-    case 'record':
-    case 'object':
-      return {};
-    case 'array':
-      return [];
-    default:
-      return undefined;
-  }
-}
-
-/** What a new record of an entity holds in each field nobody has set (`emptyValueOf`); fields that must be given are left out. */
 export function emptyFieldsOf<T extends v.ObjectEntries>(schema: v.ObjectSchema<T, undefined>): Partial<v.InferOutput<v.ObjectSchema<T, undefined>>> {
+  const empty = (field: v.GenericSchema): unknown => {
+    switch (field.type) {
+      case 'optional':
+        return v.getDefault(field as v.OptionalSchema<v.GenericSchema, unknown>);
+      case 'nullable':
+        return null;
+      case 'number':
+        return 0;
+      case 'boolean':
+        return false;
+      case 'record':
+      case 'object':
+        return {};
+      case 'array':
+        return [];
+      default:
+        return undefined;
+    }
+  };
   return Object.fromEntries(Object.entries(schema.entries).flatMap(([name, field]) => {
-    const value = emptyValueOf(field as v.GenericSchema);
+    const value = empty(field as v.GenericSchema);
     return value === undefined ? [] : [[name, value]];
   })) as Partial<v.InferOutput<v.ObjectSchema<T, undefined>>>;
 }

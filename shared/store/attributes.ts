@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { emptyValueOf, Timestamp } from '../schema';
+import { emptyFieldsOf, Timestamp } from '../schema';
 
 /**
  * One field of an entity, declared once as ElectroDB and Twenty declare theirs: how the API answers it, what a write
@@ -11,7 +11,7 @@ export interface Attribute {
   type: v.GenericSchema;
   /** What a write takes, checked as sent. A field without one is read-only: the service alone writes it. */
   rule?: v.GenericSchema;
-  /** What a new record holds while nobody set it; when absent, the empty value of its type (`emptyValueOf`). */
+  /** What a new record holds while nobody set it; when absent, the empty value of its type (`emptyFieldsOf`). */
   default?: unknown;
   /** A create must send it. */
   required?: true;
@@ -79,22 +79,18 @@ function recordOrder(attributes: Attributes): string[] {
   return order;
 }
 
-/** Each field's value on a new record (`Attribute.default`), for the fields that have one. */
-function defaultsOf(attributes: Attributes): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(attributes).flatMap(([name, attribute]) => {
-      const value = 'default' in attribute ? attribute.default : emptyValueOf(attribute.type);
-      return value === undefined ? [] : [[name, value]];
-    }),
-  );
+/** Each field's value on a new record: its `default`, else the empty value of its type (`emptyFieldsOf`), if it has one. */
+function defaultsOf(attributes: Attributes, record: v.ObjectSchema<v.ObjectEntries, undefined>): Record<string, unknown> {
+  const given = Object.entries(attributes).filter(([, attribute]) => 'default' in attribute);
+  return { ...emptyFieldsOf(record), ...Object.fromEntries(given.map(([name, attribute]) => [name, attribute.default])) };
 }
 
 /** The schemas an attribute table derives: the record's, the create body's entries and the change's. */
 export function schemasOf<const T extends Attributes>(attributes: T) {
   const rows = Object.entries(attributes);
-  const defaults = defaultsOf(attributes);
-  const writable = rows.filter(([, attribute]) => attribute.rule);
   const Record = v.object(Object.fromEntries(recordOrder(attributes).map((name) => [name, attributes[name]!.type])) as RecordEntries<T>);
+  const defaults = defaultsOf(attributes, Record);
+  const writable = rows.filter(([, attribute]) => attribute.rule);
   const create = Object.fromEntries(writable.filter(([, attribute]) => !attribute.changeOnly).map(([name, attribute]) => [name, createEntry(attribute, defaults[name])]));
   const change = Object.fromEntries(writable.filter(([, attribute]) => !attribute.createOnly).map(([name, attribute]) => [name, orNull(attribute.rule!, attribute.nullable || attribute.clearable)]));
   const sparse = Object.fromEntries(rows.filter(([name, attribute]) => attribute.sparse && name in defaults).map(([name]) => [name, defaults[name]]));
