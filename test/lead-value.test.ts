@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi, type Client } from './support/api';
 import { ISO_MS } from './support/fixtures';
+import { leadKeys } from '../functions/leads/entity';
+import { queryAll } from '../shared/store/query-page';
 
 const api = useTestApi({ events: true });
 
@@ -104,6 +106,17 @@ describe('wonAt and lostAt', () => {
       expect([res.status, res.body.error.details[0].path]).toEqual([400, field]);
     }
     expect((await client.get(`/v1/leads/${lead.id}`)).body.lead).toEqual(lead);
+  });
+
+  it('are recorded at the time of the STATUS_CHANGED activity, whose item keeps the statuses the API states in words', async () => {
+    const { client, organizationId } = await api.organization();
+    const lead = await newLead(client, { status: 'QUOTED' });
+    const won = await patch(client, lead.id, { status: 'WON' });
+    const [changed] = (await client.get(`/v1/leads/${lead.id}/activities`)).body.activities;
+    expect(changed).toMatchObject({ event: 'STATUS_CHANGED', data: 'Status changed from QUOTED to WON', createdAt: won.wonAt, updatedAt: won.wonAt });
+    expect(changed).not.toHaveProperty('fromStatus');
+    const items = await queryAll(leadKeys.activities(organizationId, lead.id));
+    expect(items.find((item) => item.event === 'STATUS_CHANGED')).toMatchObject({ fromStatus: 'QUOTED', toStatus: 'WON', updatedAt: won.updatedAt });
   });
 
   it('reach subscribers: lead.updated carries wonAt with the status it moved from', async () => {

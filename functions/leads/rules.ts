@@ -113,7 +113,8 @@ export async function updateLead(organizationId: string, leadId: string, changes
     // A lead is reached by email or phone: a lead entered with only a phone keeps it until it has an email.
     if (next.email === null && next.phone === null) throw new ValidationError([{ path: 'phone', message: 'phone cannot be cleared while the lead has no email' }]);
     const statusChanged = next.status !== current.status;
-    const recorded = statusChanged ? await activity(organizationId, leadId, 'STATUS_CHANGED', `Status changed from ${current.status} to ${next.status}`, at) : undefined;
+    // The item keeps the two statuses too (the API shows the text): the lead's history, read back without parsing it.
+    const recorded = statusChanged ? { ...(await activity(organizationId, leadId, 'STATUS_CHANGED', `Status changed from ${current.status} to ${next.status}`, at)), fromStatus: current.status, toStatus: next.status } : undefined;
     const written = await writeLeadChanges(organizationId, current, { ...moved, updatedAt: at }, recorded, stale).catch(async (error: unknown) => {
       if (!(error instanceof ContactTaken)) throw error;
       // A new contact's claim was not free: held by another lead (409), or stale, to be taken over as now read.
