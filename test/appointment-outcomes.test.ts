@@ -82,4 +82,18 @@ describe('completing an appointment or marking a no-show', () => {
     expect(events.find((event) => event.type === 'appointment.no_show')).toMatchObject({ data: noShow });
     expect((await client.get('/v1/events?type=appointment.completed')).body.events).toHaveLength(1);
   });
+
+  it('leaves an appointment completed or marked a no-show out of a caller’s upcoming appointments', async () => {
+    const { client, lead, body, appointment } = await booked();
+    await client.patch(`/v1/leads/${lead.id}`, { phone: '+61412345001' });
+    // Only the visits below, a day or more from now, may be to come.
+    await end(client, appointment.id, 'CANCELLED');
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString();
+    const visits: { id: string }[] = [];
+    for (const offset of [1, 2, 3]) visits.push(await created(client, '/v1/appointments', 'appointment', body(day(offset), day(offset + 0.04))));
+    await end(client, visits[0]!.id, 'COMPLETED');
+    await end(client, visits[1]!.id, 'NO_SHOW');
+    const res = await client.get('/v1/callers/%2B61412345001');
+    expect(res.body.caller.upcomingAppointments.map((visit: { id: string }) => visit.id)).toEqual([visits[2]!.id]);
+  });
 });
