@@ -131,6 +131,20 @@ const STATED_RULES: { operations: string[]; states: string; keep: (request: { qu
     },
   },
   {
+    operations: ['PATCH /v1/organization'],
+    states: 'the code is stored upper case; an unknown code answers 400',
+    keep: ({ body }) => {
+      if (body?.currency !== undefined) body.currency = ['AUD', 'nzd', 'USD', 'gbp'][digest(body.currency) % 4];
+    },
+  },
+  {
+    operations: ['POST /v1/leads', 'POST /v1/leads/upsert', 'PATCH /v1/leads/{leadId}'],
+    states: 'Only a LOST lead has one: sent with any other status it answers 400',
+    keep: ({ body }) => {
+      if (typeof body?.lostReason === 'string') body.status = 'LOST';
+    },
+  },
+  {
     operations: ['POST /v1/appointments', 'PATCH /v1/appointments/{appointmentId}', 'PATCH /v1/organization'],
     states: 'IANA',
     keep: ({ body }) => {

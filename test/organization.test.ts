@@ -17,6 +17,7 @@ describe('GET /v1/organization', () => {
       name: expect.stringMatching(/^Test organization/),
       timezone: 'Australia/Sydney',
       country: 'AU',
+      currency: 'AUD',
       smsSenderId: null,
       businessHours: expect.objectContaining({ monday: [{ open: '07:00', close: '17:00' }] }),
       closedDates: expect.arrayContaining(['2026-12-25']),

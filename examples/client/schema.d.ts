@@ -234,8 +234,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Reschedule, change or cancel an appointment
-         * @description Fields left out keep their values; the merged times keep the create’s rules (`endsAt` after `startsAt`, an appointment lasts at most 7 days). A new time records APPOINTMENT_RESCHEDULED on the lead; `status: "CANCELLED"` records APPOINTMENT_CANCELLED and frees the attendees’ time. A new time or new attendees are checked for overlaps (409). A cancelled appointment can no longer be changed (409). One whose lead was deleted can still be cancelled, recording no activity; any other change of it answers 404.
+         * Reschedule, change or cancel an appointment, or record how it went
+         * @description Fields left out keep their values; the merged times keep the create’s rules (`endsAt` after `startsAt`, an appointment lasts at most 7 days). A new time records APPOINTMENT_RESCHEDULED on the lead; `status: "CANCELLED"` records APPOINTMENT_CANCELLED and frees the attendees’ time; `status: "COMPLETED"` records APPOINTMENT_COMPLETED and `status: "NO_SHOW"` APPOINTMENT_NO_SHOW, keeping the time booked (it was spent), and their events are `appointment.completed` and `appointment.no_show` rather than `appointment.updated`. A new time or new attendees are checked for overlaps (409). Only a BOOKED appointment changes: a cancelled, completed or no-show one can no longer be changed (409), so a completed one cannot be cancelled. One whose lead was deleted can still be cancelled, recording no activity; any other change of it answers 404.
          */
         patch: operations["updateAppointment"];
         trace?: never;
@@ -410,8 +410,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change the organization’s name, timezone, country, businessHours, closedDates or smsSenderId
-         * @description Fields left out keep their values. `businessHours` is the whole week, replaced rather than merged by day: a PATCH with only `monday` leaves every other day closed, so send the week with the day changed. `timezone` must be an IANA zone (e.g. Australia/Sydney). `country` (ISO 3166-1 alpha-2, default `AU`) is the country whose national phone forms every write and lookup reads; an unknown code answers 400. `smsSenderId` is what recipients see an SMS come from: an E.164 number or an alphanumeric sender id of up to 11 characters; `null` returns to the provider’s default. A number is stored in its one E.164 form: a trunk 0 typed after the country code is dropped (`+610299990000` is stored as `+61299990000`). A number is also where replies come back, so it belongs to one organization: a number another organization has set answers 409 `SMS_SENDER_TAKEN`, and the number an organization leaves is free for others at once.
+         * Change the organization’s name, timezone, country, currency, businessHours, closedDates or smsSenderId
+         * @description Fields left out keep their values. `businessHours` is the whole week, replaced rather than merged by day: a PATCH with only `monday` leaves every other day closed, so send the week with the day changed. `timezone` must be an IANA zone (e.g. Australia/Sydney). `country` (ISO 3166-1 alpha-2, default `AU`) is the country whose national phone forms every write and lookup reads; an unknown code answers 400. `currency` (ISO 4217, default `AUD`) is what a lead’s `value` is in; an unknown code answers 400. `smsSenderId` is what recipients see an SMS come from: an E.164 number or an alphanumeric sender id of up to 11 characters; `null` returns to the provider’s default. A number is stored in its one E.164 form: a trunk 0 typed after the country code is dropped (`+610299990000` is stored as `+61299990000`). A number is also where replies come back, so it belongs to one organization: a number another organization has set answers 409 `SMS_SENDER_TAKEN`, and the number an organization leaves is free for others at once.
          */
         patch: operations["updateOrganization"];
         trace?: never;
@@ -1401,6 +1401,10 @@ export interface components {
          *       "companyId": null,
          *       "socials": {},
          *       "status": "NEW",
+         *       "value": 4500,
+         *       "lostReason": null,
+         *       "wonAt": null,
+         *       "lostAt": null,
          *       "createdAt": "2026-11-20T04:12:09.512Z",
          *       "updatedAt": "2026-11-20T04:15:42.118Z",
          *       "read": false,
@@ -1430,6 +1434,10 @@ export interface components {
             };
             /** @enum {string} */
             status: "NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST";
+            value: number | null;
+            lostReason: string | null;
+            wonAt: string | null;
+            lostAt: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1805,7 +1813,7 @@ export interface components {
             }[];
             notes: string | null;
             /** @enum {string} */
-            status: "BOOKED" | "CANCELLED";
+            status: "BOOKED" | "CANCELLED" | "COMPLETED" | "NO_SHOW";
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2021,6 +2029,7 @@ export interface components {
          *       "name": "Harbour City Trades",
          *       "timezone": "Australia/Sydney",
          *       "country": "AU",
+         *       "currency": "AUD",
          *       "smsSenderId": "HarbourCity",
          *       "businessHours": {
          *         "monday": [
@@ -2083,6 +2092,8 @@ export interface components {
             timezone: string;
             /** @default AU */
             country: string;
+            /** @default AUD */
+            currency: string;
             /** @default null */
             smsSenderId: string | null;
             /** @default null */
@@ -2548,6 +2559,10 @@ export interface components {
          *         "companyId": null,
          *         "socials": {},
          *         "status": "NEW",
+         *         "value": 4500,
+         *         "lostReason": null,
+         *         "wonAt": null,
+         *         "lostAt": null,
          *         "createdAt": "2026-11-20T04:12:09.512Z",
          *         "updatedAt": "2026-11-20T04:15:42.118Z",
          *         "read": false,
@@ -2742,7 +2757,7 @@ export interface components {
         } | {
             id: string;
             /** @enum {string} */
-            type: "appointment.created";
+            type: "appointment.created" | "appointment.completed" | "appointment.no_show";
             /** Format: date-time */
             occurredAt: string;
             organizationId: string;
@@ -3217,7 +3232,8 @@ export interface operations {
                  *       "phone": "+61412345001",
                  *       "suburb": "Parramatta",
                  *       "socials": {},
-                 *       "status": "NEW"
+                 *       "status": "NEW",
+                 *       "value": 4500
                  *     }
                  */
                 "application/json": {
@@ -3241,6 +3257,10 @@ export interface operations {
                     companyId?: string;
                     /** @enum {string} */
                     status?: "NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST";
+                    /** @description The expected value of the job, in the organization's `currency` (GET /v1/organization). An amount with at most 2 decimal places. A change may send null to clear it. */
+                    value?: number;
+                    /** @description Why the lead was lost: one of `PRICE`, `TIMING`, `COMPETITOR`, `NO_RESPONSE`, `NOT_A_FIT`, `OTHER`, or free text of up to 200 characters, kept as written. Only a LOST lead has one: sent with any other status it answers 400, and a move off LOST clears it. Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
+                    lostReason?: string;
                 } & ((unknown | unknown) & (unknown | unknown));
             };
         };
@@ -3329,6 +3349,10 @@ export interface operations {
                     companyId?: string;
                     /** @enum {string} */
                     status?: "NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST";
+                    /** @description The expected value of the job, in the organization's `currency` (GET /v1/organization). An amount with at most 2 decimal places. A change may send null to clear it. */
+                    value?: number;
+                    /** @description Why the lead was lost: one of `PRICE`, `TIMING`, `COMPETITOR`, `NO_RESPONSE`, `NOT_A_FIT`, `OTHER`, or free text of up to 200 characters, kept as written. Only a LOST lead has one: sent with any other status it answers 400, and a move off LOST clears it. Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
+                    lostReason?: string;
                 } & ({
                     /** @constant */
                     match: "email";
@@ -3499,6 +3523,7 @@ export interface operations {
                  *       "suburb": "Parramatta",
                  *       "socials": {},
                  *       "status": "NEW",
+                 *       "value": 4500,
                  *       "read": false
                  *     }
                  */
@@ -3517,6 +3542,8 @@ export interface operations {
                     companyId?: string | null;
                     /** @enum {string} */
                     status?: "NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST";
+                    value?: number | null;
+                    lostReason?: string | null;
                     read?: boolean;
                 };
             };
@@ -4615,13 +4642,16 @@ export interface operations {
                         userId: string;
                     }[];
                     notes?: string | null;
-                    /** @enum {string} */
-                    status?: "CANCELLED";
+                    /**
+                     * @description How a BOOKED appointment ended: `CANCELLED` (frees the attendees’ time), `COMPLETED` (the job was done) or `NO_SHOW` (the lead was not there). Each is final: an appointment that has one can no longer be changed (409), so a completed one cannot be cancelled.
+                     * @enum {string}
+                     */
+                    status?: "CANCELLED" | "COMPLETED" | "NO_SHOW";
                 };
             };
         };
         responses: {
-            /** @description Reschedule, change or cancel an appointment */
+            /** @description Reschedule, change or cancel an appointment, or record how it went */
             200: {
                 headers: {
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, sent again; absent on the first answer. */
@@ -5562,6 +5592,7 @@ export interface operations {
                  *       "name": "Harbour City Trades",
                  *       "timezone": "Australia/Sydney",
                  *       "country": "AU",
+                 *       "currency": "AUD",
                  *       "businessHours": {
                  *         "monday": [
                  *           {
@@ -5615,6 +5646,8 @@ export interface operations {
                     timezone?: string;
                     /** @description ISO 3166-1 alpha-2 code of the organization's country (default `AU`): phones written or looked up in national form (`0412 345 678`, `(02) 9555 1234`) are read in its numbering plan and stored in E.164. Changing it changes how later input is read, not numbers already stored. An unknown code answers 400. */
                     country?: string;
+                    /** @description ISO 4217 code of the currency the organization's amounts of money are in (default `AUD`): a lead's `value` and every money figure reported of it. Changing it relabels the amounts stored, it converts none. Any case is taken and the code is stored upper case; an unknown code answers 400. */
+                    currency?: string;
                     /** @description The whole week, replacing the one stored (days are not merged): a day left out or empty is closed. `null`: hours unknown again. */
                     businessHours?: {
                         monday?: {
@@ -5653,7 +5686,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Change the organization’s name, timezone, country, businessHours, closedDates or smsSenderId */
+            /** @description Change the organization’s name, timezone, country, currency, businessHours, closedDates or smsSenderId */
             200: {
                 headers: {
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, sent again; absent on the first answer. */
@@ -8651,7 +8684,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
-                type?: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "hold.created" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted";
+                type?: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted";
             };
             header?: never;
             path?: never;
@@ -8857,7 +8890,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url: string;
-                    events: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "hold.created" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "*")[];
+                    events: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "*")[];
                     /** @default null */
                     description?: string | null;
                 };
@@ -8969,7 +9002,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url?: string;
-                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "hold.created" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "*")[];
+                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "*")[];
                     description?: string | null;
                     isEnabled?: boolean;
                 };
@@ -9087,7 +9120,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url?: string;
-                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "hold.created" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "*")[];
+                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "*")[];
                     description?: string | null;
                     isEnabled?: boolean;
                 };
@@ -9216,7 +9249,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
-                eventType?: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "hold.created" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.test";
+                eventType?: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.test";
                 status?: "PENDING" | "SUCCEEDED" | "FAILED";
             };
             header?: never;

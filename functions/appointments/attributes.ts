@@ -8,7 +8,17 @@ import { TimeZone } from '../organization/schema';
 /** What an attendee who is no member of the organization is answered (functions/appointments/store.ts). */
 export const unknownAttendee = (userId: unknown) => new ValidationError([{ path: 'attendees', message: `attendee ${String(userId)} is not a member of the organization` }]);
 
-export const APPOINTMENT_STATUSES = ['BOOKED', 'CANCELLED'] as const;
+export const APPOINTMENT_STATUSES = ['BOOKED', 'CANCELLED', 'COMPLETED', 'NO_SHOW'] as const;
+
+/** What a change may move a BOOKED appointment to; each of them is final. */
+export const APPOINTMENT_ENDINGS = ['CANCELLED', 'COMPLETED', 'NO_SHOW'] as const;
+
+const AppointmentEnding = v.pipe(
+  v.picklist(APPOINTMENT_ENDINGS, `status may only be set to ${APPOINTMENT_ENDINGS.join(', ')}`),
+  v.description(
+    'How a BOOKED appointment ended: `CANCELLED` (frees the attendees’ time), `COMPLETED` (the job was done) or `NO_SHOW` (the lead was not there). Each is final: an appointment that has one can no longer be changed (409), so a completed one cannot be cancelled.',
+  ),
+);
 
 export const Attendee = v.object({ userId: v.string() });
 
@@ -21,7 +31,7 @@ const Attendees = v.pipe(
 
 /**
  * An appointment's fields, in the order the bodies take them. A create needs title and times unless it books a hold
- * (schema.ts); a change may only cancel it.
+ * (schema.ts); a change may end it (cancelled, completed, no-show) but not book it again.
  */
 const attributes = {
   id: { type: v.string() },
@@ -35,7 +45,7 @@ const attributes = {
   location: { type: v.nullable(v.string()), rule: NonEmptyString('location', 500), nullable: true, stated: true },
   attendees: { type: v.array(Attendee), rule: Attendees },
   notes: { type: v.nullable(v.string()), rule: NonEmptyString('notes', 5000), nullable: true, stated: true },
-  status: { type: v.picklist(APPOINTMENT_STATUSES), rule: v.picklist(['CANCELLED'] as const, 'status may only be set to CANCELLED'), default: 'BOOKED', changeOnly: true },
+  status: { type: v.picklist(APPOINTMENT_STATUSES), rule: AppointmentEnding, default: 'BOOKED', changeOnly: true },
   ...RECORD_TIMES,
 } as const;
 

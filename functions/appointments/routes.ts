@@ -41,9 +41,9 @@ export const getAppointment = getRow({
 export const updateAppointment = updateRow({
   operationId: 'updateAppointment',
   path: '/v1/appointments/{appointmentId}',
-  summary: 'Reschedule, change or cancel an appointment',
+  summary: 'Reschedule, change or cancel an appointment, or record how it went',
   description:
-    'Fields left out keep their values; the merged times keep the create’s rules (`endsAt` after `startsAt`, an appointment lasts at most 7 days). A new time records APPOINTMENT_RESCHEDULED on the lead; `status: "CANCELLED"` records APPOINTMENT_CANCELLED and frees the attendees’ time. A new time or new attendees are checked for overlaps (409). A cancelled appointment can no longer be changed (409). One whose lead was deleted can still be cancelled, recording no activity; any other change of it answers 404.',
+    'Fields left out keep their values; the merged times keep the create’s rules (`endsAt` after `startsAt`, an appointment lasts at most 7 days). A new time records APPOINTMENT_RESCHEDULED on the lead; `status: "CANCELLED"` records APPOINTMENT_CANCELLED and frees the attendees’ time; `status: "COMPLETED"` records APPOINTMENT_COMPLETED and `status: "NO_SHOW"` APPOINTMENT_NO_SHOW, keeping the time booked (it was spent), and their events are `appointment.completed` and `appointment.no_show` rather than `appointment.updated`. A new time or new attendees are checked for overlaps (409). Only a BOOKED appointment changes: a cancelled, completed or no-show one can no longer be changed (409), so a completed one cannot be cancelled. One whose lead was deleted can still be cancelled, recording no activity; any other change of it answers 404.',
   tag: 'Appointments',
   dynamodb: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem', 'ConditionCheckItem', 'Query', 'BatchGetItem'],
   request: { path: AppointmentIdPath, body: UpdateAppointmentBody },

@@ -114,26 +114,40 @@ async function book(organizationId: string, fields: Record<string, unknown>, at:
   return appointment;
 }
 
+/** The activity each ending records on the lead, and how it reads. */
+const ENDED_AS = {
+  CANCELLED: ['APPOINTMENT_CANCELLED', 'cancelled'],
+  COMPLETED: ['APPOINTMENT_COMPLETED', 'completed'],
+  NO_SHOW: ['APPOINTMENT_NO_SHOW', 'marked as a no-show'],
+} as const;
+
+/** Only a BOOKED appointment changes: an ended one (cancelled, completed, no-show) stays as it ended (409). */
+function refuseEnded(appointment: Appointment): void {
+  if (appointment.status === 'BOOKED') return;
+  throw new ConflictError(`The appointment is ${appointment.status === 'NO_SHOW' ? 'marked as a no-show' : appointment.status.toLowerCase()} and can no longer be changed`);
+}
+
 /**
  * Changes a booked appointment. A new time or new attendees are checked against the attendees'
- * schedules and move the bookings; a new time records APPOINTMENT_RESCHEDULED, a cancellation
- * APPOINTMENT_CANCELLED and frees the time. A cancelled appointment does not change again (409);
- * one whose lead was deleted can only be cancelled (otherwise 404 Lead not found).
+ * schedules and move the bookings; a new time records APPOINTMENT_RESCHEDULED, an ending its activity
+ * (APPOINTMENT_CANCELLED, _COMPLETED, _NO_SHOW), and a cancellation frees the time. An ended appointment does not
+ * change again (409); one whose lead was deleted can only be cancelled (otherwise 404 Lead not found).
  */
 export async function updateAppointment(organizationId: string, appointmentId: string, changes: AppointmentChanges): Promise<Appointment> {
   return retryingStale(async () => {
     const current = await getAppointment(organizationId, appointmentId);
     if (!current) throw new NotFoundError('Appointment not found');
-    if (current.value.status === 'CANCELLED') throw new ConflictError('The appointment is cancelled and can no longer be changed');
+    refuseEnded(current.value);
     const next: VersionedAppointment = { value: v.parse(Appointment, { ...current.value, ...defined(changes), updatedAt: now() }), version: current.version + 1 };
     const timesIssue = endsAtIssue(next.value);
     if (timesIssue) throw new ValidationError([{ path: 'endsAt', message: timesIssue }]);
     const rescheduled = next.value.startsAt !== current.value.startsAt || next.value.endsAt !== current.value.endsAt;
     const cancelled = next.value.status === 'CANCELLED';
+    const ended = next.value.status === 'BOOKED' ? undefined : ENDED_AS[next.value.status];
     const rebooked = !cancelled && (rescheduled || changes.attendees !== undefined);
     const activities = [
       ...(rescheduled ? [await activity(organizationId, next.value, 'APPOINTMENT_RESCHEDULED', `Appointment "${next.value.title}" moved to ${describeTime(next.value)}`, next.value.updatedAt)] : []),
-      ...(cancelled ? [await activity(organizationId, next.value, 'APPOINTMENT_CANCELLED', `Appointment "${next.value.title}" cancelled`, next.value.updatedAt)] : []),
+      ...(ended ? [await activity(organizationId, next.value, ended[0], `Appointment "${next.value.title}" ${ended[1]}`, next.value.updatedAt)] : []),
     ];
     const claimed = rebooked ? await checkedSchedules(organizationId, next.value) : [];
     const write: AppointmentWrite = {

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { Instant, PageQuery, PrefixedId, pageSchema, partialUpdateBody } from '../../shared/schema';
 import { appointmentEntity } from './attributes';
 
-export { APPOINTMENT_STATUSES, Attendee, unknownAttendee } from './attributes';
+export { APPOINTMENT_ENDINGS, APPOINTMENT_STATUSES, Attendee, unknownAttendee } from './attributes';
 
 /** The longest appointment: a job of a few days. Bounds how far back an overlapping booking can start. */
 export const MAX_APPOINTMENT_MS = 7 * 24 * 60 * 60 * 1000;
@@ -63,7 +63,7 @@ export const CreateAppointmentBody = v.pipe(
 );
 export type CreateAppointmentBody = v.InferOutput<typeof CreateAppointmentBody>;
 
-/** Any subset of the fields; `status` may only become CANCELLED. Times are checked again on the merged appointment. */
+/** Any subset of the fields; `status` may only become CANCELLED, COMPLETED or NO_SHOW. Times are checked again on the merged appointment. */
 export const UpdateAppointmentBody = v.pipe(
   partialUpdateBody(appointmentEntity.change),
   v.forward(v.check((body) => endsAtIssue(body) === undefined, endsAtMessage), ['endsAt']),

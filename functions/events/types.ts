@@ -14,6 +14,8 @@ export const EVENT_TYPES = [
   'sms.received',
   'appointment.created',
   'appointment.updated',
+  'appointment.completed',
+  'appointment.no_show',
   'hold.created',
   'company.created',
   'company.updated',

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { Email, everyKeyKept, isPlainObject, NonEmptyString, OptionalText, PrefixedId, Timestamp } from '../../shared/schema';
+import { Email, everyKeyKept, isPlainObject, Money, MONEY_RULE, NonEmptyString, OptionalText, PrefixedId, TEXT_RULE, Timestamp } from '../../shared/schema';
 import { ValidationError } from '../../shared/errors';
 import { defineEntity, RECORD_TIMES } from '../../shared/store/entity';
 import { organizationPartition as org } from '../../shared/store/keys';
@@ -39,6 +39,24 @@ export const Socials = v.pipe(
 
 export const LeadStatus = v.picklist(LEAD_STATUSES, `status must be one of ${LEAD_STATUSES.join(', ')}`);
 
+/** The reasons a lost lead is documented with; any other text is kept as written (and reported as OTHER). */
+export const LOST_REASONS = ['PRICE', 'TIMING', 'COMPETITOR', 'NO_RESPONSE', 'NOT_A_FIT', 'OTHER'] as const;
+
+/** The largest expected job value: as large as a product's price may be. */
+export const MAX_LEAD_VALUE = 100_000_000;
+
+const LeadValue = v.pipe(
+  Money('value', MAX_LEAD_VALUE),
+  v.description(`The expected value of the job, in the organization's \`currency\` (GET /v1/organization). ${MONEY_RULE} A change may send null to clear it.`),
+);
+
+const LostReason = v.pipe(
+  NonEmptyString('lostReason', 200),
+  v.description(
+    `Why the lead was lost: one of ${LOST_REASONS.map((reason) => `\`${reason}\``).join(', ')}, or free text of up to 200 characters, kept as written. Only a LOST lead has one: sent with any other status it answers 400, and a move off LOST clears it. ${TEXT_RULE}`,
+  ),
+);
+
 /** The largest first or last name a lead takes, which a split `name` is held to as well. */
 export const MAX_NAME_PART = 100;
 
@@ -65,6 +83,13 @@ const attributes = {
   companyId: { type: v.optional(Text, null), rule: PrefixedId('company', 'companyId', { unknown: unknownCompany }), clearable: true, sparse: true, answeredAfter: 'businessName' },
   /** Where the lead enters the pipeline: NEW unless given, so a lead synced from another system keeps its stage. */
   status: { type: v.picklist(LEAD_STATUSES), rule: LeadStatus, default: 'NEW' },
+  /** The expected job value, in the organization's currency; null while unknown. */
+  value: { type: v.nullable(v.number()), rule: LeadValue, clearable: true, sparse: true },
+  lostReason: { type: Text, rule: LostReason, clearable: true, sparse: true },
+  /** When the lead last moved to WON (or was created WON); null while it is not WON. The service alone writes it. */
+  wonAt: { type: v.nullable(Timestamp), sparse: true },
+  /** When the lead last moved to LOST (or was created LOST); null while it is not LOST. */
+  lostAt: { type: v.nullable(Timestamp), sparse: true },
   // updatedAt: when anything about the lead last changed (a PATCH, an inquiry, an SMS reply moving its counts).
   ...RECORD_TIMES,
   read: { type: v.boolean(), rule: v.boolean('read must be a boolean'), changeOnly: true, sparse: true },

@@ -24,6 +24,7 @@ import { retryOnStaleWrite, StaleWrite } from '../../shared/store/versioned';
 import { Lead, MAX_NAME_PART, type CreateLeadActivityBody, type CreateLeadBody, type LeadActivity, type LeadChanges, type ListLeadsQuery, type UpsertLeadBody } from './schema';
 import { contactsOf, hasContact, sameContact, type LeadContact } from './entity';
 import { leadEntity } from './attributes';
+import { checkLostReason, outcomeChanges, outcomeOf } from './outcome';
 import { looksLikePhone } from '../../shared/phone';
 import { e164Of, withPhoneRead } from './phones';
 import { searchKey } from '../../shared/store/keys';
@@ -51,12 +52,15 @@ function splitName(name: string, path: string): { firstName: string | null; last
 /** A lead made from a body; `namePath` is where that body carries `name` (`lead.name` in an ingestion), named when it cannot be split. */
 export function newLead({ name, ...profile }: Omit<CreateLeadBody, 'email'> & { email?: string | null }, id: string, createdAt: string, namePath = 'name'): Lead {
   const split = splitName(name ?? '', namePath);
+  const status = profile.status ?? NEW_LEAD.status!;
+  checkLostReason(status, profile.lostReason);
   return v.parse(Lead, {
     ...NEW_LEAD,
     ...defined(profile),
     id,
     firstName: profile.firstName ?? split.firstName,
     lastName: profile.lastName ?? split.lastName,
+    ...outcomeOf(null, status, createdAt),
     createdAt,
     // When it is written, not a createdAt an ingestion was given: a poller past that time still finds it.
     updatedAt: now(),
@@ -100,12 +104,18 @@ export async function updateLead(organizationId: string, leadId: string, changes
     // The write is conditioned on the contacts read here, so the lead still holds `holds` when it is written.
     if (holds && !(current && hasContact(current, holds))) throw new LeadLostContact();
     if (!current) throw new NotFoundError('Lead not found');
-    const next = v.parse(Lead, { ...current, ...sent });
+    // One time for the change, its outcome stamp and its activity: the lead's updatedAt is the moment it was won.
+    const at = now();
+    const merged = v.parse(Lead, { ...current, ...sent });
+    checkLostReason(merged.status, sent.lostReason);
+    const moved = { ...sent, ...outcomeChanges(current, merged, at) };
+    const next = { ...merged, ...moved };
     // A lead is reached by email or phone: a lead entered with only a phone keeps it until it has an email.
     if (next.email === null && next.phone === null) throw new ValidationError([{ path: 'phone', message: 'phone cannot be cleared while the lead has no email' }]);
     const statusChanged = next.status !== current.status;
-    const recorded = statusChanged ? await activity(organizationId, leadId, 'STATUS_CHANGED', `Status changed from ${current.status} to ${next.status}`, now()) : undefined;
-    const written = await writeLeadChanges(organizationId, current, sent, recorded, stale).catch(async (error: unknown) => {
+    // The item keeps the two statuses too (the API shows the text): the lead's history, read back without parsing it.
+    const recorded = statusChanged ? { ...(await activity(organizationId, leadId, 'STATUS_CHANGED', `Status changed from ${current.status} to ${next.status}`, at)), fromStatus: current.status, toStatus: next.status } : undefined;
+    const written = await writeLeadChanges(organizationId, current, { ...moved, updatedAt: at }, recorded, stale).catch(async (error: unknown) => {
       if (!(error instanceof ContactTaken)) throw error;
       // A new contact's claim was not free: held by another lead (409), or stale, to be taken over as now read.
       const claims = await claimsOfNewContacts(organizationId, current, next);

@@ -98,8 +98,9 @@ export async function insertLeadOrFindHolders(organizationId: string, lead: Lead
  * Answers the changes as written.
  */
 export async function writeLeadChanges(organizationId: string, current: Lead, sent: Partial<Lead>, activity?: LeadActivity, stale: StaleClaim[] = []): Promise<Partial<Lead>> {
-  // updatedAt moves the lead to the end of its change log (gsi6 sorts by it) and is the time of its lead.updated event.
-  const changes = { ...sent, updatedAt: now() };
+  // updatedAt moves the lead to the end of its change log (gsi6 sorts by it) and is the time of its lead.updated event;
+  // a caller that stamps other fields of the change (wonAt) sends the one time they share.
+  const changes = { updatedAt: now(), ...sent };
   const next = { ...current, ...changes };
   const indexes = leadEntity.indexMoves(organizationId, current, next);
   const phoneChanged = next.phone !== current.phone;

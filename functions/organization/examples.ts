@@ -22,6 +22,7 @@ export const organization = {
   name: 'Harbour City Trades',
   timezone: 'Australia/Sydney',
   country: 'AU',
+  currency: 'AUD',
   smsSenderId: 'HarbourCity',
   businessHours: {
     monday: [{ open: '07:00', close: '17:00' }],

@@ -41,6 +41,24 @@ export const Country = v.pipe(
   v.transform((code) => code.toUpperCase()),
 );
 
+/** What an organization's amounts of money are in until it says otherwise. */
+export const DEFAULT_CURRENCY = 'AUD';
+
+/** The ISO 4217 codes this runtime knows, upper case. */
+const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+
+/** A currency as ISO 4217 (`AUD`, `NZD`, `USD`; any case, stored upper case). */
+export const Currency = v.pipe(
+  v.string('currency must be a string'),
+  v.trim(),
+  v.regex(/^[A-Za-z]{3}$/, 'currency must be an ISO 4217 currency code, e.g. AUD, NZD or USD'),
+  v.description(
+    "ISO 4217 code of the currency the organization's amounts of money are in (default `AUD`): a lead's `value` and every money figure reported of it. Changing it relabels the amounts stored, it converts none. Any case is taken and the code is stored upper case; an unknown code answers 400.",
+  ),
+  v.check((code) => CURRENCIES.has(code.toUpperCase()), 'currency must be an ISO 4217 currency code, e.g. AUD, NZD or USD'),
+  v.transform((code) => code.toUpperCase()),
+);
+
 /** The organization as stored; fields added after launch are optional with their default. */
 export const OrganizationRecord = v.object({
   id: v.string(),
@@ -49,6 +67,8 @@ export const OrganizationRecord = v.object({
   timezone: v.optional(v.string(), 'UTC'),
   /** ISO 3166-1 alpha-2: the country whose national phone forms (`0412 345 678`) the organization's writes and lookups read. */
   country: v.optional(v.string(), DEFAULT_COUNTRY),
+  /** ISO 4217: what a lead's value and the reports' money figures are in. Absent on organizations made before it: AUD. */
+  currency: v.optional(v.string(), DEFAULT_CURRENCY),
   /** Who an SMS appears to come from: an E.164 number or an alphanumeric sender id (up to 11 characters). */
   smsSenderId: v.optional(v.nullable(v.string()), null),
   /** When the business is open, in its timezone; null until set (then whether it is open is not known). */
@@ -90,6 +110,7 @@ export const UpdateOrganizationBody = partialUpdateBody({
   name: NonEmptyString('name', 200),
   timezone: TimeZone,
   country: Country,
+  currency: Currency,
   businessHours: v.pipe(v.nullable(WeeklyHours), v.description('The whole week, replacing the one stored (days are not merged): a day left out or empty is closed. `null`: hours unknown again.')),
   closedDates: ClosedDates,
   smsSenderId: v.nullable(

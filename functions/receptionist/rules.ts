@@ -42,12 +42,12 @@ export async function lookupCaller(organizationId: string, typed: string, now = 
   };
 }
 
-/** How many appointments a read of the caller's upcoming ones takes: a few more than shown, as cancelled ones are listed too. */
+/** How many appointments a read of the caller's upcoming ones takes: a few more than shown, as ended ones are listed too. */
 const UPCOMING_READ = CALLER_ITEMS * 2;
 
 /**
- * The lead's next appointments that are not cancelled, earliest first. Cancelled ones stay in the list they are read
- * from, so a lead who cancelled many has its booked ones further on: the pages after the first are read until enough
+ * The lead's next appointments still BOOKED, earliest first (one cancelled, completed or marked a no-show is not to
+ * come). Ended ones stay in the list they are read from, so a lead who cancelled many has its booked ones further on: the pages after the first are read until enough
  * are found or none are left, in the same round trip as the rest of the lookup when the first page holds them.
  */
 async function upcomingAppointmentsOf(organizationId: string, leadId: string, now: Date) {
@@ -55,7 +55,7 @@ async function upcomingAppointmentsOf(organizationId: string, leadId: string, no
   let cursor: string | undefined;
   do {
     const page = await listAppointmentsPage(organizationId, { leadId, from: now.toISOString(), page: 1, limit: UPCOMING_READ, cursor });
-    upcoming.push(...page.items.filter((appointment) => appointment.status !== 'CANCELLED'));
+    upcoming.push(...page.items.filter((appointment) => appointment.status === 'BOOKED'));
     cursor = page.nextCursor ?? undefined;
   } while (upcoming.length < CALLER_ITEMS && cursor !== undefined);
   return upcoming.slice(0, CALLER_ITEMS);
