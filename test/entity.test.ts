@@ -5,7 +5,7 @@ import { partialUpdateBody } from '../shared/schema';
 
 /**
  * An entity declared by its attribute table alone: the record schema, the bodies, the item mapping and the index moves
- * read from it. A tag here: a name, a colour a create may leave out (stated default), a note a change may clear, a
+ * read from it. A tag here: a name, a colour a create may leave out (a default in the create body), a note a change may clear, a
  * count only the service writes and a flag only a change takes.
  */
 const tagEntity = defineEntity({
@@ -54,7 +54,7 @@ describe('an entity derived from its attribute table', () => {
     expect(define({ type: v.nullable(v.string()), rule: v.string(), clearable: true, changeOnly: true })).not.toThrow();
   });
 
-  it('a create takes the writable fields but the change-only ones, requires the required and fills a stated default', () => {
+  it('a create takes the writable fields but the change-only ones, requires the required and fills a default the body states', () => {
     expect(Object.keys(CreateTagBody.entries)).toEqual(['name', 'colour', 'note', 'group', 'kind']);
     expect(v.parse(CreateTagBody, { name: 'Urgent', kind: 'job' })).toEqual({ name: 'Urgent', colour: 'blue', kind: 'job' });
     expect(v.safeParse(CreateTagBody, { colour: 'red', kind: 'job' }).success).toBe(false);
@@ -64,19 +64,13 @@ describe('an entity derived from its attribute table', () => {
     expect(v.safeParse(CreateTagBody, { name: 'Urgent', kind: 'job', pinned: true }).success).toBe(false);
   });
 
-  it('reads a row spelling its body default by the former name (stated) as defaultInBody', () => {
-    const attributes = { id: { type: v.string() }, colour: { type: v.string(), rule: v.string(), default: 'blue', stated: true } } as const;
-    const legacy = defineEntity({ entity: 'X', attributes, key: (o, id) => ({ pk: o, sk: id }) });
-    expect(v.parse(v.strictObject(legacy.create), {})).toEqual({ colour: 'blue' });
-  });
-
   it('a change takes every writable field, optional, null where it may be cleared, and no read-only or create-only one', () => {
     expect(Object.keys(UpdateTagBody.entries)).toEqual(['name', 'colour', 'note', 'group', 'pinned']);
     expect(v.parse(UpdateTagBody, { note: null, group: null, pinned: true })).toEqual({ note: null, group: null, pinned: true });
     expect(v.safeParse(UpdateTagBody, { name: null }).success).toBe(false);
     expect(v.safeParse(UpdateTagBody, { uses: 3 }).success).toBe(false);
     expect(v.safeParse(UpdateTagBody, { kind: 'lead' }).success).toBe(false);
-    // A stated default belongs to a create: a change leaving the field out leaves it alone.
+    // A default in the create body belongs to a create: a change leaving the field out leaves it alone.
     expect(v.parse(UpdateTagBody, { name: 'Later' })).toEqual({ name: 'Later' });
   });
 

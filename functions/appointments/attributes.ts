@@ -42,9 +42,9 @@ const attributes = {
   endsAt: { type: Timestamp, rule: Instant('endsAt', 'When it ends: after startsAt, and at most 7 days after it.') },
   /** The IANA zone the appointment is shown in. */
   timezone: { type: v.string(), rule: TimeZone },
-  location: { type: v.nullable(v.string()), rule: NonEmptyString('location', 500), nullable: true, stated: true },
+  location: { type: v.nullable(v.string()), rule: NonEmptyString('location', 500), nullable: true, defaultInBody: true },
   attendees: { type: v.array(Attendee), rule: Attendees },
-  notes: { type: v.nullable(v.string()), rule: NonEmptyString('notes', 5000), nullable: true, stated: true },
+  notes: { type: v.nullable(v.string()), rule: NonEmptyString('notes', 5000), nullable: true, defaultInBody: true },
   status: { type: v.picklist(APPOINTMENT_STATUSES), rule: AppointmentEnding, default: 'BOOKED', changeOnly: true },
   ...RECORD_TIMES,
 } as const;

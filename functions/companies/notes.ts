@@ -26,7 +26,7 @@ export const companyNotes = defineCrudResource({
     value: text(5000),
     companyId: field(v.string()),
     /** null for a note written with an API key rather than by a member. */
-    userId: field(v.nullable(v.string()), (name) => PrefixedId('user', name, { unknown: unknownAuthor }), { nullable: true, default: null, stated: true, createOnly: true }),
+    userId: field(v.nullable(v.string()), (name) => PrefixedId('user', name, { unknown: unknownAuthor }), { nullable: true, default: null, defaultInBody: true, createOnly: true }),
   },
   showsCreatedAt: true,
   wholeUpdate: true,

@@ -69,10 +69,10 @@ export const transfers = defineCrudResource({
     destination: text(200),
     /** When to transfer, in words the AI receptionist follows. */
     conditions: text(2000),
-    summaryFormat: field(v.string(), SummaryFormat, { default: DEFAULT_SUMMARY_FORMAT, stated: true }),
-    settings: field(v.object({ ignore_business_hours: v.boolean() }), Settings, { default: { ignore_business_hours: false }, stated: true }),
+    summaryFormat: field(v.string(), SummaryFormat, { default: DEFAULT_SUMMARY_FORMAT, defaultInBody: true }),
+    settings: field(v.object({ ignore_business_hours: v.boolean() }), Settings, { default: { ignore_business_hours: false }, defaultInBody: true }),
     isEnabled: flag(true),
-    scenarioId: field(v.nullable(v.pipe(v.number(), v.integer())), ScenarioId, { nullable: true, default: null, stated: true }),
+    scenarioId: field(v.nullable(v.pipe(v.number(), v.integer())), ScenarioId, { nullable: true, default: null, defaultInBody: true }),
   },
   showsCreatedAt: true,
   versioned: true,

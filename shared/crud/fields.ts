@@ -21,7 +21,7 @@ export const text =
   (name: string) => ({ type: v.string(), rule: NonEmptyString(name, max), ...extras });
 
 /** A boolean, `fallback` when a create leaves it out (the create body states it). */
-export const flag = (fallback: boolean) => (name: string) => ({ type: v.boolean(), rule: v.boolean(`${name} must be a boolean`), default: fallback, stated: true as const });
+export const flag = (fallback: boolean) => (name: string) => ({ type: v.boolean(), rule: v.boolean(`${name} must be a boolean`), default: fallback, defaultInBody: true as const });
 
 /** Any other field: its answer type, and its rule given its name (none for a read-only field). */
 export const field =

@@ -29,8 +29,6 @@ export interface Attribute {
   createOnly?: true;
   /** The create body states the default: the document shows it and the parse fills it in. */
   defaultInBody?: true;
-  /** @deprecated The former name of `defaultInBody`, read as it while rows still spell it so. */
-  stated?: true;
   /**
    * Left out of the stored item while it holds its default, and read back as it: smaller items and index copies. The
    * field must have a default (its own, or its type's empty value).
@@ -54,7 +52,7 @@ type SentRule<A> = OrNull<RuleOf<A>, A extends { nullable: true } ? true : false
 type ChangedRule<A> = OrNull<RuleOf<A>, A extends { nullable: true } | { clearable: true } ? true : false>;
 type CreateEntry<A> = A extends { required: true }
   ? SentRule<A>
-  : A extends { defaultInBody: true } | { stated: true }
+  : A extends { defaultInBody: true }
     ? v.OptionalSchema<SentRule<A>, v.InferInput<SentRule<A>>>
     : v.OptionalSchema<SentRule<A>, undefined>;
 
@@ -76,7 +74,7 @@ function createEntry(attribute: Attribute, value: unknown): v.GenericSchema {
   return defaultInBody(attribute) ? v.optional(sent, value as never) : v.optional(sent);
 }
 
-const defaultInBody = (attribute: Attribute) => attribute.defaultInBody ?? attribute.stated;
+const defaultInBody = (attribute: Attribute) => attribute.defaultInBody === true;
 
 /**
  * Options that would be ignored as combined are refused when the entity is defined, not found missing in a request:
