@@ -109,7 +109,7 @@ export const toolName = (operationId: string) => operationId.replace(/[A-Z]/g, (
 
 /** A resource's toolset name: `audit-log` → `audit_log`. */
 /** A resource's toolset, by its folder: `inbound-endpoints` → `inbound_endpoints`, as the tools' names are snake_case. */
-export const toolsetOf = (resource: string) => resource.replaceAll('-', '_');
+const toolsetOf = (resource: string) => resource.replaceAll('-', '_');
 
 /** The free-text rules, in the few words an agent needs: the document's pattern for them is some 300 characters a model cannot read. */
 const TEXT_WORDS = new Map([
