@@ -1,30 +1,16 @@
 import type * as v from 'valibot';
 import type { AuthorizerDefinition, ResourceDefinition, ScheduledJob, WorkerDefinition } from '../shared/resource';
 import { withPatchAliases, type AuthorizerKind, type OutgoingWebhook, type RouteDefinition } from '../shared/routes/route';
-import { appointments } from './appointments/resource';
-import { auditLog } from './audit-log/resource';
-import { receptionist } from './receptionist/resource';
-import { companies } from './companies/resource';
-import { events } from './events/resource';
-import { faqs } from './faqs/resource';
-import { inboundEndpoints } from './inbound-endpoints/resource';
-import { inquiries } from './inquiries/resource';
-import { leads } from './leads/resource';
-import { mcp } from './mcp/resource';
-import { meta } from './meta/resource';
-import { organization } from './organization/resource';
-import { policies } from './policies/resource';
-import { products } from './products/resource';
-import { services } from './services/resource';
-import { sms } from './sms/resource';
-import { transfers } from './transfers/resource';
-import { webhooks } from './webhooks/resource';
+import * as folders from './resource-modules';
 
 /**
- * Every resource of the API, in the order the reference shows them. The stack, the local server, the OpenAPI
- * document, the event types, the demo seed and the isolation tests are all read from this list.
+ * Every resource of the API, in the order the reference shows them, each by the name its folder's resource.ts
+ * exports (functions/resource-modules.ts, generated from the folders, re-exports them). The stack, the local server,
+ * the OpenAPI document, the event types, the demo seed and the isolation tests are all read from this list.
  */
-export const resources: readonly ResourceDefinition[] = [leads, inquiries, sms, appointments, companies, organization, services, products, transfers, policies, faqs, events, auditLog, webhooks, inboundEndpoints, receptionist, mcp, meta];
+export const resources: readonly ResourceDefinition[] = [folders.leads, folders.inquiries, folders.sms, folders.appointments, folders.companies, folders.organization, folders.services, folders.products, folders.transfers, folders.policies, folders.faqs, folders.events, folders.auditLog, folders.webhooks, folders.inboundEndpoints, folders.receptionist, folders.mcp, folders.meta];
+const unlisted = Object.entries(folders).filter(([, resource]) => !resources.includes(resource));
+if (unlisted.length > 0) throw new Error(`The resources of ${unlisted.map(([name]) => name).join(', ')} have a folder but no place in the list of resources (functions/resources.ts)`);
 
 /** The route table: every endpoint of the API, one row each, and the PATCH aliases of the spec's PUTs. */
 export const routes: RouteDefinition[] = withPatchAliases(resources.flatMap(({ name, routes }) => routes.map((route) => ({ ...route, resource: name }))));

@@ -1,5 +1,6 @@
 import type * as v from 'valibot';
 import type { AuthorizerKind, DynamoAction, OutgoingWebhook, RouteDefinition } from './routes/route';
+import type { ResourceTour } from './route-tour';
 import type { IndexName } from './table';
 
 type Item = Record<string, unknown>;
@@ -138,6 +139,18 @@ export interface ResourceDefinition {
    * `test/keys.test.ts` holds to the table's rules: every partition starts with the organization, or is a named exception.
    */
   keys?: readonly { builders: object; samples: Readonly<Record<string, () => object>> }[];
+  /** What its tests read when its folder has no file saying it (a CRUD definition derives them: shared/crud/tests.ts). */
+  tests?: ResourceTests;
+}
+
+/**
+ * The exports of a resource's test side files, by export name (`tour.ts`'s `tour`, `isolation.ts`'s
+ * `isolationCases` and `isolationIds`), for a resource whose folder has not the file.
+ */
+export interface ResourceTests {
+  tour?: ResourceTour;
+  isolationCases?: IsolationCases;
+  isolationIds?: IsolationIdsOf;
 }
 
 /**

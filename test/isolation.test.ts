@@ -23,11 +23,11 @@ for (const isolationCases of (await resourceFileExports<IsolationCases>('isolati
   }
 }
 
-/** The resources' own ids beyond the demo's summary: each `isolationIds` an isolation.ts exports. */
+/** The resources' own ids beyond the demo's summary: each `isolationIds` an isolation.ts exports, or a resource without one derives. */
 const ID_SOURCES: IsolationIdsOf[] = [];
-for (const { name } of resources) {
+for (const { name, tests } of resources) {
   const module = new URL(`../functions/${name}/isolation.ts`, import.meta.url);
-  const { isolationIds } = existsSync(module) ? ((await import(/* @vite-ignore */ module.href)) as { isolationIds?: IsolationIdsOf }) : {};
+  const { isolationIds } = existsSync(module) ? ((await import(/* @vite-ignore */ module.href)) as { isolationIds?: IsolationIdsOf }) : { isolationIds: tests?.isolationIds };
   if (isolationIds) ID_SOURCES.push(isolationIds);
 }
 

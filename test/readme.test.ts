@@ -156,12 +156,21 @@ describe('npm start and the README curl session', () => {
 });
 
 describe('README: Events and webhooks', () => {
-  // The section an integrator reads to choose what to subscribe to names every type POST /v1/webhooks takes.
-  it('lists every event type a subscription can name', () => {
-    const readme = readFileSync('README.md', 'utf8');
-    const section = readme.slice(readme.indexOf('## Events and webhooks'), readme.indexOf('Each `*.updated` event'));
-    const listed = new Set([...section.matchAll(/`([a-z_]+)\.([a-z_|]+)`/g)].flatMap(([, resource, actions]) => actions!.split('|').map((action) => `${resource}.${action}`)));
-    expect(EVENT_TYPES.filter((type) => !listed.has(type))).toEqual([]);
+  // The section an integrator reads to choose what to subscribe to names the types whose actions are not a record's
+  // create, update and delete, and says every other type is one of those: each named type exists, every type it does
+  // not name is `<record>.created|updated|deleted`, and it points to the generated list.
+  const readme = readFileSync('README.md', 'utf8');
+  const section = readme.slice(readme.indexOf('## Events and webhooks'), readme.indexOf('Each `*.updated` event'));
+  const listed = new Set([...section.matchAll(/`([a-z_]+)\.([a-z_|]+)`/g)].flatMap(([, resource, actions]) => actions!.split('|').map((action) => `${resource}.${action}`)));
+
+  it('names only event types a subscription can name', () => {
+    expect([...listed].filter((type) => !(EVENT_TYPES as readonly string[]).includes(type))).toEqual([]);
+  });
+
+  it('names every event type that is not a created, updated or deleted, and points to the whole list', () => {
+    expect(EVENT_TYPES.filter((type) => !listed.has(type) && !/\.(created|updated|deleted)$/.test(type))).toEqual([]);
+    expect(section).toContain('`<record>.created|updated|deleted`');
+    expect(section).toContain('[functions/events/types.ts](functions/events/types.ts)');
   });
 });
 

@@ -1,3 +1,4 @@
+import { crudTests } from '../../shared/crud/tests';
 import { defineResource } from '../../shared/resource';
 import { faqs as collection, faqKeys, faqKeySamples } from './collection';
 import { changes } from './changes';
@@ -9,4 +10,5 @@ export const faqs = defineResource({
   components: collection.components,
   ...changes,
   keys: [{ builders: faqKeys, samples: faqKeySamples }],
+  tests: crudTests(collection),
 });

@@ -1,14 +1,16 @@
 import * as v from 'valibot';
+import { RESOURCE_TOOLSETS } from './toolsets';
+
+export { RESOURCE_TOOLSETS };
 
 /** The protocol revisions the server speaks: the latest, and the one before it for older clients. */
 export const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18'] as const;
 
 /**
- * The toolsets `?tools=` names, comma-separated: `curated` (the default), `all`, or one resource's tools. Written out
- * here, not read from the route table, which the MCP function does not bundle; buildTools (./tools.ts) refuses a
- * resource whose toolset is missing.
+ * The toolsets `?tools=` names, comma-separated: `curated` (the default), `all`, or one resource's tools. The
+ * resources' are generated from the list of resources (./toolsets.ts), which the MCP function does not bundle;
+ * buildTools (./tools.ts) refuses a resource whose toolset is missing.
  */
-export const RESOURCE_TOOLSETS = ['leads', 'inquiries', 'sms', 'appointments', 'companies', 'organization', 'services', 'products', 'transfers', 'policies', 'faqs', 'events', 'audit_log', 'webhooks', 'inbound_endpoints', 'receptionist'] as const;
 export const TOOLSETS = ['curated', 'all', ...RESOURCE_TOOLSETS] as const;
 export type Toolset = (typeof TOOLSETS)[number];
 

@@ -108,7 +108,8 @@ function variantBody(body: JsonSchema, branch: JsonSchema): JsonSchema {
 export const toolName = (operationId: string) => operationId.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
 /** A resource's toolset name: `audit-log` → `audit_log`. */
-const toolsetOf = (route: RouteDefinition) => (route.resource ?? '').replaceAll('-', '_');
+/** A resource's toolset, by its folder: `inbound-endpoints` → `inbound_endpoints`, as the tools' names are snake_case. */
+const toolsetOf = (resource: string) => resource.replaceAll('-', '_');
 
 /** The free-text rules, in the few words an agent needs: the document's pattern for them is some 300 characters a model cannot read. */
 const TEXT_WORDS = new Map([
@@ -204,7 +205,7 @@ function toolOf(document: OpenApiDocument, route: RouteDefinition, curated?: (ty
     method: route.method,
     path: route.path,
     places,
-    toolset: curated ? 'curated' : toolsetOf(route),
+    toolset: curated ? 'curated' : toolsetOf(route.resource ?? ''),
   };
 }
 
@@ -223,7 +224,7 @@ export function buildTools(document: OpenApiDocument, routes: readonly RouteDefi
   });
   const curatedNames = new Set(CURATED_TOOLS.map((tool) => tool.name));
   const perRoute = keyed.filter((route) => route.aliasOf === undefined && !curatedNames.has(toolName(route.operationId)));
-  for (const route of perRoute) if (!(RESOURCE_TOOLSETS as readonly string[]).includes(toolsetOf(route))) throw new Error(`${route.operationId}'s resource ${route.resource} has no toolset in RESOURCE_TOOLSETS (functions/mcp/schema.ts)`);
+  for (const route of perRoute) if (!(RESOURCE_TOOLSETS as readonly string[]).includes(toolsetOf(route.resource ?? ''))) throw new Error(`${route.operationId}'s resource ${route.resource} has no toolset in RESOURCE_TOOLSETS (functions/mcp/toolsets.ts): run npm run generate`);
   return [...curated, ...perRoute.map((route) => toolOf(document, route))];
 }
 

@@ -1,3 +1,4 @@
+import { crudTests } from '../../shared/crud/tests';
 import { defineResource } from '../../shared/resource';
 import { policies as collection, policyKeys, policyKeySamples } from './collection';
 import { changes } from './changes';
@@ -9,4 +10,5 @@ export const policies = defineResource({
   components: collection.components,
   ...changes,
   keys: [{ builders: policyKeys, samples: policyKeySamples }],
+  tests: crudTests(collection),
 });

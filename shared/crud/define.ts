@@ -122,7 +122,7 @@ export function defineCrudResource<F extends FieldTable>(options: CrudOptions<F>
   const kind = options.kind ?? singular;
   const audited: AuditedRecord = { entity, resourceType: kind };
   const events = lifecycleEvents({ entity, data: names.one, toData: fromItem, created: `${kind}.created`, updated: `${kind}.updated`, deleted: `${kind}.deleted` });
-  const { routes, schemas, isolationCases } = crudRoutes(options, { Record, CreateBody: fields.CreateBody, UpdateBody: fields.UpdateBody }, fields);
+  const { routes, schemas, isolationCases, bodies } = crudRoutes(options, { Record, CreateBody: fields.CreateBody, UpdateBody: fields.UpdateBody }, fields);
   return {
     options,
     schemas,
@@ -144,6 +144,8 @@ export function defineCrudResource<F extends FieldTable>(options: CrudOptions<F>
     /** What the stream consumer reads of it (its `changes.ts`): its events and audited kind. */
     changes: { events: [events], audited: [audited] } satisfies ResourceChanges,
     isolationCases: isolationCases as IsolationCases,
+    /** What the tests send (shared/crud/tests.ts): the example's required fields, and its updatable ones. */
+    bodies,
   };
 }
 

@@ -60,5 +60,5 @@ export function crudRoutes<F extends FieldTable, R>(options: CrudOptions<F>, { R
     [routes.list.operationId]: parent ? notFound(path) : `lists the caller’s ${plural}`,
     [routes.create.operationId]: parent ? notFound(path, created) : 'creates; references nothing',
   };
-  return { routes, schemas: { Record, CreateBody, UpdateBody, IdPath, Response, Page, Deleted }, isolationCases };
+  return { routes, schemas: { Record, CreateBody, UpdateBody, IdPath, Response, Page, Deleted }, isolationCases, bodies: { created, changes } };
 }

@@ -1,10 +1,17 @@
+import { resources } from '../../functions/resources';
 import type { Client } from './api';
 
-/** The demo organization's records, by the name of the parameter or field that carries their id. */
+/**
+ * The demo organization's records, by the name of the parameter or field that carries their id: those named here,
+ * and those a resource derives (a CRUD collection's, shared/crud/tests.ts: the demo's first, or one made now).
+ */
 export async function demoIds(client: Client, demo: Record<string, unknown>): Promise<Record<string, string | number>> {
   const first = (name: string) => (demo[name] as (string | number)[])[0]!;
   const company = first('companyIds');
+  const derived: Record<string, string | number> = {};
+  for (const { tests } of resources) Object.assign(derived, await tests?.isolationIds?.({ demo, client }));
   return {
+    ...derived,
     leadId: first('leadIds'),
     companyId: company,
     noteId: (await client.get(`/v1/companies/${company}/notes`)).body.notes[0].id,
