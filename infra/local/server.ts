@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { USAGE_PLANS } from '../../shared/auth/usage-plans';
 import { getOrganizationUsagePlan } from '../../functions/organization/store';
@@ -58,6 +58,33 @@ const streamNotRead: TableStream = {
   stop: async () => undefined,
 };
 
+/** A POST to a simulated topic's path goes to its simulator, the stream read after it; every other request to the gateway. */
+async function withSimulatedTopics(gateway: ReturnType<typeof createLocalGateway>, stream: TableStream): Promise<RequestListener> {
+  const simulated = await simulatedTopics();
+  return (request, response) => {
+    const topic = request.method === 'POST' ? simulated.get(request.url ?? '') : undefined;
+    if (!topic) return void gateway(request, response);
+    topic
+      .simulate(request, response, topic.handler)
+      .catch((error: unknown) => {
+        logger.error('simulated message failed', { path: request.url, error });
+        if (!response.headersSent) response.writeHead(500).end();
+      })
+      .finally(() => stream.nudge());
+  };
+}
+
+/** Listens on the loopback address, or rejects (the port taken). */
+function listen(server: Server, port: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
 export interface LocalServer {
   server: Server;
   url: string;
@@ -114,28 +141,8 @@ export async function startLocalServer(
     return invoked.finally(() => stream.nudge());
   };
   const gateway = createLocalGateway({ routes, loadHandler, loadAuthorizer, aroundInvoke: invokeAndNudge, aroundAuthorize, authorizerCacheTtlMs, meter: createUsagePlanMeter(planOf) });
-  const simulated = await simulatedTopics();
-  const server = createServer((request, response) => {
-    const topic = request.method === 'POST' ? simulated.get(request.url ?? '') : undefined;
-    if (topic) {
-      topic
-        .simulate(request, response, topic.handler)
-        .catch((error: unknown) => {
-          logger.error('simulated message failed', { path: request.url, error });
-          if (!response.headersSent) response.writeHead(500).end();
-        })
-        .finally(() => stream.nudge());
-      return;
-    }
-    void gateway(request, response);
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  }).catch(async (error: unknown) => {
+  const server = createServer(await withSimulatedTopics(gateway, stream));
+  await listen(server, port).catch(async (error: unknown) => {
     await stream.stop();
     throw error;
   });
