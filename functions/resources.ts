@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import type { AuthorizerDefinition, ResourceDefinition, ScheduledJob, WorkerDefinition } from '../shared/resource';
+import type { AuthorizerDefinition, ChannelDefinition, ResourceDefinition, ScheduledJob, WorkerDefinition } from '../shared/resource';
 import { withPatchAliases, type AuthorizerKind, type OutgoingWebhook, type RouteDefinition } from '../shared/routes/route';
 import * as folders from './resource-modules';
 
@@ -61,6 +61,18 @@ export const WORKERS: readonly WorkerDefinition[] = [
   STREAM_CONSUMER,
   ...resources.flatMap((resource) => (resource.workers ?? []).map((worker) => ({ ...worker, handler: `${resource.name}/${worker.handler}`, ...(worker.local ? { local: `${resource.name}/${worker.local}` } : {}) }))),
 ];
+
+/**
+ * The queues and topics the workers take from and send to, by the resources that declare them, with their local
+ * stand-ins' exports below functions/.
+ */
+export const CHANNELS: readonly ChannelDefinition[] = resources.flatMap((resource) =>
+  (resource.channels ?? []).map((channel): ChannelDefinition => {
+    const below = (path: string) => `${resource.name}/${path}`;
+    if (channel.kind === 'queue') return { ...channel, local: { ...channel.local, install: below(channel.local.install) } };
+    return { ...channel, local: 'install' in channel.local ? { install: below(channel.local.install) } : { ...channel.local, simulate: below(channel.local.simulate) } };
+  }),
+);
 
 /** The resources' scheduled jobs, with their handlers below functions/. */
 export const SCHEDULED_JOBS: readonly ScheduledJob[] = resources.flatMap((resource) => (resource.jobs ?? []).map((job) => ({ ...job, handler: `${resource.name}/${job.handler}` })));

@@ -131,6 +131,8 @@ export interface ResourceDefinition {
   audited?: readonly AuditedRecord[];
   /** Its functions that answer no route, each with what triggers it; handlers below its folder. */
   workers?: readonly WorkerDefinition[];
+  /** The queues and topics its workers take from or send to, which the events stack and `npm start` make from this. */
+  channels?: readonly ChannelDefinition[];
   /** Gateway authorizers it provides for public routes, by the name a route's `authorizer` gives. */
   authorizers?: Readonly<Record<AuthorizerKind, AuthorizerDefinition>>;
   jobs?: readonly ScheduledJob[];
@@ -169,6 +171,61 @@ export type WorkerTrigger =
   | { kind: 'queue'; queue: string }
   /** `failures`: the queue (by its construct id) of what the worker could not take, and what its messages mean, for its alarm. */
   | { kind: 'topic'; topic: string; failures: { name: string; meaning: string } };
+
+/**
+ * A queue with its dead letters, as the events stack makes it and a worker's trigger or `sendsTo` names it: the
+ * physical names come from the table's, so the functions that send to it name it the same way, with no cross-stack
+ * reference.
+ */
+export interface QueueChannelDefinition {
+  kind: 'queue';
+  /** The name triggers and `sendsTo` give it. */
+  name: string;
+  /** Its construct id and physical name. */
+  id: string;
+  queueName: (tableName: string) => string;
+  retentionDays: number;
+  /** How long a received message stays hidden: six times its consumer's timeout, as Lambda advises for SQS sources. */
+  visibilityTimeoutSeconds: number;
+  /** Its consumer's batch, and the consumer's timeout for a whole batch. */
+  batchSize: number;
+  functionTimeoutSeconds: number;
+  /** What a message failed this many receives, or sent there by its consumer, goes to; the alarm on it says what it means. */
+  deadLetters: { id: string; queueName: (tableName: string) => string; retentionDays: number; maxReceiveCount: number; alarm: { id: string; what: string } };
+  /** The environment variables that carry its URL and its dead letters' URL to the functions that send to it. */
+  environment: { queueUrl: string; deadLettersUrl: string };
+  /**
+   * What `npm start` puts in its place, an in-process queue: `install`, an export below the resource's folder given
+   * that queue, so the functions that send to it find it; `what` a job is and what of a job (never all of it, which
+   * carries records) its log lines name.
+   */
+  local: { install: string; what: string; logged: (job: any) => Record<string, unknown> };
+}
+
+/** An SNS topic an AWS service publishes to, from this account only, as the events stack makes it and a topic trigger names it. */
+export interface TopicChannelDefinition {
+  kind: 'topic';
+  /** The name triggers give it. */
+  name: string;
+  /** Its construct id. */
+  id: string;
+  displayName: string;
+  /** The service principal allowed to publish to it. */
+  publishedBy: string;
+  /** An End User Messaging configuration set whose events go to this topic, by its construct id, its name and destination. */
+  configurationSet?: { id: string; name: (tableName: string) => string; destination: string; eventTypes: readonly string[] };
+  /** A stack output of its ARN, for what is set up outside the stack to publish to it. */
+  output?: { id: string; description: string };
+  /**
+   * What `npm start` does in its place: `install`, an export below the resource's folder given the worker's local code
+   * to call for each message (a local publisher); or `post`, a local path whose POSTs the export named by `simulate`
+   * turns into what the topic would deliver (`(request, response, handler) => Promise<void>`).
+   */
+  local: { install: string } | { post: string; simulate: string };
+}
+
+/** A queue or topic of the events stack, declared by the resource whose workers use it. */
+export type ChannelDefinition = QueueChannelDefinition | TopicChannelDefinition;
 
 /** A function that answers no route: the events stack wires it to its trigger, and `npm start` runs the same code in process. */
 export interface WorkerDefinition {

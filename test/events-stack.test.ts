@@ -2,7 +2,10 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../infra/cdk/app';
-import { DELIVERY_BATCH, deliveryQueueNames, smsConfigurationSetName, STREAM_RETRIES } from '../infra/cdk/events-stack';
+import { STREAM_RETRIES } from '../infra/cdk/events-stack';
+import { DELIVERY_BATCH } from '../functions/webhooks/channels';
+import { deliveryQueueNames } from '../functions/webhooks/capability';
+import { smsConfigurationSetName } from '../functions/sms/capability';
 import { streamArnParameterName } from '../infra/cdk/data-stack';
 import { DEFAULT_CONCURRENCY } from '../infra/cdk/options';
 import { sendSms } from '../functions/sms/routes';
@@ -127,7 +130,7 @@ describe('the events stack', () => {
     const timeoutMs = (deliverWebhooks.Properties.Timeout as number) * 1000;
     // A second per message for its GetItem, PutItem, UpdateItem and SQS send is the least it needs.
     expect(timeoutMs).toBeGreaterThanOrEqual(batchSize * (webhookSettings.timeoutMs + 1_000));
-    expect([batchSize, timeoutMs / 1000]).toEqual([DELIVERY_BATCH.size, DELIVERY_BATCH.functionTimeout.toSeconds()]);
+    expect([batchSize, timeoutMs / 1000]).toEqual([DELIVERY_BATCH.size, DELIVERY_BATCH.functionTimeoutSeconds]);
     const queue = Object.values(template.findResources('AWS::SQS::Queue') as Record<string, Resource>).find((candidate) => candidate.Properties.QueueName === deliveryQueueNames('pipeline').queue)!;
     expect(queue.Properties.VisibilityTimeout).toBe(6 * (timeoutMs / 1000));
   });

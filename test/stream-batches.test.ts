@@ -8,7 +8,7 @@ import { handler as recordStreamBatch } from '../functions/stream/record';
 import { RECORD_BUDGET_MS } from '../functions/stream/in-order';
 import { leadKeys } from '../functions/leads/entity';
 import { createTable, localClient } from '../infra/local/dynamodb-local';
-import type { LocalDeliveryQueue } from '../infra/local/delivery-queue';
+import type { LocalDeliveryQueue } from '../functions/webhooks/queue';
 import { asLambdaRecord, startTableStream } from '../infra/local/table-stream';
 import { config } from '../shared/config';
 import { dynamo } from '../shared/dynamo';

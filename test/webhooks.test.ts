@@ -7,7 +7,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { handler as recordStreamBatch } from '../functions/stream/record';
-import type { LocalDeliveryQueue } from '../infra/local/delivery-queue';
+import type { LocalDeliveryQueue } from '../functions/webhooks/queue';
 import { asLambdaRecord } from '../infra/local/table-stream';
 import { config } from '../shared/config';
 import { dynamo } from '../shared/dynamo';

@@ -4,6 +4,7 @@ import { smsKeys, smsKeySamples } from './entity';
 import { sms as smsExample } from './examples';
 import { Sms } from './schema';
 import { changes } from './changes';
+import { inboundSms, smsEvents } from './channels';
 
 export const sms = defineResource({
   name: 'sms',
@@ -26,6 +27,7 @@ export const sms = defineResource({
       indexes: ['gsi3'],
     },
   ],
+  channels: [smsEvents, inboundSms],
   // SMS stuck QUEUED past 5 minutes become FAILED, unconfirmed (functions/sms/unanswered.ts).
   jobs: [{ name: 'SettleUnansweredSms', handler: 'sweep', everyMinutes: 1, dynamodb: ['Query', 'UpdateItem'], indexes: ['gsi1'] }],
   keys: [{ builders: smsKeys, samples: smsKeySamples }],

@@ -37,6 +37,11 @@ export interface DeliveryQueue {
   deadLetter(job: DeliveryJob, reason: string): Promise<void>;
 }
 
+/** The in-process queue `npm start` and the tests put in its place: it also keeps what it dead-lettered, with why. */
+export interface LocalDeliveryQueue extends DeliveryQueue {
+  readonly deadLettered: (DeliveryJob & { reason: string })[];
+}
+
 let current: DeliveryQueue | undefined = configuredDeliveryQueue();
 
 export function deliveryQueue(): DeliveryQueue {

@@ -4,6 +4,7 @@ import { webhookMessages, webhookRoutes } from './routes';
 import { Webhook, WebhookDelivery, WebhookTestEvent, WebhookWithSecret } from './schema';
 import { webhookKeys, webhookKeySamples } from './entity';
 import { changes } from './changes';
+import { deliveries } from './channels';
 
 export const webhooks = defineResource({
   name: 'webhooks',
@@ -12,6 +13,7 @@ export const webhooks = defineResource({
   // The delivery queue's consumer: one signed POST per message, retried with backoff. It reads the subscription,
   // records the attempt, marks or disables the subscription; npm start's queue hands each job to `deliver`.
   workers: [{ name: 'DeliverWebhooks', handler: 'deliver', trigger: { kind: 'queue', queue: 'deliveries' }, dynamodb: ['GetItem', 'PutItem', 'UpdateItem'], local: 'delivery#deliver' }],
+  channels: [deliveries],
   components: {
     Webhook: { schema: Webhook, example: webhook },
     WebhookWithSecret: { schema: WebhookWithSecret, example: webhookWithSecret },

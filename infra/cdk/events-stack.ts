@@ -10,29 +10,28 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
-import { SCHEDULED_JOBS, WORKERS } from '../../functions/resources';
-import type { WorkerDefinition } from '../../shared/resource';
+import { CHANNELS, SCHEDULED_JOBS, WORKERS } from '../../functions/resources';
+import type { ChannelDefinition, WorkerDefinition } from '../../shared/resource';
 import type { DeploymentOptions } from './options';
 import { ServiceFunction } from './service-function';
 import { streamArnParameterName } from './data-stack';
 import { makeChannels } from './events/channels';
 import { addWorker, type WorkerWiring } from './events/workers';
 
-export { deliveryQueueNames } from '../../functions/webhooks/capability';
-export { smsConfigurationSetName } from '../../functions/sms/capability';
-export { DELIVERY_BATCH } from './events/channels';
 export { STREAM_RETRIES } from './events/workers';
 
 export interface EventsStackProps extends StackProps {
   options: DeploymentOptions;
   /** The functions that answer no route: the resource list's unless told. */
   workers?: readonly WorkerDefinition[];
+  /** The queues and topics they are wired to: the resource list's unless told. */
+  channels?: readonly ChannelDefinition[];
 }
 
 /**
  * What happens after a change commits, and what answers no route: each worker of the resource list (WORKERS) wired to
- * its trigger, the table's stream (events recorded, and queued for webhook subscriptions), a queue (the webhook
- * deliveries) or a topic (SMS receipts and replies), with a dead-letter queue for each; and the scheduled jobs.
+ * its trigger, the table's stream, or a queue or topic the resources declare (CHANNELS), with a dead-letter queue for
+ * each; and the scheduled jobs.
  * Alarms go to their own topic.
  */
 export class EventsStack extends Stack {
@@ -40,7 +39,7 @@ export class EventsStack extends Stack {
   readonly workers = new Map<string, ServiceFunction>();
   readonly scheduled: ServiceFunction[];
 
-  constructor(scope: Construct, id: string, { options, workers = WORKERS, ...props }: EventsStackProps) {
+  constructor(scope: Construct, id: string, { options, workers = WORKERS, channels: declared = CHANNELS, ...props }: EventsStackProps) {
     super(scope, id, props);
     // The table by name and its stream by the data stack's SSM parameter, resolved at deploy: no cross-stack export,
     // so the data stack stays free to change its table (a redeploy of this stack picks up a new stream).
@@ -55,7 +54,7 @@ export class EventsStack extends Stack {
     const defaults = { table, logLevel: options.logLevel, debugSampleRate: options.debugSampleRate, architecture: options.architecture, tracing: Tracing.PASS_THROUGH };
     const alarms = new Topic(this, 'Alarms', { displayName: 'Sales pipeline events alarms', enforceSSL: true });
     for (const email of options.alarmEmails) alarms.addSubscription(new EmailSubscription(email));
-    const channels = makeChannels(this, options);
+    const channels = makeChannels(this, options, declared);
     const wiring: WorkerWiring = { table, options, channels, defaults, alarms, watched: [] };
     for (const worker of workers) this.workers.set(worker.name, addWorker(this, worker, wiring));
     this.scheduled = this.addScheduledJobs(defaults, alarms);

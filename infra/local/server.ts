@@ -1,27 +1,52 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { USAGE_PLANS } from '../../shared/auth/usage-plans';
 import { getOrganizationUsagePlan } from '../../functions/organization/store';
-import { routes } from '../../functions/resources';
+import { CHANNELS, routes } from '../../functions/resources';
 import { createLocalGateway, type LocalGatewayOptions } from './gateway';
 import { loadAuthorizer, loadFunction, loadHandler } from './handlers';
 import { createUsagePlanMeter } from './rate-limiter';
-import { LOCAL_INBOUND_SMS_PATH, simulateInboundSms, type InboundHandler } from './inbound-sms';
 import { startTableStream, type StreamBatchHandler, type TableStream } from './table-stream';
 import { startScheduledJobs } from './scheduler';
-import { createLocalDeliveryQueue, type LocalDeliveryQueue } from './delivery-queue';
-import { setDeliveryQueue } from '../../functions/webhooks/queue';
-import { setLocalReceiptHandler } from '../../functions/sms/local-provider';
+import { createLocalQueue, type LocalQueue } from './queue';
 import { config } from '../../shared/config';
 import { serveLocallyAt } from '../../shared/http/base-url';
 import { logger } from '../../shared/observability';
 import { localWorker, workerOn } from './workers';
 
-// Each worker of the resource list on what npm start has for its trigger: the table's stream (below), the in-process
-// delivery queue, and the two SMS topics: the local carrier's receipts (the configuration set's events) and the replies
-// posted to LOCAL_INBOUND_SMS_PATH (the numbers' two-way channel). The receipts go through the worker's code from the
-// first send on, the demo organization's included, which `npm start` seeds before the server starts.
-setLocalReceiptHandler(localWorker(workerOn('topic', 'smsEvents')));
+// Each worker of the resource list on what npm start has for its trigger: the table's stream (below), and for each
+// channel a resource declares, its local stand-in: an in-process queue, a local publisher handed the worker's code, or
+// a local path whose POSTs become the topic's messages. A publisher gets the worker's code now, so what it publishes
+// goes through it from the first message on, the demo seed's included, which `npm start` makes before the server starts.
+for (const channel of CHANNELS) {
+  if (channel.kind === 'topic' && 'install' in channel.local) (await loadFunction<(take: unknown) => void>(channel.local.install))(localWorker(workerOn('topic', channel.name)));
+}
+
+/** A topic's simulator: it answers the POST, handing the worker's code what the topic would deliver. */
+type Simulator = (request: IncomingMessage, response: ServerResponse, handler: (message: unknown) => Promise<void>) => Promise<void>;
+
+/** Each declared queue in process, installed where its senders find it, its worker taking each job. */
+async function startLocalQueues(): Promise<Map<string, LocalQueue<object>>> {
+  const queues = new Map<string, LocalQueue<object>>();
+  for (const channel of CHANNELS) {
+    if (channel.kind !== 'queue') continue;
+    const queue = createLocalQueue<object>({ what: channel.local.what, logged: channel.local.logged, take: localWorker(workerOn('queue', channel.name)) });
+    (await loadFunction<(queue: LocalQueue<object>) => void>(channel.local.install))(queue);
+    queues.set(channel.name, queue);
+  }
+  return queues;
+}
+
+/** Each topic with a local path: its simulator and its worker's code, by the path. */
+async function simulatedTopics(): Promise<Map<string, { simulate: Simulator; handler: (message: unknown) => Promise<void> }>> {
+  const byPath = new Map<string, { simulate: Simulator; handler: (message: unknown) => Promise<void> }>();
+  for (const channel of CHANNELS) {
+    if (channel.kind !== 'topic' || !('post' in channel.local)) continue;
+    const worker = workerOn('topic', channel.name);
+    byPath.set(channel.local.post, { simulate: await loadFunction<Simulator>(channel.local.simulate), handler: await loadFunction(worker.local ?? worker.handler) });
+  }
+  return byPath;
+}
 
 // The authorizer's usage identifier is the organization id (usageIdentifierKey), so it finds the organization's plan.
 const planOf = async (usageIdentifierKey: string) => USAGE_PLANS[await getOrganizationUsagePlan(usageIdentifierKey)];
@@ -33,20 +58,47 @@ const streamNotRead: TableStream = {
   stop: async () => undefined,
 };
 
+/** A POST to a simulated topic's path goes to its simulator, the stream read after it; every other request to the gateway. */
+async function withSimulatedTopics(gateway: ReturnType<typeof createLocalGateway>, stream: TableStream): Promise<RequestListener> {
+  const simulated = await simulatedTopics();
+  return (request, response) => {
+    const topic = request.method === 'POST' ? simulated.get(request.url ?? '') : undefined;
+    if (!topic) return void gateway(request, response);
+    topic
+      .simulate(request, response, topic.handler)
+      .catch((error: unknown) => {
+        logger.error('simulated message failed', { path: request.url, error });
+        if (!response.headersSent) response.writeHead(500).end();
+      })
+      .finally(() => stream.nudge());
+  };
+}
+
+/** Listens on the loopback address, or rejects (the port taken). */
+function listen(server: Server, port: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
 export interface LocalServer {
   server: Server;
   url: string;
   /** The table's stream consumer, as Lambda's event source mapping runs it. */
   stream: TableStream;
-  /** Webhook deliveries waiting for their time, run in process. */
-  deliveries: LocalDeliveryQueue;
+  /** The declared queues in process, by name: their jobs wait for their time, then their worker takes them. */
+  queues: ReadonlyMap<string, LocalQueue<object>>;
   /** Stops the stream consumer, then the HTTP server. */
   close: () => Promise<void>;
 }
 
 /**
- * The local API: the route table behind a plain HTTP server, and the table's stream consumer and the webhook
- * delivery queue in process.
+ * The local API: the route table behind a plain HTTP server, and the table's stream consumer and the declared queues
+ * and topics in process.
  * Needs TABLE_NAME and the DynamoDB endpoint in the environment.
  */
 export async function startLocalServer(
@@ -72,8 +124,7 @@ export async function startLocalServer(
     asDeployed?: boolean;
   } = {},
 ): Promise<LocalServer> {
-  const deliveries = createLocalDeliveryQueue({ deliver: localWorker(workerOn('queue', 'deliveries')) });
-  setDeliveryQueue(deliveries);
+  const queues = await startLocalQueues();
   const handler = await loadFunction<StreamBatchHandler>(workerOn('stream').handler);
   const stream = events
     ? await startTableStream({
@@ -90,26 +141,8 @@ export async function startLocalServer(
     return invoked.finally(() => stream.nudge());
   };
   const gateway = createLocalGateway({ routes, loadHandler, loadAuthorizer, aroundInvoke: invokeAndNudge, aroundAuthorize, authorizerCacheTtlMs, meter: createUsagePlanMeter(planOf) });
-  const inboundSms = await loadFunction<InboundHandler>(workerOn('topic', 'inboundSms').handler);
-  const server = createServer((request, response) => {
-    if (request.method === 'POST' && request.url === LOCAL_INBOUND_SMS_PATH) {
-      simulateInboundSms(request, response, inboundSms)
-        .catch((error: unknown) => {
-          logger.error('simulated inbound SMS failed', { error });
-          if (!response.headersSent) response.writeHead(500).end();
-        })
-        .finally(() => stream.nudge());
-      return;
-    }
-    void gateway(request, response);
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  }).catch(async (error: unknown) => {
+  const server = createServer(await withSimulatedTopics(gateway, stream));
+  await listen(server, port).catch(async (error: unknown) => {
     await stream.stop();
     throw error;
   });
@@ -121,9 +154,9 @@ export async function startLocalServer(
     releaseAddress();
     schedules?.stop();
     await stream.stop();
-    deliveries.stop();
+    for (const queue of queues.values()) queue.stop();
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   };
-  return { server, url: `http://localhost:${bound}`, stream, deliveries, close };
+  return { server, url: `http://localhost:${bound}`, stream, queues, close };
 }

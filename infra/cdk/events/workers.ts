@@ -34,7 +34,7 @@ export interface WorkerWiring {
 /** A queue by the name a worker gives, or the synth stops naming it. */
 function queueNamed(channels: Channels, name: string): QueueChannel {
   const channel = channels.queues.get(name);
-  if (!channel) throw new Error(`No queue ${name} in the events stack (infra/cdk/events/channels.ts)`);
+  if (!channel) throw new Error(`No queue ${name} in the events stack (no resource's channels name it: functions/resources.ts)`);
   return channel;
 }
 
@@ -116,7 +116,7 @@ export function addWorker(stack: Stack, worker: WorkerDefinition, wiring: Worker
   }
   if (trigger.kind === 'topic') {
     const topic = wiring.channels.topics.get(trigger.topic);
-    if (!topic) throw new Error(`No topic ${trigger.topic} in the events stack (infra/cdk/events/channels.ts)`);
+    if (!topic) throw new Error(`No topic ${trigger.topic} in the events stack (no resource's channels name it: functions/resources.ts)`);
     takeFromTopic(stack, fn, worker, topic, wiring);
   }
   for (const channel of sendsTo) channel.queue.grantSendMessages(fn.function);

@@ -8,11 +8,7 @@ import { validationDetails } from '../../shared/validation';
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '../../shared/http/gateway-responses';
 import { MAX_BODY_BYTES } from '../../shared/http/middleware';
 
-/**
- * Where `npm start` takes a simulated reply from a lead: `{from, to, body}` as JSON, and optionally the provider's
- * `inboundMessageId` (a new one otherwise), so a redelivery of one reply can be simulated. Not part of the API.
- */
-export const LOCAL_INBOUND_SMS_PATH = '/local/sms/inbound';
+export { LOCAL_INBOUND_SMS_PATH } from './channels';
 
 export type InboundHandler = (event: SNSEvent) => Promise<void>;
 
