@@ -1,10 +1,10 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
-import { bearerToken } from '../shared/auth/tokens';
-import { usageIdentifierKey } from '../shared/auth/usage-plans';
-import { logger } from '../shared/observability';
-import { countAuthorizerFailure } from '../shared/auth/authorizer-failures';
-import { findActiveKeyByToken, touchApiKey } from '../shared/auth/api-keys';
-import { scopeResources } from '../shared/auth/scopes';
+import { bearerToken } from '#shared/auth/tokens';
+import { usageIdentifierKey } from '#shared/auth/usage-plans';
+import { logger } from '#shared/observability';
+import { countAuthorizerFailure } from '#shared/auth/authorizer-failures';
+import { findActiveKeyByToken, touchApiKey } from '#shared/auth/api-keys';
+import { scopeResources } from '#shared/auth/scopes';
 import { getOrganizationCounterShards } from './organization/counter-shards';
 
 /** API Gateway answers a thrown "Unauthorized" with 401 (the UNAUTHORIZED gateway response). */

@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
-import type { AuthorizerDefinition, ChannelDefinition, ResourceDefinition, ScheduledJob, WorkerDefinition } from '../shared/resource';
-import { withPatchAliases, type AuthorizerKind, type OutgoingWebhook, type RouteDefinition } from '../shared/routes/route';
+import type { AuthorizerDefinition, ChannelDefinition, ResourceDefinition, ScheduledJob, WorkerDefinition } from '#shared/resource';
+import { withPatchAliases, type AuthorizerKind, type OutgoingWebhook, type RouteDefinition } from '#shared/routes/route';
 import * as folders from './resource-modules';
 
 /**

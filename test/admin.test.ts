@@ -4,9 +4,9 @@ import { freePort } from './support/ports';
 import { APIGatewayClient, NotFoundException } from '@aws-sdk/client-api-gateway';
 import { describe, expect, it } from 'vitest';
 import { assignUsagePlan } from '../infra/admin/usage-plan-keys';
-import { USAGE_PLANS, usageIdentifierKey } from '../shared/auth/usage-plans';
+import { USAGE_PLANS, usageIdentifierKey } from '#shared/auth/usage-plans';
 import { useTestApi } from './support/api';
-import { listApiKeys } from '../shared/auth/api-keys';
+import { listApiKeys } from '#shared/auth/api-keys';
 import { admin } from './support/admin-cli';
 
 const api = useTestApi();

@@ -14,13 +14,13 @@ interface Module {
   imports: string[];
 }
 
-/** Every TypeScript module below `dir` with the repository paths its relative imports resolve to, loaded at import or later (`import('./…')`). */
+/** Every TypeScript module below `dir` with the repository paths its relative and `#shared/` imports resolve to, loaded at import or later (`import('./…')`). */
 function modulesBelow(dir: string): Module[] {
   const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'));
   return files.map((file) => {
     const source = readFileSync(join(dir, file), 'utf8');
-    const specifiers = [...source.matchAll(/^(?:import|export)[^;]*?from '(\.[^']+)'|\bimport\('(\.[^']+)'\)/gms)].map((match) => (match[1] ?? match[2])!);
-    return { module: relative(ROOT, join(dir, file)), imports: specifiers.map((specifier) => relative(ROOT, resolve(dirname(join(dir, file)), specifier)).replace(/\.ts$/, '')) };
+    const specifiers = [...source.matchAll(/^(?:import|export)[^;]*?from '((?:\.|#shared\/)[^']+)'|\bimport\('((?:\.|#shared\/)[^']+)'\)/gms)].map((match) => (match[1] ?? match[2])!);
+    return { module: relative(ROOT, join(dir, file)), imports: specifiers.map((specifier) => relative(ROOT, specifier.startsWith('#shared/') ? join(SHARED, specifier.slice('#shared/'.length)) : resolve(dirname(join(dir, file)), specifier)).replace(/\.ts$/, '')) };
   });
 }
 

@@ -1,12 +1,12 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { resources, routes } from '../functions/resources';
-import { auditKeys } from '../shared/audit/entry';
+import { auditKeys } from '#shared/audit/entry';
 import { AUDIT_RESOURCE_TYPES, AuditEntry } from '../functions/audit-log/schema';
-import { createApiKey } from '../shared/auth/api-keys';
-import { config } from '../shared/config';
-import { dynamo } from '../shared/dynamo';
-import { TTL_ATTRIBUTE } from '../shared/table';
+import { createApiKey } from '#shared/auth/api-keys';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
+import { TTL_ATTRIBUTE } from '#shared/table';
 import { useTestApi, type Client } from './support/api';
 import { admin } from './support/admin-cli';
 import { countDynamoCalls } from './support/dynamo-calls';

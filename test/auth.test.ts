@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { handler as authorizer } from '../functions/authorizer';
-import { createApiKey, listApiKeys, revokeApiKey } from '../shared/auth/api-keys';
+import { createApiKey, listApiKeys, revokeApiKey } from '#shared/auth/api-keys';
 import { useTestApi } from './support/api';
 
 const api = useTestApi();

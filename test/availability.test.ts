@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { config } from '../shared/config';
-import { dynamo } from '../shared/dynamo';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
 import { appointmentKeys } from '../functions/appointments/entity';
 import { holdKeys } from '../functions/appointments/hold-entity';
 import { useTestApi, type Client } from './support/api';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { routes } from '../functions/resources';
-import type { RouteDefinition } from '../shared/routes/route';
+import type { RouteDefinition } from '#shared/routes/route';
 import { itemsOf } from './support/fixtures';
 import { useTestApi } from './support/api';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi } from './support/api';
 import { created, itemsOf, query } from './support/fixtures';
-import { TTL_ATTRIBUTE } from '../shared/table';
+import { TTL_ATTRIBUTE } from '#shared/table';
 
 /**
  * The receptionist's run-time API as a voice agent on a live call uses it: free slots, holds, bookings and their

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { organizationKeys } from '../functions/organization/entity';
 import { memberKeys } from '../functions/organization/member-entity';
-import { config } from '../shared/config';
-import { dynamo } from '../shared/dynamo';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
 import { useTestApi } from './support/api';
 import { everyDay, utcDate } from './support/fixtures';
 

@@ -4,7 +4,7 @@ import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../infra/cdk/app';
 import { routes } from '../functions/resources';
-import { authorizerOf } from '../shared/routes/route';
+import { authorizerOf } from '#shared/routes/route';
 
 // Every cdk-nag finding the stacks acknowledge instead of fixing, each held to what its reason says of the template.
 const { app, api } = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'none' } }));

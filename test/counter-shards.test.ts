@@ -1,8 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { config } from '../shared/config';
-import { dynamo } from '../shared/dynamo';
-import { keys } from '../shared/store/keys';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
+import { keys } from '#shared/store/keys';
 import { leadCounterNames } from '../functions/leads/entity';
 import { raiseOrganizationCounterShards } from '../functions/organization/counter-shards';
 import { useTestApi } from './support/api';

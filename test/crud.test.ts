@@ -4,7 +4,7 @@ import { noteRules } from '../functions/companies/notes-store';
 import { faqs } from '../functions/faqs/collection';
 import { policies } from '../functions/policies/collection';
 import { transfers } from '../functions/transfers/collection';
-import { crudStore } from '../shared/crud/store';
+import { crudStore } from '#shared/crud/store';
 
 /**
  * A CRUD route is granted the actions of its store's steps and of its rules' declared writes (shared/crud/plan.ts);

@@ -3,9 +3,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEAD_CHANGES, leadKeys } from '../functions/leads/entity';
-import { changeLogKey } from '../shared/store/keys';
-import { encodeCursor } from '../shared/store/cursors';
-import { CURSOR_KEY_REREAD_MS, CURSOR_KEY_TTL_MS, CursorKeyring, secretVersions } from '../shared/store/cursor-keys';
+import { changeLogKey } from '#shared/store/keys';
+import { encodeCursor } from '#shared/store/cursors';
+import { CURSOR_KEY_REREAD_MS, CURSOR_KEY_TTL_MS, CursorKeyring, secretVersions } from '#shared/store/cursor-keys';
 import { useTestApi, type Client } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DemoSeed } from '../shared/resource';
+import type { DemoSeed } from '#shared/resource';
 import { useTestApi, type Client } from './support/api';
 
 const api = useTestApi();

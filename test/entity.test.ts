@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { defineEntity, heldAsRead } from '../shared/store/entity';
-import { partialUpdateBody } from '../shared/schema';
+import { defineEntity, heldAsRead } from '#shared/store/entity';
+import { partialUpdateBody } from '#shared/schema';
 
 /**
  * An entity declared by its attribute table alone: the record schema, the bodies, the item mapping and the index moves

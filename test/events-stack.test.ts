@@ -10,7 +10,7 @@ import { streamArnParameterName } from '../infra/cdk/data-stack';
 import { DEFAULT_CONCURRENCY } from '../infra/cdk/options';
 import { sendSms } from '../functions/sms/routes';
 import { listWebhookDeliveries, redeliverEvent } from '../functions/webhooks/routes';
-import { routeId, type RouteDefinition } from '../shared/routes/route';
+import { routeId, type RouteDefinition } from '#shared/routes/route';
 import { routes } from '../functions/resources';
 import { RECEIPT_EVENT_TYPES } from '../functions/sms/receipt-types';
 import { webhookSettings } from '../functions/webhooks/settings';

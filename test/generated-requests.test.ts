@@ -4,7 +4,7 @@ import { buildDocument } from '../functions/meta/document';
 import { eventIdOf } from '../functions/events/ids';
 import { recordEvents } from '../functions/events/store';
 import { routes } from '../functions/resources';
-import type { RouteDefinition } from '../shared/routes/route';
+import type { RouteDefinition } from '#shared/routes/route';
 import { useTestApi, type Client } from './support/api';
 import { demoIds, withOwnIds } from './support/demo-ids';
 import { schemaArbitrary, type JsonSchema } from './support/schema-arbitrary';

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { apiHandler, type HandlerOutput } from '../shared/http/api-handler';
-import { defineRoute } from '../shared/routes/route';
+import { apiHandler, type HandlerOutput } from '#shared/http/api-handler';
+import { defineRoute } from '#shared/routes/route';
 import * as leadRoutes from '../functions/leads/routes';
 import { Lead } from '../functions/leads/schema';
 

@@ -1,8 +1,8 @@
 import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { changedMeanwhile, ConflictError, NotFoundError } from '../shared/errors';
-import { apiHandler } from '../shared/http/api-handler';
-import { defineRoute } from '../shared/routes/route';
+import { changedMeanwhile, ConflictError, NotFoundError } from '#shared/errors';
+import { apiHandler } from '#shared/http/api-handler';
+import { defineRoute } from '#shared/routes/route';
 
 const route = defineRoute({
   operationId: 'probe',

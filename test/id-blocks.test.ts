@@ -1,9 +1,9 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { config } from '../shared/config';
-import { dynamo } from '../shared/dynamo';
-import { keys } from '../shared/store/keys';
-import { idBlocks, reserveIds, useIdBlocks, type IdBlocks } from '../shared/store/sequences';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
+import { keys } from '#shared/store/keys';
+import { idBlocks, reserveIds, useIdBlocks, type IdBlocks } from '#shared/store/sequences';
 import { ACTIVITY_SEQUENCE } from '../functions/leads/store';
 import { useTestApi, type Client } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';

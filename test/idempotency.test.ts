@@ -5,8 +5,8 @@ import { useTestApi } from './support/api';
 import { SmsDeliveryError } from '../functions/sms/sender';
 import { setSmsSender } from '../functions/sms/sender';
 import { countDynamoCalls } from './support/dynamo-calls';
-import { keys } from '../shared/store/keys';
-import { queryAll } from '../shared/store/query-page';
+import { keys } from '#shared/store/keys';
+import { queryAll } from '#shared/store/query-page';
 
 const api = useTestApi();
 const document = buildDocument() as unknown as { paths: Record<string, Record<string, { responses: Record<string, any> }>> };

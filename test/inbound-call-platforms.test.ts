@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { inboundEndpointKeys } from '../functions/inbound-endpoints/entity';
-import { config } from '../shared/config';
-import { dynamo } from '../shared/dynamo';
-import { GATEWAY_RESPONSES, gatewayResponseBody } from '../shared/http/gateway-responses';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
+import { GATEWAY_RESPONSES, gatewayResponseBody } from '#shared/http/gateway-responses';
 import { useTestApi, type Client } from './support/api';
 import { itemsOf } from './support/fixtures';
 

@@ -1,7 +1,7 @@
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { describe, expect, it, vi } from 'vitest';
-import { GATEWAY_RESPONSES, gatewayResponseBody } from '../shared/http/gateway-responses';
-import { MAX_JSON_DEPTH } from '../shared/json-depth';
+import { GATEWAY_RESPONSES, gatewayResponseBody } from '#shared/http/gateway-responses';
+import { MAX_JSON_DEPTH } from '#shared/json-depth';
 import { useTestApi, type Client } from './support/api';
 import { assertFetchMatchesDocument } from './support/contract';
 import { countDynamoCalls } from './support/dynamo-calls';

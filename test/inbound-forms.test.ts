@@ -1,10 +1,10 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { inboundEndpointKeys } from '../functions/inbound-endpoints/entity';
-import { config } from '../shared/config';
-import { dynamo } from '../shared/dynamo';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
 import { webhookSettings } from '../functions/webhooks/settings';
-import { GATEWAY_RESPONSES, gatewayResponseBody } from '../shared/http/gateway-responses';
+import { GATEWAY_RESPONSES, gatewayResponseBody } from '#shared/http/gateway-responses';
 import { buildDocument } from '../functions/meta/document';
 import { useTestApi, type Client } from './support/api';
 import { assertMatchesDocument, readBody, validatorAt } from './support/contract';

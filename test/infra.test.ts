@@ -4,11 +4,11 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { BACKUP_RETENTION } from '../infra/cdk/table-backups';
 import { buildApp } from '../infra/cdk/app';
-import { INBOUND_ROUTE_THROTTLE, USAGE_PLAN_NAMES, USAGE_PLANS } from '../shared/auth/usage-plans';
-import { DYNAMODB_MAX_ATTEMPTS, DYNAMODB_TIMEOUTS } from '../shared/dynamo';
+import { INBOUND_ROUTE_THROTTLE, USAGE_PLAN_NAMES, USAGE_PLANS } from '#shared/auth/usage-plans';
+import { DYNAMODB_MAX_ATTEMPTS, DYNAMODB_TIMEOUTS } from '#shared/dynamo';
 import { routes } from '../functions/resources';
-import { authorizerOf, grantedActions, routeId } from '../shared/routes/route';
-import { TABLE_INDEXES } from '../shared/table';
+import { authorizerOf, grantedActions, routeId } from '#shared/routes/route';
+import { TABLE_INDEXES } from '#shared/table';
 
 // Asset bundling is left to `npm run synth`; here only the templates matter.
 const { app, api, data, events } = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'none' } }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dynamo } from '../shared/dynamo';
+import { dynamo } from '#shared/dynamo';
 import { useTestApi, type Client } from './support/api';
 import { holdWrite } from './support/interleave';
 import { ISO_MS, leadOf } from './support/fixtures';

@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { resources, routes } from '../functions/resources';
 import { resourceFileExports } from '../infra/resource-files';
-import type { DemoData, IsolationCase, IsolationCases, IsolationIds, IsolationIdsOf } from '../shared/resource';
-import type { RouteDefinition } from '../shared/routes/route';
+import type { DemoData, IsolationCase, IsolationCases, IsolationIds, IsolationIdsOf } from '#shared/resource';
+import type { RouteDefinition } from '#shared/routes/route';
 import { itemsOf } from './support/fixtures';
 import { useTestApi, type Client } from './support/api';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keys, keySamples, SAMPLE_ORGANIZATION_ID } from '../shared/store/keys';
+import { keys, keySamples, SAMPLE_ORGANIZATION_ID } from '#shared/store/keys';
 import { resources } from '../functions/resources';
 
 const O = SAMPLE_ORGANIZATION_ID;

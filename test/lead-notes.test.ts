@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestApi, type Client } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
 import { created, ISO_MS } from './support/fixtures';
-import { idBlocks, useIdBlocks } from '../shared/store/sequences';
+import { idBlocks, useIdBlocks } from '#shared/store/sequences';
 
 const api = useTestApi({ events: true });
 const UNKNOWN_LEAD = 'lead_01HZZZZZZZZZZZZZZZZZZZZZZZ';

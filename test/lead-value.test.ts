@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestApi, type Client } from './support/api';
 import { ISO_MS } from './support/fixtures';
 import { leadKeys } from '../functions/leads/entity';
-import { queryAll } from '../shared/store/query-page';
+import { queryAll } from '#shared/store/query-page';
 
 const api = useTestApi({ events: true });
 

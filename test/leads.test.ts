@@ -1,8 +1,8 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { config } from '../shared/config';
-import { dynamo } from '../shared/dynamo';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
 import { leadKeys } from '../functions/leads/entity';
 import { buildDocument } from '../functions/meta/document';
 import { useTestApi } from './support/api';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { GATEWAY_RESPONSES, gatewayResponseBody } from '../shared/http/gateway-responses';
+import { GATEWAY_RESPONSES, gatewayResponseBody } from '#shared/http/gateway-responses';
 import { createMember } from '../functions/organization/member-rules';
 import { useTestApi } from './support/api';
 import { itemsOf } from './support/fixtures';

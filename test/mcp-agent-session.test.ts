@@ -1,7 +1,7 @@
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it, vi } from 'vitest';
-import { createApiKey } from '../shared/auth/api-keys';
+import { createApiKey } from '#shared/auth/api-keys';
 import { useTestApi, type Client } from './support/api';
 import { created } from './support/fixtures';
 

@@ -2,7 +2,7 @@ import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { routes } from '../functions/resources';
 import { CURATED_TOOLS, toolName } from '../functions/mcp/tools';
-import { createApiKey } from '../shared/auth/api-keys';
+import { createApiKey } from '#shared/auth/api-keys';
 import { useTestApi } from './support/api';
 import { mcpConnector } from './support/mcp-client';
 

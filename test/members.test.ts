@@ -1,11 +1,11 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { config } from '../shared/config';
-import { dynamo } from '../shared/dynamo';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
 import { memberKeys } from '../functions/organization/member-entity';
 import { createMember, inviteMember } from '../functions/organization/member-rules';
 import { getMember, writeMemberChanges } from '../functions/organization/member-store';
-import { StaleWrite } from '../shared/store/versioned';
+import { StaleWrite } from '#shared/store/versioned';
 import { useTestApi } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
 import { ISO_MS } from './support/fixtures';

@@ -5,10 +5,10 @@ import { describe, expect, it, vi } from 'vitest';
 process.env.POWERTOOLS_METRICS_DISABLED = 'false';
 // As the stack sets it on every route's function: the handlers here run as in Lambda, with no local server.
 process.env.PUBLIC_BASE_URL = 'https://api.example.com';
-const { apiHandler } = await import('../shared/http/api-handler');
-const { defineRoute } = await import('../shared/routes/route');
-const { NotFoundError } = await import('../shared/errors');
-const { dynamo } = await import('../shared/dynamo');
+const { apiHandler } = await import('#shared/http/api-handler');
+const { defineRoute } = await import('#shared/routes/route');
+const { NotFoundError } = await import('#shared/errors');
+const { dynamo } = await import('#shared/dynamo');
 
 const route = defineRoute({
   operationId: 'getProbe',

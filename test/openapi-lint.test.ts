@@ -4,9 +4,9 @@ import { Json as JsonParser } from '@stoplight/spectral-parsers';
 import { oas } from '@stoplight/spectral-rulesets';
 import { check } from 'recheck';
 import { describe, expect, it } from 'vitest';
-import { serializeDocument } from '../shared/openapi/document';
+import { serializeDocument } from '#shared/openapi/document';
 import { buildDocument } from '../functions/meta/document';
-import { TEXT_PATTERN } from '../shared/schema';
+import { TEXT_PATTERN } from '#shared/schema';
 
 // Other people's linters read the document as integrators' tools do; a new route must not add a finding.
 const source = serializeDocument(buildDocument());

@@ -9,7 +9,7 @@ import { DEFAULT_CONCURRENCY, readOptions } from '../infra/cdk/options';
 import { readFileSync } from 'node:fs';
 import { greaterThanPattern } from '../infra/cdk/firewall';
 import { routes } from '../functions/resources';
-import { routeId } from '../shared/routes/route';
+import { routeId } from '#shared/routes/route';
 
 type Resource = { Properties: Record<string, any> };
 

@@ -1,6 +1,6 @@
 import { getCountries } from 'libphonenumber-js/min';
 import { describe, expect, it } from 'vitest';
-import { COUNTRY_CODES } from '../shared/countries';
+import { COUNTRY_CODES } from '#shared/countries';
 import { useTestApi, type Client } from './support/api';
 import { assertFetchMatchesDocument } from './support/contract';
 import { leadOf } from './support/fixtures';

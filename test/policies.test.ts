@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { policies as policyCollection } from '../functions/policies/collection';
-import { crudStore as textCollectionStore } from '../shared/crud/store';
+import { crudStore as textCollectionStore } from '#shared/crud/store';
 import { useTestApi } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
 import { ISO_MS } from './support/fixtures';

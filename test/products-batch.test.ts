@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { dynamo } from '../shared/dynamo';
+import { dynamo } from '#shared/dynamo';
 import { useTestApi, type Client } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
 import { createProduct, fixedProduct, storedProduct } from './support/fixtures';

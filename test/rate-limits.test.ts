@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { USAGE_PLANS } from '../shared/auth/usage-plans';
+import { USAGE_PLANS } from '#shared/auth/usage-plans';
 import { createRateLimiter } from '../infra/local/rate-limiter';
 import { useTestApi, type Client } from './support/api';
 import { postForm } from './support/fixtures';

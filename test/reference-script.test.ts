@@ -4,7 +4,7 @@ import { request, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { REFERENCE_RENDERER } from '../shared/openapi/schemas';
+import { REFERENCE_RENDERER } from '#shared/openapi/schemas';
 import { useTestApi } from './support/api';
 
 /**

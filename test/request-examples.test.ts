@@ -2,8 +2,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { API, buildDocument } from '../functions/meta/document';
 import { routes } from '../functions/resources';
-import { errorExamplesOfRoute } from '../shared/openapi/document';
-import type { RouteDefinition } from '../shared/routes/route';
+import { errorExamplesOfRoute } from '#shared/openapi/document';
+import type { RouteDefinition } from '#shared/routes/route';
 import { useTestApi } from './support/api';
 import { demoIds, withOwnIds } from './support/demo-ids';
 

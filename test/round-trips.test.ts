@@ -1,9 +1,9 @@
 import { paginateScan } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { resources, routes } from '../functions/resources';
-import { WRITER_ATTRIBUTE } from '../shared/audit/writer';
-import { config } from '../shared/config';
-import { dynamo } from '../shared/dynamo';
+import { WRITER_ATTRIBUTE } from '#shared/audit/writer';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
 import { useTestApi } from './support/api';
 import { TOURED_ROUTES, tourRoutes, withinBudget, type RouteVisit } from './support/route-tour';
 

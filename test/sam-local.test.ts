@@ -9,7 +9,7 @@ import { apiTemplates, dockerHostEndpoint, samEnvVars, samLocalProblems, writeSa
 import { LOCAL_SERVICE_ENV } from '../infra/local/dynamodb-local';
 import { routes } from '../functions/resources';
 import { sendSms } from '../functions/sms/routes';
-import { routeId } from '../shared/routes/route';
+import { routeId } from '#shared/routes/route';
 
 type Resources = Record<string, { Type: string; Properties: Record<string, any> }>;
 

@@ -2,8 +2,8 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { useTestApi } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
-import { config } from '../shared/config';
-import { dynamo } from '../shared/dynamo';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
 import { serviceKeys } from '../functions/services/entity';
 import { createService, createTransfer, ISO_MS } from './support/fixtures';
 

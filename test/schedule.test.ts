@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { instantOf, openingState, type Schedule } from '../shared/schedule';
+import { instantOf, openingState, type Schedule } from '#shared/schedule';
 
 /** Wall-clock opening hours read in a time zone, at fixed instants: DST changes, night shifts, holidays. */
 

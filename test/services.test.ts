@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { queryAll } from '../shared/store/query-page';
+import { queryAll } from '#shared/store/query-page';
 import { useTestApi } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
 import { createService, ISO_MS } from './support/fixtures';

@@ -1,8 +1,8 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMember } from '../functions/organization/member-rules';
-import { dynamo } from '../shared/dynamo';
-import { logger } from '../shared/observability';
+import { dynamo } from '#shared/dynamo';
+import { logger } from '#shared/observability';
 import { sentLocally } from '../functions/sms/local-provider';
 import { useTestApi, type Client } from './support/api';
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { dynamo } from '../shared/dynamo';
-import { newId } from '../shared/ids';
-import { logger } from '../shared/observability';
+import { dynamo } from '#shared/dynamo';
+import { newId } from '#shared/ids';
+import { logger } from '#shared/observability';
 import { createInquiry } from '../functions/inquiries/store';
 import { sentLocally } from '../functions/sms/local-provider';
 import { applyReceipt } from '../functions/sms/receipts';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { routes } from '../functions/resources';
 import { ApiStack } from '../infra/cdk/api-stack';
 import { readOptions } from '../infra/cdk/options';
-import type { RouteDefinition } from '../shared/routes/route';
+import type { RouteDefinition } from '#shared/routes/route';
 import { scaledRoutes, synthApiStack } from './support/scaled-stacks';
 
 // CloudFormation refuses a stack of more than 500 resources. The parent keeps what every route shares, so it must not

@@ -1,10 +1,10 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
 import { LEAD_CHANGES, leadKeys } from '../functions/leads/entity';
-import { encodeCursor } from '../shared/store/cursors';
-import { changeLogKey } from '../shared/store/keys';
-import { config } from '../shared/config';
-import { dynamo } from '../shared/dynamo';
+import { encodeCursor } from '#shared/store/cursors';
+import { changeLogKey } from '#shared/store/keys';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
 import { useTestApi, type Client } from './support/api';
 import { sleep } from './support/fixtures';
 
@@ -119,7 +119,7 @@ describe('SYNC_SETTLE_SECONDS', () => {
     else process.env.SYNC_SETTLE_SECONDS = value;
     try {
       vi.resetModules();
-      return (await import('../shared/store/change-log')).SYNC_SETTLE_MS;
+      return (await import('#shared/store/change-log')).SYNC_SETTLE_MS;
     } finally {
       process.env.SYNC_SETTLE_SECONDS = before;
       vi.resetModules();

@@ -1,9 +1,9 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, revokeApiKey } from '../shared/auth/api-keys';
-import { config } from '../shared/config';
-import { dynamo } from '../shared/dynamo';
-import { keys } from '../shared/store/keys';
+import { createApiKey, revokeApiKey } from '#shared/auth/api-keys';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
+import { keys } from '#shared/store/keys';
 import { organizationKeys } from '../functions/organization/entity';
 import { receiveSms } from '../functions/sms/replies';
 import { useTestApi, type Client } from './support/api';

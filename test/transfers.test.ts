@@ -1,9 +1,9 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { config } from '../shared/config';
-import { dynamo } from '../shared/dynamo';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
 import { serviceKeys } from '../functions/services/entity';
-import { queryAll } from '../shared/store/query-page';
+import { queryAll } from '#shared/store/query-page';
 import { useTestApi } from './support/api';
 import { countDynamoCalls } from './support/dynamo-calls';
 import { createTransfer, ISO_MS, storedTransfer } from './support/fixtures';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { routes } from '../functions/resources';
 import { buildDocument } from '../functions/meta/document';
-import type { RouteDefinition } from '../shared/routes/route';
+import type { RouteDefinition } from '#shared/routes/route';
 import { useTestApi } from './support/api';
 
 const api = useTestApi();

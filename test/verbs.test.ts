@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../functions/resources';
-import type { HttpMethod } from '../shared/routes/route';
+import type { HttpMethod } from '#shared/routes/route';
 import { useTestApi, type Client } from './support/api';
 import { created, createProduct, fixedProduct } from './support/fixtures';
 

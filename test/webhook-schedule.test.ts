@@ -1,9 +1,9 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
-import { config } from '../shared/config';
+import { config } from '#shared/config';
 import { activeSecrets } from '../functions/webhooks/rules';
 import { retryAfterMs } from '../functions/webhooks/post';
-import { dynamo } from '../shared/dynamo';
+import { dynamo } from '#shared/dynamo';
 import { fromWebhookItem, webhookKeys } from '../functions/webhooks/entity';
 import { useTestApi } from './support/api';
 

@@ -8,8 +8,8 @@ import { ApiStack } from '../infra/cdk/api-stack';
 import { bundledHandler } from '../infra/cdk/bundling';
 import { EventsStack } from '../infra/cdk/events-stack';
 import { readOptions } from '../infra/cdk/options';
-import type { ChannelDefinition, WorkerDefinition } from '../shared/resource';
-import { routeId, type Capability, type RouteDefinition } from '../shared/routes/route';
+import type { ChannelDefinition, WorkerDefinition } from '#shared/resource';
+import { routeId, type Capability, type RouteDefinition } from '#shared/routes/route';
 
 // The stacks read workers, authorizers and capabilities as data: what a resource declares is wired with no line of
 // infra naming it. Each synth here is of a small stack (bundling left out).

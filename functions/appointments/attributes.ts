@@ -1,8 +1,8 @@
 import * as v from 'valibot';
-import { ValidationError } from '../../shared/errors';
-import { Instant, NonEmptyString, PrefixedId, Timestamp } from '../../shared/schema';
-import { defineEntity, RECORD_TIMES } from '../../shared/store/entity';
-import { organizationPartition as org } from '../../shared/store/keys';
+import { ValidationError } from '#shared/errors';
+import { Instant, NonEmptyString, PrefixedId, Timestamp } from '#shared/schema';
+import { defineEntity, RECORD_TIMES } from '#shared/store/entity';
+import { organizationPartition as org } from '#shared/store/keys';
 import { TimeZone } from '../organization/schema';
 
 /** What an attendee who is no member of the organization is answered (functions/appointments/store.ts). */

@@ -1,7 +1,7 @@
-import { ApiError, NotFoundError, ValidationError } from '../../shared/errors';
-import { newId } from '../../shared/ids';
-import { LATEST_INSTANT } from '../../shared/schema';
-import { intersectIntervals, openIntervals, type Interval } from '../../shared/schedule';
+import { ApiError, NotFoundError, ValidationError } from '#shared/errors';
+import { newId } from '#shared/ids';
+import { LATEST_INSTANT } from '#shared/schema';
+import { intersectIntervals, openIntervals, type Interval } from '#shared/schedule';
 import { bookingsWindowStart, clashOf, retryingStale } from './rules';
 import { isTaken } from './entity';
 import { readBookings, readSchedules } from './store';

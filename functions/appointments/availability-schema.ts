@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { localTime } from '../../shared/local-time';
-import { Instant, integerString, PrefixedId, Timestamp } from '../../shared/schema';
+import { localTime } from '#shared/local-time';
+import { Instant, integerString, PrefixedId, Timestamp } from '#shared/schema';
 
 /** Slots start every this many minutes from the start of each working period, unless `step` says otherwise. */
 export const DEFAULT_STEP_MINUTES = 15;

@@ -1,4 +1,4 @@
-import { lifecycleEvents, type EventSource, type ResourceChanges } from '../../shared/resource';
+import { lifecycleEvents, type EventSource, type ResourceChanges } from '#shared/resource';
 import { appointmentAudit, fromAppointmentItem } from './entity';
 import { fromHoldItem, holdAudit, holdOf } from './hold-entity';
 

@@ -3,7 +3,7 @@ import { createAppointment } from './rules';
 import { CreateAppointmentBody, type Appointment } from './schema';
 import type { Lead } from '../leads/schema';
 import type { Member } from '../organization/member-schema';
-import type { DemoSeed } from '../../shared/resource';
+import type { DemoSeed } from '#shared/resource';
 
 const HOUR = 60 * 60 * 1000;
 

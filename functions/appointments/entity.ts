@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import type { Appointment } from './schema';
 import { appointmentEntity } from './attributes';
-import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '../../shared/store/keys';
-import type { Versioned } from '../../shared/store/versioned-record';
-import type { AuditedRecord } from '../../shared/resource';
+import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '#shared/store/keys';
+import type { Versioned } from '#shared/store/versioned-record';
+import type { AuditedRecord } from '#shared/resource';
 import { holdRemovedAt } from './hold-entity';
 
 export type VersionedAppointment = Versioned<Appointment>;

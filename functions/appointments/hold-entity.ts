@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { Hold, localTimesOf } from './availability-schema';
 import type { Booking } from './entity';
-import { TTL_ATTRIBUTE } from '../../shared/table';
-import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '../../shared/store/keys';
-import type { AuditedRecord } from '../../shared/resource';
+import { TTL_ATTRIBUTE } from '#shared/table';
+import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '#shared/store/keys';
+import type { AuditedRecord } from '#shared/resource';
 
 const org = organizationPartition;
 

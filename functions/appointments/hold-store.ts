@@ -1,8 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../../shared/config';
-import { dynamo } from '../../shared/dynamo';
-import { ApiError, NotFoundError } from '../../shared/errors';
-import { insertIfAbsent, requireExisting, transact, type TransactWrite } from '../../shared/store/transact';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
+import { ApiError, NotFoundError } from '#shared/errors';
+import { insertIfAbsent, requireExisting, transact, type TransactWrite } from '#shared/store/transact';
 import { claimSchedule, LeadNotFound, type Schedule } from './store';
 import { toBookingItem } from './entity';
 import { leadKeys } from '../leads/entity';

@@ -1,4 +1,4 @@
-import { defineResource } from '../../shared/resource';
+import { defineResource } from '#shared/resource';
 import { appointmentKeys, appointmentKeySamples } from './entity';
 import { appointment, hold, slot } from './examples';
 import { holdKeys, holdKeySamples } from './hold-entity';

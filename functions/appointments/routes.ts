@@ -1,7 +1,7 @@
 import { AvailabilityQuery, AvailabilityResponse, CreateHoldBody, DEFAULT_STEP_MINUTES, HOLD_MINUTES, HoldResponse, MAX_WINDOW_DAYS } from './availability-schema';
 import { AppointmentIdPath, AppointmentPage, AppointmentResponse, CreateAppointmentBody, ListAppointmentsQuery, UpdateAppointmentBody } from './schema';
-import { defineRoute } from '../../shared/routes/route';
-import { createRow, getRow, listRow, updateRow } from '../../shared/routes/rows';
+import { defineRoute } from '#shared/routes/route';
+import { createRow, getRow, listRow, updateRow } from '#shared/routes/rows';
 
 export const createAppointment = createRow({
   operationId: 'createAppointment',

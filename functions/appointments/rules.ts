@@ -1,15 +1,15 @@
 import * as v from 'valibot';
 import { bookedBy, isTaken, type Booking, type VersionedAppointment } from './entity';
-import { defined } from '../../shared/store/changes';
-import { ApiError, ConflictError, NotFoundError, ValidationError } from '../../shared/errors';
-import { newId, now } from '../../shared/ids';
+import { defined } from '#shared/store/changes';
+import { ApiError, ConflictError, NotFoundError, ValidationError } from '#shared/errors';
+import { newId, now } from '#shared/ids';
 import { getAppointment, LeadNotFound, readSchedules, writeAppointment, type AppointmentWrite, type Schedule } from './store';
 import { ACTIVITY_SEQUENCE } from '../leads/store';
 import { bookHoldWrite, getHold, holdNotFound } from './hold-store';
 import { holdBookingOf, type HoldRecord } from './hold-entity';
 import { getOrganizationTimezone } from '../organization/store';
-import { takeId } from '../../shared/store/sequences';
-import { retryOnStaleWrite } from '../../shared/store/versioned';
+import { takeId } from '#shared/store/sequences';
+import { retryOnStaleWrite } from '#shared/store/versioned';
 import { Appointment, endsAtIssue, MAX_APPOINTMENT_MS, type AppointmentChanges, type CreateAppointmentBody } from './schema';
 import type { LeadActivity } from '../leads/schema';
 

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { Instant, PageQuery, PrefixedId, pageSchema, partialUpdateBody } from '../../shared/schema';
+import { Instant, PageQuery, PrefixedId, pageSchema, partialUpdateBody } from '#shared/schema';
 import { appointmentEntity } from './attributes';
 
 export { APPOINTMENT_ENDINGS, APPOINTMENT_STATUSES, Attendee, unknownAttendee } from './attributes';

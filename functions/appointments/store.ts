@@ -1,19 +1,19 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../../shared/config';
-import { dynamo } from '../../shared/dynamo';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
 import { APPOINTMENT_CHANGES, appointmentCounterNames, appointmentKeys, bookedBy, fromAppointmentItem, fromBookingItem, toAppointmentItem, toBookingItem, type Booking, type VersionedAppointment } from './entity';
 import { leadCounterNames, leadKeys, toActivityItem } from '../leads/entity';
 import { memberKeys } from '../organization/member-entity';
-import { NotFoundError, ValidationError } from '../../shared/errors';
-import type { Page } from '../../shared/pagination';
+import { NotFoundError, ValidationError } from '#shared/errors';
+import type { Page } from '#shared/pagination';
 import { unknownAttendee, type ListAppointmentsQuery } from './schema';
 import type { LeadActivity } from '../leads/schema';
-import { batchGetItems } from '../../shared/store/batch-get';
-import { counterUpdate } from '../../shared/store/counters';
-import { countedPage, queryAll, rangePage, type PageSource } from '../../shared/store/query-page';
-import { changeLogKey, changesPage } from '../../shared/store/change-log';
-import { deleteItem, insertIfAbsent, requireExisting, transact, type TransactWrite } from '../../shared/store/transact';
-import { putIfVersion, StaleWrite } from '../../shared/store/versioned';
+import { batchGetItems } from '#shared/store/batch-get';
+import { counterUpdate } from '#shared/store/counters';
+import { countedPage, queryAll, rangePage, type PageSource } from '#shared/store/query-page';
+import { changeLogKey, changesPage } from '#shared/store/change-log';
+import { deleteItem, insertIfAbsent, requireExisting, transact, type TransactWrite } from '#shared/store/transact';
+import { putIfVersion, StaleWrite } from '#shared/store/versioned';
 
 /** What one member's schedule holds around a time window, and the version a booking must find unchanged. */
 export interface Schedule {

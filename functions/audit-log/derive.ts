@@ -1,7 +1,7 @@
-import { auditEntryOf } from '../../shared/audit/entry';
-import { sameWrite, stampOf } from '../../shared/audit/writer';
-import { streamRecordId } from '../../shared/ids';
-import type { ItemChange, ResourceChanges } from '../../shared/resource';
+import { auditEntryOf } from '#shared/audit/entry';
+import { sameWrite, stampOf } from '#shared/audit/writer';
+import { streamRecordId } from '#shared/ids';
+import type { ItemChange, ResourceChanges } from '#shared/resource';
 import type { OrganizationEntry } from './store';
 
 /** `ORG#<organizationId>…`: every record's partition key starts with its organization. */

@@ -1,5 +1,5 @@
-import { apiHandler } from '../../shared/http/api-handler';
-import { pageEnvelope } from '../../shared/pagination';
+import { apiHandler } from '#shared/http/api-handler';
+import { pageEnvelope } from '#shared/pagination';
 import * as routes from './routes';
 import { listAuditEntriesPage } from './store';
 

@@ -1,4 +1,4 @@
-import type { IsolationCases } from '../../shared/resource';
+import type { IsolationCases } from '#shared/resource';
 
 /**
  * How the audit log's route answers another organization (test/isolation.test.ts): its filters name records and

@@ -1,5 +1,5 @@
-import { auditKeys, auditKeySamples } from '../../shared/audit/entry';
-import { defineResource } from '../../shared/resource';
+import { auditKeys, auditKeySamples } from '#shared/audit/entry';
+import { defineResource } from '#shared/resource';
 import { auditEntry } from './examples';
 import { auditLogRoutes } from './routes';
 import { AuditEntry } from './schema';

@@ -1,4 +1,4 @@
-import { listRow } from '../../shared/routes/rows';
+import { listRow } from '#shared/routes/rows';
 import { AUDIT_RETENTION_DAYS, AuditLogPage, AuditLogQuery } from './schema';
 
 export const listAuditLog = listRow({

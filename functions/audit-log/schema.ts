@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { AUDIT_ACTIONS, AUDIT_RETENTION_DAYS, AUDIT_VIAS, type AuditEntry as AuditEntryShape } from '../../shared/audit/entry';
-import { Instant, PageQuery, pageSchema, PrefixedId, Timestamp } from '../../shared/schema';
+import { AUDIT_ACTIONS, AUDIT_RETENTION_DAYS, AUDIT_VIAS, type AuditEntry as AuditEntryShape } from '#shared/audit/entry';
+import { Instant, PageQuery, pageSchema, PrefixedId, Timestamp } from '#shared/schema';
 import { AUDIT_RESOURCE_TYPES } from './resource-types';
 
 export { AUDIT_RESOURCE_TYPES, AUDIT_RETENTION_DAYS };

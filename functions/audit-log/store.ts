@@ -1,11 +1,11 @@
 import { encodeTime, MAX_ULID, MIN_ULID } from 'ulid';
 import * as v from 'valibot';
-import { auditKeys, toAuditEntryItem } from '../../shared/audit/entry';
-import type { Page } from '../../shared/pagination';
-import { putItems } from '../../shared/store/batch-write';
-import { resumablePage, settledLogSource } from '../../shared/store/change-log';
-import { rangePage, type PageSource } from '../../shared/store/query-page';
-import { retentionWindow } from '../../shared/store/retention';
+import { auditKeys, toAuditEntryItem } from '#shared/audit/entry';
+import type { Page } from '#shared/pagination';
+import { putItems } from '#shared/store/batch-write';
+import { resumablePage, settledLogSource } from '#shared/store/change-log';
+import { rangePage, type PageSource } from '#shared/store/query-page';
+import { retentionWindow } from '#shared/store/retention';
 import { AUDIT_RETENTION_DAYS, AuditEntry, type AuditLogQuery } from './schema';
 
 const fromAuditEntryItem = (item: Record<string, unknown>): AuditEntry => v.parse(AuditEntry, item);

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { Email, NonEmptyString } from '../../shared/schema';
-import { defineEntity, RECORD_TIMES } from '../../shared/store/entity';
-import { organizationPartition as org, searchKey } from '../../shared/store/keys';
+import { Email, NonEmptyString } from '#shared/schema';
+import { defineEntity, RECORD_TIMES } from '#shared/store/entity';
+import { organizationPartition as org, searchKey } from '#shared/store/keys';
 import { leadKeys } from '../leads/entity';
 import { TypedPhone } from '../leads/schema';
 

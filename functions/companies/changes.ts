@@ -1,4 +1,4 @@
-import { lifecycleEvents, type ResourceChanges } from '../../shared/resource';
+import { lifecycleEvents, type ResourceChanges } from '#shared/resource';
 import { companyAudit, fromCompanyItem } from './entity';
 import { companyNotes } from './notes';
 

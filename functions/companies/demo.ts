@@ -5,7 +5,7 @@ import { CreateCompanyBody, type Company } from './schema';
 import type { Member } from '../organization/member-schema';
 import { updateLead } from '../leads/rules';
 import type { Lead } from '../leads/schema';
-import type { DemoSeed } from '../../shared/resource';
+import type { DemoSeed } from '#shared/resource';
 import demoCompanies from './demo-companies.json' with { type: 'json' };
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -1,7 +1,7 @@
 import type { Company } from './schema';
-import { organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
+import { organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '#shared/store/keys';
 import { companyEntity } from './attributes';
-import type { AuditedRecord } from '../../shared/resource';
+import type { AuditedRecord } from '#shared/resource';
 
 const org = organizationPartition;
 

@@ -1,9 +1,9 @@
-import { apiHandler } from '../../shared/http/api-handler';
-import { pageEnvelope } from '../../shared/pagination';
+import { apiHandler } from '#shared/http/api-handler';
+import { pageEnvelope } from '#shared/pagination';
 import * as routes from './routes';
 import { withPhoneRead } from '../leads/phones';
 import { createCompany, listCompaniesPage, getCompany, updateCompany, deleteCompany } from './store';
-import { crudHandler } from '../../shared/crud/handlers';
+import { crudHandler } from '#shared/crud/handlers';
 import { companyNotes } from './notes';
 import { noteRules } from './notes-store';
 

@@ -1,4 +1,4 @@
-import type { IsolationCases, IsolationIdsOf } from '../../shared/resource';
+import type { IsolationCases, IsolationIdsOf } from '#shared/resource';
 import { companyNotes } from './notes';
 
 /**

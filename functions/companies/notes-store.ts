@@ -1,5 +1,5 @@
-import { crudStore, type CrudRules } from '../../shared/crud/store';
-import { requireExisting } from '../../shared/store/transact';
+import { crudStore, type CrudRules } from '#shared/crud/store';
+import { requireExisting } from '#shared/store/transact';
 import { memberKeys } from '../organization/member-entity';
 import { companyNotes, unknownAuthor, type CompanyNote } from './notes';
 

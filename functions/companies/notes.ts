@@ -1,8 +1,8 @@
 import * as v from 'valibot';
-import { defineCrudResource } from '../../shared/crud/define';
-import { field, text } from '../../shared/crud/fields';
-import { NotFoundError, ValidationError } from '../../shared/errors';
-import { PrefixedId } from '../../shared/schema';
+import { defineCrudResource } from '#shared/crud/define';
+import { field, text } from '#shared/crud/fields';
+import { NotFoundError, ValidationError } from '#shared/errors';
+import { PrefixedId } from '#shared/schema';
 import { companyCounterNames, companyKeys } from './entity';
 import { CompanyIdPath } from './schema';
 

@@ -1,4 +1,4 @@
-import { defineResource } from '../../shared/resource';
+import { defineResource } from '#shared/resource';
 import { companyKeys, companyKeySamples } from './entity';
 import { company } from './examples';
 import { companyRoutes } from './routes';

@@ -1,4 +1,4 @@
-import { PageQuery } from '../../shared/schema';
+import { PageQuery } from '#shared/schema';
 import {
   CompanyDeleted,
   CompanyIdPath,
@@ -8,8 +8,8 @@ import {
   ListCompaniesQuery,
   UpdateCompanyBody,
 } from './schema';
-import { defineRoute } from '../../shared/routes/route';
-import { createRow, deleteRow, getRow, listRow, updateRow } from '../../shared/routes/rows';
+import { defineRoute } from '#shared/routes/route';
+import { createRow, deleteRow, getRow, listRow, updateRow } from '#shared/routes/rows';
 import { companyNotes } from './notes';
 
 export const createCompany = createRow({

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { deletedSchema, PageQuery, PrefixedId, pageSchema, partialUpdateBody } from '../../shared/schema';
-import { TrimmedString } from '../../shared/schema/trimmed';
+import { deletedSchema, PageQuery, PrefixedId, pageSchema, partialUpdateBody } from '#shared/schema';
+import { TrimmedString } from '#shared/schema/trimmed';
 import { companyEntity } from './attributes';
 
 /** A customer business of the organization: a strata manager, a builder, an agency. */

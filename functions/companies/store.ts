@@ -1,22 +1,22 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../../shared/config';
-import { dynamo } from '../../shared/dynamo';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
 import { COMPANY_CHANGES, companyAudit, companyCounterNames, companyKeys, fromCompanyItem, toCompanyItem } from './entity';
 import { leadCounterNames, leadKeys } from '../leads/entity';
-import { ApiError, NotFoundError, ValidationError } from '../../shared/errors';
-import { newId, now } from '../../shared/ids';
-import type { Page, PageRequest } from '../../shared/pagination';
+import { ApiError, NotFoundError, ValidationError } from '#shared/errors';
+import { newId, now } from '#shared/ids';
+import type { Page, PageRequest } from '#shared/pagination';
 import type { Company, CompanyChanges, CreateCompanyBody, ListCompaniesQuery } from './schema';
-import { pageOfMatches } from '../../shared/store/match-page';
-import { searchKey } from '../../shared/store/keys';
-import { counterUpdate } from '../../shared/store/counters';
-import { countedPage, queryAll } from '../../shared/store/query-page';
-import { changeLogKey, countedCollectionPage, listOrChanges } from '../../shared/store/change-log';
-import { deleteItems } from '../../shared/store/batch-write';
-import { keys, type Key } from '../../shared/store/keys';
-import { deleteItem, insertIfAbsent, transact } from '../../shared/store/transact';
-import { updateExistingItem } from '../../shared/store/update-fields';
-import { auditDeletion } from '../../shared/audit/deletion';
+import { pageOfMatches } from '#shared/store/match-page';
+import { searchKey } from '#shared/store/keys';
+import { counterUpdate } from '#shared/store/counters';
+import { countedPage, queryAll } from '#shared/store/query-page';
+import { changeLogKey, countedCollectionPage, listOrChanges } from '#shared/store/change-log';
+import { deleteItems } from '#shared/store/batch-write';
+import { keys, type Key } from '#shared/store/keys';
+import { deleteItem, insertIfAbsent, transact } from '#shared/store/transact';
+import { updateExistingItem } from '#shared/store/update-fields';
+import { auditDeletion } from '#shared/audit/deletion';
 
 const companyNotFound = () => new NotFoundError('Company not found');
 

@@ -1,4 +1,4 @@
-import type { ItemChange, ResourceChanges } from '../../shared/resource';
+import type { ItemChange, ResourceChanges } from '#shared/resource';
 import type { EventType } from './types';
 
 export type { ItemChange };

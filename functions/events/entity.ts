@@ -1,8 +1,8 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import * as v from 'valibot';
 import { EVENT_RETENTION_DAYS, Event } from './schema';
-import { TTL_ATTRIBUTE } from '../../shared/table';
-import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '../../shared/store/keys';
+import { TTL_ATTRIBUTE } from '#shared/table';
+import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '#shared/store/keys';
 
 const org = organizationPartition;
 

@@ -1,4 +1,4 @@
-import { streamRecordId } from '../../shared/ids';
+import { streamRecordId } from '#shared/ids';
 
 /**
  * The id of the event a stream record stands for: `evt_` + a ULID of the change's time and the record's

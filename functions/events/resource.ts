@@ -1,4 +1,4 @@
-import { defineResource } from '../../shared/resource';
+import { defineResource } from '#shared/resource';
 import { event } from './examples';
 import { eventRoutes } from './routes';
 import { Event } from './schema';

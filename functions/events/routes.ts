@@ -1,5 +1,5 @@
 import { EventIdPath, EventListQuery, EventPage, EventResponse, EVENT_RETENTION_DAYS } from './schema';
-import { getRow, listRow } from '../../shared/routes/rows';
+import { getRow, listRow } from '#shared/routes/rows';
 
 export const listEvents = listRow({
   operationId: 'listEvents',

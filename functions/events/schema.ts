@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { PageQuery, pageSchema, PrefixedId, Timestamp } from '../../shared/schema';
+import { PageQuery, pageSchema, PrefixedId, Timestamp } from '#shared/schema';
 import { EVENT_TYPES, type EventType } from './types';
 
 export { EVENT_TYPES, type EventType } from './types';

@@ -1,14 +1,14 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../../shared/config';
-import { dynamo } from '../../shared/dynamo';
-import { NotFoundError } from '../../shared/errors';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
+import { NotFoundError } from '#shared/errors';
 import { eventKeys, fromEventItem, toEventItem } from './entity';
-import type { Page, PageRequest } from '../../shared/pagination';
+import type { Page, PageRequest } from '#shared/pagination';
 import { EVENT_RETENTION_DAYS, type Event, type EventType } from './schema';
-import { putItems } from '../../shared/store/batch-write';
-import { rangePage } from '../../shared/store/query-page';
-import { retentionWindow } from '../../shared/store/retention';
-import { resumablePage, settledLogSource } from '../../shared/store/change-log';
+import { putItems } from '#shared/store/batch-write';
+import { rangePage } from '#shared/store/query-page';
+import { retentionWindow } from '#shared/store/retention';
+import { resumablePage, settledLogSource } from '#shared/store/change-log';
 
 /** Writes events; putting the same event again (a redelivered stream batch) overwrites it with itself. */
 export async function recordEvents(events: Event[]): Promise<void> {

@@ -1,4 +1,4 @@
-import type { ResourceChanges } from '../../shared/resource';
+import type { ResourceChanges } from '#shared/resource';
 import { faqs as collection } from './collection';
 
 /** What the stream consumer reads of this resource, apart from its routes (functions/resource-changes.ts): its events and the records the audit log attributes. */

@@ -1,6 +1,6 @@
-import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
-import { defineCrudResource } from '../../shared/crud/define';
-import { flag, text } from '../../shared/crud/fields';
+import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '#shared/store/keys';
+import { defineCrudResource } from '#shared/crud/define';
+import { flag, text } from '#shared/crud/fields';
 
 const org = organizationPartition;
 

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { crudStore } from '../../shared/crud/store';
+import { crudStore } from '#shared/crud/store';
 import { faqs } from './collection';
-import type { DemoSeed } from '../../shared/resource';
+import type { DemoSeed } from '#shared/resource';
 
 const DAY = 24 * 60 * 60 * 1000;
 

@@ -1,4 +1,4 @@
-import { crudHandler } from '../../shared/crud/handlers';
+import { crudHandler } from '#shared/crud/handlers';
 import { faqs } from './collection';
 
 /** The handlers of the faqs routes, one per route, named by its operationId: the stack bundles this module into each route's function. */

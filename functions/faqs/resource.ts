@@ -1,5 +1,5 @@
-import { crudTests } from '../../shared/crud/tests';
-import { defineResource } from '../../shared/resource';
+import { crudTests } from '#shared/crud/tests';
+import { defineResource } from '#shared/resource';
 import { faqs as collection, faqKeys, faqKeySamples } from './collection';
 import { changes } from './changes';
 

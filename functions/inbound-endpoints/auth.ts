@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { hashToken, sameSecret } from '../../shared/auth/tokens';
-import { ApiError } from '../../shared/errors';
-import { GATEWAY_RESPONSES } from '../../shared/http/gateway-responses';
-import { signedHeaders } from '../../shared/signed-posts';
+import { hashToken, sameSecret } from '#shared/auth/tokens';
+import { ApiError } from '#shared/errors';
+import { GATEWAY_RESPONSES } from '#shared/http/gateway-responses';
+import { signedHeaders } from '#shared/signed-posts';
 import { retellSignatureValid, vapiSecretValid } from './call-platforms';
 import type { InboundEndpointRecord } from './entity';
 

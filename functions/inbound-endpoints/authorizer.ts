@@ -1,8 +1,8 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import * as v from 'valibot';
-import { usageIdentifierKey } from '../../shared/auth/usage-plans';
-import { logger } from '../../shared/observability';
-import { countAuthorizerFailure } from '../../shared/auth/authorizer-failures';
+import { usageIdentifierKey } from '#shared/auth/usage-plans';
+import { logger } from '#shared/observability';
+import { countAuthorizerFailure } from '#shared/auth/authorizer-failures';
 import { findInboundEndpoint } from './store';
 import { InboundEndpointIdPath } from './schema';
 

@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto';
 import * as v from 'valibot';
-import { sameSecret } from '../../shared/auth/tokens';
-import { ValidationError } from '../../shared/errors';
-import { isPlainObject } from '../../shared/schema';
-import { toE164 } from '../../shared/phone';
-import { parseOrThrow } from '../../shared/validation';
+import { sameSecret } from '#shared/auth/tokens';
+import { ValidationError } from '#shared/errors';
+import { isPlainObject } from '#shared/schema';
+import { toE164 } from '#shared/phone';
+import { parseOrThrow } from '#shared/validation';
 import type { CallPlatform } from './schema';
 import { MAX_TRANSCRIPT_LINE, MAX_TRANSCRIPT_LINES } from '../inquiries/ingestion-schema';
 

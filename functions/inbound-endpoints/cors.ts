@@ -1,6 +1,6 @@
-import { ApiError } from '../../shared/errors';
-import { EmptyAnswer } from '../../shared/http/answer';
-import { PREFLIGHT_HEADERS } from '../../shared/http/cors';
+import { ApiError } from '#shared/errors';
+import { EmptyAnswer } from '#shared/http/answer';
+import { PREFLIGHT_HEADERS } from '#shared/http/cors';
 import { tokenMatches, unauthorized } from './auth';
 import type { InboundEndpointRecord } from './entity';
 import { findInboundEndpoint } from './store';

@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { InboundEndpoint } from './schema';
-import { emptyFieldsOf } from '../../shared/schema';
-import { changeLogKey } from '../../shared/store/keys';
-import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
-import type { AuditedRecord } from '../../shared/resource';
+import { emptyFieldsOf } from '#shared/schema';
+import { changeLogKey } from '#shared/store/keys';
+import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '#shared/store/keys';
+import type { AuditedRecord } from '#shared/resource';
 
 const org = organizationPartition;
 

@@ -1,8 +1,8 @@
-import { ApiError, ValidationError } from '../../shared/errors';
-import { parseMultipart } from '../../shared/http/multipart';
-import { now } from '../../shared/ids';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../shared/json-depth';
-import { looksLikePhone } from '../../shared/phone';
+import { ApiError, ValidationError } from '#shared/errors';
+import { parseMultipart } from '#shared/http/multipart';
+import { now } from '#shared/ids';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '#shared/json-depth';
+import { looksLikePhone } from '#shared/phone';
 import { readPhone } from '../leads/phones';
 import type { InboundEndpointRecord } from './entity';
 

@@ -1,6 +1,6 @@
-import { apiHandler } from '../../shared/http/api-handler';
-import { publicBaseUrl } from '../../shared/http/base-url';
-import { pageEnvelope } from '../../shared/pagination';
+import { apiHandler } from '#shared/http/api-handler';
+import { publicBaseUrl } from '#shared/http/base-url';
+import { pageEnvelope } from '#shared/pagination';
 import * as routes from './routes';
 import { answerPreflight } from './cors';
 import { receiveInbound } from './receive';

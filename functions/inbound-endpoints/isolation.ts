@@ -1,4 +1,4 @@
-import type { IsolationCases, IsolationIdsOf } from '../../shared/resource';
+import type { IsolationCases, IsolationIdsOf } from '#shared/resource';
 
 /**
  * How each inbound-endpoints route that takes an API key answers another organization (test/isolation.test.ts): where an id

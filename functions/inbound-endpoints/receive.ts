@@ -1,8 +1,8 @@
 import * as v from 'valibot';
-import { ApiError, PayloadTooLargeError, ValidationError } from '../../shared/errors';
-import { Answer, EmptyAnswer } from '../../shared/http/answer';
-import { newId, now } from '../../shared/ids';
-import { validationDetails } from '../../shared/validation';
+import { ApiError, PayloadTooLargeError, ValidationError } from '#shared/errors';
+import { Answer, EmptyAnswer } from '#shared/http/answer';
+import { newId, now } from '#shared/ids';
+import { validationDetails } from '#shared/validation';
 import { ingestInquiry } from '../inquiries/ingestion';
 import { IngestInquiryBody } from '../inquiries/ingestion-schema';
 import type { InquiryListItem } from '../inquiries/schema';

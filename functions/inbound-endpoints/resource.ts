@@ -1,4 +1,4 @@
-import { defineResource } from '../../shared/resource';
+import { defineResource } from '#shared/resource';
 import { inboundEndpointRoutes } from './routes';
 import { inboundEndpointKeys, inboundEndpointKeySamples } from './entity';
 import { changes } from './changes';

@@ -15,9 +15,9 @@ import {
   MAX_FORM_WITH_FILES_BYTES,
   MAX_INBOUND_BYTES,
 } from './schema';
-import { defineRoute } from '../../shared/routes/route';
-import { actionRow, createRow, deleteRow, getRow, listRow, updateRow } from '../../shared/routes/rows';
-import { INBOUND_ROUTE_THROTTLE } from '../../shared/auth/usage-plans';
+import { defineRoute } from '#shared/routes/route';
+import { actionRow, createRow, deleteRow, getRow, listRow, updateRow } from '#shared/routes/rows';
+import { INBOUND_ROUTE_THROTTLE } from '#shared/auth/usage-plans';
 
 export const createInboundEndpoint = createRow({
   operationId: 'createInboundEndpoint',

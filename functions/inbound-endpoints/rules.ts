@@ -1,8 +1,8 @@
 import * as v from 'valibot';
-import { hashToken } from '../../shared/auth/tokens';
-import { NotFoundError, ValidationError } from '../../shared/errors';
-import { newId, now } from '../../shared/ids';
-import { newSigningSecret } from '../../shared/signed-posts';
+import { hashToken } from '#shared/auth/tokens';
+import { NotFoundError, ValidationError } from '#shared/errors';
+import { newId, now } from '#shared/ids';
+import { newSigningSecret } from '#shared/signed-posts';
 import { newToken } from './auth';
 import type { InboundEndpointRecord } from './entity';
 import { createInboundEndpoint, getInboundEndpoint, INBOUND_ENDPOINT_NOT_FOUND, InboundEndpointMoved, replaceInboundCredentials, updateInboundEndpoint } from './store';

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { privateUrls } from '../../shared/private-urls';
-import { DeletedSchema, everyKeyKept, isPlainObject, NonEmptyString, PageQuery, pageSchema, partialUpdateBody, PrefixedId, Timestamp } from '../../shared/schema';
-import { TrimmedString } from '../../shared/schema/trimmed';
+import { privateUrls } from '#shared/private-urls';
+import { DeletedSchema, everyKeyKept, isPlainObject, NonEmptyString, PageQuery, pageSchema, partialUpdateBody, PrefixedId, Timestamp } from '#shared/schema';
+import { TrimmedString } from '#shared/schema/trimmed';
 
 /** What a sender may post to an inbound endpoint: far above any form or parsed email. */
 export const MAX_INBOUND_BYTES = 256 * 1024;

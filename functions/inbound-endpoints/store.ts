@@ -1,16 +1,16 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../../shared/config';
-import { dynamo } from '../../shared/dynamo';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
 import { fromInboundEndpointItem, INBOUND_ENDPOINT_CHANGES, inboundEndpointAudit, inboundEndpointCounterNames, inboundEndpointKeys, type InboundEndpointRecord, toInboundEndpointItem } from './entity';
-import { NotFoundError } from '../../shared/errors';
-import { now } from '../../shared/ids';
-import type { Page, PageRequest } from '../../shared/pagination';
-import { counterUpdate } from '../../shared/store/counters';
-import { countedCollectionPage } from '../../shared/store/change-log';
-import { deleteItem, insertIfAbsent, transact, writeAlone } from '../../shared/store/transact';
-import { setFields, updateExistingItem } from '../../shared/store/update-fields';
+import { NotFoundError } from '#shared/errors';
+import { now } from '#shared/ids';
+import type { Page, PageRequest } from '#shared/pagination';
+import { counterUpdate } from '#shared/store/counters';
+import { countedCollectionPage } from '#shared/store/change-log';
+import { deleteItem, insertIfAbsent, transact, writeAlone } from '#shared/store/transact';
+import { setFields, updateExistingItem } from '#shared/store/update-fields';
 import type { InboundEndpointChanges, InboundFormat } from './schema';
-import { auditDeletion } from '../../shared/audit/deletion';
+import { auditDeletion } from '#shared/audit/deletion';
 
 export const INBOUND_ENDPOINT_NOT_FOUND = 'Inbound endpoint not found';
 const notFound = () => new NotFoundError(INBOUND_ENDPOINT_NOT_FOUND);

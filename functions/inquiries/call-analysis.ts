@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { E164, isPlainObject } from '../../shared/schema';
+import { E164, isPlainObject } from '#shared/schema';
 
 /**
  * What a voice platform says of a call beside its transcript, kept on the CALL record: the lead's number on the call

@@ -1,4 +1,4 @@
-import { lifecycleEvents, type ResourceChanges } from '../../shared/resource';
+import { lifecycleEvents, type ResourceChanges } from '#shared/resource';
 import { fromInquiryItem, inquiryAudit } from './entity';
 
 /** What the stream consumer reads of this resource, apart from its routes (functions/resource-changes.ts): its events and the records the audit log attributes. */

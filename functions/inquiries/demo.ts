@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { newId } from '../../shared/ids';
+import { newId } from '#shared/ids';
 import { createInquiry, type NewInquiry } from './store';
 import type { CallData, SmsMessage } from './schema';
 import type { Lead } from '../leads/schema';
-import type { DemoSeed } from '../../shared/resource';
+import type { DemoSeed } from '#shared/resource';
 import demoInquiries from './demo-inquiries.json' with { type: 'json' };
 
 const DAY = 24 * 60 * 60 * 1000;

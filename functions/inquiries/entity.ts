@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 import { Inquiry, InquirySummary, SmsMessage, type InquiryDataBySource, type InquirySource, type SmsData } from './schema';
-import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
-import { shardCounters } from '../../shared/store/counter-shards';
-import { changeLogKey } from '../../shared/store/keys';
-import { now } from '../../shared/ids';
-import type { AuditedRecord } from '../../shared/resource';
+import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '#shared/store/keys';
+import { shardCounters } from '#shared/store/counter-shards';
+import { changeLogKey } from '#shared/store/keys';
+import { now } from '#shared/ids';
+import type { AuditedRecord } from '#shared/resource';
 
 const org = organizationPartition;
 

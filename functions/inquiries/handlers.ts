@@ -1,6 +1,6 @@
-import { Answer } from '../../shared/http/answer';
-import { apiHandler } from '../../shared/http/api-handler';
-import { pageEnvelope } from '../../shared/pagination';
+import { Answer } from '#shared/http/answer';
+import { apiHandler } from '#shared/http/api-handler';
+import { pageEnvelope } from '#shared/pagination';
 import { ingestInquiry } from './ingestion';
 import * as routes from './routes';
 import { listInquiriesPage, getInquiry, changeInquiry } from './store';

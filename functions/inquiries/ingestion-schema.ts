@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { atMostCharacters, DATE_TIME, EARLIEST_INSTANT, Email, isCalendarDateIfParsed, isDateTimeText, isRecordableInstant, LATEST_INSTANT, NonEmptyString, RECORDABLE_RULE, TEXT_RULE, Timestamp } from '../../shared/schema';
-import { TrimmedString } from '../../shared/schema/trimmed';
+import { atMostCharacters, DATE_TIME, EARLIEST_INSTANT, Email, isCalendarDateIfParsed, isDateTimeText, isRecordableInstant, LATEST_INSTANT, NonEmptyString, RECORDABLE_RULE, TEXT_RULE, Timestamp } from '#shared/schema';
+import { TrimmedString } from '#shared/schema/trimmed';
 import { CALL_DIRECTIONS, CALL_PARTIES, INQUIRY_TAGS, InquiryListItem } from './schema';
 import { TypedPhone, nameSplitRule } from '../leads/schema';
 import { callAnalysisInput } from './call-analysis';

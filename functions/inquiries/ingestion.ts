@@ -1,12 +1,12 @@
 import { contactsOf, hasContact, leadCounterNames, toActivityItem } from '../leads/entity';
 import { inquiryKeys } from './entity';
-import { newId, now } from '../../shared/ids';
+import { newId, now } from '#shared/ids';
 import { createInquiry, findInquiryByExternalId, inquiryListItem, type NewInquiry } from './store';
 import { ACTIVITY_SEQUENCE, getLead, holderOfFirst, insertLeadOrFindHolders, lookUpAgain, type HeldContact } from '../leads/store';
-import { retryOnStaleWrite } from '../../shared/store/versioned';
-import { counterUpdate } from '../../shared/store/counters';
-import { takeId } from '../../shared/store/sequences';
-import { insertIfAbsent, type TransactWrite } from '../../shared/store/transact';
+import { retryOnStaleWrite } from '#shared/store/versioned';
+import { counterUpdate } from '#shared/store/counters';
+import { takeId } from '#shared/store/sequences';
+import { insertIfAbsent, type TransactWrite } from '#shared/store/transact';
 import type { IngestInquiryBody, InquirySender } from './ingestion-schema';
 import type { InquiryListItem } from './schema';
 import { newLead } from '../leads/rules';

@@ -1,10 +1,10 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../../shared/config';
-import { dynamo } from '../../shared/dynamo';
-import { NotFoundError } from '../../shared/errors';
-import { now } from '../../shared/ids';
-import type { TransactWrite } from '../../shared/store/transact';
-import { StaleWrite } from '../../shared/store/versioned';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
+import { NotFoundError } from '#shared/errors';
+import { now } from '#shared/ids';
+import type { TransactWrite } from '#shared/store/transact';
+import { StaleWrite } from '#shared/store/versioned';
 import { contactAttribute, leadKeys, type LeadContact } from '../leads/entity';
 import { LeadLostContact } from '../leads/store';
 import type { InquiryRecord } from './entity';

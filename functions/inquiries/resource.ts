@@ -1,4 +1,4 @@
-import { defineResource } from '../../shared/resource';
+import { defineResource } from '#shared/resource';
 import { inquiryKeys, inquiryKeySamples } from './entity';
 import { inquiry, inquiryLead, inquiryListItem, smsData, smsMessage } from './examples';
 import { inquiryRoutes } from './routes';

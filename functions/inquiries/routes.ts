@@ -1,6 +1,6 @@
 import { Inquiry, InquiryIdPath, InquiryPage, ListInquiriesQuery, InquiryUpdated, UpdateInquiryBody } from './schema';
 import { IngestedInquiry, IngestInquiryBody } from './ingestion-schema';
-import { createRow, getRow, listRow, updateRow } from '../../shared/routes/rows';
+import { createRow, getRow, listRow, updateRow } from '#shared/routes/rows';
 
 export const listInquiries = listRow({
   operationId: 'listInquiries',

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { PageQuery, PrefixedId, Timestamp, pageSchema } from '../../shared/schema';
+import { PageQuery, PrefixedId, Timestamp, pageSchema } from '#shared/schema';
 import { callAnalysisRecord } from './call-analysis';
 
 export const INQUIRY_SOURCES = ['CALL', 'EMAIL', 'CHATBOT', 'SMS', 'WEBFORM'] as const;

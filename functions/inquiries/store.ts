@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { config } from '../../shared/config';
-import { dynamo } from '../../shared/dynamo';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
 import {
   fromInquiryCollection,
   fromInquiryItem,
@@ -17,9 +17,9 @@ import {
   INQUIRY_CHANGES,
 } from './entity';
 import { leadKeys, withLeadDefaults } from '../leads/entity';
-import { NotFoundError } from '../../shared/errors';
-import { newId, now } from '../../shared/ids';
-import type { Page, PageRequest } from '../../shared/pagination';
+import { NotFoundError } from '#shared/errors';
+import { newId, now } from '#shared/ids';
+import type { Page, PageRequest } from '#shared/pagination';
 import {
   FLAGGING_TAGS,
   type Inquiry,
@@ -33,14 +33,14 @@ import {
   type SmsData,
   type SmsMessage,
 } from './schema';
-import { batchGetItems } from '../../shared/store/batch-get';
-import { counterSet, counterUpdate, readCounter } from '../../shared/store/counters';
-import { pageOfFiltered } from '../../shared/store/match-page';
-import { countedPage, queryAll, type PageSource } from '../../shared/store/query-page';
-import { changeLogKey, listOrChanges } from '../../shared/store/change-log';
-import { insertIfAbsent, transact, type TransactWrite } from '../../shared/store/transact';
-import { setFields } from '../../shared/store/update-fields';
-import { retryOnStaleWrite, StaleWrite } from '../../shared/store/versioned';
+import { batchGetItems } from '#shared/store/batch-get';
+import { counterSet, counterUpdate, readCounter } from '#shared/store/counters';
+import { pageOfFiltered } from '#shared/store/match-page';
+import { countedPage, queryAll, type PageSource } from '#shared/store/query-page';
+import { changeLogKey, listOrChanges } from '#shared/store/change-log';
+import { insertIfAbsent, transact, type TransactWrite } from '#shared/store/transact';
+import { setFields } from '#shared/store/update-fields';
+import { retryOnStaleWrite, StaleWrite } from '#shared/store/versioned';
 import { leadUpdate, readLeadInquiryState, UNREAD_COUNT, type LeadChangesWithInquiry, type LeadInquiryState } from './lead-update';
 
 export type { LeadChangesWithInquiry, LeadInquiryState } from './lead-update';

@@ -1,9 +1,9 @@
-import type { Page, PageRequest } from '../../shared/pagination';
-import { listOrChanges } from '../../shared/store/change-log';
-import { counterUpdate } from '../../shared/store/counters';
-import { countedPage } from '../../shared/store/query-page';
-import { blockSequence } from '../../shared/store/sequences';
-import { insertIfAbsent, transact } from '../../shared/store/transact';
+import type { Page, PageRequest } from '#shared/pagination';
+import { listOrChanges } from '#shared/store/change-log';
+import { counterUpdate } from '#shared/store/counters';
+import { countedPage } from '#shared/store/query-page';
+import { blockSequence } from '#shared/store/sequences';
+import { insertIfAbsent, transact } from '#shared/store/transact';
 import { fromActivityItem, leadCounterNames, leadKeys, toActivityItem } from './entity';
 import { leadNotFound } from './read';
 import type { LeadActivity } from './schema';

@@ -1,8 +1,8 @@
 import * as v from 'valibot';
-import { Email, everyKeyKept, isPlainObject, Money, MONEY_RULE, NonEmptyString, OptionalText, PrefixedId, TEXT_RULE, Timestamp } from '../../shared/schema';
-import { ValidationError } from '../../shared/errors';
-import { defineEntity, RECORD_TIMES } from '../../shared/store/entity';
-import { organizationPartition as org } from '../../shared/store/keys';
+import { Email, everyKeyKept, isPlainObject, Money, MONEY_RULE, NonEmptyString, OptionalText, PrefixedId, TEXT_RULE, Timestamp } from '#shared/schema';
+import { ValidationError } from '#shared/errors';
+import { defineEntity, RECORD_TIMES } from '#shared/store/entity';
+import { organizationPartition as org } from '#shared/store/keys';
 
 export const LEAD_STATUSES = ['NEW', 'CONTACTED', 'QUALIFIED', 'QUOTED', 'WON', 'LOST'] as const;
 

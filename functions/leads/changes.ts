@@ -1,4 +1,4 @@
-import { lifecycleEvents, type EventSource, type ResourceChanges } from '../../shared/resource';
+import { lifecycleEvents, type EventSource, type ResourceChanges } from '#shared/resource';
 import { activityAudit, fromActivityItem, fromLeadItem, leadAudit } from './entity';
 
 /**

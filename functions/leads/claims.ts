@@ -1,9 +1,9 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../../shared/config';
-import { dynamo } from '../../shared/dynamo';
-import { ApiError } from '../../shared/errors';
-import { insertIfAbsent, type TransactWrite } from '../../shared/store/transact';
-import { StaleWrite } from '../../shared/store/versioned';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
+import { ApiError } from '#shared/errors';
+import { insertIfAbsent, type TransactWrite } from '#shared/store/transact';
+import { StaleWrite } from '#shared/store/versioned';
 import { contactAttribute, contactsOf, hasContact, type LeadContact, leadKeys, sameContact, toLeadContactItem } from './entity';
 import { getLead } from './read';
 import type { Lead } from './schema';

@@ -1,7 +1,7 @@
-import { newId } from '../../shared/ids';
+import { newId } from '#shared/ids';
 import { addLead, addLeadActivity, newLead } from './rules';
 import type { Lead } from './schema';
-import type { DemoSeed } from '../../shared/resource';
+import type { DemoSeed } from '#shared/resource';
 
 const DAY = 24 * 60 * 60 * 1000;
 

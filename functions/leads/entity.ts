@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { Lead, LeadActivity } from './schema';
 import { leadEntity } from './attributes';
-import { countInPartition, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, searchKey, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
-import { shardCounters } from '../../shared/store/counter-shards';
-import type { AuditedRecord } from '../../shared/resource';
+import { countInPartition, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, searchKey, type Collection, type Key, type KeySamples } from '#shared/store/keys';
+import { shardCounters } from '#shared/store/counter-shards';
+import type { AuditedRecord } from '#shared/resource';
 
 const org = organizationPartition;
 

@@ -1,11 +1,11 @@
-import { NotFoundError } from '../../shared/errors';
-import { apiHandler } from '../../shared/http/api-handler';
-import { pageEnvelope } from '../../shared/pagination';
+import { NotFoundError } from '#shared/errors';
+import { apiHandler } from '#shared/http/api-handler';
+import { pageEnvelope } from '#shared/pagination';
 import * as routes from './routes';
 import { addLeadActivity, createLead, listLeads, updateLead, upsertLead } from './rules';
 import { withPhoneRead } from './phones';
 import { getLead, deleteLeadWithActivities, listActivitiesPage } from './store';
-import { Answer } from '../../shared/http/answer';
+import { Answer } from '#shared/http/answer';
 
 /** The handlers of the leads routes, one per route, named by its operationId: the stack bundles this module into each route's function. */
 export const listLeadsHandler = apiHandler(routes.listLeads, async ({ query, organizationId }) => pageEnvelope('leads', await listLeads(organizationId, query)));

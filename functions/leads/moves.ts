@@ -1,9 +1,9 @@
 /** What a lead's write moves beside its own item (its counters, its name items) and the checks it is conditioned on. */
-import { config } from '../../shared/config';
-import { counterUpdate } from '../../shared/store/counters';
-import { changedAny, heldAsRead } from '../../shared/store/entity';
-import { deleteItem, requireExisting, type TransactWrite } from '../../shared/store/transact';
-import type { Condition } from '../../shared/store/update-fields';
+import { config } from '#shared/config';
+import { counterUpdate } from '#shared/store/counters';
+import { changedAny, heldAsRead } from '#shared/store/entity';
+import { deleteItem, requireExisting, type TransactWrite } from '#shared/store/transact';
+import type { Condition } from '#shared/store/update-fields';
 import { LEAD_COUNTER_FIELDS, LEAD_KEYED_FIELDS, LEAD_NAME_FIELDS, leadCounterNames, leadKeys, nameKeysOf, toLeadNameItem } from './entity';
 import type { Lead } from './schema';
 import { unknownCompany } from './attributes';

@@ -1,8 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../../shared/config';
-import { dynamo } from '../../shared/dynamo';
-import { ConflictError } from '../../shared/errors';
-import { deleteItem, type TransactWrite } from '../../shared/store/transact';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
+import { ConflictError } from '#shared/errors';
+import { deleteItem, type TransactWrite } from '#shared/store/transact';
 import { leadKeys } from './entity';
 
 /** The phone's opt-out is not what the write assumed: a STOP or START from it was recorded meanwhile. */

@@ -1,4 +1,4 @@
-import { ValidationError } from '../../shared/errors';
+import { ValidationError } from '#shared/errors';
 import type { Lead } from './schema';
 
 type Outcome = Pick<Lead, 'wonAt' | 'lostAt' | 'lostReason'>;

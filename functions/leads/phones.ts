@@ -1,9 +1,9 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../../shared/dynamo';
-import { config } from '../../shared/config';
-import { ValidationError } from '../../shared/errors';
-import { countryCodeOf, looksLikePhone, toE164, type CountryCode } from '../../shared/phone';
-import { DEFAULT_COUNTRY } from '../../shared/countries';
+import { dynamo } from '#shared/dynamo';
+import { config } from '#shared/config';
+import { ValidationError } from '#shared/errors';
+import { countryCodeOf, looksLikePhone, toE164, type CountryCode } from '#shared/phone';
+import { DEFAULT_COUNTRY } from '#shared/countries';
 import { leadKeys } from './entity';
 
 // Phones as people type them, read with the organization's country: every write that takes a phone (leads, companies,

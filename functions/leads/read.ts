@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../../shared/config';
-import { dynamo } from '../../shared/dynamo';
-import { NotFoundError } from '../../shared/errors';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
+import { NotFoundError } from '#shared/errors';
 import { fromLeadItem, leadKeys } from './entity';
 import type { Lead } from './schema';
 

@@ -1,4 +1,4 @@
-import { defineResource } from '../../shared/resource';
+import { defineResource } from '#shared/resource';
 import { leadKeys, leadKeySamples } from './entity';
 import { lead, leadActivity } from './examples';
 import { leadRoutes } from './routes';

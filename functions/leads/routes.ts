@@ -1,9 +1,9 @@
-import { DeletedSchema, PageQuery } from '../../shared/schema';
+import { DeletedSchema, PageQuery } from '#shared/schema';
 import { ActivityPage, CreateLeadActivityBody, CreateLeadBody, LeadActivityResponse, LeadIdPath, LeadPage, LeadResponse, ListLeadsQuery, UpdateLeadBody, UpsertLeadBody, UpsertLeadResponse } from './schema';
-import { errorEnvelope } from '../../shared/http/envelope';
-import { defineRoute } from '../../shared/routes/route';
+import { errorEnvelope } from '#shared/http/envelope';
+import { defineRoute } from '#shared/routes/route';
 import { LEAD_ID } from './examples';
-import { createRow, deleteRow, getRow, listRow, updateRow } from '../../shared/routes/rows';
+import { createRow, deleteRow, getRow, listRow, updateRow } from '#shared/routes/rows';
 
 /**
  * The 409 of a write that may give a lead a contact another lead holds (DUPLICATE_CONTACT, naming that lead), with

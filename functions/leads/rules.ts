@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { defined } from '../../shared/store/changes';
-import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors';
-import { newId, now } from '../../shared/ids';
+import { defined } from '#shared/store/changes';
+import { ConflictError, NotFoundError, ValidationError } from '#shared/errors';
+import { newId, now } from '#shared/ids';
 import {
   ACTIVITY_SEQUENCE,
   ContactTaken,
@@ -19,16 +19,16 @@ import {
   writeLeadChanges,
   type StaleClaim,
 } from './store';
-import { takeId } from '../../shared/store/sequences';
-import { retryOnStaleWrite, StaleWrite } from '../../shared/store/versioned';
+import { takeId } from '#shared/store/sequences';
+import { retryOnStaleWrite, StaleWrite } from '#shared/store/versioned';
 import { Lead, MAX_NAME_PART, type CreateLeadActivityBody, type CreateLeadBody, type LeadActivity, type LeadChanges, type ListLeadsQuery, type UpsertLeadBody } from './schema';
 import { contactsOf, hasContact, sameContact, type LeadContact } from './entity';
 import { leadEntity } from './attributes';
 import { checkLostReason, outcomeChanges, outcomeOf } from './outcome';
-import { looksLikePhone } from '../../shared/phone';
+import { looksLikePhone } from '#shared/phone';
 import { e164Of, withPhoneRead } from './phones';
-import { searchKey } from '../../shared/store/keys';
-import type { Page } from '../../shared/pagination';
+import { searchKey } from '#shared/store/keys';
+import type { Page } from '#shared/pagination';
 
 /** What a new lead holds before anything happens to it, and for the optional fields left out: empty, and NEW. */
 const NEW_LEAD = leadEntity.defaults;

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { Email, NonEmptyString, PageQuery, PrefixedId, TEXT_RULE, Timestamp, pageSchema, partialUpdateBody } from '../../shared/schema';
+import { Email, NonEmptyString, PageQuery, PrefixedId, TEXT_RULE, Timestamp, pageSchema, partialUpdateBody } from '#shared/schema';
 import { leadEntity, LeadStatus, MAX_NAME_PART, TYPED_PHONE } from './attributes';
 
 export { LEAD_STATUSES, MAX_NAME_PART, Socials, TypedPhone } from './attributes';

@@ -1,8 +1,8 @@
-import { batchGetItems } from '../../shared/store/batch-get';
-import { changeLogKey, listOrChanges } from '../../shared/store/change-log';
-import { pageOfFiltered, pageOfMatches } from '../../shared/store/match-page';
-import { countedPage, queryAll, type PageSource } from '../../shared/store/query-page';
-import type { Page, PageRequest } from '../../shared/pagination';
+import { batchGetItems } from '#shared/store/batch-get';
+import { changeLogKey, listOrChanges } from '#shared/store/change-log';
+import { pageOfFiltered, pageOfMatches } from '#shared/store/match-page';
+import { countedPage, queryAll, type PageSource } from '#shared/store/query-page';
+import type { Page, PageRequest } from '#shared/pagination';
 import { holderOf } from './claims';
 import { fromLeadItem, LEAD_CHANGES, type LeadContact, leadCounterNames, leadKeys } from './entity';
 import type { LeadFilters } from './moves';

@@ -1,4 +1,4 @@
-import type { ResourceTour } from '../../shared/route-tour';
+import type { ResourceTour } from '#shared/route-tour';
 
 const CONTACT_SEARCH =
   'A lead is found by its email or phone through the contact’s claim (one consistent GetItem, which names the one lead that can hold it), then that lead (one GetItem): the leads carry no email or phone index, which would cost every lead write two more index copies';

@@ -1,8 +1,8 @@
 import type * as v from 'valibot';
-import { apiBaseUrl } from '../../shared/http/base-url';
-import { routeHandler } from '../../shared/http/route-handler';
-import { Answer, EmptyAnswer } from '../../shared/http/answer';
-import { CompressibleJson, PER_REQUEST_GZIP_LEVEL } from '../../shared/http/compressible-text';
+import { apiBaseUrl } from '#shared/http/base-url';
+import { routeHandler } from '#shared/http/route-handler';
+import { Answer, EmptyAnswer } from '#shared/http/answer';
+import { CompressibleJson, PER_REQUEST_GZIP_LEVEL } from '#shared/http/compressible-text';
 import { apiTools } from './built-tools';
 import * as routes from './routes';
 import { toolsetsOf, type McpAnswer } from './schema';

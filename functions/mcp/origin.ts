@@ -1,4 +1,4 @@
-import { ApiError } from '../../shared/errors';
+import { ApiError } from '#shared/errors';
 
 /** Hosts of the machine a browser runs on: a page served from one is the developer's own. */
 const LOOPBACK_HOST = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;

@@ -1,4 +1,4 @@
-import { defineResource } from '../../shared/resource';
+import { defineResource } from '#shared/resource';
 import { mcpRoutes } from './routes';
 
 /** The API for AI agents: an MCP server whose tools are the routes of every other resource. It stores nothing. */

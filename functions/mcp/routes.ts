@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { defineRoute } from '../../shared/routes/route';
-import { ErrorEnvelopeSchema } from '../../shared/schema';
-import { errorEnvelope } from '../../shared/http/envelope';
+import { defineRoute } from '#shared/routes/route';
+import { ErrorEnvelopeSchema } from '#shared/schema';
+import { errorEnvelope } from '#shared/http/envelope';
 import { ORIGIN_NOT_ALLOWED, refuseForeignOrigin } from './origin';
 import { McpAnswer, McpMessage, McpQuery, PROTOCOL_VERSIONS } from './schema';
 import { CURATED_TOOLS } from './tools';

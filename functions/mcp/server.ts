@@ -13,12 +13,12 @@ import {
   ReadResourceRequestSchema,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { errorEnvelope } from '../../shared/http/envelope';
-import { ValidationError } from '../../shared/errors';
-import { validationDetails } from '../../shared/validation';
-import { scopeAllows, type ApiKeyScope } from '../../shared/auth/scopes';
-import { VIA_HEADER } from '../../shared/audit/entry';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../shared/json-depth';
+import { errorEnvelope } from '#shared/http/envelope';
+import { ValidationError } from '#shared/errors';
+import { validationDetails } from '#shared/validation';
+import { scopeAllows, type ApiKeyScope } from '#shared/auth/scopes';
+import { VIA_HEADER } from '#shared/audit/entry';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '#shared/json-depth';
 import { requestOf, type ApiTool } from './tools';
 import * as v from 'valibot';
 import { McpMessage, McpParams, PROTOCOL_VERSIONS, type Toolset } from './schema';

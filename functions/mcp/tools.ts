@@ -1,8 +1,8 @@
-import type { OpenApiDocument } from '../../shared/openapi/schemas';
-import { scopeAllows } from '../../shared/auth/scopes';
-import { OPTIONAL_TEXT_PATTERN, OPTIONAL_TEXT_RULE, TEXT_PATTERN, TEXT_RULE } from '../../shared/schema';
+import type { OpenApiDocument } from '#shared/openapi/schemas';
+import { scopeAllows } from '#shared/auth/scopes';
+import { OPTIONAL_TEXT_PATTERN, OPTIONAL_TEXT_RULE, TEXT_PATTERN, TEXT_RULE } from '#shared/schema';
 import { RESOURCE_TOOLSETS } from './schema';
-import { IDEMPOTENCY_KEY_FORMAT, IDEMPOTENCY_KEY_RULE, mayDestroy, reachesOutside, type RouteDefinition } from '../../shared/routes/route';
+import { IDEMPOTENCY_KEY_FORMAT, IDEMPOTENCY_KEY_RULE, mayDestroy, reachesOutside, type RouteDefinition } from '#shared/routes/route';
 
 /** A JSON Schema as the document writes it. */
 export type JsonSchema = Record<string, any>;

@@ -1,6 +1,6 @@
-import { CompressibleJson } from '../../shared/http/compressible-text';
-import { buildOpenApiDocument, servedFrom, type ApiDescription } from '../../shared/openapi/document';
-import type { OpenApiDocument } from '../../shared/openapi/schemas';
+import { CompressibleJson } from '#shared/http/compressible-text';
+import { buildOpenApiDocument, servedFrom, type ApiDescription } from '#shared/openapi/document';
+import type { OpenApiDocument } from '#shared/openapi/schemas';
 import { componentExamples, componentSchemas, outgoingWebhooks, resources, routes, tagDescriptions } from '../resources';
 
 /** The document's opening: what the API is, and what holds for every operation. */

@@ -1,7 +1,7 @@
-import { NotFoundError } from '../../shared/errors';
-import { publicBaseUrl } from '../../shared/http/base-url';
-import { routeHandler } from '../../shared/http/route-handler';
-import { referenceRenderer } from '../../shared/openapi/reference-renderer';
+import { NotFoundError } from '#shared/errors';
+import { publicBaseUrl } from '#shared/http/base-url';
+import { routeHandler } from '#shared/http/route-handler';
+import { referenceRenderer } from '#shared/openapi/reference-renderer';
 import { referencePage } from './reference-page';
 import * as routes from './routes';
 

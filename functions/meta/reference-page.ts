@@ -1,5 +1,5 @@
 import { getApiReference, getApiReferenceScript, getOpenApiDocument } from './routes';
-import { referenceRendererName } from '../../shared/openapi/reference-renderer';
+import { referenceRendererName } from '#shared/openapi/reference-renderer';
 
 /**
  * The reference page. It loads the renderer and the document from the API itself, by paths relative

@@ -1,5 +1,5 @@
-import { defineResource } from '../../shared/resource';
-import { ErrorEnvelopeSchema } from '../../shared/schema';
+import { defineResource } from '#shared/resource';
+import { ErrorEnvelopeSchema } from '#shared/schema';
 import { metaRoutes } from './routes';
 
 /** The API's description of itself, and the error envelope every route answers with. */

@@ -1,6 +1,6 @@
-import { errorEnvelope } from '../../shared/http/envelope';
-import { AssetPath, OpenApiDocumentSchema, REFERENCE_RENDERER, TextBody } from '../../shared/openapi/schemas';
-import { defineRoute } from '../../shared/routes/route';
+import { errorEnvelope } from '#shared/http/envelope';
+import { AssetPath, OpenApiDocumentSchema, REFERENCE_RENDERER, TextBody } from '#shared/openapi/schemas';
+import { defineRoute } from '#shared/routes/route';
 
 export const getOpenApiDocument = defineRoute({
   operationId: 'getOpenApiDocument',

@@ -1,4 +1,4 @@
-import type { ResourceTour } from '../../shared/route-tour';
+import type { ResourceTour } from '#shared/route-tour';
 
 /** The route tour's requests of meta (test/support/route-tour.ts): one per route, each finding what the ones before it made. */
 export const tour: ResourceTour = {

@@ -1,4 +1,4 @@
-import { lifecycleEvents, type ResourceChanges } from '../../shared/resource';
+import { lifecycleEvents, type ResourceChanges } from '#shared/resource';
 import { fromMemberItem, invitationAudit, memberAudit } from './member-entity';
 import { apiKeyAudit, organizationAudit } from './entity';
 

@@ -1,7 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../../shared/config';
-import { dynamo } from '../../shared/dynamo';
-import { ConflictError } from '../../shared/errors';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
+import { ConflictError } from '#shared/errors';
 import { organizationKeys } from './entity';
 
 /*

@@ -1,8 +1,8 @@
 import { createMember, inviteMember, updateMember, type NewMember } from './member-rules';
 import { updateOrganization } from './store';
-import type { WeeklyHours } from '../../shared/schedule';
+import type { WeeklyHours } from '#shared/schedule';
 import type { Member } from './member-schema';
-import type { DemoSeed } from '../../shared/resource';
+import type { DemoSeed } from '#shared/resource';
 
 const DAY = 24 * 60 * 60 * 1000;
 

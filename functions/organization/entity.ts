@@ -1,6 +1,6 @@
-import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '../../shared/store/keys';
+import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '#shared/store/keys';
 import type { OrganizationRecord } from './schema';
-import type { AuditedRecord } from '../../shared/resource';
+import type { AuditedRecord } from '#shared/resource';
 
 const org = organizationPartition;
 

@@ -1,11 +1,11 @@
-import { apiHandler } from '../../shared/http/api-handler';
-import { pageEnvelope } from '../../shared/pagination';
+import { apiHandler } from '#shared/http/api-handler';
+import { pageEnvelope } from '#shared/pagination';
 import { listServicesByCategory } from '../services/rules';
 import { createMember, updateMember, inviteMember, acceptInvitation, readMember, removeMember, cancelInvitation } from './member-rules';
 import { listMembersPage, listInvitationsPage } from './member-store';
 import * as routes from './routes';
 import { getOrganization, updateOrganization } from './store';
-import { canonicalE164 } from '../../shared/phone';
+import { canonicalE164 } from '#shared/phone';
 
 /** The handlers of the organization routes, one per route, named by its operationId: the stack bundles this module into each route's function. */
 export const getOrganizationHandler = apiHandler(routes.getOrganization, async ({ organizationId }) => ({ organization: await getOrganization(organizationId) }));

@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { Invitation, Member } from './member-schema';
-import { storedHours } from '../../shared/schedule';
-import { changeLogKey } from '../../shared/store/keys';
-import { memberKey, normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
-import type { AuditedRecord } from '../../shared/resource';
+import { storedHours } from '#shared/schedule';
+import { changeLogKey } from '#shared/store/keys';
+import { memberKey, normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '#shared/store/keys';
+import type { AuditedRecord } from '#shared/resource';
 
 const org = organizationPartition;
 

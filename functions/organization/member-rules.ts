@@ -1,10 +1,10 @@
 import * as v from 'valibot';
-import { defined } from '../../shared/store/changes';
-import { ApiError, NotFoundError, ValidationError } from '../../shared/errors';
-import { newId, now } from '../../shared/ids';
+import { defined } from '#shared/store/changes';
+import { ApiError, NotFoundError, ValidationError } from '#shared/errors';
+import { newId, now } from '#shared/ids';
 import { deleteInvitation, deleteMember, getAdmins, getInvitation, getMember, insertInvitation, insertMemberWithUser, MEMBER_SEQUENCE, replaceInvitationWithMember, writeMemberChanges } from './member-store';
-import { retryOnStaleWrite } from '../../shared/store/versioned';
-import { reserveIds } from '../../shared/store/sequences';
+import { retryOnStaleWrite } from '#shared/store/versioned';
+import { reserveIds } from '#shared/store/sequences';
 import { Member, type AcceptInvitationBody, type CreateInvitationBody, type Invitation, type MemberChanges, type MemberRole } from './member-schema';
 
 /** A member as created through the API, or with a picture and state by the demo data. */

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { WeeklyHours } from '../../shared/schedule';
-import { Email, NonEmptyString, Timestamp, deletedSchema, integerString, pageSchema, partialUpdateBody } from '../../shared/schema';
+import { WeeklyHours } from '#shared/schedule';
+import { Email, NonEmptyString, Timestamp, deletedSchema, integerString, pageSchema, partialUpdateBody } from '#shared/schema';
 
 /** ADMIN manages the account and its keys, MANAGER the pipeline and team, MEMBER works leads. */
 export const MEMBER_ROLES = ['ADMIN', 'MANAGER', 'MEMBER'] as const;

@@ -1,20 +1,20 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../../shared/config';
-import { dynamo } from '../../shared/dynamo';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
 import { invitationAudit, memberAudit, memberCounterNames, memberKeys } from './member-entity';
 import { INVITATION_CHANGES, MEMBER_CHANGES, fromInvitationItem, fromMemberItem, toInvitationItem, toMemberEmailItem, toMemberItem, toUserLookupItem } from './member-entity';
-import { ConflictError, NotFoundError } from '../../shared/errors';
-import { now } from '../../shared/ids';
-import type { Page, PageRequest } from '../../shared/pagination';
+import { ConflictError, NotFoundError } from '#shared/errors';
+import { now } from '#shared/ids';
+import type { Page, PageRequest } from '#shared/pagination';
 import type { Invitation, Member, MemberChanges } from './member-schema';
-import { counterUpdate } from '../../shared/store/counters';
-import { queryAll } from '../../shared/store/query-page';
-import { countedCollectionPage } from '../../shared/store/change-log';
-import { checkStill, deleteIfStill, deleteItem, insertIfAbsent, transact, type TransactWrite } from '../../shared/store/transact';
-import { StaleWrite } from '../../shared/store/versioned';
-import { setFields } from '../../shared/store/update-fields';
-import { auditDeletion } from '../../shared/audit/deletion';
-import { normalizeName } from '../../shared/store/keys';
+import { counterUpdate } from '#shared/store/counters';
+import { queryAll } from '#shared/store/query-page';
+import { countedCollectionPage } from '#shared/store/change-log';
+import { checkStill, deleteIfStill, deleteItem, insertIfAbsent, transact, type TransactWrite } from '#shared/store/transact';
+import { StaleWrite } from '#shared/store/versioned';
+import { setFields } from '#shared/store/update-fields';
+import { auditDeletion } from '#shared/audit/deletion';
+import { normalizeName } from '#shared/store/keys';
 
 /** Every member of the organization, by id: a team is tens of members, not thousands. */
 export async function listAllMembers(organizationId: string): Promise<Member[]> {

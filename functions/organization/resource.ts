@@ -1,4 +1,4 @@
-import { defineResource } from '../../shared/resource';
+import { defineResource } from '#shared/resource';
 import { invitation, member, memberUser, organization as organizationExample } from './examples';
 import { memberKeys, memberKeySamples } from './member-entity';
 import { Invitation, Member, MemberUser } from './member-schema';

@@ -1,4 +1,4 @@
-import { PageQuery } from '../../shared/schema';
+import { PageQuery } from '#shared/schema';
 import {
   AcceptInvitationBody,
   CreateInvitationBody,
@@ -14,8 +14,8 @@ import {
 } from './member-schema';
 import { OrganizationResponse, UpdateOrganizationBody } from './schema';
 import { OrganizationServices } from '../services/schema';
-import { defineRoute } from '../../shared/routes/route';
-import { createRow, deleteRow, getRow, listRow, updateRow } from '../../shared/routes/rows';
+import { defineRoute } from '#shared/routes/route';
+import { createRow, deleteRow, getRow, listRow, updateRow } from '#shared/routes/rows';
 
 export const listOrganizationMembers = listRow({
   operationId: 'listOrganizationMembers',

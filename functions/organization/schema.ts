@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { E164, NonEmptyString, Timestamp, partialUpdateBody } from '../../shared/schema';
-import { ClosedDates, storedHours, WeeklyHours } from '../../shared/schedule';
-import { DEFAULT_COUNTRY, isCountry } from '../../shared/countries';
+import { E164, NonEmptyString, Timestamp, partialUpdateBody } from '#shared/schema';
+import { ClosedDates, storedHours, WeeklyHours } from '#shared/schedule';
+import { DEFAULT_COUNTRY, isCountry } from '#shared/countries';
 
 /** How the IANA database writes a zone (areas and locations capitalised: America/Argentina/Buenos_Aires, Etc/GMT+5), or UTC. */
 const IANA_NAME = /^(?:UTC|[A-Z][A-Za-z_]*(?:\/[A-Z0-9][A-Za-z0-9_+-]*){1,2})$/;

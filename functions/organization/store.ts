@@ -1,22 +1,22 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { openingState } from '../../shared/schedule';
-import { DEFAULT_USAGE_PLAN, isUsagePlanName, type UsagePlanName } from '../../shared/auth/usage-plans';
-import { config } from '../../shared/config';
-import { dynamo } from '../../shared/dynamo';
+import { openingState } from '#shared/schedule';
+import { DEFAULT_USAGE_PLAN, isUsagePlanName, type UsagePlanName } from '#shared/auth/usage-plans';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
 import { leadCounterNames } from '../leads/entity';
 import { organizationKeys, toOrganizationItem } from './entity';
 import { memberCounterNames } from './member-entity';
 import { serviceCounterNames } from '../services/entity';
-import { ApiError, NotFoundError } from '../../shared/errors';
-import { newId, now } from '../../shared/ids';
+import { ApiError, NotFoundError } from '#shared/errors';
+import { newId, now } from '#shared/ids';
 import { DEFAULT_CURRENCY, fromOrganizationItem, type Organization, type OrganizationChanges, type OrganizationRecord } from './schema';
-import { batchGetItems } from '../../shared/store/batch-get';
-import { counterKeys } from '../../shared/store/counters';
-import { insertIfAbsent, transact, writeAlone, type TransactWrite } from '../../shared/store/transact';
-import { retryOnStaleWrite, StaleWrite } from '../../shared/store/versioned';
-import { setFields, updateExistingItem, type Condition } from '../../shared/store/update-fields';
-import { E164 } from '../../shared/schema';
-import { DEFAULT_COUNTRY } from '../../shared/countries';
+import { batchGetItems } from '#shared/store/batch-get';
+import { counterKeys } from '#shared/store/counters';
+import { insertIfAbsent, transact, writeAlone, type TransactWrite } from '#shared/store/transact';
+import { retryOnStaleWrite, StaleWrite } from '#shared/store/versioned';
+import { setFields, updateExistingItem, type Condition } from '#shared/store/update-fields';
+import { E164 } from '#shared/schema';
+import { DEFAULT_COUNTRY } from '#shared/countries';
 
 export async function createOrganization(name: string, timezone = 'UTC', usagePlan?: UsagePlanName): Promise<OrganizationRecord> {
   const organization: OrganizationRecord = { id: newId('org'), name, timezone, country: DEFAULT_COUNTRY, currency: DEFAULT_CURRENCY, smsSenderId: null, businessHours: null, closedDates: [], createdAt: now() };

@@ -1,4 +1,4 @@
-import { SEQUENCE, type ResourceTour } from '../../shared/route-tour';
+import { SEQUENCE, type ResourceTour } from '#shared/route-tour';
 
 /** The route tour's requests of organization (test/support/route-tour.ts): one per route, each finding what the ones before it made. */
 export const tour: ResourceTour = {

@@ -1,8 +1,8 @@
 import * as v from 'valibot';
 import { TradeCategoryIdSchema } from '../services/trade-categories';
-import { Money, NonEmptyString, OptionalText } from '../../shared/schema';
-import { defineEntity, RECORD_TIMES } from '../../shared/store/entity';
-import { organizationPartition as org, pad } from '../../shared/store/keys';
+import { Money, NonEmptyString, OptionalText } from '#shared/schema';
+import { defineEntity, RECORD_TIMES } from '#shared/store/entity';
+import { organizationPartition as org, pad } from '#shared/store/keys';
 
 export const PRICING_TYPES = ['NONE', 'FIXED', 'RANGE'] as const;
 

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { createProduct } from './rules';
 import { CreateProductBody } from './schema';
-import type { DemoSeed } from '../../shared/resource';
+import type { DemoSeed } from '#shared/resource';
 
 const DAY = 24 * 60 * 60 * 1000;
 

@@ -1,9 +1,9 @@
 import type { Product } from './schema';
 import { productEntity } from './attributes';
-import { normalizeName, organizationPartition, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
-import { toVersionedItem, type Versioned } from '../../shared/store/versioned-record';
-import { changeLogKey } from '../../shared/store/keys';
-import type { AuditedRecord } from '../../shared/resource';
+import { normalizeName, organizationPartition, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '#shared/store/keys';
+import { toVersionedItem, type Versioned } from '#shared/store/versioned-record';
+import { changeLogKey } from '#shared/store/keys';
+import type { AuditedRecord } from '#shared/resource';
 
 export type VersionedProduct = Versioned<Product>;
 

@@ -1,11 +1,11 @@
-import { apiHandler } from '../../shared/http/api-handler';
-import { METRIC } from '../../shared/observability';
-import { metrics } from '../../shared/metrics';
+import { apiHandler } from '#shared/http/api-handler';
+import { METRIC } from '#shared/observability';
+import { metrics } from '#shared/metrics';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import * as routes from './routes';
 import { createProduct, updateProduct, applyProductBatch, readProduct, removeProduct } from './rules';
 import { listProductsPage } from './store';
-import { pageEnvelope } from '../../shared/pagination';
+import { pageEnvelope } from '#shared/pagination';
 
 /** The handlers of the products routes, one per route, named by its operationId: the stack bundles this module into each route's function. */
 export const createProductHandler = apiHandler(routes.createProduct, async ({ body, organizationId }) => ({

@@ -1,4 +1,4 @@
-import type { IsolationCases } from '../../shared/resource';
+import type { IsolationCases } from '#shared/resource';
 
 /**
  * How each products route that takes an API key answers another organization (test/isolation.test.ts): where an id

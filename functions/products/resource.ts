@@ -1,4 +1,4 @@
-import { defineResource } from '../../shared/resource';
+import { defineResource } from '#shared/resource';
 import { productKeys, productKeySamples } from './entity';
 import { product } from './examples';
 import { productRoutes } from './routes';

@@ -1,4 +1,4 @@
-import { errorEnvelope } from '../../shared/http/envelope';
+import { errorEnvelope } from '#shared/http/envelope';
 import {
   BatchUpdateProductsBody,
   BatchUpdateProductsResponse,
@@ -11,8 +11,8 @@ import {
   ProductResponse,
   UpdateProductBody,
 } from './schema';
-import { defineRoute } from '../../shared/routes/route';
-import { createRow, deleteRow, getRow, listRow, updateRow } from '../../shared/routes/rows';
+import { defineRoute } from '#shared/routes/route';
+import { createRow, deleteRow, getRow, listRow, updateRow } from '#shared/routes/rows';
 
 /** What a create or a rename gets for a name another product has: the product of the create's example, created twice. */
 const NAME_TAKEN = { 409: { examples: { NameTaken: errorEnvelope(409, 'A product named "Hot water system install" already exists', 'CONFLICT') } } };

@@ -1,14 +1,14 @@
 import { isDeepStrictEqual } from 'node:util';
 import * as v from 'valibot';
-import { defined } from '../../shared/store/changes';
+import { defined } from '#shared/store/changes';
 import type { VersionedProduct } from './entity';
-import { ApiError, BadRequestError, NotFoundError, ValidationError } from '../../shared/errors';
-import { now } from '../../shared/ids';
+import { ApiError, BadRequestError, NotFoundError, ValidationError } from '#shared/errors';
+import { now } from '#shared/ids';
 import { deleteProduct, getProduct, getProducts, insertProduct, PRODUCT_SEQUENCE, writeProductVersion } from './store';
-import { reserveIds } from '../../shared/store/sequences';
-import { StaleWrite, updateVersioned } from '../../shared/store/versioned';
+import { reserveIds } from '#shared/store/sequences';
+import { StaleWrite, updateVersioned } from '#shared/store/versioned';
 import { BatchItem, MAX_BATCH_ITEMS, Product, type BatchResult, type CreateProductBody, type ProductChanges } from './schema';
-import { validationDetails } from '../../shared/validation';
+import { validationDetails } from '#shared/validation';
 
 export const PRODUCT_NOT_FOUND = 'Trade product not found';
 

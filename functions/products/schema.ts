@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { TradeCategoryIdSchema } from '../services/trade-categories';
-import { booleanString } from '../../shared/filters';
-import { PageQuery, deletedSchema, integerString, pageSchema, partialUpdateBody } from '../../shared/schema';
+import { booleanString } from '#shared/filters';
+import { PageQuery, deletedSchema, integerString, pageSchema, partialUpdateBody } from '#shared/schema';
 import { PricingTypeSchema, productEntity } from './attributes';
 
 export { PRICING_TYPES } from './attributes';

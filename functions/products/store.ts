@@ -1,18 +1,18 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../../shared/dynamo';
-import { normalizeName } from '../../shared/store/keys';
+import { dynamo } from '#shared/dynamo';
+import { normalizeName } from '#shared/store/keys';
 import { fromProductItem, PRODUCT_CHANGES, productAudit, productKeys, toProductItem, toProductNameItem, type VersionedProduct } from './entity';
-import { ConflictError } from '../../shared/errors';
-import { filterSignature } from '../../shared/filters';
-import type { Page } from '../../shared/pagination';
-import { filteredPage } from '../../shared/store/collection-page';
-import { changeLogKey, listOrChanges } from '../../shared/store/change-log';
+import { ConflictError } from '#shared/errors';
+import { filterSignature } from '#shared/filters';
+import type { Page } from '#shared/pagination';
+import { filteredPage } from '#shared/store/collection-page';
+import { changeLogKey, listOrChanges } from '#shared/store/change-log';
 import type { ListProductsQuery, Product } from './schema';
-import { batchGetItems } from '../../shared/store/batch-get';
-import { deleteItem, insertIfAbsent, transact } from '../../shared/store/transact';
-import { moveUniqueItem, putIfVersion, retryOnStaleWrite, StaleWrite, writeVersion } from '../../shared/store/versioned';
-import { config } from '../../shared/config';
-import { auditDeletion } from '../../shared/audit/deletion';
+import { batchGetItems } from '#shared/store/batch-get';
+import { deleteItem, insertIfAbsent, transact } from '#shared/store/transact';
+import { moveUniqueItem, putIfVersion, retryOnStaleWrite, StaleWrite, writeVersion } from '#shared/store/versioned';
+import { config } from '#shared/config';
+import { auditDeletion } from '#shared/audit/deletion';
 
 export const PRODUCT_SEQUENCE = 'PRODUCT';
 

@@ -1,4 +1,4 @@
-import { SEQUENCE, type ResourceTour } from '../../shared/route-tour';
+import { SEQUENCE, type ResourceTour } from '#shared/route-tour';
 
 /** The route tour's requests of products (test/support/route-tour.ts): one per route, each finding what the ones before it made. */
 export const tour: ResourceTour = {

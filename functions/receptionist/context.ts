@@ -8,7 +8,7 @@ import { fromServiceItem, serviceKeys } from '../services/entity';
 import { fromTransferItem, transferKeys } from '../transfers/entity';
 import type { Product } from '../products/schema';
 import type { Service } from '../services/schema';
-import { queryAll } from '../../shared/store/query-page';
+import { queryAll } from '#shared/store/query-page';
 import { CONTEXT_LIMIT, type ReceptionistContext } from './context-schema';
 
 const SERVICE_PRICES = ['price', 'hourlyRate', 'callOutFee', 'minPrice', 'maxPrice'] as const;

@@ -1,10 +1,10 @@
-import { apiHandler } from '../../shared/http/api-handler';
+import { apiHandler } from '#shared/http/api-handler';
 import * as routes from './routes';
 import { lookupCaller } from './rules';
 import { etagOf, namesEtag, receptionistContext } from './context';
 import { IfNoneMatch } from './context-schema';
-import { parseOrThrow } from '../../shared/validation';
-import { Answer, EmptyAnswer } from '../../shared/http/answer';
+import { parseOrThrow } from '#shared/validation';
+import { Answer, EmptyAnswer } from '#shared/http/answer';
 
 /** The handlers of the receptionist routes, one per route, named by its operationId: the stack bundles this module into each route's function. */
 export const lookupCallerHandler = apiHandler(routes.lookupCaller, async ({ path, organizationId }) => lookupCaller(organizationId, path.phone));

@@ -1,4 +1,4 @@
-import type { IsolationCases } from '../../shared/resource';
+import type { IsolationCases } from '#shared/resource';
 
 /** How the receptionist routes answer another organization (test/isolation.test.ts). */
 export const isolationCases: IsolationCases = {

@@ -1,4 +1,4 @@
-import { defineResource } from '../../shared/resource';
+import { defineResource } from '#shared/resource';
 import { ReceptionistService } from './context-schema';
 import { receptionistRoutes } from './routes';
 

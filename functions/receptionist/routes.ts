@@ -1,5 +1,5 @@
-import { defineRoute } from '../../shared/routes/route';
-import { readRow } from '../../shared/routes/rows';
+import { defineRoute } from '#shared/routes/route';
+import { readRow } from '#shared/routes/rows';
 import { CallerPath, CallerResponse } from './schema';
 import { CONTEXT_LIMIT, IF_NONE_MATCH_MAX, ReceptionistContext } from './context-schema';
 

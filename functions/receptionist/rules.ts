@@ -5,7 +5,7 @@ import { e164Of } from '../leads/phones';
 import { hasContact } from '../leads/entity';
 import { claimedLeadIdOfPhone, getLead, isPhoneOptedOut } from '../leads/store';
 import { getOrganizationHours } from '../organization/store';
-import { toE164 } from '../../shared/phone';
+import { toE164 } from '#shared/phone';
 import { CALLER_ITEMS, type CallerResponse } from './schema';
 
 /**

@@ -1,8 +1,8 @@
 import * as v from 'valibot';
 import { TradeCategoryIdSchema } from './trade-categories';
-import { Money, MONEY_RULE, NonEmptyString, OptionalText } from '../../shared/schema';
-import { defineEntity, RECORD_TIMES } from '../../shared/store/entity';
-import { organizationPartition as org, pad } from '../../shared/store/keys';
+import { Money, MONEY_RULE, NonEmptyString, OptionalText } from '#shared/schema';
+import { defineEntity, RECORD_TIMES } from '#shared/store/entity';
+import { organizationPartition as org, pad } from '#shared/store/keys';
 import { ScenarioSummary } from './scenario-schema';
 
 export const DURATION_UNITS = ['MINUTES', 'HOURS', 'DAYS'] as const;

@@ -1,4 +1,4 @@
-import { lifecycleEvents, type ResourceChanges } from '../../shared/resource';
+import { lifecycleEvents, type ResourceChanges } from '#shared/resource';
 import { fromServiceItem, serviceAudit } from './entity';
 import { fromScenarioItem, scenarioAudit } from './scenario-entity';
 

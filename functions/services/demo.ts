@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { createService } from './rules';
 import { CreateServiceBody, type Service } from './schema';
-import type { DemoSeed } from '../../shared/resource';
+import type { DemoSeed } from '#shared/resource';
 
 /** Written as API requests and validated as such, so the demo cannot hold what the API would refuse. */
 const DEMO_SERVICES: Array<v.InferInput<typeof CreateServiceBody>> = [

@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { CategoryService, type Service } from './schema';
 import { serviceEntity } from './attributes';
-import type { Versioned } from '../../shared/store/versioned-record';
-import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
-import type { AuditedRecord } from '../../shared/resource';
+import type { Versioned } from '#shared/store/versioned-record';
+import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '#shared/store/keys';
+import type { AuditedRecord } from '#shared/resource';
 
 const org = organizationPartition;
 

@@ -1,6 +1,6 @@
-import { apiHandler } from '../../shared/http/api-handler';
+import { apiHandler } from '#shared/http/api-handler';
 import * as routes from './routes';
-import { pageEnvelope } from '../../shared/pagination';
+import { pageEnvelope } from '#shared/pagination';
 import { createService, deleteService, updateScenario, updateService } from './rules';
 import { getService, getScenario, listScenariosPage, listServicesPage } from './store';
 import { TRADE_CATEGORIES } from './trade-categories';

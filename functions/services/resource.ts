@@ -1,4 +1,4 @@
-import { defineResource } from '../../shared/resource';
+import { defineResource } from '#shared/resource';
 import { TRADE_CATEGORIES, TradeCategory } from './trade-categories';
 import { serviceKeys, serviceKeySamples } from './entity';
 import { categoryService, scenario, scenarioOutcome, scenarioQuestion, service, serviceCategory } from './examples';

@@ -1,6 +1,6 @@
 import { MAX_SCENARIO_LINKS, ScenarioIdPath, ScenarioListQuery, ScenarioPage, ScenarioResponse, UpdateScenarioBody } from './scenario-schema';
 import { CreateServiceBody, ServiceDeleted, ServiceIdPath, ServiceListQuery, ServicePage, ServiceResponse, UpdateServiceBody } from './schema';
-import { createRow, deleteRow, getRow, listRow, readRow, updateRow } from '../../shared/routes/rows';
+import { createRow, deleteRow, getRow, listRow, readRow, updateRow } from '#shared/routes/rows';
 import { TradeCategoryList } from './trade-categories';
 
 export const createService = createRow({

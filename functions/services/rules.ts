@@ -2,11 +2,11 @@ import * as v from 'valibot';
 import { TRADE_CATEGORIES } from './trade-categories';
 import { scenarioSummary } from './scenario-entity';
 import { toCategoryService } from './entity';
-import { now } from '../../shared/ids';
-import { reserveIds } from '../../shared/store/sequences';
-import { defined } from '../../shared/store/changes';
-import { NotFoundError, ValidationError } from '../../shared/errors';
-import { retryOnStaleWrite, updateVersioned } from '../../shared/store/versioned';
+import { now } from '#shared/ids';
+import { reserveIds } from '#shared/store/sequences';
+import { defined } from '#shared/store/changes';
+import { NotFoundError, ValidationError } from '#shared/errors';
+import { retryOnStaleWrite, updateVersioned } from '#shared/store/versioned';
 import {
   deleteServiceWithScenario,
   getVersionedScenario,
@@ -23,8 +23,8 @@ import {
 import { Scenario, type ScenarioChanges } from './scenario-schema';
 import { Service, SERVICE_RULES, type CreateServiceBody, type OrganizationServices, type ServiceChanges } from './schema';
 import { serviceEntity } from './attributes';
-import { batchGetItems } from '../../shared/store/batch-get';
-import { memberKey } from '../../shared/store/keys';
+import { batchGetItems } from '#shared/store/batch-get';
+import { memberKey } from '#shared/store/keys';
 
 /** The scenario a new service starts with: ask its follow-up questions, then carry on with the call. */
 export function defaultScenario(body: CreateServiceBody, id: number, serviceId: number, at: string): Scenario {

@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { Scenario, ScenarioSummary } from './scenario-schema';
 import { SCENARIO_CHANGES, serviceKeys } from './entity';
-import { changeLogKey } from '../../shared/store/keys';
-import type { Versioned } from '../../shared/store/versioned-record';
-import type { AuditedRecord } from '../../shared/resource';
+import { changeLogKey } from '#shared/store/keys';
+import type { Versioned } from '#shared/store/versioned-record';
+import type { AuditedRecord } from '#shared/resource';
 
 /**
  * The scenario's item. `version` moves with each PATCH; `links` (absent: 0) counts the records that name the

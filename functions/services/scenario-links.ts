@@ -1,6 +1,6 @@
-import { config } from '../../shared/config';
-import type { Key } from '../../shared/store/keys';
-import type { TransactWrite } from '../../shared/store/transact';
+import { config } from '#shared/config';
+import type { Key } from '#shared/store/keys';
+import type { TransactWrite } from '#shared/store/transact';
 import { serviceKeys } from './entity';
 
 /**

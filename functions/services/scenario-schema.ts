@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { booleanString } from '../../shared/filters';
-import { NonEmptyString, OptionalText, PageQuery, Timestamp, integerString, pageSchema, partialUpdateBody } from '../../shared/schema';
+import { booleanString } from '#shared/filters';
+import { NonEmptyString, OptionalText, PageQuery, Timestamp, integerString, pageSchema, partialUpdateBody } from '#shared/schema';
 
 const Integer = v.pipe(v.number(), v.integer());
 

@@ -1,8 +1,8 @@
 import * as v from 'valibot';
 import { TradeCategoryIdSchema } from './trade-categories';
-import { booleanString } from '../../shared/filters';
-import { defined } from '../../shared/store/changes';
-import { PageQuery, Timestamp, deletedSchema, integerString, pageSchema, partialUpdateBody } from '../../shared/schema';
+import { booleanString } from '#shared/filters';
+import { defined } from '#shared/store/changes';
+import { PageQuery, Timestamp, deletedSchema, integerString, pageSchema, partialUpdateBody } from '#shared/schema';
 import { Integer, oneOf, Price, PRICING_MODES, serviceEntity } from './attributes';
 
 export { DURATION_UNITS, PRICING_MODES, TEAM_ASSIGNMENT_METHODS } from './attributes';

@@ -1,4 +1,4 @@
-import type { Capability } from '../../shared/routes/route';
+import type { Capability } from '#shared/routes/route';
 
 /** The SMS configuration set's name: the events stack makes it, and the SMS-sending functions name it, with no cross-stack reference. */
 export const smsConfigurationSetName = (tableName: string) => `${tableName}-sms`;

@@ -1,4 +1,4 @@
-import type { EventSource, ResourceChanges } from '../../shared/resource';
+import type { EventSource, ResourceChanges } from '#shared/resource';
 import { fromSmsItem, smsAudit } from './entity';
 
 const STATUS_EVENTS: Partial<Record<string, string>> = { SENT: 'sms.sent', DELIVERED: 'sms.delivered', FAILED: 'sms.failed', RECEIVED: 'sms.received' };

@@ -1,4 +1,4 @@
-import type { TopicChannelDefinition } from '../../shared/resource';
+import type { TopicChannelDefinition } from '#shared/resource';
 import { smsConfigurationSetName } from './capability';
 import { RECEIPT_EVENT_TYPES } from './receipt-types';
 

@@ -1,4 +1,4 @@
-import { ProviderError } from '../../shared/errors';
+import { ProviderError } from '#shared/errors';
 
 /**
  * The SMS provider refused or failed: answered with a bare {message} (502). `unconfirmed` when the provider may have

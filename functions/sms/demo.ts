@@ -1,7 +1,7 @@
 import type { Lead } from '../leads/schema';
 import type { Member } from '../organization/member-schema';
 import { sendSms } from './rules';
-import type { DemoSeed } from '../../shared/resource';
+import type { DemoSeed } from '#shared/resource';
 import { localReceiptsApplied } from './local-provider';
 
 /**

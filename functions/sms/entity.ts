@@ -1,8 +1,8 @@
 import * as v from 'valibot';
-import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '../../shared/store/keys';
+import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '#shared/store/keys';
 import { smsMessageRefOf } from '../inquiries/entity';
 import { Sms } from './schema';
-import type { AuditedRecord } from '../../shared/resource';
+import type { AuditedRecord } from '#shared/resource';
 
 const org = organizationPartition;
 

@@ -1,6 +1,6 @@
-import { NotFoundError } from '../../shared/errors';
-import { apiHandler } from '../../shared/http/api-handler';
-import { pageEnvelope } from '../../shared/pagination';
+import { NotFoundError } from '#shared/errors';
+import { apiHandler } from '#shared/http/api-handler';
+import { pageEnvelope } from '#shared/pagination';
 import * as routes from './routes';
 import { sendSms } from './rules';
 import { SMS_SENT_MESSAGE } from './schema';

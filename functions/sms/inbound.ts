@@ -1,8 +1,8 @@
 import type { SNSEvent } from 'aws-lambda';
 import * as v from 'valibot';
 import { receiveSms } from './replies';
-import { logger } from '../../shared/observability';
-import { asWriter, inboundWriter } from '../../shared/audit/writer';
+import { logger } from '#shared/observability';
+import { asWriter, inboundWriter } from '#shared/audit/writer';
 
 /** What End User Messaging SMS publishes for a two-way reply (the phone number's two-way channel is this topic). */
 const TwoWayMessage = v.object({

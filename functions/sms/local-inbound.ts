@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SNSEvent } from 'aws-lambda';
 import * as v from 'valibot';
-import { errorEnvelope, JSON_HEADERS } from '../../shared/http/envelope';
-import { BadRequestError, ValidationError } from '../../shared/errors';
-import { validationDetails } from '../../shared/validation';
-import { GATEWAY_RESPONSES, gatewayResponseBody } from '../../shared/http/gateway-responses';
-import { MAX_BODY_BYTES } from '../../shared/http/middleware';
+import { errorEnvelope, JSON_HEADERS } from '#shared/http/envelope';
+import { BadRequestError, ValidationError } from '#shared/errors';
+import { validationDetails } from '#shared/validation';
+import { GATEWAY_RESPONSES, gatewayResponseBody } from '#shared/http/gateway-responses';
+import { MAX_BODY_BYTES } from '#shared/http/middleware';
 
 export { LOCAL_INBOUND_SMS_PATH } from './channels';
 

@@ -1,4 +1,4 @@
-import { logger } from '../../shared/observability';
+import { logger } from '#shared/observability';
 import type { OutgoingSms, SmsSender } from './sender';
 
 /** What the local provider "sent", newest last: `npm start` and the tests read it. */

@@ -1,5 +1,5 @@
 import type { SNSEvent } from 'aws-lambda';
-import { logger } from '../../shared/observability';
+import { logger } from '#shared/observability';
 import { applyReceipt } from './receipts';
 
 /** SMS delivery receipts from the configuration set's SNS topic: each moves its message to DELIVERED or FAILED. */

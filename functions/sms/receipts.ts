@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { moveSmsStatus } from './store';
 import { RECEIPT_STATUS } from './receipt-types';
-import { asWriter, inboundWriter } from '../../shared/audit/writer';
+import { asWriter, inboundWriter } from '#shared/audit/writer';
 
 /** What a receipt must carry for us to act on it: its type, and the ids we sent as Context; `messageId` is the provider's. */
 export const SmsReceipt = v.object({

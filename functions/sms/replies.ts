@@ -1,7 +1,7 @@
 import { ulid } from 'ulid';
 import { createHash } from 'node:crypto';
 import { findLeadByPhone, lookUpAgain } from '../leads/store';
-import { retryOnStaleWrite } from '../../shared/store/versioned';
+import { retryOnStaleWrite } from '#shared/store/versioned';
 import { findOrganizationBySmsNumber } from '../organization/store';
 import { appendInboundSmsMessage, latestThreadOf, openInboundSmsThread, setPhoneOptOut } from './store';
 import type { SmsMessage } from '../inquiries/schema';

@@ -1,4 +1,4 @@
-import { defineResource } from '../../shared/resource';
+import { defineResource } from '#shared/resource';
 import { smsRoutes } from './routes';
 import { smsKeys, smsKeySamples } from './entity';
 import { sms as smsExample } from './examples';

@@ -1,6 +1,6 @@
 import { ListSmsQuery, SendSmsBody, SMS_NOT_RECORDED_MESSAGE, SmsDeliveryFailed, SmsIdPath, SmsPage, SmsResponse, SmsSent } from './schema';
-import { errorEnvelope } from '../../shared/http/envelope';
-import { createRow, getRow, listRow } from '../../shared/routes/rows';
+import { errorEnvelope } from '#shared/http/envelope';
+import { createRow, getRow, listRow } from '#shared/routes/rows';
 import { smsSender } from './capability';
 
 export const sendSms = createRow({

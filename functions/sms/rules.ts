@@ -1,14 +1,14 @@
-import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError, wasRefusedUnrun } from '../../shared/errors';
-import { newId, now } from '../../shared/ids';
+import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError, wasRefusedUnrun } from '#shared/errors';
+import { newId, now } from '#shared/ids';
 import { createInquiry } from '../inquiries/store';
 import { abandonSms, appendSmsMessage, getThreadMessage, moveSmsStatus, optedOut, phoneNotOptedOut, readSmsParties, smsNotAbandoned } from './store';
 import type { SmsMessage } from '../inquiries/schema';
 import type { Lead } from '../leads/schema';
 import { SMS_NOT_RECORDED_MESSAGE, type SendSmsBody, type Sms } from './schema';
-import { logger } from '../../shared/observability';
+import { logger } from '#shared/observability';
 import { SmsDeliveryError, smsSender } from './sender';
-import { isTransientStoreError } from '../../shared/store/transient';
-import { backoff } from '../../shared/store/retry';
+import { isTransientStoreError } from '#shared/store/transient';
+import { backoff } from '#shared/store/retry';
 
 const SUMMARY_LENGTH = 140;
 

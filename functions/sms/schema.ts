@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { NonEmptyString, PageQuery, PrefixedId, TEXT_RULE, Timestamp, pageSchema } from '../../shared/schema';
+import { NonEmptyString, PageQuery, PrefixedId, TEXT_RULE, Timestamp, pageSchema } from '#shared/schema';
 import { SMS_DIRECTIONS, SMS_STATUSES } from '../inquiries/schema';
 
 /** Ten concatenated segments of 160 GSM characters; a message with other characters takes more segments for as much text. */

@@ -6,24 +6,24 @@ import { fromUserLookupItem, memberKeys, type UserLookup } from '../organization
 import type { SmsMessage } from '../inquiries/schema';
 import type { Lead } from '../leads/schema';
 import { fromOrganizationItem } from '../organization/schema';
-import { batchGetItems } from '../../shared/store/batch-get';
+import { batchGetItems } from '#shared/store/batch-get';
 import { createInquiry, smsMessageCounts, type NewInquiry } from '../inquiries/store';
 import { GetCommand, paginateQuery, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../../shared/config';
-import { dynamo } from '../../shared/dynamo';
-import { BadRequestError, NotFoundError } from '../../shared/errors';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
+import { BadRequestError, NotFoundError } from '#shared/errors';
 import type { SmsStatus } from '../inquiries/schema';
-import { insertIfAbsent, requireExisting, transact, writeAlone, type TransactWrite } from '../../shared/store/transact';
-import { counterUpdate } from '../../shared/store/counters';
-import { countedPage, type PageSource } from '../../shared/store/query-page';
-import { changeLogKey, changesPage } from '../../shared/store/change-log';
-import { pageOfFiltered } from '../../shared/store/match-page';
-import type { Page } from '../../shared/pagination';
+import { insertIfAbsent, requireExisting, transact, writeAlone, type TransactWrite } from '#shared/store/transact';
+import { counterUpdate } from '#shared/store/counters';
+import { countedPage, type PageSource } from '#shared/store/query-page';
+import { changeLogKey, changesPage } from '#shared/store/change-log';
+import { pageOfFiltered } from '#shared/store/match-page';
+import type { Page } from '#shared/pagination';
 import type { ListSmsQuery, Sms } from './schema';
 import { LeadLostContact, smsOptOutWrite } from '../leads/store';
-import { TTL_ATTRIBUTE } from '../../shared/table';
-import { setFields } from '../../shared/store/update-fields';
-import { StaleWrite } from '../../shared/store/versioned';
+import { TTL_ATTRIBUTE } from '#shared/table';
+import { setFields } from '#shared/store/update-fields';
+import { StaleWrite } from '#shared/store/versioned';
 
 export interface SmsParties {
   lead?: Lead;

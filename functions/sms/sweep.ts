@@ -1,4 +1,4 @@
-import { logger } from '../../shared/observability';
+import { logger } from '#shared/observability';
 import { settleUnansweredSms } from './unanswered';
 
 /** Every minute (deployed: an EventBridge schedule; `npm start`: in process): SMS stuck QUEUED become FAILED, unconfirmed. */

@@ -1,5 +1,5 @@
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
-import { logger } from '../../shared/observability';
+import { logger } from '#shared/observability';
 
 /**
  * Time a record may take at worst: its DynamoDB writes (3 attempts of at most 4 s each, shared/dynamo.ts) and its

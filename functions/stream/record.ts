@@ -3,7 +3,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { eventIdOf } from '../events/ids';
 import { eventsOf, occurredAtOf, type ItemChange } from '../events/derive';
-import { logger } from '../../shared/observability';
+import { logger } from '#shared/observability';
 import { recordEvents } from '../events/store';
 import type { Event } from '../events/schema';
 import { auditEntriesOf } from '../audit-log/derive';
@@ -11,7 +11,7 @@ import { recordAuditEntries } from '../audit-log/store';
 import { enqueueDeliveries, subscriptionsOnce } from '../webhooks/fan-out';
 import { processInOrder, type Deadline } from './in-order';
 import { resourceChangesOf } from '../resource-changes';
-import type { ResourceChanges } from '../../shared/resource';
+import type { ResourceChanges } from '#shared/resource';
 
 const image = (attributes: unknown) => (attributes ? unmarshall(attributes as Record<string, AttributeValue>) : undefined);
 

@@ -1,9 +1,9 @@
 import * as v from 'valibot';
-import { defineCrudResource } from '../../shared/crud/define';
-import { field, flag, text } from '../../shared/crud/fields';
-import { booleanString } from '../../shared/filters';
-import { NonEmptyString, PageQuery, integerString } from '../../shared/schema';
-import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
+import { defineCrudResource } from '#shared/crud/define';
+import { field, flag, text } from '#shared/crud/fields';
+import { booleanString } from '#shared/filters';
+import { NonEmptyString, PageQuery, integerString } from '#shared/schema';
+import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '#shared/store/keys';
 
 const org = organizationPartition;
 

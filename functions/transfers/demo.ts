@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { createTransfer } from './rules';
 import { CreateTransferBody } from './schema';
 import type { Service } from '../services/schema';
-import type { DemoSeed } from '../../shared/resource';
+import type { DemoSeed } from '#shared/resource';
 
 const DAY = 24 * 60 * 60 * 1000;
 

@@ -1,4 +1,4 @@
-import type { Versioned } from '../../shared/store/versioned-record';
+import type { Versioned } from '#shared/store/versioned-record';
 import { transfers } from './collection';
 import type { Transfer } from './schema';
 

@@ -1,5 +1,5 @@
-import { apiHandler } from '../../shared/http/api-handler';
-import { crudHandler } from '../../shared/crud/handlers';
+import { apiHandler } from '#shared/http/api-handler';
+import { crudHandler } from '#shared/crud/handlers';
 import * as routes from './routes';
 import { transfers } from './collection';
 import { resolveTransfer, transferRules } from './rules';

@@ -1,4 +1,4 @@
-import type { IsolationCases } from '../../shared/resource';
+import type { IsolationCases } from '#shared/resource';
 import { transfers } from './collection';
 
 /**

@@ -1,4 +1,4 @@
-import { defineResource } from '../../shared/resource';
+import { defineResource } from '#shared/resource';
 import { transfers as collection, transferKeys, transferKeySamples } from './collection';
 import { transferRoutes } from './routes';
 import { changes } from './changes';

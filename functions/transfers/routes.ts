@@ -1,6 +1,6 @@
 import { ResolvedTransferResponse, ResolveTransferBody, TransferIdPath } from './schema';
 import { transfers } from './collection';
-import { defineRoute } from '../../shared/routes/route';
+import { defineRoute } from '#shared/routes/route';
 
 export const resolveTransfer = defineRoute({
   operationId: 'resolveTransfer',

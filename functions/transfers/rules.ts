@@ -1,12 +1,12 @@
 import * as v from 'valibot';
-import { ApiError, ValidationError } from '../../shared/errors';
-import type { Page } from '../../shared/pagination';
+import { ApiError, ValidationError } from '#shared/errors';
+import type { Page } from '#shared/pagination';
 import { getOrganizationHours } from '../organization/store';
 import { getMember } from '../organization/member-store';
-import { now } from '../../shared/ids';
-import { crudStore, type CrudRules } from '../../shared/crud/store';
+import { now } from '#shared/ids';
+import { crudStore, type CrudRules } from '#shared/crud/store';
 import { listTransfersPage, scenarioWrites } from './store';
-import { toE164, type CountryCode } from '../../shared/phone';
+import { toE164, type CountryCode } from '#shared/phone';
 import { countryToRead } from '../leads/phones';
 import { transfers } from './collection';
 import { ResolvedTransfer, Transfer, type CreateTransferBody, type ResolveTransferBody, type TransferListQuery } from './schema';

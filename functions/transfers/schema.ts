@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { NonEmptyString } from '../../shared/schema';
+import { NonEmptyString } from '#shared/schema';
 import { DESTINATION_TYPES, TRANSFER_METHODS, transfers } from './collection';
 
 export { DEFAULT_SUMMARY_FORMAT, DESTINATION_TYPES, SUMMARY_PLACEHOLDERS, TRANSFER_METHODS, TransferListQuery } from './collection';

@@ -1,15 +1,15 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../../shared/config';
-import { dynamo } from '../../shared/dynamo';
-import { filterSignature } from '../../shared/filters';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
+import { filterSignature } from '#shared/filters';
 import { linkScenario, unlinkScenario, type ScenarioReferrer } from '../services/scenario-links';
 import { fromTransferItem, TRANSFER_CHANGES, transferKeys, type VersionedTransfer } from './entity';
-import { ValidationError } from '../../shared/errors';
-import type { Page } from '../../shared/pagination';
+import { ValidationError } from '#shared/errors';
+import type { Page } from '#shared/pagination';
 import type { Transfer, TransferListQuery } from './schema';
-import { filteredPage } from '../../shared/store/collection-page';
-import { changeLogKey, listOrChanges } from '../../shared/store/change-log';
-import type { TransactWrite } from '../../shared/store/transact';
+import { filteredPage } from '#shared/store/collection-page';
+import { changeLogKey, listOrChanges } from '#shared/store/change-log';
+import type { TransactWrite } from '#shared/store/transact';
 
 /** How the transfer names its scenario, so the scenario's delete can clear it (functions/services/scenario-links.ts). */
 const referrer = (organizationId: string, transferId: number): ScenarioReferrer => ({ key: transferKeys.transfer(organizationId, transferId), attribute: 'scenarioId' });

@@ -1,4 +1,4 @@
-import type { Capability } from '../../shared/routes/route';
+import type { Capability } from '#shared/routes/route';
 
 /** The webhook delivery queues' names: the events stack makes them, and the functions that queue a delivery name them the same way. */
 export const deliveryQueueNames = (tableName: string) => ({ queue: `${tableName}-webhook-deliveries`, deadLetters: `${tableName}-webhook-dead-letters` });

@@ -1,4 +1,4 @@
-import type { QueueChannelDefinition } from '../../shared/resource';
+import type { QueueChannelDefinition } from '#shared/resource';
 import { deliveryQueueNames } from './capability';
 import { WEBHOOK_LIMITS } from './limits';
 import type { DeliveryJob } from './queue';

@@ -1,5 +1,5 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { logger } from '../../shared/observability';
+import { logger } from '#shared/observability';
 import { deliver } from './delivery';
 import type { DeliveryJob } from './queue';
 

@@ -1,6 +1,6 @@
 import { activeSecrets, wants } from './rules';
-import { ApiError, NotFoundError } from '../../shared/errors';
-import { newId, now } from '../../shared/ids';
+import { ApiError, NotFoundError } from '#shared/errors';
+import { newId, now } from '#shared/ids';
 import { claimProbe, completeDelivery, countFailure, disableWebhookAt, getWebhook, markFailing, recordDelivery, updateWebhook, WEBHOOK_NOT_FOUND } from './store';
 import { TEST_EVENT_MESSAGE, TEST_EVENT_TYPE, type WebhookDelivery, type WebhookTestEvent } from './schema';
 import { EVENT_RETENTION_DAYS } from '../events/schema';
@@ -9,9 +9,9 @@ import { postSigned, type PostOutcome } from './post';
 import { deliveryQueue, type DeliveryJob, type WebhookEvent } from './queue';
 import { webhookSettings } from './settings';
 import { WEBHOOK_LIMITS } from './limits';
-import { retentionWindow } from '../../shared/store/retention';
+import { retentionWindow } from '#shared/store/retention';
 import { SLOT_LEASE_MS, takeDeliverySlot } from './slots';
-import { logger } from '../../shared/observability';
+import { logger } from '#shared/observability';
 import type { WebhookRecord } from './entity';
 
 /** Exponential backoff with ±20 % jitter, from the base (30 s deployed, 1 s locally), never more than an hour between attempts. */

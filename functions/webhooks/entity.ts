@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { Webhook, WebhookDelivery, type DeliveryFilter } from './schema';
-import { TTL_ATTRIBUTE } from '../../shared/table';
-import { changeLogKey } from '../../shared/store/keys';
-import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '../../shared/store/keys';
-import type { AuditedRecord } from '../../shared/resource';
+import { TTL_ATTRIBUTE } from '#shared/table';
+import { changeLogKey } from '#shared/store/keys';
+import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '#shared/store/keys';
+import type { AuditedRecord } from '#shared/resource';
 
 const org = organizationPartition;
 

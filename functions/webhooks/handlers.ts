@@ -1,6 +1,6 @@
-import { NotFoundError } from '../../shared/errors';
-import { apiHandler } from '../../shared/http/api-handler';
-import { pageEnvelope } from '../../shared/pagination';
+import { NotFoundError } from '#shared/errors';
+import { apiHandler } from '#shared/http/api-handler';
+import { pageEnvelope } from '#shared/pagination';
 import { redeliverEvent, sendTestEvent } from './delivery';
 import { publicWebhook } from './entity';
 import * as routes from './routes';

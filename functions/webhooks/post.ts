@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { refusalOf, guardedLookup } from './destination';
 import { webhookSettings } from './settings';
-import { signedHeaders } from '../../shared/signed-posts';
+import { signedHeaders } from '#shared/signed-posts';
 
 export interface PostOutcome {
   /** The receiver's HTTP status; null when it did not answer. */

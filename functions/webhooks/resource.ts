@@ -1,4 +1,4 @@
-import { defineResource } from '../../shared/resource';
+import { defineResource } from '#shared/resource';
 import { webhook, webhookDelivery, webhookTestEvent, webhookWithSecret } from './examples';
 import { webhookMessages, webhookRoutes } from './routes';
 import { Webhook, WebhookDelivery, WebhookTestEvent, WebhookWithSecret } from './schema';

@@ -1,8 +1,8 @@
-import { errorEnvelope } from '../../shared/http/envelope';
+import { errorEnvelope } from '#shared/http/envelope';
 import { MAX_ROTATIONS_PER_HOUR, MAX_WEBHOOKS_PER_ORGANIZATION, ROTATION_OVERLAP_HOURS } from './schema';
 import { CreateWebhookBody, DELIVERY_STATUSES, RedeliverEventBody, WebhookDeliveryResponse, UpdateWebhookBody, WebhookDeleted, WebhookDeliveryListQuery, WebhookDeliveryPage, WebhookIdPath, WebhookListQuery, WebhookPage, WebhookResponse, WebhookSecretResponse, WebhookTestEvent, WebhookTestResponse } from './schema';
-import type { OutgoingWebhook } from '../../shared/routes/route';
-import { actionRow, createRow, deleteRow, getRow, listRow, updateRow } from '../../shared/routes/rows';
+import type { OutgoingWebhook } from '#shared/routes/route';
+import { actionRow, createRow, deleteRow, getRow, listRow, updateRow } from '#shared/routes/rows';
 import { WEBHOOK_LIMITS } from './limits';
 import { Event, EventIdPath, EVENT_RETENTION_DAYS } from '../events/schema';
 import { SIGNATURE_HEADERS } from './signature-headers';

@@ -1,10 +1,10 @@
 import { publicWebhook, type WebhookRecord } from './entity';
-import { ApiError, BadRequestError, NotFoundError } from '../../shared/errors';
-import { newId, now } from '../../shared/ids';
+import { ApiError, BadRequestError, NotFoundError } from '#shared/errors';
+import { newId, now } from '#shared/ids';
 import { createWebhook, getWebhook, updateWebhook, WEBHOOK_NOT_FOUND } from './store';
 import { MAX_ROTATIONS_PER_HOUR, ROTATION_OVERLAP_HOURS, type CreateWebhookBody, type UpdateWebhookBody, type Webhook } from './schema';
 import { resolvedRefusalOf } from './destination';
-import { newSigningSecret } from '../../shared/signed-posts';
+import { newSigningSecret } from '#shared/signed-posts';
 
 const ROTATION_OVERLAP_MS = ROTATION_OVERLAP_HOURS * 3_600_000;
 const HOUR_MS = 3_600_000;

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { DeletedSchema, NonEmptyString, PageQuery, pageSchema, partialUpdateBody, PrefixedId, Timestamp } from '../../shared/schema';
+import { DeletedSchema, NonEmptyString, PageQuery, pageSchema, partialUpdateBody, PrefixedId, Timestamp } from '#shared/schema';
 // The generated list, not events/schema.ts: the events resource's redelivery route answers this module's WebhookDelivery.
 import { EVENT_TYPES } from '../events/types';
 

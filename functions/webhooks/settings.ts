@@ -1,4 +1,4 @@
-import { privateUrls } from '../../shared/private-urls';
+import { privateUrls } from '#shared/private-urls';
 import { WEBHOOK_LIMITS } from './limits';
 
 /**

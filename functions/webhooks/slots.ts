@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../../shared/config';
-import { dynamo } from '../../shared/dynamo';
-import { conditionNotHeld, writeAloneWhereHolds } from '../../shared/store/transact';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
+import { conditionNotHeld, writeAloneWhereHolds } from '#shared/store/transact';
 import { WEBHOOK_LIMITS } from './limits';
 import { webhookKeys } from './entity';
 

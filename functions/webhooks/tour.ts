@@ -1,5 +1,5 @@
-import { newId } from '../../shared/ids';
-import type { ResourceTour } from '../../shared/route-tour';
+import { newId } from '#shared/ids';
+import type { ResourceTour } from '#shared/route-tour';
 
 /** The route tour's requests of webhooks (test/support/route-tour.ts): one per route, each finding what the ones before it made. */
 export const tour: ResourceTour = {

@@ -1,10 +1,10 @@
 import { parseArgs } from 'node:util';
-import { DEFAULT_USAGE_PLAN, isUsagePlanName, USAGE_PLAN_NAMES, USAGE_PLANS, type UsagePlanName } from '../../shared/auth/usage-plans';
+import { DEFAULT_USAGE_PLAN, isUsagePlanName, USAGE_PLAN_NAMES, USAGE_PLANS, type UsagePlanName } from '#shared/auth/usage-plans';
 import { LOCAL_AWS_ENV } from '../local/dynamodb-local';
-import { MAX_COUNTER_SHARDS } from '../../shared/store/counter-shards';
-import { newId } from '../../shared/ids';
-import { API_KEY_SCOPES, DEFAULT_SCOPE, isApiKeyScope, type ApiKeyScope } from '../../shared/auth/scopes';
-import { LATEST_INSTANT } from '../../shared/schema';
+import { MAX_COUNTER_SHARDS } from '#shared/store/counter-shards';
+import { newId } from '#shared/ids';
+import { API_KEY_SCOPES, DEFAULT_SCOPE, isApiKeyScope, type ApiKeyScope } from '#shared/auth/scopes';
+import { LATEST_INSTANT } from '#shared/schema';
 
 /** What `org shards` says of when the raise holds everywhere (docs/decisions/store.md, "Counter shards"). */
 const SHARDS_TAKE_EFFECT =
@@ -128,7 +128,7 @@ async function run(): Promise<unknown> {
   if (!known.includes(command)) throw new UsageError(`Unknown command "${command}"`);
   if (values.scopes !== undefined && command !== 'key create') throw new UsageError('--scopes is an option of key create only (a rotated key keeps its scopes)');
   configureTarget(command);
-  const keys = await import('../../shared/auth/api-keys');
+  const keys = await import('#shared/auth/api-keys');
   const { organizationExists, setOrganizationUsagePlan } = await import('../../functions/organization/store');
   const { raiseOrganizationCounterShards } = await import('../../functions/organization/counter-shards');
   const requireOrganization = async () => {
@@ -136,7 +136,7 @@ async function run(): Promise<unknown> {
     if (!(await organizationExists(org))) throw new UsageError(`No organization ${org} in this table`);
     return org;
   };
-  const { asWriter } = await import('../../shared/audit/writer');
+  const { asWriter } = await import('#shared/audit/writer');
   // Every record a command writes is attributed to this run of the CLI in the audit log: via admin, with no key.
   const operator = { keyId: null, keyName: null, requestId: newId('admin'), method: null, path: null, via: 'admin' as const };
   return asWriter(operator, async () => {

@@ -9,7 +9,7 @@ import {
   type APIGatewayClient,
   type UsagePlan,
 } from '@aws-sdk/client-api-gateway';
-import { usageIdentifierKey, type UsagePlanName } from '../../shared/auth/usage-plans';
+import { usageIdentifierKey, type UsagePlanName } from '#shared/auth/usage-plans';
 
 /** The usage plans the stack made for this API (named `<stack>-<plan>`, one per row of USAGE_PLANS). */
 async function usagePlansOf(client: APIGatewayClient, restApiId: string): Promise<UsagePlan[]> {

@@ -2,7 +2,7 @@ import { CfnOutput, NestedStack, Stack, STACK_RESOURCE_LIMIT_CONTEXT, type Stack
 import type { IResource, RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
-import type { RouteDefinition } from '../../shared/routes/route';
+import type { RouteDefinition } from '#shared/routes/route';
 import { createAuthorizers } from './api/authorizers';
 import { addRootNotFound } from './api/mock-answers';
 import { PathTree, sharedPaths } from './api/paths';

@@ -4,10 +4,10 @@ import { fileURLToPath } from 'node:url';
 import { DockerImage, type BundlingOptions, type ILocalBundling } from 'aws-cdk-lib';
 import { buildSync, type BuildOptions } from 'esbuild';
 import { AUTHORIZER_HANDLERS, routes, SCHEDULED_JOBS, WORKERS } from '../../functions/resources';
-import { handlerOf, parseHandler } from '../../shared/routes/route';
-import { readAsset } from '../../shared/http/assets';
-import { rendererNameOf } from '../../shared/openapi/reference-renderer';
-import { REFERENCE_RENDERER } from '../../shared/openapi/schemas';
+import { handlerOf, parseHandler } from '#shared/routes/route';
+import { readAsset } from '#shared/http/assets';
+import { rendererNameOf } from '#shared/openapi/reference-renderer';
+import { REFERENCE_RENDERER } from '#shared/openapi/schemas';
 import { packTools } from '../../functions/mcp/built-tools';
 import { toolsFromDocument } from '../../functions/mcp/document-tools';
 

@@ -1,6 +1,6 @@
 import { Stack, Token, Validations } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import type { Capability, CapabilityContext } from '../../shared/routes/route';
+import type { Capability, CapabilityContext } from '#shared/routes/route';
 import type { DeploymentOptions } from './options';
 import type { ServiceFunction } from './service-function';
 

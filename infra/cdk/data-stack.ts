@@ -2,7 +2,7 @@ import { RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, Billing, ContributorInsightsMode, StreamViewType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
-import { TABLE_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../../shared/table';
+import { TABLE_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '#shared/table';
 import { TableBackups } from './table-backups';
 
 /**

@@ -11,7 +11,7 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { CHANNELS, SCHEDULED_JOBS, WORKERS } from '../../functions/resources';
-import type { ChannelDefinition, WorkerDefinition } from '../../shared/resource';
+import type { ChannelDefinition, WorkerDefinition } from '#shared/resource';
 import type { DeploymentOptions } from './options';
 import { ServiceFunction } from './service-function';
 import { streamArnParameterName } from './data-stack';

@@ -1,9 +1,9 @@
 import type { Stage } from 'aws-cdk-lib/aws-apigateway';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
-import { MAX_BODY_BYTES } from '../../shared/http/middleware';
-import { errorEnvelope } from '../../shared/http/envelope';
-import { PayloadTooLargeError } from '../../shared/errors';
+import { MAX_BODY_BYTES } from '#shared/http/middleware';
+import { errorEnvelope } from '#shared/http/envelope';
+import { PayloadTooLargeError } from '#shared/errors';
 import { MAX_CALL_PLATFORM_BYTES } from '../../functions/inbound-endpoints/schema';
 
 /**

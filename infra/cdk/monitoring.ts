@@ -17,8 +17,8 @@ import type { IFunction, IVersion } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
-import { DIMENSION, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../../shared/observability';
-import type { AuthorizerKind } from '../../shared/routes/route';
+import { DIMENSION, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '#shared/observability';
+import type { AuthorizerKind } from '#shared/routes/route';
 
 export interface MonitoringProps {
   api: RestApi;

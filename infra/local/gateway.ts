@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
-import { GATEWAY_RESPONSES, gatewayResponseBody, methodNotAllowed, type GatewayResponse } from '../../shared/http/gateway-responses';
-import { NO_STORE_HEADERS } from '../../shared/http/envelope';
-import { authorizerOf, routeId, type AuthorizerKind, type RouteDefinition } from '../../shared/routes/route';
+import { GATEWAY_RESPONSES, gatewayResponseBody, methodNotAllowed, type GatewayResponse } from '#shared/http/gateway-responses';
+import { NO_STORE_HEADERS } from '#shared/http/envelope';
+import { authorizerOf, routeId, type AuthorizerKind, type RouteDefinition } from '#shared/routes/route';
 import type { Admission } from './rate-limiter';
 
 type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<{ statusCode: number; headers?: Record<string, string>; body: string; isBase64Encoded?: boolean }>;

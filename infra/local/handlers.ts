@@ -1,5 +1,5 @@
 import { AUTHORIZER_HANDLERS } from '../../functions/resources';
-import { handlerOf, parseHandler, type AuthorizerKind, type RouteDefinition } from '../../shared/routes/route';
+import { handlerOf, parseHandler, type AuthorizerKind, type RouteDefinition } from '#shared/routes/route';
 
 const functionsDir = new URL('../../functions/', import.meta.url);
 

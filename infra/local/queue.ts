@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { logger } from '../../shared/observability';
+import { logger } from '#shared/observability';
 import { DEFAULT_CONCURRENCY } from '../cdk/options';
 
 /** SQS's visibility timeout, in spirit: a job whose attempt threw runs again after this. */

@@ -1,4 +1,4 @@
-import { type UsagePlan } from '../../shared/auth/usage-plans';
+import { type UsagePlan } from '#shared/auth/usage-plans';
 
 export type Admission = 'ADMITTED' | 'THROTTLED' | 'QUOTA_EXCEEDED';
 

@@ -2,7 +2,7 @@ import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { arch } from 'node:process';
 import { join, resolve } from 'node:path';
-import { BASE_URL_VARIABLE } from '../../shared/http/base-url';
+import { BASE_URL_VARIABLE } from '#shared/http/base-url';
 import { LOCAL_SERVICE_ENV, localClient } from './dynamodb-local';
 
 /**

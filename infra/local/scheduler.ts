@@ -1,5 +1,5 @@
 import { SCHEDULED_JOBS } from '../../functions/resources';
-import type { ScheduledJob } from '../../shared/resource';
+import type { ScheduledJob } from '#shared/resource';
 import { loadFunction } from './handlers';
 
 export interface LocalScheduler {

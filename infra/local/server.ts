@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { USAGE_PLANS } from '../../shared/auth/usage-plans';
+import { USAGE_PLANS } from '#shared/auth/usage-plans';
 import { getOrganizationUsagePlan } from '../../functions/organization/store';
 import { CHANNELS, routes } from '../../functions/resources';
 import { createLocalGateway, type LocalGatewayOptions } from './gateway';
@@ -9,9 +9,9 @@ import { createUsagePlanMeter } from './rate-limiter';
 import { startTableStream, type StreamBatchHandler, type TableStream } from './table-stream';
 import { startScheduledJobs } from './scheduler';
 import { createLocalQueue, type LocalQueue } from './queue';
-import { config } from '../../shared/config';
-import { serveLocallyAt } from '../../shared/http/base-url';
-import { logger } from '../../shared/observability';
+import { config } from '#shared/config';
+import { serveLocallyAt } from '#shared/http/base-url';
+import { logger } from '#shared/observability';
 import { localWorker, workerOn } from './workers';
 
 // Each worker of the resource list on what npm start has for its trigger: the table's stream (below), and for each

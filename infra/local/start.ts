@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AUTHORIZER_CACHE_TTL_SECONDS } from '../cdk/options';
-import { BASE_URL_VARIABLE, checkedBaseUrl } from '../../shared/http/base-url';
+import { BASE_URL_VARIABLE, checkedBaseUrl } from '#shared/http/base-url';
 import { createTable, dynamoDbLocalEndpoint, LOCAL_AWS_ENV, LOCAL_JVM_OPTIONS, LOCAL_SERVICE_ENV, portInUse, PortInUseError, spawnDynamoDbLocal } from './dynamodb-local';
 
 /**

@@ -1,11 +1,11 @@
 import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../../shared/config';
+import { config } from '#shared/config';
 import { newLead } from '../../functions/leads/rules';
-import { dynamo } from '../../shared/dynamo';
+import { dynamo } from '#shared/dynamo';
 import { inquiryCounterNames, toInquiryItem, toInquirySourceItem, type InquiryRecord } from '../../functions/inquiries/entity';
 import { leadCounterNames, toLeadItem } from '../../functions/leads/entity';
-import { newId } from '../../shared/ids';
-import { counterUpdate } from '../../shared/store/counters';
+import { newId } from '#shared/ids';
+import { counterUpdate } from '#shared/store/counters';
 import { inParallel } from './timing';
 
 /** DynamoDB's BatchWriteItem limit. */

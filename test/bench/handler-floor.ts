@@ -1,4 +1,4 @@
-import { apiHandler } from '../../shared/http/api-handler';
+import { apiHandler } from '#shared/http/api-handler';
 import { getLead } from '../../functions/leads/routes';
 
 /**

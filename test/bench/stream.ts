@@ -22,10 +22,10 @@ process.stdout.write = () => true;
 const stack = await startStressStack({ events: false, powertoolsDev: false });
 const { LOCAL_AWS_ENV, enableStream } = await import('../../infra/local/dynamodb-local');
 const { asLambdaRecord } = await import('../../infra/local/table-stream');
-const { config } = await import('../../shared/config');
+const { config } = await import('#shared/config');
 const { setDeliveryQueue } = await import('../../functions/webhooks/queue');
 const { handler } = await import('../../functions/stream/record');
-const { dynamo } = await import('../../shared/dynamo');
+const { dynamo } = await import('#shared/dynamo');
 const { roundTrips } = await import('../support/dynamo-calls');
 
 /** The consumer's DynamoDB calls while it runs, to split its time between DynamoDB Local's answers and its own work. */

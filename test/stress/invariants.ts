@@ -1,11 +1,11 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { normalizeName } from '../../shared/store/keys';
+import { normalizeName } from '#shared/store/keys';
 import { walk, type JsonClient } from './http';
 
 /** Every item of an organization, read after a run to check links the API cannot show broken. */
 export async function itemsOfOrganization(organizationId: string): Promise<Record<string, any>[]> {
-  const { dynamo } = await import('../../shared/dynamo');
-  const { config } = await import('../../shared/config');
+  const { dynamo } = await import('#shared/dynamo');
+  const { config } = await import('#shared/config');
   const items: Record<string, any>[] = [];
   let ExclusiveStartKey: Record<string, any> | undefined;
   do {

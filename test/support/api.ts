@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import type { UsagePlanName } from '../../shared/auth/usage-plans';
+import type { UsagePlanName } from '#shared/auth/usage-plans';
 import { createOrganizationWithKey, type CreatedOrganization } from '../../infra/demo/organization';
 import { startLocalServer, type LocalServer } from '../../infra/local/server';
 import { assertMatchesDocument, readBody } from './contract';

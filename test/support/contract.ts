@@ -1,7 +1,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { readFileSync } from 'node:fs';
-import { OPENAPI_FILE } from '../../shared/openapi/document';
+import { OPENAPI_FILE } from '#shared/openapi/document';
 
 /**
  * Holds every response the tests receive to the OpenAPI document the API serves: the operation for

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { dynamo } from '../../shared/dynamo';
-import { grantedActions, type DynamoAction, type RouteDefinition } from '../../shared/routes/route';
-import type { IndexName } from '../../shared/table';
+import { dynamo } from '#shared/dynamo';
+import { grantedActions, type DynamoAction, type RouteDefinition } from '#shared/routes/route';
+import type { IndexName } from '#shared/table';
 
 /**
  * Watches every command the shared DynamoDB client sends while a route's function runs in the local

@@ -1,7 +1,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
-import { config } from '../../shared/config';
-import { dynamo } from '../../shared/dynamo';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
 import { getProduct } from '../../functions/products/store';
 import { getTransfer } from '../../functions/transfers/store';
 import type { Client } from './api';

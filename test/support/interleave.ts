@@ -1,4 +1,4 @@
-import { dynamo } from '../../shared/dynamo';
+import { dynamo } from '#shared/dynamo';
 
 /**
  * Holds the first read of a schedule head until a transaction has been written, so one booking commits

@@ -1,7 +1,7 @@
 import { routes } from '../../functions/resources';
 import { resourceFileExports } from '../../infra/resource-files';
-import type { ResourceTour, RouteClass, Exception, TourStop } from '../../shared/route-tour';
-import type { RouteDefinition } from '../../shared/routes/route';
+import type { ResourceTour, RouteClass, Exception, TourStop } from '#shared/route-tour';
+import type { RouteDefinition } from '#shared/routes/route';
 import { measureDynamoCalls, type DynamoCall } from './dynamo-calls';
 
 /** What the tour needs of an HTTP client: the test client and the benchmark's both fit. */
@@ -13,7 +13,7 @@ export interface TourClient {
   delete: (path: string) => Promise<{ status: number; body: any }>;
 }
 
-export type { Exception, RouteClass } from '../../shared/route-tour';
+export type { Exception, RouteClass } from '#shared/route-tour';
 
 /**
  * Every resource's stops (`tour` of its `functions/<resource>/tour.ts`, read through the list of resources): in the

@@ -3,7 +3,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { routes as todaysRoutes } from '../../functions/resources';
 import { ApiStack } from '../../infra/cdk/api-stack';
 import { readOptions } from '../../infra/cdk/options';
-import type { RouteDefinition } from '../../shared/routes/route';
+import type { RouteDefinition } from '#shared/routes/route';
 
 /**
  * The route table `times` over: today's routes, and copies of them under other tags, paths and operationIds

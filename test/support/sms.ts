@@ -1,8 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { inquiryKeys } from '../../functions/inquiries/entity';
 import { createMember } from '../../functions/organization/member-rules';
-import { config } from '../../shared/config';
-import { dynamo } from '../../shared/dynamo';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
 import type { Client, TestApi } from './api';
 
 /** An organization that sends SMS: its client, its one member's user and a lead with a phone. */

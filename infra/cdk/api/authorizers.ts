@@ -1,7 +1,7 @@
 import { Duration, type Stack } from 'aws-cdk-lib';
 import { IdentitySource, RequestAuthorizer } from 'aws-cdk-lib/aws-apigateway';
 import { AUTHORIZERS } from '../../../functions/resources';
-import { authorizerOf, type AuthorizerKind, type RouteDefinition } from '../../../shared/routes/route';
+import { authorizerOf, type AuthorizerKind, type RouteDefinition } from '#shared/routes/route';
 import type { Monitoring } from '../monitoring';
 import type { DeploymentOptions } from '../options';
 import { ApiFunction, type ApiFunctionProps } from '../service-function';

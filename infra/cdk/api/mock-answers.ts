@@ -1,7 +1,7 @@
 import { Validations } from 'aws-cdk-lib';
 import { AuthorizationType, ContentHandling, type IResource, MockIntegration, PassthroughBehavior } from 'aws-cdk-lib/aws-apigateway';
-import { GATEWAY_RESPONSES, gatewayResponseBody, methodNotAllowed, type GatewayResponse } from '../../../shared/http/gateway-responses';
-import { NO_STORE_HEADERS } from '../../../shared/http/envelope';
+import { GATEWAY_RESPONSES, gatewayResponseBody, methodNotAllowed, type GatewayResponse } from '#shared/http/gateway-responses';
+import { NO_STORE_HEADERS } from '#shared/http/envelope';
 
 /** An answer API Gateway gives itself, from a mock integration: no function, no data. */
 interface MockAnswer {

@@ -14,8 +14,8 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { CfnSamplingRule } from 'aws-cdk-lib/aws-xray';
 import type { IDependable } from 'constructs';
 import { createHash } from 'node:crypto';
-import { GATEWAY_RESPONSES, gatewayResponseBody, type GatewayResponse } from '../../../shared/http/gateway-responses';
-import type { RouteDefinition } from '../../../shared/routes/route';
+import { GATEWAY_RESPONSES, gatewayResponseBody, type GatewayResponse } from '#shared/http/gateway-responses';
+import type { RouteDefinition } from '#shared/routes/route';
 import type { DeploymentOptions } from '../options';
 
 /**

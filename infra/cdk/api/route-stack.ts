@@ -1,7 +1,7 @@
 import { NestedStack, Validations } from 'aws-cdk-lib';
 import { AuthorizationType, type IResource, LambdaIntegration, RestApi, Stage } from 'aws-cdk-lib/aws-apigateway';
 import type { Construct } from 'constructs';
-import { authorizerOf, handlerOf, type AuthorizerKind, type RouteDefinition } from '../../../shared/routes/route';
+import { authorizerOf, handlerOf, type AuthorizerKind, type RouteDefinition } from '#shared/routes/route';
 import type { ApiFunction } from '../service-function';
 import type { GatewayAuthorizer } from './authorizers';
 import { addMethodNotAllowed } from './mock-answers';

@@ -3,7 +3,7 @@ import { DomainName, EndpointType, Period, SecurityPolicy, type RestApi, type St
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { ApiGatewayDomain } from 'aws-cdk-lib/aws-route53-targets';
-import { USAGE_PLANS } from '../../../shared/auth/usage-plans';
+import { USAGE_PLANS } from '#shared/auth/usage-plans';
 import type { DeploymentOptions } from '../options';
 
 /** One usage plan per row of USAGE_PLANS; `npm run admin -- org plan` puts an organization's key in one. */

@@ -3,7 +3,7 @@ import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { CfnConfigurationSet } from 'aws-cdk-lib/aws-smsvoice';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
-import type { ChannelDefinition, QueueChannelDefinition, TopicChannelDefinition } from '../../../shared/resource';
+import type { ChannelDefinition, QueueChannelDefinition, TopicChannelDefinition } from '#shared/resource';
 import type { DeploymentOptions } from '../options';
 
 /** A job carries its event whole: a record and its previous values may pass 256 KB, so every queue takes SQS's largest, 1 MiB. */

@@ -7,7 +7,7 @@ import { DynamoEventSource, SnsEventSource, SqsDlq, SqsEventSource } from 'aws-c
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import type { Topic } from 'aws-cdk-lib/aws-sns';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
-import type { WorkerDefinition } from '../../../shared/resource';
+import type { WorkerDefinition } from '#shared/resource';
 import type { DeploymentOptions } from '../options';
 import { ServiceFunction, type ServiceFunctionProps } from '../service-function';
 import { queueDefaults, type Channels, type QueueChannel } from './channels';
