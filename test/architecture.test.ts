@@ -16,7 +16,8 @@ interface Module {
 
 /** Every TypeScript module below `dir` with the repository paths its relative and `#shared/` imports resolve to, loaded at import or later (`import('./…')`). */
 function modulesBelow(dir: string): Module[] {
-  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'));
+  // A resource's tests beside it may use other resources: they are no part of its imports.
+  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'));
   return files.map((file) => {
     const source = readFileSync(join(dir, file), 'utf8');
     const specifiers = [...source.matchAll(/^(?:import|export)[^;]*?from '((?:\.|#shared\/)[^']+)'|\bimport\('((?:\.|#shared\/)[^']+)'\)/gms)].map((match) => (match[1] ?? match[2])!);

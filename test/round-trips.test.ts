@@ -98,7 +98,7 @@ describe('DynamoDB round trips per request', () => {
     const ofTour = items.filter((item) => String(item.pk).startsWith(`ORG#${tourOrganizationId}`));
     const auditedEntities = new Set(resources.flatMap((resource) => resource.audited ?? []).map((record) => record.entity));
     const audited = ofTour.filter((item) => auditedEntities.has(String(item.entity)) && item.sk !== seedKey);
-    // What the tour leaves standing (test/audit-log.test.ts follows every kind's create, update and delete).
+    // What the tour leaves standing (functions/audit-log/audit-log.test.ts follows every kind's create, update and delete).
     expect(new Set(audited.map((item) => item.entity)).size).toBeGreaterThanOrEqual(5);
     expect(audited.filter((item) => !item[WRITER_ATTRIBUTE]).map((item) => `${item.entity} ${item.sk}`)).toEqual([]);
     const bookkeeping = ofTour.filter((item) => /^(COUNT|SEQ|PRODUCTNAME|SERVICENAME|MEMBEREMAIL|TRANSFERLABEL)#/.test(String(item.sk)) || /#(LEADNAMES|LEADCONTACT#.*)$/.test(String(item.pk)));

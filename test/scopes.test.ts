@@ -60,7 +60,7 @@ describe('a read key', () => {
 
   it('is refused by the gateway on every keyed route but GET, before any function touches the table', async () => {
     const { read } = await organizationWithKeys();
-    // POST /mcp excepted: every key reaches it, and its tools check the scope (test/mcp.test.ts).
+    // POST /mcp excepted: every key reaches it, and its tools check the scope (functions/mcp/mcp.test.ts).
     const writes = routes.filter((route) => route.auth !== 'none' && someScopeRefuses(route.method, route.path));
     expect(writes.length).toBeGreaterThan(40);
     const answers: string[] = [];

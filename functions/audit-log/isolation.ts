@@ -3,7 +3,7 @@ import type { IsolationCases } from '#shared/resource';
 /**
  * How the audit log's route answers another organization (test/isolation.test.ts): its filters name records and
  * keys, but every one reads a partition of the caller's (`ORG#<org>#AUDIT…`), so A's ids match nothing of B's.
- * test/audit-log.test.ts shows it with A's real entries.
+ * functions/audit-log/audit-log.test.ts shows it with A's real entries.
  */
 export const isolationCases: IsolationCases = {
   listAuditLog: [

@@ -5,9 +5,9 @@ export const tour: ResourceTour = {
   // After leads, inquiries, appointments: the caller is the tour’s lead, with its inquiries and appointments.
   after: ['leads', 'inquiries', 'appointments'],
   stops: [
-    // Two round trips (test/callers.test.ts counts them): the organization, the lead by phone and its opt-out; then its inquiries and appointments.
+    // Two round trips (functions/receptionist/callers.test.ts counts them): the organization, the lead by phone and its opt-out; then its inquiries and appointments.
     { route: 'GET /v1/callers/{phone}', kind: 'other', request: () => ({ method: 'GET', path: '/v1/callers/%2B61412555000' }) },
-    // The organization and one Query per collection, all sent together (test/receptionist-context.test.ts).
+    // The organization and one Query per collection, all sent together (functions/receptionist/receptionist-context.test.ts).
     { route: 'GET /v1/receptionist/context', kind: 'other', request: () => ({ method: 'GET', path: '/v1/receptionist/context' }) },
   ],
 };

@@ -13,9 +13,9 @@ export const isolationCases: IsolationCases = {
     { path: (ids) => `/v1/webhooks/${ids.webhookId}/deliveries`, expect: 'not-found' },
     { path: (ids) => `/v1/webhooks/${ids.webhookId}/deliveries?eventType=lead.created&status=FAILED`, expect: 'not-found' },
   ],
-  // The isolation run records no events (no stream consumer); test/webhooks.test.ts redelivers A's real event with B's key
+  // The isolation run records no events (no stream consumer); functions/webhooks/webhooks.test.ts redelivers A's real event with B's key
   // and B's real event to A's webhook, each answered 404.
-  redeliverEvent: 'reads only the caller’s event partition and subscriptions: another organization’s event id or webhook id is a key B cannot build; test/webhooks.test.ts shows both 404s with real records',
+  redeliverEvent: 'reads only the caller’s event partition and subscriptions: another organization’s event id or webhook id is a key B cannot build; functions/webhooks/webhooks.test.ts shows both 404s with real records',
   testWebhook: [{ path: (ids) => `/v1/webhooks/${ids.webhookId}/test`, expect: 'not-found' }],
   listWebhooks: 'lists the caller’s webhooks',
   createWebhook: 'creates; references nothing',

@@ -1,0 +1,139 @@
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { routes } from '../resources';
+import { CURATED_TOOLS, toolName } from './tools';
+import { createApiKey } from '#shared/auth/api-keys';
+import { useTestApi } from '../../test/support/api';
+import { mcpConnector } from '../../test/support/mcp-client';
+
+/**
+ * What an agent's context has to hold of /mcp: the tool list it loads by default, the toolsets it may ask for, one
+ * name style, one tool per request, hints that agree with the key's scope, and the context and the call flow offered
+ * as a resource and a prompt. Driven by the official MCP SDK client, as Claude, Cursor or a voice platform would.
+ */
+
+const api = useTestApi();
+/** An MCP client connected (initialized) with this API key, to the tools a `?tools=` query names. */
+const connect = mcpConnector(api);
+
+/** tools/list as JSON-RPC over plain HTTP: the answer's bytes as an agent's context receives them. */
+async function listedJson(apiKey: string, query = ''): Promise<{ text: string; tools: { name: string; annotations: { readOnlyHint: boolean } }[] }> {
+  const res = await fetch(`${api.url}/mcp${query}`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+  expect(res.status).toBe(200);
+  const text = await res.text();
+  return { text, tools: JSON.parse(text).result.tools };
+}
+
+const curatedNames = CURATED_TOOLS.map((tool) => tool.name);
+/** The route each per-route tool stands for, by the tool's name. */
+const routeOfTool = new Map(routes.filter((route) => route.auth !== 'none' && route.path !== '/mcp' && route.aliasOf === undefined).map((route) => [toolName(route.operationId), route]));
+
+describe('the tool list an agent loads', () => {
+  it('is the curated tools by default: at most 40 tools in at most 40 KB of JSON', async () => {
+    const { apiKey } = await api.organization();
+    const { text, tools } = await listedJson(apiKey);
+    expect(tools.map((tool) => tool.name)).toEqual(curatedNames);
+    expect(tools.length).toBeLessThanOrEqual(40);
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(40 * 1024);
+    // The SDK client loads the same list.
+    expect((await (await connect(apiKey)).listTools()).tools.map((tool) => tool.name)).toEqual(curatedNames);
+  });
+
+  it('states free-text rules in words, not the document’s long pattern, and keeps lengths', async () => {
+    const { apiKey } = await api.organization();
+    const { text, tools } = await listedJson(apiKey, '?tools=all');
+    expect(text).not.toContain('u0600-\\\\u0605');
+    const createFaq = (tools as any[]).find((tool) => tool.name === 'create_faq');
+    expect(createFaq.inputSchema.properties.question).toMatchObject({ type: 'string', maxLength: expect.any(Number), description: expect.stringContaining('Text with a visible character.') });
+    expect(createFaq.inputSchema.properties.question.pattern).toBeUndefined();
+  });
+
+  it('adds the toolsets ?tools= names: a resource’s tools beside the curated ones, or every tool', async () => {
+    const { apiKey } = await api.organization();
+    const leads = (await listedJson(apiKey, '?tools=curated,leads')).tools.map((tool) => tool.name);
+    const leadTools = [...routeOfTool].filter(([, route]) => route.resource === 'leads').map(([name]) => name);
+    expect(leadTools).toContain('update_lead');
+    expect(leads.sort()).toEqual([...curatedNames, ...leadTools.filter((name) => !curatedNames.includes(name))].sort());
+    expect((await listedJson(apiKey, '?tools=audit_log')).tools.map((tool) => tool.name)).toEqual(['list_audit_log']);
+    const all = (await listedJson(apiKey, '?tools=all')).tools;
+    expect(all.length).toBeGreaterThan(90);
+    // A toolset that does not exist is the API's 400 naming the parameter.
+    const refused = await fetch(`${api.url}/mcp?tools=curated,bananas`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as any).error.details[0].path).toBe('tools');
+  });
+
+  it('names every tool in snake_case and offers one tool per request: no PUT and PATCH twins', async () => {
+    const { apiKey } = await api.organization();
+    const { tools } = await listedJson(apiKey, '?tools=all');
+    const names = tools.map((tool) => tool.name);
+    for (const name of names) expect(name).toMatch(/^[a-z][a-z0-9_]*$/);
+    expect(new Set(names).size).toBe(names.length);
+    // Each path with a tool for PUT has none for PATCH, though both methods answer it.
+    const methodsByPath = new Map<string, string[]>();
+    for (const name of names.filter((each) => routeOfTool.has(each))) {
+      const route = routeOfTool.get(name)!;
+      methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method]);
+    }
+    const twinned = [...methodsByPath].filter(([, methods]) => methods.includes('PUT') && methods.includes('PATCH'));
+    expect(twinned).toEqual([]);
+    expect(routes.some((route) => route.aliasOf === 'updateCompany')).toBe(true);
+    expect(names).toContain('update_company');
+    expect(names).not.toContain('patch_company');
+  });
+
+  it('shows a read key exactly the tools marked readOnlyHint, and a full key the others besides', async () => {
+    const { organizationId, apiKey } = await api.organization();
+    const { token } = await createApiKey(organizationId, null, 'reader', 'read');
+    for (const query of ['?tools=all', '']) {
+      const every = (await listedJson(apiKey, query)).tools;
+      const readOnly = every.filter((tool) => tool.annotations.readOnlyHint).map((tool) => tool.name);
+      expect(readOnly.length).toBeGreaterThan(0);
+      expect(readOnly.length).toBeLessThan(every.length);
+      const seenByReader = (await listedJson(token, query)).tools;
+      expect(seenByReader.map((tool) => tool.name).sort()).toEqual(readOnly.sort());
+    }
+    // resolve_transfer is a POST, which a read key may not send: not read-only, so the hint never promises what the key is refused.
+    const resolve = (await listedJson(apiKey)).tools.find((tool) => tool.name === 'resolve_transfer')!;
+    expect(resolve.annotations.readOnlyHint).toBe(false);
+  });
+});
+
+describe('the receptionist context as a resource, the live call as a prompt', () => {
+  it('reads receptionist://context as the key’s organization’s context, the same as the REST answer', async () => {
+    const a = await api.organization();
+    const b = await api.organization();
+    await a.client.patch('/v1/organization', { name: 'Northside Plumbing' });
+    await b.client.patch('/v1/organization', { name: 'Southside Electrical' });
+    await a.client.post('/v1/faqs', { question: 'Are you licensed?', answer: 'Yes.' });
+    const mcp = await connect(a.apiKey);
+    expect(mcp.getServerCapabilities()).toMatchObject({ resources: {}, prompts: {} });
+    const { resources } = await mcp.listResources();
+    expect(resources).toEqual([expect.objectContaining({ uri: 'receptionist://context', mimeType: 'application/json' })]);
+    const { contents } = await mcp.readResource({ uri: 'receptionist://context' });
+    expect(contents).toHaveLength(1);
+    expect(contents[0]).toMatchObject({ uri: 'receptionist://context', mimeType: 'application/json' });
+    const context = JSON.parse((contents[0] as { text: string }).text);
+    expect(context).toEqual((await a.client.get('/v1/receptionist/context')).body);
+    expect(context.organization.name).toBe('Northside Plumbing');
+    expect(context.faqs.map((faq: { question: string }) => faq.question)).toEqual(['Are you licensed?']);
+    const other = JSON.parse(((await (await connect(b.apiKey)).readResource({ uri: 'receptionist://context' })).contents[0] as { text: string }).text);
+    expect(other.organization.name).toBe('Southside Electrical');
+    expect(other.faqs).toEqual([]);
+    await expect(mcp.readResource({ uri: 'receptionist://other' })).rejects.toMatchObject({ code: -32002 });
+  });
+
+  it('gets the live_call prompt: the call’s steps naming every curated tool', async () => {
+    const { apiKey } = await api.organization();
+    const mcp = await connect(apiKey);
+    const { prompts } = await mcp.listPrompts();
+    expect(prompts.map((prompt) => prompt.name)).toEqual(['live_call']);
+    const prompt = await mcp.getPrompt({ name: 'live_call', arguments: { phone: '+61412345001' } });
+    expect(prompt.messages).toHaveLength(1);
+    const text = (prompt.messages[0]!.content as { type: string; text: string }).text;
+    for (const name of curatedNames) expect(text, name).toContain(name);
+    expect(text).toContain('lookup_caller with the caller id (+61412345001)');
+    expect(text.indexOf('lookup_caller')).toBeLessThan(text.indexOf('log_call'));
+    await expect(mcp.getPrompt({ name: 'other' })).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+  });
+});

@@ -1,0 +1,202 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createMember } from '../organization/member-rules';
+import { dynamo } from '#shared/dynamo';
+import { logger } from '#shared/observability';
+import { sentLocally } from './local-provider';
+import { useTestApi, type Client } from '../../test/support/api';
+
+/**
+ * How POST /v1/sms records its message when the store is slow or busy: a write whose answer is lost may have
+ * committed, and sends to one lead contend for it. Faults are put into the shared DynamoDB client, as a timed-out or
+ * throttled table would answer.
+ */
+const api = useTestApi();
+
+const FAULT = 'smsRecordFault';
+afterEach(() => {
+  dynamo.middlewareStack.remove(FAULT);
+  vi.restoreAllMocks();
+});
+
+let phones = 0;
+
+/** An organization with one member and one lead whose phone no other test texts. */
+async function sender(): Promise<{ client: Client; userId: string; leadId: string; phone: string }> {
+  const { client, organizationId } = await api.organization();
+  const member = await createMember(organizationId, { role: 'MEMBER', firstName: 'Priya', lastName: 'Sharma', email: 'priya@example.com.au' });
+  const phone = `+614123460${String(++phones).padStart(2, '0')}`;
+  const lead = await client.post('/v1/leads', { name: 'Olivia Nguyen', phone });
+  return { client, userId: member.user.id, leadId: lead.body.lead.id, phone };
+}
+
+/** What the SDK throws when DynamoDB does not answer within the request timeout (after its own attempts). */
+const timeout = () => Object.assign(new Error('Connection timed out after 3000 ms'), { name: 'TimeoutError' });
+
+/** The cancellation DynamoDB answers a transaction that met another one writing the same item: nothing was written. */
+const conflict = (items: number) =>
+  new TransactionCanceledException({
+    message: 'Transaction cancelled, please refer cancellation reasons for specific reasons [TransactionConflict]',
+    $metadata: {},
+    CancellationReasons: Array.from({ length: items }, (_, i) => ({ Code: i === 0 ? 'TransactionConflict' : 'None' })),
+  });
+
+type Fault = 'after-commit' | 'before-commit' | 'conflict' | 'held';
+
+/**
+ * Faults the transaction that records a message (it holds the message's body; its status moves later do not), as
+ * `faultOf` says for that body and the how-many-th time it is written: the write lands and its answer is lost, or it
+ * never reaches the table, or it meets another transaction, or it is held on its way (the send times out) until the
+ * test lets it go on: answers the writes held.
+ */
+function faultRecording(faultOf: (body: string, time: number) => Fault | undefined): Array<() => Promise<unknown>> {
+  const held: Array<() => Promise<unknown>> = [];
+  const times = new Map<string, number>();
+  dynamo.middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = JSON.stringify(args.input);
+      const body = context.commandName === 'TransactWriteItemsCommand' && input.includes('"QUEUED"') ? /"body":(?:\{"S":)?"([^"]*)"/.exec(input)?.[1] : undefined;
+      if (body === undefined) return next(args);
+      const time = (times.get(body) ?? 0) + 1;
+      times.set(body, time);
+      const fault = faultOf(body, time);
+      if (fault === 'before-commit') throw timeout();
+      if (fault === 'conflict') throw conflict((args.input as { TransactItems: unknown[] }).TransactItems.length);
+      if (fault === 'held') {
+        held.push(() => next(args));
+        throw timeout();
+      }
+      const result = await next(args);
+      if (fault === 'after-commit') throw timeout();
+      return result;
+    },
+    { step: 'initialize', name: FAULT },
+  );
+  return held;
+}
+
+const sentWith = (body: string) => sentLocally.filter((sms) => sms.body === body);
+
+describe('POST /v1/sms when the write that records the message times out', () => {
+  it('answers the recorded message when the write committed and only its answer was lost, and a retry with the same Idempotency-Key sends nothing again', async () => {
+    const { client, userId, leadId } = await sender();
+    const message = `Committed, answer lost ${leadId}`;
+    faultRecording((body, time) => (body === message && time === 1 ? 'after-commit' : undefined));
+    const key = { headers: { 'Idempotency-Key': `lost-answer-${leadId}` } };
+
+    const first = await client.post('/v1/sms', { userId, leadId, message }, key);
+    expect(first.status).toBe(201);
+    expect(first.body.sms).toMatchObject({ body: message, leadId, status: expect.stringMatching(/^(QUEUED|SENT|DELIVERED)$/) });
+    expect(sentWith(message)).toHaveLength(1);
+    expect((await client.get(`/v1/sms/${first.body.sms.id}`)).status).toBe(200);
+    expect((await client.get(`/v1/inquiries?leadId=${leadId}`)).body.totalCount).toBe(1);
+
+    const retried = await client.post('/v1/sms', { userId, leadId, message }, key);
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get('idempotent-replayed')).toBe('true');
+    expect(retried.body.sms.id).toBe(first.body.sms.id);
+    expect(sentWith(message)).toHaveLength(1);
+    expect((await client.get(`/v1/sms?leadId=${leadId}`)).body.totalCount).toBe(1);
+  });
+
+  it('writes again a message whose write never reached the table, and sends it once', async () => {
+    const { client, userId, leadId } = await sender();
+    const message = `Lost before the table ${leadId}`;
+    faultRecording((body, time) => (body === message && time === 1 ? 'before-commit' : undefined));
+    const res = await client.post('/v1/sms', { userId, leadId, message });
+    expect(res.status).toBe(201);
+    expect(sentWith(message)).toHaveLength(1);
+    expect((await client.get(`/v1/sms?leadId=${leadId}`)).body.messages.map((sms: { id: string }) => sms.id)).toEqual([res.body.sms.id]);
+  });
+
+  it('answers 503 with Retry-After, having recorded and sent nothing, while the table never answers; the retry with the same Idempotency-Key sends it once', async () => {
+    const { client, userId, leadId } = await sender();
+    const message = `Table down ${leadId}`;
+    let down = true;
+    faultRecording((body) => (body === message && down ? 'before-commit' : undefined));
+    vi.spyOn(logger, 'error').mockImplementation(() => undefined);
+    const key = { headers: { 'Idempotency-Key': `table-down-${leadId}` } };
+
+    const refused = await client.post('/v1/sms', { userId, leadId, message }, key);
+    expect(refused.status).toBe(503);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(refused.body.error).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+    expect(sentWith(message)).toEqual([]);
+    expect((await client.get(`/v1/inquiries?leadId=${leadId}`)).body.totalCount).toBe(0);
+
+    down = false;
+    const retried = await client.post('/v1/sms', { userId, leadId, message }, key);
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
+    expect(sentWith(message)).toHaveLength(1);
+    expect((await client.get(`/v1/inquiries?leadId=${leadId}`)).body.totalCount).toBe(1);
+  });
+
+  it('never lets a write of a message answered 503 land later: a write still on its way when the send gave up records nothing', async () => {
+    const { client, userId, leadId } = await sender();
+    const message = `Still on its way ${leadId}`;
+    const held = faultRecording((body) => (body === message ? 'held' : undefined));
+    vi.spyOn(logger, 'error').mockImplementation(() => undefined);
+
+    const refused = await client.post('/v1/sms', { userId, leadId, message });
+    expect(refused.status).toBe(503);
+    expect(held.length).toBeGreaterThan(0);
+    // Every try the send made reaches the table only now, after its answer: none of them lands.
+    const landed = await Promise.allSettled(held.map((write) => write()));
+    expect(landed.map((outcome) => outcome.status)).toEqual(held.map(() => 'rejected'));
+    expect((await client.get(`/v1/inquiries?leadId=${leadId}`)).body.totalCount).toBe(0);
+    expect((await client.get(`/v1/sms?leadId=${leadId}`)).body.totalCount).toBe(0);
+    expect(sentWith(message)).toEqual([]);
+  });
+
+  it('queues a send behind writes to its lead that conflict longer than the store retries a transaction, rather than refuse it', async () => {
+    const { client, userId, leadId } = await sender();
+    const message = `Busy lead ${leadId}`;
+    // One more conflict than a transaction is retried for on its own (shared/store/transact.ts).
+    faultRecording((body, time) => (body === message && time <= 6 ? 'conflict' : undefined));
+    const res = await client.post('/v1/sms', { userId, leadId, message });
+    expect(res.status).toBe(201);
+    expect(sentWith(message)).toHaveLength(1);
+  });
+});
+
+describe('POST /v1/sms: 30 sends at once opening threads with one new lead', () => {
+  it('answers each 201 or 503 with Retry-After, never 500, and records each 201 once, in a thread and SMS inquiry of its own, sent once', async () => {
+    const { client, userId, leadId, phone } = await sender();
+    const bodies = Array.from({ length: 30 }, (_, i) => `Opening ${i} of 30 to ${leadId}`);
+    // A third of the writes land and lose their answer, a third never reach the table on their first try: as under a
+    // loaded table, on top of the thirty contending for the one lead.
+    faultRecording((body, time) => {
+      const i = bodies.indexOf(body);
+      if (i < 0 || time > 1) return undefined;
+      return i % 3 === 0 ? 'after-commit' : i % 3 === 1 ? 'before-commit' : undefined;
+    });
+    vi.spyOn(logger, 'error').mockImplementation(() => undefined);
+
+    const answers = await Promise.all(bodies.map((message) => client.post('/v1/sms', { userId, leadId, message })));
+    const refused = answers.filter((res) => res.status !== 201);
+    for (const res of refused) {
+      expect(res.status).toBe(503);
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    }
+    const sent = answers.filter((res) => res.status === 201).map((res) => res.body.sms);
+    expect(sent.length).toBeGreaterThan(0);
+
+    // Every message answered 201 is stored once, and is the only one of its thread and SMS inquiry.
+    const listed = (await client.get(`/v1/sms?leadId=${leadId}&limit=100`)).body;
+    expect(listed.messages.map((sms: { id: string }) => sms.id).sort()).toEqual(sent.map((sms) => sms.id).sort());
+    expect(listed.totalCount).toBe(sent.length);
+    expect(new Set(sent.map((sms) => sms.messageThreadId)).size).toBe(sent.length);
+    const inquiries = (await client.get(`/v1/inquiries?leadId=${leadId}&limit=100`)).body;
+    expect(inquiries.totalCount).toBe(sent.length);
+    expect(inquiries.inquiries.map((inquiry: { id: string }) => inquiry.id).sort()).toEqual(sent.map((sms) => sms.inquiryId).sort());
+    expect(inquiries.inquiries.filter((inquiry: { isFirstInquiry: boolean }) => inquiry.isFirstInquiry)).toHaveLength(1);
+    for (const sms of sent) {
+      const thread = (await client.get(`/v1/sms?messageThreadId=${sms.messageThreadId}`)).body;
+      expect(thread.messages.map((message: { id: string }) => message.id)).toEqual([sms.id]);
+    }
+    expect((await client.get(`/v1/leads/${leadId}`)).body.lead.lastInquiryId).toBe(inquiries.inquiries[0].id);
+    // Each was handed to the provider exactly once; nothing refused was.
+    expect(sentLocally.filter((sms) => sms.to === phone).map((sms) => sms.messageId).sort()).toEqual(sent.map((sms) => sms.id).sort());
+  });
+});

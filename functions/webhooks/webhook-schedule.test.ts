@@ -1,0 +1,103 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it, vi } from 'vitest';
+import { config } from '#shared/config';
+import { activeSecrets } from './rules';
+import { retryAfterMs } from './post';
+import { dynamo } from '#shared/dynamo';
+import { fromWebhookItem, webhookKeys } from './entity';
+import { useTestApi } from '../../test/support/api';
+
+const api = useTestApi();
+
+/** The webhook settings and the retry schedule read the environment once: load them afresh under `env`. */
+async function deliveryWith(env: Record<string, string | undefined>) {
+  const before = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
+  const set = (values: Record<string, string | undefined>) => {
+    for (const [name, value] of Object.entries(values)) value === undefined ? delete process.env[name] : (process.env[name] = value);
+  };
+  set(env);
+  try {
+    vi.resetModules();
+    const [{ retryDelaySeconds }, { webhookSettings }] = await Promise.all([import('./delivery'), import('./settings')]);
+    return { retryDelaySeconds, webhookSettings };
+  } finally {
+    set(before);
+    // Whatever loads these modules next (the API's handlers) loads them under the file's own environment again.
+    vi.resetModules();
+  }
+}
+
+const DEPLOYED = { WEBHOOK_RETRY_BASE_SECONDS: undefined, WEBHOOK_URLS_ALLOW_PRIVATE: undefined };
+const JITTER = [0, 0.25, 0.5, 0.75, 0.999];
+
+describe('the webhook retry schedule', () => {
+  it('deployed, waits about 30 s before the first retry and doubles, each wait within 20 % of its step', async () => {
+    const { retryDelaySeconds, webhookSettings } = await deliveryWith(DEPLOYED);
+    expect(webhookSettings).toMatchObject({ retryBaseSeconds: 30, allowPrivateUrls: false, timeoutMs: 10_000 });
+    for (const [attempt, step] of [[1, 30], [2, 60], [3, 120], [4, 240], [5, 480], [6, 960], [7, 1_920]] as const) {
+      for (const random of JITTER) {
+        expect(retryDelaySeconds(attempt, random)).toBeGreaterThanOrEqual(step * 0.8);
+        expect(retryDelaySeconds(attempt, random)).toBeLessThanOrEqual(step * 1.2);
+      }
+    }
+    // Jitter spreads the retries of one outage, so a receiver coming back is not hit by all of them at once.
+    expect(new Set(JITTER.map((random) => retryDelaySeconds(3, random))).size).toBe(JITTER.length);
+  });
+
+  it('deployed, never waits more than an hour between two attempts, jitter included', async () => {
+    const { retryDelaySeconds } = await deliveryWith(DEPLOYED);
+    for (let attempt = 8; attempt <= 40; attempt++) {
+      for (const random of JITTER) expect(retryDelaySeconds(attempt, random)).toBeLessThanOrEqual(3_600);
+    }
+    expect(retryDelaySeconds(12, 0.999)).toBe(3_600);
+  });
+
+  it('locally, starts at 1 s, so three attempts fall within a few seconds', async () => {
+    const { retryDelaySeconds, webhookSettings } = await deliveryWith({ WEBHOOK_RETRY_BASE_SECONDS: '1', WEBHOOK_URLS_ALLOW_PRIVATE: 'true' });
+    expect(webhookSettings).toMatchObject({ retryBaseSeconds: 1, allowPrivateUrls: true });
+    expect(retryDelaySeconds(1, 0.999) + retryDelaySeconds(2, 0.999)).toBeLessThan(3.6);
+  });
+
+  it('refuses to start with a retry base that is not a positive number', async () => {
+    await expect(deliveryWith({ WEBHOOK_RETRY_BASE_SECONDS: '0' })).rejects.toThrow(/WEBHOOK_RETRY_BASE_SECONDS/);
+    await expect(deliveryWith({ WEBHOOK_RETRY_BASE_SECONDS: 'soon' })).rejects.toThrow(/WEBHOOK_RETRY_BASE_SECONDS/);
+  });
+});
+
+describe('a receiver’s Retry-After', () => {
+  const now = Date.parse('2026-11-20T10:00:00.000Z');
+
+  it('reads delay-seconds and each HTTP-date form RFC 9110 has a recipient accept, as ms from now; a date already past asks for no wait', () => {
+    expect(retryAfterMs('120', now)).toBe(120_000);
+    expect(retryAfterMs(' 0 ', now)).toBe(0);
+    expect(retryAfterMs('Fri, 20 Nov 2026 10:05:00 GMT', now)).toBe(300_000);
+    expect(retryAfterMs('Friday, 20-Nov-26 10:05:00 GMT', now)).toBe(300_000);
+    expect(retryAfterMs('Fri, 20 Nov 2026 09:00:00 GMT', now)).toBe(0);
+  });
+
+  it('is no request at all when absent or neither form', () => {
+    for (const value of [undefined, '', 'soon', '-5', '1.5', '2026-11-20', '99999999999']) expect(retryAfterMs(value, now), String(value)).toBeNull();
+  });
+});
+
+describe('secret rotation', () => {
+  it('keeps the previous secret signing for exactly 24 hours after the rotation, then only the new one', async () => {
+    const { client, organizationId } = await api.organization();
+    const created = await client.post('/v1/webhooks', { url: 'http://127.0.0.1:9/hooks', events: ['lead.created'] });
+    expect(created.status).toBe(201);
+    const { id, secret: first } = created.body.webhook;
+    const rotatedAt = Date.now();
+    const rotated = await client.post(`/v1/webhooks/${id}/rotate-secret`);
+    expect(rotated.status).toBe(200);
+    const second = rotated.body.webhook.secret as string;
+
+    const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: webhookKeys.webhook(organizationId, id), ConsistentRead: true }));
+    const stored = fromWebhookItem(Item!);
+    const overlapEnds = Date.parse(stored.secrets.find((s) => s.secret === first)!.expiresAt!);
+    expect(overlapEnds - rotatedAt).toBeGreaterThanOrEqual(24 * 3_600_000 - 5_000);
+    expect(overlapEnds - rotatedAt).toBeLessThanOrEqual(24 * 3_600_000 + 5_000);
+
+    expect(activeSecrets(stored, overlapEnds - 1)).toEqual([second, first]);
+    expect(activeSecrets(stored, overlapEnds)).toEqual([second]);
+  });
+});
