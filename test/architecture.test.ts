@@ -127,6 +127,7 @@ function resourceNamesIn(code: string, names: readonly string[]): Map<string, nu
 const NAMES_SHARED_MAY_SPELL: { name: string; modules?: string[]; why: string }[] = [
   { name: 'organization', why: 'the tenant: every key starts with one, every request acts for one' },
   { name: 'events', why: 'the platform’s word: a Lambda handler’s event, and the changes every resource’s writes emit (shared/resource.ts), which the events resource only lists' },
+  { name: 'tags', why: 'OpenAPI’s word: the tags that group a route in the reference, a word a resource may also take as its name' },
   { name: 'services', why: 'the platform’s word: the service name metrics and logs carry, 503 Service Unavailable' },
   {
     name: 'webhooks',

