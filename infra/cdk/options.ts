@@ -44,6 +44,11 @@ export interface DeploymentOptions {
    * resources.
    */
   samLocal: boolean;
+  /**
+   * The analytics stack (SalesPipelineAnalytics): a daily export of the table to S3, a Glue table over it and an Athena
+   * workgroup (docs/reports.md). Off unless asked for: it costs per GB of table each day.
+   */
+  analytics: boolean;
 }
 
 /**
@@ -53,6 +58,13 @@ export interface DeploymentOptions {
  * account's default 1 000 to everything else.
  */
 export const DEFAULT_CONCURRENCY = { authorizer: 100, streamConsumer: 10, deliveries: 10 } as const;
+
+/** A switch: true or false, as given on the command line (a string) or in cdk.json; false unless set. */
+function flag(node: Node, name: string): boolean {
+  const value: unknown = node.tryGetContext(name) ?? false;
+  if (![true, false, 'true', 'false'].includes(value as boolean | string)) throw new Error(`Context ${name} must be true or false (got ${JSON.stringify(value)})`);
+  return value === true || value === 'true';
+}
 
 export function readOptions(node: Node): DeploymentOptions {
   const text = (name: string): string | undefined => {
@@ -71,11 +83,10 @@ export function readOptions(node: Node): DeploymentOptions {
 
   const logLevel = text('logLevel') ?? 'INFO';
   if (!['DEBUG', 'INFO', 'WARN', 'ERROR'].includes(logLevel)) throw new Error(`Context logLevel must be DEBUG, INFO, WARN or ERROR (got "${logLevel}")`);
-  const samLocal = node.tryGetContext('samLocal') ?? false;
-  if (![true, false, 'true', 'false'].includes(samLocal)) throw new Error(`Context samLocal must be true or false (got ${JSON.stringify(samLocal)})`);
+  const samLocal = flag(node, 'samLocal');
   const alarmEmail = text('alarmEmail');
   // The sam local template is never deployed, so it pages no one either way.
-  if (alarmEmail === undefined && samLocal !== true && samLocal !== 'true') {
+  if (alarmEmail === undefined && !samLocal) {
     throw new Error('Context alarmEmail is required: the addresses every alarm notifies (-c alarmEmail=oncall@example.com,backup@example.com), or -c alarmEmail=none for alarms that notify no one');
   }
   const alarmEmails = alarmEmail === 'none' ? [] : (alarmEmail ?? '').split(',').map((email) => email.trim()).filter(Boolean);
@@ -113,6 +124,7 @@ export function readOptions(node: Node): DeploymentOptions {
       // Lambda's own bounds for an SQS event source's maximum concurrency.
       deliveries: limit('deliveryConcurrency', DEFAULT_CONCURRENCY.deliveries, { min: 2, max: 1000 }),
     },
-    samLocal: samLocal === true || samLocal === 'true',
+    samLocal,
+    analytics: flag(node, 'analytics'),
   };
 }
