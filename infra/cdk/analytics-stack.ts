@@ -17,9 +17,10 @@ import type { Construct } from 'constructs';
 import { queueDefaults } from './events/channels';
 import type { DeploymentOptions } from './options';
 import { ServiceFunction } from './service-function';
+import { OPT_IN_HANDLERS } from './bundling';
 
 /** The export's handler below functions/: declared by this stack alone, as nothing else deploys it. */
-export const EXPORT_HANDLER = 'reports/export#handler';
+export const EXPORT_HANDLER = OPT_IN_HANDLERS.analyticsExport;
 
 /**
  * The figures the stack is built from, which docs/reports.md states: how long each prefix keeps its objects (Glue's

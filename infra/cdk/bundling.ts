@@ -59,9 +59,12 @@ export function bundleOptions(
   };
 }
 
-/** Every Lambda function's handler, as the stacks make them: each route's, the authorizers', the workers' and the scheduled jobs'. */
+/** Handlers only an opt-in stack deploys (`-c analytics=true`): named here so their modules are bundled too. */
+export const OPT_IN_HANDLERS = { analyticsExport: 'reports/export#handler' } as const;
+
+/** Every Lambda function's handler, as the stacks make them: each route's, the authorizers', the workers', the scheduled jobs' and the opt-in stacks'. */
 export const FUNCTION_HANDLERS = [
-  ...new Set([...routes.map(handlerOf), ...Object.values(AUTHORIZER_HANDLERS), ...WORKERS.map((worker) => worker.handler), ...SCHEDULED_JOBS.map((job) => job.handler)]),
+  ...new Set([...routes.map(handlerOf), ...Object.values(AUTHORIZER_HANDLERS), ...WORKERS.map((worker) => worker.handler), ...SCHEDULED_JOBS.map((job) => job.handler), ...Object.values(OPT_IN_HANDLERS)]),
 ].sort();
 
 /** The modules those handlers are exported from: one bundle each, which every function of the module deploys. */
