@@ -59,18 +59,21 @@ describe('GET /v1/reports: bad input', () => {
 
 describe('GET /v1/reports: the range', () => {
   it('reads the last 30 days in the organization’s time zone by default, ending on `to` when given alone', async () => {
-    // Kiritimati is UTC+14: its today is tomorrow in UTC for ten hours of every day, and the range follows it.
-    const { client, organizationId } = await api.organization();
-    expect((await client.patch('/v1/organization', { timezone: 'Pacific/Kiritimati' })).status).toBe(200);
-    const today = todayIn('Pacific/Kiritimati');
-    await putDays(organizationId, { [dateAfter(today, -30)]: { lc: 1 }, [dateAfter(today, -29)]: { lc: 2 }, [today]: { lc: 4 }, [dateAfter(today, 1)]: { lc: 8 } });
+    // Kiritimati (UTC+14) is a day ahead of UTC from 10:00 UTC, Pago Pago (UTC−11) a day behind until 11:00 UTC: at
+    // any hour one of them has a today that is not UTC's, and the range follows it.
+    for (const timezone of ['Pacific/Kiritimati', 'Pacific/Pago_Pago']) {
+      const { client, organizationId } = await api.organization();
+      expect((await client.patch('/v1/organization', { timezone })).status).toBe(200);
+      const today = todayIn(timezone);
+      await putDays(organizationId, { [dateAfter(today, -30)]: { lc: 1 }, [dateAfter(today, -29)]: { lc: 2 }, [today]: { lc: 4 }, [dateAfter(today, 1)]: { lc: 8 } });
 
-    const { summary } = (await client.get('/v1/reports/summary')).body;
-    expect([summary.from, summary.to, summary.timezone, summary.leads.created]).toEqual([dateAfter(today, -29), today, 'Pacific/Kiritimati', 6]);
-    const { funnel } = (await client.get(`/v1/reports/funnel?to=${dateAfter(today, -1)}`)).body;
-    expect([funnel.from, funnel.to]).toEqual([dateAfter(today, -30), dateAfter(today, -1)]);
-    const { timeseries } = (await client.get(`/v1/reports/timeseries?metric=leads.created&from=${dateAfter(today, -2)}`)).body;
-    expect([timeseries.from, timeseries.to, timeseries.points.map((point: any) => point.value)]).toEqual([dateAfter(today, -2), today, [0, 0, 4]]);
+      const { summary } = (await client.get('/v1/reports/summary')).body;
+      expect([summary.from, summary.to, summary.timezone, summary.leads.created], timezone).toEqual([dateAfter(today, -29), today, timezone, 6]);
+      const { funnel } = (await client.get(`/v1/reports/funnel?to=${dateAfter(today, -1)}`)).body;
+      expect([funnel.from, funnel.to], timezone).toEqual([dateAfter(today, -30), dateAfter(today, -1)]);
+      const { timeseries } = (await client.get(`/v1/reports/timeseries?metric=leads.created&from=${dateAfter(today, -2)}`)).body;
+      expect([timeseries.from, timeseries.to, timeseries.points.map((point: any) => point.value)], timezone).toEqual([dateAfter(today, -2), today, [0, 0, 4]]);
+    }
   });
 
   it('reads a 366-day range with the organization’s item and at most two Queries, sent together', async () => {
