@@ -3,8 +3,8 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
-import { startTableStream } from '../../infra/local/table-stream';
 import { useTestApi, type Client } from '../../test/support/api';
+import { streamRecordsOf as streamRecordsOfApi } from '../../test/support/stream-records';
 import { handler as countReports } from './count';
 import { reportKeys } from './entity';
 
@@ -38,22 +38,7 @@ const totals = (days: Record<string, Record<string, unknown>>) => {
 const leadFacts = async (organizationId: string, leadId: string) =>
   (await dynamo.send(new GetCommand({ TableName: config.tableName, Key: reportKeys.reportLeadFacts(organizationId, leadId), ConsistentRead: true }))).Item;
 
-/** Every record the table's stream holds that is of this organization (its keys name it), in the stream's order. */
-async function streamRecordsOf(organizationId: string): Promise<DynamoDBRecord[]> {
-  await api.eventsCaughtUp();
-  const records: DynamoDBRecord[] = [];
-  const reader = await startTableStream({
-    endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB!,
-    tableName: config.tableName,
-    handler: async ({ Records }) => void records.push(...Records),
-    onError: (error) => {
-      throw error;
-    },
-  });
-  await reader.caughtUp();
-  await reader.stop();
-  return records.filter((record) => JSON.stringify(record.dynamodb?.Keys).includes(organizationId));
-}
+const streamRecordsOf = (organizationId: string) => streamRecordsOfApi(api, organizationId);
 
 /** A lead made, asked by web form a few minutes before, then moved on to WON with a value: four counted records. */
 async function leadWonAfterInquiry(client: Client) {
