@@ -58,12 +58,29 @@ async function workload(client: Client, memberId: number) {
   await created(client, '/v1/inquiries', 'inquiry', callInquiry('+61412345101', daysAgo(3)));
   await created(client, '/v1/inquiries', 'inquiry', callInquiry('+61412345102', daysAgo(9), 'EMERGENCY'));
   await created(client, '/v1/inquiries', 'inquiry', callInquiry('+61412345101', daysAgo(1), 'FOLLOW_UP'));
+  // A lead who asked a moment ago and is contacted at once: within 5 minutes.
+  const dana = await created(client, '/v1/inquiries', 'inquiry', webForm('dana@example.com', new Date().toISOString(), 'GENERAL'));
+  expect((await client.patch(`/v1/leads/${dana.leadId}`, { status: 'CONTACTED', value: 450 })).status).toBe(200);
   for (const status of ['CONTACTED', 'QUOTED', 'WON']) expect((await client.patch(`/v1/leads/${ava.id}`, { status })).status).toBe(200);
   expect((await client.patch(`/v1/leads/${ben.id}`, { status: 'LOST', lostReason: 'PRICE' })).status).toBe(200);
   await appointment(client, ava.id, memberId, daysAgo(2), 'COMPLETED');
   await appointment(client, ava.id, memberId, daysAgo(4), 'CANCELLED');
   await appointment(client, ben.id, memberId, daysAgo(5), 'NO_SHOW');
   await appointment(client, ben.id, memberId, daysAgo(-3));
+}
+
+/**
+ * Speed to lead from the leads' timelines: from each first inquiry to the lead's first status change at or after it
+ * (this workload contacts leads by status moves alone); a lead not contacted yet is not measured.
+ */
+async function secondsToContact(client: Client, firstInquiries: any[]) {
+  const measured: number[] = [];
+  for (const inquiry of firstInquiries) {
+    const activities = await everyRecord(client, `/v1/leads/${inquiry.leadId}/activities`, 'activities');
+    const moves = activities.filter((activity) => activity.event === 'STATUS_CHANGED' && activity.createdAt >= inquiry.createdAt).map((activity) => Date.parse(activity.createdAt));
+    if (moves.length) measured.push((Math.min(...moves) - Date.parse(inquiry.createdAt)) / 1000);
+  }
+  return { leads: measured.length, within5Minutes: measured.filter((seconds) => seconds <= 300).length };
 }
 
 /** The figures the reports must answer over [from, to], counted from what the API lists of the records. */
@@ -98,6 +115,7 @@ async function countedFromRecords(client: Client, from: string, to: string) {
     },
     // Calls received per week, by the Monday of their local date.
     weeklyCalls: countBy(received.filter((inquiry) => inquiry.source === 'CALL'), (inquiry) => mondayOf(localDate(inquiry.createdAt)), [...new Set(received.map((inquiry) => mondayOf(localDate(inquiry.createdAt))))]),
+    speedToLead: await secondsToContact(client, inquiries.filter((inquiry) => inquiry.isFirstInquiry && inRange(inquiry.createdAt))),
     lostNow: cohort.filter((lead) => lead.status === 'LOST').length,
     wonNow: cohort.filter((lead) => lead.status === 'WON').length,
   };
@@ -112,12 +130,13 @@ describe('the reports over a mixed workload', () => {
     const from = dateAfter(to, -13);
     const expected = await countedFromRecords(client, from, to);
     // The workload is what the test says it is: the figures compared are not all zero.
-    expect([expected.leads.created, expected.inquiries.total, expected.leads.won.count, expected.appointments.completed]).toEqual([5, 5, 1, 1]);
+    expect([expected.leads.created, expected.inquiries.total, expected.leads.won.count, expected.appointments.completed, expected.speedToLead.within5Minutes]).toEqual([6, 6, 1, 1, 1]);
 
     const { summary } = (await client.get(`/v1/reports/summary?from=${from}&to=${to}`)).body;
     expect(summary.leads).toEqual(expected.leads);
     expect(summary.inquiries).toEqual(expected.inquiries);
     expect(summary.appointments).toEqual(expected.appointments);
+    expect([summary.speedToLead.leads, summary.speedToLead.within5Minutes.count]).toEqual([expected.speedToLead.leads, expected.speedToLead.within5Minutes]);
     expect([summary.from, summary.to, summary.timezone, summary.currency]).toEqual([from, to, SYDNEY, 'AUD']);
 
     const { funnel } = (await client.get(`/v1/reports/funnel?from=${from}&to=${to}`)).body;
