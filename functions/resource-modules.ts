@@ -13,6 +13,7 @@ export { organization } from './organization/resource';
 export { policies } from './policies/resource';
 export { products } from './products/resource';
 export { receptionist } from './receptionist/resource';
+export { reports } from './reports/resource';
 export { services } from './services/resource';
 export { sms } from './sms/resource';
 export { transfers } from './transfers/resource';

@@ -8,7 +8,7 @@ import * as folders from './resource-modules';
  * exports (functions/resource-modules.ts, generated from the folders, re-exports them). The stack, the local server,
  * the OpenAPI document, the event types, the demo seed and the isolation tests are all read from this list.
  */
-export const resources: readonly ResourceDefinition[] = [folders.leads, folders.inquiries, folders.sms, folders.appointments, folders.companies, folders.organization, folders.services, folders.products, folders.transfers, folders.policies, folders.faqs, folders.events, folders.auditLog, folders.webhooks, folders.inboundEndpoints, folders.receptionist, folders.mcp, folders.meta];
+export const resources: readonly ResourceDefinition[] = [folders.leads, folders.inquiries, folders.sms, folders.appointments, folders.companies, folders.organization, folders.services, folders.products, folders.transfers, folders.policies, folders.faqs, folders.events, folders.auditLog, folders.webhooks, folders.inboundEndpoints, folders.receptionist, folders.reports, folders.mcp, folders.meta];
 const unlisted = Object.entries(folders).filter(([, resource]) => !resources.includes(resource));
 if (unlisted.length > 0) throw new Error(`The resources of ${unlisted.map(([name]) => name).join(', ')} have a folder but no place in the list of resources (functions/resources.ts)`);
 
@@ -54,7 +54,11 @@ if (unprovided.length > 0) throw new Error(`No resource provides the authorizer 
 export const AUTHORIZER_HANDLERS: Readonly<Record<AuthorizerKind, string>> = Object.fromEntries(Object.entries(AUTHORIZERS).map(([name, { handler }]) => [name, handler]));
 
 /** The table stream's consumer: events recorded and queued for webhook subscriptions (functions/stream, as it serves every resource). */
-const STREAM_CONSUMER: WorkerDefinition = { name: 'RecordEvents', handler: 'stream/record', trigger: { kind: 'stream' }, dynamodb: ['BatchWriteItem', 'Query'], sendsTo: ['deliveries'] };
+const STREAM_CONSUMER: WorkerDefinition = { name: 'RecordEvents', handler: 'stream/record', trigger: {
+    kind: 'stream',
+    failures: { name: 'StreamFailures', meaning: 'Stream batches failed every retry: their events were not recorded or delivered' },
+    lag: { id: 'StreamFallingBehind', meaning: 'Events lag their changes by more than 5 minutes: the stream consumer is failing or too slow.' },
+  }, dynamodb: ['BatchWriteItem', 'Query'], sendsTo: ['deliveries'] };
 
 /** The functions that answer no route: the stream consumer and those the resources provide, with handlers below functions/. */
 export const WORKERS: readonly WorkerDefinition[] = [

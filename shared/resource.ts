@@ -167,7 +167,11 @@ export type ResourceChanges = Pick<ResourceDefinition, 'events' | 'audited'>;
  * committed change, in order per item), a queue, or an SNS topic, each by the name the events stack gives it.
  */
 export type WorkerTrigger =
-  | { kind: 'stream' }
+  /**
+   * `failures`: the queue (by its construct id) of the records that failed every retry, and what they mean, for its
+   * alarm; `lag`: the alarm (by its id) on the consumer falling behind the stream, and what that means.
+   */
+  | { kind: 'stream'; failures: { name: string; meaning: string }; lag: { id: string; meaning: string } }
   | { kind: 'queue'; queue: string }
   /** `failures`: the queue (by its construct id) of what the worker could not take, and what its messages mean, for its alarm. */
   | { kind: 'topic'; topic: string; failures: { name: string; meaning: string } };

@@ -42,8 +42,10 @@ describe('the events stack', () => {
     Template.fromStack(data).hasResourceProperties('AWS::DynamoDB::GlobalTable', { StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' } });
   });
 
-  const streamMapping = () => {
-    const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping') as Record<string, Resource>).filter((mapping) => mapping.Properties.StartingPosition);
+  const streamMapping = (consumer = 'RecordEvents') => {
+    const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping') as Record<string, Resource>).filter(
+      (mapping) => mapping.Properties.StartingPosition && String(mapping.Properties.FunctionName.Ref).startsWith(`${consumer}Function`),
+    );
     expect(mappings).toHaveLength(1);
     return mappings[0]!.Properties;
   };
@@ -61,6 +63,24 @@ describe('the events stack', () => {
     });
     expect(STREAM_RETRIES.attempts).toBe(10);
     expect(failures[1].Properties.MessageRetentionPeriod).toBe(14 * 86_400);
+  });
+
+  it('counts the reports with a second reader of the stream: the same settings, its own failures queue and alarms, and grants for its transaction alone', () => {
+    const streamMappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping') as Record<string, Resource>).filter((mapping) => mapping.Properties.StartingPosition);
+    // DynamoDB Streams advise at most two readers per shard: these are the two.
+    expect(streamMappings).toHaveLength(2);
+    const [failuresId, failures] = Object.entries(template.findResources('AWS::SQS::Queue') as Record<string, Resource>).find(([id]) => id.startsWith('ReportCountFailures'))!;
+    const { DestinationConfig, ...settings } = streamMapping('CountReports');
+    const { DestinationConfig: _theirs, EventSourceArn: _arn, FunctionName: _name, ...recordEvents } = streamMapping();
+    expect(settings).toMatchObject(recordEvents);
+    expect(DestinationConfig).toEqual({ OnFailure: { Destination: { 'Fn::GetAtt': [failuresId, 'Arn'] } } });
+    expect(failures.Properties.MessageRetentionPeriod).toBe(14 * 86_400);
+    const alarms = template.findResources('AWS::CloudWatch::Alarm') as Record<string, Resource>;
+    const waiting = Object.entries(alarms).find(([id]) => id.startsWith('ReportCountFailuresWaiting'))![1];
+    expect(waiting.Properties.Dimensions).toEqual([{ Name: 'QueueName', Value: { 'Fn::GetAtt': [failuresId, 'QueueName'] } }]);
+    expect(Object.entries(alarms).find(([id]) => id.startsWith('ReportCountFallingBehind'))![1].Properties).toMatchObject({ MetricName: 'IteratorAge', Threshold: 300_000 });
+    expect(functionOf('CountReports').Properties.ReservedConcurrentExecutions).toBe(DEFAULT_CONCURRENCY.streamConsumer);
+    expect(actionsOf('CountReports', 'dynamodb').filter((action) => !/Stream|Shard|GetRecords/.test(action))).toEqual(['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
   });
 
   it('finds the table by name and its stream by the data stack’s SSM parameter, resolved at deploy: no export locks the table', () => {
@@ -187,9 +207,9 @@ describe('the events stack', () => {
     expect(alarm.Properties).toMatchObject({ MetricName: 'ApproximateNumberOfMessagesVisible', Threshold: 0, ComparisonOperator: 'GreaterThanThreshold', AlarmActions: [{ Ref: alarmsTopic }] });
   });
 
-  it('alarms on dead letters and on a stream falling behind', () => {
+  it('alarms on dead letters and on each stream reader falling behind', () => {
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm') as Record<string, Resource>);
-    expect(alarms.map((alarm) => alarm.Properties.MetricName).sort()).toEqual([...Array(4).fill('ApproximateNumberOfMessagesVisible'), 'Errors', 'IteratorAge']);
+    expect(alarms.map((alarm) => alarm.Properties.MetricName).sort()).toEqual([...Array(5).fill('ApproximateNumberOfMessagesVisible'), 'Errors', 'IteratorAge', 'IteratorAge']);
   });
 });
 

@@ -205,6 +205,20 @@ const STATED_RULES: { operations: string[]; states: string; keep: (request: { qu
     },
   },
   {
+    operations: ['GET /v1/reports/summary', 'GET /v1/reports/timeseries', 'GET /v1/reports/funnel'],
+    states: 'both included, at most 366 days; by default the 30 days ending today there',
+    keep: ({ query }) => {
+      const day = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+      if (query.from !== undefined && query.to !== undefined) {
+        ordered(query, 'from', 'to', undefined);
+        if (day(query.from, 365) < query.to) query.to = day(query.from, digest(query.to) % 366);
+      } else if (query.from !== undefined) {
+        // Alone, it starts a range that ends today: not after today, nor more than 366 days before it.
+        query.from = day(new Date().toISOString().slice(0, 10), -1 - (digest(query.from) % 360));
+      }
+    },
+  },
+  {
     operations: ['GET /v1/appointments'],
     states: '`to` must be after `from`',
     keep: ({ query }) => {

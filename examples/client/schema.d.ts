@@ -1264,6 +1264,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/reports/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The pipeline in numbers over a range of days
+         * @description Leads created (by the source of their first inquiry, by status now, their value), won and lost (with reasons) and the conversion; inquiries by source and tag; calls taken, missed, after hours and transferred; speed to lead (median, p90, within 5 minutes); appointments booked, cancelled, completed and no-shows; SMS sent, delivered, failed, received and opt-outs; automation runs. Amounts are in the organization’s `currency`. `from` and `to` are the organization’s local dates (YYYY-MM-DD in its `timezone`), both included, at most 366 days; by default the 30 days ending today there. The figures are kept per local day by the table’s change stream, a moment behind each write, so a read costs the organization’s item and one Query of at most 366 small items (two past 1 MB), however many records the days hold. A date the calendar has not (2026-02-30), `from` after `to`, or more than 366 days answer 400 naming the parameter.
+         */
+        get: operations["getReportSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/timeseries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One figure of the reports per day, week or month
+         * @description The `metric` named (any count or sum of the summary, or a figure computed from them) per calendar day, week (starting on Monday) or month: a point for each that has a day in the range, the first starting on its calendar start (which may be before `from`), each over the days of the range it holds; a ratio is computed from the point’s own sums. An unknown `metric` or `interval` answers 400. `from` and `to` are the organization’s local dates (YYYY-MM-DD in its `timezone`), both included, at most 366 days; by default the 30 days ending today there. The figures are kept per local day by the table’s change stream, a moment behind each write, so a read costs the organization’s item and one Query of at most 366 small items (two past 1 MB), however many records the days hold. A date the calendar has not (2026-02-30), `from` after `to`, or more than 366 days answer 400 naming the parameter.
+         */
+        get: operations["getReportTimeseries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/funnel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How far the leads created over a range of days went
+         * @description NEW → CONTACTED → QUALIFIED → QUOTED → WON: of the leads created on the days of the range, how many reached each status (at any time, so a lead now LOST counts for the statuses it went through), and the share of those that reached the next; `lost`: those that are LOST now. `from` and `to` are the organization’s local dates (YYYY-MM-DD in its `timezone`), both included, at most 366 days; by default the 30 days ending today there. The figures are kept per local day by the table’s change stream, a moment behind each write, so a read costs the organization’s item and one Query of at most 366 small items (two past 1 MB), however many records the days hold. A date the calendar has not (2026-02-30), `from` after `to`, or more than 366 days answer 400 naming the parameter.
+         */
+        get: operations["getReportFunnel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mcp": {
         parameters: {
             query?: never;
@@ -3028,6 +3088,378 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "from": "2026-03-01",
+         *       "to": "2026-03-31",
+         *       "timezone": "Australia/Sydney",
+         *       "currency": "AUD",
+         *       "asOf": "2026-03-31T22:14:03.512Z",
+         *       "leads": {
+         *         "created": 42,
+         *         "bySource": {
+         *           "CALL": 24,
+         *           "EMAIL": 3,
+         *           "CHATBOT": 2,
+         *           "SMS": 1,
+         *           "WEBFORM": 9,
+         *           "NONE": 3
+         *         },
+         *         "byStatus": {
+         *           "NEW": 6,
+         *           "CONTACTED": 9,
+         *           "QUALIFIED": 7,
+         *           "QUOTED": 8,
+         *           "WON": 9,
+         *           "LOST": 3
+         *         },
+         *         "pipelineValue": {
+         *           "NEW": 0,
+         *           "CONTACTED": 1250,
+         *           "QUALIFIED": 4380,
+         *           "QUOTED": 12940.5,
+         *           "WON": 15120,
+         *           "LOST": 2100
+         *         },
+         *         "won": {
+         *           "count": 11,
+         *           "value": 18420
+         *         },
+         *         "lost": {
+         *           "count": 4,
+         *           "reasons": {
+         *             "PRICE": 2,
+         *             "TIMING": 1,
+         *             "COMPETITOR": 0,
+         *             "NO_RESPONSE": 1,
+         *             "NOT_A_FIT": 0,
+         *             "OTHER": 0
+         *           }
+         *         },
+         *         "conversion": 0.2143
+         *       },
+         *       "inquiries": {
+         *         "total": 61,
+         *         "bySource": {
+         *           "CALL": 38,
+         *           "EMAIL": 5,
+         *           "CHATBOT": 3,
+         *           "SMS": 4,
+         *           "WEBFORM": 11
+         *         },
+         *         "byTag": {
+         *           "GENERAL": 20,
+         *           "QUOTE_REQUEST": 17,
+         *           "BOOKING": 15,
+         *           "EMERGENCY": 4,
+         *           "FOLLOW_UP": 5,
+         *           "FLAGGED": 0
+         *         }
+         *       },
+         *       "calls": {
+         *         "taken": 31,
+         *         "missed": 7,
+         *         "afterHours": 9,
+         *         "transferred": 4,
+         *         "averageDurationSeconds": 184
+         *       },
+         *       "speedToLead": {
+         *         "leads": 37,
+         *         "medianSeconds": 42,
+         *         "p90Seconds": 1410,
+         *         "within5Minutes": {
+         *           "count": 29,
+         *           "share": 0.7838
+         *         }
+         *       },
+         *       "appointments": {
+         *         "booked": 19,
+         *         "bookedFromCalls": 14,
+         *         "cancelled": 2,
+         *         "completed": 13,
+         *         "noShows": 1
+         *       },
+         *       "sms": {
+         *         "sent": 48,
+         *         "delivered": 45,
+         *         "failed": 1,
+         *         "received": 22,
+         *         "optOuts": 1
+         *       },
+         *       "automations": {
+         *         "started": 0,
+         *         "completed": 0,
+         *         "stoppedByReply": 0
+         *       }
+         *     }
+         */
+        ReportSummary: {
+            /**
+             * Format: date
+             * @description The first day reported.
+             */
+            from: string;
+            /**
+             * Format: date
+             * @description The last day reported.
+             */
+            to: string;
+            /** @description The organization’s time zone, whose local dates the days are. */
+            timezone: string;
+            /** @description The organization’s currency (ISO 4217): every amount is in it. */
+            currency: string;
+            /**
+             * Format: date-time
+             * @description When the counters were read. They are kept by the table’s change stream, a moment behind each write.
+             */
+            asOf: string;
+            leads: {
+                /** @description Leads created on the days of the range. */
+                created: number;
+                /** @description Those leads by the source of their first inquiry; `NONE`: no inquiry yet. */
+                bySource: {
+                    CALL: number;
+                    EMAIL: number;
+                    CHATBOT: number;
+                    SMS: number;
+                    WEBFORM: number;
+                    NONE: number;
+                };
+                /** @description Those leads by their status now. */
+                byStatus: {
+                    NEW: number;
+                    CONTACTED: number;
+                    QUALIFIED: number;
+                    QUOTED: number;
+                    WON: number;
+                    LOST: number;
+                };
+                /** @description The sum of those leads’ `value` by their status now. */
+                pipelineValue: {
+                    /** @description An amount in the organization’s `currency`, to the cent. */
+                    NEW: number;
+                    /** @description An amount in the organization’s `currency`, to the cent. */
+                    CONTACTED: number;
+                    /** @description An amount in the organization’s `currency`, to the cent. */
+                    QUALIFIED: number;
+                    /** @description An amount in the organization’s `currency`, to the cent. */
+                    QUOTED: number;
+                    /** @description An amount in the organization’s `currency`, to the cent. */
+                    WON: number;
+                    /** @description An amount in the organization’s `currency`, to the cent. */
+                    LOST: number;
+                };
+                /** @description Leads won on the days of the range (by `wonAt`), and their value. */
+                won: {
+                    count: number;
+                    /** @description An amount in the organization’s `currency`, to the cent. */
+                    value: number;
+                };
+                /** @description Leads lost on the days of the range (by `lostAt`), by `lostReason` (any text not in the list counts as `OTHER`). */
+                lost: {
+                    count: number;
+                    reasons: {
+                        PRICE: number;
+                        TIMING: number;
+                        COMPETITOR: number;
+                        NO_RESPONSE: number;
+                        NOT_A_FIT: number;
+                        OTHER: number;
+                    };
+                };
+                /** @description Of the leads created on the days of the range, the share won now. To 4 decimal places; null when there is nothing to divide by. */
+                conversion: number | null;
+            };
+            inquiries: {
+                /** @description Inquiries received on the days of the range. */
+                total: number;
+                bySource: {
+                    CALL: number;
+                    EMAIL: number;
+                    CHATBOT: number;
+                    SMS: number;
+                    WEBFORM: number;
+                };
+                /** @description By their tag now. */
+                byTag: {
+                    GENERAL: number;
+                    QUOTE_REQUEST: number;
+                    BOOKING: number;
+                    EMERGENCY: number;
+                    FOLLOW_UP: number;
+                    FLAGGED: number;
+                };
+            };
+            /** @description Inbound calls received on the days of the range. */
+            calls: {
+                /** @description Answered or transferred. */
+                taken: number;
+                missed: number;
+                /** @description Started outside the business hours. */
+                afterHours: number;
+                transferred: number;
+                /** @description The average length of the calls taken. In whole seconds; null when there is nothing to measure. */
+                averageDurationSeconds: number | null;
+            };
+            /** @description From a lead’s first inquiry to its first contact after it: an outbound SMS, an outbound call, or a status move off NEW. Median and p90 are read from a histogram of fixed buckets (30 s, 1, 2, 5, 10, 15 and 30 min, 1, 2, 4 and 8 h, 1 and 3 days), interpolated within their bucket; past 3 days, that bound. Within 5 minutes is exact. */
+            speedToLead: {
+                /** @description Leads whose first inquiry came on the days of the range and who have been contacted since. */
+                leads: number;
+                /** @description Half of those leads were contacted within this. In whole seconds; null when there is nothing to measure. */
+                medianSeconds: number | null;
+                /** @description 90 % of those leads were contacted within this. In whole seconds; null when there is nothing to measure. */
+                p90Seconds: number | null;
+                within5Minutes: {
+                    count: number;
+                    /** @description The share of those leads contacted within 5 minutes. To 4 decimal places; null when there is nothing to divide by. */
+                    share: number | null;
+                };
+            };
+            /** @description Appointments. */
+            appointments: {
+                /** @description Booked on the days of the range. */
+                booked: number;
+                /** @description Of those, booked from a call (`source: CALL`). */
+                bookedFromCalls: number;
+                /** @description Starting on the days of the range, cancelled now. */
+                cancelled: number;
+                /** @description Starting on the days of the range, completed now. */
+                completed: number;
+                /** @description Starting on the days of the range, marked no-show now. */
+                noShows: number;
+            };
+            /** @description Messages recorded on the days of the range by their status now (`sent` counts those sent or delivered), and numbers that opted out on those days. */
+            sms: {
+                sent: number;
+                delivered: number;
+                failed: number;
+                received: number;
+                optOuts: number;
+            };
+            /** @description Automation runs started on the days of the range, by how they ended. */
+            automations: {
+                started: number;
+                completed: number;
+                stoppedByReply: number;
+            };
+        };
+        /**
+         * @example {
+         *       "metric": "calls.missed",
+         *       "interval": "week",
+         *       "from": "2026-03-01",
+         *       "to": "2026-03-31",
+         *       "points": [
+         *         {
+         *           "start": "2026-02-23",
+         *           "value": 1
+         *         },
+         *         {
+         *           "start": "2026-03-02",
+         *           "value": 2
+         *         },
+         *         {
+         *           "start": "2026-03-09",
+         *           "value": 1
+         *         },
+         *         {
+         *           "start": "2026-03-16",
+         *           "value": 0
+         *         },
+         *         {
+         *           "start": "2026-03-23",
+         *           "value": 2
+         *         },
+         *         {
+         *           "start": "2026-03-30",
+         *           "value": 1
+         *         }
+         *       ]
+         *     }
+         */
+        ReportTimeseries: {
+            /** @enum {string} */
+            metric: "leads.created" | "leads.bySource.CALL" | "leads.bySource.EMAIL" | "leads.bySource.CHATBOT" | "leads.bySource.SMS" | "leads.bySource.WEBFORM" | "leads.byStatus.NEW" | "leads.byStatus.CONTACTED" | "leads.byStatus.QUALIFIED" | "leads.byStatus.QUOTED" | "leads.byStatus.WON" | "leads.byStatus.LOST" | "leads.pipelineValue.NEW" | "leads.pipelineValue.CONTACTED" | "leads.pipelineValue.QUALIFIED" | "leads.pipelineValue.QUOTED" | "leads.pipelineValue.WON" | "leads.pipelineValue.LOST" | "leads.won" | "leads.wonValue" | "leads.lost" | "leads.lostReasons.PRICE" | "leads.lostReasons.TIMING" | "leads.lostReasons.COMPETITOR" | "leads.lostReasons.NO_RESPONSE" | "leads.lostReasons.NOT_A_FIT" | "leads.lostReasons.OTHER" | "inquiries.bySource.CALL" | "inquiries.bySource.EMAIL" | "inquiries.bySource.CHATBOT" | "inquiries.bySource.SMS" | "inquiries.bySource.WEBFORM" | "inquiries.byTag.GENERAL" | "inquiries.byTag.QUOTE_REQUEST" | "inquiries.byTag.BOOKING" | "inquiries.byTag.EMERGENCY" | "inquiries.byTag.FOLLOW_UP" | "inquiries.byTag.FLAGGED" | "calls.taken" | "calls.missed" | "calls.afterHours" | "calls.transferred" | "calls.durationSeconds" | "appointments.booked" | "appointments.bookedFromCalls" | "appointments.cancelled" | "appointments.completed" | "appointments.noShows" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "sms.optOuts" | "automations.started" | "automations.completed" | "automations.stoppedByReply" | "leads.bySource.NONE" | "leads.conversion" | "calls.averageDurationSeconds" | "speedToLead.leads" | "speedToLead.medianSeconds" | "speedToLead.p90Seconds" | "speedToLead.within5MinutesShare";
+            /** @enum {string} */
+            interval: "day" | "week" | "month";
+            /**
+             * Format: date
+             * @description The first day reported.
+             */
+            from: string;
+            /**
+             * Format: date
+             * @description The last day reported.
+             */
+            to: string;
+            /** @description A point per day, week or month that has a day in the range, in order, each summing only the days of the range. */
+            points: {
+                /**
+                 * Format: date
+                 * @description The first day of the point’s day, week (a Monday) or month: the first point’s may be before `from`.
+                 */
+                start: string;
+                /** @description The metric over the days of the point that are in the range; null for a ratio with nothing to divide by. */
+                value: number | null;
+            }[];
+        };
+        /**
+         * @example {
+         *       "from": "2026-03-01",
+         *       "to": "2026-03-31",
+         *       "stages": [
+         *         {
+         *           "status": "NEW",
+         *           "reached": 42,
+         *           "conversionToNext": 0.8571
+         *         },
+         *         {
+         *           "status": "CONTACTED",
+         *           "reached": 36,
+         *           "conversionToNext": 0.7222
+         *         },
+         *         {
+         *           "status": "QUALIFIED",
+         *           "reached": 26,
+         *           "conversionToNext": 0.6538
+         *         },
+         *         {
+         *           "status": "QUOTED",
+         *           "reached": 17,
+         *           "conversionToNext": 0.5294
+         *         },
+         *         {
+         *           "status": "WON",
+         *           "reached": 9,
+         *           "conversionToNext": null
+         *         }
+         *       ],
+         *       "lost": 3
+         *     }
+         */
+        ReportFunnel: {
+            /**
+             * Format: date
+             * @description The first day reported.
+             */
+            from: string;
+            /**
+             * Format: date
+             * @description The last day reported.
+             */
+            to: string;
+            /** @description NEW → CONTACTED → QUALIFIED → QUOTED → WON, in order, each by the furthest status the lead has reached (a lead lost after QUOTED reached QUOTED). */
+            stages: {
+                /** @enum {string} */
+                status: "NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON";
+                /** @description Leads created on the days of the range that reached this status or a later one. */
+                reached: number;
+                /** @description Of those, the share that reached the next; null for WON. To 4 decimal places; null when there is nothing to divide by. */
+                conversionToNext: number | null;
+            }[];
+            /** @description Leads created on the days of the range that are LOST now. */
+            lost: number;
         };
         /**
          * @example {
@@ -10505,10 +10937,121 @@ export interface operations {
             504: components["responses"]["Timeout"];
         };
     };
+    getReportSummary: {
+        parameters: {
+            query?: {
+                /** @description The first day of the range. Default: 29 days before `to`. Dates are the organization’s local dates (its `timezone`), both included, at most 366 days. */
+                from?: string;
+                /** @description The last day of the range. Default: today in the organization’s time zone. Dates are the organization’s local dates (its `timezone`), both included, at most 366 days. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pipeline in numbers over a range of days */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        summary: components["schemas"]["ReportSummary"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    getReportTimeseries: {
+        parameters: {
+            query: {
+                /** @description The first day of the range. Default: 29 days before `to`. Dates are the organization’s local dates (its `timezone`), both included, at most 366 days. */
+                from?: string;
+                /** @description The last day of the range. Default: today in the organization’s time zone. Dates are the organization’s local dates (its `timezone`), both included, at most 366 days. */
+                to?: string;
+                /** @description The figure to answer per point: a count or sum of the summary by its path (`leads.created`, `leads.byStatus.WON`, `inquiries.byTag.BOOKING`, `calls.missed`, `sms.optOuts`), or one computed from the point’s sums (`leads.conversion`, `calls.averageDurationSeconds`, `speedToLead.medianSeconds`). */
+                metric: "leads.created" | "leads.bySource.CALL" | "leads.bySource.EMAIL" | "leads.bySource.CHATBOT" | "leads.bySource.SMS" | "leads.bySource.WEBFORM" | "leads.byStatus.NEW" | "leads.byStatus.CONTACTED" | "leads.byStatus.QUALIFIED" | "leads.byStatus.QUOTED" | "leads.byStatus.WON" | "leads.byStatus.LOST" | "leads.pipelineValue.NEW" | "leads.pipelineValue.CONTACTED" | "leads.pipelineValue.QUALIFIED" | "leads.pipelineValue.QUOTED" | "leads.pipelineValue.WON" | "leads.pipelineValue.LOST" | "leads.won" | "leads.wonValue" | "leads.lost" | "leads.lostReasons.PRICE" | "leads.lostReasons.TIMING" | "leads.lostReasons.COMPETITOR" | "leads.lostReasons.NO_RESPONSE" | "leads.lostReasons.NOT_A_FIT" | "leads.lostReasons.OTHER" | "inquiries.bySource.CALL" | "inquiries.bySource.EMAIL" | "inquiries.bySource.CHATBOT" | "inquiries.bySource.SMS" | "inquiries.bySource.WEBFORM" | "inquiries.byTag.GENERAL" | "inquiries.byTag.QUOTE_REQUEST" | "inquiries.byTag.BOOKING" | "inquiries.byTag.EMERGENCY" | "inquiries.byTag.FOLLOW_UP" | "inquiries.byTag.FLAGGED" | "calls.taken" | "calls.missed" | "calls.afterHours" | "calls.transferred" | "calls.durationSeconds" | "appointments.booked" | "appointments.bookedFromCalls" | "appointments.cancelled" | "appointments.completed" | "appointments.noShows" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "sms.optOuts" | "automations.started" | "automations.completed" | "automations.stoppedByReply" | "leads.bySource.NONE" | "leads.conversion" | "calls.averageDurationSeconds" | "speedToLead.leads" | "speedToLead.medianSeconds" | "speedToLead.p90Seconds" | "speedToLead.within5MinutesShare";
+                /** @description A point per calendar day, week (starting on Monday) or month. Default: `day`. */
+                interval?: "day" | "week" | "month";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One figure of the reports per day, week or month */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timeseries: components["schemas"]["ReportTimeseries"];
+                    };
+                };
+            };
+            /** @description A path, query or body value failed validation, a query parameter the operation does not take was sent, or the body is not valid JSON. The message names the field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    getReportFunnel: {
+        parameters: {
+            query?: {
+                /** @description The first day of the range. Default: 29 days before `to`. Dates are the organization’s local dates (its `timezone`), both included, at most 366 days. */
+                from?: string;
+                /** @description The last day of the range. Default: today in the organization’s time zone. Dates are the organization’s local dates (its `timezone`), both included, at most 366 days. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How far the leads created over a range of days went */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        funnel: components["schemas"]["ReportFunnel"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
     postMcp: {
         parameters: {
             query?: {
-                /** @description The toolsets `tools/list` offers, separated by commas; `tools/call` takes any tool by its name. `curated` (the default; 10 tools in about 35 KB of JSON): the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …). `all`: those and every route of the API as a tool, named by its operationId in snake_case (about 100 tools in about 330 KB). A resource’s name (leads, inquiries, sms, appointments, companies, organization, services, products, transfers, policies, faqs, events, audit_log, webhooks, inbound_endpoints, receptionist): its routes’ tools, e.g. `curated,leads`. */
+                /** @description The toolsets `tools/list` offers, separated by commas; `tools/call` takes any tool by its name. `curated` (the default; 10 tools in about 35 KB of JSON): the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …). `all`: those and every route of the API as a tool, named by its operationId in snake_case (about 100 tools in about 330 KB). A resource’s name (leads, inquiries, sms, appointments, companies, organization, services, products, transfers, policies, faqs, events, audit_log, webhooks, inbound_endpoints, receptionist, reports): its routes’ tools, e.g. `curated,leads`. */
                 tools?: string;
             };
             header?: never;

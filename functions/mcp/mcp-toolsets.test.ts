@@ -63,6 +63,23 @@ describe('the tool list an agent loads', () => {
     expect(((await refused.json()) as any).error.details[0].path).toBe('tools');
   });
 
+  it('offers the three reports as read-only tools in the reports toolset, outside the curated ones', async () => {
+    const { organizationId, apiKey } = await api.organization();
+    const reports = (await listedJson(apiKey, '?tools=reports')).tools;
+    expect(reports.map((tool) => [tool.name, tool.annotations.readOnlyHint])).toEqual([
+      ['get_report_summary', true],
+      ['get_report_timeseries', true],
+      ['get_report_funnel', true],
+    ]);
+    expect(curatedNames.filter((name) => name.startsWith('get_report'))).toEqual([]);
+    // A key that may only read is offered them, and a call answers the report.
+    const { token } = await createApiKey(organizationId, null, 'reader', 'read');
+    expect((await listedJson(token, '?tools=reports')).tools.map((tool) => tool.name)).toEqual(reports.map((tool) => tool.name));
+    const called = await (await connect(token, '?tools=reports')).callTool({ name: 'get_report_summary', arguments: { from: '2026-03-01', to: '2026-03-31' } });
+    expect(called.isError).toBeFalsy();
+    expect(JSON.parse((called.content as { text: string }[])[0]!.text).summary).toMatchObject({ from: '2026-03-01', to: '2026-03-31', leads: { created: 0 } });
+  });
+
   it('names every tool in snake_case and offers one tool per request: no PUT and PATCH twins', async () => {
     const { apiKey } = await api.organization();
     const { tools } = await listedJson(apiKey, '?tools=all');

@@ -18,4 +18,5 @@ export const RESOURCE_TOOLSETS = [
   'webhooks',
   'inbound_endpoints',
   'receptionist',
+  'reports',
 ] as const;

@@ -1,6 +1,4 @@
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { eventIdOf } from '../events/ids';
 import { eventsOf, occurredAtOf, type ItemChange } from '../events/derive';
 import { logger } from '#shared/observability';
@@ -10,10 +8,9 @@ import { auditEntriesOf } from '../audit-log/derive';
 import { recordAuditEntries } from '../audit-log/store';
 import { enqueueDeliveries, subscriptionsOnce } from '../webhooks/fan-out';
 import { processInOrder, type Deadline } from './in-order';
+import { changeOf } from './change';
 import { resourceChangesOf } from '../resource-changes';
 import type { ResourceChanges } from '#shared/resource';
-
-const image = (attributes: unknown) => (attributes ? unmarshall(attributes as Record<string, AttributeValue>) : undefined);
 
 const loaded = new Map<string, Promise<ResourceChanges>>();
 
@@ -32,16 +29,6 @@ function changesOfEntity(entity: unknown): Promise<ResourceChanges> | undefined 
     changes.catch(() => loaded.delete(entity as string));
   }
   return changes;
-}
-
-/** A record's committed change, with its position in the stream. */
-function changeOf({ eventName, dynamodb }: DynamoDBRecord): { change: ItemChange; sequenceNumber: string; streamTimeMs: number } | undefined {
-  if (!eventName || !dynamodb?.SequenceNumber) return undefined;
-  return {
-    change: { kind: eventName, oldItem: image(dynamodb.OldImage), newItem: image(dynamodb.NewImage) },
-    sequenceNumber: dynamodb.SequenceNumber,
-    streamTimeMs: (dynamodb.ApproximateCreationDateTime ?? Date.now() / 1000) * 1000,
-  };
 }
 
 function eventsOfRecord({ change, sequenceNumber, streamTimeMs }: NonNullable<ReturnType<typeof changeOf>>, changes: ResourceChanges | undefined): Event[] {

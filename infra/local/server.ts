@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type RequestListener, type Server, 
 import type { AddressInfo } from 'node:net';
 import { USAGE_PLANS } from '#shared/auth/usage-plans';
 import { getOrganizationUsagePlan } from '../../functions/organization/store';
-import { CHANNELS, routes } from '../../functions/resources';
+import { CHANNELS, routes, WORKERS } from '../../functions/resources';
 import { createLocalGateway, type LocalGatewayOptions } from './gateway';
 import { loadAuthorizer, loadFunction, loadHandler } from './handlers';
 import { createUsagePlanMeter } from './rate-limiter';
@@ -58,6 +58,30 @@ const streamNotRead: TableStream = {
   stop: async () => undefined,
 };
 
+/**
+ * Every worker on the table's stream, each with a reader of its own, as each has its own event source mapping in AWS:
+ * a fault of one holds back none of the others. Waiting for the stream waits until every reader has caught up.
+ */
+async function startStreamReaders(from: 'TRIM_HORIZON' | 'LATEST' | undefined): Promise<TableStream> {
+  const readers: TableStream[] = [];
+  for (const worker of WORKERS.filter(({ trigger }) => trigger.kind === 'stream')) {
+    readers.push(
+      await startTableStream({
+        endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB!,
+        tableName: config.tableName,
+        handler: await loadFunction<StreamBatchHandler>(worker.handler),
+        from,
+        onError: (error) => logger.error('stream batch failed; retrying it', { worker: worker.name, error }),
+      }),
+    );
+  }
+  return {
+    caughtUp: async () => void (await Promise.all(readers.map((reader) => reader.caughtUp()))),
+    nudge: () => readers.forEach((reader) => reader.nudge()),
+    stop: async () => void (await Promise.all(readers.map((reader) => reader.stop()))),
+  };
+}
+
 /** A POST to a simulated topic's path goes to its simulator, the stream read after it; every other request to the gateway. */
 async function withSimulatedTopics(gateway: ReturnType<typeof createLocalGateway>, stream: TableStream): Promise<RequestListener> {
   const simulated = await simulatedTopics();
@@ -88,7 +112,7 @@ function listen(server: Server, port: number): Promise<void> {
 export interface LocalServer {
   server: Server;
   url: string;
-  /** The table's stream consumer, as Lambda's event source mapping runs it. */
+  /** The table's stream consumers, as Lambda's event source mappings run them. */
   stream: TableStream;
   /** The declared queues in process, by name: their jobs wait for their time, then their worker takes them. */
   queues: ReadonlyMap<string, LocalQueue<object>>;
@@ -125,16 +149,7 @@ export async function startLocalServer(
   } = {},
 ): Promise<LocalServer> {
   const queues = await startLocalQueues();
-  const handler = await loadFunction<StreamBatchHandler>(workerOn('stream').handler);
-  const stream = events
-    ? await startTableStream({
-        endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB!,
-        tableName: config.tableName,
-        handler,
-        from: streamFrom,
-        onError: (error) => logger.error('stream batch failed; retrying it', { error }),
-      })
-    : streamNotRead;
+  const stream = events ? await startStreamReaders(streamFrom) : streamNotRead;
   // After each request the stream is read at once: the request probably wrote something.
   const invokeAndNudge: NonNullable<LocalGatewayOptions['aroundInvoke']> = (route, invoke) => {
     const invoked = aroundInvoke ? aroundInvoke(route, invoke) : invoke();

@@ -13,7 +13,7 @@ import { ServiceFunction, type ServiceFunctionProps } from '../service-function'
 import { queueDefaults, type Channels, type QueueChannel } from './channels';
 
 /**
- * How long a failing stream record is retried before it is parked in StreamFailures (docs/operations.md): ten
+ * How long a failing stream record is retried before it is parked in its consumer's failures queue (docs/operations.md): ten
  * retries, and never past six hours of age. The age also parks records that merely wait that long behind a backlog,
  * so it is far beyond the 5 minutes of lag that page (StreamFallingBehind).
  */
@@ -38,10 +38,14 @@ function queueNamed(channels: Channels, name: string): QueueChannel {
   return channel;
 }
 
-/** The table's stream: in order per item, partial batches, and a record that keeps failing parked in StreamFailures. */
-function takeFromStream(stack: Stack, fn: ServiceFunction, { table, alarms, watched }: WorkerWiring): void {
-  // Stream batches that failed every retry: their events are missing until replayed from here.
-  const failures = new Queue(stack, 'StreamFailures', { ...queueDefaults, retentionPeriod: Duration.days(14) });
+/**
+ * The table's stream: in order per item, partial batches, and a record that keeps failing parked in the worker's
+ * failures queue, which pages, as does the worker falling behind.
+ */
+function takeFromStream(stack: Stack, fn: ServiceFunction, worker: WorkerDefinition, { table, alarms, watched }: WorkerWiring): void {
+  if (worker.trigger.kind !== 'stream') return;
+  const { failures: parked, lag } = worker.trigger;
+  const failures = new Queue(stack, parked.name, { ...queueDefaults, retentionPeriod: Duration.days(14) });
   fn.function.addEventSource(
     new DynamoEventSource(table, {
       startingPosition: StartingPosition.TRIM_HORIZON,
@@ -52,14 +56,14 @@ function takeFromStream(stack: Stack, fn: ServiceFunction, { table, alarms, watc
       reportBatchItemFailures: true,
       bisectBatchOnError: true,
       retryAttempts: STREAM_RETRIES.attempts,
-      // A record older than this goes to StreamFailures rather than hold its shard for the stream's 24 hours.
+      // A record older than this goes to the failures queue rather than hold its shard for the stream's 24 hours.
       maxRecordAge: STREAM_RETRIES.maxRecordAge,
       onFailure: new SqsDlq(failures),
     }),
   );
-  watched.push({ queue: failures, id: 'StreamFailuresWaiting', what: 'Stream batches failed every retry: their events were not recorded or delivered. docs/operations.md says how to replay them.' });
-  new Alarm(stack, 'StreamFallingBehind', {
-    alarmDescription: 'Events lag their changes by more than 5 minutes: the stream consumer is failing or too slow.',
+  watched.push({ queue: failures, id: `${parked.name}Waiting`, what: `${parked.meaning}. docs/operations.md says how to replay them.` });
+  new Alarm(stack, lag.id, {
+    alarmDescription: lag.meaning,
     metric: fn.function.metric('IteratorAge', { period: Duration.minutes(5), statistic: 'Maximum' }),
     threshold: 300_000,
     comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
@@ -107,7 +111,7 @@ export function addWorker(stack: Stack, worker: WorkerDefinition, wiring: Worker
     indexes: worker.indexes,
     environment: Object.assign({}, ...[...consumed, ...sendsTo].map((channel) => channel.environment)),
   });
-  if (trigger.kind === 'stream') takeFromStream(stack, fn, wiring);
+  if (trigger.kind === 'stream') takeFromStream(stack, fn, worker, wiring);
   for (const channel of consumed) {
     fn.function.addEventSource(new SqsEventSource(channel.queue, { batchSize: channel.batchSize, reportBatchItemFailures: true, maxConcurrency: wiring.options.concurrency.deliveries }));
     // A failed attempt's retry goes back to its queue; a job past its retries to the dead letters.

@@ -1,0 +1,15 @@
+import { apiHandler } from '#shared/http/api-handler';
+import { funnelOf } from './funnel';
+import { readReportDays } from './read-store';
+import * as routes from './routes';
+import { summaryOf } from './summary';
+import { timeseriesOf } from './timeseries';
+
+/** The handlers of the reports' routes, one per route, named by its operationId: the stack bundles this module into each route's function. */
+export const getReportSummaryHandler = apiHandler(routes.getReportSummary, async ({ query, organizationId }) => ({ summary: summaryOf(await readReportDays(organizationId, query)) }));
+
+export const getReportTimeseriesHandler = apiHandler(routes.getReportTimeseries, async ({ query, organizationId }) => ({
+  timeseries: timeseriesOf(await readReportDays(organizationId, query), query.metric, query.interval),
+}));
+
+export const getReportFunnelHandler = apiHandler(routes.getReportFunnel, async ({ query, organizationId }) => ({ funnel: funnelOf(await readReportDays(organizationId, query)) }));

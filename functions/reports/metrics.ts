@@ -1,0 +1,115 @@
+import { LEAD_STATUSES, LOST_REASONS } from '../leads/attributes';
+import { INQUIRY_SOURCES, INQUIRY_TAGS } from '../inquiries/schema';
+
+/**
+ * The reports' metric catalog: every figure kept on the day counter items (`functions/reports/entity.ts`), by the
+ * name the API answers it under and the attribute the day item holds it in, with the record time that picks its
+ * day (the organization's local date of that time). Counters are numbers only, moved by `ADD`; an attribute a day
+ * item lacks reads 0. Money is in integer cents, so ADDs stay exact; the routes answer it as decimals.
+ */
+
+/** Which record time keys the day a figure is counted on. */
+export type DayOf =
+  | 'lead.createdAt'
+  | 'lead.wonAt'
+  | 'lead.lostAt'
+  | 'facts.createdDay'
+  | 'facts.firstInquiryAt'
+  | 'inquiry.createdAt'
+  | 'appointment.createdAt'
+  | 'appointment.startsAt'
+  | 'sms.createdAt'
+  | 'optOut.optedOutAt'
+  | 'run.createdAt';
+
+export interface CountedMetric {
+  /** Its name in the API: the summary's path and the timeseries `metric`. */
+  metric: string;
+  /** Its attribute on the day item. */
+  attribute: string;
+  dayOf: DayOf;
+  /** Counts unless told: `cents` answer as decimals of the organization's currency, `seconds` as seconds. */
+  unit?: 'cents' | 'seconds';
+}
+
+/** The funnel's stages, in order: a lead's furthest stage reached is one of these (LOST is not a stage). */
+export const FUNNEL_STAGES = ['NEW', 'CONTACTED', 'QUALIFIED', 'QUOTED', 'WON'] as const;
+export type FunnelStage = (typeof FUNNEL_STAGES)[number];
+
+/** Upper bounds in seconds of the speed-to-lead histogram's buckets `h00`…`h12`; `h13` holds everything above the last. */
+export const SPEED_TO_LEAD_BOUNDS = [30, 60, 120, 300, 600, 900, 1_800, 3_600, 7_200, 14_400, 28_800, 86_400, 259_200] as const;
+/** `within5Minutes` sums the buckets up to this bound, which is one of the bounds, so the share is exact. */
+export const WITHIN_5_MINUTES_SECONDS = 300;
+
+/** The attribute of a histogram bucket, `h00`…`h13`. */
+export const histogramAttribute = (bucket: number) => `h${String(bucket).padStart(2, '0')}`;
+/** Every bucket's attribute, in order, the open one last. */
+export const HISTOGRAM_ATTRIBUTES = Array.from({ length: SPEED_TO_LEAD_BOUNDS.length + 1 }, (_, bucket) => histogramAttribute(bucket));
+
+/** The attribute holding the leads whose furthest stage is `stage` (the funnel sums it over the stages at or after one). */
+export const reachedAttribute = (stage: FunnelStage) => `rm_${stage}`;
+
+const each = <T extends string>(values: readonly T[], metric: (value: T) => string, attribute: (value: T) => string, dayOf: DayOf, unit?: CountedMetric['unit']): CountedMetric[] =>
+  values.map((value) => ({ metric: metric(value), attribute: attribute(value), dayOf, ...(unit ? { unit } : {}) }));
+
+/** Every counted figure that has a name in the API, in the order the summary shows them. */
+export const COUNTED_METRICS: readonly CountedMetric[] = [
+  { metric: 'leads.created', attribute: 'lc', dayOf: 'lead.createdAt' },
+  ...each(INQUIRY_SOURCES, (s) => `leads.bySource.${s}`, (s) => `ls_${s}`, 'facts.createdDay'),
+  ...each(LEAD_STATUSES, (s) => `leads.byStatus.${s}`, (s) => `st_${s}`, 'lead.createdAt'),
+  ...each(LEAD_STATUSES, (s) => `leads.pipelineValue.${s}`, (s) => `pv_${s}`, 'lead.createdAt', 'cents'),
+  { metric: 'leads.won', attribute: 'w', dayOf: 'lead.wonAt' },
+  { metric: 'leads.wonValue', attribute: 'wv', dayOf: 'lead.wonAt', unit: 'cents' },
+  { metric: 'leads.lost', attribute: 'l', dayOf: 'lead.lostAt' },
+  ...each(LOST_REASONS, (r) => `leads.lostReasons.${r}`, (r) => `lr_${r}`, 'lead.lostAt'),
+  ...each(INQUIRY_SOURCES, (s) => `inquiries.bySource.${s}`, (s) => `i_${s}`, 'inquiry.createdAt'),
+  ...each(INQUIRY_TAGS, (t) => `inquiries.byTag.${t}`, (t) => `t_${t}`, 'inquiry.createdAt'),
+  { metric: 'calls.taken', attribute: 'ct', dayOf: 'inquiry.createdAt' },
+  { metric: 'calls.missed', attribute: 'cm', dayOf: 'inquiry.createdAt' },
+  { metric: 'calls.afterHours', attribute: 'ca', dayOf: 'inquiry.createdAt' },
+  { metric: 'calls.transferred', attribute: 'cx', dayOf: 'inquiry.createdAt' },
+  { metric: 'calls.durationSeconds', attribute: 'cd', dayOf: 'inquiry.createdAt', unit: 'seconds' },
+  { metric: 'appointments.booked', attribute: 'ab', dayOf: 'appointment.createdAt' },
+  { metric: 'appointments.bookedFromCalls', attribute: 'abc', dayOf: 'appointment.createdAt' },
+  { metric: 'appointments.cancelled', attribute: 'ax', dayOf: 'appointment.startsAt' },
+  { metric: 'appointments.completed', attribute: 'ad', dayOf: 'appointment.startsAt' },
+  { metric: 'appointments.noShows', attribute: 'an', dayOf: 'appointment.startsAt' },
+  { metric: 'sms.sent', attribute: 'ss', dayOf: 'sms.createdAt' },
+  { metric: 'sms.delivered', attribute: 'sd', dayOf: 'sms.createdAt' },
+  { metric: 'sms.failed', attribute: 'sf', dayOf: 'sms.createdAt' },
+  { metric: 'sms.received', attribute: 'sr', dayOf: 'sms.createdAt' },
+  { metric: 'sms.optOuts', attribute: 'oo', dayOf: 'optOut.optedOutAt' },
+  { metric: 'automations.started', attribute: 'rs', dayOf: 'run.createdAt' },
+  { metric: 'automations.completed', attribute: 'rc', dayOf: 'run.createdAt' },
+  { metric: 'automations.stoppedByReply', attribute: 'rp', dayOf: 'run.createdAt' },
+];
+
+/** Day attributes no metric names one to one: the funnel's furthest stages and the speed-to-lead histogram. */
+export const UNNAMED_ATTRIBUTES: readonly { attribute: string; dayOf: DayOf }[] = [
+  ...FUNNEL_STAGES.map((stage) => ({ attribute: reachedAttribute(stage), dayOf: 'facts.createdDay' as const })),
+  ...HISTOGRAM_ATTRIBUTES.map((attribute) => ({ attribute, dayOf: 'facts.firstInquiryAt' as const })),
+];
+
+/** Every counter attribute a day item may hold. */
+export const DAY_ATTRIBUTES: readonly string[] = [...COUNTED_METRICS.map(({ attribute }) => attribute), ...UNNAMED_ATTRIBUTES.map(({ attribute }) => attribute)];
+
+/** A counted metric's attribute, by its API name. */
+export const METRIC_ATTRIBUTES: Readonly<Record<string, string>> = Object.fromEntries(COUNTED_METRICS.map(({ metric, attribute }) => [metric, attribute]));
+
+/** The figures computed at read from counted ones, each also a timeseries `metric` (computed per point). */
+export const DERIVED_METRICS = [
+  'leads.bySource.NONE',
+  'leads.conversion',
+  'calls.averageDurationSeconds',
+  'speedToLead.leads',
+  'speedToLead.medianSeconds',
+  'speedToLead.p90Seconds',
+  'speedToLead.within5MinutesShare',
+] as const;
+
+/** Every name the timeseries route takes as `metric`. */
+export const TIMESERIES_METRICS: readonly string[] = [...COUNTED_METRICS.map(({ metric }) => metric), ...DERIVED_METRICS];
+
+/** A lost reason as counted: one of the documented list, any other text counted as OTHER. */
+export const countedLostReason = (reason: unknown): (typeof LOST_REASONS)[number] =>
+  (LOST_REASONS as readonly unknown[]).includes(reason) ? (reason as (typeof LOST_REASONS)[number]) : 'OTHER';

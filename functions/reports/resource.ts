@@ -1,0 +1,37 @@
+import { defineResource } from '#shared/resource';
+import { reportKeys, reportKeySamples } from './entity';
+import { reportFunnel, reportSummary, reportTimeseries } from './examples';
+import { reportRoutes } from './routes';
+import { ReportFunnel, ReportSummary, ReportTimeseries } from './schema';
+
+/**
+ * The pipeline in numbers: counters per organization per local day, kept from the table's stream by CountReports,
+ * read by three reports with the organization's item and one Query each.
+ */
+export const reports = defineResource({
+  name: 'reports',
+  tags: { Reports: 'The pipeline in numbers over a range of days: what came in, how fast it was answered, what was booked, won and lost.' },
+  routes: reportRoutes,
+  components: {
+    ReportSummary: { schema: ReportSummary, example: reportSummary },
+    ReportTimeseries: { schema: ReportTimeseries, example: reportTimeseries },
+    ReportFunnel: { schema: ReportFunnel, example: reportFunnel },
+  },
+  // The table stream's second reader (DynamoDB Streams advise at most two per shard): it keeps the day counters, so a
+  // counting fault holds back no event or webhook, and RecordEvents' faults hold back no count (functions/reports/count.ts).
+  workers: [
+    {
+      name: 'CountReports',
+      handler: 'count',
+      trigger: {
+        kind: 'stream',
+        failures: { name: 'ReportCountFailures', meaning: 'Stream records failed every retry: their changes are missing from the reports until replayed or rebuilt' },
+        lag: { id: 'ReportCountFallingBehind', meaning: 'The reports lag their changes by more than 5 minutes: the counting consumer is failing or too slow.' },
+      },
+      // The organization's timezone and a lead's facts; the transaction's marker Put, the day items' ADDs, the facts'
+      // Put or Delete.
+      dynamodb: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    },
+  ],
+  keys: [{ builders: reportKeys, samples: reportKeySamples }],
+});

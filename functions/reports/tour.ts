@@ -1,0 +1,10 @@
+import type { ResourceTour } from '#shared/route-tour';
+
+/** The route tour's requests of reports (test/support/route-tour.ts): one per route; the organization's item and the Query of its days, sent together. */
+export const tour: ResourceTour = {
+  stops: [
+    { route: 'GET /v1/reports/summary', kind: 'list', request: () => ({ method: 'GET', path: '/v1/reports/summary' }) },
+    { route: 'GET /v1/reports/timeseries', kind: 'list', request: () => ({ method: 'GET', path: '/v1/reports/timeseries?metric=leads.created&interval=week' }) },
+    { route: 'GET /v1/reports/funnel', kind: 'list', request: () => ({ method: 'GET', path: '/v1/reports/funnel?from=2026-01-01&to=2026-12-31' }) },
+  ],
+};

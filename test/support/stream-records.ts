@@ -1,0 +1,24 @@
+import type { DynamoDBRecord } from 'aws-lambda';
+import { config } from '#shared/config';
+import { startTableStream } from '../../infra/local/table-stream';
+import type { TestApi } from './api';
+
+/**
+ * Every record the table's stream holds that is of this organization (its keys name it), in the stream's order, once
+ * the running consumers have caught up: what a test replays through a consumer's handler as a redelivered batch.
+ */
+export async function streamRecordsOf(api: TestApi, organizationId: string): Promise<DynamoDBRecord[]> {
+  await api.eventsCaughtUp();
+  const records: DynamoDBRecord[] = [];
+  const reader = await startTableStream({
+    endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB!,
+    tableName: config.tableName,
+    handler: async ({ Records }) => void records.push(...Records),
+    onError: (error) => {
+      throw error;
+    },
+  });
+  await reader.caughtUp();
+  await reader.stop();
+  return records.filter((record) => JSON.stringify(record.dynamodb?.Keys).includes(organizationId));
+}
