@@ -45,14 +45,17 @@ describe('rate limits per organization', () => {
     const { client } = await api.organization({ usagePlan: 'starter' });
     const attempts = starter.burstLimit * 3;
     const responses = await Promise.all(Array.from({ length: attempts }, (_, i) => client.post('/v1/leads', { firstName: `Caller ${i}`, phone: `+6140000${String(i).padStart(4, '0')}` })));
-    const createdCount = responses.filter((r) => r.status === 201).length;
-    expect(responses.some((r) => r.status === 429)).toBe(true);
+    const namesAnswered = (status: number) => responses.flatMap((r, i) => (r.status === status ? [`Caller ${i}`] : []));
+    expect(namesAnswered(429).length).toBeGreaterThan(0);
     const retryAfter = Number(responses.find((r) => r.status === 429)!.headers.get('retry-after'));
     await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000));
     const list = await client.get('/v1/leads?limit=100');
     expect(list.status).toBe(200);
-    expect(list.body.totalCount).toBe(createdCount);
-    expect(list.body.leads).toHaveLength(createdCount);
+    // Every lead a 201 named is there, and none a 429 refused: an answer lost to a slow machine (a 5xx) may go either way.
+    const listed = list.body.leads.map((lead: { firstName: string }) => lead.firstName);
+    expect(listed).toEqual(expect.arrayContaining(namesAnswered(201)));
+    expect(listed.filter((name: string) => namesAnswered(429).includes(name))).toEqual([]);
+    expect(list.body.totalCount).toBe(listed.length);
   });
 });
 
