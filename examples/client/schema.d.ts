@@ -1561,7 +1561,7 @@ export interface components {
             tag: "GENERAL" | "QUOTE_REQUEST" | "BOOKING" | "EMERGENCY" | "FOLLOW_UP" | "FLAGGED";
             summary: string;
             /**
-             * @description How an inbound call went (null for a call the agent made, and for other sources). First match wins: MISSED when the sender said `missed: true`; TRANSFERRED when the call was handed over (Retell `call_transfer`, Vapi `assistant-forwarded-call`, or `transferred: true`); MISSED when the platform ended it unserved (Retell `inactivity` or an `error_…` reason, Vapi `silence-timed-out` or a reason naming an error) or when the caller hung up in under 15 seconds (by a duration a platform sent, or one above 0); else ANSWERED.
+             * @description A call the lead made, first match: MISSED if the sender says `missed: true`; TRANSFERRED if handed over; MISSED if the platform ended it unserved or the caller hung up in under 15 s; else ANSWERED. Null otherwise (docs/inquiry-sources.md).
              * @default null
              */
             callOutcome: ("ANSWERED" | "MISSED" | "TRANSFERRED") | null;
@@ -1630,7 +1630,7 @@ export interface components {
             tag: "GENERAL" | "QUOTE_REQUEST" | "BOOKING" | "EMERGENCY" | "FOLLOW_UP" | "FLAGGED";
             summary: string;
             /**
-             * @description How an inbound call went (null for a call the agent made, and for other sources). First match wins: MISSED when the sender said `missed: true`; TRANSFERRED when the call was handed over (Retell `call_transfer`, Vapi `assistant-forwarded-call`, or `transferred: true`); MISSED when the platform ended it unserved (Retell `inactivity` or an `error_…` reason, Vapi `silence-timed-out` or a reason naming an error) or when the caller hung up in under 15 seconds (by a duration a platform sent, or one above 0); else ANSWERED.
+             * @description A call the lead made, first match: MISSED if the sender says `missed: true`; TRANSFERRED if handed over; MISSED if the platform ended it unserved or the caller hung up in under 15 s; else ANSWERED. Null otherwise (docs/inquiry-sources.md).
              * @default null
              */
             callOutcome: ("ANSWERED" | "MISSED" | "TRANSFERRED") | null;
@@ -1650,7 +1650,7 @@ export interface components {
             tag: "GENERAL" | "QUOTE_REQUEST" | "BOOKING" | "EMERGENCY" | "FOLLOW_UP" | "FLAGGED";
             summary: string;
             /**
-             * @description How an inbound call went (null for a call the agent made, and for other sources). First match wins: MISSED when the sender said `missed: true`; TRANSFERRED when the call was handed over (Retell `call_transfer`, Vapi `assistant-forwarded-call`, or `transferred: true`); MISSED when the platform ended it unserved (Retell `inactivity` or an `error_…` reason, Vapi `silence-timed-out` or a reason naming an error) or when the caller hung up in under 15 seconds (by a duration a platform sent, or one above 0); else ANSWERED.
+             * @description A call the lead made, first match: MISSED if the sender says `missed: true`; TRANSFERRED if handed over; MISSED if the platform ended it unserved or the caller hung up in under 15 s; else ANSWERED. Null otherwise (docs/inquiry-sources.md).
              * @default null
              */
             callOutcome: ("ANSWERED" | "MISSED" | "TRANSFERRED") | null;
@@ -1670,7 +1670,7 @@ export interface components {
             tag: "GENERAL" | "QUOTE_REQUEST" | "BOOKING" | "EMERGENCY" | "FOLLOW_UP" | "FLAGGED";
             summary: string;
             /**
-             * @description How an inbound call went (null for a call the agent made, and for other sources). First match wins: MISSED when the sender said `missed: true`; TRANSFERRED when the call was handed over (Retell `call_transfer`, Vapi `assistant-forwarded-call`, or `transferred: true`); MISSED when the platform ended it unserved (Retell `inactivity` or an `error_…` reason, Vapi `silence-timed-out` or a reason naming an error) or when the caller hung up in under 15 seconds (by a duration a platform sent, or one above 0); else ANSWERED.
+             * @description A call the lead made, first match: MISSED if the sender says `missed: true`; TRANSFERRED if handed over; MISSED if the platform ended it unserved or the caller hung up in under 15 s; else ANSWERED. Null otherwise (docs/inquiry-sources.md).
              * @default null
              */
             callOutcome: ("ANSWERED" | "MISSED" | "TRANSFERRED") | null;
@@ -1690,7 +1690,7 @@ export interface components {
             tag: "GENERAL" | "QUOTE_REQUEST" | "BOOKING" | "EMERGENCY" | "FOLLOW_UP" | "FLAGGED";
             summary: string;
             /**
-             * @description How an inbound call went (null for a call the agent made, and for other sources). First match wins: MISSED when the sender said `missed: true`; TRANSFERRED when the call was handed over (Retell `call_transfer`, Vapi `assistant-forwarded-call`, or `transferred: true`); MISSED when the platform ended it unserved (Retell `inactivity` or an `error_…` reason, Vapi `silence-timed-out` or a reason naming an error) or when the caller hung up in under 15 seconds (by a duration a platform sent, or one above 0); else ANSWERED.
+             * @description A call the lead made, first match: MISSED if the sender says `missed: true`; TRANSFERRED if handed over; MISSED if the platform ended it unserved or the caller hung up in under 15 s; else ANSWERED. Null otherwise (docs/inquiry-sources.md).
              * @default null
              */
             callOutcome: ("ANSWERED" | "MISSED" | "TRANSFERRED") | null;
@@ -1710,7 +1710,7 @@ export interface components {
             tag: "GENERAL" | "QUOTE_REQUEST" | "BOOKING" | "EMERGENCY" | "FOLLOW_UP" | "FLAGGED";
             summary: string;
             /**
-             * @description How an inbound call went (null for a call the agent made, and for other sources). First match wins: MISSED when the sender said `missed: true`; TRANSFERRED when the call was handed over (Retell `call_transfer`, Vapi `assistant-forwarded-call`, or `transferred: true`); MISSED when the platform ended it unserved (Retell `inactivity` or an `error_…` reason, Vapi `silence-timed-out` or a reason naming an error) or when the caller hung up in under 15 seconds (by a duration a platform sent, or one above 0); else ANSWERED.
+             * @description A call the lead made, first match: MISSED if the sender says `missed: true`; TRANSFERRED if handed over; MISSED if the platform ended it unserved or the caller hung up in under 15 s; else ANSWERED. Null otherwise (docs/inquiry-sources.md).
              * @default null
              */
             callOutcome: ("ANSWERED" | "MISSED" | "TRANSFERRED") | null;
@@ -1750,9 +1750,9 @@ export interface components {
             analysisData?: {
                 [key: string]: unknown;
             } | null;
-            /** @description True when the business missed the call (nobody served the caller): the outcome is MISSED. False: it was not missed, whatever its length. Left out: the outcome follows the call’s end and length. */
+            /** @description True: nobody served the caller (MISSED). False: not missed, whatever its length. */
             missed?: boolean;
-            /** @description True when the call was handed over to a person: the outcome is TRANSFERRED (unless `missed` is true). */
+            /** @description True: handed over to a person (TRANSFERRED). */
             transferred?: boolean;
             endReason?: string | null;
         };
@@ -4349,9 +4349,9 @@ export interface operations {
                         analysisData?: {
                             [key: string]: unknown;
                         } | null;
-                        /** @description True when the business missed the call (nobody served the caller): the outcome is MISSED. False: it was not missed, whatever its length. Left out: the outcome follows the call’s end and length. */
+                        /** @description True: nobody served the caller (MISSED). False: not missed, whatever its length. */
                         missed?: boolean;
-                        /** @description True when the call was handed over to a person: the outcome is TRANSFERRED (unless `missed` is true). */
+                        /** @description True: handed over to a person (TRANSFERRED). */
                         transferred?: boolean;
                         endReason?: string | null;
                     };
@@ -10513,9 +10513,9 @@ export interface operations {
                         analysisData?: {
                             [key: string]: unknown;
                         } | null;
-                        /** @description True when the business missed the call (nobody served the caller): the outcome is MISSED. False: it was not missed, whatever its length. Left out: the outcome follows the call’s end and length. */
+                        /** @description True: nobody served the caller (MISSED). False: not missed, whatever its length. */
                         missed?: boolean;
-                        /** @description True when the call was handed over to a person: the outcome is TRANSFERRED (unless `missed` is true). */
+                        /** @description True: handed over to a person (TRANSFERRED). */
                         transferred?: boolean;
                         endReason?: string | null;
                     };

@@ -50,8 +50,8 @@ export const callAnalysisRecord = {
 
 /** What a sender says of how an inbound call went, which the call's outcome follows (functions/inquiries/call-outcome.ts). */
 const outcomeDescriptions = {
-  missed: 'True when the business missed the call (nobody served the caller): the outcome is MISSED. False: it was not missed, whatever its length. Left out: the outcome follows the call’s end and length.',
-  transferred: 'True when the call was handed over to a person: the outcome is TRANSFERRED (unless `missed` is true).',
+  missed: 'True: nobody served the caller (MISSED). False: not missed, whatever its length.',
+  transferred: 'True: handed over to a person (TRANSFERRED).',
   endReason: 'Why the call ended, as the voice platform said it (Retell’s `disconnection_reason`, Vapi’s `endedReason`): a transfer or a reason the caller was not served sets the outcome.',
 } as const;
 

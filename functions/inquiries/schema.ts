@@ -19,7 +19,7 @@ export const CALL_OUTCOMES = ['ANSWERED', 'MISSED', 'TRANSFERRED'] as const;
 export type CallOutcome = (typeof CALL_OUTCOMES)[number];
 
 const CALL_OUTCOME_RULE =
-  'How an inbound call went (null for a call the agent made, and for other sources). First match wins: MISSED when the sender said `missed: true`; TRANSFERRED when the call was handed over (Retell `call_transfer`, Vapi `assistant-forwarded-call`, or `transferred: true`); MISSED when the platform ended it unserved (Retell `inactivity` or an `error_…` reason, Vapi `silence-timed-out` or a reason naming an error) or when the caller hung up in under 15 seconds (by a duration a platform sent, or one above 0); else ANSWERED.';
+  'A call the lead made, first match: MISSED if the sender says `missed: true`; TRANSFERRED if handed over; MISSED if the platform ended it unserved or the caller hung up in under 15 s; else ANSWERED. Null otherwise (docs/inquiry-sources.md).';
 
 const count = v.pipe(v.number(), v.integer());
 const list = (values: readonly string[]) => values.join(', ');

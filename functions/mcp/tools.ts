@@ -52,7 +52,7 @@ export const CURATED_TOOLS: readonly { name: string; operationId: string; title:
     name: 'log_call',
     operationId: 'ingestInquiry',
     title: 'Log the call',
-    description: 'Records the call as a CALL inquiry, finding or creating the lead by the caller’s phone: the phone and a summary are enough. Left out, the call was inbound (LEAD_TO_AI), ended now, lasted 0 seconds and was ended by the caller (user); give what you know (key points, transcript, times). Say missed: true when nobody served the caller, transferred: true when you handed the call over.',
+    description: 'Records the call as a CALL inquiry, finding or creating the lead by the caller’s phone: the phone and a summary are enough. Left out, the call was inbound (LEAD_TO_AI), ended now, lasted 0 seconds and was ended by the caller (user); give what you know (key points, transcript, times).',
     variant: { source: 'CALL' },
     lift: ['lead', 'data'],
     pick: ['phone', 'email', 'name', 'summary', 'keyPoints', 'transcripts', 'recordingUrl', 'direction', 'duration', 'startedAt', 'endedAt', 'endedBy', 'missed', 'transferred', 'tag', 'externalInquiryId'],
