@@ -1545,6 +1545,7 @@ export interface components {
          *       "sourceId": "thread_01JCZ41A9B8C7D6E5F4G3H2J1K",
          *       "tag": "BOOKING",
          *       "summary": "Booked a blocked drain visit for tomorrow morning.",
+         *       "callOutcome": null,
          *       "isFirstInquiry": true,
          *       "isRead": false,
          *       "leadId": "lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6",
@@ -1559,6 +1560,11 @@ export interface components {
             /** @enum {string} */
             tag: "GENERAL" | "QUOTE_REQUEST" | "BOOKING" | "EMERGENCY" | "FOLLOW_UP" | "FLAGGED";
             summary: string;
+            /**
+             * @description A call the lead made, first match: MISSED if the sender says `missed: true`; TRANSFERRED if handed over; MISSED if the platform ended it unserved or the caller hung up in under 15 s; else ANSWERED. Null otherwise (docs/inquiry-sources.md).
+             * @default null
+             */
+            callOutcome: ("ANSWERED" | "MISSED" | "TRANSFERRED") | null;
             isFirstInquiry: boolean;
             isRead: boolean;
             leadId: string;
@@ -1594,6 +1600,7 @@ export interface components {
          *       "source": "SMS",
          *       "tag": "BOOKING",
          *       "summary": "Booked a blocked drain visit for tomorrow morning.",
+         *       "callOutcome": null,
          *       "isFirstInquiry": true,
          *       "isRead": false,
          *       "leadId": "lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6",
@@ -1622,6 +1629,11 @@ export interface components {
             /** @enum {string} */
             tag: "GENERAL" | "QUOTE_REQUEST" | "BOOKING" | "EMERGENCY" | "FOLLOW_UP" | "FLAGGED";
             summary: string;
+            /**
+             * @description A call the lead made, first match: MISSED if the sender says `missed: true`; TRANSFERRED if handed over; MISSED if the platform ended it unserved or the caller hung up in under 15 s; else ANSWERED. Null otherwise (docs/inquiry-sources.md).
+             * @default null
+             */
+            callOutcome: ("ANSWERED" | "MISSED" | "TRANSFERRED") | null;
             isFirstInquiry: boolean;
             isRead: boolean;
             leadId: string;
@@ -1637,6 +1649,11 @@ export interface components {
             /** @enum {string} */
             tag: "GENERAL" | "QUOTE_REQUEST" | "BOOKING" | "EMERGENCY" | "FOLLOW_UP" | "FLAGGED";
             summary: string;
+            /**
+             * @description A call the lead made, first match: MISSED if the sender says `missed: true`; TRANSFERRED if handed over; MISSED if the platform ended it unserved or the caller hung up in under 15 s; else ANSWERED. Null otherwise (docs/inquiry-sources.md).
+             * @default null
+             */
+            callOutcome: ("ANSWERED" | "MISSED" | "TRANSFERRED") | null;
             isFirstInquiry: boolean;
             isRead: boolean;
             leadId: string;
@@ -1652,6 +1669,11 @@ export interface components {
             /** @enum {string} */
             tag: "GENERAL" | "QUOTE_REQUEST" | "BOOKING" | "EMERGENCY" | "FOLLOW_UP" | "FLAGGED";
             summary: string;
+            /**
+             * @description A call the lead made, first match: MISSED if the sender says `missed: true`; TRANSFERRED if handed over; MISSED if the platform ended it unserved or the caller hung up in under 15 s; else ANSWERED. Null otherwise (docs/inquiry-sources.md).
+             * @default null
+             */
+            callOutcome: ("ANSWERED" | "MISSED" | "TRANSFERRED") | null;
             isFirstInquiry: boolean;
             isRead: boolean;
             leadId: string;
@@ -1667,6 +1689,11 @@ export interface components {
             /** @enum {string} */
             tag: "GENERAL" | "QUOTE_REQUEST" | "BOOKING" | "EMERGENCY" | "FOLLOW_UP" | "FLAGGED";
             summary: string;
+            /**
+             * @description A call the lead made, first match: MISSED if the sender says `missed: true`; TRANSFERRED if handed over; MISSED if the platform ended it unserved or the caller hung up in under 15 s; else ANSWERED. Null otherwise (docs/inquiry-sources.md).
+             * @default null
+             */
+            callOutcome: ("ANSWERED" | "MISSED" | "TRANSFERRED") | null;
             isFirstInquiry: boolean;
             isRead: boolean;
             leadId: string;
@@ -1682,6 +1709,11 @@ export interface components {
             /** @enum {string} */
             tag: "GENERAL" | "QUOTE_REQUEST" | "BOOKING" | "EMERGENCY" | "FOLLOW_UP" | "FLAGGED";
             summary: string;
+            /**
+             * @description A call the lead made, first match: MISSED if the sender says `missed: true`; TRANSFERRED if handed over; MISSED if the platform ended it unserved or the caller hung up in under 15 s; else ANSWERED. Null otherwise (docs/inquiry-sources.md).
+             * @default null
+             */
+            callOutcome: ("ANSWERED" | "MISSED" | "TRANSFERRED") | null;
             isFirstInquiry: boolean;
             isRead: boolean;
             leadId: string;
@@ -1718,6 +1750,11 @@ export interface components {
             analysisData?: {
                 [key: string]: unknown;
             } | null;
+            /** @description True: nobody served the caller (MISSED). False: not missed, whatever its length. */
+            missed?: boolean;
+            /** @description True: handed over to a person (TRANSFERRED). */
+            transferred?: boolean;
+            endReason?: string | null;
         };
         TranscriptEntry: {
             id: string;
@@ -4312,6 +4349,11 @@ export interface operations {
                         analysisData?: {
                             [key: string]: unknown;
                         } | null;
+                        /** @description True: nobody served the caller (MISSED). False: not missed, whatever its length. */
+                        missed?: boolean;
+                        /** @description True: handed over to a person (TRANSFERRED). */
+                        transferred?: boolean;
+                        endReason?: string | null;
                     };
                     lead: {
                         /** Format: email */
@@ -10471,6 +10513,11 @@ export interface operations {
                         analysisData?: {
                             [key: string]: unknown;
                         } | null;
+                        /** @description True: nobody served the caller (MISSED). False: not missed, whatever its length. */
+                        missed?: boolean;
+                        /** @description True: handed over to a person (TRANSFERRED). */
+                        transferred?: boolean;
+                        endReason?: string | null;
                     };
                     lead: {
                         /** Format: email */

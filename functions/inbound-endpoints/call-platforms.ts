@@ -133,6 +133,7 @@ function retellCall(payload: unknown) {
       startedAt: at(start),
       endedAt: at(call.end_timestamp),
       endedBy: call.disconnection_reason === 'user_hangup' ? 'user' : 'assistant',
+      endReason: call.disconnection_reason ?? null,
       leadPhone: phone,
       sentiment: analysis?.user_sentiment ?? null,
       successful: analysis?.call_successful ?? null,
@@ -155,6 +156,7 @@ const RETELL_FIELDS: Record<string, string> = {
   'data.sentiment': 'call.call_analysis.user_sentiment',
   'data.successful': 'call.call_analysis.call_successful',
   'data.analysisData': 'call.call_analysis.custom_analysis_data',
+  'data.endReason': 'call.disconnection_reason',
   externalInquiryId: 'call.call_id',
 };
 
@@ -172,6 +174,7 @@ const VAPI_FIELDS: Record<string, string> = {
   'lead.name': 'message.customer.name',
   'data.successEvaluation': 'message.analysis.successEvaluation',
   'data.analysisData': 'message.analysis.structuredData',
+  'data.endReason': 'message.endedReason',
   externalInquiryId: 'message.call.id',
 };
 
@@ -245,6 +248,7 @@ function vapiCall(payload: unknown) {
       startedAt: new Date(start).toISOString(),
       endedAt: new Date(endedAt).toISOString(),
       endedBy: message.endedReason?.startsWith('customer-ended-call') ? 'user' : 'assistant',
+      endReason: message.endedReason ?? null,
       leadPhone: phone,
       sentiment: null,
       successful: successEvaluation === 'true' ? true : successEvaluation === 'false' ? false : null,

@@ -1,5 +1,3 @@
-import { createHmac } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { inboundEndpointKeys } from './entity';
@@ -8,51 +6,11 @@ import { dynamo } from '#shared/dynamo';
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '#shared/http/gateway-responses';
 import { useTestApi, type Client } from '../../test/support/api';
 import { itemsOf } from '../../test/support/fixtures';
+import { edited, endpoint, pathOf, platformPosts, RETELL_API_KEY, RETELL_CALL_ANALYZED, retellEndpoint, retellSignature, VAPI_END_OF_CALL_REPORT, vapiEndpoint, type Endpoint } from '../../test/support/call-platforms';
 
 const api = useTestApi();
 
-/** The platforms' webhooks as their public documentation shows them (test/fixtures). */
-const RETELL_CALL_ANALYZED = readFileSync(new URL('../../test/fixtures/retell-call-analyzed.json', import.meta.url), 'utf8');
-const VAPI_END_OF_CALL_REPORT = readFileSync(new URL('../../test/fixtures/vapi-end-of-call-report.json', import.meta.url), 'utf8');
-
-/** A Retell API key as its dashboard shows one (the one with the webhook badge signs the account's webhooks). */
-const RETELL_API_KEY = 'key_5f3c2a9d8e7b6a5f4c3d2e1f0a9b';
-
-/**
- * What Retell sends in `x-retell-signature`, written from its documentation rather than from our code: `v=<unix ms>`
- * and `d=` the hex HMAC-SHA256, keyed with the API key, of the raw body followed by that timestamp.
- */
-const retellSignature = (body: string, { key = RETELL_API_KEY, at = Date.now() } = {}) => `v=${at},d=${createHmac('sha256', key).update(body + at).digest('hex')}`;
-
-/** A fixture with some of its fields changed, as the platform would write it. */
-function edited(fixture: string, change: (payload: any) => void): string {
-  const payload = JSON.parse(fixture);
-  change(payload);
-  return JSON.stringify(payload);
-}
-
-interface Endpoint {
-  id: string;
-  url: string;
-  secret: string;
-  format: string;
-}
-
-async function endpoint(client: Client, body: Record<string, unknown>): Promise<Endpoint> {
-  const res = await client.post('/v1/inbound-endpoints', { name: 'Voice receptionist', source: 'CALL', ...body });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.inboundEndpoint;
-}
-const retellEndpoint = (client: Client) => endpoint(client, { format: 'retell', platformSecret: RETELL_API_KEY });
-const vapiEndpoint = (client: Client) => endpoint(client, { format: 'vapi' });
-
-/** The URL the platform is given: the endpoint's path; its token is not what proves a platform's post. */
-const pathOf = (created: Endpoint) => `/v1/inbound/${created.id}`;
-
-/** A post as the platform makes it, with no API key; its answer is held to the OpenAPI document like every other. */
-const post = (path: string, body: string, headers: Record<string, string>) => api.anonymous.request('POST', path, { rawBody: body, headers: { 'content-type': 'application/json', ...headers } });
-const postRetell = (created: Endpoint, body: string, signature = retellSignature(body)) => post(pathOf(created), body, { 'x-retell-signature': signature });
-const postVapi = (created: Endpoint, body: string, secret = created.secret) => post(pathOf(created), body, { 'x-vapi-secret': secret });
+const { post, postRetell, postVapi } = platformPosts(api);
 
 const HEX = '0123456789abcdef';
 /** The same text with its last character swapped for another of the alphabet. */
@@ -97,6 +55,7 @@ describe('a CALL endpoint of format retell', () => {
       startedAt: '2024-05-02T00:07:55.945Z',
       endedAt: '2024-05-02T00:08:11.736Z',
       endedBy: 'user',
+      endReason: 'user_hangup',
       // The caller's number on the call, and Retell's post-call analysis, as Retell sent them.
       leadPhone: '+61412555019',
       sentiment: 'Positive',
@@ -276,6 +235,7 @@ describe('a CALL endpoint of format vapi', () => {
       startedAt: '2024-05-23T20:09:50.512Z',
       endedAt: '2024-05-23T20:10:21.771Z',
       endedBy: 'user',
+      endReason: 'customer-ended-call',
       // The customer's number, and Vapi's analysis: its pass/fail evaluation read as success, its structured data as sent.
       leadPhone: '+61412555020',
       sentiment: null,
@@ -618,6 +578,7 @@ describe('a long call’s webhook', () => {
       startedAt: '2024-05-02T00:07:55.945Z',
       endedAt: '2024-05-02T01:35:25.945Z',
       endedBy: 'user',
+      endReason: 'user_hangup',
       leadPhone: '+61412555019',
       sentiment: 'Positive',
       successful: true,

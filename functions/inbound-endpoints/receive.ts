@@ -31,7 +31,7 @@ const redirectTo = (location: string, headers: Record<string, string>) => new Em
 function unrecordedInquiry(endpoint: InboundEndpointRecord): { inquiry: InquiryListItem; created: boolean } {
   const at = now();
   const sourceId = newId(endpoint.source === 'WEBFORM' ? 'webform' : endpoint.source === 'EMAIL' ? 'email' : endpoint.source === 'CALL' ? 'call' : 'chat');
-  return { inquiry: { id: newId('inquiry'), source: endpoint.source, tag: 'GENERAL', summary: '', isFirstInquiry: true, isRead: false, leadId: newId('lead'), createdAt: at, updatedAt: at, sourceId }, created: true };
+  return { inquiry: { id: newId('inquiry'), source: endpoint.source, tag: 'GENERAL', summary: '', callOutcome: endpoint.source === 'CALL' ? 'ANSWERED' : null, isFirstInquiry: true, isRead: false, leadId: newId('lead'), createdAt: at, updatedAt: at, sourceId }, created: true };
 }
 
 /** The post's fields, shaped by the endpoint's source and ingested as POST /v1/inquiries would. */

@@ -47,3 +47,23 @@ export const callAnalysisRecord = {
   successEvaluation: v.optional(v.nullable(v.pipe(v.string(), v.description(descriptions.successEvaluation)))),
   analysisData: v.optional(v.nullable(v.pipe(v.record(v.string(), v.unknown()), v.description(descriptions.analysisData)))),
 };
+
+/** What a sender says of how an inbound call went, which the call's outcome follows (functions/inquiries/call-outcome.ts). */
+const outcomeDescriptions = {
+  missed: 'True: nobody served the caller (MISSED). False: not missed, whatever its length.',
+  transferred: 'True: handed over to a person (TRANSFERRED).',
+  endReason: 'Why the call ended, as the voice platform said it (Retell’s `disconnection_reason`, Vapi’s `endedReason`): a transfer or a reason the caller was not served sets the outcome.',
+} as const;
+
+export const callOutcomeInput = {
+  missed: v.optional(v.pipe(v.boolean('data.missed must be a boolean'), v.description(outcomeDescriptions.missed))),
+  transferred: v.optional(v.pipe(v.boolean('data.transferred must be a boolean'), v.description(outcomeDescriptions.transferred))),
+  endReason: v.optional(v.nullable(v.pipe(v.string('data.endReason must be a string'), v.maxLength(200, 'data.endReason must be at most 200 characters'), v.description(outcomeDescriptions.endReason)))),
+};
+
+/** The same fields as a read answers them. */
+export const callOutcomeRecord = {
+  missed: v.optional(v.pipe(v.boolean(), v.description(outcomeDescriptions.missed))),
+  transferred: v.optional(v.pipe(v.boolean(), v.description(outcomeDescriptions.transferred))),
+  endReason: v.optional(v.nullable(v.pipe(v.string(), v.description(outcomeDescriptions.endReason)))),
+};

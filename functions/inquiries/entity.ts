@@ -106,12 +106,14 @@ export type SmsThread = v.InferOutput<typeof SmsThread>;
 export const INQUIRY_CHANGES = 'INQUIRIES';
 export const SMS_CHANGES = 'SMS';
 
-export function toInquiryItem(organizationId: string, inquiry: InquiryRecord) {
+/** `internal`: what the item keeps for the reports and no read answers (a call's length, direction, whether after hours). */
+export function toInquiryItem(organizationId: string, inquiry: InquiryRecord, internal: Record<string, unknown> = {}) {
   return {
     ...inquiryKeys.inquiry(organizationId, inquiry.id),
     ...inquiryKeys.inquiryIndexes(organizationId, inquiry),
     ...changeLogKey(organizationId, INQUIRY_CHANGES),
     entity: 'INQUIRY',
+    ...internal,
     ...inquiry,
   };
 }

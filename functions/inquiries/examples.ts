@@ -22,6 +22,7 @@ export const inquiryListItem = {
   sourceId: THREAD_ID,
   tag: 'BOOKING',
   summary: 'Booked a blocked drain visit for tomorrow morning.',
+  callOutcome: null,
   isFirstInquiry: true,
   isRead: false,
   leadId: LEAD_ID,

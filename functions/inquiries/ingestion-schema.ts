@@ -3,7 +3,7 @@ import { atMostCharacters, DATE_TIME, EARLIEST_INSTANT, Email, isCalendarDateIfP
 import { TrimmedString } from '#shared/schema/trimmed';
 import { CALL_DIRECTIONS, CALL_PARTIES, INQUIRY_TAGS, InquiryListItem } from './schema';
 import { TypedPhone, nameSplitRule } from '../leads/schema';
-import { callAnalysisInput } from './call-analysis';
+import { callAnalysisInput, callOutcomeInput } from './call-analysis';
 
 const list = (values: readonly string[]) => values.join(', ');
 
@@ -84,6 +84,7 @@ export const CallRecordInput = v.pipe(
     endedAt: v.optional(Instant('data.endedAt', `${END_RULE} Left out: startedAt plus the duration when both are given, else the time the call is logged.`)),
     endedBy: v.optional(v.pipe(v.picklist(CALL_PARTIES, `endedBy must be one of ${list(CALL_PARTIES)}`), v.description(`Who hung up: user (the lead) or assistant. Left out: ${CALL_DEFAULTS.endedBy}.`)), CALL_DEFAULTS.endedBy),
     ...callAnalysisInput,
+    ...callOutcomeInput,
   }),
   v.transform((record) => ({ ...record, ...callTimes(record) })),
   v.forward(v.check((record) => endsAfterStart(record), END_MESSAGE), ['endedAt']),

@@ -37,6 +37,7 @@ describe('POST /v1/inquiries', () => {
       sourceId: expect.stringMatching(/^call_/),
       tag: 'EMERGENCY',
       summary: call.summary,
+      callOutcome: 'ANSWERED',
       isFirstInquiry: true,
       isRead: false,
       leadId: expect.stringMatching(/^lead_/),

@@ -11,6 +11,7 @@ import type { IngestInquiryBody, InquirySender } from './ingestion-schema';
 import type { InquiryListItem } from './schema';
 import { newLead } from '../leads/rules';
 import { withPhoneRead } from '../leads/phones';
+import { callSummaryFields } from './call-outcome';
 
 /** The inquiry's external id was recorded by a concurrent request first. */
 class ExternalIdTaken extends Error {}
@@ -67,6 +68,7 @@ export async function ingestInquiry(organizationId: string, sent: IngestInquiryB
   const inquiryId = newId('inquiry', at);
   const summary = body.summary ?? defaultSummary(body);
   const data = withIds(body, at);
+  const call = body.source === 'CALL' ? await callSummaryFields(organizationId, body.data) : undefined;
   return retryOnStaleWrite(async () => {
     const { contact, holder: lead } = await findOrCreateLead(organizationId, body.lead, new Date());
     const activityId = await takeId(organizationId, ACTIVITY_SEQUENCE);
@@ -78,7 +80,7 @@ export async function ingestInquiry(organizationId: string, sent: IngestInquiryB
     try {
       const record = await createInquiry(
         organizationId,
-        { id: inquiryId, source, leadId: lead.id, tag: body.tag, summary, isRead: false, externalInquiryId: externalInquiryId ?? null, createdAt: at.toISOString(), data } as NewInquiry,
+        { id: inquiryId, source, leadId: lead.id, tag: body.tag, summary, isRead: false, externalInquiryId: externalInquiryId ?? null, createdAt: at.toISOString(), data, call } as NewInquiry,
         { lastInquiryId: lead.lastInquiryId, lastInquiryDate: lead.lastInquiryDate, holds: contact },
         alsoWrite,
       );

@@ -7,7 +7,7 @@ import { countDynamoCalls } from '../../test/support/dynamo-calls';
 import { ISO_MS } from '../../test/support/fixtures';
 
 const api = useTestApi();
-const LIST_FIELDS = ['createdAt', 'id', 'isFirstInquiry', 'isRead', 'leadId', 'source', 'sourceId', 'summary', 'tag', 'updatedAt'];
+const LIST_FIELDS = ['callOutcome', 'createdAt', 'id', 'isFirstInquiry', 'isRead', 'leadId', 'source', 'sourceId', 'summary', 'tag', 'updatedAt'];
 const T0 = Date.parse('2025-03-03T09:00:00.000Z');
 const minutes = (n: number) => new Date(T0 + n * 60_000).toISOString();
 
@@ -127,6 +127,7 @@ describe('GET /v1/inquiries', () => {
       sourceId: 'call_known',
       tag: 'FLAGGED',
       summary: 'A call 2',
+      callOutcome: null,
       isFirstInquiry: false,
       isRead: true,
       leadId: leadA,
@@ -331,6 +332,8 @@ describe('GET /v1/inquiries/{inquiryId}', () => {
       source: 'CALL',
       tag: 'EMERGENCY',
       summary: 'A call 1',
+      // Recorded by the store alone, not ingested: no outcome was worked out.
+      callOutcome: null,
       isFirstInquiry: true,
       isRead: true,
       leadId: leadA,

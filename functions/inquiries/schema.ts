@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { PageQuery, PrefixedId, Timestamp, pageSchema } from '#shared/schema';
-import { callAnalysisRecord } from './call-analysis';
+import { callAnalysisRecord, callOutcomeRecord } from './call-analysis';
 
 export const INQUIRY_SOURCES = ['CALL', 'EMAIL', 'CHATBOT', 'SMS', 'WEBFORM'] as const;
 export type InquirySource = (typeof INQUIRY_SOURCES)[number];
@@ -13,6 +13,13 @@ export const INQUIRY_TAGS = ['GENERAL', 'QUOTE_REQUEST', 'BOOKING', 'EMERGENCY',
 export type InquiryTag = (typeof INQUIRY_TAGS)[number];
 /** An inquiry with one of these tags sets its lead's hasFlaggedInquiry. */
 export const FLAGGING_TAGS: readonly InquiryTag[] = ['FLAGGED', 'EMERGENCY'];
+
+/** How an inbound call went for the business: docs/inquiry-sources.md, "Call outcome". */
+export const CALL_OUTCOMES = ['ANSWERED', 'MISSED', 'TRANSFERRED'] as const;
+export type CallOutcome = (typeof CALL_OUTCOMES)[number];
+
+const CALL_OUTCOME_RULE =
+  'A call the lead made, first match: MISSED if the sender says `missed: true`; TRANSFERRED if handed over; MISSED if the platform ended it unserved or the caller hung up in under 15 s; else ANSWERED. Null otherwise (docs/inquiry-sources.md).';
 
 const count = v.pipe(v.number(), v.integer());
 const list = (values: readonly string[]) => values.join(', ');
@@ -43,6 +50,8 @@ const inquiryFields = {
   source: v.picklist(INQUIRY_SOURCES),
   tag: v.picklist(INQUIRY_TAGS),
   summary: v.string(),
+  /** An inquiry recorded before the outcome was kept reads null. */
+  callOutcome: v.optional(v.pipe(v.nullable(v.picklist(CALL_OUTCOMES)), v.description(CALL_OUTCOME_RULE)), null),
   isFirstInquiry: v.boolean(),
   isRead: v.boolean(),
   leadId: v.string(),
@@ -93,6 +102,7 @@ export const CallData = v.object({
   endedAt: Timestamp,
   endedBy: v.picklist(CALL_PARTIES),
   ...callAnalysisRecord,
+  ...callOutcomeRecord,
 });
 export type CallData = v.InferOutput<typeof CallData>;
 

@@ -41,6 +41,7 @@ import { changeLogKey, listOrChanges } from '#shared/store/change-log';
 import { insertIfAbsent, transact, type TransactWrite } from '#shared/store/transact';
 import { setFields } from '#shared/store/update-fields';
 import { retryOnStaleWrite, StaleWrite } from '#shared/store/versioned';
+import type { CallSummaryFields } from './call-outcome';
 import { leadUpdate, readLeadInquiryState, UNREAD_COUNT, type LeadChangesWithInquiry, type LeadInquiryState } from './lead-update';
 
 export type { LeadChangesWithInquiry, LeadInquiryState } from './lead-update';
@@ -75,6 +76,8 @@ export type NewInquiry = { [S in InquirySource]: { source: S; data: WithOptional
   externalInquiryId?: string | null;
   /** Now when absent; the inquiry id is a ULID of this time, so lists sort by it. */
   createdAt?: string;
+  /** A CALL inquiry's outcome and what the reports read of the call. */
+  call?: CallSummaryFields;
 };
 
 /** The counters of the lists the inquiry appears under: all, its source's, its lead's. */
@@ -82,8 +85,10 @@ function inquiryCounters({ leadId, source }: InquiryRecord): string[] {
   return [inquiryCounterNames.inquiries(), inquiryCounterNames.inquiries({ source }), inquiryCounterNames.inquiries({ leadId })];
 }
 
-function inquiryWrites(organizationId: string, inquiry: InquiryRecord, data: InquiryDataBySource[InquirySource], lead: LeadInquiryState, leadChanges?: LeadChangesWithInquiry): TransactWrite[] {
-  const writes: TransactWrite[] = [leadUpdate(organizationId, inquiry, lead, leadChanges), insertIfAbsent(toInquiryItem(organizationId, inquiry))];
+function inquiryWrites(organizationId: string, inquiry: InquiryRecord, data: InquiryDataBySource[InquirySource], lead: LeadInquiryState, leadChanges?: LeadChangesWithInquiry, call?: CallSummaryFields): TransactWrite[] {
+  // The outcome is a field of the record; the rest only the reports read.
+  const { callOutcome: _outcome, ...internal }: Partial<CallSummaryFields> = call ?? {};
+  const writes: TransactWrite[] = [leadUpdate(organizationId, inquiry, lead, leadChanges), insertIfAbsent(toInquiryItem(organizationId, inquiry, internal))];
   if (inquiry.source === 'SMS') {
     const { messages, ...thread } = data as SmsData;
     writes.push(
@@ -122,6 +127,7 @@ export async function createInquiry(organizationId: string, input: NewInquiry, l
       sourceId: data.id,
       tag: input.tag,
       summary: input.summary,
+      callOutcome: input.call?.callOutcome ?? null,
       isFirstInquiry: known.lastInquiryId === null,
       isRead: input.isRead,
       leadId: input.leadId,
@@ -130,7 +136,7 @@ export async function createInquiry(organizationId: string, input: NewInquiry, l
       updatedAt: now(),
       externalInquiryId: input.externalInquiryId ?? null,
     };
-    await transact([...inquiryWrites(organizationId, inquiry, data, known, leadChanges), ...alsoWrite]);
+    await transact([...inquiryWrites(organizationId, inquiry, data, known, leadChanges, input.call), ...alsoWrite]);
     return inquiry;
   });
 }

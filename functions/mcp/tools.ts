@@ -55,7 +55,7 @@ export const CURATED_TOOLS: readonly { name: string; operationId: string; title:
     description: 'Records the call as a CALL inquiry, finding or creating the lead by the caller’s phone: the phone and a summary are enough. Left out, the call was inbound (LEAD_TO_AI), ended now, lasted 0 seconds and was ended by the caller (user); give what you know (key points, transcript, times).',
     variant: { source: 'CALL' },
     lift: ['lead', 'data'],
-    pick: ['phone', 'email', 'name', 'summary', 'keyPoints', 'transcripts', 'recordingUrl', 'direction', 'duration', 'startedAt', 'endedAt', 'endedBy', 'tag', 'externalInquiryId'],
+    pick: ['phone', 'email', 'name', 'summary', 'keyPoints', 'transcripts', 'recordingUrl', 'direction', 'duration', 'startedAt', 'endedAt', 'endedBy', 'missed', 'transferred', 'tag', 'externalInquiryId'],
     require: ['phone', 'summary'],
   },
   { name: 'resolve_transfer', operationId: 'resolveTransfer', title: 'Resolve a transfer', description: 'Where to hand the call over now, with the rule’s summary filled in; OUTSIDE_BUSINESS_HOURS names when the business next opens.' },

@@ -24,7 +24,7 @@ export async function bulkLoadCallInquiries(organizationId: string, count: numbe
     const createdAt = at.toISOString();
     const inquiryId = newId('inquiry', at);
     const lead = { ...newLead({ name: `Caller ${i}`, phone: `+6140${String(i).padStart(7, '0')}` }, newId('lead', at), createdAt), lastInquiryId: inquiryId, lastInquiryDate: createdAt, unreadCalls: 1 };
-    const inquiry: InquiryRecord = { id: inquiryId, source: 'CALL', sourceId: newId('call', at), tag: 'GENERAL', summary: `Call ${i} about a leaking tap`, isFirstInquiry: true, isRead: false, leadId: lead.id, createdAt, updatedAt: createdAt, externalInquiryId: null };
+    const inquiry: InquiryRecord = { id: inquiryId, source: 'CALL', sourceId: newId('call', at), tag: 'GENERAL', summary: `Call ${i} about a leaking tap`, callOutcome: 'ANSWERED', isFirstInquiry: true, isRead: false, leadId: lead.id, createdAt, updatedAt: createdAt, externalInquiryId: null };
     const call = { id: inquiry.sourceId, summary: inquiry.summary, keyPoints: ['Leaking tap'], recordingUrl: null, transcripts: [{ created_at: createdAt, text: 'My tap is leaking.', user: 'user' }], direction: 'LEAD_TO_AI', duration: 60, startedAt: createdAt, endedAt: createdAt, endedBy: 'user' };
     items.push(toLeadItem(organizationId, lead), toInquiryItem(organizationId, inquiry), toInquirySourceItem(organizationId, inquiry.id, 'CALL', call as never));
   }
