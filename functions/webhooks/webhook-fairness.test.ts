@@ -155,7 +155,7 @@ describe('the delivery pool, shared fairly between organizations', () => {
 
     // The two behind the hanging one in the batch arrive while it still hangs.
     await answers.waitFor(2);
-    expect(hang.state).toMatchObject({ received: 1, open: 1 });
+    await vi.waitFor(() => expect(hang.state).toMatchObject({ received: 1, open: 1 }));
     hang.dropAll();
     expect(await batch).toEqual({ batchItemFailures: [] });
   });
