@@ -99,7 +99,10 @@ describe('the reports’ counting consumer', () => {
     // Only the kept lead is left of the leads' figures; the inquiry, a record of its own, still counts on its day.
     expect(totals(await dayItems(organizationId))).toEqual({ lc: 1, st_NEW: 1, rm_NEW: 1, i_WEBFORM: 1, t_GENERAL: 1 });
     expect(await leadFacts(organizationId, leadId)).toBeUndefined();
-    expect(await leadFacts(organizationId, kept.id)).toBeDefined();
+    // The kept lead's own facts stay: made NEW, never asked or contacted.
+    const keptFacts = await leadFacts(organizationId, kept.id);
+    expect(keptFacts).toMatchObject({ createdAt: kept.createdAt, maxStage: 0 });
+    expect(keptFacts?.firstInquiryAt).toBeUndefined();
   });
 
   it('never counts one organization’s records in another’s day items', async () => {
