@@ -1,7 +1,5 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { CfnWorkGroup } from 'aws-cdk-lib/aws-athena';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { TableV2, type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
@@ -14,7 +12,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { queueDefaults } from './events/channels';
+import { alarmOnWaiting, queueDefaults } from './events/channels';
 import type { DeploymentOptions } from './options';
 import { ServiceFunction } from './service-function';
 import { OPT_IN_HANDLERS } from './bundling';
@@ -128,14 +126,7 @@ export class AnalyticsStack extends Stack {
       schedule: Schedule.cron(ANALYTICS.exportAt),
       targets: [new LambdaFunction(exporter.function, { retryAttempts: 2, maxEventAge: ANALYTICS.retryFor, deadLetterQueue: failures })],
     });
-    new Alarm(this, 'ExportFailed', {
-      alarmDescription: `The table's daily export to S3 failed (${EXPORT_HANDLER}); its event waits in the ExportFailures queue.`,
-      metric: failures.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
-      threshold: 0,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 1,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-    }).addAlarmAction(new SnsAction(alarms));
+    alarmOnWaiting(this, failures, 'ExportFailed', `The table's daily export to S3 failed (${EXPORT_HANDLER}); its event waits in the ExportFailures queue.`, alarms);
     return exporter;
   }
 

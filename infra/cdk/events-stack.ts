@@ -15,7 +15,7 @@ import type { ChannelDefinition, WorkerDefinition } from '#shared/resource';
 import type { DeploymentOptions } from './options';
 import { ServiceFunction } from './service-function';
 import { streamArnParameterName } from './data-stack';
-import { makeChannels } from './events/channels';
+import { alarmOnWaiting, makeChannels } from './events/channels';
 import { addWorker, type WorkerWiring } from './events/workers';
 
 export { STREAM_RETRIES } from './events/workers';
@@ -59,7 +59,7 @@ export class EventsStack extends Stack {
     for (const worker of workers) this.workers.set(worker.name, addWorker(this, worker, wiring));
     this.scheduled = this.addScheduledJobs(defaults, alarms);
     for (const channel of channels.queues.values()) wiring.watched.push({ queue: channel.deadLetters, ...channel.deadLettersAlarm });
-    for (const { queue, id, what } of wiring.watched) this.alarmOnWaiting(queue, id, what, alarms);
+    for (const { queue, id, what } of wiring.watched) alarmOnWaiting(this, queue, id, what, alarms);
     for (const queue of new Set([...channels.queues.values()].flatMap((channel) => [channel.queue, channel.deadLetters]).concat(wiring.watched.map(({ queue }) => queue)))) {
       Validations.of(queue).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'A dead-letter queue, or a queue with its own dead-letter queue.' });
     }
@@ -85,15 +85,4 @@ export class EventsStack extends Stack {
     });
   }
 
-  /** Pages when anything waits in a queue of what could not be handled. */
-  private alarmOnWaiting(queue: Queue, id: string, what: string, alarms: Topic): void {
-    new Alarm(this, id, {
-      alarmDescription: what,
-      metric: queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
-      threshold: 0,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 1,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-    }).addAlarmAction(new SnsAction(alarms));
-  }
 }

@@ -1,9 +1,12 @@
 import { CfnOutput, Duration, type Stack } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { CfnConfigurationSet } from 'aws-cdk-lib/aws-smsvoice';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { ChannelDefinition, QueueChannelDefinition, TopicChannelDefinition } from '#shared/resource';
+import type { Construct } from 'constructs';
 import type { DeploymentOptions } from '../options';
 
 /** A job carries its event whole: a record and its previous values may pass 256 KB, so every queue takes SQS's largest, 1 MiB. */
@@ -70,4 +73,16 @@ export function makeChannels(stack: Stack, options: DeploymentOptions, declared:
     else topics.set(channel.name, makeTopic(stack, channel, options.tableName));
   }
   return { queues, topics };
+}
+
+/** Pages when anything waits in a queue of what could not be handled (a dead-letter or failures queue). */
+export function alarmOnWaiting(scope: Construct, queue: Queue, id: string, what: string, alarms: Topic): void {
+  new Alarm(scope, id, {
+    alarmDescription: what,
+    metric: queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+    threshold: 0,
+    comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+    evaluationPeriods: 1,
+    treatMissingData: TreatMissingData.NOT_BREACHING,
+  }).addAlarmAction(new SnsAction(alarms));
 }
