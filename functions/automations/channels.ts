@@ -45,14 +45,15 @@ export const automationSteps: QueueChannelDefinition = {
 export const automationChannels: QueueChannelDefinition[] = [automationSteps];
 
 /**
- * The runner: each step message through `runStepMessage` (./step-worker.ts), which reads the run, its automation's
- * version and the organization, claims and records steps, writes their effects (the SMS record, a lead's status, a
- * note, their markers) and ends runs with their watches; it sends its own next messages to its queue.
+ * The runner: each step message through `runStepMessage` (./step-worker.ts; in Lambda behind ./runner-handler.ts,
+ * which puts the deployed engine in place), which reads the run, its automation's version and the organization,
+ * claims and records steps, writes their effects (the SMS record, a lead's status, a note, their markers) and ends
+ * runs with their watches; it sends its own next messages to its queue.
  */
 export const automationWorkers: WorkerDefinition[] = [
   {
     name: 'RunAutomationSteps',
-    handler: 'step-worker',
+    handler: 'runner-handler',
     trigger: { kind: 'queue', queue: automationSteps.name },
     dynamodb: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
     indexes: ['gsi4'],
