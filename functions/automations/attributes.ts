@@ -1,21 +1,23 @@
 import * as v from 'valibot';
-import { everyKeyKept, isPlainObject, NonEmptyString } from '#shared/schema';
+import { isPlainObject, NonEmptyString } from '#shared/schema';
 import { WEEKDAYS } from '#shared/schedule';
 import { defineEntity, RECORD_TIMES } from '#shared/store/entity';
 import { organizationPartition as org } from '#shared/store/keys';
 import { LeadStatus } from '../leads/attributes';
 import { WebhookUrl } from '../webhooks/schema';
-import { DEFAULT_QUIET_HOURS, LIMITS, STEP_TYPES, STOP_CONDITIONS, TRIGGER_NAMES, TRIGGERS, type QuietHours } from './catalog';
-import { durationMs } from './durations';
+import { DEFAULT_QUIET_HOURS, LIMITS, STEP_TYPES, STOP_CONDITIONS, TRIGGER_NAMES, TRIGGERS, type QuietHours, type TriggerName } from './catalog';
+import { DURATION, durationMs } from './durations';
 
 const list = (values: readonly string[]) => values.join(', ');
 
 /** A wait: 1 minute to 365 days, as ISO 8601 weeks, days, hours, minutes and seconds. Each check passes what an earlier one refused. */
 const Duration = v.pipe(
   v.string('duration must be a string'),
+  v.maxLength(40, 'duration must be at most 40 characters'),
   v.check((text) => durationMs(text) !== undefined, 'duration must be an ISO 8601 duration of weeks, days, hours, minutes or seconds (PT2M, PT2H, P2D, P1W)'),
   v.check((text) => (durationMs(text) ?? Infinity) >= LIMITS.minimumWaitMs, 'duration must be at least 1 minute'),
   v.check((text) => (durationMs(text) ?? 0) <= LIMITS.maximumWaitMs, 'duration must be at most 365 days'),
+  v.metadata({ jsonSchema: { pattern: DURATION.source.replace(/\((?!\?)/g, '(?:') } }),
   v.description('ISO 8601: weeks, days, hours, minutes, seconds (`PT2M`, `PT2H`, `P2D`, `P1W`, `P1DT12H`); months and years have no fixed length and are refused. From 1 minute to 365 days.'),
 );
 
@@ -49,25 +51,27 @@ const Steps = v.pipe(
   v.description(`1 to ${LIMITS.steps} steps, run in order: ${STEP_TYPES_LIST}.`),
 );
 
-const FilterText = NonEmptyString('filter value', 200);
-const FilterValue = v.union([FilterText, v.pipe(v.array(FilterText), v.minLength(1), v.maxLength(20))], 'a filter value must be a string or a list of 1 to 20 strings');
-const FilterRecord = v.record(v.string(), FilterValue);
-/** valibot's record takes an array as an object of its indexes; a filter must be a real object. */
-const Filter = v.pipe(
-  v.custom<Record<string, unknown>>(isPlainObject, 'filter must be an object of field to value'),
-  everyKeyKept('filter'),
-  v.metadata({ documentedAs: FilterRecord }),
-  FilterRecord,
-  v.description('Fields of the trigger, each with the value it must have or a list of values it may have; which fields each trigger has: docs/automations.md.'),
-);
+/** Each field of a trigger's filter: one value, or a list of values any of which passes; of the field's own list when it has one. */
+function filterValue(field: string, values: readonly string[] | undefined) {
+  const one = values ? v.picklist(values, `${field} must be one of ${list(values)}`) : NonEmptyString(field, 200);
+  const many = v.pipe(v.array(one), v.minLength(1, `${field} must list at least one value`), v.maxLength(20, `${field} may list at most 20 values`), v.metadata({ jsonSchema: { uniqueItems: true } }));
+  return v.optional(v.union([one, many], values ? `${field} must be one of ${list(values)}, or a list of them` : `${field} must be a text or a list of 1 to 20 texts`));
+}
 
-/** What starts a run: an event of the catalog, and the values its fields must have (each one value or any of a list). */
-export const Trigger = v.strictObject(
-  {
-    event: v.picklist(TRIGGER_NAMES, `event must be one of ${list(TRIGGER_NAMES)}`),
-    filter: v.optional(Filter, {}),
-  },
-  'trigger must be {event, filter?}',
+/** A trigger by its event, with the filter fields that event has (the catalog's), none of them required. */
+const triggerOf = (event: TriggerName) => {
+  const fields = Object.entries(TRIGGERS[event].filter as Readonly<Record<string, readonly string[] | undefined>>);
+  const message = `filter must be an object of ${event}'s fields${fields.length ? ` (${list(fields.map(([field]) => field))})` : ', which has none'}`;
+  const entries = v.strictObject(Object.fromEntries(fields.map(([field, values]) => [field, filterValue(field, values)])) as Record<string, ReturnType<typeof filterValue>>, message);
+  // valibot's object takes an array as an object of its indexes; a filter must be a real object.
+  const filter = v.pipe(v.custom<Record<string, unknown>>(isPlainObject, message), v.metadata({ documentedAs: entries }), entries);
+  return v.strictObject({ event: v.literal(event), filter: v.optional(filter, {}) }, 'trigger must be {event, filter?}');
+};
+
+/** What starts a run: an event of the catalog, and the values its fields must have. */
+export const Trigger = v.pipe(
+  v.variant('event', TRIGGER_NAMES.map(triggerOf), `event must be one of ${list(TRIGGER_NAMES)}`),
+  v.description('The event that starts a run, and `filter`: the values the event’s fields must have, each one value or a list of values any of which passes. Each event has its own fields (`tag`; `source`; `status`; `from`, `to`), and takes no other.'),
 );
 
 const CLOCK = /^(?:[01]\d|2[0-3]):[0-5]\d$/;
@@ -83,7 +87,9 @@ export const QuietHoursRule = v.pipe(
         v.pipe(
           v.array(v.picklist(WEEKDAYS, `days must hold weekdays: ${list(WEEKDAYS)}`), 'days must be an array of weekdays'),
           v.minLength(1, 'days must name at least one weekday'),
+          v.maxLength(WEEKDAYS.length, `days may name at most ${WEEKDAYS.length} weekdays`),
           v.check((days) => new Set(days).size === days.length, 'days must not repeat a weekday'),
+          v.metadata({ jsonSchema: { uniqueItems: true } }),
         ),
         [...WEEKDAYS],
       ),
@@ -95,12 +101,14 @@ export const QuietHoursRule = v.pipe(
     v.check((hours) => hours.allowedFrom < hours.allowedUntil, 'allowedUntil must be after allowedFrom'),
     ['allowedUntil'],
   ),
-  v.description('SMS steps go out from `allowedFrom` until `allowedUntil` on `days` (every day when absent), and not on the organization’s `closedDates` while `closedDates` is true; a step due outside them waits for the next allowed minute.'),
+  v.description('SMS steps go out from `allowedFrom` until `allowedUntil` (`allowedUntil` after `allowedFrom`, 24:00 the end of the day) on `days` (every day when absent), and not on the organization’s `closedDates` while `closedDates` is true; a step due outside them waits for the next allowed minute.'),
 );
 
 const StopWhen = v.pipe(
   v.array(v.picklist(STOP_CONDITIONS, `stopWhen must hold ${list(STOP_CONDITIONS)}`), 'stopWhen must be an array'),
+  v.maxLength(STOP_CONDITIONS.length, `stopWhen may hold at most ${STOP_CONDITIONS.length} conditions`),
   v.check((conditions) => new Set(conditions).size === conditions.length, 'stopWhen must not repeat a condition'),
+  v.metadata({ jsonSchema: { uniqueItems: true } }),
   v.description('What stops a run before its last step. `lead.opted_out` stops SMS steps whether listed or not, and a deleted lead stops every run.'),
 );
 

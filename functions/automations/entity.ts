@@ -56,7 +56,8 @@ export type VersionDefinition = AutomationDefinition & { signingSecret?: string 
 
 export function definitionOf({ automation, signingSecret }: StoredAutomation): VersionDefinition {
   const { id, version, name, trigger, steps, stopWhen, quietHours } = automation;
-  return { automationId: id, version, name, trigger, steps, stopWhen, quietHours, ...(signingSecret ? { signingSecret } : {}) };
+  // The filter's fields left out are absent, not undefined: the schema omits them.
+  return { automationId: id, version, name, trigger: trigger as AutomationDefinition['trigger'], steps, stopWhen, quietHours, ...(signingSecret ? { signingSecret } : {}) };
 }
 
 export const toVersionItem = (organizationId: string, stored: StoredAutomation) => ({

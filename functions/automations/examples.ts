@@ -5,7 +5,7 @@ export const automationRequest = {
   steps: [
     { type: 'wait', duration: 'P2D' },
     { type: 'send_sms', template: 'Hi {{lead.firstName|there}}, just checking you got our quote. Any questions, reply here. {{organization.name}}' },
-    { type: 'notify_member', memberId: 1, template: '{{lead.firstName|A lead}} has had the quote follow-up: give them a call today.' },
+    { type: 'add_note', template: 'Sent the quote follow-up to {{lead.firstName|the lead}}.' },
   ],
   stopWhen: ['lead.replied', 'lead.status_changed'],
   quietHours: { allowedFrom: '08:00', allowedUntil: '19:30', days: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'], closedDates: true },

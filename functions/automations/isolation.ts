@@ -13,7 +13,7 @@ export const isolationCases: IsolationCases = {
   listAutomationTemplates: 'the built-in recipes, the same for every organization',
 };
 
-/** The demo makes no automation: one of A's own. */
+/** The demo makes no automation: one of A's own, disabled so nothing A does starts a run. */
 export const isolationIds: IsolationIdsOf = async ({ client }) => ({
-  automationId: (await client.post('/v1/automations', { fromTemplate: 'missed_call_text_back' })).body.automation.id,
+  automationId: (await client.post('/v1/automations', { fromTemplate: 'missed_call_text_back', isEnabled: false })).body.automation.id,
 });

@@ -15,7 +15,7 @@ import {
 } from './schema';
 
 const CHECKS =
-  'The trigger’s filter may name only its fields (`trigger.filter.tag`), with values of their lists; a wait lasts 1 minute to 365 days, and counts back (`before`) only from a time the trigger’s record has; a template names only variables its trigger supplies, and gives a fallback to one that may be empty (`{{lead.firstName|there}}`); a `notify_member` step names a member of the organization who has a phone; a `webhook` step’s URL must not point at a private, loopback or link-local address. Each refusal is a 400 naming the field (`steps.2.duration`).';
+  'The trigger’s filter may name only its fields (`trigger.filter.tag`), with values of their lists; a wait lasts 1 minute to 365 days; `before` counts back only from a time the trigger’s record has; a template names only variables its trigger supplies, and gives a fallback to one that may be empty (`{{lead.firstName|there}}`); a `notify_member` step names a member of the organization who has a phone; a `webhook` step’s URL must not point at a private, loopback or link-local address. Each refusal is a 400 naming the field (`steps.2.duration`).';
 
 export const createAutomation = createRow({
   operationId: 'createAutomation',

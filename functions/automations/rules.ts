@@ -21,18 +21,6 @@ const notFound = () => new NotFoundError(AUTOMATION_NOT_FOUND);
 const AutomationFields = v.strictObject(automationEntity.create);
 type Fields = Pick<Automation, 'name' | 'isEnabled' | 'trigger' | 'steps' | 'stopWhen' | 'quietHours'>;
 
-/** A filter may name only the trigger's fields, each with values of its list when it has one. */
-function filterFaults({ event, filter }: Automation['trigger']): ErrorDetail[] {
-  const fields: Readonly<Record<string, readonly string[] | undefined>> = TRIGGERS[event].filter;
-  return Object.entries(filter).flatMap(([field, value]): ErrorDetail[] => {
-    const path = `trigger.filter.${field}`;
-    if (!Object.hasOwn(fields, field)) return [{ path, message: `${event} has no field ${field}${Object.keys(fields).length ? `; its fields are ${Object.keys(fields).join(', ')}` : ''}` }];
-    const allowed = fields[field];
-    const outside = allowed ? [value].flat().filter((one) => !allowed.includes(one)) : [];
-    return outside.map((one) => ({ path, message: `${one} is not one of ${allowed!.join(', ')}` }));
-  });
-}
-
 /** What of each step the trigger decides: the record a wait counts back from, the variables its templates may name. */
 function stepFaults({ trigger, steps }: Pick<Fields, 'trigger' | 'steps'>): ErrorDetail[] {
   const { anchors } = TRIGGERS[trigger.event];
@@ -62,9 +50,9 @@ async function reachFaults(organizationId: string, steps: Fields['steps']): Prom
   return faults.filter((fault) => fault !== undefined);
 }
 
-/** Checks what the schema cannot: the trigger's fields, its record and variables, and (when the steps are new) what they reach. */
+/** Checks what the schema cannot: the steps against the trigger's record and variables, and (when the steps are new) what they reach. */
 async function check(organizationId: string, fields: Fields, { stepsSent }: { stepsSent: boolean }): Promise<void> {
-  const faults = [...filterFaults(fields.trigger), ...stepFaults(fields)];
+  const faults = stepFaults(fields);
   if (faults.length === 0 && stepsSent) faults.push(...(await reachFaults(organizationId, fields.steps)));
   if (faults.length > 0) throw new ValidationError(faults);
 }
