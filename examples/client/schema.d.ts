@@ -1870,6 +1870,8 @@ export interface components {
             userId: string | null;
             messageThreadId: string;
             inquiryId: string;
+            /** @description Present on a message an automation sent: the run (`run_…`) whose step sent it. Its `userId` is null. */
+            automationRunId?: string;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
