@@ -410,8 +410,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change the organization’s name, timezone, country, currency, businessHours, closedDates or smsSenderId
-         * @description Fields left out keep their values. `businessHours` is the whole week, replaced rather than merged by day: a PATCH with only `monday` leaves every other day closed, so send the week with the day changed. `timezone` must be an IANA zone (e.g. Australia/Sydney). `country` (ISO 3166-1 alpha-2, default `AU`) is the country whose national phone forms every write and lookup reads; an unknown code answers 400. `currency` (ISO 4217, default `AUD`) is what a lead’s `value` is in; an unknown code answers 400. `smsSenderId` is what recipients see an SMS come from: an E.164 number or an alphanumeric sender id of up to 11 characters; `null` returns to the provider’s default. A number is stored in its one E.164 form: a trunk 0 typed after the country code is dropped (`+610299990000` is stored as `+61299990000`). A number is also where replies come back, so it belongs to one organization: a number another organization has set answers 409 `SMS_SENDER_TAKEN`, and the number an organization leaves is free for others at once.
+         * Change the organization’s name, timezone, country, currency, businessHours, closedDates, automationSmsDailyCap or smsSenderId
+         * @description Fields left out keep their values. `businessHours` is the whole week, replaced rather than merged by day: a PATCH with only `monday` leaves every other day closed, so send the week with the day changed. `timezone` must be an IANA zone (e.g. Australia/Sydney). `country` (ISO 3166-1 alpha-2, default `AU`) is the country whose national phone forms every write and lookup reads; an unknown code answers 400. `currency` (ISO 4217, default `AUD`) is what a lead’s `value` is in; an unknown code answers 400. `automationSmsDailyCap` (1 to 20, default 3) is how many SMS its automations send one lead in a day. `smsSenderId` is what recipients see an SMS come from: an E.164 number or an alphanumeric sender id of up to 11 characters; `null` returns to the provider’s default. A number is stored in its one E.164 form: a trunk 0 typed after the country code is dropped (`+610299990000` is stored as `+61299990000`). A number is also where replies come back, so it belongs to one organization: a number another organization has set answers 409 `SMS_SENDER_TAKEN`, and the number an organization leaves is free for others at once.
          */
         patch: operations["updateOrganization"];
         trace?: never;
@@ -431,7 +431,7 @@ export interface paths {
         put?: never;
         /**
          * Add a member with a user account
-         * @description The member is active at once and gets a user (`user.id`, the `userId` that sends SMS). `role` defaults to MEMBER. An email already used by a member or a pending invitation, ignoring case, answers 409.
+         * @description The member is active at once and gets a user (`user.id`, the `userId` that sends SMS). `role` defaults to MEMBER. An email already used by a member or a pending invitation, ignoring case, answers 409. `phone`, where automations text the member, is read in the organization’s `country` and stored in E.164; one that is no valid number answers 400.
          */
         post: operations["createOrganizationMember"];
         delete?: never;
@@ -462,7 +462,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change a member’s email, firstName, lastName, role, position, responsibility, isDisabled or workingHours
+         * Change a member’s email, firstName, lastName, role, position, responsibility, phone, isDisabled or workingHours
          * @description Fields left out keep their values. `email` is the member’s user’s too (`user.email`): one another member or a pending invitation has, ignoring case, answers 409 CONFLICT, and the member’s old email may be used again at once. A disabled member stays listed, but its `userId` can no longer send SMS (400 USER_DISABLED). The last ADMIN cannot take another role (409 LAST_ADMIN).
          */
         patch: operations["updateOrganizationMember"];
@@ -1870,6 +1870,8 @@ export interface components {
             userId: string | null;
             messageThreadId: string;
             inquiryId: string;
+            /** @description Present on a message an automation sent: the run (`run_…`) whose step sent it. Its `userId` is null. */
+            automationRunId?: string;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2029,6 +2031,7 @@ export interface components {
          *       "lastName": "Russo",
          *       "position": "Operations Manager",
          *       "responsibility": "Scheduling crews, job follow-ups and strata clients",
+         *       "phone": "+61412555014",
          *       "avatarImg": "https://images.harbourcitytrades.com.au/team/daniel-russo.jpg",
          *       "isDisabled": false,
          *       "workingHours": null,
@@ -2047,6 +2050,8 @@ export interface components {
             lastName: string;
             position: string | null;
             responsibility: string | null;
+            /** @default null */
+            phone: string | null;
             avatarImg: string | null;
             isDisabled: boolean;
             /** @default null */
@@ -2171,6 +2176,7 @@ export interface components {
          *         "2026-12-28",
          *         "2027-01-01"
          *       ],
+         *       "automationSmsDailyCap": 3,
          *       "createdAt": "2025-10-18T22:00:00.000Z",
          *       "counts": {
          *         "leads": 9,
@@ -2229,6 +2235,8 @@ export interface components {
              * @default []
              */
             closedDates: string[];
+            /** @default 3 */
+            automationSmsDailyCap: number;
             /** Format: date-time */
             createdAt: string;
             counts: {
@@ -6110,6 +6118,7 @@ export interface operations {
                  *         "2026-12-28",
                  *         "2027-01-01"
                  *       ],
+                 *       "automationSmsDailyCap": 3,
                  *       "smsSenderId": "HarbourCity"
                  *     }
                  */
@@ -6155,12 +6164,14 @@ export interface operations {
                     } | null;
                     /** @description Dates (YYYY-MM-DD, in the organization’s time zone, each a date the calendar has) closed all day whatever the weekly hours say, such as public holidays. */
                     closedDates?: string[];
+                    /** @description How many SMS the organization's automations send one lead in a day (the organization's local day), from 1 to 20; default 3. A step past it is skipped (`DAILY_CAP_REACHED`) and its run goes on. SMS members send are not counted. */
+                    automationSmsDailyCap?: number;
                     smsSenderId?: string | null;
                 };
             };
         };
         responses: {
-            /** @description Change the organization’s name, timezone, country, currency, businessHours, closedDates or smsSenderId */
+            /** @description Change the organization’s name, timezone, country, currency, businessHours, closedDates, automationSmsDailyCap or smsSenderId */
             200: {
                 headers: {
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, sent again; absent on the first answer. */
@@ -6284,6 +6295,11 @@ export interface operations {
                     position?: string | null;
                     /** @default null */
                     responsibility?: string | null;
+                    /**
+                     * @description The member's own phone, where the organization's automations text them (a `notify_member` step): with its country code, or in the national form of the organization's `country`. Stored and answered in E.164; one that is no valid number of any numbering plan answers 400 naming the field. `null`: none.
+                     * @default null
+                     */
+                    phone?: string | null;
                 };
             };
         };
@@ -6431,6 +6447,7 @@ export interface operations {
                  *       "role": "MANAGER",
                  *       "position": "Operations Manager",
                  *       "responsibility": "Scheduling crews, job follow-ups and strata clients",
+                 *       "phone": "+61412555014",
                  *       "isDisabled": false
                  *     }
                  */
@@ -6445,6 +6462,8 @@ export interface operations {
                     role?: "ADMIN" | "MANAGER" | "MEMBER";
                     position?: string | null;
                     responsibility?: string | null;
+                    /** @description The member's own phone, where the organization's automations text them (a `notify_member` step): with its country code, or in the national form of the organization's `country`. Stored and answered in E.164; one that is no valid number of any numbering plan answers 400 naming the field. `null`: none. */
+                    phone?: string | null;
                     isDisabled?: boolean;
                     /** @description The whole week, replacing the one stored (days are not merged): a day left out or empty is one the member does not work. `null`: the organization’s businessHours. */
                     workingHours?: {
@@ -6481,7 +6500,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Change a member’s email, firstName, lastName, role, position, responsibility, isDisabled or workingHours */
+            /** @description Change a member’s email, firstName, lastName, role, position, responsibility, phone, isDisabled or workingHours */
             200: {
                 headers: {
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, sent again; absent on the first answer. */
