@@ -3,9 +3,9 @@ import { ActivityPage, CreateLeadActivityBody, CreateLeadBody, LeadActivityRespo
 import { errorEnvelope } from '#shared/http/envelope';
 import { defineRoute } from '#shared/routes/route';
 import { LEAD_ID } from './examples';
-import { createRow, listRow } from '#shared/routes/rows';
 import { recordRows } from '#shared/routes/record-rows';
 
+const activity = recordRows({ tag: 'Leads', names: { one: 'LeadActivity', many: 'LeadActivities' }, path: '/v1/leads/{leadId}/activities', parent: LeadIdPath, response: LeadActivityResponse, schemas: { query: PageQuery, page: ActivityPage, create: CreateLeadActivityBody } });
 const lead = recordRows({ tag: 'Leads', names: { one: 'Lead', many: 'Leads' }, path: '/v1/leads', idPath: LeadIdPath, response: LeadResponse, schemas: { query: ListLeadsQuery, page: LeadPage, create: CreateLeadBody, update: UpdateLeadBody, deleted: DeletedSchema } });
 
 /**
@@ -79,29 +79,19 @@ export const deleteLead = lead.delete({
   dynamodb: ['GetItem', 'DeleteItem', 'UpdateItem', 'Query', 'BatchWriteItem', 'PutItem'],
 });
 
-export const listLeadActivities = listRow({
-  operationId: 'listLeadActivities',
-  path: '/v1/leads/{leadId}/activities',
+export const listLeadActivities = activity.list({
   summary: "List a lead's activities, newest first",
   description: 'The lead’s history (LEAD_CREATED, STATUS_CHANGED, …), newest first. An unknown lead answers 404, not an empty list.',
-  tag: 'Leads',
   // With updatedSince, the activities' own partition from that time: they are sorted by when they were recorded.
   dynamodb: ['Query', 'GetItem'],
-  request: { path: LeadIdPath, query: PageQuery },
-  response: ActivityPage,
 });
 
-export const createLeadActivity = createRow({
-  operationId: 'createLeadActivity',
-  path: '/v1/leads/{leadId}/activities',
+export const createLeadActivity = activity.create({
   summary: 'Add a note to a lead’s timeline',
   description: '`{event: "NOTE", data}` records the note text as a `NOTE_ADDED` activity (`userId` null, as for every change made with an API key), listed with the lead’s other activities. `NOTE` is the only event a client adds; the others are recorded by what they describe. An unknown lead answers 404 and records nothing.',
-  tag: 'Leads',
   // UpdateItem reserves the activity id; the transaction puts the activity and moves the lead's activity counter.
   dynamodb: ['UpdateItem', 'PutItem'],
-  request: { path: LeadIdPath, body: CreateLeadActivityBody },
   requestExample: { event: 'NOTE', data: 'Prefers a call after 3pm; the side gate code is 4412.' },
-  response: LeadActivityResponse,
 });
 
 export const leadRoutes = [listLeads, createLead, upsertLead, getLead, updateLead, deleteLead, listLeadActivities, createLeadActivity];

@@ -2,7 +2,7 @@ import { errorEnvelope } from '#shared/http/envelope';
 import { MAX_ROTATIONS_PER_HOUR, MAX_WEBHOOKS_PER_ORGANIZATION, ROTATION_OVERLAP_HOURS } from './schema';
 import { CreateWebhookBody, DELIVERY_STATUSES, RedeliverEventBody, WebhookDeliveryResponse, UpdateWebhookBody, WebhookDeleted, WebhookDeliveryListQuery, WebhookDeliveryPage, WebhookIdPath, WebhookListQuery, WebhookPage, WebhookResponse, WebhookSecretResponse, WebhookTestEvent, WebhookTestResponse } from './schema';
 import type { OutgoingWebhook } from '#shared/routes/route';
-import { actionRow, listRow } from '#shared/routes/rows';
+import { actionRow } from '#shared/routes/rows';
 import { recordRows } from '#shared/routes/record-rows';
 import { WEBHOOK_LIMITS } from './limits';
 import { Event, EventIdPath, EVENT_RETENTION_DAYS } from '../events/schema';
@@ -10,6 +10,7 @@ import { SIGNATURE_HEADERS } from './signature-headers';
 import { webhook } from './examples';
 import { deliveryQueueSender } from './capability';
 
+const delivery = recordRows({ tag: 'Webhooks', names: { one: 'WebhookDelivery', many: 'WebhookDeliveries' }, path: '/v1/webhooks/{webhookId}/deliveries', parent: WebhookIdPath, response: WebhookDeliveryResponse, schemas: { query: WebhookDeliveryListQuery, page: WebhookDeliveryPage } });
 const webhookRows = recordRows({ tag: 'Webhooks', names: { one: 'Webhook', many: 'Webhooks' }, path: '/v1/webhooks', idPath: WebhookIdPath, response: WebhookResponse, schemas: { query: WebhookListQuery, page: WebhookPage, create: CreateWebhookBody, update: UpdateWebhookBody, deleted: WebhookDeleted } });
 
 const SIGNING = 'Deliveries follow the Standard Webhooks specification: a POST of the event JSON with `webhook-id` (the event id, the same on every retry), `webhook-timestamp` and `webhook-signature` headers, verifiable with any Standard Webhooks library.';
@@ -56,15 +57,10 @@ export const rotateWebhookSecret = webhookRows.action('rotate-secret', {
   },
 });
 
-export const listWebhookDeliveries = listRow({
-  operationId: 'listWebhookDeliveries',
-  path: '/v1/webhooks/{webhookId}/deliveries',
+export const listWebhookDeliveries = delivery.list({
   summary: 'List a webhook’s delivery attempts, newest first',
   description: `Every attempt of the last 30 days: the event, the attempt number, the receiver’s status code or the error, the duration and when the next attempt is due. A non-2xx answer or none within 10 s is retried with exponential backoff for up to 24 hours. \`eventType\` (an event type, or \`webhook.test\`) and \`status\` (${DELIVERY_STATUSES.join(', ')}; PENDING is a redelivery not yet attempted) filter the list, together or alone, paged and counted as the whole list is.`,
-  tag: 'Webhooks',
   indexes: ['gsi1', 'gsi2', 'gsi3'],
-  request: { path: WebhookIdPath, query: WebhookDeliveryListQuery },
-  response: WebhookDeliveryPage,
 });
 
 export const testWebhook = webhookRows.action('test', {

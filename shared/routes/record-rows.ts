@@ -19,14 +19,20 @@ interface RecordSchemas {
  * `getLead`), the collection's path, the path schema naming one record (whose parameter ends the record's path,
  * `/v1/leads/{leadId}`), the record as answered, and the schemas of the rows it has.
  */
-export interface RecordRoutes<P extends IdPath, S extends Schema, X extends RecordSchemas> {
+export interface RecordRoutes<P extends IdPath | undefined, S extends Schema, X extends RecordSchemas, U extends IdPath | undefined> {
   tag: string;
   names: { one: string; many: string };
   path: string;
-  idPath: P;
+  /** None for records only listed and added (a lead's activities). */
+  idPath?: P;
   response: S;
   schemas: X;
+  /** The record the collection lies below, by its path schema, which the list and the create take too (`/v1/leads/{leadId}/activities`). */
+  parent?: U;
 }
+
+/** The request's path schema below a parent record, if any. */
+type Under<U> = U extends IdPath ? { path: U } : Record<never, never>;
 
 /** What a row says once its record has given its operationId, path, tag and schemas: its words, and what it adds. */
 type Own = Omit<OwnRow<never, Schema>, 'operationId' | 'path' | 'tag' | 'request' | 'response'>;
@@ -43,20 +49,24 @@ function declared<T>(schema: T | undefined, name: string, record: string): T {
  * record's, an act at `…/{id}/<verb>`. A row gives its words and what it adds; `response` only when it answers
  * other than the record (a create that shows a secret once).
  */
-export function recordRows<P extends IdPath, S extends Schema, X extends RecordSchemas>({ tag, names, path, idPath, response, schemas }: RecordRoutes<P, S, X>) {
-  const itemPath = `${path}/{${Object.keys(idPath.entries).join('}/{')}}`;
+export function recordRows<S extends Schema, X extends RecordSchemas, P extends IdPath | undefined = undefined, U extends IdPath | undefined = undefined>(record: RecordRoutes<P, S, X, U>) {
+  const { tag, names, path, response, schemas, parent } = record;
+  const idPath = record.idPath as P;
+  const itemPath = idPath ? `${path}/{${Object.keys(idPath.entries).join('}/{')}}` : path;
   const at = (operationId: string, where = itemPath) => ({ operationId, path: where, tag });
   const schema = <K extends keyof RecordSchemas>(name: K) => declared(schemas[name], name, names.one) as NonNullable<X[K]>;
+  const one = () => ({ path: declared(idPath, 'idPath', names.one) as NonNullable<P> });
+  const under = (parent ? { path: parent } : {}) as Under<U>;
   return {
-    list: (own: Own) => listRow({ ...at(`list${names.many}`, path), ...own, request: { query: schema('query') }, response: schema('page') }),
+    list: (own: Own) => listRow({ ...at(`list${names.many}`, path), ...own, request: { ...under, query: schema('query') }, response: schema('page') }),
     create: <T extends Schema = S>({ response: made = response as Schema as T, ...own }: Own & { response?: T }) =>
-      createRow({ ...at(`create${names.one}`, path), ...own, request: { body: schema('create') }, response: made }),
-    get: (own: Own) => getRow({ ...at(`get${names.one}`), ...own, request: { path: idPath }, response }),
+      createRow({ ...at(`create${names.one}`, path), ...own, request: { ...under, body: schema('create') }, response: made }),
+    get: (own: Own) => getRow({ ...at(`get${names.one}`), ...own, request: one(), response }),
     update: <T extends Schema = S>({ response: changed = response as Schema as T, ...own }: Own & { response?: T; method?: 'PUT' | 'PATCH' }) =>
-      updateRow({ ...at(`update${names.one}`), ...own, request: { path: idPath, body: schema('update') }, response: changed }),
-    delete: (own: Own) => deleteRow({ ...at(`delete${names.one}`), ...own, request: { path: idPath }, response: schema('deleted') }),
+      updateRow({ ...at(`update${names.one}`), ...own, request: { ...one(), body: schema('update') }, response: changed }),
+    delete: (own: Own) => deleteRow({ ...at(`delete${names.one}`), ...own, request: one(), response: schema('deleted') }),
     /** `POST …/{id}/<verb>`, named by the row (`rotateWebhookSecret`): acts have no standard name. */
     action: <T extends Schema = S>(verb: string, { operationId, response: done = response as Schema as T, ...own }: Own & { operationId: string; response?: T; dynamodb: DynamoAction[]; status?: 200 | 202 }) =>
-      actionRow({ ...at(operationId, `${itemPath}/${verb}`), ...own, request: { path: idPath }, response: done }),
+      actionRow({ ...at(operationId, `${itemPath}/${verb}`), ...own, request: one(), response: done }),
   };
 }
