@@ -1,4 +1,4 @@
-import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '#shared/store/keys';
+import { normalizeName, organizationPartition, pad, type Collection, type Key, keySamplesOf } from '#shared/store/keys';
 import { defineCrudResource } from '#shared/crud/define';
 import { flag, text } from '#shared/crud/fields';
 
@@ -16,13 +16,7 @@ export const faqCounterNames = {
   faqs: 'FAQS',
 } as const;
 
-const O = SAMPLE_ORGANIZATION_ID;
-
-export const faqKeySamples: KeySamples<typeof faqKeys> = {
-  faq: () => faqKeys.faq(O, 1),
-  faqs: () => faqKeys.faqs(O),
-  faqQuestion: () => faqKeys.faqQuestion(O, 'Are you licensed?'),
-};
+export const faqKeySamples = keySamplesOf(faqKeys, { faq: [1], faqs: [], faqQuestion: ['Are you licensed?'] });
 
 /** Questions and answers the AI receptionist answers callers from. */
 export const faqs = defineCrudResource({

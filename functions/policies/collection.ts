@@ -1,4 +1,4 @@
-import { organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '#shared/store/keys';
+import { organizationPartition, pad, type Collection, type Key, keySamplesOf } from '#shared/store/keys';
 import { defineCrudResource } from '#shared/crud/define';
 import { flag, text } from '#shared/crud/fields';
 
@@ -14,12 +14,7 @@ export const policyCounterNames = {
   policies: 'POLICIES',
 } as const;
 
-const O = SAMPLE_ORGANIZATION_ID;
-
-export const policyKeySamples: KeySamples<typeof policyKeys> = {
-  policy: () => policyKeys.policy(O, 1),
-  policies: () => policyKeys.policies(O),
-};
+export const policyKeySamples = keySamplesOf(policyKeys, { policy: [1], policies: [] });
 
 /** Business policies the AI receptionist can quote: cancellations, warranties, payment terms. */
 export const policies = defineCrudResource({

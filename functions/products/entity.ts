@@ -1,6 +1,6 @@
 import type { Product } from './schema';
 import { productEntity } from './attributes';
-import { normalizeName, organizationPartition, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '#shared/store/keys';
+import { normalizeName, organizationPartition, type Collection, type Key, keySamplesOf } from '#shared/store/keys';
 import { toVersionedItem, type Versioned } from '#shared/store/versioned-record';
 import { changeLogKey } from '#shared/store/keys';
 import type { AuditedRecord } from '#shared/resource';
@@ -16,13 +16,7 @@ export const productKeys = {
   productName: (o: string, name: string): Key => ({ pk: org(o), sk: `PRODUCTNAME#${normalizeName(name)}` }),
 } as const;
 
-const O = SAMPLE_ORGANIZATION_ID;
-
-export const productKeySamples: KeySamples<typeof productKeys> = {
-  product: () => productKeys.product(O, 1),
-  products: () => productKeys.products(O),
-  productName: () => productKeys.productName(O, 'Tap'),
-};
+export const productKeySamples = keySamplesOf(productKeys, { product: [1], products: [], productName: ['Tap'] });
 
 export const toProductItem = (organizationId: string, product: VersionedProduct) => ({
   ...toVersionedItem(productKeys.product(organizationId, product.value.id), productEntity.entity, organizationId, product),

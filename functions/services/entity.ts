@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { CategoryService, type Service } from './schema';
 import { serviceEntity } from './attributes';
 import type { Versioned } from '#shared/store/versioned-record';
-import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '#shared/store/keys';
+import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, keySamplesOf } from '#shared/store/keys';
 import type { AuditedRecord } from '#shared/resource';
 
 const org = organizationPartition;
@@ -29,15 +29,15 @@ export const SCENARIO_CHANGES = 'SCENARIOS';
 
 const O = SAMPLE_ORGANIZATION_ID;
 
-export const serviceKeySamples: KeySamples<typeof serviceKeys> = {
-  service: () => serviceKeys.service(O, 1),
-  services: () => serviceKeys.services(O),
-  serviceName: () => serviceKeys.serviceName(O, 'Drains'),
-  scenario: () => serviceKeys.scenario(O, 1),
-  scenarios: () => serviceKeys.scenarios(O),
-  scenarioLink: () => serviceKeys.scenarioLink(O, 1, { pk: `ORG#${O}`, sk: 'TRANSFER#0000000001' }),
-  scenarioLinks: () => serviceKeys.scenarioLinks(O, 1),
-};
+export const serviceKeySamples = keySamplesOf(serviceKeys, {
+  service: [1],
+  services: [],
+  serviceName: ['Drains'],
+  scenario: [1],
+  scenarios: [],
+  scenarioLink: [1, { pk: `ORG#${O}`, sk: 'TRANSFER#0000000001' }],
+  scenarioLinks: [1],
+});
 
 /**
  * The service item carries its scenario's summary (written in the same transaction as the

@@ -3,7 +3,7 @@ import { defineCrudResource } from '#shared/crud/define';
 import { field, flag, text } from '#shared/crud/fields';
 import { booleanString } from '#shared/filters';
 import { NonEmptyString, PageQuery, integerString } from '#shared/schema';
-import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '#shared/store/keys';
+import { normalizeName, organizationPartition, pad, type Collection, type Key, keySamplesOf } from '#shared/store/keys';
 
 const org = organizationPartition;
 
@@ -13,13 +13,7 @@ export const transferKeys = {
   transferLabel: (o: string, label: string): Key => ({ pk: org(o), sk: `TRANSFERLABEL#${normalizeName(label)}` }),
 } as const;
 
-const O = SAMPLE_ORGANIZATION_ID;
-
-export const transferKeySamples: KeySamples<typeof transferKeys> = {
-  transfer: () => transferKeys.transfer(O, 1),
-  transfers: () => transferKeys.transfers(O),
-  transferLabel: () => transferKeys.transferLabel(O, 'Urgent'),
-};
+export const transferKeySamples = keySamplesOf(transferKeys, { transfer: [1], transfers: [], transferLabel: ['Urgent'] });
 
 /** The transfers' change log (updatedSince). */
 export const TRANSFER_CHANGES = 'TRANSFERS';

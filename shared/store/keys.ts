@@ -75,6 +75,17 @@ export interface Collection {
  */
 export type KeySamples<Builders> = { [K in keyof Builders]: () => object };
 
+/** What a builder takes after the organization. */
+type ArgumentsAfterOrganization<B> = B extends (organizationId: string, ...rest: infer A) => object ? A : never;
+
+/**
+ * A set of builders' samples from what each is called with after the organization: `faq: [1]` samples
+ * `faq(SAMPLE_ORGANIZATION_ID, 1)`. Typed as KeySamples is: a builder without its arguments does not compile.
+ */
+export function keySamplesOf<Builders extends Record<string, (organizationId: string, ...rest: never[]) => object>>(builders: Builders, args: { [K in keyof Builders]: ArgumentsAfterOrganization<Builders[K]> }): KeySamples<Builders> {
+  return Object.fromEntries(Object.entries(args).map(([name, rest]) => [name, () => builders[name]!(SAMPLE_ORGANIZATION_ID, ...(rest as never[]))])) as KeySamples<Builders>;
+}
+
 const counterPartitions: Array<{ pattern: RegExp; partition: (organizationId: string, match: RegExpExecArray) => string }> = [];
 
 /**
