@@ -4,7 +4,7 @@ import { defineRoute } from '#shared/routes/route';
 import { createRow } from '#shared/routes/rows';
 import { recordRows } from '#shared/routes/record-rows';
 
-const appointment = recordRows({ tag: 'Appointments', names: { one: 'Appointment', many: 'Appointments' }, path: '/v1/appointments', idPath: AppointmentIdPath, response: AppointmentResponse, schemas: { query: ListAppointmentsQuery, page: AppointmentPage, create: CreateAppointmentBody, update: UpdateAppointmentBody } });
+const appointment = recordRows({ tag: 'Appointments', names: { one: 'Appointment', many: 'Appointments' }, path: '/v1/appointments', idPath: AppointmentIdPath, response: AppointmentResponse, schemas: { query: ListAppointmentsQuery, page: AppointmentPage, create: CreateAppointmentBody, update: UpdateAppointmentBody }, changeLog: true });
 
 export const createAppointment = appointment.create({
   summary: 'Book an appointment with a lead',
@@ -18,7 +18,7 @@ export const listAppointments = appointment.list({
   summary: 'List appointments by start time, earliest first',
   description:
     'Every appointment, or one lead’s with `leadId`, ordered by `startsAt`. `from` and `to` keep those starting in [from, to); `to` must be after `from`. Cancelled appointments are listed with their status. `totalCount` is exact: from a counter, or counted over the window when `from` or `to` is given.',
-  indexes: ['gsi1', 'gsi2', 'gsi6'],
+  indexes: ['gsi1', 'gsi2'],
 });
 
 export const getAppointment = appointment.get({ summary: 'Read an appointment', description: 'One appointment of the organization; another organization’s answers 404.' });

@@ -10,15 +10,15 @@ import {
 import { recordRows } from '#shared/routes/record-rows';
 import { companyNotes } from './notes';
 
-const company = recordRows({ tag: 'Companies', names: { one: 'Company', many: 'Companies' }, path: '/v1/companies', idPath: CompanyIdPath, response: CompanyResponse, schemas: { query: ListCompaniesQuery, page: CompanyPage, create: CreateCompanyBody, update: UpdateCompanyBody, deleted: CompanyDeleted } });
+const company = recordRows({ tag: 'Companies', names: { one: 'Company', many: 'Companies' }, path: '/v1/companies', idPath: CompanyIdPath, response: CompanyResponse, schemas: { query: ListCompaniesQuery, page: CompanyPage, create: CreateCompanyBody, update: UpdateCompanyBody, deleted: CompanyDeleted }, changeLog: true });
 
 export const createCompany = company.create({ summary: 'Create a company', description: 'Records a customer business (a strata manager, a builder, an agency). Only `name` is required; the other fields are null until set.' });
 
 export const listCompanies = company.list({
   summary: 'List companies, newest first',
   description: 'Pages through the organization’s companies, newest first, with an exact `totalCount`; with `q`, only those whose name starts with it, ignoring case and accents (`cote` finds Côte Builders).',
-  // gsi1: the name search; gsi6: the change log read with updatedSince.
-  indexes: ['gsi1', 'gsi6'],
+  // gsi1: the name search.
+  indexes: ['gsi1'],
 });
 
 export const getCompany = company.get({ summary: 'Read a company', description: 'One company of the organization; another organization’s company answers 404.' });

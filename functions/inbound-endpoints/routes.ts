@@ -19,7 +19,7 @@ import { defineRoute } from '#shared/routes/route';
 import { recordRows } from '#shared/routes/record-rows';
 import { INBOUND_ROUTE_THROTTLE } from '#shared/auth/usage-plans';
 
-const endpoint = recordRows({ tag: 'Inbound', names: { one: 'InboundEndpoint', many: 'InboundEndpoints' }, path: '/v1/inbound-endpoints', idPath: InboundEndpointIdPath, response: InboundEndpointResponse, schemas: { query: InboundEndpointListQuery, page: InboundEndpointPage, create: CreateInboundEndpointBody, update: UpdateInboundEndpointBody, deleted: InboundEndpointDeleted } });
+const endpoint = recordRows({ tag: 'Inbound', names: { one: 'InboundEndpoint', many: 'InboundEndpoints' }, path: '/v1/inbound-endpoints', idPath: InboundEndpointIdPath, response: InboundEndpointResponse, schemas: { query: InboundEndpointListQuery, page: InboundEndpointPage, create: CreateInboundEndpointBody, update: UpdateInboundEndpointBody, deleted: InboundEndpointDeleted }, changeLog: true });
 
 export const createInboundEndpoint = endpoint.create({
   summary: 'Create a URL that a web form, email parser or agent can post inquiries to',
@@ -29,12 +29,7 @@ export const createInboundEndpoint = endpoint.create({
   response: InboundEndpointCreated,
 });
 
-export const listInboundEndpoints = endpoint.list({
-  summary: 'List inbound endpoints, newest first',
-  description: 'Never the tokens or secrets.',
-  // gsi6: the change log read with updatedSince.
-  indexes: ['gsi6'],
-});
+export const listInboundEndpoints = endpoint.list({ summary: 'List inbound endpoints, newest first', description: 'Never the tokens or secrets.' });
 
 export const getInboundEndpoint = endpoint.get({ summary: 'Read an inbound endpoint', description: 'As the list shows it: never its token or secret (the token is stored only hashed; rotate to get new ones).' });
 

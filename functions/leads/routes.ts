@@ -6,7 +6,7 @@ import { LEAD_ID } from './examples';
 import { recordRows } from '#shared/routes/record-rows';
 
 const activity = recordRows({ tag: 'Leads', names: { one: 'LeadActivity', many: 'LeadActivities' }, path: '/v1/leads/{leadId}/activities', parent: LeadIdPath, response: LeadActivityResponse, schemas: { query: PageQuery, page: ActivityPage, create: CreateLeadActivityBody } });
-const lead = recordRows({ tag: 'Leads', names: { one: 'Lead', many: 'Leads' }, path: '/v1/leads', idPath: LeadIdPath, response: LeadResponse, schemas: { query: ListLeadsQuery, page: LeadPage, create: CreateLeadBody, update: UpdateLeadBody, deleted: DeletedSchema } });
+const lead = recordRows({ tag: 'Leads', names: { one: 'Lead', many: 'Leads' }, path: '/v1/leads', idPath: LeadIdPath, response: LeadResponse, schemas: { query: ListLeadsQuery, page: LeadPage, create: CreateLeadBody, update: UpdateLeadBody, deleted: DeletedSchema }, changeLog: true });
 
 /**
  * The 409 of a write that may give a lead a contact another lead holds (DUPLICATE_CONTACT, naming that lead), with
@@ -29,7 +29,7 @@ export const listLeads = lead.list({
   // BatchGetItem: a sharded organization's totalCount is the sum of its counter's shards, and a name search's page of leads.
   // GetItem: also the organization's timezone for a national phone number.
   dynamodb: ['Query', 'GetItem', 'BatchGetItem'],
-  indexes: ['gsi2', 'gsi3', 'gsi6'],
+  indexes: ['gsi2', 'gsi3'],
 });
 
 export const createLead = lead.create({

@@ -4,8 +4,8 @@ import { readRow } from '#shared/routes/rows';
 import { recordRows } from '#shared/routes/record-rows';
 import { TradeCategoryList } from './trade-categories';
 
-const service = recordRows({ tag: 'Services', names: { one: 'Service', many: 'Services' }, path: '/v1/services', idPath: ServiceIdPath, response: ServiceResponse, schemas: { query: ServiceListQuery, page: ServicePage, create: CreateServiceBody, update: UpdateServiceBody, deleted: ServiceDeleted } });
-const scenario = recordRows({ tag: 'Scenarios', names: { one: 'Scenario', many: 'Scenarios' }, path: '/v1/scenarios', idPath: ScenarioIdPath, response: ScenarioResponse, schemas: { query: ScenarioListQuery, page: ScenarioPage, update: UpdateScenarioBody } });
+const service = recordRows({ tag: 'Services', names: { one: 'Service', many: 'Services' }, path: '/v1/services', idPath: ServiceIdPath, response: ServiceResponse, schemas: { query: ServiceListQuery, page: ServicePage, create: CreateServiceBody, update: UpdateServiceBody, deleted: ServiceDeleted }, changeLog: true });
+const scenario = recordRows({ tag: 'Scenarios', names: { one: 'Scenario', many: 'Scenarios' }, path: '/v1/scenarios', idPath: ScenarioIdPath, response: ScenarioResponse, schemas: { query: ScenarioListQuery, page: ScenarioPage, update: UpdateScenarioBody }, changeLog: true });
 
 export const createService = service.create({
   summary: 'Create a service and its scenario',
@@ -23,8 +23,6 @@ export const listServices = service.list({
   summary: 'List services, newest first',
   description: 'The organization’s services with their scenario summaries, filtered by `tradeCategoryId` (a catalog id, docs/trade-categories.md) and `isActive`. `totalCount` counts every service that passes the filters.',
   dynamodb: ['Query'],
-  // gsi6: the change log read with updatedSince.
-  indexes: ['gsi6'],
 });
 
 export const updateService = service.update({
@@ -46,8 +44,6 @@ export const listScenarios = scenario.list({
   summary: 'List scenarios, newest first',
   description: 'The organization’s AI-receptionist scenarios in full, filtered by `isActive` and by `tradeServiceId` (the service a scenario belongs to; an id that is not one lists none). `totalCount` counts every scenario that passes the filters.',
   dynamodb: ['Query'],
-  // gsi6: the change log read with updatedSince.
-  indexes: ['gsi6'],
 });
 
 export const updateScenario = scenario.update({

@@ -11,7 +11,7 @@ import { webhook } from './examples';
 import { deliveryQueueSender } from './capability';
 
 const delivery = recordRows({ tag: 'Webhooks', names: { one: 'WebhookDelivery', many: 'WebhookDeliveries' }, path: '/v1/webhooks/{webhookId}/deliveries', parent: WebhookIdPath, response: WebhookDeliveryResponse, schemas: { query: WebhookDeliveryListQuery, page: WebhookDeliveryPage } });
-const webhookRows = recordRows({ tag: 'Webhooks', names: { one: 'Webhook', many: 'Webhooks' }, path: '/v1/webhooks', idPath: WebhookIdPath, response: WebhookResponse, schemas: { query: WebhookListQuery, page: WebhookPage, create: CreateWebhookBody, update: UpdateWebhookBody, deleted: WebhookDeleted } });
+const webhookRows = recordRows({ tag: 'Webhooks', names: { one: 'Webhook', many: 'Webhooks' }, path: '/v1/webhooks', idPath: WebhookIdPath, response: WebhookResponse, schemas: { query: WebhookListQuery, page: WebhookPage, create: CreateWebhookBody, update: UpdateWebhookBody, deleted: WebhookDeleted }, changeLog: true });
 
 const SIGNING = 'Deliveries follow the Standard Webhooks specification: a POST of the event JSON with `webhook-id` (the event id, the same on every retry), `webhook-timestamp` and `webhook-signature` headers, verifiable with any Standard Webhooks library.';
 
@@ -21,12 +21,7 @@ export const createWebhook = webhookRows.create({
   response: WebhookSecretResponse,
 });
 
-export const listWebhooks = webhookRows.list({
-  summary: 'List webhooks, newest first',
-  description: 'The organization’s webhook subscriptions, without their secrets.',
-  // gsi6: the change log read with updatedSince.
-  indexes: ['gsi6'],
-});
+export const listWebhooks = webhookRows.list({ summary: 'List webhooks, newest first', description: 'The organization’s webhook subscriptions, without their secrets.' });
 
 export const getWebhook = webhookRows.get({ summary: 'Get a webhook', description: 'One subscription, without its secret. `disabledReason` says why the service disabled it, if it did.' });
 

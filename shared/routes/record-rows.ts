@@ -1,5 +1,6 @@
 import type * as v from 'valibot';
 import type { DynamoAction } from './route';
+import type { IndexName } from '../table';
 import { actionRow, createRow, deleteRow, getRow, listRow, updateRow, type OwnRow } from './rows';
 
 type Schema = v.GenericSchema;
@@ -29,6 +30,8 @@ export interface RecordRoutes<P extends IdPath | undefined, S extends Schema, X 
   schemas: X;
   /** The record the collection lies below, by its path schema, which the list and the create take too (`/v1/leads/{leadId}/activities`). */
   parent?: U;
+  /** Its writes are in the organization's change log, which its list reads with `updatedSince`: gsi6, after the list's own indexes. */
+  changeLog?: true;
 }
 
 /** The request's path schema below a parent record, if any. */
@@ -50,7 +53,7 @@ function declared<T>(schema: T | undefined, name: string, record: string): T {
  * other than the record (a create that shows a secret once).
  */
 export function recordRows<S extends Schema, X extends RecordSchemas, P extends IdPath | undefined = undefined, U extends IdPath | undefined = undefined>(record: RecordRoutes<P, S, X, U>) {
-  const { tag, names, path, response, schemas, parent } = record;
+  const { tag, names, path, response, schemas, parent, changeLog } = record;
   const idPath = record.idPath as P;
   const itemPath = idPath ? `${path}/{${Object.keys(idPath.entries).join('}/{')}}` : path;
   const at = (operationId: string, where = itemPath) => ({ operationId, path: where, tag });
@@ -58,7 +61,10 @@ export function recordRows<S extends Schema, X extends RecordSchemas, P extends 
   const one = () => ({ path: declared(idPath, 'idPath', names.one) as NonNullable<P> });
   const under = (parent ? { path: parent } : {}) as Under<U>;
   return {
-    list: (own: Own) => listRow({ ...at(`list${names.many}`, path), ...own, request: { ...under, query: schema('query') }, response: schema('page') }),
+    list: ({ indexes = [], ...own }: Own) => {
+      const read: IndexName[] = changeLog ? [...indexes, 'gsi6'] : indexes;
+      return listRow({ ...at(`list${names.many}`, path), ...own, ...(read.length > 0 && { indexes: read }), request: { ...under, query: schema('query') }, response: schema('page') });
+    },
     create: <T extends Schema = S>({ response: made = response as Schema as T, ...own }: Own & { response?: T }) =>
       createRow({ ...at(`create${names.one}`, path), ...own, request: { ...under, body: schema('create') }, response: made }),
     get: (own: Own) => getRow({ ...at(`get${names.one}`), ...own, request: one(), response }),
