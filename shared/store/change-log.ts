@@ -133,12 +133,15 @@ export interface CountedCollection {
   changes: string;
   filters?: ChangeLog['filters'];
   ownerCounter?: ChangeLog['ownerCounter'];
+  /** A sub-collection's: the error of an owner that is not there, whose counter a page or its changes found absent. */
+  ownerNotFound?: () => Error;
 }
 
 /** A page of a counted collection, newest first, or its changes with `updatedSince`, as records. */
-export async function countedCollectionPage<T>(request: PageRequest, { organizationId, collection, counter, changes, ...log }: CountedCollection, fromItem: (item: Record<string, unknown>) => T): Promise<Page<T>> {
+export async function countedCollectionPage<T>(request: PageRequest, { organizationId, collection, counter, changes, ownerNotFound, ...log }: CountedCollection, fromItem: (item: Record<string, unknown>) => T): Promise<Page<T>> {
   const changeLog = { partition: keys.changeLog(organizationId, changes).gsi6pk, ...log };
   const { items, totalCount, nextCursor } = await listOrChanges(request, changeLog, (at) => countedPage(collection, organizationId, counter, at));
+  if (ownerNotFound && totalCount === undefined) throw ownerNotFound();
   return { items: items.map(fromItem), totalCount: totalCount ?? 0, page: request.page, limit: request.limit, nextCursor };
 }
 
