@@ -1,12 +1,12 @@
-import { normalizeName, organizationPartition, pad, type Collection, type Key, keySamplesOf } from '#shared/store/keys';
+import { normalizeName, organizationPartition, type Key, keySamplesOf, numberedKey, recordsOfKind } from '#shared/store/keys';
 import { defineCrudResource } from '#shared/crud/define';
 import { flag, text } from '#shared/crud/fields';
 
 const org = organizationPartition;
 
 export const faqKeys = {
-  faq: (o: string, id: number): Key => ({ pk: org(o), sk: `FAQ#${pad(id)}` }),
-  faqs: (o: string): Collection => ({ pk: org(o), skPrefix: 'FAQ#' }),
+  faq: numberedKey('FAQ'),
+  faqs: recordsOfKind('FAQ'),
   /** A question an FAQ asks, ignoring case and spacing: no two FAQs of an organization ask the same. */
   faqQuestion: (o: string, question: string): Key => ({ pk: org(o), sk: `FAQQUESTION#${normalizeName(question)}` }),
 } as const;

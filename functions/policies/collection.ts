@@ -1,12 +1,10 @@
-import { organizationPartition, pad, type Collection, type Key, keySamplesOf } from '#shared/store/keys';
+import { keySamplesOf, numberedKey, recordsOfKind } from '#shared/store/keys';
 import { defineCrudResource } from '#shared/crud/define';
 import { flag, text } from '#shared/crud/fields';
 
-const org = organizationPartition;
-
 export const policyKeys = {
-  policy: (o: string, id: number): Key => ({ pk: org(o), sk: `POLICY#${pad(id)}` }),
-  policies: (o: string): Collection => ({ pk: org(o), skPrefix: 'POLICY#' }),
+  policy: numberedKey('POLICY'),
+  policies: recordsOfKind('POLICY'),
 } as const;
 
 /** The names of the policies' counter items (`COUNT#<name>`). */

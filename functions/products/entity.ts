@@ -1,6 +1,6 @@
 import type { Product } from './schema';
 import { productEntity } from './attributes';
-import { normalizeName, organizationPartition, type Collection, type Key, keySamplesOf } from '#shared/store/keys';
+import { normalizeName, organizationPartition, type Key, keySamplesOf, recordsOfKind } from '#shared/store/keys';
 import { toVersionedItem, type Versioned } from '#shared/store/versioned-record';
 import { changeLogKey } from '#shared/store/keys';
 import type { AuditedRecord } from '#shared/resource';
@@ -12,7 +12,7 @@ const org = organizationPartition;
 export const productKeys = {
   product: productEntity.key,
   /** The organization's catalog of products (`PRODUCT#`, which `PRODUCTNAME#` does not begin with). */
-  products: (o: string): Collection => ({ pk: org(o), skPrefix: 'PRODUCT#' }),
+  products: recordsOfKind('PRODUCT'),
   productName: (o: string, name: string): Key => ({ pk: org(o), sk: `PRODUCTNAME#${normalizeName(name)}` }),
 } as const;
 

@@ -2,17 +2,17 @@ import * as v from 'valibot';
 import { CategoryService, type Service } from './schema';
 import { serviceEntity } from './attributes';
 import type { Versioned } from '#shared/store/versioned-record';
-import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, keySamplesOf } from '#shared/store/keys';
+import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, keySamplesOf, numberedKey, recordsOfKind } from '#shared/store/keys';
 import type { AuditedRecord } from '#shared/resource';
 
 const org = organizationPartition;
 
 export const serviceKeys = {
   service: serviceEntity.key,
-  services: (o: string): Collection => ({ pk: org(o), skPrefix: 'SERVICE#' }),
+  services: recordsOfKind('SERVICE'),
   serviceName: (o: string, name: string): Key => ({ pk: org(o), sk: `SERVICENAME#${normalizeName(name)}` }),
-  scenario: (o: string, id: number): Key => ({ pk: org(o), sk: `SCENARIO#${pad(id)}` }),
-  scenarios: (o: string): Collection => ({ pk: org(o), skPrefix: 'SCENARIO#' }),
+  scenario: numberedKey('SCENARIO'),
+  scenarios: recordsOfKind('SCENARIO'),
   /** A record that names the scenario (a transfer rule): found and cleared when the scenario goes. */
   scenarioLink: (o: string, id: number, referrer: Key): Key => ({ pk: org(o), sk: `SCENARIOLINK#${pad(id)}#${referrer.sk}` }),
   scenarioLinks: (o: string, id: number): Collection => ({ pk: org(o), skPrefix: `SCENARIOLINK#${pad(id)}#` }),

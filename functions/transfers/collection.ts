@@ -3,13 +3,13 @@ import { defineCrudResource } from '#shared/crud/define';
 import { field, flag, text } from '#shared/crud/fields';
 import { booleanString } from '#shared/filters';
 import { NonEmptyString, PageQuery, integerString } from '#shared/schema';
-import { normalizeName, organizationPartition, pad, type Collection, type Key, keySamplesOf } from '#shared/store/keys';
+import { normalizeName, organizationPartition, type Key, keySamplesOf, numberedKey, recordsOfKind } from '#shared/store/keys';
 
 const org = organizationPartition;
 
 export const transferKeys = {
-  transfer: (o: string, id: number): Key => ({ pk: org(o), sk: `TRANSFER#${pad(id)}` }),
-  transfers: (o: string): Collection => ({ pk: org(o), skPrefix: 'TRANSFER#' }),
+  transfer: numberedKey('TRANSFER'),
+  transfers: recordsOfKind('TRANSFER'),
   transferLabel: (o: string, label: string): Key => ({ pk: org(o), sk: `TRANSFERLABEL#${normalizeName(label)}` }),
 } as const;
 

@@ -13,8 +13,21 @@ const org = organizationPartition;
 /** Integer ids sort as text when zero-padded, so a descending query is newest first. */
 export const pad = (n: number) => String(n).padStart(10, '0');
 
+/**
+ * The item of a record numbered within its organization (a product, an FAQ), in the organization's partition:
+ * `<KIND>#<id>`, zero-padded so the kind's records sort by id.
+ */
+export const numberedKey =
+  (kind: string) =>
+  (organizationId: string, id: number): Key => ({ pk: org(organizationId), sk: `${kind}#${pad(id)}` });
+
+/** Every record of a kind `numberedKey` places: the sort keys starting `<KIND>#`. */
+export const recordsOfKind =
+  (kind: string) =>
+  (organizationId: string): Collection => ({ pk: org(organizationId), skPrefix: `${kind}#` });
+
 /** A member's item: the organization's, and here because other resources name members by id (a service's memberIds). */
-export const memberKey = (organizationId: string, id: number): Key => ({ pk: org(organizationId), sk: `MEMBER#${pad(id)}` });
+export const memberKey = numberedKey('MEMBER');
 
 /**
  * Names are unique per organization ignoring case, spacing and invisible characters, however their
