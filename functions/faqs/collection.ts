@@ -1,14 +1,12 @@
-import { normalizeName, organizationPartition, type Key, keySamplesOf, numberedKey, recordsOfKind } from '#shared/store/keys';
+import { keySamplesOf, numberedKey, recordsOfKind, textClaimKey } from '#shared/store/keys';
 import { defineCrudResource } from '#shared/crud/define';
 import { flag, text } from '#shared/crud/fields';
-
-const org = organizationPartition;
 
 export const faqKeys = {
   faq: numberedKey('FAQ'),
   faqs: recordsOfKind('FAQ'),
   /** A question an FAQ asks, ignoring case and spacing: no two FAQs of an organization ask the same. */
-  faqQuestion: (o: string, question: string): Key => ({ pk: org(o), sk: `FAQQUESTION#${normalizeName(question)}` }),
+  faqQuestion: textClaimKey('FAQQUESTION'),
 } as const;
 
 /** The names of the faqs' counter items (`COUNT#<name>`). */

@@ -1,19 +1,17 @@
 import type { Product } from './schema';
 import { productEntity } from './attributes';
-import { normalizeName, organizationPartition, type Key, keySamplesOf, recordsOfKind } from '#shared/store/keys';
+import { keySamplesOf, recordsOfKind, textClaimKey } from '#shared/store/keys';
 import { toVersionedItem, type Versioned } from '#shared/store/versioned-record';
 import { changeLogKey } from '#shared/store/keys';
 import type { AuditedRecord } from '#shared/resource';
 
 export type VersionedProduct = Versioned<Product>;
 
-const org = organizationPartition;
-
 export const productKeys = {
   product: productEntity.key,
   /** The organization's catalog of products (`PRODUCT#`, which `PRODUCTNAME#` does not begin with). */
   products: recordsOfKind('PRODUCT'),
-  productName: (o: string, name: string): Key => ({ pk: org(o), sk: `PRODUCTNAME#${normalizeName(name)}` }),
+  productName: textClaimKey('PRODUCTNAME'),
 } as const;
 
 export const productKeySamples = keySamplesOf(productKeys, { product: [1], products: [], productName: ['Tap'] });

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { CategoryService, type Service } from './schema';
 import { serviceEntity } from './attributes';
 import type { Versioned } from '#shared/store/versioned-record';
-import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, keySamplesOf, numberedKey, recordsOfKind } from '#shared/store/keys';
+import { organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, keySamplesOf, numberedKey, recordsOfKind, textClaimKey } from '#shared/store/keys';
 import type { AuditedRecord } from '#shared/resource';
 
 const org = organizationPartition;
@@ -10,7 +10,7 @@ const org = organizationPartition;
 export const serviceKeys = {
   service: serviceEntity.key,
   services: recordsOfKind('SERVICE'),
-  serviceName: (o: string, name: string): Key => ({ pk: org(o), sk: `SERVICENAME#${normalizeName(name)}` }),
+  serviceName: textClaimKey('SERVICENAME'),
   scenario: numberedKey('SCENARIO'),
   scenarios: recordsOfKind('SCENARIO'),
   /** A record that names the scenario (a transfer rule): found and cleared when the scenario goes. */

@@ -3,14 +3,12 @@ import { defineCrudResource } from '#shared/crud/define';
 import { field, flag, text } from '#shared/crud/fields';
 import { booleanString } from '#shared/filters';
 import { NonEmptyString, PageQuery, integerString } from '#shared/schema';
-import { normalizeName, organizationPartition, type Key, keySamplesOf, numberedKey, recordsOfKind } from '#shared/store/keys';
-
-const org = organizationPartition;
+import { keySamplesOf, numberedKey, recordsOfKind, textClaimKey } from '#shared/store/keys';
 
 export const transferKeys = {
   transfer: numberedKey('TRANSFER'),
   transfers: recordsOfKind('TRANSFER'),
-  transferLabel: (o: string, label: string): Key => ({ pk: org(o), sk: `TRANSFERLABEL#${normalizeName(label)}` }),
+  transferLabel: textClaimKey('TRANSFERLABEL'),
 } as const;
 
 export const transferKeySamples = keySamplesOf(transferKeys, { transfer: [1], transfers: [], transferLabel: ['Urgent'] });

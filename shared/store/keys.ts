@@ -26,6 +26,14 @@ export const recordsOfKind =
   (kind: string) =>
   (organizationId: string): Collection => ({ pk: org(organizationId), skPrefix: `${kind}#` });
 
+/**
+ * The claim of a text no two records of a kind share, ignoring case and spacing (`normalizeName`): `<KIND>#<text>`,
+ * in the organization's partition, which the record that has the text holds.
+ */
+export const textClaimKey =
+  (kind: string) =>
+  (organizationId: string, text: string): Key => ({ pk: org(organizationId), sk: `${kind}#${normalizeName(text)}` });
+
 /** A member's item: the organization's, and here because other resources name members by id (a service's memberIds). */
 export const memberKey = numberedKey('MEMBER');
 
