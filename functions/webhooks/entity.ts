@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { Webhook, WebhookDelivery, type DeliveryFilter } from './schema';
 import { TTL_ATTRIBUTE } from '#shared/table';
 import { changeLogKey } from '#shared/store/keys';
-import { organizationPartition, type Collection, type Key, keySamplesOf } from '#shared/store/keys';
+import { indexKeysSortedBy, organizationPartition, type Collection, type Key, keySamplesOf } from '#shared/store/keys';
 import type { AuditedRecord } from '#shared/resource';
 
 const org = organizationPartition;
@@ -30,15 +30,7 @@ export const webhookKeys = {
   /** The filter indexes of an attempt: rewritten with it when a PENDING one is attempted. */
   webhookDeliveryIndexes: (o: string, webhookId: string, { id, eventType, status }: Pick<WebhookDelivery, 'id' | 'eventType' | 'status'>) => {
     const partition = `${org(o)}#WEBHOOK#${webhookId}`;
-    const sk = `DELIVERY#${id}`;
-    return {
-      gsi1pk: `${partition}#TYPE#${eventType}`,
-      gsi1sk: sk,
-      gsi2pk: `${partition}#STATUS#${status}`,
-      gsi2sk: sk,
-      gsi3pk: `${partition}#TYPE#${eventType}#STATUS#${status}`,
-      gsi3sk: sk,
-    };
+    return indexKeysSortedBy(`DELIVERY#${id}`, { gsi1: `${partition}#TYPE#${eventType}`, gsi2: `${partition}#STATUS#${status}`, gsi3: `${partition}#TYPE#${eventType}#STATUS#${status}` });
   },
 } as const;
 

@@ -34,6 +34,14 @@ export const textClaimKey =
   (kind: string) =>
   (organizationId: string, text: string): Key => ({ pk: org(organizationId), sk: `${kind}#${normalizeName(text)}` });
 
+/**
+ * An item's keys in several indexes under one sort key (its id, newest first): `<index>pk` the partition given for
+ * each index, `<index>sk` the key.
+ */
+export function indexKeysSortedBy<I extends string>(sk: string, partitions: Record<I, string>): { [K in I as `${K}pk` | `${K}sk`]: string } {
+  return Object.fromEntries(Object.entries(partitions).flatMap(([index, pk]) => [[`${index}pk`, pk], [`${index}sk`, sk]])) as { [K in I as `${K}pk` | `${K}sk`]: string };
+}
+
 /** A member's item: the organization's, and here because other resources name members by id (a service's memberIds). */
 export const memberKey = numberedKey('MEMBER');
 
