@@ -4,8 +4,8 @@ import { readRow } from '#shared/routes/rows';
 import { recordRows } from '#shared/routes/record-rows';
 import { TradeCategoryList } from './trade-categories';
 
-const service = recordRows({ tag: 'Services', names: { one: 'Service', many: 'Services' }, path: '/v1/services', idPath: ServiceIdPath, response: ServiceResponse, schemas: { query: ServiceListQuery, page: ServicePage, create: CreateServiceBody, update: UpdateServiceBody, deleted: ServiceDeleted }, changeLog: true });
-const scenario = recordRows({ tag: 'Scenarios', names: { one: 'Scenario', many: 'Scenarios' }, path: '/v1/scenarios', idPath: ScenarioIdPath, response: ScenarioResponse, schemas: { query: ScenarioListQuery, page: ScenarioPage, update: UpdateScenarioBody }, changeLog: true });
+const service = recordRows({ tag: 'Services', names: { one: 'Service', many: 'Services' }, path: '/v1/services', idPath: ServiceIdPath, response: ServiceResponse, schemas: { query: ServiceListQuery, page: ServicePage, create: CreateServiceBody, update: UpdateServiceBody, deleted: ServiceDeleted }, changeLog: true, catalog: true });
+const scenario = recordRows({ tag: 'Scenarios', names: { one: 'Scenario', many: 'Scenarios' }, path: '/v1/scenarios', idPath: ScenarioIdPath, response: ScenarioResponse, schemas: { query: ScenarioListQuery, page: ScenarioPage, update: UpdateScenarioBody }, changeLog: true, catalog: true });
 
 export const createService = service.create({
   summary: 'Create a service and its scenario',
@@ -19,11 +19,7 @@ export const getService = service.get({ summary: 'Read a service with its scenar
 
 export const getScenario = scenario.get({ summary: 'Read a scenario in full', description: 'One AI-receptionist scenario with its prompt, questions and outcome. Another organization\'s scenario answers 404.' });
 
-export const listServices = service.list({
-  summary: 'List services, newest first',
-  description: 'The organization’s services with their scenario summaries, filtered by `tradeCategoryId` (a catalog id, docs/trade-categories.md) and `isActive`. `totalCount` counts every service that passes the filters.',
-  dynamodb: ['Query'],
-});
+export const listServices = service.list({ summary: 'List services, newest first', description: 'The organization’s services with their scenario summaries, filtered by `tradeCategoryId` (a catalog id, docs/trade-categories.md) and `isActive`. `totalCount` counts every service that passes the filters.' });
 
 export const updateService = service.update({
   summary: 'Change any subset of a service’s fields, pricing included',
@@ -40,11 +36,7 @@ export const deleteService = service.delete({
   errors: [409],
 });
 
-export const listScenarios = scenario.list({
-  summary: 'List scenarios, newest first',
-  description: 'The organization’s AI-receptionist scenarios in full, filtered by `isActive` and by `tradeServiceId` (the service a scenario belongs to; an id that is not one lists none). `totalCount` counts every scenario that passes the filters.',
-  dynamodb: ['Query'],
-});
+export const listScenarios = scenario.list({ summary: 'List scenarios, newest first', description: 'The organization’s AI-receptionist scenarios in full, filtered by `isActive` and by `tradeServiceId` (the service a scenario belongs to; an id that is not one lists none). `totalCount` counts every scenario that passes the filters.' });
 
 export const updateScenario = scenario.update({
   summary: 'Change a scenario’s name, prompt, response, questions or outcome',

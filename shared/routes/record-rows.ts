@@ -32,6 +32,8 @@ export interface RecordRoutes<P extends IdPath | undefined, S extends Schema, X 
   parent?: U;
   /** Its writes are in the organization's change log, which its list reads with `updatedSince`: gsi6, after the list's own indexes. */
   changeLog?: true;
+  /** It is a catalog, listed whole and filtered (`filteredCollectionPage`): its list is one Query, with no counter to read. */
+  catalog?: true;
 }
 
 /** The request's path schema below a parent record, if any. */
@@ -53,7 +55,7 @@ function declared<T>(schema: T | undefined, name: string, record: string): T {
  * other than the record (a create that shows a secret once).
  */
 export function recordRows<S extends Schema, X extends RecordSchemas, P extends IdPath | undefined = undefined, U extends IdPath | undefined = undefined>(record: RecordRoutes<P, S, X, U>) {
-  const { tag, names, path, response, schemas, parent, changeLog } = record;
+  const { tag, names, path, response, schemas, parent, changeLog, catalog } = record;
   const idPath = record.idPath as P;
   const itemPath = idPath ? `${path}/{${Object.keys(idPath.entries).join('}/{')}}` : path;
   const at = (operationId: string, where = itemPath) => ({ operationId, path: where, tag });
@@ -61,9 +63,9 @@ export function recordRows<S extends Schema, X extends RecordSchemas, P extends 
   const one = () => ({ path: declared(idPath, 'idPath', names.one) as NonNullable<P> });
   const under = (parent ? { path: parent } : {}) as Under<U>;
   return {
-    list: ({ indexes = [], ...own }: Own) => {
+    list: ({ indexes = [], dynamodb = catalog ? ['Query'] : undefined, ...own }: Own) => {
       const read: IndexName[] = changeLog ? [...indexes, 'gsi6'] : indexes;
-      return listRow({ ...at(`list${names.many}`, path), ...own, ...(read.length > 0 && { indexes: read }), request: { ...under, query: schema('query') }, response: schema('page') });
+      return listRow({ ...at(`list${names.many}`, path), ...own, dynamodb, ...(read.length > 0 && { indexes: read }), request: { ...under, query: schema('query') }, response: schema('page') });
     },
     create: <T extends Schema = S>({ response: made = response as Schema as T, ...own }: Own & { response?: T }) =>
       createRow({ ...at(`create${names.one}`, path), ...own, request: { ...under, body: schema('create') }, response: made }),
