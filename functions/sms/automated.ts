@@ -10,6 +10,8 @@ import { batchGetItems } from '#shared/store/batch-get';
 import { newId } from '#shared/ids';
 import { logger } from '#shared/observability';
 import type { Key } from '#shared/store/keys';
+import type { DynamoAction } from '#shared/routes/route';
+import type { IndexName } from '#shared/table';
 import { fromMemberItem, memberKeys } from '../organization/member-entity';
 import { organizationKeys } from '../organization/entity';
 import { fromOrganizationItem } from '../organization/schema';
@@ -40,6 +42,13 @@ export type AutomatedSmsOutcome =
    * answer of the provider's is recorded yet).
    */
   | { sent: false; refusal: string; smsId?: string };
+
+/**
+ * What a function calling sendAutomatedSms or notifyMember reads and writes: the lead, the organization and the member
+ * in one BatchGetItem, the lead's latest thread (its inquiries, gsi3), the records and markers (GetItem), and the
+ * record's transaction; with the `smsSender` capability (functions/sms/capability.ts) to reach the provider.
+ */
+export const AUTOMATED_SMS_ACCESS = { dynamodb: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem'], indexes: ['gsi3'] } satisfies { dynamodb: DynamoAction[]; indexes: IndexName[] };
 
 /** How long the record of an automation's message id is kept: far past any redelivery of its step. */
 const AUTOMATED_SMS_DAYS = 30;
