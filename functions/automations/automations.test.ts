@@ -111,6 +111,52 @@ describe('POST /v1/automations', () => {
   });
 });
 
+describe('what a create refuses: 400 naming the field, nothing written', () => {
+  const sms = (template: string) => ({ type: 'send_sms', template });
+  const booked = { event: 'appointment.booked' };
+  const cases: [string, Record<string, unknown>, string, string | RegExp][] = [
+    ['a field no automation has', { ...followUp, owner: 'me' }, 'owner', 'owner is not a known field'],
+    ['a trigger not in the catalog', { ...followUp, trigger: { event: 'lead.teleported' } }, 'trigger.event', /event must be one of call\.missed, /],
+    ['a filter field the trigger lacks', { ...followUp, trigger: { event: 'lead.created', filter: { tag: 'VIP' } } }, 'trigger.filter.tag', 'trigger.filter.tag is not a known field'],
+    ['a filter value outside its list', { ...followUp, trigger: { event: 'inquiry.created', filter: { source: 'FAX' } } }, 'trigger.filter.source', /source must be one of CALL, EMAIL/],
+    ['one value of a filter list outside it', { ...followUp, trigger: { event: 'lead.status_changed', filter: { to: ['QUOTED', 'PAID'] } } }, 'trigger.filter.to', /to must be one of NEW, /],
+    ['a filter that is a list', { ...followUp, trigger: { event: 'lead.created', filter: [] } }, 'trigger.filter', /filter must be an object of lead\.created's fields \(status\)/],
+    ['a step type not in the catalog', { ...followUp, steps: [{ type: 'send_email', template: 'Hi' }] }, 'steps.0.type', /type must be one of wait, send_sms, /],
+    ['a step field its type lacks', { ...followUp, steps: [{ type: 'wait', duration: 'P1D', template: 'Hi' }] }, 'steps.0.template', 'steps.0.template is not a known field'],
+    ['a wait under a minute', { ...followUp, steps: [sms('Hi {{lead.firstName|there}}'), { type: 'wait', duration: 'PT59S' }] }, 'steps.1.duration', 'duration must be at least 1 minute'],
+    ['a wait over 365 days', { ...followUp, steps: [{ type: 'wait', duration: 'P366D' }] }, 'steps.0.duration', 'duration must be at most 365 days'],
+    ['a wait in months', { ...followUp, steps: [{ type: 'wait', duration: 'P1M' }] }, 'steps.0.duration', /duration must be an ISO 8601 duration/],
+    ['a wait in words', { ...followUp, steps: [{ type: 'wait', duration: '2 days' }] }, 'steps.0.duration', /duration must be an ISO 8601 duration/],
+    ['a wait before a time the trigger has not', { ...followUp, steps: [{ type: 'wait', before: 'appointment.startsAt', duration: 'P1D' }, sms('Hi')] }, 'steps.0.before', 'the lead.status_changed trigger has no appointment.startsAt to count back from'],
+    ['more than 20 steps', { ...followUp, steps: Array.from({ length: 21 }, () => ({ type: 'wait', duration: 'P1D' })) }, 'steps', 'steps may have at most 20 steps'],
+    ['no steps', { ...followUp, steps: [] }, 'steps', 'steps must have at least one step'],
+    ['a status no lead has', { ...followUp, steps: [{ type: 'set_lead_status', status: 'PAID' }] }, 'steps.0.status', /status must be one of NEW, /],
+    ['a variable that does not exist', { ...followUp, steps: [sms('Hi {{lead.nickname|there}}')] }, 'steps.0.template', /\{\{lead\.nickname\}\} is not a variable/],
+    ['a variable the trigger does not supply', { ...followUp, steps: [sms('See you {{appointment.startsAt}}')] }, 'steps.0.template', /\{\{appointment\.startsAt\}\} is not supplied by the lead\.status_changed trigger/],
+    ['a variable that may be empty, without a fallback', { ...followUp, steps: [sms('Hi {{lead.firstName}}')] }, 'steps.0.template', 'give a fallback, e.g. {{lead.firstName|there}}'],
+    ['an empty fallback', { ...followUp, trigger: booked, steps: [sms('With {{ member.firstName | }}')] }, 'steps.0.template', /\{\{member\.firstName\}\} may be empty/],
+    ['a placeholder naming nothing', { ...followUp, steps: [sms('Hi {{ }}')] }, 'steps.0.template', /names no variable/],
+    ['braces without their pair', { ...followUp, steps: [sms('Hi {{lead.firstName|there}')] }, 'steps.0.template', 'has a {{ or }} without its pair'],
+    ['a quiet hour that is not HH:MM', { ...followUp, quietHours: { allowedFrom: '8am', allowedUntil: '20:00' } }, 'quietHours.allowedFrom', 'allowedFrom must be a time HH:MM'],
+    ['quiet hours ending before they start', { ...followUp, quietHours: { allowedFrom: '20:00', allowedUntil: '08:00' } }, 'quietHours.allowedUntil', 'allowedUntil must be after allowedFrom'],
+    ['a weekday not as the hours write it', { ...followUp, quietHours: { allowedFrom: '08:00', allowedUntil: '20:00', days: ['MONDAY'] } }, 'quietHours.days.0', /days must hold weekdays: monday, /],
+    ['a stop condition not in the catalog', { ...followUp, stopWhen: ['lead.won'] }, 'stopWhen.0', /stopWhen must hold lead\.replied, /],
+  ];
+
+  it.each(cases)('%s', async (_, body, path, words) => {
+    const { client } = await api.organization();
+    await refused(client, body, path, words);
+    expect((await client.get('/v1/automations')).body.totalCount).toBe(0);
+  });
+
+  it('takes the edges: a 1-minute and a 365-day wait, 20 steps, a fallback, a member’s own first name, quiet hours to 24:00', async () => {
+    const { client } = await api.organization();
+    const steps = [{ type: 'wait', duration: 'PT1M' }, { type: 'wait', duration: 'P365D' }, ...Array.from({ length: 17 }, () => sms('Hi {{ lead.firstName | there }}')), sms('With {{member.firstName|us}} at {{appointment.startsAt}}')];
+    const made = await create(client, { ...followUp, trigger: booked, steps, quietHours: { allowedFrom: '00:00', allowedUntil: '24:00' } });
+    expect(made.steps).toHaveLength(LIMITS.steps);
+  });
+});
+
 describe('GET /v1/automation-templates', () => {
   it('lists the five recipes, each with the automation it makes', async () => {
     const { client } = await api.organization();
