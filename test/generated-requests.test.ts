@@ -265,7 +265,10 @@ const STATED_RULES: { operations: string[]; states: string; keep: (request: { qu
     },
   },
   {
-    operations: ['GET /v1/leads', 'POST /v1/leads', 'POST /v1/leads/upsert', 'PATCH /v1/leads/{leadId}', 'POST /v1/inquiries', 'POST /v1/companies', 'PUT /v1/companies/{companyId}', 'PATCH /v1/companies/{companyId}'],
+    operations: [
+      ...['GET /v1/leads', 'POST /v1/leads', 'POST /v1/leads/upsert', 'PATCH /v1/leads/{leadId}', 'POST /v1/inquiries', 'POST /v1/companies', 'PUT /v1/companies/{companyId}', 'PATCH /v1/companies/{companyId}'],
+      ...['POST /v1/organization/members', 'PATCH /v1/organization/members/{memberId}'],
+    ],
     states: 'no valid number of any numbering plan',
     keep: ({ query, body }) => {
       // A number of a real plan, with its country code: the organization's country changes under other requests.
