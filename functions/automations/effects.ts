@@ -1,3 +1,4 @@
+import { clock } from '#shared/clock';
 import { NotFoundError } from '#shared/errors';
 import { insertIfAbsent, type TransactWrite } from '#shared/store/transact';
 import { TTL_ATTRIBUTE } from '#shared/table';
@@ -99,7 +100,7 @@ const WEBHOOK_RETRY_MS = 60_000;
 type Signed = AutomationDefinition & { signingSecret?: string | null };
 
 async function webhookStep(claimed: ClaimedStep, step: Extract<Step, { type: 'webhook' }>, previous: RunStep): Promise<EffectOutcome> {
-  const { context, run, index, atMs } = claimed;
+  const { context, run, index } = claimed;
   const secret = (context.definition as Signed).signingSecret;
   const body = JSON.stringify({ type: 'automation_run.step', runId: run.id, automationId: run.automationId, stepIndex: index, lead: context.lead ?? null, appointment: context.appointment ?? null });
   const outcome = await postSigned(step.url, secret ? [secret] : [], `${run.id}_${index}`, body);
@@ -107,7 +108,7 @@ async function webhookStep(claimed: ClaimedStep, step: Extract<Step, { type: 'we
   if (outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300) return { status: 'DONE', result: { webhookStatus: outcome.statusCode, attempts } };
   const reason = outcome.statusCode === null ? `no answer: ${outcome.error}` : `answered ${outcome.statusCode}`;
   const result = { webhookStatus: outcome.statusCode, attempts, reason };
-  if (attempts < WEBHOOK_ATTEMPTS) return { status: 'FAILED', result, retryAt: atMs + WEBHOOK_RETRY_MS };
+  if (attempts < WEBHOOK_ATTEMPTS) return { status: 'FAILED', result, retryAt: clock.now() + WEBHOOK_RETRY_MS };
   return { status: 'FAILED', result, end: { status: 'FAILED', reason: `webhook ${reason}` } };
 }
 

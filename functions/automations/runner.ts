@@ -52,10 +52,22 @@ function afterEffectOutcome(current: RunStep, outcome: EffectOutcome, atMs: numb
   return { kind: 'next', step };
 }
 
+/**
+ * Makes a claimed step's effect; one that throws lets go of the claim first, so the message's next delivery takes the
+ * step at once (and finds what the effect made, by its id or marker) rather than after the lease.
+ */
+async function effectOnce<T>(run: RunState, index: number, effect: () => Promise<T>): Promise<T> {
+  return effect().catch(async (error: unknown) => {
+    await moveRun(run, run.wake, index, {});
+    throw error;
+  });
+}
+
 /** One step of the run, at the run's wake: checked, claimed, its effect made, the outcome answered (the caller records it). */
 async function runStep(context: RunContext, run: RunState, index: number, nowMs: number): Promise<StepOutcome> {
   const step = context.definition.steps[index]!;
-  const current = run.steps[index]!;
+  // A step after another is due when it is reached; a wait's own due time replaces that.
+  const current = { ...run.steps[index]!, dueAt: run.steps[index]!.dueAt ?? iso(nowMs) };
   if (step.type === 'wait') return waitStep(context, step, current, nowMs);
   const body = step.type === 'send_sms' ? renderTemplate(step.template, templateValues(context)) : '';
   if (step.type === 'send_sms') {
@@ -65,10 +77,12 @@ async function runStep(context: RunContext, run: RunState, index: number, nowMs:
   if (!(await claimStep(run, index, run.wake, nowMs, STEP_LEASE_MS))) return { kind: 'gone' };
   // The first claim's time stays the step's: an SMS's id is made from it, so a delivery after a crash finds the same message.
   const atMs = current.at ? Date.parse(current.at) : nowMs;
-  const outcome = await runEffect({ context, run, index, atMs }, step, current, body);
-  if (outcome === RUN_MOVED) return { kind: 'gone' };
-  await afterEffect(run.id, index);
-  return afterEffectOutcome(current, outcome, atMs);
+  const outcome = await effectOnce(run, index, async () => {
+    const made = await runEffect({ context, run, index, atMs }, step, current, body);
+    if (made !== RUN_MOVED) await afterEffect(run.id, index);
+    return made;
+  });
+  return outcome === RUN_MOVED ? { kind: 'gone' } : afterEffectOutcome(current, outcome, atMs);
 }
 
 /**
