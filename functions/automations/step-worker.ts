@@ -1,7 +1,6 @@
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { asWriter, type Writer } from '#shared/audit/writer';
 import type { AuditVia } from '#shared/audit/entry';
-import { logger } from '#shared/observability';
+import { eachMessage } from '#shared/queue-batch';
 import type { StepMessage } from './engine';
 import { advance } from './runner';
 import { cleanup, reschedule } from './run-stops';
@@ -22,17 +21,4 @@ export function runStepMessage(message: StepMessage): Promise<void> {
  * The step queue's consumer: the batch's messages side by side (each is one run's), a message that threw reported
  * back alone, so SQS delivers only it again; every message is safe to deliver twice (the run's wake and step claim).
  */
-export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
-  const failed = await Promise.all(
-    event.Records.map((record) =>
-      runStepMessage(JSON.parse(record.body) as StepMessage).then(
-        () => [],
-        (error: unknown) => {
-          logger.error('automation step failed; SQS will deliver it again', { error, messageId: record.messageId });
-          return [{ itemIdentifier: record.messageId }];
-        },
-      ),
-    ),
-  );
-  return { batchItemFailures: failed.flat() };
-}
+export const handler = eachMessage<StepMessage>(runStepMessage, 'automation step failed; SQS will deliver it again');
