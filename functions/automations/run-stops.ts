@@ -29,12 +29,19 @@ export async function stopRun(organizationId: string, runId: string, reason: str
 
 /**
  * Stops the active runs watching this record whose `stopWhen` holds `condition` (`lead.deleted` and
- * `appointment.deleted` stop every run watching it); a change written by a run itself (`byRunId`) does not stop that run.
+ * `appointment.deleted` stop every run watching it); a change written by a run itself (`byRunId`) does not stop that run,
+ * nor the runs the same event started (`startedBy`).
  */
-export async function stopRunsWatching(organizationId: string, watched: WatchedKey, condition: StopCondition | 'lead.deleted' | 'appointment.deleted', options: { byRunId?: string } = {}): Promise<void> {
+export async function stopRunsWatching(
+  organizationId: string,
+  watched: WatchedKey,
+  condition: StopCondition | 'lead.deleted' | 'appointment.deleted',
+  options: { byRunId?: string; startedBy?: readonly string[] } = {},
+): Promise<void> {
   const watchers = await watchersOf(organizationId, watched);
+  const spared = new Set([...(options.byRunId ? [options.byRunId] : []), ...(options.startedBy ?? [])]);
   const stopAll = condition === 'lead.deleted' || condition === 'appointment.deleted';
-  const stopping = watchers.filter(({ runId, stopWhen }) => runId !== options.byRunId && (stopAll || stopWhen.includes(condition)));
+  const stopping = watchers.filter(({ runId, stopWhen }) => !spared.has(runId) && (stopAll || stopWhen.includes(condition)));
   await Promise.all(stopping.map(({ runId }) => stopRun(organizationId, runId, condition)));
 }
 
