@@ -1,9 +1,11 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import type { Page } from '#shared/pagination';
 import { pageOfFiltered } from '#shared/store/match-page';
 import { queryAll } from '#shared/store/query-page';
+import { idsSince } from '#shared/store/retention';
+import { organizationPartition } from '#shared/store/keys';
 import { conditionNotHeld, deleteItem, insertIfAbsent, transact, writeAloneWhereHolds, type TransactWrite } from '#shared/store/transact';
 import { setFields, type Condition } from '#shared/store/update-fields';
 import type { StopCondition } from './catalog';
@@ -120,4 +122,23 @@ export async function listRunsPage(organizationId: string, automationId: string,
   const keep = (item: Record<string, unknown>) => status === undefined || item.status === status;
   const page = await pageOfFiltered(runKeys.runsOfAutomation(organizationId, automationId), keep, `status=${status ?? ''}`, request);
   return { ...page, items: page.items.map(fromRunItem), page: request.page, limit: request.limit };
+}
+
+/**
+ * Whether the lead sent an SMS since `since`: its messages newest first (gsi4), a page of 10. A reply can reach the
+ * stream before the change that started a run does, so the stop finds no run to stop; the run looks for itself.
+ */
+export async function leadRepliedSince(organizationId: string, leadId: string, since: string): Promise<boolean> {
+  const [from, to] = idsSince('message', since);
+  const { Items = [] } = await dynamo.send(
+    new QueryCommand({
+      TableName: config.tableName,
+      IndexName: 'gsi4',
+      KeyConditionExpression: 'gsi4pk = :pk AND gsi4sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': `${organizationPartition(organizationId)}#SMS#LEAD#${leadId}`, ':from': from, ':to': to },
+      ScanIndexForward: false,
+      Limit: 10,
+    }),
+  );
+  return Items.some((item) => item.direction === 'INBOUND');
 }

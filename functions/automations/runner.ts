@@ -6,7 +6,7 @@ import { quietUntil } from './quiet-hours';
 import { isEnded, type RunStep } from './run-attributes';
 import { anchorAt, readRunContext, templateValues, type RunContext } from './run-context';
 import type { RunState } from './run-entity';
-import { claimStep, endRun, moveRun, readRunState } from './run-store';
+import { claimStep, endRun, leadRepliedSince, moveRun, readRunState } from './run-store';
 import { isLate, waitDue } from './step-times';
 import { readAutomationDefinition } from './store';
 import { renderTemplate } from './templates';
@@ -73,6 +73,9 @@ async function runStep(context: RunContext, run: RunState, index: number, nowMs:
   if (step.type === 'send_sms') {
     const checked = smsCheck(context, index, body, current, nowMs);
     if (checked) return checked;
+    if (context.definition.stopWhen.includes('lead.replied') && (await leadRepliedSince(run.organizationId, run.leadId, run.triggeredAt))) {
+      return { kind: 'end', status: 'STOPPED', reason: 'lead.replied', step: current };
+    }
   }
   if (!(await claimStep(run, index, run.wake, nowMs, STEP_LEASE_MS))) return { kind: 'gone' };
   // The first claim's time stays the step's: an SMS's id is made from it, so a delivery after a crash finds the same message.
