@@ -56,18 +56,21 @@ async function onceForStep(claimed: ClaimedStep, write: (also: TransactWrite[]) 
   return { status: 'DONE', result: {} };
 }
 
+/** Why an SMS step failed, by its refusal: the provider refused the text, or never said it took it (it is not sent again). */
+const SMS_FAILURES: Readonly<Record<string, string>> = { FAILED: 'provider refused the SMS', NOT_CONFIRMED: 'not confirmed sent', NO_PHONE: 'lead has no phone' };
+
 /** What an automated SMS's outcome makes of its step. */
 function smsOutcome(outcome: AutomatedSmsOutcome): EffectOutcome | typeof RUN_MOVED {
-  if (outcome.sent) {
-    if (outcome.status === 'FAILED') return { status: 'FAILED', result: { smsId: outcome.smsId, reason: 'not confirmed sent' }, end: { status: 'FAILED', reason: 'not confirmed sent' } };
-    return { status: 'DONE', result: { smsId: outcome.smsId } };
-  }
-  const { refusal } = outcome;
+  if (outcome.sent) return { status: 'DONE', result: { smsId: outcome.smsId } };
+  const { refusal, smsId } = outcome;
   if (refusal === RUN_MOVED) return RUN_MOVED;
+  // The store did not take the record in time: nothing was sent, and the message's next delivery tries again.
+  if (refusal === 'NOT_RECORDED') throw new Error('the automated SMS was not recorded; its step is tried again');
   if (refusal === DAILY_CAP_REACHED) return { status: 'SKIPPED', result: { reason: DAILY_CAP_REACHED } };
   if (refusal === 'OPTED_OUT') return { status: 'SKIPPED', result: { reason: 'OPTED_OUT' }, end: { status: 'STOPPED', reason: 'lead.opted_out' } };
   if (refusal === 'LEAD_NOT_FOUND') return { status: 'SKIPPED', result: { reason: refusal }, end: { status: 'STOPPED', reason: 'lead.deleted' } };
-  return { status: 'FAILED', result: { reason: refusal, ...(outcome.smsId ? { smsId: outcome.smsId } : {}) }, end: { status: 'FAILED', reason: refusal } };
+  const reason = SMS_FAILURES[refusal] ?? refusal;
+  return { status: 'FAILED', result: { reason, ...(smsId ? { smsId } : {}) }, end: { status: 'FAILED', reason } };
 }
 
 async function sendSmsStep(claimed: ClaimedStep, body: string): Promise<EffectOutcome | typeof RUN_MOVED> {
