@@ -17,9 +17,11 @@ const shown = (state: RunState | undefined) => {
 };
 
 /** The handlers of the runs' routes, one per route, named by its operationId. */
+// The automation is read beside its runs' page, not before it: a page of an automation not there answers 404.
 export const listAutomationRunsHandler = apiHandler(routes.listAutomationRuns, async ({ path, query, organizationId }) => {
-  if (!(await readAutomationDefinition(organizationId, path.automationId))) throw automationNotFound();
-  return pageEnvelope('runs', await listRunsPage(organizationId, path.automationId, query));
+  const [automation, page] = await Promise.all([readAutomationDefinition(organizationId, path.automationId), listRunsPage(organizationId, path.automationId, query)]);
+  if (!automation) throw automationNotFound();
+  return pageEnvelope('runs', page);
 });
 
 export const enrolAutomationLeadHandler = apiHandler(routes.enrolAutomationLead, async ({ path, body, organizationId }) => ({ run: await enrolLead(organizationId, path.automationId, body) }));
