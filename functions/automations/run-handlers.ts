@@ -9,7 +9,7 @@ import { fromRunItem, toRunItem, type RunState } from './run-entity';
 import { listRunsPage, readRunState } from './run-store';
 import { readAutomationDefinition } from './store';
 
-const runNotFound = () => new NotFoundError('Automation run not found');
+const runNotFound = () => new NotFoundError('Run not found');
 const automationNotFound = () => new NotFoundError('Automation not found');
 const shown = (state: RunState | undefined) => {
   if (!state) throw runNotFound();

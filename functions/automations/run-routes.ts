@@ -1,8 +1,10 @@
 import type { RouteDefinition } from '#shared/routes/route';
 import { actionRow, createRow, getRow, listRow } from '#shared/routes/rows';
+import { automationRun } from './run-examples';
 import { AutomationIdPath, EnrolBody, ListRunsQuery, PreviewResponse, RunIdPath, RunPage, RunResponse } from './run-schema';
 
 const TAG = 'Automations';
+const ENROL_EXAMPLE = { leadId: automationRun.leadId };
 
 export const listAutomationRuns = listRow({
   operationId: 'listAutomationRuns',
@@ -24,6 +26,7 @@ export const enrolAutomationLead = createRow({
   tag: TAG,
   dynamodb: ['GetItem', 'Query', 'PutItem'],
   request: { path: AutomationIdPath, body: EnrolBody },
+  requestExample: ENROL_EXAMPLE,
   response: RunResponse,
   errors: [404, 409],
 });
@@ -37,6 +40,7 @@ export const previewAutomation = actionRow({
   tag: TAG,
   dynamodb: ['GetItem', 'Query'],
   request: { path: AutomationIdPath, body: EnrolBody },
+  requestExample: ENROL_EXAMPLE,
   response: PreviewResponse,
   errors: [404],
 });
