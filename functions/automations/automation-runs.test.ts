@@ -84,7 +84,7 @@ describe('a lead enrolled by hand', () => {
     expect((await client.get(`/v1/automations/${automationId}/runs`)).body).toMatchObject({ runs: [done], totalCount: 1 });
   });
 
-  it('is refused for an automation whose runs only start from their events, and for a lead or automation that is not there', async () => {
+  it('is refused for an automation whose runs only start from their events or that is disabled, and for a lead or automation that is not there', async () => {
     const { client, leadId } = await organizationWithSender();
     const onCalls = await createAutomation(client, [{ type: 'add_note', template: 'Missed call' }], { trigger: { event: 'call.missed' } });
     expect((await client.post(`/v1/automations/${onCalls}/runs`, { leadId })).body.error).toMatchObject({ status: 409, code: 'NOT_ENROLLABLE' });
@@ -92,6 +92,8 @@ describe('a lead enrolled by hand', () => {
     expect((await client.post(`/v1/automations/${automationId}/runs`, { leadId: 'lead_01JA0000000000000000000000' })).status).toBe(404);
     expect((await client.post('/v1/automations/automation_01JA0000000000000000000000/runs', { leadId })).status).toBe(404);
     expect((await client.post(`/v1/automations/${automationId}/runs`, { leadId, extra: 1 })).status).toBe(400);
+    await client.patch(`/v1/automations/${automationId}`, { isEnabled: false });
+    expect((await client.post(`/v1/automations/${automationId}/runs`, { leadId })).body.error).toMatchObject({ status: 409, code: 'AUTOMATION_DISABLED' });
     expect((await client.get(`/v1/automations/${automationId}/runs`)).body.totalCount).toBe(0);
   });
 });

@@ -22,7 +22,7 @@ export const enrolAutomationLead = createRow({
   path: '/v1/automations/{automationId}/runs',
   summary: 'Enrol a lead in an automation by hand',
   description:
-    'Starts a run of the automation’s current version for the lead, now, as its trigger would: its first steps run at once, its waits are scheduled. An automation on an `appointment.*` trigger needs the lead’s `appointmentId`; one whose runs only start from their events (`call.missed`, `inquiry.created`, `sms.received`) answers 409 NOT_ENROLLABLE. Each request starts a new run (send an Idempotency-Key to retry safely).',
+    'Starts a run of the automation’s current version for the lead, now, as its trigger would: its first steps run at once, its waits are scheduled. An automation on an `appointment.*` trigger needs the lead’s `appointmentId`; one whose runs only start from their events (`call.missed`, `inquiry.created`, `sms.received`) answers 409 NOT_ENROLLABLE, and a disabled automation 409 AUTOMATION_DISABLED. Each request starts a new run (send an Idempotency-Key to retry safely).',
   tag: TAG,
   dynamodb: ['GetItem', 'Query', 'PutItem'],
   request: { path: AutomationIdPath, body: EnrolBody },

@@ -9,7 +9,8 @@ import { isEnded } from './run-attributes';
 import { derivedId, fromRunItem, pendingStep, toRunItem, type RunState } from './run-entity';
 import type { EnrolBody, Run } from './run-schema';
 import { putRun, readRunState } from './run-store';
-import { readAutomationDefinition } from './store';
+import { definitionOf } from './entity';
+import { getAutomation, readAutomationDefinition } from './store';
 
 export { rescheduleRunsWatching, stopRunsOfAutomation, stopRunsWatching } from './run-stops';
 
@@ -83,8 +84,10 @@ export async function enrolledAppointment(organizationId: string, definition: Au
 
 /** Enrols a lead by hand in the automation's current version: a new run each time, started at once. */
 export async function enrolLead(organizationId: string, automationId: string, body: EnrolBody): Promise<Run> {
-  const definition = await readAutomationDefinition(organizationId, automationId);
-  if (!definition) throw new NotFoundError('Automation not found');
+  const stored = await getAutomation(organizationId, automationId);
+  if (!stored) throw new NotFoundError('Automation not found');
+  if (!stored.automation.isEnabled) throw new ApiError(409, 'The automation is disabled: enable it (PATCH isEnabled) to enrol leads', 'AUTOMATION_DISABLED');
+  const definition = definitionOf(stored);
   if (!TRIGGERS[definition.trigger.event].enrolByHand) throw notEnrollable(definition.trigger.event);
   if (!(await getLead(organizationId, body.leadId))) throw new NotFoundError('Lead not found');
   const appointmentId = await enrolledAppointment(organizationId, definition, body);
