@@ -1,5 +1,5 @@
 import { CfnOutput, Duration, type Stack } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -80,26 +80,18 @@ export function makeChannels(stack: Stack, options: DeploymentOptions, declared:
   return { queues, topics };
 }
 
+/** Pages when a metric is above zero in `periods` 5-minute periods in a row. */
+function pageAboveZero(scope: Construct, id: string, what: string, metric: IMetric, periods: number, alarms: Topic): void {
+  const alarm = new Alarm(scope, id, { alarmDescription: what, metric, threshold: 0, comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD, evaluationPeriods: periods, treatMissingData: TreatMissingData.NOT_BREACHING });
+  alarm.addAlarmAction(new SnsAction(alarms));
+}
+
 /** Pages when anything waits in a queue of what could not be handled (a dead-letter or failures queue). */
 export function alarmOnWaiting(scope: Construct, queue: Queue, id: string, what: string, alarms: Topic): void {
-  new Alarm(scope, id, {
-    alarmDescription: what,
-    metric: queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
-    threshold: 0,
-    comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-    evaluationPeriods: 1,
-    treatMissingData: TreatMissingData.NOT_BREACHING,
-  }).addAlarmAction(new SnsAction(alarms));
+  pageAboveZero(scope, id, what, queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }), 1, alarms);
 }
 
 /** Pages when a function fails in three 5-minute periods in a row. */
 export function alarmOnErrors(scope: Construct, fn: IFunction, id: string, what: string, alarms: Topic): void {
-  new Alarm(scope, id, {
-    alarmDescription: what,
-    metric: fn.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
-    threshold: 0,
-    comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-    evaluationPeriods: 3,
-    treatMissingData: TreatMissingData.NOT_BREACHING,
-  }).addAlarmAction(new SnsAction(alarms));
+  pageAboveZero(scope, id, what, fn.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }), 3, alarms);
 }
