@@ -1,12 +1,10 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { CHANNELS, WORKERS } from '../functions/resources';
-import { automationChannels, automationSteps, automationWorkers, STEP_BATCH } from '../functions/automations/channels';
+import { STEP_BATCH } from '../functions/automations/channels';
 import { automationQueueNames } from '../functions/automations/capability';
 import { EventsStack } from '../infra/cdk/events-stack';
 import { readOptions } from '../infra/cdk/options';
-import type { ChannelDefinition, WorkerDefinition } from '#shared/resource';
 
 // The automation engine as the events stack deploys it: the step queue, the one-time schedules that feed it, and the
 // runner, each allowed what it needs and no more; what could not be handled pages.
@@ -14,15 +12,8 @@ import type { ChannelDefinition, WorkerDefinition } from '#shared/resource';
 type Resource = { Type: string; Properties: Record<string, any> };
 type Statement = { Action: string | string[]; Resource: unknown; Condition?: Record<string, unknown>; Principal?: unknown };
 
-// The resource list names the automations' channel and worker once their resource is listed; until then, they are added here as it would.
-const below = (path: string) => `automations/${path}`;
-const channels: ChannelDefinition[] = [...CHANNELS.filter(({ name }) => name !== automationSteps.name), ...automationChannels.map((channel) => ({ ...channel, local: { ...channel.local, install: below(channel.local.install) } }))];
-const workers: WorkerDefinition[] = [
-  ...WORKERS.filter(({ name }) => !automationWorkers.some((worker) => worker.name === name)),
-  ...automationWorkers.map((worker) => ({ ...worker, handler: below(worker.handler), ...(worker.local ? { local: below(worker.local) } : {}) })),
-];
 const app = new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'none', tableName: 'pipeline' } });
-const template = Template.fromStack(new EventsStack(app, 'Events', { options: readOptions(app.node), workers, channels })).toJSON();
+const template = Template.fromStack(new EventsStack(app, 'Events', { options: readOptions(app.node) })).toJSON();
 const resources = template.Resources as Record<string, Resource>;
 const ofType = (type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
 const idOf = (type: string, prefix: string) => ofType(type).find(([id]) => id.startsWith(prefix))![0];
@@ -77,6 +68,14 @@ describe('the automation engine’s stack', () => {
       SMS_CONFIGURATION_SET: 'pipeline-sms',
     });
     expect(withAction(statementsOf('RunAutomationStepsRoleDefaultPolicy'), 'sms-voice:SendTextMessage')).toHaveLength(1);
+  });
+
+  it('lets the stream consumer, which starts, stops and moves runs, queue their steps, and nothing of the schedules', () => {
+    const statements = statementsOf('RecordEventsRoleDefaultPolicy');
+    const sending = withAction(statements, 'sqs:SendMessage').filter((statement) => JSON.stringify(statement.Resource).includes(queueId(names.queue)));
+    expect(sending).toHaveLength(1);
+    expect(resources[idOf('AWS::Lambda::Function', 'RecordEventsFunction')]!.Properties.Environment.Variables.AUTOMATION_QUEUE_URL).toEqual({ Ref: queueId(names.queue) });
+    expect(statements.flatMap(({ Action }) => [Action].flat()).filter((action) => /^(scheduler|iam):/.test(action))).toEqual([]);
   });
 
   it('pages on a message in either dead letters, and on the runner failing in three 5-minute periods in a row', () => {
