@@ -56,11 +56,9 @@ export class EventsStack extends Stack {
     const wiring: WorkerWiring = { table, options, channels, defaults, alarms, watched: [] };
     for (const worker of workers) this.workers.set(worker.name, addWorker(this, worker, wiring));
     this.scheduled = this.addScheduledJobs(defaults, alarms);
-    for (const channel of channels.queues.values()) {
-      wiring.watched.push({ queue: channel.deadLetters, ...channel.deadLettersAlarm });
-      if (channel.schedules) wiring.watched.push({ queue: channel.schedules.deadLetters, ...channel.schedules.deadLettersAlarm });
-    }
+    for (const channel of channels.queues.values()) wiring.watched.push({ queue: channel.deadLetters, ...channel.deadLettersAlarm });
     for (const { queue, id, what } of wiring.watched) alarmOnWaiting(this, queue, id, what, alarms);
+    for (const { schedules } of channels.queues.values()) if (schedules) alarmOnWaiting(this, schedules.deadLetters, schedules.deadLettersAlarm.id, schedules.deadLettersAlarm.what, alarms);
     for (const queue of new Set([...channels.queues.values()].flatMap((channel) => [channel.queue, channel.deadLetters]).concat(wiring.watched.map(({ queue }) => queue)))) {
       Validations.of(queue).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'A dead-letter queue, or a queue with its own dead-letter queue.' });
     }

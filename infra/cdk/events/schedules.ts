@@ -28,6 +28,7 @@ export function makeQueueSchedules(stack: Stack, id: string, queue: Queue, sched
   new CfnScheduleGroup(stack, `${id}ScheduleGroup`, { name: groupName });
   const dead = schedules.deadLetters;
   const deadLetters = new Queue(stack, dead.id, { ...queueDefaults, queueName: dead.queueName(tableName), retentionPeriod: Duration.days(dead.retentionDays) });
+  Validations.of(deadLetters).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'The dead letters of one-time schedules: each schedule names this queue in its DeadLetterConfig, made at run time.' });
   const role = new Role(stack, `${id}SchedulerRole`, {
     assumedBy: new ServicePrincipal(SCHEDULER, { conditions: { StringEquals: { 'aws:SourceAccount': stack.account } } }),
     description: `EventBridge Scheduler sends the one-time schedules of ${groupName} to their queue as this role`,
