@@ -24,3 +24,6 @@ export const automationStepSender: Capability = {
   environment: ({ tableName, region, account, urlSuffix }) => ({ AUTOMATION_QUEUE_URL: `https://sqs.${region}.${urlSuffix}/${account}/${automationQueueNames(tableName).queue}` }),
   statements: ({ partition, region, account, tableName }) => [{ actions: ['sqs:SendMessage'], resources: [`arn:${partition}:sqs:${region}:${account}:${automationQueueNames(tableName).queue}`] }],
 };
+
+/** The same, for cancelling a run: its `cleanup` message deletes a schedule, and reaches no one. */
+export const automationStepCanceller: Capability = { ...automationStepSender, name: 'automationStepCanceller', reachesOutside: false };

@@ -1,6 +1,6 @@
 import type { RouteDefinition } from '#shared/routes/route';
 import { actionRow, createRow, getRow, listRow } from '#shared/routes/rows';
-import { automationStepSender } from './capability';
+import { automationStepCanceller, automationStepSender } from './capability';
 import { automationRun } from './run-examples';
 import { AutomationIdPath, EnrolBody, ListRunsQuery, PreviewResponse, RunIdPath, RunPage, RunResponse } from './run-schema';
 
@@ -65,7 +65,7 @@ export const cancelAutomationRun = actionRow({
     'Stops the run: `STOPPED` with `stoppedReason: "cancelled"`, its steps not done `CANCELLED`, its waiting schedule deleted; an SMS step under way at that moment records and sends nothing. A run that has ended is answered as it stands.',
   tag: TAG,
   dynamodb: ['GetItem', 'UpdateItem', 'DeleteItem'],
-  capabilities: [automationStepSender],
+  capabilities: [automationStepCanceller],
   request: { path: RunIdPath },
   response: RunResponse,
 });
