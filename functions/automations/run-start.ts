@@ -24,9 +24,10 @@ export type Watched = { kind: 'lead'; leadId: string } | { kind: 'appointment'; 
 
 /**
  * Stops the active runs watching this record whose `stopWhen` holds `condition` (`lead.deleted` and
- * `appointment.deleted` stop every run watching it); a change written by a run itself (`byRunId`) does not stop that run.
+ * `appointment.deleted` stop every run watching it); a change written by a run itself (`byRunId`) does not stop that run,
+ * nor does the event that started a run (`eventId`, its `triggerEventId`) stop it when its record is handed again.
  */
-export async function stopRunsWatching(organizationId: string, watched: Watched, condition: StopCondition | 'lead.deleted', options: { byRunId?: string } = {}): Promise<void> {
+export async function stopRunsWatching(organizationId: string, watched: Watched, condition: StopCondition | 'lead.deleted', options: { byRunId?: string; eventId?: string } = {}): Promise<void> {
   void organizationId;
   void watched;
   void condition;

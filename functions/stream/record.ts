@@ -11,6 +11,7 @@ import { processInOrder, type Deadline } from './in-order';
 import { changeOf } from './change';
 import { resourceChangesOf } from '../resource-changes';
 import type { ResourceChanges } from '#shared/resource';
+import { automationEffectsOnce } from '../automations/on-events';
 
 const loaded = new Map<string, Promise<ResourceChanges>>();
 
@@ -58,6 +59,7 @@ function eventsOfRecord({ change, sequenceNumber, streamTimeMs }: NonNullable<Re
  */
 export async function handler(batch: DynamoDBStreamEvent, context?: Deadline): Promise<DynamoDBBatchResponse> {
   const subscriptionsOf = subscriptionsOnce();
+  const automationEffectsOf = automationEffectsOnce();
   const answer = await processInOrder(
     batch.Records,
     async (record) => {
@@ -69,6 +71,8 @@ export async function handler(batch: DynamoDBStreamEvent, context?: Deadline): P
       // What a record handed again rewrites alike goes first; its webhooks are queued only once both are written, so a
       // failed audit write cannot leave them queued for a second time.
       await Promise.all([entries.length ? recordAuditEntries(entries) : undefined, events.length ? recordEvents(events) : undefined]);
+      // Automations' starts and stops are idempotent too, so they go before the webhooks are queued.
+      if (events.length) await automationEffectsOf(events, change.change);
       if (events.length) await enqueueDeliveries(events, subscriptionsOf);
     },
     context,
