@@ -1,8 +1,8 @@
 /**
  * What the stream's events do to automations (functions/stream/record.ts runs it for each record's events, before
- * their webhooks are queued): an event stops the runs watching its lead or appointment whose `stopWhen` names what
- * happened, moves the waits anchored on an appointment that moved, then starts a run of every enabled automation on
- * a trigger it fires whose filter matches. Each of these is idempotent (one run per automation and event; a stop or
+ * their webhooks are queued): an event starts a run of every enabled automation on a trigger it fires whose filter
+ * matches, stops the runs watching its lead or appointment whose `stopWhen` names what happened, and moves the waits
+ * anchored on an appointment that moved. Each of these is idempotent (one run per automation and event; a stop or
  * move of a run that ended does nothing), so a record handed again repeats them harmlessly. No route is imported:
  * this is in the stream consumer's bundle.
  */
@@ -75,38 +75,39 @@ export function runWriterOf(change: ItemChange): string | undefined {
   return String(stamp.via) === 'automation' ? stamp.requestId : undefined;
 }
 
-/** Starts a run of each enabled automation on each trigger the event fires, whose filter matches. */
-async function startRunsOf(event: Event, enabled: EnabledAutomations): Promise<void> {
+/** Starts a run of each enabled automation on each trigger the event fires, whose filter matches; answers their ids. */
+async function startRunsOf(event: Event, enabled: EnabledAutomations): Promise<string[]> {
   const starts = await Promise.all(
     triggersOf(event).map(async ({ trigger, leadId, appointmentId, fields }) => {
       const entries = await enabled(event.organizationId, trigger);
       return entries.filter(({ filter }) => filterMatches(filter, fields)).map(({ automationId, version }) => ({ automationId, version, leadId, appointmentId }));
     }),
   );
-  await Promise.all(
+  const started = await Promise.all(
     starts.flat().map(({ appointmentId, ...start }) =>
       startRun({ organizationId: event.organizationId, ...start, ...(appointmentId ? { appointmentId } : {}), triggerEventId: event.id, triggeredAt: event.occurredAt }),
     ),
   );
+  return started.map(({ runId }) => runId);
 }
 
 /**
- * One record's events, applied to automations. Stops and moves come before starts, so the event that starts a run
- * (a lead moved to QUOTED) does not stop it as a status change; the event's own id goes with each stop so that a
- * record handed again, after its run started, does not stop that run either. `byRunId`: the run that wrote the
- * change, which it does not stop (its own `set_lead_status`).
+ * One record's events, applied to automations: the runs an event starts, then the stops and moves it asks for. The
+ * runs it started are spared its stops (a lead moved to QUOTED starts a quote follow-up that stops on a status
+ * change, and stops the earlier ones), also when its record is handed again and finds them started. `byRunId`: the
+ * run that wrote the change, which it does not stop (its own `set_lead_status`).
  */
 export async function automationEffects(events: readonly Event[], { enabled = enabledAutomationsOnce(), byRunId }: { enabled?: EnabledAutomations; byRunId?: string } = {}): Promise<void> {
   for (const event of events) {
     const { organizationId } = event;
+    const startedBy = await startRunsOf(event, enabled);
     const moved = movedAppointmentOf(event);
     const deletedAutomation = String(event.type) === 'automation.deleted' ? (event.data as Data).id : undefined;
     await Promise.all([
-      ...stopsOf(event).map(({ watched, condition }) => stopRunsWatching(organizationId, watched, condition, { byRunId, eventId: event.id })),
+      ...stopsOf(event).map(({ watched, condition }) => stopRunsWatching(organizationId, watched, condition, { byRunId, startedBy })),
       moved ? rescheduleRunsWatching(organizationId, moved) : undefined,
       typeof deletedAutomation === 'string' ? stopRunsOfAutomation(organizationId, deletedAutomation) : undefined,
     ]);
-    await startRunsOf(event, enabled);
   }
 }
 

@@ -25,9 +25,9 @@ export type Watched = { kind: 'lead'; leadId: string } | { kind: 'appointment'; 
 /**
  * Stops the active runs watching this record whose `stopWhen` holds `condition` (`lead.deleted` and
  * `appointment.deleted` stop every run watching it); a change written by a run itself (`byRunId`) does not stop that run,
- * nor does the event that started a run (`eventId`, its `triggerEventId`) stop it when its record is handed again.
+ * nor the runs the same event started (`startedBy`).
  */
-export async function stopRunsWatching(organizationId: string, watched: Watched, condition: StopCondition | 'lead.deleted', options: { byRunId?: string; eventId?: string } = {}): Promise<void> {
+export async function stopRunsWatching(organizationId: string, watched: Watched, condition: StopCondition | 'lead.deleted', options: { byRunId?: string; startedBy?: readonly string[] } = {}): Promise<void> {
   void organizationId;
   void watched;
   void condition;
