@@ -51,8 +51,9 @@ function eventsOfRecord({ change, sequenceNumber, streamTimeMs }: NonNullable<Re
 /**
  * The table's stream → events and audit entries. Only committed changes reach the stream, so an event exists exactly
  * when its change does. Record by record, in the shard's order: a record's events and the audit entries of the writes
- * a writer stamped on it are recorded, then its events are queued for the subscriptions that asked for their types
- * (each organization's read once per batch). The first record that fails stops the batch and is reported (./in-order.ts):
+ * a writer stamped on it are recorded, then its events start, stop or move automations' runs, then they are queued
+ * for the subscriptions that asked for their types (each organization's automations on a trigger, and its
+ * subscriptions, read once per batch). The first record that fails stops the batch and is reported (./in-order.ts):
  * it and the records after it are handed again, the records before it never, so a record whose webhooks were queued
  * is not queued twice. Event and entry ids come from the records, so a record handed again rewrites the same events
  * and entries, and receivers see the same webhook-id (deliveries are at least once).
