@@ -60,7 +60,7 @@ describe('npm run admin -- reports rebuild', () => {
     expect(await dayItems(organizationId, { whole: true })).toEqual(days);
     expect(await leadFacts(client, organizationId)).toEqual(facts);
     expect((await client.get('/v1/reports/summary')).body.summary).toEqual({ ...summary, asOf: expect.any(String) });
-  });
+  }, 120_000);
 
   it('restores deleted and doctored counters and lead facts exactly, and says what it changed; --dry-run only says it', async () => {
     const { client, organizationId } = await counted();
@@ -101,7 +101,7 @@ describe('npm run admin -- reports rebuild', () => {
     const after = (await client.get('/v1/reports/summary')).body.summary;
     expect([after.leads.created, after.leads.bySource.WEBFORM, after.inquiries.total]).toEqual([summary.leads.created + 1, summary.leads.bySource.WEBFORM + 1, summary.inquiries.total + 1]);
     expect((await rebuild(organizationId)).changes).toEqual([]);
-  });
+  }, 120_000);
 
   it('changes nothing of the demo organization, whose leads were entered with their statuses and earlier dates', async () => {
     const { client, organizationId } = await api.organization({ demo: true });
@@ -111,7 +111,7 @@ describe('npm run admin -- reports rebuild', () => {
     expect(await rebuild(organizationId)).toMatchObject({ changes: [], daysChanged: 0, factsRewritten: 0 });
     expect(await dayItems(organizationId, { whole: true })).toEqual(days);
     expect((await client.get('/v1/reports/summary')).body.summary.leads.created).toBeGreaterThan(0);
-  });
+  }, 120_000);
 
   it('names the organization it needs, and refuses --dry-run on other commands', async () => {
     expect((await admin('reports', 'rebuild')).stderr).toMatch(/^--org is required/);
