@@ -7,6 +7,7 @@ const leads: Load = () => import('./leads/changes');
 const inquiries: Load = () => import('./inquiries/changes');
 const sms: Load = () => import('./sms/changes');
 const appointments: Load = () => import('./appointments/changes');
+const automations: Load = () => import('./automations/changes');
 const companies: Load = () => import('./companies/changes');
 const organization: Load = () => import('./organization/changes');
 const services: Load = () => import('./services/changes');
@@ -25,6 +26,7 @@ export const resourceChangesOf: Readonly<Record<string, Load>> = {
   SMS_MESSAGE: sms,
   APPOINTMENT: appointments,
   HOLD: appointments,
+  AUTOMATION: automations,
   COMPANY: companies,
   COMPANY_NOTE: companies,
   MEMBER: organization,

@@ -201,9 +201,12 @@ export interface QueueChannelDefinition {
   /**
    * What `npm start` puts in its place, an in-process queue: `install`, an export below the resource's folder given
    * that queue, so the functions that send to it find it; `what` a job is and what of a job (never all of it, which
-   * carries records) its log lines name.
+   * carries records) its log lines name. With `followsClock`, its waits are timers on shared/clock.ts and a job that
+   * threw comes back after the visibility timeout, dead-lettered after `maxReceiveCount` receives, as SQS does: a test
+   * moving the clock moves them. The install may answer what it put in place when that can say it is idle (nothing in
+   * flight), which the tests' `advanceTime` waits for.
    */
-  local: { install: string; what: string; logged: (job: any) => Record<string, unknown> };
+  local: { install: string; what: string; logged: (job: any) => Record<string, unknown>; followsClock?: true };
 }
 
 /** An SNS topic an AWS service publishes to, from this account only, as the events stack makes it and a topic trigger names it. */

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildDocument } from '../functions/meta/document';
+import { LIMITS } from '../functions/automations/catalog';
+import { durationMs } from '../functions/automations/durations';
 import { eventIdOf } from '../functions/events/ids';
 import { recordEvents } from '../functions/events/store';
 import { routes } from '../functions/resources';
@@ -263,7 +265,10 @@ const STATED_RULES: { operations: string[]; states: string; keep: (request: { qu
     },
   },
   {
-    operations: ['GET /v1/leads', 'POST /v1/leads', 'POST /v1/leads/upsert', 'PATCH /v1/leads/{leadId}', 'POST /v1/inquiries', 'POST /v1/companies', 'PUT /v1/companies/{companyId}', 'PATCH /v1/companies/{companyId}'],
+    operations: [
+      ...['GET /v1/leads', 'POST /v1/leads', 'POST /v1/leads/upsert', 'PATCH /v1/leads/{leadId}', 'POST /v1/inquiries', 'POST /v1/companies', 'PUT /v1/companies/{companyId}', 'PATCH /v1/companies/{companyId}'],
+      ...['POST /v1/organization/members', 'PATCH /v1/organization/members/{memberId}'],
+    ],
     states: 'no valid number of any numbering plan',
     keep: ({ query, body }) => {
       // A number of a real plan, with its country code: the organization's country changes under other requests.
@@ -298,6 +303,44 @@ const STATED_RULES: { operations: string[]; states: string; keep: (request: { qu
     keep: ({ body }) => {
       // The demo's members, every one: a service generated earlier never keeps a later availability request's member out.
       if (body?.memberIds !== undefined) body.memberIds = [1, 2, 3, 4];
+    },
+  },
+  {
+    operations: ['POST /v1/automations'],
+    states: '`name`, `trigger` and `steps` are required, unless `fromTemplate` names a recipe',
+    keep: ({ body }) => {
+      if (!body || body.fromTemplate !== undefined) return;
+      body.name ??= 'Generated automation';
+      body.trigger ??= { event: 'lead.created' };
+      body.steps ??= [{ type: 'wait', duration: 'P1D' }];
+    },
+  },
+  {
+    operations: ['POST /v1/automations', 'PATCH /v1/automations/{automationId}'],
+    states: 'a wait lasts 1 minute to 365 days; `before` counts back only from a time the trigger’s record has; a template names only variables its trigger supplies',
+    keep: ({ body }) => {
+      if (!body) return;
+      // A trigger sent with steps that fit any trigger: the steps it has (or its recipe's) may not fit it.
+      if (body.trigger !== undefined) body.steps ??= [{ type: 'wait', duration: 'P1D' }];
+      const anchored = String(body.trigger?.event ?? (body.steps ? '' : body.fromTemplate)).startsWith('appointment');
+      for (const step of body.steps ?? []) {
+        if (step.type === 'wait' && !anchored) delete step.before;
+        const waitMs = step.type === 'wait' ? durationMs(step.duration) : undefined;
+        if (step.type === 'wait' && (waitMs === undefined || waitMs < LIMITS.minimumWaitMs || waitMs > LIMITS.maximumWaitMs)) step.duration = 'P1D';
+        // The demo's members have no phone to text; a note takes the same template.
+        if (step.type === 'notify_member') Object.assign(step, { type: 'add_note', memberId: undefined });
+        if (typeof step.template === 'string') step.template = step.template.replace(/[{}]/g, '');
+      }
+    },
+  },
+  {
+    operations: ['POST /v1/automations', 'PATCH /v1/automations/{automationId}'],
+    states: '`allowedUntil` after `allowedFrom`',
+    keep: ({ body }) => {
+      const hours = body?.quietHours;
+      if (!hours) return;
+      ordered(hours, 'allowedFrom', 'allowedUntil', '08:00');
+      if (hours.allowedFrom === hours.allowedUntil) hours.allowedUntil = '24:00';
     },
   },
 ];

@@ -386,6 +386,7 @@ describe('every list route takes updatedSince', () => {
     // GET /v1/receptionist/context is one answer made of the lists, re-read whole and validated by its ETag.
     // GET /v1/availability computes free times from hours and bookings: nothing is stored to sync.
     // GET /v1/trade-categories is the built-in catalog, which changes only with a release.
+    // GET /v1/automation-templates is the built-in recipes, which change only with a release.
     // GET /v1/reports/* are figures over a range of days, computed from counters: nothing of them is a record to sync.
     expect(routes.filter((route) => route.method === 'GET' && route.path.startsWith('/v1/') && !route.path.endsWith('}') && !LIST_ROUTES.includes(route)).map((route) => route.operationId).sort()).toEqual([
       'findAvailability',
@@ -394,6 +395,7 @@ describe('every list route takes updatedSince', () => {
       'getReportFunnel',
       'getReportSummary',
       'getReportTimeseries',
+      'listAutomationTemplates',
       'listOrganizationServices',
       'listTradeCategories',
     ]);

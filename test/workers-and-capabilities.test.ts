@@ -41,7 +41,11 @@ describe('the events stack, from the workers the resources declare', () => {
     const mappings = ofType('AWS::Lambda::EventSourceMapping').filter(([, mapping]) => mapping.Properties.FunctionName.Ref === id);
     const subscriptions = ofType('AWS::SNS::Subscription').filter(([, subscription]) => JSON.stringify(subscription.Properties.Endpoint).includes(id));
     if (worker.trigger.kind === 'stream') expect(mappings.map(([, mapping]) => mapping.Properties.StartingPosition)).toEqual(['TRIM_HORIZON']);
-    if (worker.trigger.kind === 'queue') expect(mappings.map(([, mapping]) => JSON.stringify(mapping.Properties.EventSourceArn))).toEqual([expect.stringContaining('Deliveries')]);
+    if (worker.trigger.kind === 'queue') {
+      const queue = worker.trigger.queue;
+      const queueId = CHANNELS.find((channel) => channel.name === queue)!.id;
+      expect(mappings.map(([, mapping]) => JSON.stringify(mapping.Properties.EventSourceArn))).toEqual([expect.stringContaining(`"${queueId}`)]);
+    }
     if (worker.trigger.kind === 'topic') {
       expect(mappings).toEqual([]);
       expect(subscriptions).toHaveLength(1);

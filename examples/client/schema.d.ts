@@ -280,6 +280,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/automations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List automations, newest first
+         * @description Pages through the organization’s automations, newest first, with an exact `totalCount`; `updatedSince` reads those changed since.
+         */
+        get: operations["listAutomations"];
+        put?: never;
+        /**
+         * Create an automation, from scratch or from a recipe
+         * @description An automation runs its steps (texts, notes, status moves, webhooks, waits) for each event of its trigger. `name`, `trigger` and `steps` are required, unless `fromTemplate` names a recipe (GET /v1/automation-templates): the recipe’s fields are taken, each replaced whole by the same field of the body, and the result checked as any create. The trigger’s filter may name only its fields (`trigger.filter.tag`), with values of their lists; a wait lasts 1 minute to 365 days; `before` counts back only from a time the trigger’s record has; a template names only variables its trigger supplies, and gives a fallback to one that may be empty (`{{lead.firstName|there}}`); a `notify_member` step names a member of the organization who has a phone; a `webhook` step’s URL must not point at a private, loopback or link-local address. Each refusal is a 400 naming the field (`steps.2.duration`). An organization has at most 50 automations: another answers 409 LIMIT_REACHED. The first write that gives an automation a `webhook` step answers `signingSecret`, shown only then.
+         */
+        post: operations["createAutomation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/automations/{automationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an automation
+         * @description One automation of the organization, at its current `version`. Another organization’s automation, or one deleted, answers 404.
+         */
+        get: operations["getAutomation"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an automation
+         * @description Removes the automation, so no event starts it again, and lowers the count in one transaction; its runs under way stop (`automation.deleted`). An automation already gone answers 404.
+         */
+        delete: operations["deleteAutomation"];
+        options?: never;
+        head?: never;
+        /**
+         * Change any subset of an automation’s fields
+         * @description Fields left out keep their values; `steps`, `trigger` and `quietHours` are replaced whole. Every change is a new `version`: runs already started follow the version they started with. The trigger’s filter may name only its fields (`trigger.filter.tag`), with values of their lists; a wait lasts 1 minute to 365 days; `before` counts back only from a time the trigger’s record has; a template names only variables its trigger supplies, and gives a fallback to one that may be empty (`{{lead.firstName|there}}`); a `notify_member` step names a member of the organization who has a phone; a `webhook` step’s URL must not point at a private, loopback or link-local address. Each refusal is a 400 naming the field (`steps.2.duration`). Disabling stops new runs; runs under way go on.
+         */
+        patch: operations["updateAutomation"];
+        trace?: never;
+    };
+    "/v1/automation-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the recipes an automation can start from
+         * @description The built-in recipes (missed-call text-back, web-form instant reply, appointment reminders, quote follow-up, review request), each with the automation it makes; `POST /v1/automations` with `fromTemplate` makes one. The same for every organization; read from the deployed code, with no DynamoDB call.
+         */
+        get: operations["listAutomationTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/companies": {
         parameters: {
             query?: never;
@@ -410,8 +482,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change the organization’s name, timezone, country, currency, businessHours, closedDates or smsSenderId
-         * @description Fields left out keep their values. `businessHours` is the whole week, replaced rather than merged by day: a PATCH with only `monday` leaves every other day closed, so send the week with the day changed. `timezone` must be an IANA zone (e.g. Australia/Sydney). `country` (ISO 3166-1 alpha-2, default `AU`) is the country whose national phone forms every write and lookup reads; an unknown code answers 400. `currency` (ISO 4217, default `AUD`) is what a lead’s `value` is in; an unknown code answers 400. `smsSenderId` is what recipients see an SMS come from: an E.164 number or an alphanumeric sender id of up to 11 characters; `null` returns to the provider’s default. A number is stored in its one E.164 form: a trunk 0 typed after the country code is dropped (`+610299990000` is stored as `+61299990000`). A number is also where replies come back, so it belongs to one organization: a number another organization has set answers 409 `SMS_SENDER_TAKEN`, and the number an organization leaves is free for others at once.
+         * Change the organization’s name, timezone, country, currency, businessHours, closedDates, automationSmsDailyCap or smsSenderId
+         * @description Fields left out keep their values. `businessHours` is the whole week, replaced rather than merged by day: a PATCH with only `monday` leaves every other day closed, so send the week with the day changed. `timezone` must be an IANA zone (e.g. Australia/Sydney). `country` (ISO 3166-1 alpha-2, default `AU`) is the country whose national phone forms every write and lookup reads; an unknown code answers 400. `currency` (ISO 4217, default `AUD`) is what a lead’s `value` is in; an unknown code answers 400. `automationSmsDailyCap` (1 to 20, default 3) is how many SMS its automations send one lead in a day. `smsSenderId` is what recipients see an SMS come from: an E.164 number or an alphanumeric sender id of up to 11 characters; `null` returns to the provider’s default. A number is stored in its one E.164 form: a trunk 0 typed after the country code is dropped (`+610299990000` is stored as `+61299990000`). A number is also where replies come back, so it belongs to one organization: a number another organization has set answers 409 `SMS_SENDER_TAKEN`, and the number an organization leaves is free for others at once.
          */
         patch: operations["updateOrganization"];
         trace?: never;
@@ -431,7 +503,7 @@ export interface paths {
         put?: never;
         /**
          * Add a member with a user account
-         * @description The member is active at once and gets a user (`user.id`, the `userId` that sends SMS). `role` defaults to MEMBER. An email already used by a member or a pending invitation, ignoring case, answers 409.
+         * @description The member is active at once and gets a user (`user.id`, the `userId` that sends SMS). `role` defaults to MEMBER. An email already used by a member or a pending invitation, ignoring case, answers 409. `phone`, where automations text the member, is read in the organization’s `country` and stored in E.164; one that is no valid number answers 400.
          */
         post: operations["createOrganizationMember"];
         delete?: never;
@@ -462,7 +534,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change a member’s email, firstName, lastName, role, position, responsibility, isDisabled or workingHours
+         * Change a member’s email, firstName, lastName, role, position, responsibility, phone, isDisabled or workingHours
          * @description Fields left out keep their values. `email` is the member’s user’s too (`user.email`): one another member or a pending invitation has, ignoring case, answers 409 CONFLICT, and the member’s old email may be used again at once. A disabled member stays listed, but its `userId` can no longer send SMS (400 USER_DISABLED). The last ADMIN cannot take another role (409 LAST_ADMIN).
          */
         patch: operations["updateOrganizationMember"];
@@ -1870,6 +1942,8 @@ export interface components {
             userId: string | null;
             messageThreadId: string;
             inquiryId: string;
+            /** @description Present on a message an automation sent: the run (`run_…`) whose step sent it. Its `userId` is null. */
+            automationRunId?: string;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1981,6 +2055,174 @@ export interface components {
         };
         /**
          * @example {
+         *       "id": "automation_01JD2Q8M3V6X9C1B4N7R0T5W8Y",
+         *       "isEnabled": true,
+         *       "name": "Quote follow-up",
+         *       "trigger": {
+         *         "event": "lead.status_changed",
+         *         "filter": {
+         *           "to": "QUOTED"
+         *         }
+         *       },
+         *       "steps": [
+         *         {
+         *           "type": "wait",
+         *           "duration": "P2D"
+         *         },
+         *         {
+         *           "type": "send_sms",
+         *           "template": "Hi {{lead.firstName|there}}, just checking you got our quote. Any questions, reply here. {{organization.name}}"
+         *         },
+         *         {
+         *           "type": "add_note",
+         *           "template": "Sent the quote follow-up to {{lead.firstName|the lead}}."
+         *         }
+         *       ],
+         *       "stopWhen": [
+         *         "lead.replied",
+         *         "lead.status_changed"
+         *       ],
+         *       "quietHours": {
+         *         "allowedFrom": "08:00",
+         *         "allowedUntil": "19:30",
+         *         "days": [
+         *           "monday",
+         *           "tuesday",
+         *           "wednesday",
+         *           "thursday",
+         *           "friday",
+         *           "saturday"
+         *         ],
+         *         "closedDates": true
+         *       },
+         *       "fromTemplate": null,
+         *       "version": 3,
+         *       "createdAt": "2026-11-12T03:20:11.402Z",
+         *       "updatedAt": "2026-11-19T22:04:57.118Z"
+         *     }
+         */
+        Automation: {
+            id: string;
+            name: string;
+            isEnabled: boolean;
+            /** @description The event that starts a run, and `filter`: the values the event’s fields must have, each one value or a list of values any of which passes. Each event has its own fields (`tag`; `source`; `status`; `from`, `to`), and takes no other. */
+            trigger: {
+                /** @constant */
+                event: "call.missed";
+                /** @default {} */
+                filter: {
+                    tag?: string | string[];
+                };
+            } | {
+                /** @constant */
+                event: "inquiry.created";
+                /** @default {} */
+                filter: {
+                    source?: ("CALL" | "EMAIL" | "CHATBOT" | "SMS" | "WEBFORM") | ("CALL" | "EMAIL" | "CHATBOT" | "SMS" | "WEBFORM")[];
+                    tag?: string | string[];
+                };
+            } | {
+                /** @constant */
+                event: "lead.created";
+                /** @default {} */
+                filter: {
+                    status?: ("NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST") | ("NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST")[];
+                };
+            } | {
+                /** @constant */
+                event: "lead.status_changed";
+                /** @default {} */
+                filter: {
+                    from?: ("NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST") | ("NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST")[];
+                    to?: ("NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST") | ("NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST")[];
+                };
+            } | {
+                /** @constant */
+                event: "appointment.booked";
+                /** @default {} */
+                filter: Record<string, never>;
+            } | {
+                /** @constant */
+                event: "appointment.cancelled";
+                /** @default {} */
+                filter: Record<string, never>;
+            } | {
+                /** @constant */
+                event: "appointment.completed";
+                /** @default {} */
+                filter: Record<string, never>;
+            } | {
+                /** @constant */
+                event: "sms.received";
+                /** @default {} */
+                filter: Record<string, never>;
+            };
+            steps: ({
+                /** @constant */
+                type: "wait";
+                /** @description ISO 8601: weeks, days, hours, minutes, seconds (`PT2M`, `PT2H`, `P2D`, `P1W`, `P1DT12H`); months and years have no fixed length and are refused. From 1 minute to 365 days. */
+                duration: string;
+                /**
+                 * @description Counts back from the trigger's record's time rather than on from the previous step; only appointment triggers have one.
+                 * @enum {string}
+                 */
+                before?: "appointment.startsAt" | "appointment.endsAt";
+            } | {
+                /** @constant */
+                type: "send_sms";
+                /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
+                template: string;
+            } | {
+                /** @constant */
+                type: "notify_member";
+                memberId: number;
+                /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
+                template: string;
+            } | {
+                /** @constant */
+                type: "set_lead_status";
+                /** @enum {string} */
+                status: "NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST";
+            } | {
+                /** @constant */
+                type: "add_note";
+                /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
+                template: string;
+            } | {
+                /** @constant */
+                type: "webhook";
+                /** Format: uri */
+                url: string;
+            })[];
+            stopWhen: ("lead.replied" | "appointment.cancelled" | "lead.status_changed" | "lead.opted_out")[];
+            /** @description SMS steps go out from `allowedFrom` until `allowedUntil` (`allowedUntil` after `allowedFrom`, 24:00 the end of the day) on `days` (every day when absent), and not on the organization’s `closedDates` while `closedDates` is true; a step due outside them waits for the next allowed minute. */
+            quietHours: {
+                allowedFrom: string;
+                allowedUntil: string;
+                /**
+                 * @default [
+                 *       "monday",
+                 *       "tuesday",
+                 *       "wednesday",
+                 *       "thursday",
+                 *       "friday",
+                 *       "saturday",
+                 *       "sunday"
+                 *     ]
+                 */
+                days: ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday")[];
+                /** @default true */
+                closedDates: boolean;
+            };
+            fromTemplate: string | null;
+            version: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * @example {
          *       "id": "company_01JA4N8S2T6V0W4X8Y2Z6A0B4C",
          *       "name": "Harbourside Strata Management",
          *       "website": "https://harboursidestrata.com.au",
@@ -2031,6 +2273,7 @@ export interface components {
          *       "lastName": "Russo",
          *       "position": "Operations Manager",
          *       "responsibility": "Scheduling crews, job follow-ups and strata clients",
+         *       "phone": "+61412555014",
          *       "avatarImg": "https://images.harbourcitytrades.com.au/team/daniel-russo.jpg",
          *       "isDisabled": false,
          *       "workingHours": null,
@@ -2049,6 +2292,8 @@ export interface components {
             lastName: string;
             position: string | null;
             responsibility: string | null;
+            /** @default null */
+            phone: string | null;
             avatarImg: string | null;
             isDisabled: boolean;
             /** @default null */
@@ -2173,6 +2418,7 @@ export interface components {
          *         "2026-12-28",
          *         "2027-01-01"
          *       ],
+         *       "automationSmsDailyCap": 3,
          *       "createdAt": "2025-10-18T22:00:00.000Z",
          *       "counts": {
          *         "leads": 9,
@@ -2231,6 +2477,8 @@ export interface components {
              * @default []
              */
             closedDates: string[];
+            /** @default 3 */
+            automationSmsDailyCap: number;
             /** Format: date-time */
             createdAt: string;
             counts: {
@@ -2716,6 +2964,18 @@ export interface components {
         } | {
             id: string;
             /** @enum {string} */
+            type: "automation.updated";
+            /** Format: date-time */
+            occurredAt: string;
+            organizationId: string;
+            data: components["schemas"]["Automation"];
+            /** @description The fields of `data` the update changed, each with its value before the change (`data` holds the new values), as Stripe’s `previous_attributes`: top-level fields, each whole; a field the update added is null. `updatedAt` is bookkeeping and never listed; keys, versions and counters kept beside the record are not part of `data`. An update that changes nothing else emits no event, so this holds at least one field. */
+            previousAttributes: {
+                [key: string]: unknown;
+            };
+        } | {
+            id: string;
+            /** @enum {string} */
             type: "company.updated";
             /** Format: date-time */
             occurredAt: string;
@@ -2872,6 +3132,14 @@ export interface components {
         } | {
             id: string;
             /** @enum {string} */
+            type: "automation.created" | "automation.deleted";
+            /** Format: date-time */
+            occurredAt: string;
+            organizationId: string;
+            data: components["schemas"]["Automation"];
+        } | {
+            id: string;
+            /** @enum {string} */
             type: "company.created" | "company.deleted";
             /** Format: date-time */
             occurredAt: string;
@@ -2975,7 +3243,7 @@ export interface components {
             method: string | null;
             /** @description The path of that request, without its query. */
             path: string | null;
-            /** @description The kind of record written, as the API names it: `lead`, `activity`, `inquiry`, `sms`, `appointment`, `hold`, `company`, `company_note`, `organization`, `member`, `invitation`, `api_key`, `service`, `scenario`, `product`, `transfer`, `policy`, `faq`, `webhook`, `inbound_endpoint`. */
+            /** @description The kind of record written, as the API names it: `lead`, `activity`, `inquiry`, `sms`, `appointment`, `hold`, `automation`, `company`, `company_note`, `organization`, `member`, `invitation`, `api_key`, `service`, `scenario`, `product`, `transfer`, `policy`, `faq`, `webhook`, `inbound_endpoint`. */
             resourceType: string;
             /** @description The record’s id, as text (integer ids too). */
             resourceId: string;
@@ -5311,6 +5579,668 @@ export interface operations {
             504: components["responses"]["Timeout"];
         };
     };
+    listAutomations: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                cursor?: string;
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
+                updatedSince?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List automations, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        automations: components["schemas"]["Automation"][];
+                        totalPages: number;
+                        currentPage: number;
+                        totalCount: number;
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description A path, query or body value failed validation, a query parameter the operation does not take was sent, or the body is not valid JSON. The message names the field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    createAutomation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400, 413, 429 or 5xx is not kept, so a corrected retry runs; but a 502, the SMS provider’s answer to a message already recorded and perhaps sent, is kept, so a retry never texts the lead twice. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Quote follow-up",
+                 *       "trigger": {
+                 *         "event": "lead.status_changed",
+                 *         "filter": {
+                 *           "to": "QUOTED"
+                 *         }
+                 *       },
+                 *       "steps": [
+                 *         {
+                 *           "type": "wait",
+                 *           "duration": "P2D"
+                 *         },
+                 *         {
+                 *           "type": "send_sms",
+                 *           "template": "Hi {{lead.firstName|there}}, just checking you got our quote. Any questions, reply here. {{organization.name}}"
+                 *         },
+                 *         {
+                 *           "type": "add_note",
+                 *           "template": "Sent the quote follow-up to {{lead.firstName|the lead}}."
+                 *         }
+                 *       ],
+                 *       "stopWhen": [
+                 *         "lead.replied",
+                 *         "lead.status_changed"
+                 *       ],
+                 *       "quietHours": {
+                 *         "allowedFrom": "08:00",
+                 *         "allowedUntil": "19:30",
+                 *         "days": [
+                 *           "monday",
+                 *           "tuesday",
+                 *           "wednesday",
+                 *           "thursday",
+                 *           "friday",
+                 *           "saturday"
+                 *         ],
+                 *         "closedDates": true
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description A recipe of GET /v1/automation-templates to start from: its fields, each replaced by the same field of this body.
+                     * @enum {string}
+                     */
+                    fromTemplate?: "missed_call_text_back" | "webform_instant_reply" | "appointment_reminders" | "quote_follow_up" | "review_request";
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
+                    name?: string;
+                    isEnabled?: boolean;
+                    /** @description The event that starts a run, and `filter`: the values the event’s fields must have, each one value or a list of values any of which passes. Each event has its own fields (`tag`; `source`; `status`; `from`, `to`), and takes no other. */
+                    trigger?: {
+                        /** @constant */
+                        event: "call.missed";
+                        /** @default {} */
+                        filter?: {
+                            tag?: string | string[];
+                        };
+                    } | {
+                        /** @constant */
+                        event: "inquiry.created";
+                        /** @default {} */
+                        filter?: {
+                            source?: ("CALL" | "EMAIL" | "CHATBOT" | "SMS" | "WEBFORM") | ("CALL" | "EMAIL" | "CHATBOT" | "SMS" | "WEBFORM")[];
+                            tag?: string | string[];
+                        };
+                    } | {
+                        /** @constant */
+                        event: "lead.created";
+                        /** @default {} */
+                        filter?: {
+                            status?: ("NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST") | ("NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST")[];
+                        };
+                    } | {
+                        /** @constant */
+                        event: "lead.status_changed";
+                        /** @default {} */
+                        filter?: {
+                            from?: ("NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST") | ("NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST")[];
+                            to?: ("NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST") | ("NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST")[];
+                        };
+                    } | {
+                        /** @constant */
+                        event: "appointment.booked";
+                        /** @default {} */
+                        filter?: Record<string, never>;
+                    } | {
+                        /** @constant */
+                        event: "appointment.cancelled";
+                        /** @default {} */
+                        filter?: Record<string, never>;
+                    } | {
+                        /** @constant */
+                        event: "appointment.completed";
+                        /** @default {} */
+                        filter?: Record<string, never>;
+                    } | {
+                        /** @constant */
+                        event: "sms.received";
+                        /** @default {} */
+                        filter?: Record<string, never>;
+                    };
+                    /** @description 1 to 20 steps, run in order: wait, send_sms, notify_member, set_lead_status, add_note, webhook. */
+                    steps?: ({
+                        /** @constant */
+                        type: "wait";
+                        /** @description ISO 8601: weeks, days, hours, minutes, seconds (`PT2M`, `PT2H`, `P2D`, `P1W`, `P1DT12H`); months and years have no fixed length and are refused. From 1 minute to 365 days. */
+                        duration: string;
+                        /**
+                         * @description Counts back from the trigger's record's time rather than on from the previous step; only appointment triggers have one.
+                         * @enum {string}
+                         */
+                        before?: "appointment.startsAt" | "appointment.endsAt";
+                    } | {
+                        /** @constant */
+                        type: "send_sms";
+                        /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
+                        template: string;
+                    } | {
+                        /** @constant */
+                        type: "notify_member";
+                        memberId: number;
+                        /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
+                        template: string;
+                    } | {
+                        /** @constant */
+                        type: "set_lead_status";
+                        /** @enum {string} */
+                        status: "NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST";
+                    } | {
+                        /** @constant */
+                        type: "add_note";
+                        /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
+                        template: string;
+                    } | {
+                        /** @constant */
+                        type: "webhook";
+                        /** Format: uri */
+                        url: string;
+                    })[];
+                    /** @description What stops a run before its last step. `lead.opted_out` stops SMS steps whether listed or not, and a deleted lead stops every run. */
+                    stopWhen?: ("lead.replied" | "appointment.cancelled" | "lead.status_changed" | "lead.opted_out")[];
+                    /** @description SMS steps go out from `allowedFrom` until `allowedUntil` (`allowedUntil` after `allowedFrom`, 24:00 the end of the day) on `days` (every day when absent), and not on the organization’s `closedDates` while `closedDates` is true; a step due outside them waits for the next allowed minute. */
+                    quietHours?: {
+                        allowedFrom: string;
+                        allowedUntil: string;
+                        /**
+                         * @default [
+                         *       "monday",
+                         *       "tuesday",
+                         *       "wednesday",
+                         *       "thursday",
+                         *       "friday",
+                         *       "saturday",
+                         *       "sunday"
+                         *     ]
+                         */
+                        days?: ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday")[];
+                        /** @default true */
+                        closedDates?: boolean;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Create an automation, from scratch or from a recipe */
+            201: {
+                headers: {
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, sent again; absent on the first answer. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        automation: components["schemas"]["Automation"];
+                        /** @description The `whsec_…` secret the webhook steps sign with (Standard Webhooks): answered once, by the write that first gives the automation a webhook step, and never again. */
+                        signingSecret?: string;
+                    };
+                };
+            };
+            /** @description A path, query or body value failed validation, a query parameter the operation does not take was sent, or the body is not valid JSON. The message names the field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            /** @description A conflict with the organization’s records (a name or label already used, an attendee already booked), the record changed by other requests at the same time as often as the write was retried (CONFLICT: the change was not written; a retry, with the same Idempotency-Key too, runs again), or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    getAutomation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                automationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read an automation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        automation: components["schemas"]["Automation"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    deleteAutomation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                automationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete an automation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        id: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    updateAutomation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400, 413, 429 or 5xx is not kept, so a corrected retry runs; but a 502, the SMS provider’s answer to a message already recorded and perhaps sent, is kept, so a retry never texts the lead twice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                automationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "isEnabled": false
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
+                    name?: string;
+                    isEnabled?: boolean;
+                    /** @description The event that starts a run, and `filter`: the values the event’s fields must have, each one value or a list of values any of which passes. Each event has its own fields (`tag`; `source`; `status`; `from`, `to`), and takes no other. */
+                    trigger?: {
+                        /** @constant */
+                        event: "call.missed";
+                        /** @default {} */
+                        filter?: {
+                            tag?: string | string[];
+                        };
+                    } | {
+                        /** @constant */
+                        event: "inquiry.created";
+                        /** @default {} */
+                        filter?: {
+                            source?: ("CALL" | "EMAIL" | "CHATBOT" | "SMS" | "WEBFORM") | ("CALL" | "EMAIL" | "CHATBOT" | "SMS" | "WEBFORM")[];
+                            tag?: string | string[];
+                        };
+                    } | {
+                        /** @constant */
+                        event: "lead.created";
+                        /** @default {} */
+                        filter?: {
+                            status?: ("NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST") | ("NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST")[];
+                        };
+                    } | {
+                        /** @constant */
+                        event: "lead.status_changed";
+                        /** @default {} */
+                        filter?: {
+                            from?: ("NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST") | ("NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST")[];
+                            to?: ("NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST") | ("NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST")[];
+                        };
+                    } | {
+                        /** @constant */
+                        event: "appointment.booked";
+                        /** @default {} */
+                        filter?: Record<string, never>;
+                    } | {
+                        /** @constant */
+                        event: "appointment.cancelled";
+                        /** @default {} */
+                        filter?: Record<string, never>;
+                    } | {
+                        /** @constant */
+                        event: "appointment.completed";
+                        /** @default {} */
+                        filter?: Record<string, never>;
+                    } | {
+                        /** @constant */
+                        event: "sms.received";
+                        /** @default {} */
+                        filter?: Record<string, never>;
+                    };
+                    /** @description 1 to 20 steps, run in order: wait, send_sms, notify_member, set_lead_status, add_note, webhook. */
+                    steps?: ({
+                        /** @constant */
+                        type: "wait";
+                        /** @description ISO 8601: weeks, days, hours, minutes, seconds (`PT2M`, `PT2H`, `P2D`, `P1W`, `P1DT12H`); months and years have no fixed length and are refused. From 1 minute to 365 days. */
+                        duration: string;
+                        /**
+                         * @description Counts back from the trigger's record's time rather than on from the previous step; only appointment triggers have one.
+                         * @enum {string}
+                         */
+                        before?: "appointment.startsAt" | "appointment.endsAt";
+                    } | {
+                        /** @constant */
+                        type: "send_sms";
+                        /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
+                        template: string;
+                    } | {
+                        /** @constant */
+                        type: "notify_member";
+                        memberId: number;
+                        /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
+                        template: string;
+                    } | {
+                        /** @constant */
+                        type: "set_lead_status";
+                        /** @enum {string} */
+                        status: "NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST";
+                    } | {
+                        /** @constant */
+                        type: "add_note";
+                        /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
+                        template: string;
+                    } | {
+                        /** @constant */
+                        type: "webhook";
+                        /** Format: uri */
+                        url: string;
+                    })[];
+                    /** @description What stops a run before its last step. `lead.opted_out` stops SMS steps whether listed or not, and a deleted lead stops every run. */
+                    stopWhen?: ("lead.replied" | "appointment.cancelled" | "lead.status_changed" | "lead.opted_out")[];
+                    /** @description SMS steps go out from `allowedFrom` until `allowedUntil` (`allowedUntil` after `allowedFrom`, 24:00 the end of the day) on `days` (every day when absent), and not on the organization’s `closedDates` while `closedDates` is true; a step due outside them waits for the next allowed minute. */
+                    quietHours?: {
+                        allowedFrom: string;
+                        allowedUntil: string;
+                        /**
+                         * @default [
+                         *       "monday",
+                         *       "tuesday",
+                         *       "wednesday",
+                         *       "thursday",
+                         *       "friday",
+                         *       "saturday",
+                         *       "sunday"
+                         *     ]
+                         */
+                        days?: ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday")[];
+                        /** @default true */
+                        closedDates?: boolean;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Change any subset of an automation’s fields */
+            200: {
+                headers: {
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, sent again; absent on the first answer. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        automation: components["schemas"]["Automation"];
+                        /** @description The `whsec_…` secret the webhook steps sign with (Standard Webhooks): answered once, by the write that first gives the automation a webhook step, and never again. */
+                        signingSecret?: string;
+                    };
+                };
+            };
+            /** @description A path, query or body value failed validation, a query parameter the operation does not take was sent, or the body is not valid JSON. The message names the field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A conflict with the organization’s records (a name or label already used, an attendee already booked), the record changed by other requests at the same time as often as the write was retried (CONFLICT: the change was not written; a retry, with the same Idempotency-Key too, runs again), or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    listAutomationTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the recipes an automation can start from */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        templates: {
+                            id: string;
+                            name: string;
+                            description: string;
+                            automation: {
+                                name: string;
+                                /** @description The event that starts a run, and `filter`: the values the event’s fields must have, each one value or a list of values any of which passes. Each event has its own fields (`tag`; `source`; `status`; `from`, `to`), and takes no other. */
+                                trigger: {
+                                    /** @constant */
+                                    event: "call.missed";
+                                    /** @default {} */
+                                    filter: {
+                                        tag?: string | string[];
+                                    };
+                                } | {
+                                    /** @constant */
+                                    event: "inquiry.created";
+                                    /** @default {} */
+                                    filter: {
+                                        source?: ("CALL" | "EMAIL" | "CHATBOT" | "SMS" | "WEBFORM") | ("CALL" | "EMAIL" | "CHATBOT" | "SMS" | "WEBFORM")[];
+                                        tag?: string | string[];
+                                    };
+                                } | {
+                                    /** @constant */
+                                    event: "lead.created";
+                                    /** @default {} */
+                                    filter: {
+                                        status?: ("NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST") | ("NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST")[];
+                                    };
+                                } | {
+                                    /** @constant */
+                                    event: "lead.status_changed";
+                                    /** @default {} */
+                                    filter: {
+                                        from?: ("NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST") | ("NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST")[];
+                                        to?: ("NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST") | ("NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST")[];
+                                    };
+                                } | {
+                                    /** @constant */
+                                    event: "appointment.booked";
+                                    /** @default {} */
+                                    filter: Record<string, never>;
+                                } | {
+                                    /** @constant */
+                                    event: "appointment.cancelled";
+                                    /** @default {} */
+                                    filter: Record<string, never>;
+                                } | {
+                                    /** @constant */
+                                    event: "appointment.completed";
+                                    /** @default {} */
+                                    filter: Record<string, never>;
+                                } | {
+                                    /** @constant */
+                                    event: "sms.received";
+                                    /** @default {} */
+                                    filter: Record<string, never>;
+                                };
+                                steps: ({
+                                    /** @constant */
+                                    type: "wait";
+                                    /** @description ISO 8601: weeks, days, hours, minutes, seconds (`PT2M`, `PT2H`, `P2D`, `P1W`, `P1DT12H`); months and years have no fixed length and are refused. From 1 minute to 365 days. */
+                                    duration: string;
+                                    /**
+                                     * @description Counts back from the trigger's record's time rather than on from the previous step; only appointment triggers have one.
+                                     * @enum {string}
+                                     */
+                                    before?: "appointment.startsAt" | "appointment.endsAt";
+                                } | {
+                                    /** @constant */
+                                    type: "send_sms";
+                                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
+                                    template: string;
+                                } | {
+                                    /** @constant */
+                                    type: "notify_member";
+                                    memberId: number;
+                                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
+                                    template: string;
+                                } | {
+                                    /** @constant */
+                                    type: "set_lead_status";
+                                    /** @enum {string} */
+                                    status: "NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST";
+                                } | {
+                                    /** @constant */
+                                    type: "add_note";
+                                    /** @description Trimmed of surrounding white space; must have at least one visible character, no control characters other than tab, line feed and carriage return, and no half of a character (a lone surrogate). */
+                                    template: string;
+                                } | {
+                                    /** @constant */
+                                    type: "webhook";
+                                    /** Format: uri */
+                                    url: string;
+                                })[];
+                                stopWhen?: ("lead.replied" | "appointment.cancelled" | "lead.status_changed" | "lead.opted_out")[];
+                            };
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
     listCompanies: {
         parameters: {
             query?: {
@@ -6117,6 +7047,7 @@ export interface operations {
                  *         "2026-12-28",
                  *         "2027-01-01"
                  *       ],
+                 *       "automationSmsDailyCap": 3,
                  *       "smsSenderId": "HarbourCity"
                  *     }
                  */
@@ -6162,12 +7093,14 @@ export interface operations {
                     } | null;
                     /** @description Dates (YYYY-MM-DD, in the organization’s time zone, each a date the calendar has) closed all day whatever the weekly hours say, such as public holidays. */
                     closedDates?: string[];
+                    /** @description How many SMS the organization's automations send one lead in a day (the organization's local day), from 1 to 20; default 3. A step past it is skipped (`DAILY_CAP_REACHED`) and its run goes on. SMS members send are not counted. */
+                    automationSmsDailyCap?: number;
                     smsSenderId?: string | null;
                 };
             };
         };
         responses: {
-            /** @description Change the organization’s name, timezone, country, currency, businessHours, closedDates or smsSenderId */
+            /** @description Change the organization’s name, timezone, country, currency, businessHours, closedDates, automationSmsDailyCap or smsSenderId */
             200: {
                 headers: {
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, sent again; absent on the first answer. */
@@ -6291,6 +7224,11 @@ export interface operations {
                     position?: string | null;
                     /** @default null */
                     responsibility?: string | null;
+                    /**
+                     * @description The member's own phone, where the organization's automations text them (a `notify_member` step): with its country code, or in the national form of the organization's `country`. Stored and answered in E.164; one that is no valid number of any numbering plan answers 400 naming the field. `null`: none.
+                     * @default null
+                     */
+                    phone?: string | null;
                 };
             };
         };
@@ -6438,6 +7376,7 @@ export interface operations {
                  *       "role": "MANAGER",
                  *       "position": "Operations Manager",
                  *       "responsibility": "Scheduling crews, job follow-ups and strata clients",
+                 *       "phone": "+61412555014",
                  *       "isDisabled": false
                  *     }
                  */
@@ -6452,6 +7391,8 @@ export interface operations {
                     role?: "ADMIN" | "MANAGER" | "MEMBER";
                     position?: string | null;
                     responsibility?: string | null;
+                    /** @description The member's own phone, where the organization's automations text them (a `notify_member` step): with its country code, or in the national form of the organization's `country`. Stored and answered in E.164; one that is no valid number of any numbering plan answers 400 naming the field. `null`: none. */
+                    phone?: string | null;
                     isDisabled?: boolean;
                     /** @description The whole week, replacing the one stored (days are not merged): a day left out or empty is one the member does not work. `null`: the organization’s businessHours. */
                     workingHours?: {
@@ -6488,7 +7429,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Change a member’s email, firstName, lastName, role, position, responsibility, isDisabled or workingHours */
+            /** @description Change a member’s email, firstName, lastName, role, position, responsibility, phone, isDisabled or workingHours */
             200: {
                 headers: {
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, sent again; absent on the first answer. */
@@ -9165,7 +10106,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
-                type?: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted";
+                type?: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted";
             };
             header?: never;
             path?: never;
@@ -9254,7 +10195,7 @@ export interface operations {
                 /** @description Only writes made with this API key. */
                 keyId?: string;
                 /** @description Only writes of this kind of record (`lead`, `company_note`, … as the entries’ `resourceType`). */
-                resourceType?: "lead" | "activity" | "inquiry" | "sms" | "appointment" | "hold" | "company" | "company_note" | "organization" | "member" | "invitation" | "api_key" | "service" | "scenario" | "product" | "transfer" | "policy" | "faq" | "webhook" | "inbound_endpoint";
+                resourceType?: "lead" | "activity" | "inquiry" | "sms" | "appointment" | "hold" | "automation" | "company" | "company_note" | "organization" | "member" | "invitation" | "api_key" | "service" | "scenario" | "product" | "transfer" | "policy" | "faq" | "webhook" | "inbound_endpoint";
                 /** @description With `resourceType`: only writes of this one record (its id as the entries’ `resourceId`; integer ids as written). */
                 resourceId?: string;
                 /** @description Only writes made at or after this instant. Before 9999-01-01T00:00:00.000Z. */
@@ -9371,7 +10312,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url: string;
-                    events: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "*")[];
+                    events: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "*")[];
                     /** @default null */
                     description?: string | null;
                 };
@@ -9483,7 +10424,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url?: string;
-                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "*")[];
+                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "*")[];
                     description?: string | null;
                     isEnabled?: boolean;
                 };
@@ -9601,7 +10542,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url?: string;
-                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "*")[];
+                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "*")[];
                     description?: string | null;
                     isEnabled?: boolean;
                 };
@@ -9730,7 +10671,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
-                eventType?: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.test";
+                eventType?: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.test";
                 status?: "PENDING" | "SUCCEEDED" | "FAILED";
             };
             header?: never;
@@ -11105,7 +12046,7 @@ export interface operations {
     postMcp: {
         parameters: {
             query?: {
-                /** @description The toolsets `tools/list` offers, separated by commas; `tools/call` takes any tool by its name. `curated` (the default; 10 tools in about 35 KB of JSON): the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …). `all`: those and every route of the API as a tool, named by its operationId in snake_case (about 100 tools in about 330 KB). A resource’s name (leads, inquiries, sms, appointments, companies, organization, services, products, transfers, policies, faqs, events, audit_log, webhooks, inbound_endpoints, receptionist, reports): its routes’ tools, e.g. `curated,leads`. */
+                /** @description The toolsets `tools/list` offers, separated by commas; `tools/call` takes any tool by its name. `curated` (the default; 10 tools in about 35 KB of JSON): the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …). `all`: those and every route of the API as a tool, named by its operationId in snake_case (about 100 tools in about 330 KB). A resource’s name (leads, inquiries, sms, appointments, automations, companies, organization, services, products, transfers, policies, faqs, events, audit_log, webhooks, inbound_endpoints, receptionist, reports): its routes’ tools, e.g. `curated,leads`. */
                 tools?: string;
             };
             header?: never;

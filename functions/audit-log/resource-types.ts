@@ -8,6 +8,7 @@ export const AUDIT_RESOURCE_TYPES = [
   'sms',
   'appointment',
   'hold',
+  'automation',
   'company',
   'company_note',
   'organization',

@@ -1,5 +1,62 @@
-import type { ChannelDefinition, WorkerDefinition } from '#shared/resource';
+import type { QueueChannelDefinition, WorkerDefinition } from '#shared/resource';
+import { automationQueueNames } from './capability';
+import type { StepMessage } from './engine';
 
-// Contract stub: the engine's queue, its dead letters and the step runner's worker replace this file.
-export const automationChannels: ChannelDefinition[] = [];
-export const automationWorkers: WorkerDefinition[] = [];
+/**
+ * The step runner's batch and time: a message runs one run's steps up to its next wait (an SMS, a webhook of at most
+ * 10 s, a few table writes), so five take well under a minute. The queue hides a received message for six times the
+ * function's timeout, as Lambda advises for SQS sources; a step's claim lease (two minutes) has lapsed by the time a
+ * message whose attempt failed is handed again.
+ */
+export const STEP_BATCH = { size: 5, functionTimeoutSeconds: 60, visibilityTimeoutSeconds: 360 } as const;
+
+/**
+ * The automation step queue: `advance`, `reschedule` and `cleanup` wake-ups (./engine.ts) from the stream consumer,
+ * the routes that enrol and cancel, the runner itself, and the one-time schedules of waiting steps. A message failed
+ * five receives waits in the dead letters, which page; redriving them is safe, as each is an idempotent wake-up
+ * (docs/operations.md). Under `npm start` the in-process queue follows the clock, so tests move a run's waits by
+ * moving it.
+ */
+export const automationSteps: QueueChannelDefinition = {
+  kind: 'queue',
+  name: 'automation-steps',
+  id: 'AutomationSteps',
+  queueName: (tableName) => automationQueueNames(tableName).queue,
+  retentionDays: 7,
+  visibilityTimeoutSeconds: STEP_BATCH.visibilityTimeoutSeconds,
+  batchSize: STEP_BATCH.size,
+  functionTimeoutSeconds: STEP_BATCH.functionTimeoutSeconds,
+  deadLetters: {
+    id: 'AutomationStepDeadLetters',
+    queueName: (tableName) => automationQueueNames(tableName).deadLetters,
+    retentionDays: 14,
+    maxReceiveCount: 5,
+    alarm: { id: 'AutomationStepDeadLettersWaiting', what: 'Automation steps failed five receives: their runs wait past their time until the messages are redriven (docs/operations.md).' },
+  },
+  environment: { queueUrl: 'AUTOMATION_QUEUE_URL', deadLettersUrl: 'AUTOMATION_DLQ_URL' },
+  local: {
+    install: 'local-engine#installLocalAutomationEngine',
+    what: 'automation step',
+    logged: (message: StepMessage) => ({ kind: message.kind, organizationId: message.organizationId, runId: message.runId }),
+    followsClock: true,
+  },
+};
+
+export const automationChannels: QueueChannelDefinition[] = [automationSteps];
+
+/**
+ * The runner: each step message through `runStepMessage` (./step-worker.ts; in Lambda behind ./runner-handler.ts,
+ * which puts the deployed engine in place), which reads the run, its automation's version and the organization,
+ * claims and records steps, writes their effects (the SMS record, a lead's status, a note, their markers) and ends
+ * runs with their watches; it sends its own next messages to its queue.
+ */
+export const automationWorkers: WorkerDefinition[] = [
+  {
+    name: 'RunAutomationSteps',
+    handler: 'runner-handler',
+    trigger: { kind: 'queue', queue: automationSteps.name },
+    dynamodb: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
+    indexes: ['gsi4'],
+    local: 'step-worker#runStepMessage',
+  },
+];

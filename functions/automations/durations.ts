@@ -1,5 +1,5 @@
 /** ISO 8601 durations as automations' waits write them: weeks, days, hours, minutes, seconds (`PT2M`, `P2D`, `P1DT12H`); months and years are not fixed lengths and are refused. */
-const DURATION = /^P(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/;
+export const DURATION = /^P(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/;
 const UNIT_MS = [7 * 86_400_000, 86_400_000, 3_600_000, 60_000, 1_000];
 
 /** The duration in milliseconds, or undefined when the text is not one (`P`, `PT`, `P1M`, `2 days`). */

@@ -4,6 +4,7 @@
  * (EventBridge Scheduler one-time schedules deployed, timers on the clock locally). Both are put in place once per
  * container; the step code is the same everywhere.
  */
+import { queueOnlyEngine } from './sqs-step-queue';
 
 /** Wake a run at its current step, if the run still holds this `wake` token (a stale or twin delivery does nothing). */
 export interface AdvanceMessage {
@@ -51,6 +52,8 @@ export function setAutomationEngine(next: AutomationEngine): void {
 }
 
 export function automationEngine(): AutomationEngine {
+  // In Lambda, a function the runner's module did not set one for only queues steps (./sqs-step-queue.ts).
+  engine ??= queueOnlyEngine();
   if (!engine) throw new Error('No automation engine is in place: the runner and the stream consumer need one (setAutomationEngine)');
   return engine;
 }

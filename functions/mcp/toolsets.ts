@@ -6,6 +6,7 @@ export const RESOURCE_TOOLSETS = [
   'inquiries',
   'sms',
   'appointments',
+  'automations',
   'companies',
   'organization',
   'services',

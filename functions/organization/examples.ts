@@ -10,6 +10,7 @@ export const member = {
   lastName: 'Russo',
   position: 'Operations Manager',
   responsibility: 'Scheduling crews, job follow-ups and strata clients',
+  phone: '+61412555014',
   avatarImg: 'https://images.harbourcitytrades.com.au/team/daniel-russo.jpg',
   isDisabled: false,
   workingHours: null,
@@ -33,6 +34,7 @@ export const organization = {
     saturday: [{ open: '08:00', close: '12:00' }],
   },
   closedDates: ['2026-12-25', '2026-12-28', '2027-01-01'],
+  automationSmsDailyCap: 3,
   createdAt: '2025-10-18T22:00:00.000Z',
   counts: { leads: 9, members: 4, services: 5 },
   // Friday 2026-11-27, 18:30 in Sydney.

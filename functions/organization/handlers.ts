@@ -6,6 +6,7 @@ import { listMembersPage, listInvitationsPage } from './member-store';
 import * as routes from './routes';
 import { getOrganization, updateOrganization } from './store';
 import { canonicalE164 } from '#shared/phone';
+import { withPhoneRead } from '../leads/phones';
 
 /** The handlers of the organization routes, one per route, named by its operationId: the stack bundles this module into each route's function. */
 export const getOrganizationHandler = apiHandler(routes.getOrganization, async ({ organizationId }) => ({ organization: await getOrganization(organizationId) }));
@@ -21,7 +22,7 @@ export const listOrganizationMembersHandler = apiHandler(routes.listOrganization
 );
 
 export const createOrganizationMemberHandler = apiHandler(routes.createOrganizationMember, async ({ body, organizationId }) => ({
-  member: await createMember(organizationId, body),
+  member: await createMember(organizationId, await withPhoneRead(organizationId, body)),
 }));
 
 export const getOrganizationMemberHandler = apiHandler(routes.getOrganizationMember, async ({ path, organizationId }) => ({ member: await readMember(organizationId, path.memberId) }));
@@ -37,7 +38,7 @@ export const deleteOrganizationInvitationHandler = apiHandler(routes.deleteOrgan
 });
 
 export const updateOrganizationMemberHandler = apiHandler(routes.updateOrganizationMember, async ({ path, body, organizationId }) => ({
-  member: await updateMember(organizationId, path.memberId, body),
+  member: await updateMember(organizationId, path.memberId, await withPhoneRead(organizationId, body)),
 }));
 
 export const listOrganizationInvitationsHandler = apiHandler(routes.listOrganizationInvitations, async ({ query, organizationId }) =>

@@ -15,12 +15,14 @@ export interface NewMember {
   role: MemberRole;
   position?: string | null;
   responsibility?: string | null;
+  /** E.164, as the handler read it in the organization's country. */
+  phone?: string | null;
   avatarImg?: string | null;
   isDisabled?: boolean;
 }
 
 /** What a member holds for the optional fields left out. */
-const UNSET = { position: null, responsibility: null, avatarImg: null, isDisabled: false } satisfies Partial<Member>;
+const UNSET = { position: null, responsibility: null, phone: null, avatarImg: null, isDisabled: false } satisfies Partial<Member>;
 
 /** A new member is active at once with a new user account; the schema puts the fields in documented order. */
 function newMember({ email, ...fields }: NewMember, id: number, createdAt: string): Member {
@@ -36,7 +38,7 @@ export async function createMember(organizationId: string, input: NewMember, cre
 const lastAdmin = () => new ApiError(409, 'The member is the organization’s last ADMIN: make another member ADMIN first', 'LAST_ADMIN');
 
 /**
- * Names, email, role, position, responsibility, isDisabled and workingHours; a disabled member's user can no longer
+ * Names, email, role, position, responsibility, phone (E.164, as the handler read it), isDisabled and workingHours; a disabled member's user can no longer
  * send SMS, and an email another member or invitation has answers 409. The last ADMIN
  * cannot give up the role (409), however many demotions race.
  */

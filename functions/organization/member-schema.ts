@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { WeeklyHours } from '#shared/schedule';
 import { Email, NonEmptyString, Timestamp, deletedSchema, integerString, pageSchema, partialUpdateBody } from '#shared/schema';
+import { TypedPhone } from '../leads/attributes';
 
 /** ADMIN manages the account and its keys, MANAGER the pipeline and team, MEMBER works leads. */
 export const MEMBER_ROLES = ['ADMIN', 'MANAGER', 'MEMBER'] as const;
@@ -15,6 +16,8 @@ export const Member = v.object({
   lastName: v.string(),
   position: v.nullable(v.string()),
   responsibility: v.nullable(v.string()),
+  /** E.164: where the organization's automations text the member (a `notify_member` step); null: none. */
+  phone: v.optional(v.nullable(v.string()), null),
   avatarImg: v.nullable(v.string()),
   isDisabled: v.boolean(),
   /** When the member works, in the organization's timezone; null: the organization's businessHours. */
@@ -37,6 +40,7 @@ const memberFields = {
   role: Role,
   position: v.nullable(NonEmptyString('position', 200)),
   responsibility: v.nullable(NonEmptyString('responsibility', 1000)),
+  phone: v.pipe(v.nullable(TypedPhone), v.description("The member's own phone, where the organization's automations text them (a `notify_member` step): with its country code, or in the national form of the organization's `country`. Stored and answered in E.164; one that is no valid number of any numbering plan answers 400 naming the field. `null`: none.")),
   isDisabled: v.boolean('isDisabled must be a boolean'),
   workingHours: v.nullable(WeeklyHours),
 };
@@ -49,6 +53,7 @@ export const CreateMemberBody = v.strictObject({
   role: v.optional(memberFields.role, 'MEMBER'),
   position: v.optional(memberFields.position, null),
   responsibility: v.optional(memberFields.responsibility, null),
+  phone: v.optional(memberFields.phone, null),
 });
 export type CreateMemberBody = v.InferOutput<typeof CreateMemberBody>;
 
@@ -60,6 +65,7 @@ export const UpdateMemberBody = partialUpdateBody({
   role: memberFields.role,
   position: memberFields.position,
   responsibility: memberFields.responsibility,
+  phone: memberFields.phone,
   isDisabled: memberFields.isDisabled,
   workingHours: v.pipe(memberFields.workingHours, v.description('The whole week, replacing the one stored (days are not merged): a day left out or empty is one the member does not work. `null`: the organization’s businessHours.')),
 });

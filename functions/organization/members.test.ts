@@ -34,6 +34,7 @@ describe('GET /v1/organization/members', () => {
       responsibility: 'Quotes over $5,000, accounts and supplier relationships',
       avatarImg: 'https://images.harbourcitytrades.com.au/team/sarah-mitchell.jpg',
       isDisabled: false,
+      phone: null,
       workingHours: null,
       user: { id: expect.stringMatching(USER_ID), email: 'sarah@harbourcitytrades.com.au' },
       updatedAt: expect.stringMatching(ISO_MS),
@@ -65,6 +66,7 @@ describe('GET /v1/organization/members', () => {
           responsibility: null,
           avatarImg: null,
           isDisabled: false,
+          phone: null,
           workingHours: null,
           user: { id: member.user.id, email: 'person1@example.com.au' },
           updatedAt: expect.stringMatching(ISO_MS),
@@ -143,6 +145,7 @@ describe('POST /v1/organization/members', () => {
       responsibility: null,
       avatarImg: null,
       isDisabled: false,
+      phone: null,
       workingHours: null,
       user: { id: expect.stringMatching(USER_ID), email: 'sarah@example.com.au' },
       updatedAt: expect.stringMatching(ISO_MS),
@@ -266,6 +269,45 @@ describe('PATCH /v1/organization/members/{memberId}', () => {
   });
 });
 
+describe("a member's phone", () => {
+  const dan = { email: 'dan@example.com', firstName: 'Dan', lastName: 'Russo' };
+
+  it("reads it in the organization's country and stores it E.164, at create and PATCH; null clears it", async () => {
+    const { client } = await api.organization();
+    expect((await client.patch('/v1/organization', { country: 'NZ' })).status).toBe(200);
+    const created = await client.post('/v1/organization/members', { ...dan, phone: '021 123 4567' });
+    expect(created.status).toBe(201);
+    expect(created.body.member.phone).toBe('+64211234567');
+    expect((await client.get(`/v1/organization/members/${created.body.member.id}`)).body.member).toEqual(created.body.member);
+
+    const changed = await client.patch(`/v1/organization/members/${created.body.member.id}`, { phone: '+61 412 345 678' });
+    expect(changed.body.member).toEqual({ ...created.body.member, phone: '+61412345678', updatedAt: expect.stringMatching(ISO_MS) });
+    const cleared = await client.patch(`/v1/organization/members/${created.body.member.id}`, { phone: null });
+    expect(cleared.body.member.phone).toBeNull();
+    expect((await client.get('/v1/organization/members')).body.members).toEqual([cleared.body.member]);
+  });
+
+  it.each([
+    ['text that is no phone', 'call me'],
+    ['too few digits for a number', '0412'],
+    ['a national number of another country', '0412 345 678'],
+    ['a number', 61412345678],
+  ])('answers 400 naming phone for %s, at create and PATCH, and writes nothing', async (_, phone) => {
+    const { client } = await api.organization();
+    expect((await client.patch('/v1/organization', { country: 'NZ' })).status).toBe(200);
+    const refused = await client.post('/v1/organization/members', { ...dan, phone });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details[0].path).toBe('phone');
+    expect((await client.get('/v1/organization/members')).body.totalCount).toBe(0);
+
+    const member = (await client.post('/v1/organization/members', { ...dan, phone: '021 123 4567' })).body.member;
+    const patched = await client.patch(`/v1/organization/members/${member.id}`, { phone });
+    expect(patched.status).toBe(400);
+    expect(patched.body.error.details[0].path).toBe('phone');
+    expect((await client.get(`/v1/organization/members/${member.id}`)).body.member).toEqual(member);
+  });
+});
+
 describe('invitations', () => {
   it('invites, lists the pending invitation apart from members, and accepting makes it a member with a user', async () => {
     const { client } = await api.organization();
@@ -291,6 +333,7 @@ describe('invitations', () => {
       responsibility: null,
       avatarImg: null,
       isDisabled: false,
+      phone: null,
       workingHours: null,
       user: { id: expect.stringMatching(USER_ID), email: 'Liam@Example.com' },
       updatedAt: expect.stringMatching(ISO_MS),

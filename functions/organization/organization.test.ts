@@ -21,6 +21,7 @@ describe('GET /v1/organization', () => {
       smsSenderId: null,
       businessHours: expect.objectContaining({ monday: [{ open: '07:00', close: '17:00' }] }),
       closedDates: expect.arrayContaining(['2026-12-25']),
+      automationSmsDailyCap: 3,
       createdAt: expect.any(String),
       counts: { leads: (demo!.leadIds as string[]).length, members: (demo!.memberIds as number[]).length, services: (demo!.serviceIds as number[]).length },
       isOpenNow: expect.any(Boolean),
@@ -63,6 +64,11 @@ describe('PATCH /v1/organization', () => {
     ['an empty sender id', { smsSenderId: '' }, 'smsSenderId'],
     ['a number with spaces', { smsSenderId: '+61 400 000 000' }, 'smsSenderId'],
     ['a blank name', { name: ' ' }, 'name'],
+    ['an automation SMS daily cap of 0', { automationSmsDailyCap: 0 }, 'automationSmsDailyCap'],
+    ['an automation SMS daily cap of 21', { automationSmsDailyCap: 21 }, 'automationSmsDailyCap'],
+    ['an automation SMS daily cap that is not whole', { automationSmsDailyCap: 2.5 }, 'automationSmsDailyCap'],
+    ['an automation SMS daily cap as text', { automationSmsDailyCap: '3' }, 'automationSmsDailyCap'],
+    ['no automation SMS daily cap', { automationSmsDailyCap: null }, 'automationSmsDailyCap'],
     ['an unknown field', { plan: 'pro' }, 'plan'],
   ])('answers 400 for %s, naming the field, and changes nothing', async (_, body, field) => {
     const { client } = await api.organization();
@@ -71,6 +77,17 @@ describe('PATCH /v1/organization', () => {
     expect(res.status).toBe(400);
     expect(res.body.error.details[0].path).toBe(field);
     expect((await client.get('/v1/organization')).body).toEqual(before);
+  });
+
+  it('caps the SMS its automations send one lead a day at 3 until changed, to anything from 1 to 20', async () => {
+    const { client } = await api.organization();
+    expect((await client.get('/v1/organization')).body.organization.automationSmsDailyCap).toBe(3);
+    for (const cap of [1, 20, 5]) {
+      const res = await client.patch('/v1/organization', { automationSmsDailyCap: cap });
+      expect(res.status).toBe(200);
+      expect(res.body.organization.automationSmsDailyCap).toBe(cap);
+    }
+    expect((await client.get('/v1/organization')).body.organization.automationSmsDailyCap).toBe(5);
   });
 
   it.each(['HarbourCity', 'A', '1Plumber', 'PLUMBER2024', '+61400000000', '+12025550123'])('accepts %s as smsSenderId: 1 to 11 letters and digits with a letter, or E.164', async (smsSenderId) => {

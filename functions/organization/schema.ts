@@ -59,6 +59,10 @@ export const Currency = v.pipe(
   v.transform((code) => code.toUpperCase()),
 );
 
+/** What an organization's automations may text one lead in a day until it says otherwise, and the most it may choose. */
+export const DEFAULT_AUTOMATION_SMS_DAILY_CAP = 3;
+export const MAX_AUTOMATION_SMS_DAILY_CAP = 20;
+
 /** The organization as stored; fields added after launch are optional with their default. */
 export const OrganizationRecord = v.object({
   id: v.string(),
@@ -74,6 +78,8 @@ export const OrganizationRecord = v.object({
   /** When the business is open, in its timezone; null until set (then whether it is open is not known). */
   businessHours: v.optional(v.nullable(WeeklyHours), null),
   closedDates: v.optional(ClosedDates, []),
+  /** How many SMS its automations send one lead in a day (the organization's local day), at most. */
+  automationSmsDailyCap: v.optional(v.pipe(v.number(), v.integer()), DEFAULT_AUTOMATION_SMS_DAILY_CAP),
   createdAt: Timestamp,
 });
 
@@ -113,6 +119,15 @@ export const UpdateOrganizationBody = partialUpdateBody({
   currency: Currency,
   businessHours: v.pipe(v.nullable(WeeklyHours), v.description('The whole week, replacing the one stored (days are not merged): a day left out or empty is closed. `null`: hours unknown again.')),
   closedDates: ClosedDates,
+  automationSmsDailyCap: v.pipe(
+    v.number('automationSmsDailyCap must be a number'),
+    v.integer('automationSmsDailyCap must be a whole number'),
+    v.minValue(1, `automationSmsDailyCap must be from 1 to ${MAX_AUTOMATION_SMS_DAILY_CAP}`),
+    v.maxValue(MAX_AUTOMATION_SMS_DAILY_CAP, `automationSmsDailyCap must be from 1 to ${MAX_AUTOMATION_SMS_DAILY_CAP}`),
+    v.description(
+      `How many SMS the organization's automations send one lead in a day (the organization's local day), from 1 to ${MAX_AUTOMATION_SMS_DAILY_CAP}; default ${DEFAULT_AUTOMATION_SMS_DAILY_CAP}. A step past it is skipped (\`DAILY_CAP_REACHED\`) and its run goes on. SMS members send are not counted.`,
+    ),
+  ),
   smsSenderId: v.nullable(
     v.pipe(
       v.string('smsSenderId must be a string'),

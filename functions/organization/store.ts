@@ -9,7 +9,7 @@ import { memberCounterNames } from './member-entity';
 import { serviceCounterNames } from '../services/entity';
 import { ApiError, NotFoundError } from '#shared/errors';
 import { newId, now } from '#shared/ids';
-import { DEFAULT_CURRENCY, fromOrganizationItem, type Organization, type OrganizationChanges, type OrganizationRecord } from './schema';
+import { DEFAULT_AUTOMATION_SMS_DAILY_CAP, DEFAULT_CURRENCY, fromOrganizationItem, type Organization, type OrganizationChanges, type OrganizationRecord } from './schema';
 import { batchGetItems } from '#shared/store/batch-get';
 import { counterKeys } from '#shared/store/counters';
 import { insertIfAbsent, transact, writeAlone, type TransactWrite } from '#shared/store/transact';
@@ -19,7 +19,7 @@ import { E164 } from '#shared/schema';
 import { DEFAULT_COUNTRY } from '#shared/countries';
 
 export async function createOrganization(name: string, timezone = 'UTC', usagePlan?: UsagePlanName): Promise<OrganizationRecord> {
-  const organization: OrganizationRecord = { id: newId('org'), name, timezone, country: DEFAULT_COUNTRY, currency: DEFAULT_CURRENCY, smsSenderId: null, businessHours: null, closedDates: [], createdAt: now() };
+  const organization: OrganizationRecord = { id: newId('org'), name, timezone, country: DEFAULT_COUNTRY, currency: DEFAULT_CURRENCY, smsSenderId: null, businessHours: null, closedDates: [], automationSmsDailyCap: DEFAULT_AUTOMATION_SMS_DAILY_CAP, createdAt: now() };
   await writeAlone(insertIfAbsent({ ...toOrganizationItem(organization), ...(usagePlan ? { usagePlan } : {}) }));
   return organization;
 }

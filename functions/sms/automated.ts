@@ -1,6 +1,16 @@
-import type { TransactWrite } from '#shared/store/transact';
-
-// Contract stub: automated SMS (a lead's, sent by an automation's step; a member's notification) replaces this file.
+import { randomUUID } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
+import { clock } from '#shared/clock';
+import { ApiError, NotFoundError, ServiceUnavailableError } from '#shared/errors';
+import { insertIfAbsent, type TransactWrite } from '#shared/store/transact';
+import { TTL_ATTRIBUTE } from '#shared/table';
+import { smsKeys } from './entity';
+import { recordAndSend, threadIdsOf, type OutboundMessage } from './rules';
+import { SmsDeliveryError } from './sender';
+import { getThreadMessage, latestThreadOf, readSmsParties, SmsAbandoned } from './store';
+import type { Sms } from './schema';
 
 export interface AutomatedSms {
   organizationId: string;
@@ -15,16 +25,95 @@ export interface AutomatedSms {
 
 export type AutomatedSmsOutcome =
   | { sent: true; smsId: string; status: string }
-  /** Nothing was sent: `OPTED_OUT`, `NO_SENDER`, `LEAD_NOT_FOUND`, `NO_PHONE`, or an `also` write's refusal. */
+  /**
+   * Nothing was sent: `OPTED_OUT`, `LEAD_NOT_FOUND`, `NO_PHONE`, an `also` write's refusal, or `NOT_RECORDED` (the
+   * store did not take the record in time; the id is given up). With `smsId`, the message is recorded: `FAILED` (the
+   * provider refused it) or `NOT_CONFIRMED` (the provider never answered, or an earlier call recorded it and no
+   * answer of the provider's is recorded yet).
+   */
   | { sent: false; refusal: string; smsId?: string };
+
+/** How long the record of an automation's message id is kept: far past any redelivery of its step. */
+const AUTOMATED_SMS_DAYS = 30;
+
+/** An `also` write whose condition failed: nothing was recorded. */
+class Refused extends Error {
+  constructor(readonly refusal: string) {
+    super(refusal);
+  }
+}
+
+/** The id's record was taken by another call: that call sends it. */
+class RecordedElsewhere extends Error {}
+
+const refused = (refusal: string, smsId?: string): AutomatedSmsOutcome => ({ sent: false, refusal, ...(smsId ? { smsId } : {}) });
+
+/** A recorded message as the outcome of the step that sent it: sent once its provider took it. */
+function outcomeOf(sms: Pick<Sms, 'id' | 'status'>): AutomatedSmsOutcome {
+  if (sms.status === 'FAILED') return refused('FAILED', sms.id);
+  if (sms.status === 'QUEUED') return refused('NOT_CONFIRMED', sms.id);
+  return { sent: true, smsId: sms.id, status: sms.status };
+}
+
+/** The record of an automation's message id: where the message is, and which call wrote it. */
+async function automatedRecordOf(organizationId: string, messageId: string): Promise<{ inquiryId: string; writtenBy: string } | undefined> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: smsKeys.automatedSms(organizationId, messageId), ConsistentRead: true }));
+  return Item && { inquiryId: String(Item.inquiryId), writtenBy: String(Item.writtenBy) };
+}
+
+/** The message an earlier call recorded under this id, as it stands now. */
+async function recordedEarlier(organizationId: string, messageId: string): Promise<AutomatedSmsOutcome | undefined> {
+  const record = await automatedRecordOf(organizationId, messageId);
+  if (!record) return undefined;
+  const sms = await getThreadMessage(organizationId, record.inquiryId, messageId);
+  return sms ? outcomeOf(sms) : refused('NOT_CONFIRMED', messageId);
+}
+
+/** What a refusal in recording or sending means to the step; anything else (the store failing) is thrown, to be tried again. */
+function refusalOf(error: unknown, messageId: string): AutomatedSmsOutcome {
+  if (error instanceof Refused) return refused(error.refusal);
+  if (error instanceof SmsDeliveryError) return refused(error.unconfirmed ? 'NOT_CONFIRMED' : 'FAILED', messageId);
+  if (error instanceof ServiceUnavailableError || error instanceof SmsAbandoned) return refused('NOT_RECORDED');
+  if (error instanceof NotFoundError) return refused('LEAD_NOT_FOUND');
+  if (error instanceof ApiError && error.code === 'OPTED_OUT') return refused('OPTED_OUT');
+  throw error;
+}
 
 /**
  * Records the message (once: an existing record with this id is answered as it stands, the provider not called
  * again) and sends it through the organization's sender, as POST /v1/sms does: thread, receipts and opt-out apply.
+ * It joins the lead's latest thread, where their replies go, or opens one. Beside the message, the transaction puts a
+ * record of its id (with a token of this call): a twin call finds it taken and sends nothing, while this call, its
+ * answer lost, knows the record for its own.
  */
 export async function sendAutomatedSms(sms: AutomatedSms): Promise<AutomatedSmsOutcome> {
-  void sms;
-  throw new Error('sendAutomatedSms is not built yet');
+  const { organizationId, leadId, messageId, automationRunId } = sms;
+  const earlier = await recordedEarlier(organizationId, messageId);
+  if (earlier) return earlier;
+  const { lead, senderId } = await readSmsParties(organizationId, { leadId });
+  if (!lead) return refused('LEAD_NOT_FOUND');
+  if (!lead.phone) return refused('NO_PHONE');
+  if (lead.smsOptedOut) return refused('OPTED_OUT');
+
+  const thread = await latestThreadOf(organizationId, leadId);
+  const createdAt = new Date(clock.now());
+  const ids = threadIdsOf(thread, createdAt);
+  const message: OutboundMessage = { id: messageId, direction: 'OUTBOUND', status: 'QUEUED', body: sms.body, userId: null, createdAt: createdAt.toISOString(), automationRunId };
+  const writtenBy = randomUUID();
+  const expires = Math.floor(createdAt.getTime() / 1000) + AUTOMATED_SMS_DAYS * 86_400;
+  const record = insertIfAbsent({ ...smsKeys.automatedSms(organizationId, messageId), entity: 'AUTOMATED_SMS', inquiryId: ids.inquiryId, writtenBy, [TTL_ATTRIBUTE]: expires }, () => new RecordedElsewhere());
+  const also = (sms.also ?? []).map(({ write, refusal }): TransactWrite => ({ item: write.item, onConditionFailed: () => new Refused(refusal) }));
+  const recordedByThis = () => automatedRecordOf(organizationId, messageId).then((found) => found?.writtenBy === writtenBy, () => false);
+  try {
+    const { sms: sent } = await recordAndSend({ organizationId, lead, phone: lead.phone, thread, ...ids, senderId, message, also: [record, ...also], recordedByThis });
+    // The provider took it: sent, though its SENT mark may not be written yet (QUEUED).
+    return { sent: true, smsId: sent.id, status: sent.status };
+  } catch (error) {
+    if (error instanceof SmsDeliveryError) return refusalOf(error, messageId);
+    // Another call recorded this id meanwhile (its record, or its message in the same thread, met this one's): that
+    // call sends, this one answers what it recorded.
+    return (await recordedEarlier(organizationId, messageId)) ?? refusalOf(error, messageId);
+  }
 }
 
 /** A text to one of the organization's members (e.g. "Missed call from …"); `markerKey` makes it at most once. */

@@ -1,6 +1,7 @@
 import { PinpointSMSVoiceV2Client, SendTextMessageCommand } from '@aws-sdk/client-pinpoint-sms-voice-v2';
 import { SmsDeliveryError } from './delivery-error';
 import type { OutgoingSms, SmsSender } from './sender';
+import { providerContext } from './provider-context';
 
 /**
  * A hung End User Messaging must fail the send well inside the function's timeout (15 s), leaving time to record
@@ -38,7 +39,7 @@ export function endUserMessagingSender(): SmsSender {
             ConfigurationSetName: configurationSetName,
             MessageBody: sms.body,
             MessageType: 'TRANSACTIONAL',
-            Context: { organizationId: sms.organizationId, inquiryId: sms.inquiryId, messageId: sms.messageId },
+            Context: providerContext(sms),
           }),
         )
         .catch((error: unknown) => {

@@ -16,6 +16,8 @@ export const smsKeys = {
   inboundSms: (o: string, providerMessageId: string): Key => ({ pk: org(o), sk: `INBOUNDSMS#${providerMessageId}` }),
   /** An outbound message its send gave up recording: the transaction that records it checks this is absent, so a write still in flight never lands. */
   abandonedSms: (o: string, messageId: string): Key => ({ pk: org(o), sk: `SMSABANDONED#${messageId}` }),
+  /** An automation's message, by the id its step derives: written with the message, it says where that is (its inquiry), so the step run again sends nothing. */
+  automatedSms: (o: string, messageId: string): Key => ({ pk: org(o), sk: `AUTOSMS#${messageId}` }),
 } as const;
 
 const O = SAMPLE_ORGANIZATION_ID;
@@ -23,6 +25,7 @@ const O = SAMPLE_ORGANIZATION_ID;
 export const smsKeySamples: KeySamples<typeof smsKeys> = {
   inboundSms: () => smsKeys.inboundSms(O, 'a1b2c3d4-0000-4000-8000-000000000000'),
   abandonedSms: () => smsKeys.abandonedSms(O, 'message_1'),
+  automatedSms: () => smsKeys.automatedSms(O, 'message_1'),
 };
 
 /**

@@ -1,5 +1,6 @@
 import { logger } from '#shared/observability';
 import type { OutgoingSms, SmsSender } from './sender';
+import { providerContext } from './provider-context';
 
 /** What the local provider "sent", newest last: `npm start` and the tests read it. */
 export const sentLocally: OutgoingSms[] = [];
@@ -39,7 +40,7 @@ export const localSmsProvider: SmsSender = {
   async send(sms: OutgoingSms) {
     sentLocally.push(sms);
     const eventType = sms.to === LOCAL_UNREACHABLE_NUMBER ? 'TEXT_CARRIER_UNREACHABLE' : 'TEXT_DELIVERED';
-    const context = { organizationId: sms.organizationId, inquiryId: sms.inquiryId, messageId: sms.messageId };
+    const context = providerContext(sms);
     const providerMessageId = `local-${sms.messageId}`;
     const reported = new Promise((resolve) => setTimeout(resolve, RECEIPT_DELAY_MS))
       .then(() => applyReceipt?.({ eventType, messageId: providerMessageId, messageStatusDescription: eventType === 'TEXT_DELIVERED' ? 'Message has been accepted by phone' : 'Carrier unreachable', context }))

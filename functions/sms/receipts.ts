@@ -12,15 +12,19 @@ export const SmsReceipt = v.object({
 });
 export type SmsReceipt = v.InferOutput<typeof SmsReceipt>;
 
+/** A receipt for a text to a member (providerContext): there is no message of a lead's thread to move. */
+const isMemberNotification = (receipt: unknown) => (receipt as { context?: { kind?: unknown } } | null)?.context?.kind === 'member';
+
 /**
  * Moves the message a receipt is about to DELIVERED or FAILED (which the stream turns into sms.delivered or
  * sms.failed), from SENT. A receipt can arrive before the send's own SENT mark (or after that write failed),
  * or for a send the provider never confirmed (marked FAILED and `unconfirmed`): it then records the send first,
  * with the provider's id, so the message still passes through SENT and sms.sent is emitted once, before
- * sms.delivered. Receipts of other types, of messages not ours, of sends refused outright, or arriving twice
- * change nothing.
+ * sms.delivered. Receipts of other types, of messages not ours, of members' notifications, of sends refused outright,
+ * or arriving twice change nothing.
  */
 export async function applyReceipt(receipt: unknown): Promise<boolean> {
+  if (isMemberNotification(receipt)) return false;
   const parsed = v.safeParse(SmsReceipt, receipt);
   if (!parsed.success) return false;
   const { eventType, context, messageId: providerMessageId, messageStatusDescription } = parsed.output;

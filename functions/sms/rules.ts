@@ -3,6 +3,8 @@ import { newId, now } from '#shared/ids';
 import { createInquiry } from '../inquiries/store';
 import { abandonSms, appendSmsMessage, getThreadMessage, moveSmsStatus, optedOut, phoneNotOptedOut, readSmsParties, smsNotAbandoned } from './store';
 import type { SmsMessage } from '../inquiries/schema';
+import type { SmsThread } from '../inquiries/entity';
+import type { TransactWrite } from '#shared/store/transact';
 import type { Lead } from '../leads/schema';
 import { SMS_NOT_RECORDED_MESSAGE, type SendSmsBody, type Sms } from './schema';
 import { logger } from '#shared/observability';
@@ -43,14 +45,45 @@ export async function sendSms(organizationId: string, body: SendSmsBody): Promis
   if (lead.smsOptedOut) throw optedOut();
 
   const createdAt = new Date();
-  const messageId = newId('message', createdAt);
-  const threadId = thread?.threadId ?? newId('thread', createdAt);
-  const inquiryId = thread?.inquiryId ?? newId('inquiry', createdAt);
-  const message: SmsMessage = { id: messageId, direction: 'OUTBOUND', status: 'QUEUED', body: body.message, userId: user.userId, createdAt: createdAt.toISOString() };
-  const phone = lead.phone;
-  await recordOnce(organizationId, inquiryId, messageId, () => (thread ? appendSmsMessage(organizationId, thread, message, phone) : openThread(organizationId, lead, phone, { inquiryId, threadId }, message)));
+  const message: OutboundMessage = { id: newId('message', createdAt), direction: 'OUTBOUND', status: 'QUEUED', body: body.message, userId: user.userId, createdAt: createdAt.toISOString() };
+  return recordAndSend({ organizationId, lead, phone: lead.phone, thread, ...threadIdsOf(thread, createdAt), senderId, message });
+}
 
-  const sms = { organizationId, messageId, inquiryId, threadId, userId: user.userId, from: senderId, to: phone, body: body.message, createdAt: message.createdAt };
+/** An outbound message as recorded: an automation's carries the run that sent it. */
+export type OutboundMessage = SmsMessage & { automationRunId?: string };
+
+/** The thread a message joins, or the ids of the new thread (and its SMS inquiry) it opens. */
+export const threadIdsOf = (thread: SmsThread | undefined, createdAt: Date) => ({ threadId: thread?.threadId ?? newId('thread', createdAt), inquiryId: thread?.inquiryId ?? newId('inquiry', createdAt) });
+
+/** A message to record and send: to the lead's phone, in `thread` or a new one with these ids, from the organization's sender. */
+export interface Outbound {
+  organizationId: string;
+  lead: Lead;
+  phone: string;
+  thread: SmsThread | undefined;
+  threadId: string;
+  inquiryId: string;
+  senderId: string | null;
+  message: OutboundMessage;
+  /** Written in the transaction that records the message; a failed condition answers its write's error and records nothing. */
+  also?: readonly TransactWrite[];
+  /** Whether a record found after a failed write is this send's own (its answer lost); by default, any record of the message is. */
+  recordedByThis?: () => Promise<boolean>;
+}
+
+/**
+ * Records the message QUEUED exactly once, hands it to the provider, and marks it SENT; the provider refusing marks it
+ * FAILED and throws SmsDeliveryError. What POST /v1/sms and an automation's step both send through.
+ */
+export async function recordAndSend(outbound: Outbound): Promise<SentSms> {
+  const { organizationId, lead, phone, thread, threadId, inquiryId, senderId, message, also = [] } = outbound;
+  const messageId = message.id;
+  const recordedByThis = outbound.recordedByThis ?? (() => getThreadMessage(organizationId, inquiryId, messageId).then(Boolean, () => false));
+  await recordOnce(organizationId, messageId, recordedByThis, () =>
+    thread ? appendSmsMessage(organizationId, thread, message, phone, also) : openThread(organizationId, lead, phone, { inquiryId, threadId }, message, also),
+  );
+
+  const sms = { organizationId, messageId, inquiryId, threadId, userId: message.userId, from: senderId, to: phone, body: message.body, createdAt: message.createdAt };
   const sent = await smsSender()
     .send(sms)
     .catch(async (error: unknown) => {
@@ -69,7 +102,8 @@ export async function sendSms(organizationId: string, body: SendSmsBody): Promis
     logger.error('SMS sent but not marked SENT: its delivery receipt will record the send', { error, organizationId, inquiryId, messageId, providerMessageId: sent.providerMessageId });
     return null;
   });
-  const recorded: Sms = { id: messageId, direction: 'OUTBOUND', status: 'SENT', body: body.message, leadId: lead.id, userId: user.userId, messageThreadId: threadId, inquiryId, createdAt: message.createdAt, updatedAt: markedAt ?? message.createdAt };
+  const { automationRunId } = message;
+  const recorded: Sms = { id: messageId, direction: 'OUTBOUND', status: 'SENT', body: message.body, leadId: lead.id, userId: message.userId, messageThreadId: threadId, inquiryId, createdAt: message.createdAt, updatedAt: markedAt ?? message.createdAt, ...(automationRunId ? { automationRunId } : {}) };
   // Answered as stored, updatedAt included: as marked here, or else read back (still QUEUED, or as a receipt that got
   // there first left it). A read that fails answers it QUEUED rather than fail a send that has left.
   const readBack = markedAt ? undefined : await getThreadMessage(organizationId, inquiryId, messageId).catch(() => undefined);
@@ -94,14 +128,15 @@ const lostItsTurn = (error: unknown) => error instanceof ConflictError && wasRef
 
 /**
  * Writes the message exactly once, or answers 503 having recorded nothing. A write that fails may still have
- * committed (an answer lost to a timeout, the SDK's retry of a write that had landed), so every failure reads the
- * message back by its key: found, it was recorded by this request, whatever the error said. Not found, a lost race or
+ * committed (an answer lost to a timeout, the SDK's retry of a write that had landed), so every failure asks
+ * `recordedByThis` (the message read back by its key, for a send whose id is its own): yes, it was recorded by this
+ * request, whatever the error said. No, a lost race or
  * a store that did not answer is tried again, with the same ids, after a jittered backoff: sends to one lead queue
  * rather than fail, and the message item, put only where absent, keeps a late commit of an earlier try from making a
  * second copy. Past RECORD_WITHIN_MS the send gives the message up (`abandonSms`) and answers 503 with Retry-After;
  * any other failure is the write's answer (404, 400 OPTED_OUT).
  */
-async function recordOnce(organizationId: string, inquiryId: string, messageId: string, write: () => Promise<unknown>): Promise<void> {
+async function recordOnce(organizationId: string, messageId: string, recordedByThis: () => Promise<boolean>, write: () => Promise<unknown>): Promise<void> {
   const deadline = Date.now() + RECORD_WITHIN_MS;
   for (let attempt = 1; ; attempt++) {
     try {
@@ -109,13 +144,13 @@ async function recordOnce(organizationId: string, inquiryId: string, messageId: 
       return;
     } catch (error) {
       // A read that fails too leaves it unknown: the next try's put, only where the message is absent, settles it.
-      if (await getThreadMessage(organizationId, inquiryId, messageId).then(Boolean, () => false)) return;
+      if (await recordedByThis()) return;
       const retryable = isTransientStoreError(error) || lostItsTurn(error);
       if (!retryable) throw error;
       if (Date.now() >= deadline) {
         // A try that lost its answer may still land: after the mark none can, so unless one landed first, nothing is recorded.
         await abandonSms(organizationId, messageId).catch(() => undefined);
-        if (await getThreadMessage(organizationId, inquiryId, messageId).then(Boolean, () => false)) return;
+        if (await recordedByThis()) return;
         throw notRecorded();
       }
       await backoff(attempt, 50, 1_000);
@@ -124,7 +159,7 @@ async function recordOnce(organizationId: string, inquiryId: string, messageId: 
 }
 
 /** A new thread is an SMS inquiry of the lead, holding the first message; its ids are the send's, so a retry writes the same records. */
-async function openThread(organizationId: string, lead: Lead, phone: string, { inquiryId, threadId }: { inquiryId: string; threadId: string }, message: SmsMessage): Promise<void> {
+async function openThread(organizationId: string, lead: Lead, phone: string, { inquiryId, threadId }: { inquiryId: string; threadId: string }, message: OutboundMessage, also: readonly TransactWrite[]): Promise<void> {
   await createInquiry(
     organizationId,
     {
@@ -140,6 +175,6 @@ async function openThread(organizationId: string, lead: Lead, phone: string, { i
       data: { id: threadId, leadPhone: phone, messages: [message] },
     },
     { lastInquiryId: lead.lastInquiryId, lastInquiryDate: lead.lastInquiryDate },
-    [phoneNotOptedOut(organizationId, phone), smsNotAbandoned(organizationId, message.id)],
+    [phoneNotOptedOut(organizationId, phone), smsNotAbandoned(organizationId, message.id), ...also],
   );
 }

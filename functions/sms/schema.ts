@@ -35,10 +35,11 @@ export const Sms = v.object({
   status: v.picklist(SMS_STATUSES),
   body: v.string(),
   leadId: v.string(),
-  /** The member's user who sent an outbound message; null for a reply. */
+  /** The member's user who sent an outbound message; null for a reply, and for a message an automation sent. */
   userId: v.nullable(v.string()),
   messageThreadId: v.string(),
   inquiryId: v.string(),
+  automationRunId: v.optional(v.pipe(v.string(), v.description('Present on a message an automation sent: the run (`run_…`) whose step sent it. Its `userId` is null.'))),
   createdAt: Timestamp,
   /** When it was recorded or its status last moved: the sync order (updatedSince). */
   updatedAt: Timestamp,

@@ -7,9 +7,13 @@ export interface OutgoingSms {
   organizationId: string;
   /** Our message id (message_…): the provider carries it with the message, so its receipts name it. */
   messageId: string;
+  /** The SMS inquiry and thread of a lead's message; empty on a member's notification (`memberId`), which has neither. */
   inquiryId: string;
   threadId: string;
-  userId: string;
+  /** The member's user who wrote it; null when an automation did. */
+  userId: string | null;
+  /** Set on a text to one of the organization's members (not a lead's message): its receipts have no message to move. */
+  memberId?: number;
   /**
    * The organization's smsSenderId (an E.164 number or an alphanumeric sender id): what the lead sees, and the
    * number replies come back to. Null: the stack's configured origination identity, or the provider's choice.

@@ -33,16 +33,16 @@ export interface SmsParties {
   senderId: string | null;
 }
 
-/** The lead, the sending user, the organization and (when given) the thread, in one consistent BatchGetItem. */
-export async function readSmsParties(organizationId: string, { leadId, userId, threadId }: { leadId: string; userId: string; threadId?: string }): Promise<SmsParties> {
+/** The lead, the sending user (none for an automation's), the organization and (when given) the thread, in one consistent BatchGetItem. */
+export async function readSmsParties(organizationId: string, { leadId, userId, threadId }: { leadId: string; userId?: string; threadId?: string }): Promise<SmsParties> {
   const leadKey = leadKeys.lead(organizationId, leadId);
-  const userKey = memberKeys.user(organizationId, userId);
+  const userKey = userId === undefined ? undefined : memberKeys.user(organizationId, userId);
   const organizationKey = organizationKeys.organization(organizationId);
   const threadKey = threadId === undefined ? undefined : inquiryKeys.thread(organizationId, threadId);
-  const items = await batchGetItems([leadKey, userKey, organizationKey, ...(threadKey ? [threadKey] : [])], { consistentRead: true });
+  const items = await batchGetItems([leadKey, organizationKey, ...[userKey, threadKey].filter((key) => key !== undefined)], { consistentRead: true });
   const bySk = new Map(items.map((item) => [item.sk as string, item]));
   const lead = bySk.get(leadKey.sk);
-  const user = bySk.get(userKey.sk);
+  const user = userKey && bySk.get(userKey.sk);
   const organization = bySk.get(organizationKey.sk);
   const thread = threadKey && bySk.get(threadKey.sk);
   return {
@@ -71,8 +71,8 @@ export function phoneNotOptedOut(organizationId: string, phone: string): Transac
 const threadChangedAt = (organizationId: string, inquiryId: string, at: string): TransactWrite =>
   setFields(inquiryKeys.inquiry(organizationId, inquiryId), { updatedAt: at }, { onConditionFailed: () => new NotFoundError('Inquiry not found') });
 
-/** Adds a message to an existing thread, on condition that its lead still exists (a lead deleted meanwhile: 404, nothing recorded), its phone has not opted out and its send has not given it up. */
-export async function appendSmsMessage(organizationId: string, thread: SmsThread, message: SmsMessage, phone: string): Promise<void> {
+/** Adds a message to an existing thread, on condition that its lead still exists (a lead deleted meanwhile: 404, nothing recorded), its phone has not opted out and its send has not given it up; `also` in the same transaction. */
+export async function appendSmsMessage(organizationId: string, thread: SmsThread, message: SmsMessage, phone: string, also: readonly TransactWrite[] = []): Promise<void> {
   await transact([
     requireExisting(leadKeys.lead(organizationId, thread.leadId), () => new NotFoundError('Lead not found')),
     insertIfAbsent(toSmsMessageItem(organizationId, thread, message)),
@@ -80,11 +80,12 @@ export async function appendSmsMessage(organizationId: string, thread: SmsThread
     phoneNotOptedOut(organizationId, phone),
     smsNotAbandoned(organizationId, message.id),
     threadChangedAt(organizationId, thread.inquiryId, message.createdAt),
+    ...also,
   ]);
 }
 
 /** The message's send gave it up (`abandonSms`): only a write of it still in flight meets this. */
-class SmsAbandoned extends Error {}
+export class SmsAbandoned extends Error {}
 
 /** The check, in the transaction that records an outbound SMS, that its send has not given it up. */
 export function smsNotAbandoned(organizationId: string, messageId: string): TransactWrite {
@@ -104,7 +105,6 @@ export async function abandonSms(organizationId: string, messageId: string): Pro
 }
 
 const INBOUND_MARKER_DAYS = 7;
-
 /** A reply recorded already: its provider message id is taken. */
 class InboundSmsRecorded extends Error {}
 

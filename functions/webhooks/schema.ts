@@ -17,7 +17,7 @@ export const MAX_ROTATIONS_PER_HOUR = 3;
 
 const parsed = (url: string) => (URL.canParse(url) ? new URL(url) : undefined);
 
-const WebhookUrl = v.pipe(
+export const WebhookUrl = v.pipe(
   v.string('url must be a string'),
   v.trim(),
   v.maxLength(2048, 'url must be at most 2048 characters'),

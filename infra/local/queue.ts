@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Clock } from '#shared/clock';
 import { logger } from '#shared/observability';
 import { DEFAULT_CONCURRENCY } from '../cdk/options';
 
@@ -6,7 +7,8 @@ import { DEFAULT_CONCURRENCY } from '../cdk/options';
 const RETRY_THROWN_MS = 1_000;
 
 /** A message of a queue: `notBefore`, when it carries one, is when it becomes due (SQS's delay). */
-type Job = { notBefore?: string };
+type Job = object;
+const notBeforeOf = (job: Job): string | undefined => (job as { notBefore?: string }).notBefore;
 
 /** A queue a resource declares, as `npm start` has it: what its senders call, and what it has dead-lettered. */
 export interface LocalQueue<J extends Job> {
@@ -14,8 +16,25 @@ export interface LocalQueue<J extends Job> {
   deadLetter(job: J, reason: string): Promise<void>;
   /** Jobs sent to its dead letters, with why. */
   readonly deadLettered: (J & { reason: string })[];
+  /** Whether a job is being taken, or is due and waits for a slot (one waiting for a later time is not). */
+  readonly busy: boolean;
+  /** Resolves once it is not busy. */
+  idle(): Promise<void>;
   stop: () => void;
 }
+
+/**
+ * A queue whose waits follow the clock the code reads (shared/clock.ts), so a test moving that clock moves them: a
+ * job that threw comes back after the visibility timeout, as SQS hands it again, and after `maxReceives` receives it
+ * is dead-lettered.
+ */
+export interface OnClock {
+  clock: Clock;
+  redeliverAfterMs: number;
+  maxReceives: number;
+}
+
+type QueueOptions<J extends Job> = { what: string; logged: (job: J) => Record<string, unknown>; take: (job: J) => Promise<void>; slots?: number; onClock?: OnClock };
 
 /**
  * A declared queue under `npm start` and the tests: each job waits on a timer until it is due, then `take`, the code
@@ -23,54 +42,104 @@ export interface LocalQueue<J extends Job> {
  * the deployed consumer runs, DEFAULT_CONCURRENCY.deliveries): a job due while all are busy waits for one, as a
  * message waits for a consumer.
  */
-export function createLocalQueue<J extends Job>(options: { what: string; logged: (job: J) => Record<string, unknown>; take: (job: J) => Promise<void>; slots?: number }): LocalQueue<J> {
-  const { what, logged, take, slots = DEFAULT_CONCURRENCY.deliveries } = options;
+export function createLocalQueue<J extends Job>(options: QueueOptions<J>): LocalQueue<J> {
+  return new InProcessQueue(options);
+}
+
+class InProcessQueue<J extends Job> implements LocalQueue<J> {
+  readonly deadLettered: (J & { reason: string })[] = [];
   // A job runs as SQS would hand it over: in no request's context, so its writes are no caller's (the audit log's
   // writer, the organization's counter shards), though a request queued it and the timer would carry its context on.
-  const outsideAnyRequest = AsyncLocalStorage.snapshot();
-  const timers = new Set<NodeJS.Timeout>();
-  const deadLettered: (J & { reason: string })[] = [];
-  const due: J[] = [];
-  let running = 0;
-  let stopped = false;
-  const run = () => {
-    while (!stopped && running < slots && due.length) {
-      const job = due.shift()!;
-      running++;
-      outsideAnyRequest(() => take(job))
-        .catch((error: unknown) => {
-          logger.error(`${what} attempt failed; retrying it`, { error, ...logged(job) });
-          schedule(job, RETRY_THROWN_MS);
-        })
+  private readonly outsideAnyRequest = AsyncLocalStorage.snapshot();
+  private readonly timers = new Set<() => void>();
+  private readonly receives = new WeakMap<J, number>();
+  private readonly due: J[] = [];
+  private readonly idleWaiters: (() => void)[] = [];
+  private running = 0;
+  /** Jobs sent to be taken at once, still on their zero-delay timer. */
+  private dueNow = 0;
+  private stopped = false;
+
+  constructor(private readonly options: QueueOptions<J>) {}
+
+  get busy(): boolean {
+    return this.running > 0 || this.due.length > 0 || this.dueNow > 0;
+  }
+
+  idle(): Promise<void> {
+    return this.busy ? new Promise<void>((resolve) => this.idleWaiters.push(resolve)) : Promise.resolve();
+  }
+
+  async send(jobs: J[]): Promise<void> {
+    const now = this.options.onClock?.clock.now() ?? Date.now();
+    for (const job of jobs) {
+      const notBefore = notBeforeOf(job);
+      this.schedule(job, notBefore ? Math.max(0, Date.parse(notBefore) - now) : 0);
+    }
+  }
+
+  async deadLetter(job: J, reason: string): Promise<void> {
+    this.deadLettered.push({ ...job, reason });
+    logger.warn(`${this.options.what} dead-lettered`, { ...this.options.logged(job), reason });
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const cancel of this.timers) cancel();
+    this.timers.clear();
+    this.due.length = 0;
+    this.dueNow = 0;
+    this.settled();
+  }
+
+  private settled(): void {
+    if (!this.busy) for (const resolve of this.idleWaiters.splice(0)) resolve();
+  }
+
+  private run(): void {
+    const { take, slots = DEFAULT_CONCURRENCY.deliveries } = this.options;
+    while (!this.stopped && this.running < slots && this.due.length) {
+      const job = this.due.shift()!;
+      this.running++;
+      this.outsideAnyRequest(() => take(job))
+        .catch((error: unknown) => this.failed(job, error))
         .finally(() => {
-          running--;
-          run();
+          this.running--;
+          this.run();
+          this.settled();
         });
     }
-  };
-  const schedule = (job: J, delayMs: number) => {
-    if (stopped) return;
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      due.push(job);
-      run();
-    }, delayMs);
-    timers.add(timer);
-  };
-  return {
-    deadLettered,
-    async send(jobs) {
-      for (const job of jobs) schedule(job, job.notBefore ? Math.max(0, Date.parse(job.notBefore) - Date.now()) : 0);
-    },
-    async deadLetter(job, reason) {
-      deadLettered.push({ ...job, reason });
-      logger.warn(`${what} dead-lettered`, { ...logged(job), reason });
-    },
-    stop() {
-      stopped = true;
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
-      due.length = 0;
-    },
-  };
+  }
+
+  private failed(job: J, error: unknown): void {
+    const { what, logged, onClock } = this.options;
+    const received = (this.receives.get(job) ?? 0) + 1;
+    this.receives.set(job, received);
+    if (onClock && received >= onClock.maxReceives) return void this.deadLetter(job, `failed ${received} receives (last: ${String(error)})`);
+    logger.error(`${what} attempt failed; retrying it`, { error, ...logged(job) });
+    this.schedule(job, onClock?.redeliverAfterMs ?? RETRY_THROWN_MS);
+  }
+
+  private schedule(job: J, delayMs: number): void {
+    if (this.stopped) return;
+    const { onClock } = this.options;
+    const ready = () => {
+      this.timers.delete(cancel);
+      this.due.push(job);
+      this.run();
+    };
+    let cancel: () => void;
+    if (onClock && delayMs > 0) cancel = onClock.clock.setTimer(onClock.clock.now() + delayMs, ready);
+    else {
+      // Due now, or on the wall's time: a real timer, which fires without anyone moving a clock.
+      if (delayMs <= 0) this.dueNow++;
+      const timer = setTimeout(() => {
+        if (delayMs <= 0) this.dueNow--;
+        ready();
+        this.settled();
+      }, delayMs);
+      cancel = () => clearTimeout(timer);
+    }
+    this.timers.add(cancel);
+  }
 }

@@ -9,6 +9,7 @@ import { createUsagePlanMeter } from './rate-limiter';
 import { startTableStream, type StreamBatchHandler, type TableStream } from './table-stream';
 import { startScheduledJobs } from './scheduler';
 import { createLocalQueue, type LocalQueue } from './queue';
+import { clock } from '#shared/clock';
 import { config } from '#shared/config';
 import { serveLocallyAt } from '#shared/http/base-url';
 import { logger } from '#shared/observability';
@@ -25,16 +26,31 @@ for (const channel of CHANNELS) {
 /** A topic's simulator: it answers the POST, handing the worker's code what the topic would deliver. */
 type Simulator = (request: IncomingMessage, response: ServerResponse, handler: (message: unknown) => Promise<void>) => Promise<void>;
 
-/** Each declared queue in process, installed where its senders find it, its worker taking each job. */
-async function startLocalQueues(): Promise<Map<string, LocalQueue<object>>> {
+/** What a queue's install put in place, when it can say it has nothing left to do now. */
+interface Settling {
+  readonly busy: boolean;
+  idle(): Promise<void>;
+}
+const isSettling = (installed: unknown): installed is Settling => typeof (installed as Partial<Settling> | undefined)?.idle === 'function';
+
+/**
+ * Each declared queue in process, installed where its senders find it, its worker taking each job; a queue that
+ * follows the clock waits and redelivers on shared/clock.ts. Answers the queues and what their installs put in place
+ * that can say they are idle.
+ */
+async function startLocalQueues(): Promise<{ queues: Map<string, LocalQueue<object>>; settling: Settling[] }> {
   const queues = new Map<string, LocalQueue<object>>();
+  const settling: Settling[] = [];
   for (const channel of CHANNELS) {
     if (channel.kind !== 'queue') continue;
-    const queue = createLocalQueue<object>({ what: channel.local.what, logged: channel.local.logged, take: localWorker(workerOn('queue', channel.name)) });
-    (await loadFunction<(queue: LocalQueue<object>) => void>(channel.local.install))(queue);
+    const { what, logged, followsClock, install } = channel.local;
+    const onClock = followsClock ? { clock, redeliverAfterMs: channel.visibilityTimeoutSeconds * 1000, maxReceives: channel.deadLetters.maxReceiveCount } : undefined;
+    const queue = createLocalQueue<object>({ what, logged, onClock, take: localWorker(workerOn('queue', channel.name)) });
+    const installed = (await loadFunction<(queue: LocalQueue<object>) => unknown>(install))(queue);
+    if (isSettling(installed)) settling.push(installed);
     queues.set(channel.name, queue);
   }
-  return queues;
+  return { queues, settling };
 }
 
 /** Each topic with a local path: its simulator and its worker's code, by the path. */
@@ -116,6 +132,10 @@ export interface LocalServer {
   stream: TableStream;
   /** The declared queues in process, by name: their jobs wait for their time, then their worker takes them. */
   queues: ReadonlyMap<string, LocalQueue<object>>;
+  /** Whether what the queues' installs put in place (the engines that follow the clock) has work in flight now. */
+  busy: () => boolean;
+  /** Resolves once none of them is busy. */
+  idle: () => Promise<void>;
   /** Stops the stream consumer, then the HTTP server. */
   close: () => Promise<void>;
 }
@@ -148,7 +168,7 @@ export async function startLocalServer(
     asDeployed?: boolean;
   } = {},
 ): Promise<LocalServer> {
-  const queues = await startLocalQueues();
+  const { queues, settling } = await startLocalQueues();
   const stream = events ? await startStreamReaders(streamFrom) : streamNotRead;
   // After each request the stream is read at once: the request probably wrote something.
   const invokeAndNudge: NonNullable<LocalGatewayOptions['aroundInvoke']> = (route, invoke) => {
@@ -173,5 +193,9 @@ export async function startLocalServer(
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   };
-  return { server, url: `http://localhost:${bound}`, stream, queues, close };
+  const busy = () => settling.some((installed) => installed.busy);
+  const idle = async () => {
+    while (busy()) await Promise.all(settling.map((installed) => installed.idle()));
+  };
+  return { server, url: `http://localhost:${bound}`, stream, queues, busy, idle, close };
 }

@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { UsagePlanName } from '#shared/auth/usage-plans';
+import { ManualClock, setClock } from '#shared/clock';
+import { durationMs } from '../../functions/automations/durations';
 import { createOrganizationWithKey, type CreatedOrganization } from '../../infra/demo/organization';
 import { startLocalServer, type LocalServer } from '../../infra/local/server';
 import { assertMatchesDocument, readBody } from './contract';
@@ -59,6 +61,21 @@ export interface TestApi {
   demoOrganization: () => Promise<CreatedOrganization & { client: Client }>;
   /** Resolves once the stream consumer has handled every change committed so far (events recorded, webhooks queued). */
   eventsCaughtUp: () => Promise<void>;
+  /**
+   * With `clock: 'manual'`: moves the clock the code reads forward by an ISO 8601 duration (`PT2H`, `P1D`) or
+   * milliseconds, firing each timer due on the way in time order, and after each waits until what it started has
+   * settled: no automation step in flight, no schedule past due, and the stream consumer caught up.
+   */
+  advanceTime: (duration: string | number) => Promise<void>;
+  /** With `clock: 'manual'`: that clock, started at the real time the server started. */
+  readonly clock: ManualClock;
+}
+
+/** A duration as `advanceTime` takes it, in milliseconds. */
+function millisecondsOf(duration: string | number): number {
+  const ms = typeof duration === 'number' ? duration : durationMs(duration);
+  if (ms === undefined || !(ms >= 0)) throw new Error(`advanceTime takes an ISO 8601 duration (PT2H, P1D) or milliseconds, not ${String(duration)}`);
+  return ms;
 }
 
 /**
@@ -68,10 +85,20 @@ export interface TestApi {
  * with `asDeployed`, the functions find the API by PUBLIC_BASE_URL alone, as in Lambda (startLocalServer).
  * Registers its own beforeAll/afterAll, and after each test checks that every request stayed within its route's DynamoDB grant.
  */
-export function useTestApi({ events = false, scheduleEveryMs, authorizerCacheTtlMs, asDeployed }: { events?: boolean; scheduleEveryMs?: number; authorizerCacheTtlMs?: number; asDeployed?: boolean } = {}): TestApi {
+export function useTestApi({
+  events = false,
+  scheduleEveryMs,
+  authorizerCacheTtlMs,
+  asDeployed,
+  clock: clockKind,
+}: { events?: boolean; scheduleEveryMs?: number; authorizerCacheTtlMs?: number; asDeployed?: boolean; clock?: 'manual' } = {}): TestApi {
   let local: LocalServer | undefined;
   let url = '';
+  let manual: ManualClock | undefined;
+  let restoreClock = () => {};
   beforeAll(async () => {
+    // The manual clock starts at the real time, so what the code reads and what the tests' dates say agree.
+    if (clockKind === 'manual') restoreClock = setClock((manual = new ManualClock(Date.now())));
     local = await startLocalServer(0, { events, scheduleEveryMs, authorizerCacheTtlMs, asDeployed, ...attributingCalls });
     url = local.url;
   });
@@ -80,7 +107,21 @@ export function useTestApi({ events = false, scheduleEveryMs, authorizerCacheTtl
   });
   afterAll(async () => {
     await local?.close();
+    restoreClock();
   });
+  // A step's effect writes what the stream consumer reads, and the stream consumer starts and stops runs: settled
+  // when the engine is idle right after the stream has caught up.
+  const settle = async () => {
+    for (;;) {
+      await local!.idle();
+      if (events) await local!.stream.caughtUp();
+      if (!local!.busy()) return;
+    }
+  };
+  const manualClock = () => {
+    if (!manual) throw new Error("advanceTime and clock need useTestApi({ clock: 'manual' })");
+    return manual;
+  };
   const as = (apiKey: string) => clientFor(() => url, apiKey);
   let created = 0;
   let demoOrganization: Promise<CreatedOrganization & { client: Client }> | undefined;
@@ -94,6 +135,10 @@ export function useTestApi({ events = false, scheduleEveryMs, authorizerCacheTtl
     },
     anonymous: clientFor(() => url),
     eventsCaughtUp: () => local!.stream.caughtUp(),
+    advanceTime: async (duration) => manualClock().advance(millisecondsOf(duration), settle),
+    get clock() {
+      return manualClock();
+    },
     as,
     organization,
     demoOrganization: () =>

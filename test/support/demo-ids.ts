@@ -29,6 +29,8 @@ export async function demoIds(client: Client, demo: Record<string, unknown>): Pr
     messageThreadId: demo.smsThreadId as string,
     webhookId: (await client.post('/v1/webhooks', { url: 'https://hooks.example.com/examples', events: ['*'] })).body.webhook.id,
     inboundEndpointId: (await client.post('/v1/inbound-endpoints', { name: 'Examples form', source: 'WEBFORM' })).body.inboundEndpoint.id,
+    // Disabled: nothing the requests do starts a run of it.
+    automationId: (await client.post('/v1/automations', { fromTemplate: 'quote_follow_up', isEnabled: false })).body.automation.id,
   };
 }
 

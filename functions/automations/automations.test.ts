@@ -1,0 +1,305 @@
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApiKey } from '#shared/auth/api-keys';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
+import { memberKey } from '#shared/store/keys';
+import { useTestApi, type Client } from '../../test/support/api';
+import { cut, ISO_MS } from '../../test/support/fixtures';
+import { webhookSettings } from '../webhooks/settings';
+import { LIMITS } from './catalog';
+import { RECIPES } from './recipes';
+import { enabledAutomationsFor, readAutomationDefinition } from './store';
+
+const api = useTestApi();
+
+const followUp = {
+  name: 'Quote chaser',
+  trigger: { event: 'lead.status_changed', filter: { to: 'QUOTED' } },
+  steps: [
+    { type: 'wait', duration: 'P2D' },
+    { type: 'send_sms', template: 'Hi {{lead.firstName|there}}, any questions about our quote?' },
+  ],
+  stopWhen: ['lead.replied'],
+};
+
+const create = async (client: Client, body: unknown) => {
+  const res = await client.post('/v1/automations', body);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.automation;
+};
+
+/** A 400 whose first detail names `path`, and whose message carries `words`. */
+async function refused(client: Client, body: unknown, path: string, words: string | RegExp) {
+  const res = await client.post('/v1/automations', body);
+  expect(res.status, JSON.stringify(res.body)).toBe(400);
+  expect(res.body.error.details?.[0]?.path).toBe(path);
+  expect(res.body.error.details[0].message).toMatch(words);
+  return res;
+}
+
+const triggerEntries = async (organizationId: string) =>
+  (await dynamo.send(new QueryCommand({ TableName: config.tableName, KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)', ExpressionAttributeValues: { ':pk': `ORG#${organizationId}`, ':sk': 'AUTOTRIGGER#' } }))).Items ?? [];
+
+describe('POST /v1/automations', () => {
+  it('answers 201 with the automation, its defaults filled in, at version 1', async () => {
+    const { client } = await api.organization();
+    const res = await client.post('/v1/automations', followUp);
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      automation: {
+        id: expect.stringMatching(/^automation_[0-9A-Z]{26}$/),
+        name: 'Quote chaser',
+        isEnabled: true,
+        trigger: { event: 'lead.status_changed', filter: { to: 'QUOTED' } },
+        steps: followUp.steps,
+        stopWhen: ['lead.replied'],
+        quietHours: { allowedFrom: '08:00', allowedUntil: '20:00', days: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'], closedDates: true },
+        fromTemplate: null,
+        version: 1,
+        createdAt: expect.stringMatching(ISO_MS),
+        updatedAt: expect.stringMatching(ISO_MS),
+      },
+    });
+    expect((await client.get(`/v1/automations/${res.body.automation.id}`)).body).toEqual({ automation: res.body.automation });
+  });
+
+  it('puts the trigger entry of an enabled automation and its first version, and none for a disabled one', async () => {
+    const { client, organizationId } = await api.organization();
+    const enabled = await create(client, followUp);
+    await create(client, { ...followUp, isEnabled: false });
+    expect(await enabledAutomationsFor(organizationId, 'lead.status_changed')).toEqual([{ automationId: enabled.id, version: 1, filter: { to: 'QUOTED' } }]);
+    expect(await enabledAutomationsFor(organizationId, 'lead.created')).toEqual([]);
+    expect(await readAutomationDefinition(organizationId, enabled.id, 1)).toEqual({
+      automationId: enabled.id,
+      version: 1,
+      name: 'Quote chaser',
+      trigger: followUp.trigger,
+      steps: followUp.steps,
+      stopWhen: ['lead.replied'],
+      quietHours: enabled.quietHours,
+    });
+  });
+
+  it('makes each recipe as it stands, recording the recipe it came from', async () => {
+    const { client } = await api.organization();
+    for (const recipe of RECIPES) {
+      const automation = await create(client, { fromTemplate: recipe.id });
+      expect(automation).toMatchObject({ name: recipe.automation.name, trigger: { event: recipe.automation.trigger.event }, steps: recipe.automation.steps, fromTemplate: recipe.id });
+    }
+  });
+
+  it('merges the body over the recipe field by field, each field replaced whole, then checks the result', async () => {
+    const { client } = await api.organization();
+    const automation = await create(client, { fromTemplate: 'quote_follow_up', name: 'Chase quotes', stopWhen: ['lead.replied'] });
+    const recipe = RECIPES.find((one) => one.id === 'quote_follow_up')!.automation;
+    expect(automation).toMatchObject({ name: 'Chase quotes', trigger: { event: 'lead.status_changed', filter: { to: 'QUOTED' } }, steps: recipe.steps, stopWhen: ['lead.replied'], fromTemplate: 'quote_follow_up' });
+    // The recipe's reminder templates name appointment times, which a lead trigger does not supply.
+    await refused(client, { fromTemplate: 'appointment_reminders', trigger: { event: 'lead.created' } }, 'steps.0.template', /appointment\.startsAt.*not supplied by the lead\.created trigger/);
+  });
+
+  it('answers 400 naming fromTemplate for a recipe that does not exist', async () => {
+    const { client } = await api.organization();
+    await refused(client, { fromTemplate: 'win_the_lottery' }, 'fromTemplate', /fromTemplate must be one of missed_call_text_back/);
+  });
+
+  it('answers 400 naming each field a create without a recipe must have', async () => {
+    const { client } = await api.organization();
+    await refused(client, { trigger: followUp.trigger, steps: followUp.steps }, 'name', 'name is required');
+    await refused(client, { name: 'x', steps: followUp.steps }, 'trigger', 'trigger is required');
+    await refused(client, { name: 'x', trigger: followUp.trigger }, 'steps', 'steps is required');
+  });
+});
+
+describe('GET /v1/automation-templates', () => {
+  it('lists the five recipes, each with the automation it makes', async () => {
+    const { client } = await api.organization();
+    const res = await client.get('/v1/automation-templates');
+    expect(res.status).toBe(200);
+    expect(res.body.templates.map((template: { id: string }) => template.id)).toEqual(['missed_call_text_back', 'webform_instant_reply', 'appointment_reminders', 'quote_follow_up', 'review_request']);
+    expect(res.body.templates[1]).toMatchObject({ name: 'Web-form instant reply', automation: { trigger: { event: 'inquiry.created', filter: { source: 'WEBFORM' } }, stopWhen: ['lead.replied'] } });
+  });
+});
+
+describe('PATCH /v1/automations/{automationId}', () => {
+  it('replaces the steps whole, moves the version, and keeps every earlier version as it was', async () => {
+    const { client, organizationId } = await api.organization();
+    const made = await create(client, followUp);
+    const steps = [{ type: 'send_sms', template: 'Still keen, {{lead.firstName|there}}?' }];
+    const res = await client.patch(`/v1/automations/${made.id}`, { steps });
+    expect(res.status).toBe(200);
+    expect(res.body.automation).toMatchObject({ ...followUp, steps, version: 2, createdAt: made.createdAt });
+    expect(res.body.automation.updatedAt > made.updatedAt).toBe(true);
+    expect((await readAutomationDefinition(organizationId, made.id, 1))?.steps).toEqual(followUp.steps);
+    expect((await readAutomationDefinition(organizationId, made.id, 2))?.steps).toEqual(steps);
+    expect((await readAutomationDefinition(organizationId, made.id))?.version).toBe(2);
+  });
+
+  it('moves the trigger entry with the trigger, takes it away while disabled and puts it back when enabled', async () => {
+    const { client, organizationId } = await api.organization();
+    const made = await create(client, followUp);
+    await client.patch(`/v1/automations/${made.id}`, { trigger: { event: 'lead.created' } });
+    expect(await triggerEntries(organizationId)).toEqual([expect.objectContaining({ sk: `AUTOTRIGGER#lead.created#${made.id}`, version: 2, filter: {} })]);
+    await client.patch(`/v1/automations/${made.id}`, { isEnabled: false });
+    expect(await triggerEntries(organizationId)).toEqual([]);
+    const enabled = await client.patch(`/v1/automations/${made.id}`, { isEnabled: true });
+    expect(enabled.body.automation.version).toBe(4);
+    expect(await enabledAutomationsFor(organizationId, 'lead.created')).toEqual([{ automationId: made.id, version: 4, filter: {} }]);
+  });
+
+  it('checks the steps against a changed trigger, and changes nothing when refused', async () => {
+    const { client } = await api.organization();
+    const made = await create(client, { ...followUp, steps: [{ type: 'wait', before: 'appointment.startsAt', duration: 'P1D' }, { type: 'send_sms', template: 'See you at {{appointment.startsAt}}' }], trigger: { event: 'appointment.booked' } });
+    const res = await client.patch(`/v1/automations/${made.id}`, { trigger: { event: 'lead.created' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.map((detail: { path: string }) => detail.path)).toEqual(['steps.0.before', 'steps.1.template']);
+    expect((await client.get(`/v1/automations/${made.id}`)).body.automation).toEqual(made);
+  });
+
+  it('answers 404 for an automation that does not exist, and 400 for an empty body', async () => {
+    const { client } = await api.organization();
+    expect((await client.patch('/v1/automations/automation_01JA0000000000000000000000', { isEnabled: false })).status).toBe(404);
+    const made = await create(client, followUp);
+    expect((await client.patch(`/v1/automations/${made.id}`, {})).status).toBe(400);
+  });
+});
+
+describe('DELETE /v1/automations/{automationId}', () => {
+  it('removes the automation and its trigger entry, frees its place under the limit, and answers 404 after', async () => {
+    const { client, organizationId } = await api.organization();
+    const made = await create(client, followUp);
+    const res = await client.delete(`/v1/automations/${made.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true, id: made.id });
+    expect(await triggerEntries(organizationId)).toEqual([]);
+    expect((await client.get(`/v1/automations/${made.id}`)).status).toBe(404);
+    expect((await client.delete(`/v1/automations/${made.id}`)).status).toBe(404);
+    expect((await client.get('/v1/automations')).body.totalCount).toBe(0);
+  });
+});
+
+describe('GET /v1/automations', () => {
+  it('pages newest first by page and by cursor, with the exact count', async () => {
+    const { client } = await api.organization();
+    const ids: string[] = [];
+    for (const name of ['One', 'Two', 'Three']) ids.push((await create(client, { ...followUp, name })).id);
+    const first = await client.get('/v1/automations?limit=2');
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ totalCount: 3, currentPage: 1, totalPages: 2 });
+    expect(first.body.automations.map((a: { name: string }) => a.name)).toEqual(['Three', 'Two']);
+    const next = await client.get(`/v1/automations?limit=2&cursor=${first.body.nextCursor}`);
+    expect(next.body.automations.map((a: { id: string }) => a.id)).toEqual([ids[0]]);
+    expect((await client.get('/v1/automations?limit=2&page=2')).body.automations.map((a: { id: string }) => a.id)).toEqual([ids[0]]);
+  });
+
+  it('reads the automations changed since updatedSince, oldest change first', async () => {
+    const { client } = await api.organization();
+    const older = await create(client, { ...followUp, name: 'Older' });
+    await create(client, { ...followUp, name: 'Newer' });
+    const since = await cut();
+    await client.patch(`/v1/automations/${older.id}`, { name: 'Older, renamed' });
+    const res = await client.get(`/v1/automations?updatedSince=${since}`);
+    expect(res.status).toBe(200);
+    expect(res.body.automations.map((a: { name: string }) => a.name)).toEqual(['Older, renamed']);
+  });
+});
+
+describe('the limit of automations per organization', () => {
+  it(`answers the ${LIMITS.automationsPerOrganization + 1}th create 409 LIMIT_REACHED, and takes one again after a delete`, async () => {
+    const { client, organizationId } = await api.organization();
+    // The counter stands where 50 creates would leave it; the 50th is made through the API.
+    await dynamo.send(new UpdateCommand({ TableName: config.tableName, Key: { pk: `ORG#${organizationId}`, sk: 'COUNT#AUTOMATIONS' }, UpdateExpression: 'SET #count = :n', ExpressionAttributeNames: { '#count': 'count' }, ExpressionAttributeValues: { ':n': LIMITS.automationsPerOrganization - 1 } }));
+    const last = await create(client, followUp);
+    const res = await client.post('/v1/automations', followUp);
+    expect(res.status).toBe(409);
+    expect(res.body.error).toMatchObject({ code: 'LIMIT_REACHED', message: `An organization has at most ${LIMITS.automationsPerOrganization} automations; delete one first` });
+    expect((await client.get('/v1/automations')).body.automations).toHaveLength(1);
+    await client.delete(`/v1/automations/${last.id}`);
+    await create(client, followUp);
+  });
+});
+
+describe('who may read and write automations', () => {
+  it('lets a read key list and read, and refuses it every write (403)', async () => {
+    const { client, organizationId } = await api.organization();
+    const made = await create(client, followUp);
+    const { token } = await createApiKey(organizationId, null, 'reader', 'read');
+    const reader = api.as(token);
+    expect((await reader.get('/v1/automations')).status).toBe(200);
+    expect((await reader.get(`/v1/automations/${made.id}`)).status).toBe(200);
+    expect((await reader.get('/v1/automation-templates')).status).toBe(200);
+    expect((await reader.post('/v1/automations', followUp)).status).toBe(403);
+    expect((await reader.patch(`/v1/automations/${made.id}`, { isEnabled: false })).status).toBe(403);
+    expect((await reader.delete(`/v1/automations/${made.id}`)).status).toBe(403);
+    expect((await client.get(`/v1/automations/${made.id}`)).body.automation).toEqual(made);
+  });
+
+  it("answers 404 to another organization's key on every route naming the automation", async () => {
+    const a = await api.organization();
+    const b = await api.organization();
+    const made = await create(a.client, followUp);
+    expect((await b.client.get(`/v1/automations/${made.id}`)).status).toBe(404);
+    expect((await b.client.patch(`/v1/automations/${made.id}`, { isEnabled: false })).status).toBe(404);
+    expect((await b.client.delete(`/v1/automations/${made.id}`)).status).toBe(404);
+    expect((await a.client.get(`/v1/automations/${made.id}`)).body.automation).toEqual(made);
+  });
+});
+
+describe('webhook steps', () => {
+  afterEach(() => {
+    webhookSettings.allowPrivateUrls = true;
+  });
+
+  it('answers the signing secret once, from the write that first has a webhook step, and stores it with the version', async () => {
+    const { client, organizationId } = await api.organization();
+    const made = await client.post('/v1/automations', followUp);
+    expect(made.body.signingSecret).toBeUndefined();
+    const steps = [...followUp.steps, { type: 'webhook', url: 'https://hooks.example.com/automations' }];
+    const patched = await client.patch(`/v1/automations/${made.body.automation.id}`, { steps });
+    expect(patched.body.signingSecret).toMatch(/^whsec_/);
+    const again = await client.patch(`/v1/automations/${made.body.automation.id}`, { name: 'Renamed' });
+    expect(again.body.signingSecret).toBeUndefined();
+    expect((await readAutomationDefinition(organizationId, made.body.automation.id, 3))?.signingSecret).toBe(patched.body.signingSecret);
+    expect((await client.get(`/v1/automations/${made.body.automation.id}`)).body.automation.signingSecret).toBeUndefined();
+  });
+
+  it('refuses a URL the webhooks refuse: plain http, private or loopback (400 naming the step’s url)', async () => {
+    const { client } = await api.organization();
+    webhookSettings.allowPrivateUrls = false;
+    const withUrl = (url: string) => ({ ...followUp, steps: [...followUp.steps, { type: 'webhook', url }] });
+    await refused(client, withUrl('https://10.0.0.8/hook'), 'steps.2.url', 'url must not point at a private, loopback or link-local address');
+    await refused(client, withUrl('https://localhost/hook'), 'steps.2.url', 'url must not point at a private, loopback or link-local address');
+    await refused(client, withUrl('http://hooks.example.com/hook'), 'steps.2.url', 'url must be an https URL');
+    await create(client, withUrl('https://1.1.1.1/hook'));
+  });
+});
+
+describe('notify_member steps', () => {
+  const notify = (memberId: number) => ({ ...followUp, steps: [{ type: 'notify_member', memberId, template: '{{lead.firstName|A lead}} was quoted: call {{member.firstName}} back.' }] });
+
+  async function member(client: Client, organizationId: string, phone?: string) {
+    const res = await client.post('/v1/organization/members', { email: `tradie${Math.random()}@example.com`, firstName: 'Sam', lastName: 'Lee' });
+    expect(res.status).toBe(201);
+    // Written as the member's phone is stored (E.164).
+    if (phone) await dynamo.send(new UpdateCommand({ TableName: config.tableName, Key: memberKey(organizationId, res.body.member.id), UpdateExpression: 'SET phone = :phone', ExpressionAttributeValues: { ':phone': phone } }));
+    return res.body.member.id as number;
+  }
+
+  it('takes a member of the organization who has a phone', async () => {
+    const { client, organizationId } = await api.organization();
+    const memberId = await member(client, organizationId, '+61412345678');
+    expect((await create(client, notify(memberId))).steps[0]).toMatchObject({ type: 'notify_member', memberId });
+  });
+
+  it('answers 400 for a member without a phone, and for a member of another organization', async () => {
+    const { client, organizationId } = await api.organization();
+    const phoneless = await member(client, organizationId);
+    await refused(client, notify(phoneless), 'steps.0.memberId', 'the member has no phone');
+    const other = await api.organization();
+    await member(other.client, other.organizationId);
+    const theirs = await member(other.client, other.organizationId, '+61412345678');
+    const mine = (await client.get('/v1/organization/members')).body.members.map((one: { id: number }) => one.id);
+    expect(mine).not.toContain(theirs);
+    await refused(client, notify(theirs), 'steps.0.memberId', `member ${theirs} is not a member of the organization`);
+  });
+});

@@ -1,0 +1,93 @@
+import type { QuietHours, Step, StopCondition, TriggerName } from './catalog';
+
+/** What a recipe sets up: the fields of a create, which `fromTemplate` starts from and the request's own fields replace. */
+export interface RecipeAutomation {
+  name: string;
+  trigger: { event: TriggerName; filter?: Readonly<Record<string, string | readonly string[]>> };
+  steps: readonly Step[];
+  stopWhen?: readonly StopCondition[];
+  quietHours?: QuietHours;
+}
+
+export interface Recipe {
+  id: string;
+  name: string;
+  description: string;
+  automation: RecipeAutomation;
+}
+
+const sms = (template: string): Step => ({ type: 'send_sms', template });
+
+/** The automations most trades businesses start with (GET /v1/automation-templates), each valid as it stands. */
+export const RECIPES = [
+  {
+    id: 'missed_call_text_back',
+    name: 'Missed-call text-back',
+    description: 'Texts a caller whose call was missed at once, so the job is not lost to the next business they call; stops when they reply.',
+    automation: {
+      name: 'Missed-call text-back',
+      trigger: { event: 'call.missed' },
+      steps: [sms("Sorry we missed your call, {{lead.firstName|there}}. This is {{organization.name}}: reply here and we'll call you back.")],
+      stopWhen: ['lead.replied'],
+    },
+  },
+  {
+    id: 'webform_instant_reply',
+    name: 'Web-form instant reply',
+    description: 'Answers a web-form enquiry within the minute, in allowed hours; stops when the lead replies.',
+    automation: {
+      name: 'Web-form instant reply',
+      trigger: { event: 'inquiry.created', filter: { source: 'WEBFORM' } },
+      steps: [sms('Thanks {{lead.firstName|there}}, we got your request and will be in touch today.')],
+      stopWhen: ['lead.replied'],
+    },
+  },
+  {
+    id: 'appointment_reminders',
+    name: 'Appointment reminders',
+    description: 'Confirms a booking, then reminds the lead a day and two hours before it starts; stops when the appointment is cancelled.',
+    automation: {
+      name: 'Appointment reminders',
+      trigger: { event: 'appointment.booked' },
+      steps: [
+        sms('Hi {{lead.firstName|there}}, you are booked with {{organization.name}} for {{appointment.startsAt}}. Reply to this message to change it.'),
+        { type: 'wait', before: 'appointment.startsAt', duration: 'P1D' },
+        sms('Reminder: {{organization.name}} sees you tomorrow, {{appointment.startsAt}}.'),
+        { type: 'wait', before: 'appointment.startsAt', duration: 'PT2H' },
+        sms('See you soon: {{organization.name}} arrives at {{appointment.startsAt}}.'),
+      ],
+      stopWhen: ['appointment.cancelled'],
+    },
+  },
+  {
+    id: 'quote_follow_up',
+    name: 'Quote follow-up',
+    description: 'Follows a quote up two days after it is sent, and again three days later; stops when the lead replies or its status moves on.',
+    automation: {
+      name: 'Quote follow-up',
+      trigger: { event: 'lead.status_changed', filter: { to: 'QUOTED' } },
+      steps: [
+        { type: 'wait', duration: 'P2D' },
+        sms('Hi {{lead.firstName|there}}, just checking you got our quote. Any questions, reply here. {{organization.name}}'),
+        { type: 'wait', duration: 'P3D' },
+        sms('Hi {{lead.firstName|there}}, our quote is still open. Reply YES and we will lock in a time. {{organization.name}}'),
+      ],
+      stopWhen: ['lead.replied', 'lead.status_changed'],
+    },
+  },
+  {
+    id: 'review_request',
+    name: 'Review request',
+    description: 'Asks for a review two hours after a job is marked completed. Replace the link with your own review page.',
+    automation: {
+      name: 'Review request',
+      trigger: { event: 'appointment.completed' },
+      steps: [{ type: 'wait', duration: 'PT2H' }, sms('Thanks for choosing {{organization.name}}, {{lead.firstName|there}}! Would you leave us a review? https://example.com/review')],
+    },
+  },
+] as const satisfies readonly Recipe[];
+
+export type RecipeId = (typeof RECIPES)[number]['id'];
+export const RECIPE_IDS = RECIPES.map((recipe) => recipe.id) as RecipeId[];
+
+export const recipeOf = (id: RecipeId): Recipe => RECIPES.find((recipe) => recipe.id === id)!;

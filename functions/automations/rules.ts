@@ -1,0 +1,100 @@
+import * as v from 'valibot';
+import { NotFoundError, ValidationError, type ErrorDetail } from '#shared/errors';
+import { newId, now } from '#shared/ids';
+import { newSigningSecret } from '#shared/signed-posts';
+import { defined } from '#shared/store/changes';
+import { retryOnStaleWrite } from '#shared/store/versioned';
+import { parseOrThrow } from '#shared/validation';
+import { resolvedRefusalOf } from '../webhooks/destination';
+import { automationEntity } from './attributes';
+import { TRIGGERS } from './catalog';
+import type { StoredAutomation } from './entity';
+import { recipeOf } from './recipes';
+import type { Automation, AutomationChanges, CreateAutomationBody } from './schema';
+import { deleteAutomation, getAutomation, insertAutomation, memberReach, writeAutomationVersion } from './store';
+import { templateFaults } from './templates';
+
+export const AUTOMATION_NOT_FOUND = 'Automation not found';
+const notFound = () => new NotFoundError(AUTOMATION_NOT_FOUND);
+
+/** The fields a create ends up with, recipe and body merged: name, trigger and steps required, the rest optional. */
+const AutomationFields = v.strictObject(automationEntity.create);
+type Fields = Pick<Automation, 'name' | 'isEnabled' | 'trigger' | 'steps' | 'stopWhen' | 'quietHours'>;
+
+/** What of each step the trigger decides: the record a wait counts back from, the variables its templates may name. */
+function stepFaults({ trigger, steps }: Pick<Fields, 'trigger' | 'steps'>): ErrorDetail[] {
+  const { anchors } = TRIGGERS[trigger.event];
+  return steps.flatMap((step, i): ErrorDetail[] => {
+    if (step.type === 'wait' && step.before !== undefined && !(anchors as readonly string[]).includes(step.before)) {
+      return [{ path: `steps.${i}.before`, message: `the ${trigger.event} trigger has no ${step.before} to count back from` }];
+    }
+    if (!('template' in step)) return [];
+    return templateFaults(step.template, trigger.event, step.type).map((message) => ({ path: `steps.${i}.template`, message }));
+  });
+}
+
+/** What the steps reach beyond the automation: each member to text (the organization's, with a phone), each webhook URL (not private). */
+async function reachFaults(organizationId: string, steps: Fields['steps']): Promise<ErrorDetail[]> {
+  const faults = await Promise.all(
+    steps.map(async (step, i): Promise<ErrorDetail | undefined> => {
+      if (step.type === 'webhook') {
+        const refusal = await resolvedRefusalOf(new URL(step.url));
+        return refusal ? { path: `steps.${i}.url`, message: refusal } : undefined;
+      }
+      if (step.type !== 'notify_member') return undefined;
+      const member = await memberReach(organizationId, step.memberId);
+      if (!member) return { path: `steps.${i}.memberId`, message: `member ${step.memberId} is not a member of the organization` };
+      return member.hasPhone ? undefined : { path: `steps.${i}.memberId`, message: 'the member has no phone' };
+    }),
+  );
+  return faults.filter((fault) => fault !== undefined);
+}
+
+/** Checks what the schema cannot: the steps against the trigger's record and variables, and (when the steps are new) what they reach. */
+async function check(organizationId: string, fields: Fields, { stepsSent }: { stepsSent: boolean }): Promise<void> {
+  const faults = stepFaults(fields);
+  if (faults.length === 0 && stepsSent) faults.push(...(await reachFaults(organizationId, fields.steps)));
+  if (faults.length > 0) throw new ValidationError(faults);
+}
+
+/** The secret webhook steps sign with: kept once made; made at the first write with a webhook step. */
+const secretFor = (steps: Fields['steps'], kept: string | undefined) => kept ?? (steps.some((step) => step.type === 'webhook') ? newSigningSecret() : undefined);
+
+/** What a write answers: the automation, and its secret when this write made it. */
+const answer = ({ automation, signingSecret }: StoredAutomation, kept?: string) => ({ automation, ...(signingSecret && signingSecret !== kept ? { signingSecret } : {}) });
+
+/** A create, from the body's fields or a recipe's with the body's in their place (a shallow merge), checked as one. */
+export async function createAutomation(organizationId: string, { fromTemplate, ...own }: CreateAutomationBody) {
+  const recipe = fromTemplate ? recipeOf(fromTemplate).automation : {};
+  const fields = { ...automationEntity.defaults, ...defined(parseOrThrow(AutomationFields, { ...recipe, ...defined(own) }, 'body')) } as Fields;
+  await check(organizationId, fields, { stepsSent: true });
+  const at = now();
+  const automation: Automation = { id: newId('automation'), ...fields, fromTemplate: fromTemplate ?? null, version: 1, createdAt: at, updatedAt: at };
+  const stored = { automation, signingSecret: secretFor(automation.steps, undefined) };
+  await insertAutomation(organizationId, stored);
+  return answer(stored);
+}
+
+export async function readAutomation(organizationId: string, automationId: string): Promise<Automation> {
+  const found = await getAutomation(organizationId, automationId);
+  if (!found) throw notFound();
+  return found.automation;
+}
+
+/** Any subset of the fields, each replacing the automation's whole (steps too), as its next version; a lost race is read again. */
+export async function updateAutomation(organizationId: string, automationId: string, changes: AutomationChanges) {
+  return retryOnStaleWrite(async () => {
+    const current = await getAutomation(organizationId, automationId);
+    if (!current) throw notFound();
+    const { version } = current.automation;
+    const automation: Automation = { ...current.automation, ...defined(changes), version: version + 1, updatedAt: now() };
+    await check(organizationId, automation, { stepsSent: changes.steps !== undefined });
+    const next = { automation, signingSecret: secretFor(automation.steps, current.signingSecret) };
+    await writeAutomationVersion(organizationId, current, next);
+    return answer(next, current.signingSecret);
+  });
+}
+
+export async function removeAutomation(organizationId: string, automationId: string): Promise<void> {
+  await deleteAutomation(organizationId, automationId, notFound);
+}

@@ -1,0 +1,40 @@
+import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { AutomationEngine, StepMessage, StepQueue } from './engine';
+
+/** SendMessageBatch takes ten messages at most; a step message is a few ids, far under its size limit. */
+const BATCH = 10;
+
+let client: SQSClient | undefined;
+/** One client per container, made on the first send: most of the stream consumer's batches start no run. */
+const sqs = () => (client ??= new SQSClient({}));
+
+/** The deployed step queue: SendMessageBatch to `queueUrl`, failing (so the caller's attempt is retried) when SQS refuses any message. */
+export function sqsStepQueue(queueUrl: string): StepQueue {
+  return {
+    async send(messages) {
+      for (let start = 0; start < messages.length; start += BATCH) {
+        const entries = messages.slice(start, start + BATCH).map((message, i) => ({ Id: String(i), MessageBody: stepMessageBody(message) }));
+        const { Failed } = await sqs().send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: entries }));
+        if (Failed?.length) throw new Error(`SQS refused ${Failed.length} automation step messages: ${Failed[0]!.Code} ${Failed[0]!.Message ?? ''}`);
+      }
+    },
+  };
+}
+
+/** One step message as SQS carries it (the body the runner's handler parses, and a schedule's Input). */
+export const stepMessageBody = (message: StepMessage): string => JSON.stringify(message);
+
+/**
+ * The engine of a deployed function that queues steps but schedules none (the stream consumer, the routes that enrol
+ * and cancel): the step queue from AUTOMATION_QUEUE_URL, read once. Only the runner creates and deletes schedules
+ * (./runner-handler.ts); the others send it `cleanup` and `reschedule` messages. None when the variable is unset
+ * (the local server puts its own engine in place).
+ */
+export function queueOnlyEngine(): AutomationEngine | undefined {
+  const queueUrl = process.env.AUTOMATION_QUEUE_URL;
+  if (!queueUrl) return undefined;
+  const refuse = async () => {
+    throw new Error('Only the automation step runner creates and deletes schedules: queue a reschedule or cleanup message instead');
+  };
+  return { queue: sqsStepQueue(queueUrl), scheduler: { create: refuse, delete: refuse } };
+}
