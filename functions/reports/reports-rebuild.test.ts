@@ -5,8 +5,10 @@ import { dynamo } from '#shared/dynamo';
 import { admin } from '../../test/support/admin-cli';
 import { useTestApi, type Client } from '../../test/support/api';
 import { created } from '../../test/support/fixtures';
+import { holdWrite } from '../../test/support/interleave';
 import { everyRecord, sydneyOrganization, webForm, workload } from '../../test/support/report-workload';
 import { reportKeys } from './entity';
+import { rebuildReports } from './rebuild';
 
 // `npm run admin -- reports rebuild` against this file's table, after records made through the API and counted by the
 // consumer as `npm start` runs it; the day items and lead facts are read and doctored as stored.
@@ -111,6 +113,29 @@ describe('npm run admin -- reports rebuild', () => {
     expect(await rebuild(organizationId)).toMatchObject({ changes: [], daysChanged: 0, factsRewritten: 0 });
     expect(await dayItems(organizationId, { whole: true })).toEqual(days);
     expect((await client.get('/v1/reports/summary')).body.summary.leads.created).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('counts again when the consumer writes a day it is rewriting, and ends exact', async () => {
+    const { client, organizationId } = await api.organization();
+    await created(client, '/v1/inquiries', 'inquiry', webForm('lee@example.com', new Date().toISOString()));
+    await api.eventsCaughtUp();
+    const today = Object.keys(await dayItems(organizationId))[0]!;
+    await dynamo.send(new DeleteCommand({ TableName: config.tableName, Key: reportKeys.reportDay(organizationId, today) }));
+
+    // The rebuild has read everything and is about to write the day back when the consumer counts a new lead into it.
+    const hold = holdWrite(/"entity":"REPORT_DAY"/);
+    const rebuilt = rebuildReports(organizationId);
+    await hold.reached;
+    await created(client, '/v1/leads', 'lead', { name: 'Max Ford', email: 'max@example.com' });
+    await api.eventsCaughtUp();
+    hold.release();
+
+    const report = await rebuilt;
+    expect(report).toMatchObject({ daysChanged: 1, runAgain: [] });
+    expect(report.changes).toContainEqual({ day: today, metric: 'leads.created', before: 0, after: 1 });
+    // Both leads counted, the one the consumer added while the rebuild waited too: a recount finds nothing to change.
+    expect((await client.get('/v1/reports/summary')).body.summary.leads.created).toBe(2);
+    expect((await rebuild(organizationId)).changes).toEqual([]);
   }, 120_000);
 
   it('names the organization it needs, and refuses --dry-run on other commands', async () => {
