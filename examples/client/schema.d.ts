@@ -2068,6 +2068,8 @@ export interface components {
             }[];
             notes: string | null;
             /** @enum {string} */
+            source?: "CALL" | "WEB" | "MANUAL" | "OTHER";
+            /** @enum {string} */
             status: "BOOKED" | "CANCELLED" | "COMPLETED" | "NO_SHOW";
             /** Format: date-time */
             createdAt: string;
@@ -5424,6 +5426,11 @@ export interface operations {
                     }[];
                     /** @default null */
                     notes?: string | null;
+                    /**
+                     * @description Where it was booked: `CALL` on a phone call (the receptionist’s book_appointment sends it), `WEB`, `MANUAL` or `OTHER`. Create only; answered when given. The reports count CALL as booked from calls.
+                     * @enum {string}
+                     */
+                    source?: "CALL" | "WEB" | "MANUAL" | "OTHER";
                 } & (unknown | unknown);
             };
         };
