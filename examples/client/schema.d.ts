@@ -3432,10 +3432,10 @@ export interface components {
             /** @enum {string} */
             action: "created" | "updated" | "deleted";
             /**
-             * @description `api`: a request with an API key; `mcp`: one the MCP server made for its client, with the client’s key (the key is what is attributed; the label is only the `x-sales-pipeline-via: mcp` header it sends); `inbound`: a post to an inbound URL, an SMS reply or an SMS delivery report; `admin`: the operator’s admin CLI.
+             * @description `api`: a request with an API key; `mcp`: one the MCP server made for its client, with the client’s key (the key is what is attributed; the label is only the `x-sales-pipeline-via: mcp` header it sends); `inbound`: a post to an inbound URL, an SMS reply or an SMS delivery report; `admin`: the operator’s admin CLI; `automation`: a step of an automation’s run (its `requestId` the run’s id).
              * @enum {string}
              */
-            via: "api" | "mcp" | "inbound" | "admin";
+            via: "api" | "mcp" | "inbound" | "admin" | "automation";
         };
         /**
          * @example {

@@ -22,7 +22,7 @@ export const AuditEntry = v.object({
   via: v.pipe(
     v.picklist(AUDIT_VIAS),
     v.description(
-      '`api`: a request with an API key; `mcp`: one the MCP server made for its client, with the client’s key (the key is what is attributed; the label is only the `x-sales-pipeline-via: mcp` header it sends); `inbound`: a post to an inbound URL, an SMS reply or an SMS delivery report; `admin`: the operator’s admin CLI.',
+      '`api`: a request with an API key; `mcp`: one the MCP server made for its client, with the client’s key (the key is what is attributed; the label is only the `x-sales-pipeline-via: mcp` header it sends); `inbound`: a post to an inbound URL, an SMS reply or an SMS delivery report; `admin`: the operator’s admin CLI; `automation`: a step of an automation’s run (its `requestId` the run’s id).',
     ),
   ),
 });

@@ -98,6 +98,25 @@ describe('a lead enrolled by hand', () => {
   });
 });
 
+describe('a run’s writes', () => {
+  it('are in the audit log as the run’s own: via automation, its id as the request', async () => {
+    const { client, leadId } = await organizationWithSender();
+    const automationId = await createAutomation(client, [{ type: 'add_note', template: 'Called back' }, { type: 'set_lead_status', status: 'CONTACTED' }]);
+    const run = await enrol(client, automationId, leadId);
+    await settle();
+    const audit = await client.get(`/v1/audit-log?resourceType=lead&resourceId=${leadId}`);
+    expect(audit.status).toBe(200);
+    const byRun = audit.body.entries.filter((entry: any) => entry.requestId === run.id);
+    expect(byRun).toEqual([expect.objectContaining({ resourceType: 'lead', action: 'updated', via: 'automation', keyId: null, method: null, path: null })]);
+    // The run was created by the request that enrolled the lead, and moved by itself after.
+    const runEntries = (await client.get(`/v1/audit-log?resourceType=automation_run&resourceId=${run.id}`)).body.entries;
+    expect(runEntries.filter((entry: any) => entry.action === 'created')).toEqual([expect.objectContaining({ via: 'api', method: 'POST', path: `/v1/automations/${automationId}/runs` })]);
+    const moves = runEntries.filter((entry: any) => entry.action === 'updated');
+    expect(moves.length).toBeGreaterThan(0);
+    expect(moves.filter((entry: any) => entry.via !== 'automation' || entry.requestId !== run.id)).toEqual([]);
+  });
+});
+
 describe('a cancelled run', () => {
   it('is STOPPED cancelled, its waiting step CANCELLED and its schedule deleted, and sends nothing after', async () => {
     const { client, leadId } = await organizationWithSender();

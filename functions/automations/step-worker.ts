@@ -1,12 +1,11 @@
 import { asWriter, type Writer } from '#shared/audit/writer';
-import type { AuditVia } from '#shared/audit/entry';
 import { eachMessage } from '#shared/queue-batch';
 import type { StepMessage } from './engine';
 import { advance } from './runner';
 import { cleanup, reschedule } from './run-stops';
 
 /** A run writes as itself: the audit log names the run, and a status it sets is known for its own (it stops no run of its own). */
-const runWriter = (runId: string): Writer => ({ keyId: null, keyName: null, requestId: runId, method: null, path: null, via: 'automation' as AuditVia });
+const runWriter = (runId: string): Writer => ({ keyId: null, keyName: null, requestId: runId, method: null, path: null, via: 'automation' });
 
 /** One message of the step queue: a run woken, a wait moved, a schedule deleted. */
 export function runStepMessage(message: StepMessage): Promise<void> {

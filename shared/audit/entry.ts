@@ -3,8 +3,8 @@ import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Key, type KeySample
 import { TTL_ATTRIBUTE } from '../table';
 import type { Writer } from './writer';
 
-/** How a write reached the table: a keyed request, one the MCP server made for its client, an inbound post or provider report, the admin CLI. */
-export const AUDIT_VIAS = ['api', 'mcp', 'inbound', 'admin'] as const;
+/** How a write reached the table: a keyed request, one the MCP server made for its client, an inbound post or provider report, the admin CLI, an automation's run. */
+export const AUDIT_VIAS = ['api', 'mcp', 'inbound', 'admin', 'automation'] as const;
 export type AuditVia = (typeof AUDIT_VIAS)[number];
 
 /**
