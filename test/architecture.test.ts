@@ -136,6 +136,7 @@ const NAMES_SHARED_MAY_SPELL: { name: string; modules?: string[]; why: string }[
   },
   { name: 'webhooks', modules: ['shared/private-urls.ts'], why: 'the name of the environment variable the stacks and npm start set' },
   { name: 'mcp', modules: ['shared/audit/entry.ts', 'shared/http/api-handler.ts'], why: 'the audit log’s `via: mcp`, a label any request may carry in a header, which names no route' },
+  { name: 'automations', modules: ['shared/audit/entry.ts'], why: 'the audit log’s `via: automation`, the writer of a run’s steps, as `inbound` and `admin` are writers' },
   { name: 'mcp', modules: ['shared/auth/scopes.ts'], why: 'the API key authorizer, which bundles no route table, lets every scope reach the one route that checks scopes itself' },
   { name: 'inquiries', modules: ['shared/schema/pages.ts'], why: 'the sync filter’s description names the two lists where it combines with another filter' },
   { name: 'webhooks', modules: ['shared/schema/pages.ts'], why: 'the sync filter’s description names the records that never change (delivery attempts) among others' },
