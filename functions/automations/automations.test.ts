@@ -250,7 +250,7 @@ describe('GET /v1/automations', () => {
 });
 
 describe('the limit of automations per organization', () => {
-  it(`answers the ${LIMITS.automationsPerOrganization + 1}th create 409 LIMIT_REACHED, and takes one again after a delete`, async () => {
+  it(`answers a create past the ${LIMITS.automationsPerOrganization}th 409 LIMIT_REACHED, and takes one again after a delete`, async () => {
     const { client, organizationId } = await api.organization();
     // The counter stands where 50 creates would leave it; the 50th is made through the API.
     await dynamo.send(new UpdateCommand({ TableName: config.tableName, Key: { pk: `ORG#${organizationId}`, sk: 'COUNT#AUTOMATIONS' }, UpdateExpression: 'SET #count = :n', ExpressionAttributeNames: { '#count': 'count' }, ExpressionAttributeValues: { ':n': LIMITS.automationsPerOrganization - 1 } }));
