@@ -334,6 +334,18 @@ describe('notify_member steps', () => {
     expect((await create(client, notify(memberId))).steps[0]).toMatchObject({ type: 'notify_member', memberId });
   });
 
+  it('checks the member again when a PATCH sends steps, and not when it changes anything else', async () => {
+    const { client } = await api.organization();
+    const memberId = await member(client, '+61412345678');
+    const made = await create(client, notify(memberId));
+    expect((await client.patch(`/v1/organization/members/${memberId}`, { phone: null })).status).toBe(200);
+    const resent = await client.patch(`/v1/automations/${made.id}`, { steps: made.steps });
+    expect([resent.status, resent.body.error?.details]).toEqual([400, [{ path: 'steps.0.memberId', message: 'the member has no phone' }]]);
+    const disabled = await client.patch(`/v1/automations/${made.id}`, { isEnabled: false });
+    expect(disabled.status).toBe(200);
+    expect(disabled.body.automation).toMatchObject({ isEnabled: false, steps: made.steps, version: 2 });
+  });
+
   it('answers 400 for a member without a phone, and for a member of another organization', async () => {
     const { client } = await api.organization();
     const phoneless = await member(client);
