@@ -119,6 +119,7 @@ describe('what a create refuses: 400 naming the field, nothing written', () => {
     ['a filter field the trigger lacks', { ...followUp, trigger: { event: 'lead.created', filter: { tag: 'VIP' } } }, 'trigger.filter.tag', 'trigger.filter.tag is not a known field'],
     ['a filter value outside its list', { ...followUp, trigger: { event: 'inquiry.created', filter: { source: 'FAX' } } }, 'trigger.filter.source', /source must be one of CALL, EMAIL/],
     ['one value of a filter list outside it', { ...followUp, trigger: { event: 'lead.status_changed', filter: { to: ['QUOTED', 'PAID'] } } }, 'trigger.filter.to', /to must be one of NEW, /],
+    ['a filter value listed twice', { ...followUp, trigger: { event: 'inquiry.created', filter: { tag: ['VIP', 'VIP'] } } }, 'trigger.filter.tag', 'tag must not list a value twice'],
     ['a filter that is a list', { ...followUp, trigger: { event: 'lead.created', filter: [] } }, 'trigger.filter', /filter must be an object of lead\.created's fields \(status\)/],
     ['a step type not in the catalog', { ...followUp, steps: [{ type: 'send_email', template: 'Hi' }] }, 'steps.0.type', /type must be one of wait, send_sms, /],
     ['a step field its type lacks', { ...followUp, steps: [{ type: 'wait', duration: 'P1D', template: 'Hi' }] }, 'steps.0.template', 'steps.0.template is not a known field'],
