@@ -53,12 +53,16 @@ if (unprovided.length > 0) throw new Error(`No resource provides the authorizer 
 /** The gateway's REQUEST authorizers' handlers, by name. */
 export const AUTHORIZER_HANDLERS: Readonly<Record<AuthorizerKind, string>> = Object.fromEntries(Object.entries(AUTHORIZERS).map(([name, { handler }]) => [name, handler]));
 
-/** The table stream's consumer: events recorded and queued for webhook subscriptions (functions/stream, as it serves every resource). */
+/**
+ * The table stream's consumer: events recorded and queued for webhook subscriptions, and automation runs started
+ * (a run and its watches put), stopped (watches read, a run ended; gsi1 lists a deleted automation's runs) and moved,
+ * their steps queued (functions/stream, as it serves every resource).
+ */
 const STREAM_CONSUMER: WorkerDefinition = { name: 'RecordEvents', handler: 'stream/record', trigger: {
     kind: 'stream',
     failures: { name: 'StreamFailures', meaning: 'Stream batches failed every retry: their events were not recorded or delivered' },
     lag: { id: 'StreamFallingBehind', meaning: 'Events lag their changes by more than 5 minutes: the stream consumer is failing or too slow.' },
-  }, dynamodb: ['BatchWriteItem', 'Query'], sendsTo: ['deliveries'] };
+  }, dynamodb: ['BatchWriteItem', 'Query', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'], indexes: ['gsi1'], sendsTo: ['deliveries', 'automation-steps'] };
 
 /** The functions that answer no route: the stream consumer and those the resources provide, with handlers below functions/. */
 export const WORKERS: readonly WorkerDefinition[] = [

@@ -1,7 +1,8 @@
 import type * as v from 'valibot';
-import type { AuthorizerKind, DynamoAction, OutgoingWebhook, RouteDefinition } from './routes/route';
+import type { AuthorizerKind, Capability, DynamoAction, OutgoingWebhook, RouteDefinition } from './routes/route';
 import type { ResourceTour } from './route-tour';
 import type { IndexName } from './table';
+import type { ScheduledSends } from './scheduled-sends';
 
 type Item = Record<string, unknown>;
 
@@ -198,6 +199,8 @@ export interface QueueChannelDefinition {
   deadLetters: { id: string; queueName: (tableName: string) => string; retentionDays: number; maxReceiveCount: number; alarm: { id: string; what: string } };
   /** The environment variables that carry its URL and its dead letters' URL to the functions that send to it. */
   environment: { queueUrl: string; deadLettersUrl: string };
+  /** One-time schedules (EventBridge Scheduler) send to it too, made and deleted by the worker it triggers. */
+  schedules?: ScheduledSends;
   /**
    * What `npm start` puts in its place, an in-process queue: `install`, an export below the resource's folder given
    * that queue, so the functions that send to it find it; `what` a job is and what of a job (never all of it, which
@@ -245,6 +248,10 @@ export interface WorkerDefinition {
   indexes?: IndexName[];
   /** The queues (by the events stack's names) it sends to besides its trigger's. */
   sendsTo?: readonly string[];
+  /** What it reaches beyond the table and the queues (an SMS provider), as a route's capabilities: settings and grants. */
+  capabilities?: readonly Capability[];
+  /** An alarm on its function failing in three 5-minute periods in a row, by its id, with what that means. */
+  errorsAlarm?: { id: string; meaning: string };
   /**
    * What `npm start` runs for each message of its trigger when not the handler itself: an export below the same
    * folder, given the message as the local trigger has it, not as the AWS event wraps it.
@@ -319,6 +326,15 @@ export interface IsolationCase {
  * `isolationCases` by its `functions/<resource>/isolation.ts`: the requests where an id enters, or why none does.
  */
 export type IsolationCases = Record<string, IsolationCase[] | string>;
+
+/**
+ * A resource's named schemas (`components`), each under the name it is given here, with the example its
+ * examples module exports under that name in camelCase (`LeadActivity` → `leadActivity`), or none.
+ */
+export function namedComponents(schemas: Readonly<Record<string, v.GenericSchema>>, examples: object): NonNullable<ResourceDefinition['components']> {
+  const exampleOf = (name: string) => (examples as Record<string, unknown>)[name[0]!.toLowerCase() + name.slice(1)];
+  return Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, { schema, example: exampleOf(name) }]));
+}
 
 /** A resource's description, checked as one: `functions/<name>/resource.ts` exports it. */
 export function defineResource<R extends ResourceDefinition>(resource: R): R {

@@ -131,6 +131,11 @@ describe('the bundled functions', () => {
     expect(Object.keys(authorizer.inputs).filter((input) => input.startsWith('functions/')).sort()).toEqual(owned.authorizer);
   });
 
+  it('carries the EventBridge Scheduler client in the automation step runner’s bundle alone: only it makes and deletes schedules', () => {
+    const withScheduler = Object.entries(outputs).filter(([, output]) => Object.keys(output.inputs).some((input) => input.includes('node_modules/@aws-sdk/client-scheduler/')));
+    expect(withScheduler.map(([file]) => relative(outDir, file).replace(/\.mjs$/, ''))).toEqual(['automations/runner-handler']);
+  });
+
   it('list leads from DynamoDB when run as the bundle Lambda receives', async () => {
     const { organizationId } = await createOrganizationWithKey('Bundle Co', { demo: true });
     const { handler } = await bundled(handlerOf(routes.find((route) => route.operationId === 'listLeads')!));

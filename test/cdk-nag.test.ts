@@ -108,6 +108,19 @@ const checks: { rule: RegExp; reason: RegExp; check: (ack: Acknowledgement) => v
     },
   },
   {
+    rule: /^AwsSolutions-IAM5\[Resource::arn:<AWS::Partition>:scheduler:.*:<AWS::AccountId>:schedule\/[\w.-]+\/\*\]$/,
+    reason: /Schedules are named by the run and step they wake/,
+    check: ({ construct, rule }) => {
+      const group = /:schedule\/([\w.-]+)\/\*/.exec(rule)![1]!;
+      const granting = statementsOf(construct).filter((statement) => JSON.stringify(statement.Resource).includes(`:schedule/${group}/*`));
+      expect(granting.flatMap(actions)).toEqual(['scheduler:CreateSchedule', 'scheduler:DeleteSchedule']);
+      // The one group the stack made for them, and nothing else of Scheduler's.
+      const groups = Object.values(templateOf(Stack.of(construct)).findResources('AWS::Scheduler::ScheduleGroup') as Record<string, { Properties: Properties }>);
+      expect(groups.map((found) => found.Properties.Name)).toContain(group);
+      expect(statementsOf(construct).flatMap(actions).filter((action) => action.startsWith('scheduler:'))).toEqual(['scheduler:CreateSchedule', 'scheduler:DeleteSchedule']);
+    },
+  },
+  {
     rule: /^AwsSolutions-IAM4\[Policy::arn:<AWS::Partition>:iam::aws:policy\/service-role\/AWSCodeDeployRoleForLambdaLimited\]$/,
     reason: /CodeDeploy shifting Lambda aliases/,
     check: ({ construct }) => {
@@ -178,6 +191,21 @@ const checks: { rule: RegExp; reason: RegExp; check: (ack: Acknowledgement) => v
       const target = `{"Fn::GetAtt":["${queue.logicalId}","Arn"]}`;
       const isDeadLetterQueue = json.includes(`"deadLetterTargetArn":${target}`) || json.includes(`"OnFailure":{"Destination":${target}}`);
       expect(Boolean(queue.properties.RedrivePolicy) || isDeadLetterQueue, construct.node.path).toBe(true);
+    },
+  },
+  {
+    rule: /^AwsSolutions-SQS3$/,
+    reason: /The dead letters of one-time schedules/,
+    check: ({ construct }) => {
+      const queue = one(construct, 'AWS::SQS::Queue');
+      const target = JSON.stringify({ 'Fn::GetAtt': [queue.logicalId, 'Arn'] });
+      const resources = Object.values(queue.template.toJSON().Resources as Record<string, { Type: string; Properties: Properties }>);
+      // Scheduler's role may send to it, and a function that makes schedules is given it to name.
+      const schedulerRoles = resources.filter((resource) => resource.Type === 'AWS::IAM::Role' && JSON.stringify(resource.Properties.AssumeRolePolicyDocument).includes('scheduler.amazonaws.com'));
+      expect(schedulerRoles).toHaveLength(1);
+      const sending = resources.filter((resource) => resource.Type === 'AWS::IAM::Policy' && JSON.stringify(resource.Properties.PolicyDocument).includes(target));
+      expect(sending.flatMap((policy) => (policy.Properties.PolicyDocument.Statement as { Action: string | string[] }[]).flatMap(actions))).toContain('sqs:SendMessage');
+      expect(resources.some((resource) => resource.Type === 'AWS::Lambda::Function' && JSON.stringify(resource.Properties.Environment?.Variables ?? {}).includes(target))).toBe(true);
     },
   },
   {

@@ -157,7 +157,10 @@ describe('the events stack', () => {
 
   it('grants each function exactly the DynamoDB actions it uses', () => {
     expect(actionsOf('RecordEvents', 'dynamodb')).toEqual(expect.arrayContaining(['dynamodb:BatchWriteItem', 'dynamodb:Query']));
-    expect(actionsOf('RecordEvents', 'dynamodb').filter((action) => !/Stream|Shard|GetRecords/.test(action))).toEqual(['dynamodb:BatchWriteItem', 'dynamodb:Query']);
+    // Besides events and their audit entries, it starts, stops and moves automation runs.
+    expect(actionsOf('RecordEvents', 'dynamodb').filter((action) => !/Stream|Shard|GetRecords/.test(action))).toEqual(
+      ['BatchWriteItem', 'ConditionCheckItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'].map((action) => `dynamodb:${action}`),
+    );
     expect(actionsOf('DeliverWebhooks', 'dynamodb')).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
     expect(actionsOf('SmsReceipts', 'dynamodb')).toEqual(['dynamodb:UpdateItem']);
     expect(actionsOf('RecordEvents', 'sqs')).toEqual(expect.arrayContaining(['sqs:SendMessage']));
@@ -209,7 +212,7 @@ describe('the events stack', () => {
 
   it('alarms on dead letters and on each stream reader falling behind', () => {
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm') as Record<string, Resource>);
-    expect(alarms.map((alarm) => alarm.Properties.MetricName).sort()).toEqual([...Array(5).fill('ApproximateNumberOfMessagesVisible'), 'Errors', 'IteratorAge', 'IteratorAge']);
+    expect(alarms.map((alarm) => alarm.Properties.MetricName).sort()).toEqual([...Array(7).fill('ApproximateNumberOfMessagesVisible'), 'Errors', 'Errors', 'IteratorAge', 'IteratorAge']);
   });
 });
 

@@ -1,3 +1,5 @@
+import type { Capability } from '#shared/routes/route';
+
 /**
  * The engine's names, from the table's: the events stack makes the queues and the schedule group, and the functions
  * that send a step or schedule one name them the same way, with no cross-stack reference.
@@ -9,3 +11,16 @@ export const automationQueueNames = (tableName: string) => ({
   scheduleDeadLetters: `${tableName}-automation-schedule-dead-letters`,
   scheduleGroup: `${tableName}-automations`,
 });
+
+/**
+ * Queuing automation steps, for the routes that enrol a lead and cancel a run: the step queue's URL, and SendMessage
+ * to it (SSE-SQS, so no key to grant). Only the runner makes and deletes schedules: a cancelled run's is deleted by
+ * the `cleanup` message its cancel queues.
+ */
+export const automationStepSender: Capability = {
+  name: 'automationStepSender',
+  // An enrolled lead's run texts them, later, from the runner.
+  reachesOutside: true,
+  environment: ({ tableName, region, account, urlSuffix }) => ({ AUTOMATION_QUEUE_URL: `https://sqs.${region}.${urlSuffix}/${account}/${automationQueueNames(tableName).queue}` }),
+  statements: ({ partition, region, account, tableName }) => [{ actions: ['sqs:SendMessage'], resources: [`arn:${partition}:sqs:${region}:${account}:${automationQueueNames(tableName).queue}`] }],
+};

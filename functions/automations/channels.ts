@@ -1,4 +1,5 @@
 import type { QueueChannelDefinition, WorkerDefinition } from '#shared/resource';
+import { smsSender } from '../sms/capability';
 import { automationQueueNames } from './capability';
 import type { StepMessage } from './engine';
 
@@ -34,6 +35,17 @@ export const automationSteps: QueueChannelDefinition = {
     alarm: { id: 'AutomationStepDeadLettersWaiting', what: 'Automation steps failed five receives: their runs wait past their time until the messages are redriven (docs/operations.md).' },
   },
   environment: { queueUrl: 'AUTOMATION_QUEUE_URL', deadLettersUrl: 'AUTOMATION_DLQ_URL' },
+  // A waiting step's schedule (./eventbridge-scheduler.ts), retried for an hour, then dead-lettered, which pages.
+  schedules: {
+    group: (tableName) => automationQueueNames(tableName).scheduleGroup,
+    deadLetters: {
+      id: 'AutomationScheduleDeadLetters',
+      queueName: (tableName) => automationQueueNames(tableName).scheduleDeadLetters,
+      retentionDays: 14,
+      alarm: { id: 'AutomationScheduleDeadLettersWaiting', what: 'Automation schedules could not wake their runs for an hour: the runs wait past their time until the messages are redriven to the step queue (docs/operations.md).' },
+    },
+    environment: { group: 'AUTOMATION_SCHEDULE_GROUP', queueArn: 'AUTOMATION_QUEUE_ARN', roleArn: 'AUTOMATION_SCHEDULER_ROLE_ARN', deadLettersArn: 'AUTOMATION_SCHEDULE_DLQ_ARN' },
+  },
   local: {
     install: 'local-engine#installLocalAutomationEngine',
     what: 'automation step',
@@ -57,6 +69,9 @@ export const automationWorkers: WorkerDefinition[] = [
     trigger: { kind: 'queue', queue: automationSteps.name },
     dynamodb: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
     indexes: ['gsi4'],
+    // An SMS step texts through End User Messaging as POST /v1/sms does.
+    capabilities: [smsSender],
+    errorsAlarm: { id: 'RunAutomationStepsFailing', meaning: 'The automation step runner failed in three 5-minute periods in a row: steps are retried, then dead-lettered.' },
     local: 'step-worker#runStepMessage',
   },
 ];

@@ -1,6 +1,4 @@
 import { Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Tracing } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
@@ -15,7 +13,7 @@ import type { ChannelDefinition, WorkerDefinition } from '#shared/resource';
 import type { DeploymentOptions } from './options';
 import { ServiceFunction } from './service-function';
 import { streamArnParameterName } from './data-stack';
-import { alarmOnWaiting, makeChannels } from './events/channels';
+import { alarmOnErrors, alarmOnWaiting, makeChannels } from './events/channels';
 import { addWorker, type WorkerWiring } from './events/workers';
 
 export { STREAM_RETRIES } from './events/workers';
@@ -60,6 +58,7 @@ export class EventsStack extends Stack {
     this.scheduled = this.addScheduledJobs(defaults, alarms);
     for (const channel of channels.queues.values()) wiring.watched.push({ queue: channel.deadLetters, ...channel.deadLettersAlarm });
     for (const { queue, id, what } of wiring.watched) alarmOnWaiting(this, queue, id, what, alarms);
+    for (const { schedules } of channels.queues.values()) if (schedules) alarmOnWaiting(this, schedules.deadLetters, schedules.deadLettersAlarm.id, schedules.deadLettersAlarm.what, alarms);
     for (const queue of new Set([...channels.queues.values()].flatMap((channel) => [channel.queue, channel.deadLetters]).concat(wiring.watched.map(({ queue }) => queue)))) {
       Validations.of(queue).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'A dead-letter queue, or a queue with its own dead-letter queue.' });
     }
@@ -73,14 +72,7 @@ export class EventsStack extends Stack {
     return SCHEDULED_JOBS.map(({ name, handler, everyMinutes, dynamodb, indexes }) => {
       const job = new ServiceFunction(this, name, { ...defaults, handler, dynamodb, indexes, timeout: Duration.seconds(60) });
       new Rule(this, `${name}Schedule`, { schedule: Schedule.rate(Duration.minutes(everyMinutes)), targets: [new LambdaFunction(job.function, { retryAttempts: 0 })] });
-      new Alarm(this, `${name}Failing`, {
-        alarmDescription: `The scheduled job ${name} (${handler}) failed in three 5-minute periods in a row.`,
-        metric: job.function.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
-        threshold: 0,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-        evaluationPeriods: 3,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-      }).addAlarmAction(new SnsAction(alarms));
+      alarmOnErrors(this, job.function, `${name}Failing`, `The scheduled job ${name} (${handler}) failed in three 5-minute periods in a row.`, alarms);
       return job;
     });
   }

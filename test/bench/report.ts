@@ -1,6 +1,7 @@
 import type { StackSize } from './stack-size';
 import type { RouteVisit } from '../support/route-tour';
 import type { ColdStartFigures } from './cold-start';
+import type { TriggerToSms } from './automations';
 import type { Comparison, Throughput } from './timing';
 
 export interface Ratio {
@@ -31,7 +32,7 @@ export interface BenchFigures {
   http: Record<'get' | 'list' | 'create' | 'caller' | 'context' | 'availability', Comparison>;
   served: Throughput;
   /** `npm start` in its own process: a 50-item page and a create from outside against their bare calls, and 16 clients. */
-  npmStart: { page: Comparison; create: Comparison; served: Throughput; bare: Throughput; startSeconds: number };
+  npmStart: { page: Comparison; create: Comparison; served: Throughput; bare: Throughput; startSeconds: number; triggerToSms: TriggerToSms };
   /** Milliseconds of the server process's CPU per served request. */
   serverCpuMsPerCall: number;
   bareServed: Throughput;
@@ -140,6 +141,11 @@ ${comparisonRow('GET /v1/leads?limit=50 (50 items)', f.npmStart.page, '≤ 2')}
 ${comparisonRow('POST /v1/leads', f.npmStart.create, '≤ 2')}
 
 At 16 clients: ${f.npmStart.served.perSecond.toFixed(0)} pages/s served, ${f.npmStart.bare.perSecond.toFixed(0)}/s bare; ratio ${x(f.npmStart.served.perSecond / f.npmStart.bare.perSecond)} (target ≥ 0.6).
+
+Trigger to SMS: a missed call posted as an inquiry, with the missed-call text-back recipe on, until the caller's SMS
+list shows the text (the stream consumer starting the run, the step queue, the runner recording and sending), over
+${f.npmStart.triggerToSms.calls} calls one after the other: p50 ${ms(f.npmStart.triggerToSms.p50)}, p95 ${ms(f.npmStart.triggerToSms.p95)} (target p95 ≤ 5 s). \`npm start\`
+reads the stream as soon as a request has written; deployed, Lambda's event source mapping polls it.
 
 Lead creates per second from 32 concurrent clients (warm handlers in process): ${f.capacity.single.toFixed(0)}/s in one
 organization, ${f.capacity.sharded.toFixed(0)}/s in one organization with 8 counter shards, ${f.capacity.spread.toFixed(0)}/s spread over 16.

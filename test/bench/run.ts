@@ -10,6 +10,7 @@ import { createInterface } from 'node:readline';
 import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { jsonClient, type Answer, type JsonClient } from '../stress/http';
 import { startStressStack } from '../stress/stack';
+import { measureTriggerToSms } from './automations';
 import { renderChart, renderReport, type BenchFigures, type Depth, type Ratio } from './report';
 import { combined, compare, median, throughput, type Comparison, type Throughput } from './timing';
 import type { RouteVisit } from '../support/route-tour';
@@ -148,7 +149,9 @@ try {
       servedSlices.push(await throughput(() => startApi.get('/v1/leads?limit=50'), { clients: 16, seconds: 2 }));
       bareSlices.push(await throughput(bareFiftyPage, { clients: 16, seconds: 2 }));
     }
-    npmStartFigures = { page, create, served: combined(servedSlices), bare: combined(bareSlices), startSeconds: npmStart.startSeconds };
+    progress('npm start: missed calls texted back by the missed-call recipe, trigger to SMS');
+    const triggerToSms = await measureTriggerToSms(startApi);
+    npmStartFigures = { page, create, served: combined(servedSlices), bare: combined(bareSlices), startSeconds: npmStart.startSeconds, triggerToSms };
     startBare.destroy();
   } finally {
     await npmStart.stop();

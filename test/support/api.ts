@@ -79,6 +79,34 @@ function millisecondsOf(duration: string | number): number {
 }
 
 /**
+ * The manual clock of a test API, in place from `start` (at the real time, so what the code reads and what the tests'
+ * dates say agree) to `stop`, and time moved on it, settling through the server after each timer fired: a step's
+ * effect writes what the stream consumer reads, and the stream consumer starts and stops runs, so it is settled when
+ * the engine is idle right after the stream has caught up.
+ */
+function manualTime(server: () => LocalServer, events: boolean) {
+  let manual: ManualClock | undefined;
+  let restore = () => {};
+  const clock = () => {
+    if (!manual) throw new Error("advanceTime and clock need useTestApi({ clock: 'manual' })");
+    return manual;
+  };
+  const settle = async () => {
+    for (;;) {
+      await server().idle();
+      if (events) await server().stream.caughtUp();
+      if (!server().busy()) return;
+    }
+  };
+  return {
+    start: () => void (restore = setClock((manual = new ManualClock(Date.now())))),
+    stop: () => restore(),
+    clock,
+    advance: async (duration: string | number) => clock().advance(millisecondsOf(duration), settle),
+  };
+}
+
+/**
  * The local API on a free port, against this file's own table in DynamoDB Local; with `events`, the stream
  * consumer too (events recorded, webhooks delivered), as `npm start` runs it; with `authorizerCacheTtlMs`, the API key
  * authorizer's answers reused per Authorization header as API Gateway's cache does (0, asking every time, otherwise);
@@ -94,11 +122,9 @@ export function useTestApi({
 }: { events?: boolean; scheduleEveryMs?: number; authorizerCacheTtlMs?: number; asDeployed?: boolean; clock?: 'manual' } = {}): TestApi {
   let local: LocalServer | undefined;
   let url = '';
-  let manual: ManualClock | undefined;
-  let restoreClock = () => {};
+  const time = manualTime(() => local!, events);
   beforeAll(async () => {
-    // The manual clock starts at the real time, so what the code reads and what the tests' dates say agree.
-    if (clockKind === 'manual') restoreClock = setClock((manual = new ManualClock(Date.now())));
+    if (clockKind === 'manual') time.start();
     local = await startLocalServer(0, { events, scheduleEveryMs, authorizerCacheTtlMs, asDeployed, ...attributingCalls });
     url = local.url;
   });
@@ -107,21 +133,8 @@ export function useTestApi({
   });
   afterAll(async () => {
     await local?.close();
-    restoreClock();
+    time.stop();
   });
-  // A step's effect writes what the stream consumer reads, and the stream consumer starts and stops runs: settled
-  // when the engine is idle right after the stream has caught up.
-  const settle = async () => {
-    for (;;) {
-      await local!.idle();
-      if (events) await local!.stream.caughtUp();
-      if (!local!.busy()) return;
-    }
-  };
-  const manualClock = () => {
-    if (!manual) throw new Error("advanceTime and clock need useTestApi({ clock: 'manual' })");
-    return manual;
-  };
   const as = (apiKey: string) => clientFor(() => url, apiKey);
   let created = 0;
   let demoOrganization: Promise<CreatedOrganization & { client: Client }> | undefined;
@@ -135,9 +148,9 @@ export function useTestApi({
     },
     anonymous: clientFor(() => url),
     eventsCaughtUp: () => local!.stream.caughtUp(),
-    advanceTime: async (duration) => manualClock().advance(millisecondsOf(duration), settle),
+    advanceTime: time.advance,
     get clock() {
-      return manualClock();
+      return time.clock();
     },
     as,
     organization,

@@ -1,5 +1,6 @@
 import { CfnOutput, Duration, type Stack } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { CfnConfigurationSet } from 'aws-cdk-lib/aws-smsvoice';
@@ -8,6 +9,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { ChannelDefinition, QueueChannelDefinition, TopicChannelDefinition } from '#shared/resource';
 import type { Construct } from 'constructs';
 import type { DeploymentOptions } from '../options';
+import { makeQueueSchedules, type QueueSchedules } from './schedules';
 
 /** A job carries its event whole: a record and its previous values may pass 256 KB, so every queue takes SQS's largest, 1 MiB. */
 export const queueDefaults = { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, maxMessageSizeBytes: 1_048_576 };
@@ -23,6 +25,8 @@ export interface QueueChannel {
   functionTimeout: Duration;
   /** The alarm on its dead letters: its construct id and what a message there means. */
   deadLettersAlarm: { id: string; what: string };
+  /** The one-time schedules that send to it too, when it declares them. */
+  schedules?: QueueSchedules;
 }
 
 /** What the workers are wired to, by the names their triggers give. */
@@ -43,7 +47,8 @@ function makeQueue(stack: Stack, channel: QueueChannelDefinition, tableName: str
     deadLetterQueue: { queue: deadLetters, maxReceiveCount: dead.maxReceiveCount },
   });
   const environment = { [channel.environment.queueUrl]: queue.queueUrl, [channel.environment.deadLettersUrl]: deadLetters.queueUrl };
-  return { queue, deadLetters, environment, batchSize: channel.batchSize, functionTimeout: Duration.seconds(channel.functionTimeoutSeconds), deadLettersAlarm: dead.alarm };
+  const schedules = channel.schedules && makeQueueSchedules(stack, channel.id, queue, channel.schedules, tableName);
+  return { queue, deadLetters, environment, batchSize: channel.batchSize, functionTimeout: Duration.seconds(channel.functionTimeoutSeconds), deadLettersAlarm: dead.alarm, schedules };
 }
 
 /** A declared topic its service publishes to, from this account only, with the configuration set and output it declares. */
@@ -75,14 +80,18 @@ export function makeChannels(stack: Stack, options: DeploymentOptions, declared:
   return { queues, topics };
 }
 
+/** Pages when a metric is above zero in `periods` 5-minute periods in a row. */
+function pageAboveZero(scope: Construct, id: string, what: string, metric: IMetric, periods: number, alarms: Topic): void {
+  const alarm = new Alarm(scope, id, { alarmDescription: what, metric, threshold: 0, comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD, evaluationPeriods: periods, treatMissingData: TreatMissingData.NOT_BREACHING });
+  alarm.addAlarmAction(new SnsAction(alarms));
+}
+
 /** Pages when anything waits in a queue of what could not be handled (a dead-letter or failures queue). */
 export function alarmOnWaiting(scope: Construct, queue: Queue, id: string, what: string, alarms: Topic): void {
-  new Alarm(scope, id, {
-    alarmDescription: what,
-    metric: queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
-    threshold: 0,
-    comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-    evaluationPeriods: 1,
-    treatMissingData: TreatMissingData.NOT_BREACHING,
-  }).addAlarmAction(new SnsAction(alarms));
+  pageAboveZero(scope, id, what, queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }), 1, alarms);
+}
+
+/** Pages when a function fails in three 5-minute periods in a row. */
+export function alarmOnErrors(scope: Construct, fn: IFunction, id: string, what: string, alarms: Topic): void {
+  pageAboveZero(scope, id, what, fn.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }), 3, alarms);
 }

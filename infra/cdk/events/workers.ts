@@ -10,7 +10,9 @@ import { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { WorkerDefinition } from '#shared/resource';
 import type { DeploymentOptions } from '../options';
 import { ServiceFunction, type ServiceFunctionProps } from '../service-function';
-import { queueDefaults, type Channels, type QueueChannel } from './channels';
+import { capabilityContext, capabilityEnvironment, grantCapabilities } from '../capabilities';
+import { alarmOnErrors, queueDefaults, type Channels, type QueueChannel } from './channels';
+import { grantScheduling } from './schedules';
 
 /**
  * How long a failing stream record is retried before it is parked in its consumer's failures queue (docs/operations.md): ten
@@ -103,20 +105,29 @@ export function addWorker(stack: Stack, worker: WorkerDefinition, wiring: Worker
   const { trigger } = worker;
   const consumed = trigger.kind === 'queue' ? [queueNamed(wiring.channels, trigger.queue)] : [];
   const sendsTo = (worker.sendsTo ?? []).map((name) => queueNamed(wiring.channels, name));
+  const where = capabilityContext(stack, wiring.options);
   const fn = new ServiceFunction(stack, worker.name, {
     ...wiring.defaults,
     ...triggerSettings(worker, wiring),
     handler: worker.handler,
     dynamodb: worker.dynamodb,
     indexes: worker.indexes,
-    environment: Object.assign({}, ...[...consumed, ...sendsTo].map((channel) => channel.environment)),
+    environment: Object.assign(
+      {},
+      ...[...consumed, ...sendsTo].map((channel) => channel.environment),
+      ...consumed.map((channel) => channel.schedules?.environment ?? {}),
+      capabilityEnvironment(worker.capabilities ?? [], where),
+    ),
   });
+  grantCapabilities(fn, worker.capabilities ?? [], where);
+  if (worker.errorsAlarm) alarmOnErrors(stack, fn.function, worker.errorsAlarm.id, worker.errorsAlarm.meaning, wiring.alarms);
   if (trigger.kind === 'stream') takeFromStream(stack, fn, worker, wiring);
   for (const channel of consumed) {
     fn.function.addEventSource(new SqsEventSource(channel.queue, { batchSize: channel.batchSize, reportBatchItemFailures: true, maxConcurrency: wiring.options.concurrency.deliveries }));
     // A failed attempt's retry goes back to its queue; a job past its retries to the dead letters.
     channel.queue.grantSendMessages(fn.function);
     channel.deadLetters.grantSendMessages(fn.function);
+    if (channel.schedules) grantScheduling(fn, channel.schedules);
   }
   if (trigger.kind === 'topic') {
     const topic = wiring.channels.topics.get(trigger.topic);
