@@ -11,7 +11,8 @@ import { smsKeys } from './entity';
 import { localReceiptsApplied, sentLocally } from './local-provider';
 import { SmsDeliveryError } from './delivery-error';
 import { setSmsSender, type SmsSender } from './sender';
-import { setPhoneOptOut } from './store';
+import { abandonSms, setPhoneOptOut } from './store';
+import { TTL_ATTRIBUTE } from '#shared/table';
 import { useTestApi, type Client } from '../../test/support/api';
 import { senderOrganizations } from '../../test/support/sms';
 import { withSilentProvider } from '../../test/support/silent-sms';
@@ -187,6 +188,21 @@ describe('sendAutomatedSms', () => {
     expect(await sendAutomatedSms(sms)).toEqual({ sent: false, refusal: 'FAILED', smsId: sms.messageId });
     expect(tries).toBe(1);
     expect((await client.get(`/v1/sms/${sms.messageId}`)).body.sms).toMatchObject({ status: 'FAILED', automationRunId: sms.automationRunId });
+  });
+
+  it('takes back an id given up a minute or more ago (the store did not take its record in time), and refuses one given up just now', async () => {
+    const { client, organizationId, leadId, phone } = await organizationWithLead();
+    const recent = automated(organizationId, leadId);
+    await abandonSms(organizationId, recent.messageId);
+    expect(await sendAutomatedSms(recent)).toEqual({ sent: false, refusal: 'NOT_RECORDED' });
+    expect(sentTo(phone)).toEqual([]);
+
+    const earlier = automated(organizationId, leadId);
+    const givenUpAt = Math.floor(Date.now() / 1000) - 61;
+    await dynamo.send(new PutCommand({ TableName: config.tableName, Item: { ...smsKeys.abandonedSms(organizationId, earlier.messageId), entity: 'ABANDONED_SMS', [TTL_ATTRIBUTE]: givenUpAt + 86_400 } }));
+    expect(await sendAutomatedSms(earlier)).toMatchObject({ sent: true, smsId: earlier.messageId });
+    expect(sentTo(phone).map((sent) => sent.messageId)).toEqual([earlier.messageId]);
+    expect((await messagesOf(client, leadId)).messages.map((message: { id: string }) => message.id)).toEqual([earlier.messageId]);
   });
 
   it('refuses a lead that does not exist, and one without a phone', async () => {
