@@ -4,7 +4,8 @@ import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import { newId } from '#shared/ids';
 import { requireExisting, type TransactWrite } from '#shared/store/transact';
-import { notifyMember, sendAutomatedSms, type AutomatedSms } from './automated';
+import { AUTOMATED_SMS_ACCESS, notifyMember, sendAutomatedSms, type AutomatedSms } from './automated';
+import { automationWorkers } from '../automations/channels';
 import { applyReceipt } from './receipts';
 import { providerContext } from './provider-context';
 import { smsKeys } from './entity';
@@ -301,5 +302,14 @@ describe('notifyMember', () => {
     expect(await notifyMember({ ...notification, memberId: disabled.id })).toEqual({ sent: false, refusal: 'MEMBER_DISABLED' });
     expect(await notifyMember({ ...notification, memberId: 999 })).toEqual({ sent: false, refusal: 'MEMBER_NOT_FOUND' });
     expect(sentLocally.length).toBe(sentBefore);
+  });
+});
+
+describe('the function that sends automations’ SMS', () => {
+  it('is granted what they read and write, and may text', () => {
+    const runner = automationWorkers.find((worker) => worker.name === 'RunAutomationSteps')!;
+    expect(runner.dynamodb).toEqual(expect.arrayContaining(AUTOMATED_SMS_ACCESS.dynamodb));
+    expect(runner.indexes).toEqual(expect.arrayContaining(AUTOMATED_SMS_ACCESS.indexes));
+    expect(runner.capabilities?.map((capability) => capability.name)).toContain('smsSender');
   });
 });
