@@ -67,8 +67,9 @@ export const automationWorkers: WorkerDefinition[] = [
     name: 'RunAutomationSteps',
     handler: 'runner-handler',
     trigger: { kind: 'queue', queue: automationSteps.name },
-    dynamodb: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
-    indexes: ['gsi4'],
+    // BatchGetItem and gsi3: an SMS step reads its lead and organization together and finds the lead's latest thread (AUTOMATED_SMS_ACCESS).
+    dynamodb: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
+    indexes: ['gsi3', 'gsi4'],
     // An SMS step texts through End User Messaging as POST /v1/sms does.
     capabilities: [smsSender],
     errorsAlarm: { id: 'RunAutomationStepsFailing', meaning: 'The automation step runner failed in three 5-minute periods in a row: steps are retried, then dead-lettered.' },
