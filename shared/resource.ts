@@ -327,6 +327,15 @@ export interface IsolationCase {
  */
 export type IsolationCases = Record<string, IsolationCase[] | string>;
 
+/**
+ * A resource's named schemas (`components`), each under the name it is given here, with the example its
+ * examples module exports under that name in camelCase (`LeadActivity` → `leadActivity`), or none.
+ */
+export function namedComponents(schemas: Readonly<Record<string, v.GenericSchema>>, examples: object): NonNullable<ResourceDefinition['components']> {
+  const exampleOf = (name: string) => (examples as Record<string, unknown>)[name[0]!.toLowerCase() + name.slice(1)];
+  return Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, { schema, example: exampleOf(name) }]));
+}
+
 /** A resource's description, checked as one: `functions/<name>/resource.ts` exports it. */
 export function defineResource<R extends ResourceDefinition>(resource: R): R {
   return resource;

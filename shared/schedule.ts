@@ -38,7 +38,7 @@ export function storedHours(hours: unknown): unknown {
 }
 
 /** What a period is, in words: no schema keyword compares two fields. */
-const PERIOD_RULE = '`close` is after `open`: a period ends on the day it starts, so hours past midnight are two periods (22:00–24:00, then 00:00–02:00 the next day).';
+const PERIOD_RULE = '`close` is after `open` on the same day: hours past midnight are two periods (22:00–24:00, then 00:00–02:00).';
 
 export const Period = v.pipe(
   v.strictObject({ open: Clock('open'), close: Clock('close', { endOfDay: true }) }, 'each period must be {open, close}'),

@@ -1942,7 +1942,7 @@ export interface components {
             userId: string | null;
             messageThreadId: string;
             inquiryId: string;
-            /** @description Present on a message an automation sent: the run (`run_…`) whose step sent it. Its `userId` is null. */
+            /** @description The automation run (`run_…`) that sent it. */
             automationRunId?: string;
             /** Format: date-time */
             createdAt: string;
@@ -7086,7 +7086,7 @@ export interface operations {
                     } | null;
                     /** @description Dates (YYYY-MM-DD, in the organization’s time zone, each a date the calendar has) closed all day whatever the weekly hours say, such as public holidays. */
                     closedDates?: string[];
-                    /** @description How many SMS the organization's automations send one lead in a day (the organization's local day), from 1 to 20; default 3. A step past it is skipped (`DAILY_CAP_REACHED`) and its run goes on. SMS members send are not counted. */
+                    /** @description Automated SMS one lead may receive in a local day, 1 to 20 (default 3); a step past it is skipped (`DAILY_CAP_REACHED`). */
                     automationSmsDailyCap?: number;
                     smsSenderId?: string | null;
                 };
@@ -7218,7 +7218,7 @@ export interface operations {
                     /** @default null */
                     responsibility?: string | null;
                     /**
-                     * @description The member's own phone, where the organization's automations text them (a `notify_member` step): with its country code, or in the national form of the organization's `country`. Stored and answered in E.164; one that is no valid number of any numbering plan answers 400 naming the field. `null`: none.
+                     * @description The member's phone, where automations text them (`notify_member`): with its country code or in the national form of the organization's `country`; answered in E.164. An invalid number answers 400. `null`: none.
                      * @default null
                      */
                     phone?: string | null;
@@ -7384,7 +7384,7 @@ export interface operations {
                     role?: "ADMIN" | "MANAGER" | "MEMBER";
                     position?: string | null;
                     responsibility?: string | null;
-                    /** @description The member's own phone, where the organization's automations text them (a `notify_member` step): with its country code, or in the national form of the organization's `country`. Stored and answered in E.164; one that is no valid number of any numbering plan answers 400 naming the field. `null`: none. */
+                    /** @description The member's phone, where automations text them (`notify_member`): with its country code or in the national form of the organization's `country`; answered in E.164. An invalid number answers 400. `null`: none. */
                     phone?: string | null;
                     isDisabled?: boolean;
                     /** @description The whole week, replacing the one stored (days are not merged): a day left out or empty is one the member does not work. `null`: the organization’s businessHours. */

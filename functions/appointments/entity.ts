@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import type { Appointment } from './schema';
 import { appointmentEntity } from './attributes';
-import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '#shared/store/keys';
+import { organizationPartition, type Key, keySamplesOf } from '#shared/store/keys';
 import type { Versioned } from '#shared/store/versioned-record';
 import type { AuditedRecord } from '#shared/resource';
 import { holdRemovedAt } from './hold-entity';
@@ -33,16 +33,15 @@ export const appointmentCounterNames = {
 /** The appointments' change log (updatedSince). */
 export const APPOINTMENT_CHANGES = appointmentEntity.changes;
 
-const O = SAMPLE_ORGANIZATION_ID;
 const STARTS_AT = '2026-12-01T00:00:00.000Z';
 
-export const appointmentKeySamples: KeySamples<typeof appointmentKeys> = {
-  appointment: () => appointmentKeys.appointment(O, 'appointment_1'),
-  appointmentIndexes: () => appointmentKeys.appointmentIndexes(O, { id: 'appointment_1', leadId: 'lead_1', startsAt: STARTS_AT }),
-  booking: () => appointmentKeys.booking(O, 'user_1', STARTS_AT, 'appointment_1'),
-  bookingsStartingBetween: () => appointmentKeys.bookingsStartingBetween(O, 'user_1', 'a', 'b'),
-  scheduleHead: () => appointmentKeys.scheduleHead(O, 'user_1'),
-};
+export const appointmentKeySamples = keySamplesOf(appointmentKeys, {
+  appointment: ['appointment_1'],
+  appointmentIndexes: [{ id: 'appointment_1', leadId: 'lead_1', startsAt: STARTS_AT }],
+  booking: ['user_1', STARTS_AT, 'appointment_1'],
+  bookingsStartingBetween: ['user_1', 'a', 'b'],
+  scheduleHead: ['user_1'],
+});
 
 export function toAppointmentItem(organizationId: string, { value: appointment, version }: VersionedAppointment) {
   return { ...appointmentEntity.toItem(organizationId, appointment), organizationId, version };

@@ -1,6 +1,6 @@
-import { defineResource } from '#shared/resource';
+import { defineResource, namedComponents } from '#shared/resource';
 import { appointmentKeys, appointmentKeySamples } from './entity';
-import { appointment, hold, slot } from './examples';
+import * as examples from './examples';
 import { holdKeys, holdKeySamples } from './hold-entity';
 import { appointmentRoutes } from './routes';
 import { Hold, Slot } from './availability-schema';
@@ -15,7 +15,7 @@ export const appointments = defineResource({
     Availability: 'When a service can be booked: free slots from business and working hours, bookings and holds, and short holds on a slot while a caller confirms.',
   },
   routes: appointmentRoutes,
-  components: { Appointment: { schema: Appointment, example: appointment }, Slot: { schema: Slot, example: slot }, Hold: { schema: Hold, example: hold } },
+  components: namedComponents({ Appointment, Slot, Hold }, examples),
   ...changes,
   keys: [
     { builders: appointmentKeys, samples: appointmentKeySamples },

@@ -1,53 +1,33 @@
 import { AvailabilityQuery, AvailabilityResponse, CreateHoldBody, DEFAULT_STEP_MINUTES, HOLD_MINUTES, HoldResponse, MAX_WINDOW_DAYS } from './availability-schema';
 import { AppointmentIdPath, AppointmentPage, AppointmentResponse, CreateAppointmentBody, ListAppointmentsQuery, UpdateAppointmentBody } from './schema';
 import { defineRoute } from '#shared/routes/route';
-import { createRow, getRow, listRow, updateRow } from '#shared/routes/rows';
+import { createRow } from '#shared/routes/rows';
+import { recordRows } from '#shared/routes/record-rows';
 
-export const createAppointment = createRow({
-  operationId: 'createAppointment',
-  path: '/v1/appointments',
+const appointment = recordRows({ tag: 'Appointments', names: { one: 'Appointment', many: 'Appointments' }, path: '/v1/appointments', idPath: AppointmentIdPath, response: AppointmentResponse, schemas: { query: ListAppointmentsQuery, page: AppointmentPage, create: CreateAppointmentBody, update: UpdateAppointmentBody }, changeLog: true });
+
+export const createAppointment = appointment.create({
   summary: 'Book an appointment with a lead',
   description:
     'Books a visit or call for a lead, with members of the organization as attendees, and records an APPOINTMENT_BOOKED activity on the lead in the same transaction. Times are ISO 8601 with an offset and are answered in UTC; an appointment lasts at most 7 days; `timezone` (IANA) defaults to the organization’s. An attendee already booked at an overlapping time answers 409; back-to-back appointments are fine. A `holdId` books the held slot: a hold booked already or expired answers 409 HOLD_EXPIRED, and one whose member was removed since, 409 SLOT_TAKEN.',
-  tag: 'Appointments',
   dynamodb: ['GetItem', 'UpdateItem', 'PutItem', 'ConditionCheckItem', 'Query', 'BatchGetItem'],
-  request: { body: CreateAppointmentBody },
-  response: AppointmentResponse,
   errors: [404, 409],
 });
 
-export const listAppointments = listRow({
-  operationId: 'listAppointments',
-  path: '/v1/appointments',
+export const listAppointments = appointment.list({
   summary: 'List appointments by start time, earliest first',
   description:
     'Every appointment, or one lead’s with `leadId`, ordered by `startsAt`. `from` and `to` keep those starting in [from, to); `to` must be after `from`. Cancelled appointments are listed with their status. `totalCount` is exact: from a counter, or counted over the window when `from` or `to` is given.',
-  tag: 'Appointments',
-  indexes: ['gsi1', 'gsi2', 'gsi6'],
-  request: { query: ListAppointmentsQuery },
-  response: AppointmentPage,
+  indexes: ['gsi1', 'gsi2'],
 });
 
-export const getAppointment = getRow({
-  operationId: 'getAppointment',
-  path: '/v1/appointments/{appointmentId}',
-  summary: 'Read an appointment',
-  description: 'One appointment of the organization; another organization’s answers 404.',
-  tag: 'Appointments',
-  request: { path: AppointmentIdPath },
-  response: AppointmentResponse,
-});
+export const getAppointment = appointment.get({ summary: 'Read an appointment', description: 'One appointment of the organization; another organization’s answers 404.' });
 
-export const updateAppointment = updateRow({
-  operationId: 'updateAppointment',
-  path: '/v1/appointments/{appointmentId}',
+export const updateAppointment = appointment.update({
   summary: 'Reschedule, change or cancel an appointment, or record how it went',
   description:
     'Fields left out keep their values; the merged times keep the create’s rules (`endsAt` after `startsAt`, an appointment lasts at most 7 days). A new time records APPOINTMENT_RESCHEDULED on the lead; `status: "CANCELLED"` records APPOINTMENT_CANCELLED and frees the attendees’ time; `status: "COMPLETED"` records APPOINTMENT_COMPLETED and `status: "NO_SHOW"` APPOINTMENT_NO_SHOW, keeping the time booked (it was spent), and their events are `appointment.completed` and `appointment.no_show` rather than `appointment.updated`. A new time or new attendees are checked for overlaps (409). Only a BOOKED appointment changes: a cancelled, completed or no-show one can no longer be changed (409), so a completed one cannot be cancelled. One whose lead was deleted can still be cancelled, recording no activity; any other change of it answers 404.',
-  tag: 'Appointments',
   dynamodb: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem', 'ConditionCheckItem', 'Query', 'BatchGetItem'],
-  request: { path: AppointmentIdPath, body: UpdateAppointmentBody },
-  response: AppointmentResponse,
   errors: [409],
 });
 

@@ -1,6 +1,6 @@
 import { auditKeys, auditKeySamples } from '#shared/audit/entry';
-import { defineResource } from '#shared/resource';
-import { auditEntry } from './examples';
+import { defineResource, namedComponents } from '#shared/resource';
+import * as examples from './examples';
 import { auditLogRoutes } from './routes';
 import { AuditEntry } from './schema';
 
@@ -12,6 +12,6 @@ export const auditLog = defineResource({
   name: 'audit-log',
   tags: { 'Audit log': 'Who wrote what: every committed write of a record, with the API key and request that made it.' },
   routes: auditLogRoutes,
-  components: { AuditEntry: { schema: AuditEntry, example: auditEntry } },
+  components: namedComponents({ AuditEntry }, examples),
   keys: [{ builders: auditKeys, samples: auditKeySamples }],
 });

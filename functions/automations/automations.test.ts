@@ -3,7 +3,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApiKey } from '#shared/auth/api-keys';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
-import { memberKey } from '#shared/store/keys';
 import { useTestApi, type Client } from '../../test/support/api';
 import { cut, ISO_MS } from '../../test/support/fixtures';
 import { webhookSettings } from '../webhooks/settings';
@@ -108,6 +107,52 @@ describe('POST /v1/automations', () => {
     await refused(client, { trigger: followUp.trigger, steps: followUp.steps }, 'name', 'name is required');
     await refused(client, { name: 'x', steps: followUp.steps }, 'trigger', 'trigger is required');
     await refused(client, { name: 'x', trigger: followUp.trigger }, 'steps', 'steps is required');
+  });
+});
+
+describe('what a create refuses: 400 naming the field, nothing written', () => {
+  const sms = (template: string) => ({ type: 'send_sms', template });
+  const booked = { event: 'appointment.booked' };
+  const cases: [string, Record<string, unknown>, string, string | RegExp][] = [
+    ['a field no automation has', { ...followUp, owner: 'me' }, 'owner', 'owner is not a known field'],
+    ['a trigger not in the catalog', { ...followUp, trigger: { event: 'lead.teleported' } }, 'trigger.event', /event must be one of call\.missed, /],
+    ['a filter field the trigger lacks', { ...followUp, trigger: { event: 'lead.created', filter: { tag: 'VIP' } } }, 'trigger.filter.tag', 'trigger.filter.tag is not a known field'],
+    ['a filter value outside its list', { ...followUp, trigger: { event: 'inquiry.created', filter: { source: 'FAX' } } }, 'trigger.filter.source', /source must be one of CALL, EMAIL/],
+    ['one value of a filter list outside it', { ...followUp, trigger: { event: 'lead.status_changed', filter: { to: ['QUOTED', 'PAID'] } } }, 'trigger.filter.to', /to must be one of NEW, /],
+    ['a filter that is a list', { ...followUp, trigger: { event: 'lead.created', filter: [] } }, 'trigger.filter', /filter must be an object of lead\.created's fields \(status\)/],
+    ['a step type not in the catalog', { ...followUp, steps: [{ type: 'send_email', template: 'Hi' }] }, 'steps.0.type', /type must be one of wait, send_sms, /],
+    ['a step field its type lacks', { ...followUp, steps: [{ type: 'wait', duration: 'P1D', template: 'Hi' }] }, 'steps.0.template', 'steps.0.template is not a known field'],
+    ['a wait under a minute', { ...followUp, steps: [sms('Hi {{lead.firstName|there}}'), { type: 'wait', duration: 'PT59S' }] }, 'steps.1.duration', 'duration must be at least 1 minute'],
+    ['a wait over 365 days', { ...followUp, steps: [{ type: 'wait', duration: 'P366D' }] }, 'steps.0.duration', 'duration must be at most 365 days'],
+    ['a wait in months', { ...followUp, steps: [{ type: 'wait', duration: 'P1M' }] }, 'steps.0.duration', /duration must be an ISO 8601 duration/],
+    ['a wait in words', { ...followUp, steps: [{ type: 'wait', duration: '2 days' }] }, 'steps.0.duration', /duration must be an ISO 8601 duration/],
+    ['a wait before a time the trigger has not', { ...followUp, steps: [{ type: 'wait', before: 'appointment.startsAt', duration: 'P1D' }, sms('Hi')] }, 'steps.0.before', 'the lead.status_changed trigger has no appointment.startsAt to count back from'],
+    ['more than 20 steps', { ...followUp, steps: Array.from({ length: 21 }, () => ({ type: 'wait', duration: 'P1D' })) }, 'steps', 'steps may have at most 20 steps'],
+    ['no steps', { ...followUp, steps: [] }, 'steps', 'steps must have at least one step'],
+    ['a status no lead has', { ...followUp, steps: [{ type: 'set_lead_status', status: 'PAID' }] }, 'steps.0.status', /status must be one of NEW, /],
+    ['a variable that does not exist', { ...followUp, steps: [sms('Hi {{lead.nickname|there}}')] }, 'steps.0.template', /\{\{lead\.nickname\}\} is not a variable/],
+    ['a variable the trigger does not supply', { ...followUp, steps: [sms('See you {{appointment.startsAt}}')] }, 'steps.0.template', /\{\{appointment\.startsAt\}\} is not supplied by the lead\.status_changed trigger/],
+    ['a variable that may be empty, without a fallback', { ...followUp, steps: [sms('Hi {{lead.firstName}}')] }, 'steps.0.template', 'give a fallback, e.g. {{lead.firstName|there}}'],
+    ['an empty fallback', { ...followUp, trigger: booked, steps: [sms('With {{ member.firstName | }}')] }, 'steps.0.template', /\{\{member\.firstName\}\} may be empty/],
+    ['a placeholder naming nothing', { ...followUp, steps: [sms('Hi {{ }}')] }, 'steps.0.template', /names no variable/],
+    ['braces without their pair', { ...followUp, steps: [sms('Hi {{lead.firstName|there}')] }, 'steps.0.template', 'has a {{ or }} without its pair'],
+    ['a quiet hour that is not HH:MM', { ...followUp, quietHours: { allowedFrom: '8am', allowedUntil: '20:00' } }, 'quietHours.allowedFrom', 'allowedFrom must be a time HH:MM'],
+    ['quiet hours ending before they start', { ...followUp, quietHours: { allowedFrom: '20:00', allowedUntil: '08:00' } }, 'quietHours.allowedUntil', 'allowedUntil must be after allowedFrom'],
+    ['a weekday not as the hours write it', { ...followUp, quietHours: { allowedFrom: '08:00', allowedUntil: '20:00', days: ['MONDAY'] } }, 'quietHours.days.0', /days must hold weekdays: monday, /],
+    ['a stop condition not in the catalog', { ...followUp, stopWhen: ['lead.won'] }, 'stopWhen.0', /stopWhen must hold lead\.replied, /],
+  ];
+
+  it.each(cases)('%s', async (_, body, path, words) => {
+    const { client } = await api.organization();
+    await refused(client, body, path, words);
+    expect((await client.get('/v1/automations')).body.totalCount).toBe(0);
+  });
+
+  it('takes the edges: a 1-minute and a 365-day wait, 20 steps, a fallback, a member’s own first name, quiet hours to 24:00', async () => {
+    const { client } = await api.organization();
+    const steps = [{ type: 'wait', duration: 'PT1M' }, { type: 'wait', duration: 'P365D' }, ...Array.from({ length: 17 }, () => sms('Hi {{ lead.firstName | there }}')), sms('With {{member.firstName|us}} at {{appointment.startsAt}}')];
+    const made = await create(client, { ...followUp, trigger: booked, steps, quietHours: { allowedFrom: '00:00', allowedUntil: '24:00' } });
+    expect(made.steps).toHaveLength(LIMITS.steps);
   });
 });
 
@@ -277,27 +322,25 @@ describe('webhook steps', () => {
 describe('notify_member steps', () => {
   const notify = (memberId: number) => ({ ...followUp, steps: [{ type: 'notify_member', memberId, template: '{{lead.firstName|A lead}} was quoted: call {{member.firstName}} back.' }] });
 
-  async function member(client: Client, organizationId: string, phone?: string) {
-    const res = await client.post('/v1/organization/members', { email: `tradie${Math.random()}@example.com`, firstName: 'Sam', lastName: 'Lee' });
-    expect(res.status).toBe(201);
-    // Written as the member's phone is stored (E.164).
-    if (phone) await dynamo.send(new UpdateCommand({ TableName: config.tableName, Key: memberKey(organizationId, res.body.member.id), UpdateExpression: 'SET phone = :phone', ExpressionAttributeValues: { ':phone': phone } }));
+  async function member(client: Client, phone: string | null = null) {
+    const res = await client.post('/v1/organization/members', { email: `tradie${Math.random()}@example.com`, firstName: 'Sam', lastName: 'Lee', phone });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body.member.id as number;
   }
 
   it('takes a member of the organization who has a phone', async () => {
-    const { client, organizationId } = await api.organization();
-    const memberId = await member(client, organizationId, '+61412345678');
+    const { client } = await api.organization();
+    const memberId = await member(client, '+61412345678');
     expect((await create(client, notify(memberId))).steps[0]).toMatchObject({ type: 'notify_member', memberId });
   });
 
   it('answers 400 for a member without a phone, and for a member of another organization', async () => {
-    const { client, organizationId } = await api.organization();
-    const phoneless = await member(client, organizationId);
+    const { client } = await api.organization();
+    const phoneless = await member(client);
     await refused(client, notify(phoneless), 'steps.0.memberId', 'the member has no phone');
     const other = await api.organization();
-    await member(other.client, other.organizationId);
-    const theirs = await member(other.client, other.organizationId, '+61412345678');
+    await member(other.client);
+    const theirs = await member(other.client, '+61412345678');
     const mine = (await client.get('/v1/organization/members')).body.members.map((one: { id: number }) => one.id);
     expect(mine).not.toContain(theirs);
     await refused(client, notify(theirs), 'steps.0.memberId', `member ${theirs} is not a member of the organization`);

@@ -1,5 +1,6 @@
 import { errorEnvelope } from '#shared/http/envelope';
-import { createRow, deleteRow, getRow, listRow, readRow, updateRow } from '#shared/routes/rows';
+import { recordRows } from '#shared/routes/record-rows';
+import { readRow } from '#shared/routes/rows';
 import { LIMITS } from './catalog';
 import { automationRequest } from './examples';
 import {
@@ -14,68 +15,53 @@ import {
   UpdateAutomationBody,
 } from './schema';
 
+const automationRows = recordRows({
+  tag: 'Automations',
+  names: { one: 'Automation', many: 'Automations' },
+  path: '/v1/automations',
+  idPath: AutomationIdPath,
+  response: AutomationResponse,
+  schemas: { query: ListAutomationsQuery, page: AutomationPage, create: CreateAutomationBody, update: UpdateAutomationBody, deleted: AutomationDeleted },
+  changeLog: true,
+});
+
 const CHECKS =
   'The trigger’s filter may name only its fields (`trigger.filter.tag`), with values of their lists; a wait lasts 1 minute to 365 days; `before` counts back only from a time the trigger’s record has; a template names only variables its trigger supplies, and gives a fallback to one that may be empty (`{{lead.firstName|there}}`); a `notify_member` step names a member of the organization who has a phone; a `webhook` step’s URL must not point at a private, loopback or link-local address. Each refusal is a 400 naming the field (`steps.2.duration`).';
 
-export const createAutomation = createRow({
-  operationId: 'createAutomation',
-  path: '/v1/automations',
+export const createAutomation = automationRows.create({
   summary: 'Create an automation, from scratch or from a recipe',
   description: `An automation runs its steps (texts, notes, status moves, webhooks, waits) for each event of its trigger. \`name\`, \`trigger\` and \`steps\` are required, unless \`fromTemplate\` names a recipe (GET /v1/automation-templates): the recipe’s fields are taken, each replaced whole by the same field of the body, and the result checked as any create. ${CHECKS} An organization has at most ${LIMITS.automationsPerOrganization} automations: another answers 409 LIMIT_REACHED. The first write that gives an automation a \`webhook\` step answers \`signingSecret\`, shown only then.`,
-  tag: 'Automations',
   // GetItem: a notify_member step's member, read to check it has a phone.
   dynamodb: ['GetItem', 'UpdateItem', 'PutItem'],
-  request: { body: CreateAutomationBody },
   requestExample: automationRequest,
   response: AutomationWriteResponse,
   errors: [409],
   responses: { 409: { examples: { LimitReached: errorEnvelope(409, `An organization has at most ${LIMITS.automationsPerOrganization} automations; delete one first`, 'LIMIT_REACHED') } } },
 });
 
-export const listAutomations = listRow({
-  operationId: 'listAutomations',
-  path: '/v1/automations',
+export const listAutomations = automationRows.list({
   summary: 'List automations, newest first',
   description: 'Pages through the organization’s automations, newest first, with an exact `totalCount`; `updatedSince` reads those changed since.',
-  tag: 'Automations',
-  // gsi6: the change log read with updatedSince.
-  indexes: ['gsi6'],
-  request: { query: ListAutomationsQuery },
-  response: AutomationPage,
 });
 
-export const getAutomation = getRow({
-  operationId: 'getAutomation',
-  path: '/v1/automations/{automationId}',
+export const getAutomation = automationRows.get({
   summary: 'Read an automation',
   description: 'One automation of the organization, at its current `version`. Another organization’s automation, or one deleted, answers 404.',
-  tag: 'Automations',
-  request: { path: AutomationIdPath },
-  response: AutomationResponse,
 });
 
-export const updateAutomation = updateRow({
-  operationId: 'updateAutomation',
-  path: '/v1/automations/{automationId}',
+export const updateAutomation = automationRows.update({
   summary: 'Change any subset of an automation’s fields',
   description: `Fields left out keep their values; \`steps\`, \`trigger\` and \`quietHours\` are replaced whole. Every change is a new \`version\`: runs already started follow the version they started with. ${CHECKS} Disabling stops new runs; runs under way go on.`,
-  tag: 'Automations',
   // GetItem: the automation, and a notify_member step's member. PutItem and DeleteItem: the automation, its new version and its trigger entry.
   dynamodb: ['GetItem', 'PutItem', 'DeleteItem'],
-  request: { path: AutomationIdPath, body: UpdateAutomationBody },
   requestExample: { isEnabled: false },
   response: AutomationWriteResponse,
 });
 
-export const deleteAutomation = deleteRow({
-  operationId: 'deleteAutomation',
-  path: '/v1/automations/{automationId}',
+export const deleteAutomation = automationRows.delete({
   summary: 'Delete an automation',
   description: 'Removes the automation, so no event starts it again, and lowers the count in one transaction; its runs under way stop (`automation.deleted`). An automation already gone answers 404.',
-  tag: 'Automations',
   dynamodb: ['GetItem', 'DeleteItem', 'UpdateItem', 'PutItem'],
-  request: { path: AutomationIdPath },
-  response: AutomationDeleted,
 });
 
 export const listAutomationTemplates = readRow({

@@ -1,5 +1,5 @@
 import type { Company } from './schema';
-import { organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '#shared/store/keys';
+import { organizationPartition, pad, type Collection, type Key, keySamplesOf } from '#shared/store/keys';
 import { companyEntity } from './attributes';
 import type { AuditedRecord } from '#shared/resource';
 
@@ -24,14 +24,12 @@ export const companyCounterNames = {
 /** The companies' change log (updatedSince); a company's notes' is named as their counter is (functions/companies/notes.ts). */
 export const COMPANY_CHANGES = companyEntity.changes;
 
-const O = SAMPLE_ORGANIZATION_ID;
-
-export const companyKeySamples: KeySamples<typeof companyKeys> = {
-  companies: () => companyKeys.companies(O),
-  companyNote: () => companyKeys.companyNote(O, 'company_1', 1),
-  companyNotes: () => companyKeys.companyNotes(O, 'company_1'),
-  companyNameIndex: () => companyKeys.companyNameIndex(O, { id: 'company_1', name: 'Harbourside Strata' }),
-};
+export const companyKeySamples = keySamplesOf(companyKeys, {
+  companies: [],
+  companyNote: ['company_1', 1],
+  companyNotes: ['company_1'],
+  companyNameIndex: [{ id: 'company_1', name: 'Harbourside Strata' }],
+});
 
 export const toCompanyItem = companyEntity.toItem;
 

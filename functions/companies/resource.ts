@@ -1,6 +1,6 @@
-import { defineResource } from '#shared/resource';
+import { defineResource, namedComponents } from '#shared/resource';
 import { companyKeys, companyKeySamples } from './entity';
-import { company } from './examples';
+import * as examples from './examples';
 import { companyRoutes } from './routes';
 import { Company } from './schema';
 import { companyNotes } from './notes';
@@ -10,7 +10,7 @@ export const companies = defineResource({
   name: 'companies',
   tags: { Companies: 'Customer businesses (strata managers, builders, agencies) and the team’s notes on them.' },
   routes: companyRoutes,
-  components: { Company: { schema: Company, example: company }, ...companyNotes.components },
+  components: { ...namedComponents({ Company }, examples), ...companyNotes.components },
   ...changes,
   keys: [{ builders: companyKeys, samples: companyKeySamples }],
 });

@@ -61,7 +61,7 @@ async function companiesByNamePage(organizationId: string, prefix: string, reque
 
 /** One conditional update: a company has no rule across fields, so nothing needs reading first; a new name moves its name index key with it. */
 export async function updateCompany(organizationId: string, companyId: string, changes: CompanyChanges): Promise<Company> {
-  const nameIndex = changes.name === undefined ? {} : { gsi1sk: companyKeys.companyNameIndex(organizationId, { id: companyId, name: changes.name }).gsi1sk };
+  const nameIndex = changes.name === undefined ? {} : companyKeys.companyNameIndex(organizationId, { id: companyId, name: changes.name });
   return fromCompanyItem(await updateExistingItem(leadKeys.company(organizationId, companyId), { ...changes, ...nameIndex, updatedAt: now() }, companyNotFound));
 }
 

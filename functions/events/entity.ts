@@ -2,7 +2,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import * as v from 'valibot';
 import { EVENT_RETENTION_DAYS, Event } from './schema';
 import { TTL_ATTRIBUTE } from '#shared/table';
-import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '#shared/store/keys';
+import { organizationPartition, type Key, keySamplesOf } from '#shared/store/keys';
 
 const org = organizationPartition;
 
@@ -17,14 +17,12 @@ export const eventKeys = {
   eventsOfTypeBetween: (o: string, type: string, fromId: string, toId: string) => ({ pk: `${org(o)}#EVENTS#TYPE#${type}`, skBetween: [fromId, toId] as [string, string] }),
 } as const;
 
-const O = SAMPLE_ORGANIZATION_ID;
-
-export const eventKeySamples: KeySamples<typeof eventKeys> = {
-  event: () => eventKeys.event(O, 'evt_1'),
-  eventsBetween: () => eventKeys.eventsBetween(O, 'evt_0', 'evt_9'),
-  eventIndexes: () => eventKeys.eventIndexes(O, { id: 'evt_1', type: 'lead.created' }),
-  eventsOfTypeBetween: () => eventKeys.eventsOfTypeBetween(O, 'lead.created', 'evt_0', 'evt_9'),
-};
+export const eventKeySamples = keySamplesOf(eventKeys, {
+  event: ['evt_1'],
+  eventsBetween: ['evt_0', 'evt_9'],
+  eventIndexes: [{ id: 'evt_1', type: 'lead.created' }],
+  eventsOfTypeBetween: ['lead.created', 'evt_0', 'evt_9'],
+});
 
 const DAY_SECONDS = 86_400;
 

@@ -1,5 +1,5 @@
-import { defineResource } from '#shared/resource';
-import { event } from './examples';
+import { defineResource, namedComponents } from '#shared/resource';
+import * as examples from './examples';
 import { eventRoutes } from './routes';
 import { Event } from './schema';
 import { eventKeys, eventKeySamples } from './entity';
@@ -8,6 +8,6 @@ export const events = defineResource({
   name: 'events',
   tags: { Events: 'What changed in the organization, newest first: the events webhook subscriptions deliver.' },
   routes: eventRoutes,
-  components: { Event: { schema: Event, example: event } },
+  components: namedComponents({ Event }, examples),
   keys: [{ builders: eventKeys, samples: eventKeySamples }],
 });

@@ -1,14 +1,12 @@
-import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '#shared/store/keys';
+import { keySamplesOf, numberedKey, recordsOfKind, textClaimKey } from '#shared/store/keys';
 import { defineCrudResource } from '#shared/crud/define';
 import { flag, text } from '#shared/crud/fields';
 
-const org = organizationPartition;
-
 export const faqKeys = {
-  faq: (o: string, id: number): Key => ({ pk: org(o), sk: `FAQ#${pad(id)}` }),
-  faqs: (o: string): Collection => ({ pk: org(o), skPrefix: 'FAQ#' }),
+  faq: numberedKey('FAQ'),
+  faqs: recordsOfKind('FAQ'),
   /** A question an FAQ asks, ignoring case and spacing: no two FAQs of an organization ask the same. */
-  faqQuestion: (o: string, question: string): Key => ({ pk: org(o), sk: `FAQQUESTION#${normalizeName(question)}` }),
+  faqQuestion: textClaimKey('FAQQUESTION'),
 } as const;
 
 /** The names of the faqs' counter items (`COUNT#<name>`). */
@@ -16,13 +14,7 @@ export const faqCounterNames = {
   faqs: 'FAQS',
 } as const;
 
-const O = SAMPLE_ORGANIZATION_ID;
-
-export const faqKeySamples: KeySamples<typeof faqKeys> = {
-  faq: () => faqKeys.faq(O, 1),
-  faqs: () => faqKeys.faqs(O),
-  faqQuestion: () => faqKeys.faqQuestion(O, 'Are you licensed?'),
-};
+export const faqKeySamples = keySamplesOf(faqKeys, { faq: [1], faqs: [], faqQuestion: ['Are you licensed?'] });
 
 /** Questions and answers the AI receptionist answers callers from. */
 export const faqs = defineCrudResource({

@@ -16,75 +16,39 @@ import {
   MAX_INBOUND_BYTES,
 } from './schema';
 import { defineRoute } from '#shared/routes/route';
-import { actionRow, createRow, deleteRow, getRow, listRow, updateRow } from '#shared/routes/rows';
+import { recordRows } from '#shared/routes/record-rows';
 import { INBOUND_ROUTE_THROTTLE } from '#shared/auth/usage-plans';
 
-export const createInboundEndpoint = createRow({
-  operationId: 'createInboundEndpoint',
-  path: '/v1/inbound-endpoints',
+const endpoint = recordRows({ tag: 'Inbound', names: { one: 'InboundEndpoint', many: 'InboundEndpoints' }, path: '/v1/inbound-endpoints', idPath: InboundEndpointIdPath, response: InboundEndpointResponse, schemas: { query: InboundEndpointListQuery, page: InboundEndpointPage, create: CreateInboundEndpointBody, update: UpdateInboundEndpointBody, deleted: InboundEndpointDeleted }, changeLog: true });
+
+export const createInboundEndpoint = endpoint.create({
   summary: 'Create a URL that a web form, email parser or agent can post inquiries to',
   description:
     'For senders that cannot send an API key. The answer’s `url` carries a token (shown only here, stored hashed); senders that can sign use `secret` (`whsec_…`) with Standard Webhooks headers instead. A CALL endpoint may take a voice platform’s post-call webhook as the platform sends it: `format: "retell"` (with `platformSecret`, the Retell API key that signs its webhooks, write-only) or `format: "vapi"` (a Vapi Bearer Token credential, or its legacy server secret, set to this `secret`); `format` is `native` otherwise. `fieldMap` renames a form’s own field names to `email`, `phone`, `name`, `firstName`, `lastName` or `message`. For HTML forms, `redirectUrl` and `errorRedirectUrl` (https) are where a visitor is sent after the post is recorded or refused; `allowedOrigins` (exact origins, `https://host[:port]`) lets pages on those sites post JSON from the browser (CORS), and with `enforceOrigin: true` only posts from those pages are taken (403 `ORIGIN_NOT_ALLOWED` otherwise, a post without `Origin` too); `honeypotField` names a hidden field people leave empty: a post that fills it is answered as recorded and records nothing. Under `npm start` (not deployed), redirect URLs and origins may also be `http://localhost`, `http://127.0.0.1` or `http://[::1]`, with any port, to try a form from a local page.',
-  tag: 'Inbound',
-  request: { body: CreateInboundEndpointBody },
   requestExample: { name: 'Website quote form', source: 'WEBFORM', redirectUrl: 'https://harbourcityplumbing.com.au/thanks', allowedOrigins: ['https://harbourcityplumbing.com.au'] },
   response: InboundEndpointCreated,
 });
 
-export const listInboundEndpoints = listRow({
-  operationId: 'listInboundEndpoints',
-  path: '/v1/inbound-endpoints',
-  summary: 'List inbound endpoints, newest first',
-  description: 'Never the tokens or secrets.',
-  tag: 'Inbound',
-  // gsi6: the change log read with updatedSince.
-  indexes: ['gsi6'],
-  request: { query: InboundEndpointListQuery },
-  response: InboundEndpointPage,
-});
+export const listInboundEndpoints = endpoint.list({ summary: 'List inbound endpoints, newest first', description: 'Never the tokens or secrets.' });
 
-export const getInboundEndpoint = getRow({
-  operationId: 'getInboundEndpoint',
-  path: '/v1/inbound-endpoints/{inboundEndpointId}',
-  summary: 'Read an inbound endpoint',
-  description: 'As the list shows it: never its token or secret (the token is stored only hashed; rotate to get new ones).',
-  tag: 'Inbound',
-  request: { path: InboundEndpointIdPath },
-  response: InboundEndpointResponse,
-});
+export const getInboundEndpoint = endpoint.get({ summary: 'Read an inbound endpoint', description: 'As the list shows it: never its token or secret (the token is stored only hashed; rotate to get new ones).' });
 
-export const updateInboundEndpoint = updateRow({
-  operationId: 'updateInboundEndpoint',
-  path: '/v1/inbound-endpoints/{inboundEndpointId}',
+export const updateInboundEndpoint = endpoint.update({
   summary: 'Change an inbound endpoint’s name, source, format, fieldMap, redirects, allowed origins or spam settings',
   description: 'Fields left out keep their values; `fieldMap: null`, `redirectUrl: null`, `errorRedirectUrl: null` and `honeypotField: null` remove them, `allowedOrigins: []` ends CORS (and, with `enforceOrigin`, refuses every post). The URL, its token and the signing secret stay as they are, so forms already posting to it keep working; posts after the change are read with the new settings. `format` `retell` or `vapi` is only for source CALL (400 naming the field otherwise); `retell` needs a `platformSecret` (sent now or kept from before), which a change to another format drops.',
-  tag: 'Inbound',
   // A change of source, format or platformSecret reads the endpoint first: the rule spans stored and sent fields.
   dynamodb: ['GetItem', 'UpdateItem'],
-  request: { path: InboundEndpointIdPath, body: UpdateInboundEndpointBody },
   requestExample: { name: 'Website quote form', fieldMap: { your_email: 'email', mobile: 'phone', full_name: 'name' } },
-  response: InboundEndpointResponse,
 });
 
-export const deleteInboundEndpoint = deleteRow({
-  operationId: 'deleteInboundEndpoint',
-  path: '/v1/inbound-endpoints/{inboundEndpointId}',
-  summary: 'Delete an inbound endpoint',
-  description: 'Its URL answers 401 from then on.',
-  tag: 'Inbound',
-  request: { path: InboundEndpointIdPath },
-  response: InboundEndpointDeleted,
-});
+export const deleteInboundEndpoint = endpoint.delete({ summary: 'Delete an inbound endpoint', description: 'Its URL answers 401 from then on.' });
 
-export const rotateInboundEndpoint = actionRow({
+export const rotateInboundEndpoint = endpoint.action('rotate', {
   operationId: 'rotateInboundEndpoint',
-  path: '/v1/inbound-endpoints/{inboundEndpointId}/rotate',
   summary: 'Issue a new token and secret for an inbound endpoint',
   description: 'Answers the new `url` and `secret`; the old token and secret stop working at once.',
-  tag: 'Inbound',
   dynamodb: ['GetItem', 'UpdateItem'],
   replaces: true,
-  request: { path: InboundEndpointIdPath },
   response: InboundEndpointCreated,
 });
 

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { Inquiry, InquirySummary, SmsMessage, type InquiryDataBySource, type InquirySource, type SmsData } from './schema';
-import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '#shared/store/keys';
+import { indexKeysSortedBy, organizationPartition, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '#shared/store/keys';
 import { shardCounters } from '#shared/store/counter-shards';
 import { changeLogKey } from '#shared/store/keys';
 import { now } from '#shared/ids';
@@ -22,14 +22,8 @@ export const inquiryKeys = {
    * are read from the lead's partition and filtered: a lead has tens of inquiries, and a fourth index copy of every
    * inquiry would cost each one more write.
    */
-  inquiryIndexes: (o: string, inquiry: { id: string; source: string; leadId: string }) => ({
-    gsi1pk: `${org(o)}#INQUIRIES`,
-    gsi1sk: inquiry.id,
-    gsi2pk: `${org(o)}#INQUIRIES#SOURCE#${inquiry.source}`,
-    gsi2sk: inquiry.id,
-    gsi3pk: `${org(o)}#INQUIRIES#LEAD#${inquiry.leadId}`,
-    gsi3sk: inquiry.id,
-  }),
+  inquiryIndexes: (o: string, inquiry: { id: string; source: string; leadId: string }) =>
+    indexKeysSortedBy(inquiry.id, { gsi1: `${org(o)}#INQUIRIES`, gsi2: `${org(o)}#INQUIRIES#SOURCE#${inquiry.source}`, gsi3: `${org(o)}#INQUIRIES#LEAD#${inquiry.leadId}` }),
   /** An ingested inquiry's id in the system it came from, per source → the inquiry: a repeat answers the first. */
   externalInquiry: (o: string, source: string, externalId: string): Key => ({ pk: org(o), sk: `EXTINQUIRY#${source}#${externalId}` }),
   /** SMS thread → its lead and inquiry, for appending to a thread. */
@@ -44,16 +38,13 @@ export const inquiryKeys = {
    * The SMS list indexes of a message item (GET /v1/sms): every message (gsi2, also how one is read by its id), by
    * status (gsi3, moved with the status), by lead (gsi4) and by thread (gsi5); every sort key the message id, newest first.
    */
-  smsMessageIndexes: (o: string, message: { id: string; status: string; leadId: string; threadId: string }) => ({
-    gsi2pk: `${org(o)}#SMS`,
-    gsi2sk: message.id,
-    gsi3pk: `${org(o)}#SMS#STATUS#${message.status}`,
-    gsi3sk: message.id,
-    gsi4pk: `${org(o)}#SMS#LEAD#${message.leadId}`,
-    gsi4sk: message.id,
-    gsi5pk: `${org(o)}#SMS#THREAD#${message.threadId}`,
-    gsi5sk: message.id,
-  }),
+  smsMessageIndexes: (o: string, message: { id: string; status: string; leadId: string; threadId: string }) =>
+    indexKeysSortedBy(message.id, {
+      gsi2: `${org(o)}#SMS`,
+      gsi3: `${org(o)}#SMS#STATUS#${message.status}`,
+      gsi4: `${org(o)}#SMS#LEAD#${message.leadId}`,
+      gsi5: `${org(o)}#SMS#THREAD#${message.threadId}`,
+    }),
 } as const;
 
 /** The names of the SMS messages' counter items: every message, per status (moved with it), per lead and per thread. */

@@ -1,29 +1,22 @@
 import { Inquiry, InquiryIdPath, InquiryPage, ListInquiriesQuery, InquiryUpdated, UpdateInquiryBody } from './schema';
 import { IngestedInquiry, IngestInquiryBody } from './ingestion-schema';
-import { createRow, getRow, listRow, updateRow } from '#shared/routes/rows';
+import { createRow } from '#shared/routes/rows';
+import { recordRows } from '#shared/routes/record-rows';
 
-export const listInquiries = listRow({
-  operationId: 'listInquiries',
-  path: '/v1/inquiries',
+const inquiry = recordRows({ tag: 'Inquiries', names: { one: 'Inquiry', many: 'Inquiries' }, path: '/v1/inquiries', idPath: InquiryIdPath, response: Inquiry, schemas: { query: ListInquiriesQuery, page: InquiryPage, update: UpdateInquiryBody }, changeLog: true });
+
+export const listInquiries = inquiry.list({
   summary: 'List inquiries, newest first, filtered by lead and/or source',
   description: 'Every contact from a lead (call, email, chatbot, SMS, web form), newest first. Filter by `leadId` and/or `source`; `totalCount` is exact for every filter. `expand=lead` adds each inquiry\'s lead, `expand=external` the id in the source system, `expand=both` both.',
-  tag: 'Inquiries',
   dynamodb: ['Query', 'GetItem', 'BatchGetItem'],
-  // One index per filter combination (docs/data-model.md); gsi6, the change log read with updatedSince.
-  indexes: ['gsi1', 'gsi2', 'gsi3', 'gsi6'],
-  request: { query: ListInquiriesQuery },
-  response: InquiryPage,
+  // One index per filter combination (docs/data-model.md).
+  indexes: ['gsi1', 'gsi2', 'gsi3'],
 });
 
-export const getInquiry = getRow({
-  operationId: 'getInquiry',
-  path: '/v1/inquiries/{inquiryId}',
+export const getInquiry = inquiry.get({
   summary: 'Read an inquiry with its populated source record',
   description: 'The inquiry with `data`, the populated record of its source: a call with its transcript and key points, an email, a chatbot conversation, an SMS thread with its messages, or a web form submission. Another organization\'s inquiry answers 404.',
-  tag: 'Inquiries',
   dynamodb: ['Query'],
-  request: { path: InquiryIdPath },
-  response: Inquiry,
 });
 
 export const ingestInquiry = createRow({
@@ -57,15 +50,11 @@ export const ingestInquiry = createRow({
   responses: { 200: { description: 'This `externalInquiryId` was sent before for this source: the first inquiry, nothing recorded again.', schema: IngestedInquiry } },
 });
 
-export const updateInquiry = updateRow({
-  operationId: 'updateInquiry',
-  path: '/v1/inquiries/{inquiryId}',
+export const updateInquiry = inquiry.update({
   summary: 'Mark an inquiry read or unread, or retag it',
   description: 'Marking an inquiry read lowers its lead’s unread count for the source by one (unread raises it); a tag that flags (FLAGGED, EMERGENCY) or stops flagging keeps the lead’s `hasFlaggedInquiry` right. The inquiry and its lead change in one transaction. Another organization’s inquiry answers 404.',
-  tag: 'Inquiries',
   // Reads the inquiry, the lead and the flagged count (GetItem); one transaction updates and checks.
   dynamodb: ['GetItem', 'UpdateItem'],
-  request: { path: InquiryIdPath, body: UpdateInquiryBody },
   response: InquiryUpdated,
   errors: [409],
 });

@@ -19,7 +19,7 @@ import {
 import { leadKeys, withLeadDefaults } from '../leads/entity';
 import { NotFoundError } from '#shared/errors';
 import { newId, now } from '#shared/ids';
-import type { Page, PageRequest } from '#shared/pagination';
+import type { Page } from '#shared/pagination';
 import {
   FLAGGING_TAGS,
   type Inquiry,
@@ -35,9 +35,9 @@ import {
 } from './schema';
 import { batchGetItems } from '#shared/store/batch-get';
 import { counterSet, counterUpdate, readCounter } from '#shared/store/counters';
-import { pageOfFiltered } from '#shared/store/match-page';
-import { countedPage, queryAll, type PageSource } from '#shared/store/query-page';
-import { changeLogKey, listOrChanges } from '#shared/store/change-log';
+
+import { queryAll, type PageSource } from '#shared/store/query-page';
+import { filterCountedPage } from '#shared/store/change-log';
 import { insertIfAbsent, transact, type TransactWrite } from '#shared/store/transact';
 import { setFields } from '#shared/store/update-fields';
 import { retryOnStaleWrite, StaleWrite } from '#shared/store/versioned';
@@ -177,18 +177,13 @@ function toListItem({ externalInquiryId, ...inquiry }: InquiryRecord, expand: In
 
 /** One index Query and one counter read (+ one BatchGetItem of the page's leads with expand=lead|both). */
 export async function listInquiriesPage(organizationId: string, { leadId, source, expand, ...request }: ListInquiriesQuery): Promise<Page<InquiryListItem>> {
-  const { page, limit } = request;
-  // expand only adds fields to the items, so it combines with updatedSince.
-  const log = { partition: changeLogKey(organizationId, INQUIRY_CHANGES).gsi6pk, filters: { leadId, source } };
-  const listed = (at: PageRequest) =>
-    // A lead's inquiries of one source: its partition filtered (a lead has tens of inquiries).
-    leadId && source
-      ? pageOfFiltered(listSource(organizationId, { leadId }), (item) => item.source === source, `source=${source}`, at)
-      : countedPage(listSource(organizationId, { leadId, source }), organizationId, inquiryCounterNames.inquiries({ leadId, source }), at);
-  const { items, totalCount, nextCursor } = await listOrChanges(request, log, listed);
-  const inquiries = items.map(fromInquiryItem);
-  const leads = expand === 'lead' || expand === 'both' ? await readInquiryLeads(organizationId, inquiries) : undefined;
-  return { items: inquiries.map((inquiry) => toListItem(inquiry, expand, leads)), totalCount: totalCount ?? 0, page, limit, nextCursor };
+  // A lead's inquiries of one source: its partition filtered (a lead has tens of inquiries). expand only adds fields
+  // to the items, so it combines with updatedSince.
+  const partition = (filters: InquiryFilter) => listSource(organizationId, filters);
+  const inquiries = { organizationId, changes: INQUIRY_CHANGES, filters: { leadId, source }, within: 'leadId' as const, kept: 'source' as const, source: partition, counter: inquiryCounterNames.inquiries };
+  const found = await filterCountedPage(request, inquiries, fromInquiryItem);
+  const leads = expand === 'lead' || expand === 'both' ? await readInquiryLeads(organizationId, found.items) : undefined;
+  return { ...found, items: found.items.map((inquiry) => toListItem(inquiry, expand, leads)) };
 }
 
 /** One Query of the inquiry's item collection: the summary, its source record and any SMS messages. */

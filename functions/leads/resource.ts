@@ -1,6 +1,6 @@
-import { defineResource } from '#shared/resource';
+import { defineResource, namedComponents } from '#shared/resource';
 import { leadKeys, leadKeySamples } from './entity';
-import { lead, leadActivity } from './examples';
+import * as examples from './examples';
 import { leadRoutes } from './routes';
 import { Lead, LeadActivity } from './schema';
 import { changes } from './changes';
@@ -9,7 +9,7 @@ export const leads = defineResource({
   name: 'leads',
   tags: { Leads: 'People who contacted the business or were added by hand, their pipeline status and their activity history.' },
   routes: leadRoutes,
-  components: { Lead: { schema: Lead, example: lead }, LeadActivity: { schema: LeadActivity, example: leadActivity } },
+  components: namedComponents({ Lead, LeadActivity }, examples),
   ...changes,
   keys: [{ builders: leadKeys, samples: leadKeySamples }],
 });

@@ -3,7 +3,10 @@ import { ActivityPage, CreateLeadActivityBody, CreateLeadBody, LeadActivityRespo
 import { errorEnvelope } from '#shared/http/envelope';
 import { defineRoute } from '#shared/routes/route';
 import { LEAD_ID } from './examples';
-import { createRow, deleteRow, getRow, listRow, updateRow } from '#shared/routes/rows';
+import { recordRows } from '#shared/routes/record-rows';
+
+const activity = recordRows({ tag: 'Leads', names: { one: 'LeadActivity', many: 'LeadActivities' }, path: '/v1/leads/{leadId}/activities', parent: LeadIdPath, response: LeadActivityResponse, schemas: { query: PageQuery, page: ActivityPage, create: CreateLeadActivityBody } });
+const lead = recordRows({ tag: 'Leads', names: { one: 'Lead', many: 'Leads' }, path: '/v1/leads', idPath: LeadIdPath, response: LeadResponse, schemas: { query: ListLeadsQuery, page: LeadPage, create: CreateLeadBody, update: UpdateLeadBody, deleted: DeletedSchema }, changeLog: true });
 
 /**
  * The 409 of a write that may give a lead a contact another lead holds (DUPLICATE_CONTACT, naming that lead), with
@@ -19,31 +22,21 @@ const duplicateContact = (field: 'email' | 'phone', { orConflict = false } = {})
   };
 };
 
-export const listLeads = listRow({
-  operationId: 'listLeads',
-  path: '/v1/leads',
+export const listLeads = lead.list({
   summary: 'List leads, newest first',
   description:
     'Pages through the organization’s leads, newest first, optionally only those of one `status` and/or one `companyId`, or searches them: `q` matches a first or last name by its start, ignoring case and accents (`zoe` finds Zoë), an email (exact, any case) when it has an `@`, or a phone number in any common form (`0412 345 678`, `+61 412 345 678`, read in the organization’s `country`); `email=` and `phone=` are exact filters on the contact. Send at most one of `q`, `email` and `phone` (400 naming the second); each combines with `status` and `companyId`. A search lists each lead once across its pages; `totalCount` is exact for every filter and search.',
-  tag: 'Leads',
   // BatchGetItem: a sharded organization's totalCount is the sum of its counter's shards, and a name search's page of leads.
   // GetItem: also the organization's timezone for a national phone number.
   dynamodb: ['Query', 'GetItem', 'BatchGetItem'],
-  indexes: ['gsi2', 'gsi3', 'gsi6'],
-  request: { query: ListLeadsQuery },
-  response: LeadPage,
+  indexes: ['gsi2', 'gsi3'],
 });
 
-export const createLead = createRow({
-  operationId: 'createLead',
-  path: '/v1/leads',
+export const createLead = lead.create({
   summary: 'Create a lead',
   description: 'Creates a lead with `status` NEW, or the status given (a lead synced from another system keeps its stage: it is listed and counted under it at once), and records its LEAD_CREATED activity in the same transaction. `name` (or `firstName`) is required, and `email` or `phone` (a caller who left only a phone is entered with it); `name` is split into first and last name unless those are given. A `companyId` must be a company of the organization. A `phone` is read as typed: with its country code, or in the national form of the organization’s `country` (`0412 345 678`), and stored in E.164. An email (any case) or phone another lead has answers 409 `DUPLICATE_CONTACT`, whose `error.details[0].existingId` is that lead’s id.',
-  tag: 'Leads',
   // GetItem: after a lost claim on a contact, the claim and its lead, to name the lead holding it.
   dynamodb: ['UpdateItem', 'PutItem', 'ConditionCheckItem', 'GetItem'],
-  request: { body: CreateLeadBody },
-  response: LeadResponse,
   errors: [409],
   responses: duplicateContact('email'),
 });
@@ -70,63 +63,35 @@ export const upsertLead = defineRoute({
   },
 });
 
-export const getLead = getRow({
-  operationId: 'getLead',
-  path: '/v1/leads/{leadId}',
-  summary: 'Read a lead',
-  description: 'One lead with its pipeline state and unread counts. Another organization’s lead answers 404.',
-  tag: 'Leads',
-  request: { path: LeadIdPath },
-  response: LeadResponse,
-});
+export const getLead = lead.get({ summary: 'Read a lead', description: 'One lead with its pipeline state and unread counts. Another organization’s lead answers 404.' });
 
-export const updateLead = updateRow({
-  operationId: 'updateLead',
-  path: '/v1/leads/{leadId}',
+export const updateLead = lead.update({
   summary: 'Change a lead’s details, status, read flag or company',
   description: 'Fields left out keep their values; `null` clears an optional field. A new `status` records a STATUS_CHANGED activity in the same transaction; a `companyId` must be a company of the organization (else 400). A `phone` is read as on create. An email or phone another lead has answers 409 `DUPLICATE_CONTACT`, whose `error.details[0].existingId` is that lead’s id.',
-  tag: 'Leads',
   dynamodb: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem', 'ConditionCheckItem'],
-  request: { path: LeadIdPath, body: UpdateLeadBody },
-  response: LeadResponse,
   errors: [409],
   responses: duplicateContact('phone', { orConflict: true }),
 });
 
-export const deleteLead = deleteRow({
-  operationId: 'deleteLead',
-  path: '/v1/leads/{leadId}',
+export const deleteLead = lead.delete({
   summary: 'Delete a lead',
   description: 'Removes the lead, its counts and its activities. Inquiries keep their `leadId`; lists expanding the lead show it as null. A lead already gone answers 404.',
-  tag: 'Leads',
   dynamodb: ['GetItem', 'DeleteItem', 'UpdateItem', 'Query', 'BatchWriteItem', 'PutItem'],
-  request: { path: LeadIdPath },
-  response: DeletedSchema,
 });
 
-export const listLeadActivities = listRow({
-  operationId: 'listLeadActivities',
-  path: '/v1/leads/{leadId}/activities',
+export const listLeadActivities = activity.list({
   summary: "List a lead's activities, newest first",
   description: 'The lead’s history (LEAD_CREATED, STATUS_CHANGED, …), newest first. An unknown lead answers 404, not an empty list.',
-  tag: 'Leads',
   // With updatedSince, the activities' own partition from that time: they are sorted by when they were recorded.
   dynamodb: ['Query', 'GetItem'],
-  request: { path: LeadIdPath, query: PageQuery },
-  response: ActivityPage,
 });
 
-export const createLeadActivity = createRow({
-  operationId: 'createLeadActivity',
-  path: '/v1/leads/{leadId}/activities',
+export const createLeadActivity = activity.create({
   summary: 'Add a note to a lead’s timeline',
   description: '`{event: "NOTE", data}` records the note text as a `NOTE_ADDED` activity (`userId` null, as for every change made with an API key), listed with the lead’s other activities. `NOTE` is the only event a client adds; the others are recorded by what they describe. An unknown lead answers 404 and records nothing.',
-  tag: 'Leads',
   // UpdateItem reserves the activity id; the transaction puts the activity and moves the lead's activity counter.
   dynamodb: ['UpdateItem', 'PutItem'],
-  request: { path: LeadIdPath, body: CreateLeadActivityBody },
   requestExample: { event: 'NOTE', data: 'Prefers a call after 3pm; the side gate code is 4412.' },
-  response: LeadActivityResponse,
 });
 
 export const leadRoutes = [listLeads, createLead, upsertLead, getLead, updateLead, deleteLead, listLeadActivities, createLeadActivity];

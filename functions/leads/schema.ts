@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { Email, NonEmptyString, PageQuery, PrefixedId, TEXT_RULE, Timestamp, pageSchema, partialUpdateBody } from '#shared/schema';
-import { leadEntity, LeadStatus, MAX_NAME_PART, TYPED_PHONE } from './attributes';
+import { leadEntity, LeadStatus, MAX_NAME_PART, TypedPhone } from './attributes';
 
 export { LEAD_STATUSES, MAX_NAME_PART, Socials, TypedPhone } from './attributes';
 
@@ -53,12 +53,10 @@ export const ListLeadsQuery = v.object({
     ),
   ),
   email: v.optional(Email('email')),
+  // Read as a write reads it, so the filter takes what a lead's phone takes.
   phone: v.optional(
     v.pipe(
-      v.string('phone must be a string'),
-      v.trim(),
-      v.maxLength(32, 'phone must be at most 32 characters'),
-      v.regex(TYPED_PHONE, 'phone must be a phone number, e.g. +61412345678 or 0412 345 678'),
+      TypedPhone,
       v.description("The lead's phone, read as a write reads it: with its country code, or in the national form of the organization's `country`. One that is no valid number of any numbering plan answers 400."),
     ),
   ),

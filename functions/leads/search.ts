@@ -1,7 +1,7 @@
 import { batchGetItems } from '#shared/store/batch-get';
-import { changeLogKey, listOrChanges } from '#shared/store/change-log';
+import { filterCountedPage } from '#shared/store/change-log';
 import { pageOfFiltered, pageOfMatches } from '#shared/store/match-page';
-import { countedPage, queryAll, type PageSource } from '#shared/store/query-page';
+import { queryAll, type PageSource } from '#shared/store/query-page';
 import type { Page, PageRequest } from '#shared/pagination';
 import { holderOf } from './claims';
 import { fromLeadItem, LEAD_CHANGES, type LeadContact, leadCounterNames, leadKeys } from './entity';
@@ -22,14 +22,9 @@ function listSource(organizationId: string, { status, companyId }: Partial<LeadF
 
 /** One Query and one counter read, whatever the filters. */
 export async function listLeadsPage(organizationId: string, { status, companyId, ...request }: ListLeadsQuery): Promise<Page<Lead>> {
-  const { page, limit } = request;
-  const log = { partition: changeLogKey(organizationId, LEAD_CHANGES).gsi6pk, filters: { status, companyId } };
-  const listed = (at: PageRequest) =>
-    status && companyId
-      ? pageOfFiltered(listSource(organizationId, { companyId }), (item) => item.status === status, `status=${status}`, at)
-      : countedPage(listSource(organizationId, { status, companyId }), organizationId, leadCounterNames.leads({ status, companyId }), at);
-  const { items, totalCount, nextCursor } = await listOrChanges(request, log, listed);
-  return { items: items.map(fromLeadItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
+  const partition = (filters: Partial<LeadFilters>) => listSource(organizationId, filters);
+  const leads = { organizationId, changes: LEAD_CHANGES, filters: { status, companyId }, within: 'companyId' as const, kept: 'status' as const, source: partition, counter: leadCounterNames.leads };
+  return filterCountedPage(request, leads, fromLeadItem);
 }
 
 /** The list filters a search takes as well, applied to the matches before they are counted and paged. */

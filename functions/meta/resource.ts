@@ -1,3 +1,4 @@
+import { errorEnvelope } from '#shared/http/envelope';
 import { defineResource } from '#shared/resource';
 import { ErrorEnvelopeSchema } from '#shared/schema';
 import { metaRoutes } from './routes';
@@ -7,10 +8,6 @@ export const meta = defineResource({
   name: 'meta',
   tags: { Reference: 'This description of the API and its reference page.' },
   routes: metaRoutes,
-  components: {
-    ErrorEnvelope: {
-      schema: ErrorEnvelopeSchema,
-      example: { success: false, message: 'Lead not found', error: { status: 404, message: 'Lead not found', code: 'NOT_FOUND' } },
-    },
-  },
+  // Built as every route's error examples are.
+  components: { ErrorEnvelope: { schema: ErrorEnvelopeSchema, example: errorEnvelope(404, 'Lead not found', 'NOT_FOUND') } },
 });

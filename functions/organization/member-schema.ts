@@ -40,7 +40,7 @@ const memberFields = {
   role: Role,
   position: v.nullable(NonEmptyString('position', 200)),
   responsibility: v.nullable(NonEmptyString('responsibility', 1000)),
-  phone: v.pipe(v.nullable(TypedPhone), v.description("The member's own phone, where the organization's automations text them (a `notify_member` step): with its country code, or in the national form of the organization's `country`. Stored and answered in E.164; one that is no valid number of any numbering plan answers 400 naming the field. `null`: none.")),
+  phone: v.pipe(v.nullable(TypedPhone), v.description("The member's phone, where automations text them (`notify_member`): with its country code or in the national form of the organization's `country`; answered in E.164. An invalid number answers 400. `null`: none.")),
   isDisabled: v.boolean('isDisabled must be a boolean'),
   workingHours: v.nullable(WeeklyHours),
 };

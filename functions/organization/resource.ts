@@ -1,5 +1,5 @@
-import { defineResource } from '#shared/resource';
-import { invitation, member, memberUser, organization as organizationExample } from './examples';
+import { defineResource, namedComponents } from '#shared/resource';
+import * as examples from './examples';
 import { memberKeys, memberKeySamples } from './member-entity';
 import { Invitation, Member, MemberUser } from './member-schema';
 import { organizationRoutes } from './routes';
@@ -11,12 +11,7 @@ export const organization = defineResource({
   name: 'organization',
   tags: { Organization: 'The organization the API key belongs to: its settings, members, invitations and services by trade category.' },
   routes: organizationRoutes,
-  components: {
-    Member: { schema: Member, example: member },
-    MemberUser: { schema: MemberUser, example: memberUser },
-    Invitation: { schema: Invitation, example: invitation },
-    Organization: { schema: Organization, example: organizationExample },
-  },
+  components: namedComponents({ Member, MemberUser, Invitation, Organization }, examples),
   ...changes,
   keys: [{ builders: organizationKeys, samples: organizationKeySamples }, { builders: memberKeys, samples: memberKeySamples }],
 });

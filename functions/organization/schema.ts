@@ -125,7 +125,7 @@ export const UpdateOrganizationBody = partialUpdateBody({
     v.minValue(1, `automationSmsDailyCap must be from 1 to ${MAX_AUTOMATION_SMS_DAILY_CAP}`),
     v.maxValue(MAX_AUTOMATION_SMS_DAILY_CAP, `automationSmsDailyCap must be from 1 to ${MAX_AUTOMATION_SMS_DAILY_CAP}`),
     v.description(
-      `How many SMS the organization's automations send one lead in a day (the organization's local day), from 1 to ${MAX_AUTOMATION_SMS_DAILY_CAP}; default ${DEFAULT_AUTOMATION_SMS_DAILY_CAP}. A step past it is skipped (\`DAILY_CAP_REACHED\`) and its run goes on. SMS members send are not counted.`,
+      `Automated SMS one lead may receive in a local day, 1 to ${MAX_AUTOMATION_SMS_DAILY_CAP} (default ${DEFAULT_AUTOMATION_SMS_DAILY_CAP}); a step past it is skipped (\`DAILY_CAP_REACHED\`).`,
     ),
   ),
   smsSenderId: v.nullable(

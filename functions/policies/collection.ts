@@ -1,12 +1,10 @@
-import { organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '#shared/store/keys';
+import { keySamplesOf, numberedKey, recordsOfKind } from '#shared/store/keys';
 import { defineCrudResource } from '#shared/crud/define';
 import { flag, text } from '#shared/crud/fields';
 
-const org = organizationPartition;
-
 export const policyKeys = {
-  policy: (o: string, id: number): Key => ({ pk: org(o), sk: `POLICY#${pad(id)}` }),
-  policies: (o: string): Collection => ({ pk: org(o), skPrefix: 'POLICY#' }),
+  policy: numberedKey('POLICY'),
+  policies: recordsOfKind('POLICY'),
 } as const;
 
 /** The names of the policies' counter items (`COUNT#<name>`). */
@@ -14,12 +12,7 @@ export const policyCounterNames = {
   policies: 'POLICIES',
 } as const;
 
-const O = SAMPLE_ORGANIZATION_ID;
-
-export const policyKeySamples: KeySamples<typeof policyKeys> = {
-  policy: () => policyKeys.policy(O, 1),
-  policies: () => policyKeys.policies(O),
-};
+export const policyKeySamples = keySamplesOf(policyKeys, { policy: [1], policies: [] });
 
 /** Business policies the AI receptionist can quote: cancellations, warranties, payment terms. */
 export const policies = defineCrudResource({

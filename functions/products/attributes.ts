@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { TradeCategoryIdSchema } from '../services/trade-categories';
 import { Money, NonEmptyString, OptionalText } from '#shared/schema';
 import { defineEntity, RECORD_TIMES } from '#shared/store/entity';
-import { organizationPartition as org, pad } from '#shared/store/keys';
+import { numberedKey } from '#shared/store/keys';
 
 export const PRICING_TYPES = ['NONE', 'FIXED', 'RANGE'] as const;
 
@@ -46,6 +46,6 @@ const attributes = {
 export const productEntity = defineEntity({
   entity: 'PRODUCT',
   attributes,
-  key: (o, id) => ({ pk: org(o), sk: `PRODUCT#${pad(id)}` }),
+  key: numberedKey('PRODUCT'),
   changes: 'PRODUCTS',
 });

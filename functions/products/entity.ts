@@ -1,28 +1,20 @@
 import type { Product } from './schema';
 import { productEntity } from './attributes';
-import { normalizeName, organizationPartition, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '#shared/store/keys';
+import { keySamplesOf, recordsOfKind, textClaimKey } from '#shared/store/keys';
 import { toVersionedItem, type Versioned } from '#shared/store/versioned-record';
 import { changeLogKey } from '#shared/store/keys';
 import type { AuditedRecord } from '#shared/resource';
 
 export type VersionedProduct = Versioned<Product>;
 
-const org = organizationPartition;
-
 export const productKeys = {
   product: productEntity.key,
   /** The organization's catalog of products (`PRODUCT#`, which `PRODUCTNAME#` does not begin with). */
-  products: (o: string): Collection => ({ pk: org(o), skPrefix: 'PRODUCT#' }),
-  productName: (o: string, name: string): Key => ({ pk: org(o), sk: `PRODUCTNAME#${normalizeName(name)}` }),
+  products: recordsOfKind('PRODUCT'),
+  productName: textClaimKey('PRODUCTNAME'),
 } as const;
 
-const O = SAMPLE_ORGANIZATION_ID;
-
-export const productKeySamples: KeySamples<typeof productKeys> = {
-  product: () => productKeys.product(O, 1),
-  products: () => productKeys.products(O),
-  productName: () => productKeys.productName(O, 'Tap'),
-};
+export const productKeySamples = keySamplesOf(productKeys, { product: [1], products: [], productName: ['Tap'] });
 
 export const toProductItem = (organizationId: string, product: VersionedProduct) => ({
   ...toVersionedItem(productKeys.product(organizationId, product.value.id), productEntity.entity, organizationId, product),

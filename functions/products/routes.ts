@@ -12,18 +12,16 @@ import {
   UpdateProductBody,
 } from './schema';
 import { defineRoute } from '#shared/routes/route';
-import { createRow, deleteRow, getRow, listRow, updateRow } from '#shared/routes/rows';
+import { recordRows } from '#shared/routes/record-rows';
+
+const product = recordRows({ tag: 'Products', names: { one: 'Product', many: 'Products' }, path: '/v1/products', idPath: ProductIdPath, response: ProductResponse, schemas: { query: ListProductsQuery, page: ProductPage, create: CreateProductBody, update: UpdateProductBody, deleted: ProductDeleted }, changeLog: true, catalog: true });
 
 /** What a create or a rename gets for a name another product has: the product of the create's example, created twice. */
 const NAME_TAKEN = { 409: { examples: { NameTaken: errorEnvelope(409, 'A product named "Hot water system install" already exists', 'CONFLICT') } } };
 
-export const createProduct = createRow({
-  operationId: 'createProduct',
-  path: '/v1/products',
+export const createProduct = product.create({
   summary: 'Create a trade product (pricing per pricingType)',
   description: 'A product the AI receptionist can quote. `pricingType` decides the price fields: NONE takes none, FIXED takes `price`, RANGE takes `minPrice` and `maxPrice` (min ≤ max). A name already used in the organization, ignoring case and spacing, answers 409.',
-  tag: 'Products',
-  request: { body: CreateProductBody },
   requestExample: {
     name: 'Hot water system install',
     description: 'Supply and install of a 250 L electric storage hot water system, old unit removed.',
@@ -35,58 +33,28 @@ export const createProduct = createRow({
     isDisclosePrice: true,
     faqs: [{ question: 'How long does an install take?', answer: 'Usually three to four hours.' }],
   },
-  response: ProductResponse,
   errors: [409],
   responses: NAME_TAKEN,
 });
 
-export const listProducts = listRow({
-  operationId: 'listProducts',
-  path: '/v1/products',
-  summary: 'List trade products, newest first, optionally filtered',
-  description: 'Pages through the organization’s products, newest first. `tradeCategoryId`, `isActive` and `pricingType` filter the list (together, all must hold); `totalCount` is exact under any filter. A cursor belongs to the filters it was answered with.',
-  tag: 'Products',
-  dynamodb: ['Query'],
-  // gsi6: the change log read with updatedSince.
-  indexes: ['gsi6'],
-  request: { query: ListProductsQuery },
-  response: ProductPage,
-});
+export const listProducts = product.list({ summary: 'List trade products, newest first, optionally filtered', description: 'Pages through the organization’s products, newest first. `tradeCategoryId`, `isActive` and `pricingType` filter the list (together, all must hold); `totalCount` is exact under any filter. A cursor belongs to the filters it was answered with.' });
 
-export const getProduct = getRow({
-  operationId: 'getProduct',
-  path: '/v1/products/{productId}',
-  summary: 'Read a trade product',
-  description: 'One product of the organization; another organization’s product, or one deleted, answers 404.',
-  tag: 'Products',
-  request: { path: ProductIdPath },
-  response: ProductResponse,
-});
+export const getProduct = product.get({ summary: 'Read a trade product', description: 'One product of the organization; another organization’s product, or one deleted, answers 404.' });
 
-export const updateProduct = updateRow({
-  operationId: 'updateProduct',
+export const updateProduct = product.update({
   method: 'PUT',
-  path: '/v1/products/{productId}',
   summary: 'Change any subset of a trade product’s fields',
   description: 'Fields left out keep their values; the merged product must still fit its `pricingType`. A price sent as null is the same as one left out, so the pricing fields a GET answers can be sent back as they are. A rename to a name in use answers 409 and changes nothing. Concurrent updates are applied one after another, never lost.',
-  tag: 'Products',
   dynamodb: ['GetItem', 'PutItem', 'DeleteItem'],
-  request: { path: ProductIdPath, body: UpdateProductBody },
   requestExample: { pricingType: 'FIXED', price: 1890, isDisclosePrice: true },
-  response: ProductResponse,
   errors: [409],
   responses: NAME_TAKEN,
 });
 
-export const deleteProduct = deleteRow({
-  operationId: 'deleteProduct',
-  path: '/v1/products/{productId}',
+export const deleteProduct = product.delete({
   summary: 'Delete a trade product',
   description: 'Removes the product and frees its name for another product, in one transaction. A product already gone answers 404, and so does a batch item naming it.',
-  tag: 'Products',
   dynamodb: ['GetItem', 'DeleteItem', 'PutItem'],
-  request: { path: ProductIdPath },
-  response: ProductDeleted,
 });
 
 export const batchUpdateProducts = defineRoute({

@@ -3,13 +3,11 @@ import { dynamo } from '#shared/dynamo';
 import { normalizeName } from '#shared/store/keys';
 import { fromProductItem, PRODUCT_CHANGES, productAudit, productKeys, toProductItem, toProductNameItem, type VersionedProduct } from './entity';
 import { ConflictError } from '#shared/errors';
-import { filterSignature } from '#shared/filters';
 import type { Page } from '#shared/pagination';
-import { filteredPage } from '#shared/store/collection-page';
-import { changeLogKey, listOrChanges } from '#shared/store/change-log';
+import { filteredCollectionPage } from '#shared/store/change-log';
 import type { ListProductsQuery, Product } from './schema';
 import { batchGetItems } from '#shared/store/batch-get';
-import { deleteItem, insertIfAbsent, transact } from '#shared/store/transact';
+import { deleteIfStill, deleteItem, insertIfAbsent, transact } from '#shared/store/transact';
 import { moveUniqueItem, putIfVersion, retryOnStaleWrite, StaleWrite, writeVersion } from '#shared/store/versioned';
 import { config } from '#shared/config';
 import { auditDeletion } from '#shared/audit/deletion';
@@ -56,13 +54,8 @@ export async function writeProductVersion(organizationId: string, current: Versi
  * `totalCount` is exact under any filter without a counter per filter combination, at one call.
  */
 export async function listProductsPage(organizationId: string, { tradeCategoryId, isActive, pricingType, ...request }: ListProductsQuery): Promise<Page<Product>> {
-  const { page, limit } = request;
-  const filters = { tradeCategoryId, isActive, pricingType };
-  const keep = (item: Record<string, unknown>) =>
-    (tradeCategoryId === undefined || item.tradeCategoryId === tradeCategoryId) && (isActive === undefined || item.isActive === isActive) && (pricingType === undefined || item.pricingType === pricingType);
-  const log = { partition: changeLogKey(organizationId, PRODUCT_CHANGES).gsi6pk, filters };
-  const found = await listOrChanges(request, log, (at) => filteredPage(productKeys.products(organizationId), { keep, filter: filterSignature(filters) }, at));
-  return { items: found.items.map((item) => fromProductItem(item).value), totalCount: found.totalCount ?? 0, page, limit, nextCursor: found.nextCursor };
+  const catalog = { organizationId, collection: productKeys.products(organizationId), changes: PRODUCT_CHANGES, filters: { tradeCategoryId, isActive, pricingType } };
+  return filteredCollectionPage(request, catalog, (item) => fromProductItem(item).value);
 }
 
 /**
@@ -75,10 +68,7 @@ export async function deleteProduct(organizationId: string, productId: number, n
     if (!current) throw notFound();
     const key = productKeys.product(organizationId, productId);
     await transact([
-      {
-        item: { Delete: { TableName: config.tableName, Key: key, ConditionExpression: '#version = :version', ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':version': current.version } } },
-        onConditionFailed: () => new StaleWrite(),
-      },
+      deleteIfStill(key, ['version', current.version], () => new StaleWrite()),
       deleteItem(productKeys.productName(organizationId, current.value.name)),
       ...auditDeletion(organizationId, productAudit, productId),
     ]);

@@ -1,4 +1,4 @@
-import { defineResource } from '#shared/resource';
+import { defineResource, namedComponents } from '#shared/resource';
 import { ReceptionistService } from './context-schema';
 import { receptionistRoutes } from './routes';
 
@@ -7,5 +7,5 @@ export const receptionist = defineResource({
   name: 'receptionist',
   tags: { Receptionist: 'What an AI receptionist asks during a live call: who is calling, and what the business may say.' },
   routes: receptionistRoutes,
-  components: { ReceptionistService: { schema: ReceptionistService, example: undefined } },
+  components: namedComponents({ ReceptionistService }, {}),
 });

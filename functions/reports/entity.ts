@@ -1,4 +1,4 @@
-import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '#shared/store/keys';
+import { organizationPartition, type Key, keySamplesOf } from '#shared/store/keys';
 
 const org = organizationPartition;
 
@@ -26,11 +26,9 @@ export const reportKeys = {
 /** The date a day item's sort key names. */
 export const dayOfReportKey = (sk: string) => sk.slice('DAY#'.length);
 
-const O = SAMPLE_ORGANIZATION_ID;
-
-export const reportKeySamples: KeySamples<typeof reportKeys> = {
-  reportDay: () => reportKeys.reportDay(O, '2026-03-14'),
-  reportDays: () => reportKeys.reportDays(O, '2026-02-13', '2026-03-14'),
-  reportMark: () => reportKeys.reportMark(O, 'c4ca4238a0b923820dcc509a6f75849b'),
-  reportLeadFacts: () => reportKeys.reportLeadFacts(O, 'lead_01JA0000000000000000000000'),
-};
+export const reportKeySamples = keySamplesOf(reportKeys, {
+  reportDay: ['2026-03-14'],
+  reportDays: ['2026-02-13', '2026-03-14'],
+  reportMark: ['c4ca4238a0b923820dcc509a6f75849b'],
+  reportLeadFacts: ['lead_01JA0000000000000000000000'],
+});

@@ -1,6 +1,6 @@
-import { defineResource } from '#shared/resource';
+import { defineResource, namedComponents } from '#shared/resource';
 import { reportKeys, reportKeySamples } from './entity';
-import { reportFunnel, reportSummary, reportTimeseries } from './examples';
+import * as examples from './examples';
 import { reportRoutes } from './routes';
 import { ReportFunnel, ReportSummary, ReportTimeseries } from './schema';
 
@@ -12,11 +12,7 @@ export const reports = defineResource({
   name: 'reports',
   tags: { Reports: 'The pipeline in numbers over a range of days: what came in, how fast it was answered, what was booked, won and lost.' },
   routes: reportRoutes,
-  components: {
-    ReportSummary: { schema: ReportSummary, example: reportSummary },
-    ReportTimeseries: { schema: ReportTimeseries, example: reportTimeseries },
-    ReportFunnel: { schema: ReportFunnel, example: reportFunnel },
-  },
+  components: namedComponents({ ReportSummary, ReportTimeseries, ReportFunnel }, examples),
   // The table stream's second reader (DynamoDB Streams advise at most two per shard): it keeps the day counters, so a
   // counting fault holds back no event or webhook, and RecordEvents' faults hold back no count (functions/reports/count.ts).
   workers: [

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { TradeCategoryIdSchema } from './trade-categories';
 import { Money, MONEY_RULE, NonEmptyString, OptionalText } from '#shared/schema';
 import { defineEntity, RECORD_TIMES } from '#shared/store/entity';
-import { organizationPartition as org, pad } from '#shared/store/keys';
+import { numberedKey } from '#shared/store/keys';
 import { ScenarioSummary } from './scenario-schema';
 
 export const DURATION_UNITS = ['MINUTES', 'HOURS', 'DAYS'] as const;
@@ -75,6 +75,6 @@ const attributes = {
 export const serviceEntity = defineEntity({
   entity: 'SERVICE',
   attributes,
-  key: (o, id) => ({ pk: org(o), sk: `SERVICE#${pad(id)}` }),
+  key: numberedKey('SERVICE'),
   changes: 'SERVICES',
 });

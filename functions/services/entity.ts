@@ -2,17 +2,17 @@ import * as v from 'valibot';
 import { CategoryService, type Service } from './schema';
 import { serviceEntity } from './attributes';
 import type { Versioned } from '#shared/store/versioned-record';
-import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '#shared/store/keys';
+import { organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, keySamplesOf, numberedKey, recordsOfKind, textClaimKey } from '#shared/store/keys';
 import type { AuditedRecord } from '#shared/resource';
 
 const org = organizationPartition;
 
 export const serviceKeys = {
   service: serviceEntity.key,
-  services: (o: string): Collection => ({ pk: org(o), skPrefix: 'SERVICE#' }),
-  serviceName: (o: string, name: string): Key => ({ pk: org(o), sk: `SERVICENAME#${normalizeName(name)}` }),
-  scenario: (o: string, id: number): Key => ({ pk: org(o), sk: `SCENARIO#${pad(id)}` }),
-  scenarios: (o: string): Collection => ({ pk: org(o), skPrefix: 'SCENARIO#' }),
+  services: recordsOfKind('SERVICE'),
+  serviceName: textClaimKey('SERVICENAME'),
+  scenario: numberedKey('SCENARIO'),
+  scenarios: recordsOfKind('SCENARIO'),
   /** A record that names the scenario (a transfer rule): found and cleared when the scenario goes. */
   scenarioLink: (o: string, id: number, referrer: Key): Key => ({ pk: org(o), sk: `SCENARIOLINK#${pad(id)}#${referrer.sk}` }),
   scenarioLinks: (o: string, id: number): Collection => ({ pk: org(o), skPrefix: `SCENARIOLINK#${pad(id)}#` }),
@@ -29,15 +29,15 @@ export const SCENARIO_CHANGES = 'SCENARIOS';
 
 const O = SAMPLE_ORGANIZATION_ID;
 
-export const serviceKeySamples: KeySamples<typeof serviceKeys> = {
-  service: () => serviceKeys.service(O, 1),
-  services: () => serviceKeys.services(O),
-  serviceName: () => serviceKeys.serviceName(O, 'Drains'),
-  scenario: () => serviceKeys.scenario(O, 1),
-  scenarios: () => serviceKeys.scenarios(O),
-  scenarioLink: () => serviceKeys.scenarioLink(O, 1, { pk: `ORG#${O}`, sk: 'TRANSFER#0000000001' }),
-  scenarioLinks: () => serviceKeys.scenarioLinks(O, 1),
-};
+export const serviceKeySamples = keySamplesOf(serviceKeys, {
+  service: [1],
+  services: [],
+  serviceName: ['Drains'],
+  scenario: [1],
+  scenarios: [],
+  scenarioLink: [1, { pk: `ORG#${O}`, sk: 'TRANSFER#0000000001' }],
+  scenarioLinks: [1],
+});
 
 /**
  * The service item carries its scenario's summary (written in the same transaction as the

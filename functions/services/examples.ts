@@ -1,8 +1,13 @@
+import { TRADE_CATEGORIES } from './trade-categories';
+
 /** Examples of the service's and scenario's components in the OpenAPI document (see functions/leads/examples.ts). */
 export const scenarioQuestion = {
   question: 'Which drain is blocked (sink, toilet, shower or outside)?',
   answerOptions: [],
 };
+
+/** The catalog's first category, as the catalog lists it. */
+export const tradeCategory = TRADE_CATEGORIES[0];
 
 export const scenarioOutcome = { type: 'continueCall', property1: null, property2: null };
 

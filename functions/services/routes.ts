@@ -1,101 +1,47 @@
 import { MAX_SCENARIO_LINKS, ScenarioIdPath, ScenarioListQuery, ScenarioPage, ScenarioResponse, UpdateScenarioBody } from './scenario-schema';
 import { CreateServiceBody, ServiceDeleted, ServiceIdPath, ServiceListQuery, ServicePage, ServiceResponse, UpdateServiceBody } from './schema';
-import { createRow, deleteRow, getRow, listRow, readRow, updateRow } from '#shared/routes/rows';
+import { readRow } from '#shared/routes/rows';
+import { recordRows } from '#shared/routes/record-rows';
 import { TradeCategoryList } from './trade-categories';
 
-export const createService = createRow({
-  operationId: 'createService',
-  path: '/v1/services',
+const service = recordRows({ tag: 'Services', names: { one: 'Service', many: 'Services' }, path: '/v1/services', idPath: ServiceIdPath, response: ServiceResponse, schemas: { query: ServiceListQuery, page: ServicePage, create: CreateServiceBody, update: UpdateServiceBody, deleted: ServiceDeleted }, changeLog: true, catalog: true });
+const scenario = recordRows({ tag: 'Scenarios', names: { one: 'Scenario', many: 'Scenarios' }, path: '/v1/scenarios', idPath: ScenarioIdPath, response: ScenarioResponse, schemas: { query: ScenarioListQuery, page: ScenarioPage, update: UpdateScenarioBody }, changeLog: true, catalog: true });
+
+export const createService = service.create({
   summary: 'Create a service and its scenario',
   description: 'A trade service and the AI-receptionist scenario it starts with, written together. `pricingType` decides which price fields are required: FIXED `price`, HOURLY `hourlyRate`, CALL_OUT `callOutFee`, RANGE `minPrice` and `maxPrice` (the names products use), and `minPrice` ≤ `maxPrice`. The older names `pricingMode` and `fixedPrice` are still taken. A name already used in the organization, ignoring case and spacing, answers 409 and writes nothing. `memberIds` are the members who take the service, whom GET /v1/availability offers and holds take (none, the default: every member); each must be a member of the organization, or 400 naming its place (`memberIds.0`).',
-  tag: 'Services',
   // BatchGetItem: the members memberIds names.
   dynamodb: ['UpdateItem', 'PutItem', 'BatchGetItem'],
-  request: { body: CreateServiceBody },
-  response: ServiceResponse,
   errors: [409],
 });
 
-export const getService = getRow({
-  operationId: 'getService',
-  path: '/v1/services/{serviceId}',
-  summary: 'Read a service with its scenario summary',
-  description: 'One service with the summary of its scenario. Another organization\'s service answers 404.',
-  tag: 'Services',
-  request: { path: ServiceIdPath },
-  response: ServiceResponse,
-});
+export const getService = service.get({ summary: 'Read a service with its scenario summary', description: 'One service with the summary of its scenario. Another organization\'s service answers 404.' });
 
-export const getScenario = getRow({
-  operationId: 'getScenario',
-  path: '/v1/scenarios/{scenarioId}',
-  summary: 'Read a scenario in full',
-  description: 'One AI-receptionist scenario with its prompt, questions and outcome. Another organization\'s scenario answers 404.',
-  tag: 'Scenarios',
-  request: { path: ScenarioIdPath },
-  response: ScenarioResponse,
-});
+export const getScenario = scenario.get({ summary: 'Read a scenario in full', description: 'One AI-receptionist scenario with its prompt, questions and outcome. Another organization\'s scenario answers 404.' });
 
-export const listServices = listRow({
-  operationId: 'listServices',
-  path: '/v1/services',
-  summary: 'List services, newest first',
-  description: 'The organization’s services with their scenario summaries, filtered by `tradeCategoryId` (a catalog id, docs/trade-categories.md) and `isActive`. `totalCount` counts every service that passes the filters.',
-  tag: 'Services',
-  dynamodb: ['Query'],
-  // gsi6: the change log read with updatedSince.
-  indexes: ['gsi6'],
-  request: { query: ServiceListQuery },
-  response: ServicePage,
-});
+export const listServices = service.list({ summary: 'List services, newest first', description: 'The organization’s services with their scenario summaries, filtered by `tradeCategoryId` (a catalog id, docs/trade-categories.md) and `isActive`. `totalCount` counts every service that passes the filters.' });
 
-export const updateService = updateRow({
-  operationId: 'updateService',
-  path: '/v1/services/{serviceId}',
+export const updateService = service.update({
   summary: 'Change any subset of a service’s fields, pricing included',
   description: 'Fields left out keep their values; a price or `customPriceResponse` sent as null is cleared. The merged service is checked as a create is (`pricingType` requires its price, `minPrice` ≤ `maxPrice`, an active custom price response needs its text). A name already used in the organization, ignoring case and spacing, answers 409. The service’s scenario is not changed: change it with PATCH /v1/scenarios/{scenarioId}. `memberIds` replaces the service’s members as a whole, each a member of the organization (400 naming its place otherwise); `[]` offers every member again.',
-  tag: 'Services',
   // BatchGetItem: the members memberIds names.
   dynamodb: ['GetItem', 'PutItem', 'DeleteItem', 'BatchGetItem'],
-  request: { path: ServiceIdPath, body: UpdateServiceBody },
-  response: ServiceResponse,
   errors: [409],
 });
 
-export const deleteService = deleteRow({
-  operationId: 'deleteService',
-  path: '/v1/services/{serviceId}',
+export const deleteService = service.delete({
   summary: 'Delete a service and its scenario',
   description: `Removes the service, its scenario and its name in one transaction; every transfer rule that named the scenario gets \`scenarioId: null\` in the same transaction. A scenario named by more than ${MAX_SCENARIO_LINKS} transfer rules answers 409 and nothing is deleted.`,
-  tag: 'Services',
   dynamodb: ['GetItem', 'Query', 'DeleteItem', 'UpdateItem', 'PutItem'],
-  request: { path: ServiceIdPath },
-  response: ServiceDeleted,
   errors: [409],
 });
 
-export const listScenarios = listRow({
-  operationId: 'listScenarios',
-  path: '/v1/scenarios',
-  summary: 'List scenarios, newest first',
-  description: 'The organization’s AI-receptionist scenarios in full, filtered by `isActive` and by `tradeServiceId` (the service a scenario belongs to; an id that is not one lists none). `totalCount` counts every scenario that passes the filters.',
-  tag: 'Scenarios',
-  dynamodb: ['Query'],
-  // gsi6: the change log read with updatedSince.
-  indexes: ['gsi6'],
-  request: { query: ScenarioListQuery },
-  response: ScenarioPage,
-});
+export const listScenarios = scenario.list({ summary: 'List scenarios, newest first', description: 'The organization’s AI-receptionist scenarios in full, filtered by `isActive` and by `tradeServiceId` (the service a scenario belongs to; an id that is not one lists none). `totalCount` counts every scenario that passes the filters.' });
 
-export const updateScenario = updateRow({
-  operationId: 'updateScenario',
-  path: '/v1/scenarios/{scenarioId}',
+export const updateScenario = scenario.update({
   summary: 'Change a scenario’s name, prompt, response, questions or outcome',
   description: 'Fields left out keep their values; `questions` (with their answer options and follow-ups) and `outcome` are replaced whole. The service’s nested scenario summary changes in the same transaction. Concurrent updates are applied one after another, never lost.',
-  tag: 'Scenarios',
   dynamodb: ['GetItem', 'UpdateItem'],
-  request: { path: ScenarioIdPath, body: UpdateScenarioBody },
-  response: ScenarioResponse,
   errors: [409],
 });
 

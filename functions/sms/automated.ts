@@ -4,11 +4,21 @@ import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import { clock } from '#shared/clock';
 import { ApiError, NotFoundError, ServiceUnavailableError } from '#shared/errors';
-import { insertIfAbsent, type TransactWrite } from '#shared/store/transact';
+import { conditionNotHeld, insertIfAbsent, writeAlone, writeAloneWhereHolds, type TransactWrite } from '#shared/store/transact';
+import { setFields } from '#shared/store/update-fields';
+import { batchGetItems } from '#shared/store/batch-get';
+import { newId } from '#shared/ids';
+import { logger } from '#shared/observability';
+import type { Key } from '#shared/store/keys';
+import type { DynamoAction } from '#shared/routes/route';
+import type { IndexName } from '#shared/table';
+import { fromMemberItem, memberKeys } from '../organization/member-entity';
+import { organizationKeys } from '../organization/entity';
+import { fromOrganizationItem } from '../organization/schema';
 import { TTL_ATTRIBUTE } from '#shared/table';
 import { smsKeys } from './entity';
 import { recordAndSend, threadIdsOf, type OutboundMessage } from './rules';
-import { SmsDeliveryError } from './sender';
+import { SmsDeliveryError, smsSender } from './sender';
 import { getThreadMessage, latestThreadOf, readSmsParties, SmsAbandoned } from './store';
 import type { Sms } from './schema';
 
@@ -32,6 +42,13 @@ export type AutomatedSmsOutcome =
    * answer of the provider's is recorded yet).
    */
   | { sent: false; refusal: string; smsId?: string };
+
+/**
+ * What a function calling sendAutomatedSms or notifyMember reads and writes: the lead, the organization and the member
+ * in one BatchGetItem, the lead's latest thread (its inquiries, gsi3), the records and markers (GetItem), and the
+ * record's transaction; with the `smsSender` capability (functions/sms/capability.ts) to reach the provider.
+ */
+export const AUTOMATED_SMS_ACCESS = { dynamodb: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem'], indexes: ['gsi3'] } satisfies { dynamodb: DynamoAction[]; indexes: IndexName[] };
 
 /** How long the record of an automation's message id is kept: far past any redelivery of its step. */
 const AUTOMATED_SMS_DAYS = 30;
@@ -116,8 +133,67 @@ export async function sendAutomatedSms(sms: AutomatedSms): Promise<AutomatedSmsO
   }
 }
 
-/** A text to one of the organization's members (e.g. "Missed call from …"); `markerKey` makes it at most once. */
+/** Where a member's notification stands: taken before the provider is called, SENT once it took it. */
+type NotificationStatus = 'SENDING' | 'SENT' | 'FAILED';
+
+async function notificationOf(markerKey: Key): Promise<{ status: NotificationStatus; messageId: string } | undefined> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: markerKey, ConsistentRead: true }));
+  return Item && { status: Item.status as NotificationStatus, messageId: String(Item.messageId) };
+}
+
+/** A notification found marked: sent, refused, or taken by a call whose send was never confirmed (never sent again). */
+function notifiedOutcome({ status, messageId }: { status: NotificationStatus; messageId: string }): AutomatedSmsOutcome {
+  if (status === 'SENT') return { sent: true, smsId: messageId, status };
+  return refused(status === 'FAILED' ? 'FAILED' : 'NOT_CONFIRMED', messageId);
+}
+
+/** The member (its phone) and the organization's sender, in one consistent read. */
+async function memberAndSender(organizationId: string, memberId: number) {
+  const [memberKey, organizationKey] = [memberKeys.member(organizationId, memberId), organizationKeys.organization(organizationId)];
+  const items = await batchGetItems([memberKey, organizationKey], { consistentRead: true });
+  const member = items.find((item) => item.sk === memberKey.sk);
+  const organization = items.find((item) => item.sk === organizationKey.sk);
+  return { member: member && fromMemberItem(member), senderId: organization ? fromOrganizationItem(organization).smsSenderId : null };
+}
+
+const markNotification = (markerKey: Key, status: NotificationStatus, details: Record<string, string> = {}) =>
+  writeAlone(setFields(markerKey, { status, ...details }, { onConditionFailed: () => new Error('member notification marker missing') }));
+
+/**
+ * A text to one of the organization's members (e.g. "Missed call from …"), from the organization's sender; `markerKey`
+ * makes it at most once. The marker is put SENDING before the provider is called and SENT after: a call that finds it
+ * SENDING (an earlier one stopped before the provider's answer was recorded) answers `NOT_CONFIRMED` and never texts
+ * again. It is no lead's message: no thread or SMS record, and its receipts move nothing. `smsId` is the id the
+ * provider carries. Refusals: `MEMBER_NOT_FOUND`, `NO_PHONE`, `MEMBER_DISABLED`, `FAILED`, `NOT_CONFIRMED`.
+ */
 export async function notifyMember(notification: { organizationId: string; memberId: number; body: string; markerKey: { pk: string; sk: string } }): Promise<AutomatedSmsOutcome> {
-  void notification;
-  throw new Error('notifyMember is not built yet');
+  const { organizationId, memberId, body, markerKey } = notification;
+  const earlier = await notificationOf(markerKey);
+  if (earlier) return notifiedOutcome(earlier);
+  const { member, senderId } = await memberAndSender(organizationId, memberId);
+  if (!member) return refused('MEMBER_NOT_FOUND');
+  if (!member.phone) return refused('NO_PHONE');
+  if (member.isDisabled) return refused('MEMBER_DISABLED');
+
+  const createdAt = new Date(clock.now()).toISOString();
+  const messageId = newId('message', new Date(createdAt));
+  const claim = { ...markerKey, entity: 'MEMBER_NOTIFICATION', status: 'SENDING', messageId, memberId, createdAt };
+  // Not taken: another call has it, unless the put landed and only its answer was lost (then the marker is this call's).
+  if (!(await writeAloneWhereHolds(insertIfAbsent(claim, conditionNotHeld)))) {
+    const taken = await notificationOf(markerKey);
+    if (taken && taken.messageId !== messageId) return notifiedOutcome(taken);
+  }
+  const sent = await smsSender()
+    .send({ organizationId, messageId, inquiryId: '', threadId: '', userId: null, memberId, from: senderId, to: member.phone, body, createdAt })
+    .catch(async (error: unknown) => {
+      // Refused outright, nothing left; unconfirmed, it stays SENDING: either way it is never tried again.
+      if (error instanceof SmsDeliveryError && !error.unconfirmed) await markNotification(markerKey, 'FAILED', { failureReason: error.message });
+      if (error instanceof SmsDeliveryError) return undefined;
+      throw error;
+    });
+  if (!sent) return notifiedOutcome((await notificationOf(markerKey)) ?? { status: 'SENDING', messageId });
+  await markNotification(markerKey, 'SENT', { providerMessageId: sent.providerMessageId }).catch((error: unknown) =>
+    logger.error('member notification sent but not marked SENT', { error, organizationId, memberId, messageId }),
+  );
+  return { sent: true, smsId: messageId, status: 'SENT' };
 }

@@ -1,7 +1,7 @@
-import { defineResource } from '#shared/resource';
+import { defineResource, namedComponents } from '#shared/resource';
 import { smsRoutes } from './routes';
 import { smsKeys, smsKeySamples } from './entity';
-import { sms as smsExample } from './examples';
+import * as examples from './examples';
 import { Sms } from './schema';
 import { changes } from './changes';
 import { inboundSms, smsEvents } from './channels';
@@ -10,7 +10,7 @@ export const sms = defineResource({
   name: 'sms',
   tags: { SMS: 'Text messages from the organization’s members to leads.' },
   routes: smsRoutes,
-  components: { Sms: { schema: Sms, example: smsExample } },
+  components: namedComponents({ Sms }, examples),
   ...changes,
   // Delivery receipts from the configuration set's topic (npm start's carrier hands each receipt to applyReceipt), and
   // replies from leads from the numbers' two-way topic.

@@ -39,7 +39,7 @@ export const Sms = v.object({
   userId: v.nullable(v.string()),
   messageThreadId: v.string(),
   inquiryId: v.string(),
-  automationRunId: v.optional(v.pipe(v.string(), v.description('Present on a message an automation sent: the run (`run_…`) whose step sent it. Its `userId` is null.'))),
+  automationRunId: v.optional(v.pipe(v.string(), v.description('The automation run (`run_…`) that sent it.'))),
   createdAt: Timestamp,
   /** When it was recorded or its status last moved: the sync order (updatedSince). */
   updatedAt: Timestamp,

@@ -1,10 +1,12 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import { newId } from '#shared/ids';
 import { requireExisting, type TransactWrite } from '#shared/store/transact';
-import { sendAutomatedSms, type AutomatedSms } from './automated';
+import { notifyMember, sendAutomatedSms, type AutomatedSms } from './automated';
+import { applyReceipt } from './receipts';
+import { providerContext } from './provider-context';
 import { smsKeys } from './entity';
 import { localReceiptsApplied, sentLocally } from './local-provider';
 import { SmsDeliveryError } from './delivery-error';
@@ -12,6 +14,7 @@ import { setSmsSender, type SmsSender } from './sender';
 import { setPhoneOptOut } from './store';
 import { useTestApi, type Client } from '../../test/support/api';
 import { senderOrganizations } from '../../test/support/sms';
+import { withSilentProvider } from '../../test/support/silent-sms';
 
 /**
  * An automation's SMS to a lead (functions/sms/automated.ts), called as the automation's step calls it, against the
@@ -65,7 +68,7 @@ async function countOf(organizationId: string, name: string) {
 /** Puts a sender in for the test; `afterEach` puts the previous one back. */
 const senders: SmsSender[] = [];
 const useSender = (sender: SmsSender) => senders.push(setSmsSender(sender));
-afterEach(() => senders.splice(0).forEach((previous) => setSmsSender(previous)));
+afterEach(() => senders.splice(0).reverse().forEach((previous) => setSmsSender(previous)));
 
 describe('sendAutomatedSms', () => {
   it('records the message once under its id, with no user and the run that sent it, and sends it to the lead from the organization’s sender', async () => {
@@ -191,5 +194,96 @@ describe('sendAutomatedSms', () => {
     const noPhone = (await client.post('/v1/leads', { name: 'Jack Wilson', email: 'jack@example.com.au' })).body.lead.id;
     expect(await sendAutomatedSms(automated(organizationId, 'lead_01HZZZZZZZZZZZZZZZZZZZZZZZ'))).toEqual({ sent: false, refusal: 'LEAD_NOT_FOUND' });
     expect(await sendAutomatedSms(automated(organizationId, noPhone))).toEqual({ sent: false, refusal: 'NO_PHONE' });
+  });
+});
+
+describe('notifyMember', () => {
+  let members = 0;
+  /** An organization with its sender id and a member with a phone no other test texts. */
+  async function organizationWithMember() {
+    const { client, organizationId } = await api.organization();
+    expect((await client.patch('/v1/organization', { smsSenderId: 'Plumbers' })).status).toBe(200);
+    const phone = `0412 348 ${String(++members).padStart(3, '0')}`;
+    const member = (await client.post('/v1/organization/members', { email: 'dan@example.com', firstName: 'Dan', lastName: 'Russo', phone })).body.member;
+    const notification = { organizationId, memberId: member.id as number, body: 'Missed call from Olivia Nguyen, 0412 345 001', markerKey: { pk: `ORG#${organizationId}#RUN#${newId('run')}`, sk: 'STEP#00' } };
+    return { client, organizationId, member, phone: member.phone as string, notification };
+  }
+
+  it('texts the member from the organization’s sender at most once per marker, and a second call answers as the first', async () => {
+    const { client, member, phone, notification } = await organizationWithMember();
+
+    const first = await notifyMember(notification);
+    expect(first).toEqual({ sent: true, smsId: expect.stringMatching(/^message_/), status: 'SENT' });
+    expect(await notifyMember(notification)).toEqual(first);
+    expect(await notifyMember({ ...notification, body: 'Another text under the same marker' })).toEqual(first);
+    expect(sentTo(phone)).toMatchObject([{ memberId: member.id, from: 'Plumbers', body: notification.body, userId: null }]);
+
+    // Another marker is another notification.
+    expect(await notifyMember({ ...notification, markerKey: { ...notification.markerKey, sk: 'STEP#01' } })).toMatchObject({ sent: true });
+    expect(sentTo(phone)).toHaveLength(2);
+    // No lead's message: nothing in the SMS records.
+    expect((await client.get('/v1/sms')).body.totalCount).toBe(0);
+  });
+
+  it('never texts again under a marker left SENDING: a call stopped between taking it and the provider’s answer', async () => {
+    const { phone, notification } = await organizationWithMember();
+    await dynamo.send(new PutCommand({ TableName: config.tableName, Item: { ...notification.markerKey, entity: 'MEMBER_NOTIFICATION', status: 'SENDING', messageId: 'message_01HZZZZZZZZZZZZZZZZZZZZZZZ' } }));
+
+    expect(await notifyMember(notification)).toEqual({ sent: false, refusal: 'NOT_CONFIRMED', smsId: 'message_01HZZZZZZZZZZZZZZZZZZZZZZZ' });
+    expect(sentTo(phone)).toEqual([]);
+  });
+
+  it('answers a provider that never confirmed NOT_CONFIRMED, and one that refused FAILED, trying it once either way', async () => {
+    const { phone, notification } = await organizationWithMember();
+    let tries = 0;
+    const provider = (unconfirmed: boolean): SmsSender => ({
+      name: 'failing',
+      send: async () => {
+        tries++;
+        throw new SmsDeliveryError('SMS provider did not answer', unconfirmed);
+      },
+    });
+    useSender(provider(true));
+    const unconfirmed = { ...notification, markerKey: { ...notification.markerKey, sk: 'STEP#00' } };
+    expect(await notifyMember(unconfirmed)).toMatchObject({ sent: false, refusal: 'NOT_CONFIRMED' });
+    expect(await notifyMember(unconfirmed)).toMatchObject({ sent: false, refusal: 'NOT_CONFIRMED' });
+    useSender(provider(false));
+    const refusedOutright = { ...notification, markerKey: { ...notification.markerKey, sk: 'STEP#01' } };
+    expect(await notifyMember(refusedOutright)).toMatchObject({ sent: false, refusal: 'FAILED' });
+    expect(await notifyMember(refusedOutright)).toMatchObject({ sent: false, refusal: 'FAILED' });
+    expect(tries).toBe(2);
+    expect(sentTo(phone)).toEqual([]);
+  });
+
+  it('has its delivery receipts ignored: they name no lead’s message', async () => {
+    const { client, organizationId, phone, notification } = await organizationWithMember();
+    const { smsId } = await notifyMember(notification);
+    await localReceiptsApplied([smsId!]);
+    const [sent] = sentTo(phone);
+    const receipt = { eventType: 'TEXT_DELIVERED', messageId: `eum-${smsId}`, context: providerContext(sent!) };
+    expect(receipt.context).toEqual({ organizationId, kind: 'member', messageId: smsId });
+    expect(await applyReceipt(receipt)).toBe(false);
+    // The kind decides, whatever ids it carries: one naming a lead's message sent from the same number moves nothing.
+    const lead = (await client.post('/v1/leads', { name: 'Olivia Nguyen', phone: '+61412348500' })).body.lead;
+    const leadSms = automated(organizationId, lead.id);
+    await withSilentProvider(() => sendAutomatedSms(leadSms));
+    const before = (await client.get(`/v1/sms/${leadSms.messageId}`)).body.sms;
+    const { inquiryId } = before;
+    expect(before.status).toBe('SENT');
+    expect(await applyReceipt({ eventType: 'TEXT_CARRIER_UNREACHABLE', context: { organizationId, kind: 'member', inquiryId, messageId: leadSms.messageId } })).toBe(false);
+    expect((await client.get(`/v1/sms/${leadSms.messageId}`)).body.sms).toEqual(before);
+  });
+
+  it('refuses a member without a phone, a disabled one and one that does not exist, texting no one', async () => {
+    const { client, notification } = await organizationWithMember();
+    const noPhone = (await client.post('/v1/organization/members', { email: 'priya@example.com', firstName: 'Priya', lastName: 'Sharma' })).body.member;
+    const disabled = (await client.post('/v1/organization/members', { email: 'sam@example.com', firstName: 'Sam', lastName: 'Lee', phone: '0412 348 999' })).body.member;
+    expect((await client.patch(`/v1/organization/members/${disabled.id}`, { isDisabled: true })).status).toBe(200);
+    const sentBefore = sentLocally.length;
+
+    expect(await notifyMember({ ...notification, memberId: noPhone.id })).toEqual({ sent: false, refusal: 'NO_PHONE' });
+    expect(await notifyMember({ ...notification, memberId: disabled.id })).toEqual({ sent: false, refusal: 'MEMBER_DISABLED' });
+    expect(await notifyMember({ ...notification, memberId: 999 })).toEqual({ sent: false, refusal: 'MEMBER_NOT_FOUND' });
+    expect(sentLocally.length).toBe(sentBefore);
   });
 });

@@ -3,23 +3,15 @@ import { defineCrudResource } from '#shared/crud/define';
 import { field, flag, text } from '#shared/crud/fields';
 import { booleanString } from '#shared/filters';
 import { NonEmptyString, PageQuery, integerString } from '#shared/schema';
-import { normalizeName, organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '#shared/store/keys';
-
-const org = organizationPartition;
+import { keySamplesOf, numberedKey, recordsOfKind, textClaimKey } from '#shared/store/keys';
 
 export const transferKeys = {
-  transfer: (o: string, id: number): Key => ({ pk: org(o), sk: `TRANSFER#${pad(id)}` }),
-  transfers: (o: string): Collection => ({ pk: org(o), skPrefix: 'TRANSFER#' }),
-  transferLabel: (o: string, label: string): Key => ({ pk: org(o), sk: `TRANSFERLABEL#${normalizeName(label)}` }),
+  transfer: numberedKey('TRANSFER'),
+  transfers: recordsOfKind('TRANSFER'),
+  transferLabel: textClaimKey('TRANSFERLABEL'),
 } as const;
 
-const O = SAMPLE_ORGANIZATION_ID;
-
-export const transferKeySamples: KeySamples<typeof transferKeys> = {
-  transfer: () => transferKeys.transfer(O, 1),
-  transfers: () => transferKeys.transfers(O),
-  transferLabel: () => transferKeys.transferLabel(O, 'Urgent'),
-};
+export const transferKeySamples = keySamplesOf(transferKeys, { transfer: [1], transfers: [], transferLabel: ['Urgent'] });
 
 /** The transfers' change log (updatedSince). */
 export const TRANSFER_CHANGES = 'TRANSFERS';

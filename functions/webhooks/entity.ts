@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { Webhook, WebhookDelivery, type DeliveryFilter } from './schema';
 import { TTL_ATTRIBUTE } from '#shared/table';
 import { changeLogKey } from '#shared/store/keys';
-import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '#shared/store/keys';
+import { indexKeysSortedBy, organizationPartition, type Collection, type Key, keySamplesOf } from '#shared/store/keys';
 import type { AuditedRecord } from '#shared/resource';
 
 const org = organizationPartition;
@@ -30,15 +30,7 @@ export const webhookKeys = {
   /** The filter indexes of an attempt: rewritten with it when a PENDING one is attempted. */
   webhookDeliveryIndexes: (o: string, webhookId: string, { id, eventType, status }: Pick<WebhookDelivery, 'id' | 'eventType' | 'status'>) => {
     const partition = `${org(o)}#WEBHOOK#${webhookId}`;
-    const sk = `DELIVERY#${id}`;
-    return {
-      gsi1pk: `${partition}#TYPE#${eventType}`,
-      gsi1sk: sk,
-      gsi2pk: `${partition}#STATUS#${status}`,
-      gsi2sk: sk,
-      gsi3pk: `${partition}#TYPE#${eventType}#STATUS#${status}`,
-      gsi3sk: sk,
-    };
+    return indexKeysSortedBy(`DELIVERY#${id}`, { gsi1: `${partition}#TYPE#${eventType}`, gsi2: `${partition}#STATUS#${status}`, gsi3: `${partition}#TYPE#${eventType}#STATUS#${status}` });
   },
 } as const;
 
@@ -47,16 +39,14 @@ export const webhookCounterNames = {
   webhooks: 'WEBHOOKS',
 } as const;
 
-const O = SAMPLE_ORGANIZATION_ID;
-
-export const webhookKeySamples: KeySamples<typeof webhookKeys> = {
-  webhook: () => webhookKeys.webhook(O, 'webhook_1'),
-  webhooks: () => webhookKeys.webhooks(O),
-  deliverySlots: () => webhookKeys.deliverySlots(O),
-  webhookDelivery: () => webhookKeys.webhookDelivery(O, 'webhook_1', 'delivery_1'),
-  webhookDeliveriesBetween: () => webhookKeys.webhookDeliveriesBetween(O, 'webhook_1', 'delivery_0', 'delivery_9', { eventType: 'lead.created', status: 'FAILED' }),
-  webhookDeliveryIndexes: () => webhookKeys.webhookDeliveryIndexes(O, 'webhook_1', { id: 'delivery_1', eventType: 'lead.created', status: 'FAILED' }),
-};
+export const webhookKeySamples = keySamplesOf(webhookKeys, {
+  webhook: ['webhook_1'],
+  webhooks: [],
+  deliverySlots: [],
+  webhookDelivery: ['webhook_1', 'delivery_1'],
+  webhookDeliveriesBetween: ['webhook_1', 'delivery_0', 'delivery_9', { eventType: 'lead.created', status: 'FAILED' }],
+  webhookDeliveryIndexes: ['webhook_1', { id: 'delivery_1', eventType: 'lead.created', status: 'FAILED' }],
+});
 
 /** A signing secret; a rotated-out one keeps signing until `expiresAt`. */
 export const SigningSecret = v.object({ secret: v.string(), expiresAt: v.nullable(v.string()) });

@@ -1,5 +1,5 @@
-import { defineResource } from '#shared/resource';
-import { webhook, webhookDelivery, webhookTestEvent, webhookWithSecret } from './examples';
+import { defineResource, namedComponents } from '#shared/resource';
+import * as examples from './examples';
 import { webhookMessages, webhookRoutes } from './routes';
 import { Webhook, WebhookDelivery, WebhookTestEvent, WebhookWithSecret } from './schema';
 import { webhookKeys, webhookKeySamples } from './entity';
@@ -14,12 +14,7 @@ export const webhooks = defineResource({
   // records the attempt, marks or disables the subscription; npm start's queue hands each job to `deliver`.
   workers: [{ name: 'DeliverWebhooks', handler: 'deliver', trigger: { kind: 'queue', queue: 'deliveries' }, dynamodb: ['GetItem', 'PutItem', 'UpdateItem'], local: 'delivery#deliver' }],
   channels: [deliveries],
-  components: {
-    Webhook: { schema: Webhook, example: webhook },
-    WebhookWithSecret: { schema: WebhookWithSecret, example: webhookWithSecret },
-    WebhookDelivery: { schema: WebhookDelivery, example: webhookDelivery },
-    WebhookTestEvent: { schema: WebhookTestEvent, example: webhookTestEvent },
-  },
+  components: namedComponents({ Webhook, WebhookWithSecret, WebhookDelivery, WebhookTestEvent }, examples),
   webhooks: webhookMessages,
   ...changes,
   keys: [{ builders: webhookKeys, samples: webhookKeySamples }],

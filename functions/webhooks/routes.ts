@@ -2,80 +2,46 @@ import { errorEnvelope } from '#shared/http/envelope';
 import { MAX_ROTATIONS_PER_HOUR, MAX_WEBHOOKS_PER_ORGANIZATION, ROTATION_OVERLAP_HOURS } from './schema';
 import { CreateWebhookBody, DELIVERY_STATUSES, RedeliverEventBody, WebhookDeliveryResponse, UpdateWebhookBody, WebhookDeleted, WebhookDeliveryListQuery, WebhookDeliveryPage, WebhookIdPath, WebhookListQuery, WebhookPage, WebhookResponse, WebhookSecretResponse, WebhookTestEvent, WebhookTestResponse } from './schema';
 import type { OutgoingWebhook } from '#shared/routes/route';
-import { actionRow, createRow, deleteRow, getRow, listRow, updateRow } from '#shared/routes/rows';
+import { actionRow } from '#shared/routes/rows';
+import { recordRows } from '#shared/routes/record-rows';
 import { WEBHOOK_LIMITS } from './limits';
 import { Event, EventIdPath, EVENT_RETENTION_DAYS } from '../events/schema';
 import { SIGNATURE_HEADERS } from './signature-headers';
 import { webhook } from './examples';
 import { deliveryQueueSender } from './capability';
 
+const delivery = recordRows({ tag: 'Webhooks', names: { one: 'WebhookDelivery', many: 'WebhookDeliveries' }, path: '/v1/webhooks/{webhookId}/deliveries', parent: WebhookIdPath, response: WebhookDeliveryResponse, schemas: { query: WebhookDeliveryListQuery, page: WebhookDeliveryPage } });
+const webhookRows = recordRows({ tag: 'Webhooks', names: { one: 'Webhook', many: 'Webhooks' }, path: '/v1/webhooks', idPath: WebhookIdPath, response: WebhookResponse, schemas: { query: WebhookListQuery, page: WebhookPage, create: CreateWebhookBody, update: UpdateWebhookBody, deleted: WebhookDeleted }, changeLog: true });
+
 const SIGNING = 'Deliveries follow the Standard Webhooks specification: a POST of the event JSON with `webhook-id` (the event id, the same on every retry), `webhook-timestamp` and `webhook-signature` headers, verifiable with any Standard Webhooks library.';
 
-export const createWebhook = createRow({
-  operationId: 'createWebhook',
-  path: '/v1/webhooks',
+export const createWebhook = webhookRows.create({
   summary: 'Subscribe a URL to events',
   description: `Delivers each event of the listed types (or \`*\` for all) to \`url\`, which must be https and must not point at a private, loopback or link-local address. The answer carries \`secret\` (\`whsec_…\`) — shown only here and on rotation. ${SIGNING} An organization has at most ${MAX_WEBHOOKS_PER_ORGANIZATION} webhooks.`,
-  tag: 'Webhooks',
-  request: { body: CreateWebhookBody },
   response: WebhookSecretResponse,
 });
 
-export const listWebhooks = listRow({
-  operationId: 'listWebhooks',
-  path: '/v1/webhooks',
-  summary: 'List webhooks, newest first',
-  description: 'The organization’s webhook subscriptions, without their secrets.',
-  tag: 'Webhooks',
-  // gsi6: the change log read with updatedSince.
-  indexes: ['gsi6'],
-  request: { query: WebhookListQuery },
-  response: WebhookPage,
-});
+export const listWebhooks = webhookRows.list({ summary: 'List webhooks, newest first', description: 'The organization’s webhook subscriptions, without their secrets.' });
 
-export const getWebhook = getRow({
-  operationId: 'getWebhook',
-  path: '/v1/webhooks/{webhookId}',
-  summary: 'Get a webhook',
-  description: 'One subscription, without its secret. `disabledReason` says why the service disabled it, if it did.',
-  tag: 'Webhooks',
-  request: { path: WebhookIdPath },
-  response: WebhookResponse,
-});
+export const getWebhook = webhookRows.get({ summary: 'Get a webhook', description: 'One subscription, without its secret. `disabledReason` says why the service disabled it, if it did.' });
 
-export const updateWebhook = updateRow({
-  operationId: 'updateWebhook',
+export const updateWebhook = webhookRows.update({
   method: 'PUT',
-  path: '/v1/webhooks/{webhookId}',
   summary: 'Change a webhook’s url, events, description or isEnabled',
   description: 'Fields left out keep their values. Setting `isEnabled` to true re-enables a subscription the service disabled and clears `disabledReason`. A `url` other than its own restarts the 24 hours of failures that disable it; the same url sent again does not.',
-  tag: 'Webhooks',
   // GetItem: the url it has, read only when the body names one.
   dynamodb: ['GetItem', 'UpdateItem'],
-  request: { path: WebhookIdPath, body: UpdateWebhookBody },
-  response: WebhookResponse,
 });
 
-export const deleteWebhook = deleteRow({
-  operationId: 'deleteWebhook',
-  path: '/v1/webhooks/{webhookId}',
-  summary: 'Delete a webhook',
-  description: 'Stops deliveries at once, including pending retries.',
-  tag: 'Webhooks',
-  request: { path: WebhookIdPath },
-  response: WebhookDeleted,
-});
+export const deleteWebhook = webhookRows.delete({ summary: 'Delete a webhook', description: 'Stops deliveries at once, including pending retries.' });
 
-export const rotateWebhookSecret = actionRow({
+export const rotateWebhookSecret = webhookRows.action('rotate-secret', {
   operationId: 'rotateWebhookSecret',
-  path: '/v1/webhooks/{webhookId}/rotate-secret',
   summary: 'Rotate a webhook’s signing secret',
   description: `Answers the new \`secret\`, shown only here. For ${ROTATION_OVERLAP_HOURS} hours deliveries carry two signatures, one per secret, so the receiver can switch over without missing one; a secret older than the one just replaced stops signing at once, so a delivery never carries more than two. A webhook's secret may be rotated at most ${MAX_ROTATIONS_PER_HOUR} times in any hour: another rotation answers 429 TOO_MANY_ROTATIONS, with \`Retry-After\`, and changes nothing.`,
-  tag: 'Webhooks',
   dynamodb: ['GetItem', 'UpdateItem'],
   // The old secret stops signing once the overlap ends.
   replaces: true,
-  request: { path: WebhookIdPath },
   response: WebhookSecretResponse,
   errors: [409],
   responses: {
@@ -86,26 +52,18 @@ export const rotateWebhookSecret = actionRow({
   },
 });
 
-export const listWebhookDeliveries = listRow({
-  operationId: 'listWebhookDeliveries',
-  path: '/v1/webhooks/{webhookId}/deliveries',
+export const listWebhookDeliveries = delivery.list({
   summary: 'List a webhook’s delivery attempts, newest first',
   description: `Every attempt of the last 30 days: the event, the attempt number, the receiver’s status code or the error, the duration and when the next attempt is due. A non-2xx answer or none within 10 s is retried with exponential backoff for up to 24 hours. \`eventType\` (an event type, or \`webhook.test\`) and \`status\` (${DELIVERY_STATUSES.join(', ')}; PENDING is a redelivery not yet attempted) filter the list, together or alone, paged and counted as the whole list is.`,
-  tag: 'Webhooks',
   indexes: ['gsi1', 'gsi2', 'gsi3'],
-  request: { path: WebhookIdPath, query: WebhookDeliveryListQuery },
-  response: WebhookDeliveryPage,
 });
 
-export const testWebhook = actionRow({
+export const testWebhook = webhookRows.action('test', {
   operationId: 'testWebhook',
-  path: '/v1/webhooks/{webhookId}/test',
   summary: 'Send a test event to a webhook now',
   description: `POSTs a \`webhook.test\` event \`{id, type: "webhook.test", occurredAt, organizationId, data: {webhookId, message}}\` to the subscription's url at once, signed as every delivery is and held to the same destination rules, and answers the attempt as the deliveries list records it. A receiver that is down, slow or answers non-2xx is still a 200 here: \`attempt.status\` is FAILED with its \`statusCode\` or \`error\`. The test is not retried, does not count towards disabling the subscription, is sent even to a disabled one, and is not stored as an event (\`GET /v1/events\` does not list it); its attempt shows in the deliveries with \`eventType\` \`webhook.test\`. ${SIGNING}`,
-  tag: 'Webhooks',
   dynamodb: ['GetItem', 'PutItem'],
   callsOutside: true,
-  request: { path: WebhookIdPath },
   response: WebhookTestResponse,
 });
 

@@ -7,8 +7,8 @@ import { BadRequestError, ConflictError, NotFoundError } from '#shared/errors';
 import type { Page, PageRequest } from '#shared/pagination';
 import { MAX_WEBHOOKS_PER_ORGANIZATION, type DeliveryFilter, type WebhookDelivery } from './schema';
 import { counterUpdate } from '#shared/store/counters';
-import { countedPage, queryAll, rangePage } from '#shared/store/query-page';
-import { changeLogKey, listOrChanges, refuseFilters, resumablePage, settledLogSource } from '#shared/store/change-log';
+import { queryAll, rangePage } from '#shared/store/query-page';
+import { countedCollectionPage, refuseFilters, resumablePage, settledLogSource } from '#shared/store/change-log';
 import { retentionWindow } from '#shared/store/retention';
 import { conditionNotHeld, deleteItem, insertIfAbsent, transact, writeAlone, writeAloneWhereHolds, type TransactWrite } from '#shared/store/transact';
 import { setFields } from '#shared/store/update-fields';
@@ -44,10 +44,8 @@ export async function getWebhook(organizationId: string, webhookId: string): Pro
 }
 
 export async function listWebhooksPage(organizationId: string, request: PageRequest): Promise<Page<WebhookRecord>> {
-  const { page, limit } = request;
-  const log = { partition: changeLogKey(organizationId, WEBHOOK_CHANGES).gsi6pk };
-  const { items, totalCount, nextCursor } = await listOrChanges(request, log, (at) => countedPage(webhookKeys.webhooks(organizationId), organizationId, webhookCounterNames.webhooks, at));
-  return { items: items.map(fromWebhookItem), totalCount: totalCount ?? 0, page, limit, nextCursor };
+  const webhooks = { organizationId, collection: webhookKeys.webhooks(organizationId), counter: webhookCounterNames.webhooks, changes: WEBHOOK_CHANGES };
+  return countedCollectionPage(request, webhooks, fromWebhookItem);
 }
 
 /** Every subscription of the organization (at most 16): what an event fans out to. */

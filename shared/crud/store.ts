@@ -7,11 +7,10 @@ import { now } from '../ids';
 import type { Page, PageRequest } from '../pagination';
 import { defined } from '../store/changes';
 import { counterUpdate } from '../store/counters';
-import { countedPage } from '../store/query-page';
-import { changeLogKey, listOrChanges } from '../store/change-log';
+import { countedCollectionPage } from '../store/change-log';
 import { reserveIds } from '../store/sequences';
 import { normalizeName, type Key } from '../store/keys';
-import { deleteItem, insertIfAbsent, transact, type TransactWrite } from '../store/transact';
+import { deleteIfStill, deleteItem, insertIfAbsent, transact, type TransactWrite } from '../store/transact';
 import { setFields, updateExistingItem, type Condition } from '../store/update-fields';
 import { moveUniqueItem, putIfVersion, retryOnStaleWrite, StaleWrite, writeVersion } from '../store/versioned';
 import type { CrudRecord, CrudResource, CrudVerb } from './define';
@@ -128,9 +127,7 @@ async function remove<F extends FieldTable>(parts: Parts<F>, scope: Scoped, id: 
   if (!resource.options.unique && !resource.options.versioned) return void (await transact([deleteItem(key, parts.notFound), ...others]));
   await retryOnStaleWrite(async () => {
     const current = await parts.read(scope, id);
-    const { expression, names, values } = parts.stillAsRead(current);
-    const removal = { Delete: { TableName: config.tableName, Key: key, ConditionExpression: expression, ExpressionAttributeNames: names, ExpressionAttributeValues: values } };
-    await transact([{ item: removal, onConditionFailed: () => new StaleWrite() }, ...parts.freeClaim(organizationId, current.value), ...(rules.writes?.(organizationId, undefined, current.value) ?? []), ...others]);
+    await transact([deleteIfStill(key, parts.stillAsRead(current), () => new StaleWrite()), ...parts.freeClaim(organizationId, current.value), ...(rules.writes?.(organizationId, undefined, current.value) ?? []), ...others]);
   });
 }
 
@@ -140,10 +137,8 @@ async function listPage<F extends FieldTable>(parts: Parts<F>, scope: Scoped, re
   const { parent } = resource.options;
   const { organizationId, parentId } = scope;
   const counter = resource.counterOf(parentId)!;
-  const log = { partition: changeLogKey(organizationId, resource.changeLogOf(parentId)).gsi6pk, ...(parent && { ownerCounter: { organizationId, name: counter } }) };
-  const { items, totalCount, nextCursor } = await listOrChanges(request, log, (at) => countedPage(parts.collection(scope), organizationId, counter, at));
-  if (parent && totalCount === undefined) throw parent.notFound();
-  return { items: items.map(resource.fromItem), totalCount: totalCount ?? 0, page: request.page, limit: request.limit, nextCursor };
+  const owner = parent && { ownerCounter: { organizationId, name: counter }, ownerNotFound: parent.notFound };
+  return countedCollectionPage(request, { organizationId, collection: parts.collection(scope), counter, changes: resource.changeLogOf(parentId), ...owner }, resource.fromItem);
 }
 
 /**

@@ -5,6 +5,7 @@ import { readCounter } from './counters';
 import { decodeCursor } from './cursors';
 import { countedPage, cursorAfter, rangePage, sortKeyAt, type PageSource } from './query-page';
 import { filteredPage } from './collection-page';
+import { pageOfFiltered } from './match-page';
 import { filterSignature } from '../filters';
 import type { Collection } from './keys';
 import { idsSince, lastIdAt } from './retention';
@@ -133,12 +134,45 @@ export interface CountedCollection {
   changes: string;
   filters?: ChangeLog['filters'];
   ownerCounter?: ChangeLog['ownerCounter'];
+  /** A sub-collection's: the error of an owner that is not there, whose counter a page or its changes found absent. */
+  ownerNotFound?: () => Error;
 }
 
 /** A page of a counted collection, newest first, or its changes with `updatedSince`, as records. */
-export async function countedCollectionPage<T>(request: PageRequest, { organizationId, collection, counter, changes, ...log }: CountedCollection, fromItem: (item: Record<string, unknown>) => T): Promise<Page<T>> {
+export async function countedCollectionPage<T>(request: PageRequest, { organizationId, collection, counter, changes, ownerNotFound, ...log }: CountedCollection, fromItem: (item: Record<string, unknown>) => T): Promise<Page<T>> {
   const changeLog = { partition: keys.changeLog(organizationId, changes).gsi6pk, ...log };
   const { items, totalCount, nextCursor } = await listOrChanges(request, changeLog, (at) => countedPage(collection, organizationId, counter, at));
+  if (ownerNotFound && totalCount === undefined) throw ownerNotFound();
+  return { items: items.map(fromItem), totalCount: totalCount ?? 0, page: request.page, limit: request.limit, nextCursor };
+}
+
+/**
+ * A collection with an index partition and a counter for each of its two filters alone and for neither (leads by
+ * status and by company). Both together have neither: the `within` filter's partition is read and kept where the
+ * other filter's attribute holds its value, counted over what it reads (a lead's inquiries of one source).
+ */
+export interface FilterCountedCollection<F extends Record<keyof F, string | undefined>> {
+  organizationId: string;
+  /** The name of its change log (`changeLogKey`). */
+  changes: string;
+  filters: F;
+  /** The filter whose partition holds the records of both, and the other, kept by its attribute of the same name. */
+  within: keyof F & string;
+  kept: keyof F & string;
+  source: (filters: Partial<F>) => PageSource;
+  counter: (filters: Partial<F>) => string;
+}
+
+/** A page of a collection counted by filter, newest first, or its changes with `updatedSince`, as records. */
+export async function filterCountedPage<F extends Record<keyof F, string | undefined>, T>(request: PageRequest, collection: FilterCountedCollection<F>, fromItem: (item: Record<string, unknown>) => T): Promise<Page<T>> {
+  const { organizationId, filters, within, kept, source, counter } = collection;
+  const log = { partition: keys.changeLog(organizationId, collection.changes).gsi6pk, filters };
+  const [inside, value] = [filters[within], filters[kept]];
+  const listed = (at: PageRequest) =>
+    inside && value
+      ? pageOfFiltered(source({ [within]: inside } as Partial<F>), (item) => item[kept] === value, `${kept}=${value}`, at)
+      : countedPage(source(filters), organizationId, counter(filters), at);
+  const { items, totalCount, nextCursor } = await listOrChanges(request, log, listed);
   return { items: items.map(fromItem), totalCount: totalCount ?? 0, page: request.page, limit: request.limit, nextCursor };
 }
 

@@ -13,8 +13,37 @@ const org = organizationPartition;
 /** Integer ids sort as text when zero-padded, so a descending query is newest first. */
 export const pad = (n: number) => String(n).padStart(10, '0');
 
+/**
+ * The item of a record numbered within its organization (a product, an FAQ), in the organization's partition:
+ * `<KIND>#<id>`, zero-padded so the kind's records sort by id.
+ */
+export const numberedKey =
+  (kind: string) =>
+  (organizationId: string, id: number): Key => ({ pk: org(organizationId), sk: `${kind}#${pad(id)}` });
+
+/** Every record of a kind `numberedKey` places: the sort keys starting `<KIND>#`. */
+export const recordsOfKind =
+  (kind: string) =>
+  (organizationId: string): Collection => ({ pk: org(organizationId), skPrefix: `${kind}#` });
+
+/**
+ * The claim of a text no two records of a kind share, ignoring case and spacing (`normalizeName`): `<KIND>#<text>`,
+ * in the organization's partition, which the record that has the text holds.
+ */
+export const textClaimKey =
+  (kind: string) =>
+  (organizationId: string, text: string): Key => ({ pk: org(organizationId), sk: `${kind}#${normalizeName(text)}` });
+
+/**
+ * An item's keys in several indexes under one sort key (its id, newest first): `<index>pk` the partition given for
+ * each index, `<index>sk` the key.
+ */
+export function indexKeysSortedBy<I extends string>(sk: string, partitions: Record<I, string>): { [K in I as `${K}pk` | `${K}sk`]: string } {
+  return Object.fromEntries(Object.entries(partitions).flatMap(([index, pk]) => [[`${index}pk`, pk], [`${index}sk`, sk]])) as { [K in I as `${K}pk` | `${K}sk`]: string };
+}
+
 /** A member's item: the organization's, and here because other resources name members by id (a service's memberIds). */
-export const memberKey = (organizationId: string, id: number): Key => ({ pk: org(organizationId), sk: `MEMBER#${pad(id)}` });
+export const memberKey = numberedKey('MEMBER');
 
 /**
  * Names are unique per organization ignoring case, spacing and invisible characters, however their
@@ -74,6 +103,17 @@ export interface Collection {
  * builder added without a sample does not compile.
  */
 export type KeySamples<Builders> = { [K in keyof Builders]: () => object };
+
+/** What a builder takes after the organization. */
+type ArgumentsAfterOrganization<B> = B extends (organizationId: string, ...rest: infer A) => object ? A : never;
+
+/**
+ * A set of builders' samples from what each is called with after the organization: `faq: [1]` samples
+ * `faq(SAMPLE_ORGANIZATION_ID, 1)`. Typed as KeySamples is: a builder without its arguments does not compile.
+ */
+export function keySamplesOf<Builders extends Record<string, (organizationId: string, ...rest: never[]) => object>>(builders: Builders, args: { [K in keyof Builders]: ArgumentsAfterOrganization<Builders[K]> }): KeySamples<Builders> {
+  return Object.fromEntries(Object.entries(args).map(([name, rest]) => [name, () => builders[name]!(SAMPLE_ORGANIZATION_ID, ...(rest as never[]))])) as KeySamples<Builders>;
+}
 
 const counterPartitions: Array<{ pattern: RegExp; partition: (organizationId: string, match: RegExpExecArray) => string }> = [];
 
