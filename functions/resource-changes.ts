@@ -27,6 +27,7 @@ export const resourceChangesOf: Readonly<Record<string, Load>> = {
   APPOINTMENT: appointments,
   HOLD: appointments,
   AUTOMATION: automations,
+  AUTOMATION_RUN: automations,
   COMPANY: companies,
   COMPANY_NOTE: companies,
   MEMBER: organization,

@@ -409,7 +409,10 @@ async function organizationIds(client: Client, organizationId: string, demo: Rec
   // A rule resolved at any hour and changed by no generated request: a generated PUT may make the demo's rule keep
   // business hours, which at night leaves every resolve OUTSIDE_BUSINESS_HOURS.
   const resolvableTransferId: number = (await client.post('/v1/transfers', { label: 'Resolved by the fuzz', method: 'COLD', destinationType: 'DEPARTMENT', destination: 'Office', conditions: 'Any call.', settings: { ignore_business_hours: true } })).body.transfer.id;
-  return { holdId, ...ids, leadId: otherLeadId, smsLeadId, smsId: message.id, deletable: 0, eventId, subscriberWebhookId, phone, resolvableTransferId };
+  // An automation a lead is enrolled in and changed by no generated request: a generated PATCH may disable the demo's
+  // automation or give it a trigger whose runs start only from events.
+  const enrollableAutomationId: string = (await client.post('/v1/automations', { name: 'Enrolled by the fuzz', trigger: { event: 'lead.created' }, steps: [{ type: 'wait', duration: 'P1D' }] })).body.automation.id;
+  return { holdId, ...ids, leadId: otherLeadId, smsLeadId, smsId: message.id, deletable: 0, eventId, subscriberWebhookId, phone, resolvableTransferId, enrollableAutomationId };
 }
 
 describe('requests generated from the document', () => {
@@ -436,7 +439,9 @@ describe('requests generated from the document', () => {
         ? { ...organization, leadId: organization.smsLeadId! }
         : route.path.endsWith('/resolve')
           ? { ...organization, transferId: organization.resolvableTransferId! }
-          : organization;
+          : route.path === '/v1/automations/{automationId}/runs'
+            ? { ...organization, automationId: organization.enrollableAutomationId! }
+            : organization;
       const samples = route.method === 'DELETE' ? 1 : REQUESTS_PER_OPERATION;
       let taken = 0;
       for (const generated of fc.sample(requestArbitrary(route), { numRuns: samples, seed: SEED + index })) {

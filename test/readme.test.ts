@@ -10,14 +10,15 @@ import { freePort } from './support/ports';
 
 const exec = promisify(execFile);
 
-/** The shell block under "## A session with curl" in the README, as a reader would paste it. */
-function readmeCurlSession(): string {
+/** The first shell block under a heading of the README, as a reader would paste it. */
+function readmeShellBlock(heading: string): string {
   const readme = readFileSync('README.md', 'utf8');
-  const section = readme.slice(readme.indexOf('## A session with curl'));
+  const section = readme.slice(readme.indexOf(heading));
   const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1];
-  if (!block) throw new Error('README has no curl session');
+  if (!block) throw new Error(`README has no shell block under ${heading}`);
   return block;
 }
+const readmeCurlSession = () => readmeShellBlock('## A session with curl');
 
 interface Started {
   child: ChildProcess;
@@ -127,6 +128,13 @@ describe('npm start and the README curl session', () => {
       expect(at, `README session output should contain ${text} after position ${from}:\n${stdout}`).toBeGreaterThanOrEqual(0);
       from = at;
     }
+
+    // The missed-call text-back, with the session's variables (its lines before the first blank one).
+    const variables = session.slice(0, session.indexOf('\n\n'));
+    const { stdout: automation } = await exec('bash', ['-euo', 'pipefail', '-c', `${variables}\n${readmeShellBlock('## Automations')}`]);
+    expect(automation).toContain('"direction":"OUTBOUND"');
+    expect(automation).toMatch(/"body":"Sorry we missed your call, Priya\. This is [^"]+: reply here and we'll call you back\."/);
+    expect(automation).toContain('"status":"COMPLETED"');
 
     expect(await stop(child)).toBe(0);
     await expect(fetch(`http://127.0.0.1:${dynamoPort}`)).rejects.toThrow();

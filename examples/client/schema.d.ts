@@ -352,6 +352,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/automations/{automationId}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an automation’s runs, newest first
+         * @description Every run of the automation (each lead it was started for, by an event or by hand), newest first, or those in one `status`. Each run shows every step: when it was due, when it ran and what it did.
+         */
+        get: operations["listAutomationRuns"];
+        put?: never;
+        /**
+         * Enrol a lead in an automation by hand
+         * @description Starts a run of the automation’s current version for the lead, now, as its trigger would: its first steps run at once, its waits are scheduled. An automation on an `appointment.*` trigger needs the lead’s `appointmentId`; one whose runs only start from their events (`call.missed`, `inquiry.created`, `sms.received`) answers 409 NOT_ENROLLABLE, and a disabled automation 409 AUTOMATION_DISABLED. Each request starts a new run (send an Idempotency-Key to retry safely).
+         */
+        post: operations["enrolAutomationLead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/automations/{automationId}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview an automation for a lead: every step rendered, nothing sent
+         * @description What a run of the automation’s current version would do were the lead enrolled now: each step’s due time, each SMS rendered for the lead (its recipient, text and length), the steps quiet hours would defer and those that would be skipped or fail. Nothing is sent and nothing is written.
+         */
+        post: operations["previewAutomation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/automation-runs/{runId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an automation run
+         * @description One run: its status, where it stopped or failed and why, when it next moves, and each step’s due time, run time and result. Another organization’s run answers 404.
+         */
+        get: operations["getAutomationRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/automation-runs/{runId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an automation run
+         * @description Stops the run: `STOPPED` with `stoppedReason: "cancelled"`, its steps not done `CANCELLED`, its waiting schedule deleted; an SMS step under way at that moment records and sends nothing. A run that has ended is answered as it stands.
+         */
+        post: operations["cancelAutomationRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/companies": {
         parameters: {
             query?: never;
@@ -1984,6 +2068,8 @@ export interface components {
             }[];
             notes: string | null;
             /** @enum {string} */
+            source?: "CALL" | "WEB" | "MANUAL" | "OTHER";
+            /** @enum {string} */
             status: "BOOKED" | "CANCELLED" | "COMPLETED" | "NO_SHOW";
             /** Format: date-time */
             createdAt: string;
@@ -2214,6 +2300,96 @@ export interface components {
             };
             fromTemplate: string | null;
             version: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "id": "run_01JD9V3K7P2M5Q8T1W4Y6Z0B3C",
+         *       "automationId": "automation_01JD2Q8M3V6X9C1B4N7R0T5W8Y",
+         *       "automationVersion": 3,
+         *       "leadId": "lead_01JD9T8B2C4D6E8F0G2H4J6K8M",
+         *       "appointmentId": null,
+         *       "triggerEventId": "evt_01JD9V3K6Z0000000000000417",
+         *       "status": "COMPLETED",
+         *       "stoppedReason": null,
+         *       "failedReason": null,
+         *       "nextStepAt": null,
+         *       "steps": [
+         *         {
+         *           "index": 0,
+         *           "type": "wait",
+         *           "status": "DONE",
+         *           "dueAt": "2026-11-22T11:00:04.118Z",
+         *           "at": "2026-11-22T11:00:05.310Z",
+         *           "result": {}
+         *         },
+         *         {
+         *           "index": 1,
+         *           "type": "send_sms",
+         *           "status": "DONE",
+         *           "dueAt": "2026-11-22T21:00:00.000Z",
+         *           "at": "2026-11-22T21:00:00.412Z",
+         *           "result": {
+         *             "smsId": "message_01JDFK2Q9W3E5R7T9Y1U3I5O7P",
+         *             "deferredBy": "QUIET_HOURS"
+         *           }
+         *         },
+         *         {
+         *           "index": 2,
+         *           "type": "notify_member",
+         *           "status": "DONE",
+         *           "dueAt": "2026-11-22T21:00:01.190Z",
+         *           "at": "2026-11-22T21:00:01.204Z",
+         *           "result": {
+         *             "smsId": "message_01JDFK2R0A2S4D6F8G0H2J4K6L"
+         *           }
+         *         }
+         *       ],
+         *       "createdAt": "2026-11-20T11:00:04.118Z",
+         *       "updatedAt": "2026-11-22T21:00:01.390Z"
+         *     }
+         */
+        AutomationRun: {
+            id: string;
+            automationId: string;
+            automationVersion: number;
+            leadId: string;
+            appointmentId: string | null;
+            /** @description The event that started the run; null for a lead enrolled by hand. */
+            triggerEventId: string | null;
+            /** @enum {string} */
+            status: "WAITING" | "RUNNING" | "COMPLETED" | "STOPPED" | "FAILED";
+            /** @description Why a STOPPED run stopped: `cancelled`, `lead.replied`, `lead.opted_out`, `lead.status_changed`, `appointment.cancelled`, `lead.deleted`, `automation.deleted`. */
+            stoppedReason: string | null;
+            failedReason: string | null;
+            /** @description When the run next moves; null once it has ended. */
+            nextStepAt: string | null;
+            steps: {
+                index: number;
+                /** @enum {string} */
+                type: "wait" | "send_sms" | "notify_member" | "set_lead_status" | "add_note" | "webhook";
+                /**
+                 * @description `PENDING` not reached yet, `WAITING` for `dueAt`, `RUNNING` now, then `DONE`, `SKIPPED`, `FAILED`, or `CANCELLED` when the run stopped first.
+                 * @enum {string}
+                 */
+                status: "PENDING" | "WAITING" | "RUNNING" | "DONE" | "SKIPPED" | "FAILED" | "CANCELLED";
+                /** @description When the step is due (UTC); null until the run reaches it. */
+                dueAt: string | null;
+                /** @description When it ran (UTC); later than dueAt when it ran late. */
+                at: string | null;
+                /** @description What the step did: the SMS it recorded (`smsId`), why it was skipped or failed (`reason`), that quiet hours moved it (`deferredBy`), the webhook receiver’s status and the attempts made. */
+                result: {
+                    smsId?: string;
+                    reason?: string;
+                    /** @constant */
+                    deferredBy?: "QUIET_HOURS";
+                    webhookStatus?: number | null;
+                    attempts?: number;
+                };
+            }[];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -3138,6 +3314,14 @@ export interface components {
         } | {
             id: string;
             /** @enum {string} */
+            type: "automation_run.completed" | "automation_run.stopped" | "automation_run.failed";
+            /** Format: date-time */
+            occurredAt: string;
+            organizationId: string;
+            data: components["schemas"]["AutomationRun"];
+        } | {
+            id: string;
+            /** @enum {string} */
             type: "company.created" | "company.deleted";
             /** Format: date-time */
             occurredAt: string;
@@ -3241,7 +3425,7 @@ export interface components {
             method: string | null;
             /** @description The path of that request, without its query. */
             path: string | null;
-            /** @description The kind of record written, as the API names it: `lead`, `activity`, `inquiry`, `sms`, `appointment`, `hold`, `automation`, `company`, `company_note`, `organization`, `member`, `invitation`, `api_key`, `service`, `scenario`, `product`, `transfer`, `policy`, `faq`, `webhook`, `inbound_endpoint`. */
+            /** @description The kind of record written, as the API names it: `lead`, `activity`, `inquiry`, `sms`, `appointment`, `hold`, `automation`, `automation_run`, `company`, `company_note`, `organization`, `member`, `invitation`, `api_key`, `service`, `scenario`, `product`, `transfer`, `policy`, `faq`, `webhook`, `inbound_endpoint`. */
             resourceType: string;
             /** @description The record’s id, as text (integer ids too). */
             resourceId: string;
@@ -5242,6 +5426,11 @@ export interface operations {
                     }[];
                     /** @default null */
                     notes?: string | null;
+                    /**
+                     * @description Where it was booked: `CALL` on a phone call (the receptionist’s book_appointment sends it), `WEB`, `MANUAL` or `OTHER`. Create only; answered when given. The reports count CALL as booked from calls.
+                     * @enum {string}
+                     */
+                    source?: "CALL" | "WEB" | "MANUAL" | "OTHER";
                 } & (unknown | unknown);
             };
         };
@@ -6228,6 +6417,328 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    listAutomationRuns: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                cursor?: string;
+                /** @description Only the runs in this status. */
+                status?: "WAITING" | "RUNNING" | "COMPLETED" | "STOPPED" | "FAILED";
+            };
+            header?: never;
+            path: {
+                automationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List an automation’s runs, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        runs: components["schemas"]["AutomationRun"][];
+                        totalPages: number;
+                        currentPage: number;
+                        totalCount: number;
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description A path, query or body value failed validation, a query parameter the operation does not take was sent, or the body is not valid JSON. The message names the field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    enrolAutomationLead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400, 413, 429 or 5xx is not kept, so a corrected retry runs; but a 502, the SMS provider’s answer to a message already recorded and perhaps sent, is kept, so a retry never texts the lead twice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                automationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "leadId": "lead_01JD9T8B2C4D6E8F0G2H4J6K8M"
+                 *     }
+                 */
+                "application/json": {
+                    leadId: string;
+                    /** @description Required when the automation’s trigger is an `appointment.*` one; the appointment must be the lead’s. */
+                    appointmentId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Enrol a lead in an automation by hand */
+            201: {
+                headers: {
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, sent again; absent on the first answer. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        run: components["schemas"]["AutomationRun"];
+                    };
+                };
+            };
+            /** @description A path, query or body value failed validation, a query parameter the operation does not take was sent, or the body is not valid JSON. The message names the field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A conflict with the organization’s records (a name or label already used, an attendee already booked), the record changed by other requests at the same time as often as the write was retried (CONFLICT: the change was not written; a retry, with the same Idempotency-Key too, runs again), or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    previewAutomation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400, 413, 429 or 5xx is not kept, so a corrected retry runs; but a 502, the SMS provider’s answer to a message already recorded and perhaps sent, is kept, so a retry never texts the lead twice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                automationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "leadId": "lead_01JD9T8B2C4D6E8F0G2H4J6K8M"
+                 *     }
+                 */
+                "application/json": {
+                    leadId: string;
+                    /** @description Required when the automation’s trigger is an `appointment.*` one; the appointment must be the lead’s. */
+                    appointmentId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Preview an automation for a lead: every step rendered, nothing sent */
+            200: {
+                headers: {
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, sent again; absent on the first answer. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        preview: {
+                            steps: {
+                                index: number;
+                                /** @enum {string} */
+                                type: "wait" | "send_sms" | "notify_member" | "set_lead_status" | "add_note" | "webhook";
+                                /** @description When the step would run, were the lead enrolled now (UTC). */
+                                dueAt: string | null;
+                                /** @description Why the step would be skipped (`time passed`: its anchored time is already past). */
+                                skipped?: string;
+                                sms?: {
+                                    to: string | null;
+                                    body: string;
+                                    characters: number;
+                                };
+                                /** @constant */
+                                deferredBy?: "QUIET_HOURS";
+                                /** @description Why the step would fail (a rendered SMS over 1 600 characters). */
+                                failure?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description A path, query or body value failed validation, a query parameter the operation does not take was sent, or the body is not valid JSON. The message names the field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A conflict with the organization’s records (a name or label already used, an attendee already booked), the record changed by other requests at the same time as often as the write was retried (CONFLICT: the change was not written; a retry, with the same Idempotency-Key too, runs again), or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    getAutomationRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read an automation run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        run: components["schemas"]["AutomationRun"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    cancelAutomationRun: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400, 413, 429 or 5xx is not kept, so a corrected retry runs; but a 502, the SMS provider’s answer to a message already recorded and perhaps sent, is kept, so a retry never texts the lead twice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancel an automation run */
+            200: {
+                headers: {
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, sent again; absent on the first answer. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        run: components["schemas"]["AutomationRun"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A conflict with the organization’s records (a name or label already used, an attendee already booked), the record changed by other requests at the same time as often as the write was retried (CONFLICT: the change was not written; a retry, with the same Idempotency-Key too, runs again), or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            413: components["responses"]["RequestTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -10099,7 +10610,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
-                type?: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted";
+                type?: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "automation_run.completed" | "automation_run.stopped" | "automation_run.failed" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted";
             };
             header?: never;
             path?: never;
@@ -10188,7 +10699,7 @@ export interface operations {
                 /** @description Only writes made with this API key. */
                 keyId?: string;
                 /** @description Only writes of this kind of record (`lead`, `company_note`, … as the entries’ `resourceType`). */
-                resourceType?: "lead" | "activity" | "inquiry" | "sms" | "appointment" | "hold" | "automation" | "company" | "company_note" | "organization" | "member" | "invitation" | "api_key" | "service" | "scenario" | "product" | "transfer" | "policy" | "faq" | "webhook" | "inbound_endpoint";
+                resourceType?: "lead" | "activity" | "inquiry" | "sms" | "appointment" | "hold" | "automation" | "automation_run" | "company" | "company_note" | "organization" | "member" | "invitation" | "api_key" | "service" | "scenario" | "product" | "transfer" | "policy" | "faq" | "webhook" | "inbound_endpoint";
                 /** @description With `resourceType`: only writes of this one record (its id as the entries’ `resourceId`; integer ids as written). */
                 resourceId?: string;
                 /** @description Only writes made at or after this instant. Before 9999-01-01T00:00:00.000Z. */
@@ -10305,7 +10816,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url: string;
-                    events: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "*")[];
+                    events: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "automation_run.completed" | "automation_run.stopped" | "automation_run.failed" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "*")[];
                     /** @default null */
                     description?: string | null;
                 };
@@ -10417,7 +10928,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url?: string;
-                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "*")[];
+                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "automation_run.completed" | "automation_run.stopped" | "automation_run.failed" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "*")[];
                     description?: string | null;
                     isEnabled?: boolean;
                 };
@@ -10535,7 +11046,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url?: string;
-                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "*")[];
+                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "automation_run.completed" | "automation_run.stopped" | "automation_run.failed" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "*")[];
                     description?: string | null;
                     isEnabled?: boolean;
                 };
@@ -10664,7 +11175,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
-                eventType?: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.test";
+                eventType?: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "automation_run.completed" | "automation_run.stopped" | "automation_run.failed" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.test";
                 status?: "PENDING" | "SUCCEEDED" | "FAILED";
             };
             header?: never;

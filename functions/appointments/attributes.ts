@@ -22,6 +22,16 @@ const AppointmentEnding = v.pipe(
 
 export const Attendee = v.object({ userId: v.string() });
 
+/** Where a booking was made; the reports count those made on a call as booked from calls. */
+export const APPOINTMENT_SOURCES = ['CALL', 'WEB', 'MANUAL', 'OTHER'] as const;
+
+const AppointmentSource = v.pipe(
+  v.picklist(APPOINTMENT_SOURCES, `source must be one of ${APPOINTMENT_SOURCES.join(', ')}`),
+  v.description(
+    'Where it was booked: `CALL` on a phone call (the receptionist’s book_appointment sends it), `WEB`, `MANUAL` or `OTHER`. Create only; answered when given. The reports count CALL as booked from calls.',
+  ),
+);
+
 const Attendees = v.pipe(
   v.array(v.strictObject({ userId: PrefixedId('user', 'userId', { unknown: unknownAttendee }) }, 'each attendee must be {userId}'), 'attendees must be an array of {userId}'),
   v.maxLength(20, 'attendees may have at most 20 entries'),
@@ -45,6 +55,8 @@ const attributes = {
   location: { type: v.nullable(v.string()), rule: NonEmptyString('location', 500), nullable: true, defaultInBody: true },
   attendees: { type: v.array(Attendee), rule: Attendees },
   notes: { type: v.nullable(v.string()), rule: NonEmptyString('notes', 5000), nullable: true, defaultInBody: true },
+  /** Absent unless the create named it: answered only then, so bookings made before it existed read as they did. */
+  source: { type: v.optional(v.picklist(APPOINTMENT_SOURCES)), rule: AppointmentSource, createOnly: true },
   status: { type: v.picklist(APPOINTMENT_STATUSES), rule: AppointmentEnding, default: 'BOOKED', changeOnly: true },
   ...RECORD_TIMES,
 } as const;

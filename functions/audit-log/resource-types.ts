@@ -9,6 +9,7 @@ export const AUDIT_RESOURCE_TYPES = [
   'appointment',
   'hold',
   'automation',
+  'automation_run',
   'company',
   'company_note',
   'organization',

@@ -25,3 +25,5 @@ export const deleteAutomationHandler = apiHandler(routes.deleteAutomation, async
 });
 
 export const listAutomationTemplatesHandler = apiHandler(routes.listAutomationTemplates, async () => TEMPLATES);
+
+export * from './run-handlers';

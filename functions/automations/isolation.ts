@@ -8,12 +8,23 @@ export const isolationCases: IsolationCases = {
   getAutomation: [{ path: (ids) => `/v1/automations/${ids.automationId}`, expect: 'not-found' }],
   updateAutomation: [{ path: (ids) => `/v1/automations/${ids.automationId}`, body: () => ({ isEnabled: false }), expect: 'not-found' }],
   deleteAutomation: [{ path: (ids) => `/v1/automations/${ids.automationId}`, expect: 'not-found' }],
+  listAutomationRuns: [{ path: (ids) => `/v1/automations/${ids.automationId}/runs`, expect: 'not-found' }],
+  enrolAutomationLead: [{ path: (ids) => `/v1/automations/${ids.automationId}/runs`, body: (ids) => ({ leadId: ids.leadId }), expect: 'not-found' }],
+  previewAutomation: [{ path: (ids) => `/v1/automations/${ids.automationId}/preview`, body: (ids) => ({ leadId: ids.leadId }), expect: 'not-found' }],
+  getAutomationRun: [{ path: (ids) => `/v1/automation-runs/${ids.runId}`, expect: 'not-found' }],
+  cancelAutomationRun: [{ path: (ids) => `/v1/automation-runs/${ids.runId}/cancel`, expect: 'not-found' }],
   createAutomation: 'creates; a notify_member step names a member by id, read only in the caller’s partition (functions/automations/automations.test.ts: another organization’s member answers 400)',
   listAutomations: 'lists the caller’s automations',
   listAutomationTemplates: 'the built-in recipes, the same for every organization',
 };
 
-/** The demo makes no automation: one of A's own, disabled so nothing A does starts a run. */
-export const isolationIds: IsolationIdsOf = async ({ client }) => ({
-  automationId: (await client.post('/v1/automations', { fromTemplate: 'missed_call_text_back', isEnabled: false })).body.automation.id,
-});
+/**
+ * The demo makes no automation: one of A's own, disabled so nothing A does starts a run, and a run of the demo's first
+ * lead enrolled by hand in another (the quote follow-up, which waits two days before anything).
+ */
+export const isolationIds: IsolationIdsOf = async ({ demo, client }) => {
+  const automationId = (await client.post('/v1/automations', { fromTemplate: 'missed_call_text_back', isEnabled: false })).body.automation.id;
+  const followUp = (await client.post('/v1/automations', { fromTemplate: 'quote_follow_up' })).body.automation.id;
+  const runId = (await client.post(`/v1/automations/${followUp}/runs`, { leadId: (demo.leadIds as string[])[0] })).body.run.id;
+  return { automationId, runId };
+};

@@ -6,14 +6,20 @@ import * as examples from './examples';
 import { automationRoutes } from './routes';
 import { runRoutes } from './run-routes';
 import { Automation } from './schema';
+import { runKeys, runKeySamples } from './run-entity';
+import * as runExamples from './run-examples';
+import { Run } from './run-schema';
 
 export const automations = defineResource({
   name: 'automations',
   tags: { Automations: 'Texts, notes, status moves and webhooks run for a trigger’s events, with waits between them: missed-call text-back, instant replies, reminders, follow-ups and review requests.' },
   routes: [...automationRoutes, ...runRoutes],
-  components: namedComponents({ Automation }, examples),
+  components: namedComponents({ Automation, AutomationRun: Run }, { ...examples, ...runExamples }),
   channels: automationChannels,
   workers: automationWorkers,
   ...changes,
-  keys: [{ builders: automationKeys, samples: automationKeySamples }],
+  keys: [
+    { builders: automationKeys, samples: automationKeySamples },
+    { builders: runKeys, samples: runKeySamples },
+  ],
 });

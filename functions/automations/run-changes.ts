@@ -1,4 +1,20 @@
-import type { ResourceChanges } from '#shared/resource';
+import type { EventSource, ResourceChanges } from '#shared/resource';
+import { isEnded } from './run-attributes';
+import { fromRunItem, runAudit } from './run-entity';
 
-// Contract stub: the runs' events (automation_run.completed|stopped|failed) and their audited kind replace this file.
-export const runChanges: Pick<ResourceChanges, 'events' | 'audited'> = { events: [], audited: [] };
+const ENDINGS = { COMPLETED: 'automation_run.completed', STOPPED: 'automation_run.stopped', FAILED: 'automation_run.failed' } as const;
+
+/** A run's event when its status enters an ending (COMPLETED, STOPPED, FAILED); its steps moving say nothing. */
+const runEvents: EventSource = {
+  entity: runAudit.entity,
+  data: 'AutomationRun',
+  types: Object.values(ENDINGS),
+  eventsOf: ({ oldItem, newItem }) => {
+    const status = newItem?.status as keyof typeof ENDINGS | undefined;
+    if (!newItem || !status || !isEnded(status) || (oldItem && isEnded(String(oldItem.status)))) return [];
+    return [{ type: ENDINGS[status], data: fromRunItem(newItem) }];
+  },
+};
+
+/** The runs' events and audited writes, as the stream consumer reads them. */
+export const runChanges: ResourceChanges = { events: [runEvents], audited: [runAudit] };

@@ -1,4 +1,70 @@
 import type { RouteDefinition } from '#shared/routes/route';
+import { actionRow, createRow, getRow, listRow } from '#shared/routes/rows';
+import { automationRun } from './run-examples';
+import { AutomationIdPath, EnrolBody, ListRunsQuery, PreviewResponse, RunIdPath, RunPage, RunResponse } from './run-schema';
 
-// Contract stub: the runs' routes (list, enrol, preview, read, cancel) replace this file.
-export const runRoutes: RouteDefinition[] = [];
+const TAG = 'Automations';
+const ENROL_EXAMPLE = { leadId: automationRun.leadId };
+
+export const listAutomationRuns = listRow({
+  operationId: 'listAutomationRuns',
+  path: '/v1/automations/{automationId}/runs',
+  summary: 'List an automation’s runs, newest first',
+  description: 'Every run of the automation (each lead it was started for, by an event or by hand), newest first, or those in one `status`. Each run shows every step: when it was due, when it ran and what it did.',
+  tag: TAG,
+  indexes: ['gsi1'],
+  request: { path: AutomationIdPath, query: ListRunsQuery },
+  response: RunPage,
+});
+
+export const enrolAutomationLead = createRow({
+  operationId: 'enrolAutomationLead',
+  path: '/v1/automations/{automationId}/runs',
+  summary: 'Enrol a lead in an automation by hand',
+  description:
+    'Starts a run of the automation’s current version for the lead, now, as its trigger would: its first steps run at once, its waits are scheduled. An automation on an `appointment.*` trigger needs the lead’s `appointmentId`; one whose runs only start from their events (`call.missed`, `inquiry.created`, `sms.received`) answers 409 NOT_ENROLLABLE, and a disabled automation 409 AUTOMATION_DISABLED. Each request starts a new run (send an Idempotency-Key to retry safely).',
+  tag: TAG,
+  dynamodb: ['GetItem', 'Query', 'PutItem'],
+  request: { path: AutomationIdPath, body: EnrolBody },
+  requestExample: ENROL_EXAMPLE,
+  response: RunResponse,
+  errors: [404, 409],
+});
+
+export const previewAutomation = actionRow({
+  operationId: 'previewAutomation',
+  path: '/v1/automations/{automationId}/preview',
+  summary: 'Preview an automation for a lead: every step rendered, nothing sent',
+  description:
+    'What a run of the automation’s current version would do were the lead enrolled now: each step’s due time, each SMS rendered for the lead (its recipient, text and length), the steps quiet hours would defer and those that would be skipped or fail. Nothing is sent and nothing is written.',
+  tag: TAG,
+  dynamodb: ['GetItem', 'Query'],
+  request: { path: AutomationIdPath, body: EnrolBody },
+  requestExample: ENROL_EXAMPLE,
+  response: PreviewResponse,
+  errors: [404],
+});
+
+export const getAutomationRun = getRow({
+  operationId: 'getAutomationRun',
+  path: '/v1/automation-runs/{runId}',
+  summary: 'Read an automation run',
+  description: 'One run: its status, where it stopped or failed and why, when it next moves, and each step’s due time, run time and result. Another organization’s run answers 404.',
+  tag: TAG,
+  request: { path: RunIdPath },
+  response: RunResponse,
+});
+
+export const cancelAutomationRun = actionRow({
+  operationId: 'cancelAutomationRun',
+  path: '/v1/automation-runs/{runId}/cancel',
+  summary: 'Cancel an automation run',
+  description:
+    'Stops the run: `STOPPED` with `stoppedReason: "cancelled"`, its steps not done `CANCELLED`, its waiting schedule deleted; an SMS step under way at that moment records and sends nothing. A run that has ended is answered as it stands.',
+  tag: TAG,
+  dynamodb: ['GetItem', 'UpdateItem', 'DeleteItem'],
+  request: { path: RunIdPath },
+  response: RunResponse,
+});
+
+export const runRoutes: RouteDefinition[] = [listAutomationRuns, enrolAutomationLead, previewAutomation, getAutomationRun, cancelAutomationRun];

@@ -1,15 +1,24 @@
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { asWriter, type Writer } from '#shared/audit/writer';
+import type { AuditVia } from '#shared/audit/entry';
+import { eachMessage } from '#shared/queue-batch';
 import type { StepMessage } from './engine';
+import { advance } from './runner';
+import { cleanup, reschedule } from './run-stops';
 
-// Contract stub: the runner's worker replaces this file, keeping these exports.
+/** A run writes as itself: the audit log names the run, and a status it sets is known for its own (it stops no run of its own). */
+const runWriter = (runId: string): Writer => ({ keyId: null, keyName: null, requestId: runId, method: null, path: null, via: 'automation' as AuditVia });
 
-/** One step message, as the in-process queue of `npm start` hands it (and the handler each SQS record's body). */
-export async function runStepMessage(message: StepMessage): Promise<void> {
-  void message;
+/** One message of the step queue: a run woken, a wait moved, a schedule deleted. */
+export function runStepMessage(message: StepMessage): Promise<void> {
+  return asWriter(runWriter(message.runId), () => {
+    if (message.kind === 'advance') return advance(message);
+    if (message.kind === 'reschedule') return reschedule(message);
+    return cleanup(message);
+  });
 }
 
-/** The step queue's consumer: a batch of step messages, the failed ones answered for SQS to hand again. */
-export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
-  void event;
-  return { batchItemFailures: [] };
-}
+/**
+ * The step queue's consumer: the batch's messages side by side (each is one run's), a message that threw reported
+ * back alone, so SQS delivers only it again; every message is safe to deliver twice (the run's wake and step claim).
+ */
+export const handler = eachMessage<StepMessage>(runStepMessage, 'automation step failed; SQS will deliver it again');

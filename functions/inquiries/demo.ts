@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { newId } from '#shared/ids';
 import { createInquiry, type NewInquiry } from './store';
+import { callSummaryFields } from './call-outcome';
 import type { CallData, SmsMessage } from './schema';
 import type { Lead } from '../leads/schema';
 import type { DemoSeed } from '#shared/resource';
@@ -102,7 +103,10 @@ export async function seedInquiries(organizationId: string, leads: Lead[], at = 
   for (const demo of [...(demoInquiries as DemoInquiry[])].sort((a, b) => b.daysAgo - a.daysAgo)) {
     const lead = byEmail.get(demo.email);
     if (!lead) continue;
-    const inquiry = await createInquiry(organizationId, inquiryOf(demo, new Date(at - demo.daysAgo * DAY), lead));
+    const input = inquiryOf(demo, new Date(at - demo.daysAgo * DAY), lead);
+    // A call keeps its outcome, length and whether it came after hours, as an ingested one does: the reports count them.
+    const call = input.source === 'CALL' ? await callSummaryFields(organizationId, input.data as CallData) : undefined;
+    const inquiry = await createInquiry(organizationId, { ...input, ...(call ? { call } : {}) });
     inquiryIds.push(inquiry.id);
   }
   return inquiryIds.reverse();

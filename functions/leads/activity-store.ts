@@ -3,7 +3,7 @@ import { listOrChanges } from '#shared/store/change-log';
 import { counterUpdate } from '#shared/store/counters';
 import { countedPage } from '#shared/store/query-page';
 import { blockSequence } from '#shared/store/sequences';
-import { insertIfAbsent, transact } from '#shared/store/transact';
+import { insertIfAbsent, transact, type TransactWrite } from '#shared/store/transact';
 import { fromActivityItem, leadCounterNames, leadKeys, toActivityItem } from './entity';
 import { leadNotFound } from './read';
 import type { LeadActivity } from './schema';
@@ -32,6 +32,6 @@ export async function listActivitiesPage(organizationId: string, leadId: string,
  * An activity added to an existing lead's timeline, counted: the activity counter exists exactly while the lead
  * does, so its move on condition that it exists is the lead's check (404 when it is gone), in the same transaction.
  */
-export async function insertActivity(organizationId: string, activity: LeadActivity): Promise<void> {
-  await transact([insertIfAbsent(toActivityItem(organizationId, activity)), counterUpdate(organizationId, leadCounterNames.activities(activity.leadId), 1, leadNotFound)]);
+export async function insertActivity(organizationId: string, activity: LeadActivity, also: readonly TransactWrite[] = []): Promise<void> {
+  await transact([insertIfAbsent(toActivityItem(organizationId, activity)), counterUpdate(organizationId, leadCounterNames.activities(activity.leadId), 1, leadNotFound), ...also]);
 }

@@ -5,17 +5,17 @@ import type { DemoSeed } from '#shared/resource';
 
 const DAY = 24 * 60 * 60 * 1000;
 
-const DEMO_LEADS: Array<{ name: string; email?: string; phone?: string; suburb: string; businessName?: string; status: Lead['status']; daysAgo: number }> = [
+const DEMO_LEADS: Array<{ name: string; email?: string; phone?: string; suburb: string; businessName?: string; status: Lead['status']; value?: number; lostReason?: string; daysAgo: number }> = [
   { name: 'Olivia Nguyen', email: 'olivia.nguyen@example.com.au', phone: '+61412345001', suburb: 'Parramatta', status: 'NEW', daysAgo: 0.2 },
   // A caller who left only a number, entered by hand.
   { name: 'Mia Russo', phone: '+61412345009', suburb: 'Marrickville', status: 'NEW', daysAgo: 0.5 },
-  { name: 'Jack Thompson', email: 'jack@thompsonbuilds.com.au', phone: '+61412345002', suburb: 'Newtown', businessName: 'Thompson Builds', status: 'CONTACTED', daysAgo: 1 },
-  { name: 'Charlotte Williams', email: 'charlotte.w@example.com.au', phone: '+61412345003', suburb: 'Bondi', status: 'QUOTED', daysAgo: 2 },
-  { name: 'Noah Patel', email: 'noah.patel@example.com.au', phone: '+61412345004', suburb: 'Chatswood', status: 'NEW', daysAgo: 3 },
-  { name: 'Amelia Brown', email: 'amelia@brownproperty.com.au', phone: '+61412345005', suburb: 'Manly', businessName: 'Brown Property Management', status: 'QUALIFIED', daysAgo: 5 },
-  { name: 'William Chen', email: 'will.chen@example.com.au', suburb: 'Hurstville', status: 'WON', daysAgo: 8 },
-  { name: 'Isla O\'Connor', email: 'isla.oconnor@example.com.au', phone: '+61412345007', suburb: 'Penrith', status: 'LOST', daysAgo: 13 },
-  { name: 'Lucas van der Berg', email: 'lucas@vdbcafe.com.au', phone: '+61412345008', suburb: 'Surry Hills', businessName: 'VDB Cafe', status: 'CONTACTED', daysAgo: 21 },
+  { name: 'Jack Thompson', email: 'jack@thompsonbuilds.com.au', phone: '+61412345002', suburb: 'Newtown', businessName: 'Thompson Builds', status: 'CONTACTED', value: 650, daysAgo: 2 },
+  { name: 'Charlotte Williams', email: 'charlotte.w@example.com.au', phone: '+61412345003', suburb: 'Bondi', status: 'QUOTED', value: 2400, daysAgo: 4 },
+  { name: 'Noah Patel', email: 'noah.patel@example.com.au', phone: '+61412345004', suburb: 'Chatswood', status: 'NEW', value: 450, daysAgo: 7 },
+  { name: 'Amelia Brown', email: 'amelia@brownproperty.com.au', phone: '+61412345005', suburb: 'Manly', businessName: 'Brown Property Management', status: 'QUALIFIED', value: 18500, daysAgo: 12 },
+  { name: 'William Chen', email: 'will.chen@example.com.au', suburb: 'Hurstville', status: 'WON', value: 3850, daysAgo: 22 },
+  { name: 'Isla O\'Connor', email: 'isla.oconnor@example.com.au', phone: '+61412345007', suburb: 'Penrith', status: 'LOST', value: 1200, lostReason: 'PRICE', daysAgo: 28 },
+  { name: 'Lucas van der Berg', email: 'lucas@vdbcafe.com.au', phone: '+61412345008', suburb: 'Surry Hills', businessName: 'VDB Cafe', status: 'CONTACTED', value: 5200.5, daysAgo: 58 },
 ];
 
 /** Notes the team added to leads' timelines (NOTE_ADDED). */
@@ -24,7 +24,10 @@ const DEMO_NOTES: Array<[leadName: string, note: string]> = [
   ['Amelia Brown', 'Manages 14 strata buildings in Manly; quotes go to her accounts team.'],
 ];
 
-/** Nine leads of a Sydney trades business, oldest first so ids sort as their dates do. */
+/**
+ * Nine leads of a Sydney trades business made over the last 60 days (so the reports have history to show), with
+ * their job values, oldest first so ids sort as their dates do.
+ */
 export async function seedLeads(organizationId: string, at = Date.now()): Promise<Lead[]> {
   const leads: Lead[] = [];
   for (const demo of [...DEMO_LEADS].reverse()) {

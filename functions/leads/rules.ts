@@ -20,6 +20,7 @@ import {
   type StaleClaim,
 } from './store';
 import { takeId } from '#shared/store/sequences';
+import type { TransactWrite } from '#shared/store/transact';
 import { retryOnStaleWrite, StaleWrite } from '#shared/store/versioned';
 import { Lead, MAX_NAME_PART, type CreateLeadActivityBody, type CreateLeadBody, type LeadActivity, type LeadChanges, type ListLeadsQuery, type UpsertLeadBody } from './schema';
 import { contactsOf, hasContact, sameContact, type LeadContact } from './entity';
@@ -96,7 +97,7 @@ export async function createLead(organizationId: string, body: CreateLeadBody): 
  * once it is gone). With `holds`, the lead must still have that contact, the one it was found by, when it is written
  * (else LeadLostContact).
  */
-export async function updateLead(organizationId: string, leadId: string, changes: LeadChanges, holds?: LeadContact): Promise<Lead> {
+export async function updateLead(organizationId: string, leadId: string, changes: LeadChanges, holds?: LeadContact, also: readonly TransactWrite[] = []): Promise<Lead> {
   const sent = defined(changes);
   let stale: StaleClaim[] = [];
   return retryOnStaleWrite(async () => {
@@ -115,7 +116,7 @@ export async function updateLead(organizationId: string, leadId: string, changes
     const statusChanged = next.status !== current.status;
     // The item keeps the two statuses too (the API shows the text): the lead's history, read back without parsing it.
     const recorded = statusChanged ? { ...(await activity(organizationId, leadId, 'STATUS_CHANGED', `Status changed from ${current.status} to ${next.status}`, at)), fromStatus: current.status, toStatus: next.status } : undefined;
-    const written = await writeLeadChanges(organizationId, current, { ...moved, updatedAt: at }, recorded, stale).catch(async (error: unknown) => {
+    const written = await writeLeadChanges(organizationId, current, { ...moved, updatedAt: at }, recorded, stale, also).catch(async (error: unknown) => {
       if (!(error instanceof ContactTaken)) throw error;
       // A new contact's claim was not free: held by another lead (409), or stale, to be taken over as now read.
       const claims = await claimsOfNewContacts(organizationId, current, next);
@@ -190,8 +191,8 @@ export async function listLeads(organizationId: string, query: ListLeadsQuery): 
 const RECORDED_AS = { NOTE: 'NOTE_ADDED' } as const satisfies Record<CreateLeadActivityBody['event'], string>;
 
 /** Adds a note (the only activity a client writes) to the lead's timeline; an unknown lead answers 404 and records nothing. */
-export async function addLeadActivity(organizationId: string, leadId: string, { event, data }: CreateLeadActivityBody): Promise<LeadActivity> {
+export async function addLeadActivity(organizationId: string, leadId: string, { event, data }: CreateLeadActivityBody, also: readonly TransactWrite[] = []): Promise<LeadActivity> {
   const added = await activity(organizationId, leadId, RECORDED_AS[event], data, now());
-  await insertActivity(organizationId, added);
+  await insertActivity(organizationId, added, also);
   return added;
 }

@@ -97,7 +97,7 @@ export async function insertLeadOrFindHolders(organizationId: string, lead: Lead
  * and `activity` is recorded, in one transaction. Throws StaleWrite when the lead changed or went meanwhile.
  * Answers the changes as written.
  */
-export async function writeLeadChanges(organizationId: string, current: Lead, sent: Partial<Lead>, activity?: LeadActivity, stale: StaleClaim[] = []): Promise<Partial<Lead>> {
+export async function writeLeadChanges(organizationId: string, current: Lead, sent: Partial<Lead>, activity?: LeadActivity, stale: StaleClaim[] = [], also: readonly TransactWrite[] = []): Promise<Partial<Lead>> {
   // updatedAt moves the lead to the end of its change log (gsi6 sorts by it) and is the time of its lead.updated event;
   // a caller that stamps other fields of the change (wonAt) sends the one time they share.
   const changes = { updatedAt: now(), ...sent };
@@ -114,6 +114,7 @@ export async function writeLeadChanges(organizationId: string, current: Lead, se
     ...nameMoves(organizationId, current, next),
     ...(next.companyId !== current.companyId ? companyCheck(organizationId, next.companyId) : []),
     ...(activity ? [insertIfAbsent(toActivityItem(organizationId, activity)), counterUpdate(organizationId, leadCounterNames.activities(current.id), 1)] : []),
+    ...also,
   ];
   const writeAs = async (written: Partial<Lead>) => {
     const update = setFields(leadKeys.lead(organizationId, current.id), { ...written, ...indexes.set, ...emailKey }, {

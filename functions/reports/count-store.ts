@@ -19,11 +19,16 @@ export class AlreadyCounted extends Error {}
 /** Another record of the same lead moved its facts since they were read: count this one again. */
 export class FactsMoved extends Error {}
 
+/** A facts item as stored (none: no facts, version 0). */
+export function storedFactsOf(item: Record<string, unknown> | undefined): StoredFacts {
+  if (!item) return { facts: NO_FACTS, v: 0 };
+  const { createdAt, firstInquiryAt, firstInquirySource, contactTimes, maxStage, v } = item;
+  return { facts: { createdAt, firstInquiryAt, firstInquirySource, contactTimes: contactTimes ?? [], maxStage: maxStage ?? -1 } as LeadFacts, v: Number(v) };
+}
+
 export async function readLeadFacts(organizationId: string, leadId: string): Promise<StoredFacts> {
   const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: reportKeys.reportLeadFacts(organizationId, leadId), ConsistentRead: true }));
-  if (!Item) return { facts: NO_FACTS, v: 0 };
-  const { createdAt, firstInquiryAt, firstInquirySource, contactTimes, maxStage, v } = Item;
-  return { facts: { createdAt, firstInquiryAt, firstInquirySource, contactTimes: contactTimes ?? [], maxStage: maxStage ?? -1 } as LeadFacts, v: Number(v) };
+  return storedFactsOf(Item);
 }
 
 /** The ADDs of one day item: every attribute's amount, the write count `v`, and when it last moved. */
@@ -44,7 +49,7 @@ function addToDay(organizationId: string, day: string, amounts: Contribution[], 
 }
 
 /** The facts' write: conditional on the version read, so two records of one lead racing on two shards cannot both win. */
-function writeFacts(organizationId: string, leadId: string, next: LeadFacts | undefined, seen: StoredFacts): TransactWrite {
+export function writeFacts(organizationId: string, leadId: string, next: LeadFacts | undefined, seen: StoredFacts): TransactWrite {
   const key = reportKeys.reportLeadFacts(organizationId, leadId);
   const condition = seen.v === 0 ? { ConditionExpression: 'attribute_not_exists(pk)' } : { ConditionExpression: '#v = :seen', ExpressionAttributeNames: { '#v': 'v' }, ExpressionAttributeValues: { ':seen': seen.v } };
   const onConditionFailed = () => new FactsMoved();

@@ -35,8 +35,10 @@ function evidenceOf(entity: string, { oldItem, newItem }: ItemChange): LeadFacts
   if (entity === 'LEAD') {
     facts.createdAt = newItem.createdAt as string;
     facts.maxStage = Math.max(stageOf(newItem.status), stageOf(oldItem?.status));
-    // A move off NEW is the lead being contacted, at the moment of the move.
-    if (newItem.status !== 'NEW' && (oldItem === undefined || oldItem.status === 'NEW')) facts.contactTimes.push(String(newItem.updatedAt));
+    // A move off NEW is the lead being contacted, at the moment of the move; a lead made past NEW was contacted when it
+    // was made (its createdAt: the write's own time is not kept, and rebuild must find the same moment).
+    if (newItem.status !== 'NEW' && oldItem === undefined) facts.contactTimes.push(String(newItem.createdAt));
+    if (newItem.status !== 'NEW' && oldItem?.status === 'NEW') facts.contactTimes.push(String(newItem.updatedAt));
   }
   if (entity === 'INQUIRY' && !oldItem) {
     if (newItem.isFirstInquiry === true) Object.assign(facts, { firstInquiryAt: newItem.createdAt, firstInquirySource: newItem.source });

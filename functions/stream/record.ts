@@ -11,6 +11,7 @@ import { processInOrder, type Deadline } from './in-order';
 import { changeOf } from './change';
 import { resourceChangesOf } from '../resource-changes';
 import type { ResourceChanges } from '#shared/resource';
+import { automationEffectsOnce } from '../automations/on-events';
 
 const loaded = new Map<string, Promise<ResourceChanges>>();
 
@@ -50,14 +51,16 @@ function eventsOfRecord({ change, sequenceNumber, streamTimeMs }: NonNullable<Re
 /**
  * The table's stream → events and audit entries. Only committed changes reach the stream, so an event exists exactly
  * when its change does. Record by record, in the shard's order: a record's events and the audit entries of the writes
- * a writer stamped on it are recorded, then its events are queued for the subscriptions that asked for their types
- * (each organization's read once per batch). The first record that fails stops the batch and is reported (./in-order.ts):
+ * a writer stamped on it are recorded, then its events start, stop or move automations' runs, then they are queued
+ * for the subscriptions that asked for their types (each organization's automations on a trigger, and its
+ * subscriptions, read once per batch). The first record that fails stops the batch and is reported (./in-order.ts):
  * it and the records after it are handed again, the records before it never, so a record whose webhooks were queued
  * is not queued twice. Event and entry ids come from the records, so a record handed again rewrites the same events
  * and entries, and receivers see the same webhook-id (deliveries are at least once).
  */
 export async function handler(batch: DynamoDBStreamEvent, context?: Deadline): Promise<DynamoDBBatchResponse> {
   const subscriptionsOf = subscriptionsOnce();
+  const automationEffectsOf = automationEffectsOnce();
   const answer = await processInOrder(
     batch.Records,
     async (record) => {
@@ -69,6 +72,8 @@ export async function handler(batch: DynamoDBStreamEvent, context?: Deadline): P
       // What a record handed again rewrites alike goes first; its webhooks are queued only once both are written, so a
       // failed audit write cannot leave them queued for a second time.
       await Promise.all([entries.length ? recordAuditEntries(entries) : undefined, events.length ? recordEvents(events) : undefined]);
+      // Automations' starts and stops are idempotent too, so they go before the webhooks are queued.
+      if (events.length) await automationEffectsOf(events, change.change);
       if (events.length) await enqueueDeliveries(events, subscriptionsOf);
     },
     context,

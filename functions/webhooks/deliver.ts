@@ -1,5 +1,4 @@
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { logger } from '#shared/observability';
+import { eachMessage } from '#shared/queue-batch';
 import { deliver } from './delivery';
 import type { DeliveryJob } from './queue';
 
@@ -8,17 +7,4 @@ import type { DeliveryJob } from './queue';
  * does not hold the others of its batch back. A message whose attempt threw (DynamoDB or SQS failing, not the
  * receiver: its failures are outcomes) is reported back, so SQS retries only that one.
  */
-export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
-  const failed = await Promise.all(
-    event.Records.map((record) =>
-      deliver(JSON.parse(record.body) as DeliveryJob).then(
-        () => [],
-        (error: unknown) => {
-          logger.error('webhook delivery attempt failed; SQS will retry it', { error, messageId: record.messageId });
-          return [{ itemIdentifier: record.messageId }];
-        },
-      ),
-    ),
-  );
-  return { batchItemFailures: failed.flat() };
-}
+export const handler = eachMessage<DeliveryJob>(deliver, 'webhook delivery attempt failed; SQS will retry it');

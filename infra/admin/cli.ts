@@ -27,6 +27,9 @@ Commands:
                                              key ends after the overlap
   key revoke --org <id> --key <keyId>        revoke an API key
   key list --org <id>                        list an organization's keys with their scopes (never their secrets)
+  reports rebuild --org <id> [--dry-run]     count its records again into the reports' day counters and lead facts,
+                                             and print each counter it changed (day, metric, before and after);
+                                             reads every record of the organization: run it off-peak
 
 Target (default: the local server's DynamoDB Local at localhost:$DYNAMODB_PORT (8000), table $TABLE_NAME (sales-pipeline),
 as npm start uses them):
@@ -54,6 +57,7 @@ const { positionals, values } = (() => {
         plan: { type: 'string' },
         'counter-shards': { type: 'string' },
         scopes: { type: 'string' },
+        'dry-run': { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
     });
@@ -124,9 +128,10 @@ async function run(): Promise<unknown> {
   const [resource, action] = positionals;
   const command = `${resource ?? ''} ${action ?? ''}`.trim();
   if (values.help || !command) throw new UsageError('');
-  const known = ['org create', 'org plan', 'org shards', 'key create', 'key rotate', 'key revoke', 'key list'];
+  const known = ['org create', 'org plan', 'org shards', 'key create', 'key rotate', 'key revoke', 'key list', 'reports rebuild'];
   if (!known.includes(command)) throw new UsageError(`Unknown command "${command}"`);
   if (values.scopes !== undefined && command !== 'key create') throw new UsageError('--scopes is an option of key create only (a rotated key keeps its scopes)');
+  if (values['dry-run'] && command !== 'reports rebuild') throw new UsageError('--dry-run is an option of reports rebuild only');
   configureTarget(command);
   const keys = await import('#shared/auth/api-keys');
   const { organizationExists, setOrganizationUsagePlan } = await import('../../functions/organization/store');
@@ -136,6 +141,11 @@ async function run(): Promise<unknown> {
     if (!(await organizationExists(org))) throw new UsageError(`No organization ${org} in this table`);
     return org;
   };
+  if (command === 'reports rebuild') {
+    // The reports' counters and lead facts are no records: they are written as nobody, as the counting consumer writes them.
+    const { rebuildReports } = await import('../../functions/reports/rebuild');
+    return rebuildReports(await requireOrganization(), { dryRun: values['dry-run'] });
+  }
   const { asWriter } = await import('#shared/audit/writer');
   // Every record a command writes is attributed to this run of the CLI in the audit log: via admin, with no key.
   const operator = { keyId: null, keyName: null, requestId: newId('admin'), method: null, path: null, via: 'admin' as const };

@@ -31,7 +31,16 @@ export async function demoIds(client: Client, demo: Record<string, unknown>): Pr
     inboundEndpointId: (await client.post('/v1/inbound-endpoints', { name: 'Examples form', source: 'WEBFORM' })).body.inboundEndpoint.id,
     // Disabled: nothing the requests do starts a run of it.
     automationId: (await client.post('/v1/automations', { fromTemplate: 'quote_follow_up', isEnabled: false })).body.automation.id,
+    runId: await enrolledRun(client, first('leadIds') as string),
   };
+}
+
+/** A run of the lead, enrolled by hand in an automation of its own, disabled after so nothing else starts one. */
+async function enrolledRun(client: Client, leadId: string): Promise<string> {
+  const automationId = (await client.post('/v1/automations', { fromTemplate: 'quote_follow_up' })).body.automation.id;
+  const run = (await client.post(`/v1/automations/${automationId}/runs`, { leadId })).body.run;
+  await client.patch(`/v1/automations/${automationId}`, { isEnabled: false });
+  return run.id;
 }
 
 /** `value` with every id it names (a field called like one of `ids`) replaced by the organization's own, at any depth. */

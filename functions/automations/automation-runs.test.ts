@@ -1,0 +1,368 @@
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '#shared/auth/api-keys';
+import { clock } from '#shared/clock';
+import { automationEngine, setAfterEffect, setAutomationEngine, type AutomationEngine, type StepMessage } from './engine';
+import type { LocalAutomationEngine } from './local-engine';
+import { runStepMessage } from './step-worker';
+import { sentLocally } from '../sms/local-provider';
+import { useTestApi, type Client } from '../../test/support/api';
+import { senderOrganizations } from '../../test/support/sms';
+import { startReceiver, type Receiver } from '../../test/support/receiver';
+import { webhookSettings } from '../webhooks/settings';
+
+/** Runs of automations, through the API and the engine's own messages: enrolled, previewed, read, cancelled, and each step made once. */
+
+const api = useTestApi({ events: true, clock: 'manual' });
+const organizationWithSender = senderOrganizations(api);
+
+/** Quiet hours that never defer: the tests run at whatever time it is. */
+const ALWAYS = { allowedFrom: '00:00', allowedUntil: '24:00' };
+
+async function createAutomation(client: Client, steps: unknown[], more: Record<string, unknown> = {}): Promise<string> {
+  const created = await client.post('/v1/automations', { name: 'Follow up', trigger: { event: 'lead.status_changed' }, steps, quietHours: ALWAYS, ...more });
+  expect(created.status).toBe(201);
+  return created.body.automation.id;
+}
+
+async function enrol(client: Client, automationId: string, leadId: string, appointmentId?: string) {
+  const enrolled = await client.post(`/v1/automations/${automationId}/runs`, { leadId, ...(appointmentId ? { appointmentId } : {}) });
+  expect(enrolled.status).toBe(201);
+  return enrolled.body.run;
+}
+
+const readRun = async (client: Client, runId: string) => (await client.get(`/v1/automation-runs/${runId}`)).body.run;
+const textsOf = (body: string) => sentLocally.filter((sms) => sms.body === body);
+/** Lets every message, timer and event due now be handled. */
+const settle = () => api.advanceTime('PT0S');
+
+let restore: (() => void) | undefined;
+afterEach(() => {
+  restore?.();
+  restore = undefined;
+  setAfterEffect(async () => {});
+});
+
+/** The engine in place with its messages changed on their way (duplicated, dropped), until the test ends. */
+function routeMessages(change: { send?: (messages: readonly StepMessage[]) => readonly StepMessage[]; schedule?: (name: string, atMs: number, message: StepMessage) => [string, number][] }): AutomationEngine {
+  const engine = automationEngine();
+  setAutomationEngine({
+    queue: { send: (messages) => engine.queue.send(change.send ? change.send(messages) : messages) },
+    scheduler: {
+      create: async (name, atMs, message) => {
+        for (const [copy, at] of change.schedule ? change.schedule(name, atMs, message) : [[name, atMs] as [string, number]]) await engine.scheduler.create(copy, at, message);
+      },
+      delete: async (name) => {
+        await engine.scheduler.delete(name);
+        await engine.scheduler.delete(`${name}-twin`);
+      },
+    },
+  });
+  restore = () => setAutomationEngine(engine);
+  return engine;
+}
+
+describe('a lead enrolled by hand', () => {
+  it('runs the automation: the text sent to the lead, the note added, the run COMPLETED with each step’s result', async () => {
+    const { client, leadId } = await organizationWithSender();
+    const body = `Hi {{lead.firstName|there}}, thanks from {{organization.name}} (${leadId})`;
+    const automationId = await createAutomation(client, [{ type: 'send_sms', template: body }, { type: 'add_note', template: 'Texted by the follow-up' }]);
+
+    const run = await enrol(client, automationId, leadId);
+    expect(run).toMatchObject({ automationId, automationVersion: 1, leadId, appointmentId: null, triggerEventId: null });
+    await settle();
+
+    const done = await readRun(client, run.id);
+    expect(done).toMatchObject({ status: 'COMPLETED', stoppedReason: null, failedReason: null, nextStepAt: null });
+    expect(done.steps.map((step: any) => [step.type, step.status])).toEqual([['send_sms', 'DONE'], ['add_note', 'DONE']]);
+    const sent = sentLocally.filter((sms) => sms.messageId === done.steps[0].result.smsId);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ to: '+61412345001' });
+    expect(sent[0]!.body).toMatch(new RegExp(`^Hi Olivia, thanks from Test organization \\d+ \\(${leadId}\\)$`));
+    const notes = (await client.get(`/v1/leads/${leadId}/activities`)).body.activities.filter((activity: any) => activity.event === 'NOTE_ADDED');
+    expect(notes.map((note: any) => note.data)).toEqual(['Texted by the follow-up']);
+    expect((await client.get(`/v1/automations/${automationId}/runs`)).body).toMatchObject({ runs: [done], totalCount: 1 });
+  });
+
+  it('is refused for an automation whose runs only start from their events or that is disabled, and for a lead or automation that is not there', async () => {
+    const { client, leadId } = await organizationWithSender();
+    const onCalls = await createAutomation(client, [{ type: 'add_note', template: 'Missed call' }], { trigger: { event: 'call.missed' } });
+    expect((await client.post(`/v1/automations/${onCalls}/runs`, { leadId })).body.error).toMatchObject({ status: 409, code: 'NOT_ENROLLABLE' });
+    const automationId = await createAutomation(client, [{ type: 'add_note', template: 'Hello' }]);
+    expect((await client.post(`/v1/automations/${automationId}/runs`, { leadId: 'lead_01JA0000000000000000000000' })).status).toBe(404);
+    expect((await client.post('/v1/automations/automation_01JA0000000000000000000000/runs', { leadId })).status).toBe(404);
+    expect((await client.post(`/v1/automations/${automationId}/runs`, { leadId, extra: 1 })).status).toBe(400);
+    await client.patch(`/v1/automations/${automationId}`, { isEnabled: false });
+    expect((await client.post(`/v1/automations/${automationId}/runs`, { leadId })).body.error).toMatchObject({ status: 409, code: 'AUTOMATION_DISABLED' });
+    expect((await client.get(`/v1/automations/${automationId}/runs`)).body.totalCount).toBe(0);
+  });
+});
+
+describe('a cancelled run', () => {
+  it('is STOPPED cancelled, its waiting step CANCELLED and its schedule deleted, and sends nothing after', async () => {
+    const { client, leadId } = await organizationWithSender();
+    const body = `Still keen? ${leadId}`;
+    const automationId = await createAutomation(client, [{ type: 'wait', duration: 'PT1H' }, { type: 'send_sms', template: body }]);
+    const run = await enrol(client, automationId, leadId);
+    await settle();
+    const scheduled = () => (automationEngine() as LocalAutomationEngine).scheduled();
+    expect(scheduled()).toContain(`${run.id}-0-1`);
+    const waiting = await readRun(client, run.id);
+    expect(waiting).toMatchObject({ status: 'WAITING', nextStepAt: new Date(clock.now() + 3_600_000).toISOString() });
+    expect(waiting.steps[0]).toMatchObject({ status: 'WAITING', dueAt: waiting.nextStepAt });
+
+    const cancelled = await client.post(`/v1/automation-runs/${run.id}/cancel`);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.run).toMatchObject({ status: 'STOPPED', stoppedReason: 'cancelled', nextStepAt: null });
+    expect(cancelled.body.run.steps.map((step: any) => step.status)).toEqual(['CANCELLED', 'CANCELLED']);
+    await settle();
+    expect(scheduled()).not.toContain(`${run.id}-0-1`);
+
+    await api.advanceTime('PT2H');
+    expect(textsOf(body)).toEqual([]);
+    expect(await readRun(client, run.id)).toEqual(cancelled.body.run);
+    // Cancelling it again answers it as it stands.
+    expect((await client.post(`/v1/automation-runs/${run.id}/cancel`)).body.run).toEqual(cancelled.body.run);
+  });
+});
+
+describe('runs of another organization', () => {
+  it('answer 404 to read, cancel and list, and a read key may read runs but not enrol, preview or cancel (403)', async () => {
+    const a = await organizationWithSender();
+    const automationId = await createAutomation(a.client, [{ type: 'wait', duration: 'PT1H' }, { type: 'add_note', template: 'Later' }]);
+    const run = await enrol(a.client, automationId, a.leadId);
+    const b = await api.organization();
+    expect((await b.client.get(`/v1/automation-runs/${run.id}`)).status).toBe(404);
+    expect((await b.client.post(`/v1/automation-runs/${run.id}/cancel`)).status).toBe(404);
+    expect((await b.client.get(`/v1/automations/${automationId}/runs`)).status).toBe(404);
+    expect((await b.client.post(`/v1/automations/${automationId}/preview`, { leadId: a.leadId })).status).toBe(404);
+
+    const read = api.as((await createApiKey(a.organizationId, null, 'Dashboard', 'read')).token);
+    expect((await read.get(`/v1/automation-runs/${run.id}`)).status).toBe(200);
+    expect((await read.get(`/v1/automations/${automationId}/runs`)).body.totalCount).toBe(1);
+    for (const path of [`/v1/automation-runs/${run.id}/cancel`, `/v1/automations/${automationId}/runs`, `/v1/automations/${automationId}/preview`]) {
+      expect((await read.post(path, path.endsWith('cancel') ? undefined : { leadId: a.leadId })).body.error).toMatchObject({ status: 403, code: 'INSUFFICIENT_SCOPE' });
+    }
+    await settle();
+    expect((await readRun(a.client, run.id)).status).toBe('WAITING');
+    expect((await a.client.get(`/v1/automations/${automationId}/runs`)).body.totalCount).toBe(1);
+  });
+});
+
+describe('every message delivered twice', () => {
+  it('makes each step’s effect once: one text per SMS step, one note, one status change', async () => {
+    const { client, leadId } = await organizationWithSender();
+    const [first, second] = [`First ${leadId}`, `Second ${leadId}`];
+    const automationId = await createAutomation(client, [
+      { type: 'send_sms', template: first },
+      { type: 'wait', duration: 'PT1H' },
+      { type: 'send_sms', template: second },
+      { type: 'add_note', template: `Noted ${leadId}` },
+      { type: 'set_lead_status', status: 'CONTACTED' },
+    ]);
+    routeMessages({ send: (messages) => [...messages, ...messages], schedule: (name, atMs) => [[name, atMs], [`${name}-twin`, atMs]] });
+    const run = await enrol(client, automationId, leadId);
+    await api.advanceTime('PT2H');
+
+    expect(textsOf(first)).toHaveLength(1);
+    expect(textsOf(second)).toHaveLength(1);
+    const activities = (await client.get(`/v1/leads/${leadId}/activities`)).body.activities;
+    expect(activities.filter((activity: any) => activity.event === 'NOTE_ADDED')).toHaveLength(1);
+    expect(activities.filter((activity: any) => activity.event === 'STATUS_CHANGED')).toHaveLength(1);
+    expect((await client.get(`/v1/leads/${leadId}`)).body.lead.status).toBe('CONTACTED');
+    const done = await readRun(client, run.id);
+    expect(done.status).toBe('COMPLETED');
+    expect(done.steps.map((step: any) => step.status)).toEqual(['DONE', 'DONE', 'DONE', 'DONE', 'DONE']);
+  });
+
+  it('when the step failed after its effect, sends the text once on the next delivery', async () => {
+    const { client, leadId } = await organizationWithSender();
+    const body = `Once only ${leadId}`;
+    const automationId = await createAutomation(client, [{ type: 'send_sms', template: body }]);
+    let failures = 1;
+    setAfterEffect(async () => {
+      if (failures-- > 0) throw new Error('lost after the effect');
+    });
+    const run = await enrol(client, automationId, leadId);
+    await settle();
+    expect(textsOf(body)).toHaveLength(1);
+    expect((await readRun(client, run.id)).steps[0].status).toBe('RUNNING');
+    // The failed message is handed again once the queue's visibility timeout (6 minutes) has passed.
+    await api.advanceTime('PT7M');
+    expect(textsOf(body)).toHaveLength(1);
+    const done = await readRun(client, run.id);
+    expect(done).toMatchObject({ status: 'COMPLETED' });
+    expect(done.steps[0]).toMatchObject({ status: 'DONE', result: { smsId: textsOf(body)[0]!.messageId } });
+  });
+});
+
+describe('a stale or late wake', () => {
+  it('of a wake the run has left does nothing', async () => {
+    const { client, organizationId, leadId } = await organizationWithSender();
+    const body = `Not yet ${leadId}`;
+    const automationId = await createAutomation(client, [{ type: 'wait', duration: 'PT1H' }, { type: 'send_sms', template: body }]);
+    const run = await enrol(client, automationId, leadId);
+    await settle();
+    const waiting = await readRun(client, run.id);
+    await runStepMessage({ kind: 'advance', organizationId, runId: run.id, wake: 0 });
+    expect(await readRun(client, run.id)).toEqual(waiting);
+    expect(textsOf(body)).toEqual([]);
+    await api.advanceTime('PT1H');
+    expect(textsOf(body)).toHaveLength(1);
+    await runStepMessage({ kind: 'advance', organizationId, runId: run.id, wake: 1 });
+    expect(textsOf(body)).toHaveLength(1);
+  });
+
+  it('after the appointment started skips its reminder as late', async () => {
+    const { client, organizationId, leadId, userId } = await organizationWithSender();
+    const body = `See you soon ${leadId}`;
+    const automationId = await createAutomation(client, [{ type: 'wait', duration: 'PT2H', before: 'appointment.startsAt' }, { type: 'send_sms', template: body }], { trigger: { event: 'appointment.booked' } });
+    const startsAt = new Date(Math.ceil((clock.now() + 4 * 3_600_000) / 60_000) * 60_000);
+    const appointment = (await client.post('/v1/appointments', { leadId, title: 'Quote visit', startsAt: startsAt.toISOString(), endsAt: new Date(startsAt.getTime() + 3_600_000).toISOString(), attendees: [{ userId }] })).body.appointment;
+    // The schedule never fires (an outage), so the run is woken late, by hand.
+    routeMessages({ schedule: () => [] });
+    const run = await enrol(client, automationId, leadId, appointment.id);
+    await settle();
+    expect((await readRun(client, run.id)).steps[0]).toMatchObject({ status: 'WAITING', dueAt: new Date(startsAt.getTime() - 7_200_000).toISOString() });
+    await api.advanceTime('PT5H');
+    await runStepMessage({ kind: 'advance', organizationId, runId: run.id, wake: 1 });
+    const done = await readRun(client, run.id);
+    expect(done.steps.map((step: any) => [step.status, step.result.reason])).toEqual([['DONE', undefined], ['SKIPPED', 'late']]);
+    expect(done.status).toBe('COMPLETED');
+    expect(textsOf(body)).toEqual([]);
+  });
+});
+
+describe('a preview', () => {
+  it('renders every step for the lead and sends and writes nothing', async () => {
+    const { client, leadId } = await organizationWithSender();
+    const automationId = await createAutomation(client, [{ type: 'send_sms', template: 'Hi {{lead.firstName|there}}' }, { type: 'wait', duration: 'P1D' }, { type: 'add_note', template: 'Followed up' }]);
+    const before = sentLocally.length;
+    const preview = await client.post(`/v1/automations/${automationId}/preview`, { leadId });
+    expect(preview.status).toBe(200);
+    const now = clock.now();
+    expect(preview.body.preview.steps).toEqual([
+      { index: 0, type: 'send_sms', dueAt: new Date(now).toISOString(), sms: { to: '+61412345001', body: 'Hi Olivia', characters: 9 } },
+      { index: 1, type: 'wait', dueAt: new Date(now + 86_400_000).toISOString() },
+      { index: 2, type: 'add_note', dueAt: new Date(now + 86_400_000).toISOString() },
+    ]);
+    await settle();
+    expect(sentLocally.length).toBe(before);
+    expect((await client.get(`/v1/automations/${automationId}/runs`)).body.totalCount).toBe(0);
+  });
+});
+
+describe('an SMS step', () => {
+  it('whose text renders over 1 600 characters fails, with its reason, and fails the run', async () => {
+    const { client, leadId } = await organizationWithSender();
+    await client.patch(`/v1/leads/${leadId}`, { firstName: 'O'.repeat(100) });
+    const automationId = await createAutomation(client, [{ type: 'send_sms', template: `${'x'.repeat(1_570)}{{lead.firstName|there}}` }, { type: 'add_note', template: 'Never' }]);
+    const run = await enrol(client, automationId, leadId);
+    await settle();
+    const failed = await readRun(client, run.id);
+    const reason = 'rendered SMS is 1670 characters; at most 1600';
+    expect(failed).toMatchObject({ status: 'FAILED', failedReason: reason });
+    expect(failed.steps.map((step: any) => [step.status, step.result.reason])).toEqual([['FAILED', reason], ['CANCELLED', undefined]]);
+  });
+
+  it('in quiet hours waits until they end, marked deferredBy QUIET_HOURS, then is sent', async () => {
+    const { client, leadId } = await organizationWithSender();
+    const hour = new Date(clock.now()).getUTCHours();
+    // Allowed for one hour starting two hours from now (UTC, the organization's timezone).
+    const opens = (hour + 2) % 24;
+    const [from, until] = [opens, opens + 1].map((h) => `${String(h).padStart(2, '0')}:00`);
+    const body = `In hours ${leadId}`;
+    const automationId = await createAutomation(client, [{ type: 'send_sms', template: body }], { quietHours: { allowedFrom: from, allowedUntil: until } });
+    const run = await enrol(client, automationId, leadId);
+    await settle();
+    const opensAt = new Date(clock.now());
+    opensAt.setUTCHours(hour + 2, 0, 0, 0);
+    const deferred = await readRun(client, run.id);
+    expect(deferred).toMatchObject({ status: 'WAITING', nextStepAt: opensAt.toISOString() });
+    expect(deferred.steps[0]).toMatchObject({ status: 'WAITING', dueAt: opensAt.toISOString(), result: { deferredBy: 'QUIET_HOURS' } });
+    expect(textsOf(body)).toEqual([]);
+    await api.advanceTime('PT2H');
+    expect(textsOf(body)).toHaveLength(1);
+    expect((await readRun(client, run.id)).steps[0]).toMatchObject({ status: 'DONE', at: opensAt.toISOString(), result: { deferredBy: 'QUIET_HOURS' } });
+  });
+
+  it('past the per-lead daily cap is skipped DAILY_CAP_REACHED, and the run goes on', async () => {
+    const { client, leadId } = await organizationWithSender();
+    const runs = [];
+    for (const n of [1, 2, 3, 4]) {
+      const automationId = await createAutomation(client, [{ type: 'send_sms', template: `Number ${n} ${leadId}` }, { type: 'add_note', template: `After ${n}` }]);
+      runs.push(await enrol(client, automationId, leadId));
+      await settle();
+    }
+    expect([1, 2, 3, 4].map((n) => textsOf(`Number ${n} ${leadId}`).length)).toEqual([1, 1, 1, 0]);
+    const last = await readRun(client, runs[3].id);
+    expect(last.status).toBe('COMPLETED');
+    expect(last.steps.map((step: any) => [step.status, step.result.reason])).toEqual([['SKIPPED', 'DAILY_CAP_REACHED'], ['DONE', undefined]]);
+  });
+});
+
+describe('a webhook step', () => {
+  let receiver: Receiver;
+  beforeAll(async () => {
+    receiver = await startReceiver();
+  });
+  afterAll(() => receiver.close());
+
+  it('posts the run’s step signed with the automation’s secret, tried again a minute apart until the receiver takes it', async () => {
+    const { client, leadId } = await organizationWithSender();
+    const created = await client.post('/v1/automations', { name: 'CRM sync', trigger: { event: 'lead.status_changed' }, steps: [{ type: 'webhook', url: receiver.url }], quietHours: ALWAYS });
+    const { automation, signingSecret } = created.body;
+    receiver.received.length = 0;
+    receiver.answerWith(503, 500);
+    const run = await enrol(client, automation.id, leadId);
+    await settle();
+    expect((await readRun(client, run.id)).steps[0]).toMatchObject({ status: 'WAITING', result: { attempts: 1, webhookStatus: 503, reason: 'answered 503' } });
+    await api.advanceTime('PT1M');
+    await api.advanceTime('PT1M');
+    expect(receiver.received.map((post) => post.answered)).toEqual([503, 500, 200]);
+    for (const post of receiver.received) {
+      expect(post.headers['webhook-id']).toBe(`${run.id}_0`);
+      const body = new StandardWebhook(signingSecret).verify(post.body, post.headers as Record<string, string>);
+      expect(body).toMatchObject({ type: 'automation_run.step', runId: run.id, automationId: automation.id, stepIndex: 0, lead: { id: leadId }, appointment: null });
+    }
+    expect(await readRun(client, run.id)).toMatchObject({ status: 'COMPLETED', steps: [{ status: 'DONE', result: { attempts: 3, webhookStatus: 200 } }] });
+  });
+
+  it('delivered three times at once, is claimed by one delivery: one post, one text', async () => {
+    const { client, organizationId, leadId } = await organizationWithSender();
+    const body = `Together ${leadId}`;
+    const automationId = await createAutomation(client, [{ type: 'webhook', url: receiver.url }, { type: 'send_sms', template: body }]);
+    receiver.received.length = 0;
+    receiver.answerWith(503);
+    // The retry's schedule never fires: the test hands its message three times at once itself.
+    routeMessages({ schedule: () => [] });
+    const run = await enrol(client, automationId, leadId);
+    await settle();
+    expect((await readRun(client, run.id)).steps[0]).toMatchObject({ status: 'WAITING', result: { attempts: 1 } });
+    await api.advanceTime('PT1M');
+    await Promise.all([1, 2, 3].map(() => runStepMessage({ kind: 'advance', organizationId, runId: run.id, wake: 1 })));
+    await settle();
+    expect(receiver.received.map((post) => post.answered)).toEqual([503, 200]);
+    expect(textsOf(body)).toHaveLength(1);
+    expect(await readRun(client, run.id)).toMatchObject({ status: 'COMPLETED', steps: [{ status: 'DONE', result: { attempts: 2 } }, { status: 'DONE' }] });
+  });
+
+  it('is refused at send time when its address is private, and fails the run after three attempts', async () => {
+    const { client, leadId } = await organizationWithSender();
+    const automationId = await createAutomation(client, [{ type: 'webhook', url: receiver.url }]);
+    receiver.received.length = 0;
+    webhookSettings.allowPrivateUrls = false;
+    try {
+      const run = await enrol(client, automationId, leadId);
+      await settle();
+      await api.advanceTime('PT1M');
+      await api.advanceTime('PT1M');
+      const failed = await readRun(client, run.id);
+      expect(failed).toMatchObject({ status: 'FAILED', failedReason: expect.stringMatching(/^webhook no answer: url must /) });
+      expect(failed.steps[0]).toMatchObject({ status: 'FAILED', result: { attempts: 3, webhookStatus: null } });
+    } finally {
+      webhookSettings.allowPrivateUrls = true;
+    }
+    expect(receiver.received).toEqual([]);
+  });
+});

@@ -1,0 +1,118 @@
+/**
+ * What the stream's events do to automations (functions/stream/record.ts runs it for each record's events, before
+ * their webhooks are queued): an event starts a run of every enabled automation on a trigger it fires whose filter
+ * matches, stops the runs watching its lead or appointment whose `stopWhen` names what happened, and moves the waits
+ * anchored on an appointment that moved. Each of these is idempotent (one run per automation and event; a stop or
+ * move of a run that ended does nothing), so a record handed again repeats them harmlessly. No route is imported:
+ * this is in the stream consumer's bundle.
+ */
+import { sameWrite, stampOf } from '#shared/audit/writer';
+import type { ItemChange } from '#shared/resource';
+import type { Event } from '../events/schema';
+import type { StopCondition, TriggerName } from './catalog';
+import { rescheduleRunsWatching, startRun, stopRunsOfAutomation, stopRunsWatching, type Watched } from './run-start';
+import { enabledAutomationsFor, type TriggerEntry } from './store';
+import { changed, filterMatches, isCancellation, triggersOf } from './triggers';
+
+type Data = Record<string, unknown>;
+
+/** An organization's enabled automations on a trigger. */
+export type EnabledAutomations = (organizationId: string, trigger: TriggerName) => Promise<TriggerEntry[]>;
+
+/** Reads each organization's automations on a trigger once, however many records of one stream batch ask. */
+export function enabledAutomationsOnce(read: EnabledAutomations = enabledAutomationsFor): EnabledAutomations {
+  const reads = new Map<string, Promise<TriggerEntry[]>>();
+  return (organizationId, trigger) => {
+    const key = `${organizationId}#${trigger}`;
+    if (!reads.has(key)) {
+      // A failed read is forgotten: the record is handed again and reads anew.
+      reads.set(key, read(organizationId, trigger).catch((error: unknown) => {
+        reads.delete(key);
+        throw error;
+      }));
+    }
+    return reads.get(key)!;
+  };
+}
+
+/** A stop an event asks for: the runs watching this record whose `stopWhen` holds the condition. */
+export interface StopOf {
+  watched: Watched;
+  condition: StopCondition | 'lead.deleted';
+}
+
+const leadStop = (leadId: unknown, condition: StopOf['condition']): StopOf[] => (typeof leadId === 'string' ? [{ watched: { kind: 'lead', leadId }, condition }] : []);
+
+/** The runs an event stops: a lead's reply, status move, opt-out or deletion; an appointment's cancellation. */
+export function stopsOf(event: Event): StopOf[] {
+  const data = event.data as Data;
+  // Typed as text: the automations' own event types are not in the generated list until it is regenerated.
+  const type: string = event.type;
+  if (type === 'sms.received') return leadStop(data.leadId, 'lead.replied');
+  if (type === 'lead.deleted') return leadStop(data.id, 'lead.deleted');
+  if (type === 'lead.updated') {
+    const optedOut = data.smsOptedOut === true && changed(event, 'smsOptedOut');
+    return [...(changed(event, 'status') ? leadStop(data.id, 'lead.status_changed') : []), ...(optedOut ? leadStop(data.id, 'lead.opted_out') : [])];
+  }
+  if (isCancellation(event) && typeof data.id === 'string') return [{ watched: { kind: 'appointment', appointmentId: data.id }, condition: 'appointment.cancelled' }];
+  return [];
+}
+
+/** The appointment whose times moved (a booked one: a cancelled one stops its runs instead), if the event is such a move. */
+export function movedAppointmentOf(event: Event): string | undefined {
+  const data = event.data as Data;
+  const moved = event.type === 'appointment.updated' && data.status === 'BOOKED' && (changed(event, 'startsAt') || changed(event, 'endsAt'));
+  return moved && typeof data.id === 'string' ? data.id : undefined;
+}
+
+/**
+ * The run whose step made this change, if one did: the writer's stamp on the item (shared/audit/writer.ts) names the
+ * run as its request. A stamp the item already had is an earlier write's.
+ */
+export function runWriterOf(change: ItemChange): string | undefined {
+  const stamp = stampOf(change.newItem);
+  if (!stamp || sameWrite(stamp, stampOf(change.oldItem))) return undefined;
+  return String(stamp.via) === 'automation' ? stamp.requestId : undefined;
+}
+
+/** Starts a run of each enabled automation on each trigger the event fires, whose filter matches; answers their ids. */
+async function startRunsOf(event: Event, enabled: EnabledAutomations): Promise<string[]> {
+  const starts = await Promise.all(
+    triggersOf(event).map(async ({ trigger, leadId, appointmentId, fields }) => {
+      const entries = await enabled(event.organizationId, trigger);
+      return entries.filter(({ filter }) => filterMatches(filter, fields)).map(({ automationId, version }) => ({ automationId, version, leadId, appointmentId }));
+    }),
+  );
+  const started = await Promise.all(
+    starts.flat().map(({ appointmentId, ...start }) =>
+      startRun({ organizationId: event.organizationId, ...start, ...(appointmentId ? { appointmentId } : {}), triggerEventId: event.id, triggeredAt: event.occurredAt }),
+    ),
+  );
+  return started.map(({ runId }) => runId);
+}
+
+/**
+ * One record's events, applied to automations: the runs an event starts, then the stops and moves it asks for. The
+ * runs it started are spared its stops (a lead moved to QUOTED starts a quote follow-up that stops on a status
+ * change, and stops the earlier ones), also when its record is handed again and finds them started. `byRunId`: the
+ * run that wrote the change, which it does not stop (its own `set_lead_status`).
+ */
+export async function automationEffects(events: readonly Event[], { enabled = enabledAutomationsOnce(), byRunId }: { enabled?: EnabledAutomations; byRunId?: string } = {}): Promise<void> {
+  for (const event of events) {
+    const { organizationId } = event;
+    const startedBy = await startRunsOf(event, enabled);
+    const moved = movedAppointmentOf(event);
+    const deletedAutomation = String(event.type) === 'automation.deleted' ? (event.data as Data).id : undefined;
+    await Promise.all([
+      ...stopsOf(event).map(({ watched, condition }) => stopRunsWatching(organizationId, watched, condition, { byRunId, startedBy })),
+      moved ? rescheduleRunsWatching(organizationId, moved) : undefined,
+      typeof deletedAutomation === 'string' ? stopRunsOfAutomation(organizationId, deletedAutomation) : undefined,
+    ]);
+  }
+}
+
+/** The effects of each record of one stream batch, the enabled automations read once per organization and trigger. */
+export function automationEffectsOnce(): (events: readonly Event[], change: ItemChange) => Promise<void> {
+  const enabled = enabledAutomationsOnce();
+  return (events, change) => automationEffects(events, { enabled, byRunId: runWriterOf(change) });
+}

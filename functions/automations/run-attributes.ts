@@ -1,0 +1,62 @@
+import * as v from 'valibot';
+import { Timestamp } from '#shared/schema';
+import { defineEntity, RECORD_TIMES } from '#shared/store/entity';
+import { organizationPartition as org } from '#shared/store/keys';
+import { STEP_TYPES } from './catalog';
+
+export const RUN_STATUSES = ['WAITING', 'RUNNING', 'COMPLETED', 'STOPPED', 'FAILED'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+/** A run in one of these has ended: nothing moves it again, and its event says how it ended. */
+export const ENDED_RUN_STATUSES: readonly RunStatus[] = ['COMPLETED', 'STOPPED', 'FAILED'];
+export const isEnded = (status: string) => (ENDED_RUN_STATUSES as readonly string[]).includes(status);
+
+export const RUN_STEP_STATUSES = ['PENDING', 'WAITING', 'RUNNING', 'DONE', 'SKIPPED', 'FAILED', 'CANCELLED'] as const;
+export type RunStepStatus = (typeof RUN_STEP_STATUSES)[number];
+
+const RunStepResult = v.pipe(
+  v.object({
+    smsId: v.optional(v.string()),
+    reason: v.optional(v.string()),
+    deferredBy: v.optional(v.literal('QUIET_HOURS')),
+    webhookStatus: v.optional(v.nullable(v.number())),
+    attempts: v.optional(v.number()),
+  }),
+  v.description('What the step did: the SMS it recorded (`smsId`), why it was skipped or failed (`reason`), that quiet hours moved it (`deferredBy`), the webhook receiver’s status and the attempts made.'),
+);
+
+export const RunStep = v.object({
+  index: v.number(),
+  type: v.picklist(STEP_TYPES),
+  status: v.pipe(v.picklist(RUN_STEP_STATUSES), v.description('`PENDING` not reached yet, `WAITING` for `dueAt`, `RUNNING` now, then `DONE`, `SKIPPED`, `FAILED`, or `CANCELLED` when the run stopped first.')),
+  dueAt: v.pipe(v.nullable(Timestamp), v.description('When the step is due (UTC); null until the run reaches it.')),
+  at: v.pipe(v.nullable(Timestamp), v.description('When it ran (UTC); later than dueAt when it ran late.')),
+  result: RunStepResult,
+});
+export type RunStep = v.InferOutput<typeof RunStep>;
+
+/**
+ * A run's fields as the API answers them. The item also keeps what only the runner reads (`stepIndex`, `wake`,
+ * `leaseUntil`, `scheduleName`, `triggeredAt`), which the record schema leaves out.
+ */
+const attributes = {
+  id: { type: v.string() },
+  automationId: { type: v.string() },
+  automationVersion: { type: v.number() },
+  leadId: { type: v.string() },
+  appointmentId: { type: v.nullable(v.string()) },
+  triggerEventId: { type: v.pipe(v.nullable(v.string()), v.description('The event that started the run; null for a lead enrolled by hand.')) },
+  status: { type: v.picklist(RUN_STATUSES) },
+  stoppedReason: { type: v.pipe(v.nullable(v.string()), v.description('Why a STOPPED run stopped: `cancelled`, `lead.replied`, `lead.opted_out`, `lead.status_changed`, `appointment.cancelled`, `lead.deleted`, `automation.deleted`.')) },
+  failedReason: { type: v.nullable(v.string()) },
+  nextStepAt: { type: v.pipe(v.nullable(Timestamp), v.description('When the run next moves; null once it has ended.')) },
+  steps: { type: v.array(RunStep) },
+  ...RECORD_TIMES,
+} as const;
+
+/** A run: its item (`ORG#<o>#RUN#<runId>` / `RUN`), listed per automation newest first (gsi1). */
+export const runEntity = defineEntity({
+  entity: 'AUTOMATION_RUN',
+  attributes,
+  key: (o, runId) => ({ pk: `${org(o)}#RUN#${runId}`, sk: 'RUN' }),
+  indexes: { gsi1: { fields: ['automationId'], keys: (o, run) => ({ pk: `${org(o)}#AUTOMATION#${run.automationId}#RUNS`, sk: run.id }) } },
+});

@@ -1,0 +1,80 @@
+import { createHash } from 'node:crypto';
+import { ulid } from 'ulid';
+import type { AuditedRecord } from '#shared/resource';
+import { organizationPartition as org, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '#shared/store/keys';
+import { runEntity, type RunStep } from './run-attributes';
+import type { Run } from './run-schema';
+
+/**
+ * A run's items: the run, the watches that let a change of its lead or appointment find it (one partition per record
+ * watched, a row per run), a marker per step whose effect writes outside the run (a note, a status, a member's text),
+ * and the per-lead daily count of automated SMS.
+ */
+export const runKeys = {
+  run: runEntity.key,
+  runsOfAutomation: (o: string, automationId: string) => ({ index: 'gsi1' as const, pk: `${org(o)}#AUTOMATION#${automationId}#RUNS` }),
+  watch: (o: string, watched: WatchedKey, runId: string): Key => ({ pk: watchPartition(o, watched), sk: `RUN#${runId}` }),
+  watchers: (o: string, watched: WatchedKey) => ({ pk: watchPartition(o, watched), skPrefix: 'RUN#' }),
+  stepMarker: (o: string, runId: string, stepIndex: number): Key => ({ pk: `${org(o)}#RUN#${runId}`, sk: `STEP#${String(stepIndex).padStart(2, '0')}` }),
+  dailyCap: (o: string, leadId: string, localDate: string): Key => ({ pk: `${org(o)}#AUTOCAP#${leadId}`, sk: `DAY#${localDate}` }),
+} as const;
+
+export type WatchedKey = { kind: 'lead'; leadId: string } | { kind: 'appointment'; appointmentId: string };
+const watchPartition = (o: string, watched: WatchedKey) => (watched.kind === 'lead' ? `${org(o)}#WATCH#LEAD#${watched.leadId}` : `${org(o)}#WATCH#APPOINTMENT#${watched.appointmentId}`);
+
+const O = SAMPLE_ORGANIZATION_ID;
+export const runKeySamples: KeySamples<typeof runKeys> = {
+  run: () => runKeys.run(O, 'run_1'),
+  runsOfAutomation: () => runKeys.runsOfAutomation(O, 'automation_1'),
+  watch: () => runKeys.watch(O, { kind: 'lead', leadId: 'lead_1' }, 'run_1'),
+  watchers: () => runKeys.watchers(O, { kind: 'appointment', appointmentId: 'appointment_1' }),
+  stepMarker: () => runKeys.stepMarker(O, 'run_1', 3),
+  dailyCap: () => runKeys.dailyCap(O, 'lead_1', '2026-12-01'),
+};
+
+/** A run as the runner holds it: the record, and where it is (`stepIndex`), its wake token, its step's lease and its schedule. */
+export interface RunState extends Run {
+  organizationId: string;
+  stepIndex: number;
+  /** Moves with every schedule made for the run: a message carrying another value is stale and does nothing. */
+  wake: number;
+  /** Until when (ms) the current step is claimed by a delivery. */
+  leaseUntil: number;
+  scheduleName: string | null;
+  triggeredAt: string;
+}
+
+export function toRunItem(state: RunState) {
+  const { organizationId, stepIndex, wake, leaseUntil, scheduleName, triggeredAt, ...run } = state;
+  return { ...runEntity.toItem(organizationId, run), organizationId, stepIndex, wake, leaseUntil, scheduleName, triggeredAt };
+}
+
+export const fromRunItem = (item: Record<string, unknown>): Run => runEntity.fromItem(item);
+
+export function fromRunStateItem(item: Record<string, unknown>): RunState {
+  return {
+    ...fromRunItem(item),
+    organizationId: String(item.organizationId),
+    stepIndex: Number(item.stepIndex),
+    wake: Number(item.wake),
+    leaseUntil: Number(item.leaseUntil ?? 0),
+    scheduleName: typeof item.scheduleName === 'string' ? item.scheduleName : null,
+    triggeredAt: String(item.triggeredAt),
+  };
+}
+
+/** A step not reached yet. */
+export const pendingStep = (index: number, type: RunStep['type']): RunStep => ({ index, type, status: 'PENDING', dueAt: null, at: null, result: {} });
+
+/** A run, as the audit log names it. */
+export const runAudit: AuditedRecord = { entity: 'AUTOMATION_RUN', resourceType: 'automation_run' };
+
+/**
+ * An id of `kind` made from a seed rather than chance (`<kind>_` + a ULID of `atMs` whose random part comes from
+ * sha256(seed)): the same seed and time always give the same id, so what is made twice is found as made once.
+ */
+export function derivedId(kind: string, atMs: number, seed: string): string {
+  const digest = createHash('sha256').update(seed).digest();
+  let byte = 0;
+  return `${kind}_${ulid(atMs, () => digest[byte++ % digest.length]! / 256)}`;
+}

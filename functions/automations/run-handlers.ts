@@ -1,0 +1,33 @@
+import { apiHandler } from '#shared/http/api-handler';
+import { NotFoundError } from '#shared/errors';
+import { pageEnvelope } from '#shared/pagination';
+import { previewAutomation } from './preview';
+import * as routes from './run-routes';
+import { enrolLead } from './run-start';
+import { stopRun } from './run-stops';
+import { fromRunItem, toRunItem, type RunState } from './run-entity';
+import { listRunsPage, readRunState } from './run-store';
+import { readAutomationDefinition } from './store';
+
+const runNotFound = () => new NotFoundError('Run not found');
+const automationNotFound = () => new NotFoundError('Automation not found');
+const shown = (state: RunState | undefined) => {
+  if (!state) throw runNotFound();
+  return fromRunItem(toRunItem(state));
+};
+
+/** The handlers of the runs' routes, one per route, named by its operationId. */
+// The automation is read beside its runs' page, not before it: a page of an automation not there answers 404.
+export const listAutomationRunsHandler = apiHandler(routes.listAutomationRuns, async ({ path, query, organizationId }) => {
+  const [automation, page] = await Promise.all([readAutomationDefinition(organizationId, path.automationId), listRunsPage(organizationId, path.automationId, query)]);
+  if (!automation) throw automationNotFound();
+  return pageEnvelope('runs', page);
+});
+
+export const enrolAutomationLeadHandler = apiHandler(routes.enrolAutomationLead, async ({ path, body, organizationId }) => ({ run: await enrolLead(organizationId, path.automationId, body) }));
+
+export const previewAutomationHandler = apiHandler(routes.previewAutomation, async ({ path, body, organizationId }) => ({ preview: await previewAutomation(organizationId, path.automationId, body) }));
+
+export const getAutomationRunHandler = apiHandler(routes.getAutomationRun, async ({ path, organizationId }) => ({ run: shown(await readRunState(organizationId, path.runId)) }));
+
+export const cancelAutomationRunHandler = apiHandler(routes.cancelAutomationRun, async ({ path, organizationId }) => ({ run: shown(await stopRun(organizationId, path.runId, 'cancelled')) }));

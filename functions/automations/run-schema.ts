@@ -1,0 +1,41 @@
+import * as v from 'valibot';
+import { LIMIT_DEFAULT, LIMIT_MAX, PAGE_DEFAULT, PrefixedId, integerString, pageSchema } from '#shared/schema';
+import { STEP_TYPES } from './catalog';
+import { RUN_STATUSES, runEntity } from './run-attributes';
+
+/** One lead's way through one version of an automation: where it is, what each step did, and how it ended. */
+export const Run = runEntity.Record;
+export type Run = v.InferOutput<typeof Run>;
+
+export const RunResponse = v.object({ run: Run });
+export const RunPage = pageSchema('runs', Run);
+
+export const AutomationIdPath = v.object({ automationId: PrefixedId('automation', 'automationId') });
+export const RunIdPath = v.object({ runId: PrefixedId('run', 'runId') });
+
+export const ListRunsQuery = v.object({
+  page: v.optional(integerString('page'), String(PAGE_DEFAULT)),
+  limit: v.optional(integerString('limit', { max: LIMIT_MAX }), String(LIMIT_DEFAULT)),
+  cursor: v.optional(v.pipe(v.string('cursor must be a string'), v.minLength(1, 'cursor must not be empty'), v.maxLength(2048, 'cursor must be at most 2048 characters'))),
+  status: v.optional(v.pipe(v.picklist(RUN_STATUSES, `status must be one of ${RUN_STATUSES.join(', ')}`), v.description('Only the runs in this status.'))),
+});
+export type ListRunsQuery = v.InferOutput<typeof ListRunsQuery>;
+
+/** Whom a run is for: a lead, and for an automation on an appointment's trigger, its appointment (of that lead). */
+export const EnrolBody = v.strictObject({
+  leadId: PrefixedId('lead', 'leadId'),
+  appointmentId: v.optional(v.pipe(PrefixedId('appointment', 'appointmentId'), v.description('Required when the automation’s trigger is an `appointment.*` one; the appointment must be the lead’s.'))),
+});
+export type EnrolBody = v.InferOutput<typeof EnrolBody>;
+
+const PreviewStep = v.object({
+  index: v.number(),
+  type: v.picklist(STEP_TYPES),
+  dueAt: v.pipe(v.nullable(v.string()), v.description('When the step would run, were the lead enrolled now (UTC).')),
+  skipped: v.optional(v.pipe(v.string(), v.description('Why the step would be skipped (`time passed`: its anchored time is already past).'))),
+  sms: v.optional(v.object({ to: v.nullable(v.string()), body: v.string(), characters: v.number() })),
+  deferredBy: v.optional(v.literal('QUIET_HOURS')),
+  failure: v.optional(v.pipe(v.string(), v.description('Why the step would fail (a rendered SMS over 1 600 characters).'))),
+});
+export const PreviewResponse = v.object({ preview: v.object({ steps: v.array(PreviewStep) }) });
+export type PreviewStep = v.InferOutput<typeof PreviewStep>;

@@ -1,0 +1,144 @@
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
+import type { Page } from '#shared/pagination';
+import { pageOfFiltered } from '#shared/store/match-page';
+import { queryAll } from '#shared/store/query-page';
+import { idsSince } from '#shared/store/retention';
+import { organizationPartition } from '#shared/store/keys';
+import { conditionNotHeld, deleteItem, insertIfAbsent, transact, writeAloneWhereHolds, type TransactWrite } from '#shared/store/transact';
+import { setFields, type Condition } from '#shared/store/update-fields';
+import type { StopCondition } from './catalog';
+import { ENDED_RUN_STATUSES, type RunStatus, type RunStep } from './run-attributes';
+import { fromRunItem, fromRunStateItem, runKeys, toRunItem, type RunState, type WatchedKey } from './run-entity';
+import type { ListRunsQuery, Run } from './run-schema';
+
+/** The run as stored, read consistently (the runner acts on it); undefined when there is none. */
+export async function readRunState(organizationId: string, runId: string): Promise<RunState | undefined> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: runKeys.run(organizationId, runId), ConsistentRead: true }));
+  return Item ? fromRunStateItem(Item) : undefined;
+}
+
+/** What a run watches: its lead, and its appointment when it has one. */
+export const watchedBy = ({ leadId, appointmentId }: Pick<Run, 'leadId' | 'appointmentId'>): WatchedKey[] => [
+  { kind: 'lead', leadId },
+  ...(appointmentId ? [{ kind: 'appointment' as const, appointmentId }] : []),
+];
+
+/** The run and its watches, put only when the run is new: false when it existed (an event handed again). */
+export async function putRun(state: RunState, stopWhen: readonly StopCondition[]): Promise<boolean> {
+  const { organizationId: o, id: runId, automationId } = state;
+  const watches = watchedBy(state).map((watched) => insertIfAbsent({ ...runKeys.watch(o, watched, runId), entity: 'AUTOMATION_WATCH', runId, automationId, stopWhen }));
+  return whereHeld(transact([insertIfAbsent(toRunItem(state), () => new NotHeld()), ...watches]));
+}
+
+/** A condition of ours that failed: the run exists already, or moved on meanwhile; nothing to do. */
+class NotHeld extends Error {}
+const whereHeld = (write: Promise<void>): Promise<boolean> =>
+  write.then(
+    () => true,
+    (error: unknown) => {
+      if (error instanceof NotHeld) return false;
+      throw error;
+    },
+  );
+
+const ENDED = ENDED_RUN_STATUSES.map((_, i) => `:ended${i}`);
+const endedValues = Object.fromEntries(ENDED_RUN_STATUSES.map((status, i) => [`:ended${i}`, status]));
+
+/** The run is still active and at this wake (and, when given, at this step): what every move of the runner is conditioned on. */
+export function stillAt(wake: number, stepIndex?: number): Condition {
+  return {
+    expression: `#wake = :wake AND NOT #status IN (${ENDED.join(', ')})${stepIndex === undefined ? '' : ' AND #stepIndex = :stepIndex'}`,
+    names: { '#wake': 'wake', '#status': 'status', ...(stepIndex === undefined ? {} : { '#stepIndex': 'stepIndex' }) },
+    values: { ':wake': wake, ...endedValues, ...(stepIndex === undefined ? {} : { ':stepIndex': stepIndex }) },
+  };
+}
+
+/** An Update of the run's fields on condition; `conditionNotHeld` when it fails. */
+export const runUpdate = (organizationId: string, runId: string, fields: object, condition: Condition): TransactWrite =>
+  setFields(runKeys.run(organizationId, runId), fields, { condition, onConditionFailed: conditionNotHeld });
+
+/** The run still holds this wake at this step: a check another transaction (an SMS's record) carries. */
+export function runStillAtCheck(organizationId: string, runId: string, wake: number, stepIndex: number): TransactWrite {
+  const { expression, names, values } = stillAt(wake, stepIndex);
+  return {
+    item: { ConditionCheck: { TableName: config.tableName, Key: runKeys.run(organizationId, runId), ConditionExpression: expression, ExpressionAttributeNames: names, ExpressionAttributeValues: values } },
+  };
+}
+
+/**
+ * Claims step `stepIndex` for one delivery: the run is at it with this wake, and no other delivery holds it (or its
+ * lease ran out, the holder having crashed). False when another holds it or the run moved on.
+ */
+export function claimStep(state: RunState, stepIndex: number, wake: number, nowMs: number, leaseMs: number): Promise<boolean> {
+  const steps = state.steps.map((step, i) => (i === stepIndex ? { ...step, status: 'RUNNING' as const, at: step.at ?? new Date(nowMs).toISOString() } : step));
+  const { expression, names, values } = stillAt(wake, stepIndex);
+  const lease: Condition = {
+    expression: `${expression} AND (#leaseUntil < :now OR attribute_not_exists(#leaseUntil))`,
+    names: { ...names, '#leaseUntil': 'leaseUntil' },
+    values: { ...values, ':now': nowMs },
+  };
+  return writeAloneWhereHolds(runUpdate(state.organizationId, state.id, { steps, status: 'RUNNING', leaseUntil: nowMs + leaseMs, updatedAt: new Date(nowMs).toISOString() }, lease));
+}
+
+/** Moves the run on, on condition it is still at this wake and step; false when it is not (a twin delivery moved it). */
+export function moveRun(state: RunState, wake: number, stepIndex: number, fields: Partial<RunState>): Promise<boolean> {
+  return writeAloneWhereHolds(runUpdate(state.organizationId, state.id, { ...fields, leaseUntil: 0 }, stillAt(wake, stepIndex)));
+}
+
+/**
+ * Ends the run (COMPLETED, STOPPED or FAILED) and deletes its watches, on condition it is still at `wake`: steps not
+ * done become CANCELLED, the wake moves so any message still on its way is stale. False when it ended or moved meanwhile.
+ */
+export async function endRun(state: RunState, ending: { status: RunStatus; stoppedReason?: string; failedReason?: string; steps: RunStep[] }, at: string): Promise<boolean> {
+  const { organizationId: o, id: runId } = state;
+  const steps = ending.steps.map((step) => (step.status === 'PENDING' || step.status === 'WAITING' || step.status === 'RUNNING' ? { ...step, status: 'CANCELLED' as const } : step));
+  const fields = { status: ending.status, stoppedReason: ending.stoppedReason ?? null, failedReason: ending.failedReason ?? null, steps, nextStepAt: null, wake: state.wake + 1, leaseUntil: 0, scheduleName: null, updatedAt: at };
+  const run = setFields(runKeys.run(o, runId), fields, { condition: stillAt(state.wake), onConditionFailed: () => new NotHeld() });
+  return whereHeld(transact([run, ...watchedBy(state).map((watched) => deleteItem(runKeys.watch(o, watched, runId)))]));
+}
+
+export interface Watcher {
+  runId: string;
+  automationId: string;
+  stopWhen: readonly string[];
+}
+
+/** The active runs watching a lead or an appointment. */
+export async function watchersOf(organizationId: string, watched: WatchedKey): Promise<Watcher[]> {
+  const items = await queryAll(runKeys.watchers(organizationId, watched));
+  return items.map((item) => ({ runId: String(item.runId), automationId: String(item.automationId), stopWhen: (item.stopWhen as string[] | undefined) ?? [] }));
+}
+
+/** The ids of an automation's runs still active. */
+export async function activeRunIdsOf(organizationId: string, automationId: string): Promise<string[]> {
+  const items = await queryAll(runKeys.runsOfAutomation(organizationId, automationId), ['id', 'status']);
+  return items.filter((item) => !(ENDED_RUN_STATUSES as readonly unknown[]).includes(item.status)).map((item) => String(item.id));
+}
+
+/** A page of an automation's runs, newest first, of one status when asked: the automation's runs are read whole, so the count is exact. */
+export async function listRunsPage(organizationId: string, automationId: string, { status, ...request }: ListRunsQuery): Promise<Page<Run>> {
+  const keep = (item: Record<string, unknown>) => status === undefined || item.status === status;
+  const page = await pageOfFiltered(runKeys.runsOfAutomation(organizationId, automationId), keep, `status=${status ?? ''}`, request);
+  return { ...page, items: page.items.map(fromRunItem), page: request.page, limit: request.limit };
+}
+
+/**
+ * Whether the lead sent an SMS since `since`: its messages newest first (gsi4), a page of 10. A reply can reach the
+ * stream before the change that started a run does, so the stop finds no run to stop; the run looks for itself.
+ */
+export async function leadRepliedSince(organizationId: string, leadId: string, since: string): Promise<boolean> {
+  const [from, to] = idsSince('message', since);
+  const { Items = [] } = await dynamo.send(
+    new QueryCommand({
+      TableName: config.tableName,
+      IndexName: 'gsi4',
+      KeyConditionExpression: 'gsi4pk = :pk AND gsi4sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': `${organizationPartition(organizationId)}#SMS#LEAD#${leadId}`, ':from': from, ':to': to },
+      ScanIndexForward: false,
+      Limit: 10,
+    }),
+  );
+  return Items.some((item) => item.direction === 'INBOUND');
+}
