@@ -46,8 +46,7 @@ const leadStop = (leadId: unknown, condition: StopOf['condition']): StopOf[] => 
 /** The runs an event stops: a lead's reply, status move, opt-out or deletion; an appointment's cancellation. */
 export function stopsOf(event: Event): StopOf[] {
   const data = event.data as Data;
-  // Typed as text: the automations' own event types are not in the generated list until it is regenerated.
-  const type: string = event.type;
+  const { type } = event;
   if (type === 'sms.received') return leadStop(data.leadId, 'lead.replied');
   if (type === 'lead.deleted') return leadStop(data.id, 'lead.deleted');
   if (type === 'lead.updated') {
@@ -102,7 +101,7 @@ export async function automationEffects(events: readonly Event[], { enabled = en
     const { organizationId } = event;
     const startedBy = await startRunsOf(event, enabled);
     const moved = movedAppointmentOf(event);
-    const deletedAutomation = String(event.type) === 'automation.deleted' ? (event.data as Data).id : undefined;
+    const deletedAutomation = event.type === 'automation.deleted' ? (event.data as Data).id : undefined;
     await Promise.all([
       ...stopsOf(event).map(({ watched, condition }) => stopRunsWatching(organizationId, watched, condition, { byRunId, startedBy })),
       moved ? rescheduleRunsWatching(organizationId, moved) : undefined,

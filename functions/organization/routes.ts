@@ -15,154 +15,96 @@ import {
 import { OrganizationResponse, UpdateOrganizationBody } from './schema';
 import { OrganizationServices } from '../services/schema';
 import { defineRoute } from '#shared/routes/route';
-import { createRow, deleteRow, getRow, listRow, updateRow } from '#shared/routes/rows';
+import { createRow, readRow } from '#shared/routes/rows';
+import { recordRows } from '#shared/routes/record-rows';
 
-export const listOrganizationMembers = listRow({
-  operationId: 'listOrganizationMembers',
-  path: '/v1/organization/members',
-  summary: 'List the members with a user account, newest first (pending invitations are left out)',
-  description: 'The organization\'s members with a user account, newest first. Pending invitations are listed apart (`GET /v1/organization/invitations`) and never counted here.',
-  tag: 'Organization',
-  // gsi6: the change log read with updatedSince.
-  indexes: ['gsi6'],
-  request: { query: PageQuery },
-  response: MemberPage,
-});
+const TAG = 'Organization';
 
-export const listOrganizationServices = defineRoute({
-  operationId: 'listOrganizationServices',
-  method: 'GET',
-  path: '/v1/organization/services',
-  summary: 'List the services grouped by trade category (only categories that have services)',
-  description: 'Every service of the organization under its trade category, categories in catalog order and only those with a service, newest service first within a category. Each service carries its `durationUnit` and pricing beside the spec’s fields; GET /v1/services lists them with their scenarios, filtered and paged.',
-  tag: 'Organization',
-  dynamodb: ['Query'],
-  status: 200,
-  request: {},
-  response: OrganizationServices,
-  errors: [],
-});
+/** Where a row not of the records' standard kinds stands: the organization itself (the API key's, so no id in its path) unless it says. */
+const organizationRow = (operationId: string, path = '/v1/organization') => ({ operationId, path, tag: TAG });
 
-export const createOrganizationMember = createRow({
-  operationId: 'createOrganizationMember',
-  path: '/v1/organization/members',
-  summary: 'Add a member with a user account',
-  description: 'The member is active at once and gets a user (`user.id`, the `userId` that sends SMS). `role` defaults to MEMBER. An email already used by a member or a pending invitation, ignoring case, answers 409. `phone`, where automations text the member, is read in the organization’s `country` and stored in E.164; one that is no valid number answers 400.',
-  tag: 'Organization',
-  dynamodb: ['UpdateItem', 'PutItem', 'GetItem'],
-  request: { body: CreateMemberBody },
-  requestExample: { email: 'tom@harbourcitytrades.com.au', firstName: 'Tom', lastName: 'Walsh', role: 'MEMBER', position: 'Licensed Plumber', responsibility: 'Emergency call-outs north of the bridge' },
-  response: MemberResponse,
-  errors: [409],
-});
-
-export const updateOrganizationMember = updateRow({
-  operationId: 'updateOrganizationMember',
-  path: '/v1/organization/members/{memberId}',
-  summary: 'Change a member’s email, firstName, lastName, role, position, responsibility, phone, isDisabled or workingHours',
-  description: 'Fields left out keep their values. `email` is the member’s user’s too (`user.email`): one another member or a pending invitation has, ignoring case, answers 409 CONFLICT, and the member’s old email may be used again at once. A disabled member stays listed, but its `userId` can no longer send SMS (400 USER_DISABLED). The last ADMIN cannot take another role (409 LAST_ADMIN).',
-  tag: 'Organization',
-  dynamodb: ['GetItem', 'Query', 'UpdateItem', 'ConditionCheckItem'],
-  request: { path: MemberIdPath, body: UpdateMemberBody },
-  response: MemberResponse,
-  errors: [409],
-});
-
-export const getOrganizationMember = getRow({
-  operationId: 'getOrganizationMember',
-  path: '/v1/organization/members/{memberId}',
-  summary: 'Read a member',
-  description: 'One member with a user account, as the list shows it. A pending invitation is not a member: its id answers 404 here until it is accepted.',
-  tag: 'Organization',
-  request: { path: MemberIdPath },
-  response: MemberResponse,
-});
-
-export const deleteOrganizationMember = deleteRow({
-  operationId: 'deleteOrganizationMember',
-  path: '/v1/organization/members/{memberId}',
-  summary: 'Remove a member and its user',
-  description:
-    'The member leaves the list and its `userId` can no longer send SMS (`POST /v1/sms` answers 404 User not found), add company notes or be booked; messages, notes and appointments it already has keep their `userId`. Its email may be invited again. Removing the organization’s last ADMIN answers 409 `LAST_ADMIN`.',
-  tag: 'Organization',
-  dynamodb: ['GetItem', 'Query', 'DeleteItem', 'UpdateItem', 'ConditionCheckItem', 'PutItem'],
-  request: { path: MemberIdPath },
-  response: MemberOrInvitationDeleted,
-  errors: [409],
-});
-
-export const createOrganizationInvitation = createRow({
-  operationId: 'createOrganizationInvitation',
-  path: '/v1/organization/invitations',
-  summary: 'Invite someone to join the organization',
-  description: 'A pending invitation: not a member, not listed among members, and its person cannot send SMS until it is accepted. An email already used by a member or a pending invitation answers 409.',
-  tag: 'Organization',
-  request: { body: CreateInvitationBody },
-  response: InvitationResponse,
-  errors: [409],
-});
-
-export const listOrganizationInvitations = listRow({
-  operationId: 'listOrganizationInvitations',
-  path: '/v1/organization/invitations',
-  summary: 'List pending invitations, newest first',
-  description: 'Invitations not yet accepted; an accepted invitation leaves this list and appears among the members.',
-  tag: 'Organization',
-  // gsi6: the change log read with updatedSince.
-  indexes: ['gsi6'],
-  request: { query: PageQuery },
-  response: InvitationPage,
-});
-
-export const acceptOrganizationInvitation = createRow({
-  operationId: 'acceptOrganizationInvitation',
-  path: '/v1/organization/invitations/{invitationId}/accept',
-  summary: 'Accept an invitation: it becomes a member with a user',
-  description: 'The member keeps the invitation’s id, email and role. The body may give the first and last name; they are required when the invitation has none. An invitation already accepted answers 404.',
-  tag: 'Organization',
-  dynamodb: ['GetItem', 'DeleteItem', 'PutItem', 'UpdateItem'],
-  request: { path: InvitationIdPath, body: AcceptInvitationBody },
-  response: MemberResponse,
-});
-
-export const deleteOrganizationInvitation = deleteRow({
-  operationId: 'deleteOrganizationInvitation',
-  path: '/v1/organization/invitations/{invitationId}',
-  summary: 'Cancel a pending invitation',
-  description: 'The invitation leaves the list; accepting it answers 404 from then on, and its email may be invited again. An invitation already accepted or cancelled answers 404.',
-  tag: 'Organization',
-  dynamodb: ['GetItem', 'DeleteItem', 'UpdateItem', 'PutItem'],
-  request: { path: InvitationIdPath },
-  response: MemberOrInvitationDeleted,
-});
-
-export const getOrganization = defineRoute({
-  operationId: 'getOrganization',
-  method: 'GET',
-  path: '/v1/organization',
+export const getOrganization = readRow({
+  ...organizationRow('getOrganization'),
   summary: 'Read the organization the API key belongs to',
   description: 'Its name, time zone, SMS sender identity and counts of leads, members and services, read together in one call.',
-  tag: 'Organization',
   dynamodb: ['BatchGetItem'],
-  status: 200,
   request: {},
   response: OrganizationResponse,
-  errors: [],
 });
 
 export const updateOrganization = defineRoute({
-  operationId: 'updateOrganization',
+  ...organizationRow('updateOrganization'),
   method: 'PATCH',
-  path: '/v1/organization',
   summary: 'Change the organization’s name, timezone, country, currency, businessHours, closedDates, automationSmsDailyCap or smsSenderId',
   description:
     'Fields left out keep their values. `businessHours` is the whole week, replaced rather than merged by day: a PATCH with only `monday` leaves every other day closed, so send the week with the day changed. `timezone` must be an IANA zone (e.g. Australia/Sydney). `country` (ISO 3166-1 alpha-2, default `AU`) is the country whose national phone forms every write and lookup reads; an unknown code answers 400. `currency` (ISO 4217, default `AUD`) is what a lead’s `value` is in; an unknown code answers 400. `automationSmsDailyCap` (1 to 20, default 3) is how many SMS its automations send one lead in a day. `smsSenderId` is what recipients see an SMS come from: an E.164 number or an alphanumeric sender id of up to 11 characters; `null` returns to the provider’s default. A number is stored in its one E.164 form: a trunk 0 typed after the country code is dropped (`+610299990000` is stored as `+61299990000`). A number is also where replies come back, so it belongs to one organization: a number another organization has set answers 409 `SMS_SENDER_TAKEN`, and the number an organization leaves is free for others at once.',
-  tag: 'Organization',
   dynamodb: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem', 'BatchGetItem'],
   status: 200,
   request: { body: UpdateOrganizationBody },
   response: OrganizationResponse,
   errors: [400, 409],
+});
+
+export const listOrganizationServices = readRow({
+  ...organizationRow('listOrganizationServices', '/v1/organization/services'),
+  summary: 'List the services grouped by trade category (only categories that have services)',
+  description: 'Every service of the organization under its trade category, categories in catalog order and only those with a service, newest service first within a category. Each service carries its `durationUnit` and pricing beside the spec’s fields; GET /v1/services lists them with their scenarios, filtered and paged.',
+  dynamodb: ['Query'],
+  request: {},
+  response: OrganizationServices,
+});
+
+const member = recordRows({ tag: TAG, names: { one: 'OrganizationMember', many: 'OrganizationMembers' }, path: '/v1/organization/members', idPath: MemberIdPath, response: MemberResponse, schemas: { query: PageQuery, page: MemberPage, create: CreateMemberBody, update: UpdateMemberBody, deleted: MemberOrInvitationDeleted }, changeLog: true });
+const invitation = recordRows({ tag: TAG, names: { one: 'OrganizationInvitation', many: 'OrganizationInvitations' }, path: '/v1/organization/invitations', idPath: InvitationIdPath, response: InvitationResponse, schemas: { query: PageQuery, page: InvitationPage, create: CreateInvitationBody, deleted: MemberOrInvitationDeleted }, changeLog: true });
+
+export const listOrganizationMembers = member.list({ summary: 'List the members with a user account, newest first (pending invitations are left out)', description: 'The organization\'s members with a user account, newest first. Pending invitations are listed apart (`GET /v1/organization/invitations`) and never counted here.' });
+
+export const createOrganizationMember = member.create({
+  summary: 'Add a member with a user account',
+  description: 'The member is active at once and gets a user (`user.id`, the `userId` that sends SMS). `role` defaults to MEMBER. An email already used by a member or a pending invitation, ignoring case, answers 409. `phone`, where automations text the member, is read in the organization’s `country` and stored in E.164; one that is no valid number answers 400.',
+  dynamodb: ['UpdateItem', 'PutItem', 'GetItem'],
+  requestExample: { email: 'tom@harbourcitytrades.com.au', firstName: 'Tom', lastName: 'Walsh', role: 'MEMBER', position: 'Licensed Plumber', responsibility: 'Emergency call-outs north of the bridge' },
+  errors: [409],
+});
+
+export const updateOrganizationMember = member.update({
+  summary: 'Change a member’s email, firstName, lastName, role, position, responsibility, phone, isDisabled or workingHours',
+  description: 'Fields left out keep their values. `email` is the member’s user’s too (`user.email`): one another member or a pending invitation has, ignoring case, answers 409 CONFLICT, and the member’s old email may be used again at once. A disabled member stays listed, but its `userId` can no longer send SMS (400 USER_DISABLED). The last ADMIN cannot take another role (409 LAST_ADMIN).',
+  dynamodb: ['GetItem', 'Query', 'UpdateItem', 'ConditionCheckItem'],
+  errors: [409],
+});
+
+export const getOrganizationMember = member.get({ summary: 'Read a member', description: 'One member with a user account, as the list shows it. A pending invitation is not a member: its id answers 404 here until it is accepted.' });
+
+export const deleteOrganizationMember = member.delete({
+  summary: 'Remove a member and its user',
+  description:
+    'The member leaves the list and its `userId` can no longer send SMS (`POST /v1/sms` answers 404 User not found), add company notes or be booked; messages, notes and appointments it already has keep their `userId`. Its email may be invited again. Removing the organization’s last ADMIN answers 409 `LAST_ADMIN`.',
+  dynamodb: ['GetItem', 'Query', 'DeleteItem', 'UpdateItem', 'ConditionCheckItem', 'PutItem'],
+  errors: [409],
+});
+
+export const createOrganizationInvitation = invitation.create({
+  summary: 'Invite someone to join the organization',
+  description: 'A pending invitation: not a member, not listed among members, and its person cannot send SMS until it is accepted. An email already used by a member or a pending invitation answers 409.',
+  errors: [409],
+});
+
+export const listOrganizationInvitations = invitation.list({ summary: 'List pending invitations, newest first', description: 'Invitations not yet accepted; an accepted invitation leaves this list and appears among the members.' });
+
+export const acceptOrganizationInvitation = createRow({
+  ...organizationRow('acceptOrganizationInvitation', '/v1/organization/invitations/{invitationId}/accept'),
+  summary: 'Accept an invitation: it becomes a member with a user',
+  description: 'The member keeps the invitation’s id, email and role. The body may give the first and last name; they are required when the invitation has none. An invitation already accepted answers 404.',
+  dynamodb: ['GetItem', 'DeleteItem', 'PutItem', 'UpdateItem'],
+  request: { path: InvitationIdPath, body: AcceptInvitationBody },
+  response: MemberResponse,
+});
+
+export const deleteOrganizationInvitation = invitation.delete({
+  summary: 'Cancel a pending invitation',
+  description: 'The invitation leaves the list; accepting it answers 404 from then on, and its email may be invited again. An invitation already accepted or cancelled answers 404.',
+  dynamodb: ['GetItem', 'DeleteItem', 'UpdateItem', 'PutItem'],
 });
 
 export const organizationRoutes = [

@@ -28,18 +28,41 @@ export const TimeZone = v.pipe(
   v.description('An IANA time zone name, e.g. Australia/Sydney.'),
 );
 
+/** How one field names a code of an ISO standard: the standard's code, its length in letters, examples, and which codes exist. */
+interface IsoCodeField {
+  field: string;
+  code: string;
+  letters: number;
+  examples: string;
+  /** Whether the code, upper case, is one of the standard's. */
+  isKnown: (code: string) => boolean;
+  description: string;
+}
+
+/** A code of an ISO standard, taken in any case and stored upper case; one the standard lacks answers 400 naming the field. */
+function isoCode({ field, code, letters, examples, isKnown, description }: IsoCodeField) {
+  const message = `${field} must be an ${code}, e.g. ${examples}`;
+  return v.pipe(
+    v.string(`${field} must be a string`),
+    v.trim(),
+    v.regex(new RegExp(`^[A-Za-z]{${letters}}$`), message),
+    v.description(description),
+    v.check((value) => isKnown(value.toUpperCase()), message),
+    // The document describes what a client sends (any case); the stored and answered code is upper case.
+    v.transform((value) => value.toUpperCase()),
+  );
+}
+
 /** A country as ISO 3166-1 alpha-2 (`AU`, `NZ`, `US`; any case, stored upper case), one with a phone numbering plan. */
-export const Country = v.pipe(
-  v.string('country must be a string'),
-  v.trim(),
-  v.regex(/^[A-Za-z]{2}$/, 'country must be an ISO 3166-1 alpha-2 country code, e.g. AU, NZ or US'),
-  v.description(
+export const Country = isoCode({
+  field: 'country',
+  code: 'ISO 3166-1 alpha-2 country code',
+  letters: 2,
+  examples: 'AU, NZ or US',
+  isKnown: isCountry,
+  description:
     "ISO 3166-1 alpha-2 code of the organization's country (default `AU`): phones written or looked up in national form (`0412 345 678`, `(02) 9555 1234`) are read in its numbering plan and stored in E.164. Changing it changes how later input is read, not numbers already stored. An unknown code answers 400.",
-  ),
-  v.check((code) => isCountry(code.toUpperCase()), 'country must be an ISO 3166-1 alpha-2 country code, e.g. AU, NZ or US'),
-  // The document describes what a client sends (any case); the stored and answered code is upper case.
-  v.transform((code) => code.toUpperCase()),
-);
+});
 
 /** What an organization's amounts of money are in until it says otherwise. */
 export const DEFAULT_CURRENCY = 'AUD';
@@ -48,16 +71,15 @@ export const DEFAULT_CURRENCY = 'AUD';
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
 /** A currency as ISO 4217 (`AUD`, `NZD`, `USD`; any case, stored upper case). */
-export const Currency = v.pipe(
-  v.string('currency must be a string'),
-  v.trim(),
-  v.regex(/^[A-Za-z]{3}$/, 'currency must be an ISO 4217 currency code, e.g. AUD, NZD or USD'),
-  v.description(
+export const Currency = isoCode({
+  field: 'currency',
+  code: 'ISO 4217 currency code',
+  letters: 3,
+  examples: 'AUD, NZD or USD',
+  isKnown: (code) => CURRENCIES.has(code),
+  description:
     "ISO 4217 code of the currency the organization's amounts of money are in (default `AUD`): a lead's `value` and every money figure reported of it. Changing it relabels the amounts stored, it converts none. Any case is taken and the code is stored upper case; an unknown code answers 400.",
-  ),
-  v.check((code) => CURRENCIES.has(code.toUpperCase()), 'currency must be an ISO 4217 currency code, e.g. AUD, NZD or USD'),
-  v.transform((code) => code.toUpperCase()),
-);
+});
 
 /** What an organization's automations may text one lead in a day until it says otherwise, and the most it may choose. */
 export const DEFAULT_AUTOMATION_SMS_DAILY_CAP = 3;

@@ -1,7 +1,10 @@
 import { ListSmsQuery, SendSmsBody, SMS_NOT_RECORDED_MESSAGE, SmsDeliveryFailed, SmsIdPath, SmsPage, SmsResponse, SmsSent } from './schema';
 import { errorEnvelope } from '#shared/http/envelope';
-import { createRow, getRow, listRow } from '#shared/routes/rows';
+import { createRow } from '#shared/routes/rows';
+import { recordRows } from '#shared/routes/record-rows';
 import { smsSender } from './capability';
+
+const smsRows = recordRows({ tag: 'SMS', names: { one: 'Sms', many: 'Sms' }, path: '/v1/sms', idPath: SmsIdPath, response: SmsResponse, schemas: { query: ListSmsQuery, page: SmsPage }, changeLog: true });
 
 export const sendSms = createRow({
   operationId: 'sendSms',
@@ -35,30 +38,21 @@ export const sendSms = createRow({
   },
 });
 
-export const listSms = listRow({
-  operationId: 'listSms',
-  path: '/v1/sms',
+export const listSms = smsRows.list({
   summary: 'List SMS messages, newest first',
   description: 'Every SMS message of the organization, sent and received, with its status now (`QUEUED` included), newest first, listed under `messages`; optionally only one lead’s (`leadId`), one thread’s (`messageThreadId`) and/or one `status`. `totalCount` is exact for every filter. A lead or thread without messages (unknown, or another organization’s) answers an empty list.',
-  tag: 'SMS',
   // Query of the filter's index partition (or, with two filters, the lead's or thread's partition whole) and its
   // counter; BatchGetItem: a sharded organization's totalCount is the sum of its counter's shards.
   dynamodb: ['Query', 'GetItem', 'BatchGetItem'],
-  indexes: ['gsi2', 'gsi3', 'gsi4', 'gsi5', 'gsi6'],
-  request: { query: ListSmsQuery },
-  response: SmsPage,
+  indexes: ['gsi2', 'gsi3', 'gsi4', 'gsi5'],
 });
 
-export const getSms = getRow({
-  operationId: 'getSms',
-  path: '/v1/sms/{smsId}',
+export const getSms = smsRows.get({
   summary: 'Read an SMS message and its status',
   description: 'One SMS message, sent or received, with its status now: `QUEUED` until the provider answers, then `SENT`, `DELIVERED` or `FAILED`; a reply is `RECEIVED`. The `id` is the message id `POST /v1/sms` answers and an SMS inquiry’s `data.messages` list. Another organization’s message answers 404.',
-  tag: 'SMS',
+  // gsi2: the organization's messages index, queried at the id.
   dynamodb: ['Query'],
   indexes: ['gsi2'],
-  request: { path: SmsIdPath },
-  response: SmsResponse,
 });
 
 export const smsRoutes = [sendSms, listSms, getSms];
