@@ -1,5 +1,6 @@
 import type { RouteDefinition } from '#shared/routes/route';
 import { actionRow, createRow, getRow, listRow } from '#shared/routes/rows';
+import { automationStepSender } from './capability';
 import { automationRun } from './run-examples';
 import { AutomationIdPath, EnrolBody, ListRunsQuery, PreviewResponse, RunIdPath, RunPage, RunResponse } from './run-schema';
 
@@ -25,6 +26,8 @@ export const enrolAutomationLead = createRow({
     'Starts a run of the automation’s current version for the lead, now, as its trigger would: its first steps run at once, its waits are scheduled. An automation on an `appointment.*` trigger needs the lead’s `appointmentId`; one whose runs only start from their events (`call.missed`, `inquiry.created`, `sms.received`) answers 409 NOT_ENROLLABLE, and a disabled automation 409 AUTOMATION_DISABLED. Each request starts a new run (send an Idempotency-Key to retry safely).',
   tag: TAG,
   dynamodb: ['GetItem', 'Query', 'PutItem'],
+  // The run's first step is queued for the runner.
+  capabilities: [automationStepSender],
   request: { path: AutomationIdPath, body: EnrolBody },
   requestExample: ENROL_EXAMPLE,
   response: RunResponse,
@@ -63,6 +66,8 @@ export const cancelAutomationRun = actionRow({
     'Stops the run: `STOPPED` with `stoppedReason: "cancelled"`, its steps not done `CANCELLED`, its waiting schedule deleted; an SMS step under way at that moment records and sends nothing. A run that has ended is answered as it stands.',
   tag: TAG,
   dynamodb: ['GetItem', 'UpdateItem', 'DeleteItem'],
+  // The run's schedule is deleted by the runner, from the cleanup message queued here.
+  capabilities: [automationStepSender],
   request: { path: RunIdPath },
   response: RunResponse,
 });
