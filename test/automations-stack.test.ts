@@ -3,7 +3,10 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { STEP_BATCH } from '../functions/automations/channels';
 import { automationQueueNames } from '../functions/automations/capability';
+import { ApiStack } from '../infra/cdk/api-stack';
 import { EventsStack } from '../infra/cdk/events-stack';
+import { routes } from '../functions/resources';
+import { routeId } from '#shared/routes/route';
 import { readOptions } from '../infra/cdk/options';
 
 // The automation engine as the events stack deploys it: the step queue, the one-time schedules that feed it, and the
@@ -85,5 +88,24 @@ describe('the automation engine’s stack', () => {
     expect(onQueue(names.scheduleDeadLetters)).toEqual([expect.objectContaining({ Threshold: 0, ComparisonOperator: 'GreaterThanThreshold', AlarmActions: [expect.anything()] })]);
     const onRunner = alarms.filter((alarm) => alarm.MetricName === 'Errors' && JSON.stringify(alarm.Dimensions).includes(idOf('AWS::Lambda::Function', 'RunAutomationStepsFunction')));
     expect(onRunner).toEqual([expect.objectContaining({ EvaluationPeriods: 3, Period: 300, Threshold: 0, AlarmActions: [expect.anything()] })]);
+  });
+});
+
+describe('the routes that start and stop runs', () => {
+  const queued = routes.filter((route) => ['enrolAutomationLead', 'cancelAutomationRun'].includes(route.operationId));
+  const apiApp = new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'none', tableName: 'pipeline' } });
+  const api = new ApiStack(apiApp, 'Api', { routes: queued, options: readOptions(apiApp.node) });
+
+  it.each(queued.map((route) => [route.operationId, route] as const))('%s may queue steps on the step queue, and nothing of the schedules', (_, route) => {
+    const nested = Template.fromStack(api.functionStacks.get(route.tag)!).toJSON().Resources as Record<string, Resource>;
+    const fn = Object.entries(nested).find(([id, resource]) => id.startsWith(`${routeId(route)}Function`) && resource.Type === 'AWS::Lambda::Function')![1];
+    expect(JSON.stringify(fn.Properties.Environment.Variables.AUTOMATION_QUEUE_URL)).toContain('/pipeline-automation-steps');
+    const statements = Object.entries(nested)
+      .filter(([id, resource]) => id.startsWith(`${routeId(route)}Role`) && resource.Type === 'AWS::IAM::Policy')
+      .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as Statement[]);
+    const sending = withAction(statements, 'sqs:SendMessage');
+    expect(sending).toHaveLength(1);
+    expect(JSON.stringify(sending[0]!.Resource)).toContain(':pipeline-automation-steps');
+    expect(statements.flatMap(({ Action }) => [Action].flat()).filter((action) => /^(scheduler|iam):/.test(action))).toEqual([]);
   });
 });

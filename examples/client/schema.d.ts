@@ -3826,7 +3826,7 @@ export interface components {
                 received: number;
                 optOuts: number;
             };
-            /** @description Automation runs started on the days of the range, by how they ended. */
+            /** @description Automation runs started, completed, and stopped by the lead’s reply, each counted on the local day it happened. */
             automations: {
                 started: number;
                 completed: number;

@@ -54,7 +54,13 @@ const Steps = v.pipe(
 /** Each field of a trigger's filter: one value, or a list of values any of which passes; of the field's own list when it has one. */
 function filterValue(field: string, values: readonly string[] | undefined) {
   const one = values ? v.picklist(values, `${field} must be one of ${list(values)}`) : NonEmptyString(field, 200);
-  const many = v.pipe(v.array(one), v.minLength(1, `${field} must list at least one value`), v.maxLength(20, `${field} may list at most 20 values`), v.metadata({ jsonSchema: { uniqueItems: true } }));
+  const many = v.pipe(
+    v.array(one),
+    v.minLength(1, `${field} must list at least one value`),
+    v.maxLength(20, `${field} may list at most 20 values`),
+    v.check((listed) => new Set(listed).size === listed.length, `${field} must not list a value twice`),
+    v.metadata({ jsonSchema: { uniqueItems: true } }),
+  );
   return v.optional(v.union([one, many], values ? `${field} must be one of ${list(values)}, or a list of them` : `${field} must be a text or a list of 1 to 20 texts`));
 }
 

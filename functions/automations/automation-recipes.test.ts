@@ -400,6 +400,27 @@ describe('what stops a run, from the stream', () => {
     expect(runs.find((run) => run.leadId === other.id)).toMatchObject({ status: 'STOPPED', stoppedReason: 'lead.status_changed' });
   });
 
+  it('does not enrol a lead again in the automation whose own step changed its status; another automation on status changes starts', async () => {
+    const { client, organizationId } = await sydneyOrganization();
+    const own = await created(client, '/v1/automations', 'automation', {
+      name: 'Qualify on any move',
+      trigger: { event: 'lead.status_changed' },
+      steps: [{ type: 'set_lead_status', status: 'QUALIFIED' }, { type: 'send_sms', template: 'Thanks {{lead.firstName|there}}, a quote is on its way.' }],
+    });
+    const other = await created(client, '/v1/automations', 'automation', { name: 'Note qualified', trigger: { event: 'lead.status_changed', filter: { to: 'QUALIFIED' } }, steps: [{ type: 'add_note', template: 'Qualified by an automation.' }] });
+    await untilLocal('10:00');
+    const lead = await leadWithPhone(client, '+61412555121');
+    await settled();
+    expect((await client.patch(`/v1/leads/${lead.id}`, { status: 'CONTACTED' })).status).toBe(200);
+    await settled();
+    await api.advanceTime('PT1H');
+
+    expect((await client.get(`/v1/leads/${lead.id}`)).body.lead.status).toBe('QUALIFIED');
+    expect(sentFor(organizationId).map(({ to }) => to)).toEqual(['+61412555121']);
+    expect((await runsOf(client, own.id)).map((run) => run.status)).toEqual(['COMPLETED']);
+    expect((await runsOf(client, other.id)).map((run) => run.status)).toEqual(['COMPLETED']);
+  });
+
   it('stops a lead’s runs when it opts out or is deleted, and every run of a deleted automation', async () => {
     const { client, organizationId, number } = await sydneyOrganization();
     const automation = await created(client, '/v1/automations', 'automation', { name: 'Check in', ...waitThenText, stopWhen: ['lead.opted_out'] });

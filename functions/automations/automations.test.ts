@@ -119,6 +119,7 @@ describe('what a create refuses: 400 naming the field, nothing written', () => {
     ['a filter field the trigger lacks', { ...followUp, trigger: { event: 'lead.created', filter: { tag: 'VIP' } } }, 'trigger.filter.tag', 'trigger.filter.tag is not a known field'],
     ['a filter value outside its list', { ...followUp, trigger: { event: 'inquiry.created', filter: { source: 'FAX' } } }, 'trigger.filter.source', /source must be one of CALL, EMAIL/],
     ['one value of a filter list outside it', { ...followUp, trigger: { event: 'lead.status_changed', filter: { to: ['QUOTED', 'PAID'] } } }, 'trigger.filter.to', /to must be one of NEW, /],
+    ['a filter value listed twice', { ...followUp, trigger: { event: 'inquiry.created', filter: { tag: ['VIP', 'VIP'] } } }, 'trigger.filter.tag', 'tag must not list a value twice'],
     ['a filter that is a list', { ...followUp, trigger: { event: 'lead.created', filter: [] } }, 'trigger.filter', /filter must be an object of lead\.created's fields \(status\)/],
     ['a step type not in the catalog', { ...followUp, steps: [{ type: 'send_email', template: 'Hi' }] }, 'steps.0.type', /type must be one of wait, send_sms, /],
     ['a step field its type lacks', { ...followUp, steps: [{ type: 'wait', duration: 'P1D', template: 'Hi' }] }, 'steps.0.template', 'steps.0.template is not a known field'],
@@ -250,7 +251,7 @@ describe('GET /v1/automations', () => {
 });
 
 describe('the limit of automations per organization', () => {
-  it(`answers the ${LIMITS.automationsPerOrganization + 1}th create 409 LIMIT_REACHED, and takes one again after a delete`, async () => {
+  it(`answers a create past the ${LIMITS.automationsPerOrganization}th 409 LIMIT_REACHED, and takes one again after a delete`, async () => {
     const { client, organizationId } = await api.organization();
     // The counter stands where 50 creates would leave it; the 50th is made through the API.
     await dynamo.send(new UpdateCommand({ TableName: config.tableName, Key: { pk: `ORG#${organizationId}`, sk: 'COUNT#AUTOMATIONS' }, UpdateExpression: 'SET #count = :n', ExpressionAttributeNames: { '#count': 'count' }, ExpressionAttributeValues: { ':n': LIMITS.automationsPerOrganization - 1 } }));
@@ -332,6 +333,18 @@ describe('notify_member steps', () => {
     const { client } = await api.organization();
     const memberId = await member(client, '+61412345678');
     expect((await create(client, notify(memberId))).steps[0]).toMatchObject({ type: 'notify_member', memberId });
+  });
+
+  it('checks the member again when a PATCH sends steps, and not when it changes anything else', async () => {
+    const { client } = await api.organization();
+    const memberId = await member(client, '+61412345678');
+    const made = await create(client, notify(memberId));
+    expect((await client.patch(`/v1/organization/members/${memberId}`, { phone: null })).status).toBe(200);
+    const resent = await client.patch(`/v1/automations/${made.id}`, { steps: made.steps });
+    expect([resent.status, resent.body.error?.details]).toEqual([400, [{ path: 'steps.0.memberId', message: 'the member has no phone' }]]);
+    const disabled = await client.patch(`/v1/automations/${made.id}`, { isEnabled: false });
+    expect(disabled.status).toBe(200);
+    expect(disabled.body.automation).toMatchObject({ isEnabled: false, steps: made.steps, version: 2 });
   });
 
   it('answers 400 for a member without a phone, and for a member of another organization', async () => {

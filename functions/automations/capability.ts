@@ -19,11 +19,8 @@ export const automationQueueNames = (tableName: string) => ({
  */
 export const automationStepSender: Capability = {
   name: 'automationStepSender',
-  // An enrolled lead's run texts them, later, from the runner.
-  reachesOutside: true,
+  // Queuing a step reaches no one by itself: what a run sends, the runner sends, as its automation's steps say.
+  reachesOutside: false,
   environment: ({ tableName, region, account, urlSuffix }) => ({ AUTOMATION_QUEUE_URL: `https://sqs.${region}.${urlSuffix}/${account}/${automationQueueNames(tableName).queue}` }),
   statements: ({ partition, region, account, tableName }) => [{ actions: ['sqs:SendMessage'], resources: [`arn:${partition}:sqs:${region}:${account}:${automationQueueNames(tableName).queue}`] }],
 };
-
-/** The same, for cancelling a run: its `cleanup` message deletes a schedule, and reaches no one. */
-export const automationStepCanceller: Capability = { ...automationStepSender, name: 'automationStepCanceller', reachesOutside: false };

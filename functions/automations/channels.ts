@@ -67,9 +67,7 @@ export const automationWorkers: WorkerDefinition[] = [
     name: 'RunAutomationSteps',
     handler: 'runner-handler',
     trigger: { kind: 'queue', queue: automationSteps.name },
-    // Its own reads and writes (runs, watches, markers, a lead's status and notes, a reply looked for on gsi4), and an SMS
-    // step's as functions/sms/automated.ts states them (AUTOMATED_SMS_ACCESS: the parties in one BatchGetItem, the
-    // lead's threads on gsi3); not imported, so the route table carries no SMS code.
+    // BatchGetItem and gsi3: an SMS step reads its lead and organization together and finds the lead's latest thread (AUTOMATED_SMS_ACCESS).
     dynamodb: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
     indexes: ['gsi3', 'gsi4'],
     // An SMS step texts through End User Messaging as POST /v1/sms does.

@@ -11,6 +11,7 @@ import type { ItemChange } from '#shared/resource';
 import type { Event } from '../events/schema';
 import type { StopCondition, TriggerName } from './catalog';
 import { rescheduleRunsWatching, startRun, stopRunsOfAutomation, stopRunsWatching, type Watched } from './run-start';
+import { readRunState } from './run-store';
 import { enabledAutomationsFor, type TriggerEntry } from './store';
 import { changed, filterMatches, isCancellation, triggersOf } from './triggers';
 
@@ -46,8 +47,7 @@ const leadStop = (leadId: unknown, condition: StopOf['condition']): StopOf[] => 
 /** The runs an event stops: a lead's reply, status move, opt-out or deletion; an appointment's cancellation. */
 export function stopsOf(event: Event): StopOf[] {
   const data = event.data as Data;
-  // Typed as text: the automations' own event types are not in the generated list until it is regenerated.
-  const type: string = event.type;
+  const { type } = event;
   if (type === 'sms.received') return leadStop(data.leadId, 'lead.replied');
   if (type === 'lead.deleted') return leadStop(data.id, 'lead.deleted');
   if (type === 'lead.updated') {
@@ -75,12 +75,17 @@ export function runWriterOf(change: ItemChange): string | undefined {
   return String(stamp.via) === 'automation' ? stamp.requestId : undefined;
 }
 
-/** Starts a run of each enabled automation on each trigger the event fires, whose filter matches; answers their ids. */
-async function startRunsOf(event: Event, enabled: EnabledAutomations): Promise<string[]> {
+/**
+ * Starts a run of each enabled automation on each trigger the event fires, whose filter matches, except the automation
+ * whose own run made the change (`byAutomationId`): its step does not enrol the lead in it again. Answers their ids.
+ */
+async function startRunsOf(event: Event, enabled: EnabledAutomations, byAutomationId: string | undefined): Promise<string[]> {
   const starts = await Promise.all(
     triggersOf(event).map(async ({ trigger, leadId, appointmentId, fields }) => {
       const entries = await enabled(event.organizationId, trigger);
-      return entries.filter(({ filter }) => filterMatches(filter, fields)).map(({ automationId, version }) => ({ automationId, version, leadId, appointmentId }));
+      return entries
+        .filter(({ automationId, filter }) => automationId !== byAutomationId && filterMatches(filter, fields))
+        .map(({ automationId, version }) => ({ automationId, version, leadId, appointmentId }));
     }),
   );
   const started = await Promise.all(
@@ -95,14 +100,17 @@ async function startRunsOf(event: Event, enabled: EnabledAutomations): Promise<s
  * One record's events, applied to automations: the runs an event starts, then the stops and moves it asks for. The
  * runs it started are spared its stops (a lead moved to QUOTED starts a quote follow-up that stops on a status
  * change, and stops the earlier ones), also when its record is handed again and finds them started. `byRunId`: the
- * run that wrote the change, which it does not stop (its own `set_lead_status`).
+ * run that wrote the change, which it does not stop (its own `set_lead_status`), nor enrol in its own automation again
+ * (an automation on status changes that sets a status would otherwise run once more for each run).
  */
 export async function automationEffects(events: readonly Event[], { enabled = enabledAutomationsOnce(), byRunId }: { enabled?: EnabledAutomations; byRunId?: string } = {}): Promise<void> {
+  // One record's events are one organization's.
+  const byAutomationId = byRunId && events[0] ? (await readRunState(events[0].organizationId, byRunId))?.automationId : undefined;
   for (const event of events) {
     const { organizationId } = event;
-    const startedBy = await startRunsOf(event, enabled);
+    const startedBy = await startRunsOf(event, enabled, byAutomationId);
     const moved = movedAppointmentOf(event);
-    const deletedAutomation = String(event.type) === 'automation.deleted' ? (event.data as Data).id : undefined;
+    const deletedAutomation = event.type === 'automation.deleted' ? (event.data as Data).id : undefined;
     await Promise.all([
       ...stopsOf(event).map(({ watched, condition }) => stopRunsWatching(organizationId, watched, condition, { byRunId, startedBy })),
       moved ? rescheduleRunsWatching(organizationId, moved) : undefined,

@@ -1,6 +1,6 @@
 import type { RouteDefinition } from '#shared/routes/route';
 import { actionRow, createRow, getRow, listRow } from '#shared/routes/rows';
-import { automationStepCanceller, automationStepSender } from './capability';
+import { automationStepSender } from './capability';
 import { automationRun } from './run-examples';
 import { AutomationIdPath, EnrolBody, ListRunsQuery, PreviewResponse, RunIdPath, RunPage, RunResponse } from './run-schema';
 
@@ -25,7 +25,8 @@ export const enrolAutomationLead = createRow({
   description:
     'Starts a run of the automation’s current version for the lead, now, as its trigger would: its first steps run at once, its waits are scheduled. An automation on an `appointment.*` trigger needs the lead’s `appointmentId`; one whose runs only start from their events (`call.missed`, `inquiry.created`, `sms.received`) answers 409 NOT_ENROLLABLE, and a disabled automation 409 AUTOMATION_DISABLED. Each request starts a new run (send an Idempotency-Key to retry safely).',
   tag: TAG,
-  dynamodb: ['GetItem', 'PutItem'],
+  dynamodb: ['GetItem', 'Query', 'PutItem'],
+  // The run's first step is queued for the runner.
   capabilities: [automationStepSender],
   request: { path: AutomationIdPath, body: EnrolBody },
   requestExample: ENROL_EXAMPLE,
@@ -40,7 +41,7 @@ export const previewAutomation = actionRow({
   description:
     'What a run of the automation’s current version would do were the lead enrolled now: each step’s due time, each SMS rendered for the lead (its recipient, text and length), the steps quiet hours would defer and those that would be skipped or fail. Nothing is sent and nothing is written.',
   tag: TAG,
-  dynamodb: ['GetItem'],
+  dynamodb: ['GetItem', 'Query'],
   request: { path: AutomationIdPath, body: EnrolBody },
   requestExample: ENROL_EXAMPLE,
   response: PreviewResponse,
@@ -65,7 +66,8 @@ export const cancelAutomationRun = actionRow({
     'Stops the run: `STOPPED` with `stoppedReason: "cancelled"`, its steps not done `CANCELLED`, its waiting schedule deleted; an SMS step under way at that moment records and sends nothing. A run that has ended is answered as it stands.',
   tag: TAG,
   dynamodb: ['GetItem', 'UpdateItem', 'DeleteItem'],
-  capabilities: [automationStepCanceller],
+  // The run's schedule is deleted by the runner, from the cleanup message queued here.
+  capabilities: [automationStepSender],
   request: { path: RunIdPath },
   response: RunResponse,
 });

@@ -44,7 +44,7 @@ const allToolNames = [...toolRoutes.map((route) => toolName(route.operationId)),
 const DESTRUCTIVE_POSTS = ['upsert_lead', 'rotate_webhook_secret', 'rotate_inbound_endpoint'];
 
 /** The routes that reach outside the API: an SMS to a phone, a POST to a webhook's URL (now, or queued). */
-const OPEN_WORLD = ['send_sms', 'test_webhook', 'redeliver_event', 'enrol_automation_lead'];
+const OPEN_WORLD = ['send_sms', 'test_webhook', 'redeliver_event'];
 
 describe('POST /mcp', () => {
   it('initializes on protocol revision 2025-11-25 and names itself', async () => {

@@ -88,6 +88,18 @@ function appointmentContributions(appointment: Item, timezone: string): Contribu
 /** A phone's opt-out counts while it stands (START deletes it, and so takes it back). */
 const optOutContributions = (optOut: Item, timezone: string) => on(optOut.optedOutAt, timezone, [['sms.optOuts', 1]]);
 
+/**
+ * A run counts as started on the day it was made, and as completed or stopped by the lead's reply on the day it ended:
+ * its `updatedAt`, which an ended run never moves again.
+ */
+function runContributions(run: Item, timezone: string): Contribution[] {
+  const { status } = run;
+  return [
+    ...on(run.createdAt, timezone, [['automations.started', 1]]),
+    ...on(run.updatedAt, timezone, [...when(status === 'COMPLETED', 'automations.completed'), ...when(status === 'STOPPED' && run.stoppedReason === 'lead.replied', 'automations.stoppedByReply')]),
+  ];
+}
+
 /** The record kinds the reports count, by their items' `entity`; every other item (counters, claims, names, events, the reports' own) costs nothing. */
 export const COUNTED: Readonly<Record<string, (item: Item, timezone: string) => Contribution[]>> = {
   LEAD: leadContributions,
@@ -95,6 +107,7 @@ export const COUNTED: Readonly<Record<string, (item: Item, timezone: string) => 
   SMS_MESSAGE: smsContributions,
   APPOINTMENT: appointmentContributions,
   SMS_OPT_OUT: optOutContributions,
+  AUTOMATION_RUN: runContributions,
 };
 
 /** Whether the reports count items of this `entity`. */

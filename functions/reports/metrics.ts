@@ -20,7 +20,8 @@ export type DayOf =
   | 'appointment.startsAt'
   | 'sms.createdAt'
   | 'optOut.optedOutAt'
-  | 'run.createdAt';
+  | 'run.createdAt'
+  | 'run.updatedAt';
 
 export interface CountedMetric {
   /** Its name in the API: the summary's path and the timeseries `metric`. */
@@ -80,8 +81,8 @@ export const COUNTED_METRICS: readonly CountedMetric[] = [
   { metric: 'sms.received', attribute: 'sr', dayOf: 'sms.createdAt' },
   { metric: 'sms.optOuts', attribute: 'oo', dayOf: 'optOut.optedOutAt' },
   { metric: 'automations.started', attribute: 'rs', dayOf: 'run.createdAt' },
-  { metric: 'automations.completed', attribute: 'rc', dayOf: 'run.createdAt' },
-  { metric: 'automations.stoppedByReply', attribute: 'rp', dayOf: 'run.createdAt' },
+  { metric: 'automations.completed', attribute: 'rc', dayOf: 'run.updatedAt' },
+  { metric: 'automations.stoppedByReply', attribute: 'rp', dayOf: 'run.updatedAt' },
 ];
 
 /** Day attributes no metric names one to one: the funnel's furthest stages and the speed-to-lead histogram. */

@@ -117,7 +117,7 @@ export const ReportSummary = v.object({
     v.object({ sent: Count, delivered: Count, failed: Count, received: Count, optOuts: Count }),
     v.description('Messages recorded on the days of the range by their status now (`sent` counts those sent or delivered), and numbers that opted out on those days.'),
   ),
-  automations: v.pipe(v.object({ started: Count, completed: Count, stoppedByReply: Count }), v.description('Automation runs started on the days of the range, by how they ended.')),
+  automations: v.pipe(v.object({ started: Count, completed: Count, stoppedByReply: Count }), v.description('Automation runs started, completed, and stopped by the lead’s reply, each counted on the local day it happened.')),
 });
 export type ReportSummary = v.InferOutput<typeof ReportSummary>;
 

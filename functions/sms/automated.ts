@@ -4,8 +4,8 @@ import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import { clock } from '#shared/clock';
 import { ApiError, NotFoundError, ServiceUnavailableError } from '#shared/errors';
-import { conditionNotHeld, insertIfAbsent, writeAlone, writeAloneWhereHolds, type TransactWrite } from '#shared/store/transact';
-import { setFields } from '#shared/store/update-fields';
+import { conditionNotHeld, deleteIfStill, insertIfAbsent, writeAlone, writeAloneWhereHolds, type TransactWrite } from '#shared/store/transact';
+import { setFields, type Condition } from '#shared/store/update-fields';
 import { batchGetItems } from '#shared/store/batch-get';
 import { newId } from '#shared/ids';
 import { logger } from '#shared/observability';
@@ -19,7 +19,7 @@ import { TTL_ATTRIBUTE } from '#shared/table';
 import { smsKeys } from './entity';
 import { recordAndSend, threadIdsOf, type OutboundMessage } from './rules';
 import { SmsDeliveryError, smsSender } from './sender';
-import { getThreadMessage, latestThreadOf, readSmsParties, SmsAbandoned } from './store';
+import { ABANDONED_DAYS, getThreadMessage, latestThreadOf, readSmsParties, SmsAbandoned } from './store';
 import type { Sms } from './schema';
 
 export interface AutomatedSms {
@@ -37,7 +37,7 @@ export type AutomatedSmsOutcome =
   | { sent: true; smsId: string; status: string }
   /**
    * Nothing was sent: `OPTED_OUT`, `LEAD_NOT_FOUND`, `NO_PHONE`, an `also` write's refusal, or `NOT_RECORDED` (the
-   * store did not take the record in time; the id is given up). With `smsId`, the message is recorded: `FAILED` (the
+   * store did not take the record in time; called again a minute or more later, it records and sends). With `smsId`, the message is recorded: `FAILED` (the
    * provider refused it) or `NOT_CONFIRMED` (the provider never answered, or an earlier call recorded it and no
    * answer of the provider's is recorded yet).
    */
@@ -96,6 +96,20 @@ function refusalOf(error: unknown, messageId: string): AutomatedSmsOutcome {
   throw error;
 }
 
+/** Past this, no write of a call that gave an id up can still land (the SDK gives a call seconds): a later call may take the id back. */
+const GIVEN_UP_SETTLED_MS = 60_000;
+
+/**
+ * Takes back an id an earlier call gave up (its store did not answer in time: `NOT_RECORDED`) once that is long enough
+ * ago, so the step run again later records and sends it rather than stay refused for the mark's day. False: given up
+ * too recently, or not given up.
+ */
+async function takeBackGivenUp(organizationId: string, messageId: string): Promise<boolean> {
+  const latestExpiry = Math.floor((Date.now() - GIVEN_UP_SETTLED_MS) / 1000) + ABANDONED_DAYS * 86_400;
+  const givenUpLongEnoughAgo: Condition = { expression: '#expires <= :latest', names: { '#expires': TTL_ATTRIBUTE }, values: { ':latest': latestExpiry } };
+  return writeAloneWhereHolds(deleteIfStill(smsKeys.abandonedSms(organizationId, messageId), givenUpLongEnoughAgo, conditionNotHeld));
+}
+
 /**
  * Records the message (once: an existing record with this id is answered as it stands, the provider not called
  * again) and sends it through the organization's sender, as POST /v1/sms does: thread, receipts and opt-out apply.
@@ -127,6 +141,7 @@ export async function sendAutomatedSms(sms: AutomatedSms): Promise<AutomatedSmsO
     return { sent: true, smsId: sent.id, status: sent.status };
   } catch (error) {
     if (error instanceof SmsDeliveryError) return refusalOf(error, messageId);
+    if (error instanceof SmsAbandoned && (await takeBackGivenUp(organizationId, messageId))) return sendAutomatedSms(sms);
     // Another call recorded this id meanwhile (its record, or its message in the same thread, met this one's): that
     // call sends, this one answers what it recorded.
     return (await recordedEarlier(organizationId, messageId)) ?? refusalOf(error, messageId);

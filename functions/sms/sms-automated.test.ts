@@ -4,14 +4,16 @@ import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import { newId } from '#shared/ids';
 import { requireExisting, type TransactWrite } from '#shared/store/transact';
-import { notifyMember, sendAutomatedSms, type AutomatedSms } from './automated';
+import { AUTOMATED_SMS_ACCESS, notifyMember, sendAutomatedSms, type AutomatedSms } from './automated';
+import { automationWorkers } from '../automations/channels';
 import { applyReceipt } from './receipts';
 import { providerContext } from './provider-context';
 import { smsKeys } from './entity';
 import { localReceiptsApplied, sentLocally } from './local-provider';
 import { SmsDeliveryError } from './delivery-error';
 import { setSmsSender, type SmsSender } from './sender';
-import { setPhoneOptOut } from './store';
+import { abandonSms, setPhoneOptOut } from './store';
+import { TTL_ATTRIBUTE } from '#shared/table';
 import { useTestApi, type Client } from '../../test/support/api';
 import { senderOrganizations } from '../../test/support/sms';
 import { withSilentProvider } from '../../test/support/silent-sms';
@@ -189,6 +191,21 @@ describe('sendAutomatedSms', () => {
     expect((await client.get(`/v1/sms/${sms.messageId}`)).body.sms).toMatchObject({ status: 'FAILED', automationRunId: sms.automationRunId });
   });
 
+  it('takes back an id given up a minute or more ago (the store did not take its record in time), and refuses one given up just now', async () => {
+    const { client, organizationId, leadId, phone } = await organizationWithLead();
+    const recent = automated(organizationId, leadId);
+    await abandonSms(organizationId, recent.messageId);
+    expect(await sendAutomatedSms(recent)).toEqual({ sent: false, refusal: 'NOT_RECORDED' });
+    expect(sentTo(phone)).toEqual([]);
+
+    const earlier = automated(organizationId, leadId);
+    const givenUpAt = Math.floor(Date.now() / 1000) - 61;
+    await dynamo.send(new PutCommand({ TableName: config.tableName, Item: { ...smsKeys.abandonedSms(organizationId, earlier.messageId), entity: 'ABANDONED_SMS', [TTL_ATTRIBUTE]: givenUpAt + 86_400 } }));
+    expect(await sendAutomatedSms(earlier)).toMatchObject({ sent: true, smsId: earlier.messageId });
+    expect(sentTo(phone).map((sent) => sent.messageId)).toEqual([earlier.messageId]);
+    expect((await messagesOf(client, leadId)).messages.map((message: { id: string }) => message.id)).toEqual([earlier.messageId]);
+  });
+
   it('refuses a lead that does not exist, and one without a phone', async () => {
     const { client, organizationId } = await organizationWithLead();
     const noPhone = (await client.post('/v1/leads', { name: 'Jack Wilson', email: 'jack@example.com.au' })).body.lead.id;
@@ -285,5 +302,14 @@ describe('notifyMember', () => {
     expect(await notifyMember({ ...notification, memberId: disabled.id })).toEqual({ sent: false, refusal: 'MEMBER_DISABLED' });
     expect(await notifyMember({ ...notification, memberId: 999 })).toEqual({ sent: false, refusal: 'MEMBER_NOT_FOUND' });
     expect(sentLocally.length).toBe(sentBefore);
+  });
+});
+
+describe('the function that sends automations’ SMS', () => {
+  it('is granted what they read and write, and may text', () => {
+    const runner = automationWorkers.find((worker) => worker.name === 'RunAutomationSteps')!;
+    expect(runner.dynamodb).toEqual(expect.arrayContaining(AUTOMATED_SMS_ACCESS.dynamodb));
+    expect(runner.indexes).toEqual(expect.arrayContaining(AUTOMATED_SMS_ACCESS.indexes));
+    expect(runner.capabilities?.map((capability) => capability.name)).toContain('smsSender');
   });
 });

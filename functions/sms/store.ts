@@ -93,7 +93,7 @@ export function smsNotAbandoned(organizationId: string, messageId: string): Tran
 }
 
 /** Kept far past any write in flight (the SDK gives a call seconds), then expired. */
-const ABANDONED_DAYS = 1;
+export const ABANDONED_DAYS = 1;
 
 /**
  * Gives up recording an outbound message whose writes failed without an answer: one of them may still land, and

@@ -62,9 +62,9 @@ export interface TestApi {
   /** Resolves once the stream consumer has handled every change committed so far (events recorded, webhooks queued). */
   eventsCaughtUp: () => Promise<void>;
   /**
-   * With `clock: 'manual'`: moves the clock the code reads forward by an ISO 8601 duration (`PT2H`, `P1D`) or
-   * milliseconds, firing each timer due on the way in time order, and after each waits until what it started has
-   * settled: no automation step in flight, no schedule past due, and the stream consumer caught up.
+   * With `clock: 'manual'`: lets what is under way settle, then moves the clock the code reads forward by an ISO 8601
+   * duration (`PT2H`, `P1D`) or milliseconds, firing each timer due on the way in time order, and after each waits until
+   * what it started has settled: no automation step in flight, no schedule past due, and the stream consumer caught up.
    */
   advanceTime: (duration: string | number) => Promise<void>;
   /** With `clock: 'manual'`: that clock, started at the real time the server started. */
@@ -102,7 +102,13 @@ function manualTime(server: () => LocalServer, events: boolean) {
     start: () => void (restore = setClock((manual = new ManualClock(Date.now())))),
     stop: () => restore(),
     clock,
-    advance: async (duration: string | number) => clock().advance(millisecondsOf(duration), settle),
+    // What is under way now (a request's queued step) finishes now, before the clock moves: a step claimed at this
+    // instant must not see its lease run out under it.
+    advance: async (duration: string | number) => {
+      const ms = millisecondsOf(duration);
+      await settle();
+      await clock().advance(ms, settle);
+    },
   };
 }
 
