@@ -153,7 +153,7 @@ describe('the engine each deployed function reads from its environment', () => {
 
   it('stops the runner’s container loudly when a setting of its schedules is missing', () => {
     Object.assign(process.env, { AUTOMATION_QUEUE_URL: QUEUE_URL, AUTOMATION_SCHEDULE_GROUP: target.group, AUTOMATION_QUEUE_ARN: target.queueArn, AUTOMATION_SCHEDULER_ROLE_ARN: target.roleArn, AUTOMATION_SCHEDULE_DLQ_ARN: target.deadLettersArn });
-    expect(deployedRunnerEngine()).toBeDefined();
+    expect(Object.keys(deployedRunnerEngine()!).sort()).toEqual(['queue', 'scheduler']);
     delete process.env.AUTOMATION_SCHEDULER_ROLE_ARN;
     expect(() => deployedRunnerEngine()).toThrow(/Missing required environment variable AUTOMATION_SCHEDULER_ROLE_ARN/);
   });
