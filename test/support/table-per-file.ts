@@ -3,7 +3,8 @@ import { afterAll, expect, inject } from 'vitest';
 import { createTable, LOCAL_AWS_ENV, LOCAL_SERVICE_ENV } from '../../infra/local/dynamodb-local';
 
 // Runs before each test file, before it imports anything that reads the configuration.
-const endpoint = inject('dynamoEndpoint');
+// The DynamoDB Local of the worker running this file (global-setup.ts); its number runs from 1 to maxWorkers.
+const endpoint = inject('dynamoEndpoints')[Number(process.env.VITEST_POOL_ID ?? 1) - 1]!;
 const tableName = `test-${randomUUID()}`;
 // POWERTOOLS_DEV: the logger writes through console (so the token scan below sees every line) and metrics stay off.
 // Webhooks as in `npm start`: local receivers allowed, retries from 1 s. Sync answers a change at once, so a test reads
