@@ -142,60 +142,67 @@ export async function startTableStream({ endpoint, tableName, handler, from = 'T
 
   await discoverShards(true);
   let stopped = false;
-  let idleWaiters: (() => void)[] = [];
+  /** Passes begun so far: a caller waiting to be caught up needs an idle pass begun after it asked. */
+  let passesBegun = 0;
+  let waiters: { after: number; resolve: () => void }[] = [];
   let wake: (() => void) | undefined;
   let nudged = false;
   const nudge = () => {
     nudged = true;
     wake?.();
   };
-  const idle = (ms: number) =>
+  /** Sleeps `ms`; with `wakeable`, a nudge ends the sleep early (or skips it, when one came during the pass). */
+  const sleep = (ms: number, wakeable: boolean) =>
     new Promise<void>((resolve) => {
-      if (nudged) return resolve();
+      if (wakeable && nudged) return resolve();
       const timer = setTimeout(resolve, ms);
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
+      if (wakeable)
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
     }).finally(() => {
       wake = undefined;
     });
   const loop = (async () => {
-    let passes = 0;
+    let lastPassAt = -Infinity;
     while (!stopped) {
+      // However often it is nudged, the stream is read at most once per gap; a nudge after a quiet spell reads at once.
+      const gap = lastPassAt + MIN_POLL_GAP_MS - Date.now();
+      if (gap > 0) await sleep(gap, false);
+      if (stopped) break;
       nudged = false;
+      lastPassAt = Date.now();
+      const pass = ++passesBegun;
       const busy = await pollOnce().catch((error: unknown) => {
         if (!stopped) onError(error);
         return 'failed' as const;
       });
       if (busy === false) {
-        const waiting = idleWaiters;
-        idleWaiters = [];
-        waiting.forEach((resolve) => resolve());
+        const caughtUp = waiters.filter(({ after }) => after < pass);
+        waiters = waiters.filter(({ after }) => after >= pass);
+        caughtUp.forEach(({ resolve }) => resolve());
       }
       if (stopped) break;
-      if (busy === 'failed') await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
-      else if (busy === false) await idle(IDLE_POLL_MS);
-      if (!stopped) await new Promise((resolve) => setTimeout(resolve, MIN_POLL_GAP_MS));
-      if (++passes % 20 === 0) await discoverShards(false).catch((error: unknown) => stopped || onError(error));
+      if (busy === 'failed') await sleep(RETRY_MS, false);
+      else if (busy === false) await sleep(IDLE_POLL_MS, true);
+      if (pass % 20 === 0) await discoverShards(false).catch((error: unknown) => stopped || onError(error));
     }
   })();
 
   return {
-    // Two idle passes: the first may have started before the caller's last write committed.
-    caughtUp: async () => {
-      for (let pass = 0; pass < 2; pass++) {
-        const passed = new Promise<void>((resolve) => idleWaiters.push(resolve));
+    // An idle pass begun after the call: one begun before it may have read the stream before the caller's last write.
+    caughtUp: () =>
+      new Promise<void>((resolve) => {
+        waiters.push({ after: passesBegun, resolve });
         nudge();
-        await passed;
-      }
-    },
+      }),
     nudge,
     stop: async () => {
       stopped = true;
       wake?.();
       await loop;
-      idleWaiters.forEach((resolve) => resolve());
+      waiters.forEach(({ resolve }) => resolve());
       streams.destroy();
     },
   };
