@@ -23,7 +23,7 @@ const percentile = (sorted: number[], fraction: number) => sorted[Math.min(sorte
 async function textedWithin(api: JsonClient, leadId: string, since: number): Promise<number> {
   for (;;) {
     const { body } = await api.get(`/v1/sms?leadId=${leadId}`);
-    if ((body.sms as { direction: string }[] | undefined)?.some(({ direction }) => direction === 'OUTBOUND')) return performance.now() - since;
+    if ((body.messages as { direction: string }[] | undefined)?.some(({ direction }) => direction === 'OUTBOUND')) return performance.now() - since;
     if (performance.now() - since > LIMIT_MS) throw new Error(`No text for the missed call of lead ${leadId} after ${LIMIT_MS / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
