@@ -3,12 +3,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { instantOf, wallClockAt } from '#shared/schedule';
 import { localTime } from '#shared/local-time';
 import { handler as recordStreamBatch } from '../stream/record';
-import { localSmsProvider, sentLocally } from '../sms/local-provider';
-import { setSmsSender, type SmsSender } from '../sms/sender';
+import { setSmsSender } from '../sms/sender';
 import { STEP_BATCH } from './channels';
 import { automationEngine, setAfterEffect } from './engine';
 import { useTestApi, type Client } from '../../test/support/api';
+import { created, DAY_MS, iso, leadWithPhone, onlyRunOf, runsOf, sentFor, SYDNEY, sydneyAutomations } from '../../test/support/automations';
 import { edited, platformPosts, RETELL_CALL_ANALYZED, retellEndpoint } from '../../test/support/call-platforms';
+import { losingFirstAnswer } from '../../test/support/sms';
 import { streamRecordsOf } from '../../test/support/stream-records';
 
 /**
@@ -17,65 +18,13 @@ import { streamRecordsOf } from '../../test/support/stream-records';
  */
 const api = useTestApi({ events: true, clock: 'manual' });
 const { postRetell } = platformPosts(api);
-const SYDNEY = 'Australia/Sydney';
-const DAY_MS = 86_400_000;
+const { sydneyOrganization, settled, untilLocal, advanceTo, reply } = sydneyAutomations(api);
 
 afterEach(() => {
   setAfterEffect(async () => {});
 });
 
-let numbers = 0;
-
-/** A new organization in Sydney with a number of its own, so replies from its leads reach it. */
-async function sydneyOrganization() {
-  const organization = await api.organization();
-  const number = `+612888800${String(++numbers).padStart(2, '0')}`;
-  const res = await organization.client.patch('/v1/organization', { timezone: SYDNEY, smsSenderId: number });
-  expect(res.status).toBe(200);
-  return { ...organization, number, name: res.body.organization.name as string };
-}
-
-async function created(client: Client, path: string, key: string, body: unknown) {
-  const res = await client.post(path, body);
-  expect(res.status, `POST ${path}: ${JSON.stringify(res.body)}`).toBe(201);
-  return res.body[key];
-}
-
 const fromTemplate = (client: Client, id: string, overrides: Record<string, unknown> = {}) => created(client, '/v1/automations', 'automation', { fromTemplate: id, ...overrides });
-const leadWithPhone = (client: Client, phone: string, name = 'Olivia Nguyen') => created(client, '/v1/leads', 'lead', { name, phone });
-
-/** The automation's runs, newest first. */
-async function runsOf(client: Client, automationId: string) {
-  const res = await client.get(`/v1/automations/${automationId}/runs`);
-  expect(res.status).toBe(200);
-  return res.body.runs as any[];
-}
-const onlyRunOf = async (client: Client, automationId: string) => {
-  const runs = await runsOf(client, automationId);
-  expect(runs).toHaveLength(1);
-  return runs[0];
-};
-
-/** What the local provider sent for this organization (to one phone, if given), oldest first. */
-const sentFor = (organizationId: string, to?: string) => sentLocally.filter((sms) => sms.organizationId === organizationId && (to === undefined || sms.to === to));
-
-/** Everything the stream and the engine had to do is done (no time passes). */
-const settled = async () => {
-  await api.eventsCaughtUp();
-  await api.advanceTime(0);
-};
-
-/** Moves the clock to the next time it is `hh:mm` in Sydney, the waits due by then run. */
-async function untilLocal(hhmm: string) {
-  const [hours, minutes] = hhmm.split(':').map(Number) as [number, number];
-  const now = api.clock.now();
-  let at = instantOf(SYDNEY, wallClockAt(SYDNEY, now).date, hours * 60 + minutes);
-  if (at <= now) at = instantOf(SYDNEY, wallClockAt(SYDNEY, now + DAY_MS).date, hours * 60 + minutes);
-  await api.advanceTime(at - now);
-  return at;
-}
-const advanceTo = (atMs: number) => api.advanceTime(Math.max(0, atMs - api.clock.now()));
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Retell's call_analyzed of a call of its own from `phone` that ended for `reason` after `seconds`. */
 const retellCall = (phone: string, reason: string, seconds: number) =>
@@ -88,13 +37,6 @@ const webForm = (client: Client, phone: string) =>
     lead: { phone, name: 'Mia Wong' },
     data: { formName: 'Contact us', fields: [{ name: 'message', label: 'Message', value: 'Leaking tap' }], submittedAt: iso(api.clock.now()), pageUrl: null },
   });
-
-/** A reply from a lead, as the provider delivers it (`npm start`'s simulator). */
-async function reply(from: string, to: string, body: string) {
-  const res = await fetch(`${api.url}/local/sms/inbound`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ from, to, body }) });
-  expect(res.status).toBe(202);
-  await settled();
-}
 
 const missedCallText = (firstName: string | null, organization: string) => `Sorry we missed your call, ${firstName ?? 'there'}. This is ${organization}: reply here and we'll call you back.`;
 
@@ -252,17 +194,7 @@ describe('automations from their recipes', () => {
     const endpoint = await retellEndpoint(client);
 
     // The provider takes the message, then the answer is lost once.
-    let lost = false;
-    const flaky: SmsSender = {
-      name: 'flaky',
-      async send(sms) {
-        const answer = await localSmsProvider.send(sms);
-        if (lost) return answer;
-        lost = true;
-        throw new Error('connection reset after the provider accepted the message');
-      },
-    };
-    const previous = setSmsSender(flaky);
+    const previous = setSmsSender(losingFirstAnswer(new Error('connection reset after the provider accepted the message')));
     try {
       await postRetell(endpoint, retellCall('+61412555081', 'user_hangup', 8));
       await settled();

@@ -93,7 +93,9 @@ async function notifyMemberStep(claimed: ClaimedStep, step: Extract<Step, { type
   const body = renderTemplate(step.template, templateValues(context, { firstName: member?.firstName ?? null }));
   const outcome = await notifyMember({ organizationId: context.organizationId, memberId: step.memberId, body, markerKey: runKeys.stepMarker(run.organizationId, run.id, index) });
   if (outcome.sent) return { status: 'DONE', result: { smsId: outcome.smsId } };
-  return { status: 'FAILED', result: { reason: outcome.refusal }, end: { status: 'FAILED', reason: outcome.refusal } };
+  // A text the provider may have taken (NOT_CONFIRMED) keeps its id, as a lead's does: its receipt or the provider's log names it.
+  const { refusal, smsId } = outcome;
+  return { status: 'FAILED', result: { reason: refusal, ...(smsId ? { smsId } : {}) }, end: { status: 'FAILED', reason: refusal } };
 }
 
 /** How many times a webhook step posts before it fails the run, a minute apart. */

@@ -50,7 +50,7 @@ export type AutomatedSmsOutcome =
  */
 export const AUTOMATED_SMS_ACCESS = { dynamodb: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem'], indexes: ['gsi3'] } satisfies { dynamodb: DynamoAction[]; indexes: IndexName[] };
 
-/** How long the record of an automation's message id is kept: far past any redelivery of its step. */
+/** How long the record of an automation's message id, or a member's notification marker, is kept: far past any redelivery of its step. */
 const AUTOMATED_SMS_DAYS = 30;
 
 /** An `also` write whose condition failed: nothing was recorded. */
@@ -192,7 +192,8 @@ export async function notifyMember(notification: { organizationId: string; membe
 
   const createdAt = new Date(clock.now()).toISOString();
   const messageId = newId('message', new Date(createdAt));
-  const claim = { ...markerKey, entity: 'MEMBER_NOTIFICATION', status: 'SENDING', messageId, memberId, createdAt };
+  const expires = Math.floor(Date.parse(createdAt) / 1000) + AUTOMATED_SMS_DAYS * 86_400;
+  const claim = { ...markerKey, entity: 'MEMBER_NOTIFICATION', status: 'SENDING', messageId, memberId, createdAt, [TTL_ATTRIBUTE]: expires };
   // Not taken: another call has it, unless the put landed and only its answer was lost (then the marker is this call's).
   if (!(await writeAloneWhereHolds(insertIfAbsent(claim, conditionNotHeld)))) {
     const taken = await notificationOf(markerKey);

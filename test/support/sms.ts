@@ -3,6 +3,8 @@ import { inquiryKeys } from '../../functions/inquiries/entity';
 import { createMember } from '../../functions/organization/member-rules';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
+import { localSmsProvider } from '../../functions/sms/local-provider';
+import type { SmsSender } from '../../functions/sms/sender';
 import type { Client, TestApi } from './api';
 
 /** An organization that sends SMS: its client, its one member's user and a lead with a phone. */
@@ -27,4 +29,18 @@ export const senderOrganizations =
 export async function messageItem(organizationId: string, inquiryId: string, messageId: string) {
   const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: inquiryKeys.inquiryMessage(organizationId, inquiryId, messageId), ConsistentRead: true }));
   return Item!;
+}
+
+/** The local provider, but the answer to its first send is lost: it takes (and records) the message, then `lost` is thrown. */
+export function losingFirstAnswer(lost: Error): SmsSender {
+  let answered = false;
+  return {
+    name: 'losing its first answer',
+    async send(sms) {
+      const answer = await localSmsProvider.send(sms);
+      if (answered) return answer;
+      answered = true;
+      throw lost;
+    },
+  };
 }
