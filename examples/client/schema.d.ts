@@ -361,7 +361,7 @@ export interface paths {
         };
         /**
          * List an automation’s runs, newest first
-         * @description Every run of the automation (each lead it was started for, by an event or by hand), newest first, or those in one `status`. Each run shows every step: when it was due, when it ran and what it did.
+         * @description Every run of the automation (each lead it was started for, by an event or by hand), newest first, or those in one `status`; `updatedSince` reads the runs changed since, oldest change first, a run changing with each of its steps. Each run shows every step: when it was due, when it ran and what it did.
          */
         get: operations["listAutomationRuns"];
         put?: never;
@@ -6429,6 +6429,8 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 cursor?: string;
+                /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
+                updatedSince?: string;
                 /** @description Only the runs in this status. */
                 status?: "WAITING" | "RUNNING" | "COMPLETED" | "STOPPED" | "FAILED";
             };

@@ -172,6 +172,66 @@ describe('runs of another organization', () => {
   });
 });
 
+describe('an automation’s runs changed since a time (updatedSince)', () => {
+  const runsPath = (automationId: string, since: string, cursor?: string) => `/v1/automations/${automationId}/runs?updatedSince=${encodeURIComponent(since)}&limit=10${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+  const statuses = (page: { runs: any[] }) => page.runs.map((run) => [run.id, run.status, run.steps.map((step: any) => step.status)]);
+
+  it('come oldest change first, and a run comes again in its latest state once its next step or a cancel moved it', async () => {
+    const { client, leadId } = await organizationWithSender();
+    const automationId = await createAutomation(client, [{ type: 'wait', duration: 'PT1H' }, { type: 'add_note', template: 'Checked in' }, { type: 'wait', duration: 'PT1H' }, { type: 'add_note', template: 'Checked in again' }]);
+    const since = new Date(clock.now()).toISOString();
+    const changed = async (cursor?: string) => {
+      const res = await client.get(runsPath(automationId, since, cursor));
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body;
+    };
+    const first = await enrol(client, automationId, leadId);
+    await api.advanceTime('PT1M');
+    const second = await enrol(client, automationId, leadId);
+    await settle();
+
+    const waiting = await changed();
+    expect(statuses(waiting)).toEqual([
+      [first.id, 'WAITING', ['WAITING', 'PENDING', 'PENDING', 'PENDING']],
+      [second.id, 'WAITING', ['WAITING', 'PENDING', 'PENDING', 'PENDING']],
+    ]);
+    expect(waiting.totalCount).toBe(2);
+    expect((await changed(waiting.nextCursor)).runs).toEqual([]);
+
+    // The first run's wait ends a minute before the second's: its next steps move it past the second in the log.
+    await api.advanceTime('PT59M');
+    const moved = await changed(waiting.nextCursor);
+    expect(statuses(moved)).toEqual([[first.id, 'WAITING', ['DONE', 'DONE', 'WAITING', 'PENDING']]]);
+    expect(moved.runs[0]).toEqual(await readRun(client, first.id));
+    expect(moved.runs[0].updatedAt > waiting.runs[1].updatedAt).toBe(true);
+    expect((await changed()).runs.map((run: any) => run.id)).toEqual([second.id, first.id]);
+
+    await api.advanceTime('PT1S');
+    expect((await client.post(`/v1/automation-runs/${second.id}/cancel`)).status).toBe(200);
+    const cancelled = await changed(moved.nextCursor);
+    expect(statuses(cancelled)).toEqual([[second.id, 'STOPPED', ['CANCELLED', 'CANCELLED', 'CANCELLED', 'CANCELLED']]]);
+    const all = await changed();
+    expect(all.runs.map((run: any) => run.id)).toEqual([first.id, second.id]);
+    expect(all.totalCount).toBe(2);
+  });
+
+  it('answers 400 naming updatedSince with status, and 404 for an automation not there or of another organization', async () => {
+    const { client, leadId } = await organizationWithSender();
+    const automationId = await createAutomation(client, [{ type: 'wait', duration: 'PT1H' }, { type: 'add_note', template: 'Later' }]);
+    const since = new Date(clock.now()).toISOString();
+    const run = await enrol(client, automationId, leadId);
+    await settle();
+    expect((await client.get(runsPath(automationId, since))).body.runs.map((listed: any) => listed.id)).toEqual([run.id]);
+
+    const both = await client.get(`${runsPath(automationId, since)}&status=WAITING`);
+    expect(both.status).toBe(400);
+    expect(both.body.error.details).toEqual([{ path: 'updatedSince', message: 'updatedSince cannot be combined with status' }]);
+    const other = await api.organization();
+    expect((await other.client.get(runsPath(automationId, since))).status).toBe(404);
+    expect((await client.get(runsPath('automation_01JA0000000000000000000000', since))).status).toBe(404);
+  });
+});
+
 describe('every message delivered twice', () => {
   it('makes each step’s effect once: one text per SMS step, one note, one status change', async () => {
     const { client, leadId } = await organizationWithSender();

@@ -1,18 +1,20 @@
 import { createHash } from 'node:crypto';
 import { ulid } from 'ulid';
 import type { AuditedRecord } from '#shared/resource';
-import { organizationPartition as org, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '#shared/store/keys';
+import { changeLogKey, organizationPartition as org, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '#shared/store/keys';
 import { runEntity, type RunStep } from './run-attributes';
 import type { Run } from './run-schema';
 
 /**
- * A run's items: the run, the watches that let a change of its lead or appointment find it (one partition per record
+ * A run's items: the run (in its automation's runs, gsi1, and their change log, gsi6), the watches that let a change of its lead or appointment find it (one partition per record
  * watched, a row per run), a marker per step whose effect writes outside the run (a note, a status, a member's text),
  * and the per-lead daily count of automated SMS.
  */
 export const runKeys = {
   run: runEntity.key,
   runsOfAutomation: (o: string, automationId: string) => ({ index: 'gsi1' as const, pk: `${org(o)}#AUTOMATION#${automationId}#RUNS` }),
+  /** The change log of an automation's runs (updatedSince): each write of a run moves its `updatedAt`, so its place in it. */
+  runChanges: (o: string, automationId: string) => changeLogKey(o, `RUNS#${automationId}`),
   watch: (o: string, watched: WatchedKey, runId: string): Key => ({ pk: watchPartition(o, watched), sk: `RUN#${runId}` }),
   watchers: (o: string, watched: WatchedKey) => ({ pk: watchPartition(o, watched), skPrefix: 'RUN#' }),
   stepMarker: (o: string, runId: string, stepIndex: number): Key => ({ pk: `${org(o)}#RUN#${runId}`, sk: `STEP#${String(stepIndex).padStart(2, '0')}` }),
@@ -26,6 +28,7 @@ const O = SAMPLE_ORGANIZATION_ID;
 export const runKeySamples: KeySamples<typeof runKeys> = {
   run: () => runKeys.run(O, 'run_1'),
   runsOfAutomation: () => runKeys.runsOfAutomation(O, 'automation_1'),
+  runChanges: () => runKeys.runChanges(O, 'automation_1'),
   watch: () => runKeys.watch(O, { kind: 'lead', leadId: 'lead_1' }, 'run_1'),
   watchers: () => runKeys.watchers(O, { kind: 'appointment', appointmentId: 'appointment_1' }),
   stepMarker: () => runKeys.stepMarker(O, 'run_1', 3),
@@ -46,7 +49,7 @@ export interface RunState extends Run {
 
 export function toRunItem(state: RunState) {
   const { organizationId, stepIndex, wake, leaseUntil, scheduleName, triggeredAt, ...run } = state;
-  return { ...runEntity.toItem(organizationId, run), organizationId, stepIndex, wake, leaseUntil, scheduleName, triggeredAt };
+  return { ...runEntity.toItem(organizationId, run), ...runKeys.runChanges(organizationId, run.automationId), organizationId, stepIndex, wake, leaseUntil, scheduleName, triggeredAt };
 }
 
 export const fromRunItem = (item: Record<string, unknown>): Run => runEntity.fromItem(item);

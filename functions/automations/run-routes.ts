@@ -11,9 +11,11 @@ export const listAutomationRuns = listRow({
   operationId: 'listAutomationRuns',
   path: '/v1/automations/{automationId}/runs',
   summary: 'List an automation’s runs, newest first',
-  description: 'Every run of the automation (each lead it was started for, by an event or by hand), newest first, or those in one `status`. Each run shows every step: when it was due, when it ran and what it did.',
+  description:
+    'Every run of the automation (each lead it was started for, by an event or by hand), newest first, or those in one `status`; `updatedSince` reads the runs changed since, oldest change first, a run changing with each of its steps. Each run shows every step: when it was due, when it ran and what it did.',
   tag: TAG,
-  indexes: ['gsi1'],
+  // gsi1: the automation's runs; gsi6: their change log (updatedSince).
+  indexes: ['gsi1', 'gsi6'],
   request: { path: AutomationIdPath, query: ListRunsQuery },
   response: RunPage,
 });

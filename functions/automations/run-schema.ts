@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { LIMIT_DEFAULT, LIMIT_MAX, PAGE_DEFAULT, PrefixedId, integerString, pageSchema } from '#shared/schema';
+import { PageQuery, PrefixedId, pageSchema } from '#shared/schema';
 import { STEP_TYPES } from './catalog';
 import { RUN_STATUSES, runEntity } from './run-attributes';
 
@@ -14,9 +14,7 @@ export const AutomationIdPath = v.object({ automationId: PrefixedId('automation'
 export const RunIdPath = v.object({ runId: PrefixedId('run', 'runId') });
 
 export const ListRunsQuery = v.object({
-  page: v.optional(integerString('page'), String(PAGE_DEFAULT)),
-  limit: v.optional(integerString('limit', { max: LIMIT_MAX }), String(LIMIT_DEFAULT)),
-  cursor: v.optional(v.pipe(v.string('cursor must be a string'), v.minLength(1, 'cursor must not be empty'), v.maxLength(2048, 'cursor must be at most 2048 characters'))),
+  ...PageQuery.entries,
   status: v.optional(v.pipe(v.picklist(RUN_STATUSES, `status must be one of ${RUN_STATUSES.join(', ')}`), v.description('Only the runs in this status.'))),
 });
 export type ListRunsQuery = v.InferOutput<typeof ListRunsQuery>;

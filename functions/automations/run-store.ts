@@ -2,6 +2,7 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import type { Page } from '#shared/pagination';
+import { listOrChanges } from '#shared/store/change-log';
 import { pageOfFiltered } from '#shared/store/match-page';
 import { queryAll } from '#shared/store/query-page';
 import { idsSince } from '#shared/store/retention';
@@ -82,10 +83,15 @@ export function claimStep(state: RunState, stepIndex: number, wake: number, nowM
   return writeAloneWhereHolds(runUpdate(state.organizationId, state.id, { steps, status: 'RUNNING', leaseUntil: nowMs + leaseMs, updatedAt: new Date(nowMs).toISOString() }, lease));
 }
 
-/** Moves the run on, on condition it is still at this wake and step; false when it is not (a twin delivery moved it). */
-export function moveRun(state: RunState, wake: number, stepIndex: number, fields: Partial<RunState>): Promise<boolean> {
-  return writeAloneWhereHolds(runUpdate(state.organizationId, state.id, { ...fields, leaseUntil: 0 }, stillAt(wake, stepIndex)));
-}
+/** A write of the run at this wake and step, its lease let go; false when the run is no longer at them (a twin delivery moved it). */
+const writeAtStep = (state: RunState, wake: number, stepIndex: number, fields: object): Promise<boolean> =>
+  writeAloneWhereHolds(runUpdate(state.organizationId, state.id, { ...fields, leaseUntil: 0 }, stillAt(wake, stepIndex)));
+
+/** Moves the run on from this wake and step, its `updatedAt` with it, and so its place in its automation's change log (updatedSince). */
+export const moveRun = (state: RunState, wake: number, stepIndex: number, fields: Partial<RunState> & Pick<RunState, 'updatedAt'>) => writeAtStep(state, wake, stepIndex, fields);
+
+/** Lets go of a step claimed at this wake (its effect threw): only the lease moves, which the API does not show, so `updatedAt` stays. */
+export const releaseStep = (state: RunState, wake: number, stepIndex: number) => writeAtStep(state, wake, stepIndex, {});
 
 /**
  * Ends the run (COMPLETED, STOPPED or FAILED) and deletes its watches, on condition it is still at `wake`: steps not
@@ -117,11 +123,15 @@ export async function activeRunIdsOf(organizationId: string, automationId: strin
   return items.filter((item) => !(ENDED_RUN_STATUSES as readonly unknown[]).includes(item.status)).map((item) => String(item.id));
 }
 
-/** A page of an automation's runs, newest first, of one status when asked: the automation's runs are read whole, so the count is exact. */
+/**
+ * A page of an automation's runs, newest first, of one status when asked (the automation's runs are read whole, so the
+ * count is exact), or those changed since `updatedSince`, oldest change first, from their change log.
+ */
 export async function listRunsPage(organizationId: string, automationId: string, { status, ...request }: ListRunsQuery): Promise<Page<Run>> {
   const keep = (item: Record<string, unknown>) => status === undefined || item.status === status;
-  const page = await pageOfFiltered(runKeys.runsOfAutomation(organizationId, automationId), keep, `status=${status ?? ''}`, request);
-  return { ...page, items: page.items.map(fromRunItem), page: request.page, limit: request.limit };
+  const log = { partition: runKeys.runChanges(organizationId, automationId).gsi6pk, filters: { status } };
+  const page = await listOrChanges(request, log, (at) => pageOfFiltered(runKeys.runsOfAutomation(organizationId, automationId), keep, `status=${status ?? ''}`, at));
+  return { items: page.items.map(fromRunItem), totalCount: page.totalCount ?? 0, page: request.page, limit: request.limit, nextCursor: page.nextCursor };
 }
 
 /**

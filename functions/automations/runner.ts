@@ -6,7 +6,7 @@ import { quietUntil } from './quiet-hours';
 import { isEnded, type RunStep } from './run-attributes';
 import { anchorAt, readRunContext, templateValues, type RunContext } from './run-context';
 import type { RunState } from './run-entity';
-import { claimStep, endRun, leadRepliedSince, moveRun, readRunState } from './run-store';
+import { claimStep, endRun, leadRepliedSince, moveRun, readRunState, releaseStep } from './run-store';
 import { isLate, waitDue } from './step-times';
 import { readAutomationDefinition } from './store';
 import { renderTemplate } from './templates';
@@ -58,7 +58,7 @@ function afterEffectOutcome(current: RunStep, outcome: EffectOutcome, atMs: numb
  */
 async function effectOnce<T>(run: RunState, index: number, effect: () => Promise<T>): Promise<T> {
   return effect().catch(async (error: unknown) => {
-    await moveRun(run, run.wake, index, {});
+    await releaseStep(run, run.wake, index);
     throw error;
   });
 }

@@ -1,3 +1,4 @@
+import { clock } from '../clock';
 import { ValidationError } from '../errors';
 import type { Page, PageRequest } from '../pagination';
 import { keys } from './keys';
@@ -37,8 +38,12 @@ function settleMs(seconds: string): number {
   return value * 1000;
 }
 
-/** The latest change time sync answers now: changes stamped after it may still have elders to show. */
-const settledUntil = () => new Date(Date.now() - SYNC_SETTLE_MS).toISOString();
+/**
+ * The latest change time sync answers now: changes stamped after it may still have elders to show. Now is the later of
+ * the system's time and the clock a run's writes are stamped by (shared/clock.ts): the same deployed, while a test's
+ * manual clock runs ahead of the system's through a run's waits.
+ */
+const settledUntil = () => new Date(Math.max(Date.now(), clock.now()) - SYNC_SETTLE_MS).toISOString();
 
 export interface ChangeLog {
   /**
