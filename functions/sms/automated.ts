@@ -53,6 +53,9 @@ export const AUTOMATED_SMS_ACCESS = { dynamodb: ['GetItem', 'BatchGetItem', 'Que
 /** How long the record of an automation's message id, or a member's notification marker, is kept: far past any redelivery of its step. */
 const AUTOMATED_SMS_DAYS = 30;
 
+/** The expiry attribute of such a record made at `madeAtMs`. */
+const automatedRecordExpiry = (madeAtMs: number) => ({ [TTL_ATTRIBUTE]: Math.floor(madeAtMs / 1000) + AUTOMATED_SMS_DAYS * 86_400 });
+
 /** An `also` write whose condition failed: nothing was recorded. */
 class Refused extends Error {
   constructor(readonly refusal: string) {
@@ -131,8 +134,7 @@ export async function sendAutomatedSms(sms: AutomatedSms): Promise<AutomatedSmsO
   const ids = threadIdsOf(thread, createdAt);
   const message: OutboundMessage = { id: messageId, direction: 'OUTBOUND', status: 'QUEUED', body: sms.body, userId: null, createdAt: createdAt.toISOString(), automationRunId };
   const writtenBy = randomUUID();
-  const expires = Math.floor(createdAt.getTime() / 1000) + AUTOMATED_SMS_DAYS * 86_400;
-  const record = insertIfAbsent({ ...smsKeys.automatedSms(organizationId, messageId), entity: 'AUTOMATED_SMS', inquiryId: ids.inquiryId, writtenBy, [TTL_ATTRIBUTE]: expires }, () => new RecordedElsewhere());
+  const record = insertIfAbsent({ ...smsKeys.automatedSms(organizationId, messageId), entity: 'AUTOMATED_SMS', inquiryId: ids.inquiryId, writtenBy, ...automatedRecordExpiry(createdAt.getTime()) }, () => new RecordedElsewhere());
   const also = (sms.also ?? []).map(({ write, refusal }): TransactWrite => ({ item: write.item, onConditionFailed: () => new Refused(refusal) }));
   const recordedByThis = () => automatedRecordOf(organizationId, messageId).then((found) => found?.writtenBy === writtenBy, () => false);
   try {
@@ -192,8 +194,7 @@ export async function notifyMember(notification: { organizationId: string; membe
 
   const createdAt = new Date(clock.now()).toISOString();
   const messageId = newId('message', new Date(createdAt));
-  const expires = Math.floor(Date.parse(createdAt) / 1000) + AUTOMATED_SMS_DAYS * 86_400;
-  const claim = { ...markerKey, entity: 'MEMBER_NOTIFICATION', status: 'SENDING', messageId, memberId, createdAt, [TTL_ATTRIBUTE]: expires };
+  const claim = { ...markerKey, entity: 'MEMBER_NOTIFICATION', status: 'SENDING', messageId, memberId, createdAt, ...automatedRecordExpiry(Date.parse(createdAt)) };
   // Not taken: another call has it, unless the put landed and only its answer was lost (then the marker is this call's).
   if (!(await writeAloneWhereHolds(insertIfAbsent(claim, conditionNotHeld)))) {
     const taken = await notificationOf(markerKey);
