@@ -9,7 +9,8 @@ import { STEP_BATCH } from './channels';
 import { setAfterEffect } from './engine';
 import { runKeys } from './run-entity';
 import { useTestApi, type Client } from '../../test/support/api';
-import { created, DAY_MS, iso, leadWithPhone, onlyRunOf, runsOf, sentFor, SYDNEY, sydneyAutomations } from '../../test/support/automations';
+import { DAY_MS, iso, leadWithPhone, onlyRunOf, runsOf, sentFor, SYDNEY, sydneyAutomations } from '../../test/support/automations';
+import { created } from '../../test/support/fixtures';
 import { losingFirstAnswer } from '../../test/support/sms';
 
 /**

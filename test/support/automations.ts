@@ -2,17 +2,11 @@ import { expect } from 'vitest';
 import { instantOf, wallClockAt } from '#shared/schedule';
 import { sentLocally } from '../../functions/sms/local-provider';
 import type { Client, TestApi } from './api';
+import { created } from './fixtures';
 
 export const SYDNEY = 'Australia/Sydney';
 export const DAY_MS = 86_400_000;
 export const iso = (ms: number) => new Date(ms).toISOString();
-
-/** POSTs `body` to `path`, expects it created (201), and answers the record under `key`. */
-export async function created(client: Client, path: string, key: string, body: unknown) {
-  const res = await client.post(path, body);
-  expect(res.status, `POST ${path}: ${JSON.stringify(res.body)}`).toBe(201);
-  return res.body[key];
-}
 
 export const leadWithPhone = (client: Client, phone: string, name = 'Olivia Nguyen') => created(client, '/v1/leads', 'lead', { name, phone });
 
