@@ -7,6 +7,7 @@
  * this is in the stream consumer's bundle.
  */
 import { sameWrite, stampOf } from '#shared/audit/writer';
+import { readsOnce } from '#shared/reads-once';
 import type { ItemChange } from '#shared/resource';
 import type { Event } from '../events/schema';
 import type { StopCondition, TriggerName } from './catalog';
@@ -21,20 +22,7 @@ type Data = Record<string, unknown>;
 export type EnabledAutomations = (organizationId: string, trigger: TriggerName) => Promise<TriggerEntry[]>;
 
 /** Reads each organization's automations on a trigger once, however many records of one stream batch ask. */
-export function enabledAutomationsOnce(read: EnabledAutomations = enabledAutomationsFor): EnabledAutomations {
-  const reads = new Map<string, Promise<TriggerEntry[]>>();
-  return (organizationId, trigger) => {
-    const key = `${organizationId}#${trigger}`;
-    if (!reads.has(key)) {
-      // A failed read is forgotten: the record is handed again and reads anew.
-      reads.set(key, read(organizationId, trigger).catch((error: unknown) => {
-        reads.delete(key);
-        throw error;
-      }));
-    }
-    return reads.get(key)!;
-  };
-}
+export const enabledAutomationsOnce = (read: EnabledAutomations = enabledAutomationsFor): EnabledAutomations => readsOnce(read);
 
 /** A stop an event asks for: the runs watching this record whose `stopWhen` holds the condition. */
 export interface StopOf {

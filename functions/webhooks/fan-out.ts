@@ -3,24 +3,13 @@ import type { WebhookRecord } from './entity';
 import { allWebhooks } from './store';
 import type { Event } from '../events/schema';
 import { deliveryQueue, type DeliveryJob } from './queue';
+import { readsOnce } from '#shared/reads-once';
 
 /** An organization's subscriptions. */
 export type SubscriptionsOf = (organizationId: string) => Promise<WebhookRecord[]>;
 
 /** Reads each organization's subscriptions once, however many calls ask (one stream batch's records). */
-export function subscriptionsOnce(read: SubscriptionsOf = allWebhooks): SubscriptionsOf {
-  const reads = new Map<string, Promise<WebhookRecord[]>>();
-  return (organizationId) => {
-    if (!reads.has(organizationId)) {
-      // A failed read is forgotten: the next record of the organization reads again.
-      reads.set(organizationId, read(organizationId).catch((error: unknown) => {
-        reads.delete(organizationId);
-        throw error;
-      }));
-    }
-    return reads.get(organizationId)!;
-  };
-}
+export const subscriptionsOnce = (read: SubscriptionsOf = allWebhooks): SubscriptionsOf => readsOnce(read);
 
 /**
  * One delivery job per event and enabled subscription that asked for its type, queued in one call per 10 jobs.
