@@ -1,6 +1,7 @@
 import { DynamoDBClient, TransactionCanceledException, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ItemTooLargeError } from './errors';
+import { recogniseOwnEarlierAttempts } from './store/own-writes';
 
 /**
  * A hung DynamoDB must fail a request well inside the function's timeout (15 s) rather than hold it:
@@ -42,3 +43,6 @@ dynamo.middlewareStack.add(
     }),
   { step: 'initialize', name: 'itemTooLargeIsDomainError' },
 );
+
+// A conditional write sent again after a timeout (by the SDK, or by a retried request) meets its own item: it succeeded.
+recogniseOwnEarlierAttempts(dynamo);

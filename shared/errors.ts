@@ -62,11 +62,20 @@ export const changedMeanwhile = () => refusedUnrun(new ConflictError('The record
  * runs again.
  */
 export class ServiceUnavailableError extends ApiError {
-  constructor(message: string, retryAfterSeconds: number) {
-    super(503, message, 'SERVICE_UNAVAILABLE');
+  constructor(message: string, retryAfterSeconds: number, code = 'SERVICE_UNAVAILABLE') {
+    super(503, message, code);
     this.headers = { 'Retry-After': String(retryAfterSeconds) };
   }
 }
+
+export const STORE_UNAVAILABLE_MESSAGE = 'The store did not answer in time, so the outcome is unknown; retry with the same Idempotency-Key';
+
+/**
+ * The store timed out, was throttled or failed after the SDK's own attempts: the request's writes may or may not have
+ * landed. A retry with the same Idempotency-Key runs again and meets what landed (shared/store/own-writes.ts), so it
+ * answers what the first would have.
+ */
+export const storeUnavailable = () => new ServiceUnavailableError(STORE_UNAVAILABLE_MESSAGE, 1, 'STORE_UNAVAILABLE');
 
 /** DynamoDB's 400 KB item limit: only oversized input reaches it, so it is the caller's to fix. */
 export class ItemTooLargeError extends BadRequestError {

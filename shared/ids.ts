@@ -1,12 +1,19 @@
 import { encodeTime, ulid } from 'ulid';
+import { attemptTime, attemptUlid } from './store/own-writes';
 
-/** `<kind>_<ULID>`: sortable by creation time, so sort keys built from them list newest first. */
-export function newId(kind: string, at: Date = new Date()): string {
-  return `${kind}_${ulid(at.getTime())}`;
+/**
+ * `<kind>_<ULID>`: sortable by creation time, so sort keys built from them list newest first. In a request with an
+ * Idempotency-Key, the same in each of its attempts (shared/store/own-writes.ts), at the time of the first.
+ */
+export function newId(kind: string, at: Date = requestTime()): string {
+  return `${kind}_${attemptUlid() ?? ulid(at.getTime())}`;
 }
 
+/** The time a request's records take: now, or in a request with an Idempotency-Key, its first attempt's. */
+export const requestTime = (): Date => new Date(attemptTime() ?? Date.now());
+
 export function now(): string {
-  return new Date().toISOString();
+  return requestTime().toISOString();
 }
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';

@@ -1,5 +1,5 @@
 import { ApiError, NotFoundError, ValidationError } from '#shared/errors';
-import { newId } from '#shared/ids';
+import { newId, requestTime } from '#shared/ids';
 import { LATEST_INSTANT } from '#shared/schema';
 import { intersectIntervals, openIntervals, type Interval } from '#shared/schedule';
 import { bookingsWindowStart, clashOf, retryingStale } from './rules';
@@ -119,7 +119,7 @@ const slotUnavailable = (message: string) => new ApiError(409, message, 'SLOT_UN
  * (409 SLOT_UNAVAILABLE otherwise) and have no booking or live hold overlapping it (409 SLOT_TAKEN). The hold and
  * the member's schedule claim are one transaction, so of two holds of one member's time only one is written.
  */
-export async function createHold(organizationId: string, body: CreateHoldBody, at = new Date()): Promise<Hold> {
+export async function createHold(organizationId: string, body: CreateHoldBody, at = requestTime()): Promise<Hold> {
   const startsMs = Date.parse(body.startsAt);
   if (startsMs <= at.getTime()) throw slotUnavailable('startsAt is in the past');
   const { organization, durationMs, service, staff } = await bookingInputs(organizationId, body.serviceId, body.memberId);
@@ -133,7 +133,7 @@ export async function createHold(organizationId: string, body: CreateHoldBody, a
   if (!working.length) throw slotUnavailable(`No member${body.memberId === undefined ? '' : ` ${body.memberId}`} works the whole slot from ${slot.startsAt} to ${slot.endsAt}; ask GET /v1/availability for slots`);
   return retryingStale(async () => {
     const schedules = await readSchedules(organizationId, working.map((member) => member.user.id), bookingsWindowStart(slot.startsAt), slot.endsAt);
-    const createdAt = new Date();
+    const createdAt = requestTime();
     const free = schedules.findIndex((schedule) => !clashOf(schedule.bookings, slot, new Set(), createdAt.toISOString()));
     if (free < 0) throw new ApiError(409, `The slot from ${slot.startsAt} to ${slot.endsAt} is booked or held; ask GET /v1/availability for free slots`, 'SLOT_TAKEN');
     const member = working[free]!;

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { bookedBy, isTaken, type Booking, type VersionedAppointment } from './entity';
 import { defined } from '#shared/store/changes';
 import { ApiError, ConflictError, NotFoundError, ValidationError } from '#shared/errors';
-import { newId, now } from '#shared/ids';
+import { newId, now, requestTime } from '#shared/ids';
 import { getAppointment, LeadNotFound, readSchedules, writeAppointment, type AppointmentWrite, type Schedule } from './store';
 import { ACTIVITY_SEQUENCE } from '../leads/store';
 import { bookHoldWrite, getHold, holdNotFound } from './hold-store';
@@ -58,7 +58,7 @@ export const retryingStale = <T>(attempt: () => Promise<T>): Promise<T> =>
  * APPOINTMENT_BOOKED activity, all in one transaction that fails if an attendee's schedule changed meanwhile.
  * With `holdId`, the held slot is booked with its member, and the hold ends in the same transaction.
  */
-export async function createAppointment(organizationId: string, body: CreateAppointmentBody, at = new Date()): Promise<Appointment> {
+export async function createAppointment(organizationId: string, body: CreateAppointmentBody, at = requestTime()): Promise<Appointment> {
   if (body.holdId !== undefined) return bookHold(organizationId, { ...body, holdId: body.holdId }, at);
   const timezone = body.timezone ?? (await getOrganizationTimezone(organizationId));
   return book(organizationId, { ...body, attendees: body.attendees ?? [], timezone }, at);
@@ -108,7 +108,7 @@ async function book(organizationId: string, fields: Record<string, unknown>, at:
       released: hold ? [{ userId: hold.userId, booking: holdBookingOf(hold) }] : [],
       booked: bookingsOf(appointment),
       activities: [booked],
-      also: hold ? [bookHoldWrite(organizationId, hold, appointment.id, new Date().toISOString())] : [],
+      also: hold ? [bookHoldWrite(organizationId, hold, appointment.id, now())] : [],
     });
   });
   return appointment;

@@ -4,7 +4,7 @@ import { dynamo } from '#shared/dynamo';
 import { COMPANY_CHANGES, companyAudit, companyCounterNames, companyKeys, fromCompanyItem, toCompanyItem } from './entity';
 import { leadCounterNames, leadKeys } from '../leads/entity';
 import { ApiError, NotFoundError, ValidationError } from '#shared/errors';
-import { newId, now } from '#shared/ids';
+import { newId, now, requestTime } from '#shared/ids';
 import type { Page, PageRequest } from '#shared/pagination';
 import type { Company, CompanyChanges, CreateCompanyBody, ListCompaniesQuery } from './schema';
 import { pageOfMatches } from '#shared/store/match-page';
@@ -21,7 +21,7 @@ import { auditDeletion } from '#shared/audit/deletion';
 const companyNotFound = () => new NotFoundError('Company not found');
 
 /** The company, its notes counter (at 0: its presence is the company's) and the companies counter, together. */
-export async function createCompany(organizationId: string, body: CreateCompanyBody, createdAt = new Date()): Promise<Company> {
+export async function createCompany(organizationId: string, body: CreateCompanyBody, createdAt = requestTime()): Promise<Company> {
   const at = createdAt.toISOString();
   const company: Company = { id: newId('company', createdAt), ...body, createdAt: at, updatedAt: at };
   await transact([

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { defined } from '#shared/store/changes';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/errors';
-import { newId, now } from '#shared/ids';
+import { newId, now, requestTime } from '#shared/ids';
 import {
   ACTIVITY_SEQUENCE,
   ContactTaken,
@@ -87,7 +87,7 @@ export async function addLead(organizationId: string, lead: Lead): Promise<Lead>
 }
 
 export async function createLead(organizationId: string, body: CreateLeadBody): Promise<Lead> {
-  const createdAt = new Date();
+  const createdAt = requestTime();
   return addLead(organizationId, newLead(await withPhoneRead(organizationId, body), newId('lead', createdAt), createdAt.toISOString()));
 }
 
@@ -151,7 +151,7 @@ export async function upsertLead(organizationId: string, body: UpsertLeadBody): 
     const holder = await holderOf(organizationId, contact);
     if (holder) return { lead: await change(holder.id), created: false };
     if (fields.name === undefined && fields.firstName === undefined) throw new ValidationError([{ path: 'name', message: 'name is required to create a lead: no lead has this contact' }]);
-    const createdAt = new Date();
+    const createdAt = requestTime();
     const result = await insertLead(organizationId, newLead(fields, newId('lead', createdAt), createdAt.toISOString()));
     if (!('held' in result)) return { lead: result.lead, created: true };
     // Created meanwhile by a concurrent upsert: that lead gets the fields. Another contact held elsewhere is a 409.

@@ -1,5 +1,5 @@
 import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError, wasRefusedUnrun } from '#shared/errors';
-import { newId, now } from '#shared/ids';
+import { newId, now, requestTime } from '#shared/ids';
 import { createInquiry } from '../inquiries/store';
 import { abandonSms, appendSmsMessage, getThreadMessage, moveSmsStatus, optedOut, phoneNotOptedOut, readSmsParties, smsNotAbandoned } from './store';
 import type { SmsMessage } from '../inquiries/schema';
@@ -44,7 +44,7 @@ export async function sendSms(organizationId: string, body: SendSmsBody): Promis
   if (!lead.phone) throw new BadRequestError('leadId: the lead has no phone number to send an SMS to', 'LEAD_HAS_NO_PHONE');
   if (lead.smsOptedOut) throw optedOut();
 
-  const createdAt = new Date();
+  const createdAt = requestTime();
   const message: OutboundMessage = { id: newId('message', createdAt), direction: 'OUTBOUND', status: 'QUEUED', body: body.message, userId: user.userId, createdAt: createdAt.toISOString() };
   return recordAndSend({ organizationId, lead, phone: lead.phone, thread, ...threadIdsOf(thread, createdAt), senderId, message });
 }

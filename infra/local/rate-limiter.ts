@@ -51,7 +51,13 @@ export function createUsagePlanMeter(planOf: (usageIdentifierKey: string) => Pro
   return async (usageIdentifierKey: string): Promise<Admission> => {
     let cached = plans.get(usageIdentifierKey);
     if (!cached || now() - cached.readAt > PLAN_CACHE_MS) {
-      cached = { plan: await planOf(usageIdentifierKey), readAt: now() };
+      // API Gateway's own association never fails a request: a plan read before stands while the table does not answer.
+      const stale = cached;
+      const plan = await planOf(usageIdentifierKey).catch((error: unknown) => {
+        if (stale) return stale.plan;
+        throw error;
+      });
+      cached = { plan, readAt: now() };
       plans.set(usageIdentifierKey, cached);
     }
     return limiter.admit(usageIdentifierKey, cached.plan);

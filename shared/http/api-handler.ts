@@ -4,8 +4,9 @@ import type { RouteDefinition, RouteRequest } from '../routes/route';
 import { VIA_HEADER } from '../audit/entry';
 import { asWriter, type Writer } from '../audit/writer';
 import { withCounterShards } from '../store/counter-shards';
-import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '../store/idempotency';
-import type { IdempotencyStore } from './idempotency';
+import { claimIdempotencyKey, completeIdempotencyKey, leaveIdempotencyKeyUnknown, releaseIdempotencyKey } from '../store/idempotency';
+import { asAttempt } from '../store/own-writes';
+import { attemptOf, type IdempotencyStore } from './idempotency';
 import { routeHandler, type RouteHandle } from './route-handler';
 
 export type { HandlerInput, HandlerOutput, RawRequest } from './route-handler';
@@ -15,6 +16,13 @@ const idempotencyStore: IdempotencyStore = {
   claim: claimIdempotencyKey,
   complete: completeIdempotencyKey,
   release: releaseIdempotencyKey,
+  unknown: leaveIdempotencyKeyUnknown,
+};
+
+/** A request with an Idempotency-Key runs as its attempt: the same ids, times and write tokens in every attempt. */
+const asItsAttempt = <T>(event: APIGatewayProxyEvent, run: () => Promise<T>): Promise<T> => {
+  const attempt = attemptOf(event);
+  return attempt ? asAttempt(attempt, run) : run();
 };
 
 /** The organization's counterShards setting, which the authorizer passes with the organization; 1 on public routes. */
@@ -43,5 +51,5 @@ function writerOf(route: Pick<RouteDefinition, 'auth'>, event: APIGatewayProxyEv
  * organization's setting says, and every record it writes attributed to the request (its audit entries).
  */
 export function apiHandler<R extends RouteRequest, S extends v.GenericSchema>(route: RouteDefinition<R, S>, handle: RouteHandle<R, S>) {
-  return routeHandler(route, handle, { idempotencyStore, scope: (event, run) => withCounterShards(counterShardsOf(event), () => asWriter(writerOf(route, event), run)) });
+  return routeHandler(route, handle, { idempotencyStore, scope: (event, run) => withCounterShards(counterShardsOf(event), () => asWriter(writerOf(route, event), () => asItsAttempt(event, run))) });
 }

@@ -3,6 +3,8 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { ApiError, ValidationError, wasRefusedUnrun } from '../errors';
 import type { JsonResponse } from './envelope';
+import { logger } from '../observability';
+import type { Attempt } from '../store/own-writes';
 import { IDEMPOTENCY_KEY_FORMAT, IDEMPOTENCY_KEY_RULE, isIdempotent, type HttpMethod } from '../routes/route';
 
 type Middleware = MiddlewareObj<APIGatewayProxyEvent, JsonResponse, Error, Context>;
@@ -13,11 +15,17 @@ export const REPLAYED_HEADER = 'idempotent-replayed';
 /** Where claims and kept answers live; the handler factory passes the DynamoDB one. */
 export interface IdempotencyStore {
   claim(organizationId: string, key: string, fingerprint: string): Promise<
-    { outcome: 'claimed' } | { outcome: 'completed'; fingerprint: string; replay: () => Promise<JsonResponse> } | { outcome: 'in-progress'; fingerprint: string }
+    { outcome: 'claimed'; attempt: Attempt } | { outcome: 'completed'; fingerprint: string; replay: () => Promise<JsonResponse> } | { outcome: 'in-progress'; fingerprint: string }
   >;
   complete(organizationId: string, key: string, fingerprint: string, response: JsonResponse): Promise<void>;
   release(organizationId: string, key: string): Promise<void>;
+  /** The attempt ended with its outcome unknown (the store did not answer): a retry runs as a later attempt of it. */
+  unknown(organizationId: string, key: string): Promise<void>;
 }
+
+/** The attempt a request with an Idempotency-Key runs as, once claimed: its work takes its ids and times from it. */
+const attempts = new WeakMap<APIGatewayProxyEvent, Attempt>();
+export const attemptOf = (event: APIGatewayProxyEvent): Attempt | undefined => attempts.get(event);
 
 function headerValue(event: APIGatewayProxyEvent): string | undefined {
   const name = Object.keys(event.headers ?? {}).find((header) => header.toLowerCase() === IDEMPOTENCY_HEADER.toLowerCase());
@@ -34,6 +42,9 @@ const fingerprintOf = (event: APIGatewayProxyEvent) =>
  * the same key never texts the lead again.
  */
 const isKept = (status: number) => status !== 400 && status !== 429 && (status < 500 || status === 502);
+
+/** A 503 STORE_UNAVAILABLE: what the request wrote is unknown, so its key waits for a later attempt of the same request. */
+const outcomeUnknown = (response: JsonResponse) => response.statusCode === 503 && response.body.includes('"STORE_UNAVAILABLE"');
 
 /** The answer to a key already used for another request (the document shows it as each operation's 409). */
 export const keyReused = (key: string) => new ApiError(409, `${IDEMPOTENCY_HEADER} ${key} was already used for a different request`, 'IDEMPOTENCY_KEY_REUSED');
@@ -57,7 +68,14 @@ export function idempotency(store: IdempotencyStore): Middleware {
     if (!claimed || !request.response) return;
     const { organizationId, key, fingerprint } = claimed;
     const kept = isKept(request.response.statusCode) && !wasRefusedUnrun(request.error);
-    await (kept ? store.complete(organizationId, key, fingerprint, request.response) : store.release(organizationId, key));
+    const finished = kept
+      ? store.complete(organizationId, key, fingerprint, request.response)
+      : outcomeUnknown(request.response)
+        ? store.unknown(organizationId, key)
+        : store.release(organizationId, key);
+    // The answer stands whether or not the key's record could be written: left unfinished, the claim's lock runs out
+    // and a retry runs as a later attempt of this request, which meets what it wrote.
+    await finished.catch((error: unknown) => logger.warn('Idempotency-Key record not written', { error }));
   };
   return {
     before: async (request) => {
@@ -71,6 +89,7 @@ export function idempotency(store: IdempotencyStore): Middleware {
       const claim = await store.claim(organizationId, key, fingerprint);
       if (claim.outcome === 'claimed') {
         claims.set(request, { organizationId, key, fingerprint });
+        attempts.set(request.event, claim.attempt);
         return undefined;
       }
       if (claim.fingerprint !== fingerprint) {

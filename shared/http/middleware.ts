@@ -1,6 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { ApiError, BadRequestError, PayloadTooLargeError, ProviderError, refusedUnrun, ValidationError } from '../errors';
+import { ApiError, BadRequestError, PayloadTooLargeError, ProviderError, refusedUnrun, storeUnavailable, ValidationError } from '../errors';
+import { isTransientStoreError } from '../store/transient';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../json-depth';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { DIMENSION, functionVersionOf, logger, METRIC } from '../observability';
@@ -25,7 +26,8 @@ function bodyParserMessage(error: Error): string | undefined {
 export function errorEnvelope(): Middleware {
   return {
     onError: (request) => {
-      const { error } = request;
+      // A store that did not answer is not a fault of ours: 503 with Retry-After, the outcome unknown.
+      const error = isTransientStoreError(request.error) ? storeUnavailable() : request.error;
       const malformedBody = error ? bodyParserMessage(error) : undefined;
       if (error instanceof ApiError) {
         const response = errorResponse(error.status, error.message, error.code, error.details);

@@ -1,9 +1,11 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { randomBytes } from 'node:crypto';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 import { dynamo } from '../dynamo';
 import { keys } from './keys';
 import { TTL_ATTRIBUTE } from '../table';
+import type { Attempt } from './own-writes';
 
 /** An answer as the API sent it, kept to send again verbatim. */
 export interface StoredResponse {
@@ -13,7 +15,8 @@ export interface StoredResponse {
 }
 
 export type Claim =
-  | { outcome: 'claimed' }
+  /** The request may run, as `attempt`: its first, or a later one of a request whose outcome is unknown. */
+  | { outcome: 'claimed'; attempt: Attempt }
   /** `replay` reads the kept answer, its parts too: only once the request is known to be the same one. */
   | { outcome: 'completed'; fingerprint: string; replay: () => Promise<StoredResponse> }
   | { outcome: 'in-progress'; fingerprint: string };
@@ -22,21 +25,29 @@ export type Claim =
 const KEEP_SECONDS = 24 * 60 * 60;
 /** How long an unfinished claim holds the key: longer than any function runs, so a crashed one frees it. */
 const LOCK_MS = 30_000;
+/**
+ * A later attempt begun within this of the first writes its records at the first's time, so it answers exactly as the
+ * first would have; one begun later writes at its own, well inside the time sync waits for a change to show
+ * (shared/store/change-log.ts), so no change is stamped too long before it is written.
+ */
+const SAME_TIME_WITHIN_MS = 10_000;
 
 /**
- * Claims an Idempotency-Key for one request: free, expired, or left unfinished by a crashed run.
- * Otherwise answers what holds it, so the caller can replay the answer or refuse.
+ * Claims an Idempotency-Key for one request: free or expired, it starts a first attempt; held by an attempt whose
+ * outcome is unknown (a 503, or a run that crashed and left its lock to expire), it starts a later attempt of the same
+ * request, with the first's seed and start. Otherwise answers what holds it, so the caller can replay the answer or refuse.
  */
 export async function claimIdempotencyKey(organizationId: string, key: string, fingerprint: string, at = Date.now()): Promise<Claim> {
-  const item = { ...keys.idempotency(organizationId, key), entity: 'IDEMPOTENCY', status: 'IN_PROGRESS', fingerprint, lockedUntil: at + LOCK_MS, [TTL_ATTRIBUTE]: Math.floor(at / 1000) + KEEP_SECONDS };
+  const seed = randomBytes(16).toString('base64url');
+  const item = { ...keys.idempotency(organizationId, key), entity: 'IDEMPOTENCY', status: 'IN_PROGRESS', fingerprint, seed, startedAt: at, draws: {}, lockedUntil: at + LOCK_MS, [TTL_ATTRIBUTE]: Math.floor(at / 1000) + KEEP_SECONDS };
   const claimed = await dynamo
     .send(
       new PutCommand({
         TableName: config.tableName,
         Item: item,
-        ConditionExpression: 'attribute_not_exists(pk) OR #ttl < :nowSeconds OR (#status = :inProgress AND lockedUntil < :now)',
-        ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE, '#status': 'status' },
-        ExpressionAttributeValues: { ':nowSeconds': Math.floor(at / 1000), ':now': at, ':inProgress': 'IN_PROGRESS' },
+        ConditionExpression: 'attribute_not_exists(pk) OR #ttl < :nowSeconds',
+        ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE },
+        ExpressionAttributeValues: { ':nowSeconds': Math.floor(at / 1000) },
       }),
     )
     .then(
@@ -46,14 +57,71 @@ export async function claimIdempotencyKey(organizationId: string, key: string, f
         throw error;
       },
     );
-  if (claimed) return { outcome: 'claimed' };
+  const keepDraw = (draw: number, value: number) => keepIdempotentDraw(organizationId, key, draw, value);
+  if (claimed) return { outcome: 'claimed', attempt: { seed, startedAtMs: at, timeAtMs: at, draws: {}, keepDraw } };
   const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.idempotency(organizationId, key), ConsistentRead: true }));
   // Gone between the two calls (released by a failed run): the caller may claim it now.
   if (!Item) return claimIdempotencyKey(organizationId, key, fingerprint, at);
-  const held = Item as { status: string; fingerprint: string; response?: KeptResponse };
-  return held.status === 'COMPLETED' && held.response
-    ? { outcome: 'completed', fingerprint: held.fingerprint, replay: () => unpacked(organizationId, key, held.response!) }
-    : { outcome: 'in-progress', fingerprint: held.fingerprint };
+  const held = Item as { status: string; fingerprint: string; response?: KeptResponse; lockedUntil?: number; seed?: string; startedAt?: number; draws?: Record<string, number> };
+  if (held.status === 'COMPLETED' && held.response) {
+    return { outcome: 'completed', fingerprint: held.fingerprint, replay: () => unpacked(organizationId, key, held.response!) };
+  }
+  const resumable = held.fingerprint === fingerprint && held.seed !== undefined && (held.status === 'UNKNOWN' || (held.lockedUntil ?? 0) < at);
+  if (!resumable || !(await resumeAttempt(organizationId, key, held, at))) return { outcome: 'in-progress', fingerprint: held.fingerprint };
+  const startedAtMs = held.startedAt ?? at;
+  return { outcome: 'claimed', attempt: { seed: held.seed!, startedAtMs, timeAtMs: at - startedAtMs <= SAME_TIME_WITHIN_MS ? startedAtMs : at, draws: held.draws ?? {}, keepDraw } };
+}
+
+/** Keeps the integer id an attempt drew, for a later attempt of the same request to take (shared/store/own-writes.ts). */
+async function keepIdempotentDraw(organizationId: string, key: string, draw: number, value: number): Promise<void> {
+  await dynamo.send(
+    new UpdateCommand({
+      TableName: config.tableName,
+      Key: keys.idempotency(organizationId, key),
+      UpdateExpression: 'SET draws.#draw = :value',
+      ExpressionAttributeNames: { '#draw': String(draw) },
+      ExpressionAttributeValues: { ':value': value },
+    }),
+  );
+}
+
+/** Takes over a claim whose attempt ended with its outcome unknown, if no other retry took it first. */
+async function resumeAttempt(organizationId: string, key: string, held: { status: string; lockedUntil?: number }, at: number): Promise<boolean> {
+  return dynamo
+    .send(
+      new UpdateCommand({
+        TableName: config.tableName,
+        Key: keys.idempotency(organizationId, key),
+        UpdateExpression: 'SET #status = :inProgress, lockedUntil = :lockedUntil',
+        ConditionExpression: '#status = :held AND lockedUntil = :heldUntil',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':inProgress': 'IN_PROGRESS', ':lockedUntil': at + LOCK_MS, ':held': held.status, ':heldUntil': held.lockedUntil ?? 0 },
+      }),
+    )
+    .then(
+      () => true,
+      (error: unknown) => {
+        if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+        throw error;
+      },
+    );
+}
+
+/**
+ * Leaves the key to a later attempt of the same request at once: the store did not answer, so what the request wrote
+ * is unknown, and only a run with the same seed can find out without writing it twice.
+ */
+export async function leaveIdempotencyKeyUnknown(organizationId: string, key: string): Promise<void> {
+  await dynamo.send(
+    new UpdateCommand({
+      TableName: config.tableName,
+      Key: keys.idempotency(organizationId, key),
+      UpdateExpression: 'SET #status = :unknown, lockedUntil = :zero',
+      ConditionExpression: '#status = :inProgress',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':unknown': 'UNKNOWN', ':zero': 0, ':inProgress': 'IN_PROGRESS' },
+    }),
+  );
 }
 
 /**

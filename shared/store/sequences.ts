@@ -2,12 +2,15 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 import { dynamo } from '../dynamo';
 import { keys } from './keys';
+import { drawnOnce } from './own-writes';
 
 /**
  * Reserves `count` integer ids of one kind for an organization and returns the first.
  * Ids are never reused: a create that fails after reserving leaves a gap, as database sequences do.
  */
-export async function reserveIds(organizationId: string, kind: string, count = 1): Promise<number> {
+export const reserveIds = (organizationId: string, kind: string, count = 1): Promise<number> => drawnOnce(() => reserveFromSequence(organizationId, kind, count));
+
+async function reserveFromSequence(organizationId: string, kind: string, count: number): Promise<number> {
   const { Attributes } = await dynamo.send(
     new UpdateCommand({
       TableName: config.tableName,
@@ -76,7 +79,7 @@ export function idBlocks(reserve: typeof reserveIds = reserveIds): IdBlocks {
 let container = idBlocks();
 
 /** The next id of a block sequence for the organization: one UpdateItem per block, none for the others. */
-export const takeId = (organizationId: string, sequence: BlockSequence): Promise<number> => container.take(organizationId, sequence);
+export const takeId = (organizationId: string, sequence: BlockSequence): Promise<number> => drawnOnce(() => container.take(organizationId, sequence));
 
 /**
  * Replaces this process's blocks, as a new container starts with none: tests play two containers (and one that

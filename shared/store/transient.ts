@@ -13,6 +13,9 @@ const TRANSIENT_NAMES = new Set([
   'RequestLimitExceeded',
 ]);
 
+/** A transaction's cancellation reasons that mean an item was throttled. */
+const THROTTLED_ITEM = new Set(['ThrottlingError', 'ProvisionedThroughputExceeded', 'RequestLimitExceeded']);
+
 /** Node's codes for a connection that failed, dropped or timed out. */
 const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'EAI_AGAIN']);
 
@@ -23,6 +26,8 @@ const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'EP
  */
 export function isTransientStoreError(error: unknown): boolean {
   if (!(error instanceof Error) || error instanceof ApiError) return false;
-  const { name, code, $metadata } = error as Error & { code?: string; $metadata?: { httpStatusCode?: number } };
+  const { name, code, $metadata, CancellationReasons } = error as Error & { code?: string; $metadata?: { httpStatusCode?: number }; CancellationReasons?: { Code?: string }[] };
+  // A transaction cancelled because one of its items was throttled: nothing was written, and a retry may pass.
+  if (name === 'TransactionCanceledException') return (CancellationReasons ?? []).some((reason) => THROTTLED_ITEM.has(reason.Code ?? ''));
   return TRANSIENT_NAMES.has(name) || (code !== undefined && NETWORK_CODES.has(code)) || ($metadata?.httpStatusCode ?? 0) >= 500;
 }

@@ -1,0 +1,209 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterEach, describe, expect, it } from 'vitest';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
+import { writeAlone } from '#shared/store/transact';
+import { WRITE_TOKEN_ATTRIBUTE } from '#shared/store/own-writes';
+import { createOrganizationWithKey } from '../infra/demo/organization';
+import { organizationKeys } from '../functions/organization/entity';
+import { useTestApi } from './support/api';
+import { tourRoutes, type TourClient } from './support/route-tour';
+
+/**
+ * A store that does not answer in time: faults are put into the shared DynamoDB client as a timed-out table answers.
+ * A write can land and its answer still be lost; the SDK then sends it again, and a client retries the request.
+ */
+// The authorizer's answers are cached, as API Gateway caches them, so a fault meets the route's own calls.
+const api = useTestApi({ authorizerCacheTtlMs: 60_000 });
+
+const FAULT = 'slowStoreFault';
+afterEach(() => void dynamo.middlewareStack.remove(FAULT));
+
+/** What the SDK throws when DynamoDB does not answer within the request timeout; the SDK retries it. */
+const timeout = () => Object.assign(new Error('Connection timed out after 3000 ms'), { name: 'TimeoutError', $metadata: {} });
+
+type Step = 'initialize' | 'deserialize';
+
+/**
+ * For the calls `matches` picks, the write lands and its answer is lost, `times` times. At `deserialize` the loss is
+ * inside the SDK's own retries (the SDK sends the same call again); at `initialize` it is after them (the request fails).
+ */
+function loseAnswers(matches: (command: string, input: string) => boolean, { step, times = 1 }: { step: Step; times?: number }) {
+  const lost: string[] = [];
+  dynamo.middlewareStack.add(
+    (next, context) => async (args) => {
+      const command = String(context.commandName);
+      // Inside the SDK's retries the call is its serialized request; before them, its input.
+      const { request } = args as { request?: { body?: unknown } };
+      const input = request ? String(request.body) : JSON.stringify(args.input);
+      if (lost.length >= times || !matches(command, input)) return next(args);
+      const result = await next(args);
+      lost.push(command);
+      throw timeout();
+    },
+    { step: step as 'initialize', name: FAULT },
+  );
+  return lost;
+}
+
+/** Every call fails as a table that does not answer, before it reaches the table. */
+function storeDown() {
+  dynamo.middlewareStack.add(
+    () => async () => {
+      throw timeout();
+    },
+    { step: 'initialize', name: FAULT },
+  );
+}
+
+describe('a conditional write the SDK sends again after its answer was lost', () => {
+  it('creates an organization whose first Put landed unanswered, rather than failing its own condition', async () => {
+    const lost = loseAnswers((command, input) => command === 'PutItemCommand' && input.includes('Slow Store Plumbing'), { step: 'deserialize' });
+    const made = await createOrganizationWithKey('Slow Store Plumbing');
+    expect(lost).toEqual(['PutItemCommand']);
+    const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: organizationKeys.organization(made.organizationId) }));
+    expect(Item).toMatchObject({ name: 'Slow Store Plumbing', [WRITE_TOKEN_ATTRIBUTE]: expect.any(String) });
+    expect((await api.as(made.apiKey).get('/v1/organization')).body.organization.name).toBe('Slow Store Plumbing');
+  });
+
+  it('claims an Idempotency-Key whose claim landed unanswered, rather than answering that the request is still in progress', async () => {
+    const { client } = await api.organization();
+    await client.get('/v1/companies');
+    const lost = loseAnswers((command, input) => command === 'PutItemCommand' && input.includes('IDEMPOTENCY'), { step: 'deserialize' });
+    const created = await client.post('/v1/companies', { name: 'Harbour Electrical' }, { headers: { 'Idempotency-Key': 'company-claim-lost' } });
+    expect(lost).toEqual(['PutItemCommand']);
+    expect(created.status).toBe(201);
+    const again = await client.post('/v1/companies', { name: 'Harbour Electrical' }, { headers: { 'Idempotency-Key': 'company-claim-lost' } });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(created.body);
+    expect((await client.get('/v1/companies')).body.companies).toHaveLength(1);
+  });
+
+  it('counts a limited increment once when its first attempt landed unanswered', async () => {
+    const { organizationId } = await api.organization();
+    const key = { pk: organizationKeys.organization(organizationId).pk, sk: 'TEST#INCREMENT' };
+    const increment = () =>
+      writeAlone({
+        item: {
+          Update: {
+            TableName: config.tableName,
+            Key: key,
+            UpdateExpression: 'ADD #count :one',
+            ConditionExpression: 'attribute_not_exists(#count) OR #count < :max',
+            ExpressionAttributeNames: { '#count': 'count' },
+            ExpressionAttributeValues: { ':one': 1, ':max': 3 },
+          },
+        },
+      });
+    const lost = loseAnswers((command, input) => command === 'UpdateItemCommand' && input.includes('TEST#INCREMENT'), { step: 'deserialize' });
+    await increment();
+    expect(lost).toEqual(['UpdateItemCommand']);
+    await increment();
+    const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: key, ConsistentRead: true }));
+    expect(Item?.count).toBe(2);
+  });
+
+  it('still fails a condition another write made false', async () => {
+    const { organizationId } = await api.organization();
+    const key = { pk: organizationKeys.organization(organizationId).pk, sk: 'TEST#GUARDED' };
+    await dynamo.send(new UpdateCommand({ TableName: config.tableName, Key: key, UpdateExpression: 'SET #count = :three', ExpressionAttributeNames: { '#count': 'count' }, ExpressionAttributeValues: { ':three': 3 } }));
+    const write = writeAlone({
+      item: { Update: { TableName: config.tableName, Key: key, UpdateExpression: 'ADD #count :one', ConditionExpression: '#count < :max', ExpressionAttributeNames: { '#count': 'count' }, ExpressionAttributeValues: { ':one': 1, ':max': 3 } } },
+      onConditionFailed: () => new Error('limit reached'),
+    });
+    await expect(write).rejects.toThrow('limit reached');
+  });
+});
+
+describe('a store that does not answer in time', () => {
+  it('answers 503 STORE_UNAVAILABLE with Retry-After, never 500, for a read and for a write', async () => {
+    const { client } = await api.organization();
+    await client.get('/v1/leads');
+    storeDown();
+    for (const answer of [await client.get('/v1/leads'), await client.post('/v1/leads', { name: 'Mia Chen', email: 'mia@example.com' })]) {
+      expect(answer.status).toBe(503);
+      expect(answer.body.error).toMatchObject({ status: 503, code: 'STORE_UNAVAILABLE' });
+      expect(answer.body.message).toMatch(/outcome is unknown.*same Idempotency-Key/);
+      expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    }
+  });
+
+  it('answers the first outcome to a retry with the same Idempotency-Key when the create landed but its answer was lost', async () => {
+    const { client } = await api.organization();
+    await client.get('/v1/leads');
+    const headers = { 'Idempotency-Key': 'lead-answer-lost' };
+    const lost = loseAnswers((command, input) => command === 'TransactWriteItemsCommand' && input.includes('Mia'), { step: 'initialize' });
+    const first = await client.post('/v1/leads', { name: 'Mia Chen', email: 'mia@example.com' }, { headers });
+    expect(lost).toEqual(['TransactWriteItemsCommand']);
+    expect(first.status).toBe(503);
+    expect(first.body.error.code).toBe('STORE_UNAVAILABLE');
+
+    const retried = await client.post('/v1/leads', { name: 'Mia Chen', email: 'mia@example.com' }, { headers });
+    expect(retried.status).toBe(201);
+    const list = await client.get('/v1/leads');
+    expect(list.body.leads.map((lead: { id: string }) => lead.id)).toEqual([retried.body.lead.id]);
+    expect((await client.get(`/v1/leads/${retried.body.lead.id}`)).body.lead).toEqual(retried.body.lead);
+    // Kept now: a third send replays it.
+    const third = await client.post('/v1/leads', { name: 'Mia Chen', email: 'mia@example.com' }, { headers });
+    expect(third.headers.get('idempotent-replayed')).toBe('true');
+    expect(third.body).toEqual(retried.body);
+  });
+
+  it('answers a product create retried after a lost answer with the product, not with its own name taken', async () => {
+    const { client } = await api.organization();
+    await client.get('/v1/products');
+    const headers = { 'Idempotency-Key': 'product-answer-lost' };
+    const body = { name: 'Hot water system service', tradeCategoryId: 1, pricingType: 'FIXED', price: 189 };
+    loseAnswers((command, input) => command === 'TransactWriteItemsCommand' && input.includes('Hot water system service'), { step: 'initialize' });
+    expect((await client.post('/v1/products', body, { headers })).status).toBe(503);
+    const retried = await client.post('/v1/products', body, { headers });
+    expect(retried.status).toBe(201);
+    const list = await client.get('/v1/products');
+    expect(list.body.totalCount).toBe(1);
+    expect(list.body.products[0].id).toBe(retried.body.product.id);
+  });
+
+  it('writes the create once on a retry when the first attempt never reached the table', async () => {
+    const { client } = await api.organization();
+    await client.get('/v1/companies');
+    const headers = { 'Idempotency-Key': 'company-never-written' };
+    dynamo.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'TransactWriteItemsCommand') throw timeout();
+        return next(args);
+      },
+      { step: 'initialize', name: FAULT },
+    );
+    expect((await client.post('/v1/companies', { name: 'Ridge Roofing' }, { headers })).status).toBe(503);
+    dynamo.middlewareStack.remove(FAULT);
+    const retried = await client.post('/v1/companies', { name: 'Ridge Roofing' }, { headers });
+    expect(retried.status).toBe(201);
+    expect((await client.get(`/v1/companies/${retried.body.company.id}`)).body.company).toEqual(retried.body.company);
+    expect((await client.get('/v1/companies')).body.companies).toHaveLength(1);
+  });
+
+  it('answers no route 500 while every store call times out', async () => {
+    const { client } = await api.organization();
+    const under: string[] = [];
+    // Each request is sent first with the store down, then as the tour needs it, so every route meets the fault.
+    const faulted = async (send: () => Promise<{ status: number; body: any; headers?: Headers }>, label: string) => {
+      storeDown();
+      const answer = await send().finally(() => dynamo.middlewareStack.remove(FAULT));
+      if (answer.status >= 500) under.push(`${label} ${answer.status} ${answer.body?.error?.code ?? answer.body?.message}`);
+      return send();
+    };
+    const tour: TourClient = {
+      get: (path) => faulted(() => client.get(path), `GET ${path}`),
+      post: (path, body) => faulted(() => client.post(path, body), `POST ${path}`),
+      put: (path, body) => faulted(() => client.put(path, body), `PUT ${path}`),
+      patch: (path, body) => faulted(() => client.patch(path, body), `PATCH ${path}`),
+      delete: (path) => faulted(() => client.delete(path), `DELETE ${path}`),
+    };
+    await tourRoutes(tour);
+    // POST /v1/sms answers its own 503 when its message could not be recorded: nothing recorded, nothing sent.
+    const unexpected = under.filter((line) => !/ 503 (STORE_UNAVAILABLE|AUTHORIZER_UNAVAILABLE)$/.test(line) && line !== 'POST /v1/sms 503 SERVICE_UNAVAILABLE');
+    expect(unexpected).toEqual([]);
+    // The fault was met: most routes touch the table.
+    expect(under.length).toBeGreaterThan(50);
+  }, 120_000);
+});
