@@ -20,7 +20,7 @@ export interface IdempotencyStore {
   complete(organizationId: string, key: string, fingerprint: string, response: JsonResponse): Promise<void>;
   release(organizationId: string, key: string): Promise<void>;
   /** The attempt ended with its outcome unknown (the store did not answer): a retry runs as a later attempt of it. */
-  unknown(organizationId: string, key: string): Promise<void>;
+  unknown(organizationId: string, key: string, attempt: Attempt): Promise<void>;
 }
 
 /** The attempt a request with an Idempotency-Key runs as, once claimed: its work takes its ids and times from it. */
@@ -53,6 +53,7 @@ interface Claimed {
   organizationId: string;
   key: string;
   fingerprint: string;
+  attempt: Attempt;
 }
 
 /**
@@ -71,7 +72,7 @@ export function idempotency(store: IdempotencyStore): Middleware {
     const finished = kept
       ? store.complete(organizationId, key, fingerprint, request.response)
       : outcomeUnknown(request.response)
-        ? store.unknown(organizationId, key)
+        ? store.unknown(organizationId, key, claimed.attempt)
         : store.release(organizationId, key);
     // The answer stands whether or not the key's record could be written: left unfinished, the claim's lock runs out
     // and a retry runs as a later attempt of this request, which meets what it wrote.
@@ -88,7 +89,7 @@ export function idempotency(store: IdempotencyStore): Middleware {
       const fingerprint = fingerprintOf(request.event);
       const claim = await store.claim(organizationId, key, fingerprint);
       if (claim.outcome === 'claimed') {
-        claims.set(request, { organizationId, key, fingerprint });
+        claims.set(request, { organizationId, key, fingerprint, attempt: claim.attempt });
         attempts.set(request.event, claim.attempt);
         return undefined;
       }

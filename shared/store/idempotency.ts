@@ -39,7 +39,7 @@ const SAME_TIME_WITHIN_MS = 10_000;
  */
 export async function claimIdempotencyKey(organizationId: string, key: string, fingerprint: string, at = Date.now()): Promise<Claim> {
   const seed = randomBytes(16).toString('base64url');
-  const item = { ...keys.idempotency(organizationId, key), entity: 'IDEMPOTENCY', status: 'IN_PROGRESS', fingerprint, seed, startedAt: at, draws: {}, lockedUntil: at + LOCK_MS, [TTL_ATTRIBUTE]: Math.floor(at / 1000) + KEEP_SECONDS };
+  const item = { ...keys.idempotency(organizationId, key), entity: 'IDEMPOTENCY', status: 'IN_PROGRESS', fingerprint, seed, startedAt: at, lockedUntil: at + LOCK_MS, [TTL_ATTRIBUTE]: Math.floor(at / 1000) + KEEP_SECONDS };
   const claimed = await dynamo
     .send(
       new PutCommand({
@@ -57,8 +57,7 @@ export async function claimIdempotencyKey(organizationId: string, key: string, f
         throw error;
       },
     );
-  const keepDraw = (draw: number, value: number) => keepIdempotentDraw(organizationId, key, draw, value);
-  if (claimed) return { outcome: 'claimed', attempt: { seed, startedAtMs: at, timeAtMs: at, draws: {}, keepDraw } };
+  if (claimed) return { outcome: 'claimed', attempt: { seed, startedAtMs: at, timeAtMs: at, draws: {} } };
   const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.idempotency(organizationId, key), ConsistentRead: true }));
   // Gone between the two calls (released by a failed run): the caller may claim it now.
   if (!Item) return claimIdempotencyKey(organizationId, key, fingerprint, at);
@@ -69,20 +68,7 @@ export async function claimIdempotencyKey(organizationId: string, key: string, f
   const resumable = held.fingerprint === fingerprint && held.seed !== undefined && (held.status === 'UNKNOWN' || (held.lockedUntil ?? 0) < at);
   if (!resumable || !(await resumeAttempt(organizationId, key, held, at))) return { outcome: 'in-progress', fingerprint: held.fingerprint };
   const startedAtMs = held.startedAt ?? at;
-  return { outcome: 'claimed', attempt: { seed: held.seed!, startedAtMs, timeAtMs: at - startedAtMs <= SAME_TIME_WITHIN_MS ? startedAtMs : at, draws: held.draws ?? {}, keepDraw } };
-}
-
-/** Keeps the integer id an attempt drew, for a later attempt of the same request to take (shared/store/own-writes.ts). */
-async function keepIdempotentDraw(organizationId: string, key: string, draw: number, value: number): Promise<void> {
-  await dynamo.send(
-    new UpdateCommand({
-      TableName: config.tableName,
-      Key: keys.idempotency(organizationId, key),
-      UpdateExpression: 'SET draws.#draw = :value',
-      ExpressionAttributeNames: { '#draw': String(draw) },
-      ExpressionAttributeValues: { ':value': value },
-    }),
-  );
+  return { outcome: 'claimed', attempt: { seed: held.seed!, startedAtMs, timeAtMs: at - startedAtMs <= SAME_TIME_WITHIN_MS ? startedAtMs : at, draws: { ...held.draws } } };
 }
 
 /** Takes over a claim whose attempt ended with its outcome unknown, if no other retry took it first. */
@@ -109,17 +95,17 @@ async function resumeAttempt(organizationId: string, key: string, held: { status
 
 /**
  * Leaves the key to a later attempt of the same request at once: the store did not answer, so what the request wrote
- * is unknown, and only a run with the same seed can find out without writing it twice.
+ * is unknown, and only a run with the same seed (and the same ids drawn) can find out without writing it twice.
  */
-export async function leaveIdempotencyKeyUnknown(organizationId: string, key: string): Promise<void> {
+export async function leaveIdempotencyKeyUnknown(organizationId: string, key: string, { draws }: Pick<Attempt, 'draws'>): Promise<void> {
   await dynamo.send(
     new UpdateCommand({
       TableName: config.tableName,
       Key: keys.idempotency(organizationId, key),
-      UpdateExpression: 'SET #status = :unknown, lockedUntil = :zero',
+      UpdateExpression: 'SET #status = :unknown, lockedUntil = :zero, draws = :draws',
       ConditionExpression: '#status = :inProgress',
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':unknown': 'UNKNOWN', ':zero': 0, ':inProgress': 'IN_PROGRESS' },
+      ExpressionAttributeValues: { ':unknown': 'UNKNOWN', ':zero': 0, ':inProgress': 'IN_PROGRESS', ':draws': draws },
     }),
   );
 }

@@ -31,9 +31,11 @@ export interface Attempt {
    * after it, that attempt's own (a change stamped long before it is written could be passed over by sync).
    */
   timeAtMs: number;
-  /** The integer ids earlier attempts drew from sequences, by draw (1 for the first), and where to keep a new one. */
-  draws?: Readonly<Record<string, number>>;
-  keepDraw?: (draw: number, value: number) => Promise<void>;
+  /**
+   * The integer ids drawn from sequences, by draw (1 for the first): an earlier attempt's, which a later one takes
+   * again, and this attempt's own, added as it draws, for its key's record to keep when its outcome is unknown.
+   */
+  draws: Record<string, number>;
 }
 
 interface Running extends Attempt {
@@ -47,6 +49,7 @@ const attempts = new AsyncLocalStorage<Running>();
 
 /** Runs `work` as an attempt of an idempotent request (shared/http/idempotency.ts). */
 export const asAttempt = <T>(attempt: Attempt, work: () => Promise<T>): Promise<T> => attempts.run({ ...attempt, ids: 0, writes: 0, drawn: 0 }, work);
+// `draws` stays the attempt's own object: what the work draws is there for its key's record afterwards.
 
 /** The time the records of the idempotent request running now take, if any. */
 export const attemptTime = (): number | undefined => attempts.getStore()?.timeAtMs;
@@ -60,19 +63,16 @@ export function attemptUlid(): string | undefined {
 }
 
 /**
- * A draw from a shared sequence (an integer id): in an idempotent request, the n-th draw is kept with its
- * Idempotency-Key, so a later attempt takes the same id rather than the next one (a create retried after a lost answer
- * then meets the records it wrote). Outside one, simply drawn.
+ * A draw from a shared sequence (an integer id): in an idempotent request, the n-th draw is noted on the attempt and
+ * kept with its Idempotency-Key when the outcome is unknown, so a later attempt takes the same id rather than the
+ * next one (a create retried after a lost answer then meets the records it wrote). Outside one, simply drawn.
  */
 export async function drawnOnce(draw: () => Promise<number>): Promise<number> {
   const running = attempts.getStore();
   if (!running) return draw();
-  const index = ++running.drawn;
-  const earlier = running.draws?.[String(index)];
-  if (earlier !== undefined) return earlier;
-  const value = await draw();
-  await running.keepDraw?.(index, value);
-  return value;
+  const index = String(++running.drawn);
+  running.draws[index] ??= await draw();
+  return running.draws[index];
 }
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
