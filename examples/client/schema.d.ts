@@ -4054,9 +4054,11 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description AUTHORIZER_UNAVAILABLE: the gateway could not check the request’s credential (the API key, or an inbound URL’s endpoint) because their store could not be read. Not the caller’s fault, and nothing ran: retry. */
+        /** @description Not the caller’s fault. AUTHORIZER_UNAVAILABLE: the gateway could not check the request’s credential (the API key, or an inbound URL’s endpoint) because their store could not be read; nothing ran: retry. STORE_UNAVAILABLE: the store timed out or was throttled, so the outcome is unknown: retry after the Retry-After seconds with the same Idempotency-Key, and the retry answers what the first request did (its records written once, with the same ids). */
         AuthorizerUnavailable: {
             headers: {
+                /** @description Seconds to wait before retrying (STORE_UNAVAILABLE). */
+                "Retry-After"?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -5268,10 +5270,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description SERVICE_UNAVAILABLE: the message could not be recorded within a few seconds (other writes to the lead kept it busy, or the store did not answer); nothing was recorded or sent. Retry after the Retry-After seconds, with the same Idempotency-Key too: a 503 is not kept, so the retry runs and sends the message once. AUTHORIZER_UNAVAILABLE: the gateway could not check the API key; nothing ran: retry. */
+            /** @description SERVICE_UNAVAILABLE: the message could not be recorded within a few seconds (other writes to the lead kept it busy, or the store did not answer); nothing was recorded or sent. Retry after the Retry-After seconds, with the same Idempotency-Key too: a 503 is not kept, so the retry runs and sends the message once. STORE_UNAVAILABLE: the store did not answer while the message was being read or prepared; retry with the same Idempotency-Key. AUTHORIZER_UNAVAILABLE: the gateway could not check the API key; nothing ran: retry. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SERVICE_UNAVAILABLE). */
+                    /** @description Seconds to wait before retrying (SERVICE_UNAVAILABLE, STORE_UNAVAILABLE). */
                     "Retry-After"?: string;
                     [name: string]: unknown;
                 };

@@ -31,8 +31,8 @@ export const sendSms = createRow({
     502: { description: 'The SMS provider failed; the body is {message} only, not the error envelope.', schema: SmsDeliveryFailed },
     503: {
       description:
-        'SERVICE_UNAVAILABLE: the message could not be recorded within a few seconds (other writes to the lead kept it busy, or the store did not answer); nothing was recorded or sent. Retry after the Retry-After seconds, with the same Idempotency-Key too: a 503 is not kept, so the retry runs and sends the message once. AUTHORIZER_UNAVAILABLE: the gateway could not check the API key; nothing ran: retry.',
-      headers: { 'Retry-After': 'Seconds to wait before retrying (SERVICE_UNAVAILABLE).' },
+        'SERVICE_UNAVAILABLE: the message could not be recorded within a few seconds (other writes to the lead kept it busy, or the store did not answer); nothing was recorded or sent. Retry after the Retry-After seconds, with the same Idempotency-Key too: a 503 is not kept, so the retry runs and sends the message once. STORE_UNAVAILABLE: the store did not answer while the message was being read or prepared; retry with the same Idempotency-Key. AUTHORIZER_UNAVAILABLE: the gateway could not check the API key; nothing ran: retry.',
+      headers: { 'Retry-After': 'Seconds to wait before retrying (SERVICE_UNAVAILABLE, STORE_UNAVAILABLE).' },
       examples: { NotRecorded: errorEnvelope(503, SMS_NOT_RECORDED_MESSAGE, 'SERVICE_UNAVAILABLE') },
     },
   },

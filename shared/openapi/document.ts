@@ -5,7 +5,7 @@ import { convertComponents, type JsonSchema } from './json-schema';
 import { operation } from './operation';
 import { webhooksSection } from './outgoing';
 import { preflightOperation } from './preflight';
-import { envelopeRef, examplesObject, JSON_MEDIA_TYPE, SHARED_ERRORS, type Json } from './responses';
+import { envelopeRef, examplesObject, JSON_MEDIA_TYPE, SHARED_ERRORS, sharedExamples, type Json } from './responses';
 
 export { errorExamplesOfRoute } from './operation';
 
@@ -35,12 +35,12 @@ function componentsSection({ components, examples }: ApiDescription): Json {
     if (schemas[name]) schemas[name] = { ...schemas[name], examples: [example as NonNullable<JsonSchema['default']>] };
   }
   const responses = Object.fromEntries(
-    Object.values(SHARED_ERRORS).map(({ name, description, example, headers }) => [
-      name,
+    Object.values(SHARED_ERRORS).map((shared) => [
+      shared.name,
       {
-        description,
-        ...(headers ? { headers } : {}),
-        content: { [JSON_MEDIA_TYPE]: { schema: envelopeRef, ...(example === undefined ? {} : { examples: examplesObject({ [name]: example }) }) } },
+        description: shared.description,
+        ...(shared.headers ? { headers: shared.headers } : {}),
+        content: { [JSON_MEDIA_TYPE]: { schema: envelopeRef, ...(Object.keys(sharedExamples(shared)).length ? { examples: sharedExamples(shared) } : {}) } },
       },
     ]),
   );

@@ -3,6 +3,7 @@ import type * as v from 'valibot';
 import { someScopeRefuses } from '../auth/scopes';
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '../http/gateway-responses';
 import { errorEnvelope } from '../http/envelope';
+import { STORE_UNAVAILABLE_MESSAGE } from '../errors';
 import { keyReused } from '../http/idempotency';
 import { authorizerOf, isIdempotent, takesNoFields, writesRecords, type ResponseDoc, type RouteDefinition } from '../routes/route';
 import { badRequestExample, notFoundExample, type ErrorExample } from './error-examples';
@@ -21,7 +22,7 @@ type Components = Readonly<Record<string, v.GenericSchema>>;
  * Error responses shared by many operations. The 400's, 404's and 409's examples differ by operation (each names
  * what that operation takes), so they are the operation's own, not the shared response's.
  */
-export const SHARED_ERRORS: Record<number, { name: string; description: string; example?: unknown; headers?: Json; appliesTo?: (route: RouteDefinition) => boolean }> = {
+export const SHARED_ERRORS: Record<number, { name: string; description: string; example?: unknown; otherExamples?: Record<string, unknown>; headers?: Json; appliesTo?: (route: RouteDefinition) => boolean }> = {
   400: {
     name: 'BadRequest',
     description: 'A path, query or body value failed validation, a query parameter the operation does not take was sent, or the body is not valid JSON. The message names the field or parameter.',
@@ -67,8 +68,10 @@ export const SHARED_ERRORS: Record<number, { name: string; description: string; 
   503: {
     name: 'AuthorizerUnavailable',
     description:
-      'AUTHORIZER_UNAVAILABLE: the gateway could not check the request’s credential (the API key, or an inbound URL’s endpoint) because their store could not be read. Not the caller’s fault, and nothing ran: retry.',
+      'Not the caller’s fault. AUTHORIZER_UNAVAILABLE: the gateway could not check the request’s credential (the API key, or an inbound URL’s endpoint) because their store could not be read; nothing ran: retry. STORE_UNAVAILABLE: the store timed out or was throttled, so the outcome is unknown: retry after the Retry-After seconds with the same Idempotency-Key, and the retry answers what the first request did (its records written once, with the same ids).',
     example: gatewayResponseBody(GATEWAY_RESPONSES.AUTHORIZER_FAILURE),
+    otherExamples: { StoreUnavailable: errorEnvelope(503, STORE_UNAVAILABLE_MESSAGE, 'STORE_UNAVAILABLE') },
+    headers: { 'Retry-After': { description: 'Seconds to wait before retrying (STORE_UNAVAILABLE).', schema: { type: 'string' } } },
   },
   504: {
     name: 'Timeout',
@@ -77,6 +80,10 @@ export const SHARED_ERRORS: Record<number, { name: string; description: string; 
     example: gatewayResponseBody(GATEWAY_RESPONSES.INTEGRATION_TIMEOUT),
   },
 };
+
+/** A shared error's examples: its own, under its name, and any others. */
+export const sharedExamples = ({ name, example, otherExamples }: (typeof SHARED_ERRORS)[number]): Examples =>
+  examplesObject({ ...(example === undefined ? {} : { [name]: example }), ...otherExamples });
 
 export const envelopeRef = { $ref: '#/components/schemas/ErrorEnvelope' };
 
@@ -121,8 +128,9 @@ export function statusesOf(route: RouteDefinition): number[] {
   // A write that meets other requests' writes of the same records as often as it retries answers 409 CONFLICT.
   if (honoursIdempotencyKey(route) || writesRecords(route)) statuses.add(409);
   if (route.request.body || route.requestBodies || takesNoFields(route)) statuses.add(413);
-  // Every authorizer can fail to read its store; every integration can outlive the gateway's timeout.
-  if (authorizerOf(route)) statuses.add(503);
+  // Every authorizer can fail to read its store, as can every route that reads the table; every integration can
+  // outlive the gateway's timeout.
+  if (authorizerOf(route) || route.dynamodb.length > 0) statuses.add(503);
   statuses.add(504);
   return [...statuses].sort((a, b) => a - b);
 }
@@ -182,7 +190,7 @@ export function response(route: RouteDefinition, status: number, componentSchema
     return { description, ...headers, content: { [JSON_MEDIA_TYPE]: content } };
   }
   // The shared example where there is one, the operation's own (made from its schemas, or written in its row) beside it.
-  const examples: Examples = { ...(shared?.example !== undefined ? examplesObject({ [shared.name]: shared.example }) : {}), ...own, ...examplesObject(doc?.examples ?? {}) };
+  const examples: Examples = { ...(shared ? sharedExamples(shared) : {}), ...own, ...examplesObject(doc?.examples ?? {}) };
   const content: Json = { schema: envelopeRef };
   if (Object.keys(examples).length) content.examples = examples;
   return { description, ...headers, content: { [JSON_MEDIA_TYPE]: content } };
