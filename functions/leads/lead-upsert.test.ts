@@ -1,3 +1,5 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { dynamo } from '#shared/dynamo';
 import { describe, expect, it } from 'vitest';
 import { useTestApi } from '../../test/support/api';
 import { holdWrite } from '../../test/support/interleave';
@@ -145,6 +147,37 @@ describe('POST /v1/leads/upsert', () => {
     expect(list.totalCount).toBe(1);
     expect(list.leads).toHaveLength(1);
     expect((await client.get('/v1/leads?q=race')).body.totalCount).toBe(1);
+  });
+
+  it('answers every one of 30 concurrent upserts of one phone, each waiting its turn on the lead rather than failing', async () => {
+    const { client } = await api.organization();
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => client.post('/v1/leads/upsert', { match: 'phone', phone: '+61412000777', name: 'Busy Caller', suburb: `Suburb ${i}` })),
+    );
+    expect(answers.filter((a) => a.status !== 200 && a.status !== 201).map((a) => `${a.status} ${a.body.error?.code}`)).toEqual([]);
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
+    expect(new Set(answers.map((a) => a.body.lead.id)).size).toBe(1);
+    expect((await client.get('/v1/leads')).body.totalCount).toBe(1);
+  }, 60_000);
+
+  it('lands an upsert that loses its race to other writes of the lead more often than its first retries, rather than answering 409', async () => {
+    const { client } = await api.organization();
+    const created = await client.post('/v1/leads/upsert', { match: 'phone', phone: '+61412000778', name: 'Busy Caller' });
+    // The change loses its race eight times in a row (its condition on the lead as read fails, nothing written), as
+    // when many requests write one lead at once: more often than its first retries.
+    let lost = 0;
+    dynamo.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName !== 'UpdateItemCommand' || !JSON.stringify(args.input).includes('Suburb 9') || lost >= 8) return next(args);
+        lost++;
+        throw new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });
+      },
+      { step: 'initialize', name: 'busyLead' },
+    );
+    const changed = await client.post('/v1/leads/upsert', { match: 'phone', phone: '+61412000778', suburb: 'Suburb 9' }).finally(() => dynamo.middlewareStack.remove('busyLead'));
+    expect(lost).toBe(8);
+    expect(changed.status).toBe(200);
+    expect(changed.body.lead).toMatchObject({ id: created.body.lead.id, suburb: 'Suburb 9' });
   });
 
   it('replays an answer for the same Idempotency-Key and body', async () => {

@@ -6,3 +6,13 @@ export function backoff(attempt: number, baseMs = 25, capMs = 1000): Promise<voi
 
 /** How often a batch's unprocessed items or a conflicted transaction are tried again. */
 export const MAX_RETRIES = 5;
+
+/**
+ * How long a write that keeps losing its race to other writes of the same items (a busy lead, a collection's counter)
+ * goes on trying, past its first MAX_RETRIES retries, before the caller is told to retry (409 CONFLICT): concurrent
+ * writers of one item then each wait their turn inside their request, well within the function's 15 s.
+ */
+export const CONTENDED_WRITE_BUDGET_MS = 8_000;
+
+/** Whether a write that lost its race `attempt` times since `startedAt` may try once more. */
+export const mayRetryContended = (attempt: number, startedAt: number, limit = MAX_RETRIES): boolean => attempt <= limit || Date.now() - startedAt < CONTENDED_WRITE_BUDGET_MS;

@@ -5,7 +5,7 @@ import { changedMeanwhile } from '../errors';
 import { dynamo } from '../dynamo';
 import type { Key } from './keys';
 import type { Condition } from './update-fields';
-import { backoff, MAX_RETRIES } from './retry';
+import { backoff, mayRetryContended } from './retry';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -65,7 +65,8 @@ function describe(item: TransactItem): string {
 /**
  * DynamoDB cancels a transaction that touches an item another transaction is writing (every create
  * moves its collection's counter, so concurrent creates meet there). The SDK does not retry that;
- * nothing was written, so trying again is safe, and after MAX_RETRIES the caller is told to (409 CONFLICT).
+ * nothing was written, so trying again is safe, and after MAX_RETRIES retries and CONTENDED_WRITE_BUDGET_MS the
+ * caller is told to (409 CONFLICT).
  */
 function isConflictOnly(error: TransactionCanceledException): boolean {
   const codes = (error.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
@@ -83,6 +84,7 @@ function conditionError(writes: TransactWrite[], error: TransactionCanceledExcep
 /** Writes all items or none; a failed condition throws the error its write carries. */
 export async function transact(writes: TransactWrite[]): Promise<void> {
   const items = writes.map((write) => write.item);
+  const startedAt = Date.now();
   for (let attempt = 1; ; attempt++) {
     const conflicted = await dynamo.send(new TransactWriteCommand({ TransactItems: items })).then(
       () => false,
@@ -92,7 +94,7 @@ export async function transact(writes: TransactWrite[]): Promise<void> {
         if (failed) throw failed;
         if (!isConflictOnly(error)) throw error;
         // Still meeting other transactions after every retry: the caller's to try again (409), not a fault (500).
-        if (attempt > MAX_RETRIES) throw changedMeanwhile();
+        if (!mayRetryContended(attempt, startedAt)) throw changedMeanwhile();
         return true;
       },
     );

@@ -2,7 +2,7 @@ import { config } from '../config';
 import type { Key } from './keys';
 import type { Versioned } from './versioned-record';
 import { changedMeanwhile } from '../errors';
-import { backoff } from './retry';
+import { backoff, mayRetryContended } from './retry';
 import { insertIfAbsent, stillHolds, transact, writeAlone, type TransactWrite } from './transact';
 
 /** The conditional write lost a race: the item is no longer at the version that was read. */
@@ -14,15 +14,17 @@ export const MAX_STALE_ATTEMPTS = 8;
 /**
  * Runs `attempt` (which reads, then writes on condition of what it read) until it succeeds. A StaleWrite
  * means another request won the race: wait a jittered backoff, so that many writers of one item spread
- * out, and run it again; after MAX_STALE_ATTEMPTS the caller gets `onExhausted` (a 409), never a 500.
+ * out, and run it again; after MAX_STALE_ATTEMPTS and CONTENDED_WRITE_BUDGET_MS the caller gets `onExhausted` (a
+ * 409), never a 500.
  */
 export async function retryOnStaleWrite<T>(attempt: (attempt: number) => Promise<T>, onExhausted: () => Error = changedMeanwhile): Promise<T> {
+  const startedAt = Date.now();
   for (let tries = 1; ; tries++) {
     try {
       return await attempt(tries);
     } catch (error) {
       if (!(error instanceof StaleWrite)) throw error;
-      if (tries === MAX_STALE_ATTEMPTS) throw onExhausted();
+      if (!mayRetryContended(tries, startedAt, MAX_STALE_ATTEMPTS - 1)) throw onExhausted();
       await backoff(tries);
     }
   }
