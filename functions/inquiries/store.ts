@@ -86,9 +86,14 @@ function inquiryCounters({ leadId, source }: InquiryRecord): string[] {
 }
 
 function inquiryWrites(organizationId: string, inquiry: InquiryRecord, data: InquiryDataBySource[InquirySource], lead: LeadInquiryState, leadChanges?: LeadChangesWithInquiry, call?: CallSummaryFields): TransactWrite[] {
+  return [leadUpdate(organizationId, inquiry, lead, leadChanges), ...inquiryItemWrites(organizationId, inquiry, data, call)];
+}
+
+/** The inquiry's own items and counters: all its writes but its lead's. */
+function inquiryItemWrites(organizationId: string, inquiry: InquiryRecord, data: InquiryDataBySource[InquirySource], call?: CallSummaryFields): TransactWrite[] {
   // The outcome is a field of the record; the rest only the reports read.
   const { callOutcome: _outcome, ...internal }: Partial<CallSummaryFields> = call ?? {};
-  const writes: TransactWrite[] = [leadUpdate(organizationId, inquiry, lead, leadChanges), insertIfAbsent(toInquiryItem(organizationId, inquiry, internal))];
+  const writes: TransactWrite[] = [insertIfAbsent(toInquiryItem(organizationId, inquiry, internal))];
   if (inquiry.source === 'SMS') {
     const { messages, ...thread } = data as SmsData;
     writes.push(
@@ -139,6 +144,50 @@ export async function createInquiry(organizationId: string, input: NewInquiry, l
     await transact([...inquiryWrites(organizationId, inquiry, data, known, leadChanges, input.call), ...alsoWrite]);
     return inquiry;
   });
+}
+
+/** What a lead created with its first inquiry holds of it: what `leadUpdate` moves on a lead that exists. */
+export interface FirstInquiryFields {
+  lastInquiryId: string;
+  lastInquiryDate: string;
+  unreadCalls?: number;
+  unreadEmails?: number;
+  unreadChatbotThreads?: number;
+  unreadSMS?: number;
+  unreadWebformSubmissions?: number;
+  hasFlaggedInquiry?: true;
+}
+
+/**
+ * The first inquiry of a lead written in the same transaction as the lead (an SMS from a phone no lead has): the
+ * inquiry (`isFirstInquiry`), its writes but the lead's, and the fields the lead is created with in their place, as
+ * `leadUpdate` would have moved them. One transaction may write an item only once, so the lead's own item carries
+ * them from the start.
+ */
+export function firstInquiryOfNewLead(organizationId: string, input: NewInquiry & { id: string; createdAt: string }): { inquiry: InquiryRecord; leadFields: FirstInquiryFields; writes: TransactWrite[] } {
+  const at = new Date(input.createdAt);
+  const data = { ...input.data, id: input.data.id ?? newId(SOURCE_ID_KIND[input.source], at) } as InquiryDataBySource[InquirySource];
+  const inquiry: InquiryRecord = {
+    id: input.id,
+    source: input.source,
+    sourceId: data.id,
+    tag: input.tag,
+    summary: input.summary,
+    callOutcome: input.call?.callOutcome ?? null,
+    isFirstInquiry: true,
+    isRead: input.isRead,
+    leadId: input.leadId,
+    createdAt: input.createdAt,
+    updatedAt: now(),
+    externalInquiryId: input.externalInquiryId ?? null,
+  };
+  const leadFields: FirstInquiryFields = {
+    lastInquiryId: inquiry.id,
+    lastInquiryDate: inquiry.createdAt,
+    ...(inquiry.isRead ? {} : { [UNREAD_COUNT[inquiry.source]]: 1 }),
+    ...(FLAGGING_TAGS.includes(inquiry.tag) ? { hasFlaggedInquiry: true as const } : {}),
+  };
+  return { inquiry, leadFields, writes: inquiryItemWrites(organizationId, inquiry, data, input.call) };
 }
 
 export interface InquiryFilter {
