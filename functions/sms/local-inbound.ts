@@ -85,6 +85,7 @@ export async function simulateInboundSms(request: IncomingMessage, response: Ser
     return;
   }
   const { from, to, body: text, inboundMessageId = randomUUID() } = parsed.output;
-  await handler(twoWayEvent({ from, to, body: text, inboundMessageId }));
+  // The provider names the sender in its one E.164 form (`+61 412…` or `+610412…` typed here is `+61412…` there).
+  await handler(twoWayEvent({ from: toE164(from, undefined)!, to, body: text, inboundMessageId }));
   response.writeHead(202, JSON_HEADERS).end(JSON.stringify({ received: true }));
 }

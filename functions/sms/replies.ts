@@ -1,10 +1,10 @@
 import { ulid } from 'ulid';
 import { createHash } from 'node:crypto';
 import { newId } from '#shared/ids';
-import { canonicalE164, toE164 } from '#shared/phone';
+import { E164 } from '#shared/schema';
 import { takeId } from '#shared/store/sequences';
 import { ACTIVITY_SEQUENCE, findLeadByPhone, lookUpAgain } from '../leads/store';
-import { newLead } from '../leads/rules';
+import { newLead } from '../leads/new-lead';
 import { retryOnStaleWrite, StaleWrite } from '#shared/store/versioned';
 import { findOrganizationBySmsNumber } from '../organization/store';
 import { appendInboundSmsMessage, latestThreadOf, openInboundSmsLead, openInboundSmsThread, setPhoneOptOut } from './store';
@@ -50,7 +50,7 @@ function messageIdOf({ providerMessageId }: InboundSms, at: number): string {
 }
 
 /** The SMS inquiry a text opens (the lead's first, or a lead's without a thread): unread, holding the text. */
-function inboundThread(sms: InboundSms, phone: string, message: SmsMessage, leadId: string): NewInquiry & { source: 'SMS'; createdAt: string } {
+function inboundThread(sms: InboundSms, message: SmsMessage, leadId: string): NewInquiry & { source: 'SMS'; createdAt: string } {
   return {
     source: 'SMS',
     leadId,
@@ -60,7 +60,7 @@ function inboundThread(sms: InboundSms, phone: string, message: SmsMessage, lead
     isRead: false,
     externalInquiryId: sms.providerMessageId,
     createdAt: message.createdAt,
-    data: { leadPhone: phone, messages: [message] },
+    data: { leadPhone: sms.from, messages: [message] },
   };
 }
 
@@ -70,11 +70,11 @@ function inboundThread(sms: InboundSms, phone: string, message: SmsMessage, lead
  * A lead that took the phone meanwhile (another first text from it, at the same moment) makes the caller look the
  * phone up again, and the text joins that lead's thread.
  */
-async function newLeadFromText(organizationId: string, sms: InboundSms, phone: string, message: SmsMessage): Promise<InboundOutcome> {
+async function newLeadFromText(organizationId: string, sms: InboundSms, message: SmsMessage): Promise<InboundOutcome> {
   const at = message.createdAt;
-  const lead = newLead({ phone, email: null }, newId('lead', new Date(at)), at);
+  const lead = newLead({ phone: sms.from, email: null }, newId('lead', new Date(at)), at);
   const activity = { id: await takeId(organizationId, ACTIVITY_SEQUENCE), event: 'LEAD_CREATED', data: 'Lead created from an SMS', referenceId: null, userId: null, leadId: lead.id, createdAt: lead.createdAt, updatedAt: lead.updatedAt };
-  const inquiry = { ...inboundThread(sms, phone, message, lead.id), id: newId('inquiry', new Date(at)) };
+  const inquiry = { ...inboundThread(sms, message, lead.id), id: newId('inquiry', new Date(at)) };
   const created = await openInboundSmsLead(organizationId, lead, activity, inquiry, sms.providerMessageId);
   if (!created) return 'duplicate';
   if ('held' in created) throw new StaleWrite();
@@ -94,27 +94,26 @@ export async function receiveSms(sms: InboundSms): Promise<InboundOutcome> {
   if (!organizationId) return 'unknown-number';
   const receivedAt = sms.receivedAt ?? new Date().toISOString();
   const word = keywordOf(sms.body);
-  // Providers name the sender in E.164; its one canonical form is how leads hold it.
-  const phone = canonicalE164(sms.from);
-  const effects = { phone, smsOptedOut: OPT_OUT.has(word) ? true : OPT_IN.has(word) ? false : undefined };
+  const effects = { phone: sms.from, smsOptedOut: OPT_OUT.has(word) ? true : OPT_IN.has(word) ? false : undefined };
   const message: SmsMessage = { id: messageIdOf(sms, Date.parse(receivedAt)), direction: 'INBOUND', status: 'RECEIVED', body: sms.body, userId: null, createdAt: receivedAt };
   // The reply is written on condition that the lead found still has the phone; one deleted or given another phone
   // meanwhile makes the lookup run again.
   return retryOnStaleWrite(async () => {
-    const lead = await findLeadByPhone(organizationId, phone);
+    const lead = await findLeadByPhone(organizationId, sms.from);
     if (!lead) {
       // A keyword is no inquiry: the phone's opt-out is kept with no lead, and a lead given that phone later takes it on.
       if (effects.smsOptedOut !== undefined) {
-        await setPhoneOptOut(organizationId, phone, effects.smsOptedOut, receivedAt);
+        await setPhoneOptOut(organizationId, sms.from, effects.smsOptedOut, receivedAt);
         return 'unknown-lead';
       }
-      if (!toE164(phone, undefined)) return 'unknown-lead';
-      return newLeadFromText(organizationId, sms, phone, message);
+      // Providers name the sender in E.164, as a lead holds its phone; anything else could make no lead.
+      if (!E164.test(sms.from)) return 'unknown-lead';
+      return newLeadFromText(organizationId, sms, message);
     }
     const thread = await latestThreadOf(organizationId, lead.id);
     const recorded = await (thread
       ? appendInboundSmsMessage(organizationId, thread, message, sms.providerMessageId, effects)
-      : openInboundSmsThread(organizationId, inboundThread(sms, phone, message, lead.id), lead, sms.providerMessageId, effects)
+      : openInboundSmsThread(organizationId, inboundThread(sms, message, lead.id), lead, sms.providerMessageId, effects)
     ).catch(lookUpAgain);
     return recorded ? 'recorded' : 'duplicate';
   });
