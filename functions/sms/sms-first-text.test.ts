@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { dynamo } from '#shared/dynamo';
+import { logger } from '#shared/observability';
 import { useTestApi, type Client } from '../../test/support/api';
 import { created } from '../../test/support/fixtures';
 import { onlyRunOf, sentFor, sydneyAutomations } from '../../test/support/automations';
@@ -12,9 +14,12 @@ import { onlyRunOf, sentFor, sydneyAutomations } from '../../test/support/automa
 const api = useTestApi({ events: true, clock: 'manual' });
 const { sydneyOrganization, settled, untilLocal } = sydneyAutomations(api);
 
+const post = (from: string, to: string, body: string, inboundMessageId: string) =>
+  fetch(`${api.url}/local/sms/inbound`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ from, to, body, inboundMessageId }) });
+
 /** A text as the provider delivers it; the same `inboundMessageId` is the same message delivered again. */
 async function text(from: string, to: string, body: string, inboundMessageId = randomUUID()) {
-  const res = await fetch(`${api.url}/local/sms/inbound`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ from, to, body, inboundMessageId }) });
+  const res = await post(from, to, body, inboundMessageId);
   expect(res.status).toBe(202);
   expect(await res.json()).toEqual({ received: true });
 }
@@ -111,6 +116,47 @@ describe('a text from a phone no lead has', () => {
     expect(inquiries).toHaveLength(1);
     expect((await messagesOf(client, inquiries[0].id)).map(({ body }) => body)).toEqual(['Is this the plumber?']);
     expect(leads[0].unreadSMS).toBe(1);
+    expect((await eventsOf(client)).map(({ type }) => type)).toEqual(['lead.created', 'inquiry.created', 'sms.received']);
+  });
+
+  it('writes the lead, its inquiry and the text together or not at all: a write that fails leaves nothing, and the provider’s redelivery records them all', async () => {
+    const { client, number } = await sydneyOrganization();
+    let failures = 0;
+    // The first write that holds the text fails, as a throttled table would: had the lead been written apart from its
+    // inquiry, it would be left without one.
+    dynamo.middlewareStack.add(
+      (next, context) => async (args) => {
+        const write = ['PutItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand'].includes(context.commandName);
+        if (failures === 0 && write && JSON.stringify(args.input).includes('Can you fix a leaking roof?')) {
+          failures++;
+          throw Object.assign(new Error('Throughput exceeds the current capacity of your table'), { name: 'ProvisionedThroughputExceededException' });
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'failTheFirstText' },
+    );
+    vi.spyOn(logger, 'error').mockImplementation(() => undefined);
+    const inboundMessageId = randomUUID();
+    try {
+      expect((await post('+61412555108', number, 'Can you fix a leaking roof?', inboundMessageId)).status).toBe(500);
+    } finally {
+      dynamo.middlewareStack.remove('failTheFirstText');
+      vi.mocked(logger.error).mockRestore();
+    }
+    await settled();
+    expect(failures).toBe(1);
+    expect((await client.get('/v1/leads')).body.totalCount).toBe(0);
+    expect((await client.get('/v1/inquiries')).body.totalCount).toBe(0);
+    expect(await eventsOf(client)).toEqual([]);
+
+    // SNS delivers again after a failure; the redelivery is not taken for a repeat of a recorded text.
+    await text('+61412555108', number, 'Can you fix a leaking roof?', inboundMessageId);
+    await settled();
+    const { leads } = await leadsWithPhone(client, '+61412555108');
+    expect(leads).toMatchObject([{ phone: '+61412555108', unreadSMS: 1 }]);
+    const { inquiries } = await inquiriesOf(client, leads[0].id);
+    expect(inquiries).toMatchObject([{ source: 'SMS', isFirstInquiry: true }]);
+    expect((await messagesOf(client, inquiries[0].id)).map(({ body }) => body)).toEqual(['Can you fix a leaking roof?']);
     expect((await eventsOf(client)).map(({ type }) => type)).toEqual(['lead.created', 'inquiry.created', 'sms.received']);
   });
 
