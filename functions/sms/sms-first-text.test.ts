@@ -126,7 +126,7 @@ describe('a text from a phone no lead has', () => {
     // inquiry, it would be left without one.
     dynamo.middlewareStack.add(
       (next, context) => async (args) => {
-        const write = ['PutItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand'].includes(context.commandName);
+        const write = ['PutItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand'].includes(context.commandName ?? '');
         if (failures === 0 && write && JSON.stringify(args.input).includes('Can you fix a leaking roof?')) {
           failures++;
           throw Object.assign(new Error('Throughput exceeds the current capacity of your table'), { name: 'ProvisionedThroughputExceededException' });
