@@ -56,6 +56,13 @@ describe('the local inbound SMS simulator refusing a body it cannot take', () =>
       { path: 'inboundMessageId', message: 'inboundMessageId must be a string' },
     ]);
     expect((await refusal(JSON.stringify({ from: '+61412345001', to: '+61299977002', body: 'Hi', channel: 'sms' }))).error.details).toEqual([{ path: 'channel', message: 'channel is not a known field' }]);
+    // A sender that is no phone number could make no lead: refused, naming it.
+    for (const from of ['Plumbers', '0412 345 001', '+0412345001']) {
+      expect([from, (await refusal(JSON.stringify({ from, to: '+61299977002', body: 'Hi' }))).error.details]).toEqual([
+        from,
+        [{ path: 'from', message: 'from must be a phone number with its country code, as the provider names the sender: e.g. +61412345001' }],
+      ]);
+    }
     expect((await refusal('[]')).error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'body', message: expect.stringMatching(/^body must be a JSON object/) }] });
     expect(await refusal('{"from": ')).toEqual({ success: false, message: 'Request body must be valid JSON', error: { status: 400, message: 'Request body must be valid JSON', code: 'INVALID_JSON' } });
     expect(await itemsOf(organizationId)).toEqual(before);

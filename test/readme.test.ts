@@ -20,6 +20,13 @@ function readmeShellBlock(heading: string): string {
 }
 const readmeCurlSession = () => readmeShellBlock('## A session with curl');
 
+/** The README's shell block that holds `text`. */
+function readmeShellBlockWith(text: string): string {
+  const block = [...readFileSync('README.md', 'utf8').matchAll(/```sh\n([\s\S]*?)```/g)].map(([, lines]) => lines!).find((lines) => lines.includes(text));
+  if (!block) throw new Error(`README has no shell block with ${text}`);
+  return block;
+}
+
 interface Started {
   child: ChildProcess;
   port: number;
@@ -136,6 +143,11 @@ describe('npm start and the README curl session', () => {
     // The session's key is the demo organization's, which npm start names (infra/local/start.ts).
     expect(automation).toContain(`"body":"Sorry we missed your call, Priya. This is Harbour City Plumbing & Electrical: reply here and we'll call you back."`);
     expect(automation).toContain('"status":"COMPLETED"');
+
+    // The SMS simulator's lines: a first text from a number no lead has is a lead with its SMS inquiry, then a lead's STOP.
+    const { stdout: texts } = await exec('bash', ['-euo', 'pipefail', '-c', `${variables}\n${readmeShellBlockWith('/local/sms/inbound')}`]);
+    expect(texts).toMatch(/"source":"SMS".*"isFirstInquiry":true.*"lead":\{"id":"lead_\w+","firstName":null,"lastName":null,"email":null,"phone":"\+61412555088"/);
+    expect(texts.match(/\{"received":true\}/g)).toHaveLength(2);
 
     expect(await stop(child)).toBe(0);
     await expect(fetch(`http://127.0.0.1:${dynamoPort}`)).rejects.toThrow();

@@ -304,11 +304,17 @@ describe('inbound SMS replies', () => {
     await a.client.post('/v1/leads', { name: 'Both Orgs', phone });
     await b.client.post('/v1/leads', { name: 'Both Orgs', phone });
     const onlyB = '+61412777002';
-    await b.client.post('/v1/leads', { name: 'Only B', phone: onlyB });
+    const bOnly = (await b.client.post('/v1/leads', { name: 'Only B', phone: onlyB })).body.lead;
     expect(await receiveSms({ from: phone, to: number, body: 'Yes please', providerMessageId: 'prov-1' })).toBe('recorded');
-    expect(await receiveSms({ from: onlyB, to: number, body: 'Hello?', providerMessageId: 'prov-2' })).toBe('unknown-lead');
     expect((await a.client.get('/v1/inquiries?source=SMS')).body.totalCount).toBe(1);
+    // A phone only B's lead has is a new customer to A: a lead of A's own, B's lead untouched.
+    expect(await receiveSms({ from: onlyB, to: number, body: 'Hello?', providerMessageId: 'prov-2' })).toBe('recorded');
+    const aNew = (await a.client.get(`/v1/leads?phone=${encodeURIComponent(onlyB)}`)).body.leads;
+    expect(aNew).toEqual([expect.objectContaining({ phone: onlyB, firstName: null, unreadSMS: 1 })]);
+    expect(aNew[0].id).not.toBe(bOnly.id);
+    expect((await a.client.get('/v1/inquiries?source=SMS')).body.totalCount).toBe(2);
     expect((await b.client.get('/v1/inquiries?source=SMS')).body.totalCount).toBe(0);
+    expect((await b.client.get(`/v1/leads/${bOnly.id}`)).body.lead).toMatchObject({ unreadSMS: 0, lastInquiryId: null });
     // A STOP to A's number opts the phone out at A only.
     expect(await receiveSms({ from: phone, to: number, body: 'STOP', providerMessageId: 'prov-3' })).toBe('recorded');
     const bLead = (await b.client.get(`/v1/leads?phone=${encodeURIComponent(phone)}`)).body.leads[0];

@@ -86,9 +86,14 @@ function inquiryCounters({ leadId, source }: InquiryRecord): string[] {
 }
 
 function inquiryWrites(organizationId: string, inquiry: InquiryRecord, data: InquiryDataBySource[InquirySource], lead: LeadInquiryState, leadChanges?: LeadChangesWithInquiry, call?: CallSummaryFields): TransactWrite[] {
+  return [leadUpdate(organizationId, inquiry, lead, leadChanges), ...inquiryItemWrites(organizationId, inquiry, data, call)];
+}
+
+/** The inquiry's own items and counters: all its writes but its lead's. */
+function inquiryItemWrites(organizationId: string, inquiry: InquiryRecord, data: InquiryDataBySource[InquirySource], call?: CallSummaryFields): TransactWrite[] {
   // The outcome is a field of the record; the rest only the reports read.
   const { callOutcome: _outcome, ...internal }: Partial<CallSummaryFields> = call ?? {};
-  const writes: TransactWrite[] = [leadUpdate(organizationId, inquiry, lead, leadChanges), insertIfAbsent(toInquiryItem(organizationId, inquiry, internal))];
+  const writes: TransactWrite[] = [insertIfAbsent(toInquiryItem(organizationId, inquiry, internal))];
   if (inquiry.source === 'SMS') {
     const { messages, ...thread } = data as SmsData;
     writes.push(
@@ -113,32 +118,72 @@ export async function createInquiry(organizationId: string, input: NewInquiry, l
   if (input.source === 'SMS' && input.data.messages.length > MAX_SMS_MESSAGES_PER_CREATE) {
     throw new Error(`An SMS inquiry is created with at most ${MAX_SMS_MESSAGES_PER_CREATE} messages`);
   }
-  const createdAt = input.createdAt ?? now();
-  const at = new Date(createdAt);
-  const id = input.id ?? newId('inquiry', at);
-  const data = { ...input.data, id: input.data.id ?? newId(SOURCE_ID_KIND[input.source], at) } as InquiryDataBySource[InquirySource];
+  const { id, createdAt, data } = identified(input);
   // A concurrent inquiry for the same lead makes the next attempt read again (and recompute isFirstInquiry);
   // a lead deleted meanwhile makes that read answer 404, or LeadLostContact for a lead found by a contact.
   return retryOnStaleWrite(async (attempt) => {
     const known = attempt === 1 && lead ? lead : await readLeadInquiryState(organizationId, input.leadId, lead?.holds);
-    const inquiry: InquiryRecord = {
-      id,
-      source: input.source,
-      sourceId: data.id,
-      tag: input.tag,
-      summary: input.summary,
-      callOutcome: input.call?.callOutcome ?? null,
-      isFirstInquiry: known.lastInquiryId === null,
-      isRead: input.isRead,
-      leadId: input.leadId,
-      createdAt,
-      // The time it is written, not a createdAt the sender gave: a poller past that time still finds it.
-      updatedAt: now(),
-      externalInquiryId: input.externalInquiryId ?? null,
-    };
+    const inquiry = inquiryRecord(input, { id, createdAt, data }, known.lastInquiryId === null);
     await transact([...inquiryWrites(organizationId, inquiry, data, known, leadChanges, input.call), ...alsoWrite]);
     return inquiry;
   });
+}
+
+/** The inquiry's id, time and source record with its id: given, or now and ULIDs of that time. */
+function identified(input: NewInquiry): { id: string; createdAt: string; data: InquiryDataBySource[InquirySource] } {
+  const createdAt = input.createdAt ?? now();
+  const at = new Date(createdAt);
+  const data = { ...input.data, id: input.data.id ?? newId(SOURCE_ID_KIND[input.source], at) } as InquiryDataBySource[InquirySource];
+  return { id: input.id ?? newId('inquiry', at), createdAt, data };
+}
+
+/** The inquiry as recorded, the first of its lead or not. */
+function inquiryRecord(input: NewInquiry, { id, createdAt, data }: ReturnType<typeof identified>, isFirstInquiry: boolean): InquiryRecord {
+  return {
+    id,
+    source: input.source,
+    sourceId: data.id,
+    tag: input.tag,
+    summary: input.summary,
+    callOutcome: input.call?.callOutcome ?? null,
+    isFirstInquiry,
+    isRead: input.isRead,
+    leadId: input.leadId,
+    createdAt,
+    // The time it is written, not a createdAt the sender gave: a poller past that time still finds it.
+    updatedAt: now(),
+    externalInquiryId: input.externalInquiryId ?? null,
+  };
+}
+
+/** What a lead created with its first inquiry holds of it: what `leadUpdate` moves on a lead that exists. */
+export interface FirstInquiryFields {
+  lastInquiryId: string;
+  lastInquiryDate: string;
+  unreadCalls?: number;
+  unreadEmails?: number;
+  unreadChatbotThreads?: number;
+  unreadSMS?: number;
+  unreadWebformSubmissions?: number;
+  hasFlaggedInquiry?: true;
+}
+
+/**
+ * The first inquiry of a lead written in the same transaction as the lead (an SMS from a phone no lead has): the
+ * inquiry (`isFirstInquiry`), its writes but the lead's, and the fields the lead is created with in their place, as
+ * `leadUpdate` would have moved them. One transaction may write an item only once, so the lead's own item carries
+ * them from the start.
+ */
+export function firstInquiryOfNewLead(organizationId: string, input: NewInquiry): { inquiry: InquiryRecord; leadFields: FirstInquiryFields; writes: TransactWrite[] } {
+  const identity = identified(input);
+  const inquiry = inquiryRecord(input, identity, true);
+  const leadFields: FirstInquiryFields = {
+    lastInquiryId: inquiry.id,
+    lastInquiryDate: inquiry.createdAt,
+    ...(inquiry.isRead ? {} : { [UNREAD_COUNT[inquiry.source]]: 1 }),
+    ...(FLAGGING_TAGS.includes(inquiry.tag) ? { hasFlaggedInquiry: true as const } : {}),
+  };
+  return { inquiry, leadFields, writes: inquiryItemWrites(organizationId, inquiry, identity.data, input.call) };
 }
 
 export interface InquiryFilter {

@@ -22,10 +22,11 @@ import {
 import { takeId } from '#shared/store/sequences';
 import type { TransactWrite } from '#shared/store/transact';
 import { retryOnStaleWrite, StaleWrite } from '#shared/store/versioned';
-import { Lead, MAX_NAME_PART, type CreateLeadActivityBody, type CreateLeadBody, type LeadActivity, type LeadChanges, type ListLeadsQuery, type UpsertLeadBody } from './schema';
+import { Lead, type CreateLeadActivityBody, type CreateLeadBody, type LeadActivity, type LeadChanges, type ListLeadsQuery, type UpsertLeadBody } from './schema';
 import { contactsOf, hasContact, sameContact, type LeadContact } from './entity';
 import { leadEntity } from './attributes';
-import { checkLostReason, outcomeChanges, outcomeOf } from './outcome';
+import { checkLostReason, outcomeChanges } from './outcome';
+import { newLead, splitName } from './new-lead';
 import { looksLikePhone } from '#shared/phone';
 import { e164Of, withPhoneRead } from './phones';
 import { searchKey } from '#shared/store/keys';
@@ -34,39 +35,7 @@ import type { Page } from '#shared/pagination';
 /** What a new lead holds before anything happens to it, and for the optional fields left out: empty, and NEW. */
 const NEW_LEAD = leadEntity.defaults;
 
-/**
- * A `name` as a first name (its first word) and a last name (the rest, or null), each held to the limit the two fields
- * have when sent apart: a lead never holds a name the API would not take back. "Jane van der Berg" → Jane / "van der
- * Berg"; explicit firstName/lastName win. The document states this on the field (nameSplitRule).
- */
-function splitName(name: string, path: string): { firstName: string | null; lastName: string | null } {
-  const [first, ...rest] = name.split(/\s+/).filter(Boolean);
-  const parts = { firstName: first ?? null, lastName: rest.length ? rest.join(' ') : null };
-  for (const [part, value] of Object.entries(parts)) {
-    // Characters as the fields' own limits count them (code points): an emoji is one.
-    const characters = value === null ? 0 : [...value].length;
-    if (characters > MAX_NAME_PART) throw new ValidationError([{ path, message: `${path} must split into names of at most ${MAX_NAME_PART} characters each: its ${part} would have ${characters}` }]);
-  }
-  return parts;
-}
-
-/** A lead made from a body; `namePath` is where that body carries `name` (`lead.name` in an ingestion), named when it cannot be split. */
-export function newLead({ name, ...profile }: Omit<CreateLeadBody, 'email'> & { email?: string | null }, id: string, createdAt: string, namePath = 'name'): Lead {
-  const split = splitName(name ?? '', namePath);
-  const status = profile.status ?? NEW_LEAD.status!;
-  checkLostReason(status, profile.lostReason);
-  return v.parse(Lead, {
-    ...NEW_LEAD,
-    ...defined(profile),
-    id,
-    firstName: profile.firstName ?? split.firstName,
-    lastName: profile.lastName ?? split.lastName,
-    ...outcomeOf(null, status, createdAt),
-    createdAt,
-    // When it is written, not a createdAt an ingestion was given: a poller past that time still finds it.
-    updatedAt: now(),
-  });
-}
+export { newLead } from './new-lead';
 
 async function activity(organizationId: string, leadId: string, event: string, data: string, createdAt: string): Promise<LeadActivity> {
   return { id: await takeId(organizationId, ACTIVITY_SEQUENCE), event, data, referenceId: null, userId: null, leadId, createdAt, updatedAt: createdAt };

@@ -44,7 +44,7 @@ export { leadsByNamePage, leadsWithContactPage, listLeadsPage } from './search';
  * activity counters, in one transaction; a linked company must exist. The lead takes its phone's opt-out. Answers
  * the lead as written.
  */
-async function insertLeadWithActivity(organizationId: string, lead: Lead, activity: LeadActivity, claims: TransactWrite[]): Promise<Lead> {
+async function insertLeadWithActivity(organizationId: string, lead: Lead, activity: LeadActivity, claims: TransactWrite[], also: readonly TransactWrite[]): Promise<Lead> {
   const writeAs = (written: Lead) =>
     transact([
       ...claims,
@@ -55,6 +55,7 @@ async function insertLeadWithActivity(organizationId: string, lead: Lead, activi
       ...nameMoves(organizationId, null, lead),
       counterUpdate(organizationId, leadCounterNames.activities(lead.id), 1),
       ...(lead.phone ? [phoneOptOutIs(organizationId, lead.phone, written.smsOptedOut)] : []),
+      ...also,
     ]);
   if (!lead.phone) {
     await writeAs(lead);
@@ -68,14 +69,15 @@ async function insertLeadWithActivity(organizationId: string, lead: Lead, activi
  * Creates the lead claiming each of its contacts, or answers the live leads that hold them (email first) and
  * writes nothing. Concurrent creates with one new contact thus make one lead: the claims are taken in the create's
  * transaction, and the losers read the winner's. A claim whose lead was deleted or no longer has the contact is
- * stale, counts as absent, and is taken over in the creating transaction.
+ * stale, counts as absent, and is taken over in the creating transaction. `also` goes in the same transaction (the
+ * first inquiry of a lead an SMS makes), its condition failures thrown as they are.
  */
-export async function insertLeadOrFindHolders(organizationId: string, lead: Lead, activity: LeadActivity): Promise<{ lead: Lead } | { held: HeldContact[] }> {
+export async function insertLeadOrFindHolders(organizationId: string, lead: Lead, activity: LeadActivity, also: readonly TransactWrite[] = []): Promise<{ lead: Lead } | { held: HeldContact[] }> {
   const contacts = contactsOf(lead);
   let stale: StaleClaim[] = [];
   return retryOnStaleWrite(async () => {
     const claims = claimContacts(organizationId, lead.id, contacts, stale, () => new ContactTaken());
-    const written = await insertLeadWithActivity(organizationId, lead, activity, claims).catch((error: unknown) => {
+    const written = await insertLeadWithActivity(organizationId, lead, activity, claims, also).catch((error: unknown) => {
       if (error instanceof ContactTaken) return undefined;
       throw error;
     });

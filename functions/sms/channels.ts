@@ -3,8 +3,9 @@ import { smsConfigurationSetName } from './capability';
 import { RECEIPT_EVENT_TYPES } from './receipt-types';
 
 /**
- * Where `npm start` takes a simulated reply from a lead: `{from, to, body}` as JSON, and optionally the provider's
- * `inboundMessageId` (a new one otherwise), so a redelivery of one reply can be simulated. Not part of the API.
+ * Where `npm start` takes a simulated text, a lead's reply or a new customer's first: `{from, to, body}` as JSON, and
+ * optionally the provider's `inboundMessageId` (a new one otherwise), so a redelivery of one text can be simulated.
+ * Not part of the API.
  */
 export const LOCAL_INBOUND_SMS_PATH = '/local/sms/inbound';
 

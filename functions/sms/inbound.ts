@@ -12,7 +12,10 @@ const TwoWayMessage = v.object({
   inboundMessageId: v.string(),
 });
 
-/** Replies from leads: each is recorded in the lead's thread (or a new SMS inquiry); STOP and START are honoured. */
+/**
+ * Texts to the organizations' numbers: a lead's reply is recorded in its thread (or a new SMS inquiry), a first text
+ * from a phone no lead has makes a lead with its SMS inquiry; STOP and START are honoured.
+ */
 export async function handler(event: SNSEvent): Promise<void> {
   for (const record of event.Records) {
     const message = v.safeParse(TwoWayMessage, JSON.parse(record.Sns.Message));

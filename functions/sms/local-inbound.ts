@@ -7,6 +7,7 @@ import { BadRequestError, ValidationError } from '#shared/errors';
 import { validationDetails } from '#shared/validation';
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '#shared/http/gateway-responses';
 import { MAX_BODY_BYTES } from '#shared/http/middleware';
+import { toE164 } from '#shared/phone';
 
 export { LOCAL_INBOUND_SMS_PATH } from './channels';
 
@@ -15,9 +16,15 @@ export type InboundHandler = (event: SNSEvent) => Promise<void>;
 /** The largest body the simulator reads, as the API reads no larger request body; an SMS is at most 1 600 characters. */
 export const MAX_SIMULATED_SMS_BYTES = MAX_BODY_BYTES;
 
-/** A simulated reply: the lead's phone, the organization's number, the text, and the provider's id to repeat a delivery. */
+/**
+ * A simulated text: the sender's phone (a lead's, or a new customer's), the organization's number, the text, and the
+ * provider's id to repeat a delivery. The sender is a phone number with its country code, as the provider names it.
+ */
 const SimulatedReply = v.strictObject({
-  from: v.string('from must be a string: the lead’s phone, e.g. +61412345001'),
+  from: v.pipe(
+    v.string('from must be a string: the lead’s phone, e.g. +61412345001'),
+    v.check((from) => toE164(from, undefined) !== undefined, 'from must be a phone number with its country code, as the provider names the sender: e.g. +61412345001'),
+  ),
   to: v.string('to must be a string: the organization’s smsSenderId'),
   body: v.string('body must be a string: the text of the reply'),
   inboundMessageId: v.optional(v.string('inboundMessageId must be a string')),
@@ -78,6 +85,7 @@ export async function simulateInboundSms(request: IncomingMessage, response: Ser
     return;
   }
   const { from, to, body: text, inboundMessageId = randomUUID() } = parsed.output;
-  await handler(twoWayEvent({ from, to, body: text, inboundMessageId }));
+  // The provider names the sender in its one E.164 form (`+61 412…` or `+610412…` typed here is `+61412…` there).
+  await handler(twoWayEvent({ from: toE164(from, undefined)!, to, body: text, inboundMessageId }));
   response.writeHead(202, JSON_HEADERS).end(JSON.stringify({ received: true }));
 }

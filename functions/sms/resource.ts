@@ -21,8 +21,8 @@ export const sms = defineResource({
       handler: 'inbound',
       trigger: { kind: 'topic', topic: 'inboundSms', failures: { name: 'SmsReplyFailures', meaning: 'SMS replies from leads were not recorded' } },
       // The organization by its number's claim, the lead by its phone's claim, the lead's latest thread (its inquiries,
-      // gsi3), then the message and the lead's unread count, or a new SMS inquiry; STOP puts and START deletes the
-      // phone's opt-out.
+      // gsi3), then the message and the lead's unread count, or a new SMS inquiry; from a phone no lead has, a new lead
+      // (an activity id from its sequence) with its SMS inquiry; STOP puts and START deletes the phone's opt-out.
       dynamodb: ['Query', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
       indexes: ['gsi3'],
     },

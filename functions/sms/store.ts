@@ -4,10 +4,10 @@ import { organizationKeys } from '../organization/entity';
 import { fromSmsItem, smsKeys } from './entity';
 import { fromUserLookupItem, memberKeys, type UserLookup } from '../organization/member-entity';
 import type { SmsMessage } from '../inquiries/schema';
-import type { Lead } from '../leads/schema';
+import type { Lead, LeadActivity } from '../leads/schema';
 import { fromOrganizationItem } from '../organization/schema';
 import { batchGetItems } from '#shared/store/batch-get';
-import { createInquiry, smsMessageCounts, type NewInquiry } from '../inquiries/store';
+import { createInquiry, firstInquiryOfNewLead, smsMessageCounts, type NewInquiry } from '../inquiries/store';
 import { GetCommand, paginateQuery, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
@@ -20,7 +20,7 @@ import { changeLogKey, changesPage } from '#shared/store/change-log';
 import { pageOfFiltered } from '#shared/store/match-page';
 import type { Page } from '#shared/pagination';
 import type { ListSmsQuery, Sms } from './schema';
-import { LeadLostContact, smsOptOutWrite } from '../leads/store';
+import { insertLeadOrFindHolders, LeadLostContact, smsOptOutWrite, type HeldContact } from '../leads/store';
 import { TTL_ATTRIBUTE } from '#shared/table';
 import { setFields } from '#shared/store/update-fields';
 import { StaleWrite } from '#shared/store/versioned';
@@ -186,6 +186,28 @@ export async function openInboundSmsThread(organizationId: string, inquiry: NewI
   const leadChanges = effects.smsOptedOut === undefined ? undefined : { smsOptedOut: effects.smsOptedOut };
   const state = { lastInquiryId: lead.lastInquiryId, lastInquiryDate: lead.lastInquiryDate, holds: { kind: 'PHONE' as const, value: effects.phone } };
   return once(createInquiry(organizationId, inquiry, state, [inboundSmsMarker(organizationId, providerMessageId, message!), ...optOutWrites(organizationId, effects, message!.createdAt)], leadChanges));
+}
+
+/**
+ * A first text from a phone no lead has: the new lead (with its LEAD_CREATED activity, its phone's claim and the
+ * phone's opt-out, as every lead is created) and its first inquiry, an unread SMS thread holding the text, with the
+ * text's marker, in one transaction; the lead item carries the inquiry as its latest from the start. Answers the lead
+ * as written; `held` when a lead took the phone meanwhile (a concurrent first text), nothing written; undefined when
+ * this text was recorded already.
+ */
+export async function openInboundSmsLead(
+  organizationId: string,
+  lead: Lead,
+  activity: LeadActivity,
+  inquiry: NewInquiry & { source: 'SMS'; id: string; createdAt: string },
+  providerMessageId: string,
+): Promise<{ lead: Lead } | { held: HeldContact[] } | undefined> {
+  const [message] = inquiry.data.messages;
+  const first = firstInquiryOfNewLead(organizationId, { ...inquiry, leadId: lead.id });
+  return insertLeadOrFindHolders(organizationId, { ...lead, ...first.leadFields }, activity, [...first.writes, inboundSmsMarker(organizationId, providerMessageId, message!)]).catch((error: unknown) => {
+    if (error instanceof InboundSmsRecorded) return undefined;
+    throw error;
+  });
 }
 
 /** STOP or START from a phone no lead has: the phone's opt-out alone, so a lead given that phone later takes it on. */
