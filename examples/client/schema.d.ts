@@ -3644,6 +3644,27 @@ export interface components {
          *           "EMERGENCY": 4,
          *           "FOLLOW_UP": 5,
          *           "FLAGGED": 0
+         *         },
+         *         "startedByLead": {
+         *           "total": 57,
+         *           "bySource": {
+         *             "CALL": 37,
+         *             "EMAIL": 5,
+         *             "CHATBOT": 3,
+         *             "SMS": 1,
+         *             "WEBFORM": 11
+         *           }
+         *         },
+         *         "startedByBusiness": {
+         *           "total": 4,
+         *           "bySource": {
+         *             "CALL": 1,
+         *             "EMAIL": 0,
+         *             "CHATBOT": 0,
+         *             "SMS": 3,
+         *             "WEBFORM": 0
+         *           },
+         *           "byAutomation": 2
          *         }
          *       },
          *       "calls": {
@@ -3677,9 +3698,9 @@ export interface components {
          *         "optOuts": 1
          *       },
          *       "automations": {
-         *         "started": 0,
-         *         "completed": 0,
-         *         "stoppedByReply": 0
+         *         "started": 5,
+         *         "completed": 3,
+         *         "stoppedByReply": 1
          *       }
          *     }
          */
@@ -3706,7 +3727,7 @@ export interface components {
             leads: {
                 /** @description Leads created on the days of the range. */
                 created: number;
-                /** @description Those leads by the source of their first inquiry; `NONE`: no inquiry yet. */
+                /** @description Those leads by the source of the first inquiry the lead started (a thread the organization opened by texting first is not one); `NONE`: none yet. */
                 bySource: {
                     CALL: number;
                     EMAIL: number;
@@ -3761,7 +3782,7 @@ export interface components {
                 conversion: number | null;
             };
             inquiries: {
-                /** @description Inquiries received on the days of the range. */
+                /** @description Inquiries recorded on the days of the range, whoever started them: `startedByLead` plus `startedByBusiness`. */
                 total: number;
                 bySource: {
                     CALL: number;
@@ -3779,6 +3800,30 @@ export interface components {
                     FOLLOW_UP: number;
                     FLAGGED: number;
                 };
+                /** @description Those the lead started: a text the lead sent that opened a thread, a call the lead made, a form, an email, a chat. What the lead asked of the business. */
+                startedByLead: {
+                    total: number;
+                    bySource: {
+                        CALL: number;
+                        EMAIL: number;
+                        CHATBOT: number;
+                        SMS: number;
+                        WEBFORM: number;
+                    };
+                };
+                /** @description Those the organization started: a thread opened by a member’s or an automation’s text (every new thread is an SMS inquiry), a call its agent made to the lead. */
+                startedByBusiness: {
+                    total: number;
+                    bySource: {
+                        CALL: number;
+                        EMAIL: number;
+                        CHATBOT: number;
+                        SMS: number;
+                        WEBFORM: number;
+                    };
+                    /** @description Of those, threads an automation’s text opened. */
+                    byAutomation: number;
+                };
             };
             /** @description Inbound calls received on the days of the range. */
             calls: {
@@ -3791,13 +3836,13 @@ export interface components {
                 /** @description The average length of the calls taken. In whole seconds; null when there is nothing to measure. */
                 averageDurationSeconds: number | null;
             };
-            /** @description From a lead’s first inquiry to its first contact after it: an outbound SMS, an outbound call, or a status move off NEW. Median and p90 are read from a histogram of fixed buckets (30 s, 1, 2, 5, 10, 15 and 30 min, 1, 2, 4 and 8 h, 1 and 3 days), interpolated within their bucket; past 3 days, that bound. Within 5 minutes is exact. */
+            /** @description From a lead’s first inquiry to its first contact after it: an outbound SMS, an outbound call, or a status move off NEW. Each lead’s wait is kept to the second (a part of a second counts as a whole one, so a text 5.3 s after the inquiry waited 6 s), and median, p90 and within 5 minutes are exact over those waits. */
             speedToLead: {
-                /** @description Leads whose first inquiry came on the days of the range and who have been contacted since. */
+                /** @description Leads whose first inquiry (the first they started) came on the days of the range and who have been contacted since. */
                 leads: number;
-                /** @description Half of those leads were contacted within this. In whole seconds; null when there is nothing to measure. */
+                /** @description Half of those leads were contacted within this: the shortest such wait. In whole seconds; null when there is nothing to measure. */
                 medianSeconds: number | null;
-                /** @description 90 % of those leads were contacted within this. In whole seconds; null when there is nothing to measure. */
+                /** @description 90 % of those leads were contacted within this: the shortest such wait. In whole seconds; null when there is nothing to measure. */
                 p90Seconds: number | null;
                 within5Minutes: {
                     count: number;
@@ -3811,7 +3856,7 @@ export interface components {
                 booked: number;
                 /** @description Of those, booked from a call (`source: CALL`). */
                 bookedFromCalls: number;
-                /** @description Starting on the days of the range, cancelled now. */
+                /** @description Cancelled on the days of the range: counted on the day the cancellation was made, whenever the appointment was to start. */
                 cancelled: number;
                 /** @description Starting on the days of the range, completed now. */
                 completed: number;
@@ -3869,7 +3914,7 @@ export interface components {
          */
         ReportTimeseries: {
             /** @enum {string} */
-            metric: "leads.created" | "leads.bySource.CALL" | "leads.bySource.EMAIL" | "leads.bySource.CHATBOT" | "leads.bySource.SMS" | "leads.bySource.WEBFORM" | "leads.byStatus.NEW" | "leads.byStatus.CONTACTED" | "leads.byStatus.QUALIFIED" | "leads.byStatus.QUOTED" | "leads.byStatus.WON" | "leads.byStatus.LOST" | "leads.pipelineValue.NEW" | "leads.pipelineValue.CONTACTED" | "leads.pipelineValue.QUALIFIED" | "leads.pipelineValue.QUOTED" | "leads.pipelineValue.WON" | "leads.pipelineValue.LOST" | "leads.won" | "leads.wonValue" | "leads.lost" | "leads.lostReasons.PRICE" | "leads.lostReasons.TIMING" | "leads.lostReasons.COMPETITOR" | "leads.lostReasons.NO_RESPONSE" | "leads.lostReasons.NOT_A_FIT" | "leads.lostReasons.OTHER" | "inquiries.bySource.CALL" | "inquiries.bySource.EMAIL" | "inquiries.bySource.CHATBOT" | "inquiries.bySource.SMS" | "inquiries.bySource.WEBFORM" | "inquiries.byTag.GENERAL" | "inquiries.byTag.QUOTE_REQUEST" | "inquiries.byTag.BOOKING" | "inquiries.byTag.EMERGENCY" | "inquiries.byTag.FOLLOW_UP" | "inquiries.byTag.FLAGGED" | "calls.taken" | "calls.missed" | "calls.afterHours" | "calls.transferred" | "calls.durationSeconds" | "appointments.booked" | "appointments.bookedFromCalls" | "appointments.cancelled" | "appointments.completed" | "appointments.noShows" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "sms.optOuts" | "automations.started" | "automations.completed" | "automations.stoppedByReply" | "leads.bySource.NONE" | "leads.conversion" | "calls.averageDurationSeconds" | "speedToLead.leads" | "speedToLead.medianSeconds" | "speedToLead.p90Seconds" | "speedToLead.within5MinutesShare";
+            metric: "leads.created" | "leads.bySource.CALL" | "leads.bySource.EMAIL" | "leads.bySource.CHATBOT" | "leads.bySource.SMS" | "leads.bySource.WEBFORM" | "leads.byStatus.NEW" | "leads.byStatus.CONTACTED" | "leads.byStatus.QUALIFIED" | "leads.byStatus.QUOTED" | "leads.byStatus.WON" | "leads.byStatus.LOST" | "leads.pipelineValue.NEW" | "leads.pipelineValue.CONTACTED" | "leads.pipelineValue.QUALIFIED" | "leads.pipelineValue.QUOTED" | "leads.pipelineValue.WON" | "leads.pipelineValue.LOST" | "leads.won" | "leads.wonValue" | "leads.lost" | "leads.lostReasons.PRICE" | "leads.lostReasons.TIMING" | "leads.lostReasons.COMPETITOR" | "leads.lostReasons.NO_RESPONSE" | "leads.lostReasons.NOT_A_FIT" | "leads.lostReasons.OTHER" | "inquiries.bySource.CALL" | "inquiries.bySource.EMAIL" | "inquiries.bySource.CHATBOT" | "inquiries.bySource.SMS" | "inquiries.bySource.WEBFORM" | "inquiries.byTag.GENERAL" | "inquiries.byTag.QUOTE_REQUEST" | "inquiries.byTag.BOOKING" | "inquiries.byTag.EMERGENCY" | "inquiries.byTag.FOLLOW_UP" | "inquiries.byTag.FLAGGED" | "inquiries.startedByLead.bySource.CALL" | "inquiries.startedByLead.bySource.EMAIL" | "inquiries.startedByLead.bySource.CHATBOT" | "inquiries.startedByLead.bySource.SMS" | "inquiries.startedByLead.bySource.WEBFORM" | "inquiries.startedByBusiness.bySource.CALL" | "inquiries.startedByBusiness.bySource.EMAIL" | "inquiries.startedByBusiness.bySource.CHATBOT" | "inquiries.startedByBusiness.bySource.SMS" | "inquiries.startedByBusiness.bySource.WEBFORM" | "inquiries.startedByBusiness.byAutomation" | "calls.taken" | "calls.missed" | "calls.afterHours" | "calls.transferred" | "calls.durationSeconds" | "appointments.booked" | "appointments.bookedFromCalls" | "appointments.cancelled" | "appointments.completed" | "appointments.noShows" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "sms.optOuts" | "automations.started" | "automations.completed" | "automations.stoppedByReply" | "leads.bySource.NONE" | "inquiries.startedByLead.total" | "inquiries.startedByBusiness.total" | "leads.conversion" | "calls.averageDurationSeconds" | "speedToLead.leads" | "speedToLead.medianSeconds" | "speedToLead.p90Seconds" | "speedToLead.within5MinutesShare";
             /** @enum {string} */
             interval: "day" | "week" | "month";
             /**
@@ -12441,9 +12486,9 @@ export interface operations {
     getReportSummary: {
         parameters: {
             query?: {
-                /** @description The first day of the range. Default: 29 days before `to`. Dates are the organization’s local dates (its `timezone`), both included, at most 366 days. */
+                /** @description The first day of the range. Default: 29 days before `to`. Dates are the organization’s local dates (its `timezone`), both included, at most 366 days, from 1970-01-01. */
                 from?: string;
-                /** @description The last day of the range. Default: today in the organization’s time zone. Dates are the organization’s local dates (its `timezone`), both included, at most 366 days. */
+                /** @description The last day of the range. Default: today in the organization’s time zone. Dates are the organization’s local dates (its `timezone`), both included, at most 366 days, from 1970-01-01. */
                 to?: string;
             };
             header?: never;
@@ -12474,12 +12519,12 @@ export interface operations {
     getReportTimeseries: {
         parameters: {
             query: {
-                /** @description The first day of the range. Default: 29 days before `to`. Dates are the organization’s local dates (its `timezone`), both included, at most 366 days. */
+                /** @description The first day of the range. Default: 29 days before `to`. Dates are the organization’s local dates (its `timezone`), both included, at most 366 days, from 1970-01-01. */
                 from?: string;
-                /** @description The last day of the range. Default: today in the organization’s time zone. Dates are the organization’s local dates (its `timezone`), both included, at most 366 days. */
+                /** @description The last day of the range. Default: today in the organization’s time zone. Dates are the organization’s local dates (its `timezone`), both included, at most 366 days, from 1970-01-01. */
                 to?: string;
-                /** @description The figure to answer per point: a count or sum of the summary by its path (`leads.created`, `leads.byStatus.WON`, `inquiries.byTag.BOOKING`, `calls.missed`, `sms.optOuts`), or one computed from the point’s sums (`leads.conversion`, `calls.averageDurationSeconds`, `speedToLead.medianSeconds`). */
-                metric: "leads.created" | "leads.bySource.CALL" | "leads.bySource.EMAIL" | "leads.bySource.CHATBOT" | "leads.bySource.SMS" | "leads.bySource.WEBFORM" | "leads.byStatus.NEW" | "leads.byStatus.CONTACTED" | "leads.byStatus.QUALIFIED" | "leads.byStatus.QUOTED" | "leads.byStatus.WON" | "leads.byStatus.LOST" | "leads.pipelineValue.NEW" | "leads.pipelineValue.CONTACTED" | "leads.pipelineValue.QUALIFIED" | "leads.pipelineValue.QUOTED" | "leads.pipelineValue.WON" | "leads.pipelineValue.LOST" | "leads.won" | "leads.wonValue" | "leads.lost" | "leads.lostReasons.PRICE" | "leads.lostReasons.TIMING" | "leads.lostReasons.COMPETITOR" | "leads.lostReasons.NO_RESPONSE" | "leads.lostReasons.NOT_A_FIT" | "leads.lostReasons.OTHER" | "inquiries.bySource.CALL" | "inquiries.bySource.EMAIL" | "inquiries.bySource.CHATBOT" | "inquiries.bySource.SMS" | "inquiries.bySource.WEBFORM" | "inquiries.byTag.GENERAL" | "inquiries.byTag.QUOTE_REQUEST" | "inquiries.byTag.BOOKING" | "inquiries.byTag.EMERGENCY" | "inquiries.byTag.FOLLOW_UP" | "inquiries.byTag.FLAGGED" | "calls.taken" | "calls.missed" | "calls.afterHours" | "calls.transferred" | "calls.durationSeconds" | "appointments.booked" | "appointments.bookedFromCalls" | "appointments.cancelled" | "appointments.completed" | "appointments.noShows" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "sms.optOuts" | "automations.started" | "automations.completed" | "automations.stoppedByReply" | "leads.bySource.NONE" | "leads.conversion" | "calls.averageDurationSeconds" | "speedToLead.leads" | "speedToLead.medianSeconds" | "speedToLead.p90Seconds" | "speedToLead.within5MinutesShare";
+                /** @description The figure to answer per point: a count or sum of the summary by its path (`leads.created`, `leads.byStatus.WON`, `inquiries.byTag.BOOKING`, `calls.missed`, `sms.optOuts`), or one computed from the point’s sums (`leads.conversion`, `inquiries.startedByLead.total`, `calls.averageDurationSeconds`, `speedToLead.medianSeconds`). */
+                metric: "leads.created" | "leads.bySource.CALL" | "leads.bySource.EMAIL" | "leads.bySource.CHATBOT" | "leads.bySource.SMS" | "leads.bySource.WEBFORM" | "leads.byStatus.NEW" | "leads.byStatus.CONTACTED" | "leads.byStatus.QUALIFIED" | "leads.byStatus.QUOTED" | "leads.byStatus.WON" | "leads.byStatus.LOST" | "leads.pipelineValue.NEW" | "leads.pipelineValue.CONTACTED" | "leads.pipelineValue.QUALIFIED" | "leads.pipelineValue.QUOTED" | "leads.pipelineValue.WON" | "leads.pipelineValue.LOST" | "leads.won" | "leads.wonValue" | "leads.lost" | "leads.lostReasons.PRICE" | "leads.lostReasons.TIMING" | "leads.lostReasons.COMPETITOR" | "leads.lostReasons.NO_RESPONSE" | "leads.lostReasons.NOT_A_FIT" | "leads.lostReasons.OTHER" | "inquiries.bySource.CALL" | "inquiries.bySource.EMAIL" | "inquiries.bySource.CHATBOT" | "inquiries.bySource.SMS" | "inquiries.bySource.WEBFORM" | "inquiries.byTag.GENERAL" | "inquiries.byTag.QUOTE_REQUEST" | "inquiries.byTag.BOOKING" | "inquiries.byTag.EMERGENCY" | "inquiries.byTag.FOLLOW_UP" | "inquiries.byTag.FLAGGED" | "inquiries.startedByLead.bySource.CALL" | "inquiries.startedByLead.bySource.EMAIL" | "inquiries.startedByLead.bySource.CHATBOT" | "inquiries.startedByLead.bySource.SMS" | "inquiries.startedByLead.bySource.WEBFORM" | "inquiries.startedByBusiness.bySource.CALL" | "inquiries.startedByBusiness.bySource.EMAIL" | "inquiries.startedByBusiness.bySource.CHATBOT" | "inquiries.startedByBusiness.bySource.SMS" | "inquiries.startedByBusiness.bySource.WEBFORM" | "inquiries.startedByBusiness.byAutomation" | "calls.taken" | "calls.missed" | "calls.afterHours" | "calls.transferred" | "calls.durationSeconds" | "appointments.booked" | "appointments.bookedFromCalls" | "appointments.cancelled" | "appointments.completed" | "appointments.noShows" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "sms.optOuts" | "automations.started" | "automations.completed" | "automations.stoppedByReply" | "leads.bySource.NONE" | "inquiries.startedByLead.total" | "inquiries.startedByBusiness.total" | "leads.conversion" | "calls.averageDurationSeconds" | "speedToLead.leads" | "speedToLead.medianSeconds" | "speedToLead.p90Seconds" | "speedToLead.within5MinutesShare";
                 /** @description A point per calendar day, week (starting on Monday) or month. Default: `day`. */
                 interval?: "day" | "week" | "month";
             };
@@ -12519,9 +12564,9 @@ export interface operations {
     getReportFunnel: {
         parameters: {
             query?: {
-                /** @description The first day of the range. Default: 29 days before `to`. Dates are the organization’s local dates (its `timezone`), both included, at most 366 days. */
+                /** @description The first day of the range. Default: 29 days before `to`. Dates are the organization’s local dates (its `timezone`), both included, at most 366 days, from 1970-01-01. */
                 from?: string;
-                /** @description The last day of the range. Default: today in the organization’s time zone. Dates are the organization’s local dates (its `timezone`), both included, at most 366 days. */
+                /** @description The last day of the range. Default: today in the organization’s time zone. Dates are the organization’s local dates (its `timezone`), both included, at most 366 days, from 1970-01-01. */
                 to?: string;
             };
             header?: never;
