@@ -143,11 +143,13 @@ export async function countedFromRecords(client: Client, from: string, to: strin
   const [leads, inquiries, appointments, messages] = await Promise.all(['leads', 'inquiries', 'appointments', 'sms'].map((path) => everyRecord(client, `/v1/${path}`, path === 'sms' ? 'messages' : path)));
   const cohort = leads!.filter((lead) => inRange(lead.createdAt));
   const statuses = ['NEW', 'CONTACTED', 'QUALIFIED', 'QUOTED', 'WON', 'LOST'];
-  // An SMS inquiry whose thread's first message the organization sent was started by it, not by the lead (this
-  // workload makes no outbound call, the other kind the organization starts).
+  // The organization started an SMS inquiry whose thread's first message it sent, and a call its agent made to the
+  // lead (the call's direction, in the inquiry's own read); the lead started every other.
   const firstMessage = new Map<string, any>();
   for (const message of [...messages!].sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1))) firstMessage.set(message.inquiryId, message);
-  const byBusiness = (inquiry: any) => inquiry.source === 'SMS' && firstMessage.get(inquiry.id)?.direction === 'OUTBOUND';
+  const calls = inquiries!.filter((inquiry) => inquiry.source === 'CALL');
+  const callsOut = new Set((await Promise.all(calls.map(async ({ id }) => (await client.get(`/v1/inquiries/${id}`)).body))).filter((inquiry) => inquiry.data.direction === 'AI_TO_LEAD').map(({ id }) => id));
+  const byBusiness = (inquiry: any) => (inquiry.source === 'SMS' && firstMessage.get(inquiry.id)?.direction === 'OUTBOUND') || callsOut.has(inquiry.id);
   // A lead's first inquiry is the earliest it started itself.
   const firstInquiries = new Map<string, any>();
   for (const inquiry of inquiries!.filter((each) => !byBusiness(each))) if (!(firstInquiries.get(inquiry.leadId)?.createdAt <= inquiry.createdAt)) firstInquiries.set(inquiry.leadId, inquiry);
