@@ -21,7 +21,7 @@ describe('the reports over a mixed workload', () => {
     // Within 5 minutes: the lead contacted at once. The three threads a member's SMS opened are inquiries the
     // organization started: not those leads' first inquiries, nor a speed to lead of 0 s.
     expect([expected.leads.created, expected.inquiries.total, expected.leads.won.count, expected.appointments.completed, expected.appointments.bookedFromCalls, expected.speedToLead.within5Minutes]).toEqual([9, 9, 1, 1, 2, 1]);
-    expect([expected.inquiries.startedByLead.total, expected.inquiries.startedByBusiness.total, expected.leads.bySource.SMS, expected.leads.bySource.NONE]).toEqual([6, 3, 0, 4]);
+    expect([expected.inquiries.startedByLead.total, expected.inquiries.startedByBusiness.total, (expected.leads.bySource as Record<string, number>).SMS, expected.leads.bySource.NONE]).toEqual([6, 3, 0, 4]);
     // Two cancellations made today: one of a booking four days ago, one three weeks ahead.
     expect(expected.appointments.cancelled).toBe(2);
     // SMS both ways: one delivered, one failed, one sent and not reported on; a reply and a STOP.
