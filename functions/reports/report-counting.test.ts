@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import { useTestApi, type Client } from '../../test/support/api';
+import { created } from '../../test/support/fixtures';
+import { sydneyOrganization } from '../../test/support/report-workload';
 import { streamRecordsOf as streamRecordsOfApi } from '../../test/support/stream-records';
 import { handler as countReports } from './count';
 import { reportKeys } from './entity';
@@ -113,6 +115,21 @@ describe('the reports’ counting consumer', () => {
     const keptFacts = await leadFacts(organizationId, kept.id);
     expect(keptFacts).toMatchObject({ createdAt: kept.createdAt, maxStage: 0 });
     expect(keptFacts?.firstInquiryAt).toBeUndefined();
+  });
+
+  it('takes a lead’s first inquiry to be the first it started: a form after the organization texted it first', async () => {
+    const { client, organizationId, memberId } = await sydneyOrganization(api);
+    expect((await client.patch('/v1/organization', { smsSenderId: '+61299977990' })).status).toBe(200);
+    const lead = await created(client, '/v1/leads', 'lead', { name: 'Ned Ray', phone: '+61412345501', email: 'ned@example.com' });
+    await created(client, '/v1/sms', 'sms', { userId: memberId, leadId: lead.id, message: 'Hi Ned, are you still after a quote?' });
+    expect((await client.post('/v1/inquiries', { source: 'WEBFORM', lead: { email: 'ned@example.com' }, data: webform(minutesAgo(0)) })).status).toBe(201);
+    await api.eventsCaughtUp();
+    // The thread the member's text opened is the organization's inquiry (and the lead's first record of one); the form
+    // is the lead's own first, which gives its source. The text came before it, so no contact answers it yet.
+    const counted = totals(await dayItems(organizationId));
+    expect(counted).toMatchObject({ lc: 1, i_SMS: 1, ib_SMS: 1, i_WEBFORM: 1, il_WEBFORM: 1, ls_WEBFORM: 1 });
+    expect([counted.ls_SMS, counted.il_SMS, counted.ia, Object.keys(counted).filter((attribute) => attribute.startsWith('sl'))]).toEqual([undefined, undefined, undefined, []]);
+    expect(await leadFacts(organizationId, lead.id)).toMatchObject({ firstInquirySource: 'WEBFORM', contactTimes: [expect.any(String)] });
   });
 
   it('never counts one organization’s records in another’s day items', async () => {
