@@ -1429,7 +1429,7 @@ export interface paths {
         };
         /**
          * The pipeline in numbers over a range of days
-         * @description Leads created (by the source of their first inquiry, by status now, their value), won and lost (with reasons) and the conversion; inquiries by source and tag; calls taken, missed, after hours and transferred; speed to lead (median, p90, within 5 minutes); appointments booked, cancelled, completed and no-shows; SMS sent, delivered, failed, received and opt-outs; automation runs. Amounts are in the organization’s `currency`. `from` and `to` are the organization’s local dates (YYYY-MM-DD in its `timezone`), both included, at most 366 days; by default the 30 days ending today there. The figures are kept per local day by the table’s change stream, a moment behind each write, so a read costs the organization’s item and one Query of at most 366 small items (two past 1 MB), however many records the days hold. A date the calendar has not (2026-02-30), `from` after `to`, or more than 366 days answer 400 naming the parameter.
+         * @description Leads created (by the source of their first inquiry, by status now, their value), won and lost (with reasons) and the conversion; inquiries by source and tag, and apart by who started them (the lead, or the organization: a member’s or an automation’s text opening a thread, its agent’s call); calls taken, missed, after hours and transferred; speed to lead from the first inquiry the lead started, to the second (median, p90, within 5 minutes); appointments booked, cancelled (on the day of the cancellation), completed and no-shows; SMS sent, delivered, failed, received and opt-outs; automation runs. Amounts are in the organization’s `currency`. `from` and `to` are the organization’s local dates (YYYY-MM-DD in its `timezone`), both included, at most 366 days; by default the 30 days ending today there. The figures are kept per local day by the table’s change stream, a moment behind each write, so a read costs the organization’s item and one Query of at most 366 small items (more pages past 1 MB), however many records the days hold. A date the calendar has not (2026-02-30), one before 1970-01-01, `from` after `to`, or more than 366 days answer 400 naming the parameter.
          */
         get: operations["getReportSummary"];
         put?: never;
@@ -1449,7 +1449,7 @@ export interface paths {
         };
         /**
          * One figure of the reports per day, week or month
-         * @description The `metric` named (any count or sum of the summary, or a figure computed from them) per calendar day, week (starting on Monday) or month: a point for each that has a day in the range, the first starting on its calendar start (which may be before `from`), each over the days of the range it holds; a ratio is computed from the point’s own sums. An unknown `metric` or `interval` answers 400. `from` and `to` are the organization’s local dates (YYYY-MM-DD in its `timezone`), both included, at most 366 days; by default the 30 days ending today there. The figures are kept per local day by the table’s change stream, a moment behind each write, so a read costs the organization’s item and one Query of at most 366 small items (two past 1 MB), however many records the days hold. A date the calendar has not (2026-02-30), `from` after `to`, or more than 366 days answer 400 naming the parameter.
+         * @description The `metric` named (any count or sum of the summary, or a figure computed from them) per calendar day, week (starting on Monday) or month: a point for each that has a day in the range, the first starting on its calendar start (which may be before `from`), each over the days of the range it holds; a ratio is computed from the point’s own sums. An unknown `metric` or `interval` answers 400. `from` and `to` are the organization’s local dates (YYYY-MM-DD in its `timezone`), both included, at most 366 days; by default the 30 days ending today there. The figures are kept per local day by the table’s change stream, a moment behind each write, so a read costs the organization’s item and one Query of at most 366 small items (more pages past 1 MB), however many records the days hold. A date the calendar has not (2026-02-30), one before 1970-01-01, `from` after `to`, or more than 366 days answer 400 naming the parameter.
          */
         get: operations["getReportTimeseries"];
         put?: never;
@@ -1469,7 +1469,7 @@ export interface paths {
         };
         /**
          * How far the leads created over a range of days went
-         * @description NEW → CONTACTED → QUALIFIED → QUOTED → WON: of the leads created on the days of the range, how many reached each status (at any time, so a lead now LOST counts for the statuses it went through), and the share of those that reached the next; `lost`: those that are LOST now. `from` and `to` are the organization’s local dates (YYYY-MM-DD in its `timezone`), both included, at most 366 days; by default the 30 days ending today there. The figures are kept per local day by the table’s change stream, a moment behind each write, so a read costs the organization’s item and one Query of at most 366 small items (two past 1 MB), however many records the days hold. A date the calendar has not (2026-02-30), `from` after `to`, or more than 366 days answer 400 naming the parameter.
+         * @description NEW → CONTACTED → QUALIFIED → QUOTED → WON: of the leads created on the days of the range, how many reached each status (at any time, so a lead now LOST counts for the statuses it went through), and the share of those that reached the next; `lost`: those that are LOST now. `from` and `to` are the organization’s local dates (YYYY-MM-DD in its `timezone`), both included, at most 366 days; by default the 30 days ending today there. The figures are kept per local day by the table’s change stream, a moment behind each write, so a read costs the organization’s item and one Query of at most 366 small items (more pages past 1 MB), however many records the days hold. A date the calendar has not (2026-02-30), one before 1970-01-01, `from` after `to`, or more than 366 days answer 400 naming the parameter.
          */
         get: operations["getReportFunnel"];
         put?: never;
@@ -3644,6 +3644,27 @@ export interface components {
          *           "EMERGENCY": 4,
          *           "FOLLOW_UP": 5,
          *           "FLAGGED": 0
+         *         },
+         *         "startedByLead": {
+         *           "total": 57,
+         *           "bySource": {
+         *             "CALL": 37,
+         *             "EMAIL": 5,
+         *             "CHATBOT": 3,
+         *             "SMS": 1,
+         *             "WEBFORM": 11
+         *           }
+         *         },
+         *         "startedByBusiness": {
+         *           "total": 4,
+         *           "bySource": {
+         *             "CALL": 1,
+         *             "EMAIL": 0,
+         *             "CHATBOT": 0,
+         *             "SMS": 3,
+         *             "WEBFORM": 0
+         *           },
+         *           "byAutomation": 2
          *         }
          *       },
          *       "calls": {
@@ -3677,9 +3698,9 @@ export interface components {
          *         "optOuts": 1
          *       },
          *       "automations": {
-         *         "started": 0,
-         *         "completed": 0,
-         *         "stoppedByReply": 0
+         *         "started": 5,
+         *         "completed": 3,
+         *         "stoppedByReply": 1
          *       }
          *     }
          */
@@ -3706,7 +3727,7 @@ export interface components {
             leads: {
                 /** @description Leads created on the days of the range. */
                 created: number;
-                /** @description Those leads by the source of their first inquiry; `NONE`: no inquiry yet. */
+                /** @description Those leads by the source of the first inquiry the lead started (a thread the organization opened by texting first is not one); `NONE`: none yet. */
                 bySource: {
                     CALL: number;
                     EMAIL: number;
@@ -3761,7 +3782,7 @@ export interface components {
                 conversion: number | null;
             };
             inquiries: {
-                /** @description Inquiries received on the days of the range. */
+                /** @description Inquiries recorded on the days of the range, whoever started them: `startedByLead` plus `startedByBusiness`. */
                 total: number;
                 bySource: {
                     CALL: number;
@@ -3779,6 +3800,30 @@ export interface components {
                     FOLLOW_UP: number;
                     FLAGGED: number;
                 };
+                /** @description Those the lead started: a text the lead sent that opened a thread, a call the lead made, a form, an email, a chat. What the lead asked of the business. */
+                startedByLead: {
+                    total: number;
+                    bySource: {
+                        CALL: number;
+                        EMAIL: number;
+                        CHATBOT: number;
+                        SMS: number;
+                        WEBFORM: number;
+                    };
+                };
+                /** @description Those the organization started: a thread opened by a member’s or an automation’s text (every new thread is an SMS inquiry), a call its agent made to the lead. */
+                startedByBusiness: {
+                    total: number;
+                    bySource: {
+                        CALL: number;
+                        EMAIL: number;
+                        CHATBOT: number;
+                        SMS: number;
+                        WEBFORM: number;
+                    };
+                    /** @description Of those, threads an automation’s text opened. */
+                    byAutomation: number;
+                };
             };
             /** @description Inbound calls received on the days of the range. */
             calls: {
@@ -3791,13 +3836,13 @@ export interface components {
                 /** @description The average length of the calls taken. In whole seconds; null when there is nothing to measure. */
                 averageDurationSeconds: number | null;
             };
-            /** @description From a lead’s first inquiry to its first contact after it: an outbound SMS, an outbound call, or a status move off NEW. Median and p90 are read from a histogram of fixed buckets (30 s, 1, 2, 5, 10, 15 and 30 min, 1, 2, 4 and 8 h, 1 and 3 days), interpolated within their bucket; past 3 days, that bound. Within 5 minutes is exact. */
+            /** @description From a lead’s first inquiry to its first contact after it: an outbound SMS, an outbound call, or a status move off NEW. Each lead’s wait is kept to the second (a part of a second counts as a whole one, so a text 5.3 s after the inquiry waited 6 s), and median, p90 and within 5 minutes are exact over those waits. */
             speedToLead: {
-                /** @description Leads whose first inquiry came on the days of the range and who have been contacted since. */
+                /** @description Leads whose first inquiry (the first they started) came on the days of the range and who have been contacted since. */
                 leads: number;
-                /** @description Half of those leads were contacted within this. In whole seconds; null when there is nothing to measure. */
+                /** @description Half of those leads were contacted within this: the shortest such wait. In whole seconds; null when there is nothing to measure. */
                 medianSeconds: number | null;
-                /** @description 90 % of those leads were contacted within this. In whole seconds; null when there is nothing to measure. */
+                /** @description 90 % of those leads were contacted within this: the shortest such wait. In whole seconds; null when there is nothing to measure. */
                 p90Seconds: number | null;
                 within5Minutes: {
                     count: number;
@@ -3811,7 +3856,7 @@ export interface components {
                 booked: number;
                 /** @description Of those, booked from a call (`source: CALL`). */
                 bookedFromCalls: number;
-                /** @description Starting on the days of the range, cancelled now. */
+                /** @description Cancelled on the days of the range: counted on the day the cancellation was made, whenever the appointment was to start. */
                 cancelled: number;
                 /** @description Starting on the days of the range, completed now. */
                 completed: number;
@@ -3869,7 +3914,7 @@ export interface components {
          */
         ReportTimeseries: {
             /** @enum {string} */
-            metric: "leads.created" | "leads.bySource.CALL" | "leads.bySource.EMAIL" | "leads.bySource.CHATBOT" | "leads.bySource.SMS" | "leads.bySource.WEBFORM" | "leads.byStatus.NEW" | "leads.byStatus.CONTACTED" | "leads.byStatus.QUALIFIED" | "leads.byStatus.QUOTED" | "leads.byStatus.WON" | "leads.byStatus.LOST" | "leads.pipelineValue.NEW" | "leads.pipelineValue.CONTACTED" | "leads.pipelineValue.QUALIFIED" | "leads.pipelineValue.QUOTED" | "leads.pipelineValue.WON" | "leads.pipelineValue.LOST" | "leads.won" | "leads.wonValue" | "leads.lost" | "leads.lostReasons.PRICE" | "leads.lostReasons.TIMING" | "leads.lostReasons.COMPETITOR" | "leads.lostReasons.NO_RESPONSE" | "leads.lostReasons.NOT_A_FIT" | "leads.lostReasons.OTHER" | "inquiries.bySource.CALL" | "inquiries.bySource.EMAIL" | "inquiries.bySource.CHATBOT" | "inquiries.bySource.SMS" | "inquiries.bySource.WEBFORM" | "inquiries.byTag.GENERAL" | "inquiries.byTag.QUOTE_REQUEST" | "inquiries.byTag.BOOKING" | "inquiries.byTag.EMERGENCY" | "inquiries.byTag.FOLLOW_UP" | "inquiries.byTag.FLAGGED" | "calls.taken" | "calls.missed" | "calls.afterHours" | "calls.transferred" | "calls.durationSeconds" | "appointments.booked" | "appointments.bookedFromCalls" | "appointments.cancelled" | "appointments.completed" | "appointments.noShows" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "sms.optOuts" | "automations.started" | "automations.completed" | "automations.stoppedByReply" | "leads.bySource.NONE" | "leads.conversion" | "calls.averageDurationSeconds" | "speedToLead.leads" | "speedToLead.medianSeconds" | "speedToLead.p90Seconds" | "speedToLead.within5MinutesShare";
+            metric: "leads.created" | "leads.bySource.CALL" | "leads.bySource.EMAIL" | "leads.bySource.CHATBOT" | "leads.bySource.SMS" | "leads.bySource.WEBFORM" | "leads.byStatus.NEW" | "leads.byStatus.CONTACTED" | "leads.byStatus.QUALIFIED" | "leads.byStatus.QUOTED" | "leads.byStatus.WON" | "leads.byStatus.LOST" | "leads.pipelineValue.NEW" | "leads.pipelineValue.CONTACTED" | "leads.pipelineValue.QUALIFIED" | "leads.pipelineValue.QUOTED" | "leads.pipelineValue.WON" | "leads.pipelineValue.LOST" | "leads.won" | "leads.wonValue" | "leads.lost" | "leads.lostReasons.PRICE" | "leads.lostReasons.TIMING" | "leads.lostReasons.COMPETITOR" | "leads.lostReasons.NO_RESPONSE" | "leads.lostReasons.NOT_A_FIT" | "leads.lostReasons.OTHER" | "inquiries.bySource.CALL" | "inquiries.bySource.EMAIL" | "inquiries.bySource.CHATBOT" | "inquiries.bySource.SMS" | "inquiries.bySource.WEBFORM" | "inquiries.byTag.GENERAL" | "inquiries.byTag.QUOTE_REQUEST" | "inquiries.byTag.BOOKING" | "inquiries.byTag.EMERGENCY" | "inquiries.byTag.FOLLOW_UP" | "inquiries.byTag.FLAGGED" | "inquiries.startedByLead.bySource.CALL" | "inquiries.startedByLead.bySource.EMAIL" | "inquiries.startedByLead.bySource.CHATBOT" | "inquiries.startedByLead.bySource.SMS" | "inquiries.startedByLead.bySource.WEBFORM" | "inquiries.startedByBusiness.bySource.CALL" | "inquiries.startedByBusiness.bySource.EMAIL" | "inquiries.startedByBusiness.bySource.CHATBOT" | "inquiries.startedByBusiness.bySource.SMS" | "inquiries.startedByBusiness.bySource.WEBFORM" | "inquiries.startedByBusiness.byAutomation" | "calls.taken" | "calls.missed" | "calls.afterHours" | "calls.transferred" | "calls.durationSeconds" | "appointments.booked" | "appointments.bookedFromCalls" | "appointments.cancelled" | "appointments.completed" | "appointments.noShows" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "sms.optOuts" | "automations.started" | "automations.completed" | "automations.stoppedByReply" | "leads.bySource.NONE" | "inquiries.startedByLead.total" | "inquiries.startedByBusiness.total" | "leads.conversion" | "calls.averageDurationSeconds" | "speedToLead.leads" | "speedToLead.medianSeconds" | "speedToLead.p90Seconds" | "speedToLead.within5MinutesShare";
             /** @enum {string} */
             interval: "day" | "week" | "month";
             /**
@@ -12443,9 +12488,9 @@ export interface operations {
     getReportSummary: {
         parameters: {
             query?: {
-                /** @description The first day of the range. Default: 29 days before `to`. Dates are the organization’s local dates (its `timezone`), both included, at most 366 days. */
+                /** @description The first day of the range. Default: 29 days before `to`. Dates are the organization’s local dates (its `timezone`), both included, at most 366 days, from 1970-01-01. */
                 from?: string;
-                /** @description The last day of the range. Default: today in the organization’s time zone. Dates are the organization’s local dates (its `timezone`), both included, at most 366 days. */
+                /** @description The last day of the range. Default: today in the organization’s time zone. Dates are the organization’s local dates (its `timezone`), both included, at most 366 days, from 1970-01-01. */
                 to?: string;
             };
             header?: never;
@@ -12476,12 +12521,12 @@ export interface operations {
     getReportTimeseries: {
         parameters: {
             query: {
-                /** @description The first day of the range. Default: 29 days before `to`. Dates are the organization’s local dates (its `timezone`), both included, at most 366 days. */
+                /** @description The first day of the range. Default: 29 days before `to`. Dates are the organization’s local dates (its `timezone`), both included, at most 366 days, from 1970-01-01. */
                 from?: string;
-                /** @description The last day of the range. Default: today in the organization’s time zone. Dates are the organization’s local dates (its `timezone`), both included, at most 366 days. */
+                /** @description The last day of the range. Default: today in the organization’s time zone. Dates are the organization’s local dates (its `timezone`), both included, at most 366 days, from 1970-01-01. */
                 to?: string;
-                /** @description The figure to answer per point: a count or sum of the summary by its path (`leads.created`, `leads.byStatus.WON`, `inquiries.byTag.BOOKING`, `calls.missed`, `sms.optOuts`), or one computed from the point’s sums (`leads.conversion`, `calls.averageDurationSeconds`, `speedToLead.medianSeconds`). */
-                metric: "leads.created" | "leads.bySource.CALL" | "leads.bySource.EMAIL" | "leads.bySource.CHATBOT" | "leads.bySource.SMS" | "leads.bySource.WEBFORM" | "leads.byStatus.NEW" | "leads.byStatus.CONTACTED" | "leads.byStatus.QUALIFIED" | "leads.byStatus.QUOTED" | "leads.byStatus.WON" | "leads.byStatus.LOST" | "leads.pipelineValue.NEW" | "leads.pipelineValue.CONTACTED" | "leads.pipelineValue.QUALIFIED" | "leads.pipelineValue.QUOTED" | "leads.pipelineValue.WON" | "leads.pipelineValue.LOST" | "leads.won" | "leads.wonValue" | "leads.lost" | "leads.lostReasons.PRICE" | "leads.lostReasons.TIMING" | "leads.lostReasons.COMPETITOR" | "leads.lostReasons.NO_RESPONSE" | "leads.lostReasons.NOT_A_FIT" | "leads.lostReasons.OTHER" | "inquiries.bySource.CALL" | "inquiries.bySource.EMAIL" | "inquiries.bySource.CHATBOT" | "inquiries.bySource.SMS" | "inquiries.bySource.WEBFORM" | "inquiries.byTag.GENERAL" | "inquiries.byTag.QUOTE_REQUEST" | "inquiries.byTag.BOOKING" | "inquiries.byTag.EMERGENCY" | "inquiries.byTag.FOLLOW_UP" | "inquiries.byTag.FLAGGED" | "calls.taken" | "calls.missed" | "calls.afterHours" | "calls.transferred" | "calls.durationSeconds" | "appointments.booked" | "appointments.bookedFromCalls" | "appointments.cancelled" | "appointments.completed" | "appointments.noShows" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "sms.optOuts" | "automations.started" | "automations.completed" | "automations.stoppedByReply" | "leads.bySource.NONE" | "leads.conversion" | "calls.averageDurationSeconds" | "speedToLead.leads" | "speedToLead.medianSeconds" | "speedToLead.p90Seconds" | "speedToLead.within5MinutesShare";
+                /** @description The figure to answer per point: a count or sum of the summary by its path (`leads.created`, `leads.byStatus.WON`, `inquiries.byTag.BOOKING`, `calls.missed`, `sms.optOuts`), or one computed from the point’s sums (`leads.conversion`, `inquiries.startedByLead.total`, `calls.averageDurationSeconds`, `speedToLead.medianSeconds`). */
+                metric: "leads.created" | "leads.bySource.CALL" | "leads.bySource.EMAIL" | "leads.bySource.CHATBOT" | "leads.bySource.SMS" | "leads.bySource.WEBFORM" | "leads.byStatus.NEW" | "leads.byStatus.CONTACTED" | "leads.byStatus.QUALIFIED" | "leads.byStatus.QUOTED" | "leads.byStatus.WON" | "leads.byStatus.LOST" | "leads.pipelineValue.NEW" | "leads.pipelineValue.CONTACTED" | "leads.pipelineValue.QUALIFIED" | "leads.pipelineValue.QUOTED" | "leads.pipelineValue.WON" | "leads.pipelineValue.LOST" | "leads.won" | "leads.wonValue" | "leads.lost" | "leads.lostReasons.PRICE" | "leads.lostReasons.TIMING" | "leads.lostReasons.COMPETITOR" | "leads.lostReasons.NO_RESPONSE" | "leads.lostReasons.NOT_A_FIT" | "leads.lostReasons.OTHER" | "inquiries.bySource.CALL" | "inquiries.bySource.EMAIL" | "inquiries.bySource.CHATBOT" | "inquiries.bySource.SMS" | "inquiries.bySource.WEBFORM" | "inquiries.byTag.GENERAL" | "inquiries.byTag.QUOTE_REQUEST" | "inquiries.byTag.BOOKING" | "inquiries.byTag.EMERGENCY" | "inquiries.byTag.FOLLOW_UP" | "inquiries.byTag.FLAGGED" | "inquiries.startedByLead.bySource.CALL" | "inquiries.startedByLead.bySource.EMAIL" | "inquiries.startedByLead.bySource.CHATBOT" | "inquiries.startedByLead.bySource.SMS" | "inquiries.startedByLead.bySource.WEBFORM" | "inquiries.startedByBusiness.bySource.CALL" | "inquiries.startedByBusiness.bySource.EMAIL" | "inquiries.startedByBusiness.bySource.CHATBOT" | "inquiries.startedByBusiness.bySource.SMS" | "inquiries.startedByBusiness.bySource.WEBFORM" | "inquiries.startedByBusiness.byAutomation" | "calls.taken" | "calls.missed" | "calls.afterHours" | "calls.transferred" | "calls.durationSeconds" | "appointments.booked" | "appointments.bookedFromCalls" | "appointments.cancelled" | "appointments.completed" | "appointments.noShows" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "sms.optOuts" | "automations.started" | "automations.completed" | "automations.stoppedByReply" | "leads.bySource.NONE" | "inquiries.startedByLead.total" | "inquiries.startedByBusiness.total" | "leads.conversion" | "calls.averageDurationSeconds" | "speedToLead.leads" | "speedToLead.medianSeconds" | "speedToLead.p90Seconds" | "speedToLead.within5MinutesShare";
                 /** @description A point per calendar day, week (starting on Monday) or month. Default: `day`. */
                 interval?: "day" | "week" | "month";
             };
@@ -12521,9 +12566,9 @@ export interface operations {
     getReportFunnel: {
         parameters: {
             query?: {
-                /** @description The first day of the range. Default: 29 days before `to`. Dates are the organization’s local dates (its `timezone`), both included, at most 366 days. */
+                /** @description The first day of the range. Default: 29 days before `to`. Dates are the organization’s local dates (its `timezone`), both included, at most 366 days, from 1970-01-01. */
                 from?: string;
-                /** @description The last day of the range. Default: today in the organization’s time zone. Dates are the organization’s local dates (its `timezone`), both included, at most 366 days. */
+                /** @description The last day of the range. Default: today in the organization’s time zone. Dates are the organization’s local dates (its `timezone`), both included, at most 366 days, from 1970-01-01. */
                 to?: string;
             };
             header?: never;

@@ -97,7 +97,7 @@ export type SmsThread = v.InferOutput<typeof SmsThread>;
 export const INQUIRY_CHANGES = 'INQUIRIES';
 export const SMS_CHANGES = 'SMS';
 
-/** `internal`: what the item keeps for the reports and no read answers (a call's length, direction, whether after hours). */
+/** `internal`: what the item keeps for the reports and no read answers (a call's length, direction, whether after hours; who at the organization started it). */
 export function toInquiryItem(organizationId: string, inquiry: InquiryRecord, internal: Record<string, unknown> = {}) {
   return {
     ...inquiryKeys.inquiry(organizationId, inquiry.id),

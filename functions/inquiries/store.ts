@@ -85,14 +85,28 @@ function inquiryCounters({ leadId, source }: InquiryRecord): string[] {
   return [inquiryCounterNames.inquiries(), inquiryCounterNames.inquiries({ source }), inquiryCounterNames.inquiries({ leadId })];
 }
 
+/**
+ * Who at the organization opened an SMS inquiry by texting first: an automation (its message names the run) or a
+ * member. Kept on the INQUIRY item for the reports, answered by no read. An inquiry without it was started by the lead
+ * (a text, a call, a form, an email, a chat), or, for a call, by whoever its `callDirection` says called.
+ */
+export type InquiryStartedBy = 'MEMBER' | 'AUTOMATION';
+
+function startedBy(source: InquirySource, data: InquiryDataBySource[InquirySource]): { startedBy?: InquiryStartedBy } {
+  const first = source === 'SMS' ? ((data as SmsData).messages[0] as (SmsMessage & { automationRunId?: string }) | undefined) : undefined;
+  if (first?.direction !== 'OUTBOUND') return {};
+  return { startedBy: first.automationRunId ? 'AUTOMATION' : 'MEMBER' };
+}
+
 function inquiryWrites(organizationId: string, inquiry: InquiryRecord, data: InquiryDataBySource[InquirySource], lead: LeadInquiryState, leadChanges?: LeadChangesWithInquiry, call?: CallSummaryFields): TransactWrite[] {
   return [leadUpdate(organizationId, inquiry, lead, leadChanges), ...inquiryItemWrites(organizationId, inquiry, data, call)];
 }
 
 /** The inquiry's own items and counters: all its writes but its lead's. */
 function inquiryItemWrites(organizationId: string, inquiry: InquiryRecord, data: InquiryDataBySource[InquirySource], call?: CallSummaryFields): TransactWrite[] {
-  // The outcome is a field of the record; the rest only the reports read.
-  const { callOutcome: _outcome, ...internal }: Partial<CallSummaryFields> = call ?? {};
+  // The outcome is a field of the record; the rest, and who started it, only the reports read.
+  const { callOutcome: _outcome, ...callFields }: Partial<CallSummaryFields> = call ?? {};
+  const internal = { ...callFields, ...startedBy(inquiry.source, data) };
   const writes: TransactWrite[] = [insertIfAbsent(toInquiryItem(organizationId, inquiry, internal))];
   if (inquiry.source === 'SMS') {
     const { messages, ...thread } = data as SmsData;

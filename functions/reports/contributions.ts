@@ -44,15 +44,26 @@ function leadContributions(lead: Item, timezone: string): Contribution[] {
 }
 
 /**
- * An inquiry counts by source and tag on its day; a call the lead made (the ingestion stores its outcome, length and
- * whether it came outside business hours on the INQUIRY item) also in the calls' figures.
+ * Whether the lead started an inquiry (a text, a call, a form, an email, a chat), rather than the organization: a
+ * thread opened by a member's or an automation's text (`startedBy` on the item), or a call its agent made to the lead.
+ */
+export const startedByLead = (inquiry: Item): boolean => inquiry.startedBy === undefined && !(inquiry.source === 'CALL' && inquiry.callDirection === 'AI_TO_LEAD');
+
+/**
+ * An inquiry counts by source and tag on its day, and by who started it (the lead, or the organization and whether by
+ * an automation); a call the lead made (the ingestion stores its outcome, length and whether it came outside business
+ * hours on the INQUIRY item) also in the calls' figures.
  */
 function inquiryContributions(inquiry: Item, timezone: string): Contribution[] {
   const inboundCall = inquiry.source === 'CALL' && inquiry.callDirection !== 'AI_TO_LEAD' && typeof inquiry.callOutcome === 'string';
   const taken = inquiry.callOutcome === 'ANSWERED' || inquiry.callOutcome === 'TRANSFERRED';
+  const source = String(inquiry.source);
+  const byLead = startedByLead(inquiry);
   return on(inquiry.createdAt, timezone, [
-    [`inquiries.bySource.${String(inquiry.source)}`, 1],
+    [`inquiries.bySource.${source}`, 1],
     [`inquiries.byTag.${String(inquiry.tag)}`, 1],
+    [byLead ? `inquiries.startedByLead.bySource.${source}` : `inquiries.startedByBusiness.bySource.${source}`, 1],
+    ...when(inquiry.startedBy === 'AUTOMATION', 'inquiries.startedByBusiness.byAutomation'),
     ...when(inboundCall && taken, 'calls.taken'),
     ...when(inboundCall && inquiry.callOutcome === 'MISSED', 'calls.missed'),
     ...when(inboundCall && inquiry.callOutcome === 'TRANSFERRED', 'calls.transferred'),
@@ -72,16 +83,17 @@ function smsContributions(message: Item, timezone: string): Contribution[] {
   ]);
 }
 
-/** A booking counts on the day it was made; its outcome, by its status now, on the day it starts. */
+/**
+ * A booking counts on the day it was made; a cancellation on the day it was made (the appointment's `updatedAt`, which
+ * an ended appointment never moves again), whenever the appointment was to start; completed and no-show, by its status
+ * now, on the day it starts.
+ */
 function appointmentContributions(appointment: Item, timezone: string): Contribution[] {
   const { status } = appointment;
   return [
     ...on(appointment.createdAt, timezone, [['appointments.booked', 1], ...when(appointment.source === 'CALL', 'appointments.bookedFromCalls')]),
-    ...on(appointment.startsAt, timezone, [
-      ...when(status === 'CANCELLED', 'appointments.cancelled'),
-      ...when(status === 'COMPLETED', 'appointments.completed'),
-      ...when(status === 'NO_SHOW', 'appointments.noShows'),
-    ]),
+    ...(status === 'CANCELLED' ? on(appointment.updatedAt, timezone, [['appointments.cancelled', 1]]) : []),
+    ...on(appointment.startsAt, timezone, [...when(status === 'COMPLETED', 'appointments.completed'), ...when(status === 'NO_SHOW', 'appointments.noShows')]),
   ];
 }
 

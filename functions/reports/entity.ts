@@ -15,7 +15,7 @@ export const MARK_TTL_SECONDS = 2 * 24 * 60 * 60;
 export const reportKeys = {
   /** An organization's counters of one local day (`YYYY-MM-DD` in its timezone): one partition per organization, read by one key range. */
   reportDay: (o: string, day: string): Key => ({ pk: `${org(o)}#REPORTS`, sk: `DAY#${day}` }),
-  /** The days from `from` to `to`, both included, in date order: at most 366 items, one Query (two past 1 MB). */
+  /** The days from `from` to `to`, both included, in date order: at most 366 items, one Query (more pages past 1 MB). */
   reportDays: (o: string, from: string, to: string) => ({ pk: `${org(o)}#REPORTS`, skBetween: [`DAY#${from}`, `DAY#${to}`] as [string, string] }),
   /** A stream record counted, by its eventID: a partition per record, so markers make no hot key; a replay finds it. */
   reportMark: (o: string, eventId: string): Key => ({ pk: `${org(o)}#REPORTS#MARK#${eventId}`, sk: 'MARK' }),

@@ -19,12 +19,14 @@ export const reportSummary = {
     total: 61,
     bySource: { CALL: 38, EMAIL: 5, CHATBOT: 3, SMS: 4, WEBFORM: 11 },
     byTag: { GENERAL: 20, QUOTE_REQUEST: 17, BOOKING: 15, EMERGENCY: 4, FOLLOW_UP: 5, FLAGGED: 0 },
+    startedByLead: { total: 57, bySource: { CALL: 37, EMAIL: 5, CHATBOT: 3, SMS: 1, WEBFORM: 11 } },
+    startedByBusiness: { total: 4, bySource: { CALL: 1, EMAIL: 0, CHATBOT: 0, SMS: 3, WEBFORM: 0 }, byAutomation: 2 },
   },
   calls: { taken: 31, missed: 7, afterHours: 9, transferred: 4, averageDurationSeconds: 184 },
   speedToLead: { leads: 37, medianSeconds: 42, p90Seconds: 1410, within5Minutes: { count: 29, share: 0.7838 } },
   appointments: { booked: 19, bookedFromCalls: 14, cancelled: 2, completed: 13, noShows: 1 },
   sms: { sent: 48, delivered: 45, failed: 1, received: 22, optOuts: 1 },
-  automations: { started: 0, completed: 0, stoppedByReply: 0 },
+  automations: { started: 5, completed: 3, stoppedByReply: 1 },
 };
 
 export const reportTimeseries = {

@@ -1,7 +1,6 @@
 import type { ItemChange } from '#shared/resource';
-import { FUNNEL_STAGES, METRIC_ATTRIBUTES, reachedAttribute } from './metrics';
-import { localDay, type Contribution } from './contributions';
-import { speedBucket } from './histogram';
+import { FUNNEL_STAGES, METRIC_ATTRIBUTES, reachedAttribute, speedAttribute } from './metrics';
+import { localDay, startedByLead, type Contribution } from './contributions';
 
 type Item = Record<string, unknown>;
 
@@ -41,7 +40,9 @@ function evidenceOf(entity: string, { oldItem, newItem }: ItemChange): LeadFacts
     if (newItem.status !== 'NEW' && oldItem?.status === 'NEW') facts.contactTimes.push(String(newItem.updatedAt));
   }
   if (entity === 'INQUIRY' && !oldItem) {
-    if (newItem.isFirstInquiry === true) Object.assign(facts, { firstInquiryAt: newItem.createdAt, firstInquirySource: newItem.source });
+    // The lead's first inquiry is the earliest it started itself: a thread the organization opened by texting first
+    // asked nothing, so it is neither the lead's source nor where its speed to lead starts.
+    if (startedByLead(newItem)) Object.assign(facts, { firstInquiryAt: newItem.createdAt, firstInquirySource: newItem.source });
     if (newItem.source === 'CALL' && newItem.callDirection === 'AI_TO_LEAD') facts.contactTimes.push(String(newItem.createdAt));
   }
   if (entity === 'SMS_MESSAGE' && !oldItem && newItem.direction === 'OUTBOUND') facts.contactTimes.push(String(newItem.createdAt));
@@ -49,9 +50,9 @@ function evidenceOf(entity: string, { oldItem, newItem }: ItemChange): LeadFacts
 }
 
 /**
- * Whether a record can move its lead's facts, so is worth their read: a lead's insert, delete or status move, a first
- * inquiry, an outbound call or SMS. A lead's other updates (an inquiry's unread count) tell nothing its status's own
- * record did not, and an inquiry of a known lead nothing at all.
+ * Whether a record can move its lead's facts, so is worth their read: a lead's insert, delete or status move, an
+ * inquiry the lead started (the earliest is its first, whatever the organization texted before), an outbound call or
+ * SMS. A lead's other updates (an inquiry's unread count) tell nothing its status's own record did not.
  */
 export function feedsFacts(entity: string, change: ItemChange): boolean {
   if (entity === 'LEAD') return change.kind !== 'MODIFY' || change.oldItem?.status !== change.newItem?.status;
@@ -95,7 +96,7 @@ export function factContributions(facts: LeadFacts | undefined, timezone: string
     if (facts.maxStage >= 0) contributions.push({ day, attr: reachedAttribute(FUNNEL_STAGES[facts.maxStage]!), amount: 1 });
   }
   const seconds = speedToLeadSeconds(facts);
-  if (seconds !== undefined) contributions.push({ day: localDay(facts.firstInquiryAt!, timezone), attr: speedBucket(seconds), amount: 1 });
+  if (seconds !== undefined) contributions.push({ day: localDay(facts.firstInquiryAt!, timezone), attr: speedAttribute(seconds), amount: 1 });
   return contributions;
 }
 

@@ -1,4 +1,4 @@
-import { COUNTED_METRICS, DERIVED_METRICS, HISTOGRAM_ATTRIBUTES, METRIC_ATTRIBUTES, SPEED_TO_LEAD_BOUNDS, WITHIN_5_MINUTES_SECONDS } from './metrics';
+import { COUNTED_METRICS, DERIVED_METRICS, METRIC_ATTRIBUTES, speedSecondsOf, WITHIN_5_MINUTES_SECONDS } from './metrics';
 import { INQUIRY_SOURCES } from '../inquiries/schema';
 
 /** Day items' counters summed over some days, by attribute; an attribute no day held reads 0. */
@@ -25,33 +25,40 @@ const seconds = (value: number | null) => (value === null ? null : Math.round(va
 /** Integer cents as the decimal amount the API answers. */
 export const money = (cents: number) => cents / 100;
 
-/** The bucket bounds of the speed-to-lead histogram: each bucket's lower and upper bound, the last open (no upper). */
-const BUCKETS = HISTOGRAM_ATTRIBUTES.map((attribute, index) => ({ attribute, lower: index === 0 ? 0 : SPEED_TO_LEAD_BOUNDS[index - 1]!, upper: SPEED_TO_LEAD_BOUNDS[index] as number | undefined }));
+/** The leads' waits in the totals: each whole second waited (rounded up) and how many leads waited it, shortest first. */
+function waits(totals: Totals): [seconds: number, leads: number][] {
+  return Object.entries(totals)
+    .flatMap(([attribute, leads]): [number, number][] => {
+      const seconds = speedSecondsOf(attribute);
+      return seconds === undefined || leads === 0 ? [] : [[seconds, leads]];
+    })
+    .sort(([a], [b]) => a - b);
+}
 
-/** The leads in the histogram: those with a first inquiry and a first contact after it. */
-export const histogramLeads = (totals: Totals) => BUCKETS.reduce((sum, { attribute }) => sum + counter(totals, attribute), 0);
+/** The leads measured: those with a first inquiry they started and a first contact after it. */
+export const measuredLeads = (totals: Totals) => waits(totals).reduce((sum, [, leads]) => sum + leads, 0);
 
-/** The leads first contacted within 5 minutes of their first inquiry: the buckets up to that bound, exactly. */
-export const within5Minutes = (totals: Totals) => BUCKETS.filter(({ upper }) => upper !== undefined && upper <= WITHIN_5_MINUTES_SECONDS).reduce((sum, { attribute }) => sum + counter(totals, attribute), 0);
+/** The leads first contacted within 5 minutes of their first inquiry, exactly. */
+export const within5Minutes = (totals: Totals) => waits(totals).reduce((sum, [seconds, leads]) => sum + (seconds <= WITHIN_5_MINUTES_SECONDS ? leads : 0), 0);
 
 /**
- * The seconds by which a share `q` of the histogram's leads had been contacted: the bucket where the cumulative count
- * reaches q of all, interpolated linearly within it; in the open bucket (over three days), its lower bound. Null
- * with no lead in the histogram.
+ * The seconds by which a share `q` of the measured leads had been contacted: the shortest wait such that at least q
+ * of them waited no longer (the nearest rank), exact to the second. Null with no lead measured.
  */
-export function histogramQuantile(totals: Totals, q: number): number | null {
-  const target = q * histogramLeads(totals);
-  if (target === 0) return null;
+export function waitQuantile(totals: Totals, q: number): number | null {
+  const counted = waits(totals);
+  const target = q * counted.reduce((sum, [, leads]) => sum + leads, 0);
   let before = 0;
-  for (const { attribute, lower, upper } of BUCKETS) {
-    const count = counter(totals, attribute);
-    if (before + count >= target && count > 0) return upper === undefined ? lower : lower + ((upper - lower) * (target - before)) / count;
-    before += count;
+  for (const [seconds, leads] of counted) {
+    before += leads;
+    if (before >= target) return seconds;
   }
   return null;
 }
 
-const leadsWithSource = (totals: Totals) => INQUIRY_SOURCES.reduce((sum, source) => sum + counted(totals, `leads.bySource.${source}`), 0);
+/** A metric by source summed over the sources. */
+const sumOf = (totals: Totals, prefix: string) => INQUIRY_SOURCES.reduce((sum, source) => sum + counted(totals, `${prefix}.${source}`), 0);
+const leadsWithSource = (totals: Totals) => sumOf(totals, 'leads.bySource');
 
 export type DerivedMetric = (typeof DERIVED_METRICS)[number];
 
@@ -59,14 +66,16 @@ export type DerivedMetric = (typeof DERIVED_METRICS)[number];
 const DERIVED: Record<DerivedMetric, (totals: Totals) => number | null> = {
   // A lead is counted by source once its first inquiry is known; the rest of those created have none.
   'leads.bySource.NONE': (totals) => counted(totals, 'leads.created') - leadsWithSource(totals),
+  'inquiries.startedByLead.total': (totals) => sumOf(totals, 'inquiries.startedByLead.bySource'),
+  'inquiries.startedByBusiness.total': (totals) => sumOf(totals, 'inquiries.startedByBusiness.bySource'),
   // Leads created in the range that are won now, of those created.
   'leads.conversion': (totals) => ratio(counted(totals, 'leads.byStatus.WON'), counted(totals, 'leads.created')),
   // Durations are summed over the calls taken.
   'calls.averageDurationSeconds': (totals) => (counted(totals, 'calls.taken') === 0 ? null : seconds(counted(totals, 'calls.durationSeconds') / counted(totals, 'calls.taken'))),
-  'speedToLead.leads': histogramLeads,
-  'speedToLead.medianSeconds': (totals) => seconds(histogramQuantile(totals, 0.5)),
-  'speedToLead.p90Seconds': (totals) => seconds(histogramQuantile(totals, 0.9)),
-  'speedToLead.within5MinutesShare': (totals) => ratio(within5Minutes(totals), histogramLeads(totals)),
+  'speedToLead.leads': measuredLeads,
+  'speedToLead.medianSeconds': (totals) => seconds(waitQuantile(totals, 0.5)),
+  'speedToLead.p90Seconds': (totals) => seconds(waitQuantile(totals, 0.9)),
+  'speedToLead.within5MinutesShare': (totals) => ratio(within5Minutes(totals), measuredLeads(totals)),
 };
 
 /** Every metric by its API name: a counted one read from its attribute (cents as decimals), a derived one computed. */

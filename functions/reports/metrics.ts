@@ -18,6 +18,7 @@ export type DayOf =
   | 'inquiry.createdAt'
   | 'appointment.createdAt'
   | 'appointment.startsAt'
+  | 'appointment.updatedAt'
   | 'sms.createdAt'
   | 'optOut.optedOutAt'
   | 'run.createdAt'
@@ -37,15 +38,23 @@ export interface CountedMetric {
 export const FUNNEL_STAGES = ['NEW', 'CONTACTED', 'QUALIFIED', 'QUOTED', 'WON'] as const;
 export type FunnelStage = (typeof FUNNEL_STAGES)[number];
 
-/** Upper bounds in seconds of the speed-to-lead histogram's buckets `h00`…`h12`; `h13` holds everything above the last. */
-export const SPEED_TO_LEAD_BOUNDS = [30, 60, 120, 300, 600, 900, 1_800, 3_600, 7_200, 14_400, 28_800, 86_400, 259_200] as const;
-/** `within5Minutes` sums the buckets up to this bound, which is one of the bounds, so the share is exact. */
+/** `within5Minutes` counts the leads whose wait, in whole seconds rounded up, is at most this: exactly those contacted within 5 minutes. */
 export const WITHIN_5_MINUTES_SECONDS = 300;
 
-/** The attribute of a histogram bucket, `h00`…`h13`. */
-export const histogramAttribute = (bucket: number) => `h${String(bucket).padStart(2, '0')}`;
-/** Every bucket's attribute, in order, the open one last. */
-export const HISTOGRAM_ATTRIBUTES = Array.from({ length: SPEED_TO_LEAD_BOUNDS.length + 1 }, (_, bucket) => histogramAttribute(bucket));
+/**
+ * Speed to lead is kept exact to the second: a day item counts the leads first contacted `n` whole seconds after their
+ * first inquiry (rounded up, so "within n seconds" holds for each) in `sl<n>`, one attribute per wait that occurred.
+ * Their number is bounded by the leads of the day, and the median or p90 of any days is read from their sum.
+ */
+const SPEED_PREFIX = 'sl';
+const SPEED_ATTRIBUTE = /^sl(\d+)$/;
+/** The attribute counting the leads that waited `seconds`. */
+export const speedAttribute = (seconds: number) => `${SPEED_PREFIX}${Math.max(0, Math.ceil(seconds))}`;
+/** The whole seconds a speed-to-lead attribute counts, or undefined for any other attribute. */
+export const speedSecondsOf = (attribute: string): number | undefined => {
+  const match = SPEED_ATTRIBUTE.exec(attribute);
+  return match ? Number(match[1]) : undefined;
+};
 
 /** The attribute holding the leads whose furthest stage is `stage` (the funnel sums it over the stages at or after one). */
 export const reachedAttribute = (stage: FunnelStage) => `rm_${stage}`;
@@ -65,6 +74,9 @@ export const COUNTED_METRICS: readonly CountedMetric[] = [
   ...each(LOST_REASONS, (r) => `leads.lostReasons.${r}`, (r) => `lr_${r}`, 'lead.lostAt'),
   ...each(INQUIRY_SOURCES, (s) => `inquiries.bySource.${s}`, (s) => `i_${s}`, 'inquiry.createdAt'),
   ...each(INQUIRY_TAGS, (t) => `inquiries.byTag.${t}`, (t) => `t_${t}`, 'inquiry.createdAt'),
+  ...each(INQUIRY_SOURCES, (s) => `inquiries.startedByLead.bySource.${s}`, (s) => `il_${s}`, 'inquiry.createdAt'),
+  ...each(INQUIRY_SOURCES, (s) => `inquiries.startedByBusiness.bySource.${s}`, (s) => `ib_${s}`, 'inquiry.createdAt'),
+  { metric: 'inquiries.startedByBusiness.byAutomation', attribute: 'ia', dayOf: 'inquiry.createdAt' },
   { metric: 'calls.taken', attribute: 'ct', dayOf: 'inquiry.createdAt' },
   { metric: 'calls.missed', attribute: 'cm', dayOf: 'inquiry.createdAt' },
   { metric: 'calls.afterHours', attribute: 'ca', dayOf: 'inquiry.createdAt' },
@@ -72,7 +84,7 @@ export const COUNTED_METRICS: readonly CountedMetric[] = [
   { metric: 'calls.durationSeconds', attribute: 'cd', dayOf: 'inquiry.createdAt', unit: 'seconds' },
   { metric: 'appointments.booked', attribute: 'ab', dayOf: 'appointment.createdAt' },
   { metric: 'appointments.bookedFromCalls', attribute: 'abc', dayOf: 'appointment.createdAt' },
-  { metric: 'appointments.cancelled', attribute: 'ax', dayOf: 'appointment.startsAt' },
+  { metric: 'appointments.cancelled', attribute: 'ax', dayOf: 'appointment.updatedAt' },
   { metric: 'appointments.completed', attribute: 'ad', dayOf: 'appointment.startsAt' },
   { metric: 'appointments.noShows', attribute: 'an', dayOf: 'appointment.startsAt' },
   { metric: 'sms.sent', attribute: 'ss', dayOf: 'sms.createdAt' },
@@ -85,14 +97,15 @@ export const COUNTED_METRICS: readonly CountedMetric[] = [
   { metric: 'automations.stoppedByReply', attribute: 'rp', dayOf: 'run.updatedAt' },
 ];
 
-/** Day attributes no metric names one to one: the funnel's furthest stages and the speed-to-lead histogram. */
-export const UNNAMED_ATTRIBUTES: readonly { attribute: string; dayOf: DayOf }[] = [
-  ...FUNNEL_STAGES.map((stage) => ({ attribute: reachedAttribute(stage), dayOf: 'facts.createdDay' as const })),
-  ...HISTOGRAM_ATTRIBUTES.map((attribute) => ({ attribute, dayOf: 'facts.firstInquiryAt' as const })),
-];
+/** Day attributes no metric names one to one: the funnel's furthest stages (the speed-to-lead waits, `sl<n>`, are open-ended: speedAttribute). */
+export const UNNAMED_ATTRIBUTES: readonly { attribute: string; dayOf: DayOf }[] = FUNNEL_STAGES.map((stage) => ({ attribute: reachedAttribute(stage), dayOf: 'facts.createdDay' as const }));
 
-/** Every counter attribute a day item may hold. */
+/** Every counter attribute a day item may hold but the speed-to-lead waits. */
 export const DAY_ATTRIBUTES: readonly string[] = [...COUNTED_METRICS.map(({ attribute }) => attribute), ...UNNAMED_ATTRIBUTES.map(({ attribute }) => attribute)];
+const NAMED_DAY_ATTRIBUTES = new Set(DAY_ATTRIBUTES);
+
+/** Whether a day item's attribute is a counter: a named one, or a speed-to-lead wait (`sl<n>`, counted on facts.firstInquiryAt). */
+export const isDayAttribute = (attribute: string) => NAMED_DAY_ATTRIBUTES.has(attribute) || speedSecondsOf(attribute) !== undefined;
 
 /** A counted metric's attribute, by its API name. */
 export const METRIC_ATTRIBUTES: Readonly<Record<string, string>> = Object.fromEntries(COUNTED_METRICS.map(({ metric, attribute }) => [metric, attribute]));
@@ -100,6 +113,8 @@ export const METRIC_ATTRIBUTES: Readonly<Record<string, string>> = Object.fromEn
 /** The figures computed at read from counted ones, each also a timeseries `metric` (computed per point). */
 export const DERIVED_METRICS = [
   'leads.bySource.NONE',
+  'inquiries.startedByLead.total',
+  'inquiries.startedByBusiness.total',
   'leads.conversion',
   'calls.averageDurationSeconds',
   'speedToLead.leads',

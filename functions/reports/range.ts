@@ -1,5 +1,6 @@
 import { ValidationError } from '#shared/errors';
 import { wallClockAt } from '#shared/schedule';
+import { EARLIEST_INSTANT } from '#shared/schema';
 
 /** The longest range a report reads: a year of a leap year, 366 day items, one or two Queries. */
 export const MAX_RANGE_DAYS = 366;
@@ -7,6 +8,12 @@ export const MAX_RANGE_DAYS = 366;
 export const DEFAULT_RANGE_DAYS = 30;
 
 const DAY_MS = 86_400_000;
+
+/**
+ * The first date a report reads: no record carries a time before 1970 (#shared/schema EARLIEST_INSTANT), and a date
+ * this side of year 0 keeps every date the range computes (a default `from`, a week's Monday) a four-digit one.
+ */
+export const EARLIEST_REPORT_DATE = EARLIEST_INSTANT.slice(0, 'YYYY-MM-DD'.length);
 
 /** The calendar date `days` after `date` (YYYY-MM-DD; before it when negative). */
 export const dateAfter = (date: string, days: number): string => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);

@@ -8,7 +8,7 @@ import { REPORT_ENTITIES, dayOfReportKey, reportKeys } from './entity';
 import { storedFactsOf, writeFacts, type StoredFacts } from './count-store';
 import { sameFacts, type LeadFacts } from './facts';
 import { money, type Totals } from './figures';
-import { COUNTED_METRICS, DAY_ATTRIBUTES, FUNNEL_STAGES, HISTOGRAM_ATTRIBUTES, reachedAttribute, SPEED_TO_LEAD_BOUNDS } from './metrics';
+import { COUNTED_METRICS, DAY_ATTRIBUTES, FUNNEL_STAGES, isDayAttribute, reachedAttribute, speedSecondsOf } from './metrics';
 import { recount } from './recount';
 
 /** One counter a rebuild moved: on which local day, by the metric's name, from what to what (money as decimals). */
@@ -35,12 +35,19 @@ export interface RebuildReport {
 /** Attempts of a rebuild the consumer wrote into meanwhile, each counting every record again. */
 const ATTEMPTS = 3;
 
-/** The name a day attribute is shown by: its metric's, or for the funnel and the histogram, what the bucket holds. */
+/** The name a day attribute is shown by: its metric's, or for the funnel's stages and the speed-to-lead waits, what it holds. */
 const NAMES: Readonly<Record<string, { metric: string; cents: boolean }>> = Object.fromEntries([
   ...COUNTED_METRICS.map(({ metric, attribute, unit }) => [attribute, { metric, cents: unit === 'cents' }]),
   ...FUNNEL_STAGES.map((stage) => [reachedAttribute(stage), { metric: `leads.furthestStage.${stage}`, cents: false }]),
-  ...HISTOGRAM_ATTRIBUTES.map((attribute, i) => [attribute, { metric: `speedToLead.${i < SPEED_TO_LEAD_BOUNDS.length ? `upTo${SPEED_TO_LEAD_BOUNDS[i]}Seconds` : `over${SPEED_TO_LEAD_BOUNDS.at(-1)}Seconds`}`, cents: false }]),
 ]);
+const nameOf = (attribute: string) => NAMES[attribute] ?? { metric: `speedToLead.contactedAfter${speedSecondsOf(attribute)}Seconds`, cents: false };
+
+/** The attributes of some days' counters, in the catalog's order, the speed-to-lead waits last, shortest first. */
+const attributesOf = (...days: Totals[]) => {
+  const held = new Set(days.flatMap((totals) => Object.keys(totals)));
+  const waits = [...held].filter((attribute) => speedSecondsOf(attribute) !== undefined).sort((a, b) => speedSecondsOf(a)! - speedSecondsOf(b)!);
+  return [...DAY_ATTRIBUTES.filter((attribute) => held.has(attribute)), ...waits];
+};
 
 /** A day item as stored: its counters and the version its rewrite is conditional on. */
 interface StoredDay {
@@ -52,15 +59,15 @@ interface StoredDay {
 async function readDays(organizationId: string): Promise<Map<string, StoredDay>> {
   const { pk } = reportKeys.reportDay(organizationId, '');
   const items = await queryAll({ pk, skPrefix: 'DAY#', consistentRead: true });
-  return new Map(items.map((item) => [dayOfReportKey(String(item.sk)), { v: Number(item.v ?? 0), totals: Object.fromEntries(DAY_ATTRIBUTES.flatMap((name) => (typeof item[name] === 'number' && item[name] !== 0 ? [[name, item[name] as number]] : []))) }]));
+  return new Map(items.map((item) => [dayOfReportKey(String(item.sk)), { v: Number(item.v ?? 0), totals: Object.fromEntries(Object.entries(item).flatMap(([name, value]) => (isDayAttribute(name) && typeof value === 'number' && value !== 0 ? [[name, value]] : []))) }]));
 }
 
 /** The counters that differ between what a day holds and what it should, by metric. */
 function changesOf(day: string, before: Totals, after: Totals): CounterChange[] {
-  return DAY_ATTRIBUTES.flatMap((attribute) => {
+  return attributesOf(before, after).flatMap((attribute) => {
     const [was, is] = [before[attribute] ?? 0, after[attribute] ?? 0];
     if (was === is) return [];
-    const { metric, cents } = NAMES[attribute]!;
+    const { metric, cents } = nameOf(attribute);
     return [{ day, metric, before: cents ? money(was) : was, after: cents ? money(is) : is }];
   });
 }

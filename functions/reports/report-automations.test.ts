@@ -95,6 +95,13 @@ describe('automation runs in the reports', () => {
     // A day apart, so a count on the wrong day shows.
     expect(ended > started).toBe(true);
 
+    // The automation's text opened Ava's thread: an inquiry the organization started, neither her source nor a speed to
+    // lead of 0 s. Ben's reply opened his own thread: an inquiry he started, his source.
+    const summaryOf = async (from: string, to: string) => (await client.get(`/v1/reports/summary?from=${from}&to=${to}`)).body.summary;
+    const both = await summaryOf(started, ended);
+    expect(both.inquiries).toMatchObject({ total: 2, startedByLead: { total: 1, bySource: { SMS: 1 } }, startedByBusiness: { total: 1, bySource: { SMS: 1 }, byAutomation: 1 } });
+    expect([both.leads.bySource, both.speedToLead.leads]).toEqual([{ CALL: 0, EMAIL: 0, CHATBOT: 0, SMS: 1, WEBFORM: 0, NONE: 2 }, 0]);
+
     expect(await automationsOn(client, started, started)).toEqual({ started: 3, completed: 0, stoppedByReply: 0 });
     expect(await automationsOn(client, ended, ended)).toEqual({ started: 0, completed: 1, stoppedByReply: 1 });
     for (const [metric, values] of [['automations.started', [3, 0]], ['automations.completed', [0, 1]], ['automations.stoppedByReply', [0, 1]]] as const) {

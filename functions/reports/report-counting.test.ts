@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import { useTestApi, type Client } from '../../test/support/api';
+import { created } from '../../test/support/fixtures';
+import { sydneyOrganization } from '../../test/support/report-workload';
 import { streamRecordsOf as streamRecordsOfApi } from '../../test/support/stream-records';
 import { handler as countReports } from './count';
 import { reportKeys } from './entity';
@@ -51,13 +53,23 @@ async function leadWonAfterInquiry(client: Client) {
   return lead.id as string;
 }
 
+/** A lead's wait from its first inquiry to its move off NEW, in whole seconds rounded up, from its records as the API lists them. */
+async function waitedSeconds(client: Client, leadId: string): Promise<number> {
+  const [inquiries, activities] = [(await client.get(`/v1/inquiries?leadId=${leadId}`)).body.inquiries, (await client.get(`/v1/leads/${leadId}/activities`)).body.activities];
+  const contacted = activities.find((activity: any) => activity.event === 'STATUS_CHANGED' && /^Status changed from NEW /.test(activity.data)).createdAt;
+  return Math.ceil((Date.parse(contacted) - Date.parse(inquiries[0].createdAt)) / 1000);
+}
+
 describe('the reports’ counting consumer', () => {
   it('counts a lead’s records once, and a replayed batch changes no day item', async () => {
     const { client, organizationId } = await api.organization();
     const leadId = await leadWonAfterInquiry(client);
     const counted = await dayItems(organizationId, { whole: true });
-    // Created, now WON with its value, won today; asked by web form 4 minutes before its first contact (the move off NEW).
-    expect(totals(await dayItems(organizationId))).toMatchObject({ lc: 1, st_WON: 1, pv_WON: 125050, w: 1, wv: 125050, ls_WEBFORM: 1, i_WEBFORM: 1, t_GENERAL: 1, rm_WON: 1, h03: 1 });
+    // Created, now WON with its value, won today; asked by web form (the lead's own inquiry) 4 minutes before its first
+    // contact (the move off NEW), a wait kept to the second.
+    const waited = await waitedSeconds(client, leadId);
+    expect(waited).toBeGreaterThan(240);
+    expect(totals(await dayItems(organizationId))).toMatchObject({ lc: 1, st_WON: 1, pv_WON: 125050, w: 1, wv: 125050, ls_WEBFORM: 1, i_WEBFORM: 1, il_WEBFORM: 1, t_GENERAL: 1, rm_WON: 1, [`sl${waited}`]: 1 });
     const facts = await leadFacts(organizationId, leadId);
 
     const records = await streamRecordsOf(organizationId);
@@ -92,17 +104,32 @@ describe('the reports’ counting consumer', () => {
     const { client, organizationId } = await api.organization();
     const kept = (await client.post('/v1/leads', { name: 'Kept Lead', email: 'kept@example.com' })).body.lead;
     const leadId = await leadWonAfterInquiry(client);
-    expect(totals(await dayItems(organizationId))).toMatchObject({ lc: 2, st_NEW: 1, st_WON: 1, w: 1, ls_WEBFORM: 1, rm_NEW: 1, rm_WON: 1, h03: 1 });
+    expect(totals(await dayItems(organizationId))).toMatchObject({ lc: 2, st_NEW: 1, st_WON: 1, w: 1, ls_WEBFORM: 1, rm_NEW: 1, rm_WON: 1, [`sl${await waitedSeconds(client, leadId)}`]: 1 });
 
     expect((await client.delete(`/v1/leads/${leadId}`)).status).toBe(200);
     await api.eventsCaughtUp();
     // Only the kept lead is left of the leads' figures; the inquiry, a record of its own, still counts on its day.
-    expect(totals(await dayItems(organizationId))).toEqual({ lc: 1, st_NEW: 1, rm_NEW: 1, i_WEBFORM: 1, t_GENERAL: 1 });
+    expect(totals(await dayItems(organizationId))).toEqual({ lc: 1, st_NEW: 1, rm_NEW: 1, i_WEBFORM: 1, il_WEBFORM: 1, t_GENERAL: 1 });
     expect(await leadFacts(organizationId, leadId)).toBeUndefined();
     // The kept lead's own facts stay: made NEW, never asked or contacted.
     const keptFacts = await leadFacts(organizationId, kept.id);
     expect(keptFacts).toMatchObject({ createdAt: kept.createdAt, maxStage: 0 });
     expect(keptFacts?.firstInquiryAt).toBeUndefined();
+  });
+
+  it('takes a lead’s first inquiry to be the first it started: a form after the organization texted it first', async () => {
+    const { client, organizationId, memberId } = await sydneyOrganization(api);
+    expect((await client.patch('/v1/organization', { smsSenderId: '+61299977990' })).status).toBe(200);
+    const lead = await created(client, '/v1/leads', 'lead', { name: 'Ned Ray', phone: '+61412345501', email: 'ned@example.com' });
+    await created(client, '/v1/sms', 'sms', { userId: memberId, leadId: lead.id, message: 'Hi Ned, are you still after a quote?' });
+    expect((await client.post('/v1/inquiries', { source: 'WEBFORM', lead: { email: 'ned@example.com' }, data: webform(minutesAgo(0)) })).status).toBe(201);
+    await api.eventsCaughtUp();
+    // The thread the member's text opened is the organization's inquiry (and the lead's first record of one); the form
+    // is the lead's own first, which gives its source. The text came before it, so no contact answers it yet.
+    const counted = totals(await dayItems(organizationId));
+    expect(counted).toMatchObject({ lc: 1, i_SMS: 1, ib_SMS: 1, i_WEBFORM: 1, il_WEBFORM: 1, ls_WEBFORM: 1 });
+    expect([counted.ls_SMS, counted.il_SMS, counted.ia, Object.keys(counted).filter((attribute) => attribute.startsWith('sl'))]).toEqual([undefined, undefined, undefined, []]);
+    expect(await leadFacts(organizationId, lead.id)).toMatchObject({ firstInquirySource: 'WEBFORM', contactTimes: [expect.any(String)] });
   });
 
   it('never counts one organization’s records in another’s day items', async () => {
@@ -113,7 +140,7 @@ describe('the reports’ counting consumer', () => {
     expect((await b.client.post('/v1/inquiries', { source: 'WEBFORM', lead: { email: 'three@example.com' }, data: webform(minutesAgo(1)) })).status).toBe(201);
     await api.eventsCaughtUp();
     expect(totals(await dayItems(a.organizationId))).toEqual({ lc: 2, st_NEW: 2, rm_NEW: 2 });
-    expect(totals(await dayItems(b.organizationId))).toEqual({ lc: 1, st_NEW: 1, rm_NEW: 1, ls_WEBFORM: 1, i_WEBFORM: 1, t_GENERAL: 1 });
+    expect(totals(await dayItems(b.organizationId))).toEqual({ lc: 1, st_NEW: 1, rm_NEW: 1, ls_WEBFORM: 1, i_WEBFORM: 1, il_WEBFORM: 1, t_GENERAL: 1 });
   });
 
   it('puts a record on its local day in the organization’s timezone, across the end of daylight saving', async () => {

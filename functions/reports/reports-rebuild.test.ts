@@ -10,6 +10,9 @@ import { dateAfter, everyRecord, localDate, sydneyOrganization, webForm, workloa
 import { reportKeys } from './entity';
 import { rebuildReports } from './rebuild';
 
+/** A UTC organization's local date of an instant. */
+const localDayOf = (at: string) => at.slice(0, 10);
+
 // `npm run admin -- reports rebuild` against this file's table, after records made through the API and counted by the
 // consumer as `npm start` runs it; the day items and lead facts are read and doctored as stored.
 const api = useTestApi({ events: true });
@@ -119,12 +122,19 @@ describe('npm run admin -- reports rebuild', () => {
     expect((await client.get('/v1/reports/summary')).body.summary.leads.created).toBe(recent.length);
   }, 120_000);
 
-  it('counts again when the consumer writes a day it is rewriting, and ends exact', async () => {
+  // The day the rebuild rewrites either was not stored (its write is on condition it still is not) or was, doctored
+  // (on condition of the version read): either way the consumer's increment meanwhile must not be written over.
+  it.each([
+    ['deleted', { wrong: 0 }],
+    ['stored, with a wrong count', { wrong: 7 }],
+  ] as const)('counts again when the consumer writes a day it is rewriting, the day %s, and ends exact', async (_case, { wrong }) => {
     const { client, organizationId } = await api.organization();
     await created(client, '/v1/inquiries', 'inquiry', webForm('lee@example.com', new Date().toISOString()));
     await api.eventsCaughtUp();
     const today = Object.keys(await dayItems(organizationId))[0]!;
-    await dynamo.send(new DeleteCommand({ TableName: config.tableName, Key: reportKeys.reportDay(organizationId, today) }));
+    const Key = reportKeys.reportDay(organizationId, today);
+    if (wrong === 0) await dynamo.send(new DeleteCommand({ TableName: config.tableName, Key }));
+    else await dynamo.send(new UpdateCommand({ TableName: config.tableName, Key, UpdateExpression: 'SET lc = :wrong ADD v :one', ExpressionAttributeValues: { ':wrong': wrong, ':one': 1 } }));
 
     // The rebuild has read everything and is about to write the day back when the consumer counts a new lead into it.
     const hold = holdWrite(/"entity":"REPORT_DAY"/);
@@ -136,10 +146,29 @@ describe('npm run admin -- reports rebuild', () => {
 
     const report = await rebuilt;
     expect(report).toMatchObject({ daysChanged: 1, runAgain: [] });
-    expect(report.changes).toContainEqual({ day: today, metric: 'leads.created', before: 0, after: 1 });
+    expect(report.changes).toContainEqual({ day: today, metric: 'leads.created', before: wrong, after: 1 });
     // Both leads counted, the one the consumer added while the rebuild waited too: a recount finds nothing to change.
     expect((await client.get('/v1/reports/summary')).body.summary.leads.created).toBe(2);
     expect((await rebuild(organizationId)).changes).toEqual([]);
+  }, 120_000);
+
+  it('counts money to the cent, through the consumer and through a rebuild: a $19.99 job is $19.99', async () => {
+    const { client, organizationId } = await api.organization();
+    // 19.99 is no binary fraction: 19.99 × 100 is 1998.9999999999998, which only rounding makes 1999 cents.
+    const lead = await created(client, '/v1/leads', 'lead', { name: 'Pia Lowe', email: 'pia@example.com', value: 19.99 });
+    expect((await client.patch(`/v1/leads/${lead.id}`, { status: 'WON' })).status).toBe(200);
+    await api.eventsCaughtUp();
+    const money = async () => {
+      const { summary } = (await client.get('/v1/reports/summary')).body;
+      return [summary.leads.pipelineValue.WON, summary.leads.won.value];
+    };
+    expect(await money()).toEqual([19.99, 19.99]);
+
+    const days = Object.keys(await dayItems(organizationId));
+    for (const day of days) await dynamo.send(new DeleteCommand({ TableName: config.tableName, Key: reportKeys.reportDay(organizationId, day) }));
+    const report = await rebuild(organizationId);
+    expect(report.changes).toContainEqual({ day: localDayOf(lead.createdAt), metric: 'leads.pipelineValue.WON', before: 0, after: 19.99 });
+    expect(await money()).toEqual([19.99, 19.99]);
   }, 120_000);
 
   it('names the organization it needs, and refuses --dry-run on other commands', async () => {

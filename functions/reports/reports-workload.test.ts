@@ -18,8 +18,12 @@ describe('the reports over a mixed workload', () => {
     const from = dateAfter(to, -13);
     const expected = await countedFromRecords(client, from, to);
     // The workload is what the test says it is: the figures compared are not all zero.
-    // Within 5 minutes: the lead contacted at once, and the three whose first inquiry is the thread an SMS to them opened.
-    expect([expected.leads.created, expected.inquiries.total, expected.leads.won.count, expected.appointments.completed, expected.appointments.bookedFromCalls, expected.speedToLead.within5Minutes]).toEqual([9, 9, 1, 1, 2, 4]);
+    // Within 5 minutes: the lead contacted at once. The three threads a member's SMS opened are inquiries the
+    // organization started: not those leads' first inquiries, nor a speed to lead of 0 s.
+    expect([expected.leads.created, expected.inquiries.total, expected.leads.won.count, expected.appointments.completed, expected.appointments.bookedFromCalls, expected.speedToLead.within5Minutes]).toEqual([9, 9, 1, 1, 2, 1]);
+    expect([expected.inquiries.startedByLead.total, expected.inquiries.startedByBusiness.total, (expected.leads.bySource as Record<string, number>).SMS, expected.leads.bySource.NONE]).toEqual([6, 3, 0, 4]);
+    // Two cancellations made today: one of a booking four days ago, one three weeks ahead.
+    expect(expected.appointments.cancelled).toBe(2);
     // SMS both ways: one delivered, one failed, one sent and not reported on; a reply and a STOP.
     expect(expected.sms).toEqual({ sent: 2, delivered: 1, failed: 1, received: 2, optOuts: 1 });
     // The funnel's middle: a lead contacted, one qualified then lost, one quoted then won.
@@ -30,7 +34,7 @@ describe('the reports over a mixed workload', () => {
     expect(summary.inquiries).toEqual(expected.inquiries);
     expect(summary.appointments).toEqual(expected.appointments);
     expect(summary.sms).toEqual(expected.sms);
-    expect([summary.speedToLead.leads, summary.speedToLead.within5Minutes.count]).toEqual([expected.speedToLead.leads, expected.speedToLead.within5Minutes]);
+    expect(summary.speedToLead).toMatchObject({ leads: expected.speedToLead.leads, medianSeconds: expected.speedToLead.medianSeconds, p90Seconds: expected.speedToLead.p90Seconds, within5Minutes: { count: expected.speedToLead.within5Minutes } });
     expect([summary.from, summary.to, summary.timezone, summary.currency]).toEqual([from, to, SYDNEY, 'AUD']);
 
     const { funnel } = (await client.get(`/v1/reports/funnel?from=${from}&to=${to}`)).body;

@@ -5,6 +5,7 @@ import { useTestApi, type Client } from '../../test/support/api';
 import { measureDynamoCalls, roundTrips } from '../../test/support/dynamo-calls';
 import { REPORT_ENTITIES, reportKeys } from './entity';
 import { DAY_ATTRIBUTES } from './metrics';
+import { rangeBeforeTimezone, resolveRange } from './range';
 
 const api = useTestApi();
 
@@ -34,6 +35,10 @@ describe('GET /v1/reports: bad input', () => {
       await expectRefused(client, withQuery(route, 'to=2025-02-29'), 'to');
       await expectRefused(client, withQuery(route, 'from=2026-13-01'), 'from');
       await expectRefused(client, withQuery(route, 'from=1%20March'), 'from');
+      // Before any record, and before year 0 (whose default 30 days would end in year −1): refused, never a date of year −1.
+      expect(await expectRefused(client, withQuery(route, 'to=0000-01-05'), 'to')).toBe('to must be 1970-01-01 or later: no record is older');
+      await expectRefused(client, withQuery(route, 'from=0000-01-01&to=0000-12-31'), 'from');
+      await expectRefused(client, withQuery(route, 'from=1969-12-31'), 'from');
       expect(await expectRefused(client, withQuery(route, 'from=2026-03-11&to=2026-03-10'), 'from')).toBe('from must not be after to');
       // 367 days, both included; 366 (a leap year) is the most a range holds.
       expect(await expectRefused(client, withQuery(route, 'from=2025-01-01&to=2026-01-02'), 'to')).toContain('366 days');
@@ -97,13 +102,42 @@ describe('GET /v1/reports: the range', () => {
   });
 });
 
+describe('the default range at fixed instants, from UTC−12 to UTC+14', () => {
+  const dateIn = (timeZone: string, ms: number) => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(ms));
+  // Every whole offset's extremes, the half- and quarter-hour ones, and zones whose daylight saving moves that day.
+  const ZONES = ['Etc/GMT+12', 'Pacific/Pago_Pago', 'America/Los_Angeles', 'America/St_Johns', 'UTC', 'Europe/London', 'Asia/Kolkata', 'Asia/Kathmandu', 'Australia/Sydney', 'Pacific/Chatham', 'Pacific/Kiritimati'];
+  // Through UTC's day, either side of its midnight, and on the mornings Sydney and London change their clocks.
+  const INSTANTS = ['2026-03-13T23:59:59.999Z', '2026-03-14T00:00:00.000Z', '2026-03-14T05:30:00.000Z', '2026-03-14T09:59:59.999Z', '2026-03-14T10:00:00.000Z', '2026-03-14T11:45:00.000Z', '2026-03-14T13:15:00.000Z', '2026-03-14T18:00:00.000Z', '2026-04-04T16:30:00.000Z', '2026-10-04T15:30:00.000Z', '2026-10-25T00:30:00.000Z'];
+
+  it('ends on today in the organization’s time zone, not UTC’s, whatever the hour; the early Query holds it', () => {
+    const differs = { ahead: 0, behind: 0 };
+    for (const at of INSTANTS) {
+      const ms = Date.parse(at);
+      const early = rangeBeforeTimezone({}, ms)!;
+      for (const timezone of ZONES) {
+        const today = dateIn(timezone, ms);
+        if (today > at.slice(0, 10)) differs.ahead++;
+        if (today < at.slice(0, 10)) differs.behind++;
+        const range = resolveRange({}, timezone, ms);
+        expect(range, `${timezone} at ${at}`).toEqual({ from: dateAfter(today, -29), to: today });
+        expect(resolveRange({ from: dateAfter(today, -3) }, timezone, ms), `${timezone} at ${at}`).toEqual({ from: dateAfter(today, -3), to: today });
+        // The days read before the organization's zone is known include every day of its range.
+        expect(early.from <= range.from && range.to <= early.to, `${timezone} at ${at}`).toBe(true);
+      }
+    }
+    // The instants put zones on both sides of UTC's date, so a range that ended on UTC's today could not pass.
+    expect(differs.ahead).toBeGreaterThan(5);
+    expect(differs.behind).toBeGreaterThan(5);
+  });
+});
+
 describe('GET /v1/reports: the figures', () => {
   it('sums the days of the range and computes each derived figure from the sums', async () => {
     const { client, organizationId } = await api.organization();
     await putDays(organizationId, {
       '2026-03-02': { lc: 100 },
-      '2026-03-04': { lc: 2, ls_CALL: 1, st_WON: 1, st_NEW: 1, pv_WON: 125_050, w: 1, wv: 125_050, i_CALL: 2, t_BOOKING: 1, t_GENERAL: 1, ct: 1, cm: 1, cd: 200, rm_NEW: 1, rm_WON: 1, h00: 2 },
-      '2026-03-09': { lc: 1, ls_WEBFORM: 1, st_LOST: 1, l: 1, lr_PRICE: 1, ct: 2, cd: 101, ca: 1, rm_QUOTED: 1, h03: 1, h07: 1, ab: 2, abc: 1, ad: 1, ss: 3, sd: 2, oo: 1 },
+      '2026-03-04': { lc: 2, ls_CALL: 1, st_WON: 1, st_NEW: 1, pv_WON: 125_050, w: 1, wv: 125_050, i_CALL: 2, il_CALL: 2, t_BOOKING: 1, t_GENERAL: 1, ct: 1, cm: 1, cd: 200, rm_NEW: 1, rm_WON: 1, sl5: 1, sl6: 1 },
+      '2026-03-09': { lc: 1, ls_WEBFORM: 1, st_LOST: 1, l: 1, lr_PRICE: 1, i_SMS: 3, il_SMS: 1, ib_SMS: 2, ia: 1, t_FOLLOW_UP: 3, ct: 2, cd: 101, ca: 1, rm_QUOTED: 1, sl240: 1, sl2880: 1, ab: 2, abc: 1, ad: 1, ss: 3, sd: 2, oo: 1 },
     });
     const { summary } = (await client.get('/v1/reports/summary?from=2026-03-03&to=2026-03-31')).body;
     expect(summary.leads).toEqual({
@@ -115,15 +149,24 @@ describe('GET /v1/reports: the figures', () => {
       lost: { count: 1, reasons: { PRICE: 1, TIMING: 0, COMPETITOR: 0, NO_RESPONSE: 0, NOT_A_FIT: 0, OTHER: 0 } },
       conversion: 0.3333,
     });
-    expect(summary.inquiries).toEqual({ total: 2, bySource: { CALL: 2, EMAIL: 0, CHATBOT: 0, SMS: 0, WEBFORM: 0 }, byTag: { GENERAL: 1, QUOTE_REQUEST: 0, BOOKING: 1, EMERGENCY: 0, FOLLOW_UP: 0, FLAGGED: 0 } });
+    // Two calls and a text the leads started; two threads the organization opened by texting first, one by an automation.
+    expect(summary.inquiries).toEqual({
+      total: 5,
+      bySource: { CALL: 2, EMAIL: 0, CHATBOT: 0, SMS: 3, WEBFORM: 0 },
+      byTag: { GENERAL: 1, QUOTE_REQUEST: 0, BOOKING: 1, EMERGENCY: 0, FOLLOW_UP: 3, FLAGGED: 0 },
+      startedByLead: { total: 3, bySource: { CALL: 2, EMAIL: 0, CHATBOT: 0, SMS: 1, WEBFORM: 0 } },
+      startedByBusiness: { total: 2, bySource: { CALL: 0, EMAIL: 0, CHATBOT: 0, SMS: 2, WEBFORM: 0 }, byAutomation: 1 },
+    });
     // 301 seconds over 3 calls taken.
     expect(summary.calls).toEqual({ taken: 3, missed: 1, afterHours: 1, transferred: 0, averageDurationSeconds: 100 });
-    // Four leads: two within 30 s, one within (120, 300], one within (1800, 3600]. The median is reached at the end of
-    // the first bucket (2 of 4: 30 s); p90 (3.6 of 4) 0.6 of the way into the (1800, 3600] bucket.
-    expect(summary.speedToLead).toEqual({ leads: 4, medianSeconds: 30, p90Seconds: 2880, within5Minutes: { count: 3, share: 0.75 } });
+    // Four leads, waits to the second: 5, 6, 240 and 2880 s. Half were contacted within 6 s, 90 % (3.6 of 4) within
+    // 2880 s, three within 5 minutes.
+    expect(summary.speedToLead).toEqual({ leads: 4, medianSeconds: 6, p90Seconds: 2880, within5Minutes: { count: 3, share: 0.75 } });
     expect(summary.appointments).toEqual({ booked: 2, bookedFromCalls: 1, cancelled: 0, completed: 1, noShows: 0 });
     expect(summary.sms).toEqual({ sent: 3, delivered: 2, failed: 0, received: 0, optOuts: 1 });
     expect(summary.automations).toEqual({ started: 0, completed: 0, stoppedByReply: 0 });
+    const series = async (metric: string) => (await client.get(`/v1/reports/timeseries?from=2026-03-04&to=2026-03-09&interval=week&metric=${metric}`)).body.timeseries.points.map((point: any) => point.value);
+    expect([await series('inquiries.startedByLead.total'), await series('inquiries.startedByBusiness.total'), await series('speedToLead.medianSeconds')]).toEqual([[2, 1], [0, 2], [5, 240]]);
 
     const { funnel } = (await client.get('/v1/reports/funnel?from=2026-03-03&to=2026-03-31')).body;
     expect(funnel).toEqual({
@@ -140,12 +183,12 @@ describe('GET /v1/reports: the figures', () => {
     });
   });
 
-  it('answers nothing to measure as null, and a lead contacted after three days as that bound', async () => {
+  it('answers nothing to measure as null, and a lead contacted days later by its wait to the second', async () => {
     const { client, organizationId } = await api.organization();
-    await putDays(organizationId, { '2026-03-04': { h13: 3 } });
+    await putDays(organizationId, { '2026-03-04': { sl400001: 3 } });
     const { summary } = (await client.get('/v1/reports/summary?from=2026-03-01&to=2026-03-31')).body;
     expect([summary.leads.conversion, summary.calls.averageDurationSeconds]).toEqual([null, null]);
-    expect(summary.speedToLead).toEqual({ leads: 3, medianSeconds: 259_200, p90Seconds: 259_200, within5Minutes: { count: 0, share: 0 } });
+    expect(summary.speedToLead).toEqual({ leads: 3, medianSeconds: 400_001, p90Seconds: 400_001, within5Minutes: { count: 0, share: 0 } });
     const { funnel } = (await client.get('/v1/reports/funnel?from=2026-03-01&to=2026-03-31')).body;
     expect(funnel.stages.map((stage: any) => stage.conversionToNext)).toEqual([null, null, null, null, null]);
   });

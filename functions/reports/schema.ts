@@ -3,7 +3,7 @@ import { isCalendarDate, Timestamp } from '#shared/schema';
 import { LEAD_STATUSES, LOST_REASONS } from '../leads/attributes';
 import { INQUIRY_SOURCES, INQUIRY_TAGS } from '../inquiries/schema';
 import { FUNNEL_STAGES, TIMESERIES_METRICS } from './metrics';
-import { DEFAULT_RANGE_DAYS, isOrdered, isWithinMaximum, MAX_RANGE_DAYS, MAXIMUM_RULE, ORDER_RULE } from './range';
+import { DEFAULT_RANGE_DAYS, EARLIEST_REPORT_DATE, isOrdered, isWithinMaximum, MAX_RANGE_DAYS, MAXIMUM_RULE, ORDER_RULE } from './range';
 
 /** A date of the organization's calendar, YYYY-MM-DD: the pattern lets 2026-02-30 through, the check does not. */
 const ReportDate = (name: string, description: string) =>
@@ -11,11 +11,12 @@ const ReportDate = (name: string, description: string) =>
     v.string(`${name} must be a string`),
     v.regex(/^\d{4}-\d{2}-\d{2}$/, `${name} must be a date YYYY-MM-DD`),
     v.check(isCalendarDate, `${name} must be a date the calendar has (YYYY-MM-DD; 2026-02-30 is not one)`),
+    v.check((date) => date >= EARLIEST_REPORT_DATE, `${name} must be ${EARLIEST_REPORT_DATE} or later: no record is older`),
     v.metadata({ jsonSchema: { format: 'date' } }),
     v.description(description),
   );
 
-const RANGE_RULE = `Dates are the organization’s local dates (its \`timezone\`), both included, at most ${MAX_RANGE_DAYS} days.`;
+const RANGE_RULE = `Dates are the organization’s local dates (its \`timezone\`), both included, at most ${MAX_RANGE_DAYS} days, from ${EARLIEST_REPORT_DATE}.`;
 const RangeEntries = {
   from: v.optional(ReportDate('from', `The first day of the range. Default: ${DEFAULT_RANGE_DAYS - 1} days before \`to\`. ${RANGE_RULE}`)),
   to: v.optional(ReportDate('to', `The last day of the range. Default: today in the organization’s time zone. ${RANGE_RULE}`)),
@@ -34,7 +35,7 @@ export type Interval = (typeof INTERVALS)[number];
 const Metric = v.pipe(
   v.picklist(TIMESERIES_METRICS, 'metric must be a metric of the reports, e.g. leads.created or calls.missed (this parameter’s enum lists them all)'),
   v.description(
-    'The figure to answer per point: a count or sum of the summary by its path (`leads.created`, `leads.byStatus.WON`, `inquiries.byTag.BOOKING`, `calls.missed`, `sms.optOuts`), or one computed from the point’s sums (`leads.conversion`, `calls.averageDurationSeconds`, `speedToLead.medianSeconds`).',
+    'The figure to answer per point: a count or sum of the summary by its path (`leads.created`, `leads.byStatus.WON`, `inquiries.byTag.BOOKING`, `calls.missed`, `sms.optOuts`), or one computed from the point’s sums (`leads.conversion`, `inquiries.startedByLead.total`, `calls.averageDurationSeconds`, `speedToLead.medianSeconds`).',
   ),
 );
 
@@ -70,7 +71,10 @@ export const ReportSummary = v.object({
   asOf: v.pipe(Timestamp, v.description('When the counters were read. They are kept by the table’s change stream, a moment behind each write.')),
   leads: v.object({
     created: v.pipe(Count, v.description('Leads created on the days of the range.')),
-    bySource: v.pipe(each([...INQUIRY_SOURCES, 'NONE'], Count), v.description('Those leads by the source of their first inquiry; `NONE`: no inquiry yet.')),
+    bySource: v.pipe(
+      each([...INQUIRY_SOURCES, 'NONE'], Count),
+      v.description('Those leads by the source of the first inquiry the lead started (a thread the organization opened by texting first is not one); `NONE`: none yet.'),
+    ),
     byStatus: v.pipe(each(LEAD_STATUSES, Count), v.description('Those leads by their status now.')),
     pipelineValue: v.pipe(each(LEAD_STATUSES, Amount), v.description('The sum of those leads’ `value` by their status now.')),
     won: v.pipe(v.object({ count: Count, value: Amount }), v.description('Leads won on the days of the range (by `wonAt`), and their value.')),
@@ -78,9 +82,21 @@ export const ReportSummary = v.object({
     conversion: Ratio('Of the leads created on the days of the range, the share won now.'),
   }),
   inquiries: v.object({
-    total: v.pipe(Count, v.description('Inquiries received on the days of the range.')),
+    total: v.pipe(Count, v.description('Inquiries recorded on the days of the range, whoever started them: `startedByLead` plus `startedByBusiness`.')),
     bySource: each(INQUIRY_SOURCES, Count),
     byTag: v.pipe(each(INQUIRY_TAGS, Count), v.description('By their tag now.')),
+    startedByLead: v.pipe(
+      v.object({ total: Count, bySource: each(INQUIRY_SOURCES, Count) }),
+      v.description('Those the lead started: a text the lead sent that opened a thread, a call the lead made, a form, an email, a chat. What the lead asked of the business.'),
+    ),
+    startedByBusiness: v.pipe(
+      v.object({
+        total: Count,
+        bySource: each(INQUIRY_SOURCES, Count),
+        byAutomation: v.pipe(Count, v.description('Of those, threads an automation’s text opened.')),
+      }),
+      v.description('Those the organization started: a thread opened by a member’s or an automation’s text (every new thread is an SMS inquiry), a call its agent made to the lead.'),
+    ),
   }),
   calls: v.pipe(
     v.object({
@@ -94,20 +110,20 @@ export const ReportSummary = v.object({
   ),
   speedToLead: v.pipe(
     v.object({
-      leads: v.pipe(Count, v.description('Leads whose first inquiry came on the days of the range and who have been contacted since.')),
-      medianSeconds: Seconds('Half of those leads were contacted within this.'),
-      p90Seconds: Seconds('90 % of those leads were contacted within this.'),
+      leads: v.pipe(Count, v.description('Leads whose first inquiry (the first they started) came on the days of the range and who have been contacted since.')),
+      medianSeconds: Seconds('Half of those leads were contacted within this: the shortest such wait.'),
+      p90Seconds: Seconds('90 % of those leads were contacted within this: the shortest such wait.'),
       within5Minutes: v.object({ count: Count, share: Ratio('The share of those leads contacted within 5 minutes.') }),
     }),
     v.description(
-      'From a lead’s first inquiry to its first contact after it: an outbound SMS, an outbound call, or a status move off NEW. Median and p90 are read from a histogram of fixed buckets (30 s, 1, 2, 5, 10, 15 and 30 min, 1, 2, 4 and 8 h, 1 and 3 days), interpolated within their bucket; past 3 days, that bound. Within 5 minutes is exact.',
+      'From a lead’s first inquiry to its first contact after it: an outbound SMS, an outbound call, or a status move off NEW. Each lead’s wait is kept to the second (a part of a second counts as a whole one, so a text 5.3 s after the inquiry waited 6 s), and median, p90 and within 5 minutes are exact over those waits.',
     ),
   ),
   appointments: v.pipe(
     v.object({
       booked: v.pipe(Count, v.description('Booked on the days of the range.')),
       bookedFromCalls: v.pipe(Count, v.description('Of those, booked from a call (`source: CALL`).')),
-      cancelled: v.pipe(Count, v.description('Starting on the days of the range, cancelled now.')),
+      cancelled: v.pipe(Count, v.description('Cancelled on the days of the range: counted on the day the cancellation was made, whenever the appointment was to start.')),
       completed: v.pipe(Count, v.description('Starting on the days of the range, completed now.')),
       noShows: v.pipe(Count, v.description('Starting on the days of the range, marked no-show now.')),
     }),

@@ -1,6 +1,6 @@
 import { LEAD_STATUSES, LOST_REASONS } from '../leads/attributes';
 import { INQUIRY_SOURCES, INQUIRY_TAGS } from '../inquiries/schema';
-import { histogramLeads, metricValue, ratio, sumDays, within5Minutes, type Totals } from './figures';
+import { measuredLeads, metricValue, ratio, sumDays, within5Minutes, type Totals } from './figures';
 import type { ReportDays } from './read-store';
 import type { ReportSummary } from './schema';
 
@@ -16,7 +16,7 @@ const figure = (totals: Totals, metric: string) => metricValue(metric, totals) a
 export function summaryOf({ timezone, currency, range, days, asOf }: ReportDays): ReportSummary {
   const totals = sumDays([...days.values()]);
   const inquiries = group(totals, 'inquiries.bySource', INQUIRY_SOURCES);
-  const leadsInHistogram = histogramLeads(totals);
+  const measured = measuredLeads(totals);
   const fastest = within5Minutes(totals);
   return {
     ...range,
@@ -32,13 +32,23 @@ export function summaryOf({ timezone, currency, range, days, asOf }: ReportDays)
       lost: { count: figure(totals, 'leads.lost'), reasons: group(totals, 'leads.lostReasons', LOST_REASONS) },
       conversion: metricValue('leads.conversion', totals),
     },
-    inquiries: { total: Object.values(inquiries).reduce((sum, count) => sum + count, 0), bySource: inquiries, byTag: group(totals, 'inquiries.byTag', INQUIRY_TAGS) },
+    inquiries: {
+      total: Object.values(inquiries).reduce((sum, count) => sum + count, 0),
+      bySource: inquiries,
+      byTag: group(totals, 'inquiries.byTag', INQUIRY_TAGS),
+      startedByLead: { total: figure(totals, 'inquiries.startedByLead.total'), bySource: group(totals, 'inquiries.startedByLead.bySource', INQUIRY_SOURCES) },
+      startedByBusiness: {
+        total: figure(totals, 'inquiries.startedByBusiness.total'),
+        bySource: group(totals, 'inquiries.startedByBusiness.bySource', INQUIRY_SOURCES),
+        byAutomation: figure(totals, 'inquiries.startedByBusiness.byAutomation'),
+      },
+    },
     calls: { ...group(totals, 'calls', ['taken', 'missed', 'afterHours', 'transferred']), averageDurationSeconds: metricValue('calls.averageDurationSeconds', totals) },
     speedToLead: {
-      leads: leadsInHistogram,
+      leads: measured,
       medianSeconds: metricValue('speedToLead.medianSeconds', totals),
       p90Seconds: metricValue('speedToLead.p90Seconds', totals),
-      within5Minutes: { count: fastest, share: ratio(fastest, leadsInHistogram) },
+      within5Minutes: { count: fastest, share: ratio(fastest, measured) },
     },
     appointments: group(totals, 'appointments', ['booked', 'bookedFromCalls', 'cancelled', 'completed', 'noShows']),
     sms: group(totals, 'sms', ['sent', 'delivered', 'failed', 'received', 'optOuts']),

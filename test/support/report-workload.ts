@@ -93,6 +93,8 @@ export async function workload(api: TestApi, client: Client, memberId: string) {
   await appointment(client, ava.id, memberId, daysAgo(4), { status: 'CANCELLED', source: 'CALL' });
   await appointment(client, ben.id, memberId, daysAgo(5), { status: 'NO_SHOW' });
   await appointment(client, ben.id, memberId, daysAgo(-3), { source: 'CALL' });
+  // Cancelled today, three weeks before it was to start: a cancellation counts on the day it was made.
+  await appointment(client, ben.id, memberId, daysAgo(-21), { status: 'CANCELLED' });
   await smsBothWays(api, client, memberId);
 }
 
@@ -103,14 +105,20 @@ async function contactsOf(client: Client, leadId: string, outbound: any[]) {
   return [...movesOffNew, ...outbound.filter((message) => message.leadId === leadId).map((message) => message.createdAt as string)];
 }
 
-/** Speed to lead from the records: from each first inquiry to the lead's first contact at or after it; a lead not contacted yet is not measured. */
+/**
+ * Speed to lead from the records: from each first inquiry to the lead's first contact at or after it, in whole seconds
+ * rounded up; a lead not contacted yet is not measured. The median and p90 are the shortest waits within which half
+ * and 90 % of the leads were contacted.
+ */
 async function secondsToContact(client: Client, firstInquiries: any[], outbound: any[]) {
   const measured: number[] = [];
   for (const inquiry of firstInquiries) {
     const contacts = (await contactsOf(client, inquiry.leadId, outbound)).filter((at) => at >= inquiry.createdAt).map((at) => Date.parse(at));
-    if (contacts.length) measured.push((Math.min(...contacts) - Date.parse(inquiry.createdAt)) / 1000);
+    if (contacts.length) measured.push(Math.ceil((Math.min(...contacts) - Date.parse(inquiry.createdAt)) / 1000));
   }
-  return { leads: measured.length, within5Minutes: measured.filter((seconds) => seconds <= 300).length };
+  const sorted = measured.sort((a, b) => a - b);
+  const within = (share: number) => (sorted.length === 0 ? null : sorted[Math.ceil(share * sorted.length) - 1]!);
+  return { leads: sorted.length, within5Minutes: sorted.filter((seconds) => seconds <= 300).length, medianSeconds: within(0.5), p90Seconds: within(0.9) };
 }
 
 const STAGES = ['NEW', 'CONTACTED', 'QUALIFIED', 'QUOTED', 'WON'];
@@ -135,10 +143,21 @@ export async function countedFromRecords(client: Client, from: string, to: strin
   const [leads, inquiries, appointments, messages] = await Promise.all(['leads', 'inquiries', 'appointments', 'sms'].map((path) => everyRecord(client, `/v1/${path}`, path === 'sms' ? 'messages' : path)));
   const cohort = leads!.filter((lead) => inRange(lead.createdAt));
   const statuses = ['NEW', 'CONTACTED', 'QUALIFIED', 'QUOTED', 'WON', 'LOST'];
-  const firstSource = new Map(inquiries!.filter((inquiry) => inquiry.isFirstInquiry).map((inquiry) => [inquiry.leadId, inquiry.source]));
+  // The organization started an SMS inquiry whose thread's first message it sent, and a call its agent made to the
+  // lead (the call's direction, in the inquiry's own read); the lead started every other.
+  const firstMessage = new Map<string, any>();
+  for (const message of [...messages!].sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1))) firstMessage.set(message.inquiryId, message);
+  const calls = inquiries!.filter((inquiry) => inquiry.source === 'CALL');
+  const callsOut = new Set((await Promise.all(calls.map(async ({ id }) => (await client.get(`/v1/inquiries/${id}`)).body))).filter((inquiry) => inquiry.data.direction === 'AI_TO_LEAD').map(({ id }) => id));
+  const byBusiness = (inquiry: any) => (inquiry.source === 'SMS' && firstMessage.get(inquiry.id)?.direction === 'OUTBOUND') || callsOut.has(inquiry.id);
+  // A lead's first inquiry is the earliest it started itself.
+  const firstInquiries = new Map<string, any>();
+  for (const inquiry of inquiries!.filter((each) => !byBusiness(each))) if (!(firstInquiries.get(inquiry.leadId)?.createdAt <= inquiry.createdAt)) firstInquiries.set(inquiry.leadId, inquiry);
+  const firstSource = new Map([...firstInquiries].map(([leadId, inquiry]) => [leadId, inquiry.source]));
   const sources = ['CALL', 'EMAIL', 'CHATBOT', 'SMS', 'WEBFORM'];
   const [won, lost, received, starting, sms] = [leads!.filter((lead) => inRange(lead.wonAt)), leads!.filter((lead) => inRange(lead.lostAt)), inquiries!.filter((inquiry) => inRange(inquiry.createdAt)), appointments!.filter((each) => inRange(each.startsAt)), messages!.filter((message) => inRange(message.createdAt))];
   const outbound = sms.filter((message) => message.direction === 'OUTBOUND');
+  const [startedByLead, startedByBusiness] = [received.filter((inquiry) => !byBusiness(inquiry)), received.filter(byBusiness)];
   return {
     leads: {
       created: cohort.length,
@@ -149,11 +168,22 @@ export async function countedFromRecords(client: Client, from: string, to: strin
       lost: { count: lost.length, reasons: { ...countBy(lost, (lead) => lead.lostReason, ['PRICE', 'TIMING', 'COMPETITOR', 'NO_RESPONSE', 'NOT_A_FIT']), OTHER: 0 } },
       conversion: cohort.length === 0 ? null : Math.round((cohort.filter((lead) => lead.status === 'WON').length / cohort.length) * 10_000) / 10_000,
     },
-    inquiries: { total: received.length, bySource: countBy(received, (inquiry) => inquiry.source, sources), byTag: countBy(received, (inquiry) => inquiry.tag, ['GENERAL', 'QUOTE_REQUEST', 'BOOKING', 'EMERGENCY', 'FOLLOW_UP', 'FLAGGED']) },
+    inquiries: {
+      total: received.length,
+      bySource: countBy(received, (inquiry) => inquiry.source, sources),
+      byTag: countBy(received, (inquiry) => inquiry.tag, ['GENERAL', 'QUOTE_REQUEST', 'BOOKING', 'EMERGENCY', 'FOLLOW_UP', 'FLAGGED']),
+      startedByLead: { total: startedByLead.length, bySource: countBy(startedByLead, (inquiry) => inquiry.source, sources) },
+      startedByBusiness: {
+        total: startedByBusiness.length,
+        bySource: countBy(startedByBusiness, (inquiry) => inquiry.source, sources),
+        byAutomation: startedByBusiness.filter((inquiry) => firstMessage.get(inquiry.id)?.automationRunId !== undefined).length,
+      },
+    },
     appointments: {
       booked: appointments!.filter((each) => inRange(each.createdAt)).length,
       bookedFromCalls: appointments!.filter((each) => inRange(each.createdAt) && each.source === 'CALL').length,
-      cancelled: starting.filter((each) => each.status === 'CANCELLED').length,
+      // A cancellation on the day it was made: an ended appointment is never changed again, so its updatedAt.
+      cancelled: appointments!.filter((each) => each.status === 'CANCELLED' && inRange(each.updatedAt)).length,
       completed: starting.filter((each) => each.status === 'COMPLETED').length,
       noShows: starting.filter((each) => each.status === 'NO_SHOW').length,
     },
@@ -167,7 +197,7 @@ export async function countedFromRecords(client: Client, from: string, to: strin
     },
     // Calls received per week, by the Monday of their local date.
     weeklyCalls: countBy(received.filter((inquiry) => inquiry.source === 'CALL'), (inquiry) => mondayOf(localDate(inquiry.createdAt)), [...new Set(received.map((inquiry) => mondayOf(localDate(inquiry.createdAt))))]),
-    speedToLead: await secondsToContact(client, inquiries!.filter((inquiry) => inquiry.isFirstInquiry && inRange(inquiry.createdAt)), outbound),
+    speedToLead: await secondsToContact(client, [...firstInquiries.values()].filter((inquiry) => inRange(inquiry.createdAt)), outbound),
     reached: await reachedStages(client, cohort),
     lostNow: cohort.filter((lead) => lead.status === 'LOST').length,
   };
