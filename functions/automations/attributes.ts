@@ -43,8 +43,8 @@ const AddNote = v.strictObject({ type: v.literal('add_note'), template: Template
  */
 const StepUrl = v.pipe(
   WebhookUrl,
-  // A URL that does not parse is refused already, by the same words.
-  v.check((url) => !URL.canParse(url) || /^[Hh][Tt][Tt][Pp][Ss]?:\/\/[^\s/?#\\]/.test(url), 'url must be an absolute http or https URL'),
+  // A URL that does not parse, or not as http(s), is refused already, by the same words.
+  v.check((url) => !/^https?:$/.test(URL.parse(url)?.protocol ?? '') || /^[Hh][Tt][Tt][Pp][Ss]?:\/\/[^\s/?#\\]/.test(url), 'url must be an absolute http or https URL'),
   v.metadata({ jsonSchema: { pattern: '^\\s*[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#\\\\]' } }),
   v.description('An absolute `http://` or `https://` URL (https only, and no private, loopback or link-local address, once deployed), without credentials.'),
 );
