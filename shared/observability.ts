@@ -24,8 +24,6 @@ export const METRIC = {
   authorizerFailures: 'AuthorizerFailures',
   batchItemsApplied: 'BatchItemsApplied',
   batchItemsRefused: 'BatchItemsRefused',
-  /** One per automation run recorded STOPPED before its first step, with the dimension `reason` (LOOP_DETECTED, DAILY_RUN_CAP_REACHED). */
-  automationRunsRefused: 'AutomationRunsRefused',
 } as const;
 
 /**

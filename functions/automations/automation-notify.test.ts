@@ -10,6 +10,7 @@ import { STEP_BATCH } from './channels';
 import { setAfterEffect } from './engine';
 import { LIMITS } from './catalog';
 import { runKeys } from './run-entity';
+import { RUNS_REFUSED_METRIC } from './run-start';
 import { useTestApi, type Client } from '../../test/support/api';
 import { DAY_MS, iso, leadWithPhone, onlyRunOf, runsOf, sentFor, SYDNEY, sydneyAutomations } from '../../test/support/automations';
 import { created } from '../../test/support/fixtures';
@@ -226,7 +227,7 @@ describe('what bounds runs', () => {
 
     const stopped = (await client.get('/v1/events?type=automation_run.stopped')).body.events;
     expect(stopped.map((event: any) => [event.data.id, event.data.stoppedReason])).toEqual([[yRuns[0].id, 'LOOP_DETECTED']]);
-    expect(counted.mock.calls.filter(([name]) => name === 'AutomationRunsRefused')).toEqual([['AutomationRunsRefused', 'Count', 1]]);
+    expect(counted.mock.calls.filter(([name]) => name === RUNS_REFUSED_METRIC)).toEqual([[RUNS_REFUSED_METRIC, 'Count', 1]]);
   });
 
   it(`texts one member at most ${LIMITS.dailyTextsPerMember} times a local day: the next is skipped DAILY_CAP_REACHED and the run goes on; the next day counts afresh`, async () => {

@@ -1,6 +1,6 @@
 import { clock } from '#shared/clock';
 import { ApiError, NotFoundError, ValidationError } from '#shared/errors';
-import { DIMENSION, logger, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '#shared/observability';
+import { DIMENSION, logger, METRICS_NAMESPACE, SERVICE_NAME } from '#shared/observability';
 import { ulid } from 'ulid';
 import { getAppointment } from '../appointments/store';
 import { getLead } from '../leads/read';
@@ -67,12 +67,15 @@ async function refuseRun(run: RunState, reason: RunStoppedReason): Promise<void>
   await countRefusedRun(reason);
 }
 
+/** The metric of runs recorded STOPPED before their first step (EMF), by the dimension `reason`. */
+export const RUNS_REFUSED_METRIC = 'AutomationRunsRefused';
+
 /** One count of a run not started, by its reason; Powertools Metrics is loaded then, not at the stream consumer's cold start. */
 async function countRefusedRun(reason: RunStoppedReason): Promise<void> {
   const { Metrics, MetricUnit } = await import('@aws-lambda-powertools/metrics');
   const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME });
   metrics.addDimension(DIMENSION.reason, reason);
-  metrics.addMetric(METRIC.automationRunsRefused, MetricUnit.Count, 1);
+  metrics.addMetric(RUNS_REFUSED_METRIC, MetricUnit.Count, 1);
   metrics.publishStoredMetrics();
 }
 
