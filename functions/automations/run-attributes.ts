@@ -45,7 +45,7 @@ export type RunStep = v.InferOutput<typeof RunStep>;
 
 /**
  * A run's fields as the API answers them. The item also keeps what only the runner reads (`stepIndex`, `wake`,
- * `leaseUntil`, `scheduleName`, `triggeredAt`), which the record schema leaves out.
+ * `leaseUntil`, `scheduleName`, `triggeredAt`, `chainDepth`), which the record schema leaves out.
  */
 const attributes = {
   id: { type: v.string() },
