@@ -191,11 +191,12 @@ const markNotification = (markerKey: Key, status: NotificationStatus, details: R
 
 /**
  * A text to one of the organization's members (e.g. "Missed call from …"), from the organization's sender; `markerKey`
- * makes it at most once. `also` is written with the marker's first put (a daily count of the member's texts): its
- * condition failing answers its refusal, nothing marked or sent. The marker is put SENDING before the provider is called and SENT after: a call that finds it
+ * makes it at most once. The marker is put SENDING before the provider is called and SENT after: a call that finds it
  * SENDING (an earlier one stopped before the provider's answer was recorded) answers `NOT_CONFIRMED` and never texts
  * again. It is no lead's message: no thread or SMS record, and its receipts move nothing. `smsId` is the id the
- * provider carries. Refusals: `MEMBER_NOT_FOUND`, `NO_PHONE`, `MEMBER_DISABLED`, `FAILED`, `NOT_CONFIRMED`.
+ * provider carries. `also` is written in one transaction with the marker's put (the member's count of texts that day):
+ * its condition failing answers its refusal, nothing marked or sent. Refusals: `MEMBER_NOT_FOUND`, `NO_PHONE`,
+ * `MEMBER_DISABLED`, `FAILED`, `NOT_CONFIRMED`, an `also` write's.
  */
 export async function notifyMember(notification: {
   organizationId: string;
