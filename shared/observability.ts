@@ -31,7 +31,7 @@ export const METRIC = {
  * the Lambda version that answered, so a canary's alarm sees only its new version: only the 5xx and authorizer
  * failure counts carry it, and only a version that failed has a series (docs/capacity.md).
  */
-export const DIMENSION = { operation: 'operation', errorCode: 'errorCode', version: 'version', authorizer: 'authorizer' } as const;
+export const DIMENSION = { operation: 'operation', errorCode: 'errorCode', version: 'version', authorizer: 'authorizer', reason: 'reason' } as const;
 
 /** The version a function runs as: Lambda's, by the alias it was invoked through; `$LATEST` when unpublished or local. */
 export const functionVersionOf = (context: { functionVersion?: string } | undefined): string =>

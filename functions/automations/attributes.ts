@@ -37,12 +37,24 @@ const MemberId = v.pipe(v.number('memberId must be an integer'), v.integer('memb
 const NotifyMember = v.strictObject({ type: v.literal('notify_member'), memberId: MemberId, template: Template(LIMITS.smsCharacters) }, 'a notify_member step is {type, memberId, template}');
 const SetLeadStatus = v.strictObject({ type: v.literal('set_lead_status'), status: LeadStatus }, 'a set_lead_status step is {type, status}');
 const AddNote = v.strictObject({ type: v.literal('add_note'), template: Template(5000) }, 'an add_note step is {type, template}');
-const Webhook = v.strictObject({ type: v.literal('webhook'), url: WebhookUrl }, 'a webhook step is {type, url}');
+/**
+ * A webhook step's receiver: a webhook's URL, written out as an absolute http(s) URL (`https://…`, the scheme and `//`
+ * given; the URL parser's shorthands such as `https:host` are refused), which the document's pattern states.
+ */
+const StepUrl = v.pipe(
+  WebhookUrl,
+  // A URL that does not parse, or not as http(s), is refused already, by the same words.
+  v.check((url) => !/^https?:$/.test(URL.parse(url)?.protocol ?? '') || /^[Hh][Tt][Tt][Pp][Ss]?:\/\/[^\s/?#\\]/.test(url), 'url must be an absolute http or https URL'),
+  v.metadata({ jsonSchema: { pattern: '^\\s*[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#\\\\]' } }),
+  v.description('An absolute `http://` or `https://` URL (https only, and no private, loopback or link-local address, once deployed), without credentials.'),
+);
+const Webhook = v.strictObject({ type: v.literal('webhook'), url: StepUrl }, 'a webhook step is {type, url}');
 
 const STEP_TYPES_LIST = list(STEP_TYPES);
 
 /** One step, by its `type`. */
 export const Step = v.variant('type', [Wait, SendSms, NotifyMember, SetLeadStatus, AddNote, Webhook], `type must be one of ${STEP_TYPES_LIST}`);
+export type Step = v.InferOutput<typeof Step>;
 
 const Steps = v.pipe(
   v.array(Step, 'steps must be an array of steps'),

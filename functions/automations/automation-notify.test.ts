@@ -1,5 +1,6 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterEach, describe, expect, it } from 'vitest';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import { TTL_ATTRIBUTE } from '#shared/table';
@@ -7,7 +8,9 @@ import { instantOf, wallClockAt } from '#shared/schedule';
 import { setSmsSender } from '../sms/sender';
 import { STEP_BATCH } from './channels';
 import { setAfterEffect } from './engine';
+import { LIMITS } from './catalog';
 import { runKeys } from './run-entity';
+import { RUNS_REFUSED_METRIC } from './run-start';
 import { useTestApi, type Client } from '../../test/support/api';
 import { DAY_MS, iso, leadWithPhone, onlyRunOf, runsOf, sentFor, SYDNEY, sydneyAutomations } from '../../test/support/automations';
 import { created } from '../../test/support/fixtures';
@@ -22,6 +25,7 @@ const { sydneyOrganization, settled, untilLocal, advanceTo, reply } = sydneyAuto
 
 afterEach(() => {
   setAfterEffect(async () => {});
+  vi.restoreAllMocks();
 });
 
 /** What the member is told; `member.firstName` is the step's own member. */
@@ -183,5 +187,88 @@ describe('the rules of texts to leads, for a text to a member', () => {
     const [second, first] = await runsOf(client, automation.id);
     expect(first).toMatchObject({ status: 'COMPLETED', steps: [{ status: 'DONE' }, { status: 'DONE' }] });
     expect(second).toMatchObject({ status: 'COMPLETED', steps: [{ status: 'DONE' }, { status: 'SKIPPED', result: { reason: 'DAILY_CAP_REACHED' } }] });
+  });
+});
+
+/** Sets a day's count of a cap (`runKeys.dailyRuns`, `runKeys.memberDailyCap`) as if that many had gone already. */
+const countSoFar = (key: { pk: string; sk: string }, count: number) =>
+  dynamo.send(new UpdateCommand({ TableName: config.tableName, Key: key, UpdateExpression: 'SET #count = :count', ExpressionAttributeNames: { '#count': 'count' }, ExpressionAttributeValues: { ':count': count } }));
+
+describe('what bounds runs', () => {
+  it('ends two automations that trigger each other at the third run of the chain: the fourth is recorded STOPPED LOOP_DETECTED, with its event and a count', async () => {
+    const { client, organizationId, member } = await organizationWithKate('+61400555271');
+    // The pair: a lead moved to QUOTED is told to Kate and moved to WON; one moved to WON is told to Kate and moved to QUOTED.
+    const onStatus = (name: string, to: string, next: string) =>
+      created(client, '/v1/automations', 'automation', { name, trigger: { event: 'lead.status_changed', filter: { to } }, steps: [{ type: 'notify_member', memberId: member.id, template: `{{lead.firstName|A lead}} is ${to}` }, { type: 'set_lead_status', status: next }] });
+    const x = await onStatus('Win on quote', 'QUOTED', 'WON');
+    const y = await onStatus('Quote on win', 'WON', 'QUOTED');
+    await untilLocal('10:00');
+    const lead = await leadWithPhone(client, '+61412555271');
+    await settled();
+    const counted = vi.spyOn(Metrics.prototype, 'addMetric');
+
+    expect((await client.patch(`/v1/leads/${lead.id}`, { status: 'QUOTED' })).status).toBe(200);
+    await settled();
+    await api.advanceTime('PT1H');
+
+    // X (the PATCH's), Y (X's write), X (Y's write); the run Y's last write would start is the chain's fourth.
+    const outcome = (runs: any[]) => runs.map(({ status, stoppedReason, steps }) => [status, stoppedReason, steps.map((step: any) => step.status)]);
+    expect(outcome(await runsOf(client, x.id))).toEqual([
+      ['COMPLETED', null, ['DONE', 'DONE']],
+      ['COMPLETED', null, ['DONE', 'DONE']],
+    ]);
+    const yRuns = await runsOf(client, y.id);
+    expect(outcome(yRuns)).toEqual([
+      ['STOPPED', 'LOOP_DETECTED', ['CANCELLED', 'CANCELLED']],
+      ['COMPLETED', null, ['DONE', 'DONE']],
+    ]);
+    expect(sentFor(organizationId, member.phone).map(({ body }) => body)).toEqual(['Olivia is QUOTED', 'Olivia is WON', 'Olivia is QUOTED']);
+    expect((await client.get(`/v1/leads/${lead.id}`)).body.lead.status).toBe('WON');
+
+    const stopped = (await client.get('/v1/events?type=automation_run.stopped')).body.events;
+    expect(stopped.map((event: any) => [event.data.id, event.data.stoppedReason])).toEqual([[yRuns[0].id, 'LOOP_DETECTED']]);
+    expect(counted.mock.calls.filter(([name]) => name === RUNS_REFUSED_METRIC)).toEqual([[RUNS_REFUSED_METRIC, 'Count', 1]]);
+  });
+
+  it(`texts one member at most ${LIMITS.dailyTextsPerMember} times a local day: the next is skipped DAILY_CAP_REACHED and the run goes on; the next day counts afresh`, async () => {
+    const { client, organizationId, member } = await organizationWithKate('+61400555281');
+    const automation = await onMissedCall(client, [notifyStep(member.id), { type: 'add_note', template: 'Kate was told.' }]);
+    const tenAm = await untilLocal('10:00');
+    await countSoFar(runKeys.memberDailyCap(organizationId, member.id, wallClockAt(SYDNEY, tenAm).date), LIMITS.dailyTextsPerMember - 1);
+    await call(client, '+61412555281');
+    await settled();
+    await call(client, '+61412555282');
+    await settled();
+
+    expect(sentFor(organizationId, member.phone)).toHaveLength(1);
+    const [second, first] = await runsOf(client, automation.id);
+    expect(first).toMatchObject({ status: 'COMPLETED', steps: [{ status: 'DONE' }, { status: 'DONE' }] });
+    expect(second).toMatchObject({ status: 'COMPLETED', steps: [{ status: 'SKIPPED', result: { reason: 'DAILY_CAP_REACHED' } }, { status: 'DONE' }] });
+
+    await untilLocal('10:00');
+    await call(client, '+61412555283');
+    await settled();
+    expect(sentFor(organizationId, member.phone)).toHaveLength(2);
+  });
+
+  it(`starts at most ${LIMITS.runsPerLeadPerDay} runs of one automation for one lead a local day: the next is recorded STOPPED DAILY_RUN_CAP_REACHED; the next day counts afresh`, async () => {
+    const { client, organizationId } = await sydneyOrganization();
+    const automation = await created(client, '/v1/automations', 'automation', { name: 'Note moves', trigger: { event: 'lead.status_changed' }, steps: [{ type: 'add_note', template: 'Moved.' }] });
+    const tenAm = await untilLocal('10:00');
+    const lead = await leadWithPhone(client, '+61412555291');
+    await countSoFar(runKeys.dailyRuns(organizationId, automation.id, lead.id, wallClockAt(SYDNEY, tenAm).date), LIMITS.runsPerLeadPerDay - 1);
+    for (const status of ['CONTACTED', 'QUALIFIED']) {
+      expect((await client.patch(`/v1/leads/${lead.id}`, { status })).status).toBe(200);
+      await settled();
+    }
+    expect((await runsOf(client, automation.id)).map(({ status, stoppedReason }) => [status, stoppedReason])).toEqual([
+      ['STOPPED', 'DAILY_RUN_CAP_REACHED'],
+      ['COMPLETED', null],
+    ]);
+
+    await untilLocal('10:00');
+    expect((await client.patch(`/v1/leads/${lead.id}`, { status: 'QUOTED' })).status).toBe(200);
+    await settled();
+    expect((await runsOf(client, automation.id))[0]).toMatchObject({ status: 'COMPLETED' });
   });
 });

@@ -167,7 +167,7 @@ describe('automations from their recipes', () => {
     expect(sentFor(organizationId)).toHaveLength(6);
   });
 
-  it('starts one run for a replayed stream batch', async () => {
+  it('starts one run for a stream batch handed again an hour later', async () => {
     const { client, organizationId } = await sydneyOrganization();
     const automation = await fromTemplate(client, 'missed_call_text_back');
     const followUp = await fromTemplate(client, 'quote_follow_up');
@@ -178,7 +178,9 @@ describe('automations from their recipes', () => {
     await settled();
     expect(sentFor(organizationId)).toHaveLength(1);
 
-    // Lambda hands the same records again (a retried batch): every change of the organization, in the stream's order.
+    // An hour later, Lambda hands the same records again (a retried batch): every change of the organization, in the
+    // stream's order. A run is the event's, whenever the event is handled.
+    await api.advanceTime('PT1H');
     const records = await streamRecordsOf(api, organizationId);
     expect(await recordStreamBatch({ Records: records })).toEqual({ batchItemFailures: [] });
     await settled();
@@ -352,6 +354,29 @@ describe('what stops a run, from the stream', () => {
     expect(sentFor(organizationId).map(({ to }) => to)).toEqual(['+61412555121']);
     expect((await runsOf(client, own.id)).map((run) => run.status)).toEqual(['COMPLETED']);
     expect((await runsOf(client, other.id)).map((run) => run.status)).toEqual(['COMPLETED']);
+  });
+
+  it('stops a follow-up before its text when the lead replied after its trigger but before the run was made (its batch handed late)', async () => {
+    const { client, organizationId, number } = await sydneyOrganization();
+    const chase = { name: 'Chase the quote', trigger: { event: 'lead.status_changed', filter: { to: 'QUOTED' } }, steps: [{ type: 'send_sms', template: 'Hi {{lead.firstName|there}}, any questions?' }], stopWhen: ['lead.replied'] };
+    const automation = await created(client, '/v1/automations', 'automation', { ...chase, isEnabled: false });
+    await untilLocal('10:00');
+    const lead = await leadWithPhone(client, '+61412555131');
+    expect((await client.patch(`/v1/leads/${lead.id}`, { status: 'QUOTED' })).status).toBe(200);
+    await settled();
+    await api.advanceTime('PT10M');
+    await reply('+61412555131', number, 'Yes: when can you start?');
+    await api.advanceTime('PT10M');
+
+    // The status change's record, handed again (a batch retried late), now finds the automation and makes its run after the reply.
+    expect((await client.patch(`/v1/automations/${automation.id}`, { isEnabled: true })).status).toBe(200);
+    const quoted = (await streamRecordsOf(api, organizationId)).filter(({ dynamodb }) => dynamodb?.NewImage?.entity?.S === 'LEAD' && dynamodb.NewImage.status?.S === 'QUOTED' && dynamodb.OldImage?.status?.S === 'NEW');
+    expect(quoted).toHaveLength(1);
+    expect(await recordStreamBatch({ Records: quoted })).toEqual({ batchItemFailures: [] });
+    await settled();
+
+    expect(sentFor(organizationId, '+61412555131')).toEqual([]);
+    expect(await onlyRunOf(client, automation.id)).toMatchObject({ status: 'STOPPED', stoppedReason: 'lead.replied', steps: [{ status: 'CANCELLED' }] });
   });
 
   it('stops a lead’s runs when it opts out or is deleted, and every run of a deleted automation', async () => {

@@ -2,12 +2,14 @@ import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '#shared/auth/api-keys';
 import { clock } from '#shared/clock';
+import { instantOf, wallClockAt } from '#shared/schedule';
 import { automationEngine, setAfterEffect, setAutomationEngine, type AutomationEngine, type StepMessage } from './engine';
 import type { LocalAutomationEngine } from './local-engine';
 import { runStepMessage } from './step-worker';
 import { sentLocally } from '../sms/local-provider';
 import { useTestApi, type Client } from '../../test/support/api';
 import { senderOrganizations } from '../../test/support/sms';
+import { DAY_MS, iso } from '../../test/support/automations';
 import { startReceiver, type Receiver } from '../../test/support/receiver';
 import { webhookSettings } from '../webhooks/settings';
 
@@ -383,6 +385,39 @@ describe('an SMS step', () => {
     const last = await readRun(client, runs[3].id);
     expect(last.status).toBe('COMPLETED');
     expect(last.steps.map((step: any) => [step.status, step.result.reason])).toEqual([['SKIPPED', 'DAILY_CAP_REACHED'], ['DONE', undefined]]);
+  });
+
+  it('counts the per-lead daily cap on the organization’s local day, ahead of UTC and behind it: texts either side of UTC midnight share one, texts either side of local midnight do not', async () => {
+    const halfHour = 1_800_000;
+    const utcMidnight = Math.ceil((clock.now() + halfHour) / DAY_MS) * DAY_MS;
+    // UTC's midnight is 11:00 (or 10:00) in Sydney and 16:00 (or 15:00) in Los Angeles; their own midnights come after it.
+    const texts = [];
+    for (const timezone of ['Australia/Sydney', 'America/Los_Angeles']) {
+      const { client, leadId } = await organizationWithSender();
+      expect((await client.patch('/v1/organization', { timezone, automationSmsDailyCap: 1 })).status).toBe(200);
+      const other = (await client.post('/v1/leads', { name: 'Mia Wong', phone: '+61412345002' })).body.lead.id;
+      const automationId = await createAutomation(client, [{ type: 'send_sms', template: 'Good day' }]);
+      const localMidnight = instantOf(timezone, wallClockAt(timezone, utcMidnight + DAY_MS).date, 0);
+      expect(wallClockAt(timezone, utcMidnight - halfHour).date).toBe(wallClockAt(timezone, utcMidnight + halfHour).date);
+      expect(iso(localMidnight - halfHour).slice(0, 10)).toBe(iso(localMidnight + halfHour).slice(0, 10));
+      const text = (atMs: number, leadId: string, status: string) => ({ timezone, client, automationId, atMs, leadId, status });
+      texts.push(text(utcMidnight - halfHour, leadId, 'DONE'), text(utcMidnight + halfHour, leadId, 'SKIPPED'), text(localMidnight - halfHour, other, 'DONE'), text(localMidnight + halfHour, other, 'DONE'));
+    }
+
+    // The texts due at one instant (both organizations' either side of UTC midnight) are enrolled together.
+    const ended = [];
+    for (const atMs of [...new Set(texts.map((text) => text.atMs))].sort((a, b) => a - b)) {
+      await api.advanceTime(atMs - clock.now());
+      const due = texts.filter((text) => text.atMs === atMs);
+      const runs = await Promise.all(due.map(({ client, automationId, leadId }) => enrol(client, automationId, leadId)));
+      await settle();
+      for (const [i, { timezone, client, status }] of due.entries()) {
+        const step = (await readRun(client, runs[i].id)).steps[0];
+        ended.push([timezone, iso(atMs), step.status, step.result.reason ?? null]);
+        expect(step.status, `${timezone} at ${iso(atMs)}`).toBe(status);
+      }
+    }
+    expect(ended.filter(([, , status]) => status === 'SKIPPED').map(([, , , reason]) => reason)).toEqual(['DAILY_CAP_REACHED', 'DAILY_CAP_REACHED']);
   });
 });
 

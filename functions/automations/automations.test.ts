@@ -1,14 +1,31 @@
+import type * as dnsPromises from 'node:dns/promises';
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApiKey } from '#shared/auth/api-keys';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import { useTestApi, type Client } from '../../test/support/api';
+import { validatorAt } from '../../test/support/contract';
 import { cut, ISO_MS } from '../../test/support/fixtures';
 import { webhookSettings } from '../webhooks/settings';
 import { LIMITS } from './catalog';
 import { RECIPES } from './recipes';
 import { enabledAutomationsFor, readAutomationDefinition } from './store';
+
+/**
+ * Names under `.test` (a TLD reserved never to resolve, RFC 2606) that resolve, here, to a loopback address, as a
+ * public-looking name can; every other name goes to the system resolver.
+ */
+const loopbackNames = vi.hoisted(() => new Set(['hooks.loopback.test']));
+vi.mock('node:dns/promises', async (importOriginal) => {
+  const real = await importOriginal<typeof dnsPromises>();
+  const lookup = async (hostname: string, options?: { all?: boolean }) => {
+    if (!loopbackNames.has(hostname)) return real.lookup(hostname, options as never);
+    const answer = { address: '127.0.0.1', family: 4 };
+    return options?.all ? [answer] : answer;
+  };
+  return { ...real, lookup, default: { ...real, lookup } };
+});
 
 const api = useTestApi();
 
@@ -127,6 +144,11 @@ describe('what a create refuses: 400 naming the field, nothing written', () => {
     ['a wait over 365 days', { ...followUp, steps: [{ type: 'wait', duration: 'P366D' }] }, 'steps.0.duration', 'duration must be at most 365 days'],
     ['a wait in months', { ...followUp, steps: [{ type: 'wait', duration: 'P1M' }] }, 'steps.0.duration', /duration must be an ISO 8601 duration/],
     ['a wait in words', { ...followUp, steps: [{ type: 'wait', duration: '2 days' }] }, 'steps.0.duration', /duration must be an ISO 8601 duration/],
+    ['a wait of no part', { ...followUp, steps: [{ type: 'wait', duration: 'P' }] }, 'steps.0.duration', /duration must be an ISO 8601 duration/],
+    ['a wait of a T and no time', { ...followUp, steps: [{ type: 'wait', duration: 'P1DT' }] }, 'steps.0.duration', /duration must be an ISO 8601 duration/],
+    ['a webhook url that is not a URL', { ...followUp, steps: [{ type: 'webhook', url: 'hooks.example.com/automations' }] }, 'steps.0.url', 'url must be an absolute http or https URL'],
+    ['a webhook url without its //', { ...followUp, steps: [{ type: 'webhook', url: 'https:hooks.example.com/automations' }] }, 'steps.0.url', 'url must be an absolute http or https URL'],
+    ['a webhook url of another scheme', { ...followUp, steps: [{ type: 'webhook', url: 'ftp://hooks.example.com/automations' }] }, 'steps.0.url', 'url must be an absolute http or https URL'],
     ['a wait before a time the trigger has not', { ...followUp, steps: [{ type: 'wait', before: 'appointment.startsAt', duration: 'P1D' }, sms('Hi')] }, 'steps.0.before', 'the lead.status_changed trigger has no appointment.startsAt to count back from'],
     ['more than 20 steps', { ...followUp, steps: Array.from({ length: 21 }, () => ({ type: 'wait', duration: 'P1D' })) }, 'steps', 'steps may have at most 20 steps'],
     ['no steps', { ...followUp, steps: [] }, 'steps', 'steps must have at least one step'],
@@ -154,6 +176,39 @@ describe('what a create refuses: 400 naming the field, nothing written', () => {
     const steps = [{ type: 'wait', duration: 'PT1M' }, { type: 'wait', duration: 'P365D' }, ...Array.from({ length: 17 }, () => sms('Hi {{ lead.firstName | there }}')), sms('With {{member.firstName|us}} at {{appointment.startsAt}}')];
     const made = await create(client, { ...followUp, trigger: booked, steps, quietHours: { allowedFrom: '00:00', allowedUntil: '24:00' } });
     expect(made.steps).toHaveLength(LIMITS.steps);
+  });
+});
+
+describe('the document’s schema of a create', () => {
+  const documented = validatorAt('/paths/~1v1~1automations/post/requestBody/content/application~1json/schema');
+  const withStep = (step: Record<string, unknown>) => ({ ...followUp, steps: [step] });
+
+  it.each([
+    ['a wait of no part', withStep({ type: 'wait', duration: 'P' }), 'steps.0.duration'],
+    ['a wait of a T and no time', withStep({ type: 'wait', duration: 'PT' }), 'steps.0.duration'],
+    ['a wait of days and a T', withStep({ type: 'wait', duration: 'P1DT' }), 'steps.0.duration'],
+    ['a webhook url that is not a URL', withStep({ type: 'webhook', url: 'hooks.example.com/automations' }), 'steps.0.url'],
+    ['a webhook url without its //', withStep({ type: 'webhook', url: 'https:hooks.example.com/automations' }), 'steps.0.url'],
+    ['a webhook url of another scheme', withStep({ type: 'webhook', url: 'ftp://hooks.example.com/automations' }), 'steps.0.url'],
+    ['no recipe and no name', { trigger: followUp.trigger, steps: followUp.steps }, 'name'],
+    ['no recipe and no trigger', { name: 'x', steps: followUp.steps }, 'trigger'],
+    ['no recipe and no steps', { name: 'x', trigger: followUp.trigger }, 'steps'],
+  ])('refuses what the API refuses (400 naming the field): %s', async (_, body, path) => {
+    expect(documented(body)).toBe(false);
+    const { client } = await api.organization();
+    const res = await client.post('/v1/automations', body);
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.map((detail: { path: string }) => detail.path)).toEqual([path]);
+  });
+
+  it('takes what the API takes: a recipe alone, every field without one, waits of each unit and a webhook written out', async () => {
+    const waits = ['PT1M', 'PT2H', 'P2D', 'P1W', 'P1DT12H', 'PT1H30M'].map((duration) => ({ type: 'wait', duration }));
+    const bodies = [{ fromTemplate: 'quote_follow_up' }, followUp, { ...followUp, steps: [...waits, { type: 'webhook', url: 'HTTPS://hooks.example.com/automations?from=crm' }] }];
+    const { client } = await api.organization();
+    for (const body of bodies) {
+      expect(documented(body), JSON.stringify(documented.errors)).toBe(true);
+      await create(client, body);
+    }
   });
 });
 
@@ -317,6 +372,19 @@ describe('webhook steps', () => {
     await refused(client, withUrl('https://localhost/hook'), 'steps.2.url', 'url must not point at a private, loopback or link-local address');
     await refused(client, withUrl('http://hooks.example.com/hook'), 'steps.2.url', 'url must be an https URL');
     await create(client, withUrl('https://1.1.1.1/hook'));
+  });
+
+  it('refuses a name that resolves to a loopback address when the automation is written (400 naming the step’s url), nothing written', async () => {
+    const { client } = await api.organization();
+    webhookSettings.allowPrivateUrls = false;
+    const withUrl = (url: string) => ({ ...followUp, steps: [...followUp.steps, { type: 'webhook', url }] });
+    await refused(client, withUrl('https://hooks.loopback.test/automations'), 'steps.2.url', 'url must not resolve to a private, loopback or link-local address');
+    expect((await client.get('/v1/automations')).body.totalCount).toBe(0);
+    const made = await create(client, followUp);
+    const patched = await client.patch(`/v1/automations/${made.id}`, { steps: withUrl('https://hooks.loopback.test/automations').steps });
+    expect(patched.status).toBe(400);
+    expect(patched.body.error.details[0]).toMatchObject({ path: 'steps.2.url', message: 'url must not resolve to a private, loopback or link-local address' });
+    expect((await client.get(`/v1/automations/${made.id}`)).body.automation.version).toBe(1);
   });
 });
 

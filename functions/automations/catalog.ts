@@ -5,6 +5,7 @@
  */
 import { INQUIRY_SOURCES } from '../inquiries/schema';
 import { LEAD_STATUSES } from '../leads/attributes';
+import type { Step } from './attributes';
 
 export const LIMITS = {
   steps: 20,
@@ -14,6 +15,15 @@ export const LIMITS = {
   smsCharacters: 1_600,
   /** Automated SMS one lead receives in one local day, unless the organization sets `automationSmsDailyCap`. */
   dailySmsPerLead: 3,
+  /** Texts of notify_member steps one member receives in one local day: a lead's cap is no bound on them. */
+  dailyTextsPerMember: 25,
+  /**
+   * How deep a chain of runs goes, each started by a write of the one before (a run started by anything else is 1
+   * deep): a run deeper is not started but recorded STOPPED LOOP_DETECTED, so automations that trigger each other end.
+   */
+  chainDepth: 3,
+  /** Runs one automation starts for one lead in one local day from its events; past it a run is recorded STOPPED DAILY_RUN_CAP_REACHED. */
+  runsPerLeadPerDay: 10,
 } as const;
 
 /** The record a trigger's run is about, whose times a `wait` may be anchored on. */
@@ -62,14 +72,6 @@ export type StepType = (typeof STEP_TYPES)[number];
 /** What stops a run; `lead.opted_out` applies to SMS steps whether listed or not, and a deleted lead stops every run. */
 export const STOP_CONDITIONS = ['lead.replied', 'appointment.cancelled', 'lead.status_changed', 'lead.opted_out'] as const;
 export type StopCondition = (typeof STOP_CONDITIONS)[number];
-
-export type Step =
-  | { type: 'wait'; duration: string; before?: string }
-  | { type: 'send_sms'; template: string }
-  | { type: 'notify_member'; memberId: number; template: string }
-  | { type: 'set_lead_status'; status: (typeof LEAD_STATUSES)[number] }
-  | { type: 'add_note'; template: string }
-  | { type: 'webhook'; url: string };
 
 export interface QuietHours {
   /** Local times `HH:MM` between which automated SMS may go out. */

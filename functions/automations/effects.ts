@@ -6,8 +6,9 @@ import { addLeadActivity, updateLead } from '../leads/rules';
 import { getMember } from '../organization/member-store';
 import { notifyMember, sendAutomatedSms, type AutomatedSmsOutcome } from '../sms/automated';
 import { postSigned } from '../webhooks/post';
-import type { AutomationDefinition, Step } from './catalog';
-import { DAILY_CAP_REACHED, dailyCapWrite } from './cap';
+import type { Step } from './attributes';
+import type { AutomationDefinition } from './catalog';
+import { DAILY_CAP_REACHED, dailyCapWrite, memberCapWrite } from './cap';
 import { derivedId, runKeys, type RunState } from './run-entity';
 import type { RunStep } from './run-attributes';
 import { runStillAtCheck } from './run-store';
@@ -88,11 +89,15 @@ async function sendSmsStep(claimed: ClaimedStep, body: string): Promise<EffectOu
 }
 
 async function notifyMemberStep(claimed: ClaimedStep, step: Extract<Step, { type: 'notify_member' }>): Promise<EffectOutcome | typeof RUN_MOVED> {
-  const { context, run, index } = claimed;
+  const { context, run, index, atMs } = claimed;
   const member = await getMember(context.organizationId, step.memberId);
   const body = renderTemplate(step.template, templateValues(context, { firstName: member?.firstName ?? null }));
-  const outcome = await notifyMember({ organizationId: context.organizationId, memberId: step.memberId, body, markerKey: runKeys.stepMarker(run.organizationId, run.id, index) });
+  const markerKey = runKeys.stepMarker(run.organizationId, run.id, index);
+  const also = [memberCapWrite(context.organizationId, step.memberId, context.organization.timezone, atMs)];
+  const outcome = await notifyMember({ organizationId: context.organizationId, memberId: step.memberId, body, markerKey, also });
   if (outcome.sent) return { status: 'DONE', result: { smsId: outcome.smsId } };
+  // The member's texts of the day are at their cap: this one is skipped, and the run goes on, as for a lead's.
+  if (outcome.refusal === DAILY_CAP_REACHED) return { status: 'SKIPPED', result: { reason: DAILY_CAP_REACHED } };
   // A text the provider may have taken (NOT_CONFIRMED) keeps its id, as a lead's does: its receipt or the provider's log names it.
   const { refusal, smsId } = outcome;
   return { status: 'FAILED', result: { reason: refusal, ...(smsId ? { smsId } : {}) }, end: { status: 'FAILED', reason: refusal } };

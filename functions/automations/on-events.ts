@@ -67,7 +67,7 @@ export function runWriterOf(change: ItemChange): string | undefined {
  * Starts a run of each enabled automation on each trigger the event fires, whose filter matches, except the automation
  * whose own run made the change (`byAutomationId`): its step does not enrol the lead in it again. Answers their ids.
  */
-async function startRunsOf(event: Event, enabled: EnabledAutomations, byAutomationId: string | undefined): Promise<string[]> {
+async function startRunsOf(event: Event, enabled: EnabledAutomations, { byAutomationId, chainDepth }: { byAutomationId: string | undefined; chainDepth: number }): Promise<string[]> {
   const starts = await Promise.all(
     triggersOf(event).map(async ({ trigger, leadId, appointmentId, fields }) => {
       const entries = await enabled(event.organizationId, trigger);
@@ -78,7 +78,7 @@ async function startRunsOf(event: Event, enabled: EnabledAutomations, byAutomati
   );
   const started = await Promise.all(
     starts.flat().map(({ appointmentId, ...start }) =>
-      startRun({ organizationId: event.organizationId, ...start, ...(appointmentId ? { appointmentId } : {}), triggerEventId: event.id, triggeredAt: event.occurredAt }),
+      startRun({ organizationId: event.organizationId, ...start, ...(appointmentId ? { appointmentId } : {}), triggerEventId: event.id, triggeredAt: event.occurredAt, chainDepth }),
     ),
   );
   return started.map(({ runId }) => runId);
@@ -89,14 +89,16 @@ async function startRunsOf(event: Event, enabled: EnabledAutomations, byAutomati
  * runs it started are spared its stops (a lead moved to QUOTED starts a quote follow-up that stops on a status
  * change, and stops the earlier ones), also when its record is handed again and finds them started. `byRunId`: the
  * run that wrote the change, which it does not stop (its own `set_lead_status`), nor enrol in its own automation again
- * (an automation on status changes that sets a status would otherwise run once more for each run).
+ * (an automation on status changes that sets a status would otherwise run once more for each run). The runs it
+ * starts are one deeper in the chain of runs than `byRunId` (automations that trigger each other end at `LIMITS.chainDepth`).
  */
 export async function automationEffects(events: readonly Event[], { enabled = enabledAutomationsOnce(), byRunId }: { enabled?: EnabledAutomations; byRunId?: string } = {}): Promise<void> {
   // One record's events are one organization's.
-  const byAutomationId = byRunId && events[0] ? (await readRunState(events[0].organizationId, byRunId))?.automationId : undefined;
+  const byRun = byRunId && events[0] ? await readRunState(events[0].organizationId, byRunId) : undefined;
+  const chain = { byAutomationId: byRun?.automationId, chainDepth: (byRun?.chainDepth ?? 0) + 1 };
   for (const event of events) {
     const { organizationId } = event;
-    const startedBy = await startRunsOf(event, enabled, byAutomationId);
+    const startedBy = await startRunsOf(event, enabled, chain);
     const moved = movedAppointmentOf(event);
     const deletedAutomation = event.type === 'automation.deleted' ? (event.data as Data).id : undefined;
     await Promise.all([

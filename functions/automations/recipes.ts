@@ -1,4 +1,5 @@
-import type { QuietHours, Step, StopCondition, TriggerName } from './catalog';
+import type { Step } from './attributes';
+import type { QuietHours, StopCondition, TriggerName } from './catalog';
 
 /** What a recipe sets up: the fields of a create, which `fromTemplate` starts from and the request's own fields replace. */
 export interface RecipeAutomation {

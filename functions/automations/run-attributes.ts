@@ -10,6 +10,15 @@ export type RunStatus = (typeof RUN_STATUSES)[number];
 export const ENDED_RUN_STATUSES: readonly RunStatus[] = ['COMPLETED', 'STOPPED', 'FAILED'];
 export const isEnded = (status: string) => (ENDED_RUN_STATUSES as readonly string[]).includes(status);
 
+/** What a run started by another run's write, more than `LIMITS.chainDepth` runs deep, is stopped with before its first step. */
+export const LOOP_DETECTED = 'LOOP_DETECTED';
+/** What a run past `LIMITS.runsPerLeadPerDay` of its automation for its lead that local day is stopped with before its first step. */
+export const DAILY_RUN_CAP_REACHED = 'DAILY_RUN_CAP_REACHED';
+
+/** Why a run stopped: by hand, by what its `stopWhen` (or a deletion) names, or before its first step, by a bound on runs. */
+export const RUN_STOPPED_REASONS = ['cancelled', 'lead.replied', 'lead.opted_out', 'lead.status_changed', 'appointment.cancelled', 'lead.deleted', 'automation.deleted', LOOP_DETECTED, DAILY_RUN_CAP_REACHED] as const;
+export type RunStoppedReason = (typeof RUN_STOPPED_REASONS)[number];
+
 export const RUN_STEP_STATUSES = ['PENDING', 'WAITING', 'RUNNING', 'DONE', 'SKIPPED', 'FAILED', 'CANCELLED'] as const;
 export type RunStepStatus = (typeof RUN_STEP_STATUSES)[number];
 
@@ -36,7 +45,7 @@ export type RunStep = v.InferOutput<typeof RunStep>;
 
 /**
  * A run's fields as the API answers them. The item also keeps what only the runner reads (`stepIndex`, `wake`,
- * `leaseUntil`, `scheduleName`, `triggeredAt`), which the record schema leaves out.
+ * `leaseUntil`, `scheduleName`, `triggeredAt`, `chainDepth`), which the record schema leaves out.
  */
 const attributes = {
   id: { type: v.string() },
@@ -46,7 +55,14 @@ const attributes = {
   appointmentId: { type: v.nullable(v.string()) },
   triggerEventId: { type: v.pipe(v.nullable(v.string()), v.description('The event that started the run; null for a lead enrolled by hand.')) },
   status: { type: v.picklist(RUN_STATUSES) },
-  stoppedReason: { type: v.pipe(v.nullable(v.string()), v.description('Why a STOPPED run stopped: `cancelled`, `lead.replied`, `lead.opted_out`, `lead.status_changed`, `appointment.cancelled`, `lead.deleted`, `automation.deleted`.')) },
+  stoppedReason: {
+    type: v.pipe(
+      v.nullable(v.picklist(RUN_STOPPED_REASONS)),
+      v.description(
+        'Why a STOPPED run stopped: `cancelled` (by hand); `lead.replied`, `lead.opted_out`, `lead.status_changed`, `appointment.cancelled` (its `stopWhen`); `lead.deleted`, `automation.deleted`; or, never started (every step `CANCELLED`): `LOOP_DETECTED`, started by a write of a run that was itself started by runs’ writes 3 deep (automations that trigger each other), or `DAILY_RUN_CAP_REACHED`, the automation already started 10 runs for the lead that local day.',
+      ),
+    ),
+  },
   failedReason: { type: v.nullable(v.string()) },
   nextStepAt: { type: v.pipe(v.nullable(Timestamp), v.description('When the run next moves; null once it has ended.')) },
   steps: { type: v.array(RunStep) },

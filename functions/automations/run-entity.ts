@@ -8,7 +8,7 @@ import type { Run } from './run-schema';
 /**
  * A run's items: the run (in its automation's runs, gsi1, and their change log, gsi6), the watches that let a change of its lead or appointment find it (one partition per record
  * watched, a row per run), a marker per step whose effect writes outside the run (a note, a status, a member's text),
- * and the per-lead daily count of automated SMS.
+ * and the daily counts the caps read: a lead's automated SMS, an automation's runs for a lead, a member's texts.
  */
 export const runKeys = {
   run: runEntity.key,
@@ -19,6 +19,10 @@ export const runKeys = {
   watchers: (o: string, watched: WatchedKey) => ({ pk: watchPartition(o, watched), skPrefix: 'RUN#' }),
   stepMarker: (o: string, runId: string, stepIndex: number): Key => ({ pk: `${org(o)}#RUN#${runId}`, sk: `STEP#${String(stepIndex).padStart(2, '0')}` }),
   dailyCap: (o: string, leadId: string, localDate: string): Key => ({ pk: `${org(o)}#AUTOCAP#${leadId}`, sk: `DAY#${localDate}` }),
+  /** The count of one automation's runs for one lead in one local day. */
+  dailyRuns: (o: string, automationId: string, leadId: string, localDate: string): Key => ({ pk: `${org(o)}#AUTOCAP#${leadId}`, sk: `RUNS#${automationId}#DAY#${localDate}` }),
+  /** The count of notify_member texts to one member in one local day. */
+  memberDailyCap: (o: string, memberId: number, localDate: string): Key => ({ pk: `${org(o)}#AUTOCAP#MEMBER#${memberId}`, sk: `DAY#${localDate}` }),
 } as const;
 
 export type WatchedKey = { kind: 'lead'; leadId: string } | { kind: 'appointment'; appointmentId: string };
@@ -33,6 +37,8 @@ export const runKeySamples: KeySamples<typeof runKeys> = {
   watchers: () => runKeys.watchers(O, { kind: 'appointment', appointmentId: 'appointment_1' }),
   stepMarker: () => runKeys.stepMarker(O, 'run_1', 3),
   dailyCap: () => runKeys.dailyCap(O, 'lead_1', '2026-12-01'),
+  dailyRuns: () => runKeys.dailyRuns(O, 'automation_1', 'lead_1', '2026-12-01'),
+  memberDailyCap: () => runKeys.memberDailyCap(O, 3, '2026-12-01'),
 };
 
 /** A run as the runner holds it: the record, and where it is (`stepIndex`), its wake token, its step's lease and its schedule. */
@@ -45,11 +51,13 @@ export interface RunState extends Run {
   leaseUntil: number;
   scheduleName: string | null;
   triggeredAt: string;
+  /** 1 for a run started by a request, an event of no run's or by hand; one more than its run's for a run started by a run's write. */
+  chainDepth: number;
 }
 
 export function toRunItem(state: RunState) {
-  const { organizationId, stepIndex, wake, leaseUntil, scheduleName, triggeredAt, ...run } = state;
-  return { ...runEntity.toItem(organizationId, run), ...runKeys.runChanges(organizationId, run.automationId), organizationId, stepIndex, wake, leaseUntil, scheduleName, triggeredAt };
+  const { organizationId, stepIndex, wake, leaseUntil, scheduleName, triggeredAt, chainDepth, ...run } = state;
+  return { ...runEntity.toItem(organizationId, run), ...runKeys.runChanges(organizationId, run.automationId), organizationId, stepIndex, wake, leaseUntil, scheduleName, triggeredAt, chainDepth };
 }
 
 export const fromRunItem = (item: Record<string, unknown>): Run => runEntity.fromItem(item);
@@ -63,6 +71,7 @@ export function fromRunStateItem(item: Record<string, unknown>): RunState {
     leaseUntil: Number(item.leaseUntil ?? 0),
     scheduleName: typeof item.scheduleName === 'string' ? item.scheduleName : null,
     triggeredAt: String(item.triggeredAt),
+    chainDepth: typeof item.chainDepth === 'number' ? item.chainDepth : 1,
   };
 }
 

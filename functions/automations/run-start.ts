@@ -1,14 +1,17 @@
 import { clock } from '#shared/clock';
 import { ApiError, NotFoundError, ValidationError } from '#shared/errors';
+import { DIMENSION, logger, METRICS_NAMESPACE, SERVICE_NAME } from '#shared/observability';
 import { ulid } from 'ulid';
 import { getAppointment } from '../appointments/store';
 import { getLead } from '../leads/read';
-import { TRIGGERS, type AutomationDefinition } from './catalog';
+import { runCapWrite } from './cap';
+import { LIMITS, TRIGGERS, type AutomationDefinition } from './catalog';
 import { automationEngine } from './engine';
-import { isEnded } from './run-attributes';
+import { DAILY_RUN_CAP_REACHED, isEnded, LOOP_DETECTED, type RunStoppedReason } from './run-attributes';
+import { readRunOrganization } from './run-context';
 import { derivedId, fromRunItem, pendingStep, toRunItem, type RunState } from './run-entity';
 import type { EnrolBody, Run } from './run-schema';
-import { putRun, readRunState } from './run-store';
+import { putEndedRun, putRun, readRunState } from './run-store';
 import { definitionOf } from './entity';
 import { getAutomation, readAutomationDefinition } from './store';
 
@@ -23,6 +26,8 @@ export interface RunStart {
   /** The event that started it: one run per (automation, event), so a replayed event starts nothing twice. */
   triggerEventId: string;
   triggeredAt: string;
+  /** How deep in a chain of runs it is: one more than the run whose write made its event, 1 when no run's did. */
+  chainDepth?: number;
 }
 
 /** What a run watches: its lead, and its appointment if it has one. */
@@ -31,7 +36,7 @@ export type Watched = { kind: 'lead'; leadId: string } | { kind: 'appointment'; 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** A run at its first step, every step pending, due at once. */
-function newRun(organizationId: string, id: string, definition: AutomationDefinition, who: { leadId: string; appointmentId: string | null; triggerEventId: string | null; triggeredAt: string }): RunState {
+function newRun(organizationId: string, id: string, definition: AutomationDefinition, who: { leadId: string; appointmentId: string | null; triggerEventId: string | null; triggeredAt: string; chainDepth: number }): RunState {
   const at = iso(clock.now());
   const run: Run = {
     id,
@@ -48,7 +53,30 @@ function newRun(organizationId: string, id: string, definition: AutomationDefini
     createdAt: at,
     updatedAt: at,
   };
-  return { ...run, organizationId, stepIndex: 0, wake: 0, leaseUntil: 0, scheduleName: null, triggeredAt: who.triggeredAt };
+  return { ...run, organizationId, stepIndex: 0, wake: 0, leaseUntil: 0, scheduleName: null, triggeredAt: who.triggeredAt, chainDepth: who.chainDepth };
+}
+
+/**
+ * A run not started, by a bound on runs: recorded STOPPED with its reason and every step CANCELLED (its event,
+ * automation_run.stopped, says so), and counted once (a metric by reason; an event handed again records nothing more).
+ */
+async function refuseRun(run: RunState, reason: RunStoppedReason): Promise<void> {
+  const stopped: RunState = { ...run, status: 'STOPPED', stoppedReason: reason, nextStepAt: null, steps: run.steps.map((step) => ({ ...step, status: 'CANCELLED' })) };
+  if (!(await putEndedRun(stopped))) return;
+  logger.warn('automation run not started', { organizationId: run.organizationId, automationId: run.automationId, runId: run.id, leadId: run.leadId, reason, chainDepth: run.chainDepth });
+  await countRefusedRun(reason);
+}
+
+/** The metric of runs recorded STOPPED before their first step (EMF), by the dimension `reason`. */
+export const RUNS_REFUSED_METRIC = 'AutomationRunsRefused';
+
+/** One count of a run not started, by its reason; Powertools Metrics is loaded then, not at the stream consumer's cold start. */
+async function countRefusedRun(reason: RunStoppedReason): Promise<void> {
+  const { Metrics, MetricUnit } = await import('@aws-lambda-powertools/metrics');
+  const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME });
+  metrics.addDimension(DIMENSION.reason, reason);
+  metrics.addMetric(RUNS_REFUSED_METRIC, MetricUnit.Count, 1);
+  metrics.publishStoredMetrics();
 }
 
 const firstStep = (run: Pick<RunState, 'organizationId' | 'id'>) => automationEngine().queue.send([{ kind: 'advance', organizationId: run.organizationId, runId: run.id, wake: 0 }]);
@@ -56,18 +84,29 @@ const firstStep = (run: Pick<RunState, 'organizationId' | 'id'>) => automationEn
 /**
  * Starts a run (conditional on none for this automation and event) and queues its first step; `started` false when
  * it existed. A run that existed and has not moved yet has its first step queued again: the attempt that put it may
- * have stopped before queuing it, and a twin message does nothing.
+ * have stopped before queuing it, and a twin message does nothing. A run deeper in a chain of runs than
+ * `LIMITS.chainDepth`, or past the automation's runs for the lead that local day, is recorded STOPPED instead.
  */
 export async function startRun(start: RunStart): Promise<{ runId: string; started: boolean }> {
-  const { organizationId, automationId, version, triggerEventId, triggeredAt } = start;
+  const { organizationId, automationId, version, leadId, triggerEventId, triggeredAt, chainDepth = 1 } = start;
   const runId = derivedId('run', Date.parse(triggeredAt), `${automationId}#${triggerEventId}`);
   const definition = await readAutomationDefinition(organizationId, automationId, version);
   if (!definition) return { runId, started: false };
-  const run = newRun(organizationId, runId, definition, { leadId: start.leadId, appointmentId: start.appointmentId ?? null, triggerEventId, triggeredAt });
-  const started = await putRun(run, definition.stopWhen);
-  const existing = started ? run : await readRunState(organizationId, runId);
+  const run = newRun(organizationId, runId, definition, { leadId, appointmentId: start.appointmentId ?? null, triggerEventId, triggeredAt, chainDepth });
+  if (chainDepth > LIMITS.chainDepth) {
+    await refuseRun(run, LOOP_DETECTED);
+    return { runId, started: false };
+  }
+  const { timezone } = await readRunOrganization(organizationId);
+  // Counted on the local day it starts; a run handed again is found before its count, so counts nothing twice.
+  const put = await putRun(run, definition.stopWhen, runCapWrite(organizationId, automationId, leadId, timezone, clock.now()));
+  if (put === 'capped') {
+    await refuseRun(run, DAILY_RUN_CAP_REACHED);
+    return { runId, started: false };
+  }
+  const existing = put === 'put' ? run : await readRunState(organizationId, runId);
   if (existing && !isEnded(existing.status) && existing.wake === 0) await firstStep(existing);
-  return { runId, started };
+  return { runId, started: put === 'put' };
 }
 
 const notEnrollable = (trigger: string) => new ApiError(409, `Leads cannot be enrolled by hand in an automation on ${trigger}: its runs start from their events`, 'NOT_ENROLLABLE');
@@ -92,7 +131,8 @@ export async function enrolLead(organizationId: string, automationId: string, bo
   if (!(await getLead(organizationId, body.leadId))) throw new NotFoundError('Lead not found');
   const appointmentId = await enrolledAppointment(organizationId, definition, body);
   const nowMs = clock.now();
-  const run = newRun(organizationId, `run_${ulid(nowMs)}`, definition, { leadId: body.leadId, appointmentId, triggerEventId: null, triggeredAt: iso(nowMs) });
+  const run = newRun(organizationId, `run_${ulid(nowMs)}`, definition, { leadId: body.leadId, appointmentId, triggerEventId: null, triggeredAt: iso(nowMs), chainDepth: 1 });
+  // By hand, a run is no event's: no cap of the automation's runs counts it.
   await putRun(run, definition.stopWhen);
   await firstStep(run);
   return fromRunItem(toRunItem(run));

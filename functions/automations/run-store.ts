@@ -26,13 +26,6 @@ export const watchedBy = ({ leadId, appointmentId }: Pick<Run, 'leadId' | 'appoi
   ...(appointmentId ? [{ kind: 'appointment' as const, appointmentId }] : []),
 ];
 
-/** The run and its watches, put only when the run is new: false when it existed (an event handed again). */
-export async function putRun(state: RunState, stopWhen: readonly StopCondition[]): Promise<boolean> {
-  const { organizationId: o, id: runId, automationId } = state;
-  const watches = watchedBy(state).map((watched) => insertIfAbsent({ ...runKeys.watch(o, watched, runId), entity: 'AUTOMATION_WATCH', runId, automationId, stopWhen }));
-  return whereHeld(transact([insertIfAbsent(toRunItem(state), () => new NotHeld()), ...watches]));
-}
-
 /** A condition of ours that failed: the run exists already, or moved on meanwhile; nothing to do. */
 class NotHeld extends Error {}
 const whereHeld = (write: Promise<void>): Promise<boolean> =>
@@ -43,6 +36,31 @@ const whereHeld = (write: Promise<void>): Promise<boolean> =>
       throw error;
     },
   );
+
+/** The cap the put of a run carried was reached: its count stays, nothing was put. */
+class CapReached extends Error {}
+
+/**
+ * The run and its watches, put only when the run is new: `exists` when it was (an event handed again, whatever the
+ * cap), `capped` when the count it carries (`cap`, moved in the same transaction) is at its cap; nothing is written then.
+ */
+export async function putRun(state: RunState, stopWhen: readonly StopCondition[], cap?: TransactWrite): Promise<'put' | 'exists' | 'capped'> {
+  const { organizationId: o, id: runId, automationId } = state;
+  const watches = watchedBy(state).map((watched) => insertIfAbsent({ ...runKeys.watch(o, watched, runId), entity: 'AUTOMATION_WATCH', runId, automationId, stopWhen }));
+  // The run first: a transaction answers its first failed condition, so a run handed again is `exists` at the cap too.
+  const writes = [insertIfAbsent(toRunItem(state), () => new NotHeld()), ...(cap ? [{ ...cap, onConditionFailed: () => new CapReached() }] : []), ...watches];
+  return transact(writes).then(
+    () => 'put' as const,
+    (error: unknown) => {
+      if (error instanceof NotHeld) return 'exists' as const;
+      if (error instanceof CapReached) return 'capped' as const;
+      throw error;
+    },
+  );
+}
+
+/** A run that ended before its first step (STOPPED by a bound on runs), with no watches: false when it existed. */
+export const putEndedRun = (state: RunState): Promise<boolean> => writeAloneWhereHolds(insertIfAbsent(toRunItem(state), conditionNotHeld));
 
 const ENDED = ENDED_RUN_STATUSES.map((_, i) => `:ended${i}`);
 const endedValues = Object.fromEntries(ENDED_RUN_STATUSES.map((status, i) => [`:ended${i}`, status]));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_QUIET_HOURS, type Step } from './catalog';
+import type { Step } from './attributes';
+import { DEFAULT_QUIET_HOURS } from './catalog';
 import { quietUntil } from './quiet-hours';
 import { anchorBefore, isLate, waitDue } from './step-times';
 

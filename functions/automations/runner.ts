@@ -1,5 +1,6 @@
 import { clock } from '#shared/clock';
-import { LIMITS, type Step } from './catalog';
+import type { Step } from './attributes';
+import { LIMITS } from './catalog';
 import { afterEffect, automationEngine, type AdvanceMessage } from './engine';
 import { runEffect, RUN_MOVED, type EffectOutcome } from './effects';
 import { quietUntil } from './quiet-hours';

@@ -9,14 +9,23 @@ export type Automation = v.InferOutput<typeof Automation>;
 const fields = automationEntity.change;
 const TemplateId = v.picklist(RECIPE_IDS, `fromTemplate must be one of ${RECIPE_IDS.join(', ')}`);
 
+/** What a create without a recipe must name: every recipe has them. */
+const REQUIRED_WITHOUT_RECIPE = Object.entries(automationEntity.create)
+  .filter(([, schema]) => schema.type !== 'optional')
+  .map(([name]) => name);
+
 /**
  * The fields of an automation, or a recipe's id (`fromTemplate`) and any of them to put in place of the recipe's. No
- * default is filled in here, so a field left out keeps the recipe's; name, trigger and steps are required of the result.
+ * default is filled in here, so a field left out keeps the recipe's; name, trigger and steps are required of the result,
+ * so of a body without `fromTemplate` (rules.ts checks it; the document says it).
  */
-export const CreateAutomationBody = v.strictObject({
-  fromTemplate: v.optional(v.pipe(TemplateId, v.description('A recipe of GET /v1/automation-templates to start from: its fields, each replaced by the same field of this body.'))),
-  ...Object.fromEntries(Object.entries(fields).map(([name, schema]) => [name, v.optional(schema)])) as { [K in keyof typeof fields]: v.OptionalSchema<(typeof fields)[K], undefined> },
-});
+export const CreateAutomationBody = v.pipe(
+  v.strictObject({
+    fromTemplate: v.optional(v.pipe(TemplateId, v.description('A recipe of GET /v1/automation-templates to start from: its fields, each replaced by the same field of this body.'))),
+    ...Object.fromEntries(Object.entries(fields).map(([name, schema]) => [name, v.optional(schema)])) as { [K in keyof typeof fields]: v.OptionalSchema<(typeof fields)[K], undefined> },
+  }),
+  v.metadata({ jsonSchema: { anyOf: [{ required: ['fromTemplate'] }, { required: REQUIRED_WITHOUT_RECIPE }] } }),
+);
 export type CreateAutomationBody = v.InferOutput<typeof CreateAutomationBody>;
 
 /** Any subset of the fields; `steps` (and `trigger`, `quietHours`) replace the automation's whole. */

@@ -4,7 +4,7 @@ import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import { clock } from '#shared/clock';
 import { ApiError, NotFoundError, ServiceUnavailableError } from '#shared/errors';
-import { conditionNotHeld, deleteIfStill, insertIfAbsent, writeAlone, writeAloneWhereHolds, type TransactWrite } from '#shared/store/transact';
+import { conditionNotHeld, deleteIfStill, insertIfAbsent, transact, writeAlone, writeAloneWhereHolds, type TransactWrite } from '#shared/store/transact';
 import { setFields, type Condition } from '#shared/store/update-fields';
 import { batchGetItems } from '#shared/store/batch-get';
 import { newId } from '#shared/ids';
@@ -173,6 +173,19 @@ async function memberAndSender(organizationId: string, memberId: number) {
   return { member: member && fromMemberItem(member), senderId: organization ? fromOrganizationItem(organization).smsSenderId : null };
 }
 
+/** Puts a notification's marker if absent, with the writes that go with it (all or none); false when it was there. */
+async function claimNotification(claim: Key & Record<string, unknown>, also: readonly { write: TransactWrite; refusal: string }[]): Promise<boolean> {
+  if (also.length === 0) return writeAloneWhereHolds(insertIfAbsent(claim, conditionNotHeld));
+  const marker = insertIfAbsent(claim, () => new RecordedElsewhere());
+  return transact([marker, ...also.map(({ write, refusal }): TransactWrite => ({ item: write.item, onConditionFailed: () => new Refused(refusal) }))]).then(
+    () => true,
+    (error: unknown) => {
+      if (error instanceof RecordedElsewhere) return false;
+      throw error;
+    },
+  );
+}
+
 const markNotification = (markerKey: Key, status: NotificationStatus, details: Record<string, string> = {}) =>
   writeAlone(setFields(markerKey, { status, ...details }, { onConditionFailed: () => new Error('member notification marker missing') }));
 
@@ -181,10 +194,18 @@ const markNotification = (markerKey: Key, status: NotificationStatus, details: R
  * makes it at most once. The marker is put SENDING before the provider is called and SENT after: a call that finds it
  * SENDING (an earlier one stopped before the provider's answer was recorded) answers `NOT_CONFIRMED` and never texts
  * again. It is no lead's message: no thread or SMS record, and its receipts move nothing. `smsId` is the id the
- * provider carries. Refusals: `MEMBER_NOT_FOUND`, `NO_PHONE`, `MEMBER_DISABLED`, `FAILED`, `NOT_CONFIRMED`.
+ * provider carries. `also` is written in one transaction with the marker's put (the member's count of texts that day):
+ * its condition failing answers its refusal, nothing marked or sent. Refusals: `MEMBER_NOT_FOUND`, `NO_PHONE`,
+ * `MEMBER_DISABLED`, `FAILED`, `NOT_CONFIRMED`, an `also` write's.
  */
-export async function notifyMember(notification: { organizationId: string; memberId: number; body: string; markerKey: { pk: string; sk: string } }): Promise<AutomatedSmsOutcome> {
-  const { organizationId, memberId, body, markerKey } = notification;
+export async function notifyMember(notification: {
+  organizationId: string;
+  memberId: number;
+  body: string;
+  markerKey: { pk: string; sk: string };
+  also?: readonly { write: TransactWrite; refusal: string }[];
+}): Promise<AutomatedSmsOutcome> {
+  const { organizationId, memberId, body, markerKey, also = [] } = notification;
   const earlier = await notificationOf(markerKey);
   if (earlier) return notifiedOutcome(earlier);
   const { member, senderId } = await memberAndSender(organizationId, memberId);
@@ -196,7 +217,9 @@ export async function notifyMember(notification: { organizationId: string; membe
   const messageId = newId('message', new Date(createdAt));
   const claim = { ...markerKey, entity: 'MEMBER_NOTIFICATION', status: 'SENDING', messageId, memberId, createdAt, ...automatedRecordExpiry(Date.parse(createdAt)) };
   // Not taken: another call has it, unless the put landed and only its answer was lost (then the marker is this call's).
-  if (!(await writeAloneWhereHolds(insertIfAbsent(claim, conditionNotHeld)))) {
+  const claimed = await claimNotification(claim, also).catch((error: unknown) => (error instanceof Refused ? error : Promise.reject(error)));
+  if (claimed instanceof Refused) return refused(claimed.refusal);
+  if (!claimed) {
     const taken = await notificationOf(markerKey);
     if (taken && taken.messageId !== messageId) return notifiedOutcome(taken);
   }
