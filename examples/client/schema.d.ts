@@ -2275,7 +2275,10 @@ export interface components {
             } | {
                 /** @constant */
                 type: "webhook";
-                /** Format: uri */
+                /**
+                 * Format: uri
+                 * @description An absolute `http://` or `https://` URL (https only, and no private, loopback or link-local address, once deployed), without credentials.
+                 */
                 url: string;
             })[];
             stopWhen: ("lead.replied" | "appointment.cancelled" | "lead.status_changed" | "lead.opted_out")[];
@@ -2362,8 +2365,8 @@ export interface components {
             triggerEventId: string | null;
             /** @enum {string} */
             status: "WAITING" | "RUNNING" | "COMPLETED" | "STOPPED" | "FAILED";
-            /** @description Why a STOPPED run stopped: `cancelled`, `lead.replied`, `lead.opted_out`, `lead.status_changed`, `appointment.cancelled`, `lead.deleted`, `automation.deleted`. */
-            stoppedReason: string | null;
+            /** @description Why a STOPPED run stopped: `cancelled` (by hand); `lead.replied`, `lead.opted_out`, `lead.status_changed`, `appointment.cancelled` (its `stopWhen`); `lead.deleted`, `automation.deleted`; or, never started (every step `CANCELLED`): `LOOP_DETECTED`, started by a write of a run that was itself started by runs’ writes 3 deep (automations that trigger each other), or `DAILY_RUN_CAP_REACHED`, the automation already started 10 runs for the lead that local day. */
+            stoppedReason: ("cancelled" | "lead.replied" | "lead.opted_out" | "lead.status_changed" | "appointment.cancelled" | "lead.deleted" | "automation.deleted" | "LOOP_DETECTED" | "DAILY_RUN_CAP_REACHED") | null;
             failedReason: string | null;
             /** @description When the run next moves; null once it has ended. */
             nextStepAt: string | null;
@@ -6004,7 +6007,10 @@ export interface operations {
                     } | {
                         /** @constant */
                         type: "webhook";
-                        /** Format: uri */
+                        /**
+                         * Format: uri
+                         * @description An absolute `http://` or `https://` URL (https only, and no private, loopback or link-local address, once deployed), without credentials.
+                         */
                         url: string;
                     })[];
                     /** @description What stops a run before its last step. `lead.opted_out` stops SMS steps whether listed or not, and a deleted lead stops every run. */
@@ -6028,7 +6034,7 @@ export interface operations {
                         /** @default true */
                         closedDates?: boolean;
                     };
-                };
+                } | unknown | unknown;
             };
         };
         responses: {
@@ -6266,7 +6272,10 @@ export interface operations {
                     } | {
                         /** @constant */
                         type: "webhook";
-                        /** Format: uri */
+                        /**
+                         * Format: uri
+                         * @description An absolute `http://` or `https://` URL (https only, and no private, loopback or link-local address, once deployed), without credentials.
+                         */
                         url: string;
                     })[];
                     /** @description What stops a run before its last step. `lead.opted_out` stops SMS steps whether listed or not, and a deleted lead stops every run. */
@@ -6453,7 +6462,10 @@ export interface operations {
                                 } | {
                                     /** @constant */
                                     type: "webhook";
-                                    /** Format: uri */
+                                    /**
+                                     * Format: uri
+                                     * @description An absolute `http://` or `https://` URL (https only, and no private, loopback or link-local address, once deployed), without credentials.
+                                     */
                                     url: string;
                                 })[];
                                 stopWhen?: ("lead.replied" | "appointment.cancelled" | "lead.status_changed" | "lead.opted_out")[];
