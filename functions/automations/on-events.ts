@@ -102,7 +102,7 @@ export async function automationEffects(events: readonly Event[], { enabled = en
     const moved = movedAppointmentOf(event);
     const deletedAutomation = event.type === 'automation.deleted' ? (event.data as Data).id : undefined;
     await Promise.all([
-      ...stopsOf(event).map(({ watched, condition }) => stopRunsWatching(organizationId, watched, condition, { byRunId, startedBy })),
+      ...stopsOf(event).map(({ watched, condition }) => stopRunsWatching(organizationId, watched, condition, { byRunId, startedBy, at: event.occurredAt })),
       moved ? rescheduleRunsWatching(organizationId, moved) : undefined,
       typeof deletedAutomation === 'string' ? stopRunsOfAutomation(organizationId, deletedAutomation) : undefined,
     ]);

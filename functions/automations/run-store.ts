@@ -153,11 +153,12 @@ export async function listRunsPage(organizationId: string, automationId: string,
 }
 
 /**
- * Whether the lead sent an SMS since `since`: its messages newest first (gsi4), a page of 10. A reply can reach the
+ * Whether the lead sent an SMS after `since`: its messages newest first (gsi4), a page of 10. A reply can reach the
  * stream before the change that started a run does, so the stop finds no run to stop; the run looks for itself.
  */
 export async function leadRepliedSince(organizationId: string, leadId: string, since: string): Promise<boolean> {
-  const [from, to] = idsSince('message', since);
+  // After it, not at it: a text received at the trigger's instant is the one that started the run (a first text).
+  const [from, to] = idsSince('message', new Date(Date.parse(since) + 1).toISOString());
   const { Items = [] } = await dynamo.send(
     new QueryCommand({
       TableName: config.tableName,

@@ -59,11 +59,13 @@ describe('a text from a phone no lead has', () => {
     expect(events[2]!.data).toMatchObject({ id: inquiry.data.messages[0].id, direction: 'INBOUND', body, leadId: lead.id, inquiryId: inquiries[0].id });
   });
 
-  it('is answered by an inquiry.created and a lead.created automation: each texts the new lead its instant reply', async () => {
+  it('is answered by an inquiry.created and a lead.created automation: each texts the new lead its instant reply, which the text that started it does not stop', async () => {
     const { client, organizationId, number } = await sydneyOrganization();
     const onInquiry = await created(client, '/v1/automations', 'automation', {
       name: 'Text instant reply',
       trigger: { event: 'inquiry.created', filter: { source: 'SMS' } },
+      // As the recipes have it: a reply ends the run. The first text is what started it, not a reply to it.
+      stopWhen: ['lead.replied'],
       steps: [{ type: 'send_sms', template: 'Thanks {{lead.firstName|there}}, we got your message and will call you back today.' }],
     });
     const onLead = await created(client, '/v1/automations', 'automation', {
