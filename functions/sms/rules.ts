@@ -10,7 +10,7 @@ import { SMS_NOT_RECORDED_MESSAGE, type SendSmsBody, type Sms } from './schema';
 import { logger } from '#shared/observability';
 import { SmsDeliveryError, smsSender } from './sender';
 import { isTransientStoreError } from '#shared/store/transient';
-import { backoff } from '#shared/store/retry';
+import { backoff, contendedUntil } from '#shared/store/retry';
 
 const SUMMARY_LENGTH = 140;
 
@@ -140,7 +140,8 @@ async function recordOnce(organizationId: string, messageId: string, recordedByT
   const deadline = Date.now() + RECORD_WITHIN_MS;
   for (let attempt = 1; ; attempt++) {
     try {
-      await write();
+      // A write that keeps meeting other writes to the lead retries only until the send's own deadline.
+      await contendedUntil(deadline, write);
       return;
     } catch (error) {
       // A read that fails too leaves it unknown: the next try's put, only where the message is absent, settles it.

@@ -1,3 +1,5 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
 /** Full-jitter exponential backoff before retry `attempt` (1-based), as AWS recommends. */
 export function backoff(attempt: number, baseMs = 25, capMs = 1000): Promise<void> {
   const ceiling = Math.min(capMs, baseMs * 2 ** attempt);
@@ -14,5 +16,11 @@ export const MAX_RETRIES = 5;
  */
 export const CONTENDED_WRITE_BUDGET_MS = 8_000;
 
+const deadlines = new AsyncLocalStorage<number>();
+
+/** Runs `work` with its contended writes giving up by `deadlineMs` at the latest: a caller with less time left than the budget (a send that must still reach its provider). */
+export const contendedUntil = <T>(deadlineMs: number, work: () => Promise<T>): Promise<T> => deadlines.run(deadlineMs, work);
+
 /** Whether a write that lost its race `attempt` times since `startedAt` may try once more. */
-export const mayRetryContended = (attempt: number, startedAt: number, limit = MAX_RETRIES): boolean => attempt <= limit || Date.now() - startedAt < CONTENDED_WRITE_BUDGET_MS;
+export const mayRetryContended = (attempt: number, startedAt: number, limit = MAX_RETRIES): boolean =>
+  attempt <= limit || Date.now() < Math.min(startedAt + CONTENDED_WRITE_BUDGET_MS, deadlines.getStore() ?? Infinity);
