@@ -2,7 +2,7 @@
  * An instant as a business says it: the wall-clock time in its timezone with that moment's offset
  * (`2026-12-01T09:00:00+11:00`), and a label a voice agent can read aloud (`Tue 1 Dec, 9:00 am`). Both are built from
  * the zone's parts rather than a locale's format, so they read the same on every runtime
- * (docs/decisions/api-conventions.md#times-are-answered-in-utc-and-in-the-organizations-local-time).
+ * (docs/decisions/receptionist-and-appointments.md#times-are-answered-in-utc-and-in-the-organizations-local-time).
  */
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

@@ -26,7 +26,7 @@ describe('POST /v1/transfers/{transferId}/resolve and Idempotency-Key (openapi.j
 });
 
 describe('GET /v1/availability', () => {
-  it('takes step from 5 to 240 minutes only (api-conventions.md)', async () => {
+  it('takes step from 5 to 240 minutes only (receptionist-and-appointments.md)', async () => {
     const { client } = await api.organization();
     await client.patch('/v1/organization', { businessHours: OPEN_ALL_DAY });
     const service = await oneHourService(client);
@@ -37,7 +37,7 @@ describe('GET /v1/availability', () => {
     for (const step of [5, 240]) expect((await client.get(`/v1/availability?serviceId=${service.id}&step=${step}`)).status).toBe(200);
   });
 
-  it('defaults the window to 7 days from now (api-conventions.md)', async () => {
+  it('defaults the window to 7 days from now (receptionist-and-appointments.md)', async () => {
     const { client } = await api.organization();
     await client.patch('/v1/organization', { businessHours: OPEN_ALL_DAY });
     const service = await oneHourService(client);
@@ -65,7 +65,7 @@ describe('GET /v1/availability', () => {
   });
 });
 
-describe('GET /v1/callers/{phone} (api-conventions.md)', () => {
+describe('GET /v1/callers/{phone} (receptionist-and-appointments.md)', () => {
   it('answers the latest 5 inquiries and the next 5 appointments', async () => {
     const { client } = await api.organization();
     const lead = await created(client, '/v1/leads', 'lead', { name: 'Olivia Nguyen', phone: '+61412345001' });
@@ -89,13 +89,13 @@ describe('the organization', () => {
     }
   });
 
-  it('made without demo data is in UTC and, with no hours set, answers null for isOpenNow, closesAt and nextOpenAt (api-conventions.md)', async () => {
+  it('made without demo data is in UTC and, with no hours set, answers null for isOpenNow, closesAt and nextOpenAt (organization.md)', async () => {
     const { client } = await api.organization();
     const { organization } = (await client.get('/v1/organization')).body;
     expect(organization).toMatchObject({ timezone: 'UTC', isOpenNow: null, closesAt: null, nextOpenAt: null });
   });
 
-  it('takes at most 6 periods a day and 366 closed dates (api-conventions.md)', async () => {
+  it('takes at most 6 periods a day and 366 closed dates (organization.md)', async () => {
     const { client } = await api.organization();
     const periods = Array.from({ length: 7 }, (_, i) => ({ open: `${String(i * 2).padStart(2, '0')}:00`, close: `${String(i * 2 + 1).padStart(2, '0')}:00` }));
     const seven = await client.patch('/v1/organization', { businessHours: { monday: periods } });
@@ -118,7 +118,7 @@ describe('members', () => {
 });
 
 describe('deletes', () => {
-  it('of a transfer rule and a policy answer {success: true, id}, and the label is free at once (api-conventions.md)', async () => {
+  it('of a transfer rule and a policy answer {success: true, id}, and the label is free at once (services-and-products.md)', async () => {
     const { client } = await api.organization();
     const body = { label: 'Office', method: 'WARM', destinationType: 'PHONE_NUMBER', destination: '+61298765432', conditions: 'Any call.' };
     const rule = await created(client, '/v1/transfers', 'transfer', body);
@@ -143,7 +143,7 @@ describe('lists', () => {
     expect([res.status, res.body.error?.details?.[0]?.path]).toEqual([400, 'status']);
   });
 
-  it('filter services by a catalog tradeCategoryId only, and list none for a scenarioId naming nothing (api-conventions.md)', async () => {
+  it('filter services by a catalog tradeCategoryId only, and list none for a scenarioId naming nothing (services-and-products.md)', async () => {
     const { client } = await api.organization();
     const bad = await client.get('/v1/services?tradeCategoryId=999');
     expect([bad.status, bad.body.error?.details?.[0]?.path]).toEqual([400, 'tradeCategoryId']);
@@ -152,7 +152,7 @@ describe('lists', () => {
   });
 });
 
-describe('PATCH /v1/products/batch (api-conventions.md)', () => {
+describe('PATCH /v1/products/batch (services-and-products.md)', () => {
   it('answers NOT_FOUND for a deleted product', async () => {
     const { client } = await api.organization();
     const product = await created(client, '/v1/products', 'product', { name: 'Tap washer', tradeCategoryId: 1, pricingType: 'FIXED', price: 120 });

@@ -599,7 +599,7 @@ describe('the OpenAPI document against real answers', () => {
   const document = buildDocument() as Json;
   const schemas = document.components.schemas as Record<string, Json>;
 
-  // docs/decisions/api-conventions.md: optional lead fields not given answer null, {} or 0 "so every field is present";
+  // docs/decisions/leads-and-companies.md: optional lead fields not given answer null, {} or 0 "so every field is present";
   // the document describes answers "as parsed". A field every answer carries is required there, or generated clients
   // (and readers of the schema) must handle its absence, which never happens.
   it('requires every field that a lead and the organization always answer', async () => {

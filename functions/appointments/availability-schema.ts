@@ -32,7 +32,7 @@ export type AvailabilityQuery = v.InferOutput<typeof AvailabilityQuery>;
 
 /**
  * A slot's or hold's times in the organization's timezone, beside the UTC ones, for a voice agent to say
- * (docs/decisions/api-conventions.md#times-are-answered-in-utc-and-in-the-organizations-local-time).
+ * (docs/decisions/receptionist-and-appointments.md#times-are-answered-in-utc-and-in-the-organizations-local-time).
  */
 const LocalTimes = {
   startsAtLocal: v.pipe(v.string(), v.description('startsAt in the organization’s timezone, with the offset in force then: `2026-12-01T09:00:00+11:00`.')),

@@ -30,7 +30,7 @@ const attributes = {
   faqs: { type: v.array(v.object({ question: v.string(), answer: v.string() })), rule: Faqs, defaultInBody: true, answeredAfter: 'isDisclosePrice' },
   tradeCategoryId: { type: Integer, rule: TradeCategoryIdSchema, required: true },
   pricingType: { type: v.picklist(PRICING_TYPES), rule: PricingTypeSchema, required: true },
-  // The three prices take null, which stands for "not set" (docs/decisions/api-conventions.md#one-set-of-price-names).
+  // The three prices take null, which stands for "not set" (docs/decisions/services-and-products.md#one-set-of-price-names).
   /** FIXED: the price; otherwise null. */
   price: { type: v.nullable(v.number()), rule: Price('price'), nullable: true },
   /** RANGE: the minimum; otherwise null. */

@@ -41,7 +41,7 @@ const Amount = v.nullable(v.number());
 /**
  * A service's fields, in the order the create and change bodies take them. A price left out of a create is null, and
  * a change may clear it; the rules across fields (the price each pricingType needs) are SERVICE_RULES, in schema.ts.
- * Defaults are docs/decisions/api-conventions.md#service-create-required-fields-and-defaults.
+ * Defaults are docs/decisions/services-and-products.md#service-create-required-fields-and-defaults.
  */
 const attributes = {
   id: { type: Integer },

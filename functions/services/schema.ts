@@ -52,7 +52,7 @@ const ruleCheck = ({ field, holds, message }: (typeof SERVICE_RULES)[number]) =>
 
 /**
  * The names services took before they shared products' price names, still accepted on write and answered under the
- * new ones (docs/decisions/api-conventions.md#one-set-of-price-names).
+ * new ones (docs/decisions/services-and-products.md#one-set-of-price-names).
  */
 const OLDER_PRICE_NAMES = { pricingMode: 'pricingType', fixedPrice: 'price' } as const;
 
@@ -86,7 +86,7 @@ type CreateServiceInput = Omit<v.InferOutput<typeof CreateServiceFields>, 'prici
 
 /**
  * Required: name, duration, durationUnit, tradeCategoryId, plus the price fields the pricingType
- * needs. Everything else has a default (docs/decisions/api-conventions.md#service-create-required-fields-and-defaults).
+ * needs. Everything else has a default (docs/decisions/services-and-products.md#service-create-required-fields-and-defaults).
  */
 // Every rule is a check of its own (the tuple type only spares v.pipe's overloads the list's length).
 export const CreateServiceBody = v.pipe(
