@@ -19,7 +19,7 @@ export const getService = service.get({ summary: 'Read a service with its scenar
 
 export const getScenario = scenario.get({ summary: 'Read a scenario in full', description: 'One AI-receptionist scenario with its prompt, questions and outcome. Another organization\'s scenario answers 404.' });
 
-export const listServices = service.list({ summary: 'List services, newest first', description: 'The organization’s services with their scenario summaries, filtered by `tradeCategoryId` (a catalog id, docs/trade-categories.md) and `isActive`. `totalCount` counts every service that passes the filters.' });
+export const listServices = service.list({ summary: 'List services, newest first', description: 'The organization’s services with their scenario summaries, filtered by `tradeCategoryId` (a catalog id, as GET /v1/trade-categories lists them) and `isActive`. `totalCount` counts every service that passes the filters.' });
 
 export const updateService = service.update({
   summary: 'Change any subset of a service’s fields, pricing included',
