@@ -83,6 +83,17 @@ export const Trigger = v.pipe(
 const CLOCK = /^(?:[01]\d|2[0-3]):[0-5]\d$/;
 const UNTIL = /^(?:(?:[01]\d|2[0-3]):[0-5]\d|24:00)$/;
 
+/** A weekday as the hours write it (`monday`), as capitalised (`Monday`) or as the constants of most APIs (`MONDAY`). */
+const DAY_SPELLINGS = WEEKDAYS.flatMap((day) => [day, `${day[0]!.toUpperCase()}${day.slice(1)}`, day.toUpperCase()]);
+
+/** A quiet-hours day in any of its spellings, kept and answered as businessHours writes it: lower case. */
+const QuietDay = v.pipe(
+  v.picklist(DAY_SPELLINGS, `days must hold weekdays: ${list(WEEKDAYS)} (or MONDAY, Monday, …)`),
+  v.transform((day) => day.toLowerCase()),
+  // What is kept and answered: the document's answers list these (a request's body, the spellings above).
+  v.picklist(WEEKDAYS),
+);
+
 /** When automated SMS may go out, in the organization's time zone; a step due outside waits for the next allowed minute. */
 export const QuietHoursRule = v.pipe(
   v.strictObject(
@@ -91,7 +102,7 @@ export const QuietHoursRule = v.pipe(
       allowedUntil: v.pipe(v.string('allowedUntil must be a time HH:MM'), v.regex(UNTIL, 'allowedUntil must be a time HH:MM (24:00 for the end of the day)')),
       days: v.optional(
         v.pipe(
-          v.array(v.picklist(WEEKDAYS, `days must hold weekdays: ${list(WEEKDAYS)}`), 'days must be an array of weekdays'),
+          v.array(QuietDay, 'days must be an array of weekdays'),
           v.minLength(1, 'days must name at least one weekday'),
           v.maxLength(WEEKDAYS.length, `days may name at most ${WEEKDAYS.length} weekdays`),
           v.check((days) => new Set(days).size === days.length, 'days must not repeat a weekday'),
@@ -107,7 +118,7 @@ export const QuietHoursRule = v.pipe(
     v.check((hours) => hours.allowedFrom < hours.allowedUntil, 'allowedUntil must be after allowedFrom'),
     ['allowedUntil'],
   ),
-  v.description('SMS steps go out from `allowedFrom` until `allowedUntil` (`allowedUntil` after `allowedFrom`, 24:00 the end of the day) on `days` (every day when absent), and not on the organization’s `closedDates` while `closedDates` is true; a step due outside them waits for the next allowed minute.'),
+  v.description('SMS steps go out from `allowedFrom` until `allowedUntil` (`allowedUntil` after `allowedFrom`, 24:00 the end of the day) on `days` (every day when absent; `monday`, `Monday` or `MONDAY`, kept and answered in lower case as `businessHours` writes them), and not on the organization’s `closedDates` while `closedDates` is true; a step due outside them waits for the next allowed minute.'),
 );
 
 const StopWhen = v.pipe(
