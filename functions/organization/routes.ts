@@ -79,7 +79,7 @@ export const getOrganizationMember = member.get({ summary: 'Read a member', desc
 export const deleteOrganizationMember = member.delete({
   summary: 'Remove a member and its user',
   description:
-    'The member leaves the list and its `userId` can no longer send SMS (`POST /v1/sms` answers 404 User not found), add company notes or be booked; messages, notes and appointments it already has keep their `userId`. Its email may be invited again. Removing the organization’s last ADMIN answers 409 `LAST_ADMIN`.',
+    'The member leaves the list and its `userId` can no longer send SMS (`POST /v1/sms` answers 404 User not found), add company notes or be booked; messages, notes and appointments it already has keep their `userId`. Its email may be invited again. Every service that names it in `memberIds` loses it in the same write (a service it alone took offers every member again, as `[]` does), so each service can be written back as read; a member more than 80 services name answers 409 until it is taken out of some. Removing the organization’s last ADMIN answers 409 `LAST_ADMIN`.',
   dynamodb: ['GetItem', 'Query', 'DeleteItem', 'UpdateItem', 'ConditionCheckItem', 'PutItem'],
   errors: [409],
 });

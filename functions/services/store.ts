@@ -192,6 +192,40 @@ export async function deleteServiceWithScenario(organizationId: string, current:
   ]);
 }
 
+/** The most services one member's delete takes the member out of in its own transaction (a transaction has 100 writes). */
+export const MAX_SERVICES_OF_A_DELETED_MEMBER = 80;
+
+/**
+ * The writes that take a member out of `memberIds` of every service naming it, for the member's delete to put in its
+ * own transaction, so no service is left naming a member that is gone: each on condition that the service is still at
+ * the version read (one written meanwhile → StaleWrite, and the delete reads again). The service moves to a new
+ * version as any change does (updatedAt, its change log, a `service.updated`); one the member alone took offers every
+ * member again, as `[]` always has.
+ */
+export async function memberLeavingServices(organizationId: string, memberId: number, at: string): Promise<TransactWrite[]> {
+  const services = (await queryAll({ ...serviceKeys.services(organizationId), consistentRead: true })).map(fromVersionedServiceItem);
+  const naming = services.filter(({ value }) => value.memberIds.includes(memberId));
+  if (naming.length > MAX_SERVICES_OF_A_DELETED_MEMBER) {
+    throw new ConflictError(`The member takes ${naming.length} services; take it out of at least ${naming.length - MAX_SERVICES_OF_A_DELETED_MEMBER} of them (their memberIds) before removing it`);
+  }
+  return naming.map(({ value, version }): TransactWrite => {
+    const still = atVersion(version);
+    return {
+      item: {
+        Update: {
+          TableName: config.tableName,
+          Key: serviceKeys.service(organizationId, value.id),
+          UpdateExpression: 'SET #memberIds = :memberIds, #updatedAt = :at ADD #version :one',
+          ConditionExpression: `attribute_exists(pk) AND ${still.expression}`,
+          ExpressionAttributeNames: { ...still.names, '#memberIds': 'memberIds', '#updatedAt': 'updatedAt' },
+          ExpressionAttributeValues: { ...still.values, ':memberIds': value.memberIds.filter((id) => id !== memberId), ':at': at, ':one': 1 },
+        },
+      },
+      onConditionFailed: () => new StaleWrite(),
+    };
+  });
+}
+
 /** A page of the organization's services, newest first, filtered; an exact totalCount (docs/decisions/store.md). */
 export async function listServicesPage(organizationId: string, { tradeCategoryId, isActive, ...request }: ServiceListQuery): Promise<Page<Service>> {
   return filteredCollectionPage(request, { organizationId, collection: serviceKeys.services(organizationId), changes: SERVICE_CHANGES, filters: { tradeCategoryId, isActive } }, fromServiceItem);
