@@ -23,7 +23,7 @@ describe('the local server’s log under overlapping requests', () => {
   it('writes each request’s line under its own function and operation when requests of two routes overlap', async () => {
     const { client } = await api.organization();
     const written: string[] = [];
-    const spies = (['log', 'info', 'warn', 'error'] as const).map((method) => vi.spyOn(console, method).mockImplementation((line: unknown) => void written.push(String(line))));
+    const spies = (['log', 'info', 'warn', 'error'] as const).map((method) => vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void written.push(String(args[0]))));
     const paths = ['/v1/organization', '/v1/leads'];
     try {
       // Twelve requests in flight together, of two routes in turn: each function's context is set while others run.
@@ -36,6 +36,6 @@ describe('the local server’s log under overlapping requests', () => {
     expect(lines.map(({ operationId }) => operationId).sort()).toEqual([...Array(6).fill('getOrganization'), ...Array(6).fill('listLeads')]);
     // The function a line names is the one that answered its operation, as each route's own Lambda writes it.
     const functionOf = new Map(routes.map((route) => [route.operationId, routeId(route)]));
-    for (const line of lines) expect({ operationId: line.operationId, function_name: line.function_name }).toEqual({ operationId: line.operationId, function_name: functionOf.get(line.operationId) });
+    for (const line of lines) expect({ operationId: line.operationId, function_name: line.function_name }).toEqual({ operationId: line.operationId, function_name: functionOf.get(line.operationId!) });
   });
 });
