@@ -8,6 +8,7 @@ import { getMember, writeMemberChanges } from './member-store';
 import { StaleWrite } from '#shared/store/versioned';
 import { useTestApi } from '../../test/support/api';
 import { countDynamoCalls } from '../../test/support/dynamo-calls';
+import { holdWrite } from '../../test/support/interleave';
 import { createService, ISO_MS } from '../../test/support/fixtures';
 
 const api = useTestApi();
@@ -478,6 +479,21 @@ describe('DELETE /v1/organization/members/{memberId}', () => {
       const written = await client.patch(`/v1/services/${id}`, { name, memberIds });
       expect([id, written.status]).toEqual([id, 200]);
     }
+  });
+
+  it('leaves no service naming a member removed while the service was being written: that write answers 400 naming the member', async () => {
+    const { client, organizationId } = await api.organization();
+    await createMember(organizationId, { ...person(1), role: 'ADMIN' });
+    const leaving = (await client.post('/v1/organization/members', dan)).body.member;
+    // The create has read the member and waits to write; the member's delete finds no service naming it yet.
+    const held = holdWrite(/Late call-out/);
+    const creating = client.post('/v1/services', { name: 'Late call-out', duration: 1, durationUnit: 'HOURS', tradeCategoryId: 1, memberIds: [leaving.id] });
+    await held.reached;
+    expect((await client.delete(`/v1/organization/members/${leaving.id}`)).status).toBe(200);
+    held.release();
+    const res = await creating;
+    expect([res.status, res.body.error?.details?.[0]?.path]).toEqual([400, 'memberIds.0']);
+    expect((await client.get('/v1/services')).body.totalCount).toBe(0);
   });
 
   it('answers 409 LAST_ADMIN for the last ADMIN, and removes an ADMIN while another remains', async () => {
