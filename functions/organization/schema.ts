@@ -158,7 +158,7 @@ export const UpdateOrganizationBody = partialUpdateBody({
       v.trim(),
       v.maxLength(32, 'smsSenderId must be at most 32 characters'),
       v.regex(SMS_SENDER_ID, 'smsSenderId must be a phone number (+61 2 9999 0620, or national in the organization’s country) or a sender id of 1 to 11 letters and digits with at least one letter'),
-      v.description('A phone number, with its country code or in the national form of the organization’s `country` (the one sent beside it, else the stored one), stored and answered in E.164; or an alphanumeric sender id of 1 to 11 letters and digits with at least one letter, stored as sent.'),
+      v.description('A phone number, with its country code or in the national form of the organization’s `country` (the one sent beside it, else the stored one), stored and answered in E.164 (one that is no valid number of any numbering plan answers 400 naming the field); or an alphanumeric sender id of 1 to 11 letters and digits with at least one letter, stored as sent.'),
     ),
   ),
 });
