@@ -238,6 +238,18 @@ describe('the README’s steps for adding an endpoint or a resource', () => {
     expect(missing).toEqual([]);
   });
 
+  it('say where a route’s handler is as the stack finds it: an export of its resource’s handlers.ts, named by its operationId', async () => {
+    const { routes } = await import('../functions/resources');
+    for (const route of routes.filter((candidate) => !candidate.aliasOf)) {
+      const handlers = (await import(`../functions/${route.resource}/handlers.ts`)) as Record<string, unknown>;
+      expect(typeof handlers[`${route.operationId}Handler`], route.operationId).toBe('function');
+    }
+    // Every line of the README that says what a resource's folder holds names that module.
+    const folderLines = readme.split('\n').filter((line) => line.includes('route rows'));
+    expect(folderLines.length).toBeGreaterThanOrEqual(2);
+    for (const line of folderLines) expect(line).toContain('handlers.ts');
+  });
+
   it('name every helper they tell a change to use, and each is exported where they say', () => {
     const exported = (file: string) => readFileSync(join(ROOT, file), 'utf8');
     for (const helper of ['insertIfAbsent', 'requireExisting', 'deleteItem', 'transact', 'writeAlone']) {

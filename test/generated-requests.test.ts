@@ -267,7 +267,7 @@ const STATED_RULES: { operations: string[]; states: string; keep: (request: { qu
   {
     operations: [
       ...['GET /v1/leads', 'POST /v1/leads', 'POST /v1/leads/upsert', 'PATCH /v1/leads/{leadId}', 'POST /v1/inquiries', 'POST /v1/companies', 'PUT /v1/companies/{companyId}', 'PATCH /v1/companies/{companyId}'],
-      ...['POST /v1/organization/members', 'PATCH /v1/organization/members/{memberId}'],
+      ...['POST /v1/organization/members', 'PATCH /v1/organization/members/{memberId}', 'PATCH /v1/organization'],
     ],
     states: 'no valid number of any numbering plan',
     keep: ({ query, body }) => {
@@ -276,6 +276,8 @@ const STATED_RULES: { operations: string[]; states: string; keep: (request: { qu
       if (typeof query.phone === 'string') query.phone = mobile(query.phone);
       if (typeof body?.phone === 'string') body.phone = mobile(body.phone);
       if (typeof body?.lead?.phone === 'string') body.lead.phone = mobile(body.lead.phone);
+      // A sender id without a letter is a number.
+      if (typeof body?.smsSenderId === 'string' && !/[A-Za-z]/.test(body.smsSenderId)) body.smsSenderId = mobile(body.smsSenderId);
     },
   },
   {

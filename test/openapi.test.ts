@@ -6,12 +6,12 @@ import fc from 'fast-check';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { BEFORE_LATEST_RULE, NonEmptyString, RECORDABLE_RULE, TEXT_PATTERN, TEXT_RULE } from '#shared/schema';
-import { OPENAPI_FILE, serializeDocument } from '#shared/openapi/document';
-import { buildDocument } from '../functions/meta/document';
+import { buildOpenApiDocument, OPENAPI_FILE, serializeDocument } from '#shared/openapi/document';
+import { API, buildDocument } from '../functions/meta/document';
 import { referenceRenderer } from '#shared/openapi/reference-renderer';
 import { componentExamples, resources, routes } from '../functions/resources';
 import { staleFiles } from '../functions/meta/generated';
-import { authorizerOf } from '#shared/routes/route';
+import { authorizerOf, defineRoute } from '#shared/routes/route';
 import { EVENT_TYPES } from '../functions/events/types';
 import { useTestApi } from './support/api';
 import { validatorAt } from './support/contract';
@@ -44,6 +44,26 @@ describe('the OpenAPI document', () => {
   it('is committed as docs/openapi.json exactly as generated (run npm run generate after changing a route or schema)', () => {
     const committed = readFileSync(OPENAPI_FILE, 'utf8');
     expect(committed === serializeDocument(generated), 'docs/openapi.json is stale: run npm run generate').toBe(true);
+  });
+
+  it('names the route and the field when npm run generate meets a schema it cannot convert', () => {
+    const probe = defineRoute({
+      operationId: 'createProbe',
+      method: 'POST',
+      path: '/v1/probes',
+      summary: 'A route whose body has a field JSON Schema cannot state',
+      description: 'Takes a probe.',
+      tag: 'Reference',
+      dynamodb: [],
+      status: 201,
+      request: { body: v.object({ name: v.string(), schedule: v.optional(v.object({ days: v.array(v.object({ on: v.date() })) })) }) },
+      response: v.object({ ok: v.boolean() }),
+      errors: [400],
+    });
+    expect(() => buildOpenApiDocument({ ...API, routes: [probe] })).toThrow('POST /v1/probes (createProbe): body.schedule.days[].on: The "date" schema cannot be converted to JSON Schema.');
+    const answering = defineRoute({ ...probe, request: {}, response: v.object({ probe: v.object({ seenAt: v.date() }) }) });
+    expect(() => buildOpenApiDocument({ ...API, routes: [answering] })).toThrow('POST /v1/probes (createProbe): response 201.probe.seenAt: The "date" schema');
+    expect(() => buildOpenApiDocument({ ...API, routes: [], components: { ...API.components, Probe: v.object({ seenAt: v.date() }) } })).toThrow('components.schemas.Probe.seenAt: The "date" schema');
   });
 
   it('names every event type the resources emit, as the committed functions/events/types.ts does', () => {

@@ -293,12 +293,39 @@ describe('what rolls a canary back', () => {
 });
 
 describe('what docs/capacity.md says the alarms cost', () => {
-  it('counts the alarms of every stack, and the metrics they read, as the templates have them', () => {
-    const alarms = [...deployed.templates, deployed.events].flatMap((template) => Object.values(template.findResources('AWS::CloudWatch::Alarm') as Record<string, Resource>));
-    // CloudWatch bills an alarm by the metrics it reads: one, or each of its metric math's.
-    const metrics = alarms.reduce((sum, alarm) => sum + (alarm.Properties.Metrics ? alarm.Properties.Metrics.filter((metric: { MetricStat?: unknown }) => metric.MetricStat).length : 1), 0);
+  // CloudWatch bills an alarm by the metrics it reads: one, or each of its metric math's.
+  const metricsOf = (alarm: Resource): number => (alarm.Properties.Metrics ? alarm.Properties.Metrics.filter((metric: { MetricStat?: unknown }) => metric.MetricStat).length : 1);
+  const dollars = (metrics: number) => `$${(metrics / 10).toFixed(2)}`;
+
+  it('states the alarms per route, per authorizer and for the rest as the templates have them, so another route changes no figure', () => {
+    const alarms = [...deployed.templates, deployed.events].flatMap((template) => Object.entries(template.findResources('AWS::CloudWatch::Alarm') as Record<string, Resource>).map(([id, alarm]) => ({ id, alarm, template })));
+    // Each function's own alarms are those its canary watches; a route's function is named by its route.
+    const perFunction = deployed.templates.flatMap((template) =>
+      Object.values(template.findResources('AWS::CodeDeploy::DeploymentGroup') as Record<string, Resource>).map((group) => {
+        const watched = (group.Properties.AlarmConfiguration.Alarms as { Name: { Ref: string } }[]).map(({ Name }) => alarms.find((alarm) => alarm.template === template && alarm.id === Name.Ref)!);
+        const isRoute = watched.some(({ alarm }) => alarm.Properties.MetricName === 'Latency');
+        return { kind: isRoute ? 'route' : 'authorizer', alarms: watched.length, metrics: watched.reduce((sum, { alarm }) => sum + metricsOf(alarm), 0) };
+      }),
+    );
+    const each = (kind: string) => {
+      const functions = perFunction.filter((fn) => fn.kind === kind);
+      // Every function of a kind has the same alarms, so one figure states them all.
+      expect(new Set(functions.map(({ alarms: count, metrics }) => `${count} ${metrics}`)).size, kind).toBe(1);
+      return { count: functions.length, alarms: functions[0]!.alarms, metrics: functions[0]!.metrics };
+    };
+    const route = each('route');
+    const authorizer = each('authorizer');
+    expect(route.count).toBe(functionCount - 2);
+    const rest = {
+      alarms: alarms.length - route.count * route.alarms - authorizer.count * authorizer.alarms,
+      metrics: alarms.reduce((sum, { alarm }) => sum + metricsOf(alarm), 0) - route.count * route.metrics - authorizer.count * authorizer.metrics,
+    };
     const capacity = readFileSync('docs/capacity.md', 'utf8').replace(/\s+/g, ' ');
-    expect(capacity).toContain(`${alarms.length} CloudWatch alarms watching ${metrics} metrics ($${Math.round(metrics / 10)} at $0.10 a metric`);
+    const stated = /per route (\d+) alarms reading (\d+) metrics \((\$[\d.]+)\b.*? per authorizer (\d+) reading (\d+) \((\$[\d.]+)\b.*? and (\d+) more reading (\d+) metrics \((\$[\d.]+)\b/.exec(capacity);
+    expect(stated, 'docs/capacity.md states the alarms per route, per authorizer and the rest').not.toBeNull();
+    const [, ...figures] = stated!;
+    const figuresOf = ({ alarms: count, metrics }: { alarms: number; metrics: number }) => [String(count), String(metrics), dollars(metrics)];
+    expect(figures).toEqual([...figuresOf(route), ...figuresOf(authorizer), ...figuresOf(rest)]);
   });
 });
 

@@ -1,11 +1,12 @@
 import { paginateScan } from '@aws-sdk/lib-dynamodb';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { resources, routes } from '../functions/resources';
 import { WRITER_ATTRIBUTE } from '#shared/audit/writer';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import { useTestApi } from './support/api';
-import { TOURED_ROUTES, tourRoutes, withinBudget, type RouteVisit } from './support/route-tour';
+import { routeVisitor, TOUR_STOPS, TOURED_ROUTES, withinBudget, type RouteVisit } from './support/route-tour';
+import type { TourStop } from '#shared/route-tour';
 
 const api = useTestApi();
 
@@ -24,11 +25,24 @@ describe('DynamoDB round trips per request', () => {
   let seedKey = '';
   const visit = (key: string) => visits.find((v) => `${v.route.method} ${v.route.path}` === key)!;
 
-  it('visits every route that touches the table', async () => {
-    const { client, organizationId, keyId } = await api.organization();
-    tourOrganizationId = organizationId;
-    seedKey = `KEY#${keyId}`;
-    visits = await tourRoutes(client);
+  // The tour, a test per stop: each has its own time, and a failure names its route. A stop finds what earlier ones made.
+  describe('the route tour', () => {
+    let visitStop: ((stop: TourStop) => Promise<RouteVisit>) | undefined;
+    beforeAll(async () => {
+      const { client, organizationId, keyId } = await api.organization();
+      tourOrganizationId = organizationId;
+      seedKey = `KEY#${keyId}`;
+      visitStop = routeVisitor(client);
+    });
+    TOUR_STOPS.forEach((stop, i) => {
+      it(`${i + 1}. ${stop.route}`, async () => {
+        visits.push(await visitStop!(stop));
+      });
+    });
+  });
+
+  it('visits every route that touches the table', () => {
+    expect(visits).toHaveLength(TOUR_STOPS.length);
     const touching = routes.filter((route) => route.dynamodb.length).map((route) => `${route.method} ${route.path}`);
     expect(touching.filter((key) => !TOURED_ROUTES.includes(key))).toEqual([]);
   });

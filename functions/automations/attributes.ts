@@ -95,22 +95,34 @@ export const Trigger = v.pipe(
 const CLOCK = /^(?:[01]\d|2[0-3]):[0-5]\d$/;
 const UNTIL = /^(?:(?:[01]\d|2[0-3]):[0-5]\d|24:00)$/;
 
+/** A weekday as the hours write it (`monday`), as capitalised (`Monday`) or as the constants of most APIs (`MONDAY`). */
+const DAY_SPELLINGS = WEEKDAYS.flatMap((day) => [day, `${day[0]!.toUpperCase()}${day.slice(1)}`, day.toUpperCase()]);
+
+/**
+ * Quiet-hours days in any of their spellings, kept and answered as businessHours writes them: lower case, each once
+ * (`["MONDAY", "monday"]` is Monday). The document's request lists the spellings; its answer, the days kept.
+ */
+const QuietDays = v.pipe(
+  v.array(v.picklist(DAY_SPELLINGS, `days must hold weekdays: ${list(WEEKDAYS)} (or MONDAY, Monday, …)`), 'days must be an array of weekdays'),
+  v.minLength(1, 'days must name at least one weekday'),
+  v.maxLength(WEEKDAYS.length, `days may name at most ${WEEKDAYS.length} weekdays`),
+  v.check((days) => new Set(days).size === days.length, 'days must not repeat a weekday'),
+  v.metadata({ jsonSchema: { uniqueItems: true } }),
+  v.transform((days) => [...new Set(days.map((day) => day.toLowerCase()))]),
+  // What is kept and answered, as the document's answers state it: 1 to 7 weekdays in lower case, each once.
+  v.array(v.picklist(WEEKDAYS)),
+  v.minLength(1),
+  v.maxLength(WEEKDAYS.length),
+  v.metadata({ jsonSchema: { uniqueItems: true } }),
+);
+
 /** When automated SMS may go out, in the organization's time zone; a step due outside waits for the next allowed minute. */
 export const QuietHoursRule = v.pipe(
   v.strictObject(
     {
       allowedFrom: v.pipe(v.string('allowedFrom must be a time HH:MM'), v.regex(CLOCK, 'allowedFrom must be a time HH:MM')),
       allowedUntil: v.pipe(v.string('allowedUntil must be a time HH:MM'), v.regex(UNTIL, 'allowedUntil must be a time HH:MM (24:00 for the end of the day)')),
-      days: v.optional(
-        v.pipe(
-          v.array(v.picklist(WEEKDAYS, `days must hold weekdays: ${list(WEEKDAYS)}`), 'days must be an array of weekdays'),
-          v.minLength(1, 'days must name at least one weekday'),
-          v.maxLength(WEEKDAYS.length, `days may name at most ${WEEKDAYS.length} weekdays`),
-          v.check((days) => new Set(days).size === days.length, 'days must not repeat a weekday'),
-          v.metadata({ jsonSchema: { uniqueItems: true } }),
-        ),
-        [...WEEKDAYS],
-      ),
+      days: v.optional(QuietDays, [...WEEKDAYS]),
       closedDates: v.optional(v.boolean('closedDates must be a boolean'), true),
     },
     'quietHours must be {allowedFrom, allowedUntil, days?, closedDates?}',
@@ -119,7 +131,7 @@ export const QuietHoursRule = v.pipe(
     v.check((hours) => hours.allowedFrom < hours.allowedUntil, 'allowedUntil must be after allowedFrom'),
     ['allowedUntil'],
   ),
-  v.description('SMS steps go out from `allowedFrom` until `allowedUntil` (`allowedUntil` after `allowedFrom`, 24:00 the end of the day) on `days` (every day when absent), and not on the organization’s `closedDates` while `closedDates` is true; a step due outside them waits for the next allowed minute.'),
+  v.description('SMS steps go out from `allowedFrom` until `allowedUntil` (`allowedUntil` after `allowedFrom`, 24:00 the end of the day) on `days` (every day when absent; `monday`, `Monday` or `MONDAY`, kept and answered once each in lower case as `businessHours` writes them), and not on the organization’s `closedDates` while `closedDates` is true; a step due outside them waits for the next allowed minute.'),
 );
 
 const StopWhen = v.pipe(

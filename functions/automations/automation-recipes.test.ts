@@ -273,6 +273,20 @@ describe('each recipe from its template', () => {
     expect(await onlyRunOf(client, automation.id)).toMatchObject({ status: 'COMPLETED', steps: [{ status: 'DONE' }, { status: 'DONE' }, { status: 'DONE' }, { status: 'DONE' }, { status: 'DONE' }] });
   });
 
+  it('appointment_reminders: confirms nothing for an appointment recorded after its start, and reminds of nothing', async () => {
+    const { client, organizationId } = await sydneyOrganization();
+    const member = await created(client, '/v1/organization/members', 'member', { email: 'kim@example.com', firstName: 'Kim', lastName: 'Tran' });
+    const lead = await leadWithPhone(client, '+61412555097');
+    const automation = await fromTemplate(client, 'appointment_reminders');
+    // The job was done this morning and is written down now.
+    const startedAt = Math.min(Date.now(), api.clock.now()) - 3 * 3_600_000;
+    await created(client, '/v1/appointments', 'appointment', { leadId: lead.id, title: 'Blocked drain', startsAt: iso(startedAt), endsAt: iso(startedAt + 3_600_000), attendees: [{ userId: member.user.id }] });
+    await settled();
+    await advanceTo(api.clock.now() + DAY_MS);
+    expect(sentFor(organizationId)).toEqual([]);
+    expect(await runsOf(client, automation.id)).toEqual([]);
+  });
+
   it('quote_follow_up: follows a quote up two days after, then three days after that', async () => {
     const { client, organizationId } = await sydneyOrganization();
     const automation = await fromTemplate(client, 'quote_follow_up');

@@ -56,6 +56,13 @@ describe('the triggers an event fires', () => {
     expect(triggersOf(event('appointment.created', appointment))).toEqual([{ trigger: 'appointment.booked', leadId: LEAD_ID, appointmentId: appointment.id, fields: {} }]);
   });
 
+  it('fires no appointment.booked for an appointment booked after its start: nothing to confirm or remind of', () => {
+    const booked = (startsAt: string) => names({ ...event('appointment.created', { ...appointment, startsAt }), occurredAt: '2026-11-20T04:15:42.118Z' });
+    expect(booked('2026-11-20T04:15:43.000Z')).toEqual(['appointment.booked']);
+    expect(booked('2026-11-20T04:15:42.118Z')).toEqual([]);
+    expect(booked('2026-11-19T22:00:00.000Z')).toEqual([]);
+  });
+
   it('fires appointment.cancelled for the update that moved an appointment to CANCELLED, and for no other update', () => {
     const cancelled = event('appointment.updated', { ...appointment, status: 'CANCELLED' }, { status: 'BOOKED' });
     expect(triggersOf(cancelled)).toEqual([{ trigger: 'appointment.cancelled', leadId: LEAD_ID, appointmentId: appointment.id, fields: {} }]);

@@ -161,7 +161,8 @@ describe('what a create refuses: 400 naming the field, nothing written', () => {
     ['braces without their pair', { ...followUp, steps: [sms('Hi {{lead.firstName|there}')] }, 'steps.0.template', 'has a {{ or }} without its pair'],
     ['a quiet hour that is not HH:MM', { ...followUp, quietHours: { allowedFrom: '8am', allowedUntil: '20:00' } }, 'quietHours.allowedFrom', 'allowedFrom must be a time HH:MM'],
     ['quiet hours ending before they start', { ...followUp, quietHours: { allowedFrom: '20:00', allowedUntil: '08:00' } }, 'quietHours.allowedUntil', 'allowedUntil must be after allowedFrom'],
-    ['a weekday not as the hours write it', { ...followUp, quietHours: { allowedFrom: '08:00', allowedUntil: '20:00', days: ['MONDAY'] } }, 'quietHours.days.0', /days must hold weekdays: monday, /],
+    ['a day that is no weekday', { ...followUp, quietHours: { allowedFrom: '08:00', allowedUntil: '20:00', days: ['MONDAY', 'FUNDAY'] } }, 'quietHours.days.1', /days must hold weekdays: monday, /],
+    ['a weekday twice, spelt the same', { ...followUp, quietHours: { allowedFrom: '08:00', allowedUntil: '20:00', days: ['MONDAY', 'MONDAY'] } }, 'quietHours.days', 'days must not repeat a weekday'],
     ['a stop condition not in the catalog', { ...followUp, stopWhen: ['lead.won'] }, 'stopWhen.0', /stopWhen must hold lead\.replied, /],
   ];
 
@@ -169,6 +170,16 @@ describe('what a create refuses: 400 naming the field, nothing written', () => {
     const { client } = await api.organization();
     await refused(client, body, path, words);
     expect((await client.get('/v1/automations')).body.totalCount).toBe(0);
+  });
+
+  it('takes quiet-hours days as the documents write them (MONDAY), capitalised or as businessHours writes them, and keeps and answers them in lower case', async () => {
+    const { client } = await api.organization();
+    const made = await create(client, { ...followUp, quietHours: { allowedFrom: '08:00', allowedUntil: '20:00', days: ['MONDAY', 'Tuesday', 'wednesday', 'monday'] } });
+    // One day in two spellings is that day, once.
+    expect(made.quietHours.days).toEqual(['monday', 'tuesday', 'wednesday']);
+    expect((await client.get(`/v1/automations/${made.id}`)).body.automation.quietHours.days).toEqual(['monday', 'tuesday', 'wednesday']);
+    const changed = await client.patch(`/v1/automations/${made.id}`, { quietHours: { allowedFrom: '08:00', allowedUntil: '20:00', days: ['SATURDAY'] } });
+    expect([changed.status, changed.body.automation.quietHours.days]).toEqual([200, ['saturday']]);
   });
 
   it('takes the edges: a 1-minute and a 365-day wait, 20 steps, a fallback, a member’s own first name, quiet hours to 24:00', async () => {

@@ -2,7 +2,8 @@
  * Which automation triggers an event stands for, what of its record a trigger's filter reads, and whether a filter
  * matches: pure functions over the events the stream consumer builds (functions/stream/record.ts). Triggers with no
  * event of their own are conditions on one: `lead.status_changed` is a `lead.updated` that moved `status`,
- * `appointment.cancelled` an `appointment.updated` that moved `status` to CANCELLED, `call.missed` an
+ * `appointment.booked` an `appointment.created` that starts after it was made, `appointment.cancelled` an
+ * `appointment.updated` that moved `status` to CANCELLED, `call.missed` an
  * `inquiry.created` of a CALL whose `callOutcome` is MISSED (functions/inquiries/call-outcome.ts).
  */
 import type { Event } from '../events/schema';
@@ -47,11 +48,18 @@ const CONDITIONS: Record<TriggerName, (event: Event, data: Data) => Record<strin
   'inquiry.created': (_, data) => ({ source: data.source, tag: data.tag }),
   'lead.created': (_, data) => ({ status: data.status }),
   'lead.status_changed': (event, data) => (changed(event, 'status') ? { from: previousOf(event).status, to: data.status } : undefined),
-  'appointment.booked': () => ({}),
+  // A booking recorded after its start (a job logged once done) is no booking to confirm or remind of.
+  'appointment.booked': (event, data) => (startsAfter(data, event.occurredAt) ? {} : undefined),
   'appointment.cancelled': (event, data) => (isCancellation(event, data) ? {} : undefined),
   'appointment.completed': () => ({}),
   'sms.received': () => ({}),
 };
+
+/** Whether the appointment starts after `at` (its start unknown: it does not). */
+function startsAfter(data: Data, at: string): boolean {
+  const startsAt = typeof data.startsAt === 'string' ? Date.parse(data.startsAt) : NaN;
+  return startsAt > Date.parse(at);
+}
 
 /** An appointment's update that cancelled it (a cancellation has no event type of its own: it is an `appointment.updated`). */
 export function isCancellation(event: Event, data: Data = event.data): boolean {

@@ -23,7 +23,7 @@ export const postMcpHandler = routeHandler(routes.postMcp, async ({ query, reque
   // The body is read as text: JSON-RPC, not the error envelope, answers one that is no message.
   const reply = await answerMcp(request.body, request.headers, apiTools, caller);
   if (reply.status === 202) return new EmptyAnswer(202);
-  // tools/list is about 35 KB as curated and 330 KB with every tool: gzipped for a client that accepts it, a tenth of that.
+  // tools/list is tens of KB as curated and hundreds with every tool (the README's figures, which a test measures): gzipped for a client that accepts it, a tenth of that.
   if (reply.status === 200 && reply.body) {
     // Serialized once: the text decides, and is what is sent.
     const answer = new CompressibleJson(reply.body as v.InferInput<typeof McpAnswer>, PER_REQUEST_GZIP_LEVEL);

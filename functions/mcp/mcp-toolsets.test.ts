@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { routes } from '../resources';
@@ -37,6 +38,23 @@ describe('the tool list an agent loads', () => {
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(40 * 1024);
     // The SDK client loads the same list.
     expect((await (await connect(apiKey)).listTools()).tools.map((tool) => tool.name)).toEqual(curatedNames);
+  });
+
+  it('holds as many tools and about as many KB of JSON as the README says, by default and with every tool', async () => {
+    const { apiKey } = await api.organization();
+    const readme = readFileSync('README.md', 'utf8').replace(/\s+/g, ' ');
+    const lists = [
+      { query: '', stated: /`tools\/list` offers the curated tools for a voice agent, (\d+) tools in about (\d+) KB of JSON/ },
+      { query: '?tools=all', stated: /`\/mcp\?tools=all` offers every keyed route as a tool too \((\d+) tools in about (\d+) KB\)/ },
+    ];
+    for (const { query, stated } of lists) {
+      const { text, tools } = await listedJson(apiKey, query);
+      const kb = Buffer.byteLength(text) / 1024;
+      const [, count, about] = stated.exec(readme) ?? [];
+      // The count exactly; the size within a tenth, what the README calls about.
+      expect({ query, count: count === undefined ? undefined : Number(count) }).toEqual({ query, count: tools.length });
+      expect(Math.abs(Number(about) - kb), `${query || 'curated'}: ${kb.toFixed(1)} KB, README ${about} KB`).toBeLessThanOrEqual(kb / 10);
+    }
   });
 
   it('states free-text rules in words, not the document’s long pattern, and keeps lengths', async () => {

@@ -5,15 +5,29 @@ import { createMember, updateMember, inviteMember, acceptInvitation, readMember,
 import { listMembersPage, listInvitationsPage } from './member-store';
 import * as routes from './routes';
 import { getOrganization, updateOrganization } from './store';
-import { canonicalE164 } from '#shared/phone';
-import { withPhoneRead } from '../leads/phones';
+import { countryCodeOf, toE164 } from '#shared/phone';
+import { ValidationError } from '#shared/errors';
+import { e164Of, withPhoneRead } from '../leads/phones';
 
 /** The handlers of the organization routes, one per route, named by its operationId: the stack bundles this module into each route's function. */
 export const getOrganizationHandler = apiHandler(routes.getOrganization, async ({ organizationId }) => ({ organization: await getOrganization(organizationId) }));
 
+/**
+ * A sender id as stored: a number in its one E.164 form (`+61 2 9999 0620`, `(02) 9999 0620`, `+610299990620` are all
+ * `+61299990620`), read as a lead's phone is, in the country the same PATCH sets if it sets one, so replies to the
+ * number find the organization; an alphanumeric sender id as sent. A number no plan has answers 400 naming smsSenderId.
+ */
+async function senderIdOf(organizationId: string, text: string, country: string | undefined): Promise<string> {
+  // The schema took letters and digits with a letter (a sender id), or a number's characters alone.
+  if (/[A-Za-z]/.test(text)) return text;
+  const newCountry = country === undefined ? undefined : countryCodeOf(country);
+  const phone = newCountry ? (toE164(text, undefined) ?? toE164(text, newCountry)) : await e164Of(organizationId, text, 'smsSenderId');
+  if (!phone) throw new ValidationError([{ path: 'smsSenderId', message: `smsSenderId must be a valid phone number: with its country code (+61299990620), or in the national form of ${country}` }]);
+  return phone;
+}
+
 export const updateOrganizationHandler = apiHandler(routes.updateOrganization, async ({ body, organizationId }) => {
-  // A number is stored in its one E.164 form (`+610299990000` is `+61299990000`), as a lead's phone is: replies name it so.
-  await updateOrganization(organizationId, body.smsSenderId ? { ...body, smsSenderId: canonicalE164(body.smsSenderId) } : body);
+  await updateOrganization(organizationId, body.smsSenderId ? { ...body, smsSenderId: await senderIdOf(organizationId, body.smsSenderId, body.country) } : body);
   return { organization: await getOrganization(organizationId) };
 });
 

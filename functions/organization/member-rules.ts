@@ -4,6 +4,7 @@ import { ApiError, NotFoundError, ValidationError } from '#shared/errors';
 import { newId, now } from '#shared/ids';
 import { deleteInvitation, deleteMember, getAdmins, getInvitation, getMember, insertInvitation, insertMemberWithUser, MEMBER_SEQUENCE, replaceInvitationWithMember, writeMemberChanges } from './member-store';
 import { retryOnStaleWrite } from '#shared/store/versioned';
+import { memberLeavingServices } from '../services/store';
 import { reserveIds } from '#shared/store/sequences';
 import { Member, type AcceptInvitationBody, type CreateInvitationBody, type Invitation, type MemberChanges, type MemberRole } from './member-schema';
 
@@ -86,15 +87,16 @@ export async function readMember(organizationId: string, memberId: number): Prom
 
 /**
  * Removes a member and its user: the userId can no longer send SMS (answered as an unknown user), write notes or be
- * booked; what it already did (messages sent, notes, appointments) keeps its userId. The last ADMIN is kept (409).
+ * booked; what it already did (messages sent, notes, appointments) keeps its userId. The services that name it lose
+ * it from their memberIds in the same transaction. The last ADMIN is kept (409).
  */
 export async function removeMember(organizationId: string, memberId: number): Promise<void> {
   await retryOnStaleWrite(async () => {
-    const member = await readMember(organizationId, memberId);
-    if (member.role !== 'ADMIN') return deleteMember(organizationId, member);
+    const [member, leavingServices] = await Promise.all([readMember(organizationId, memberId), memberLeavingServices(organizationId, memberId, now())]);
+    if (member.role !== 'ADMIN') return deleteMember(organizationId, member, undefined, leavingServices);
     const otherAdmin = (await getAdmins(organizationId)).find((admin) => admin.id !== member.id);
     if (!otherAdmin) throw lastAdmin();
-    return deleteMember(organizationId, member, otherAdmin);
+    return deleteMember(organizationId, member, otherAdmin, leavingServices);
   });
 }
 

@@ -8,7 +8,8 @@ import { getMember, writeMemberChanges } from './member-store';
 import { StaleWrite } from '#shared/store/versioned';
 import { useTestApi } from '../../test/support/api';
 import { countDynamoCalls } from '../../test/support/dynamo-calls';
-import { ISO_MS } from '../../test/support/fixtures';
+import { holdWrite } from '../../test/support/interleave';
+import { createService, ISO_MS } from '../../test/support/fixtures';
 
 const api = useTestApi();
 const USER_ID = /^user_[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -429,8 +430,9 @@ describe('DELETE /v1/organization/members/{memberId}', () => {
     });
     expect(res!.status).toBe(200);
     expect(res!.body).toEqual({ success: true, id: member.id });
-    // A member that is not an ADMIN: read, then one transaction (member, user lookup, email claim, counter).
-    expect(calls).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+    // A member that is not an ADMIN: the member and the services naming it read together, then one transaction
+    // (member, user lookup, email claim, counter, and the services that named it).
+    expect(calls.sort()).toEqual(['GetItemCommand', 'QueryCommand', 'TransactWriteItemsCommand']);
 
     expect((await client.get(`/v1/organization/members/${member.id}`)).status).toBe(404);
     expect((await client.get('/v1/organization/members')).body).toMatchObject({ totalCount: 1 });
@@ -451,6 +453,49 @@ describe('DELETE /v1/organization/members/{memberId}', () => {
     expect((await client.delete(`/v1/organization/members/${member.id}`)).status).toBe(404);
   });
 
+  it('takes the member out of every service’s memberIds in its own transaction, so each service can be written back as read', async () => {
+    const { client, organizationId } = await api.organization();
+    await createMember(organizationId, { ...person(1), role: 'ADMIN' });
+    const kate = (await client.post('/v1/organization/members', { ...person(2) })).body.member;
+    const leaving = (await client.post('/v1/organization/members', dan)).body.member;
+    const service = (memberIds: number[], name: string) => createService(client, { name, duration: 1, durationUnit: 'HOURS', tradeCategoryId: 1, memberIds });
+    const shared = await service([kate.id, leaving.id], 'Blocked drain');
+    const hisAlone = await service([leaving.id], 'Hot water');
+    const hers = await service([kate.id], 'Gas fitting');
+
+    let status = 0;
+    const calls = await countDynamoCalls(async () => void ({ status } = await client.delete(`/v1/organization/members/${leaving.id}`)));
+    expect(status).toBe(200);
+    // The member and the two services that named it, in one transaction.
+    expect(calls.filter((call) => call === 'TransactWriteItemsCommand')).toHaveLength(1);
+
+    const read = async (id: number) => (await client.get(`/v1/services/${id}`)).body.service;
+    expect((await read(shared.id)).memberIds).toEqual([kate.id]);
+    // A service its member alone took offers every member again, as memberIds [] always has.
+    expect((await read(hisAlone.id)).memberIds).toEqual([]);
+    expect(await read(hers.id)).toEqual(hers);
+    for (const { id } of [shared, hisAlone, hers]) {
+      const { memberIds, name } = await read(id);
+      const written = await client.patch(`/v1/services/${id}`, { name, memberIds });
+      expect([id, written.status]).toEqual([id, 200]);
+    }
+  });
+
+  it('leaves no service naming a member removed while the service was being written: that write answers 400 naming the member', async () => {
+    const { client, organizationId } = await api.organization();
+    await createMember(organizationId, { ...person(1), role: 'ADMIN' });
+    const leaving = (await client.post('/v1/organization/members', dan)).body.member;
+    // The create has read the member and waits to write; the member's delete finds no service naming it yet.
+    const held = holdWrite(/Late call-out/);
+    const creating = client.post('/v1/services', { name: 'Late call-out', duration: 1, durationUnit: 'HOURS', tradeCategoryId: 1, memberIds: [leaving.id] });
+    await held.reached;
+    expect((await client.delete(`/v1/organization/members/${leaving.id}`)).status).toBe(200);
+    held.release();
+    const res = await creating;
+    expect([res.status, res.body.error?.details?.[0]?.path]).toEqual([400, 'memberIds.0']);
+    expect((await client.get('/v1/services')).body.totalCount).toBe(0);
+  });
+
   it('answers 409 LAST_ADMIN for the last ADMIN, and removes an ADMIN while another remains', async () => {
     const { client } = await api.organization();
     const first = (await client.post('/v1/organization/members', { ...dan, role: 'ADMIN' })).body.member;
@@ -465,8 +510,8 @@ describe('DELETE /v1/organization/members/{memberId}', () => {
       res = await client.delete(`/v1/organization/members/${first.id}`);
     });
     expect(res!.status).toBe(200);
-    // An ADMIN: read, the admins (one Query), then the transaction that also checks another stays ADMIN.
-    expect(calls).toEqual(['GetItemCommand', 'QueryCommand', 'TransactWriteItemsCommand']);
+    // An ADMIN: read with the services naming it, the admins (one Query), then the transaction that also checks another stays ADMIN.
+    expect(calls.sort()).toEqual(['GetItemCommand', 'QueryCommand', 'QueryCommand', 'TransactWriteItemsCommand']);
     expect((await client.delete(`/v1/organization/members/${second.id}`)).status).toBe(409);
   });
 

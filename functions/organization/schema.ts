@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { E164, NonEmptyString, Timestamp, partialUpdateBody } from '#shared/schema';
+import { NonEmptyString, Timestamp, partialUpdateBody } from '#shared/schema';
 import { ClosedDates, storedHours, WeeklyHours } from '#shared/schedule';
 import { DEFAULT_COUNTRY, isCountry } from '#shared/countries';
 
@@ -129,10 +129,12 @@ export type Organization = v.InferOutput<typeof Organization>;
 export const OrganizationResponse = v.object({ organization: Organization });
 
 /**
- * What End User Messaging takes as a sender: an E.164 number, or an alphanumeric sender id (letters and digits
- * only, no spaces, 1 to 11 of them, at least one a letter, so it cannot be mistaken for a number).
+ * What End User Messaging takes as a sender: a phone number, or an alphanumeric sender id (letters and digits only,
+ * no spaces, 1 to 11 of them, at least one a letter, so it cannot be mistaken for a number). A number is taken as
+ * every phone field takes one (`+61 2 9999 0620`, `(02) 9999 0620` in the organization's country) and stored in
+ * E.164 (the handler reads it); the pattern admits the characters a typed number has.
  */
-export const SMS_SENDER_ID = new RegExp(`^(?:${E164.source.slice(1, -1)}|(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{1,11})$`);
+export const SMS_SENDER_ID = /^(?:\+?[\d\s().-]+|(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{1,11})$/;
 
 export const UpdateOrganizationBody = partialUpdateBody({
   name: NonEmptyString('name', 200),
@@ -154,8 +156,9 @@ export const UpdateOrganizationBody = partialUpdateBody({
     v.pipe(
       v.string('smsSenderId must be a string'),
       v.trim(),
-      v.maxLength(16, 'smsSenderId must be at most 16 characters'),
-      v.regex(SMS_SENDER_ID, 'smsSenderId must be a phone number in E.164 format or a sender id of 1 to 11 letters and digits with at least one letter'),
+      v.maxLength(32, 'smsSenderId must be at most 32 characters'),
+      v.regex(SMS_SENDER_ID, 'smsSenderId must be a phone number (+61 2 9999 0620, or national in the organization’s country) or a sender id of 1 to 11 letters and digits with at least one letter'),
+      v.description('A phone number, with its country code or in the national form of the organization’s `country` (the one sent beside it, else the stored one), stored and answered in E.164 (one that is no valid number of any numbering plan answers 400 naming the field); or an alphanumeric sender id of 1 to 11 letters and digits with at least one letter, stored as sent.'),
     ),
   ),
 });

@@ -228,7 +228,10 @@ describe('GET /v1/trade-categories', () => {
     // Each one is a tradeCategoryId a service takes.
     const last = table.at(-1)!;
     expect((await client.post('/v1/services', { ...blockedDrain, tradeCategoryId: last.id })).status).toBe(201);
-    expect((await client.post('/v1/services', { ...blockedDrain, name: 'Next', tradeCategoryId: last.id + 1 })).status).toBe(400);
+    const beyond = await client.post('/v1/services', { ...blockedDrain, name: 'Next', tradeCategoryId: last.id + 1 });
+    expect(beyond.status).toBe(400);
+    // The refusal names what a caller can act on: the valid ids and the route that lists them, not a file of the repository.
+    expect(beyond.body.error.details).toEqual([{ path: 'tradeCategoryId', message: `tradeCategoryId must be a trade category id, ${table[0]!.id} to ${last.id}: GET /v1/trade-categories lists them` }]);
   });
 
   it('answers 401 without an API key', async () => {

@@ -4,9 +4,9 @@ import { dynamo } from '#shared/dynamo';
 import { fromScenarioItem, fromVersionedScenarioItem, scenarioAudit, scenarioSummary, toScenarioItem } from './scenario-entity';
 import { referrerOf } from './scenario-links';
 import { fromServiceItem, fromVersionedServiceItem, serviceAudit, serviceCounterNames, serviceKeys, toServiceItem, toServiceNameItem } from './entity';
-import { ConflictError, NotFoundError } from '#shared/errors';
+import { ConflictError, NotFoundError, ValidationError } from '#shared/errors';
 import type { Page } from '#shared/pagination';
-import { normalizeName, type Key } from '#shared/store/keys';
+import { memberKey, normalizeName, type Key } from '#shared/store/keys';
 import type { Versioned } from '#shared/store/versioned-record';
 import { MAX_SCENARIO_LINKS, type Scenario, type ScenarioChanges, type ScenarioListQuery } from './scenario-schema';
 import type { Service, ServiceListQuery } from './schema';
@@ -24,14 +24,33 @@ export const SCENARIO_SEQUENCE = 'SCENARIO';
 
 const nameTaken = (name: string) => () => new ConflictError(`A service named "${name}" already exists`);
 
+/** The writes a transaction of up to `writes` items (a service's own) has room for beside its member checks. */
+const MAX_TRANSACTION_ITEMS = 100;
+
+/**
+ * That each member a write names anew is still a member when the write lands, for the write's transaction: a member
+ * removed since the rules read it (its delete saw no service naming it yet) answers 400 naming its place, so no
+ * service is left naming a member that is gone. Past the transaction's room (more than 90 members named anew at
+ * once) the rules' read alone holds them.
+ */
+function stillMembers(organizationId: string, memberIds: readonly number[], before: readonly number[], writes: number): TransactWrite[] {
+  const added = memberIds.flatMap((id, i) => (before.includes(id) ? [] : [{ id, i }]));
+  if (added.length > MAX_TRANSACTION_ITEMS - writes) return [];
+  return added.map(({ id, i }) => ({
+    item: { ConditionCheck: { TableName: config.tableName, Key: memberKey(organizationId, id), ConditionExpression: 'attribute_exists(pk)' } },
+    onConditionFailed: () => new ValidationError([{ path: `memberIds.${i}`, message: `memberIds.${i}: ${id} is not a member of the organization` }]),
+  }));
+}
+
 /** The name claim, the service (with its scenario summary) and the scenario, in one transaction: a taken name → 409, nothing written. */
 export async function insertServiceWithScenario(organizationId: string, service: Service, scenario: Scenario): Promise<void> {
-  await transact([
+  const writes = [
     insertIfAbsent(toServiceNameItem(organizationId, service), nameTaken(service.name)),
     insertIfAbsent(toServiceItem(organizationId, service)),
     insertIfAbsent(toScenarioItem(organizationId, scenario)),
     counterUpdate(organizationId, serviceCounterNames.services, 1),
-  ]);
+  ];
+  await transact([...writes, ...stillMembers(organizationId, service.memberIds, [], writes.length)]);
 }
 
 export const SERVICE_NOT_FOUND = 'Service not found';
@@ -91,9 +110,10 @@ export async function writeServiceVersion(organizationId: string, current: Versi
     onConditionFailed: () => new StaleWrite(),
   };
   const renamed = normalizeName(current.value.name) !== normalizeName(next.value.name);
-  if (!renamed) return writeAlone(put);
-  const guard = toServiceNameItem(organizationId, next.value);
-  await transact([put, ...moveUniqueItem(serviceKeys.serviceName(organizationId, current.value.name), guard, nameTaken(next.value.name))]);
+  const writes = [put, ...(renamed ? moveUniqueItem(serviceKeys.serviceName(organizationId, current.value.name), toServiceNameItem(organizationId, next.value), nameTaken(next.value.name)) : [])];
+  const checks = stillMembers(organizationId, next.value.memberIds, current.value.memberIds, writes.length);
+  if (writes.length + checks.length === 1) return writeAlone(put);
+  await transact([...writes, ...checks]);
 }
 
 /**
@@ -190,6 +210,40 @@ export async function deleteServiceWithScenario(organizationId: string, current:
       ];
     }),
   ]);
+}
+
+/** The most services one member's delete takes the member out of in its own transaction (a transaction has 100 writes). */
+export const MAX_SERVICES_OF_A_DELETED_MEMBER = 80;
+
+/**
+ * The writes that take a member out of `memberIds` of every service naming it, for the member's delete to put in its
+ * own transaction, so no service is left naming a member that is gone: each on condition that the service is still at
+ * the version read (one written meanwhile → StaleWrite, and the delete reads again). The service moves to a new
+ * version as any change does (updatedAt, its change log, a `service.updated`); one the member alone took offers every
+ * member again, as `[]` always has.
+ */
+export async function memberLeavingServices(organizationId: string, memberId: number, at: string): Promise<TransactWrite[]> {
+  const services = (await queryAll({ ...serviceKeys.services(organizationId), consistentRead: true })).map(fromVersionedServiceItem);
+  const naming = services.filter(({ value }) => value.memberIds.includes(memberId));
+  if (naming.length > MAX_SERVICES_OF_A_DELETED_MEMBER) {
+    throw new ConflictError(`The member takes ${naming.length} services; take it out of at least ${naming.length - MAX_SERVICES_OF_A_DELETED_MEMBER} of them (their memberIds) before removing it`);
+  }
+  return naming.map(({ value, version }): TransactWrite => {
+    const still = atVersion(version);
+    return {
+      item: {
+        Update: {
+          TableName: config.tableName,
+          Key: serviceKeys.service(organizationId, value.id),
+          UpdateExpression: 'SET #memberIds = :memberIds, #updatedAt = :at ADD #version :one',
+          ConditionExpression: `attribute_exists(pk) AND ${still.expression}`,
+          ExpressionAttributeNames: { ...still.names, '#memberIds': 'memberIds', '#updatedAt': 'updatedAt' },
+          ExpressionAttributeValues: { ...still.values, ':memberIds': value.memberIds.filter((id) => id !== memberId), ':at': at, ':one': 1 },
+        },
+      },
+      onConditionFailed: () => new StaleWrite(),
+    };
+  });
 }
 
 /** A page of the organization's services, newest first, filtered; an exact totalCount (docs/decisions/store.md). */

@@ -5,9 +5,11 @@ import { activeSecrets } from './rules';
 import { retryAfterMs } from './post';
 import { dynamo } from '#shared/dynamo';
 import { fromWebhookItem, webhookKeys } from './entity';
+import { WEBHOOK_LIMITS } from './limits';
+import { SLOT_LEASE_MS, takeDeliverySlot } from './slots';
 import { useTestApi } from '../../test/support/api';
 
-const api = useTestApi();
+const api = useTestApi({ clock: 'manual' });
 
 /** The webhook settings and the retry schedule read the environment once: load them afresh under `env`. */
 async function deliveryWith(env: Record<string, string | undefined>) {
@@ -99,5 +101,32 @@ describe('secret rotation', () => {
 
     expect(activeSecrets(stored, overlapEnds - 1)).toEqual([second, first]);
     expect(activeSecrets(stored, overlapEnds)).toEqual([second]);
+  });
+});
+
+describe('an organization’s delivery slots', () => {
+  /** Takes slots one by one until none is free: how many were taken, and each taken one's release. */
+  async function takeAll(organizationId: string) {
+    const taken = [];
+    for (let slot = await takeDeliverySlot(organizationId); slot; slot = await takeDeliverySlot(organizationId)) taken.push(slot);
+    return taken;
+  }
+
+  it('takes a slot again once its lease has run out: attempts that died holding all three lose the organization none of them', async () => {
+    const { organizationId } = await api.organization();
+    // Three attempts take the three slots, then crash or time out: none releases its slot.
+    const crashed = await takeAll(organizationId);
+    expect(crashed).toHaveLength(WEBHOOK_LIMITS.maxInFlightPerOrganization);
+    await api.advanceTime(SLOT_LEASE_MS - 1);
+    expect(await takeDeliverySlot(organizationId)).toBeUndefined();
+    await api.advanceTime(1);
+    const retaken = await takeAll(organizationId);
+    expect(retaken).toHaveLength(WEBHOOK_LIMITS.maxInFlightPerOrganization);
+    // A crashed attempt's late release frees nothing: each slot is another attempt's now.
+    await Promise.all(crashed.map((slot) => slot.release()));
+    expect(await takeDeliverySlot(organizationId)).toBeUndefined();
+    // Released by the attempts holding them, they are free at once.
+    await Promise.all(retaken.map((slot) => slot.release()));
+    expect(await takeAll(organizationId)).toHaveLength(WEBHOOK_LIMITS.maxInFlightPerOrganization);
   });
 });

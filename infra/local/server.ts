@@ -1,3 +1,5 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { USAGE_PLANS } from '#shared/auth/usage-plans';
@@ -14,6 +16,40 @@ import { config } from '#shared/config';
 import { serveLocallyAt } from '#shared/http/base-url';
 import { logger } from '#shared/observability';
 import { localWorker, workerOn } from './workers';
+
+/**
+ * Overlapping requests share this process, as invocations share an environment on Lambda's multi-concurrency runtime.
+ * That runtime holds each invocation's context in its InvokeStore (`awslambda.InvokeStore`), and Powertools, seeing
+ * AWS_LAMBDA_MAX_CONCURRENCY, keeps a logger's per-request keys there (the function the Lambda context names, the
+ * operation and request the access log appends): without it a line carries whichever request set them last. This is
+ * that store, one context per invocation in an AsyncLocalStorage; work outside any invocation (the stream readers,
+ * queues, jobs) keeps the logger's shared keys, as before.
+ */
+const invocations = new AsyncLocalStorage<Record<string | symbol, unknown>>();
+const REQUEST_ID = Symbol.for('_AWS_LAMBDA_REQUEST_ID');
+const invokeStore = {
+  getContext: () => invocations.getStore(),
+  hasContext: () => invocations.getStore() !== undefined,
+  get: (key: string | symbol) => invocations.getStore()?.[key],
+  set: (key: string | symbol, value: unknown) => {
+    const context = invocations.getStore();
+    if (!context) throw new Error('No invocation context to set a value in');
+    context[key] = value;
+  },
+  run: <T>(context: Record<string | symbol, unknown>, fn: () => T): T => invocations.run(context, fn),
+  getRequestId: () => String(invocations.getStore()?.[REQUEST_ID] ?? '-'),
+  getXRayTraceId: () => undefined,
+  getTenantId: () => undefined,
+  getTraceparent: () => undefined,
+  getTracestate: () => undefined,
+  getBaggage: () => undefined,
+};
+process.env.AWS_LAMBDA_MAX_CONCURRENCY ??= '100';
+const runtime = globalThis as { awslambda?: Record<string, unknown> };
+runtime.awslambda = { ...runtime.awslambda, InvokeStore: invokeStore };
+
+/** Runs one invocation (a route's function, an authorizer) in a context of its own. */
+const invocation = <T>(invoke: () => Promise<T>): Promise<T> => invocations.run({ [REQUEST_ID]: randomUUID() }, invoke);
 
 // Each worker of the resource list on what npm start has for its trigger: the table's stream (below), and for each
 // channel a resource declares, its local stand-in: an in-process queue, a local publisher handed the worker's code, or
@@ -172,10 +208,11 @@ export async function startLocalServer(
   const stream = events ? await startStreamReaders(streamFrom) : streamNotRead;
   // After each request the stream is read at once: the request probably wrote something.
   const invokeAndNudge: NonNullable<LocalGatewayOptions['aroundInvoke']> = (route, invoke) => {
-    const invoked = aroundInvoke ? aroundInvoke(route, invoke) : invoke();
+    const invoked = invocation(() => (aroundInvoke ? aroundInvoke(route, invoke) : invoke()));
     return invoked.finally(() => stream.nudge());
   };
-  const gateway = createLocalGateway({ routes, loadHandler, loadAuthorizer, aroundInvoke: invokeAndNudge, aroundAuthorize, authorizerCacheTtlMs, meter: createUsagePlanMeter(planOf) });
+  const authorizeAlone: NonNullable<LocalGatewayOptions['aroundAuthorize']> = (authorize) => invocation(() => (aroundAuthorize ? aroundAuthorize(authorize) : authorize()));
+  const gateway = createLocalGateway({ routes, loadHandler, loadAuthorizer, aroundInvoke: invokeAndNudge, aroundAuthorize: authorizeAlone, authorizerCacheTtlMs, meter: createUsagePlanMeter(planOf) });
   const server = createServer(await withSimulatedTopics(gateway, stream));
   await listen(server, port).catch(async (error: unknown) => {
     await stream.stop();

@@ -78,13 +78,25 @@ function serversOf(baseUrl: string | undefined): Json[] {
 /** The document as served from one base URL: the same, naming that API as its server. */
 export const servedFrom = (document: OpenApiDocument, baseUrl: string): OpenApiDocument => ({ ...document, servers: serversOf(baseUrl) });
 
+/** A route's operation, or an error that names the route before what failed (`POST /v1/automations (createAutomation): body.…`). */
+function operationNamed(route: RouteDefinition, api: ApiDescription): Json {
+  try {
+    return operation(route, api);
+  } catch (error) {
+    throw new Error(`${route.method} ${route.path} (${route.operationId}): ${(error as Error).message}`, { cause: error });
+  }
+}
+
 /** The OpenAPI 3.1 description of the API, generated from the route table and its valibot schemas. */
 export function buildOpenApiDocument(api: ApiDescription): OpenApiDocument {
   const { routes } = api;
+  // The named schemas first: every operation refers to them, so one they cannot convert is named as itself, not as
+  // the first operation that reaches it.
+  const components = componentsSection(api);
   const paths: Record<string, Json> = {};
   for (const route of routes) {
     if (!(route.tag in api.tags)) throw new Error(`${route.operationId}: its tag ${route.tag} has no description`);
-    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, api);
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = operationNamed(route, api);
     if (route.preflight) paths[route.path]!.options = preflightOperation(route);
   }
   for (const [name, webhook] of Object.entries(api.webhooks ?? {})) {
@@ -109,7 +121,7 @@ export function buildOpenApiDocument(api: ApiDescription): OpenApiDocument {
     tags,
     paths,
     ...(api.webhooks ? { webhooks: webhooksSection(api.webhooks, api.components) } : {}),
-    components: componentsSection(api),
+    components,
   };
 }
 

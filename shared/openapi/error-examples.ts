@@ -48,7 +48,7 @@ function refusal(schema: v.GenericSchema, input: unknown, where: Part): ApiError
 /** The properties of an object schema as the document states them (of its first variant, for a union of objects). */
 function propertiesOf(schema: v.GenericSchema | undefined, part: Part): Array<[string, Json]> {
   if (!schema) return [];
-  const converted = convert(schema, part === 'body' ? 'input' : 'output') as Json;
+  const converted = convert(schema, part === 'body' ? 'input' : 'output', undefined, part) as Json;
   const object = converted.properties ? converted : (converted.oneOf ?? converted.anyOf)?.[0];
   return Object.entries((object?.properties ?? {}) as Record<string, Json>);
 }

@@ -70,13 +70,61 @@ function strip({ $schema: _schema, $defs: _defs, ...schema }: JsonSchema): JsonS
   return schema;
 }
 
-/** One schema, with registered components written as references to them. */
-export function convert(schema: v.GenericSchema, view: SchemaView, components?: Record<string, v.GenericSchema>): JsonSchema {
-  return strip(toJsonSchema(schema, config(view, components)));
+/** Whether the converter refuses a schema in this view (components converted in place, so the field is found in them too). */
+function refused(schema: v.GenericSchema, view: SchemaView): boolean {
+  try {
+    toJsonSchema(schema, config(view));
+    return false;
+  } catch {
+    return true;
+  }
 }
 
-/** The named component schemas, each referring to the others by name. */
+type Node = v.GenericSchema & { entries?: Record<string, v.GenericSchema>; wrapped?: v.GenericSchema; item?: v.GenericSchema; options?: v.GenericSchema[] };
+
+/** The parts of a schema a field can be in, each with what it adds to the field's path. */
+function partsOf(schema: Node): [string, v.GenericSchema][] {
+  if (schema.entries) return Object.entries(schema.entries).map(([name, entry]) => [`.${name}`, entry]);
+  if (schema.wrapped) return [['', schema.wrapped]];
+  if (schema.item) return [['[]', schema.item]];
+  if (schema.options) return schema.options.filter(isSchema).map((option) => ['', option]);
+  return [];
+}
+
+/** The path of the innermost field the converter refuses (`.quietHours.days[]`), from the schema down; '' when it is the schema itself. */
+function refusedField(schema: v.GenericSchema, view: SchemaView): string {
+  const part = partsOf(schema as Node).find(([, inner]) => refused(inner, view));
+  return part ? `${part[0]}${refusedField(part[1], view)}` : '';
+}
+
+/**
+ * `convert` of `where` (a route's `body`, a named schema), or an error naming the field the converter refused and
+ * why: `body.quietHours.days[]: The "transform" action cannot be converted to JSON Schema.`
+ */
+function converting<T>(where: string, schema: v.GenericSchema, view: SchemaView, run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    throw new Error(`${where}${refusedField(schema, view)}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/** One schema, with registered components written as references to them; `where` names it in an error (`body`, `query`). */
+export function convert(schema: v.GenericSchema, view: SchemaView, components?: Record<string, v.GenericSchema>, where = 'schema'): JsonSchema {
+  return converting(where, schema, view, () => strip(toJsonSchema(schema, config(view, components))));
+}
+
+/** The named component schemas, each referring to the others by name; an error names the component and its field. */
 export function convertComponents(components: Record<string, v.GenericSchema>): Record<string, JsonSchema> {
-  const converted = toJsonSchemaDefs(components, config('answer'));
+  const failing = () => Object.entries(components).find(([, schema]) => refused(schema, 'answer'));
+  let converted: Record<string, JsonSchema>;
+  try {
+    converted = toJsonSchemaDefs(components, config('answer'));
+  } catch (error) {
+    const [name, schema] = failing() ?? ['components', v.unknown()];
+    return converting(`components.schemas.${name}`, schema, 'answer', () => {
+      throw error;
+    });
+  }
   return Object.fromEntries(Object.entries(converted).map(([name, schema]) => [name, strip(schema)]));
 }

@@ -14,7 +14,7 @@ export function parameters(route: RouteDefinition, idempotencyKey?: Json): Json[
   const result: Json[] = [];
   const add = (where: 'path' | 'query', schema: v.GenericSchema | undefined) => {
     if (!schema) return;
-    const object = convert(schema, 'output');
+    const object = convert(schema, 'output', undefined, where);
     const required = new Set(object.required ?? []);
     for (const [name, property] of Object.entries(object.properties ?? {})) {
       const { description, ...propertySchema } = property as JsonSchema;
@@ -109,7 +109,7 @@ export function operation(route: RouteDefinition, api: ApiDescription): Json {
   const bodies = route.request.body ? { [JSON_MEDIA_TYPE]: route.request.body } : route.requestBodies;
   if (bodies) {
     const content = Object.fromEntries(
-      Object.entries(bodies).map(([type, schema]) => [type, { schema: convert(schema, 'input'), ...(example !== undefined && type === JSON_MEDIA_TYPE ? { example } : {}) }]),
+      Object.entries(bodies).map(([type, schema]) => [type, { schema: convert(schema, 'input', undefined, type === JSON_MEDIA_TYPE ? 'body' : `body (${type})`), ...(example !== undefined && type === JSON_MEDIA_TYPE ? { example } : {}) }]),
     );
     op.requestBody = { required: true, content };
   }

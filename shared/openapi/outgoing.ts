@@ -16,7 +16,7 @@ export function webhooksSection(webhooks: NonNullable<ApiDescription['webhooks']
           // The receiver needs no API key: the signature proves the sender.
           security: [],
           parameters: webhook.headers,
-          requestBody: { required: true, content: { [JSON_MEDIA_TYPE]: { schema: convert(webhook.body, 'answer', components) } } },
+          requestBody: { required: true, content: { [JSON_MEDIA_TYPE]: { schema: convert(webhook.body, 'answer', components, `webhooks.${name}.body`) } } },
           responses: Object.fromEntries(
             Object.entries(webhook.answers).map(([status, { description, headers }]) => [
               status,

@@ -175,7 +175,7 @@ export function errorExamplesOf(route: RouteDefinition, body: unknown): Record<n
 export function response(route: RouteDefinition, status: number, componentSchemas: Components, own: Examples = {}): Json {
   const doc = route.responses?.[status];
   if (status === route.status) {
-    const content: Json = { schema: convert(doc?.schema ?? route.response, 'answer', componentSchemas) };
+    const content: Json = { schema: convert(doc?.schema ?? route.response, 'answer', componentSchemas, `response ${status}`) };
     if (doc?.examples) content.examples = examplesObject(doc.examples);
     return { description: doc?.description ?? route.summary, ...headersOf(route, status, doc), content: { [mediaType(route)]: content } };
   }
@@ -185,7 +185,7 @@ export function response(route: RouteDefinition, status: number, componentSchema
   const headers = { ...(shared?.headers ? { headers: shared.headers } : {}), ...headersOf(route, status, doc) };
   if (doc?.empty) return { description, ...headers };
   if (doc?.schema) {
-    const content: Json = { schema: convert(doc.schema, 'answer', componentSchemas) };
+    const content: Json = { schema: convert(doc.schema, 'answer', componentSchemas, `response ${status}`) };
     if (doc.examples) content.examples = examplesObject(doc.examples);
     return { description, ...headers, content: { [JSON_MEDIA_TYPE]: content } };
   }

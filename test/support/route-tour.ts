@@ -49,15 +49,17 @@ const routeKey = (route: RouteDefinition) => `${route.method} ${route.path}`;
 /** The routes the tour visits, so a test can tell when a new route is missing from it. */
 export const TOURED_ROUTES = STOPS.map((stop) => stop.route);
 
+/** The tour's stops in their order, for a test per stop (`routeVisitor`): several may visit one route (its searches). */
+export const TOUR_STOPS: readonly TourStop[] = STOPS;
+
 /**
- * Sends one request per route for a fresh organization and records the DynamoDB calls (and consumed
- * capacity) each made. Meta routes without calls (the reference script) are left out: they touch no table.
+ * The tour for a fresh organization one stop at a time, in TOUR_STOPS' order: each visit sends its stop's request,
+ * with what the stops before it kept, and records the DynamoDB calls (and consumed capacity) it made.
  */
-export async function tourRoutes(client: TourClient): Promise<RouteVisit[]> {
+export function routeVisitor(client: TourClient): (stop: TourStop) => Promise<RouteVisit> {
   const byKey = new Map(routes.map((route) => [routeKey(route), route]));
   const state: Record<string, unknown> = {};
-  const visits: RouteVisit[] = [];
-  for (const stop of STOPS) {
+  return async (stop) => {
     const route = byKey.get(stop.route);
     if (!route) throw new Error(`the tour names ${stop.route}, which is not a route`);
     const { method, path, body } = stop.request(state);
@@ -67,8 +69,18 @@ export async function tourRoutes(client: TourClient): Promise<RouteVisit[]> {
     });
     if (stop.status !== undefined ? answer.status !== stop.status : answer.status >= 300) throw new Error(`${stop.route} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
     stop.keep?.(answer.body, state);
-    visits.push({ route, kind: stop.kind, path, status: answer.status, calls, exception: stop.exception });
-  }
+    return { route, kind: stop.kind, path, status: answer.status, calls, exception: stop.exception };
+  };
+}
+
+/**
+ * Sends one request per route for a fresh organization and records the DynamoDB calls (and consumed
+ * capacity) each made. Meta routes without calls (the reference script) are left out: they touch no table.
+ */
+export async function tourRoutes(client: TourClient): Promise<RouteVisit[]> {
+  const visit = routeVisitor(client);
+  const visits: RouteVisit[] = [];
+  for (const stop of STOPS) visits.push(await visit(stop));
   return visits;
 }
 
