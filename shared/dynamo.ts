@@ -1,7 +1,7 @@
 import { DynamoDBClient, TransactionCanceledException, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ItemTooLargeError } from './errors';
-import { recogniseOwnEarlierAttempts } from './store/own-writes';
+import { recogniseOwnEarlierAttempts } from './own-writes';
 
 /**
  * A hung DynamoDB must fail a request well inside the function's timeout (15 s) rather than hold it:

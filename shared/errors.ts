@@ -72,7 +72,7 @@ export const STORE_UNAVAILABLE_MESSAGE = 'The store did not answer in time, so t
 
 /**
  * The store timed out, was throttled or failed after the SDK's own attempts: the request's writes may or may not have
- * landed. A retry with the same Idempotency-Key runs again and meets what landed (shared/store/own-writes.ts), so it
+ * landed. A retry with the same Idempotency-Key runs again and meets what landed (shared/own-writes.ts), so it
  * answers what the first would have.
  */
 export const storeUnavailable = () => new ServiceUnavailableError(STORE_UNAVAILABLE_MESSAGE, 1, 'STORE_UNAVAILABLE');

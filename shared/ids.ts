@@ -1,9 +1,9 @@
 import { encodeTime, ulid } from 'ulid';
-import { attemptTime, attemptUlid } from './store/own-writes';
+import { attemptTime, attemptUlid } from './own-writes';
 
 /**
  * `<kind>_<ULID>`: sortable by creation time, so sort keys built from them list newest first. In a request with an
- * Idempotency-Key, the same in each of its attempts (shared/store/own-writes.ts), at the time of the first.
+ * Idempotency-Key, the same in each of its attempts (shared/own-writes.ts), at the time of the first.
  */
 export function newId(kind: string, at: Date = requestTime()): string {
   return `${kind}_${attemptUlid() ?? ulid(at.getTime())}`;

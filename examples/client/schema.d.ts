@@ -567,7 +567,7 @@ export interface paths {
         head?: never;
         /**
          * Change the organization’s name, timezone, country, currency, businessHours, closedDates, automationSmsDailyCap or smsSenderId
-         * @description Fields left out keep their values. `businessHours` is the whole week, replaced rather than merged by day: a PATCH with only `monday` leaves every other day closed, so send the week with the day changed. `timezone` must be an IANA zone (e.g. Australia/Sydney). `country` (ISO 3166-1 alpha-2, default `AU`) is the country whose national phone forms every write and lookup reads; an unknown code answers 400. `currency` (ISO 4217, default `AUD`) is what a lead’s `value` is in; an unknown code answers 400. `automationSmsDailyCap` (1 to 20, default 3) is how many SMS its automations send one lead in a day. `smsSenderId` is what recipients see an SMS come from: an E.164 number or an alphanumeric sender id of up to 11 characters; `null` returns to the provider’s default. A number is stored in its one E.164 form: a trunk 0 typed after the country code is dropped (`+610299990000` is stored as `+61299990000`). A number is also where replies come back, so it belongs to one organization: a number another organization has set answers 409 `SMS_SENDER_TAKEN`, and the number an organization leaves is free for others at once.
+         * @description Fields left out keep their values. `businessHours` is the whole week, replaced rather than merged by day: a PATCH with only `monday` leaves every other day closed, so send the week with the day changed. `timezone` must be an IANA zone (e.g. Australia/Sydney). `country` (ISO 3166-1 alpha-2, default `AU`) is the country whose national phone forms every write and lookup reads; an unknown code answers 400. `currency` (ISO 4217, default `AUD`) is what a lead’s `value` is in; an unknown code answers 400. `automationSmsDailyCap` (1 to 20, default 3) is how many SMS its automations send one lead in a day. `smsSenderId` is what recipients see an SMS come from: a phone number or an alphanumeric sender id of up to 11 characters; `null` returns to the provider’s default. A number is taken as every phone field takes one, with its country code (`+61 2 9999 0620`) or in the national form of the organization’s country (`(02) 9999 0620`), and stored in its one E.164 form (`+61299990620`; a trunk 0 typed after the country code is dropped too). A number is also where replies come back, so it belongs to one organization: a number another organization has set answers 409 `SMS_SENDER_TAKEN`, and the number an organization leaves is free for others at once.
          */
         patch: operations["updateOrganization"];
         trace?: never;
@@ -612,7 +612,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a member and its user
-         * @description The member leaves the list and its `userId` can no longer send SMS (`POST /v1/sms` answers 404 User not found), add company notes or be booked; messages, notes and appointments it already has keep their `userId`. Its email may be invited again. Removing the organization’s last ADMIN answers 409 `LAST_ADMIN`.
+         * @description The member leaves the list and its `userId` can no longer send SMS (`POST /v1/sms` answers 404 User not found), add company notes or be booked; messages, notes and appointments it already has keep their `userId`. Its email may be invited again. Every service that names it in `memberIds` loses it in the same write (a service it alone took offers every member again, as `[]` does), so each service can be written back as read; a member more than 80 services name answers 409 until it is taken out of some. Removing the organization’s last ADMIN answers 409 `LAST_ADMIN`.
          */
         delete: operations["deleteOrganizationMember"];
         options?: never;
@@ -717,7 +717,7 @@ export interface paths {
         };
         /**
          * List services, newest first
-         * @description The organization’s services with their scenario summaries, filtered by `tradeCategoryId` (a catalog id, docs/trade-categories.md) and `isActive`. `totalCount` counts every service that passes the filters.
+         * @description The organization’s services with their scenario summaries, filtered by `tradeCategoryId` (a catalog id, as GET /v1/trade-categories lists them) and `isActive`. `totalCount` counts every service that passes the filters.
          */
         get: operations["listServices"];
         put?: never;
@@ -2282,7 +2282,7 @@ export interface components {
                 url: string;
             })[];
             stopWhen: ("lead.replied" | "appointment.cancelled" | "lead.status_changed" | "lead.opted_out")[];
-            /** @description SMS steps go out from `allowedFrom` until `allowedUntil` (`allowedUntil` after `allowedFrom`, 24:00 the end of the day) on `days` (every day when absent), and not on the organization’s `closedDates` while `closedDates` is true; a step due outside them waits for the next allowed minute. */
+            /** @description SMS steps go out from `allowedFrom` until `allowedUntil` (`allowedUntil` after `allowedFrom`, 24:00 the end of the day) on `days` (every day when absent; `monday`, `Monday` or `MONDAY`, kept and answered once each in lower case as `businessHours` writes them), and not on the organization’s `closedDates` while `closedDates` is true; a step due outside them waits for the next allowed minute. */
             quietHours: {
                 allowedFrom: string;
                 allowedUntil: string;
@@ -6015,7 +6015,7 @@ export interface operations {
                     })[];
                     /** @description What stops a run before its last step. `lead.opted_out` stops SMS steps whether listed or not, and a deleted lead stops every run. */
                     stopWhen?: ("lead.replied" | "appointment.cancelled" | "lead.status_changed" | "lead.opted_out")[];
-                    /** @description SMS steps go out from `allowedFrom` until `allowedUntil` (`allowedUntil` after `allowedFrom`, 24:00 the end of the day) on `days` (every day when absent), and not on the organization’s `closedDates` while `closedDates` is true; a step due outside them waits for the next allowed minute. */
+                    /** @description SMS steps go out from `allowedFrom` until `allowedUntil` (`allowedUntil` after `allowedFrom`, 24:00 the end of the day) on `days` (every day when absent; `monday`, `Monday` or `MONDAY`, kept and answered once each in lower case as `businessHours` writes them), and not on the organization’s `closedDates` while `closedDates` is true; a step due outside them waits for the next allowed minute. */
                     quietHours?: {
                         allowedFrom: string;
                         allowedUntil: string;
@@ -6030,7 +6030,7 @@ export interface operations {
                          *       "sunday"
                          *     ]
                          */
-                        days?: ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday")[];
+                        days?: ("monday" | "Monday" | "MONDAY" | "tuesday" | "Tuesday" | "TUESDAY" | "wednesday" | "Wednesday" | "WEDNESDAY" | "thursday" | "Thursday" | "THURSDAY" | "friday" | "Friday" | "FRIDAY" | "saturday" | "Saturday" | "SATURDAY" | "sunday" | "Sunday" | "SUNDAY")[];
                         /** @default true */
                         closedDates?: boolean;
                     };
@@ -6280,7 +6280,7 @@ export interface operations {
                     })[];
                     /** @description What stops a run before its last step. `lead.opted_out` stops SMS steps whether listed or not, and a deleted lead stops every run. */
                     stopWhen?: ("lead.replied" | "appointment.cancelled" | "lead.status_changed" | "lead.opted_out")[];
-                    /** @description SMS steps go out from `allowedFrom` until `allowedUntil` (`allowedUntil` after `allowedFrom`, 24:00 the end of the day) on `days` (every day when absent), and not on the organization’s `closedDates` while `closedDates` is true; a step due outside them waits for the next allowed minute. */
+                    /** @description SMS steps go out from `allowedFrom` until `allowedUntil` (`allowedUntil` after `allowedFrom`, 24:00 the end of the day) on `days` (every day when absent; `monday`, `Monday` or `MONDAY`, kept and answered once each in lower case as `businessHours` writes them), and not on the organization’s `closedDates` while `closedDates` is true; a step due outside them waits for the next allowed minute. */
                     quietHours?: {
                         allowedFrom: string;
                         allowedUntil: string;
@@ -6295,7 +6295,7 @@ export interface operations {
                          *       "sunday"
                          *     ]
                          */
-                        days?: ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday")[];
+                        days?: ("monday" | "Monday" | "MONDAY" | "tuesday" | "Tuesday" | "TUESDAY" | "wednesday" | "Wednesday" | "WEDNESDAY" | "thursday" | "Thursday" | "THURSDAY" | "friday" | "Friday" | "FRIDAY" | "saturday" | "Saturday" | "SATURDAY" | "sunday" | "Sunday" | "SUNDAY")[];
                         /** @default true */
                         closedDates?: boolean;
                     };

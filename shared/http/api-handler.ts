@@ -5,7 +5,9 @@ import { VIA_HEADER } from '../audit/entry';
 import { asWriter, type Writer } from '../audit/writer';
 import { withCounterShards } from '../store/counter-shards';
 import { claimIdempotencyKey, completeIdempotencyKey, leaveIdempotencyKeyUnknown, releaseIdempotencyKey } from '../store/idempotency';
-import { asAttempt } from '../store/own-writes';
+import { asAttempt } from '../own-writes';
+import { storeUnavailable } from '../errors';
+import { isTransientStoreError } from '../store/transient';
 import { attemptOf, type IdempotencyStore } from './idempotency';
 import { routeHandler, type RouteHandle } from './route-handler';
 
@@ -18,6 +20,9 @@ const idempotencyStore: IdempotencyStore = {
   release: releaseIdempotencyKey,
   unknown: leaveIdempotencyKeyUnknown,
 };
+
+/** A store that did not answer is not a fault of ours: 503 with Retry-After, the outcome unknown. */
+const storeUnavailableIfTransient = (error: Error): Error => (isTransientStoreError(error) ? storeUnavailable() : error);
 
 /** A request with an Idempotency-Key runs as its attempt: the same ids, times and write tokens in every attempt. */
 const asItsAttempt = <T>(event: APIGatewayProxyEvent, run: () => Promise<T>): Promise<T> => {
@@ -51,5 +56,5 @@ function writerOf(route: Pick<RouteDefinition, 'auth'>, event: APIGatewayProxyEv
  * organization's setting says, and every record it writes attributed to the request (its audit entries).
  */
 export function apiHandler<R extends RouteRequest, S extends v.GenericSchema>(route: RouteDefinition<R, S>, handle: RouteHandle<R, S>) {
-  return routeHandler(route, handle, { idempotencyStore, scope: (event, run) => withCounterShards(counterShardsOf(event), () => asWriter(writerOf(route, event), () => asItsAttempt(event, run))) });
+  return routeHandler(route, handle, { idempotencyStore, asDomainError: storeUnavailableIfTransient, scope: (event, run) => withCounterShards(counterShardsOf(event), () => asWriter(writerOf(route, event), () => asItsAttempt(event, run))) });
 }

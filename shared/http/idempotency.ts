@@ -4,7 +4,7 @@ import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { ApiError, ValidationError, wasRefusedUnrun } from '../errors';
 import type { JsonResponse } from './envelope';
 import { logger } from '../observability';
-import type { Attempt } from '../store/own-writes';
+import type { Attempt } from '../own-writes';
 import { IDEMPOTENCY_KEY_FORMAT, IDEMPOTENCY_KEY_RULE, isIdempotent, type HttpMethod } from '../routes/route';
 
 type Middleware = MiddlewareObj<APIGatewayProxyEvent, JsonResponse, Error, Context>;

@@ -1,7 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { ApiError, BadRequestError, PayloadTooLargeError, ProviderError, refusedUnrun, storeUnavailable, ValidationError } from '../errors';
-import { isTransientStoreError } from '../store/transient';
+import { ApiError, BadRequestError, PayloadTooLargeError, ProviderError, refusedUnrun, ValidationError } from '../errors';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../json-depth';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { DIMENSION, functionVersionOf, logger, METRIC } from '../observability';
@@ -22,12 +21,14 @@ function bodyParserMessage(error: Error): string | undefined {
   return error.message === 'Forbidden key in JSON body' ? `Request body must not use the key "${String(cause.data)}"` : 'Request body must be valid JSON';
 }
 
-/** The one place where errors become HTTP responses. Internals never leak into a 500. */
-export function errorEnvelope(): Middleware {
+/**
+ * The one place where errors become HTTP responses. Internals never leak into a 500. `asDomainError` names what the
+ * layers below throw as the domain error it is (the handler factory's: a store that did not answer is a 503).
+ */
+export function errorEnvelope(asDomainError: (error: Error) => Error = (error) => error): Middleware {
   return {
     onError: (request) => {
-      // A store that did not answer is not a fault of ours: 503 with Retry-After, the outcome unknown.
-      const error = isTransientStoreError(request.error) ? storeUnavailable() : request.error;
+      const error = request.error ? asDomainError(request.error) : request.error;
       const malformedBody = error ? bodyParserMessage(error) : undefined;
       if (error instanceof ApiError) {
         const response = errorResponse(error.status, error.message, error.code, error.details);

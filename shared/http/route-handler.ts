@@ -28,6 +28,8 @@ type CompressibleOutput<S extends v.GenericSchema> = HandlerOutput<S> extends st
 /** What the handler factory is given of storage: where idempotency records live, and the scope a request's work runs in. */
 export interface HandlerStorage {
   idempotencyStore?: IdempotencyStore;
+  /** What the storage throws, as the domain error it is (a store that did not answer: 503 STORE_UNAVAILABLE). */
+  asDomainError?: (error: Error) => Error;
   scope?: <T>(event: APIGatewayProxyEvent, run: () => Promise<T>) => Promise<T>;
 }
 
@@ -110,7 +112,7 @@ export function routeHandler<R extends RouteRequest, S extends v.GenericSchema>(
 function chainOf<R extends RouteRequest, S extends v.GenericSchema>(
   route: RouteDefinition<R, S>,
   handle: RouteHandle<R, S>,
-  { idempotencyStore, scope = (_event, run) => run() }: HandlerStorage,
+  { idempotencyStore, scope = (_event, run) => run(), asDomainError }: HandlerStorage,
 ): RouteLambdaHandler {
   const { path, query, body, bodyAsText } = route.request;
   // The body this chain parses and validates: none on a route that reads its body as text.
@@ -121,7 +123,7 @@ function chainOf<R extends RouteRequest, S extends v.GenericSchema>(
     .use(logMetrics(metrics, { captureColdStartMetric: true }))
     .use(accessLog(route.operationId));
   if (idempotencyStore && needsIdempotencyStore(route)) chain.use(idempotency(idempotencyStore));
-  chain.use(errorEnvelope());
+  chain.use(errorEnvelope(asDomainError));
   const { admission } = route;
   const takesNoKey = route.idempotencyKey === false;
   if (admission || takesNoKey) {

@@ -5,7 +5,7 @@ import { config } from '../config';
 import { dynamo } from '../dynamo';
 import { keys } from './keys';
 import { TTL_ATTRIBUTE } from '../table';
-import type { Attempt } from './own-writes';
+import type { Attempt } from '../own-writes';
 
 /** An answer as the API sent it, kept to send again verbatim. */
 export interface StoredResponse {

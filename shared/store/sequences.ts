@@ -2,7 +2,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 import { dynamo } from '../dynamo';
 import { keys } from './keys';
-import { drawnOnce } from './own-writes';
+import { drawnOnce } from '../own-writes';
 
 /**
  * Reserves `count` integer ids of one kind for an organization and returns the first.
