@@ -157,27 +157,72 @@ export function instantOf(timezone: string, date: string, minuteOfDay: number): 
 
 /** The calendar date `days` after `date` (YYYY-MM-DD). */
 function dateAfter(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+  return dateOfDay(dayOf(date) + days);
 }
 
 const nextDate = (date: string) => dateAfter(date, 1);
 
-function weekdayOf(date: string): Weekday {
-  return WEEKDAYS[(new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7]!;
+/** A date as a count of days since 1970-01-01, and back: whole days are stepped over as numbers, not as strings. */
+const dayOf = (date: string) => Date.parse(`${date}T00:00:00Z`) / 86_400_000;
+const dateOfDay = (day: number) => new Date(day * 86_400_000).toISOString().slice(0, 10);
+/** 1970-01-01 was a Thursday, the fourth day of a week that starts on Monday. */
+const weekdayOfDay = (day: number): Weekday => WEEKDAYS[(((day + 3) % 7) + 7) % 7]!;
+
+/** A day's periods earliest first, and whether they cover it from 00:00 to 24:00 without a gap (periods that meet). */
+function dayShape(periods: readonly Period[] = []) {
+  const sorted = [...periods].sort((a, b) => minutesOf(a.open) - minutesOf(b.open));
+  const allDay = sorted.length > 0 && sorted[0]!.open === '00:00' && sorted[sorted.length - 1]!.close === '24:00' && sorted.every((period, i) => i === 0 || sorted[i - 1]!.close === period.open);
+  return { periods: sorted, allDay };
 }
 
-/** Each opening of the schedule as instants, from the day of `fromMs` onwards, for `days` days. */
+/**
+ * Each opening of the schedule as instants, from the day of `fromMs` onwards, for `days` days. Days open from 00:00 to
+ * 24:00 one after another are one opening, from the first day's midnight to the midnight after the last: what their
+ * periods, merged, would give, found by stepping over whole days (a business open around the clock costs what one with
+ * a closing each day does). Days closed all day are stepped over the same way, with no reading of the zone's clock.
+ */
 function* openings({ hours, closedDates, timezone }: Schedule, fromMs: number, days: number): Generator<{ opensAt: number; closesAt: number }> {
-  const closed = new Set(closedDates);
-  let date = wallClockAt(timezone, fromMs).date;
-  for (let i = 0; i < days; i++, date = nextDate(date)) {
-    if (closed.has(date)) continue;
-    const periods = [...(hours[weekdayOf(date)] ?? [])].sort((a, b) => minutesOf(a.open) - minutesOf(b.open));
+  const shapes = WEEKDAYS.map((weekday) => dayShape(hours[weekday]));
+  if (shapes.every((shape) => shape.periods.length === 0)) return;
+  const closedDays = closedDates.map(dayOf).filter(Number.isFinite).sort((a, b) => a - b);
+  const closed = new Set(closedDays);
+  const shapeOf = (day: number) => shapes[WEEKDAYS.indexOf(weekdayOfDay(day))]!;
+  const first = dayOf(wallClockAt(timezone, fromMs).date);
+  const end = first + days;
+  for (let day = first; day < end; day++) {
+    if (closed.has(day)) continue;
+    const { periods, allDay } = shapeOf(day);
+    if (allDay) {
+      const until = Math.min(end, nextClosedDay(closedDays, day), nextPartDay(shapes, day));
+      yield { opensAt: instantOf(timezone, dateOfDay(day), 0), closesAt: instantOf(timezone, dateOfDay(until), 0) };
+      day = until - 1;
+      continue;
+    }
+    const date = dateOfDay(day);
     for (const period of periods) {
       const closesAt = period.close === '24:00' ? instantOf(timezone, nextDate(date), 0) : instantOf(timezone, date, minutesOf(period.close));
       yield { opensAt: instantOf(timezone, date, minutesOf(period.open)), closesAt };
     }
   }
+}
+
+/** The first closed date after `day` (closedDays sorted), or Infinity. */
+function nextClosedDay(closedDays: readonly number[], day: number): number {
+  let [low, high] = [0, closedDays.length];
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (closedDays[middle]! <= day) low = middle + 1;
+    else high = middle;
+  }
+  return closedDays[low] ?? Infinity;
+}
+
+/** The first day after `day` whose weekday is not open all day, or Infinity when every weekday is. */
+function nextPartDay(shapes: readonly { allDay: boolean }[], day: number): number {
+  for (let ahead = 1; ahead <= 7; ahead++) {
+    if (!shapes[WEEKDAYS.indexOf(weekdayOfDay(day + ahead))]!.allDay) return day + ahead;
+  }
+  return Infinity;
 }
 
 /** How far ahead the next opening is looked for: every closed date plus two weeks. */

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { portInUse } from '../infra/local/dynamodb-local';
+import { patiently, StartUpTimeout } from '../infra/local/patience';
 import { adminAt } from './support/admin-cli';
 import { requestWithHost } from './support/host-header';
 import { shortLivedJvmEnv } from './support/jvm';
@@ -25,9 +26,12 @@ async function occupy(): Promise<number> {
   return (server.address() as { port: number }).port;
 }
 
-/** `npm start` with the given environment; `until` decides from its output when to stop watching. */
-function npmStart(env: Record<string, string>, until: (output: string) => boolean) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], { env: { ...process.env, ...shortLivedJvmEnv(), TABLE_NAME: 'start', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * `npm start` with the given environment; `until` decides from its output when to stop watching. `slow` loads
+ * test/support/slow-dynamodb.ts into it: its DynamoDB calls answer as on a machine at load ~20.
+ */
+function npmStart(env: Record<string, string>, until: (output: string) => boolean, { slow = false } = {}) {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...(slow ? ['--import', './test/support/slow-dynamodb.ts'] : []), 'infra/local/start.ts'], { env: { ...process.env, ...shortLivedJvmEnv(), TABLE_NAME: 'start', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let stdout = '';
   let stderr = '';
@@ -168,14 +172,88 @@ describe('npm start on a machine where things go wrong', () => {
     expect(await portInUse(dynamoPort)).toBe(false);
   });
 
-  it('says so and exits non-zero when DynamoDB Local dies, instead of serving errors', async () => {
+  it('gives up in one line and a non-zero exit when DynamoDB Local does not answer within START_TIMEOUT, and stops it', async () => {
     const dynamoPort = await freePort();
-    const { settled, exited, output } = npmStart({ PORT: String(await freePort()), DYNAMODB_PORT: String(dynamoPort) }, ready);
-    await settled;
+    // A JVM answers in seconds at best: one second is not enough.
+    const { settled } = npmStart({ PORT: String(await freePort()), DYNAMODB_PORT: String(dynamoPort), START_TIMEOUT: '1' }, () => false);
+    const { code, stdout, stderr } = await settled;
+    expect(code).toBe(1);
+    expect(stdout.trim().split('\n')).toEqual(['waiting for DynamoDB Local (JVM starting)…']);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(/^npm start: DynamoDB Local did not answer within 1 s of starting \(.+\); is the machine overloaded\? START_TIMEOUT gives it longer\.\n$/);
+    for (let waited = 0; (await portInUse(dynamoPort)) && waited < 5000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await portInUse(dynamoPort)).toBe(false);
+  });
+
+  it('refuses a START_TIMEOUT that is not whole seconds in one line naming it, before starting anything', async () => {
+    const dynamoPort = await freePort();
+    const { settled } = npmStart({ PORT: String(await freePort()), DYNAMODB_PORT: String(dynamoPort), START_TIMEOUT: '0' }, () => false);
+    const { code, stderr } = await settled;
+    expect(code).toBe(1);
+    expect(stderr.trim().split('\n')).toEqual(['npm start: START_TIMEOUT must be whole seconds from 1 to 9999 (got "0").']);
+    expect(await portInUse(dynamoPort)).toBe(false);
+  });
+});
+
+describe('npm start on a busy machine, every kind of DynamoDB call timing out at first', () => {
+  let started: ReturnType<typeof npmStart>;
+  let port: number;
+  let dynamoPort: number;
+  beforeAll(async () => {
+    [port, dynamoPort] = [await freePort(), await freePort()];
+    // The first four attempts of each kind of call (CreateTable, PutItem, …) time out: more than the SDK's own retries.
+    started = npmStart({ PORT: String(port), DYNAMODB_PORT: String(dynamoPort), SLOW_DYNAMODB_TIMEOUTS: '4' }, ready, { slow: true });
+    await started.settled;
+  });
+
+  it('waits them out, saying what it waits for, and comes up with its demo organization', async () => {
+    const output = started.output();
+    expect(output, output).toContain('Press Ctrl-C to stop.');
+    const lines = output.split('\n');
+    expect(lines[0]).toBe('waiting for DynamoDB Local (JVM starting)…');
+    for (const doing of ['creating table start', 'seeding the demo organization', 'starting the stream reader']) {
+      expect(lines.some((line) => line.startsWith(`waiting for DynamoDB Local (${doing}: TimeoutError`) && line.endsWith('s)…'))).toBe(true);
+    }
+    expect(output).not.toMatch(/^\s+at /m);
+    const demoKey = /Demo API key:\s+(\S+)/.exec(output)![1]!;
+    const { leads } = (await (await fetch(`http://localhost:${port}/v1/leads?limit=100`, { headers: { authorization: `Bearer ${demoKey}` } })).json()) as { leads: unknown[] };
+    // The demo's nine leads, each once: a write retried is that write again.
+    expect(leads).toHaveLength(9);
+  });
+
+  it('says so and exits non-zero when DynamoDB Local dies, instead of serving errors', async () => {
+    const { exited, output } = started;
     // The Java process is the one listening on DYNAMODB_PORT; find it by its command line and kill it.
     const { execSync } = await import('node:child_process');
     execSync(`pkill -KILL -f "[-]port ${dynamoPort}( |$)"`);
     expect(await exited).toBe(1);
     expect(output()).toMatch(/npm start: DynamoDB Local stopped unexpectedly \(exit code \S+\); the API cannot serve without it\./);
+  });
+});
+
+describe('start-up’s patience with a DynamoDB Local that answers slowly', () => {
+  const timeout = () => Object.assign(new Error('Request timed out'), { name: 'TimeoutError' });
+  const lines: string[] = [];
+  const slept: number[] = [];
+  const patience = (seconds: number) => ({ deadline: Date.now() + seconds * 1000, seconds, say: (line: string) => lines.push(line), sleep: async (ms: number) => void slept.push(ms) });
+
+  it('retries a timeout with backoff, saying so each time, until it answers', async () => {
+    lines.length = slept.length = 0;
+    let attempts = 0;
+    const answer = await patiently('creating table start', async () => (++attempts < 4 ? Promise.reject(timeout()) : 'created'), patience(60));
+    expect(answer).toBe('created');
+    expect(slept).toEqual([250, 500, 1000]);
+    expect(lines).toEqual([0.3, 0.5, 1.0].map((seconds) => `waiting for DynamoDB Local (creating table start: TimeoutError: Request timed out; retrying in ${seconds.toFixed(1)} s)…`));
+  });
+
+  it('gives up at its deadline with the one line to show, and throws any other error at once', async () => {
+    lines.length = 0;
+    const never = patiently('seeding the demo organization', async () => Promise.reject(timeout()), { ...patience(2), sleep: () => new Promise((resolve) => setTimeout(resolve, 0)) });
+    await expect(never).rejects.toThrow(StartUpTimeout);
+    await expect(never).rejects.toThrow('DynamoDB Local did not answer within 2 s (seeding the demo organization: TimeoutError: Request timed out); is the machine overloaded? START_TIMEOUT gives it longer.');
+    let attempts = 0;
+    const refused = Object.assign(new Error('The conditional request failed'), { name: 'ConditionalCheckFailedException', $metadata: { httpStatusCode: 400 } });
+    await expect(patiently('seeding the demo organization', async () => Promise.reject((attempts++, refused)), patience(60))).rejects.toBe(refused);
+    expect(attempts).toBe(1);
   });
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { instantOf, openingState, type Schedule } from '#shared/schedule';
 
 /** Wall-clock opening hours read in a time zone, at fixed instants: DST changes, night shifts, holidays. */
@@ -7,6 +7,11 @@ const weekdays = (open: string, close: string) =>
   Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday'].map((day) => [day, [{ open, close }]]));
 const sydney = (hours: Schedule['hours'], closedDates: string[] = []): Schedule => ({ hours, closedDates, timezone: 'Australia/Sydney' });
 const at = (iso: string) => Date.parse(iso);
+const everyDay = (periods: { open: string; close: string }[], days = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']) =>
+  Object.fromEntries(days.map((day) => [day, periods]));
+const allDay = [{ open: '00:00', close: '24:00' }];
+const open = (closesAt: string | null) => ({ isOpenNow: true, closesAt, nextOpenAt: null });
+const closed = (nextOpenAt: string | null) => ({ isOpenNow: false, closesAt: null, nextOpenAt });
 
 describe('a time of day in a time zone', () => {
   it('is read with the offset of its own date, on either side of a DST change', () => {
@@ -63,5 +68,113 @@ describe('whether a schedule is open', () => {
     expect(openingState(sydney({}), at('2026-10-02T08:00:00Z'))).toEqual({ isOpenNow: false, closesAt: null, nextOpenAt: null });
     const always = sydney(Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => [day, [{ open: '00:00', close: '24:00' }]])));
     expect(openingState(always, at('2026-10-02T08:00:00Z'))).toEqual({ isOpenNow: true, closesAt: null, nextOpenAt: null });
+  });
+});
+
+describe('a business open around the clock', () => {
+  // Instants on either side of each zone's DST changes, and at ordinary hours: Sydney goes forward at 2026-10-03T16:00Z
+  // and back at 2026-04-04T16:00Z, New York forward at 2026-03-08T07:00Z and back at 2026-11-01T06:00Z, Chatham
+  // (+12:45/+13:45) forward at 2026-09-26T14:00Z; Kolkata keeps +05:30.
+  const instants = ['2026-10-03T15:59:59Z', '2026-10-03T16:00:00Z', '2026-04-04T15:30:00Z', '2026-04-04T16:30:00Z', '2026-03-08T07:00:00Z', '2026-11-01T05:30:00Z', '2026-11-01T06:30:00Z', '2026-09-26T14:00:00Z', '2026-06-15T00:00:00Z', '2026-06-15T12:00:00Z', '2026-12-31T23:59:59Z'];
+  const zones = ['Australia/Sydney', 'America/New_York', 'Pacific/Chatham', 'Asia/Kolkata', 'UTC'];
+
+  it('is open with no closing to name, in every zone at every hour, DST changes included', () => {
+    for (const timezone of zones) {
+      for (const instant of instants) {
+        expect(openingState({ hours: everyDay(allDay), closedDates: [], timezone }, at(instant)), `${timezone} ${instant}`).toEqual(open(null));
+        // Two periods that meet at noon cover the day as one does.
+        expect(openingState({ hours: everyDay([{ open: '00:00', close: '12:00' }, { open: '12:00', close: '24:00' }]), closedDates: [], timezone }, at(instant)), `${timezone} ${instant}`).toEqual(open(null));
+      }
+    }
+  });
+
+  it('closes at the midnight that starts a closed date, under the offset of that date', () => {
+    const always = (closedDates: string[], timezone = 'Australia/Sydney'): Schedule => ({ hours: everyDay(allDay), closedDates, timezone });
+    // Sydney's Labour Day falls the day after clocks go forward: its midnight is AEDT (+11).
+    expect(openingState(always(['2026-10-05']), at('2026-10-02T08:00:00Z'))).toEqual(open('2026-10-04T13:00:00.000Z'));
+    expect(openingState(always(['2026-12-25']), at('2026-10-02T08:00:00Z'))).toEqual(open('2026-12-24T13:00:00.000Z'));
+    // Ten months away, in winter (AEST, +10): still named.
+    expect(openingState(always(['2027-07-30']), at('2026-10-02T08:00:00Z'))).toEqual(open('2027-07-29T14:00:00.000Z'));
+    // New York's first day of standard time (EST, -05:00), asked in daylight time.
+    expect(openingState(always(['2026-11-02'], 'America/New_York'), at('2026-10-31T12:00:00Z'))).toEqual(open('2026-11-02T05:00:00.000Z'));
+    expect(openingState(always(['2026-11-02'], 'Asia/Kolkata'), at('2026-10-31T12:00:00Z'))).toEqual(open('2026-11-01T18:30:00.000Z'));
+  });
+
+  it('on a closed date is closed until the next midnight, then open again', () => {
+    const always = (closedDates: string[], timezone = 'Australia/Sydney'): Schedule => ({ hours: everyDay(allDay), closedDates, timezone });
+    expect(openingState(always(['2026-10-05']), at('2026-10-05T02:00:00Z'))).toEqual(closed('2026-10-05T13:00:00.000Z'));
+    expect(openingState(always(['2026-10-05']), at('2026-10-05T12:59:59Z'))).toEqual(closed('2026-10-05T13:00:00.000Z'));
+    expect(openingState(always(['2026-10-05']), at('2026-10-05T13:00:00Z'))).toEqual(open(null));
+    // Two closed dates in a row, the clocks going back in New York between them.
+    expect(openingState(always(['2026-10-31', '2026-11-01'], 'America/New_York'), at('2026-10-31T16:00:00Z'))).toEqual(closed('2026-11-02T05:00:00.000Z'));
+  });
+
+  it('but on Sunday closes at Saturday’s midnight and opens at Monday’s, across the clocks going back', () => {
+    const sixDays: Schedule = { hours: everyDay(allDay, ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday']), closedDates: [], timezone: 'America/New_York' };
+    expect(openingState(sixDays, at('2026-10-28T12:00:00Z'))).toEqual(open('2026-11-01T04:00:00.000Z'));
+    expect(openingState(sixDays, at('2026-11-01T12:00:00Z'))).toEqual(closed('2026-11-02T05:00:00.000Z'));
+  });
+
+  it('over a weekend from Friday evening to Monday morning is one opening', () => {
+    const weekend = sydney({ friday: [{ open: '17:00', close: '24:00' }], saturday: allDay, sunday: allDay, monday: [{ open: '00:00', close: '08:00' }] });
+    expect(openingState(weekend, at('2026-11-27T09:00:00Z'))).toEqual(open('2026-11-29T21:00:00.000Z'));
+    expect(openingState(weekend, at('2026-11-28T13:00:00Z'))).toEqual(open('2026-11-29T21:00:00.000Z'));
+    expect(openingState(weekend, at('2026-11-29T21:00:00Z'))).toEqual(closed('2026-12-04T06:00:00.000Z'));
+  });
+});
+
+describe('a business seldom or never open', () => {
+  it('closed all week is closed with nothing to open, in every zone, closed dates or not', () => {
+    for (const timezone of ['Australia/Sydney', 'America/New_York', 'Asia/Kolkata']) {
+      for (const instant of ['2026-10-03T16:00:00Z', '2026-11-01T06:00:00Z', '2026-06-15T12:00:00Z']) {
+        expect(openingState({ hours: {}, closedDates: [], timezone }, at(instant))).toEqual(closed(null));
+        expect(openingState({ hours: { monday: [] }, closedDates: ['2026-12-25'], timezone }, at(instant))).toEqual(closed(null));
+      }
+    }
+  });
+
+  it('open on Mondays, every Monday of the next year closed but one, next opens on that one', () => {
+    // Mondays from 2026-10-05 to 2027-10-11, but 2027-06-14 (AEST, +10): the one day of the year it opens.
+    const mondays = Array.from({ length: 54 }, (_, week) => new Date(Date.UTC(2026, 9, 5 + week * 7)).toISOString().slice(0, 10));
+    const oneDay = sydney({ monday: [{ open: '09:00', close: '17:00' }] }, mondays.filter((date) => date !== '2027-06-14'));
+    expect(openingState(oneDay, at('2026-10-02T08:00:00Z'))).toEqual(closed('2027-06-13T23:00:00.000Z'));
+    expect(openingState(oneDay, at('2027-06-14T01:00:00Z'))).toEqual(open('2027-06-14T07:00:00.000Z'));
+    // Every Monday of the lookahead closed: nothing to open.
+    expect(openingState(sydney({ monday: [{ open: '09:00', close: '17:00' }] }, mondays), at('2026-10-02T08:00:00Z'))).toEqual(closed(null));
+  });
+});
+
+describe('the cost of reading a schedule', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  /** How many times the zone's wall clock is read (each reading is one call of Intl's formatToParts). */
+  const readings = (schedule: Schedule, atMs: number) => {
+    const spy = vi.spyOn(Intl.DateTimeFormat.prototype, 'formatToParts');
+    openingState(schedule, atMs);
+    const count = spy.mock.calls.length;
+    spy.mockRestore();
+    return count;
+  };
+
+  it('is about the same whatever the hours: around the clock, never, one day a year or office hours', () => {
+    const mondays = Array.from({ length: 54 }, (_, week) => new Date(Date.UTC(2026, 9, 5 + week * 7)).toISOString().slice(0, 10));
+    const shapes: Record<string, Pick<Schedule, 'hours' | 'closedDates'>> = {
+      'office hours': { hours: weekdays('07:00', '19:00'), closedDates: [] },
+      'around the clock': { hours: everyDay(allDay), closedDates: [] },
+      'around the clock in two periods a day': { hours: everyDay([{ open: '00:00', close: '12:00' }, { open: '12:00', close: '24:00' }]), closedDates: [] },
+      'around the clock but a holiday in ten months': { hours: everyDay(allDay), closedDates: ['2027-07-30'] },
+      'around the clock but Sundays': { hours: everyDay(allDay, ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday']), closedDates: [] },
+      'never': { hours: {}, closedDates: [] },
+      'one Monday a year': { hours: { monday: [{ open: '09:00', close: '17:00' }] }, closedDates: mondays.filter((date) => date !== '2027-06-14') },
+    };
+    const office = Math.max(...['2026-10-01T22:00:00Z', '2026-10-02T08:00:00Z'].map((instant) => readings({ ...shapes['office hours']!, timezone: 'Australia/Sydney' }, at(instant))));
+    for (const [shape, { hours, closedDates }] of Object.entries(shapes)) {
+      for (const timezone of ['Australia/Sydney', 'America/New_York', 'Pacific/Chatham']) {
+        for (const instant of ['2026-10-03T16:00:00Z', '2026-11-01T06:00:00Z', '2026-10-02T08:00:00Z', '2026-10-05T01:00:00Z']) {
+          // A scan of every day of the lookahead read the clock some 2 300 times for a business open around the clock.
+          expect(readings({ hours, closedDates, timezone }, at(instant)), `${shape} in ${timezone} at ${instant}`).toBeLessThanOrEqual(2 * office);
+        }
+      }
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { useTestApi, type Client } from '../../test/support/api';
 import { measureDynamoCalls, roundTrips } from '../../test/support/dynamo-calls';
 import { inDays } from '../../test/support/fixtures';
@@ -105,6 +105,30 @@ describe('GET /v1/callers/{phone}', () => {
     const allDay = [{ open: '00:00', close: '24:00' }];
     await client.patch('/v1/organization', { businessHours: Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => [day, allDay])) });
     expect((await client.get('/v1/callers/%2B61298765432')).body.organization).toMatchObject({ isOpenNow: true, nextOpenAt: null });
+  });
+
+  it('looks up a caller of a business open around the clock for about what one open office hours costs', async () => {
+    const everyDay = (periods: { open: string; close: string }[], days = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']) => Object.fromEntries(days.map((day) => [day, periods]));
+    /** How often one lookup reads a zone's wall clock (each a call of Intl's formatToParts): the cost of "is it open now". */
+    const readingsOfLookup = async (businessHours: Record<string, unknown>) => {
+      const { client } = await callerOrganization();
+      await client.patch('/v1/organization', { businessHours });
+      await client.get('/v1/callers/%2B61412345001');
+      const spy = vi.spyOn(Intl.DateTimeFormat.prototype, 'formatToParts');
+      try {
+        const res = await client.get('/v1/callers/%2B61412345001');
+        expect(res.status).toBe(200);
+        return { organization: res.body.organization, readings: spy.mock.calls.length };
+      } finally {
+        spy.mockRestore();
+      }
+    };
+    const office = await readingsOfLookup(everyDay([{ open: '07:00', close: '17:00' }], ['monday', 'tuesday', 'wednesday', 'thursday', 'friday']));
+    const always = await readingsOfLookup(everyDay([{ open: '00:00', close: '24:00' }]));
+    expect(always.organization).toMatchObject({ isOpenNow: true, nextOpenAt: null });
+    expect(office.readings).toBeGreaterThan(0);
+    // Read a year ahead for a closing that never came, it took some 2 300 readings.
+    expect(always.readings).toBeLessThanOrEqual(2 * office.readings);
   });
 
   it('answers an unknown caller 200 with lead null and the rest, never 404', async () => {

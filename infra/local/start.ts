@@ -2,12 +2,13 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AUTHORIZER_CACHE_TTL_SECONDS } from '../cdk/options';
 import { BASE_URL_VARIABLE, checkedBaseUrl } from '#shared/http/base-url';
-import { createTable, dynamoDbLocalEndpoint, LOCAL_AWS_ENV, LOCAL_JVM_OPTIONS, LOCAL_SERVICE_ENV, portInUse, PortInUseError, spawnDynamoDbLocal } from './dynamodb-local';
+import { createTable, dynamoDbLocalEndpoint, DynamoDbLocalTimeout, LOCAL_AWS_ENV, LOCAL_JVM_OPTIONS, LOCAL_SERVICE_ENV, portInUse, PortInUseError, spawnDynamoDbLocal } from './dynamodb-local';
+import { briefly, DEFAULT_START_TIMEOUT_SECONDS, patientWhileStartingUp, startedUp, startingUp, StartUpTimeout, type Patience } from './patience';
 
 /**
  * `npm start`: DynamoDB Local, the table, a demo organization and the local API.
- * PORT (3000), DYNAMODB_PORT (8000), TABLE_NAME (sales-pipeline), DATA_DIR (in memory), AUTHORIZER_CACHE_TTL (300) and
- * PUBLIC_BASE_URL (the Host asked) may be set.
+ * PORT (3000), DYNAMODB_PORT (8000), TABLE_NAME (sales-pipeline), DATA_DIR (in memory), AUTHORIZER_CACHE_TTL (300),
+ * PUBLIC_BASE_URL (the Host asked) and START_TIMEOUT (180: the seconds DynamoDB Local is waited for) may be set.
  */
 const port = Number(process.env.PORT ?? 3000);
 const dynamoPort = Number(process.env.DYNAMODB_PORT ?? 8000);
@@ -19,6 +20,9 @@ const authorizerCacheTtl = process.env.AUTHORIZER_CACHE_TTL || String(AUTHORIZER
 if (!/^\d{1,4}$/.test(authorizerCacheTtl) || Number(authorizerCacheTtl) > AUTHORIZER_CACHE_TTL_SECONDS.max) {
   fail(`AUTHORIZER_CACHE_TTL must be whole seconds from 0 to ${AUTHORIZER_CACHE_TTL_SECONDS.max}, as the stack's authorizerCacheTtl (got "${authorizerCacheTtl}").`);
 }
+
+const startTimeout = process.env.START_TIMEOUT || String(DEFAULT_START_TIMEOUT_SECONDS);
+if (!/^\d{1,4}$/.test(startTimeout) || Number(startTimeout) < 1) fail(`START_TIMEOUT must be whole seconds from 1 to 9999 (got "${startTimeout}").`);
 
 /** One line on stderr and a non-zero exit, for a problem the developer can fix. */
 function fail(message: string): never {
@@ -43,32 +47,61 @@ Object.assign(process.env, LOCAL_AWS_ENV, { AWS_ENDPOINT_URL_DYNAMODB: dynamoDbL
 for (const [name, value] of Object.entries(LOCAL_SERVICE_ENV)) process.env[name] ??= value;
 // One JSON line per request; the EMF metric blobs only matter to CloudWatch (POWERTOOLS_METRICS_DISABLED=false shows them).
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
-const starting = await spawnDynamoDbLocal({ port: dynamoPort, dataDir, jvmOptions: LOCAL_JVM_OPTIONS }).catch((error: unknown) => {
+// DynamoDB Local is waited for, its JVM's start and its first slow answers alike, up to START_TIMEOUT, saying so.
+const patience: Patience = { deadline: startedAt + Number(startTimeout) * 1000, seconds: Number(startTimeout), say: (line) => console.log(line) };
+const starting = await spawnDynamoDbLocal({
+  port: dynamoPort,
+  dataDir,
+  jvmOptions: LOCAL_JVM_OPTIONS,
+  waiting: {
+    timeoutMs: Number(startTimeout) * 1000,
+    onWaiting: (seconds) => console.log(seconds < 1 ? 'waiting for DynamoDB Local (JVM starting)…' : `still waiting for DynamoDB Local (JVM starting, ${seconds} s)…`),
+  },
+}).catch((error: unknown) => {
   if (error instanceof PortInUseError) fail(error.message);
-  throw error;
+  failedToStart(error);
 });
 // Whatever ends this process before Ctrl-C (a failed start, an error) ends DynamoDB Local with it: kill is synchronous.
 process.once('exit', () => void starting.stop());
-// Shared code reads its configuration on import, so it is loaded once the environment is set, while the JVM starts.
-const [dynamodb, { createOrganizationWithKey }, { startLocalServer }] = await Promise.all([starting.ready, import('../demo/organization'), import('./server')]);
-dynamodb.onUnexpectedExit((code) => fail(`DynamoDB Local stopped unexpectedly (exit code ${code}); the API cannot serve without it.`));
-await createTable(dynamodb.endpoint, tableName);
 
-// With DATA_DIR the demo organization survives restarts; its key is kept beside the data.
-const demoFile = dataDir ? join(dataDir, 'demo-organization.json') : undefined;
-const restarted = Boolean(demoFile && existsSync(demoFile));
-const demo =
-  restarted && demoFile
-    ? (JSON.parse(readFileSync(demoFile, 'utf8')) as Awaited<ReturnType<typeof createOrganizationWithKey>>)
-    : await createOrganizationWithKey('Harbour City Plumbing & Electrical', { demo: true });
-if (demoFile) writeFileSync(demoFile, JSON.stringify(demo, null, 2));
+/** Anything start-up meets is said in a line (a JVM that will not run adds its output), not as a stack trace. */
+function failedToStart(error: unknown): never {
+  if (error instanceof StartUpTimeout) fail(error.message);
+  if (error instanceof DynamoDbLocalTimeout) fail(`${error.message}; is the machine overloaded? START_TIMEOUT gives it longer.`);
+  if ((error as Error | undefined)?.message?.startsWith('DynamoDB Local exited')) fail((error as Error).message.trim());
+  fail(`could not start: ${briefly(error)}`);
+}
 
-// After a DATA_DIR restart the stream consumer starts at the newest change: older ones had their events already.
-const local = await startLocalServer(port, { streamFrom: restarted ? 'LATEST' : 'TRIM_HORIZON', authorizerCacheTtlMs: Number(authorizerCacheTtl) * 1000 }).catch(async (error: NodeJS.ErrnoException) => {
-  await dynamodb.stop();
-  if (error.code === 'EADDRINUSE') fail(`PORT ${port} is already in use; stop what listens there or set PORT to a free port.`);
-  throw error;
-});
+const { dynamodb, demo, local } = await (async () => {
+  // Shared code reads its configuration on import, so it is loaded once the environment is set, while the JVM starts.
+  const [dynamodb, { createOrganizationWithKey }, { startLocalServer }, { dynamo }] = await Promise.all([starting.ready, import('../demo/organization'), import('./server'), import('#shared/dynamo')]);
+  dynamodb.onUnexpectedExit((code) => fail(`DynamoDB Local stopped unexpectedly (exit code ${code}); the API cannot serve without it.`));
+  // Its first answers may still be slow: each call of start-up waits them out (a retry is that call again).
+  patientWhileStartingUp(dynamo.middlewareStack);
+  startingUp(`creating table ${tableName}`, patience);
+  await createTable(dynamodb.endpoint, tableName);
+
+  // With DATA_DIR the demo organization survives restarts; its key is kept beside the data.
+  const demoFile = dataDir ? join(dataDir, 'demo-organization.json') : undefined;
+  const restarted = Boolean(demoFile && existsSync(demoFile));
+  startingUp('seeding the demo organization', patience);
+  const demo =
+    restarted && demoFile
+      ? (JSON.parse(readFileSync(demoFile, 'utf8')) as Awaited<ReturnType<typeof createOrganizationWithKey>>)
+      : await createOrganizationWithKey('Harbour City Plumbing & Electrical', { demo: true });
+  if (demoFile) writeFileSync(demoFile, JSON.stringify(demo, null, 2));
+
+  // After a DATA_DIR restart the stream consumer starts at the newest change: older ones had their events already.
+  startingUp('starting the stream reader', patience);
+  const local = await startLocalServer(port, { streamFrom: restarted ? 'LATEST' : 'TRIM_HORIZON', authorizerCacheTtlMs: Number(authorizerCacheTtl) * 1000 }).catch(async (error: NodeJS.ErrnoException) => {
+    await dynamodb.stop();
+    if (error.code === 'EADDRINUSE') fail(`PORT ${port} is already in use; stop what listens there or set PORT to a free port.`);
+    throw error;
+  });
+  startedUp();
+  return { dynamodb, demo, local };
+})().catch(failedToStart);
+
 console.log(`
 Sales Pipeline API running at ${local.url}  (ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s)
   DynamoDB Local: ${dynamodb.endpoint}, table ${tableName}${dataDir ? `, data in ${dataDir}` : ', in memory'}

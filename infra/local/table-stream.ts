@@ -7,6 +7,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { enableStream, LOCAL_AWS_ENV } from './dynamodb-local';
+import { patientWhileStartingUp } from './patience';
 
 /** The stream consumer: with ReportBatchItemFailures it may answer which record failed. */
 export type StreamBatchHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | void>;
@@ -89,6 +90,7 @@ export async function startTableStream({ endpoint, tableName, handler, from = 'T
     region: LOCAL_AWS_ENV.AWS_REGION,
     credentials: { accessKeyId: LOCAL_AWS_ENV.AWS_ACCESS_KEY_ID, secretAccessKey: LOCAL_AWS_ENV.AWS_SECRET_ACCESS_KEY },
   });
+  patientWhileStartingUp(streams.middlewareStack);
 
   /** Open shards and where reading them stands; a closed shard leaves the map, a new one joins from its start. */
   const shards = new Map<string, { iterator?: string; lastSequence?: string; resumeAt?: string }>();

@@ -1,3 +1,4 @@
+import type { AroundTheClock } from './receptionist';
 import type { StackSize } from './stack-size';
 import type { RouteVisit } from '../support/route-tour';
 import type { ColdStartFigures } from './cold-start';
@@ -30,6 +31,8 @@ export interface BenchFigures {
   visits: RouteVisit[];
   overhead: Record<'get' | 'list' | 'create', Comparison>;
   http: Record<'get' | 'list' | 'create' | 'caller' | 'context' | 'availability', Comparison>;
+  /** The receptionist's routes of a business open 24/7 against the same of one open office hours (test/bench/receptionist.ts). */
+  aroundTheClock: AroundTheClock;
   served: Throughput;
   /** `npm start` in its own process: a 50-item page and a create from outside against their bare calls, and 16 clients. */
   npmStart: { page: Comparison; create: Comparison; served: Throughput; bare: Throughput; startSeconds: number; triggerToSms: TriggerToSms };
@@ -116,6 +119,16 @@ ${comparisonRow('POST /v1/leads', f.http.create, '≤ 2')}
 ${comparisonRow('GET /v1/callers/{phone} (a known caller with inquiries)', f.http.caller, '≤ 2')}
 ${comparisonRow('GET /v1/receptionist/context', f.http.context, '≤ 2')}
 ${comparisonRow('GET /v1/availability (a week, two members)', f.http.availability, '≤ 2')}
+
+The receptionist's routes of a business open around the clock (every day 00:00–24:00) against the same routes of a
+business alike but open office hours (weekdays 07:00–17:00), over HTTP, alternating (test/bench/receptionist.ts):
+whether it is open now is worked out on every call, and a 24/7 schedule was once read a year ahead for a closing
+that never comes.
+
+| Request | Open 24/7 | Office hours | Ratio | Target |
+|---|---|---|---|---|
+${comparisonRow('GET /v1/callers/{phone} (a known caller with inquiries)', f.aroundTheClock.caller, '≤ 2')}
+${comparisonRow('GET /v1/receptionist/context', f.aroundTheClock.context, '≤ 2')}
 
 ## 3. Throughput
 
