@@ -63,11 +63,18 @@ export function runWriterOf(change: ItemChange): string | undefined {
   return String(stamp.via) === 'automation' ? stamp.requestId : undefined;
 }
 
+/** The write that made this change, if a writer made it: one name for every item that write put or updated. */
+export function writeOf(change: ItemChange): string | undefined {
+  const stamp = stampOf(change.newItem);
+  if (!stamp || sameWrite(stamp, stampOf(change.oldItem))) return undefined;
+  return `${stamp.requestId}#${stamp.write}#${stamp.at}`;
+}
+
 /**
  * Starts a run of each enabled automation on each trigger the event fires, whose filter matches, except the automation
  * whose own run made the change (`byAutomationId`): its step does not enrol the lead in it again. Answers their ids.
  */
-async function startRunsOf(event: Event, enabled: EnabledAutomations, { byAutomationId, chainDepth }: { byAutomationId: string | undefined; chainDepth: number }): Promise<string[]> {
+async function startRunsOf(event: Event, enabled: EnabledAutomations, { byAutomationId, chainDepth, triggerWrite }: { byAutomationId: string | undefined; chainDepth: number; triggerWrite: string | undefined }): Promise<string[]> {
   const starts = await Promise.all(
     triggersOf(event).map(async ({ trigger, leadId, appointmentId, fields }) => {
       const entries = await enabled(event.organizationId, trigger);
@@ -78,7 +85,7 @@ async function startRunsOf(event: Event, enabled: EnabledAutomations, { byAutoma
   );
   const started = await Promise.all(
     starts.flat().map(({ appointmentId, ...start }) =>
-      startRun({ organizationId: event.organizationId, ...start, ...(appointmentId ? { appointmentId } : {}), triggerEventId: event.id, triggeredAt: event.occurredAt, chainDepth }),
+      startRun({ organizationId: event.organizationId, ...start, ...(appointmentId ? { appointmentId } : {}), triggerEventId: event.id, triggeredAt: event.occurredAt, chainDepth, ...(triggerWrite ? { triggerWrite } : {}) }),
     ),
   );
   return started.map(({ runId }) => runId);
@@ -86,23 +93,23 @@ async function startRunsOf(event: Event, enabled: EnabledAutomations, { byAutoma
 
 /**
  * One record's events, applied to automations: the runs an event starts, then the stops and moves it asks for. The
- * runs it started are spared its stops (a lead moved to QUOTED starts a quote follow-up that stops on a status
+ * runs it started, and those the other changes of its write (`write`) started, are spared its stops (a lead moved to QUOTED starts a quote follow-up that stops on a status
  * change, and stops the earlier ones), also when its record is handed again and finds them started. `byRunId`: the
  * run that wrote the change, which it does not stop (its own `set_lead_status`), nor enrol in its own automation again
  * (an automation on status changes that sets a status would otherwise run once more for each run). The runs it
  * starts are one deeper in the chain of runs than `byRunId` (automations that trigger each other end at `LIMITS.chainDepth`).
  */
-export async function automationEffects(events: readonly Event[], { enabled = enabledAutomationsOnce(), byRunId }: { enabled?: EnabledAutomations; byRunId?: string } = {}): Promise<void> {
+export async function automationEffects(events: readonly Event[], { enabled = enabledAutomationsOnce(), byRunId, write }: { enabled?: EnabledAutomations; byRunId?: string; write?: string } = {}): Promise<void> {
   // One record's events are one organization's.
   const byRun = byRunId && events[0] ? await readRunState(events[0].organizationId, byRunId) : undefined;
-  const chain = { byAutomationId: byRun?.automationId, chainDepth: (byRun?.chainDepth ?? 0) + 1 };
+  const chain = { byAutomationId: byRun?.automationId, chainDepth: (byRun?.chainDepth ?? 0) + 1, triggerWrite: write };
   for (const event of events) {
     const { organizationId } = event;
     const startedBy = await startRunsOf(event, enabled, chain);
     const moved = movedAppointmentOf(event);
     const deletedAutomation = event.type === 'automation.deleted' ? (event.data as Data).id : undefined;
     await Promise.all([
-      ...stopsOf(event).map(({ watched, condition }) => stopRunsWatching(organizationId, watched, condition, { byRunId, startedBy, at: event.occurredAt })),
+      ...stopsOf(event).map(({ watched, condition }) => stopRunsWatching(organizationId, watched, condition, { byRunId, startedBy, write })),
       moved ? rescheduleRunsWatching(organizationId, moved) : undefined,
       typeof deletedAutomation === 'string' ? stopRunsOfAutomation(organizationId, deletedAutomation) : undefined,
     ]);
@@ -112,5 +119,5 @@ export async function automationEffects(events: readonly Event[], { enabled = en
 /** The effects of each record of one stream batch, the enabled automations read once per organization and trigger. */
 export function automationEffectsOnce(): (events: readonly Event[], change: ItemChange) => Promise<void> {
   const enabled = enabledAutomationsOnce();
-  return (events, change) => automationEffects(events, { enabled, byRunId: runWriterOf(change) });
+  return (events, change) => automationEffects(events, { enabled, byRunId: runWriterOf(change), write: writeOf(change) });
 }

@@ -28,6 +28,8 @@ export interface RunStart {
   triggeredAt: string;
   /** How deep in a chain of runs it is: one more than the run whose write made its event, 1 when no run's did. */
   chainDepth?: number;
+  /** The write whose change made its event: the other events of that one write stop nothing of it. */
+  triggerWrite?: string;
 }
 
 /** What a run watches: its lead, and its appointment if it has one. */
@@ -99,7 +101,7 @@ export async function startRun(start: RunStart): Promise<{ runId: string; starte
   }
   const { timezone } = await readRunOrganization(organizationId);
   // Counted on the local day it starts; a run handed again is found before its count, so counts nothing twice.
-  const put = await putRun(run, definition.stopWhen, runCapWrite(organizationId, automationId, leadId, timezone, clock.now()));
+  const put = await putRun(run, definition.stopWhen, { cap: runCapWrite(organizationId, automationId, leadId, timezone, clock.now()), triggerWrite: start.triggerWrite });
   if (put === 'capped') {
     await refuseRun(run, DAILY_RUN_CAP_REACHED);
     return { runId, started: false };

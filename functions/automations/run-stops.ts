@@ -1,4 +1,3 @@
-import { decodeTime } from 'ulid';
 import { clock } from '#shared/clock';
 import type { StopCondition } from './catalog';
 import { automationEngine, type CleanupMessage, type RescheduleMessage } from './engine';
@@ -37,24 +36,16 @@ export async function stopRunsWatching(
   organizationId: string,
   watched: WatchedKey,
   condition: StopCondition | 'lead.deleted' | 'appointment.deleted',
-  options: { byRunId?: string; startedBy?: readonly string[]; at?: string } = {},
+  options: { byRunId?: string; startedBy?: readonly string[]; write?: string } = {},
 ): Promise<void> {
   const watchers = await watchersOf(organizationId, watched);
   const spared = new Set([...(options.byRunId ? [options.byRunId] : []), ...(options.startedBy ?? [])]);
   const stopAll = condition === 'lead.deleted' || condition === 'appointment.deleted';
-  const stopping = watchers.filter(({ runId, stopWhen }) => !spared.has(runId) && !triggeredSince(runId, options.at) && (stopAll || stopWhen.includes(condition)));
+  // A run started by one of the write's own changes is spared its other changes' stops: a first text writes its lead,
+  // its inquiry and the text at once, and the instant reply its inquiry.created starts is not stopped by that text.
+  const startedByThisWrite = (triggerWrite: string | undefined) => options.write !== undefined && triggerWrite === options.write;
+  const stopping = watchers.filter(({ runId, stopWhen, triggerWrite }) => !spared.has(runId) && !startedByThisWrite(triggerWrite) && (stopAll || stopWhen.includes(condition)));
   await Promise.all(stopping.map(({ runId }) => stopRun(organizationId, runId, condition)));
-}
-
-/**
- * Whether the run was triggered at or after `at`, as its id's time says (a run's id is a ULID of its trigger's time):
- * what happened then did not happen while it ran, so it stops nothing of it. A first text opens an inquiry and is
- * received at one instant: the instant reply its inquiry.created starts is not stopped as replied to by that text.
- */
-function triggeredSince(runId: string, at: string | undefined): boolean {
-  if (at === undefined) return false;
-  const ulid = runId.slice(runId.indexOf('_') + 1);
-  return ulid.length === 26 && decodeTime(ulid) >= Date.parse(at);
 }
 
 /** Moves the waits of active runs anchored on this appointment's times (it was moved): each run recomputes its own. */

@@ -44,9 +44,9 @@ class CapReached extends Error {}
  * The run and its watches, put only when the run is new: `exists` when it was (an event handed again, whatever the
  * cap), `capped` when the count it carries (`cap`, moved in the same transaction) is at its cap; nothing is written then.
  */
-export async function putRun(state: RunState, stopWhen: readonly StopCondition[], cap?: TransactWrite): Promise<'put' | 'exists' | 'capped'> {
+export async function putRun(state: RunState, stopWhen: readonly StopCondition[], { cap, triggerWrite }: { cap?: TransactWrite; triggerWrite?: string } = {}): Promise<'put' | 'exists' | 'capped'> {
   const { organizationId: o, id: runId, automationId } = state;
-  const watches = watchedBy(state).map((watched) => insertIfAbsent({ ...runKeys.watch(o, watched, runId), entity: 'AUTOMATION_WATCH', runId, automationId, stopWhen }));
+  const watches = watchedBy(state).map((watched) => insertIfAbsent({ ...runKeys.watch(o, watched, runId), entity: 'AUTOMATION_WATCH', runId, automationId, stopWhen, ...(triggerWrite ? { triggerWrite } : {}) }));
   // The run first: a transaction answers its first failed condition, so a run handed again is `exists` at the cap too.
   const writes = [insertIfAbsent(toRunItem(state), () => new NotHeld()), ...(cap ? [{ ...cap, onConditionFailed: () => new CapReached() }] : []), ...watches];
   return transact(writes).then(
@@ -127,12 +127,19 @@ export interface Watcher {
   runId: string;
   automationId: string;
   stopWhen: readonly string[];
+  /** The write whose change started the run (shared/audit/writer.ts), if a writer made it. */
+  triggerWrite?: string;
 }
 
 /** The active runs watching a lead or an appointment. */
 export async function watchersOf(organizationId: string, watched: WatchedKey): Promise<Watcher[]> {
   const items = await queryAll(runKeys.watchers(organizationId, watched));
-  return items.map((item) => ({ runId: String(item.runId), automationId: String(item.automationId), stopWhen: (item.stopWhen as string[] | undefined) ?? [] }));
+  return items.map((item) => ({
+    runId: String(item.runId),
+    automationId: String(item.automationId),
+    stopWhen: (item.stopWhen as string[] | undefined) ?? [],
+    ...(typeof item.triggerWrite === 'string' ? { triggerWrite: item.triggerWrite } : {}),
+  }));
 }
 
 /** The ids of an automation's runs still active. */

@@ -824,14 +824,18 @@ describe('an SMS number belongs to one organization', () => {
     expect((await inquiriesOf(a.client, a.leadId)).inquiries.map((inquiry: { summary: string }) => inquiry.summary)).toEqual(['Inbound SMS: Canonical']);
   });
 
-  it('answers 400 naming smsSenderId for a number not written in E.164, storing nothing', async () => {
+  it('takes a number for smsSenderId as people type it, claimed and kept in E.164, and answers 400 naming it for one that is no number', async () => {
     const a = await organizationWithSender();
     for (const smsSenderId of ['+61 2 9888 0007', '0298880007', '+61(0)298880007']) {
       const res = await setSender(a.client, smsSenderId);
-      expect(res.status).toBe(400);
-      expect(res.body.error.details).toEqual([expect.objectContaining({ path: 'smsSenderId' })]);
+      expect([smsSenderId, res.status]).toEqual([smsSenderId, 200]);
+      expect(await senderOf(a.client)).toBe('+61298880007');
     }
-    expect(await senderOf(a.client)).toBeNull();
+    expect((await claimOf('+61298880007'))?.organizationId).toBe(a.organizationId);
+    const res = await setSender(a.client, '+61 2 98');
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual([expect.objectContaining({ path: 'smsSenderId' })]);
+    expect(await senderOf(a.client)).toBe('+61298880007');
   });
 
   it('gives a number two organizations set at the same moment to exactly one of them', async () => {
