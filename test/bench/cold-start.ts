@@ -37,7 +37,10 @@ const IMPORT_ENV = { TABLE_NAME: 'bench', TABLE_ARN: 'arn:aws:dynamodb:us-east-1
  */
 function importTime(file: string, nodeOptions: string[] = []): number {
   const script = `await import('node:http'); const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); console.log(performance.now() - t);`;
-  const out = execFileSync(process.execPath, [...nodeOptions, '--input-type=module', '-e', script], { env: { ...process.env, ...IMPORT_ENV }, cwd: process.cwd() });
+  // As a function starts in Lambda's default runtime: the local server in this process runs requests side by side and
+  // says so (AWS_LAMBDA_MAX_CONCURRENCY, infra/local/server.ts), with an invocation store a fresh process does not have.
+  const { AWS_LAMBDA_MAX_CONCURRENCY: _, ...inherited } = process.env;
+  const out = execFileSync(process.execPath, [...nodeOptions, '--input-type=module', '-e', script], { env: { ...inherited, ...IMPORT_ENV }, cwd: process.cwd() });
   return Number(out.toString().trim().split('\n').at(-1));
 }
 
