@@ -2,24 +2,23 @@ import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Cont
 import { bearerToken } from '#shared/auth/tokens';
 import { usageIdentifierKey } from '#shared/auth/usage-plans';
 import { logger } from '#shared/observability';
-import { countAuthorizerFailure } from '#shared/auth/authorizer-failures';
+import { countAuthorizerFailure, refused } from '#shared/auth/authorizer-failures';
 import { findActiveKeyByToken, touchApiKey } from '#shared/auth/api-keys';
 import { scopeResources } from '#shared/auth/scopes';
 import { getOrganizationCounterShards } from './organization/counter-shards';
 
-/** API Gateway answers a thrown "Unauthorized" with 401 (the UNAUTHORIZED gateway response). */
-const unauthorized = () => new Error('Unauthorized');
-
 export const handler = async (event: APIGatewayRequestAuthorizerEvent, context?: Context): Promise<APIGatewayAuthorizerResult> => {
+  /** API Gateway answers a thrown "Unauthorized" with 401 (the UNAUTHORIZED gateway response); each is counted. */
+  const unauthorized = () => refused('apiKey', context);
   const token = bearerToken(event.headers);
-  if (!token) throw unauthorized();
+  if (!token) throw await unauthorized();
   const key = await findActiveKeyByToken(token).catch(async (error: unknown) => {
     // Not the caller's fault: any error but "Unauthorized" makes API Gateway answer AUTHORIZER_FAILURE (503).
     logger.error('authorizer could not check the key', { error: error as Error });
     await countAuthorizerFailure('apiKey', context);
     throw new Error('The API key store could not be read');
   });
-  if (!key) throw unauthorized();
+  if (!key) throw await unauthorized();
   const [counterShards] = await Promise.all([
     // A setting of the organization's that every function needs, read here where API Gateway caches it.
     getOrganizationCounterShards(key.organizationId).catch(async (error: unknown) => {
@@ -33,7 +32,7 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent, context?:
     }),
   ]);
   // A key outlives nothing: with its organization's record gone, it is refused as any unknown key is.
-  if (counterShards === undefined) throw unauthorized();
+  if (counterShards === undefined) throw await unauthorized();
   return {
     principalId: key.keyId,
     // Every method and path the key's scope allows, whatever this request is: API Gateway caches the policy per token

@@ -22,6 +22,7 @@ export const METRIC = {
   serverErrors: 'ServerErrors',
   /** One per authorizer invocation that could not decide (its store failed), by authorizer and version; a refused key is none. */
   authorizerFailures: 'AuthorizerFailures',
+  authorizerRefusals: 'AuthorizerRefusals',
   batchItemsApplied: 'BatchItemsApplied',
   batchItemsRefused: 'BatchItemsRefused',
 } as const;

@@ -112,7 +112,7 @@ describe('the authorizers’ failures', () => {
     return run().finally(() => spy.mockRestore());
   };
 
-  it('count nothing for a refused API key or an unknown inbound endpoint, which Lambda counts as errors', async () => {
+  it('count each refused API key and unknown inbound endpoint as a refusal, of the version that ran, and never as a failure', async () => {
     const { handler: apiKey } = await import('../functions/authorizer');
     const { handler: inbound } = await import('../functions/inbound-endpoints/authorizer');
     const documents = await emfDocuments(async () => {
@@ -122,6 +122,24 @@ describe('the authorizers’ failures', () => {
       await expect(inbound({ pathParameters: { inboundEndpointId: 'not-an-id' }, methodArn } as never, invokedAs)).rejects.toThrow(/^Unauthorized$/);
     });
     expect(failuresIn(documents)).toEqual([]);
+    // Lambda counts each of these as an error: its errors less these refusals are the version's failures.
+    const refusals = documents.filter((document) => 'AuthorizerRefusals' in document);
+    expect(refusals.map((document) => [document.authorizer, document.version, document.AuthorizerRefusals])).toEqual([
+      ['apiKey', '7', 1],
+      ['apiKey', '7', 1],
+      ['inboundEndpoint', '7', 1],
+      ['inboundEndpoint', '7', 1],
+    ]);
+  });
+
+  it('count no refusal for a key it lets through', async () => {
+    const { handler: apiKey } = await import('../functions/authorizer');
+    const { createOrganizationWithKey } = await import('../infra/demo/organization');
+    const { apiKey: token } = await createOrganizationWithKey('Refusals Plumbing');
+    const documents = await emfDocuments(async () => {
+      await expect(apiKey({ headers: { Authorization: `Bearer ${token}` }, methodArn } as never, invokedAs)).resolves.toMatchObject({ principalId: expect.any(String) });
+    });
+    expect(documents.filter((document) => 'AuthorizerRefusals' in document || 'AuthorizerFailures' in document)).toEqual([]);
   });
 
   it('count one failure, of the authorizer and the version that ran, when DynamoDB fails', async () => {

@@ -2,12 +2,9 @@ import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Cont
 import * as v from 'valibot';
 import { usageIdentifierKey } from '#shared/auth/usage-plans';
 import { logger } from '#shared/observability';
-import { countAuthorizerFailure } from '#shared/auth/authorizer-failures';
+import { countAuthorizerFailure, refused } from '#shared/auth/authorizer-failures';
 import { findInboundEndpoint } from './store';
 import { InboundEndpointIdPath } from './schema';
-
-/** API Gateway answers a thrown "Unauthorized" with 401 (the UNAUTHORIZED gateway response). */
-const unauthorized = () => new Error('Unauthorized');
 
 /**
  * The gateway's authorizer of POST /v1/inbound/{inboundEndpointId}: a post carries no API key, so the endpoint
@@ -17,15 +14,17 @@ const unauthorized = () => new Error('Unauthorized');
  * check: it needs the body, which an authorizer never sees. Its answer is not cached (no identity source).
  */
 export const handler = async (event: APIGatewayRequestAuthorizerEvent, context?: Context): Promise<APIGatewayAuthorizerResult> => {
+  /** API Gateway answers a thrown "Unauthorized" with 401 (the UNAUTHORIZED gateway response); each is counted. */
+  const unauthorized = () => refused('inboundEndpoint', context);
   const path = v.safeParse(InboundEndpointIdPath, event.pathParameters ?? {});
-  if (!path.success) throw unauthorized();
+  if (!path.success) throw await unauthorized();
   const endpoint = await findInboundEndpoint(path.output.inboundEndpointId).catch(async (error: unknown) => {
     // Not the sender's fault: any error but "Unauthorized" makes API Gateway answer AUTHORIZER_FAILURE (503).
     logger.error('inbound authorizer could not read the endpoint', { error: error as Error });
     await countAuthorizerFailure('inboundEndpoint', context);
     throw new Error('The inbound endpoint store could not be read');
   });
-  if (!endpoint) throw unauthorized();
+  if (!endpoint) throw await unauthorized();
   return {
     principalId: endpoint.id,
     // This method only: the answer is not cached, so it never has to cover another request.

@@ -169,7 +169,8 @@ export class Monitoring extends Construct {
    * alias, and the `version` dimension of the functions' own counts), as a share of its invocations. A route's function
    * answers a thrown error as a 500 and succeeds, so Lambda's Errors count only its crashes and timeouts: its 5xx
    * answers are the ServerErrors it counts itself. An authorizer refuses a bad key by throwing `Unauthorized`, which
-   * Lambda counts as an error: only its AuthorizerFailures (its store failed) count.
+   * Lambda counts as an error too: it counts each refusal itself (AuthorizerRefusals), and Lambda's Errors less those
+   * are its failures, whatever their kind (its store failing, a TypeError, an init that fails, a timeout).
    */
   watchFunction(scope: Construct, name: string, { fn, version, aliasName }: CanaryTarget, signal: FailureSignal): Alarm[] {
     const minute = Duration.minutes(1);
@@ -195,10 +196,14 @@ export class Monitoring extends Construct {
     const failed: { expression: string; usingMetrics: Record<string, IMetric> } =
       'operationId' in signal
         ? { expression: '100 * (FILL(answered5xx, 0) + FILL(crashed, 0)) / invocations', usingMetrics: { answered5xx: counted(METRIC.serverErrors, { [DIMENSION.operation]: signal.operationId }), crashed: ofVersion('Errors') } }
-        : { expression: '100 * FILL(undecided, 0) / invocations', usingMetrics: { undecided: counted(METRIC.authorizerFailures, { [DIMENSION.authorizer]: signal.authorizer }) } };
+        : {
+            // Lambda's errors less the keys refused on purpose: a throw of any other kind, a failed init or a timeout.
+            expression: '100 * IF(FILL(crashed, 0) - FILL(refused, 0) > 0, FILL(crashed, 0) - FILL(refused, 0), 0) / invocations',
+            usingMetrics: { crashed: ofVersion('Errors'), refused: counted(METRIC.authorizerRefusals, { [DIMENSION.authorizer]: signal.authorizer }) },
+          };
     const { failurePercent, datapoints, periods } = ALARM_THRESHOLDS.rollback;
     const failures = new MathExpression({ label: `${name} failed %`, expression: failed.expression, usingMetrics: { ...failed.usingMetrics, invocations: ofVersion('Invocations') }, period: minute });
-    const what = 'operationId' in signal ? 'answered 5xx, crashed or timed out' : 'could not decide (its key store failed; a refused key is no failure)';
+    const what = 'operationId' in signal ? 'answered 5xx, crashed or timed out' : 'threw, failed its init or timed out (a key it refused is no failure)';
     const alarms = [
       rollback(`${name}Failures`, failures, failurePercent, `${name}: the new version ${what} on ${failurePercent}% or more of its invocations in ${datapoints} of ${periods} minutes`, periods, datapoints),
       rollback(`${name}Throttles`, throttled, 1, `${name}: Lambda throttled invocations (concurrency limit)`),
