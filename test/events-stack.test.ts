@@ -3,7 +3,10 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../infra/cdk/app';
 import { STREAM_RETRIES } from '../infra/cdk/events-stack';
-import { DELIVERY_BATCH } from '../functions/webhooks/channels';
+import { DELIVERY_BATCH, deliveries } from '../functions/webhooks/channels';
+import { automationSteps, STEP_BATCH } from '../functions/automations/channels';
+import { automationQueueNames } from '../functions/automations/capability';
+import { lateAfterSeconds } from '../infra/cdk/events/channels';
 import { deliveryQueueNames } from '../functions/webhooks/capability';
 import { smsConfigurationSetName } from '../functions/sms/capability';
 import { streamArnParameterName } from '../infra/cdk/data-stack';
@@ -210,9 +213,34 @@ describe('the events stack', () => {
     expect(alarm.Properties).toMatchObject({ MetricName: 'ApproximateNumberOfMessagesVisible', Threshold: 0, ComparisonOperator: 'GreaterThanThreshold', AlarmActions: [{ Ref: alarmsTopic }] });
   });
 
-  it('alarms on dead letters and on each stream reader falling behind', () => {
+  it('alarms on dead letters, on each stream reader falling behind and on each worker’s queue holding old messages', () => {
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm') as Record<string, Resource>);
-    expect(alarms.map((alarm) => alarm.Properties.MetricName).sort()).toEqual([...Array(7).fill('ApproximateNumberOfMessagesVisible'), 'Errors', 'Errors', 'IteratorAge', 'IteratorAge']);
+    expect(alarms.map((alarm) => alarm.Properties.MetricName).sort()).toEqual([
+      'ApproximateAgeOfOldestMessage',
+      'ApproximateAgeOfOldestMessage',
+      ...Array(7).fill('ApproximateNumberOfMessagesVisible'),
+      'Errors',
+      'Errors',
+      'IteratorAge',
+      'IteratorAge',
+    ]);
+  });
+
+  it('pages when the oldest webhook delivery has waited 25 minutes or the oldest automation step 15: past what one message shows (its senders’ delay, then two failed receives, after which SQS stops counting it)', () => {
+    const [alarmsTopic] = Object.keys(template.findResources('AWS::SNS::Topic')).filter((id) => id.startsWith('Alarms'));
+    const queueIdOf = (name: string) => Object.entries(template.findResources('AWS::SQS::Queue') as Record<string, Resource>).find(([, queue]) => queue.Properties.QueueName === name)![0];
+    const lateAlarms = (name: string) =>
+      Object.values(template.findResources('AWS::CloudWatch::Alarm') as Record<string, Resource>).filter(
+        (alarm) => alarm.Properties.MetricName === 'ApproximateAgeOfOldestMessage' && JSON.stringify(alarm.Properties.Dimensions) === JSON.stringify([{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queueIdOf(name), 'QueueName'] } }]),
+      );
+    const paging = { Namespace: 'AWS/SQS', Statistic: 'Maximum', Period: 300, EvaluationPeriods: 1, ComparisonOperator: 'GreaterThanThreshold', TreatMissingData: 'notBreaching', AlarmActions: [{ Ref: alarmsTopic }] };
+    expect(lateAlarms(deliveryQueueNames('pipeline').queue).map((alarm) => alarm.Properties)).toEqual([expect.objectContaining({ ...paging, Threshold: 25 * 60 })]);
+    expect(lateAlarms(automationQueueNames('pipeline').queue).map((alarm) => alarm.Properties)).toEqual([expect.objectContaining({ ...paging, Threshold: 15 * 60 })]);
+    // A delivery's retry is delayed up to SQS's 15 minutes and hidden 270 s on each failed receive; a step is sent when due and hidden 360 s.
+    expect(DELIVERY_BATCH.visibilityTimeoutSeconds).toBe(270);
+    expect(STEP_BATCH.visibilityTimeoutSeconds).toBe(360);
+    expect(lateAfterSeconds(deliveries)).toBeGreaterThan(15 * 60 + 2 * DELIVERY_BATCH.visibilityTimeoutSeconds);
+    expect(lateAfterSeconds(automationSteps)).toBeGreaterThan(2 * STEP_BATCH.visibilityTimeoutSeconds);
   });
 });
 

@@ -13,7 +13,7 @@ import type { ChannelDefinition, WorkerDefinition } from '#shared/resource';
 import type { DeploymentOptions } from './options';
 import { ServiceFunction } from './service-function';
 import { streamArnParameterName } from './data-stack';
-import { alarmOnErrors, alarmOnWaiting, makeChannels } from './events/channels';
+import { alarmOnErrors, alarmOnLate, alarmOnWaiting, makeChannels } from './events/channels';
 import { addWorker, type WorkerWiring } from './events/workers';
 
 export { STREAM_RETRIES } from './events/workers';
@@ -58,6 +58,8 @@ export class EventsStack extends Stack {
     this.scheduled = this.addScheduledJobs(defaults, alarms);
     for (const channel of channels.queues.values()) wiring.watched.push({ queue: channel.deadLetters, ...channel.deadLettersAlarm });
     for (const { queue, id, what } of wiring.watched) alarmOnWaiting(this, queue, id, what, alarms);
+    // A worker's queue pages when its oldest message waits longer than its consumer keeps up with.
+    for (const channel of channels.queues.values()) alarmOnLate(this, channel, alarms);
     for (const { schedules } of channels.queues.values()) if (schedules) alarmOnWaiting(this, schedules.deadLetters, schedules.deadLettersAlarm.id, schedules.deadLettersAlarm.what, alarms);
     for (const queue of new Set([...channels.queues.values()].flatMap((channel) => [channel.queue, channel.deadLetters]).concat(wiring.watched.map(({ queue }) => queue)))) {
       Validations.of(queue).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'A dead-letter queue, or a queue with its own dead-letter queue.' });

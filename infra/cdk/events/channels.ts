@@ -27,6 +27,8 @@ export interface QueueChannel {
   deadLettersAlarm: { id: string; what: string };
   /** The one-time schedules that send to it too, when it declares them. */
   schedules?: QueueSchedules;
+  /** The alarm on the age of its oldest message: its construct id, its threshold and what it means. */
+  lateAlarm: { id: string; thresholdSeconds: number; what: string };
 }
 
 /** What the workers are wired to, by the names their triggers give. */
@@ -34,6 +36,22 @@ export interface Channels {
   queues: ReadonlyMap<string, QueueChannel>;
   topics: ReadonlyMap<string, Topic>;
 }
+
+/**
+ * The longest its senders delay a queue's message (SendMessage's DelaySeconds): a webhook retry waits out its backoff
+ * in the queue, up to SQS's 15 minutes (functions/webhooks/sqs-queue.ts); a step is sent when due, its wait kept by
+ * its schedule.
+ */
+export const SENDER_DELAY_SECONDS: Readonly<Record<string, number>> = { deliveries: 900 };
+
+/**
+ * How old a queue's oldest message may grow before it pages: more than any one message shows while its consumer keeps
+ * up. SQS stops counting a message in ApproximateAgeOfOldestMessage after its third receive, so a message that fails
+ * is counted for at most two visibility timeouts, after its senders' longest delay; past that, rounded up to whole
+ * 5 minutes, messages wait because the consumer is not draining the queue (throttled, failing or outpaced).
+ */
+export const lateAfterSeconds = (channel: Pick<QueueChannelDefinition, 'name' | 'visibilityTimeoutSeconds'>): number =>
+  Math.ceil((2 * channel.visibilityTimeoutSeconds + (SENDER_DELAY_SECONDS[channel.name] ?? 0) + 1) / 300) * 300;
 
 /** A declared queue with its dead letters. */
 function makeQueue(stack: Stack, channel: QueueChannelDefinition, tableName: string): QueueChannel {
@@ -48,7 +66,13 @@ function makeQueue(stack: Stack, channel: QueueChannelDefinition, tableName: str
   });
   const environment = { [channel.environment.queueUrl]: queue.queueUrl, [channel.environment.deadLettersUrl]: deadLetters.queueUrl };
   const schedules = channel.schedules && makeQueueSchedules(stack, channel.id, queue, channel.schedules, tableName);
-  return { queue, deadLetters, environment, batchSize: channel.batchSize, functionTimeout: Duration.seconds(channel.functionTimeoutSeconds), deadLettersAlarm: dead.alarm, schedules };
+  const thresholdSeconds = lateAfterSeconds(channel);
+  const lateAlarm = {
+    id: `${channel.id}Late`,
+    thresholdSeconds,
+    what: `The oldest ${channel.local.what} waiting in the ${channel.queueName(tableName)} queue is more than ${thresholdSeconds / 60} minutes old: its consumer is not keeping up (throttled, failing, or outpaced by a burst). docs/operations.md says what to look at.`,
+  };
+  return { queue, deadLetters, environment, batchSize: channel.batchSize, functionTimeout: Duration.seconds(channel.functionTimeoutSeconds), deadLettersAlarm: dead.alarm, schedules, lateAlarm };
 }
 
 /** A declared topic its service publishes to, from this account only, with the configuration set and output it declares. */
@@ -89,6 +113,19 @@ function pageAboveZero(scope: Construct, id: string, what: string, metric: IMetr
 /** Pages when anything waits in a queue of what could not be handled (a dead-letter or failures queue). */
 export function alarmOnWaiting(scope: Construct, queue: Queue, id: string, what: string, alarms: Topic): void {
   pageAboveZero(scope, id, what, queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }), 1, alarms);
+}
+
+/** Pages when the oldest message of a queue its worker takes from is older than the channel's threshold in a 5-minute period. */
+export function alarmOnLate(scope: Construct, { queue, lateAlarm }: QueueChannel, alarms: Topic): void {
+  const alarm = new Alarm(scope, lateAlarm.id, {
+    alarmDescription: lateAlarm.what,
+    metric: queue.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(5), statistic: 'Maximum' }),
+    threshold: lateAlarm.thresholdSeconds,
+    comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+    evaluationPeriods: 1,
+    treatMissingData: TreatMissingData.NOT_BREACHING,
+  });
+  alarm.addAlarmAction(new SnsAction(alarms));
 }
 
 /** Pages when a function fails in three 5-minute periods in a row. */
