@@ -244,6 +244,21 @@ describe('the events stack', () => {
   });
 });
 
+describe('the stacks’ order', () => {
+  it('deploys the API after the events stack, whose queues its routes send to by name: a first deploy never has a route answer 500 for a queue not yet made', () => {
+    const queueArns = Object.values(template.findResources('AWS::SQS::Queue') as Record<string, Resource>).map((queue) => `:${queue.Properties.QueueName}`);
+    const sending = [...api.functionStacks.values()].flatMap((stack) =>
+      Object.values(Template.fromStack(stack).findResources('AWS::IAM::Policy') as Record<string, Resource>)
+        .flatMap((policy) => policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[])
+        .filter((statement) => [statement.Action].flat().includes('sqs:SendMessage') && queueArns.some((arn) => JSON.stringify(statement.Resource).includes(arn))),
+    );
+    // Routes that enrol leads, cancel runs and redeliver webhooks reach the events stack's queues.
+    expect(sending.length).toBeGreaterThan(0);
+    expect(api.dependencies.map((stack) => stack.stackName)).toEqual(expect.arrayContaining([data.stackName, events.stackName]));
+    expect(events.dependencies.map((stack) => stack.stackName)).not.toContain(api.stackName);
+  });
+});
+
 describe('the SMS-sending function', () => {
   const stack = api.functionStacks.get(sendSms.tag)!;
   const smsTemplate = Template.fromStack(stack);

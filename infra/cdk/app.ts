@@ -19,6 +19,9 @@ export function buildApp(app = new App()): { app: App; data: DataStack; api: Api
   // The table and its stream's SSM parameter must exist first; the events stack reads them by name.
   const events = new EventsStack(app, 'SalesPipelineEvents', { env, options, terminationProtection: true });
   events.addStackDependency(data);
+  // Routes send to the events stack's queues by name (enrolments, cancellations, redeliveries): on a first deploy
+  // they would answer 500 until those queues exist.
+  api.addStackDependency(events);
   // Opt-in: it exports the table, which must exist with point-in-time recovery on (the data stack's) first.
   const analytics = options.analytics ? new AnalyticsStack(app, 'SalesPipelineAnalytics', { env, options }) : undefined;
   analytics?.addStackDependency(data);
