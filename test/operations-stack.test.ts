@@ -271,7 +271,12 @@ describe('what rolls a canary back', () => {
       expect(own.every(Boolean), `${id} watches only rollback alarms of its own template`).toBe(true);
       const throttles = own.filter((alarm) => metricOf(alarm!.alarm).Namespace === 'AWS/Lambda');
       expect(throttles.map((alarm) => metricOf(alarm!.alarm).MetricName), id).toEqual(['Throttles']);
-      expect(metricOf(throttles[0]!.alarm).Dimensions, id).toEqual([{ Name: 'FunctionName', Value: { Ref: functionId } }]);
+      // The new version's throttles through the alias, as Lambda counts them by ExecutedVersion: not the old version's.
+      expect(Object.fromEntries((metricOf(throttles[0]!.alarm).Dimensions as { Name: string; Value: unknown }[]).map(({ Name, Value }) => [Name, Value])), id).toEqual({
+        FunctionName: { Ref: functionId },
+        Resource: { 'Fn::Join': ['', [{ Ref: functionId }, ':live']] },
+        ExecutedVersion: alias.Properties.FunctionVersion,
+      });
       const route = routes.find((candidate) => !candidate.aliasOf && functionId.startsWith(`${routeId(candidate)}Function`));
       // Its failures: every metric of the one expression is of this function's new version, the one its alias moves to.
       const failures = own.filter((alarm) => alarm!.alarm.Properties.Metrics?.some((metric: any) => metric.Expression));

@@ -161,7 +161,8 @@ export class Monitoring extends Construct {
 
   /**
    * A function's rollback alarms, made in `scope` (the stack of the function): the new version's failures (below), its
-   * throttles in any one minute, and its route's p99 in two minutes in a row. Its deployment group watches these and
+   * throttles in any one minute (Lambda's Throttles by ExecutedVersion through the alias, so the old version's throttles,
+   * or another caller's of the bare function, roll no release back), and its route's p99 in two minutes in a row. Its deployment group watches these and
    * nothing else, so a canary is rolled back for its own function's faults only. They notify no one: what pages is the
    * API's rate.
    *
@@ -206,7 +207,7 @@ export class Monitoring extends Construct {
     const what = 'operationId' in signal ? 'answered 5xx, crashed or timed out' : 'threw, failed its init or timed out (a key it refused is no failure)';
     const alarms = [
       rollback(`${name}Failures`, failures, failurePercent, `${name}: the new version ${what} on ${failurePercent}% or more of its invocations in ${datapoints} of ${periods} minutes`, periods, datapoints),
-      rollback(`${name}Throttles`, throttled, 1, `${name}: Lambda throttled invocations (concurrency limit)`),
+      rollback(`${name}Throttles`, ofVersion('Throttles').with({ label: `${name} new version throttles` }), 1, `${name}: Lambda throttled invocations of the new version (concurrency limit)`),
     ];
     if ('operationId' in signal) {
       const { operationId } = signal;
