@@ -343,6 +343,28 @@ describe('concurrency', () => {
     expect(reserved(deployed)).toEqual({ AuthorizerFunction: 100 });
   });
 
+  it('states in docs/operations.md what every reservation and queue consumer’s ceiling is, as the templates have them, and what the reservations leave of an account’s 1 000', () => {
+    const section = readFileSync('docs/operations.md', 'utf8').split('\n## Concurrency\n')[1]!.split('\n## ')[0]!;
+    const rowOf = (name: string) => {
+      const rows = section.split('\n').filter((line) => line.startsWith('|') && line.split('|')[1]!.includes(`\`${name}\``));
+      expect(rows, `docs/operations.md's concurrency table names ${name} once`).toHaveLength(1);
+      return rows[0]!.split('|')[2]!;
+    };
+    const functionsOf = (template: Template) => Object.entries(template.findResources('AWS::Lambda::Function') as Record<string, Resource>).map(([id, fn]) => ({ id, name: id.replace(/Function[0-9A-F]{8}$/, ''), fn }));
+    const all = [...deployed.templates, deployed.events].flatMap(functionsOf);
+    const reserving = all.filter(({ fn }) => fn.Properties.ReservedConcurrentExecutions !== undefined);
+    expect(reserving.map(({ name }) => name).sort()).toEqual(['Authorizer', 'CountReports', 'RecordEvents']);
+    for (const { name, fn } of reserving) expect(rowOf(name), name).toContain(`${fn.Properties.ReservedConcurrentExecutions} reserved`);
+    const ceilings = Object.values(deployed.events.findResources('AWS::Lambda::EventSourceMapping') as Record<string, Resource>).filter((mapping) => mapping.Properties.ScalingConfig);
+    expect(ceilings).toHaveLength(2);
+    for (const mapping of ceilings) {
+      const { name } = all.find(({ id }) => id === mapping.Properties.FunctionName.Ref)!;
+      expect(rowOf(name), name).toContain(`at most ${mapping.Properties.ScalingConfig.MaximumConcurrency} concurrent`);
+    }
+    const left = 1000 - reserving.reduce((sum, { fn }) => sum + fn.Properties.ReservedConcurrentExecutions, 0);
+    expect(/the defaults leave (\d+) for everything else/.exec(section.replace(/\s+/g, ' '))?.[1]).toBe(String(left));
+  });
+
   it('takes another reservation, or none, by context, and refuses a value that is not a count', () => {
     expect(reserved(tuned)).toEqual({ AuthorizerFunction: 250 });
     expect(reserved(synth({ authorizerConcurrency: 'none' }))).toEqual({});

@@ -54,8 +54,9 @@ export interface DeploymentOptions {
 /**
  * 100 for the authorizer: cached per key for 5 minutes, it runs about 30 ms warm, so 100 answer some 3 000 cache
  * misses a second, more than the stage's 1 000 requests; 10 for the stream consumer (one per shard, and a table has
- * few shards); 10 deliveries at once, each waiting at most 10 s on a receiver. Together they leave 890 of an
- * account's default 1 000 to everything else.
+ * few shards), and as much for the stream's second reader (CountReports); 10 deliveries at once, each waiting at most
+ * 10 s on a receiver, a ceiling and no reservation. Together they leave 880 of an account's default 1 000 to everything
+ * else (docs/operations.md, where a test holds the figure to the templates).
  */
 export const DEFAULT_CONCURRENCY = { authorizer: 100, streamConsumer: 10, deliveries: 10 } as const;
 
