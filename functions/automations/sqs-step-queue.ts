@@ -8,12 +8,17 @@ let client: SQSClient | undefined;
 /** One client per container, made on the first send: most of the stream consumer's batches start no run. */
 const sqs = () => (client ??= new SQSClient({}));
 
-/** The deployed step queue: SendMessageBatch to `queueUrl`, failing (so the caller's attempt is retried) when SQS refuses any message. */
+/**
+ * The deployed step queue: SendMessageBatch to `queueUrl`, failing (so the caller's attempt is retried) when SQS refuses
+ * any message. Each message's group is its organization: on a standard queue that makes it an SQS fair queue, so one
+ * organization's burst (a bulk enrolment of thousands of leads) holds back its own steps, not every organization's,
+ * and order and throughput stay a standard queue's (docs/decisions/operations.md).
+ */
 export function sqsStepQueue(queueUrl: string): StepQueue {
   return {
     async send(messages) {
       for (let start = 0; start < messages.length; start += BATCH) {
-        const entries = messages.slice(start, start + BATCH).map((message, i) => ({ Id: String(i), MessageBody: stepMessageBody(message) }));
+        const entries = messages.slice(start, start + BATCH).map((message, i) => ({ Id: String(i), MessageBody: stepMessageBody(message), MessageGroupId: message.organizationId }));
         const { Failed } = await sqs().send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: entries }));
         if (Failed?.length) throw new Error(`SQS refused ${Failed.length} automation step messages: ${Failed[0]!.Code} ${Failed[0]!.Message ?? ''}`);
       }
