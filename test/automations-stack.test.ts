@@ -1,9 +1,6 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { describe, expect, it, vi } from 'vitest';
-import { sqsStepQueue } from '../functions/automations/sqs-step-queue';
-import type { StepMessage } from '../functions/automations/engine';
+import { describe, expect, it } from 'vitest';
 import { STEP_BATCH } from '../functions/automations/channels';
 import { automationQueueNames } from '../functions/automations/capability';
 import { ApiStack } from '../infra/cdk/api-stack';
@@ -110,28 +107,5 @@ describe('the routes that start and stop runs', () => {
     expect(sending).toHaveLength(1);
     expect(JSON.stringify(sending[0]!.Resource)).toContain(':pipeline-automation-steps');
     expect(statements.flatMap(({ Action }) => [Action].flat()).filter((action) => /^(scheduler|iam):/.test(action))).toEqual([]);
-  });
-});
-
-describe('the step queue as the functions send to it', () => {
-  it('puts each step in its organization’s message group, so SQS’s fair queue keeps one organization’s burst from delaying another’s steps', async () => {
-    const sent: SendMessageBatchCommand[] = [];
-    const send = vi.spyOn(SQSClient.prototype, 'send').mockImplementation(async (command: unknown) => {
-      sent.push(command as SendMessageBatchCommand);
-      return { Successful: [], Failed: [] };
-    });
-    try {
-      // A bulk enrolment of one organization, and another organization's one step among it.
-      const messages: StepMessage[] = Array.from({ length: 11 }, (_, i) => ({ kind: 'advance', organizationId: 'org-bulk', runId: `run-${i}`, wake: 1 }));
-      messages.splice(4, 0, { kind: 'cleanup', organizationId: 'org-quiet', runId: 'run-q', scheduleName: 'run-q-1' });
-      await sqsStepQueue('https://sqs.ap-southeast-2.amazonaws.com/123456789012/pipeline-automation-steps').send(messages);
-      const entries = sent.flatMap((command) => command.input.Entries ?? []);
-      expect(sent).toHaveLength(2);
-      expect(entries).toHaveLength(12);
-      for (const entry of entries) expect(entry.MessageGroupId, entry.MessageBody).toBe((JSON.parse(entry.MessageBody!) as StepMessage).organizationId);
-      expect(entries.filter((entry) => entry.MessageGroupId === 'org-quiet')).toHaveLength(1);
-    } finally {
-      send.mockRestore();
-    }
   });
 });

@@ -127,8 +127,8 @@ describe('one-time schedules on EventBridge Scheduler', () => {
     await scheduler().create('run_a-1-1', NOW + 1_000, message);
     await scheduler().create('run_a-1-2', NOW - 60_000, { ...message, wake: 3 });
     expect(aws.requests.map(({ target, body }) => ({ target, body }))).toEqual([
-      { target: 'AmazonSQS.SendMessageBatch', body: { QueueUrl: QUEUE_URL, Entries: [{ Id: '0', MessageBody: JSON.stringify(message) }] } },
-      { target: 'AmazonSQS.SendMessageBatch', body: { QueueUrl: QUEUE_URL, Entries: [{ Id: '0', MessageBody: JSON.stringify({ ...message, wake: 3 }) }] } },
+      { target: 'AmazonSQS.SendMessageBatch', body: { QueueUrl: QUEUE_URL, Entries: [{ Id: '0', MessageBody: JSON.stringify(message), MessageGroupId: 'org_1' }] } },
+      { target: 'AmazonSQS.SendMessageBatch', body: { QueueUrl: QUEUE_URL, Entries: [{ Id: '0', MessageBody: JSON.stringify({ ...message, wake: 3 }), MessageGroupId: 'org_1' }] } },
     ]);
   });
 });
@@ -140,6 +140,17 @@ describe('the deployed step queue', () => {
     expect(aws.requests.map(({ body }) => body.Entries.map(({ MessageBody }: { MessageBody: string }) => JSON.parse(MessageBody).wake))).toEqual([[0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [10, 11]]);
     aws.answerWith({ status: 200, body: { Successful: [], Failed: [{ Id: '0', Code: 'InternalError', SenderFault: false }] } });
     await expect(sqsStepQueue(QUEUE_URL).send([message])).rejects.toThrow(/SQS refused 1 automation step messages: InternalError/);
+  });
+
+  it('puts each step in its organization’s message group, so the fair queue keeps one organization’s burst from delaying another’s steps', async () => {
+    // A bulk enrolment of one organization, and another organization's one step among it.
+    const messages: StepMessage[] = Array.from({ length: 11 }, (_, wake): StepMessage => ({ ...message, organizationId: 'org_bulk', wake }));
+    messages.splice(4, 0, { kind: 'cleanup', organizationId: 'org_quiet', runId: 'run_01JBBBBBBBBBBBBBBBBBBBBBBB', scheduleName: 'run_b-1-1' });
+    await sqsStepQueue(QUEUE_URL).send(messages);
+    const entries = aws.requests.flatMap(({ body }) => body.Entries as { MessageBody: string; MessageGroupId?: string }[]);
+    expect(entries).toHaveLength(12);
+    expect(entries.map(({ MessageGroupId }) => MessageGroupId)).toEqual(entries.map(({ MessageBody }) => (JSON.parse(MessageBody) as StepMessage).organizationId));
+    expect(entries.filter(({ MessageGroupId }) => MessageGroupId === 'org_quiet')).toHaveLength(1);
   });
 });
 
