@@ -61,7 +61,7 @@ describe('-c backupCopyRegion', () => {
     expect(backupCopy!.terminationProtection).toBe(true);
     expect(data.dependencies).toContain(backupCopy);
     const copyApp = new App();
-    const [vault, ...others] = ofType(Template.fromStack(new BackupCopyStack(copyApp, 'Copy', { env: { region: 'ap-southeast-4' }, tableName: 'sales-pipeline', backups: {} })).toJSON(), 'AWS::Backup::BackupVault');
+    const [vault, ...others] = ofType(Template.fromStack(new BackupCopyStack(copyApp, 'Copy', { env: { region: 'ap-southeast-4' }, tableName: 'sales-pipeline', backups: {} })).toJSON() as { Resources: Record<string, Resource> }, 'AWS::Backup::BackupVault');
     expect(others).toEqual([]);
     expect(vault!.DeletionPolicy).toBe('Retain');
     expect(vault!.Properties.BackupVaultName).toBe('sales-pipeline-backups');
