@@ -39,10 +39,17 @@ describe('the automation engine’s stack', () => {
     expect(runner.Properties.Timeout).toBe(STEP_BATCH.functionTimeoutSeconds);
   });
 
-  it('lets EventBridge Scheduler, from this account only, assume the schedules’ role, which may only send to the step queue and the schedules’ dead letters', () => {
+  it('keeps the schedule group, and with it every pending step, when the stack deletes or replaces it', () => {
+    const [[, group]] = ofType('AWS::Scheduler::ScheduleGroup') as [[string, Resource & { DeletionPolicy?: string; UpdateReplacePolicy?: string }]];
+    expect([group.DeletionPolicy, group.UpdateReplacePolicy]).toEqual(['Retain', 'Retain']);
+  });
+
+  it('lets EventBridge Scheduler, from this account and for the group’s schedules only, assume the schedules’ role, which may only send to the step queue and the schedules’ dead letters', () => {
     const role = resources[schedulerRoleId]!.Properties;
+    // Scheduler gives the schedule's group as aws:SourceArn when it assumes the role.
+    const groupArn = { 'Fn::GetAtt': [idOf('AWS::Scheduler::ScheduleGroup', 'AutomationSteps'), 'Arn'] };
     expect(role.AssumeRolePolicyDocument.Statement).toEqual([
-      { Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'scheduler.amazonaws.com' }, Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } } },
+      { Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'scheduler.amazonaws.com' }, Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' }, 'aws:SourceArn': groupArn } } },
     ]);
     const statements = statementsOf('AutomationStepsSchedulerRoleDefaultPolicy');
     expect(statements.map(({ Action }) => Action)).toEqual(['sqs:SendMessage']);

@@ -10,8 +10,23 @@ import { routes } from '../functions/resources';
 import { authorizerOf, grantedActions, routeId } from '#shared/routes/route';
 import { TABLE_INDEXES } from '#shared/table';
 
+/**
+ * What `cdk synth` gives the app: the account of the credentials it found, and the profile's region, or us-east-1
+ * when it finds none.
+ */
+const CLI_ENVIRONMENT = { CDK_DEFAULT_ACCOUNT: '123456789012', CDK_DEFAULT_REGION: 'us-east-1' };
+/** Builds the app as `cdk synth` runs it, with the CLI's environment variables set for the while. */
+function asTheCliBuilds<T>(build: () => T): T {
+  const before = Object.fromEntries(Object.keys(CLI_ENVIRONMENT).map((name) => [name, process.env[name]]));
+  Object.assign(process.env, CLI_ENVIRONMENT);
+  try {
+    return build();
+  } finally {
+    for (const [name, value] of Object.entries(before)) if (value === undefined) delete process.env[name]; else process.env[name] = value;
+  }
+}
 // Asset bundling is left to `npm run synth`; here only the templates matter.
-const { app, api, data, events } = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'none' } }));
+const { app, api, data, events } = asTheCliBuilds(() => buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'none' } })));
 const apiTemplate = Template.fromStack(api);
 const dataTemplate = Template.fromStack(data);
 
@@ -410,6 +425,24 @@ describe('the data stack', () => {
     const assembly = app.synth();
     expect(assembly.getStackByName(data.stackName).terminationProtection).toBe(true);
     expect(assembly.getStackByName(events.stackName).terminationProtection).toBe(true);
+  });
+});
+
+describe('every template', () => {
+  /** Every string of a template but its mappings' (the extension's layer ARN of each region, chosen by AWS::Region). */
+  const stringsOf = (value: unknown): string[] =>
+    typeof value === 'string' ? [value] : value && typeof value === 'object' ? Object.values(value).flatMap(stringsOf) : [];
+  const strings = [...apiTemplates, dataTemplate, Template.fromStack(events)].flatMap((template) => stringsOf({ ...template.toJSON(), Mappings: undefined }));
+
+  it('names no region or account, whatever `cdk synth` found: each deploys as it is to the account and region it is deployed to', () => {
+    expect(strings.length).toBeGreaterThan(1000);
+    expect(strings.filter((value) => value.includes(CLI_ENVIRONMENT.CDK_DEFAULT_REGION) || value.includes(CLI_ENVIRONMENT.CDK_DEFAULT_ACCOUNT))).toEqual([]);
+    // The secrets extension's layer, by the region the function is deployed in; the table's one replica, that region's.
+    const layers = Object.values(functions).flatMap((fn) => fn.Properties.Layers ?? []);
+    expect(layers.length).toBeGreaterThan(100);
+    for (const layer of layers) expect(layer).toEqual({ 'Fn::FindInMap': [expect.any(String), { Ref: 'AWS::Region' }, expect.any(String)] });
+    const [table] = Object.values(dataTemplate.findResources('AWS::DynamoDB::GlobalTable')) as Resource[];
+    expect(table!.Properties.Replicas.map((replica: { Region: unknown }) => replica.Region)).toEqual([{ Ref: 'AWS::Region' }]);
   });
 });
 

@@ -3,6 +3,7 @@ import { AttributeType, Billing, ContributorInsightsMode, StreamViewType, TableV
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { TABLE_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '#shared/table';
+import type { BackupOptions } from './options';
 import { TableBackups } from './table-backups';
 
 /**
@@ -16,7 +17,7 @@ export const streamArnParameterName = (tableName: string) => `/${tableName}/tabl
 export class DataStack extends Stack {
   readonly table: TableV2;
 
-  constructor(scope: Construct, id: string, { tableName, ...props }: StackProps & { tableName: string }) {
+  constructor(scope: Construct, id: string, { tableName, backups = {}, ...props }: StackProps & { tableName: string; backups?: BackupOptions }) {
     super(scope, id, props);
     this.table = new TableV2(this, 'Table', {
       // Named, so the API stack finds it without a cross-stack import.
@@ -39,7 +40,7 @@ export class DataStack extends Stack {
         sortKey: { name: index.sortKey, type: AttributeType.STRING },
       })),
     });
-    new TableBackups(this, 'Backups', { table: this.table, tableName });
+    new TableBackups(this, 'Backups', { table: this.table, tableName, backups });
     new StringParameter(this, 'StreamArn', {
       parameterName: streamArnParameterName(tableName),
       stringValue: this.table.tableStreamArn!,

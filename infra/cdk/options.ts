@@ -49,6 +49,20 @@ export interface DeploymentOptions {
    * workgroup (docs/reports.md). Off unless asked for: it costs per GB of table each day.
    */
   analytics: boolean;
+  /** Copies of the table's backups outside its region or account, and the vaults' lock (docs/operations.md, "Disaster recovery"). */
+  backups: BackupOptions;
+}
+
+export interface BackupOptions {
+  /** A region each recovery point is copied to, into a vault of the stack SalesPipelineBackupCopy there. */
+  copyRegion?: string;
+  /** A vault, most often of another account, each recovery point is copied to: its owner lets this account copy into it. */
+  copyVaultArn?: string;
+  /**
+   * AWS Backup Vault Lock on the vaults the stacks make: governance (lifted by whoever may delete the lock) or compliance
+   * (after its 3 days' grace, lifted by no one), and the retention every recovery point in them must have.
+   */
+  vaultLock?: { mode: 'governance' | 'compliance'; minDays?: number; maxDays?: number };
 }
 
 /**
@@ -127,5 +141,39 @@ export function readOptions(node: Node): DeploymentOptions {
     },
     samLocal,
     analytics: flag(node, 'analytics'),
+    backups: readBackupOptions(node, text),
   };
+}
+
+/** An AWS region's name: the plan's own check (TableBackups) also finds it among the regions CDK knows. */
+const REGION = /^[a-z]{2}(-[a-z]+)+-\d+$/;
+const VAULT_ARN = /^arn:aws(-cn|-us-gov)?:backup:([a-z]{2}(-[a-z]+)+-\d+):(\d{12}):backup-vault:([A-Za-z0-9_-]{2,50})$/;
+
+function readBackupOptions(node: Node, text: (name: string) => string | undefined): BackupOptions {
+  if (node.tryGetContext('backupCopyAccount') !== undefined) {
+    throw new Error('Context backupCopyAccount is not an option: a copy to another account goes to one of its vaults, named by its ARN: -c backupCopyVaultArn=arn:aws:backup:<region>:<account>:backup-vault:<name>');
+  }
+  const copyRegion = text('backupCopyRegion');
+  if (copyRegion !== undefined && !REGION.test(copyRegion)) {
+    throw new Error(`Context backupCopyRegion must be an AWS region, such as ap-southeast-4 (got "${copyRegion}")`);
+  }
+  const copyVaultArn = text('backupCopyVaultArn');
+  if (copyVaultArn !== undefined && !VAULT_ARN.test(copyVaultArn)) {
+    throw new Error(`Context backupCopyVaultArn must be a backup vault's ARN, arn:aws:backup:<region>:<12-digit account>:backup-vault:<name> (got "${copyVaultArn}")`);
+  }
+  const lock = text('backupVaultLock');
+  let vaultLock: BackupOptions['vaultLock'];
+  if (lock !== undefined) {
+    const form = 'governance or compliance, optionally with the least and most days a recovery point is kept (compliance:7:365)';
+    const match = /^(governance|compliance)(?::(\d+):(\d+))?$/.exec(lock);
+    if (!match) throw new Error(`Context backupVaultLock must be ${form} (got "${lock}")`);
+    // Unset, the plan's own retentions (TableBackups checks that a lock leaves both possible).
+    const minDays = match[2] === undefined ? undefined : Number(match[2]);
+    const maxDays = match[3] === undefined ? undefined : Number(match[3]);
+    if (minDays !== undefined && maxDays !== undefined && (minDays < 1 || maxDays > 36_500 || minDays > maxDays)) {
+      throw new Error(`Context backupVaultLock's days must be 1 to 36500, the least first (got "${lock}")`);
+    }
+    vaultLock = { mode: match[1] as 'governance' | 'compliance', ...(minDays !== undefined ? { minDays, maxDays: maxDays! } : {}) };
+  }
+  return { ...(copyRegion ? { copyRegion } : {}), ...(copyVaultArn ? { copyVaultArn } : {}), ...(vaultLock ? { vaultLock } : {}) };
 }

@@ -1,4 +1,4 @@
-import { Duration, type Stack, Token, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, type Stack, Token, Validations } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { CfnScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
@@ -21,16 +21,20 @@ export interface QueueSchedules {
 
 /**
  * The schedule group, the dead letters of what a schedule could not send, and the role Scheduler assumes (from this
- * account only) to send a schedule's message: to the queue and those dead letters, and nothing else.
+ * account and for this group's schedules only) to send a schedule's message: to the queue and those dead letters, and
+ * nothing else. The group is retained: deleting it, or replacing it on a rename, would delete every pending schedule
+ * in it, each a run's next step.
  */
 export function makeQueueSchedules(stack: Stack, id: string, queue: Queue, schedules: ScheduledSends, tableName: string): QueueSchedules {
   const groupName = schedules.group(tableName);
-  new CfnScheduleGroup(stack, `${id}ScheduleGroup`, { name: groupName });
+  const group = new CfnScheduleGroup(stack, `${id}ScheduleGroup`, { name: groupName });
+  group.applyRemovalPolicy(RemovalPolicy.RETAIN);
   const dead = schedules.deadLetters;
   const deadLetters = new Queue(stack, dead.id, { ...queueDefaults, queueName: dead.queueName(tableName), retentionPeriod: Duration.days(dead.retentionDays) });
   Validations.of(deadLetters).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'The dead letters of one-time schedules: each schedule names this queue in its DeadLetterConfig, made at run time.' });
   const role = new Role(stack, `${id}SchedulerRole`, {
-    assumedBy: new ServicePrincipal(SCHEDULER, { conditions: { StringEquals: { 'aws:SourceAccount': stack.account } } }),
+    // Scheduler names the schedule's group as the source (not the schedule itself), so the group's ARN is the scope.
+    assumedBy: new ServicePrincipal(SCHEDULER, { conditions: { StringEquals: { 'aws:SourceAccount': stack.account, 'aws:SourceArn': group.attrArn } } }),
     description: `EventBridge Scheduler sends the one-time schedules of ${groupName} to their queue as this role`,
   });
   role.addToPolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [queue.queueArn, deadLetters.queueArn] }));
