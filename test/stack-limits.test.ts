@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
@@ -51,6 +52,29 @@ describe.each(synthesized)('the API stack at $times× today’s routes', ({ time
     const operations = named('SalesPipeline', 'Latency').map((metric) => metric[metric.indexOf('operation') + 1]);
     expect(new Set(operations)).toEqual(new Set(scaled.filter((route) => !route.aliasOf).map((route) => route.operationId)));
     for (const widget of widgets) expect((widget.properties.metrics ?? []).length).toBeLessThanOrEqual(TEMPLATE_LIMITS.widgetMetrics);
+  });
+});
+
+describe('what docs/capacity.md says the stacks hold at three times today’s routes', () => {
+  const { parent, nested, parentResources, nestedResources } = synthesized.find(({ times }) => times === 3)!;
+  const templates = [parent, ...nested];
+  const section = readFileSync('docs/capacity.md', 'utf8').split('## How many routes the stacks hold')[1]!.split('\n## ')[0]!;
+  const row = (quota: string) => section.split('\n').find((line) => line.startsWith(`| ${quota} |`)) ?? '';
+  const kb = (template: object) => `${Math.round(Buffer.byteLength(JSON.stringify(template, undefined, 1)) / 1000)} KB`;
+  const most = (counts: number[]) => String(Math.max(...counts));
+  const widgets = dashboardBody(Object.values(parent.Resources as Record<string, any>).find((resource) => resource.Type === 'AWS::CloudWatch::Dashboard')).widgets;
+  const alarms = templates.flatMap((template) => Object.values(template.Resources as Record<string, any>).filter((resource) => resource.Type === 'AWS::CloudWatch::Alarm'));
+
+  it('states the largest count and size of each quota’s row as synthesized', () => {
+    expect(row('Resources in a template')).toContain(`| ${Math.max(...nestedResources)} (a tag's stack); the parent ${parentResources} |`);
+    expect(row('Template read from S3')).toContain(`| ${kb(parent)} (the parent`);
+    expect(row('Template read from S3')).toContain(`a tag's stack ${kb(nested.reduce((a, b) => (JSON.stringify(b).length > JSON.stringify(a).length ? b : a)))} |`);
+    expect(row('Outputs, parameters, mappings')).toContain(`| ${most(templates.map((t) => Object.keys(t.Outputs ?? {}).length))} outputs, ${most(templates.map((t) => Object.keys(t.Parameters ?? {}).length))} parameters,`);
+    const mappings = Number(most(templates.map((t) => Object.keys(t.Mappings ?? {}).length)));
+    expect(row('Outputs, parameters, mappings')).toContain(`parameters, ${mappings} mapping${mappings === 1 ? '' : 's'} |`);
+    expect(row('Metrics of a metric-math alarm')).toContain(`| ${most(alarms.map((alarm) => (alarm.Properties.Metrics ?? []).length))} (`);
+    expect(row('Widgets of a dashboard')).toContain(`| ${widgets.length} (`);
+    expect(row('Metrics of a dashboard widget')).toContain(`| ${most(widgets.map((widget) => (widget.properties.metrics ?? []).length))} (`);
   });
 });
 

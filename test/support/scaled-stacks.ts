@@ -53,22 +53,22 @@ export const TEMPLATE_LIMITS = {
   widgetMetrics: 500,
 } as const;
 
-type Template = Record<string, any>;
+type TemplateJson = Record<string, any>;
 
 /** A dashboard's body as CloudWatch gets it: CDK joins strings and references, each of which resolves inside a JSON string. */
-export function dashboardBody(dashboard: Template): { widgets: { type: string; properties: { title?: string; metrics?: unknown[] } }[] } {
+export function dashboardBody(dashboard: TemplateJson): { widgets: { type: string; properties: { title?: string; metrics?: unknown[] } }[] } {
   const body = dashboard.Properties.DashboardBody as string | { 'Fn::Join': [string, unknown[]] };
   const text = typeof body === 'string' ? body : body['Fn::Join'][1].map((part) => (typeof part === 'string' ? part : 'resolved')).join(body['Fn::Join'][0]);
   return JSON.parse(text);
 }
 
 /** Each of `template`'s breaches of TEMPLATE_LIMITS, named (none for a template CloudFormation and CloudWatch take). */
-export function templateLimitBreaches(template: Template): string[] {
+export function templateLimitBreaches(template: TemplateJson): string[] {
   const breaches: string[] = [];
   const over = (quota: string, count: number, limit: number, of?: string) => {
     if (count > limit) breaches.push(`${quota}${of === undefined ? '' : ` of ${of}`}: ${count} > ${limit}`);
   };
-  const section = (name: string) => Object.entries((template[name] ?? {}) as Record<string, Template>);
+  const section = (name: string) => Object.entries((template[name] ?? {}) as Record<string, TemplateJson>);
   over('resources', section('Resources').length, TEMPLATE_LIMITS.resources);
   over('outputs', section('Outputs').length, TEMPLATE_LIMITS.outputs);
   over('parameters', section('Parameters').length, TEMPLATE_LIMITS.parameters);
@@ -80,11 +80,11 @@ export function templateLimitBreaches(template: Template): string[] {
   over('description bytes', Buffer.byteLength(template.Description ?? ''), TEMPLATE_LIMITS.descriptionBytes);
   for (const name of ['Resources', 'Outputs', 'Parameters', 'Mappings']) for (const [id] of section(name)) over(`characters of a name in ${name}`, id.length, TEMPLATE_LIMITS.nameCharacters, id);
   for (const [id, resource] of section('Resources')) {
-    const properties = (resource.Properties ?? {}) as Template;
+    const properties = (resource.Properties ?? {}) as TemplateJson;
     if (resource.Type === 'AWS::CloudWatch::Alarm') {
       over('metrics of an alarm', (properties.Metrics ?? []).length, TEMPLATE_LIMITS.alarmMetrics, id);
       for (const actions of ['AlarmActions', 'OKActions', 'InsufficientDataActions']) over(`${actions} of an alarm`, (properties[actions] ?? []).length, TEMPLATE_LIMITS.alarmActions, id);
-      const period = properties.Period ?? Math.max(0, ...(properties.Metrics ?? []).map((metric: Template) => metric.Period ?? metric.MetricStat?.Period ?? 0));
+      const period = properties.Period ?? Math.max(0, ...(properties.Metrics ?? []).map((metric: TemplateJson) => metric.Period ?? metric.MetricStat?.Period ?? 0));
       over('seconds an alarm evaluates', period * properties.EvaluationPeriods, TEMPLATE_LIMITS.alarmEvaluationSeconds, id);
     }
     if (resource.Type === 'AWS::CloudWatch::Dashboard') {
