@@ -26,7 +26,11 @@ export function synthApiStack(routes: RouteDefinition[]) {
   const parent = Template.fromStack(api).toJSON();
   const nested = [...api.functionStacks.values()].map((stack) => Template.fromStack(stack).toJSON());
   const resourceCount = (template: Record<string, any>) => Object.keys(template.Resources as object).length;
-  return { parent, nested, parentResources: resourceCount(parent), nestedResources: nested.map(resourceCount), ms: performance.now() - started };
+  const parentResources = resourceCount(parent);
+  const nestedResources = nested.map(resourceCount);
+  // A first deploy creates every resource of the parent and of its nested stacks in one operation.
+  const createdResources = parentResources + nestedResources.reduce((sum, count) => sum + count, 0);
+  return { parent, nested, parentResources, nestedResources, createdResources, ms: performance.now() - started };
 }
 
 /**
@@ -51,6 +55,8 @@ export const TEMPLATE_LIMITS = {
   alarmEvaluationSeconds: 24 * 60 * 60,
   dashboardWidgets: 500,
   widgetMetrics: 500,
+  /** Resources one operation of a stack and its nested stacks creates, updates or deletes ("Nested stacks" in the quotas). */
+  operationResources: 2500,
 } as const;
 
 type TemplateJson = Record<string, any>;
