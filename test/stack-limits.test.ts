@@ -12,7 +12,8 @@ import { dashboardBody, scaledRoutes, synthApiStack, TEMPLATE_LIMITS, templateLi
 // CloudFormation refuses a stack of more than 500 resources. The parent keeps what every route shares, so it must not
 // grow with the routes; each tag's stack holds its own routes. Today's routes, and three times as many (copies under
 // other tags and paths, as another two hundred routes of today's mix would be), within every quota CloudFormation and
-// CloudWatch document for what the templates hold (TEMPLATE_LIMITS): a stack update past one of them fails.
+// CloudWatch document for what a template holds (TEMPLATE_LIMITS): a stack update past one of them fails. What one
+// operation of all of them may create is below.
 const limits = { parent: 150, routeStack: 400 };
 const synthesized = [1, 3].map((times) => ({ times, routes: scaledRoutes(times), ...synthApiStack(scaledRoutes(times)) }));
 
