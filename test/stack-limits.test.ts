@@ -1,15 +1,19 @@
+import { readFileSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { routes } from '../functions/resources';
 import { ApiStack } from '../infra/cdk/api-stack';
+import { DASHBOARD_LIMITS } from '../infra/cdk/monitoring';
 import { readOptions } from '../infra/cdk/options';
 import type { RouteDefinition } from '#shared/routes/route';
-import { scaledRoutes, synthApiStack } from './support/scaled-stacks';
+import { dashboardBody, scaledRoutes, synthApiStack, TEMPLATE_LIMITS, templateLimitBreaches } from './support/scaled-stacks';
 
 // CloudFormation refuses a stack of more than 500 resources. The parent keeps what every route shares, so it must not
 // grow with the routes; each tag's stack holds its own routes. Today's routes, and three times as many (copies under
-// other tags and paths, as another two hundred routes of today's mix would be).
+// other tags and paths, as another two hundred routes of today's mix would be), within every quota CloudFormation and
+// CloudWatch document for what a template holds (TEMPLATE_LIMITS): a stack update past one of them fails. What one
+// operation of all of them may create is below.
 const limits = { parent: 150, routeStack: 400 };
 const synthesized = [1, 3].map((times) => ({ times, routes: scaledRoutes(times), ...synthApiStack(scaledRoutes(times)) }));
 
@@ -31,6 +35,143 @@ describe.each(synthesized)('the API stack at $times× today’s routes', ({ time
     expect(ofType('AWS::ApiGateway::Method')).toHaveLength(scaled.length + scaled.filter((route) => route.preflight).length + paths.size + 1);
     expect(inParent('AWS::ApiGateway::Method')).toHaveLength(1);
     expect(inParent('AWS::Lambda::Function')).toHaveLength(2);
+  });
+
+  it('keeps every template within CloudFormation’s and CloudWatch’s quotas', () => {
+    for (const template of [parent, ...nested]) expect(templateLimitBreaches(template)).toEqual([]);
+  });
+
+  it('graphs every function’s errors and throttles and every route’s p99 on the dashboard, no widget over 500 metrics', () => {
+    const dashboards = Object.values(parent.Resources as Record<string, { Type: string }>).filter((resource) => resource.Type === 'AWS::CloudWatch::Dashboard');
+    expect(dashboards).toHaveLength(1);
+    const widgets = dashboardBody(dashboards[0]!).widgets;
+    const metrics = widgets.flatMap((widget) => (widget.properties.metrics ?? []) as unknown[][]);
+    const named = (namespace: string, metricName: string) => metrics.filter((metric) => metric[0] === namespace && metric[1] === metricName);
+    const functions = scaled.filter((route) => !route.aliasOf).length + 2;
+    expect(named('AWS/Lambda', 'Errors')).toHaveLength(functions);
+    expect(named('AWS/Lambda', 'Throttles')).toHaveLength(functions);
+    const operations = named('SalesPipeline', 'Latency').map((metric) => metric[metric.indexOf('operation') + 1]);
+    expect(new Set(operations)).toEqual(new Set(scaled.filter((route) => !route.aliasOf).map((route) => route.operationId)));
+    for (const widget of widgets) expect((widget.properties.metrics ?? []).length).toBeLessThanOrEqual(TEMPLATE_LIMITS.widgetMetrics);
+  });
+});
+
+// A first deploy creates the parent and every route stack in one operation: today's within CloudFormation's 2 500;
+// three times today's past it, so such an API grows by updates or is split over root stacks (docs/capacity.md).
+describe('the API stack’s first deploy', () => {
+  it(`creates today’s parent and route stacks in one operation of at most ${TEMPLATE_LIMITS.operationResources} resources`, () => {
+    expect(synthesized.find(({ times }) => times === 1)!.createdResources).toBeLessThanOrEqual(TEMPLATE_LIMITS.operationResources);
+  });
+});
+
+describe('what docs/capacity.md says the stacks hold at three times today’s routes', () => {
+  const { parent, nested, parentResources, nestedResources, createdResources } = synthesized.find(({ times }) => times === 3)!;
+  const today = synthesized.find(({ times }) => times === 1)!;
+  const templates = [parent, ...nested];
+  const section = readFileSync('docs/capacity.md', 'utf8').split('## How many routes the stacks hold')[1]!.split('\n## ')[0]!;
+  const spaced = (count: number) => String(count).replace(/\B(?=(\d{3})+$)/g, ' ');
+  const row = (quota: string) => section.split('\n').find((line) => line.startsWith(`| ${quota} |`)) ?? '';
+  const kb = (template: object) => `${Math.round(Buffer.byteLength(JSON.stringify(template, undefined, 1)) / 1000)} KB`;
+  const most = (counts: number[]) => String(Math.max(...counts));
+  const widgets = dashboardBody(Object.values(parent.Resources as Record<string, any>).find((resource) => resource.Type === 'AWS::CloudWatch::Dashboard')).widgets;
+  const alarms = templates.flatMap((template) => Object.values(template.Resources as Record<string, any>).filter((resource) => resource.Type === 'AWS::CloudWatch::Alarm'));
+
+  it('states the largest count and size of each quota’s row as synthesized', () => {
+    expect(row('Resources one first deploy creates')).toContain(`| ${spaced(createdResources)} (the parent and its ${nested.length} route stacks; ${spaced(today.createdResources)} today) |`);
+    expect(row('Resources in a template')).toContain(`| ${Math.max(...nestedResources)} (a tag's stack); the parent ${parentResources} |`);
+    expect(row('Template read from S3')).toContain(`| ${kb(parent)} (the parent`);
+    expect(row('Template read from S3')).toContain(`a tag's stack ${kb(nested.reduce((a, b) => (JSON.stringify(b).length > JSON.stringify(a).length ? b : a)))} |`);
+    expect(row('Outputs, parameters, mappings')).toContain(`| ${most(templates.map((t) => Object.keys(t.Outputs ?? {}).length))} outputs, ${most(templates.map((t) => Object.keys(t.Parameters ?? {}).length))} parameters,`);
+    const mappings = Number(most(templates.map((t) => Object.keys(t.Mappings ?? {}).length)));
+    expect(row('Outputs, parameters, mappings')).toContain(`parameters, ${mappings} mapping${mappings === 1 ? '' : 's'} |`);
+    expect(row('Metrics of a metric-math alarm')).toContain(`| ${most(alarms.map((alarm) => (alarm.Properties.Metrics ?? []).length))} (`);
+    expect(row('Widgets of a dashboard')).toContain(`| ${widgets.length} (`);
+    expect(row('Metrics of a dashboard widget')).toContain(`| ${most(widgets.map((widget) => (widget.properties.metrics ?? []).length))} (`);
+  });
+});
+
+describe('the dashboard of a stack of more functions than a row graphs (sam local’s template, which holds them all)', () => {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], samLocal: 'true' } });
+  const handlers = routes.filter((route) => !route.aliasOf).slice(0, DASHBOARD_LIMITS.functionsPerWidget + 10);
+  const api = new ApiStack(app, 'Api', { routes: handlers, options: readOptions(app.node) });
+  const template = Template.fromStack(api);
+  const functions = Object.keys(template.findResources('AWS::Lambda::Function')).length;
+  const dashboard = Object.values(template.findResources('AWS::CloudWatch::Dashboard'))[0]!;
+  const widgets = dashboardBody(dashboard).widgets.filter((widget) => widget.properties.title?.startsWith('API stack'));
+
+  it('splits them over rows of at most functionsPerWidget, each function in one row', () => {
+    const errors = (title: string) => (widgets.find((widget) => widget.properties.title === title)?.properties.metrics ?? []).filter((metric) => (metric as string[])[1] === 'Errors');
+    const rows = [errors('API stack (1 of 2): Lambda errors and throttles'), errors('API stack (2 of 2): Lambda errors and throttles')];
+    expect(rows.map((row) => row.length)).toEqual([DASHBOARD_LIMITS.functionsPerWidget, functions - DASHBOARD_LIMITS.functionsPerWidget]);
+    const p99s = widgets.filter((widget) => widget.properties.title?.endsWith(': p99 (ms, handler time)')).map((widget) => widget.properties.metrics!.length);
+    expect(p99s).toEqual([DASHBOARD_LIMITS.functionsPerWidget, handlers.length - DASHBOARD_LIMITS.functionsPerWidget]);
+  });
+});
+
+describe('the quota checks of the templates', () => {
+  const many = <T>(count: number, make: (index: number) => T) => Object.fromEntries(Array.from({ length: count }, (_, index) => [`Item${index}`, make(index)]));
+  const topic = { Type: 'AWS::SNS::Topic' };
+  const alarm = (metrics: number, actions: number, period: number, evaluationPeriods: number) => ({
+    Type: 'AWS::CloudWatch::Alarm',
+    Properties: {
+      EvaluationPeriods: evaluationPeriods,
+      AlarmActions: Array.from({ length: actions }, () => 'arn'),
+      Metrics: Array.from({ length: metrics }, (_, index) => ({ Id: `m${index}`, MetricStat: { Period: period } })),
+    },
+  });
+  // Its body joined around a reference, as CDK writes one naming an alarm or the region.
+  const dashboard = (widgets: number, metrics: number) => {
+    const body = JSON.stringify({
+      widgets: Array.from({ length: widgets }, (_, index) => ({
+        type: 'metric',
+        properties: { title: index ? `w${index}` : 'REFERENCE', metrics: index ? [] : Array.from({ length: metrics }, () => ['AWS/Lambda', 'Errors', 'FunctionName', 'fn']) },
+      })),
+    });
+    const [before, after] = body.split('REFERENCE');
+    return { Type: 'AWS::CloudWatch::Dashboard', Properties: { DashboardBody: { 'Fn::Join': ['', [before, { Ref: 'AWS::Region' }, after]] } } };
+  };
+  const at = (n: number) => ({
+    Description: 'd'.repeat(TEMPLATE_LIMITS.descriptionBytes + n),
+    Parameters: many(TEMPLATE_LIMITS.parameters + n, () => ({ Type: 'String' })),
+    Outputs: many(TEMPLATE_LIMITS.outputs + n, (index) => ({ Value: index < TEMPLATE_LIMITS.dynamicReferences + n ? '{{resolve:ssm:name}}' : 'value' })),
+    Mappings: many(TEMPLATE_LIMITS.mappings + n, () => ({ key: { name: 'value' } })),
+    Resources: {
+      ...many(TEMPLATE_LIMITS.resources - 2 + n, () => topic),
+      ['A'.repeat(TEMPLATE_LIMITS.nameCharacters + n)]: alarm(TEMPLATE_LIMITS.alarmMetrics + n, TEMPLATE_LIMITS.alarmActions + n, 3600, 24 + n),
+      Dashboard: dashboard(TEMPLATE_LIMITS.dashboardWidgets + n, TEMPLATE_LIMITS.widgetMetrics + n),
+    },
+  });
+
+  it('finds nothing in a template at each quota', () => {
+    expect(templateLimitBreaches(at(0))).toEqual([]);
+  });
+
+  it('names each quota a template goes past', () => {
+    const alarmId = 'A'.repeat(TEMPLATE_LIMITS.nameCharacters + 1);
+    expect(templateLimitBreaches(at(1))).toEqual([
+      'resources: 501 > 500',
+      'outputs: 201 > 200',
+      'parameters: 201 > 200',
+      'mappings: 201 > 200',
+      'dynamic references: 61 > 60',
+      'description bytes: 1025 > 1024',
+      `characters of a name in Resources of ${alarmId}: 256 > 255`,
+      `metrics of an alarm of ${alarmId}: 11 > 10`,
+      `AlarmActions of an alarm of ${alarmId}: 6 > 5`,
+      `seconds an alarm evaluates of ${alarmId}: 90000 > 86400`,
+      'widgets of a dashboard of Dashboard: 501 > 500',
+      'metrics of a widget of "resolved": 501 > 500',
+    ]);
+  });
+
+  it('counts a template’s bytes as cdk synth writes it', () => {
+    const sized = (bytes: number) => {
+      const built = { Resources: { Topic: { Type: 'AWS::SNS::Topic', Metadata: { padding: '' } } } };
+      built.Resources.Topic.Metadata.padding = 'x'.repeat(bytes - Buffer.byteLength(JSON.stringify(built, undefined, 1)));
+      return built;
+    };
+    expect(templateLimitBreaches(sized(TEMPLATE_LIMITS.templateBytes))).toEqual([]);
+    expect(templateLimitBreaches(sized(TEMPLATE_LIMITS.templateBytes + 1))).toEqual([`template bytes: ${TEMPLATE_LIMITS.templateBytes + 1} > ${TEMPLATE_LIMITS.templateBytes}`]);
   });
 });
 

@@ -75,9 +75,8 @@ export class Monitoring extends Construct {
   readonly apiLatencyP99: Alarm;
   /** The alarms that notify the topic. */
   readonly paging: Alarm[] = [];
-  private readonly functionErrors: IMetric[] = [];
-  private readonly functionThrottles: IMetric[] = [];
-  private readonly routeP99s: IMetric[] = [];
+  /** The functions' signals for the dashboard, by the stack they are in (a tag's routes, or this stack's functions). */
+  private readonly watched = new Map<Stack, { errors: IMetric[]; throttles: IMetric[]; routeP99s: IMetric[] }>();
   private readonly tableSignals: { throttles: IMetric; systemErrors: IMetric; rate: IMetric };
   private readonly api: RestApi;
 
@@ -126,7 +125,13 @@ export class Monitoring extends Construct {
     return `${ALARM_THRESHOLDS.page.datapoints} of the last ${ALARM_THRESHOLDS.page.periods} minutes`;
   }
 
-  /** The dashboard, once every function is watched. */
+  /**
+   * The dashboard, once every function is watched: the API's and the table's signals, then a row per stack of functions
+   * (a tag's routes; the authorizers), its routes' p99 beside its functions' errors and throttles. CloudWatch takes at
+   * most 500 metrics in a widget and 500 widgets in a dashboard (DASHBOARD_LIMITS): a widget per stack stays as small as
+   * the stack (CloudFormation's 500 resources hold a stack to some thirty functions), and a stack's functions are split
+   * over several rows should one stack ever hold more than `functionsPerWidget`.
+   */
   addDashboard(): Dashboard {
     const { throttles, systemErrors, rate } = this.tableSignals;
     const { api } = this;
@@ -135,10 +140,22 @@ export class Monitoring extends Construct {
       new AlarmStatusWidget({ title: 'Paging alarms', alarms: this.paging, width: 24 }),
       new GraphWidget({ title: 'API requests and errors', left: [api.metricCount(), api.metricClientError(), api.metricServerError()], right: [rate], width: 12 }),
       new GraphWidget({ title: 'API latency p50 / p99 (ms)', left: [api.metricLatency({ statistic: 'p50' }), api.metricLatency({ statistic: 'p99' }), api.metricIntegrationLatency({ statistic: 'p99' })], width: 12 }),
-      new GraphWidget({ title: 'Route p99 (ms, handler time)', left: this.routeP99s, width: 12, height: 8 }),
-      new GraphWidget({ title: 'Lambda errors and throttles', left: this.functionErrors, right: this.functionThrottles, width: 12, height: 8 }),
       new GraphWidget({ title: 'DynamoDB throttles and system errors', left: [throttles], right: [systemErrors], width: 24 }),
     );
+    const { functionsPerWidget } = DASHBOARD_LIMITS;
+    for (const [stack, { errors, throttles: throttled, routeP99s }] of this.watched) {
+      const name = stack !== Stack.of(this) ? (stack.templateOptions.description ?? stack.node.id).replace(/^The /, '') : routeP99s.length ? 'API stack' : 'API stack (authorizers)';
+      const parts = Math.max(Math.ceil(errors.length / functionsPerWidget), Math.ceil(routeP99s.length / functionsPerWidget));
+      for (let part = 0; part < parts; part++) {
+        const title = `${name}${parts > 1 ? ` (${part + 1} of ${parts})` : ''}`;
+        const slice = <T>(list: T[]) => list.slice(part * functionsPerWidget, (part + 1) * functionsPerWidget);
+        const p99s = slice(routeP99s);
+        dashboard.addWidgets(
+          ...(p99s.length ? [new GraphWidget({ title: `${title}: p99 (ms, handler time)`, left: p99s, width: 12, height: 6 })] : []),
+          new GraphWidget({ title: `${title}: Lambda errors and throttles`, left: slice(errors), right: slice(throttled), width: p99s.length ? 12 : 24, height: 6 }),
+        );
+      }
+    }
     return dashboard;
   }
 
@@ -177,8 +194,9 @@ export class Monitoring extends Construct {
     const minute = Duration.minutes(1);
     const errors = fn.metricErrors({ period: minute, label: name });
     const throttled = fn.metricThrottles({ period: minute, label: name });
-    this.functionErrors.push(errors);
-    this.functionThrottles.push(throttled);
+    const watched = this.watchedIn(scope);
+    watched.errors.push(errors);
+    watched.throttles.push(throttled);
     const rollback = (id: string, metric: IMetric, threshold: number, description: string, evaluationPeriods = 1, datapointsToAlarm?: number) =>
       new Alarm(scope, id, {
         metric,
@@ -211,9 +229,22 @@ export class Monitoring extends Construct {
     ];
     if ('operationId' in signal) {
       const { operationId } = signal;
-      this.routeP99s.push(routeLatency(operationId).with({ label: operationId }));
+      watched.routeP99s.push(routeLatency(operationId).with({ label: operationId }));
       alarms.push(rollback(`${name}LatencyP99`, routeLatency(operationId, 'p99', minute), ALARM_THRESHOLDS.routeP99Ms, `${operationId}: p99 of ${ALARM_THRESHOLDS.routeP99Ms} ms or more two minutes in a row`, 2));
     }
     return alarms;
   }
+
+  private watchedIn(scope: Construct) {
+    const stack = Stack.of(scope);
+    const watched = this.watched.get(stack) ?? { errors: [], throttles: [], routeP99s: [] };
+    this.watched.set(stack, watched);
+    return watched;
+  }
 }
+
+/**
+ * CloudWatch's documented quotas for a dashboard (fixed): at most 500 widgets, and 500 metrics in a widget. A row of the
+ * dashboard graphs at most `functionsPerWidget` functions, two metrics each (errors and throttles), so far below both.
+ */
+export const DASHBOARD_LIMITS = { widgets: 500, metricsPerWidget: 500, functionsPerWidget: 50 } as const;
