@@ -241,6 +241,8 @@ describe('the events stack', () => {
     expect(STEP_BATCH.visibilityTimeoutSeconds).toBe(360);
     expect(lateAfterSeconds(deliveries)).toBeGreaterThan(15 * 60 + 2 * DELIVERY_BATCH.visibilityTimeoutSeconds);
     expect(lateAfterSeconds(automationSteps)).toBeGreaterThan(2 * STEP_BATCH.visibilityTimeoutSeconds);
+    // Rounded up to whole 5 minutes: 25 and 15, as docs/operations.md states them.
+    expect([lateAfterSeconds(deliveries), lateAfterSeconds(automationSteps)]).toEqual([25 * 60, 15 * 60]);
   });
 });
 
@@ -253,7 +255,8 @@ describe('the stacks’ order', () => {
         .filter((statement) => [statement.Action].flat().includes('sqs:SendMessage') && queueArns.some((arn) => JSON.stringify(statement.Resource).includes(arn))),
     );
     // Routes that enrol leads, cancel runs and redeliver webhooks reach the events stack's queues.
-    expect(sending.length).toBeGreaterThan(0);
+    const queueOf = (statement: { Resource: unknown }) => queueArns.find((arn) => JSON.stringify(statement.Resource).includes(arn));
+    expect(sending.map(queueOf).sort()).toEqual([':pipeline-automation-steps', ':pipeline-automation-steps', ':pipeline-webhook-deliveries']);
     expect(api.dependencies.map((stack) => stack.stackName)).toEqual(expect.arrayContaining([data.stackName, events.stackName]));
     expect(events.dependencies.map((stack) => stack.stackName)).not.toContain(api.stackName);
   });
