@@ -1,12 +1,24 @@
+import { createHash } from 'node:crypto';
 import { encodeTime, ulid } from 'ulid';
-import { attemptTime, attemptUlid } from './own-writes';
+import { attemptTime, nextAttemptId } from './own-writes';
 
 /**
  * `<kind>_<ULID>`: sortable by creation time, so sort keys built from them list newest first. In a request with an
  * Idempotency-Key, the same in each of its attempts (shared/own-writes.ts), at the time of the first.
  */
 export function newId(kind: string, at: Date = requestTime()): string {
-  return `${kind}_${attemptUlid() ?? ulid(at.getTime())}`;
+  const attempt = nextAttemptId();
+  return attempt ? derivedId(kind, attempt.atMs, attempt.seed) : `${kind}_${ulid(at.getTime())}`;
+}
+
+/**
+ * An id of `kind` made from a seed rather than chance (`<kind>_` + a ULID of `atMs` whose random part comes from
+ * sha256(seed)): the same seed and time always give the same id, so what is made twice is found as made once.
+ */
+export function derivedId(kind: string, atMs: number, seed: string): string {
+  const digest = createHash('sha256').update(seed).digest();
+  let byte = 0;
+  return `${kind}_${ulid(atMs, () => digest[byte++ % digest.length]! / 256)}`;
 }
 
 /** The time a request's records take: now, or in a request with an Idempotency-Key, its first attempt's. */

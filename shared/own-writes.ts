@@ -2,7 +2,6 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomBytes } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { encodeTime } from 'ulid';
 
 /**
  * A write that timed out after it landed is sent again, by the SDK's own retry or by the caller's retry with the same
@@ -47,19 +46,19 @@ interface Running extends Attempt {
 
 const attempts = new AsyncLocalStorage<Running>();
 
-/** Runs `work` as an attempt of an idempotent request (shared/http/idempotency.ts). */
+/**
+ * Runs `work` as an attempt of an idempotent request (shared/http/idempotency.ts). `draws` stays the attempt's own
+ * object: what the work draws is there for its key's record afterwards.
+ */
 export const asAttempt = <T>(attempt: Attempt, work: () => Promise<T>): Promise<T> => attempts.run({ ...attempt, ids: 0, writes: 0, drawn: 0 }, work);
-// `draws` stays the attempt's own object: what the work draws is there for its key's record afterwards.
 
 /** The time the records of the idempotent request running now take, if any. */
 export const attemptTime = (): number | undefined => attempts.getStore()?.timeAtMs;
 
-/** The n-th id of the idempotent request running now, as the ULID after its kind, if any: the same in every attempt. */
-export function attemptUlid(): string | undefined {
+/** The time and seed of the n-th id of the idempotent request running now, if any: the same in every attempt. */
+export function nextAttemptId(): { atMs: number; seed: string } | undefined {
   const running = attempts.getStore();
-  if (!running) return undefined;
-  const digest = createHash('sha256').update(`${running.seed}:id:${++running.ids}`).digest();
-  return encodeTime(running.startedAtMs, 10) + crockford(digest.subarray(0, 10));
+  return running && { atMs: running.startedAtMs, seed: `${running.seed}:id:${++running.ids}` };
 }
 
 /**
@@ -73,19 +72,6 @@ export async function drawnOnce(draw: () => Promise<number>): Promise<number> {
   const index = String(++running.drawn);
   running.draws[index] ??= await draw();
   return running.draws[index];
-}
-
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-
-function crockford(bytes: Uint8Array): string {
-  let value = 0n;
-  for (const byte of bytes) value = (value << 8n) | BigInt(byte);
-  let text = '';
-  for (let i = 0; i < 16; i++) {
-    text = CROCKFORD[Number(value & 31n)] + text;
-    value >>= 5n;
-  }
-  return text;
 }
 
 /** A new write's token: the same for the n-th write of every attempt of one idempotent request, otherwise random. */

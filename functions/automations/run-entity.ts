@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import { ulid } from 'ulid';
 import type { AuditedRecord } from '#shared/resource';
 import { changeLogKey, organizationPartition as org, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '#shared/store/keys';
 import { runEntity, type RunStep } from './run-attributes';
@@ -80,13 +78,3 @@ export const pendingStep = (index: number, type: RunStep['type']): RunStep => ({
 
 /** A run, as the audit log names it. */
 export const runAudit: AuditedRecord = { entity: 'AUTOMATION_RUN', resourceType: 'automation_run' };
-
-/**
- * An id of `kind` made from a seed rather than chance (`<kind>_` + a ULID of `atMs` whose random part comes from
- * sha256(seed)): the same seed and time always give the same id, so what is made twice is found as made once.
- */
-export function derivedId(kind: string, atMs: number, seed: string): string {
-  const digest = createHash('sha256').update(seed).digest();
-  let byte = 0;
-  return `${kind}_${ulid(atMs, () => digest[byte++ % digest.length]! / 256)}`;
-}
