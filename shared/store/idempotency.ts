@@ -6,6 +6,7 @@ import { dynamo } from '../dynamo';
 import { keys } from './keys';
 import { TTL_ATTRIBUTE } from '../table';
 import type { Attempt } from '../own-writes';
+import { conditionNotHeld, writeAloneWhereHolds } from './transact';
 
 /** An answer as the API sent it, kept to send again verbatim. */
 export interface StoredResponse {
@@ -40,23 +41,18 @@ const SAME_TIME_WITHIN_MS = 10_000;
 export async function claimIdempotencyKey(organizationId: string, key: string, fingerprint: string, at = Date.now()): Promise<Claim> {
   const seed = randomBytes(16).toString('base64url');
   const item = { ...keys.idempotency(organizationId, key), entity: 'IDEMPOTENCY', status: 'IN_PROGRESS', fingerprint, seed, startedAt: at, lockedUntil: at + LOCK_MS, [TTL_ATTRIBUTE]: Math.floor(at / 1000) + KEEP_SECONDS };
-  const claimed = await dynamo
-    .send(
-      new PutCommand({
+  const claimed = await writeAloneWhereHolds({
+    item: {
+      Put: {
         TableName: config.tableName,
         Item: item,
         ConditionExpression: 'attribute_not_exists(pk) OR #ttl < :nowSeconds',
         ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE },
         ExpressionAttributeValues: { ':nowSeconds': Math.floor(at / 1000) },
-      }),
-    )
-    .then(
-      () => true,
-      (error: unknown) => {
-        if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-        throw error;
       },
-    );
+    },
+    onConditionFailed: conditionNotHeld,
+  });
   if (claimed) return { outcome: 'claimed', attempt: { seed, startedAtMs: at, timeAtMs: at, draws: {} } };
   const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.idempotency(organizationId, key), ConsistentRead: true }));
   // Gone between the two calls (released by a failed run): the caller may claim it now.
@@ -73,24 +69,19 @@ export async function claimIdempotencyKey(organizationId: string, key: string, f
 
 /** Takes over a claim whose attempt ended with its outcome unknown, if no other retry took it first. */
 async function resumeAttempt(organizationId: string, key: string, held: { status: string; lockedUntil?: number }, at: number): Promise<boolean> {
-  return dynamo
-    .send(
-      new UpdateCommand({
+  return writeAloneWhereHolds({
+    item: {
+      Update: {
         TableName: config.tableName,
         Key: keys.idempotency(organizationId, key),
         UpdateExpression: 'SET #status = :inProgress, lockedUntil = :lockedUntil',
         ConditionExpression: '#status = :held AND lockedUntil = :heldUntil',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':inProgress': 'IN_PROGRESS', ':lockedUntil': at + LOCK_MS, ':held': held.status, ':heldUntil': held.lockedUntil ?? 0 },
-      }),
-    )
-    .then(
-      () => true,
-      (error: unknown) => {
-        if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-        throw error;
       },
-    );
+    },
+    onConditionFailed: conditionNotHeld,
+  });
 }
 
 /**
