@@ -6,7 +6,7 @@
  * move of a run that ended does nothing), so a record handed again repeats them harmlessly. No route is imported:
  * this is in the stream consumer's bundle.
  */
-import { sameWrite, stampOf } from '#shared/audit/writer';
+import { sameWrite, stampOf, type WriterStamp } from '#shared/audit/writer';
 import { readsOnce } from '#shared/reads-once';
 import type { ItemChange } from '#shared/resource';
 import type { Event } from '../events/schema';
@@ -53,21 +53,22 @@ export function movedAppointmentOf(event: Event): string | undefined {
   return moved && typeof data.id === 'string' ? data.id : undefined;
 }
 
-/**
- * The run whose step made this change, if one did: the writer's stamp on the item (shared/audit/writer.ts) names the
- * run as its request. A stamp the item already had is an earlier write's.
- */
-export function runWriterOf(change: ItemChange): string | undefined {
+/** The stamp of the write that made this change, if a writer made it: a stamp the item already had is an earlier write's. */
+function ownStampOf(change: ItemChange): WriterStamp | undefined {
   const stamp = stampOf(change.newItem);
-  if (!stamp || sameWrite(stamp, stampOf(change.oldItem))) return undefined;
-  return String(stamp.via) === 'automation' ? stamp.requestId : undefined;
+  return stamp && !sameWrite(stamp, stampOf(change.oldItem)) ? stamp : undefined;
+}
+
+/** The run whose step made this change, if one did: the writer's stamp on the item (shared/audit/writer.ts) names the run as its request. */
+export function runWriterOf(change: ItemChange): string | undefined {
+  const stamp = ownStampOf(change);
+  return stamp && String(stamp.via) === 'automation' ? stamp.requestId : undefined;
 }
 
 /** The write that made this change, if a writer made it: one name for every item that write put or updated. */
-export function writeOf(change: ItemChange): string | undefined {
-  const stamp = stampOf(change.newItem);
-  if (!stamp || sameWrite(stamp, stampOf(change.oldItem))) return undefined;
-  return `${stamp.requestId}#${stamp.write}#${stamp.at}`;
+function writeOf(change: ItemChange): string | undefined {
+  const stamp = ownStampOf(change);
+  return stamp && `${stamp.requestId}#${stamp.write}#${stamp.at}`;
 }
 
 /**
