@@ -1,4 +1,5 @@
 import type { MiddlewareStack } from '@smithy/types';
+import { isTransientStoreError } from '#shared/store/transient';
 
 /**
  * `npm start`'s patience with a DynamoDB Local that is slow to answer. On a busy machine a cold JVM takes tens of
@@ -12,16 +13,6 @@ export const DEFAULT_START_TIMEOUT_SECONDS = 180;
 
 /** Backoff between start-up's attempts: from a quarter second, doubling, at most 5 s. */
 export const backoffMs = (attempt: number): number => Math.min(5_000, 250 * 2 ** attempt);
-
-const UNAVAILABLE_NAMES = new Set(['TimeoutError', 'RequestTimeout', 'RequestTimeoutException', 'ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'InternalServerError', 'ServiceUnavailable']);
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTCONN', 'ECONNABORTED']);
-
-/** Whether an error says the store did not answer in time or is not answering yet, rather than refusing the request. */
-export function isStoreUnavailable(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const { code, $metadata } = error as Error & { code?: string; $metadata?: { httpStatusCode?: number } };
-  return UNAVAILABLE_NAMES.has(error.name) || (code !== undefined && UNAVAILABLE_CODES.has(code)) || ($metadata?.httpStatusCode ?? 0) >= 500;
-}
 
 /** Start-up could not reach a working DynamoDB Local in time; the message is the one line to show. */
 export class StartUpTimeout extends Error {}
@@ -54,7 +45,7 @@ export async function patiently<T>(doing: string, attempt: () => Promise<T>, { d
     try {
       return await attempt();
     } catch (error) {
-      if (!isStoreUnavailable(error)) throw error;
+      if (!isTransientStoreError(error)) throw error;
       const wait = backoffMs(retry);
       if (Date.now() + wait > deadline) throw new StartUpTimeout(`DynamoDB Local did not answer within ${seconds} s (${doing}: ${briefly(error)}); is the machine overloaded? START_TIMEOUT gives it longer.`);
       say(`waiting for DynamoDB Local (${doing}: ${briefly(error)}; retrying in ${(wait / 1000).toFixed(1)} s)…`);

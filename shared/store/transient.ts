@@ -17,7 +17,7 @@ const TRANSIENT_NAMES = new Set([
 const THROTTLED_ITEM = new Set(['ThrottlingError', 'ProvisionedThroughputExceeded', 'RequestLimitExceeded']);
 
 /** Node's codes for a connection that failed, dropped or timed out. */
-const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'EAI_AGAIN']);
+const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTCONN', 'EAI_AGAIN']);
 
 /**
  * A DynamoDB call that failed for the store's reasons, not the request's (after the SDK's own attempts): no answer in
