@@ -1,6 +1,4 @@
-import { ulid } from 'ulid';
-import { createHash } from 'node:crypto';
-import { newId } from '#shared/ids';
+import { derivedId, newId } from '#shared/ids';
 import { E164 } from '#shared/schema';
 import { takeId } from '#shared/store/sequences';
 import { ACTIVITY_SEQUENCE, findLeadByPhone, lookUpAgain } from '../leads/store';
@@ -43,11 +41,7 @@ const keywordOf = (body: string) => (FIRST_WORD.exec(body.trim().normalize('NFD'
 export type InboundOutcome = 'recorded' | 'duplicate' | 'unknown-number' | 'unknown-lead';
 
 /** The message id of a provider's message, the same however often it is delivered. */
-function messageIdOf({ providerMessageId }: InboundSms, at: number): string {
-  const digest = createHash('sha256').update(providerMessageId).digest();
-  let byte = 0;
-  return `message_${ulid(at, () => digest[byte++ % digest.length]! / 256)}`;
-}
+const messageIdOf = ({ providerMessageId }: InboundSms, at: number): string => derivedId('message', at, providerMessageId);
 
 /** The SMS inquiry a text opens (the lead's first, or a lead's without a thread): unread, holding the text. */
 function inboundThread(sms: InboundSms, message: SmsMessage, leadId: string): NewInquiry & { source: 'SMS'; createdAt: string } {
