@@ -13,13 +13,19 @@ import { FLAGGING_TAGS, type InquirySource } from './schema';
 // What recording an inquiry reads and writes of its lead, in the inquiry's transaction (store.ts, createInquiry).
 
 /** The lead's unread count an unread inquiry of each source adds to. */
-export const UNREAD_COUNT: Record<InquirySource, string> = {
+export const UNREAD_COUNT = {
   CALL: 'unreadCalls',
   EMAIL: 'unreadEmails',
   CHATBOT: 'unreadChatbotThreads',
   SMS: 'unreadSMS',
   WEBFORM: 'unreadWebformSubmissions',
-};
+} as const satisfies Record<InquirySource, string>;
+
+/** What an inquiry moves on its lead (inquiryLeadEffects): fields it sets, and unread counts it adds to. */
+export interface InquiryLeadEffects {
+  set: { lastInquiryId?: string; lastInquiryDate?: string; hasFlaggedInquiry?: true };
+  add: Partial<Record<(typeof UNREAD_COUNT)[InquirySource], number>>;
+}
 
 /**
  * What creating an inquiry must know of its lead: that it exists, and its latest inquiry; and, for a lead found by a
@@ -49,6 +55,17 @@ function isLater(inquiry: InquiryRecord, { lastInquiryId, lastInquiryDate }: Lea
 }
 
 /**
+ * What an inquiry moves on its lead: the fields it sets (itself as the latest inquiry when it is, the flag of a
+ * flagging tag) and the unread count it adds one to. A lead created with its first inquiry is written with them.
+ */
+export function inquiryLeadEffects(inquiry: InquiryRecord, isLatest: boolean): InquiryLeadEffects {
+  return {
+    set: { ...(isLatest ? { lastInquiryId: inquiry.id, lastInquiryDate: inquiry.createdAt } : {}), ...(FLAGGING_TAGS.includes(inquiry.tag) ? { hasFlaggedInquiry: true as const } : {}) },
+    add: inquiry.isRead ? {} : { [UNREAD_COUNT[inquiry.source]]: 1 },
+  };
+}
+
+/**
  * Moves the lead's lastInquiry forward (never back, for back-dated imports), counts the inquiry as
  * unread, flags the lead, on condition that the lead exists and its latest inquiry is still the one
  * read: that keeps isFirstInquiry true for exactly one inquiry of a lead.
@@ -61,17 +78,14 @@ export function leadUpdate(organizationId: string, inquiry: InquiryRecord, lead:
     sets.push('smsOptedOut = :smsOptedOut');
     values[':smsOptedOut'] = leadChanges.smsOptedOut;
   }
-  if (isLater(inquiry, lead)) {
-    sets.push('lastInquiryId = :id', 'lastInquiryDate = :date');
-    Object.assign(values, { ':id': inquiry.id, ':date': inquiry.createdAt });
+  const effects = inquiryLeadEffects(inquiry, isLater(inquiry, lead));
+  for (const [name, value] of Object.entries(effects.set)) {
+    sets.push(`${name} = :${name}`);
+    values[`:${name}`] = value;
   }
-  if (!inquiry.isRead) {
-    adds.push(`${UNREAD_COUNT[inquiry.source]} :one`);
-    values[':one'] = 1;
-  }
-  if (FLAGGING_TAGS.includes(inquiry.tag)) {
-    sets.push('hasFlaggedInquiry = :flagged');
-    values[':flagged'] = true;
+  for (const [name, value] of Object.entries(effects.add)) {
+    adds.push(`${name} :${name}`);
+    values[`:${name}`] = value;
   }
   // Whatever the inquiry changes on its lead, it changed now: the time of its lead.updated event.
   if (sets.length || adds.length) {

@@ -42,7 +42,7 @@ import { insertIfAbsent, transact, type TransactWrite } from '#shared/store/tran
 import { setFields } from '#shared/store/update-fields';
 import { retryOnStaleWrite, StaleWrite } from '#shared/store/versioned';
 import type { CallSummaryFields } from './call-outcome';
-import { leadUpdate, readLeadInquiryState, UNREAD_COUNT, type LeadChangesWithInquiry, type LeadInquiryState } from './lead-update';
+import { inquiryLeadEffects, leadUpdate, type InquiryLeadEffects, readLeadInquiryState, UNREAD_COUNT, type LeadChangesWithInquiry, type LeadInquiryState } from './lead-update';
 
 export type { LeadChangesWithInquiry, LeadInquiryState } from './lead-update';
 
@@ -171,16 +171,7 @@ function inquiryRecord(input: NewInquiry, { id, createdAt, data }: ReturnType<ty
 }
 
 /** What a lead created with its first inquiry holds of it: what `leadUpdate` moves on a lead that exists. */
-export interface FirstInquiryFields {
-  lastInquiryId: string;
-  lastInquiryDate: string;
-  unreadCalls?: number;
-  unreadEmails?: number;
-  unreadChatbotThreads?: number;
-  unreadSMS?: number;
-  unreadWebformSubmissions?: number;
-  hasFlaggedInquiry?: true;
-}
+export type FirstInquiryFields = InquiryLeadEffects['set'] & InquiryLeadEffects['add'];
 
 /**
  * The first inquiry of a lead written in the same transaction as the lead (an SMS from a phone no lead has): the
@@ -191,12 +182,8 @@ export interface FirstInquiryFields {
 export function firstInquiryOfNewLead(organizationId: string, input: NewInquiry): { inquiry: InquiryRecord; leadFields: FirstInquiryFields; writes: TransactWrite[] } {
   const identity = identified(input);
   const inquiry = inquiryRecord(input, identity, true);
-  const leadFields: FirstInquiryFields = {
-    lastInquiryId: inquiry.id,
-    lastInquiryDate: inquiry.createdAt,
-    ...(inquiry.isRead ? {} : { [UNREAD_COUNT[inquiry.source]]: 1 }),
-    ...(FLAGGING_TAGS.includes(inquiry.tag) ? { hasFlaggedInquiry: true as const } : {}),
-  };
+  const { set, add } = inquiryLeadEffects(inquiry, true);
+  const leadFields: FirstInquiryFields = { ...set, ...add };
   return { inquiry, leadFields, writes: inquiryItemWrites(organizationId, inquiry, identity.data, input.call) };
 }
 
