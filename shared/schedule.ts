@@ -165,8 +165,8 @@ const nextDate = (date: string) => dateAfter(date, 1);
 /** A date as a count of days since 1970-01-01, and back: whole days are stepped over as numbers, not as strings. */
 const dayOf = (date: string) => Date.parse(`${date}T00:00:00Z`) / 86_400_000;
 const dateOfDay = (day: number) => new Date(day * 86_400_000).toISOString().slice(0, 10);
-/** 1970-01-01 was a Thursday, the fourth day of a week that starts on Monday. */
-const weekdayOfDay = (day: number): Weekday => WEEKDAYS[(((day + 3) % 7) + 7) % 7]!;
+/** The day's place in WEEKDAYS: 1970-01-01 was a Thursday, the fourth day of a week that starts on Monday. */
+const weekdayIndexOfDay = (day: number): number => (((day + 3) % 7) + 7) % 7;
 
 /** A day's periods earliest first, and whether they cover it from 00:00 to 24:00 without a gap (periods that meet). */
 function dayShape(periods: readonly Period[] = []) {
@@ -186,14 +186,14 @@ function* openings({ hours, closedDates, timezone }: Schedule, fromMs: number, d
   if (shapes.every((shape) => shape.periods.length === 0)) return;
   const closedDays = closedDates.map(dayOf).filter(Number.isFinite).sort((a, b) => a - b);
   const closed = new Set(closedDays);
-  const shapeOf = (day: number) => shapes[WEEKDAYS.indexOf(weekdayOfDay(day))]!;
+  const shapeOf = (day: number) => shapes[weekdayIndexOfDay(day)]!;
   const first = dayOf(wallClockAt(timezone, fromMs).date);
   const end = first + days;
   for (let day = first; day < end; day++) {
     if (closed.has(day)) continue;
     const { periods, allDay } = shapeOf(day);
     if (allDay) {
-      const until = Math.min(end, nextClosedDay(closedDays, day), nextPartDay(shapes, day));
+      const until = Math.min(end, nextClosedDay(closedDays, day), nextPartDay(shapeOf, day));
       yield { opensAt: instantOf(timezone, dateOfDay(day), 0), closesAt: instantOf(timezone, dateOfDay(until), 0) };
       day = until - 1;
       continue;
@@ -218,9 +218,9 @@ function nextClosedDay(closedDays: readonly number[], day: number): number {
 }
 
 /** The first day after `day` whose weekday is not open all day, or Infinity when every weekday is. */
-function nextPartDay(shapes: readonly { allDay: boolean }[], day: number): number {
+function nextPartDay(shapeOf: (day: number) => { allDay: boolean }, day: number): number {
   for (let ahead = 1; ahead <= 7; ahead++) {
-    if (!shapes[WEEKDAYS.indexOf(weekdayOfDay(day + ahead))]!.allDay) return day + ahead;
+    if (!shapeOf(day + ahead).allDay) return day + ahead;
   }
   return Infinity;
 }
