@@ -35,8 +35,11 @@ function waits(totals: Totals): [seconds: number, leads: number][] {
     .sort(([a], [b]) => a - b);
 }
 
+/** How many leads the waits count. */
+const leadsIn = (counted: readonly [number, number][]) => counted.reduce((sum, [, leads]) => sum + leads, 0);
+
 /** The leads measured: those with a first inquiry they started and a first contact after it. */
-export const measuredLeads = (totals: Totals) => waits(totals).reduce((sum, [, leads]) => sum + leads, 0);
+export const measuredLeads = (totals: Totals) => leadsIn(waits(totals));
 
 /** The leads first contacted within 5 minutes of their first inquiry, exactly. */
 export const within5Minutes = (totals: Totals) => waits(totals).reduce((sum, [seconds, leads]) => sum + (seconds <= WITHIN_5_MINUTES_SECONDS ? leads : 0), 0);
@@ -47,7 +50,7 @@ export const within5Minutes = (totals: Totals) => waits(totals).reduce((sum, [se
  */
 export function waitQuantile(totals: Totals, q: number): number | null {
   const counted = waits(totals);
-  const target = q * counted.reduce((sum, [, leads]) => sum + leads, 0);
+  const target = q * leadsIn(counted);
   let before = 0;
   for (const [seconds, leads] of counted) {
     before += leads;
