@@ -18,6 +18,7 @@ import {
 import { defineRoute } from '#shared/routes/route';
 import { recordRows } from '#shared/routes/record-rows';
 import { INBOUND_ROUTE_THROTTLE } from '#shared/auth/usage-plans';
+import { opensSecrets, sealsSecrets } from '#shared/sealing-key';
 
 const endpoint = recordRows({ tag: 'Inbound', names: { one: 'InboundEndpoint', many: 'InboundEndpoints' }, path: '/v1/inbound-endpoints', idPath: InboundEndpointIdPath, response: InboundEndpointResponse, schemas: { query: InboundEndpointListQuery, page: InboundEndpointPage, create: CreateInboundEndpointBody, update: UpdateInboundEndpointBody, deleted: InboundEndpointDeleted }, changeLog: true });
 
@@ -38,6 +39,8 @@ export const updateInboundEndpoint = endpoint.update({
   description: 'Fields left out keep their values; `fieldMap: null`, `redirectUrl: null`, `errorRedirectUrl: null` and `honeypotField: null` remove them, `allowedOrigins: []` ends CORS (and, with `enforceOrigin`, refuses every post). The URL, its token and the signing secret stay as they are, so forms already posting to it keep working; posts after the change are read with the new settings. `format` `retell` or `vapi` is only for source CALL (400 naming the field otherwise); `retell` needs a `platformSecret` (sent now or kept from before), which a change to another format drops.',
   // A change of source, format or platformSecret reads the endpoint first: the rule spans stored and sent fields.
   dynamodb: ['GetItem', 'UpdateItem'],
+  // A platformSecret sent is sealed in the item.
+  capabilities: [sealsSecrets],
   requestExample: { name: 'Website quote form', fieldMap: { your_email: 'email', mobile: 'phone', full_name: 'name' } },
 });
 
@@ -49,6 +52,8 @@ export const rotateInboundEndpoint = endpoint.action('rotate', {
   description: 'Answers the new `url` and `secret`; the old token and secret stop working at once.',
   dynamodb: ['GetItem', 'UpdateItem'],
   replaces: true,
+  // The new secret is sealed in the item.
+  capabilities: [sealsSecrets],
   response: InboundEndpointCreated,
 });
 
@@ -98,6 +103,8 @@ export const receiveInbound = defineRoute({
   // The endpoint by id (gsi1), then what POST /v1/inquiries does.
   dynamodb: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
   indexes: ['gsi1'],
+  // A signature or credential is checked with the endpoint's secret, or Retell's key, opened.
+  capabilities: [opensSecrets],
   throttle: INBOUND_ROUTE_THROTTLE,
   status: 201,
   request: { path: InboundEndpointIdPath, query: InboundQuery },

@@ -1,4 +1,4 @@
-import { wants } from './rules';
+import { wants } from './wants';
 import type { WebhookRecord } from './entity';
 import { allWebhooks } from './store';
 import type { Event } from '../events/schema';

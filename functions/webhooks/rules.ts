@@ -1,10 +1,12 @@
-import { publicWebhook, type WebhookRecord } from './entity';
+import { publicWebhook, type SigningSecret, type WebhookRecord } from './entity';
 import { ApiError, BadRequestError, NotFoundError } from '#shared/errors';
 import { newId, now } from '#shared/ids';
 import { createWebhook, getWebhook, updateWebhook, WEBHOOK_NOT_FOUND } from './store';
 import { MAX_ROTATIONS_PER_HOUR, ROTATION_OVERLAP_HOURS, type CreateWebhookBody, type UpdateWebhookBody, type Webhook } from './schema';
 import { resolvedRefusalOf } from './destination';
 import { newSigningSecret } from '#shared/signed-posts';
+import { sealedSecrets, signingSecretsOf } from './signing-secrets';
+export { wants } from './wants';
 
 const ROTATION_OVERLAP_MS = ROTATION_OVERLAP_HOURS * 3_600_000;
 const HOUR_MS = 3_600_000;
@@ -19,8 +21,9 @@ export async function subscribe(organizationId: string, body: CreateWebhookBody)
   await assertDeliverable(body.url);
   const at = now();
   const secret = newSigningSecret();
+  const id = newId('webhook');
   const webhook: WebhookRecord = {
-    id: newId('webhook'),
+    id,
     url: body.url,
     events: body.events,
     description: body.description,
@@ -28,7 +31,7 @@ export async function subscribe(organizationId: string, body: CreateWebhookBody)
     disabledReason: null,
     createdAt: at,
     updatedAt: at,
-    secrets: [{ secret, expiresAt: null }],
+    secrets: await sealedSecrets(organizationId, id, [{ secret, expiresAt: null }]),
     rotatedAt: [],
     failingSince: null,
     failuresInARow: 0,
@@ -74,9 +77,10 @@ export async function rotateSecret(organizationId: string, webhookId: string): P
   const lastHour = webhook.rotatedAt.filter((rotated) => Date.parse(rotated) > at - HOUR_MS);
   if (lastHour.length >= MAX_ROTATIONS_PER_HOUR) throw tooManyRotations(Math.min(...lastHour.map(Date.parse)) + HOUR_MS - at);
   const secret = newSigningSecret();
-  const [current] = activeSecrets(webhook, at);
+  const [current] = activeSecrets(await signingSecretsOf(organizationId, webhook), at);
   const replaced = current ? [{ secret: current, expiresAt: new Date(at + ROTATION_OVERLAP_MS).toISOString() }] : [];
-  const changes = { secrets: [{ secret, expiresAt: null }, ...replaced], rotatedAt: [...lastHour, new Date(at).toISOString()], updatedAt: new Date(at).toISOString() };
+  // Sealed whatever the item held before: a list written before sealing is sealed by its first rotation.
+  const changes = { secrets: await sealedSecrets(organizationId, webhookId, [{ secret, expiresAt: null }, ...replaced]), rotatedAt: [...lastHour, new Date(at).toISOString()], updatedAt: new Date(at).toISOString() };
   // On condition the subscription is as read: two rotations at once would each keep a secret the other dropped.
   const updated = await updateWebhook(organizationId, webhookId, changes, { unchangedSince: webhook.updatedAt });
   return { ...publicWebhook(updated), secret };
@@ -86,12 +90,9 @@ export async function rotateSecret(organizationId: string, webhookId: string): P
  * The secrets that sign a delivery now, newest first: the current one and the one it replaced, while its 24 hours
  * last. Never more than two, whatever an item written before rotations dropped older secrets still holds.
  */
-export function activeSecrets(webhook: WebhookRecord, at = Date.now()): string[] {
-  return webhook.secrets
+export function activeSecrets(secrets: SigningSecret[], at = Date.now()): string[] {
+  return secrets
     .filter((s) => s.expiresAt === null || Date.parse(s.expiresAt) > at)
     .slice(0, 2)
     .map((s) => s.secret);
 }
-
-/** Whether the subscription asked for this event type. */
-export const wants = (webhook: Pick<WebhookRecord, 'isEnabled' | 'events'>, type: string) => webhook.isEnabled && (webhook.events.includes('*') || webhook.events.includes(type));

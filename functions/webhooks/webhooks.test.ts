@@ -12,7 +12,8 @@ import { asLambdaRecord } from '../../infra/local/table-stream';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import { leadKeys } from '../leads/entity';
-import { webhookKeys } from './entity';
+import { fromWebhookItem, webhookKeys } from './entity';
+import { signingSecretsOf } from './signing-secrets';
 import { deliver } from './delivery';
 import { deliveryQueue, type DeliveryJob } from './queue';
 import { eventIdOf } from '../events/ids';
@@ -549,7 +550,7 @@ describe('webhook deliveries', () => {
     expect(signedBy(secrets[0]!, delivery!)).toBe(false);
 
     const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: webhookKeys.webhook(organizationId, webhook.id), ConsistentRead: true }));
-    expect(Item!.secrets.map((s: { secret: string }) => s.secret)).toEqual([secrets[3], secrets[2]]);
+    expect((await signingSecretsOf(organizationId, fromWebhookItem(Item!))).map((s) => s.secret)).toEqual([secrets[3], secrets[2]]);
     expect(Item!.rotatedAt).toHaveLength(3);
     expect(Buffer.byteLength(JSON.stringify(Item))).toBeLessThan(2_048);
   });

@@ -26,7 +26,7 @@ export const capabilityEnvironment = (capabilities: readonly Capability[], where
 export function grantCapabilities(fn: ServiceFunction, capabilities: readonly Capability[], where: CapabilityContext): void {
   const stack = Stack.of(fn);
   for (const capability of capabilities) {
-    for (const { actions, resources } of capability.statements(where)) fn.function.addToRolePolicy(new PolicyStatement({ actions, resources }));
+    for (const { actions, resources, conditions } of capability.statements(where)) fn.function.addToRolePolicy(new PolicyStatement({ actions, resources, ...(conditions ? { conditions } : {}) }));
     const wildcards = capability.statements(asFindingsName(where, stack)).flatMap((statement) => statement.resources.filter((resource) => resource.endsWith('*')));
     for (const resource of wildcards) {
       if (!capability.wildcardReason) throw new Error(`The capability ${capability.name} grants ${resource} without a wildcardReason`);

@@ -1,0 +1,118 @@
+import {
+  AlgorithmSuiteIdentifier,
+  buildClient,
+  CommitmentPolicy,
+  getLocalCryptographicMaterialsCache,
+  KmsKeyringNode,
+  NodeCachingMaterialsManager,
+  RawAesKeyringNode,
+  RawAesWrappingSuiteIdentifier,
+  type KeyringNode,
+} from '@aws-crypto/client-node';
+import { SECRETS_KEY_VARIABLES } from './sealing-key';
+
+/**
+ * Tenants' secrets (webhook signing secrets, inbound endpoints' secrets and platform keys) as the table holds them:
+ * envelope-encrypted by the AWS Encryption SDK, each under a data key the key encryption key wraps, and bound to the
+ * item and attribute it belongs to by the encryption context. Deployed, the key encryption key is the
+ * customer-managed KMS key `SECRETS_KEY_ALIAS_ARN` names; under `npm start` and the tests, the local AES key
+ * `SECRETS_LOCAL_KEY` holds (base64 of 32 bytes). The same code seals and opens either way: only the keyring differs.
+ * docs/decisions/security.md says why this SDK.
+ */
+
+/** A sealed secret: the Encryption SDK's message, stored as a binary attribute (a value written before is a string). */
+export type Sealed = Uint8Array<ArrayBuffer>;
+
+/** What a secret is bound to: its organization, its item's id and the attribute holding it. */
+export interface SealedFor {
+  organizationId: string;
+  itemId: string;
+  attribute: string;
+}
+
+/** A sealed secret that does not belong where it was read (another item's or organization's): as a wrong secret, never a 500. */
+export class SecretNotOpened extends Error {}
+
+
+/** No signing suite: the key that seals is the key that opens, and nothing else reads the secrets. */
+const SUITE = AlgorithmSuiteIdentifier.ALG_AES256_GCM_IV12_TAG16_HKDF_SHA512_COMMIT_KEY;
+
+/**
+ * How long, and for how many secrets, a container reuses a data key it was handed: the cache is keyed by the
+ * encryption context (an item's), so a worker signing a subscription's deliveries opens its secret with one KMS
+ * call per 5 minutes, not one per delivery.
+ */
+export const DATA_KEY_CACHE = { maxAgeMs: 5 * 60_000, maxMessagesEncrypted: 100, entries: 1000 } as const;
+
+const { encrypt, decrypt } = buildClient({ commitmentPolicy: CommitmentPolicy.REQUIRE_ENCRYPT_REQUIRE_DECRYPT, maxEncryptedDataKeys: 1 });
+
+/** In Lambda (not `sam local`): the local key is refused there. */
+const inLambda = () => Boolean(process.env.AWS_LAMBDA_FUNCTION_NAME) && !process.env.AWS_SAM_LOCAL;
+
+/**
+ * The keyrings the environment names, read once: a KMS keyring deployed (sealing by the key's alias, opening what that
+ * key sealed, the IAM policy holding each function to the key its alias names), or a raw AES keyring with the local
+ * key. Neither, both, a local key in Lambda or one that is not 32 bytes stops the function loudly, at its first secret.
+ */
+export function keyringsFromEnvironment(env: NodeJS.ProcessEnv = process.env, lambda = inLambda()): { sealing: KeyringNode; opening: KeyringNode } {
+  const aliasArn = env[SECRETS_KEY_VARIABLES.deployed];
+  const localKey = env[SECRETS_KEY_VARIABLES.local];
+  if (aliasArn && localKey) throw new Error(`${SECRETS_KEY_VARIABLES.deployed} and ${SECRETS_KEY_VARIABLES.local} are both set: secrets are sealed by one key`);
+  if (aliasArn) {
+    const [, partition, , , account] = aliasArn.split(':');
+    if (!partition || !account || !/:alias\/./.test(aliasArn)) throw new Error(`${SECRETS_KEY_VARIABLES.deployed} must be a KMS alias ARN (arn:aws:kms:<region>:<account>:alias/<name>), not ${aliasArn}`);
+    return { sealing: new KmsKeyringNode({ generatorKeyId: aliasArn }), opening: new KmsKeyringNode({ discovery: true, discoveryFilter: { accountIDs: [account], partition } }) };
+  }
+  if (localKey) {
+    if (lambda) throw new Error(`${SECRETS_KEY_VARIABLES.local} is refused in Lambda: deployed, secrets are sealed by the KMS key (${SECRETS_KEY_VARIABLES.deployed})`);
+    // Its own buffer: the SDK refuses a key in a slice of Node's shared pool.
+    const key = new Uint8Array(Buffer.from(localKey, 'base64'));
+    if (key.length !== 32) throw new Error(`${SECRETS_KEY_VARIABLES.local} must be base64 of 32 bytes (an AES-256 key); it is ${key.length} bytes`);
+    const keyring = new RawAesKeyringNode({ keyName: 'local', keyNamespace: 'sales-pipeline', unencryptedMasterKey: key, wrappingSuite: RawAesWrappingSuiteIdentifier.AES256_GCM_IV12_TAG16_NO_PADDING });
+    return { sealing: keyring, opening: keyring };
+  }
+  throw new Error(`Missing required environment variable ${SECRETS_KEY_VARIABLES.deployed} (or ${SECRETS_KEY_VARIABLES.local}, locally: base64 of 32 bytes)`);
+}
+
+const cached = (keyring: KeyringNode, cache: ReturnType<typeof getLocalCryptographicMaterialsCache>, partition: string) =>
+  new NodeCachingMaterialsManager({ backingMaterials: keyring, cache, partition, maxAge: DATA_KEY_CACHE.maxAgeMs, maxMessagesEncrypted: DATA_KEY_CACHE.maxMessagesEncrypted });
+
+let managers: { sealing: NodeCachingMaterialsManager; opening: NodeCachingMaterialsManager } | undefined;
+
+/** The caching materials managers over the environment's keyrings, made at the first secret and kept by the container. */
+function materials() {
+  if (!managers) {
+    const { sealing, opening } = keyringsFromEnvironment();
+    const cache = getLocalCryptographicMaterialsCache(DATA_KEY_CACHE.entries);
+    managers = { sealing: cached(sealing, cache, 'sealing'), opening: cached(opening, cache, 'opening') };
+  }
+  return managers;
+}
+
+const contextOf = ({ organizationId, itemId, attribute }: SealedFor): Record<string, string> => ({ organizationId, itemId, attribute });
+
+/** The secret sealed for its item: only a function granted the key opens it, and only as read from that item. */
+export async function seal(plaintext: string, sealedFor: SealedFor): Promise<Sealed> {
+  const { result } = await encrypt(materials().sealing, Buffer.from(plaintext, 'utf8'), { encryptionContext: contextOf(sealedFor), suiteId: SUITE });
+  return new Uint8Array(result);
+}
+
+/**
+ * The secret a sealed value holds, on condition it was sealed for this item and attribute: a value copied from another
+ * item or organization throws SecretNotOpened, which its caller answers as a wrong secret.
+ */
+export async function open(sealed: Sealed, sealedFor: SealedFor): Promise<string> {
+  // A key that cannot be reached throws as it is (the request fails, or the job comes back): only a secret that is
+  // not this item's is a wrong one.
+  const { plaintext, messageHeader } = await decrypt(materials().opening, sealed);
+  const expected = contextOf(sealedFor);
+  const found = messageHeader.encryptionContext;
+  if (Object.keys(expected).some((name) => found[name] !== expected[name])) throw new SecretNotOpened(`The secret was sealed for another ${sealedFor.attribute}`);
+  return plaintext.toString('utf8');
+}
+
+/** Whether a stored value is sealed (a binary attribute); a string is a secret written before sealing, read as is. */
+export const isSealed = (value: unknown): value is Sealed => value instanceof Uint8Array;
+
+/** A stored secret as its plain value: sealed ones opened for their item, one written before sealing as it is. */
+export const opened = (stored: string | Sealed, sealedFor: SealedFor): Promise<string> => (isSealed(stored) ? open(stored, sealedFor) : Promise.resolve(stored));
