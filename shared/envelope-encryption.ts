@@ -1,14 +1,4 @@
-import {
-  AlgorithmSuiteIdentifier,
-  buildClient,
-  CommitmentPolicy,
-  getLocalCryptographicMaterialsCache,
-  KmsKeyringNode,
-  NodeCachingMaterialsManager,
-  RawAesKeyringNode,
-  RawAesWrappingSuiteIdentifier,
-  type KeyringNode,
-} from '@aws-crypto/client-node';
+import type { KeyringNode, NodeCachingMaterialsManager } from '@aws-crypto/client-node';
 import { SECRETS_KEY_VARIABLES } from './sealing-key';
 
 /**
@@ -33,9 +23,13 @@ export interface SealedFor {
 /** A sealed secret that does not belong where it was read (another item's or organization's): as a wrong secret, never a 500. */
 export class SecretNotOpened extends Error {}
 
-
-/** No signing suite: the key that seals is the key that opens, and nothing else reads the secrets. */
-const SUITE = AlgorithmSuiteIdentifier.ALG_AES256_GCM_IV12_TAG16_HKDF_SHA512_COMMIT_KEY;
+/**
+ * The Encryption SDK, loaded at a function's first secret rather than at its cold start: the functions of a module
+ * that seal or open none (a list, a read) never evaluate it.
+ */
+type Sdk = typeof import('@aws-crypto/client-node');
+let loading: Promise<Sdk> | undefined;
+const sdk = () => (loading ??= import('@aws-crypto/client-node'));
 
 /**
  * How long, and for how many secrets, a container reuses a data key it was handed: the cache is keyed by the
@@ -43,8 +37,6 @@ const SUITE = AlgorithmSuiteIdentifier.ALG_AES256_GCM_IV12_TAG16_HKDF_SHA512_COM
  * call per 5 minutes, not one per delivery.
  */
 export const DATA_KEY_CACHE = { maxAgeMs: 5 * 60_000, maxMessagesEncrypted: 100, entries: 1000 } as const;
-
-const { encrypt, decrypt } = buildClient({ commitmentPolicy: CommitmentPolicy.REQUIRE_ENCRYPT_REQUIRE_DECRYPT, maxEncryptedDataKeys: 1 });
 
 /** In Lambda (not `sam local`): the local key is refused there. */
 const inLambda = () => Boolean(process.env.AWS_LAMBDA_FUNCTION_NAME) && !process.env.AWS_SAM_LOCAL;
@@ -54,7 +46,7 @@ const inLambda = () => Boolean(process.env.AWS_LAMBDA_FUNCTION_NAME) && !process
  * key sealed, the IAM policy holding each function to the key its alias names), or a raw AES keyring with the local
  * key. Neither, both, a local key in Lambda or one that is not 32 bytes stops the function loudly, at its first secret.
  */
-export function keyringsFromEnvironment(env: NodeJS.ProcessEnv = process.env, lambda = inLambda()): { sealing: KeyringNode; opening: KeyringNode } {
+export function keyringsFromEnvironment({ KmsKeyringNode, RawAesKeyringNode, RawAesWrappingSuiteIdentifier }: Sdk, env: NodeJS.ProcessEnv = process.env, lambda = inLambda()): { sealing: KeyringNode; opening: KeyringNode } {
   const aliasArn = env[SECRETS_KEY_VARIABLES.deployed];
   const localKey = env[SECRETS_KEY_VARIABLES.local];
   if (aliasArn && localKey) throw new Error(`${SECRETS_KEY_VARIABLES.deployed} and ${SECRETS_KEY_VARIABLES.local} are both set: secrets are sealed by one key`);
@@ -74,26 +66,35 @@ export function keyringsFromEnvironment(env: NodeJS.ProcessEnv = process.env, la
   throw new Error(`Missing required environment variable ${SECRETS_KEY_VARIABLES.deployed} (or ${SECRETS_KEY_VARIABLES.local}, locally: base64 of 32 bytes)`);
 }
 
-const cached = (keyring: KeyringNode, cache: ReturnType<typeof getLocalCryptographicMaterialsCache>, partition: string) =>
-  new NodeCachingMaterialsManager({ backingMaterials: keyring, cache, partition, maxAge: DATA_KEY_CACHE.maxAgeMs, maxMessagesEncrypted: DATA_KEY_CACHE.maxMessagesEncrypted });
-
-let managers: { sealing: NodeCachingMaterialsManager; opening: NodeCachingMaterialsManager } | undefined;
-
-/** The caching materials managers over the environment's keyrings, made at the first secret and kept by the container. */
-function materials() {
-  if (!managers) {
-    const { sealing, opening } = keyringsFromEnvironment();
-    const cache = getLocalCryptographicMaterialsCache(DATA_KEY_CACHE.entries);
-    managers = { sealing: cached(sealing, cache, 'sealing'), opening: cached(opening, cache, 'opening') };
-  }
-  return managers;
+interface Sealing {
+  encrypt: ReturnType<Sdk['buildClient']>['encrypt'];
+  decrypt: ReturnType<Sdk['buildClient']>['decrypt'];
+  /** No signing suite: the key that seals is the key that opens, and nothing else reads the secrets. */
+  suiteId: Sdk['AlgorithmSuiteIdentifier']['ALG_AES256_GCM_IV12_TAG16_HKDF_SHA512_COMMIT_KEY'];
+  sealing: NodeCachingMaterialsManager;
+  opening: NodeCachingMaterialsManager;
 }
+
+let made: Promise<Sealing> | undefined;
+
+/** The SDK's client and the caching materials managers over the environment's keyrings, made at the first secret and kept by the container. */
+const sealing = () =>
+  (made ??= sdk().then((loaded) => {
+    const { buildClient, CommitmentPolicy, AlgorithmSuiteIdentifier, NodeCachingMaterialsManager, getLocalCryptographicMaterialsCache } = loaded;
+    const keyrings = keyringsFromEnvironment(loaded);
+    const cache = getLocalCryptographicMaterialsCache(DATA_KEY_CACHE.entries);
+    const cached = (keyring: KeyringNode, partition: string) =>
+      new NodeCachingMaterialsManager({ backingMaterials: keyring, cache, partition, maxAge: DATA_KEY_CACHE.maxAgeMs, maxMessagesEncrypted: DATA_KEY_CACHE.maxMessagesEncrypted });
+    const { encrypt, decrypt } = buildClient({ commitmentPolicy: CommitmentPolicy.REQUIRE_ENCRYPT_REQUIRE_DECRYPT, maxEncryptedDataKeys: 1 });
+    return { encrypt, decrypt, suiteId: AlgorithmSuiteIdentifier.ALG_AES256_GCM_IV12_TAG16_HKDF_SHA512_COMMIT_KEY, sealing: cached(keyrings.sealing, 'sealing'), opening: cached(keyrings.opening, 'opening') };
+  }));
 
 const contextOf = ({ organizationId, itemId, attribute }: SealedFor): Record<string, string> => ({ organizationId, itemId, attribute });
 
 /** The secret sealed for its item: only a function granted the key opens it, and only as read from that item. */
 export async function seal(plaintext: string, sealedFor: SealedFor): Promise<Sealed> {
-  const { result } = await encrypt(materials().sealing, Buffer.from(plaintext, 'utf8'), { encryptionContext: contextOf(sealedFor), suiteId: SUITE });
+  const { encrypt, sealing: materials, suiteId } = await sealing();
+  const { result } = await encrypt(materials, Buffer.from(plaintext, 'utf8'), { encryptionContext: contextOf(sealedFor), suiteId });
   return new Uint8Array(result);
 }
 
@@ -104,7 +105,8 @@ export async function seal(plaintext: string, sealedFor: SealedFor): Promise<Sea
 export async function open(sealed: Sealed, sealedFor: SealedFor): Promise<string> {
   // A key that cannot be reached throws as it is (the request fails, or the job comes back): only a secret that is
   // not this item's is a wrong one.
-  const { plaintext, messageHeader } = await decrypt(materials().opening, sealed);
+  const { decrypt, opening } = await sealing();
+  const { plaintext, messageHeader } = await decrypt(opening, sealed);
   const expected = contextOf(sealedFor);
   const found = messageHeader.encryptionContext;
   if (Object.keys(expected).some((name) => found[name] !== expected[name])) throw new SecretNotOpened(`The secret was sealed for another ${sealedFor.attribute}`);

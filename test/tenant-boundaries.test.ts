@@ -10,6 +10,7 @@ import { receiveSms } from '../functions/sms/replies';
 import { useTestApi, type Client } from './support/api';
 import { itemsOf } from './support/fixtures';
 import { webhookKeys } from '../functions/webhooks/entity';
+import type { Key } from '#shared/store/keys';
 import { deliver } from '../functions/webhooks/delivery';
 import { newId } from '#shared/ids';
 import { inboundEndpointKeys } from '../functions/inbound-endpoints/entity';
@@ -348,7 +349,7 @@ describe("tenants' secrets in the table", () => {
     const at = new Date();
     return post(`/v1/inbound/${created.id}`, body, { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new StandardWebhook(secret).sign(id, at, body) });
   };
-  const rawItem = async (key: Record<string, string>) => (await dynamo.send(new GetCommand({ TableName: config.tableName, Key: key, ConsistentRead: true }))).Item!;
+  const rawItem = async (key: Key) => (await dynamo.send(new GetCommand({ TableName: config.tableName, Key: key, ConsistentRead: true }))).Item!;
   /** An item as anyone reading the table (or its export) sees it: binary attributes as base64, and as text. */
   const asRead = (item: Record<string, unknown>) =>
     JSON.stringify(item, (_, value) => (value instanceof Uint8Array ? `${Buffer.from(value).toString('base64')} ${Buffer.from(value).toString('latin1')}` : value));
@@ -404,7 +405,7 @@ describe("tenants' secrets in the table", () => {
     const bRetell = await endpoint(b.client, { format: 'retell', platformSecret: 'key_b_organizations_own_retell_key' });
     const aForm = await endpoint(a.client, { name: 'A form', source: 'WEBFORM' });
     const bForm = await endpoint(b.client, { name: 'B form', source: 'WEBFORM' });
-    const copy = async (from: Record<string, string>, to: Record<string, string>, attribute: string) => {
+    const copy = async (from: Key, to: Key, attribute: string) => {
       const value = (await rawItem(from))[attribute];
       await dynamo.send(new UpdateCommand({ TableName: config.tableName, Key: to, UpdateExpression: 'SET #a = :v', ExpressionAttributeNames: { '#a': attribute }, ExpressionAttributeValues: { ':v': value } }));
     };
