@@ -12,6 +12,7 @@ import { itemsOf } from './support/fixtures';
 import { webhookKeys } from '../functions/webhooks/entity';
 import type { Key } from '#shared/store/keys';
 import { deliver } from '../functions/webhooks/delivery';
+import { keyringsFromEnvironment } from '#shared/envelope-encryption';
 import { newId } from '#shared/ids';
 import { inboundEndpointKeys } from '../functions/inbound-endpoints/entity';
 import { endpoint, platformPosts, RETELL_CALL_ANALYZED, retellEndpoint, retellSignature, RETELL_API_KEY, type Endpoint } from './support/call-platforms';
@@ -454,5 +455,19 @@ describe("tenants' secrets in the table", () => {
     const [, afterRotation] = await hook.waitFor(2);
     expect(verified(rotated, afterRotation!)).toMatchObject({ type: 'webhook.test' });
     expect(verified(plainSecret, afterRotation!)).toMatchObject({ type: 'webhook.test' });
+  });
+
+  it('are sealed by the one key the environment names: a KMS alias deployed, the local key elsewhere, and any other setting stops the function loudly', async () => {
+    const sdk = await import('@aws-crypto/client-node');
+    const alias = 'arn:aws:kms:ap-southeast-2:123456789012:alias/pipeline-secrets';
+    const local = Buffer.alloc(32, 1).toString('base64');
+    const deployed = keyringsFromEnvironment(sdk, { SECRETS_KEY_ALIAS_ARN: alias }, true);
+    expect([deployed.sealing, deployed.opening].map((keyring) => keyring.constructor.name)).toEqual(['KmsKeyringNode', 'KmsKeyringNode']);
+    expect(keyringsFromEnvironment(sdk, { SECRETS_LOCAL_KEY: local }, false).sealing.constructor.name).toBe('RawAesKeyringNode');
+    expect(() => keyringsFromEnvironment(sdk, { SECRETS_LOCAL_KEY: local }, true)).toThrow('SECRETS_LOCAL_KEY is refused in Lambda');
+    expect(() => keyringsFromEnvironment(sdk, { SECRETS_KEY_ALIAS_ARN: alias, SECRETS_LOCAL_KEY: local }, false)).toThrow('are both set');
+    expect(() => keyringsFromEnvironment(sdk, {}, false)).toThrow('Missing required environment variable SECRETS_KEY_ALIAS_ARN (or SECRETS_LOCAL_KEY');
+    expect(() => keyringsFromEnvironment(sdk, { SECRETS_LOCAL_KEY: Buffer.alloc(16).toString('base64') }, false)).toThrow('must be base64 of 32 bytes');
+    expect(() => keyringsFromEnvironment(sdk, { SECRETS_KEY_ALIAS_ARN: 'arn:aws:kms:ap-southeast-2:123456789012:key/1234' }, true)).toThrow('must be a KMS alias ARN');
   });
 });
