@@ -66,7 +66,8 @@ export function keyringsFromEnvironment({ KmsKeyringNode, RawAesKeyringNode, Raw
   throw new Error(`Missing required environment variable ${SECRETS_KEY_VARIABLES.deployed} (or ${SECRETS_KEY_VARIABLES.local}, locally: base64 of 32 bytes)`);
 }
 
-interface Sealing {
+/** The SDK's client and the caching materials managers over a pair of keyrings. */
+export interface Sealing {
   encrypt: ReturnType<Sdk['buildClient']>['encrypt'];
   decrypt: ReturnType<Sdk['buildClient']>['decrypt'];
   /** No signing suite: the key that seals is the key that opens, and nothing else reads the secrets. */
@@ -75,25 +76,26 @@ interface Sealing {
   opening: NodeCachingMaterialsManager;
 }
 
+/** Sealing and opening through the caching materials managers over these keyrings (a data key kept per DATA_KEY_CACHE). */
+export function sealingWith(loaded: Sdk, keyrings: { sealing: KeyringNode; opening: KeyringNode }): Sealing {
+  const { buildClient, CommitmentPolicy, AlgorithmSuiteIdentifier, NodeCachingMaterialsManager, getLocalCryptographicMaterialsCache } = loaded;
+  const cache = getLocalCryptographicMaterialsCache(DATA_KEY_CACHE.entries);
+  const cached = (keyring: KeyringNode, partition: string) =>
+    new NodeCachingMaterialsManager({ backingMaterials: keyring, cache, partition, maxAge: DATA_KEY_CACHE.maxAgeMs, maxMessagesEncrypted: DATA_KEY_CACHE.maxMessagesEncrypted });
+  const { encrypt, decrypt } = buildClient({ commitmentPolicy: CommitmentPolicy.REQUIRE_ENCRYPT_REQUIRE_DECRYPT, maxEncryptedDataKeys: 1 });
+  return { encrypt, decrypt, suiteId: AlgorithmSuiteIdentifier.ALG_AES256_GCM_IV12_TAG16_HKDF_SHA512_COMMIT_KEY, sealing: cached(keyrings.sealing, 'sealing'), opening: cached(keyrings.opening, 'opening') };
+}
+
 let made: Promise<Sealing> | undefined;
 
-/** The SDK's client and the caching materials managers over the environment's keyrings, made at the first secret and kept by the container. */
-const sealing = () =>
-  (made ??= sdk().then((loaded) => {
-    const { buildClient, CommitmentPolicy, AlgorithmSuiteIdentifier, NodeCachingMaterialsManager, getLocalCryptographicMaterialsCache } = loaded;
-    const keyrings = keyringsFromEnvironment(loaded);
-    const cache = getLocalCryptographicMaterialsCache(DATA_KEY_CACHE.entries);
-    const cached = (keyring: KeyringNode, partition: string) =>
-      new NodeCachingMaterialsManager({ backingMaterials: keyring, cache, partition, maxAge: DATA_KEY_CACHE.maxAgeMs, maxMessagesEncrypted: DATA_KEY_CACHE.maxMessagesEncrypted });
-    const { encrypt, decrypt } = buildClient({ commitmentPolicy: CommitmentPolicy.REQUIRE_ENCRYPT_REQUIRE_DECRYPT, maxEncryptedDataKeys: 1 });
-    return { encrypt, decrypt, suiteId: AlgorithmSuiteIdentifier.ALG_AES256_GCM_IV12_TAG16_HKDF_SHA512_COMMIT_KEY, sealing: cached(keyrings.sealing, 'sealing'), opening: cached(keyrings.opening, 'opening') };
-  }));
+/** Sealing with the environment's keyrings, made at the first secret and kept by the container. */
+const sealing = () => (made ??= sdk().then((loaded) => sealingWith(loaded, keyringsFromEnvironment(loaded))));
 
 const contextOf = ({ organizationId, itemId, attribute }: SealedFor): Record<string, string> => ({ organizationId, itemId, attribute });
 
 /** The secret sealed for its item: only a function granted the key opens it, and only as read from that item. */
-export async function seal(plaintext: string, sealedFor: SealedFor): Promise<Sealed> {
-  const { encrypt, sealing: materials, suiteId } = await sealing();
+export async function seal(plaintext: string, sealedFor: SealedFor, using: Sealing | Promise<Sealing> = sealing()): Promise<Sealed> {
+  const { encrypt, sealing: materials, suiteId } = await using;
   const { result } = await encrypt(materials, Buffer.from(plaintext, 'utf8'), { encryptionContext: contextOf(sealedFor), suiteId });
   return new Uint8Array(result);
 }
@@ -102,10 +104,10 @@ export async function seal(plaintext: string, sealedFor: SealedFor): Promise<Sea
  * The secret a sealed value holds, on condition it was sealed for this item and attribute: a value copied from another
  * item or organization throws SecretNotOpened, which its caller answers as a wrong secret.
  */
-export async function open(sealed: Sealed, sealedFor: SealedFor): Promise<string> {
+export async function open(sealed: Sealed, sealedFor: SealedFor, using: Sealing | Promise<Sealing> = sealing()): Promise<string> {
   // A key that cannot be reached throws as it is (the request fails, or the job comes back): only a secret that is
   // not this item's is a wrong one.
-  const { decrypt, opening } = await sealing();
+  const { decrypt, opening } = await using;
   const { plaintext, messageHeader } = await decrypt(opening, sealed);
   const expected = contextOf(sealedFor);
   const found = messageHeader.encryptionContext;

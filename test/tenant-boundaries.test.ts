@@ -12,7 +12,7 @@ import { itemsOf } from './support/fixtures';
 import { webhookKeys } from '../functions/webhooks/entity';
 import type { Key } from '#shared/store/keys';
 import { deliver } from '../functions/webhooks/delivery';
-import { keyringsFromEnvironment } from '#shared/envelope-encryption';
+import { DATA_KEY_CACHE, keyringsFromEnvironment, open, seal, sealingWith } from '#shared/envelope-encryption';
 import { newId } from '#shared/ids';
 import { inboundEndpointKeys } from '../functions/inbound-endpoints/entity';
 import { endpoint, platformPosts, RETELL_CALL_ANALYZED, retellEndpoint, retellSignature, RETELL_API_KEY, type Endpoint } from './support/call-platforms';
@@ -469,5 +469,30 @@ describe("tenants' secrets in the table", () => {
     expect(() => keyringsFromEnvironment(sdk, {}, false)).toThrow('Missing required environment variable SECRETS_KEY_ALIAS_ARN (or SECRETS_LOCAL_KEY');
     expect(() => keyringsFromEnvironment(sdk, { SECRETS_LOCAL_KEY: Buffer.alloc(16).toString('base64') }, false)).toThrow('must be base64 of 32 bytes');
     expect(() => keyringsFromEnvironment(sdk, { SECRETS_KEY_ALIAS_ARN: 'arn:aws:kms:ap-southeast-2:123456789012:key/1234' }, true)).toThrow('must be a KMS alias ARN');
+  });
+
+  it('reuse a data key in a container: a secret opened again and again unwraps its data key once, and one item’s secrets sealed again ask for a new key only after 100', async () => {
+    const sdk = await import('@aws-crypto/client-node');
+    const raw = keyringsFromEnvironment(sdk, { SECRETS_LOCAL_KEY: Buffer.alloc(32, 3).toString('base64') }, false).sealing;
+    const calls = { wrapped: 0, unwrapped: 0 };
+    /** The keyring, counting what reaches it: what the materials cache did not answer. */
+    class Counting extends sdk.KeyringNode {
+      async _onEncrypt(material: Parameters<typeof raw.onEncrypt>[0]) {
+        calls.wrapped++;
+        return raw.onEncrypt(material);
+      }
+      async _onDecrypt(material: Parameters<typeof raw.onDecrypt>[0], keys: Parameters<typeof raw.onDecrypt>[1]) {
+        calls.unwrapped++;
+        return raw.onDecrypt(material, keys);
+      }
+    }
+    const counting = new Counting();
+    const using = sealingWith(sdk, { sealing: counting, opening: counting });
+    const sealedFor = { organizationId: 'org_cache', itemId: 'webhook_cache', attribute: 'secrets' };
+    const sealed = await seal('whsec_cached', sealedFor, using);
+    for (let read = 0; read < 5; read++) expect(await open(sealed, sealedFor, using)).toBe('whsec_cached');
+    expect(calls.unwrapped).toBe(1);
+    for (let again = 1; again <= DATA_KEY_CACHE.maxMessagesEncrypted; again++) await seal('whsec_cached', sealedFor, using);
+    expect(calls.wrapped).toBe(2);
   });
 });
