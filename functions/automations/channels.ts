@@ -1,7 +1,8 @@
 import type { QueueChannelDefinition, WorkerDefinition } from '#shared/resource';
 import { smsSender } from '../sms/capability';
 import { automationQueueNames } from './capability';
-import { stepMessageGroup, type StepMessage } from './engine';
+import type { StepMessage } from './engine';
+import { stepMessageGroup } from './step-group';
 
 /**
  * The step runner's batch and time: a message runs one run's steps up to its next wait (an SMS, a webhook of at most

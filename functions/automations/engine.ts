@@ -28,12 +28,6 @@ export interface CleanupMessage {
 }
 export type StepMessage = AdvanceMessage | RescheduleMessage | CleanupMessage;
 
-/**
- * A step message's group on the step queue: its organization. SQS serves the groups of a fair queue by their messages
- * in flight, so one organization's burst waits on itself; the in-process queue of `npm start` serves them the same way.
- */
-export const stepMessageGroup = (message: StepMessage): string => message.organizationId;
-
 export interface StepQueue {
   send(messages: readonly StepMessage[]): Promise<void>;
 }

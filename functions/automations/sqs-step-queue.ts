@@ -1,5 +1,6 @@
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { stepMessageGroup, type AutomationEngine, type StepMessage, type StepQueue } from './engine';
+import type { AutomationEngine, StepMessage, StepQueue } from './engine';
+import { stepMessageGroup } from './step-group';
 
 /** SendMessageBatch takes ten messages at most; a step message is a few ids, far under its size limit. */
 const BATCH = 10;
