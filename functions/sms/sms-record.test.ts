@@ -80,13 +80,15 @@ function faultRecording(faultOf: (body: string, time: number) => Fault | undefin
 const TRIES = 'smsRecordTries';
 
 /** How often each message is written, by its body: each transaction putting a message of that status (QUEUED: a send's, RECEIVED: a reply's). */
-function countRecordings(status: 'QUEUED' | 'RECEIVED'): Map<string, number> {
-  const tries = new Map<string, number>();
+function countRecordings(status: 'QUEUED' | 'RECEIVED'): Map<string, number> & { calls: Map<string, number> } {
+  const tries = Object.assign(new Map<string, number>(), { calls: new Map<string, number>() });
   dynamo.middlewareStack.add(
     (next, context) => async (args) => {
       const input = JSON.stringify(args.input);
       const body = context.commandName === 'TransactWriteItemsCommand' && input.includes(`"${status}"`) ? /"body":(?:\{"S":)?"([^"]*)"/.exec(input)?.[1] : undefined;
       if (body !== undefined) tries.set(body, (tries.get(body) ?? 0) + 1);
+      const command = String(context.commandName);
+      tries.calls.set(command, (tries.calls.get(command) ?? 0) + 1);
       return next(args);
     },
     { step: 'initialize', name: TRIES },
@@ -253,6 +255,12 @@ describe('texts from one lead at once, as the provider delivers them', () => {
     expect(answers.map((res) => res.status)).toEqual(bodies.map(() => 202));
     // The first reply makes the read thread unread; the others meet that once at most, and then write as they are.
     expect(bodies.map((body) => tries.get(body) ?? 0).filter((count) => count < 1 || count > 2)).toEqual([]);
+    // Per text: the number's claim, and for each of its (at most two) writes the phone's claim and its lead, and the
+    // lead's latest thread.
+    const per = (command: string) => (tries.calls.get(command) ?? 0) / bodies.length;
+    expect(per('GetItemCommand')).toBeLessThanOrEqual(1 + 2 * 2);
+    expect(per('QueryCommand')).toBeLessThanOrEqual(2);
+    expect([...tries.calls.keys()].sort()).toEqual(['GetItemCommand', 'QueryCommand', 'TransactWriteItemsCommand']);
 
     const inquiries = (await client.get(`/v1/inquiries?leadId=${leadId}`)).body;
     expect(inquiries.totalCount).toBe(1);
