@@ -19,11 +19,11 @@ const THREE_CLIENTS = 448 * 1024;
 
 /**
  * Functions that seal or open tenants' secrets carry the AWS Encryption SDK and the KMS client on top of their own
- * budget: about 250 KB (the KMS client 50, the SDK's message format, keyrings and materials cache 115, bn.js 44, its
- * streams 37), with its signatures and branch key store left out (infra/cdk/encryption-sdk-unused.ts). It is loaded at
- * the first secret, so the module's other functions (a list, a read) never evaluate it.
+ * budget: 256 KB measured (the KMS client 50, the SDK's message format, keyrings and materials cache about 115, bn.js
+ * 44, its streams 37), with its signatures and branch key store left out (infra/cdk/encryption-sdk-unused.ts). It is
+ * loaded at the first secret, so the module's other functions (a list, a read) never evaluate it.
  */
-const WITH_ENCRYPTION_SDK = 256 * 1024;
+const WITH_ENCRYPTION_SDK = 260 * 1024;
 export const ENCRYPTION_SDK_MODULES = ['inbound-endpoints/handlers', 'webhooks/deliver', 'webhooks/handlers'];
 
 /** Functions allowed more, each for a reason of its own. */
