@@ -20,11 +20,18 @@ const theAliasedKey = (where: CapabilityContext) => ({
 
 const WILDCARD_REASON = 'The key is named by its alias (the data stack makes it, with no cross-stack reference): the statement holds only for the key that alias names (kms:ResourceAliases).';
 
+/**
+ * The key's alias, deployed; for `sam local` (`-c samLocal=true`), the local key's variable, which sam local's
+ * --env-vars fill with npm start's (infra/local/sam-env.ts), so its functions seal and open as npm start's do.
+ */
+const keyEnvironment = (where: CapabilityContext): Record<string, string> =>
+  where.setting('samLocal') === 'true' ? { [SECRETS_KEY_VARIABLES.local]: '' } : { [SECRETS_KEY_VARIABLES.deployed]: aliasArn(where) };
+
 /** Sealing a new secret: a data key from the key (GenerateDataKey), and the key's alias to ask it by. */
 export const sealsSecrets: Capability = {
   name: 'sealsSecrets',
   reachesOutside: false,
-  environment: (where) => ({ [SECRETS_KEY_VARIABLES.deployed]: aliasArn(where) }),
+  environment: keyEnvironment,
   statements: (where) => [{ actions: ['kms:GenerateDataKey'], ...theAliasedKey(where) }],
   wildcardReason: WILDCARD_REASON,
 };
@@ -33,7 +40,7 @@ export const sealsSecrets: Capability = {
 export const opensSecrets: Capability = {
   name: 'opensSecrets',
   reachesOutside: false,
-  environment: (where) => ({ [SECRETS_KEY_VARIABLES.deployed]: aliasArn(where) }),
+  environment: keyEnvironment,
   statements: (where) => [{ actions: ['kms:Decrypt'], ...theAliasedKey(where) }],
   wildcardReason: WILDCARD_REASON,
 };

@@ -8,7 +8,8 @@ import type { ServiceFunction } from './service-function';
 export function capabilityContext(stack: Stack, options: DeploymentOptions): CapabilityContext {
   const setting = (name: string) => {
     const value: unknown = (options as unknown as Record<string, unknown>)[name];
-    return typeof value === 'string' ? value : undefined;
+    // A flag set (`-c samLocal=true`) reads as 'true'.
+    return typeof value === 'string' ? value : value === true ? 'true' : undefined;
   };
   return { tableName: options.tableName, partition: stack.partition, region: stack.region, account: stack.account, urlSuffix: stack.urlSuffix, setting };
 }
