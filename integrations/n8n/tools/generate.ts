@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import type { OpenApiDocument } from '#shared/openapi/schemas';
-import type { RouteDefinition } from '#shared/routes/route';
-import { OPTIONAL_TEXT_RULE, TEXT_RULE } from '#shared/schema';
+import type { OpenApiDocument } from '../../../shared/openapi/schemas';
+import type { RouteDefinition } from '../../../shared/routes/route';
+import { OPTIONAL_TEXT_RULE, TEXT_RULE } from '../../../shared/schema';
 import { EVENT_TYPES } from '../../../functions/events/types';
 import { buildDocument } from '../../../functions/meta/document';
 import { routes } from '../../../functions/resources';
