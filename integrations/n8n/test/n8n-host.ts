@@ -105,17 +105,19 @@ export interface ApiCredentials {
 }
 
 /**
- * Runs the action node once, as a manual execution of a one-node workflow, with these parameters: its output items,
- * or the error n8n records for the run.
+ * Runs the action node once, as a manual execution of a one-node workflow, with these parameters (in the execution and
+ * as the node given, to run the same node of the same execution again, as Retry On Fail does): its output items, or
+ * the error n8n records for the run.
  */
-export async function runAction(credentials: ApiCredentials, parameters: IDataObject): Promise<{ items: IDataObject[]; error?: { message: string; description?: string | null; httpCode?: string | null } }> {
-  const node: INode = { id: randomUUID(), name: 'Sales Pipeline', type: ACTION, typeVersion: 1, position: [0, 0], parameters: parameters as INode['parameters'], credentials: CREDENTIAL_REF };
+export async function runAction(credentials: ApiCredentials, parameters: IDataObject, run: { executionId?: string; nodeId?: string } = {}): Promise<{ items: IDataObject[]; error?: { message: string; description?: string | null; httpCode?: string | null } }> {
+  const node: INode = { id: run.nodeId ?? randomUUID(), name: 'Sales Pipeline', type: ACTION, typeVersion: 1, position: [0, 0], parameters: parameters as INode['parameters'], credentials: CREDENTIAL_REF };
   const workflow = new Workflow({ id: 'action', name: 'Action', nodes: [node], connections: {}, active: false, nodeTypes, staticData: {}, settings: { executionOrder: 'v1' } });
   const additionalData = additionalDataFor({ ...credentials });
+  if (run.executionId) additionalData.executionId = run.executionId;
   additionalData.hooks = new ExecutionLifecycleHooks('manual', additionalData.executionId!, { id: workflow.id, name: workflow.name!, active: false, activeVersionId: null, isArchived: false, createdAt: new Date(), updatedAt: new Date(), nodes: [node], connections: {} });
-  const run: IRun = await new WorkflowExecute(additionalData, 'manual').run({ workflow, startNode: node });
-  const task = run.data.resultData.runData[node.name]?.[0];
-  const error = (task?.error ?? run.data.resultData.error) as { message: string; description?: string | null; httpCode?: string | null } | undefined;
+  const result: IRun = await new WorkflowExecute(additionalData, 'manual').run({ workflow, startNode: node });
+  const task = result.data.resultData.runData[node.name]?.[0];
+  const error = (task?.error ?? result.data.resultData.error) as { message: string; description?: string | null; httpCode?: string | null } | undefined;
   const items = ((task?.data?.main?.[0] ?? []) as INodeExecutionData[]).map((item) => item.json);
   return { items, ...(error ? { error } : {}) };
 }

@@ -78,6 +78,20 @@ describe('the action node, run by n8n-core', () => {
     expect(some.items).toHaveLength(5);
   });
 
+  it('writes once when the same node of the same execution sends its POST again (Retry On Fail)', async () => {
+    const { client: other, apiKey } = await api.organization();
+    const same = { executionId: '4711', nodeId: 'b0a1c2d3-0000-4000-8000-000000000001' };
+    const create = () => runAction({ apiKey, baseUrl: api.url }, { resource: 'leads', operation: 'createLead', additionalFields: { name: 'Retried Lead', email: 'retried@example.com' } }, same);
+    const [first, again] = [await create(), await create()];
+    expect(again.error).toBeUndefined();
+    expect((again.items[0]!.lead as { id: string }).id).toBe((first.items[0]!.lead as { id: string }).id);
+    expect((await other.get('/v1/leads')).body.totalCount).toBe(1);
+    // Another execution is another write
+    const next = await runAction({ apiKey, baseUrl: api.url }, { resource: 'leads', operation: 'createLead', additionalFields: { name: 'Next Lead', email: 'next@example.com' } }, { ...same, executionId: '4712' });
+    expect(next.error).toBeUndefined();
+    expect((await other.get('/v1/leads')).body.totalCount).toBe(2);
+  });
+
   it("fails with the API's own message and code, not n8n's generic one for the status", async () => {
     const refused = await client.post('/v1/leads', { name: 'Bad Email', email: 'not-an-email' });
     expect(refused.status).toBe(400);
@@ -114,15 +128,16 @@ describe('the trigger node, run by n8n-core', () => {
     // n8n activating the workflow again (a restart) finds the subscription and leaves it
     await host.activate();
     expect((await subscriptions()).map(({ id }) => id)).toEqual([subscription!.id]);
-    // Its secret lost (the workflow's static data reset): subscribing again is the same subscription, with a new secret
+    // Its static data lost (the workflow imported again): subscribing again is the same subscription, and its secret
     const kept = host.workflow.getStaticData('node', host.workflow.getNode('Sales Pipeline Trigger')!);
     const secret = kept.secret;
+    expect(secret).toMatch(/^whsec_/);
+    delete kept.webhookId;
     delete kept.secret;
     expect(await host.method('checkExists')).toBe(false);
     await host.activate();
     expect((await subscriptions()).map(({ id }) => id)).toEqual([subscription!.id]);
-    expect(kept.secret).toMatch(/^whsec_/);
-    expect(kept.secret).not.toBe(secret);
+    expect(kept).toMatchObject({ webhookId: subscription!.id, secret });
   });
 
   it('starts the workflow with a delivery signed with its secret, and refuses a wrong or stale signature', async () => {

@@ -69,21 +69,20 @@ export class SalesPipelineTrigger implements INodeType {
 			},
 
 			/**
-			 * Subscribes this node's URL to the chosen events. Subscriptions to its URL for other events (left by an
-			 * earlier activation) are removed first, so deliveries never arrive twice; the API answers an existing
-			 * subscription to the same URL and events rather than making a second one, and as that answer carries no
-			 * secret, its secret is rotated to learn one.
+			 * Subscribes this node's URL to the chosen events. Its other subscriptions (other events, or disabled: left by
+			 * an earlier activation) are removed first, so deliveries never arrive twice; the API answers the
+			 * subscription to the same URL and events, with its secret, rather than making a second one.
 			 */
 			async create(this: IHookFunctions): Promise<boolean> {
 				const { url, events } = wanted.call(this);
 				for (const webhook of await subscriptionsAt.call(this, url)) {
-					if (!sameEvents(webhook.events, events)) await apiRequest.call(this, { method: 'DELETE', path: `/v1/webhooks/${webhook.id}` });
+					if (webhook.isEnabled === false || !sameEvents(webhook.events, events)) await apiRequest.call(this, { method: 'DELETE', path: `/v1/webhooks/${webhook.id}` });
 				}
-				const created = (await apiRequest.call(this, { method: 'POST', path: '/v1/webhooks', body: { url, events, description: `n8n: ${this.getWorkflow().name ?? this.getWorkflow().id ?? 'workflow'}` } })).webhook as unknown as Webhook;
-				const secret = created.secret ?? ((await apiRequest.call(this, { method: 'POST', path: `/v1/webhooks/${created.id}/rotate-secret` })).webhook as unknown as Webhook).secret;
+				const name = this.getWorkflow().name ?? this.getWorkflow().id ?? 'a workflow';
+				const subscribed = (await apiRequest.call(this, { method: 'POST', path: '/v1/webhooks', body: { url, events, description: `n8n: ${name}` } })).webhook as unknown as Webhook;
 				const kept = this.getWorkflowStaticData('node') as Subscription;
-				kept.webhookId = created.id;
-				kept.secret = secret;
+				kept.webhookId = subscribed.id;
+				kept.secret = subscribed.secret;
 				return true;
 			},
 

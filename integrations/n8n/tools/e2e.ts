@@ -1,0 +1,184 @@
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { installN8n, n8nCache } from './install';
+
+/**
+ * `npm run e2e:n8n`: a real n8n runs the package's nodes against `npm start`. n8n is installed from the registry into
+ * a cache outside the repository, once (tools/install.ts); the package is built and loaded as a custom extension; a
+ * workflow made through n8n's REST API (the Sales Pipeline Trigger on lead.created, then the action node adding a
+ * note to that lead) is activated, which subscribes it; then a lead made through the API must get the note.
+ */
+
+const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
+const REPOSITORY = fileURLToPath(new URL('../../..', import.meta.url));
+const NOTE = 'Added by the n8n workflow';
+const started = Date.now();
+const say = (line: string) => console.log(`[e2e:n8n ${((Date.now() - started) / 1000).toFixed(1)} s] ${line}`);
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+
+const children: ChildProcess[] = [];
+/** Starts a process in its own group, so that stopping it stops what it started (npm start's DynamoDB Local). */
+function start(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; name: string }) {
+  const child = spawn(command, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output += chunk.toString();
+    if (process.env.E2E_VERBOSE) process.stdout.write(`[${options.name}] ${chunk}`);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  return { child, output: () => output };
+}
+function stopAll() {
+  for (const child of children) {
+    if (child.exitCode === null && child.pid) {
+      try {
+        process.kill(-child.pid, 'SIGINT');
+      } catch {
+        // already gone
+      }
+    }
+  }
+}
+
+async function until<T>(what: string, timeoutMs: number, attempt: () => Promise<T | undefined>, log?: () => string): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await attempt().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs / 1000} s waiting for ${what}${log ? `\n--- its output ---\n${log().slice(-4000)}` : ''}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+async function main() {
+  say(`n8n from the cache ${n8nCache()} (installed on first run)`);
+  const n8n = installN8n();
+
+  say('building the package (n8n-node build)');
+  execFileSync('npm', ['run', 'build'], { cwd: PACKAGE_DIR, stdio: 'ignore' });
+  // Beside n8n's own node_modules, so the nodes' `n8n-workflow` is the one n8n runs, as with an installed community package.
+  const extensions = join(n8nCache(), 'extensions');
+  rmSync(extensions, { recursive: true, force: true });
+  cpSync(join(PACKAGE_DIR, 'dist'), join(extensions, 'n8n-nodes-sales-pipeline'), { recursive: true });
+
+  const [apiPort, dynamoPort, n8nPort] = [await freePort(), await freePort(), await freePort()];
+  say(`starting npm start on port ${apiPort}`);
+  const api = start('npm', ['start'], { cwd: REPOSITORY, name: 'api', env: { ...process.env, PORT: String(apiPort), DYNAMODB_PORT: String(dynamoPort), AUTHORIZER_CACHE_TTL: '0' } });
+  const apiKey = await until('npm start to print the demo API key', 240_000, async () => /Demo API key:\s+(\S+)/.exec(api.output())?.[1], api.output);
+  const apiUrl = `http://127.0.0.1:${apiPort}`;
+  const call = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${apiUrl}${path}`, { method, headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    return { status: response.status, body: (await response.json()) as Record<string, any> };
+  };
+
+  say(`starting n8n on port ${n8nPort}`);
+  const userFolder = mkdtempSync(join(tmpdir(), 'n8n-e2e-'));
+  const n8nUrl = `http://127.0.0.1:${n8nPort}`;
+  const n8nProcess = start(n8n, ['start'], {
+    cwd: userFolder,
+    name: 'n8n',
+    env: {
+      ...process.env,
+      N8N_USER_FOLDER: userFolder,
+      N8N_PORT: String(n8nPort),
+      N8N_LISTEN_ADDRESS: '127.0.0.1',
+      WEBHOOK_URL: `${n8nUrl}/`,
+      N8N_CUSTOM_EXTENSIONS: extensions,
+      N8N_DIAGNOSTICS_ENABLED: 'false',
+      N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+      N8N_SECURE_COOKIE: 'false',
+      N8N_RUNNERS_ENABLED: 'false',
+      N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+      DB_SQLITE_POOL_SIZE: '1',
+    },
+  });
+  await until('n8n to answer /healthz', 240_000, async () => ((await fetch(`${n8nUrl}/healthz`)).ok ? true : undefined), n8nProcess.output);
+
+  // n8n's REST API, as its editor uses it: the owner set up, then a session cookie on every call.
+  let cookie = '';
+  const rest = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${n8nUrl}/rest${path}`, { method, headers: { 'content-type': 'application/json', 'browser-id': 'e2e', ...(cookie ? { cookie } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const setCookie = response.headers.get('set-cookie');
+    if (setCookie) cookie = setCookie.split(';')[0]!;
+    const text = await response.text();
+    if (!response.ok) throw new Error(`n8n ${method} /rest${path} answered ${response.status}: ${text.slice(0, 500)}`);
+    return (JSON.parse(text) as { data: Record<string, any> }).data;
+  };
+  await rest('POST', '/owner/setup', { email: 'owner@example.com', firstName: 'E2E', lastName: 'Owner', password: 'E2e-password-1' });
+  const types = await until('n8n to load the package nodes', 60_000, async () => {
+    const nodeTypes = (await rest('GET', '/node-types')) as unknown as { name: string }[] | undefined;
+    const names = Array.isArray(nodeTypes) ? nodeTypes.map((type) => type.name) : [];
+    const action = names.find((name) => name.endsWith('.salesPipeline'));
+    const trigger = names.find((name) => name.endsWith('.salesPipelineTrigger'));
+    return action && trigger ? { action, trigger } : undefined;
+  }, n8nProcess.output).catch(() => ({ action: 'CUSTOM.salesPipeline', trigger: 'CUSTOM.salesPipelineTrigger' }));
+  say(`n8n loaded ${types.trigger} and ${types.action}`);
+  const credential = await rest('POST', '/credentials', { name: 'Sales Pipeline', type: 'salesPipelineApi', data: { apiKey, baseUrl: apiUrl } });
+  const credentials = { salesPipelineApi: { id: credential.id, name: 'Sales Pipeline' } };
+  const workflow = await rest('POST', '/workflows', {
+    name: 'New lead gets a note',
+    active: false,
+    settings: { executionOrder: 'v1' },
+    nodes: [
+      { id: 'a1b2c3d4-0000-4000-8000-000000000001', name: 'New lead', type: types.trigger, typeVersion: 1, position: [0, 0], webhookId: 'a1b2c3d4-0000-4000-8000-0000000000aa', parameters: { events: ['lead.created'] }, credentials },
+      {
+        id: 'a1b2c3d4-0000-4000-8000-000000000002',
+        name: 'Add a note',
+        type: types.action,
+        typeVersion: 1,
+        position: [300, 0],
+        parameters: { resource: 'leads', operation: 'createLeadActivity', leadId: '={{ $json.data.id }}', event: 'NOTE', data: NOTE },
+        credentials,
+      },
+    ],
+    connections: { 'New lead': { main: [[{ node: 'Add a note', type: 'main', index: 0 }]] } },
+  });
+  say(`workflow ${workflow.id} made; activating it (the trigger subscribes)`);
+  await rest('POST', `/workflows/${workflow.id}/activate`, { versionId: workflow.versionId });
+  const subscriptions = (await call('GET', '/v1/webhooks?limit=100')).body.webhooks as { url: string; events: string[] }[];
+  const subscription = subscriptions.find((webhook) => webhook.url.startsWith(n8nUrl));
+  if (!subscription) throw new Error(`activating the workflow subscribed nothing: ${JSON.stringify(subscriptions)}`);
+  say(`subscribed ${subscription.url} to ${subscription.events.join(', ')}`);
+
+  const made = await call('POST', '/v1/leads', { name: 'Erin Endtoend', email: `erin.${Date.now()}@example.com` });
+  if (made.status !== 201) throw new Error(`creating the lead answered ${made.status}: ${JSON.stringify(made.body)}`);
+  const leadId = made.body.lead.id as string;
+  say(`lead ${leadId} created; waiting for the workflow's note`);
+  await until(`the note on ${leadId}`, 120_000, async () => {
+    const activities = (await call('GET', `/v1/leads/${leadId}/activities`)).body.activities as { event: string; data: unknown }[] | undefined;
+    return activities?.some((activity) => activity.event === 'NOTE' && JSON.stringify(activity.data).includes(NOTE)) ? true : undefined;
+  }, n8nProcess.output);
+  say('the note is on the lead');
+
+  await rest('POST', `/workflows/${workflow.id}/deactivate`, {});
+  const left = ((await call('GET', '/v1/webhooks?limit=100')).body.webhooks as { url: string }[]).filter((webhook) => webhook.url.startsWith(n8nUrl));
+  if (left.length) throw new Error(`deactivating the workflow left its subscription: ${JSON.stringify(left)}`);
+  say(`deactivated: its subscription is gone. Passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  rmSync(userFolder, { recursive: true, force: true });
+}
+
+main()
+  .then(() => {
+    stopAll();
+    process.exit(0);
+  })
+  .catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    stopAll();
+    process.exit(1);
+  });
