@@ -142,7 +142,9 @@ describe('the trigger node, run by n8n-core', () => {
 
   it('starts the workflow with a delivery signed with its secret, and refuses a wrong or stale signature', async () => {
     await host.activate();
-    const lead = (await client.post('/v1/leads', { name: 'Trigger Lead' })).body.lead as { id: string };
+    const made = await client.post('/v1/leads', { name: 'Trigger Lead', email: 'trigger@example.com' });
+    expect(made.status).toBe(201);
+    const lead = made.body.lead as { id: string };
     await api.eventsCaughtUp();
     await expect.poll(() => host.started.length, { timeout: 15_000 }).toBe(1);
     expect(host.started[0]).toEqual([expect.objectContaining({ type: 'lead.created', data: expect.objectContaining({ id: lead.id }) })]);
@@ -168,6 +170,25 @@ describe('the trigger node, run by n8n-core', () => {
     expect(host.started).toHaveLength(2);
   });
 
+  it('replaces its subscription when its events change, so nothing is delivered twice', async () => {
+    await host.activate();
+    const [before] = await subscriptions();
+    const node = host.workflow.getNode('Sales Pipeline Trigger')!;
+    node.parameters.events = ['lead.created', 'lead.updated'];
+    try {
+      // n8n's check finds the subscription for other events, so it subscribes for these
+      expect(await host.method('checkExists')).toBe(false);
+      await host.activate();
+      const after = await subscriptions();
+      expect(after).toHaveLength(1);
+      expect(after[0]).toMatchObject({ url: host.url, events: ['lead.created', 'lead.updated'] });
+      expect(after[0]!.id).not.toBe(before!.id);
+      expect(await host.method('checkExists')).toBe(true);
+    } finally {
+      node.parameters.events = ['lead.created'];
+    }
+  });
+
   it('unsubscribes on deactivation, and deactivating again finds nothing to delete', async () => {
     await host.activate();
     expect(await subscriptions()).toHaveLength(1);
@@ -175,5 +196,13 @@ describe('the trigger node, run by n8n-core', () => {
     expect(await subscriptions()).toEqual([]);
     expect(await host.method('checkExists')).toBe(false);
     expect(await host.method('delete', 'activate')).toBe(true);
+    // Its static data lost, deactivating still removes the subscription to its URL rather than leave it behind
+    await host.activate();
+    const kept = host.workflow.getStaticData('node', host.workflow.getNode('Sales Pipeline Trigger')!);
+    delete kept.webhookId;
+    delete kept.secret;
+    expect(await subscriptions()).toHaveLength(1);
+    expect(await host.method('delete', 'activate')).toBe(true);
+    expect(await subscriptions()).toEqual([]);
   });
 });

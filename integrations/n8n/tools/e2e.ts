@@ -43,17 +43,22 @@ function start(command: string, args: string[], options: { cwd: string; env: Nod
   child.stderr!.on('data', keep);
   return { child, output: () => output };
 }
-function stopAll() {
-  for (const child of children) {
-    if (child.exitCode === null && child.pid) {
-      try {
-        process.kill(-child.pid, 'SIGINT');
-      } catch {
-        // already gone
-      }
-    }
+const signalGroup = (child: ChildProcess, signal: NodeJS.Signals) => {
+  try {
+    process.kill(-child.pid!, signal);
+  } catch {
+    // already gone
   }
+};
+/** Stops what this run started: asked to (npm start stops its DynamoDB Local), then killed if still there after 20 s. */
+async function stopAll() {
+  const running = children.filter((child) => child.exitCode === null && child.signalCode === null && child.pid);
+  for (const child of running) signalGroup(child, 'SIGINT');
+  const deadline = Date.now() + 20_000;
+  while (running.some((child) => child.exitCode === null && child.signalCode === null) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+  for (const child of running) signalGroup(child, 'SIGKILL');
 }
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stopAll().then(() => process.exit(1)));
 
 async function until<T>(what: string, timeoutMs: number, attempt: () => Promise<T | undefined>, log?: () => string): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -97,17 +102,18 @@ async function main() {
       N8N_USER_FOLDER: userFolder,
       N8N_PORT: String(n8nPort),
       N8N_LISTEN_ADDRESS: '127.0.0.1',
-      WEBHOOK_URL: `${n8nUrl}/`,
+      N8N_WEBHOOK_URL: `${n8nUrl}/`,
       N8N_CUSTOM_EXTENSIONS: extensions,
       N8N_DIAGNOSTICS_ENABLED: 'false',
       N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
       N8N_SECURE_COOKIE: 'false',
       N8N_RUNNERS_ENABLED: 'false',
       N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
-      DB_SQLITE_POOL_SIZE: '1',
     },
   });
-  await until('n8n to answer /healthz', 240_000, async () => ((await fetch(`${n8nUrl}/healthz`)).ok ? true : undefined), n8nProcess.output);
+  // Ready, not only up: /healthz answers while the database is still being migrated.
+  await until('n8n to be ready (/healthz/readiness)', 600_000, async () => ((await fetch(`${n8nUrl}/healthz/readiness`)).ok ? true : undefined), n8nProcess.output);
+  say('n8n is ready');
 
   // n8n's REST API, as its editor uses it: the owner set up, then a session cookie on every call.
   let cookie = '';
@@ -120,14 +126,8 @@ async function main() {
     return (JSON.parse(text) as { data: Record<string, any> }).data;
   };
   await rest('POST', '/owner/setup', { email: 'owner@example.com', firstName: 'E2E', lastName: 'Owner', password: 'E2e-password-1' });
-  const types = await until('n8n to load the package nodes', 60_000, async () => {
-    const nodeTypes = (await rest('GET', '/node-types')) as unknown as { name: string }[] | undefined;
-    const names = Array.isArray(nodeTypes) ? nodeTypes.map((type) => type.name) : [];
-    const action = names.find((name) => name.endsWith('.salesPipeline'));
-    const trigger = names.find((name) => name.endsWith('.salesPipelineTrigger'));
-    return action && trigger ? { action, trigger } : undefined;
-  }, n8nProcess.output).catch(() => ({ action: 'CUSTOM.salesPipeline', trigger: 'CUSTOM.salesPipelineTrigger' }));
-  say(`n8n loaded ${types.trigger} and ${types.action}`);
+  // n8n names the nodes of a custom extensions folder CUSTOM.<name>.
+  const types = { action: 'CUSTOM.salesPipeline', trigger: 'CUSTOM.salesPipelineTrigger' };
   const credential = await rest('POST', '/credentials', { name: 'Sales Pipeline', type: 'salesPipelineApi', data: { apiKey, baseUrl: apiUrl } });
   const credentials = { salesPipelineApi: { id: credential.id, name: 'Sales Pipeline' } };
   const workflow = await rest('POST', '/workflows', {
@@ -149,10 +149,9 @@ async function main() {
     connections: { 'New lead': { main: [[{ node: 'Add a note', type: 'main', index: 0 }]] } },
   });
   say(`workflow ${workflow.id} made; activating it (the trigger subscribes)`);
-  await rest('POST', `/workflows/${workflow.id}/activate`, { versionId: workflow.versionId });
-  const subscriptions = (await call('GET', '/v1/webhooks?limit=100')).body.webhooks as { url: string; events: string[] }[];
-  const subscription = subscriptions.find((webhook) => webhook.url.startsWith(n8nUrl));
-  if (!subscription) throw new Error(`activating the workflow subscribed nothing: ${JSON.stringify(subscriptions)}`);
+  const activated = await rest('POST', `/workflows/${workflow.id}/activate`, { versionId: workflow.versionId });
+  if (!activated.activeVersionId) throw new Error(`n8n did not activate the workflow: ${JSON.stringify(activated).slice(0, 1000)}`);
+  const subscription = await until('the trigger to subscribe', 30_000, async () => ((await call('GET', '/v1/webhooks?limit=100')).body.webhooks as { url: string; events: string[] }[]).find((webhook) => webhook.url.startsWith(n8nUrl)), n8nProcess.output);
   say(`subscribed ${subscription.url} to ${subscription.events.join(', ')}`);
 
   const made = await call('POST', '/v1/leads', { name: 'Erin Endtoend', email: `erin.${Date.now()}@example.com` });
@@ -161,24 +160,23 @@ async function main() {
   say(`lead ${leadId} created; waiting for the workflow's note`);
   await until(`the note on ${leadId}`, 120_000, async () => {
     const activities = (await call('GET', `/v1/leads/${leadId}/activities`)).body.activities as { event: string; data: unknown }[] | undefined;
-    return activities?.some((activity) => activity.event === 'NOTE' && JSON.stringify(activity.data).includes(NOTE)) ? true : undefined;
+    return activities?.some((activity) => activity.data === NOTE) ? true : undefined;
   }, n8nProcess.output);
   say('the note is on the lead');
 
   await rest('POST', `/workflows/${workflow.id}/deactivate`, {});
-  const left = ((await call('GET', '/v1/webhooks?limit=100')).body.webhooks as { url: string }[]).filter((webhook) => webhook.url.startsWith(n8nUrl));
-  if (left.length) throw new Error(`deactivating the workflow left its subscription: ${JSON.stringify(left)}`);
+  await until('the trigger to unsubscribe', 30_000, async () => (((await call('GET', '/v1/webhooks?limit=100')).body.webhooks as { url: string }[]).some((webhook) => webhook.url.startsWith(n8nUrl)) ? undefined : true), n8nProcess.output);
   say(`deactivated: its subscription is gone. Passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   rmSync(userFolder, { recursive: true, force: true });
 }
 
 main()
-  .then(() => {
-    stopAll();
+  .then(async () => {
+    await stopAll();
     process.exit(0);
   })
-  .catch((error: unknown) => {
+  .catch(async (error: unknown) => {
     console.error(error instanceof Error ? error.message : error);
-    stopAll();
+    await stopAll();
     process.exit(1);
   });

@@ -86,14 +86,14 @@ export class SalesPipelineTrigger implements INodeType {
 				return true;
 			},
 
-			/** Unsubscribes: the subscription is deleted (already gone is as good), and its secret forgotten. */
+			/**
+			 * Unsubscribes: every subscription to this node's URL is deleted (the one it made, and any its static data
+			 * no longer names), and the secret forgotten; none left counts as done.
+			 */
 			async delete(this: IHookFunctions): Promise<boolean> {
+				const { url } = wanted.call(this);
+				for (const webhook of await subscriptionsAt.call(this, url)) await apiRequest.call(this, { method: 'DELETE', path: `/v1/webhooks/${webhook.id}` });
 				const kept = this.getWorkflowStaticData('node') as Subscription;
-				if (kept.webhookId) {
-					const { url } = wanted.call(this);
-					const stillThere = (await subscriptionsAt.call(this, url)).some((webhook) => webhook.id === kept.webhookId);
-					if (stillThere) await apiRequest.call(this, { method: 'DELETE', path: `/v1/webhooks/${kept.webhookId}` });
-				}
 				delete kept.webhookId;
 				delete kept.secret;
 				return true;
