@@ -130,6 +130,11 @@ async function main() {
   const types = { action: 'CUSTOM.salesPipeline', trigger: 'CUSTOM.salesPipelineTrigger' };
   const credential = await rest('POST', '/credentials', { name: 'Sales Pipeline', type: 'salesPipelineApi', data: { apiKey, baseUrl: apiUrl } });
   const credentials = { salesPipelineApi: { id: credential.id, name: 'Sales Pipeline' } };
+  // n8n's credential test (its editor's Test button) calls GET /v1/organization with the key: passes, and fails with another key.
+  const test = async (key: string) => (await rest('POST', '/credentials/test', { credentials: { id: credential.id, name: 'Sales Pipeline', type: 'salesPipelineApi', data: { apiKey: key, baseUrl: apiUrl } } })) as { status: string; message: string };
+  const [right, wrong] = [await test(apiKey), await test('sp_live_not_a_key_of_this_api_0000000000')];
+  if (right.status !== 'OK' || wrong.status === 'OK') throw new Error(`n8n's credential test answered ${JSON.stringify(right)} with the key and ${JSON.stringify(wrong)} with another`);
+  say(`n8n's credential test passes with the key, and fails with another: ${wrong.message}`);
   const workflow = await rest('POST', '/workflows', {
     name: 'New lead gets a note',
     active: false,
