@@ -132,8 +132,8 @@ export interface TriggerHost {
   /** Activates as n8n does: create only when checkExists says the subscription is missing. */
   activate: () => Promise<void>;
   started: IDataObject[][];
-  /** The status and body each delivery was answered with. */
-  answers: { status: number; body: string }[];
+  /** The status each delivery was answered with. */
+  answers: number[];
   close: () => Promise<void>;
 }
 
@@ -154,7 +154,7 @@ export async function triggerHost(credentials: ApiCredentials, events: string[])
   const description = trigger.description.webhooks![0]!;
   const webhookData: IWebhookData = { httpMethod: 'POST', node: node.name, path: `${node.webhookId}/${description.path as string}`, webhookDescription: description, workflowId: workflow.id, workflowExecuteAdditionalData: additionalData };
   const started: IDataObject[][] = [];
-  const answers: { status: number; body: string }[] = [];
+  const answers: number[] = [];
   app.post(`/webhook/${webhookData.path}`, express.raw({ type: '*/*' }), async (request, response) => {
     // n8n reads the raw body once and parses it beside (its rawBodyReader and parseBody middlewares).
     const raw = request.body as Buffer;
@@ -164,7 +164,7 @@ export async function triggerHost(credentials: ApiCredentials, events: string[])
     const result = await trigger.webhook!.call(context);
     if (result.workflowData) started.push((result.workflowData[0] ?? []).map((item) => item.json));
     if (!result.noWebhookResponse) response.status(200).json({ message: 'Workflow was started' });
-    answers.push({ status: response.statusCode, body: '' });
+    answers.push(response.statusCode);
   });
   const method: TriggerHost['method'] = async (name, activation = 'activate') => {
     const context = new HookContext(workflow, node, additionalData, 'trigger', activation, webhookData);

@@ -148,7 +148,7 @@ describe('the trigger node, run by n8n-core', () => {
     await api.eventsCaughtUp();
     await expect.poll(() => host.started.length, { timeout: 15_000 }).toBe(1);
     expect(host.started[0]).toEqual([expect.objectContaining({ type: 'lead.created', data: expect.objectContaining({ id: lead.id }) })]);
-    expect(host.answers).toEqual([{ status: 200, body: '' }]);
+    expect(host.answers).toEqual([200]);
 
     const kept = host.workflow.getStaticData('node', host.workflow.getNode('Sales Pipeline Trigger')!);
     const body = JSON.stringify({ id: 'evt_forged', type: 'lead.created', data: { id: lead.id } });
