@@ -1157,13 +1157,13 @@ export interface paths {
         };
         /**
          * List webhooks, newest first
-         * @description The organization’s webhook subscriptions, without their secrets.
+         * @description The organization’s webhook subscriptions, without their secrets. `url` keeps those to that url exactly (a platform’s check that its subscription still exists), paged and counted as the whole list is; with `updatedSince` it answers 400.
          */
         get: operations["listWebhooks"];
         put?: never;
         /**
          * Subscribe a URL to events
-         * @description Delivers each event of the listed types (or `*` for all) to `url`, which must be https and must not point at a private, loopback or link-local address. The answer carries `secret` (`whsec_…`) — shown only here and on rotation. Deliveries follow the Standard Webhooks specification: a POST of the event JSON with `webhook-id` (the event id, the same on every retry), `webhook-timestamp` and `webhook-signature` headers, verifiable with any Standard Webhooks library. An organization has at most 16 webhooks.
+         * @description Delivers each event of the listed types (or `*` for all) to `url`, which must be https and must not point at a private, loopback or link-local address. The answer carries `secret` (`whsec_…`) — shown only here and on rotation. Deliveries follow the Standard Webhooks specification: a POST of the event JSON with `webhook-id` (the event id, the same on every retry), `webhook-timestamp` and `webhook-signature` headers, verifiable with any Standard Webhooks library. An organization has at most 16 webhooks. Subscribing again is safe: a `url` and `events` an enabled subscription of the organization already has (the same url exactly, the same events in any order) answer 200 with that subscription and its `secret`, changing nothing, rather than 201 with a second one; creates of the same url and events at the same moment make one subscription.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -10813,6 +10813,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
+                url?: string;
             };
             header?: never;
             path?: never;
@@ -10884,6 +10885,19 @@ export interface operations {
             };
         };
         responses: {
+            /** @description An enabled subscription of the organization has this url and these events: it is answered, with its secret, and nothing is made. */
+            200: {
+                headers: {
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, sent again; absent on the first answer. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook: components["schemas"]["WebhookWithSecret"];
+                    };
+                };
+            };
             /** @description Subscribe a URL to events */
             201: {
                 headers: {

@@ -11,6 +11,11 @@ export const webhookKeys = {
   /** Webhook subscriptions: few per organization (at most 16), read whole when events fan out. */
   webhook: (o: string, webhookId: string): Key => ({ pk: org(o), sk: `WEBHOOK#${webhookId}` }),
   webhooks: (o: string): Collection => ({ pk: org(o), skPrefix: 'WEBHOOK#' }),
+  /**
+   * The claim of a url and set of events (`subscriptionClaim`) by the subscription made for them: a create puts it in
+   * its transaction, so two creates of the same url and events at once make one subscription.
+   */
+  webhookClaim: (o: string, claim: string): Key => ({ pk: org(o), sk: `WEBHOOKCLAIM#${claim}` }),
   /** The organization's delivery slots: one lease per attempt under way (functions/webhooks/slots.ts). */
   deliverySlots: (o: string): Key => ({ pk: org(o), sk: 'DELIVERYSLOTS' }),
   /** A subscription's delivery attempts, newest first; kept 30 days (TTL). */
@@ -42,6 +47,7 @@ export const webhookCounterNames = {
 export const webhookKeySamples = keySamplesOf(webhookKeys, {
   webhook: ['webhook_1'],
   webhooks: [],
+  webhookClaim: ['claim_1'],
   deliverySlots: [],
   webhookDelivery: ['webhook_1', 'delivery_1'],
   webhookDeliveriesBetween: ['webhook_1', 'delivery_0', 'delivery_9', { eventType: 'lead.created', status: 'FAILED' }],

@@ -17,11 +17,17 @@ const SIGNING = 'Deliveries follow the Standard Webhooks specification: a POST o
 
 export const createWebhook = webhookRows.create({
   summary: 'Subscribe a URL to events',
-  description: `Delivers each event of the listed types (or \`*\` for all) to \`url\`, which must be https and must not point at a private, loopback or link-local address. The answer carries \`secret\` (\`whsec_…\`) — shown only here and on rotation. ${SIGNING} An organization has at most ${MAX_WEBHOOKS_PER_ORGANIZATION} webhooks.`,
+  description: `Delivers each event of the listed types (or \`*\` for all) to \`url\`, which must be https and must not point at a private, loopback or link-local address. The answer carries \`secret\` (\`whsec_…\`) — shown only here and on rotation. ${SIGNING} An organization has at most ${MAX_WEBHOOKS_PER_ORGANIZATION} webhooks. Subscribing again is safe: a \`url\` and \`events\` an enabled subscription of the organization already has (the same url exactly, the same events in any order) answer 200 with that subscription and its \`secret\`, changing nothing, rather than 201 with a second one; creates of the same url and events at the same moment make one subscription.`,
+  // GetItem: after the claim of the url and events was found taken, the claim and the subscription holding it.
+  dynamodb: ['UpdateItem', 'PutItem', 'GetItem'],
   response: WebhookSecretResponse,
+  responses: { 200: { description: 'An enabled subscription of the organization has this url and these events: it is answered, with its secret, and nothing is made.', schema: WebhookSecretResponse } },
 });
 
-export const listWebhooks = webhookRows.list({ summary: 'List webhooks, newest first', description: 'The organization’s webhook subscriptions, without their secrets.' });
+export const listWebhooks = webhookRows.list({
+  summary: 'List webhooks, newest first',
+  description: 'The organization’s webhook subscriptions, without their secrets. `url` keeps those to that url exactly (a platform’s check that its subscription still exists), paged and counted as the whole list is; with `updatedSince` it answers 400.',
+});
 
 export const getWebhook = webhookRows.get({ summary: 'Get a webhook', description: 'One subscription, without its secret. `disabledReason` says why the service disabled it, if it did.' });
 

@@ -69,7 +69,8 @@ export const WebhookResponse = v.object({ webhook: Webhook });
 export const WebhookSecretResponse = v.object({ webhook: WebhookWithSecret });
 export const WebhookPage = pageSchema('webhooks', Webhook);
 export const WebhookDeleted = DeletedSchema;
-export const WebhookListQuery = PageQuery;
+/** `url` keeps the subscriptions to that url exactly: a platform's check that its subscription still exists. */
+export const WebhookListQuery = v.object({ ...PageQuery.entries, url: v.optional(WebhookUrl) });
 
 /** The event a `POST /v1/webhooks/{webhookId}/test` sends: never stored as an event, never sent to a subscription unasked. */
 export const TEST_EVENT_TYPE = 'webhook.test';

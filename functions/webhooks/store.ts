@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
@@ -8,7 +9,7 @@ import type { Page, PageRequest } from '#shared/pagination';
 import { MAX_WEBHOOKS_PER_ORGANIZATION, type DeliveryFilter, type WebhookDelivery } from './schema';
 import { counterUpdate } from '#shared/store/counters';
 import { queryAll, rangePage } from '#shared/store/query-page';
-import { countedCollectionPage, refuseFilters, resumablePage, settledLogSource } from '#shared/store/change-log';
+import { countedCollectionPage, filteredCollectionPage, refuseFilters, resumablePage, settledLogSource } from '#shared/store/change-log';
 import { retentionWindow } from '#shared/store/retention';
 import { conditionNotHeld, deleteItem, insertIfAbsent, transact, writeAlone, writeAloneWhereHolds, type TransactWrite } from '#shared/store/transact';
 import { setFields } from '#shared/store/update-fields';
@@ -34,8 +35,38 @@ function countedIn(organizationId: string): TransactWrite {
   };
 }
 
-export async function createWebhook(organizationId: string, webhook: WebhookRecord): Promise<void> {
-  await transact([insertIfAbsent(toWebhookItem(organizationId, webhook)), countedIn(organizationId)]);
+/** A create that found its url and events claimed: by the subscription `claim.webhookId` names, or by none any more. */
+export class SubscriptionClaimed extends Error {}
+
+/**
+ * What names a url and a set of events, whatever the order of the events: the key of the claim a create puts. The
+ * url is hashed, as it may be up to 2 KB long.
+ */
+export function subscriptionClaim(url: string, events: readonly string[]): string {
+  return createHash('sha256').update(JSON.stringify([url, [...new Set(events)].sort()])).digest('base64url');
+}
+
+/**
+ * The subscription, counted in, and its claim of its url and events, in one transaction. The claim is put where none
+ * is (`staleClaimOf` undefined), or over the one held by `staleClaimOf`, a subscription since disabled, deleted or
+ * moved: another create's claim meanwhile answers SubscriptionClaimed, so of two creates at once one alone is made.
+ */
+export async function createWebhook(organizationId: string, webhook: WebhookRecord, staleClaimOf?: string): Promise<void> {
+  const claim = {
+    ...webhookKeys.webhookClaim(organizationId, subscriptionClaim(webhook.url, webhook.events)),
+    entity: 'WEBHOOK_CLAIM',
+    webhookId: webhook.id,
+  };
+  const condition = staleClaimOf === undefined ? { ConditionExpression: 'attribute_not_exists(pk)' } : { ConditionExpression: 'webhookId = :stale', ExpressionAttributeValues: { ':stale': staleClaimOf } };
+  const claimed: TransactWrite = { item: { Put: { TableName: config.tableName, Item: claim, ...condition } }, onConditionFailed: () => new SubscriptionClaimed() };
+  // The claim first: at the limit of 16, a create that another subscription's claim answers is answered by it, not refused.
+  await transact([claimed, insertIfAbsent(toWebhookItem(organizationId, webhook)), countedIn(organizationId)]);
+}
+
+/** The id of the subscription that holds the claim of a url and events, if one does (it may since have moved, been disabled or deleted). */
+export async function claimHolder(organizationId: string, url: string, events: readonly string[]): Promise<string | undefined> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: webhookKeys.webhookClaim(organizationId, subscriptionClaim(url, events)), ConsistentRead: true }));
+  return Item?.webhookId as string | undefined;
 }
 
 export async function getWebhook(organizationId: string, webhookId: string): Promise<WebhookRecord | undefined> {
@@ -43,9 +74,14 @@ export async function getWebhook(organizationId: string, webhookId: string): Pro
   return Item && fromWebhookItem(Item);
 }
 
-export async function listWebhooksPage(organizationId: string, request: PageRequest): Promise<Page<WebhookRecord>> {
-  const webhooks = { organizationId, collection: webhookKeys.webhooks(organizationId), counter: webhookCounterNames.webhooks, changes: WEBHOOK_CHANGES };
-  return countedCollectionPage(request, webhooks, fromWebhookItem);
+/**
+ * A page of the organization's subscriptions, newest first, or of those to one url exactly: its at most 16 read whole
+ * and kept by url, counted over what is kept.
+ */
+export async function listWebhooksPage(organizationId: string, { url, ...request }: PageRequest & { url?: string }): Promise<Page<WebhookRecord>> {
+  const collection = webhookKeys.webhooks(organizationId);
+  if (url !== undefined) return filteredCollectionPage(request, { organizationId, collection, changes: WEBHOOK_CHANGES, filters: { url } }, fromWebhookItem);
+  return countedCollectionPage(request, { organizationId, collection, counter: webhookCounterNames.webhooks, changes: WEBHOOK_CHANGES }, fromWebhookItem);
 }
 
 /** Every subscription of the organization (at most 16): what an event fans out to. */

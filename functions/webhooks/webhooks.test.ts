@@ -188,6 +188,114 @@ describe('webhook subscriptions', () => {
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('WEBHOOK_LIMIT');
     expect((await client.get('/v1/webhooks')).body.totalCount).toBe(16);
+    // At the limit, subscribing again to what one has is still answered by it.
+    const again = await client.post('/v1/webhooks', { url: 'https://hooks.example.com/0', events: ['*'] });
+    expect(again.status).toBe(200);
+    expect((await client.get('/v1/webhooks')).body.totalCount).toBe(16);
+  });
+});
+
+describe('subscribing again (REST hooks)', () => {
+  it('answers 200 with the enabled subscription that has the url and events, in any order, and its secret; changes nothing', async () => {
+    const { client } = await api.organization();
+    const first = await client.post('/v1/webhooks', { url: 'https://hooks.example.com/zap', events: ['lead.created', 'sms.received'], description: 'Zap 1' });
+    expect(first.status).toBe(201);
+    const again = await client.post('/v1/webhooks', { url: 'https://hooks.example.com/zap', events: ['sms.received', 'lead.created', 'sms.received'], description: 'Zap 2' });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    expect(again.body.webhook.secret).toMatch(/^whsec_/);
+    const { secret: _secret, ...shown } = first.body.webhook;
+    expect((await client.get('/v1/webhooks')).body).toEqual({ webhooks: [shown], totalPages: 1, currentPage: 1, totalCount: 1, nextCursor: null });
+  });
+
+  it.each([
+    ['fewer events', { url: 'https://hooks.example.com/zap', events: ['lead.created'] }],
+    ['more events', { url: 'https://hooks.example.com/zap', events: ['lead.created', 'sms.received', 'lead.updated'] }],
+    ['all events', { url: 'https://hooks.example.com/zap', events: ['*'] }],
+    ['another url', { url: 'https://hooks.example.com/zap/', events: ['lead.created', 'sms.received'] }],
+  ])('makes a second subscription for %s', async (_, body) => {
+    const { client } = await api.organization();
+    const first = await subscribe(client, 'https://hooks.example.com/zap', ['lead.created', 'sms.received']);
+    const res = await client.post('/v1/webhooks', body);
+    expect(res.status).toBe(201);
+    expect(res.body.webhook.id).not.toBe(first.id);
+    expect(res.body.webhook.secret).not.toBe(first.secret);
+    expect((await client.get('/v1/webhooks')).body.totalCount).toBe(2);
+  });
+
+  it('makes one subscription of creates of the same url and events sent at the same moment', async () => {
+    const { client } = await api.organization();
+    const body = { url: 'https://hooks.example.com/n8n', events: ['lead.created', 'inquiry.created'] };
+    const answers = await Promise.all([0, 1, 2, 3].map(() => client.post('/v1/webhooks', body)));
+    expect(answers.map((res) => res.status).sort()).toEqual([200, 200, 200, 201]);
+    const made = answers.find((res) => res.status === 201)!.body;
+    for (const res of answers) expect(res.body).toEqual(made);
+    expect((await client.get('/v1/webhooks')).body.webhooks.map((webhook: { id: string }) => webhook.id)).toEqual([made.webhook.id]);
+  });
+
+  it('makes a new subscription when the one with the url and events was disabled, or deleted', async () => {
+    const { client } = await api.organization();
+    const first = await subscribe(client, 'https://hooks.example.com/zap', ['lead.created']);
+    await client.put(`/v1/webhooks/${first.id}`, { isEnabled: false });
+    const second = await client.post('/v1/webhooks', { url: 'https://hooks.example.com/zap', events: ['lead.created'] });
+    expect(second.status).toBe(201);
+    expect(second.body.webhook.id).not.toBe(first.id);
+    expect((await client.post('/v1/webhooks', { url: 'https://hooks.example.com/zap', events: ['lead.created'] })).body.webhook.id).toBe(second.body.webhook.id);
+    await client.delete(`/v1/webhooks/${second.body.webhook.id}`);
+    const third = await client.post('/v1/webhooks', { url: 'https://hooks.example.com/zap', events: ['lead.created'] });
+    expect(third.status).toBe(201);
+    expect([first.id, second.body.webhook.id]).not.toContain(third.body.webhook.id);
+    expect((await client.get('/v1/webhooks')).body.totalCount).toBe(2);
+  });
+
+  it('makes a new subscription when the one that had the url and events has moved to others', async () => {
+    const { client } = await api.organization();
+    const first = await subscribe(client, 'https://hooks.example.com/zap', ['lead.created']);
+    await client.put(`/v1/webhooks/${first.id}`, { events: ['lead.updated'] });
+    const second = await client.post('/v1/webhooks', { url: 'https://hooks.example.com/zap', events: ['lead.created'] });
+    expect(second.status).toBe(201);
+    expect(second.body.webhook.id).not.toBe(first.id);
+  });
+
+  it("never answers another organization's subscription", async () => {
+    const a = await api.organization();
+    const b = await api.organization();
+    const theirs = await subscribe(a.client, 'https://hooks.example.com/shared', ['lead.created']);
+    const res = await b.client.post('/v1/webhooks', { url: 'https://hooks.example.com/shared', events: ['lead.created'] });
+    expect(res.status).toBe(201);
+    expect(res.body.webhook.id).not.toBe(theirs.id);
+    expect(res.body.webhook.secret).not.toBe(theirs.secret);
+  });
+});
+
+describe('GET /v1/webhooks?url=', () => {
+  it('lists only the organization’s subscriptions to that url exactly, newest first, paged and counted', async () => {
+    const a = await api.organization();
+    const b = await api.organization();
+    const url = 'https://hooks.example.com/platform?hook=1';
+    const older = await subscribe(a.client, url, ['lead.created']);
+    await subscribe(a.client, 'https://hooks.example.com/platform?hook=2', ['lead.created']);
+    await subscribe(a.client, 'https://hooks.example.com/platform', ['lead.created']);
+    const newer = await subscribe(a.client, url, ['*']);
+    await subscribe(b.client, url, ['lead.created']);
+    const query = `/v1/webhooks?url=${encodeURIComponent(url)}`;
+    const listed = (await a.client.get(query)).body;
+    expect(listed.webhooks.map((webhook: { id: string }) => webhook.id)).toEqual([newer.id, older.id]);
+    expect(listed).toMatchObject({ totalCount: 2, totalPages: 1, currentPage: 1 });
+    expect(listed.webhooks[0]).toEqual((await a.client.get(`/v1/webhooks/${newer.id}`)).body.webhook);
+    const paged = (await a.client.get(`${query}&limit=1&page=2`)).body;
+    expect(paged).toMatchObject({ webhooks: [{ id: older.id }], totalCount: 2, totalPages: 2, currentPage: 2 });
+    expect((await a.client.get(`/v1/webhooks?url=${encodeURIComponent('https://hooks.example.com/none')}`)).body).toMatchObject({ webhooks: [], totalCount: 0 });
+  });
+
+  it('answers 400 naming url for one that is not a URL, and naming updatedSince with it', async () => {
+    const { client } = await api.organization();
+    const bad = await client.get('/v1/webhooks?url=hooks.example.com');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details.map((detail: { path: string }) => detail.path)).toEqual(['url']);
+    const synced = await client.get(`/v1/webhooks?url=${encodeURIComponent('https://hooks.example.com/a')}&updatedSince=2026-01-01T00:00:00.000Z`);
+    expect(synced.status).toBe(400);
+    expect(synced.body.error.details.map((detail: { path: string }) => detail.path)).toEqual(['updatedSince']);
   });
 });
 
