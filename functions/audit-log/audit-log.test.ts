@@ -64,6 +64,7 @@ const NOT_EMITTED: Partial<Record<EventType, string>> = {
   'automation_run.failed': 'the tour’s run waits, and is stopped',
   'policy.updated': 'a plain collection’s tour changes a field to the value it has (its example’s), and a write that changes nothing emits no event',
   'faq.updated': 'a plain collection’s tour changes a field to the value it has (its example’s), and a write that changes nothing emits no event',
+  'webhook.disabled': 'no receiver answers 410 Gone, fails for 24 hours or outlives its expiresAt during the tour',
 };
 
 describe('GET /v1/audit-log', () => {

@@ -20,6 +20,7 @@ const DATA = {
   Transfer: {"id":1,"label":"Emergency plumbing","name":"Emergency plumbing","method":"WARM","destinationType":"DEPARTMENT","destination":"On-call plumber","conditions":"The caller reports a burst pipe, flooding or no hot water at a rental property.","summaryFormat":"Caller {name} is calling about {topic}. Summary: {summary}","settings":{"ignore_business_hours":true},"isEnabled":true,"scenarioId":null,"createdAt":"2026-08-30T00:05:12.431Z","updatedAt":"2026-10-11T06:44:50.090Z"},
   Policy: {"id":1,"title":"Call-out fee","content":"A $99 call-out fee applies to every visit and covers the first 30 minutes on site.","isActive":true,"updatedAt":"2026-09-03T23:00:00.000Z"},
   Faq: {"id":1,"question":"Are you licensed?","answer":"Yes: NSW plumbing licence 123456C and electrical licence 654321C.","isActive":true,"updatedAt":"2026-10-02T23:00:00.000Z"},
+  Webhook: {"id":"webhook_01JCZ50A1B2C3D4E5F6G7H8J9K","url":"https://hooks.example.com/sales-pipeline","events":["lead.created","inquiry.created","sms.received"],"description":"CRM sync","isEnabled":true,"disabledReason":null,"expiresAt":null,"createdAt":"2026-10-30T02:11:45.120Z","updatedAt":"2026-10-30T02:11:45.120Z"},
 };
 
 /** Each event type's example, but its organizationId (the caller's): its id, stable, begins `evt_sample_`. */
@@ -72,4 +73,5 @@ export const EVENT_SAMPLES: Readonly<Record<EventType, { id: string; occurredAt:
   'faq.created': { id: 'evt_sample_faq_created', occurredAt: '2026-10-02T23:00:00.000Z', data: DATA.Faq },
   'faq.updated': { id: 'evt_sample_faq_updated', occurredAt: '2026-10-02T23:00:00.000Z', data: DATA.Faq, previousAttributes: {"question":null} },
   'faq.deleted': { id: 'evt_sample_faq_deleted', occurredAt: '2026-10-02T23:00:00.000Z', data: DATA.Faq },
+  'webhook.disabled': { id: 'evt_sample_webhook_disabled', occurredAt: '2026-10-30T02:11:45.120Z', data: DATA.Webhook },
 };

@@ -16,7 +16,7 @@ export const createWebhookHandler = apiHandler(routes.createWebhook, async ({ bo
 
 export const listWebhooksHandler = apiHandler(routes.listWebhooks, async ({ query, organizationId }) => {
   const page = await listWebhooksPage(organizationId, query);
-  return pageEnvelope('webhooks', { ...page, items: page.items.map(publicWebhook) });
+  return pageEnvelope('webhooks', { ...page, items: page.items.map((webhook) => publicWebhook(webhook)) });
 });
 
 export const getWebhookHandler = apiHandler(routes.getWebhook, async ({ path, organizationId }) => {

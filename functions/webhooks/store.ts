@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import { keys } from '#shared/store/keys';
-import { DELIVERY_LOG_DAYS, fromDeliveryItem, fromWebhookItem, toDeliveryItem, toWebhookItem, WEBHOOK_CHANGES, webhookAudit, webhookCounterNames, webhookKeys, type WebhookRecord } from './entity';
+import { DELIVERY_LOG_DAYS, fromDeliveryItem, fromWebhookItem, toDeliveryItem, toExpiryItem, toWebhookItem, WEBHOOK_CHANGES, webhookAudit, webhookCounterNames, webhookKeys, type WebhookRecord } from './entity';
 import { BadRequestError, ConflictError, NotFoundError } from '#shared/errors';
 import type { Page, PageRequest } from '#shared/pagination';
-import { MAX_WEBHOOKS_PER_ORGANIZATION, type DeliveryFilter, type WebhookDelivery } from './schema';
+import { MAX_WEBHOOKS_PER_ORGANIZATION, type DeliveryFilter, type DisabledReason, type WebhookDelivery } from './schema';
 import { counterUpdate } from '#shared/store/counters';
 import { queryAll, rangePage } from '#shared/store/query-page';
 import { countedCollectionPage, filteredCollectionPage, refuseFilters, resumablePage, settledLogSource } from '#shared/store/change-log';
@@ -59,8 +59,31 @@ export async function createWebhook(organizationId: string, webhook: WebhookReco
   };
   const condition = staleClaimOf === undefined ? { ConditionExpression: 'attribute_not_exists(pk)' } : { ConditionExpression: 'webhookId = :stale', ExpressionAttributeValues: { ':stale': staleClaimOf } };
   const claimed: TransactWrite = { item: { Put: { TableName: config.tableName, Item: claim, ...condition } }, onConditionFailed: () => new SubscriptionClaimed() };
+  const expiry: TransactWrite[] = webhook.expiresAt ? [{ item: { Put: { TableName: config.tableName, Item: toExpiryItem(organizationId, webhook.id, webhook.expiresAt) } } }] : [];
   // The claim first: at the limit of 16, a create that another subscription's claim answers is answered by it, not refused.
-  await transact([claimed, insertIfAbsent(toWebhookItem(organizationId, webhook)), countedIn(organizationId)]);
+  await transact([claimed, insertIfAbsent(toWebhookItem(organizationId, webhook)), countedIn(organizationId), ...expiry]);
+}
+
+/**
+ * The expiry item of a subscription whose `expiresAt` was set (its TTL that time), or its removal when cleared. Written
+ * after the subscription: the disabling it triggers holds only while the subscription's own `expiresAt` is that time.
+ */
+export async function setExpiry(organizationId: string, webhookId: string, expiresAt: string | null): Promise<void> {
+  if (expiresAt) await dynamo.send(new PutCommand({ TableName: config.tableName, Item: toExpiryItem(organizationId, webhookId, expiresAt) }));
+  else await dynamo.send(new DeleteCommand({ TableName: config.tableName, Key: webhookKeys.webhookExpiry(organizationId, webhookId) }));
+}
+
+/**
+ * Disables a subscription whose `expiresAt` has passed, EXPIRED, while it is enabled and still ends at that time (not
+ * re-enabled with another since): the write that its `webhook.disabled` event stands for, made once.
+ */
+export async function expireWebhook(organizationId: string, webhookId: string, expiresAt: string, at: string): Promise<boolean> {
+  return writeAloneWhereHolds(
+    setFields(webhookKeys.webhook(organizationId, webhookId), { isEnabled: false, disabledReason: 'EXPIRED', updatedAt: at }, {
+      condition: { expression: 'isEnabled = :enabled AND expiresAt = :expiresAt', values: { ':enabled': true, ':expiresAt': expiresAt } },
+      onConditionFailed: conditionNotHeld,
+    }),
+  );
 }
 
 /** The id of the subscription that holds the claim of a url and events, if one does (it may since have moved, been disabled or deleted). */
@@ -155,7 +178,7 @@ export async function claimProbe(organizationId: string, webhookId: string, seen
  * subscription has since moved away from (a PATCH of its url while the attempt was in flight) cannot switch off the
  * new one. Deleted or moved meanwhile: nothing to disable.
  */
-export async function disableWebhookAt(organizationId: string, webhookId: string, url: string, disabledReason: string): Promise<void> {
+export async function disableWebhookAt(organizationId: string, webhookId: string, url: string, disabledReason: DisabledReason): Promise<void> {
   await writeAloneWhereHolds(
     setFields(webhookKeys.webhook(organizationId, webhookId), { isEnabled: false, disabledReason, updatedAt: new Date().toISOString() }, {
       condition: { expression: '#url = :attempted', names: { '#url': 'url' }, values: { ':attempted': url } },
