@@ -1206,7 +1206,7 @@ export interface paths {
         get: operations["getWebhook"];
         /**
          * Change a webhook’s url, events, description or isEnabled
-         * @description Fields left out keep their values. Setting `isEnabled` to true re-enables a subscription the service disabled and clears `disabledReason`; one whose `expiresAt` has passed answers 400 naming expiresAt unless the body gives a later one or null, which alone also starts an expired subscription again. A `url` other than its own restarts the 24 hours of failures that disable it; the same url sent again does not.
+         * @description Fields left out keep their values; `expiresAt` is as on create: RFC 3339, in the future, at most a year on, or null for none. Setting `isEnabled` to true re-enables a subscription the service disabled and clears `disabledReason`; one whose `expiresAt` has passed answers 400 naming expiresAt unless the body gives a later one or null, which alone also starts an expired subscription again. A `url` other than its own restarts the 24 hours of failures that disable it; the same url sent again does not.
          */
         put: operations["updateWebhook"];
         post?: never;
@@ -1219,7 +1219,7 @@ export interface paths {
         head?: never;
         /**
          * Change a webhook’s url, events, description or isEnabled
-         * @description The same as `PUT /v1/webhooks/{webhookId}`: send only the fields to change. Fields left out keep their values. Setting `isEnabled` to true re-enables a subscription the service disabled and clears `disabledReason`; one whose `expiresAt` has passed answers 400 naming expiresAt unless the body gives a later one or null, which alone also starts an expired subscription again. A `url` other than its own restarts the 24 hours of failures that disable it; the same url sent again does not.
+         * @description The same as `PUT /v1/webhooks/{webhookId}`: send only the fields to change. Fields left out keep their values; `expiresAt` is as on create: RFC 3339, in the future, at most a year on, or null for none. Setting `isEnabled` to true re-enables a subscription the service disabled and clears `disabledReason`; one whose `expiresAt` has passed answers 400 naming expiresAt unless the body gives a later one or null, which alone also starts an expired subscription again. A `url` other than its own restarts the 24 hours of failures that disable it; the same url sent again does not.
          */
         patch: operations["patchWebhook"];
         trace?: never;

@@ -37,7 +37,7 @@ export const getWebhook = webhookRows.get({
 export const updateWebhook = webhookRows.update({
   method: 'PUT',
   summary: 'Change a webhook’s url, events, description or isEnabled',
-  description: 'Fields left out keep their values. Setting `isEnabled` to true re-enables a subscription the service disabled and clears `disabledReason`; one whose `expiresAt` has passed answers 400 naming expiresAt unless the body gives a later one or null, which alone also starts an expired subscription again. A `url` other than its own restarts the 24 hours of failures that disable it; the same url sent again does not.',
+  description: 'Fields left out keep their values; `expiresAt` is as on create: RFC 3339, in the future, at most a year on, or null for none. Setting `isEnabled` to true re-enables a subscription the service disabled and clears `disabledReason`; one whose `expiresAt` has passed answers 400 naming expiresAt unless the body gives a later one or null, which alone also starts an expired subscription again. A `url` other than its own restarts the 24 hours of failures that disable it; the same url sent again does not.',
   // GetItem: the subscription as it is, read only when the body names a url, an expiresAt or isEnabled true. PutItem,
   // DeleteItem: its expiry item, put or removed with a new expiresAt.
   dynamodb: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'],
