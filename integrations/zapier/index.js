@@ -34,7 +34,7 @@ const apiErrors = (response, z) => {
   }
   const error = (body && body.error) || {};
   const stated = error.message || (body && body.message) || `The API answered HTTP ${response.status}`;
-  const details = (error.details || []).map((detail) => `${detail.path}: ${detail.message}`).filter((detail) => !stated.includes(detail));
+  const details = (error.details || []).filter((detail) => !stated.includes(detail.message)).map((detail) => `${detail.path}: ${detail.message}`);
   const message = details.length ? `${stated} (${details.join('; ')})` : stated;
   if (response.status === 429) throw new z.errors.ThrottledError(message, Number(response.getHeader('retry-after')) || 60);
   throw new z.errors.Error(message, error.code || `HTTP_${response.status}`, response.status);
