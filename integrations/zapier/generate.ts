@@ -194,10 +194,10 @@ export function zapierDefinitions() {
   if (missing.length) throw new Error(`keyed routes neither a Zapier action nor excluded with why (integrations/zapier/catalog.ts): ${missing.join(', ')}`);
   const unknown = Object.keys(EXCLUDED).filter((id) => !keyed.includes(id) || called.has(id));
   if (unknown.length) throw new Error(`integrations/zapier/catalog.ts excludes what is no keyed route, or an action's: ${unknown.join(', ')}`);
-  const triggered = new Set(triggers.flatMap((trigger) => trigger.eventTypes ?? [trigger.eventType!]));
+  const triggered = new Set<string>(TRIGGERS.flatMap((trigger) => (trigger.eventType ? [trigger.eventType] : EVENT_TYPES)));
   const untriggered = EVENT_TYPES.filter((type) => !triggered.has(type));
   if (untriggered.length) throw new Error(`event types no Zapier trigger offers: ${untriggered.join(', ')}`);
-  for (const trigger of triggers) if (trigger.eventType && !(EVENT_TYPES as readonly string[]).includes(trigger.eventType)) throw new Error(`the Zapier trigger ${trigger.key} names ${trigger.eventType}, no event type`);
+  for (const trigger of TRIGGERS) if (trigger.eventType && !(EVENT_TYPES as readonly string[]).includes(trigger.eventType)) throw new Error(`the Zapier trigger ${trigger.key} names ${trigger.eventType}, no event type`);
 
   return { triggers, creates, searches, searchOrCreates: SEARCH_OR_CREATES };
 }
