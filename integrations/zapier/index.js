@@ -24,8 +24,7 @@ const withApiKey = (request, z, bundle) => {
  * An error the API answers is thrown with its own message (and the fields it names), its code and status: what Zapier
  * shows the user. A 429 is a throttle Zapier retries after the API's Retry-After.
  */
-const apiErrors = (response, z) => {
-  if (response.status < 400) return response;
+function throwApiError(response, z) {
   let body;
   try {
     body = JSON.parse(response.content);
@@ -38,7 +37,9 @@ const apiErrors = (response, z) => {
   const message = details.length ? `${stated} (${details.join('; ')})` : stated;
   if (response.status === 429) throw new z.errors.ThrottledError(message, Number(response.getHeader('retry-after')) || 60);
   throw new z.errors.Error(message, error.code || `HTTP_${response.status}`, response.status);
-};
+}
+
+const apiErrors = (response, z) => (response.status < 400 || response.skipThrowForStatus ? response : throwApiError(response, z));
 
 /** One call of the API: its JSON answer. */
 async function call(z, bundle, method, path, { params, body, headers } = {}) {
@@ -135,12 +136,10 @@ const triggerOf = (trigger) => ({
     },
     performUnsubscribe: async (z, bundle) => {
       const { id } = bundle.subscribeData;
-      try {
-        return await call(z, bundle, 'DELETE', `/v1/webhooks/${encodeURIComponent(id)}`);
-      } catch (error) {
-        if (error.status === 404) return { id, deleted: true };
-        throw error;
-      }
+      const response = await z.request({ method: 'DELETE', url: `${baseUrlOf(bundle)}/v1/webhooks/${encodeURIComponent(id)}`, skipThrowForStatus: true });
+      if (response.status === 404) return { id, deleted: true };
+      if (response.status >= 400) throwApiError(response, z);
+      return response.data;
     },
     perform: (z, bundle) => [bundle.cleanedRequest].filter((event) => passes(trigger, event)),
     performList: async (z, bundle) => (await call(z, bundle, 'GET', '/v1/events/samples', { params: { type: eventTypeOf(trigger, bundle) } })).data.filter((event) => passes(trigger, event)),

@@ -181,6 +181,23 @@ describe('REST-hook triggers', () => {
     await expect(run(trigger.performUnsubscribe, apiKey, { targetUrl, subscribeData: subscribed })).resolves.toMatchObject({ id: subscribed.id });
   });
 
+  it('keeps to Missed Call only the missed calls, and to Appointment Cancelled only the cancellations, of the same event types', async () => {
+    const { apiKey, client } = await api.organization();
+    const logCall = (phone: string, missed: boolean) => run(app.creates.log_call.operation.perform, apiKey, { inputData: { phone, summary: 'Called about a leaking tap', missed: String(missed) } });
+    const missed = await logCall('0412 345 006', true);
+    await logCall('0412 345 007', false);
+    const book = (startsAt: string, endsAt: string) => run(app.creates.book_appointment.operation.perform, apiKey, { inputData: { leadId: missed.leadId, title: 'Tap repair', startsAt, endsAt } });
+    const cancelled = await book('2030-03-05T22:00:00.000Z', '2030-03-05T23:00:00.000Z');
+    const kept = await book('2030-03-06T22:00:00.000Z', '2030-03-06T23:00:00.000Z');
+    await client.patch(`/v1/appointments/${cancelled.id}`, { status: 'CANCELLED' });
+    await client.patch(`/v1/appointments/${kept.id}`, { notes: 'Bring a washer kit' });
+    await api.eventsCaughtUp();
+    const dataIds = (events: { data: { id: string } }[]) => events.map((event) => event.data.id);
+    expect(dataIds(await run(app.triggers.missed_call.operation.performList, apiKey))).toEqual([missed.id]);
+    expect(dataIds(await run(app.triggers.new_inquiry.operation.performList, apiKey))).toHaveLength(2);
+    expect(dataIds(await run(app.triggers.appointment_cancelled.operation.performList, apiKey))).toEqual([cancelled.id]);
+  });
+
   it('lists samples from the organization’s latest events of the type, or the document’s example when it has none', async () => {
     const { apiKey, client } = await api.organization();
     expect(await run(app.triggers.new_lead.operation.performList, apiKey)).toEqual([expect.objectContaining({ type: 'lead.created', data: expect.objectContaining({ id: expect.any(String) }) })]);
