@@ -76,6 +76,9 @@ describe('the app’s definition', () => {
     expect(errors.map((error: { property: string; message: string }) => `${error.property} ${error.message}`)).toEqual([]);
     expect(Object.keys(app.creates)).toEqual(['create_lead', 'upsert_lead', 'update_lead', 'log_call', 'send_sms', 'book_appointment', 'add_note']);
     expect(app.platformVersion).toBe(zapier.version);
+    // What Zapier's publishing checks add to the schema: a sample for each operation, with an id where Zapier deduplicates.
+    const operations = [...Object.values(app.triggers), ...Object.values(app.searches), ...Object.values(app.creates)] as { key: string; operation: { sample?: { id?: unknown } } }[];
+    expect(operations.filter(({ operation }) => operation.sample?.id === undefined).map(({ key }) => key)).toEqual([]);
   });
 });
 
