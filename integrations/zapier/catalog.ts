@@ -79,6 +79,7 @@ const INBOUND = 'Inbound endpoints receive form posts and emails from outside sy
 const REPORTS = 'Reports are read in the dashboard; a Zap has no use for a summary.';
 const TRIAGE = "An inquiry's read flag and tag are triage in the dashboard.";
 const APPOINTMENT_CHANGE = "Rescheduling, cancelling or recording an appointment's outcome is done where the appointment is managed; the Appointment Cancelled trigger reports it.";
+const SAMPLES = "What the triggers read themselves for a Zap's test step (performList); no step of a Zap.";
 const MCP = "The MCP endpoint is for AI agents, which call the API's tools there directly.";
 
 /** Every keyed route no Zapier action calls, by operationId (a PATCH alias goes with the route it aliases), with why. */
@@ -139,6 +140,7 @@ export const EXCLUDED: Readonly<Record<string, string>> = {
       ['getReportSummary', 'getReportTimeseries', 'getReportFunnel'].map((id) => [id, REPORTS]),
       ['updateInquiry'].map((id) => [id, TRIAGE]),
       ['updateAppointment'].map((id) => [id, APPOINTMENT_CHANGE]),
+      ['listEventSamples'].map((id) => [id, SAMPLES]),
       ['postMcp'].map((id) => [id, MCP]),
       // ingestInquiry is called as log_call, upsertLead as upsert_lead: listed under the actions, by their tools.
     ].flat(),
