@@ -144,6 +144,9 @@ describe('creates', () => {
     expect(refused).toEqual({ message: 'email must be a valid email address', code: 'VALIDATION_ERROR', status: 400 });
     const unknown = await run(app.creates.add_note.operation.perform, apiKey, { inputData: { leadId: 'lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6', data: 'Hello' } }).catch(shown);
     expect(unknown).toEqual({ message: 'Lead not found', code: 'NOT_FOUND', status: 404 });
+    // A path's id left empty is refused before any request, which would otherwise be another route's (`/v1/leads/`).
+    const unnamed = await run(app.creates.update_lead.operation.perform, apiKey, { inputData: { leadId: '', status: 'WON' } }).catch(shown);
+    expect(unnamed).toEqual({ message: 'leadId is required', code: 'VALIDATION_ERROR', status: 400 });
     expect((await client.get('/v1/leads')).body.totalCount).toBe(0);
   });
 });
