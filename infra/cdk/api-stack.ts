@@ -70,7 +70,7 @@ export class ApiStack extends Stack {
     addUsagePlans(this, this.api, stage);
     monitoring.addDashboard();
     if (options.customDomain) addCustomDomain(this, this.api, stage, options.customDomain);
-    if (options.waf) new Firewall(this, 'Firewall', { stage, stageName: STAGE_NAME, ratePerIp: options.waf.ratePerIp });
+    if (options.waf) new Firewall(this, 'Firewall', { stage, stageName: STAGE_NAME, ...options.waf });
     new CfnOutput(this, 'RestApiId', { value: this.api.restApiId, description: 'The admin CLI\'s --api, to put organizations in usage plans' });
   }
 
