@@ -35,7 +35,7 @@ function mintedAt(endpointId: string): number | undefined {
  * before the read, once per id in flight (a burst at one new form is one lookup), so posts in flight together cannot
  * pass the bound, and an id that exists costs it nothing.
  */
-export function createUnknownIdGuard({ now, limits = UNKNOWN_ID_LIMITS }: { now: () => number; limits?: typeof UNKNOWN_ID_LIMITS }) {
+export function createUnknownIdGuard({ now, limits = UNKNOWN_ID_LIMITS }: { now: () => number; limits?: Record<keyof typeof UNKNOWN_ID_LIMITS, number> }) {
   const known = new Map<string, true>();
   const unknown = new Map<string, number>();
   const sources = new Map<string, { since: number; lookups: number }>();
