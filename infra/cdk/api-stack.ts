@@ -148,7 +148,7 @@ export class RouteRootStack extends Stack {
   readonly methods: unknown[] = [];
 
   constructor(scope: Construct, id: string, { after, ...props }: StackProps & { after: Stack }) {
-    super(scope, id, { ...props, description: 'Routes of the sales pipeline API past what the API stack’s operation holds' });
+    super(scope, id, { ...props, description: "Routes of the sales pipeline API past what the API stack's operation holds" });
     this.addStackDependency(after);
   }
 
