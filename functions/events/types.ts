@@ -50,6 +50,7 @@ export const EVENT_TYPES = [
   'faq.created',
   'faq.updated',
   'faq.deleted',
+  'webhook.disabled',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
