@@ -81,7 +81,7 @@ async function startLocalQueues(): Promise<{ queues: Map<string, LocalQueue<obje
     if (channel.kind !== 'queue') continue;
     const { what, logged, followsClock, install } = channel.local;
     const onClock = followsClock ? { clock, redeliverAfterMs: channel.visibilityTimeoutSeconds * 1000, maxReceives: channel.deadLetters.maxReceiveCount } : undefined;
-    const queue = createLocalQueue<object>({ what, logged, onClock, take: localWorker(workerOn('queue', channel.name)) });
+    const queue = createLocalQueue<object>({ what, logged, onClock, group: channel.messageGroup, take: localWorker(workerOn('queue', channel.name)) });
     const installed = (await loadFunction<(queue: LocalQueue<object>) => unknown>(install))(queue);
     if (isSettling(installed)) settling.push(installed);
     queues.set(channel.name, queue);
