@@ -21,6 +21,21 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A refusal of an OAuth endpoint (the token endpoint, client registration), answered as OAuth clients read one
+ * (RFC 6749 §5.2, RFC 7591 §3.2.2): `{error, error_description}`, not the envelope; the description names the field.
+ */
+export class OAuthError extends Error {
+  constructor(
+    readonly error: string,
+    readonly description: string,
+    readonly status = 400,
+  ) {
+    super(description);
+    this.name = new.target.name;
+  }
+}
+
 export class BadRequestError extends ApiError {
   constructor(message = 'Bad request', code = 'BAD_REQUEST', details?: ErrorDetail[]) {
     super(400, message, code, details);

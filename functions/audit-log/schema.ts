@@ -28,8 +28,8 @@ export const AuditEntry = v.object({
   clientId: v.pipe(v.optional(v.nullable(v.string()), null), v.description('The OAuth client (its `client_id`) the MCP server made the write for, when an OAuth grant of the key authorized it (`GET /v1/oauth/grants`); null otherwise.')),
 });
 export type AuditEntry = v.InferOutput<typeof AuditEntry>;
-// The entry the writers build is the one the API answers.
-AuditEntry satisfies v.GenericSchema<AuditEntryShape, AuditEntryShape>;
+// The entry the writers build is the one the API answers (an entry stored before clientId existed reads as null).
+AuditEntry satisfies v.GenericSchema<Omit<AuditEntryShape, 'clientId'> & { clientId?: string | null }, AuditEntryShape>;
 
 /** A kind of record as entries name it: one the log has, as every other filter refuses what it cannot match. */
 const ResourceType = v.pipe(

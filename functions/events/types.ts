@@ -50,6 +50,8 @@ export const EVENT_TYPES = [
   'faq.created',
   'faq.updated',
   'faq.deleted',
+  'oauth_grant.created',
+  'oauth_grant.revoked',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -5,13 +5,9 @@ import { countAuthorizerFailure, refused } from '#shared/auth/authorizer-failure
 import { scopeResources } from '#shared/auth/scopes';
 import { publicBaseUrl } from '#shared/http/base-url';
 import { getOrganizationCounterShards } from '../organization/counter-shards';
+import { MCP_ROUTE, mcpResourceOf } from './metadata';
 import { findSecret, mcpTokenOf, principalOf, secretKindOf, type OAuthPrincipal, type StoredSecret } from './secrets';
 
-/** The one route an access token is for: its audience, this API's MCP server. */
-export const MCP_ROUTE = { method: 'POST', path: '/mcp' } as const;
-
-/** The resource (RFC 8707) naming this API's MCP server, as its protected resource metadata says and tokens are bound to. */
-export const mcpResourceOf = (baseUrl: string) => `${baseUrl}${MCP_ROUTE.path}`;
 
 /** Whether a bearer value is one OAuth issued for calls (an access token or the MCP server's token), not an API key. */
 export const isOAuthToken = (token: string) => ['access', 'mcp'].includes(secretKindOf(token) ?? '');

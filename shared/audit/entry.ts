@@ -38,8 +38,8 @@ export interface AuditEntry {
   resourceId: string;
   action: AuditAction;
   via: AuditVia;
-  /** The OAuth client the write was made for, through the MCP server; null for any other write. */
-  clientId?: string | null;
+  /** The OAuth client the write was made for, through the MCP server; null for any other write (and entries written before OAuth). */
+  clientId: string | null;
 }
 
 const org = organizationPartition;
