@@ -77,7 +77,8 @@ export const getOAuthAuthorizeHandler = apiHandler(routes.getOAuthAuthorize, asy
   const csrf = newCsrfToken();
   const nonce = randomBytes(16).toString('base64');
   const { response_type, client_id, redirect_uri, scope, state, code_challenge, code_challenge_method, resource } = query;
-  const page = consentPage(checked, { response_type, client_id, redirect_uri, scope, state, code_challenge, code_challenge_method, resource }, csrf, nonce);
+  // The form posts to the authorization endpoint itself, the request in its fields rather than the query.
+  const page = consentPage(checked, { response_type, client_id, redirect_uri, scope, state, code_challenge, code_challenge_method, resource }, csrf, nonce, cookiePathOf(base));
   return new Answer(200, page, pageHeaders(nonce, checked.redirectUri, csrf, cookiePathOf(base), base.startsWith('https:')));
 });
 
