@@ -8,7 +8,7 @@ import { OAuthError, ValidationError } from '#shared/errors';
 import { parseOrThrow } from '#shared/validation';
 import { findActiveKeyByToken } from '#shared/auth/api-keys';
 import { API_KEY_SCOPES } from '#shared/auth/scopes';
-import { redirectUriRefusal, registerClient } from './clients';
+import { redirectUriRefusal, registerClient, resolveClient } from './clients';
 import { checkAuthorizationRequest, checkCsrf, consentPage, mayGrant, newCsrfToken, pageHeaders, RedirectedRefusal, redirectTo } from './consent';
 import { authorizationServerMetadata, mcpResourceOf, OAUTH_PATHS, protectedResourceMetadata } from './metadata';
 import { ConsentForm, RegisterClientBody, TokenForm } from './schema';
@@ -109,12 +109,13 @@ export const postOAuthTokenHandler = apiHandler(routes.postOAuthToken, async ({ 
   const form = oauthParse(TokenForm, formFields(request.body, (name) => new OAuthError('invalid_request', `${name} must be given once`)));
   const base = baseOf(request.headers);
   if (form.resource !== undefined && form.resource !== mcpResourceOf(base)) throw new OAuthError('invalid_target', `resource must be ${mcpResourceOf(base)}: this server issues tokens for its own MCP server only`);
-  const clientId = required(form.client_id, 'client_id');
+  if (form.grant_type !== 'authorization_code' && form.grant_type !== 'refresh_token') throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
+  // The client first (RFC 6749 §5.2): one this server no longer knows is told invalid_client, and registers again.
+  const client = await resolveClient(required(form.client_id, 'client_id'));
   if (form.grant_type === 'authorization_code') {
-    return exchangeCode({ code: required(form.code, 'code'), clientId, redirectUri: form.redirect_uri, codeVerifier: form.code_verifier, resource: form.resource });
+    return exchangeCode(client, { code: required(form.code, 'code'), redirectUri: form.redirect_uri, codeVerifier: form.code_verifier, resource: form.resource });
   }
-  if (form.grant_type === 'refresh_token') return refreshTokens({ refreshToken: required(form.refresh_token, 'refresh_token'), clientId, resource: form.resource });
-  throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
+  return refreshTokens(client, { refreshToken: required(form.refresh_token, 'refresh_token'), resource: form.resource });
 });
 
 export const listOAuthGrantsHandler = apiHandler(routes.listOAuthGrants, async ({ organizationId }) => ({ grants: await listGrants(organizationId) }));

@@ -15,7 +15,7 @@ import { queryAll } from '#shared/store/query-page';
 import { transact, type TransactWrite } from '#shared/store/transact';
 import { OAUTH_GRANT_ENTITY, OAUTH_SECRET_ENTITY, oauthKeys } from './entity';
 import { findSecret, hasExpired, mcpTokenOf, newSecret, type StoredSecret } from './secrets';
-import { keepRegisteredClient, resolveClient, type OAuthClient } from './clients';
+import { keepRegisteredClient, type OAuthClient } from './clients';
 import { OAUTH_LIMITS } from './settings';
 import { toGrant } from './grant';
 import type { OAuthGrant, TokenResponse } from './schema';
@@ -119,23 +119,21 @@ async function refusedReuse(secret: StoredSecret, what: string): Promise<never> 
   throw invalidGrant(`${what} was already used: the grant it belongs to is revoked; authorize again`);
 }
 
-/** The checks every exchange shares: the same client, which is still known, and a key that is still active. */
-async function checkStillGranted(secret: StoredSecret, clientId: string | undefined, resource: string | undefined, what: string): Promise<OAuthClient> {
-  if (clientId !== secret.clientId) throw invalidGrant(`${what} was issued to another client_id`);
+/** The checks every exchange shares: the same client (known, checked first by the endpoint), the same resource, and a key that is still active. */
+async function checkStillGranted(secret: StoredSecret, client: OAuthClient, resource: string | undefined, what: string): Promise<void> {
+  if (client.clientId !== secret.clientId) throw invalidGrant(`${what} was issued to another client_id`);
   if (resource !== undefined && resource !== secret.resource) throw new OAuthError('invalid_target', `resource must be ${secret.resource}, the server ${what} was issued for`);
-  const client = await resolveClient(clientId);
   const key = await findApiKey(secret.organizationId, secret.keyId);
   if (!key || !isActive(key, new Date(clock.now()))) throw invalidGrant(`the API key that granted ${what} is revoked or expired`);
-  return client;
 }
 
 /** Exchanges a code for tokens (RFC 6749 §4.1.3 with PKCE): once, by its client, with its verifier and redirect URI; the grant is made then. */
-export async function exchangeCode(form: { code: string; clientId?: string; redirectUri?: string; codeVerifier?: string; resource?: string }): Promise<v.InferOutput<typeof TokenResponse>> {
+export async function exchangeCode(client: OAuthClient, form: { code: string; redirectUri?: string; codeVerifier?: string; resource?: string }): Promise<v.InferOutput<typeof TokenResponse>> {
   const code = await findSecret(form.code, 'code');
   if (!code) throw invalidGrant('code is not one this server issued');
   if (code.usedAt) return refusedReuse(code, 'code');
   if (hasExpired(code)) throw invalidGrant(`code expired (a code lives ${OAUTH_LIMITS.codeSeconds} s)`);
-  const client = await checkStillGranted(code, form.clientId, form.resource, 'code');
+  await checkStillGranted(code, client, form.resource, 'code');
   if (form.redirectUri !== code.redirectUri) throw invalidGrant('redirect_uri must be the one the code was issued to');
   if (!form.codeVerifier || s256(form.codeVerifier) !== code.codeChallenge) throw invalidGrant('code_verifier does not match the code_challenge (PKCE S256)');
   const { response, writes } = tokensOf(code);
@@ -151,12 +149,12 @@ export async function exchangeCode(form: { code: string; clientId?: string; redi
 }
 
 /** Refreshes (RFC 6749 §6): the refresh token is spent and a new one issued with the access token; a spent one used again revokes the grant. */
-export async function refreshTokens(form: { refreshToken: string; clientId?: string; resource?: string }): Promise<v.InferOutput<typeof TokenResponse>> {
+export async function refreshTokens(client: OAuthClient, form: { refreshToken: string; resource?: string }): Promise<v.InferOutput<typeof TokenResponse>> {
   const refresh = await findSecret(form.refreshToken, 'refresh');
   if (!refresh) throw invalidGrant('refresh_token is not one this server issued');
   if (refresh.usedAt) return refusedReuse(refresh, 'refresh_token');
   if (hasExpired(refresh)) throw invalidGrant('refresh_token expired');
-  await checkStillGranted(refresh, form.clientId, form.resource, 'refresh_token');
+  await checkStillGranted(refresh, client, form.resource, 'refresh_token');
   const { response, writes } = tokensOf(refresh);
   await transact([
     markUsed(refresh, () => invalidGrant('refresh_token was already used')),
