@@ -118,9 +118,9 @@ export const postOAuthTokenHandler = apiHandler(routes.postOAuthToken, async ({ 
   return refreshTokens(client, { refreshToken: required(form.refresh_token, 'refresh_token'), resource: form.resource });
 });
 
-export const listOAuthGrantsHandler = apiHandler(routes.listOAuthGrants, async ({ organizationId }) => ({ grants: await listGrants(organizationId) }));
+export const listOauthGrantsHandler = apiHandler(routes.listOauthGrants, async ({ organizationId }) => ({ grants: await listGrants(organizationId) }));
 
-export const deleteOAuthGrantHandler = apiHandler(routes.deleteOAuthGrant, async ({ organizationId, path }) => {
+export const deleteOauthGrantHandler = apiHandler(routes.deleteOauthGrant, async ({ organizationId, path }) => {
   await deleteGrant(organizationId, path.grantId);
   return { success: true as const, id: path.grantId };
 });

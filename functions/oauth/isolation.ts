@@ -7,8 +7,8 @@ import { OAUTH_GRANT_ENTITY, oauthKeys } from './entity';
 
 /** How each oauth route that takes an API key answers another organization (test/isolation.test.ts). */
 export const isolationCases: IsolationCases = {
-  listOAuthGrants: 'lists the caller’s grants',
-  deleteOAuthGrant: [{ path: (ids) => `/v1/oauth/grants/${ids.grantId}`, expect: 'not-found' }],
+  listOauthGrants: 'lists the caller’s grants',
+  deleteOauthGrant: [{ path: (ids) => `/v1/oauth/grants/${ids.grantId}`, expect: 'not-found' }],
 };
 
 /** A grant of A's, put as the token endpoint puts one (a grant needs a person's consent in a browser: functions/oauth/oauth.test.ts). */

@@ -155,8 +155,8 @@ export const postOAuthToken = defineRoute({
   callsOutside: true,
 });
 
-export const listOAuthGrants = defineRoute({
-  operationId: 'listOAuthGrants',
+export const listOauthGrants = defineRoute({
+  operationId: 'listOauthGrants',
   method: 'GET',
   path: '/v1/oauth/grants',
   tag: 'OAuth',
@@ -169,8 +169,8 @@ export const listOAuthGrants = defineRoute({
   errors: [],
 });
 
-export const deleteOAuthGrant = defineRoute({
-  operationId: 'deleteOAuthGrant',
+export const deleteOauthGrant = defineRoute({
+  operationId: 'deleteOauthGrant',
   method: 'DELETE',
   path: '/v1/oauth/grants/{grantId}',
   tag: 'OAuth',
@@ -194,6 +194,6 @@ export const oauthRoutes = [
   getOAuthAuthorize,
   postOAuthAuthorize,
   postOAuthToken,
-  listOAuthGrants,
-  deleteOAuthGrant,
+  listOauthGrants,
+  deleteOauthGrant,
 ];
