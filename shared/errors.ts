@@ -9,6 +9,8 @@ export interface ErrorDetail {
 export class ApiError extends Error {
   /** Headers its answer carries besides the envelope's (CORS on an inbound post from an allowed origin). */
   headers: Readonly<Record<string, string>> = {};
+  /** What it answers instead of the envelope, for a protocol whose clients read their own (OAuth's `{error, error_description}`). */
+  body?: unknown;
 
   constructor(
     readonly status: number,
@@ -17,21 +19,6 @@ export class ApiError extends Error {
     readonly details?: ErrorDetail[],
   ) {
     super(message);
-    this.name = new.target.name;
-  }
-}
-
-/**
- * A refusal of an OAuth endpoint (the token endpoint, client registration), answered as OAuth clients read one
- * (RFC 6749 §5.2, RFC 7591 §3.2.2): `{error, error_description}`, not the envelope; the description names the field.
- */
-export class OAuthError extends Error {
-  constructor(
-    readonly error: string,
-    readonly description: string,
-    readonly status = 400,
-  ) {
-    super(description);
     this.name = new.target.name;
   }
 }

@@ -7,7 +7,7 @@ import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import { clock } from '#shared/clock';
 import { newId } from '#shared/ids';
-import { OAuthError } from '#shared/errors';
+import { OAuthError } from './errors';
 import { TTL_ATTRIBUTE } from '#shared/table';
 import { canonicalHost, isBlockedAddress } from '../webhooks/destination';
 import { OAUTH_CLIENT_ENTITY, oauthKeys } from './entity';

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
-import { OAuthError, ValidationError } from '#shared/errors';
+import { ValidationError } from '#shared/errors';
+import { OAuthError } from './errors';
 import { sameSecret } from '#shared/auth/tokens';
 import { API_KEY_SCOPES, type ApiKeyScope } from '#shared/auth/scopes';
 import { hasRedirectUri, resolveClient, type OAuthClient } from './clients';

@@ -44,5 +44,5 @@ export const authorizationServerMetadata = (baseUrl: string) => ({
   service_documentation: `${baseUrl}/docs`,
 });
 
-/** The challenge of a 401 (RFC 6750 §3, RFC 9728 §5.1): where the MCP server's metadata is, and the scope to ask for. */
-export const bearerChallenge = (baseUrl: string) => `Bearer realm="sales-pipeline", resource_metadata="${baseUrl}${OAUTH_PATHS.protectedResourceOfMcp}", scope="read"`;
+/** Where the MCP server's protected resource metadata is, which the gateway's 401 names (shared/http/gateway-responses.ts). */
+export const resourceMetadataUrl = (baseUrl: string) => `${baseUrl}${OAUTH_PATHS.protectedResourceOfMcp}`;

@@ -253,13 +253,13 @@ describe('refused', () => {
     const clientId = await registeredClient(api);
     const res = await consent(authorizeUrl(clientId, pkce().challenge), readKey, { scope: 'write' });
     expect(res.status).toBe(400);
-    expect((await res.json()).error.details[0]).toEqual({ path: 'granted_scope', message: 'granted_scope write is more than the API key may do (read)' });
+    expect(((await res.json()) as { error: { details: unknown[] } }).error.details[0]).toEqual({ path: 'granted_scope', message: 'granted_scope write is more than the API key may do (read)' });
   });
 
   it('a consent with a key that is not an active key: 400 naming api_key', async () => {
     const clientId = await registeredClient(api);
     const res = await consent(authorizeUrl(clientId, pkce().challenge), 'sp_live_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
-    expect([res.status, (await res.json()).error.details[0].path]).toEqual([400, 'api_key']);
+    expect([res.status, ((await res.json()) as { error: { details: { path: string }[] } }).error.details[0]!.path]).toEqual([400, 'api_key']);
   });
 
   it('a client the token endpoint does not know: invalid_client (401), so that it registers again; an unused registration is forgotten after 7 days', async () => {

@@ -68,13 +68,13 @@ export const GATEWAY_RESPONSES = {
 } as const satisfies Record<GatewayResponse['type'], GatewayResponse>;
 
 /**
- * The 401's WWW-Authenticate as the gateway sends it: the scheme, then where the MCP server's OAuth metadata is and the
- * scope to ask for (RFC 9728 §5.1, MCP's authorization), at the API's base URL. It is the gateway's own response's, not
- * a function's: API Gateway renames an integration's WWW-Authenticate (x-amzn-remapped-www-authenticate), which an
- * OAuth client could not read. The stack writes it with the deployed URL, the local gateway with the URL asked.
+ * The 401's WWW-Authenticate as the gateway sends it: the scheme, then where the protected resource's metadata is and
+ * the scope to ask for (RFC 9728 §5.1, MCP's authorization: functions/oauth/metadata.ts says where). It is the gateway's
+ * own response's, not a function's: API Gateway renames an integration's WWW-Authenticate
+ * (x-amzn-remapped-www-authenticate), which a client could not read. The stack writes it with the deployed URL, the
+ * local gateway with the URL asked.
  */
-export const unauthorizedChallenge = (baseUrl: string) =>
-  `${GATEWAY_RESPONSES.UNAUTHORIZED.headers['WWW-Authenticate']}, resource_metadata="${baseUrl}/.well-known/oauth-protected-resource/mcp", scope="read"`;
+export const unauthorizedChallenge = (resourceMetadataUrl: string) => `${GATEWAY_RESPONSES.UNAUTHORIZED.headers['WWW-Authenticate']}, resource_metadata="${resourceMetadataUrl}", scope="read"`;
 
 export function gatewayResponseBody({ status, message, code }: GatewayResponse) {
   return { success: false, message, error: { status, message, ...(code ? { code } : {}) } };

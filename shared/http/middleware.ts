@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { ApiError, BadRequestError, OAuthError, PayloadTooLargeError, ProviderError, refusedUnrun, ValidationError } from '../errors';
+import { ApiError, BadRequestError, PayloadTooLargeError, ProviderError, refusedUnrun, ValidationError } from '../errors';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../json-depth';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { DIMENSION, functionVersionOf, logger, METRIC } from '../observability';
@@ -31,10 +31,8 @@ export function errorEnvelope(asDomainError: (error: Error) => Error = (error) =
       const error = request.error ? asDomainError(request.error) : request.error;
       const malformedBody = error ? bodyParserMessage(error) : undefined;
       if (error instanceof ApiError) {
-        const response = errorResponse(error.status, error.message, error.code, error.details);
+        const response = error.body ? jsonResponse(error.status, error.body) : errorResponse(error.status, error.message, error.code, error.details);
         request.response = { ...response, headers: { ...response.headers, ...error.headers } };
-      } else if (error instanceof OAuthError) {
-        request.response = jsonResponse(error.status, { error: error.error, error_description: error.description });
       } else if (error instanceof ProviderError) {
         request.response = jsonResponse(error.status, { message: error.message });
       } else if (malformedBody) {
