@@ -4265,7 +4265,7 @@ export interface components {
         /** @description The bearer token is missing, invalid or expired. */
         Unauthorized: {
             headers: {
-                /** @description The scheme to authenticate with, and where the MCP server’s OAuth metadata is (RFC 9728): `Bearer realm="sales-pipeline", resource_metadata="<base>/.well-known/oauth-protected-resource/mcp", scope="read"`. */
+                /** @description The scheme to authenticate with, `Bearer realm="sales-pipeline"`; from the gateway, also where the protected resource’s metadata is (RFC 9728) and the scope to ask for: `, resource_metadata="<its URL>", scope="read"`. */
                 "WWW-Authenticate"?: string;
                 [name: string]: unknown;
             };
@@ -12487,7 +12487,7 @@ export interface operations {
             /** @description Neither the endpoint’s token nor a valid Standard Webhooks signature (for a `retell` or `vapi` endpoint: not that platform’s valid signature or secret), or the endpoint does not exist: nothing is recorded. */
             401: {
                 headers: {
-                    /** @description The scheme to authenticate with, and where the MCP server’s OAuth metadata is (RFC 9728): `Bearer realm="sales-pipeline", resource_metadata="<base>/.well-known/oauth-protected-resource/mcp", scope="read"`. */
+                    /** @description The scheme to authenticate with, `Bearer realm="sales-pipeline"`; from the gateway, also where the protected resource’s metadata is (RFC 9728) and the scope to ask for: `, resource_metadata="<its URL>", scope="read"`. */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -13314,7 +13314,7 @@ export interface operations {
             /** @description `invalid_client`: a client this server does not know (a registration forgotten): register again. */
             401: {
                 headers: {
-                    /** @description The scheme to authenticate with, and where the MCP server’s OAuth metadata is (RFC 9728): `Bearer realm="sales-pipeline", resource_metadata="<base>/.well-known/oauth-protected-resource/mcp", scope="read"`. */
+                    /** @description The scheme to authenticate with, `Bearer realm="sales-pipeline"`; from the gateway, also where the protected resource’s metadata is (RFC 9728) and the scope to ask for: `, resource_metadata="<its URL>", scope="read"`. */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
