@@ -3621,7 +3621,7 @@ export interface components {
             method: string | null;
             /** @description The path of that request, without its query. */
             path: string | null;
-            /** @description The kind of record written, as the API names it: `lead`, `activity`, `inquiry`, `sms`, `appointment`, `hold`, `automation`, `automation_run`, `company`, `company_note`, `organization`, `member`, `invitation`, `api_key`, `service`, `scenario`, `product`, `transfer`, `policy`, `faq`, `webhook`, `inbound_endpoint`. */
+            /** @description The kind of record written, as the API names it: `lead`, `activity`, `inquiry`, `sms`, `appointment`, `hold`, `automation`, `automation_run`, `company`, `company_note`, `organization`, `member`, `invitation`, `api_key`, `service`, `scenario`, `product`, `transfer`, `policy`, `faq`, `webhook`, `inbound_endpoint`, `oauth_grant`. */
             resourceType: string;
             /** @description The record’s id, as text (integer ids too). */
             resourceId: string;
@@ -10987,7 +10987,7 @@ export interface operations {
                 /** @description Only writes made with this API key. */
                 keyId?: string;
                 /** @description Only writes of this kind of record (`lead`, `company_note`, … as the entries’ `resourceType`). */
-                resourceType?: "lead" | "activity" | "inquiry" | "sms" | "appointment" | "hold" | "automation" | "automation_run" | "company" | "company_note" | "organization" | "member" | "invitation" | "api_key" | "service" | "scenario" | "product" | "transfer" | "policy" | "faq" | "webhook" | "inbound_endpoint";
+                resourceType?: "lead" | "activity" | "inquiry" | "sms" | "appointment" | "hold" | "automation" | "automation_run" | "company" | "company_note" | "organization" | "member" | "invitation" | "api_key" | "service" | "scenario" | "product" | "transfer" | "policy" | "faq" | "webhook" | "inbound_endpoint" | "oauth_grant";
                 /** @description With `resourceType`: only writes of this one record (its id as the entries’ `resourceId`; integer ids as written). */
                 resourceId?: string;
                 /** @description Only writes made at or after this instant. Before 9999-01-01T00:00:00.000Z. */

@@ -30,5 +30,8 @@ export const oauthKeySamples: KeySamples<typeof oauthKeys> = {
 };
 
 export const OAUTH_GRANT_ENTITY = 'OAUTH_GRANT';
+
+/** Grants are records the audit log attributes: made at the token endpoint as the granting key, revoked by a key or by a reuse. */
+export const oauthGrantAudit = { entity: OAUTH_GRANT_ENTITY, resourceType: 'oauth_grant' } as const;
 export const OAUTH_SECRET_ENTITY = 'OAUTH_SECRET';
 export const OAUTH_CLIENT_ENTITY = 'OAUTH_CLIENT';

@@ -306,6 +306,12 @@ describe('grants', () => {
       ['oauth_grant.revoked', grant.id],
       ['oauth_grant.created', grant.id],
     ]);
+    // Made at the token endpoint as the granting key for the client; revoked by the organization's key.
+    const audited = (await owner.get(`/v1/audit-log?resourceType=oauth_grant&resourceId=${grant.id}`)).body.entries;
+    expect(audited.map((entry: Record<string, unknown>) => [entry.action, entry.via, entry.keyId, entry.clientId, entry.path])).toEqual([
+      ['deleted', 'api', keyId, null, `/v1/oauth/grants/${grant.id}`],
+      ['created', 'mcp', keyId, clientId, '/oauth/token'],
+    ]);
 
     const other = await granted(apiKey);
     expect((await owner.get('/v1/oauth/grants')).body.grants).toHaveLength(1);

@@ -176,7 +176,8 @@ export const deleteOauthGrant = defineRoute({
   tag: 'OAuth',
   summary: 'Revoke an OAuth grant',
   description: 'Its access and refresh tokens are refused from then on (within the authorizer’s cache, 5 minutes at most); the client must be authorized again. An `oauth_grant.revoked` event follows.',
-  dynamodb: ['DeleteItem'],
+  // The grant deleted with its audit entry, in one transaction.
+  dynamodb: ['DeleteItem', 'PutItem'],
   status: 200,
   request: { path: OAuthGrantIdPath },
   response: OAuthGrantDeleted,

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type * as v from 'valibot';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
@@ -13,8 +13,11 @@ import { isActive } from '#shared/auth/api-key';
 import type { ApiKeyScope } from '#shared/auth/scopes';
 import { TTL_ATTRIBUTE } from '#shared/table';
 import { queryAll } from '#shared/store/query-page';
-import { transact, type TransactWrite } from '#shared/store/transact';
-import { OAUTH_GRANT_ENTITY, OAUTH_SECRET_ENTITY, oauthKeys } from './entity';
+import { deleteItem, transact, type TransactWrite } from '#shared/store/transact';
+import { auditDeletion } from '#shared/audit/deletion';
+import { asWriter, currentWriter } from '#shared/audit/writer';
+import type { ApiKey } from '#shared/auth/api-key';
+import { OAUTH_GRANT_ENTITY, OAUTH_SECRET_ENTITY, oauthGrantAudit, oauthKeys } from './entity';
 import { findSecret, hasExpired, mcpTokenOf, newSecret, type StoredSecret } from './secrets';
 import { keepRegisteredClient, type OAuthClient } from './clients';
 import { OAUTH_LIMITS } from './settings';
@@ -111,21 +114,31 @@ const markUsed = (secret: StoredSecret, onUsed: () => Error): TransactWrite => (
   onConditionFailed: onUsed,
 });
 
-/** Revokes a grant: its item goes (an `oauth_grant.revoked` event), and every token of it is refused from then on. */
-export const revokeGrant = (organizationId: string, grantId: string) => dynamo.send(new DeleteCommand({ TableName: config.tableName, Key: oauthKeys.grant(organizationId, grantId) }));
+/** Revokes a grant: its item goes (an `oauth_grant.revoked` event, and the audit entry of its delete), and every token of it is refused from then on. */
+export const revokeGrant = (organizationId: string, grantId: string) => transact([deleteItem(oauthKeys.grant(organizationId, grantId)), ...auditDeletion(organizationId, oauthGrantAudit, grantId)]);
+
+/**
+ * The token endpoint's writes, attributed as the grant's: the granting key, through the MCP server's OAuth, for the
+ * client (the request itself carries no key).
+ */
+const asGrant = <T>(secret: StoredSecret, key: Pick<ApiKey, 'name'> | undefined, work: () => Promise<T>): Promise<T> => {
+  const request = currentWriter();
+  return asWriter({ keyId: secret.keyId, keyName: key?.name ?? null, requestId: request?.requestId ?? '', method: request?.method ?? null, path: request?.path ?? null, via: 'mcp', clientId: secret.clientId }, work);
+};
 
 /** The reuse of a code or refresh token: the grant it belongs to is revoked, all its tokens with it (OAuth 2.1 §4.1.3, §4.3.1). */
 async function refusedReuse(secret: StoredSecret, what: string): Promise<never> {
-  await revokeGrant(secret.organizationId, secret.grantId);
+  await asGrant(secret, await findApiKey(secret.organizationId, secret.keyId), () => revokeGrant(secret.organizationId, secret.grantId));
   throw invalidGrant(`${what} was already used: the grant it belongs to is revoked; authorize again`);
 }
 
 /** The checks every exchange shares: the same client (known, checked first by the endpoint), the same resource, and a key that is still active. */
-async function checkStillGranted(secret: StoredSecret, client: OAuthClient, resource: string | undefined, what: string): Promise<void> {
+async function checkStillGranted(secret: StoredSecret, client: OAuthClient, resource: string | undefined, what: string): Promise<ApiKey> {
   if (client.clientId !== secret.clientId) throw invalidGrant(`${what} was issued to another client_id`);
   if (resource !== undefined && resource !== secret.resource) throw new OAuthError('invalid_target', `resource must be ${secret.resource}, the server ${what} was issued for`);
   const key = await findApiKey(secret.organizationId, secret.keyId);
   if (!key || !isActive(key, new Date(clock.now()))) throw invalidGrant(`the API key that granted ${what} is revoked or expired`);
+  return key;
 }
 
 /** Exchanges a code for tokens (RFC 6749 §4.1.3 with PKCE): once, by its client, with its verifier and redirect URI; the grant is made then. */
@@ -134,18 +147,18 @@ export async function exchangeCode(client: OAuthClient, form: { code: string; re
   if (!code) throw invalidGrant('code is not one this server issued');
   if (code.usedAt) return refusedReuse(code, 'code');
   if (hasExpired(code)) throw invalidGrant(`code expired (a code lives ${OAUTH_LIMITS.codeSeconds} s)`);
-  await checkStillGranted(code, client, form.resource, 'code');
+  const key = await checkStillGranted(code, client, form.resource, 'code');
   if (form.redirectUri !== code.redirectUri) throw invalidGrant('redirect_uri must be the one the code was issued to');
   if (!form.codeVerifier || s256(form.codeVerifier) !== code.codeChallenge) throw invalidGrant('code_verifier does not match the code_challenge (PKCE S256)');
   const { response, writes } = tokensOf(code);
   const grant: Grant = { id: code.grantId, clientId: code.clientId, clientName: client.clientName, scope: code.scope, keyId: code.keyId, createdAt: iso(clock.now()), lastUsedAt: null };
   const registered = client.clientId.startsWith('client_') ? [{ item: keepRegisteredClient(client.clientId) }] : [];
-  await transact([
+  await asGrant(code, key, () => transact([
     markUsed(code, () => invalidGrant('code was already used')),
     put({ ...oauthKeys.grant(code.organizationId, grant.id), entity: OAUTH_GRANT_ENTITY, organizationId: code.organizationId, resource: code.resource, ...grant, lastUsedAt: undefined }),
     ...writes,
     ...registered,
-  ]);
+  ]));
   return response;
 }
 
@@ -155,13 +168,13 @@ export async function refreshTokens(client: OAuthClient, form: { refreshToken: s
   if (!refresh) throw invalidGrant('refresh_token is not one this server issued');
   if (refresh.usedAt) return refusedReuse(refresh, 'refresh_token');
   if (hasExpired(refresh)) throw invalidGrant('refresh_token expired');
-  await checkStillGranted(refresh, client, form.resource, 'refresh_token');
+  const key = await checkStillGranted(refresh, client, form.resource, 'refresh_token');
   const { response, writes } = tokensOf(refresh);
-  await transact([
+  await asGrant(refresh, key, () => transact([
     markUsed(refresh, () => invalidGrant('refresh_token was already used')),
     { item: { ConditionCheck: { TableName: config.tableName, Key: oauthKeys.grant(refresh.organizationId, refresh.grantId), ConditionExpression: 'attribute_exists(pk)' } }, onConditionFailed: () => invalidGrant('the grant was revoked; authorize again') },
     ...writes,
-  ]).catch(async (error: unknown) => {
+  ])).catch(async (error: unknown) => {
     // Used in the meantime by another request: a reuse all the same.
     if (error instanceof OAuthError && error.description === 'refresh_token was already used') return refusedReuse(refresh, 'refresh_token');
     throw error;
@@ -182,9 +195,5 @@ export async function listGrants(organizationId: string): Promise<Grant[]> {
 
 /** Revokes one of the organization's grants, or NotFoundError. */
 export async function deleteGrant(organizationId: string, grantId: string): Promise<void> {
-  await dynamo
-    .send(new DeleteCommand({ TableName: config.tableName, Key: oauthKeys.grant(organizationId, grantId), ConditionExpression: 'attribute_exists(pk)' }))
-    .catch((error: unknown) => {
-      throw (error as Error).name === 'ConditionalCheckFailedException' ? new NotFoundError('OAuth grant not found') : error;
-    });
+  await transact([deleteItem(oauthKeys.grant(organizationId, grantId), () => new NotFoundError('OAuth grant not found')), ...auditDeletion(organizationId, oauthGrantAudit, grantId)]);
 }
