@@ -96,7 +96,11 @@ async function clientFromDocument(url: string): Promise<OAuthClient> {
   return client;
 }
 
-/** What the document says, checked: it names itself as the client_id, and its redirect URIs are ones this server accepts. */
+/**
+ * What the document says, checked: it names itself as the client_id, and has a redirect URI this server accepts. Those
+ * it does not (a native app's own scheme) are left out rather than the client refused: an authorization naming one is
+ * refused as any unknown redirect URI is.
+ */
 function documentClient(url: string, text: string): OAuthClient {
   const refused = (why: string) => new OAuthError('invalid_client', `The client ID metadata document at ${url} ${why}`, 401);
   let json: unknown;
@@ -108,9 +112,9 @@ function documentClient(url: string, text: string): OAuthClient {
   const parsed = v.safeParse(ClientMetadataDocument, json);
   if (!parsed.success) throw refused(`is not client metadata: ${parsed.issues[0].message}`);
   if (parsed.output.client_id !== url) throw refused(`names another client_id (${parsed.output.client_id})`);
-  const refusal = parsed.output.redirect_uris.map(redirectUriRefusal).find(Boolean);
-  if (refusal) throw refused(`has a redirect URI this server does not accept: ${refusal}`);
-  return { clientId: url, clientName: parsed.output.client_name ?? new URL(url).host, redirectUris: parsed.output.redirect_uris };
+  const redirectUris = parsed.output.redirect_uris.filter((uri) => redirectUriRefusal(uri) === undefined);
+  if (redirectUris.length === 0) throw refused(`has no redirect URI this server accepts: ${redirectUriRefusal(parsed.output.redirect_uris[0]!)}`);
+  return { clientId: url, clientName: parsed.output.client_name ?? new URL(url).host, redirectUris };
 }
 
 /** host:port as the test setting names hosts. */

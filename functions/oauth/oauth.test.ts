@@ -108,7 +108,7 @@ describe('the MCP SDK client with its OAuth support, end to end', () => {
   });
 
   it('by a client ID metadata document on a local https host: connects, and is refused once the granting key is revoked', async () => {
-    const host = await clientDocumentHost((origin) => ({ '/client.json': { client_id: `${origin}/client.json`, client_name: 'Document client', redirect_uris: [LOOPBACK_REDIRECT] } }));
+    const host = await clientDocumentHost((origin) => ({ '/client.json': { client_id: `${origin}/client.json`, client_name: 'Document client', redirect_uris: ['vscode://example.client/callback', LOOPBACK_REDIRECT] }, '/moved.json': { location: `${origin}/client.json` } }));
     clientDocumentHosts.allowed.add(host.hostPort);
     clientDocumentHosts.ca = host.ca;
     const { organizationId } = await api.organization();
@@ -120,6 +120,13 @@ describe('the MCP SDK client with its OAuth support, end to end', () => {
     const names = (await client.listTools()).tools.map((tool) => tool.name);
     expect(names).toContain('lookup_caller');
     expect(names).not.toContain('log_call');
+    // The document's redirect URIs must hold the request's; a document's host that redirects is not followed.
+    const refusedWith = async (clientId: string, redirectUri: string) => {
+      const res = await api.anonymous.get(`/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: redirectUri, code_challenge: pkce().challenge, code_challenge_method: 'S256' })}`);
+      return [res.status, res.body.error.details[0].path, res.body.message];
+    };
+    expect(await refusedWith(`${host.origin}/client.json`, 'https://attacker.example/callback')).toEqual([400, 'redirect_uri', expect.any(String)]);
+    expect(await refusedWith(`${host.origin}/moved.json`, LOOPBACK_REDIRECT)).toEqual([400, 'client_id', expect.stringContaining('answered 302 (a redirect, which is not followed)')]);
     await revokeApiKey(organizationId, key.keyId);
     expect((await mcpCall(provider.saved!.access_token, 'tools/list')).status).toBe(401);
     await client.close();

@@ -86,6 +86,8 @@ export async function clientDocumentHost(documents: (origin: string) => Record<s
   let origin = '';
   const server: Server = createServer({ key, cert }, (request, response) => {
     const document = documents(origin)[request.url ?? ''];
+    // A document that is only `{ location }` answers a redirect there.
+    if (typeof document?.location === 'string') return void response.writeHead(302, { location: document.location }).end();
     response.writeHead(document ? 200 : 404, { 'content-type': 'application/json' });
     response.end(JSON.stringify(document ?? {}));
   });
