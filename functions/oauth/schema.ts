@@ -124,7 +124,7 @@ export const TokenResponse = v.object({
 
 /** A grant as the organization sees it. */
 export const OAuthGrant = v.object({
-  id: PrefixedId('grant', 'grantId'),
+  id: PrefixedId('grant', 'grantId', { label: 'OAuth grant' }),
   clientId: described(v.string(), 'The OAuth client: its registered id (`client_…`) or the https URL of its client ID metadata document.'),
   clientName: described(v.string(), 'The name the client gave itself, as the consent page showed it.'),
   scope: described(v.picklist(OAUTH_SCOPES), 'What the grant’s tokens may do on `/mcp`: never more than its key.'),
@@ -133,6 +133,6 @@ export const OAuthGrant = v.object({
   lastUsedAt: described(v.nullable(Timestamp), 'When a token of the grant last called `/mcp`, to the minute.'),
 });
 
-export const OAuthGrantIdPath = v.object({ grantId: PrefixedId('grant', 'grantId') });
+export const OAuthGrantIdPath = v.object({ grantId: PrefixedId('grant', 'grantId', { label: 'OAuth grant' }) });
 export const OAuthGrantList = v.object({ grants: v.array(OAuthGrant) });
 export const OAuthGrantDeleted = deletedSchema(v.string());
