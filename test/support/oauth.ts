@@ -85,7 +85,7 @@ export async function clientDocumentHost(documents: (origin: string) => Record<s
   const [key, cert] = [readFileSync(join(dir, 'key.pem'), 'utf8'), readFileSync(join(dir, 'cert.pem'), 'utf8')];
   let origin = '';
   const server: Server = createServer({ key, cert }, (request, response) => {
-    const document = documents(origin)[request.url ?? ''];
+    const document = documents(origin)[request.url ?? ''] as Record<string, unknown> | undefined;
     // A document that is only `{ location }` answers a redirect there.
     if (typeof document?.location === 'string') return void response.writeHead(302, { location: document.location }).end();
     response.writeHead(document ? 200 : 404, { 'content-type': 'application/json' });
