@@ -1615,7 +1615,7 @@ export interface paths {
         put?: never;
         /**
          * The consent page’s answer
-         * @description A person, sent here by an OAuth client (Claude, ChatGPT), proves they may grant access by pasting an API key of their organization, and chooses what the client may do: `read` (chosen unless they choose more), `write` or `full`, never more than the key’s scope. The page is served with a strict Content-Security-Policy (no script, framing refused) and a CSRF token in a cookie and in the form. Authorization code with PKCE S256 only; `resource`, when given, must be this API’s `/mcp`. Allowed, the person is sent back to the client with a code (single-use, 60 s), `state` and `iss` (RFC 9207); denied, with `error=access_denied`. A post without the page’s CSRF token, with a key that is not an active key, or asking more than the key’s scope answers 400 naming the field, and issues nothing.
+         * @description A person, sent here by an OAuth client (Claude, ChatGPT), proves they may grant access by pasting an API key of their organization, and chooses what the client may do: `read` (chosen unless they choose more), `write` or `full`, never more than the key’s scope. The page is served with a strict Content-Security-Policy (no script, framing refused) and a CSRF token in a cookie and in the form. Authorization code with PKCE S256 only; `resource`, when given, must be this API’s `/mcp`. Allowed, the person is sent back to the client with a code (single-use, 60 s), `state` and `iss` (RFC 9207); denied, with `error=access_denied`. A key that is not an active key shows the page again (200) to paste another. A post without the page’s CSRF token, or asking more than the key’s scope, answers 400 naming the field. Neither issues anything.
          */
         post: operations["postOAuthAuthorize"];
         delete?: never;
@@ -13236,6 +13236,15 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The consent page’s answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             /** @description Back to the client’s redirect URI with `code` (or `error=access_denied`), `state` and `iss`. */
             303: {
                 headers: {
@@ -13243,9 +13252,7 @@ export interface operations {
                     Location?: string;
                     [name: string]: unknown;
                 };
-                content: {
-                    "text/html": string;
-                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             409: components["responses"]["Conflict"];

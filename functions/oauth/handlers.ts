@@ -10,9 +10,9 @@ import { parseOrThrow } from '#shared/validation';
 import { findActiveKeyByToken } from '#shared/auth/api-keys';
 import { API_KEY_SCOPES } from '#shared/auth/scopes';
 import { redirectUriRefusal, registerClient, resolveClient } from './clients';
-import { checkAuthorizationRequest, checkCsrf, consentPage, mayGrant, newCsrfToken, pageHeaders, RedirectedRefusal, redirectTo } from './consent';
+import { checkAuthorizationRequest, checkCsrf, consentPage, mayGrant, newCsrfToken, pageHeaders, RedirectedRefusal, redirectTo, type AuthorizationRequest } from './consent';
 import { authorizationServerMetadata, mcpResourceOf, OAUTH_PATHS, protectedResourceMetadata } from './metadata';
-import { ConsentForm, RegisterClientBody, TokenForm } from './schema';
+import { AuthorizeQuery, ConsentForm, RegisterClientBody, TokenForm } from './schema';
 import { deleteGrant, exchangeCode, issueCode, listGrants, refreshTokens } from './store';
 import * as routes from './routes';
 
@@ -75,13 +75,18 @@ export const getOAuthAuthorizeHandler = apiHandler(routes.getOAuthAuthorize, asy
   const base = baseOf(request.headers);
   const checked = await checkAuthorizationRequest(query, base, mcpResourceOf(base));
   if (checked instanceof RedirectedRefusal) return new EmptyAnswer(303, { Location: checked.location });
+  return pageAnswer(checked, query, base);
+});
+
+/** The consent page, with a new CSRF token in its form and its cookie; `problem` says what to fix in a post shown again. */
+function pageAnswer(checked: AuthorizationRequest, params: v.InferOutput<typeof AuthorizeQuery>, base: string, problem?: string) {
   const csrf = newCsrfToken();
   const nonce = randomBytes(16).toString('base64');
-  const { response_type, client_id, redirect_uri, scope, state, code_challenge, code_challenge_method, resource } = query;
+  const { response_type, client_id, redirect_uri, scope, state, code_challenge, code_challenge_method, resource } = params;
   // The form posts to the authorization endpoint itself, the request in its fields rather than the query.
-  const page = consentPage(checked, { response_type, client_id, redirect_uri, scope, state, code_challenge, code_challenge_method, resource }, csrf, nonce, cookiePathOf(base));
+  const page = consentPage(checked, { response_type, client_id, redirect_uri, scope, state, code_challenge, code_challenge_method, resource }, csrf, nonce, cookiePathOf(base), problem);
   return new Answer(200, page, pageHeaders(nonce, checked.redirectUri, csrf, cookiePathOf(base), base.startsWith('https:')));
-});
+}
 
 const GrantedScope = v.optional(v.picklist(API_KEY_SCOPES, `granted_scope must be one of ${API_KEY_SCOPES.join(', ')}`), 'read');
 
@@ -95,7 +100,8 @@ export const postOAuthAuthorizeHandler = apiHandler(routes.postOAuthAuthorize, a
   if (form.decision !== 'allow') return new EmptyAnswer(303, { Location: redirectTo(checked, base, { error: 'access_denied', error_description: 'The person did not allow access' }) });
   const scope = parseOrThrow(GrantedScope, form.granted_scope, 'granted_scope');
   const key = form.api_key ? await findActiveKeyByToken(form.api_key) : undefined;
-  if (!key) throw new ValidationError([{ path: 'api_key', message: 'api_key must be an active API key of the organization' }]);
+  // A key mistyped, revoked or expired: the page again, to paste another (as a sign-in form does); nothing issued.
+  if (!key) return pageAnswer(checked, form, base, 'That is not an active API key of an organization: paste another.');
   if (!mayGrant(key.scope, scope)) throw new ValidationError([{ path: 'granted_scope', message: `granted_scope ${scope} is more than the API key may do (${key.scope})` }]);
   const code = await issueCode({ organizationId: key.organizationId, keyId: key.keyId, scope, client: checked.client, redirectUri: checked.redirectUri, codeChallenge: checked.codeChallenge, resource: checked.resource });
   return new EmptyAnswer(303, { Location: redirectTo(checked, base, { code }) });

@@ -263,10 +263,17 @@ describe('refused', () => {
     expect(((await res.json()) as { error: { details: unknown[] } }).error.details[0]).toEqual({ path: 'granted_scope', message: 'granted_scope write is more than the API key may do (read)' });
   });
 
-  it('a consent with a key that is not an active key: 400 naming api_key', async () => {
+  it('a consent with a key that is not an active key: the page again, saying so, with a new CSRF token; no code', async () => {
+    const { organizationId } = await api.organization();
+    const { key, token: revoked } = await createApiKey(organizationId, null, 'Old', 'full');
+    await revokeApiKey(organizationId, key.keyId);
     const clientId = await registeredClient(api);
-    const res = await consent(authorizeUrl(clientId, pkce().challenge), 'sp_live_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
-    expect([res.status, ((await res.json()) as { error: { details: { path: string }[] } }).error.details[0]!.path]).toEqual([400, 'api_key']);
+    for (const apiKey of ['sp_live_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', revoked]) {
+      const res = await consent(authorizeUrl(clientId, pkce().challenge), apiKey);
+      expect([res.status, res.headers.get('location')]).toEqual([200, null]);
+      expect(await res.text()).toContain('<p role="alert"><strong>That is not an active API key of an organization: paste another.</strong></p>');
+      expect(res.headers.get('set-cookie')).toMatch(/^oauth_csrf=/);
+    }
   });
 
   it('a client the token endpoint does not know: invalid_client (401), so that it registers again; an unused registration is forgotten after 7 days', async () => {
