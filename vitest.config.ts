@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'functions/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'functions/**/*.test.ts', 'integrations/zapier/**/*.test.ts', 'integrations/n8n/test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     setupFiles: ['test/support/table-per-file.ts'],
     testTimeout: 30_000,

@@ -35,6 +35,11 @@ export interface Attempt {
    * again, and this attempt's own, added as it draws, for its key's record to keep when its outcome is unknown.
    */
   draws: Record<string, number>;
+  /**
+   * Keeps a draw on the key's record as it is made, before anything is written with it: an attempt that crashes
+   * (its claim left IN_PROGRESS until its lock runs out) leaves its draws for the attempt that takes it over.
+   */
+  keepDraw?: (draw: string, id: number) => Promise<unknown>;
 }
 
 interface Running extends Attempt {
@@ -63,15 +68,20 @@ export function nextAttemptId(): { atMs: number; seed: string } | undefined {
 
 /**
  * A draw from a shared sequence (an integer id): in an idempotent request, the n-th draw is noted on the attempt and
- * kept with its Idempotency-Key when the outcome is unknown, so a later attempt takes the same id rather than the
- * next one (a create retried after a lost answer then meets the records it wrote). Outside one, simply drawn.
+ * kept with its Idempotency-Key as it is drawn (`keepDraw`), so a later attempt takes the same id rather than the next
+ * one, whether the first answered 503 or crashed (a create retried after a lost answer then meets the records it
+ * wrote). Outside one, simply drawn.
  */
 export async function drawnOnce(draw: () => Promise<number>): Promise<number> {
   const running = attempts.getStore();
   if (!running) return draw();
   const index = String(++running.drawn);
-  running.draws[index] ??= await draw();
-  return running.draws[index];
+  const earlier = running.draws[index];
+  if (earlier !== undefined) return earlier;
+  const id = (running.draws[index] = await draw());
+  // Outside the attempt: the note is no write of the request's own, so the n-th write's token stays the same in every attempt.
+  if (running.keepDraw) await attempts.exit(() => running.keepDraw!(index, id));
+  return id;
 }
 
 /** A new write's token: the same for the n-th write of every attempt of one idempotent request, otherwise random. */

@@ -202,6 +202,11 @@ export interface QueueChannelDefinition {
   /** One-time schedules (EventBridge Scheduler) send to it too, made and deleted by the worker it triggers. */
   schedules?: ScheduledSends;
   /**
+   * A message's group, when its senders set one (`MessageGroupId`, which makes a standard queue an SQS fair queue):
+   * the in-process queue of `npm start` serves the groups as that queue does.
+   */
+  messageGroup?: (message: any) => string;
+  /**
    * What `npm start` puts in its place, an in-process queue: `install`, an export below the resource's folder given
    * that queue, so the functions that send to it find it; `what` a job is and what of a job (never all of it, which
    * carries records) its log lines name. With `followsClock`, its waits are timers on shared/clock.ts and a job that

@@ -4,7 +4,7 @@ import { freePort } from './support/ports';
 import { APIGatewayClient, NotFoundException } from '@aws-sdk/client-api-gateway';
 import { describe, expect, it } from 'vitest';
 import { assignUsagePlan } from '../infra/admin/usage-plan-keys';
-import { USAGE_PLANS, usageIdentifierKey } from '#shared/auth/usage-plans';
+import { INBOUND_USAGE_PLANS, inboundUsageIdentifierKey, USAGE_PLANS, usageIdentifierKey } from '#shared/auth/usage-plans';
 import { useTestApi } from './support/api';
 import { listApiKeys } from '#shared/auth/api-keys';
 import { admin } from './support/admin-cli';
@@ -119,7 +119,7 @@ describe('npm run admin', () => {
     const org = JSON.parse((await admin('org', 'create', '--name', 'Busy Co')).stdout);
     const { code, stdout } = await admin('org', 'plan', '--org', org.organizationId, '--plan', 'starter');
     expect(code).toBe(0);
-    expect(JSON.parse(stdout)).toEqual({ organizationId: org.organizationId, usagePlan: 'starter', limits: USAGE_PLANS.starter });
+    expect(JSON.parse(stdout)).toEqual({ organizationId: org.organizationId, usagePlan: 'starter', limits: USAGE_PLANS.starter, inboundLimits: INBOUND_USAGE_PLANS.starter });
     const statuses = await Promise.all(Array.from({ length: USAGE_PLANS.starter.burstLimit * 4 }, () => api.as(org.apiKey).get('/v1/leads').then((r) => r.status)));
     expect(statuses).toContain(429);
   });
@@ -159,6 +159,8 @@ describe('putting an organization in a usage plan of the deployed API', () => {
     const usagePlans = [
       { id: 'up-standard', name: 'SalesPipelineApi-standard', apiStages: [{ apiId: 'api123', stage: 'prod' }] },
       { id: 'up-starter', name: 'SalesPipelineApi-starter', apiStages: [{ apiId: 'api123', stage: 'prod' }] },
+      { id: 'up-inbound-standard', name: 'SalesPipelineApi-inbound-standard', apiStages: [{ apiId: 'api123', stage: 'prod' }] },
+      { id: 'up-inbound-starter', name: 'SalesPipelineApi-inbound-starter', apiStages: [{ apiId: 'api123', stage: 'prod' }] },
       { id: 'up-other', name: 'OtherStack-starter', apiStages: [{ apiId: 'other', stage: 'prod' }] },
     ];
     // The real SDK client, answered before anything leaves the process.
@@ -170,7 +172,7 @@ describe('putting an organization in a usage plan of the deployed API', () => {
         const answer = (output: object) => ({ output: { $metadata: {}, ...output }, response: {} });
         if (name === 'GetUsagePlansCommand') return answer({ items: usagePlans });
         if (name === 'GetApiKeysCommand') return answer({ items: existingKeyId ? [{ id: existingKeyId, name: args.input.nameQuery }] : [] });
-        if (name === 'CreateApiKeyCommand') return answer({ id: 'key-new' });
+        if (name === 'CreateApiKeyCommand') return answer({ id: `key-new-${args.input.name}` });
         if (name === 'DeleteUsagePlanKeyCommand') throw new NotFoundException({ message: 'Invalid usage plan key', $metadata: {} });
         return answer({});
       },
@@ -179,24 +181,33 @@ describe('putting an organization in a usage plan of the deployed API', () => {
     return { client, sent };
   }
 
-  it('creates the organization’s key with its usage identifier as value and adds it to the plan of this API only', async () => {
+  it('creates the organization’s two keys, each valued as its usage identifier, and adds each to the plan of its meter of this API only', async () => {
     const { client, sent } = apiGateway();
-    const result = await assignUsagePlan(client, { restApiId: 'api123', organizationId: 'org_01JZ0000000000000000000000', plan: 'starter' });
-    expect(result).toEqual({ usagePlanId: 'up-starter', apiKeyId: 'key-new' });
-    expect(sent.find((s) => s.command === 'CreateApiKeyCommand')?.input).toMatchObject({
-      name: 'org_01JZ0000000000000000000000',
-      value: usageIdentifierKey('org_01JZ0000000000000000000000'),
-      enabled: true,
-    });
-    expect(sent.filter((s) => s.command === 'DeleteUsagePlanKeyCommand').map((s) => s.input.usagePlanId)).toEqual(['up-standard']);
-    expect(sent.filter((s) => s.command === 'CreateUsagePlanKeyCommand').map((s) => s.input)).toEqual([{ usagePlanId: 'up-starter', keyId: 'key-new', keyType: 'API_KEY' }]);
+    const organizationId = 'org_01JZ0000000000000000000000';
+    const result = await assignUsagePlan(client, { restApiId: 'api123', organizationId, plan: 'starter' });
+    const apiKeyId = `key-new-${usageIdentifierKey(organizationId)}`;
+    const inboundApiKeyId = `key-new-${inboundUsageIdentifierKey(organizationId)}`;
+    expect(result).toEqual({ usagePlanId: 'up-starter', apiKeyId, inboundUsagePlanId: 'up-inbound-starter', inboundApiKeyId });
+    expect(sent.filter((s) => s.command === 'CreateApiKeyCommand').map((s) => s.input)).toEqual([
+      expect.objectContaining({ name: organizationId, value: usageIdentifierKey(organizationId), enabled: true }),
+      expect.objectContaining({ name: inboundUsageIdentifierKey(organizationId), value: inboundUsageIdentifierKey(organizationId), enabled: true }),
+    ]);
+    // Each key leaves the other plans of its own meter only: the API key is never put in an inbound plan, nor the reverse.
+    expect(sent.filter((s) => s.command === 'DeleteUsagePlanKeyCommand').map((s) => s.input)).toEqual([
+      { usagePlanId: 'up-standard', keyId: apiKeyId },
+      { usagePlanId: 'up-inbound-standard', keyId: inboundApiKeyId },
+    ]);
+    expect(sent.filter((s) => s.command === 'CreateUsagePlanKeyCommand').map((s) => s.input)).toEqual([
+      { usagePlanId: 'up-starter', keyId: apiKeyId, keyType: 'API_KEY' },
+      { usagePlanId: 'up-inbound-starter', keyId: inboundApiKeyId, keyType: 'API_KEY' },
+    ]);
   });
 
   it('moves an existing key between plans without making another', async () => {
     const { client, sent } = apiGateway('key-existing');
     await assignUsagePlan(client, { restApiId: 'api123', organizationId: 'org_01JZ0000000000000000000000', plan: 'standard' });
     expect(sent.map((s) => s.command)).not.toContain('CreateApiKeyCommand');
-    expect(sent.filter((s) => s.command === 'CreateUsagePlanKeyCommand').map((s) => s.input.usagePlanId)).toEqual(['up-standard']);
+    expect(sent.filter((s) => s.command === 'CreateUsagePlanKeyCommand').map((s) => s.input.usagePlanId)).toEqual(['up-standard', 'up-inbound-standard']);
   });
 
   it('names the plan it could not find instead of guessing', async () => {

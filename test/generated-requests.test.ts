@@ -181,6 +181,13 @@ const STATED_RULES: { operations: string[]; states: string; keep: (request: { qu
     },
   },
   {
+    operations: ['POST /v1/webhooks', 'PUT /v1/webhooks/{webhookId}', 'PATCH /v1/webhooks/{webhookId}'],
+    states: 'in the future, at most a year on',
+    keep: ({ body }) => {
+      if (typeof body?.expiresAt === 'string') body.expiresAt = new Date(Date.now() + 86_400_000 * (1 + (digest(body.expiresAt) % 360))).toISOString();
+    },
+  },
+  {
     operations: ['GET /v1/availability'],
     states: '`to` must be after `from` and at most 14 days after it',
     keep: ({ query }) => {

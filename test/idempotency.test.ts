@@ -144,13 +144,14 @@ describe('Idempotency-Key on POST and PATCH', () => {
     expect((await client.get('/v1/leads')).body.totalCount).toBe(0);
   });
 
-  it('costs nothing without a key, and one claim and one completion with one', async () => {
+  it('costs nothing without a key, and one claim, a note of each id it draws and one completion with one', async () => {
     const { client } = await api.organization();
     // Both after the organization's first create, which alone reserves a block of activity ids.
     expect((await client.post('/v1/leads', { ...lead, email: 'first@example.com' })).status).toBe(201);
     const without = await countDynamoCalls(() => client.post('/v1/leads', lead));
     const withIt = await countDynamoCalls(() => client.post('/v1/leads', { ...lead, email: 'b@example.com' }, withKey('count')));
-    expect(withIt).toEqual(['PutItemCommand', ...without, 'PutItemCommand']);
+    // The lead's LEAD_CREATED activity id, noted on the key's record before the lead is written with it.
+    expect(withIt).toEqual(['PutItemCommand', 'UpdateItemCommand', ...without, 'PutItemCommand']);
   });
 });
 

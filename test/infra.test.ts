@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { BACKUP_RETENTION } from '../infra/cdk/table-backups';
 import { buildApp } from '../infra/cdk/app';
-import { INBOUND_ROUTE_THROTTLE, USAGE_PLAN_NAMES, USAGE_PLANS } from '#shared/auth/usage-plans';
+import { INBOUND_ROUTE_THROTTLE, INBOUND_USAGE_PLANS, USAGE_PLAN_NAMES, USAGE_PLANS } from '#shared/auth/usage-plans';
 import { DYNAMODB_MAX_ATTEMPTS, DYNAMODB_TIMEOUTS } from '#shared/dynamo';
 import { routes } from '../functions/resources';
 import { authorizerOf, grantedActions, routeId } from '#shared/routes/route';
@@ -58,7 +58,7 @@ function dynamoActionsOf(constructId: string): string[] {
 }
 
 describe('the API stack', () => {
-  it('throttles the public inbound route on its own, below the stage and above every plan, so an organization’s plan is the limit that binds', () => {
+  it('throttles the public inbound route on its own, below the stage and above every inbound plan, so an organization’s inbound plan is the limit that binds', () => {
     const stage = Object.values(apiTemplate.findResources('AWS::ApiGateway::Stage') as Record<string, Resource>)[0]!;
     const throttled = routes.filter((route) => route.throttle);
     // The OAuth endpoints that register and issue are throttled too (functions/oauth/routes.ts), below any one organization's plan.
@@ -66,9 +66,9 @@ describe('the API stack', () => {
     const register = (stage.Properties.MethodSettings as Array<Record<string, any>>).find((setting) => setting.HttpMethod === 'POST' && setting.ResourcePath === '/~1oauth~1register')!;
     expect(register).toMatchObject({ ThrottlingRateLimit: 5, ThrottlingBurstLimit: 20 });
     const inbound = (stage.Properties.MethodSettings as Array<Record<string, any>>).find((setting) => setting.HttpMethod === 'POST' && setting.ResourcePath === '/~1v1~1inbound~1{inboundEndpointId}')!;
-    expect(inbound).toMatchObject({ ThrottlingRateLimit: 400, ThrottlingBurstLimit: 800 });
-    // Room for one organization at its plan's full rate and burst, and as much again for every other organization.
-    for (const plan of Object.values(USAGE_PLANS).filter((plan) => Number.isFinite(plan.rateLimit))) {
+    expect(inbound).toMatchObject({ ThrottlingRateLimit: 200, ThrottlingBurstLimit: 400 });
+    // Room for one organization at its inbound plan's full rate and burst, and as much again for every other organization.
+    for (const plan of Object.values(INBOUND_USAGE_PLANS).filter((plan) => Number.isFinite(plan.rateLimit))) {
       expect(inbound.ThrottlingRateLimit).toBeGreaterThanOrEqual(2 * plan.rateLimit);
       expect(inbound.ThrottlingBurstLimit).toBeGreaterThanOrEqual(2 * plan.burstLimit);
     }
@@ -357,16 +357,19 @@ describe('the API stack', () => {
       expect(methodOf(route)?.Properties.ApiKeyRequired ?? false, `${route.method} ${route.path}`).toBe(authorizerOf(route) !== undefined);
     }
     const plans = Object.values(apiTemplate.findResources('AWS::ApiGateway::UsagePlan') as Record<string, Resource>);
-    expect(plans).toHaveLength(USAGE_PLAN_NAMES.length);
-    for (const name of USAGE_PLAN_NAMES) {
-      const plan = plans.find((p) => String(p.Properties.UsagePlanName).endsWith(`-${name}`));
-      const limits = USAGE_PLANS[name];
-      expect(plan?.Properties.ApiStages, name).toHaveLength(1);
-      if (Number.isFinite(limits.rateLimit)) {
-        expect(plan?.Properties.Throttle).toEqual({ RateLimit: limits.rateLimit, BurstLimit: limits.burstLimit });
-        expect(plan?.Properties.Quota).toEqual({ Limit: limits.dailyQuota, Period: 'DAY' });
-      } else {
-        expect(plan?.Properties.Throttle).toBeUndefined();
+    // A plan of each name for the organization's API keys (`<stack>-<plan>`) and one for its inbound URLs (`<stack>-inbound-<plan>`).
+    expect(plans).toHaveLength(2 * USAGE_PLAN_NAMES.length);
+    for (const [meter, limitsOf] of [['api', USAGE_PLANS], ['inbound', INBOUND_USAGE_PLANS]] as const) {
+      for (const name of USAGE_PLAN_NAMES) {
+        const plan = plans.find((p) => String(p.Properties.UsagePlanName) === `${api.stackName}-${meter === 'inbound' ? 'inbound-' : ''}${name}`);
+        const limits = limitsOf[name];
+        expect(plan?.Properties.ApiStages, `${meter} ${name}`).toHaveLength(1);
+        if (Number.isFinite(limits.rateLimit)) {
+          expect(plan?.Properties.Throttle).toEqual({ RateLimit: limits.rateLimit, BurstLimit: limits.burstLimit });
+          expect(plan?.Properties.Quota).toEqual({ Limit: limits.dailyQuota, Period: 'DAY' });
+        } else {
+          expect(plan?.Properties.Throttle).toBeUndefined();
+        }
       }
     }
   });

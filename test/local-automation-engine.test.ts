@@ -4,6 +4,7 @@ import type { StepMessage } from '../functions/automations/engine';
 import { STEP_BATCH, automationSteps } from '../functions/automations/channels';
 import { localAutomationEngine } from '../functions/automations/local-engine';
 import { createLocalQueue, type LocalQueue } from '../infra/local/queue';
+import { DEFAULT_CONCURRENCY } from '../infra/cdk/options';
 import { useTestApi } from './support/api';
 
 // The engine `npm start` and the tests run automations on: schedules are timers on the clock the code reads, and the
@@ -17,6 +18,7 @@ const advance = (runId: string, wake = 0): StepMessage => ({ kind: 'advance', or
 function engineOn(take: (message: StepMessage) => Promise<void> = async () => {}) {
   const manual = new ManualClock(START);
   const taken: { runId: string; at: number }[] = [];
+  // As infra/local/server.ts makes the step channel's queue: its clock, its redelivery, its message groups.
   const queue: LocalQueue<StepMessage> = createLocalQueue<StepMessage>({
     what: 'automation step',
     logged: ({ runId }) => ({ runId }),
@@ -25,6 +27,7 @@ function engineOn(take: (message: StepMessage) => Promise<void> = async () => {}
       await take(message);
     },
     onClock: { clock: manual, redeliverAfterMs: STEP_BATCH.visibilityTimeoutSeconds * 1000, maxReceives: automationSteps.deadLetters.maxReceiveCount },
+    group: automationSteps.messageGroup,
   });
   stops.push(() => queue.stop());
   const engine = localAutomationEngine(queue, manual);
@@ -165,6 +168,76 @@ describe('the step queue under npm start', () => {
     failing = false;
     await manual.advance(3_600_000, settle);
     expect(taken).toHaveLength(5);
+  });
+});
+
+describe('the step queue under npm start, shared by organizations', () => {
+  /** Steps taken, each held until the test lets it finish: a slot frees only when told. */
+  function heldSteps() {
+    const held: (() => void)[] = [];
+    const order: string[] = [];
+    const queue = engineOn(async (message) => {
+      order.push(`${message.organizationId} ${message.runId}`);
+      await new Promise<void>((resolve) => held.push(resolve));
+    });
+    /** What was sent falls due on the wall's timers (zero delay), after those set before it: then what is due is taken. */
+    const fallDue = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      await turns();
+    };
+    /** Lets the `n` oldest steps in flight finish, and whatever is due be taken in their place. */
+    const finish = async (n: number) => {
+      for (const resolve of held.splice(0, n)) resolve();
+      await turns();
+    };
+    return { ...queue, order, fallDue, finish, inFlight: () => held.length };
+  }
+
+  it('takes a quiet organization’s missed-call text-back at the first slot that frees while another’s 1 000 enrolled leads wait, each run’s next step queued behind them', async () => {
+    const { engine, order, fallDue, finish, inFlight } = heldSteps();
+    const slots = DEFAULT_CONCURRENCY.deliveries;
+    // The bulk organization enrols 1 000 leads in a multi-step automation: each run's step, once taken, queues its next.
+    const bulk = Array.from({ length: 1_000 }, (_, i): StepMessage => ({ kind: 'advance', organizationId: 'org_bulk', runId: `run_bulk_${String(i).padStart(4, '0')}`, wake: 1 }));
+    await engine.queue.send(bulk);
+    await fallDue();
+    expect(order).toHaveLength(slots);
+    await finish(slots / 2);
+    expect(order).toHaveLength(slots + slots / 2);
+    await engine.queue.send(order.map((step): StepMessage => ({ kind: 'advance', organizationId: 'org_bulk', runId: step.split(' ')[1]!, wake: 2 })));
+
+    // The quiet organization's missed call starts its text-back run while every slot holds a bulk step.
+    await engine.queue.send([{ kind: 'advance', organizationId: 'org_quiet', runId: 'run_quiet', wake: 1 }]);
+    await fallDue();
+    expect(inFlight()).toBe(slots);
+    const queuedAt = order.length;
+    // K = 1: the first slot that frees takes it, ahead of the 985 bulk steps and 15 next steps already waiting.
+    await finish(1);
+    expect(order.slice(queuedAt)).toEqual(['org_quiet run_quiet']);
+
+    // The bulk organization's steps are all taken after it, in the order they were queued.
+    while (inFlight()) await finish(slots);
+    expect(order).toHaveLength(1_000 + 15 + 1);
+    const bulkOrder = order.filter((step) => step.startsWith('org_bulk'));
+    expect(bulkOrder.slice(0, 1_000)).toEqual(bulk.map(({ runId }) => `org_bulk ${runId}`));
+  });
+
+  it('shares the slots between two busy organizations by the steps each has in flight, whichever queued first', async () => {
+    const { engine, order, fallDue, finish, inFlight } = heldSteps();
+    const slots = DEFAULT_CONCURRENCY.deliveries;
+    const steps = (organizationId: string, count: number) => Array.from({ length: count }, (_, i): StepMessage => ({ kind: 'advance', organizationId, runId: `run_${organizationId}_${i}`, wake: 1 }));
+    await engine.queue.send(steps('org_first', 100));
+    await engine.queue.send(steps('org_second', 100));
+    await fallDue();
+    // The first organization's burst filled every slot before the second's arrived; as its steps finish, the freed
+    // slots go to the second until both have as many in flight, and then to each in turn.
+    expect(order.every((step) => step.startsWith('org_first'))).toBe(true);
+    await finish(slots);
+    const next = order.slice(slots);
+    expect(next.slice(0, slots / 2).every((step) => step.startsWith('org_second'))).toBe(true);
+    expect(next.filter((step) => step.startsWith('org_second'))).toHaveLength(slots / 2);
+    expect(next.filter((step) => step.startsWith('org_first'))).toHaveLength(slots / 2);
+    while (inFlight()) await finish(slots);
+    expect(order).toHaveLength(200);
   });
 });
 

@@ -7,7 +7,8 @@ import { ACCESS_LOG_FIELDS } from '../infra/cdk/api-stack';
 import { ALARM_THRESHOLDS } from '../infra/cdk/monitoring';
 import { DEFAULT_CONCURRENCY, readOptions } from '../infra/cdk/options';
 import { readFileSync } from 'node:fs';
-import { greaterThanPattern } from '../infra/cdk/firewall';
+import { greaterThanPattern, INBOUND_RETRY_AFTER_SECONDS } from '../infra/cdk/firewall';
+import { GATEWAY_RESPONSES, gatewayResponseBody } from '#shared/http/gateway-responses';
 import { routes } from '../functions/resources';
 import { routeId } from '#shared/routes/route';
 
@@ -37,6 +38,7 @@ const tuned = synth({
   architecture: 'x86_64',
   ...domainContext,
   wafRatePerIp: 500,
+  wafInboundRatePerIp: 120,
   stageRateLimit: 300,
   stageBurstLimit: 600,
   authorizerCacheTtl: 60,
@@ -433,6 +435,7 @@ describe('options by context', () => {
       expect.objectContaining({ Name: 'BodyOverLimit', Priority: 1 }),
       expect.objectContaining({ Name: 'InboundBodyOverLimit', Priority: 2 }),
       expect.objectContaining({ Priority: 3, Action: { Block: {} }, Statement: { RateBasedStatement: { Limit: 500, AggregateKeyType: 'IP' } } }),
+      expect.objectContaining({ Name: 'InboundRatePerIp', Priority: 4 }),
     ]);
     const [, association] = only(tuned, 'AWS::WAFv2::WebACLAssociation');
     expect(association.Properties.WebACLArn).toEqual({ 'Fn::GetAtt': [aclId, 'Arn'] });
@@ -484,6 +487,23 @@ describe('options by context', () => {
         error: { status: 413, message: `The request body is larger than ${limitKb} KB`, code: 'PAYLOAD_TOO_LARGE' },
       });
     }
+  });
+
+  it('limits posts to the public inbound URLs per IP on their own, below the rate of the whole API, answered 429 RATE_LIMITED with Retry-After', () => {
+    const [, acl] = only(tuned, 'AWS::WAFv2::WebACL');
+    const rule = (acl.Properties.Rules as Array<Record<string, any>>).find((candidate) => candidate.Name === 'InboundRatePerIp')!;
+    const { Limit, AggregateKeyType, ScopeDownStatement } = rule.Statement.RateBasedStatement;
+    expect({ Limit, AggregateKeyType }).toEqual({ Limit: 120, AggregateKeyType: 'IP' });
+    // Scoped to the inbound route's own path, with or without the stage in front; no other path counts.
+    const scoped = new RegExp(ScopeDownStatement.RegexMatchStatement.RegexString);
+    expect(ScopeDownStatement.RegexMatchStatement.FieldToMatch).toEqual({ UriPath: {} });
+    for (const path of ['/prod/v1/inbound/inbound_01HZZZZZZZZZZZZZZZZZZZZZZZ', '/v1/inbound/inbound_01HZZZZZZZZZZZZZZZZZZZZZZZ']) expect(scoped.test(path), path).toBe(true);
+    for (const path of ['/v1/inbound-endpoints', '/v1/leads', '/v1/leads/v1/inbound/x']) expect(scoped.test(path), path).toBe(false);
+    const { CustomResponse } = rule.Action.Block;
+    expect(CustomResponse.ResponseCode).toBe(429);
+    expect(CustomResponse.ResponseHeaders).toEqual(expect.arrayContaining([{ Name: 'Retry-After', Value: String(INBOUND_RETRY_AFTER_SECONDS) }]));
+    expect(JSON.parse(acl.Properties.CustomResponseBodies[CustomResponse.CustomResponseBodyKey].Content)).toEqual(gatewayResponseBody(GATEWAY_RESPONSES.THROTTLED));
+    expect(() => synth({ wafRatePerIp: 500, wafInboundRatePerIp: 5 })).toThrow(/wafInboundRatePerIp must be a number from 10/);
   });
 
   it('compares a Content-Length as a number: greaterThanPattern matches exactly the numbers above its limit', () => {

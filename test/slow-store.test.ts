@@ -6,6 +6,7 @@ import { writeAlone } from '#shared/store/transact';
 import { WRITE_TOKEN_ATTRIBUTE } from '#shared/own-writes';
 import { createOrganizationWithKey } from '../infra/demo/organization';
 import { organizationKeys } from '../functions/organization/entity';
+import { keys } from '#shared/store/keys';
 import { useTestApi } from './support/api';
 import { tourRoutes, type TourClient } from './support/route-tour';
 
@@ -161,6 +162,40 @@ describe('a store that does not answer in time', () => {
     const list = await client.get('/v1/products');
     expect(list.body.totalCount).toBe(1);
     expect(list.body.products[0].id).toBe(retried.body.product.id);
+  });
+
+  it('takes over a claim whose attempt crashed after its draw with the id that attempt drew, and answers the record it wrote', async () => {
+    const { client, organizationId } = await api.organization();
+    await client.get('/v1/products');
+    const key = 'product-attempt-crashed';
+    const body = { name: 'Gas heater service', tradeCategoryId: 1, pricingType: 'FIXED', price: 149 };
+    // The attempt draws the product's id, its write lands, and then it dies: no answer, and its key's record is never
+    // finished (the UNKNOWN mark fails with it), so the claim stays IN_PROGRESS until its lock runs out.
+    dynamo.middlewareStack.add(
+      (next, context) => async (args) => {
+        const input = JSON.stringify(args.input);
+        if (context.commandName === 'UpdateItemCommand' && input.includes(':unknown')) throw timeout();
+        if (context.commandName !== 'TransactWriteItemsCommand' || !input.includes(body.name)) return next(args);
+        await next(args);
+        throw timeout();
+      },
+      { step: 'initialize', name: FAULT },
+    );
+    expect((await client.post('/v1/products', body, { headers: { 'Idempotency-Key': key } })).status).toBe(503);
+    dynamo.middlewareStack.remove(FAULT);
+    const claim = { TableName: config.tableName, Key: keys.idempotency(organizationId, key), ConsistentRead: true };
+    expect((await dynamo.send(new GetCommand(claim))).Item).toMatchObject({ status: 'IN_PROGRESS' });
+    const [written] = (await client.get('/v1/products')).body.products;
+    // Another create draws the next id meanwhile, so a retry drawing afresh would take a later one.
+    expect((await client.post('/v1/products', { ...body, name: 'Boiler flush' })).body.product.id).toBe(written.id + 1);
+    // Its lock runs out, as 30 s after the crash.
+    await dynamo.send(new UpdateCommand({ TableName: config.tableName, Key: claim.Key, UpdateExpression: 'SET lockedUntil = :past', ExpressionAttributeValues: { ':past': Date.now() - 1 } }));
+
+    const retried = await client.post('/v1/products', body, { headers: { 'Idempotency-Key': key } });
+    expect(retried.status).toBe(201);
+    expect(retried.body.product.id).toBe(written.id);
+    expect(retried.body.product).toEqual(written);
+    expect((await client.get('/v1/products')).body.totalCount).toBe(2);
   });
 
   it('writes the create once on a retry when the first attempt never reached the table', async () => {

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { routes } from '../functions/resources';
-import { ApiStack } from '../infra/cdk/api-stack';
+import { ApiStack, STAGE_NAME } from '../infra/cdk/api-stack';
 import { DASHBOARD_LIMITS } from '../infra/cdk/monitoring';
 import { readOptions } from '../infra/cdk/options';
 import type { RouteDefinition } from '#shared/routes/route';
@@ -17,7 +18,7 @@ import { dashboardBody, scaledRoutes, synthApiStack, TEMPLATE_LIMITS, templateLi
 const limits = { parent: 150, routeStack: 400 };
 const synthesized = [1, 3].map((times) => ({ times, routes: scaledRoutes(times), ...synthApiStack(scaledRoutes(times)) }));
 
-describe.each(synthesized)('the API stack at $times× today’s routes', ({ times, routes: scaled, parent, nested, parentResources, nestedResources }) => {
+describe.each(synthesized)('the API stack at $times× today’s routes', ({ times, routes: scaled, parent, roots, nested, parentResources, nestedResources }) => {
   it(`keeps the parent under ${limits.parent} resources and every route stack under ${limits.routeStack}`, () => {
     expect(parentResources).toBeLessThan(limits.parent);
     expect(nestedResources.length).toBe(new Set(scaled.map((route) => route.tag)).size);
@@ -38,13 +39,13 @@ describe.each(synthesized)('the API stack at $times× today’s routes', ({ time
   });
 
   it('keeps every template within CloudFormation’s and CloudWatch’s quotas', () => {
-    for (const template of [parent, ...nested]) expect(templateLimitBreaches(template)).toEqual([]);
+    for (const template of [parent, ...roots, ...nested]) expect(templateLimitBreaches(template)).toEqual([]);
   });
 
-  it('graphs every function’s errors and throttles and every route’s p99 on the dashboard, no widget over 500 metrics', () => {
-    const dashboards = Object.values(parent.Resources as Record<string, { Type: string }>).filter((resource) => resource.Type === 'AWS::CloudWatch::Dashboard');
-    expect(dashboards).toHaveLength(1);
-    const widgets = dashboardBody(dashboards[0]!).widgets;
+  it('graphs every function’s errors and throttles and every route’s p99 on the dashboards, one a top-level stack, no widget over 500 metrics', () => {
+    const dashboards = [parent, ...roots].map((template) => Object.values(template.Resources as Record<string, { Type: string }>).filter((resource) => resource.Type === 'AWS::CloudWatch::Dashboard'));
+    expect(dashboards.map((found) => found.length)).toEqual([parent, ...roots].map(() => 1));
+    const widgets = dashboards.flat().flatMap((dashboard) => dashboardBody(dashboard).widgets);
     const metrics = widgets.flatMap((widget) => (widget.properties.metrics ?? []) as unknown[][]);
     const named = (namespace: string, metricName: string) => metrics.filter((metric) => metric[0] === namespace && metric[1] === metricName);
     const functions = scaled.filter((route) => !route.aliasOf).length + 2;
@@ -56,28 +57,72 @@ describe.each(synthesized)('the API stack at $times× today’s routes', ({ time
   });
 });
 
-// A first deploy creates the parent and every route stack in one operation: today's within CloudFormation's 2 500;
-// three times today's past it, so such an API grows by updates or is split over root stacks (docs/capacity.md).
-describe('the API stack’s first deploy', () => {
-  it(`creates today’s parent and route stacks in one operation of at most ${TEMPLATE_LIMITS.operationResources} resources`, () => {
-    expect(synthesized.find(({ times }) => times === 1)!.createdResources).toBeLessThanOrEqual(TEMPLATE_LIMITS.operationResources);
+// A first deploy of a top-level stack creates it and its nested stacks in one operation, of at most 2 500 resources:
+// the API stack takes the route groups its operation holds, and stacks of routes after it the rest, each its own operation.
+describe.each(synthesized)('the first deploy at $times× today’s routes', ({ times, operations }) => {
+  it(`creates at most ${TEMPLATE_LIMITS.operationResources} resources in each top-level stack’s operation, nested stacks summed`, () => {
+    for (const operation of operations) expect(operation.resources, operation.stack).toBeLessThanOrEqual(TEMPLATE_LIMITS.operationResources);
+    // Today's routes are all in the API stack's own operation, as before stacks of routes existed; three times as many are not.
+    expect(operations.length === 1).toBe(times === 1);
+  });
+});
+
+describe('the stacks of routes after the API stack', () => {
+  const { api, roots, operations } = synthesized.find(({ times }) => times === 3)!;
+
+  it('are each deployed after the API stack and the one before, in order', () => {
+    api.routeStacks.forEach((stack, index) => {
+      const after = stack.dependencies.map((dependency) => dependency.stackName);
+      expect(after, stack.stackName).toContain(api.stackName);
+      if (index) expect(after, stack.stackName).toContain(api.routeStacks[index - 1]!.stackName);
+    });
+    expect(operations.map((operation) => operation.stack)).toEqual([api.stackName, ...api.routeStacks.map((stack) => stack.stackName)]);
+  });
+
+  it('release the API’s methods to the stage once their route stacks exist: a new deployment, made again when any method changes', () => {
+    /** The SDK call a release makes, as CloudFormation hands it to the provider (references left as REF). */
+    const callOf = (property: string | { 'Fn::Join': [string, unknown[]] }) =>
+      JSON.parse(typeof property === 'string' ? property : property['Fn::Join'][1].map((part) => (typeof part === 'string' ? part : 'REF')).join(property['Fn::Join'][0]));
+    api.routeStacks.forEach((stack, index) => {
+      const resources = roots[index]!.Resources as Record<string, { Type: string; DependsOn?: string[]; Properties: Record<string, any> }>;
+      const releases = Object.values(resources).filter((resource) => resource.Type === 'Custom::AWS');
+      expect(releases).toHaveLength(1);
+      const nestedIds = Object.entries(resources).filter(([, resource]) => resource.Type === 'AWS::CloudFormation::Stack').map(([id]) => id);
+      expect(releases[0]!.DependsOn).toEqual(expect.arrayContaining(nestedIds));
+      // Its physical id is the hash of every method of the API, as plain data: a changed method in any stack makes a new
+      // one, so the call is made again, and the API stack's own deployment never leaves the stage without this stack's.
+      expect(stack.methods.length).toBeGreaterThan(0);
+      expect(api.methods).toEqual(expect.arrayContaining(stack.methods));
+      const hash = createHash('sha256').update(JSON.stringify(api.methods)).digest('hex').slice(0, 16);
+      expect(callOf(releases[0]!.Properties.Create)).toEqual({
+        service: 'APIGateway',
+        action: 'createDeployment',
+        parameters: { restApiId: 'REF', stageName: STAGE_NAME, description: `The routes of ${stack.stackName}` },
+        physicalResourceId: { id: `${stack.stackName}-${hash}` },
+      });
+      expect(releases[0]!.Properties.Update).toEqual(releases[0]!.Properties.Create);
+    });
   });
 });
 
 describe('what docs/capacity.md says the stacks hold at three times today’s routes', () => {
-  const { parent, nested, parentResources, nestedResources, createdResources } = synthesized.find(({ times }) => times === 3)!;
+  const { parent, roots, nested, parentResources, nestedResources, operations } = synthesized.find(({ times }) => times === 3)!;
   const today = synthesized.find(({ times }) => times === 1)!;
-  const templates = [parent, ...nested];
+  const templates = [parent, ...roots, ...nested];
+  const largest = operations.reduce((a, b) => (b.resources > a.resources ? b : a));
   const section = readFileSync('docs/capacity.md', 'utf8').split('## How many routes the stacks hold')[1]!.split('\n## ')[0]!;
   const spaced = (count: number) => String(count).replace(/\B(?=(\d{3})+$)/g, ' ');
   const row = (quota: string) => section.split('\n').find((line) => line.startsWith(`| ${quota} |`)) ?? '';
   const kb = (template: object) => `${Math.round(Buffer.byteLength(JSON.stringify(template, undefined, 1)) / 1000)} KB`;
   const most = (counts: number[]) => String(Math.max(...counts));
-  const widgets = dashboardBody(Object.values(parent.Resources as Record<string, any>).find((resource) => resource.Type === 'AWS::CloudWatch::Dashboard')).widgets;
+  const dashboards = [parent, ...roots].map((template) => dashboardBody(Object.values(template.Resources as Record<string, any>).find((resource) => resource.Type === 'AWS::CloudWatch::Dashboard')).widgets);
+  const widgets = dashboards.flat();
   const alarms = templates.flatMap((template) => Object.values(template.Resources as Record<string, any>).filter((resource) => resource.Type === 'AWS::CloudWatch::Alarm'));
 
   it('states the largest count and size of each quota’s row as synthesized', () => {
-    expect(row('Resources one first deploy creates')).toContain(`| ${spaced(createdResources)} (the parent and its ${nested.length} route stacks; ${spaced(today.createdResources)} today) |`);
+    expect(row('Resources one operation of a first deploy creates')).toContain(
+      `| ${spaced(largest.resources)} (${largest.stack} and its ${largest.nestedStacks} route stacks, of ${operations.length} top-level stacks; ${spaced(today.createdResources)} today, the API stack alone) |`,
+    );
     expect(row('Resources in a template')).toContain(`| ${Math.max(...nestedResources)} (a tag's stack); the parent ${parentResources} |`);
     expect(row('Template read from S3')).toContain(`| ${kb(parent)} (the parent`);
     expect(row('Template read from S3')).toContain(`a tag's stack ${kb(nested.reduce((a, b) => (JSON.stringify(b).length > JSON.stringify(a).length ? b : a)))} |`);
@@ -85,7 +130,7 @@ describe('what docs/capacity.md says the stacks hold at three times today’s ro
     const mappings = Number(most(templates.map((t) => Object.keys(t.Mappings ?? {}).length)));
     expect(row('Outputs, parameters, mappings')).toContain(`parameters, ${mappings} mapping${mappings === 1 ? '' : 's'} |`);
     expect(row('Metrics of a metric-math alarm')).toContain(`| ${most(alarms.map((alarm) => (alarm.Properties.Metrics ?? []).length))} (`);
-    expect(row('Widgets of a dashboard')).toContain(`| ${widgets.length} (`);
+    expect(row('Widgets of a dashboard')).toContain(`| ${Math.max(...dashboards.map((dashboard) => dashboard.length))} (`);
     expect(row('Metrics of a dashboard widget')).toContain(`| ${most(widgets.map((widget) => (widget.properties.metrics ?? []).length))} (`);
   });
 });

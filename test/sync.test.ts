@@ -388,6 +388,7 @@ describe('every list route takes updatedSince', () => {
     // GET /v1/trade-categories is the built-in catalog, which changes only with a release.
     // GET /v1/automation-templates is the built-in recipes, which change only with a release.
     // GET /v1/reports/* are figures over a range of days, computed from counters: nothing of them is a record to sync.
+    // GET /v1/events/samples is a type's newest three events or its example: GET /v1/events?type= syncs the events.
     expect(routes.filter((route) => route.method === 'GET' && route.path.startsWith('/v1/') && !route.path.endsWith('}') && !LIST_ROUTES.includes(route)).map((route) => route.operationId).sort()).toEqual([
       'findAvailability',
       'getOrganization',
@@ -396,6 +397,7 @@ describe('every list route takes updatedSince', () => {
       'getReportSummary',
       'getReportTimeseries',
       'listAutomationTemplates',
+      'listEventSamples',
       'listOrganizationServices',
       'listTradeCategories',
     ]);

@@ -1108,6 +1108,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events/samples": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sample events of a type
+         * @description What a trigger's sample data needs (Zapier's `performList`, n8n's test step): `data` holds the organization's newest 3 events of `type` of the last 30 days, newest first, each exactly as `GET /v1/events/{eventId}` answers it, so their ids are stable. With none of that type, it holds the type's example from this document, as one event carrying the organization's id, whose id (`evt_sample_<type>`, its dot an underscore) is the same on every call and names no stored event. `type` is required; an unknown one answers 400 naming it.
+         */
+        get: operations["listEventSamples"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/events/{eventId}": {
         parameters: {
             query?: never;
@@ -1157,13 +1177,13 @@ export interface paths {
         };
         /**
          * List webhooks, newest first
-         * @description The organization’s webhook subscriptions, without their secrets.
+         * @description The organization’s webhook subscriptions, without their secrets. `url` keeps those to that url exactly (a platform’s check that its subscription still exists), paged and counted as the whole list is; with `updatedSince` it answers 400.
          */
         get: operations["listWebhooks"];
         put?: never;
         /**
          * Subscribe a URL to events
-         * @description Delivers each event of the listed types (or `*` for all) to `url`, which must be https and must not point at a private, loopback or link-local address. The answer carries `secret` (`whsec_…`) — shown only here and on rotation. Deliveries follow the Standard Webhooks specification: a POST of the event JSON with `webhook-id` (the event id, the same on every retry), `webhook-timestamp` and `webhook-signature` headers, verifiable with any Standard Webhooks library. An organization has at most 16 webhooks.
+         * @description Delivers each event of the listed types (or `*` for all) to `url`, which must be https and must not point at a private, loopback or link-local address. The answer carries `secret` (`whsec_…`) — shown only here and on rotation. Deliveries follow the Standard Webhooks specification: a POST of the event JSON with `webhook-id` (the event id, the same on every retry), `webhook-timestamp` and `webhook-signature` headers, verifiable with any Standard Webhooks library. An organization has at most 16 webhooks. `expiresAt` (RFC 3339, in the future, at most a year on) ends the subscription by itself: from then it is sent nothing and reads as disabled, `disabledReason` EXPIRED, and a `webhook.disabled` event follows. Subscribing again is safe: a `url` and `events` an enabled subscription of the organization already has (the same url exactly, the same events in any order) answer 200 with that subscription and its `secret`, changing nothing, rather than 201 with a second one; creates of the same url and events at the same moment make one subscription.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -1181,12 +1201,12 @@ export interface paths {
         };
         /**
          * Get a webhook
-         * @description One subscription, without its secret. `disabledReason` says why the service disabled it, if it did.
+         * @description One subscription, without its secret. `disabledReason` says why the service disabled it, if it did: GONE (its receiver answered 410 Gone), FAILING (its deliveries failed for 24 hours) or EXPIRED (its `expiresAt` passed); each also records a `webhook.disabled` event.
          */
         get: operations["getWebhook"];
         /**
          * Change a webhook’s url, events, description or isEnabled
-         * @description Fields left out keep their values. Setting `isEnabled` to true re-enables a subscription the service disabled and clears `disabledReason`. A `url` other than its own restarts the 24 hours of failures that disable it; the same url sent again does not.
+         * @description Fields left out keep their values; `expiresAt` is as on create: RFC 3339, in the future, at most a year on, or null for none. Setting `isEnabled` to true re-enables a subscription the service disabled and clears `disabledReason`; one whose `expiresAt` has passed answers 400 naming expiresAt unless the body gives a later one or null, which alone also starts an expired subscription again. A `url` other than its own restarts the 24 hours of failures that disable it; the same url sent again does not.
          */
         put: operations["updateWebhook"];
         post?: never;
@@ -1199,7 +1219,7 @@ export interface paths {
         head?: never;
         /**
          * Change a webhook’s url, events, description or isEnabled
-         * @description The same as `PUT /v1/webhooks/{webhookId}`: send only the fields to change. Fields left out keep their values. Setting `isEnabled` to true re-enables a subscription the service disabled and clears `disabledReason`. A `url` other than its own restarts the 24 hours of failures that disable it; the same url sent again does not.
+         * @description The same as `PUT /v1/webhooks/{webhookId}`: send only the fields to change. Fields left out keep their values; `expiresAt` is as on create: RFC 3339, in the future, at most a year on, or null for none. Setting `isEnabled` to true re-enables a subscription the service disabled and clears `disabledReason`; one whose `expiresAt` has passed answers 400 naming expiresAt unless the body gives a later one or null, which alone also starts an expired subscription again. A `url` other than its own restarts the 24 hours of failures that disable it; the same url sent again does not.
          */
         patch: operations["patchWebhook"];
         trace?: never;
@@ -1367,7 +1387,7 @@ export interface paths {
         put?: never;
         /**
          * Post an inquiry to an inbound endpoint (no API key)
-         * @description Authenticated by the endpoint URL's `token`, or by Standard Webhooks headers (`webhook-id`, `webhook-timestamp` within 5 minutes, `webhook-signature`) signed with the endpoint's secret; anything else answers 401 and records nothing. The body is `application/json`, or what an HTML form posts: `application/x-www-form-urlencoded` or `multipart/form-data`, at most 256 KB; a multipart form may carry files up to 3 MB in all, which are dropped: the rest of the form is recorded, with the files' names in the WEBFORM record's `droppedFiles`. A form post to an endpoint with `redirectUrl` is answered 303 to it with `inquiryId=<id>` added to its query, so the visitor lands on the site's thank-you page; refused (400, 403, 413, 415), it is answered 303 to `errorRedirectUrl` with `error=<code>` when the endpoint has one. An endpoint with `enforceOrigin` refuses a post whose `Origin` is not one of its `allowedOrigins`, or that has none (403 `ORIGIN_NOT_ALLOWED`, nothing recorded). A post filling the endpoint's `honeypotField` is answered as if recorded (201, or 303 to `redirectUrl` with an `inquiryId` that names nothing) and records nothing. A 401 is never redirected. JSON posts are answered JSON. A browser page on one of the endpoint's `allowedOrigins` may post JSON (CORS): the preflight `OPTIONS` of this URL, with its token, answers 204 with the CORS headers, and the answer to the post carries `Access-Control-Allow-Origin` and `Vary: Origin`; any other origin gets no CORS headers. A WEBFORM endpoint keeps every field and finds the lead from email, phone and name; an EMAIL endpoint takes a parsed email (from, to, subject, text or html); CALL and CHATBOT take `{lead, data, summary?, tag?}` as POST /v1/inquiries does. A CALL endpoint of `format` `retell` or `vapi` takes that platform's webhook exactly as it sends it, JSON up to 3 MB, proved by the platform's own scheme only (a token or Standard Webhooks signature is neither needed nor enough): Retell's `x-retell-signature` (`v=<unix ms>,d=<hex HMAC-SHA256 of the body followed by that timestamp, keyed with the Retell API key>`, within 5 minutes either way), or Vapi's credential holding the endpoint's secret: `Authorization: Bearer <secret>` (its Bearer Token credential, as Vapi sends it by default) or `x-vapi-secret: <secret>` (its legacy server secret; when sent, it alone is checked). Retell's `call_analyzed` (its event in `event` or `event_type`) and Vapi's `end-of-call-report` record a CALL inquiry (transcript, summary, recording, direction, duration, start, end, who hung up, the lead's number, and the platform's analysis: sentiment, success, extracted data), the lead found by the caller's phone (the called number on an outbound call) or created; the same call id again answers 200 with the first inquiry's ids and records nothing. Any other event, and a call that never connected, answers 204 and records nothing; a payload without the call id or the lead's phone, or with a field out of range, answers 400 naming the platform's field (`call.start_timestamp`, `message.startedAt`). The same sender id again (`externalInquiryId`, or the `webhook-id` or `Idempotency-Key` header) to the same endpoint, from a sender with the same email or phone, answers 200 with the first inquiry's ids alone (`{inquiry: {id, leadId}, created: false}`, nothing it recorded); from another sender it is recorded as an inquiry of its own, so the URL never answers with someone else's. Query parameters other than `token` are ignored. Every post counts against the endpoint's organization's usage plan, as a request with its API key does (a post with a wrong token too): beyond it, 429 `RATE_LIMITED` with `Retry-After`.
+         * @description Authenticated by the endpoint URL's `token`, or by Standard Webhooks headers (`webhook-id`, `webhook-timestamp` within 5 minutes, `webhook-signature`) signed with the endpoint's secret; anything else answers 401 and records nothing. The body is `application/json`, or what an HTML form posts: `application/x-www-form-urlencoded` or `multipart/form-data`, at most 256 KB; a multipart form may carry files up to 3 MB in all, which are dropped: the rest of the form is recorded, with the files' names in the WEBFORM record's `droppedFiles`. A form post to an endpoint with `redirectUrl` is answered 303 to it with `inquiryId=<id>` added to its query, so the visitor lands on the site's thank-you page; refused (400, 403, 413, 415), it is answered 303 to `errorRedirectUrl` with `error=<code>` when the endpoint has one. An endpoint with `enforceOrigin` refuses a post whose `Origin` is not one of its `allowedOrigins`, or that has none (403 `ORIGIN_NOT_ALLOWED`, nothing recorded). A post filling the endpoint's `honeypotField` is answered as if recorded (201, or 303 to `redirectUrl` with an `inquiryId` that names nothing) and records nothing. A 401 is never redirected. JSON posts are answered JSON. A browser page on one of the endpoint's `allowedOrigins` may post JSON (CORS): the preflight `OPTIONS` of this URL, with its token, answers 204 with the CORS headers, and the answer to the post carries `Access-Control-Allow-Origin` and `Vary: Origin`; any other origin gets no CORS headers. A WEBFORM endpoint keeps every field and finds the lead from email, phone and name; an EMAIL endpoint takes a parsed email (from, to, subject, text or html); CALL and CHATBOT take `{lead, data, summary?, tag?}` as POST /v1/inquiries does. A CALL endpoint of `format` `retell` or `vapi` takes that platform's webhook exactly as it sends it, JSON up to 3 MB, proved by the platform's own scheme only (a token or Standard Webhooks signature is neither needed nor enough): Retell's `x-retell-signature` (`v=<unix ms>,d=<hex HMAC-SHA256 of the body followed by that timestamp, keyed with the Retell API key>`, within 5 minutes either way), or Vapi's credential holding the endpoint's secret: `Authorization: Bearer <secret>` (its Bearer Token credential, as Vapi sends it by default) or `x-vapi-secret: <secret>` (its legacy server secret; when sent, it alone is checked). Retell's `call_analyzed` (its event in `event` or `event_type`) and Vapi's `end-of-call-report` record a CALL inquiry (transcript, summary, recording, direction, duration, start, end, who hung up, the lead's number, and the platform's analysis: sentiment, success, extracted data), the lead found by the caller's phone (the called number on an outbound call) or created; the same call id again answers 200 with the first inquiry's ids and records nothing. Any other event, and a call that never connected, answers 204 and records nothing; a payload without the call id or the lead's phone, or with a field out of range, answers 400 naming the platform's field (`call.start_timestamp`, `message.startedAt`). The same sender id again (`externalInquiryId`, or the `webhook-id` or `Idempotency-Key` header) to the same endpoint, from a sender with the same email or phone, answers 200 with the first inquiry's ids alone (`{inquiry: {id, leadId}, created: false}`, nothing it recorded); from another sender it is recorded as an inquiry of its own, so the URL never answers with someone else's. Query parameters other than `token` are ignored. Every post (a wrong token's too) counts against the organization's inbound quota, apart from its API keys': beyond it, 429 `RATE_LIMITED` with `Retry-After`.
          */
         post: operations["receiveInbound"];
         delete?: never;
@@ -3581,6 +3601,14 @@ export interface components {
         } | {
             id: string;
             /** @enum {string} */
+            type: "webhook.disabled";
+            /** Format: date-time */
+            occurredAt: string;
+            organizationId: string;
+            data: components["schemas"]["Webhook"];
+        } | {
+            id: string;
+            /** @enum {string} */
             type: "oauth_grant.created" | "oauth_grant.revoked";
             /** Format: date-time */
             occurredAt: string;
@@ -3650,6 +3678,7 @@ export interface components {
          *       "description": "CRM sync",
          *       "isEnabled": true,
          *       "disabledReason": null,
+         *       "expiresAt": null,
          *       "createdAt": "2026-10-30T02:11:45.120Z",
          *       "updatedAt": "2026-10-30T02:11:45.120Z"
          *     }
@@ -3660,7 +3689,8 @@ export interface components {
             events: string[];
             description: string | null;
             isEnabled: boolean;
-            disabledReason: string | null;
+            disabledReason: ("GONE" | "FAILING" | "EXPIRED") | null;
+            expiresAt: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -3678,6 +3708,7 @@ export interface components {
          *       "description": "CRM sync",
          *       "isEnabled": true,
          *       "disabledReason": null,
+         *       "expiresAt": null,
          *       "createdAt": "2026-10-30T02:11:45.120Z",
          *       "updatedAt": "2026-10-30T02:11:45.120Z",
          *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw3Qh8zFZZ0Wo="
@@ -3689,7 +3720,8 @@ export interface components {
             events: string[];
             description: string | null;
             isEnabled: boolean;
-            disabledReason: string | null;
+            disabledReason: ("GONE" | "FAILING" | "EXPIRED") | null;
+            expiresAt: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -10898,7 +10930,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
-                type?: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "automation_run.completed" | "automation_run.stopped" | "automation_run.failed" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "oauth_grant.created" | "oauth_grant.revoked";
+                type?: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "automation_run.completed" | "automation_run.stopped" | "automation_run.failed" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.disabled" | "oauth_grant.created" | "oauth_grant.revoked";
             };
             header?: never;
             path?: never;
@@ -10918,6 +10950,44 @@ export interface operations {
                         currentPage: number;
                         totalCount: number;
                         nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description A path, query or body value failed validation, a query parameter the operation does not take was sent, or the body is not valid JSON. The message names the field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    listEventSamples: {
+        parameters: {
+            query: {
+                type: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "automation_run.completed" | "automation_run.stopped" | "automation_run.failed" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.disabled" | "oauth_grant.created" | "oauth_grant.revoked";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sample events of a type */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Event"][];
                     };
                 };
             };
@@ -11040,6 +11110,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
+                url?: string;
             };
             header?: never;
             path?: never;
@@ -11104,13 +11175,28 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url: string;
-                    events: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "automation_run.completed" | "automation_run.stopped" | "automation_run.failed" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "oauth_grant.created" | "oauth_grant.revoked" | "*")[];
+                    events: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "automation_run.completed" | "automation_run.stopped" | "automation_run.failed" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.disabled" | "oauth_grant.created" | "oauth_grant.revoked" | "*")[];
                     /** @default null */
                     description?: string | null;
+                    /** @default null */
+                    expiresAt?: string | null;
                 };
             };
         };
         responses: {
+            /** @description An enabled subscription of the organization has this url and these events: it is answered, with its secret, and nothing is made. */
+            200: {
+                headers: {
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, sent again; absent on the first answer. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook: components["schemas"]["WebhookWithSecret"];
+                    };
+                };
+            };
             /** @description Subscribe a URL to events */
             201: {
                 headers: {
@@ -11216,9 +11302,10 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url?: string;
-                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "automation_run.completed" | "automation_run.stopped" | "automation_run.failed" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "oauth_grant.created" | "oauth_grant.revoked" | "*")[];
+                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "automation_run.completed" | "automation_run.stopped" | "automation_run.failed" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.disabled" | "oauth_grant.created" | "oauth_grant.revoked" | "*")[];
                     description?: string | null;
                     isEnabled?: boolean;
+                    expiresAt?: string | null;
                 };
             };
         };
@@ -11334,9 +11421,10 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url?: string;
-                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "automation_run.completed" | "automation_run.stopped" | "automation_run.failed" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "oauth_grant.created" | "oauth_grant.revoked" | "*")[];
+                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "automation_run.completed" | "automation_run.stopped" | "automation_run.failed" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.disabled" | "oauth_grant.created" | "oauth_grant.revoked" | "*")[];
                     description?: string | null;
                     isEnabled?: boolean;
+                    expiresAt?: string | null;
                 };
             };
         };
@@ -11463,7 +11551,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
-                eventType?: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "automation_run.completed" | "automation_run.stopped" | "automation_run.failed" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "oauth_grant.created" | "oauth_grant.revoked" | "webhook.test";
+                eventType?: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "automation_run.completed" | "automation_run.stopped" | "automation_run.failed" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.disabled" | "oauth_grant.created" | "oauth_grant.revoked" | "webhook.test";
                 status?: "PENDING" | "SUCCEEDED" | "FAILED";
             };
             header?: never;
@@ -13533,7 +13621,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Gone: the receiver wants no more webhooks. The subscription is disabled at once, its `disabledReason` naming the 410, and the event is not retried. */
+            /** @description Gone: the receiver wants no more webhooks. The subscription is disabled at once, `disabledReason` GONE, with a `webhook.disabled` event; the event is not retried and nothing more is sent to it. */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -13547,7 +13635,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Any other answer, or none within 10 s: the attempt is recorded FAILED and retried with exponential backoff and jitter (from 30 s, at most 1 hour apart) until 24 hours after the first attempt, then dead-lettered. After 5 failed attempts in a row the subscription is paused, from 30 s and twice as long after each further failure, at most 1 hour: its deliveries wait, and one attempt when the pause ends tries the receiver again, a success resuming them all. A subscription whose deliveries have failed for 24 hours is disabled. */
+            /** @description Any other answer, or none within 10 s: the attempt is recorded FAILED and retried with exponential backoff and jitter (from 30 s, at most 1 hour apart) until 24 hours after the first attempt, then dead-lettered. After 5 failed attempts in a row the subscription is paused, from 30 s and twice as long after each further failure, at most 1 hour: its deliveries wait, and one attempt when the pause ends tries the receiver again, a success resuming them all. A subscription whose deliveries have failed for 24 hours is disabled, `disabledReason` FAILING, with a `webhook.disabled` event. */
             default: {
                 headers: {
                     /** @description Seconds, or an HTTP-date: the next attempt is not made before it when that is later than the backoff, waiting at most 1 hour; the attempt's `nextAttemptAt` shows when. */

@@ -9,7 +9,10 @@ import { runStepMessage } from './step-worker';
 import { sentLocally } from '../sms/local-provider';
 import { useTestApi, type Client } from '../../test/support/api';
 import { senderOrganizations } from '../../test/support/sms';
-import { DAY_MS, iso } from '../../test/support/automations';
+import { DAY_MS, iso, sentFor } from '../../test/support/automations';
+import { dynamo } from '#shared/dynamo';
+import { DEFAULT_CONCURRENCY } from '../../infra/cdk/options';
+import { runKeys } from './run-entity';
 import { startReceiver, type Receiver } from '../../test/support/receiver';
 import { webhookSettings } from '../webhooks/settings';
 
@@ -484,5 +487,52 @@ describe('a webhook step', () => {
       webhookSettings.allowPrivateUrls = true;
     }
     expect(receiver.received).toEqual([]);
+  });
+});
+
+describe('one organization’s bulk enrolment and another’s missed call', () => {
+  it('takes the quiet organization’s text-back step at the first slot that frees, not behind the bulk enrolment’s steps queued before it', async () => {
+    const bulk = await api.organization({ usagePlan: 'internal' });
+    const quiet = await api.organization();
+    const followUp = await createAutomation(bulk.client, [{ type: 'send_sms', template: 'Thanks for asking about a quote.' }, { type: 'wait', duration: 'P1D' }, { type: 'send_sms', template: 'Still keen on that quote?' }]);
+    expect((await quiet.client.post('/v1/automations', { fromTemplate: 'missed_call_text_back', quietHours: ALWAYS })).status).toBe(201);
+    const slots = DEFAULT_CONCURRENCY.deliveries;
+    const leads = await Promise.all(Array.from({ length: 2 * slots }, (_, i) => bulk.client.post('/v1/leads', { name: `Bulk Lead ${i}`, phone: `+6141377${String(i).padStart(4, '0')}` })));
+
+    // The enrolment's steps and the missed call's are queued together, the enrolment's first, as the stream and the
+    // enrolling requests send them at once.
+    const queued: StepMessage[] = [];
+    const engine = automationEngine();
+    setAutomationEngine({ queue: { send: async (messages) => void queued.push(...messages) }, scheduler: engine.scheduler });
+    restore = () => setAutomationEngine(engine);
+    const runs = await Promise.all(leads.map((lead) => enrol(bulk.client, followUp, lead.body.lead.id)));
+    await quiet.client.post('/v1/inquiries', { source: 'CALL', lead: { phone: '+61412377001', name: 'Quiet Caller' }, data: { summary: 'Hung up before anyone answered.', missed: true } });
+    await api.eventsCaughtUp();
+    restore();
+    const quietRun = queued.find((message) => message.organizationId === quiet.organizationId)!;
+    expect(queued.map((message) => message.organizationId)).toEqual([...runs.map(() => bulk.organizationId), quiet.organizationId]);
+
+    // Each step taken reads its run first: the order of those reads is the order the queue handed the steps.
+    const runOf = new Map([...runs.map((run) => [JSON.stringify(runKeys.run(bulk.organizationId, run.id)), run.id] as const), [JSON.stringify(runKeys.run(quiet.organizationId, quietRun.runId)), quietRun.runId]]);
+    const taken: string[] = [];
+    dynamo.middlewareStack.add(
+      (next, context) => async (args) => {
+        const runId = context.commandName === 'GetItemCommand' ? runOf.get(JSON.stringify((args.input as { Key: unknown }).Key)) : undefined;
+        if (runId && !taken.includes(runId)) taken.push(runId);
+        return next(args);
+      },
+      { step: 'initialize', name: 'stepsTaken' },
+    );
+    try {
+      await engine.queue.send(queued);
+      await settle();
+    } finally {
+      dynamo.middlewareStack.remove('stepsTaken');
+    }
+    // The bulk steps filled every slot; the first to free took the text-back (K = 1), ahead of the 10 bulk steps waiting.
+    expect(taken.indexOf(quietRun.runId)).toBe(slots);
+    expect(taken).toHaveLength(runs.length + 1);
+    expect(sentFor(quiet.organizationId).map(({ to }) => to)).toEqual(['+61412377001']);
+    expect(sentFor(bulk.organizationId)).toHaveLength(runs.length);
   });
 });

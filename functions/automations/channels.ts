@@ -2,6 +2,7 @@ import type { QueueChannelDefinition, WorkerDefinition } from '#shared/resource'
 import { smsSender } from '../sms/capability';
 import { automationQueueNames } from './capability';
 import type { StepMessage } from './engine';
+import { stepMessageGroup } from './step-group';
 
 /**
  * The step runner's batch and time: a message runs one run's steps up to its next wait (an SMS, a webhook of at most
@@ -35,6 +36,8 @@ export const automationSteps: QueueChannelDefinition = {
     alarm: { id: 'AutomationStepDeadLettersWaiting', what: 'Automation steps failed five receives: their runs wait past their time until the messages are redriven (docs/operations.md).' },
   },
   environment: { queueUrl: 'AUTOMATION_QUEUE_URL', deadLettersUrl: 'AUTOMATION_DLQ_URL' },
+  // Each organization its own group: a fair queue deployed (./sqs-step-queue.ts), served alike in process.
+  messageGroup: stepMessageGroup,
   // A waiting step's schedule (./eventbridge-scheduler.ts), retried for an hour, then dead-lettered, which pages.
   schedules: {
     group: (tableName) => automationQueueNames(tableName).scheduleGroup,

@@ -1,5 +1,6 @@
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { AutomationEngine, StepMessage, StepQueue } from './engine';
+import { stepMessageGroup } from './step-group';
 
 /** SendMessageBatch takes ten messages at most; a step message is a few ids, far under its size limit. */
 const BATCH = 10;
@@ -18,7 +19,7 @@ export function sqsStepQueue(queueUrl: string): StepQueue {
   return {
     async send(messages) {
       for (let start = 0; start < messages.length; start += BATCH) {
-        const entries = messages.slice(start, start + BATCH).map((message, i) => ({ Id: String(i), MessageBody: stepMessageBody(message), MessageGroupId: message.organizationId }));
+        const entries = messages.slice(start, start + BATCH).map((message, i) => ({ Id: String(i), MessageBody: stepMessageBody(message), MessageGroupId: stepMessageGroup(message) }));
         const { Failed } = await sqs().send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: entries }));
         if (Failed?.length) throw new Error(`SQS refused ${Failed.length} automation step messages: ${Failed[0]!.Code} ${Failed[0]!.Message ?? ''}`);
       }

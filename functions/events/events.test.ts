@@ -8,6 +8,8 @@ import { queryAll } from '#shared/store/query-page';
 import { changedAttributes } from '#shared/resource';
 import { setSmsSender } from '../sms/sender';
 import { useTestApi, type Client } from '../../test/support/api';
+import { countDynamoCalls } from '../../test/support/dynamo-calls';
+import { EVENT_TYPES } from './types';
 import { lead as leadExample } from '../leads/examples';
 import { created, createProduct, createService, createTransfer, fixedProduct, ISO_MS, itemsOf } from '../../test/support/fixtures';
 
@@ -282,6 +284,75 @@ describe('when an event occurred', () => {
     const occurredAt = Date.parse(occurredAtOf((await eventsOf(client)).events, 'inquiry.created'));
     expect(occurredAt).toBeGreaterThanOrEqual(minuteOf(ingested.before));
     expect(occurredAt).toBeLessThanOrEqual(ingested.after);
+  });
+});
+
+describe('GET /v1/events/samples', () => {
+  const samplesOf = async (client: Client, type: string) => {
+    const res = await client.get(`/v1/events/samples?type=${type}`);
+    expect(res.status).toBe(200);
+    return res.body.data as { id: string; type: string; organizationId: string; data: Record<string, unknown>; previousAttributes?: Record<string, unknown> }[];
+  };
+
+  it('answers the newest three events of the type, newest first, each as GET /v1/events/{eventId} answers it, in one Query', async () => {
+    const { client } = await api.organization();
+    for (let i = 0; i < 4; i++) await client.post('/v1/leads', { name: `Sample${i} Smith`, email: `sample${i}@example.com` });
+    await client.post('/v1/policies', { title: 'Warranty', content: '12 months.' });
+    const listed = (await eventsOf(client, '&type=lead.created')).events;
+    const samples = await samplesOf(client, 'lead.created');
+    expect(samples.map((event) => event.data.firstName)).toEqual(['Sample3', 'Sample2', 'Sample1']);
+    expect(samples).toEqual(listed.slice(0, 3));
+    for (const sample of samples) expect((await client.get(`/v1/events/${sample.id}`)).body).toEqual({ event: sample });
+    expect(await samplesOf(client, 'lead.created')).toEqual(samples);
+    expect(await countDynamoCalls(() => samplesOf(client, 'lead.created'))).toEqual(['QueryCommand']);
+  });
+
+  it('answers every type’s example from the document when the organization has none of it: one event of the organization, its id the same on every call', async () => {
+    const { client, organizationId } = await api.organization();
+    expect(await samplesOf(client, 'lead.created')).toEqual([{ id: 'evt_sample_lead_created', type: 'lead.created', occurredAt: leadExample.updatedAt, organizationId, data: leadExample }]);
+    const updated = await samplesOf(client, 'lead.updated');
+    expect(updated).toEqual([{ id: 'evt_sample_lead_updated', type: 'lead.updated', occurredAt: leadExample.updatedAt, organizationId, data: leadExample, previousAttributes: { firstName: null } }]);
+    // Each answer is held to the document's Event for its type by the test client; the ids never repeat across types.
+    const ids = new Set<string>();
+    for (const type of EVENT_TYPES) {
+      const [sample, ...more] = await samplesOf(client, type);
+      expect(more).toEqual([]);
+      expect(sample).toMatchObject({ id: `evt_sample_${type.replaceAll('.', '_')}`, type, organizationId });
+      expect(await samplesOf(client, type)).toEqual([sample]);
+      ids.add(sample!.id);
+    }
+    expect(ids.size).toBe(EVENT_TYPES.length);
+  });
+
+  it('answers the example for a type whose only events are older than the 30 days events are kept', async () => {
+    const { client, organizationId } = await api.organization();
+    const old = Date.now() - 31 * 86_400_000;
+    await recordEvents([{ id: eventIdOf(old, '1'), type: 'faq.created', occurredAt: new Date(old).toISOString(), organizationId, data: { id: 1 } }]);
+    expect((await samplesOf(client, 'faq.created')).map((event) => event.id)).toEqual(['evt_sample_faq_created']);
+  });
+
+  it("never answers another organization's events: its own, or the example", async () => {
+    const a = await api.organization();
+    const b = await api.organization();
+    await a.client.post('/v1/leads', { name: 'Only A', email: 'only-a@example.com' });
+    const [theirs] = (await eventsOf(a.client, '&type=lead.created')).events;
+    expect((await samplesOf(a.client, 'lead.created')).map((event) => event.id)).toEqual([theirs!.id]);
+    expect(await samplesOf(b.client, 'lead.created')).toEqual([expect.objectContaining({ id: 'evt_sample_lead_created', organizationId: b.organizationId, data: leadExample })]);
+    await b.client.post('/v1/leads', { name: 'Only B', email: 'only-b@example.com' });
+    const [own] = (await eventsOf(b.client, '&type=lead.created')).events;
+    expect(await samplesOf(b.client, 'lead.created')).toEqual([own]);
+  });
+
+  it.each([
+    ['no type', ''],
+    ['an unknown type', '?type=lead.exploded'],
+    ['the test event’s type', '?type=webhook.test'],
+    ['two types', '?type=lead.created&type=lead.updated'],
+  ])('answers 400 naming type for %s', async (_, query) => {
+    const { client } = await api.organization();
+    const res = await client.get(`/v1/events/samples${query}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.map((detail: { path: string }) => detail.path)).toEqual(['type']);
   });
 });
 

@@ -44,6 +44,15 @@ export const EventListQuery = v.object({ ...PageQuery.entries, type: v.optional(
 
 export const EventPage = pageSchema('events', Event);
 
+/** `GET /v1/events/samples`: the one type asked for, required. */
+export const EventSamplesQuery = v.object({ type: EventTypeSchema });
+
+/** The newest events of a type, or its example: each as `GET /v1/events/{eventId}` answers it. */
+export const EventSamples = v.object({ data: v.array(Event) });
+
+/** How many of the newest real events of a type the samples answer. */
+export const SAMPLE_COUNT = 3;
+
 export const EventIdPath = v.object({ eventId: PrefixedId('evt', 'eventId') });
 export const EventResponse = v.object({ event: Event });
 

@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import { NotFoundError } from '#shared/errors';
@@ -8,6 +8,7 @@ import { EVENT_RETENTION_DAYS, type Event, type EventType } from './schema';
 import { putItems } from '#shared/store/batch-write';
 import { rangePage } from '#shared/store/query-page';
 import { retentionWindow } from '#shared/store/retention';
+import { indexKeyNames } from '#shared/table';
 import { resumablePage, settledLogSource } from '#shared/store/change-log';
 
 /** Writes events; putting the same event again (a redelivered stream batch) overwrites it with itself. */
@@ -38,4 +39,23 @@ export async function getEvent(organizationId: string, eventId: string): Promise
   const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: eventKeys.event(organizationId, eventId), ConsistentRead: true }));
   if (!Item || eventId < from) throw new NotFoundError('Event not found');
   return fromEventItem(Item);
+}
+
+/** The newest `count` events of one type of the last 30 days, newest first: one Query of the type's index partition. */
+export async function newestEventsOfType(organizationId: string, type: EventType, count: number): Promise<Event[]> {
+  const [from, to] = retentionWindow('evt', EVENT_RETENTION_DAYS);
+  const { pk, skBetween } = eventKeys.eventsOfTypeBetween(organizationId, type, from, to);
+  const { partitionKey, sortKey } = indexKeyNames('gsi1');
+  const { Items = [] } = await dynamo.send(
+    new QueryCommand({
+      TableName: config.tableName,
+      IndexName: 'gsi1',
+      KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
+      ExpressionAttributeNames: { '#pk': partitionKey, '#sk': sortKey },
+      ExpressionAttributeValues: { ':pk': pk, ':from': skBetween[0], ':to': skBetween[1] },
+      ScanIndexForward: false,
+      Limit: count,
+    }),
+  );
+  return Items.map(fromEventItem);
 }

@@ -50,6 +50,7 @@ export const EVENT_TYPES = [
   'faq.created',
   'faq.updated',
   'faq.deleted',
+  'webhook.disabled',
   'oauth_grant.created',
   'oauth_grant.revoked',
 ] as const;

@@ -67,8 +67,8 @@ export function inquiryLeadEffects(inquiry: InquiryRecord, isLatest: boolean): I
 
 /**
  * Moves the lead's lastInquiry forward (never back, for back-dated imports), counts the inquiry as
- * unread, flags the lead, on condition that the lead exists and its latest inquiry is still the one
- * read: that keeps isFirstInquiry true for exactly one inquiry of a lead.
+ * unread, flags the lead, on condition that the lead exists and its latest inquiry still stands as read: none
+ * (that keeps isFirstInquiry true for exactly one inquiry of a lead), or earlier than this one, or later.
  */
 export function leadUpdate(organizationId: string, inquiry: InquiryRecord, lead: LeadInquiryState, leadChanges: LeadChangesWithInquiry = {}): TransactWrite {
   const sets: string[] = [];
@@ -78,7 +78,8 @@ export function leadUpdate(organizationId: string, inquiry: InquiryRecord, lead:
     sets.push('smsOptedOut = :smsOptedOut');
     values[':smsOptedOut'] = leadChanges.smsOptedOut;
   }
-  const effects = inquiryLeadEffects(inquiry, isLater(inquiry, lead));
+  const latest = isLater(inquiry, lead);
+  const effects = inquiryLeadEffects(inquiry, latest);
   for (const [name, value] of Object.entries(effects.set)) {
     sets.push(`${name} = :${name}`);
     values[`:${name}`] = value;
@@ -92,8 +93,16 @@ export function leadUpdate(organizationId: string, inquiry: InquiryRecord, lead:
     sets.push('updatedAt = :updatedAt');
     values[':updatedAt'] = now();
   }
+  // What the write needs of the lead's latest inquiry is only what it decided on, and each holds for good once true
+  // (a lead's latest inquiry only moves later): none yet (this one is the first); one earlier than this (this one
+  // becomes the latest); one later (this one leaves it). Concurrent inquiries of one lead then retry at most twice,
+  // not once per inquiry that landed before them.
   const unchanged =
-    lead.lastInquiryId === null ? '(attribute_not_exists(lastInquiryId) OR attribute_type(lastInquiryId, :nullType))' : 'lastInquiryId = :seen';
+    lead.lastInquiryId === null
+      ? '(attribute_not_exists(lastInquiryId) OR attribute_type(lastInquiryId, :nullType))'
+      : latest
+        ? '(lastInquiryDate < :date OR (lastInquiryDate = :date AND lastInquiryId < :id))'
+        : '(lastInquiryDate > :date OR (lastInquiryDate = :date AND lastInquiryId > :id))';
   const [contactName, contactValue] = lead.holds ? contactAttribute(lead.holds) : [];
   const check = {
     TableName: config.tableName,
@@ -101,7 +110,7 @@ export function leadUpdate(organizationId: string, inquiry: InquiryRecord, lead:
     ConditionExpression: `attribute_exists(pk) AND ${unchanged}${contactName ? ' AND #holds = :holds' : ''}`,
     ...(contactName ? { ExpressionAttributeNames: { '#holds': contactName } } : {}),
   };
-  const conditionValues = { ...(lead.lastInquiryId === null ? { ':nullType': 'NULL' } : { ':seen': lead.lastInquiryId }), ...(contactName ? { ':holds': contactValue } : {}) };
+  const conditionValues = { ...(lead.lastInquiryId === null ? { ':nullType': 'NULL' } : { ':date': inquiry.createdAt, ':id': inquiry.id }), ...(contactName ? { ':holds': contactValue } : {}) };
   const expression = [sets.length ? `SET ${sets.join(', ')}` : '', adds.length ? `ADD ${adds.join(', ')}` : ''].filter(Boolean).join(' ');
   const onConditionFailed = () => new LeadChanged(`Lead ${inquiry.leadId} kept changing while inquiry ${inquiry.id} was recorded`);
   if (!expression) return { item: { ConditionCheck: { ...check, ExpressionAttributeValues: conditionValues } }, onConditionFailed };

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { OPENAPI_FILE, serializeDocument } from '#shared/openapi/document';
-import { resources } from '../resources';
+import { componentExamples, resources } from '../resources';
+import { eventSamplesFile } from '../events/samples-file';
+import { event } from '../events/examples';
 import { buildDocument } from './document';
 import { identifierOf, resourceModulesFile } from './resource-modules';
 
@@ -27,6 +29,7 @@ export type EventType = (typeof EVENT_TYPES)[number];
     resourceModulesFile(),
     { path: OPENAPI_FILE, content: serializeDocument(buildDocument()) },
     { path: new URL('../events/types.ts', import.meta.url), content: eventTypes },
+    { path: new URL('../events/samples.ts', import.meta.url), content: eventSamplesFile(resources, componentExamples, event.occurredAt) },
     { path: new URL('../resource-changes.ts', import.meta.url), content: streamSources() },
     { path: new URL('../audit-log/resource-types.ts', import.meta.url), content: auditResourceTypes() },
     { path: new URL('../mcp/toolsets.ts', import.meta.url), content: mcpToolsets() },

@@ -19,13 +19,19 @@ const MaxPrice = v.pipe(Price('maxPrice'), v.description(`${MONEY_RULE} Not less
 const Bool = (name: string) => v.boolean(`${name} must be a boolean`);
 export const oneOf = <T extends readonly string[]>(name: string, values: T) => v.picklist(values, `${name} must be one of ${values.join(', ')}`);
 
+/**
+ * At most this many members take a service: each one a write names anew is checked, in the write's own transaction,
+ * to still be a member (store.ts), and a transaction holds 100 items, up to 4 of them the service's own writes.
+ */
+export const MAX_SERVICE_MEMBERS = 90;
+
 /** The members who take the service, each a member of the organization (checked in rules.ts); none: every member. */
 const MemberIds = v.pipe(
   v.array(
     v.pipe(v.number('each of memberIds must be a member id'), v.integer('each of memberIds must be a member id'), v.minValue(1, 'each of memberIds must be a member id'), v.maxValue(2_147_483_647, 'each of memberIds must be a member id')),
     'memberIds must be an array of member ids',
   ),
-  v.maxLength(100, 'memberIds may name at most 100 members'),
+  v.maxLength(MAX_SERVICE_MEMBERS, `memberIds may name at most ${MAX_SERVICE_MEMBERS} members`),
   v.check((ids) => new Set(ids).size === ids.length, 'memberIds must not repeat a member'),
 );
 

@@ -4,6 +4,7 @@ import { dynamo } from '#shared/dynamo';
 import { fromScenarioItem, fromVersionedScenarioItem, scenarioAudit, scenarioSummary, toScenarioItem } from './scenario-entity';
 import { referrerOf } from './scenario-links';
 import { fromServiceItem, fromVersionedServiceItem, serviceAudit, serviceCounterNames, serviceKeys, toServiceItem, toServiceNameItem } from './entity';
+import { MAX_SERVICE_MEMBERS } from './attributes';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/errors';
 import type { Page } from '#shared/pagination';
 import { memberKey, normalizeName, type Key } from '#shared/store/keys';
@@ -24,18 +25,17 @@ export const SCENARIO_SEQUENCE = 'SCENARIO';
 
 const nameTaken = (name: string) => () => new ConflictError(`A service named "${name}" already exists`);
 
-/** The writes a transaction of up to `writes` items (a service's own) has room for beside its member checks. */
+/** The items of one transaction: the service's own writes and its member checks. */
 const MAX_TRANSACTION_ITEMS = 100;
 
 /**
  * That each member a write names anew is still a member when the write lands, for the write's transaction: a member
  * removed since the rules read it (its delete saw no service naming it yet) answers 400 naming its place, so no
- * service is left naming a member that is gone. Past the transaction's room (more than 90 members named anew at
- * once) the rules' read alone holds them.
+ * service is left naming a member that is gone. memberIds names at most MAX_SERVICE_MEMBERS (90), so they fit.
  */
 function stillMembers(organizationId: string, memberIds: readonly number[], before: readonly number[], writes: number): TransactWrite[] {
   const added = memberIds.flatMap((id, i) => (before.includes(id) ? [] : [{ id, i }]));
-  if (added.length > MAX_TRANSACTION_ITEMS - writes) return [];
+  if (added.length > MAX_TRANSACTION_ITEMS - writes) throw new Error(`${added.length} member checks and ${writes} writes exceed one transaction: memberIds names at most ${MAX_SERVICE_MEMBERS} members`);
   return added.map(({ id, i }) => ({
     item: { ConditionCheck: { TableName: config.tableName, Key: memberKey(organizationId, id), ConditionExpression: 'attribute_exists(pk)' } },
     onConditionFailed: () => new ValidationError([{ path: `memberIds.${i}`, message: `memberIds.${i}: ${id} is not a member of the organization` }]),

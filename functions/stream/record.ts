@@ -7,6 +7,7 @@ import type { Event } from '../events/schema';
 import { auditEntriesOf } from '../audit-log/derive';
 import { recordAuditEntries } from '../audit-log/store';
 import { enqueueDeliveries, subscriptionsOnce } from '../webhooks/fan-out';
+import { disableOnExpiry } from '../webhooks/expiry';
 import { processInOrder, type Deadline } from './in-order';
 import { changeOf } from './change';
 import { resourceChangesOf } from '../resource-changes';
@@ -75,6 +76,7 @@ export async function handler(batch: DynamoDBStreamEvent, context?: Deadline): P
       // Automations' starts and stops are idempotent too, so they go before the webhooks are queued.
       if (events.length) await automationEffectsOf(events, change.change);
       if (events.length) await enqueueDeliveries(events, subscriptionsOf);
+      await disableOnExpiry(change.change);
     },
     context,
   );

@@ -1,4 +1,4 @@
-import { activeSecrets, wants } from './rules';
+import { activeSecrets, isLive, wants } from './rules';
 import { ApiError, NotFoundError } from '#shared/errors';
 import { newId, now } from '#shared/ids';
 import { claimProbe, completeDelivery, countFailure, disableWebhookAt, getWebhook, markFailing, recordDelivery, updateWebhook, WEBHOOK_NOT_FOUND } from './store';
@@ -12,7 +12,7 @@ import { WEBHOOK_LIMITS } from './limits';
 import { retentionWindow } from '#shared/store/retention';
 import { SLOT_LEASE_MS, takeDeliverySlot } from './slots';
 import { logger } from '#shared/observability';
-import type { WebhookRecord } from './entity';
+import { hasExpired, type WebhookRecord } from './entity';
 
 /** Exponential backoff with ±20 % jitter, from the base (30 s deployed, 1 s locally), never more than an hour between attempts. */
 export function retryDelaySeconds(attempt: number, random = Math.random()): number {
@@ -87,7 +87,8 @@ export async function deliver(job: DeliveryJob): Promise<void> {
   if (!wants(webhook, job.event.type)) {
     // What the log promised (a redelivery's PENDING record, the previous attempt's nextAttemptAt) is answered: not
     // sent, and why, rather than left promising an attempt that will not come.
-    const why = `not sent: the subscription ${webhook.isEnabled ? `stopped asking for ${job.event.type}` : 'was disabled'} before the ${job.deliveryId ? 'attempt' : 'retry'} was due`;
+    const ended = !webhook.isEnabled ? 'was disabled' : hasExpired(webhook) ? `expired (at ${webhook.expiresAt})` : `stopped asking for ${job.event.type}`;
+    const why = `not sent: the subscription ${ended} before the ${job.deliveryId ? 'attempt' : 'retry'} was due`;
     if (job.deliveryId) await completeDelivery(job.organizationId, job.webhookId, notSent(job, job.deliveryId, why));
     else if (job.attempt > 1) await recordDelivery(job.organizationId, job.webhookId, notSent(job, newId('delivery'), why));
     return;
@@ -171,9 +172,8 @@ async function attemptAndRecord(job: DeliveryJob, webhook: WebhookRecord): Promi
   }
   const failure = outcome.statusCode === null ? outcome.error! : `HTTP ${outcome.statusCode}`;
   if (disables) {
-    const why = gone ? `the receiver answered HTTP 410 Gone, asking for no more deliveries` : `every delivery since ${webhook.failingSince} failed (last: ${failure})`;
-    const disabledReason = `Disabled at ${new Date().toISOString()}: ${why}. Fix the receiver, then set isEnabled to true.`;
-    await disableWebhookAt(job.organizationId, job.webhookId, webhook.url, disabledReason);
+    // GONE: the receiver asked for no more. FAILING: every delivery since failingSince failed; the attempts say how.
+    await disableWebhookAt(job.organizationId, job.webhookId, webhook.url, gone ? 'GONE' : 'FAILING');
     return;
   }
   if (!webhook.failingSince) await markFailing(job.organizationId, job.webhookId, new Date(attemptedAt).toISOString());
@@ -209,7 +209,7 @@ export async function redeliverEvent(organizationId: string, eventId: string, we
   if (eventId < oldest) throw new ApiError(410, `Event ${eventId} is older than ${EVENT_RETENTION_DAYS} days; events are kept and redelivered for ${EVENT_RETENTION_DAYS} days`, 'EVENT_EXPIRED');
   const [event, webhook] = await Promise.all([getEvent(organizationId, eventId), getWebhook(organizationId, webhookId)]);
   if (!webhook) throw new NotFoundError(WEBHOOK_NOT_FOUND);
-  if (!webhook.isEnabled) throw new ApiError(409, 'The webhook is disabled; set isEnabled to true before redelivering to it', 'WEBHOOK_DISABLED');
+  if (!isLive(webhook)) throw new ApiError(409, 'The webhook is disabled; set isEnabled to true before redelivering to it', 'WEBHOOK_DISABLED');
   if (!wants(webhook, event.type)) throw new ApiError(409, `The webhook does not subscribe to ${event.type}; add it to its events first`, 'NOT_SUBSCRIBED');
   const at = now();
   const delivery: WebhookDelivery = { id: newId('delivery'), eventId, eventType: event.type, attempt: 1, status: 'PENDING', statusCode: null, error: null, durationMs: null, attemptedAt: null, nextAttemptAt: at };

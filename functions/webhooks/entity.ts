@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { Webhook, WebhookDelivery, type DeliveryFilter } from './schema';
+import { DISABLED_REASONS, Webhook, WebhookDelivery, type DeliveryFilter, type DisabledReason } from './schema';
+import { clock } from '#shared/clock';
 import { TTL_ATTRIBUTE } from '#shared/table';
 import { changeLogKey } from '#shared/store/keys';
 import { indexKeysSortedBy, organizationPartition, type Collection, type Key, keySamplesOf } from '#shared/store/keys';
@@ -11,6 +12,16 @@ export const webhookKeys = {
   /** Webhook subscriptions: few per organization (at most 16), read whole when events fan out. */
   webhook: (o: string, webhookId: string): Key => ({ pk: org(o), sk: `WEBHOOK#${webhookId}` }),
   webhooks: (o: string): Collection => ({ pk: org(o), skPrefix: 'WEBHOOK#' }),
+  /**
+   * The claim of a url and set of events (`subscriptionClaim`) by the subscription made for them: a create puts it in
+   * its transaction, so two creates of the same url and events at once make one subscription.
+   */
+  webhookClaim: (o: string, claim: string): Key => ({ pk: org(o), sk: `WEBHOOKCLAIM#${claim}` }),
+  /**
+   * A subscription's expiry: kept with `expiresAt` as its TTL, so DynamoDB deletes it once the subscription has
+   * expired, and the stream consumer, reading that removal, disables the subscription (functions/webhooks/expiry.ts).
+   */
+  webhookExpiry: (o: string, webhookId: string): Key => ({ pk: org(o), sk: `WEBHOOKEXPIRY#${webhookId}` }),
   /** The organization's delivery slots: one lease per attempt under way (functions/webhooks/slots.ts). */
   deliverySlots: (o: string): Key => ({ pk: org(o), sk: 'DELIVERYSLOTS' }),
   /** A subscription's delivery attempts, newest first; kept 30 days (TTL). */
@@ -42,6 +53,8 @@ export const webhookCounterNames = {
 export const webhookKeySamples = keySamplesOf(webhookKeys, {
   webhook: ['webhook_1'],
   webhooks: [],
+  webhookClaim: ['claim_1'],
+  webhookExpiry: ['webhook_1'],
   deliverySlots: [],
   webhookDelivery: ['webhook_1', 'delivery_1'],
   webhookDeliveriesBetween: ['webhook_1', 'delivery_0', 'delivery_9', { eventType: 'lead.created', status: 'FAILED' }],
@@ -59,6 +72,13 @@ export type SigningSecret = v.InferOutput<typeof SigningSecret>;
  */
 export const WebhookRecord = v.object({
   ...Webhook.entries,
+  // Kept as a sentence before the reasons were codes: one naming the 410 is GONE, any other FAILING.
+  disabledReason: v.pipe(
+    v.nullable(v.string()),
+    v.transform((reason): DisabledReason | null => (reason === null || (DISABLED_REASONS as readonly string[]).includes(reason) ? (reason as DisabledReason | null) : reason.includes('410') ? 'GONE' : 'FAILING')),
+  ),
+  // Absent on a subscription made before subscriptions could expire.
+  expiresAt: v.optional(v.nullable(v.string()), null),
   secrets: v.array(SigningSecret),
   rotatedAt: v.optional(v.array(v.string()), []),
   failingSince: v.optional(v.nullable(v.string()), null),
@@ -74,8 +94,28 @@ export const WEBHOOK_CHANGES = 'WEBHOOKS';
 
 export const fromWebhookItem = (item: Record<string, unknown>): WebhookRecord => v.parse(WebhookRecord, item);
 
-/** The API's view: never the secrets. */
-export const publicWebhook = (webhook: WebhookRecord): Webhook => v.parse(Webhook, webhook);
+/** Whether the subscription's `expiresAt` has passed at `at`. */
+export const hasExpired = (webhook: Pick<WebhookRecord, 'expiresAt'>, at = clock.now()) => webhook.expiresAt !== null && Date.parse(webhook.expiresAt) <= at;
+
+/**
+ * The API's view: never the secrets. An enabled subscription past its `expiresAt` reads as disabled, EXPIRED, from
+ * that instant, whether or not the stream consumer has yet disabled it in the table.
+ */
+export const publicWebhook = (webhook: WebhookRecord): Webhook =>
+  v.parse(Webhook, webhook.isEnabled && hasExpired(webhook) ? { ...webhook, isEnabled: false, disabledReason: 'EXPIRED' } : webhook);
+
+/** The item that triggers a subscription's disabling at its `expiresAt` (`webhookExpiry`). */
+export const toExpiryItem = (organizationId: string, webhookId: string, expiresAt: string) => ({
+  ...webhookKeys.webhookExpiry(organizationId, webhookId),
+  entity: WEBHOOK_EXPIRY,
+  organizationId,
+  webhookId,
+  expiresAt,
+  [TTL_ATTRIBUTE]: Math.ceil(Date.parse(expiresAt) / 1000),
+});
+
+/** The entity of a subscription's expiry item. */
+export const WEBHOOK_EXPIRY = 'WEBHOOK_EXPIRY';
 
 export const DELIVERY_LOG_DAYS = 30;
 

@@ -9,6 +9,7 @@ export const webhook = {
   description: 'CRM sync',
   isEnabled: true,
   disabledReason: null,
+  expiresAt: null,
   createdAt: '2026-10-30T02:11:45.120Z',
   updatedAt: '2026-10-30T02:11:45.120Z',
 };

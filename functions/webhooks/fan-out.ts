@@ -1,6 +1,8 @@
 import { wants } from './rules';
 import type { WebhookRecord } from './entity';
-import { allWebhooks } from './store';
+import { allWebhooks, expireWebhook } from './store';
+import { hasExpired } from './entity';
+import { clock } from '#shared/clock';
 import type { Event } from '../events/schema';
 import { deliveryQueue, type DeliveryJob } from './queue';
 import { readsOnce } from '#shared/reads-once';
@@ -13,7 +15,7 @@ export const subscriptionsOnce = (read: SubscriptionsOf = allWebhooks): Subscrip
 
 /**
  * One delivery job per event and enabled subscription that asked for its type, queued in one call per 10 jobs.
- * Only an organization's own subscriptions ever meet its events.
+ * Only an organization's own subscriptions ever meet its events; one past its `expiresAt` meets none.
  */
 export async function enqueueDeliveries(events: Event[], subscriptionsOf: SubscriptionsOf = allWebhooks): Promise<number> {
   const byOrganization = new Map<string, Event[]>();
@@ -23,6 +25,8 @@ export async function enqueueDeliveries(events: Event[], subscriptionsOf: Subscr
   for (const [organizationId, organizationEvents] of byOrganization) {
     const webhooks = await subscriptionsOf(organizationId);
     if (webhooks.length === 0) continue;
+    // A subscription past its expiresAt gets nothing, and is disabled now if DynamoDB's TTL has not yet had it disabled.
+    await Promise.all(webhooks.filter((webhook) => webhook.isEnabled && hasExpired(webhook)).map((webhook) => expireWebhook(organizationId, webhook.id, webhook.expiresAt!, new Date(clock.now()).toISOString())));
     for (const event of organizationEvents) {
       for (const webhook of webhooks.filter((candidate) => wants(candidate, event.type))) {
         jobs.push({ organizationId, webhookId: webhook.id, event, attempt: 1, firstQueuedAt: at, notBefore: at });

@@ -1,5 +1,6 @@
 import { NotFoundError } from '#shared/errors';
 import { apiHandler } from '#shared/http/api-handler';
+import { Answer } from '#shared/http/answer';
 import { pageEnvelope } from '#shared/pagination';
 import { redeliverEvent, sendTestEvent } from './delivery';
 import { publicWebhook } from './entity';
@@ -8,11 +9,14 @@ import { subscribe, changeWebhook, rotateSecret } from './rules';
 import { listWebhooksPage, getWebhook, WEBHOOK_NOT_FOUND, deleteWebhook, listDeliveriesPage } from './store';
 
 /** The handlers of the webhooks routes, one per route, named by its operationId: the stack bundles this module into each route's function. */
-export const createWebhookHandler = apiHandler(routes.createWebhook, async ({ body, organizationId }) => ({ webhook: await subscribe(organizationId, body) }));
+export const createWebhookHandler = apiHandler(routes.createWebhook, async ({ body, organizationId }) => {
+  const { webhook, created } = await subscribe(organizationId, body);
+  return created ? { webhook } : new Answer(200, { webhook });
+});
 
 export const listWebhooksHandler = apiHandler(routes.listWebhooks, async ({ query, organizationId }) => {
   const page = await listWebhooksPage(organizationId, query);
-  return pageEnvelope('webhooks', { ...page, items: page.items.map(publicWebhook) });
+  return pageEnvelope('webhooks', { ...page, items: page.items.map((webhook) => publicWebhook(webhook)) });
 });
 
 export const getWebhookHandler = apiHandler(routes.getWebhook, async ({ path, organizationId }) => {

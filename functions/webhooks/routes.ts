@@ -17,20 +17,30 @@ const SIGNING = 'Deliveries follow the Standard Webhooks specification: a POST o
 
 export const createWebhook = webhookRows.create({
   summary: 'Subscribe a URL to events',
-  description: `Delivers each event of the listed types (or \`*\` for all) to \`url\`, which must be https and must not point at a private, loopback or link-local address. The answer carries \`secret\` (\`whsec_…\`) — shown only here and on rotation. ${SIGNING} An organization has at most ${MAX_WEBHOOKS_PER_ORGANIZATION} webhooks.`,
+  description: `Delivers each event of the listed types (or \`*\` for all) to \`url\`, which must be https and must not point at a private, loopback or link-local address. The answer carries \`secret\` (\`whsec_…\`) — shown only here and on rotation. ${SIGNING} An organization has at most ${MAX_WEBHOOKS_PER_ORGANIZATION} webhooks. \`expiresAt\` (RFC 3339, in the future, at most a year on) ends the subscription by itself: from then it is sent nothing and reads as disabled, \`disabledReason\` EXPIRED, and a \`webhook.disabled\` event follows. Subscribing again is safe: a \`url\` and \`events\` an enabled subscription of the organization already has (the same url exactly, the same events in any order) answer 200 with that subscription and its \`secret\`, changing nothing, rather than 201 with a second one; creates of the same url and events at the same moment make one subscription.`,
+  // GetItem: after the claim of the url and events was found taken, the claim and the subscription holding it.
+  dynamodb: ['UpdateItem', 'PutItem', 'GetItem'],
   response: WebhookSecretResponse,
+  responses: { 200: { description: 'An enabled subscription of the organization has this url and these events: it is answered, with its secret, and nothing is made.', schema: WebhookSecretResponse } },
 });
 
-export const listWebhooks = webhookRows.list({ summary: 'List webhooks, newest first', description: 'The organization’s webhook subscriptions, without their secrets.' });
+export const listWebhooks = webhookRows.list({
+  summary: 'List webhooks, newest first',
+  description: 'The organization’s webhook subscriptions, without their secrets. `url` keeps those to that url exactly (a platform’s check that its subscription still exists), paged and counted as the whole list is; with `updatedSince` it answers 400.',
+});
 
-export const getWebhook = webhookRows.get({ summary: 'Get a webhook', description: 'One subscription, without its secret. `disabledReason` says why the service disabled it, if it did.' });
+export const getWebhook = webhookRows.get({
+  summary: 'Get a webhook',
+  description: 'One subscription, without its secret. `disabledReason` says why the service disabled it, if it did: GONE (its receiver answered 410 Gone), FAILING (its deliveries failed for 24 hours) or EXPIRED (its `expiresAt` passed); each also records a `webhook.disabled` event.',
+});
 
 export const updateWebhook = webhookRows.update({
   method: 'PUT',
   summary: 'Change a webhook’s url, events, description or isEnabled',
-  description: 'Fields left out keep their values. Setting `isEnabled` to true re-enables a subscription the service disabled and clears `disabledReason`. A `url` other than its own restarts the 24 hours of failures that disable it; the same url sent again does not.',
-  // GetItem: the url it has, read only when the body names one.
-  dynamodb: ['GetItem', 'UpdateItem'],
+  description: 'Fields left out keep their values; `expiresAt` is as on create: RFC 3339, in the future, at most a year on, or null for none. Setting `isEnabled` to true re-enables a subscription the service disabled and clears `disabledReason`; one whose `expiresAt` has passed answers 400 naming expiresAt unless the body gives a later one or null, which alone also starts an expired subscription again. A `url` other than its own restarts the 24 hours of failures that disable it; the same url sent again does not.',
+  // GetItem: the subscription as it is, read only when the body names a url, an expiresAt or isEnabled true. PutItem,
+  // DeleteItem: its expiry item, put or removed with a new expiresAt.
+  dynamodb: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'],
 });
 
 export const deleteWebhook = webhookRows.delete({ summary: 'Delete a webhook', description: 'Stops deliveries at once, including pending retries.' });
@@ -106,9 +116,9 @@ export const webhookMessages: Record<string, OutgoingWebhook> = {
     headers: SIGNATURE_HEADERS,
     answers: {
       '2XX': { description: `Delivered: the attempt is recorded SUCCEEDED. The status line is the answer and must come within ${TIMEOUT_SECONDS} s; the body of the answer is not read (it is drained, up to 64 KB, without being waited for).` },
-      '410': { description: 'Gone: the receiver wants no more webhooks. The subscription is disabled at once, its `disabledReason` naming the 410, and the event is not retried.' },
+      '410': { description: 'Gone: the receiver wants no more webhooks. The subscription is disabled at once, `disabledReason` GONE, with a `webhook.disabled` event; the event is not retried and nothing more is sent to it.' },
       default: {
-        description: `Any other answer, or none within ${TIMEOUT_SECONDS} s: the attempt is recorded FAILED and retried with exponential backoff and jitter (from 30 s, at most ${LONGEST_WAIT_HOURS} hour apart) until 24 hours after the first attempt, then dead-lettered. After ${WEBHOOK_LIMITS.pauseAfterFailures} failed attempts in a row the subscription is paused, from 30 s and twice as long after each further failure, at most ${LONGEST_WAIT_HOURS} hour: its deliveries wait, and one attempt when the pause ends tries the receiver again, a success resuming them all. A subscription whose deliveries have failed for 24 hours is disabled.`,
+        description: `Any other answer, or none within ${TIMEOUT_SECONDS} s: the attempt is recorded FAILED and retried with exponential backoff and jitter (from 30 s, at most ${LONGEST_WAIT_HOURS} hour apart) until 24 hours after the first attempt, then dead-lettered. After ${WEBHOOK_LIMITS.pauseAfterFailures} failed attempts in a row the subscription is paused, from 30 s and twice as long after each further failure, at most ${LONGEST_WAIT_HOURS} hour: its deliveries wait, and one attempt when the pause ends tries the receiver again, a success resuming them all. A subscription whose deliveries have failed for 24 hours is disabled, \`disabledReason\` FAILING, with a \`webhook.disabled\` event.`,
         headers: { 'Retry-After': `Seconds, or an HTTP-date: the next attempt is not made before it when that is later than the backoff, waiting at most ${LONGEST_WAIT_HOURS} hour; the attempt's \`nextAttemptAt\` shows when.` },
       },
     },

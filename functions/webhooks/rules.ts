@@ -1,7 +1,8 @@
-import { publicWebhook, type WebhookRecord } from './entity';
-import { ApiError, BadRequestError, NotFoundError } from '#shared/errors';
+import { hasExpired, publicWebhook, type WebhookRecord } from './entity';
+import { clock } from '#shared/clock';
+import { ApiError, BadRequestError, changedMeanwhile, NotFoundError, ValidationError } from '#shared/errors';
 import { newId, now } from '#shared/ids';
-import { createWebhook, getWebhook, updateWebhook, WEBHOOK_NOT_FOUND } from './store';
+import { claimHolder, createWebhook, getWebhook, setExpiry, SubscriptionClaimed, updateWebhook, WEBHOOK_NOT_FOUND } from './store';
 import { MAX_ROTATIONS_PER_HOUR, ROTATION_OVERLAP_HOURS, type CreateWebhookBody, type UpdateWebhookBody, type Webhook } from './schema';
 import { resolvedRefusalOf } from './destination';
 import { newSigningSecret } from '#shared/signed-posts';
@@ -14,9 +15,38 @@ async function assertDeliverable(url: string): Promise<void> {
   if (refusal) throw new BadRequestError(refusal, 'VALIDATION_ERROR', [{ path: 'url', message: refusal }]);
 }
 
-/** The subscription and its first secret; the secret is answered here and on rotation only. */
-export async function subscribe(organizationId: string, body: CreateWebhookBody): Promise<Webhook & { secret: string }> {
+/** What a create answers: the subscription with its secret, and whether it made it (201) or found it (200). */
+export interface Subscribed {
+  webhook: Webhook & { secret: string };
+  created: boolean;
+}
+
+/** How often a create takes over a stale claim before it answers 409: each retry follows another create's success. */
+const CLAIM_ATTEMPTS = 3;
+
+/**
+ * The subscription and its first secret; the secret is answered here and on rotation only. Subscribing a url to a
+ * set of events an enabled subscription of the organization already has (the same url, the same events in any order)
+ * answers that one, secret included, rather than making a second: a platform that subscribes again on every
+ * activation keeps one. Its claim of the url and events, put in the create's transaction, makes two creates at once
+ * one subscription; a claim held by a subscription since disabled, deleted or moved to other events is taken over.
+ */
+export async function subscribe(organizationId: string, body: CreateWebhookBody): Promise<Subscribed> {
   await assertDeliverable(body.url);
+  let staleClaimOf: string | undefined;
+  for (let attempt = 1; ; attempt++) {
+    const made = await created(organizationId, body, staleClaimOf);
+    if (made) return { webhook: made, created: true };
+    const holderId = await claimHolder(organizationId, body.url, body.events);
+    const holder = holderId === undefined ? undefined : await getWebhook(organizationId, holderId);
+    if (holder && isLive(holder) && sameSubscription(holder, body)) return { webhook: { ...publicWebhook(holder), secret: currentSecret(holder) }, created: false };
+    if (attempt === CLAIM_ATTEMPTS) throw changedMeanwhile();
+    staleClaimOf = holderId;
+  }
+}
+
+/** The subscription made for the body, or undefined when another holds the claim of its url and events. */
+async function created(organizationId: string, body: CreateWebhookBody, staleClaimOf: string | undefined): Promise<(Webhook & { secret: string }) | undefined> {
   const at = now();
   const secret = newSigningSecret();
   const webhook: WebhookRecord = {
@@ -26,6 +56,7 @@ export async function subscribe(organizationId: string, body: CreateWebhookBody)
     description: body.description,
     isEnabled: true,
     disabledReason: null,
+    expiresAt: body.expiresAt,
     createdAt: at,
     updatedAt: at,
     secrets: [{ secret, expiresAt: null }],
@@ -34,9 +65,24 @@ export async function subscribe(organizationId: string, body: CreateWebhookBody)
     failuresInARow: 0,
     pausedUntil: null,
   };
-  await createWebhook(organizationId, webhook);
+  try {
+    await createWebhook(organizationId, webhook, staleClaimOf);
+  } catch (error) {
+    if (error instanceof SubscriptionClaimed) return undefined;
+    throw error;
+  }
   return { ...publicWebhook(webhook), secret };
 }
+
+/** The same url exactly, and the same events in any order. */
+const sameSubscription = (webhook: Pick<WebhookRecord, 'url' | 'events'>, body: Pick<CreateWebhookBody, 'url' | 'events'>) =>
+  webhook.url === body.url && webhook.events.length === new Set(body.events).size && body.events.every((type) => webhook.events.includes(type));
+
+/** A subscription that receives events: enabled, and not past its `expiresAt`. */
+export const isLive = (webhook: WebhookRecord, at = clock.now()) => webhook.isEnabled && !hasExpired(webhook, at);
+
+/** Ended by its `expiresAt`: past it while enabled, or disabled for it. */
+const hasEnded = (webhook: WebhookRecord) => (webhook.isEnabled && hasExpired(webhook)) || (!webhook.isEnabled && webhook.disabledReason === 'EXPIRED');
 
 /** A receiver that has failed nothing yet: no failure clock, no failures in a row, no pause. */
 const FRESH_RECEIVER = { failingSince: null, failuresInARow: 0, pausedUntil: null };
@@ -45,13 +91,23 @@ const FRESH_RECEIVER = { failingSince: null, failuresInARow: 0, pausedUntil: nul
  * Re-enabling (isEnabled: true) clears why the service disabled it and restarts the failure clock (and any pause); so does a `url` other
  * than the one it has, whose receiver has failed nothing yet: the old one's failures must not disable it at its first.
  * The same url sent again (a form that saves every field) keeps the clock, or a dead receiver would never be disabled.
+ * A new `expiresAt` (or null) for a subscription that has expired starts it again, as re-enabling does; re-enabling
+ * one whose `expiresAt` has passed, without a new one, answers 400 naming expiresAt.
  */
 export async function changeWebhook(organizationId: string, webhookId: string, body: UpdateWebhookBody): Promise<Webhook> {
   if (body.url !== undefined) await assertDeliverable(body.url);
+  const current = body.url !== undefined || body.expiresAt !== undefined || body.isEnabled === true ? await getWebhook(organizationId, webhookId) : undefined;
+  const endsAt = body.expiresAt !== undefined ? body.expiresAt : (current?.expiresAt ?? null);
+  if (body.isEnabled === true && endsAt !== null && Date.parse(endsAt) <= clock.now()) {
+    throw new ValidationError([{ path: 'expiresAt', message: 'expiresAt has passed: give a later one, or null, to enable the subscription again' }]);
+  }
+  const renewed = body.expiresAt !== undefined && body.isEnabled !== false && current !== undefined && hasEnded(current) ? { isEnabled: true, disabledReason: null, ...FRESH_RECEIVER } : {};
   const reenabled = body.isEnabled === true ? { disabledReason: null, ...FRESH_RECEIVER } : {};
-  const movesReceiver = body.url !== undefined && (await getWebhook(organizationId, webhookId))?.url !== body.url;
+  const movesReceiver = body.url !== undefined && current?.url !== body.url;
   const newReceiver = movesReceiver ? FRESH_RECEIVER : {};
-  return publicWebhook(await updateWebhook(organizationId, webhookId, { ...body, ...newReceiver, ...reenabled, updatedAt: now() }));
+  const updated = await updateWebhook(organizationId, webhookId, { ...body, ...newReceiver, ...renewed, ...reenabled, updatedAt: now() });
+  if (body.expiresAt !== undefined) await setExpiry(organizationId, webhookId, body.expiresAt);
+  return publicWebhook(updated);
 }
 
 /** A 429 the error middleware answers with `Retry-After`: the seconds until the oldest rotation of the hour leaves it. */
@@ -93,5 +149,9 @@ export function activeSecrets(webhook: WebhookRecord, at = Date.now()): string[]
     .map((s) => s.secret);
 }
 
-/** Whether the subscription asked for this event type. */
-export const wants = (webhook: Pick<WebhookRecord, 'isEnabled' | 'events'>, type: string) => webhook.isEnabled && (webhook.events.includes('*') || webhook.events.includes(type));
+/** The secret that signs with no end: the one a create answers, and a create that finds the subscription answers again. */
+export const currentSecret = (webhook: WebhookRecord): string => activeSecrets(webhook)[0]!;
+
+/** Whether the subscription asked for this event type and receives events now (enabled, not past its `expiresAt`). */
+export const wants = (webhook: Pick<WebhookRecord, 'isEnabled' | 'events' | 'expiresAt'>, type: string, at = clock.now()) =>
+  webhook.isEnabled && !hasExpired(webhook, at) && (webhook.events.includes('*') || webhook.events.includes(type));

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { DeletedSchema, NonEmptyString, PageQuery, pageSchema, partialUpdateBody, PrefixedId, Timestamp } from '#shared/schema';
+import { DeletedSchema, Instant, NonEmptyString, PageQuery, pageSchema, partialUpdateBody, PrefixedId, Timestamp } from '#shared/schema';
+import { clock } from '#shared/clock';
 // The generated list, not events/schema.ts: the events resource's redelivery route answers this module's WebhookDelivery.
 import { EVENT_TYPES } from '../events/types';
 
@@ -33,10 +34,29 @@ const EventSelection = v.pipe(
   v.transform((events) => [...new Set(events)]),
 );
 
+/** Why the service disabled a subscription: its receiver answered 410 Gone, its deliveries failed for 24 hours, or its `expiresAt` passed. */
+export const DISABLED_REASONS = ['GONE', 'FAILING', 'EXPIRED'] as const;
+export type DisabledReason = (typeof DISABLED_REASONS)[number];
+
+/** The latest `expiresAt` a subscription may have, from `at`: a year on, the same date and time. */
+export function latestExpiry(at: number): number {
+  const latest = new Date(at);
+  latest.setUTCFullYear(latest.getUTCFullYear() + 1);
+  return latest.getTime();
+}
+
+/** When a subscription ends by itself: in the future, at most a year on (checked against the clock when the body is read). */
+const ExpiresAt = v.pipe(
+  Instant('expiresAt', 'When the subscription ends by itself: from then it receives nothing and reads as disabled with `disabledReason` EXPIRED. In the future, at most a year from now.'),
+  v.check((at) => Date.parse(at) > clock.now(), 'expiresAt must be in the future'),
+  v.check((at) => Date.parse(at) <= latestExpiry(clock.now()), 'expiresAt must be at most a year from now'),
+);
+
 export const CreateWebhookBody = v.strictObject({
   url: WebhookUrl,
   events: EventSelection,
   description: v.optional(v.nullable(NonEmptyString('description', 500)), null),
+  expiresAt: v.optional(v.nullable(ExpiresAt), null),
 });
 export type CreateWebhookBody = v.InferOutput<typeof CreateWebhookBody>;
 
@@ -45,6 +65,7 @@ export const UpdateWebhookBody = partialUpdateBody({
   events: EventSelection,
   description: v.nullable(NonEmptyString('description', 500)),
   isEnabled: v.boolean('isEnabled must be a boolean'),
+  expiresAt: v.nullable(ExpiresAt),
 });
 export type UpdateWebhookBody = v.InferOutput<typeof UpdateWebhookBody>;
 
@@ -54,8 +75,10 @@ export const Webhook = v.object({
   events: v.array(v.string()),
   description: v.nullable(v.string()),
   isEnabled: v.boolean(),
-  /** Why the subscription was disabled by the service (deliveries failing for 24 hours, or its receiver answering 410 Gone); null otherwise. */
-  disabledReason: v.nullable(v.string()),
+  /** Why the service disabled the subscription: GONE (its receiver answered 410 Gone), FAILING (its deliveries failed for 24 hours) or EXPIRED (its `expiresAt` passed); null otherwise. */
+  disabledReason: v.nullable(v.picklist(DISABLED_REASONS)),
+  /** When the subscription ends by itself; null when it does not. */
+  expiresAt: v.nullable(Timestamp),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });
@@ -69,7 +92,8 @@ export const WebhookResponse = v.object({ webhook: Webhook });
 export const WebhookSecretResponse = v.object({ webhook: WebhookWithSecret });
 export const WebhookPage = pageSchema('webhooks', Webhook);
 export const WebhookDeleted = DeletedSchema;
-export const WebhookListQuery = PageQuery;
+/** `url` keeps the subscriptions to that url exactly: a platform's check that its subscription still exists. */
+export const WebhookListQuery = v.object({ ...PageQuery.entries, url: v.optional(WebhookUrl) });
 
 /** The event a `POST /v1/webhooks/{webhookId}/test` sends: never stored as an event, never sent to a subscription unasked. */
 export const TEST_EVENT_TYPE = 'webhook.test';

@@ -1,14 +1,15 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { createHash } from 'node:crypto';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import { keys } from '#shared/store/keys';
-import { DELIVERY_LOG_DAYS, fromDeliveryItem, fromWebhookItem, toDeliveryItem, toWebhookItem, WEBHOOK_CHANGES, webhookAudit, webhookCounterNames, webhookKeys, type WebhookRecord } from './entity';
+import { DELIVERY_LOG_DAYS, fromDeliveryItem, fromWebhookItem, toDeliveryItem, toExpiryItem, toWebhookItem, WEBHOOK_CHANGES, webhookAudit, webhookCounterNames, webhookKeys, type WebhookRecord } from './entity';
 import { BadRequestError, ConflictError, NotFoundError } from '#shared/errors';
 import type { Page, PageRequest } from '#shared/pagination';
-import { MAX_WEBHOOKS_PER_ORGANIZATION, type DeliveryFilter, type WebhookDelivery } from './schema';
+import { MAX_WEBHOOKS_PER_ORGANIZATION, type DeliveryFilter, type DisabledReason, type WebhookDelivery } from './schema';
 import { counterUpdate } from '#shared/store/counters';
 import { queryAll, rangePage } from '#shared/store/query-page';
-import { countedCollectionPage, refuseFilters, resumablePage, settledLogSource } from '#shared/store/change-log';
+import { countedCollectionPage, filteredCollectionPage, refuseFilters, resumablePage, settledLogSource } from '#shared/store/change-log';
 import { retentionWindow } from '#shared/store/retention';
 import { conditionNotHeld, deleteItem, insertIfAbsent, transact, writeAlone, writeAloneWhereHolds, type TransactWrite } from '#shared/store/transact';
 import { setFields } from '#shared/store/update-fields';
@@ -34,8 +35,61 @@ function countedIn(organizationId: string): TransactWrite {
   };
 }
 
-export async function createWebhook(organizationId: string, webhook: WebhookRecord): Promise<void> {
-  await transact([insertIfAbsent(toWebhookItem(organizationId, webhook)), countedIn(organizationId)]);
+/** A create that found its url and events claimed: by the subscription `claim.webhookId` names, or by none any more. */
+export class SubscriptionClaimed extends Error {}
+
+/**
+ * What names a url and a set of events, whatever the order of the events: the key of the claim a create puts. The
+ * url is hashed, as it may be up to 2 KB long.
+ */
+export function subscriptionClaim(url: string, events: readonly string[]): string {
+  return createHash('sha256').update(JSON.stringify([url, [...new Set(events)].sort()])).digest('base64url');
+}
+
+/**
+ * The subscription, counted in, and its claim of its url and events, in one transaction. The claim is put where none
+ * is (`staleClaimOf` undefined), or over the one held by `staleClaimOf`, a subscription since disabled, deleted or
+ * moved: another create's claim meanwhile answers SubscriptionClaimed, so of two creates at once one alone is made.
+ */
+export async function createWebhook(organizationId: string, webhook: WebhookRecord, staleClaimOf?: string): Promise<void> {
+  const claim = {
+    ...webhookKeys.webhookClaim(organizationId, subscriptionClaim(webhook.url, webhook.events)),
+    entity: 'WEBHOOK_CLAIM',
+    webhookId: webhook.id,
+  };
+  const condition = staleClaimOf === undefined ? { ConditionExpression: 'attribute_not_exists(pk)' } : { ConditionExpression: 'webhookId = :stale', ExpressionAttributeValues: { ':stale': staleClaimOf } };
+  const claimed: TransactWrite = { item: { Put: { TableName: config.tableName, Item: claim, ...condition } }, onConditionFailed: () => new SubscriptionClaimed() };
+  const expiry: TransactWrite[] = webhook.expiresAt ? [{ item: { Put: { TableName: config.tableName, Item: toExpiryItem(organizationId, webhook.id, webhook.expiresAt) } } }] : [];
+  // The claim first: at the limit of 16, a create that another subscription's claim answers is answered by it, not refused.
+  await transact([claimed, insertIfAbsent(toWebhookItem(organizationId, webhook)), countedIn(organizationId), ...expiry]);
+}
+
+/**
+ * The expiry item of a subscription whose `expiresAt` was set (its TTL that time), or its removal when cleared. Written
+ * after the subscription: the disabling it triggers holds only while the subscription's own `expiresAt` is that time.
+ */
+export async function setExpiry(organizationId: string, webhookId: string, expiresAt: string | null): Promise<void> {
+  if (expiresAt) await dynamo.send(new PutCommand({ TableName: config.tableName, Item: toExpiryItem(organizationId, webhookId, expiresAt) }));
+  else await dynamo.send(new DeleteCommand({ TableName: config.tableName, Key: webhookKeys.webhookExpiry(organizationId, webhookId) }));
+}
+
+/**
+ * Disables a subscription whose `expiresAt` has passed, EXPIRED, while it is enabled and still ends at that time (not
+ * re-enabled with another since): the write that its `webhook.disabled` event stands for, made once.
+ */
+export async function expireWebhook(organizationId: string, webhookId: string, expiresAt: string, at: string): Promise<boolean> {
+  return writeAloneWhereHolds(
+    setFields(webhookKeys.webhook(organizationId, webhookId), { isEnabled: false, disabledReason: 'EXPIRED', updatedAt: at }, {
+      condition: { expression: 'isEnabled = :enabled AND expiresAt = :expiresAt', values: { ':enabled': true, ':expiresAt': expiresAt } },
+      onConditionFailed: conditionNotHeld,
+    }),
+  );
+}
+
+/** The id of the subscription that holds the claim of a url and events, if one does (it may since have moved, been disabled or deleted). */
+export async function claimHolder(organizationId: string, url: string, events: readonly string[]): Promise<string | undefined> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: webhookKeys.webhookClaim(organizationId, subscriptionClaim(url, events)), ConsistentRead: true }));
+  return Item?.webhookId as string | undefined;
 }
 
 export async function getWebhook(organizationId: string, webhookId: string): Promise<WebhookRecord | undefined> {
@@ -43,9 +97,14 @@ export async function getWebhook(organizationId: string, webhookId: string): Pro
   return Item && fromWebhookItem(Item);
 }
 
-export async function listWebhooksPage(organizationId: string, request: PageRequest): Promise<Page<WebhookRecord>> {
-  const webhooks = { organizationId, collection: webhookKeys.webhooks(organizationId), counter: webhookCounterNames.webhooks, changes: WEBHOOK_CHANGES };
-  return countedCollectionPage(request, webhooks, fromWebhookItem);
+/**
+ * A page of the organization's subscriptions, newest first, or of those to one url exactly: its at most 16 read whole
+ * and kept by url, counted over what is kept.
+ */
+export async function listWebhooksPage(organizationId: string, { url, ...request }: PageRequest & { url?: string }): Promise<Page<WebhookRecord>> {
+  const collection = webhookKeys.webhooks(organizationId);
+  if (url !== undefined) return filteredCollectionPage(request, { organizationId, collection, changes: WEBHOOK_CHANGES, filters: { url } }, fromWebhookItem);
+  return countedCollectionPage(request, { organizationId, collection, counter: webhookCounterNames.webhooks, changes: WEBHOOK_CHANGES }, fromWebhookItem);
 }
 
 /** Every subscription of the organization (at most 16): what an event fans out to. */
@@ -119,7 +178,7 @@ export async function claimProbe(organizationId: string, webhookId: string, seen
  * subscription has since moved away from (a PATCH of its url while the attempt was in flight) cannot switch off the
  * new one. Deleted or moved meanwhile: nothing to disable.
  */
-export async function disableWebhookAt(organizationId: string, webhookId: string, url: string, disabledReason: string): Promise<void> {
+export async function disableWebhookAt(organizationId: string, webhookId: string, url: string, disabledReason: DisabledReason): Promise<void> {
   await writeAloneWhereHolds(
     setFields(webhookKeys.webhook(organizationId, webhookId), { isEnabled: false, disabledReason, updatedAt: new Date().toISOString() }, {
       condition: { expression: '#url = :attempted', names: { '#url': 'url' }, values: { ':attempted': url } },

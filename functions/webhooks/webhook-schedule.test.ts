@@ -32,6 +32,53 @@ async function deliveryWith(env: Record<string, string | undefined>) {
 const DEPLOYED = { WEBHOOK_RETRY_BASE_SECONDS: undefined, WEBHOOK_URLS_ALLOW_PRIVATE: undefined };
 const JITTER = [0, 0.25, 0.5, 0.75, 0.999];
 
+// First in the file: the handlers it loads read this file's manual clock, which those loaded after a test below resets
+// the modules would not.
+describe('a subscription’s expiresAt, on the clock', () => {
+  /** The instant `at` as RFC 3339 in a zone `offsetMinutes` from UTC, as a caller there writes it. */
+  const inZone = (at: number, offsetMinutes: number) => {
+    const sign = offsetMinutes < 0 ? '-' : '+';
+    const abs = Math.abs(offsetMinutes);
+    const offset = `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+    return new Date(at + offsetMinutes * 60_000).toISOString().slice(0, 23) + offset;
+  };
+
+  it.each([
+    [0, 0],
+    [660, 5],
+    [-300, 13],
+    [345, 22],
+  ])('reads as enabled until the instant of its expiresAt, then disabled, EXPIRED (written %i minutes from UTC, at %i h UTC)', async (offsetMinutes, hour) => {
+    const { client } = await api.organization();
+    const startOfDay = new Date(api.clock.now());
+    startOfDay.setUTCHours(24 + hour, 0, 0, 0);
+    await api.advanceTime(startOfDay.getTime() - api.clock.now());
+    const expiresAt = api.clock.now() + 3 * 3_600_000;
+    const created = await client.post('/v1/webhooks', { url: 'https://hooks.example.com/zap', events: ['lead.created'], expiresAt: inZone(expiresAt, offsetMinutes) });
+    expect(created.status).toBe(201);
+    expect(created.body.webhook.expiresAt).toBe(new Date(expiresAt).toISOString());
+    await api.advanceTime(3 * 3_600_000 - 1);
+    expect((await client.get(`/v1/webhooks/${created.body.webhook.id}`)).body.webhook).toMatchObject({ isEnabled: true, disabledReason: null });
+    await api.advanceTime(1);
+    expect((await client.get(`/v1/webhooks/${created.body.webhook.id}`)).body.webhook).toMatchObject({ isEnabled: false, disabledReason: 'EXPIRED' });
+  });
+
+  it.each([
+    ['2027-02-28T12:00:00.000Z', '2028-02-28T12:00:00.000Z'],
+    ['2028-02-29T23:30:00.000Z', '2029-03-01T23:30:00.000Z'],
+  ])('takes an expiresAt a year on from %s to the millisecond (%s), and refuses one a millisecond later or a millisecond ago', async (from, latest) => {
+    const { client } = await api.organization();
+    await api.advanceTime(Date.parse(from) - api.clock.now());
+    const post = (expiresAt: string) => client.post('/v1/webhooks', { url: `https://hooks.example.com/${expiresAt}`, events: ['*'], expiresAt });
+    expect((await post(latest)).status).toBe(201);
+    for (const refused of [new Date(Date.parse(latest) + 1).toISOString(), new Date(Date.parse(from) - 1).toISOString(), from]) {
+      const res = await post(refused);
+      expect(res.status).toBe(400);
+      expect(res.body.error.details.map((detail: { path: string }) => detail.path)).toEqual(['expiresAt']);
+    }
+  });
+});
+
 describe('the webhook retry schedule', () => {
   it('deployed, waits about 30 s before the first retry and doubles, each wait within 20 % of its step', async () => {
     const { retryDelaySeconds, webhookSettings } = await deliveryWith(DEPLOYED);
@@ -130,3 +177,4 @@ describe('an organization’s delivery slots', () => {
     expect(await takeAll(organizationId)).toHaveLength(WEBHOOK_LIMITS.maxInFlightPerOrganization);
   });
 });
+

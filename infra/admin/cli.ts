@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { DEFAULT_USAGE_PLAN, isUsagePlanName, USAGE_PLAN_NAMES, USAGE_PLANS, type UsagePlanName } from '#shared/auth/usage-plans';
+import { DEFAULT_USAGE_PLAN, INBOUND_USAGE_PLANS, isUsagePlanName, USAGE_PLAN_NAMES, USAGE_PLANS, type UsagePlanName } from '#shared/auth/usage-plans';
 import { LOCAL_AWS_ENV } from '../local/dynamodb-local';
 import { MAX_COUNTER_SHARDS } from '#shared/store/counter-shards';
 import { newId } from '#shared/ids';
@@ -15,7 +15,7 @@ const USAGE = `Usage: npm run admin -- <command> [options]
 Commands:
   org create --name <name> [--demo] [--plan standard]
                                              create an organization and its first API key
-  org plan --org <id> --plan <plan>          choose its usage plan: ${USAGE_PLAN_NAMES.join(', ')}
+  org plan --org <id> --plan <plan>          choose its usage plan (its API keys' and its inbound URLs'): ${USAGE_PLAN_NAMES.join(', ')}
                                              (requests per second, burst and daily quota; default ${DEFAULT_USAGE_PLAN})
   org shards --org <id> --counter-shards <n> spread its lead and inquiry counters over n items (1 to ${MAX_COUNTER_SHARDS};
                                              only grows), for a tenant creating leads at tens a second (docs/capacity.md)
@@ -164,7 +164,7 @@ async function run(): Promise<unknown> {
         if (!values.plan) throw new UsageError('--plan is required');
         const plan = usagePlan();
         await setOrganizationUsagePlan(organizationId, plan);
-        return { organizationId, usagePlan: plan, limits: USAGE_PLANS[plan], ...(await applyUsagePlan(organizationId, plan)) };
+        return { organizationId, usagePlan: plan, limits: USAGE_PLANS[plan], inboundLimits: INBOUND_USAGE_PLANS[plan], ...(await applyUsagePlan(organizationId, plan)) };
       }
       case 'org shards': {
         const organizationId = await requireOrganization();

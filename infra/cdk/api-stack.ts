@@ -1,4 +1,7 @@
-import { CfnOutput, NestedStack, Stack, STACK_RESOURCE_LIMIT_CONTEXT, type StackProps } from 'aws-cdk-lib';
+import { createHash } from 'node:crypto';
+import { ArnFormat, CfnOutput, CfnResource, NestedStack, Stack, STACK_RESOURCE_LIMIT_CONTEXT, Validations, type StackProps } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
 import type { IResource, RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
@@ -43,18 +46,38 @@ function notAllowedByGroup(groups: ReadonlyMap<string, readonly RouteDefinition[
   return mocks;
 }
 
+/** What one stack operation creates, updates or deletes at most, its nested stacks included (CloudFormation's quota). */
+export const OPERATION_RESOURCES = 2500;
+
+/**
+ * What the parent keeps for resources of its own beside its route stacks (the API, authorizers, stage, usage plans,
+ * alarms, dashboard, firewall, domain: 136 at three times today's routes), and what a stack of routes after it keeps
+ * for its release and dashboard.
+ */
+const OWN_RESOURCES = { parent: 400, routes: 50 } as const;
+
+/** The CloudFormation resources made in `stack` itself (not in stacks nested in it). */
+const resourcesIn = (stack: Stack) => stack.node.findAll().filter((construct) => construct instanceof CfnResource && Stack.of(construct) === stack).length;
+
 /**
  * The stateless part: the REST API, its authorizers and stage in this stack, and each group's (tag's) routes, with
  * their functions, aliases, canaries, alarms, methods and paths, in a nested stack of their own: one stack would pass
- * CloudFormation's 500 resources.
+ * CloudFormation's 500 resources. One operation of a stack and its nested stacks creates at most 2 500 resources, so
+ * the groups past what this stack's operation takes go to stacks of routes deployed after it (routeStacks), each
+ * with its groups' nested stacks, on this stack's REST API.
  */
 export class ApiStack extends Stack {
   readonly api: RestApi;
-  /** One nested stack per tag, holding that tag's routes. */
+  /** One nested stack per tag, holding that tag's routes (in this stack, or in one of routeStacks). */
   readonly functionStacks = new Map<string, NestedStack>();
+  /** The top-level stacks of routes past what this stack's operation takes, each deployed after the one before. */
+  readonly routeStacks: RouteRootStack[] = [];
+  /** What every method of the API is, as plain data, in whichever stack. */
+  readonly methods: unknown[];
 
   constructor(scope: Construct, id: string, { routes, options, ...props }: ApiStackProps) {
     super(scope, id, props);
+    this.rootProps = { env: props.env };
     // The template for sam local holds every function (see samLocal); it is never deployed, so CloudFormation's 500 does not apply.
     if (options.samLocal) this.node.setContext(STACK_RESOURCE_LIMIT_CONTEXT, 0);
     // By name, not by a cross-stack export: the template stays self-contained (sam local can run it).
@@ -66,11 +89,13 @@ export class ApiStack extends Stack {
     const { authorizers, made } = createAuthorizers(this, { routes, options, monitoring, functionDefaults, baseUrl: deployedBaseUrl(this, this.api, options) });
     const { functionFor } = new RouteFunctions(this, { api: this.api, options, monitoring, functionDefaults });
     const methods = [...made, ...this.addRoutes(routes, options.samLocal, { authorizers, functionFor })];
-    const stage = deployStage(this.api, { routes, options, methods, after: [...this.functionStacks.values()] });
+    const stage = deployStage(this.api, { routes, options, methods, after: [...this.functionStacks.values()].filter((stack) => stack.nestedStackParent === this) });
     addUsagePlans(this, this.api, stage);
     monitoring.addDashboard();
+    this.methods = [...methods, ...this.routeStacks.flatMap((root) => root.methods)];
+    for (const root of this.routeStacks) root.release(this.api, this.methods);
     if (options.customDomain) addCustomDomain(this, this.api, stage, options.customDomain);
-    if (options.waf) new Firewall(this, 'Firewall', { stage, stageName: STAGE_NAME, ratePerIp: options.waf.ratePerIp });
+    if (options.waf) new Firewall(this, 'Firewall', { stage, stageName: STAGE_NAME, ...options.waf });
     new CfnOutput(this, 'RestApiId', { value: this.api.restApiId, description: 'The admin CLI\'s --api, to put organizations in usage plans' });
   }
 
@@ -85,11 +110,78 @@ export class ApiStack extends Stack {
     const notAllowed = notAllowedByGroup(groups);
     const paths = new Map<string, IResource>(sharedPaths(groups).map((path) => [path, this.api.root.resourceForPath(path)]));
     const made: unknown[] = [addRootNotFound(this.api.root)];
+    // Groups fill this stack's operation, then a stack of routes after it, then the next: each group is expected to take
+    // as many resources a route as the most of any group made before it (20 before the first), and what each made is
+    // counted.
+    let root: Stack = this;
+    let room = OPERATION_RESOURCES - OWN_RESOURCES.parent - resourcesIn(this);
+    let perRoute = 20;
     for (const [tag, group] of groups) {
-      const stack = new RouteStack(this, `${tag}Functions`, { ...shared, api: this.api, sharedPaths: paths, routes: group, notAllowed: notAllowed.get(tag)!, description: `The ${tag} routes` });
+      if (Math.ceil(group.length * perRoute) + 1 > room) {
+        root = new RouteRootStack(this.node.scope!, `${this.node.id}Routes${this.routeStacks.length + 2}`, { ...this.rootProps, after: this.routeStacks.at(-1) ?? this });
+        this.routeStacks.push(root as RouteRootStack);
+        room = OPERATION_RESOURCES - OWN_RESOURCES.routes;
+      }
+      const stack = new RouteStack(root, `${tag}Functions`, { ...shared, api: this.api, sharedPaths: paths, routes: group, notAllowed: notAllowed.get(tag)!, description: `The ${tag} routes` });
       this.functionStacks.set(tag, stack);
-      made.push(...stack.methods);
+      const count = resourcesIn(stack) + 1;
+      room -= count;
+      perRoute = Math.max(this.functionStacks.size > 1 ? perRoute : 0, count / group.length);
+      if (root === this) made.push(...stack.methods);
+      else (root as RouteRootStack).methods.push(...stack.methods);
     }
     return made;
+  }
+
+  private readonly rootProps: Pick<StackProps, 'env'>;
+}
+
+/**
+ * A top-level stack of route groups (each in its nested stack) on the API stack's REST API, deployed after it (and after
+ * the stack of routes before it): its own CloudFormation operation, so the API's routes are not held to one
+ * operation's 2 500 resources. The API stack's stage deployment is made before these methods exist, so this stack
+ * releases them itself: once its nested stacks are in place, a new deployment of the whole API to the stage, made
+ * again whenever one of its methods changes.
+ */
+export class RouteRootStack extends Stack {
+  /** What its methods are, as plain data. */
+  readonly methods: unknown[] = [];
+
+  constructor(scope: Construct, id: string, { after, ...props }: StackProps & { after: Stack }) {
+    super(scope, id, { ...props, description: "Routes of the sales pipeline API past what the API stack's operation holds" });
+    this.addStackDependency(after);
+  }
+
+  /**
+   * The deployment to the stage of every method, made after this stack's route stacks, and again when any method of the
+   * API (`methods`, in whichever stack) changes: the API stack's own deployment, made when its methods change, would
+   * otherwise leave the stage without later stacks' new ones.
+   */
+  release(api: RestApi, methods: readonly unknown[]): void {
+    const restApiId = api.restApiId;
+    const deployments = this.formatArn({ service: 'apigateway', account: '', resource: `/restapis/${restApiId}/deployments`, arnFormat: ArnFormat.NO_RESOURCE_NAME });
+    const stage = this.formatArn({ service: 'apigateway', account: '', resource: `/restapis/${restApiId}/stages/${STAGE_NAME}`, arnFormat: ArnFormat.NO_RESOURCE_NAME });
+    const hash = createHash('sha256').update(JSON.stringify(methods)).digest('hex');
+    const call = {
+      service: 'APIGateway',
+      action: 'createDeployment',
+      parameters: { restApiId, stageName: STAGE_NAME, description: `The routes of ${this.stackName}` },
+      // A new physical id when any method changes: the call is made again, and the stage serves the new deployment.
+      physicalResourceId: PhysicalResourceId.of(`${this.stackName}-${hash.slice(0, 16)}`),
+    };
+    const release = new AwsCustomResource(this, 'Release', {
+      onCreate: call,
+      onUpdate: call,
+      policy: AwsCustomResourcePolicy.fromStatements([
+        new PolicyStatement({ actions: ['apigateway:POST'], resources: [deployments] }),
+        new PolicyStatement({ actions: ['apigateway:PATCH'], resources: [stage] }),
+      ]),
+      installLatestAwsSdk: false,
+    });
+    for (const child of this.node.children) if (child instanceof NestedStack) release.node.addDependency(child);
+    Validations.of(this).acknowledge(
+      { id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]', reason: 'The release function writes its own logs, nothing else.' },
+      { id: 'AwsSolutions-L1', reason: 'The release function is CDK’s custom-resource provider, whose runtime CDK chooses.' },
+    );
   }
 }

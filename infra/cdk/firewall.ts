@@ -3,6 +3,7 @@ import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { MAX_BODY_BYTES } from '#shared/http/middleware';
 import { errorEnvelope } from '#shared/http/envelope';
+import { GATEWAY_RESPONSES, gatewayResponseBody } from '#shared/http/gateway-responses';
 import { PayloadTooLargeError } from '#shared/errors';
 import { MAX_CALL_PLATFORM_BYTES } from '../../functions/inbound-endpoints/schema';
 
@@ -26,9 +27,13 @@ export function greaterThanPattern(limit: number): string {
 /** The paths (with or without the stage in front, as a custom domain leaves it) of the one route taking more than MAX_BODY_BYTES. */
 const inboundPath = (stageName: string) => `^(?:/${stageName})?/v1/inbound/[^/]+$`;
 
+const INBOUND_RATE_BODY_KEY = 'inbound-rate-limited';
+/** WAF blocks a source until its count over the last 5 minutes falls below the limit: a minute is a fair wait to suggest. */
+export const INBOUND_RETRY_AFTER_SECONDS = 60;
+
 /**
  * AWS WAF in front of the stage: AWS's common rule set, bodies over what the API takes refused by their
- * Content-Length, and a per-IP rate limit (requests per 5 minutes).
+ * Content-Length, a per-IP rate limit (requests per 5 minutes), and a lower one of posts to the public inbound URLs.
  *
  * The common rule set's SizeRestrictions_BODY blocks any body over 8 KB, where the API takes 256 KB (MAX_BODY_BYTES)
  * and the inbound route a voice platform's 3 MB call report: it only counts here. In its place, a request whose
@@ -39,7 +44,7 @@ export class Firewall extends Construct {
   readonly acl: CfnWebACL;
 
   /** `stageName` as written, not the stage's token: it goes into a regular expression. */
-  constructor(scope: Construct, id: string, { stage, stageName, ratePerIp }: { stage: Stage; stageName: string; ratePerIp: number }) {
+  constructor(scope: Construct, id: string, { stage, stageName, ratePerIp, inboundRatePerIp }: { stage: Stage; stageName: string; ratePerIp: number; inboundRatePerIp: number }) {
     super(scope, id);
     const visibility = (metricName: string) => ({ cloudWatchMetricsEnabled: true, sampledRequestsEnabled: true, metricName });
     const contentLengthOver = (limit: number) => ({
@@ -52,12 +57,13 @@ export class Firewall extends Construct {
     this.acl = new CfnWebACL(this, 'Acl', {
       scope: 'REGIONAL',
       defaultAction: { allow: {} },
-      customResponseBodies: Object.fromEntries(
-        [MAX_BODY_BYTES, MAX_CALL_PLATFORM_BYTES].map((limit) => {
+      customResponseBodies: Object.fromEntries([
+        ...[MAX_BODY_BYTES, MAX_CALL_PLATFORM_BYTES].map((limit) => {
           const { message, code } = new PayloadTooLargeError(limit);
           return [bodyKey(limit), { contentType: 'APPLICATION_JSON', content: JSON.stringify(errorEnvelope(413, message, code)) }];
         }),
-      ),
+        [INBOUND_RATE_BODY_KEY, { contentType: 'APPLICATION_JSON', content: JSON.stringify(gatewayResponseBody(GATEWAY_RESPONSES.THROTTLED)) }],
+      ]),
       visibilityConfig: visibility('sales-pipeline-waf'),
       rules: [
         {
@@ -89,6 +95,16 @@ export class Firewall extends Construct {
           action: { block: {} },
           statement: { rateBasedStatement: { limit: ratePerIp, aggregateKeyType: 'IP' } },
           visibilityConfig: visibility('rate-per-ip'),
+        },
+        {
+          // The public inbound URLs on their own, at a lower rate: a source posting to many unknown ids is stopped here,
+          // before each costs the inbound authorizer a read, and its posts to real ones before they spend the
+          // organization's inbound quota. Answered as the gateway's throttle is, 429 RATE_LIMITED with Retry-After.
+          name: 'InboundRatePerIp',
+          priority: 4,
+          action: { block: { customResponse: { responseCode: 429, customResponseBodyKey: INBOUND_RATE_BODY_KEY, responseHeaders: [{ name: 'Cache-Control', value: 'no-store' }, { name: 'Retry-After', value: String(INBOUND_RETRY_AFTER_SECONDS) }] } } },
+          statement: { rateBasedStatement: { limit: inboundRatePerIp, aggregateKeyType: 'IP', scopeDownStatement: inbound } },
+          visibilityConfig: visibility('inbound-rate-per-ip'),
         },
       ],
     });

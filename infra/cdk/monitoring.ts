@@ -143,6 +143,16 @@ export class Monitoring extends Construct {
       new GraphWidget({ title: 'DynamoDB throttles and system errors', left: [throttles], right: [systemErrors], width: 24 }),
     );
     const { functionsPerWidget } = DASHBOARD_LIMITS;
+    // A stack of routes deployed after this one (ApiStack's routeStacks) has its rows on a dashboard of its own: this
+    // stack cannot name functions made after it.
+    const rootOf = (stack: Stack): Stack => (stack.nestedStackParent ? rootOf(stack.nestedStackParent) : stack);
+    const dashboards = new Map<Stack, Dashboard>([[Stack.of(this), dashboard]]);
+    const dashboardOf = (stack: Stack): Dashboard => {
+      const root = rootOf(stack);
+      const made = dashboards.get(root) ?? new Dashboard(root, 'Dashboard', { dashboardName: `${root.stackName}-operations` });
+      dashboards.set(root, made);
+      return made;
+    };
     for (const [stack, { errors, throttles: throttled, routeP99s }] of this.watched) {
       const name = stack !== Stack.of(this) ? (stack.templateOptions.description ?? stack.node.id).replace(/^The /, '') : routeP99s.length ? 'API stack' : 'API stack (authorizers)';
       const parts = Math.max(Math.ceil(errors.length / functionsPerWidget), Math.ceil(routeP99s.length / functionsPerWidget));
@@ -150,7 +160,7 @@ export class Monitoring extends Construct {
         const title = `${name}${parts > 1 ? ` (${part + 1} of ${parts})` : ''}`;
         const slice = <T>(list: T[]) => list.slice(part * functionsPerWidget, (part + 1) * functionsPerWidget);
         const p99s = slice(routeP99s);
-        dashboard.addWidgets(
+        dashboardOf(stack).addWidgets(
           ...(p99s.length ? [new GraphWidget({ title: `${title}: p99 (ms, handler time)`, left: p99s, width: 12, height: 6 })] : []),
           new GraphWidget({ title: `${title}: Lambda errors and throttles`, left: slice(errors), right: slice(throttled), width: p99s.length ? 12 : 24, height: 6 }),
         );

@@ -28,8 +28,11 @@ export interface DeploymentOptions {
   customDomain?: { domainName: string; certificateArn: string; hostedZoneId: string; hostedZoneName: string };
   /** The phone number, pool or sender id SMS leave from (its id or ARN); End User Messaging picks one when absent. */
   smsOriginationIdentity?: string;
-  /** An AWS WAF web ACL (managed common rule set, and this many requests per 5 minutes per IP). */
-  waf?: { ratePerIp: number };
+  /**
+   * An AWS WAF web ACL (managed common rule set, this many requests per 5 minutes per IP, and of them this many posts to
+   * the public inbound URLs, which carry no key and whose unknown ids each cost the inbound authorizer a read).
+   */
+  waf?: { ratePerIp: number; inboundRatePerIp: number };
   /** Every function's instruction set: arm64 deployed; x86_64 for `sam local` on an x86 machine (or a deploy that wants it). */
   architecture: 'arm64' | 'x86_64';
   /**
@@ -131,7 +134,9 @@ export function readOptions(node: Node): DeploymentOptions {
     ...(text('smsOriginationIdentity') ? { smsOriginationIdentity: text('smsOriginationIdentity') } : {}),
     ...(given.length === 4 ? { customDomain: domain as NonNullable<DeploymentOptions['customDomain']> } : {}),
     // AWS WAF's rate-based rules count over 5 minutes and need at least 10 (its minimum).
-    ...(wafRate !== undefined ? { waf: { ratePerIp: number('wafRatePerIp', 2000, { min: 10, max: 2_000_000_000 }) } } : {}),
+    ...(wafRate !== undefined
+      ? { waf: { ratePerIp: number('wafRatePerIp', 2000, { min: 10, max: 2_000_000_000 }), inboundRatePerIp: number('wafInboundRatePerIp', 600, { min: 10, max: 2_000_000_000 }) } }
+      : {}),
     architecture,
     concurrency: {
       authorizer: limit('authorizerConcurrency', DEFAULT_CONCURRENCY.authorizer, { min: 1, max: 10_000 }),

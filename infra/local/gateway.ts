@@ -160,6 +160,7 @@ export function createLocalGateway({ routes, loadHandler, loadAuthorizer, around
     const pathParameters = Object.fromEntries(params.map((name, i) => [name, decoded[i]!]));
     const requestId = randomUUID();
     const methodArn = `arn:aws:execute-api:local:000000000000:local/${STAGE}/${method}${url.pathname}`;
+    const sourceIp = request.socket.remoteAddress ?? '127.0.0.1';
 
     let authorizer: Record<string, unknown> | null = null;
     const kind = authorizerOf(route);
@@ -187,7 +188,8 @@ export function createLocalGateway({ routes, loadHandler, loadAuthorizer, around
         queryStringParameters: query,
         multiValueQueryStringParameters: multiQuery,
         stageVariables: {},
-        requestContext: {} as APIGatewayRequestAuthorizerEvent['requestContext'],
+        // The sender's address, as API Gateway gives a REQUEST authorizer: the inbound one bounds unknown ids per source.
+        requestContext: { identity: { sourceIp } } as APIGatewayRequestAuthorizerEvent['requestContext'],
       })).catch((error: unknown) => {
         if ((error as Error).message === 'Unauthorized') return 'UNAUTHORIZED' as const;
         console.error(JSON.stringify({ level: 'ERROR', message: 'authorizer failed', authorizer: kind, error: String(error) }));
@@ -229,7 +231,7 @@ export function createLocalGateway({ routes, loadHandler, loadAuthorizer, around
         resourceId: routeId(route),
         resourcePath: route.path,
         stage: STAGE,
-        identity: { sourceIp: request.socket.remoteAddress ?? '127.0.0.1', userAgent: headers['user-agent'] ?? null },
+        identity: { sourceIp, userAgent: headers['user-agent'] ?? null },
       },
       // As the stack's binaryMediaTypes */* has it: every request body reaches the function base64-encoded.
       body: body?.toString('base64') ?? null,

@@ -34,13 +34,23 @@ export interface OnClock {
   maxReceives: number;
 }
 
-type QueueOptions<J extends Job> = { what: string; logged: (job: J) => Record<string, unknown>; take: (job: J) => Promise<void>; slots?: number; onClock?: OnClock };
+type QueueOptions<J extends Job> = {
+  what: string;
+  logged: (job: J) => Record<string, unknown>;
+  take: (job: J) => Promise<void>;
+  slots?: number;
+  onClock?: OnClock;
+  /** A job's message group (its queue's `messageGroup`): slots go to the groups with the fewest jobs running first, as an SQS fair queue hands them. */
+  group?: (job: J) => string;
+};
 
 /**
  * A declared queue under `npm start` and the tests: each job waits on a timer until it is due, then `take`, the code
  * its SQS-triggered worker runs (the worker's `local`), takes it, in process, in a pool of `slots` at once (as many as
  * the deployed consumer runs, DEFAULT_CONCURRENCY.deliveries): a job due while all are busy waits for one, as a
- * message waits for a consumer.
+ * message waits for a consumer. With `group`, a freed slot takes the oldest due job of the group with the fewest jobs
+ * running (ties: the group whose oldest job has waited longest), as an SQS fair queue hands the groups with fewer
+ * messages in flight first: one group's burst waits on itself. Within a group, jobs are taken in the order they fell due.
  */
 export function createLocalQueue<J extends Job>(options: QueueOptions<J>): LocalQueue<J> {
   return new InProcessQueue(options);
@@ -53,7 +63,12 @@ class InProcessQueue<J extends Job> implements LocalQueue<J> {
   private readonly outsideAnyRequest = AsyncLocalStorage.snapshot();
   private readonly timers = new Set<() => void>();
   private readonly receives = new WeakMap<J, number>();
-  private readonly due: J[] = [];
+  /** Due jobs by group, each oldest first, with the order they fell due in. */
+  private readonly due = new Map<string, { job: J; order: number }[]>();
+  private dueCount = 0;
+  private fellDue = 0;
+  /** Jobs being taken, by group. */
+  private readonly runningIn = new Map<string, number>();
   private readonly idleWaiters: (() => void)[] = [];
   private running = 0;
   /** Jobs sent to be taken at once, still on their zero-delay timer. */
@@ -63,7 +78,7 @@ class InProcessQueue<J extends Job> implements LocalQueue<J> {
   constructor(private readonly options: QueueOptions<J>) {}
 
   get busy(): boolean {
-    return this.running > 0 || this.due.length > 0 || this.dueNow > 0;
+    return this.running > 0 || this.dueCount > 0 || this.dueNow > 0;
   }
 
   idle(): Promise<void> {
@@ -87,7 +102,8 @@ class InProcessQueue<J extends Job> implements LocalQueue<J> {
     this.stopped = true;
     for (const cancel of this.timers) cancel();
     this.timers.clear();
-    this.due.length = 0;
+    this.due.clear();
+    this.dueCount = 0;
     this.dueNow = 0;
     this.settled();
   }
@@ -96,15 +112,42 @@ class InProcessQueue<J extends Job> implements LocalQueue<J> {
     if (!this.busy) for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 
+  private fallDue(job: J): void {
+    const group = this.options.group?.(job) ?? '';
+    const jobs = this.due.get(group) ?? [];
+    jobs.push({ job, order: this.fellDue++ });
+    this.due.set(group, jobs);
+    this.dueCount++;
+  }
+
+  /** The group a freed slot serves: the fewest jobs running, then the oldest waiting job. */
+  private nextGroup(): string | undefined {
+    let next: { group: string; running: number; order: number } | undefined;
+    for (const [group, jobs] of this.due) {
+      const running = this.runningIn.get(group) ?? 0;
+      const order = jobs[0]!.order;
+      if (!next || running < next.running || (running === next.running && order < next.order)) next = { group, running, order };
+    }
+    return next?.group;
+  }
+
   private run(): void {
     const { take, slots = DEFAULT_CONCURRENCY.deliveries } = this.options;
-    while (!this.stopped && this.running < slots && this.due.length) {
-      const job = this.due.shift()!;
+    while (!this.stopped && this.running < slots && this.dueCount) {
+      const group = this.nextGroup()!;
+      const jobs = this.due.get(group)!;
+      const { job } = jobs.shift()!;
+      if (!jobs.length) this.due.delete(group);
+      this.dueCount--;
       this.running++;
+      this.runningIn.set(group, (this.runningIn.get(group) ?? 0) + 1);
       this.outsideAnyRequest(() => take(job))
         .catch((error: unknown) => this.failed(job, error))
         .finally(() => {
           this.running--;
+          const left = this.runningIn.get(group)! - 1;
+          if (left) this.runningIn.set(group, left);
+          else this.runningIn.delete(group);
           this.run();
           this.settled();
         });
@@ -125,7 +168,7 @@ class InProcessQueue<J extends Job> implements LocalQueue<J> {
     const { onClock } = this.options;
     const ready = () => {
       this.timers.delete(cancel);
-      this.due.push(job);
+      this.fallDue(job);
       this.run();
     };
     let cancel: () => void;

@@ -1,4 +1,4 @@
-import { type UsagePlan } from '#shared/auth/usage-plans';
+import { METERED_PLANS, meteredBy, type UsagePlan, type UsagePlanName } from '#shared/auth/usage-plans';
 
 export type Admission = 'ADMITTED' | 'THROTTLED' | 'QUOTA_EXCEEDED';
 
@@ -63,3 +63,13 @@ export function createUsagePlanMeter(planOf: (usageIdentifierKey: string) => Pro
     return limiter.admit(usageIdentifierKey, cached.plan);
   };
 }
+
+/**
+ * The plan of a usage identifier, as API Gateway finds the usage plan its key is in: the identifier names the
+ * organization and what it meters (meteredBy), its API keys' requests or its inbound URLs' posts, each with its own
+ * plan of the organization's plan's name (METERED_PLANS), so the two never spend each other's quota.
+ */
+export const meteredPlanOf = (planNameOf: (organizationId: string) => Promise<UsagePlanName>) => async (usageIdentifierKey: string): Promise<UsagePlan> => {
+  const { organizationId, meter } = meteredBy(usageIdentifierKey);
+  return METERED_PLANS[meter][await planNameOf(organizationId)];
+};

@@ -2,12 +2,11 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { USAGE_PLANS } from '#shared/auth/usage-plans';
 import { getOrganizationUsagePlan } from '../../functions/organization/store';
 import { CHANNELS, routes, WORKERS } from '../../functions/resources';
 import { createLocalGateway, type LocalGatewayOptions } from './gateway';
 import { loadAuthorizer, loadFunction, loadHandler } from './handlers';
-import { createUsagePlanMeter } from './rate-limiter';
+import { createUsagePlanMeter, meteredPlanOf } from './rate-limiter';
 import { startTableStream, type StreamBatchHandler, type TableStream } from './table-stream';
 import { startScheduledJobs } from './scheduler';
 import { createLocalQueue, type LocalQueue } from './queue';
@@ -81,7 +80,7 @@ async function startLocalQueues(): Promise<{ queues: Map<string, LocalQueue<obje
     if (channel.kind !== 'queue') continue;
     const { what, logged, followsClock, install } = channel.local;
     const onClock = followsClock ? { clock, redeliverAfterMs: channel.visibilityTimeoutSeconds * 1000, maxReceives: channel.deadLetters.maxReceiveCount } : undefined;
-    const queue = createLocalQueue<object>({ what, logged, onClock, take: localWorker(workerOn('queue', channel.name)) });
+    const queue = createLocalQueue<object>({ what, logged, onClock, group: channel.messageGroup, take: localWorker(workerOn('queue', channel.name)) });
     const installed = (await loadFunction<(queue: LocalQueue<object>) => unknown>(install))(queue);
     if (isSettling(installed)) settling.push(installed);
     queues.set(channel.name, queue);
@@ -99,9 +98,6 @@ async function simulatedTopics(): Promise<Map<string, { simulate: Simulator; han
   }
   return byPath;
 }
-
-// The authorizer's usage identifier is the organization id (usageIdentifierKey), so it finds the organization's plan.
-const planOf = async (usageIdentifierKey: string) => USAGE_PLANS[await getOrganizationUsagePlan(usageIdentifierKey)];
 
 /** A server started without the stream consumer: nothing reads the stream, and waiting for it is a mistake. */
 const streamNotRead: TableStream = {
@@ -212,7 +208,7 @@ export async function startLocalServer(
     return invoked.finally(() => stream.nudge());
   };
   const authorizeAlone: NonNullable<LocalGatewayOptions['aroundAuthorize']> = (authorize) => invocation(() => (aroundAuthorize ? aroundAuthorize(authorize) : authorize()));
-  const gateway = createLocalGateway({ routes, loadHandler, loadAuthorizer, aroundInvoke: invokeAndNudge, aroundAuthorize: authorizeAlone, authorizerCacheTtlMs, meter: createUsagePlanMeter(planOf) });
+  const gateway = createLocalGateway({ routes, loadHandler, loadAuthorizer, aroundInvoke: invokeAndNudge, aroundAuthorize: authorizeAlone, authorizerCacheTtlMs, meter: createUsagePlanMeter(meteredPlanOf(getOrganizationUsagePlan)) });
   const server = createServer(await withSimulatedTopics(gateway, stream));
   await listen(server, port).catch(async (error: unknown) => {
     await stream.stop();

@@ -40,7 +40,7 @@ const SAME_TIME_WITHIN_MS = 10_000;
  */
 export async function claimIdempotencyKey(organizationId: string, key: string, fingerprint: string, at = Date.now()): Promise<Claim> {
   const seed = randomBytes(16).toString('base64url');
-  const item = { ...keys.idempotency(organizationId, key), entity: 'IDEMPOTENCY', status: 'IN_PROGRESS', fingerprint, seed, startedAt: at, lockedUntil: at + LOCK_MS, [TTL_ATTRIBUTE]: Math.floor(at / 1000) + KEEP_SECONDS };
+  const item = { ...keys.idempotency(organizationId, key), entity: 'IDEMPOTENCY', status: 'IN_PROGRESS', fingerprint, seed, startedAt: at, lockedUntil: at + LOCK_MS, draws: {}, [TTL_ATTRIBUTE]: Math.floor(at / 1000) + KEEP_SECONDS };
   const claimed = await writeAloneWhereHolds({
     item: {
       Put: {
@@ -53,7 +53,8 @@ export async function claimIdempotencyKey(organizationId: string, key: string, f
     },
     onConditionFailed: conditionNotHeld,
   });
-  if (claimed) return { outcome: 'claimed', attempt: { seed, startedAtMs: at, timeAtMs: at, draws: {} } };
+  const keepDraw = keepingDraws(organizationId, key);
+  if (claimed) return { outcome: 'claimed', attempt: { seed, startedAtMs: at, timeAtMs: at, draws: {}, keepDraw } };
   const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: keys.idempotency(organizationId, key), ConsistentRead: true }));
   // Gone between the two calls (released by a failed run): the caller may claim it now.
   if (!Item) return claimIdempotencyKey(organizationId, key, fingerprint, at);
@@ -64,8 +65,30 @@ export async function claimIdempotencyKey(organizationId: string, key: string, f
   const resumable = held.fingerprint === fingerprint && held.seed !== undefined && (held.status === 'UNKNOWN' || (held.lockedUntil ?? 0) < at);
   if (!resumable || !(await resumeAttempt(organizationId, key, held, at))) return { outcome: 'in-progress', fingerprint: held.fingerprint };
   const startedAtMs = held.startedAt ?? at;
-  return { outcome: 'claimed', attempt: { seed: held.seed!, startedAtMs, timeAtMs: at - startedAtMs <= SAME_TIME_WITHIN_MS ? startedAtMs : at, draws: { ...held.draws } } };
+  return { outcome: 'claimed', attempt: { seed: held.seed!, startedAtMs, timeAtMs: at - startedAtMs <= SAME_TIME_WITHIN_MS ? startedAtMs : at, draws: { ...held.draws }, keepDraw } };
 }
+
+/**
+ * Notes an attempt's n-th draw on its key's record (one UpdateItem, before the id is written anywhere), so the attempt
+ * that takes over a claim its crashed holder left takes the same ids. A record written before claims kept draws has
+ * no map to note them in: its draws are kept, as before, only with an unknown outcome.
+ */
+const keepingDraws =
+  (organizationId: string, key: string) =>
+  (draw: string, id: number): Promise<boolean> =>
+    writeAloneWhereHolds({
+      item: {
+        Update: {
+          TableName: config.tableName,
+          Key: keys.idempotency(organizationId, key),
+          UpdateExpression: 'SET draws.#draw = :id',
+          ConditionExpression: 'attribute_exists(draws)',
+          ExpressionAttributeNames: { '#draw': draw },
+          ExpressionAttributeValues: { ':id': id },
+        },
+      },
+      onConditionFailed: conditionNotHeld,
+    });
 
 /** Takes over a claim whose attempt ended with its outcome unknown, if no other retry took it first. */
 async function resumeAttempt(organizationId: string, key: string, held: { status: string; lockedUntil?: number }, at: number): Promise<boolean> {
@@ -74,10 +97,10 @@ async function resumeAttempt(organizationId: string, key: string, held: { status
       Update: {
         TableName: config.tableName,
         Key: keys.idempotency(organizationId, key),
-        UpdateExpression: 'SET #status = :inProgress, lockedUntil = :lockedUntil',
+        UpdateExpression: 'SET #status = :inProgress, lockedUntil = :lockedUntil, draws = if_not_exists(draws, :none)',
         ConditionExpression: '#status = :held AND lockedUntil = :heldUntil',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':inProgress': 'IN_PROGRESS', ':lockedUntil': at + LOCK_MS, ':held': held.status, ':heldUntil': held.lockedUntil ?? 0 },
+        ExpressionAttributeValues: { ':inProgress': 'IN_PROGRESS', ':lockedUntil': at + LOCK_MS, ':held': held.status, ':heldUntil': held.lockedUntil ?? 0, ':none': {} },
       },
     },
     onConditionFailed: conditionNotHeld,

@@ -4,7 +4,7 @@
  * inquiry's write, the stream consumer starting the run and queuing its step, the runner recording the SMS and the
  * local provider taking it. Each call is a new caller, as one lead gets at most three automated texts a day.
  */
-import type { JsonClient } from '../stress/http';
+import { pool, type JsonClient } from '../stress/http';
 
 export interface TriggerToSms {
   /** Milliseconds from the inquiry's answer being sent for to the text being listed. */
@@ -29,8 +29,8 @@ async function textedWithin(api: JsonClient, leadId: string, since: number): Pro
   }
 }
 
-/** Posts `calls` missed calls one after the other, each from a new number, and times each until its text is listed. */
-export async function measureTriggerToSms(api: JsonClient, { calls = 30 } = {}): Promise<TriggerToSms> {
+/** Posts `calls` missed calls one after the other, each from a new number (`numbers` and three digits), and times each until its text is listed. */
+export async function measureTriggerToSms(api: JsonClient, { calls = 30, numbers = '+61412556' } = {}): Promise<TriggerToSms> {
   // Any hour, so the bench does not wait for quiet hours to end wherever and whenever it runs.
   const created = await api.post('/v1/automations', { fromTemplate: 'missed_call_text_back', quietHours: { allowedFrom: '00:00', allowedUntil: '24:00' } });
   if (created.status !== 201) throw new Error(`POST /v1/automations answered ${created.status}: ${JSON.stringify(created.body)}`);
@@ -38,7 +38,7 @@ export async function measureTriggerToSms(api: JsonClient, { calls = 30 } = {}):
   const samples: number[] = [];
   try {
     for (let call = 0; call < calls; call++) {
-      const phone = `+61412556${String(call).padStart(3, '0')}`;
+      const phone = `${numbers}${String(call).padStart(3, '0')}`;
       const since = performance.now();
       const inquiry = await api.post('/v1/inquiries', { source: 'CALL', lead: { phone, name: `Caller ${call} Bench` }, data: { summary: 'Hung up before anyone answered.', missed: true } });
       if (inquiry.status !== 201) throw new Error(`POST /v1/inquiries answered ${inquiry.status}: ${JSON.stringify(inquiry.body)}`);
@@ -49,4 +49,52 @@ export async function measureTriggerToSms(api: JsonClient, { calls = 30 } = {}):
   }
   const sorted = [...samples].sort((a, b) => a - b);
   return { p50: percentile(sorted, 0.5), p95: percentile(sorted, 0.95), calls };
+}
+
+/** Trigger to text of a quiet organization while another enrols its leads, and how far that is from no load. */
+export interface TriggerToSmsDuringBulk extends TriggerToSms {
+  /** The leads the other organization enrolled meanwhile. */
+  leads: number;
+  /** p95 during the enrolment over the p95 with no load (`baseline`). */
+  ratio: number;
+}
+
+/** Enrolments at once: as a CSV import or a CRM sync posts them. */
+const ENROLLING_CLIENTS = 16;
+/** Enrolled before the first missed call is posted, so the step queue holds a backlog of the enrolment's steps. */
+const ENROLLED_BEFORE_CALLS = 100;
+
+/**
+ * The same missed calls (from other numbers) while `bulk`, another organization, enrols `leads` new leads in a
+ * three-step automation (a text, a day's wait, a text), 16 enrolments at a time: each enrolment queues its run's first
+ * step, faster than the runner takes them, so the step queue holds hundreds of the enrolment's steps when the calls
+ * come. The queue serves each organization as its own group (an SQS fair queue deployed, the in-process queue alike),
+ * so the text-back waits for a free slot, not for the backlog; what remains is the machine's own contention (DynamoDB
+ * Local serializes every write of the enrolment and its steps).
+ */
+export async function measureTriggerToSmsDuringBulk(quiet: JsonClient, bulk: JsonClient, { baseline, leads = 1_000, calls = 30 }: { baseline: TriggerToSms; leads?: number; calls?: number }): Promise<TriggerToSmsDuringBulk> {
+  const anyHour = { allowedFrom: '00:00', allowedUntil: '24:00' };
+  const steps = [{ type: 'send_sms', template: 'Thanks for your enquiry: we will send a quote today.' }, { type: 'wait', duration: 'P1D' }, { type: 'send_sms', template: 'Did the quote suit? Reply here with any questions.' }];
+  // Enrolled by hand only: a status no one sets in the bench.
+  const followUp = await bulk.post('/v1/automations', { name: 'Bench bulk follow-up', trigger: { event: 'lead.status_changed', filter: { to: 'LOST' } }, steps, quietHours: anyHour });
+  if (followUp.status !== 201) throw new Error(`POST /v1/automations answered ${followUp.status}: ${JSON.stringify(followUp.body)}`);
+  const automationId = followUp.body.automation.id as string;
+  const leadIds: string[] = [];
+  await pool(leads, ENROLLING_CLIENTS, async (i) => {
+    const lead = await bulk.post('/v1/leads', { name: `Enrolled ${i} Bench`, phone: `+6141355${String(i).padStart(4, '0')}` });
+    leadIds.push(lead.body.lead.id as string);
+  });
+  let enrolled = 0;
+  const enrolling = pool(leadIds.length, ENROLLING_CLIENTS, async (i) => {
+    await bulk.post(`/v1/automations/${automationId}/runs`, { leadId: leadIds[i] });
+    enrolled++;
+  });
+  try {
+    while (enrolled < Math.min(ENROLLED_BEFORE_CALLS, leads)) await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    const during = await measureTriggerToSms(quiet, { calls, numbers: '+61412557' });
+    return { ...during, leads, ratio: during.p95 / baseline.p95 };
+  } finally {
+    await enrolling;
+    await bulk.delete(`/v1/automations/${automationId}`);
+  }
 }

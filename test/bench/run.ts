@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { jsonClient, type Answer, type JsonClient } from '../stress/http';
 import { startStressStack } from '../stress/stack';
-import { measureTriggerToSms } from './automations';
+import { measureTriggerToSms, measureTriggerToSmsDuringBulk } from './automations';
 import { measureAroundTheClock } from './receptionist';
 import { renderChart, renderReport, type BenchFigures, type Depth, type Ratio } from './report';
 import { combined, compare, median, throughput, type Comparison, type Throughput } from './timing';
@@ -155,7 +155,10 @@ try {
     }
     progress('npm start: missed calls texted back by the missed-call recipe, trigger to SMS');
     const triggerToSms = await measureTriggerToSms(startApi);
-    npmStartFigures = { page, create, served: combined(servedSlices), bare: combined(bareSlices), startSeconds: npmStart.startSeconds, triggerToSms };
+    progress('npm start: the same missed calls while another organization enrols 1 000 leads in a three-step automation');
+    const bulkApi = succeeding(jsonClient(npmStart.url, (await npmStart.newOrganization('Bench bulk enrolment')).apiKey));
+    const triggerToSmsDuringBulk = await measureTriggerToSmsDuringBulk(startApi, bulkApi, { baseline: triggerToSms });
+    npmStartFigures = { page, create, served: combined(servedSlices), bare: combined(bareSlices), startSeconds: npmStart.startSeconds, triggerToSms, triggerToSmsDuringBulk };
     startBare.destroy();
   } finally {
     await npmStart.stop();
@@ -285,7 +288,7 @@ function succeeding(client: JsonClient): JsonClient {
  * the stream consumer and the workers), read from what it prints: its URL and its DynamoDB Local's endpoint and table;
  * and an organization of the bench's own in it.
  */
-async function npmStartInItsOwnProcess(): Promise<{ url: string; apiKey: string; organizationId: string; endpoint: string; tableName: string; startSeconds: number; stop: () => Promise<void> }> {
+async function npmStartInItsOwnProcess(): Promise<{ url: string; apiKey: string; organizationId: string; endpoint: string; tableName: string; startSeconds: number; stop: () => Promise<void>; newOrganization: (name: string) => Promise<{ organizationId: string; apiKey: string }> }> {
   const { freePort } = await import('../support/ports');
   const tableName = 'bench-npm-start';
   const spawnedAt = performance.now();
@@ -319,10 +322,13 @@ async function npmStartInItsOwnProcess(): Promise<{ url: string; apiKey: string;
   // own is on the internal plan, as an operator's load test would be, made with the admin CLI as a developer would.
   const endpoint = printed['DynamoDB Local:']!;
   const { adminAt } = await import('../support/admin-cli');
-  const created = await adminAt({ dynamoPort: new URL(endpoint).port, tableName }, 'org', 'create', '--name', 'Bench served', '--plan', 'internal');
-  if (created.code !== 0) throw new Error(`admin org create exited ${created.code}: ${created.stderr}`);
-  const { organizationId, apiKey } = JSON.parse(created.stdout) as { organizationId: string; apiKey: string };
-  return { url: printed['Sales Pipeline API running at']!, endpoint, organizationId, apiKey, tableName, startSeconds, stop };
+  const newOrganization = async (name: string) => {
+    const created = await adminAt({ dynamoPort: new URL(endpoint).port, tableName }, 'org', 'create', '--name', name, '--plan', 'internal');
+    if (created.code !== 0) throw new Error(`admin org create exited ${created.code}: ${created.stderr}`);
+    return JSON.parse(created.stdout) as { organizationId: string; apiKey: string };
+  };
+  const { organizationId, apiKey } = await newOrganization('Bench served');
+  return { url: printed['Sales Pipeline API running at']!, endpoint, organizationId, apiKey, tableName, startSeconds, stop, newOrganization };
 }
 
 /** Calls a function's handler in this process with the event API Gateway would send, as a warm Lambda would. */

@@ -125,3 +125,27 @@ export function roundTrips(calls: DynamoCall[]): string[][] {
   }
   return rounds.map((round) => round.commands.sort());
 }
+
+let indexQueries: { index: string; count: number } | undefined;
+
+dynamo.middlewareStack.add(
+  (next, context) => async (args) => {
+    if (indexQueries && context.commandName === 'QueryCommand' && (args.input as { IndexName?: string }).IndexName === indexQueries.index) indexQueries.count++;
+    return next(args);
+  },
+  { step: 'initialize', name: 'testIndexQueryCounter' },
+);
+
+/**
+ * How many Queries of `index` anything in this process sent while `action` ran: the authorizers' too, which
+ * measureDynamoCalls leaves out (API Gateway caches the API key authorizer's; the inbound one's it does not).
+ */
+export async function countIndexQueries<T>(index: IndexName, action: () => Promise<T>): Promise<{ queries: number; answer: T }> {
+  indexQueries = { index, count: 0 };
+  try {
+    const answer = await action();
+    return { queries: indexQueries.count, answer };
+  } finally {
+    indexQueries = undefined;
+  }
+}

@@ -18,19 +18,30 @@ export function scaledRoutes(times: number, routes: readonly RouteDefinition[] =
   return [...routes, ...Array.from({ length: times - 1 }, (_, index) => routes.map((route) => copy(route, index + 2))).flat()];
 }
 
-/** The API stack's templates for `routes`, synthesized offline as `npm run synth` does (bundling left out), and how long that took. */
+/**
+ * The API stack's templates for `routes`, synthesized offline as `npm run synth` does (bundling left out), and how long
+ * that took: the parent, its stacks of routes after it (`roots`), every tag's nested stack, and what each top-level
+ * stack's operation creates on a first deploy (its own resources and its nested stacks').
+ */
 export function synthApiStack(routes: RouteDefinition[]) {
   const started = performance.now();
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'none' } });
   const api = new ApiStack(app, 'SalesPipelineApi', { routes, options: readOptions(app.node) });
   const parent = Template.fromStack(api).toJSON();
-  const nested = [...api.functionStacks.values()].map((stack) => Template.fromStack(stack).toJSON());
+  const roots = api.routeStacks.map((stack) => Template.fromStack(stack).toJSON());
+  const nestedStacks = [...api.functionStacks.values()];
+  const nested = nestedStacks.map((stack) => Template.fromStack(stack).toJSON());
   const resourceCount = (template: Record<string, any>) => Object.keys(template.Resources as object).length;
   const parentResources = resourceCount(parent);
   const nestedResources = nested.map(resourceCount);
-  // A first deploy creates every resource of the parent and of its nested stacks in one operation.
-  const createdResources = parentResources + nestedResources.reduce((sum, count) => sum + count, 0);
-  return { parent, nested, parentResources, nestedResources, createdResources, ms: performance.now() - started };
+  // A first deploy of each top-level stack creates every resource of it and of its nested stacks in one operation.
+  const operations = [api, ...api.routeStacks].map((root, index) => ({
+    stack: root.stackName,
+    nestedStacks: nestedStacks.filter((stack) => stack.nestedStackParent === root).length,
+    resources: resourceCount(index ? roots[index - 1]! : parent) + nestedStacks.reduce((sum, stack, i) => sum + (stack.nestedStackParent === root ? nestedResources[i]! : 0), 0),
+  }));
+  const createdResources = operations.reduce((sum, operation) => sum + operation.resources, 0);
+  return { api, parent, roots, nested, parentResources, nestedResources, operations, createdResources, ms: performance.now() - started };
 }
 
 /**

@@ -3,19 +3,29 @@ import { DomainName, EndpointType, Period, SecurityPolicy, type RestApi, type St
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { ApiGatewayDomain } from 'aws-cdk-lib/aws-route53-targets';
-import { USAGE_PLANS } from '#shared/auth/usage-plans';
+import { METERED_PLANS, type Meter } from '#shared/auth/usage-plans';
 import type { DeploymentOptions } from '../options';
 
-/** One usage plan per row of USAGE_PLANS; `npm run admin -- org plan` puts an organization's key in one. */
+/** The name of the stack's usage plan of `plan` for `meter`: `<stack>-<plan>` for API keys, `<stack>-inbound-<plan>` for inbound URLs. */
+export const usagePlanName = (stackName: string, meter: Meter, plan: string) => `${stackName}-${meter === 'inbound' ? 'inbound-' : ''}${plan}`;
+
+/**
+ * One usage plan per row of USAGE_PLANS, and one per row of INBOUND_USAGE_PLANS (METERED_PLANS): `npm run admin -- org
+ * plan` puts an organization's two keys in the plans of its plan's name, so its inbound posts are metered apart from
+ * its API keys' requests.
+ */
 export function addUsagePlans(stack: Stack, api: RestApi, stage: Stage): void {
-  for (const [name, plan] of Object.entries(USAGE_PLANS)) {
-    const limited = Number.isFinite(plan.rateLimit);
-    api.addUsagePlan(`UsagePlan-${name}`, {
-      name: `${stack.stackName}-${name}`,
-      description: limited ? `${plan.rateLimit} requests/s, bursts of ${plan.burstLimit}, ${plan.dailyQuota} requests per UTC day per organization` : 'No limit per organization beyond the stage throttle',
-      apiStages: [{ api, stage }],
-      ...(limited ? { throttle: { rateLimit: plan.rateLimit, burstLimit: plan.burstLimit }, quota: { limit: plan.dailyQuota, period: Period.DAY } } : {}),
-    });
+  for (const [meter, plans] of Object.entries(METERED_PLANS) as [Meter, (typeof METERED_PLANS)[Meter]][]) {
+    const what = meter === 'inbound' ? 'inbound posts' : 'requests';
+    for (const [name, plan] of Object.entries(plans)) {
+      const limited = Number.isFinite(plan.rateLimit);
+      api.addUsagePlan(meter === 'inbound' ? `UsagePlan-inbound-${name}` : `UsagePlan-${name}`, {
+        name: usagePlanName(stack.stackName, meter, name),
+        description: limited ? `${plan.rateLimit} ${what}/s, bursts of ${plan.burstLimit}, ${plan.dailyQuota} ${what} per UTC day per organization` : `No limit of ${what} per organization beyond the stage throttle`,
+        apiStages: [{ api, stage }],
+        ...(limited ? { throttle: { rateLimit: plan.rateLimit, burstLimit: plan.burstLimit }, quota: { limit: plan.dailyQuota, period: Period.DAY } } : {}),
+      });
+    }
   }
 }
 
