@@ -1,4 +1,5 @@
 import { API_KEY_SCOPES } from '#shared/auth/scopes';
+import { GATEWAY_RESPONSES } from '#shared/http/gateway-responses';
 
 /** The one route an access token is for: its audience, this API's MCP server. */
 export const MCP_ROUTE = { method: 'POST', path: '/mcp' } as const;
@@ -44,5 +45,12 @@ export const authorizationServerMetadata = (baseUrl: string) => ({
   service_documentation: `${baseUrl}/docs`,
 });
 
-/** Where the MCP server's protected resource metadata is, which the gateway's 401 names (shared/http/gateway-responses.ts). */
-export const resourceMetadataUrl = (baseUrl: string) => `${baseUrl}${OAUTH_PATHS.protectedResourceOfMcp}`;
+/**
+ * The 401's WWW-Authenticate as the gateway sends it: the scheme (GATEWAY_RESPONSES.UNAUTHORIZED's), then where the MCP
+ * server's protected resource metadata is and the scope to ask for (RFC 9728 §5.1, MCP's authorization), at the API's
+ * base URL. It is the gateway's own response's, not a function's: API Gateway renames an integration's
+ * WWW-Authenticate (x-amzn-remapped-www-authenticate), which an OAuth client could not read. The stack writes it with
+ * the deployed URL (infra/cdk/api/rest-api.ts), the local gateway with the URL asked.
+ */
+export const unauthorizedChallenge = (baseUrl: string) =>
+  `${GATEWAY_RESPONSES.UNAUTHORIZED.headers['WWW-Authenticate']}, resource_metadata="${baseUrl}${OAUTH_PATHS.protectedResourceOfMcp}", scope="read"`;

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
-import { GATEWAY_RESPONSES, gatewayResponseBody, methodNotAllowed, unauthorizedChallenge, type GatewayResponse } from '#shared/http/gateway-responses';
+import { GATEWAY_RESPONSES, gatewayResponseBody, methodNotAllowed, type GatewayResponse } from '#shared/http/gateway-responses';
 import { publicBaseUrl } from '#shared/http/base-url';
-import { resourceMetadataUrl } from '../../functions/oauth/metadata';
+import { unauthorizedChallenge } from '../../functions/oauth/metadata';
 import { NO_STORE_HEADERS } from '#shared/http/envelope';
 import { authorizerOf, routeId, type AuthorizerKind, type RouteDefinition } from '#shared/routes/route';
 import type { Admission } from './rate-limiter';
@@ -119,7 +119,7 @@ export function createLocalGateway({ routes, loadHandler, loadAuthorizer, around
   const sendUnauthorized = (response: ServerResponse, request: IncomingMessage) => {
     const base = publicBaseUrl({ ...(request.headers.host ? { host: request.headers.host } : {}), ...(typeof request.headers['x-forwarded-proto'] === 'string' ? { 'x-forwarded-proto': request.headers['x-forwarded-proto'] } : {}) });
     const gateway = GATEWAY_RESPONSES.UNAUTHORIZED;
-    send(response, gateway.status, JSON.stringify(gatewayResponseBody(gateway)), { ...gateway.headers, 'WWW-Authenticate': unauthorizedChallenge(resourceMetadataUrl(base)) });
+    send(response, gateway.status, JSON.stringify(gatewayResponseBody(gateway)), { ...gateway.headers, 'WWW-Authenticate': unauthorizedChallenge(base) });
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {

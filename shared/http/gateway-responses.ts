@@ -67,15 +67,6 @@ export const GATEWAY_RESPONSES = {
   DEFAULT_5XX: { type: 'DEFAULT_5XX', status: 500, message: 'Internal server error', code: 'INTERNAL_ERROR' },
 } as const satisfies Record<GatewayResponse['type'], GatewayResponse>;
 
-/**
- * The 401's WWW-Authenticate as the gateway sends it: the scheme, then where the protected resource's metadata is and
- * the scope to ask for (RFC 9728 §5.1, MCP's authorization: functions/oauth/metadata.ts says where). It is the gateway's
- * own response's, not a function's: API Gateway renames an integration's WWW-Authenticate
- * (x-amzn-remapped-www-authenticate), which a client could not read. The stack writes it with the deployed URL, the
- * local gateway with the URL asked.
- */
-export const unauthorizedChallenge = (resourceMetadataUrl: string) => `${GATEWAY_RESPONSES.UNAUTHORIZED.headers['WWW-Authenticate']}, resource_metadata="${resourceMetadataUrl}", scope="read"`;
-
 export function gatewayResponseBody({ status, message, code }: GatewayResponse) {
   return { success: false, message, error: { status, message, ...(code ? { code } : {}) } };
 }

@@ -14,9 +14,9 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { CfnSamplingRule } from 'aws-cdk-lib/aws-xray';
 import type { IDependable } from 'constructs';
 import { createHash } from 'node:crypto';
-import { GATEWAY_RESPONSES, gatewayResponseBody, unauthorizedChallenge, type GatewayResponse } from '#shared/http/gateway-responses';
+import { GATEWAY_RESPONSES, gatewayResponseBody, type GatewayResponse } from '#shared/http/gateway-responses';
 import type { RouteDefinition } from '#shared/routes/route';
-import { resourceMetadataUrl } from '../../../functions/oauth/metadata';
+import { unauthorizedChallenge } from '../../../functions/oauth/metadata';
 import type { DeploymentOptions } from '../options';
 
 /**
@@ -157,7 +157,7 @@ function addTraceSampling(api: RestApi, fixedRate: number): void {
  */
 export function addGatewayResponses(api: RestApi, baseUrl: string): void {
   for (const gateway of Object.values(GATEWAY_RESPONSES) as GatewayResponse[]) {
-    const response = gateway.type === 'UNAUTHORIZED' ? { ...gateway, headers: { ...gateway.headers, 'WWW-Authenticate': unauthorizedChallenge(resourceMetadataUrl(baseUrl)) } } : gateway;
+    const response = gateway.type === 'UNAUTHORIZED' ? { ...gateway, headers: { ...gateway.headers, 'WWW-Authenticate': unauthorizedChallenge(baseUrl) } } : gateway;
     api.addGatewayResponse(response.type, {
       type: ResponseType.of(response.type),
       statusCode: String(response.status),
