@@ -27,6 +27,9 @@ const queueArn = { 'Fn::GetAtt': [queueId, 'Arn'] };
 // The table by its name, as the data stack names it: this stack imports nothing from another.
 const tableArn = { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':dynamodb:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':table/pipeline']] };
 const inBucket = (path: string) => ({ 'Fn::Join': ['', [`s3://`, { Ref: bucketId }, path]] });
+const [exportKeyId, exportKey] = only('AWS::KMS::Key');
+const exportKeyArn = { 'Fn::GetAtt': [exportKeyId, 'Arn'] };
+const queryRoleId = Object.keys(template.findResources('AWS::IAM::Role')).find((id) => id.startsWith('QueryRole'))!;
 
 describe('the analytics stack', () => {
   it('is built only when -c analytics=true asks for it', () => {
@@ -44,7 +47,7 @@ describe('the analytics stack', () => {
   it('keeps the exports in a private, encrypted, TLS-only bucket that expires them, and Athena’s results sooner', () => {
     expect(bucket.DeletionPolicy).toBe('Retain');
     expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
-    expect(bucket.Properties.BucketEncryption).toEqual({ ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] });
+    expect(bucket.Properties.BucketEncryption).toEqual({ ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'aws:kms', KMSMasterKeyID: exportKeyArn }, BucketKeyEnabled: true }] });
     expect(bucket.Properties.LifecycleConfiguration.Rules.map((rule: Record<string, unknown>) => [rule.Prefix, rule.ExpirationInDays, rule.Status])).toEqual([
       ['exports/', 35, 'Enabled'],
       ['athena-results/', 7, 'Enabled'],
@@ -76,7 +79,7 @@ describe('the analytics stack', () => {
     expect(exportFunction.Properties).toMatchObject({
       Handler: bundledHandler(EXPORT_HANDLER),
       Runtime: 'nodejs24.x',
-      Environment: { Variables: expect.objectContaining({ TABLE_ARN: tableArn, EXPORT_BUCKET: { Ref: bucketId } }) },
+      Environment: { Variables: expect.objectContaining({ TABLE_ARN: tableArn, EXPORT_BUCKET: { Ref: bucketId }, EXPORT_KEY_ARN: exportKeyArn }) },
     });
   });
 
@@ -90,8 +93,12 @@ describe('the analytics stack', () => {
     expect(byService('s3')).toEqual([{ effect: 'Allow', actions: ['s3:AbortMultipartUpload', 's3:PutObject', 's3:PutObjectAcl'], resource: { 'Fn::Join': ['', [bucketArn, '/exports/*']] } }]);
     // The rest: its own log group, X-Ray, and sending its failures to its queue.
     expect(byService('sqs')).toEqual([{ effect: 'Allow', actions: ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'], resource: queueArn }]);
+    // The export key's, to write the objects SSE-KMS.
+    expect(byService('kms')).toEqual([{ effect: 'Allow', actions: ['kms:Decrypt', 'kms:GenerateDataKey'], resource: exportKeyArn }]);
     expect(granted.flatMap((statement) => statement.actions).sort()).toEqual([
       'dynamodb:ExportTableToPointInTime',
+      'kms:Decrypt',
+      'kms:GenerateDataKey',
       'logs:CreateLogStream',
       'logs:PutLogEvents',
       's3:AbortMultipartUpload',
@@ -139,9 +146,42 @@ describe('the analytics stack', () => {
         EnforceWorkGroupConfiguration: true,
         PublishCloudWatchMetricsEnabled: true,
         BytesScannedCutoffPerQuery: 10 * 1024 ** 3,
-        ResultConfiguration: { OutputLocation: inBucket('/athena-results/'), EncryptionConfiguration: { EncryptionOption: 'SSE_S3' } },
+        ResultConfiguration: { OutputLocation: inBucket('/athena-results/'), EncryptionConfiguration: { EncryptionOption: 'SSE_KMS', KmsKey: exportKeyArn } },
       },
     });
+  });
+
+  it('encrypts the exports with a key of their own, rotated, whose policy names the export and the query roles alone, through S3, and lets the account only administer it', () => {
+    expect(exportKey.Properties.EnableKeyRotation).toBe(true);
+    expect(exportKey.DeletionPolicy).toBe('Retain');
+    type KeyStatement = { Sid?: string; Effect: string; Principal: { AWS: unknown }; Action: string | string[]; Condition?: Record<string, any> };
+    const statements = exportKey.Properties.KeyPolicy.Statement as KeyStatement[];
+    const exportRoleArn = { 'Fn::GetAtt': [Object.keys(template.findResources('AWS::IAM::Role')).find((id) => id.startsWith('ExportTableRole'))!, 'Arn'] };
+    const queryRoleArn = { 'Fn::GetAtt': [queryRoleId, 'Arn'] };
+    const using = statements.filter((statement) => [statement.Action].flat().some((action) => ['kms:Decrypt', 'kms:GenerateDataKey', 'kms:Encrypt', 'kms:*'].includes(action)));
+    expect(using.map((statement) => [statement.Principal.AWS, [statement.Action].flat().sort()])).toEqual([
+      [exportRoleArn, ['kms:Decrypt', 'kms:GenerateDataKey']],
+      [queryRoleArn, ['kms:Decrypt', 'kms:GenerateDataKey']],
+    ]);
+    for (const statement of using) expect(statement.Condition).toEqual({ StringEquals: { 'kms:ViaService': { 'Fn::Join': ['', ['s3.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }]] } } });
+    // The account administers the key (IAM decides who) but encrypts and decrypts nothing with it.
+    const [administration] = statements.filter((statement) => statement.Sid === 'Administration');
+    expect(JSON.stringify(administration!.Principal.AWS)).toContain(':root');
+    expect([administration!.Action].flat().filter((action) => /^kms:(\*|Decrypt|Encrypt|GenerateDataKey|ReEncrypt)/.test(action))).toEqual([]);
+    expect(statements).toHaveLength(3);
+  });
+
+  it('gives the query role Athena in the workgroup, the catalog’s table, the exports to read and the results to write, the export key, and no grant on the key sealing secrets in the table', () => {
+    const policies = Object.values(template.findResources('AWS::IAM::Policy') as Record<string, Resource>).filter((policy) => JSON.stringify(policy.Properties.Roles).includes(queryRoleId));
+    expect(policies).toHaveLength(1);
+    const statements = policies[0]!.Properties.PolicyDocument.Statement as Statement[];
+    const actions = statements.flatMap((statement) => [statement.Action].flat()).sort();
+    expect(actions.filter((action) => action.startsWith('kms:'))).toEqual(['kms:Decrypt', 'kms:GenerateDataKey']);
+    // Its KMS grant is the export key's alone: the secrets in an export stay ciphertext to it.
+    expect(statements.filter((statement) => [statement.Action].flat().some((action) => action.startsWith('kms:'))).map((statement) => statement.Resource)).toEqual([exportKeyArn]);
+    expect(actions.filter((action) => action.startsWith('s3:'))).toEqual(['s3:AbortMultipartUpload', 's3:GetBucketLocation', 's3:GetObject', 's3:ListBucket', 's3:PutObject']);
+    expect(actions.filter((action) => action.startsWith('athena:') || action.startsWith('glue:'))).toHaveLength(8);
+    expect(JSON.stringify(policies)).not.toContain('kms:ResourceAliases');
   });
 
   it('passes cdk-nag, acknowledging only what its reasons say of the template', () => {
@@ -158,6 +198,8 @@ describe('the analytics stack', () => {
       `SalesPipelineAnalytics/ExportFailures: AwsSolutions-SQS3`,
       `SalesPipelineAnalytics/ExportTable: AwsSolutions-IAM5[Resource::*]`,
       `SalesPipelineAnalytics/ExportTable: AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/exports/*]`,
+      `SalesPipelineAnalytics/QueryRole: AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/athena-results/*]`,
+      `SalesPipelineAnalytics/QueryRole: AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/exports/*]`,
     ]);
     // A finding no acknowledgement covers fails the synth (cdk-nag is a validation plugin of the app).
     expect(() => app.synth()).not.toThrow();
@@ -165,7 +207,7 @@ describe('the analytics stack', () => {
 });
 
 describe('the export function', () => {
-  const target = { tableArn: 'arn:aws:dynamodb:ap-southeast-2:123456789012:table/pipeline', bucket: 'pipeline-analytics-bucket' };
+  const target = { tableArn: 'arn:aws:dynamodb:ap-southeast-2:123456789012:table/pipeline', bucket: 'pipeline-analytics-bucket', kmsKeyArn: 'arn:aws:kms:ap-southeast-2:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab' };
   afterEach(() => {
     vi.unstubAllEnvs();
     vi.resetModules();
@@ -185,6 +227,7 @@ describe('the export function', () => {
   const loadModule = async () => {
     vi.stubEnv('TABLE_ARN', target.tableArn);
     vi.stubEnv('EXPORT_BUCKET', target.bucket);
+    vi.stubEnv('EXPORT_KEY_ARN', target.kmsKeyArn);
     return import('../functions/reports/export');
   };
 
@@ -202,6 +245,9 @@ describe('the export function', () => {
       ExportFormat: 'DYNAMODB_JSON',
       ExportType: 'FULL_EXPORT',
       ClientToken: '2026-03-15',
+      // Encrypted with the bucket's key (SSE-KMS), as the bucket's default is.
+      S3SseAlgorithm: 'KMS',
+      S3SseKmsKeyId: target.kmsKeyArn,
     });
     expect(result).toEqual({ exportArn: `${target.tableArn}/export/01234567890123-abcdefgh`, prefix: 'exports/dt=2026-03-15' });
   });

@@ -7,7 +7,9 @@ import { createOrganizationWithKey } from '../infra/demo/organization';
 import { routes } from '../functions/resources';
 import { DockerImage } from 'aws-cdk-lib';
 import { bundledHandler, FUNCTION_HANDLERS, FUNCTION_MODULES, moduleBundling } from '../infra/cdk/bundling';
-import { bundleBudget, bundleFunctions } from './support/bundles';
+import { bundleBudget, bundleFunctions, ENCRYPTION_SDK_MODULES } from './support/bundles';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { startReceiver } from './support/receiver';
 import { handlerOf, parseHandler } from '#shared/routes/route';
 import { referenceRenderer } from '#shared/openapi/reference-renderer';
 import { packTools } from '../functions/mcp/built-tools';
@@ -138,6 +140,37 @@ describe('the bundled functions', () => {
   it('carries the EventBridge Scheduler client in the automation step runner’s bundle alone: only it makes and deletes schedules', () => {
     const withScheduler = Object.entries(outputs).filter(([, output]) => Object.keys(output.inputs).some((input) => input.includes('node_modules/@aws-sdk/client-scheduler/')));
     expect(withScheduler.map(([file]) => relative(outDir, file).replace(/\.mjs$/, ''))).toEqual(['automations/runner-handler']);
+  });
+
+  it('carries the AWS Encryption SDK in the bundles of the functions that seal or open secrets alone, without its signatures or branch key store', () => {
+    const withSdk = Object.entries(outputs).filter(([, output]) => Object.keys(output.inputs).some((input) => input.includes('node_modules/@aws-crypto/')));
+    expect(withSdk.map(([file]) => relative(outDir, file).replace(/\.mjs$/, '')).sort()).toEqual(ENCRYPTION_SDK_MODULES);
+    for (const [file, output] of withSdk) {
+      expect(Object.keys(output.inputs).filter((input) => /node_modules\/(asn1\.js|@aws-crypto\/branch-keystore-node)\//.test(input)), file).toEqual([]);
+    }
+  });
+
+  it('seals a new webhook’s secret and opens it to sign a test event, as the bundles run in Lambda', async () => {
+    const { organizationId } = await createOrganizationWithKey('Sealing Co');
+    const receiver = await startReceiver();
+    onTestFinished(() => receiver.close());
+    const request = (operationId: string, body: unknown, pathParameters: Record<string, string> | null = null) => ({
+      httpMethod: 'POST',
+      path: '/v1/webhooks',
+      headers: { 'content-type': 'application/json' },
+      queryStringParameters: null,
+      pathParameters,
+      body: body === null ? null : JSON.stringify(body),
+      requestContext: { requestId: `r-${operationId}`, authorizer: { organizationId } },
+    });
+    const route = (operationId: string) => routes.find((candidate) => candidate.operationId === operationId)!;
+    const created = await (await bundled(handlerOf(route('createWebhook')))).handler(request('createWebhook', { url: receiver.url, events: ['lead.created'] }), context);
+    expect(created.statusCode).toBe(201);
+    const { id, secret } = JSON.parse(created.body).webhook as { id: string; secret: string };
+    const tested = await (await bundled(handlerOf(route('testWebhook')))).handler(request('testWebhook', null, { webhookId: id }), context);
+    expect(JSON.parse(tested.body).attempt.status).toBe('SUCCEEDED');
+    const [delivery] = await receiver.waitFor(1);
+    expect(new StandardWebhook(secret).verify(delivery!.body, delivery!.headers as Record<string, string>)).toMatchObject({ type: 'webhook.test' });
   });
 
   it('list leads from DynamoDB when run as the bundle Lambda receives', async () => {

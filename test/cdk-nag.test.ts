@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../infra/cdk/app';
 import { routes } from '../functions/resources';
 import { authorizerOf } from '#shared/routes/route';
+import { sealingKeyAlias } from '#shared/sealing-key';
 
 // Every cdk-nag finding the stacks acknowledge instead of fixing, each held to what its reason says of the template.
 const { app, api } = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'none' } }));
@@ -105,6 +106,18 @@ const checks: { rule: RegExp; reason: RegExp; check: (ack: Acknowledgement) => v
       const granting = statementsOf(construct).filter((statement) => JSON.stringify(statement.Resource).includes(`:${kind}/*`));
       expect(granting.flatMap(actions)).toEqual(['sms-voice:SendTextMessage']);
       expect(JSON.stringify(granting[0]!.Resource)).toContain(':configuration-set/');
+    },
+  },
+  {
+    rule: /^AwsSolutions-IAM5\[Resource::arn:<AWS::Partition>:kms:.*:<AWS::AccountId>:key\/\*\]$/,
+    reason: /only for the key that alias names \(kms:ResourceAliases\)/,
+    check: ({ construct }) => {
+      const granting = statementsOf(construct).filter((statement) => JSON.stringify(statement.Resource).includes(':key/*'));
+      expect(granting.length).toBeGreaterThan(0);
+      for (const statement of granting as { Action: string | string[]; Condition?: unknown }[]) {
+        expect(actions(statement).every((action) => action === 'kms:Decrypt' || action === 'kms:GenerateDataKey')).toBe(true);
+        expect(statement.Condition).toEqual({ 'ForAnyValue:StringEquals': { 'kms:ResourceAliases': sealingKeyAlias('sales-pipeline') } });
+      }
     },
   },
   {

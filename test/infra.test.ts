@@ -6,7 +6,9 @@ import { BACKUP_RETENTION } from '../infra/cdk/table-backups';
 import { buildApp } from '../infra/cdk/app';
 import { INBOUND_ROUTE_THROTTLE, INBOUND_USAGE_PLANS, USAGE_PLAN_NAMES, USAGE_PLANS } from '#shared/auth/usage-plans';
 import { DYNAMODB_MAX_ATTEMPTS, DYNAMODB_TIMEOUTS } from '#shared/dynamo';
-import { routes } from '../functions/resources';
+import { routes, WORKERS } from '../functions/resources';
+import { opensSecrets, sealingKeyAlias, sealsSecrets, SECRETS_KEY_VARIABLES } from '#shared/sealing-key';
+import type { Capability } from '#shared/routes/route';
 import { authorizerOf, grantedActions, routeId } from '#shared/routes/route';
 import { TABLE_INDEXES } from '#shared/table';
 
@@ -29,6 +31,7 @@ function asTheCliBuilds<T>(build: () => T): T {
 const { app, api, data, events } = asTheCliBuilds(() => buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'none' } })));
 const apiTemplate = Template.fromStack(api);
 const dataTemplate = Template.fromStack(data);
+const eventsTemplate = Template.fromStack(events);
 
 type Resource = { Properties: Record<string, any> };
 /** The API stack and the nested stacks holding its routes, one per tag. */
@@ -447,6 +450,56 @@ describe('the data stack', () => {
     const assembly = app.synth();
     expect(assembly.getStackByName(data.stackName).terminationProtection).toBe(true);
     expect(assembly.getStackByName(events.stackName).terminationProtection).toBe(true);
+  });
+});
+
+describe('the key sealing tenants’ secrets', () => {
+  type Statement = { Action: string | string[]; Resource: unknown; Condition?: unknown };
+  const everyPolicy = { ...policies, ...(eventsTemplate.findResources('AWS::IAM::Policy') as Record<string, Resource>), ...(dataTemplate.findResources('AWS::IAM::Policy') as Record<string, Resource>) };
+  const everyFunction = { ...functions, ...(eventsTemplate.findResources('AWS::Lambda::Function') as Record<string, Resource>) };
+  const kmsStatements = (policy: Resource) => (policy.Properties.PolicyDocument.Statement as Statement[]).filter((statement) => [statement.Action].flat().some((action) => action.startsWith('kms:')));
+  /** The KMS actions a capability list grants: what the routes and workers declare, not a list of functions. */
+  const kmsActionsOf = (capabilities: readonly Capability[] = []) =>
+    capabilities.flatMap((capability) => capability.statements({ tableName: 'x', partition: 'aws', region: 'r', account: '1', urlSuffix: 'x', setting: () => undefined })).flatMap((statement) => statement.actions).filter((action) => action.startsWith('kms:')).sort();
+  const declared = Object.fromEntries(
+    [...routes.filter((route) => !route.aliasOf).map((route) => [routeId(route), kmsActionsOf(route.capabilities)] as const), ...WORKERS.map((worker) => [worker.name, kmsActionsOf(worker.capabilities)] as const)].filter(([, actions]) => actions.length),
+  );
+
+  it('is a customer-managed KMS key with yearly rotation, retained with the table, named by the alias the functions ask for', () => {
+    const [[keyId, key]] = Object.entries(dataTemplate.findResources('AWS::KMS::Key')) as [[string, Resource & { DeletionPolicy?: string }]];
+    expect(key.Properties.EnableKeyRotation).toBe(true);
+    expect(key.DeletionPolicy).toBe('Retain');
+    dataTemplate.hasResourceProperties('AWS::KMS::Alias', { AliasName: sealingKeyAlias('sales-pipeline'), TargetKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] } });
+  });
+
+  it('is granted to exactly the functions whose routes or workers seal or open a secret: kms:GenerateDataKey to seal, kms:Decrypt to open, and to no other function', () => {
+    expect(declared).toEqual({
+      CreateWebhook: ['kms:Decrypt', 'kms:GenerateDataKey'],
+      RotateWebhookSecret: ['kms:Decrypt', 'kms:GenerateDataKey'],
+      TestWebhook: ['kms:Decrypt'],
+      CreateInboundEndpoint: ['kms:GenerateDataKey'],
+      UpdateInboundEndpoint: ['kms:GenerateDataKey'],
+      RotateInboundEndpoint: ['kms:GenerateDataKey'],
+      ReceiveInbound: ['kms:Decrypt'],
+      DeliverWebhooks: ['kms:Decrypt'],
+    });
+    const granted: Record<string, string[]> = {};
+    for (const [policyId, policy] of Object.entries(everyPolicy)) {
+      const statements = kmsStatements(policy);
+      if (!statements.length) continue;
+      const holder = Object.keys(declared).find((constructId) => policyId.startsWith(`${constructId}Role`)) ?? policyId;
+      granted[holder] = [...(granted[holder] ?? []), ...statements.flatMap((statement) => [statement.Action].flat())].sort();
+      for (const statement of statements) {
+        // Any key of the account on condition it is the one the alias names: never another key, never every key.
+        expect(JSON.stringify(statement.Resource), policyId).toContain(':key/*');
+        expect(statement.Condition, policyId).toEqual({ 'ForAnyValue:StringEquals': { 'kms:ResourceAliases': sealingKeyAlias('sales-pipeline') } });
+      }
+    }
+    expect(granted).toEqual(declared);
+    // The same functions, and only they, are told the key's alias.
+    const told = Object.entries(everyFunction).filter(([, fn]) => SECRETS_KEY_VARIABLES.deployed in (fn.Properties.Environment?.Variables ?? {})).map(([id]) => Object.keys(declared).find((constructId) => id.startsWith(constructId)) ?? id);
+    expect(told.sort()).toEqual(Object.keys(declared).sort());
+    expect([sealsSecrets, opensSecrets].map((capability) => capability.reachesOutside)).toEqual([false, false]);
   });
 });
 

@@ -63,7 +63,11 @@ describe('npm run sam:env', () => {
       expect(vars[id], id).toMatchObject({ AWS_ENDPOINT_URL_DYNAMODB: 'http://host.docker.internal:8123', TABLE_NAME: 'pipeline-local' });
       for (const name of Object.keys(vars[id]!)) expect(declared, `${id} declares ${name}`).toHaveProperty(name);
       if ('CURSOR_SECRET' in declared) expect(vars[id]!.CURSOR_SECRET).toBe(LOCAL_SERVICE_ENV.CURSOR_SECRET);
+      // npm start's key seals and opens secrets: no function asks KMS for the deployed key's alias.
+      expect(declared, id).not.toHaveProperty('SECRETS_KEY_ALIAS_ARN');
+      if ('SECRETS_LOCAL_KEY' in declared) expect(vars[id]!.SECRETS_LOCAL_KEY).toBe(LOCAL_SERVICE_ENV.SECRETS_LOCAL_KEY);
     }
+    expect(functions.filter(([, fn]) => 'SECRETS_LOCAL_KEY' in fn.Properties.Environment.Variables).length).toBeGreaterThan(0);
     // The SMS-sending function uses the local provider: nothing leaves for a real phone.
     const [smsFunction] = functions.find(([id]) => id.startsWith(`${routeId(sendSms)}Function`))!;
     expect(vars[smsFunction]!.SMS_PROVIDER).toBe('local');

@@ -1,5 +1,6 @@
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, revokeApiKey } from '#shared/auth/api-keys';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
@@ -8,6 +9,14 @@ import { organizationKeys } from '../functions/organization/entity';
 import { receiveSms } from '../functions/sms/replies';
 import { useTestApi, type Client } from './support/api';
 import { itemsOf } from './support/fixtures';
+import { webhookKeys } from '../functions/webhooks/entity';
+import type { Key } from '#shared/store/keys';
+import { deliver } from '../functions/webhooks/delivery';
+import { DATA_KEY_CACHE, keyringsFromEnvironment, open, seal, sealingWith } from '#shared/envelope-encryption';
+import { newId } from '#shared/ids';
+import { inboundEndpointKeys } from '../functions/inbound-endpoints/entity';
+import { endpoint, platformPosts, RETELL_CALL_ANALYZED, retellEndpoint, retellSignature, RETELL_API_KEY, type Endpoint } from './support/call-platforms';
+import { startReceiver, type Received, type Receiver } from './support/receiver';
 
 /**
  * Tenant isolation and key scopes where the path-id matrix (test/isolation.test.ts) does not look: ids of another
@@ -319,5 +328,171 @@ describe('inbound SMS replies', () => {
     expect(await receiveSms({ from: phone, to: number, body: 'STOP', providerMessageId: 'prov-3' })).toBe('recorded');
     const bLead = (await b.client.get(`/v1/leads?phone=${encodeURIComponent(phone)}`)).body.leads[0];
     expect(bLead.smsOptedOut ?? false).toBe(false);
+  });
+});
+
+describe("tenants' secrets in the table", () => {
+  const receivers: Receiver[] = [];
+  const receiver = async () => {
+    const started = await startReceiver();
+    receivers.push(started);
+    return started;
+  };
+  afterAll(async () => Promise.all(receivers.map((started) => started.close())));
+
+  /** What the standardwebhooks package (not this project's code) says about a delivery: its event, or a throw. */
+  const verified = (secret: string, { body, headers }: Received) => new StandardWebhook(secret).verify(body, headers as Record<string, string>) as { type: string };
+  const { post, postRetell } = platformPosts(api);
+  /** A post to a native endpoint signed with Standard Webhooks headers, as a sender holding its secret signs it. */
+  const postSigned = (created: Endpoint, secret: string) => {
+    const body = JSON.stringify({ email: 'signed@example.com', name: 'Signed Sender', message: 'Signed with the endpoint secret' });
+    const id = `msg_${Date.now()}`;
+    const at = new Date();
+    return post(`/v1/inbound/${created.id}`, body, { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new StandardWebhook(secret).sign(id, at, body) });
+  };
+  const rawItem = async (key: Key) => (await dynamo.send(new GetCommand({ TableName: config.tableName, Key: key, ConsistentRead: true }))).Item!;
+  /** An item as anyone reading the table (or its export) sees it: binary attributes as base64, and as text. */
+  const asRead = (item: Record<string, unknown>) =>
+    JSON.stringify(item, (_, value) => (value instanceof Uint8Array ? `${Buffer.from(value).toString('base64')} ${Buffer.from(value).toString('latin1')}` : value));
+  /** The parts of a secret (every 8 characters in a row, and of its key's bytes) that show in the text. */
+  const partsIn = (text: string, secret: string) => {
+    const forms = [secret, secret.replace(/^whsec_/, ''), Buffer.from(secret.replace(/^whsec_/, ''), 'base64').toString('latin1')];
+    return forms.flatMap((form) => Array.from({ length: Math.max(0, form.length - 7) }, (_, i) => form.slice(i, i + 8))).filter((part) => text.includes(part));
+  };
+  const subscribe = async (client: Client, url: string) => {
+    const res = await client.post('/v1/webhooks', { url, events: ['lead.created'] });
+    expect(res.status).toBe(201);
+    return res.body.webhook as { id: string; secret: string };
+  };
+
+  it('are sealed: the raw items hold no webhook secret, endpoint secret or Retell key, nor any part of one, and deliveries and posts still verify', async () => {
+    const { client, organizationId } = await api.organization();
+    const hook = await receiver();
+    const webhook = await subscribe(client, hook.url);
+    const retell = await retellEndpoint(client);
+    const form = await endpoint(client, { name: 'Signed form', source: 'WEBFORM' });
+
+    const items = [await rawItem(webhookKeys.webhook(organizationId, webhook.id)), await rawItem(inboundEndpointKeys.inboundEndpoint(organizationId, retell.id)), await rawItem(inboundEndpointKeys.inboundEndpoint(organizationId, form.id))];
+    const text = items.map(asRead).join('\n');
+    expect(partsIn(text, webhook.secret)).toEqual([]);
+    expect(partsIn(text, retell.secret)).toEqual([]);
+    expect(partsIn(text, form.secret)).toEqual([]);
+    expect(partsIn(text, RETELL_API_KEY)).toEqual([]);
+    expect([items[0]!.secrets, items[1]!.secret, items[1]!.platformSecret, items[2]!.secret].map((value) => value instanceof Uint8Array)).toEqual([true, true, true, true]);
+
+    // A delivery, as the queue's worker makes it, verifies with the secret the create answered.
+    const at = new Date().toISOString();
+    const event = { id: newId('evt'), type: 'lead.created', occurredAt: at, organizationId, data: { name: 'Sealed Lead' } };
+    await deliver({ organizationId, webhookId: webhook.id, event, attempt: 1, firstQueuedAt: at, notBefore: at });
+    const [delivery] = await hook.waitFor(1);
+    expect(verified(webhook.secret, delivery!)).toMatchObject({ type: 'lead.created' });
+    // So does the test event, signed by the route.
+    expect((await client.post(`/v1/webhooks/${webhook.id}/test`)).body.attempt.status).toBe('SUCCEEDED');
+    expect(verified(webhook.secret, (await hook.waitFor(2))[1]!)).toMatchObject({ type: 'webhook.test' });
+    // Retell's signature checks with its key, and a form's Standard Webhooks signature with the endpoint's secret.
+    expect((await postRetell(retell, RETELL_CALL_ANALYZED)).status).toBe(201);
+    expect((await postSigned(form, form.secret)).status).toBe(201);
+    expect((await postSigned(form, retell.secret)).status).toBe(401);
+  });
+
+  it("do not open in another organization's item: a copied webhook secret signs nothing, a copied endpoint secret or key checks no post", async () => {
+    const a = await api.organization();
+    const b = await api.organization();
+    const aHook = await receiver();
+    const bHook = await receiver();
+    const aWebhook = await subscribe(a.client, aHook.url);
+    const bWebhook = await subscribe(b.client, bHook.url);
+    const aRetell = await retellEndpoint(a.client);
+    const bRetell = await endpoint(b.client, { format: 'retell', platformSecret: 'key_b_organizations_own_retell_key' });
+    const aForm = await endpoint(a.client, { name: 'A form', source: 'WEBFORM' });
+    const bForm = await endpoint(b.client, { name: 'B form', source: 'WEBFORM' });
+    const copy = async (from: Key, to: Key, attribute: string) => {
+      const value = (await rawItem(from))[attribute];
+      await dynamo.send(new UpdateCommand({ TableName: config.tableName, Key: to, UpdateExpression: 'SET #a = :v', ExpressionAttributeNames: { '#a': attribute }, ExpressionAttributeValues: { ':v': value } }));
+    };
+    await copy(webhookKeys.webhook(a.organizationId, aWebhook.id), webhookKeys.webhook(b.organizationId, bWebhook.id), 'secrets');
+    await copy(inboundEndpointKeys.inboundEndpoint(a.organizationId, aRetell.id), inboundEndpointKeys.inboundEndpoint(b.organizationId, bRetell.id), 'platformSecret');
+    await copy(inboundEndpointKeys.inboundEndpoint(a.organizationId, aForm.id), inboundEndpointKeys.inboundEndpoint(b.organizationId, bForm.id), 'secret');
+
+    // B's test event is not sent signed with A's secret (nor at all): a failed attempt, as a receiver refusing it would record.
+    const test = await b.client.post(`/v1/webhooks/${bWebhook.id}/test`);
+    expect(test.status).toBe(200);
+    expect(test.body.attempt).toMatchObject({ status: 'FAILED', statusCode: null, error: expect.stringContaining('signing secret could not be read') });
+    expect(bHook.received).toEqual([]);
+    // Posts signed with A's key or A's secret, the copied values' own, are refused at B's endpoints as a wrong secret is.
+    const retellBody = RETELL_CALL_ANALYZED;
+    expect((await postRetell(bRetell, retellBody, retellSignature(retellBody, { key: RETELL_API_KEY }))).status).toBe(401);
+    expect((await postSigned(bForm, aForm.secret)).status).toBe(401);
+    // A's own are untouched.
+    expect((await a.client.post(`/v1/webhooks/${aWebhook.id}/test`)).body.attempt.status).toBe('SUCCEEDED');
+    expect(verified(aWebhook.secret, (await aHook.waitFor(1))[0]!)).toMatchObject({ type: 'webhook.test' });
+    expect((await postSigned(aForm, aForm.secret)).status).toBe(201);
+  });
+
+  it('written before sealing are read as they are, and sealed by their next write', async () => {
+    const { client, organizationId } = await api.organization();
+    const hook = await receiver();
+    const webhook = await subscribe(client, hook.url);
+    const retell = await endpoint(client, { format: 'retell', platformSecret: 'key_first_retell_key_of_this_endpoint' });
+    const plainSecret = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
+    const webhookKey = webhookKeys.webhook(organizationId, webhook.id);
+    const endpointKey = inboundEndpointKeys.inboundEndpoint(organizationId, retell.id);
+    // As items were written before secrets were sealed: plain attributes.
+    await dynamo.send(new UpdateCommand({ TableName: config.tableName, Key: webhookKey, UpdateExpression: 'SET secrets = :s', ExpressionAttributeValues: { ':s': [{ secret: plainSecret, expiresAt: null }] } }));
+    await dynamo.send(new UpdateCommand({ TableName: config.tableName, Key: endpointKey, UpdateExpression: 'SET platformSecret = :k', ExpressionAttributeValues: { ':k': RETELL_API_KEY } }));
+
+    expect((await client.post(`/v1/webhooks/${webhook.id}/test`)).body.attempt.status).toBe('SUCCEEDED');
+    expect(verified(plainSecret, (await hook.waitFor(1))[0]!)).toMatchObject({ type: 'webhook.test' });
+    expect((await postRetell(retell, RETELL_CALL_ANALYZED)).status).toBe(201);
+
+    // The rotation seals the new secret and the plain one it keeps for its overlap; a new key is sealed too.
+    const rotated = (await client.post(`/v1/webhooks/${webhook.id}/rotate-secret`)).body.webhook.secret as string;
+    expect((await client.patch(`/v1/inbound-endpoints/${retell.id}`, { platformSecret: 'key_second_retell_key_of_this_endpoint' })).status).toBe(200);
+    const [webhookItem, endpointItem] = [await rawItem(webhookKey), await rawItem(endpointKey)];
+    expect([webhookItem.secrets instanceof Uint8Array, endpointItem.platformSecret instanceof Uint8Array]).toEqual([true, true]);
+    expect(partsIn(asRead(webhookItem), plainSecret)).toEqual([]);
+    expect((await client.post(`/v1/webhooks/${webhook.id}/test`)).body.attempt.status).toBe('SUCCEEDED');
+    const [, afterRotation] = await hook.waitFor(2);
+    expect(verified(rotated, afterRotation!)).toMatchObject({ type: 'webhook.test' });
+    expect(verified(plainSecret, afterRotation!)).toMatchObject({ type: 'webhook.test' });
+  });
+
+  it('are sealed by the one key the environment names: a KMS alias deployed, the local key elsewhere, and any other setting stops the function loudly', async () => {
+    const sdk = await import('@aws-crypto/client-node');
+    const alias = 'arn:aws:kms:ap-southeast-2:123456789012:alias/pipeline-secrets';
+    const local = Buffer.alloc(32, 1).toString('base64');
+    const deployed = keyringsFromEnvironment(sdk, { SECRETS_KEY_ALIAS_ARN: alias }, true);
+    expect([deployed.sealing, deployed.opening].map((keyring) => keyring.constructor.name)).toEqual(['KmsKeyringNode', 'KmsKeyringNode']);
+    expect(keyringsFromEnvironment(sdk, { SECRETS_LOCAL_KEY: local }, false).sealing.constructor.name).toBe('RawAesKeyringNode');
+    expect(() => keyringsFromEnvironment(sdk, { SECRETS_LOCAL_KEY: local }, true)).toThrow('SECRETS_LOCAL_KEY is refused in Lambda');
+    expect(() => keyringsFromEnvironment(sdk, { SECRETS_KEY_ALIAS_ARN: alias, SECRETS_LOCAL_KEY: local }, false)).toThrow('are both set');
+    expect(() => keyringsFromEnvironment(sdk, {}, false)).toThrow('Missing required environment variable SECRETS_KEY_ALIAS_ARN (or SECRETS_LOCAL_KEY');
+    expect(() => keyringsFromEnvironment(sdk, { SECRETS_LOCAL_KEY: Buffer.alloc(16).toString('base64') }, false)).toThrow('must be base64 of 32 bytes');
+    expect(() => keyringsFromEnvironment(sdk, { SECRETS_KEY_ALIAS_ARN: 'arn:aws:kms:ap-southeast-2:123456789012:key/1234' }, true)).toThrow('must be a KMS alias ARN');
+  });
+
+  it('reuse a data key in a container: a secret opened again and again unwraps its data key once, and one item’s secrets sealed again ask for a new key only after 100', async () => {
+    const sdk = await import('@aws-crypto/client-node');
+    const raw = keyringsFromEnvironment(sdk, { SECRETS_LOCAL_KEY: Buffer.alloc(32, 3).toString('base64') }, false).sealing;
+    const calls = { wrapped: 0, unwrapped: 0 };
+    /** The keyring, counting what reaches it: what the materials cache did not answer. */
+    class Counting extends sdk.KeyringNode {
+      async _onEncrypt(material: Parameters<typeof raw.onEncrypt>[0]) {
+        calls.wrapped++;
+        return raw.onEncrypt(material);
+      }
+      async _onDecrypt(material: Parameters<typeof raw.onDecrypt>[0], keys: Parameters<typeof raw.onDecrypt>[1]) {
+        calls.unwrapped++;
+        return raw.onDecrypt(material, keys);
+      }
+    }
+    const counting = new Counting();
+    const using = sealingWith(sdk, { sealing: counting, opening: counting });
+    const sealedFor = { organizationId: 'org_cache', itemId: 'webhook_cache', attribute: 'secrets' };
+    const sealed = await seal('whsec_cached', sealedFor, using);
+    for (let read = 0; read < 5; read++) expect(await open(sealed, sealedFor, using)).toBe('whsec_cached');
+    expect(calls.unwrapped).toBe(1);
+    for (let again = 1; again <= DATA_KEY_CACHE.maxMessagesEncrypted; again++) await seal('whsec_cached', sealedFor, using);
+    expect(calls.wrapped).toBe(2);
   });
 });

@@ -5,6 +5,7 @@ import { GATEWAY_RESPONSES } from '#shared/http/gateway-responses';
 import { signedHeaders } from '#shared/signed-posts';
 import { retellSignatureValid, vapiSecretValid } from './call-platforms';
 import type { InboundEndpointRecord } from './entity';
+import { endpointSecret } from './endpoint-secrets';
 
 /** A Standard Webhooks signature older or newer than this is refused (replays). */
 const TOLERANCE_SECONDS = 5 * 60;
@@ -24,15 +25,18 @@ export const tokenMatches = (endpoint: InboundEndpointRecord, token: string) => 
 /**
  * The platform's own proof for a voice platform's format (Retell's signature with its API key, Vapi's credential
  * holding the endpoint's secret), and nothing else: a token in the URL is neither needed nor enough. Otherwise the
- * `token` query parameter, or Standard Webhooks headers signed with the endpoint's secret within 5 minutes.
+ * `token` query parameter, or Standard Webhooks headers signed with the endpoint's secret within 5 minutes. A secret
+ * is opened only when the post is checked with it (a token's post opens none); one that does not open for this
+ * endpoint matches nothing.
  */
-export function authenticate(endpoint: InboundEndpointRecord, token: string | undefined, headers: Record<string, string>, body: string): void {
+export async function authenticate(endpoint: InboundEndpointRecord, token: string | undefined, headers: Record<string, string>, body: string): Promise<void> {
   if (endpoint.format === 'retell') {
-    if (!retellSignatureValid(endpoint.platformSecret, headers['x-retell-signature'], body)) throw unauthorized();
+    if (!retellSignatureValid(await endpointSecret(endpoint, 'platformSecret'), headers['x-retell-signature'], body)) throw unauthorized();
     return;
   }
   if (endpoint.format === 'vapi') {
-    if (!vapiSecretValid(endpoint.secret, headers)) throw unauthorized();
+    const secret = await endpointSecret(endpoint, 'secret');
+    if (secret === undefined || !vapiSecretValid(secret, headers)) throw unauthorized();
     return;
   }
   if (token !== undefined) {
@@ -44,6 +48,8 @@ export function authenticate(endpoint: InboundEndpointRecord, token: string | un
   const signatures = headers['webhook-signature'];
   if (!id || !timestamp || !signatures || !/^\d+$/.test(timestamp)) throw unauthorized();
   if (Math.abs(Date.now() / 1000 - Number(timestamp)) > TOLERANCE_SECONDS) throw unauthorized();
-  const expected = signedHeaders([endpoint.secret], { id, timestamp: Number(timestamp), body })['webhook-signature']!;
+  const secret = await endpointSecret(endpoint, 'secret');
+  if (secret === undefined) throw unauthorized();
+  const expected = signedHeaders([secret], { id, timestamp: Number(timestamp), body })['webhook-signature']!;
   if (!signatures.split(' ').some((signature) => sameSecret(signature, expected))) throw unauthorized();
 }

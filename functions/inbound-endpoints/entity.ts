@@ -31,16 +31,19 @@ export const inboundEndpointKeySamples: KeySamples<typeof inboundEndpointKeys> =
   inboundEndpointById: () => inboundEndpointKeys.inboundEndpointById('inbound_1'),
 };
 
+/** A secret as stored: sealed (functions/inbound-endpoints/endpoint-secrets.ts), or plain in an item written before sealing. */
+const StoredSecret = v.union([v.instance(Uint8Array), v.string()]);
+
 /**
  * What the item holds beyond the API's fields: the token's hash (never the token), the signing secret and, for a
- * platform that signs with a key of its own (Retell), that key: each needed as it is to check a post.
+ * platform that signs with a key of its own (Retell), that key: each sealed, opened only to check a post.
  */
 export const InboundEndpointRecord = v.object({
   ...InboundEndpoint.entries,
   organizationId: v.string(),
   tokenHash: v.string(),
-  secret: v.string(),
-  platformSecret: v.optional(v.string()),
+  secret: StoredSecret,
+  platformSecret: v.optional(StoredSecret),
 });
 export type InboundEndpointRecord = v.InferOutput<typeof InboundEndpointRecord>;
 

@@ -114,7 +114,7 @@ export async function receiveInbound(endpointId: string, token: string | undefin
   const endpoint = await findInboundEndpoint(endpointId);
   if (!endpoint) throw unauthorized();
   const raw = body ?? '';
-  authenticate(endpoint, token, headers, raw);
+  await authenticate(endpoint, token, headers, raw);
   if (isCallPlatform(endpoint.format)) return receivePlatformCall(endpoint, endpoint.format, headers, raw);
   const cors = corsHeaders(endpoint, headers.origin);
   const isForm = FORM_TYPES.has(mediaTypeOf(headers));

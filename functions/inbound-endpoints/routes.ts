@@ -18,6 +18,7 @@ import {
 import { defineRoute } from '#shared/routes/route';
 import { recordRows } from '#shared/routes/record-rows';
 import { INBOUND_ROUTE_THROTTLE } from '#shared/auth/usage-plans';
+import { opensSecrets, sealsSecrets } from '#shared/sealing-key';
 
 const endpoint = recordRows({ tag: 'Inbound', names: { one: 'InboundEndpoint', many: 'InboundEndpoints' }, path: '/v1/inbound-endpoints', idPath: InboundEndpointIdPath, response: InboundEndpointResponse, schemas: { query: InboundEndpointListQuery, page: InboundEndpointPage, create: CreateInboundEndpointBody, update: UpdateInboundEndpointBody, deleted: InboundEndpointDeleted }, changeLog: true });
 
@@ -27,6 +28,8 @@ export const createInboundEndpoint = endpoint.create({
     'For senders that cannot send an API key. The answer’s `url` carries a token (shown only here, stored hashed); senders that can sign use `secret` (`whsec_…`) with Standard Webhooks headers instead. A CALL endpoint may take a voice platform’s post-call webhook as the platform sends it: `format: "retell"` (with `platformSecret`, the Retell API key that signs its webhooks, write-only) or `format: "vapi"` (a Vapi Bearer Token credential, or its legacy server secret, set to this `secret`); `format` is `native` otherwise. `fieldMap` renames a form’s own field names to `email`, `phone`, `name`, `firstName`, `lastName` or `message`. For HTML forms, `redirectUrl` and `errorRedirectUrl` (https) are where a visitor is sent after the post is recorded or refused; `allowedOrigins` (exact origins, `https://host[:port]`) lets pages on those sites post JSON from the browser (CORS), and with `enforceOrigin: true` only posts from those pages are taken (403 `ORIGIN_NOT_ALLOWED` otherwise, a post without `Origin` too); `honeypotField` names a hidden field people leave empty: a post that fills it is answered as recorded and records nothing. Under `npm start` (not deployed), redirect URLs and origins may also be `http://localhost`, `http://127.0.0.1` or `http://[::1]`, with any port, to try a form from a local page.',
   requestExample: { name: 'Website quote form', source: 'WEBFORM', redirectUrl: 'https://harbourcityplumbing.com.au/thanks', allowedOrigins: ['https://harbourcityplumbing.com.au'] },
   response: InboundEndpointCreated,
+  // Its secret, and Retell's key when sent, are sealed in the item.
+  capabilities: [sealsSecrets],
 });
 
 export const listInboundEndpoints = endpoint.list({ summary: 'List inbound endpoints, newest first', description: 'Never the tokens or secrets.' });
@@ -38,6 +41,8 @@ export const updateInboundEndpoint = endpoint.update({
   description: 'Fields left out keep their values; `fieldMap: null`, `redirectUrl: null`, `errorRedirectUrl: null` and `honeypotField: null` remove them, `allowedOrigins: []` ends CORS (and, with `enforceOrigin`, refuses every post). The URL, its token and the signing secret stay as they are, so forms already posting to it keep working; posts after the change are read with the new settings. `format` `retell` or `vapi` is only for source CALL (400 naming the field otherwise); `retell` needs a `platformSecret` (sent now or kept from before), which a change to another format drops.',
   // A change of source, format or platformSecret reads the endpoint first: the rule spans stored and sent fields.
   dynamodb: ['GetItem', 'UpdateItem'],
+  // A platformSecret sent is sealed in the item.
+  capabilities: [sealsSecrets],
   requestExample: { name: 'Website quote form', fieldMap: { your_email: 'email', mobile: 'phone', full_name: 'name' } },
 });
 
@@ -49,6 +54,8 @@ export const rotateInboundEndpoint = endpoint.action('rotate', {
   description: 'Answers the new `url` and `secret`; the old token and secret stop working at once.',
   dynamodb: ['GetItem', 'UpdateItem'],
   replaces: true,
+  // The new secret is sealed in the item.
+  capabilities: [sealsSecrets],
   response: InboundEndpointCreated,
 });
 
@@ -98,6 +105,8 @@ export const receiveInbound = defineRoute({
   // The endpoint by id (gsi1), then what POST /v1/inquiries does.
   dynamodb: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
   indexes: ['gsi1'],
+  // A signature or credential is checked with the endpoint's secret, or Retell's key, opened.
+  capabilities: [opensSecrets],
   throttle: INBOUND_ROUTE_THROTTLE,
   status: 201,
   request: { path: InboundEndpointIdPath, query: InboundQuery },

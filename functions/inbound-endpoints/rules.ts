@@ -7,6 +7,7 @@ import { newToken } from './auth';
 import type { InboundEndpointRecord } from './entity';
 import { createInboundEndpoint, getInboundEndpoint, INBOUND_ENDPOINT_NOT_FOUND, InboundEndpointMoved, replaceInboundCredentials, updateInboundEndpoint } from './store';
 import { InboundEndpoint, isCallPlatform, type CreateInboundEndpointBody, type InboundEndpointChanges, type InboundFormat } from './schema';
+import { sealedEndpointSecret } from './endpoint-secrets';
 
 /** The endpoint as the API shows it: the fields of its schema, never the token's hash nor the secret. */
 export const publicEndpoint = (endpoint: InboundEndpointRecord): InboundEndpoint => v.parse(InboundEndpoint, endpoint);
@@ -29,7 +30,7 @@ const urlOf = (baseUrl: string, id: string, token: string) => `${baseUrl}/v1/inb
 interface FormatSettings {
   source: string;
   format: InboundFormat;
-  platformSecret?: string | undefined;
+  platformSecret?: string | Uint8Array | undefined;
 }
 
 /**
@@ -48,14 +49,21 @@ function refuseUnlessCoherent(settings: FormatSettings, sent: Partial<Record<key
   if (settings.platformSecret && settings.format !== 'retell') refuse('platformSecret', 'platformSecret is only for format retell (Vapi sends the endpoint’s own secret)');
 }
 
-/** An endpoint, answered once with its URL (holding the token, stored only hashed) and its signing secret. */
+/** An endpoint, answered once with its URL (holding the token, stored only hashed) and its signing secret, stored sealed with Retell's key. */
 export async function createEndpoint(organizationId: string, body: CreateInboundEndpointBody, baseUrl: string) {
   refuseUnlessCoherent(body, body);
   const token = newToken();
   const at = now();
-  const endpoint: InboundEndpointRecord = { id: newId('inbound'), ...settingsOf(body), createdAt: at, updatedAt: at, organizationId, tokenHash: hashToken(token), secret: newSigningSecret() };
+  const id = newId('inbound');
+  const secret = newSigningSecret();
+  const { platformSecret, ...settings } = settingsOf(body);
+  const sealed = {
+    secret: await sealedEndpointSecret(organizationId, id, 'secret', secret),
+    ...(platformSecret !== undefined ? { platformSecret: await sealedEndpointSecret(organizationId, id, 'platformSecret', platformSecret) } : {}),
+  };
+  const endpoint: InboundEndpointRecord = { id, ...settings, createdAt: at, updatedAt: at, organizationId, tokenHash: hashToken(token), ...sealed };
   await createInboundEndpoint(endpoint);
-  return { ...publicEndpoint(endpoint), url: urlOf(baseUrl, endpoint.id, token), secret: endpoint.secret };
+  return { ...publicEndpoint(endpoint), url: urlOf(baseUrl, endpoint.id, token), secret };
 }
 
 /** One endpoint as the list shows it: never the token's hash nor the secret. */
@@ -74,10 +82,12 @@ const MOVED_ATTEMPTS = 3;
  * still as read; a format other than `retell` drops Retell's key.
  */
 export async function changeEndpoint(organizationId: string, endpointId: string, changes: InboundEndpointChanges): Promise<InboundEndpoint> {
-  const settings = settingsOf(changes);
-  if (changes.source === undefined && changes.format === undefined && changes.platformSecret === undefined) {
-    return publicEndpoint(await updateInboundEndpoint(organizationId, endpointId, settings));
+  const { platformSecret: sentKey, ...unsealed } = settingsOf(changes);
+  if (changes.source === undefined && changes.format === undefined && sentKey === undefined) {
+    return publicEndpoint(await updateInboundEndpoint(organizationId, endpointId, unsealed));
   }
+  // Retell's key is written sealed; an endpoint written before sealing has its key sealed by the next that sends one.
+  const settings = { ...unsealed, ...(sentKey !== undefined ? { platformSecret: await sealedEndpointSecret(organizationId, endpointId, 'platformSecret', sentKey) } : {}) };
   for (let attempt = 1; ; attempt++) {
     const stored = await getInboundEndpoint(organizationId, endpointId);
     if (!stored) throw new NotFoundError(INBOUND_ENDPOINT_NOT_FOUND);
@@ -99,6 +109,6 @@ export async function rotateEndpoint(organizationId: string, endpointId: string,
   if (!endpoint) throw new NotFoundError(INBOUND_ENDPOINT_NOT_FOUND);
   const token = newToken();
   const secret = newSigningSecret();
-  const updatedAt = await replaceInboundCredentials(organizationId, endpointId, { tokenHash: hashToken(token), secret });
+  const updatedAt = await replaceInboundCredentials(organizationId, endpointId, { tokenHash: hashToken(token), secret: await sealedEndpointSecret(organizationId, endpointId, 'secret', secret) });
   return { ...publicEndpoint({ ...endpoint, updatedAt }), url: urlOf(baseUrl, endpointId, token), secret };
 }

@@ -11,6 +11,10 @@ import { deleteItem, insertIfAbsent, transact, writeAlone } from '#shared/store/
 import { setFields, updateExistingItem } from '#shared/store/update-fields';
 import type { InboundEndpointChanges, InboundFormat } from './schema';
 import { auditDeletion } from '#shared/audit/deletion';
+import type { Sealed } from '#shared/envelope-encryption';
+
+/** A change as written: a platformSecret sent is sealed first (./endpoint-secrets.ts). */
+export type StoredChanges = Omit<InboundEndpointChanges, 'platformSecret'> & { platformSecret?: Sealed };
 
 export const INBOUND_ENDPOINT_NOT_FOUND = 'Inbound endpoint not found';
 const notFound = () => new NotFoundError(INBOUND_ENDPOINT_NOT_FOUND);
@@ -52,7 +56,7 @@ export interface ReadSettings {
  * rule spans the fields sent; with it, the write also holds only while source and format are still what the rule
  * was checked on (an endpoint stored before formats existed has none: `native`), else InboundEndpointMoved.
  */
-export async function updateInboundEndpoint(organizationId: string, endpointId: string, changes: InboundEndpointChanges, readAs?: ReadSettings): Promise<InboundEndpointRecord> {
+export async function updateInboundEndpoint(organizationId: string, endpointId: string, changes: StoredChanges, readAs?: ReadSettings): Promise<InboundEndpointRecord> {
   const key = inboundEndpointKeys.inboundEndpoint(organizationId, endpointId);
   if (!readAs) return fromInboundEndpointItem(await updateExistingItem(key, { ...changes, updatedAt: now() }, notFound));
   const format = readAs.format === 'native' ? '(attribute_not_exists(#format) OR #format = :format)' : '#format = :format';
@@ -68,7 +72,7 @@ export async function updateInboundEndpoint(organizationId: string, endpointId: 
 }
 
 /** A new token hash and secret; the old ones stop working at once. A write of the endpoint, it moves updatedAt: answered. */
-export async function replaceInboundCredentials(organizationId: string, endpointId: string, credentials: { tokenHash: string; secret: string }): Promise<string> {
+export async function replaceInboundCredentials(organizationId: string, endpointId: string, credentials: { tokenHash: string; secret: Sealed }): Promise<string> {
   const updatedAt = now();
   await writeAlone(setFields(inboundEndpointKeys.inboundEndpoint(organizationId, endpointId), { ...credentials, updatedAt }, { onConditionFailed: notFound }));
   return updatedAt;

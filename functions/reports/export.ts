@@ -5,6 +5,8 @@ import { logger } from '#shared/observability';
 export interface ExportTarget {
   tableArn: string;
   bucket: string;
+  /** The bucket's KMS key, which the export's objects are encrypted with (SSE-KMS). */
+  kmsKeyArn?: string;
 }
 
 /** The part of the SDK client the export calls: the deployed function's own client, or a test's. */
@@ -18,7 +20,7 @@ export const exportPrefix = (day: string) => `exports/dt=${day}`;
  * day's prefix. The day is also the client token, so a retried invocation of the same day (within DynamoDB's 8-hour
  * token window) starts no second export.
  */
-export function exportRequest(time: Date, { tableArn, bucket }: ExportTarget): ExportTableToPointInTimeCommandInput {
+export function exportRequest(time: Date, { tableArn, bucket, kmsKeyArn }: ExportTarget): ExportTableToPointInTimeCommandInput {
   const day = time.toISOString().slice(0, 10);
   return {
     TableArn: tableArn,
@@ -28,6 +30,7 @@ export function exportRequest(time: Date, { tableArn, bucket }: ExportTarget): E
     ExportFormat: 'DYNAMODB_JSON',
     ExportType: 'FULL_EXPORT',
     ClientToken: day,
+    ...(kmsKeyArn ? { S3SseAlgorithm: 'KMS' as const, S3SseKmsKeyId: kmsKeyArn } : {}),
   };
 }
 
@@ -48,4 +51,4 @@ function required(name: string): string {
 }
 
 /** Deployed only with `-c analytics=true`: settings read and the client made once per container. */
-export const handler = exportHandler(new DynamoDBClient({}), { tableArn: required('TABLE_ARN'), bucket: required('EXPORT_BUCKET') });
+export const handler = exportHandler(new DynamoDBClient({}), { tableArn: required('TABLE_ARN'), bucket: required('EXPORT_BUCKET'), kmsKeyArn: required('EXPORT_KEY_ARN') });

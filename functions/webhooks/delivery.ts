@@ -13,6 +13,7 @@ import { retentionWindow } from '#shared/store/retention';
 import { SLOT_LEASE_MS, takeDeliverySlot } from './slots';
 import { logger } from '#shared/observability';
 import { hasExpired, type WebhookRecord } from './entity';
+import { signingSecretsOf } from './signing-secrets';
 
 /** Exponential backoff with ±20 % jitter, from the base (30 s deployed, 1 s locally), never more than an hour between attempts. */
 export function retryDelaySeconds(attempt: number, random = Math.random()): number {
@@ -37,9 +38,15 @@ const GONE = 410;
 
 const isSuccess = (statusCode: number | null) => statusCode !== null && statusCode >= 200 && statusCode < 300;
 
+/**
+ * What an attempt is when the subscription has no secret to sign with (its stored one is not its own: copied from
+ * another item): nothing is sent, and the attempt fails as a delivery its receiver refused would.
+ */
+const UNSIGNED: PostOutcome = { statusCode: null, error: 'not sent: the subscription’s signing secret could not be read; rotate it', durationMs: 0, retryAfterMs: null };
+
 /** One signed POST of an event and the record of it, as the deliveries list shows it (no next attempt: the caller's to set). */
 async function attempt(url: string, secrets: string[], event: WebhookEvent, number: number, id?: string): Promise<{ outcome: PostOutcome; delivery: WebhookDelivery }> {
-  const outcome = await postSigned(url, secrets, event.id, JSON.stringify(event));
+  const outcome = secrets.length ? await postSigned(url, secrets, event.id, JSON.stringify(event)) : UNSIGNED;
   const attemptedAt = new Date(Date.now() - outcome.durationMs);
   const succeeded = isSuccess(outcome.statusCode);
   return {
@@ -153,7 +160,7 @@ async function putBack(job: DeliveryJob, at: number): Promise<void> {
 
 /** The attempt, and what follows from its outcome: the record, the failure clock, the retry or the disabling. */
 async function attemptAndRecord(job: DeliveryJob, webhook: WebhookRecord): Promise<void> {
-  const { outcome, delivery } = await attempt(webhook.url, activeSecrets(webhook), job.event, job.attempt, job.deliveryId);
+  const { outcome, delivery } = await attempt(webhook.url, activeSecrets(await signingSecretsOf(job.organizationId, webhook)), job.event, job.attempt, job.deliveryId);
   const attemptedAt = Date.parse(delivery.attemptedAt!);
   const failed = delivery.status !== 'SUCCEEDED';
   const gone = outcome.statusCode === GONE;
@@ -192,7 +199,7 @@ export async function sendTestEvent(organizationId: string, webhookId: string): 
   if (!webhook) throw new NotFoundError(WEBHOOK_NOT_FOUND);
   // Its shape is the document's WebhookTestEvent, which receivers validate it with.
   const event: WebhookTestEvent = { id: newId('evt'), type: TEST_EVENT_TYPE, occurredAt: now(), organizationId, data: { webhookId, message: TEST_EVENT_MESSAGE } };
-  const { delivery } = await attempt(webhook.url, activeSecrets(webhook), event, 1);
+  const { delivery } = await attempt(webhook.url, activeSecrets(await signingSecretsOf(organizationId, webhook)), event, 1);
   await recordDelivery(organizationId, webhookId, delivery);
   return delivery;
 }

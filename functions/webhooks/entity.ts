@@ -66,7 +66,7 @@ export const SigningSecret = v.object({ secret: v.string(), expiresAt: v.nullabl
 export type SigningSecret = v.InferOutput<typeof SigningSecret>;
 
 /**
- * What the WEBHOOK item holds beyond the API's fields: the secrets (the current one, then at most the one it replaced),
+ * What the WEBHOOK item holds beyond the API's fields: the secrets, sealed (the current one, then at most the one it replaced),
  * the times of the rotations of the last hour (at most MAX_ROTATIONS_PER_HOUR), since when deliveries have been
  * failing, how many attempts in a row failed, and until when its deliveries are paused for it.
  */
@@ -79,7 +79,8 @@ export const WebhookRecord = v.object({
   ),
   // Absent on a subscription made before subscriptions could expire.
   expiresAt: v.optional(v.nullable(v.string()), null),
-  secrets: v.array(SigningSecret),
+  /** Sealed (functions/webhooks/signing-secrets.ts); an item written before sealing holds the plain list, read as it is. */
+  secrets: v.union([v.instance(Uint8Array), v.array(SigningSecret)]),
   rotatedAt: v.optional(v.array(v.string()), []),
   failingSince: v.optional(v.nullable(v.string()), null),
   failuresInARow: v.optional(v.number(), 0),

@@ -1,4 +1,4 @@
-import { wants } from './rules';
+import { wants } from './wants';
 import type { WebhookRecord } from './entity';
 import { allWebhooks, expireWebhook } from './store';
 import { hasExpired } from './entity';

@@ -9,6 +9,7 @@ import { Event, EventIdPath, EVENT_RETENTION_DAYS } from '../events/schema';
 import { SIGNATURE_HEADERS } from './signature-headers';
 import { webhook } from './examples';
 import { deliveryQueueSender } from './capability';
+import { opensSecrets, sealsSecrets } from '#shared/sealing-key';
 
 const delivery = recordRows({ tag: 'Webhooks', names: { one: 'WebhookDelivery', many: 'WebhookDeliveries' }, path: '/v1/webhooks/{webhookId}/deliveries', parent: WebhookIdPath, response: WebhookDeliveryResponse, schemas: { query: WebhookDeliveryListQuery, page: WebhookDeliveryPage } });
 const webhookRows = recordRows({ tag: 'Webhooks', names: { one: 'Webhook', many: 'Webhooks' }, path: '/v1/webhooks', idPath: WebhookIdPath, response: WebhookResponse, schemas: { query: WebhookListQuery, page: WebhookPage, create: CreateWebhookBody, update: UpdateWebhookBody, deleted: WebhookDeleted }, changeLog: true });
@@ -22,6 +23,8 @@ export const createWebhook = webhookRows.create({
   dynamodb: ['UpdateItem', 'PutItem', 'GetItem'],
   response: WebhookSecretResponse,
   responses: { 200: { description: 'An enabled subscription of the organization has this url and these events: it is answered, with its secret, and nothing is made.', schema: WebhookSecretResponse } },
+  // Its first secret is sealed in the item; the subscription it would duplicate has its secret opened to answer it.
+  capabilities: [sealsSecrets, opensSecrets],
 });
 
 export const listWebhooks = webhookRows.list({
@@ -52,6 +55,8 @@ export const rotateWebhookSecret = webhookRows.action('rotate-secret', {
   dynamodb: ['GetItem', 'UpdateItem'],
   // The old secret stops signing once the overlap ends.
   replaces: true,
+  // The current secret, opened, signs on beside the new one, which is sealed.
+  capabilities: [opensSecrets, sealsSecrets],
   response: WebhookSecretResponse,
   errors: [409],
   responses: {
@@ -74,6 +79,8 @@ export const testWebhook = webhookRows.action('test', {
   description: `POSTs a \`webhook.test\` event \`{id, type: "webhook.test", occurredAt, organizationId, data: {webhookId, message}}\` to the subscription's url at once, signed as every delivery is and held to the same destination rules, and answers the attempt as the deliveries list records it. A receiver that is down, slow or answers non-2xx is still a 200 here: \`attempt.status\` is FAILED with its \`statusCode\` or \`error\`. The test is not retried, does not count towards disabling the subscription, is sent even to a disabled one, and is not stored as an event (\`GET /v1/events\` does not list it); its attempt shows in the deliveries with \`eventType\` \`webhook.test\`. ${SIGNING}`,
   dynamodb: ['GetItem', 'PutItem'],
   callsOutside: true,
+  // The test is signed with the subscription's secrets, opened.
+  capabilities: [opensSecrets],
   response: WebhookTestResponse,
 });
 

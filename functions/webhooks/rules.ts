@@ -1,4 +1,4 @@
-import { hasExpired, publicWebhook, type WebhookRecord } from './entity';
+import { hasExpired, publicWebhook, type SigningSecret, type WebhookRecord } from './entity';
 import { clock } from '#shared/clock';
 import { ApiError, BadRequestError, changedMeanwhile, NotFoundError, ValidationError } from '#shared/errors';
 import { newId, now } from '#shared/ids';
@@ -6,6 +6,8 @@ import { claimHolder, createWebhook, getWebhook, setExpiry, SubscriptionClaimed,
 import { MAX_ROTATIONS_PER_HOUR, ROTATION_OVERLAP_HOURS, type CreateWebhookBody, type UpdateWebhookBody, type Webhook } from './schema';
 import { resolvedRefusalOf } from './destination';
 import { newSigningSecret } from '#shared/signed-posts';
+import { sealedSecrets, signingSecretsOf } from './signing-secrets';
+export { wants } from './wants';
 
 const ROTATION_OVERLAP_MS = ROTATION_OVERLAP_HOURS * 3_600_000;
 const HOUR_MS = 3_600_000;
@@ -39,7 +41,9 @@ export async function subscribe(organizationId: string, body: CreateWebhookBody)
     if (made) return { webhook: made, created: true };
     const holderId = await claimHolder(organizationId, body.url, body.events);
     const holder = holderId === undefined ? undefined : await getWebhook(organizationId, holderId);
-    if (holder && isLive(holder) && sameSubscription(holder, body)) return { webhook: { ...publicWebhook(holder), secret: currentSecret(holder) }, created: false };
+    // Its secret opened to answer it again; one that does not open (not its own) is no subscription to answer.
+    const secret = holder && isLive(holder) && sameSubscription(holder, body) ? await currentSecret(organizationId, holder) : undefined;
+    if (holder && secret !== undefined) return { webhook: { ...publicWebhook(holder), secret }, created: false };
     if (attempt === CLAIM_ATTEMPTS) throw changedMeanwhile();
     staleClaimOf = holderId;
   }
@@ -49,8 +53,9 @@ export async function subscribe(organizationId: string, body: CreateWebhookBody)
 async function created(organizationId: string, body: CreateWebhookBody, staleClaimOf: string | undefined): Promise<(Webhook & { secret: string }) | undefined> {
   const at = now();
   const secret = newSigningSecret();
+  const id = newId('webhook');
   const webhook: WebhookRecord = {
-    id: newId('webhook'),
+    id,
     url: body.url,
     events: body.events,
     description: body.description,
@@ -59,7 +64,7 @@ async function created(organizationId: string, body: CreateWebhookBody, staleCla
     expiresAt: body.expiresAt,
     createdAt: at,
     updatedAt: at,
-    secrets: [{ secret, expiresAt: null }],
+    secrets: await sealedSecrets(organizationId, id, [{ secret, expiresAt: null }]),
     rotatedAt: [],
     failingSince: null,
     failuresInARow: 0,
@@ -130,9 +135,10 @@ export async function rotateSecret(organizationId: string, webhookId: string): P
   const lastHour = webhook.rotatedAt.filter((rotated) => Date.parse(rotated) > at - HOUR_MS);
   if (lastHour.length >= MAX_ROTATIONS_PER_HOUR) throw tooManyRotations(Math.min(...lastHour.map(Date.parse)) + HOUR_MS - at);
   const secret = newSigningSecret();
-  const [current] = activeSecrets(webhook, at);
+  const [current] = activeSecrets(await signingSecretsOf(organizationId, webhook), at);
   const replaced = current ? [{ secret: current, expiresAt: new Date(at + ROTATION_OVERLAP_MS).toISOString() }] : [];
-  const changes = { secrets: [{ secret, expiresAt: null }, ...replaced], rotatedAt: [...lastHour, new Date(at).toISOString()], updatedAt: new Date(at).toISOString() };
+  // Sealed whatever the item held before: a list written before sealing is sealed by its first rotation.
+  const changes = { secrets: await sealedSecrets(organizationId, webhookId, [{ secret, expiresAt: null }, ...replaced]), rotatedAt: [...lastHour, new Date(at).toISOString()], updatedAt: new Date(at).toISOString() };
   // On condition the subscription is as read: two rotations at once would each keep a secret the other dropped.
   const updated = await updateWebhook(organizationId, webhookId, changes, { unchangedSince: webhook.updatedAt });
   return { ...publicWebhook(updated), secret };
@@ -142,16 +148,16 @@ export async function rotateSecret(organizationId: string, webhookId: string): P
  * The secrets that sign a delivery now, newest first: the current one and the one it replaced, while its 24 hours
  * last. Never more than two, whatever an item written before rotations dropped older secrets still holds.
  */
-export function activeSecrets(webhook: WebhookRecord, at = Date.now()): string[] {
-  return webhook.secrets
+export function activeSecrets(secrets: SigningSecret[], at = Date.now()): string[] {
+  return secrets
     .filter((s) => s.expiresAt === null || Date.parse(s.expiresAt) > at)
     .slice(0, 2)
     .map((s) => s.secret);
 }
 
-/** The secret that signs with no end: the one a create answers, and a create that finds the subscription answers again. */
-export const currentSecret = (webhook: WebhookRecord): string => activeSecrets(webhook)[0]!;
-
-/** Whether the subscription asked for this event type and receives events now (enabled, not past its `expiresAt`). */
-export const wants = (webhook: Pick<WebhookRecord, 'isEnabled' | 'events' | 'expiresAt'>, type: string, at = clock.now()) =>
-  webhook.isEnabled && !hasExpired(webhook, at) && (webhook.events.includes('*') || webhook.events.includes(type));
+/**
+ * The secret that signs with no end, opened: the one a create answers, and a create that finds the subscription
+ * answers again. Undefined when its stored secrets do not open for it.
+ */
+export const currentSecret = async (organizationId: string, webhook: WebhookRecord): Promise<string | undefined> =>
+  activeSecrets(await signingSecretsOf(organizationId, webhook))[0];

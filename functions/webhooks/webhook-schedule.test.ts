@@ -2,6 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
 import { config } from '#shared/config';
 import { activeSecrets } from './rules';
+import { signingSecretsOf } from './signing-secrets';
 import { retryAfterMs } from './post';
 import { dynamo } from '#shared/dynamo';
 import { fromWebhookItem, webhookKeys } from './entity';
@@ -141,8 +142,8 @@ describe('secret rotation', () => {
     const second = rotated.body.webhook.secret as string;
 
     const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: webhookKeys.webhook(organizationId, id), ConsistentRead: true }));
-    const stored = fromWebhookItem(Item!);
-    const overlapEnds = Date.parse(stored.secrets.find((s) => s.secret === first)!.expiresAt!);
+    const stored = await signingSecretsOf(organizationId, fromWebhookItem(Item!));
+    const overlapEnds = Date.parse(stored.find((s) => s.secret === first)!.expiresAt!);
     expect(overlapEnds - rotatedAt).toBeGreaterThanOrEqual(24 * 3_600_000 - 5_000);
     expect(overlapEnds - rotatedAt).toBeLessThanOrEqual(24 * 3_600_000 + 5_000);
 

@@ -4,7 +4,8 @@ import { TableV2, type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { CfnDatabase, CfnTable } from 'aws-cdk-lib/aws-glue';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { AccountRootPrincipal, ArnPrincipal, Effect, PolicyDocument, PolicyStatement, Role, type IRole } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
 import { Tracing } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { BlockPublicAccess, Bucket, BucketEncryption, type CfnBucket } from 'aws-cdk-lib/aws-s3';
@@ -37,6 +38,20 @@ export const ANALYTICS = {
   retryFor: Duration.hours(6),
 } as const;
 
+/**
+ * The export key's administration by the account (IAM decides who): every action but using it, so no principal of the
+ * account encrypts or decrypts with it unless the key's own policy names it.
+ */
+const KEY_ADMINISTRATION = (stack: Stack) =>
+  new PolicyStatement({
+    sid: 'Administration',
+    effect: Effect.ALLOW,
+    principals: [new AccountRootPrincipal()],
+    actions: ['kms:Create*', 'kms:Describe*', 'kms:Enable*', 'kms:List*', 'kms:Put*', 'kms:Update*', 'kms:Revoke*', 'kms:Disable*', 'kms:Get*', 'kms:Delete*', 'kms:TagResource', 'kms:UntagResource', 'kms:ScheduleKeyDeletion', 'kms:CancelKeyDeletion', 'kms:RotateKeyOnDemand'],
+    resources: ['*'],
+    conditions: { StringEquals: { 'aws:PrincipalAccount': stack.account } },
+  });
+
 /** The catalog names, from the table's: `sales_pipeline` and `sales-pipeline-analytics` unless tableName says otherwise. */
 export const analyticsNames = (tableName: string) => ({ database: tableName.replace(/[^a-z0-9]/gi, '_').toLowerCase(), table: 'items', workgroup: `${tableName}-analytics` });
 
@@ -56,12 +71,24 @@ export interface AnalyticsStackProps extends StackProps {
 export class AnalyticsStack extends Stack {
   readonly bucket: Bucket;
   readonly exporter: ServiceFunction;
+  /** Encrypts the exports and Athena's results (SSE-KMS): its policy lets the export write them and the query role read them. */
+  readonly exportKey: Key;
+  /** Who queries the exports: Athena in the workgroup, the catalog's table, the bucket's objects and the export key. */
+  readonly queryRole: Role;
 
   constructor(scope: Construct, id: string, { options, ...props }: AnalyticsStackProps) {
     super(scope, id, props);
     const names = analyticsNames(options.tableName);
     // By name, as the events stack finds it: no cross-stack export to pin the data stack.
     const table = TableV2.fromTableAttributes(this, 'Table', { tableName: options.tableName });
+    this.queryRole = new Role(this, 'QueryRole', { assumedBy: new AccountRootPrincipal(), description: 'Queries the daily exports of the sales pipeline table in Athena' });
+    this.exportKey = new Key(this, 'ExportKey', {
+      description: `Encrypts the daily exports of table ${options.tableName} and Athena's results over them`,
+      enableKeyRotation: true,
+      // The exports outlive the stack (the bucket is retained): so does the key that reads them.
+      removalPolicy: RemovalPolicy.RETAIN,
+      policy: new PolicyDocument({ statements: [KEY_ADMINISTRATION(this)] }),
+    });
     this.bucket = this.makeBucket();
     const alarms = new Topic(this, 'Alarms', { displayName: 'Sales pipeline analytics alarms', enforceSSL: true });
     for (const email of options.alarmEmails) alarms.addSubscription(new EmailSubscription(email));
@@ -69,15 +96,58 @@ export class AnalyticsStack extends Stack {
     this.exporter = this.addExport(table, alarms, options);
     this.addCatalog(names);
     const workgroup = this.addWorkgroup(names.workgroup);
+    this.grantQueries(names);
+    // The key's own policy names who may use it, and through S3 alone: the export writes, the query role reads and
+    // writes Athena's results. Neither has any grant on the key sealing tenants' secrets in the table (the data
+    // stack's), so the secrets an export copies stay ciphertext to whoever queries it.
+    this.allowThroughS3(this.exporter.function.role!, ['kms:GenerateDataKey', 'kms:Decrypt']);
+    this.allowThroughS3(this.queryRole, ['kms:GenerateDataKey', 'kms:Decrypt']);
     new CfnOutput(this, 'ExportBucket', { value: this.bucket.bucketName, description: 'The bucket of the daily exports and of Athena’s results' });
     new CfnOutput(this, 'WorkgroupName', { value: workgroup.ref, description: 'The Athena workgroup to query the exports in' });
     new CfnOutput(this, 'DatabaseName', { value: names.database, description: 'The Glue database holding the table `items`' });
+    new CfnOutput(this, 'QueryRoleArn', { value: this.queryRole.roleArn, description: 'The role to assume to query the exports' });
+  }
+
+  /** A statement of the export key's policy letting `role` use it for S3's objects in this region, and nothing else. */
+  private allowThroughS3(role: IRole, actions: string[]): void {
+    this.exportKey.addToResourcePolicy(
+      new PolicyStatement({ principals: [new ArnPrincipal(role.roleArn)], actions, resources: ['*'], conditions: { StringEquals: { 'kms:ViaService': `s3.${this.region}.${this.urlSuffix}` } } }),
+    );
+    role.addToPrincipalPolicy(new PolicyStatement({ actions, resources: [this.exportKey.keyArn] }));
+  }
+
+  /** Athena in the workgroup, the catalog's database and table, and the bucket's exports (read) and results (read and write). */
+  private grantQueries(names: ReturnType<typeof analyticsNames>): void {
+    const arn = (service: string, resource: string) => `arn:${this.partition}:${service}:${this.region}:${this.account}:${resource}`;
+    const role = this.queryRole;
+    role.addToPrincipalPolicy(
+      new PolicyStatement({ actions: ['athena:StartQueryExecution', 'athena:GetQueryExecution', 'athena:GetQueryResults', 'athena:StopQueryExecution', 'athena:GetWorkGroup'], resources: [arn('athena', `workgroup/${names.workgroup}`)] }),
+    );
+    role.addToPrincipalPolicy(
+      new PolicyStatement({ actions: ['glue:GetDatabase', 'glue:GetTable', 'glue:GetPartitions'], resources: [arn('glue', 'catalog'), arn('glue', `database/${names.database}`), arn('glue', `table/${names.database}/${names.table}`)] }),
+    );
+    role.addToPrincipalPolicy(new PolicyStatement({ actions: ['s3:GetBucketLocation', 's3:ListBucket'], resources: [this.bucket.bucketArn] }));
+    role.addToPrincipalPolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [this.bucket.arnForObjects(`${ANALYTICS.exportsPrefix}*`), this.bucket.arnForObjects(`${ANALYTICS.resultsPrefix}*`)] }));
+    role.addToPrincipalPolicy(new PolicyStatement({ actions: ['s3:PutObject', 's3:AbortMultipartUpload'], resources: [this.bucket.arnForObjects(`${ANALYTICS.resultsPrefix}*`)] }));
+    const bucketId = this.getLogicalId(this.bucket.node.defaultChild as CfnBucket);
+    Validations.of(role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${ANALYTICS.exportsPrefix}*]`,
+      reason: 'The exports are objects DynamoDB names below each day’s prefix: the role reads the exports/ prefix of this bucket.',
+    });
+    Validations.of(role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${ANALYTICS.resultsPrefix}*]`,
+      reason: 'Athena names each query’s result objects below the workgroup’s output prefix: the role reads and writes the athena-results/ prefix of this bucket.',
+    });
   }
 
   private makeBucket(): Bucket {
     const bucket = new Bucket(this, 'Bucket', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      encryption: BucketEncryption.S3_MANAGED,
+      // SSE-KMS with the export key, which only the export and the query role may use; an S3 Bucket Key per object
+      // batch keeps KMS calls off each object.
+      encryption: BucketEncryption.KMS,
+      encryptionKey: this.exportKey,
+      bucketKeyEnabled: true,
       enforceSSL: true,
       // The exports copy the table; they outlive the stack as the table does, and expire on their own.
       removalPolicy: RemovalPolicy.RETAIN,
@@ -107,7 +177,7 @@ export class AnalyticsStack extends Stack {
       // A schedule brings no trace header: traced only if a caller's trace asks, as the events stack's jobs.
       tracing: Tracing.PASS_THROUGH,
       timeout: Duration.seconds(60),
-      environment: { TABLE_ARN: table.tableArn, EXPORT_BUCKET: this.bucket.bucketName },
+      environment: { TABLE_ARN: table.tableArn, EXPORT_BUCKET: this.bucket.bucketName, EXPORT_KEY_ARN: this.exportKey.keyArn },
     });
     exporter.function.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:ExportTableToPointInTime'], resources: [table.tableArn] }));
     // What DynamoDB's export writes with the caller's permissions: the objects of the export and their ACL.
@@ -178,7 +248,7 @@ export class AnalyticsStack extends Stack {
         engineVersion: { selectedEngineVersion: 'Athena engine version 3' },
         resultConfiguration: {
           outputLocation: `s3://${this.bucket.bucketName}/${ANALYTICS.resultsPrefix}`,
-          encryptionConfiguration: { encryptionOption: 'SSE_S3' },
+          encryptionConfiguration: { encryptionOption: 'SSE_KMS', kmsKey: this.exportKey.keyArn },
         },
       },
     });

@@ -12,13 +12,16 @@ import { packTools } from '../../functions/mcp/built-tools';
 import { toolsFromDocument } from '../../functions/mcp/document-tools';
 
 /**
- * Module substitutions for the Lambda bundles: the credential chain of a Lambda function is its environment, and no
- * function validates JSON Schema at run time (infra/cdk/no-json-schema-validator.ts).
+ * Module substitutions for the Lambda bundles: the credential chain of a Lambda function is its environment, no
+ * function validates JSON Schema at run time (infra/cdk/no-json-schema-validator.ts), and the Encryption SDK's
+ * signatures and branch key store are never run (infra/cdk/encryption-sdk-unused.ts).
  */
 export const BUNDLE_ALIASES = {
   '@aws-sdk/credential-provider-node': fileURLToPath(new URL('../../shared/aws/lambda-credentials.ts', import.meta.url)),
   ajv: fileURLToPath(new URL('./no-json-schema-validator.ts', import.meta.url)),
   'ajv-formats': fileURLToPath(new URL('./no-json-schema-validator.ts', import.meta.url)),
+  'asn1.js': fileURLToPath(new URL('./encryption-sdk-unused.ts', import.meta.url)),
+  '@aws-crypto/branch-keystore-node': fileURLToPath(new URL('./encryption-sdk-unused.ts', import.meta.url)),
 } as const;
 
 /**

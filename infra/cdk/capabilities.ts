@@ -8,7 +8,8 @@ import type { ServiceFunction } from './service-function';
 export function capabilityContext(stack: Stack, options: DeploymentOptions): CapabilityContext {
   const setting = (name: string) => {
     const value: unknown = (options as unknown as Record<string, unknown>)[name];
-    return typeof value === 'string' ? value : undefined;
+    // A flag set (`-c samLocal=true`) reads as 'true'.
+    return typeof value === 'string' ? value : value === true ? 'true' : undefined;
   };
   return { tableName: options.tableName, partition: stack.partition, region: stack.region, account: stack.account, urlSuffix: stack.urlSuffix, setting };
 }
@@ -26,7 +27,7 @@ export const capabilityEnvironment = (capabilities: readonly Capability[], where
 export function grantCapabilities(fn: ServiceFunction, capabilities: readonly Capability[], where: CapabilityContext): void {
   const stack = Stack.of(fn);
   for (const capability of capabilities) {
-    for (const { actions, resources } of capability.statements(where)) fn.function.addToRolePolicy(new PolicyStatement({ actions, resources }));
+    for (const { actions, resources, conditions } of capability.statements(where)) fn.function.addToRolePolicy(new PolicyStatement({ actions, resources, ...(conditions ? { conditions } : {}) }));
     const wildcards = capability.statements(asFindingsName(where, stack)).flatMap((statement) => statement.resources.filter((resource) => resource.endsWith('*')));
     for (const resource of wildcards) {
       if (!capability.wildcardReason) throw new Error(`The capability ${capability.name} grants ${resource} without a wildcardReason`);

@@ -1,8 +1,10 @@
 import { RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, Billing, ContributorInsightsMode, StreamViewType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Key } from 'aws-cdk-lib/aws-kms';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { TABLE_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '#shared/table';
+import { sealingKeyAlias } from '#shared/sealing-key';
 import type { BackupOptions } from './options';
 import { TableBackups } from './table-backups';
 
@@ -16,6 +18,8 @@ export const streamArnParameterName = (tableName: string) => `/${tableName}/tabl
 /** The stateful part: the single table. It outlives every redeploy of the API. */
 export class DataStack extends Stack {
   readonly table: TableV2;
+  /** Seals tenants' secrets in the table's items (shared/envelope-encryption.ts): kept with the table, as they are. */
+  readonly secretsKey: Key;
 
   constructor(scope: Construct, id: string, { tableName, backups = {}, ...props }: StackProps & { tableName: string; backups?: BackupOptions }) {
     super(scope, id, props);
@@ -41,6 +45,14 @@ export class DataStack extends Stack {
       })),
     });
     new TableBackups(this, 'Backups', { table: this.table, tableName, backups });
+    // Its policy is the account's default (IAM decides): only the functions whose routes or workers seal or open a
+    // secret are granted it (shared/sealing-key.ts), by its alias. Retained: a sealed secret outlives any redeploy.
+    this.secretsKey = new Key(this, 'SecretsKey', {
+      alias: sealingKeyAlias(tableName),
+      description: `Seals tenants' webhook signing secrets and inbound endpoints' secrets in table ${tableName}`,
+      enableKeyRotation: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
     new StringParameter(this, 'StreamArn', {
       parameterName: streamArnParameterName(tableName),
       stringValue: this.table.tableStreamArn!,

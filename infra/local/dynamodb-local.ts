@@ -27,10 +27,17 @@ export const LOCAL_AWS_ENV = { AWS_REGION: 'local', AWS_ACCESS_KEY_ID: 'local', 
 
 /**
  * The service's settings on a laptop: webhooks to http and loopback receivers, retries from 1 s
- * (functions/webhooks/settings.ts), a fixed key for list cursors (deployed, a generated secret), and sync answering
- * changes 2 s old (shared/store/change-log.ts: DynamoDB Local's indexes follow the table at once).
+ * (functions/webhooks/settings.ts), a fixed key for list cursors (deployed, a generated secret), a development AES key
+ * sealing tenants' secrets in the table (deployed, the KMS key; refused in Lambda), and sync answering changes 2 s old
+ * (shared/store/change-log.ts: DynamoDB Local's indexes follow the table at once).
  */
-export const LOCAL_SERVICE_ENV = { WEBHOOK_URLS_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_BASE_SECONDS: '1', CURSOR_SECRET: 'local-cursor-signing-key', SYNC_SETTLE_SECONDS: '2' } as const;
+export const LOCAL_SERVICE_ENV = {
+  WEBHOOK_URLS_ALLOW_PRIVATE: 'true',
+  WEBHOOK_RETRY_BASE_SECONDS: '1',
+  CURSOR_SECRET: 'local-cursor-signing-key',
+  SECRETS_LOCAL_KEY: 'c2FsZXMtcGlwZWxpbmUtbG9jYWwtc2VjcmV0cy1rZXk=',
+  SYNC_SETTLE_SECONDS: '2',
+} as const;
 
 /** A client of DynamoDB Local, patient with its slow first answers while `npm start` starts (./patience.ts). */
 export function localClient(endpoint: string): DynamoDBClient {

@@ -28,7 +28,7 @@ export const SAM_LOCAL_PORT = 3001;
 
 /**
  * Each function's overrides, by logical id, for the variables it declares: the local table and endpoint, the cursor
- * key `npm start` signs with (so cursors work across both), the local SMS provider (no message leaves), and the
+ * key `npm start` signs with (so cursors work across both), the local key its secrets are sealed with, the local SMS provider (no message leaves), and the
  * API's base URL as sam local serves it.
  */
 export function samEnvVars(templates: Template[], { dynamoEndpoint, tableName }: SamEnvSettings): Record<string, Record<string, string>> {
@@ -36,6 +36,7 @@ export function samEnvVars(templates: Template[], { dynamoEndpoint, tableName }:
     AWS_ENDPOINT_URL_DYNAMODB: dynamoEndpoint,
     TABLE_NAME: tableName,
     CURSOR_SECRET: LOCAL_SERVICE_ENV.CURSOR_SECRET,
+    SECRETS_LOCAL_KEY: LOCAL_SERVICE_ENV.SECRETS_LOCAL_KEY,
     SMS_PROVIDER: 'local',
     // The API as a container reaches it: the MCP server's tool calls go there, and inbound URLs name it.
     [BASE_URL_VARIABLE]: dockerHostEndpoint(SAM_LOCAL_PORT),

@@ -189,7 +189,8 @@ export interface Capability {
   /** It reaches outside the API (a message to a person, a request to a subscriber): a route with it is an open-world MCP tool. */
   reachesOutside: boolean;
   environment: (where: CapabilityContext) => Record<string, string>;
-  statements: (where: CapabilityContext) => { actions: string[]; resources: string[] }[];
+  /** `conditions` as an IAM statement's Condition (a key named by its alias: kms:ResourceAliases). */
+  statements: (where: CapabilityContext) => { actions: string[]; resources: string[]; conditions?: Record<string, Record<string, string | string[]>> }[];
   /** Why a statement names resources by a trailing wildcard, when one does (what cdk-nag asks of IAM5). */
   wildcardReason?: string;
 }

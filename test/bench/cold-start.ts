@@ -27,7 +27,7 @@ export interface ColdStartFigures {
 }
 
 /** What a function's module reads at import: configuration that fails loudly when absent. */
-const IMPORT_ENV = { TABLE_NAME: 'bench', TABLE_ARN: 'arn:aws:dynamodb:us-east-1:111111111111:table/bench', EXPORT_BUCKET: 'bench-exports', AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'bench', AWS_SECRET_ACCESS_KEY: 'bench', CURSOR_SECRET: 'bench-cursor-signing-key' };
+const IMPORT_ENV = { TABLE_NAME: 'bench', TABLE_ARN: 'arn:aws:dynamodb:us-east-1:111111111111:table/bench', EXPORT_BUCKET: 'bench-exports', EXPORT_KEY_ARN: 'arn:aws:kms:us-east-1:111111111111:key/bench', AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'bench', AWS_SECRET_ACCESS_KEY: 'bench', CURSOR_SECRET: 'bench-cursor-signing-key' };
 
 /**
  * Milliseconds a fresh Node process takes to import the module: the module part of a cold start. The process

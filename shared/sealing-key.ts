@@ -1,0 +1,46 @@
+import type { Capability, CapabilityContext } from './routes/route';
+
+/** The environment variables that name the key sealing tenants' secrets: the KMS key's alias deployed, a local AES key otherwise. */
+export const SECRETS_KEY_VARIABLES = { deployed: 'SECRETS_KEY_ALIAS_ARN', local: 'SECRETS_LOCAL_KEY' } as const;
+
+/**
+ * The customer-managed KMS key that seals tenants' secrets in the table (shared/envelope-encryption.ts), by its alias:
+ * the data stack makes the key and the alias, and the functions that seal or open secrets name it the same way, with
+ * no cross-stack reference.
+ */
+export const sealingKeyAlias = (tableName: string) => `alias/${tableName}-secrets`;
+
+const aliasArn = ({ partition, region, account, tableName }: CapabilityContext) => `arn:${partition}:kms:${region}:${account}:${sealingKeyAlias(tableName)}`;
+
+/** Any key of the account, on condition it is the one the alias names: IAM cannot name a key by its alias otherwise. */
+const theAliasedKey = (where: CapabilityContext) => ({
+  resources: [`arn:${where.partition}:kms:${where.region}:${where.account}:key/*`],
+  conditions: { 'ForAnyValue:StringEquals': { 'kms:ResourceAliases': sealingKeyAlias(where.tableName) } },
+});
+
+const WILDCARD_REASON = 'The key is named by its alias (the data stack makes it, with no cross-stack reference): the statement holds only for the key that alias names (kms:ResourceAliases).';
+
+/**
+ * The key's alias, deployed; for `sam local` (`-c samLocal=true`), the local key's variable, which sam local's
+ * --env-vars fill with npm start's (infra/local/sam-env.ts), so its functions seal and open as npm start's do.
+ */
+const keyEnvironment = (where: CapabilityContext): Record<string, string> =>
+  where.setting('samLocal') === 'true' ? { [SECRETS_KEY_VARIABLES.local]: '' } : { [SECRETS_KEY_VARIABLES.deployed]: aliasArn(where) };
+
+/** Sealing a new secret: a data key from the key (GenerateDataKey), and the key's alias to ask it by. */
+export const sealsSecrets: Capability = {
+  name: 'sealsSecrets',
+  reachesOutside: false,
+  environment: keyEnvironment,
+  statements: (where) => [{ actions: ['kms:GenerateDataKey'], ...theAliasedKey(where) }],
+  wildcardReason: WILDCARD_REASON,
+};
+
+/** Opening a stored secret to sign or verify with it: the data key decrypted by the key (Decrypt). */
+export const opensSecrets: Capability = {
+  name: 'opensSecrets',
+  reachesOutside: false,
+  environment: keyEnvironment,
+  statements: (where) => [{ actions: ['kms:Decrypt'], ...theAliasedKey(where) }],
+  wildcardReason: WILDCARD_REASON,
+};
