@@ -6,12 +6,15 @@ import { countAuthorizerFailure, refused } from '#shared/auth/authorizer-failure
 import { findActiveKeyByToken, touchApiKey } from '#shared/auth/api-keys';
 import { scopeResources } from '#shared/auth/scopes';
 import { getOrganizationCounterShards } from './organization/counter-shards';
+import { authorizeOAuthToken, isOAuthToken } from './oauth/authorize-token';
 
 export const handler = async (event: APIGatewayRequestAuthorizerEvent, context?: Context): Promise<APIGatewayAuthorizerResult> => {
   /** API Gateway answers a thrown "Unauthorized" with 401 (the UNAUTHORIZED gateway response); each is counted. */
   const unauthorized = () => refused('apiKey', context);
   const token = bearerToken(event.headers);
   if (!token) throw await unauthorized();
+  // An OAuth token (functions/oauth): an access token on /mcp alone, or the MCP server's own for its tool calls.
+  if (isOAuthToken(token)) return authorizeOAuthToken(token, event, context);
   const key = await findActiveKeyByToken(token).catch(async (error: unknown) => {
     // Not the caller's fault: any error but "Unauthorized" makes API Gateway answer AUTHORIZER_FAILURE (503).
     logger.error('authorizer could not check the key', { error: error as Error });

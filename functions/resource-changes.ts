@@ -17,6 +17,7 @@ const policies: Load = () => import('./policies/changes');
 const faqs: Load = () => import('./faqs/changes');
 const webhooks: Load = () => import('./webhooks/changes');
 const inboundEndpoints: Load = () => import('./inbound-endpoints/changes');
+const oauth: Load = () => import('./oauth/changes');
 
 /** Each resource's events and audited records (functions/<resource>/changes.ts), read without its routes, by entity. */
 export const resourceChangesOf: Readonly<Record<string, Load>> = {
@@ -42,4 +43,5 @@ export const resourceChangesOf: Readonly<Record<string, Load>> = {
   FAQ: faqs,
   WEBHOOK: webhooks,
   INBOUND_ENDPOINT: inboundEndpoints,
+  OAUTH_GRANT: oauth,
 };

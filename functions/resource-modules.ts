@@ -10,6 +10,7 @@ export { inquiries } from './inquiries/resource';
 export { leads } from './leads/resource';
 export { mcp } from './mcp/resource';
 export { meta } from './meta/resource';
+export { oauth } from './oauth/resource';
 export { organization } from './organization/resource';
 export { policies } from './policies/resource';
 export { products } from './products/resource';

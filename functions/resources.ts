@@ -8,7 +8,7 @@ import * as folders from './resource-modules';
  * exports (functions/resource-modules.ts, generated from the folders, re-exports them). The stack, the local server,
  * the OpenAPI document, the event types, the demo seed and the isolation tests are all read from this list.
  */
-export const resources: readonly ResourceDefinition[] = [folders.leads, folders.inquiries, folders.sms, folders.appointments, folders.automations, folders.companies, folders.organization, folders.services, folders.products, folders.transfers, folders.policies, folders.faqs, folders.events, folders.auditLog, folders.webhooks, folders.inboundEndpoints, folders.receptionist, folders.reports, folders.mcp, folders.meta];
+export const resources: readonly ResourceDefinition[] = [folders.leads, folders.inquiries, folders.sms, folders.appointments, folders.automations, folders.companies, folders.organization, folders.services, folders.products, folders.transfers, folders.policies, folders.faqs, folders.events, folders.auditLog, folders.webhooks, folders.inboundEndpoints, folders.receptionist, folders.reports, folders.mcp, folders.oauth, folders.meta];
 const unlisted = Object.entries(folders).filter(([, resource]) => !resources.includes(resource));
 if (unlisted.length > 0) throw new Error(`The resources of ${unlisted.map(([name]) => name).join(', ')} have a folder but no place in the list of resources (functions/resources.ts)`);
 

@@ -9,6 +9,8 @@ export interface ErrorDetail {
 export class ApiError extends Error {
   /** Headers its answer carries besides the envelope's (CORS on an inbound post from an allowed origin). */
   headers: Readonly<Record<string, string>> = {};
+  /** What it answers instead of the envelope, for a protocol whose clients read their own (OAuth's `{error, error_description}`). */
+  body?: unknown;
 
   constructor(
     readonly status: number,

@@ -21,8 +21,8 @@ describe('Authorization: Bearer <api key>', () => {
     const res = await api.anonymous.get('/v1/leads', { headers });
     expect(res.status).toBe(401);
     expect(res.body).toEqual(UNAUTHORIZED);
-    // HTTP's 401 names the scheme to authenticate with.
-    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="sales-pipeline"');
+    // HTTP's 401 names the scheme to authenticate with, and where the MCP server's OAuth metadata is (RFC 9728).
+    expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="sales-pipeline", resource_metadata="${api.url}/.well-known/oauth-protected-resource/mcp", scope="read"`);
   });
 
   it('accepts the scheme name in any case, as HTTP auth schemes are case-insensitive', async () => {

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { isolationIds as oauthGrantOf } from '../functions/oauth/isolation';
 import { describe, expect, it } from 'vitest';
 import { buildDocument } from '../functions/meta/document';
 import { LIMITS } from '../functions/automations/catalog';
@@ -421,7 +422,9 @@ async function organizationIds(client: Client, organizationId: string, demo: Rec
   // An automation a lead is enrolled in and changed by no generated request: a generated PATCH may disable the demo's
   // automation or give it a trigger whose runs start only from events.
   const enrollableAutomationId: string = (await client.post('/v1/automations', { name: 'Enrolled by the fuzz', trigger: { event: 'lead.created' }, steps: [{ type: 'wait', duration: 'P1D' }] })).body.automation.id;
-  return { holdId, ...ids, leadId: otherLeadId, smsLeadId, smsId: message.id, deletable: 0, eventId, subscriberWebhookId, phone, resolvableTransferId, enrollableAutomationId };
+  // A grant to revoke, as the token endpoint puts one (a grant needs a person's consent in a browser).
+  const grantId = String((await oauthGrantOf({ client, demo })).grantId);
+  return { holdId, grantId, ...ids, leadId: otherLeadId, smsLeadId, smsId: message.id, deletable: 0, eventId, subscriberWebhookId, phone, resolvableTransferId, enrollableAutomationId };
 }
 
 describe('requests generated from the document', () => {

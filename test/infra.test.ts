@@ -64,7 +64,10 @@ describe('the API stack', () => {
   it('throttles the public inbound route on its own, below the stage and above every inbound plan, so an organization’s inbound plan is the limit that binds', () => {
     const stage = Object.values(apiTemplate.findResources('AWS::ApiGateway::Stage') as Record<string, Resource>)[0]!;
     const throttled = routes.filter((route) => route.throttle);
-    expect(throttled.map((route) => route.operationId)).toEqual(['receiveInbound']);
+    // The OAuth endpoints that register and issue are throttled too (functions/oauth/routes.ts), below any one organization's plan.
+    expect(throttled.map((route) => route.operationId)).toEqual(['receiveInbound', 'registerOAuthClient', 'postOAuthAuthorize', 'postOAuthToken']);
+    const register = (stage.Properties.MethodSettings as Array<Record<string, any>>).find((setting) => setting.HttpMethod === 'POST' && setting.ResourcePath === '/~1oauth~1register')!;
+    expect(register).toMatchObject({ ThrottlingRateLimit: 5, ThrottlingBurstLimit: 20 });
     const inbound = (stage.Properties.MethodSettings as Array<Record<string, any>>).find((setting) => setting.HttpMethod === 'POST' && setting.ResourcePath === '/~1v1~1inbound~1{inboundEndpointId}')!;
     expect(inbound).toMatchObject({ ThrottlingRateLimit: 200, ThrottlingBurstLimit: 400 });
     // Room for one organization at its inbound plan's full rate and burst, and as much again for every other organization.
@@ -251,7 +254,6 @@ describe('the API stack', () => {
     apiTemplate.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
       ResponseType: 'UNAUTHORIZED',
       StatusCode: '401',
-      ResponseParameters: Match.objectLike({ 'gatewayresponse.header.WWW-Authenticate': `'Bearer realm="sales-pipeline"'` }),
       ResponseTemplates: {
         'application/json': JSON.stringify({
           success: false,
@@ -261,6 +263,23 @@ describe('the API stack', () => {
       },
     });
     apiTemplate.hasResourceProperties('AWS::ApiGateway::GatewayResponse', { ResponseType: 'MISSING_AUTHENTICATION_TOKEN', StatusCode: '404' });
+  });
+
+  it('names the MCP server’s OAuth metadata in the gateway’s own 401 (an integration’s WWW-Authenticate API Gateway renames), at the deployed URL, which the authorizer checks audiences against', () => {
+    const [unauthorized] = Object.values(apiTemplate.findResources('AWS::ApiGateway::GatewayResponse', { Properties: { ResponseType: 'UNAUTHORIZED' } })) as Resource[];
+    // The header's value as deployed: its Fn::Join with each Ref written as ${name}.
+    const rendered = (value: unknown): string => {
+      const join = (value as { 'Fn::Join'?: [string, unknown[]] })['Fn::Join'];
+      if (join) return join[1].map(rendered).join(join[0]);
+      const ref = (value as { Ref?: string }).Ref;
+      return ref ? `\${${ref.replace(/[0-9A-F]{8}$/, '')}}` : String(value);
+    };
+    const baseUrl = '${Api}.execute-api.${AWS::Region}.${AWS::URLSuffix}/prod';
+    expect(rendered(unauthorized!.Properties.ResponseParameters['gatewayresponse.header.WWW-Authenticate'])).toBe(
+      `'Bearer realm="sales-pipeline", resource_metadata="https://${baseUrl}/.well-known/oauth-protected-resource/mcp", scope="read"'`,
+    );
+    const authorizer = Object.entries(functions).find(([id]) => id.startsWith('AuthorizerFunction') || /^Authorizer[0-9A-F]{8}$/.test(id));
+    expect(rendered(authorizer?.[1].Properties.Environment.Variables.PUBLIC_BASE_URL ?? Object.keys(functions).filter((id) => id.startsWith('Authorizer')).join())).toBe(`https://${baseUrl}`);
     for (const type of ['ACCESS_DENIED', 'DEFAULT_4XX', 'DEFAULT_5XX']) {
       apiTemplate.hasResourceProperties('AWS::ApiGateway::GatewayResponse', { ResponseType: type });
     }

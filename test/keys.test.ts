@@ -18,14 +18,17 @@ const SAMPLES: Record<string, () => object> = Object.assign({}, ...BUILDERS.map(
 
 /**
  * The named exceptions: the authorizer finds a key's organization from its token, an inbound SMS from the number it
- * was sent to, an inbound post from its endpoint id, and the sweep of unanswered SMS serves every organization at
- * once. Their partitions cannot start with the organization.
+ * was sent to, an inbound post from its endpoint id, the sweep of unanswered SMS serves every organization at
+ * once, the token endpoint and the authorizer find an OAuth code or token from its value, and a client registered by
+ * dynamic registration belongs to no organization (any may grant it). Their partitions cannot start with the organization.
  */
 const WITHOUT_ORGANIZATION = {
   apiKeyByTokenHash: { gsi1pk: 'TOKEN#abc', gsi1sk: 'KEY' },
   smsNumberClaim: { pk: 'SMSNUMBER#+61412345678', sk: 'CLAIM' },
   inboundEndpointById: { gsi1pk: 'INBOUND#inbound_1', gsi1sk: 'ENDPOINT' },
   smsAwaitingProvider: { gsi1pk: 'SMSQUEUED#2', gsi1sk: '2026-12-01T00:00:00.000Z#message_1' },
+  secretByHash: { gsi1pk: 'TOKEN#abc', gsi1sk: 'OAUTH' },
+  registeredClient: { pk: 'OAUTHCLIENT#client_1', sk: 'CLIENT' },
 } as const;
 
 describe('every key the table is written and read with', () => {

@@ -1520,6 +1520,190 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/.well-known/oauth-protected-resource": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The MCP server’s OAuth protected resource metadata (RFC 9728)
+         * @description The MCP server’s protected resource metadata (RFC 9728): its `resource` (`<base>/mcp`, the audience of its tokens), its authorization server (this API), and the scopes it takes. The same document at the root path and at the MCP server’s own, as clients probe both. A 401 from `/mcp` names it in `WWW-Authenticate: Bearer resource_metadata="…", scope="read"`.
+         */
+        get: operations["getProtectedResourceMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-protected-resource/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The MCP server’s OAuth protected resource metadata, at its own path (RFC 9728)
+         * @description The MCP server’s protected resource metadata (RFC 9728): its `resource` (`<base>/mcp`, the audience of its tokens), its authorization server (this API), and the scopes it takes. The same document at the root path and at the MCP server’s own, as clients probe both. A 401 from `/mcp` names it in `WWW-Authenticate: Bearer resource_metadata="…", scope="read"`.
+         */
+        get: operations["getMcpProtectedResourceMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-authorization-server": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The OAuth authorization server’s metadata (RFC 8414)
+         * @description The authorization server’s metadata (RFC 8414), also at OpenID’s discovery path, which clients probe too: the authorization code grant with PKCE S256 only, public clients (`token_endpoint_auth_methods_supported: ["none"]`), dynamic registration at `registration_endpoint`, client ID metadata documents (`client_id_metadata_document_supported`), and `iss` in every authorization response (RFC 9207). No OpenID Connect: no ID tokens.
+         */
+        get: operations["getAuthorizationServerMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/openid-configuration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The OAuth authorization server’s metadata, at OpenID’s discovery path
+         * @description The authorization server’s metadata (RFC 8414), also at OpenID’s discovery path, which clients probe too: the authorization code grant with PKCE S256 only, public clients (`token_endpoint_auth_methods_supported: ["none"]`), dynamic registration at `registration_endpoint`, client ID metadata documents (`client_id_metadata_document_supported`), and `iss` in every authorization response (RFC 9207). No OpenID Connect: no ID tokens.
+         */
+        get: operations["getOpenIdConfiguration"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register an OAuth client (dynamic client registration, RFC 7591)
+         * @description For clients that register themselves (a client with an https client ID metadata document needs not). Public clients only (`token_endpoint_auth_method: "none"`, PKCE); redirect URIs are https, or http on the loopback interface (any port at authorization, RFC 8252). The client is forgotten after 7 days unless an organization grants it access; the token endpoint then answers `invalid_client`, and the client registers again. Refusals are OAuth’s: `invalid_redirect_uri` or `invalid_client_metadata`, the description naming the field.
+         */
+        post: operations["registerOAuthClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The OAuth consent page
+         * @description A person, sent here by an OAuth client (Claude, ChatGPT), proves they may grant access by pasting an API key of their organization, and chooses what the client may do: `read` (chosen unless they choose more), `write` or `full`, never more than the key’s scope. The page is served with a strict Content-Security-Policy (no script, framing refused) and a CSRF token in a cookie and in the form. Authorization code with PKCE S256 only; `resource`, when given, must be this API’s `/mcp`. A `client_id` that is neither registered nor a readable client ID metadata document, or a `redirect_uri` the client does not have, answers 400 naming the field (never a redirect); any other fault of the request is sent back to the redirect URI with `error`, `state` and `iss`.
+         */
+        get: operations["getOAuthAuthorize"];
+        put?: never;
+        /**
+         * The consent page’s answer
+         * @description A person, sent here by an OAuth client (Claude, ChatGPT), proves they may grant access by pasting an API key of their organization, and chooses what the client may do: `read` (chosen unless they choose more), `write` or `full`, never more than the key’s scope. The page is served with a strict Content-Security-Policy (no script, framing refused) and a CSRF token in a cookie and in the form. Authorization code with PKCE S256 only; `resource`, when given, must be this API’s `/mcp`. Allowed, the person is sent back to the client with a code (single-use, 60 s), `state` and `iss` (RFC 9207); denied, with `error=access_denied`. A key that is not an active key shows the page again (200) to paste another. A post without the page’s CSRF token, or asking more than the key’s scope, answers 400 naming the field. Neither issues anything.
+         */
+        post: operations["postOAuthAuthorize"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange a code, or refresh, for tokens (OAuth token endpoint)
+         * @description `grant_type=authorization_code` with `code`, `redirect_uri`, `code_verifier` (PKCE S256) and `client_id`; or `grant_type=refresh_token` with `refresh_token` and `client_id`; `resource`, when given, must be this API’s `/mcp`. Answers an access token for `POST /mcp` alone (60 minutes) and a refresh token (30 days, one use: each refresh answers the next; a refresh token or code used twice revokes the grant). Refusals are OAuth’s (RFC 6749 §5.2): `invalid_grant`, `invalid_target`, `invalid_request`, `unsupported_grant_type`, and `invalid_client` (401) for a client this server does not know, so that it registers again.
+         */
+        post: operations["postOAuthToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the OAuth grants of the organization
+         * @description Every client (Claude, ChatGPT, …) a holder of one of the organization’s API keys let act through the MCP server: the client, the scope, the key that granted it, when, and when it was last used. A grant whose key was revoked or has expired has ended and is not listed.
+         */
+        get: operations["listOauthGrants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/grants/{grantId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an OAuth grant
+         * @description Its access and refresh tokens are refused from then on (within the authorizer’s cache, 5 minutes at most); the client must be authorized again. An `oauth_grant.revoked` event follows.
+         */
+        delete: operations["deleteOauthGrant"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi": {
         parameters: {
             query?: never;
@@ -3422,6 +3606,14 @@ export interface components {
             occurredAt: string;
             organizationId: string;
             data: components["schemas"]["Webhook"];
+        } | {
+            id: string;
+            /** @enum {string} */
+            type: "oauth_grant.created" | "oauth_grant.revoked";
+            /** Format: date-time */
+            occurredAt: string;
+            organizationId: string;
+            data: components["schemas"]["OAuthGrant"];
         };
         /**
          * @example {
@@ -3435,7 +3627,8 @@ export interface components {
          *       "resourceType": "lead",
          *       "resourceId": "lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6",
          *       "action": "updated",
-         *       "via": "api"
+         *       "via": "api",
+         *       "clientId": null
          *     }
          */
         AuditEntry: {
@@ -3456,17 +3649,22 @@ export interface components {
             method: string | null;
             /** @description The path of that request, without its query. */
             path: string | null;
-            /** @description The kind of record written, as the API names it: `lead`, `activity`, `inquiry`, `sms`, `appointment`, `hold`, `automation`, `automation_run`, `company`, `company_note`, `organization`, `member`, `invitation`, `api_key`, `service`, `scenario`, `product`, `transfer`, `policy`, `faq`, `webhook`, `inbound_endpoint`. */
+            /** @description The kind of record written, as the API names it: `lead`, `activity`, `inquiry`, `sms`, `appointment`, `hold`, `automation`, `automation_run`, `company`, `company_note`, `organization`, `member`, `invitation`, `api_key`, `service`, `scenario`, `product`, `transfer`, `policy`, `faq`, `webhook`, `inbound_endpoint`, `oauth_grant`. */
             resourceType: string;
             /** @description The record’s id, as text (integer ids too). */
             resourceId: string;
             /** @enum {string} */
             action: "created" | "updated" | "deleted";
             /**
-             * @description `api`: a request with an API key; `mcp`: one the MCP server made for its client, with the client’s key (the key is what is attributed; the label is only the `x-sales-pipeline-via: mcp` header it sends); `inbound`: a post to an inbound URL, an SMS reply or an SMS delivery report; `admin`: the operator’s admin CLI; `automation`: a step of an automation’s run (its `requestId` the run’s id).
+             * @description `api`: a request with an API key; `mcp`: one the MCP server made for its client, with the client’s key (the key is what is attributed; the label is only the `x-sales-pipeline-via: mcp` header it sends) or with an OAuth grant of that key (then `clientId` names the client); `inbound`: a post to an inbound URL, an SMS reply or an SMS delivery report; `admin`: the operator’s admin CLI; `automation`: a step of an automation’s run (its `requestId` the run’s id).
              * @enum {string}
              */
             via: "api" | "mcp" | "inbound" | "admin" | "automation";
+            /**
+             * @description The OAuth client (its `client_id`) the MCP server made the write for, when an OAuth grant of the key authorized it (`GET /v1/oauth/grants`); null otherwise.
+             * @default null
+             */
+            clientId: string | null;
         };
         /**
          * @example {
@@ -4032,6 +4230,35 @@ export interface components {
         };
         /**
          * @example {
+         *       "id": "grant_01JD3F4G5H6J7K8M9N0P1Q2R3S",
+         *       "clientId": "https://claude.ai/oauth/mcp-oauth-client-metadata",
+         *       "clientName": "Claude",
+         *       "scope": "read",
+         *       "keyId": "key_01JA1B2C3D4E5F6G7H8J9K0M1N",
+         *       "createdAt": "2026-11-20T09:00:00.000Z",
+         *       "lastUsedAt": "2026-11-20T09:12:00.000Z"
+         *     }
+         */
+        OAuthGrant: {
+            id: string;
+            /** @description The OAuth client: its registered id (`client_…`) or the https URL of its client ID metadata document. */
+            clientId: string;
+            /** @description The name the client gave itself, as the consent page showed it. */
+            clientName: string;
+            /**
+             * @description What the grant’s tokens may do on `/mcp`: never more than its key.
+             * @enum {string}
+             */
+            scope: "read" | "write" | "full";
+            /** @description The API key that granted it: revoking or rotating that key ends the grant. */
+            keyId: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description When a token of the grant last called `/mcp`, to the minute. */
+            lastUsedAt: string | null;
+        };
+        /**
+         * @example {
          *       "success": false,
          *       "message": "Lead not found",
          *       "error": {
@@ -4070,8 +4297,8 @@ export interface components {
         /** @description The bearer token is missing, invalid or expired. */
         Unauthorized: {
             headers: {
-                /** @description The scheme to authenticate with: `Bearer realm="sales-pipeline"`. */
-                "WWW-Authenticate"?: "Bearer realm=\"sales-pipeline\"";
+                /** @description The scheme to authenticate with, `Bearer realm="sales-pipeline"`; from the gateway, also where the protected resource’s metadata is (RFC 9728) and the scope to ask for: `, resource_metadata="<its URL>", scope="read"`. */
+                "WWW-Authenticate"?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -10703,7 +10930,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
-                type?: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "automation_run.completed" | "automation_run.stopped" | "automation_run.failed" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.disabled";
+                type?: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "automation_run.completed" | "automation_run.stopped" | "automation_run.failed" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.disabled" | "oauth_grant.created" | "oauth_grant.revoked";
             };
             header?: never;
             path?: never;
@@ -10745,7 +10972,7 @@ export interface operations {
     listEventSamples: {
         parameters: {
             query: {
-                type: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "automation_run.completed" | "automation_run.stopped" | "automation_run.failed" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.disabled";
+                type: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "automation_run.completed" | "automation_run.stopped" | "automation_run.failed" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.disabled" | "oauth_grant.created" | "oauth_grant.revoked";
             };
             header?: never;
             path?: never;
@@ -10830,7 +11057,7 @@ export interface operations {
                 /** @description Only writes made with this API key. */
                 keyId?: string;
                 /** @description Only writes of this kind of record (`lead`, `company_note`, … as the entries’ `resourceType`). */
-                resourceType?: "lead" | "activity" | "inquiry" | "sms" | "appointment" | "hold" | "automation" | "automation_run" | "company" | "company_note" | "organization" | "member" | "invitation" | "api_key" | "service" | "scenario" | "product" | "transfer" | "policy" | "faq" | "webhook" | "inbound_endpoint";
+                resourceType?: "lead" | "activity" | "inquiry" | "sms" | "appointment" | "hold" | "automation" | "automation_run" | "company" | "company_note" | "organization" | "member" | "invitation" | "api_key" | "service" | "scenario" | "product" | "transfer" | "policy" | "faq" | "webhook" | "inbound_endpoint" | "oauth_grant";
                 /** @description With `resourceType`: only writes of this one record (its id as the entries’ `resourceId`; integer ids as written). */
                 resourceId?: string;
                 /** @description Only writes made at or after this instant. Before 9999-01-01T00:00:00.000Z. */
@@ -10948,7 +11175,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url: string;
-                    events: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "automation_run.completed" | "automation_run.stopped" | "automation_run.failed" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.disabled" | "*")[];
+                    events: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "automation_run.completed" | "automation_run.stopped" | "automation_run.failed" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.disabled" | "oauth_grant.created" | "oauth_grant.revoked" | "*")[];
                     /** @default null */
                     description?: string | null;
                     /** @default null */
@@ -11075,7 +11302,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url?: string;
-                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "automation_run.completed" | "automation_run.stopped" | "automation_run.failed" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.disabled" | "*")[];
+                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "automation_run.completed" | "automation_run.stopped" | "automation_run.failed" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.disabled" | "oauth_grant.created" | "oauth_grant.revoked" | "*")[];
                     description?: string | null;
                     isEnabled?: boolean;
                     expiresAt?: string | null;
@@ -11194,7 +11421,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url?: string;
-                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "automation_run.completed" | "automation_run.stopped" | "automation_run.failed" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.disabled" | "*")[];
+                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "automation_run.completed" | "automation_run.stopped" | "automation_run.failed" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.disabled" | "oauth_grant.created" | "oauth_grant.revoked" | "*")[];
                     description?: string | null;
                     isEnabled?: boolean;
                     expiresAt?: string | null;
@@ -11324,7 +11551,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
-                eventType?: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "automation_run.completed" | "automation_run.stopped" | "automation_run.failed" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.disabled" | "webhook.test";
+                eventType?: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "automation_run.completed" | "automation_run.stopped" | "automation_run.failed" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.disabled" | "oauth_grant.created" | "oauth_grant.revoked" | "webhook.test";
                 status?: "PENDING" | "SUCCEEDED" | "FAILED";
             };
             header?: never;
@@ -12348,8 +12575,8 @@ export interface operations {
             /** @description Neither the endpoint’s token nor a valid Standard Webhooks signature (for a `retell` or `vapi` endpoint: not that platform’s valid signature or secret), or the endpoint does not exist: nothing is recorded. */
             401: {
                 headers: {
-                    /** @description The scheme to authenticate with: `Bearer realm="sales-pipeline"`. */
-                    "WWW-Authenticate"?: "Bearer realm=\"sales-pipeline\"";
+                    /** @description The scheme to authenticate with, `Bearer realm="sales-pipeline"`; from the gateway, also where the protected resource’s metadata is (RFC 9728) and the scope to ask for: `, resource_metadata="<its URL>", scope="read"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12699,7 +12926,7 @@ export interface operations {
     postMcp: {
         parameters: {
             query?: {
-                /** @description The toolsets `tools/list` offers, separated by commas; `tools/call` takes any tool by its name. `curated` (the default; 10 tools in about 35 KB of JSON): the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …). `all`: those and every route of the API as a tool, named by its operationId in snake_case (about 100 tools in about 330 KB). A resource’s name (leads, inquiries, sms, appointments, automations, companies, organization, services, products, transfers, policies, faqs, events, audit_log, webhooks, inbound_endpoints, receptionist, reports): its routes’ tools, e.g. `curated,leads`. */
+                /** @description The toolsets `tools/list` offers, separated by commas; `tools/call` takes any tool by its name. `curated` (the default; 10 tools in about 35 KB of JSON): the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …). `all`: those and every route of the API as a tool, named by its operationId in snake_case (about 100 tools in about 330 KB). A resource’s name (leads, inquiries, sms, appointments, automations, companies, organization, services, products, transfers, policies, faqs, events, audit_log, webhooks, inbound_endpoints, receptionist, reports, oauth): its routes’ tools, e.g. `curated,leads`. */
                 tools?: string;
             };
             header?: never;
@@ -12788,6 +13015,485 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    getProtectedResourceMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The MCP server’s OAuth protected resource metadata (RFC 9728) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description This API’s MCP server (`<base>/mcp`): the `resource` (RFC 8707) a client asks tokens for, and their audience. */
+                        resource: string;
+                        /** @description This API itself (its base URL): its authorization server metadata is at `/.well-known/oauth-authorization-server`. */
+                        authorization_servers: string[];
+                        scopes_supported: ("read" | "write" | "full")[];
+                        bearer_methods_supported: "header"[];
+                        resource_name: string;
+                        resource_documentation: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    getMcpProtectedResourceMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The MCP server’s OAuth protected resource metadata, at its own path (RFC 9728) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description This API’s MCP server (`<base>/mcp`): the `resource` (RFC 8707) a client asks tokens for, and their audience. */
+                        resource: string;
+                        /** @description This API itself (its base URL): its authorization server metadata is at `/.well-known/oauth-authorization-server`. */
+                        authorization_servers: string[];
+                        scopes_supported: ("read" | "write" | "full")[];
+                        bearer_methods_supported: "header"[];
+                        resource_name: string;
+                        resource_documentation: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    getAuthorizationServerMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OAuth authorization server’s metadata (RFC 8414) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The API’s base URL; the `iss` of every authorization response (RFC 9207). */
+                        issuer: string;
+                        authorization_endpoint: string;
+                        token_endpoint: string;
+                        registration_endpoint: string;
+                        scopes_supported: ("read" | "write" | "full")[];
+                        response_types_supported: "code"[];
+                        response_modes_supported: "query"[];
+                        grant_types_supported: ("authorization_code" | "refresh_token")[];
+                        token_endpoint_auth_methods_supported: "none"[];
+                        code_challenge_methods_supported: "S256"[];
+                        /** @constant */
+                        client_id_metadata_document_supported: true;
+                        /** @constant */
+                        authorization_response_iss_parameter_supported: true;
+                        service_documentation: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    getOpenIdConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OAuth authorization server’s metadata, at OpenID’s discovery path */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The API’s base URL; the `iss` of every authorization response (RFC 9207). */
+                        issuer: string;
+                        authorization_endpoint: string;
+                        token_endpoint: string;
+                        registration_endpoint: string;
+                        scopes_supported: ("read" | "write" | "full")[];
+                        response_types_supported: "code"[];
+                        response_modes_supported: "query"[];
+                        grant_types_supported: ("authorization_code" | "refresh_token")[];
+                        token_endpoint_auth_methods_supported: "none"[];
+                        code_challenge_methods_supported: "S256"[];
+                        /** @constant */
+                        client_id_metadata_document_supported: true;
+                        /** @constant */
+                        authorization_response_iss_parameter_supported: true;
+                        service_documentation: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    registerOAuthClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "client_name": "Claude",
+                 *       "redirect_uris": [
+                 *         "https://claude.ai/api/mcp/auth_callback"
+                 *       ],
+                 *       "token_endpoint_auth_method": "none",
+                 *       "grant_types": [
+                 *         "authorization_code",
+                 *         "refresh_token"
+                 *       ],
+                 *       "response_types": [
+                 *         "code"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Where the authorization page may send the person back: https URLs, or http on 127.0.0.1, [::1] or localhost (any port at authorization, RFC 8252). */
+                    redirect_uris: string[];
+                    client_name?: string;
+                    /** @constant */
+                    token_endpoint_auth_method?: "none";
+                    grant_types?: ("authorization_code" | "refresh_token")[];
+                    response_types?: "code"[];
+                    scope?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Register an OAuth client (dynamic client registration, RFC 7591) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `client_` and 26 characters: the id to authorize with. Unused for 7 days, it is forgotten (the token endpoint then answers invalid_client, and the client registers again). */
+                        client_id: string;
+                        client_id_issued_at: number;
+                        client_name: string;
+                        redirect_uris: string[];
+                        /** @constant */
+                        token_endpoint_auth_method: "none";
+                        grant_types: string[];
+                        response_types: string[];
+                    };
+                };
+            };
+            /** @description Client metadata this server does not take: `{error, error_description}` (RFC 7591 §3.2.2). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `invalid_request`, `invalid_client`, `invalid_grant`, `invalid_scope`, `invalid_target`, `unsupported_grant_type`, `invalid_redirect_uri` or `invalid_client_metadata`. */
+                        error: string;
+                        error_description: string;
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    getOAuthAuthorize: {
+        parameters: {
+            query?: {
+                response_type?: string;
+                client_id?: string;
+                redirect_uri?: string;
+                scope?: string;
+                state?: string;
+                code_challenge?: string;
+                code_challenge_method?: string;
+                resource?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OAuth consent page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A fault of the request after the client and its redirect URI are known: back to the redirect URI with `error` (`invalid_request`, `unsupported_response_type`, `invalid_scope`, `invalid_target`), `error_description`, `state` and `iss`. */
+            303: {
+                headers: {
+                    /** @description The redirect URI with the error. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A path, query or body value failed validation, a query parameter the operation does not take was sent, or the body is not valid JSON. The message names the field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    postOAuthAuthorize: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    response_type?: string;
+                    client_id?: string;
+                    redirect_uri?: string;
+                    scope?: string;
+                    state?: string;
+                    code_challenge?: string;
+                    code_challenge_method?: string;
+                    resource?: string;
+                    csrf_token?: string;
+                    api_key?: string;
+                    granted_scope?: string;
+                    decision?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The consent page’s answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Back to the client’s redirect URI with `code` (or `error=access_denied`), `state` and `iss`. */
+            303: {
+                headers: {
+                    /** @description The redirect URI with the code or the error. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    postOAuthToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    grant_type?: string;
+                    code?: string;
+                    redirect_uri?: string;
+                    code_verifier?: string;
+                    client_id?: string;
+                    refresh_token?: string;
+                    resource?: string;
+                    scope?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Exchange a code, or refresh, for tokens (OAuth token endpoint) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `sp_oat_…`: for `POST /mcp` alone, as `Authorization: Bearer`. */
+                        access_token: string;
+                        /** @constant */
+                        token_type: "Bearer";
+                        /** @description Seconds the access token lives: 3600. */
+                        expires_in: number;
+                        /** @description `sp_ort_…`: good for one refresh within 30 days; the answer carries the next. Used twice, it revokes the grant. */
+                        refresh_token: string;
+                        /** @enum {string} */
+                        scope: "read" | "write" | "full";
+                    };
+                };
+            };
+            /** @description Refused (RFC 6749 §5.2): `{error, error_description}`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `invalid_request`, `invalid_client`, `invalid_grant`, `invalid_scope`, `invalid_target`, `unsupported_grant_type`, `invalid_redirect_uri` or `invalid_client_metadata`. */
+                        error: string;
+                        error_description: string;
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `invalid_client`: a client this server does not know (a registration forgotten): register again. */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with, `Bearer realm="sales-pipeline"`; from the gateway, also where the protected resource’s metadata is (RFC 9728) and the scope to ask for: `, resource_metadata="<its URL>", scope="read"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `invalid_request`, `invalid_client`, `invalid_grant`, `invalid_scope`, `invalid_target`, `unsupported_grant_type`, `invalid_redirect_uri` or `invalid_client_metadata`. */
+                        error: string;
+                        error_description: string;
+                    };
+                };
+            };
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    listOauthGrants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the OAuth grants of the organization */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        grants: components["schemas"]["OAuthGrant"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    deleteOauthGrant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                grantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoke an OAuth grant */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        id: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];

@@ -13,4 +13,5 @@ export const auditEntry = {
   resourceId: lead.id,
   action: 'updated',
   via: 'api',
+  clientId: null,
 };

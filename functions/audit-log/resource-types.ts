@@ -24,4 +24,5 @@ export const AUDIT_RESOURCE_TYPES = [
   'faq',
   'webhook',
   'inbound_endpoint',
+  'oauth_grant',
 ] as const;

@@ -21,6 +21,7 @@ const DATA = {
   Policy: {"id":1,"title":"Call-out fee","content":"A $99 call-out fee applies to every visit and covers the first 30 minutes on site.","isActive":true,"updatedAt":"2026-09-03T23:00:00.000Z"},
   Faq: {"id":1,"question":"Are you licensed?","answer":"Yes: NSW plumbing licence 123456C and electrical licence 654321C.","isActive":true,"updatedAt":"2026-10-02T23:00:00.000Z"},
   Webhook: {"id":"webhook_01JCZ50A1B2C3D4E5F6G7H8J9K","url":"https://hooks.example.com/sales-pipeline","events":["lead.created","inquiry.created","sms.received"],"description":"CRM sync","isEnabled":true,"disabledReason":null,"expiresAt":null,"createdAt":"2026-10-30T02:11:45.120Z","updatedAt":"2026-10-30T02:11:45.120Z"},
+  OAuthGrant: {"id":"grant_01JD3F4G5H6J7K8M9N0P1Q2R3S","clientId":"https://claude.ai/oauth/mcp-oauth-client-metadata","clientName":"Claude","scope":"read","keyId":"key_01JA1B2C3D4E5F6G7H8J9K0M1N","createdAt":"2026-11-20T09:00:00.000Z","lastUsedAt":"2026-11-20T09:12:00.000Z"},
 };
 
 /** Each event type's example, but its organizationId (the caller's): its id, stable, begins `evt_sample_`. */
@@ -74,4 +75,6 @@ export const EVENT_SAMPLES: Readonly<Record<EventType, { id: string; occurredAt:
   'faq.updated': { id: 'evt_sample_faq_updated', occurredAt: '2026-10-02T23:00:00.000Z', data: DATA.Faq, previousAttributes: {"question":null} },
   'faq.deleted': { id: 'evt_sample_faq_deleted', occurredAt: '2026-10-02T23:00:00.000Z', data: DATA.Faq },
   'webhook.disabled': { id: 'evt_sample_webhook_disabled', occurredAt: '2026-10-30T02:11:45.120Z', data: DATA.Webhook },
+  'oauth_grant.created': { id: 'evt_sample_oauth_grant_created', occurredAt: '2026-11-20T09:00:00.000Z', data: DATA.OAuthGrant },
+  'oauth_grant.revoked': { id: 'evt_sample_oauth_grant_revoked', occurredAt: '2026-11-20T09:00:00.000Z', data: DATA.OAuthGrant },
 };

@@ -51,6 +51,8 @@ export const EVENT_TYPES = [
   'faq.updated',
   'faq.deleted',
   'webhook.disabled',
+  'oauth_grant.created',
+  'oauth_grant.revoked',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -19,7 +19,11 @@ export const postMcpHandler = routeHandler(routes.postMcp, async ({ query, reque
   // The route is keyed, so the factory always has the key's scope; none would be a wiring fault, never a licence for all tools.
   if (scope === null) throw new Error('POST /mcp reached its handler without an API key scope');
   // Tools call the API where configuration puts it, never at the Host this request named.
-  const caller = { authorization: request.headers.authorization ?? '', baseUrl: apiBaseUrl(), scope, toolsets: toolsetsOf(query.tools) };
+  // With an OAuth access token, whose audience is /mcp alone, tools call the API with the MCP server's own token for
+  // it, which the authorizer made and passed here in its context (functions/oauth/authorize-token.ts).
+  const { mcpToken } = request.authorizer;
+  const authorization = typeof mcpToken === 'string' && mcpToken ? `Bearer ${mcpToken}` : (request.headers.authorization ?? '');
+  const caller = { authorization, baseUrl: apiBaseUrl(), scope, toolsets: toolsetsOf(query.tools) };
   // The body is read as text: JSON-RPC, not the error envelope, answers one that is no message.
   const reply = await answerMcp(request.body, request.headers, apiTools, caller);
   if (reply.status === 202) return new EmptyAnswer(202);

@@ -20,4 +20,5 @@ export const RESOURCE_TOOLSETS = [
   'inbound_endpoints',
   'receptionist',
   'reports',
+  'oauth',
 ] as const;

@@ -10,7 +10,7 @@ import { createAuthorizers } from './api/authorizers';
 import { addRootNotFound } from './api/mock-answers';
 import { PathTree, sharedPaths } from './api/paths';
 import { addGatewayResponses, createRestApi, deployStage, STAGE_NAME } from './api/rest-api';
-import { createCanaryDeployments, RouteFunctions } from './api/route-functions';
+import { createCanaryDeployments, deployedBaseUrl, RouteFunctions } from './api/route-functions';
 import { RouteStack, wireRoutes, type RouteGroupProps } from './api/route-stack';
 import { addCustomDomain, addUsagePlans } from './api/stage-access';
 import { Firewall } from './firewall';
@@ -83,10 +83,10 @@ export class ApiStack extends Stack {
     // By name, not by a cross-stack export: the template stays self-contained (sam local can run it).
     const table = TableV2.fromTableName(this, 'Table', options.tableName);
     this.api = createRestApi(this);
-    addGatewayResponses(this.api);
+    addGatewayResponses(this.api, deployedBaseUrl(this, this.api, options));
     const monitoring = new Monitoring(this, 'Monitoring', { api: this.api, table, alarmEmails: options.alarmEmails });
     const functionDefaults = { table, logLevel: options.logLevel, debugSampleRate: options.debugSampleRate, architecture: options.architecture, ...createCanaryDeployments(this) };
-    const { authorizers, made } = createAuthorizers(this, { routes, options, monitoring, functionDefaults });
+    const { authorizers, made } = createAuthorizers(this, { routes, options, monitoring, functionDefaults, baseUrl: deployedBaseUrl(this, this.api, options) });
     const { functionFor } = new RouteFunctions(this, { api: this.api, options, monitoring, functionDefaults });
     const methods = [...made, ...this.addRoutes(routes, options.samLocal, { authorizers, functionFor })];
     const stage = deployStage(this.api, { routes, options, methods, after: [...this.functionStacks.values()].filter((stack) => stack.nestedStackParent === this) });

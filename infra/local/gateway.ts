@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import { GATEWAY_RESPONSES, gatewayResponseBody, methodNotAllowed, type GatewayResponse } from '#shared/http/gateway-responses';
+import { publicBaseUrl } from '#shared/http/base-url';
+import { unauthorizedChallenge } from '../../functions/oauth/metadata';
 import { NO_STORE_HEADERS } from '#shared/http/envelope';
 import { authorizerOf, routeId, type AuthorizerKind, type RouteDefinition } from '#shared/routes/route';
 import type { Admission } from './rate-limiter';
@@ -113,6 +115,12 @@ export function createLocalGateway({ routes, loadHandler, loadAuthorizer, around
   };
   const sendGateway = (response: ServerResponse, gateway: GatewayResponse) =>
     send(response, gateway.status, JSON.stringify(gatewayResponseBody(gateway)), gateway.headers);
+  /** The 401, naming the MCP server's OAuth metadata at the URL asked, as the stack's names it at the deployed one. */
+  const sendUnauthorized = (response: ServerResponse, request: IncomingMessage) => {
+    const base = publicBaseUrl({ ...(request.headers.host ? { host: request.headers.host } : {}), ...(typeof request.headers['x-forwarded-proto'] === 'string' ? { 'x-forwarded-proto': request.headers['x-forwarded-proto'] } : {}) });
+    const gateway = GATEWAY_RESPONSES.UNAUTHORIZED;
+    send(response, gateway.status, JSON.stringify(gatewayResponseBody(gateway)), { ...gateway.headers, 'WWW-Authenticate': unauthorizedChallenge(base) });
+  };
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const url = new URL(request.url ?? '/', 'http://localhost');
@@ -162,7 +170,7 @@ export function createLocalGateway({ routes, loadHandler, loadAuthorizer, around
       let identity: string | undefined;
       if (kind === 'apiKey') {
         const header = Object.keys(headers).find((name) => name.toLowerCase() === 'authorization');
-        if (!header) return sendGateway(response, GATEWAY_RESPONSES.UNAUTHORIZED);
+        if (!header) return sendUnauthorized(response, request);
         identity = headers[header]!;
       }
       const entry = identity === undefined ? undefined : allowedByHeader.get(identity);
@@ -187,7 +195,7 @@ export function createLocalGateway({ routes, loadHandler, loadAuthorizer, around
         console.error(JSON.stringify({ level: 'ERROR', message: 'authorizer failed', authorizer: kind, error: String(error) }));
         return 'FAILED' as const;
       });
-      if (result === 'UNAUTHORIZED') return sendGateway(response, GATEWAY_RESPONSES.UNAUTHORIZED);
+      if (result === 'UNAUTHORIZED') return sendUnauthorized(response, request);
       if (result === 'FAILED') return sendGateway(response, GATEWAY_RESPONSES.AUTHORIZER_FAILURE);
       // The policy is cached whole, as API Gateway does, and every request of the token is checked against it.
       if (authorizerCacheTtlMs > 0 && identity !== undefined && !cached) allowedByHeader.set(identity, { result, until: Date.now() + authorizerCacheTtlMs });

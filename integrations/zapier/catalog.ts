@@ -81,6 +81,7 @@ const TRIAGE = "An inquiry's read flag and tag are triage in the dashboard.";
 const APPOINTMENT_CHANGE = "Rescheduling, cancelling or recording an appointment's outcome is done where the appointment is managed; the Appointment Cancelled trigger reports it.";
 const SAMPLES = "What the triggers read themselves for a Zap's test step (performList); no step of a Zap.";
 const MCP = "The MCP endpoint is for AI agents, which call the API's tools there directly.";
+const OAUTH = "OAuth grants are assistants' access through the MCP server, reviewed and revoked by the organization, not by a Zap.";
 
 /** Every keyed route no Zapier action calls, by operationId (a PATCH alias goes with the route it aliases), with why. */
 export const EXCLUDED: Readonly<Record<string, string>> = {
@@ -142,6 +143,7 @@ export const EXCLUDED: Readonly<Record<string, string>> = {
       ['updateAppointment'].map((id) => [id, APPOINTMENT_CHANGE]),
       ['listEventSamples'].map((id) => [id, SAMPLES]),
       ['postMcp'].map((id) => [id, MCP]),
+      ['listOauthGrants', 'deleteOauthGrant'].map((id) => [id, OAUTH]),
       // ingestInquiry is called as log_call, upsertLead as upsert_lead: listed under the actions, by their tools.
     ].flat(),
   ),

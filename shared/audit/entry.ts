@@ -38,6 +38,8 @@ export interface AuditEntry {
   resourceId: string;
   action: AuditAction;
   via: AuditVia;
+  /** The OAuth client the write was made for, through the MCP server; null for any other write (and entries written before OAuth). */
+  clientId: string | null;
 }
 
 const org = organizationPartition;
@@ -102,4 +104,5 @@ export const auditEntryOf = (writer: Writer, record: Pick<AuditedRecord, 'resour
   resourceId: String(resourceId),
   action,
   via: writer.via,
+  clientId: writer.clientId ?? null,
 });

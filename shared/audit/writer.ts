@@ -13,6 +13,8 @@ export interface Writer {
   method: string | null;
   path: string | null;
   via: AuditVia;
+  /** The OAuth client the MCP server acted for (`via: mcp` with an OAuth token); absent or null otherwise. */
+  clientId?: string | null;
 }
 
 /** What each Put and Update of a writer carries on its item: the writer, when, and which of its writes it was. */

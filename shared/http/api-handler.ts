@@ -41,13 +41,16 @@ function writerOf(route: Pick<RouteDefinition, 'auth'>, event: APIGatewayProxyEv
   const context = event.requestContext?.authorizer ?? {};
   const keyId = route.auth === 'none' || typeof context.keyId !== 'string' || !context.keyId ? null : context.keyId;
   const label = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === VIA_HEADER)?.[1];
+  // A request with an OAuth token the authorizer resolved: the MCP server's for its client, whatever label it carries.
+  const clientId = keyId && typeof context.clientId === 'string' && context.clientId;
   return {
     keyId,
     keyName: keyId && typeof context.keyName === 'string' && context.keyName ? context.keyName : null,
     requestId: event.requestContext?.requestId ?? '',
     method: event.httpMethod,
     path: event.path,
-    via: keyId === null ? 'inbound' : label?.trim().toLowerCase() === 'mcp' ? 'mcp' : 'api',
+    via: keyId === null ? 'inbound' : clientId || label?.trim().toLowerCase() === 'mcp' ? 'mcp' : 'api',
+    ...(clientId && { clientId }),
   };
 }
 

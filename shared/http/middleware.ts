@@ -31,7 +31,7 @@ export function errorEnvelope(asDomainError: (error: Error) => Error = (error) =
       const error = request.error ? asDomainError(request.error) : request.error;
       const malformedBody = error ? bodyParserMessage(error) : undefined;
       if (error instanceof ApiError) {
-        const response = errorResponse(error.status, error.message, error.code, error.details);
+        const response = error.body ? jsonResponse(error.status, error.body) : errorResponse(error.status, error.message, error.code, error.details);
         request.response = { ...response, headers: { ...response.headers, ...error.headers } };
       } else if (error instanceof ProviderError) {
         request.response = jsonResponse(error.status, { message: error.message });

@@ -61,6 +61,8 @@ export interface RawRequest {
   /** Header names lower-cased. */
   headers: Record<string, string>;
   body: string | null;
+  /** What the gateway's authorizer answered in its context (never shown to the caller): the MCP server's token for an OAuth access token. */
+  authorizer: Readonly<Record<string, unknown>>;
 }
 
 const lowerCasedHeaders = (event: APIGatewayProxyEvent): Record<string, string> =>
@@ -74,7 +76,7 @@ function rawRequest(event: APIGatewayProxyEvent): RawRequest {
   const headers = lowerCasedHeaders(event);
   // A route with a body schema has its JSON parsed in place by then; only the others, and one reading its body as text, keep the raw text.
   const body = typeof event.body !== 'string' ? null : event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
-  return { method: event.httpMethod, headers, body };
+  return { method: event.httpMethod, headers, body, authorizer: event.requestContext?.authorizer ?? {} };
 }
 
 /** The body of an action that takes no fields: `{}`, or none (read as `{}`); a field in it is refused by name. Its handler reads none. */
@@ -157,7 +159,10 @@ function chainOf<R extends RouteRequest, S extends v.GenericSchema>(
     const answer = await scope(event, () => handle({ ...input, organizationId, scope: keyScope, request }));
     if (answer instanceof EmptyAnswer) return emptyResponse(answer.status, answer.headers);
     const [status, result, headers] = answer instanceof Answer ? [answer.status, answer.body, answer.headers] : [route.status, answer, {}];
-    if (route.contentType) return textResponse(status, route.contentType, result, route.cacheControl, request.headers['accept-encoding']);
+    if (route.contentType) {
+      const text = textResponse(status, route.contentType, result, route.cacheControl, request.headers['accept-encoding']);
+      return { ...text, headers: { ...text.headers, ...headers } };
+    }
     // A large JSON answer the function keeps goes gzipped to a client that accepts it.
     const response = result instanceof CompressibleJson ? textResponse(status, JSON_HEADERS['content-type'], result, route.cacheControl, request.headers['accept-encoding']) : jsonResponse(status, result);
     return { ...response, headers: { ...response.headers, ...headers } };

@@ -2,6 +2,7 @@ import { Duration, type Stack } from 'aws-cdk-lib';
 import { IdentitySource, RequestAuthorizer } from 'aws-cdk-lib/aws-apigateway';
 import { AUTHORIZERS } from '../../../functions/resources';
 import { authorizerOf, type AuthorizerKind, type RouteDefinition } from '#shared/routes/route';
+import { BASE_URL_VARIABLE } from '#shared/http/base-url';
 import type { Monitoring } from '../monitoring';
 import type { DeploymentOptions } from '../options';
 import { ApiFunction, type ApiFunctionProps } from '../service-function';
@@ -12,6 +13,8 @@ export interface AuthorizerProps {
   monitoring: Monitoring;
   /** What every API function shares: the table, logging, architecture, the canary's application and role. */
   functionDefaults: Pick<ApiFunctionProps, 'table' | 'logLevel' | 'debugSampleRate' | 'architecture' | 'deployments' | 'deploymentRole'>;
+  /** The API's URL: an OAuth access token's audience is checked against its `/mcp` (functions/oauth/authorize-token.ts). */
+  baseUrl: string;
 }
 
 /** A gateway authorizer, with who calls the routes behind it (for cdk-nag). */
@@ -29,7 +32,7 @@ const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
  * plain data for the stage's deployment. One with an identity header is cached per value for the authorizer cache TTL;
  * one without runs on every request.
  */
-export function createAuthorizers(stack: Stack, { routes, options, monitoring, functionDefaults }: AuthorizerProps) {
+export function createAuthorizers(stack: Stack, { routes, options, monitoring, functionDefaults, baseUrl }: AuthorizerProps) {
   const authorizers: Record<AuthorizerKind, GatewayAuthorizer> = {};
   const made: unknown[] = [];
   for (const [name, definition] of Object.entries(AUTHORIZERS)) {
@@ -41,6 +44,7 @@ export function createAuthorizers(stack: Stack, { routes, options, monitoring, f
       dynamodb,
       indexes,
       reservedConcurrency: reserved ? options.concurrency.authorizer : undefined,
+      environment: { [BASE_URL_VARIABLE]: baseUrl },
       rollbackAlarms: (target) => monitoring.watchFunction(stack, functionName, target, { authorizer: name }),
     });
     const cacheTtlSeconds = identityHeader ? options.authorizerCacheTtlSeconds : 0;

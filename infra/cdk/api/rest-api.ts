@@ -16,6 +16,7 @@ import type { IDependable } from 'constructs';
 import { createHash } from 'node:crypto';
 import { GATEWAY_RESPONSES, gatewayResponseBody, type GatewayResponse } from '#shared/http/gateway-responses';
 import type { RouteDefinition } from '#shared/routes/route';
+import { unauthorizedChallenge } from '../../../functions/oauth/metadata';
 import type { DeploymentOptions } from '../options';
 
 /**
@@ -150,9 +151,13 @@ function addTraceSampling(api: RestApi, fixedRate: number): void {
   });
 }
 
-/** API Gateway's own answers (a refused key, a throttle, an unknown path …) in the API's envelope, with its headers. */
-export function addGatewayResponses(api: RestApi): void {
-  for (const response of Object.values(GATEWAY_RESPONSES) as GatewayResponse[]) {
+/**
+ * API Gateway's own answers (a refused key, a throttle, an unknown path …) in the API's envelope, with its headers; the
+ * 401's WWW-Authenticate names the MCP server's OAuth metadata at `baseUrl`, the deployed API's.
+ */
+export function addGatewayResponses(api: RestApi, baseUrl: string): void {
+  for (const gateway of Object.values(GATEWAY_RESPONSES) as GatewayResponse[]) {
+    const response = gateway.type === 'UNAUTHORIZED' ? { ...gateway, headers: { ...gateway.headers, 'WWW-Authenticate': unauthorizedChallenge(baseUrl) } } : gateway;
     api.addGatewayResponse(response.type, {
       type: ResponseType.of(response.type),
       statusCode: String(response.status),

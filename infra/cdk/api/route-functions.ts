@@ -38,6 +38,14 @@ export function createCursorKey(stack: Stack): Secret {
   return cursorKey;
 }
 
+/**
+ * Where the API is, for the URLs answers name and the MCP server's tool calls (shared/http/base-url.ts): never the
+ * request's Host. The custom domain, else the stage's URL built from the API's id: the stage's own URL (api.url) would
+ * make each function depend on the deployment, which depends on the functions' methods, a cycle.
+ */
+export const deployedBaseUrl = (stack: Stack, api: RestApi, options: DeploymentOptions): string =>
+  options.customDomain ? `https://${options.customDomain.domainName}` : `https://${api.restApiId}.execute-api.${stack.region}.${stack.urlSuffix}/${STAGE_NAME}`;
+
 /** The function behind each route, one per handler, made in the stack its route's group is in. */
 export class RouteFunctions {
   private readonly byHandler = new Map<string, ApiFunction>();
@@ -52,11 +60,7 @@ export class RouteFunctions {
     // `sam local` declares the variable for --env-vars to fill with npm start's key: it cannot run the extension.
     const cursorKeyEnvironment: Record<string, string> = options.samLocal ? { CURSOR_SECRET: '' } : { CURSOR_SECRET_ARN: this.cursorKey.secretArn };
     if (!options.samLocal) this.paramsAndSecrets = ParamsAndSecretsLayerVersion.fromVersion(ParamsAndSecretsVersions.V1_0_103, { cacheEnabled: false, logLevel: ParamsAndSecretsLogLevel.WARN });
-    // Where the API is, for the URLs answers name and the MCP server's tool calls (shared/http/base-url.ts): never the
-    // request's Host. The custom domain, else the stage's URL built from the API's id: the stage's own URL (api.url)
-    // would make each function depend on the deployment, which depends on the functions' methods, a cycle.
-    const baseUrl = options.customDomain ? `https://${options.customDomain.domainName}` : `https://${api.restApiId}.execute-api.${stack.region}.${stack.urlSuffix}/${STAGE_NAME}`;
-    this.environment = { ...cursorKeyEnvironment, [BASE_URL_VARIABLE]: baseUrl };
+    this.environment = { ...cursorKeyEnvironment, [BASE_URL_VARIABLE]: deployedBaseUrl(stack, api, options) };
     this.where = capabilityContext(stack, options);
   }
 

@@ -1,0 +1,67 @@
+import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
+import { usageIdentifierKey } from '#shared/auth/usage-plans';
+import { logger } from '#shared/observability';
+import { countAuthorizerFailure, refused } from '#shared/auth/authorizer-failures';
+import { scopeResources } from '#shared/auth/scopes';
+import { publicBaseUrl } from '#shared/http/base-url';
+import { getOrganizationCounterShards } from '../organization/counter-shards';
+import { MCP_ROUTE, mcpResourceOf } from './metadata';
+import { findSecret, mcpTokenOf, principalOf, secretKindOf, type OAuthPrincipal, type StoredSecret } from './secrets';
+
+
+/** Whether a bearer value is one OAuth issued for calls (an access token or the MCP server's token), not an API key. */
+export const isOAuthToken = (token: string) => ['access', 'mcp'].includes(secretKindOf(token) ?? '');
+
+/** The method and path of an execute-api ARN (`…/<stage>/POST/mcp`). */
+function requestOf(methodArn: string): { method: string; path: string } {
+  const [, , method = '', ...path] = methodArn.split('/');
+  return { method, path: `/${path.join('/')}` };
+}
+
+const lowerCased = (headers: Record<string, string | undefined> | null) => Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value ?? '']));
+
+/**
+ * The gateway's answer for an OAuth token (the API key authorizer hands it over by its prefix). An access token is
+ * allowed on `POST /mcp` alone, and only where its audience is this server's `/mcp` (a token issued for another
+ * server, or presented on a REST route, is refused as an unknown key is: 401); the policy it answers names that one
+ * method, so a cached answer allows nothing else either. Its context carries the MCP server's own token, with which
+ * the MCP function calls the API for each tool. That token is allowed what the grant's scope allows on the REST
+ * routes, and writes are attributed to the granting key with the client (`via: mcp`, `clientId`).
+ */
+export async function authorizeOAuthToken(token: string, event: APIGatewayRequestAuthorizerEvent, context?: Context): Promise<APIGatewayAuthorizerResult> {
+  const unauthorized = () => refused('apiKey', context);
+  const kind = secretKindOf(token)!;
+  const asked = requestOf(event.methodArn);
+  const onMcp = asked.method === MCP_ROUTE.method && asked.path === MCP_ROUTE.path;
+  if (kind === 'access' && !onMcp) throw await unauthorized();
+  const failed = async (error: unknown): Promise<never> => {
+    logger.error('authorizer could not check the OAuth token', { error: error as Error });
+    await countAuthorizerFailure('apiKey', context);
+    throw new Error('The OAuth token store could not be read');
+  };
+  const secret: StoredSecret | undefined = await findSecret(token, kind).catch(failed);
+  if (!secret) throw await unauthorized();
+  if (kind === 'access' && secret.resource !== mcpResourceOf(publicBaseUrl(lowerCased(event.headers)))) throw await unauthorized();
+  const principal: OAuthPrincipal | undefined = await principalOf(secret).catch(failed);
+  if (!principal) throw await unauthorized();
+  const counterShards = await getOrganizationCounterShards(principal.organizationId).catch(failed);
+  if (counterShards === undefined) throw await unauthorized();
+  const [api = '', stage = '*'] = event.methodArn.split('/');
+  return {
+    principalId: principal.keyId,
+    policyDocument: {
+      Version: '2012-10-17',
+      Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: kind === 'access' ? [`${api}/${stage}/${MCP_ROUTE.method}${MCP_ROUTE.path}`] : scopeResources(event.methodArn, principal.scope) }],
+    },
+    context: {
+      organizationId: principal.organizationId,
+      keyId: principal.keyId,
+      keyName: principal.keyName,
+      scope: principal.scope,
+      counterShards,
+      clientId: principal.clientId,
+      ...(kind === 'access' ? { mcpToken: mcpTokenOf(token, secret.salt ?? '') } : {}),
+    },
+    usageIdentifierKey: usageIdentifierKey(principal.organizationId),
+  };
+}

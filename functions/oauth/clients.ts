@@ -1,0 +1,192 @@
+import { request as httpsRequest } from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import { lookup } from 'node:dns/promises';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
+import { clock } from '#shared/clock';
+import { newId } from '#shared/ids';
+import { OAuthError } from './errors';
+import { TTL_ATTRIBUTE } from '#shared/table';
+import { canonicalHost, isBlockedAddress } from '../webhooks/destination';
+import { OAUTH_CLIENT_ENTITY, oauthKeys } from './entity';
+import { clientDocumentHosts, OAUTH_LIMITS } from './settings';
+import { ClientMetadataDocument, RegisterClientBody } from './schema';
+
+/** A client as the authorization server knows it: registered here, or described by its own https document. */
+export interface OAuthClient {
+  clientId: string;
+  clientName: string;
+  redirectUris: string[];
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/** Whether a redirect URI may be registered: https, or http on the loopback interface for a command-line client (RFC 8252 §7.3). */
+export function redirectUriRefusal(uri: string): string | undefined {
+  if (!URL.canParse(uri)) return `${uri} is not a URL`;
+  const url = new URL(uri);
+  if (url.hash) return `${uri} must not have a fragment`;
+  if (url.protocol === 'https:') return undefined;
+  if (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)) return undefined;
+  return `${uri} must be an https URL, or http on 127.0.0.1, [::1] or localhost`;
+}
+
+/**
+ * Whether a redirect URI asked for is one the client has: the same text, or, for a loopback URI, the same but for
+ * its port, which a command-line client picks when it starts (RFC 8252 §7.3).
+ */
+export function hasRedirectUri(client: OAuthClient, asked: string): boolean {
+  if (client.redirectUris.includes(asked)) return true;
+  if (!URL.canParse(asked)) return false;
+  const url = new URL(asked);
+  if (url.protocol !== 'http:' || !LOOPBACK_HOSTS.has(url.hostname)) return false;
+  return client.redirectUris.some((registered) => {
+    if (!URL.canParse(registered)) return false;
+    const known = new URL(registered);
+    known.port = url.port;
+    return known.href === url.href;
+  });
+}
+
+/** Registers a client (RFC 7591): it expires unless something is granted to it within OAUTH_LIMITS.unusedRegistrationSeconds. */
+export async function registerClient(metadata: v.InferOutput<typeof RegisterClientBody>): Promise<OAuthClient & { createdAt: string }> {
+  const client = { clientId: newId('client'), clientName: metadata.client_name ?? 'Unnamed client', redirectUris: metadata.redirect_uris, createdAt: new Date(clock.now()).toISOString() };
+  const expires = Math.floor(clock.now() / 1000) + OAUTH_LIMITS.unusedRegistrationSeconds;
+  await dynamo.send(new PutCommand({ TableName: config.tableName, Item: { ...oauthKeys.registeredClient(client.clientId), entity: OAUTH_CLIENT_ENTITY, ...client, [TTL_ATTRIBUTE]: expires }, ConditionExpression: 'attribute_not_exists(pk)' }));
+  return client;
+}
+
+/** A registered client is kept once something has been granted to it. */
+export const keepRegisteredClient = (clientId: string) => ({
+  Update: { TableName: config.tableName, Key: oauthKeys.registeredClient(clientId), UpdateExpression: `REMOVE ${TTL_ATTRIBUTE}` },
+});
+
+export const deleteRegisteredClient = (clientId: string) => dynamo.send(new DeleteCommand({ TableName: config.tableName, Key: oauthKeys.registeredClient(clientId) }));
+
+async function registeredClient(clientId: string): Promise<OAuthClient | undefined> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: oauthKeys.registeredClient(clientId) }));
+  // DynamoDB deletes an expired item within days: until then it is as good as gone.
+  if (!Item || (typeof Item[TTL_ATTRIBUTE] === 'number' && Item[TTL_ATTRIBUTE] * 1000 <= clock.now())) return undefined;
+  return { clientId: Item.clientId as string, clientName: Item.clientName as string, redirectUris: Item.redirectUris as string[] };
+}
+
+/** Whether a client_id is a client ID metadata document's URL: https, with a path. */
+export const isDocumentUrl = (clientId: string) => URL.canParse(clientId) && new URL(clientId).protocol === 'https:' && new URL(clientId).pathname !== '/';
+
+/** The client a client_id names, or an OAuthError (`invalid_client`) saying why there is none. */
+export async function resolveClient(clientId: string): Promise<OAuthClient> {
+  if (isDocumentUrl(clientId)) return clientFromDocument(clientId);
+  const client = /^client_[0-9A-Za-z]{26}$/.test(clientId) ? await registeredClient(clientId) : undefined;
+  if (!client) throw new OAuthError('invalid_client', `client_id ${JSON.stringify(clientId.slice(0, 200))} is not a client registered here (register again) nor an https URL of a client ID metadata document`, 401);
+  return client;
+}
+
+const documents = new Map<string, { client: OAuthClient; until: number }>();
+
+/** A client ID metadata document, fetched at most once per OAUTH_LIMITS.documentCacheSeconds, at most documentCacheEntries kept. */
+async function clientFromDocument(url: string): Promise<OAuthClient> {
+  const cached = documents.get(url);
+  if (cached && cached.until > clock.now()) return cached.client;
+  const client = documentClient(url, await fetchDocument(url));
+  documents.delete(url);
+  if (documents.size >= OAUTH_LIMITS.documentCacheEntries) documents.delete(documents.keys().next().value!);
+  documents.set(url, { client, until: clock.now() + OAUTH_LIMITS.documentCacheSeconds * 1000 });
+  return client;
+}
+
+/**
+ * What the document says, checked: it names itself as the client_id, and has a redirect URI this server accepts. Those
+ * it does not (a native app's own scheme) are left out rather than the client refused: an authorization naming one is
+ * refused as any unknown redirect URI is.
+ */
+function documentClient(url: string, text: string): OAuthClient {
+  const refused = (why: string) => new OAuthError('invalid_client', `The client ID metadata document at ${url} ${why}`, 401);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw refused('is not JSON');
+  }
+  const parsed = v.safeParse(ClientMetadataDocument, json);
+  if (!parsed.success) throw refused(`is not client metadata: ${parsed.issues[0].message}`);
+  if (parsed.output.client_id !== url) throw refused(`names another client_id (${parsed.output.client_id})`);
+  const redirectUris = parsed.output.redirect_uris.filter((uri) => redirectUriRefusal(uri) === undefined);
+  if (redirectUris.length === 0) throw refused(`has no redirect URI this server accepts: ${redirectUriRefusal(parsed.output.redirect_uris[0]!)}`);
+  return { clientId: url, clientName: parsed.output.client_name ?? new URL(url).host, redirectUris };
+}
+
+/** host:port as the test setting names hosts. */
+const hostPort = (url: URL) => `${canonicalHost(url.hostname)}:${url.port || '443'}`;
+
+/**
+ * The DNS lookup a document is fetched with: the address checked is the address connected to, and no private,
+ * loopback or link-local address is, but on a host the test setting names.
+ */
+const documentLookup =
+  (allowPrivate: boolean): LookupFunction =>
+  (hostname, options, callback) => {
+    lookup(canonicalHost(hostname), { all: true }).then(
+      (addresses) => {
+        if (addresses.length === 0 || (!allowPrivate && addresses.some(({ address }) => isBlockedAddress(address)))) {
+          return callback(Object.assign(new Error(`${hostname} resolves to a private, loopback or link-local address`), { code: 'EBLOCKEDADDRESS' }), '', 4);
+        }
+        if (options.all) return (callback as unknown as (error: null, all: { address: string; family: number }[]) => void)(null, addresses);
+        callback(null, addresses[0]!.address, addresses[0]!.family);
+      },
+      (error: NodeJS.ErrnoException) => callback(error, '', 4),
+    );
+  };
+
+/**
+ * GETs a client ID metadata document under the webhook destinations' guard: https only, no redirect followed, no
+ * private address (before and after resolution), at most OAUTH_LIMITS.documentBytes within documentTimeoutMs.
+ */
+function fetchDocument(clientId: string): Promise<string> {
+  const url = new URL(clientId);
+  const allowPrivate = clientDocumentHosts.allowed.has(hostPort(url));
+  const refused = (why: string) => new OAuthError('invalid_client', `The client ID metadata document at ${clientId} could not be read: ${why}`, 401);
+  const host = canonicalHost(url.hostname);
+  if (!allowPrivate && (host === 'localhost' || host.endsWith('.localhost') || (isIP(host) && isBlockedAddress(host)))) {
+    return Promise.reject(refused('its host is a private, loopback or link-local address'));
+  }
+  return new Promise((resolve, reject) => {
+    const outgoing = httpsRequest(
+      url,
+      {
+        method: 'GET',
+        headers: { accept: 'application/json', 'user-agent': 'SalesPipeline-OAuth/1.0' },
+        lookup: documentLookup(allowPrivate),
+        timeout: OAUTH_LIMITS.documentTimeoutMs,
+        signal: AbortSignal.timeout(OAUTH_LIMITS.documentTimeoutMs),
+        ...(allowPrivate && clientDocumentHosts.ca ? { ca: clientDocumentHosts.ca } : {}),
+      },
+      (answer) => {
+        if (answer.statusCode !== 200) {
+          answer.resume();
+          return reject(refused(`its host answered ${answer.statusCode}${answer.statusCode && answer.statusCode >= 300 && answer.statusCode < 400 ? ' (a redirect, which is not followed)' : ''}`));
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        answer.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > OAUTH_LIMITS.documentBytes) {
+            answer.destroy();
+            return reject(refused(`it is larger than ${OAUTH_LIMITS.documentBytes} bytes`));
+          }
+          chunks.push(chunk);
+        });
+        answer.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        answer.on('error', (error) => reject(refused(error.message)));
+      },
+    );
+    outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer within ${OAUTH_LIMITS.documentTimeoutMs / 1000} s`)));
+    outgoing.on('error', (error: NodeJS.ErrnoException) => reject(refused(error.code === 'EBLOCKEDADDRESS' ? 'its host resolves to a private, loopback or link-local address' : error.message)));
+    outgoing.end();
+  });
+}
+
+/** Forgets the documents read so far (tests). */
+export const forgetClientDocuments = () => documents.clear();
+

@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import * as v from 'valibot';
+import { ValidationError } from '#shared/errors';
+import { OAuthError } from './errors';
+import { sameSecret } from '#shared/auth/tokens';
+import { API_KEY_SCOPES, type ApiKeyScope } from '#shared/auth/scopes';
+import { hasRedirectUri, resolveClient, type OAuthClient } from './clients';
+import type { AuthorizeQuery } from './schema';
+
+/** The cookie the consent page's CSRF token is also set in: a post must carry the same token in both (double submit). */
+export const CSRF_COOKIE = 'oauth_csrf';
+
+/** What an authorization request asks for, once checked. */
+export interface AuthorizationRequest {
+  client: OAuthClient;
+  redirectUri: string;
+  state?: string;
+  codeChallenge: string;
+  resource: string;
+}
+
+/** Where a refusal goes once the redirect URI is known to be the client's: back to it with `error` (RFC 6749 §4.1.2.1) and `iss`. */
+export class RedirectedRefusal {
+  constructor(
+    readonly location: string,
+    readonly error: string,
+  ) {}
+}
+
+/** The authorization response's URL: the redirect URI with the code or error, the state, and the issuer (RFC 9207). */
+export function redirectTo(request: Pick<AuthorizationRequest, 'redirectUri' | 'state'>, issuer: string, params: Record<string, string>): string {
+  const url = new URL(request.redirectUri);
+  for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
+  if (request.state !== undefined) url.searchParams.set('state', request.state);
+  url.searchParams.set('iss', issuer);
+  return url.href;
+}
+
+const missing = (name: string) => new ValidationError([{ path: name, message: `${name} is required` }]);
+
+/**
+ * Checks an authorization request. What makes the redirect URI untrustworthy (no client, an unknown client, a redirect
+ * URI the client does not have) is answered here, 400 naming the field, never redirected; anything else wrong is
+ * sent back to the client's redirect URI as OAuth says (a RedirectedRefusal).
+ */
+export async function checkAuthorizationRequest(params: v.InferOutput<typeof AuthorizeQuery>, issuer: string, mcpResource: string): Promise<AuthorizationRequest | RedirectedRefusal> {
+  if (!params.client_id) throw missing('client_id');
+  const client = await resolveClient(params.client_id).catch((error: unknown) => {
+    throw error instanceof OAuthError ? new ValidationError([{ path: 'client_id', message: `client_id: ${error.description}` }]) : error;
+  });
+  if (!params.redirect_uri) throw missing('redirect_uri');
+  if (!hasRedirectUri(client, params.redirect_uri)) throw new ValidationError([{ path: 'redirect_uri', message: `redirect_uri ${params.redirect_uri} is not one of the client's redirect URIs` }]);
+  const partial = { redirectUri: params.redirect_uri, state: params.state };
+  const refuse = (error: string, description: string) => new RedirectedRefusal(redirectTo(partial, issuer, { error, error_description: description }), error);
+  if (params.response_type !== 'code') return refuse('unsupported_response_type', 'response_type must be code');
+  if (!params.code_challenge || params.code_challenge_method !== 'S256') return refuse('invalid_request', 'PKCE is required: code_challenge with code_challenge_method S256');
+  if (!/^[A-Za-z0-9_-]{43}$/.test(params.code_challenge)) return refuse('invalid_request', 'code_challenge must be the base64url SHA-256 of the code_verifier (43 characters)');
+  if (params.resource !== undefined && params.resource !== mcpResource) return refuse('invalid_target', `resource must be ${mcpResource}: this server issues tokens for its own MCP server only`);
+  const asked = (params.scope ?? '').split(' ').filter(Boolean);
+  const unknown = asked.find((scope) => !(API_KEY_SCOPES as readonly string[]).includes(scope));
+  if (unknown) return refuse('invalid_scope', `scope ${unknown} is none of ${API_KEY_SCOPES.join(', ')}`);
+  return { client, ...partial, codeChallenge: params.code_challenge, resource: mcpResource };
+}
+
+export const newCsrfToken = () => randomBytes(24).toString('base64url');
+
+/** The CSRF cookie's value in a Cookie header. */
+export function csrfCookieOf(cookieHeader: string | undefined): string | undefined {
+  for (const part of (cookieHeader ?? '').split(';')) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === CSRF_COOKIE) return value.join('=');
+  }
+  return undefined;
+}
+
+/** A consent post's CSRF token: present, and the one the page set in its cookie. */
+export function checkCsrf(posted: string | undefined, cookieHeader: string | undefined): void {
+  const cookie = csrfCookieOf(cookieHeader);
+  if (!posted || !cookie || !sameSecret(posted, cookie)) {
+    throw new ValidationError([{ path: 'csrf_token', message: 'csrf_token must be the one the consent page was served with (open the authorization page again)' }]);
+  }
+}
+
+/** Whether a key of `key` scope may grant `asked` (read < write < full). */
+export const mayGrant = (key: ApiKeyScope, asked: ApiKeyScope) => API_KEY_SCOPES.indexOf(asked) <= API_KEY_SCOPES.indexOf(key);
+
+const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const SCOPE_WORDS: Record<ApiKeyScope, string> = {
+  read: 'Read: look up leads, inquiries, appointments and settings',
+  write: 'Write: also create and change records (never delete)',
+  full: 'Full: everything the key may do, deleting included',
+};
+
+/** The headers of the page: no script at all, styles by nonce, no framing, the form posting here or to the client's redirect origin. */
+export function pageHeaders(nonce: string, redirectUri: string, csrf: string, cookiePath: string, secure: boolean): Record<string, string> {
+  return {
+    'Content-Security-Policy': `default-src 'none'; style-src 'nonce-${nonce}'; form-action 'self' ${new URL(redirectUri).origin}; frame-ancestors 'none'; base-uri 'none'`,
+    'X-Frame-Options': 'DENY',
+    'Referrer-Policy': 'no-referrer',
+    'Set-Cookie': `${CSRF_COOKIE}=${csrf}; Path=${cookiePath}; HttpOnly; SameSite=Strict; Max-Age=900${secure ? '; Secure' : ''}`,
+  };
+}
+
+/** The consent page: who asks, where the person goes back to, the key to prove access with, and the scope to grant (`read` chosen). */
+export function consentPage(request: AuthorizationRequest, params: Record<string, string | undefined>, csrf: string, nonce: string, action: string, problem?: string): string {
+  const hidden = Object.entries({ ...params, csrf_token: csrf })
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]) => `<input type="hidden" name="${escape(name)}" value="${escape(value!)}">`)
+    .join('');
+  const scopes = API_KEY_SCOPES.map((scope) => `<label><input type="radio" name="granted_scope" value="${scope}"${scope === 'read' ? ' checked' : ''}> ${escape(SCOPE_WORDS[scope])}</label>`).join('');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Connect ${escape(request.client.clientName)}</title>
+<style nonce="${nonce}">body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a}label{display:block;margin:.4rem 0}input[type=password]{width:100%;padding:.5rem;font:inherit}button{font:inherit;padding:.5rem 1rem;margin-right:.5rem}small{color:#555}</style></head>
+<body><h1>Connect ${escape(request.client.clientName)}</h1>
+<p><strong>${escape(request.client.clientName)}</strong> asks to use the sales pipeline of your organization through its MCP server. You will be sent back to <strong>${escape(new URL(request.redirectUri).host)}</strong>.</p>
+${problem ? `<p role="alert"><strong>${escape(problem)}</strong></p>` : ''}<form method="post" action="${escape(action)}">${hidden}
+<label>An API key of your organization <input type="password" name="api_key" autocomplete="off" required></label>
+<small>It proves you may grant access; it is not given to ${escape(request.client.clientName)}. What you grant is never more than the key may do, and ends when the key is revoked.</small>
+<fieldset><legend>What it may do</legend>${scopes}</fieldset>
+<button type="submit" name="decision" value="allow">Allow</button><button type="submit" name="decision" value="deny">Deny</button>
+</form></body></html>`;
+}

@@ -1,0 +1,133 @@
+import { randomBytes } from 'node:crypto';
+import * as v from 'valibot';
+import { apiHandler } from '#shared/http/api-handler';
+import { routeHandler } from '#shared/http/route-handler';
+import { Answer, EmptyAnswer } from '#shared/http/answer';
+import { publicBaseUrl } from '#shared/http/base-url';
+import { ValidationError } from '#shared/errors';
+import { OAuthError } from './errors';
+import { parseOrThrow } from '#shared/validation';
+import { findActiveKeyByToken } from '#shared/auth/api-keys';
+import { API_KEY_SCOPES } from '#shared/auth/scopes';
+import { redirectUriRefusal, registerClient, resolveClient } from './clients';
+import { checkAuthorizationRequest, checkCsrf, consentPage, mayGrant, newCsrfToken, pageHeaders, RedirectedRefusal, redirectTo, type AuthorizationRequest } from './consent';
+import { authorizationServerMetadata, mcpResourceOf, OAUTH_PATHS, protectedResourceMetadata } from './metadata';
+import { AuthorizeQuery, ConsentForm, RegisterClientBody, TokenForm } from './schema';
+import { deleteGrant, exchangeCode, issueCode, listGrants, refreshTokens } from './store';
+import * as routes from './routes';
+
+/**
+ * The handlers of OAuth's routes, one per route, named by its operationId. The metadata reads no table (no DynamoDB
+ * client in its bundle); the rest read and write the one table.
+ */
+const baseOf = (headers: Record<string, string>) => publicBaseUrl(headers);
+
+export const getProtectedResourceMetadataHandler = routeHandler(routes.getProtectedResourceMetadata, async ({ request }) => protectedResourceMetadata(baseOf(request.headers)));
+export const getMcpProtectedResourceMetadataHandler = routeHandler(routes.getMcpProtectedResourceMetadata, async ({ request }) => protectedResourceMetadata(baseOf(request.headers)));
+export const getAuthorizationServerMetadataHandler = routeHandler(routes.getAuthorizationServerMetadata, async ({ request }) => authorizationServerMetadata(baseOf(request.headers)));
+export const getOpenIdConfigurationHandler = routeHandler(routes.getOpenIdConfiguration, async ({ request }) => authorizationServerMetadata(baseOf(request.headers)));
+
+/** A form-encoded body's fields, each once: OAuth refuses a parameter given twice (RFC 6749 §3.1). */
+function formFields(body: string | null, refuse: (name: string) => Error): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(body ?? '')) {
+    if (name in fields) throw refuse(name);
+    fields[name] = value;
+  }
+  return fields;
+}
+
+/** The first fault of an OAuth request, as OAuth's invalid_request naming the field. */
+function oauthParse<S extends v.GenericSchema>(schema: S, input: unknown, error = 'invalid_request'): v.InferOutput<S> {
+  const parsed = v.safeParse(schema, input);
+  if (parsed.success) return parsed.output;
+  const [issue] = parsed.issues;
+  const path = issue.path?.map((item) => String(item.key)).join('.');
+  throw new OAuthError(error, path && !issue.message.startsWith(path) ? `${path}: ${issue.message}` : issue.message);
+}
+
+export const registerOAuthClientHandler = apiHandler(routes.registerOAuthClient, async ({ request }) => {
+  let json: unknown;
+  try {
+    json = JSON.parse(request.body ?? '');
+  } catch {
+    throw new OAuthError('invalid_client_metadata', 'the body must be JSON client metadata');
+  }
+  const metadata = oauthParse(RegisterClientBody, json, 'invalid_client_metadata');
+  const refusal = metadata.redirect_uris.map(redirectUriRefusal).find(Boolean);
+  if (refusal) throw new OAuthError('invalid_redirect_uri', `redirect_uris: ${refusal}`);
+  const client = await registerClient(metadata);
+  return {
+    client_id: client.clientId,
+    client_id_issued_at: Math.floor(Date.parse(client.createdAt) / 1000),
+    client_name: client.clientName,
+    redirect_uris: client.redirectUris,
+    token_endpoint_auth_method: 'none' as const,
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+  };
+});
+
+/** The path the CSRF cookie is sent back on: the authorization endpoint's, below the API's base path (a stage's). */
+const cookiePathOf = (base: string) => `${new URL(base).pathname.replace(/\/$/, '')}${OAUTH_PATHS.authorize}`;
+
+export const getOAuthAuthorizeHandler = apiHandler(routes.getOAuthAuthorize, async ({ query, request }) => {
+  const base = baseOf(request.headers);
+  const checked = await checkAuthorizationRequest(query, base, mcpResourceOf(base));
+  if (checked instanceof RedirectedRefusal) return new EmptyAnswer(303, { Location: checked.location });
+  return pageAnswer(checked, query, base);
+});
+
+/** The consent page, with a new CSRF token in its form and its cookie; `problem` says what to fix in a post shown again. */
+function pageAnswer(checked: AuthorizationRequest, params: v.InferOutput<typeof AuthorizeQuery>, base: string, problem?: string) {
+  const csrf = newCsrfToken();
+  const nonce = randomBytes(16).toString('base64');
+  const { response_type, client_id, redirect_uri, scope, state, code_challenge, code_challenge_method, resource } = params;
+  // The form posts to the authorization endpoint itself, the request in its fields rather than the query.
+  const page = consentPage(checked, { response_type, client_id, redirect_uri, scope, state, code_challenge, code_challenge_method, resource }, csrf, nonce, cookiePathOf(base), problem);
+  return new Answer(200, page, pageHeaders(nonce, checked.redirectUri, csrf, cookiePathOf(base), base.startsWith('https:')));
+}
+
+const GrantedScope = v.optional(v.picklist(API_KEY_SCOPES, `granted_scope must be one of ${API_KEY_SCOPES.join(', ')}`), 'read');
+
+export const postOAuthAuthorizeHandler = apiHandler(routes.postOAuthAuthorize, async ({ request }) => {
+  const form = parseOrThrow(ConsentForm, formFields(request.body, (name) => new ValidationError([{ path: name, message: `${name} must be given once` }])), 'body');
+  // Before anything is read: a post the consent page did not make is refused whatever it carries.
+  checkCsrf(form.csrf_token, request.headers.cookie);
+  const base = baseOf(request.headers);
+  const checked = await checkAuthorizationRequest(form, base, mcpResourceOf(base));
+  if (checked instanceof RedirectedRefusal) return new EmptyAnswer(303, { Location: checked.location });
+  if (form.decision !== 'allow') return new EmptyAnswer(303, { Location: redirectTo(checked, base, { error: 'access_denied', error_description: 'The person did not allow access' }) });
+  const scope = parseOrThrow(GrantedScope, form.granted_scope, 'granted_scope');
+  const key = form.api_key ? await findActiveKeyByToken(form.api_key) : undefined;
+  // A key mistyped, revoked or expired: the page again, to paste another (as a sign-in form does); nothing issued.
+  if (!key) return pageAnswer(checked, form, base, 'That is not an active API key of an organization: paste another.');
+  if (!mayGrant(key.scope, scope)) throw new ValidationError([{ path: 'granted_scope', message: `granted_scope ${scope} is more than the API key may do (${key.scope})` }]);
+  const code = await issueCode({ organizationId: key.organizationId, keyId: key.keyId, scope, client: checked.client, redirectUri: checked.redirectUri, codeChallenge: checked.codeChallenge, resource: checked.resource });
+  return new EmptyAnswer(303, { Location: redirectTo(checked, base, { code }) });
+});
+
+const required = (value: string | undefined, name: string): string => {
+  if (!value) throw new OAuthError('invalid_request', `${name} is required`);
+  return value;
+};
+
+export const postOAuthTokenHandler = apiHandler(routes.postOAuthToken, async ({ request }) => {
+  const form = oauthParse(TokenForm, formFields(request.body, (name) => new OAuthError('invalid_request', `${name} must be given once`)));
+  const base = baseOf(request.headers);
+  if (form.resource !== undefined && form.resource !== mcpResourceOf(base)) throw new OAuthError('invalid_target', `resource must be ${mcpResourceOf(base)}: this server issues tokens for its own MCP server only`);
+  if (form.grant_type !== 'authorization_code' && form.grant_type !== 'refresh_token') throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
+  // The client first (RFC 6749 §5.2): one this server no longer knows is told invalid_client, and registers again.
+  const client = await resolveClient(required(form.client_id, 'client_id'));
+  if (form.grant_type === 'authorization_code') {
+    return exchangeCode(client, { code: required(form.code, 'code'), redirectUri: form.redirect_uri, codeVerifier: form.code_verifier, resource: form.resource });
+  }
+  return refreshTokens(client, { refreshToken: required(form.refresh_token, 'refresh_token'), resource: form.resource });
+});
+
+export const listOauthGrantsHandler = apiHandler(routes.listOauthGrants, async ({ organizationId }) => ({ grants: await listGrants(organizationId) }));
+
+export const deleteOauthGrantHandler = apiHandler(routes.deleteOauthGrant, async ({ organizationId, path }) => {
+  await deleteGrant(organizationId, path.grantId);
+  return { success: true as const, id: path.grantId };
+});

@@ -1,0 +1,200 @@
+import * as v from 'valibot';
+import { defineRoute } from '#shared/routes/route';
+import { ErrorEnvelopeSchema } from '#shared/schema';
+import { TextBody } from '#shared/openapi/schemas';
+import { errorEnvelope } from '#shared/http/envelope';
+import { OAUTH_LIMITS } from './settings';
+import { OAUTH_PATHS } from './metadata';
+import {
+  AuthorizationServerMetadata,
+  AuthorizeQuery,
+  ConsentForm,
+  OAuthErrorBody,
+  OAuthGrantDeleted,
+  OAuthGrantIdPath,
+  OAuthGrantList,
+  ProtectedResourceMetadata,
+  RegisterClientBody,
+  RegisteredClient,
+  TokenForm,
+  TokenResponse,
+} from './schema';
+
+/** Public: OAuth clients call these before they hold anything. Each reads little and answers at once, under its own throttle. */
+const PUBLIC = { tag: 'OAuth', auth: 'none' as const };
+/** One noisy client cannot starve the rest: what registers and exchanges is throttled below the stage. */
+const OAUTH_THROTTLE = { rateLimit: 5, burstLimit: 20 };
+const FORM = 'application/x-www-form-urlencoded';
+/** An OAuth endpoint's refusal, or the envelope of what the route itself refuses (an unknown query parameter, a body too large). */
+const OAUTH_REFUSAL = v.union([OAuthErrorBody, ErrorEnvelopeSchema]);
+
+const protectedResource = (path: string, operationId: string, summary: string) =>
+  defineRoute({
+    ...PUBLIC,
+    operationId,
+    method: 'GET',
+    path,
+    summary,
+    description: 'The MCP server’s protected resource metadata (RFC 9728): its `resource` (`<base>/mcp`, the audience of its tokens), its authorization server (this API), and the scopes it takes. The same document at the root path and at the MCP server’s own, as clients probe both. A 401 from `/mcp` names it in `WWW-Authenticate: Bearer resource_metadata="…", scope="read"`.',
+    dynamodb: [],
+    status: 200,
+    request: {},
+    response: ProtectedResourceMetadata,
+    errors: [],
+  });
+
+export const getProtectedResourceMetadata = protectedResource(OAUTH_PATHS.protectedResource, 'getProtectedResourceMetadata', 'The MCP server’s OAuth protected resource metadata (RFC 9728)');
+export const getMcpProtectedResourceMetadata = protectedResource(OAUTH_PATHS.protectedResourceOfMcp, 'getMcpProtectedResourceMetadata', 'The MCP server’s OAuth protected resource metadata, at its own path (RFC 9728)');
+
+const authorizationServer = (path: string, operationId: string, summary: string) =>
+  defineRoute({
+    ...PUBLIC,
+    operationId,
+    method: 'GET',
+    path,
+    summary,
+    description:
+      'The authorization server’s metadata (RFC 8414), also at OpenID’s discovery path, which clients probe too: the authorization code grant with PKCE S256 only, public clients (`token_endpoint_auth_methods_supported: ["none"]`), dynamic registration at `registration_endpoint`, client ID metadata documents (`client_id_metadata_document_supported`), and `iss` in every authorization response (RFC 9207). No OpenID Connect: no ID tokens.',
+    dynamodb: [],
+    status: 200,
+    request: {},
+    response: AuthorizationServerMetadata,
+    errors: [],
+  });
+
+export const getAuthorizationServerMetadata = authorizationServer(OAUTH_PATHS.authorizationServer, 'getAuthorizationServerMetadata', 'The OAuth authorization server’s metadata (RFC 8414)');
+export const getOpenIdConfiguration = authorizationServer(OAUTH_PATHS.openIdConfiguration, 'getOpenIdConfiguration', 'The OAuth authorization server’s metadata, at OpenID’s discovery path');
+
+export const registerOAuthClient = defineRoute({
+  ...PUBLIC,
+  operationId: 'registerOAuthClient',
+  method: 'POST',
+  path: OAUTH_PATHS.register,
+  summary: 'Register an OAuth client (dynamic client registration, RFC 7591)',
+  description: `For clients that register themselves (a client with an https client ID metadata document needs not). Public clients only (\`token_endpoint_auth_method: "none"\`, PKCE); redirect URIs are https, or http on the loopback interface (any port at authorization, RFC 8252). The client is forgotten after ${OAUTH_LIMITS.unusedRegistrationSeconds / 86_400} days unless an organization grants it access; the token endpoint then answers \`invalid_client\`, and the client registers again. Refusals are OAuth’s: \`invalid_redirect_uri\` or \`invalid_client_metadata\`, the description naming the field.`,
+  // The client's item, in a partition of its own (no organization's).
+  dynamodb: ['PutItem'],
+  status: 201,
+  request: { body: RegisterClientBody, bodyAsText: true },
+  requestExample: { client_name: 'Claude', redirect_uris: ['https://claude.ai/api/mcp/auth_callback'], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] },
+  response: RegisteredClient,
+  errors: [400],
+  idempotencyKey: false,
+  throttle: OAUTH_THROTTLE,
+  responses: { 400: { description: 'Client metadata this server does not take: `{error, error_description}` (RFC 7591 §3.2.2).', schema: OAUTH_REFUSAL } },
+});
+
+const AUTHORIZE_DESCRIPTION =
+  'A person, sent here by an OAuth client (Claude, ChatGPT), proves they may grant access by pasting an API key of their organization, and chooses what the client may do: `read` (chosen unless they choose more), `write` or `full`, never more than the key’s scope. The page is served with a strict Content-Security-Policy (no script, framing refused) and a CSRF token in a cookie and in the form. Authorization code with PKCE S256 only; `resource`, when given, must be this API’s `/mcp`.';
+
+export const getOAuthAuthorize = defineRoute({
+  ...PUBLIC,
+  operationId: 'getOAuthAuthorize',
+  method: 'GET',
+  path: OAUTH_PATHS.authorize,
+  summary: 'The OAuth consent page',
+  description: `${AUTHORIZE_DESCRIPTION} A \`client_id\` that is neither registered nor a readable client ID metadata document, or a \`redirect_uri\` the client does not have, answers 400 naming the field (never a redirect); any other fault of the request is sent back to the redirect URI with \`error\`, \`state\` and \`iss\`.`,
+  // A registered client's item.
+  dynamodb: ['GetItem'],
+  status: 200,
+  contentType: 'text/html; charset=utf-8',
+  request: { query: AuthorizeQuery },
+  response: TextBody,
+  errors: [400],
+  responses: {
+    303: { description: 'A fault of the request after the client and its redirect URI are known: back to the redirect URI with `error` (`invalid_request`, `unsupported_response_type`, `invalid_scope`, `invalid_target`), `error_description`, `state` and `iss`.', empty: true, headers: { Location: 'The redirect URI with the error.' } },
+  },
+  callsOutside: true,
+});
+
+export const postOAuthAuthorize = defineRoute({
+  ...PUBLIC,
+  operationId: 'postOAuthAuthorize',
+  method: 'POST',
+  path: OAUTH_PATHS.authorize,
+  summary: 'The consent page’s answer',
+  description: `${AUTHORIZE_DESCRIPTION} Allowed, the person is sent back to the client with a code (single-use, ${OAUTH_LIMITS.codeSeconds} s), \`state\` and \`iss\` (RFC 9207); denied, with \`error=access_denied\`. A key that is not an active key shows the page again (200) to paste another. A post without the page’s CSRF token, or asking more than the key’s scope, answers 400 naming the field. Neither issues anything.`,
+  // The registered client, the key by its token (gsi1), the code.
+  dynamodb: ['GetItem', 'Query', 'PutItem'],
+  indexes: ['gsi1'],
+  status: 200,
+  contentType: 'text/html; charset=utf-8',
+  request: {},
+  requestBodies: { [FORM]: ConsentForm },
+  response: TextBody,
+  errors: [400],
+  idempotencyKey: false,
+  throttle: OAUTH_THROTTLE,
+  responses: {
+    303: { description: 'Back to the client’s redirect URI with `code` (or `error=access_denied`), `state` and `iss`.', empty: true, headers: { Location: 'The redirect URI with the code or the error.' } },
+  },
+  callsOutside: true,
+});
+
+export const postOAuthToken = defineRoute({
+  ...PUBLIC,
+  operationId: 'postOAuthToken',
+  method: 'POST',
+  path: OAUTH_PATHS.token,
+  summary: 'Exchange a code, or refresh, for tokens (OAuth token endpoint)',
+  description: `\`grant_type=authorization_code\` with \`code\`, \`redirect_uri\`, \`code_verifier\` (PKCE S256) and \`client_id\`; or \`grant_type=refresh_token\` with \`refresh_token\` and \`client_id\`; \`resource\`, when given, must be this API’s \`/mcp\`. Answers an access token for \`POST /mcp\` alone (${OAUTH_LIMITS.accessTokenSeconds / 60} minutes) and a refresh token (${OAUTH_LIMITS.refreshTokenSeconds / 86_400} days, one use: each refresh answers the next; a refresh token or code used twice revokes the grant). Refusals are OAuth’s (RFC 6749 §5.2): \`invalid_grant\`, \`invalid_target\`, \`invalid_request\`, \`unsupported_grant_type\`, and \`invalid_client\` (401) for a client this server does not know, so that it registers again.`,
+  // The code or refresh token (gsi1), the key, the grant and the registered client; the tokens in one transaction.
+  dynamodb: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
+  indexes: ['gsi1'],
+  status: 200,
+  request: {},
+  requestBodies: { [FORM]: TokenForm },
+  response: TokenResponse,
+  errors: [400, 401],
+  idempotencyKey: false,
+  throttle: OAUTH_THROTTLE,
+  responses: {
+    400: { description: 'Refused (RFC 6749 §5.2): `{error, error_description}`.', schema: OAUTH_REFUSAL, examples: { InvalidGrant: { error: 'invalid_grant', error_description: 'code_verifier does not match the code_challenge (PKCE S256)' } } },
+    401: { description: '`invalid_client`: a client this server does not know (a registration forgotten): register again.', schema: OAuthErrorBody },
+  },
+  callsOutside: true,
+});
+
+export const listOauthGrants = defineRoute({
+  operationId: 'listOauthGrants',
+  method: 'GET',
+  path: '/v1/oauth/grants',
+  tag: 'OAuth',
+  summary: 'List the OAuth grants of the organization',
+  description: 'Every client (Claude, ChatGPT, …) a holder of one of the organization’s API keys let act through the MCP server: the client, the scope, the key that granted it, when, and when it was last used. A grant whose key was revoked or has expired has ended and is not listed.',
+  dynamodb: ['Query'],
+  status: 200,
+  request: {},
+  response: OAuthGrantList,
+  errors: [],
+});
+
+export const deleteOauthGrant = defineRoute({
+  operationId: 'deleteOauthGrant',
+  method: 'DELETE',
+  path: '/v1/oauth/grants/{grantId}',
+  tag: 'OAuth',
+  summary: 'Revoke an OAuth grant',
+  description: 'Its access and refresh tokens are refused from then on (within the authorizer’s cache, 5 minutes at most); the client must be authorized again. An `oauth_grant.revoked` event follows.',
+  // The grant deleted with its audit entry, in one transaction.
+  dynamodb: ['DeleteItem', 'PutItem'],
+  status: 200,
+  request: { path: OAuthGrantIdPath },
+  response: OAuthGrantDeleted,
+  errors: [404],
+  responses: { 404: { examples: { NotFound: errorEnvelope(404, 'OAuth grant not found', 'NOT_FOUND') } } },
+});
+
+
+export const oauthRoutes = [
+  getProtectedResourceMetadata,
+  getMcpProtectedResourceMetadata,
+  getAuthorizationServerMetadata,
+  getOpenIdConfiguration,
+  registerOAuthClient,
+  getOAuthAuthorize,
+  postOAuthAuthorize,
+  postOAuthToken,
+  listOauthGrants,
+  deleteOauthGrant,
+];

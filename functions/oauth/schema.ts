@@ -1,0 +1,138 @@
+import * as v from 'valibot';
+import { API_KEY_SCOPES } from '#shared/auth/scopes';
+import { deletedSchema, PrefixedId, Timestamp } from '#shared/schema';
+
+/** Scopes as OAuth writes them: one of an API key's scopes (read < write < full), which a grant never exceeds. */
+export const OAUTH_SCOPES = API_KEY_SCOPES;
+
+const described = <S extends v.GenericSchema>(schema: S, description: string) => v.pipe(schema, v.description(description));
+const Text = (name: string, max: number) => v.pipe(v.string(`${name} must be a string`), v.maxLength(max, `${name} must be at most ${max} characters`));
+
+/** Protected resource metadata (RFC 9728) of the MCP server. */
+export const ProtectedResourceMetadata = v.object({
+  resource: described(v.string(), 'This API’s MCP server (`<base>/mcp`): the `resource` (RFC 8707) a client asks tokens for, and their audience.'),
+  authorization_servers: described(v.array(v.string()), 'This API itself (its base URL): its authorization server metadata is at `/.well-known/oauth-authorization-server`.'),
+  scopes_supported: v.array(v.picklist(OAUTH_SCOPES)),
+  bearer_methods_supported: v.array(v.literal('header')),
+  resource_name: v.string(),
+  resource_documentation: v.string(),
+});
+
+/** Authorization server metadata (RFC 8414). */
+export const AuthorizationServerMetadata = v.object({
+  issuer: described(v.string(), 'The API’s base URL; the `iss` of every authorization response (RFC 9207).'),
+  authorization_endpoint: v.string(),
+  token_endpoint: v.string(),
+  registration_endpoint: v.string(),
+  scopes_supported: v.array(v.picklist(OAUTH_SCOPES)),
+  response_types_supported: v.array(v.literal('code')),
+  response_modes_supported: v.array(v.literal('query')),
+  grant_types_supported: v.array(v.picklist(['authorization_code', 'refresh_token'])),
+  token_endpoint_auth_methods_supported: v.array(v.literal('none')),
+  code_challenge_methods_supported: v.array(v.literal('S256')),
+  client_id_metadata_document_supported: v.literal(true),
+  authorization_response_iss_parameter_supported: v.literal(true),
+  service_documentation: v.string(),
+});
+
+/** What OAuth endpoints answer a request they refuse (RFC 6749 §5.2, RFC 7591 §3.2.2): the description names the field. */
+export const OAuthErrorBody = v.object({
+  error: described(v.string(), '`invalid_request`, `invalid_client`, `invalid_grant`, `invalid_scope`, `invalid_target`, `unsupported_grant_type`, `invalid_redirect_uri` or `invalid_client_metadata`.'),
+  error_description: v.string(),
+});
+
+const RedirectUris = v.pipe(
+  v.array(Text('redirect_uris[]', 2000), 'redirect_uris must be an array of URLs'),
+  v.minLength(1, 'redirect_uris must name at least one URL'),
+  v.maxLength(10, 'redirect_uris must name at most 10 URLs'),
+);
+
+/** Client metadata a client registers with (RFC 7591): what this server keeps is its name and redirect URIs; the rest is read and left. */
+export const RegisterClientBody = v.looseObject(
+  {
+    redirect_uris: described(RedirectUris, 'Where the authorization page may send the person back: https URLs, or http on 127.0.0.1, [::1] or localhost (any port at authorization, RFC 8252).'),
+    client_name: v.optional(Text('client_name', 200)),
+    token_endpoint_auth_method: v.optional(v.literal('none', 'token_endpoint_auth_method must be "none": clients here are public, with PKCE')),
+    grant_types: v.optional(v.pipe(v.array(v.picklist(['authorization_code', 'refresh_token'], 'grant_types may be authorization_code and refresh_token')), v.maxLength(2, 'grant_types may name at most 2'))),
+    response_types: v.optional(v.pipe(v.array(v.literal('code', 'response_types may be code only')), v.maxLength(1, 'response_types may name code only'))),
+    scope: v.optional(Text('scope', 100)),
+  },
+  'the body must be a JSON object of client metadata',
+);
+
+/** What registration answers (RFC 7591 §3.2.1). */
+export const RegisteredClient = v.looseObject({
+  client_id: described(v.string(), '`client_` and 26 characters: the id to authorize with. Unused for 7 days, it is forgotten (the token endpoint then answers invalid_client, and the client registers again).'),
+  client_id_issued_at: v.number(),
+  client_name: v.string(),
+  redirect_uris: v.array(v.string()),
+  token_endpoint_auth_method: v.literal('none'),
+  grant_types: v.array(v.string()),
+  response_types: v.array(v.string()),
+});
+
+/** A client ID metadata document, as its host serves it: the fields this server reads. */
+export const ClientMetadataDocument = v.looseObject({
+  client_id: v.string('client_id must be a string'),
+  client_name: v.optional(Text('client_name', 200)),
+  redirect_uris: RedirectUris,
+});
+
+const Param = (name: string, max = 2000) => v.optional(Text(name, max));
+
+/** The authorization request (RFC 6749 §4.1.1 with PKCE, RFC 7636, and `resource`, RFC 8707), as a client puts it in the URL. */
+export const AuthorizeQuery = v.looseObject({
+  response_type: Param('response_type', 20),
+  client_id: Param('client_id'),
+  redirect_uri: Param('redirect_uri'),
+  scope: Param('scope', 100),
+  state: Param('state', 1000),
+  code_challenge: Param('code_challenge', 128),
+  code_challenge_method: Param('code_challenge_method', 10),
+  resource: Param('resource'),
+});
+
+/** The consent form as the page posts it: the authorization request again, the person's answer, the API key and the CSRF token. */
+export const ConsentForm = v.object({
+  ...AuthorizeQuery.entries,
+  csrf_token: Param('csrf_token', 100),
+  api_key: Param('api_key', 200),
+  granted_scope: Param('granted_scope', 10),
+  decision: Param('decision', 10),
+});
+
+/** The token request (RFC 6749 §4.1.3 and §6), form-encoded. */
+export const TokenForm = v.object({
+  grant_type: Param('grant_type', 40),
+  code: Param('code', 200),
+  redirect_uri: Param('redirect_uri'),
+  code_verifier: Param('code_verifier', 200),
+  client_id: Param('client_id'),
+  refresh_token: Param('refresh_token', 200),
+  resource: Param('resource'),
+  scope: Param('scope', 100),
+});
+
+/** The token response (RFC 6749 §5.1). */
+export const TokenResponse = v.object({
+  access_token: described(v.string(), '`sp_oat_…`: for `POST /mcp` alone, as `Authorization: Bearer`.'),
+  token_type: v.literal('Bearer'),
+  expires_in: described(v.number(), 'Seconds the access token lives: 3600.'),
+  refresh_token: described(v.string(), '`sp_ort_…`: good for one refresh within 30 days; the answer carries the next. Used twice, it revokes the grant.'),
+  scope: v.picklist(OAUTH_SCOPES),
+});
+
+/** A grant as the organization sees it. */
+export const OAuthGrant = v.object({
+  id: PrefixedId('grant', 'grantId', { label: 'OAuth grant' }),
+  clientId: described(v.string(), 'The OAuth client: its registered id (`client_…`) or the https URL of its client ID metadata document.'),
+  clientName: described(v.string(), 'The name the client gave itself, as the consent page showed it.'),
+  scope: described(v.picklist(OAUTH_SCOPES), 'What the grant’s tokens may do on `/mcp`: never more than its key.'),
+  keyId: described(v.string(), 'The API key that granted it: revoking or rotating that key ends the grant.'),
+  createdAt: Timestamp,
+  lastUsedAt: described(v.nullable(Timestamp), 'When a token of the grant last called `/mcp`, to the minute.'),
+});
+
+export const OAuthGrantIdPath = v.object({ grantId: PrefixedId('grant', 'grantId', { label: 'OAuth grant' }) });
+export const OAuthGrantList = v.object({ grants: v.array(OAuthGrant) });
+export const OAuthGrantDeleted = deletedSchema(v.string());

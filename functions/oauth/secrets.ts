@@ -1,0 +1,126 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
+import { clock } from '#shared/clock';
+import { hashToken } from '#shared/auth/tokens';
+import { findApiKey } from '#shared/auth/api-keys';
+import { isActive } from '#shared/auth/api-key';
+import { API_KEY_SCOPES, type ApiKeyScope } from '#shared/auth/scopes';
+import { oauthKeys } from './entity';
+
+/**
+ * The secrets OAuth issues, each recognisable by its prefix: an authorization code, an access token (the client's, for
+ * `/mcp` only), the MCP server's own token for the tool calls it makes with an access token (never given to the
+ * client), and a refresh token. Each is 32 random bytes; only its SHA-256 is stored, as an API key's is.
+ */
+export const SECRET_PREFIXES = { code: 'sp_oac_', access: 'sp_oat_', mcp: 'sp_mcp_', refresh: 'sp_ort_' } as const;
+export type SecretKind = keyof typeof SECRET_PREFIXES;
+
+export const newSecret = (kind: SecretKind): string => SECRET_PREFIXES[kind] + randomBytes(32).toString('base64url');
+
+/** The kind of a presented value, by its prefix; undefined for anything else (an API key). */
+export const secretKindOf = (value: string): SecretKind | undefined =>
+  (Object.entries(SECRET_PREFIXES) as [SecretKind, string][]).find(([, prefix]) => value.startsWith(prefix))?.[0];
+
+/**
+ * The MCP server's token for an access token: an HMAC of a random salt stored with the access token, keyed by the
+ * access token itself. The client holds the access token but never the salt, and the table holds the salt but never
+ * the access token, so neither can make it; the authorizer, holding both when `/mcp` is called, hands it to the MCP
+ * function in its context (which API Gateway never shows the client).
+ */
+export const mcpTokenOf = (accessToken: string, salt: string): string => SECRET_PREFIXES.mcp + createHmac('sha256', accessToken).update(salt).digest('base64url');
+
+/** One stored code or token: what it was issued for. */
+export interface StoredSecret {
+  id: string;
+  kind: SecretKind;
+  organizationId: string;
+  grantId: string;
+  clientId: string;
+  clientName: string;
+  keyId: string;
+  scope: ApiKeyScope;
+  /** The resource (RFC 8707) it was issued for: this API's `/mcp`. */
+  resource: string;
+  expiresAt: string;
+  usedAt?: string;
+  /** An access token's: what its MCP token is made from. */
+  salt?: string;
+  /** A code's: the PKCE challenge (S256) and the redirect URI it was issued to. */
+  codeChallenge?: string;
+  redirectUri?: string;
+}
+
+/** The stored secret a value names, whatever its state (expired, used), or undefined when none is stored or it is of another kind. */
+export async function findSecret(value: string, kind: SecretKind): Promise<StoredSecret | undefined> {
+  if (secretKindOf(value) !== kind) return undefined;
+  const index = oauthKeys.secretByHash(hashToken(value));
+  const { Items } = await dynamo.send(
+    new QueryCommand({
+      TableName: config.tableName,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk',
+      ExpressionAttributeValues: { ':pk': index.gsi1pk, ':sk': index.gsi1sk },
+      Limit: 1,
+    }),
+  );
+  const item = Items?.[0] as StoredSecret | undefined;
+  return item?.kind === kind ? item : undefined;
+}
+
+export const hasExpired = (secret: Pick<StoredSecret, 'expiresAt'>, at = clock.now()) => Date.parse(secret.expiresAt) <= at;
+
+/** The narrower of two scopes (read < write < full). */
+export const narrowerScope = (a: ApiKeyScope, b: ApiKeyScope): ApiKeyScope => (API_KEY_SCOPES.indexOf(a) <= API_KEY_SCOPES.indexOf(b) ? a : b);
+
+/** What a request with an OAuth token acts as: the granting key's organization, within the grant's scope. */
+export interface OAuthPrincipal {
+  organizationId: string;
+  keyId: string;
+  keyName: string;
+  scope: ApiKeyScope;
+  clientId: string;
+  grantId: string;
+}
+
+const LAST_USED_PRECISION_MS = 60_000;
+
+/** Records that a grant was just used, at most once a minute (a conditional write that does nothing otherwise). */
+async function touchGrant(organizationId: string, grantId: string, at: number): Promise<void> {
+  await dynamo
+    .send(
+      new UpdateCommand({
+        TableName: config.tableName,
+        Key: oauthKeys.grant(organizationId, grantId),
+        UpdateExpression: 'SET lastUsedAt = :now',
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :staleBefore)',
+        ExpressionAttributeValues: { ':now': new Date(at).toISOString(), ':staleBefore': new Date(at - LAST_USED_PRECISION_MS).toISOString() },
+      }),
+    )
+    .catch((error: unknown) => {
+      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    });
+}
+
+/**
+ * The principal of an access token or an MCP token that is live: not expired, its grant not revoked, and the key that
+ * granted it still active (revoking or rotating the key ends its grants). Undefined otherwise.
+ */
+export async function principalOf(secret: StoredSecret, at = clock.now()): Promise<OAuthPrincipal | undefined> {
+  if (hasExpired(secret, at)) return undefined;
+  const [grant, key] = await Promise.all([
+    dynamo.send(new GetCommand({ TableName: config.tableName, Key: oauthKeys.grant(secret.organizationId, secret.grantId), ConsistentRead: true })).then(({ Item }) => Item),
+    findApiKey(secret.organizationId, secret.keyId),
+  ]);
+  if (!grant || !key || !isActive(key, new Date(at))) return undefined;
+  await touchGrant(secret.organizationId, secret.grantId, at).catch(() => undefined);
+  return {
+    organizationId: secret.organizationId,
+    keyId: key.keyId,
+    keyName: key.name ?? '',
+    scope: narrowerScope(secret.scope, key.scope),
+    clientId: secret.clientId,
+    grantId: secret.grantId,
+  };
+}

@@ -1,0 +1,106 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { afterAll } from 'vitest';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { TestApi } from './api';
+
+/** A PKCE pair (RFC 7636, S256). */
+export function pkce(): { verifier: string; challenge: string } {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+/** A command-line client's loopback redirect URI. */
+export const LOOPBACK_REDIRECT = 'http://127.0.0.1:33418/callback';
+
+/** The fields of the consent page's form, as a browser would post them back. */
+export function formFieldsOf(html: string): Record<string, string> {
+  return Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map(([, name, value]) => [name!, value!.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')]));
+}
+
+/** The CSRF cookie a page set, as a browser sends it back. */
+export const cookieOf = (response: Response) => (response.headers.get('set-cookie') ?? '').split(';')[0]!;
+
+/**
+ * Walks the consent page as a browser does: opens the authorization URL, then posts the form it shows with the API key
+ * and the scope chosen (and the decision), with the page's cookie. Answers the post's answer (not followed).
+ */
+export async function consent(authorizationUrl: string | URL, apiKey: string, { scope = 'read', decision = 'allow' }: { scope?: string; decision?: string } = {}): Promise<Response> {
+  const page = await fetch(authorizationUrl, { redirect: 'manual' });
+  if (page.status !== 200) throw new Error(`The authorization page answered ${page.status}: ${await page.text()}`);
+  const html = await page.text();
+  const fields = formFieldsOf(html);
+  const action = new URL(/<form method="post" action="([^"]+)">/.exec(html)![1]!, authorizationUrl);
+  const body = new URLSearchParams({ ...fields, api_key: apiKey, granted_scope: scope, decision });
+  return fetch(action, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookieOf(page) }, body });
+}
+
+/** What the consent post sent the browser back with. */
+export const redirectedWith = (response: Response) => new URL(response.headers.get('location') ?? 'about:blank').searchParams;
+
+/** An OAuthClientProvider kept in memory: what a desktop client stores, with the authorization URL it would open in a browser. */
+export class MemoryProvider implements OAuthClientProvider {
+  information?: OAuthClientInformationMixed;
+  saved?: OAuthTokens;
+  verifier = '';
+  authorizationUrl?: URL;
+
+  constructor(readonly clientMetadataUrl?: string) {}
+
+  get redirectUrl() {
+    return LOOPBACK_REDIRECT;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    return { client_name: 'Test assistant', redirect_uris: [LOOPBACK_REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+  }
+
+  state = () => 'state-1';
+  clientInformation = () => this.information;
+  saveClientInformation = (information: OAuthClientInformationMixed) => void (this.information = information);
+  tokens = () => this.saved;
+  saveTokens = (tokens: OAuthTokens) => void (this.saved = tokens);
+  redirectToAuthorization = (url: URL) => void (this.authorizationUrl = url);
+  saveCodeVerifier = (verifier: string) => void (this.verifier = verifier);
+  codeVerifier = () => this.verifier;
+  invalidateCredentials = (scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery') => {
+    if (scope === 'all' || scope === 'tokens') this.saved = undefined;
+    if (scope === 'all' || scope === 'client') this.information = undefined;
+  };
+}
+
+/**
+ * An https host on this machine serving client ID metadata documents (path → JSON), with a self-signed certificate
+ * for `localhost` made by openssl for the file; closed after the file.
+ */
+export async function clientDocumentHost(documents: (origin: string) => Record<string, unknown>): Promise<{ origin: string; hostPort: string; ca: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'oauth-host-'));
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost'], { stdio: 'ignore' });
+  const [key, cert] = [readFileSync(join(dir, 'key.pem'), 'utf8'), readFileSync(join(dir, 'cert.pem'), 'utf8')];
+  let origin = '';
+  const server: Server = createServer({ key, cert }, (request, response) => {
+    const document = documents(origin)[request.url ?? ''] as Record<string, unknown> | undefined;
+    // A document that is only `{ location }` answers a redirect there.
+    if (typeof document?.location === 'string') return void response.writeHead(302, { location: document.location }).end();
+    response.writeHead(document ? 200 : 404, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(document ?? {}));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const { port } = server.address() as AddressInfo;
+  origin = `https://localhost:${port}`;
+  return { origin, hostPort: `localhost:${port}`, ca: cert };
+}
+
+/** Registers a client by dynamic registration, with a loopback redirect URI. */
+export async function registeredClient(api: TestApi, redirectUris = [LOOPBACK_REDIRECT]): Promise<string> {
+  const registered = await api.anonymous.post('/oauth/register', { client_name: 'Test assistant', redirect_uris: redirectUris });
+  if (registered.status !== 201) throw new Error(`registration answered ${registered.status}: ${JSON.stringify(registered.body)}`);
+  return registered.body.client_id as string;
+}
