@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -252,6 +253,17 @@ describe('refused', () => {
       expect([res.status, res.body.error.details[0].path], document).toEqual([400, 'client_id']);
       expect(res.body.message).toContain('private, loopback or link-local');
     }
+  });
+
+  it('the test setting that lets a local host serve client documents, in a function running in Lambda: it does not start', () => {
+    const load = (env: Record<string, string>) =>
+      spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', "await import('./functions/oauth/settings.ts')"], { env: { PATH: process.env.PATH!, ...env }, encoding: 'utf8' });
+    const inLambda = load({ OAUTH_TEST_CLIENT_HOSTS: 'localhost:8443', AWS_LAMBDA_FUNCTION_NAME: 'OauthAuthorize' });
+    expect(inLambda.status).not.toBe(0);
+    expect(inLambda.stderr).toContain('OAUTH_TEST_CLIENT_HOSTS is for npm start and the tests');
+    // The same setting under npm start, and Lambda without it, start.
+    expect(load({ OAUTH_TEST_CLIENT_HOSTS: 'localhost:8443' }).status).toBe(0);
+    expect(load({ AWS_LAMBDA_FUNCTION_NAME: 'OauthAuthorize' }).status).toBe(0);
   });
 
   it('a scope beyond the key’s: 400 naming granted_scope, no code', async () => {
