@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { handler as deliverBatch } from './deliver';
 import { fromWebhookItem, webhookKeys } from './entity';
 import { newId } from '#shared/ids';
@@ -9,11 +9,16 @@ import type { DeliveryJob } from './queue';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import { WEBHOOK_LIMITS } from './limits';
+import { webhookSettings } from './settings';
 import { useTestApi, type Client } from '../../test/support/api';
 import { startReceiver, type Received } from '../../test/support/receiver';
 
 const api = useTestApi({ events: true });
 const closers: (() => Promise<void>)[] = [];
+const RETRY_BASE_SECONDS = webhookSettings.retryBaseSeconds;
+afterEach(() => {
+  webhookSettings.retryBaseSeconds = RETRY_BASE_SECONDS;
+});
 afterAll(async () => {
   await Promise.all(closers.map((close) => close()));
 });
@@ -83,6 +88,8 @@ describe('the delivery pool, shared fairly between organizations', () => {
     const { client, organizationId } = await api.organization();
     const failing = await startReceiver();
     const healthy = await startReceiver();
+    // Pauses start at the retry base and double: a quarter of npm start's second keeps the wait for the probe short.
+    webhookSettings.retryBaseSeconds = 0.25;
     closers.push(() => failing.close(), () => healthy.close());
     failing.answerWith(...Array<number>(10_000).fill(500));
     const paused = await subscribe(client, failing.url);
