@@ -1,7 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
+import { itemAtGsi1 } from '#shared/store/query-page';
 import { clock } from '#shared/clock';
 import { hashToken } from '#shared/auth/tokens';
 import { findApiKey } from '#shared/auth/api-keys';
@@ -55,17 +56,7 @@ export interface StoredSecret {
 /** The stored secret a value names, whatever its state (expired, used), or undefined when none is stored or it is of another kind. */
 export async function findSecret(value: string, kind: SecretKind): Promise<StoredSecret | undefined> {
   if (secretKindOf(value) !== kind) return undefined;
-  const index = oauthKeys.secretByHash(hashToken(value));
-  const { Items } = await dynamo.send(
-    new QueryCommand({
-      TableName: config.tableName,
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk',
-      ExpressionAttributeValues: { ':pk': index.gsi1pk, ':sk': index.gsi1sk },
-      Limit: 1,
-    }),
-  );
-  const item = Items?.[0] as StoredSecret | undefined;
+  const item = (await itemAtGsi1(oauthKeys.secretByHash(hashToken(value)))) as StoredSecret | undefined;
   return item?.kind === kind ? item : undefined;
 }
 

@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { generateToken, hashToken } from './tokens';
 import { config } from '../config';
 import { dynamo } from '../dynamo';
@@ -6,7 +6,7 @@ import { fromApiKeyItem, isActive, toApiKeyItem, type ApiKey, type ApiKeySummary
 import { keys } from '../store/keys';
 import { NotFoundError } from '../errors';
 import { newId, now } from '../ids';
-import { queryAll } from '../store/query-page';
+import { itemAtGsi1, queryAll } from '../store/query-page';
 import { insertIfAbsent, writeAlone } from '../store/transact';
 import { DEFAULT_SCOPE, type ApiKeyScope } from './scopes';
 
@@ -31,17 +31,8 @@ export async function createApiKey(organizationId: string, expiresAt: Date | nul
 
 /** The active key a token belongs to, or undefined for unknown, expired and revoked tokens. */
 export async function findActiveKeyByToken(token: string, at = new Date()): Promise<ApiKey | undefined> {
-  const index = keys.apiKeyByTokenHash(hashToken(token));
-  const { Items } = await dynamo.send(
-    new QueryCommand({
-      TableName: config.tableName,
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk',
-      ExpressionAttributeValues: { ':pk': index.gsi1pk, ':sk': index.gsi1sk },
-      Limit: 1,
-    }),
-  );
-  const key = Items?.[0] && fromApiKeyItem(Items[0]);
+  const item = await itemAtGsi1(keys.apiKeyByTokenHash(hashToken(token)));
+  const key = item && fromApiKeyItem(item);
   return key && isActive(key, at) ? key : undefined;
 }
 

@@ -130,6 +130,16 @@ export async function countedPage(source: PageSource, organizationId: string, co
   return { items: queried.items, totalCount: total, nextCursor: await nextCursorOf(source, queried) };
 }
 
+/**
+ * The one item whose gsi1 keys are exactly these, or undefined: how a secret presented whole (an API key, an OAuth
+ * token) finds its item by its hash.
+ */
+export async function itemAtGsi1({ gsi1pk, gsi1sk }: { gsi1pk: string; gsi1sk: string }): Promise<Record<string, unknown> | undefined> {
+  const { Items } = await dynamo.send(
+    new QueryCommand({ TableName: config.tableName, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk', ExpressionAttributeValues: { ':pk': gsi1pk, ':sk': gsi1sk }, Limit: 1 }),
+  );
+  return Items?.[0];
+}
 /** Every item of a small, bounded collection (a catalog, not a growing list), optionally only some attributes. */
 export async function queryAll(source: PageSource, attributes?: string[]): Promise<Record<string, unknown>[]> {
   const base = baseQuery(source);
