@@ -87,6 +87,16 @@ const methodPath = (method: Found) => {
 const authorizerProperties = (method: Found) => referenced(method.template, method.properties.AuthorizerId.Ref).resource!.Properties;
 
 /** Each acknowledged rule, with the check that the template is as its reason says. */
+/** The route of a method acknowledged as public: named first in the reason, with no authorizer at the gateway or in the table. */
+function publicRouteOf({ construct, reason }: Acknowledgement) {
+  const method = one(construct, 'AWS::ApiGateway::Method');
+  const route = routes.find((candidate) => candidate.path === methodPath(method) && candidate.method === method.properties.HttpMethod)!;
+  expect(reason.startsWith(`${route.method} ${route.path} `)).toBe(true);
+  expect(method.properties.AuthorizationType).toBe('NONE');
+  expect(authorizerOf(route)).toBeUndefined();
+  return route;
+}
+
 const checks: { rule: RegExp; reason: RegExp; check: (ack: Acknowledgement) => void }[] = [
   {
     rule: /^AwsSolutions-IAM5\[Resource::\*\]$/,
@@ -271,24 +281,16 @@ const checks: { rule: RegExp; reason: RegExp; check: (ack: Acknowledgement) => v
   {
     rule: /^AwsSolutions-(APIG4|COG4)$/,
     reason: /is public by design: the API's own description and reference page/,
-    check: ({ construct, reason }) => {
-      const method = one(construct, 'AWS::ApiGateway::Method');
-      const route = routes.find((candidate) => candidate.path === methodPath(method) && candidate.method === method.properties.HttpMethod)!;
-      expect(reason.startsWith(`${route.method} ${route.path} `)).toBe(true);
-      expect(method.properties.AuthorizationType).toBe('NONE');
-      expect(authorizerOf(route)).toBeUndefined();
+    check: (ack) => {
+      const route = publicRouteOf(ack);
       expect([route.tag, route.method]).toEqual(['Reference', 'GET']);
     },
   },
   {
     rule: /^AwsSolutions-(APIG4|COG4)$/,
     reason: /is public by design: OAuth's metadata, registration, consent and token endpoints, which a client calls before it holds a token/,
-    check: ({ construct, reason }) => {
-      const method = one(construct, 'AWS::ApiGateway::Method');
-      const route = routes.find((candidate) => candidate.path === methodPath(method) && candidate.method === method.properties.HttpMethod)!;
-      expect(reason.startsWith(`${route.method} ${route.path} `)).toBe(true);
-      expect(method.properties.AuthorizationType).toBe('NONE');
-      expect(authorizerOf(route)).toBeUndefined();
+    check: (ack) => {
+      const route = publicRouteOf(ack);
       expect([route.tag, route.resource, route.auth]).toEqual(['OAuth', 'oauth', 'none']);
     },
   },
