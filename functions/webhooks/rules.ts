@@ -2,7 +2,7 @@ import { hasExpired, publicWebhook, type SigningSecret, type WebhookRecord } fro
 import { clock } from '#shared/clock';
 import { ApiError, BadRequestError, changedMeanwhile, NotFoundError, ValidationError } from '#shared/errors';
 import { newId, now } from '#shared/ids';
-import { claimHolder, createWebhook, getWebhook, setExpiry, SubscriptionClaimed, updateWebhook, WEBHOOK_NOT_FOUND } from './store';
+import { claimHolder, createWebhook, getWebhook, SubscriptionClaimed, updateWebhook, WEBHOOK_NOT_FOUND } from './store';
 import { MAX_ROTATIONS_PER_HOUR, ROTATION_OVERLAP_HOURS, type CreateWebhookBody, type UpdateWebhookBody, type Webhook } from './schema';
 import { resolvedRefusalOf } from './destination';
 import { newSigningSecret } from '#shared/signed-posts';
@@ -110,8 +110,8 @@ export async function changeWebhook(organizationId: string, webhookId: string, b
   const reenabled = body.isEnabled === true ? { disabledReason: null, ...FRESH_RECEIVER } : {};
   const movesReceiver = body.url !== undefined && current?.url !== body.url;
   const newReceiver = movesReceiver ? FRESH_RECEIVER : {};
+  // A new expiresAt and its expiry item are one transaction (updateWebhook): they change together or not at all.
   const updated = await updateWebhook(organizationId, webhookId, { ...body, ...newReceiver, ...renewed, ...reenabled, updatedAt: now() });
-  if (body.expiresAt !== undefined) await setExpiry(organizationId, webhookId, body.expiresAt);
   return publicWebhook(updated);
 }
 
