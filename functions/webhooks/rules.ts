@@ -131,7 +131,7 @@ function tooManyRotations(waitMs: number): ApiError {
 export async function rotateSecret(organizationId: string, webhookId: string): Promise<Webhook & { secret: string }> {
   const webhook = await getWebhook(organizationId, webhookId);
   if (!webhook) throw new NotFoundError(WEBHOOK_NOT_FOUND);
-  const at = Date.now();
+  const at = clock.now();
   const lastHour = webhook.rotatedAt.filter((rotated) => Date.parse(rotated) > at - HOUR_MS);
   if (lastHour.length >= MAX_ROTATIONS_PER_HOUR) throw tooManyRotations(Math.min(...lastHour.map(Date.parse)) + HOUR_MS - at);
   const secret = newSigningSecret();
@@ -148,7 +148,7 @@ export async function rotateSecret(organizationId: string, webhookId: string): P
  * The secrets that sign a delivery now, newest first: the current one and the one it replaced, while its 24 hours
  * last. Never more than two, whatever an item written before rotations dropped older secrets still holds.
  */
-export function activeSecrets(secrets: SigningSecret[], at = Date.now()): string[] {
+export function activeSecrets(secrets: SigningSecret[], at = clock.now()): string[] {
   return secrets
     .filter((s) => s.expiresAt === null || Date.parse(s.expiresAt) > at)
     .slice(0, 2)

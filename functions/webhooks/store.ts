@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { clock } from '#shared/clock';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import { keys } from '#shared/store/keys';
@@ -192,7 +193,7 @@ export async function claimProbe(organizationId: string, webhookId: string, seen
  */
 export async function disableWebhookAt(organizationId: string, webhookId: string, url: string, disabledReason: DisabledReason): Promise<void> {
   await writeAloneWhereHolds(
-    setFields(webhookKeys.webhook(organizationId, webhookId), { isEnabled: false, disabledReason, updatedAt: new Date().toISOString() }, {
+    setFields(webhookKeys.webhook(organizationId, webhookId), { isEnabled: false, disabledReason, updatedAt: new Date(clock.now()).toISOString() }, {
       condition: { expression: '#url = :attempted', names: { '#url': 'url' }, values: { ':attempted': url } },
       onConditionFailed: conditionNotHeld,
     }),
