@@ -220,7 +220,8 @@ export async function redeliverEvent(organizationId: string, eventId: string, we
   if (!webhook) throw new NotFoundError(WEBHOOK_NOT_FOUND);
   if (!isLive(webhook)) throw new ApiError(409, 'The webhook is disabled; set isEnabled to true before redelivering to it', 'WEBHOOK_DISABLED');
   if (!wants(webhook, event.type)) throw new ApiError(409, `The webhook does not subscribe to ${event.type}; add it to its events first`, 'NOT_SUBSCRIBED');
-  const at = now();
+  // Due now by the clock deliveries are scheduled by: its retries stop 24 hours after this.
+  const at = new Date(clock.now()).toISOString();
   const delivery: WebhookDelivery = { id: newId('delivery'), eventId, eventType: event.type, attempt: 1, status: 'PENDING', statusCode: null, error: null, durationMs: null, attemptedAt: null, nextAttemptAt: at };
   await recordDelivery(organizationId, webhookId, delivery);
   await deliveryQueue()

@@ -10,6 +10,8 @@ import { WEBHOOK_LIMITS } from './limits';
 import { SLOT_LEASE_MS, takeDeliverySlot } from './slots';
 import { deliver } from './delivery';
 import { newId } from '#shared/ids';
+import { eventIdOf } from '../events/ids';
+import { recordEvents } from '../events/store';
 import { useTestApi } from '../../test/support/api';
 import { startReceiver, type Receiver } from '../../test/support/receiver';
 
@@ -137,6 +139,27 @@ describe('deliveries, on the clock', () => {
     await api.advanceTime(1);
     expect(hook.received).toHaveLength(2);
     expect(await deliveriesOf(client, webhook.id)).toEqual([expect.objectContaining({ status: 'SUCCEEDED', attemptedAt: new Date(retryAt).toISOString() }), failed]);
+  });
+
+  it('retries a redelivery its receiver refused however far the clock has moved from the system’s time: its 24 hours are on the clock', async () => {
+    const { client, organizationId } = await api.organization();
+    await api.advanceTime('P2D');
+    const hook = await receiver();
+    hook.answerWith(503);
+    const webhook = (await client.post('/v1/webhooks', { url: hook.url, events: ['lead.created'] })).body.webhook;
+    const occurredAt = Date.now() - 60_000;
+    const event = { id: eventIdOf(occurredAt, '31'), type: 'lead.created' as const, occurredAt: new Date(occurredAt).toISOString(), organizationId, data: {} };
+    await recordEvents([event]);
+
+    const redelivery = await client.post(`/v1/events/${event.id}/redeliver`, { webhookId: webhook.id });
+    expect(redelivery.status).toBe(202);
+    expect(redelivery.body.delivery.nextAttemptAt).toBe(new Date(api.clock.now()).toISOString());
+    await api.advanceTime(0);
+    expect(hook.received).toHaveLength(1);
+    const [failed] = await deliveriesOf(client, webhook.id);
+    expect(failed).toMatchObject({ status: 'FAILED', nextAttemptAt: expect.any(String) });
+    await api.advanceTime(Date.parse(failed!.nextAttemptAt!) - api.clock.now());
+    expect(hook.received).toHaveLength(2);
   });
 });
 
