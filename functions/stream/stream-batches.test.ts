@@ -62,12 +62,28 @@ const replayedRecords = (organizationId: string, leads: { id: string }[]) =>
     }),
   );
 
-/** The commands `action` sent through the shared DynamoDB client that name this organization (other work of the process aside). */
-async function commandsOf(organizationId: string, action: () => Promise<unknown>): Promise<{ name: string; input: any }[]> {
-  const spy = vi.spyOn(dynamo, 'send');
+/**
+ * The commands `action` sent through the shared DynamoDB client that name this organization (other work of the process
+ * aside), and how many of them were in flight at once at most.
+ */
+async function commandsOf(organizationId: string, action: () => Promise<unknown>): Promise<{ name: string; input: any }[] & { mostInFlight: number }> {
+  const send = dynamo.send.bind(dynamo) as (command: any) => Promise<unknown>;
+  const sent: { name: string; input: any }[] = [];
+  let inFlight = 0;
+  let mostInFlight = 0;
+  const spy = vi.spyOn(dynamo, 'send').mockImplementation((async (command: any) => {
+    if (!JSON.stringify(command.input).includes(organizationId)) return send(command);
+    sent.push({ name: command.constructor.name, input: command.input });
+    mostInFlight = Math.max(mostInFlight, ++inFlight);
+    try {
+      return await send(command);
+    } finally {
+      inFlight--;
+    }
+  }) as never);
   try {
     await action();
-    return spy.mock.calls.filter(([command]) => JSON.stringify(command.input).includes(organizationId)).map(([command]) => ({ name: command.constructor.name, input: command.input }));
+    return Object.assign(sent, { mostInFlight });
   } finally {
     spy.mockRestore();
   }
@@ -144,7 +160,7 @@ describe('a stream batch in which one record fails', () => {
 });
 
 describe('a stream batch', () => {
-  it('writes its events and audit entries together, a BatchWriteItem per 25 items, not a round trip per record', async () => {
+  it('writes its events and audit entries together, a BatchWriteItem per 25 items in one round, not a round trip per record', async () => {
     const { client, organizationId } = await api.organization();
     const leads = [];
     for (let i = 0; i < 30; i++) leads.push(await createLead(client, `batch${i}@example.com`));
@@ -157,6 +173,8 @@ describe('a stream batch', () => {
     // automations on lead.created and the webhook subscriptions, each read once for the batch.
     const written = commands.map(({ name, input }) => [name, Object.values(input.RequestItems ?? {}).flat().length]);
     expect(written.sort()).toEqual([['BatchWriteCommand', 25], ['BatchWriteCommand', 25], ['BatchWriteCommand', 5], ['BatchWriteCommand', 5], ['QueryCommand', 0], ['QueryCommand', 0]]);
+    // The four in one round: each waits on DynamoDB beside the others, not after them.
+    expect(commands.mostInFlight).toBe(4);
   });
 });
 
@@ -164,9 +182,9 @@ describe('a change an automation run wrote', () => {
   it('costs no read of the run when none of its events would start one: no automation on its trigger, or none whose filter matches', async () => {
     // The inquiry a run's text opened: an automation on inquiry.created for calls only does not start on it.
     const event = { id: 'evt_01M8BX0000000000000000000A', type: 'inquiry.created', organizationId: 'org_unread', occurredAt: new Date().toISOString(), data: { id: 'inq_1', leadId: 'lead_1', source: 'SMS' } } as Event;
-    expect(await commandsOf('org_unread', () => automationEffects([event], { enabled: async () => [], byRunId: 'run_1' }))).toEqual([]);
+    expect([...(await commandsOf('org_unread', () => automationEffects([event], { enabled: async () => [], byRunId: 'run_1' })))]).toEqual([]);
     const callsOnly = async () => [{ automationId: 'automation_1', version: 1, filter: { source: 'CALL' } }];
-    expect(await commandsOf('org_unread', () => automationEffects([event], { enabled: callsOnly, byRunId: 'run_1' }))).toEqual([]);
+    expect([...(await commandsOf('org_unread', () => automationEffects([event], { enabled: callsOnly, byRunId: 'run_1' })))]).toEqual([]);
     // An automation for texts does start on it, and the run that wrote the change is read for the chain it continues.
     const texts = async () => [{ automationId: 'automation_1', version: 1, filter: { source: 'SMS' } }];
     expect((await commandsOf('org_unread', () => automationEffects([event], { enabled: texts, byRunId: 'run_1' }).catch(() => undefined)))[0]?.name).toBe('GetCommand');

@@ -27,6 +27,8 @@ const RETRY_MS = 500;
 /** At most this often, however busy: each read costs DynamoDB Local a query of its stream store. */
 const MIN_POLL_GAP_MS = 100;
 const BATCH_SIZE = 100;
+/** Records one GetRecords call reads (the most it gives): the lanes are fed in as few reads of DynamoDB Local as can be. */
+const READ_LIMIT = 1_000;
 
 type Image = Record<string, unknown>;
 
@@ -173,7 +175,7 @@ export async function startTableStream({ endpoint, tableName, handler, from = 'T
     for (const [shardId, shard] of shards) {
       // After a failed read (DynamoDB Local restarted, an iterator expired) reading resumes after the last record read.
       shard.iterator ??= await iteratorOf(shardId, shard.lastSequence ? 'AFTER_SEQUENCE_NUMBER' : 'TRIM_HORIZON', shard.lastSequence);
-      const result = await streams.send(new GetRecordsCommand({ ShardIterator: shard.iterator, Limit: BATCH_SIZE })).catch((error: unknown) => {
+      const result = await streams.send(new GetRecordsCommand({ ShardIterator: shard.iterator, Limit: READ_LIMIT })).catch((error: unknown) => {
         shard.iterator = undefined;
         throw error;
       });

@@ -100,6 +100,8 @@ export async function measureTriggerToSmsDuringBulk(quiet: JsonClient, bulk: Jso
     await bulk.post(`/v1/automations/${automationId}/runs`, { leadId: leadIds[i] });
     enrolled++;
   });
+  // A failed enrolment is thrown below, once the measuring ends; until then it must not end the process unhandled.
+  enrolling.catch(() => undefined);
   try {
     while (enrolled < Math.min(ENROLLED_BEFORE_CALLS, leads)) await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     const during = await measureTriggerToSms(quiet, { calls, numbers: '+61412557' });

@@ -40,6 +40,8 @@ export async function npmStartInItsOwnProcess(): Promise<NpmStart> {
       }
     });
   });
+  // However this process ends, `npm start` and its DynamoDB Local end with it.
+  process.once('exit', () => child.kill('SIGTERM'));
   const stop = () => new Promise<void>((resolve) => {
     child.removeAllListeners('exit');
     child.once('exit', () => resolve());
