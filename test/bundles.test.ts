@@ -101,7 +101,7 @@ describe('the bundled functions', () => {
   it('stages with each function every chunk its files import, at import or with import(), and nothing else', () => {
     const split = FUNCTION_MODULES.filter((module) => bundles[module]!.files.length > 1);
     // The modules that load large code with import() are the ones built with chunks, so this test reads some.
-    expect(split).toEqual(expect.arrayContaining([...ENCRYPTION_SDK_MODULES, 'meta/handlers', 'stream/record']));
+    expect(split).toEqual(expect.arrayContaining([...ENCRYPTION_SDK_MODULES, 'meta/handlers', 'authorizer']));
     for (const module of FUNCTION_MODULES) {
       const dir = assets.get(module)!;
       const files = readdirSync(dir).filter((name) => name.endsWith('.mjs'));
@@ -124,16 +124,18 @@ describe('the bundled functions', () => {
     }
   });
 
-  it('parses at import none of what the functions load with import() when first needed: the OpenAPI document, a resource’s change mappings', () => {
+  it('parses at import none of what the functions load with import() when first needed: the OpenAPI document, the authorizers’ metrics', () => {
     const atImport = (module: string) => Object.keys(bundles[module]!.importInputs);
     const carried = (module: string) => Object.keys(bundles[module]!.inputs);
     // The reference page's functions build no document; the document's function builds it at its first request.
     expect(carried('meta/handlers')).toContain('functions/meta/document.ts');
     expect(atImport('meta/handlers')).not.toContain('functions/meta/document.ts');
-    // The stream consumer loads a resource's events and audit mappings with its first record of them.
-    const changes = carried('stream/record').filter((input) => /^functions\/[^/]+\/changes\.ts$/.test(input));
-    expect(changes.length).toBeGreaterThan(10);
-    expect(atImport('stream/record').filter((input) => changes.includes(input))).toEqual([]);
+    // An authorizer counts a failure to decide (its store failed) with Powertools Metrics, made then.
+    for (const module of ['authorizer', 'inbound-endpoints/authorizer']) {
+      const metrics = carried(module).filter((input) => input.includes('node_modules/@aws-lambda-powertools/metrics/'));
+      expect(metrics.length, module).toBeGreaterThan(0);
+      expect(atImport(module).filter((input) => metrics.includes(input)), module).toEqual([]);
+    }
   });
 
   it('names the reference page’s renderer from build time: the page’s function ships no script and hashes none', async () => {
