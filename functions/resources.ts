@@ -62,6 +62,9 @@ const STREAM_CONSUMER: WorkerDefinition = { name: 'RecordEvents', handler: 'stre
     kind: 'stream',
     failures: { name: 'StreamFailures', meaning: 'Stream batches failed every retry: their events were not recorded or delivered' },
     lag: { id: 'StreamFallingBehind', meaning: 'Events lag their changes by more than 5 minutes: the stream consumer is failing or too slow.' },
+    // One organization's burst of writes (a bulk enrolment, an import) must not hold back every other organization's
+    // events, automations and webhooks on the same shard: its items' partition keys are its own.
+    parallelization: 10,
   }, dynamodb: ['BatchWriteItem', 'Query', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'], indexes: ['gsi1'], sendsTo: ['deliveries', 'automation-steps'] };
 
 /** The functions that answer no route: the stream consumer and those the resources provide, with handlers below functions/. */

@@ -1,5 +1,6 @@
 import type { KeyringNode, NodeCachingMaterialsManager } from '@aws-crypto/client-node';
 import { SECRETS_KEY_VARIABLES } from './sealing-key';
+import { runsInLambda } from './runs-in-lambda';
 
 /**
  * Tenants' secrets (webhook signing secrets, inbound endpoints' secrets and platform keys) as the table holds them:
@@ -40,15 +41,12 @@ const sdk = () => (loading ??= import('@aws-crypto/client-node').then((loaded) =
  */
 export const DATA_KEY_CACHE = { maxAgeMs: 5 * 60_000, maxMessagesEncrypted: 100, entries: 1000 } as const;
 
-/** In Lambda (not `sam local`): the local key is refused there. */
-const inLambda = () => Boolean(process.env.AWS_LAMBDA_FUNCTION_NAME) && !process.env.AWS_SAM_LOCAL;
-
 /**
  * The keyrings the environment names, read once: a KMS keyring deployed (sealing by the key's alias, opening what that
  * key sealed, the IAM policy holding each function to the key its alias names), or a raw AES keyring with the local
  * key. Neither, both, a local key in Lambda or one that is not 32 bytes stops the function loudly, at its first secret.
  */
-export function keyringsFromEnvironment({ KmsKeyringNode, RawAesKeyringNode, RawAesWrappingSuiteIdentifier }: Sdk, env: NodeJS.ProcessEnv = process.env, lambda = inLambda()): { sealing: KeyringNode; opening: KeyringNode } {
+export function keyringsFromEnvironment({ KmsKeyringNode, RawAesKeyringNode, RawAesWrappingSuiteIdentifier }: Sdk, env: NodeJS.ProcessEnv = process.env, lambda = runsInLambda(env)): { sealing: KeyringNode; opening: KeyringNode } {
   const aliasArn = env[SECRETS_KEY_VARIABLES.deployed];
   const localKey = env[SECRETS_KEY_VARIABLES.local];
   if (aliasArn && localKey) throw new Error(`${SECRETS_KEY_VARIABLES.deployed} and ${SECRETS_KEY_VARIABLES.local} are both set: secrets are sealed by one key`);

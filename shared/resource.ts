@@ -170,9 +170,11 @@ export type ResourceChanges = Pick<ResourceDefinition, 'events' | 'audited'>;
 export type WorkerTrigger =
   /**
    * `failures`: the queue (by its construct id) of the records that failed every retry, and what they mean, for its
-   * alarm; `lag`: the alarm (by its id) on the consumer falling behind the stream, and what that means.
+   * alarm; `lag`: the alarm (by its id) on the consumer falling behind the stream, and what that means;
+   * `parallelization`: batches of one shard handled at once, by partition key (Lambda's ParallelizationFactor, 1–10;
+   * 1 when absent): a key's records keep their order, and a backlog of some keys holds back only those sharing its batches.
    */
-  | { kind: 'stream'; failures: { name: string; meaning: string }; lag: { id: string; meaning: string } }
+  | { kind: 'stream'; failures: { name: string; meaning: string }; lag: { id: string; meaning: string }; parallelization?: number }
   | { kind: 'queue'; queue: string }
   /** `failures`: the queue (by its construct id) of what the worker could not take, and what its messages mean, for its alarm. */
   | { kind: 'topic'; topic: string; failures: { name: string; meaning: string } };

@@ -63,6 +63,9 @@ describe('the events stack', () => {
       MaximumRetryAttempts: STREAM_RETRIES.attempts,
       MaximumRecordAgeInSeconds: 6 * 3600,
       DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [failures[0], 'Arn'] } } },
+      // Ten batches of a shard at once, by partition key: one organization's burst of writes holds back only the
+      // organizations whose keys share its batches.
+      ParallelizationFactor: 10,
     });
     expect(STREAM_RETRIES.attempts).toBe(10);
     expect(failures[1].Properties.MessageRetentionPeriod).toBe(14 * 86_400);
@@ -74,8 +77,10 @@ describe('the events stack', () => {
     expect(streamMappings).toHaveLength(2);
     const [failuresId, failures] = Object.entries(template.findResources('AWS::SQS::Queue') as Record<string, Resource>).find(([id]) => id.startsWith('ReportCountFailures'))!;
     const { DestinationConfig, ...settings } = streamMapping('CountReports');
-    const { DestinationConfig: _theirs, EventSourceArn: _arn, FunctionName: _name, ...recordEvents } = streamMapping();
+    const { DestinationConfig: _theirs, EventSourceArn: _arn, FunctionName: _name, ParallelizationFactor: _parallel, ...recordEvents } = streamMapping();
     expect(settings).toMatchObject(recordEvents);
+    // One batch of a shard at a time: its transactions add to an organization's day counters, which concurrent batches would contend for.
+    expect(settings.ParallelizationFactor).toBeUndefined();
     expect(DestinationConfig).toEqual({ OnFailure: { Destination: { 'Fn::GetAtt': [failuresId, 'Arn'] } } });
     expect(failures.Properties.MessageRetentionPeriod).toBe(14 * 86_400);
     const alarms = template.findResources('AWS::CloudWatch::Alarm') as Record<string, Resource>;

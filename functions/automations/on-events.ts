@@ -71,23 +71,30 @@ function writeOf(change: ItemChange): string | undefined {
   return stamp && `${stamp.requestId}#${stamp.write}#${stamp.at}`;
 }
 
+/** The run that wrote a change, as the runs it starts need it: read only when the change would start one. */
+type Chain = () => Promise<{ byAutomationId: string | undefined; chainDepth: number }>;
+
 /**
  * Starts a run of each enabled automation on each trigger the event fires, whose filter matches, except the automation
  * whose own run made the change (`byAutomationId`): its step does not enrol the lead in it again. Answers their ids.
  */
-async function startRunsOf(event: Event, enabled: EnabledAutomations, { byAutomationId, chainDepth, triggerWrite }: { byAutomationId: string | undefined; chainDepth: number; triggerWrite: string | undefined }): Promise<string[]> {
-  const starts = await Promise.all(
-    triggersOf(event).map(async ({ trigger, leadId, appointmentId, fields }) => {
-      const entries = await enabled(event.organizationId, trigger);
-      return entries
-        .filter(({ automationId, filter }) => automationId !== byAutomationId && filterMatches(filter, fields))
-        .map(({ automationId, version }) => ({ automationId, version, leadId, appointmentId }));
-    }),
-  );
+async function startRunsOf(event: Event, enabled: EnabledAutomations, chainOf: Chain, triggerWrite: string | undefined): Promise<string[]> {
+  const candidates = (
+    await Promise.all(
+      triggersOf(event).map(async ({ trigger, leadId, appointmentId, fields }) => {
+        const entries = await enabled(event.organizationId, trigger);
+        return entries.filter(({ filter }) => filterMatches(filter, fields)).map(({ automationId, version }) => ({ automationId, version, leadId, appointmentId }));
+      }),
+    )
+  ).flat();
+  if (candidates.length === 0) return [];
+  const { byAutomationId, chainDepth } = await chainOf();
   const started = await Promise.all(
-    starts.flat().map(({ appointmentId, ...start }) =>
-      startRun({ organizationId: event.organizationId, ...start, ...(appointmentId ? { appointmentId } : {}), triggerEventId: event.id, triggeredAt: event.occurredAt, chainDepth, ...(triggerWrite ? { triggerWrite } : {}) }),
-    ),
+    candidates
+      .filter(({ automationId }) => automationId !== byAutomationId)
+      .map(({ appointmentId, ...start }) =>
+        startRun({ organizationId: event.organizationId, ...start, ...(appointmentId ? { appointmentId } : {}), triggerEventId: event.id, triggeredAt: event.occurredAt, chainDepth, ...(triggerWrite ? { triggerWrite } : {}) }),
+      ),
   );
   return started.map(({ runId }) => runId);
 }
@@ -101,12 +108,17 @@ async function startRunsOf(event: Event, enabled: EnabledAutomations, { byAutoma
  * starts are one deeper in the chain of runs than `byRunId` (automations that trigger each other end at `LIMITS.chainDepth`).
  */
 export async function automationEffects(events: readonly Event[], { enabled = enabledAutomationsOnce(), byRunId, write }: { enabled?: EnabledAutomations; byRunId?: string; write?: string } = {}): Promise<void> {
-  // One record's events are one organization's.
-  const byRun = byRunId && events[0] ? await readRunState(events[0].organizationId, byRunId) : undefined;
-  const chain = { byAutomationId: byRun?.automationId, chainDepth: (byRun?.chainDepth ?? 0) + 1, triggerWrite: write };
+  // One record's events are one organization's. The writing run is read once, and only when an event would start a
+  // run: most changes a run's step writes (its text, the inquiry it opens) start none.
+  let chain: ReturnType<Chain> | undefined;
+  const chainOf: Chain = () =>
+    (chain ??= (byRunId && events[0] ? readRunState(events[0].organizationId, byRunId) : Promise.resolve(undefined)).then((byRun) => ({
+      byAutomationId: byRun?.automationId,
+      chainDepth: (byRun?.chainDepth ?? 0) + 1,
+    })));
   for (const event of events) {
     const { organizationId } = event;
-    const startedBy = await startRunsOf(event, enabled, chain);
+    const startedBy = await startRunsOf(event, enabled, chainOf, write);
     const moved = movedAppointmentOf(event);
     const deletedAutomation = event.type === 'automation.deleted' ? (event.data as Data).id : undefined;
     await Promise.all([

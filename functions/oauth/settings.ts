@@ -1,3 +1,5 @@
+import { runsInLambda } from '#shared/runs-in-lambda';
+
 /**
  * How long what OAuth issues lives, and the bounds of client ID metadata documents: one place, read by the
  * endpoints, the authorizer and the tests.
@@ -21,10 +23,10 @@ export const OAUTH_LIMITS = {
 /**
  * Hosts (`host:port`) whose client ID metadata documents may be fetched although they are on this machine, with the
  * certificate authority their https is signed by: for the tests' local client host only. Set in process by a test;
- * `OAUTH_TEST_CLIENT_HOSTS` sets it for `npm start`, and a function running in Lambda refuses to start with it.
+ * `OAUTH_TEST_CLIENT_HOSTS` sets it for `npm start` (and `sam local`), and a function running in Lambda refuses to start with it.
  */
 export const clientDocumentHosts: { allowed: Set<string>; ca?: string } = { allowed: new Set((process.env.OAUTH_TEST_CLIENT_HOSTS ?? '').split(',').filter(Boolean)) };
 
-if (clientDocumentHosts.allowed.size > 0 && process.env.AWS_LAMBDA_FUNCTION_NAME) {
+if (clientDocumentHosts.allowed.size > 0 && runsInLambda()) {
   throw new Error('OAUTH_TEST_CLIENT_HOSTS is for npm start and the tests: a deployed function never fetches a client document from a private host');
 }

@@ -23,6 +23,8 @@ export const reports = defineResource({
         kind: 'stream',
         failures: { name: 'ReportCountFailures', meaning: 'Stream records failed every retry: their changes are missing from the reports until replayed or rebuilt' },
         lag: { id: 'ReportCountFallingBehind', meaning: 'The reports lag their changes by more than 5 minutes: the counting consumer is failing or too slow.' },
+        // One batch of a shard at a time (no parallelization): each record's transaction adds to its organization's day
+        // items, which batches side by side would contend for. Nothing waits on a count as a text waits on an event.
       },
       // The organization's timezone and a lead's facts; the transaction's marker Put, the day items' ADDs, the facts'
       // Put or Delete.

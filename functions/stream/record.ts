@@ -1,11 +1,11 @@
-import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { eventIdOf } from '../events/ids';
 import { eventsOf, occurredAtOf, type ItemChange } from '../events/derive';
 import { logger } from '#shared/observability';
 import { recordEvents } from '../events/store';
 import type { Event } from '../events/schema';
 import { auditEntriesOf } from '../audit-log/derive';
-import { recordAuditEntries } from '../audit-log/store';
+import { recordAuditEntries, type OrganizationEntry } from '../audit-log/store';
 import { enqueueDeliveries, subscriptionsOnce } from '../webhooks/fan-out';
 import { disableOnExpiry } from '../webhooks/expiry';
 import { processInOrder, type Deadline } from './in-order';
@@ -49,37 +49,73 @@ function eventsOfRecord({ change, sequenceNumber, streamTimeMs }: NonNullable<Re
   }) as Event);
 }
 
+/** A record's change and what it makes: its events and the audit entries of the write stamped on it. */
+interface Derived {
+  record: DynamoDBRecord;
+  change?: ItemChange;
+  events: Event[];
+}
+
+/**
+ * Each record's events and audit entries, in the shard's order, up to the first record that fails (its resource's
+ * module not loaded: `failedAt`, or -1): it and the records after it are handed again.
+ */
+async function deriveInOrder(records: DynamoDBRecord[]): Promise<{ derived: Derived[]; entries: OrganizationEntry[]; failedAt: number }> {
+  const derived: Derived[] = [];
+  const entries: OrganizationEntry[] = [];
+  for (const [index, record] of records.entries()) {
+    try {
+      const change = changeOf(record);
+      const changes = change && (await changesOfEntity((change.change.newItem ?? change.change.oldItem)?.entity));
+      derived.push({ record, change: change?.change, events: change ? eventsOfRecord(change, changes) : [] });
+      if (change) entries.push(...auditEntriesOf(change.change, change.sequenceNumber, changes));
+    } catch (error) {
+      logger.error('stream record failed; it and the records after it are handed again', { error, sequenceNumber: record.dynamodb?.SequenceNumber, left: records.length - index });
+      return { derived, entries, failedAt: index };
+    }
+  }
+  return { derived, entries, failedAt: -1 };
+}
+
 /**
  * The table's stream → events and audit entries. Only committed changes reach the stream, so an event exists exactly
- * when its change does. Record by record, in the shard's order: a record's events and the audit entries of the writes
- * a writer stamped on it are recorded, then its events start, stop or move automations' runs, then they are queued
- * for the subscriptions that asked for their types (each organization's automations on a trigger, and its
- * subscriptions, read once per batch). The first record that fails stops the batch and is reported (./in-order.ts):
- * it and the records after it are handed again, the records before it never, so a record whose webhooks were queued
- * is not queued twice. Event and entry ids come from the records, so a record handed again rewrites the same events
- * and entries, and receivers see the same webhook-id (deliveries are at least once).
+ * when its change does. A batch's events and the audit entries of the writes a writer stamped on its records are
+ * written first, together (one BatchWriteItem per 25: a record would otherwise cost a round trip of its own, and a
+ * backlog behind one organization's bulk writes would hold every organization's events, runs and webhooks). Then
+ * record by record, in the shard's order, its events start, stop or move automations' runs, then they are queued for
+ * the subscriptions that asked for their types (each organization's automations on a trigger, and its subscriptions,
+ * read once per batch). The first record that fails stops the batch and is reported (./in-order.ts): it and the
+ * records after it are handed again, the records before it never, so a record whose webhooks were queued is not queued
+ * twice. Event and entry ids come from the records, so a record handed again rewrites the same events and entries, and
+ * receivers see the same webhook-id (deliveries are at least once).
  */
 export async function handler(batch: DynamoDBStreamEvent, context?: Deadline): Promise<DynamoDBBatchResponse> {
   const subscriptionsOf = subscriptionsOnce();
   const automationEffectsOf = automationEffectsOnce();
+  const { derived, entries: batchEntries, failedAt } = await deriveInOrder(batch.Records);
+  const batchEvents = derived.flatMap(({ events }) => events);
+  const byRecord = new Map(derived.map((entry) => [entry.record, entry]));
+  let logsWritten = false;
   const answer = await processInOrder(
-    batch.Records,
+    derived.map(({ record }) => record),
     async (record) => {
-      const change = changeOf(record);
+      // The batch's events and entries go with its first record (past the deadline's check): a failed write is its failure.
+      if (!logsWritten) {
+        // What a record handed again rewrites alike goes first; its webhooks are queued only once both are written, so a
+        // failed audit write cannot leave them queued for a second time.
+        await Promise.all([batchEntries.length ? recordAuditEntries(batchEntries) : undefined, batchEvents.length ? recordEvents(batchEvents) : undefined]);
+        logsWritten = true;
+      }
+      const { change, events } = byRecord.get(record)!;
       if (!change) return;
-      const changes = await changesOfEntity((change.change.newItem ?? change.change.oldItem)?.entity);
-      const events = eventsOfRecord(change, changes);
-      const entries = auditEntriesOf(change.change, change.sequenceNumber, changes);
-      // What a record handed again rewrites alike goes first; its webhooks are queued only once both are written, so a
-      // failed audit write cannot leave them queued for a second time.
-      await Promise.all([entries.length ? recordAuditEntries(entries) : undefined, events.length ? recordEvents(events) : undefined]);
       // Automations' starts and stops are idempotent too, so they go before the webhooks are queued.
-      if (events.length) await automationEffectsOf(events, change.change);
+      if (events.length) await automationEffectsOf(events, change);
       if (events.length) await enqueueDeliveries(events, subscriptionsOf);
-      await disableOnExpiry(change.change);
+      await disableOnExpiry(change);
     },
     context,
   );
-  logger.debug('stream batch handled', { records: batch.Records.length, failedAt: answer.batchItemFailures[0]?.itemIdentifier });
-  return answer;
+  const failed = answer.batchItemFailures.length ? answer : failedAt >= 0 ? { batchItemFailures: [{ itemIdentifier: batch.Records[failedAt]!.dynamodb!.SequenceNumber! }] } : answer;
+  logger.debug('stream batch handled', { records: batch.Records.length, failedAt: failed.batchItemFailures[0]?.itemIdentifier });
+  return failed;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { BatchWriteItemCommand } from '@aws-sdk/client-dynamodb';
+import { BatchWriteItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
@@ -9,12 +9,14 @@ import { RECORD_BUDGET_MS } from './in-order';
 import { leadKeys } from '../leads/entity';
 import { createTable, localClient } from '../../infra/local/dynamodb-local';
 import type { LocalDeliveryQueue } from '../webhooks/queue';
-import { asLambdaRecord, startTableStream } from '../../infra/local/table-stream';
+import { asLambdaRecord, laneOf, startTableStream } from '../../infra/local/table-stream';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import { deliveryQueue, type DeliveryJob } from '../webhooks/queue';
 import { useTestApi, type Client } from '../../test/support/api';
 import { startReceiver, type Receiver } from '../../test/support/receiver';
+import { automationEffects } from '../automations/on-events';
+import type { Event } from '../events/schema';
 
 // The stream consumer runs as `npm start` runs it: DynamoDB Local's stream read in process, the same handler Lambda runs.
 const api = useTestApi({ events: true });
@@ -41,6 +43,35 @@ const createLead = async (client: Client, email: string) => {
 /** The emails of the lead.created events in each call to the delivery queue, in order. */
 const emailsOf = (jobs: DeliveryJob[]) => jobs.map((job) => String(job.event.data.email));
 const receivedEmails = (hook: Receiver) => hook.received.map((delivery) => JSON.parse(delivery.body).data.email as string).sort();
+
+/** The INSERT records of these leads as Lambda would hand them again: their items as they are now, with new sequence numbers. */
+let sequence = 800_000_000_000_000_000_000n;
+const replayedRecords = (organizationId: string, leads: { id: string }[]) =>
+  Promise.all(
+    leads.map(async (lead) => {
+      const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: leadKeys.lead(organizationId, lead.id) }));
+      const sequenceNumber = String(++sequence);
+      return asLambdaRecord({
+        eventID: `replay-${sequenceNumber}`,
+        eventName: 'INSERT',
+        eventVersion: '1.1',
+        eventSource: 'aws:dynamodb',
+        awsRegion: 'ddblocal',
+        dynamodb: { ApproximateCreationDateTime: new Date(), Keys: marshall({ pk: Item!.pk, sk: Item!.sk }), NewImage: marshall(Item!), SequenceNumber: sequenceNumber, SizeBytes: 512, StreamViewType: 'NEW_AND_OLD_IMAGES' },
+      } as never);
+    }),
+  );
+
+/** The commands `action` sent through the shared DynamoDB client that name this organization (other work of the process aside). */
+async function commandsOf(organizationId: string, action: () => Promise<unknown>): Promise<{ name: string; input: any }[]> {
+  const spy = vi.spyOn(dynamo, 'send');
+  try {
+    await action();
+    return spy.mock.calls.filter(([command]) => JSON.stringify(command.input).includes(organizationId)).map(([command]) => ({ name: command.constructor.name, input: command.input }));
+  } finally {
+    spy.mockRestore();
+  }
+}
 
 describe('a stream batch in which one record fails', () => {
   it('queues every webhook once: the failed record is handed again with those after it, the records before it never', async () => {
@@ -86,21 +117,7 @@ describe('a stream batch in which one record fails', () => {
     const leads = [await createLead(client, 'one@example.com'), await createLead(client, 'two@example.com'), await createLead(client, 'three@example.com')];
     // The stream has handled these creates; the batch below is the same changes as Lambda would hand them again.
     await api.eventsCaughtUp();
-    let sequence = 800_000_000_000_000_000_000n;
-    const records = await Promise.all(
-      leads.map(async (lead) => {
-        const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: leadKeys.lead(organizationId, lead.id) }));
-        const sequenceNumber = String(++sequence);
-        return asLambdaRecord({
-          eventID: `replay-${sequenceNumber}`,
-          eventName: 'INSERT',
-          eventVersion: '1.1',
-          eventSource: 'aws:dynamodb',
-          awsRegion: 'ddblocal',
-          dynamodb: { ApproximateCreationDateTime: new Date(), Keys: marshall({ pk: Item!.pk, sk: Item!.sk }), NewImage: marshall(Item!), SequenceNumber: sequenceNumber, SizeBytes: 512, StreamViewType: 'NEW_AND_OLD_IMAGES' },
-        } as never);
-      }),
-    );
+    const records = await replayedRecords(organizationId, leads);
     const sequenceOf = (index: number) => records[index]!.dynamodb!.SequenceNumber!;
     const queue = deliveryQueue() as LocalDeliveryQueue;
     const calls: string[][] = [];
@@ -126,7 +143,83 @@ describe('a stream batch in which one record fails', () => {
   });
 });
 
+describe('a stream batch', () => {
+  it('writes its events and audit entries together, a BatchWriteItem per 25 items, not a round trip per record', async () => {
+    const { client, organizationId } = await api.organization();
+    const leads = [];
+    for (let i = 0; i < 30; i++) leads.push(await createLead(client, `batch${i}@example.com`));
+    await api.eventsCaughtUp();
+    const records = await replayedRecords(organizationId, leads);
+    let answer: unknown;
+    const commands = await commandsOf(organizationId, async () => (answer = await recordStreamBatch({ Records: records })));
+    expect(answer).toEqual({ batchItemFailures: [] });
+    // 30 lead.created events and the 30 creates' audit entries: for each, a call of 25 and one of 5. Besides them, the
+    // automations on lead.created and the webhook subscriptions, each read once for the batch.
+    const written = commands.map(({ name, input }) => [name, Object.values(input.RequestItems ?? {}).flat().length]);
+    expect(written.sort()).toEqual([['BatchWriteCommand', 25], ['BatchWriteCommand', 25], ['BatchWriteCommand', 5], ['BatchWriteCommand', 5], ['QueryCommand', 0], ['QueryCommand', 0]]);
+  });
+});
+
+describe('a change an automation run wrote', () => {
+  it('costs no read of the run when none of its events would start one: no automation on its trigger, or none whose filter matches', async () => {
+    // The inquiry a run's text opened: an automation on inquiry.created for calls only does not start on it.
+    const event = { id: 'evt_01M8BX0000000000000000000A', type: 'inquiry.created', organizationId: 'org_unread', occurredAt: new Date().toISOString(), data: { id: 'inq_1', leadId: 'lead_1', source: 'SMS' } } as Event;
+    expect(await commandsOf('org_unread', () => automationEffects([event], { enabled: async () => [], byRunId: 'run_1' }))).toEqual([]);
+    const callsOnly = async () => [{ automationId: 'automation_1', version: 1, filter: { source: 'CALL' } }];
+    expect(await commandsOf('org_unread', () => automationEffects([event], { enabled: callsOnly, byRunId: 'run_1' }))).toEqual([]);
+    // An automation for texts does start on it, and the run that wrote the change is read for the chain it continues.
+    const texts = async () => [{ automationId: 'automation_1', version: 1, filter: { source: 'SMS' } }];
+    expect((await commandsOf('org_unread', () => automationEffects([event], { enabled: texts, byRunId: 'run_1' }).catch(() => undefined)))[0]?.name).toBe('GetCommand');
+  });
+});
+
 describe('the local stream reader', () => {
+  it('with a parallelization factor, hands other keys\' records while a batch of one key is held, and each key\'s records in order', async () => {
+    const endpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB!;
+    const tableName = `stream-lanes-${randomUUID()}`;
+    await createTable(endpoint, tableName);
+    const client = localClient(endpoint);
+    const lane = (pk: string) => laneOf({ dynamodb: { Keys: { pk: { S: pk } } } }, 10);
+    // Two partition keys Lambda would hand to different batches of the shard.
+    const busy = 'organization-busy';
+    const quiet = ['organization-quiet-1', 'organization-quiet-2', 'organization-quiet-3'].find((pk) => lane(pk) !== lane(busy))!;
+    const handed: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const stream = await startTableStream({
+      endpoint,
+      tableName,
+      parallelization: 10,
+      onError: () => undefined,
+      handler: async ({ Records }: DynamoDBStreamEvent) => {
+        const keys = Records.map((record) => `${record.dynamodb!.Keys!.pk!.S}:${record.dynamodb!.Keys!.sk!.S}`);
+        handed.push(...keys);
+        if (keys.some((key) => key.startsWith(busy))) await held;
+        return { batchItemFailures: [] };
+      },
+    });
+    try {
+      const put = (pk: string, sk: string) => client.send(new PutItemCommand({ TableName: tableName, Item: marshall({ pk, sk }) }));
+      for (const sk of ['1', '2', '3']) await put(busy, sk);
+      stream.nudge();
+      // The busy key's batch is in the handler, held there, when the quiet key's record and two more of the busy key's come.
+      await vi.waitFor(() => expect(handed).toContain(`${busy}:1`), { timeout: 20_000 });
+      await put(busy, '4');
+      await put(quiet, '1');
+      await put(busy, '5');
+      stream.nudge();
+      await vi.waitFor(() => expect(handed).toContain(`${quiet}:1`), { timeout: 20_000 });
+      expect(handed).not.toContain(`${busy}:4`);
+      release();
+      await stream.caughtUp();
+    } finally {
+      release();
+      await stream.stop();
+      client.destroy();
+    }
+    expect(handed.filter((key) => key.startsWith(busy))).toEqual([1, 2, 3, 4, 5].map((sk) => `${busy}:${sk}`));
+  });
+
   it('hands a reported record again with the records after it, and never the records before it, as the event source mapping does', async () => {
     const endpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB!;
     const tableName = `stream-reader-${randomUUID()}`;

@@ -41,5 +41,5 @@ export const deliveries: QueueChannelDefinition = {
     alarm: { id: 'DeliveryDeadLettersWaiting', what: 'Webhook deliveries ran out of retries (or failed the function five times).' },
   },
   environment: { queueUrl: 'WEBHOOK_QUEUE_URL', deadLettersUrl: 'WEBHOOK_DLQ_URL' },
-  local: { install: 'queue#setDeliveryQueue', what: 'webhook delivery', logged: (job: DeliveryJob) => ({ webhookId: job.webhookId, eventId: job.event.id }) },
+  local: { install: 'queue#setDeliveryQueue', what: 'webhook delivery', logged: (job: DeliveryJob) => ({ webhookId: job.webhookId, eventId: job.event.id }), followsClock: true },
 };

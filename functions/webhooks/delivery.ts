@@ -1,6 +1,7 @@
 import { activeSecrets, isLive, wants } from './rules';
 import { ApiError, NotFoundError } from '#shared/errors';
 import { newId, now } from '#shared/ids';
+import { clock } from '#shared/clock';
 import { claimProbe, completeDelivery, countFailure, disableWebhookAt, getWebhook, markFailing, recordDelivery, updateWebhook, WEBHOOK_NOT_FOUND } from './store';
 import { TEST_EVENT_MESSAGE, TEST_EVENT_TYPE, type WebhookDelivery, type WebhookTestEvent } from './schema';
 import { EVENT_RETENTION_DAYS } from '../events/schema';
@@ -46,8 +47,8 @@ const UNSIGNED: PostOutcome = { statusCode: null, error: 'not sent: the subscrip
 
 /** One signed POST of an event and the record of it, as the deliveries list shows it (no next attempt: the caller's to set). */
 async function attempt(url: string, secrets: string[], event: WebhookEvent, number: number, id?: string): Promise<{ outcome: PostOutcome; delivery: WebhookDelivery }> {
+  const attemptedAt = new Date(clock.now());
   const outcome = secrets.length ? await postSigned(url, secrets, event.id, JSON.stringify(event)) : UNSIGNED;
-  const attemptedAt = new Date(Date.now() - outcome.durationMs);
   const succeeded = isSuccess(outcome.statusCode);
   return {
     outcome,
@@ -76,7 +77,7 @@ const notSent = (job: DeliveryJob, id: string, error: string): WebhookDelivery =
   statusCode: null,
   error,
   durationMs: 0,
-  attemptedAt: now(),
+  attemptedAt: new Date(clock.now()).toISOString(),
   nextAttemptAt: null,
 });
 
@@ -87,7 +88,7 @@ const notSent = (job: DeliveryJob, id: string, error: string): WebhookDelivery =
  */
 export async function deliver(job: DeliveryJob): Promise<void> {
   // SQS delays 15 minutes at most: a job due later is sent on until its time.
-  if (Date.parse(job.notBefore) > Date.now() + 1000) return deliveryQueue().send([job]);
+  if (Date.parse(job.notBefore) > clock.now() + 1000) return deliveryQueue().send([job]);
   const webhook = await getWebhook(job.organizationId, job.webhookId);
   // A deleted subscription's deliveries are no longer listed (its log answers 404): nothing to record.
   if (!webhook) return;
@@ -97,7 +98,7 @@ export async function deliver(job: DeliveryJob): Promise<void> {
     const ended = !webhook.isEnabled ? 'was disabled' : hasExpired(webhook) ? `expired (at ${webhook.expiresAt})` : `stopped asking for ${job.event.type}`;
     const why = `not sent: the subscription ${ended} before the ${job.deliveryId ? 'attempt' : 'retry'} was due`;
     if (job.deliveryId) await completeDelivery(job.organizationId, job.webhookId, notSent(job, job.deliveryId, why));
-    else if (job.attempt > 1) await recordDelivery(job.organizationId, job.webhookId, notSent(job, newId('delivery'), why));
+    else if (job.attempt > 1) await recordDelivery(job.organizationId, job.webhookId, notSent(job, newId('delivery', new Date(clock.now())), why));
     return;
   }
 
@@ -124,8 +125,9 @@ export async function deliver(job: DeliveryJob): Promise<void> {
 async function pausedUntil(job: DeliveryJob, webhook: WebhookRecord): Promise<number | undefined> {
   if (!webhook.pausedUntil) return undefined;
   const until = Date.parse(webhook.pausedUntil);
-  if (until > Date.now()) return until;
-  const probeEnds = Date.now() + SLOT_LEASE_MS;
+  const at = clock.now();
+  if (until > at) return until;
+  const probeEnds = at + SLOT_LEASE_MS;
   const probes = await claimProbe(job.organizationId, job.webhookId, webhook.pausedUntil, new Date(probeEnds).toISOString());
   return probes ? undefined : probeEnds;
 }
@@ -143,7 +145,7 @@ const MAX_SLOT_WAIT_MS = 300_000;
 function waitForSlot(job: DeliveryJob): Promise<void> {
   const waits = (job.waits ?? 0) + 1;
   const waitMs = Math.min(MAX_SLOT_WAIT_MS, 1000 * 2 ** (waits - 1)) * (0.5 + 0.5 * Math.random());
-  return putBack({ ...job, waits }, Date.now() + waitMs);
+  return putBack({ ...job, waits }, clock.now() + waitMs);
 }
 
 /**
@@ -169,7 +171,7 @@ async function attemptAndRecord(job: DeliveryJob, webhook: WebhookRecord): Promi
   // Enough failures in a row pause the subscription; its own retry waits out the pause too, as a Retry-After would ask.
   const failuresInARow = webhook.failuresInARow + 1;
   const pauseMs = failed && failuresInARow >= WEBHOOK_LIMITS.pauseAfterFailures ? retryDelaySeconds(failuresInARow - WEBHOOK_LIMITS.pauseAfterFailures + 1) * 1000 : 0;
-  const retry = failed && !disables ? retryOf(job, Date.now(), pauseMs ? Math.max(pauseMs, outcome.retryAfterMs ?? 0) : outcome.retryAfterMs) : undefined;
+  const retry = failed && !disables ? retryOf(job, clock.now(), pauseMs ? Math.max(pauseMs, outcome.retryAfterMs ?? 0) : outcome.retryAfterMs) : undefined;
   // A redelivery's first attempt completes the PENDING record its request answered.
   await (job.deliveryId ? completeDelivery : recordDelivery)(job.organizationId, job.webhookId, { ...delivery, nextAttemptAt: retry?.notBefore ?? null });
 
@@ -184,7 +186,7 @@ async function attemptAndRecord(job: DeliveryJob, webhook: WebhookRecord): Promi
     return;
   }
   if (!webhook.failingSince) await markFailing(job.organizationId, job.webhookId, new Date(attemptedAt).toISOString());
-  await countFailure(job.organizationId, job.webhookId, pauseMs ? new Date(Date.now() + pauseMs).toISOString() : null);
+  await countFailure(job.organizationId, job.webhookId, pauseMs ? new Date(clock.now() + pauseMs).toISOString() : null);
   if (retry) await deliveryQueue().send([retry]);
   else await deliveryQueue().deadLetter(job, `retries ran out 24 hours after the first attempt (last: ${failure})`);
 }
@@ -218,7 +220,8 @@ export async function redeliverEvent(organizationId: string, eventId: string, we
   if (!webhook) throw new NotFoundError(WEBHOOK_NOT_FOUND);
   if (!isLive(webhook)) throw new ApiError(409, 'The webhook is disabled; set isEnabled to true before redelivering to it', 'WEBHOOK_DISABLED');
   if (!wants(webhook, event.type)) throw new ApiError(409, `The webhook does not subscribe to ${event.type}; add it to its events first`, 'NOT_SUBSCRIBED');
-  const at = now();
+  // Due now by the clock deliveries are scheduled by: its retries stop 24 hours after this.
+  const at = new Date(clock.now()).toISOString();
   const delivery: WebhookDelivery = { id: newId('delivery'), eventId, eventType: event.type, attempt: 1, status: 'PENDING', statusCode: null, error: null, durationMs: null, attemptedAt: null, nextAttemptAt: at };
   await recordDelivery(organizationId, webhookId, delivery);
   await deliveryQueue()

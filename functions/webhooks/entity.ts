@@ -122,7 +122,7 @@ export const DELIVERY_LOG_DAYS = 30;
 
 export function toDeliveryItem(organizationId: string, webhookId: string, delivery: WebhookDelivery) {
   // A PENDING delivery is kept from when it is due, as an attempt is from when it was made.
-  const keptFrom = delivery.attemptedAt ?? delivery.nextAttemptAt ?? new Date().toISOString();
+  const keptFrom = delivery.attemptedAt ?? delivery.nextAttemptAt ?? new Date(clock.now()).toISOString();
   return {
     ...webhookKeys.webhookDelivery(organizationId, webhookId, delivery.id),
     ...webhookKeys.webhookDeliveryIndexes(organizationId, webhookId, delivery),

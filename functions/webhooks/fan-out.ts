@@ -20,13 +20,13 @@ export const subscriptionsOnce = (read: SubscriptionsOf = allWebhooks): Subscrip
 export async function enqueueDeliveries(events: Event[], subscriptionsOf: SubscriptionsOf = allWebhooks): Promise<number> {
   const byOrganization = new Map<string, Event[]>();
   for (const event of events) byOrganization.set(event.organizationId, [...(byOrganization.get(event.organizationId) ?? []), event]);
-  const at = new Date().toISOString();
+  const at = new Date(clock.now()).toISOString();
   const jobs: DeliveryJob[] = [];
   for (const [organizationId, organizationEvents] of byOrganization) {
     const webhooks = await subscriptionsOf(organizationId);
     if (webhooks.length === 0) continue;
     // A subscription past its expiresAt gets nothing, and is disabled now if DynamoDB's TTL has not yet had it disabled.
-    await Promise.all(webhooks.filter((webhook) => webhook.isEnabled && hasExpired(webhook)).map((webhook) => expireWebhook(organizationId, webhook.id, webhook.expiresAt!, new Date(clock.now()).toISOString())));
+    await Promise.all(webhooks.filter((webhook) => webhook.isEnabled && hasExpired(webhook)).map((webhook) => expireWebhook(organizationId, webhook.id, webhook.expiresAt!, at)));
     for (const event of organizationEvents) {
       for (const webhook of webhooks.filter((candidate) => wants(candidate, event.type))) {
         jobs.push({ organizationId, webhookId: webhook.id, event, attempt: 1, firstQueuedAt: at, notBefore: at });

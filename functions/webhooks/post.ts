@@ -3,6 +3,7 @@ import { request as httpsRequest } from 'node:https';
 import { refusalOf, guardedLookup } from './destination';
 import { webhookSettings } from './settings';
 import { signedHeaders } from '#shared/signed-posts';
+import { clock } from '#shared/clock';
 
 export interface PostOutcome {
   /** The receiver's HTTP status; null when it did not answer. */
@@ -22,7 +23,7 @@ const MAX_ANSWER_BYTES = 64 * 1024;
  * obsolete RFC 850 and asctime forms a recipient must still accept; each starts with the day's name). Anything else
  * is no request at all.
  */
-export function retryAfterMs(header: string | undefined, now = Date.now()): number | null {
+export function retryAfterMs(header: string | undefined, now = clock.now()): number | null {
   const value = header?.trim() ?? '';
   if (/^\d{1,10}$/.test(value)) return Number(value) * 1000;
   const at = /^[A-Za-z]{3}/.test(value) ? Date.parse(value) : Number.NaN;

@@ -49,7 +49,11 @@ export function deliveryQueue(): DeliveryQueue {
   return current;
 }
 
-/** The composition seam: the SQS queue in Lambda (sqs-queue.ts), the in-process queue locally. */
-export function setDeliveryQueue(queue: DeliveryQueue): void {
+/**
+ * The composition seam: the SQS queue in Lambda (sqs-queue.ts), the in-process queue locally. Answers the queue put in
+ * place: the local server waits for an in-process one to be idle (a test moving the clock, a job it made fall due).
+ */
+export function setDeliveryQueue<Q extends DeliveryQueue>(queue: Q): Q {
   current = queue;
+  return queue;
 }

@@ -2,7 +2,7 @@ import { hasExpired, publicWebhook, type SigningSecret, type WebhookRecord } fro
 import { clock } from '#shared/clock';
 import { ApiError, BadRequestError, changedMeanwhile, NotFoundError, ValidationError } from '#shared/errors';
 import { newId, now } from '#shared/ids';
-import { claimHolder, createWebhook, getWebhook, setExpiry, SubscriptionClaimed, updateWebhook, WEBHOOK_NOT_FOUND } from './store';
+import { claimHolder, createWebhook, getWebhook, SubscriptionClaimed, updateWebhook, WEBHOOK_NOT_FOUND } from './store';
 import { MAX_ROTATIONS_PER_HOUR, ROTATION_OVERLAP_HOURS, type CreateWebhookBody, type UpdateWebhookBody, type Webhook } from './schema';
 import { resolvedRefusalOf } from './destination';
 import { newSigningSecret } from '#shared/signed-posts';
@@ -110,8 +110,8 @@ export async function changeWebhook(organizationId: string, webhookId: string, b
   const reenabled = body.isEnabled === true ? { disabledReason: null, ...FRESH_RECEIVER } : {};
   const movesReceiver = body.url !== undefined && current?.url !== body.url;
   const newReceiver = movesReceiver ? FRESH_RECEIVER : {};
+  // A new expiresAt and its expiry item are one transaction (updateWebhook): they change together or not at all.
   const updated = await updateWebhook(organizationId, webhookId, { ...body, ...newReceiver, ...renewed, ...reenabled, updatedAt: now() });
-  if (body.expiresAt !== undefined) await setExpiry(organizationId, webhookId, body.expiresAt);
   return publicWebhook(updated);
 }
 
@@ -131,7 +131,7 @@ function tooManyRotations(waitMs: number): ApiError {
 export async function rotateSecret(organizationId: string, webhookId: string): Promise<Webhook & { secret: string }> {
   const webhook = await getWebhook(organizationId, webhookId);
   if (!webhook) throw new NotFoundError(WEBHOOK_NOT_FOUND);
-  const at = Date.now();
+  const at = clock.now();
   const lastHour = webhook.rotatedAt.filter((rotated) => Date.parse(rotated) > at - HOUR_MS);
   if (lastHour.length >= MAX_ROTATIONS_PER_HOUR) throw tooManyRotations(Math.min(...lastHour.map(Date.parse)) + HOUR_MS - at);
   const secret = newSigningSecret();
@@ -148,7 +148,7 @@ export async function rotateSecret(organizationId: string, webhookId: string): P
  * The secrets that sign a delivery now, newest first: the current one and the one it replaced, while its 24 hours
  * last. Never more than two, whatever an item written before rotations dropped older secrets still holds.
  */
-export function activeSecrets(secrets: SigningSecret[], at = Date.now()): string[] {
+export function activeSecrets(secrets: SigningSecret[], at = clock.now()): string[] {
   return secrets
     .filter((s) => s.expiresAt === null || Date.parse(s.expiresAt) > at)
     .slice(0, 2)

@@ -1,6 +1,7 @@
 import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { WEBHOOK_LIMITS } from './limits';
 import type { DeliveryJob, DeliveryQueue } from './queue';
+import { clock } from '#shared/clock';
 
 /** SQS delays a message by at most 15 minutes; a job due later comes back early and is sent on again. */
 const MAX_DELAY_SECONDS = 900;
@@ -28,7 +29,7 @@ export function batchesOf<T>(bodies: T[], bytesOf: (body: T) => number): T[][] {
   return batches;
 }
 
-const delayOf = (job: DeliveryJob) => Math.max(0, Math.min(MAX_DELAY_SECONDS, Math.ceil((Date.parse(job.notBefore) - Date.now()) / 1000)));
+const delayOf = (job: DeliveryJob) => Math.max(0, Math.min(MAX_DELAY_SECONDS, Math.ceil((Date.parse(job.notBefore) - clock.now()) / 1000)));
 
 /**
  * The deployed queue: WEBHOOK_QUEUE_URL, and WEBHOOK_DLQ_URL for jobs whose retries ran out. Its client is made on the

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { clock } from '#shared/clock';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import { keys } from '#shared/store/keys';
@@ -59,18 +60,18 @@ export async function createWebhook(organizationId: string, webhook: WebhookReco
   };
   const condition = staleClaimOf === undefined ? { ConditionExpression: 'attribute_not_exists(pk)' } : { ConditionExpression: 'webhookId = :stale', ExpressionAttributeValues: { ':stale': staleClaimOf } };
   const claimed: TransactWrite = { item: { Put: { TableName: config.tableName, Item: claim, ...condition } }, onConditionFailed: () => new SubscriptionClaimed() };
-  const expiry: TransactWrite[] = webhook.expiresAt ? [{ item: { Put: { TableName: config.tableName, Item: toExpiryItem(organizationId, webhook.id, webhook.expiresAt) } } }] : [];
+  const expiry = webhook.expiresAt ? [expiryWrite(organizationId, webhook.id, webhook.expiresAt)] : [];
   // The claim first: at the limit of 16, a create that another subscription's claim answers is answered by it, not refused.
   await transact([claimed, insertIfAbsent(toWebhookItem(organizationId, webhook)), countedIn(organizationId), ...expiry]);
 }
 
 /**
- * The expiry item of a subscription whose `expiresAt` was set (its TTL that time), or its removal when cleared. Written
- * after the subscription: the disabling it triggers holds only while the subscription's own `expiresAt` is that time.
+ * The expiry item of a subscription whose `expiresAt` is set (its TTL that time), or its removal when cleared: always
+ * in the transaction that writes the subscription's own `expiresAt`, so the two never part (an item left with the old
+ * time would disable the subscription then, or one missing would leave DynamoDB's TTL nothing to remove).
  */
-export async function setExpiry(organizationId: string, webhookId: string, expiresAt: string | null): Promise<void> {
-  if (expiresAt) await dynamo.send(new PutCommand({ TableName: config.tableName, Item: toExpiryItem(organizationId, webhookId, expiresAt) }));
-  else await dynamo.send(new DeleteCommand({ TableName: config.tableName, Key: webhookKeys.webhookExpiry(organizationId, webhookId) }));
+function expiryWrite(organizationId: string, webhookId: string, expiresAt: string | null): TransactWrite {
+  return expiresAt ? { item: { Put: { TableName: config.tableName, Item: toExpiryItem(organizationId, webhookId, expiresAt) } } } : deleteItem(webhookKeys.webhookExpiry(organizationId, webhookId));
 }
 
 /**
@@ -112,13 +113,25 @@ export async function allWebhooks(organizationId: string): Promise<WebhookRecord
   return (await queryAll(webhookKeys.webhooks(organizationId))).map(fromWebhookItem);
 }
 
-/** Sets the given fields of an existing subscription and answers it as it now is. */
+/**
+ * Sets the given fields of an existing subscription and answers it as it now is. A change of `expiresAt` writes the
+ * subscription's expiry item in the same transaction (then read back, as a transaction answers no item).
+ */
 export async function updateWebhook(organizationId: string, webhookId: string, changes: Partial<WebhookRecord>, { unchangedSince }: { unchangedSince?: string } = {}): Promise<WebhookRecord> {
   const condition = unchangedSince ? { expression: 'updatedAt = :seen', values: { ':seen': unchangedSince } } : undefined;
-  const { item } = setFields(webhookKeys.webhook(organizationId, webhookId), changes, { condition, onConditionFailed: notFound });
+  const notAsRead = () => (unchangedSince ? new ConflictError('The webhook changed while its secret was rotated; rotate again') : notFound());
+  const update = setFields(webhookKeys.webhook(organizationId, webhookId), changes, { condition, onConditionFailed: notAsRead });
+  if (changes.expiresAt !== undefined) {
+    await transact([update, expiryWrite(organizationId, webhookId, changes.expiresAt)]);
+    const updated = await getWebhook(organizationId, webhookId);
+    // Deleted between the two: as a delete just after the change would leave it.
+    if (!updated) throw notFound();
+    return updated;
+  }
+  const { item } = update;
   const { Attributes } = await dynamo.send(new UpdateCommand({ ...item.Update!, ReturnValues: 'ALL_NEW' })).catch((error: unknown) => {
     if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-    throw unchangedSince ? new ConflictError('The webhook changed while its secret was rotated; rotate again') : notFound();
+    throw notAsRead();
   });
   return fromWebhookItem(Attributes!);
 }
@@ -180,7 +193,7 @@ export async function claimProbe(organizationId: string, webhookId: string, seen
  */
 export async function disableWebhookAt(organizationId: string, webhookId: string, url: string, disabledReason: DisabledReason): Promise<void> {
   await writeAloneWhereHolds(
-    setFields(webhookKeys.webhook(organizationId, webhookId), { isEnabled: false, disabledReason, updatedAt: new Date().toISOString() }, {
+    setFields(webhookKeys.webhook(organizationId, webhookId), { isEnabled: false, disabledReason, updatedAt: new Date(clock.now()).toISOString() }, {
       condition: { expression: '#url = :attempted', names: { '#url': 'url' }, values: { ':attempted': url } },
       onConditionFailed: conditionNotHeld,
     }),

@@ -1,5 +1,5 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { describe, expect, it, vi } from 'vitest';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { config } from '#shared/config';
 import { activeSecrets } from './rules';
 import { signingSecretsOf } from './signing-secrets';
@@ -8,9 +8,16 @@ import { dynamo } from '#shared/dynamo';
 import { fromWebhookItem, webhookKeys } from './entity';
 import { WEBHOOK_LIMITS } from './limits';
 import { SLOT_LEASE_MS, takeDeliverySlot } from './slots';
+import { deliver } from './delivery';
+import { newId } from '#shared/ids';
+import { eventIdOf } from '../events/ids';
+import { recordEvents } from '../events/store';
 import { useTestApi } from '../../test/support/api';
+import { startReceiver, type Receiver } from '../../test/support/receiver';
 
 const api = useTestApi({ clock: 'manual' });
+const receivers: Receiver[] = [];
+afterAll(() => Promise.all(receivers.map((receiver) => receiver.close())));
 
 /** The webhook settings and the retry schedule read the environment once: load them afresh under `env`. */
 async function deliveryWith(env: Record<string, string | undefined>) {
@@ -80,6 +87,104 @@ describe('a subscription’s expiresAt, on the clock', () => {
   });
 });
 
+// Before the tests below reset the modules: the delivery worker and queue read this file's manual clock.
+describe('deliveries, on the clock', () => {
+  const receiver = async () => {
+    const started = await startReceiver();
+    receivers.push(started);
+    return started;
+  };
+  const deliveriesOf = async (client: { get: (path: string) => Promise<{ body: { deliveries: { status: string; attemptedAt: string; nextAttemptAt: string | null }[] } }> }, webhookId: string) =>
+    (await client.get(`/v1/webhooks/${webhookId}/deliveries`)).body.deliveries;
+  const leadCreated = (organizationId: string) => {
+    const at = new Date(api.clock.now()).toISOString();
+    return { organizationId, event: { id: newId('evt'), type: 'lead.created', occurredAt: at, organizationId, data: {} }, attempt: 1, firstQueuedAt: at, notBefore: at };
+  };
+
+  it('holds a paused receiver’s job until the clock passes its pause, then sends it as the probe, which ends the pause', async () => {
+    const { client, organizationId } = await api.organization();
+    const hook = await receiver();
+    const webhook = (await client.post('/v1/webhooks', { url: hook.url, events: ['lead.created'] })).body.webhook;
+    const pausedUntil = api.clock.now() + 10 * 60_000;
+    const Key = webhookKeys.webhook(organizationId, webhook.id);
+    await dynamo.send(new UpdateCommand({ TableName: config.tableName, Key, UpdateExpression: 'SET failuresInARow = :failures, pausedUntil = :until', ExpressionAttributeValues: { ':failures': WEBHOOK_LIMITS.pauseAfterFailures, ':until': new Date(pausedUntil).toISOString() } }));
+
+    await deliver({ ...leadCreated(organizationId), webhookId: webhook.id });
+    await api.advanceTime(10 * 60_000 - 1);
+    expect(hook.received).toEqual([]);
+    // The job comes back at the end of the pause, within the second's jitter that spreads the jobs held with it.
+    await api.advanceTime(1_001);
+    expect(hook.received).toHaveLength(1);
+    expect(await deliveriesOf(client, webhook.id)).toEqual([expect.objectContaining({ status: 'SUCCEEDED', nextAttemptAt: null })]);
+    const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key, ConsistentRead: true }));
+    expect(Item).toMatchObject({ failuresInARow: 0, pausedUntil: null });
+  });
+
+  it('retries a failed attempt once the clock has passed its backoff, not before, and records each attempt at the clock’s time', async () => {
+    const { client, organizationId } = await api.organization();
+    const hook = await receiver();
+    hook.answerWith(503);
+    const webhook = (await client.post('/v1/webhooks', { url: hook.url, events: ['lead.created'] })).body.webhook;
+    const first = api.clock.now();
+    await deliver({ ...leadCreated(organizationId), webhookId: webhook.id });
+    const [failed] = await deliveriesOf(client, webhook.id);
+    expect(failed).toMatchObject({ status: 'FAILED', attemptedAt: new Date(first).toISOString() });
+    const retryAt = Date.parse(failed!.nextAttemptAt!);
+    // The local schedule's first wait: a second, within its jitter.
+    expect(retryAt - first).toBeGreaterThanOrEqual(800);
+    expect(retryAt - first).toBeLessThanOrEqual(1_200);
+
+    await api.advanceTime(retryAt - api.clock.now() - 1);
+    expect(hook.received).toHaveLength(1);
+    await api.advanceTime(1);
+    expect(hook.received).toHaveLength(2);
+    expect(await deliveriesOf(client, webhook.id)).toEqual([expect.objectContaining({ status: 'SUCCEEDED', attemptedAt: new Date(retryAt).toISOString() }), failed]);
+  });
+
+  it('retries a redelivery its receiver refused however far the clock has moved from the system’s time: its 24 hours are on the clock', async () => {
+    const { client, organizationId } = await api.organization();
+    await api.advanceTime('P2D');
+    const hook = await receiver();
+    hook.answerWith(503);
+    const webhook = (await client.post('/v1/webhooks', { url: hook.url, events: ['lead.created'] })).body.webhook;
+    const occurredAt = Date.now() - 60_000;
+    const event = { id: eventIdOf(occurredAt, '31'), type: 'lead.created' as const, occurredAt: new Date(occurredAt).toISOString(), organizationId, data: {} };
+    await recordEvents([event]);
+
+    const redelivery = await client.post(`/v1/events/${event.id}/redeliver`, { webhookId: webhook.id });
+    expect(redelivery.status).toBe(202);
+    expect(redelivery.body.delivery.nextAttemptAt).toBe(new Date(api.clock.now()).toISOString());
+    await api.advanceTime(0);
+    expect(hook.received).toHaveLength(1);
+    const [failed] = await deliveriesOf(client, webhook.id);
+    expect(failed).toMatchObject({ status: 'FAILED', nextAttemptAt: expect.any(String) });
+    await api.advanceTime(Date.parse(failed!.nextAttemptAt!) - api.clock.now());
+    expect(hook.received).toHaveLength(2);
+  });
+});
+
+describe('secret rotation', () => {
+  it('keeps the previous secret signing for exactly 24 hours after the rotation, then only the new one', async () => {
+    const { client, organizationId } = await api.organization();
+    const created = await client.post('/v1/webhooks', { url: 'http://127.0.0.1:9/hooks', events: ['lead.created'] });
+    expect(created.status).toBe(201);
+    const { id, secret: first } = created.body.webhook;
+    const rotatedAt = api.clock.now();
+    const rotated = await client.post(`/v1/webhooks/${id}/rotate-secret`);
+    expect(rotated.status).toBe(200);
+    const second = rotated.body.webhook.secret as string;
+
+    const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: webhookKeys.webhook(organizationId, id), ConsistentRead: true }));
+    const stored = await signingSecretsOf(organizationId, fromWebhookItem(Item!));
+    const overlapEnds = Date.parse(stored.find((s) => s.secret === first)!.expiresAt!);
+    // On the clock, which stands still meanwhile: exactly 24 hours.
+    expect(overlapEnds - rotatedAt).toBe(24 * 3_600_000);
+
+    expect(activeSecrets(stored, overlapEnds - 1)).toEqual([second, first]);
+    expect(activeSecrets(stored, overlapEnds)).toEqual([second]);
+  });
+});
+
 describe('the webhook retry schedule', () => {
   it('deployed, waits about 30 s before the first retry and doubles, each wait within 20 % of its step', async () => {
     const { retryDelaySeconds, webhookSettings } = await deliveryWith(DEPLOYED);
@@ -127,28 +232,6 @@ describe('a receiver’s Retry-After', () => {
 
   it('is no request at all when absent or neither form', () => {
     for (const value of [undefined, '', 'soon', '-5', '1.5', '2026-11-20', '99999999999']) expect(retryAfterMs(value, now), String(value)).toBeNull();
-  });
-});
-
-describe('secret rotation', () => {
-  it('keeps the previous secret signing for exactly 24 hours after the rotation, then only the new one', async () => {
-    const { client, organizationId } = await api.organization();
-    const created = await client.post('/v1/webhooks', { url: 'http://127.0.0.1:9/hooks', events: ['lead.created'] });
-    expect(created.status).toBe(201);
-    const { id, secret: first } = created.body.webhook;
-    const rotatedAt = Date.now();
-    const rotated = await client.post(`/v1/webhooks/${id}/rotate-secret`);
-    expect(rotated.status).toBe(200);
-    const second = rotated.body.webhook.secret as string;
-
-    const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: webhookKeys.webhook(organizationId, id), ConsistentRead: true }));
-    const stored = await signingSecretsOf(organizationId, fromWebhookItem(Item!));
-    const overlapEnds = Date.parse(stored.find((s) => s.secret === first)!.expiresAt!);
-    expect(overlapEnds - rotatedAt).toBeGreaterThanOrEqual(24 * 3_600_000 - 5_000);
-    expect(overlapEnds - rotatedAt).toBeLessThanOrEqual(24 * 3_600_000 + 5_000);
-
-    expect(activeSecrets(stored, overlapEnds - 1)).toEqual([second, first]);
-    expect(activeSecrets(stored, overlapEnds)).toEqual([second]);
   });
 });
 

@@ -390,6 +390,47 @@ describe('expiresAt', () => {
     expect((await client.get(`/v1/webhooks/${kept.id}`)).body.webhook).toMatchObject({ isEnabled: true, expiresAt: null });
   });
 
+  it('moves expiresAt and its expiry item together: a store that fails the expiry item’s write leaves both as they were, never one', async () => {
+    const { client, organizationId } = await api.organization();
+    const first = inHours(3);
+    const webhook = (await client.post('/v1/webhooks', { url: 'https://hooks.example.com/together', events: ['lead.created'], description: 'CRM sync', expiresAt: first })).body.webhook;
+    const expiryKey = webhookKeys.webhookExpiry(organizationId, webhook.id);
+    /** The subscription's expiresAt and its expiry item's, as the table holds them. */
+    const stored = async () => {
+      const read = (Key: { pk: string; sk: string }) => dynamo.send(new GetCommand({ TableName: config.tableName, Key, ConsistentRead: true }));
+      const [{ Item: subscription }, { Item: expiry }] = await Promise.all([read(webhookKeys.webhook(organizationId, webhook.id)), read(expiryKey)]);
+      return { subscription: subscription?.expiresAt as string | null, expiryItem: (expiry?.expiresAt as string | undefined) ?? null };
+    };
+    expect(await stored()).toEqual({ subscription: first, expiryItem: first });
+
+    // Every write that carries the expiry item fails, before it reaches the table, as a store that does not answer.
+    const FAULT = 'expiryWriteFails';
+    dynamo.middlewareStack.add(
+      (next, context) => async (args) => {
+        const writes = /^(Put|Update|Delete)Item|^TransactWriteItems/.test(String(context.commandName));
+        if (writes && JSON.stringify(args.input).includes(expiryKey.sk)) throw Object.assign(new Error('Connection timed out after 3000 ms'), { name: 'TimeoutError', $metadata: {} });
+        return next(args);
+      },
+      { step: 'initialize', name: FAULT },
+    );
+    try {
+      for (const expiresAt of [inHours(5), null]) {
+        const refused = await client.put(`/v1/webhooks/${webhook.id}`, { expiresAt, description: 'moved' });
+        expect(refused.status).toBe(503);
+        expect(await stored()).toEqual({ subscription: first, expiryItem: first });
+      }
+    } finally {
+      dynamo.middlewareStack.remove(FAULT);
+    }
+    expect((await client.get(`/v1/webhooks/${webhook.id}`)).body.webhook).toMatchObject({ description: 'CRM sync', expiresAt: first });
+
+    const later = inHours(5);
+    expect((await client.put(`/v1/webhooks/${webhook.id}`, { expiresAt: later, description: 'moved' })).body.webhook).toMatchObject({ description: 'moved', expiresAt: later });
+    expect(await stored()).toEqual({ subscription: later, expiryItem: later });
+    expect((await client.put(`/v1/webhooks/${webhook.id}`, { expiresAt: null })).body.webhook).toMatchObject({ description: 'moved', expiresAt: null });
+    expect(await stored()).toEqual({ subscription: null, expiryItem: null });
+  });
+
   it('enables an expired subscription again only with a later expiresAt, or null; subscribing again makes a new one meanwhile', async () => {
     const { client, organizationId } = await api.organization();
     const webhook = (await client.post('/v1/webhooks', { url: 'https://hooks.example.com/renew', events: ['lead.created'], expiresAt: inHours(1) })).body.webhook;

@@ -5,6 +5,7 @@ import {
   GetShardIteratorCommand,
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
+import { createHash } from 'node:crypto';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { enableStream, LOCAL_AWS_ENV } from './dynamodb-local';
 import { patientWhileStartingUp } from './patience';
@@ -71,17 +72,31 @@ export function resumeIndex(records: StreamRecord[], answer: DynamoDBBatchRespon
   return Math.min(...indexes);
 }
 
+/** Records read ahead of the handler, over all lanes: past it the reader waits for the lanes to take some. */
+const READ_AHEAD = 10_000;
+
+/** The lane of a record: its partition key's hash, as Lambda assigns a shard's records to its concurrent batches. */
+export function laneOf(record: StreamRecord, lanes: number): number {
+  if (lanes === 1) return 0;
+  const key = JSON.stringify(record.dynamodb?.Keys?.pk ?? null);
+  return createHash('sha256').update(key).digest().readUInt32BE(0) % lanes;
+}
+
 /**
- * Reads the table's stream in DynamoDB Local and hands each batch to the same stream handler Lambda runs,
- * in process: what the event source mapping does in AWS, including retrying a batch whose handler threw and, when
- * the handler reports a failed record (ReportBatchItemFailures), handing that record and those after it again.
- * `from: 'LATEST'` skips what an earlier run already handled (a DATA_DIR restart).
+ * Reads the table's stream in DynamoDB Local and hands batches to the same stream handler Lambda runs, in process:
+ * what the event source mapping does in AWS. With `parallelization` (Lambda's ParallelizationFactor), a shard's
+ * records go to that many lanes by partition key, each handing its batches in order, one at a time, beside the others:
+ * a key's records keep their order, and a backlog of some keys does not hold back the rest. A batch whose handler threw
+ * is handed again; when the handler reports a failed record (ReportBatchItemFailures), that record and those after it
+ * in its lane are handed again, the records before it never. `from: 'LATEST'` skips what an earlier run already
+ * handled (a DATA_DIR restart).
  */
-export async function startTableStream({ endpoint, tableName, handler, from = 'TRIM_HORIZON', onError }: {
+export async function startTableStream({ endpoint, tableName, handler, from = 'TRIM_HORIZON', parallelization = 1, onError }: {
   endpoint: string;
   tableName: string;
   handler: StreamBatchHandler;
   from?: 'TRIM_HORIZON' | 'LATEST';
+  parallelization?: number;
   onError: (error: unknown) => void;
 }): Promise<TableStream> {
   const streamArn = await enableStream(endpoint, tableName);
@@ -93,9 +108,9 @@ export async function startTableStream({ endpoint, tableName, handler, from = 'T
   patientWhileStartingUp(streams.middlewareStack);
 
   /** Open shards and where reading them stands; a closed shard leaves the map, a new one joins from its start. */
-  const shards = new Map<string, { iterator?: string; lastSequence?: string; resumeAt?: string }>();
+  const shards = new Map<string, { iterator?: string; lastSequence?: string }>();
   const done = new Set<string>();
-  const iteratorOf = async (shardId: string, type: 'TRIM_HORIZON' | 'LATEST' | 'AT_SEQUENCE_NUMBER' | 'AFTER_SEQUENCE_NUMBER', sequence?: string) =>
+  const iteratorOf = async (shardId: string, type: 'TRIM_HORIZON' | 'LATEST' | 'AFTER_SEQUENCE_NUMBER', sequence?: string) =>
     (await streams.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shardId, ShardIteratorType: type, SequenceNumber: sequence }))).ShardIterator;
 
   async function discoverShards(initial: boolean) {
@@ -107,46 +122,76 @@ export async function startTableStream({ endpoint, tableName, handler, from = 'T
     }
   }
 
-  /** One pass over every shard; true when any records were handled. */
+  let stopped = false;
+  /** Records read and not yet handled, by lane, in the shard's order; `busy` while a batch of the lane is in the handler. */
+  const lanes = Array.from({ length: parallelization }, () => ({ records: [] as StreamRecord[], busy: false }));
+  const waiting = () => lanes.reduce((sum, lane) => sum + lane.records.length, 0);
+  const lanesIdle = () => lanes.every((lane) => !lane.busy && lane.records.length === 0);
+  /** Passes begun so far: a caller waiting to be caught up needs an idle pass begun after it asked, and idle lanes. */
+  let passesBegun = 0;
+  let lastIdlePass = 0;
+  let waiters: { after: number; resolve: () => void }[] = [];
+  const settle = () => {
+    if (!lanesIdle()) return;
+    const caughtUp = waiters.filter(({ after }) => after < lastIdlePass);
+    waiters = waiters.filter(({ after }) => after >= lastIdlePass);
+    caughtUp.forEach(({ resolve }) => resolve());
+  };
+
+  /** Hands the lane's batches to the handler until it is empty; the position only moves on once the handler took a batch. */
+  async function drain(lane: (typeof lanes)[number]) {
+    if (lane.busy) return;
+    lane.busy = true;
+    try {
+      while (lane.records.length && !stopped) {
+        const records = lane.records.slice(0, BATCH_SIZE);
+        let failedAt: number;
+        try {
+          failedAt = resumeIndex(records, await handler({ Records: records.map(asLambdaRecord) }));
+        } catch (error) {
+          if (!stopped) onError(error);
+          await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+          continue;
+        }
+        // The records before a failed one are done; it and those after it are handed again, after a pause as after a throw.
+        lane.records.splice(0, failedAt >= 0 ? failedAt : records.length);
+        if (failedAt >= 0) {
+          onError(new Error(`Stream record ${records[failedAt]!.dynamodb!.SequenceNumber} failed; it and the ${lane.records.length - 1} records after it in its lane are handed again`));
+          await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+        }
+      }
+    } finally {
+      lane.busy = false;
+      settle();
+      wake?.();
+    }
+  }
+
+  /** One pass over every shard: its new records to their lanes; true when there were any. */
   async function pollOnce(): Promise<boolean> {
-    let handled = false;
+    let read = false;
     for (const [shardId, shard] of shards) {
-      // After a failed read (DynamoDB Local restarted, an iterator expired) reading resumes after the last record handled.
-      // After a failed record, reading resumes at it.
-      shard.iterator ??= shard.resumeAt
-        ? await iteratorOf(shardId, 'AT_SEQUENCE_NUMBER', shard.resumeAt)
-        : await iteratorOf(shardId, shard.lastSequence ? 'AFTER_SEQUENCE_NUMBER' : 'TRIM_HORIZON', shard.lastSequence);
+      // After a failed read (DynamoDB Local restarted, an iterator expired) reading resumes after the last record read.
+      shard.iterator ??= await iteratorOf(shardId, shard.lastSequence ? 'AFTER_SEQUENCE_NUMBER' : 'TRIM_HORIZON', shard.lastSequence);
       const result = await streams.send(new GetRecordsCommand({ ShardIterator: shard.iterator, Limit: BATCH_SIZE })).catch((error: unknown) => {
         shard.iterator = undefined;
         throw error;
       });
       const records = result.Records ?? [];
-      // The position only moves on once the handler has taken the batch: a throw retries the same records.
-      const failedAt = records.length ? resumeIndex(records, await handler({ Records: records.map(asLambdaRecord) })) : -1;
-      if (failedAt >= 0) {
-        // The records before the failed one are done; reading resumes at it (a pause first, as after a throw).
-        shard.resumeAt = records[failedAt]!.dynamodb!.SequenceNumber!;
-        shard.lastSequence = records[failedAt - 1]?.dynamodb?.SequenceNumber ?? shard.lastSequence;
-        shard.iterator = undefined;
-        throw new Error(`Stream record ${shard.resumeAt} failed; it and the ${records.length - failedAt - 1} records after it are handed again`);
-      }
-      if (records.length) shard.resumeAt = undefined;
+      for (const record of records) lanes[laneOf(record, parallelization)]!.records.push(record);
       shard.lastSequence = records.at(-1)?.dynamodb?.SequenceNumber ?? shard.lastSequence;
       shard.iterator = result.NextShardIterator;
       if (!result.NextShardIterator) {
         shards.delete(shardId);
         done.add(shardId);
       }
-      handled ||= records.length > 0;
+      read ||= records.length > 0;
     }
-    return handled;
+    for (const lane of lanes) if (lane.records.length) void drain(lane);
+    return read;
   }
 
   await discoverShards(true);
-  let stopped = false;
-  /** Passes begun so far: a caller waiting to be caught up needs an idle pass begun after it asked. */
-  let passesBegun = 0;
-  let waiters: { after: number; resolve: () => void }[] = [];
   let wake: (() => void) | undefined;
   let nudged = false;
   const nudge = () => {
@@ -173,27 +218,33 @@ export async function startTableStream({ endpoint, tableName, handler, from = 'T
       const gap = lastPassAt + MIN_POLL_GAP_MS - Date.now();
       if (gap > 0) await sleep(gap, false);
       if (stopped) break;
+      // Read ahead of the handler only so far: the lanes take some first.
+      if (waiting() >= READ_AHEAD) {
+        // Not woken by a nudge: a nudge pending here would make it a loop that never yields to I/O.
+        await sleep(MIN_POLL_GAP_MS, false);
+        continue;
+      }
       nudged = false;
       lastPassAt = Date.now();
       const pass = ++passesBegun;
-      const busy = await pollOnce().catch((error: unknown) => {
+      const read = await pollOnce().catch((error: unknown) => {
         if (!stopped) onError(error);
         return 'failed' as const;
       });
-      if (busy === false) {
-        const caughtUp = waiters.filter(({ after }) => after < pass);
-        waiters = waiters.filter(({ after }) => after >= pass);
-        caughtUp.forEach(({ resolve }) => resolve());
+      if (read === false) {
+        lastIdlePass = pass;
+        settle();
       }
       if (stopped) break;
-      if (busy === 'failed') await sleep(RETRY_MS, false);
-      else if (busy === false) await sleep(IDLE_POLL_MS, true);
+      if (read === 'failed') await sleep(RETRY_MS, false);
+      else if (read === false) await sleep(IDLE_POLL_MS, true);
       if (pass % 20 === 0) await discoverShards(false).catch((error: unknown) => stopped || onError(error));
     }
   })();
 
   return {
-    // An idle pass begun after the call: one begun before it may have read the stream before the caller's last write.
+    // An idle pass begun after the call (one begun before it may have read the stream before the caller's last write),
+    // and every lane's records handled.
     caughtUp: () =>
       new Promise<void>((resolve) => {
         waiters.push({ after: passesBegun, resolve });
@@ -204,6 +255,7 @@ export async function startTableStream({ endpoint, tableName, handler, from = 'T
       stopped = true;
       wake?.();
       await loop;
+      while (lanes.some((lane) => lane.busy)) await new Promise((resolve) => setTimeout(resolve, 10));
       waiters.forEach(({ resolve }) => resolve());
       streams.destroy();
     },

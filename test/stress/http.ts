@@ -21,7 +21,7 @@ export function jsonClient(url: string, apiKey: string) {
         return { status: response.status, body: null, malformed: text.slice(0, 200) };
       }
     } catch (error) {
-      return { status: 0, body: null, malformed: String(error) };
+      return { status: 0, body: null, malformed: `${String(error)} (${String((error as { cause?: unknown }).cause)})` };
     }
   };
   return {
@@ -34,6 +34,21 @@ export function jsonClient(url: string, apiKey: string) {
 }
 
 export type JsonClient = ReturnType<typeof jsonClient>;
+
+/**
+ * A client whose every answer must be a success: a 429 of a usage plan or a 500 is quick to answer, and timed as a
+ * success it would flatter the figure it lands in, so one stops the bench instead.
+ */
+export function succeeding(client: JsonClient): JsonClient {
+  const checked =
+    <Rest extends unknown[]>(method: string, call: (path: string, ...rest: Rest) => Promise<Answer>) =>
+    async (path: string, ...rest: Rest): Promise<Answer> => {
+      const answer = await call(path, ...rest);
+      if (answer.status < 200 || answer.status >= 300) throw new Error(`${method} ${path} answered ${answer.status}: ${answer.malformed ?? JSON.stringify(answer.body).slice(0, 300)}`);
+      return answer;
+    };
+  return { get: checked('GET', client.get), post: checked('POST', client.post), put: checked('PUT', client.put), patch: checked('PATCH', client.patch), delete: checked('DELETE', client.delete) };
+}
 
 /** Runs `task(0)`, `task(1)`, … with `concurrency` workers until `count` tasks ran, or while `until` says not yet. */
 export async function pool(count: number | ((started: number) => boolean), concurrency: number, task: (i: number) => Promise<void>): Promise<number> {

@@ -57,6 +57,7 @@ function takeFromStream(stack: Stack, fn: ServiceFunction, worker: WorkerDefinit
       // checkpointed and never handed again; with bisection, a record that keeps failing ends up alone.
       reportBatchItemFailures: true,
       bisectBatchOnError: true,
+      parallelizationFactor: worker.trigger.parallelization,
       retryAttempts: STREAM_RETRIES.attempts,
       // A record older than this goes to the failures queue rather than hold its shard for the stream's 24 hours.
       maxRecordAge: STREAM_RETRIES.maxRecordAge,
