@@ -26,11 +26,13 @@ export class SecretNotOpened extends Error {}
 
 /**
  * The Encryption SDK, loaded at a function's first secret rather than at its cold start: the functions of a module
- * that seal or open none (a list, a read) never evaluate it.
+ * that seal or open none (a list, a read) never evaluate it, and their bundles keep it in a chunk their import does not
+ * parse (infra/cdk/bundling.ts). It is a CommonJS package: imported from that chunk, as by Node, its exports are the
+ * namespace's `default`.
  */
 type Sdk = typeof import('@aws-crypto/client-node');
 let loading: Promise<Sdk> | undefined;
-const sdk = () => (loading ??= import('@aws-crypto/client-node'));
+const sdk = () => (loading ??= import('@aws-crypto/client-node').then((loaded) => (loaded as { default?: Sdk }).default ?? loaded));
 
 /**
  * How long, and for how many secrets, a container reuses a data key it was handed: the cache is keyed by the

@@ -1,12 +1,11 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, dirname, isAbsolute, join, parse, relative } from 'node:path';
+import { basename, isAbsolute, join, parse, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createOrganizationWithKey } from '../infra/demo/organization';
 import { routes } from '../functions/resources';
 import { DockerImage } from 'aws-cdk-lib';
-import { bundledHandler, FUNCTION_HANDLERS, FUNCTION_MODULES, moduleBundling } from '../infra/cdk/bundling';
+import { bundledHandler, FUNCTION_HANDLERS, FUNCTION_MODULES, LAZY_CHUNK_BYTES, moduleBundling, type ModuleBundle } from '../infra/cdk/bundling';
 import { bundleBudget, bundleFunctions, ENCRYPTION_SDK_MODULES } from './support/bundles';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { startReceiver } from './support/receiver';
@@ -16,67 +15,127 @@ import { packTools } from '../functions/mcp/built-tools';
 import { toolsFromDocument } from '../functions/mcp/document-tools';
 import { asTool } from '../functions/mcp/server';
 
-const outDir = mkdtempSync(join(tmpdir(), 'bundles-'));
 // As the stack sets it on every route's function: the bundles run as in Lambda, with no local server to name the API.
 process.env.PUBLIC_BASE_URL = 'https://api.example.com';
 
-let outputs: Record<string, { bytes: number; inputs: Record<string, unknown>; exports: string[] }> = {};
+let bundles: Record<string, ModuleBundle> = {};
+/**
+ * The cloud assembly the stack's bundler stages assets in (in the project, as cdk.out is), and each module's asset
+ * staged there; this file's own build beside the stack's (`function-bundles`), at the same depth, so the chunks' names
+ * (hashes of their code and maps, whose sources are named relative to them) are the same in both.
+ */
+let assembly = '';
+let outDir = '';
+const assets = new Map<string, string>();
 
-/** Bundles every handler module as the stack does (one esbuild run, one output per module). */
-beforeAll(async () => {
-  outputs = (await bundleFunctions(outDir)).outputs;
+/** Stages a function's asset as CDK does: the stack's bundler run into a fresh directory of the assembly. */
+const staged = (module: string, files: readonly string[] = []) => {
+  const dir = mkdtempSync(join(assembly, 'asset-'));
+  moduleBundling(module, files).local!.tryBundle(dir, { image: DockerImage.fromRegistry('scratch') });
+  return dir;
+};
+
+/** Bundles every handler module as the stack does, and stages each module's asset as the stack's bundler does. */
+beforeAll(() => {
+  mkdirSync('test-results', { recursive: true });
+  assembly = mkdtempSync(join('test-results', 'assembly-'));
+  outDir = join(assembly, 'measured-bundles');
+  bundles = bundleFunctions(outDir);
+  for (const module of FUNCTION_MODULES) assets.set(module, staged(module));
 });
-afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+afterAll(() => {
+  if (assembly) rmSync(assembly, { recursive: true, force: true });
+});
 
-/** Loads the bundle, not the source. */
+/** Loads the function as deployed: its staged asset's file, which loads its chunks from beside it. */
 async function bundled(handlerName: string) {
   const { module, exportName } = parseHandler(handlerName);
-  const exports = (await import(pathToFileURL(join(outDir, `${module}.mjs`)).href)) as Record<string, (event: unknown, context: unknown) => Promise<{ statusCode: number; headers?: Record<string, string>; body: string }>>;
+  const [file] = bundledHandler(handlerName).split('.');
+  const exports = (await import(pathToFileURL(join(assets.get(module)!, `${file}.mjs`)).href)) as Record<string, (event: unknown, context: unknown) => Promise<{ statusCode: number; headers?: Record<string, string>; body: string }>>;
   return { handler: exports[exportName]! };
 }
+
+/** The relative files a bundle's file imports, statically or with import(), as its minified text names them. */
+const importedFiles = (text: string): string[] => [...text.matchAll(/\bimport\s*\(?\s*"(\.{1,2}\/[^"]+)"|\bfrom\s*"(\.{1,2}\/[^"]+)"/g)].map((match) => match[1] ?? match[2]!);
+const dynamicallyImported = (text: string): string[] => [...text.matchAll(/\bimport\s*\(\s*"(\.{1,2}\/[^"]+)"\s*\)/g)].map((match) => match[1]!);
 
 const context = { awsRequestId: 'bundle-test', getRemainingTimeInMillis: () => 10_000 };
 
 describe('the bundled functions', () => {
-  it.each(FUNCTION_MODULES.map((module) => [module, bundleBudget(module) / 1024]))('%s stays within %i KB', (module) => {
-    const output = Object.entries(outputs).find(([file]) => file.endsWith(`/${module}.mjs`));
-    expect(output, `no bundle for ${module}`).toBeDefined();
-    expect(output![1].bytes).toBeLessThanOrEqual(bundleBudget(module));
+  it.each(FUNCTION_MODULES.map((module) => [module, bundleBudget(module) / 1024]))('%s stays within %i KB at import', (module) => {
+    expect(bundles[module], `no bundle for ${module}`).toBeDefined();
+    expect(bundles[module]!.importBytes).toBeLessThanOrEqual(bundleBudget(module));
   });
 
-  it('deploys each function from its module’s bundle as built here: the stack’s bundler copies the file its handler names, with its map and assets', () => {
-    // Staged as CDK stages an asset: in a directory of the cloud assembly, which lies in the project (cdk.out).
-    mkdirSync('test-results', { recursive: true });
-    const assembly = mkdtempSync(join('test-results', 'assembly-'));
-    onTestFinished(() => rmSync(assembly, { recursive: true, force: true }));
-    const staged = (handler: string, assets: string[] = []) => {
-      const dir = mkdtempSync(join(assembly, 'asset-'));
-      moduleBundling(parseHandler(handler).module, assets).local!.tryBundle(dir, { image: DockerImage.fromRegistry('scratch') });
-      return dir;
-    };
+  it('deploys each function from its module’s bundle as built here: the stack’s bundler copies the file its handler names, the chunks it loads, their maps and assets', () => {
+    const checkout = relative(parse(process.cwd()).root, process.cwd());
     for (const handler of FUNCTION_HANDLERS) {
       const { module, exportName } = parseHandler(handler);
+      const bundle = bundles[module]!;
       // The function's handler setting names the staged file and an export of it.
       const [file, exported] = bundledHandler(handler).split('.');
-      const dir = staged(handler);
-      expect(readdirSync(dir).sort(), handler).toEqual([`${file}.mjs`, `${file}.mjs.map`]);
-      // Byte for byte the bundle this file measures and runs.
-      expect(readFileSync(join(dir, `${file}.mjs`)).equals(readFileSync(join(outDir, `${module}.mjs`))), handler).toBe(true);
-      const output = Object.entries(outputs).find(([path]) => path.endsWith(`/${module}.mjs`))![1];
-      expect(output.exports, handler).toContain(exported);
+      const dir = assets.get(module)!;
+      expect(bundle.files[0], handler).toBe(`${file}.mjs`);
+      expect(readdirSync(dir).sort(), handler).toEqual(bundle.files.flatMap((name) => [name, `${name}.map`]).sort());
+      // Byte for byte the bundle and chunks this file measures and runs.
+      for (const name of bundle.files) expect(readFileSync(join(dir, name)).equals(readFileSync(join(bundle.dir, name))), `${handler}: ${name}`).toBe(true);
+      expect(bundle.exports, handler).toContain(exported);
       expect(exported, handler).toBe(exportName);
-      // Its source map never names where the project is checked out: the map is part of the asset's hash, which must
-      // be the same in every checkout.
+      // Its source maps never name where the project is checked out: a map is part of the asset's hash, which must be
+      // the same in every checkout.
       const sources = JSON.parse(readFileSync(join(dir, `${file}.mjs.map`), 'utf8')).sources as string[];
-      const checkout = relative(parse(process.cwd()).root, process.cwd());
-      expect(sources, handler).toContain(relative(join(assembly, 'function-bundles', dirname(module)), `functions/${module}.ts`));
-      expect(sources.filter((source) => isAbsolute(source) || source.includes(checkout)), handler).toEqual([]);
+      expect(sources, handler).toContain(relative(join(assembly, 'function-bundles', relative(outDir, bundle.dir)), `functions/${module}.ts`));
+      for (const name of bundle.files) {
+        const mapped = JSON.parse(readFileSync(join(dir, `${name}.map`), 'utf8')).sources as string[];
+        expect(mapped.filter((source) => isAbsolute(source) || source.includes(checkout)), `${handler}: ${name}`).toEqual([]);
+      }
     }
     const script = routes.find((route) => route.assets?.length)!;
-    expect(readdirSync(staged(handlerOf(script), [...script.assets!])).sort()).toEqual(['handlers.mjs', 'handlers.mjs.map', ...script.assets!.map((asset) => basename(asset))].sort());
+    const scriptModule = parseHandler(handlerOf(script)).module;
+    expect(readdirSync(staged(scriptModule, [...script.assets!])).sort()).toEqual([...bundles[scriptModule]!.files.flatMap((name) => [name, `${name}.map`]), ...script.assets!.map((asset) => basename(asset))].sort());
     // CDK stages an asset once per distinct bundling settings (their JSON): a module, or its assets, must never share another's.
-    const settings = [...FUNCTION_MODULES.map((module) => moduleBundling(module)), moduleBundling(parseHandler(handlerOf(script)).module, [...script.assets!])];
+    const settings = [...FUNCTION_MODULES.map((module) => moduleBundling(module)), moduleBundling(scriptModule, [...script.assets!])];
     expect(new Set(settings.map((options) => JSON.stringify(options))).size).toBe(FUNCTION_MODULES.length + 1);
+  });
+
+  it('stages with each function every chunk its files import, at import or with import(), and nothing else', () => {
+    const split = FUNCTION_MODULES.filter((module) => bundles[module]!.files.length > 1);
+    // The modules that load large code with import() are the ones built with chunks, so this test reads some.
+    expect(split).toEqual(expect.arrayContaining([...ENCRYPTION_SDK_MODULES, 'meta/handlers', 'authorizer']));
+    for (const module of FUNCTION_MODULES) {
+      const dir = assets.get(module)!;
+      const files = readdirSync(dir).filter((name) => name.endsWith('.mjs'));
+      // Walked from the file the handler names, through what each staged file's own text imports.
+      const reached = new Set<string>();
+      const visit = (name: string) => {
+        if (reached.has(name)) return;
+        reached.add(name);
+        expect(files, `${module}: ${name}`).toContain(name);
+        for (const imported of importedFiles(readFileSync(join(dir, name), 'utf8'))) visit(relative(dir, join(dir, imported)));
+      };
+      visit(bundles[module]!.files[0]!);
+      expect([...reached].sort(), module).toEqual(files.sort());
+    }
+    // What the functions that seal secrets load at their first one is a chunk their import does not parse.
+    for (const module of ENCRYPTION_SDK_MODULES) {
+      const dir = assets.get(module)!;
+      const lazily = readdirSync(dir).filter((name) => name.endsWith('.mjs')).flatMap((name) => dynamicallyImported(readFileSync(join(dir, name), 'utf8')));
+      expect(lazily.length, module).toBeGreaterThan(0);
+    }
+  });
+
+  it('parses at import none of what the functions load with import() when first needed: the OpenAPI document, the authorizers’ metrics', () => {
+    const atImport = (module: string) => Object.keys(bundles[module]!.importInputs);
+    const carried = (module: string) => Object.keys(bundles[module]!.inputs);
+    // The reference page's functions build no document; the document's function builds it at its first request.
+    expect(carried('meta/handlers')).toContain('functions/meta/document.ts');
+    expect(atImport('meta/handlers')).not.toContain('functions/meta/document.ts');
+    // An authorizer counts a failure to decide (its store failed) with Powertools Metrics, made then.
+    for (const module of ['authorizer', 'inbound-endpoints/authorizer']) {
+      const metrics = carried(module).filter((input) => input.includes('node_modules/@aws-lambda-powertools/metrics/'));
+      expect(metrics.length, module).toBeGreaterThan(0);
+      expect(atImport(module).filter((input) => metrics.includes(input)), module).toEqual([]);
+    }
   });
 
   it('names the reference page’s renderer from build time: the page’s function ships no script and hashes none', async () => {
@@ -85,7 +144,8 @@ describe('the bundled functions', () => {
     const name = referenceRenderer().name;
     expect(page.body).toContain(`/docs/${name}`);
     // The name is in the bundle as text, put there by the bundler; only the script's own route copies the file.
-    expect(readFileSync(join(outDir, 'meta/handlers.mjs'), 'utf8')).toContain(JSON.stringify(name));
+    const meta = bundles['meta/handlers']!;
+    expect(meta.files.map((file) => readFileSync(join(meta.dir, file), 'utf8')).join('\n')).toContain(JSON.stringify(name));
     expect(routes.filter((route) => route.assets?.length).map((route) => route.operationId)).toEqual(['getApiReferenceScript']);
   });
 
@@ -108,7 +168,7 @@ describe('the bundled functions', () => {
     expect(JSON.parse(response.body).result.tools).toEqual(toolsFromDocument().filter((tool) => tool.toolset === 'curated').map(asTool));
     // The tools reach the bundler as one command-line define: Linux takes at most 128 KiB in one argument.
     expect(packTools(toolsFromDocument()).length).toBeLessThan(96 * 1024);
-    const [, mcp] = Object.entries(outputs).find(([file]) => file.endsWith('/mcp/handlers.mjs'))!;
+    const mcp = bundles['mcp/handlers']!;
     expect(Object.keys(mcp.inputs).filter((input) => input.startsWith('functions/') && !input.startsWith('functions/mcp/'))).toEqual([]);
     // The protocol is the SDK's; ajv, which its server would use only to validate elicitations, is left out.
     expect(Object.keys(mcp.inputs).some((input) => input.includes('@modelcontextprotocol/sdk/dist/esm/server/'))).toBe(true);
@@ -127,30 +187,32 @@ describe('the bundled functions', () => {
       'inbound-endpoints/authorizer': ['functions/inbound-endpoints/', 'functions/organization/counter-shards'],
     };
     for (const [module, own] of Object.entries(owned)) {
-      const [, bundle] = Object.entries(outputs).find(([file]) => file.endsWith(`/${module}.mjs`))!;
+      const bundle = bundles[module]!;
       const ours = Object.keys(bundle.inputs).filter((input) => input.startsWith('functions/'));
       expect(ours.filter((input) => !own.some((prefix) => input.startsWith(prefix))), module).toEqual([]);
       expect(ours.filter((input) => input.endsWith('/routes.ts')), module).toEqual([]);
     }
     // The API key's authorizer, exactly: its handler, the counterShards read and the organization's key.
-    const [, authorizer] = Object.entries(outputs).find(([file]) => file.endsWith('/authorizer.mjs') && !file.includes('inbound-endpoints'))!;
+    const authorizer = bundles.authorizer!;
     expect(Object.keys(authorizer.inputs).filter((input) => input.startsWith('functions/')).sort()).toEqual(owned.authorizer);
   });
 
   it('carries the EventBridge Scheduler client in the automation step runner’s bundle alone: only it makes and deletes schedules', () => {
-    const withScheduler = Object.entries(outputs).filter(([, output]) => Object.keys(output.inputs).some((input) => input.includes('node_modules/@aws-sdk/client-scheduler/')));
-    expect(withScheduler.map(([file]) => relative(outDir, file).replace(/\.mjs$/, ''))).toEqual(['automations/runner-handler']);
+    const withScheduler = FUNCTION_MODULES.filter((module) => Object.keys(bundles[module]!.inputs).some((input) => input.includes('node_modules/@aws-sdk/client-scheduler/')));
+    expect(withScheduler).toEqual(['automations/runner-handler']);
   });
 
-  it('carries the AWS Encryption SDK in the bundles of the functions that seal or open secrets alone, without its signatures or branch key store', () => {
-    const withSdk = Object.entries(outputs).filter(([, output]) => Object.keys(output.inputs).some((input) => input.includes('node_modules/@aws-crypto/')));
-    expect(withSdk.map(([file]) => relative(outDir, file).replace(/\.mjs$/, '')).sort()).toEqual(ENCRYPTION_SDK_MODULES);
-    for (const [file, output] of withSdk) {
-      expect(Object.keys(output.inputs).filter((input) => /node_modules\/(asn1\.js|@aws-crypto\/branch-keystore-node)\//.test(input)), file).toEqual([]);
+  it('carries the AWS Encryption SDK in the bundles of the functions that seal or open secrets alone, in chunks their import does not parse, without its signatures or branch key store', () => {
+    const sdk = (inputs: Record<string, number>) => Object.keys(inputs).filter((input) => input.includes('node_modules/@aws-crypto/'));
+    expect(FUNCTION_MODULES.filter((module) => sdk(bundles[module]!.inputs).length > 0)).toEqual(ENCRYPTION_SDK_MODULES);
+    for (const module of ENCRYPTION_SDK_MODULES) {
+      // Loaded at the function's first secret: a list or a read never parses it.
+      expect(sdk(bundles[module]!.importInputs), module).toEqual([]);
+      expect(Object.keys(bundles[module]!.inputs).filter((input) => /node_modules\/(asn1\.js|@aws-crypto\/branch-keystore-node)\//.test(input)), module).toEqual([]);
     }
   });
 
-  it('seals a new webhook’s secret and opens it to sign a test event, as the bundles run in Lambda', async () => {
+  it('seals a new webhook’s secret and opens it to sign a test event, as the staged assets run in Lambda: the Encryption SDK’s chunk loaded at the first secret', async () => {
     const { organizationId } = await createOrganizationWithKey('Sealing Co');
     const receiver = await startReceiver();
     onTestFinished(() => receiver.close());
@@ -165,7 +227,7 @@ describe('the bundled functions', () => {
     });
     const route = (operationId: string) => routes.find((candidate) => candidate.operationId === operationId)!;
     const created = await (await bundled(handlerOf(route('createWebhook')))).handler(request('createWebhook', { url: receiver.url, events: ['lead.created'] }), context);
-    expect(created.statusCode).toBe(201);
+    expect(created.statusCode, created.body).toBe(201);
     const { id, secret } = JSON.parse(created.body).webhook as { id: string; secret: string };
     const tested = await (await bundled(handlerOf(route('testWebhook')))).handler(request('testWebhook', null, { webhookId: id }), context);
     expect(JSON.parse(tested.body).attempt.status).toBe('SUCCEEDED');

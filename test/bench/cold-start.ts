@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { FUNCTION_MODULES } from '../../infra/cdk/bundling';
-import { bundleFunctions } from '../support/bundles';
+import { FUNCTION_HANDLERS, FUNCTION_MODULES, type ModuleBundle } from '../../infra/cdk/bundling';
+import { parseHandler } from '#shared/routes/route';
+import { bundleFunctions, entryFileOf } from '../support/bundles';
 import { median } from './timing';
 
 export interface Yardstick {
@@ -21,7 +22,12 @@ export interface ColdStartFigures {
   floorWithoutPowertools: Yardstick;
   /** The MCP protocol SDK's server and transport alone (./mcp-sdk.ts). */
   mcpSdk: Yardstick;
-  functions: { handler: string; bytes: number; importMs: number; ratio: number }[];
+  /**
+   * One row per distinct bundle the stack deploys: a function module's, which each of its functions deploys. `handler`
+   * names it for a reader (`leads/handlers (8 functions)`); `bytes` are what its import parses (its entry and the chunks
+   * that loads at once, not those it loads with import() at first use).
+   */
+  functions: { handler: string; module: string; functions: number; bytes: number; importMs: number; ratio: number }[];
   sourceMaps: { handler: string; withoutMs: number; withMs: number }[];
   runtimeSdk: { handler: string; bytes: number; importMs: number; bundledMs: number };
 }
@@ -52,6 +58,12 @@ const YARDSTICKS = ['bench/handler-floor', 'bench/handler-floor-without-powertoo
 /** Every Powertools module the functions import, each resolved to ./without-powertools.ts for the floor without it. */
 const POWERTOOLS_MODULES = ['@aws-lambda-powertools/logger', '@aws-lambda-powertools/logger/middleware', '@aws-lambda-powertools/metrics', '@aws-lambda-powertools/metrics/middleware'];
 
+/** How many functions deploy each module's bundle. */
+const functionsOf = (module: string) => FUNCTION_HANDLERS.filter((handler) => parseHandler(handler).module === module).length;
+
+/** A bundle's name in the figures: its module, and how many functions deploy it when more than one. */
+const bundleName = (module: string) => (functionsOf(module) > 1 ? `${module} (${functionsOf(module)} functions)` : module);
+
 /**
  * Bundles every function as the stack does, and a bare document-client function the same way; imports each in
  * fresh processes, interleaved with the baseline so both see the same machine.
@@ -59,17 +71,23 @@ const POWERTOOLS_MODULES = ['@aws-lambda-powertools/logger', '@aws-lambda-powert
 export async function measureColdStarts({ rounds, progress }: { rounds: number; progress: (line: string) => void }): Promise<ColdStartFigures> {
   const outDir = mkdtempSync(join(process.cwd(), 'node_modules', '.bench-bundles-'));
   try {
-    await bundleFunctions(outDir);
-    await bundleFunctions(outDir, { 'bench/bare-client': 'test/bench/bare-client.ts', 'bench/handler-floor': 'test/bench/handler-floor.ts', 'bench/mcp-sdk': 'test/bench/mcp-sdk.ts' });
+    const bundles: Record<string, ModuleBundle> = {
+      ...bundleFunctions(outDir),
+      ...bundleFunctions(join(outDir, 'yardsticks'), { 'bench/bare-client': 'test/bench/bare-client.ts', 'bench/handler-floor': 'test/bench/handler-floor.ts', 'bench/mcp-sdk': 'test/bench/mcp-sdk.ts' }),
+    };
     const withoutPowertools = fileURLToPath(new URL('./without-powertools.ts', import.meta.url));
-    await bundleFunctions(
-      outDir,
-      { 'bench/handler-floor-without-powertools': 'test/bench/handler-floor.ts' },
-      { alias: Object.fromEntries(POWERTOOLS_MODULES.map((module) => [module, withoutPowertools])) },
+    Object.assign(
+      bundles,
+      bundleFunctions(
+        join(outDir, 'without-powertools'),
+        { 'bench/handler-floor-without-powertools': 'test/bench/handler-floor.ts' },
+        { alias: Object.fromEntries(POWERTOOLS_MODULES.map((module) => [module, withoutPowertools])) },
+      ),
     );
     // The runtime-SDK variant must resolve the SDK from node_modules, as Lambda's runtime would provide it.
-    await bundleFunctions(join(outDir, 'runtime-sdk'), { 'leads/handlers': 'functions/leads/handlers.ts' }, { external: ['@aws-sdk/*', '@smithy/*'] });
-    const file = (name: string) => join(outDir, `${name}.mjs`);
+    const runtimeSdk = bundleFunctions(join(outDir, 'runtime-sdk'), { 'leads/handlers': 'functions/leads/handlers.ts' }, { external: ['@aws-sdk/*', '@smithy/*'] })['leads/handlers']!;
+    // A bundle is imported by the file its handler names, which imports the chunks it needs at once.
+    const file = (name: string) => entryFileOf(bundles[name]!);
     const samples = new Map<string, number[]>([['bench/bare-client', []], ...YARDSTICKS.map((name) => [name, []] as [string, number[]]), ...FUNCTION_MODULES.map((h) => [h, []] as [string, number[]])]);
     // One unmeasured import each, so every file is read from the same warm page cache as the baseline's.
     for (const name of samples.keys()) importTime(file(name));
@@ -95,8 +113,8 @@ export async function measureColdStarts({ rounds, progress }: { rounds: number; 
     }
     const baselineMs = median(samples.get('bench/bare-client')!);
     // A bundle's ratio is the median of its paired ratios; its import time, the median of its imports.
-    const yardstick = (name: string): Yardstick => ({ bytes: statSync(file(name)).size, importMs: median(samples.get(name)!), ratio: median(ratios.get(name)!) });
-    const functions = FUNCTION_MODULES.map((handler) => ({ handler, ...yardstick(handler) }));
+    const yardstick = (name: string): Yardstick => ({ bytes: bundles[name]!.importBytes, importMs: median(samples.get(name)!), ratio: median(ratios.get(name)!) });
+    const functions = FUNCTION_MODULES.map((module) => ({ handler: bundleName(module), module, functions: functionsOf(module), ...yardstick(module) }));
     progress('cold starts: source maps on and off, bundled and runtime SDK');
     const sourceMaps = SAMPLED.map((handler) => {
       const without: number[] = [];
@@ -110,17 +128,17 @@ export async function measureColdStarts({ rounds, progress }: { rounds: number; 
     const runtime: number[] = [];
     const bundled: number[] = [];
     for (let i = 0; i < rounds * 2; i++) {
-      runtime.push(importTime(join(outDir, 'runtime-sdk', 'leads/handlers.mjs')));
+      runtime.push(importTime(entryFileOf(runtimeSdk)));
       bundled.push(importTime(file('leads/handlers')));
     }
     return {
-      baseline: { bytes: statSync(file('bench/bare-client')).size, importMs: baselineMs },
+      baseline: { bytes: bundles['bench/bare-client']!.importBytes, importMs: baselineMs },
       floor: yardstick('bench/handler-floor'),
       floorWithoutPowertools: yardstick('bench/handler-floor-without-powertools'),
       mcpSdk: yardstick('bench/mcp-sdk'),
       functions,
       sourceMaps,
-      runtimeSdk: { handler: 'leads/handlers', bytes: statSync(join(outDir, 'runtime-sdk', 'leads/handlers.mjs')).size, importMs: median(runtime), bundledMs: median(bundled) },
+      runtimeSdk: { handler: 'leads/handlers', bytes: runtimeSdk.importBytes, importMs: median(runtime), bundledMs: median(bundled) },
     };
   } finally {
     rmSync(outDir, { recursive: true, force: true });

@@ -194,7 +194,8 @@ ${f.depth.map((d) => `| ${d.page} | ${ms(d.byPage.measured)} | ${x(d.byPage.rati
 
 ## 5. Cold starts
 
-Each function bundled as the stack bundles it, imported in a fresh Node process that has loaded what Lambda's
+Each bundle the stack deploys (a function module's, which each of its functions deploys; its import reads the entry and
+the chunks that loads at once, not those it loads with \`import()\` at first use), imported in a fresh Node process that has loaded what Lambda's
 runtime loads first (\`node:http\`, for its Runtime API client), median of the rounds, against a function that only
 creates the DynamoDB document client, bundled the same way and imported beside each (a ratio is the median of those
 pairs' ratios) (${kb(f.coldStarts.baseline.bytes)}, ${ms(f.coldStarts.baseline.importMs)}).

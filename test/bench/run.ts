@@ -459,7 +459,7 @@ function collectRatios(f: Pick<BenchFigures, 'visits' | 'overhead' | 'http' | 'a
   const worstImport = slowest.ratio;
   const medianImport = median(f.coldStarts.functions.map((fn) => fn.ratio));
   // Each bundle against its budget (test/support/bundles.ts).
-  const largest = Math.max(...f.coldStarts.functions.map((fn) => fn.bytes / bundleBudget(fn.handler)));
+  const largest = Math.max(...f.coldStarts.functions.map((fn) => fn.bytes / bundleBudget(fn.module)));
   // What a KB of bundle costs at import in this run, and so what a target leaves a bundle over the bare client's.
   const bundles = [{ bytes: f.coldStarts.baseline.bytes, importMs: f.coldStarts.baseline.importMs }, f.coldStarts.floor, f.coldStarts.floorWithoutPowertools, ...f.coldStarts.functions];
   const msPerKb = importMsPerKilobyte(bundles);

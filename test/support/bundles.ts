@@ -1,5 +1,5 @@
-import { build, type Metafile } from 'esbuild';
-import { bundleOptions, functionEntryPoints } from '../../infra/cdk/bundling';
+import { join } from 'node:path';
+import { buildBundles, functionEntryPoints, type ModuleBundle } from '../../infra/cdk/bundling';
 
 /** The budget of one function's bundle: what a cold start downloads, unpacks and parses. */
 export const MAX_BUNDLE_BYTES = 420 * 1024;
@@ -18,12 +18,11 @@ const WITH_NUMBERING_PLANS = 512 * 1024;
 const THREE_CLIENTS = 448 * 1024;
 
 /**
- * Functions that seal or open tenants' secrets carry the AWS Encryption SDK and the KMS client on top of their own
- * budget: 256 KB measured (the KMS client 50, the SDK's message format, keyrings and materials cache about 115, bn.js
- * 44, its streams 37), with its signatures and branch key store left out (infra/cdk/encryption-sdk-unused.ts). It is
- * loaded at the first secret, so the module's other functions (a list, a read) never evaluate it.
+ * Functions that seal or open tenants' secrets load the AWS Encryption SDK and the KMS client at their first secret
+ * (shared/envelope-encryption.ts), from chunks of their own (infra/cdk/bundling.ts, `buildBundles`): 256 KB their
+ * import never parses (the KMS client 50, the SDK's message format, keyrings and materials cache about 115, bn.js 44,
+ * its streams 37), with its signatures and branch key store left out (infra/cdk/encryption-sdk-unused.ts).
  */
-const WITH_ENCRYPTION_SDK = 260 * 1024;
 export const ENCRYPTION_SDK_MODULES = ['inbound-endpoints/handlers', 'webhooks/deliver', 'webhooks/handlers'];
 
 /** Functions allowed more, each for a reason of its own. */
@@ -33,23 +32,24 @@ const BUNDLE_BUDGETS: Record<string, number> = {
   ),
   'automations/runner-handler': THREE_CLIENTS,
 };
-for (const module of ENCRYPTION_SDK_MODULES) BUNDLE_BUDGETS[module] = (BUNDLE_BUDGETS[module] ?? MAX_BUNDLE_BYTES) + WITH_ENCRYPTION_SDK;
 
-/** A function module's bundle budget. */
+/** A function module's bundle budget: the bytes its import parses (its entry and the chunks that loads at once). */
 export const bundleBudget = (module: string): number => BUNDLE_BUDGETS[module] ?? MAX_BUNDLE_BYTES;
 
 /**
- * Bundles entry points as the stack does (the same esbuild options, one output per entry), into
- * `<outDir>/<entry>.mjs` with its `.map` beside it. Entries are handler modules below functions/ unless
- * `entryPoints` maps names to other sources (the benchmark's bare-client baseline); `external` leaves
- * packages out (the benchmark's runtime-SDK variant); `alias` resolves packages to other modules (its floor without
- * Powertools).
+ * Bundles entry points as the stack does (infra/cdk/bundling.ts, `buildBundles`: the same esbuild options, one bundle
+ * per entry, chunks for what it loads with `import()`), into `<outDir>/<entry>.mjs` or `<outDir>/split/<entry>/`, and
+ * says what each bundle's asset holds. Entries are handler modules below functions/ unless `entryPoints` maps names to
+ * other sources (the benchmark's bare-client baseline); `external` leaves packages out (the benchmark's runtime-SDK
+ * variant); `alias` resolves packages to other modules (its floor without Powertools).
  */
-export async function bundleFunctions(
+export function bundleFunctions(
   outDir: string,
   entryPoints: Record<string, string> = functionEntryPoints(),
   { external = [], alias = {} }: { external?: string[]; alias?: Record<string, string> } = {},
-): Promise<Metafile> {
-  const { metafile } = await build(bundleOptions(entryPoints, outDir, { external, alias }));
-  return metafile;
+): Record<string, ModuleBundle> {
+  return buildBundles(outDir, entryPoints, { external, alias });
 }
+
+/** The file of a bundle that its function's handler names (its entry), as built. */
+export const entryFileOf = (bundle: ModuleBundle): string => join(bundle.dir, bundle.files[0]!);
