@@ -27,20 +27,17 @@ const WILDCARD_REASON = 'The key is named by its alias (the data stack makes it,
 const keyEnvironment = (where: CapabilityContext): Record<string, string> =>
   where.setting('samLocal') === 'true' ? { [SECRETS_KEY_VARIABLES.local]: '' } : { [SECRETS_KEY_VARIABLES.deployed]: aliasArn(where) };
 
-/** Sealing a new secret: a data key from the key (GenerateDataKey), and the key's alias to ask it by. */
-export const sealsSecrets: Capability = {
-  name: 'sealsSecrets',
+/** A capability of one action on the aliased key, with the key's alias (or sam local's key) in the environment. */
+const aliasedKeyCapability = (name: string, action: 'kms:GenerateDataKey' | 'kms:Decrypt'): Capability => ({
+  name,
   reachesOutside: false,
   environment: keyEnvironment,
-  statements: (where) => [{ actions: ['kms:GenerateDataKey'], ...theAliasedKey(where) }],
+  statements: (where) => [{ actions: [action], ...theAliasedKey(where) }],
   wildcardReason: WILDCARD_REASON,
-};
+});
+
+/** Sealing a new secret: a data key from the key (GenerateDataKey), and the key's alias to ask it by. */
+export const sealsSecrets = aliasedKeyCapability('sealsSecrets', 'kms:GenerateDataKey');
 
 /** Opening a stored secret to sign or verify with it: the data key decrypted by the key (Decrypt). */
-export const opensSecrets: Capability = {
-  name: 'opensSecrets',
-  reachesOutside: false,
-  environment: keyEnvironment,
-  statements: (where) => [{ actions: ['kms:Decrypt'], ...theAliasedKey(where) }],
-  wildcardReason: WILDCARD_REASON,
-};
+export const opensSecrets = aliasedKeyCapability('opensSecrets', 'kms:Decrypt');

@@ -115,7 +115,9 @@ export async function handler(batch: DynamoDBStreamEvent, context?: Deadline): P
     },
     context,
   );
-  const failed = answer.batchItemFailures.length ? answer : failedAt >= 0 ? { batchItemFailures: [{ itemIdentifier: batch.Records[failedAt]!.dynamodb!.SequenceNumber! }] } : answer;
-  logger.debug('stream batch handled', { records: batch.Records.length, failedAt: failed.batchItemFailures[0]?.itemIdentifier });
-  return failed;
+  // The records before the one that could not be read all done: it is the first to hand again.
+  const unread = answer.batchItemFailures.length === 0 && failedAt >= 0 ? [{ itemIdentifier: batch.Records[failedAt]!.dynamodb!.SequenceNumber! }] : [];
+  const batchItemFailures = [...answer.batchItemFailures, ...unread];
+  logger.debug('stream batch handled', { records: batch.Records.length, failedAt: batchItemFailures[0]?.itemIdentifier });
+  return { batchItemFailures };
 }

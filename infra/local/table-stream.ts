@@ -125,10 +125,10 @@ export async function startTableStream({ endpoint, tableName, handler, from = 'T
   }
 
   let stopped = false;
-  /** Records read and not yet handled, by lane, in the shard's order; `busy` while a batch of the lane is in the handler. */
-  const lanes = Array.from({ length: parallelization }, () => ({ records: [] as StreamRecord[], busy: false }));
+  /** Records read and not yet handled, by lane, in the shard's order; `draining` while the lane's batches are handed. */
+  const lanes = Array.from({ length: parallelization }, () => ({ records: [] as StreamRecord[], draining: undefined as Promise<void> | undefined }));
   const waiting = () => lanes.reduce((sum, lane) => sum + lane.records.length, 0);
-  const lanesIdle = () => lanes.every((lane) => !lane.busy && lane.records.length === 0);
+  const lanesIdle = () => lanes.every((lane) => !lane.draining && lane.records.length === 0);
   /** Passes begun so far: a caller waiting to be caught up needs an idle pass begun after it asked, and idle lanes. */
   let passesBegun = 0;
   let lastIdlePass = 0;
@@ -140,32 +140,33 @@ export async function startTableStream({ endpoint, tableName, handler, from = 'T
     caughtUp.forEach(({ resolve }) => resolve());
   };
 
-  /** Hands the lane's batches to the handler until it is empty; the position only moves on once the handler took a batch. */
-  async function drain(lane: (typeof lanes)[number]) {
-    if (lane.busy) return;
-    lane.busy = true;
-    try {
-      while (lane.records.length && !stopped) {
-        const records = lane.records.slice(0, BATCH_SIZE);
-        let failedAt: number;
-        try {
-          failedAt = resumeIndex(records, await handler({ Records: records.map(asLambdaRecord) }));
-        } catch (error) {
-          if (!stopped) onError(error);
-          await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
-          continue;
-        }
-        // The records before a failed one are done; it and those after it are handed again, after a pause as after a throw.
-        lane.records.splice(0, failedAt >= 0 ? failedAt : records.length);
-        if (failedAt >= 0) {
-          onError(new Error(`Stream record ${records[failedAt]!.dynamodb!.SequenceNumber} failed; it and the ${lane.records.length - 1} records after it in its lane are handed again`));
-          await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
-        }
-      }
-    } finally {
-      lane.busy = false;
+  /** Hands the lane's batches to the handler until it is empty, unless they are being handed already. */
+  function drain(lane: (typeof lanes)[number]) {
+    lane.draining ??= handOut(lane).finally(() => {
+      lane.draining = undefined;
       settle();
       wake?.();
+    });
+  }
+
+  /** The lane's batches in order; the position only moves on once the handler took a batch. */
+  async function handOut(lane: (typeof lanes)[number]) {
+    while (lane.records.length && !stopped) {
+      const records = lane.records.slice(0, BATCH_SIZE);
+      let failedAt: number;
+      try {
+        failedAt = resumeIndex(records, await handler({ Records: records.map(asLambdaRecord) }));
+      } catch (error) {
+        if (!stopped) onError(error);
+        await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+        continue;
+      }
+      // The records before a failed one are done; it and those after it are handed again, after a pause as after a throw.
+      lane.records.splice(0, failedAt >= 0 ? failedAt : records.length);
+      if (failedAt >= 0) {
+        onError(new Error(`Stream record ${records[failedAt]!.dynamodb!.SequenceNumber} failed; it and the ${lane.records.length - 1} records after it in its lane are handed again`));
+        await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+      }
     }
   }
 
@@ -189,7 +190,7 @@ export async function startTableStream({ endpoint, tableName, handler, from = 'T
       }
       read ||= records.length > 0;
     }
-    for (const lane of lanes) if (lane.records.length) void drain(lane);
+    for (const lane of lanes) if (lane.records.length) drain(lane);
     return read;
   }
 
@@ -257,7 +258,7 @@ export async function startTableStream({ endpoint, tableName, handler, from = 'T
       stopped = true;
       wake?.();
       await loop;
-      while (lanes.some((lane) => lane.busy)) await new Promise((resolve) => setTimeout(resolve, 10));
+      await Promise.all(lanes.map((lane) => lane.draining));
       waiters.forEach(({ resolve }) => resolve());
       streams.destroy();
     },
