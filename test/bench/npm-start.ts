@@ -9,7 +9,7 @@ export interface NpmStart {
   tableName: string;
   startSeconds: number;
   stop: () => Promise<void>;
-  newOrganization: (name: string, plan?: string) => Promise<{ organizationId: string; apiKey: string }>;
+  newOrganization: (name: string) => Promise<{ organizationId: string; apiKey: string }>;
 }
 
 /**
@@ -53,8 +53,8 @@ export async function npmStartInItsOwnProcess(): Promise<NpmStart> {
   // own is on the internal plan, as an operator's load test would be, made with the admin CLI as a developer would.
   const endpoint = printed['DynamoDB Local:']!;
   const { adminAt } = await import('../support/admin-cli');
-  const newOrganization = async (name: string, plan = 'internal') => {
-    const created = await adminAt({ dynamoPort: new URL(endpoint).port, tableName }, 'org', 'create', '--name', name, '--plan', plan);
+  const newOrganization = async (name: string) => {
+    const created = await adminAt({ dynamoPort: new URL(endpoint).port, tableName }, 'org', 'create', '--name', name, '--plan', 'internal');
     if (created.code !== 0) throw new Error(`admin org create exited ${created.code}: ${created.stderr}`);
     return JSON.parse(created.stdout) as { organizationId: string; apiKey: string };
   };
