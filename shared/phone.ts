@@ -1,7 +1,4 @@
-// The `min` metadata: every country's numbering plan (lengths and leading digits, so `isValid` refuses a number no plan
-// has) without the per-type patterns (mobile, fixed line) nothing here asks for; `max` would add about 70 KB to every
-// function that reads a phone.
-import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
+import type { CountryCode } from 'libphonenumber-js/min';
 import { isCountry } from './countries';
 
 export type { CountryCode };
@@ -15,9 +12,19 @@ const PHONE_LIKE = /^\+?[\d\s().-]+$/;
 /** Whether text reads as a phone number rather than a name: only phone characters, and at least 6 digits. */
 export const looksLikePhone = (text: string) => PHONE_LIKE.test(text.trim()) && text.replace(/\D/g, '').length >= 6;
 
+/**
+ * libphonenumber-js with the `min` metadata: every country's numbering plan (lengths and leading digits, so `isValid`
+ * refuses a number no plan has) without the per-type patterns (mobile, fixed line) nothing here asks for; `max` would
+ * add about 70 KB. Loaded with import() at the first number read, once per container: about 118 KB that a function's
+ * routes which read no phone (a list, a read, the receptionist's context, an inbound endpoint's settings) never parse.
+ * The bundler puts it in a chunk of its own (infra/cdk/bundling.ts).
+ */
+let numberingPlans: Promise<typeof import('./phone-plans')> | undefined;
+const plans = () => (numberingPlans ??= import('./phone-plans'));
+
 /** The number text is in E.164, when it is a valid number of its country's plan. */
-function valid(text: string, country: CountryCode | undefined): string | undefined {
-  const number = parsePhoneNumberFromString(text, country ? { defaultCountry: country } : undefined);
+async function valid(text: string, country: CountryCode | undefined): Promise<string | undefined> {
+  const number = (await plans()).parsePhoneNumberFromString(text, country ? { defaultCountry: country } : undefined);
   return number?.isValid() ? number.number : undefined;
 }
 
@@ -27,10 +34,10 @@ function valid(text: string, country: CountryCode | undefined): string | undefin
  * most countries, though not of Australia's own plan); a national form (`0412 345 678`, `(02) 9555 1234`,
  * `(415) 555-2671`), or the international one without its plus (`61 412 345 678`), read in `country`.
  */
-export function toE164(text: string, country: CountryCode | undefined): string | undefined {
+export async function toE164(text: string, country: CountryCode | undefined): Promise<string | undefined> {
   const trimmed = text.trim();
   if (!PHONE_LIKE.test(trimmed)) return undefined;
-  return valid(trimmed, country) ?? (trimmed.startsWith('00') ? valid(`+${trimmed.slice(2)}`, undefined) : undefined);
+  return (await valid(trimmed, country)) ?? (trimmed.startsWith('00') ? valid(`+${trimmed.slice(2)}`, undefined) : undefined);
 }
 
 /**
@@ -38,4 +45,4 @@ export function toE164(text: string, country: CountryCode | undefined): string |
  * phones are written in it, so a contact claim, a caller lookup and a search compare the same text. Anything else (a
  * number no plan has, an alphanumeric SMS sender id) is left as it is.
  */
-export const canonicalE164 = (e164: string): string => toE164(e164, undefined) ?? e164;
+export const canonicalE164 = async (e164: string): Promise<string> => (await toE164(e164, undefined)) ?? e164;

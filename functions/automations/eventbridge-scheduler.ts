@@ -1,4 +1,4 @@
-import { ConflictException, CreateScheduleCommand, DeleteScheduleCommand, ResourceNotFoundException, SchedulerClient } from '@aws-sdk/client-scheduler';
+import type { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { clock } from '#shared/clock';
 import type { AutomationEngine, StepQueue, StepScheduler } from './engine';
 import { sqsStepQueue, stepMessageBody } from './sqs-step-queue';
@@ -25,9 +25,15 @@ export function atExpression(atMs: number): string {
   return `at(${new Date(Math.ceil(atMs / 1000) * 1000).toISOString().slice(0, 19)})`;
 }
 
+/**
+ * The Scheduler client's module, loaded with import() at the first schedule made or deleted, and one client per
+ * container made then: a step that neither waits nor ends a waiting run never parses it (about 15 KB, in a chunk of
+ * its own: infra/cdk/bundling.ts).
+ */
+let sdk: Promise<typeof import('./scheduler-calls')> | undefined;
 let client: SchedulerClient | undefined;
-/** One client per container, made on the first schedule. */
-const scheduler = () => (client ??= new SchedulerClient({}));
+const schedulerSdk = () => (sdk ??= import('./scheduler-calls'));
+const scheduler = async () => (client ??= new (await schedulerSdk()).SchedulerClient({}));
 
 /**
  * One-time EventBridge Scheduler schedules in the group, each sending its step message to the queue at its time and
@@ -38,6 +44,7 @@ export function eventBridgeScheduler(target: ScheduleTarget, queue: StepQueue): 
   return {
     async create(name, atMs, message) {
       if (atMs <= clock.now() + AT_ONCE_WITHIN_MS) return queue.send([message]);
+      const { ConflictException, CreateScheduleCommand } = await schedulerSdk();
       const command = new CreateScheduleCommand({
         Name: name,
         GroupName: target.group,
@@ -48,14 +55,15 @@ export function eventBridgeScheduler(target: ScheduleTarget, queue: StepQueue): 
         Target: { Arn: target.queueArn, RoleArn: target.roleArn, Input: stepMessageBody(message), RetryPolicy: SCHEDULE_RETRIES, DeadLetterConfig: { Arn: target.deadLettersArn } },
         ClientToken: name,
       });
-      await scheduler()
+      await (await scheduler())
         .send(command)
         .catch((error: unknown) => {
           if (!(error instanceof ConflictException)) throw error;
         });
     },
     async delete(name) {
-      await scheduler()
+      const { DeleteScheduleCommand, ResourceNotFoundException } = await schedulerSdk();
+      await (await scheduler())
         .send(new DeleteScheduleCommand({ Name: name, GroupName: target.group }))
         .catch((error: unknown) => {
           if (!(error instanceof ResourceNotFoundException)) throw error;

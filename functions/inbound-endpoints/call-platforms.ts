@@ -60,9 +60,9 @@ const EpochMs = (name: string) => v.pipe(v.number(`${name} must be a number`), v
 const Instant = (name: string) => v.pipe(Text(name), v.check((at) => !Number.isNaN(Date.parse(at)), `${name} must be an ISO 8601 date-time`));
 
 /** The lead's phone: the party who is not the platform's agent, as E.164. A web call carries none, so it names no lead. */
-function leadPhone(number: string | null | undefined, field: string): string {
+async function leadPhone(number: string | null | undefined, field: string): Promise<string> {
   // Platforms send E.164; one that is no valid number of its country's plan is refused here, naming the platform's field.
-  const phone = toE164(number ?? '', undefined);
+  const phone = await toE164(number ?? '', undefined);
   if (!phone) throw new ValidationError([{ path: field, message: `${field} must be the caller’s phone number in E.164 format (a web call has none, so it cannot name a lead)` }]);
   return phone;
 }
@@ -104,7 +104,7 @@ const RetellCallAnalyzed = v.looseObject({ call: RetellCall });
 const RETELL_NOT_CONNECTED = new Set(['dial_busy', 'dial_failed', 'dial_no_answer']);
 
 /** Retell's `call_analyzed` (its `call_ended` with `call_analysis`): every other event is acknowledged and left. */
-function retellCall(payload: unknown) {
+async function retellCall(payload: unknown) {
   const { event, event_type } = parseOrThrow(RetellEvent, payload, 'body');
   if (event === undefined && event_type === undefined) throw new ValidationError([{ path: 'event', message: 'event is required (or event_type)' }]);
   if ((event ?? event_type) !== 'call_analyzed') return undefined;
@@ -114,7 +114,7 @@ function retellCall(payload: unknown) {
   if (call.end_timestamp === undefined) throw new ValidationError([{ path: 'call.end_timestamp', message: 'call.end_timestamp is required' }]);
   const outbound = call.direction === 'outbound';
   const at = (ms: number) => instant(ms, start);
-  const phone = outbound ? leadPhone(call.to_number, 'call.to_number') : leadPhone(call.from_number, 'call.from_number');
+  const phone = await (outbound ? leadPhone(call.to_number, 'call.to_number') : leadPhone(call.from_number, 'call.from_number'));
   const analysis = call.call_analysis;
   return {
     callId: call.call_id,
@@ -211,7 +211,7 @@ const VapiReport = v.looseObject({
 const VAPI_NOT_CONNECTED = new Set(['customer-did-not-answer', 'customer-busy']);
 
 /** Vapi's `end-of-call-report`: every other server message is acknowledged and left. */
-function vapiCall(payload: unknown) {
+async function vapiCall(payload: unknown) {
   if (parseOrThrow(VapiType, payload, 'body').message.type !== 'end-of-call-report') return undefined;
   const { message } = parseOrThrow(VapiReport, payload, 'body');
   const { call, artifact } = message;
@@ -226,7 +226,7 @@ function vapiCall(payload: unknown) {
   // `time` is the turn's wall clock in ms; else its offset from the start.
   const turnAt = ({ time, secondsFromStart }: { time?: unknown; secondsFromStart?: unknown }) =>
     instant(typeof time === 'number' ? time : start + (typeof secondsFromStart === 'number' ? Math.round(secondsFromStart * 1000) : 0), start);
-  const phone = leadPhone(customer?.number, 'message.customer.number');
+  const phone = await leadPhone(customer?.number, 'message.customer.number');
   const evaluation = message.analysis?.successEvaluation;
   // Vapi's rubric decides the evaluation's form: true/false (its default) says whether the call succeeded; any other is kept as text only.
   const successEvaluation = typeof evaluation === 'string' ? evaluation : typeof evaluation === 'number' || typeof evaluation === 'boolean' ? String(evaluation) : null;
@@ -267,8 +267,8 @@ const READERS = { retell: retellCall, vapi: vapiCall } satisfies Record<CallPlat
  * external id, prefixed with the platform, so a redelivery, or the same call posted twice at once, records one inquiry.
  * A payload of the wrong shape is a 400 naming the platform's own field.
  */
-export function platformCallInquiry(platform: CallPlatform, payload: unknown) {
-  const call = READERS[platform](payload);
+export async function platformCallInquiry(platform: CallPlatform, payload: unknown) {
+  const call = await READERS[platform](payload);
   if (!call) return undefined;
   const { callId, lead, data, fields } = call;
   return { inquiry: { source: 'CALL', externalInquiryId: `${platform}:${callId}`, createdAt: data.startedAt, lead, data: { ...data, ...boundedTranscript(data.transcripts) } }, fields };

@@ -81,7 +81,7 @@ function platformDetail(fields: Record<string, string>, path: string, message: s
 async function receivePlatformCall(endpoint: InboundEndpointRecord, platform: CallPlatform, headers: Record<string, string>, raw: string) {
   if (Buffer.byteLength(raw) > MAX_CALL_PLATFORM_BYTES) throw new PayloadTooLargeError(MAX_CALL_PLATFORM_BYTES);
   if (mediaTypeOf(headers) !== 'application/json') throw new ApiError(415, 'Send the platform’s webhook as it sends it: application/json', 'UNSUPPORTED_MEDIA_TYPE');
-  const call = platformCallInquiry(platform, fieldsOf('application/json', raw));
+  const call = await platformCallInquiry(platform, fieldsOf('application/json', raw));
   if (!call) return new EmptyAnswer(204);
   const parsed = v.safeParse(IngestInquiryBody, call.inquiry);
   // Refused naming the platform's field: the sender sent `call.start_timestamp`, never our `createdAt`.

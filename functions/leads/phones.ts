@@ -22,15 +22,15 @@ export async function organizationCountry(organizationId: string): Promise<Count
  * then); undefined when it is no valid number of either.
  */
 export async function readPhone(organizationId: string, text: string): Promise<string | undefined> {
-  return toE164(text, undefined) ?? toE164(text, await organizationCountry(organizationId));
+  return (await toE164(text, undefined)) ?? toE164(text, await organizationCountry(organizationId));
 }
 
 /** A typed phone number as E.164, as readPhone reads it; text that is no valid number answers 400 naming `path`. */
 export async function e164Of(organizationId: string, text: string, path: string): Promise<string> {
-  const phone = toE164(text, undefined);
+  const phone = await toE164(text, undefined);
   if (phone) return phone;
   const country = await organizationCountry(organizationId);
-  const national = toE164(text, country);
+  const national = await toE164(text, country);
   if (!national) throw new ValidationError([{ path, message: `${path} must be a valid phone number: with its country code (+61412345678), or in the national form of the organization's country (${country})` }]);
   return national;
 }
@@ -45,5 +45,5 @@ export async function withPhoneRead<T extends { phone?: string | null }>(organiz
  * voice platforms and most integrations send), and text that is no phone at all (a department's name), cost no read.
  */
 export async function countryToRead(organizationId: string, text: string | undefined): Promise<CountryCode | undefined> {
-  return text === undefined || !looksLikePhone(text) || toE164(text, undefined) ? undefined : organizationCountry(organizationId);
+  return text === undefined || !looksLikePhone(text) || (await toE164(text, undefined)) ? undefined : organizationCountry(organizationId);
 }

@@ -21,7 +21,7 @@ async function senderIdOf(organizationId: string, text: string, country: string 
   // The schema took letters and digits with a letter (a sender id), or a number's characters alone.
   if (/[A-Za-z]/.test(text)) return text;
   const newCountry = country === undefined ? undefined : countryCodeOf(country);
-  const phone = newCountry ? (toE164(text, undefined) ?? toE164(text, newCountry)) : await e164Of(organizationId, text, 'smsSenderId');
+  const phone = newCountry ? ((await toE164(text, undefined)) ?? (await toE164(text, newCountry))) : await e164Of(organizationId, text, 'smsSenderId');
   if (!phone) throw new ValidationError([{ path: 'smsSenderId', message: `smsSenderId must be a valid phone number: with its country code (+61299990620), or in the national form of ${country}` }]);
   return phone;
 }

@@ -18,7 +18,7 @@ export async function lookupCaller(organizationId: string, typed: string, now = 
   const organization = getOrganizationHours(organizationId);
   // Read while a national form's country is looked up; its failure is reported where it is awaited below.
   organization.catch(() => undefined);
-  const phone = toE164(typed, undefined) ?? (await e164Of(organizationId, typed, 'phone'));
+  const phone = (await toE164(typed, undefined)) ?? (await e164Of(organizationId, typed, 'phone'));
   const [{ name, timezone, isOpenNow, nextOpenAt }, leadId, phoneOptedOut] = await Promise.all([organization, claimedLeadIdOfPhone(organizationId, phone), isPhoneOptedOut(organizationId, phone)]);
   const [lead, inquiries, appointments] = leadId
     ? await Promise.all([

@@ -1,4 +1,4 @@
-import { PinpointSMSVoiceV2Client, SendTextMessageCommand } from '@aws-sdk/client-pinpoint-sms-voice-v2';
+import type { PinpointSMSVoiceV2Client } from '@aws-sdk/client-pinpoint-sms-voice-v2';
 import { SmsDeliveryError } from './delivery-error';
 import type { OutgoingSms, SmsSender } from './sender';
 import { providerContext } from './provider-context';
@@ -26,10 +26,20 @@ export function endUserMessagingSender(): SmsSender {
   // the account's numbers for the destination country.
   const defaultOriginationIdentity = process.env.SMS_ORIGINATION_IDENTITY || undefined;
   const configurationSetName = required('SMS_CONFIGURATION_SET');
-  const client = new PinpointSMSVoiceV2Client({ maxAttempts: 1, requestHandler: SMS_PROVIDER_TIMEOUTS });
+  // The client's module is loaded with import() at the first send, and the client made then, once per container: the
+  // routes of a function that may text (listing messages, an automation step that waits or calls a webhook) never
+  // parse it (about 11 KB, in a chunk of its own: infra/cdk/bundling.ts).
+  type Provider = { client: PinpointSMSVoiceV2Client; SendTextMessageCommand: typeof import('./end-user-messaging-send').SendTextMessageCommand };
+  let provider: Promise<Provider> | undefined;
+  const loaded = () =>
+    (provider ??= import('./end-user-messaging-send').then(({ PinpointSMSVoiceV2Client, SendTextMessageCommand }) => ({
+      client: new PinpointSMSVoiceV2Client({ maxAttempts: 1, requestHandler: SMS_PROVIDER_TIMEOUTS }),
+      SendTextMessageCommand,
+    })));
   return {
     name: 'end-user-messaging',
     async send(sms: OutgoingSms) {
+      const { client, SendTextMessageCommand } = await loaded();
       const result = await client
         .send(
           new SendTextMessageCommand({

@@ -20,10 +20,10 @@ export const MAX_SIMULATED_SMS_BYTES = MAX_BODY_BYTES;
  * A simulated text: the sender's phone (a lead's, or a new customer's), the organization's number, the text, and the
  * provider's id to repeat a delivery. The sender is a phone number with its country code, as the provider names it.
  */
-const SimulatedReply = v.strictObject({
-  from: v.pipe(
+const SimulatedReply = v.strictObjectAsync({
+  from: v.pipeAsync(
     v.string('from must be a string: the lead’s phone, e.g. +61412345001'),
-    v.check((from) => toE164(from, undefined) !== undefined, 'from must be a phone number with its country code, as the provider names the sender: e.g. +61412345001'),
+    v.checkAsync(async (from) => (await toE164(from, undefined)) !== undefined, 'from must be a phone number with its country code, as the provider names the sender: e.g. +61412345001'),
   ),
   to: v.string('to must be a string: the organization’s smsSenderId'),
   body: v.string('body must be a string: the text of the reply'),
@@ -79,13 +79,13 @@ export async function simulateInboundSms(request: IncomingMessage, response: Ser
     refuse(response, new ValidationError([{ path: 'body', message: 'body must be a JSON object: {"from": "+61…", "to": "<the organization’s smsSenderId>", "body": "…"}' }]));
     return;
   }
-  const parsed = v.safeParse(SimulatedReply, json);
+  const parsed = await v.safeParseAsync(SimulatedReply, json);
   if (!parsed.success) {
     refuse(response, new ValidationError(validationDetails(parsed.issues, 'body')));
     return;
   }
   const { from, to, body: text, inboundMessageId = randomUUID() } = parsed.output;
   // The provider names the sender in its one E.164 form (`+61 412…` or `+610412…` typed here is `+61412…` there).
-  await handler(twoWayEvent({ from: toE164(from, undefined)!, to, body: text, inboundMessageId }));
+  await handler(twoWayEvent({ from: (await toE164(from, undefined))!, to, body: text, inboundMessageId }));
   response.writeHead(202, JSON_HEADERS).end(JSON.stringify({ received: true }));
 }

@@ -15,11 +15,11 @@ import { ResolvedTransfer, Transfer, type CreateTransferBody, type ResolveTransf
  * Rules across fields, checked on the merged transfer so a partial update cannot break them; the
  * schema puts the fields in documented order.
  */
-function checked(fields: Partial<Transfer>, country: CountryCode | undefined): Transfer {
+async function checked(fields: Partial<Transfer>, country: CountryCode | undefined): Promise<Transfer> {
   const transfer = v.parse(Transfer, fields);
   if (transfer.destinationType !== 'PHONE_NUMBER') return transfer;
   // A number as people type it, read in the organization's country, kept in E.164 as a call is dialled.
-  const destination = toE164(transfer.destination, country);
+  const destination = await toE164(transfer.destination, country);
   if (!destination) {
     const message = "destination must be a valid phone number when destinationType is PHONE_NUMBER: with its country code (+61298765432), or in the national form of the organization's country";
     throw new ValidationError([{ path: 'destination', message }]);
@@ -44,7 +44,7 @@ async function checkMemberDestination(organizationId: string, transfer: Transfer
  */
 export const transferRules: CrudRules<Transfer, TransferListQuery> = {
   async check(organizationId, next, input, current) {
-    const transfer = checked({ ...next, name: next.name ?? next.label }, await countryToRead(organizationId, input.destination));
+    const transfer = await checked({ ...next, name: next.name ?? next.label }, await countryToRead(organizationId, input.destination));
     // A rule whose member has left keeps working for changes that leave its destination alone.
     const redirected = !current || transfer.destination !== current.destination || transfer.destinationType !== current.destinationType;
     if (redirected) await checkMemberDestination(organizationId, transfer);
