@@ -6,7 +6,7 @@ import { createOrganizationWithKey } from '../infra/demo/organization';
 import { routes } from '../functions/resources';
 import { DockerImage } from 'aws-cdk-lib';
 import { bundledHandler, FUNCTION_HANDLERS, FUNCTION_MODULES, LAZY_CHUNK_BYTES, moduleBundling, type ModuleBundle } from '../infra/cdk/bundling';
-import { bundleBudget, bundleFunctions, ENCRYPTION_SDK_MODULES } from './support/bundles';
+import { bundleBudget, bundleFunctions, ENCRYPTION_SDK_MODULES, NUMBERING_PLAN_MODULES, RUNNER_LAZY_CLIENTS } from './support/bundles';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { startReceiver } from './support/receiver';
 import { handlerOf, parseHandler } from '#shared/routes/route';
@@ -121,8 +121,10 @@ describe('the bundled functions', () => {
     for (const module of ENCRYPTION_SDK_MODULES) {
       const dir = assets.get(module)!;
       const lazily = readdirSync(dir).filter((name) => name.endsWith('.mjs')).flatMap((name) => dynamicallyImported(readFileSync(join(dir, name), 'utf8')));
-      // Chunks are named by a source directory and their content's hash: the SDK's (`src`) and its streams'.
-      expect(lazily.map((file) => file.replace(/-[A-Z0-9]{8}\.mjs$/, '-<hash>.mjs')).sort(), module).toEqual(['./event-streams-<hash>.mjs', './src-<hash>.mjs']);
+      // Chunks are named by a source directory and their content's hash: the SDK's (`src`) and its streams', and in a
+      // function that reads phones too, the numbering plans (`phone-plans`, shared/phone-plans.ts).
+      const plans = NUMBERING_PLAN_MODULES.includes(module) ? ['./phone-plans-<hash>.mjs'] : [];
+      expect(lazily.map((file) => file.replace(/-[A-Z0-9]{8}\.mjs$/, '-<hash>.mjs')).sort(), module).toEqual(['./event-streams-<hash>.mjs', ...plans, './src-<hash>.mjs']);
     }
   });
 
@@ -137,6 +139,28 @@ describe('the bundled functions', () => {
       const metrics = carried(module).filter((input) => input.includes('node_modules/@aws-lambda-powertools/metrics/'));
       expect(metrics.map((input) => input.replace('node_modules/@aws-lambda-powertools/metrics/lib/esm/', '')).sort(), module).toEqual(['DimensionsStore.js', 'MetadataStore.js', 'Metrics.js', 'MetricsStore.js', 'constants.js']);
       expect(atImport(module).filter((input) => metrics.includes(input)), module).toEqual([]);
+    }
+  });
+
+  it('loads the numbering plans at the first phone read, from a chunk no function’s import parses: a route that reads no phone never loads them', () => {
+    const plans = (inputs: Record<string, number>) => Object.keys(inputs).filter((input) => input.includes('node_modules/libphonenumber-js/'));
+    expect(FUNCTION_MODULES.filter((module) => plans(bundles[module]!.inputs).length > 0)).toEqual(NUMBERING_PLAN_MODULES);
+    for (const module of NUMBERING_PLAN_MODULES) {
+      expect(plans(bundles[module]!.importInputs), module).toEqual([]);
+      // The parser and the `min` plans alone: not the library's formatters or its as-you-type reader.
+      expect(plans(bundles[module]!.inputs).filter((input) => input.endsWith('/libphonenumber-js/metadata.min.json.js')), module).toHaveLength(1);
+      expect(plans(bundles[module]!.inputs).filter((input) => /AsYouType|formatIncompletePhoneNumber/.test(input)), module).toEqual([]);
+    }
+  });
+
+  it('loads the automation runner’s Scheduler and End User Messaging clients at the first schedule and the first text, from chunks its import does not parse', () => {
+    const runner = bundles['automations/runner-handler']!;
+    for (const client of RUNNER_LAZY_CLIENTS) {
+      const of = (inputs: Record<string, number>) => Object.keys(inputs).filter((input) => input.includes(`node_modules/${client}/`));
+      expect(of(runner.inputs), client).not.toEqual([]);
+      expect(of(runner.importInputs), client).toEqual([]);
+      // The client and the commands it sends, not every command of its package.
+      expect(of(runner.inputs).filter((input) => input.includes('/commands/')).length, client).toBeLessThanOrEqual(2);
     }
   });
 
@@ -254,6 +278,30 @@ describe('the bundled functions', () => {
     );
     expect(response.statusCode).toBe(200);
     expect(JSON.parse(response.body)).toMatchObject({ totalCount: 9, currentPage: 1, totalPages: 3 });
+  });
+
+  it('reads phones as typed when run as deployed: the numbering plans’ chunk loaded from beside the bundle at the first number', async () => {
+    const { organizationId } = await createOrganizationWithKey('Phone Co');
+    const event = (route: string, body: unknown, pathParameters: Record<string, string> | null = null) => ({
+      httpMethod: routes.find((candidate) => candidate.operationId === route)!.method,
+      path: '/v1/leads',
+      headers: { 'content-type': 'application/json' },
+      queryStringParameters: null,
+      pathParameters,
+      body: body === null ? null : JSON.stringify(body),
+      requestContext: { requestId: `r-${route}`, authorizer: { organizationId } },
+    });
+    const route = (operationId: string) => routes.find((candidate) => candidate.operationId === operationId)!;
+    // A national form, read in the organization's country (Australia by default).
+    const created = await (await bundled(handlerOf(route('createLead')))).handler(event('createLead', { name: 'Ava Chen', phone: '0412 345 678' }), context);
+    expect(created.statusCode, created.body).toBe(201);
+    expect(JSON.parse(created.body).lead.phone).toBe('+61412345678');
+    // The receptionist's caller lookup finds it by another form of the number; one that no plan has is refused.
+    const found = await (await bundled(handlerOf(route('lookupCaller')))).handler(event('lookupCaller', null, { phone: '+61 412 345 678' }), context);
+    expect(found.statusCode, found.body).toBe(200);
+    expect(JSON.parse(found.body).caller.lead.phone).toBe('+61412345678');
+    const refused = await (await bundled(handlerOf(route('lookupCaller')))).handler(event('lookupCaller', null, { phone: '+61 1234' }), context);
+    expect(refused.statusCode, refused.body).toBe(400);
   });
 
   it.each(routes.map((route) => [`${route.method} ${route.path}`, route] as const))(

@@ -1,21 +1,25 @@
 import { join } from 'node:path';
 import { buildBundles, functionEntryPoints, type ModuleBundle } from '../../infra/cdk/bundling';
 
-/** The budget of one function's bundle: what a cold start downloads, unpacks and parses. */
-export const MAX_BUNDLE_BYTES = 420 * 1024;
+/**
+ * The budget of one function's bundle: what a cold start downloads, unpacks and parses. Every function fits it; the
+ * largest are the stream consumer (every resource's event and audit mappings) and the automations' routes.
+ */
+export const MAX_BUNDLE_BYTES = 416 * 1024;
 
 /**
- * Functions that read phones as people type them carry every country's numbering plan (libphonenumber-js's `min`
- * metadata and its parser, about 120 KB): a number no plan has is refused, and a national form read in the
- * organization's country. The other functions leave it out (shared/countries.ts checks a country without it).
+ * Functions that read phones as people type them load every country's numbering plan (libphonenumber-js's `min`
+ * metadata and its parser, about 118 KB) with import() at the first number they read (shared/phone.ts), from a chunk
+ * of their own: their import parses none of it, and a route that reads no phone never loads it.
  */
-const WITH_NUMBERING_PLANS = 512 * 1024;
+export const NUMBERING_PLAN_MODULES = ['companies/handlers', 'inbound-endpoints/handlers', 'inquiries/handlers', 'leads/handlers', 'organization/handlers', 'receptionist/handlers', 'transfers/handlers'];
 
 /**
- * The automation runner carries three AWS clients (DynamoDB, SQS for its steps, EventBridge Scheduler for its waits)
- * and the SMS, member and quiet-hours code its steps run: about 150 KB of clients alone.
+ * The automation runner loads the EventBridge Scheduler client at its first schedule made or deleted, and the End
+ * User Messaging client at its first text, each from a chunk of its own: a step that neither waits nor texts parses
+ * neither (about 26 KB). Its import carries the DynamoDB and SQS clients, which nearly every step uses.
  */
-const THREE_CLIENTS = 448 * 1024;
+export const RUNNER_LAZY_CLIENTS = ['@aws-sdk/client-scheduler', '@aws-sdk/client-pinpoint-sms-voice-v2'];
 
 /**
  * Functions that seal or open tenants' secrets load the AWS Encryption SDK and the KMS client at their first secret
@@ -25,16 +29,8 @@ const THREE_CLIENTS = 448 * 1024;
  */
 export const ENCRYPTION_SDK_MODULES = ['inbound-endpoints/handlers', 'webhooks/deliver', 'webhooks/handlers'];
 
-/** Functions allowed more, each for a reason of its own. */
-const BUNDLE_BUDGETS: Record<string, number> = {
-  ...Object.fromEntries(
-    ['leads/handlers', 'companies/handlers', 'inquiries/handlers', 'inbound-endpoints/handlers', 'transfers/handlers', 'receptionist/handlers', 'organization/handlers'].map((module) => [module, WITH_NUMBERING_PLANS]),
-  ),
-  'automations/runner-handler': THREE_CLIENTS,
-};
-
 /** A function module's bundle budget: the bytes its import parses (its entry and the chunks that loads at once). */
-export const bundleBudget = (module: string): number => BUNDLE_BUDGETS[module] ?? MAX_BUNDLE_BYTES;
+export const bundleBudget = (_module: string): number => MAX_BUNDLE_BYTES;
 
 /**
  * Bundles entry points as the stack does (infra/cdk/bundling.ts, `buildBundles`: the same esbuild options, one bundle
