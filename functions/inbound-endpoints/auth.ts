@@ -3,7 +3,7 @@ import { hashToken, sameSecret } from '#shared/auth/tokens';
 import { ApiError } from '#shared/errors';
 import { GATEWAY_RESPONSES } from '#shared/http/gateway-responses';
 import { signedHeaders } from '#shared/signed-posts';
-import { retellSignatureValid, vapiSecretValid } from './call-platforms';
+import { retellSignatureValid, vapiSecretValid } from './platform-signatures';
 import type { InboundEndpointRecord } from './entity';
 import { endpointSecret } from './endpoint-secrets';
 

@@ -1,6 +1,4 @@
-import { createHmac } from 'node:crypto';
 import * as v from 'valibot';
-import { sameSecret } from '#shared/auth/tokens';
 import { ValidationError } from '#shared/errors';
 import { isPlainObject } from '#shared/schema';
 import { toE164 } from '#shared/phone';
@@ -9,37 +7,10 @@ import type { CallPlatform } from './schema';
 import { MAX_TRANSCRIPT_LINE, MAX_TRANSCRIPT_LINES } from '../inquiries/ingestion-schema';
 
 /**
- * Voice platforms' post-call webhooks, as each platform sends them (docs/inquiry-sources.md maps every field): how
- * a post is proved to come from the platform, and the CALL inquiry it records, as POST /v1/inquiries would take it.
+ * Voice platforms' post-call webhooks, as each platform sends them (docs/inquiry-sources.md maps every field): the CALL
+ * inquiry a post records, as POST /v1/inquiries would take it. How a post is proved to come from the platform is in
+ * ./platform-signatures.ts.
  */
-
-/** What Retell's SDK allows between its signature's timestamp and our clock, either way. */
-export const RETELL_TOLERANCE_MS = 5 * 60 * 1000;
-
-/**
- * Retell's `x-retell-signature: v=<unix ms>,d=<hex>`: HMAC-SHA256 of the raw body followed by the timestamp's
- * digits, keyed with the Retell API key that has the webhook badge (what its SDK's `Retell.verify` computes).
- */
-export function retellSignatureValid(apiKey: string | undefined, header: string | undefined, body: string, now = Date.now()): boolean {
-  const match = /^v=(\d{1,16}),d=([0-9a-f]{64})$/.exec(header ?? '');
-  if (!apiKey || !match) return false;
-  const timestamp = Number(match[1]);
-  if (Math.abs(now - timestamp) > RETELL_TOLERANCE_MS) return false;
-  return sameSecret(match[2]!, createHmac('sha256', apiKey).update(body + timestamp).digest('hex'));
-}
-
-/**
- * Vapi's server credential holding the endpoint's secret: a Bearer Token credential as Vapi sends it by default,
- * `Authorization: Bearer <token>`, or `x-vapi-secret: <secret>` (the inline `server.secret` Vapi keeps for older
- * assistants, or a credential whose header is named so, without the prefix). A post sending `x-vapi-secret` is judged
- * by it alone, so one request proves one credential. Compared in constant time.
- */
-export function vapiSecretValid(secret: string, headers: Record<string, string | undefined>): boolean {
-  // Auth scheme names are case-insensitive (RFC 7235); one or more spaces follow them.
-  const bearer = /^Bearer +(\S+)$/i.exec(headers.authorization?.trim() ?? '')?.[1];
-  const given = headers['x-vapi-secret'] ?? bearer;
-  return given !== undefined && sameSecret(given, secret);
-}
 
 /**
  * The transcript's speakers as the inquiry names them: the caller is `user`; the platform's agent (Retell `agent`,

@@ -3,7 +3,6 @@ import { publicBaseUrl } from '#shared/http/base-url';
 import { pageEnvelope } from '#shared/pagination';
 import * as routes from './routes';
 import { answerPreflight } from './cors';
-import { receiveInbound } from './receive';
 import { changeEndpoint, createEndpoint, publicEndpoint, readEndpoint, rotateEndpoint } from './rules';
 import { listInboundEndpointsPage, deleteInboundEndpoint } from './store';
 
@@ -26,7 +25,17 @@ export const deleteInboundEndpointHandler = apiHandler(routes.deleteInboundEndpo
 
 export const rotateInboundEndpointHandler = apiHandler(routes.rotateInboundEndpoint, async ({ path, organizationId, request }) => ({ inboundEndpoint: await rotateEndpoint(organizationId, path.inboundEndpointId, publicBaseUrl(request.headers)) }));
 
+/**
+ * A post's reading and ingestion (./receive.ts: the forms, the voice platforms' payloads, the inquiry and lead writes,
+ * the numbering plans), loaded with import() at the function's first post, once per container: the endpoints'
+ * settings routes share this module and never post, so their cold starts never parse it.
+ */
+let receiving: Promise<typeof import('./receive')> | undefined;
+const receive = () => (receiving ??= import('./receive'));
+
 /** Also answers the route's CORS preflight (OPTIONS), behind the same authorizer. */
 export const receiveInboundHandler = apiHandler(routes.receiveInbound, async ({ path, query, request }) =>
-  request.method === 'OPTIONS' ? answerPreflight(path.inboundEndpointId, query.token, request.headers) : receiveInbound(path.inboundEndpointId, query.token, request.headers, request.body),
+  request.method === 'OPTIONS'
+    ? answerPreflight(path.inboundEndpointId, query.token, request.headers)
+    : (await receive()).receiveInbound(path.inboundEndpointId, query.token, request.headers, request.body),
 );
