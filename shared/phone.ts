@@ -14,17 +14,17 @@ export const looksLikePhone = (text: string) => PHONE_LIKE.test(text.trim()) && 
 
 /**
  * libphonenumber-js with the `min` metadata: every country's numbering plan (lengths and leading digits, so `isValid`
- * refuses a number no plan has) without the per-type patterns (mobile, fixed line) nothing here asks for; `max` would
- * add about 70 KB. Loaded with import() at the first number read, once per container: about 118 KB that a function's
- * routes which read no phone (a list, a read, the receptionist's context, an inbound endpoint's settings) never parse.
- * The bundler puts it in a chunk of its own (infra/cdk/bundling.ts).
+ * refuses a number no plan has) without the per-type patterns (mobile, fixed line) nothing here asks for (`max` would
+ * add about 70 KB), nor the formats for display (./phone-metadata.ts, 50 KB). Loaded with import() at the first number
+ * read, once per container, from a chunk of its own (infra/cdk/bundling.ts): about 70 KB that a function's routes which
+ * read no phone (a list, a read, the receptionist's context, an inbound endpoint's settings) never parse.
  */
 let numberingPlans: Promise<typeof import('./phone-plans')> | undefined;
 const plans = () => (numberingPlans ??= import('./phone-plans'));
 
 /** The number text is in E.164, when it is a valid number of its country's plan. */
 async function valid(text: string, country: CountryCode | undefined): Promise<string | undefined> {
-  const number = (await plans()).parsePhoneNumberFromString(text, country ? { defaultCountry: country } : undefined);
+  const number = await (await plans()).parsePhoneNumberFromString(text, country ? { defaultCountry: country } : undefined);
   return number?.isValid() ? number.number : undefined;
 }
 

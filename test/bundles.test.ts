@@ -121,10 +121,10 @@ describe('the bundled functions', () => {
     for (const module of ENCRYPTION_SDK_MODULES) {
       const dir = assets.get(module)!;
       const lazily = readdirSync(dir).filter((name) => name.endsWith('.mjs')).flatMap((name) => dynamicallyImported(readFileSync(join(dir, name), 'utf8')));
-      // Chunks are named by a source directory and their content's hash: the SDK's (`src`) and its streams', and in a
-      // function that reads phones too, the numbering plans (`phone-plans`, shared/phone-plans.ts).
-      const plans = NUMBERING_PLAN_MODULES.includes(module) ? ['./phone-plans-<hash>.mjs'] : [];
-      expect(lazily.map((file) => file.replace(/-[A-Z0-9]{8}\.mjs$/, '-<hash>.mjs')).sort(), module).toEqual(['./event-streams-<hash>.mjs', ...plans, './src-<hash>.mjs']);
+      // Chunks are named by a source file or directory and their content's hash: the SDK's (`src`) and its streams'; in
+      // a function that reads phones, the numbering plans (shared/phone-plans.ts); the inbound post's reading (receive.ts).
+      const own = { 'inbound-endpoints/handlers': ['./phone-plans-<hash>.mjs', './receive-<hash>.mjs'] }[module] ?? [];
+      expect(lazily.map((file) => file.replace(/-[A-Z0-9]{8}\.mjs$/, '-<hash>.mjs')).sort(), module).toEqual(['./event-streams-<hash>.mjs', ...own, './src-<hash>.mjs'].sort());
     }
   });
 
@@ -134,6 +134,12 @@ describe('the bundled functions', () => {
     // The reference page's functions build no document; the document's function builds it at its first request.
     expect(carried('meta/handlers')).toContain('functions/meta/document.ts');
     expect(atImport('meta/handlers')).not.toContain('functions/meta/document.ts');
+    // An inbound endpoint's settings routes never read a post: its reading, the platforms' payloads and the inquiry's
+    // ingestion are the post's function's, at its first post.
+    for (const source of ['functions/inbound-endpoints/receive.ts', 'functions/inbound-endpoints/call-platforms.ts', 'functions/inbound-endpoints/forms.ts', 'functions/inquiries/ingestion.ts']) {
+      expect(carried('inbound-endpoints/handlers')).toContain(source);
+      expect(atImport('inbound-endpoints/handlers')).not.toContain(source);
+    }
     // An authorizer counts a failure to decide (its store failed) with Powertools Metrics, made then.
     for (const module of ['authorizer', 'inbound-endpoints/authorizer']) {
       const metrics = carried(module).filter((input) => input.includes('node_modules/@aws-lambda-powertools/metrics/'));
@@ -147,9 +153,10 @@ describe('the bundled functions', () => {
     expect(FUNCTION_MODULES.filter((module) => plans(bundles[module]!.inputs).length > 0)).toEqual(NUMBERING_PLAN_MODULES);
     for (const module of NUMBERING_PLAN_MODULES) {
       expect(plans(bundles[module]!.importInputs), module).toEqual([]);
-      // The parser and the `min` plans alone: not the library's formatters or its as-you-type reader.
-      expect(plans(bundles[module]!.inputs).filter((input) => input.endsWith('/libphonenumber-js/metadata.min.json.js')), module).toHaveLength(1);
-      expect(plans(bundles[module]!.inputs).filter((input) => /AsYouType|formatIncompletePhoneNumber/.test(input)), module).toEqual([]);
+      // The parser and the plans the bundler wrote without their formats (shared/phone-plans.ts): not the library's own
+      // metadata, its as-you-type reader or its number finder.
+      expect(plans(bundles[module]!.inputs).filter((input) => /metadata\.(min|max|mobile)\.json|AsYouType|findNumbers/.test(input)), module).toEqual([]);
+      expect(bundles[module]!.inputs['shared/phone-plans.ts'], module).toBeGreaterThan(30 * 1024);
     }
   });
 

@@ -1,6 +1,9 @@
-import { getCountries } from 'libphonenumber-js/min';
+import { getCountries, parsePhoneNumberFromString } from 'libphonenumber-js/min';
+import minMetadata from 'libphonenumber-js/min/metadata';
 import { describe, expect, it } from 'vitest';
 import { COUNTRY_CODES } from '#shared/countries';
+import { withoutFormats } from '#shared/phone-metadata';
+import { parsePhoneNumberFromString as parseWithPlans } from '#shared/phone-plans';
 import { useTestApi, type Client } from './support/api';
 import { assertFetchMatchesDocument } from './support/contract';
 import { leadOf } from './support/fixtures';
@@ -151,5 +154,29 @@ describe('the organization’s country', () => {
     const res = await client.patch('/v1/organization', { country });
     expect([res.status, res.body.error?.details?.[0]?.path]).toEqual([400, 'country']);
     expect((await client.get('/v1/organization')).body.organization.country).toBe('AU');
+  });
+});
+
+describe('the numbering plans the functions load at their first number', () => {
+  it('read every country’s numbers as the library’s min metadata does, carrying none of its formats for display', async () => {
+    const plans = withoutFormats(minMetadata);
+    // Formats are most of the metadata: what the first phone read of a function no longer parses.
+    expect(JSON.stringify(plans).length).toBeLessThan(JSON.stringify(minMetadata).length * 0.45);
+    expect(Object.keys(plans.countries).sort()).toEqual(Object.keys(minMetadata.countries).sort());
+    // The same answer for every country, in national and international forms, valid and not (a seeded sequence of digits).
+    let seed = 54;
+    const digits = (count: number) => Array.from({ length: count }, () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31), seed % 10)).join('');
+    const read = (number: ReturnType<typeof parsePhoneNumberFromString>) => (number ? `${number.number} ${number.isValid()}` : 'none');
+    let valid = 0;
+    for (const country of getCountries()) {
+      const callingCode = minMetadata.countries[country]![0];
+      for (const text of [`0${digits(9)}`, digits(8), digits(10), `+${callingCode}${digits(9)}`, `+${callingCode} ${digits(8)}`, `00${callingCode}${digits(9)}`]) {
+        const expected = read(parsePhoneNumberFromString(text, { defaultCountry: country }));
+        expect(read(await parseWithPlans(text, { defaultCountry: country })), `${text} in ${country}`).toBe(expected);
+        if (expected.endsWith('true')) valid++;
+      }
+    }
+    // The sequence reaches valid numbers of many plans, not only refusals.
+    expect(valid).toBeGreaterThan(200);
   });
 });

@@ -12,6 +12,8 @@ import { rendererNameOf } from '#shared/openapi/reference-renderer';
 import { REFERENCE_RENDERER } from '#shared/openapi/schemas';
 import { packTools } from '../../functions/mcp/built-tools';
 import { toolsFromDocument } from '../../functions/mcp/document-tools';
+import minMetadata from 'libphonenumber-js/min/metadata';
+import { withoutFormats } from '#shared/phone-metadata';
 
 /**
  * Module substitutions for the Lambda bundles: the credential chain of a Lambda function is its environment, no
@@ -56,6 +58,8 @@ export function bundleOptions(
       REFERENCE_RENDERER_BUILT_NAME: JSON.stringify(rendererNameOf(readAsset(REFERENCE_RENDERER))),
       // The MCP function's tools, built from the document here rather than in the function (functions/mcp/built-tools.ts).
       MCP_TOOLS_BUILT: JSON.stringify(packTools(toolsFromDocument())),
+      // The numbering plans the phone-reading functions load at their first number, without their formats (shared/phone-plans.ts).
+      PHONE_PLANS_BUILT: JSON.stringify(JSON.stringify(withoutFormats(minMetadata))),
     },
     outdir,
     outExtension: { '.js': '.mjs' },
