@@ -230,6 +230,18 @@ describe('the bundled functions', () => {
     expect(Object.keys(authorizer.inputs).filter((input) => input.startsWith('functions/')).sort()).toEqual(owned.authorizer);
   });
 
+  it('loads the SQS client of the automation steps’ queue at the first send where the bundle has chunks, and with the stream consumer’s single file; every function that reaches the engine says which', () => {
+    const sqs = (inputs: Record<string, number>) => Object.keys(inputs).filter((input) => input.includes('node_modules/@aws-sdk/client-sqs/'));
+    const withEngine = FUNCTION_MODULES.filter((module) => Object.hasOwn(bundles[module]!.inputs, 'functions/automations/engine.ts'));
+    expect(withEngine).toEqual(['automations/handlers', 'automations/runner-handler', 'stream/record']);
+    // Each names how it has the client (functions/automations/sqs-send.ts), so carries it: one that did not would have no
+    // engine deployed, and no SQS client.
+    for (const module of withEngine) expect(sqs(bundles[module]!.inputs), module).not.toEqual([]);
+    for (const module of ['automations/handlers', 'automations/runner-handler']) expect(sqs(bundles[module]!.importInputs), module).toEqual([]);
+    expect(bundles['stream/record']!.files).toHaveLength(1);
+    expect(sqs(bundles['stream/record']!.importInputs)).not.toEqual([]);
+  });
+
   it('carries the EventBridge Scheduler client in the automation step runner’s bundle alone: only it makes and deletes schedules', () => {
     const withScheduler = FUNCTION_MODULES.filter((module) => Object.keys(bundles[module]!.inputs).some((input) => input.includes('node_modules/@aws-sdk/client-scheduler/')));
     expect(withScheduler).toEqual(['automations/runner-handler']);

@@ -4,7 +4,6 @@
  * (EventBridge Scheduler one-time schedules deployed, timers on the clock locally). Both are put in place once per
  * container; the step code is the same everywhere.
  */
-import { queueOnlyEngine } from './sqs-step-queue';
 
 /** Wake a run at its current step, if the run still holds this `wake` token (a stale or twin delivery does nothing). */
 export interface AdvanceMessage {
@@ -45,15 +44,23 @@ export interface AutomationEngine {
 }
 
 let engine: AutomationEngine | undefined;
+let deployed: (() => AutomationEngine | undefined) | undefined;
 
 /** Puts the engine in place: the deployed one from the environment (./sqs-step-queue.ts, ./eventbridge-scheduler.ts), or the local one. */
 export function setAutomationEngine(next: AutomationEngine): void {
   engine = next;
 }
 
+/**
+ * How a deployed function makes its engine at its first use of one, from its environment: its module says so, as it
+ * says how it loads the SQS client (./sqs-step-queue.ts `queueOnlyEngine`, ./eventbridge-scheduler.ts for the runner).
+ */
+export function setDeployedEngine(make: () => AutomationEngine | undefined): void {
+  deployed = make;
+}
+
 export function automationEngine(): AutomationEngine {
-  // In Lambda, a function the runner's module did not set one for only queues steps (./sqs-step-queue.ts).
-  engine ??= queueOnlyEngine();
+  engine ??= deployed?.();
   if (!engine) throw new Error('No automation engine is in place: the runner and the stream consumer need one (setAutomationEngine)');
   return engine;
 }

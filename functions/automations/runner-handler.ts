@@ -7,5 +7,6 @@ import { deployedRunnerEngine } from './eventbridge-scheduler';
  */
 export { handler } from './step-worker';
 
-const deployed = deployedRunnerEngine();
+// The SQS client at the first step queued, from a chunk (./sqs-send.ts).
+const deployed = deployedRunnerEngine(() => import('./sqs-send'));
 if (deployed) setAutomationEngine(deployed);
