@@ -111,12 +111,14 @@ async function contactsOf(client: Client, leadId: string, outbound: any[]) {
  * and 90 % of the leads were contacted.
  */
 async function secondsToContact(client: Client, firstInquiries: any[], outbound: any[]) {
-  const measured: number[] = [];
-  for (const inquiry of firstInquiries) {
-    const contacts = (await contactsOf(client, inquiry.leadId, outbound)).filter((at) => at >= inquiry.createdAt).map((at) => Date.parse(at));
-    if (contacts.length) measured.push(Math.ceil((Math.min(...contacts) - Date.parse(inquiry.createdAt)) / 1000));
-  }
-  const sorted = measured.sort((a, b) => a - b);
+  // Each lead's timeline read at once: the waits are sorted after.
+  const waits = await Promise.all(
+    firstInquiries.map(async (inquiry) => {
+      const contacts = (await contactsOf(client, inquiry.leadId, outbound)).filter((at) => at >= inquiry.createdAt).map((at) => Date.parse(at));
+      return contacts.length ? [Math.ceil((Math.min(...contacts) - Date.parse(inquiry.createdAt)) / 1000)] : [];
+    }),
+  );
+  const sorted = waits.flat().sort((a, b) => a - b);
   const within = (share: number) => (sorted.length === 0 ? null : sorted[Math.ceil(share * sorted.length) - 1]!);
   return { leads: sorted.length, within5Minutes: sorted.filter((seconds) => seconds <= 300).length, medianSeconds: within(0.5), p90Seconds: within(0.9) };
 }
@@ -125,15 +127,17 @@ const STAGES = ['NEW', 'CONTACTED', 'QUALIFIED', 'QUOTED', 'WON'];
 
 /** How many of the leads reached each stage of the funnel, from their timelines: the statuses each was made with and moved through. */
 async function reachedStages(client: Client, leads: any[]) {
-  const furthest: number[] = [];
-  for (const lead of leads) {
-    const activities = await everyRecord(client, `/v1/leads/${lead.id}/activities`, 'activities');
-    const statuses = activities.flatMap((activity) => {
-      if (activity.event === 'LEAD_CREATED') return [/ created as ([A-Z]+)$/.exec(activity.data)?.[1] ?? 'NEW'];
-      return activity.event === 'STATUS_CHANGED' ? (/^Status changed from ([A-Z]+) to ([A-Z]+)$/.exec(activity.data)?.slice(1) ?? []) : [];
-    });
-    furthest.push(Math.max(...statuses.map((status) => STAGES.indexOf(status))));
-  }
+  // Each lead's timeline read at once: only how many reached each stage is counted.
+  const furthest = await Promise.all(
+    leads.map(async (lead) => {
+      const activities = await everyRecord(client, `/v1/leads/${lead.id}/activities`, 'activities');
+      const statuses = activities.flatMap((activity) => {
+        if (activity.event === 'LEAD_CREATED') return [/ created as ([A-Z]+)$/.exec(activity.data)?.[1] ?? 'NEW'];
+        return activity.event === 'STATUS_CHANGED' ? (/^Status changed from ([A-Z]+) to ([A-Z]+)$/.exec(activity.data)?.slice(1) ?? []) : [];
+      });
+      return Math.max(...statuses.map((status) => STAGES.indexOf(status)));
+    }),
+  );
   return STAGES.map((_, stage) => furthest.filter((reached) => reached >= stage).length);
 }
 
