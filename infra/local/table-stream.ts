@@ -24,8 +24,12 @@ export interface TableStream {
 /** Reading DynamoDB Local's streams costs it CPU, so an idle stream is read once a second; a nudge reads it at once. */
 const IDLE_POLL_MS = 1_000;
 const RETRY_MS = 500;
-/** At most this often, however busy: each read costs DynamoDB Local a query of its stream store. */
-const MIN_POLL_GAP_MS = 100;
+/**
+ * At most this often, however busy: each read costs DynamoDB Local a query of its stream store. The tests read more
+ * often (`minPollGapMs`): a test waiting for the stream to catch up (or moving its clock, which waits for it after every
+ * timer) waits out this gap at least twice each time, which made most of the time of the files that move the clock.
+ */
+export const MIN_POLL_GAP_MS = 100;
 const BATCH_SIZE = 100;
 /** Records one GetRecords call reads (the most it gives): the lanes are fed in as few reads of DynamoDB Local as can be. */
 const READ_LIMIT = 1_000;
@@ -93,12 +97,14 @@ export function laneOf(record: StreamRecord, lanes: number): number {
  * in its lane are handed again, the records before it never. `from: 'LATEST'` skips what an earlier run already
  * handled (a DATA_DIR restart).
  */
-export async function startTableStream({ endpoint, tableName, handler, from = 'TRIM_HORIZON', parallelization = 1, onError }: {
+export async function startTableStream({ endpoint, tableName, handler, from = 'TRIM_HORIZON', parallelization = 1, minPollGapMs = MIN_POLL_GAP_MS, onError }: {
   endpoint: string;
   tableName: string;
   handler: StreamBatchHandler;
   from?: 'TRIM_HORIZON' | 'LATEST';
   parallelization?: number;
+  /** The shortest time between two reads of the stream (MIN_POLL_GAP_MS unless a test asks for less). */
+  minPollGapMs?: number;
   onError: (error: unknown) => void;
 }): Promise<TableStream> {
   const streamArn = await enableStream(endpoint, tableName);
@@ -218,13 +224,13 @@ export async function startTableStream({ endpoint, tableName, handler, from = 'T
     let lastPassAt = -Infinity;
     while (!stopped) {
       // However often it is nudged, the stream is read at most once per gap; a nudge after a quiet spell reads at once.
-      const gap = lastPassAt + MIN_POLL_GAP_MS - Date.now();
+      const gap = lastPassAt + minPollGapMs - Date.now();
       if (gap > 0) await sleep(gap, false);
       if (stopped) break;
       // Read ahead of the handler only so far: the lanes take some first.
       if (waiting() >= READ_AHEAD) {
         // Not woken by a nudge: a nudge pending here would make it a loop that never yields to I/O.
-        await sleep(MIN_POLL_GAP_MS, false);
+        await sleep(minPollGapMs, false);
         continue;
       }
       nudged = false;
