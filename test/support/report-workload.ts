@@ -99,16 +99,16 @@ export async function workload(api: TestApi, client: Client, memberId: string) {
   await Promise.all([
     (async () => expect((await client.patch(`/v1/leads/${dana.leadId}`, { status: 'CONTACTED', value: 450 })).status).toBe(200))(),
     (async () => {
-      for (const status of ['CONTACTED', 'QUOTED', 'WON']) expect((await client.patch(`/v1/leads/${ava!.id}`, { status })).status).toBe(200);
-      await appointment(client, ava!.id, memberId, daysAgo(2), { status: 'COMPLETED' });
-      await appointment(client, ava!.id, memberId, daysAgo(4), { status: 'CANCELLED', source: 'CALL' });
+      for (const status of ['CONTACTED', 'QUOTED', 'WON']) expect((await client.patch(`/v1/leads/${ava.id}`, { status })).status).toBe(200);
+      await appointment(client, ava.id, memberId, daysAgo(2), { status: 'COMPLETED' });
+      await appointment(client, ava.id, memberId, daysAgo(4), { status: 'CANCELLED', source: 'CALL' });
     })(),
     (async () => {
-      for (const status of ['QUALIFIED', 'LOST']) expect((await client.patch(`/v1/leads/${ben!.id}`, { status, ...(status === 'LOST' ? { lostReason: 'PRICE' } : {}) })).status).toBe(200);
-      await appointment(client, ben!.id, memberId, daysAgo(5), { status: 'NO_SHOW' });
-      await appointment(client, ben!.id, memberId, daysAgo(-3), { source: 'CALL' });
+      for (const status of ['QUALIFIED', 'LOST']) expect((await client.patch(`/v1/leads/${ben.id}`, { status, ...(status === 'LOST' ? { lostReason: 'PRICE' } : {}) })).status).toBe(200);
+      await appointment(client, ben.id, memberId, daysAgo(5), { status: 'NO_SHOW' });
+      await appointment(client, ben.id, memberId, daysAgo(-3), { source: 'CALL' });
       // Cancelled today, three weeks before it was to start: a cancellation counts on the day it was made.
-      await appointment(client, ben!.id, memberId, daysAgo(-21), { status: 'CANCELLED' });
+      await appointment(client, ben.id, memberId, daysAgo(-21), { status: 'CANCELLED' });
     })(),
   ]);
   await smsBothWays(api, client, memberId);
