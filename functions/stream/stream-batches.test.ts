@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { BatchWriteItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { BatchWriteItemCommand, DeleteItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
@@ -236,6 +236,38 @@ describe('the local stream reader', () => {
       client.destroy();
     }
     expect(handed.filter((key) => key.startsWith(busy))).toEqual([1, 2, 3, 4, 5].map((sk) => `${busy}:${sk}`));
+  });
+
+  it('with a worker\'s entities, hands only the changes of those items (a delete by its old image) and reads past the rest', async () => {
+    const endpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB!;
+    const tableName = `stream-filter-${randomUUID()}`;
+    await createTable(endpoint, tableName);
+    const client = localClient(endpoint);
+    const handed: string[] = [];
+    const stream = await startTableStream({
+      endpoint,
+      tableName,
+      entities: ['LEAD', 'WEBHOOK_EXPIRY'],
+      onError: () => undefined,
+      handler: async ({ Records }: DynamoDBStreamEvent) => {
+        handed.push(...Records.map((record) => `${record.eventName} ${record.dynamodb!.Keys!.pk!.S}`));
+        return { batchItemFailures: [] };
+      },
+    });
+    try {
+      const put = (item: Record<string, string>) => client.send(new PutItemCommand({ TableName: tableName, Item: marshall({ sk: 'x', ...item }) }));
+      await put({ pk: 'a-lead', entity: 'LEAD' });
+      await put({ pk: 'a-counter' });
+      await put({ pk: 'a-claim', entity: 'LEAD_CONTACT' });
+      await put({ pk: 'an-expiry', entity: 'WEBHOOK_EXPIRY' });
+      await put({ pk: 'a-lead', entity: 'LEAD', name: 'Renamed' });
+      for (const pk of ['an-expiry', 'a-counter']) await client.send(new DeleteItemCommand({ TableName: tableName, Key: marshall({ pk, sk: 'x' }) }));
+      await stream.caughtUp();
+    } finally {
+      await stream.stop();
+      client.destroy();
+    }
+    expect(handed).toEqual(['INSERT a-lead', 'INSERT an-expiry', 'MODIFY a-lead', 'REMOVE an-expiry']);
   });
 
   it('hands a reported record again with the records after it, and never the records before it, as the event source mapping does', async () => {
