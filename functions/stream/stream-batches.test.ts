@@ -173,8 +173,73 @@ describe('a stream batch', () => {
     // automations on lead.created and the webhook subscriptions, each read once for the batch.
     const written = commands.map(({ name, input }) => [name, Object.values(input.RequestItems ?? {}).flat().length]);
     expect(written.sort()).toEqual([['BatchWriteCommand', 25], ['BatchWriteCommand', 25], ['BatchWriteCommand', 5], ['BatchWriteCommand', 5], ['QueryCommand', 0], ['QueryCommand', 0]]);
-    // The four in one round: each waits on DynamoDB beside the others, not after them.
-    expect(commands.mostInFlight).toBe(4);
+    // The four in one round, each waiting on DynamoDB beside the others, and the automations read beside them.
+    expect(commands.mostInFlight).toBe(5);
+  });
+
+  it('starts a run while its events and audit entries are being written, and queues its webhooks only once they are', async () => {
+    const { client, organizationId } = await subscribedOrganization();
+    const lead = await createLead(client, 'held@example.com');
+    await api.eventsCaughtUp();
+    // An automation on lead.created made after the lead: the lead's record handed again starts its run.
+    const automation = await client.post('/v1/automations', { name: 'Welcome note', trigger: { event: 'lead.created' }, steps: [{ type: 'wait', duration: 'PT1H' }, { type: 'add_note', template: 'Welcomed' }] });
+    expect(automation.status).toBe(201);
+    const [record] = await replayedRecords(organizationId, [lead]);
+    const seen: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const send = dynamo.send.bind(dynamo) as (command: any) => Promise<unknown>;
+    const writes = vi.spyOn(dynamo, 'send').mockImplementation((async (command: any) => {
+      const input = JSON.stringify(command.input);
+      if (!input.includes(organizationId)) return send(command);
+      if (command.constructor.name === 'BatchWriteCommand') {
+        seen.push('logs sent');
+        await held;
+        seen.push('logs written');
+      } else if (input.includes('#RUN#')) seen.push('run written');
+      return send(command);
+    }) as never);
+    const queue = deliveryQueue() as LocalDeliveryQueue;
+    const queueSend = queue.send.bind(queue);
+    const queued = vi.spyOn(queue, 'send').mockImplementation(async (jobs) => {
+      seen.push('webhooks queued');
+      return queueSend(jobs);
+    });
+    try {
+      const answer = recordStreamBatch({ Records: [record!] });
+      await vi.waitFor(() => expect(seen).toContain('run written'), { timeout: 20_000 });
+      expect(seen).not.toContain('webhooks queued');
+      release();
+      expect(await answer).toEqual({ batchItemFailures: [] });
+    } finally {
+      release();
+      writes.mockRestore();
+      queued.mockRestore();
+    }
+    expect(seen.slice(seen.indexOf('logs written'))).toContain('webhooks queued');
+    expect(seen.indexOf('webhooks queued')).toBeGreaterThan(seen.lastIndexOf('logs written'));
+    expect((await client.get(`/v1/automations/${automation.body.automation.id}/runs`)).body.totalCount).toBe(1);
+  });
+
+  it('hands the batch again from its first record when its events or audit entries cannot be written, its webhooks unqueued', async () => {
+    const { client, organizationId } = await subscribedOrganization();
+    const leads = [await createLead(client, 'unlogged1@example.com'), await createLead(client, 'unlogged2@example.com')];
+    await api.eventsCaughtUp();
+    const records = await replayedRecords(organizationId, leads);
+    const send = dynamo.send.bind(dynamo) as (command: any) => Promise<unknown>;
+    const writes = vi.spyOn(dynamo, 'send').mockImplementation((async (command: any) => {
+      if (command.constructor.name === 'BatchWriteCommand' && JSON.stringify(command.input).includes(organizationId)) throw new Error('DynamoDB unavailable');
+      return send(command);
+    }) as never);
+    const queue = deliveryQueue() as LocalDeliveryQueue;
+    const queued = vi.spyOn(queue, 'send');
+    try {
+      expect(await recordStreamBatch({ Records: records })).toEqual({ batchItemFailures: [{ itemIdentifier: records[0]!.dynamodb!.SequenceNumber }] });
+      expect(queued.mock.calls.filter(([jobs]) => JSON.stringify(jobs).includes(organizationId))).toEqual([]);
+    } finally {
+      writes.mockRestore();
+      queued.mockRestore();
+    }
   });
 });
 
