@@ -119,7 +119,7 @@ async function startStreamReaders(from: 'TRIM_HORIZON' | 'LATEST' | undefined, m
         tableName: config.tableName,
         handler: await loadFunction<StreamBatchHandler>(worker.handler),
         from,
-        parallelization: worker.trigger.kind === 'stream' ? worker.trigger.parallelization : undefined,
+        ...(worker.trigger.kind === 'stream' ? { parallelization: worker.trigger.parallelization, entities: worker.trigger.entities } : {}),
         minPollGapMs,
         onError: (error) => logger.error('stream batch failed; retrying it', { worker: worker.name, error }),
       }),

@@ -88,26 +88,36 @@ export function laneOf(record: StreamRecord, lanes: number): number {
   return createHash('sha256').update(key).digest().readUInt32BE(0) % lanes;
 }
 
+/** Whether a record passes a worker's filter on its item's `entity`, new or old (none: every record), as Lambda's event filtering does. */
+export function passesFilter(record: StreamRecord, entities: ReadonlySet<string> | undefined): boolean {
+  if (!entities) return true;
+  const { NewImage, OldImage } = record.dynamodb ?? {};
+  return [NewImage, OldImage].some((image) => entities.has(image?.entity?.S ?? ''));
+}
+
 /**
  * Reads the table's stream in DynamoDB Local and hands batches to the same stream handler Lambda runs, in process:
  * what the event source mapping does in AWS. With `parallelization` (Lambda's ParallelizationFactor), a shard's
  * records go to that many lanes by partition key, each handing its batches in order, one at a time, beside the others:
  * a key's records keep their order, and a backlog of some keys does not hold back the rest. A batch whose handler threw
  * is handed again; when the handler reports a failed record (ReportBatchItemFailures), that record and those after it
- * in its lane are handed again, the records before it never. `from: 'LATEST'` skips what an earlier run already
+ * in its lane are handed again, the records before it never. With `entities`, the records of other items are read past,
+ * as the worker's filter criteria drop them deployed: they take no place in a lane. `from: 'LATEST'` skips what an earlier run already
  * handled (a DATA_DIR restart).
  */
-export async function startTableStream({ endpoint, tableName, handler, from = 'TRIM_HORIZON', parallelization = 1, minPollGapMs = MIN_POLL_GAP_MS, onError }: {
+export async function startTableStream({ endpoint, tableName, handler, from = 'TRIM_HORIZON', parallelization = 1, entities, minPollGapMs = MIN_POLL_GAP_MS, onError }: {
   endpoint: string;
   tableName: string;
   handler: StreamBatchHandler;
   from?: 'TRIM_HORIZON' | 'LATEST';
   parallelization?: number;
+  entities?: readonly string[];
   /** The shortest time between two reads of the stream (MIN_POLL_GAP_MS unless a test asks for less). */
   minPollGapMs?: number;
   onError: (error: unknown) => void;
 }): Promise<TableStream> {
   const streamArn = await enableStream(endpoint, tableName);
+  const passing = entities && new Set(entities);
   const streams = new DynamoDBStreamsClient({
     endpoint,
     region: LOCAL_AWS_ENV.AWS_REGION,
@@ -187,7 +197,7 @@ export async function startTableStream({ endpoint, tableName, handler, from = 'T
         throw error;
       });
       const records = result.Records ?? [];
-      for (const record of records) lanes[laneOf(record, parallelization)]!.records.push(record);
+      for (const record of records) if (passesFilter(record, passing)) lanes[laneOf(record, parallelization)]!.records.push(record);
       shard.lastSequence = records.at(-1)?.dynamodb?.SequenceNumber ?? shard.lastSequence;
       shard.iterator = result.NextShardIterator;
       if (!result.NextShardIterator) {
