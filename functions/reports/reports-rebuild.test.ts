@@ -54,7 +54,7 @@ async function counted() {
 
 describe('npm run admin -- reports rebuild', () => {
   // One counted workload for the first two cases: the first writes nothing, and the second puts back what it doctors
-  // (its own rebuild, then a recount that changes nothing, end it exact).
+  // (its own rebuild, then a recount that changes nothing, leave it exact).
   let workloadCounted: ReturnType<typeof counted> | undefined;
   const countedOnce = () => (workloadCounted ??= counted());
 
