@@ -2,6 +2,7 @@ import type * as v from 'valibot';
 import type { AuthorizerDefinition, ChannelDefinition, ResourceDefinition, ScheduledJob, WorkerDefinition } from '#shared/resource';
 import { withPatchAliases, type AuthorizerKind, type OutgoingWebhook, type RouteDefinition } from '#shared/routes/route';
 import * as folders from './resource-modules';
+import { WEBHOOK_EXPIRY } from './webhooks/entity';
 
 /**
  * Every resource of the API, in the order the reference shows them, each by the name its folder's resource.ts
@@ -11,6 +12,9 @@ import * as folders from './resource-modules';
 export const resources: readonly ResourceDefinition[] = [folders.leads, folders.inquiries, folders.sms, folders.appointments, folders.automations, folders.companies, folders.organization, folders.services, folders.products, folders.transfers, folders.policies, folders.faqs, folders.events, folders.auditLog, folders.webhooks, folders.inboundEndpoints, folders.receptionist, folders.reports, folders.mcp, folders.oauth, folders.meta];
 const unlisted = Object.entries(folders).filter(([, resource]) => !resources.includes(resource));
 if (unlisted.length > 0) throw new Error(`The resources of ${unlisted.map(([name]) => name).join(', ')} have a folder but no place in the list of resources (functions/resources.ts)`);
+
+/** The entities whose changes make a resource's events or audit entries (its `events` and `audited` records). */
+export const entitiesOfChanges = (resource: ResourceDefinition): string[] => [...new Set([...(resource.events ?? []), ...(resource.audited ?? [])].map((source) => source.entity))];
 
 /** The route table: every endpoint of the API, one row each, and the PATCH aliases of the spec's PUTs. */
 export const routes: RouteDefinition[] = withPatchAliases(resources.flatMap(({ name, routes }) => routes.map((route) => ({ ...route, resource: name }))));
@@ -65,6 +69,9 @@ const STREAM_CONSUMER: WorkerDefinition = { name: 'RecordEvents', handler: 'stre
     // One organization's burst of writes (a bulk enrolment, an import) must not hold back every other organization's
     // events, automations and webhooks on the same shard: its items' partition keys are its own.
     parallelization: 10,
+    // It reads only what makes events or audit entries, and a webhook's expiry item deleted by TTL (functions/stream):
+    // a bulk write's counters, claims, names, and the events and entries it writes itself, never reach it.
+    entities: [...resources.flatMap(entitiesOfChanges), WEBHOOK_EXPIRY],
   }, dynamodb: ['BatchWriteItem', 'Query', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'], indexes: ['gsi1'], sendsTo: ['deliveries', 'automation-steps'] };
 
 /** The functions that answer no route: the stream consumer and those the resources provide, with handlers below functions/. */

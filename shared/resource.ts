@@ -172,9 +172,12 @@ export type WorkerTrigger =
    * `failures`: the queue (by its construct id) of the records that failed every retry, and what they mean, for its
    * alarm; `lag`: the alarm (by its id) on the consumer falling behind the stream, and what that means;
    * `parallelization`: batches of one shard handled at once, by partition key (Lambda's ParallelizationFactor, 1–10;
-   * 1 when absent): a key's records keep their order, and a backlog of some keys holds back only those sharing its batches.
+   * 1 when absent): a key's records keep their order, and a backlog of some keys holds back only those sharing its batches;
+   * `entities`: when present, only the records of items whose `entity` (of the new image, or the old one) is listed reach
+   * the worker (Lambda's event filtering deployed, the local reader alike): the rest (counters, claims, names, the
+   * worker's own writes) are read past, neither handed nor billed, and take no place in a batch or a key's queue.
    */
-  | { kind: 'stream'; failures: { name: string; meaning: string }; lag: { id: string; meaning: string }; parallelization?: number }
+  | { kind: 'stream'; failures: { name: string; meaning: string }; lag: { id: string; meaning: string }; parallelization?: number; entities?: readonly string[] }
   | { kind: 'queue'; queue: string }
   /** `failures`: the queue (by its construct id) of what the worker could not take, and what its messages mean, for its alarm. */
   | { kind: 'topic'; topic: string; failures: { name: string; meaning: string } };

@@ -19,6 +19,8 @@ import { RECEIPT_EVENT_TYPES } from '../functions/sms/receipt-types';
 import { webhookSettings } from '../functions/webhooks/settings';
 import { WEBHOOK_LIMITS } from '../functions/webhooks/limits';
 import { batchesOf } from '../functions/webhooks/sqs-queue';
+import { resourceChangesOf } from '../functions/resource-changes';
+import { WEBHOOK_EXPIRY } from '../functions/webhooks/entity';
 
 // Asset bundling is left to `npm run synth`; here only the templates matter.
 const { api, data, events } = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'none', tableName: 'pipeline', smsOriginationIdentity: 'pool-0123456789abcdef' } }));
@@ -71,13 +73,28 @@ describe('the events stack', () => {
     expect(failures[1].Properties.MessageRetentionPeriod).toBe(14 * 86_400);
   });
 
+  // A record passes a mapping's filter when its item's entity, new or old (a delete has only the old), is listed.
+  const entitiesFilter = (entities: readonly string[]) => ({
+    Filters: ['NewImage', 'OldImage'].map((image) => ({ Pattern: JSON.stringify({ dynamodb: { [image]: { entity: { S: entities } } } }) })),
+  });
+
+  it('hands each stream reader only the records it reads: the consumer the changes with events or audit entries and webhook expiries, the counter the counted records', () => {
+    // The consumer's index of changes by entity (generated from the resources) is what it reads; with a webhook's expiry.
+    const recordEvents = [...Object.keys(resourceChangesOf), WEBHOOK_EXPIRY];
+    expect(recordEvents).toEqual(expect.arrayContaining(['LEAD', 'INQUIRY', 'SMS_MESSAGE', 'AUTOMATION_RUN', 'WEBHOOK', 'API_KEY']));
+    expect(streamMapping().FilterCriteria).toEqual(entitiesFilter(recordEvents));
+    expect(streamMapping('CountReports').FilterCriteria).toEqual(entitiesFilter(['LEAD', 'INQUIRY', 'SMS_MESSAGE', 'APPOINTMENT', 'SMS_OPT_OUT', 'AUTOMATION_RUN']));
+    // Lambda's limit on a filter's pattern.
+    for (const { Pattern } of streamMapping().FilterCriteria.Filters) expect(Pattern.length).toBeLessThanOrEqual(4_096);
+  });
+
   it('counts the reports with a second reader of the stream: the same settings, its own failures queue and alarms, and grants for its transaction alone', () => {
     const streamMappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping') as Record<string, Resource>).filter((mapping) => mapping.Properties.StartingPosition);
     // DynamoDB Streams advise at most two readers per shard: these are the two.
     expect(streamMappings).toHaveLength(2);
     const [failuresId, failures] = Object.entries(template.findResources('AWS::SQS::Queue') as Record<string, Resource>).find(([id]) => id.startsWith('ReportCountFailures'))!;
     const { DestinationConfig, ...settings } = streamMapping('CountReports');
-    const { DestinationConfig: _theirs, EventSourceArn: _arn, FunctionName: _name, ParallelizationFactor: _parallel, ...recordEvents } = streamMapping();
+    const { DestinationConfig: _theirs, EventSourceArn: _arn, FunctionName: _name, ParallelizationFactor: _parallel, FilterCriteria: _filter, ...recordEvents } = streamMapping();
     expect(settings).toMatchObject(recordEvents);
     // One batch of a shard at a time: its transactions add to an organization's day counters, which concurrent batches would contend for.
     expect(settings.ParallelizationFactor).toBeUndefined();

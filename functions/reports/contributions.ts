@@ -1,6 +1,7 @@
 import { localTime } from '#shared/local-time';
 import { LEAD_STATUSES } from '../leads/attributes';
 import { countedLostReason, METRIC_ATTRIBUTES } from './metrics';
+import type { COUNTED_ENTITIES } from './entity';
 
 type Item = Record<string, unknown>;
 
@@ -113,7 +114,7 @@ function runContributions(run: Item, timezone: string): Contribution[] {
 }
 
 /** The record kinds the reports count, by their items' `entity`; every other item (counters, claims, names, events, the reports' own) costs nothing. */
-export const COUNTED: Readonly<Record<string, (item: Item, timezone: string) => Contribution[]>> = {
+export const COUNTED: Readonly<Record<(typeof COUNTED_ENTITIES)[number], (item: Item, timezone: string) => Contribution[]>> = {
   LEAD: leadContributions,
   INQUIRY: inquiryContributions,
   SMS_MESSAGE: smsContributions,
@@ -123,7 +124,7 @@ export const COUNTED: Readonly<Record<string, (item: Item, timezone: string) => 
 };
 
 /** Whether the reports count items of this `entity`. */
-export const isCounted = (entity: unknown): entity is string => typeof entity === 'string' && Object.hasOwn(COUNTED, entity);
+export const isCounted = (entity: unknown): entity is (typeof COUNTED_ENTITIES)[number] => typeof entity === 'string' && Object.hasOwn(COUNTED, entity);
 
 /** What a record contributes when it is in this state: nothing when absent (before an insert, after a remove). */
 export function contributions(entity: string, item: Item | undefined, timezone: string): Contribution[] {

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { useTestApi } from '../../test/support/api';
 import { countedFromRecords, dateAfter, everyRecord, localDate } from '../../test/support/report-workload';
 
-// The demo organization as `npm start` makes it, its records counted by the stream consumer as they are written.
+// The demo organization as `npm start` makes it, its records counted by the stream consumer as they are written: one
+// for the file, as both tests only read it.
 const api = useTestApi({ events: true });
 
 /** The README's answer of the summary for the demo organization: the JSON block after its summary curl. */
@@ -17,7 +18,7 @@ function readmeSummary(): Record<string, unknown> {
 
 describe('the demo organization’s reports', () => {
   it('show 60 days of history, every figure as counted from its records', async () => {
-    const { client } = await api.organization({ demo: true });
+    const { client } = await api.demoOrganization();
     await api.eventsCaughtUp();
     const to = localDate(new Date().toISOString());
     const from = dateAfter(to, -59);
@@ -41,7 +42,7 @@ describe('the demo organization’s reports', () => {
   }, 120_000);
 
   it('answer the summary the README shows for the last 30 days', async () => {
-    const { client } = await api.organization({ demo: true });
+    const { client } = await api.demoOrganization();
     await api.eventsCaughtUp();
     expect((await client.get('/v1/reports/summary')).body).toMatchObject(readmeSummary());
   }, 120_000);

@@ -9,6 +9,9 @@ const org = organizationPartition;
  */
 export const REPORT_ENTITIES = { day: 'REPORT_DAY', mark: 'REPORT_MARK', facts: 'REPORT_FACTS' } as const;
 
+/** The records the reports count, by their items' `entity` (./contributions.ts counts each): the counting consumer's filter. */
+export const COUNTED_ENTITIES = ['LEAD', 'INQUIRY', 'SMS_MESSAGE', 'APPOINTMENT', 'SMS_OPT_OUT', 'AUTOMATION_RUN'] as const;
+
 /** How long a marker outlives its record: longer than the stream keeps records (24 h) plus the mapping's maxRecordAge (6 h). */
 export const MARK_TTL_SECONDS = 2 * 24 * 60 * 60;
 

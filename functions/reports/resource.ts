@@ -1,5 +1,5 @@
 import { defineResource, namedComponents } from '#shared/resource';
-import { reportKeys, reportKeySamples } from './entity';
+import { COUNTED_ENTITIES, reportKeys, reportKeySamples } from './entity';
 import * as examples from './examples';
 import { reportRoutes } from './routes';
 import { ReportFunnel, ReportSummary, ReportTimeseries } from './schema';
@@ -25,6 +25,7 @@ export const reports = defineResource({
         lag: { id: 'ReportCountFallingBehind', meaning: 'The reports lag their changes by more than 5 minutes: the counting consumer is failing or too slow.' },
         // One batch of a shard at a time (no parallelization): each record's transaction adds to its organization's day
         // items, which batches side by side would contend for. Nothing waits on a count as a text waits on an event.
+        entities: COUNTED_ENTITIES,
       },
       // The organization's timezone and a lead's facts; the transaction's marker Put, the day items' ADDs, the facts'
       // Put or Delete.

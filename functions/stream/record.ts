@@ -86,14 +86,16 @@ async function deriveInOrder(records: DynamoDBRecord[]): Promise<{ derived: Deri
 /**
  * The table's stream → events and audit entries. Only committed changes reach the stream, so an event exists exactly
  * when its change does. A batch's events and the audit entries of the writes a writer stamped on its records are
- * written first, together (one BatchWriteItem per 25: a record would otherwise cost a round trip of its own, and a
- * backlog behind one organization's bulk writes would hold every organization's events, runs and webhooks). Then
- * record by record, in the shard's order, its events start, stop or move automations' runs, then they are queued for
- * the subscriptions that asked for their types (each organization's automations on a trigger, and its subscriptions,
- * read once per batch). The first record that fails stops the batch and is reported (./in-order.ts): it and the
- * records after it are handed again, the records before it never, so a record whose webhooks were queued is not queued
- * twice. Event and entry ids come from the records, so a record handed again rewrites the same events and entries, and
- * receivers see the same webhook-id (deliveries are at least once).
+ * written together (one BatchWriteItem per 25: a record would otherwise cost a round trip of its own, and a backlog
+ * behind one organization's bulk writes would hold every organization's events, runs and webhooks). While they are
+ * written, record by record in the shard's order, its events start, stop or move automations' runs (idempotent, so a
+ * missed call's text-back waits for no log write); then, once the logs are written, record by record, its events are
+ * queued for the subscriptions that asked for their types (each organization's automations on a trigger, and its
+ * subscriptions, read once per batch). The first record that fails stops the batch and is reported (./in-order.ts):
+ * it and the records after it are handed again, the records before it never, so a record whose webhooks were queued is
+ * not queued twice; a failed log write is the first record's. Event and entry ids come from the records, so a record
+ * handed again rewrites the same events and entries, starts no second run, and receivers see the same webhook-id
+ * (deliveries are at least once).
  */
 export async function handler(batch: DynamoDBStreamEvent, context?: Deadline): Promise<DynamoDBBatchResponse> {
   const subscriptionsOf = subscriptionsOnce();
@@ -101,26 +103,37 @@ export async function handler(batch: DynamoDBStreamEvent, context?: Deadline): P
   const { derived, entries: batchEntries, failedAt } = await deriveInOrder(batch.Records);
   const batchEvents = derived.flatMap(({ events }) => events);
   const byRecord = new Map(derived.map((entry) => [entry.record, entry]));
-  let logsWritten = false;
-  const answer = await processInOrder(
-    derived.map(({ record }) => record),
+  const records = derived.map(({ record }) => record);
+  // What a record handed again rewrites alike; its webhooks are queued only once both are written, so a failed write
+  // cannot leave them queued for a second time. A failure is the first record's; settled before the batch is answered.
+  const logsWritten = Promise.all([batchEntries.length ? recordAuditEntries(batchEntries) : undefined, batchEvents.length ? recordEvents(batchEvents) : undefined]);
+  const logsSettled = logsWritten.then(
+    () => undefined,
+    () => undefined,
+  );
+  const started = await processInOrder(
+    records,
     async (record) => {
-      // The batch's events and entries go with its first record (past the deadline's check): a failed write is its failure.
-      if (!logsWritten) {
-        // What a record handed again rewrites alike goes first; its webhooks are queued only once both are written, so a
-        // failed audit write cannot leave them queued for a second time.
-        await Promise.all([batchEntries.length ? recordAuditEntries(batchEntries) : undefined, batchEvents.length ? recordEvents(batchEvents) : undefined]);
-        logsWritten = true;
-      }
+      const { change, events } = byRecord.get(record)!;
+      if (change && events.length) await automationEffectsOf(events, change);
+    },
+    context,
+  );
+  const startedFailure = started.batchItemFailures[0]?.itemIdentifier;
+  const startedUpTo = startedFailure === undefined ? records.length : records.findIndex((record) => record.dynamodb?.SequenceNumber === startedFailure);
+  const queued = await processInOrder(
+    records.slice(0, startedUpTo),
+    async (record) => {
+      await logsWritten;
       const { change, events } = byRecord.get(record)!;
       if (!change) return;
-      // Automations' starts and stops are idempotent too, so they go before the webhooks are queued.
-      if (events.length) await automationEffectsOf(events, change);
       if (events.length) await enqueueDeliveries(events, subscriptionsOf);
       await disableOnExpiry(change);
     },
     context,
   );
+  await logsSettled;
+  const answer = queued.batchItemFailures.length ? queued : started;
   // The records before the one that could not be read all done: it is the first to hand again.
   const unread = answer.batchItemFailures.length === 0 && failedAt >= 0 ? [{ itemIdentifier: batch.Records[failedAt]!.dynamodb!.SequenceNumber! }] : [];
   const batchItemFailures = [...answer.batchItemFailures, ...unread];

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { BatchWriteItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { BatchWriteItemCommand, DeleteItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
@@ -173,8 +173,73 @@ describe('a stream batch', () => {
     // automations on lead.created and the webhook subscriptions, each read once for the batch.
     const written = commands.map(({ name, input }) => [name, Object.values(input.RequestItems ?? {}).flat().length]);
     expect(written.sort()).toEqual([['BatchWriteCommand', 25], ['BatchWriteCommand', 25], ['BatchWriteCommand', 5], ['BatchWriteCommand', 5], ['QueryCommand', 0], ['QueryCommand', 0]]);
-    // The four in one round: each waits on DynamoDB beside the others, not after them.
-    expect(commands.mostInFlight).toBe(4);
+    // The four in one round, each waiting on DynamoDB beside the others, and the automations read beside them.
+    expect(commands.mostInFlight).toBe(5);
+  });
+
+  it('starts a run while its events and audit entries are being written, and queues its webhooks only once they are', async () => {
+    const { client, organizationId } = await subscribedOrganization();
+    const lead = await createLead(client, 'held@example.com');
+    await api.eventsCaughtUp();
+    // An automation on lead.created made after the lead: the lead's record handed again starts its run.
+    const automation = await client.post('/v1/automations', { name: 'Welcome note', trigger: { event: 'lead.created' }, steps: [{ type: 'wait', duration: 'PT1H' }, { type: 'add_note', template: 'Welcomed' }] });
+    expect(automation.status).toBe(201);
+    const [record] = await replayedRecords(organizationId, [lead]);
+    const seen: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const send = dynamo.send.bind(dynamo) as (command: any) => Promise<unknown>;
+    const writes = vi.spyOn(dynamo, 'send').mockImplementation((async (command: any) => {
+      const input = JSON.stringify(command.input);
+      if (!input.includes(organizationId)) return send(command);
+      if (command.constructor.name === 'BatchWriteCommand') {
+        seen.push('logs sent');
+        await held;
+        seen.push('logs written');
+      } else if (input.includes('#RUN#')) seen.push('run written');
+      return send(command);
+    }) as never);
+    const queue = deliveryQueue() as LocalDeliveryQueue;
+    const queueSend = queue.send.bind(queue);
+    const queued = vi.spyOn(queue, 'send').mockImplementation(async (jobs) => {
+      seen.push('webhooks queued');
+      return queueSend(jobs);
+    });
+    try {
+      const answer = recordStreamBatch({ Records: [record!] });
+      await vi.waitFor(() => expect(seen).toContain('run written'), { timeout: 20_000 });
+      expect(seen).not.toContain('webhooks queued');
+      release();
+      expect(await answer).toEqual({ batchItemFailures: [] });
+    } finally {
+      release();
+      writes.mockRestore();
+      queued.mockRestore();
+    }
+    expect(seen.slice(seen.indexOf('logs written'))).toContain('webhooks queued');
+    expect(seen.indexOf('webhooks queued')).toBeGreaterThan(seen.lastIndexOf('logs written'));
+    expect((await client.get(`/v1/automations/${automation.body.automation.id}/runs`)).body.totalCount).toBe(1);
+  });
+
+  it('hands the batch again from its first record when its events or audit entries cannot be written, its webhooks unqueued', async () => {
+    const { client, organizationId } = await subscribedOrganization();
+    const leads = [await createLead(client, 'unlogged1@example.com'), await createLead(client, 'unlogged2@example.com')];
+    await api.eventsCaughtUp();
+    const records = await replayedRecords(organizationId, leads);
+    const send = dynamo.send.bind(dynamo) as (command: any) => Promise<unknown>;
+    const writes = vi.spyOn(dynamo, 'send').mockImplementation((async (command: any) => {
+      if (command.constructor.name === 'BatchWriteCommand' && JSON.stringify(command.input).includes(organizationId)) throw new Error('DynamoDB unavailable');
+      return send(command);
+    }) as never);
+    const queue = deliveryQueue() as LocalDeliveryQueue;
+    const queued = vi.spyOn(queue, 'send');
+    try {
+      expect(await recordStreamBatch({ Records: records })).toEqual({ batchItemFailures: [{ itemIdentifier: records[0]!.dynamodb!.SequenceNumber }] });
+      expect(queued.mock.calls.filter(([jobs]) => JSON.stringify(jobs).includes(organizationId))).toEqual([]);
+    } finally {
+      writes.mockRestore();
+      queued.mockRestore();
+    }
   });
 });
 
@@ -236,6 +301,38 @@ describe('the local stream reader', () => {
       client.destroy();
     }
     expect(handed.filter((key) => key.startsWith(busy))).toEqual([1, 2, 3, 4, 5].map((sk) => `${busy}:${sk}`));
+  });
+
+  it('with a worker\'s entities, hands only the changes of those items (a delete by its old image) and reads past the rest', async () => {
+    const endpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB!;
+    const tableName = `stream-filter-${randomUUID()}`;
+    await createTable(endpoint, tableName);
+    const client = localClient(endpoint);
+    const handed: string[] = [];
+    const stream = await startTableStream({
+      endpoint,
+      tableName,
+      entities: ['LEAD', 'WEBHOOK_EXPIRY'],
+      onError: () => undefined,
+      handler: async ({ Records }: DynamoDBStreamEvent) => {
+        handed.push(...Records.map((record) => `${record.eventName} ${record.dynamodb!.Keys!.pk!.S}`));
+        return { batchItemFailures: [] };
+      },
+    });
+    try {
+      const put = (item: Record<string, string>) => client.send(new PutItemCommand({ TableName: tableName, Item: marshall({ sk: 'x', ...item }) }));
+      await put({ pk: 'a-lead', entity: 'LEAD' });
+      await put({ pk: 'a-counter' });
+      await put({ pk: 'a-claim', entity: 'LEAD_CONTACT' });
+      await put({ pk: 'an-expiry', entity: 'WEBHOOK_EXPIRY' });
+      await put({ pk: 'a-lead', entity: 'LEAD', name: 'Renamed' });
+      for (const pk of ['an-expiry', 'a-counter']) await client.send(new DeleteItemCommand({ TableName: tableName, Key: marshall({ pk, sk: 'x' }) }));
+      await stream.caughtUp();
+    } finally {
+      await stream.stop();
+      client.destroy();
+    }
+    expect(handed).toEqual(['INSERT a-lead', 'INSERT an-expiry', 'MODIFY a-lead', 'REMOVE an-expiry']);
   });
 
   it('hands a reported record again with the records after it, and never the records before it, as the event source mapping does', async () => {

@@ -5,7 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { handler as recordStreamBatch } from '../stream/record';
 import type { LocalDeliveryQueue } from './queue';
 import { asLambdaRecord } from '../../infra/local/table-stream';
@@ -35,6 +35,18 @@ const closers: (() => Promise<void>)[] = [];
 afterAll(async () => {
   await Promise.all(closers.map((close) => close()));
 });
+
+/**
+ * With the retry base at `seconds` until the test ends: a test that checks no retry follows waits a few times the
+ * first retry's wait (the base, ±20 %), not npm start's second.
+ */
+function retryBaseOf(seconds: number) {
+  const base = webhookSettings.retryBaseSeconds;
+  webhookSettings.retryBaseSeconds = seconds;
+  onTestFinished(() => {
+    webhookSettings.retryBaseSeconds = base;
+  });
+}
 
 async function receiver(): Promise<Receiver> {
   const started = await startReceiver();
@@ -621,6 +633,7 @@ describe('webhook deliveries', () => {
     // Standard Webhooks, "Delivery success and failure": 410 Gone means the receiver no longer wants these webhooks;
     // the sender should disable the endpoint and stop sending to it.
     const { client } = await api.organization();
+    retryBaseOf(0.2);
     const hook = await receiver();
     hook.answerWith(410, 410, 410, 410);
     const webhook = await subscribe(client, hook.url, ['lead.created']);
@@ -634,8 +647,8 @@ describe('webhook deliveries', () => {
     await api.eventsCaughtUp();
     const { events } = (await client.get('/v1/events?type=webhook.disabled')).body;
     expect(events).toEqual([expect.objectContaining({ type: 'webhook.disabled', data: disabled })]);
-    // Retries start 1 s apart locally: none follows, and the attempt promises none.
-    await sleep(2_500);
+    // A retry would come 0.2 s (±20 %) after the attempt: none follows, and the attempt promises none.
+    await sleep(1_000);
     expect(hook.received).toHaveLength(1);
     expect(await deliveriesOf(client, webhook.id)).toMatchObject([{ attempt: 1, status: 'FAILED', statusCode: 410, nextAttemptAt: null }]);
     expect((deliveryQueue() as LocalDeliveryQueue).deadLettered.filter((job) => job.webhookId === webhook.id)).toEqual([]);
@@ -676,6 +689,7 @@ describe('webhook deliveries', () => {
     // Standard Webhooks: a Retry-After (as on 503 Service Unavailable) should be taken into account when scheduling
     // the next attempt; 429 asks the sender to throttle.
     const { client } = await api.organization();
+    retryBaseOf(0.2);
     const busy = await answering((response, count) => {
       if (count === 1) response.writeHead(status, { 'retry-after': '120' }).end();
       else response.writeHead(200).end('ok');
@@ -687,8 +701,8 @@ describe('webhook deliveries', () => {
     const [attempt] = await deliveriesOf(client, webhook.id);
     expect(attempt).toMatchObject({ attempt: 1, status: 'FAILED', statusCode: status });
     expect(Date.parse(attempt!.nextAttemptAt!) - Date.parse(attempt!.attemptedAt!)).toBeGreaterThanOrEqual(120_000);
-    // The local backoff (1 s) would have retried by now.
-    await sleep(2_500);
+    // The backoff alone (0.2 s, ±20 %) would have retried by now.
+    await sleep(1_000);
     expect(busy.requests()).toBe(1);
   });
 

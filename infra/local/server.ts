@@ -110,7 +110,7 @@ const streamNotRead: TableStream = {
  * Every worker on the table's stream, each with a reader of its own, as each has its own event source mapping in AWS:
  * a fault of one holds back none of the others. Waiting for the stream waits until every reader has caught up.
  */
-async function startStreamReaders(from: 'TRIM_HORIZON' | 'LATEST' | undefined): Promise<TableStream> {
+async function startStreamReaders(from: 'TRIM_HORIZON' | 'LATEST' | undefined, minPollGapMs: number | undefined): Promise<TableStream> {
   const readers: TableStream[] = [];
   for (const worker of WORKERS.filter(({ trigger }) => trigger.kind === 'stream')) {
     readers.push(
@@ -119,7 +119,8 @@ async function startStreamReaders(from: 'TRIM_HORIZON' | 'LATEST' | undefined): 
         tableName: config.tableName,
         handler: await loadFunction<StreamBatchHandler>(worker.handler),
         from,
-        parallelization: worker.trigger.kind === 'stream' ? worker.trigger.parallelization : undefined,
+        ...(worker.trigger.kind === 'stream' ? { parallelization: worker.trigger.parallelization, entities: worker.trigger.entities } : {}),
+        minPollGapMs,
         onError: (error) => logger.error('stream batch failed; retrying it', { worker: worker.name, error }),
       }),
     );
@@ -188,8 +189,11 @@ export async function startLocalServer(
     events = true,
     scheduleEveryMs,
     asDeployed = false,
+    streamPollGapMs,
   }: Pick<LocalGatewayOptions, 'aroundInvoke' | 'aroundAuthorize' | 'authorizerCacheTtlMs'> & {
     streamFrom?: 'TRIM_HORIZON' | 'LATEST';
+    /** The shortest time between two reads of the stream, when not the reader's own (tests, which wait on it often). */
+    streamPollGapMs?: number;
     /** Run the stream consumer (events, webhooks) and the scheduled jobs; tests that do not look at events leave it off, as it doubles DynamoDB Local's work. */
     events?: boolean;
     /** Run the scheduled jobs this often instead of at their own interval (tests). */
@@ -202,7 +206,7 @@ export async function startLocalServer(
   } = {},
 ): Promise<LocalServer> {
   const { queues, settling } = await startLocalQueues();
-  const stream = events ? await startStreamReaders(streamFrom) : streamNotRead;
+  const stream = events ? await startStreamReaders(streamFrom, streamPollGapMs) : streamNotRead;
   // After each request the stream is read at once: the request probably wrote something.
   const invokeAndNudge: NonNullable<LocalGatewayOptions['aroundInvoke']> = (route, invoke) => {
     const invoked = invocation(() => (aroundInvoke ? aroundInvoke(route, invoke) : invoke()));

@@ -24,8 +24,12 @@ export interface TableStream {
 /** Reading DynamoDB Local's streams costs it CPU, so an idle stream is read once a second; a nudge reads it at once. */
 const IDLE_POLL_MS = 1_000;
 const RETRY_MS = 500;
-/** At most this often, however busy: each read costs DynamoDB Local a query of its stream store. */
-const MIN_POLL_GAP_MS = 100;
+/**
+ * At most this often, however busy: each read costs DynamoDB Local a query of its stream store. The tests read more
+ * often (`minPollGapMs`): a test waiting for the stream to catch up (or moving its clock, which waits for it after every
+ * timer) waits out this gap at least twice each time, which made most of the time of the files that move the clock.
+ */
+export const MIN_POLL_GAP_MS = 100;
 const BATCH_SIZE = 100;
 /** Records one GetRecords call reads (the most it gives): the lanes are fed in as few reads of DynamoDB Local as can be. */
 const READ_LIMIT = 1_000;
@@ -84,24 +88,36 @@ export function laneOf(record: StreamRecord, lanes: number): number {
   return createHash('sha256').update(key).digest().readUInt32BE(0) % lanes;
 }
 
+/** Whether a record passes a worker's filter on its item's `entity`, new or old (none: every record), as Lambda's event filtering does. */
+export function passesFilter(record: StreamRecord, entities: ReadonlySet<string> | undefined): boolean {
+  if (!entities) return true;
+  const { NewImage, OldImage } = record.dynamodb ?? {};
+  return [NewImage, OldImage].some((image) => entities.has(image?.entity?.S ?? ''));
+}
+
 /**
  * Reads the table's stream in DynamoDB Local and hands batches to the same stream handler Lambda runs, in process:
  * what the event source mapping does in AWS. With `parallelization` (Lambda's ParallelizationFactor), a shard's
  * records go to that many lanes by partition key, each handing its batches in order, one at a time, beside the others:
  * a key's records keep their order, and a backlog of some keys does not hold back the rest. A batch whose handler threw
  * is handed again; when the handler reports a failed record (ReportBatchItemFailures), that record and those after it
- * in its lane are handed again, the records before it never. `from: 'LATEST'` skips what an earlier run already
+ * in its lane are handed again, the records before it never. With `entities`, the records of other items are read past,
+ * as the worker's filter criteria drop them deployed: they take no place in a lane. `from: 'LATEST'` skips what an earlier run already
  * handled (a DATA_DIR restart).
  */
-export async function startTableStream({ endpoint, tableName, handler, from = 'TRIM_HORIZON', parallelization = 1, onError }: {
+export async function startTableStream({ endpoint, tableName, handler, from = 'TRIM_HORIZON', parallelization = 1, entities, minPollGapMs = MIN_POLL_GAP_MS, onError }: {
   endpoint: string;
   tableName: string;
   handler: StreamBatchHandler;
   from?: 'TRIM_HORIZON' | 'LATEST';
   parallelization?: number;
+  entities?: readonly string[];
+  /** The shortest time between two reads of the stream (MIN_POLL_GAP_MS unless a test asks for less). */
+  minPollGapMs?: number;
   onError: (error: unknown) => void;
 }): Promise<TableStream> {
   const streamArn = await enableStream(endpoint, tableName);
+  const passing = entities && new Set(entities);
   const streams = new DynamoDBStreamsClient({
     endpoint,
     region: LOCAL_AWS_ENV.AWS_REGION,
@@ -181,7 +197,7 @@ export async function startTableStream({ endpoint, tableName, handler, from = 'T
         throw error;
       });
       const records = result.Records ?? [];
-      for (const record of records) lanes[laneOf(record, parallelization)]!.records.push(record);
+      for (const record of records) if (passesFilter(record, passing)) lanes[laneOf(record, parallelization)]!.records.push(record);
       shard.lastSequence = records.at(-1)?.dynamodb?.SequenceNumber ?? shard.lastSequence;
       shard.iterator = result.NextShardIterator;
       if (!result.NextShardIterator) {
@@ -218,13 +234,13 @@ export async function startTableStream({ endpoint, tableName, handler, from = 'T
     let lastPassAt = -Infinity;
     while (!stopped) {
       // However often it is nudged, the stream is read at most once per gap; a nudge after a quiet spell reads at once.
-      const gap = lastPassAt + MIN_POLL_GAP_MS - Date.now();
+      const gap = lastPassAt + minPollGapMs - Date.now();
       if (gap > 0) await sleep(gap, false);
       if (stopped) break;
       // Read ahead of the handler only so far: the lanes take some first.
       if (waiting() >= READ_AHEAD) {
         // Not woken by a nudge: a nudge pending here would make it a loop that never yields to I/O.
-        await sleep(MIN_POLL_GAP_MS, false);
+        await sleep(minPollGapMs, false);
         continue;
       }
       nudged = false;

@@ -74,27 +74,43 @@ async function smsBothWays(api: TestApi, client: Client, memberId: string) {
   expect((await reply('+61412345403', 'STOP')).status).toBe(202);
 }
 
-/** A mixed workload over the last two weeks: leads with values won and lost, calls and web forms, bookings and their endings, SMS both ways. */
+/**
+ * A mixed workload over the last two weeks: leads with values won and lost, calls and web forms, bookings and their
+ * endings, SMS both ways. What does not depend on another write is sent together; each lead's own changes in order.
+ */
 export async function workload(api: TestApi, client: Client, memberId: string) {
-  const ava = await created(client, '/v1/leads', 'lead', { name: 'Ava Chen', email: 'ava@example.com', value: 1200.5 });
-  const ben = await created(client, '/v1/leads', 'lead', { name: 'Ben Ito', email: 'ben@example.com', value: 300 });
-  await created(client, '/v1/leads', 'lead', { name: 'Cleo Park', email: 'cleo@example.com', value: 80.25 });
-  await created(client, '/v1/inquiries', 'inquiry', webForm('ava@example.com', daysAgo(0, 1)));
-  await created(client, '/v1/inquiries', 'inquiry', webForm('ben@example.com', daysAgo(0, 2), 'BOOKING'));
-  await created(client, '/v1/inquiries', 'inquiry', callInquiry('+61412345101', daysAgo(3)));
-  await created(client, '/v1/inquiries', 'inquiry', callInquiry('+61412345102', daysAgo(9), 'EMERGENCY'));
-  await created(client, '/v1/inquiries', 'inquiry', callInquiry('+61412345101', daysAgo(1), 'FOLLOW_UP'));
-  // A lead who asked a moment ago and is contacted at once: within 5 minutes.
-  const dana = await created(client, '/v1/inquiries', 'inquiry', webForm('dana@example.com', new Date().toISOString(), 'GENERAL'));
-  expect((await client.patch(`/v1/leads/${dana.leadId}`, { status: 'CONTACTED', value: 450 })).status).toBe(200);
-  for (const status of ['CONTACTED', 'QUOTED', 'WON']) expect((await client.patch(`/v1/leads/${ava.id}`, { status })).status).toBe(200);
-  for (const status of ['QUALIFIED', 'LOST']) expect((await client.patch(`/v1/leads/${ben.id}`, { status, ...(status === 'LOST' ? { lostReason: 'PRICE' } : {}) })).status).toBe(200);
-  await appointment(client, ava.id, memberId, daysAgo(2), { status: 'COMPLETED' });
-  await appointment(client, ava.id, memberId, daysAgo(4), { status: 'CANCELLED', source: 'CALL' });
-  await appointment(client, ben.id, memberId, daysAgo(5), { status: 'NO_SHOW' });
-  await appointment(client, ben.id, memberId, daysAgo(-3), { source: 'CALL' });
-  // Cancelled today, three weeks before it was to start: a cancellation counts on the day it was made.
-  await appointment(client, ben.id, memberId, daysAgo(-21), { status: 'CANCELLED' });
+  const [ava, ben] = await Promise.all([
+    created(client, '/v1/leads', 'lead', { name: 'Ava Chen', email: 'ava@example.com', value: 1200.5 }),
+    created(client, '/v1/leads', 'lead', { name: 'Ben Ito', email: 'ben@example.com', value: 300 }),
+    created(client, '/v1/leads', 'lead', { name: 'Cleo Park', email: 'cleo@example.com', value: 80.25 }),
+  ]);
+  const [, , , , dana] = await Promise.all([
+    created(client, '/v1/inquiries', 'inquiry', webForm('ava@example.com', daysAgo(0, 1))),
+    created(client, '/v1/inquiries', 'inquiry', webForm('ben@example.com', daysAgo(0, 2), 'BOOKING')),
+    created(client, '/v1/inquiries', 'inquiry', callInquiry('+61412345102', daysAgo(9), 'EMERGENCY')),
+    // Two calls from one phone: the second finds the lead the first made.
+    (async () => {
+      await created(client, '/v1/inquiries', 'inquiry', callInquiry('+61412345101', daysAgo(3)));
+      await created(client, '/v1/inquiries', 'inquiry', callInquiry('+61412345101', daysAgo(1), 'FOLLOW_UP'));
+    })(),
+    // A lead who asked a moment ago and is contacted at once: within 5 minutes.
+    created(client, '/v1/inquiries', 'inquiry', webForm('dana@example.com', new Date().toISOString(), 'GENERAL')),
+  ]);
+  await Promise.all([
+    (async () => expect((await client.patch(`/v1/leads/${dana.leadId}`, { status: 'CONTACTED', value: 450 })).status).toBe(200))(),
+    (async () => {
+      for (const status of ['CONTACTED', 'QUOTED', 'WON']) expect((await client.patch(`/v1/leads/${ava.id}`, { status })).status).toBe(200);
+      await appointment(client, ava.id, memberId, daysAgo(2), { status: 'COMPLETED' });
+      await appointment(client, ava.id, memberId, daysAgo(4), { status: 'CANCELLED', source: 'CALL' });
+    })(),
+    (async () => {
+      for (const status of ['QUALIFIED', 'LOST']) expect((await client.patch(`/v1/leads/${ben.id}`, { status, ...(status === 'LOST' ? { lostReason: 'PRICE' } : {}) })).status).toBe(200);
+      await appointment(client, ben.id, memberId, daysAgo(5), { status: 'NO_SHOW' });
+      await appointment(client, ben.id, memberId, daysAgo(-3), { source: 'CALL' });
+      // Cancelled today, three weeks before it was to start: a cancellation counts on the day it was made.
+      await appointment(client, ben.id, memberId, daysAgo(-21), { status: 'CANCELLED' });
+    })(),
+  ]);
   await smsBothWays(api, client, memberId);
 }
 
@@ -111,12 +127,14 @@ async function contactsOf(client: Client, leadId: string, outbound: any[]) {
  * and 90 % of the leads were contacted.
  */
 async function secondsToContact(client: Client, firstInquiries: any[], outbound: any[]) {
-  const measured: number[] = [];
-  for (const inquiry of firstInquiries) {
-    const contacts = (await contactsOf(client, inquiry.leadId, outbound)).filter((at) => at >= inquiry.createdAt).map((at) => Date.parse(at));
-    if (contacts.length) measured.push(Math.ceil((Math.min(...contacts) - Date.parse(inquiry.createdAt)) / 1000));
-  }
-  const sorted = measured.sort((a, b) => a - b);
+  // Each lead's timeline read at once: the waits are sorted after.
+  const waits = await Promise.all(
+    firstInquiries.map(async (inquiry) => {
+      const contacts = (await contactsOf(client, inquiry.leadId, outbound)).filter((at) => at >= inquiry.createdAt).map((at) => Date.parse(at));
+      return contacts.length ? [Math.ceil((Math.min(...contacts) - Date.parse(inquiry.createdAt)) / 1000)] : [];
+    }),
+  );
+  const sorted = waits.flat().sort((a, b) => a - b);
   const within = (share: number) => (sorted.length === 0 ? null : sorted[Math.ceil(share * sorted.length) - 1]!);
   return { leads: sorted.length, within5Minutes: sorted.filter((seconds) => seconds <= 300).length, medianSeconds: within(0.5), p90Seconds: within(0.9) };
 }
@@ -125,15 +143,17 @@ const STAGES = ['NEW', 'CONTACTED', 'QUALIFIED', 'QUOTED', 'WON'];
 
 /** How many of the leads reached each stage of the funnel, from their timelines: the statuses each was made with and moved through. */
 async function reachedStages(client: Client, leads: any[]) {
-  const furthest: number[] = [];
-  for (const lead of leads) {
-    const activities = await everyRecord(client, `/v1/leads/${lead.id}/activities`, 'activities');
-    const statuses = activities.flatMap((activity) => {
-      if (activity.event === 'LEAD_CREATED') return [/ created as ([A-Z]+)$/.exec(activity.data)?.[1] ?? 'NEW'];
-      return activity.event === 'STATUS_CHANGED' ? (/^Status changed from ([A-Z]+) to ([A-Z]+)$/.exec(activity.data)?.slice(1) ?? []) : [];
-    });
-    furthest.push(Math.max(...statuses.map((status) => STAGES.indexOf(status))));
-  }
+  // Each lead's timeline read at once: only how many reached each stage is counted.
+  const furthest = await Promise.all(
+    leads.map(async (lead) => {
+      const activities = await everyRecord(client, `/v1/leads/${lead.id}/activities`, 'activities');
+      const statuses = activities.flatMap((activity) => {
+        if (activity.event === 'LEAD_CREATED') return [/ created as ([A-Z]+)$/.exec(activity.data)?.[1] ?? 'NEW'];
+        return activity.event === 'STATUS_CHANGED' ? (/^Status changed from ([A-Z]+) to ([A-Z]+)$/.exec(activity.data)?.slice(1) ?? []) : [];
+      });
+      return Math.max(...statuses.map((status) => STAGES.indexOf(status)));
+    }),
+  );
   return STAGES.map((_, stage) => furthest.filter((reached) => reached >= stage).length);
 }
 

@@ -2,7 +2,7 @@ import { Duration, type Stack } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SnsEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import type { Topic } from 'aws-cdk-lib/aws-sns';
@@ -46,7 +46,7 @@ function queueNamed(channels: Channels, name: string): QueueChannel {
  */
 function takeFromStream(stack: Stack, fn: ServiceFunction, worker: WorkerDefinition, { table, alarms, watched }: WorkerWiring): void {
   if (worker.trigger.kind !== 'stream') return;
-  const { failures: parked, lag } = worker.trigger;
+  const { failures: parked, lag, entities } = worker.trigger;
   const failures = new Queue(stack, parked.name, { ...queueDefaults, retentionPeriod: Duration.days(14) });
   fn.function.addEventSource(
     new DynamoEventSource(table, {
@@ -58,6 +58,8 @@ function takeFromStream(stack: Stack, fn: ServiceFunction, worker: WorkerDefinit
       reportBatchItemFailures: true,
       bisectBatchOnError: true,
       parallelizationFactor: worker.trigger.parallelization,
+      // A record passes when its item's entity, new or (for a delete) old, is one the worker reads: two patterns, either.
+      filters: entities && (['NewImage', 'OldImage'] as const).map((image) => FilterCriteria.filter({ dynamodb: { [image]: { entity: { S: FilterRule.or(...entities) } } } })),
       retryAttempts: STREAM_RETRIES.attempts,
       // A record older than this goes to the failures queue rather than hold its shard for the stream's 24 hours.
       maxRecordAge: STREAM_RETRIES.maxRecordAge,
