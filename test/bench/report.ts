@@ -163,15 +163,15 @@ reads the stream as soon as a request has written; deployed, Lambda's event sour
 The same, while another organization enrols ${f.npmStart.triggerToSmsDuringBulk.leads} new leads in a three-step automation (a text, a day's wait, a
 text), 16 enrolments at a time, the calls starting once 100 are enrolled (the leads' creation is set up first, and its
 stream records handled before the enrolment starts). Each enrolled run's text opens an inquiry and moves its lead, so
-the enrolment's stream records outnumber the quiet organization's hundreds to one: the stream consumer writes a batch's
-events together and takes ten batches of the stream at once by partition key (Lambda's ParallelizationFactor deployed,
-the local reader's lanes alike), and the step queue serves each organization as its own group (an SQS fair queue
-deployed, the in-process queue alike), so the text-back waits for a lane's current batch and a free slot, not for the
-backlog. Over ${f.npmStart.triggerToSmsDuringBulk.calls} calls: p50 ${ms(f.npmStart.triggerToSmsDuringBulk.p50)}, p95
+the enrolment's stream records outnumber the quiet organization's hundreds to one: the stream consumer is handed only
+the records it reads (Lambda's event filtering deployed, the local reader alike: the counters and claims of the
+enrolling organization's busiest partition no longer fill a lane), takes ten batches of the stream at once by partition
+key (Lambda's ParallelizationFactor deployed, the local reader's lanes alike), and starts a batch's runs while it writes
+the batch's events together; the step queue serves each organization as its own group (an SQS fair queue deployed, the
+in-process queue alike), so the text-back waits for a lane's current batch and a free slot, not for the backlog. Over ${f.npmStart.triggerToSmsDuringBulk.calls} calls: p50 ${ms(f.npmStart.triggerToSmsDuringBulk.p50)}, p95
 ${ms(f.npmStart.triggerToSmsDuringBulk.p95)} (target p95 ≤ 5 s), ${x(f.npmStart.triggerToSmsDuringBulk.ratio)} the p95 without the enrolment (target ≤ 10). What remains is
 DynamoDB Local's: it serializes every write of the enrolment, its steps and their events on this machine's two cores,
-and a BatchWriteItem of 25 events waited 0.5 to 1.2 s for it at the enrolment's peak (npm run bench:automations runs
-these two rows alone).
+so a lane's current batch waits for it at the enrolment's peak (npm run bench:automations runs these two rows alone).
 
 Lead creates per second from 32 concurrent clients (warm handlers in process): ${f.capacity.single.toFixed(0)}/s in one
 organization, ${f.capacity.sharded.toFixed(0)}/s in one organization with 8 counter shards, ${f.capacity.spread.toFixed(0)}/s spread over 16.
