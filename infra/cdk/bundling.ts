@@ -14,6 +14,7 @@ import { packTools } from '../../functions/mcp/built-tools';
 import { toolsFromDocument } from '../../functions/mcp/document-tools';
 import minMetadata from 'libphonenumber-js/min/metadata';
 import { withoutFormats } from '#shared/phone-metadata';
+import { routeWrites } from '#shared/http/api-handler';
 
 /**
  * Module substitutions for the Lambda bundles: the credential chain of a Lambda function is its environment, no
@@ -60,6 +61,8 @@ export function bundleOptions(
       MCP_TOOLS_BUILT: JSON.stringify(packTools(toolsFromDocument())),
       // The numbering plans the phone-reading functions load at their first number, without their formats (shared/phone-plans.ts).
       PHONE_PLANS_BUILT: JSON.stringify(JSON.stringify(withoutFormats(minMetadata))),
+      // The write routes' handlers, whose functions load the handler factory's write path at import (shared/http/api-handler.ts).
+      WRITE_HANDLERS_BUILT: JSON.stringify(WRITE_HANDLERS),
     },
     outdir,
     outExtension: { '.js': '.mjs' },
@@ -67,6 +70,9 @@ export function bundleOptions(
     logLevel: 'silent',
   };
 }
+
+/** The export names of the handlers of the routes that write (`createLeadHandler`). */
+const WRITE_HANDLERS = [...new Set(routes.filter(routeWrites).map((route) => parseHandler(handlerOf(route)).exportName))].sort();
 
 /** Handlers only an opt-in stack deploys (`-c analytics=true`): named here so their modules are bundled too. */
 export const OPT_IN_HANDLERS = { analyticsExport: 'reports/export#handler' } as const;

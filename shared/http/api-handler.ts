@@ -1,63 +1,62 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type * as v from 'valibot';
-import type { RouteDefinition, RouteRequest } from '../routes/route';
-import { VIA_HEADER } from '../audit/entry';
-import { asWriter, type Writer } from '../audit/writer';
+import { answersIdempotently, writesRecords, type RouteDefinition, type RouteRequest } from '../routes/route';
 import { withCounterShards } from '../store/counter-shards';
-import { claimIdempotencyKey, completeIdempotencyKey, leaveIdempotencyKeyUnknown, releaseIdempotencyKey } from '../store/idempotency';
-import { asAttempt } from '../own-writes';
 import { storeUnavailable } from '../errors';
 import { isTransientStoreError } from '../store/transient';
-import { attemptOf, type IdempotencyStore } from './idempotency';
-import { routeHandler, type RouteHandle } from './route-handler';
+import { routeHandler, type HandlerStorage, type RouteHandle } from './route-handler';
 
 export type { HandlerInput, HandlerOutput, RawRequest } from './route-handler';
 
-/** The handler factory is where the HTTP layer meets storage: the idempotency records live in the table. */
-const idempotencyStore: IdempotencyStore = {
-  claim: claimIdempotencyKey,
-  complete: completeIdempotencyKey,
-  release: releaseIdempotencyKey,
-  unknown: leaveIdempotencyKeyUnknown,
-};
-
 /** A store that did not answer is not a fault of ours: 503 with Retry-After, the outcome unknown. */
 const storeUnavailableIfTransient = (error: Error): Error => (isTransientStoreError(error) ? storeUnavailable() : error);
-
-/** A request with an Idempotency-Key runs as its attempt: the same ids, times and write tokens in every attempt. */
-const asItsAttempt = <T>(event: APIGatewayProxyEvent, run: () => Promise<T>): Promise<T> => {
-  const attempt = attemptOf(event);
-  return attempt ? asAttempt(attempt, run) : run();
-};
 
 /** The organization's counterShards setting, which the authorizer passes with the organization; 1 on public routes. */
 const counterShardsOf = (event: APIGatewayProxyEvent) => Number(event.requestContext?.authorizer?.counterShards ?? 1);
 
 /**
- * Who the request writes as (shared/audit/writer.ts): the API key the authorizer found, by the API or, when the
- * request carries the MCP server's label, by MCP; a public route's post (an inbound URL) as inbound, without a key.
+ * Whether a route writes: it is granted a write of its own records, or keeps its answers to an Idempotency-Key. A route
+ * that does neither cannot write (its function's role allows no write), so its function never needs the write path.
  */
-function writerOf(route: Pick<RouteDefinition, 'auth'>, event: APIGatewayProxyEvent): Writer {
-  const context = event.requestContext?.authorizer ?? {};
-  const keyId = route.auth === 'none' || typeof context.keyId !== 'string' || !context.keyId ? null : context.keyId;
-  const label = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === VIA_HEADER)?.[1];
-  // A request with an OAuth token the authorizer resolved: the MCP server's for its client, whatever label it carries.
-  const clientId = keyId && typeof context.clientId === 'string' && context.clientId;
-  return {
-    keyId,
-    keyName: keyId && typeof context.keyName === 'string' && context.keyName ? context.keyName : null,
-    requestId: event.requestContext?.requestId ?? '',
-    method: event.httpMethod,
-    path: event.path,
-    via: keyId === null ? 'inbound' : clientId || label?.trim().toLowerCase() === 'mcp' ? 'mcp' : 'api',
-    ...(clientId && { clientId }),
-  };
-}
+export const routeWrites = (route: Pick<RouteDefinition, 'method' | 'dynamodb' | 'alsoPatch' | 'idempotencyKey'>): boolean => writesRecords(route) || answersIdempotently(route);
 
 /**
- * A route's Lambda handler (see routeHandler): idempotency records kept in the table, counters spread as the
- * organization's setting says, and every record it writes attributed to the request (its audit entries).
+ * The write path (./write-path.ts), loaded once: at import in a deployed function whose route writes (below), at the
+ * first request of a write route otherwise (the local server and the tests, which import every route's module).
+ */
+let writePath: Promise<typeof import('./write-path')> | undefined;
+const loadWritePath = () => (writePath ??= import('./write-path'));
+
+/**
+ * The handlers of the routes that write, by export name (`createLeadHandler`), written in by the bundler
+ * (infra/cdk/bundling.ts); undefined where the code runs unbundled.
+ */
+declare const WRITE_HANDLERS_BUILT: readonly string[] | undefined;
+
+/**
+ * Each route is its own function, and Lambda names its handler in `_HANDLER` (`handlers.createLeadHandler`): a write
+ * route's function parses its write path at import, as a cold start did when the factory imported it statically, and
+ * a read route's function never does.
+ */
+const deployedExport = process.env._HANDLER?.split('.').at(-1);
+if (typeof WRITE_HANDLERS_BUILT !== 'undefined' && deployedExport !== undefined && WRITE_HANDLERS_BUILT.includes(deployedExport)) await loadWritePath();
+
+/** The storage of a write route: idempotency records kept in the table, and every record it writes attributed to the request (its audit entries). */
+const writeStorage = (route: Pick<RouteDefinition, 'auth'>) => async (): Promise<HandlerStorage> => {
+  const { keptAnswers, asWritingRequest } = await loadWritePath();
+  return {
+    keptAnswers,
+    asDomainError: storeUnavailableIfTransient,
+    scope: (event, run) => withCounterShards(counterShardsOf(event), () => asWritingRequest(route, event, run)),
+  };
+};
+
+/**
+ * A route's Lambda handler (see routeHandler): counters spread as the organization's setting says, a store that did
+ * not answer a 503; a route that writes (routeWrites) keeps its idempotency records in the table and attributes every
+ * record it writes to the request, through the write path, which a read route's function never loads.
  */
 export function apiHandler<R extends RouteRequest, S extends v.GenericSchema>(route: RouteDefinition<R, S>, handle: RouteHandle<R, S>) {
-  return routeHandler(route, handle, { idempotencyStore, asDomainError: storeUnavailableIfTransient, scope: (event, run) => withCounterShards(counterShardsOf(event), () => asWriter(writerOf(route, event), () => asItsAttempt(event, run))) });
+  if (routeWrites(route)) return routeHandler(route, handle, writeStorage(route));
+  return routeHandler(route, handle, { asDomainError: storeUnavailableIfTransient, scope: (event, run) => withCounterShards(counterShardsOf(event), run) });
 }

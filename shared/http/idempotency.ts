@@ -5,11 +5,12 @@ import { ApiError, ValidationError, wasRefusedUnrun } from '../errors';
 import type { JsonResponse } from './envelope';
 import { logger } from '../observability';
 import type { Attempt } from '../own-writes';
-import { IDEMPOTENCY_KEY_FORMAT, IDEMPOTENCY_KEY_RULE, isIdempotent, type HttpMethod } from '../routes/route';
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_FORMAT, IDEMPOTENCY_KEY_RULE, isIdempotent, type HttpMethod } from '../routes/route';
+
+export { IDEMPOTENCY_HEADER };
 
 type Middleware = MiddlewareObj<APIGatewayProxyEvent, JsonResponse, Error, Context>;
 
-export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const REPLAYED_HEADER = 'idempotent-replayed';
 
 /** Where claims and kept answers live; the handler factory passes the DynamoDB one. */

@@ -1,14 +1,13 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
-import middy from '@middy/core';
+import middy, { type MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import * as v from 'valibot';
 import { ValidationError } from '../errors';
 import type { RouteDefinition, RouteRequest } from '../routes/route';
 import { emptyResponse, JSON_HEADERS, jsonResponse, textResponse, type JsonResponse } from './envelope';
-import { answersIdempotently, takesNoFields } from '../routes/route';
-import { IDEMPOTENCY_HEADER, idempotency, type IdempotencyStore } from './idempotency';
+import { answersIdempotently, IDEMPOTENCY_HEADER, takesNoFields } from '../routes/route';
 import { absentBodyIsEmptyObject, accessLog, bodySizeLimit, errorEnvelope, jsonBodyAsText } from './middleware';
 import { logger } from '../observability';
 import { metrics } from '../metrics';
@@ -27,7 +26,8 @@ type CompressibleOutput<S extends v.GenericSchema> = HandlerOutput<S> extends st
 
 /** What the handler factory is given of storage: where idempotency records live, and the scope a request's work runs in. */
 export interface HandlerStorage {
-  idempotencyStore?: IdempotencyStore;
+  /** The Idempotency-Key middleware over where its records live (./idempotency.ts, `idempotency`). */
+  keptAnswers?: () => MiddlewareObj<APIGatewayProxyEvent, JsonResponse, Error, Context>;
   /** What the storage throws, as the domain error it is (a store that did not answer: 503 STORE_UNAVAILABLE). */
   asDomainError?: (error: Error) => Error;
   scope?: <T>(event: APIGatewayProxyEvent, run: () => Promise<T>) => Promise<T>;
@@ -85,6 +85,12 @@ const NO_FIELDS = v.strictObject({});
 /** A keyed route that answers idempotently keeps its answers in an idempotency store. */
 const needsIdempotencyStore = (route: RouteDefinition<RouteRequest, v.GenericSchema>) => answersIdempotently(route) && route.auth !== 'none';
 
+/**
+ * Storage given at once, or loaded with import() (a write route's, ./api-handler.ts): loaded at the first request
+ * unless the function's module loaded it at import.
+ */
+export type HandlerStorageSource = HandlerStorage | (() => Promise<HandlerStorage>);
+
 /** What a route's function is invoked with, and answers. */
 export type RouteLambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<JsonResponse>;
 
@@ -93,7 +99,7 @@ export type RouteLambdaHandler = (event: APIGatewayProxyEvent, context: Context)
  * validates path, query and body with the route's schemas, and serialises the result (JSON unless
  * the route sets another content type, whose body the handler returns as a string, or as
  * CompressibleText to have it gzipped for a client that accepts it). A keyed route that answers idempotently needs
- * `idempotencyStore`; a route that reads no table is built without one, and so bundles no DynamoDB client.
+ * `keptAnswers`; a route that reads no table is built without one, and so bundles no DynamoDB client.
  *
  * A module exports the handlers of all its routes and each function runs only one of them, so the middleware chain
  * is built on the handler's first request and kept for the container's life: importing the module builds none of the
@@ -102,19 +108,32 @@ export type RouteLambdaHandler = (event: APIGatewayProxyEvent, context: Context)
 export function routeHandler<R extends RouteRequest, S extends v.GenericSchema>(
   route: RouteDefinition<R, S>,
   handle: RouteHandle<R, S>,
-  storage: HandlerStorage = {},
+  storage: HandlerStorageSource = {},
 ): RouteLambdaHandler {
-  if (needsIdempotencyStore(route) && !storage.idempotencyStore) {
-    throw new Error(`${route.operationId} answers idempotently and needs an idempotency store`);
+  const withStore = (given: HandlerStorage) => {
+    if (needsIdempotencyStore(route) && !given.keptAnswers) throw new Error(`${route.operationId} answers idempotently and needs an idempotency store`);
+    return given;
+  };
+  if (typeof storage !== 'function') {
+    withStore(storage);
+    let chain: RouteLambdaHandler | undefined;
+    return (event, context) => (chain ??= chainOf(route, handle, storage))(event, context);
   }
-  let chain: RouteLambdaHandler | undefined;
-  return (event, context) => (chain ??= chainOf(route, handle, storage))(event, context);
+  // A load that failed is tried again by the next request.
+  let loading: Promise<RouteLambdaHandler> | undefined;
+  return async (event, context) => {
+    loading ??= storage().then((loaded) => chainOf(route, handle, withStore(loaded)), (error: unknown) => {
+      loading = undefined;
+      throw error;
+    });
+    return (await loading)(event, context);
+  };
 }
 
 function chainOf<R extends RouteRequest, S extends v.GenericSchema>(
   route: RouteDefinition<R, S>,
   handle: RouteHandle<R, S>,
-  { idempotencyStore, scope = (_event, run) => run(), asDomainError }: HandlerStorage,
+  { keptAnswers, scope = (_event, run) => run(), asDomainError }: HandlerStorage,
 ): RouteLambdaHandler {
   const { path, query, body, bodyAsText } = route.request;
   // The body this chain parses and validates: none on a route that reads its body as text.
@@ -124,7 +143,7 @@ function chainOf<R extends RouteRequest, S extends v.GenericSchema>(
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(logMetrics(metrics, { captureColdStartMetric: true }))
     .use(accessLog(route.operationId));
-  if (idempotencyStore && needsIdempotencyStore(route)) chain.use(idempotency(idempotencyStore));
+  if (keptAnswers && needsIdempotencyStore(route)) chain.use(keptAnswers());
   chain.use(errorEnvelope(asDomainError));
   const { admission } = route;
   const takesNoKey = route.idempotencyKey === false;

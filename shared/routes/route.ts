@@ -236,6 +236,9 @@ export const mayDestroy = (route: Pick<RouteDefinition, 'method' | 'replaces'>) 
 export const reachesOutside = (route: Pick<RouteDefinition, 'capabilities' | 'callsOutside'>) => route.callsOutside === true || (route.capabilities ?? []).some((capability) => capability.reachesOutside);
 
 /** An Idempotency-Key the API takes: 1 to 255 printable ASCII characters, no spaces (what any HTTP header can carry). */
+/** The header a write's retry is recognised by (./http/idempotency.ts). */
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+
 export const IDEMPOTENCY_KEY_FORMAT = /^[\x21-\x7E]{1,255}$/;
 export const IDEMPOTENCY_KEY_RULE = 'must be 1 to 255 printable characters without spaces';
 

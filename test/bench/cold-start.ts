@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -16,8 +16,13 @@ export interface Yardstick {
 
 export interface ColdStartFigures {
   baseline: { bytes: number; importMs: number };
-  /** The handler factory around a handler that does nothing: what every function imports before its own code. */
+  /**
+   * The handler factory and the document client around a read route's handler that does nothing (./handler-floor.ts):
+   * what a read route's function imports before its own code.
+   */
   floor: Yardstick;
+  /** The same around a write route's handler (./handler-floor-write.ts), imported as its deployed function is: with its write path. */
+  writeFloor: Yardstick;
   /** The same floor with Powertools taken out (./without-powertools.ts): what the rest of the factory costs. */
   floorWithoutPowertools: Yardstick;
   /** The MCP protocol SDK's server and transport alone (./mcp-sdk.ts). */
@@ -41,22 +46,31 @@ const IMPORT_ENV = { TABLE_NAME: 'bench', TABLE_ARN: 'arn:aws:dynamodb:us-east-1
  * Runtime API client requires (aws-lambda-nodejs-runtime-interface-client, src/client/rapid-client.ts). It
  * costs about 45 ms on its own, and @middy/util imports it, so without it the runtime's cost would count as ours.
  */
-function importTime(file: string, nodeOptions: string[] = []): number {
+function importTime(file: string, nodeOptions: string[] = [], env: Record<string, string> = {}): number {
   const script = `await import('node:http'); const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); console.log(performance.now() - t);`;
   // As a function starts in Lambda's default runtime: the local server in this process runs requests side by side and
   // says so (AWS_LAMBDA_MAX_CONCURRENCY, infra/local/server.ts), with an invocation store a fresh process does not have.
   const { AWS_LAMBDA_MAX_CONCURRENCY: _, ...inherited } = process.env;
-  const out = execFileSync(process.execPath, [...nodeOptions, '--input-type=module', '-e', script], { env: { ...inherited, ...IMPORT_ENV }, cwd: process.cwd() });
+  const out = execFileSync(process.execPath, [...nodeOptions, '--input-type=module', '-e', script], { env: { ...inherited, ...IMPORT_ENV, ...env }, cwd: process.cwd() });
   return Number(out.toString().trim().split('\n').at(-1));
 }
 
 const SAMPLED = ['leads/handlers', 'products/handlers', 'inquiries/handlers'];
 
 /** What the functions are read against besides the bare client: the factory's floor, with and without Powertools, and the MCP SDK. */
-const YARDSTICKS = ['bench/handler-floor', 'bench/handler-floor-without-powertools', 'bench/mcp-sdk'];
+const YARDSTICKS = ['bench/handler-floor', 'bench/handler-floor-write', 'bench/handler-floor-without-powertools', 'bench/mcp-sdk'];
+
+/**
+ * What Lambda sets besides, by bundle: the handler it imports (`_HANDLER`), by which a write route's function loads its
+ * write path at import (shared/http/api-handler.ts). The write floor is imported as a write route's function.
+ */
+const HANDLER_ENV: Record<string, Record<string, string>> = { 'bench/handler-floor-write': { _HANDLER: 'handler-floor-write.createLeadHandler' } };
 
 /** Every Powertools module the functions import, each resolved to ./without-powertools.ts for the floor without it. */
 const POWERTOOLS_MODULES = ['@aws-lambda-powertools/logger', '@aws-lambda-powertools/logger/middleware', '@aws-lambda-powertools/metrics', '@aws-lambda-powertools/metrics/middleware'];
+
+/** The bytes of a bundle's write path chunk (shared/http/write-path.ts), which a write route's function loads at import. */
+const writePathBytes = (bundle: ModuleBundle) => bundle.files.filter((file) => /^write-path-[A-Z0-9]{8}\.mjs$/.test(file)).reduce((sum, file) => sum + statSync(join(bundle.dir, file)).size, 0);
 
 /** How many functions deploy each module's bundle. */
 const functionsOf = (module: string) => FUNCTION_HANDLERS.filter((handler) => parseHandler(handler).module === module).length;
@@ -73,7 +87,7 @@ export async function measureColdStarts({ rounds, progress }: { rounds: number; 
   try {
     const bundles: Record<string, ModuleBundle> = {
       ...bundleFunctions(outDir),
-      ...bundleFunctions(join(outDir, 'yardsticks'), { 'bench/bare-client': 'test/bench/bare-client.ts', 'bench/handler-floor': 'test/bench/handler-floor.ts', 'bench/mcp-sdk': 'test/bench/mcp-sdk.ts' }),
+      ...bundleFunctions(join(outDir, 'yardsticks'), { 'bench/bare-client': 'test/bench/bare-client.ts', 'bench/handler-floor': 'test/bench/handler-floor.ts', 'bench/handler-floor-write': 'test/bench/handler-floor-write.ts', 'bench/mcp-sdk': 'test/bench/mcp-sdk.ts' }),
     };
     const withoutPowertools = fileURLToPath(new URL('./without-powertools.ts', import.meta.url));
     Object.assign(
@@ -90,19 +104,19 @@ export async function measureColdStarts({ rounds, progress }: { rounds: number; 
     const file = (name: string) => entryFileOf(bundles[name]!);
     const samples = new Map<string, number[]>([['bench/bare-client', []], ...YARDSTICKS.map((name) => [name, []] as [string, number[]]), ...FUNCTION_MODULES.map((h) => [h, []] as [string, number[]])]);
     // One unmeasured import each, so every file is read from the same warm page cache as the baseline's.
-    for (const name of samples.keys()) importTime(file(name));
+    for (const name of samples.keys()) importTime(file(name), [], HANDLER_ENV[name]);
     // Each import's ratio to the bare client's import next to it: a slow spell of the machine falls on both of a pair.
     const ratios = new Map<string, number[]>([...samples.keys()].map((name) => [name, []]));
     for (let round = 1; round <= rounds; round++) {
       progress(`cold starts: import round ${round} of ${rounds} (${samples.size} bundles)`);
       for (const [name, times] of samples) {
-        const measured = importTime(file(name));
+        const measured = importTime(file(name), [], HANDLER_ENV[name]);
         times.push(measured);
         // The yardsticks beside every function, so they see the machine as the functions do.
         if (name === 'bench/bare-client' || YARDSTICKS.includes(name)) continue;
         let bareMs = measured;
         for (const yardstick of ['bench/bare-client', ...YARDSTICKS]) {
-          const ms = importTime(file(yardstick));
+          const ms = importTime(file(yardstick), [], HANDLER_ENV[yardstick]);
           samples.get(yardstick)!.push(ms);
           if (yardstick === 'bench/bare-client') {
             bareMs = ms;
@@ -134,6 +148,8 @@ export async function measureColdStarts({ rounds, progress }: { rounds: number; 
     return {
       baseline: { bytes: bundles['bench/bare-client']!.importBytes, importMs: baselineMs },
       floor: yardstick('bench/handler-floor'),
+      // Its bytes with the write path's chunk, which its import awaits (the metafile counts it as loaded with import()).
+      writeFloor: { ...yardstick('bench/handler-floor-write'), bytes: bundles['bench/handler-floor-write']!.importBytes + writePathBytes(bundles['bench/handler-floor-write']!) },
       floorWithoutPowertools: yardstick('bench/handler-floor-without-powertools'),
       mcpSdk: yardstick('bench/mcp-sdk'),
       functions,

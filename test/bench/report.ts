@@ -206,8 +206,11 @@ creates the DynamoDB document client, bundled the same way and imported beside e
 pairs' ratios) (${kb(f.coldStarts.baseline.bytes)}, ${ms(f.coldStarts.baseline.importMs)}).
 
 Every function stands on the handler factory: middy, Powertools Logger and Metrics, valibot and the error envelope
-around its handler. The factory around a handler that does nothing (test/bench/handler-floor.ts) is
-${kb(f.coldStarts.floor.bytes)} and imports in ${ms(f.coldStarts.floor.importMs)}, ${x(f.coldStarts.floor.ratio)} the bare client: the floor under every function.
+around its handler. The factory and the document client around a read route's handler that does nothing
+(test/bench/handler-floor.ts, a GET as its function deploys: no write path) are
+${kb(f.coldStarts.floor.bytes)} and import in ${ms(f.coldStarts.floor.importMs)}, ${x(f.coldStarts.floor.ratio)} the bare client: the floor under every function.
+A write route's (test/bench/handler-floor-write.ts, imported with its handler named as Lambda names it, so its write
+path, the Idempotency-Key's records and the writer's scope, loads at import) imports in ${ms(f.coldStarts.writeFloor.importMs)}, ${x(f.coldStarts.writeFloor.ratio)}.
 Bundled again with Powertools taken out (test/bench/without-powertools.ts), it is ${kb(f.coldStarts.floorWithoutPowertools.bytes)} and
 ${ms(f.coldStarts.floorWithoutPowertools.importMs)}, ${x(f.coldStarts.floorWithoutPowertools.ratio)}. The MCP protocol SDK's server and Streamable HTTP transport alone
 (test/bench/mcp-sdk.ts), without a DynamoDB client, are ${kb(f.coldStarts.mcpSdk.bytes)} and ${ms(f.coldStarts.mcpSdk.importMs)}, ${x(f.coldStarts.mcpSdk.ratio)}.
