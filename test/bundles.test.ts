@@ -61,6 +61,17 @@ const importedFiles = (text: string): string[] => [...text.matchAll(/\bimport\s*
 const dynamicallyImported = (text: string): string[] => [...text.matchAll(/\bimport\s*\(\s*"(\.{1,2}\/[^"]+)"\s*\)/g)].map((match) => match[1]!);
 
 const context = { awsRequestId: 'bundle-test', getRemainingTimeInMillis: () => 10_000 };
+const route = (operationId: string) => routes.find((candidate) => candidate.operationId === operationId)!;
+/** The event API Gateway hands a route's function, for the organization its authorizer found. */
+const apiEvent = (organizationId: string, operationId: string, path: string, body: unknown, pathParameters: Record<string, string> | null = null) => ({
+  httpMethod: route(operationId).method,
+  path,
+  headers: { 'content-type': 'application/json' },
+  queryStringParameters: null,
+  pathParameters,
+  body: body === null ? null : JSON.stringify(body),
+  requestContext: { requestId: `r-${operationId}`, authorizer: { organizationId } },
+});
 let emptyCo: ReturnType<typeof createOrganizationWithKey> | undefined;
 
 describe('the bundled functions', () => {
@@ -266,16 +277,7 @@ describe('the bundled functions', () => {
     const { organizationId } = await createOrganizationWithKey('Sealing Co');
     const receiver = await startReceiver();
     onTestFinished(() => receiver.close());
-    const request = (operationId: string, body: unknown, pathParameters: Record<string, string> | null = null) => ({
-      httpMethod: 'POST',
-      path: '/v1/webhooks',
-      headers: { 'content-type': 'application/json' },
-      queryStringParameters: null,
-      pathParameters,
-      body: body === null ? null : JSON.stringify(body),
-      requestContext: { requestId: `r-${operationId}`, authorizer: { organizationId } },
-    });
-    const route = (operationId: string) => routes.find((candidate) => candidate.operationId === operationId)!;
+    const request = (operationId: string, body: unknown, pathParameters: Record<string, string> | null = null) => apiEvent(organizationId, operationId, '/v1/webhooks', body, pathParameters);
     const created = await (await bundled(handlerOf(route('createWebhook')))).handler(request('createWebhook', { url: receiver.url, events: ['lead.created'] }), context);
     expect(created.statusCode, created.body).toBe(201);
     const { id, secret } = JSON.parse(created.body).webhook as { id: string; secret: string };
@@ -369,16 +371,7 @@ describe('the bundled functions', () => {
 
   it('reads phones as typed when run as deployed: the numbering plans’ chunk loaded from beside the bundle at the first number', async () => {
     const { organizationId } = await createOrganizationWithKey('Phone Co');
-    const event = (route: string, body: unknown, pathParameters: Record<string, string> | null = null) => ({
-      httpMethod: routes.find((candidate) => candidate.operationId === route)!.method,
-      path: '/v1/leads',
-      headers: { 'content-type': 'application/json' },
-      queryStringParameters: null,
-      pathParameters,
-      body: body === null ? null : JSON.stringify(body),
-      requestContext: { requestId: `r-${route}`, authorizer: { organizationId } },
-    });
-    const route = (operationId: string) => routes.find((candidate) => candidate.operationId === operationId)!;
+    const event = (operationId: string, body: unknown, pathParameters: Record<string, string> | null = null) => apiEvent(organizationId, operationId, '/v1/leads', body, pathParameters);
     // A national form, read in the organization's country (Australia by default).
     const created = await (await bundled(handlerOf(route('createLead')))).handler(event('createLead', { name: 'Ava Chen', phone: '0412 345 678' }), context);
     expect(created.statusCode, created.body).toBe(201);
