@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, expect, inject } from 'vitest';
-import { createTable, LOCAL_AWS_ENV, LOCAL_SERVICE_ENV } from '../../infra/local/dynamodb-local';
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
+import { createTable, LOCAL_AWS_ENV, LOCAL_SERVICE_ENV, localClient } from '../../infra/local/dynamodb-local';
 
 // Runs before each test file, before it imports anything that reads the configuration.
 // The DynamoDB Local of the worker running this file (global-setup.ts); its number runs from 1 to maxWorkers.
@@ -12,6 +13,12 @@ const tableName = `test-${randomUUID()}`;
 Object.assign(process.env, LOCAL_AWS_ENV, LOCAL_SERVICE_ENV, { AWS_ENDPOINT_URL_DYNAMODB: endpoint, TABLE_NAME: tableName, POWERTOOLS_DEV: 'true', SYNC_SETTLE_SECONDS: '0' });
 // No stream until a test file's server starts the stream consumer (useTestApi({ events: true })).
 await createTable(endpoint, tableName, { stream: false });
+// Dropped once the file is done (this hook, registered first, runs after the file's own, its server stopped): the
+// worker's DynamoDB Local keeps every table and its stream in memory, and the files after this one need none of it.
+afterAll(async () => {
+  const client = localClient(endpoint);
+  await client.send(new DeleteTableCommand({ TableName: tableName })).finally(() => client.destroy());
+});
 
 // No API key may ever reach a log: every line the suite writes is scanned for a token. The handlers' INFO access
 // logs are scanned, then dropped here: passed on, each would cross to the test runner's process only to be hidden.
