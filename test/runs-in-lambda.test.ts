@@ -42,7 +42,7 @@ describe('running in Lambda', () => {
 
   it('is not what the local server leaves in its process, nor the tests’ environment', async () => {
     await import('../infra/local/server');
-    expect(process.env.AWS_LAMBDA_MAX_CONCURRENCY).toBeDefined();
+    expect(process.env.AWS_LAMBDA_MAX_CONCURRENCY).toBe('100');
     expect(runsInLambda()).toBe(false);
   });
 });

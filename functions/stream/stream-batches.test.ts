@@ -9,11 +9,12 @@ import { RECORD_BUDGET_MS } from './in-order';
 import { leadKeys } from '../leads/entity';
 import { createTable, localClient } from '../../infra/local/dynamodb-local';
 import type { LocalDeliveryQueue } from '../webhooks/queue';
-import { asLambdaRecord, laneOf, startTableStream } from '../../infra/local/table-stream';
+import { laneOf, startTableStream } from '../../infra/local/table-stream';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import { deliveryQueue, type DeliveryJob } from '../webhooks/queue';
 import { useTestApi, type Client } from '../../test/support/api';
+import { insertRecordOf } from '../../test/support/stream-records';
 import { startReceiver, type Receiver } from '../../test/support/receiver';
 import { automationEffects } from '../automations/on-events';
 import type { Event } from '../events/schema';
@@ -51,14 +52,7 @@ const replayedRecords = (organizationId: string, leads: { id: string }[]) =>
     leads.map(async (lead) => {
       const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: leadKeys.lead(organizationId, lead.id) }));
       const sequenceNumber = String(++sequence);
-      return asLambdaRecord({
-        eventID: `replay-${sequenceNumber}`,
-        eventName: 'INSERT',
-        eventVersion: '1.1',
-        eventSource: 'aws:dynamodb',
-        awsRegion: 'ddblocal',
-        dynamodb: { ApproximateCreationDateTime: new Date(), Keys: marshall({ pk: Item!.pk, sk: Item!.sk }), NewImage: marshall(Item!), SequenceNumber: sequenceNumber, SizeBytes: 512, StreamViewType: 'NEW_AND_OLD_IMAGES' },
-      } as never);
+      return insertRecordOf(Item!, sequenceNumber, `replay-${sequenceNumber}`);
     }),
   );
 
