@@ -19,12 +19,12 @@ export const looksLikePhone = (text: string) => PHONE_LIKE.test(text.trim()) && 
  * read, once per container, from a chunk of its own (infra/cdk/bundling.ts): about 70 KB that a function's routes which
  * read no phone (a list, a read, the receptionist's context, an inbound endpoint's settings) never parse.
  */
-let numberingPlans: Promise<typeof import('./phone-plans')> | undefined;
-const plans = () => (numberingPlans ??= import('./phone-plans'));
+let parserLoaded: Promise<typeof import('./phone-plans')> | undefined;
+const parser = () => (parserLoaded ??= import('./phone-plans'));
 
 /** The number text is in E.164, when it is a valid number of its country's plan. */
 async function valid(text: string, country: CountryCode | undefined): Promise<string | undefined> {
-  const number = await (await plans()).parsePhoneNumberFromString(text, country ? { defaultCountry: country } : undefined);
+  const number = await (await parser()).parsePhoneNumberFromString(text, country ? { defaultCountry: country } : undefined);
   return number?.isValid() ? number.number : undefined;
 }
 

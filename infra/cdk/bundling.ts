@@ -6,7 +6,7 @@ import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_thread
 import { DockerImage, type BundlingOptions, type ILocalBundling } from 'aws-cdk-lib';
 import { buildSync, type BuildOptions, type Metafile } from 'esbuild';
 import { AUTHORIZER_HANDLERS, routes, SCHEDULED_JOBS, WORKERS } from '../../functions/resources';
-import { handlerOf, parseHandler } from '#shared/routes/route';
+import { handlerOf, parseHandler, routeWrites } from '#shared/routes/route';
 import { readAsset } from '#shared/http/assets';
 import { rendererNameOf } from '#shared/openapi/reference-renderer';
 import { REFERENCE_RENDERER } from '#shared/openapi/schemas';
@@ -14,7 +14,6 @@ import { packTools } from '../../functions/mcp/built-tools';
 import { toolsFromDocument } from '../../functions/mcp/document-tools';
 import minMetadata from 'libphonenumber-js/min/metadata';
 import { withoutFormats } from '#shared/phone-metadata';
-import { routeWrites } from '#shared/http/api-handler';
 
 /**
  * Module substitutions for the Lambda bundles: the credential chain of a Lambda function is its environment, no

@@ -102,8 +102,8 @@ export function passesFilter(record: StreamRecord, entities: ReadonlySet<string>
  * a key's records keep their order, and a backlog of some keys does not hold back the rest. A batch whose handler threw
  * is handed again; when the handler reports a failed record (ReportBatchItemFailures), that record and those after it
  * in its lane are handed again, the records before it never. With `entities`, the records of other items are read past,
- * as the worker's filter criteria drop them deployed: they take no place in a lane. `from: 'LATEST'` skips what an earlier run already
- * handled (a DATA_DIR restart).
+ * as the worker's filter criteria drop them deployed: they take no place in a lane. `from: 'LATEST'` skips what an
+ * earlier run already handled (a DATA_DIR restart).
  */
 export async function startTableStream({ endpoint, tableName, handler, from = 'TRIM_HORIZON', parallelization = 1, entities, minPollGapMs = MIN_POLL_GAP_MS, onError }: {
   endpoint: string;

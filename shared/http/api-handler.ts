@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type * as v from 'valibot';
-import { answersIdempotently, writesRecords, type RouteDefinition, type RouteRequest } from '../routes/route';
+import { routeWrites, type RouteDefinition, type RouteRequest } from '../routes/route';
 import { withCounterShards } from '../store/counter-shards';
 import { storeUnavailable } from '../errors';
 import { isTransientStoreError } from '../store/transient';
@@ -13,12 +13,6 @@ const storeUnavailableIfTransient = (error: Error): Error => (isTransientStoreEr
 
 /** The organization's counterShards setting, which the authorizer passes with the organization; 1 on public routes. */
 const counterShardsOf = (event: APIGatewayProxyEvent) => Number(event.requestContext?.authorizer?.counterShards ?? 1);
-
-/**
- * Whether a route writes: it is granted a write of its own records, or keeps its answers to an Idempotency-Key. A route
- * that does neither cannot write (its function's role allows no write), so its function never needs the write path.
- */
-export const routeWrites = (route: Pick<RouteDefinition, 'method' | 'dynamodb' | 'alsoPatch' | 'idempotencyKey'>): boolean => writesRecords(route) || answersIdempotently(route);
 
 /**
  * The write path (./write-path.ts), loaded once: at import in a deployed function whose route writes (below), at the

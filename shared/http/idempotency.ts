@@ -7,8 +7,6 @@ import { logger } from '../observability';
 import type { Attempt } from '../own-writes';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_FORMAT, IDEMPOTENCY_KEY_RULE, isIdempotent, type HttpMethod } from '../routes/route';
 
-export { IDEMPOTENCY_HEADER };
-
 type Middleware = MiddlewareObj<APIGatewayProxyEvent, JsonResponse, Error, Context>;
 
 export const REPLAYED_HEADER = 'idempotent-replayed';

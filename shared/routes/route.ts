@@ -235,10 +235,10 @@ export const mayDestroy = (route: Pick<RouteDefinition, 'method' | 'replaces'>) 
 /** Whether a route reaches outside the API: a text to a phone, or a POST to a webhook URL, made now or queued. */
 export const reachesOutside = (route: Pick<RouteDefinition, 'capabilities' | 'callsOutside'>) => route.callsOutside === true || (route.capabilities ?? []).some((capability) => capability.reachesOutside);
 
-/** An Idempotency-Key the API takes: 1 to 255 printable ASCII characters, no spaces (what any HTTP header can carry). */
-/** The header a write's retry is recognised by (./http/idempotency.ts). */
+/** The header a write's retry is recognised by (../http/idempotency.ts). */
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 
+/** An Idempotency-Key the API takes: 1 to 255 printable ASCII characters, no spaces (what any HTTP header can carry). */
 export const IDEMPOTENCY_KEY_FORMAT = /^[\x21-\x7E]{1,255}$/;
 export const IDEMPOTENCY_KEY_RULE = 'must be 1 to 255 printable characters without spaces';
 
@@ -268,6 +268,12 @@ const WRITE_ACTIONS: readonly DynamoAction[] = ['PutItem', 'UpdateItem', 'Delete
 
 /** Whether the route writes records of its own (an idempotency record aside): such a write can lose a race and answer 409. */
 export const writesRecords = (route: Pick<RouteDefinition, 'dynamodb'>): boolean => route.dynamodb.some((action) => WRITE_ACTIONS.includes(action));
+
+/**
+ * Whether a route writes: it is granted a write of its own records, or keeps its answers to an Idempotency-Key. A route
+ * that does neither cannot write (its function's role allows no write), so its function never needs the write path.
+ */
+export const routeWrites = (route: Pick<RouteDefinition, 'method' | 'dynamodb' | 'alsoPatch' | 'idempotencyKey'>): boolean => writesRecords(route) || answersIdempotently(route);
 
 /** `updateProduct` → `patchProduct`: the PATCH alias's operationId. */
 const patchOperationId = (operationId: string) => (operationId.startsWith('update') ? `patch${operationId.slice('update'.length)}` : `${operationId}ViaPatch`);
