@@ -64,20 +64,6 @@ describe('the action node, run by n8n-core', () => {
     expect(listed.items.map((item) => item.id)).toEqual([lead.id]);
   });
 
-  it('returns every page with Return All, following the cursor, and one page of Limit without it', async () => {
-    const { client: other, apiKey } = await api.organization();
-    // More than the 100 a page holds, so Return All takes two
-    const names = Array.from({ length: 103 }, (_, index) => `Paged Lead${index}`);
-    for (let start = 0; start < names.length; start += 8) {
-      await Promise.all(names.slice(start, start + 8).map(async (name, index) => expect((await other.post('/v1/leads', { name, email: `paged${start + index}@example.com` })).status).toBe(201)));
-    }
-    const all = await runAction({ apiKey, baseUrl: api.url }, { resource: 'leads', operation: 'listLeads', returnAll: true });
-    expect(all.error).toBeUndefined();
-    expect(all.items.map((item) => `${item.firstName} ${item.lastName}`).sort()).toEqual([...names].sort());
-    const some = await runAction({ apiKey, baseUrl: api.url }, { resource: 'leads', operation: 'listLeads', returnAll: false, limit: 5 });
-    expect(some.items).toHaveLength(5);
-  });
-
   it('writes once when the same node of the same execution sends its POST again (Retry On Fail)', async () => {
     const { client: other, apiKey } = await api.organization();
     const same = { executionId: '4711', nodeId: 'b0a1c2d3-0000-4000-8000-000000000001' };
