@@ -10,6 +10,7 @@ import { bundledHandler, FUNCTION_HANDLERS, FUNCTION_MODULES, LAZY_CHUNK_BYTES, 
 import { bundleBudget, bundleFunctions, ENCRYPTION_SDK_MODULES, NUMBERING_PLAN_MODULES, RUNNER_LAZY_CLIENTS } from './support/bundles';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { startReceiver } from './support/receiver';
+import { insertRecordOf } from './support/stream-records';
 import { handlerOf, parseHandler } from '#shared/routes/route';
 import { referenceRenderer } from '#shared/openapi/reference-renderer';
 import { packTools } from '../functions/mcp/built-tools';
@@ -134,8 +135,10 @@ describe('the bundled functions', () => {
       const dir = assets.get(module)!;
       const lazily = readdirSync(dir).filter((name) => name.endsWith('.mjs')).flatMap((name) => dynamicallyImported(readFileSync(join(dir, name), 'utf8')));
       // Chunks are named by a source file or directory and their content's hash: the SDK's (`src`) and its streams'; in
-      // a function that reads phones, the numbering plans (shared/phone-plans.ts); the inbound post's reading (receive.ts).
-      const own = { 'inbound-endpoints/handlers': ['./phone-plans-<hash>.mjs', './receive-<hash>.mjs'] }[module] ?? [];
+      // a function that reads phones, the numbering plans (shared/phone-plans.ts); the inbound post's reading (receive.ts);
+      // the webhook queue's SQS client, for the deliverer's retries and the routes' redeliveries (shared/aws/sqs.ts).
+      const sqs = ['./sqs-<hash>.mjs'];
+      const own = { 'inbound-endpoints/handlers': ['./phone-plans-<hash>.mjs', './receive-<hash>.mjs'], 'webhooks/deliver': sqs, 'webhooks/handlers': sqs }[module] ?? [];
       // A module with write routes, the handler factory's write path (shared/http/write-path.ts).
       const writes = Object.keys(bundles[module]!.inputs).includes('shared/http/write-path.ts') ? ['./write-path-<hash>.mjs'] : [];
       expect(lazily.map((file) => file.replace(/-[A-Z0-9]{8}\.mjs$/, '-<hash>.mjs')).sort(), module).toEqual(['./event-streams-<hash>.mjs', ...own, ...writes, './src-<hash>.mjs'].sort());
@@ -246,16 +249,45 @@ describe('the bundled functions', () => {
     expect(Object.keys(authorizer.inputs).filter((input) => input.startsWith('functions/')).sort()).toEqual(owned.authorizer);
   });
 
-  it('loads the SQS client of the automation steps’ queue at the first send where the bundle has chunks, and with the stream consumer’s single file; every function that reaches the engine says which', () => {
+  it('loads the SQS client at the first message sent, the automation steps’ and the webhook deliveries’ queues alike', () => {
     const sqs = (inputs: Record<string, number>) => Object.keys(inputs).filter((input) => input.includes('node_modules/@aws-sdk/client-sqs/'));
     const withEngine = FUNCTION_MODULES.filter((module) => Object.hasOwn(bundles[module]!.inputs, 'functions/automations/engine.ts'));
     expect(withEngine).toEqual(['automations/handlers', 'automations/runner-handler', 'stream/record']);
-    // Each names how it has the client (functions/automations/sqs-send.ts), so carries it: one that did not would have no
-    // engine deployed, and no SQS client.
-    for (const module of withEngine) expect(sqs(bundles[module]!.inputs), module).not.toEqual([]);
-    for (const module of ['automations/handlers', 'automations/runner-handler']) expect(sqs(bundles[module]!.importInputs), module).toEqual([]);
-    expect(bundles['stream/record']!.files).toHaveLength(1);
-    expect(sqs(bundles['stream/record']!.importInputs)).not.toEqual([]);
+    const withSqs = FUNCTION_MODULES.filter((module) => sqs(bundles[module]!.inputs).length > 0);
+    // Each that reaches the engine queues steps with it (shared/aws/sqs.ts); the webhook deliverer and routes send their
+    // retries and redeliveries on the same client.
+    expect(withSqs).toEqual(expect.arrayContaining([...withEngine, 'webhooks/deliver', 'webhooks/handlers']));
+    for (const module of withSqs) expect(sqs(bundles[module]!.importInputs), module).toEqual([]);
+  });
+
+  it('parses at import none of the stream consumer’s run starts and stops, nor any resource’s change mappings: each loads with the first record that needs it', () => {
+    const consumer = bundles['stream/record']!;
+    expect(consumer.files.length).toBeGreaterThan(1);
+    const lazy = ['functions/automations/run-start.ts', 'functions/automations/cap.ts', 'functions/leads/changes.ts', 'functions/services/changes.ts'];
+    for (const source of lazy) {
+      expect(Object.keys(consumer.inputs), source).toContain(source);
+      expect(Object.keys(consumer.importInputs), source).not.toContain(source);
+    }
+    // What every record is read with stays at import.
+    expect(Object.keys(consumer.importInputs)).toEqual(expect.arrayContaining(['functions/automations/on-events.ts', 'functions/events/derive.ts', 'functions/audit-log/store.ts']));
+  });
+
+  it('records a lead’s status change as deployed: the stream consumer loads the lead’s change mappings and the run stops from its chunks', async () => {
+    const { organizationId } = await createOrganizationWithKey('Stream Bundle Co');
+    const created = await (await bundled(handlerOf(routes.find((route) => route.operationId === 'createLead')!))).handler(apiEvent(organizationId, 'createLead', '/v1/leads', { name: 'Ava Chen', email: 'ava.stream@example.com' }), context);
+    expect(created.statusCode, created.body).toBe(201);
+    const leadId: string = JSON.parse(created.body).lead.id;
+    const { dynamo } = await import('#shared/dynamo');
+    const { GetCommand, QueryCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { Item: before } = await dynamo.send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: { pk: `ORG#${organizationId}`, sk: `LEAD#${leadId}` } }));
+    const after = { ...before!, status: 'QUOTED', updatedAt: new Date(Date.parse(before!.updatedAt) + 1000).toISOString() };
+    // A MODIFY as Lambda hands it: a status change, which asks the run store for the runs it stops.
+    const record = insertRecordOf(after, '900000000000000000001', 'bundle-modify');
+    const modify = { ...record, eventName: 'MODIFY', dynamodb: { ...record.dynamodb, OldImage: insertRecordOf(before!, '1').dynamodb!.NewImage } };
+    const { handler } = (await import(pathToFileURL(join(assets.get('stream/record')!, bundles['stream/record']!.files[0]!)).href)) as { handler: (event: unknown) => Promise<unknown> };
+    expect(await handler({ Records: [modify] })).toEqual({ batchItemFailures: [] });
+    const { Items = [] } = await dynamo.send(new QueryCommand({ TableName: process.env.TABLE_NAME, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `ORG#${organizationId}#EVENTS` } }));
+    expect(Items.filter((item) => item.type === 'lead.updated').map((item) => item.data.status)).toEqual(['QUOTED']);
   });
 
   it('carries the EventBridge Scheduler client in the automation step runner’s bundle alone: only it makes and deletes schedules', () => {

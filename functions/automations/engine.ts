@@ -1,3 +1,5 @@
+import { queueOnlyEngine } from './sqs-step-queue';
+
 /**
  * The engine that runs automations' steps, as the runner and the stream consumer see it: a queue of step messages
  * (SQS deployed, in process under `npm start`) and a scheduler that sends a message to that queue at a time
@@ -44,7 +46,6 @@ export interface AutomationEngine {
 }
 
 let engine: AutomationEngine | undefined;
-let deployed: (() => AutomationEngine | undefined) | undefined;
 
 /** Puts the engine in place: the deployed one from the environment (./sqs-step-queue.ts, ./eventbridge-scheduler.ts), or the local one. */
 export function setAutomationEngine(next: AutomationEngine): void {
@@ -52,15 +53,12 @@ export function setAutomationEngine(next: AutomationEngine): void {
 }
 
 /**
- * How a deployed function makes its engine at its first use of one, from its environment: its module says so, as it
- * says how it loads the SQS client (./sqs-step-queue.ts `queueOnlyEngine`, ./eventbridge-scheduler.ts for the runner).
+ * The engine in place; deployed, a function with none put in place (the stream consumer, the routes that enrol and
+ * cancel) makes the queue-only one from its environment at its first use (./sqs-step-queue.ts); the runner puts its own
+ * in place at import (./runner-handler.ts).
  */
-export function setDeployedEngine(make: () => AutomationEngine | undefined): void {
-  deployed = make;
-}
-
 export function automationEngine(): AutomationEngine {
-  engine ??= deployed?.();
+  engine ??= queueOnlyEngine();
   if (!engine) throw new Error('No automation engine is in place: the runner and the stream consumer need one (setAutomationEngine)');
   return engine;
 }

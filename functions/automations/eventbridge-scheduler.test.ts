@@ -4,9 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, setClock } from '#shared/clock';
 import type { StepMessage } from './engine';
 import { atExpression, deployedRunnerEngine, eventBridgeScheduler, SCHEDULE_RETRIES, type ScheduleTarget } from './eventbridge-scheduler';
-import { queueOnlyEngine, sqsStepQueue as sqsStepQueueOf } from './sqs-step-queue';
-
-const sqsStepQueue = (queueUrl: string) => sqsStepQueueOf(queueUrl, () => import('./sqs-send'));
+import { queueOnlyEngine, sqsStepQueue } from './sqs-step-queue';
 
 // The deployed engine through the real SDK clients, against a local server speaking EventBridge Scheduler's and SQS's
 // protocols: what it asks of each, and how it reads their refusals.
@@ -160,20 +158,20 @@ describe('the engine each deployed function reads from its environment', () => {
   afterEach(() => RUNNER_VARIABLES.forEach((name) => delete process.env[name]));
 
   it('is none without the queue’s URL, as under npm start, which puts its own in place', () => {
-    expect(queueOnlyEngine(() => import('./sqs-send'))).toBeUndefined();
-    expect(deployedRunnerEngine(() => import('./sqs-send'))).toBeUndefined();
+    expect(queueOnlyEngine()).toBeUndefined();
+    expect(deployedRunnerEngine()).toBeUndefined();
   });
 
   it('stops the runner’s container loudly when a setting of its schedules is missing', () => {
     Object.assign(process.env, { AUTOMATION_QUEUE_URL: QUEUE_URL, AUTOMATION_SCHEDULE_GROUP: target.group, AUTOMATION_QUEUE_ARN: target.queueArn, AUTOMATION_SCHEDULER_ROLE_ARN: target.roleArn, AUTOMATION_SCHEDULE_DLQ_ARN: target.deadLettersArn });
-    expect(Object.keys(deployedRunnerEngine(() => import('./sqs-send'))!).sort()).toEqual(['queue', 'scheduler']);
+    expect(Object.keys(deployedRunnerEngine()!).sort()).toEqual(['queue', 'scheduler']);
     delete process.env.AUTOMATION_SCHEDULER_ROLE_ARN;
-    expect(() => deployedRunnerEngine(() => import('./sqs-send'))).toThrow(/Missing required environment variable AUTOMATION_SCHEDULER_ROLE_ARN/);
+    expect(() => deployedRunnerEngine()).toThrow(/Missing required environment variable AUTOMATION_SCHEDULER_ROLE_ARN/);
   });
 
   it('gives the functions that only queue steps the queue, and a scheduler that refuses: only the runner makes and deletes schedules', async () => {
     process.env.AUTOMATION_QUEUE_URL = QUEUE_URL;
-    const engine = queueOnlyEngine(() => import('./sqs-send'))!;
+    const engine = queueOnlyEngine()!;
     await engine.queue.send([message]);
     expect(aws.requests.map(({ target }) => target)).toEqual(['AmazonSQS.SendMessageBatch']);
     await expect(engine.scheduler.delete('run_a-1-1')).rejects.toThrow(/Only the automation step runner/);

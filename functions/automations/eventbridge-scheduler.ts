@@ -1,7 +1,7 @@
 import type { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { clock } from '#shared/clock';
 import type { AutomationEngine, StepQueue, StepScheduler } from './engine';
-import { sqsStepQueue, stepMessageBody, type SqsModule } from './sqs-step-queue';
+import { sqsStepQueue, stepMessageBody } from './sqs-step-queue';
 
 /** Where a schedule sends its message: the step queue, as the scheduler's role, with its dead letters. */
 export interface ScheduleTarget {
@@ -83,7 +83,7 @@ function required(name: string): string {
  * The runner's engine in Lambda, from the environment the events stack sets, read once: the step queue and the
  * schedules that send to it. None when AUTOMATION_QUEUE_URL is unset (the local server puts its own in place).
  */
-export function deployedRunnerEngine(sqsModule: SqsModule): AutomationEngine | undefined {
+export function deployedRunnerEngine(): AutomationEngine | undefined {
   const queueUrl = process.env.AUTOMATION_QUEUE_URL;
   if (!queueUrl) return undefined;
   const target: ScheduleTarget = {
@@ -92,6 +92,6 @@ export function deployedRunnerEngine(sqsModule: SqsModule): AutomationEngine | u
     roleArn: required('AUTOMATION_SCHEDULER_ROLE_ARN'),
     deadLettersArn: required('AUTOMATION_SCHEDULE_DLQ_ARN'),
   };
-  const queue = sqsStepQueue(queueUrl, sqsModule);
+  const queue = sqsStepQueue(queueUrl);
   return { queue, scheduler: eventBridgeScheduler(target, queue) };
 }

@@ -5,13 +5,7 @@ import { RECIPES } from './recipes';
 import * as routes from './routes';
 import { createAutomation, readAutomation, removeAutomation, updateAutomation } from './rules';
 import { AutomationTemplateList } from './schema';
-import { setDeployedEngine } from './engine';
-import { queueOnlyEngine } from './sqs-step-queue';
 import { listAutomationsPage } from './store';
-
-// Deployed, the routes that enrol a lead or cancel a run queue steps: the SQS client is loaded at their first send, from
-// a chunk the other routes sharing this bundle never parse (./sqs-send.ts).
-setDeployedEngine(() => queueOnlyEngine(() => import('./sqs-send')));
 
 let templates: v.InferOutput<typeof AutomationTemplateList> | undefined;
 /**

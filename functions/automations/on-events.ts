@@ -11,12 +11,18 @@ import { readsOnce } from '#shared/reads-once';
 import type { ItemChange } from '#shared/resource';
 import type { Event } from '../events/schema';
 import type { StopCondition, TriggerName } from './catalog';
-import { rescheduleRunsWatching, startRun, stopRunsOfAutomation, stopRunsWatching, type Watched } from './run-start';
+import type { Watched } from './run-start';
 import { readRunState } from './run-store';
 import { enabledAutomationsFor, type TriggerEntry } from './store';
 import { changed, filterMatches, isCancellation, triggersOf } from './triggers';
 
 type Data = Record<string, unknown>;
+
+/**
+ * Starting, stopping and moving runs (the run's store, the records its start reads, the caps), loaded at the first
+ * event that starts, stops or moves one: most of the stream consumer's batches do none, and its bundle has chunks.
+ */
+const runStart = () => import('./run-start');
 
 /** An organization's enabled automations on a trigger. */
 export type EnabledAutomations = (organizationId: string, trigger: TriggerName) => Promise<TriggerEntry[]>;
@@ -93,7 +99,7 @@ async function startRunsOf(event: Event, enabled: EnabledAutomations, chainOf: C
     candidates
       .filter(({ automationId }) => automationId !== byAutomationId)
       .map(({ appointmentId, ...start }) =>
-        startRun({ organizationId: event.organizationId, ...start, ...(appointmentId ? { appointmentId } : {}), triggerEventId: event.id, triggeredAt: event.occurredAt, chainDepth, ...(triggerWrite ? { triggerWrite } : {}) }),
+        runStart().then(({ startRun }) => startRun({ organizationId: event.organizationId, ...start, ...(appointmentId ? { appointmentId } : {}), triggerEventId: event.id, triggeredAt: event.occurredAt, chainDepth, ...(triggerWrite ? { triggerWrite } : {}) })),
       ),
   );
   return started.map(({ runId }) => runId);
@@ -122,9 +128,9 @@ export async function automationEffects(events: readonly Event[], { enabled = en
     const moved = movedAppointmentOf(event);
     const deletedAutomation = event.type === 'automation.deleted' ? (event.data as Data).id : undefined;
     await Promise.all([
-      ...stopsOf(event).map(({ watched, condition }) => stopRunsWatching(organizationId, watched, condition, { byRunId, startedBy, write })),
-      moved ? rescheduleRunsWatching(organizationId, moved) : undefined,
-      typeof deletedAutomation === 'string' ? stopRunsOfAutomation(organizationId, deletedAutomation) : undefined,
+      ...stopsOf(event).map(({ watched, condition }) => runStart().then(({ stopRunsWatching }) => stopRunsWatching(organizationId, watched, condition, { byRunId, startedBy, write }))),
+      moved ? runStart().then(({ rescheduleRunsWatching }) => rescheduleRunsWatching(organizationId, moved)) : undefined,
+      typeof deletedAutomation === 'string' ? runStart().then(({ stopRunsOfAutomation }) => stopRunsOfAutomation(organizationId, deletedAutomation)) : undefined,
     ]);
   }
 }

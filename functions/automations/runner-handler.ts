@@ -7,6 +7,5 @@ import { deployedRunnerEngine } from './eventbridge-scheduler';
  */
 export { handler } from './step-worker';
 
-// The SQS client at the first step queued, from a chunk (./sqs-send.ts).
-const deployed = deployedRunnerEngine(() => import('./sqs-send'));
+const deployed = deployedRunnerEngine();
 if (deployed) setAutomationEngine(deployed);

@@ -1,17 +1,11 @@
-import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { AutomationEngine, StepMessage, StepQueue } from './engine';
-import type * as SqsSend from './sqs-send';
 import { stepMessageGroup } from './step-group';
 
 /** SendMessageBatch takes ten messages at most; a step message is a few ids, far under its size limit. */
 const BATCH = 10;
 
-/** How a function has the SQS client (./sqs-send.ts): the module imported with it, or import() at the first send. */
-export type SqsModule = () => Promise<typeof SqsSend>;
-
-let client: SQSClient | undefined;
-/** One client per container, made on the first send: most of the stream consumer's batches start no run. */
-const sqs = async (sqsModule: SqsModule) => (client ??= new (await sqsModule()).SQSClient({}));
+/** The SQS client, loaded and made at the first send (shared/aws/sqs.ts): most of the stream consumer's batches start no run. */
+const sqsModule = () => import('#shared/aws/sqs');
 
 /**
  * The deployed step queue: SendMessageBatch to `queueUrl`, failing (so the caller's attempt is retried) when SQS refuses
@@ -19,13 +13,13 @@ const sqs = async (sqsModule: SqsModule) => (client ??= new (await sqsModule()).
  * organization's burst (a bulk enrolment of thousands of leads) holds back its own steps, not every organization's,
  * and order and throughput stay a standard queue's (docs/decisions/operations.md).
  */
-export function sqsStepQueue(queueUrl: string, sqsModule: SqsModule): StepQueue {
+export function sqsStepQueue(queueUrl: string): StepQueue {
   return {
     async send(messages) {
       for (let start = 0; start < messages.length; start += BATCH) {
         const entries = messages.slice(start, start + BATCH).map((message, i) => ({ Id: String(i), MessageBody: stepMessageBody(message), MessageGroupId: stepMessageGroup(message) }));
-        const { SendMessageBatchCommand } = await sqsModule();
-        const { Failed } = await (await sqs(sqsModule)).send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: entries }));
+        const { sqs, SendMessageBatchCommand } = await sqsModule();
+        const { Failed } = await sqs.send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: entries }));
         if (Failed?.length) throw new Error(`SQS refused ${Failed.length} automation step messages: ${Failed[0]!.Code} ${Failed[0]!.Message ?? ''}`);
       }
     },
@@ -41,11 +35,11 @@ export const stepMessageBody = (message: StepMessage): string => JSON.stringify(
  * (./runner-handler.ts); the others send it `cleanup` and `reschedule` messages. None when the variable is unset
  * (the local server puts its own engine in place).
  */
-export function queueOnlyEngine(sqsModule: SqsModule): AutomationEngine | undefined {
+export function queueOnlyEngine(): AutomationEngine | undefined {
   const queueUrl = process.env.AUTOMATION_QUEUE_URL;
   if (!queueUrl) return undefined;
   const refuse = async () => {
     throw new Error('Only the automation step runner creates and deletes schedules: queue a reschedule or cleanup message instead');
   };
-  return { queue: sqsStepQueue(queueUrl, sqsModule), scheduler: { create: refuse, delete: refuse } };
+  return { queue: sqsStepQueue(queueUrl), scheduler: { create: refuse, delete: refuse } };
 }

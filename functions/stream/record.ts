@@ -13,12 +13,6 @@ import { changeOf } from './change';
 import { resourceChangesOf } from '../resource-changes';
 import type { ResourceChanges } from '#shared/resource';
 import { automationEffectsOnce } from '../automations/on-events';
-import { setDeployedEngine } from '../automations/engine';
-import { queueOnlyEngine } from '../automations/sqs-step-queue';
-import * as sqsSend from '../automations/sqs-send';
-
-// Deployed, the runs a change starts are queued with the SQS client imported with this module (../automations/sqs-send.ts).
-setDeployedEngine(() => queueOnlyEngine(async () => sqsSend));
 
 const loaded = new Map<string, Promise<ResourceChanges>>();
 

@@ -1,4 +1,3 @@
-import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { WEBHOOK_LIMITS } from './limits';
 import type { DeliveryJob, DeliveryQueue } from './queue';
 import { clock } from '#shared/clock';
@@ -32,24 +31,25 @@ export function batchesOf<T>(bodies: T[], bytesOf: (body: T) => number): T[][] {
 const delayOf = (job: DeliveryJob) => Math.max(0, Math.min(MAX_DELAY_SECONDS, Math.ceil((Date.parse(job.notBefore) - clock.now()) / 1000)));
 
 /**
- * The deployed queue: WEBHOOK_QUEUE_URL, and WEBHOOK_DLQ_URL for jobs whose retries ran out. Its client is made on the
- * first job sent, once per container: the stream consumer's records mostly have no subscriber, and the delivery
- * function sends only retries, so most of their cold starts never need it.
+ * The deployed queue: WEBHOOK_QUEUE_URL, and WEBHOOK_DLQ_URL for jobs whose retries ran out. Its client is loaded and
+ * made on the first job sent, once per container (shared/aws/sqs.ts): the stream consumer's records mostly have no
+ * subscriber, and the delivery function sends only retries, so most of their cold starts never need it.
  */
 export function sqsDeliveryQueue(queueUrl: string, deadLetterUrl: string): DeliveryQueue {
-  let client: SQSClient | undefined;
-  const sqs = () => (client ??= new SQSClient({}));
+  const sqsModule = () => import('#shared/aws/sqs');
   return {
     async send(jobs) {
       const messages = jobs.map((job) => ({ MessageBody: JSON.stringify(job), DelaySeconds: delayOf(job) }));
       for (const batch of batchesOf(messages, (message) => Buffer.byteLength(message.MessageBody))) {
         const entries = batch.map((message, i) => ({ Id: String(i), ...message }));
-        const { Failed } = await sqs().send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: entries }));
+        const { sqs, SendMessageBatchCommand } = await sqsModule();
+        const { Failed } = await sqs.send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: entries }));
         if (Failed?.length) throw new Error(`SQS refused ${Failed.length} delivery jobs: ${Failed[0]!.Code} ${Failed[0]!.Message ?? ''}`);
       }
     },
     async deadLetter(job, reason) {
-      await sqs().send(new SendMessageCommand({ QueueUrl: deadLetterUrl, MessageBody: JSON.stringify({ ...job, reason }) }));
+      const { sqs, SendMessageCommand } = await sqsModule();
+      await sqs.send(new SendMessageCommand({ QueueUrl: deadLetterUrl, MessageBody: JSON.stringify({ ...job, reason }) }));
     },
   };
 }

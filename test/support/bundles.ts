@@ -17,7 +17,7 @@ export const NUMBERING_PLAN_MODULES = ['companies/handlers', 'inbound-endpoints/
 /**
  * The automation runner loads the EventBridge Scheduler client at its first schedule made or deleted, and the End
  * User Messaging client at its first text, each from a chunk of its own: a step that neither waits nor texts parses
- * neither (about 26 KB); its SQS client, at its first step queued (functions/automations/sqs-send.ts).
+ * neither (about 26 KB); its SQS client, at its first step queued (shared/aws/sqs.ts).
  */
 export const RUNNER_LAZY_CLIENTS = ['@aws-sdk/client-scheduler', '@aws-sdk/client-pinpoint-sms-voice-v2'];
 
