@@ -167,6 +167,14 @@ describe('the bundled functions', () => {
     }
   });
 
+  it('carries in no function the schemas only the document reads, which the resource gives (describedByResource): the inbound post’s bodies', () => {
+    const inbound = bundles['inbound-endpoints/handlers']!;
+    expect(Object.keys(inbound.inputs)).not.toContain('functions/inbound-endpoints/post-bodies.ts');
+    // The inquiry's ingestion schemas are the post's, read at its first post, not the settings routes' at import.
+    expect(Object.keys(inbound.inputs)).toContain('functions/inquiries/ingestion-schema.ts');
+    expect(Object.keys(inbound.importInputs)).not.toContain('functions/inquiries/ingestion-schema.ts');
+  });
+
   it('loads the numbering plans at the first phone read, from a chunk no function’s import parses: a route that reads no phone never loads them', () => {
     const plans = (inputs: Record<string, number>) => Object.keys(inputs).filter((input) => input.includes('node_modules/libphonenumber-js/'));
     expect(FUNCTION_MODULES.filter((module) => plans(bundles[module]!.inputs).length > 0)).toEqual(NUMBERING_PLAN_MODULES);

@@ -11,7 +11,7 @@ import { API, buildDocument } from '../functions/meta/document';
 import { referenceRenderer } from '#shared/openapi/reference-renderer';
 import { componentExamples, resources, routes } from '../functions/resources';
 import { staleFiles } from '../functions/meta/generated';
-import { authorizerOf, defineRoute } from '#shared/routes/route';
+import { authorizerOf, defineRoute, describedByResource, describedRoutes, takesNoFields, undescribedFields } from '#shared/routes/route';
 import { EVENT_TYPES } from '../functions/events/types';
 import { useTestApi } from './support/api';
 import { validatorAt } from './support/contract';
@@ -64,6 +64,39 @@ describe('the OpenAPI document', () => {
     const answering = defineRoute({ ...probe, request: {}, response: v.object({ probe: v.object({ seenAt: v.date() }) }) });
     expect(() => buildOpenApiDocument({ ...API, routes: [answering] })).toThrow('POST /v1/probes (createProbe): response 201.probe.seenAt: The "date" schema');
     expect(() => buildOpenApiDocument({ ...API, routes: [], components: { ...API.components, Probe: v.object({ seenAt: v.date() }) } })).toThrow('components.schemas.Probe.seenAt: The "date" schema');
+  });
+
+  it('takes the schemas a routes module marks describedByResource from its resource, exactly once, and documents the inbound post’s from there', () => {
+    const probe = defineRoute({
+      operationId: 'receiveProbe',
+      method: 'POST',
+      path: '/v1/probes/{probeId}',
+      summary: 'A route that reads its raw body itself',
+      description: 'Takes a probe.',
+      tag: 'Reference',
+      dynamodb: [],
+      status: 201,
+      request: {},
+      requestBodies: describedByResource(),
+      response: describedByResource<v.ObjectSchema<{ ok: v.BooleanSchema<undefined> }, undefined>>(),
+      errors: [400],
+    });
+    // Marked, it still reads raw bodies, so its functions take a body; each mark is a field the resource must give.
+    expect(takesNoFields(probe)).toBe(false);
+    expect(undescribedFields(probe)).toEqual(['response', 'requestBodies']);
+    const Body = v.object({ name: v.string() });
+    const [described] = describedRoutes([probe], { receiveProbe: { requestBodies: { 'application/json': Body }, response: v.object({ ok: v.boolean() }) } });
+    expect(undescribedFields(described!)).toEqual([]);
+    expect(described!.requestBodies).toEqual({ 'application/json': Body });
+    // Given half, the other half is still owed; given where the routes module wrote a schema, or for no route, refused.
+    expect(undescribedFields(describedRoutes([probe], { receiveProbe: { response: v.object({ ok: v.boolean() }) } })[0]!)).toEqual(['requestBodies']);
+    expect(() => describedRoutes([described!], { receiveProbe: { response: v.object({ ok: v.boolean() }) } })).toThrow('receiveProbe.response is not marked describedByResource');
+    expect(() => describedRoutes([probe], { receiveProbes: { response: v.object({ ok: v.boolean() }) } })).toThrow('No route receiveProbes to describe');
+    // The route table holds none still marked, and the inbound post is documented with its bodies and its answer.
+    expect(routes.flatMap(undescribedFields)).toEqual([]);
+    const post = operationOf({ method: 'POST', path: '/v1/inbound/{inboundEndpointId}' });
+    expect(Object.keys(post.requestBody.content).sort()).toEqual(['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data']);
+    expect(post.responses['201'].content['application/json'].schema.properties).toHaveProperty('inquiry');
   });
 
   it('names every event type the resources emit, as the committed functions/events/types.ts does', () => {

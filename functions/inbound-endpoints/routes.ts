@@ -1,5 +1,4 @@
-import { INBOUND_POST_BODIES } from './post-bodies';
-import { IngestedInquiry } from '../inquiries/ingestion-schema';
+import type { IngestedInquiry } from '../inquiries/ingestion-schema';
 import {
   CreateInboundEndpointBody,
   InboundEndpointCreated,
@@ -15,7 +14,7 @@ import {
   MAX_FORM_WITH_FILES_BYTES,
   MAX_INBOUND_BYTES,
 } from './schema';
-import { defineRoute } from '#shared/routes/route';
+import { defineRoute, describedByResource } from '#shared/routes/route';
 import { recordRows } from '#shared/routes/record-rows';
 import { INBOUND_ROUTE_THROTTLE } from '#shared/auth/usage-plans';
 import { opensSecrets, sealsSecrets } from '#shared/sealing-key';
@@ -110,11 +109,12 @@ export const receiveInbound = defineRoute({
   throttle: INBOUND_ROUTE_THROTTLE,
   status: 201,
   request: { path: InboundEndpointIdPath, query: InboundQuery },
-  // The function reads the body itself, by the endpoint's source and format: the document describes what it takes.
-  requestBodies: INBOUND_POST_BODIES,
+  // The function reads the body itself, by the endpoint's source and format: the document describes what it takes, and
+  // so does the response, both given in ./resource.ts: the settings routes' functions never parse them.
+  requestBodies: describedByResource(),
   requestHeaders: INBOUND_HEADERS,
   requestExample: { email: 'mia.wong@example.com', name: 'Mia Wong', phone: '0412 345 678', message: 'The hot water system is leaking under the laundry.' },
-  response: IngestedInquiry,
+  response: describedByResource<typeof IngestedInquiry>(),
   errors: [400, 401, 403, 413, 415],
   // Browsers on the endpoint's allowedOrigins post JSON from their pages: the function also answers the preflight.
   preflight: true,

@@ -251,6 +251,39 @@ export const isIdempotent = (route: Pick<RouteDefinition, 'method' | 'idempotenc
 /** Whether a route's function answers a method that honours Idempotency-Key, its own or its PATCH alias's. */
 export const answersIdempotently = (route: Pick<RouteDefinition, 'method' | 'alsoPatch' | 'idempotencyKey'>) => isIdempotent(route) || route.alsoPatch === true;
 
+const DESCRIBED_BY_RESOURCE = Symbol('describedByResource');
+
+/**
+ * A route's schema that only the document reads (a response body, the raw bodies a route reads itself), when it is
+ * another resource's or large: the routes module, which every function of the resource imports, holds this mark, and
+ * the resource's definition gives the schema (`describedRoutes`, in its resource.ts, which no function imports). The
+ * mark is truthy where the request pipeline asks whether a route reads raw bodies (`takesNoFields`).
+ */
+export const describedByResource = <S>(): S => ({ [DESCRIBED_BY_RESOURCE]: true }) as S;
+
+const isDescribedByResource = (value: unknown): boolean => typeof value === 'object' && value !== null && DESCRIBED_BY_RESOURCE in value;
+
+/** The fields of a route that `describedByResource` may mark. */
+type DescribedFields = Partial<Pick<RouteDefinition, 'response' | 'requestBodies'>>;
+
+/** The route fields still marked `describedByResource`: a resource must give each (`describedRoutes`). */
+export const undescribedFields = (route: RouteDefinition): string[] => (['response', 'requestBodies'] as const).filter((field) => isDescribedByResource(route[field]));
+
+/**
+ * A resource's routes with the schemas their routes module marks `describedByResource` given, by operationId. Each
+ * field given must be one so marked, so a schema is never written in both places.
+ */
+export function describedRoutes(routes: readonly RouteDefinition[], descriptions: Readonly<Record<string, DescribedFields>>): RouteDefinition[] {
+  for (const [operationId, fields] of Object.entries(descriptions)) {
+    const route = routes.find((candidate) => candidate.operationId === operationId);
+    if (!route) throw new Error(`No route ${operationId} to describe`);
+    for (const field of Object.keys(fields) as (keyof DescribedFields)[]) {
+      if (!isDescribedByResource(route[field])) throw new Error(`${operationId}.${field} is not marked describedByResource in its routes module`);
+    }
+  }
+  return routes.map((route) => ({ ...route, ...descriptions[route.operationId] }));
+}
+
 /**
  * Whether a route is an action that takes no fields (`POST /v1/webhooks/{webhookId}/rotate-secret`): a POST, PUT or PATCH
  * with no body schema and no raw bodies of its own. Its body may be absent or `{}`; anything else is refused as any
