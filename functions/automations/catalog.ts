@@ -3,7 +3,7 @@
  * types, what stops a run, and the limits. The schemas (./schema.ts), the runner (./runner.ts), the triggers
  * (./triggers.ts) and the document read these; nothing here reads the table.
  */
-import { INQUIRY_SOURCES } from '../inquiries/schema';
+import { INQUIRY_SOURCES } from '../inquiries/kinds';
 import { LEAD_STATUSES } from '../leads/attributes';
 import type { Step } from './attributes';
 

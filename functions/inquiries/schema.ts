@@ -2,15 +2,13 @@ import * as v from 'valibot';
 import { PageQuery, PrefixedId, Timestamp, pageSchema } from '#shared/schema';
 import { callAnalysisRecord, callOutcomeRecord } from './call-analysis';
 
-export const INQUIRY_SOURCES = ['CALL', 'EMAIL', 'CHATBOT', 'SMS', 'WEBFORM'] as const;
-export type InquirySource = (typeof INQUIRY_SOURCES)[number];
+import { INQUIRY_SOURCES, INQUIRY_TAGS, type InquiryTag } from './kinds';
+
+export { INQUIRY_SOURCES, INQUIRY_TAGS, type InquirySource, type InquiryTag } from './kinds';
 
 export const INQUIRY_EXPANSIONS = ['external', 'lead', 'both'] as const;
 export type InquiryExpansion = (typeof INQUIRY_EXPANSIONS)[number];
 
-/** Tags the service assigns; docs/inquiry-sources.md says what each means. */
-export const INQUIRY_TAGS = ['GENERAL', 'QUOTE_REQUEST', 'BOOKING', 'EMERGENCY', 'FOLLOW_UP', 'FLAGGED'] as const;
-export type InquiryTag = (typeof INQUIRY_TAGS)[number];
 /** An inquiry with one of these tags sets its lead's hasFlaggedInquiry. */
 export const FLAGGING_TAGS: readonly InquiryTag[] = ['FLAGGED', 'EMERGENCY'];
 

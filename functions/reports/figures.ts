@@ -1,5 +1,5 @@
 import { COUNTED_METRICS, DERIVED_METRICS, METRIC_ATTRIBUTES, speedSecondsOf, WITHIN_5_MINUTES_SECONDS } from './metrics';
-import { INQUIRY_SOURCES } from '../inquiries/schema';
+import { INQUIRY_SOURCES } from '../inquiries/kinds';
 
 /** Day items' counters summed over some days, by attribute; an attribute no day held reads 0. */
 export type Totals = Readonly<Record<string, number>>;

@@ -1,5 +1,5 @@
 import { LEAD_STATUSES, LOST_REASONS } from '../leads/attributes';
-import { INQUIRY_SOURCES, INQUIRY_TAGS } from '../inquiries/schema';
+import { INQUIRY_SOURCES, INQUIRY_TAGS } from '../inquiries/kinds';
 
 /**
  * The reports' metric catalog: every figure kept on the day counter items (`functions/reports/entity.ts`), by the

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { isCalendarDate, Timestamp } from '#shared/schema';
 import { LEAD_STATUSES, LOST_REASONS } from '../leads/attributes';
-import { INQUIRY_SOURCES, INQUIRY_TAGS } from '../inquiries/schema';
+import { INQUIRY_SOURCES, INQUIRY_TAGS } from '../inquiries/kinds';
 import { FUNNEL_STAGES, TIMESERIES_METRICS } from './metrics';
 import { DEFAULT_RANGE_DAYS, EARLIEST_REPORT_DATE, isOrdered, isWithinMaximum, MAX_RANGE_DAYS, MAXIMUM_RULE, ORDER_RULE } from './range';
 

@@ -1,5 +1,5 @@
 import { LEAD_STATUSES, LOST_REASONS } from '../leads/attributes';
-import { INQUIRY_SOURCES, INQUIRY_TAGS } from '../inquiries/schema';
+import { INQUIRY_SOURCES, INQUIRY_TAGS } from '../inquiries/kinds';
 import { measuredLeads, metricValue, ratio, sumDays, within5Minutes, type Totals } from './figures';
 import type { ReportDays } from './read-store';
 import type { ReportSummary } from './schema';
