@@ -167,6 +167,14 @@ describe('the bundled functions', () => {
     }
   });
 
+  it('parses at import none of the automations’ run starts, stops and previews: only the routes that enrol, cancel or preview load them, at their first request', () => {
+    const automations = bundles['automations/handlers']!;
+    for (const source of ['functions/automations/run-start.ts', 'functions/automations/run-stops.ts', 'functions/automations/preview.ts', 'functions/automations/run-context.ts']) {
+      expect(Object.keys(automations.inputs), source).toContain(source);
+      expect(Object.keys(automations.importInputs), source).not.toContain(source);
+    }
+  });
+
   it('carries in no function the schemas only the document reads, which the resource gives (describedByResource): the inbound post’s bodies', () => {
     const inbound = bundles['inbound-endpoints/handlers']!;
     expect(Object.keys(inbound.inputs)).not.toContain('functions/inbound-endpoints/post-bodies.ts');

@@ -1,13 +1,19 @@
 import { apiHandler } from '#shared/http/api-handler';
 import { NotFoundError } from '#shared/errors';
 import { pageEnvelope } from '#shared/pagination';
-import { previewAutomation } from './preview';
 import * as routes from './run-routes';
-import { enrolLead } from './run-start';
-import { stopRun } from './run-stops';
 import { fromRunItem, toRunItem, type RunState } from './run-entity';
 import { listRunsPage, readRunState } from './run-store';
 import { readAutomationDefinition } from './store';
+
+/**
+ * What enrolling, previewing and cancelling read and write (the run's start and stops, the lead, appointment and
+ * organization they read, the caps), loaded by those routes' functions at their first request: the module's other
+ * functions (the automations' own routes, the runs' reads) never parse it.
+ */
+const runStart = () => import('./run-start');
+const runStops = () => import('./run-stops');
+const preview = () => import('./preview');
 
 const runNotFound = () => new NotFoundError('Run not found');
 const automationNotFound = () => new NotFoundError('Automation not found');
@@ -24,10 +30,10 @@ export const listAutomationRunsHandler = apiHandler(routes.listAutomationRuns, a
   return pageEnvelope('runs', page);
 });
 
-export const enrolAutomationLeadHandler = apiHandler(routes.enrolAutomationLead, async ({ path, body, organizationId }) => ({ run: await enrolLead(organizationId, path.automationId, body) }));
+export const enrolAutomationLeadHandler = apiHandler(routes.enrolAutomationLead, async ({ path, body, organizationId }) => ({ run: await (await runStart()).enrolLead(organizationId, path.automationId, body) }));
 
-export const previewAutomationHandler = apiHandler(routes.previewAutomation, async ({ path, body, organizationId }) => ({ preview: await previewAutomation(organizationId, path.automationId, body) }));
+export const previewAutomationHandler = apiHandler(routes.previewAutomation, async ({ path, body, organizationId }) => ({ preview: await (await preview()).previewAutomation(organizationId, path.automationId, body) }));
 
 export const getAutomationRunHandler = apiHandler(routes.getAutomationRun, async ({ path, organizationId }) => ({ run: shown(await readRunState(organizationId, path.runId)) }));
 
-export const cancelAutomationRunHandler = apiHandler(routes.cancelAutomationRun, async ({ path, organizationId }) => ({ run: shown(await stopRun(organizationId, path.runId, 'cancelled')) }));
+export const cancelAutomationRunHandler = apiHandler(routes.cancelAutomationRun, async ({ path, organizationId }) => ({ run: shown(await (await runStops()).stopRun(organizationId, path.runId, 'cancelled')) }));
