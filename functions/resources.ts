@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
 import type { AuthorizerDefinition, ChannelDefinition, ResourceDefinition, ScheduledJob, WorkerDefinition } from '#shared/resource';
-import { undescribedFields, withPatchAliases, type AuthorizerKind, type OutgoingWebhook, type RouteDefinition } from '#shared/routes/route';
+import { allDescribed, withPatchAliases, type AuthorizerKind, type OutgoingWebhook, type RouteDefinition } from '#shared/routes/route';
 import * as folders from './resource-modules';
 import { WEBHOOK_EXPIRY } from './webhooks/entity';
 
@@ -17,9 +17,7 @@ if (unlisted.length > 0) throw new Error(`The resources of ${unlisted.map(([name
 export const entitiesOfChanges = (resource: ResourceDefinition): string[] => [...new Set([...(resource.events ?? []), ...(resource.audited ?? [])].map((source) => source.entity))];
 
 /** The route table: every endpoint of the API, one row each, and the PATCH aliases of the spec's PUTs. */
-export const routes: RouteDefinition[] = withPatchAliases(resources.flatMap(({ name, routes }) => routes.map((route) => ({ ...route, resource: name }))));
-const undescribed = routes.flatMap((route) => undescribedFields(route).map((field) => `${route.operationId}.${field}`));
-if (undescribed.length > 0) throw new Error(`The resources do not give ${undescribed.join(', ')}, marked describedByResource in their routes modules (describedRoutes in resource.ts)`);
+export const routes: RouteDefinition[] = allDescribed(withPatchAliases(resources.flatMap(({ name, routes }) => routes.map((route) => ({ ...route, resource: name })))));
 
 /** The groups of the API reference, in order, each with its description. */
 export const tagDescriptions: Record<string, string> = Object.assign({}, ...resources.map((resource) => resource.tags));

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { apiHandler, type HandlerOutput } from '#shared/http/api-handler';
-import { defineRoute } from '#shared/routes/route';
+import { defineRoute, described, describedByResource } from '#shared/routes/route';
 import * as leadRoutes from '../functions/leads/routes';
 import { Lead } from '../functions/leads/schema';
 
@@ -53,5 +53,13 @@ describe('a handler is typed by its route’s response schema', () => {
     const response = await handler(event, context);
     expect(response.statusCode).toBe(200);
     expect(JSON.parse(response.body)).toEqual({ widget: { id: 'w_1', count: 3 } });
+  });
+
+  it('holds a response its resource gives (describedByResource) to the route’s own type, so the handler is still checked against the document', () => {
+    const marked = defineRoute({ ...route, response: describedByResource<typeof route.response>() });
+    const answer = v.object({ widget: v.object({ id: v.string(), count: v.number(), label: v.optional(v.string(), 'none') }) });
+    expect(described(marked, { response: answer }).response).toBe(answer);
+    // @ts-expect-error the resource gives an answer of another shape than the route declares
+    expect(() => described(marked, { response: v.object({ gadget: v.string() }) })).not.toThrow();
   });
 });

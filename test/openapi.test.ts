@@ -11,7 +11,7 @@ import { API, buildDocument } from '../functions/meta/document';
 import { referenceRenderer } from '#shared/openapi/reference-renderer';
 import { componentExamples, resources, routes } from '../functions/resources';
 import { staleFiles } from '../functions/meta/generated';
-import { authorizerOf, defineRoute, describedByResource, describedRoutes, takesNoFields, undescribedFields } from '#shared/routes/route';
+import { allDescribed, authorizerOf, defineRoute, described, describedByResource, takesNoFields, undescribedFields } from '#shared/routes/route';
 import { EVENT_TYPES } from '../functions/events/types';
 import { useTestApi } from './support/api';
 import { validatorAt } from './support/contract';
@@ -85,15 +85,20 @@ describe('the OpenAPI document', () => {
     expect(takesNoFields(probe)).toBe(false);
     expect(undescribedFields(probe)).toEqual(['response', 'requestBodies']);
     const Body = v.object({ name: v.string() });
-    const [described] = describedRoutes([probe], { receiveProbe: { requestBodies: { 'application/json': Body }, response: v.object({ ok: v.boolean() }) } });
-    expect(undescribedFields(described!)).toEqual([]);
-    expect(described!.requestBodies).toEqual({ 'application/json': Body });
-    // Given half, the other half is still owed; given where the routes module wrote a schema, or for no route, refused.
-    expect(undescribedFields(describedRoutes([probe], { receiveProbe: { response: v.object({ ok: v.boolean() }) } })[0]!)).toEqual(['requestBodies']);
-    expect(() => describedRoutes([described!], { receiveProbe: { response: v.object({ ok: v.boolean() }) } })).toThrow('receiveProbe.response is not marked describedByResource');
-    expect(() => describedRoutes([probe], { receiveProbes: { response: v.object({ ok: v.boolean() }) } })).toThrow('No route receiveProbes to describe');
-    // The route table holds none still marked, and the inbound post is documented with its bodies and its answer.
-    expect(routes.flatMap(undescribedFields)).toEqual([]);
+    const Answer = v.object({ ok: v.boolean() });
+    const whole = described(probe, { requestBodies: { 'application/json': Body }, response: Answer });
+    expect(undescribedFields(whole)).toEqual([]);
+    expect(whole.requestBodies).toEqual({ 'application/json': Body });
+    expect(whole.response).toBe(Answer);
+    // Given half, the other half is still owed, and the route table refuses it; given where the routes module wrote a
+    // schema, or given nothing, refused.
+    const half = described(probe, { response: Answer });
+    expect(undescribedFields(half)).toEqual(['requestBodies']);
+    expect(() => allDescribed([whole, half])).toThrow('The resources do not give receiveProbe.requestBodies');
+    expect(allDescribed([whole])).toEqual([whole]);
+    expect(() => described(whole, { response: Answer })).toThrow('receiveProbe.response is not marked describedByResource');
+    expect(() => described(probe, { response: undefined })).toThrow('receiveProbe.response is given no schema');
+    // The inbound post is documented with the bodies and the answer its resource gives.
     const post = operationOf({ method: 'POST', path: '/v1/inbound/{inboundEndpointId}' });
     expect(Object.keys(post.requestBody.content).sort()).toEqual(['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data']);
     expect(post.responses['201'].content['application/json'].schema.properties).toHaveProperty('inquiry');

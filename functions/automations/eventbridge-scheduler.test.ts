@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ManualClock, setClock } from '#shared/clock';
 import type { StepMessage } from './engine';
 import { atExpression, deployedRunnerEngine, eventBridgeScheduler, SCHEDULE_RETRIES, type ScheduleTarget } from './eventbridge-scheduler';
@@ -167,6 +167,18 @@ describe('the engine each deployed function reads from its environment', () => {
     expect(Object.keys(deployedRunnerEngine()!).sort()).toEqual(['queue', 'scheduler']);
     delete process.env.AUTOMATION_SCHEDULER_ROLE_ARN;
     expect(() => deployedRunnerEngine()).toThrow(/Missing required environment variable AUTOMATION_SCHEDULER_ROLE_ARN/);
+  });
+
+  it('is, for a function that puts no engine in place (the stream consumer, the routes that enrol and cancel), the queue-only one at its first use', async () => {
+    vi.resetModules();
+    const unset = await import('./engine');
+    expect(() => unset.automationEngine()).toThrow(/No automation engine is in place/);
+    vi.resetModules();
+    process.env.AUTOMATION_QUEUE_URL = QUEUE_URL;
+    const { automationEngine } = await import('./engine');
+    await automationEngine().queue.send([message]);
+    expect(aws.requests.map(({ target, body }) => [target, body.QueueUrl])).toEqual([['AmazonSQS.SendMessageBatch', QUEUE_URL]]);
+    await expect(automationEngine().scheduler.delete('run_a-1-1')).rejects.toThrow(/Only the automation step runner/);
   });
 
   it('gives the functions that only queue steps the queue, and a scheduler that refuses: only the runner makes and deletes schedules', async () => {

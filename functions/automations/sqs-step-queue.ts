@@ -19,7 +19,7 @@ export function sqsStepQueue(queueUrl: string): StepQueue {
       for (let start = 0; start < messages.length; start += BATCH) {
         const entries = messages.slice(start, start + BATCH).map((message, i) => ({ Id: String(i), MessageBody: stepMessageBody(message), MessageGroupId: stepMessageGroup(message) }));
         const { sqs, SendMessageBatchCommand } = await sqsModule();
-        const { Failed } = await sqs.send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: entries }));
+        const { Failed } = await sqs().send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: entries }));
         if (Failed?.length) throw new Error(`SQS refused ${Failed.length} automation step messages: ${Failed[0]!.Code} ${Failed[0]!.Message ?? ''}`);
       }
     },

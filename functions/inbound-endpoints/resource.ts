@@ -1,7 +1,7 @@
 import { defineResource } from '#shared/resource';
-import { describedRoutes } from '#shared/routes/route';
+import { described } from '#shared/routes/route';
 import { IngestedInquiry } from '../inquiries/ingestion-schema';
-import { inboundEndpointRoutes } from './routes';
+import { inboundEndpointRoutes, receiveInbound } from './routes';
 import { INBOUND_POST_BODIES } from './post-bodies';
 import { inboundEndpointKeys, inboundEndpointKeySamples } from './entity';
 import { changes } from './changes';
@@ -9,7 +9,8 @@ import { changes } from './changes';
 export const inboundEndpoints = defineResource({
   name: 'inbound-endpoints',
   tags: { Inbound: 'URLs that web forms, email parsers and call or chat agents post inquiries to, with a token or a Standard Webhooks signature instead of an API key.' },
-  routes: describedRoutes(inboundEndpointRoutes, { receiveInbound: { requestBodies: INBOUND_POST_BODIES, response: IngestedInquiry } }),
+  // The post's bodies and answer, as the document shows them: no function of these routes parses them.
+  routes: inboundEndpointRoutes.map((route) => (route === receiveInbound ? described(receiveInbound, { requestBodies: INBOUND_POST_BODIES, response: IngestedInquiry }) : route)),
   // Finds the endpoint by the path's id (one Query on gsi1), so its organization's usage plan meters the public route.
   // Not cached: its answer depends on the endpoint id, and a cached answer keyed by anything else could meter one
   // organization's posts against another's plan.

@@ -110,7 +110,7 @@ export const receiveInbound = defineRoute({
   status: 201,
   request: { path: InboundEndpointIdPath, query: InboundQuery },
   // The function reads the body itself, by the endpoint's source and format: the document describes what it takes, and
-  // so does the response, both given in ./resource.ts: the settings routes' functions never parse them.
+  // so does the response, both given in ./resource.ts (`described`): the settings routes' functions never parse them.
   requestBodies: describedByResource(),
   requestHeaders: INBOUND_HEADERS,
   requestExample: { email: 'mia.wong@example.com', name: 'Mia Wong', phone: '0412 345 678', message: 'The hot water system is leaking under the laundry.' },

@@ -43,13 +43,13 @@ export function sqsDeliveryQueue(queueUrl: string, deadLetterUrl: string): Deliv
       for (const batch of batchesOf(messages, (message) => Buffer.byteLength(message.MessageBody))) {
         const entries = batch.map((message, i) => ({ Id: String(i), ...message }));
         const { sqs, SendMessageBatchCommand } = await sqsModule();
-        const { Failed } = await sqs.send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: entries }));
+        const { Failed } = await sqs().send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: entries }));
         if (Failed?.length) throw new Error(`SQS refused ${Failed.length} delivery jobs: ${Failed[0]!.Code} ${Failed[0]!.Message ?? ''}`);
       }
     },
     async deadLetter(job, reason) {
       const { sqs, SendMessageCommand } = await sqsModule();
-      await sqs.send(new SendMessageCommand({ QueueUrl: deadLetterUrl, MessageBody: JSON.stringify({ ...job, reason }) }));
+      await sqs().send(new SendMessageCommand({ QueueUrl: deadLetterUrl, MessageBody: JSON.stringify({ ...job, reason }) }));
     },
   };
 }
