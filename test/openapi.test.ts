@@ -101,7 +101,7 @@ describe('the OpenAPI document', () => {
     // The inbound post is documented with the bodies and the answer its resource gives.
     const post = operationOf({ method: 'POST', path: '/v1/inbound/{inboundEndpointId}' });
     expect(Object.keys(post.requestBody.content).sort()).toEqual(['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data']);
-    expect(post.responses['201'].content['application/json'].schema.properties).toHaveProperty('inquiry');
+    expect(post.responses['201'].content['application/json'].schema).toEqual({ type: 'object', properties: { inquiry: { $ref: '#/components/schemas/InquiryListItem' } }, required: ['inquiry'], additionalProperties: false });
   });
 
   it('names every event type the resources emit, as the committed functions/events/types.ts does', () => {
