@@ -59,6 +59,7 @@ async function bundled(handlerName: string) {
 
 /** The relative files a bundle's file imports, statically or with import(), as its minified text names them. */
 const importedFiles = (text: string): string[] => [...text.matchAll(/\bimport\s*\(?\s*"(\.{1,2}\/[^"]+)"|\bfrom\s*"(\.{1,2}\/[^"]+)"/g)].map((match) => match[1] ?? match[2]!);
+const staticallyImported = (text: string): string[] => [...text.matchAll(/\bimport\s*"(\.{1,2}\/[^"]+)"|\bfrom\s*"(\.{1,2}\/[^"]+)"/g)].map((match) => match[1] ?? match[2]!);
 const dynamicallyImported = (text: string): string[] => [...text.matchAll(/\bimport\s*\(\s*"(\.{1,2}\/[^"]+)"\s*\)/g)].map((match) => match[1]!);
 
 const context = { awsRequestId: 'bundle-test', getRemainingTimeInMillis: () => 10_000 };
@@ -335,6 +336,37 @@ describe('the bundled functions', () => {
     expect(JSON.parse(tested.body).attempt.status).toBe('SUCCEEDED');
     const [delivery] = await receiver.waitFor(1);
     expect(new StandardWebhook(secret).verify(delivery!.body, delivery!.headers as Record<string, string>)).toMatchObject({ type: 'webhook.test' });
+  });
+
+  it('reads two files at most at import, its entry and one chunk, however many chunks the build made: the chunks its import reads are joined into one', () => {
+    const joined = FUNCTION_MODULES.filter((module) => bundles[module]!.files.some((file) => /^joined-[A-Z0-9]{8}\.mjs$/.test(file)));
+    // The modules whose import read three files or more, so this test reads some: every resource with a write path, the stream consumer.
+    expect(joined).toEqual(expect.arrayContaining(['leads/handlers', 'products/handlers', 'webhooks/handlers', 'stream/record']));
+    for (const module of FUNCTION_MODULES) {
+      const dir = assets.get(module)!;
+      const atImport = new Set<string>();
+      const visit = (name: string) => {
+        if (atImport.has(name)) return;
+        atImport.add(name);
+        for (const imported of staticallyImported(readFileSync(join(dir, name), 'utf8'))) visit(relative(dir, join(dir, imported)));
+      };
+      visit(bundles[module]!.files[0]!);
+      expect(atImport.size, `${module}: ${[...atImport].join(', ')}`).toBeLessThanOrEqual(2);
+      if (joined.includes(module)) expect([...atImport].filter((file) => file.startsWith('joined-')), module).toHaveLength(1);
+    }
+  });
+
+  it('holds each source once among a function’s files: what import() loads shares the joined chunk’s modules, through files named as it imports them', () => {
+    for (const module of FUNCTION_MODULES) {
+      const dir = assets.get(module)!;
+      const fileOf = new Map<string, string>();
+      for (const file of bundles[module]!.files) {
+        for (const source of JSON.parse(readFileSync(join(dir, `${file}.map`), 'utf8')).sources as string[]) {
+          expect(fileOf.get(source), `${module}: ${source} in ${file}`).toBeUndefined();
+          fileOf.set(source, file);
+        }
+      }
+    }
   });
 
   it('parses none of the handler factory’s write path in a read route’s function: the Idempotency-Key’s records and middleware, the writer’s scope, in a chunk only a write route’s function loads', () => {
