@@ -214,7 +214,8 @@ interface ImportJoin {
  * its own: a write route's function awaits its write path at import, and the write path, importing the entry, would
  * wait for it forever. The chunks that `import()` loads are left as they are: each chunk name they import becomes a
  * file re-exporting the same bindings from the joined chunk, so they share its module instances. Nothing to join
- * (answers undefined) when the entry imports at most one chunk, or when one of those chunks loads another with `import()`.
+ * (answers undefined) when the entry imports at most one chunk, when one of those chunks loads another with `import()`,
+ * or when a file loaded later imports the entry.
  */
 function importJoin(metafile: Metafile, entryOutput: string, external: string[]): ImportJoin | undefined {
   const atImport = outputsReached(metafile, entryOutput, { lazy: false });
@@ -222,6 +223,7 @@ function importJoin(metafile: Metafile, entryOutput: string, external: string[])
   if (chunks.length < 2) return undefined;
   const lazy = outputsReached(metafile, entryOutput, { lazy: true }).filter((output) => !atImport.includes(output));
   if (atImport.some((output) => metafile.outputs[output]!.imports.some((record) => record.kind === 'dynamic-import' && atImport.includes(record.path)))) return undefined;
+  if (lazy.some((output) => metafile.outputs[output]!.imports.some((record) => record.path === entryOutput))) return undefined;
   // The chunks a lazily loaded file imports by name, each to be re-exported under that name.
   const reimported = chunks.filter((chunk) => lazy.some((output) => metafile.outputs[output]!.imports.some((record) => record.path === chunk)));
   const dir = dirname(resolve(entryOutput));
