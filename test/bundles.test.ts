@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, isAbsolute, join, parse, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
@@ -7,7 +7,7 @@ import { createOrganizationWithKey } from '../infra/demo/organization';
 import { entitiesOfChanges, resources, routes } from '../functions/resources';
 import { DockerImage } from 'aws-cdk-lib';
 import { bundledHandler, FUNCTION_HANDLERS, FUNCTION_MODULES, LAZY_CHUNK_BYTES, moduleBundling, type ModuleBundle } from '../infra/cdk/bundling';
-import { bundleBudget, bundleFunctions, ENCRYPTION_SDK_MODULES, NUMBERING_PLAN_MODULES, RUNNER_LAZY_CLIENTS } from './support/bundles';
+import { bundleBudget, bundleFunctions, ENCRYPTION_SDK_MODULES, entryFileOf, NUMBERING_PLAN_MODULES, RUNNER_LAZY_CLIENTS } from './support/bundles';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { startReceiver } from './support/receiver';
 import { insertRecordOf } from './support/stream-records';
@@ -60,6 +60,10 @@ async function bundled(handlerName: string) {
 /** The relative files a bundle's file imports, statically or with import(), as its minified text names them. */
 const importedFiles = (text: string): string[] => [...text.matchAll(/\bimport\s*\(?\s*"(\.{1,2}\/[^"]+)"|\bfrom\s*"(\.{1,2}\/[^"]+)"/g)].map((match) => match[1] ?? match[2]!);
 const staticallyImported = (text: string): string[] => [...text.matchAll(/\bimport\s*"(\.{1,2}\/[^"]+)"|\bfrom\s*"(\.{1,2}\/[^"]+)"/g)].map((match) => match[1] ?? match[2]!);
+/** The line every bundled file begins with (infra/cdk/bundling.ts, `banner`). */
+const BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+/** Statements that only link modules: imports, re-exports, exports of imported bindings, and the map's comment. */
+const LINKING = /import\s*\{[^}]*\}\s*from\s*"[^"]+";|import\s*"[^"]+";|export\s*\{[^}]*\}(\s*from\s*"[^"]+")?;|\/\/# sourceMappingURL=\S+/g;
 const dynamicallyImported = (text: string): string[] => [...text.matchAll(/\bimport\s*\(\s*"(\.{1,2}\/[^"]+)"\s*\)/g)].map((match) => match[1]!);
 
 const context = { awsRequestId: 'bundle-test', getRemainingTimeInMillis: () => 10_000 };
@@ -361,12 +365,38 @@ describe('the bundled functions', () => {
       const dir = assets.get(module)!;
       const fileOf = new Map<string, string>();
       for (const file of bundles[module]!.files) {
-        for (const source of JSON.parse(readFileSync(join(dir, `${file}.map`), 'utf8')).sources as string[]) {
+        const sources = JSON.parse(readFileSync(join(dir, `${file}.map`), 'utf8')).sources as string[];
+        for (const source of sources) {
           expect(fileOf.get(source), `${module}: ${source} in ${file}`).toBeUndefined();
           fileOf.set(source, file);
         }
+        // A file of no source holds no code: it only imports and re-exports bindings (a chunk named for what import()
+        // loads, the files re-exporting the joined chunk's bindings), so no module's code is in it a second time.
+        if (sources.length === 0) expect(readFileSync(join(dir, file), 'utf8').replace(BANNER, '').replace(LINKING, '').trim(), `${module}: ${file}`).toBe('');
       }
     }
+  });
+
+  it('joins no chunk that awaits at import: joined, what it awaits would wait for the joined chunk, and the function would never start', () => {
+    const sources = mkdtempSync(join('test-results', 'awaiting-'));
+    onTestFinished(() => rmSync(sources, { recursive: true, force: true }));
+    // Enough code loaded later for the module to be built with chunks (LAZY_CHUNK_BYTES).
+    const padding = JSON.stringify('x'.repeat(LAZY_CHUNK_BYTES));
+    const files = {
+      'entry.ts': "import { settings } from './settings'; import { shared } from './shared'; export const handler = async () => settings + shared + (await import('./report')).report;",
+      // Awaits at import what is loaded later, and is shared with it: a chunk of its own.
+      'settings.ts': "const { loaded } = await import('./loaded'); export const settings = loaded;",
+      'shared.ts': 'export const shared = String(Date.now());',
+      'loaded.ts': `import { shared } from './shared'; export const loaded = shared + ${padding}.length;`,
+      'report.ts': `import { settings } from './settings'; export const report = settings + ${padding};`,
+    };
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(sources, name), text);
+    const bundle = bundleFunctions(join(sources, 'out'), { entry: join(sources, 'entry.ts') }).entry!;
+    expect(bundle.files.filter((file) => /^chunk-[A-Z0-9]{8}\.mjs$/.test(file)), 'the two chunks the entry imports').toHaveLength(2);
+    expect(bundle.files.filter((file) => file.startsWith('joined-'))).toEqual([]);
+    // It starts: Node ends an import whose top-level await never settles with exit code 13, which execFileSync throws.
+    const started = execFileSync(process.execPath, ['--input-type=module', '-e', `const { handler } = await import(${JSON.stringify(pathToFileURL(entryFileOf(bundle)).href)}); console.log((await handler()).length);`]);
+    expect(Number(started.toString().trim())).toBeGreaterThan(LAZY_CHUNK_BYTES);
   });
 
   it('parses none of the handler factory’s write path in a read route’s function: the Idempotency-Key’s records and middleware, the writer’s scope, in a chunk only a write route’s function loads', () => {

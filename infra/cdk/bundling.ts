@@ -1,10 +1,10 @@
-import { copyFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { DockerImage, type BundlingOptions, type ILocalBundling } from 'aws-cdk-lib';
-import { buildSync, type BuildOptions, type Metafile } from 'esbuild';
+import { buildSync, transformSync, type BuildOptions, type Metafile } from 'esbuild';
 import { AUTHORIZER_HANDLERS, routes, SCHEDULED_JOBS, WORKERS } from '../../functions/resources';
 import { handlerOf, parseHandler, routeWrites } from '#shared/routes/route';
 import { readAsset } from '#shared/http/assets';
@@ -96,7 +96,10 @@ export interface ModuleBundle {
   files: string[];
   /** Bytes its import parses: the entry and the chunks it imports statically. */
   importBytes: number;
-  /** What each source put in the files its import parses (`inputs` of esbuild's metafile, by source). */
+  /**
+   * What each source put in the files its import parses (`inputs` of esbuild's metafile, by source). Of a bundle whose
+   * chunks were joined (importJoin), the sources are exact and the bytes those of the first build, before the join.
+   */
   importInputs: Record<string, number>;
   /** The same for every file of the asset: what import() loads too. */
   inputs: Record<string, number>;
@@ -197,6 +200,16 @@ const JOINED_EXPORTS = 'joined-exports';
 /** A source map of a file that holds no source: a re-export of bindings from another file. */
 const EMPTY_SOURCE_MAP = JSON.stringify({ version: 3, sources: [], names: [], mappings: '' });
 
+/** Whether a module's code awaits at its top level: esbuild refuses to compile it for a target without top-level await. */
+function awaitsAtTopLevel(code: string): boolean {
+  try {
+    transformSync(code, { format: 'esm', supported: { 'top-level-await': false }, logLevel: 'silent' });
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 /** A split bundle's join (importJoin): the files its import reads after it, and the two steps around esbuild's run. */
 interface ImportJoin {
   filesAtImport: number;
@@ -215,7 +228,8 @@ interface ImportJoin {
  * wait for it forever. The chunks that `import()` loads are left as they are: each chunk name they import becomes a
  * file re-exporting the same bindings from the joined chunk, so they share its module instances. Nothing to join
  * (answers undefined) when the entry imports at most one chunk, when one of those chunks loads another with `import()`,
- * or when a file loaded later imports the entry.
+ * when a file loaded later imports the entry, or when one of the chunks awaits at its top level (only the entry may:
+ * the handler factory's wait for the write path is the entry's, test/bundles.test.ts).
  */
 function importJoin(metafile: Metafile, entryOutput: string, external: string[]): ImportJoin | undefined {
   const atImport = outputsReached(metafile, entryOutput, { lazy: false });
@@ -224,6 +238,8 @@ function importJoin(metafile: Metafile, entryOutput: string, external: string[])
   const lazy = outputsReached(metafile, entryOutput, { lazy: true }).filter((output) => !atImport.includes(output));
   if (atImport.some((output) => metafile.outputs[output]!.imports.some((record) => record.kind === 'dynamic-import' && atImport.includes(record.path)))) return undefined;
   if (lazy.some((output) => metafile.outputs[output]!.imports.some((record) => record.path === entryOutput))) return undefined;
+  // A chunk awaiting at import what is loaded later: joined, that file would wait for the joined chunk, which waits for it.
+  if (chunks.some((chunk) => awaitsAtTopLevel(readFileSync(chunk, 'utf8')))) return undefined;
   // The chunks a lazily loaded file imports by name, each to be re-exported under that name.
   const reimported = chunks.filter((chunk) => lazy.some((output) => metafile.outputs[output]!.imports.some((record) => record.path === chunk)));
   const dir = dirname(resolve(entryOutput));
