@@ -246,7 +246,8 @@ function importJoin(metafile: Metafile, entryOutput: string, external: string[])
   // Beside the bundle's directory, at the same depth, so the moved maps name their sources by the same relative paths.
   const aside = `${dir}.joining`;
   const entryName = basename(entryOutput, '.mjs');
-  const exported = (chunk: string, index: number) => metafile.outputs[chunk]!.exports.map((name) => ({ name, as: `c${index}$${name}` }));
+  // Each such chunk's bindings, named apart in the module re-exporting them all.
+  const reexported = reimported.map((chunk) => ({ file: basename(chunk), names: metafile.outputs[chunk]!.exports.map((name) => ({ name, as: `c${chunks.indexOf(chunk)}$${name}` })) }));
   return {
     // With no lazily loaded file importing them, the entry and its chunks are one file.
     filesAtImport: reimported.length > 0 ? 2 : 1,
@@ -256,7 +257,7 @@ function importJoin(metafile: Metafile, entryOutput: string, external: string[])
       for (const output of atImport) for (const file of [basename(output), `${basename(output)}.map`]) renameSync(join(dir, file), join(aside, file));
       const entryPoints: Record<string, string> = { [entryName]: join(aside, basename(entryOutput)) };
       if (reimported.length > 0) {
-        const reexports = reimported.map((chunk) => `export { ${exported(chunk, chunks.indexOf(chunk)).map(({ name, as }) => `${name} as ${as}`).join(', ')} } from './${basename(chunk)}';`);
+        const reexports = reexported.map(({ file, names }) => `export { ${names.map(({ name, as }) => `${name} as ${as}`).join(', ')} } from './${file}';`);
         writeFileSync(join(aside, `${JOINED_EXPORTS}.mjs`), `${reexports.join('\n')}\n`);
         entryPoints[JOINED_EXPORTS] = join(aside, `${JOINED_EXPORTS}.mjs`);
       }
@@ -282,10 +283,9 @@ function importJoin(metafile: Metafile, entryOutput: string, external: string[])
       };
     },
     finish: (chunked, outputs) => {
-      for (const chunk of reimported) {
-        const names = exported(chunk, chunks.indexOf(chunk)).map(({ name, as }) => `${as} as ${name}`);
-        writeFileSync(join(dir, basename(chunk)), `export { ${names.join(', ')} } from "./${JOINED_EXPORTS}.mjs";\n`);
-        writeFileSync(join(dir, `${basename(chunk)}.map`), EMPTY_SOURCE_MAP);
+      for (const { file, names } of reexported) {
+        writeFileSync(join(dir, file), `export { ${names.map(({ name, as }) => `${as} as ${name}`).join(', ')} } from "./${JOINED_EXPORTS}.mjs";\n`);
+        writeFileSync(join(dir, `${file}.map`), EMPTY_SOURCE_MAP);
       }
       rmSync(aside, { recursive: true, force: true });
       const joinedMetafile = { inputs: {}, outputs };
@@ -296,7 +296,7 @@ function importJoin(metafile: Metafile, entryOutput: string, external: string[])
       const written = Object.keys(outputs).filter((output) => output.endsWith('.mjs') && !joinedAtImport.includes(output));
       return {
         ...chunked,
-        files: [...joinedAtImport, ...written].map(fileOf).concat(reimported.map((chunk) => basename(chunk)), lazy.map((output) => basename(output))),
+        files: [...joinedAtImport, ...written].map(fileOf).concat(reexported.map(({ file }) => file), lazy.map((output) => basename(output))),
         importBytes: joinedAtImport.reduce((sum, output) => sum + outputs[output]!.bytes, 0),
         exports: outputs[entry]!.exports,
       };

@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { FUNCTION_HANDLERS, FUNCTION_MODULES, type ModuleBundle } from '../../infra/cdk/bundling';
 import { parseHandler } from '#shared/routes/route';
-import { bundleFunctions, entryFileOf } from '../support/bundles';
+import { bundleFunctions, entryFileOf, readWith } from '../support/bundles';
 import { median } from './timing';
 
 export interface Yardstick {
@@ -69,22 +69,13 @@ const HANDLER_ENV: Record<string, Record<string, string>> = { 'bench/handler-flo
 /** Every Powertools module the functions import, each resolved to ./without-powertools.ts for the floor without it. */
 const POWERTOOLS_MODULES = ['@aws-lambda-powertools/logger', '@aws-lambda-powertools/logger/middleware', '@aws-lambda-powertools/metrics', '@aws-lambda-powertools/metrics/middleware'];
 
-/** The files a bundle's file imports statically, itself included, by their own text: the chunks it reads with it. */
-function readWith(bundle: ModuleBundle, file: string, reached = new Set<string>()): Set<string> {
-  if (reached.has(file)) return reached;
-  reached.add(file);
-  const text = readFileSync(join(bundle.dir, file), 'utf8');
-  for (const [, imported, from] of text.matchAll(/\bimport\s*"\.\/([^"]+)"|\bfrom\s*"\.\/([^"]+)"/g)) readWith(bundle, (imported ?? from)!, reached);
-  return reached;
-}
-
 /**
  * The bytes a write route's function reads at import besides its bundle's import: its write path chunk
  * (shared/http/write-path.ts) and what that imports, the files re-exporting the joined chunk's bindings included.
  */
 function writePathBytes(bundle: ModuleBundle): number {
-  const atImport = readWith(bundle, bundle.files[0]!);
-  const writePath = bundle.files.filter((file) => /^write-path-[A-Z0-9]{8}\.mjs$/.test(file)).flatMap((file) => [...readWith(bundle, file)]);
+  const atImport = readWith(bundle.dir, bundle.files[0]!);
+  const writePath = bundle.files.filter((file) => /^write-path-[A-Z0-9]{8}\.mjs$/.test(file)).flatMap((file) => [...readWith(bundle.dir, file)]);
   return [...new Set(writePath)].filter((file) => !atImport.has(file)).reduce((sum, file) => sum + statSync(join(bundle.dir, file)).size, 0);
 }
 

@@ -1,4 +1,5 @@
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { buildBundles, functionEntryPoints, type ModuleBundle } from '../../infra/cdk/bundling';
 
 /**
@@ -49,3 +50,14 @@ export function bundleFunctions(
 
 /** The file of a bundle that its function's handler names (its entry), as built. */
 export const entryFileOf = (bundle: ModuleBundle): string => join(bundle.dir, bundle.files[0]!);
+
+/** The files a bundled file imports statically (not with `import()`), by its own text, as paths relative to it. */
+export const staticallyImported = (text: string): string[] => [...text.matchAll(/\bimport\s*"(\.{1,2}\/[^"]+)"|\bfrom\s*"(\.{1,2}\/[^"]+)"/g)].map((match) => match[1] ?? match[2]!);
+
+/** The files of `dir` that importing `file` reads, itself included: what it imports statically, and what those import. */
+export function readWith(dir: string, file: string, reached = new Set<string>()): Set<string> {
+  if (reached.has(file)) return reached;
+  reached.add(file);
+  for (const imported of staticallyImported(readFileSync(join(dir, file), 'utf8'))) readWith(dir, relative(dir, join(dir, imported)), reached);
+  return reached;
+}
