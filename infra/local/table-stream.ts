@@ -148,11 +148,17 @@ export async function startTableStream({ endpoint, tableName, handler, from = 'T
   /** Passes begun so far: a caller waiting to be caught up needs an idle pass begun after it asked, and idle lanes. */
   let passesBegun = 0;
   let lastIdlePass = 0;
+  /**
+   * The passes begun when a lane last finished handing its batches: what the handler wrote meanwhile (a webhook disabled
+   * by its expiry's removal) is read only by a pass begun after, so an idle pass begun before proves nothing.
+   */
+  let handledBefore = 0;
   let waiters: { after: number; resolve: () => void }[] = [];
   const settle = () => {
     if (!lanesIdle()) return;
-    const caughtUp = waiters.filter(({ after }) => after < lastIdlePass);
-    waiters = waiters.filter(({ after }) => after >= lastIdlePass);
+    const isCaughtUp = ({ after }: { after: number }) => Math.max(after, handledBefore) < lastIdlePass;
+    const caughtUp = waiters.filter(isCaughtUp);
+    waiters = waiters.filter((waiter) => !isCaughtUp(waiter));
     caughtUp.forEach(({ resolve }) => resolve());
   };
 
@@ -160,6 +166,7 @@ export async function startTableStream({ endpoint, tableName, handler, from = 'T
   function drain(lane: (typeof lanes)[number]) {
     lane.draining ??= handOut(lane).finally(() => {
       lane.draining = undefined;
+      handledBefore = passesBegun;
       settle();
       wake?.();
     });
