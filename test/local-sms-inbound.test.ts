@@ -3,6 +3,9 @@ import { GATEWAY_RESPONSES, gatewayResponseBody } from '#shared/http/gateway-res
 import { createMember } from '../functions/organization/member-rules';
 import { useTestApi } from './support/api';
 import { itemsOf } from './support/fixtures';
+import type { SNSEvent } from 'aws-lambda';
+import { logger } from '#shared/observability';
+import { handler as inboundHandler, INBOUND_MESSAGE_ID_MAX_LENGTH } from '../functions/sms/inbound';
 
 const api = useTestApi();
 
@@ -65,6 +68,42 @@ describe('the local inbound SMS simulator refusing a body it cannot take', () =>
     }
     expect((await refusal('[]')).error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'body', message: expect.stringMatching(/^body must be a JSON object/) }] });
     expect(await refusal('{"from": ')).toEqual({ success: false, message: 'Request body must be valid JSON', error: { status: 400, message: 'Request body must be valid JSON', code: 'INVALID_JSON' } });
+    expect(await itemsOf(organizationId)).toEqual(before);
+  });
+});
+
+describe('the provider’s inboundMessageId, which goes into the reply’s key', () => {
+  const tooLong = `inboundMessageId must be at most ${INBOUND_MESSAGE_ID_MAX_LENGTH} characters: the provider's id of the text`;
+
+  it('answers 400 naming the field for an id of 100 KB, one character over the bound, or empty, records nothing, and takes one at the bound once when it comes twice at once', async () => {
+    const { client, organizationId } = await api.organization();
+    const number = '+61299977004';
+    expect((await client.patch('/v1/organization', { smsSenderId: number })).status).toBe(200);
+    expect((await client.post('/v1/leads', { name: 'Olivia Nguyen', phone: '+61412345002' })).status).toBe(201);
+    const before = await itemsOf(organizationId);
+    const post = (inboundMessageId: unknown) => reply(JSON.stringify({ from: '+61412345002', to: number, body: 'Yes, 10 works', inboundMessageId }));
+    for (const [id, message] of [['x'.repeat(100 * 1024), tooLong], ['x'.repeat(INBOUND_MESSAGE_ID_MAX_LENGTH + 1), tooLong], ['', 'inboundMessageId must not be empty']] as const) {
+      const res = await post(id);
+      expect([id.length, res.status, ((await res.json()) as { error: { details: unknown } }).error.details]).toEqual([id.length, 400, [{ path: 'inboundMessageId', message }]]);
+    }
+    expect(await itemsOf(organizationId)).toEqual(before);
+
+    const atTheBound = 'x'.repeat(INBOUND_MESSAGE_ID_MAX_LENGTH);
+    expect((await Promise.all([post(atTheBound), post(atTheBound)])).map((res) => res.status)).toEqual([202, 202]);
+    const recorded = (await itemsOf(organizationId)).map((item) => JSON.parse(item) as { sk: string }).filter((item) => item.sk.startsWith('INBOUNDSMS#'));
+    expect(recorded.map((item) => item.sk)).toEqual([`INBOUNDSMS#${atTheBound}`]);
+  });
+
+  it('is bounded alike on the deployed path: a two-way message with a 100 KB id is ignored, with a warning, and nothing is written', async () => {
+    const { client, organizationId } = await api.organization();
+    const number = '+61299977005';
+    expect((await client.patch('/v1/organization', { smsSenderId: number })).status).toBe(200);
+    const before = await itemsOf(organizationId);
+    const warned: unknown[] = [];
+    vi.spyOn(logger, 'warn').mockImplementation((...args: unknown[]) => void warned.push(args[0]));
+    const message = { originationNumber: '+61412345003', destinationNumber: number, messageBody: 'Hi', inboundMessageId: 'x'.repeat(100 * 1024) };
+    await inboundHandler({ Records: [{ Sns: { MessageId: 'sns-1', Message: JSON.stringify(message), Timestamp: new Date().toISOString() } }] } as unknown as SNSEvent);
+    expect(warned).toEqual(['not a two-way SMS message; ignored']);
     expect(await itemsOf(organizationId)).toEqual(before);
   });
 });

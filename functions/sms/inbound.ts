@@ -4,12 +4,23 @@ import { receiveSms } from './replies';
 import { logger } from '#shared/observability';
 import { asWriter, inboundWriter } from '#shared/audit/writer';
 
+/**
+ * The provider's id of an inbound text (a UUID from End User Messaging), which goes into the reply's item key: bounded
+ * well below DynamoDB's 1 024 bytes of sort key, so a longer one is refused, not a failed write.
+ */
+export const INBOUND_MESSAGE_ID_MAX_LENGTH = 128;
+export const InboundMessageId = v.pipe(
+  v.string('inboundMessageId must be a string'),
+  v.nonEmpty('inboundMessageId must not be empty'),
+  v.maxLength(INBOUND_MESSAGE_ID_MAX_LENGTH, `inboundMessageId must be at most ${INBOUND_MESSAGE_ID_MAX_LENGTH} characters: the provider's id of the text`),
+);
+
 /** What End User Messaging SMS publishes for a two-way reply (the phone number's two-way channel is this topic). */
 const TwoWayMessage = v.object({
   originationNumber: v.string(),
   destinationNumber: v.string(),
   messageBody: v.string(),
-  inboundMessageId: v.string(),
+  inboundMessageId: InboundMessageId,
 });
 
 /**

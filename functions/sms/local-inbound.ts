@@ -8,6 +8,7 @@ import { validationDetails } from '#shared/validation';
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '#shared/http/gateway-responses';
 import { MAX_BODY_BYTES } from '#shared/http/middleware';
 import { toE164 } from '#shared/phone';
+import { InboundMessageId } from './inbound';
 
 export { LOCAL_INBOUND_SMS_PATH } from './channels';
 
@@ -27,7 +28,7 @@ const SimulatedReply = v.strictObjectAsync({
   ),
   to: v.string('to must be a string: the organization’s smsSenderId'),
   body: v.string('body must be a string: the text of the reply'),
-  inboundMessageId: v.optional(v.string('inboundMessageId must be a string')),
+  inboundMessageId: v.optional(InboundMessageId),
 });
 
 /** A 400 in the API's error envelope, naming each field at fault, as the API answers a body it cannot take. */
