@@ -93,12 +93,25 @@ describe('one-time schedules on EventBridge Scheduler', () => {
           ScheduleExpressionTimezone: 'UTC',
           FlexibleTimeWindow: { Mode: 'OFF' },
           ActionAfterCompletion: 'DELETE',
-          Target: { Arn: target.queueArn, RoleArn: target.roleArn, Input: JSON.stringify(message), RetryPolicy: { MaximumRetryAttempts: 10, MaximumEventAgeInSeconds: 3_600 }, DeadLetterConfig: { Arn: target.deadLettersArn } },
+          Target: { Arn: target.queueArn, RoleArn: target.roleArn, Input: JSON.stringify(message), SqsParameters: { MessageGroupId: 'org_1' }, RetryPolicy: { MaximumRetryAttempts: 10, MaximumEventAgeInSeconds: 3_600 }, DeadLetterConfig: { Arn: target.deadLettersArn } },
           ClientToken: 'run_01JAAAAAAAAAAAAAAAAAAAAAAA-3-2',
         },
       },
     ]);
     expect(SCHEDULE_RETRIES).toEqual({ MaximumRetryAttempts: 10, MaximumEventAgeInSeconds: 3_600 });
+  });
+
+  it('puts each wake-up in its organization’s message group, the one the queue’s direct sends give the same message, so a bulk enrolment’s waits stay in the fair queue', async () => {
+    // A bulk enrolment's waiting steps, with another organization's one among them, each scheduled, then sent at once.
+    const waits: StepMessage[] = Array.from({ length: 5 }, (_, wake): StepMessage => ({ ...message, organizationId: 'org_bulk', wake }));
+    waits.splice(2, 0, { kind: 'advance', organizationId: 'org_quiet', runId: 'run_01JBBBBBBBBBBBBBBBBBBBBBBB', wake: 1 });
+    for (const [i, wait] of waits.entries()) await scheduler().create(`run_a-1-${i}`, NOW + 3_600_000, wait);
+    const scheduled = aws.requests.map(({ body }) => body.Target as { Input: string; SqsParameters?: { MessageGroupId?: string } });
+    aws.requests.length = 0;
+    await sqsStepQueue(QUEUE_URL).send(waits);
+    const sent = aws.requests.flatMap(({ body }) => body.Entries as { MessageBody: string; MessageGroupId: string }[]);
+    expect(scheduled.map(({ Input, SqsParameters }) => [JSON.parse(Input).organizationId, SqsParameters?.MessageGroupId])).toEqual(waits.map(({ organizationId }) => [organizationId, organizationId]));
+    expect(scheduled.map(({ Input, SqsParameters }) => [Input, SqsParameters?.MessageGroupId])).toEqual(sent.map(({ MessageBody, MessageGroupId }) => [MessageBody, MessageGroupId]));
   });
 
   it('never fires early: a time between two seconds is the later one', () => {

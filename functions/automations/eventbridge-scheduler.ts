@@ -2,6 +2,7 @@ import type { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { clock } from '#shared/clock';
 import type { AutomationEngine, StepQueue, StepScheduler } from './engine';
 import { sqsStepQueue, stepMessageBody } from './sqs-step-queue';
+import { stepMessageGroup } from './step-group';
 
 /** Where a schedule sends its message: the step queue, as the scheduler's role, with its dead letters. */
 export interface ScheduleTarget {
@@ -52,7 +53,16 @@ export function eventBridgeScheduler(target: ScheduleTarget, queue: StepQueue): 
         ScheduleExpressionTimezone: 'UTC',
         FlexibleTimeWindow: { Mode: 'OFF' },
         ActionAfterCompletion: 'DELETE',
-        Target: { Arn: target.queueArn, RoleArn: target.roleArn, Input: stepMessageBody(message), RetryPolicy: SCHEDULE_RETRIES, DeadLetterConfig: { Arn: target.deadLettersArn } },
+        Target: {
+          Arn: target.queueArn,
+          RoleArn: target.roleArn,
+          Input: stepMessageBody(message),
+          // The message's group as the queue's direct sends set it: without one a waiting step's wake-up would skip the
+          // fair queue, and a bulk enrolment's thousand wake-ups would delay every organization's steps.
+          SqsParameters: { MessageGroupId: stepMessageGroup(message) },
+          RetryPolicy: SCHEDULE_RETRIES,
+          DeadLetterConfig: { Arn: target.deadLettersArn },
+        },
         ClientToken: name,
       });
       await (await scheduler())
