@@ -27,17 +27,30 @@ const WILDCARD_REASON = 'The key is named by its alias (the data stack makes it,
 const keyEnvironment = (where: CapabilityContext): Record<string, string> =>
   where.setting('samLocal') === 'true' ? { [SECRETS_KEY_VARIABLES.local]: '' } : { [SECRETS_KEY_VARIABLES.deployed]: aliasArn(where) };
 
-/** A capability of one action on the aliased key, with the key's alias (or sam local's key) in the environment. */
-const aliasedKeyCapability = (name: string, action: 'kms:GenerateDataKey' | 'kms:Decrypt'): Capability => ({
-  name,
-  reachesOutside: false,
-  environment: keyEnvironment,
-  statements: (where) => [{ actions: [action], ...theAliasedKey(where) }],
-  wildcardReason: WILDCARD_REASON,
-});
+/**
+ * The key's two uses, each by the roles tagged for it (the tag's value the table's name): the key's own policy allows
+ * the action to those roles alone (infra/cdk/key-policies.ts), and the functions' IAM policies to the key alone.
+ */
+export const SECRETS_KEY_USES = [
+  { name: 'sealsSecrets', sid: 'SealByTheFunctionsThatSeal', action: 'kms:GenerateDataKey', roleTag: 'SalesPipelineSealsSecrets' },
+  { name: 'opensSecrets', sid: 'OpenByTheFunctionsThatOpen', action: 'kms:Decrypt', roleTag: 'SalesPipelineOpensSecrets' },
+] as const;
+
+/** A capability of one use of the aliased key, with the key's alias (or sam local's key) in the environment and its tag on the role. */
+function aliasedKeyCapability(name: (typeof SECRETS_KEY_USES)[number]['name']): Capability {
+  const { action, roleTag } = SECRETS_KEY_USES.find((use) => use.name === name)!;
+  return {
+    name,
+    reachesOutside: false,
+    environment: keyEnvironment,
+    statements: (where) => [{ actions: [action], ...theAliasedKey(where) }],
+    wildcardReason: WILDCARD_REASON,
+    roleTags: (where) => ({ [roleTag]: where.tableName }),
+  };
+}
 
 /** Sealing a new secret: a data key from the key (GenerateDataKey), and the key's alias to ask it by. */
-export const sealsSecrets = aliasedKeyCapability('sealsSecrets', 'kms:GenerateDataKey');
+export const sealsSecrets = aliasedKeyCapability('sealsSecrets');
 
 /** Opening a stored secret to sign or verify with it: the data key decrypted by the key (Decrypt). */
-export const opensSecrets = aliasedKeyCapability('opensSecrets', 'kms:Decrypt');
+export const opensSecrets = aliasedKeyCapability('opensSecrets');

@@ -3,6 +3,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { BACKUP_RETENTION } from '../infra/cdk/table-backups';
+import { KEY_ADMINISTRATION_ACTIONS } from '../infra/cdk/key-policies';
 import { buildApp } from '../infra/cdk/app';
 import { INBOUND_ROUTE_THROTTLE, INBOUND_USAGE_PLANS, USAGE_PLAN_NAMES, USAGE_PLANS } from '#shared/auth/usage-plans';
 import { DYNAMODB_MAX_ATTEMPTS, DYNAMODB_TIMEOUTS } from '#shared/dynamo';
@@ -470,6 +471,38 @@ describe('the key sealing tenants’ secrets', () => {
     expect(key.Properties.EnableKeyRotation).toBe(true);
     expect(key.DeletionPolicy).toBe('Retain');
     dataTemplate.hasResourceProperties('AWS::KMS::Alias', { AliasName: sealingKeyAlias('sales-pipeline'), TargetKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] } });
+  });
+
+  it('has a policy of its own: the account administers it and uses it for nothing; only the roles tagged for a use make that one call', () => {
+    const [key] = Object.values(dataTemplate.findResources('AWS::KMS::Key')) as Resource[];
+    const root = { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':iam::', { Ref: 'AWS::AccountId' }, ':root']] };
+    const account = { 'aws:PrincipalAccount': { Ref: 'AWS::AccountId' } };
+    expect(key!.Properties.KeyPolicy).toEqual({
+      Version: '2012-10-17',
+      Statement: [
+        { Sid: 'Administration', Effect: 'Allow', Principal: { AWS: root }, Action: [...KEY_ADMINISTRATION_ACTIONS], Resource: '*', Condition: { StringEquals: account } },
+        { Sid: 'SealByTheFunctionsThatSeal', Effect: 'Allow', Principal: { AWS: root }, Action: 'kms:GenerateDataKey', Resource: '*', Condition: { StringEquals: { ...account, 'aws:PrincipalTag/SalesPipelineSealsSecrets': 'sales-pipeline' } } },
+        { Sid: 'OpenByTheFunctionsThatOpen', Effect: 'Allow', Principal: { AWS: root }, Action: 'kms:Decrypt', Resource: '*', Condition: { StringEquals: { ...account, 'aws:PrincipalTag/SalesPipelineOpensSecrets': 'sales-pipeline' } } },
+      ],
+    });
+    // Administering it is no way to use it: no cryptographic call, no grant, no wildcard that would reach one.
+    const using = /^kms:(\*|Decrypt|Encrypt|GenerateDataKey|ReEncrypt|CreateGrant|Create\*)/;
+    expect(KEY_ADMINISTRATION_ACTIONS.filter((action) => using.test(action))).toEqual([]);
+    expect(KEY_ADMINISTRATION_ACTIONS).toEqual(expect.arrayContaining(['kms:Put*', 'kms:ScheduleKeyDeletion', 'kms:CancelKeyDeletion', 'kms:Update*', 'kms:ReplicateKey']));
+  });
+
+  it('is used by exactly the roles tagged for a use: the functions whose routes or workers seal (SalesPipelineSealsSecrets) or open (SalesPipelineOpensSecrets) a secret, with the table’s name', () => {
+    const everyRole = { ...resourcesOf('AWS::IAM::Role'), ...(eventsTemplate.findResources('AWS::IAM::Role') as Record<string, Resource>), ...(dataTemplate.findResources('AWS::IAM::Role') as Record<string, Resource>) };
+    const tagged: Record<string, string[]> = {};
+    for (const [roleId, role] of Object.entries(everyRole)) {
+      for (const { Key, Value } of (role.Properties.Tags ?? []) as { Key: string; Value: string }[]) {
+        if (!Key.startsWith('SalesPipeline')) continue;
+        expect([roleId, Value]).toEqual([roleId, 'sales-pipeline']);
+        const holder = Object.keys(declared).find((constructId) => roleId.startsWith(`${constructId}Role`)) ?? roleId;
+        tagged[holder] = [...(tagged[holder] ?? []), Key === 'SalesPipelineSealsSecrets' ? 'kms:GenerateDataKey' : Key === 'SalesPipelineOpensSecrets' ? 'kms:Decrypt' : Key].sort();
+      }
+    }
+    expect(tagged).toEqual(declared);
   });
 
   it('is granted to exactly the functions whose routes or workers seal or open a secret: kms:GenerateDataKey to seal, kms:Decrypt to open, and to no other function', () => {

@@ -4,7 +4,7 @@ import { TableV2, type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { CfnDatabase, CfnTable } from 'aws-cdk-lib/aws-glue';
-import { AccountRootPrincipal, ArnPrincipal, Effect, PolicyDocument, PolicyStatement, Role, type IRole } from 'aws-cdk-lib/aws-iam';
+import { AccountRootPrincipal, ArnPrincipal, PolicyDocument, PolicyStatement, Role, type IRole } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Tracing } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
@@ -17,6 +17,7 @@ import { alarmOnWaiting, queueDefaults } from './events/channels';
 import type { DeploymentOptions } from './options';
 import { ServiceFunction } from './service-function';
 import { OPT_IN_HANDLERS } from './bundling';
+import { keyAdministration } from './key-policies';
 
 /** The export's handler below functions/: declared by this stack alone, as nothing else deploys it. */
 export const EXPORT_HANDLER = OPT_IN_HANDLERS.analyticsExport;
@@ -37,20 +38,6 @@ export const ANALYTICS = {
   /** How long the schedule and Lambda retry one day's export: within DynamoDB's 8 hours of client-token idempotency. */
   retryFor: Duration.hours(6),
 } as const;
-
-/**
- * The export key's administration by the account (IAM decides who): every action but using it, so no principal of the
- * account encrypts or decrypts with it unless the key's own policy names it.
- */
-const KEY_ADMINISTRATION = (stack: Stack) =>
-  new PolicyStatement({
-    sid: 'Administration',
-    effect: Effect.ALLOW,
-    principals: [new AccountRootPrincipal()],
-    actions: ['kms:Create*', 'kms:Describe*', 'kms:Enable*', 'kms:List*', 'kms:Put*', 'kms:Update*', 'kms:Revoke*', 'kms:Disable*', 'kms:Get*', 'kms:Delete*', 'kms:TagResource', 'kms:UntagResource', 'kms:ScheduleKeyDeletion', 'kms:CancelKeyDeletion', 'kms:RotateKeyOnDemand'],
-    resources: ['*'],
-    conditions: { StringEquals: { 'aws:PrincipalAccount': stack.account } },
-  });
 
 /** The catalog names, from the table's: `sales_pipeline` and `sales-pipeline-analytics` unless tableName says otherwise. */
 export const analyticsNames = (tableName: string) => ({ database: tableName.replace(/[^a-z0-9]/gi, '_').toLowerCase(), table: 'items', workgroup: `${tableName}-analytics` });
@@ -87,7 +74,7 @@ export class AnalyticsStack extends Stack {
       enableKeyRotation: true,
       // The exports outlive the stack (the bucket is retained): so does the key that reads them.
       removalPolicy: RemovalPolicy.RETAIN,
-      policy: new PolicyDocument({ statements: [KEY_ADMINISTRATION(this)] }),
+      policy: new PolicyDocument({ statements: [keyAdministration(this)] }),
     });
     this.bucket = this.makeBucket();
     const alarms = new Topic(this, 'Alarms', { displayName: 'Sales pipeline analytics alarms', enforceSSL: true });

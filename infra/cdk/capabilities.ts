@@ -1,4 +1,4 @@
-import { Stack, Token, Validations } from 'aws-cdk-lib';
+import { Stack, Tags, Token, Validations } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Capability, CapabilityContext } from '#shared/routes/route';
 import type { DeploymentOptions } from './options';
@@ -28,6 +28,7 @@ export function grantCapabilities(fn: ServiceFunction, capabilities: readonly Ca
   const stack = Stack.of(fn);
   for (const capability of capabilities) {
     for (const { actions, resources, conditions } of capability.statements(where)) fn.function.addToRolePolicy(new PolicyStatement({ actions, resources, ...(conditions ? { conditions } : {}) }));
+    for (const [key, value] of Object.entries(capability.roleTags?.(where) ?? {})) Tags.of(fn.function.role!).add(key, value);
     const wildcards = capability.statements(asFindingsName(where, stack)).flatMap((statement) => statement.resources.filter((resource) => resource.endsWith('*')));
     for (const resource of wildcards) {
       if (!capability.wildcardReason) throw new Error(`The capability ${capability.name} grants ${resource} without a wildcardReason`);

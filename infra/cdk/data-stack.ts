@@ -7,6 +7,7 @@ import { TABLE_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '#shared/table';
 import { sealingKeyAlias } from '#shared/sealing-key';
 import type { BackupOptions } from './options';
 import { TableBackups } from './table-backups';
+import { secretsKeyPolicy } from './key-policies';
 
 /**
  * The SSM parameter holding the table's stream ARN, which the events stack reads when it deploys. Not a
@@ -45,13 +46,15 @@ export class DataStack extends Stack {
       })),
     });
     new TableBackups(this, 'Backups', { table: this.table, tableName, backups });
-    // Its policy is the account's default (IAM decides): only the functions whose routes or workers seal or open a
-    // secret are granted it (shared/sealing-key.ts), by its alias. Retained: a sealed secret outlives any redeploy.
+    // Its own policy decides who uses it: the account administers it, and only the roles of the functions whose routes
+    // or workers seal or open a secret (shared/sealing-key.ts) use it, each for its one call. Retained: a sealed secret
+    // outlives any redeploy.
     this.secretsKey = new Key(this, 'SecretsKey', {
       alias: sealingKeyAlias(tableName),
       description: `Seals tenants' webhook signing secrets and inbound endpoints' secrets in table ${tableName}`,
       enableKeyRotation: true,
       removalPolicy: RemovalPolicy.RETAIN,
+      policy: secretsKeyPolicy(this, tableName),
     });
     new StringParameter(this, 'StreamArn', {
       parameterName: streamArnParameterName(tableName),

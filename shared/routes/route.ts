@@ -193,6 +193,8 @@ export interface Capability {
   statements: (where: CapabilityContext) => { actions: string[]; resources: string[]; conditions?: Record<string, Record<string, string | string[]>> }[];
   /** Why a statement names resources by a trailing wildcard, when one does (what cdk-nag asks of IAM5). */
   wildcardReason?: string;
+  /** Tags on the function's role, by which a resource's own policy allows it (a key made before the role, in another stack). */
+  roleTags?: (where: CapabilityContext) => Record<string, string>;
 }
 
 /**
