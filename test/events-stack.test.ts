@@ -245,7 +245,24 @@ describe('the events stack', () => {
       'Errors',
       'IteratorAge',
       'IteratorAge',
+      'Throttles',
+      'Throttles',
     ]);
+  });
+
+  it('pages when a stream reader is throttled at its reserved concurrency in two 5-minute periods in a row, for each stream reader', () => {
+    const [alarmsTopic] = Object.keys(template.findResources('AWS::SNS::Topic')).filter((id) => id.startsWith('Alarms'));
+    const functions = template.findResources('AWS::Lambda::Function') as Record<string, Resource>;
+    const streamReaders = Object.entries(template.findResources('AWS::Lambda::EventSourceMapping') as Record<string, Resource>)
+      .filter(([, mapping]) => mapping.Properties.StartingPosition)
+      .map(([, mapping]) => mapping.Properties.FunctionName.Ref as string);
+    expect(streamReaders).toHaveLength(2);
+    const throttled = Object.values(template.findResources('AWS::CloudWatch::Alarm') as Record<string, Resource>).filter((alarm) => alarm.Properties.MetricName === 'Throttles');
+    expect(throttled.map((alarm) => alarm.Properties.Dimensions[0].Value.Ref).sort()).toEqual([...streamReaders].sort());
+    for (const alarm of throttled) {
+      expect(alarm.Properties).toMatchObject({ Namespace: 'AWS/Lambda', Statistic: 'Sum', Period: 300, EvaluationPeriods: 2, Threshold: 0, ComparisonOperator: 'GreaterThanThreshold', TreatMissingData: 'notBreaching', AlarmActions: [{ Ref: alarmsTopic }] });
+      expect(functions[alarm.Properties.Dimensions[0].Value.Ref]!.Properties.ReservedConcurrentExecutions).toBe(DEFAULT_CONCURRENCY.streamConsumer);
+    }
   });
 
   it('pages when the oldest webhook delivery has waited 25 minutes or the oldest automation step 15: past what one message shows (its senders’ delay, then two failed receives, after which SQS stops counting it)', () => {

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { BACKUP_RETENTION } from '../infra/cdk/table-backups';
 import { KEY_ADMINISTRATION_ACTIONS } from '../infra/cdk/key-policies';
+import { readsCursorKey } from '../infra/cdk/api/route-functions';
 import { buildApp } from '../infra/cdk/app';
 import { INBOUND_ROUTE_THROTTLE, INBOUND_USAGE_PLANS, USAGE_PLAN_NAMES, USAGE_PLANS } from '#shared/auth/usage-plans';
 import { DYNAMODB_MAX_ATTEMPTS, DYNAMODB_TIMEOUTS } from '#shared/dynamo';
@@ -315,7 +316,11 @@ describe('the API stack', () => {
     }
   });
 
-  it('keeps the cursor signing key out of every function’s configuration: route functions get the secret’s ARN, the extension that reads it, and read access to that secret alone', () => {
+  it('keeps the cursor signing key out of every function’s configuration: keyed route functions get the secret’s ARN, the extension that reads it, and read access to that secret alone; public ones (OAuth) none of it', () => {
+    const publicIds = routes.filter((route) => !route.aliasOf && !readsCursorKey(route)).map(routeId);
+    const oauthIds = routes.filter((route) => route.path.startsWith('/oauth/')).map(routeId);
+    expect(oauthIds).toHaveLength(4);
+    expect(publicIds).toEqual(expect.arrayContaining(oauthIds));
     const [secretId] = Object.keys(apiTemplate.findResources('AWS::SecretsManager::Secret'));
     expect(secretId).toMatch(/^CursorSigningKey/);
     /** The secret as a function's template refers to it: its Ref, or the nested stack's parameter carrying it. */
@@ -328,9 +333,10 @@ describe('the API stack', () => {
       expect(Object.keys(variables), id).not.toContain('CURSOR_SECRET');
       const statements = (Object.entries(policies).find(([logicalId]) => logicalId.startsWith(id.replace(/Function[0-9A-F]{8}$/, 'Role')))?.[1].Properties.PolicyDocument.Statement ?? []) as Array<{ Action: string | string[]; Resource: unknown }>;
       const secretStatements = statements.filter((statement) => [statement.Action].flat().some((action) => action.startsWith('secretsmanager:')));
-      if (authorizerIds.some((authorizer) => id.startsWith(`${authorizer}Function`))) {
+      if ([...authorizerIds, ...publicIds].some((owner) => id.startsWith(`${owner}Function`))) {
         expect(variables.CURSOR_SECRET_ARN, id).toBeUndefined();
         expect(secretStatements, id).toEqual([]);
+        expect(JSON.stringify(fn.Properties.Layers ?? []), id).not.toMatch(/Paramsandsecrets/i);
         continue;
       }
       expect(isSecretRef(variables.CURSOR_SECRET_ARN), id).toBe(true);
@@ -548,9 +554,10 @@ describe('every template', () => {
     expect(strings.filter((value) => value.includes(CLI_ENVIRONMENT.CDK_DEFAULT_REGION) || value.includes(CLI_ENVIRONMENT.CDK_DEFAULT_ACCOUNT))).toEqual([]);
     // The secrets extension's layer, by the region the function is deployed in; the table's one replica, that region's.
     const layers = Object.values(functions).flatMap((fn) => fn.Properties.Layers ?? []);
-    // Every function but the two authorizers, which read no secret, carries the one layer.
-    expect(Object.entries(functions).filter(([, fn]) => !fn.Properties.Layers).map(([id]) => id.replace(/Function[0-9A-F]{8}$/, ''))).toEqual(['Authorizer', 'InboundAuthorizer']);
-    expect(layers).toHaveLength(Object.keys(functions).length - 2);
+    // Every function but the two authorizers and the public routes', which read no secret, carries the one layer.
+    const withoutSecret = ['Authorizer', 'InboundAuthorizer', ...routes.filter((route) => !route.aliasOf && !readsCursorKey(route)).map(routeId)];
+    expect(Object.entries(functions).filter(([, fn]) => !fn.Properties.Layers).map(([id]) => id.replace(/Function[0-9A-F]{8}$/, '')).sort()).toEqual(withoutSecret.sort());
+    expect(layers).toHaveLength(Object.keys(functions).length - withoutSecret.length);
     for (const layer of layers) expect(layer).toEqual({ 'Fn::FindInMap': [expect.any(String), { Ref: 'AWS::Region' }, expect.any(String)] });
     const [table] = Object.values(dataTemplate.findResources('AWS::DynamoDB::GlobalTable')) as Resource[];
     expect(table!.Properties.Replicas.map((replica: { Region: unknown }) => replica.Region)).toEqual([{ Ref: 'AWS::Region' }]);

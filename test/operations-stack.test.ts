@@ -4,13 +4,13 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../infra/cdk/app';
 import { ACCESS_LOG_FIELDS } from '../infra/cdk/api-stack';
-import { ALARM_THRESHOLDS } from '../infra/cdk/monitoring';
+import { ALARM_THRESHOLDS, DYNAMO_OPERATIONS } from '../infra/cdk/monitoring';
 import { DEFAULT_CONCURRENCY, readOptions } from '../infra/cdk/options';
 import { readFileSync } from 'node:fs';
 import { greaterThanPattern, INBOUND_RETRY_AFTER_SECONDS } from '../infra/cdk/firewall';
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '#shared/http/gateway-responses';
 import { routes } from '../functions/resources';
-import { routeId } from '#shared/routes/route';
+import { DYNAMO_ACTIONS, routeId } from '#shared/routes/route';
 
 type Resource = { Properties: Record<string, any> };
 
@@ -137,6 +137,18 @@ describe('what pages', () => {
       used: { latency: 'AWS/ApiGateway/Latency p99', requests: 'AWS/ApiGateway/Count Sum' },
       threshold: ALARM_THRESHOLDS.apiP99Ms,
     });
+  });
+
+  it('pages on DynamoDB system errors of every operation a granted action is called in, BatchWriteItem and DeleteItem included', () => {
+    const { alarm } = paging.find(({ id }) => id.startsWith('MonitoringDynamoDbSystemErrors'))!;
+    const watched = (alarm.Properties.Metrics as { MetricStat?: { Metric: { MetricName: string; Dimensions: { Name: string; Value: unknown }[] } } }[])
+      .filter((metric) => metric.MetricStat?.Metric.MetricName === 'SystemErrors')
+      .map((metric) => metric.MetricStat!.Metric.Dimensions.find((dimension) => dimension.Name === 'Operation')!.Value);
+    expect(new Set(watched)).toEqual(new Set(DYNAMO_ACTIONS.flatMap((action) => DYNAMO_OPERATIONS[action])));
+    expect(watched).toEqual(expect.arrayContaining(['BatchWriteItem', 'DeleteItem', 'TransactWriteItems', 'GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem']));
+    // Every action any function is granted is watched in its own operation (a condition check only runs in a transaction).
+    const granted = new Set(Object.values(deployed.resources('AWS::IAM::Policy')).flatMap((policy) => (policy.Properties.PolicyDocument.Statement as { Action: string | string[] }[]).flatMap((statement) => [statement.Action].flat())).filter((action) => action.startsWith('dynamodb:')).map((action) => action.slice('dynamodb:'.length)));
+    expect([...granted].filter((action) => action !== 'ConditionCheckItem' && !watched.includes(action))).toEqual([]);
   });
 
   it('emails the configured address when a paging alarm fires and when it recovers', () => {

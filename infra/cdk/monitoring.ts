@@ -18,7 +18,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { DIMENSION, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '#shared/observability';
-import type { AuthorizerKind } from '#shared/routes/route';
+import { DYNAMO_ACTIONS, type AuthorizerKind, type DynamoAction } from '#shared/routes/route';
 
 export interface MonitoringProps {
   api: RestApi;
@@ -59,6 +59,21 @@ export interface CanaryTarget {
 }
 
 /** What counts as the new version failing: its route's 5xx answers, or its authorizer's failures to decide. */
+/**
+ * The API operations each granted action is called in, whose system errors page: a write action also within
+ * TransactWriteItems, a condition check only there. A Record of every action, so a new one cannot go unwatched.
+ */
+export const DYNAMO_OPERATIONS: Record<DynamoAction, readonly Operation[]> = {
+  GetItem: [Operation.GET_ITEM],
+  BatchGetItem: [Operation.BATCH_GET_ITEM],
+  Query: [Operation.QUERY],
+  PutItem: [Operation.PUT_ITEM, Operation.TRANSACT_WRITE_ITEMS],
+  UpdateItem: [Operation.UPDATE_ITEM, Operation.TRANSACT_WRITE_ITEMS],
+  DeleteItem: [Operation.DELETE_ITEM, Operation.TRANSACT_WRITE_ITEMS],
+  BatchWriteItem: [Operation.BATCH_WRITE_ITEM],
+  ConditionCheckItem: [Operation.TRANSACT_WRITE_ITEMS],
+};
+
 export type FailureSignal = { operationId: string } | { authorizer: AuthorizerKind };
 
 /** The same operation dimension the functions put on their EMF metrics. */
@@ -108,7 +123,7 @@ export class Monitoring extends Construct {
     });
     this.apiLatencyP99 = this.page('ApiLatencyP99', p99, ALARM_THRESHOLDS.apiP99Ms, `The API's p99 latency was ${ALARM_THRESHOLDS.apiP99Ms} ms or more in ${this.pageRule} with ${minRequests} answers or more`);
 
-    const operations = [Operation.GET_ITEM, Operation.QUERY, Operation.PUT_ITEM, Operation.UPDATE_ITEM, Operation.TRANSACT_WRITE_ITEMS, Operation.BATCH_GET_ITEM];
+    const operations = [...new Set(DYNAMO_ACTIONS.flatMap((action) => DYNAMO_OPERATIONS[action]))];
     const throttles = new MathExpression({
       label: 'DynamoDB throttle events',
       expression: 'reads + writes',

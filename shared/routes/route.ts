@@ -3,16 +3,9 @@ import type { IndexName } from '../table';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** DynamoDB actions a route's function may call; the stack grants exactly these. */
-export type DynamoAction =
-  | 'GetItem'
-  | 'BatchGetItem'
-  | 'Query'
-  | 'PutItem'
-  | 'UpdateItem'
-  | 'DeleteItem'
-  | 'BatchWriteItem'
-  | 'ConditionCheckItem';
+/** DynamoDB actions a route's function may call; the stack grants exactly these, and the error alarm watches each. */
+export const DYNAMO_ACTIONS = ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem'] as const;
+export type DynamoAction = (typeof DYNAMO_ACTIONS)[number];
 
 type Schema = v.GenericSchema;
 

@@ -46,11 +46,19 @@ export function createCursorKey(stack: Stack): Secret {
 export const deployedBaseUrl = (stack: Stack, api: RestApi, options: DeploymentOptions): string =>
   options.customDomain ? `https://${options.customDomain.domainName}` : `https://${api.restApiId}.execute-api.${stack.region}.${stack.urlSuffix}/${STAGE_NAME}`;
 
+/**
+ * Whether a route's function signs or reads list cursors, and so reads the cursor key: a keyed route may list (itself,
+ * or an MCP tool call run in process); a public one (OAuth, metadata, the inbound post, the reference) lists nothing.
+ */
+export const readsCursorKey = (route: Pick<RouteDefinition, 'auth'>): boolean => route.auth !== 'none';
+
 /** The function behind each route, one per handler, made in the stack its route's group is in. */
 export class RouteFunctions {
   private readonly byHandler = new Map<string, ApiFunction>();
   private readonly cursorKey: Secret;
   private readonly environment: Record<string, string>;
+  /** The cursor key's ARN, or `sam local`'s variable for its value: for the routes that read it alone. */
+  private readonly cursorKeyEnvironment: Record<string, string>;
   private readonly paramsAndSecrets?: ParamsAndSecretsLayerVersion;
   private readonly where: CapabilityContext;
 
@@ -58,9 +66,9 @@ export class RouteFunctions {
     const { api, options } = props;
     this.cursorKey = createCursorKey(stack);
     // `sam local` declares the variable for --env-vars to fill with npm start's key: it cannot run the extension.
-    const cursorKeyEnvironment: Record<string, string> = options.samLocal ? { CURSOR_SECRET: '' } : { CURSOR_SECRET_ARN: this.cursorKey.secretArn };
+    this.cursorKeyEnvironment = options.samLocal ? { CURSOR_SECRET: '' } : { CURSOR_SECRET_ARN: this.cursorKey.secretArn };
     if (!options.samLocal) this.paramsAndSecrets = ParamsAndSecretsLayerVersion.fromVersion(ParamsAndSecretsVersions.V1_0_103, { cacheEnabled: false, logLevel: ParamsAndSecretsLogLevel.WARN });
-    this.environment = { ...cursorKeyEnvironment, [BASE_URL_VARIABLE]: deployedBaseUrl(stack, api, options) };
+    this.environment = { [BASE_URL_VARIABLE]: deployedBaseUrl(stack, api, options) };
     this.where = capabilityContext(stack, options);
   }
 
@@ -69,17 +77,18 @@ export class RouteFunctions {
     const made = this.byHandler.get(handler);
     if (made) return made;
     const { options, monitoring, functionDefaults } = this.props;
+    const cursors = readsCursorKey(route);
     const apiFunction = new ApiFunction(scope, routeId(route), {
       ...functionDefaults,
       handler,
       dynamodb: grantedActions(route),
       indexes: route.indexes,
       assets: route.assets,
-      paramsAndSecrets: this.paramsAndSecrets,
-      environment: { ...this.environment, ...capabilityEnvironment(route.capabilities ?? [], this.where) },
+      paramsAndSecrets: cursors ? this.paramsAndSecrets : undefined,
+      environment: { ...(cursors ? this.cursorKeyEnvironment : {}), ...this.environment, ...capabilityEnvironment(route.capabilities ?? [], this.where) },
       rollbackAlarms: (target) => monitoring.watchFunction(scope, routeId(route), target, { operationId: route.operationId }),
     });
-    if (!options.samLocal) this.cursorKey.grantRead(apiFunction.function);
+    if (cursors && !options.samLocal) this.cursorKey.grantRead(apiFunction.function);
     grantCapabilities(apiFunction, route.capabilities ?? [], this.where);
     this.byHandler.set(handler, apiFunction);
     return apiFunction;

@@ -75,6 +75,16 @@ function takeFromStream(stack: Stack, fn: ServiceFunction, worker: WorkerDefinit
     evaluationPeriods: 2,
     treatMissingData: TreatMissingData.NOT_BREACHING,
   }).addAlarmAction(new SnsAction(alarms));
+  // Its reserved concurrency is its ceiling: a throttled batch is retried, its shard held behind it, long before the
+  // lag reaches 5 minutes. Throttles in two 5-minute periods in a row page (docs/operations.md).
+  new Alarm(stack, `${worker.name}Throttled`, {
+    alarmDescription: `${worker.name} was throttled at its reserved concurrency (streamConcurrency): the stream's records wait behind each throttled batch.`,
+    metric: fn.function.metricThrottles({ period: Duration.minutes(5), statistic: 'Sum' }),
+    threshold: 0,
+    comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+    evaluationPeriods: 2,
+    treatMissingData: TreatMissingData.NOT_BREACHING,
+  }).addAlarmAction(new SnsAction(alarms));
 }
 
 /**
