@@ -7,7 +7,7 @@ import { ACCESS_LOG_FIELDS } from '../infra/cdk/api-stack';
 import { ALARM_THRESHOLDS, DYNAMO_OPERATIONS } from '../infra/cdk/monitoring';
 import { DEFAULT_CONCURRENCY, readOptions } from '../infra/cdk/options';
 import { readFileSync } from 'node:fs';
-import { greaterThanPattern, INBOUND_RETRY_AFTER_SECONDS } from '../infra/cdk/firewall';
+import { greaterThanPattern, INBOUND_RETRY_AFTER_SECONDS, IPV4_URL_RULES } from '../infra/cdk/firewall';
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '#shared/http/gateway-responses';
 import { routes } from '../functions/resources';
 import { DYNAMO_ACTIONS, routeId } from '#shared/routes/route';
@@ -442,12 +442,19 @@ describe('options by context', () => {
       expect.objectContaining({
         Priority: 0,
         OverrideAction: { None: {} },
-        Statement: { ManagedRuleGroupStatement: { VendorName: 'AWS', Name: 'AWSManagedRulesCommonRuleSet', RuleActionOverrides: [{ Name: 'SizeRestrictions_BODY', ActionToUse: { Count: {} } }] } },
+        Statement: {
+          ManagedRuleGroupStatement: {
+            VendorName: 'AWS',
+            Name: 'AWSManagedRulesCommonRuleSet',
+            RuleActionOverrides: ['SizeRestrictions_BODY', 'GenericRFI_QUERYARGUMENTS', 'GenericRFI_BODY'].map((name) => ({ Name: name, ActionToUse: { Count: {} } })),
+          },
+        },
       }),
       expect.objectContaining({ Name: 'BodyOverLimit', Priority: 1 }),
       expect.objectContaining({ Name: 'InboundBodyOverLimit', Priority: 2 }),
       expect.objectContaining({ Priority: 3, Action: { Block: {} }, Statement: { RateBasedStatement: { Limit: 500, AggregateKeyType: 'IP' } } }),
       expect.objectContaining({ Name: 'InboundRatePerIp', Priority: 4 }),
+      expect.objectContaining({ Name: 'IPv4UrlOutsideOAuth', Priority: 5, Action: { Block: {} } }),
     ]);
     const [, association] = only(tuned, 'AWS::WAFv2::WebACLAssociation');
     expect(association.Properties.WebACLArn).toEqual({ 'Fn::GetAtt': [aclId, 'Arn'] });
@@ -499,6 +506,58 @@ describe('options by context', () => {
         error: { status: 413, message: `The request body is larger than ${limitKb} KB`, code: 'PAYLOAD_TOO_LARGE' },
       });
     }
+  });
+
+  it('lets a CLI client’s loopback redirect URI through to OAuth’s endpoints, and blocks a URL to an IPv4 host elsewhere as the common rule set does', () => {
+    const [, acl] = only(tuned, 'AWS::WAFv2::WebACL');
+    type Statement = Record<string, any>;
+    type Request = { path: string; query?: string; body?: string };
+    const rules = acl.Properties.Rules as Array<Record<string, any>>;
+    // The rule set's remote file inclusion rules, as AWS documents them: an http(s), ftp(s) or file URL whose host is an
+    // IPv4 address, in a query argument's value or the body, URL-decoded. (Its EC2 metadata rules look for
+    // 169.254.169.254 only, its LFI rules for `../`: neither matches a loopback URI.)
+    const ipv4Url = /(?:https?|ftps?|file):\/\/\d{1,3}(?:\.\d{1,3}){3}\b/i;
+    const managedMatches = ({ query = '', body = '' }: Request) => ({
+      GenericRFI_QUERYARGUMENTS: [...new URLSearchParams(query).values()].some((value) => ipv4Url.test(value)),
+      GenericRFI_BODY: ipv4Url.test(decodeURIComponent(body.replace(/\+/g, ' '))),
+    });
+    const matches = (statement: Statement, request: Request, labels: string[]): boolean => {
+      if (statement.AndStatement) return statement.AndStatement.Statements.every((inner: Statement) => matches(inner, request, labels));
+      if (statement.OrStatement) return statement.OrStatement.Statements.some((inner: Statement) => matches(inner, request, labels));
+      if (statement.NotStatement) return !matches(statement.NotStatement.Statement, request, labels);
+      if (statement.LabelMatchStatement) return labels.includes(statement.LabelMatchStatement.Key);
+      if (statement.RegexMatchStatement?.FieldToMatch.UriPath) return new RegExp(statement.RegexMatchStatement.RegexString).test(request.path);
+      return false;
+    };
+    /** What blocks the request: a rule of the managed group left to block, or one of ours that reads its labels. */
+    const blockedBy = (request: Request): string[] => {
+      const group = rules.find((rule) => rule.Statement.ManagedRuleGroupStatement)!;
+      const counted = (group.Statement.ManagedRuleGroupStatement.RuleActionOverrides as { Name: string }[]).map(({ Name }) => Name);
+      const matched = Object.entries(managedMatches(request)).filter(([, hit]) => hit).map(([name]) => name);
+      const inGroup = matched.filter((name) => !counted.includes(name));
+      if (inGroup.length) return inGroup;
+      const labels = matched.map((name) => IPV4_URL_RULES.find((rule) => rule.name === name)!.label);
+      return rules.filter((rule) => rule.Name === 'IPv4UrlOutsideOAuth' && matches(rule.Statement, request, labels)).map((rule) => rule.Name);
+    };
+    const loopback = 'http://127.0.0.1:33418/callback';
+    const authorize = new URLSearchParams({ response_type: 'code', client_id: 'client_1', redirect_uri: loopback, code_challenge: 'x', code_challenge_method: 'S256', state: 's' }).toString();
+    const form = new URLSearchParams({ grant_type: 'authorization_code', code: 'c', redirect_uri: loopback, code_verifier: 'v', client_id: 'client_1' }).toString();
+    for (const stage of ['/prod', '']) {
+      expect(blockedBy({ path: `${stage}/oauth/authorize`, query: authorize }), stage).toEqual([]);
+      expect(blockedBy({ path: `${stage}/oauth/authorize`, body: form }), stage).toEqual([]);
+      expect(blockedBy({ path: `${stage}/oauth/token`, body: form }), stage).toEqual([]);
+      expect(blockedBy({ path: `${stage}/oauth/register`, body: JSON.stringify({ client_name: 'CLI', redirect_uris: [loopback] }) }), stage).toEqual([]);
+    }
+    // Without the exception the rule set would have blocked each of them: the model reads them as the rules do.
+    expect(managedMatches({ path: '/oauth/authorize', query: authorize }).GenericRFI_QUERYARGUMENTS).toBe(true);
+    expect(managedMatches({ path: '/oauth/token', body: form }).GenericRFI_BODY).toBe(true);
+    // Everywhere else, and on a path that only looks like OAuth's, a URL to an IPv4 host is blocked as before.
+    for (const path of ['/prod/v1/leads', '/prod/oauth/authorizex', '/prod/oauth/token/x', '/prod/v1/oauth/authorize', '/x/oauth/token', '/prod/oauth/authorize/']) {
+      expect(blockedBy({ path, query: `q=${encodeURIComponent('http://10.0.0.1/shell.txt')}` }), path).toEqual(['IPv4UrlOutsideOAuth']);
+      expect(blockedBy({ path, body: JSON.stringify({ url: loopback }) }), path).toEqual(['IPv4UrlOutsideOAuth']);
+    }
+    // A redirect URI with a host name was never matched.
+    expect(blockedBy({ path: '/prod/v1/leads', query: 'redirect_uri=https%3A%2F%2Fapp.example.com%2Fcb' })).toEqual([]);
   });
 
   it('limits posts to the public inbound URLs per IP on their own, below the rate of the whole API, answered 429 RATE_LIMITED with Retry-After', () => {

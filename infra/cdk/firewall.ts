@@ -6,6 +6,7 @@ import { errorEnvelope } from '#shared/http/envelope';
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '#shared/http/gateway-responses';
 import { PayloadTooLargeError } from '#shared/errors';
 import { MAX_CALL_PLATFORM_BYTES } from '../../functions/inbound-endpoints/schema';
+import { OAUTH_PATHS } from '../../functions/oauth/metadata';
 
 /**
  * A regular expression matching exactly the decimal numbers greater than `limit` (leading zeros allowed): AWS WAF
@@ -27,6 +28,22 @@ export function greaterThanPattern(limit: number): string {
 /** The paths (with or without the stage in front, as a custom domain leaves it) of the one route taking more than MAX_BODY_BYTES. */
 const inboundPath = (stageName: string) => `^(?:/${stageName})?/v1/inbound/[^/]+$`;
 
+/**
+ * The common rule set's rules that refuse a URL whose host is an IPv4 address in a query argument or the body (remote
+ * file inclusion), and the labels they leave when they only count. OAuth's endpoints take such a URL by design: a CLI
+ * client's loopback redirect URI (`redirect_uri=http://127.0.0.1:33418/callback`, RFC 8252) in the authorization
+ * request's query, the consent post's and token request's forms and a registration's `redirect_uris`.
+ */
+export const IPV4_URL_RULES = [
+  { name: 'GenericRFI_QUERYARGUMENTS', label: 'awswaf:managed:aws:core-rule-set:GenericRFI_QueryArguments' },
+  { name: 'GenericRFI_BODY', label: 'awswaf:managed:aws:core-rule-set:GenericRFI_Body' },
+] as const;
+
+const escaped = (path: string) => path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+/** OAuth's endpoints, with or without the stage in front: the only paths where those rules only count. */
+export const oauthEndpointsPath = (stageName: string) =>
+  `^(?:/${stageName})?(?:${[OAUTH_PATHS.authorize, OAUTH_PATHS.token, OAUTH_PATHS.register].map(escaped).join('|')})$`;
+
 const INBOUND_RATE_BODY_KEY = 'inbound-rate-limited';
 /** WAF blocks a source until its count over the last 5 minutes falls below the limit: a minute is a fair wait to suggest. */
 export const INBOUND_RETRY_AFTER_SECONDS = 60;
@@ -38,7 +55,8 @@ export const INBOUND_RETRY_AFTER_SECONDS = 60;
  * The common rule set's SizeRestrictions_BODY blocks any body over 8 KB, where the API takes 256 KB (MAX_BODY_BYTES)
  * and the inbound route a voice platform's 3 MB call report: it only counts here. In its place, a request whose
  * Content-Length says more than the route takes is blocked before it reaches a function; the functions still answer
- * 413 to a body without one (chunked), as they do without the firewall.
+ * 413 to a body without one (chunked), as they do without the firewall. Its remote file inclusion rules would refuse
+ * a CLI client's loopback redirect URI on OAuth's endpoints: they count there, and block everywhere else.
  */
 export class Firewall extends Construct {
   readonly acl: CfnWebACL;
@@ -71,7 +89,11 @@ export class Firewall extends Construct {
           priority: 0,
           overrideAction: { none: {} },
           statement: {
-            managedRuleGroupStatement: { vendorName: 'AWS', name: 'AWSManagedRulesCommonRuleSet', ruleActionOverrides: [{ name: 'SizeRestrictions_BODY', actionToUse: { count: {} } }] },
+            managedRuleGroupStatement: {
+              vendorName: 'AWS',
+              name: 'AWSManagedRulesCommonRuleSet',
+              ruleActionOverrides: [{ name: 'SizeRestrictions_BODY', actionToUse: { count: {} } }, ...IPV4_URL_RULES.map(({ name }) => ({ name, actionToUse: { count: {} } }))],
+            },
           },
           visibilityConfig: visibility('common-rule-set'),
         },
@@ -105,6 +127,21 @@ export class Firewall extends Construct {
           action: { block: { customResponse: { responseCode: 429, customResponseBodyKey: INBOUND_RATE_BODY_KEY, responseHeaders: [{ name: 'Cache-Control', value: 'no-store' }, { name: 'Retry-After', value: String(INBOUND_RETRY_AFTER_SECONDS) }] } } },
           statement: { rateBasedStatement: { limit: inboundRatePerIp, aggregateKeyType: 'IP', scopeDownStatement: inbound } },
           visibilityConfig: visibility('inbound-rate-per-ip'),
+        },
+        {
+          // The remote file inclusion rules, counted in the group, block as before on every path but OAuth's.
+          name: 'IPv4UrlOutsideOAuth',
+          priority: 5,
+          action: { block: {} },
+          statement: {
+            andStatement: {
+              statements: [
+                { orStatement: { statements: IPV4_URL_RULES.map(({ label }) => ({ labelMatchStatement: { scope: 'LABEL', key: label } })) } },
+                { notStatement: { statement: { regexMatchStatement: { fieldToMatch: { uriPath: {} }, regexString: oauthEndpointsPath(stageName), textTransformations: [{ priority: 0, type: 'NONE' }] } } } },
+              ],
+            },
+          },
+          visibilityConfig: visibility('ipv4-url-outside-oauth'),
         },
       ],
     });
