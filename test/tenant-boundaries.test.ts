@@ -489,6 +489,13 @@ describe("tenants' secrets in the table", () => {
     expect(() => keyringsFromEnvironment(sdk, {}, false)).toThrow('Missing required environment variable SECRETS_KEY_ALIAS_ARN (or SECRETS_LOCAL_KEY');
     expect(() => keyringsFromEnvironment(sdk, { SECRETS_LOCAL_KEY: Buffer.alloc(16).toString('base64') }, false)).toThrow('must be base64 of 32 bytes');
     expect(() => keyringsFromEnvironment(sdk, { SECRETS_KEY_ALIAS_ARN: 'arn:aws:kms:ap-southeast-2:123456789012:key/1234' }, true)).toThrow('must be a KMS alias ARN');
+    // An alias ARN without its account, or without its partition, is no key's: each part is needed to open by.
+    for (const arn of ['arn:aws:kms:ap-southeast-2::alias/pipeline-secrets', 'arn::kms:ap-southeast-2:123456789012:alias/pipeline-secrets', 'arn:aws:kms:ap-southeast-2:123456789012:alias/']) {
+      expect(() => keyringsFromEnvironment(sdk, { SECRETS_KEY_ALIAS_ARN: arn }, true), arn).toThrow('must be a KMS alias ARN');
+    }
+    // Opening takes only what a key of the alias's own account and partition sealed.
+    expect(deployed.opening).toMatchObject({ isDiscovery: true, discoveryFilter: { accountIDs: ['123456789012'], partition: 'aws' } });
+    expect(deployed.sealing).toMatchObject({ generatorKeyId: alias });
   });
 
   it('reuse a data key in a container: a secret opened again and again unwraps its data key once, and one item’s secrets sealed again ask for a new key only after 100', async () => {
