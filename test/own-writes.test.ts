@@ -1,8 +1,8 @@
-import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
-import { WRITE_TOKEN_ATTRIBUTE } from '#shared/own-writes';
+import { asAttempt, WRITE_TOKEN_ATTRIBUTE } from '#shared/own-writes';
 import { useTestApi } from './support/api';
 
 /**
@@ -81,5 +81,42 @@ describe('a retried transaction whose items were written before', () => {
     // Its conditions met the lead and the contacts its first attempt wrote, but its activity's held: not that attempt.
     expect(retried.status).not.toBe(201);
     expect(retried.status).toBeLessThan(500);
+  });
+});
+
+describe('a conditional write sent again by a later attempt of its request', () => {
+  const pk = `TEST#OWN#${Date.now()}`;
+  const key = (sk: string) => ({ pk, sk });
+  const attempt = <T>(seed: string, work: () => Promise<T>) => asAttempt({ seed, startedAtMs: Date.now(), timeAtMs: Date.now(), draws: {} }, work);
+  const putNew = (sk: string) => ({ Put: { TableName: config.tableName, Item: { ...key(sk), n: 1 }, ConditionExpression: 'attribute_not_exists(pk)' } });
+  // An update whose expression sets after another clause: the token is set within its SET.
+  const bump = (sk: string) => ({ Update: { TableName: config.tableName, Key: key(sk), UpdateExpression: 'ADD #n :one SET #at = :at', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeNames: { '#n': 'n', '#at': 'at' }, ExpressionAttributeValues: { ':one': 1, ':at': 'now' } } });
+  const transaction = (...items: Record<string, unknown>[]) => dynamo.send(new TransactWriteCommand({ TransactItems: items as never }));
+
+  it('in a transaction is its own earlier attempt only when every failed condition met that attempt’s own items', async () => {
+    await dynamo.send(new PutCommand({ TableName: config.tableName, Item: key('BUMPED') }));
+    // A put with no condition rides along untagged.
+    const first = () => transaction(putNew('A'), bump('BUMPED'), { Put: { TableName: config.tableName, Item: key('PLAIN') } });
+    await attempt('request-1', first);
+    // The same request again: every condition meets its own items, so it was applied.
+    await expect(attempt('request-1', first)).resolves.toBeDefined();
+    expect((await dynamo.send(new GetCommand({ TableName: config.tableName, Key: key('BUMPED'), ConsistentRead: true }))).Item).toMatchObject({ n: 1, at: 'now' });
+    // Another request sending the same items meets items that are not its own.
+    await expect(attempt('request-2', first)).rejects.toMatchObject({ name: 'TransactionCanceledException' });
+    // The same request, but a condition failing on an item it never wrote (a check of an item that is not there).
+    const check = { ConditionCheck: { TableName: config.tableName, Key: key('ABSENT'), ConditionExpression: 'attribute_exists(pk)' } };
+    await expect(attempt('request-1', () => transaction(putNew('A'), bump('BUMPED'), check))).rejects.toMatchObject({ name: 'TransactionCanceledException' });
+  });
+
+  it('alone answers what the write would have, the item as it stands when asked for', async () => {
+    const update = (returnValues?: 'ALL_NEW' | 'NONE') => () =>
+      dynamo.send(new UpdateCommand({ ...bump('SINGLE').Update, ReturnValues: returnValues }));
+    await dynamo.send(new PutCommand({ TableName: config.tableName, Item: key('SINGLE') }));
+    expect((await attempt('single-1', update('ALL_NEW'))).Attributes).toMatchObject({ n: 1, at: 'now' });
+    // Sent again by the same request: applied before, and answered with the item, not counted twice.
+    expect((await attempt('single-1', update('ALL_NEW'))).Attributes).toMatchObject({ n: 1, at: 'now' });
+    expect((await attempt('single-1', update('NONE'))).Attributes).toBeUndefined();
+    expect((await attempt('single-1', update())).Attributes).toBeUndefined();
+    await expect(attempt('single-2', update('ALL_NEW'))).resolves.toMatchObject({ Attributes: { n: 2 } });
   });
 });
