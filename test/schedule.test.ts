@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { instantOf, openingState, type Schedule } from '#shared/schedule';
+import { instantOf, openingState, openIntervals, type Schedule } from '#shared/schedule';
 
 /** Wall-clock opening hours read in a time zone, at fixed instants: DST changes, night shifts, holidays. */
 
@@ -12,6 +12,7 @@ const everyDay = (periods: { open: string; close: string }[], days = ['monday', 
 const allDay = [{ open: '00:00', close: '24:00' }];
 const open = (closesAt: string | null) => ({ isOpenNow: true, closesAt, nextOpenAt: null });
 const closed = (nextOpenAt: string | null) => ({ isOpenNow: false, closesAt: null, nextOpenAt });
+const dateAfter = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
 describe('a time of day in a time zone', () => {
   it('is read with the offset of its own date, on either side of a DST change', () => {
@@ -120,6 +121,41 @@ describe('a business open around the clock', () => {
     expect(openingState(weekend, at('2026-11-27T09:00:00Z'))).toEqual(open('2026-11-29T21:00:00.000Z'));
     expect(openingState(weekend, at('2026-11-28T13:00:00Z'))).toEqual(open('2026-11-29T21:00:00.000Z'));
     expect(openingState(weekend, at('2026-11-29T21:00:00Z'))).toEqual(closed('2026-12-04T06:00:00.000Z'));
+  });
+});
+
+describe('a day split by a break (00:00–12:00, then 13:00–24:00)', () => {
+  // The two periods start and end the day, but do not meet: the break is closed, whatever the zone or the season.
+  const split = (timezone: string): Schedule => ({ hours: everyDay([{ open: '00:00', close: '12:00' }, { open: '13:00', close: '24:00' }]), closedDates: [], timezone });
+  const local = (timezone: string, date: string, clock: string) => instantOf(timezone, date, Number(clock.slice(0, 2)) * 60 + Number(clock.slice(3)));
+  const iso = (instant: number) => new Date(instant).toISOString();
+  // An ordinary day, the day Sydney's clocks go forward, and the day New York's go back.
+  const days = ['2026-06-15', '2026-10-04', '2026-11-01'];
+
+  it('is closed in the break and open either side of it, in every zone, the evening running on to the next noon', () => {
+    for (const timezone of ['Australia/Sydney', 'America/New_York', 'Pacific/Chatham', 'Asia/Kolkata', 'UTC']) {
+      for (const date of days) {
+        const [noon, oneOClock, nextNoon] = [local(timezone, date, '12:00'), local(timezone, date, '13:00'), local(timezone, dateAfter(date), '12:00')];
+        const label = `${timezone} ${date}`;
+        expect(openingState(split(timezone), local(timezone, date, '11:59')), `${label} 11:59`).toEqual(open(iso(noon)));
+        expect(openingState(split(timezone), noon), `${label} 12:00`).toEqual(closed(iso(oneOClock)));
+        expect(openingState(split(timezone), local(timezone, date, '12:30')), `${label} 12:30`).toEqual(closed(iso(oneOClock)));
+        expect(openingState(split(timezone), oneOClock - 1), `${label} 12:59:59.999`).toEqual(closed(iso(oneOClock)));
+        expect(openingState(split(timezone), oneOClock), `${label} 13:00`).toEqual(open(iso(nextNoon)));
+        // 24:00 ends the evening where 00:00 opens the next morning: one opening, across midnight.
+        expect(openingState(split(timezone), local(timezone, date, '23:59')), `${label} 23:59`).toEqual(open(iso(nextNoon)));
+        expect(openingState(split(timezone), local(timezone, dateAfter(date), '00:00')), `${label} 24:00`).toEqual(open(iso(nextNoon)));
+      }
+    }
+  });
+
+  it('gives an opening from each 13:00 to the next noon, never one around the clock', () => {
+    const timezone = 'Australia/Sydney';
+    const [from, to] = [local(timezone, '2026-06-15', '12:30'), local(timezone, '2026-06-17', '12:30')];
+    expect(openIntervals(split(timezone), from, to).map(({ start, end }) => [iso(start), iso(end)])).toEqual([
+      [iso(local(timezone, '2026-06-15', '13:00')), iso(local(timezone, '2026-06-16', '12:00'))],
+      [iso(local(timezone, '2026-06-16', '13:00')), iso(local(timezone, '2026-06-17', '12:00'))],
+    ]);
   });
 });
 

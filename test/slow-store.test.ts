@@ -1,3 +1,4 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { config } from '#shared/config';
@@ -113,6 +114,58 @@ describe('a conditional write the SDK sends again after its answer was lost', ()
       onConditionFailed: () => new Error('limit reached'),
     });
     await expect(write).rejects.toThrow('limit reached');
+  });
+});
+
+describe('a transaction DynamoDB cancels because one of its items was throttled', () => {
+  /** What the SDK throws for DynamoDB's answer: the transaction cancelled, each item's reason in order, `None` for those that were fine. */
+  const cancelled = (codes: string[]) =>
+    new TransactionCanceledException({
+      message: `Transaction cancelled, please refer cancellation reasons for specific reasons [${codes.join(', ')}]`,
+      $metadata: { httpStatusCode: 400 },
+      CancellationReasons: codes.map((Code) => ({ Code, ...(Code === 'None' ? {} : { Message: `${Code} on this item` }) })),
+    });
+  /** The next transaction that writes `marker` is cancelled before it reaches the table, its second item (or its only one) for `code`. */
+  function cancelNext(marker: string, code: string) {
+    const met: string[] = [];
+    dynamo.middlewareStack.add(
+      (next, context) => async (args) => {
+        const items = (args.input as { TransactItems?: unknown[] }).TransactItems ?? [];
+        if (met.length > 0 || context.commandName !== 'TransactWriteItemsCommand' || !JSON.stringify(items).includes(marker)) return next(args);
+        met.push(marker);
+        throw cancelled(items.map((_, index) => (index === Math.min(1, items.length - 1) ? code : 'None')));
+      },
+      { step: 'initialize', name: FAULT },
+    );
+    return met;
+  }
+
+  it.each(['ThrottlingError', 'ProvisionedThroughputExceeded', 'RequestLimitExceeded'])('answers 503 STORE_UNAVAILABLE with Retry-After for %s, never 500, and a retry with the same key creates the lead once', async (code) => {
+    const { client } = await api.organization();
+    await client.get('/v1/leads');
+    const headers = { 'Idempotency-Key': `throttled-${code}` };
+    const body = { name: 'Noah Park', email: `noah.${code.toLowerCase()}@example.com` };
+    // One item throttled among items that were fine.
+    const met = cancelNext(body.email, code);
+    const first = await client.post('/v1/leads', body, { headers });
+    expect(met).toHaveLength(1);
+    expect(first.status).toBe(503);
+    expect(first.body.error).toMatchObject({ status: 503, code: 'STORE_UNAVAILABLE' });
+    expect(Number(first.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    const retried = await client.post('/v1/leads', body, { headers });
+    expect(retried.status).toBe(201);
+    expect((await client.get('/v1/leads')).body.leads.map((lead: { id: string }) => lead.id)).toEqual([retried.body.lead.id]);
+  });
+
+  it('is no 503 when no item was throttled: a transaction cancelled for a conflict with another is tried again and creates the lead', async () => {
+    const { client } = await api.organization();
+    await client.get('/v1/leads');
+    const body = { name: 'Noah Park', email: 'noah.conflict@example.com' };
+    const met = cancelNext(body.email, 'TransactionConflict');
+    const answer = await client.post('/v1/leads', body);
+    expect(met).toHaveLength(1);
+    expect(answer.status).toBe(201);
+    expect((await client.get('/v1/leads')).body.leads.map((lead: { id: string }) => lead.id)).toEqual([answer.body.lead.id]);
   });
 });
 

@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, revokeApiKey } from '#shared/auth/api-keys';
@@ -429,6 +429,26 @@ describe("tenants' secrets in the table", () => {
     expect((await postSigned(aForm, aForm.secret)).status).toBe(201);
   });
 
+  it("do not open in another organization's item of the same id: the organization is part of what a secret is sealed for", async () => {
+    const a = await api.organization();
+    const b = await api.organization();
+    const aHook = await receiver();
+    const aWebhook = await subscribe(a.client, aHook.url);
+    // A's webhook item whole, moved into B's partition under the same id: only the organization differs.
+    const item = await rawItem(webhookKeys.webhook(a.organizationId, aWebhook.id));
+    const moved = Object.fromEntries(Object.entries(item).map(([name, value]) => [name, typeof value === 'string' ? value.replaceAll(a.organizationId, b.organizationId) : value]));
+    expect(moved).toMatchObject({ ...webhookKeys.webhook(b.organizationId, aWebhook.id), secrets: item.secrets });
+    await dynamo.send(new PutCommand({ TableName: config.tableName, Item: moved }));
+
+    const test = await b.client.post(`/v1/webhooks/${aWebhook.id}/test`);
+    expect(test.status).toBe(200);
+    expect(test.body.attempt).toMatchObject({ status: 'FAILED', statusCode: null, error: expect.stringContaining('signing secret could not be read') });
+    expect(aHook.received).toEqual([]);
+    // A's own still signs.
+    expect((await a.client.post(`/v1/webhooks/${aWebhook.id}/test`)).body.attempt.status).toBe('SUCCEEDED');
+    expect(verified(aWebhook.secret, (await aHook.waitFor(1))[0]!)).toMatchObject({ type: 'webhook.test' });
+  });
+
   it('written before sealing are read as they are, and sealed by their next write', async () => {
     const { client, organizationId } = await api.organization();
     const hook = await receiver();
@@ -469,6 +489,13 @@ describe("tenants' secrets in the table", () => {
     expect(() => keyringsFromEnvironment(sdk, {}, false)).toThrow('Missing required environment variable SECRETS_KEY_ALIAS_ARN (or SECRETS_LOCAL_KEY');
     expect(() => keyringsFromEnvironment(sdk, { SECRETS_LOCAL_KEY: Buffer.alloc(16).toString('base64') }, false)).toThrow('must be base64 of 32 bytes');
     expect(() => keyringsFromEnvironment(sdk, { SECRETS_KEY_ALIAS_ARN: 'arn:aws:kms:ap-southeast-2:123456789012:key/1234' }, true)).toThrow('must be a KMS alias ARN');
+    // An alias ARN without its account, or without its partition, is no key's: each part is needed to open by.
+    for (const arn of ['arn:aws:kms:ap-southeast-2::alias/pipeline-secrets', 'arn::kms:ap-southeast-2:123456789012:alias/pipeline-secrets', 'arn:aws:kms:ap-southeast-2:123456789012:alias/']) {
+      expect(() => keyringsFromEnvironment(sdk, { SECRETS_KEY_ALIAS_ARN: arn }, true), arn).toThrow('must be a KMS alias ARN');
+    }
+    // Opening takes only what a key of the alias's own account and partition sealed.
+    expect(deployed.opening).toMatchObject({ isDiscovery: true, discoveryFilter: { accountIDs: ['123456789012'], partition: 'aws' } });
+    expect(deployed.sealing).toMatchObject({ generatorKeyId: alias });
   });
 
   it('reuse a data key in a container: a secret opened again and again unwraps its data key once, and one item’s secrets sealed again ask for a new key only after 100', async () => {

@@ -132,6 +132,28 @@ describe('the reports’ counting consumer', () => {
     expect(await leadFacts(organizationId, lead.id)).toMatchObject({ firstInquirySource: 'WEBFORM', contactTimes: [expect.any(String)] });
   });
 
+  it('counts a call the agent made to a lead as the organization’s, never as the lead’s first inquiry or source', async () => {
+    const { client, organizationId } = await sydneyOrganization(api);
+    const call = (phone: string, direction: 'AI_TO_LEAD' | 'LEAD_TO_AI') => client.post('/v1/inquiries', { source: 'CALL', lead: { phone }, data: { summary: 'Followed up the quote.', direction } });
+    // Called by the agent and nothing else: a lead with no source. Called, then writing in: the form is its first.
+    const calledOnly = await created(client, '/v1/leads', 'lead', { name: 'Ivy Tran', phone: '+61412345601' });
+    const calledThenWrote = await created(client, '/v1/leads', 'lead', { name: 'Max Lee', phone: '+61412345602', email: 'max@example.com' });
+    expect((await call('+61412345601', 'AI_TO_LEAD')).status).toBe(201);
+    expect((await call('+61412345602', 'AI_TO_LEAD')).status).toBe(201);
+    expect((await client.post('/v1/inquiries', { source: 'WEBFORM', lead: { email: 'max@example.com' }, data: webform(minutesAgo(0)) })).status).toBe(201);
+    await api.eventsCaughtUp();
+    const counted = totals(await dayItems(organizationId));
+    expect(counted).toMatchObject({ lc: 2, i_CALL: 2, ib_CALL: 2, il_WEBFORM: 1, ls_WEBFORM: 1 });
+    expect([counted.il_CALL, counted.ls_CALL]).toEqual([undefined, undefined]);
+    expect((await leadFacts(organizationId, calledOnly.id))?.firstInquirySource).toBeUndefined();
+    expect(await leadFacts(organizationId, calledThenWrote.id)).toMatchObject({ firstInquirySource: 'WEBFORM' });
+    // A call the lead made is its own.
+    expect((await call('+61412345601', 'LEAD_TO_AI')).status).toBe(201);
+    await api.eventsCaughtUp();
+    expect(totals(await dayItems(organizationId))).toMatchObject({ i_CALL: 3, ib_CALL: 2, il_CALL: 1, ls_CALL: 1 });
+    expect(await leadFacts(organizationId, calledOnly.id)).toMatchObject({ firstInquirySource: 'CALL' });
+  });
+
   it('never counts one organization’s records in another’s day items', async () => {
     const a = await api.organization();
     const b = await api.organization();

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type { SNSEvent } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
 import { dynamo } from '#shared/dynamo';
 import { logger } from '#shared/observability';
 import { useTestApi, type Client } from '../../test/support/api';
 import { created } from '../../test/support/fixtures';
 import { onlyRunOf, sentFor, sydneyAutomations } from '../../test/support/automations';
+import { handler as inboundHandler } from './inbound';
 
 /**
  * A text to the organization's number from a phone no lead has: a new customer, made a lead with its first inquiry as
@@ -103,6 +105,38 @@ describe('a text from a phone no lead has', () => {
     const [lead] = (await leadsWithPhone(client, '+61412555103')).leads;
     expect(lead).toMatchObject({ phone: '+61412555103', smsOptedOut: true, unreadSMS: 1 });
     expect((await inquiriesOf(client, lead.id)).inquiries).toMatchObject([{ source: 'SMS', isFirstInquiry: true }]);
+  });
+
+  it('makes no lead of START or another opt-in keyword: the phone alone is opted in, no inquiry, no event', async () => {
+    const { client, number } = await sydneyOrganization();
+    await text('+61412555111', number, 'STOP');
+    await text('+61412555111', number, 'START');
+    await text('+61412555112', number, 'Unstop');
+    await text('+61412555113', number, 'subscribe me again');
+    await settled();
+    expect((await client.get('/v1/leads')).body.totalCount).toBe(0);
+    expect((await client.get('/v1/inquiries')).body.totalCount).toBe(0);
+    expect(await eventsOf(client)).toEqual([]);
+    for (const phone of ['+61412555111', '+61412555112', '+61412555113']) {
+      expect([phone, (await client.get(`/v1/callers/${encodeURIComponent(phone)}`)).body.caller]).toEqual([phone, expect.objectContaining({ lead: null, smsOptedOut: false })]);
+    }
+    // A word that only begins like one is a text: it makes the lead.
+    await text('+61412555114', number, 'Starting a renovation, can you quote?');
+    expect((await leadsWithPhone(client, '+61412555114')).totalCount).toBe(1);
+  });
+
+  it('makes no lead of a sender the provider names in no E.164 form (a national number, a short code, a name)', async () => {
+    const { client, number } = await sydneyOrganization();
+    // As End User Messaging publishes a reply, below the simulator (which puts any phone it takes in E.164 first).
+    const provider = (from: string) =>
+      inboundHandler({ Records: [{ Sns: { MessageId: randomUUID(), Timestamp: new Date(api.clock.now()).toISOString(), Message: JSON.stringify({ originationNumber: from, destinationNumber: number, messageBody: 'Hi, can you quote for a new hot water system?', inboundMessageId: randomUUID() }) } }] } as SNSEvent);
+    for (const from of ['0412555115', '61412555115', '+61 412 555 115', '78910', 'ACMEPLUMB', '']) await provider(from);
+    await settled();
+    expect((await client.get('/v1/leads')).body.totalCount).toBe(0);
+    expect((await client.get('/v1/inquiries')).body.totalCount).toBe(0);
+    // The same message from a sender in E.164 makes its lead.
+    await provider('+61412555115');
+    expect((await leadsWithPhone(client, '+61412555115')).totalCount).toBe(1);
   });
 
   it('records a text the provider delivers again, at once and later, once: one lead, one inquiry, one message, one event of each type', async () => {
