@@ -1183,7 +1183,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe a URL to events
-         * @description Delivers each event of the listed types (or `*` for all) to `url`, which must be https and must not point at a private, loopback or link-local address. The answer carries `secret` (`whsec_…`) — shown only here and on rotation. Deliveries follow the Standard Webhooks specification: a POST of the event JSON with `webhook-id` (the event id, the same on every retry), `webhook-timestamp` and `webhook-signature` headers, verifiable with any Standard Webhooks library. An organization has at most 16 webhooks. `expiresAt` (RFC 3339, in the future, at most a year on) ends the subscription by itself: from then it is sent nothing and reads as disabled, `disabledReason` EXPIRED, and a `webhook.disabled` event follows. Subscribing again is safe: a `url` and `events` an enabled subscription of the organization already has (the same url exactly, the same events in any order) answer 200 with that subscription and its `secret`, changing nothing, rather than 201 with a second one; creates of the same url and events at the same moment make one subscription.
+         * @description Delivers each event of the listed types (or `*` for all) to `url`, which must be https and must not point at a private, loopback or link-local address. The answer carries `secret` (`whsec_…`) — shown only here and on rotation. Deliveries follow the Standard Webhooks specification: a POST of the event JSON with `webhook-id` (the event id, the same on every retry), `webhook-timestamp` and `webhook-signature` headers, verifiable with any Standard Webhooks library. An organization has at most 16 webhooks. `expiresAt` (RFC 3339, in the future, at most a year on) ends the subscription by itself: from then it is sent nothing and reads as disabled, `disabledReason` EXPIRED, and a `webhook.disabled` event follows. Subscribing again is safe: a `url` and `events` an enabled subscription of the organization already has (the same url exactly, the same events in any order) answer 200 with that subscription and its `secret`, changing nothing but its `expiresAt` when the body gives another (later or sooner), rather than 201 with a second one; creates of the same url and events at the same moment make one subscription.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -11190,7 +11190,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description An enabled subscription of the organization has this url and these events: it is answered, with its secret, and nothing is made. */
+            /** @description An enabled subscription of the organization has this url and these events: it is answered, with its secret, and nothing is made; an `expiresAt` other than its own is set on it. */
             200: {
                 headers: {
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, sent again; absent on the first answer. */
