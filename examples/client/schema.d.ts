@@ -566,7 +566,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change the organization’s name, timezone, country, currency, businessHours, closedDates, automationSmsDailyCap or smsSenderId
+         * Change the organization’s name, timezone, country, currency, businessHours, closedDates, automationSmsDailyCap, ownerAlertsSms or smsSenderId
          * @description Fields left out keep their values. `businessHours` is the whole week, replaced rather than merged by day: a PATCH with only `monday` leaves every other day closed, so send the week with the day changed. `timezone` must be an IANA zone (e.g. Australia/Sydney). `country` (ISO 3166-1 alpha-2, default `AU`) is the country whose national phone forms every write and lookup reads; an unknown code answers 400. `currency` (ISO 4217, default `AUD`) is what a lead’s `value` is in; an unknown code answers 400. `automationSmsDailyCap` (1 to 20, default 3) is how many SMS its automations send one lead in a day. `smsSenderId` is what recipients see an SMS come from: a phone number or an alphanumeric sender id of up to 11 characters; `null` returns to the provider’s default. A number is taken as every phone field takes one, with its country code (`+61 2 9999 0620`) or in the national form of the organization’s country (`(02) 9999 0620`), and stored in its one E.164 form (`+61299990620`; a trunk 0 typed after the country code is dropped too). A number is also where replies come back, so it belongs to one organization: a number another organization has set answers 409 `SMS_SENDER_TAKEN`, and the number an organization leaves is free for others at once.
          */
         patch: operations["updateOrganization"];
@@ -2800,6 +2800,7 @@ export interface components {
          *         "2027-01-01"
          *       ],
          *       "automationSmsDailyCap": 3,
+         *       "ownerAlertsSms": true,
          *       "createdAt": "2025-10-18T22:00:00.000Z",
          *       "counts": {
          *         "leads": 9,
@@ -2860,6 +2861,8 @@ export interface components {
             closedDates: string[];
             /** @default 3 */
             automationSmsDailyCap: number;
+            /** @default true */
+            ownerAlertsSms: boolean;
             /** Format: date-time */
             createdAt: string;
             counts: {
@@ -7878,6 +7881,7 @@ export interface operations {
                  *         "2027-01-01"
                  *       ],
                  *       "automationSmsDailyCap": 3,
+                 *       "ownerAlertsSms": true,
                  *       "smsSenderId": "HarbourCity"
                  *     }
                  */
@@ -7925,12 +7929,14 @@ export interface operations {
                     closedDates?: string[];
                     /** @description Automated SMS one lead may receive in a local day, 1 to 20 (default 3); a step past it is skipped (`DAILY_CAP_REACHED`). */
                     automationSmsDailyCap?: number;
+                    /** @description Whether the organization’s admins with a phone get an SMS, from `smsSenderId`, when something stops on its own: a webhook subscription the service disabled (`webhook.disabled`: FAILING, EXPIRED or GONE). On (`true`) by default. Sent once per event and admin; not to a phone that replied STOP, and not at all while `smsSenderId` is null. */
+                    ownerAlertsSms?: boolean;
                     smsSenderId?: string | null;
                 };
             };
         };
         responses: {
-            /** @description Change the organization’s name, timezone, country, currency, businessHours, closedDates, automationSmsDailyCap or smsSenderId */
+            /** @description Change the organization’s name, timezone, country, currency, businessHours, closedDates, automationSmsDailyCap, ownerAlertsSms or smsSenderId */
             200: {
                 headers: {
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, sent again; absent on the first answer. */

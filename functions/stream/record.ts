@@ -13,6 +13,7 @@ import { changeOf } from './change';
 import { resourceChangesOf } from '../resource-changes';
 import type { ResourceChanges } from '#shared/resource';
 import { automationEffectsOnce } from '../automations/on-events';
+import { OWNER_ALERTS } from '../sms/owner-alert-texts';
 
 const loaded = new Map<string, Promise<ResourceChanges>>();
 
@@ -110,6 +111,8 @@ export async function handler(batch: DynamoDBStreamEvent, context?: Deadline): P
     async (record) => {
       const { change, events } = byRecord.get(record)!;
       if (change && events.length) await automationEffectsOf(events, change);
+      // Idempotent as the runs are (a marker per event and admin), so a record handed again texts no one twice.
+      if (events.some((event) => Object.hasOwn(OWNER_ALERTS, event.type))) await (await import('../sms/owner-alerts')).alertOwners(events);
     },
     context,
   );
