@@ -7,7 +7,7 @@ import { insertIfAbsent, writeAloneWhereHolds, conditionNotHeld } from '#shared/
 import type { Event } from '../events/schema';
 import { OWNER_ALERTS } from './owner-alert-texts';
 import { isPhoneOptedOut } from '../leads/opt-out';
-import { notifyMember } from './automated';
+import { automatedRecordExpiry, notifyMember } from './automated';
 import { organizationKeys } from '../organization/entity';
 import { listAllMembers } from '../organization/member-store';
 import { fromOrganizationItem } from '../organization/schema';
@@ -23,8 +23,10 @@ type Skipped = 'OPTED_OUT' | 'NO_SMS_NUMBER';
  * `OPTED_OUT` the admin's phone said STOP. The marker is the one notifyMember would have put, so a replay skips it.
  */
 async function recordSkipped(markerKey: { pk: string; sk: string }, memberId: number, reason: Skipped): Promise<void> {
-  const createdAt = new Date(clock.now()).toISOString();
-  await writeAloneWhereHolds(insertIfAbsent({ ...markerKey, entity: 'MEMBER_NOTIFICATION', status: 'SKIPPED', reason, memberId, createdAt }, conditionNotHeld));
+  const atMs = clock.now();
+  // Kept as long as a sent one's marker, far past any replay of the event.
+  const marker = { ...markerKey, entity: 'MEMBER_NOTIFICATION', status: 'SKIPPED', reason, memberId, createdAt: new Date(atMs).toISOString(), ...automatedRecordExpiry(atMs) };
+  await writeAloneWhereHolds(insertIfAbsent(marker, conditionNotHeld));
 }
 
 /**
