@@ -83,10 +83,10 @@ async function deriveInOrder(records: DynamoDBRecord[]): Promise<{ derived: Deri
  * when its change does. A batch's events and the audit entries of the writes a writer stamped on its records are
  * written together (one BatchWriteItem per 25: a record would otherwise cost a round trip of its own, and a backlog
  * behind one organization's bulk writes would hold every organization's events, runs and webhooks). While they are
- * written, record by record in the shard's order, its events start, stop or move automations' runs (idempotent, so a
- * missed call's text-back waits for no log write); then, once the logs are written, record by record, its events are
- * queued for the subscriptions that asked for their types (each organization's automations on a trigger, and its
- * subscriptions, read once per batch). The first record that fails stops the batch and is reported (./in-order.ts):
+ * written, record by record in the shard's order, its events start, stop or move automations' runs and text the
+ * organization's admins the owner alerts they call for (idempotent, so a missed call's text-back waits for no log
+ * write); then, once the logs are written, record by record, its events are queued for the subscriptions that asked
+ * for their types (each organization's automations on a trigger, and its subscriptions, read once per batch). The first record that fails stops the batch and is reported (./in-order.ts):
  * it and the records after it are handed again, the records before it never, so a record whose webhooks were queued is
  * not queued twice; a failed log write is the first record's. Event and entry ids come from the records, so a record
  * handed again rewrites the same events and entries, starts no second run, and receivers see the same webhook-id
