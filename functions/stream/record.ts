@@ -86,7 +86,8 @@ async function deriveInOrder(records: DynamoDBRecord[]): Promise<{ derived: Deri
  * written, record by record in the shard's order, its events start, stop or move automations' runs and text the
  * organization's admins the owner alerts they call for (idempotent, so a missed call's text-back waits for no log
  * write); then, once the logs are written, record by record, its events are queued for the subscriptions that asked
- * for their types (each organization's automations on a trigger, and its subscriptions, read once per batch). The first record that fails stops the batch and is reported (./in-order.ts):
+ * for their types (each organization's automations on a trigger, and its subscriptions, read once per batch). The
+ * first record that fails stops the batch and is reported (./in-order.ts):
  * it and the records after it are handed again, the records before it never, so a record whose webhooks were queued is
  * not queued twice; a failed log write is the first record's. Event and entry ids come from the records, so a record
  * handed again rewrites the same events and entries, starts no second run, and receivers see the same webhook-id
