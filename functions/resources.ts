@@ -3,6 +3,7 @@ import type { AuthorizerDefinition, ChannelDefinition, ResourceDefinition, Sched
 import { allDescribed, withPatchAliases, type AuthorizerKind, type OutgoingWebhook, type RouteDefinition } from '#shared/routes/route';
 import * as folders from './resource-modules';
 import { WEBHOOK_EXPIRY } from './webhooks/entity';
+import { smsSender } from './sms/capability';
 
 /**
  * Every resource of the API, in the order the reference shows them, each by the name its folder's resource.ts
@@ -72,7 +73,9 @@ const STREAM_CONSUMER: WorkerDefinition = { name: 'RecordEvents', handler: 'stre
     // It reads only what makes events or audit entries, and a webhook's expiry item deleted by TTL (functions/stream):
     // a bulk write's counters, claims, names, and the events and entries it writes itself, never reach it.
     entities: [...resources.flatMap(entitiesOfChanges), WEBHOOK_EXPIRY],
-  }, dynamodb: ['BatchWriteItem', 'Query', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'], indexes: ['gsi1'], sendsTo: ['deliveries', 'automation-steps'] };
+  }, dynamodb: ['BatchWriteItem', 'BatchGetItem', 'Query', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'], indexes: ['gsi1'], sendsTo: ['deliveries', 'automation-steps'],
+  // Owner alerts (functions/sms/owner-alerts.ts): an SMS to the organization's admins, as notifyMember sends it.
+  capabilities: [smsSender] };
 
 /** The functions that answer no route: the stream consumer and those the resources provide, with handlers below functions/. */
 export const WORKERS: readonly WorkerDefinition[] = [

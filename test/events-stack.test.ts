@@ -182,10 +182,12 @@ describe('the events stack', () => {
 
   it('grants each function exactly the DynamoDB actions it uses', () => {
     expect(actionsOf('RecordEvents', 'dynamodb')).toEqual(expect.arrayContaining(['dynamodb:BatchWriteItem', 'dynamodb:Query']));
-    // Besides events and their audit entries, it starts, stops and moves automation runs.
+    // Besides events and their audit entries, it starts, stops and moves automation runs, and texts admins their
+    // owner alerts (a member and the organization read at once).
     expect(actionsOf('RecordEvents', 'dynamodb').filter((action) => !/Stream|Shard|GetRecords/.test(action))).toEqual(
-      ['BatchWriteItem', 'ConditionCheckItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'].map((action) => `dynamodb:${action}`),
+      ['BatchGetItem', 'BatchWriteItem', 'ConditionCheckItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'].map((action) => `dynamodb:${action}`),
     );
+    expect(actionsOf('RecordEvents', 'sms-voice')).toEqual(['sms-voice:SendTextMessage']);
     expect(actionsOf('DeliverWebhooks', 'dynamodb')).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
     expect(actionsOf('SmsReceipts', 'dynamodb')).toEqual(['dynamodb:UpdateItem']);
     expect(actionsOf('RecordEvents', 'sqs')).toEqual(expect.arrayContaining(['sqs:SendMessage']));

@@ -1,6 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import { writeAlone } from '#shared/store/transact';
@@ -201,6 +201,28 @@ describe('a store that does not answer in time', () => {
     const third = await client.post('/v1/leads', { name: 'Mia Chen', email: 'mia@example.com' }, { headers });
     expect(third.headers.get('idempotent-replayed')).toBe('true');
     expect(third.body).toEqual(retried.body);
+  });
+
+  it('answers a lead create retried long after its lost answer with the lead it wrote, not with its own contacts taken', async () => {
+    const { client } = await api.organization();
+    await client.get('/v1/leads');
+    const headers = { 'Idempotency-Key': 'lead-answer-lost-late' };
+    const body = { name: 'Noah Patel', email: 'noah@example.com', phone: '+61412345678' };
+    loseAnswers((command, input) => command === 'TransactWriteItemsCommand' && input.includes('Noah'), { step: 'initialize' });
+    expect((await client.post('/v1/leads', body, { headers })).status).toBe(503);
+    const [written] = (await client.get('/v1/leads')).body.leads;
+    // Retried a minute on (a store that froze): the retry's records take its own time, its activity another key.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 60_000);
+      const retried = await client.post('/v1/leads', body, { headers });
+      expect([retried.status, retried.body.error?.code]).toEqual([201, undefined]);
+      expect(retried.body.lead).toEqual((await client.get(`/v1/leads/${written.id}`)).body.lead);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect((await client.get('/v1/leads')).body.totalCount).toBe(1);
+    expect((await client.get(`/v1/leads/${written.id}/activities`)).body.totalCount).toBe(1);
   });
 
   it('answers a product create retried after a lost answer with the product, not with its own name taken', async () => {

@@ -249,7 +249,7 @@ export interface paths {
         };
         /**
          * Free slots for a service: when it can come, and who
-         * @description Slots of the service’s duration that start in [from, to) (now and 7 days on by default; at most 14 days; a service longer than 7 days, more than an appointment lasts, answers 400 naming serviceId), every `step` minutes (15 by default) from the start of each working period. A slot lies wholly inside the business hours, outside its closed dates, and inside each listed member’s own working hours (the business’s when the member has none), and overlaps none of that member’s booked appointments or live holds. Each slot gives its times in UTC and in the organization’s timezone (`startsAtLocal`, `endsAtLocal`, with the offset in force then) and `startsAtLabel` to say aloud. With no business hours and no working hours there are no slots. Disabled members are never listed, nor, for a service with `memberIds`, members not among them; `memberId` keeps one member (one not among the service’s `memberIds` answers 400). Two DynamoDB round trips: the organization, the service and the members; then each working member’s bookings.
+         * @description Slots of the service’s duration that start in [from, to) (now and 7 days on by default; at most 14 days; a service longer than 7 days, more than an appointment lasts, answers 400 naming serviceId), every `step` minutes (15 by default) from the start of each working period. A slot lies wholly inside the business hours, outside its closed dates, and inside each listed member’s own working hours (the business’s when the member has none), and overlaps none of that member’s booked appointments or live holds. Each slot gives its times in UTC and in the organization’s timezone (`startsAtLocal`, `endsAtLocal`, with the offset in force then) and `startsAtLabel` to say aloud. With no business hours and no member’s own working hours there are no slots, and `notice` says so (`NO_BUSINESS_HOURS`); with no member to take the service, `NO_MEMBERS`. Disabled members are never listed, nor, for a service with `memberIds`, members not among them; `memberId` keeps one member (one not among the service’s `memberIds` answers 400). Two DynamoDB round trips: the organization, the service and the members; then each working member’s bookings.
          */
         get: operations["findAvailability"];
         put?: never;
@@ -566,7 +566,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change the organization’s name, timezone, country, currency, businessHours, closedDates, automationSmsDailyCap or smsSenderId
+         * Change the organization’s name, timezone, country, currency, businessHours, closedDates, automationSmsDailyCap, ownerAlertsSms or smsSenderId
          * @description Fields left out keep their values. `businessHours` is the whole week, replaced rather than merged by day: a PATCH with only `monday` leaves every other day closed, so send the week with the day changed. `timezone` must be an IANA zone (e.g. Australia/Sydney). `country` (ISO 3166-1 alpha-2, default `AU`) is the country whose national phone forms every write and lookup reads; an unknown code answers 400. `currency` (ISO 4217, default `AUD`) is what a lead’s `value` is in; an unknown code answers 400. `automationSmsDailyCap` (1 to 20, default 3) is how many SMS its automations send one lead in a day. `smsSenderId` is what recipients see an SMS come from: a phone number or an alphanumeric sender id of up to 11 characters; `null` returns to the provider’s default. A number is taken as every phone field takes one, with its country code (`+61 2 9999 0620`) or in the national form of the organization’s country (`(02) 9999 0620`), and stored in its one E.164 form (`+61299990620`; a trunk 0 typed after the country code is dropped too). A number is also where replies come back, so it belongs to one organization: a number another organization has set answers 409 `SMS_SENDER_TAKEN`, and the number an organization leaves is free for others at once.
          */
         patch: operations["updateOrganization"];
@@ -1183,7 +1183,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe a URL to events
-         * @description Delivers each event of the listed types (or `*` for all) to `url`, which must be https and must not point at a private, loopback or link-local address. The answer carries `secret` (`whsec_…`) — shown only here and on rotation. Deliveries follow the Standard Webhooks specification: a POST of the event JSON with `webhook-id` (the event id, the same on every retry), `webhook-timestamp` and `webhook-signature` headers, verifiable with any Standard Webhooks library. An organization has at most 16 webhooks. `expiresAt` (RFC 3339, in the future, at most a year on) ends the subscription by itself: from then it is sent nothing and reads as disabled, `disabledReason` EXPIRED, and a `webhook.disabled` event follows. Subscribing again is safe: a `url` and `events` an enabled subscription of the organization already has (the same url exactly, the same events in any order) answer 200 with that subscription and its `secret`, changing nothing, rather than 201 with a second one; creates of the same url and events at the same moment make one subscription.
+         * @description Delivers each event of the listed types (or `*` for all) to `url`, which must be https and must not point at a private, loopback or link-local address. The answer carries `secret` (`whsec_…`) — shown only here and on rotation. Deliveries follow the Standard Webhooks specification: a POST of the event JSON with `webhook-id` (the event id, the same on every retry), `webhook-timestamp` and `webhook-signature` headers, verifiable with any Standard Webhooks library. An organization has at most 16 webhooks. `expiresAt` (RFC 3339, in the future, at most a year on) ends the subscription by itself: from then it is sent nothing and reads as disabled, `disabledReason` EXPIRED, and a `webhook.disabled` event follows. Subscribing again is safe: a `url` and `events` an enabled subscription of the organization already has (the same url exactly, the same events in any order) answer 200 with that subscription and its `secret`, changing nothing but its `expiresAt` when the body gives another (later or sooner), rather than 201 with a second one; creates of the same url and events at the same moment make one subscription.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -2800,6 +2800,7 @@ export interface components {
          *         "2027-01-01"
          *       ],
          *       "automationSmsDailyCap": 3,
+         *       "ownerAlertsSms": true,
          *       "createdAt": "2025-10-18T22:00:00.000Z",
          *       "counts": {
          *         "leads": 9,
@@ -2860,6 +2861,8 @@ export interface components {
             closedDates: string[];
             /** @default 3 */
             automationSmsDailyCap: number;
+            /** @default true */
+            ownerAlertsSms: boolean;
             /** Format: date-time */
             createdAt: string;
             counts: {
@@ -5968,6 +5971,12 @@ export interface operations {
                         timezone: string;
                         durationMinutes: number;
                         step: number;
+                        /** @description Why there are no slots in any window, when that is set up missing rather than time booked out: `NO_BUSINESS_HOURS` (no business hours, and no member hours of their own), `NO_MEMBERS` (no member takes the service). `null` otherwise, slots or none. */
+                        notice: {
+                            /** @enum {string} */
+                            code: "NO_BUSINESS_HOURS" | "NO_MEMBERS";
+                            message: string;
+                        } | null;
                     };
                 };
             };
@@ -7872,6 +7881,7 @@ export interface operations {
                  *         "2027-01-01"
                  *       ],
                  *       "automationSmsDailyCap": 3,
+                 *       "ownerAlertsSms": true,
                  *       "smsSenderId": "HarbourCity"
                  *     }
                  */
@@ -7919,12 +7929,14 @@ export interface operations {
                     closedDates?: string[];
                     /** @description Automated SMS one lead may receive in a local day, 1 to 20 (default 3); a step past it is skipped (`DAILY_CAP_REACHED`). */
                     automationSmsDailyCap?: number;
+                    /** @description Whether the organization’s admins with a phone get an SMS, from `smsSenderId`, when something stops on its own: a webhook subscription the service disabled (`webhook.disabled`: FAILING, EXPIRED or GONE). On (`true`) by default. Sent once per event and admin; not to a phone that replied STOP, and not at all while `smsSenderId` is null. */
+                    ownerAlertsSms?: boolean;
                     smsSenderId?: string | null;
                 };
             };
         };
         responses: {
-            /** @description Change the organization’s name, timezone, country, currency, businessHours, closedDates, automationSmsDailyCap or smsSenderId */
+            /** @description Change the organization’s name, timezone, country, currency, businessHours, closedDates, automationSmsDailyCap, ownerAlertsSms or smsSenderId */
             200: {
                 headers: {
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, sent again; absent on the first answer. */
@@ -11184,7 +11196,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description An enabled subscription of the organization has this url and these events: it is answered, with its secret, and nothing is made. */
+            /** @description An enabled subscription of the organization has this url and these events: it is answered, with its secret, and nothing is made; an `expiresAt` other than its own is set on it. */
             200: {
                 headers: {
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, sent again; absent on the first answer. */
@@ -12926,7 +12938,7 @@ export interface operations {
     postMcp: {
         parameters: {
             query?: {
-                /** @description The toolsets `tools/list` offers, separated by commas; `tools/call` takes any tool by its name. `curated` (the default; 10 tools in about 35 KB of JSON): the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …). `all`: those and every route of the API as a tool, named by its operationId in snake_case (about 100 tools in about 330 KB). A resource’s name (leads, inquiries, sms, appointments, automations, companies, organization, services, products, transfers, policies, faqs, events, audit_log, webhooks, inbound_endpoints, receptionist, reports, oauth): its routes’ tools, e.g. `curated,leads`. */
+                /** @description The toolsets `tools/list` offers, separated by commas; `tools/call` takes any tool by its name. `curated` (the default; 10 tools in about 40 KB of JSON): the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …). `all`: those and every route of the API as a tool, named by its operationId in snake_case (116 tools in about 560 KB). A resource’s name (leads, inquiries, sms, appointments, automations, companies, organization, services, products, transfers, policies, faqs, events, audit_log, webhooks, inbound_endpoints, receptionist, reports, oauth): its routes’ tools, e.g. `curated,leads`. */
                 tools?: string;
             };
             header?: never;

@@ -12,7 +12,7 @@ import type { Organization } from '../organization/schema';
 import type { Service } from '../services/schema';
 import { getService } from '../services/store';
 import { holdOf, type HoldRecord } from './hold-entity';
-import { HOLD_MINUTES, localTimesOf, type AvailabilityQuery, type AvailabilityResponse, type CreateHoldBody, type Hold, type Slot } from './availability-schema';
+import { AVAILABILITY_NOTICES, HOLD_MINUTES, localTimesOf, type AvailabilityNotice, type AvailabilityQuery, type AvailabilityResponse, type CreateHoldBody, type Hold, type Slot } from './availability-schema';
 import { MAX_APPOINTMENT_MS } from './schema';
 import { insertHold } from './hold-store';
 
@@ -89,6 +89,13 @@ export function freeSlots(staff: { memberId: number; windows: Interval[]; busy: 
     });
 }
 
+/** What keeps every window empty, if anything: no member to take the service, or no hours for any of them to work. */
+function noticeOf(organization: Pick<Organization, 'businessHours'>, staff: Member[]): AvailabilityNotice | undefined {
+  // Hours first: a new organization lacks them before anything else.
+  if (!organization.businessHours && !staff.some((member) => member.workingHours)) return 'NO_BUSINESS_HOURS';
+  return staff.length ? undefined : 'NO_MEMBERS';
+}
+
 /**
  * The service's free slots in the window, in two round trips: the organization, the service and the members; then
  * each working member's bookings and holds. Slots never start before now.
@@ -98,7 +105,8 @@ export async function findAvailability(organizationId: string, query: Availabili
   const fromMs = Math.max(requestedFrom, now);
   const { organization, durationMs, staff } = await bookingInputs(organizationId, query.serviceId, query.memberId);
   const toMs = Math.min(query.to === undefined ? requestedFrom + DEFAULT_WINDOW_DAYS * DAY : Date.parse(query.to), slotStartLimit(durationMs));
-  const answer = { timezone: organization.timezone, durationMinutes: durationMs / MINUTE, step: query.step };
+  const notice = noticeOf(organization, staff);
+  const answer = { timezone: organization.timezone, durationMinutes: durationMs / MINUTE, step: query.step, notice: notice ? { code: notice, message: AVAILABILITY_NOTICES[notice] } : null };
   if (fromMs >= toMs) return { slots: [], ...answer };
   // A slot starting just before `to` ends up to one duration after it.
   const working = workingWindows(organization, staff, fromMs, toMs + durationMs).filter(({ windows }) => windows.length);

@@ -55,6 +55,18 @@ export const Slot = v.object({
 });
 export type Slot = v.InferOutput<typeof Slot>;
 
+/** Why a window has no slots at all, whatever it spans: set up is missing, not booked out. */
+export const AVAILABILITY_NOTICES = {
+  NO_BUSINESS_HOURS: 'No slots: the organization has no business hours (PATCH /v1/organization `businessHours`) and no member who takes the service has working hours of their own.',
+  NO_MEMBERS: 'No slots: no member takes the service (every member is disabled, or none of its `memberIds` is).',
+} as const;
+export type AvailabilityNotice = keyof typeof AVAILABILITY_NOTICES;
+
+const Notice = v.pipe(
+  v.nullable(v.object({ code: v.picklist(Object.keys(AVAILABILITY_NOTICES) as AvailabilityNotice[]), message: v.string() })),
+  v.description('Why there are no slots in any window, when that is set up missing rather than time booked out: `NO_BUSINESS_HOURS` (no business hours, and no member hours of their own), `NO_MEMBERS` (no member takes the service). `null` otherwise, slots or none.'),
+);
+
 export const AvailabilityResponse = v.object({
   /** Earliest first. */
   slots: v.array(Slot),
@@ -64,6 +76,7 @@ export const AvailabilityResponse = v.object({
   durationMinutes: v.pipe(v.number(), v.integer()),
   /** Minutes between one slot's start and the next within a working period. */
   step: v.pipe(v.number(), v.integer()),
+  notice: Notice,
 });
 export type AvailabilityResponse = v.InferOutput<typeof AvailabilityResponse>;
 

@@ -369,6 +369,37 @@ describe('a working period that began more than a day before the window asked fo
   });
 });
 
+describe('an organization not set up for bookings', () => {
+  it('says why there are no slots: no business hours and no member hours, then no member to take the service; null once slots can exist', async () => {
+    const { client } = await api.organization();
+    const service = await created(client, '/v1/services', 'service', { name: 'Tap repair', description: 'An hour', followUpQuestions: [], duration: 1, durationUnit: 'HOURS', tradeCategoryId: 1, pricingType: 'NONE' });
+    const availability = async () => (await client.get(`/v1/availability?${query({ serviceId: service.id, from: at(MONDAY, '00:00'), to: at(MONDAY, '23:59') })}`)).body;
+    const noticeOf = async () => {
+      const { slots, notice } = await availability();
+      return { slots: slots.length, code: notice?.code ?? null, says: notice?.message.includes('PATCH /v1/organization') ?? null };
+    };
+    // New: no hours at all, whether or not it has members yet.
+    expect(await noticeOf()).toEqual({ slots: 0, code: 'NO_BUSINESS_HOURS', says: true });
+    const kate = await created(client, '/v1/organization/members', 'member', { email: 'kate@example.com', firstName: 'Kate', lastName: 'Ng' });
+    expect(await noticeOf()).toEqual({ slots: 0, code: 'NO_BUSINESS_HOURS', says: true });
+    // A member's own hours are hours: no notice, and her slots.
+    await client.patch(`/v1/organization/members/${kate.id}`, { workingHours: { monday: [{ open: '09:00', close: '12:00' }] } });
+    expect((await noticeOf()).code).toBeNull();
+    await client.patch(`/v1/organization/members/${kate.id}`, { workingHours: null });
+    expect((await noticeOf()).code).toBe('NO_BUSINESS_HOURS');
+    // Business hours set: slots, and no notice.
+    await client.patch('/v1/organization', { timezone: 'Australia/Sydney', businessHours: { monday: [{ open: '09:00', close: '12:00' }] } });
+    expect(await noticeOf()).toEqual({ slots: 9, code: null, says: null });
+    // Hours set but closed that day, or booked out, is no missing set-up: no slots, no notice.
+    await client.patch('/v1/organization', { businessHours: { tuesday: [{ open: '09:00', close: '12:00' }] } });
+    expect(await noticeOf()).toEqual({ slots: 0, code: null, says: null });
+    // No member left to take it.
+    await client.patch(`/v1/organization/members/${kate.id}`, { isDisabled: true });
+    const { notice } = await availability();
+    expect(notice).toEqual({ code: 'NO_MEMBERS', message: expect.stringContaining('no member takes the service') });
+  });
+});
+
 describe('a member’s own hours in an organization without business hours', () => {
   it('still keep the organization’s closed dates: no slots that day, and a hold on it refused', async () => {
     const { client } = await api.organization();

@@ -84,6 +84,10 @@ export async function insertLeadOrFindHolders(organizationId: string, lead: Lead
     if (written) return { lead: written };
     const read = await readClaims(organizationId, contacts);
     const held = read.flatMap(({ contact, holder }) => (holder ? [{ contact, holder }] : []));
+    // The lead's id is the same in every attempt of a keyed request: a contact held by it is this request's earlier
+    // attempt, whose transaction landed (its items at another time, so unrecognised as its own); it answers that lead.
+    const own = held.find(({ holder }) => holder.id === lead.id);
+    if (own) return { lead: own.holder };
     if (held.length) return { held };
     // No claim is held by a lead that has its contact: try again over the stale ones.
     stale = read.flatMap(({ contact, leadId }) => (leadId ? [{ contact, leadId }] : []));

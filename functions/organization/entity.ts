@@ -12,6 +12,8 @@ export const organizationKeys = {
    * with the organization; its item holds the organization's id and nothing else of it.
    */
   smsNumberClaim: (number: string): Key => ({ pk: `SMSNUMBER#${number}`, sk: 'CLAIM' }),
+  /** An admin's alert of one event (functions/sms/owner-alerts.ts): sent, or why not, once however often the event comes. */
+  ownerAlert: (o: string, eventId: string, memberId: number): Key => ({ pk: org(o), sk: `OWNERALERT#${eventId}#${memberId}` }),
 } as const;
 
 const O = SAMPLE_ORGANIZATION_ID;
@@ -19,6 +21,7 @@ const O = SAMPLE_ORGANIZATION_ID;
 export const organizationKeySamples: KeySamples<typeof organizationKeys> = {
   organization: () => organizationKeys.organization(O),
   smsNumberClaim: () => organizationKeys.smsNumberClaim('+61412345678'),
+  ownerAlert: () => organizationKeys.ownerAlert(O, 'evt_1', 1),
 };
 
 export const toOrganizationItem = (organization: OrganizationRecord) => ({ ...organizationKeys.organization(organization.id), entity: 'ORGANIZATION', ...organization });

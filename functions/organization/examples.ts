@@ -35,6 +35,7 @@ export const organization = {
   },
   closedDates: ['2026-12-25', '2026-12-28', '2027-01-01'],
   automationSmsDailyCap: 3,
+  ownerAlertsSms: true,
   createdAt: '2025-10-18T22:00:00.000Z',
   counts: { leads: 9, members: 4, services: 5 },
   // Friday 2026-11-27, 18:30 in Sydney.

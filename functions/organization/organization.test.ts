@@ -22,6 +22,7 @@ describe('GET /v1/organization', () => {
       businessHours: expect.objectContaining({ monday: [{ open: '07:00', close: '17:00' }] }),
       closedDates: expect.arrayContaining(['2026-12-25']),
       automationSmsDailyCap: 3,
+      ownerAlertsSms: true,
       createdAt: expect.any(String),
       counts: { leads: (demo!.leadIds as string[]).length, members: (demo!.memberIds as number[]).length, services: (demo!.serviceIds as number[]).length },
       isOpenNow: expect.any(Boolean),

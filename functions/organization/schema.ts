@@ -102,6 +102,8 @@ export const OrganizationRecord = v.object({
   closedDates: v.optional(ClosedDates, []),
   /** How many SMS its automations send one lead in a day (the organization's local day), at most. */
   automationSmsDailyCap: v.optional(v.pipe(v.number(), v.integer()), DEFAULT_AUTOMATION_SMS_DAILY_CAP),
+  /** Whether its admins get an SMS when something stops on its own, such as a webhook the service disabled (functions/sms/owner-alerts.ts). */
+  ownerAlertsSms: v.optional(v.boolean(), true),
   createdAt: Timestamp,
 });
 
@@ -150,6 +152,12 @@ export const UpdateOrganizationBody = partialUpdateBody({
     v.maxValue(MAX_AUTOMATION_SMS_DAILY_CAP, `automationSmsDailyCap must be from 1 to ${MAX_AUTOMATION_SMS_DAILY_CAP}`),
     v.description(
       `Automated SMS one lead may receive in a local day, 1 to ${MAX_AUTOMATION_SMS_DAILY_CAP} (default ${DEFAULT_AUTOMATION_SMS_DAILY_CAP}); a step past it is skipped (\`DAILY_CAP_REACHED\`).`,
+    ),
+  ),
+  ownerAlertsSms: v.pipe(
+    v.boolean('ownerAlertsSms must be a boolean'),
+    v.description(
+      'Whether the organization’s admins with a phone get an SMS, from `smsSenderId`, when something stops on its own: a webhook subscription the service disabled (`webhook.disabled`: FAILING, EXPIRED or GONE). On (`true`) by default. Sent once per event and admin; not to a phone that replied STOP, and not at all while `smsSenderId` is null.',
     ),
   ),
   smsSenderId: v.nullable(

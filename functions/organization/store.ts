@@ -19,7 +19,7 @@ import { E164 } from '#shared/schema';
 import { DEFAULT_COUNTRY } from '#shared/countries';
 
 export async function createOrganization(name: string, timezone = 'UTC', usagePlan?: UsagePlanName): Promise<OrganizationRecord> {
-  const organization: OrganizationRecord = { id: newId('org'), name, timezone, country: DEFAULT_COUNTRY, currency: DEFAULT_CURRENCY, smsSenderId: null, businessHours: null, closedDates: [], automationSmsDailyCap: DEFAULT_AUTOMATION_SMS_DAILY_CAP, createdAt: now() };
+  const organization: OrganizationRecord = { id: newId('org'), name, timezone, country: DEFAULT_COUNTRY, currency: DEFAULT_CURRENCY, smsSenderId: null, businessHours: null, closedDates: [], automationSmsDailyCap: DEFAULT_AUTOMATION_SMS_DAILY_CAP, ownerAlertsSms: true, createdAt: now() };
   await writeAlone(insertIfAbsent({ ...toOrganizationItem(organization), ...(usagePlan ? { usagePlan } : {}) }));
   return organization;
 }

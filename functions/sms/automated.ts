@@ -54,7 +54,7 @@ export const AUTOMATED_SMS_ACCESS = { dynamodb: ['GetItem', 'BatchGetItem', 'Que
 const AUTOMATED_SMS_DAYS = 30;
 
 /** The expiry attribute of such a record made at `madeAtMs`. */
-const automatedRecordExpiry = (madeAtMs: number) => ({ [TTL_ATTRIBUTE]: Math.floor(madeAtMs / 1000) + AUTOMATED_SMS_DAYS * 86_400 });
+export const automatedRecordExpiry = (madeAtMs: number) => ({ [TTL_ATTRIBUTE]: Math.floor(madeAtMs / 1000) + AUTOMATED_SMS_DAYS * 86_400 });
 
 /** An `also` write whose condition failed: nothing was recorded. */
 class Refused extends Error {

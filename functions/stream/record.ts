@@ -13,6 +13,7 @@ import { changeOf } from './change';
 import { resourceChangesOf } from '../resource-changes';
 import type { ResourceChanges } from '#shared/resource';
 import { automationEffectsOnce } from '../automations/on-events';
+import { OWNER_ALERTS } from '../sms/owner-alert-texts';
 
 const loaded = new Map<string, Promise<ResourceChanges>>();
 
@@ -82,10 +83,11 @@ async function deriveInOrder(records: DynamoDBRecord[]): Promise<{ derived: Deri
  * when its change does. A batch's events and the audit entries of the writes a writer stamped on its records are
  * written together (one BatchWriteItem per 25: a record would otherwise cost a round trip of its own, and a backlog
  * behind one organization's bulk writes would hold every organization's events, runs and webhooks). While they are
- * written, record by record in the shard's order, its events start, stop or move automations' runs (idempotent, so a
- * missed call's text-back waits for no log write); then, once the logs are written, record by record, its events are
- * queued for the subscriptions that asked for their types (each organization's automations on a trigger, and its
- * subscriptions, read once per batch). The first record that fails stops the batch and is reported (./in-order.ts):
+ * written, record by record in the shard's order, its events start, stop or move automations' runs and text the
+ * organization's admins the owner alerts they call for (idempotent, so a missed call's text-back waits for no log
+ * write); then, once the logs are written, record by record, its events are queued for the subscriptions that asked
+ * for their types (each organization's automations on a trigger, and its subscriptions, read once per batch). The
+ * first record that fails stops the batch and is reported (./in-order.ts):
  * it and the records after it are handed again, the records before it never, so a record whose webhooks were queued is
  * not queued twice; a failed log write is the first record's. Event and entry ids come from the records, so a record
  * handed again rewrites the same events and entries, starts no second run, and receivers see the same webhook-id
@@ -110,6 +112,8 @@ export async function handler(batch: DynamoDBStreamEvent, context?: Deadline): P
     async (record) => {
       const { change, events } = byRecord.get(record)!;
       if (change && events.length) await automationEffectsOf(events, change);
+      // Idempotent as the runs are (a marker per event and admin), so a record handed again texts no one twice.
+      if (events.some((event) => Object.hasOwn(OWNER_ALERTS, event.type))) await (await import('../sms/owner-alerts')).alertOwners(events);
     },
     context,
   );

@@ -18,11 +18,12 @@ const SIGNING = 'Deliveries follow the Standard Webhooks specification: a POST o
 
 export const createWebhook = webhookRows.create({
   summary: 'Subscribe a URL to events',
-  description: `Delivers each event of the listed types (or \`*\` for all) to \`url\`, which must be https and must not point at a private, loopback or link-local address. The answer carries \`secret\` (\`whsec_…\`) — shown only here and on rotation. ${SIGNING} An organization has at most ${MAX_WEBHOOKS_PER_ORGANIZATION} webhooks. \`expiresAt\` (RFC 3339, in the future, at most a year on) ends the subscription by itself: from then it is sent nothing and reads as disabled, \`disabledReason\` EXPIRED, and a \`webhook.disabled\` event follows. Subscribing again is safe: a \`url\` and \`events\` an enabled subscription of the organization already has (the same url exactly, the same events in any order) answer 200 with that subscription and its \`secret\`, changing nothing, rather than 201 with a second one; creates of the same url and events at the same moment make one subscription.`,
+  description: `Delivers each event of the listed types (or \`*\` for all) to \`url\`, which must be https and must not point at a private, loopback or link-local address. The answer carries \`secret\` (\`whsec_…\`) — shown only here and on rotation. ${SIGNING} An organization has at most ${MAX_WEBHOOKS_PER_ORGANIZATION} webhooks. \`expiresAt\` (RFC 3339, in the future, at most a year on) ends the subscription by itself: from then it is sent nothing and reads as disabled, \`disabledReason\` EXPIRED, and a \`webhook.disabled\` event follows. Subscribing again is safe: a \`url\` and \`events\` an enabled subscription of the organization already has (the same url exactly, the same events in any order) answer 200 with that subscription and its \`secret\`, changing nothing but its \`expiresAt\` when the body gives another (later or sooner), rather than 201 with a second one; creates of the same url and events at the same moment make one subscription.`,
   // GetItem: after the claim of the url and events was found taken, the claim and the subscription holding it.
+  // A subscribe again with another expiresAt: the subscription and its expiry item in one transaction, then read back.
   dynamodb: ['UpdateItem', 'PutItem', 'GetItem'],
   response: WebhookSecretResponse,
-  responses: { 200: { description: 'An enabled subscription of the organization has this url and these events: it is answered, with its secret, and nothing is made.', schema: WebhookSecretResponse } },
+  responses: { 200: { description: 'An enabled subscription of the organization has this url and these events: it is answered, with its secret, and nothing is made; an `expiresAt` other than its own is set on it.', schema: WebhookSecretResponse } },
   // Its first secret is sealed in the item; the subscription it would duplicate has its secret opened to answer it.
   capabilities: [sealsSecrets, opensSecrets],
 });

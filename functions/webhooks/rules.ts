@@ -30,7 +30,7 @@ const CLAIM_ATTEMPTS = 3;
  * The subscription and its first secret; the secret is answered here and on rotation only. Subscribing a url to a
  * set of events an enabled subscription of the organization already has (the same url, the same events in any order)
  * answers that one, secret included, rather than making a second: a platform that subscribes again on every
- * activation keeps one. Its claim of the url and events, put in the create's transaction, makes two creates at once
+ * activation keeps one, and a new `expiresAt` it gives moves that one's end. Its claim of the url and events, put in the create's transaction, makes two creates at once
  * one subscription; a claim held by a subscription since disabled, deleted or moved to other events is taken over.
  */
 export async function subscribe(organizationId: string, body: CreateWebhookBody): Promise<Subscribed> {
@@ -43,10 +43,19 @@ export async function subscribe(organizationId: string, body: CreateWebhookBody)
     const holder = holderId === undefined ? undefined : await getWebhook(organizationId, holderId);
     // Its secret opened to answer it again; one that does not open (not its own) is no subscription to answer.
     const secret = holder && isLive(holder) && sameSubscription(holder, body) ? await currentSecret(organizationId, holder) : undefined;
-    if (holder && secret !== undefined) return { webhook: { ...publicWebhook(holder), secret }, created: false };
+    if (holder && secret !== undefined) return { webhook: { ...publicWebhook(await renewed(organizationId, holder, body)), secret }, created: false };
     if (attempt === CLAIM_ATTEMPTS) throw changedMeanwhile();
     staleClaimOf = holderId;
   }
+}
+
+/**
+ * A subscribe again that gives an `expiresAt` other than the subscription's sets it, later or sooner, with its expiry
+ * item (updateWebhook): a platform renewing an expiring hook this way keeps it. Without one, it keeps the one it has.
+ */
+async function renewed(organizationId: string, holder: WebhookRecord, body: CreateWebhookBody): Promise<WebhookRecord> {
+  if (body.expiresAt === null || (holder.expiresAt !== null && Date.parse(holder.expiresAt) === Date.parse(body.expiresAt))) return holder;
+  return updateWebhook(organizationId, holder.id, { expiresAt: body.expiresAt, updatedAt: now() });
 }
 
 /** The subscription made for the body, or undefined when another holds the claim of its url and events. */

@@ -340,6 +340,36 @@ describe('expiresAt', () => {
     expect((await client.get(`/v1/webhooks/${webhook.id}`)).body.webhook).toMatchObject({ description: 'CRM sync', expiresAt: null });
   });
 
+  it('takes a new expiresAt from a subscribe again of the same url and events: the answer, the subscription and its expiry item move, later or sooner', async () => {
+    const { client, organizationId } = await api.organization();
+    const url = 'https://hooks.example.com/renewed';
+    const first = (await client.post('/v1/webhooks', { url, events: ['lead.created', 'lead.updated'], expiresAt: inHours(2) })).body.webhook;
+    const expiryOf = async () => (await dynamo.send(new GetCommand({ TableName: config.tableName, Key: webhookKeys.webhookExpiry(organizationId, first.id), ConsistentRead: true }))).Item;
+    for (const expiresAt of [inHours(48), inHours(1)]) {
+      const again = await client.post('/v1/webhooks', { url, events: ['lead.updated', 'lead.created'], expiresAt });
+      expect([again.status, again.body.webhook.id, again.body.webhook.expiresAt, again.body.webhook.secret]).toEqual([200, first.id, expiresAt, first.secret]);
+      expect((await client.get(`/v1/webhooks/${first.id}`)).body.webhook.expiresAt).toBe(expiresAt);
+      expect(await expiryOf()).toMatchObject({ expiresAt, expiresAtEpoch: Math.ceil(Date.parse(expiresAt) / 1000) });
+    }
+    const kept = inHours(1);
+    await client.post('/v1/webhooks', { url, events: ['lead.created', 'lead.updated'], expiresAt: kept });
+    // Without one, it keeps the one it has; one in the past is refused, as a create's is, and changes nothing.
+    expect((await client.post('/v1/webhooks', { url, events: ['lead.created', 'lead.updated'] })).body.webhook.expiresAt).toBe(kept);
+    const past = await client.post('/v1/webhooks', { url, events: ['lead.created', 'lead.updated'], expiresAt: inHours(-1) });
+    expect([past.status, past.body.error.details.map((detail: { path: string }) => detail.path)]).toEqual([400, ['expiresAt']]);
+    expect((await expiryOf())?.expiresAt).toBe(kept);
+    // Another url or other events is another subscription, which leaves this one's expiry as it is.
+    expect((await client.post('/v1/webhooks', { url, events: ['lead.created'], expiresAt: inHours(5) })).status).toBe(201);
+    expect((await client.get(`/v1/webhooks/${first.id}`)).body.webhook.expiresAt).toBe(kept);
+    // Two at once: each answers the one subscription, which ends at one of the two times.
+    const [a, b] = [inHours(10), inHours(20)];
+    const both = await Promise.all([a, b].map((expiresAt) => client.post('/v1/webhooks', { url, events: ['lead.created', 'lead.updated'], expiresAt })));
+    expect(both.map((res) => [res.status, res.body.webhook.id])).toEqual([[200, first.id], [200, first.id]]);
+    const ends = (await client.get(`/v1/webhooks/${first.id}`)).body.webhook.expiresAt;
+    expect([a, b]).toContain(ends);
+    expect((await expiryOf())?.expiresAt).toBe(ends);
+  });
+
   it('sends nothing to a subscription past its expiresAt, which reads as disabled, EXPIRED; the next event disables it, and webhook.disabled says so', async () => {
     const { client, organizationId } = await api.organization();
     const ending = await receiver();

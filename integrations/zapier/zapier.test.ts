@@ -80,6 +80,17 @@ describe('the app’s definition', () => {
     const operations = [...Object.values(app.triggers), ...Object.values(app.searches), ...Object.values(app.creates)] as { key: string; operation: { sample?: { id?: unknown } } }[];
     expect(operations.filter(({ operation }) => operation.sample?.id === undefined).map(({ key }) => key)).toEqual([]);
   });
+
+  it('has the test script `zapier-platform test` runs (this file, by the repository’s vitest), and the docs name the CLI’s binary', () => {
+    const { scripts } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
+    expect(scripts?.test).toBe('cd ../.. && vitest run integrations/zapier --maxWorkers=1');
+    // zapier-platform-cli 19 ships one binary, zapier-platform: `npx -p zapier-platform-cli zapier …` finds none.
+    for (const file of ['README.md', 'docs/integrations-zapier.md']) {
+      const commands = [...readFileSync(file, 'utf8').matchAll(/npx -p zapier-platform-cli (\S+)/g)].map((match) => match[1]);
+      expect(commands.length, file).toBeGreaterThan(0);
+      expect(commands.filter((binary) => binary !== 'zapier-platform'), file).toEqual([]);
+    }
+  });
 });
 
 describe('authentication', () => {

@@ -1,5 +1,11 @@
 import type { IAuthenticateGeneric, Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 
+/**
+ * What ends a base URL as people paste it: trailing slashes, and the version segment `/v1` (the Zapier app takes it,
+ * and the API's own examples show it), which the nodes add to every path themselves.
+ */
+export const BASE_URL_END = /(?:\/+v1)?\/*$/;
+
 /** An organization's API key and the API's base URL, tested by reading the organization the key belongs to. */
 export class SalesPipelineApi implements ICredentialType {
 	name = 'salesPipelineApi';
@@ -26,7 +32,7 @@ export class SalesPipelineApi implements ICredentialType {
 			type: 'string',
 			required: true,
 			default: 'http://localhost:3000',
-			description: 'Where the API answers, without a trailing slash',
+			description: 'Where the API answers, e.g. https://api.example.com/prod (a trailing /v1 is taken too)',
 		},
 	];
 
@@ -36,6 +42,6 @@ export class SalesPipelineApi implements ICredentialType {
 	};
 
 	test: ICredentialTestRequest = {
-		request: { baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}', url: '/v1/organization' },
+		request: { baseURL: `={{$credentials.baseUrl.replace(${BASE_URL_END}, "")}}`, url: '/v1/organization' },
 	};
 }

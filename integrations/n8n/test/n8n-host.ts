@@ -122,6 +122,19 @@ export async function runAction(credentials: ApiCredentials, parameters: IDataOb
   return { items, ...(error ? { error } : {}) };
 }
 
+/**
+ * Tests the credential as n8n's credential test does: its `test` request, its expressions resolved with the
+ * credential's values and its `authenticate` applied, sent to the API. Answers the status.
+ */
+export async function testCredential(credentials: ApiCredentials): Promise<number> {
+  const node: INode = { id: randomUUID(), name: 'Credential test', type: ACTION, typeVersion: 1, position: [0, 0], parameters: {}, credentials: CREDENTIAL_REF };
+  const workflow = new Workflow({ id: 'credential-test', nodes: [node], connections: {}, active: false, nodeTypes, staticData: {} });
+  const { request } = credentialType.test!;
+  const resolve = (value = '') => String(isExpression(value) ? workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: { ...credentials } }, undefined, '') : value);
+  const sent = await new CredentialStore({ ...credentials }).authenticate({ ...credentials }, credentialType.name, { url: resolve(request.url), headers: {} }, workflow, node);
+  return (await fetch(`${resolve(request.baseURL)}${sent.url}`, { headers: sent.headers as Record<string, string> })).status;
+}
+
 /** What the trigger workflow received: each delivery it accepted, as the items it started the workflow with. */
 export interface TriggerHost {
   /** The trigger's webhook URL: what it subscribes. */

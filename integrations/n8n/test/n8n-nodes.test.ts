@@ -7,7 +7,7 @@ import { useTestApi, type Client } from '../../../test/support/api';
 import { SalesPipeline } from '../nodes/SalesPipeline/SalesPipeline.node';
 import { SalesPipelineTrigger } from '../nodes/SalesPipelineTrigger/SalesPipelineTrigger.node';
 import { keyedRoutes, resourceValue, staleN8nFiles } from '../tools/generate';
-import { runAction, triggerHost, type ApiCredentials, type TriggerHost } from './n8n-host';
+import { runAction, testCredential, triggerHost, type ApiCredentials, type TriggerHost } from './n8n-host';
 
 /**
  * The n8n package: its description generated from the route table and the event types, its lint, and its nodes run
@@ -45,6 +45,17 @@ describe('the action node, run by n8n-core', () => {
     const organization = await api.organization();
     client = organization.client;
     credentials = { apiKey: organization.apiKey, baseUrl: api.url };
+  });
+
+  it('takes a base URL with or without /v1 (as the Zapier app does), in its credential test and its requests', async () => {
+    const read = { resource: 'organization', operation: 'getOrganization' };
+    for (const baseUrl of [api.url, `${api.url}/`, `${api.url}/v1`, `${api.url}/v1/`, `${api.url}//v1//`]) {
+      expect({ baseUrl, status: await testCredential({ ...credentials, baseUrl }) }).toEqual({ baseUrl, status: 200 });
+      expect((await runAction({ ...credentials, baseUrl }, read)).error, baseUrl).toBeUndefined();
+    }
+    // Near misses: another path stays as typed, and the API answers it 404.
+    for (const baseUrl of [`${api.url}/v10`, `${api.url}/v1x`, `${api.url}/v1/v1`]) expect({ baseUrl, status: await testCredential({ ...credentials, baseUrl }) }).toEqual({ baseUrl, status: 404 });
+    expect(await testCredential({ ...credentials, apiKey: `${credentials.apiKey}x` })).toBe(401);
   });
 
   it('creates, reads, lists and updates a lead', async () => {

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, IHookFunctions, IHttpRequestMethods, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
+import { BASE_URL_END } from '../../credentials/SalesPipelineApi.credentials';
 
 /** The credential both nodes call the API with. */
 export const CREDENTIAL = 'salesPipelineApi';
@@ -28,7 +29,7 @@ export async function apiRequest(this: IExecuteFunctions | IHookFunctions, reque
 	const { baseUrl } = await this.getCredentials<{ baseUrl: string }>(CREDENTIAL);
 	const response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL, {
 		method: request.method,
-		baseURL: String(baseUrl).replace(/\/+$/, ''),
+		baseURL: String(baseUrl).replace(BASE_URL_END, ''),
 		url: request.path,
 		...(request.qs && Object.keys(request.qs).length ? { qs: request.qs } : {}),
 		...(request.body === undefined ? {} : { body: request.body }),
