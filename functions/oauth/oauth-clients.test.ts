@@ -144,6 +144,64 @@ describe('a client ID metadata document’s host', () => {
   });
 });
 
+describe('a client ID metadata document', () => {
+  it('must be JSON client metadata naming itself, with a redirect URI this server takes, within its size', async () => {
+    const { documentBytes } = OAUTH_LIMITS;
+    const own = (origin: string, path: string) => `${origin}${path}`;
+    /** A document of exactly `bytes` bytes: its JSON, padded with the spaces JSON allows. */
+    const sized = (origin: string, path: string, bytes: number) => {
+      const json = JSON.stringify({ client_id: own(origin, path), redirect_uris: [LOOPBACK_REDIRECT] });
+      return json + ' '.repeat(bytes - Buffer.byteLength(json));
+    };
+    const host = await clientDocumentHost((origin) => ({
+      '/unnamed.json': { client_id: own(origin, '/unnamed.json'), redirect_uris: [LOOPBACK_REDIRECT] },
+      '/not-json.json': 'client_id=x',
+      '/not-metadata.json': { client_id: own(origin, '/not-metadata.json') },
+      '/other.json': { client_id: own(origin, '/unnamed.json'), redirect_uris: [LOOPBACK_REDIRECT] },
+      '/prefix.json': { client_id: own(origin, '/prefix.json/x'), redirect_uris: [LOOPBACK_REDIRECT] },
+      '/native.json': { client_id: own(origin, '/native.json'), redirect_uris: ['vscode://example.client/callback', 'http://app.example.com/callback'] },
+      '/full.json': sized(origin, '/full.json', documentBytes),
+      '/over.json': sized(origin, '/over.json', documentBytes + 1),
+      '/gone.json': { location: own(origin, '/unnamed.json') },
+    }));
+    trust(host);
+    const refusal = async (path: string) => {
+      const answer = await answerTo({ client_id: `${host.origin}${path}` });
+      return answer === 200 ? 200 : answer[2]!.replace(`client_id: The client ID metadata document at ${host.origin}${path} `, '');
+    };
+    expect(await refusal('/unnamed.json')).toBe(200);
+    expect(await refusal('/full.json')).toBe(200);
+    expect(await refusal('/not-json.json')).toBe('is not JSON');
+    expect(await refusal('/not-metadata.json')).toMatch(/^is not client metadata: /);
+    expect(await refusal('/other.json')).toBe(`names another client_id (${host.origin}/unnamed.json)`);
+    expect(await refusal('/prefix.json')).toBe(`names another client_id (${host.origin}/prefix.json/x)`);
+    expect(await refusal('/native.json')).toMatch(/^has no redirect URI this server accepts: vscode:\/\/example.client\/callback must be an https URL/);
+    expect(await refusal('/over.json')).toBe(`could not be read: it is larger than ${documentBytes} bytes`);
+    expect(await refusal('/gone.json')).toBe('could not be read: its host answered 302 (a redirect, which is not followed)');
+    expect(await refusal('/missing.json')).toBe('could not be read: its host answered 404');
+    // Unnamed, the page names the client by its host.
+    const page = await fetch(`${api.url}${authorizePath({ client_id: `${host.origin}/unnamed.json` })}`);
+    expect(await page.text()).toContain(`<strong>${host.hostPort}</strong> asks`);
+  });
+
+  it('is named only by an https URL with a path: any other client_id is looked up as a registered one', async () => {
+    for (const clientId of ['https://clients.example', 'https://clients.example/', 'http://clients.example/client.json', 'ftp://clients.example/client.json', 'client_', 'client_0123456789ABCDEFGHJKMNPQR!']) {
+      expect(await answerTo({ client_id: clientId }), clientId).toEqual([400, 'client_id', expect.stringContaining('is not a client registered here (register again) nor an https URL of a client ID metadata document')]);
+    }
+  });
+});
+
+describe('registration', () => {
+  it('takes https redirect URIs, and http ones on the loopback interface only, none with a fragment', async () => {
+    const register = (uri: string) => api.anonymous.post('/oauth/register', { client_name: 'Test assistant', redirect_uris: [uri] });
+    for (const uri of ['https://app.example.com/cb', 'http://127.0.0.1:5000/cb', 'http://[::1]:5000/cb', 'http://localhost:5000/cb']) expect((await register(uri)).status, uri).toBe(201);
+    for (const uri of ['http://app.example.com/cb', 'http://127.0.0.2:5000/cb', 'http://localhost.example.com/cb', 'https://app.example.com/cb#top', 'not a url', 'javascript:alert(1)']) {
+      const refused = await register(uri);
+      expect([refused.status, refused.body.error], uri).toEqual([400, expect.stringMatching(/^invalid_(redirect_uri|client_metadata)$/)]);
+    }
+  });
+});
+
 describe('client ID metadata documents, cached', () => {
   const document = (origin: string, path: string) => ({ client_id: `${origin}${path}`, client_name: `Client ${path}`, redirect_uris: [LOOPBACK_REDIRECT] });
   const CACHE_CONTROL: Record<string, string> = { '/ten-minutes.json': 'public, max-age=600', '/no-store.json': 'no-store', '/no-cache.json': 'no-cache, max-age=600', '/brief.json': 'max-age=10', '/year.json': 'max-age=31536000', '/quoted.json': 'max-age="600"' };

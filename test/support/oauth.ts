@@ -112,7 +112,7 @@ async function localHost(answer: (request: IncomingMessage, response: ServerResp
 }
 
 /**
- * An https host on this machine serving client ID metadata documents (path → JSON), each answered with the headers
+ * An https host on this machine serving client ID metadata documents (path → JSON, or text), each answered with the headers
  * `headersOf` gives its path; `requests` counts the requests of each path.
  */
 export async function clientDocumentHost(documents: (origin: string) => Record<string, unknown>, headersOf: (path: string) => Record<string, string> = () => ({})) {
@@ -121,10 +121,10 @@ export async function clientDocumentHost(documents: (origin: string) => Record<s
     const path = request.url ?? '';
     requests.set(path, (requests.get(path) ?? 0) + 1);
     const document = documents(host.origin)[path] as Record<string, unknown> | undefined;
-    // A document that is only `{ location }` answers a redirect there.
+    // A document that is only `{ location }` answers a redirect there; one that is text is answered as it is.
     if (typeof document?.location === 'string') return void response.writeHead(302, { location: document.location }).end();
     response.writeHead(document ? 200 : 404, { 'content-type': 'application/json', ...headersOf(path) });
-    response.end(JSON.stringify(document ?? {}));
+    response.end(typeof document === 'string' ? document : JSON.stringify(document ?? {}));
   });
   return { ...host, requests: (path: string) => requests.get(path) ?? 0 };
 }
