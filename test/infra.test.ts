@@ -307,7 +307,7 @@ describe('the API stack', () => {
     apiTemplate.hasResourceProperties('AWS::ApiGateway::GatewayResponse', { ResponseType: 'INTEGRATION_TIMEOUT', StatusCode: '504' });
   });
 
-  it("keeps API Gateway's own statuses (403, 415, 502, 504 …) in the envelope instead of flattening them into 400 or 500", () => {
+  it("keeps API Gateway's own statuses (403, 415, 503, 504 …) in the envelope instead of flattening them into 400 or 500", () => {
     for (const [type, status] of [['EXPIRED_TOKEN', 403], ['INVALID_API_KEY', 403], ['WAF_FILTERED', 403], ['UNSUPPORTED_MEDIA_TYPE', 415], ['INTEGRATION_FAILURE', 503], ['INTEGRATION_TIMEOUT', 504], ['QUOTA_EXCEEDED', 429]] as const) {
       apiTemplate.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
         ResponseType: type,
@@ -393,6 +393,15 @@ describe('the API stack', () => {
         ResponseTemplates: { 'application/json': Match.stringLikeRegexp('"code":"RATE_LIMITED"') },
       });
     }
+  });
+
+  it('answers a function Lambda throttled (its reserved concurrency spent) with 503 SERVICE_UNAVAILABLE and a Retry-After header, never a 500', () => {
+    apiTemplate.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'INTEGRATION_FAILURE',
+      StatusCode: '503',
+      ResponseParameters: Match.objectLike({ 'gatewayresponse.header.Retry-After': "'1'" }),
+      ResponseTemplates: { 'application/json': Match.stringLikeRegexp('"code":"SERVICE_UNAVAILABLE"') },
+    });
   });
 
   it('throttles the stage and writes access logs', () => {
