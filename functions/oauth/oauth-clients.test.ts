@@ -66,14 +66,36 @@ describe('the redirect URI asked for', () => {
   it('must be one the client has, to the character: no prefix, no longer path, no other form of it', async () => {
     const clientId = await registeredClient(api, ['https://app.example.com', 'https://app.example.com/cb', LOOPBACK_REDIRECT]);
     for (const exact of ['https://app.example.com', 'https://app.example.com/cb']) expect(await answerTo({ client_id: clientId, redirect_uri: exact }), exact).toBe(200);
-    const refused = ['https://app.example.com.attacker.net/steal', 'https://app.example.com/', 'https://app.example.com/cb/../x', 'https://app.example.com/cbx', 'https://app.example.com/cb/', 'https://app.example.com/cb?next=x', 'https://app.example.com/cb#x', 'http://app.example.com/cb', 'https://APP.example.com/cb', 'https://app.example.com:8443/cb'];
+    const refused = [
+      'https://app.example.com.attacker.net/steal',
+      'https://app.example.com/',
+      'https://app.example.com/cb/../x',
+      'https://app.example.com/cbx',
+      'https://app.example.com/cb/',
+      'https://app.example.com/cb?next=x',
+      'https://app.example.com/cb#x',
+      'http://app.example.com/cb',
+      'https://APP.example.com/cb',
+      'https://app.example.com:8443/cb',
+    ];
     for (const asked of refused) expect(await answerTo({ client_id: clientId, redirect_uri: asked }), asked).toEqual([400, 'redirect_uri', `redirect_uri ${asked} is not one of the client's redirect URIs`]);
   });
 
   it('on the loopback interface may differ in its port alone (RFC 8252): not its path, host, scheme or query', async () => {
     const clientId = await registeredClient(api, [LOOPBACK_REDIRECT, 'https://app.example.com/cb']);
     for (const port of ['http://127.0.0.1:50999/callback', 'http://127.0.0.1/callback', LOOPBACK_REDIRECT]) expect(await answerTo({ client_id: clientId, redirect_uri: port }), port).toBe(200);
-    const refused = ['http://127.0.0.1:50999/other', 'http://127.0.0.1:50999/callbackx', 'http://127.0.0.2:33418/callback', 'https://127.0.0.1:33418/callback', 'http://localhost:33418/callback', 'http://[::1]:33418/callback', 'http://127.0.0.1:50999/callback?x=1', 'http://127.0.0.1:50999/callback#x', 'http://127.0.0.1:50999/cb', 'not a url'];
+    const refused = [
+      'http://127.0.0.1:50999/other',
+      'http://127.0.0.1:50999/callbackx',
+      'http://127.0.0.2:33418/callback',
+      'https://127.0.0.1:33418/callback',
+      'http://localhost:33418/callback',
+      'http://[::1]:33418/callback',
+      'http://127.0.0.1:50999/callback?x=1',
+      'http://127.0.0.1:50999/callback#x',
+      'http://127.0.0.1:50999/cb',
+      'not a url',
+    ];
     for (const asked of refused) expect(await answerTo({ client_id: clientId, redirect_uri: asked }), asked).toEqual([400, 'redirect_uri', expect.any(String)]);
     // Only a loopback URI's port may differ: an https one's may not, nor may an http URI on another host stand for it.
     expect(await answerTo({ client_id: clientId, redirect_uri: 'https://app.example.com:444/cb' })).toEqual([400, 'redirect_uri', expect.any(String)]);
