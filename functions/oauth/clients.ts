@@ -90,7 +90,7 @@ export async function resolveClient(clientId: string): Promise<OAuthClient> {
 const documents = new Map<string, { outcome: Promise<OAuthClient>; until: number }>();
 
 /** How long a document's answer may be kept, from its Cache-Control, in seconds. */
-export function documentCacheSeconds(cacheControl: string | undefined): number {
+function documentCacheSeconds(cacheControl: string | undefined): number {
   const { documentCacheSeconds: unsaid, documentCacheFloorSeconds: floor, documentCacheCeilingSeconds: ceiling } = OAUTH_LIMITS;
   if (!cacheControl) return unsaid;
   const directives = cacheControl.toLowerCase().split(',').map((directive) => directive.trim());
