@@ -67,9 +67,12 @@ describe('the API stack', () => {
     const stage = Object.values(apiTemplate.findResources('AWS::ApiGateway::Stage') as Record<string, Resource>)[0]!;
     const throttled = routes.filter((route) => route.throttle);
     // The OAuth endpoints that register and issue are throttled too (functions/oauth/routes.ts), below any one organization's plan.
-    expect(throttled.map((route) => route.operationId)).toEqual(['receiveInbound', 'registerOAuthClient', 'postOAuthAuthorize', 'postOAuthToken']);
+    expect(throttled.map((route) => route.operationId)).toEqual(['receiveInbound', 'registerOAuthClient', 'getOAuthAuthorize', 'postOAuthAuthorize', 'postOAuthToken']);
     const register = (stage.Properties.MethodSettings as Array<Record<string, any>>).find((setting) => setting.HttpMethod === 'POST' && setting.ResourcePath === '/~1oauth~1register')!;
     expect(register).toMatchObject({ ThrottlingRateLimit: 5, ThrottlingBurstLimit: 20 });
+    // The consent page, which fetches a client's document, has its own throttle below the stage's.
+    const authorize = (stage.Properties.MethodSettings as Array<Record<string, any>>).find((setting) => setting.HttpMethod === 'GET' && setting.ResourcePath === '/~1oauth~1authorize')!;
+    expect(authorize).toMatchObject({ ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 });
     const inbound = (stage.Properties.MethodSettings as Array<Record<string, any>>).find((setting) => setting.HttpMethod === 'POST' && setting.ResourcePath === '/~1v1~1inbound~1{inboundEndpointId}')!;
     expect(inbound).toMatchObject({ ThrottlingRateLimit: 200, ThrottlingBurstLimit: 400 });
     // Room for one organization at its inbound plan's full rate and burst, and as much again for every other organization.
@@ -306,8 +309,8 @@ describe('the API stack', () => {
     apiTemplate.hasResourceProperties('AWS::ApiGateway::GatewayResponse', { ResponseType: 'INTEGRATION_TIMEOUT', StatusCode: '504' });
   });
 
-  it("keeps API Gateway's own statuses (403, 415, 502, 504 …) in the envelope instead of flattening them into 400 or 500", () => {
-    for (const [type, status] of [['EXPIRED_TOKEN', 403], ['INVALID_API_KEY', 403], ['WAF_FILTERED', 403], ['UNSUPPORTED_MEDIA_TYPE', 415], ['INTEGRATION_FAILURE', 502], ['INTEGRATION_TIMEOUT', 504], ['QUOTA_EXCEEDED', 429]] as const) {
+  it("keeps API Gateway's own statuses (403, 415, 503, 504 …) in the envelope instead of flattening them into 400 or 500", () => {
+    for (const [type, status] of [['EXPIRED_TOKEN', 403], ['INVALID_API_KEY', 403], ['WAF_FILTERED', 403], ['UNSUPPORTED_MEDIA_TYPE', 415], ['INTEGRATION_FAILURE', 503], ['INTEGRATION_TIMEOUT', 504], ['QUOTA_EXCEEDED', 429]] as const) {
       apiTemplate.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
         ResponseType: type,
         StatusCode: String(status),
@@ -397,6 +400,15 @@ describe('the API stack', () => {
         ResponseTemplates: { 'application/json': Match.stringLikeRegexp('"code":"RATE_LIMITED"') },
       });
     }
+  });
+
+  it('answers a function Lambda throttled (its reserved concurrency spent) with 503 SERVICE_UNAVAILABLE and a Retry-After header, never a 500', () => {
+    apiTemplate.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'INTEGRATION_FAILURE',
+      StatusCode: '503',
+      ResponseParameters: Match.objectLike({ 'gatewayresponse.header.Retry-After': "'1'" }),
+      ResponseTemplates: { 'application/json': Match.stringLikeRegexp('"code":"SERVICE_UNAVAILABLE"') },
+    });
   });
 
   it('throttles the stage and writes access logs', () => {

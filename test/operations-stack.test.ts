@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { greaterThanPattern, INBOUND_RETRY_AFTER_SECONDS, IPV4_URL_RULES } from '../infra/cdk/firewall';
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '#shared/http/gateway-responses';
 import { routes } from '../functions/resources';
+import { getOAuthAuthorize } from '../functions/oauth/routes';
 import { DYNAMO_ACTIONS, routeId } from '#shared/routes/route';
 
 type Resource = { Properties: Record<string, any> };
@@ -352,9 +353,11 @@ describe('concurrency', () => {
   const reserved = (deployment: ReturnType<typeof synth>) =>
     Object.fromEntries(Object.entries(deployment.resources('AWS::Lambda::Function')).filter(([, fn]) => fn.Properties.ReservedConcurrentExecutions !== undefined).map(([id, fn]) => [id.replace(/[0-9A-F]{8}$/, ''), fn.Properties.ReservedConcurrentExecutions]));
 
-  it('reserves 100 for the API key authorizer, so no burst elsewhere in the account can throttle it and with it every keyed request; no route function reserves any', () => {
+  it('reserves 100 for the API key authorizer, so no burst elsewhere in the account can throttle it and with it every keyed request; of the routes, only the consent page, which fetches client documents, and as its row says', () => {
     expect(DEFAULT_CONCURRENCY.authorizer).toBe(100);
-    expect(reserved(deployed)).toEqual({ AuthorizerFunction: 100 });
+    expect(getOAuthAuthorize.reservedConcurrency).toBe(10);
+    expect(routes.filter((route) => route.reservedConcurrency !== undefined).map((route) => route.operationId)).toEqual(['getOAuthAuthorize']);
+    expect(reserved(deployed)).toEqual({ AuthorizerFunction: 100, [`${routeId(getOAuthAuthorize)}Function`]: getOAuthAuthorize.reservedConcurrency });
   });
 
   it('states in docs/operations.md what every reservation and queue consumer’s ceiling is, as the templates have them, and what the reservations leave of an account’s 1 000', () => {
@@ -367,7 +370,7 @@ describe('concurrency', () => {
     const functionsOf = (template: Template) => Object.entries(template.findResources('AWS::Lambda::Function') as Record<string, Resource>).map(([id, fn]) => ({ id, name: id.replace(/Function[0-9A-F]{8}$/, ''), fn }));
     const all = [...deployed.templates, deployed.events].flatMap(functionsOf);
     const reserving = all.filter(({ fn }) => fn.Properties.ReservedConcurrentExecutions !== undefined);
-    expect(reserving.map(({ name }) => name).sort()).toEqual(['Authorizer', 'CountReports', 'RecordEvents']);
+    expect(reserving.map(({ name }) => name).sort()).toEqual(['Authorizer', 'CountReports', 'GetOAuthAuthorize', 'RecordEvents']);
     for (const { name, fn } of reserving) expect(rowOf(name), name).toContain(`${fn.Properties.ReservedConcurrentExecutions} reserved`);
     const ceilings = Object.values(deployed.events.findResources('AWS::Lambda::EventSourceMapping') as Record<string, Resource>).filter((mapping) => mapping.Properties.ScalingConfig);
     expect(ceilings).toHaveLength(2);
@@ -380,8 +383,9 @@ describe('concurrency', () => {
   });
 
   it('takes another reservation, or none, by context, and refuses a value that is not a count', () => {
-    expect(reserved(tuned)).toEqual({ AuthorizerFunction: 250 });
-    expect(reserved(synth({ authorizerConcurrency: 'none' }))).toEqual({});
+    expect(reserved(tuned)).toEqual({ AuthorizerFunction: 250, GetOAuthAuthorizeFunction: 10 });
+    expect(reserved(synth({ authorizerConcurrency: 'none', routeConcurrency: 'none' }))).toEqual({});
+    expect(() => synth({ routeConcurrency: 5 })).toThrow(/routeConcurrency takes none only/);
     expect(() => synth({ authorizerConcurrency: 0 })).toThrow(/authorizerConcurrency must be a number from 1/);
     expect(() => synth({ authorizerConcurrency: 'lots' })).toThrow(/authorizerConcurrency must be a number/);
   });

@@ -83,17 +83,41 @@ export async function resolveClient(clientId: string): Promise<OAuthClient> {
   return client;
 }
 
-const documents = new Map<string, { client: OAuthClient; until: number }>();
+/**
+ * Documents read, and failures, per URL: the outcome (pending while it is fetched, so a second request for the URL
+ * waits for the same fetch), kept until `until`. Insertion order is recency: the first entry is forgotten first.
+ */
+const documents = new Map<string, { outcome: Promise<OAuthClient>; until: number }>();
 
-/** A client ID metadata document, fetched at most once per OAUTH_LIMITS.documentCacheSeconds, at most documentCacheEntries kept. */
-async function clientFromDocument(url: string): Promise<OAuthClient> {
+/** How long a document's answer may be kept, from its Cache-Control, in seconds. */
+function documentCacheSeconds(cacheControl: string | undefined): number {
+  const { documentCacheSeconds: unsaid, documentCacheFloorSeconds: floor, documentCacheCeilingSeconds: ceiling } = OAUTH_LIMITS;
+  if (!cacheControl) return unsaid;
+  const directives = cacheControl.toLowerCase().split(',').map((directive) => directive.trim());
+  if (directives.some((directive) => directive === 'no-store' || directive === 'no-cache')) return floor;
+  const maxAge = directives.map((directive) => /^max-age="?(\d+)"?$/.exec(directive)?.[1]).find((value) => value !== undefined);
+  return maxAge === undefined ? unsaid : Math.min(ceiling, Math.max(floor, Number(maxAge)));
+}
+
+/**
+ * A client ID metadata document's client: fetched once for every request naming the URL meanwhile, then kept as
+ * its Cache-Control says (bounded), or, refused, for OAUTH_LIMITS.documentFailureSeconds; at most
+ * documentCacheEntries URLs kept.
+ */
+function clientFromDocument(url: string): Promise<OAuthClient> {
   const cached = documents.get(url);
-  if (cached && cached.until > clock.now()) return cached.client;
-  const client = documentClient(url, await fetchDocument(url));
   documents.delete(url);
+  if (cached && cached.until > clock.now()) {
+    documents.set(url, cached);
+    return cached.outcome;
+  }
+  const read = fetchDocument(url).then(({ text, cacheControl }) => ({ client: documentClient(url, text), cacheControl }));
+  const entry = { outcome: read.then(({ client }) => client), until: Infinity };
+  const keep = (seconds: number) => void (entry.until = clock.now() + seconds * 1000);
+  read.then(({ cacheControl }) => keep(documentCacheSeconds(cacheControl)), () => keep(OAUTH_LIMITS.documentFailureSeconds));
   if (documents.size >= OAUTH_LIMITS.documentCacheEntries) documents.delete(documents.keys().next().value!);
-  documents.set(url, { client, until: clock.now() + OAUTH_LIMITS.documentCacheSeconds * 1000 });
-  return client;
+  documents.set(url, entry);
+  return entry.outcome;
 }
 
 /**
@@ -120,14 +144,18 @@ function documentClient(url: string, text: string): OAuthClient {
 /** host:port as the test setting names hosts. */
 const hostPort = (url: URL) => `${canonicalHost(url.hostname)}:${url.port || '443'}`;
 
+/** How a document's host is resolved: every address of the name. A seam for the tests, which have no DNS of their own. */
+export const documentDns = { resolve: (hostname: string) => lookup(hostname, { all: true }) };
+
 /**
- * The DNS lookup a document is fetched with: the address checked is the address connected to, and no private,
- * loopback or link-local address is, but on a host the test setting names.
+ * The DNS lookup a document is fetched with: the address checked is the address connected to, and a name with any
+ * private, loopback or link-local address is refused (the first may be the one connected to), but on a host the test
+ * setting names.
  */
 const documentLookup =
   (allowPrivate: boolean): LookupFunction =>
   (hostname, options, callback) => {
-    lookup(canonicalHost(hostname), { all: true }).then(
+    documentDns.resolve(canonicalHost(hostname)).then(
       (addresses) => {
         if (addresses.length === 0 || (!allowPrivate && addresses.some(({ address }) => isBlockedAddress(address)))) {
           return callback(Object.assign(new Error(`${hostname} resolves to a private, loopback or link-local address`), { code: 'EBLOCKEDADDRESS' }), '', 4);
@@ -141,9 +169,10 @@ const documentLookup =
 
 /**
  * GETs a client ID metadata document under the webhook destinations' guard: https only, no redirect followed, no
- * private address (before and after resolution), at most OAUTH_LIMITS.documentBytes within documentTimeoutMs.
+ * private address (before and after resolution), at most OAUTH_LIMITS.documentBytes, all of it (DNS, connect, TLS,
+ * the body) within one deadline on the clock, documentDeadlineMs.
  */
-function fetchDocument(clientId: string): Promise<string> {
+function fetchDocument(clientId: string): Promise<{ text: string; cacheControl?: string }> {
   const url = new URL(clientId);
   const allowPrivate = clientDocumentHosts.allowed.has(hostPort(url));
   const refused = (why: string) => new OAuthError('invalid_client', `The client ID metadata document at ${clientId} could not be read: ${why}`, 401);
@@ -151,15 +180,14 @@ function fetchDocument(clientId: string): Promise<string> {
   if (!allowPrivate && (host === 'localhost' || host.endsWith('.localhost') || (isIP(host) && isBlockedAddress(host)))) {
     return Promise.reject(refused('its host is a private, loopback or link-local address'));
   }
-  return new Promise((resolve, reject) => {
+  let cancel = () => {};
+  const read = new Promise<{ text: string; cacheControl?: string }>((resolve, reject) => {
     const outgoing = httpsRequest(
       url,
       {
         method: 'GET',
         headers: { accept: 'application/json', 'user-agent': 'SalesPipeline-OAuth/1.0' },
         lookup: documentLookup(allowPrivate),
-        timeout: OAUTH_LIMITS.documentTimeoutMs,
-        signal: AbortSignal.timeout(OAUTH_LIMITS.documentTimeoutMs),
         ...(allowPrivate && clientDocumentHosts.ca ? { ca: clientDocumentHosts.ca } : {}),
       },
       (answer) => {
@@ -177,14 +205,19 @@ function fetchDocument(clientId: string): Promise<string> {
           }
           chunks.push(chunk);
         });
-        answer.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        answer.on('end', () => resolve({ text: Buffer.concat(chunks).toString('utf8'), ...(answer.headers['cache-control'] ? { cacheControl: answer.headers['cache-control'] } : {}) }));
         answer.on('error', (error) => reject(refused(error.message)));
       },
     );
-    outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer within ${OAUTH_LIMITS.documentTimeoutMs / 1000} s`)));
+    const late = refused(`no answer within ${OAUTH_LIMITS.documentDeadlineMs / 1000} s`);
+    cancel = clock.setTimer(clock.now() + OAUTH_LIMITS.documentDeadlineMs, () => {
+      reject(late);
+      outgoing.destroy(late);
+    });
     outgoing.on('error', (error: NodeJS.ErrnoException) => reject(refused(error.code === 'EBLOCKEDADDRESS' ? 'its host resolves to a private, loopback or link-local address' : error.message)));
     outgoing.end();
   });
+  return read.finally(() => cancel());
 }
 
 /** Forgets the documents read so far (tests). */

@@ -3,7 +3,7 @@ import { defineRoute } from '#shared/routes/route';
 import { ErrorEnvelopeSchema } from '#shared/schema';
 import { TextBody } from '#shared/openapi/schemas';
 import { errorEnvelope } from '#shared/http/envelope';
-import { OAUTH_LIMITS } from './settings';
+import { OAUTH_LIMITS, UNUSED_REGISTRATION_LIFETIME } from './settings';
 import { OAUTH_PATHS } from './metadata';
 import {
   AuthorizationServerMetadata,
@@ -24,6 +24,12 @@ import {
 const PUBLIC = { tag: 'OAuth', auth: 'none' as const };
 /** One noisy client cannot starve the rest: what registers and exchanges is throttled below the stage. */
 const OAUTH_THROTTLE = { rateLimit: 5, burstLimit: 20 };
+/**
+ * The consent page fetches the client's metadata document (up to OAUTH_LIMITS.documentDeadlineMs) before anyone has
+ * proved anything: a route throttle above what people consenting ask for, and a reserve that holds a flood of hanging
+ * hosts to a few invocations instead of the account's pool (docs/decisions/oauth.md).
+ */
+const DOCUMENT_FETCH = { throttle: { rateLimit: 10, burstLimit: 20 }, reservedConcurrency: 10 };
 const FORM = 'application/x-www-form-urlencoded';
 /** An OAuth endpoint's refusal, or the envelope of what the route itself refuses (an unknown query parameter, a body too large). */
 const OAUTH_REFUSAL = v.union([OAuthErrorBody, ErrorEnvelopeSchema]);
@@ -71,7 +77,7 @@ export const registerOAuthClient = defineRoute({
   method: 'POST',
   path: OAUTH_PATHS.register,
   summary: 'Register an OAuth client (dynamic client registration, RFC 7591)',
-  description: `For clients that register themselves (a client with an https client ID metadata document needs not). Public clients only (\`token_endpoint_auth_method: "none"\`, PKCE); redirect URIs are https, or http on the loopback interface (any port at authorization, RFC 8252). The client is forgotten after ${OAUTH_LIMITS.unusedRegistrationSeconds / 86_400} days unless an organization grants it access; the token endpoint then answers \`invalid_client\`, and the client registers again. Refusals are OAuth’s: \`invalid_redirect_uri\` or \`invalid_client_metadata\`, the description naming the field.`,
+  description: `For clients that register themselves (a client with an https client ID metadata document needs not). Public clients only (\`token_endpoint_auth_method: "none"\`, PKCE); redirect URIs are https, or http on the loopback interface (any port at authorization, RFC 8252). The client is forgotten after ${UNUSED_REGISTRATION_LIFETIME} unless an organization grants it access; the token endpoint then answers \`invalid_client\`, and the client registers again. Refusals are OAuth’s: \`invalid_redirect_uri\` or \`invalid_client_metadata\`, the description naming the field.`,
   // The client's item, in a partition of its own (no organization's).
   dynamodb: ['PutItem'],
   status: 201,
@@ -105,6 +111,7 @@ export const getOAuthAuthorize = defineRoute({
     303: { description: 'A fault of the request after the client and its redirect URI are known: back to the redirect URI with `error` (`invalid_request`, `unsupported_response_type`, `invalid_scope`, `invalid_target`), `error_description`, `state` and `iss`.', empty: true, headers: { Location: 'The redirect URI with the error.' } },
   },
   callsOutside: true,
+  ...DOCUMENT_FETCH,
 });
 
 export const postOAuthAuthorize = defineRoute({

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { API_KEY_SCOPES } from '#shared/auth/scopes';
 import { deletedSchema, PrefixedId, Timestamp } from '#shared/schema';
+import { UNUSED_REGISTRATION_LIFETIME } from './settings';
 
 /** Scopes as OAuth writes them: one of an API key's scopes (read < write < full), which a grant never exceeds. */
 export const OAUTH_SCOPES = API_KEY_SCOPES;
@@ -62,7 +63,7 @@ export const RegisterClientBody = v.looseObject(
 
 /** What registration answers (RFC 7591 §3.2.1). */
 export const RegisteredClient = v.looseObject({
-  client_id: described(v.string(), '`client_` and 26 characters: the id to authorize with. Unused for 7 days, it is forgotten (the token endpoint then answers invalid_client, and the client registers again).'),
+  client_id: described(v.string(), `\`client_\` and 26 characters: the id to authorize with. Unused for ${UNUSED_REGISTRATION_LIFETIME}, it is forgotten (the token endpoint then answers invalid_client, and the client registers again).`),
   client_id_issued_at: v.number(),
   client_name: v.string(),
   redirect_uris: v.array(v.string()),

@@ -11,14 +11,33 @@ export const OAUTH_LIMITS = {
   accessTokenSeconds: 3600,
   /** A refresh token: 30 days unused; each use rotates it. */
   refreshTokenSeconds: 30 * 86_400,
-  /** A client registered by dynamic registration and never granted anything is deleted after this (TTL). */
-  unusedRegistrationSeconds: 7 * 86_400,
-  /** A client ID metadata document: its size, how long its host may take, how long it is kept, how many are kept. */
+  /**
+   * A client registered by dynamic registration and never granted anything is refused, then deleted (TTL), after this:
+   * a person consents within minutes of registering, and what anonymous callers leave behind is gone within a day.
+   */
+  unusedRegistrationSeconds: 86_400,
+  /** A client ID metadata document's size. */
   documentBytes: 5 * 1024,
-  documentTimeoutMs: 5000,
+  /**
+   * One deadline for the whole fetch of a document (DNS, connect, TLS, the body): a static file, which a healthy host
+   * answers in a fraction of this, and what a host that never answers holds an invocation for.
+   */
+  documentDeadlineMs: 2000,
+  /**
+   * How long a document is kept: its Cache-Control max-age within the floor and ceiling (no-store or no-cache: the
+   * floor), `documentCacheSeconds` when it says none. A failure (no answer, a refusal, not a document) is kept
+   * `documentFailureSeconds`, so a host that hangs is asked at most once in that time per URL.
+   */
   documentCacheSeconds: 300,
+  documentCacheFloorSeconds: 60,
+  documentCacheCeilingSeconds: 86_400,
+  documentFailureSeconds: 30,
+  /** Documents and failures kept at once, the least recently used forgotten first. */
   documentCacheEntries: 100,
 } as const;
+
+/** How long an unused registration lasts, as the document says it. */
+export const UNUSED_REGISTRATION_LIFETIME = `${OAUTH_LIMITS.unusedRegistrationSeconds / 3600} hours`;
 
 /**
  * Hosts (`host:port`) whose client ID metadata documents may be fetched although they are on this machine, with the

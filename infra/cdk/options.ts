@@ -39,8 +39,9 @@ export interface DeploymentOptions {
    * Concurrency: reserved for the API key authorizer (every keyed request needs it, so no burst elsewhere may starve
    * it), reserved as a ceiling for the stream consumer, and the most concurrent invocations the delivery queue's
    * event source starts. `undefined` leaves one unset (an account whose concurrency is below 1000 may need that).
+   * `routes` false (`-c routeConcurrency=none`) leaves unset the reservations the route table gives its functions.
    */
-  concurrency: { authorizer?: number; streamConsumer?: number; deliveries?: number };
+  concurrency: { authorizer?: number; streamConsumer?: number; deliveries?: number; routes: boolean };
   /**
    * The API stack with every function in its own template, for `sam local start-api`, which cannot follow a nested
    * stack's outputs to the functions behind the routes. Not deployable: the template passes CloudFormation's 500
@@ -76,6 +77,13 @@ export interface BackupOptions {
  * else (docs/operations.md, where a test holds the figure to the templates).
  */
 export const DEFAULT_CONCURRENCY = { authorizer: 100, streamConsumer: 10, deliveries: 10 } as const;
+
+/** Whether routes' functions get the reservations the route table gives them: unless told `none`. */
+function routeReservations(node: Node): boolean {
+  const value: unknown = node.tryGetContext('routeConcurrency');
+  if (value !== undefined && value !== 'none') throw new Error(`Context routeConcurrency takes none only, to leave unset the reservations the route table gives (got ${JSON.stringify(value)})`);
+  return value === undefined;
+}
 
 /** A switch: true or false, as given on the command line (a string) or in cdk.json; false unless set. */
 function flag(node: Node, name: string): boolean {
@@ -143,6 +151,7 @@ export function readOptions(node: Node): DeploymentOptions {
       streamConsumer: limit('streamConcurrency', DEFAULT_CONCURRENCY.streamConsumer, { min: 1, max: 10_000 }),
       // Lambda's own bounds for an SQS event source's maximum concurrency.
       deliveries: limit('deliveryConcurrency', DEFAULT_CONCURRENCY.deliveries, { min: 2, max: 1000 }),
+      routes: routeReservations(node),
     },
     samLocal,
     analytics: flag(node, 'analytics'),

@@ -5,7 +5,7 @@ import { GATEWAY_RESPONSES, gatewayResponseBody, methodNotAllowed, type GatewayR
 import { publicBaseUrl } from '#shared/http/base-url';
 import { unauthorizedChallenge } from '../../functions/oauth/metadata';
 import { NO_STORE_HEADERS } from '#shared/http/envelope';
-import { authorizerOf, routeId, type AuthorizerKind, type RouteDefinition } from '#shared/routes/route';
+import { authorizerOf, handlerOf, routeId, type AuthorizerKind, type RouteDefinition } from '#shared/routes/route';
 import type { Admission } from './rate-limiter';
 
 type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<{ statusCode: number; headers?: Record<string, string>; body: string; isBase64Encoded?: boolean }>;
@@ -107,6 +107,8 @@ export const INTEGRATION_TIMEOUT_MS = 29_000;
  */
 export function createLocalGateway({ routes, loadHandler, loadAuthorizer, aroundInvoke = (_, invoke) => invoke(), aroundAuthorize = (authorize) => authorize(), meter, authorizerCacheTtlMs = 0, integrationTimeoutMs = INTEGRATION_TIMEOUT_MS }: LocalGatewayOptions) {
   const allowedByHeader = new Map<string, { result: APIGatewayAuthorizerResult; until: number }>();
+  /** Invocations under way per function (its handler) with a reserved concurrency: as Lambda counts them against it. */
+  const running = new Map<string, number>();
   const compiled = routes.map(compile).sort((a, b) => specificity(a) - specificity(b));
 
   const send = (response: ServerResponse, statusCode: number, body: string | Buffer, headers: Record<string, string> = {}) => {
@@ -239,6 +241,10 @@ export function createLocalGateway({ routes, loadHandler, loadAuthorizer, around
     } as unknown as APIGatewayProxyEvent;
 
     const handler = await loadHandler(route);
+    // A function at its reserved concurrency is throttled by Lambda, which API Gateway answers as INTEGRATION_FAILURE.
+    const fn = route.reservedConcurrency === undefined ? undefined : handlerOf(route);
+    if (fn !== undefined && (running.get(fn) ?? 0) >= route.reservedConcurrency!) return sendGateway(response, GATEWAY_RESPONSES.INTEGRATION_FAILURE);
+    if (fn !== undefined) running.set(fn, (running.get(fn) ?? 0) + 1);
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<'TIMEOUT'>((resolve) => {
       timer = setTimeout(() => resolve('TIMEOUT'), integrationTimeoutMs);
@@ -247,6 +253,8 @@ export function createLocalGateway({ routes, loadHandler, loadAuthorizer, around
       console.error(JSON.stringify({ level: 'ERROR', message: 'handler crashed', route: route.operationId, error: String(error) }));
       return undefined;
     });
+    // The invocation holds its slot until it ends, past the gateway's timeout, as a Lambda invocation does.
+    if (fn !== undefined) void invocation.finally(() => running.set(fn, running.get(fn)! - 1));
     const result = await Promise.race([invocation, timedOut]).finally(() => clearTimeout(timer));
     if (result === 'TIMEOUT') {
       console.error(JSON.stringify({ level: 'ERROR', message: 'integration timed out', route: route.operationId, afterMs: integrationTimeoutMs }));

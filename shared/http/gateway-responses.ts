@@ -52,7 +52,9 @@ export const GATEWAY_RESPONSES = {
   // API Gateway gives an integration 29 s.
   INTEGRATION_TIMEOUT: { type: 'INTEGRATION_TIMEOUT', status: 504, message: 'The request took too long; try again', code: 'TIMEOUT' },
   // API Gateway's own answers keep their real status; only types nobody names fall to the defaults below.
-  INTEGRATION_FAILURE: { type: 'INTEGRATION_FAILURE', status: 502, message: 'The request could not be processed; try again', code: 'BAD_GATEWAY' },
+  // What API Gateway answers when Lambda throttles the function (its reserved concurrency spent) or cannot invoke it:
+  // nothing ran, so a 503 to retry, never the 500 a proxy integration answers unmapped.
+  INTEGRATION_FAILURE: { type: 'INTEGRATION_FAILURE', status: 503, message: 'The operation is busy; retry after the Retry-After seconds', code: 'SERVICE_UNAVAILABLE', headers: { 'Retry-After': String(RETRY_AFTER_SECONDS.THROTTLED) } },
   API_CONFIGURATION_ERROR: { type: 'API_CONFIGURATION_ERROR', status: 500, message: 'Internal server error', code: 'INTERNAL_ERROR' },
   EXPIRED_TOKEN: { type: 'EXPIRED_TOKEN', status: 403, message: 'Forbidden', code: 'FORBIDDEN' },
   INVALID_API_KEY: { type: 'INVALID_API_KEY', status: 403, message: 'Forbidden', code: 'FORBIDDEN' },

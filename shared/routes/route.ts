@@ -121,6 +121,12 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
   /** Its own throttle at API Gateway, below the stage's: a public route one noisy sender must not let starve the rest. */
   throttle?: { rateLimit: number; burstLimit: number };
   /**
+   * Its function's reserved concurrency: at most this many invocations at once, taken from no other function, and
+   * none more (Lambda throttles the rest, which the gateway answers 503 with Retry-After). For a public route whose
+   * function waits on a host outside the API: a flood of it holds this many, not the account's pool.
+   */
+  reservedConcurrency?: number;
+  /**
    * Browsers on other sites may call it (CORS): an OPTIONS method on its path, behind the same authorizer, is
    * answered by the same function, which sees `request.method` OPTIONS and answers the preflight.
    */

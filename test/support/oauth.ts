@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -75,27 +76,74 @@ export class MemoryProvider implements OAuthClientProvider {
   };
 }
 
-/**
- * An https host on this machine serving client ID metadata documents (path → JSON), with a self-signed certificate
- * for `localhost` made by openssl for the file; closed after the file.
- */
-export async function clientDocumentHost(documents: (origin: string) => Record<string, unknown>): Promise<{ origin: string; hostPort: string; ca: string }> {
+/** One self-signed certificate for `localhost`, made by openssl for the file: every local client host serves it. */
+let certificate: { key: string; cert: string } | undefined;
+function localhostCertificate(): { key: string; cert: string } {
+  if (certificate) return certificate;
   const dir = mkdtempSync(join(tmpdir(), 'oauth-host-'));
   execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost'], { stdio: 'ignore' });
-  const [key, cert] = [readFileSync(join(dir, 'key.pem'), 'utf8'), readFileSync(join(dir, 'cert.pem'), 'utf8')];
-  let origin = '';
+  return (certificate = { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') });
+}
+
+/** A local https host: listening on 127.0.0.1, named `localhost`, closed after the file; its connections and requests counted. */
+async function localHost(answer: (request: IncomingMessage, response: ServerResponse) => void) {
+  const { key, cert } = localhostCertificate();
+  let [connections, requests] = [0, 0];
+  let waiting: { count: number; resolve: () => void }[] = [];
   const server: Server = createServer({ key, cert }, (request, response) => {
-    const document = documents(origin)[request.url ?? ''] as Record<string, unknown> | undefined;
-    // A document that is only `{ location }` answers a redirect there.
-    if (typeof document?.location === 'string') return void response.writeHead(302, { location: document.location }).end();
-    response.writeHead(document ? 200 : 404, { 'content-type': 'application/json' });
-    response.end(JSON.stringify(document ?? {}));
+    requests += 1;
+    waiting = waiting.filter((wait) => (wait.count <= requests ? void wait.resolve() : true));
+    answer(request, response);
   });
+  server.on('secureConnection', () => void (connections += 1));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(() => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))));
   const { port } = server.address() as AddressInfo;
-  origin = `https://localhost:${port}`;
-  return { origin, hostPort: `localhost:${port}`, ca: cert };
+  return {
+    port,
+    origin: `https://localhost:${port}`,
+    hostPort: `localhost:${port}`,
+    ca: cert,
+    /** TLS connections accepted so far. */
+    connections: () => connections,
+    /** Resolves once this many requests have been received. */
+    received: (count: number) => new Promise<void>((resolve) => (requests >= count ? resolve() : waiting.push({ count, resolve }))),
+  };
+}
+
+/**
+ * An https host on this machine serving client ID metadata documents (path → JSON, or text), each answered with the headers
+ * `headersOf` gives its path; `requests` counts the requests of each path.
+ */
+export async function clientDocumentHost(documents: (origin: string) => Record<string, unknown>, headersOf: (path: string) => Record<string, string> = () => ({})) {
+  const requests = new Map<string, number>();
+  const host = await localHost((request, response) => {
+    const path = request.url ?? '';
+    requests.set(path, (requests.get(path) ?? 0) + 1);
+    const document = documents(host.origin)[path] as Record<string, unknown> | undefined;
+    // A document that is only `{ location }` answers a redirect there; one that is text is answered as it is.
+    if (typeof document?.location === 'string') return void response.writeHead(302, { location: document.location }).end();
+    response.writeHead(document ? 200 : 404, { 'content-type': 'application/json', ...headersOf(path) });
+    response.end(typeof document === 'string' ? document : JSON.stringify(document ?? {}));
+  });
+  return { ...host, requests: (path: string) => requests.get(path) ?? 0 };
+}
+
+/**
+ * An https host on this machine that accepts every connection and request and never answers; `open` counts the
+ * requests still held, `released` resolves once the caller has dropped each.
+ */
+export async function hangingHost() {
+  const held = new Set<ServerResponse>();
+  let releasing: (() => void)[] = [];
+  const host = await localHost((_request, response) => {
+    held.add(response);
+    response.on('close', () => {
+      held.delete(response);
+      if (held.size === 0) releasing = releasing.filter((resolve) => void resolve());
+    });
+  });
+  return { ...host, open: () => held.size, released: () => new Promise<void>((resolve) => (held.size === 0 ? resolve() : releasing.push(resolve))) };
 }
 
 /** Registers a client by dynamic registration, with a loopback redirect URI. */

@@ -84,6 +84,7 @@ export class RouteFunctions {
       dynamodb: grantedActions(route),
       indexes: route.indexes,
       assets: route.assets,
+      reservedConcurrency: options.concurrency.routes ? route.reservedConcurrency : undefined,
       paramsAndSecrets: cursors ? this.paramsAndSecrets : undefined,
       environment: { ...(cursors ? this.cursorKeyEnvironment : {}), ...this.environment, ...capabilityEnvironment(route.capabilities ?? [], this.where) },
       rollbackAlarms: (target) => monitoring.watchFunction(scope, routeId(route), target, { operationId: route.operationId }),
