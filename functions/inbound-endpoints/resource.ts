@@ -18,7 +18,8 @@ export const inboundEndpoints = defineResource({
     inboundEndpoint: {
       functionName: 'InboundAuthorizer',
       handler: 'authorizer',
-      dynamodb: ['Query'],
+      // The endpoint by id, then the source's counter of the day (source-share.ts).
+      dynamodb: ['Query', 'UpdateItem'],
       indexes: ['gsi1'],
       callers:
         'Senders are web forms and email parsers holding an inbound endpoint’s token or signing secret, which the function checks; the Lambda REQUEST authorizer names the endpoint’s organization for its usage plan.',

@@ -1,46 +1,17 @@
-import { request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import { sourceLimitKeys } from '#shared/limits/per-source';
 import { useTestApi } from '../../test/support/api';
-import { assertMatchesDocument } from '../../test/support/contract';
+import { requestFrom, type AnsweredFrom } from '../../test/support/from-address';
 import { countDynamoCalls } from '../../test/support/dynamo-calls';
 import { consent, LOOPBACK_REDIRECT, pkce, redirectedWith, registeredClient } from '../../test/support/oauth';
 import { OAUTH_SOURCE_LIMITS } from './source-limits';
 
 const api = useTestApi({ clock: 'manual' });
 
-interface Answered {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: any;
-}
-
-/**
- * A request sent from `address`, a loopback address of its own (Linux routes all of 127.0.0.0/8 to the loopback
- * interface): the local gateway takes the source from the socket, as API Gateway does, so each address is another
- * source. The answer is held to the OpenAPI document, as every test client's is.
- */
-function from(address: string, method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<Answered> {
-  const url = new URL(api.url + path);
-  return new Promise((resolve, reject) => {
-    const sent = httpRequest({ host: url.hostname, port: url.port, path: url.pathname + url.search, method, headers, localAddress: address }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        const contentType = response.headers['content-type'] ?? null;
-        const parsed = text && contentType?.includes('json') ? JSON.parse(text) : text || undefined;
-        assertMatchesDocument({ method, path: url.pathname, status: response.statusCode!, contentType, body: parsed });
-        resolve({ status: response.statusCode!, headers: response.headers, body: parsed });
-      });
-    });
-    sent.on('error', reject);
-    sent.end(body);
-  });
-}
+const from = (address: string, method: string, path: string, body?: string, headers?: Record<string, string>) => requestFrom(address, method, api.url + path, body, headers);
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -50,7 +21,7 @@ const tokenFrom = (address: string, fields: Record<string, string>) => from(addr
 /** A consent post no page made (no CSRF token): 400 when answered at all. */
 const junkConsent = (address: string) => from(address, 'POST', '/oauth/authorize', 'decision=allow', FORM);
 
-const statuses = (answers: Answered[]) => answers.map((answer) => answer.status);
+const statuses = (answers: AnsweredFrom[]) => answers.map((answer) => answer.status);
 const times = <T>(n: number, make: (i: number) => Promise<T>) => Promise.all(Array.from({ length: n }, (_, i) => make(i)));
 /** One after the other: the exact limit is about order, not a race. */
 async function inTurn<T>(n: number, make: () => Promise<T>): Promise<T[]> {
@@ -60,7 +31,7 @@ async function inTurn<T>(n: number, make: () => Promise<T>): Promise<T[]> {
 }
 
 /** `limit` + 10 requests at once, in a new minute: exactly `limit` answered as `answered`, the rest 429. */
-async function floodAtOnce(limit: number, send: () => Promise<Answered>, answered: number) {
+async function floodAtOnce(limit: number, send: () => Promise<AnsweredFrom>, answered: number) {
   await intoNextWindow(60_000);
   const counted = statuses(await times(limit + 10, send)).reduce<Record<number, number>>((counts, status) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
   expect(counted).toEqual({ [answered]: limit, 429: 10 });
