@@ -9,7 +9,7 @@ import { endpoint, pathOf, vapiEndpoint } from '../../test/support/call-platform
 import { requestFrom } from '../../test/support/from-address';
 import { INBOUND_SOURCE_SHARE } from './source-limits';
 
-const api = useTestApi({ clock: 'manual' });
+const api = useTestApi({ events: true, clock: 'manual' });
 
 const DAY = 86_400_000;
 const JSON_TYPE = { 'content-type': 'application/json' };
@@ -19,6 +19,11 @@ const postFrom = (address: string, url: string) => requestFrom(address, 'POST', 
 const statuses = (answers: { status: number }[]) => answers.map((answer) => answer.status);
 const count = (list: number[], status: number) => list.filter((each) => each === status).length;
 const inquiryCount = async (client: Client) => (await client.get('/v1/inquiries')).body.totalCount as number;
+/** The organization's `inbound_endpoint.source_limited` events, once the stream has read every change. */
+async function sourceLimitedEvents(client: Client) {
+  await api.eventsCaughtUp();
+  return (await client.get('/v1/events?type=inbound_endpoint.source_limited')).body.events as { data: Record<string, unknown> }[];
+}
 
 /**
  * The source's posts of the day so far, as a flood left them: the counter of its share, set to `posts`. Sending that many
@@ -50,6 +55,11 @@ describe('an organization’s inbound URLs, per source', () => {
     expect((await postFrom('127.0.0.3', url)).status).toBe(201);
     const other = await api.organization();
     expect((await postFrom('127.0.0.30', (await endpoint(other.client, { source: 'WEBFORM' })).url)).status).toBe(201);
+    // The organization is told once, for the eleven posts refused: which endpoint, which source, until when.
+    const until = new Date((Math.floor(api.clock.now() / DAY) + 1) * DAY).toISOString();
+    const [created] = (await client.get('/v1/inbound-endpoints')).body.inboundEndpoints;
+    expect((await sourceLimitedEvents(client)).map((event) => event.data)).toEqual([{ inboundEndpointId: created.id, source: '127.0.0.30', limit: INBOUND_SOURCE_SHARE.limit, until, createdAt: expect.any(String) }]);
+    expect(await sourceLimitedEvents(other.client)).toEqual([]);
   });
 
   it(`counts ${INBOUND_SOURCE_SHARE.limit} posts exactly, over every endpoint of the organization, until the UTC day ends`, async () => {
@@ -63,6 +73,7 @@ describe('an organization’s inbound URLs, per source', () => {
     expect((await postFrom('127.0.0.32', form.url)).status).toBe(401);
     await api.advanceTime(2);
     expect((await postFrom('127.0.0.32', form.url)).status).toBe(201);
+    expect(await sourceLimitedEvents(client)).toHaveLength(1);
   });
 
   it('leaves a voice platform’s endpoint uncounted: every tenant’s calls come from its few addresses', async () => {
