@@ -172,8 +172,8 @@ describe('the API stack', () => {
     // No identity source and no cache: each post is looked up by its own endpoint id.
     expect(inbound.Properties).toMatchObject({ Type: 'REQUEST', AuthorizerResultTtlInSeconds: 0 });
     expect(inbound.Properties.IdentitySource ?? '').toBe('');
-    // It reads the endpoint by id on gsi1, and nothing else.
-    expect(dynamoActionsOf('InboundAuthorizer')).toEqual(['dynamodb:Query']);
+    // It reads the endpoint by id on gsi1, and counts the source's posts of the day (marking the endpoint at its first refusal).
+    expect(dynamoActionsOf('InboundAuthorizer')).toEqual(['dynamodb:Query', 'dynamodb:UpdateItem']);
   });
 
   it('answers the CORS preflight of POST /v1/inbound/{inboundEndpointId}: an OPTIONS method on the same resource, reaching the same function behind the same authorizer, throttled alike', () => {
