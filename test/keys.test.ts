@@ -32,7 +32,7 @@ const WITHOUT_ORGANIZATION = {
   smsAwaitingProvider: { gsi1pk: 'SMSQUEUED#2', gsi1sk: '2026-12-01T00:00:00.000Z#message_1' },
   secretByHash: { gsi1pk: 'TOKEN#abc', gsi1sk: 'OAUTH' },
   registeredClient: { pk: 'OAUTHCLIENT#client_1', sk: 'CLIENT' },
-  sourceWindow: { pk: 'SOURCELIMIT#oauth-register#192.0.2.1', sk: 'WINDOW#1700000000000' },
+  sourceWindow: { pk: 'SOURCELIMIT#sign-up-minute#192.0.2.1', sk: 'WINDOW#1700000000000' },
 } as const;
 
 describe('every key the table is written and read with', () => {

@@ -32,7 +32,7 @@ export const sourceLimitKeys = {
 } as const;
 
 export const sourceLimitKeySamples: KeySamples<typeof sourceLimitKeys> = {
-  sourceWindow: () => sourceLimitKeys.sourceWindow('oauth-register', '192.0.2.1', 1_700_000_000_000),
+  sourceWindow: () => sourceLimitKeys.sourceWindow('sign-up-minute', '192.0.2.1', 1_700_000_000_000),
 };
 
 /** The 16-bit groups of an IPv6 address, `::` expanded and a dotted IPv4 tail read as two groups. */
