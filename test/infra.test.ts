@@ -9,6 +9,7 @@ import { buildApp } from '../infra/cdk/app';
 import { INBOUND_ROUTE_THROTTLE, INBOUND_USAGE_PLANS, USAGE_PLAN_NAMES, USAGE_PLANS } from '#shared/auth/usage-plans';
 import { DYNAMODB_MAX_ATTEMPTS, DYNAMODB_TIMEOUTS } from '#shared/dynamo';
 import { routes, WORKERS } from '../functions/resources';
+import { OAUTH_SOURCE_LIMITS } from '../functions/oauth/source-limits';
 import { opensSecrets, sealingKeyAlias, sealsSecrets, SECRETS_KEY_VARIABLES } from '#shared/sealing-key';
 import type { Capability } from '#shared/routes/route';
 import { authorizerOf, grantedActions, routeId } from '#shared/routes/route';
@@ -66,10 +67,12 @@ describe('the API stack', () => {
   it('throttles the public inbound route on its own, below the stage and above every inbound plan, so an organization’s inbound plan is the limit that binds', () => {
     const stage = Object.values(apiTemplate.findResources('AWS::ApiGateway::Stage') as Record<string, Resource>)[0]!;
     const throttled = routes.filter((route) => route.throttle);
-    // The OAuth endpoints that register and issue are throttled too (functions/oauth/routes.ts), below any one organization's plan.
+    // The OAuth endpoints that register and issue have a ceiling every caller shares (functions/oauth/routes.ts), ten
+    // times what any one source may ask (functions/oauth/source-limits.ts): it is the per-source limits that bind.
     expect(throttled.map((route) => route.operationId)).toEqual(['receiveInbound', 'registerOAuthClient', 'getOAuthAuthorize', 'postOAuthAuthorize', 'postOAuthToken']);
     const register = (stage.Properties.MethodSettings as Array<Record<string, any>>).find((setting) => setting.HttpMethod === 'POST' && setting.ResourcePath === '/~1oauth~1register')!;
-    expect(register).toMatchObject({ ThrottlingRateLimit: 5, ThrottlingBurstLimit: 20 });
+    expect(register).toMatchObject({ ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 });
+    for (const limit of Object.values(OAUTH_SOURCE_LIMITS)) expect(register.ThrottlingRateLimit).toBeGreaterThanOrEqual((10 * limit.limit) / limit.windowSeconds);
     // The consent page, which fetches a client's document, has its own throttle below the stage's.
     const authorize = (stage.Properties.MethodSettings as Array<Record<string, any>>).find((setting) => setting.HttpMethod === 'GET' && setting.ResourcePath === '/~1oauth~1authorize')!;
     expect(authorize).toMatchObject({ ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 });
@@ -174,8 +177,8 @@ describe('the API stack', () => {
     // No identity source and no cache: each post is looked up by its own endpoint id.
     expect(inbound.Properties).toMatchObject({ Type: 'REQUEST', AuthorizerResultTtlInSeconds: 0 });
     expect(inbound.Properties.IdentitySource ?? '').toBe('');
-    // It reads the endpoint by id on gsi1, and nothing else.
-    expect(dynamoActionsOf('InboundAuthorizer')).toEqual(['dynamodb:Query']);
+    // It reads the endpoint by id on gsi1, and counts the source's posts of the day (marking the endpoint at its first refusal).
+    expect(dynamoActionsOf('InboundAuthorizer')).toEqual(['dynamodb:Query', 'dynamodb:UpdateItem']);
   });
 
   it('answers the CORS preflight of POST /v1/inbound/{inboundEndpointId}: an OPTIONS method on the same resource, reaching the same function behind the same authorizer, throttled alike', () => {

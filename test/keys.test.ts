@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { keys, keySamples, SAMPLE_ORGANIZATION_ID } from '#shared/store/keys';
+import { sourceLimitKeys, sourceLimitKeySamples } from '#shared/limits/per-source';
 import { resources } from '../functions/resources';
 
 const O = SAMPLE_ORGANIZATION_ID;
@@ -11,6 +12,7 @@ const O = SAMPLE_ORGANIZATION_ID;
  */
 const BUILDERS: [builders: object, samples: Readonly<Record<string, () => object>>][] = [
   [keys, keySamples],
+  [sourceLimitKeys, sourceLimitKeySamples],
   ...resources.flatMap((resource) => (resource.keys ?? []).map(({ builders, samples }) => [builders, samples] as [object, Readonly<Record<string, () => object>>])),
 ];
 
@@ -20,7 +22,8 @@ const SAMPLES: Record<string, () => object> = Object.assign({}, ...BUILDERS.map(
  * The named exceptions: the authorizer finds a key's organization from its token, an inbound SMS from the number it
  * was sent to, an inbound post from its endpoint id, the sweep of unanswered SMS serves every organization at
  * once, the token endpoint and the authorizer find an OAuth code or token from its value, and a client registered by
- * dynamic registration belongs to no organization (any may grant it). Their partitions cannot start with the organization.
+ * dynamic registration belongs to no organization (any may grant it), and an anonymous caller's requests are counted
+ * by its address or client id, which name none. Their partitions cannot start with the organization.
  */
 const WITHOUT_ORGANIZATION = {
   apiKeyByTokenHash: { gsi1pk: 'TOKEN#abc', gsi1sk: 'KEY' },
@@ -29,6 +32,7 @@ const WITHOUT_ORGANIZATION = {
   smsAwaitingProvider: { gsi1pk: 'SMSQUEUED#2', gsi1sk: '2026-12-01T00:00:00.000Z#message_1' },
   secretByHash: { gsi1pk: 'TOKEN#abc', gsi1sk: 'OAUTH' },
   registeredClient: { pk: 'OAUTHCLIENT#client_1', sk: 'CLIENT' },
+  sourceWindow: { pk: 'SOURCELIMIT#sign-up-minute#192.0.2.1', sk: 'WINDOW#1700000000000' },
 } as const;
 
 describe('every key the table is written and read with', () => {

@@ -69,6 +69,7 @@ const NOT_EMITTED: Partial<Record<EventType, string>> = {
   'policy.updated': 'a plain collection’s tour changes a field to the value it has (its example’s), and a write that changes nothing emits no event',
   'faq.updated': 'a plain collection’s tour changes a field to the value it has (its example’s), and a write that changes nothing emits no event',
   'webhook.disabled': 'no receiver answers 410 Gone, fails for 24 hours or outlives its expiresAt during the tour',
+  'inbound_endpoint.source_limited': 'the tour posts to an inbound URL once, far below one source’s share of the day (functions/inbound-endpoints/inbound-floods.test.ts)',
 };
 
 describe('GET /v1/audit-log', () => {

@@ -21,6 +21,7 @@ const DATA = {
   Policy: {"id":1,"title":"Call-out fee","content":"A $99 call-out fee applies to every visit and covers the first 30 minutes on site.","isActive":true,"updatedAt":"2026-09-03T23:00:00.000Z"},
   Faq: {"id":1,"question":"Are you licensed?","answer":"Yes: NSW plumbing licence 123456C and electrical licence 654321C.","isActive":true,"updatedAt":"2026-10-02T23:00:00.000Z"},
   Webhook: {"id":"webhook_01JCZ50A1B2C3D4E5F6G7H8J9K","url":"https://hooks.example.com/sales-pipeline","events":["lead.created","inquiry.created","sms.received"],"description":"CRM sync","isEnabled":true,"disabledReason":null,"expiresAt":null,"createdAt":"2026-10-30T02:11:45.120Z","updatedAt":"2026-10-30T02:11:45.120Z"},
+  InboundSourceLimited: {"inboundEndpointId":"inbound_01JD4K7M9P2R4T6V8X0Z2B4D6F","source":"203.0.113.7","limit":500,"until":"2026-11-21T00:00:00.000Z","createdAt":"2026-11-20T03:12:44.018Z"},
   OAuthGrant: {"id":"grant_01JD3F4G5H6J7K8M9N0P1Q2R3S","clientId":"https://claude.ai/oauth/mcp-oauth-client-metadata","clientName":"Claude","scope":"read","keyId":"key_01JA1B2C3D4E5F6G7H8J9K0M1N","createdAt":"2026-11-20T09:00:00.000Z","lastUsedAt":"2026-11-20T09:12:00.000Z"},
 };
 
@@ -75,6 +76,7 @@ export const EVENT_SAMPLES: Readonly<Record<EventType, { id: string; occurredAt:
   'faq.updated': { id: 'evt_sample_faq_updated', occurredAt: '2026-10-02T23:00:00.000Z', data: DATA.Faq, previousAttributes: {"question":null} },
   'faq.deleted': { id: 'evt_sample_faq_deleted', occurredAt: '2026-10-02T23:00:00.000Z', data: DATA.Faq },
   'webhook.disabled': { id: 'evt_sample_webhook_disabled', occurredAt: '2026-10-30T02:11:45.120Z', data: DATA.Webhook },
+  'inbound_endpoint.source_limited': { id: 'evt_sample_inbound_endpoint_source_limited', occurredAt: '2026-11-20T03:12:44.018Z', data: DATA.InboundSourceLimited },
   'oauth_grant.created': { id: 'evt_sample_oauth_grant_created', occurredAt: '2026-11-20T09:00:00.000Z', data: DATA.OAuthGrant },
   'oauth_grant.revoked': { id: 'evt_sample_oauth_grant_revoked', occurredAt: '2026-11-20T09:00:00.000Z', data: DATA.OAuthGrant },
 };

@@ -51,6 +51,7 @@ export const EVENT_TYPES = [
   'faq.updated',
   'faq.deleted',
   'webhook.disabled',
+  'inbound_endpoint.source_limited',
   'oauth_grant.created',
   'oauth_grant.revoked',
 ] as const;

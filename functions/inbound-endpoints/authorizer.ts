@@ -7,6 +7,7 @@ import { countAuthorizerFailure, refused } from '#shared/auth/authorizer-failure
 import { findInboundEndpoint } from './store';
 import { InboundEndpointIdPath } from './schema';
 import { createUnknownIdGuard } from './unknown-ids';
+import { admitsSource } from './source-share';
 
 /** This container's memory of ids found and not found, and of each source's lookups (unknown-ids.ts). */
 const guard = createUnknownIdGuard({ now: () => clock.now() });
@@ -18,7 +19,7 @@ const guard = createUnknownIdGuard({ now: () => clock.now() });
  * organization's inbound plan, apart from its API keys' plan. The token or signature is the function's to check: it
  * needs the body, which an authorizer never sees. Its answer is not cached (no identity source), so this container
  * bounds what unknown ids cost: one source's lookups of ids never found, and ids just found missing, are refused
- * unread (unknown-ids.ts).
+ * unread (unknown-ids.ts). A source past its share of the organization's inbound day is refused too (source-share.ts).
  */
 export const handler = async (event: APIGatewayRequestAuthorizerEvent, context?: Context): Promise<APIGatewayAuthorizerResult> => {
   /** API Gateway answers a thrown "Unauthorized" with 401 (the UNAUTHORIZED gateway response); each is counted. */
@@ -26,7 +27,8 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent, context?:
   const path = v.safeParse(InboundEndpointIdPath, event.pathParameters ?? {});
   if (!path.success) throw await unauthorized();
   const { inboundEndpointId } = path.output;
-  const settle = guard.lookUp(inboundEndpointId, event.requestContext?.identity?.sourceIp ?? 'unknown');
+  const sourceIp = event.requestContext?.identity?.sourceIp;
+  const settle = guard.lookUp(inboundEndpointId, sourceIp ?? 'unknown');
   if (!settle) throw await unauthorized();
   const endpoint = await findInboundEndpoint(inboundEndpointId).catch(async (error: unknown) => {
     // Not the sender's fault: any error but "Unauthorized" makes API Gateway answer AUTHORIZER_FAILURE (503).
@@ -37,6 +39,13 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent, context?:
   });
   settle(endpoint !== undefined);
   if (!endpoint) throw await unauthorized();
+  // Past its share of the organization's day, a source is refused here, before the gateway meters the post.
+  const admitted = await admitsSource(endpoint, sourceIp).catch(async (error: unknown) => {
+    logger.error('inbound authorizer could not count the source', { error: error as Error });
+    await countAuthorizerFailure('inboundEndpoint', context);
+    throw new Error('The source could not be counted');
+  });
+  if (!admitted) throw await unauthorized();
   return {
     principalId: endpoint.id,
     // This method only: the answer is not cached, so it never has to cover another request.

@@ -20,6 +20,8 @@ export const inboundEndpointCounterNames = {
   inboundEndpoints: 'INBOUND_ENDPOINTS',
 } as const;
 
+export const INBOUND_ENDPOINT_ENTITY = 'INBOUND_ENDPOINT';
+
 /** The inbound endpoints' change log (updatedSince). */
 export const INBOUND_ENDPOINT_CHANGES = 'INBOUND_ENDPOINTS';
 
@@ -51,7 +53,7 @@ export const toInboundEndpointItem = (endpoint: InboundEndpointRecord) => ({
   ...inboundEndpointKeys.inboundEndpoint(endpoint.organizationId, endpoint.id),
   ...inboundEndpointKeys.inboundEndpointById(endpoint.id),
   ...changeLogKey(endpoint.organizationId, INBOUND_ENDPOINT_CHANGES),
-  entity: 'INBOUND_ENDPOINT',
+  entity: INBOUND_ENDPOINT_ENTITY,
   ...endpoint,
 });
 
@@ -61,4 +63,4 @@ const UNSET = { ...emptyFieldsOf(InboundEndpoint), format: 'native' };
 export const fromInboundEndpointItem = (item: Record<string, unknown>): InboundEndpointRecord => v.parse(InboundEndpointRecord, { ...UNSET, ...item });
 
 /** An inbound endpoint, as the audit log names it (GET /v1/audit-log). */
-export const inboundEndpointAudit: AuditedRecord = { entity: 'INBOUND_ENDPOINT', resourceType: 'inbound_endpoint' };
+export const inboundEndpointAudit: AuditedRecord = { entity: INBOUND_ENDPOINT_ENTITY, resourceType: 'inbound_endpoint' };

@@ -1,10 +1,11 @@
-import { defineResource } from '#shared/resource';
+import { defineResource, namedComponents } from '#shared/resource';
 import { described } from '#shared/routes/route';
 import { IngestedInquiry } from '../inquiries/ingestion-schema';
 import { inboundEndpointRoutes, receiveInbound } from './routes';
 import { INBOUND_POST_BODIES } from './post-bodies';
 import { inboundEndpointKeys, inboundEndpointKeySamples } from './entity';
 import { changes } from './changes';
+import { InboundSourceLimited } from './schema';
 
 export const inboundEndpoints = defineResource({
   name: 'inbound-endpoints',
@@ -18,12 +19,14 @@ export const inboundEndpoints = defineResource({
     inboundEndpoint: {
       functionName: 'InboundAuthorizer',
       handler: 'authorizer',
-      dynamodb: ['Query'],
+      // The endpoint by id, then the source's counter of the day, and once a source's day the endpoint's mark that tells the organization (source-share.ts).
+      dynamodb: ['Query', 'UpdateItem'],
       indexes: ['gsi1'],
       callers:
         'Senders are web forms and email parsers holding an inbound endpoint’s token or signing secret, which the function checks; the Lambda REQUEST authorizer names the endpoint’s organization for its usage plan.',
     },
   },
+  components: namedComponents({ InboundSourceLimited }, { inboundSourceLimited: { inboundEndpointId: 'inbound_01JD4K7M9P2R4T6V8X0Z2B4D6F', source: '203.0.113.7', limit: 500, until: '2026-11-21T00:00:00.000Z', createdAt: '2026-11-20T03:12:44.018Z' } }),
   ...changes,
   keys: [{ builders: inboundEndpointKeys, samples: inboundEndpointKeySamples }],
 });

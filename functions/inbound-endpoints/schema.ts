@@ -202,3 +202,13 @@ export type InboundRepeat = v.InferOutput<typeof InboundRepeat>;
  */
 export const InboundQuery = v.looseObject({ token: v.optional(v.pipe(v.string(), v.metadata({ jsonSchema: { maxLength: 200 } }))) });
 
+
+/** The data of `inbound_endpoint.source_limited`: a client address met its share of the organization's inbound day. */
+export const InboundSourceLimited = v.object({
+  inboundEndpointId: v.pipe(v.string(), v.description('The endpoint whose post met the share. The source’s posts to any of the organization’s inbound URLs are refused until `until`.')),
+  source: v.pipe(v.string(), v.description('The client address (an IPv6 address by its /64).')),
+  limit: v.pipe(v.number(), v.description('Posts one client address may make to the organization’s inbound URLs in a UTC day.')),
+  until: v.pipe(Timestamp, v.description('When its posts are answered again: the next 00:00 UTC.')),
+  createdAt: Timestamp,
+});
+export type InboundSourceLimited = v.InferOutput<typeof InboundSourceLimited>;

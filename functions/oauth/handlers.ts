@@ -15,6 +15,7 @@ import { authorizationServerMetadata, mcpResourceOf, OAUTH_PATHS, protectedResou
 import { AuthorizeQuery, ConsentForm, RegisterClientBody, TokenForm } from './schema';
 import { deleteGrant, exchangeCode, issueCode, listGrants, refreshTokens } from './store';
 import * as routes from './routes';
+import { limitConsent, limitRegistration, limitTokenAddress, limitTokenClient } from './limit-sources';
 
 /**
  * The handlers of OAuth's routes, one per route, named by its operationId. The metadata reads no table (no DynamoDB
@@ -47,6 +48,7 @@ function oauthParse<S extends v.GenericSchema>(schema: S, input: unknown, error 
 }
 
 export const registerOAuthClientHandler = apiHandler(routes.registerOAuthClient, async ({ request }) => {
+  await limitRegistration(request);
   let json: unknown;
   try {
     json = JSON.parse(request.body ?? '');
@@ -91,6 +93,7 @@ function pageAnswer(checked: AuthorizationRequest, params: v.InferOutput<typeof 
 const GrantedScope = v.optional(v.picklist(API_KEY_SCOPES, `granted_scope must be one of ${API_KEY_SCOPES.join(', ')}`), 'read');
 
 export const postOAuthAuthorizeHandler = apiHandler(routes.postOAuthAuthorize, async ({ request }) => {
+  await limitConsent(request);
   const form = parseOrThrow(ConsentForm, formFields(request.body, (name) => new ValidationError([{ path: name, message: `${name} must be given once` }])), 'body');
   // Before anything is read: a post the consent page did not make is refused whatever it carries.
   checkCsrf(form.csrf_token, request.headers.cookie);
@@ -113,12 +116,15 @@ const required = (value: string | undefined, name: string): string => {
 };
 
 export const postOAuthTokenHandler = apiHandler(routes.postOAuthToken, async ({ request }) => {
+  await limitTokenAddress(request);
   const form = oauthParse(TokenForm, formFields(request.body, (name) => new OAuthError('invalid_request', `${name} must be given once`)));
   const base = baseOf(request.headers);
   if (form.resource !== undefined && form.resource !== mcpResourceOf(base)) throw new OAuthError('invalid_target', `resource must be ${mcpResourceOf(base)}: this server issues tokens for its own MCP server only`);
   if (form.grant_type !== 'authorization_code' && form.grant_type !== 'refresh_token') throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
   // The client first (RFC 6749 §5.2): one this server no longer knows is told invalid_client, and registers again.
-  const client = await resolveClient(required(form.client_id, 'client_id'));
+  const clientId = required(form.client_id, 'client_id');
+  await limitTokenClient(clientId);
+  const client = await resolveClient(clientId);
   if (form.grant_type === 'authorization_code') {
     return exchangeCode(client, { code: required(form.code, 'code'), redirectUri: form.redirect_uri, codeVerifier: form.code_verifier, resource: form.resource });
   }

@@ -4,6 +4,7 @@ import { ErrorEnvelopeSchema } from '#shared/schema';
 import { TextBody } from '#shared/openapi/schemas';
 import { errorEnvelope } from '#shared/http/envelope';
 import { OAUTH_LIMITS, UNUSED_REGISTRATION_LIFETIME } from './settings';
+import { OAUTH_SOURCE_LIMITS as PER_SOURCE } from './source-limits';
 import { OAUTH_PATHS } from './metadata';
 import {
   AuthorizationServerMetadata,
@@ -22,8 +23,13 @@ import {
 
 /** Public: OAuth clients call these before they hold anything. Each reads little and answers at once, under its own throttle. */
 const PUBLIC = { tag: 'OAuth', auth: 'none' as const };
-/** One noisy client cannot starve the rest: what registers and exchanges is throttled below the stage. */
-const OAUTH_THROTTLE = { rateLimit: 5, burstLimit: 20 };
+/**
+ * A ceiling every caller of these routes shares, below the stage's so they never take the whole API, and far above
+ * what any one source may ask (source-limits.ts): it is those per-source limits that stop one noisy caller.
+ */
+const OAUTH_THROTTLE = { rateLimit: 100, burstLimit: 200 };
+/** A source past its own limit (source-limits.ts), with what it may ask; or the ceiling every caller shares. */
+const sourceLimited = (what: string) => `${what}; or the route’s ceiling, shared by every caller, was met. Wait the Retry-After seconds.`;
 /**
  * The consent page fetches the client's metadata document (up to OAUTH_LIMITS.documentDeadlineMs) before anyone has
  * proved anything: a route throttle above what people consenting ask for, and a reserve that holds a flood of hanging
@@ -78,8 +84,8 @@ export const registerOAuthClient = defineRoute({
   path: OAUTH_PATHS.register,
   summary: 'Register an OAuth client (dynamic client registration, RFC 7591)',
   description: `For clients that register themselves (a client with an https client ID metadata document needs not). Public clients only (\`token_endpoint_auth_method: "none"\`, PKCE); redirect URIs are https, or http on the loopback interface (any port at authorization, RFC 8252). The client is forgotten after ${UNUSED_REGISTRATION_LIFETIME} unless an organization grants it access; the token endpoint then answers \`invalid_client\`, and the client registers again. Refusals are OAuth’s: \`invalid_redirect_uri\` or \`invalid_client_metadata\`, the description naming the field.`,
-  // The client's item, in a partition of its own (no organization's).
-  dynamodb: ['PutItem'],
+  // The source's counters, then the client's item, in a partition of its own (no organization's).
+  dynamodb: ['UpdateItem', 'PutItem'],
   status: 201,
   request: { body: RegisterClientBody, bodyAsText: true },
   requestExample: { client_name: 'Claude', redirect_uris: ['https://claude.ai/api/mcp/auth_callback'], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] },
@@ -87,7 +93,10 @@ export const registerOAuthClient = defineRoute({
   errors: [400],
   idempotencyKey: false,
   throttle: OAUTH_THROTTLE,
-  responses: { 400: { description: 'Client metadata this server does not take: `{error, error_description}` (RFC 7591 §3.2.2).', schema: OAUTH_REFUSAL } },
+  responses: {
+    400: { description: 'Client metadata this server does not take: `{error, error_description}` (RFC 7591 §3.2.2).', schema: OAUTH_REFUSAL },
+    429: { description: `\`temporarily_unavailable\`: ${sourceLimited(`one client address registered ${PER_SOURCE.registerPerMinute.limit} clients this minute or ${PER_SOURCE.registerPerHour.limit} this hour`)}`, schema: OAUTH_REFUSAL },
+  },
 });
 
 const AUTHORIZE_DESCRIPTION =
@@ -121,8 +130,8 @@ export const postOAuthAuthorize = defineRoute({
   path: OAUTH_PATHS.authorize,
   summary: 'The consent page’s answer',
   description: `${AUTHORIZE_DESCRIPTION} Allowed, the person is sent back to the client with a code (single-use, ${OAUTH_LIMITS.codeSeconds} s), \`state\` and \`iss\` (RFC 9207); denied, with \`error=access_denied\`. A key that is not an active key shows the page again (200) to paste another. A post without the page’s CSRF token, or asking more than the key’s scope, answers 400 naming the field. Neither issues anything.`,
-  // The registered client, the key by its token (gsi1), the code.
-  dynamodb: ['GetItem', 'Query', 'PutItem'],
+  // The source's counter, the registered client, the key by its token (gsi1), the code.
+  dynamodb: ['UpdateItem', 'GetItem', 'Query', 'PutItem'],
   indexes: ['gsi1'],
   status: 200,
   contentType: 'text/html; charset=utf-8',
@@ -134,6 +143,7 @@ export const postOAuthAuthorize = defineRoute({
   throttle: OAUTH_THROTTLE,
   responses: {
     303: { description: 'Back to the client’s redirect URI with `code` (or `error=access_denied`), `state` and `iss`.', empty: true, headers: { Location: 'The redirect URI with the code or the error.' } },
+    429: { description: `RATE_LIMITED: ${sourceLimited(`one client address posted the consent page ${PER_SOURCE.consentPerMinute.limit} times this minute`)}` },
   },
   callsOutside: true,
 });
@@ -158,6 +168,7 @@ export const postOAuthToken = defineRoute({
   responses: {
     400: { description: 'Refused (RFC 6749 §5.2): `{error, error_description}`.', schema: OAUTH_REFUSAL, examples: { InvalidGrant: { error: 'invalid_grant', error_description: 'code_verifier does not match the code_challenge (PKCE S256)' } } },
     401: { description: '`invalid_client`: a client this server does not know (a registration forgotten): register again.', schema: OAuthErrorBody },
+    429: { description: `\`temporarily_unavailable\`: ${sourceLimited(`one client address asked ${PER_SOURCE.tokenPerMinute.limit} times this minute, or one \`client_id\` ${PER_SOURCE.tokenPerClientPerMinute.limit} times from every address`)}`, schema: OAUTH_REFUSAL },
   },
   callsOutside: true,
 });

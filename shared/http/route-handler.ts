@@ -63,6 +63,8 @@ export interface RawRequest {
   body: string | null;
   /** What the gateway's authorizer answered in its context (never shown to the caller): the MCP server's token for an OAuth access token. */
   authorizer: Readonly<Record<string, unknown>>;
+  /** The client's address as API Gateway saw the connection (never X-Forwarded-For, which the client writes). */
+  sourceIp: string | undefined;
 }
 
 const lowerCasedHeaders = (event: APIGatewayProxyEvent): Record<string, string> =>
@@ -76,7 +78,7 @@ function rawRequest(event: APIGatewayProxyEvent): RawRequest {
   const headers = lowerCasedHeaders(event);
   // A route with a body schema has its JSON parsed in place by then; only the others, and one reading its body as text, keep the raw text.
   const body = typeof event.body !== 'string' ? null : event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
-  return { method: event.httpMethod, headers, body, authorizer: event.requestContext?.authorizer ?? {} };
+  return { method: event.httpMethod, headers, body, authorizer: event.requestContext?.authorizer ?? {}, sourceIp: event.requestContext?.identity?.sourceIp };
 }
 
 /** The body of an action that takes no fields: `{}`, or none (read as `{}`); a field in it is refused by name. Its handler reads none. */

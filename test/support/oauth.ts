@@ -10,6 +10,7 @@ import { afterAll } from 'vitest';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { TestApi } from './api';
+import { requestFrom } from './from-address';
 
 /** A PKCE pair (RFC 7636, S256). */
 export function pkce(): { verifier: string; challenge: string } {
@@ -146,9 +147,16 @@ export async function hangingHost() {
   return { ...host, open: () => held.size, released: () => new Promise<void>((resolve) => (held.size === 0 ? resolve() : releasing.push(resolve))) };
 }
 
-/** Registers a client by dynamic registration, with a loopback redirect URI. */
+let registrations = 0;
+
+/**
+ * Registers a client by dynamic registration, with a loopback redirect URI, from a loopback address of its own: a
+ * file's tests register more clients in a minute than one address may (functions/oauth/source-limits.ts).
+ */
 export async function registeredClient(api: TestApi, redirectUris = [LOOPBACK_REDIRECT]): Promise<string> {
-  const registered = await api.anonymous.post('/oauth/register', { client_name: 'Test assistant', redirect_uris: redirectUris });
+  registrations += 1;
+  const address = `127.0.${100 + Math.floor(registrations / 250)}.${(registrations % 250) + 1}`;
+  const registered = await requestFrom(address, 'POST', `${api.url}/oauth/register`, JSON.stringify({ client_name: 'Test assistant', redirect_uris: redirectUris }), { 'content-type': 'application/json' });
   if (registered.status !== 201) throw new Error(`registration answered ${registered.status}: ${JSON.stringify(registered.body)}`);
   return registered.body.client_id as string;
 }
