@@ -22,4 +22,9 @@ export const OWNER_ALERTS: Partial<Record<EventType, (event: Event) => string | 
     if (!why) return undefined;
     return `Sales Pipeline: your webhook to ${new URL(webhook.url).host} was disabled because ${why}. Nothing is sent to it until it is enabled again (an n8n workflow: deactivate and activate it).`;
   },
+  // Once per source and day: one address posted its share of the inbound day, so a bot may be filling the forms.
+  'inbound_endpoint.source_limited': (event) => {
+    const limited = event.data as { source: string; limit: number; until: string };
+    return `Sales Pipeline: ${limited.source} sent ${limited.limit} posts to your inbound URLs today; its posts are refused until ${limited.until.slice(11, 16)} UTC. Other senders still get through.`;
+  },
 };

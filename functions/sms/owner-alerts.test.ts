@@ -10,6 +10,10 @@ import { useTestApi, type Client } from '../../test/support/api';
 import { organizationKeys } from '../organization/entity';
 import { createMember } from '../organization/member-rules';
 import { alertOwners } from './owner-alerts';
+import { sourceKeyOf, sourceLimitKeys } from '#shared/limits/per-source';
+import { INBOUND_SOURCE_SHARE } from '../inbound-endpoints/source-limits';
+import { endpoint } from '../../test/support/call-platforms';
+import { requestFrom } from '../../test/support/from-address';
 
 /** Owner alerts: a subscription the service disables texts the organization's admins, once each. */
 
@@ -98,5 +102,25 @@ describe('owner alerts of a webhook the service disabled', () => {
     await client.patch(`/v1/webhooks/${webhook.id}`, { isEnabled: false });
     await api.eventsCaughtUp();
     expect(textsTo(phones)).toEqual([]);
+  });
+});
+
+describe('owner alerts of an inbound source refused', () => {
+  it('texts each admin with a phone once when one address has posted its share of the inbound day, naming it and until when', async () => {
+    const { client, organizationId, senderId, phones } = await organizationWithAdmins();
+    const { url } = await endpoint(client, { source: 'WEBFORM' });
+    // The address has posted all but one of its share today (the inbound floods' own tests send the posts themselves).
+    const DAY = 86_400_000;
+    const dayStart = Math.floor(Date.now() / DAY) * DAY;
+    const counter = sourceLimitKeys.sourceWindow(INBOUND_SOURCE_SHARE.name, sourceKeyOf(`${organizationId}/127.0.0.41`), dayStart);
+    await dynamo.send(new PutCommand({ TableName: config.tableName, Item: { ...counter, count: INBOUND_SOURCE_SHARE.limit - 1 } }));
+    const post = () => requestFrom('127.0.0.41', 'POST', url, JSON.stringify({ email: 'bot@example.com', name: 'Bot', message: 'Hi' }), { 'content-type': 'application/json' });
+    expect((await post()).status).toBe(201);
+    expect([(await post()).status, (await post()).status]).toEqual([401, 401]);
+    await api.eventsCaughtUp();
+    const texts = sentLocally.filter((sms) => phones.includes(sms.to) && sms.body.includes('inbound'));
+    expect(texts.map((sms) => sms.to).sort()).toEqual([phones[0], phones[1]]);
+    expect(texts.every((sms) => sms.from === senderId)).toBe(true);
+    expect(texts[0]!.body).toBe(`Sales Pipeline: 127.0.0.41 sent ${INBOUND_SOURCE_SHARE.limit} posts to your inbound URLs today; its posts are refused until 00:00 UTC. Other senders still get through.`);
   });
 });
