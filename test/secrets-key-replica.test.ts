@@ -11,7 +11,7 @@ import { multiRegionSealingKeyAlias, opensSecrets, sealingKeyAlias, sealsSecrets
 // that region. Only the data stack and the replica's are built (test/infra.test.ts holds the whole app's grants).
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
-type Json = { Resources: Record<string, Resource>; Parameters?: Record<string, any>; Outputs?: Record<string, any> };
+type Json = { Resources: Record<string, Resource>; Parameters?: Record<string, any>; Outputs?: Record<string, any>; Rules?: Record<string, any> };
 const base = { 'aws:cdk:bundling-stacks': [], alarmEmail: 'none' };
 
 /** The data stack's template under these options, as `cdk synth -c …` would make it. */
@@ -68,6 +68,13 @@ describe('-c secretsKeyReplicaRegion', () => {
         expect(capability.statements(where(replicaRegion))[0]!.conditions).toEqual({ 'ForAnyValue:StringEquals': { 'kms:ResourceAliases': [sealingKeyAlias('sales-pipeline'), multiRegionSealingKeyAlias('sales-pipeline')] } });
       }
     }
+  });
+
+  it('refuses, before CloudFormation changes anything, a deploy of the data stack to the replica’s region, where the replica holds the alias', () => {
+    expect(Object.keys(without.Rules ?? {}).filter((id) => id.startsWith('SecretsKey'))).toEqual([]);
+    expect(Object.entries(template.Rules ?? {}).filter(([id]) => id.startsWith('SecretsKeyReplicaElsewhere')).map(([, rule]) => rule.Assertions)).toEqual([
+      [{ Assert: { 'Fn::Not': [{ 'Fn::Equals': [{ Ref: 'AWS::Region' }, 'ap-southeast-4'] }] }, AssertDescription: expect.stringContaining('secretsKeyReplicaRegion (ap-southeast-4) must be another region') }],
+    ]);
   });
 
   it('makes the replica in its own stack in that region, deployed after the data stack, with the primary’s policy and the same alias', () => {

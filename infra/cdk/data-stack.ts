@@ -6,7 +6,7 @@ import type { Construct } from 'constructs';
 import { TABLE_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '#shared/table';
 import { multiRegionSealingKeyAlias, sealingKeyAlias } from '#shared/sealing-key';
 import type { BackupOptions } from './options';
-import { TableBackups } from './table-backups';
+import { refuseDeployIn, TableBackups } from './table-backups';
 import { secretsKeyPolicy } from './key-policies';
 
 /**
@@ -66,6 +66,8 @@ export class DataStack extends Stack {
     // logical id would strand every secret it sealed. The functions seal with this one and open with either
     // (docs/decisions/security.md).
     if (secretsKeyReplicaRegion) {
+      // There the replica holds the alias: a deploy of this stack in that region (a restore's) is made without the option.
+      refuseDeployIn(this, 'SecretsKeyReplicaElsewhere', secretsKeyReplicaRegion, 'secretsKeyReplicaRegion');
       this.multiRegionSecretsKey = new Key(this, 'SecretsKeyMultiRegion', {
         alias: multiRegionSealingKeyAlias(tableName),
         description: `Seals tenants' secrets in table ${tableName}, opened in ${secretsKeyReplicaRegion} too by its replica`,
