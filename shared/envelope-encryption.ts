@@ -45,9 +45,10 @@ type KmsClients = NonNullable<Parameters<Sdk['buildAwsKmsMrkAwareDiscoveryMultiK
 export const DATA_KEY_CACHE = { maxAgeMs: 5 * 60_000, maxMessagesEncrypted: 100, entries: 1000 } as const;
 
 /**
- * The keyrings the environment names, read once: a KMS keyring deployed (sealing by the key's alias, opening what that
- * key sealed, the IAM policy holding each function to the key its alias names), or a raw AES keyring with the local
- * key. Neither, both, a local key in Lambda or one that is not 32 bytes stops the function loudly, at its first secret.
+ * The keyrings the environment names, read once: KMS keyrings deployed (sealing by the key's alias, opening what a key
+ * of the account sealed, the IAM policy holding each function to the keys of the secrets' aliases), or a raw AES keyring
+ * with the local key. Neither, both, a local key in Lambda or one that is not 32 bytes stops the function loudly, at
+ * its first secret. `clientProvider` stands in for KMS in tests: deployed, the SDK makes a client per region.
  */
 export function keyringsFromEnvironment(loaded: Sdk, env: NodeJS.ProcessEnv = process.env, lambda = runsInLambda(env), clientProvider?: KmsClients): { sealing: KeyringNode; opening: KeyringNode } {
   const { KmsKeyringNode, RawAesKeyringNode, RawAesWrappingSuiteIdentifier, buildAwsKmsMrkAwareDiscoveryMultiKeyringNode } = loaded;
