@@ -34,6 +34,9 @@ type Sdk = typeof import('@aws-crypto/client-node');
 let loading: Promise<Sdk> | undefined;
 const sdk = () => (loading ??= import('@aws-crypto/client-node').then((loaded) => (loaded as { default?: Sdk }).default ?? loaded));
 
+/** The KMS client of a region the keyrings call: the SDK's own unless a test hands them one. */
+type KmsClients = NonNullable<Parameters<Sdk['buildAwsKmsMrkAwareDiscoveryMultiKeyringNode']>[0]['clientProvider']>;
+
 /**
  * How long, and for how many secrets, a container reuses a data key it was handed: the cache is keyed by the
  * encryption context (an item's), so a worker signing a subscription's deliveries opens its secret with one KMS
@@ -42,18 +45,23 @@ const sdk = () => (loading ??= import('@aws-crypto/client-node').then((loaded) =
 export const DATA_KEY_CACHE = { maxAgeMs: 5 * 60_000, maxMessagesEncrypted: 100, entries: 1000 } as const;
 
 /**
- * The keyrings the environment names, read once: a KMS keyring deployed (sealing by the key's alias, opening what that
- * key sealed, the IAM policy holding each function to the key its alias names), or a raw AES keyring with the local
- * key. Neither, both, a local key in Lambda or one that is not 32 bytes stops the function loudly, at its first secret.
+ * The keyrings the environment names, read once: KMS keyrings deployed (sealing by the key's alias, opening what a key
+ * of the account sealed, the IAM policy holding each function to the keys of the secrets' aliases), or a raw AES keyring
+ * with the local key. Neither, both, a local key in Lambda or one that is not 32 bytes stops the function loudly, at
+ * its first secret. `clientProvider` stands in for KMS in tests: deployed, the SDK makes a client per region.
  */
-export function keyringsFromEnvironment({ KmsKeyringNode, RawAesKeyringNode, RawAesWrappingSuiteIdentifier }: Sdk, env: NodeJS.ProcessEnv = process.env, lambda = runsInLambda(env)): { sealing: KeyringNode; opening: KeyringNode } {
+export function keyringsFromEnvironment(loaded: Sdk, env: NodeJS.ProcessEnv = process.env, lambda = runsInLambda(env), clientProvider?: KmsClients): { sealing: KeyringNode; opening: KeyringNode } {
+  const { KmsKeyringNode, RawAesKeyringNode, RawAesWrappingSuiteIdentifier, buildAwsKmsMrkAwareDiscoveryMultiKeyringNode } = loaded;
   const aliasArn = env[SECRETS_KEY_VARIABLES.deployed];
   const localKey = env[SECRETS_KEY_VARIABLES.local];
   if (aliasArn && localKey) throw new Error(`${SECRETS_KEY_VARIABLES.deployed} and ${SECRETS_KEY_VARIABLES.local} are both set: secrets are sealed by one key`);
   if (aliasArn) {
-    const [, partition, , , account] = aliasArn.split(':');
-    if (!partition || !account || !/:alias\/./.test(aliasArn)) throw new Error(`${SECRETS_KEY_VARIABLES.deployed} must be a KMS alias ARN (arn:aws:kms:<region>:<account>:alias/<name>), not ${aliasArn}`);
-    return { sealing: new KmsKeyringNode({ generatorKeyId: aliasArn }), opening: new KmsKeyringNode({ discovery: true, discoveryFilter: { accountIDs: [account], partition } }) };
+    const [, partition, , region, account] = aliasArn.split(':');
+    if (!partition || !region || !account || !/:alias\/./.test(aliasArn)) throw new Error(`${SECRETS_KEY_VARIABLES.deployed} must be a KMS alias ARN (arn:aws:kms:<region>:<account>:alias/<name>), not ${aliasArn}`);
+    // Opening asks the key in the function's own region (the alias's): a single-region key's secret is opened where it
+    // was sealed, and a multi-region key's (mrk-…) by its replica here, when the region that sealed it is gone.
+    const opening = buildAwsKmsMrkAwareDiscoveryMultiKeyringNode({ regions: [region], discoveryFilter: { accountIDs: [account], partition }, ...(clientProvider ? { clientProvider } : {}) });
+    return { sealing: new KmsKeyringNode({ generatorKeyId: aliasArn, ...(clientProvider ? { clientProvider } : {}) }), opening };
   }
   if (localKey) {
     if (lambda) throw new Error(`${SECRETS_KEY_VARIABLES.local} is refused in Lambda: deployed, secrets are sealed by the KMS key (${SECRETS_KEY_VARIABLES.deployed})`);

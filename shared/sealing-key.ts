@@ -10,15 +10,30 @@ export const SECRETS_KEY_VARIABLES = { deployed: 'SECRETS_KEY_ALIAS_ARN', local:
  */
 export const sealingKeyAlias = (tableName: string) => `alias/${tableName}-secrets`;
 
-const aliasArn = ({ partition, region, account, tableName }: CapabilityContext) => `arn:${partition}:kms:${region}:${account}:${sealingKeyAlias(tableName)}`;
+/**
+ * The multi-region key beside it (`-c secretsKeyReplicaRegion`), and its replica's in that region: with the option,
+ * new secrets are sealed by it, and a function deployed in the replica's region opens them there.
+ */
+export const multiRegionSealingKeyAlias = (tableName: string) => `alias/${tableName}-secrets-multi-region`;
 
-/** Any key of the account, on condition it is the one the alias names: IAM cannot name a key by its alias otherwise. */
+/** The option that adds the multi-region key: its replica's region. */
+export const REPLICA_REGION_SETTING = 'secretsKeyReplicaRegion';
+
+/** The alias new secrets are sealed by: the multi-region key's once it is asked for, the first key's otherwise. */
+const aliasArn = (where: CapabilityContext) =>
+  `arn:${where.partition}:kms:${where.region}:${where.account}:${(where.setting(REPLICA_REGION_SETTING) ? multiRegionSealingKeyAlias : sealingKeyAlias)(where.tableName)}`;
+
+/**
+ * Any key of the account, on condition one of the two aliases names it: IAM cannot name a key by its alias otherwise.
+ * Both whatever the option: what one key sealed is opened after the other seals, and a deploy in the replica's region
+ * (made without the option, its own first key beside the replica) opens with the replica.
+ */
 const theAliasedKey = (where: CapabilityContext) => ({
   resources: [`arn:${where.partition}:kms:${where.region}:${where.account}:key/*`],
-  conditions: { 'ForAnyValue:StringEquals': { 'kms:ResourceAliases': sealingKeyAlias(where.tableName) } },
+  conditions: { 'ForAnyValue:StringEquals': { 'kms:ResourceAliases': [sealingKeyAlias(where.tableName), multiRegionSealingKeyAlias(where.tableName)] } },
 });
 
-const WILDCARD_REASON = 'The key is named by its alias (the data stack makes it, with no cross-stack reference): the statement holds only for the key that alias names (kms:ResourceAliases).';
+const WILDCARD_REASON = 'The key is named by its alias (the data stack makes it, with no cross-stack reference): the statement holds only for the key that alias names (kms:ResourceAliases), or by the multi-region key beside it.';
 
 /**
  * The key's alias, deployed; for `sam local` (`-c samLocal=true`), the local key's variable, which sam local's

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../infra/cdk/app';
 import { routes } from '../functions/resources';
 import { authorizerOf } from '#shared/routes/route';
-import { sealingKeyAlias } from '#shared/sealing-key';
+import { multiRegionSealingKeyAlias, sealingKeyAlias } from '#shared/sealing-key';
 
 // Every cdk-nag finding the stacks acknowledge instead of fixing, each held to what its reason says of the template.
 const { app, api } = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'none' } }));
@@ -127,7 +127,7 @@ const checks: { rule: RegExp; reason: RegExp; check: (ack: Acknowledgement) => v
       expect([['kms:Decrypt'], ['kms:GenerateDataKey'], ['kms:Decrypt', 'kms:GenerateDataKey']]).toContainEqual([...new Set(granting.flatMap(actions))].sort());
       for (const statement of granting as { Action: string | string[]; Condition?: unknown }[]) {
         expect(actions(statement).every((action) => action === 'kms:Decrypt' || action === 'kms:GenerateDataKey')).toBe(true);
-        expect(statement.Condition).toEqual({ 'ForAnyValue:StringEquals': { 'kms:ResourceAliases': sealingKeyAlias('sales-pipeline') } });
+        expect(statement.Condition).toEqual({ 'ForAnyValue:StringEquals': { 'kms:ResourceAliases': [sealingKeyAlias('sales-pipeline'), multiRegionSealingKeyAlias('sales-pipeline')] } });
       }
     },
   },

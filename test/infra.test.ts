@@ -10,7 +10,7 @@ import { INBOUND_ROUTE_THROTTLE, INBOUND_USAGE_PLANS, USAGE_PLAN_NAMES, USAGE_PL
 import { DYNAMODB_MAX_ATTEMPTS, DYNAMODB_TIMEOUTS } from '#shared/dynamo';
 import { routes, WORKERS } from '../functions/resources';
 import { OAUTH_SOURCE_LIMITS } from '../functions/oauth/source-limits';
-import { opensSecrets, sealingKeyAlias, sealsSecrets, SECRETS_KEY_VARIABLES } from '#shared/sealing-key';
+import { multiRegionSealingKeyAlias, opensSecrets, sealingKeyAlias, sealsSecrets, SECRETS_KEY_VARIABLES } from '#shared/sealing-key';
 import type { Capability } from '#shared/routes/route';
 import { authorizerOf, grantedActions, routeId } from '#shared/routes/route';
 import { TABLE_INDEXES } from '#shared/table';
@@ -546,7 +546,7 @@ describe('the key sealing tenants’ secrets', () => {
       for (const statement of statements) {
         // Any key of the account on condition it is the one the alias names: never another key, never every key.
         expect(JSON.stringify(statement.Resource), policyId).toContain(':key/*');
-        expect(statement.Condition, policyId).toEqual({ 'ForAnyValue:StringEquals': { 'kms:ResourceAliases': sealingKeyAlias('sales-pipeline') } });
+        expect(statement.Condition, policyId).toEqual({ 'ForAnyValue:StringEquals': { 'kms:ResourceAliases': [sealingKeyAlias('sales-pipeline'), multiRegionSealingKeyAlias('sales-pipeline')] } });
       }
     }
     expect(granted).toEqual(declared);

@@ -482,7 +482,7 @@ describe("tenants' secrets in the table", () => {
     const alias = 'arn:aws:kms:ap-southeast-2:123456789012:alias/pipeline-secrets';
     const local = Buffer.alloc(32, 1).toString('base64');
     const deployed = keyringsFromEnvironment(sdk, { SECRETS_KEY_ALIAS_ARN: alias }, true);
-    expect([deployed.sealing, deployed.opening].map((keyring) => keyring.constructor.name)).toEqual(['KmsKeyringNode', 'KmsKeyringNode']);
+    expect([deployed.sealing, deployed.opening].map((keyring) => keyring.constructor.name)).toEqual(['KmsKeyringNode', 'MultiKeyringNode']);
     expect(keyringsFromEnvironment(sdk, { SECRETS_LOCAL_KEY: local }, false).sealing.constructor.name).toBe('RawAesKeyringNode');
     expect(() => keyringsFromEnvironment(sdk, { SECRETS_LOCAL_KEY: local }, true)).toThrow('SECRETS_LOCAL_KEY is refused in Lambda');
     expect(() => keyringsFromEnvironment(sdk, { SECRETS_KEY_ALIAS_ARN: alias, SECRETS_LOCAL_KEY: local }, false)).toThrow('are both set');

@@ -6,13 +6,14 @@ import { ApiStack } from './api-stack';
 import { DataStack } from './data-stack';
 import { EventsStack } from './events-stack';
 import { readOptions } from './options';
+import { SecretsKeyReplicaStack } from './secrets-key-replica';
 import { BackupCopyStack } from './table-backups';
 
 /**
  * Builds the three stacks, and the analytics and backup copy ones if asked for. Synthesizes offline: no AWS account or
  * credentials needed.
  */
-export function buildApp(app = new App()): { app: App; data: DataStack; api: ApiStack; events: EventsStack; analytics?: AnalyticsStack; backupCopy?: BackupCopyStack } {
+export function buildApp(app = new App()): { app: App; data: DataStack; api: ApiStack; events: EventsStack; analytics?: AnalyticsStack; backupCopy?: BackupCopyStack; secretsKeyReplica?: SecretsKeyReplicaStack } {
   // No account or region: the templates name AWS::Region and AWS::AccountId, and deploy as they are to wherever they
   // are deployed. `cdk synth` sets CDK_DEFAULT_REGION to us-east-1 when it finds no region, which stacks built with it
   // would bake into every function's layer ARN and the table's replica.
@@ -23,8 +24,19 @@ export function buildApp(app = new App()): { app: App; data: DataStack; api: Api
     ? new BackupCopyStack(app, 'SalesPipelineBackupCopy', { env: { region: options.backups.copyRegion }, tableName: options.tableName, backups: options.backups, terminationProtection: true })
     : undefined;
   // The stateful stacks cannot be deleted by a stray `cdk destroy`: the table, its backups, the queues' messages.
-  const data = new DataStack(app, 'SalesPipelineData', { env, tableName: options.tableName, backups: options.backups, terminationProtection: true });
+  const data = new DataStack(app, 'SalesPipelineData', {
+    env,
+    tableName: options.tableName,
+    backups: options.backups,
+    ...(options.secretsKeyReplicaRegion ? { secretsKeyReplicaRegion: options.secretsKeyReplicaRegion } : {}),
+    terminationProtection: true,
+  });
   if (backupCopy) data.addStackDependency(backupCopy);
+  // The replica of the data stack's multi-region key, which must exist first.
+  const secretsKeyReplica = options.secretsKeyReplicaRegion
+    ? new SecretsKeyReplicaStack(app, 'SalesPipelineSecretsKeyReplica', { env: { region: options.secretsKeyReplicaRegion }, tableName: options.tableName, terminationProtection: true })
+    : undefined;
+  secretsKeyReplica?.addStackDependency(data);
   const api = new ApiStack(app, 'SalesPipelineApi', { env, routes, options });
   // The table must exist before the functions that use it are deployed.
   api.addStackDependency(data);
@@ -38,7 +50,7 @@ export function buildApp(app = new App()): { app: App; data: DataStack; api: Api
   const analytics = options.analytics ? new AnalyticsStack(app, 'SalesPipelineAnalytics', { env, options }) : undefined;
   analytics?.addStackDependency(data);
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-  return { app, data, api, events, ...(analytics ? { analytics } : {}), ...(backupCopy ? { backupCopy } : {}) };
+  return { app, data, api, events, ...(analytics ? { analytics } : {}), ...(backupCopy ? { backupCopy } : {}), ...(secretsKeyReplica ? { secretsKeyReplica } : {}) };
 }
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) {

@@ -1,12 +1,12 @@
-import { RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, Billing, ContributorInsightsMode, StreamViewType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { TABLE_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '#shared/table';
-import { sealingKeyAlias } from '#shared/sealing-key';
+import { multiRegionSealingKeyAlias, sealingKeyAlias } from '#shared/sealing-key';
 import type { BackupOptions } from './options';
-import { TableBackups } from './table-backups';
+import { refuseDeployIn, TableBackups } from './table-backups';
 import { secretsKeyPolicy } from './key-policies';
 
 /**
@@ -21,8 +21,14 @@ export class DataStack extends Stack {
   readonly table: TableV2;
   /** Seals tenants' secrets in the table's items (shared/envelope-encryption.ts): kept with the table, as they are. */
   readonly secretsKey: Key;
+  /** With `-c secretsKeyReplicaRegion`, the multi-region key that seals new secrets, replicated there. */
+  readonly multiRegionSecretsKey?: Key;
 
-  constructor(scope: Construct, id: string, { tableName, backups = {}, ...props }: StackProps & { tableName: string; backups?: BackupOptions }) {
+  constructor(
+    scope: Construct,
+    id: string,
+    { tableName, backups = {}, secretsKeyReplicaRegion, ...props }: StackProps & { tableName: string; backups?: BackupOptions; secretsKeyReplicaRegion?: string },
+  ) {
     super(scope, id, props);
     this.table = new TableV2(this, 'Table', {
       // Named, so the API stack finds it without a cross-stack import.
@@ -56,6 +62,25 @@ export class DataStack extends Stack {
       removalPolicy: RemovalPolicy.RETAIN,
       policy: secretsKeyPolicy(this, tableName),
     });
+    // Beside the first key, never in its place: a key cannot become multi-region, and a new one under the first's
+    // logical id would strand every secret it sealed. The functions seal with this one and open with either
+    // (docs/decisions/security.md).
+    if (secretsKeyReplicaRegion) {
+      // There the replica holds the alias: a deploy of this stack in that region (a restore's) is made without the option.
+      refuseDeployIn(this, 'SecretsKeyReplicaElsewhere', secretsKeyReplicaRegion, 'secretsKeyReplicaRegion');
+      this.multiRegionSecretsKey = new Key(this, 'SecretsKeyMultiRegion', {
+        alias: multiRegionSealingKeyAlias(tableName),
+        description: `Seals tenants' secrets in table ${tableName}, opened in ${secretsKeyReplicaRegion} too by its replica`,
+        multiRegion: true,
+        enableKeyRotation: true,
+        removalPolicy: RemovalPolicy.RETAIN,
+        policy: secretsKeyPolicy(this, tableName),
+      });
+      new CfnOutput(this, 'SecretsKeyMultiRegionArn', {
+        value: this.multiRegionSecretsKey.keyArn,
+        description: `The PrimaryKeyArn parameter of the stack SalesPipelineSecretsKeyReplica, in ${secretsKeyReplicaRegion}`,
+      });
+    }
     new StringParameter(this, 'StreamArn', {
       parameterName: streamArnParameterName(tableName),
       stringValue: this.table.tableStreamArn!,

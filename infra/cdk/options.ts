@@ -55,6 +55,11 @@ export interface DeploymentOptions {
   analytics: boolean;
   /** Copies of the table's backups outside its region or account, and the vaults' lock (docs/operations.md, "Disaster recovery"). */
   backups: BackupOptions;
+  /**
+   * A region the tenants' secrets can be opened in besides the table's: a second, multi-region secrets key seals new
+   * secrets, with a replica in the stack SalesPipelineSecretsKeyReplica there (docs/operations.md, "Disaster recovery").
+   */
+  secretsKeyReplicaRegion?: string;
 }
 
 export interface BackupOptions {
@@ -156,6 +161,7 @@ export function readOptions(node: Node): DeploymentOptions {
     samLocal,
     analytics: flag(node, 'analytics'),
     backups: readBackupOptions(node, text),
+    ...(text('secretsKeyReplicaRegion') ? { secretsKeyReplicaRegion: region('secretsKeyReplicaRegion', text) } : {}),
   };
 }
 
@@ -163,14 +169,18 @@ export function readOptions(node: Node): DeploymentOptions {
 const REGION = /^[a-z]{2}(-[a-z]+)+-\d+$/;
 const VAULT_ARN = /^arn:aws(-cn|-us-gov)?:backup:([a-z]{2}(-[a-z]+)+-\d+):(\d{12}):backup-vault:([A-Za-z0-9_-]{2,50})$/;
 
+/** A region named by the context, checked for its form: refused loudly rather than deployed somewhere unmeant. */
+function region(name: string, text: (name: string) => string | undefined): string | undefined {
+  const value = text(name);
+  if (value !== undefined && !REGION.test(value)) throw new Error(`Context ${name} must be an AWS region, such as ap-southeast-4 (got "${value}")`);
+  return value;
+}
+
 function readBackupOptions(node: Node, text: (name: string) => string | undefined): BackupOptions {
   if (node.tryGetContext('backupCopyAccount') !== undefined) {
     throw new Error('Context backupCopyAccount is not an option: a copy to another account goes to one of its vaults, named by its ARN: -c backupCopyVaultArn=arn:aws:backup:<region>:<account>:backup-vault:<name>');
   }
-  const copyRegion = text('backupCopyRegion');
-  if (copyRegion !== undefined && !REGION.test(copyRegion)) {
-    throw new Error(`Context backupCopyRegion must be an AWS region, such as ap-southeast-4 (got "${copyRegion}")`);
-  }
+  const copyRegion = region('backupCopyRegion', text);
   const copyVaultArn = text('backupCopyVaultArn');
   if (copyVaultArn !== undefined && !VAULT_ARN.test(copyVaultArn)) {
     throw new Error(`Context backupCopyVaultArn must be a backup vault's ARN, arn:aws:backup:<region>:<12-digit account>:backup-vault:<name> (got "${copyVaultArn}")`);

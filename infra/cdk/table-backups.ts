@@ -37,6 +37,16 @@ function lockOf({ vaultLock }: BackupOptions): LockConfiguration | undefined {
   };
 }
 
+/**
+ * A template rule refusing, before CloudFormation changes anything, a deploy to the region an option names as the
+ * other one (a copy's, a replica's): the stacks name no region of their own, so only CloudFormation knows it.
+ */
+export function refuseDeployIn(scope: Construct, id: string, region: string, option: string): CfnRule {
+  return new CfnRule(scope, id, {
+    assertions: [{ assert: Fn.conditionNot(Fn.conditionEquals(Stack.of(scope).region, region)), assertDescription: `${option} (${region}) must be another region than the one the table is deployed in` }],
+  });
+}
+
 /** A vault of the table's backups: kept when its stack goes, its recovery points' deletion denied by its policy, locked if asked. */
 function makeVault(scope: Construct, name: string, backups: BackupOptions): BackupVault {
   return new BackupVault(scope, 'Vault', {
@@ -77,9 +87,7 @@ export class TableBackups extends Construct {
       copiesTo.push(stack.formatArn({ service: 'backup', region: backups.copyRegion, resource: 'backup-vault', resourceName: names.vault, arnFormat: ArnFormat.COLON_RESOURCE_NAME }));
       // The stacks name no region (the copy's own excepted), so a copy to the region they are deployed in is refused
       // when CloudFormation knows it, before anything changes: it would be no copy outside the region.
-      new CfnRule(this, 'CopyElsewhere', {
-        assertions: [{ assert: Fn.conditionNot(Fn.conditionEquals(stack.region, backups.copyRegion)), assertDescription: `backupCopyRegion (${backups.copyRegion}) must be another region than the one the table is deployed in` }],
-      });
+      refuseDeployIn(this, 'CopyElsewhere', backups.copyRegion, 'backupCopyRegion');
     }
     if (backups.copyVaultArn) copiesTo.push(backups.copyVaultArn);
     const destinations = copiesTo.map((arn, index) => BackupVault.fromBackupVaultArn(this, `CopyVault${index}`, arn));
