@@ -7,7 +7,7 @@ import * as v from 'valibot';
 import { ValidationError } from '../errors';
 import type { RouteDefinition, RouteRequest } from '../routes/route';
 import { emptyResponse, JSON_HEADERS, jsonResponse, textResponse, type JsonResponse } from './envelope';
-import { answersIdempotently, IDEMPOTENCY_HEADER, takesNoFields } from '../routes/route';
+import { answersIdempotently, IDEMPOTENCY_HEADER, readsBody, takesNoFields } from '../routes/route';
 import { absentBodyIsEmptyObject, accessLog, bodySizeLimit, errorEnvelope, jsonBodyAsText } from './middleware';
 import { logger } from '../observability';
 import { metrics } from '../metrics';
@@ -159,7 +159,8 @@ function chainOf<R extends RouteRequest, S extends v.GenericSchema>(
       },
     });
   }
-  if (body || parsedBody) chain.use(bodySizeLimit());
+  // Every body, JSON or a form the function reads itself, is measured before anything parses it.
+  if (readsBody(route)) chain.use(bodySizeLimit(route.maxBodyBytes));
   if (parsedBody) chain.use(jsonBodyAsText()).use(absentBodyIsEmptyObject()).use(httpJsonBodyParser({ disableContentTypeCheck: true }));
   const knownQuery = new Set(Object.keys((query as { entries?: Record<string, unknown> } | undefined)?.entries ?? {}));
   // A loose query schema takes parameters it does not name, and ignores them (a public URL that must not refuse
