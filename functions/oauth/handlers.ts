@@ -116,10 +116,11 @@ export const postOAuthTokenHandler = apiHandler(routes.postOAuthToken, async ({ 
   const form = oauthParse(TokenForm, formFields(request.body, (name) => new OAuthError('invalid_request', `${name} must be given once`)));
   const base = baseOf(request.headers);
   if (form.resource !== undefined && form.resource !== mcpResourceOf(base)) throw new OAuthError('invalid_target', `resource must be ${mcpResourceOf(base)}: this server issues tokens for its own MCP server only`);
-  if (form.grant_type !== 'authorization_code' && form.grant_type !== 'refresh_token') throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
+  const grantType = required(form.grant_type, 'grant_type');
+  if (grantType !== 'authorization_code' && grantType !== 'refresh_token') throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
   // The client first (RFC 6749 §5.2): one this server no longer knows is told invalid_client, and registers again.
   const client = await resolveClient(required(form.client_id, 'client_id'));
-  if (form.grant_type === 'authorization_code') {
+  if (grantType === 'authorization_code') {
     return exchangeCode(client, { code: required(form.code, 'code'), redirectUri: form.redirect_uri, codeVerifier: form.code_verifier, resource: form.resource });
   }
   return refreshTokens(client, { refreshToken: required(form.refresh_token, 'refresh_token'), resource: form.resource });

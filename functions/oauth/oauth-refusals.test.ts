@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '#shared/http/middleware';
 import { useTestApi, type ApiResponse } from '../../test/support/api';
@@ -63,5 +64,144 @@ describe('form bodies over 256 KB', () => {
       });
       expect(calls, path).toEqual([]);
     }
+  });
+});
+
+/** A PKCE pair with the verifier given. */
+const pkceOf = (verifier: string) => ({ verifier, challenge: createHash('sha256').update(verifier).digest('base64url') });
+
+/** A client registered and consented to with `apiKey`: its unexchanged code and the verifier that goes with it. */
+async function issuedCode(apiKey: string, verifier = pkce().verifier) {
+  const clientId = await registeredClient(api);
+  const { challenge } = pkceOf(verifier);
+  const code = redirectedWith(await consent(authorizeUrl(clientId, challenge), apiKey)).get('code')!;
+  const exchange = { grant_type: 'authorization_code', code, redirect_uri: LOOPBACK_REDIRECT, code_verifier: verifier, client_id: clientId };
+  return { clientId, code, verifier, exchange };
+}
+
+/** Each field of a token request left out in turn: invalid_request naming it. */
+async function expectEachRequired(fields: Record<string, string>) {
+  for (const name of Object.keys(fields)) {
+    const { [name]: _, ...without } = fields;
+    const res = await token(without);
+    expect([res.status, res.body.error, res.body.error_description], name).toEqual([400, 'invalid_request', expect.stringMatching(new RegExp(`^${name} is required`))]);
+  }
+}
+
+/** Each near miss of a good token request refused as invalid_grant, spending nothing: the request itself then answers tokens. */
+async function expectNearMissesRefused(fields: Record<string, string>, nearMisses: Record<string, string>[]) {
+  for (const refused of nearMisses) {
+    const res = await token({ ...fields, ...refused });
+    expect([res.status, res.body.error], JSON.stringify(refused)).toEqual([400, 'invalid_grant']);
+  }
+  expect((await token(fields)).status).toBe(200);
+}
+
+const mcpCall = (accessToken: string) => api.as(accessToken).post('/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list' });
+
+describe('a code exchanged at the token endpoint', () => {
+  it('without one of its parameters: invalid_request naming it, and the code is still good', async () => {
+    const { apiKey } = await api.organization();
+    const { exchange } = await issuedCode(apiKey);
+    await expectEachRequired(exchange);
+    expect((await token(exchange)).status).toBe(200);
+  });
+
+  it('with a redirect URI one character off, a prefix of it, or another client’s code: invalid_grant, and the code is still good', async () => {
+    const { apiKey } = await api.organization();
+    const { exchange } = await issuedCode(apiKey);
+    const otherClient = await registeredClient(api);
+    await expectNearMissesRefused(exchange, [{ redirect_uri: `${LOOPBACK_REDIRECT}/` }, { redirect_uri: LOOPBACK_REDIRECT.slice(0, -1) }, { redirect_uri: 'http://127.0.0.1:33419/callback' }, { client_id: otherClient }]);
+  });
+
+  it('with a code verifier not of RFC 7636’s form (42 or 129 characters, a character outside its set): invalid_request; of its form but not the code’s: invalid_grant', async () => {
+    const { apiKey } = await api.organization();
+    const { exchange, verifier } = await issuedCode(apiKey);
+    for (const malformed of ['a'.repeat(42), 'a'.repeat(129), `${'a'.repeat(42)}+`, `${'a'.repeat(42)}=`, `${verifier.slice(0, -1)} `]) {
+      const res = await token({ ...exchange, code_verifier: malformed });
+      expect([res.status, res.body.error, res.body.error_description], malformed).toEqual([400, 'invalid_request', expect.stringContaining('code_verifier must be 43 to 128 characters')]);
+    }
+    for (const wrong of ['a'.repeat(43), 'a'.repeat(128), `${verifier.slice(0, -1)}${verifier.endsWith('A') ? 'B' : 'A'}`, `${verifier}a`]) {
+      const res = await token({ ...exchange, code_verifier: wrong });
+      expect([res.status, res.body], wrong).toEqual([400, { error: 'invalid_grant', error_description: 'code_verifier does not match the code_challenge (PKCE S256)' }]);
+    }
+    expect((await token(exchange)).status).toBe(200);
+  });
+
+  it('with a verifier of 43 and of 128 characters, every character of the set used: tokens', async () => {
+    const { apiKey } = await api.organization();
+    const set = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~';
+    for (const verifier of [set.slice(0, 43), (set + set).slice(0, 128), `${'a'.repeat(39)}-._~`]) {
+      const { exchange } = await issuedCode(apiKey, verifier);
+      expect((await token(exchange)).status, verifier).toBe(200);
+    }
+  });
+
+  it('four times at once: one answer has tokens, the rest invalid_grant, and the grant is revoked with the winner’s tokens', async () => {
+    const { apiKey, client: owner } = await api.organization();
+    const { exchange } = await issuedCode(apiKey);
+    const answers = await Promise.all(Array.from({ length: 4 }, () => token(exchange)));
+    expect(answers.map((res) => res.status).sort()).toEqual([200, 400, 400, 400]);
+    const won = answers.find((res) => res.status === 200)!.body;
+    for (const lost of answers.filter((res) => res.status !== 200)) expect(lost.body.error).toBe('invalid_grant');
+    expect((await mcpCall(won.access_token)).status).toBe(401);
+    expect((await token({ grant_type: 'refresh_token', refresh_token: won.refresh_token, client_id: exchange.client_id })).body.error).toBe('invalid_grant');
+    expect((await owner.get('/v1/oauth/grants')).body.grants).toEqual([]);
+  });
+
+  it('59 seconds after it was issued: tokens; 60 seconds after: invalid_grant, expired', async () => {
+    const { apiKey } = await api.organization();
+    const early = await issuedCode(apiKey);
+    const late = await issuedCode(apiKey);
+    await api.advanceTime('PT59S');
+    expect((await token(early.exchange)).status).toBe(200);
+    await api.advanceTime('PT1S');
+    expect([(await token(late.exchange)).body]).toEqual([{ error: 'invalid_grant', error_description: 'code expired (a code lives 60 s)' }]);
+  });
+});
+
+describe('a refresh token', () => {
+  /** A grant's tokens, by an exchanged code. */
+  async function grantedTokens(apiKey: string) {
+    const { exchange } = await issuedCode(apiKey);
+    const res = await token(exchange);
+    expect(res.status).toBe(200);
+    return { clientId: exchange.client_id, tokens: res.body as { access_token: string; refresh_token: string } };
+  }
+
+  it('without one of its parameters: invalid_request naming it, and the token is still good', async () => {
+    const { apiKey } = await api.organization();
+    const { clientId, tokens } = await grantedTokens(apiKey);
+    const refresh = { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId };
+    await expectEachRequired(refresh);
+    expect((await token(refresh)).status).toBe(200);
+  });
+
+  it('a character off, of another client, or an access token in its place: invalid_grant, and the token is still good', async () => {
+    const { apiKey } = await api.organization();
+    const { clientId, tokens } = await grantedTokens(apiKey);
+    const refresh = { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId };
+    const otherClient = await registeredClient(api);
+    await expectNearMissesRefused(refresh, [{ refresh_token: `${tokens.refresh_token}A` }, { refresh_token: tokens.refresh_token.slice(0, -1) }, { refresh_token: tokens.access_token }, { client_id: otherClient }]);
+  });
+
+  it('used by four refreshes at once: one answers tokens, the rest invalid_grant, and the grant is revoked', async () => {
+    const { apiKey } = await api.organization();
+    const { clientId, tokens } = await grantedTokens(apiKey);
+    const answers = await Promise.all(Array.from({ length: 4 }, () => token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId })));
+    expect(answers.map((res) => res.status).sort()).toEqual([200, 400, 400, 400]);
+    const won = answers.find((res) => res.status === 200)!.body;
+    expect((await mcpCall(won.access_token)).status).toBe(401);
+  });
+
+  it('just short of 30 days after it was issued: tokens; 30 days after: invalid_grant, expired', async () => {
+    const { apiKey } = await api.organization();
+    const early = await grantedTokens(apiKey);
+    const late = await grantedTokens(apiKey);
+    await api.advanceTime('P29DT23H59M');
+    expect((await token({ grant_type: 'refresh_token', refresh_token: early.tokens.refresh_token, client_id: early.clientId })).status).toBe(200);
+    await api.advanceTime('PT1M');
+    const expired = await token({ grant_type: 'refresh_token', refresh_token: late.tokens.refresh_token, client_id: late.clientId });
+    expect([expired.status, expired.body]).toEqual([400, { error: 'invalid_grant', error_description: 'refresh_token expired' }]);
   });
 });
