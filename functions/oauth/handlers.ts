@@ -10,7 +10,7 @@ import { parseOrThrow } from '#shared/validation';
 import { findActiveKeyByToken } from '#shared/auth/api-keys';
 import { API_KEY_SCOPES } from '#shared/auth/scopes';
 import { redirectUriRefusal, registerClient, resolveClient } from './clients';
-import { checkAuthorizationRequest, checkCsrf, consentPage, mayGrant, newCsrfToken, pageHeaders, RedirectedRefusal, redirectTo, type AuthorizationRequest } from './consent';
+import { checkAuthorizationRequest, checkCsrf, consentPage, mayGrant, newCsrfToken, pageHeaders, redirectTo, type AuthorizationRequest } from './consent';
 import { authorizationServerMetadata, mcpResourceOf, OAUTH_PATHS, protectedResourceMetadata } from './metadata';
 import { AuthorizeQuery, ConsentForm, RegisterClientBody, TokenForm } from './schema';
 import { deleteGrant, exchangeCode, issueCode, listGrants, refreshTokens } from './store';
@@ -73,9 +73,7 @@ const cookiePathOf = (base: string) => `${new URL(base).pathname.replace(/\/$/, 
 
 export const getOAuthAuthorizeHandler = apiHandler(routes.getOAuthAuthorize, async ({ query, request }) => {
   const base = baseOf(request.headers);
-  const checked = await checkAuthorizationRequest(query, base, mcpResourceOf(base));
-  if (checked instanceof RedirectedRefusal) return new EmptyAnswer(303, { Location: checked.location });
-  return pageAnswer(checked, query, base);
+  return pageAnswer(await checkAuthorizationRequest(query, mcpResourceOf(base)), query, base);
 });
 
 /** The consent page, with a new CSRF token in its form and its cookie; `problem` says what to fix in a post shown again. */
@@ -95,8 +93,7 @@ export const postOAuthAuthorizeHandler = apiHandler(routes.postOAuthAuthorize, a
   // Before anything is read: a post the consent page did not make is refused whatever it carries.
   checkCsrf(form.csrf_token, request.headers.cookie);
   const base = baseOf(request.headers);
-  const checked = await checkAuthorizationRequest(form, base, mcpResourceOf(base));
-  if (checked instanceof RedirectedRefusal) return new EmptyAnswer(303, { Location: checked.location });
+  const checked = await checkAuthorizationRequest(form, mcpResourceOf(base));
   if (form.decision !== 'allow') return new EmptyAnswer(303, { Location: redirectTo(checked, base, { error: 'access_denied', error_description: 'The person did not allow access' }) });
   const scope = parseOrThrow(GrantedScope, form.granted_scope, 'granted_scope');
   const key = form.api_key ? await findActiveKeyByToken(form.api_key) : undefined;

@@ -186,12 +186,12 @@ describe('refused', () => {
     expect(otherPort.status).toBe(200);
   });
 
-  it('a resource naming another server: back to the client as invalid_target, and invalid_target at the token endpoint', async () => {
+  it('a resource naming another server: 400 naming resource (never a redirect), and invalid_target at the token endpoint', async () => {
     const { apiKey } = await api.organization();
     const clientId = await registeredClient(api);
     const res = await fetch(authorizeUrl(clientId, pkce().challenge, { resource: 'https://other.example/mcp' }), { redirect: 'manual' });
-    expect(res.status).toBe(303);
-    expect(Object.fromEntries(redirectedWith(res))).toMatchObject({ error: 'invalid_target', state: 'xyz', iss: api.url });
+    expect([res.status, res.headers.get('location')]).toEqual([400, null]);
+    expect(((await res.json()) as { error: { details: { path: string }[] } }).error.details[0]!.path).toBe('resource');
     const { verifier, challenge } = pkce();
     const code = redirectedWith(await consent(authorizeUrl(clientId, challenge), apiKey)).get('code')!;
     const exchanged = await token({ grant_type: 'authorization_code', code, redirect_uri: LOOPBACK_REDIRECT, code_verifier: verifier, client_id: clientId, resource: 'https://other.example/mcp' });

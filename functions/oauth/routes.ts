@@ -87,13 +87,17 @@ export const registerOAuthClient = defineRoute({
 const AUTHORIZE_DESCRIPTION =
   'A person, sent here by an OAuth client (Claude, ChatGPT), proves they may grant access by pasting an API key of their organization, and chooses what the client may do: `read` (chosen unless they choose more), `write` or `full`, never more than the key’s scope. The page is served with a strict Content-Security-Policy (no script, framing refused) and a CSRF token in a cookie and in the form. Authorization code with PKCE S256 only; `resource`, when given, must be this API’s `/mcp`.';
 
+/** Nothing redirects before the person has answered the page (RFC 9700 §4.11.2): whoever registers a redirect URI could otherwise send anyone there through this API. */
+const AUTHORIZE_REFUSALS =
+  'Any fault of the request (a `client_id` that is neither registered nor a readable client ID metadata document, a `redirect_uri` the client does not have, a `response_type` other than `code`, no PKCE S256 `code_challenge`, an unknown `scope`, another `resource`) answers 400 naming the field, and never redirects: only the person’s answer on the page sends them back to the client.';
+
 export const getOAuthAuthorize = defineRoute({
   ...PUBLIC,
   operationId: 'getOAuthAuthorize',
   method: 'GET',
   path: OAUTH_PATHS.authorize,
   summary: 'The OAuth consent page',
-  description: `${AUTHORIZE_DESCRIPTION} A \`client_id\` that is neither registered nor a readable client ID metadata document, or a \`redirect_uri\` the client does not have, answers 400 naming the field (never a redirect); any other fault of the request is sent back to the redirect URI with \`error\`, \`state\` and \`iss\`.`,
+  description: `${AUTHORIZE_DESCRIPTION} ${AUTHORIZE_REFUSALS}`,
   // A registered client's item.
   dynamodb: ['GetItem'],
   status: 200,
@@ -101,9 +105,6 @@ export const getOAuthAuthorize = defineRoute({
   request: { query: AuthorizeQuery },
   response: TextBody,
   errors: [400],
-  responses: {
-    303: { description: 'A fault of the request after the client and its redirect URI are known: back to the redirect URI with `error` (`invalid_request`, `unsupported_response_type`, `invalid_scope`, `invalid_target`), `error_description`, `state` and `iss`.', empty: true, headers: { Location: 'The redirect URI with the error.' } },
-  },
   callsOutside: true,
 });
 
