@@ -99,7 +99,8 @@ export const postOAuthAuthorizeHandler = apiHandler(routes.postOAuthAuthorize, a
   const key = form.api_key ? await findActiveKeyByToken(form.api_key) : undefined;
   // A key mistyped, revoked or expired: the page again, to paste another (as a sign-in form does); nothing issued.
   if (!key) return pageAnswer(checked, form, base, 'That is not an active API key of an organization: paste another.');
-  if (!mayGrant(key.scope, scope)) throw new ValidationError([{ path: 'granted_scope', message: `granted_scope ${scope} is more than the API key may do (${key.scope})` }]);
+  // More than the key may do: the page again, to choose less or paste another key; nothing issued.
+  if (!mayGrant(key.scope, scope)) return pageAnswer(checked, form, base, `That key may grant ${key.scope} at most, not ${scope}: choose less, or paste a key that may.`);
   const code = await issueCode({ organizationId: key.organizationId, keyId: key.keyId, scope, client: checked.client, redirectUri: checked.redirectUri, codeChallenge: checked.codeChallenge, resource: checked.resource });
   return new EmptyAnswer(303, { Location: redirectTo(checked, base, { code }) });
 });

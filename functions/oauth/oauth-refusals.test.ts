@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '#shared/http/middleware';
+import { createApiKey } from '#shared/auth/api-keys';
 import { useTestApi, type ApiResponse } from '../../test/support/api';
 import { countDynamoCalls } from '../../test/support/dynamo-calls';
 import { consent, LOOPBACK_REDIRECT, pkce, redirectedWith, registeredClient } from '../../test/support/oauth';
@@ -246,5 +247,17 @@ describe('the authorization endpoint, before the person has answered the page', 
     const res = await consent(authorizeUrl(clientId, pkce().challenge, { redirect_uri: HTTPS_REDIRECT }), apiKey, { decision: 'deny' });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toMatch(/^https:\/\/app\.example\.com\.attacker\.net\/steal\?error=access_denied&/);
+  });
+});
+
+describe('the consent post', () => {
+  it('with a read key and full chosen: the page again, and nothing written', async () => {
+    const { organizationId } = await api.organization();
+    const { token: readKey } = await createApiKey(organizationId, null, 'Reader', 'read');
+    const clientId = await registeredClient(api);
+    let res: Response | undefined;
+    const calls = await countDynamoCalls(async () => void (res = await consent(authorizeUrl(clientId, pkce().challenge), readKey, { scope: 'full' })));
+    expect([res!.status, res!.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+    expect(calls.filter((command) => !/^(Get|Query)/.test(command))).toEqual([]);
   });
 });

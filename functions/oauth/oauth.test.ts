@@ -266,13 +266,19 @@ describe('refused', () => {
     expect(load({ AWS_LAMBDA_FUNCTION_NAME: 'OauthAuthorize' }).status).toBe(0);
   });
 
-  it('a scope beyond the key’s: 400 naming granted_scope, no code', async () => {
+  it('a scope beyond the key’s: the page again, saying so, with a new CSRF token; no code', async () => {
     const { organizationId } = await api.organization();
     const { token: readKey } = await createApiKey(organizationId, null, 'Reader', 'read');
+    const { token: writeKey } = await createApiKey(organizationId, null, 'Writer', 'write');
     const clientId = await registeredClient(api);
-    const res = await consent(authorizeUrl(clientId, pkce().challenge), readKey, { scope: 'write' });
-    expect(res.status).toBe(400);
-    expect(((await res.json()) as { error: { details: unknown[] } }).error.details[0]).toEqual({ path: 'granted_scope', message: 'granted_scope write is more than the API key may do (read)' });
+    for (const [apiKey, keyScope, scope] of [[readKey, 'read', 'write'], [readKey, 'read', 'full'], [writeKey, 'write', 'full']] as const) {
+      const res = await consent(authorizeUrl(clientId, pkce().challenge), apiKey, { scope });
+      expect([res.status, res.headers.get('location')], scope).toEqual([200, null]);
+      expect(await res.text()).toContain(`<p role="alert"><strong>That key may grant ${keyScope} at most, not ${scope}: choose less, or paste a key that may.</strong></p>`);
+      expect(res.headers.get('set-cookie')).toMatch(/^oauth_csrf=/);
+    }
+    // Within the key's scope, the same consent issues a code.
+    expect(redirectedWith(await consent(authorizeUrl(clientId, pkce().challenge), writeKey, { scope: 'write' })).get('code')).toMatch(/^sp_oac_/);
   });
 
   it('a consent with a key that is not an active key: the page again, saying so, with a new CSRF token; no code', async () => {

@@ -114,7 +114,7 @@ export const postOAuthAuthorize = defineRoute({
   method: 'POST',
   path: OAUTH_PATHS.authorize,
   summary: 'The consent page’s answer',
-  description: `${AUTHORIZE_DESCRIPTION} Allowed, the person is sent back to the client with a code (single-use, ${OAUTH_LIMITS.codeSeconds} s), \`state\` and \`iss\` (RFC 9207); denied, with \`error=access_denied\`. A key that is not an active key shows the page again (200) to paste another. A post without the page’s CSRF token, or asking more than the key’s scope, answers 400 naming the field. Neither issues anything.`,
+  description: `${AUTHORIZE_DESCRIPTION} Allowed, the person is sent back to the client with a code (single-use, ${OAUTH_LIMITS.codeSeconds} s), \`state\` and \`iss\` (RFC 9207); denied, with \`error=access_denied\`. A key that is not an active key, or a scope more than the key’s, shows the page again (200) saying so, to paste another key or choose less. A post without the page’s CSRF token answers 400 naming the field. None of these issues anything.`,
   // The registered client, the key by its token (gsi1), the code.
   dynamodb: ['GetItem', 'Query', 'PutItem'],
   indexes: ['gsi1'],
