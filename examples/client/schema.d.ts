@@ -1629,13 +1629,13 @@ export interface paths {
         };
         /**
          * The OAuth consent page
-         * @description A person, sent here by an OAuth client (Claude, ChatGPT), proves they may grant access by pasting an API key of their organization, and chooses what the client may do: `read` (chosen unless they choose more), `write` or `full`, never more than the key’s scope. The page is served with a strict Content-Security-Policy (no script, framing refused) and a CSRF token in a cookie and in the form. Authorization code with PKCE S256 only; `resource`, when given, must be this API’s `/mcp`. A `client_id` that is neither registered nor a readable client ID metadata document, or a `redirect_uri` the client does not have, answers 400 naming the field (never a redirect); any other fault of the request is sent back to the redirect URI with `error`, `state` and `iss`.
+         * @description A person, sent here by an OAuth client (Claude, ChatGPT), proves they may grant access by pasting an API key of their organization, and chooses what the client may do: `read` (chosen unless they choose more), `write` or `full`, never more than the key’s scope. The page is served with a strict Content-Security-Policy (no script, framing refused) and a CSRF token in a cookie and in the form. Authorization code with PKCE S256 only; `resource`, when given, must be this API’s `/mcp`. Any fault of the request (a `client_id` that is neither registered nor a readable client ID metadata document, a `redirect_uri` the client does not have, a `response_type` other than `code`, no PKCE S256 `code_challenge`, an unknown `scope`, another `resource`) answers 400 naming the field, and never redirects: only the person’s answer on the page sends them back to the client.
          */
         get: operations["getOAuthAuthorize"];
         put?: never;
         /**
          * The consent page’s answer
-         * @description A person, sent here by an OAuth client (Claude, ChatGPT), proves they may grant access by pasting an API key of their organization, and chooses what the client may do: `read` (chosen unless they choose more), `write` or `full`, never more than the key’s scope. The page is served with a strict Content-Security-Policy (no script, framing refused) and a CSRF token in a cookie and in the form. Authorization code with PKCE S256 only; `resource`, when given, must be this API’s `/mcp`. Allowed, the person is sent back to the client with a code (single-use, 60 s), `state` and `iss` (RFC 9207); denied, with `error=access_denied`. A key that is not an active key shows the page again (200) to paste another. A post without the page’s CSRF token, or asking more than the key’s scope, answers 400 naming the field. Neither issues anything.
+         * @description A person, sent here by an OAuth client (Claude, ChatGPT), proves they may grant access by pasting an API key of their organization, and chooses what the client may do: `read` (chosen unless they choose more), `write` or `full`, never more than the key’s scope. The page is served with a strict Content-Security-Policy (no script, framing refused) and a CSRF token in a cookie and in the form. Authorization code with PKCE S256 only; `resource`, when given, must be this API’s `/mcp`. Allowed, the person is sent back to the client with a code (single-use, 60 s), `state` and `iss` (RFC 9207); denied, with `error=access_denied`. A key that is not an active key, or a scope more than the key’s, shows the page again (200) saying so, to paste another key or choose less. A post without the page’s CSRF token answers 400 naming the field. None of these issues anything.
          */
         post: operations["postOAuthAuthorize"];
         delete?: never;
@@ -4361,7 +4361,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description Not the caller’s fault. AUTHORIZER_UNAVAILABLE: the gateway could not check the request’s credential (the API key, or an inbound URL’s endpoint) because their store could not be read; nothing ran: retry. STORE_UNAVAILABLE: the store timed out or was throttled, so the outcome is unknown: retry after the Retry-After seconds with the same Idempotency-Key, and the retry answers what the first request did (its records written once, with the same ids). */
+        /** @description Not the caller’s fault. AUTHORIZER_UNAVAILABLE: the gateway could not check the request’s credential (the API key, or an inbound URL’s endpoint) because their store could not be read; nothing ran: retry. STORE_UNAVAILABLE: the store timed out or was throttled, so the outcome is unknown: retry after the Retry-After seconds, with the same Idempotency-Key where the operation takes one, and the retry answers what the first request did (its records written once, with the same ids). */
         AuthorizerUnavailable: {
             headers: {
                 /** @description Seconds to wait before retrying (STORE_UNAVAILABLE). */
@@ -13249,14 +13249,19 @@ export interface operations {
     };
     getOAuthAuthorize: {
         parameters: {
-            query?: {
-                response_type?: string;
-                client_id?: string;
-                redirect_uri?: string;
+            query: {
+                /** @description `code`: the only response type. */
+                response_type: string;
+                /** @description A registered client’s `client_…` id, or the https URL of its client ID metadata document. */
+                client_id: string;
+                /** @description One of the client’s redirect URIs, exactly (a loopback one on any port). */
+                redirect_uri: string;
                 scope?: string;
                 state?: string;
-                code_challenge?: string;
-                code_challenge_method?: string;
+                /** @description PKCE (RFC 7636): the base64url SHA-256 of the code verifier, 43 characters. */
+                code_challenge: string;
+                /** @description `S256`: the only method. */
+                code_challenge_method: string;
                 resource?: string;
             };
             header?: never;
@@ -13273,15 +13278,6 @@ export interface operations {
                 content: {
                     "text/html": string;
                 };
-            };
-            /** @description A fault of the request after the client and its redirect URI are known: back to the redirect URI with `error` (`invalid_request`, `unsupported_response_type`, `invalid_scope`, `invalid_target`), `error_description`, `state` and `iss`. */
-            303: {
-                headers: {
-                    /** @description The redirect URI with the error. */
-                    Location?: string;
-                    [name: string]: unknown;
-                };
-                content?: never;
             };
             /** @description A path, query or body value failed validation, a query parameter the operation does not take was sent, or the body is not valid JSON. The message names the field or parameter. */
             400: {
@@ -13308,18 +13304,24 @@ export interface operations {
         requestBody: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    response_type?: string;
-                    client_id?: string;
-                    redirect_uri?: string;
+                    /** @description `code`: the only response type. */
+                    response_type: string;
+                    /** @description A registered client’s `client_…` id, or the https URL of its client ID metadata document. */
+                    client_id: string;
+                    /** @description One of the client’s redirect URIs, exactly (a loopback one on any port). */
+                    redirect_uri: string;
                     scope?: string;
                     state?: string;
-                    code_challenge?: string;
-                    code_challenge_method?: string;
+                    /** @description PKCE (RFC 7636): the base64url SHA-256 of the code verifier, 43 characters. */
+                    code_challenge: string;
+                    /** @description `S256`: the only method. */
+                    code_challenge_method: string;
                     resource?: string;
-                    csrf_token?: string;
+                    csrf_token: string;
                     api_key?: string;
                     granted_scope?: string;
-                    decision?: string;
+                    /** @description `allow` or `deny`. */
+                    decision: string;
                 };
             };
         };
@@ -13361,11 +13363,17 @@ export interface operations {
         requestBody: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    grant_type?: string;
+                    /** @description `authorization_code` or `refresh_token`. */
+                    grant_type: string;
+                    /** @description Required with `grant_type=authorization_code`. */
                     code?: string;
+                    /** @description Required with `grant_type=authorization_code`. The redirect URI the code was issued to, exactly. */
                     redirect_uri?: string;
+                    /** @description Required with `grant_type=authorization_code`. PKCE (RFC 7636): 43 to 128 characters of `A-Z a-z 0-9 - . _ ~`. */
                     code_verifier?: string;
-                    client_id?: string;
+                    /** @description The client the code or refresh token was issued to. */
+                    client_id: string;
+                    /** @description Required with `grant_type=refresh_token`. */
                     refresh_token?: string;
                     resource?: string;
                     scope?: string;

@@ -6,7 +6,7 @@ import { Answer, EmptyAnswer } from '#shared/http/answer';
 import { publicBaseUrl } from '#shared/http/base-url';
 import { ValidationError } from '#shared/errors';
 import { OAuthError } from './errors';
-import { parseOrThrow } from '#shared/validation';
+import { parseOrThrow, validationDetails } from '#shared/validation';
 import { findActiveKeyByToken } from '#shared/auth/api-keys';
 import { API_KEY_SCOPES } from '#shared/auth/scopes';
 import { redirectUriRefusal, registerClient, resolveClient } from './clients';
@@ -41,9 +41,8 @@ function formFields(body: string | null, refuse: (name: string) => Error): Recor
 function oauthParse<S extends v.GenericSchema>(schema: S, input: unknown, error = 'invalid_request'): v.InferOutput<S> {
   const parsed = v.safeParse(schema, input);
   if (parsed.success) return parsed.output;
-  const [issue] = parsed.issues;
-  const path = issue.path?.map((item) => String(item.key)).join('.');
-  throw new OAuthError(error, path && !issue.message.startsWith(path) ? `${path}: ${issue.message}` : issue.message);
+  const { path, message } = validationDetails(parsed.issues, '')[0]!;
+  throw new OAuthError(error, message.startsWith(path) ? message : `${path}: ${message}`);
 }
 
 export const registerOAuthClientHandler = apiHandler(routes.registerOAuthClient, async ({ request }) => {

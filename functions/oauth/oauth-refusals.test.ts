@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { dynamo } from '#shared/dynamo';
 import { MAX_BODY_BYTES } from '#shared/http/middleware';
 import { createApiKey } from '#shared/auth/api-keys';
 import { useTestApi, type ApiResponse } from '../../test/support/api';
@@ -259,5 +260,52 @@ describe('the consent post', () => {
     const calls = await countDynamoCalls(async () => void (res = await consent(authorizeUrl(clientId, pkce().challenge), readKey, { scope: 'full' })));
     expect([res!.status, res!.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
     expect(calls.filter((command) => !/^(Get|Query)/.test(command))).toEqual([]);
+  });
+});
+
+describe('a store that does not answer in time', () => {
+  const FAULT = 'oauthStoreDown';
+  afterEach(() => void dynamo.middlewareStack.remove(FAULT));
+
+  it('answers the token endpoint 503 with Retry-After, asking for no Idempotency-Key, which the route takes none of', async () => {
+    dynamo.middlewareStack.add(
+      () => async () => {
+        throw Object.assign(new Error('Connection timed out after 3000 ms'), { name: 'TimeoutError', $metadata: {} });
+      },
+      { step: 'initialize', name: FAULT },
+    );
+    const res = await token({ grant_type: 'refresh_token', refresh_token: 'sp_ort_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', client_id: 'client_01JD3F4G5H6J7K8M9N0P1Q2R3S' });
+    expect([res.status, res.body.error.code, res.headers.get('retry-after')]).toEqual([503, 'STORE_UNAVAILABLE', '1']);
+    expect(res.body.message).toBe('The store did not answer in time, so the outcome is unknown; retry after Retry-After');
+  });
+});
+
+describe('what the document says the OAuth requests need', () => {
+  it('marks what the server requires as required: the authorization request’s client, redirect URI, response type and PKCE, the token request’s grant type and client', async () => {
+    const document = (await api.anonymous.get('/openapi')).body;
+    const authorize = document.paths['/oauth/authorize'].get.parameters.filter((parameter: { in: string }) => parameter.in === 'query');
+    expect(Object.fromEntries(authorize.map((parameter: { name: string; required: boolean }) => [parameter.name, parameter.required]))).toEqual({
+      response_type: true,
+      client_id: true,
+      redirect_uri: true,
+      code_challenge: true,
+      code_challenge_method: true,
+      scope: false,
+      state: false,
+      resource: false,
+    });
+    expect(document.paths['/oauth/token'].post.requestBody.content['application/x-www-form-urlencoded'].schema.required).toEqual(['grant_type', 'client_id']);
+  });
+
+  it('counts a parameter’s length in characters, as the document’s maxLength does: 1 000 emoji are a state, 1 001 are not; 100 are a scope, 101 are not', async () => {
+    const clientId = await registeredClient(api);
+    const { challenge } = pkce();
+    expect((await fetch(authorizeUrl(clientId, challenge, { state: '😀'.repeat(1000) }))).status).toBe(200);
+    const over = await fetch(authorizeUrl(clientId, challenge, { state: '😀'.repeat(1001) }));
+    expect(over.status).toBe(400);
+    expect(((await over.json()) as { error: { details: unknown[] } }).error.details).toEqual([{ path: 'state', message: 'state must be at most 1000 characters' }]);
+    const scope = (length: number) => token({ grant_type: 'refresh_token', refresh_token: 'sp_ort_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', client_id: 'client_01JD3F4G5H6J7K8M9N0P1Q2R3S', scope: '😀'.repeat(length) });
+    expect((await scope(100)).body.error).toBe('invalid_client');
+    expect((await scope(101)).body).toEqual({ error: 'invalid_request', error_description: 'scope must be at most 100 characters' });
   });
 });
