@@ -1696,7 +1696,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke an OAuth grant
-         * @description Its access and refresh tokens are refused from then on (within the authorizer’s cache, 5 minutes at most); the client must be authorized again. An `oauth_grant.revoked` event follows.
+         * @description Its access and refresh tokens are refused from then on: `/mcp` answers its first tool call 401 at once, and any message once the authorizer’s cache lets go (5 minutes at most); the client must be authorized again. An `oauth_grant.revoked` event follows.
          */
         delete: operations["deleteOauthGrant"];
         options?: never;

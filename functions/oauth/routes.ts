@@ -176,7 +176,7 @@ export const deleteOauthGrant = defineRoute({
   path: '/v1/oauth/grants/{grantId}',
   tag: 'OAuth',
   summary: 'Revoke an OAuth grant',
-  description: 'Its access and refresh tokens are refused from then on (within the authorizer’s cache, 5 minutes at most); the client must be authorized again. An `oauth_grant.revoked` event follows.',
+  description: 'Its access and refresh tokens are refused from then on: `/mcp` answers its first tool call 401 at once, and any message once the authorizer’s cache lets go (5 minutes at most); the client must be authorized again. An `oauth_grant.revoked` event follows.',
   // The grant deleted with its audit entry, in one transaction.
   dynamodb: ['DeleteItem', 'PutItem'],
   status: 200,

@@ -148,6 +148,11 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
    */
   idempotencyKey?: false;
   /**
+   * The route audience-bound tokens are for (RFC 8707: OAuth's access tokens, the MCP server's). Every other keyed route
+   * refuses one 401 itself, as the gateway does a token it does not know, even where the gateway's cached answer let it through.
+   */
+  tokenAudience?: true;
+  /**
    * What the function reaches beyond the table (a provider, a queue): each a capability its
    * resource exports, whose settings and grants the stack gives the function.
    */
