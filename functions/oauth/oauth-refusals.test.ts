@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dynamo } from '#shared/dynamo';
 import { MAX_BODY_BYTES } from '#shared/http/middleware';
-import { createApiKey } from '#shared/auth/api-keys';
+import { createApiKey, revokeApiKey } from '#shared/auth/api-keys';
 import { useTestApi, type ApiResponse } from '../../test/support/api';
 import { countDynamoCalls } from '../../test/support/dynamo-calls';
 import { consent, LOOPBACK_REDIRECT, pkce, redirectedWith, registeredClient } from '../../test/support/oauth';
@@ -159,6 +159,32 @@ describe('a code exchanged at the token endpoint', () => {
     expect((await token(early.exchange)).status).toBe(200);
     await api.advanceTime('PT1S');
     expect([(await token(late.exchange)).body]).toEqual([{ error: 'invalid_grant', error_description: 'code expired (a code lives 60 s)' }]);
+  });
+});
+
+describe('a grant’s key or grant ended before the token endpoint is asked', () => {
+  it('a code whose granting key was revoked since the consent: invalid_grant naming the key', async () => {
+    const { organizationId } = await api.organization();
+    const { key, token: apiKey } = await createApiKey(organizationId, null, 'Soon revoked', 'full');
+    const { exchange } = await issuedCode(apiKey);
+    await revokeApiKey(organizationId, key.keyId);
+    expect((await token(exchange)).body).toEqual({ error: 'invalid_grant', error_description: 'the API key that granted code is revoked or expired' });
+  });
+
+  it('a refresh token of a revoked grant, or of a revoked key: invalid_grant, saying which', async () => {
+    const { organizationId } = await api.organization();
+    const { key, token: apiKey } = await createApiKey(organizationId, null, 'Granting', 'full');
+    const first = await issuedCode(apiKey);
+    const second = await issuedCode(apiKey);
+    const [one, two] = [(await token(first.exchange)).body, (await token(second.exchange)).body];
+    const { grants } = (await api.as(apiKey).get('/v1/oauth/grants')).body;
+    const revoked = grants.find((grant: { clientId: string }) => grant.clientId === first.clientId);
+    expect((await api.as(apiKey).delete(`/v1/oauth/grants/${revoked.id}`)).status).toBe(200);
+    const refused = await token({ grant_type: 'refresh_token', refresh_token: one.refresh_token, client_id: first.clientId });
+    expect(refused.body).toEqual({ error: 'invalid_grant', error_description: 'the grant was revoked; authorize again' });
+    await revokeApiKey(organizationId, key.keyId);
+    const ended = await token({ grant_type: 'refresh_token', refresh_token: two.refresh_token, client_id: second.clientId });
+    expect(ended.body).toEqual({ error: 'invalid_grant', error_description: 'the API key that granted refresh_token is revoked or expired' });
   });
 });
 
