@@ -6,7 +6,7 @@ import { scopeResources } from '#shared/auth/scopes';
 import { publicBaseUrl } from '#shared/http/base-url';
 import { AUDIENCE_BOUND } from '#shared/auth/tokens';
 import { getOrganizationCounterShards } from '../organization/counter-shards';
-import { MCP_ROUTE, mcpResourceOf } from './metadata';
+import { MCP_ROUTE, mcpResourceOf, unauthorizedChallenge } from './metadata';
 import { findSecret, mcpTokenOf, principalOf, secretKindOf, type OAuthPrincipal, type StoredSecret } from './secrets';
 
 
@@ -43,7 +43,8 @@ export async function authorizeOAuthToken(token: string, event: APIGatewayReques
   };
   const secret: StoredSecret | undefined = await findSecret(token, kind).catch(failed);
   if (!secret) throw await unauthorized();
-  if (kind === 'access' && secret.resource !== mcpResourceOf(publicBaseUrl(lowerCased(event.headers)))) throw await unauthorized();
+  const base = publicBaseUrl(lowerCased(event.headers));
+  if (kind === 'access' && secret.resource !== mcpResourceOf(base)) throw await unauthorized();
   const principal: OAuthPrincipal | undefined = await principalOf(secret).catch(failed);
   if (!principal) throw await unauthorized();
   const counterShards = await getOrganizationCounterShards(principal.organizationId).catch(failed);
@@ -64,7 +65,8 @@ export async function authorizeOAuthToken(token: string, event: APIGatewayReques
       scope: principal.scope,
       counterShards,
       clientId: principal.clientId,
-      ...(kind === 'access' ? { mcpToken: mcpTokenOf(token, secret.salt ?? ''), [AUDIENCE_BOUND]: true } : {}),
+      // With the challenge the MCP function answers a 401 with once the grant is revoked (the gateway's own, as here).
+      ...(kind === 'access' ? { mcpToken: mcpTokenOf(token, secret.salt ?? ''), [AUDIENCE_BOUND]: true, challenge: unauthorizedChallenge(base) } : {}),
     },
     usageIdentifierKey: usageIdentifierKey(principal.organizationId),
   };
