@@ -234,61 +234,6 @@ describe('a refresh token', () => {
   });
 });
 
-describe('the authorization endpoint, before the person has answered the page', () => {
-  const HTTPS_REDIRECT = 'https://app.example.com.attacker.net/steal';
-
-  it('answers every fault of a freshly registered client’s request 400 naming the field, never redirecting to its https redirect URI', async () => {
-    const clientId = await registeredClient(api, [HTTPS_REDIRECT]);
-    const { challenge } = pkce();
-    const faults: [Record<string, string>, string][] = [
-      [{ response_type: 'token' }, 'response_type'],
-      [{ response_type: 'code ' }, 'response_type'],
-      [{ response_type: '' }, 'response_type'],
-      [{ code_challenge: '' }, 'code_challenge'],
-      [{ code_challenge_method: 'plain' }, 'code_challenge_method'],
-      [{ code_challenge_method: 's256' }, 'code_challenge_method'],
-      [{ code_challenge: challenge.slice(0, -1) }, 'code_challenge'],
-      [{ code_challenge: `${challenge}A` }, 'code_challenge'],
-      [{ scope: 'admin' }, 'scope'],
-      [{ scope: 'read writes' }, 'scope'],
-      [{ resource: `${api.url}/mcp/` }, 'resource'],
-      [{ resource: 'https://other.example/mcp' }, 'resource'],
-    ];
-    for (const [params, field] of faults) {
-      const res = await fetch(authorizeUrl(clientId, challenge, { redirect_uri: HTTPS_REDIRECT, ...params }), { redirect: 'manual' });
-      expect([res.status, res.headers.get('location')], JSON.stringify(params)).toEqual([400, null]);
-      expect(((await res.json()) as { error: { details: { path: string }[] } }).error.details[0]!.path, JSON.stringify(params)).toBe(field);
-    }
-  });
-
-  it('shows the consent page for the same request without a fault, naming the redirect URI’s whole host', async () => {
-    const clientId = await registeredClient(api, [HTTPS_REDIRECT]);
-    const res = await fetch(authorizeUrl(clientId, pkce().challenge, { redirect_uri: HTTPS_REDIRECT }), { redirect: 'manual' });
-    expect(res.status).toBe(200);
-    expect(await res.text()).toContain('You will be sent back to <strong>app.example.com.attacker.net</strong>.');
-  });
-
-  it('redirects only on the person’s answer: a denial goes back with access_denied', async () => {
-    const { apiKey } = await api.organization();
-    const clientId = await registeredClient(api, [HTTPS_REDIRECT]);
-    const res = await consent(authorizeUrl(clientId, pkce().challenge, { redirect_uri: HTTPS_REDIRECT }), apiKey, { decision: 'deny' });
-    expect(res.status).toBe(303);
-    expect(res.headers.get('location')).toMatch(/^https:\/\/app\.example\.com\.attacker\.net\/steal\?error=access_denied&/);
-  });
-});
-
-describe('the consent post', () => {
-  it('with a read key and full chosen: the page again, and nothing written', async () => {
-    const { organizationId } = await api.organization();
-    const { token: readKey } = await createApiKey(organizationId, null, 'Reader', 'read');
-    const clientId = await registeredClient(api);
-    let res: Response | undefined;
-    const calls = await countDynamoCalls(async () => void (res = await consent(authorizeUrl(clientId, pkce().challenge), readKey, { scope: 'full' })));
-    expect([res!.status, res!.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
-    expect(calls.filter((command) => !/^(Get|Query)/.test(command))).toEqual([]);
-  });
-});
-
 describe('a store that does not answer in time', () => {
   const FAULT = 'oauthStoreDown';
   afterEach(() => void dynamo.middlewareStack.remove(FAULT));

@@ -266,33 +266,6 @@ describe('refused', () => {
     expect(load({ AWS_LAMBDA_FUNCTION_NAME: 'OauthAuthorize' }).status).toBe(0);
   });
 
-  it('a scope beyond the key’s: the page again, saying so, with a new CSRF token; no code', async () => {
-    const { organizationId } = await api.organization();
-    const { token: readKey } = await createApiKey(organizationId, null, 'Reader', 'read');
-    const { token: writeKey } = await createApiKey(organizationId, null, 'Writer', 'write');
-    const clientId = await registeredClient(api);
-    for (const [apiKey, keyScope, scope] of [[readKey, 'read', 'write'], [readKey, 'read', 'full'], [writeKey, 'write', 'full']] as const) {
-      const res = await consent(authorizeUrl(clientId, pkce().challenge), apiKey, { scope });
-      expect([res.status, res.headers.get('location')], scope).toEqual([200, null]);
-      expect(await res.text()).toContain(`<p role="alert"><strong>That key may grant ${keyScope} at most, not ${scope}: choose less, or paste a key that may.</strong></p>`);
-      expect(res.headers.get('set-cookie')).toMatch(/^oauth_csrf=/);
-    }
-    // Within the key's scope, the same consent issues a code.
-    expect(redirectedWith(await consent(authorizeUrl(clientId, pkce().challenge), writeKey, { scope: 'write' })).get('code')).toMatch(/^sp_oac_/);
-  });
-
-  it('a consent with a key that is not an active key: the page again, saying so, with a new CSRF token; no code', async () => {
-    const { organizationId } = await api.organization();
-    const { key, token: revoked } = await createApiKey(organizationId, null, 'Old', 'full');
-    await revokeApiKey(organizationId, key.keyId);
-    const clientId = await registeredClient(api);
-    for (const apiKey of ['sp_live_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', revoked]) {
-      const res = await consent(authorizeUrl(clientId, pkce().challenge), apiKey);
-      expect([res.status, res.headers.get('location')]).toEqual([200, null]);
-      expect(await res.text()).toContain('<p role="alert"><strong>That is not an active API key of an organization: paste another.</strong></p>');
-      expect(res.headers.get('set-cookie')).toMatch(/^oauth_csrf=/);
-    }
-  });
 
   it('a client the token endpoint does not know: invalid_client (401), so that it registers again; an unused registration is forgotten after 7 days', async () => {
     const unknown = await token({ grant_type: 'refresh_token', refresh_token: 'sp_ort_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', client_id: 'client_01JD3F4G5H6J7K8M9N0P1Q2R3S' });
