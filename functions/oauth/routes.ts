@@ -89,7 +89,10 @@ const AUTHORIZE_DESCRIPTION =
 
 /** Nothing redirects before the person has answered the page (RFC 9700 §4.11.2): whoever registers a redirect URI could otherwise send anyone there through this API. */
 const AUTHORIZE_REFUSALS =
-  'Any fault of the request (a `client_id` that is neither registered nor a readable client ID metadata document, a `redirect_uri` the client does not have, a `response_type` other than `code`, no PKCE S256 `code_challenge`, an unknown `scope`, another `resource`) answers 400 naming the field, and never redirects: only the person’s answer on the page sends them back to the client.';
+  'Any fault of the request (a `client_id` that is neither registered nor a readable client ID metadata document, a ' +
+  '`redirect_uri` the client does not have, a `response_type` other than `code`, no PKCE S256 `code_challenge`, an ' +
+  'unknown `scope`, another `resource`) answers 400 naming the field, and never redirects: only the person’s answer on ' +
+  'the page sends them back to the client.';
 
 export const getOAuthAuthorize = defineRoute({
   ...PUBLIC,
@@ -108,13 +111,19 @@ export const getOAuthAuthorize = defineRoute({
   callsOutside: true,
 });
 
+const CONSENT_ANSWERS =
+  `Allowed, the person is sent back to the client with a code (single-use, ${OAUTH_LIMITS.codeSeconds} s), \`state\` and ` +
+  '`iss` (RFC 9207); denied, with `error=access_denied`. A key that is not an active key, or a scope more than the ' +
+  'key’s, shows the page again (200) saying so, to paste another key or choose less. A post without the page’s CSRF ' +
+  'token answers 400 naming the field. None of these issues anything.';
+
 export const postOAuthAuthorize = defineRoute({
   ...PUBLIC,
   operationId: 'postOAuthAuthorize',
   method: 'POST',
   path: OAUTH_PATHS.authorize,
   summary: 'The consent page’s answer',
-  description: `${AUTHORIZE_DESCRIPTION} Allowed, the person is sent back to the client with a code (single-use, ${OAUTH_LIMITS.codeSeconds} s), \`state\` and \`iss\` (RFC 9207); denied, with \`error=access_denied\`. A key that is not an active key, or a scope more than the key’s, shows the page again (200) saying so, to paste another key or choose less. A post without the page’s CSRF token answers 400 naming the field. None of these issues anything.`,
+  description: `${AUTHORIZE_DESCRIPTION} ${CONSENT_ANSWERS}`,
   // The registered client, the key by its token (gsi1), the code.
   dynamodb: ['GetItem', 'Query', 'PutItem'],
   indexes: ['gsi1'],
