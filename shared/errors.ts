@@ -71,13 +71,15 @@ export class ServiceUnavailableError extends ApiError {
 }
 
 export const STORE_UNAVAILABLE_MESSAGE = 'The store did not answer in time, so the outcome is unknown; retry with the same Idempotency-Key';
+/** The same on a route that takes no Idempotency-Key (a read, OAuth's token endpoint, `/mcp`): no key to name. */
+export const STORE_UNAVAILABLE_UNKEYED_MESSAGE = 'The store did not answer in time, so the outcome is unknown; retry after Retry-After';
 
 /**
  * The store timed out, was throttled or failed after the SDK's own attempts: the request's writes may or may not have
  * landed. A retry with the same Idempotency-Key runs again and meets what landed (shared/own-writes.ts), so it
  * answers what the first would have.
  */
-export const storeUnavailable = () => new ServiceUnavailableError(STORE_UNAVAILABLE_MESSAGE, 1, 'STORE_UNAVAILABLE');
+export const storeUnavailable = (takesIdempotencyKey = true) => new ServiceUnavailableError(takesIdempotencyKey ? STORE_UNAVAILABLE_MESSAGE : STORE_UNAVAILABLE_UNKEYED_MESSAGE, 1, 'STORE_UNAVAILABLE');
 
 /** DynamoDB's 400 KB item limit: only oversized input reaches it, so it is the caller's to fix. */
 export class ItemTooLargeError extends BadRequestError {

@@ -1387,7 +1387,7 @@ export interface paths {
         put?: never;
         /**
          * Post an inquiry to an inbound endpoint (no API key)
-         * @description Authenticated by the endpoint URL's `token`, or by Standard Webhooks headers (`webhook-id`, `webhook-timestamp` within 5 minutes, `webhook-signature`) signed with the endpoint's secret; anything else answers 401 and records nothing. The body is `application/json`, or what an HTML form posts: `application/x-www-form-urlencoded` or `multipart/form-data`, at most 256 KB; a multipart form may carry files up to 3 MB in all, which are dropped: the rest of the form is recorded, with the files' names in the WEBFORM record's `droppedFiles`. A form post to an endpoint with `redirectUrl` is answered 303 to it with `inquiryId=<id>` added to its query, so the visitor lands on the site's thank-you page; refused (400, 403, 413, 415), it is answered 303 to `errorRedirectUrl` with `error=<code>` when the endpoint has one. An endpoint with `enforceOrigin` refuses a post whose `Origin` is not one of its `allowedOrigins`, or that has none (403 `ORIGIN_NOT_ALLOWED`, nothing recorded). A post filling the endpoint's `honeypotField` is answered as if recorded (201, or 303 to `redirectUrl` with an `inquiryId` that names nothing) and records nothing. A 401 is never redirected. JSON posts are answered JSON. A browser page on one of the endpoint's `allowedOrigins` may post JSON (CORS): the preflight `OPTIONS` of this URL, with its token, answers 204 with the CORS headers, and the answer to the post carries `Access-Control-Allow-Origin` and `Vary: Origin`; any other origin gets no CORS headers. A WEBFORM endpoint keeps every field and finds the lead from email, phone and name; an EMAIL endpoint takes a parsed email (from, to, subject, text or html); CALL and CHATBOT take `{lead, data, summary?, tag?}` as POST /v1/inquiries does. A CALL endpoint of `format` `retell` or `vapi` takes that platform's webhook exactly as it sends it, JSON up to 3 MB, proved by the platform's own scheme only (a token or Standard Webhooks signature is neither needed nor enough): Retell's `x-retell-signature` (`v=<unix ms>,d=<hex HMAC-SHA256 of the body followed by that timestamp, keyed with the Retell API key>`, within 5 minutes either way), or Vapi's credential holding the endpoint's secret: `Authorization: Bearer <secret>` (its Bearer Token credential, as Vapi sends it by default) or `x-vapi-secret: <secret>` (its legacy server secret; when sent, it alone is checked). Retell's `call_analyzed` (its event in `event` or `event_type`) and Vapi's `end-of-call-report` record a CALL inquiry (transcript, summary, recording, direction, duration, start, end, who hung up, the lead's number, and the platform's analysis: sentiment, success, extracted data), the lead found by the caller's phone (the called number on an outbound call) or created; the same call id again answers 200 with the first inquiry's ids and records nothing. Any other event, and a call that never connected, answers 204 and records nothing; a payload without the call id or the lead's phone, or with a field out of range, answers 400 naming the platform's field (`call.start_timestamp`, `message.startedAt`). The same sender id again (`externalInquiryId`, or the `webhook-id` or `Idempotency-Key` header) to the same endpoint, from a sender with the same email or phone, answers 200 with the first inquiry's ids alone (`{inquiry: {id, leadId}, created: false}`, nothing it recorded); from another sender it is recorded as an inquiry of its own, so the URL never answers with someone else's. Query parameters other than `token` are ignored. Every post (a wrong token's too) counts against the organization's inbound quota, apart from its API keys': beyond it, 429 `RATE_LIMITED` with `Retry-After`.
+         * @description Authenticated by the endpoint URL's `token`, or by Standard Webhooks headers (`webhook-id`, `webhook-timestamp` within 5 minutes, `webhook-signature`) signed with the endpoint's secret; anything else answers 401 and records nothing. The body is `application/json`, or what an HTML form posts: `application/x-www-form-urlencoded` or `multipart/form-data`, at most 256 KB; a multipart form may carry files up to 3 MB in all, which are dropped: the rest of the form is recorded, with the files' names in the WEBFORM record's `droppedFiles`. A form post to an endpoint with `redirectUrl` is answered 303 to it with `inquiryId=<id>` added to its query, so the visitor lands on the site's thank-you page; refused (400, 403, 413, 415), it is answered 303 to `errorRedirectUrl` with `error=<code>` when the endpoint has one. An endpoint with `enforceOrigin` refuses a post whose `Origin` is not one of its `allowedOrigins`, or that has none (403 `ORIGIN_NOT_ALLOWED`, nothing recorded). A post filling the endpoint's `honeypotField` is answered as if recorded (201, or 303 to `redirectUrl` with an `inquiryId` that names nothing) and records nothing. A 401 is never redirected. JSON posts are answered JSON. A browser page on one of the endpoint's `allowedOrigins` may post JSON (CORS): the preflight `OPTIONS` of this URL, with its token, answers 204 with the CORS headers, and the answer to the post carries `Access-Control-Allow-Origin` and `Vary: Origin`; any other origin gets no CORS headers. A WEBFORM endpoint keeps every field and finds the lead from email, phone and name; an EMAIL endpoint takes a parsed email (from, to, subject, text or html); CALL and CHATBOT take `{lead, data, summary?, tag?}` as POST /v1/inquiries does. A CALL endpoint of `format` `retell` or `vapi` takes that platform's webhook exactly as it sends it, JSON up to 3 MB, proved by the platform's own scheme only (a token or Standard Webhooks signature is neither needed nor enough): Retell's `x-retell-signature` (`v=<unix ms>,d=<hex HMAC-SHA256 of the body followed by that timestamp, keyed with the Retell API key>`, within 5 minutes either way), or Vapi's credential holding the endpoint's secret: `Authorization: Bearer <secret>` (its Bearer Token credential, as Vapi sends it by default) or `x-vapi-secret: <secret>` (its legacy server secret; when sent, it alone is checked). Retell's `call_analyzed` (its event in `event` or `event_type`) and Vapi's `end-of-call-report` record a CALL inquiry (transcript, summary, recording, direction, duration, start, end, who hung up, the lead's number, and the platform's analysis: sentiment, success, extracted data), the lead found by the caller's phone (the called number on an outbound call) or created; the same call id again answers 200 with the first inquiry's ids and records nothing. Any other event, and a call that never connected, answers 204 and records nothing; a payload without the call id or the lead's phone, or with a field out of range, answers 400 naming the platform's field (`call.start_timestamp`, `message.startedAt`). The same sender id again (`externalInquiryId`, or the `webhook-id` or `Idempotency-Key` header) to the same endpoint, from a sender with the same email or phone, answers 200 with the first inquiry's ids alone (`{inquiry: {id, leadId}, created: false}`, nothing it recorded); from another sender it is recorded as an inquiry of its own, so the URL never answers with someone else's. Query parameters other than `token` are ignored. Every post (a wrong token's too) counts against the organization's inbound quota, apart from its API keys': beyond it, 429 `RATE_LIMITED` with `Retry-After`. One client address may post 500 times a UTC day to the organization's URLs (a voice platform's endpoint is not counted); past that its posts are refused before they are metered, with the same 401, until 00:00 UTC.
          */
         post: operations["receiveInbound"];
         delete?: never;
@@ -1611,7 +1611,7 @@ export interface paths {
         put?: never;
         /**
          * Register an OAuth client (dynamic client registration, RFC 7591)
-         * @description For clients that register themselves (a client with an https client ID metadata document needs not). Public clients only (`token_endpoint_auth_method: "none"`, PKCE); redirect URIs are https, or http on the loopback interface (any port at authorization, RFC 8252). The client is forgotten after 7 days unless an organization grants it access; the token endpoint then answers `invalid_client`, and the client registers again. Refusals are OAuth’s: `invalid_redirect_uri` or `invalid_client_metadata`, the description naming the field.
+         * @description For clients that register themselves (a client with an https client ID metadata document needs not). Public clients only (`token_endpoint_auth_method: "none"`, PKCE); redirect URIs are https, or http on the loopback interface (any port at authorization, RFC 8252). The client is forgotten after 24 hours unless an organization grants it access; the token endpoint then answers `invalid_client`, and the client registers again. Refusals are OAuth’s: `invalid_redirect_uri` or `invalid_client_metadata`, the description naming the field.
          */
         post: operations["registerOAuthClient"];
         delete?: never;
@@ -1629,13 +1629,13 @@ export interface paths {
         };
         /**
          * The OAuth consent page
-         * @description A person, sent here by an OAuth client (Claude, ChatGPT), proves they may grant access by pasting an API key of their organization, and chooses what the client may do: `read` (chosen unless they choose more), `write` or `full`, never more than the key’s scope. The page is served with a strict Content-Security-Policy (no script, framing refused) and a CSRF token in a cookie and in the form. Authorization code with PKCE S256 only; `resource`, when given, must be this API’s `/mcp`. A `client_id` that is neither registered nor a readable client ID metadata document, or a `redirect_uri` the client does not have, answers 400 naming the field (never a redirect); any other fault of the request is sent back to the redirect URI with `error`, `state` and `iss`.
+         * @description A person, sent here by an OAuth client (Claude, ChatGPT), proves they may grant access by pasting an API key of their organization, and chooses what the client may do: `read` (chosen unless they choose more), `write` or `full`, never more than the key’s scope. The page is served with a strict Content-Security-Policy (no script, framing refused) and a CSRF token in a cookie and in the form. Authorization code with PKCE S256 only; `resource`, when given, must be this API’s `/mcp`. Any fault of the request (a `client_id` that is neither registered nor a readable client ID metadata document, a `redirect_uri` the client does not have, a `response_type` other than `code`, no PKCE S256 `code_challenge`, an unknown `scope`, another `resource`) answers 400 naming the field, and never redirects: only the person’s answer on the page sends them back to the client.
          */
         get: operations["getOAuthAuthorize"];
         put?: never;
         /**
          * The consent page’s answer
-         * @description A person, sent here by an OAuth client (Claude, ChatGPT), proves they may grant access by pasting an API key of their organization, and chooses what the client may do: `read` (chosen unless they choose more), `write` or `full`, never more than the key’s scope. The page is served with a strict Content-Security-Policy (no script, framing refused) and a CSRF token in a cookie and in the form. Authorization code with PKCE S256 only; `resource`, when given, must be this API’s `/mcp`. Allowed, the person is sent back to the client with a code (single-use, 60 s), `state` and `iss` (RFC 9207); denied, with `error=access_denied`. A key that is not an active key shows the page again (200) to paste another. A post without the page’s CSRF token, or asking more than the key’s scope, answers 400 naming the field. Neither issues anything.
+         * @description A person, sent here by an OAuth client (Claude, ChatGPT), proves they may grant access by pasting an API key of their organization, and chooses what the client may do: `read` (chosen unless they choose more), `write` or `full`, never more than the key’s scope. The page is served with a strict Content-Security-Policy (no script, framing refused) and a CSRF token in a cookie and in the form. Authorization code with PKCE S256 only; `resource`, when given, must be this API’s `/mcp`. Allowed, the person is sent back to the client with a code (single-use, 60 s), `state` and `iss` (RFC 9207); denied, with `error=access_denied`. A key that is not an active key, or a scope more than the key’s, shows the page again (200) saying so, to paste another key or choose less. A post without the page’s CSRF token answers 400 naming the field. None of these issues anything.
          */
         post: operations["postOAuthAuthorize"];
         delete?: never;
@@ -1696,7 +1696,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke an OAuth grant
-         * @description Its access and refresh tokens are refused from then on (within the authorizer’s cache, 5 minutes at most); the client must be authorized again. An `oauth_grant.revoked` event follows.
+         * @description Its access and refresh tokens are refused from then on: `/mcp` answers its first tool call 401 at once, and any message once the authorizer’s cache lets go (5 minutes at most); the client must be authorized again. An `oauth_grant.revoked` event follows.
          */
         delete: operations["deleteOauthGrant"];
         options?: never;
@@ -3612,6 +3612,14 @@ export interface components {
         } | {
             id: string;
             /** @enum {string} */
+            type: "inbound_endpoint.source_limited";
+            /** Format: date-time */
+            occurredAt: string;
+            organizationId: string;
+            data: components["schemas"]["InboundSourceLimited"];
+        } | {
+            id: string;
+            /** @enum {string} */
             type: "oauth_grant.created" | "oauth_grant.revoked";
             /** Format: date-time */
             occurredAt: string;
@@ -3781,6 +3789,30 @@ export interface components {
                 webhookId: string;
                 message: string;
             };
+        };
+        /**
+         * @example {
+         *       "inboundEndpointId": "inbound_01JD4K7M9P2R4T6V8X0Z2B4D6F",
+         *       "source": "203.0.113.7",
+         *       "limit": 500,
+         *       "until": "2026-11-21T00:00:00.000Z",
+         *       "createdAt": "2026-11-20T03:12:44.018Z"
+         *     }
+         */
+        InboundSourceLimited: {
+            /** @description The endpoint whose post met the share. The source’s posts to any of the organization’s inbound URLs are refused until `until`. */
+            inboundEndpointId: string;
+            /** @description The client address (an IPv6 address by its /64). */
+            source: string;
+            /** @description Posts one client address may make to the organization’s inbound URLs in a UTC day. */
+            limit: number;
+            /**
+             * Format: date-time
+             * @description When its posts are answered again: the next 00:00 UTC.
+             */
+            until: string;
+            /** Format: date-time */
+            createdAt: string;
         };
         ReceptionistService: {
             id: number;
@@ -4364,10 +4396,10 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description Not the caller’s fault. AUTHORIZER_UNAVAILABLE: the gateway could not check the request’s credential (the API key, or an inbound URL’s endpoint) because their store could not be read; nothing ran: retry. STORE_UNAVAILABLE: the store timed out or was throttled, so the outcome is unknown: retry after the Retry-After seconds with the same Idempotency-Key, and the retry answers what the first request did (its records written once, with the same ids). */
+        /** @description Not the caller’s fault. AUTHORIZER_UNAVAILABLE: the gateway could not check the request’s credential (the API key, or an inbound URL’s endpoint) because their store could not be read; nothing ran: retry. STORE_UNAVAILABLE: the store timed out or was throttled, so the outcome is unknown: retry after the Retry-After seconds, with the same Idempotency-Key where the operation takes one, and the retry answers what the first request did (its records written once, with the same ids). SERVICE_UNAVAILABLE from the gateway: the operation was at its concurrency; nothing ran: retry after the Retry-After seconds. */
         AuthorizerUnavailable: {
             headers: {
-                /** @description Seconds to wait before retrying (STORE_UNAVAILABLE). */
+                /** @description Seconds to wait before retrying (STORE_UNAVAILABLE, SERVICE_UNAVAILABLE). */
                 "Retry-After"?: string;
                 [name: string]: unknown;
             };
@@ -10942,7 +10974,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
-                type?: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "automation_run.completed" | "automation_run.stopped" | "automation_run.failed" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.disabled" | "oauth_grant.created" | "oauth_grant.revoked";
+                type?: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "automation_run.completed" | "automation_run.stopped" | "automation_run.failed" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.disabled" | "inbound_endpoint.source_limited" | "oauth_grant.created" | "oauth_grant.revoked";
             };
             header?: never;
             path?: never;
@@ -10984,7 +11016,7 @@ export interface operations {
     listEventSamples: {
         parameters: {
             query: {
-                type: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "automation_run.completed" | "automation_run.stopped" | "automation_run.failed" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.disabled" | "oauth_grant.created" | "oauth_grant.revoked";
+                type: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "automation_run.completed" | "automation_run.stopped" | "automation_run.failed" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.disabled" | "inbound_endpoint.source_limited" | "oauth_grant.created" | "oauth_grant.revoked";
             };
             header?: never;
             path?: never;
@@ -11187,7 +11219,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url: string;
-                    events: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "automation_run.completed" | "automation_run.stopped" | "automation_run.failed" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.disabled" | "oauth_grant.created" | "oauth_grant.revoked" | "*")[];
+                    events: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "automation_run.completed" | "automation_run.stopped" | "automation_run.failed" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.disabled" | "inbound_endpoint.source_limited" | "oauth_grant.created" | "oauth_grant.revoked" | "*")[];
                     /** @default null */
                     description?: string | null;
                     /** @default null */
@@ -11314,7 +11346,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url?: string;
-                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "automation_run.completed" | "automation_run.stopped" | "automation_run.failed" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.disabled" | "oauth_grant.created" | "oauth_grant.revoked" | "*")[];
+                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "automation_run.completed" | "automation_run.stopped" | "automation_run.failed" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.disabled" | "inbound_endpoint.source_limited" | "oauth_grant.created" | "oauth_grant.revoked" | "*")[];
                     description?: string | null;
                     isEnabled?: boolean;
                     expiresAt?: string | null;
@@ -11433,7 +11465,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url?: string;
-                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "automation_run.completed" | "automation_run.stopped" | "automation_run.failed" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.disabled" | "oauth_grant.created" | "oauth_grant.revoked" | "*")[];
+                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "automation_run.completed" | "automation_run.stopped" | "automation_run.failed" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.disabled" | "inbound_endpoint.source_limited" | "oauth_grant.created" | "oauth_grant.revoked" | "*")[];
                     description?: string | null;
                     isEnabled?: boolean;
                     expiresAt?: string | null;
@@ -11563,7 +11595,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). Before 9999-01-01T00:00:00.000Z. */
                 updatedSince?: string;
-                eventType?: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "automation_run.completed" | "automation_run.stopped" | "automation_run.failed" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.disabled" | "oauth_grant.created" | "oauth_grant.revoked" | "webhook.test";
+                eventType?: "lead.created" | "lead.updated" | "lead.deleted" | "lead.note_added" | "inquiry.created" | "inquiry.updated" | "sms.sent" | "sms.delivered" | "sms.failed" | "sms.received" | "appointment.created" | "appointment.updated" | "appointment.completed" | "appointment.no_show" | "hold.created" | "automation.created" | "automation.updated" | "automation.deleted" | "automation_run.completed" | "automation_run.stopped" | "automation_run.failed" | "company.created" | "company.updated" | "company.deleted" | "company_note.created" | "company_note.updated" | "company_note.deleted" | "member.created" | "member.updated" | "member.deleted" | "service.created" | "service.updated" | "service.deleted" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "product.created" | "product.updated" | "product.deleted" | "transfer.created" | "transfer.updated" | "transfer.deleted" | "policy.created" | "policy.updated" | "policy.deleted" | "faq.created" | "faq.updated" | "faq.deleted" | "webhook.disabled" | "inbound_endpoint.source_limited" | "oauth_grant.created" | "oauth_grant.revoked" | "webhook.test";
                 status?: "PENDING" | "SUCCEEDED" | "FAILED";
             };
             header?: never;
@@ -12584,7 +12616,7 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["BadRequest"];
-            /** @description Neither the endpoint’s token nor a valid Standard Webhooks signature (for a `retell` or `vapi` endpoint: not that platform’s valid signature or secret), or the endpoint does not exist: nothing is recorded. */
+            /** @description Neither the endpoint’s token nor a valid Standard Webhooks signature (for a `retell` or `vapi` endpoint: not that platform’s valid signature or secret), the endpoint does not exist, or the client address has posted its 500 of the UTC day to the organization: nothing is recorded. */
             401: {
                 headers: {
                     /** @description The scheme to authenticate with, `Bearer realm="sales-pipeline"`; from the gateway, also where the protected resource’s metadata is (RFC 9728) and the scope to ask for: `, resource_metadata="<its URL>", scope="read"`. */
@@ -13226,7 +13258,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description `client_` and 26 characters: the id to authorize with. Unused for 7 days, it is forgotten (the token endpoint then answers invalid_client, and the client registers again). */
+                        /** @description `client_` and 26 characters: the id to authorize with. Unused for 24 hours, it is forgotten (the token endpoint then answers invalid_client, and the client registers again). */
                         client_id: string;
                         client_id_issued_at: number;
                         client_name: string;
@@ -13253,7 +13285,21 @@ export interface operations {
             };
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
-            429: components["responses"]["TooManyRequests"];
+            /** @description `temporarily_unavailable`: one client address registered 10 clients this minute or 30 this hour; or the route’s ceiling, shared by every caller, was met. Wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `invalid_request`, `invalid_client`, `invalid_grant`, `invalid_scope`, `invalid_target`, `unsupported_grant_type`, `invalid_redirect_uri` or `invalid_client_metadata`. */
+                        error: string;
+                        error_description: string;
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
             504: components["responses"]["Timeout"];
@@ -13261,14 +13307,19 @@ export interface operations {
     };
     getOAuthAuthorize: {
         parameters: {
-            query?: {
-                response_type?: string;
-                client_id?: string;
-                redirect_uri?: string;
+            query: {
+                /** @description `code`: the only response type. */
+                response_type: string;
+                /** @description A registered client’s `client_…` id, or the https URL of its client ID metadata document. */
+                client_id: string;
+                /** @description One of the client’s redirect URIs, exactly (a loopback one on any port). */
+                redirect_uri: string;
                 scope?: string;
                 state?: string;
-                code_challenge?: string;
-                code_challenge_method?: string;
+                /** @description PKCE (RFC 7636): the base64url SHA-256 of the code verifier, 43 characters. */
+                code_challenge: string;
+                /** @description `S256`: the only method. */
+                code_challenge_method: string;
                 resource?: string;
             };
             header?: never;
@@ -13285,15 +13336,6 @@ export interface operations {
                 content: {
                     "text/html": string;
                 };
-            };
-            /** @description A fault of the request after the client and its redirect URI are known: back to the redirect URI with `error` (`invalid_request`, `unsupported_response_type`, `invalid_scope`, `invalid_target`), `error_description`, `state` and `iss`. */
-            303: {
-                headers: {
-                    /** @description The redirect URI with the error. */
-                    Location?: string;
-                    [name: string]: unknown;
-                };
-                content?: never;
             };
             /** @description A path, query or body value failed validation, a query parameter the operation does not take was sent, or the body is not valid JSON. The message names the field or parameter. */
             400: {
@@ -13320,18 +13362,24 @@ export interface operations {
         requestBody: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    response_type?: string;
-                    client_id?: string;
-                    redirect_uri?: string;
+                    /** @description `code`: the only response type. */
+                    response_type: string;
+                    /** @description A registered client’s `client_…` id, or the https URL of its client ID metadata document. */
+                    client_id: string;
+                    /** @description One of the client’s redirect URIs, exactly (a loopback one on any port). */
+                    redirect_uri: string;
                     scope?: string;
                     state?: string;
-                    code_challenge?: string;
-                    code_challenge_method?: string;
+                    /** @description PKCE (RFC 7636): the base64url SHA-256 of the code verifier, 43 characters. */
+                    code_challenge: string;
+                    /** @description `S256`: the only method. */
+                    code_challenge_method: string;
                     resource?: string;
-                    csrf_token?: string;
+                    csrf_token: string;
                     api_key?: string;
                     granted_scope?: string;
-                    decision?: string;
+                    /** @description `allow` or `deny`. */
+                    decision: string;
                 };
             };
         };
@@ -13357,7 +13405,17 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
-            429: components["responses"]["TooManyRequests"];
+            /** @description RATE_LIMITED: one client address posted the consent page 20 times this minute; or the route’s ceiling, shared by every caller, was met. Wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
             504: components["responses"]["Timeout"];
@@ -13373,11 +13431,17 @@ export interface operations {
         requestBody: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    grant_type?: string;
+                    /** @description `authorization_code` or `refresh_token`. */
+                    grant_type: string;
+                    /** @description Required with `grant_type=authorization_code`. */
                     code?: string;
+                    /** @description Required with `grant_type=authorization_code`. The redirect URI the code was issued to, exactly. */
                     redirect_uri?: string;
+                    /** @description Required with `grant_type=authorization_code`. PKCE (RFC 7636): 43 to 128 characters of `A-Z a-z 0-9 - . _ ~`. */
                     code_verifier?: string;
-                    client_id?: string;
+                    /** @description The client the code or refresh token was issued to. */
+                    client_id: string;
+                    /** @description Required with `grant_type=refresh_token`. */
                     refresh_token?: string;
                     resource?: string;
                     scope?: string;
@@ -13435,7 +13499,21 @@ export interface operations {
             };
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
-            429: components["responses"]["TooManyRequests"];
+            /** @description `temporarily_unavailable`: one client address asked 60 times this minute, or one `client_id` 600 times from every address; or the route’s ceiling, shared by every caller, was met. Wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `invalid_request`, `invalid_client`, `invalid_grant`, `invalid_scope`, `invalid_target`, `unsupported_grant_type`, `invalid_redirect_uri` or `invalid_client_metadata`. */
+                        error: string;
+                        error_description: string;
+                    } | components["schemas"]["ErrorEnvelope"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
             504: components["responses"]["Timeout"];

@@ -113,6 +113,8 @@ export const receiveInbound = defineRoute({
   // The function reads the body itself, by the endpoint's source and format: the document describes what it takes, and
   // so does the response, both given in ./resource.ts (`described`): the settings routes' functions never parse them.
   requestBodies: describedByResource(),
+  // A voice platform's call report, or a form with files: the function holds each kind of body to its own limit.
+  maxBodyBytes: Math.max(MAX_CALL_PLATFORM_BYTES, MAX_FORM_WITH_FILES_BYTES),
   requestHeaders: INBOUND_HEADERS,
   requestExample: { email: 'mia.wong@example.com', name: 'Mia Wong', phone: '0412 345 678', message: 'The hot water system is leaking under the laundry.' },
   response: describedByResource<typeof IngestedInquiry>(),

@@ -1,5 +1,6 @@
 import type * as v from 'valibot';
 import { apiBaseUrl } from '#shared/http/base-url';
+import { unauthorizedByFunction } from '#shared/http/gateway-responses';
 import { routeHandler } from '#shared/http/route-handler';
 import { Answer, EmptyAnswer } from '#shared/http/answer';
 import { CompressibleJson, PER_REQUEST_GZIP_LEVEL } from '#shared/http/compressible-text';
@@ -27,6 +28,9 @@ export const postMcpHandler = routeHandler(routes.postMcp, async ({ query, reque
   // The body is read as text: JSON-RPC, not the error envelope, answers one that is no message.
   const reply = await answerMcp(request.body, request.headers, apiTools, caller);
   if (reply.status === 202) return new EmptyAnswer(202);
+  // Answered as the gateway answers a token it refuses: with an OAuth access token, naming where to authorize again
+  // (the authorizer's challenge, in its context), else the scheme alone.
+  if (reply.status === 401) throw unauthorizedByFunction(typeof request.authorizer.challenge === 'string' ? request.authorizer.challenge : undefined);
   // tools/list is tens of KB as curated and hundreds with every tool (the README's figures, which a test measures): gzipped for a client that accepts it, a tenth of that.
   if (reply.status === 200 && reply.body) {
     // Serialized once: the text decides, and is what is sent.

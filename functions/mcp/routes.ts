@@ -22,6 +22,8 @@ export const postMcp = defineRoute({
   admission: refuseForeignOrigin,
   // JSON-RPC messages carry their own ids; a tool's API request carries the tool's `idempotencyKey`.
   idempotencyKey: false,
+  // OAuth's access tokens are for this route alone.
+  tokenAudience: true,
   responses: {
     202: { description: 'A notification: accepted, nothing to answer. The server sends the client no request, so a response from the client is refused (400).', empty: true },
     403: {

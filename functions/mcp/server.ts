@@ -32,6 +32,8 @@ export interface McpCaller {
   scope: ApiKeyScope;
   /** The toolsets `?tools=` named: `tools/list` offers theirs. */
   toolsets: readonly Toolset[];
+  /** Told when the API refuses the caller's credential itself (401): its grant or key revoked, its token expired. */
+  onCredentialRefused?: () => void;
 }
 
 /** Every tool; read only by the requests that list or call them. */
@@ -128,6 +130,7 @@ export async function callTool(tool: ApiTool, args: Record<string, unknown>, cal
     redirect: 'manual',
   });
   const text = await response.text();
+  if (response.status === 401) caller.onCredentialRefused?.();
   // The API's answer is the tool's: an error's envelope as text (structured content would have to match the output schema).
   if (!response.ok) return toolFailure(text);
   const structured = text ? (JSON.parse(text) as Record<string, unknown>) : {};
@@ -140,7 +143,7 @@ export const agreedRevision = (requested: unknown): string =>
 
 /** What `POST /mcp` answers: 202 and nothing to a notification, else a JSON-RPC answer. */
 export interface McpReply {
-  status: 200 | 202 | 400;
+  status: 200 | 202 | 400 | 401;
   body?: Record<string, unknown>;
 }
 
@@ -277,7 +280,8 @@ export async function answerMcp(text: string | null, headers: Record<string, str
   // The body is sent again as text of its own length.
   const { 'content-length': _length, 'transfer-encoding': _encoding, ...forwarded } = headers;
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-  const server = serverFor(tools, caller);
+  let credentialRefused = false;
+  const server = serverFor(tools, { ...caller, onCredentialRefused: () => void (credentialRefused = true) });
   await server.connect(transport);
   try {
     const response = await transport.handleRequest(
@@ -292,6 +296,9 @@ export async function answerMcp(text: string | null, headers: Record<string, str
     const answer = text ? (JSON.parse(text) as Record<string, unknown>) : undefined;
     // A notification the SDK refuses gets its error with `id: null`; the transport's refusal of one has no id at all.
     if (answer && message.id === undefined && answer.id === null) delete answer.id;
+    // A tool the API refused the credential of: the request itself is unauthorized (its grant revoked while the gateway's
+    // cached answer still let /mcp through), so the client authorizes again rather than read a tool's failure.
+    if (credentialRefused) return { status: 401 };
     return { status: response.status as McpReply['status'], ...(answer ? { body: answer } : {}) };
   } finally {
     await server.close();

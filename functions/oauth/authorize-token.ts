@@ -4,8 +4,9 @@ import { logger } from '#shared/observability';
 import { countAuthorizerFailure, refused } from '#shared/auth/authorizer-failures';
 import { scopeResources } from '#shared/auth/scopes';
 import { publicBaseUrl } from '#shared/http/base-url';
+import { AUDIENCE_BOUND } from '#shared/auth/tokens';
 import { getOrganizationCounterShards } from '../organization/counter-shards';
-import { MCP_ROUTE, mcpResourceOf } from './metadata';
+import { MCP_ROUTE, mcpResourceOf, unauthorizedChallenge } from './metadata';
 import { findSecret, mcpTokenOf, principalOf, secretKindOf, type OAuthPrincipal, type StoredSecret } from './secrets';
 
 
@@ -23,10 +24,11 @@ const lowerCased = (headers: Record<string, string | undefined> | null) => Objec
 /**
  * The gateway's answer for an OAuth token (the API key authorizer hands it over by its prefix). An access token is
  * allowed on `POST /mcp` alone, and only where its audience is this server's `/mcp` (a token issued for another
- * server, or presented on a REST route, is refused as an unknown key is: 401); the policy it answers names that one
- * method, so a cached answer allows nothing else either. Its context carries the MCP server's own token, with which
- * the MCP function calls the API for each tool. That token is allowed what the grant's scope allows on the REST
- * routes, and writes are attributed to the granting key with the client (`via: mcp`, `clientId`).
+ * server, or presented on a REST route, is refused as an unknown key is: 401). Its policy names every path, so that a
+ * cached answer lets the token reach a REST route's function, which refuses it 401 too (route-handler.ts,
+ * `tokenAudience`), rather than the gateway answering a scope's 403. Its context carries the MCP server's own token,
+ * with which the MCP function calls the API for each tool. That token is allowed what the grant's scope allows on the
+ * REST routes, and writes are attributed to the granting key with the client (`via: mcp`, `clientId`).
  */
 export async function authorizeOAuthToken(token: string, event: APIGatewayRequestAuthorizerEvent, context?: Context): Promise<APIGatewayAuthorizerResult> {
   const unauthorized = () => refused('apiKey', context);
@@ -41,7 +43,8 @@ export async function authorizeOAuthToken(token: string, event: APIGatewayReques
   };
   const secret: StoredSecret | undefined = await findSecret(token, kind).catch(failed);
   if (!secret) throw await unauthorized();
-  if (kind === 'access' && secret.resource !== mcpResourceOf(publicBaseUrl(lowerCased(event.headers)))) throw await unauthorized();
+  const base = publicBaseUrl(lowerCased(event.headers));
+  if (kind === 'access' && secret.resource !== mcpResourceOf(base)) throw await unauthorized();
   const principal: OAuthPrincipal | undefined = await principalOf(secret).catch(failed);
   if (!principal) throw await unauthorized();
   const counterShards = await getOrganizationCounterShards(principal.organizationId).catch(failed);
@@ -51,7 +54,9 @@ export async function authorizeOAuthToken(token: string, event: APIGatewayReques
     principalId: principal.keyId,
     policyDocument: {
       Version: '2012-10-17',
-      Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: kind === 'access' ? [`${api}/${stage}/${MCP_ROUTE.method}${MCP_ROUTE.path}`] : scopeResources(event.methodArn, principal.scope) }],
+      // An access token's names every path: the gateway caches this answer per token, and one naming /mcp alone would
+      // answer the token on a REST route 403 (a scope's refusal) once cached; every route but /mcp refuses it 401 itself.
+      Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: kind === 'access' ? [`${api}/${stage}/*/*`] : scopeResources(event.methodArn, principal.scope) }],
     },
     context: {
       organizationId: principal.organizationId,
@@ -60,7 +65,8 @@ export async function authorizeOAuthToken(token: string, event: APIGatewayReques
       scope: principal.scope,
       counterShards,
       clientId: principal.clientId,
-      ...(kind === 'access' ? { mcpToken: mcpTokenOf(token, secret.salt ?? '') } : {}),
+      // With the challenge the MCP function answers a 401 with once the grant is revoked (the gateway's own, as here).
+      ...(kind === 'access' ? { mcpToken: mcpTokenOf(token, secret.salt ?? ''), [AUDIENCE_BOUND]: true, challenge: unauthorizedChallenge(base) } : {}),
     },
     usageIdentifierKey: usageIdentifierKey(principal.organizationId),
   };

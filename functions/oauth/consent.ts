@@ -19,14 +19,6 @@ export interface AuthorizationRequest {
   resource: string;
 }
 
-/** Where a refusal goes once the redirect URI is known to be the client's: back to it with `error` (RFC 6749 §4.1.2.1) and `iss`. */
-export class RedirectedRefusal {
-  constructor(
-    readonly location: string,
-    readonly error: string,
-  ) {}
-}
-
 /** The authorization response's URL: the redirect URI with the code or error, the state, and the issuer (RFC 9207). */
 export function redirectTo(request: Pick<AuthorizationRequest, 'redirectUri' | 'state'>, issuer: string, params: Record<string, string>): string {
   const url = new URL(request.redirectUri);
@@ -36,30 +28,29 @@ export function redirectTo(request: Pick<AuthorizationRequest, 'redirectUri' | '
   return url.href;
 }
 
-const missing = (name: string) => new ValidationError([{ path: name, message: `${name} is required` }]);
+const refused = (name: string, message: string) => new ValidationError([{ path: name, message }]);
+const missing = (name: string) => refused(name, `${name} is required`);
 
 /**
- * Checks an authorization request. What makes the redirect URI untrustworthy (no client, an unknown client, a redirect
- * URI the client does not have) is answered here, 400 naming the field, never redirected; anything else wrong is
- * sent back to the client's redirect URI as OAuth says (a RedirectedRefusal).
+ * Checks an authorization request. Every fault answers 400 naming the field, never a redirect: before the person has
+ * seen the consent page, sending them to a redirect URI would make this API a redirector for anyone who registered
+ * one (RFC 9700 §4.11.2). Only the person's own answer on the page sends them back (a code, or access_denied).
  */
-export async function checkAuthorizationRequest(params: v.InferOutput<typeof AuthorizeQuery>, issuer: string, mcpResource: string): Promise<AuthorizationRequest | RedirectedRefusal> {
+export async function checkAuthorizationRequest(params: v.InferOutput<typeof AuthorizeQuery>, mcpResource: string): Promise<AuthorizationRequest> {
   if (!params.client_id) throw missing('client_id');
   const client = await resolveClient(params.client_id).catch((error: unknown) => {
-    throw error instanceof OAuthError ? new ValidationError([{ path: 'client_id', message: `client_id: ${error.description}` }]) : error;
+    throw error instanceof OAuthError ? refused('client_id', `client_id: ${error.description}`) : error;
   });
   if (!params.redirect_uri) throw missing('redirect_uri');
-  if (!hasRedirectUri(client, params.redirect_uri)) throw new ValidationError([{ path: 'redirect_uri', message: `redirect_uri ${params.redirect_uri} is not one of the client's redirect URIs` }]);
-  const partial = { redirectUri: params.redirect_uri, state: params.state };
-  const refuse = (error: string, description: string) => new RedirectedRefusal(redirectTo(partial, issuer, { error, error_description: description }), error);
-  if (params.response_type !== 'code') return refuse('unsupported_response_type', 'response_type must be code');
-  if (!params.code_challenge || params.code_challenge_method !== 'S256') return refuse('invalid_request', 'PKCE is required: code_challenge with code_challenge_method S256');
-  if (!/^[A-Za-z0-9_-]{43}$/.test(params.code_challenge)) return refuse('invalid_request', 'code_challenge must be the base64url SHA-256 of the code_verifier (43 characters)');
-  if (params.resource !== undefined && params.resource !== mcpResource) return refuse('invalid_target', `resource must be ${mcpResource}: this server issues tokens for its own MCP server only`);
+  if (!hasRedirectUri(client, params.redirect_uri)) throw refused('redirect_uri', `redirect_uri ${params.redirect_uri} is not one of the client's redirect URIs`);
+  if (params.response_type !== 'code') throw refused('response_type', 'response_type must be code (unsupported_response_type)');
+  if (!params.code_challenge || params.code_challenge_method !== 'S256') throw refused(params.code_challenge ? 'code_challenge_method' : 'code_challenge', 'PKCE is required: code_challenge with code_challenge_method S256 (invalid_request)');
+  if (!/^[A-Za-z0-9_-]{43}$/.test(params.code_challenge)) throw refused('code_challenge', 'code_challenge must be the base64url SHA-256 of the code_verifier (43 characters)');
+  if (params.resource !== undefined && params.resource !== mcpResource) throw refused('resource', `resource must be ${mcpResource}: this server issues tokens for its own MCP server only (invalid_target)`);
   const asked = (params.scope ?? '').split(' ').filter(Boolean);
   const unknown = asked.find((scope) => !(API_KEY_SCOPES as readonly string[]).includes(scope));
-  if (unknown) return refuse('invalid_scope', `scope ${unknown} is none of ${API_KEY_SCOPES.join(', ')}`);
-  return { client, ...partial, codeChallenge: params.code_challenge, resource: mcpResource };
+  if (unknown) throw refused('scope', `scope ${unknown} is none of ${API_KEY_SCOPES.join(', ')} (invalid_scope)`);
+  return { client, redirectUri: params.redirect_uri, state: params.state, codeChallenge: params.code_challenge, resource: mcpResource };
 }
 
 export const newCsrfToken = () => randomBytes(24).toString('base64url');

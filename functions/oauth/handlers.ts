@@ -6,11 +6,11 @@ import { Answer, EmptyAnswer } from '#shared/http/answer';
 import { publicBaseUrl } from '#shared/http/base-url';
 import { ValidationError } from '#shared/errors';
 import { OAuthError } from './errors';
-import { parseOrThrow } from '#shared/validation';
+import { parseOrThrow, validationDetails } from '#shared/validation';
 import { findActiveKeyByToken } from '#shared/auth/api-keys';
 import { API_KEY_SCOPES } from '#shared/auth/scopes';
 import { redirectUriRefusal, registerClient, resolveClient } from './clients';
-import { checkAuthorizationRequest, checkCsrf, consentPage, mayGrant, newCsrfToken, pageHeaders, RedirectedRefusal, redirectTo, type AuthorizationRequest } from './consent';
+import { checkAuthorizationRequest, checkCsrf, consentPage, mayGrant, newCsrfToken, pageHeaders, redirectTo, type AuthorizationRequest } from './consent';
 import { authorizationServerMetadata, mcpResourceOf, OAUTH_PATHS, protectedResourceMetadata } from './metadata';
 import { AuthorizeQuery, ConsentForm, RegisterClientBody, TokenForm } from './schema';
 import { deleteGrant, exchangeCode, issueCode, listGrants, refreshTokens } from './store';
@@ -42,9 +42,8 @@ function formFields(body: string | null, refuse: (name: string) => Error): Recor
 function oauthParse<S extends v.GenericSchema>(schema: S, input: unknown, error = 'invalid_request'): v.InferOutput<S> {
   const parsed = v.safeParse(schema, input);
   if (parsed.success) return parsed.output;
-  const [issue] = parsed.issues;
-  const path = issue.path?.map((item) => String(item.key)).join('.');
-  throw new OAuthError(error, path && !issue.message.startsWith(path) ? `${path}: ${issue.message}` : issue.message);
+  const { path, message } = validationDetails(parsed.issues, '')[0]!;
+  throw new OAuthError(error, message.startsWith(path) ? message : `${path}: ${message}`);
 }
 
 export const registerOAuthClientHandler = apiHandler(routes.registerOAuthClient, async ({ request }) => {
@@ -75,9 +74,7 @@ const cookiePathOf = (base: string) => `${new URL(base).pathname.replace(/\/$/, 
 
 export const getOAuthAuthorizeHandler = apiHandler(routes.getOAuthAuthorize, async ({ query, request }) => {
   const base = baseOf(request.headers);
-  const checked = await checkAuthorizationRequest(query, base, mcpResourceOf(base));
-  if (checked instanceof RedirectedRefusal) return new EmptyAnswer(303, { Location: checked.location });
-  return pageAnswer(checked, query, base);
+  return pageAnswer(await checkAuthorizationRequest(query, mcpResourceOf(base)), query, base);
 });
 
 /** The consent page, with a new CSRF token in its form and its cookie; `problem` says what to fix in a post shown again. */
@@ -98,14 +95,14 @@ export const postOAuthAuthorizeHandler = apiHandler(routes.postOAuthAuthorize, a
   // Before anything is read: a post the consent page did not make is refused whatever it carries.
   checkCsrf(form.csrf_token, request.headers.cookie);
   const base = baseOf(request.headers);
-  const checked = await checkAuthorizationRequest(form, base, mcpResourceOf(base));
-  if (checked instanceof RedirectedRefusal) return new EmptyAnswer(303, { Location: checked.location });
+  const checked = await checkAuthorizationRequest(form, mcpResourceOf(base));
   if (form.decision !== 'allow') return new EmptyAnswer(303, { Location: redirectTo(checked, base, { error: 'access_denied', error_description: 'The person did not allow access' }) });
   const scope = parseOrThrow(GrantedScope, form.granted_scope, 'granted_scope');
   const key = form.api_key ? await findActiveKeyByToken(form.api_key) : undefined;
   // A key mistyped, revoked or expired: the page again, to paste another (as a sign-in form does); nothing issued.
   if (!key) return pageAnswer(checked, form, base, 'That is not an active API key of an organization: paste another.');
-  if (!mayGrant(key.scope, scope)) throw new ValidationError([{ path: 'granted_scope', message: `granted_scope ${scope} is more than the API key may do (${key.scope})` }]);
+  // More than the key may do: the page again, to choose less or paste another key; nothing issued.
+  if (!mayGrant(key.scope, scope)) return pageAnswer(checked, form, base, `That key may grant ${key.scope} at most, not ${scope}: choose less, or paste a key that may.`);
   const code = await issueCode({ organizationId: key.organizationId, keyId: key.keyId, scope, client: checked.client, redirectUri: checked.redirectUri, codeChallenge: checked.codeChallenge, resource: checked.resource });
   return new EmptyAnswer(303, { Location: redirectTo(checked, base, { code }) });
 });
@@ -120,12 +117,13 @@ export const postOAuthTokenHandler = apiHandler(routes.postOAuthToken, async ({ 
   const form = oauthParse(TokenForm, formFields(request.body, (name) => new OAuthError('invalid_request', `${name} must be given once`)));
   const base = baseOf(request.headers);
   if (form.resource !== undefined && form.resource !== mcpResourceOf(base)) throw new OAuthError('invalid_target', `resource must be ${mcpResourceOf(base)}: this server issues tokens for its own MCP server only`);
-  if (form.grant_type !== 'authorization_code' && form.grant_type !== 'refresh_token') throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
+  const grantType = required(form.grant_type, 'grant_type');
+  if (grantType !== 'authorization_code' && grantType !== 'refresh_token') throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
   // The client first (RFC 6749 §5.2): one this server no longer knows is told invalid_client, and registers again.
   const clientId = required(form.client_id, 'client_id');
   await limitTokenClient(clientId);
   const client = await resolveClient(clientId);
-  if (form.grant_type === 'authorization_code') {
+  if (grantType === 'authorization_code') {
     return exchangeCode(client, { code: required(form.code, 'code'), redirectUri: form.redirect_uri, codeVerifier: form.code_verifier, resource: form.resource });
   }
   return refreshTokens(client, { refreshToken: required(form.refresh_token, 'refresh_token'), resource: form.resource });

@@ -102,13 +102,20 @@ export const registerOAuthClient = defineRoute({
 const AUTHORIZE_DESCRIPTION =
   'A person, sent here by an OAuth client (Claude, ChatGPT), proves they may grant access by pasting an API key of their organization, and chooses what the client may do: `read` (chosen unless they choose more), `write` or `full`, never more than the key’s scope. The page is served with a strict Content-Security-Policy (no script, framing refused) and a CSRF token in a cookie and in the form. Authorization code with PKCE S256 only; `resource`, when given, must be this API’s `/mcp`.';
 
+/** Nothing redirects before the person has answered the page (RFC 9700 §4.11.2): whoever registers a redirect URI could otherwise send anyone there through this API. */
+const AUTHORIZE_REFUSALS =
+  'Any fault of the request (a `client_id` that is neither registered nor a readable client ID metadata document, a ' +
+  '`redirect_uri` the client does not have, a `response_type` other than `code`, no PKCE S256 `code_challenge`, an ' +
+  'unknown `scope`, another `resource`) answers 400 naming the field, and never redirects: only the person’s answer on ' +
+  'the page sends them back to the client.';
+
 export const getOAuthAuthorize = defineRoute({
   ...PUBLIC,
   operationId: 'getOAuthAuthorize',
   method: 'GET',
   path: OAUTH_PATHS.authorize,
   summary: 'The OAuth consent page',
-  description: `${AUTHORIZE_DESCRIPTION} A \`client_id\` that is neither registered nor a readable client ID metadata document, or a \`redirect_uri\` the client does not have, answers 400 naming the field (never a redirect); any other fault of the request is sent back to the redirect URI with \`error\`, \`state\` and \`iss\`.`,
+  description: `${AUTHORIZE_DESCRIPTION} ${AUTHORIZE_REFUSALS}`,
   // A registered client's item.
   dynamodb: ['GetItem'],
   status: 200,
@@ -116,12 +123,15 @@ export const getOAuthAuthorize = defineRoute({
   request: { query: AuthorizeQuery },
   response: TextBody,
   errors: [400],
-  responses: {
-    303: { description: 'A fault of the request after the client and its redirect URI are known: back to the redirect URI with `error` (`invalid_request`, `unsupported_response_type`, `invalid_scope`, `invalid_target`), `error_description`, `state` and `iss`.', empty: true, headers: { Location: 'The redirect URI with the error.' } },
-  },
   callsOutside: true,
   ...DOCUMENT_FETCH,
 });
+
+const CONSENT_ANSWERS =
+  `Allowed, the person is sent back to the client with a code (single-use, ${OAUTH_LIMITS.codeSeconds} s), \`state\` and ` +
+  '`iss` (RFC 9207); denied, with `error=access_denied`. A key that is not an active key, or a scope more than the ' +
+  'key’s, shows the page again (200) saying so, to paste another key or choose less. A post without the page’s CSRF ' +
+  'token answers 400 naming the field. None of these issues anything.';
 
 export const postOAuthAuthorize = defineRoute({
   ...PUBLIC,
@@ -129,7 +139,7 @@ export const postOAuthAuthorize = defineRoute({
   method: 'POST',
   path: OAUTH_PATHS.authorize,
   summary: 'The consent page’s answer',
-  description: `${AUTHORIZE_DESCRIPTION} Allowed, the person is sent back to the client with a code (single-use, ${OAUTH_LIMITS.codeSeconds} s), \`state\` and \`iss\` (RFC 9207); denied, with \`error=access_denied\`. A key that is not an active key shows the page again (200) to paste another. A post without the page’s CSRF token, or asking more than the key’s scope, answers 400 naming the field. Neither issues anything.`,
+  description: `${AUTHORIZE_DESCRIPTION} ${CONSENT_ANSWERS}`,
   // The source's counter, the registered client, the key by its token (gsi1), the code.
   dynamodb: ['UpdateItem', 'GetItem', 'Query', 'PutItem'],
   indexes: ['gsi1'],
@@ -193,7 +203,7 @@ export const deleteOauthGrant = defineRoute({
   path: '/v1/oauth/grants/{grantId}',
   tag: 'OAuth',
   summary: 'Revoke an OAuth grant',
-  description: 'Its access and refresh tokens are refused from then on (within the authorizer’s cache, 5 minutes at most); the client must be authorized again. An `oauth_grant.revoked` event follows.',
+  description: 'Its access and refresh tokens are refused from then on: `/mcp` answers its first tool call 401 at once, and any message once the authorizer’s cache lets go (5 minutes at most); the client must be authorized again. An `oauth_grant.revoked` event follows.',
   // The grant deleted with its audit entry, in one transaction.
   dynamodb: ['DeleteItem', 'PutItem'],
   status: 200,

@@ -2,12 +2,14 @@ import * as v from 'valibot';
 import { API_KEY_SCOPES } from '#shared/auth/scopes';
 import { deletedSchema, PrefixedId, Timestamp } from '#shared/schema';
 import { UNUSED_REGISTRATION_LIFETIME } from './settings';
+import { atMostCharacters } from '#shared/schema/text';
 
 /** Scopes as OAuth writes them: one of an API key's scopes (read < write < full), which a grant never exceeds. */
 export const OAUTH_SCOPES = API_KEY_SCOPES;
 
 const described = <S extends v.GenericSchema>(schema: S, description: string) => v.pipe(schema, v.description(description));
-const Text = (name: string, max: number) => v.pipe(v.string(`${name} must be a string`), v.maxLength(max, `${name} must be at most ${max} characters`));
+/** A string of at most `max` characters, counted as the document's `maxLength` counts them (code points, not UTF-16 units). */
+const Text = (name: string, max: number) => v.pipe(v.string(`${name} must be a string`), atMostCharacters(name, max), v.metadata({ jsonSchema: { maxLength: max } }));
 
 /** Protected resource metadata (RFC 9728) of the MCP server. */
 export const ProtectedResourceMetadata = v.object({
@@ -80,36 +82,45 @@ export const ClientMetadataDocument = v.looseObject({
 });
 
 const Param = (name: string, max = 2000) => v.optional(Text(name, max));
+const Required = (name: string, max = 2000) => Text(name, max);
 
-/** The authorization request (RFC 6749 §4.1.1 with PKCE, RFC 7636, and `resource`, RFC 8707), as a client puts it in the URL. */
+/**
+ * The authorization request (RFC 6749 §4.1.1 with PKCE, RFC 7636, and `resource`, RFC 8707), as a client puts it in the
+ * URL: what every request must carry is required (a request without it answers 400 naming it, never a redirect).
+ */
 export const AuthorizeQuery = v.looseObject({
-  response_type: Param('response_type', 20),
-  client_id: Param('client_id'),
-  redirect_uri: Param('redirect_uri'),
+  response_type: described(Required('response_type', 20), '`code`: the only response type.'),
+  client_id: described(Required('client_id'), 'A registered client’s `client_…` id, or the https URL of its client ID metadata document.'),
+  redirect_uri: described(Required('redirect_uri'), 'One of the client’s redirect URIs, exactly (a loopback one on any port).'),
   scope: Param('scope', 100),
   state: Param('state', 1000),
-  code_challenge: Param('code_challenge', 128),
-  code_challenge_method: Param('code_challenge_method', 10),
+  code_challenge: described(Required('code_challenge', 128), 'PKCE (RFC 7636): the base64url SHA-256 of the code verifier, 43 characters.'),
+  code_challenge_method: described(Required('code_challenge_method', 10), '`S256`: the only method.'),
   resource: Param('resource'),
 });
 
 /** The consent form as the page posts it: the authorization request again, the person's answer, the API key and the CSRF token. */
 export const ConsentForm = v.object({
   ...AuthorizeQuery.entries,
-  csrf_token: Param('csrf_token', 100),
+  csrf_token: Required('csrf_token', 100),
   api_key: Param('api_key', 200),
   granted_scope: Param('granted_scope', 10),
-  decision: Param('decision', 10),
+  decision: described(Required('decision', 10), '`allow` or `deny`.'),
 });
 
-/** The token request (RFC 6749 §4.1.3 and §6), form-encoded. */
+const WITH_A_CODE = 'Required with `grant_type=authorization_code`.';
+
+/**
+ * The token request (RFC 6749 §4.1.3 and §6), form-encoded. What each grant type needs besides is required with it: a
+ * request without it answers OAuth's `invalid_request` naming it.
+ */
 export const TokenForm = v.object({
-  grant_type: Param('grant_type', 40),
-  code: Param('code', 200),
-  redirect_uri: Param('redirect_uri'),
-  code_verifier: Param('code_verifier', 200),
-  client_id: Param('client_id'),
-  refresh_token: Param('refresh_token', 200),
+  grant_type: described(Required('grant_type', 40), '`authorization_code` or `refresh_token`.'),
+  code: described(Param('code', 200), WITH_A_CODE),
+  redirect_uri: described(Param('redirect_uri'), `${WITH_A_CODE} The redirect URI the code was issued to, exactly.`),
+  code_verifier: described(Param('code_verifier', 200), `${WITH_A_CODE} PKCE (RFC 7636): 43 to 128 characters of \`A-Z a-z 0-9 - . _ ~\`.`),
+  client_id: described(Required('client_id'), 'The client the code or refresh token was issued to.'),
+  refresh_token: described(Param('refresh_token', 200), 'Required with `grant_type=refresh_token`.'),
   resource: Param('resource'),
   scope: Param('scope', 100),
 });

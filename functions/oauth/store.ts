@@ -100,8 +100,11 @@ function mcpTokenWrite(accessToken: string, salt: string, secret: StoredSecret):
 
 const invalidGrant = (why: string) => new OAuthError('invalid_grant', why);
 
+/** A code or refresh token spent meanwhile by another request: its transaction's condition failed, a reuse all the same. */
+class SpentMeanwhile extends Error {}
+
 /** A secret marked used, only if it was not: two exchanges of one code, or two refreshes with one token, cannot both pass. */
-const markUsed = (secret: StoredSecret, onUsed: () => Error): TransactWrite => ({
+const markUsed = (secret: StoredSecret): TransactWrite => ({
   item: {
     Update: {
       TableName: config.tableName,
@@ -111,7 +114,7 @@ const markUsed = (secret: StoredSecret, onUsed: () => Error): TransactWrite => (
       ExpressionAttributeValues: { ':now': iso(clock.now()) },
     },
   },
-  onConditionFailed: onUsed,
+  onConditionFailed: () => new SpentMeanwhile(),
 });
 
 /** Revokes a grant: its item goes (an `oauth_grant.revoked` event, and the audit entry of its delete), and every token of it is refused from then on. */
@@ -132,6 +135,14 @@ async function refusedReuse(secret: StoredSecret, what: string): Promise<never> 
   throw invalidGrant(`${what} was already used: the grant it belongs to is revoked; authorize again`);
 }
 
+/** Spends `secret` with `writes` in one transaction, as the grant; spent meanwhile by another request, it is a reuse. */
+async function spend(secret: StoredSecret, key: ApiKey, what: string, writes: TransactWrite[]): Promise<void> {
+  await asGrant(secret, key, () => transact([markUsed(secret), ...writes])).catch((error: unknown) => {
+    if (error instanceof SpentMeanwhile) return refusedReuse(secret, what);
+    throw error;
+  });
+}
+
 /** The checks every exchange shares: the same client (known, checked first by the endpoint), the same resource, and a key that is still active. */
 async function checkStillGranted(secret: StoredSecret, client: OAuthClient, resource: string | undefined, what: string): Promise<ApiKey> {
   if (client.clientId !== secret.clientId) throw invalidGrant(`${what} was issued to another client_id`);
@@ -141,24 +152,30 @@ async function checkStillGranted(secret: StoredSecret, client: OAuthClient, reso
   return key;
 }
 
+/** RFC 7636 §4.1: a code verifier is 43 to 128 of its unreserved characters. */
+const CODE_VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
+
 /** Exchanges a code for tokens (RFC 6749 §4.1.3 with PKCE): once, by its client, with its verifier and redirect URI; the grant is made then. */
 export async function exchangeCode(client: OAuthClient, form: { code: string; redirectUri?: string; codeVerifier?: string; resource?: string }): Promise<v.InferOutput<typeof TokenResponse>> {
+  // Required whatever the code: a request without them is malformed (RFC 6749 §5.2), and PKCE is never optional here.
+  if (!form.redirectUri) throw new OAuthError('invalid_request', 'redirect_uri is required');
+  if (!form.codeVerifier) throw new OAuthError('invalid_request', 'code_verifier is required (PKCE S256)');
+  if (!CODE_VERIFIER.test(form.codeVerifier)) throw new OAuthError('invalid_request', 'code_verifier must be 43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_" and "~" (RFC 7636)');
   const code = await findSecret(form.code, 'code');
   if (!code) throw invalidGrant('code is not one this server issued');
   if (code.usedAt) return refusedReuse(code, 'code');
   if (hasExpired(code)) throw invalidGrant(`code expired (a code lives ${OAUTH_LIMITS.codeSeconds} s)`);
   const key = await checkStillGranted(code, client, form.resource, 'code');
   if (form.redirectUri !== code.redirectUri) throw invalidGrant('redirect_uri must be the one the code was issued to');
-  if (!form.codeVerifier || s256(form.codeVerifier) !== code.codeChallenge) throw invalidGrant('code_verifier does not match the code_challenge (PKCE S256)');
+  if (s256(form.codeVerifier) !== code.codeChallenge) throw invalidGrant('code_verifier does not match the code_challenge (PKCE S256)');
   const { response, writes } = tokensOf(code);
   const grant: Grant = { id: code.grantId, clientId: code.clientId, clientName: client.clientName, scope: code.scope, keyId: code.keyId, createdAt: iso(clock.now()), lastUsedAt: null };
   const registered = client.clientId.startsWith('client_') ? [{ item: keepRegisteredClient(client.clientId) }] : [];
-  await asGrant(code, key, () => transact([
-    markUsed(code, () => invalidGrant('code was already used')),
+  await spend(code, key, 'code', [
     put({ ...oauthKeys.grant(code.organizationId, grant.id), entity: OAUTH_GRANT_ENTITY, organizationId: code.organizationId, resource: code.resource, ...grant, lastUsedAt: undefined }),
     ...writes,
     ...registered,
-  ]));
+  ]);
   return response;
 }
 
@@ -170,15 +187,10 @@ export async function refreshTokens(client: OAuthClient, form: { refreshToken: s
   if (hasExpired(refresh)) throw invalidGrant('refresh_token expired');
   const key = await checkStillGranted(refresh, client, form.resource, 'refresh_token');
   const { response, writes } = tokensOf(refresh);
-  await asGrant(refresh, key, () => transact([
-    markUsed(refresh, () => invalidGrant('refresh_token was already used')),
+  await spend(refresh, key, 'refresh_token', [
     { item: { ConditionCheck: { TableName: config.tableName, Key: oauthKeys.grant(refresh.organizationId, refresh.grantId), ConditionExpression: 'attribute_exists(pk)' } }, onConditionFailed: () => invalidGrant('the grant was revoked; authorize again') },
     ...writes,
-  ])).catch(async (error: unknown) => {
-    // Used in the meantime by another request: a reuse all the same.
-    if (error instanceof OAuthError && error.description === 'refresh_token was already used') return refusedReuse(refresh, 'refresh_token');
-    throw error;
-  });
+  ]);
   return response;
 }
 

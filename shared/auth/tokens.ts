@@ -26,3 +26,9 @@ export function bearerToken(headers: Record<string, string | undefined> | null |
   const match = /^Bearer +([A-Za-z0-9_-]{16,200})$/i.exec(header?.trim() ?? '');
   return match?.[1];
 }
+
+/**
+ * The authorizer context's mark of a token for one route alone (its audience, RFC 8707: an OAuth access token's is the
+ * MCP server): every other route refuses it (`tokenAudience` in the route table).
+ */
+export const AUDIENCE_BOUND = 'audienceBound';

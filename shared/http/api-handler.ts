@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type * as v from 'valibot';
-import { routeWrites, type RouteDefinition, type RouteRequest } from '../routes/route';
+import { answersIdempotently, routeWrites, type RouteDefinition, type RouteRequest } from '../routes/route';
 import { withCounterShards } from '../store/counter-shards';
 import { storeUnavailable } from '../errors';
 import { isTransientStoreError } from '../store/transient';
@@ -8,8 +8,14 @@ import { routeHandler, type HandlerStorage, type RouteHandle } from './route-han
 
 export type { HandlerInput, HandlerOutput, RawRequest } from './route-handler';
 
-/** A store that did not answer is not a fault of ours: 503 with Retry-After, the outcome unknown. */
-const storeUnavailableIfTransient = (error: Error): Error => (isTransientStoreError(error) ? storeUnavailable() : error);
+/**
+ * A store that did not answer is not a fault of ours: 503 with Retry-After, the outcome unknown. The retry it asks for
+ * names the Idempotency-Key only where the route takes one.
+ */
+const storeUnavailableIfTransient = (route: Pick<RouteDefinition, 'method' | 'alsoPatch' | 'idempotencyKey'>) => {
+  const takesKey = answersIdempotently(route);
+  return (error: Error): Error => (isTransientStoreError(error) ? storeUnavailable(takesKey) : error);
+};
 
 /** The organization's counterShards setting, which the authorizer passes with the organization; 1 on public routes. */
 const counterShardsOf = (event: APIGatewayProxyEvent) => Number(event.requestContext?.authorizer?.counterShards ?? 1);
@@ -36,11 +42,11 @@ const deployedExport = process.env._HANDLER?.split('.').at(-1);
 if (typeof WRITE_HANDLERS_BUILT !== 'undefined' && deployedExport !== undefined && WRITE_HANDLERS_BUILT.includes(deployedExport)) await loadWritePath();
 
 /** The storage of a write route: idempotency records kept in the table, and every record it writes attributed to the request (its audit entries). */
-const writeStorage = (route: Pick<RouteDefinition, 'auth'>) => async (): Promise<HandlerStorage> => {
+const writeStorage = (route: RouteDefinition) => async (): Promise<HandlerStorage> => {
   const { keptAnswers, asWritingRequest } = await loadWritePath();
   return {
     keptAnswers,
-    asDomainError: storeUnavailableIfTransient,
+    asDomainError: storeUnavailableIfTransient(route),
     scope: (event, run) => withCounterShards(counterShardsOf(event), () => asWritingRequest(route, event, run)),
   };
 };
@@ -52,5 +58,5 @@ const writeStorage = (route: Pick<RouteDefinition, 'auth'>) => async (): Promise
  */
 export function apiHandler<R extends RouteRequest, S extends v.GenericSchema>(route: RouteDefinition<R, S>, handle: RouteHandle<R, S>) {
   if (routeWrites(route)) return routeHandler(route, handle, writeStorage(route));
-  return routeHandler(route, handle, { asDomainError: storeUnavailableIfTransient, scope: (event, run) => withCounterShards(counterShardsOf(event), run) });
+  return routeHandler(route, handle, { asDomainError: storeUnavailableIfTransient(route), scope: (event, run) => withCounterShards(counterShardsOf(event), run) });
 }

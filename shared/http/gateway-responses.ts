@@ -1,4 +1,5 @@
 import { RETRY_AFTER_SECONDS } from '../auth/usage-plans';
+import { ApiError } from '../errors';
 
 /**
  * Errors API Gateway answers by itself, before or instead of a function. The stack installs these
@@ -68,6 +69,18 @@ export const GATEWAY_RESPONSES = {
   DEFAULT_4XX: { type: 'DEFAULT_4XX', status: 400, message: 'Bad request', code: 'BAD_REQUEST' },
   DEFAULT_5XX: { type: 'DEFAULT_5XX', status: 500, message: 'Internal server error', code: 'INTERNAL_ERROR' },
 } as const satisfies Record<GatewayResponse['type'], GatewayResponse>;
+
+/**
+ * The gateway's 401, answered by a function: a credential the gateway's cached answer let through that is refused all
+ * the same, answered as the gateway answers one it refuses itself. `challenge` is its WWW-Authenticate.
+ */
+export function unauthorizedByFunction(challenge: string = GATEWAY_RESPONSES.UNAUTHORIZED.headers['WWW-Authenticate']): ApiError {
+  const { status, message } = GATEWAY_RESPONSES.UNAUTHORIZED;
+  const error = new ApiError(status, message);
+  error.body = gatewayResponseBody(GATEWAY_RESPONSES.UNAUTHORIZED);
+  error.headers = { 'WWW-Authenticate': challenge };
+  return error;
+}
 
 export function gatewayResponseBody({ status, message, code }: GatewayResponse) {
   return { success: false, message, error: { status, message, ...(code ? { code } : {}) } };

@@ -152,15 +152,15 @@ export function jsonBodyAsText(): Middleware {
 /** The largest request body the API reads: far above any valid request, far below what would slow a function. */
 export const MAX_BODY_BYTES = 256 * 1024;
 
-/** A body over MAX_BODY_BYTES answers 413 before anything parses it. */
-export function bodySizeLimit(): Middleware {
+/** A body over `limitBytes` (MAX_BODY_BYTES unless the route takes more) answers 413 before anything parses it. */
+export function bodySizeLimit(limitBytes = MAX_BODY_BYTES): Middleware {
   return {
     before: (request) => {
       const { body, isBase64Encoded } = request.event;
       if (typeof body !== 'string') return;
       const bytes = isBase64Encoded ? Buffer.byteLength(body, 'base64') : Buffer.byteLength(body, 'utf8');
       // Refused before anything reads it: not kept for an Idempotency-Key, so the retry with a smaller body runs.
-      if (bytes > MAX_BODY_BYTES) throw refusedUnrun(new PayloadTooLargeError(MAX_BODY_BYTES));
+      if (bytes > limitBytes) throw refusedUnrun(new PayloadTooLargeError(limitBytes));
     },
   };
 }

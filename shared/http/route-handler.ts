@@ -4,10 +4,12 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import * as v from 'valibot';
-import { ValidationError } from '../errors';
+import { refusedUnrun, ValidationError } from '../errors';
+import { unauthorizedByFunction } from './gateway-responses';
+import { AUDIENCE_BOUND } from '../auth/tokens';
 import type { RouteDefinition, RouteRequest } from '../routes/route';
 import { emptyResponse, JSON_HEADERS, jsonResponse, textResponse, type JsonResponse } from './envelope';
-import { answersIdempotently, IDEMPOTENCY_HEADER, takesNoFields } from '../routes/route';
+import { answersIdempotently, IDEMPOTENCY_HEADER, readsBody, takesNoFields } from '../routes/route';
 import { absentBodyIsEmptyObject, accessLog, bodySizeLimit, errorEnvelope, jsonBodyAsText } from './middleware';
 import { logger } from '../observability';
 import { metrics } from '../metrics';
@@ -147,6 +149,14 @@ function chainOf<R extends RouteRequest, S extends v.GenericSchema>(
     .use(accessLog(route.operationId));
   if (keptAnswers && needsIdempotencyStore(route)) chain.use(keptAnswers());
   chain.use(errorEnvelope(asDomainError));
+  // A token bound to another route's audience (an OAuth access token, for the MCP server alone) is refused here.
+  if (route.auth !== 'none' && !route.tokenAudience) {
+    chain.use({
+      before: ({ event }) => {
+        if (event.requestContext?.authorizer?.[AUDIENCE_BOUND] !== undefined) throw refusedUnrun(unauthorizedByFunction());
+      },
+    });
+  }
   const { admission } = route;
   const takesNoKey = route.idempotencyKey === false;
   if (admission || takesNoKey) {
@@ -161,7 +171,8 @@ function chainOf<R extends RouteRequest, S extends v.GenericSchema>(
       },
     });
   }
-  if (body || parsedBody) chain.use(bodySizeLimit());
+  // Every body, JSON or a form the function reads itself, is measured before anything parses it.
+  if (readsBody(route)) chain.use(bodySizeLimit(route.maxBodyBytes));
   if (parsedBody) chain.use(jsonBodyAsText()).use(absentBodyIsEmptyObject()).use(httpJsonBodyParser({ disableContentTypeCheck: true }));
   const knownQuery = new Set(Object.keys((query as { entries?: Record<string, unknown> } | undefined)?.entries ?? {}));
   // A loose query schema takes parameters it does not name, and ignores them (a public URL that must not refuse

@@ -5,7 +5,7 @@ import { GATEWAY_RESPONSES, gatewayResponseBody } from '../http/gateway-response
 import { errorEnvelope } from '../http/envelope';
 import { STORE_UNAVAILABLE_MESSAGE } from '../errors';
 import { keyReused } from '../http/idempotency';
-import { authorizerOf, isIdempotent, takesNoFields, writesRecords, type ResponseDoc, type RouteDefinition } from '../routes/route';
+import { authorizerOf, isIdempotent, readsBody, writesRecords, type ResponseDoc, type RouteDefinition } from '../routes/route';
 import { badRequestExample, notFoundExample, type ErrorExample } from './error-examples';
 import { convert } from './json-schema';
 
@@ -69,7 +69,7 @@ export const SHARED_ERRORS: Record<number, { name: string; description: string; 
     name: 'AuthorizerUnavailable',
     description:
       'Not the caller’s fault. AUTHORIZER_UNAVAILABLE: the gateway could not check the request’s credential (the API key, or an inbound URL’s endpoint) because their store could not be read; nothing ran: retry. ' +
-      'STORE_UNAVAILABLE: the store timed out or was throttled, so the outcome is unknown: retry after the Retry-After seconds with the same Idempotency-Key, and the retry answers what the first request did (its records written once, with the same ids). ' +
+      'STORE_UNAVAILABLE: the store timed out or was throttled, so the outcome is unknown: retry after the Retry-After seconds, with the same Idempotency-Key where the operation takes one, and the retry answers what the first request did (its records written once, with the same ids). ' +
       'SERVICE_UNAVAILABLE from the gateway: the operation was at its concurrency; nothing ran: retry after the Retry-After seconds.',
     example: gatewayResponseBody(GATEWAY_RESPONSES.AUTHORIZER_FAILURE),
     otherExamples: { StoreUnavailable: errorEnvelope(503, STORE_UNAVAILABLE_MESSAGE, 'STORE_UNAVAILABLE') },
@@ -129,7 +129,7 @@ export function statusesOf(route: RouteDefinition): number[] {
   if (route.auth !== 'none' && someScopeRefuses(route.method, route.path)) statuses.add(403);
   // A write that meets other requests' writes of the same records as often as it retries answers 409 CONFLICT.
   if (honoursIdempotencyKey(route) || writesRecords(route)) statuses.add(409);
-  if (route.request.body || route.requestBodies || takesNoFields(route)) statuses.add(413);
+  if (readsBody(route)) statuses.add(413);
   // Every authorizer can fail to read its store, as can every route that reads the table; every integration can
   // outlive the gateway's timeout.
   if (authorizerOf(route) || route.dynamodb.length > 0) statuses.add(503);

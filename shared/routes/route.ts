@@ -116,6 +116,11 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
    * media type → the schema of what it takes in that type.
    */
   requestBodies?: Record<string, Schema>;
+  /**
+   * The largest body the function reads, when above the API's 256 KB (MAX_BODY_BYTES): a route whose senders post more
+   * (a voice platform's call report), which holds each kind of body to its own limit below this one.
+   */
+  maxBodyBytes?: number;
   /** Files from node_modules the function reads at run time; the stack copies each beside the function's bundle. */
   assets?: string[];
   /** Its own throttle at API Gateway, below the stage's: a public route one noisy sender must not let starve the rest. */
@@ -141,6 +146,11 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
    * `idempotencyKey` for the API request each makes): it keeps no answers, and an Idempotency-Key sent to it answers 400.
    */
   idempotencyKey?: false;
+  /**
+   * The route audience-bound tokens are for (RFC 8707: OAuth's access tokens, the MCP server's). Every other keyed route
+   * refuses one 401 itself, as the gateway does a token it does not know, even where the gateway's cached answer let it through.
+   */
+  tokenAudience?: true;
   /**
    * What the function reaches beyond the table (a provider, a queue): each a capability its
    * resource exports, whose settings and grants the stack gives the function.
@@ -295,6 +305,13 @@ export function described<R extends RouteRequest, S extends Schema>(route: Route
  */
 export const takesNoFields = (route: Pick<RouteDefinition, 'method' | 'request' | 'requestBodies'>) =>
   route.method !== 'GET' && route.method !== 'DELETE' && !route.request.body && !route.requestBodies;
+
+/**
+ * Whether a route reads a body: every POST, PUT and PATCH (a JSON body, raw bodies of its own such as a form, or none
+ * it must refuse), and any route with a body schema. Each such body is held to a size limit before anything parses it.
+ */
+export const readsBody = (route: Pick<RouteDefinition, 'method' | 'request' | 'requestBodies'>) =>
+  (route.method !== 'GET' && route.method !== 'DELETE') || route.request.body !== undefined || route.requestBodies !== undefined;
 
 /** The DynamoDB actions a route's function is granted: its row's, plus the idempotency record's when it has one. */
 export function grantedActions(route: Pick<RouteDefinition, 'method' | 'dynamodb' | 'alsoPatch' | 'idempotencyKey'>): DynamoAction[] {
