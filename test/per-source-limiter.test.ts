@@ -73,6 +73,12 @@ describe('a per-source limit', () => {
     expect(await countSourceRequest(other, '127.0.0.1')).toEqual({ admitted: true });
     expect(await countSourceRequest(limit, '127.0.0.12')).toMatchObject({ admitted: false });
   });
+
+  it('passes on a store failure as it is, never as a refusal: a source is refused only by its own count', async () => {
+    // A partition key over DynamoDB's 2 048 bytes: the store refuses the write itself (ValidationException).
+    const unwritable: SourceLimit = { name: 'x'.repeat(2100), limit: 5, windowSeconds: 60 };
+    await expect(countSourceRequest(unwritable, '192.0.2.1')).rejects.toMatchObject({ name: 'ValidationException' });
+  });
 });
 
 describe('admitting a request against several limits', () => {
@@ -107,6 +113,14 @@ describe('the source an address counts as', () => {
     ['64:ff9b::192.0.2.1', '64:ff9b:0:0::/64'],
     ['1:2:3:4:5:6:7::', '1:2:3:4::/64'],
     ['0:0:0:0:0:1:c000:201', '0:0:0:0::/64'],
+    // A mapped address with every part of its dotted tail over one digit, and with its leading zero groups written out.
+    ['::ffff:198.51.100.200', '198.51.100.200'],
+    ['0:0::ffff:198.51.100.200', '198.51.100.200'],
+    ['0:0:0:0:0:ffff:10.20.30.40', '10.20.30.40'],
+    // Near misses of a mapped address: a group before ffff that is not zero, or ffff elsewhere, is an IPv6 address of its own.
+    ['1::ffff:192.0.2.1', '1:0:0:0::/64'],
+    ['2001:db8:0:0:0:ffff:192.0.2.1', '2001:db8:0:0::/64'],
+    ['::ffff:0:192.0.2.1', '0:0:0:0::/64'],
     ['not an address', 'unknown'],
     ['', 'unknown'],
     [undefined, 'unknown'],
