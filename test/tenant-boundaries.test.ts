@@ -494,7 +494,11 @@ describe("tenants' secrets in the table", () => {
       expect(() => keyringsFromEnvironment(sdk, { SECRETS_KEY_ALIAS_ARN: arn }, true), arn).toThrow('must be a KMS alias ARN');
     }
     // Opening takes only what a key of the alias's own account and partition sealed.
-    expect(deployed.opening).toMatchObject({ isDiscovery: true, discoveryFilter: { accountIDs: ['123456789012'], partition: 'aws' } });
+    // One discovery keyring, in the function's own region (a multi-region key's replica there opens what its primary sealed).
+    const { children } = deployed.opening as unknown as { children: object[] };
+    expect(children).toHaveLength(1);
+    await expect((children[0] as { clientRegion: Promise<string> }).clientRegion).resolves.toBe('ap-southeast-2');
+    expect(children[0]).toMatchObject({ discoveryFilter: { accountIDs: ['123456789012'], partition: 'aws' } });
     expect(deployed.sealing).toMatchObject({ generatorKeyId: alias });
   });
 

@@ -43,19 +43,21 @@ describe('an organization’s inbound URLs, per source', () => {
     await nextDay();
     const { client, organizationId } = await api.organization();
     const { url } = await endpoint(client, { source: 'WEBFORM' });
-    await alreadyPosted(organizationId, '127.0.0.30', INBOUND_SOURCE_SHARE.limit - 20);
-    const flood = statuses(await Promise.all(Array.from({ length: 30 }, () => postFrom('127.0.0.30', url))));
-    expect({ admitted: count(flood, 201), refused: count(flood, 401) }).toEqual({ admitted: 20, refused: 10 });
+    // Ten at once for the last five of its share (each admitted post writes a lead and an inquiry: a larger burst met the
+    // store's timeouts on a loaded two-core machine).
+    await alreadyPosted(organizationId, '127.0.0.30', INBOUND_SOURCE_SHARE.limit - 5);
+    const flood = statuses(await Promise.all(Array.from({ length: 10 }, () => postFrom('127.0.0.30', url))));
+    expect({ admitted: count(flood, 201), refused: count(flood, 401) }).toEqual({ admitted: 5, refused: 5 });
     const refused = await postFrom('127.0.0.30', url);
     // Refused by the inbound authorizer, before the gateway meters the post: it spends nothing of the quota, and records nothing.
     expect(refused).toMatchObject({ status: 401, body: gatewayResponseBody(GATEWAY_RESPONSES.UNAUTHORIZED) });
-    expect(await inquiryCount(client)).toBe(20);
+    expect(await inquiryCount(client)).toBe(5);
     // Another source, one whose address starts with the flood's, and the flood's at another organization, are answered.
     expect((await postFrom('127.0.0.31', url)).status).toBe(201);
     expect((await postFrom('127.0.0.3', url)).status).toBe(201);
     const other = await api.organization();
     expect((await postFrom('127.0.0.30', (await endpoint(other.client, { source: 'WEBFORM' })).url)).status).toBe(201);
-    // The organization is told once, for the eleven posts refused: which endpoint, which source, until when.
+    // The organization is told once, for the six posts refused: which endpoint, which source, until when.
     const until = new Date((Math.floor(api.clock.now() / DAY) + 1) * DAY).toISOString();
     const [created] = (await client.get('/v1/inbound-endpoints')).body.inboundEndpoints;
     expect((await sourceLimitedEvents(client)).map((event) => event.data)).toEqual([{ inboundEndpointId: created.id, source: '127.0.0.30', limit: INBOUND_SOURCE_SHARE.limit, until, createdAt: expect.any(String) }]);
