@@ -37,7 +37,7 @@ export function storedHours(hours: unknown): unknown {
   return Object.fromEntries(Object.entries(hours).map(([day, periods]) => [day, Array.isArray(periods) ? periods.map(read) : periods]));
 }
 
-/** What a period is, in words: no schema keyword compares two fields. */
+/** What a period is, in words: no schema keyword compares two fields. Said once, by the week's hours, not by each day's periods. */
 const PERIOD_RULE = '`close` is after `open` on the same day: hours past midnight are two periods (22:00–24:00, then 00:00–02:00).';
 
 export const Period = v.pipe(
@@ -46,7 +46,6 @@ export const Period = v.pipe(
     v.check((period) => minutesOf(period.open) < minutesOf(period.close), 'close must be after open (a period ends on the day it starts)'),
     ['close'],
   ),
-  v.description(PERIOD_RULE),
 );
 export type Period = v.InferOutput<typeof Period>;
 

@@ -6003,7 +6003,7 @@ export interface operations {
                         timezone: string;
                         durationMinutes: number;
                         step: number;
-                        /** @description Why there are no slots in any window, when that is set up missing rather than time booked out: `NO_BUSINESS_HOURS` (no business hours, and no member hours of their own), `NO_MEMBERS` (no member takes the service). `null` otherwise, slots or none. */
+                        /** @description Why no window can have slots (set-up missing, not time booked out): `NO_BUSINESS_HOURS` or `NO_MEMBERS`, with a message. `null` otherwise. */
                         notice: {
                             /** @enum {string} */
                             code: "NO_BUSINESS_HOURS" | "NO_MEMBERS";
@@ -7961,7 +7961,7 @@ export interface operations {
                     closedDates?: string[];
                     /** @description Automated SMS one lead may receive in a local day, 1 to 20 (default 3); a step past it is skipped (`DAILY_CAP_REACHED`). */
                     automationSmsDailyCap?: number;
-                    /** @description Whether the organization’s admins with a phone get an SMS, from `smsSenderId`, when something stops on its own: a webhook subscription the service disabled (`webhook.disabled`: FAILING, EXPIRED or GONE). On (`true`) by default. Sent once per event and admin; not to a phone that replied STOP, and not at all while `smsSenderId` is null. */
+                    /** @description Whether admins with a phone get an SMS from `smsSenderId` when something stops on its own: a webhook the service disabled (`webhook.disabled`), an address refused inbound posts for the day (`inbound_endpoint.source_limited`). `true` by default; once per event and admin; never to a phone that replied STOP. */
                     ownerAlertsSms?: boolean;
                     smsSenderId?: string | null;
                 };

@@ -64,7 +64,7 @@ export type AvailabilityNotice = keyof typeof AVAILABILITY_NOTICES;
 
 const Notice = v.pipe(
   v.nullable(v.object({ code: v.picklist(Object.keys(AVAILABILITY_NOTICES) as AvailabilityNotice[]), message: v.string() })),
-  v.description('Why there are no slots in any window, when that is set up missing rather than time booked out: `NO_BUSINESS_HOURS` (no business hours, and no member hours of their own), `NO_MEMBERS` (no member takes the service). `null` otherwise, slots or none.'),
+  v.description('Why no window can have slots (set-up missing, not time booked out): `NO_BUSINESS_HOURS` or `NO_MEMBERS`, with a message. `null` otherwise.'),
 );
 
 export const AvailabilityResponse = v.object({

@@ -157,7 +157,7 @@ export const UpdateOrganizationBody = partialUpdateBody({
   ownerAlertsSms: v.pipe(
     v.boolean('ownerAlertsSms must be a boolean'),
     v.description(
-      'Whether the organization’s admins with a phone get an SMS, from `smsSenderId`, when something stops on its own: a webhook subscription the service disabled (`webhook.disabled`: FAILING, EXPIRED or GONE). On (`true`) by default. Sent once per event and admin; not to a phone that replied STOP, and not at all while `smsSenderId` is null.',
+      'Whether admins with a phone get an SMS from `smsSenderId` when something stops on its own: a webhook the service disabled (`webhook.disabled`), an address refused inbound posts for the day (`inbound_endpoint.source_limited`). `true` by default; once per event and admin; never to a phone that replied STOP.',
     ),
   ),
   smsSenderId: v.nullable(
