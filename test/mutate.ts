@@ -31,8 +31,9 @@ const results = await new Stryker({
   tsconfigFile: 'tsconfig.mutate-none.json',
   // Mutants that run only while a module loads would need every test again for each: left out.
   ignoreStatic: true,
-  // What runs write while a mutation run copies the project: another test run's bundles, a synth, earlier reports.
-  ignorePatterns: ['test-results', 'reports', 'cdk.out', '.local', 'coverage'],
+  // What runs write while a mutation run copies the project (another test run's bundles, a synth, earlier reports),
+  // each from the root: a bare `reports` would also leave out functions/reports.
+  ignorePatterns: ['/test-results', '/reports/mutation', '/cdk.out', '/.local', '/coverage'],
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',
   // Beyond the test's own time in the first run: a mutant that loops (or waits forever) is a timeout, and counts as caught.
