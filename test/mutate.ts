@@ -15,6 +15,7 @@ if (mutate.length === 0) {
   process.exit(2);
 }
 
+process.env.MUTATE_PRELOAD = testFiles.length > 0 ? mutate.join(',') : '';
 const results = await new Stryker({
   mutate,
   testFiles,
@@ -31,8 +32,10 @@ const results = await new Stryker({
   // Stryker rewrites the tsconfig through TypeScript's JS API, which TypeScript 7 no longer has: a name that does not
   // exist turns the rewrite off. Vitest strips the types itself, so nothing reads it.
   tsconfigFile: 'tsconfig.mutate-none.json',
-  // Mutants that run only while a module loads would need every test again for each: left out.
-  ignoreStatic: true,
+  // Mutants that run only while a module loads are run against every test named (the mutated files are loaded before
+  // the first test, test/support/mutation-preload.ts): tested by the first test that happened to load them, they would
+  // survive every other. Without test files named that would be nearly the whole suite for each: left out then.
+  ignoreStatic: testFiles.length === 0,
   // What runs write while a mutation run copies the project (another test run's bundles, a synth, earlier reports),
   // each from the root: a bare `reports` would also leave out functions/reports.
   ignorePatterns: ['/test-results', '/reports/mutation', '/cdk.out', '/.local', '/coverage'],
