@@ -2,6 +2,7 @@ import { CompressibleJson } from '#shared/http/compressible-text';
 import { buildOpenApiDocument, servedFrom, type ApiDescription } from '#shared/openapi/document';
 import type { OpenApiDocument } from '#shared/openapi/schemas';
 import { componentExamples, componentSchemas, outgoingWebhooks, resources, routes, tagDescriptions } from '../resources';
+import { prose } from '#shared/prose';
 
 /** The document's opening: what the API is, and what holds for every operation. */
 const DESCRIPTION = `A sales pipeline for trades businesses: leads, inquiries, services, products, transfers, policies, FAQs and SMS.
@@ -17,8 +18,13 @@ const DESCRIPTION = `A sales pipeline for trades businesses: leads, inquiries, s
 **Methods and parameters.** A method a path does not take answers 405 with an \`Allow\` header naming those it does; a query parameter an operation does not take answers 400 naming it.`;
 
 /** What Idempotency-Key does, on every operation that honours it (shared/http/idempotency.ts keeps the answers). */
-const IDEMPOTENCY_KEY =
-  'Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400, 413, 429 or 5xx is not kept, so a corrected retry runs; but a 502, the SMS provider’s answer to a message already recorded and perhaps sent, is kept, so a retry never texts the lead twice.';
+const IDEMPOTENCY_KEY = prose`
+  Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with
+  \`Idempotent-Replayed: true\`, to the same request. The same key on another request answers 409
+  IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400, 413, 429 or 5xx is not
+  kept, so a corrected retry runs; but a 502, the SMS provider’s answer to a message already recorded and perhaps
+  sent, is kept, so a retry never texts the lead twice.
+`;
 
 /** This API as its document describes it: the resources' routes, tags, named schemas and their examples. */
 export const API: ApiDescription = {
