@@ -5,7 +5,20 @@ import { createRow } from '#shared/routes/rows';
 import { recordRows } from '#shared/routes/record-rows';
 import { prose } from '#shared/prose';
 
-const appointment = recordRows({ tag: 'Appointments', names: { one: 'Appointment', many: 'Appointments' }, path: '/v1/appointments', idPath: AppointmentIdPath, response: AppointmentResponse, schemas: { query: ListAppointmentsQuery, page: AppointmentPage, create: CreateAppointmentBody, update: UpdateAppointmentBody }, changeLog: true });
+const appointment = recordRows({
+  tag: 'Appointments',
+  names: { one: 'Appointment', many: 'Appointments' },
+  path: '/v1/appointments',
+  idPath: AppointmentIdPath,
+  response: AppointmentResponse,
+  schemas: {
+    query: ListAppointmentsQuery,
+    page: AppointmentPage,
+    create: CreateAppointmentBody,
+    update: UpdateAppointmentBody,
+  },
+  changeLog: true,
+});
 
 export const createAppointment = appointment.create({
   summary: 'Book an appointment with a lead',

@@ -14,14 +14,29 @@ import {
   MAX_FORM_WITH_FILES_BYTES,
   MAX_INBOUND_BYTES,
 } from './schema';
-import { defineRoute, describedByResource } from '#shared/routes/route';
+import { defineRoute } from '#shared/routes/route';
+import { describedByResource } from '#shared/routes/described';
 import { recordRows } from '#shared/routes/record-rows';
 import { INBOUND_ROUTE_THROTTLE } from '#shared/auth/usage-plans';
 import { INBOUND_SOURCE_SHARE } from './source-limits';
 import { opensSecrets, sealsSecrets } from '#shared/sealing-key';
 import { prose } from '#shared/prose';
 
-const endpoint = recordRows({ tag: 'Inbound', names: { one: 'InboundEndpoint', many: 'InboundEndpoints' }, path: '/v1/inbound-endpoints', idPath: InboundEndpointIdPath, response: InboundEndpointResponse, schemas: { query: InboundEndpointListQuery, page: InboundEndpointPage, create: CreateInboundEndpointBody, update: UpdateInboundEndpointBody, deleted: InboundEndpointDeleted }, changeLog: true });
+const endpoint = recordRows({
+  tag: 'Inbound',
+  names: { one: 'InboundEndpoint', many: 'InboundEndpoints' },
+  path: '/v1/inbound-endpoints',
+  idPath: InboundEndpointIdPath,
+  response: InboundEndpointResponse,
+  schemas: {
+    query: InboundEndpointListQuery,
+    page: InboundEndpointPage,
+    create: CreateInboundEndpointBody,
+    update: UpdateInboundEndpointBody,
+    deleted: InboundEndpointDeleted,
+  },
+  changeLog: true,
+});
 
 export const createInboundEndpoint = endpoint.create({
   summary: 'Create a URL that a web form, email parser or agent can post inquiries to',

@@ -5,17 +5,26 @@ import { componentExamples, componentSchemas, outgoingWebhooks, resources, route
 import { prose } from '#shared/prose';
 
 /** The document's opening: what the API is, and what holds for every operation. */
-const DESCRIPTION = `A sales pipeline for trades businesses: leads, inquiries, services, products, transfers, policies, FAQs and SMS.
+const DESCRIPTION = prose`
+  A sales pipeline for trades businesses: leads, inquiries, services, products, transfers, policies, FAQs and SMS.
 
-**Authentication.** Every operation except this description and its reference page takes the organization's API key as a bearer token: \`Authorization: Bearer <API key>\`. Every record read or written belongs to that organization; another organization's record answers 404. A key has a scope: \`read\` may only GET, \`write\` may do anything but DELETE, \`full\` (the default) may do everything; a method outside it answers 403 with code \`INSUFFICIENT_SCOPE\`.
+  **Authentication.** Every operation except this description and its reference page takes the organization's API key
+  as a bearer token: \`Authorization: Bearer <API key>\`. Every record read or written belongs to that organization;
+  another organization's record answers 404. A key has a scope: \`read\` may only GET, \`write\` may do anything but
+  DELETE, \`full\` (the default) may do everything; a method outside it answers 403 with code \`INSUFFICIENT_SCOPE\`.
 
-**Errors.** Every error is the envelope \`{success: false, message, error: {status, message, code?}}\` (ErrorEnvelope), except the SMS provider's failure, which is \`{message}\` only.
+  **Errors.** Every error is the envelope \`{success: false, message, error: {status, message, code?}}\`
+  (ErrorEnvelope), except the SMS provider's failure, which is \`{message}\` only.
 
-**Rate limits.** Each organization has a usage plan: requests per second, a burst and a daily quota. Beyond them the answer is 429 with code \`RATE_LIMITED\` and a \`Retry-After\` header in seconds.
+  **Rate limits.** Each organization has a usage plan: requests per second, a burst and a daily quota. Beyond them the
+  answer is 429 with code \`RATE_LIMITED\` and a \`Retry-After\` header in seconds.
 
-**Lists.** \`page\` (from 1, default 1) and \`limit\` (1–100, default 50); newest first; \`{<items>, totalPages, currentPage, totalCount}\`.
+  **Lists.** \`page\` (from 1, default 1) and \`limit\` (1–100, default 50); newest first; \`{<items>, totalPages,
+  currentPage, totalCount}\`.
 
-**Methods and parameters.** A method a path does not take answers 405 with an \`Allow\` header naming those it does; a query parameter an operation does not take answers 400 naming it.`;
+  **Methods and parameters.** A method a path does not take answers 405 with an \`Allow\` header naming those it does;
+  a query parameter an operation does not take answers 400 naming it.
+`;
 
 /** What Idempotency-Key does, on every operation that honours it (shared/http/idempotency.ts keeps the answers). */
 const IDEMPOTENCY_KEY = prose`

@@ -71,13 +71,43 @@ export const listOrganizationServices = readRow({
   response: OrganizationServices,
 });
 
-const member = recordRows({ tag: TAG, names: { one: 'OrganizationMember', many: 'OrganizationMembers' }, path: '/v1/organization/members', idPath: MemberIdPath, response: MemberResponse, schemas: { query: PageQuery, page: MemberPage, create: CreateMemberBody, update: UpdateMemberBody, deleted: MemberOrInvitationDeleted }, changeLog: true });
-const invitation = recordRows({ tag: TAG, names: { one: 'OrganizationInvitation', many: 'OrganizationInvitations' }, path: '/v1/organization/invitations', idPath: InvitationIdPath, response: InvitationResponse, schemas: { query: PageQuery, page: InvitationPage, create: CreateInvitationBody, deleted: MemberOrInvitationDeleted }, changeLog: true });
+const member = recordRows({
+  tag: TAG,
+  names: { one: 'OrganizationMember', many: 'OrganizationMembers' },
+  path: '/v1/organization/members',
+  idPath: MemberIdPath,
+  response: MemberResponse,
+  schemas: {
+    query: PageQuery,
+    page: MemberPage,
+    create: CreateMemberBody,
+    update: UpdateMemberBody,
+    deleted: MemberOrInvitationDeleted,
+  },
+  changeLog: true,
+});
+const invitation = recordRows({
+  tag: TAG,
+  names: { one: 'OrganizationInvitation', many: 'OrganizationInvitations' },
+  path: '/v1/organization/invitations',
+  idPath: InvitationIdPath,
+  response: InvitationResponse,
+  schemas: {
+    query: PageQuery,
+    page: InvitationPage,
+    create: CreateInvitationBody,
+    deleted: MemberOrInvitationDeleted,
+  },
+  changeLog: true,
+});
 
-export const listOrganizationMembers = member.list({ summary: 'List the members with a user account, newest first (pending invitations are left out)', description: prose`
-  The organization's members with a user account, newest first. Pending invitations are listed apart (\`GET
-  /v1/organization/invitations\`) and never counted here.
-` });
+export const listOrganizationMembers = member.list({
+  summary: 'List the members with a user account, newest first (pending invitations are left out)',
+  description: prose`
+    The organization's members with a user account, newest first. Pending invitations are listed apart (\`GET
+    /v1/organization/invitations\`) and never counted here.
+  `,
+});
 
 export const createOrganizationMember = member.create({
   summary: 'Add a member with a user account',

@@ -15,7 +15,22 @@ import { defineRoute } from '#shared/routes/route';
 import { recordRows } from '#shared/routes/record-rows';
 import { prose } from '#shared/prose';
 
-const product = recordRows({ tag: 'Products', names: { one: 'Product', many: 'Products' }, path: '/v1/products', idPath: ProductIdPath, response: ProductResponse, schemas: { query: ListProductsQuery, page: ProductPage, create: CreateProductBody, update: UpdateProductBody, deleted: ProductDeleted }, changeLog: true, catalog: true });
+const product = recordRows({
+  tag: 'Products',
+  names: { one: 'Product', many: 'Products' },
+  path: '/v1/products',
+  idPath: ProductIdPath,
+  response: ProductResponse,
+  schemas: {
+    query: ListProductsQuery,
+    page: ProductPage,
+    create: CreateProductBody,
+    update: UpdateProductBody,
+    deleted: ProductDeleted,
+  },
+  changeLog: true,
+  catalog: true,
+});
 
 /** What a create or a rename gets for a name another product has: the product of the create's example, created twice. */
 const NAME_TAKEN = { 409: { examples: { NameTaken: errorEnvelope(409, 'A product named "Hot water system install" already exists', 'CONFLICT') } } };
@@ -38,11 +53,14 @@ export const createProduct = product.create({
   responses: NAME_TAKEN,
 });
 
-export const listProducts = product.list({ summary: 'List trade products, newest first, optionally filtered', description: prose`
-  Pages through the organization’s products, newest first. \`tradeCategoryId\`, \`isActive\` and \`pricingType\`
-  filter the list (together, all must hold); \`totalCount\` is exact under any filter. A cursor belongs to the filters
-  it was answered with.
-` });
+export const listProducts = product.list({
+  summary: 'List trade products, newest first, optionally filtered',
+  description: prose`
+    Pages through the organization’s products, newest first. \`tradeCategoryId\`, \`isActive\` and \`pricingType\`
+    filter the list (together, all must hold); \`totalCount\` is exact under any filter. A cursor belongs to the filters
+    it was answered with.
+  `,
+});
 
 export const getProduct = product.get({ summary: 'Read a trade product', description: 'One product of the organization; another organization’s product, or one deleted, answers 404.' });
 

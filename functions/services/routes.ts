@@ -5,7 +5,22 @@ import { recordRows } from '#shared/routes/record-rows';
 import { TradeCategoryList } from './trade-categories';
 import { prose } from '#shared/prose';
 
-const service = recordRows({ tag: 'Services', names: { one: 'Service', many: 'Services' }, path: '/v1/services', idPath: ServiceIdPath, response: ServiceResponse, schemas: { query: ServiceListQuery, page: ServicePage, create: CreateServiceBody, update: UpdateServiceBody, deleted: ServiceDeleted }, changeLog: true, catalog: true });
+const service = recordRows({
+  tag: 'Services',
+  names: { one: 'Service', many: 'Services' },
+  path: '/v1/services',
+  idPath: ServiceIdPath,
+  response: ServiceResponse,
+  schemas: {
+    query: ServiceListQuery,
+    page: ServicePage,
+    create: CreateServiceBody,
+    update: UpdateServiceBody,
+    deleted: ServiceDeleted,
+  },
+  changeLog: true,
+  catalog: true,
+});
 const scenario = recordRows({ tag: 'Scenarios', names: { one: 'Scenario', many: 'Scenarios' }, path: '/v1/scenarios', idPath: ScenarioIdPath, response: ScenarioResponse, schemas: { query: ScenarioListQuery, page: ScenarioPage, update: UpdateScenarioBody }, changeLog: true, catalog: true });
 
 export const createService = service.create({
@@ -28,10 +43,13 @@ export const getService = service.get({ summary: 'Read a service with its scenar
 
 export const getScenario = scenario.get({ summary: 'Read a scenario in full', description: 'One AI-receptionist scenario with its prompt, questions and outcome. Another organization\'s scenario answers 404.' });
 
-export const listServices = service.list({ summary: 'List services, newest first', description: prose`
-  The organization’s services with their scenario summaries, filtered by \`tradeCategoryId\` (a catalog id, as GET
-  /v1/trade-categories lists them) and \`isActive\`. \`totalCount\` counts every service that passes the filters.
-` });
+export const listServices = service.list({
+  summary: 'List services, newest first',
+  description: prose`
+    The organization’s services with their scenario summaries, filtered by \`tradeCategoryId\` (a catalog id, as GET
+    /v1/trade-categories lists them) and \`isActive\`. \`totalCount\` counts every service that passes the filters.
+  `,
+});
 
 export const updateService = service.update({
   summary: 'Change any subset of a service’s fields, pricing included',
@@ -55,11 +73,14 @@ export const deleteService = service.delete({
   errors: [409],
 });
 
-export const listScenarios = scenario.list({ summary: 'List scenarios, newest first', description: prose`
-  The organization’s AI-receptionist scenarios in full, filtered by \`isActive\` and by \`tradeServiceId\` (the
-  service a scenario belongs to; an id that is not one lists none). \`totalCount\` counts every scenario that passes
-  the filters.
-` });
+export const listScenarios = scenario.list({
+  summary: 'List scenarios, newest first',
+  description: prose`
+    The organization’s AI-receptionist scenarios in full, filtered by \`isActive\` and by \`tradeServiceId\` (the
+    service a scenario belongs to; an id that is not one lists none). \`totalCount\` counts every scenario that passes
+    the filters.
+  `,
+});
 
 export const updateScenario = scenario.update({
   summary: 'Change a scenario’s name, prompt, response, questions or outcome',

@@ -32,12 +32,16 @@ export const SHARED_ERRORS: Record<number, { name: string; description: string; 
     name: 'Unauthorized',
     description: 'The bearer token is missing, invalid or expired.',
     example: gatewayResponseBody(GATEWAY_RESPONSES.UNAUTHORIZED),
-    headers: { 'WWW-Authenticate': { description: prose`
-      The scheme to authenticate with, \`Bearer realm="sales-pipeline"\`; from the gateway, also where the protected
-      resource’s metadata is (RFC 9728) and the scope to ask for: \`, resource_metadata="<its URL>", scope="read"\`.
-    `, schema: { type: 'string', pattern: prose`
-      ^${GATEWAY_RESPONSES.UNAUTHORIZED.headers['WWW-Authenticate']}(, resource_metadata="[^"]+", scope="read")?$
-    ` } } },
+    headers: {
+      'WWW-Authenticate': {
+        description: prose`
+          The scheme to authenticate with, \`Bearer realm="sales-pipeline"\`; from the gateway, also where the
+          protected resource’s metadata is (RFC 9728) and the scope to ask for: \`, resource_metadata="<its URL>",
+          scope="read"\`.
+        `,
+        schema: { type: 'string', pattern: `^${GATEWAY_RESPONSES.UNAUTHORIZED.headers['WWW-Authenticate']}(, resource_metadata="[^"]+", scope="read")?$` },
+      },
+    },
   },
   403: {
     name: 'InsufficientScope',
