@@ -215,6 +215,11 @@ describe('the OpenAPI document', () => {
     for (const tag of document.tags) expect(tag.description, tag.name).toEqual(expect.any(String));
   });
 
+  it('names every group of operations in its opening, in the reference’s order, so a new resource is named there too', () => {
+    const opening = (document.info.description as string).split('\n')[0];
+    expect(opening).toBe(`A sales pipeline for trades businesses. Its operations, by group: ${document.tags.map((tag: Json) => tag.name).join(', ')}.`);
+  });
+
   it('describes page and limit as integers with their bounds and defaults on every list', () => {
     const lists = routes.filter((route) => operationOf(route).parameters?.some((p: Json) => p.name === 'limit'));
     expect(lists.map((route) => route.operationId)).toEqual(expect.arrayContaining(['listLeads', 'listLeadActivities', 'listInquiries']));

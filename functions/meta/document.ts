@@ -4,9 +4,12 @@ import type { OpenApiDocument } from '#shared/openapi/schemas';
 import { componentExamples, componentSchemas, outgoingWebhooks, resources, routes, tagDescriptions } from '../resources';
 import { prose } from '#shared/prose';
 
-/** The document's opening: what the API is, and what holds for every operation. */
+/**
+ * The document's opening: what the API is, its groups of operations as the resources' tags name them (so a new
+ * resource is named with no edit here), and what holds for every operation.
+ */
 const DESCRIPTION = prose`
-  A sales pipeline for trades businesses: leads, inquiries, services, products, transfers, policies, FAQs and SMS.
+  A sales pipeline for trades businesses. Its operations, by group: ${Object.keys(tagDescriptions).join(', ')}.
 
   **Authentication.** Every operation except this description and its reference page takes the organization's API key
   as a bearer token: \`Authorization: Bearer <API key>\`. Every record read or written belongs to that organization;
